@@ -1,0 +1,1 @@
+pub fn hello() -> u32 { 1 }

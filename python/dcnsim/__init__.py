@@ -1,0 +1,1 @@
+from dcnsim._core import x
