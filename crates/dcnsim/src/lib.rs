@@ -1,1 +1,7 @@
-pub fn hello() -> u32 { 1 }
+//! dcnsim: a fast, deterministic, packet-level simulator of data-center
+//! network transport. Pure Rust; the Python front lives in `dcnsim-py`.
+#![forbid(unsafe_code)]
+
+pub mod config;
+pub mod results;
+pub mod time;

@@ -1,0 +1,226 @@
+//! The resolved, typed model of a scenario: what the simulator consumes.
+//!
+//! `scenario.rs` turns a JSON/TOML document (with unit strings such as
+//! `"1Gbps"`, `"50us"`, `"32KB"`) into these structs, collecting every
+//! problem with its field path. Everything here is already validated and
+//! in base units: times in picoseconds ([`SimTime`]), rates in bit/s,
+//! sizes in bytes.
+
+use crate::time::SimTime;
+
+/// A limit that may be given in bytes or in packets (`"32KB"` / `"100pkt"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Bytes(u64),
+    Packets(u64),
+}
+
+/// Per-port egress queue configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueConfig {
+    /// Drop-tail limit.
+    pub limit: Limit,
+    /// ECN marking threshold on the instantaneous queue (on enqueue); `None` = no marking.
+    pub ecn_k: Option<Limit>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Host,
+    Switch,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+/// A full-duplex link between nodes `a` and `b` (indices into `TopologySpec::nodes`).
+/// `queue_ab` is the egress queue at `a` towards `b`, `queue_ba` the reverse.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub a: usize,
+    pub b: usize,
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub queue_ab: QueueConfig,
+    pub queue_ba: QueueConfig,
+}
+
+/// A concrete topology: nodes and full-duplex links. Hosts are numbered in
+/// the order they appear in `nodes` (host index = position among hosts).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TopologySpec {
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+}
+
+impl TopologySpec {
+    /// Node indices of the hosts, in host-index order.
+    pub fn hosts(&self) -> Vec<usize> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NodeKind::Host)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutingMode {
+    /// One deterministic shortest path (the lowest-index equal-cost next hop).
+    Single,
+    /// Hash of the 5-tuple picks one equal-cost next hop per flow at each switch.
+    Ecmp,
+    /// Random packet spraying: uniform choice among equal-cost next hops per packet, per hop.
+    Rps,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcKind {
+    NewReno,
+}
+
+impl CcKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CcKind::NewReno => "newreno",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegPolicyKind {
+    /// Every segment carries `mss` payload bytes (or what is left).
+    Fixed,
+}
+
+/// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    pub cc: CcKind,
+    pub seg: SegPolicyKind,
+    /// Sender maximum segment size: payload bytes.
+    pub mss: u32,
+    /// TCP/IP header bytes on the wire per segment (40; 4 with header compression).
+    pub header_bytes: u32,
+    /// Initial congestion window in segments.
+    pub init_cwnd_segments: u32,
+    /// Receiver advertised window in bytes.
+    pub rwnd_bytes: u64,
+    pub rto_min: SimTime,
+    pub rto_init: SimTime,
+    pub rto_max: SimTime,
+    /// Clock granularity G of RFC 6298 (2.4): RTO = SRTT + max(G, 4·RTTVAR).
+    pub granularity: SimTime,
+    /// Backoff factor cap: RTO doubles per timeout up to `max_backoff` × RTO.
+    pub max_backoff: u32,
+    pub dupack_threshold: u32,
+    pub delayed_ack: bool,
+    pub delayed_ack_timeout: SimTime,
+    /// Segments per delayed ACK (RFC 1122: 2).
+    pub delayed_ack_segments: u32,
+    pub sack: bool,
+    /// Negotiate ECN (ECT on data, ECE echo, CWR).
+    pub ecn: bool,
+    /// Model the three-way handshake's RTT sample (seeds SRTT with the unloaded path RTT).
+    pub handshake_rtt_sample: bool,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: CcKind::NewReno,
+            seg: SegPolicyKind::Fixed,
+            mss: 1460,
+            header_bytes: 40,
+            init_cwnd_segments: 2,
+            rwnd_bytes: 1 << 30,
+            rto_min: SimTime::from_ms(200),
+            rto_init: SimTime::from_ms(1000),
+            rto_max: SimTime::from_secs(60),
+            granularity: SimTime::ZERO,
+            max_backoff: 64,
+            dupack_threshold: 3,
+            delayed_ack: false,
+            delayed_ack_timeout: SimTime::from_ms(40),
+            delayed_ack_segments: 2,
+            sack: false,
+            ecn: false,
+            handshake_rtt_sample: true,
+        }
+    }
+}
+
+/// What a long (bulk) flow sends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BulkAmount {
+    Bytes(u64),
+    /// Send as fast as allowed until `start + duration`.
+    Duration(SimTime),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppSpec {
+    /// One long TCP flow from host `src` to host `dst`.
+    Bulk {
+        src: usize,
+        dst: usize,
+        amount: BulkAmount,
+        start: SimTime,
+        tcp: TcpConfig,
+    },
+    /// Partition/aggregate: `aggregator` asks every worker for `response_bytes`,
+    /// `queries` times in sequence; QCT is measured per query.
+    PartitionAggregate {
+        aggregator: usize,
+        workers: Vec<usize>,
+        response_bytes: u64,
+        request_bytes: u64,
+        queries: u32,
+        /// Idle time between the end of one query and the start of the next.
+        gap: SimTime,
+        start: SimTime,
+        tcp: TcpConfig,
+    },
+    /// Synchronized reads: `client` requests one SRU from each server; the next
+    /// block is requested only when all SRUs of the current block arrived.
+    SyncReads {
+        client: usize,
+        servers: Vec<usize>,
+        sru_bytes: u64,
+        request_bytes: u64,
+        blocks: u32,
+        /// Each request leaves the client after a uniform random delay in [0, jitter].
+        jitter: SimTime,
+        start: SimTime,
+        tcp: TcpConfig,
+    },
+    /// UDP constant bit rate source.
+    UdpCbr {
+        src: usize,
+        dst: usize,
+        rate_bps: u64,
+        payload_bytes: u32,
+        start: SimTime,
+        stop: SimTime,
+    },
+}
+
+/// A whole, validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub name: String,
+    pub topology: TopologySpec,
+    pub routing: RoutingMode,
+    /// L2 framing bytes added to every packet on the wire (0 = none, 38 = Ethernet incl. preamble and IFG).
+    pub l2_overhead: u32,
+    /// Per-switch processing delay added before enqueue at the egress port.
+    pub switch_delay: SimTime,
+    /// Simulation ends at this time at the latest (apps may finish earlier).
+    pub stop: SimTime,
+    pub seed: u64,
+    pub apps: Vec<AppSpec>,
+}
