@@ -5,3 +5,4 @@
 pub mod config;
 pub mod results;
 pub mod time;
+pub mod units;
