@@ -351,7 +351,9 @@ mod tests {
         assert!(parse_time("5 parsecs").is_err());
         assert!(parse_time("").is_err());
         assert!(parse_time("1e30s").unwrap_err().contains("too large"));
-        assert!(parse_time("1e999999999999s").unwrap_err().contains("too large"));
+        assert!(parse_time("1e999999999999s")
+            .unwrap_err()
+            .contains("too large"));
         let e = time_from_json(&json!(50)).unwrap_err();
         assert_eq!(e, "expected a time with a unit like '50us', got 50");
         let e = parse_time("10MB").unwrap_err();
@@ -377,7 +379,9 @@ mod tests {
         );
         assert!(parse_rate("0Gbps").unwrap_err().contains("must be > 0"));
         assert!(parse_rate("-1Gbps").unwrap_err().contains("negative"));
-        assert!(parse_rate("1000000000").unwrap_err().contains("expected a rate"));
+        assert!(parse_rate("1000000000")
+            .unwrap_err()
+            .contains("expected a rate"));
         assert!(rate_from_json(&json!(1e9)).is_err());
     }
 
