@@ -12,6 +12,8 @@ pub mod routing;
 pub mod sim;
 pub mod tcp;
 pub mod time;
+pub mod topology;
+pub mod units;
 pub mod world;
 
 use config::Config;

@@ -41,7 +41,11 @@ impl Routes {
     pub fn compute(topo: &TopologySpec) -> Routes {
         let n = topo.nodes.len();
         let host_nodes = topo.hosts();
-        let is_host: Vec<bool> = topo.nodes.iter().map(|x| x.kind == NodeKind::Host).collect();
+        let is_host: Vec<bool> = topo
+            .nodes
+            .iter()
+            .map(|x| x.kind == NodeKind::Host)
+            .collect();
 
         // Outgoing adjacency in CSR form, each list in ascending directed-link order.
         let mut ends = Vec::with_capacity(2 * topo.links.len());
@@ -95,9 +99,7 @@ impl Routes {
                 if v != d && dist[v] != UNREACHED {
                     for &id in out(v) {
                         let w = ends[id as usize].1 as usize;
-                        if dist[w] != UNREACHED
-                            && dist[w] + 1 == dist[v]
-                            && (w == d || !is_host[w])
+                        if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
                         {
                             hops.push(id);
                         }
@@ -107,7 +109,13 @@ impl Routes {
             }
         }
         hops.shrink_to_fit();
-        Routes { num_nodes: n, host_nodes, ends, offsets, hops }
+        Routes {
+            num_nodes: n,
+            host_nodes,
+            ends,
+            offsets,
+            hops,
+        }
     }
 
     pub fn num_nodes(&self) -> usize {
@@ -191,7 +199,10 @@ mod tests {
     use crate::topology::{self, FatTreeParams, StarParams, DEFAULT_NIC_BUFFER};
 
     fn q() -> QueueConfig {
-        QueueConfig { limit: Limit::Packets(100), ecn_k: None }
+        QueueConfig {
+            limit: Limit::Packets(100),
+            ecn_k: None,
+        }
     }
 
     fn fat(k: usize) -> TopologySpec {
@@ -223,9 +234,7 @@ mod tests {
             for d in 0..16 {
                 let same_edge = s / 2 == d / 2;
                 let same_pod = s / 4 == d / 4;
-                let want = if s == d {
-                    1
-                } else if same_edge {
+                let want = if s == d || same_edge {
                     1
                 } else if same_pod {
                     2
@@ -296,10 +305,20 @@ mod tests {
     }
 
     fn node(name: &str, kind: NodeKind) -> NodeSpec {
-        NodeSpec { name: name.into(), kind }
+        NodeSpec {
+            name: name.into(),
+            kind,
+        }
     }
     fn link(a: usize, b: usize) -> LinkSpec {
-        LinkSpec { a, b, rate_bps: 1, delay: SimTime::ZERO, queue_ab: q(), queue_ba: q() }
+        LinkSpec {
+            a,
+            b,
+            rate_bps: 1,
+            delay: SimTime::ZERO,
+            queue_ab: q(),
+            queue_ba: q(),
+        }
     }
 
     #[test]
