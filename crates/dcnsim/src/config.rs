@@ -137,7 +137,7 @@ impl Default for TcpConfig {
             mss: 1460,
             header_bytes: 40,
             init_cwnd_segments: 2,
-            rwnd_bytes: 1 << 30,
+            rwnd_bytes: 1 << 20,
             rto_min: SimTime::from_ms(200),
             rto_init: SimTime::from_ms(1000),
             rto_max: SimTime::from_secs(60),

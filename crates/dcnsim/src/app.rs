@@ -1,0 +1,348 @@
+//! Applications: long flows, partition/aggregate, synchronized reads, UDP CBR.
+//!
+//! Apps talk to TCP only through `app_write` (with a message tag) and the
+//! receiver's report that a message's last byte was delivered in order.
+//! Requests are real data on a request flow (client → server); responses
+//! on a response flow (server → client). Connections persist across
+//! queries/blocks, so congestion state carries over as it does in practice.
+
+use crate::config::{AppSpec, BulkAmount, TcpConfig};
+use crate::net::{Packet, PktKind};
+use crate::rng::{stream, Rng, Stream};
+use crate::sim::Event;
+use crate::time::{tx_time, SimTime};
+use crate::world::World;
+use rand::Rng as _;
+
+/// What a TCP flow does for its app (the `role` column of `flows`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Bulk,
+    Request,
+    Response,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Bulk => "bulk",
+            Role::Request => "request",
+            Role::Response => "response",
+        }
+    }
+}
+
+/// Per TCP flow: its role and its index within the app (worker / server number).
+#[derive(Clone, Copy, Debug)]
+pub struct FlowMeta {
+    pub role: Role,
+    pub idx: u32,
+}
+
+/// One query (partition/aggregate) or block (synchronized reads).
+#[derive(Clone, Debug)]
+pub struct Round {
+    pub start: SimTime,
+    pub end: SimTime,
+    pub bytes: u64,
+    pub timeouts: u64,
+}
+
+pub struct Bulk {
+    pub flow: u32,
+    pub amount: BulkAmount,
+    pub start: SimTime,
+    pub end: Option<SimTime>,
+    /// Bytes delivered by the end of a duration-limited flow.
+    pub delivered_at_end: u64,
+}
+
+/// Shared by partition/aggregate and synchronized reads: a client, n
+/// servers, one request and one response per server per round.
+pub struct Rounds {
+    pub kind: &'static str,
+    pub client: u32,
+    pub servers: Vec<u32>,
+    pub req_flows: Vec<u32>,
+    pub resp_flows: Vec<u32>,
+    pub request_bytes: u64,
+    pub response_bytes: u64,
+    pub rounds: u32,
+    pub gap: SimTime,
+    pub jitter: SimTime,
+    pub start: SimTime,
+    rng: Rng,
+    cur: u32,
+    outstanding: u32,
+    round_start: SimTime,
+    timeouts_at_start: u64,
+    pub done: Vec<Round>,
+}
+
+pub struct UdpFlow {
+    pub app: u32,
+    pub src: u32,
+    pub dst: u32,
+    pub rate_bps: u64,
+    pub payload: u32,
+    pub wire: u32,
+    pub interval: SimTime,
+    pub start: SimTime,
+    pub stop: SimTime,
+    pub sent_pkts: u64,
+    pub sent_bytes: u64,
+    pub rx_pkts: u64,
+    pub rx_bytes: u64,
+    pub last_rx: SimTime,
+}
+
+impl UdpFlow {
+    pub fn on_receive(&mut self, p: &Packet, now: SimTime) {
+        self.rx_pkts += 1;
+        self.rx_bytes += p.payload as u64;
+        self.last_rx = now;
+    }
+}
+
+pub enum App {
+    Bulk(Bulk),
+    Rounds(Rounds),
+    Udp { flow: u32 },
+}
+
+impl App {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            App::Bulk(_) => "bulk",
+            App::Rounds(r) => r.kind,
+            App::Udp { .. } => "udp_cbr",
+        }
+    }
+
+    pub fn start_time(&self) -> SimTime {
+        match self {
+            App::Bulk(b) => b.start,
+            App::Rounds(r) => r.start,
+            App::Udp { .. } => SimTime::ZERO,
+        }
+    }
+
+    pub fn build(w: &mut World, id: u32, spec: &AppSpec) -> App {
+        let pair = |w: &mut World, client: usize, servers: &[usize], tcp: &TcpConfig| {
+            let mut req = Vec::new();
+            let mut resp = Vec::new();
+            for (i, &s) in servers.iter().enumerate() {
+                req.push(w.add_tcp_flow(id, client as u32, s as u32, tcp, FlowMeta { role: Role::Request, idx: i as u32 }));
+                resp.push(w.add_tcp_flow(id, s as u32, client as u32, tcp, FlowMeta { role: Role::Response, idx: i as u32 }));
+            }
+            (req, resp)
+        };
+        match spec {
+            AppSpec::Bulk { src, dst, amount, start, tcp } => {
+                let flow = w.add_tcp_flow(id, *src as u32, *dst as u32, tcp, FlowMeta { role: Role::Bulk, idx: 0 });
+                App::Bulk(Bulk { flow, amount: *amount, start: *start, end: None, delivered_at_end: 0 })
+            }
+            AppSpec::PartitionAggregate { aggregator, workers, response_bytes, request_bytes, queries, gap, start, tcp } => {
+                let (req_flows, resp_flows) = pair(w, *aggregator, workers, tcp);
+                App::Rounds(Rounds {
+                    kind: "partition_aggregate",
+                    client: *aggregator as u32,
+                    servers: workers.iter().map(|&h| h as u32).collect(),
+                    req_flows,
+                    resp_flows,
+                    request_bytes: *request_bytes,
+                    response_bytes: *response_bytes,
+                    rounds: *queries,
+                    gap: *gap,
+                    jitter: SimTime::ZERO,
+                    start: *start,
+                    rng: stream(w.seed, Stream::App, id as u64),
+                    cur: 0,
+                    outstanding: 0,
+                    round_start: SimTime::ZERO,
+                    timeouts_at_start: 0,
+                    done: Vec::new(),
+                })
+            }
+            AppSpec::SyncReads { client, servers, sru_bytes, request_bytes, blocks, jitter, start, tcp } => {
+                let (req_flows, resp_flows) = pair(w, *client, servers, tcp);
+                App::Rounds(Rounds {
+                    kind: "sync_reads",
+                    client: *client as u32,
+                    servers: servers.iter().map(|&h| h as u32).collect(),
+                    req_flows,
+                    resp_flows,
+                    request_bytes: *request_bytes,
+                    response_bytes: *sru_bytes,
+                    rounds: *blocks,
+                    gap: SimTime::ZERO,
+                    jitter: *jitter,
+                    start: *start,
+                    rng: stream(w.seed, Stream::App, id as u64),
+                    cur: 0,
+                    outstanding: 0,
+                    round_start: SimTime::ZERO,
+                    timeouts_at_start: 0,
+                    done: Vec::new(),
+                })
+            }
+            AppSpec::UdpCbr { src, dst, rate_bps, payload_bytes, start, stop } => {
+                // UDP/IP headers: 28 bytes.
+                let wire = payload_bytes + 28 + w.core.l2_overhead;
+                let flow = w.add_udp_flow(UdpFlow {
+                    app: id,
+                    src: *src as u32,
+                    dst: *dst as u32,
+                    rate_bps: *rate_bps,
+                    payload: *payload_bytes,
+                    wire,
+                    interval: tx_time(wire as u64, *rate_bps),
+                    start: *start,
+                    stop: *stop,
+                    sent_pkts: 0,
+                    sent_bytes: 0,
+                    rx_pkts: 0,
+                    rx_bytes: 0,
+                    last_rx: SimTime::ZERO,
+                });
+                App::Udp { flow }
+            }
+        }
+    }
+
+    fn finish(w: &mut World) {
+        w.pending_apps -= 1;
+    }
+
+    /// A scheduled wake-up: tag 0 starts the app (or its next round).
+    pub fn on_event(w: &mut World, app: u32, tag: u32) {
+        let now = w.core.q.now();
+        match &mut w.apps[app as usize] {
+            App::Bulk(b) => {
+                let flow = b.flow as usize;
+                match (tag, b.amount) {
+                    (0, BulkAmount::Bytes(n)) => w.flows[flow].app_write(&mut w.core, n, Some(0)),
+                    (0, BulkAmount::Duration(d)) => {
+                        w.core.q.schedule(now + d, Event::App { app, tag: 1 });
+                        // Effectively unlimited data until the deadline closes the flow.
+                        w.flows[flow].app_write(&mut w.core, 1 << 60, None);
+                    }
+                    _ => {
+                        b.end = Some(now);
+                        b.delivered_at_end = w.flows[flow].delivered();
+                        w.flows[flow].app_close();
+                        Self::finish(w);
+                    }
+                }
+            }
+            App::Rounds(r) => {
+                if tag == 0 {
+                    Self::start_round(w, app);
+                } else {
+                    let i = (tag - 1) as usize;
+                    let (f, bytes, round) = (r.req_flows[i], r.request_bytes, r.cur);
+                    w.flows[f as usize].app_write(&mut w.core, bytes, Some(round));
+                }
+            }
+            App::Udp { flow } => {
+                let f = *flow;
+                if tag == 0 {
+                    let u = &w.udps[f as usize];
+                    w.core.q.schedule(u.start.max(now), Event::Udp(f));
+                    let stop = u.stop;
+                    w.core.q.schedule(stop.max(now), Event::App { app, tag: 1 });
+                } else {
+                    Self::finish(w);
+                }
+            }
+        }
+    }
+
+    fn start_round(w: &mut World, app: u32) {
+        let now = w.core.q.now();
+        let App::Rounds(r) = &mut w.apps[app as usize] else { unreachable!() };
+        r.round_start = now;
+        r.outstanding = r.servers.len() as u32;
+        r.timeouts_at_start = r.req_flows.iter().chain(&r.resp_flows).map(|&f| w.flows[f as usize].stats.timeouts).sum();
+        let round = r.cur;
+        for i in 0..r.servers.len() {
+            if r.jitter > SimTime::ZERO {
+                let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
+                w.core.q.schedule(now + d, Event::App { app, tag: 1 + i as u32 });
+            } else {
+                let f = r.req_flows[i] as usize;
+                w.flows[f].app_write(&mut w.core, r.request_bytes, Some(round));
+            }
+        }
+    }
+
+    /// The last byte of a tagged message on `flow` was delivered in order.
+    pub fn on_message(w: &mut World, flow: u32, tag: u32) {
+        let app = w.flows[flow as usize].app;
+        let meta = w.flow_meta[flow as usize];
+        let now = w.core.q.now();
+        match &mut w.apps[app as usize] {
+            App::Bulk(b) => {
+                b.end = Some(now);
+                b.delivered_at_end = w.flows[flow as usize].delivered();
+                Self::finish(w);
+            }
+            App::Rounds(r) => match meta.role {
+                Role::Request => {
+                    // The server answers the request of round `tag`.
+                    let f = r.resp_flows[meta.idx as usize] as usize;
+                    let bytes = r.response_bytes;
+                    w.flows[f].app_write(&mut w.core, bytes, Some(tag));
+                }
+                Role::Response | Role::Bulk => {
+                    r.outstanding -= 1;
+                    if r.outstanding > 0 {
+                        return;
+                    }
+                    let timeouts: u64 = r.req_flows.iter().chain(&r.resp_flows).map(|&f| w.flows[f as usize].stats.timeouts).sum();
+                    r.done.push(Round {
+                        start: r.round_start,
+                        end: now,
+                        bytes: r.response_bytes * r.servers.len() as u64,
+                        timeouts: timeouts - r.timeouts_at_start,
+                    });
+                    r.cur += 1;
+                    if r.cur >= r.rounds {
+                        Self::finish(w);
+                    } else if r.gap > SimTime::ZERO {
+                        w.core.q.schedule(now + r.gap, Event::App { app, tag: 0 });
+                    } else {
+                        Self::start_round(w, app);
+                    }
+                }
+            },
+            App::Udp { .. } => {}
+        }
+    }
+
+    /// A UDP CBR source emits one packet and schedules the next.
+    pub fn on_udp_tick(w: &mut World, f: u32) {
+        let now = w.core.q.now();
+        let u = &mut w.udps[f as usize];
+        if now >= u.stop {
+            return;
+        }
+        let pkt = Packet {
+            kind: PktKind::Udp,
+            flow: f,
+            txn: u.sent_pkts as u32,
+            src: u.src,
+            dst: u.dst,
+            payload: u.payload,
+            wire: u.wire,
+            ts: now,
+            ..Packet::EMPTY
+        };
+        u.sent_pkts += 1;
+        u.sent_bytes += u.payload as u64;
+        let next = now + u.interval;
+        let src = u.src;
+        w.core.send_from_host(src, pkt);
+        w.core.q.schedule(next, Event::Udp(f));
+    }
+}

@@ -1,0 +1,273 @@
+//! Result tables: `flows`, `queues`, `queries`, `blocks`, and the summary.
+
+use crate::app::App;
+use crate::config::Limit;
+use crate::results::{Column, Results, Table};
+use crate::world::World;
+
+fn f64s(v: impl Iterator<Item = f64>) -> Column {
+    Column::F64(v.collect())
+}
+fn u64s(v: impl Iterator<Item = u64>) -> Column {
+    Column::U64(v.collect())
+}
+
+/// One row of the `flows` table, TCP or UDP.
+struct FlowRow {
+    flow_id: u64,
+    app: u64,
+    app_kind: &'static str,
+    role: &'static str,
+    transport: &'static str,
+    src: u64,
+    dst: u64,
+    cc: &'static str,
+    segment: &'static str,
+    start_s: f64,
+    end_s: f64,
+    app_bytes: u64,
+    delivered: u64,
+    goodput_bps: f64,
+    segments_sent: u64,
+    bytes_sent: u64,
+    retransmits: u64,
+    retx_bytes: u64,
+    timeouts: u64,
+    timeout_period_s: f64,
+    fast_retransmits: u64,
+    drops: u64,
+    ack_drops: u64,
+    drop_runs: u64,
+    max_drop_run: u64,
+    ecn_marks: u64,
+    ecn_cuts: u64,
+    ooo_arrivals: u64,
+    dup_arrivals: u64,
+    final_cwnd: u64,
+    completed: bool,
+}
+
+pub fn build(w: &World, wall_s: f64) -> Results {
+    let now = w.core.q.now();
+    let mut rows: Vec<FlowRow> = Vec::new();
+    for (i, f) in w.flows.iter().enumerate() {
+        let meta = w.flow_meta[i];
+        let app = &w.apps[f.app as usize];
+        let d = &w.core.tcp_drops[i];
+        let start = f.start_time;
+        // A duration-limited bulk flow ends at its deadline; everything else
+        // when its last written byte is delivered.
+        let (end, delivered) = match app {
+            App::Bulk(b) => (b.end, if b.end.is_some() { b.delivered_at_end } else { f.delivered() }),
+            _ => {
+                let done = f.app_bytes() > 0 && f.delivered() == f.app_bytes();
+                (done.then_some(f.last_delivery), f.delivered())
+            }
+        };
+        let span = match (start, end) {
+            (Some(s), Some(e)) => e.saturating_sub(s),
+            (Some(s), None) => now.saturating_sub(s),
+            _ => crate::time::SimTime::ZERO,
+        };
+        rows.push(FlowRow {
+            flow_id: i as u64,
+            app: f.app as u64,
+            app_kind: app.kind(),
+            role: meta.role.name(),
+            transport: "tcp",
+            src: f.src_host as u64,
+            dst: f.dst_host as u64,
+            cc: f.cc_name(),
+            segment: f.seg_name(),
+            start_s: start.map_or(f64::NAN, |s| s.as_secs_f64()),
+            end_s: end.map_or(f64::NAN, |e| e.as_secs_f64()),
+            app_bytes: match app {
+                App::Bulk(b) if b.end.is_some() && matches!(b.amount, crate::config::BulkAmount::Duration(_)) => delivered,
+                _ => f.app_bytes(),
+            },
+            delivered,
+            goodput_bps: if span.0 > 0 { delivered as f64 * 8.0 / span.as_secs_f64() } else { 0.0 },
+            segments_sent: f.stats.segments_sent,
+            bytes_sent: f.stats.bytes_sent,
+            retransmits: f.stats.retransmits,
+            retx_bytes: f.stats.retx_bytes,
+            timeouts: f.stats.timeouts,
+            timeout_period_s: f.stats.timeout_period.as_secs_f64(),
+            fast_retransmits: f.stats.fast_retransmits,
+            drops: d.drops,
+            ack_drops: d.ack_drops,
+            drop_runs: d.runs,
+            max_drop_run: d.max_run,
+            ecn_marks: f.stats.ecn_marks,
+            ecn_cuts: f.stats.ecn_cuts,
+            ooo_arrivals: f.stats.ooo_arrivals,
+            dup_arrivals: f.stats.dup_arrivals,
+            final_cwnd: f.st.cwnd,
+            completed: end.is_some(),
+        });
+    }
+    for (i, u) in w.udps.iter().enumerate() {
+        let d = &w.core.udp_drops[i];
+        let end = u.stop.min(now);
+        let span = end.saturating_sub(u.start);
+        rows.push(FlowRow {
+            flow_id: (w.flows.len() + i) as u64,
+            app: u.app as u64,
+            app_kind: "udp_cbr",
+            role: "cbr",
+            transport: "udp",
+            src: u.src as u64,
+            dst: u.dst as u64,
+            cc: "",
+            segment: "",
+            start_s: u.start.as_secs_f64(),
+            end_s: end.as_secs_f64(),
+            app_bytes: u.sent_bytes,
+            delivered: u.rx_bytes,
+            goodput_bps: if span.0 > 0 { u.rx_bytes as f64 * 8.0 / span.as_secs_f64() } else { 0.0 },
+            segments_sent: u.sent_pkts,
+            bytes_sent: u.sent_bytes,
+            retransmits: 0,
+            retx_bytes: 0,
+            timeouts: 0,
+            timeout_period_s: 0.0,
+            fast_retransmits: 0,
+            drops: d.drops,
+            ack_drops: 0,
+            drop_runs: d.runs,
+            max_drop_run: d.max_run,
+            ecn_marks: 0,
+            ecn_cuts: 0,
+            ooo_arrivals: 0,
+            dup_arrivals: 0,
+            final_cwnd: 0,
+            completed: now >= u.stop,
+        });
+    }
+    let mut flows = Table::new("flows");
+    let r = &rows;
+    flows.push("flow_id", u64s(r.iter().map(|x| x.flow_id)));
+    flows.push("app", u64s(r.iter().map(|x| x.app)));
+    flows.push("app_kind", Column::Str(r.iter().map(|x| x.app_kind.to_string()).collect()));
+    flows.push("role", Column::Str(r.iter().map(|x| x.role.to_string()).collect()));
+    flows.push("transport", Column::Str(r.iter().map(|x| x.transport.to_string()).collect()));
+    flows.push("src", u64s(r.iter().map(|x| x.src)));
+    flows.push("dst", u64s(r.iter().map(|x| x.dst)));
+    flows.push("cc", Column::Str(r.iter().map(|x| x.cc.to_string()).collect()));
+    flows.push("segment", Column::Str(r.iter().map(|x| x.segment.to_string()).collect()));
+    flows.push("start_s", f64s(r.iter().map(|x| x.start_s)));
+    flows.push("end_s", f64s(r.iter().map(|x| x.end_s)));
+    flows.push("fct_s", f64s(r.iter().map(|x| x.end_s - x.start_s)));
+    flows.push("app_bytes", u64s(r.iter().map(|x| x.app_bytes)));
+    flows.push("delivered_bytes", u64s(r.iter().map(|x| x.delivered)));
+    flows.push("goodput_bps", f64s(r.iter().map(|x| x.goodput_bps)));
+    flows.push("segments_sent", u64s(r.iter().map(|x| x.segments_sent)));
+    flows.push("bytes_sent", u64s(r.iter().map(|x| x.bytes_sent)));
+    flows.push("retransmits", u64s(r.iter().map(|x| x.retransmits)));
+    flows.push("retx_bytes", u64s(r.iter().map(|x| x.retx_bytes)));
+    flows.push("timeouts", u64s(r.iter().map(|x| x.timeouts)));
+    flows.push("timeout_period_s", f64s(r.iter().map(|x| x.timeout_period_s)));
+    flows.push("fast_retransmits", u64s(r.iter().map(|x| x.fast_retransmits)));
+    flows.push("drops", u64s(r.iter().map(|x| x.drops)));
+    flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
+    flows.push("drop_runs", u64s(r.iter().map(|x| x.drop_runs)));
+    flows.push("max_drop_run", u64s(r.iter().map(|x| x.max_drop_run)));
+    flows.push("ecn_marks", u64s(r.iter().map(|x| x.ecn_marks)));
+    flows.push("ecn_cuts", u64s(r.iter().map(|x| x.ecn_cuts)));
+    flows.push("ooo_arrivals", u64s(r.iter().map(|x| x.ooo_arrivals)));
+    flows.push("dup_arrivals", u64s(r.iter().map(|x| x.dup_arrivals)));
+    flows.push("final_cwnd_bytes", u64s(r.iter().map(|x| x.final_cwnd)));
+    flows.push("completed", Column::Bool(r.iter().map(|x| x.completed).collect()));
+
+    let mut queues = Table::new("queues");
+    let ls = &w.core.links;
+    let name = |n: u32| w.core.node_names[n as usize].clone();
+    let span = now.as_secs_f64();
+    queues.push("queue_id", u64s(0..ls.len() as u64));
+    queues.push("node", Column::Str(ls.iter().map(|l| name(l.from)).collect()));
+    queues.push("to", Column::Str(ls.iter().map(|l| name(l.to)).collect()));
+    queues.push("rate_bps", u64s(ls.iter().map(|l| l.rate_bps)));
+    queues.push("limit_bytes", u64s(ls.iter().map(|l| if let Limit::Bytes(b) = l.cfg.limit { b } else { 0 })));
+    queues.push("limit_pkts", u64s(ls.iter().map(|l| if let Limit::Packets(p) = l.cfg.limit { p } else { 0 })));
+    queues.push("enqueued", u64s(ls.iter().map(|l| l.stats.enqueued)));
+    queues.push("dropped", u64s(ls.iter().map(|l| l.stats.dropped)));
+    queues.push("marked", u64s(ls.iter().map(|l| l.stats.marked)));
+    queues.push("max_bytes", u64s(ls.iter().map(|l| l.stats.max_bytes)));
+    queues.push("max_pkts", u64s(ls.iter().map(|l| l.stats.max_pkts)));
+    queues.push("mean_bytes", f64s(ls.iter().map(|l| if now.0 > 0 { l.stats.byte_time as f64 / now.0 as f64 } else { 0.0 })));
+    queues.push("tx_bytes", u64s(ls.iter().map(|l| l.stats.tx_bytes)));
+    queues.push("tx_pkts", u64s(ls.iter().map(|l| l.stats.tx_pkts)));
+    queues.push("utilization", f64s(ls.iter().map(|l| if span > 0.0 { l.stats.tx_bytes as f64 * 8.0 / (l.rate_bps as f64 * span) } else { 0.0 })));
+
+    let mut queries = rounds_table(w, "queries", "partition_aggregate");
+    let blocks = rounds_table(w, "blocks", "sync_reads");
+    // QCT is the natural name for partition/aggregate rounds.
+    for (n, _) in queries.columns.iter_mut() {
+        match n.as_str() {
+            "round" => *n = "query".into(),
+            "duration_s" => *n = "qct_s".into(),
+            _ => {}
+        }
+    }
+    let mut blocks = blocks;
+    for (n, _) in blocks.columns.iter_mut() {
+        if n == "round" {
+            *n = "block".into();
+        }
+    }
+
+    let summary = vec![
+        ("seed".to_string(), w.seed as f64),
+        ("events".to_string(), w.core.q.processed() as f64),
+        ("packet_hops".to_string(), w.core.packet_hops as f64),
+        ("sim_time_s".to_string(), now.as_secs_f64()),
+        ("wall_s".to_string(), wall_s),
+        ("packets_created".to_string(), w.core.arena.created as f64),
+        ("packets_delivered".to_string(), w.core.delivered as f64),
+        ("packets_dropped".to_string(), w.core.dropped as f64),
+        ("packets_in_flight".to_string(), w.core.arena.live() as f64),
+        ("apps_unfinished".to_string(), w.pending_apps as f64),
+    ];
+    Results { tables: vec![flows, queues, queries, blocks], summary }
+}
+
+fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
+    let mut app = Vec::new();
+    let mut round = Vec::new();
+    let mut n = Vec::new();
+    let mut start = Vec::new();
+    let mut end = Vec::new();
+    let mut dur = Vec::new();
+    let mut bytes = Vec::new();
+    let mut goodput = Vec::new();
+    let mut timeouts = Vec::new();
+    for (i, a) in w.apps.iter().enumerate() {
+        let App::Rounds(r) = a else { continue };
+        if r.kind != kind {
+            continue;
+        }
+        for (k, d) in r.done.iter().enumerate() {
+            let span = d.end.saturating_sub(d.start).as_secs_f64();
+            app.push(i as u64);
+            round.push(k as u64);
+            n.push(r.servers.len() as u64);
+            start.push(d.start.as_secs_f64());
+            end.push(d.end.as_secs_f64());
+            dur.push(span);
+            bytes.push(d.bytes);
+            goodput.push(if span > 0.0 { d.bytes as f64 * 8.0 / span } else { 0.0 });
+            timeouts.push(d.timeouts);
+        }
+    }
+    let mut t = Table::new(name);
+    t.push("app", Column::U64(app));
+    t.push("round", Column::U64(round));
+    t.push(if kind == "sync_reads" { "n_servers" } else { "n_workers" }, Column::U64(n));
+    t.push("start_s", Column::F64(start));
+    t.push("end_s", Column::F64(end));
+    t.push("duration_s", Column::F64(dur));
+    t.push("bytes", Column::U64(bytes));
+    t.push("goodput_bps", Column::F64(goodput));
+    t.push("timeouts", Column::U64(timeouts));
+    t
+}

@@ -1,0 +1,373 @@
+//! Shortest-path (hop count) routing tables.
+//!
+//! **Directed-link numbering** (the engine relies on it): link `i` of
+//! [`TopologySpec::links`] is the two directed links `2*i` (a → b, queue
+//! `queue_ab`) and `2*i + 1` (b → a, queue `queue_ba`).
+//!
+//! [`Routes::compute`] runs one BFS per destination host. Hosts are never
+//! transit nodes: a host forwards only its own packets, so a BFS does not
+//! expand through a host other than the destination. For every (node,
+//! destination host) the table holds the directed links leaving the node
+//! that lie on some shortest path, sorted ascending (so `Single` routing's
+//! "lowest-index equal-cost next hop" is the first entry).
+//!
+//! Storage is flat: one `Vec<u32>` of link ids and one offsets array of
+//! `hosts × nodes + 1` entries (a k=8 fat-tree: 128 × 208 entries).
+
+use crate::config::{NodeKind, TopologySpec};
+use std::collections::BTreeMap;
+
+const UNREACHED: u32 = u32::MAX;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routes {
+    num_nodes: usize,
+    /// Node index of each host, in host-index order.
+    host_nodes: Vec<usize>,
+    /// `(from, to)` node of every directed link.
+    ends: Vec<(u32, u32)>,
+    /// `offsets[dst * num_nodes + node] .. offsets[.. + 1]` indexes `hops`.
+    offsets: Vec<u32>,
+    hops: Vec<u32>,
+}
+
+/// Directed link id `2*i` / `2*i+1` for link `i` in direction a→b / b→a.
+#[inline]
+pub fn directed_link(link: usize, reverse: bool) -> u32 {
+    (2 * link + reverse as usize) as u32
+}
+
+impl Routes {
+    pub fn compute(topo: &TopologySpec) -> Routes {
+        let n = topo.nodes.len();
+        let host_nodes = topo.hosts();
+        let is_host: Vec<bool> = topo
+            .nodes
+            .iter()
+            .map(|x| x.kind == NodeKind::Host)
+            .collect();
+
+        // Outgoing adjacency in CSR form, each list in ascending directed-link order.
+        let mut ends = Vec::with_capacity(2 * topo.links.len());
+        let mut deg = vec![0u32; n + 1];
+        for l in &topo.links {
+            ends.push((l.a as u32, l.b as u32));
+            ends.push((l.b as u32, l.a as u32));
+            deg[l.a] += 1;
+            deg[l.b] += 1;
+        }
+        let mut adj_off = vec![0u32; n + 1];
+        for i in 0..n {
+            adj_off[i + 1] = adj_off[i] + deg[i];
+        }
+        let mut fill = adj_off.clone();
+        let mut adj = vec![0u32; 2 * topo.links.len()]; // directed link ids
+        for (id, &(from, _)) in ends.iter().enumerate() {
+            let f = from as usize;
+            adj[fill[f] as usize] = id as u32;
+            fill[f] += 1;
+        }
+        let out = |v: usize| &adj[adj_off[v] as usize..adj_off[v + 1] as usize];
+
+        let mut offsets = Vec::with_capacity(host_nodes.len() * n + 1);
+        let mut hops = Vec::new();
+        offsets.push(0u32);
+        let mut dist = vec![UNREACHED; n];
+        let mut queue = Vec::with_capacity(n);
+        for &d in &host_nodes {
+            dist.iter_mut().for_each(|x| *x = UNREACHED);
+            queue.clear();
+            dist[d] = 0;
+            queue.push(d);
+            let mut head = 0;
+            while head < queue.len() {
+                let v = queue[head];
+                head += 1;
+                if v != d && is_host[v] {
+                    continue; // hosts do not forward
+                }
+                // Links are full duplex: neighbours of v reach v over the reverse link.
+                for &id in out(v) {
+                    let w = ends[id as usize].1 as usize;
+                    if dist[w] == UNREACHED {
+                        dist[w] = dist[v] + 1;
+                        queue.push(w);
+                    }
+                }
+            }
+            for v in 0..n {
+                if v != d && dist[v] != UNREACHED {
+                    for &id in out(v) {
+                        let w = ends[id as usize].1 as usize;
+                        if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
+                        {
+                            hops.push(id);
+                        }
+                    }
+                }
+                offsets.push(hops.len() as u32);
+            }
+        }
+        hops.shrink_to_fit();
+        Routes {
+            num_nodes: n,
+            host_nodes,
+            ends,
+            offsets,
+            hops,
+        }
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.num_nodes
+    }
+
+    pub fn num_hosts(&self) -> usize {
+        self.host_nodes.len()
+    }
+
+    /// Node index of host `host`.
+    pub fn host_node(&self, host: usize) -> usize {
+        self.host_nodes[host]
+    }
+
+    /// Node the directed link leaves from.
+    pub fn link_source(&self, dlink: u32) -> usize {
+        self.ends[dlink as usize].0 as usize
+    }
+
+    /// Node the directed link arrives at.
+    pub fn link_target(&self, dlink: u32) -> usize {
+        self.ends[dlink as usize].1 as usize
+    }
+
+    /// Directed links leaving `node` on some shortest path to host
+    /// `dst_host`, ascending; empty if `node` is the destination or cannot
+    /// reach it.
+    #[inline]
+    pub fn next_hops(&self, node: usize, dst_host: usize) -> &[u32] {
+        let i = dst_host * self.num_nodes + node;
+        &self.hops[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Links on a shortest path from host `src_host` to host `dst_host`
+    /// (`Some(0)` if they are the same host), `None` if unreachable.
+    pub fn hop_count(&self, src_host: usize, dst_host: usize) -> Option<u32> {
+        let dst = self.host_nodes[dst_host];
+        let mut v = self.host_nodes[src_host];
+        let mut n = 0;
+        while v != dst {
+            let h = self.next_hops(v, dst_host);
+            let &first = h.first()?;
+            v = self.link_target(first);
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// Number of distinct equal-cost shortest paths (sequences of directed
+    /// links) from host `src_host` to host `dst_host`; 1 if they are the
+    /// same host, 0 if unreachable. Saturates at `u64::MAX`.
+    pub fn path_count(&self, src_host: usize, dst_host: usize) -> u64 {
+        let dst = self.host_nodes[dst_host];
+        let mut layer: BTreeMap<usize, u64> = BTreeMap::new();
+        layer.insert(self.host_nodes[src_host], 1);
+        loop {
+            if let Some(&c) = layer.get(&dst) {
+                return c;
+            }
+            let mut next: BTreeMap<usize, u64> = BTreeMap::new();
+            for (&v, &c) in &layer {
+                for &id in self.next_hops(v, dst_host) {
+                    let e = next.entry(self.link_target(id)).or_insert(0);
+                    *e = e.saturating_add(c);
+                }
+            }
+            if next.is_empty() {
+                return 0;
+            }
+            layer = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Limit, LinkSpec, NodeSpec, QueueConfig};
+    use crate::time::SimTime;
+    use crate::topology::{self, FatTreeParams, StarParams, DEFAULT_NIC_BUFFER};
+
+    fn q() -> QueueConfig {
+        QueueConfig {
+            limit: Limit::Packets(100),
+            ecn_k: None,
+        }
+    }
+
+    fn fat(k: usize) -> TopologySpec {
+        topology::fat_tree(&FatTreeParams {
+            k,
+            rate_bps: 1_000_000_000,
+            delay: SimTime::from_us(1),
+            switch_queue: q(),
+            nic_buffer: DEFAULT_NIC_BUFFER,
+        })
+    }
+
+    #[test]
+    fn fat_tree_k4_path_counts() {
+        let t = fat(4);
+        let r = Routes::compute(&t);
+        // hosts 0,1 share edge0_0; 2,3 on edge0_1; 4.. pod 1
+        assert_eq!(r.path_count(0, 1), 1);
+        assert_eq!(r.hop_count(0, 1), Some(2));
+        assert_eq!(r.path_count(0, 2), 2);
+        assert_eq!(r.hop_count(0, 2), Some(4));
+        assert_eq!(r.path_count(0, 4), 4);
+        assert_eq!(r.hop_count(0, 4), Some(6));
+        assert_eq!(r.path_count(15, 0), 4);
+        assert_eq!(r.path_count(3, 3), 1);
+        assert_eq!(r.hop_count(3, 3), Some(0));
+        // Every pair is symmetric and consistent.
+        for s in 0..16 {
+            for d in 0..16 {
+                let same_edge = s / 2 == d / 2;
+                let same_pod = s / 4 == d / 4;
+                let want = if s == d || same_edge {
+                    1
+                } else if same_pod {
+                    2
+                } else {
+                    4
+                };
+                assert_eq!(r.path_count(s, d), want, "{s}->{d}");
+            }
+        }
+    }
+
+    #[test]
+    fn fat_tree_k8_path_counts_and_storage() {
+        let t = fat(8);
+        let r = Routes::compute(&t);
+        assert_eq!(r.num_nodes(), 208);
+        assert_eq!(r.num_hosts(), 128);
+        assert_eq!(r.path_count(0, 127), 16);
+        assert_eq!(r.path_count(0, 5), 4);
+        assert_eq!(r.path_count(0, 1), 1);
+        assert_eq!(r.offsets.len(), 208 * 128 + 1);
+    }
+
+    #[test]
+    fn next_hops_are_sorted_leave_the_node_and_skip_the_destination() {
+        let t = fat(4);
+        let r = Routes::compute(&t);
+        for d in 0..r.num_hosts() {
+            for v in 0..r.num_nodes() {
+                let h = r.next_hops(v, d);
+                assert!(h.windows(2).all(|w| w[0] < w[1]));
+                for &id in h {
+                    assert_eq!(r.link_source(id), v);
+                    let l = &t.links[id as usize / 2];
+                    let (from, to) = if id % 2 == 0 { (l.a, l.b) } else { (l.b, l.a) };
+                    assert_eq!((from, to), (v, r.link_target(id)));
+                }
+            }
+            assert!(r.next_hops(r.host_node(d), d).is_empty());
+        }
+        // Edge switch going up to another pod: both aggregation switches.
+        let edge00 = 16;
+        assert_eq!(r.next_hops(edge00, 8).len(), 2);
+        // Host's only next hop is its uplink, directed a→b (host is `a`).
+        assert_eq!(r.next_hops(0, 8), &[0]);
+        // Towards host 0 from its edge switch: reverse of link 0.
+        assert_eq!(r.next_hops(edge00, 0), &[1]);
+    }
+
+    #[test]
+    fn star_one_path_two_hops() {
+        let t = topology::star(&StarParams {
+            hosts: 5,
+            rate_bps: 1_000_000_000,
+            delay: SimTime::from_us(50),
+            switch_queue: q(),
+            nic_buffer: DEFAULT_NIC_BUFFER,
+        });
+        let r = Routes::compute(&t);
+        for s in 0..5 {
+            for d in 0..5 {
+                if s != d {
+                    assert_eq!(r.path_count(s, d), 1);
+                    assert_eq!(r.hop_count(s, d), Some(2));
+                }
+            }
+        }
+    }
+
+    fn node(name: &str, kind: NodeKind) -> NodeSpec {
+        NodeSpec {
+            name: name.into(),
+            kind,
+        }
+    }
+    fn link(a: usize, b: usize) -> LinkSpec {
+        LinkSpec {
+            a,
+            b,
+            rate_bps: 1,
+            delay: SimTime::ZERO,
+            queue_ab: q(),
+            queue_ba: q(),
+        }
+    }
+
+    #[test]
+    fn hosts_are_not_transit() {
+        // h0 - s - h1 and a shortcut h0 - h2 - h1 through a host: the
+        // host-free path (2 hops) must be used even though it ties, and
+        // h2 never appears as a transit.
+        let t = TopologySpec {
+            nodes: vec![
+                node("h0", NodeKind::Host),
+                node("h1", NodeKind::Host),
+                node("h2", NodeKind::Host),
+                node("s", NodeKind::Switch),
+            ],
+            links: vec![link(0, 3), link(3, 1), link(0, 2), link(2, 1)],
+        };
+        let r = Routes::compute(&t);
+        assert_eq!(r.next_hops(0, 1), &[0]);
+        assert_eq!(r.path_count(0, 1), 1);
+        // Only h0 - h2 - h1 (no switch): unreachable.
+        let t2 = TopologySpec {
+            nodes: vec![
+                node("h0", NodeKind::Host),
+                node("h1", NodeKind::Host),
+                node("h2", NodeKind::Host),
+            ],
+            links: vec![link(0, 2), link(2, 1)],
+        };
+        let r2 = Routes::compute(&t2);
+        assert_eq!(r2.hop_count(0, 1), None);
+        assert_eq!(r2.path_count(0, 1), 0);
+        assert_eq!(r2.hop_count(0, 2), Some(1));
+    }
+
+    #[test]
+    fn parallel_links_are_equal_cost() {
+        let t = TopologySpec {
+            nodes: vec![
+                node("h0", NodeKind::Host),
+                node("h1", NodeKind::Host),
+                node("s0", NodeKind::Switch),
+                node("s1", NodeKind::Switch),
+            ],
+            links: vec![link(0, 2), link(2, 3), link(3, 2), link(3, 1)],
+        };
+        let r = Routes::compute(&t);
+        assert_eq!(r.next_hops(2, 1), &[2, 5]);
+        assert_eq!(r.path_count(0, 1), 2);
+        assert_eq!(r.hop_count(0, 1), Some(3));
+        assert_eq!(directed_link(2, true), 5);
+    }
+}

@@ -1,0 +1,759 @@
+//! Byte-sequence TCP with variable segment sizes.
+//!
+//! One [`TcpFlow`] is one direction of data: a sender at `src` and a receiver
+//! at `dst` exchanging data segments and pure ACKs. Connection setup is
+//! instantaneous (no SYN packets), but when `handshake_rtt_sample` is on its
+//! RTT sample — the unloaded path RTT — seeds SRTT as a real three-way
+//! handshake would. Mechanisms: slow start and congestion avoidance with
+//! byte counting (RFC 5681, RFC 3465), fast retransmit and NewReno fast
+//! recovery (RFC 6582), optional SACK loss recovery (RFC 6675), RTO per
+//! RFC 6298 with RTOmin, initial RTO, granularity and backoff capped at
+//! `max_backoff`×, delayed ACKs (RFC 1122), ECN (RFC 3168).
+
+pub mod cc;
+pub mod seg;
+
+use crate::config::TcpConfig;
+use crate::net::{flags, Packet, PktKind};
+use crate::rng::Rng;
+use crate::sim::{Event, Fire, LazyTimer};
+use crate::time::SimTime;
+use crate::world::Core;
+use cc::{AckInfo, Cc, CcState, LossKind};
+use seg::{SegPolicy, SegView};
+use std::collections::VecDeque;
+
+/// One transmitted, not yet cumulatively acknowledged segment. Segments are
+/// retransmitted with the bounds they were first sent with, as a real stack
+/// retransmits its skbs.
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    start: u64,
+    len: u32,
+    sacked: bool,
+    /// Retransmitted during the current SACK recovery episode.
+    rexmit: bool,
+}
+
+impl Seg {
+    #[inline]
+    fn end(&self) -> u64 {
+        self.start + self.len as u64
+    }
+}
+
+/// Congestion state names as in Linux / ns-3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongState {
+    Open,
+    /// Fast recovery after duplicate ACKs (NewReno or SACK).
+    Recovery,
+    /// After a retransmission timeout, until snd_una passes `recover`.
+    Loss,
+}
+
+/// Per-flow counters reported in the `flows` table.
+#[derive(Clone, Debug, Default)]
+pub struct FlowStats {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmits: u64,
+    pub retx_bytes: u64,
+    pub timeouts: u64,
+    pub timeout_period: SimTime,
+    pub fast_retransmits: u64,
+    pub ecn_marks: u64,
+    pub ecn_cuts: u64,
+    pub ooo_arrivals: u64,
+    pub dup_arrivals: u64,
+    pub acks_sent: u64,
+}
+
+pub struct TcpFlow {
+    pub id: u32,
+    pub app: u32,
+    pub src_host: u32,
+    pub dst_host: u32,
+    pub cfg: TcpConfig,
+    // ---- sender ----
+    cc: Cc,
+    pub st: CcState,
+    seg_policy: SegPolicy,
+    rng: Rng,
+    /// End of the byte stream the application has written so far.
+    app_limit: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    segs: VecDeque<Seg>,
+    pub cong: CongState,
+    dupacks: u32,
+    recover: u64,
+    /// A partial ACK has already restarted the timer in this recovery (RFC 6582 "impatient").
+    partial_seen: bool,
+    srtt: Option<SimTime>,
+    rttvar: SimTime,
+    rto_base: SimTime,
+    backoff: u32,
+    rto: LazyTimer,
+    /// ECN: no further window reduction until snd_una passes this point.
+    ecn_recover: u64,
+    ecn_in_cwr: bool,
+    send_cwr: bool,
+    /// Time of the last transmission or forward progress (for the timeout period).
+    last_activity: SimTime,
+    // ---- receiver ----
+    rcv_nxt: u64,
+    /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
+    ooo: Vec<(u64, u64, u64)>,
+    ooo_stamp: u64,
+    unacked_segs: u32,
+    dack: LazyTimer,
+    ts_recent: SimTime,
+    ece_latched: bool,
+    /// Message boundaries the application waits for at the receiver.
+    msg_ends: VecDeque<(u64, u32)>,
+    pub stats: FlowStats,
+    /// Time the first byte was written / the last byte delivered.
+    pub start_time: Option<SimTime>,
+    pub last_delivery: SimTime,
+}
+
+impl TcpFlow {
+    pub fn new(id: u32, app: u32, src_host: u32, dst_host: u32, cfg: TcpConfig, rng: Rng) -> Self {
+        let smss = cfg.mss as u64;
+        TcpFlow {
+            id,
+            app,
+            src_host,
+            dst_host,
+            cc: Cc::new(cfg.cc),
+            st: CcState {
+                cwnd: cfg.init_cwnd_segments as u64 * smss,
+                ssthresh: u64::MAX,
+                smss,
+                ca_acked: 0,
+            },
+            seg_policy: SegPolicy::new(cfg.seg),
+            rng,
+            app_limit: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            segs: VecDeque::new(),
+            cong: CongState::Open,
+            dupacks: 0,
+            recover: 0,
+            partial_seen: false,
+            srtt: None,
+            rttvar: SimTime::ZERO,
+            rto_base: cfg.rto_init,
+            backoff: 1,
+            rto: LazyTimer::default(),
+            ecn_recover: 0,
+            ecn_in_cwr: false,
+            send_cwr: false,
+            last_activity: SimTime::ZERO,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            ooo_stamp: 0,
+            unacked_segs: 0,
+            dack: LazyTimer::default(),
+            ts_recent: SimTime::ZERO,
+            ece_latched: false,
+            msg_ends: VecDeque::new(),
+            stats: FlowStats::default(),
+            start_time: None,
+            last_delivery: SimTime::ZERO,
+            cfg,
+        }
+    }
+
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.name()
+    }
+    pub fn seg_name(&self) -> &'static str {
+        self.seg_policy.name()
+    }
+    /// Bytes the application has written.
+    pub fn app_bytes(&self) -> u64 {
+        self.app_limit
+    }
+    /// Bytes delivered in order to the receiving application.
+    pub fn delivered(&self) -> u64 {
+        self.rcv_nxt
+    }
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.srtt
+    }
+
+    /// Seed SRTT with the handshake's RTT sample (RFC 6298 (2.2)).
+    pub fn handshake_sample(&mut self, rtt: SimTime) {
+        if self.cfg.handshake_rtt_sample {
+            self.rtt_sample(rtt);
+        }
+    }
+
+    // ------------------------------------------------------------ application
+
+    /// The application writes `bytes` more; when `msg_tag` is given the
+    /// receiver reports the message's last byte via [`Self::pop_delivered_msg`].
+    pub fn app_write(&mut self, core: &mut Core, bytes: u64, msg_tag: Option<u32>) {
+        if self.start_time.is_none() {
+            self.start_time = Some(core.q.now());
+        }
+        self.app_limit += bytes;
+        if let Some(tag) = msg_tag {
+            self.msg_ends.push_back((self.app_limit, tag));
+        }
+        self.try_send(core);
+    }
+
+    /// Stop offering new data (a duration-limited bulk flow ends).
+    pub fn app_close(&mut self) {
+        self.app_limit = self.snd_max;
+    }
+
+    /// A message whose last byte has been delivered, if any.
+    pub fn pop_delivered_msg(&mut self) -> Option<u32> {
+        match self.msg_ends.front() {
+            Some(&(end, tag)) if end <= self.rcv_nxt => {
+                self.msg_ends.pop_front();
+                Some(tag)
+            }
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------- sending
+
+    #[inline]
+    fn window(&self) -> u64 {
+        self.st.cwnd.min(self.cfg.rwnd_bytes)
+    }
+
+    /// One reverse pass over the scoreboard (RFC 6675 §4): returns "pipe"
+    /// and the index of the first segment that IsLost() and was not yet
+    /// retransmitted (NextSeg rule 1). Outside SACK recovery pipe is simply
+    /// the bytes between snd_una and snd_nxt.
+    fn scoreboard(&self) -> (u64, Option<usize>) {
+        if !self.cfg.sack || self.cong != CongState::Recovery {
+            return (self.snd_nxt.max(self.snd_una) - self.snd_una, None);
+        }
+        let thresh = self.cfg.dupack_threshold;
+        let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
+        let (mut n_above, mut bytes_above, mut pipe) = (0u32, 0u64, 0u64);
+        let mut first_lost = None;
+        for (i, s) in self.segs.iter().enumerate().rev() {
+            if s.sacked {
+                n_above += 1;
+                bytes_above += s.len as u64;
+                continue;
+            }
+            let lost = n_above >= thresh || bytes_above > byte_thresh;
+            if !lost {
+                pipe += s.len as u64;
+            } else if !s.rexmit {
+                first_lost = Some(i);
+            }
+            if s.rexmit {
+                pipe += s.len as u64;
+            }
+        }
+        (pipe, first_lost)
+    }
+
+    /// RFC 6675 IsLost() for the first unacknowledged segment.
+    fn head_is_lost(&self) -> bool {
+        let thresh = self.cfg.dupack_threshold;
+        let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
+        let (mut n, mut bytes) = (0u32, 0u64);
+        for s in self.segs.iter().skip(1).filter(|s| s.sacked) {
+            n += 1;
+            bytes += s.len as u64;
+        }
+        n >= thresh || bytes > byte_thresh
+    }
+
+    fn seg_index(&self, seq: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.end() <= seq);
+        (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
+    }
+
+    /// Send whatever the window allows.
+    pub fn try_send(&mut self, core: &mut Core) {
+        if self.cfg.sack && self.cong == CongState::Recovery {
+            self.sack_send(core);
+            return;
+        }
+        loop {
+            let wnd = self.window();
+            let inflight = self.snd_nxt - self.snd_una;
+            if self.snd_nxt < self.snd_max {
+                // Go-back-N after a timeout: resend the recorded segments in order.
+                let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");
+                let s = self.segs[i];
+                if inflight > 0 && inflight + s.len as u64 > wnd {
+                    return;
+                }
+                self.snd_nxt = s.end();
+                self.transmit(core, s.start, s.len, true);
+                continue;
+            }
+            let available = self.app_limit - self.snd_max;
+            if available == 0 {
+                return;
+            }
+            let view = SegView { cwnd: self.st.cwnd, ssthresh: self.st.ssthresh, smss: self.st.smss, available };
+            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            // A segment goes out only when it fits (no SWS), but an empty
+            // pipe always sends one so a window below one segment cannot stall.
+            if inflight > 0 && inflight + len as u64 > wnd {
+                return;
+            }
+            let start = self.snd_max;
+            self.segs.push_back(Seg { start, len, sacked: false, rexmit: false });
+            self.snd_max += len as u64;
+            self.snd_nxt = self.snd_max;
+            self.transmit(core, start, len, false);
+        }
+    }
+
+    /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment.
+    fn sack_send(&mut self, core: &mut Core) {
+        loop {
+            let (pipe, lost) = self.scoreboard();
+            let wnd = self.window();
+            // NextSeg (1): the first lost segment not yet retransmitted.
+            if let Some(i) = lost {
+                let s = self.segs[i];
+                if pipe + s.len as u64 > wnd {
+                    return;
+                }
+                self.segs[i].rexmit = true;
+                self.transmit(core, s.start, s.len, true);
+                continue;
+            }
+            // NextSeg (2): new data.
+            let available = self.app_limit - self.snd_max;
+            if available == 0 {
+                return;
+            }
+            let view = SegView { cwnd: self.st.cwnd, ssthresh: self.st.ssthresh, smss: self.st.smss, available };
+            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            if pipe + len as u64 > wnd {
+                return;
+            }
+            let start = self.snd_max;
+            self.segs.push_back(Seg { start, len, sacked: false, rexmit: false });
+            self.snd_max += len as u64;
+            self.snd_nxt = self.snd_max;
+            self.transmit(core, start, len, false);
+        }
+    }
+
+    fn transmit(&mut self, core: &mut Core, start: u64, len: u32, retx: bool) {
+        let now = core.q.now();
+        let mut f = 0u8;
+        if self.cfg.ecn {
+            f |= flags::ECT;
+            if self.send_cwr && !retx {
+                f |= flags::CWR;
+                self.send_cwr = false;
+            }
+        }
+        if retx {
+            f |= flags::RETX;
+            self.stats.retransmits += 1;
+            self.stats.retx_bytes += len as u64;
+        }
+        self.last_activity = now;
+        let pkt = Packet {
+            kind: PktKind::Data,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: self.stats.segments_sent as u32,
+            src: self.src_host,
+            dst: self.dst_host,
+            payload: len,
+            wire: len + self.cfg.header_bytes + core.l2_overhead,
+            seq: start,
+            ts: now,
+            sack: [(0, 0); 3],
+        };
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        core.send_from_host(self.src_host, pkt);
+        // RFC 6298 (5.1): start the timer if it is not running.
+        if !self.rto.is_armed() {
+            self.arm_rto(core);
+        }
+    }
+
+    fn retransmit_head(&mut self, core: &mut Core) {
+        if let Some(&s) = self.segs.front() {
+            self.transmit(core, s.start, s.len, true);
+        }
+    }
+
+    // ------------------------------------------------------------------ RTO
+
+    fn current_rto(&self) -> SimTime {
+        let r = self.rto_base.mul(self.backoff as u64);
+        r.min(self.cfg.rto_max.max(self.rto_base))
+    }
+
+    fn arm_rto(&mut self, core: &mut Core) {
+        let at = core.q.now() + self.current_rto();
+        self.rto.arm(&mut core.q, at, Event::Rto(self.id));
+    }
+
+    /// RFC 6298 (2.2)/(2.3).
+    fn rtt_sample(&mut self, r: SimTime) {
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = SimTime(r.0 / 2);
+            }
+            Some(srtt) => {
+                let diff = srtt.0.abs_diff(r.0);
+                self.rttvar = SimTime((3 * self.rttvar.0 + diff) / 4);
+                self.srtt = Some(SimTime((7 * srtt.0 + r.0) / 8));
+            }
+        }
+        let srtt = self.srtt.unwrap();
+        let var = self.cfg.granularity.max(SimTime(4 * self.rttvar.0));
+        // (2.4): RTOmin applies; (2.5): an upper bound applies.
+        self.rto_base = (srtt + var).max(self.cfg.rto_min).min(self.cfg.rto_max);
+    }
+
+    /// The retransmission timer's event.
+    pub fn on_rto_event(&mut self, core: &mut Core) {
+        match self.rto.fire(&mut core.q, Event::Rto(self.id)) {
+            Fire::Expired => self.on_timeout(core),
+            Fire::Ignore | Fire::Rescheduled => {}
+        }
+    }
+
+    fn on_timeout(&mut self, core: &mut Core) {
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        let now = core.q.now();
+        self.stats.timeouts += 1;
+        self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        let flight = self.snd_max - self.snd_una;
+        // RFC 5681 §3.1: ssthresh is held when the same data times out again.
+        if self.cong != CongState::Loss || self.backoff == 1 {
+            self.st.ssthresh = self.cc.inner().ssthresh(&self.st, flight, LossKind::Rto, now);
+        }
+        self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
+        self.st.ca_acked = 0;
+        self.cong = CongState::Loss;
+        self.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
+        self.dupacks = 0;
+        self.snd_nxt = self.snd_una;
+        for s in self.segs.iter_mut() {
+            s.sacked = false;
+            s.rexmit = false;
+        }
+        // RFC 6298 (5.5): back off, capped.
+        self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
+        self.arm_rto(core);
+        self.try_send(core);
+    }
+
+    // ---------------------------------------------------------- ACK arrival
+
+    pub fn on_ack(&mut self, core: &mut Core, p: &Packet) {
+        let now = core.q.now();
+        let ack = p.seq;
+        if ack > self.snd_max {
+            return;
+        }
+        let ece = p.flags & flags::ECE != 0;
+        if self.cfg.sack && p.nsack > 0 {
+            self.mark_sacked(&p.sack[..p.nsack as usize]);
+        }
+        if ack > self.snd_una {
+            let acked = ack - self.snd_una;
+            let flight = self.snd_max - self.snd_una;
+            // RFC 7323: RTT from the echoed timestamp of an ACK that advances snd_una.
+            let r = now.saturating_sub(p.ts);
+            self.rtt_sample(r);
+            let rtt = Some(r);
+            self.backoff = 1;
+            self.snd_una = ack;
+            while let Some(s) = self.segs.front() {
+                if s.end() <= ack {
+                    self.segs.pop_front();
+                } else {
+                    if s.start < ack {
+                        let s = self.segs.front_mut().unwrap();
+                        s.len -= (ack - s.start) as u32;
+                        s.start = ack;
+                    }
+                    break;
+                }
+            }
+            if self.snd_nxt < ack {
+                self.snd_nxt = ack;
+            }
+            self.last_activity = now;
+            let info = AckInfo { now, acked, ece, rtt, snd_una: ack, snd_max: self.snd_max, flight };
+            match self.cong {
+                CongState::Recovery => self.recovery_ack(core, &info),
+                CongState::Loss => {
+                    if ack >= self.recover {
+                        self.cong = CongState::Open;
+                    }
+                    self.dupacks = 0;
+                    self.cc.inner().on_ack(&mut self.st, &info);
+                }
+                CongState::Open => {
+                    self.dupacks = 0;
+                    self.cc.inner().on_ack(&mut self.st, &info);
+                }
+            }
+            self.ecn_response(&info);
+            // RFC 6298 (5.2)/(5.3).
+            if self.snd_una >= self.snd_max {
+                self.rto.cancel();
+            } else if self.cong != CongState::Recovery || !self.partial_seen {
+                self.arm_rto(core);
+            }
+        } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
+            self.on_dupack(core, now);
+        } else if ece {
+            let info = AckInfo { now, acked: 0, ece, rtt: None, snd_una: self.snd_una, snd_max: self.snd_max, flight: self.snd_max - self.snd_una };
+            self.ecn_response(&info);
+        }
+        self.try_send(core);
+    }
+
+    /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver with CWR.
+    fn ecn_response(&mut self, a: &AckInfo) {
+        if !self.cfg.ecn {
+            return;
+        }
+        // Leave CWR on an ACK at or beyond the recovery point.
+        if self.ecn_in_cwr && a.snd_una >= self.ecn_recover {
+            self.ecn_in_cwr = false;
+        }
+        if a.ece && !self.ecn_in_cwr && self.cong == CongState::Open {
+            self.st.ssthresh = self.cc.inner().ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            self.st.cwnd = self.st.ssthresh;
+            self.st.ca_acked = 0;
+            self.ecn_in_cwr = true;
+            self.ecn_recover = self.snd_max;
+            self.send_cwr = true;
+            self.stats.ecn_cuts += 1;
+        }
+    }
+
+    fn on_dupack(&mut self, core: &mut Core, now: SimTime) {
+        self.dupacks += 1;
+        match self.cong {
+            CongState::Recovery => {
+                if !self.cfg.sack {
+                    self.st.cwnd += self.st.smss; // RFC 6582 §3.2 step 3: inflate
+                }
+            }
+            CongState::Open | CongState::Loss => {
+                let sack_says_lost = self.cfg.sack && self.head_is_lost();
+                // RFC 6582 §3.2 step 2: only when the ACK covers more than `recover`.
+                let fresh = self.snd_una >= self.recover;
+                if (self.dupacks >= self.cfg.dupack_threshold || sack_says_lost) && fresh {
+                    self.enter_recovery(core, now);
+                }
+            }
+        }
+    }
+
+    fn enter_recovery(&mut self, core: &mut Core, now: SimTime) {
+        let flight = self.snd_max - self.snd_una;
+        self.st.ssthresh = self.cc.inner().ssthresh(&self.st, flight, LossKind::DupAck, now);
+        self.recover = self.snd_max;
+        self.cong = CongState::Recovery;
+        self.partial_seen = false;
+        self.stats.fast_retransmits += 1;
+        if self.cfg.sack {
+            // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
+            self.st.cwnd = self.st.ssthresh;
+            if let Some(s) = self.segs.front_mut() {
+                s.rexmit = true;
+                let (start, len) = (s.start, s.len);
+                self.transmit(core, start, len, true);
+            }
+        } else {
+            self.retransmit_head(core);
+            self.st.cwnd = self.st.ssthresh + 3 * self.st.smss;
+        }
+        self.st.ca_acked = 0;
+    }
+
+    fn recovery_ack(&mut self, core: &mut Core, a: &AckInfo) {
+        if a.snd_una >= self.recover {
+            // Full ACK: deflate (RFC 6582 §3.2 step 5, option 1).
+            let flight = self.snd_max - self.snd_una;
+            self.st.cwnd = self.st.ssthresh.min(flight.max(self.st.smss) + self.st.smss);
+            if self.cfg.sack {
+                self.st.cwnd = self.st.ssthresh;
+                for s in self.segs.iter_mut() {
+                    s.rexmit = false;
+                }
+            }
+            self.cong = CongState::Open;
+            self.dupacks = 0;
+            return;
+        }
+        if self.cfg.sack {
+            return; // RFC 6675: partial ACKs only update the scoreboard
+        }
+        // Partial ACK: retransmit the next hole, deflate by the amount acked.
+        self.retransmit_head(core);
+        self.st.cwnd = self.st.cwnd.saturating_sub(a.acked);
+        if a.acked >= self.st.smss {
+            self.st.cwnd += self.st.smss;
+        }
+        self.st.cwnd = self.st.cwnd.max(self.st.smss);
+        if !self.partial_seen {
+            self.partial_seen = true;
+            self.arm_rto(core);
+        }
+    }
+
+    fn mark_sacked(&mut self, blocks: &[(u64, u64)]) {
+        for &(l, r) in blocks {
+            if r <= self.snd_una {
+                continue;
+            }
+            let i0 = self.segs.partition_point(|s| s.end() <= l);
+            for s in self.segs.iter_mut().skip(i0) {
+                if s.start >= r {
+                    break;
+                }
+                if s.start >= l && s.end() <= r {
+                    s.sacked = true;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------- receiver
+
+    /// A data segment arrives at the receiver. Returns whether in-order
+    /// delivery advanced (so the app may have messages to collect).
+    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> bool {
+        let start = p.seq;
+        let end = p.seq + p.payload as u64;
+        if p.flags & flags::CE != 0 {
+            self.stats.ecn_marks += 1;
+            self.ece_latched = true;
+        }
+        if p.flags & flags::CWR != 0 && p.flags & flags::CE == 0 {
+            self.ece_latched = false;
+        }
+        if end <= self.rcv_nxt {
+            self.stats.dup_arrivals += 1;
+            self.send_ack(core, p.ts);
+            return false;
+        }
+        if start > self.rcv_nxt {
+            self.stats.ooo_arrivals += 1;
+            self.insert_ooo(start, end);
+            self.send_ack(core, self.ts_recent);
+            return false;
+        }
+        let had_hole = !self.ooo.is_empty();
+        self.rcv_nxt = end;
+        self.ts_recent = p.ts;
+        // Pull in any out-of-order ranges that are now contiguous.
+        let mut i = 0;
+        while i < self.ooo.len() {
+            let (l, r, _) = self.ooo[i];
+            if l <= self.rcv_nxt {
+                self.rcv_nxt = self.rcv_nxt.max(r);
+                self.ooo.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        self.last_delivery = core.q.now();
+        if had_hole || !self.cfg.delayed_ack {
+            self.send_ack(core, p.ts);
+        } else {
+            self.unacked_segs += 1;
+            if self.unacked_segs >= self.cfg.delayed_ack_segments {
+                self.send_ack(core, p.ts);
+            } else if !self.dack.is_armed() {
+                let at = core.q.now() + self.cfg.delayed_ack_timeout;
+                self.dack.arm(&mut core.q, at, Event::DelAck(self.id));
+            }
+        }
+        true
+    }
+
+    fn insert_ooo(&mut self, l: u64, r: u64) {
+        self.ooo_stamp += 1;
+        let stamp = self.ooo_stamp;
+        let i = self.ooo.partition_point(|&(_, rr, _)| rr < l);
+        let mut nl = l;
+        let mut nr = r;
+        let mut j = i;
+        while j < self.ooo.len() && self.ooo[j].0 <= nr {
+            nl = nl.min(self.ooo[j].0);
+            nr = nr.max(self.ooo[j].1);
+            j += 1;
+        }
+        self.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
+    }
+
+    pub fn on_delack_event(&mut self, core: &mut Core) {
+        if self.dack.fire(&mut core.q, Event::DelAck(self.id)) == Fire::Expired && self.unacked_segs > 0 {
+            let ts = self.ts_recent;
+            self.send_ack(core, ts);
+        }
+    }
+
+    fn send_ack(&mut self, core: &mut Core, ts: SimTime) {
+        self.unacked_segs = 0;
+        self.dack.cancel();
+        let mut f = 0;
+        if self.cfg.ecn && self.ece_latched {
+            f |= flags::ECE;
+        }
+        let mut pkt = Packet {
+            kind: PktKind::Ack,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: 0,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.cfg.header_bytes + core.l2_overhead,
+            seq: self.rcv_nxt,
+            ts,
+            sack: [(0, 0); 3],
+        };
+        if self.cfg.sack && !self.ooo.is_empty() {
+            // RFC 2018: the most recently changed block first, then others.
+            let mut blocks: Vec<(u64, u64, u64)> = self.ooo.clone();
+            blocks.sort_by(|a, b| b.2.cmp(&a.2));
+            for (k, b) in blocks.iter().take(3).enumerate() {
+                pkt.sack[k] = (b.0, b.1);
+                pkt.nsack += 1;
+            }
+        }
+        self.stats.acks_sent += 1;
+        core.send_from_host(self.dst_host, pkt);
+    }
+}

@@ -1,0 +1,436 @@
+//! Unit strings → base units.
+//!
+//! * time  (`"50us"`, `"1.5ms"`, `"2s"`, `"200ns"`, `"10ps"`) → [`SimTime`] (integer ps)
+//! * rate  (`"1Gbps"`, `"100Mbps"`, `"500Kbps"`, `"1e9bps"`; decimal prefixes) → bit/s
+//! * size  (`"32KB"` = 32768, `"1.5MB"`, `"1448B"`, `"32KiB"`, or a JSON integer) → bytes
+//! * limit (a size, or `"100pkt"`) → [`Limit`]
+//!
+//! Numbers are parsed exactly as decimals (no floating point), so `"1.5ms"`
+//! is exactly 1 500 000 000 ps. A value that is not a whole number of base
+//! units (`"0.1KB"` = 102.4 B) is rounded to the nearest unit (halves up).
+//! Suffixes are case-insensitive; whitespace between number and unit is
+//! allowed. Every error is a complete sentence fragment that names what was
+//! expected and what was given, ready to be prefixed with a field path.
+
+use crate::config::Limit;
+use crate::time::SimTime;
+use serde_json::Value;
+
+const TIME_HINT: &str = "a time with a unit like '50us'";
+const RATE_HINT: &str = "a rate like '1Gbps'";
+const SIZE_HINT: &str = "a size like '32KB' or an integer number of bytes";
+const LIMIT_HINT: &str = "a size like '32KB' or a packet count like '100pkt'";
+
+/// (suffix in lower case, multiplier numerator) — the value is multiplied by it.
+const TIME_UNITS: &[(&str, u128)] = &[
+    ("ps", 1),
+    ("ns", 1_000),
+    ("us", 1_000_000),
+    ("µs", 1_000_000),
+    ("μs", 1_000_000),
+    ("ms", 1_000_000_000),
+    ("s", 1_000_000_000_000),
+];
+
+const RATE_UNITS: &[(&str, u128)] = &[
+    ("bps", 1),
+    ("kbps", 1_000),
+    ("mbps", 1_000_000),
+    ("gbps", 1_000_000_000),
+    ("tbps", 1_000_000_000_000),
+];
+
+const SIZE_UNITS: &[(&str, u128)] = &[
+    ("b", 1),
+    ("kb", 1 << 10),
+    ("mb", 1 << 20),
+    ("gb", 1 << 30),
+    ("tb", 1 << 40),
+    ("kib", 1 << 10),
+    ("mib", 1 << 20),
+    ("gib", 1 << 30),
+    ("tib", 1 << 40),
+];
+
+const PKT_UNITS: &[(&str, u128)] = &[("pkt", 1), ("pkts", 1), ("packets", 1)];
+
+/// A parsed non-negative decimal: `mantissa × 10^exp10`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Decimal {
+    mantissa: u128,
+    exp10: i64,
+}
+
+/// Most significant digits kept; further digits cannot change a u64 result
+/// by more than rounding.
+const MAX_DIGITS: u32 = 20;
+
+/// Split `s` into a decimal number and the unit text after it.
+/// Returns `Err(NumErr)` when there is no number at the start.
+enum NumErr {
+    NoNumber,
+    Negative,
+}
+
+fn split_number(s: &str) -> Result<(Decimal, &str), NumErr> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut negative = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        negative = b[i] == b'-';
+        i += 1;
+    }
+    let mut mantissa: u128 = 0;
+    let mut exp10: i64 = 0;
+    let mut digits = 0u32; // significant digits kept
+    let mut any_digit = false;
+    while i < b.len() && b[i].is_ascii_digit() {
+        any_digit = true;
+        let d = (b[i] - b'0') as u128;
+        if digits < MAX_DIGITS {
+            if mantissa != 0 || d != 0 {
+                digits += 1;
+            }
+            mantissa = mantissa * 10 + d;
+        } else {
+            exp10 += 1;
+        }
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            any_digit = true;
+            let d = (b[i] - b'0') as u128;
+            if digits < MAX_DIGITS {
+                if mantissa != 0 || d != 0 {
+                    digits += 1;
+                }
+                mantissa = mantissa * 10 + d;
+                exp10 -= 1;
+            }
+            i += 1;
+        }
+    }
+    if !any_digit {
+        return Err(NumErr::NoNumber);
+    }
+    // Exponent: only if 'e' is followed by an optional sign and a digit.
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        let mut eneg = false;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            eneg = b[j] == b'-';
+            j += 1;
+        }
+        if j < b.len() && b[j].is_ascii_digit() {
+            let mut e: i64 = 0;
+            while j < b.len() && b[j].is_ascii_digit() {
+                e = (e * 10 + (b[j] - b'0') as i64).min(1_000_000);
+                j += 1;
+            }
+            exp10 += if eneg { -e } else { e };
+            i = j;
+        }
+    }
+    if negative && mantissa != 0 {
+        return Err(NumErr::Negative);
+    }
+    Ok((Decimal { mantissa, exp10 }, &s[i..]))
+}
+
+fn pow10(e: u32) -> Option<u128> {
+    10u128.checked_pow(e)
+}
+
+/// `d × mult`, rounded to the nearest integer (halves up); `None` if it does not fit a u64.
+fn scale(d: Decimal, mult: u128) -> Option<u64> {
+    if d.mantissa == 0 {
+        return Some(0);
+    }
+    let m = d.mantissa.checked_mul(mult)?;
+    let v = if d.exp10 >= 0 {
+        let p = pow10(u32::try_from(d.exp10).ok()?)?;
+        m.checked_mul(p)?
+    } else {
+        let neg = d.exp10.unsigned_abs();
+        if neg > 38 {
+            0
+        } else {
+            let p = pow10(neg as u32)?;
+            let q = m / p;
+            let r = m % p;
+            if r * 2 >= p {
+                q + 1
+            } else {
+                q
+            }
+        }
+    };
+    u64::try_from(v).ok()
+}
+
+fn lookup(units: &[(&str, u128)], unit: &str) -> Option<u128> {
+    let u = unit.to_lowercase();
+    units.iter().find(|(s, _)| *s == u).map(|(_, m)| *m)
+}
+
+/// Shorten a user value for an error message (char-boundary safe).
+pub(crate) fn excerpt(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(MAX).collect();
+        format!("{head}…")
+    }
+}
+
+/// Parse `s` as number + one of `units`. `hint` names the expected kind.
+fn parse_with(
+    s: &str,
+    units: &[(&str, u128)],
+    hint: &str,
+    allow_bare: bool,
+) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || format!("expected {hint}, got '{}'", excerpt(s));
+    let (num, rest) = match split_number(t) {
+        Ok(x) => x,
+        Err(NumErr::NoNumber) => return Err(bad()),
+        Err(NumErr::Negative) => {
+            return Err(format!("must not be negative, got '{}'", excerpt(s)));
+        }
+    };
+    let unit = rest.trim();
+    let mult = if unit.is_empty() {
+        if allow_bare {
+            1
+        } else {
+            return Err(bad());
+        }
+    } else {
+        match lookup(units, unit) {
+            Some(m) => m,
+            None => return Err(bad()),
+        }
+    };
+    scale(num, mult).ok_or_else(|| format!("'{}' is too large", excerpt(s)))
+}
+
+/// A time such as `"50us"`; a bare number is an error.
+pub fn parse_time(s: &str) -> Result<SimTime, String> {
+    parse_with(s, TIME_UNITS, TIME_HINT, false).map(SimTime::from_ps)
+}
+
+/// A rate such as `"1Gbps"` (decimal prefixes), in bit/s; must be > 0.
+pub fn parse_rate(s: &str) -> Result<u64, String> {
+    let v = parse_with(s, RATE_UNITS, RATE_HINT, false)?;
+    if v == 0 {
+        return Err(format!("must be > 0, got '{}'", excerpt(s)));
+    }
+    Ok(v)
+}
+
+/// A size such as `"32KB"` (KB = 1024 B); a string without unit is bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    parse_with(s, SIZE_UNITS, SIZE_HINT, true)
+}
+
+/// A size, or a packet count such as `"100pkt"`.
+pub fn parse_limit(s: &str) -> Result<Limit, String> {
+    let t = s.trim();
+    if let Ok((_, rest)) = split_number(t) {
+        if lookup(PKT_UNITS, rest.trim()).is_some() {
+            return parse_with(s, PKT_UNITS, LIMIT_HINT, false).map(Limit::Packets);
+        }
+    }
+    parse_with(s, SIZE_UNITS, LIMIT_HINT, true).map(Limit::Bytes)
+}
+
+/// Describe a JSON value's type for error messages ("a string", "an integer", …).
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a float",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "a table",
+    }
+}
+
+/// Short rendering of a JSON value for error messages.
+pub fn json_excerpt(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("'{}'", excerpt(s)),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "a table".to_string(),
+        other => excerpt(&other.to_string()),
+    }
+}
+
+/// A JSON non-negative integer, for sizes/limits given as plain numbers.
+fn json_bytes(v: &Value, hint: &str) -> Result<u64, String> {
+    match v {
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Ok(u)
+            } else if n.as_i64().is_some_and(|i| i < 0) {
+                Err(format!("must not be negative, got {n}"))
+            } else {
+                Err(format!("expected {hint}, got {}", excerpt(&n.to_string())))
+            }
+        }
+        other => Err(format!("expected {hint}, got {}", json_excerpt(other))),
+    }
+}
+
+/// A time from JSON: only strings with a unit are accepted.
+pub fn time_from_json(v: &Value) -> Result<SimTime, String> {
+    match v {
+        Value::String(s) => parse_time(s),
+        other => Err(format!("expected {TIME_HINT}, got {}", json_excerpt(other))),
+    }
+}
+
+/// A rate from JSON: only strings with a unit are accepted.
+pub fn rate_from_json(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::String(s) => parse_rate(s),
+        other => Err(format!("expected {RATE_HINT}, got {}", json_excerpt(other))),
+    }
+}
+
+/// A size from JSON: a unit string or an integer number of bytes.
+pub fn size_from_json(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::String(s) => parse_size(s),
+        other => json_bytes(other, SIZE_HINT),
+    }
+}
+
+/// A limit from JSON: a size (string or integer bytes) or `"Npkt"`.
+pub fn limit_from_json(v: &Value) -> Result<Limit, String> {
+    match v {
+        Value::String(s) => parse_limit(s),
+        other => json_bytes(other, LIMIT_HINT).map(Limit::Bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("50us"), Ok(SimTime::from_us(50)));
+        assert_eq!(parse_time("1.5ms"), Ok(SimTime::from_us(1500)));
+        assert_eq!(parse_time("2s"), Ok(SimTime::from_secs(2)));
+        assert_eq!(parse_time("200ns"), Ok(SimTime::from_ns(200)));
+        assert_eq!(parse_time("10ps"), Ok(SimTime::from_ps(10)));
+        assert_eq!(parse_time("0s"), Ok(SimTime::ZERO));
+        assert_eq!(parse_time(" 25 us "), Ok(SimTime::from_us(25)));
+        assert_eq!(parse_time("25µs"), Ok(SimTime::from_us(25)));
+        assert_eq!(parse_time("1e-3s"), Ok(SimTime::from_ms(1)));
+        assert_eq!(parse_time("0.000001us"), Ok(SimTime::from_ps(1)));
+        assert_eq!(parse_time(".5ms"), Ok(SimTime::from_us(500)));
+        assert_eq!(parse_time("5MS"), Ok(SimTime::from_ms(5)));
+    }
+
+    #[test]
+    fn time_errors() {
+        let e = parse_time("50").unwrap_err();
+        assert!(e.contains("expected a time with a unit like '50us'"), "{e}");
+        assert!(parse_time("-5us").unwrap_err().contains("negative"));
+        assert!(parse_time("NaN").unwrap_err().contains("expected a time"));
+        assert!(parse_time("nanus").is_err());
+        assert!(parse_time("inf s").is_err());
+        assert!(parse_time("5 parsecs").is_err());
+        assert!(parse_time("").is_err());
+        assert!(parse_time("1e30s").unwrap_err().contains("too large"));
+        assert!(parse_time("1e999999999999s")
+            .unwrap_err()
+            .contains("too large"));
+        let e = time_from_json(&json!(50)).unwrap_err();
+        assert_eq!(e, "expected a time with a unit like '50us', got 50");
+        let e = parse_time("10MB").unwrap_err();
+        assert_eq!(e, "expected a time with a unit like '50us', got '10MB'");
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(parse_rate("1Gbps"), Ok(1_000_000_000));
+        assert_eq!(parse_rate("10Gbps"), Ok(10_000_000_000));
+        assert_eq!(parse_rate("100Mbps"), Ok(100_000_000));
+        assert_eq!(parse_rate("500Kbps"), Ok(500_000));
+        assert_eq!(parse_rate("1e9bps"), Ok(1_000_000_000));
+        assert_eq!(parse_rate("2.5Gbps"), Ok(2_500_000_000));
+        assert_eq!(parse_rate("100gbps"), Ok(100_000_000_000));
+    }
+
+    #[test]
+    fn rate_errors() {
+        assert_eq!(
+            parse_rate("10MB").unwrap_err(),
+            "expected a rate like '1Gbps', got '10MB'"
+        );
+        assert!(parse_rate("0Gbps").unwrap_err().contains("must be > 0"));
+        assert!(parse_rate("-1Gbps").unwrap_err().contains("negative"));
+        assert!(parse_rate("1000000000")
+            .unwrap_err()
+            .contains("expected a rate"));
+        assert!(rate_from_json(&json!(1e9)).is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("32KB"), Ok(32768));
+        assert_eq!(parse_size("1.5MB"), Ok(1_572_864));
+        assert_eq!(parse_size("1448B"), Ok(1448));
+        assert_eq!(parse_size("32KiB"), Ok(32768));
+        assert_eq!(parse_size("1GB"), Ok(1 << 30));
+        assert_eq!(parse_size("256KB"), Ok(262_144));
+        assert_eq!(parse_size("64B"), Ok(64));
+        assert_eq!(parse_size("1460"), Ok(1460));
+        assert_eq!(parse_size("0.1KB"), Ok(102)); // 102.4 rounds to 102
+        assert_eq!(size_from_json(&json!(1460)), Ok(1460));
+        assert!(size_from_json(&json!(-1)).unwrap_err().contains("negative"));
+        assert!(size_from_json(&json!(1.5)).is_err());
+        assert!(size_from_json(&json!(true)).is_err());
+        assert_eq!(
+            parse_size("10Gbps").unwrap_err(),
+            "expected a size like '32KB' or an integer number of bytes, got '10Gbps'"
+        );
+    }
+
+    #[test]
+    fn limits() {
+        assert_eq!(parse_limit("100pkt"), Ok(Limit::Packets(100)));
+        assert_eq!(parse_limit("20 pkts"), Ok(Limit::Packets(20)));
+        assert_eq!(parse_limit("32KB"), Ok(Limit::Bytes(32768)));
+        assert_eq!(limit_from_json(&json!(1000)), Ok(Limit::Bytes(1000)));
+        assert!(parse_limit("1.5pkt").is_ok()); // rounds to 2 packets
+        assert!(parse_limit("5us").unwrap_err().contains("packet count"));
+    }
+
+    #[test]
+    fn rounding_is_half_up() {
+        assert_eq!(parse_time("0.5ps"), Ok(SimTime::from_ps(1)));
+        assert_eq!(parse_time("0.4ps"), Ok(SimTime::from_ps(0)));
+        assert_eq!(parse_time("1.49999ps"), Ok(SimTime::from_ps(1)));
+    }
+
+    #[test]
+    fn long_and_unicode_input_does_not_panic() {
+        let long = "9".repeat(500) + "s";
+        assert!(parse_time(&long).is_err());
+        let tiny = format!("0.{}1s", "0".repeat(500));
+        assert_eq!(parse_time(&tiny), Ok(SimTime::ZERO));
+        assert!(parse_time("é".repeat(100).as_str()).is_err());
+        assert!(parse_size("1€").is_err());
+        assert_eq!(parse_size("00000000000000000000000000001KB"), Ok(1024));
+    }
+}

@@ -1,0 +1,284 @@
+//! The simulation: network core, flows, applications and the event loop.
+
+use crate::app::{App, FlowMeta, UdpFlow};
+use crate::config::{Config, NodeKind, RoutingMode};
+use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
+use crate::results::Results;
+use crate::rng::{mix64, stream, Rng, Stream};
+use crate::routing::Routes;
+use crate::sim::{Event, EventQueue};
+use crate::tcp::TcpFlow;
+use crate::time::SimTime;
+use rand::Rng as _;
+
+/// Consecutive-drop bookkeeping for one flow (data packets only).
+#[derive(Clone, Debug, Default)]
+pub struct DropRuns {
+    pub drops: u64,
+    pub ack_drops: u64,
+    pub runs: u64,
+    pub max_run: u64,
+    cur: u64,
+    last_txn: u32,
+}
+
+impl DropRuns {
+    /// A run is a maximal set of drops of consecutively *transmitted*
+    /// packets of the flow (`txn` numbers transmissions, retransmissions included).
+    #[inline]
+    fn on_drop(&mut self, txn: u32) {
+        self.drops += 1;
+        if self.cur > 0 && txn == self.last_txn.wrapping_add(1) {
+            self.cur += 1;
+        } else {
+            self.close();
+            self.cur = 1;
+        }
+        self.last_txn = txn;
+    }
+    pub fn close(&mut self) {
+        if self.cur > 0 {
+            self.runs += 1;
+            self.max_run = self.max_run.max(self.cur);
+            self.cur = 0;
+        }
+    }
+}
+
+/// Everything a packet touches on its way: clock, links, arena, routes.
+pub struct Core {
+    pub q: EventQueue,
+    pub links: Vec<Link>,
+    pub arena: Arena,
+    pub routes: Routes,
+    /// Host index of each node (`u32::MAX` for switches).
+    pub node_host: Vec<u32>,
+    /// Node index of each host.
+    pub host_node: Vec<u32>,
+    pub node_names: Vec<String>,
+    pub mode: RoutingMode,
+    switch_rng: Vec<Rng>,
+    ecmp_salt: Vec<u64>,
+    pub l2_overhead: u32,
+    pub packet_hops: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub tcp_drops: Vec<DropRuns>,
+    pub udp_drops: Vec<DropRuns>,
+}
+
+impl Core {
+    /// A host hands a new packet to its NIC.
+    #[inline]
+    pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
+        let node = self.host_node[host as usize];
+        let id = self.arena.alloc(pkt);
+        self.forward(node, id);
+    }
+
+    /// Pick the egress link at `node` for packet `id` and enqueue it there.
+    #[inline]
+    fn forward(&mut self, node: u32, id: PktId) {
+        let p = *self.arena.get(id);
+        let hops = self.routes.next_hops(node as usize, p.dst as usize);
+        let link = match hops.len() {
+            0 => unreachable!("no route from node {node} to host {}", p.dst),
+            1 => hops[0],
+            n => match self.mode {
+                RoutingMode::Single => hops[0],
+                RoutingMode::Ecmp => {
+                    // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
+                    let tuple = (p.src as u64) << 40 ^ (p.dst as u64) << 16 ^ (p.flow as u64) << 2 ^ p.kind as u64;
+                    hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
+                }
+                RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
+            },
+        };
+        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link) == Enqueue::Dropped {
+            match p.kind {
+                PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
+                PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
+                PktKind::Ack => self.tcp_drops[p.flow as usize].ack_drops += 1,
+            }
+            self.dropped += 1;
+            self.arena.release(id);
+        }
+    }
+
+    /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
+    /// to `dst` and one of `rev` bytes back, along the first shortest path.
+    pub fn base_rtt(&self, src: u32, dst: u32, fwd: u32, rev: u32) -> SimTime {
+        self.one_way(src, dst, fwd) + self.one_way(dst, src, rev)
+    }
+
+    fn one_way(&self, src: u32, dst: u32, bytes: u32) -> SimTime {
+        let mut node = self.host_node[src as usize] as usize;
+        let target = self.host_node[dst as usize] as usize;
+        let mut t = SimTime::ZERO;
+        while node != target {
+            let l = &self.links[self.routes.next_hops(node, dst as usize)[0] as usize];
+            t += l.tx_time(bytes) + l.delay;
+            node = l.to as usize;
+        }
+        t
+    }
+}
+
+pub struct World {
+    pub core: Core,
+    pub flows: Vec<TcpFlow>,
+    pub flow_meta: Vec<FlowMeta>,
+    pub udps: Vec<UdpFlow>,
+    pub apps: Vec<App>,
+    pub stop: SimTime,
+    pub seed: u64,
+    pub name: String,
+    /// Apps that have not finished yet; the run ends when this reaches 0.
+    pub pending_apps: usize,
+}
+
+impl World {
+    pub fn new(cfg: &Config) -> World {
+        let topo = &cfg.topology;
+        let routes = Routes::compute(topo);
+        let mut node_host = vec![u32::MAX; topo.nodes.len()];
+        let mut host_node = Vec::new();
+        for (i, n) in topo.nodes.iter().enumerate() {
+            if n.kind == NodeKind::Host {
+                node_host[i] = host_node.len() as u32;
+                host_node.push(i as u32);
+            }
+        }
+        let mut links = Vec::with_capacity(topo.links.len() * 2);
+        for l in &topo.links {
+            let extra = |to: usize| if topo.nodes[to].kind == NodeKind::Switch { cfg.switch_delay } else { SimTime::ZERO };
+            links.push(Link::new(l.a as u32, l.b as u32, l.rate_bps, l.delay + extra(l.b), l.queue_ab));
+            links.push(Link::new(l.b as u32, l.a as u32, l.rate_bps, l.delay + extra(l.a), l.queue_ba));
+        }
+        let n = topo.nodes.len();
+        let core = Core {
+            q: EventQueue::new(),
+            links,
+            arena: Arena::default(),
+            routes,
+            node_host,
+            host_node,
+            node_names: topo.nodes.iter().map(|n| n.name.clone()).collect(),
+            mode: cfg.routing,
+            switch_rng: (0..n).map(|i| stream(cfg.seed, Stream::Switch, i as u64)).collect(),
+            ecmp_salt: (0..n).map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8)))).collect(),
+            l2_overhead: cfg.l2_overhead,
+            packet_hops: 0,
+            delivered: 0,
+            dropped: 0,
+            tcp_drops: Vec::new(),
+            udp_drops: Vec::new(),
+        };
+        let mut w = World {
+            core,
+            flows: Vec::new(),
+            flow_meta: Vec::new(),
+            udps: Vec::new(),
+            apps: Vec::new(),
+            stop: cfg.stop,
+            seed: cfg.seed,
+            name: cfg.name.clone(),
+            pending_apps: 0,
+        };
+        for (i, spec) in cfg.apps.iter().enumerate() {
+            let app = App::build(&mut w, i as u32, spec);
+            w.apps.push(app);
+        }
+        w.pending_apps = w.apps.len();
+        for i in 0..w.apps.len() {
+            let start = w.apps[i].start_time();
+            w.core.q.schedule(start, Event::App { app: i as u32, tag: 0 });
+        }
+        w
+    }
+
+    /// Create a TCP flow (used by apps while building).
+    pub fn add_tcp_flow(&mut self, app: u32, src: u32, dst: u32, cfg: &crate::config::TcpConfig, meta: FlowMeta) -> u32 {
+        let id = self.flows.len() as u32;
+        let rng = stream(self.seed, Stream::Flow, id as u64);
+        let mut f = TcpFlow::new(id, app, src, dst, cfg.clone(), rng);
+        let hdr = cfg.header_bytes + self.core.l2_overhead;
+        f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
+        self.flows.push(f);
+        self.flow_meta.push(meta);
+        self.core.tcp_drops.push(DropRuns::default());
+        id
+    }
+
+    pub fn add_udp_flow(&mut self, u: UdpFlow) -> u32 {
+        self.udps.push(u);
+        self.core.udp_drops.push(DropRuns::default());
+        (self.udps.len() - 1) as u32
+    }
+
+    /// Run to completion (all apps done) or to the stop time.
+    pub fn run(&mut self) {
+        while self.pending_apps > 0 {
+            let Some(ev) = self.core.q.pop_until(self.stop) else { break };
+            self.dispatch(ev);
+        }
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::TxDone(l) => {
+                let core = &mut self.core;
+                core.packet_hops += 1;
+                core.links[l as usize].tx_done(&core.arena, &mut core.q, l);
+            }
+            Event::Arrive(l) => {
+                let core = &mut self.core;
+                let link = &mut core.links[l as usize];
+                let id = link.arrive(&mut core.q, l);
+                let node = link.to;
+                if core.node_host[node as usize] == u32::MAX {
+                    core.forward(node, id);
+                } else {
+                    let p = *core.arena.get(id);
+                    debug_assert_eq!(core.node_host[node as usize], p.dst, "packet delivered to the wrong host");
+                    core.arena.release(id);
+                    core.delivered += 1;
+                    self.deliver(&p);
+                }
+            }
+            Event::Rto(f) => self.flows[f as usize].on_rto_event(&mut self.core),
+            Event::DelAck(f) => self.flows[f as usize].on_delack_event(&mut self.core),
+            Event::App { app, tag } => App::on_event(self, app, tag),
+            Event::Udp(u) => App::on_udp_tick(self, u),
+        }
+    }
+
+    #[inline]
+    fn deliver(&mut self, p: &Packet) {
+        match p.kind {
+            PktKind::Data => {
+                let f = p.flow as usize;
+                if self.flows[f].on_data(&mut self.core, p) {
+                    while let Some(tag) = self.flows[f].pop_delivered_msg() {
+                        App::on_message(self, p.flow, tag);
+                    }
+                }
+            }
+            PktKind::Ack => self.flows[p.flow as usize].on_ack(&mut self.core, p),
+            PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
+        }
+    }
+
+    /// Build the result tables.
+    pub fn results(mut self, wall_s: f64) -> Results {
+        let now = self.core.q.now();
+        for l in self.core.links.iter_mut() {
+            l.finish(now);
+        }
+        for d in self.core.tcp_drops.iter_mut().chain(self.core.udp_drops.iter_mut()) {
+            d.close();
+        }
+        crate::report::build(&self, wall_s)
+    }
+}
