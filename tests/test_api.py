@@ -33,7 +33,8 @@ def test_tables_have_contract_columns(incast, pa):
         for name, cols in TABLE_COLUMNS.items():
             df = getattr(r, name)
             assert isinstance(df, pd.DataFrame)
-            assert list(df.columns) == cols, name
+            # the contract's columns, in order; the core may append more
+            assert [c for c in df.columns if c in cols] == cols, name
         assert set(SUMMARY_KEYS) <= set(r.summary)
     assert len(incast.blocks) > 0 and len(incast.queries) == 0
     assert len(pa.queries) > 0 and len(pa.blocks) == 0
