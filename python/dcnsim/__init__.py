@@ -87,6 +87,8 @@ def _require(name: str):
 
 def _split_problems(message: str) -> List[str]:
     lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
+    if len(lines) > 1 and lines[0].startswith("invalid scenario") and lines[0].endswith(":"):
+        lines = lines[1:]  # the core's header line, not a problem
     return lines or [str(message)]
 
 
@@ -110,8 +112,8 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     invalid."""
     doc = as_dict(scenario)
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ScenarioError([f"seed: must be an integer >= 0, got {seed!r}"])
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ScenarioError([f"seed: must be an integer in [0, 2^64), got {seed!r}"])
         doc["seed"] = seed
     text = to_json(doc)
     problems = list(_require("validate")(text))
