@@ -74,6 +74,9 @@ def format_summary(result) -> str:
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts")
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
+    unfinished = s.get("apps_unfinished", 0) or 0
+    if unfinished > 0:
+        row("warning", f"{fmt_count(unfinished)} app(s) had not finished at `stop`")
     row(
         "packets",
         f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
