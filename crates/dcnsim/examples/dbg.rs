@@ -5,9 +5,10 @@ use dcnsim::config::*;
 use dcnsim::results::Column;
 use dcnsim::time::SimTime;
 fn main() {
-    let topo = star(2, GBPS, SimTime::from_us(25), Limit::Packets(200));
-    let apps = vec![AppSpec::Bulk { src: 0, dst: 1, amount: BulkAmount::Duration(SimTime::from_secs(1)), start: SimTime::ZERO, tcp: tcp(1460) }];
-    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(2)));
+    let topo = star(3, GBPS, SimTime::from_us(25), Limit::Packets(100));
+    let bulk = |src| AppSpec::Bulk { src, dst: 2, amount: BulkAmount::Duration(SimTime::from_secs(4)), start: SimTime::ZERO, tcp: tcp(1460) };
+    let apps = vec![bulk(0), bulk(1)];
+    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(5)));
     for t in &r.tables {
         println!("== {}", t.name);
         for (n, c) in &t.columns {
