@@ -4,5 +4,8 @@
 
 pub mod config;
 pub mod results;
+pub mod routing;
+pub mod scenario;
 pub mod time;
+pub mod topology;
 pub mod units;
