@@ -48,7 +48,12 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
     let r = py.allow_threads(move || dcnsim::run_json(&json, seed));
     match r {
         Ok(res) => results_to_py(py, &res),
-        Err(errs) => Err(PyValueError::new_err(format!("invalid scenario ({} problem{}):\n  {}", errs.len(), if errs.len() == 1 { "" } else { "s" }, errs.join("\n  ")))),
+        Err(errs) => Err(PyValueError::new_err(format!(
+            "invalid scenario ({} problem{}):\n  {}",
+            errs.len(),
+            if errs.len() == 1 { "" } else { "s" },
+            errs.join("\n  ")
+        ))),
     }
 }
 

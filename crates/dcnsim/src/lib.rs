@@ -8,8 +8,8 @@ pub mod net;
 pub mod report;
 pub mod results;
 pub mod rng;
-pub mod scenario;
 pub mod routing;
+pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod time;
@@ -38,7 +38,8 @@ pub fn validate_json(json: &str) -> Vec<String> {
 
 /// Parse, validate and run a scenario document; `seed` overrides the file's.
 pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
-    let mut cfg = scenario::parse_config_str(json).map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    let mut cfg = scenario::parse_config_str(json)
+        .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
     if let Some(s) = seed {
         cfg.seed = s;
     }

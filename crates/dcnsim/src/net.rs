@@ -152,7 +152,8 @@ pub struct Link {
 
 impl Link {
     pub fn new(from: u32, to: u32, rate_bps: u64, delay: SimTime, cfg: QueueConfig) -> Self {
-        let ps_per_byte = (8_000_000_000_000u64 % rate_bps == 0).then(|| 8_000_000_000_000u64 / rate_bps);
+        let ps_per_byte =
+            (8_000_000_000_000u64 % rate_bps == 0).then(|| 8_000_000_000_000u64 / rate_bps);
         Link {
             from,
             to,
@@ -203,11 +204,21 @@ impl Link {
     /// Offer packet `id` to this link's egress queue (drop-tail; ECN marks CE
     /// on ECT packets when the instantaneous queue on arrival exceeds K).
     #[inline]
-    pub fn enqueue(&mut self, id: PktId, arena: &mut Arena, q: &mut EventQueue, link_id: u32) -> Enqueue {
+    pub fn enqueue(
+        &mut self,
+        id: PktId,
+        arena: &mut Arena,
+        q: &mut EventQueue,
+        link_id: u32,
+    ) -> Enqueue {
         let now = q.now();
         let p = arena.get_mut(id);
         let wire = p.wire as u64;
-        if Self::over(self.cfg.limit, self.q_bytes + wire, self.queue.len() as u64 + 1) {
+        if Self::over(
+            self.cfg.limit,
+            self.q_bytes + wire,
+            self.queue.len() as u64 + 1,
+        ) {
             self.stats.dropped += 1;
             return Enqueue::Dropped;
         }

@@ -70,9 +70,17 @@ impl EventQueue {
     /// Schedule `ev` at absolute time `t`. Scheduling in the past is a bug.
     #[inline]
     pub fn schedule(&mut self, t: SimTime, ev: Event) {
-        debug_assert!(t >= self.now, "event scheduled in the past: {t} < {}", self.now);
+        debug_assert!(
+            t >= self.now,
+            "event scheduled in the past: {t} < {}",
+            self.now
+        );
         self.seq += 1;
-        self.heap.push(Entry { time: t.0, seq: self.seq, ev });
+        self.heap.push(Entry {
+            time: t.0,
+            seq: self.seq,
+            ev,
+        });
     }
     /// Pop the next event, advancing the clock, unless it lies beyond `limit`.
     #[inline]
@@ -176,7 +184,16 @@ mod tests {
         q.schedule(SimTime(5), Event::Udp(99));
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(SimTime::MAX)).collect();
         assert_eq!(order[0], Event::Udp(99));
-        assert_eq!(&order[1..], &[Event::Udp(0), Event::Udp(1), Event::Udp(2), Event::Udp(3), Event::Udp(4)]);
+        assert_eq!(
+            &order[1..],
+            &[
+                Event::Udp(0),
+                Event::Udp(1),
+                Event::Udp(2),
+                Event::Udp(3),
+                Event::Udp(4)
+            ]
+        );
     }
 
     #[test]

@@ -88,13 +88,18 @@ impl Core {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
                     // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
-                    let tuple = (p.src as u64) << 40 ^ (p.dst as u64) << 16 ^ (p.flow as u64) << 2 ^ p.kind as u64;
+                    let tuple = (p.src as u64) << 40
+                        ^ (p.dst as u64) << 16
+                        ^ (p.flow as u64) << 2
+                        ^ p.kind as u64;
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
             },
         };
-        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link) == Enqueue::Dropped {
+        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link)
+            == Enqueue::Dropped
+        {
             match p.kind {
                 PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
                 PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
@@ -151,9 +156,27 @@ impl World {
         }
         let mut links = Vec::with_capacity(topo.links.len() * 2);
         for l in &topo.links {
-            let extra = |to: usize| if topo.nodes[to].kind == NodeKind::Switch { cfg.switch_delay } else { SimTime::ZERO };
-            links.push(Link::new(l.a as u32, l.b as u32, l.rate_bps, l.delay + extra(l.b), l.queue_ab));
-            links.push(Link::new(l.b as u32, l.a as u32, l.rate_bps, l.delay + extra(l.a), l.queue_ba));
+            let extra = |to: usize| {
+                if topo.nodes[to].kind == NodeKind::Switch {
+                    cfg.switch_delay
+                } else {
+                    SimTime::ZERO
+                }
+            };
+            links.push(Link::new(
+                l.a as u32,
+                l.b as u32,
+                l.rate_bps,
+                l.delay + extra(l.b),
+                l.queue_ab,
+            ));
+            links.push(Link::new(
+                l.b as u32,
+                l.a as u32,
+                l.rate_bps,
+                l.delay + extra(l.a),
+                l.queue_ba,
+            ));
         }
         let n = topo.nodes.len();
         let core = Core {
@@ -165,8 +188,12 @@ impl World {
             host_node,
             node_names: topo.nodes.iter().map(|n| n.name.clone()).collect(),
             mode: cfg.routing,
-            switch_rng: (0..n).map(|i| stream(cfg.seed, Stream::Switch, i as u64)).collect(),
-            ecmp_salt: (0..n).map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8)))).collect(),
+            switch_rng: (0..n)
+                .map(|i| stream(cfg.seed, Stream::Switch, i as u64))
+                .collect(),
+            ecmp_salt: (0..n)
+                .map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8))))
+                .collect(),
             l2_overhead: cfg.l2_overhead,
             packet_hops: 0,
             delivered: 0,
@@ -192,13 +219,26 @@ impl World {
         w.pending_apps = w.apps.len();
         for i in 0..w.apps.len() {
             let start = w.apps[i].start_time();
-            w.core.q.schedule(start, Event::App { app: i as u32, tag: 0 });
+            w.core.q.schedule(
+                start,
+                Event::App {
+                    app: i as u32,
+                    tag: 0,
+                },
+            );
         }
         w
     }
 
     /// Create a TCP flow (used by apps while building).
-    pub fn add_tcp_flow(&mut self, app: u32, src: u32, dst: u32, cfg: &crate::config::TcpConfig, meta: FlowMeta) -> u32 {
+    pub fn add_tcp_flow(
+        &mut self,
+        app: u32,
+        src: u32,
+        dst: u32,
+        cfg: &crate::config::TcpConfig,
+        meta: FlowMeta,
+    ) -> u32 {
         let id = self.flows.len() as u32;
         let rng = stream(self.seed, Stream::Flow, id as u64);
         let mut f = TcpFlow::new(id, app, src, dst, cfg.clone(), rng);
@@ -219,7 +259,9 @@ impl World {
     /// Run to completion (all apps done) or to the stop time.
     pub fn run(&mut self) {
         while self.pending_apps > 0 {
-            let Some(ev) = self.core.q.pop_until(self.stop) else { break };
+            let Some(ev) = self.core.q.pop_until(self.stop) else {
+                break;
+            };
             self.dispatch(ev);
         }
     }
@@ -241,7 +283,10 @@ impl World {
                     core.forward(node, id);
                 } else {
                     let p = *core.arena.get(id);
-                    debug_assert_eq!(core.node_host[node as usize], p.dst, "packet delivered to the wrong host");
+                    debug_assert_eq!(
+                        core.node_host[node as usize], p.dst,
+                        "packet delivered to the wrong host"
+                    );
                     core.arena.release(id);
                     core.delivered += 1;
                     self.deliver(&p);
@@ -276,7 +321,12 @@ impl World {
         for l in self.core.links.iter_mut() {
             l.finish(now);
         }
-        for d in self.core.tcp_drops.iter_mut().chain(self.core.udp_drops.iter_mut()) {
+        for d in self
+            .core
+            .tcp_drops
+            .iter_mut()
+            .chain(self.core.udp_drops.iter_mut())
+        {
             d.close();
         }
         crate::report::build(&self, wall_s)

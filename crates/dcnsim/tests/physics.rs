@@ -8,35 +8,69 @@ use dcnsim::time::SimTime;
 #[test]
 fn one_flow_on_idle_link_reaches_line_rate_less_headers() {
     let topo = star(2, GBPS, SimTime::from_us(25), Limit::Packets(200));
-    let apps = vec![AppSpec::Bulk { src: 0, dst: 1, amount: BulkAmount::Duration(SimTime::from_secs(1)), start: SimTime::ZERO, tcp: tcp(1460) }];
+    let apps = vec![AppSpec::Bulk {
+        src: 0,
+        dst: 1,
+        amount: BulkAmount::Duration(SimTime::from_secs(1)),
+        start: SimTime::ZERO,
+        tcp: tcp(1460),
+    }];
     let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(2)));
     check_conservation(&r);
     let g = col_f64(&r, "flows", "goodput_bps")[0];
     let ideal = GBPS as f64 * 1460.0 / 1500.0;
-    assert!((g - ideal).abs() / ideal < 0.01, "goodput {g:.0} vs ideal {ideal:.0}");
+    assert!(
+        (g - ideal).abs() / ideal < 0.01,
+        "goodput {g:.0} vs ideal {ideal:.0}"
+    );
 }
 
 #[test]
 fn two_identical_flows_share_a_bottleneck_within_5_percent() {
     let topo = star(3, GBPS, SimTime::from_us(25), Limit::Packets(100));
-    let bulk = |src| AppSpec::Bulk { src, dst: 2, amount: BulkAmount::Duration(SimTime::from_secs(4)), start: SimTime::ZERO, tcp: tcp(1460) };
+    let bulk = |src| AppSpec::Bulk {
+        src,
+        dst: 2,
+        amount: BulkAmount::Duration(SimTime::from_secs(4)),
+        start: SimTime::ZERO,
+        tcp: tcp(1460),
+    };
     let r = dcnsim::run(&config(topo, vec![bulk(0), bulk(1)], SimTime::from_secs(5)));
     check_conservation(&r);
     let g = col_f64(&r, "flows", "goodput_bps");
     let ratio = g[0].min(g[1]) / g[0].max(g[1]);
-    assert!(ratio > 0.95, "goodputs {:.0} and {:.0} (ratio {ratio:.3})", g[0], g[1]);
+    assert!(
+        ratio > 0.95,
+        "goodputs {:.0} and {:.0} (ratio {ratio:.3})",
+        g[0],
+        g[1]
+    );
     // Together they keep the bottleneck busy; NewReno's occasional
     // whole-window losses (phase-locked drop-tail) cost a few RTOs.
     let ideal = GBPS as f64 * 1460.0 / 1500.0;
-    assert!((g[0] + g[1]) / ideal > 0.9, "aggregate {:.0} of {ideal:.0}", g[0] + g[1]);
+    assert!(
+        (g[0] + g[1]) / ideal > 0.9,
+        "aggregate {:.0} of {ideal:.0}",
+        g[0] + g[1]
+    );
     assert!(dcnsim::report::jain(g) > 0.99);
 }
 
 /// Steady-state client goodput of a synchronized-reads run on the
 /// Kulkarni setup (Table 3.1), ignoring the first `warm` blocks.
 fn incast_goodput(n: usize, buffer_kb: u64, rto_min: SimTime, blocks: u32) -> f64 {
-    let topo = star(n + 1, GBPS, SimTime::from_us(50), Limit::Bytes(buffer_kb * 1024));
-    let t = TcpConfig { mss: 1024, rto_min, rwnd_bytes: 1000 * 1024, ..TcpConfig::default() };
+    let topo = star(
+        n + 1,
+        GBPS,
+        SimTime::from_us(50),
+        Limit::Bytes(buffer_kb * 1024),
+    );
+    let t = TcpConfig {
+        mss: 1024,
+        rto_min,
+        rwnd_bytes: 1000 * 1024,
+        ..TcpConfig::default()
+    };
     let apps = vec![AppSpec::SyncReads {
         client: 0,
         servers: (1..=n).collect(),
@@ -63,21 +97,46 @@ fn newreno_incast_collapses_and_buffer_and_rtomin_move_it() {
     let one = incast_goodput(1, 32, rto200ms, 50);
     assert!(one > 0.85 * payload_rate, "1 server: {:.0} Mbps", one / 1e6);
     let sixteen = incast_goodput(16, 32, rto200ms, 50);
-    assert!(sixteen < 0.3 * one, "16 servers should collapse: {:.0} Mbps", sixteen / 1e6);
+    assert!(
+        sixteen < 0.3 * one,
+        "16 servers should collapse: {:.0} Mbps",
+        sixteen / 1e6
+    );
     // Onset: the first n whose goodput is below half of the 1-server goodput.
-    let onset = |buf| [2usize, 4, 6, 8, 12, 16, 24, 32].into_iter().find(|&n| incast_goodput(n, buf, rto200ms, 50) < 0.5 * one).unwrap_or(64);
+    let onset = |buf| {
+        [2usize, 4, 6, 8, 12, 16, 24, 32]
+            .into_iter()
+            .find(|&n| incast_goodput(n, buf, rto200ms, 50) < 0.5 * one)
+            .unwrap_or(64)
+    };
     let (o32, o64) = (onset(32), onset(64));
-    assert!(o64 > o32, "a 64 KB buffer should move the collapse to more servers (32 KB: {o32}, 64 KB: {o64})");
+    assert!(
+        o64 > o32,
+        "a 64 KB buffer should move the collapse to more servers (32 KB: {o32}, 64 KB: {o64})"
+    );
     // A 200 us RTOmin restores most of the goodput at 16 servers.
     let fine = incast_goodput(16, 32, SimTime::from_us(200), 50);
-    assert!(fine > 0.7 * one, "RTOmin 200us at 16 servers: {:.0} Mbps", fine / 1e6);
+    assert!(
+        fine > 0.7 * one,
+        "RTOmin 200us at 16 servers: {:.0} Mbps",
+        fine / 1e6
+    );
 }
 
 #[test]
 fn same_seed_same_tables_and_jitter_depends_on_seed() {
     let mk = |seed| {
         let topo = star(9, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024));
-        let apps = vec![AppSpec::SyncReads { client: 0, servers: (1..=8).collect(), sru_bytes: 64 * 1024, request_bytes: 64, blocks: 10, jitter: SimTime::from_us(20), start: SimTime::ZERO, tcp: tcp(1024) }];
+        let apps = vec![AppSpec::SyncReads {
+            client: 0,
+            servers: (1..=8).collect(),
+            sru_bytes: 64 * 1024,
+            request_bytes: 64,
+            blocks: 10,
+            jitter: SimTime::from_us(20),
+            start: SimTime::ZERO,
+            tcp: tcp(1024),
+        }];
         let mut c = config(topo, apps, SimTime::from_secs(10));
         c.seed = seed;
         let mut r = dcnsim::run(&c);
