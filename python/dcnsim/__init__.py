@@ -1,1 +1,1 @@
-from dcnsim._core import x
+"""dcnsim (Python front arrives with the python-front branch)."""

@@ -1,4 +1,6 @@
 //! `dcnsim._core`: the thin PyO3 layer. JSON in, columns out; no logic here.
+// pyo3 0.22 macros expand to conversions newer clippy flags.
+#![allow(clippy::useless_conversion)]
 
 use dcnsim::results::{Column, Results};
 use pyo3::exceptions::PyValueError;

@@ -153,7 +153,7 @@ pub struct Link {
 impl Link {
     pub fn new(from: u32, to: u32, rate_bps: u64, delay: SimTime, cfg: QueueConfig) -> Self {
         let ps_per_byte =
-            (8_000_000_000_000u64 % rate_bps == 0).then(|| 8_000_000_000_000u64 / rate_bps);
+            8_000_000_000_000u64.is_multiple_of(rate_bps).then(|| 8_000_000_000_000u64 / rate_bps);
         Link {
             from,
             to,

@@ -797,7 +797,7 @@ impl TcpFlow {
         if self.cfg.sack && !self.ooo.is_empty() {
             // RFC 2018: the most recently changed block first, then others.
             let mut blocks: Vec<(u64, u64, u64)> = self.ooo.clone();
-            blocks.sort_by(|a, b| b.2.cmp(&a.2));
+            blocks.sort_by_key(|b| std::cmp::Reverse(b.2));
             for (k, b) in blocks.iter().take(3).enumerate() {
                 pkt.sack[k] = (b.0, b.1);
                 pkt.nsack += 1;
