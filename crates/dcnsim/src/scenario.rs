@@ -56,6 +56,7 @@ const TOP_KEYS: &[&str] = &[
     "stop",
     "l2_overhead",
     "switch_delay",
+    "host_jitter",
     "topology",
     "routing",
     "tcp",
@@ -1308,6 +1309,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     let switch_delay = t
         .opt(&mut ctx, "switch_delay", time)
         .unwrap_or(SimTime::ZERO);
+    let host_jitter = t
+        .opt(&mut ctx, "host_jitter", time)
+        .unwrap_or(SimTime::ZERO);
 
     let topo = match t.get("topology") {
         Some(v) => parse_topology(&mut ctx, v),
@@ -1376,6 +1380,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             routing,
             l2_overhead,
             switch_delay,
+            host_jitter,
             stop,
             seed,
             apps,

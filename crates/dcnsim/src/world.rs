@@ -60,6 +60,8 @@ pub struct Core {
     switch_rng: Vec<Rng>,
     ecmp_salt: Vec<u64>,
     pub l2_overhead: u32,
+    host_jitter: SimTime,
+    host_rng: Vec<Rng>,
     pub packet_hops: u64,
     pub delivered: u64,
     pub dropped: u64,
@@ -73,12 +75,12 @@ impl Core {
     pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
         let node = self.host_node[host as usize];
         let id = self.arena.alloc(pkt);
-        self.forward(node, id);
+        self.forward(node, id, true);
     }
 
     /// Pick the egress link at `node` for packet `id` and enqueue it there.
     #[inline]
-    fn forward(&mut self, node: u32, id: PktId) {
+    fn forward(&mut self, node: u32, id: PktId, from_host: bool) {
         let p = *self.arena.get(id);
         let hops = self.routes.next_hops(node as usize, p.dst as usize);
         let link = match hops.len() {
@@ -97,9 +99,15 @@ impl Core {
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
             },
         };
-        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link)
-            == Enqueue::Dropped
-        {
+        let l = &mut self.links[link as usize];
+        // Host timing noise applies only when the NIC is idle, so it shifts
+        // the phase of ACK-clocked packets without lowering the line rate.
+        let jitter = if from_host && self.host_jitter.0 > 0 && l.idle_at(self.q.now()) {
+            SimTime(self.host_rng[p.src as usize].gen_range(0..=self.host_jitter.0))
+        } else {
+            SimTime::ZERO
+        };
+        if l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped {
             match p.kind {
                 PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
                 PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
@@ -195,6 +203,10 @@ impl World {
                 .map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8))))
                 .collect(),
             l2_overhead: cfg.l2_overhead,
+            host_jitter: cfg.host_jitter,
+            host_rng: (0..n)
+                .map(|i| stream(cfg.seed, Stream::Host, i as u64))
+                .collect(),
             packet_hops: 0,
             delivered: 0,
             dropped: 0,
@@ -269,18 +281,14 @@ impl World {
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::TxDone(l) => {
-                let core = &mut self.core;
-                core.packet_hops += 1;
-                core.links[l as usize].tx_done(&core.arena, &mut core.q, l);
-            }
             Event::Arrive(l) => {
                 let core = &mut self.core;
                 let link = &mut core.links[l as usize];
                 let id = link.arrive(&mut core.q, l);
                 let node = link.to;
+                core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id);
+                    core.forward(node, id, false);
                 } else {
                     let p = *core.arena.get(id);
                     debug_assert_eq!(
