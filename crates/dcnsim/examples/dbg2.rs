@@ -10,9 +10,30 @@ fn main() {
     let mut t = tcp(1024);
     t.rwnd_bytes = 1000 * 1024;
     t.sack = sack;
-    let apps = vec![AppSpec::SyncReads { client: 0, servers: (1..=n).collect(), sru_bytes: 256 * 1024, request_bytes: 64, blocks: 40, jitter: SimTime::from_us(20), start: SimTime::ZERO, tcp: t }];
+    let apps = vec![AppSpec::SyncReads {
+        client: 0,
+        servers: (1..=n).collect(),
+        sru_bytes: 256 * 1024,
+        request_bytes: 64,
+        blocks: 40,
+        jitter: SimTime::from_us(20),
+        start: SimTime::ZERO,
+        tcp: t,
+    }];
     let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(100)));
-    for c in ["role", "segments_sent", "retransmits", "timeouts", "fast_retransmits", "drops", "drop_runs", "max_drop_run", "ooo_arrivals", "dup_arrivals", "final_cwnd_bytes"] {
+    for c in [
+        "role",
+        "segments_sent",
+        "retransmits",
+        "timeouts",
+        "fast_retransmits",
+        "drops",
+        "drop_runs",
+        "max_drop_run",
+        "ooo_arrivals",
+        "dup_arrivals",
+        "final_cwnd_bytes",
+    ] {
         let col = r.table("flows").unwrap().column(c).unwrap();
         println!("{c:>18}: {:?}", col);
     }

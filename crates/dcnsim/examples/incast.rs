@@ -13,7 +13,16 @@ fn main() {
         let mut t = tcp(1024);
         t.rto_min = SimTime::from_us(rto_us);
         t.rwnd_bytes = 1000 * 1024;
-        let apps = vec![AppSpec::SyncReads { client: 0, servers: (1..=n).collect(), sru_bytes: 256 * 1024, request_bytes: 64, blocks: 40, jitter: SimTime::from_us(20), start: SimTime::ZERO, tcp: t }];
+        let apps = vec![AppSpec::SyncReads {
+            client: 0,
+            servers: (1..=n).collect(),
+            sru_bytes: 256 * 1024,
+            request_bytes: 64,
+            blocks: 40,
+            jitter: SimTime::from_us(20),
+            start: SimTime::ZERO,
+            tcp: t,
+        }];
         let t0 = std::time::Instant::now();
         let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(100)));
         check_conservation(&r);

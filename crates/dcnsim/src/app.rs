@@ -132,17 +132,65 @@ impl App {
             let mut req = Vec::new();
             let mut resp = Vec::new();
             for (i, &s) in servers.iter().enumerate() {
-                req.push(w.add_tcp_flow(id, client as u32, s as u32, tcp, FlowMeta { role: Role::Request, idx: i as u32 }));
-                resp.push(w.add_tcp_flow(id, s as u32, client as u32, tcp, FlowMeta { role: Role::Response, idx: i as u32 }));
+                req.push(w.add_tcp_flow(
+                    id,
+                    client as u32,
+                    s as u32,
+                    tcp,
+                    FlowMeta {
+                        role: Role::Request,
+                        idx: i as u32,
+                    },
+                ));
+                resp.push(w.add_tcp_flow(
+                    id,
+                    s as u32,
+                    client as u32,
+                    tcp,
+                    FlowMeta {
+                        role: Role::Response,
+                        idx: i as u32,
+                    },
+                ));
             }
             (req, resp)
         };
         match spec {
-            AppSpec::Bulk { src, dst, amount, start, tcp } => {
-                let flow = w.add_tcp_flow(id, *src as u32, *dst as u32, tcp, FlowMeta { role: Role::Bulk, idx: 0 });
-                App::Bulk(Bulk { flow, amount: *amount, start: *start, end: None, delivered_at_end: 0 })
+            AppSpec::Bulk {
+                src,
+                dst,
+                amount,
+                start,
+                tcp,
+            } => {
+                let flow = w.add_tcp_flow(
+                    id,
+                    *src as u32,
+                    *dst as u32,
+                    tcp,
+                    FlowMeta {
+                        role: Role::Bulk,
+                        idx: 0,
+                    },
+                );
+                App::Bulk(Bulk {
+                    flow,
+                    amount: *amount,
+                    start: *start,
+                    end: None,
+                    delivered_at_end: 0,
+                })
             }
-            AppSpec::PartitionAggregate { aggregator, workers, response_bytes, request_bytes, queries, gap, start, tcp } => {
+            AppSpec::PartitionAggregate {
+                aggregator,
+                workers,
+                response_bytes,
+                request_bytes,
+                queries,
+                gap,
+                start,
+                tcp,
+            } => {
                 let (req_flows, resp_flows) = pair(w, *aggregator, workers, tcp);
                 App::Rounds(Rounds {
                     kind: "partition_aggregate",
@@ -164,7 +212,16 @@ impl App {
                     done: Vec::new(),
                 })
             }
-            AppSpec::SyncReads { client, servers, sru_bytes, request_bytes, blocks, jitter, start, tcp } => {
+            AppSpec::SyncReads {
+                client,
+                servers,
+                sru_bytes,
+                request_bytes,
+                blocks,
+                jitter,
+                start,
+                tcp,
+            } => {
                 let (req_flows, resp_flows) = pair(w, *client, servers, tcp);
                 App::Rounds(Rounds {
                     kind: "sync_reads",
@@ -186,7 +243,14 @@ impl App {
                     done: Vec::new(),
                 })
             }
-            AppSpec::UdpCbr { src, dst, rate_bps, payload_bytes, start, stop } => {
+            AppSpec::UdpCbr {
+                src,
+                dst,
+                rate_bps,
+                payload_bytes,
+                start,
+                stop,
+            } => {
                 // UDP/IP headers: 28 bytes.
                 let wire = payload_bytes + 28 + w.core.l2_overhead;
                 let flow = w.add_udp_flow(UdpFlow {
@@ -260,15 +324,28 @@ impl App {
 
     fn start_round(w: &mut World, app: u32) {
         let now = w.core.q.now();
-        let App::Rounds(r) = &mut w.apps[app as usize] else { unreachable!() };
+        let App::Rounds(r) = &mut w.apps[app as usize] else {
+            unreachable!()
+        };
         r.round_start = now;
         r.outstanding = r.servers.len() as u32;
-        r.timeouts_at_start = r.req_flows.iter().chain(&r.resp_flows).map(|&f| w.flows[f as usize].stats.timeouts).sum();
+        r.timeouts_at_start = r
+            .req_flows
+            .iter()
+            .chain(&r.resp_flows)
+            .map(|&f| w.flows[f as usize].stats.timeouts)
+            .sum();
         let round = r.cur;
         for i in 0..r.servers.len() {
             if r.jitter > SimTime::ZERO {
                 let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
-                w.core.q.schedule(now + d, Event::App { app, tag: 1 + i as u32 });
+                w.core.q.schedule(
+                    now + d,
+                    Event::App {
+                        app,
+                        tag: 1 + i as u32,
+                    },
+                );
             } else {
                 let f = r.req_flows[i] as usize;
                 w.flows[f].app_write(&mut w.core, r.request_bytes, Some(round));
@@ -299,7 +376,12 @@ impl App {
                     if r.outstanding > 0 {
                         return;
                     }
-                    let timeouts: u64 = r.req_flows.iter().chain(&r.resp_flows).map(|&f| w.flows[f as usize].stats.timeouts).sum();
+                    let timeouts: u64 = r
+                        .req_flows
+                        .iter()
+                        .chain(&r.resp_flows)
+                        .map(|&f| w.flows[f as usize].stats.timeouts)
+                        .sum();
                     r.done.push(Round {
                         start: r.round_start,
                         end: now,

@@ -9,6 +9,7 @@ pub mod report;
 pub mod results;
 pub mod rng;
 pub mod routing;
+pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod time;
@@ -25,4 +26,22 @@ pub fn run(cfg: &Config) -> Results {
     let mut w = world::World::new(cfg);
     w.run();
     w.results(t0.elapsed().as_secs_f64())
+}
+
+/// Every problem with a scenario document (JSON text), as `"path: reason"`.
+pub fn validate_json(json: &str) -> Vec<String> {
+    match scenario::parse_config_str(json) {
+        Ok(_) => Vec::new(),
+        Err(errs) => errs.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+/// Parse, validate and run a scenario document; `seed` overrides the file's.
+pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
+    let mut cfg = scenario::parse_config_str(json)
+        .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    Ok(run(&cfg))
 }

@@ -58,7 +58,14 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         // A duration-limited bulk flow ends at its deadline; everything else
         // when its last written byte is delivered.
         let (end, delivered) = match app {
-            App::Bulk(b) => (b.end, if b.end.is_some() { b.delivered_at_end } else { f.delivered() }),
+            App::Bulk(b) => (
+                b.end,
+                if b.end.is_some() {
+                    b.delivered_at_end
+                } else {
+                    f.delivered()
+                },
+            ),
             _ => {
                 let done = f.app_bytes() > 0 && f.delivered() == f.app_bytes();
                 (done.then_some(f.last_delivery), f.delivered())
@@ -82,11 +89,20 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             start_s: start.map_or(f64::NAN, |s| s.as_secs_f64()),
             end_s: end.map_or(f64::NAN, |e| e.as_secs_f64()),
             app_bytes: match app {
-                App::Bulk(b) if b.end.is_some() && matches!(b.amount, crate::config::BulkAmount::Duration(_)) => delivered,
+                App::Bulk(b)
+                    if b.end.is_some()
+                        && matches!(b.amount, crate::config::BulkAmount::Duration(_)) =>
+                {
+                    delivered
+                }
                 _ => f.app_bytes(),
             },
             delivered,
-            goodput_bps: if span.0 > 0 { delivered as f64 * 8.0 / span.as_secs_f64() } else { 0.0 },
+            goodput_bps: if span.0 > 0 {
+                delivered as f64 * 8.0 / span.as_secs_f64()
+            } else {
+                0.0
+            },
             segments_sent: f.stats.segments_sent,
             bytes_sent: f.stats.bytes_sent,
             retransmits: f.stats.retransmits,
@@ -124,7 +140,11 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             end_s: end.as_secs_f64(),
             app_bytes: u.sent_bytes,
             delivered: u.rx_bytes,
-            goodput_bps: if span.0 > 0 { u.rx_bytes as f64 * 8.0 / span.as_secs_f64() } else { 0.0 },
+            goodput_bps: if span.0 > 0 {
+                u.rx_bytes as f64 * 8.0 / span.as_secs_f64()
+            } else {
+                0.0
+            },
             segments_sent: u.sent_pkts,
             bytes_sent: u.sent_bytes,
             retransmits: 0,
@@ -148,13 +168,28 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     let r = &rows;
     flows.push("flow_id", u64s(r.iter().map(|x| x.flow_id)));
     flows.push("app", u64s(r.iter().map(|x| x.app)));
-    flows.push("app_kind", Column::Str(r.iter().map(|x| x.app_kind.to_string()).collect()));
-    flows.push("role", Column::Str(r.iter().map(|x| x.role.to_string()).collect()));
-    flows.push("transport", Column::Str(r.iter().map(|x| x.transport.to_string()).collect()));
+    flows.push(
+        "app_kind",
+        Column::Str(r.iter().map(|x| x.app_kind.to_string()).collect()),
+    );
+    flows.push(
+        "role",
+        Column::Str(r.iter().map(|x| x.role.to_string()).collect()),
+    );
+    flows.push(
+        "transport",
+        Column::Str(r.iter().map(|x| x.transport.to_string()).collect()),
+    );
     flows.push("src", u64s(r.iter().map(|x| x.src)));
     flows.push("dst", u64s(r.iter().map(|x| x.dst)));
-    flows.push("cc", Column::Str(r.iter().map(|x| x.cc.to_string()).collect()));
-    flows.push("segment", Column::Str(r.iter().map(|x| x.segment.to_string()).collect()));
+    flows.push(
+        "cc",
+        Column::Str(r.iter().map(|x| x.cc.to_string()).collect()),
+    );
+    flows.push(
+        "segment",
+        Column::Str(r.iter().map(|x| x.segment.to_string()).collect()),
+    );
     flows.push("start_s", f64s(r.iter().map(|x| x.start_s)));
     flows.push("end_s", f64s(r.iter().map(|x| x.end_s)));
     flows.push("fct_s", f64s(r.iter().map(|x| x.end_s - x.start_s)));
@@ -166,8 +201,14 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("retransmits", u64s(r.iter().map(|x| x.retransmits)));
     flows.push("retx_bytes", u64s(r.iter().map(|x| x.retx_bytes)));
     flows.push("timeouts", u64s(r.iter().map(|x| x.timeouts)));
-    flows.push("timeout_period_s", f64s(r.iter().map(|x| x.timeout_period_s)));
-    flows.push("fast_retransmits", u64s(r.iter().map(|x| x.fast_retransmits)));
+    flows.push(
+        "timeout_period_s",
+        f64s(r.iter().map(|x| x.timeout_period_s)),
+    );
+    flows.push(
+        "fast_retransmits",
+        u64s(r.iter().map(|x| x.fast_retransmits)),
+    );
     flows.push("drops", u64s(r.iter().map(|x| x.drops)));
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
     flows.push("drop_runs", u64s(r.iter().map(|x| x.drop_runs)));
@@ -177,27 +218,69 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("ooo_arrivals", u64s(r.iter().map(|x| x.ooo_arrivals)));
     flows.push("dup_arrivals", u64s(r.iter().map(|x| x.dup_arrivals)));
     flows.push("final_cwnd_bytes", u64s(r.iter().map(|x| x.final_cwnd)));
-    flows.push("completed", Column::Bool(r.iter().map(|x| x.completed).collect()));
+    flows.push(
+        "completed",
+        Column::Bool(r.iter().map(|x| x.completed).collect()),
+    );
 
     let mut queues = Table::new("queues");
     let ls = &w.core.links;
     let name = |n: u32| w.core.node_names[n as usize].clone();
     let span = now.as_secs_f64();
     queues.push("queue_id", u64s(0..ls.len() as u64));
-    queues.push("node", Column::Str(ls.iter().map(|l| name(l.from)).collect()));
+    queues.push(
+        "node",
+        Column::Str(ls.iter().map(|l| name(l.from)).collect()),
+    );
     queues.push("to", Column::Str(ls.iter().map(|l| name(l.to)).collect()));
     queues.push("rate_bps", u64s(ls.iter().map(|l| l.rate_bps)));
-    queues.push("limit_bytes", u64s(ls.iter().map(|l| if let Limit::Bytes(b) = l.cfg.limit { b } else { 0 })));
-    queues.push("limit_pkts", u64s(ls.iter().map(|l| if let Limit::Packets(p) = l.cfg.limit { p } else { 0 })));
+    queues.push(
+        "limit_bytes",
+        u64s(ls.iter().map(|l| {
+            if let Limit::Bytes(b) = l.cfg.limit {
+                b
+            } else {
+                0
+            }
+        })),
+    );
+    queues.push(
+        "limit_pkts",
+        u64s(ls.iter().map(|l| {
+            if let Limit::Packets(p) = l.cfg.limit {
+                p
+            } else {
+                0
+            }
+        })),
+    );
     queues.push("enqueued", u64s(ls.iter().map(|l| l.stats.enqueued)));
     queues.push("dropped", u64s(ls.iter().map(|l| l.stats.dropped)));
     queues.push("marked", u64s(ls.iter().map(|l| l.stats.marked)));
     queues.push("max_bytes", u64s(ls.iter().map(|l| l.stats.max_bytes)));
     queues.push("max_pkts", u64s(ls.iter().map(|l| l.stats.max_pkts)));
-    queues.push("mean_bytes", f64s(ls.iter().map(|l| if now.0 > 0 { l.stats.byte_time as f64 / now.0 as f64 } else { 0.0 })));
+    queues.push(
+        "mean_bytes",
+        f64s(ls.iter().map(|l| {
+            if now.0 > 0 {
+                l.stats.byte_time as f64 / now.0 as f64
+            } else {
+                0.0
+            }
+        })),
+    );
     queues.push("tx_bytes", u64s(ls.iter().map(|l| l.stats.tx_bytes)));
     queues.push("tx_pkts", u64s(ls.iter().map(|l| l.stats.tx_pkts)));
-    queues.push("utilization", f64s(ls.iter().map(|l| if span > 0.0 { l.stats.tx_bytes as f64 * 8.0 / (l.rate_bps as f64 * span) } else { 0.0 })));
+    queues.push(
+        "utilization",
+        f64s(ls.iter().map(|l| {
+            if span > 0.0 {
+                l.stats.tx_bytes as f64 * 8.0 / (l.rate_bps as f64 * span)
+            } else {
+                0.0
+            }
+        })),
+    );
 
     let mut queries = rounds_table(w, "queries", "partition_aggregate");
     let blocks = rounds_table(w, "blocks", "sync_reads");
@@ -228,7 +311,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
-    Results { tables: vec![flows, queues, queries, blocks], summary }
+    Results {
+        tables: vec![flows, queues, queries, blocks],
+        summary,
+    }
 }
 
 fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
@@ -255,14 +341,25 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
             end.push(d.end.as_secs_f64());
             dur.push(span);
             bytes.push(d.bytes);
-            goodput.push(if span > 0.0 { d.bytes as f64 * 8.0 / span } else { 0.0 });
+            goodput.push(if span > 0.0 {
+                d.bytes as f64 * 8.0 / span
+            } else {
+                0.0
+            });
             timeouts.push(d.timeouts);
         }
     }
     let mut t = Table::new(name);
     t.push("app", Column::U64(app));
     t.push("round", Column::U64(round));
-    t.push(if kind == "sync_reads" { "n_servers" } else { "n_workers" }, Column::U64(n));
+    t.push(
+        if kind == "sync_reads" {
+            "n_servers"
+        } else {
+            "n_workers"
+        },
+        Column::U64(n),
+    );
     t.push("start_s", Column::F64(start));
     t.push("end_s", Column::F64(end));
     t.push("duration_s", Column::F64(dur));
@@ -270,4 +367,23 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("goodput_bps", Column::F64(goodput));
     t.push("timeouts", Column::U64(timeouts));
     t
+}
+
+/// Jain's fairness index (Σx)² / (n·Σx²); 1 for equal shares, 1/n for one taker.
+pub fn jain(x: &[f64]) -> f64 {
+    let s: f64 = x.iter().sum();
+    let s2: f64 = x.iter().map(|v| v * v).sum();
+    if x.is_empty() || s2 == 0.0 {
+        return 1.0;
+    }
+    s * s / (x.len() as f64 * s2)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn jain_index_bounds() {
+        assert_eq!(super::jain(&[3.0, 3.0, 3.0]), 1.0);
+        assert!((super::jain(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+    }
 }

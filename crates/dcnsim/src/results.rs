@@ -32,7 +32,10 @@ pub struct Table {
 
 impl Table {
     pub fn new(name: &str) -> Self {
-        Table { name: name.to_string(), columns: Vec::new() }
+        Table {
+            name: name.to_string(),
+            columns: Vec::new(),
+        }
     }
     pub fn push(&mut self, name: &str, col: Column) {
         if let Some(first) = self.columns.first() {

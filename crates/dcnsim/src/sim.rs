@@ -2,8 +2,7 @@
 //!
 //! The sequence number makes equal-time events run first-in first-out, so a
 //! run is a pure function of the scenario and the seed. Components keep at
-//! most one pending event each (a link's serializer, a link's pipe head, a
-//! flow's timer), so the heap stays O(components), not O(packets).
+//! most one pending event each (a link's head packet, a flow's timer), so the heap stays O(components), not O(packets).
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
@@ -12,9 +11,7 @@ use std::collections::BinaryHeap;
 /// What happens at an event. Indices refer to the world's arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The serializer of directed link `0` finished its head packet.
-    TxDone(u32),
-    /// The head packet of directed link `0`'s pipe reaches the far end.
+    /// The head packet of directed link `0` reaches the far end.
     Arrive(u32),
     /// Retransmission timer of TCP flow `0`.
     Rto(u32),
@@ -70,9 +67,17 @@ impl EventQueue {
     /// Schedule `ev` at absolute time `t`. Scheduling in the past is a bug.
     #[inline]
     pub fn schedule(&mut self, t: SimTime, ev: Event) {
-        debug_assert!(t >= self.now, "event scheduled in the past: {t} < {}", self.now);
+        debug_assert!(
+            t >= self.now,
+            "event scheduled in the past: {t} < {}",
+            self.now
+        );
         self.seq += 1;
-        self.heap.push(Entry { time: t.0, seq: self.seq, ev });
+        self.heap.push(Entry {
+            time: t.0,
+            seq: self.seq,
+            ev,
+        });
     }
     /// Pop the next event, advancing the clock, unless it lies beyond `limit`.
     #[inline]
@@ -176,7 +181,16 @@ mod tests {
         q.schedule(SimTime(5), Event::Udp(99));
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(SimTime::MAX)).collect();
         assert_eq!(order[0], Event::Udp(99));
-        assert_eq!(&order[1..], &[Event::Udp(0), Event::Udp(1), Event::Udp(2), Event::Udp(3), Event::Udp(4)]);
+        assert_eq!(
+            &order[1..],
+            &[
+                Event::Udp(0),
+                Event::Udp(1),
+                Event::Udp(2),
+                Event::Udp(3),
+                Event::Udp(4)
+            ]
+        );
     }
 
     #[test]

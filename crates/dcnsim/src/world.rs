@@ -60,6 +60,8 @@ pub struct Core {
     switch_rng: Vec<Rng>,
     ecmp_salt: Vec<u64>,
     pub l2_overhead: u32,
+    host_jitter: SimTime,
+    host_rng: Vec<Rng>,
     pub packet_hops: u64,
     pub delivered: u64,
     pub dropped: u64,
@@ -73,12 +75,12 @@ impl Core {
     pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
         let node = self.host_node[host as usize];
         let id = self.arena.alloc(pkt);
-        self.forward(node, id);
+        self.forward(node, id, true);
     }
 
     /// Pick the egress link at `node` for packet `id` and enqueue it there.
     #[inline]
-    fn forward(&mut self, node: u32, id: PktId) {
+    fn forward(&mut self, node: u32, id: PktId, from_host: bool) {
         let p = *self.arena.get(id);
         let hops = self.routes.next_hops(node as usize, p.dst as usize);
         let link = match hops.len() {
@@ -88,13 +90,24 @@ impl Core {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
                     // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
-                    let tuple = (p.src as u64) << 40 ^ (p.dst as u64) << 16 ^ (p.flow as u64) << 2 ^ p.kind as u64;
+                    let tuple = (p.src as u64) << 40
+                        ^ (p.dst as u64) << 16
+                        ^ (p.flow as u64) << 2
+                        ^ p.kind as u64;
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
             },
         };
-        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link) == Enqueue::Dropped {
+        let l = &mut self.links[link as usize];
+        // Host timing noise applies only when the NIC is idle, so it shifts
+        // the phase of ACK-clocked packets without lowering the line rate.
+        let jitter = if from_host && self.host_jitter.0 > 0 && l.idle_at(self.q.now()) {
+            SimTime(self.host_rng[p.src as usize].gen_range(0..=self.host_jitter.0))
+        } else {
+            SimTime::ZERO
+        };
+        if l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped {
             match p.kind {
                 PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
                 PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
@@ -151,9 +164,27 @@ impl World {
         }
         let mut links = Vec::with_capacity(topo.links.len() * 2);
         for l in &topo.links {
-            let extra = |to: usize| if topo.nodes[to].kind == NodeKind::Switch { cfg.switch_delay } else { SimTime::ZERO };
-            links.push(Link::new(l.a as u32, l.b as u32, l.rate_bps, l.delay + extra(l.b), l.queue_ab));
-            links.push(Link::new(l.b as u32, l.a as u32, l.rate_bps, l.delay + extra(l.a), l.queue_ba));
+            let extra = |to: usize| {
+                if topo.nodes[to].kind == NodeKind::Switch {
+                    cfg.switch_delay
+                } else {
+                    SimTime::ZERO
+                }
+            };
+            links.push(Link::new(
+                l.a as u32,
+                l.b as u32,
+                l.rate_bps,
+                l.delay + extra(l.b),
+                l.queue_ab,
+            ));
+            links.push(Link::new(
+                l.b as u32,
+                l.a as u32,
+                l.rate_bps,
+                l.delay + extra(l.a),
+                l.queue_ba,
+            ));
         }
         let n = topo.nodes.len();
         let core = Core {
@@ -165,9 +196,17 @@ impl World {
             host_node,
             node_names: topo.nodes.iter().map(|n| n.name.clone()).collect(),
             mode: cfg.routing,
-            switch_rng: (0..n).map(|i| stream(cfg.seed, Stream::Switch, i as u64)).collect(),
-            ecmp_salt: (0..n).map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8)))).collect(),
+            switch_rng: (0..n)
+                .map(|i| stream(cfg.seed, Stream::Switch, i as u64))
+                .collect(),
+            ecmp_salt: (0..n)
+                .map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8))))
+                .collect(),
             l2_overhead: cfg.l2_overhead,
+            host_jitter: cfg.host_jitter,
+            host_rng: (0..n)
+                .map(|i| stream(cfg.seed, Stream::Host, i as u64))
+                .collect(),
             packet_hops: 0,
             delivered: 0,
             dropped: 0,
@@ -192,13 +231,26 @@ impl World {
         w.pending_apps = w.apps.len();
         for i in 0..w.apps.len() {
             let start = w.apps[i].start_time();
-            w.core.q.schedule(start, Event::App { app: i as u32, tag: 0 });
+            w.core.q.schedule(
+                start,
+                Event::App {
+                    app: i as u32,
+                    tag: 0,
+                },
+            );
         }
         w
     }
 
     /// Create a TCP flow (used by apps while building).
-    pub fn add_tcp_flow(&mut self, app: u32, src: u32, dst: u32, cfg: &crate::config::TcpConfig, meta: FlowMeta) -> u32 {
+    pub fn add_tcp_flow(
+        &mut self,
+        app: u32,
+        src: u32,
+        dst: u32,
+        cfg: &crate::config::TcpConfig,
+        meta: FlowMeta,
+    ) -> u32 {
         let id = self.flows.len() as u32;
         let rng = stream(self.seed, Stream::Flow, id as u64);
         let mut f = TcpFlow::new(id, app, src, dst, cfg.clone(), rng);
@@ -219,7 +271,9 @@ impl World {
     /// Run to completion (all apps done) or to the stop time.
     pub fn run(&mut self) {
         while self.pending_apps > 0 {
-            let Some(ev) = self.core.q.pop_until(self.stop) else { break };
+            let Some(ev) = self.core.q.pop_until(self.stop) else {
+                break;
+            };
             self.dispatch(ev);
         }
     }
@@ -227,21 +281,20 @@ impl World {
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::TxDone(l) => {
-                let core = &mut self.core;
-                core.packet_hops += 1;
-                core.links[l as usize].tx_done(&core.arena, &mut core.q, l);
-            }
             Event::Arrive(l) => {
                 let core = &mut self.core;
                 let link = &mut core.links[l as usize];
                 let id = link.arrive(&mut core.q, l);
                 let node = link.to;
+                core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id);
+                    core.forward(node, id, false);
                 } else {
                     let p = *core.arena.get(id);
-                    debug_assert_eq!(core.node_host[node as usize], p.dst, "packet delivered to the wrong host");
+                    debug_assert_eq!(
+                        core.node_host[node as usize], p.dst,
+                        "packet delivered to the wrong host"
+                    );
                     core.arena.release(id);
                     core.delivered += 1;
                     self.deliver(&p);
@@ -276,7 +329,12 @@ impl World {
         for l in self.core.links.iter_mut() {
             l.finish(now);
         }
-        for d in self.core.tcp_drops.iter_mut().chain(self.core.udp_drops.iter_mut()) {
+        for d in self
+            .core
+            .tcp_drops
+            .iter_mut()
+            .chain(self.core.udp_drops.iter_mut())
+        {
             d.close();
         }
         crate::report::build(&self, wall_s)

@@ -14,17 +14,40 @@ pub fn q(limit: Limit) -> QueueConfig {
 pub fn star(n: usize, rate_bps: u64, delay: SimTime, buffer: Limit) -> TopologySpec {
     let mut t = TopologySpec::default();
     for i in 0..n {
-        t.nodes.push(NodeSpec { name: format!("h{i}"), kind: NodeKind::Host });
+        t.nodes.push(NodeSpec {
+            name: format!("h{i}"),
+            kind: NodeKind::Host,
+        });
     }
-    t.nodes.push(NodeSpec { name: "sw".into(), kind: NodeKind::Switch });
+    t.nodes.push(NodeSpec {
+        name: "sw".into(),
+        kind: NodeKind::Switch,
+    });
     for i in 0..n {
-        t.links.push(LinkSpec { a: i, b: n, rate_bps, delay, queue_ab: q(Limit::Bytes(10 << 20)), queue_ba: q(buffer) });
+        t.links.push(LinkSpec {
+            a: i,
+            b: n,
+            rate_bps,
+            delay,
+            queue_ab: q(Limit::Packets(NIC_PKTS)),
+            queue_ba: q(buffer),
+        });
     }
     t
 }
 
 pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Config {
-    Config { name: "test".into(), topology, routing: RoutingMode::Ecmp, l2_overhead: 0, switch_delay: SimTime::ZERO, stop, seed: 1, apps }
+    Config {
+        name: "test".into(),
+        topology,
+        routing: RoutingMode::Ecmp,
+        l2_overhead: 0,
+        switch_delay: SimTime::ZERO,
+        host_jitter: SimTime::ZERO,
+        stop,
+        seed: 1,
+        apps,
+    }
 }
 
 pub fn col_u64<'a>(r: &'a Results, table: &str, col: &str) -> &'a [u64] {
@@ -51,7 +74,11 @@ pub fn col_bool<'a>(r: &'a Results, table: &str, col: &str) -> &'a [bool] {
 /// completed TCP flow delivered exactly what was written.
 pub fn check_conservation(r: &Results) {
     let s = |k: &str| r.summary_value(k).unwrap();
-    assert_eq!(s("packets_created"), s("packets_delivered") + s("packets_dropped") + s("packets_in_flight"), "packet accounting");
+    assert_eq!(
+        s("packets_created"),
+        s("packets_delivered") + s("packets_dropped") + s("packets_in_flight"),
+        "packet accounting"
+    );
     let app = col_u64(r, "flows", "app_bytes");
     let del = col_u64(r, "flows", "delivered_bytes");
     let done = col_bool(r, "flows", "completed");
@@ -61,16 +88,28 @@ pub fn check_conservation(r: &Results) {
     };
     for i in 0..app.len() {
         if transport[i] == "tcp" {
-            assert!(del[i] <= app[i], "flow {i} delivered {} > written {}", del[i], app[i]);
+            assert!(
+                del[i] <= app[i],
+                "flow {i} delivered {} > written {}",
+                del[i],
+                app[i]
+            );
             if done[i] {
-                assert_eq!(del[i], app[i], "completed flow {i} must deliver every byte exactly once");
+                assert_eq!(
+                    del[i], app[i],
+                    "completed flow {i} must deliver every byte exactly once"
+                );
             }
         }
     }
 }
 
 pub fn tcp(mss: u32) -> TcpConfig {
-    TcpConfig { mss, ..TcpConfig::default() }
+    TcpConfig {
+        mss,
+        ..TcpConfig::default()
+    }
 }
 
 pub const GBPS: u64 = 1_000_000_000;
+pub const NIC_PKTS: u64 = 100;

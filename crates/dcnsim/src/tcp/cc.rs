@@ -122,7 +122,12 @@ mod tests {
     use super::*;
 
     fn st(cwnd: u64, ssthresh: u64) -> CcState {
-        CcState { cwnd, ssthresh, smss: 1000, ca_acked: 0 }
+        CcState {
+            cwnd,
+            ssthresh,
+            smss: 1000,
+            ca_acked: 0,
+        }
     }
 
     #[test]
@@ -169,6 +174,9 @@ mod tests {
         let s = st(1000, 0);
         let mut c = NewReno;
         assert_eq!(c.ssthresh(&s, 1000, LossKind::Rto, SimTime::ZERO), 2000);
-        assert_eq!(c.ssthresh(&s, 40_000, LossKind::DupAck, SimTime::ZERO), 20_000);
+        assert_eq!(
+            c.ssthresh(&s, 40_000, LossKind::DupAck, SimTime::ZERO),
+            20_000
+        );
     }
 }

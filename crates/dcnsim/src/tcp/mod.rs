@@ -310,7 +310,12 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = SegView { cwnd: self.st.cwnd, ssthresh: self.st.ssthresh, smss: self.st.smss, available };
+            let view = SegView {
+                cwnd: self.st.cwnd,
+                ssthresh: self.st.ssthresh,
+                smss: self.st.smss,
+                available,
+            };
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
@@ -318,7 +323,12 @@ impl TcpFlow {
                 return;
             }
             let start = self.snd_max;
-            self.segs.push_back(Seg { start, len, sacked: false, rexmit: false });
+            self.segs.push_back(Seg {
+                start,
+                len,
+                sacked: false,
+                rexmit: false,
+            });
             self.snd_max += len as u64;
             self.snd_nxt = self.snd_max;
             self.transmit(core, start, len, false);
@@ -345,13 +355,23 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = SegView { cwnd: self.st.cwnd, ssthresh: self.st.ssthresh, smss: self.st.smss, available };
+            let view = SegView {
+                cwnd: self.st.cwnd,
+                ssthresh: self.st.ssthresh,
+                smss: self.st.smss,
+                available,
+            };
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             if pipe + len as u64 > wnd {
                 return;
             }
             let start = self.snd_max;
-            self.segs.push_back(Seg { start, len, sacked: false, rexmit: false });
+            self.segs.push_back(Seg {
+                start,
+                len,
+                sacked: false,
+                rexmit: false,
+            });
             self.snd_max += len as u64;
             self.snd_nxt = self.snd_max;
             self.transmit(core, start, len, false);
@@ -406,7 +426,7 @@ impl TcpFlow {
     // ------------------------------------------------------------------ RTO
 
     fn current_rto(&self) -> SimTime {
-        let r = self.rto_base.mul(self.backoff as u64);
+        let r = self.rto_base.saturating_mul(self.backoff as u64);
         r.min(self.cfg.rto_max.max(self.rto_base))
     }
 
@@ -452,7 +472,10 @@ impl TcpFlow {
         let flight = self.snd_max - self.snd_una;
         // RFC 5681 §3.1: ssthresh is held when the same data times out again.
         if self.cong != CongState::Loss || self.backoff == 1 {
-            self.st.ssthresh = self.cc.inner().ssthresh(&self.st, flight, LossKind::Rto, now);
+            self.st.ssthresh = self
+                .cc
+                .inner()
+                .ssthresh(&self.st, flight, LossKind::Rto, now);
         }
         self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
         self.st.ca_acked = 0;
@@ -507,7 +530,15 @@ impl TcpFlow {
                 self.snd_nxt = ack;
             }
             self.last_activity = now;
-            let info = AckInfo { now, acked, ece, rtt, snd_una: ack, snd_max: self.snd_max, flight };
+            let info = AckInfo {
+                now,
+                acked,
+                ece,
+                rtt,
+                snd_una: ack,
+                snd_max: self.snd_max,
+                flight,
+            };
             match self.cong {
                 CongState::Recovery => self.recovery_ack(core, &info),
                 CongState::Loss => {
@@ -532,7 +563,15 @@ impl TcpFlow {
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
             self.on_dupack(core, now);
         } else if ece {
-            let info = AckInfo { now, acked: 0, ece, rtt: None, snd_una: self.snd_una, snd_max: self.snd_max, flight: self.snd_max - self.snd_una };
+            let info = AckInfo {
+                now,
+                acked: 0,
+                ece,
+                rtt: None,
+                snd_una: self.snd_una,
+                snd_max: self.snd_max,
+                flight: self.snd_max - self.snd_una,
+            };
             self.ecn_response(&info);
         }
         self.try_send(core);
@@ -548,7 +587,10 @@ impl TcpFlow {
             self.ecn_in_cwr = false;
         }
         if a.ece && !self.ecn_in_cwr && self.cong == CongState::Open {
-            self.st.ssthresh = self.cc.inner().ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            self.st.ssthresh = self
+                .cc
+                .inner()
+                .ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
             self.st.cwnd = self.st.ssthresh;
             self.st.ca_acked = 0;
             self.ecn_in_cwr = true;
@@ -579,7 +621,10 @@ impl TcpFlow {
 
     fn enter_recovery(&mut self, core: &mut Core, now: SimTime) {
         let flight = self.snd_max - self.snd_una;
-        self.st.ssthresh = self.cc.inner().ssthresh(&self.st, flight, LossKind::DupAck, now);
+        self.st.ssthresh = self
+            .cc
+            .inner()
+            .ssthresh(&self.st, flight, LossKind::DupAck, now);
         self.recover = self.snd_max;
         self.cong = CongState::Recovery;
         self.partial_seen = false;
@@ -603,7 +648,10 @@ impl TcpFlow {
         if a.snd_una >= self.recover {
             // Full ACK: deflate (RFC 6582 §3.2 step 5, option 1).
             let flight = self.snd_max - self.snd_una;
-            self.st.cwnd = self.st.ssthresh.min(flight.max(self.st.smss) + self.st.smss);
+            self.st.cwnd = self
+                .st
+                .ssthresh
+                .min(flight.max(self.st.smss) + self.st.smss);
             if self.cfg.sack {
                 self.st.cwnd = self.st.ssthresh;
                 for s in self.segs.iter_mut() {
@@ -717,7 +765,9 @@ impl TcpFlow {
     }
 
     pub fn on_delack_event(&mut self, core: &mut Core) {
-        if self.dack.fire(&mut core.q, Event::DelAck(self.id)) == Fire::Expired && self.unacked_segs > 0 {
+        if self.dack.fire(&mut core.q, Event::DelAck(self.id)) == Fire::Expired
+            && self.unacked_segs > 0
+        {
             let ts = self.ts_recent;
             self.send_ack(core, ts);
         }
@@ -747,7 +797,7 @@ impl TcpFlow {
         if self.cfg.sack && !self.ooo.is_empty() {
             // RFC 2018: the most recently changed block first, then others.
             let mut blocks: Vec<(u64, u64, u64)> = self.ooo.clone();
-            blocks.sort_by(|a, b| b.2.cmp(&a.2));
+            blocks.sort_by_key(|b| std::cmp::Reverse(b.2));
             for (k, b) in blocks.iter().take(3).enumerate() {
                 pkt.sack[k] = (b.0, b.1);
                 pkt.nsack += 1;

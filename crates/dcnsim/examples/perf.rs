@@ -1,0 +1,29 @@
+//! Hot-path measurement without Python: 64 long flows into one receiver.
+#[path = "../tests/common.rs"]
+mod common;
+use common::*;
+use dcnsim::config::*;
+use dcnsim::time::SimTime;
+fn main() {
+    let n = 64;
+    let topo = star(n + 1, GBPS, SimTime::from_us(25), Limit::Bytes(100 * 1024));
+    let apps = (0..n)
+        .map(|i| AppSpec::Bulk {
+            src: i + 1,
+            dst: 0,
+            amount: BulkAmount::Duration(SimTime::from_secs(1)),
+            start: SimTime::ZERO,
+            tcp: tcp(1460),
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(1)));
+    let wall = t0.elapsed().as_secs_f64();
+    let ev = r.summary_value("events").unwrap();
+    let hops = r.summary_value("packet_hops").unwrap();
+    println!(
+        "wall {wall:.3}s events {ev} ({:.2} M/s) hops {hops} ({:.2} M/s)",
+        ev / wall / 1e6,
+        hops / wall / 1e6
+    );
+}

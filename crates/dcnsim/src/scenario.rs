@@ -1,0 +1,1828 @@
+//! Scenario documents (JSON values; TOML is converted to JSON by the
+//! Python front) → validated [`Config`], following `docs/scenario.md`.
+//!
+//! Validation collects **every** problem, each with its field path
+//! (`apps[2].servers[3]`, `tcp.rto_min`, `topology.links[0].a`) and a
+//! reason; nothing stops at the first error. The parser never panics on
+//! any input.
+
+use crate::config::{
+    AppSpec, BulkAmount, CcKind, Config, Limit, NodeKind, QueueConfig, RoutingMode, SegPolicyKind,
+    TcpConfig, TopologySpec,
+};
+use crate::time::SimTime;
+use crate::topology::{
+    self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
+    TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_NODES,
+};
+use crate::units::{self, excerpt, json_excerpt};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// One validation problem: where (`apps[1].servers[3]`) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Path used for problems with the document as a whole.
+pub const DOCUMENT: &str = "<document>";
+
+/// Congestion-control names. Adding a variant is one line here.
+const CC_NAMES: &[(&str, CcKind)] = &[("newreno", CcKind::NewReno)];
+
+/// Segment-size policy names. Adding a variant is one line here.
+const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[("fixed", SegPolicyKind::Fixed)];
+
+const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
+    ("single", RoutingMode::Single),
+    ("ecmp", RoutingMode::Ecmp),
+    ("rps", RoutingMode::Rps),
+];
+
+const TOP_KEYS: &[&str] = &[
+    "name",
+    "seed",
+    "stop",
+    "l2_overhead",
+    "switch_delay",
+    "host_jitter",
+    "topology",
+    "routing",
+    "tcp",
+    "apps",
+];
+
+const TCP_KEYS: &[&str] = &[
+    "cc",
+    "segment",
+    "mss",
+    "header",
+    "init_cwnd",
+    "rwnd",
+    "rto_min",
+    "rto_init",
+    "rto_max",
+    "granularity",
+    "max_backoff",
+    "dupack_threshold",
+    "delayed_ack",
+    "delayed_ack_timeout",
+    "delayed_ack_segments",
+    "sack",
+    "ecn",
+    "handshake_rtt_sample",
+];
+
+const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
+const TOPO_KINDS: &[(&str, &[&str])] = &[
+    ("star", &["hosts", "rate", "delay"]),
+    (
+        "two_tier",
+        &[
+            "racks",
+            "hosts_per_rack",
+            "host_rate",
+            "core_rate",
+            "delay",
+            "tor_buffer",
+            "agg_buffer",
+            "tor_ecn_k",
+            "agg_ecn_k",
+        ],
+    ),
+    ("fat_tree", &["k", "rate", "delay"]),
+    (
+        "leaf_spine",
+        &[
+            "leaves",
+            "spines",
+            "hosts_per_leaf",
+            "host_rate",
+            "fabric_rate",
+            "delay",
+        ],
+    ),
+    ("custom", &["nodes", "links"]),
+];
+
+const APP_KINDS: &[(&str, &[&str])] = &[
+    (
+        "bulk",
+        &["kind", "tcp", "start", "src", "dst", "size", "duration"],
+    ),
+    (
+        "partition_aggregate",
+        &[
+            "kind",
+            "tcp",
+            "start",
+            "aggregator",
+            "workers",
+            "response",
+            "request",
+            "queries",
+            "gap",
+        ],
+    ),
+    (
+        "sync_reads",
+        &[
+            "kind", "tcp", "start", "client", "servers", "sru", "request", "blocks", "jitter",
+        ],
+    ),
+    (
+        "udp_cbr",
+        &["kind", "src", "dst", "rate", "payload", "start", "stop"],
+    ),
+];
+
+const NODE_KEYS: &[&str] = &["name", "kind"];
+const LINK_KEYS: &[&str] = &["a", "b", "rate", "delay", "buffer", "ecn_k"];
+
+// ---------------------------------------------------------------- helpers
+
+/// Edit distance with adjacent transpositions (optimal string alignment),
+/// on chars, case-insensitive: `"stpo"` → `"stop"` is 1.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, x) in d.iter_mut().take(w).enumerate() {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j - 1] + cost)
+                .min(d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The closest candidate within a small edit distance, if any; ties go to
+/// the longer common prefix, then to the first listed.
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if word.chars().count() > 64 {
+        return None;
+    }
+    let prefix = |c: &str| {
+        word.chars()
+            .zip(c.chars())
+            .take_while(|(x, y)| x.eq_ignore_ascii_case(y))
+            .count()
+    };
+    let mut best: Option<(usize, usize, &'a str)> = None;
+    for (n, c) in candidates.enumerate() {
+        if n >= 2000 {
+            break;
+        }
+        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
+        let d = edit_distance(word, c);
+        if d > limit {
+            continue;
+        }
+        let p = prefix(c);
+        if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p > bp)) {
+            best = Some((d, p, c));
+        }
+    }
+    best.map(|(_, _, c)| c)
+}
+
+fn is_ident(k: &str) -> bool {
+    !k.is_empty()
+        && k.len() <= 64
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `parent.key`, or `parent["odd key"]` for keys that are not identifiers.
+fn key_path(parent: &str, key: &str) -> String {
+    if is_ident(key) {
+        if parent.is_empty() {
+            key.to_string()
+        } else {
+            format!("{parent}.{key}")
+        }
+    } else {
+        let quoted = serde_json::to_string(&excerpt(key)).unwrap_or_else(|_| "\"?\"".into());
+        format!("{parent}[{quoted}]")
+    }
+}
+
+fn idx_path(parent: &str, i: usize) -> String {
+    format!("{parent}[{i}]")
+}
+
+struct Ctx {
+    errs: Vec<ScenarioError>,
+}
+
+impl Ctx {
+    fn err(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.errs.push(ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+}
+
+/// A JSON table being read: reports unknown keys up front, then typed getters.
+struct Tbl<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+}
+
+impl<'a> Tbl<'a> {
+    /// `None` (and an error) if `v` is not a table.
+    fn new(ctx: &mut Ctx, v: &'a Value, path: &str) -> Option<Tbl<'a>> {
+        match v {
+            Value::Object(map) => Some(Tbl {
+                map,
+                path: path.to_string(),
+            }),
+            other => {
+                ctx.err(
+                    if path.is_empty() { DOCUMENT } else { path },
+                    format!("expected a table, got {}", units::json_type(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// Report every key not in `allowed` (`what` qualifies the message).
+    fn check_keys(&self, ctx: &mut Ctx, allowed: &[&str], what: &str) {
+        for k in self.map.keys() {
+            if !allowed.contains(&k.as_str()) {
+                let hint = suggest(k, allowed.iter().copied())
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                ctx.err(key_path(&self.path, k), format!("unknown key{what}{hint}"));
+            }
+        }
+    }
+
+    fn p(&self, key: &str) -> String {
+        key_path(&self.path, key)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    /// Optional key: `None` if absent or invalid (invalid → error recorded).
+    fn opt<T>(
+        &self,
+        ctx: &mut Ctx,
+        key: &str,
+        f: impl FnOnce(&Value) -> Result<T, String>,
+    ) -> Option<T> {
+        let v = self.map.get(key)?;
+        match f(v) {
+            Ok(x) => Some(x),
+            Err(m) => {
+                ctx.err(self.p(key), m);
+                None
+            }
+        }
+    }
+
+    /// Required key: a missing key is an error too.
+    fn req<T>(
+        &self,
+        ctx: &mut Ctx,
+        key: &str,
+        f: impl FnOnce(&Value) -> Result<T, String>,
+    ) -> Option<T> {
+        if !self.has(key) {
+            ctx.err(self.p(key), "missing required key");
+            return None;
+        }
+        self.opt(ctx, key, f)
+    }
+}
+
+// ------------------------------------------------------------ value kinds
+
+fn uint(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Ok(u)
+            } else if let Some(i) = n.as_i64() {
+                Err(format!("must be ≥ 0, got {i}"))
+            } else {
+                Err(format!("expected an integer, got {}", json_excerpt(v)))
+            }
+        }
+        other => Err(format!("expected an integer, got {}", json_excerpt(other))),
+    }
+}
+
+/// An integer in `[min, max]`.
+fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
+    move |v| {
+        let x = uint(v)?;
+        if x < min {
+            Err(format!("must be ≥ {min}, got {x}"))
+        } else if x > max {
+            Err(format!("must be ≤ {max}, got {x}"))
+        } else {
+            Ok(x)
+        }
+    }
+}
+
+fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
+    move |v| int_in(min as u64, u32::MAX as u64)(v).map(|x| x as u32)
+}
+
+fn boolean(v: &Value) -> Result<bool, String> {
+    v.as_bool()
+        .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
+}
+
+fn string(v: &Value) -> Result<String, String> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))
+}
+
+fn time(v: &Value) -> Result<SimTime, String> {
+    units::time_from_json(v)
+}
+
+fn positive_time(v: &Value) -> Result<SimTime, String> {
+    let t = units::time_from_json(v)?;
+    if t == SimTime::ZERO {
+        return Err(format!("must be > 0, got {}", json_excerpt(v)));
+    }
+    Ok(t)
+}
+
+fn rate(v: &Value) -> Result<u64, String> {
+    units::rate_from_json(v)
+}
+
+fn positive_size(v: &Value) -> Result<u64, String> {
+    let s = units::size_from_json(v)?;
+    if s == 0 {
+        return Err(format!("must be > 0, got {}", json_excerpt(v)));
+    }
+    Ok(s)
+}
+
+fn limit(v: &Value) -> Result<Limit, String> {
+    units::limit_from_json(v)
+}
+
+/// A queue limit (buffer): must be > 0.
+fn buffer(v: &Value) -> Result<Limit, String> {
+    let l = units::limit_from_json(v)?;
+    if matches!(l, Limit::Bytes(0) | Limit::Packets(0)) {
+        return Err(format!("must be > 0, got {}", json_excerpt(v)));
+    }
+    Ok(l)
+}
+
+fn named<'a, T: Copy>(
+    table: &'a [(&'a str, T)],
+    what: &str,
+) -> impl Fn(&Value) -> Result<T, String> + 'a {
+    let what = what.to_string();
+    move |v| {
+        let s = v
+            .as_str()
+            .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
+        let lower = s.to_lowercase();
+        if let Some((_, x)) = table.iter().find(|(n, _)| *n == lower) {
+            return Ok(*x);
+        }
+        let valid: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        Err(format!(
+            "unknown {what} '{}' (valid: {})",
+            excerpt(s),
+            valid.join(", ")
+        ))
+    }
+}
+
+/// A host index, range-checked when the host count is known.
+fn host(nhosts: Option<usize>) -> impl Fn(&Value) -> Result<usize, String> {
+    move |v| {
+        let h = uint(v).map_err(|e| {
+            if matches!(v, Value::Number(_)) {
+                e
+            } else {
+                format!("expected a host index, got {}", json_excerpt(v))
+            }
+        })?;
+        check_host(h, nhosts)
+    }
+}
+
+fn check_host(h: u64, nhosts: Option<usize>) -> Result<usize, String> {
+    match nhosts {
+        Some(n) if h >= n as u64 => Err(format!(
+            "host {h} out of range (topology has {n} host{})",
+            if n == 1 { "" } else { "s" }
+        )),
+        _ if h > MAX_NODES => Err(format!("host {h} out of range")),
+        _ => Ok(h as usize),
+    }
+}
+
+/// A list of hosts: an array of indices or a range string `"a-b"` (inclusive).
+/// Returns each host with the path to report it at.
+fn host_list(
+    ctx: &mut Ctx,
+    v: &Value,
+    path: &str,
+    nhosts: Option<usize>,
+) -> Option<Vec<(usize, String)>> {
+    match v {
+        Value::Array(items) => {
+            if items.is_empty() {
+                ctx.err(path, "empty list (needs at least one host)");
+                return None;
+            }
+            let mut out = Vec::with_capacity(items.len());
+            let mut ok = true;
+            let mut seen = BTreeSet::new();
+            for (i, it) in items.iter().enumerate() {
+                let p = idx_path(path, i);
+                match host(nhosts)(it) {
+                    Ok(h) => {
+                        if !seen.insert(h) {
+                            ctx.err(&p, format!("host {h} is listed twice"));
+                            ok = false;
+                        }
+                        out.push((h, p));
+                    }
+                    Err(m) => {
+                        ctx.err(p, m);
+                        ok = false;
+                    }
+                }
+            }
+            ok.then_some(out)
+        }
+        Value::String(s) => {
+            let bad = || {
+                format!(
+                    "expected a list of host indices or a range like '1-16', got '{}'",
+                    excerpt(s)
+                )
+            };
+            let Some((a, b)) = s.split_once('-') else {
+                ctx.err(path, bad());
+                return None;
+            };
+            let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>()) else {
+                ctx.err(path, bad());
+                return None;
+            };
+            if a > b {
+                ctx.err(
+                    path,
+                    format!("range '{}' is empty (start > end)", excerpt(s)),
+                );
+                return None;
+            }
+            if let Err(m) = check_host(b, nhosts) {
+                ctx.err(path, m);
+                return None;
+            }
+            Some(
+                (a as usize..=b as usize)
+                    .map(|h| (h, path.to_string()))
+                    .collect(),
+            )
+        }
+        other => {
+            ctx.err(
+                path,
+                format!(
+                    "expected a list of host indices or a range like '1-16', got {}",
+                    units::json_type(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+// --------------------------------------------------------------------- tcp
+
+/// A `[tcp]` table: every field optional; later layers override earlier.
+#[derive(Clone, Debug, Default)]
+struct TcpPatch {
+    cc: Option<CcKind>,
+    seg: Option<SegPolicyKind>,
+    mss: Option<u32>,
+    header: Option<u32>,
+    init_cwnd: Option<u32>,
+    /// Kept as a limit until the final mss is known (`"Npkt"` = N·mss).
+    rwnd: Option<Limit>,
+    rto_min: Option<SimTime>,
+    rto_init: Option<SimTime>,
+    rto_max: Option<SimTime>,
+    granularity: Option<SimTime>,
+    max_backoff: Option<u32>,
+    dupack_threshold: Option<u32>,
+    delayed_ack: Option<bool>,
+    delayed_ack_timeout: Option<SimTime>,
+    delayed_ack_segments: Option<u32>,
+    sack: Option<bool>,
+    ecn: Option<bool>,
+    handshake_rtt_sample: Option<bool>,
+}
+
+impl TcpPatch {
+    fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpPatch {
+        let Some(t) = Tbl::new(ctx, v, path) else {
+            return TcpPatch::default();
+        };
+        t.check_keys(ctx, TCP_KEYS, "");
+        TcpPatch {
+            cc: t.opt(ctx, "cc", named(CC_NAMES, "congestion control")),
+            seg: t.opt(ctx, "segment", named(SEGMENT_NAMES, "segment policy")),
+            mss: t.opt(ctx, "mss", u32_in(1)),
+            header: t.opt(ctx, "header", u32_in(0)),
+            init_cwnd: t.opt(ctx, "init_cwnd", u32_in(1)),
+            rwnd: t.opt(ctx, "rwnd", limit),
+            rto_min: t.opt(ctx, "rto_min", time),
+            rto_init: t.opt(ctx, "rto_init", positive_time),
+            rto_max: t.opt(ctx, "rto_max", positive_time),
+            granularity: t.opt(ctx, "granularity", time),
+            max_backoff: t.opt(ctx, "max_backoff", u32_in(1)),
+            dupack_threshold: t.opt(ctx, "dupack_threshold", u32_in(1)),
+            delayed_ack: t.opt(ctx, "delayed_ack", boolean),
+            delayed_ack_timeout: t.opt(ctx, "delayed_ack_timeout", time),
+            delayed_ack_segments: t.opt(ctx, "delayed_ack_segments", u32_in(1)),
+            sack: t.opt(ctx, "sack", boolean),
+            ecn: t.opt(ctx, "ecn", boolean),
+            handshake_rtt_sample: t.opt(ctx, "handshake_rtt_sample", boolean),
+        }
+    }
+
+    /// `self` over `base`: fields set in `self` win.
+    fn over(&self, base: &TcpPatch) -> TcpPatch {
+        TcpPatch {
+            cc: self.cc.or(base.cc),
+            seg: self.seg.or(base.seg),
+            mss: self.mss.or(base.mss),
+            header: self.header.or(base.header),
+            init_cwnd: self.init_cwnd.or(base.init_cwnd),
+            rwnd: self.rwnd.or(base.rwnd),
+            rto_min: self.rto_min.or(base.rto_min),
+            rto_init: self.rto_init.or(base.rto_init),
+            rto_max: self.rto_max.or(base.rto_max),
+            granularity: self.granularity.or(base.granularity),
+            max_backoff: self.max_backoff.or(base.max_backoff),
+            dupack_threshold: self.dupack_threshold.or(base.dupack_threshold),
+            delayed_ack: self.delayed_ack.or(base.delayed_ack),
+            delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
+            delayed_ack_segments: self.delayed_ack_segments.or(base.delayed_ack_segments),
+            sack: self.sack.or(base.sack),
+            ecn: self.ecn.or(base.ecn),
+            handshake_rtt_sample: self.handshake_rtt_sample.or(base.handshake_rtt_sample),
+        }
+    }
+
+    /// Whether the patch sets any of `keys` (schema key names).
+    fn sets_any(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| match *k {
+            "mss" => self.mss.is_some(),
+            "rwnd" => self.rwnd.is_some(),
+            "rto_min" => self.rto_min.is_some(),
+            "rto_init" => self.rto_init.is_some(),
+            "rto_max" => self.rto_max.is_some(),
+            _ => false,
+        })
+    }
+
+    /// Apply over [`TcpConfig::default`].
+    fn resolve(&self) -> TcpConfig {
+        let d = TcpConfig::default();
+        let mss = self.mss.unwrap_or(d.mss);
+        let rwnd_bytes = match self.rwnd {
+            None => d.rwnd_bytes,
+            Some(Limit::Bytes(b)) => b,
+            Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
+        };
+        TcpConfig {
+            cc: self.cc.unwrap_or(d.cc),
+            seg: self.seg.unwrap_or(d.seg),
+            mss,
+            header_bytes: self.header.unwrap_or(d.header_bytes),
+            init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
+            rwnd_bytes,
+            rto_min: self.rto_min.unwrap_or(d.rto_min),
+            rto_init: self.rto_init.unwrap_or(d.rto_init),
+            rto_max: self.rto_max.unwrap_or(d.rto_max),
+            granularity: self.granularity.unwrap_or(d.granularity),
+            max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
+            dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
+            delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
+            delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
+            delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
+            sack: self.sack.unwrap_or(d.sack),
+            ecn: self.ecn.unwrap_or(d.ecn),
+            handshake_rtt_sample: self.handshake_rtt_sample.unwrap_or(d.handshake_rtt_sample),
+        }
+    }
+}
+
+/// Checks across fields of a resolved TCP config:
+/// (key to report at, message, keys involved).
+fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'static str])> {
+    let mut out = Vec::new();
+    if c.rwnd_bytes < c.mss as u64 {
+        out.push((
+            "rwnd",
+            format!(
+                "receiver window ({} bytes) is smaller than mss ({} bytes)",
+                c.rwnd_bytes, c.mss
+            ),
+            &["rwnd", "mss"][..],
+        ));
+    }
+    if c.rto_max < c.rto_min {
+        out.push((
+            "rto_max",
+            format!("rto_max ({}) is below rto_min ({})", c.rto_max, c.rto_min),
+            &["rto_max", "rto_min"][..],
+        ));
+    }
+    if c.rto_init > c.rto_max {
+        out.push((
+            "rto_init",
+            format!("rto_init ({}) exceeds rto_max ({})", c.rto_init, c.rto_max),
+            &["rto_init", "rto_max"][..],
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- topology
+
+/// Parsed topology: the spec (if it could be built) and the host count (if known).
+struct TopoOut {
+    spec: Option<TopologySpec>,
+    hosts: Option<usize>,
+}
+
+fn usize_in(min: u64) -> impl Fn(&Value) -> Result<usize, String> {
+    move |v| int_in(min, MAX_NODES)(v).map(|x| x as usize)
+}
+
+fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
+    let none = TopoOut {
+        spec: None,
+        hosts: None,
+    };
+    let Some(t) = Tbl::new(ctx, v, "topology") else {
+        return none;
+    };
+    let kinds: Vec<&str> = TOPO_KINDS.iter().map(|(k, _)| *k).collect();
+    let kind = t.req(ctx, "kind", |v| {
+        let s = v
+            .as_str()
+            .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
+        TOPO_KINDS
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map(|(k, keys)| (*k, *keys))
+            .ok_or_else(|| {
+                let hint = suggest(s, kinds.iter().copied())
+                    .map(|x| format!("did you mean '{x}'? "))
+                    .unwrap_or_default();
+                format!(
+                    "unknown topology kind '{}' ({hint}valid: {})",
+                    excerpt(s),
+                    kinds.join(", ")
+                )
+            })
+    });
+    let Some((kind, keys)) = kind else {
+        return none;
+    };
+    let allowed: Vec<&str> = TOPO_COMMON.iter().chain(keys.iter()).copied().collect();
+    t.check_keys(ctx, &allowed, &format!(" for topology kind '{kind}'"));
+
+    let nic_buffer = t
+        .opt(ctx, "nic_buffer", buffer)
+        .unwrap_or(DEFAULT_NIC_BUFFER);
+    let ecn_k = t.opt(ctx, "ecn_k", limit);
+    let has_buffer = t.has("buffer");
+    let buf = t.opt(ctx, "buffer", buffer);
+    let mut missing = false;
+    // `buffer` is required unless a kind-specific replacement is given.
+    let mut need = |ctx: &mut Ctx, x: Option<Limit>, key: &str, msg: &str| -> Limit {
+        x.unwrap_or_else(|| {
+            if !t.has(key) && !has_buffer {
+                ctx.err(t.p(key), msg);
+            }
+            missing = true;
+            Limit::Packets(1)
+        })
+    };
+    let mut ok = true;
+    let mut track = |x: Option<()>| ok &= x.is_some();
+    let params = match kind {
+        "star" => {
+            let hosts = t.req(ctx, "hosts", usize_in(2));
+            let rate = t.req(ctx, "rate", rate);
+            let delay = t.req(ctx, "delay", time);
+            let b = need(ctx, buf, "buffer", "missing required key");
+            track(rate.map(|_| ()));
+            track(delay.map(|_| ()));
+            hosts.map(|hosts| {
+                TopologyParams::Star(StarParams {
+                    hosts,
+                    rate_bps: rate.unwrap_or(1),
+                    delay: delay.unwrap_or_default(),
+                    switch_queue: QueueConfig { limit: b, ecn_k },
+                    nic_buffer,
+                })
+            })
+        }
+        "two_tier" => {
+            let racks = t.req(ctx, "racks", usize_in(1));
+            let hpr = t.req(ctx, "hosts_per_rack", usize_in(1));
+            let host_rate = t.req(ctx, "host_rate", rate);
+            let core_rate = t.req(ctx, "core_rate", rate);
+            let delay = t.req(ctx, "delay", time);
+            let tor_b = t.opt(ctx, "tor_buffer", buffer);
+            let agg_b = t.opt(ctx, "agg_buffer", buffer);
+            let tor_b = need(
+                ctx,
+                tor_b.or(buf),
+                "tor_buffer",
+                "missing required key (give 'tor_buffer' or the topology-wide 'buffer')",
+            );
+            let agg_b = need(
+                ctx,
+                agg_b.or(buf),
+                "agg_buffer",
+                "missing required key (give 'agg_buffer' or the topology-wide 'buffer')",
+            );
+            let tor_k = t.opt(ctx, "tor_ecn_k", limit).or(ecn_k);
+            let agg_k = t.opt(ctx, "agg_ecn_k", limit).or(ecn_k);
+            track(host_rate.map(|_| ()));
+            track(core_rate.map(|_| ()));
+            track(delay.map(|_| ()));
+            match (racks, hpr) {
+                (Some(racks), Some(hosts_per_rack)) => {
+                    Some(TopologyParams::TwoTier(TwoTierParams {
+                        racks,
+                        hosts_per_rack,
+                        host_rate_bps: host_rate.unwrap_or(1),
+                        core_rate_bps: core_rate.unwrap_or(1),
+                        delay: delay.unwrap_or_default(),
+                        tor_queue: QueueConfig {
+                            limit: tor_b,
+                            ecn_k: tor_k,
+                        },
+                        agg_queue: QueueConfig {
+                            limit: agg_b,
+                            ecn_k: agg_k,
+                        },
+                        nic_buffer,
+                    }))
+                }
+                _ => None,
+            }
+        }
+        "fat_tree" => {
+            let k = t.req(ctx, "k", |v| {
+                let k = uint(v)?;
+                if k < 2 || k % 2 == 1 {
+                    return Err(format!("must be even and ≥ 2, got {k}"));
+                }
+                if k > 1000 {
+                    return Err(format!("must be ≤ 1000, got {k}"));
+                }
+                Ok(k as usize)
+            });
+            let rate = t.req(ctx, "rate", rate);
+            let delay = t.req(ctx, "delay", time);
+            let b = need(ctx, buf, "buffer", "missing required key");
+            track(rate.map(|_| ()));
+            track(delay.map(|_| ()));
+            k.map(|k| {
+                TopologyParams::FatTree(FatTreeParams {
+                    k,
+                    rate_bps: rate.unwrap_or(1),
+                    delay: delay.unwrap_or_default(),
+                    switch_queue: QueueConfig { limit: b, ecn_k },
+                    nic_buffer,
+                })
+            })
+        }
+        "leaf_spine" => {
+            let leaves = t.req(ctx, "leaves", usize_in(1));
+            let spines = t.req(ctx, "spines", usize_in(1));
+            let hpl = t.req(ctx, "hosts_per_leaf", usize_in(1));
+            let host_rate = t.req(ctx, "host_rate", rate);
+            let fabric_rate = t.req(ctx, "fabric_rate", rate);
+            let delay = t.req(ctx, "delay", time);
+            let b = need(ctx, buf, "buffer", "missing required key");
+            track(host_rate.map(|_| ()));
+            track(fabric_rate.map(|_| ()));
+            track(delay.map(|_| ()));
+            match (leaves, spines, hpl) {
+                (Some(leaves), Some(spines), Some(hosts_per_leaf)) => {
+                    Some(TopologyParams::LeafSpine(LeafSpineParams {
+                        leaves,
+                        spines,
+                        hosts_per_leaf,
+                        host_rate_bps: host_rate.unwrap_or(1),
+                        fabric_rate_bps: fabric_rate.unwrap_or(1),
+                        delay: delay.unwrap_or_default(),
+                        switch_queue: QueueConfig { limit: b, ecn_k },
+                        nic_buffer,
+                    }))
+                }
+                _ => None,
+            }
+        }
+        _ => {
+            // custom
+            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, buf, ecn_k, nic_buffer);
+            track(all_ok.then_some(()));
+            if !nodes_ok {
+                // Host numbering is unknown: check names only, skip host ranges.
+                if let Some(p) = &p {
+                    if let Err(errs) = topology::custom_checked(p, true) {
+                        ctx.errs.extend(errs);
+                    }
+                }
+                return none;
+            }
+            p.map(TopologyParams::Custom)
+        }
+    };
+    let Some(params) = params else {
+        return none;
+    };
+    let hosts = match params.node_count() {
+        Some((h, s)) if h.saturating_add(s) <= MAX_NODES => h as usize,
+        Some((h, s)) => {
+            ctx.err(
+                "topology",
+                format!(
+                    "too large: {} nodes (at most {MAX_NODES})",
+                    h.saturating_add(s)
+                ),
+            );
+            return none;
+        }
+        None => {
+            ctx.err("topology", format!("too large (at most {MAX_NODES} nodes)"));
+            return none;
+        }
+    };
+    if hosts < 2 && kind != "custom" {
+        ctx.err("topology", format!("needs at least 2 hosts, has {hosts}"));
+        return TopoOut {
+            spec: None,
+            hosts: Some(hosts),
+        };
+    }
+    if kind == "custom" {
+        // Structural checks run even when some link values were invalid
+        // (placeholders stand in); the spec is kept only if all is well.
+        return match params.build() {
+            Ok(spec) => TopoOut {
+                spec: (ok && !missing).then_some(spec),
+                hosts: Some(hosts),
+            },
+            Err(errs) => {
+                ctx.errs.extend(errs);
+                TopoOut {
+                    spec: None,
+                    hosts: Some(hosts),
+                }
+            }
+        };
+    }
+    if !ok || missing {
+        return TopoOut {
+            spec: None,
+            hosts: Some(hosts),
+        };
+    }
+    match params.build() {
+        Ok(spec) => TopoOut {
+            spec: Some(spec),
+            hosts: Some(hosts),
+        },
+        Err(errs) => {
+            ctx.errs.extend(errs);
+            TopoOut {
+                spec: None,
+                hosts: Some(hosts),
+            }
+        }
+    }
+}
+
+/// Parse `nodes`/`links` of a custom topology. Invalid link values are
+/// replaced by placeholders so that name/connectivity checks still run;
+/// the bool says whether everything parsed.
+fn parse_custom(
+    ctx: &mut Ctx,
+    t: &Tbl,
+    buf: Option<Limit>,
+    ecn_k: Option<Limit>,
+    nic_buffer: Limit,
+) -> (Option<CustomParams>, bool, bool) {
+    let mut ok = true;
+    let mut nodes_ok = true;
+    let mut nodes = Vec::new();
+    match t.get("nodes") {
+        None => {
+            ctx.err(t.p("nodes"), "missing required key");
+            return (None, false, false);
+        }
+        Some(Value::Array(items)) => {
+            for (i, it) in items.iter().enumerate() {
+                let path = idx_path(&t.p("nodes"), i);
+                let Some(n) = Tbl::new(ctx, it, &path) else {
+                    ok = false;
+                    continue;
+                };
+                n.check_keys(ctx, NODE_KEYS, "");
+                let name = n.req(ctx, "name", string);
+                let kind = n.req(
+                    ctx,
+                    "kind",
+                    named(
+                        &[("host", NodeKind::Host), ("switch", NodeKind::Switch)],
+                        "node kind",
+                    ),
+                );
+                match (name, kind) {
+                    (Some(name), Some(kind)) => nodes.push(CustomNode { name, kind }),
+                    (Some(name), None) => {
+                        // Keep the name so links to it resolve; the kind is a placeholder.
+                        nodes.push(CustomNode {
+                            name,
+                            kind: NodeKind::Switch,
+                        });
+                        nodes_ok = false;
+                    }
+                    _ => nodes_ok = false,
+                }
+            }
+        }
+        Some(other) => {
+            ctx.err(
+                t.p("nodes"),
+                format!(
+                    "expected an array of tables, got {}",
+                    units::json_type(other)
+                ),
+            );
+            return (None, false, false);
+        }
+    }
+    let host_names: BTreeSet<&str> = nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Host)
+        .map(|n| n.name.as_str())
+        .collect();
+    let mut links = Vec::new();
+    match t.get("links") {
+        None => {
+            ctx.err(t.p("links"), "missing required key");
+            ok = false;
+        }
+        Some(Value::Array(items)) => {
+            for (i, it) in items.iter().enumerate() {
+                let path = idx_path(&t.p("links"), i);
+                let Some(l) = Tbl::new(ctx, it, &path) else {
+                    ok = false;
+                    continue;
+                };
+                l.check_keys(ctx, LINK_KEYS, "");
+                let a = l.req(ctx, "a", string);
+                let b = l.req(ctx, "b", string);
+                let r = l.req(ctx, "rate", rate);
+                let d = l.req(ctx, "delay", time);
+                let lb = l.opt(ctx, "buffer", buffer);
+                let lk = l.opt(ctx, "ecn_k", limit);
+                ok &= r.is_some() && d.is_some();
+                let (Some(a), Some(b)) = (a, b) else {
+                    ok = false;
+                    continue;
+                };
+                let host_only = host_names.contains(a.as_str()) && host_names.contains(b.as_str());
+                let limit = match lb.or(buf) {
+                    Some(x) => x,
+                    None => {
+                        if !host_only && !l.has("buffer") {
+                            ctx.err(l.p("buffer"), "missing (no topology-wide 'buffer' either)");
+                        }
+                        if !host_only {
+                            ok = false;
+                        }
+                        Limit::Packets(1)
+                    }
+                };
+                links.push(CustomLink {
+                    a,
+                    b,
+                    rate_bps: r.unwrap_or(1),
+                    delay: d.unwrap_or_default(),
+                    switch_queue: QueueConfig {
+                        limit,
+                        ecn_k: lk.or(ecn_k),
+                    },
+                });
+            }
+        }
+        Some(other) => {
+            ctx.err(
+                t.p("links"),
+                format!(
+                    "expected an array of tables, got {}",
+                    units::json_type(other)
+                ),
+            );
+            ok = false;
+        }
+    }
+    if nodes.len() as u64 > MAX_NODES {
+        ctx.err(
+            t.p("nodes"),
+            format!("too many nodes (at most {MAX_NODES})"),
+        );
+        return (None, false, false);
+    }
+    (
+        Some(CustomParams {
+            nodes,
+            links,
+            nic_buffer,
+        }),
+        ok,
+        nodes_ok,
+    )
+}
+
+// -------------------------------------------------------------------- apps
+
+fn parse_app(
+    ctx: &mut Ctx,
+    v: &Value,
+    path: &str,
+    nhosts: Option<usize>,
+    top_tcp: &TcpPatch,
+    scenario_stop: SimTime,
+) -> Option<AppSpec> {
+    let t = Tbl::new(ctx, v, path)?;
+    let kinds: Vec<&str> = APP_KINDS.iter().map(|(k, _)| *k).collect();
+    let (kind, keys) = t.req(ctx, "kind", |v| {
+        let s = v
+            .as_str()
+            .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
+        APP_KINDS
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map(|(k, keys)| (*k, *keys))
+            .ok_or_else(|| {
+                let hint = suggest(s, kinds.iter().copied())
+                    .map(|x| format!("did you mean '{x}'? "))
+                    .unwrap_or_default();
+                format!(
+                    "unknown app kind '{}' ({hint}valid: {})",
+                    excerpt(s),
+                    kinds.join(", ")
+                )
+            })
+    })?;
+    t.check_keys(ctx, keys, &format!(" for app kind '{kind}'"));
+    let start = t.opt(ctx, "start", time).unwrap_or(SimTime::ZERO);
+    let h = host(nhosts);
+
+    // Per-app TCP: merged over the top-level table, then over defaults.
+    let mut tcp = None;
+    if kind != "udp_cbr" {
+        let patch = match t.get("tcp") {
+            Some(tv) => {
+                let tcp_path = t.p("tcp");
+                let own = TcpPatch::parse(ctx, tv, &tcp_path);
+                let merged = own.over(top_tcp);
+                for (key, msg, involved) in tcp_cross_checks(&merged.resolve()) {
+                    if own.sets_any(involved) {
+                        ctx.err(key_path(&tcp_path, key), msg);
+                    }
+                }
+                merged
+            }
+            None => top_tcp.clone(),
+        };
+        tcp = Some(patch.resolve());
+    }
+    let tcp = tcp.unwrap_or_default();
+
+    match kind {
+        "bulk" => {
+            let src = t.req(ctx, "src", &h);
+            let dst = t.req(ctx, "dst", &h);
+            if let (Some(s), Some(d)) = (src, dst) {
+                if s == d {
+                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
+                }
+            }
+            let amount = match (t.has("size"), t.has("duration")) {
+                (true, true) => {
+                    ctx.err(path, "needs exactly one of 'size' or 'duration', got both");
+                    None
+                }
+                (false, false) => {
+                    ctx.err(
+                        path,
+                        "needs exactly one of 'size' or 'duration', got neither",
+                    );
+                    None
+                }
+                (true, false) => t.opt(ctx, "size", positive_size).map(BulkAmount::Bytes),
+                (false, true) => t
+                    .opt(ctx, "duration", positive_time)
+                    .map(BulkAmount::Duration),
+            };
+            Some(AppSpec::Bulk {
+                src: src?,
+                dst: dst?,
+                amount: amount?,
+                start,
+                tcp,
+            })
+        }
+        "partition_aggregate" => {
+            let agg = t.req(ctx, "aggregator", &h);
+            let workers = match t.get("workers") {
+                None => {
+                    ctx.err(t.p("workers"), "missing required key");
+                    None
+                }
+                Some(w) => host_list(ctx, w, &t.p("workers"), nhosts),
+            };
+            if let (Some(a), Some(ws)) = (agg, &workers) {
+                for (w, p) in ws {
+                    if *w == a {
+                        ctx.err(p, format!("host {a} is the aggregator itself"));
+                    }
+                }
+            }
+            let response = t.opt(ctx, "response", positive_size).unwrap_or(10 << 10);
+            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
+            let queries = t.opt(ctx, "queries", u32_in(1)).unwrap_or(100);
+            let gap = t.opt(ctx, "gap", time).unwrap_or(SimTime::ZERO);
+            Some(AppSpec::PartitionAggregate {
+                aggregator: agg?,
+                workers: workers?.into_iter().map(|(w, _)| w).collect(),
+                response_bytes: response,
+                request_bytes: request,
+                queries,
+                gap,
+                start,
+                tcp,
+            })
+        }
+        "sync_reads" => {
+            let client = t.req(ctx, "client", &h);
+            let servers = match t.get("servers") {
+                None => {
+                    ctx.err(t.p("servers"), "missing required key");
+                    None
+                }
+                Some(s) => host_list(ctx, s, &t.p("servers"), nhosts),
+            };
+            if let (Some(c), Some(ss)) = (client, &servers) {
+                for (s, p) in ss {
+                    if *s == c {
+                        ctx.err(p, format!("host {c} is the client itself"));
+                    }
+                }
+            }
+            let sru = t.opt(ctx, "sru", positive_size).unwrap_or(256 << 10);
+            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
+            let blocks = t.opt(ctx, "blocks", u32_in(1)).unwrap_or(100);
+            let jitter = t.opt(ctx, "jitter", time).unwrap_or(SimTime::ZERO);
+            Some(AppSpec::SyncReads {
+                client: client?,
+                servers: servers?.into_iter().map(|(s, _)| s).collect(),
+                sru_bytes: sru,
+                request_bytes: request,
+                blocks,
+                jitter,
+                start,
+                tcp,
+            })
+        }
+        _ => {
+            // udp_cbr
+            let src = t.req(ctx, "src", &h);
+            let dst = t.req(ctx, "dst", &h);
+            if let (Some(s), Some(d)) = (src, dst) {
+                if s == d {
+                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
+                }
+            }
+            let r = t.req(ctx, "rate", rate);
+            let payload = t
+                .opt(ctx, "payload", |v| {
+                    let s = positive_size(v)?;
+                    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
+                })
+                .unwrap_or(1460);
+            let stop = t.opt(ctx, "stop", time).unwrap_or(scenario_stop);
+            if stop <= start && (t.has("stop") || t.has("start")) {
+                ctx.err(
+                    t.p(if t.has("stop") { "stop" } else { "start" }),
+                    format!("stop ({stop}) must be after start ({start})"),
+                );
+            }
+            Some(AppSpec::UdpCbr {
+                src: src?,
+                dst: dst?,
+                rate_bps: r?,
+                payload_bytes: payload,
+                start,
+                stop,
+            })
+        }
+    }
+}
+
+// -------------------------------------------------------------- top level
+
+/// Parse and validate a scenario document (a JSON value). Returns every
+/// problem found, each with its field path.
+pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
+    let mut ctx = Ctx { errs: Vec::new() };
+    let Some(t) = Tbl::new(&mut ctx, doc, "") else {
+        return Err(ctx.errs);
+    };
+    t.check_keys(&mut ctx, TOP_KEYS, "");
+
+    let name = t
+        .opt(&mut ctx, "name", string)
+        .unwrap_or_else(|| "scenario".into());
+    let seed = t.opt(&mut ctx, "seed", uint).unwrap_or(1);
+    let stop = t
+        .opt(&mut ctx, "stop", positive_time)
+        .unwrap_or(SimTime::from_secs(10));
+    let l2_overhead = t.opt(&mut ctx, "l2_overhead", u32_in(0)).unwrap_or(0);
+    let switch_delay = t
+        .opt(&mut ctx, "switch_delay", time)
+        .unwrap_or(SimTime::ZERO);
+    let host_jitter = t
+        .opt(&mut ctx, "host_jitter", time)
+        .unwrap_or(SimTime::ZERO);
+
+    let topo = match t.get("topology") {
+        Some(v) => parse_topology(&mut ctx, v),
+        None => {
+            ctx.err("topology", "missing required key");
+            TopoOut {
+                spec: None,
+                hosts: None,
+            }
+        }
+    };
+
+    let routing = match t.get("routing") {
+        None => Some(RoutingMode::Ecmp),
+        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| {
+            r.check_keys(&mut ctx, &["mode"], "");
+            if r.has("mode") {
+                r.opt(&mut ctx, "mode", named(ROUTING_NAMES, "routing mode"))
+            } else {
+                Some(RoutingMode::Ecmp)
+            }
+        }),
+    };
+
+    let top_tcp = match t.get("tcp") {
+        Some(v) => {
+            let p = TcpPatch::parse(&mut ctx, v, "tcp");
+            for (key, msg, _) in tcp_cross_checks(&p.resolve()) {
+                ctx.err(key_path("tcp", key), msg);
+            }
+            p
+        }
+        None => TcpPatch::default(),
+    };
+
+    let mut apps = Vec::new();
+    match t.get("apps") {
+        None => ctx.err("apps", "missing required key"),
+        Some(Value::Array(items)) => {
+            if items.is_empty() {
+                ctx.err("apps", "needs at least one app");
+            }
+            for (i, it) in items.iter().enumerate() {
+                let p = idx_path("apps", i);
+                if let Some(a) = parse_app(&mut ctx, it, &p, topo.hosts, &top_tcp, stop) {
+                    apps.push(a);
+                }
+            }
+        }
+        Some(other) => ctx.err(
+            "apps",
+            format!(
+                "expected an array of tables, got {}",
+                units::json_type(other)
+            ),
+        ),
+    }
+
+    if !ctx.errs.is_empty() {
+        return Err(ctx.errs);
+    }
+    match (topo.spec, routing) {
+        (Some(topology), Some(routing)) => Ok(Config {
+            name,
+            topology,
+            routing,
+            l2_overhead,
+            switch_delay,
+            host_jitter,
+            stop,
+            seed,
+            apps,
+        }),
+        // Unreachable in practice: a missing piece always records an error.
+        _ => Err(vec![ScenarioError {
+            path: DOCUMENT.into(),
+            message: "invalid scenario".into(),
+        }]),
+    }
+}
+
+/// Parse JSON text; a syntax error is one error at path `<document>`.
+pub fn parse_config_str(json: &str) -> Result<Config, Vec<ScenarioError>> {
+    match serde_json::from_str::<Value>(json) {
+        Ok(v) => parse_config(&v),
+        Err(e) => Err(vec![ScenarioError {
+            path: DOCUMENT.into(),
+            message: format!("invalid JSON: {e}"),
+        }]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn example() -> Value {
+        // The example of docs/scenario.md, as JSON.
+        json!({
+            "name": "kulkarni-incast-16",
+            "stop": "20s",
+            "topology": {"kind": "star", "hosts": 17, "rate": "1Gbps", "delay": "50us", "buffer": "32KB"},
+            "tcp": {"mss": 1024, "rto_min": "200ms", "rwnd": "1000pkt"},
+            "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-16", "sru": "256KB",
+                      "blocks": 50, "jitter": "20us"}]
+        })
+    }
+
+    #[test]
+    fn doc_example_parses() {
+        let c = parse_config(&example()).unwrap();
+        assert_eq!(c.name, "kulkarni-incast-16");
+        assert_eq!(c.stop, SimTime::from_secs(20));
+        assert_eq!(c.seed, 1);
+        assert_eq!(c.routing, RoutingMode::Ecmp);
+        assert_eq!(c.l2_overhead, 0);
+        assert_eq!(c.switch_delay, SimTime::ZERO);
+        assert_eq!(c.topology.nodes.len(), 18);
+        assert_eq!(c.topology.links[0].queue_ba.limit, Limit::Bytes(32768));
+        assert_eq!(c.topology.links[0].queue_ab.limit, DEFAULT_NIC_BUFFER);
+        let AppSpec::SyncReads {
+            client,
+            servers,
+            sru_bytes,
+            request_bytes,
+            blocks,
+            jitter,
+            start,
+            tcp,
+        } = &c.apps[0]
+        else {
+            panic!()
+        };
+        assert_eq!(*client, 0);
+        assert_eq!(servers, &(1..=16).collect::<Vec<_>>());
+        assert_eq!(*sru_bytes, 262_144);
+        assert_eq!(*request_bytes, 64);
+        assert_eq!(*blocks, 50);
+        assert_eq!(*jitter, SimTime::from_us(20));
+        assert_eq!(*start, SimTime::ZERO);
+        assert_eq!(tcp.mss, 1024);
+        assert_eq!(tcp.rwnd_bytes, 1000 * 1024);
+        let want = TcpConfig {
+            mss: 1024,
+            rwnd_bytes: 1_024_000,
+            ..TcpConfig::default()
+        };
+        assert_eq!(tcp, &want);
+    }
+
+    #[test]
+    fn defaults() {
+        let c = parse_config(&json!({
+            "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+            "apps": [
+                {"kind": "partition_aggregate", "aggregator": 0, "workers": [1]},
+                {"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "10Mbps"},
+                {"kind": "bulk", "src": 0, "dst": 1, "duration": "1s", "start": "5ms"}
+            ]
+        }))
+        .unwrap();
+        assert_eq!(c.name, "scenario");
+        assert_eq!(c.seed, 1);
+        assert_eq!(c.stop, SimTime::from_secs(10));
+        assert_eq!(
+            c.apps[0],
+            AppSpec::PartitionAggregate {
+                aggregator: 0,
+                workers: vec![1],
+                response_bytes: 10240,
+                request_bytes: 64,
+                queries: 100,
+                gap: SimTime::ZERO,
+                start: SimTime::ZERO,
+                tcp: TcpConfig::default(),
+            }
+        );
+        assert_eq!(
+            c.apps[1],
+            AppSpec::UdpCbr {
+                src: 1,
+                dst: 0,
+                rate_bps: 10_000_000,
+                payload_bytes: 1460,
+                start: SimTime::ZERO,
+                stop: SimTime::from_secs(10),
+            }
+        );
+        assert_eq!(
+            c.apps[2],
+            AppSpec::Bulk {
+                src: 0,
+                dst: 1,
+                amount: BulkAmount::Duration(SimTime::from_secs(1)),
+                start: SimTime::from_ms(5),
+                tcp: TcpConfig::default(),
+            }
+        );
+    }
+
+    #[test]
+    fn tcp_layers_merge_app_over_top_over_defaults() {
+        let mut doc = example();
+        doc["tcp"] = json!({"mss": 1000, "rwnd": "10pkt", "sack": true, "cc": "NewReno"});
+        doc["apps"] = json!([
+            {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"mss": 500, "ecn": true}},
+            {"kind": "bulk", "src": 0, "dst": 2, "size": "1MB"}
+        ]);
+        let c = parse_config(&doc).unwrap();
+        let tcp = |i: usize| match &c.apps[i] {
+            AppSpec::Bulk { tcp, .. } => tcp.clone(),
+            _ => unreachable!(),
+        };
+        let a = tcp(0);
+        assert_eq!(
+            (a.mss, a.rwnd_bytes, a.sack, a.ecn),
+            (500, 5000, true, true)
+        );
+        let b = tcp(1);
+        assert_eq!(
+            (b.mss, b.rwnd_bytes, b.sack, b.ecn),
+            (1000, 10_000, true, false)
+        );
+        assert_eq!(b.rto_min, SimTime::from_ms(200));
+    }
+
+    #[test]
+    fn routing_seed_and_switch_delay() {
+        let mut doc = example();
+        doc["routing"] = json!({"mode": "rps"});
+        doc["seed"] = json!(42);
+        doc["switch_delay"] = json!("1us");
+        doc["l2_overhead"] = json!(38);
+        let c = parse_config(&doc).unwrap();
+        assert_eq!(c.routing, RoutingMode::Rps);
+        assert_eq!(c.seed, 42);
+        assert_eq!(c.switch_delay, SimTime::from_us(1));
+        assert_eq!(c.l2_overhead, 38);
+        doc["routing"] = json!({});
+        assert_eq!(parse_config(&doc).unwrap().routing, RoutingMode::Ecmp);
+    }
+
+    #[test]
+    fn two_tier_buffer_fallbacks() {
+        let mut doc = example();
+        doc["topology"] = json!({"kind": "two_tier", "racks": 5, "hosts_per_rack": 20,
+            "host_rate": "1Gbps", "core_rate": "10Gbps", "delay": "25us",
+            "buffer": "100KB", "agg_buffer": "10MB", "ecn_k": "20pkt", "agg_ecn_k": "100pkt"});
+        let c = parse_config(&doc).unwrap();
+        let t = &c.topology;
+        assert_eq!(t.hosts().len(), 100);
+        let up = t.links.iter().find(|l| t.nodes[l.b].name == "agg").unwrap();
+        assert_eq!(
+            up.queue_ab,
+            QueueConfig {
+                limit: Limit::Bytes(102_400),
+                ecn_k: Some(Limit::Packets(20))
+            }
+        );
+        assert_eq!(
+            up.queue_ba,
+            QueueConfig {
+                limit: Limit::Bytes(10 << 20),
+                ecn_k: Some(Limit::Packets(100))
+            }
+        );
+    }
+
+    #[test]
+    fn custom_topology_with_overrides() {
+        let mut doc = example();
+        doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "nic_buffer": "1MB", "nodes": [
+            {"name": "a", "kind": "host"}, {"name": "s", "kind": "switch"}, {"name": "b", "kind": "host"}],
+            "links": [
+                {"a": "a", "b": "s", "rate": "1Gbps", "delay": "25us"},
+                {"a": "s", "b": "b", "rate": "10Gbps", "delay": "5us", "buffer": "20pkt", "ecn_k": "5pkt"}]});
+        doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": 1000}]);
+        let c = parse_config(&doc).unwrap();
+        let t = &c.topology;
+        assert_eq!(t.hosts(), vec![0, 2]);
+        assert_eq!(
+            t.links[0].queue_ab,
+            QueueConfig {
+                limit: Limit::Bytes(1 << 20),
+                ecn_k: None
+            }
+        );
+        assert_eq!(
+            t.links[0].queue_ba,
+            QueueConfig {
+                limit: Limit::Bytes(102_400),
+                ecn_k: None
+            }
+        );
+        assert_eq!(
+            t.links[1].queue_ab,
+            QueueConfig {
+                limit: Limit::Packets(20),
+                ecn_k: Some(Limit::Packets(5))
+            }
+        );
+        assert_eq!(t.links[1].rate_bps, 10_000_000_000);
+    }
+
+    #[test]
+    fn suggestions() {
+        let keys = TCP_KEYS.iter().copied();
+        assert_eq!(suggest("rto_mn", keys.clone()), Some("rto_min"));
+        assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
+        assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));
+        assert_eq!(suggest("banana", keys), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("stpo", "stop"), 1);
+        assert_eq!(suggest("s1", ["h1", "s0"].into_iter()), Some("s0"));
+    }
+
+    #[test]
+    fn parse_config_str_works() {
+        let c = parse_config_str(&example().to_string()).unwrap();
+        assert_eq!(c.apps.len(), 1);
+    }
+
+    // ------------------------------------------------------------ fuzzing
+
+    const VOCAB: &[&str] = &[
+        "name",
+        "seed",
+        "stop",
+        "topology",
+        "routing",
+        "tcp",
+        "apps",
+        "kind",
+        "hosts",
+        "rate",
+        "delay",
+        "buffer",
+        "ecn_k",
+        "nic_buffer",
+        "k",
+        "racks",
+        "hosts_per_rack",
+        "host_rate",
+        "core_rate",
+        "leaves",
+        "spines",
+        "hosts_per_leaf",
+        "fabric_rate",
+        "nodes",
+        "links",
+        "a",
+        "b",
+        "mode",
+        "mss",
+        "rwnd",
+        "rto_min",
+        "src",
+        "dst",
+        "size",
+        "duration",
+        "workers",
+        "servers",
+        "client",
+        "aggregator",
+        "star",
+        "fat_tree",
+        "custom",
+        "two_tier",
+        "leaf_spine",
+        "bulk",
+        "sync_reads",
+        "udp_cbr",
+        "partition_aggregate",
+        "host",
+        "switch",
+        "1-3",
+        "0-0",
+        "3-1",
+        "1Gbps",
+        "0Gbps",
+        "50us",
+        "-1us",
+        "32KB",
+        "100pkt",
+        "0pkt",
+        "1e999s",
+        "s0",
+        "h0",
+        "h1",
+        "",
+        "é",
+        "newreno",
+        "ecmp",
+    ];
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (0u64..20).prop_map(|n| json!(n)),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<u64>().prop_map(|n| json!(n)),
+            any::<f64>()
+                .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+            proptest::sample::select(VOCAB).prop_map(|s| json!(s)),
+            ".{0,12}".prop_map(Value::String),
+        ]
+    }
+
+    fn arb_json() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(5, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop_oneof![
+                            proptest::sample::select(VOCAB).prop_map(str::to_string),
+                            ".{0,6}"
+                        ],
+                        inner
+                    ),
+                    0..8
+                )
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Replace the value at a pseudo-random position of `doc` with `new`.
+    fn mutate(doc: &mut Value, mut pick: usize, new: Value) {
+        let mut cur = doc;
+        loop {
+            let n = match cur {
+                Value::Object(m) => m.len(),
+                Value::Array(a) => a.len(),
+                _ => 0,
+            };
+            if n == 0 || pick.is_multiple_of(4) {
+                *cur = new;
+                return;
+            }
+            let i = (pick / 4) % n;
+            pick /= 4 * n.max(1);
+            pick += 1;
+            cur = match cur {
+                Value::Object(m) => m.values_mut().nth(i).unwrap(),
+                Value::Array(a) => &mut a[i],
+                _ => unreachable!(),
+            };
+        }
+    }
+
+    fn rich_valid() -> Value {
+        json!({
+            "name": "x", "seed": 3, "stop": "1s", "l2_overhead": 38, "switch_delay": "1us",
+            "routing": {"mode": "single"},
+            "topology": {"kind": "custom", "buffer": "100KB", "ecn_k": "10pkt", "nodes": [
+                {"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+                {"name": "h2", "kind": "host"}, {"name": "s0", "kind": "switch"}],
+                "links": [
+                    {"a": "h0", "b": "s0", "rate": "1Gbps", "delay": "1us"},
+                    {"a": "h1", "b": "s0", "rate": "1Gbps", "delay": "1us"},
+                    {"a": "h2", "b": "s0", "rate": "1Gbps", "delay": "1us", "buffer": "5pkt"}]},
+            "tcp": {"mss": 1000, "rwnd": "100pkt", "sack": true},
+            "apps": [
+                {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"ecn": true}},
+                {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-2", "gap": "1ms"},
+                {"kind": "sync_reads", "client": 2, "servers": [0, 1], "jitter": "1us"},
+                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"}
+            ]
+        })
+    }
+
+    #[test]
+    fn rich_valid_parses() {
+        parse_config(&rich_valid()).unwrap();
+    }
+
+    fn check_no_panic(doc: &Value) {
+        match parse_config(doc) {
+            Ok(c) => assert!(!c.apps.is_empty()),
+            Err(errs) => {
+                assert!(!errs.is_empty());
+                for e in &errs {
+                    assert!(!e.path.is_empty());
+                    assert!(!e.message.is_empty());
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_json_never_panics(doc in arb_json()) {
+            check_no_panic(&doc);
+        }
+
+        #[test]
+        fn mutated_scenarios_never_panic(pick in any::<usize>(), new in arb_json(), base in 0usize..2) {
+            let mut doc = if base == 0 { rich_valid() } else { example() };
+            mutate(&mut doc, pick, new);
+            check_no_panic(&doc);
+        }
+
+        #[test]
+        fn random_text_never_panics(s in "\\PC{0,64}") {
+            let _ = parse_config_str(&s);
+        }
+    }
+}

@@ -1,0 +1,666 @@
+//! One test per validation error class: each asserts that the error names
+//! the field path and the reason.
+
+use dcnsim::scenario::{parse_config, parse_config_str, ScenarioError};
+use serde_json::{json, Value};
+
+/// A valid base scenario: 17 hosts on a star, one sync_reads app.
+fn base() -> Value {
+    json!({
+        "name": "t",
+        "stop": "1s",
+        "topology": {"kind": "star", "hosts": 17, "rate": "1Gbps", "delay": "50us", "buffer": "32KB"},
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-16"}]
+    })
+}
+
+fn with(mut doc: Value, f: impl FnOnce(&mut Value)) -> Value {
+    f(&mut doc);
+    doc
+}
+
+fn errors(doc: &Value) -> Vec<ScenarioError> {
+    match parse_config(doc) {
+        Ok(_) => panic!("expected errors for {doc}"),
+        Err(e) => e,
+    }
+}
+
+/// Assert one error sits at `path` and its message contains `needle`.
+#[track_caller]
+fn assert_err(errs: &[ScenarioError], path: &str, needle: &str) {
+    assert!(
+        errs.iter()
+            .any(|e| e.path == path && e.message.contains(needle)),
+        "no error at '{path}' containing '{needle}'; got:\n{}",
+        errs.iter()
+            .map(|e| format!("  {e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn base_is_valid() {
+    parse_config(&base()).unwrap();
+}
+
+#[test]
+fn display_is_path_colon_message() {
+    let e = ScenarioError {
+        path: "tcp.mss".into(),
+        message: "must be ≥ 1, got 0".into(),
+    };
+    assert_eq!(e.to_string(), "tcp.mss: must be ≥ 1, got 0");
+}
+
+#[test]
+fn invalid_json_is_one_document_error() {
+    let e = parse_config_str("{\"stop\": ").unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_err(&e, "<document>", "invalid JSON");
+}
+
+#[test]
+fn document_must_be_a_table() {
+    let e = errors(&json!([1, 2]));
+    assert_err(&e, "<document>", "expected a table, got an array");
+}
+
+#[test]
+fn unknown_top_level_key_suggests() {
+    let e = errors(&with(base(), |d| d["stpo"] = json!("1s")));
+    assert_err(&e, "stpo", "unknown key (did you mean 'stop'?)");
+}
+
+#[test]
+fn unknown_tcp_key_suggests() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"rto_mn": "1ms"})));
+    assert_eq!(
+        e[0].to_string(),
+        "tcp.rto_mn: unknown key (did you mean 'rto_min'?)"
+    );
+}
+
+#[test]
+fn unknown_key_without_close_match_has_no_suggestion() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"zzzzzzzz": 1})));
+    assert_eq!(e[0].to_string(), "tcp.zzzzzzzz: unknown key");
+}
+
+#[test]
+fn unknown_key_with_odd_characters_is_quoted_in_path() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"rto min": 1})));
+    assert_err(&e, "tcp[\"rto min\"]", "unknown key");
+}
+
+#[test]
+fn unknown_topology_key_names_kind() {
+    let e = errors(&with(base(), |d| d["topology"]["racks"] = json!(2)));
+    assert_err(&e, "topology.racks", "unknown key for topology kind 'star'");
+}
+
+#[test]
+fn unknown_app_key_names_kind() {
+    let e = errors(&with(base(), |d| d["apps"][0]["sruu"] = json!("1KB")));
+    assert_err(
+        &e,
+        "apps[0].sruu",
+        "unknown key for app kind 'sync_reads' (did you mean 'sru'?)",
+    );
+}
+
+#[test]
+fn tcp_key_on_udp_app_is_unknown() {
+    let e = errors(&with(
+        base(),
+        |d| {
+            d["apps"] = json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "1Mbps", "tcp": {}}])
+        },
+    ));
+    assert_err(&e, "apps[0].tcp", "unknown key for app kind 'udp_cbr'");
+}
+
+#[test]
+fn missing_required_keys() {
+    let e = errors(&json!({}));
+    assert_err(&e, "topology", "missing required key");
+    assert_err(&e, "apps", "missing required key");
+    let e = errors(&with(base(), |d| {
+        d["topology"].as_object_mut().unwrap().remove("hosts");
+    }));
+    assert_err(&e, "topology.hosts", "missing required key");
+    let e = errors(&with(base(), |d| {
+        d["topology"].as_object_mut().unwrap().remove("kind");
+    }));
+    assert_err(&e, "topology.kind", "missing required key");
+    let e = errors(&with(base(), |d| {
+        d["apps"][0].as_object_mut().unwrap().remove("servers");
+    }));
+    assert_err(&e, "apps[0].servers", "missing required key");
+    let e = errors(&with(base(), |d| {
+        d["topology"].as_object_mut().unwrap().remove("buffer");
+    }));
+    assert_err(&e, "topology.buffer", "missing required key");
+}
+
+#[test]
+fn wrong_types() {
+    let e = errors(&with(base(), |d| {
+        d["topology"]["hosts"] = json!("17");
+        d["tcp"] = json!({"sack": "yes", "mss": 1.5});
+        d["name"] = json!(3);
+    }));
+    assert_err(&e, "topology.hosts", "expected an integer, got '17'");
+    assert_err(&e, "tcp.sack", "expected true or false, got 'yes'");
+    assert_err(&e, "tcp.mss", "expected an integer, got 1.5");
+    assert_err(&e, "name", "expected a string");
+    let e = errors(&with(base(), |d| d["tcp"] = json!([1])));
+    assert_err(&e, "tcp", "expected a table, got an array");
+    let e = errors(&with(base(), |d| d["apps"] = json!({"kind": "bulk"})));
+    assert_err(&e, "apps", "expected an array of tables, got a table");
+    let e = errors(&with(base(), |d| d["apps"] = json!([5])));
+    assert_err(&e, "apps[0]", "expected a table, got an integer");
+}
+
+#[test]
+fn wrong_units() {
+    let e = errors(&with(base(), |d| {
+        d["topology"]["rate"] = json!("10MB");
+        d["topology"]["delay"] = json!(50);
+        d["topology"]["buffer"] = json!("5us");
+        d["stop"] = json!("10");
+    }));
+    assert_err(
+        &e,
+        "topology.rate",
+        "expected a rate like '1Gbps', got '10MB'",
+    );
+    assert_err(
+        &e,
+        "topology.delay",
+        "expected a time with a unit like '50us', got 50",
+    );
+    assert_err(
+        &e,
+        "topology.buffer",
+        "expected a size like '32KB' or a packet count like '100pkt', got '5us'",
+    );
+    assert_err(
+        &e,
+        "stop",
+        "expected a time with a unit like '50us', got '10'",
+    );
+}
+
+#[test]
+fn negative_and_zero_rates() {
+    let e = errors(&with(base(), |d| d["topology"]["rate"] = json!("0Gbps")));
+    assert_err(&e, "topology.rate", "must be > 0");
+    let e = errors(&with(base(), |d| d["topology"]["rate"] = json!("-1Gbps")));
+    assert_err(&e, "topology.rate", "must not be negative");
+}
+
+#[test]
+fn negative_time_and_seed() {
+    let e = errors(&with(base(), |d| {
+        d["topology"]["delay"] = json!("-5us");
+        d["seed"] = json!(-1);
+    }));
+    assert_err(&e, "topology.delay", "must not be negative");
+    assert_err(&e, "seed", "must be ≥ 0, got -1");
+}
+
+#[test]
+fn zero_buffer() {
+    let e = errors(&with(base(), |d| d["topology"]["buffer"] = json!("0pkt")));
+    assert_err(&e, "topology.buffer", "must be > 0");
+}
+
+#[test]
+fn fat_tree_k_must_be_even_and_positive() {
+    let ft = |k: Value| {
+        with(base(), |d| {
+            d["topology"] = json!({"kind": "fat_tree", "k": k, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"});
+            d["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"}]);
+        })
+    };
+    parse_config(&ft(json!(4))).unwrap();
+    assert_err(
+        &errors(&ft(json!(3))),
+        "topology.k",
+        "must be even and ≥ 2, got 3",
+    );
+    assert_err(
+        &errors(&ft(json!(0))),
+        "topology.k",
+        "must be even and ≥ 2, got 0",
+    );
+}
+
+#[test]
+fn star_needs_two_hosts() {
+    let e = errors(&with(base(), |d| d["topology"]["hosts"] = json!(1)));
+    assert_err(&e, "topology.hosts", "must be ≥ 2, got 1");
+}
+
+#[test]
+fn topology_too_large() {
+    let e = errors(&with(base(), |d| {
+        d["topology"] = json!({"kind": "leaf_spine", "leaves": 1000, "spines": 2, "hosts_per_leaf": 1000,
+            "host_rate": "10Gbps", "fabric_rate": "40Gbps", "delay": "1us", "buffer": "100pkt"});
+    }));
+    assert_err(&e, "topology", "too large");
+}
+
+#[test]
+fn unknown_topology_kind_lists_valid() {
+    let e = errors(&with(base(), |d| d["topology"]["kind"] = json!("fattree")));
+    assert_err(
+        &e,
+        "topology.kind",
+        "unknown topology kind 'fattree' (did you mean 'fat_tree'?",
+    );
+    assert_err(
+        &e,
+        "topology.kind",
+        "valid: star, two_tier, fat_tree, leaf_spine, custom",
+    );
+}
+
+#[test]
+fn unknown_app_kind_lists_valid() {
+    let e = errors(&with(base(), |d| d["apps"][0]["kind"] = json!("incast")));
+    assert_err(&e, "apps[0].kind", "unknown app kind 'incast'");
+    assert_err(
+        &e,
+        "apps[0].kind",
+        "valid: bulk, partition_aggregate, sync_reads, udp_cbr",
+    );
+}
+
+#[test]
+fn unknown_cc_lists_valid() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"cc": "vegas", "segment": "tiny"})
+    }));
+    assert_err(
+        &e,
+        "tcp.cc",
+        "unknown congestion control 'vegas' (valid: newreno)",
+    );
+    assert_err(
+        &e,
+        "tcp.segment",
+        "unknown segment policy 'tiny' (valid: fixed)",
+    );
+}
+
+#[test]
+fn unknown_routing_mode() {
+    let e = errors(&with(base(), |d| d["routing"] = json!({"mode": "spray"})));
+    assert_err(
+        &e,
+        "routing.mode",
+        "unknown routing mode 'spray' (valid: single, ecmp, rps)",
+    );
+}
+
+#[test]
+fn host_out_of_range_in_list() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"},
+            {"kind": "sync_reads", "client": 0, "servers": [1, 2, 3, 40]}
+        ]);
+    }));
+    assert_eq!(
+        e[0].to_string(),
+        "apps[1].servers[3]: host 40 out of range (topology has 17 hosts)"
+    );
+}
+
+#[test]
+fn host_out_of_range_in_scalar_and_range_string() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "bulk", "src": 17, "dst": 1, "size": "1MB"},
+            {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-99"}
+        ]);
+    }));
+    assert_err(
+        &e,
+        "apps[0].src",
+        "host 17 out of range (topology has 17 hosts)",
+    );
+    assert_err(
+        &e,
+        "apps[1].workers",
+        "host 99 out of range (topology has 17 hosts)",
+    );
+}
+
+#[test]
+fn malformed_and_backwards_ranges() {
+    let e = errors(&with(base(), |d| d["apps"][0]["servers"] = json!("1..16")));
+    assert_err(
+        &e,
+        "apps[0].servers",
+        "expected a list of host indices or a range like '1-16', got '1..16'",
+    );
+    let e = errors(&with(base(), |d| d["apps"][0]["servers"] = json!("9-3")));
+    assert_err(&e, "apps[0].servers", "range '9-3' is empty");
+}
+
+#[test]
+fn src_equals_dst() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "bulk", "src": 3, "dst": 3, "size": "1MB"},
+            {"kind": "udp_cbr", "src": 4, "dst": 4, "rate": "1Mbps"}
+        ]);
+    }));
+    assert_err(&e, "apps[0].dst", "same host as src (3)");
+    assert_err(&e, "apps[1].dst", "same host as src (4)");
+}
+
+#[test]
+fn client_or_aggregator_in_own_list() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "sync_reads", "client": 2, "servers": [1, 2]},
+            {"kind": "partition_aggregate", "aggregator": 5, "workers": "1-16"}
+        ]);
+    }));
+    assert_err(&e, "apps[0].servers[1]", "host 2 is the client itself");
+    assert_err(&e, "apps[1].workers", "host 5 is the aggregator itself");
+}
+
+#[test]
+fn empty_server_list() {
+    let e = errors(&with(base(), |d| d["apps"][0]["servers"] = json!([])));
+    assert_err(&e, "apps[0].servers", "empty list");
+}
+
+#[test]
+fn duplicate_host_in_list() {
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["servers"] = json!([1, 2, 1])
+    }));
+    assert_err(&e, "apps[0].servers[2]", "host 1 is listed twice");
+}
+
+#[test]
+fn bulk_needs_exactly_one_of_size_or_duration() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "duration": "1s"},
+            {"kind": "bulk", "src": 0, "dst": 1}
+        ]);
+    }));
+    assert_err(
+        &e,
+        "apps[0]",
+        "needs exactly one of 'size' or 'duration', got both",
+    );
+    assert_err(
+        &e,
+        "apps[1]",
+        "needs exactly one of 'size' or 'duration', got neither",
+    );
+}
+
+#[test]
+fn zero_sizes_and_counts() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([
+            {"kind": "bulk", "src": 0, "dst": 1, "size": 0},
+            {"kind": "sync_reads", "client": 0, "servers": [1], "sru": "0KB", "blocks": 0},
+            {"kind": "partition_aggregate", "aggregator": 0, "workers": [1], "queries": 0}
+        ]);
+    }));
+    assert_err(&e, "apps[0].size", "must be > 0");
+    assert_err(&e, "apps[1].sru", "must be > 0");
+    assert_err(&e, "apps[1].blocks", "must be ≥ 1, got 0");
+    assert_err(&e, "apps[2].queries", "must be ≥ 1, got 0");
+}
+
+#[test]
+fn no_apps() {
+    let e = errors(&with(base(), |d| d["apps"] = json!([])));
+    assert_err(&e, "apps", "needs at least one app");
+}
+
+#[test]
+fn stop_must_be_positive() {
+    let e = errors(&with(base(), |d| d["stop"] = json!("0s")));
+    assert_err(&e, "stop", "must be > 0");
+    let e = errors(&with(base(), |d| d["stop"] = json!("-1s")));
+    assert_err(&e, "stop", "must not be negative");
+}
+
+#[test]
+fn udp_stop_must_follow_start() {
+    let e = errors(&with(base(), |d| {
+        d["apps"] = json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "1Mbps", "start": "2ms", "stop": "1ms"}]);
+    }));
+    assert_err(&e, "apps[0].stop", "stop (1ms) must be after start (2ms)");
+}
+
+#[test]
+fn tcp_field_ranges() {
+    let e = errors(&with(
+        base(),
+        |d| d["tcp"] = json!({"mss": 0, "init_cwnd": 0, "max_backoff": 0, "dupack_threshold": 0, "rto_init": "0s"}),
+    ));
+    assert_err(&e, "tcp.mss", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.init_cwnd", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.max_backoff", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.dupack_threshold", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.rto_init", "must be > 0");
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"mss": 5_000_000_000u64})
+    }));
+    assert_err(&e, "tcp.mss", "must be ≤ 4294967295");
+}
+
+#[test]
+fn rwnd_smaller_than_mss() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"rwnd": "1KB"})));
+    assert_err(
+        &e,
+        "tcp.rwnd",
+        "receiver window (1024 bytes) is smaller than mss (1460 bytes)",
+    );
+    // Per-app override: reported under the app, and only there.
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"rwnd": "2KB"});
+        d["apps"][0]["tcp"] = json!({"mss": 4096});
+    }));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_err(
+        &e,
+        "apps[0].tcp.rwnd",
+        "receiver window (2048 bytes) is smaller than mss (4096 bytes)",
+    );
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"rwnd": "0pkt"})));
+    assert_err(&e, "tcp.rwnd", "smaller than mss");
+}
+
+#[test]
+fn rto_bounds() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"rto_min": "2s", "rto_max": "1s"})
+    }));
+    assert_err(&e, "tcp.rto_max", "rto_max (1s) is below rto_min (2s)");
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"rto_max": "500ms"})));
+    assert_err(&e, "tcp.rto_init", "rto_init (1s) exceeds rto_max (500ms)");
+}
+
+#[test]
+fn app_tcp_override_errors_have_app_path() {
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["tcp"] = json!({"mss": 0, "rto_mn": "1ms"})
+    }));
+    assert_err(&e, "apps[0].tcp.mss", "must be ≥ 1, got 0");
+    assert_err(
+        &e,
+        "apps[0].tcp.rto_mn",
+        "unknown key (did you mean 'rto_min'?)",
+    );
+}
+
+#[test]
+fn two_tier_needs_a_buffer_for_each_tier() {
+    let e = errors(&with(base(), |d| {
+        d["topology"] = json!({"kind": "two_tier", "racks": 2, "hosts_per_rack": 4, "host_rate": "1Gbps",
+            "core_rate": "10Gbps", "delay": "25us", "tor_buffer": "100KB"});
+    }));
+    assert_err(
+        &e,
+        "topology.agg_buffer",
+        "missing required key (give 'agg_buffer' or the topology-wide 'buffer')",
+    );
+    assert!(!e.iter().any(|x| x.path == "topology.tor_buffer"));
+}
+
+fn custom(nodes: Value, links: Value) -> Value {
+    with(base(), |d| {
+        d["topology"] =
+            json!({"kind": "custom", "buffer": "100KB", "nodes": nodes, "links": links});
+        d["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"}]);
+    })
+}
+
+fn ln(a: &str, b: &str) -> Value {
+    json!({"a": a, "b": b, "rate": "1Gbps", "delay": "10us"})
+}
+
+#[test]
+fn custom_duplicate_node_names() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h0", "kind": "host"}, {"name": "s", "kind": "switch"}]),
+        json!([ln("h0", "s")]),
+    ));
+    assert_err(
+        &e,
+        "topology.nodes[1].name",
+        "duplicate node name 'h0' (first used by nodes[0])",
+    );
+}
+
+#[test]
+fn custom_unknown_node_names() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}, {"name": "s0", "kind": "switch"}]),
+        json!([ln("h0", "s0"), ln("h1", "s1")]),
+    ));
+    assert_err(
+        &e,
+        "topology.links[1].b",
+        "unknown node 's1' (did you mean 's0'?)",
+    );
+}
+
+#[test]
+fn custom_disconnected_graph() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+               {"name": "s0", "kind": "switch"}, {"name": "s1", "kind": "switch"}]),
+        json!([ln("h0", "s0"), ln("h1", "s1")]),
+    ));
+    assert_err(
+        &e,
+        "topology",
+        "graph is disconnected: 'h1', 's1' not reachable from 'h0'",
+    );
+}
+
+#[test]
+fn custom_host_without_link() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}, {"name": "s0", "kind": "switch"}]),
+        json!([ln("h0", "s0")]),
+    ));
+    assert_err(&e, "topology.nodes[1]", "host 'h1' has no link");
+}
+
+#[test]
+fn custom_self_loop_and_bad_node_kind() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "router"}, {"name": "s0", "kind": "switch"}]),
+        json!([ln("h0", "s0"), ln("s0", "s0")]),
+    ));
+    assert_err(
+        &e,
+        "topology.nodes[1].kind",
+        "unknown node kind 'router' (valid: host, switch)",
+    );
+    assert_err(&e, "topology.links[1]", "links node 's0' to itself");
+}
+
+#[test]
+fn custom_link_errors_and_structure_checked_together() {
+    let e = errors(&with(
+        custom(
+            json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}, {"name": "s0", "kind": "switch"}]),
+            json!([{"a": "h0", "b": "s0", "rate": "fast", "delay": "10us", "colour": "red"}, ln("h1", "sX")]),
+        ),
+        |d| {
+            d["topology"].as_object_mut().unwrap().remove("buffer");
+        },
+    ));
+    assert_err(
+        &e,
+        "topology.links[0].rate",
+        "expected a rate like '1Gbps', got 'fast'",
+    );
+    assert_err(&e, "topology.links[0].colour", "unknown key");
+    assert_err(
+        &e,
+        "topology.links[0].buffer",
+        "missing (no topology-wide 'buffer' either)",
+    );
+    assert_err(&e, "topology.links[1].b", "unknown node 'sX'");
+}
+
+#[test]
+fn custom_host_transit_only() {
+    let e = errors(&custom(
+        json!([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}, {"name": "h2", "kind": "host"}]),
+        json!([ln("h0", "h2"), ln("h2", "h1")]),
+    ));
+    assert_err(&e, "topology", "hosts do not forward");
+}
+
+#[test]
+fn all_problems_are_collected() {
+    let e = errors(&json!({
+        "stop": "0s",
+        "seed": "one",
+        "bogus": 1,
+        "topology": {"kind": "star", "hosts": 4, "rate": "1GB", "delay": "1us", "buffer": "1KB"},
+        "tcp": {"rto_mn": "1ms", "mss": 0},
+        "apps": [
+            {"kind": "bulk", "src": 0, "dst": 0},
+            {"kind": "sync_reads", "client": 0, "servers": [9]}
+        ]
+    }));
+    for (path, needle) in [
+        ("stop", "must be > 0"),
+        ("seed", "expected an integer"),
+        ("bogus", "unknown key"),
+        ("topology.rate", "expected a rate"),
+        ("tcp.rto_mn", "did you mean 'rto_min'"),
+        ("tcp.mss", "must be ≥ 1"),
+        ("apps[0].dst", "same host as src"),
+        ("apps[0]", "got neither"),
+        (
+            "apps[1].servers[0]",
+            "host 9 out of range (topology has 4 hosts)",
+        ),
+    ] {
+        assert_err(&e, path, needle);
+    }
+    assert_eq!(e.len(), 9, "{e:#?}");
+}
