@@ -96,7 +96,7 @@ def test_full_tcp_table_validates():
     s = dcnsim.Scenario(
         topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="32KB", ecn_k="20pkt"),
         apps=[dcnsim.Bulk(src=1, dst=0, size=100_000, tcp=dcnsim.Tcp(rto_min="200us"))],
-        tcp=tcp, switch_delay="1us", l2_overhead=38, routing="single", stop="10ms",
+        tcp=tcp, switch_delay="1us", host_jitter="2us", l2_overhead=38, routing="single", stop="10ms",
     )
     assert dcnsim.validate(s) == []
 

@@ -322,11 +322,12 @@ class Scenario(_Builder):
     seed: Optional[int] = 1
     l2_overhead: Optional[int] = 0
     switch_delay: Optional[str] = None
+    host_jitter: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay"):
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter"):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v
@@ -373,7 +374,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError([f"syntax: {e}"]) from None
     if not isinstance(doc, dict):
-        raise ScenarioError(["(root): expected a table/object at the top level"])
+        raise ScenarioError([f"{DOCUMENT}: expected a table/object at the top level"])
     if "name" not in doc:
         doc = {"name": p.stem, **doc}
     return doc
@@ -388,29 +389,42 @@ def as_dict(scenario: Any) -> Dict[str, Any]:
     if isinstance(scenario, Mapping):
         return _plain(copy.deepcopy(dict(scenario)))
     raise ScenarioError(
-        [f"(root): expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}"]
+        [f"{DOCUMENT}: expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}"]
     )
 
 
+DOCUMENT = "<document>"  # the path of problems with the document as a whole (as in Rust)
+_IDENT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def key_path(parent: str, key: str) -> str:
+    """``parent.key``, or ``parent["odd key"]`` for keys that are not
+    identifiers -- the same spelling as the Rust validation's paths."""
+    if _IDENT.match(key):
+        return f"{parent}.{key}" if parent else key
+    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+
+
 def _check_json(value: Any, path: str, errors: List[str]) -> None:
+    where = path or DOCUMENT
     if value is None or isinstance(value, (str, bool, int)):
         return
     if isinstance(value, float):
         if not math.isfinite(value):
-            errors.append(f"{path or '(root)'}: {value!r} is not a finite number")
+            errors.append(f"{where}: {value!r} is not a finite number")
         return
     if isinstance(value, Mapping):
         for k, v in value.items():
             if not isinstance(k, str):
-                errors.append(f"{path or '(root)'}: key {k!r} is not a string")
+                errors.append(f"{where}: key {k!r} is not a string")
                 continue
-            _check_json(v, f"{path}.{k}" if path else k, errors)
+            _check_json(v, key_path(path, k), errors)
         return
     if isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _check_json(v, f"{path}[{i}]", errors)
         return
-    errors.append(f"{path or '(root)'}: unsupported value of type {type(value).__name__}")
+    errors.append(f"{where}: unsupported value of type {type(value).__name__}")
 
 
 def to_json(doc: Mapping[str, Any]) -> str:
@@ -418,7 +432,7 @@ def to_json(doc: Mapping[str, Any]) -> str:
     carry (NaN, bytes, dates, non-string keys, ...) raise ScenarioError with
     their field paths."""
     if not isinstance(doc, Mapping):
-        raise ScenarioError([f"(root): expected a table/object, got {type(doc).__name__}"])
+        raise ScenarioError([f"{DOCUMENT}: expected a table/object, got {type(doc).__name__}"])
     errors: List[str] = []
     _check_json(doc, "", errors)
     if errors:
