@@ -55,6 +55,36 @@ values = st.recursive(
 )
 
 
+# Type-appropriate values per key (valid ones and edge cases), so that a good
+# share of mutated documents is still valid and actually runs. Rates and
+# times stay small: `stop` is never mutated, so every run ends by 5 ms.
+PLAUSIBLE = {
+    "hosts": [0, 1, 2, 3, 5], "k": [2, 4, 3], "racks": [1, 2], "hosts_per_rack": [1, 2, 4],
+    "rate": ["1Gbps", "10Mbps", "1bps", "1 Gbps"], "delay": ["0s", "1us", "10us", "1ms", "0.5us"],
+    "buffer": ["1pkt", "2KB", "16KB", 1500, 1, "1B"], "ecn_k": ["0pkt", "5pkt", "4KB", 0],
+    "nic_buffer": ["1pkt", "100pkt", "1B"], "mss": [1, 64, 1024, 9000], "header": [0, 4, 40],
+    "init_cwnd": [1, 2, 10], "rwnd": ["1pkt", "4pkt", "64KB", 1], "rto_min": ["0s", "1us", "1ms", "200ms"],
+    "rto_init": ["1ms", "1s"], "rto_max": ["1ms", "60s"], "granularity": ["0s", "1ms"],
+    "max_backoff": [1, 64], "dupack_threshold": [1, 3, 100], "delayed_ack": [True, False],
+    "delayed_ack_timeout": ["1us", "40ms"], "delayed_ack_segments": [1, 2, 5], "sack": [True, False],
+    "ecn": [True, False], "handshake_rtt_sample": [True, False], "cc": ["newreno", "NewReno", "cubic"],
+    "segment": ["fixed"], "servers": ["1-3", [1], [1, 2, 3], "2-3", [3, 1]], "workers": [[0], [0, 1, 2], "0-2"],
+    "sru": ["1B", "1KB", "16KB"], "blocks": [1, 2, 3], "queries": [1, 2, 3], "size": ["1B", "1KB", "100KB"],
+    "duration": ["1us", "1ms"], "jitter": ["0s", "1us", "1ms"], "src": [0, 1, 2, 3], "dst": [0, 1, 2, 3],
+    "client": [0, 1, 3], "aggregator": [0, 3], "response": ["1B", "4KB"], "request": ["1B", "64B"],
+    "start": ["0s", "1ms", "4ms", "10ms"], "stop": ["1ms", "5ms"], "seed": [0, 1, 2**64 - 1],
+    "l2_overhead": [0, 38], "switch_delay": ["0s", "1us"], "host_jitter": ["0s", "2us"], "gap": ["0s", "1ms"],
+    "payload": [1, 1460, "9000B"], "mode": ["single", "ecmp", "rps"],
+    "kind": ["star", "bulk", "sync_reads", "partition_aggregate", "udp_cbr", "fat_tree", "custom"],
+}
+
+
+def value_for(draw, key):
+    if isinstance(key, str) and key in PLAUSIBLE and draw(st.booleans()):
+        return copy.deepcopy(draw(st.sampled_from(PLAUSIBLE[key])))  # never mutate the pool
+    return draw(values)
+
+
 def paths(doc, prefix=()):
     """Every (container, key) position in doc, except `stop` (keeps runs short)."""
     out = []
@@ -82,9 +112,10 @@ def mutated(draw):
         if op == "delete":
             del parent[path[-1]]
         elif op == "add" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(KEYS))] = draw(values)
+            key = draw(st.sampled_from(KEYS))
+            parent[key] = value_for(draw, key)
         else:
-            parent[path[-1]] = draw(values)
+            parent[path[-1]] = value_for(draw, path[-1])
     return doc
 
 
@@ -105,7 +136,7 @@ def test_base_is_valid():
     assert dcnsim.validate(BASE) == []
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_scenarios_never_crash(doc):
     check(doc)
