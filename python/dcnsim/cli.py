@@ -260,9 +260,11 @@ def cmd_demo(args) -> int:
 
     from .demo import pivot, run_demo
 
-    table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seed=args.seed, progress=False if args.no_progress else None)
+    table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, progress=False if args.no_progress else None)
     print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 us links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter <= 20 us)")
-    print("application goodput at the client, Mbps:\n")
+    n_seeds = int(table["seeds"].iloc[0])
+    print(f"application goodput at the client, Mbps ({int(table['blocks_per_run'].iloc[0])} blocks per run, "
+          f"{'mean of ' + str(n_seeds) + ' seeds' if n_seeds > 1 else '1 seed'}):\n")
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.float_format", "{:.1f}".format):
         print(pivot(table).to_string())
     print(f"\nwrote {args.out}/incast_goodput.csv and {args.out}/incast_goodput.png")
@@ -330,9 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
     d.add_argument("--out", default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
-    d.add_argument("--quick", action="store_true", help="fewer blocks per point (seconds, not a minute)")
+    d.add_argument("--quick", action="store_true", help="5 blocks per point and one seed (a few seconds)")
     d.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
-    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
+                   help="seeds to average over (default 1,2,3; --quick: 1)")
     d.add_argument("--no-progress", action="store_true")
     d.set_defaults(func=cmd_demo)
 
