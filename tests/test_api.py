@@ -214,3 +214,19 @@ def test_jain():
     vals = [1.0, 2.0, 3.0]
     assert 1 / 3 <= dcnsim.jain(vals) <= 1
     assert math.isclose(dcnsim.jain(vals), dcnsim.jain([10 * v for v in vals]))  # scale-free
+
+
+def test_python_and_core_problems_reported_together():
+    import datetime
+
+    doc = small_incast().to_dict()
+    doc["apps"][0]["when"] = datetime.date(2024, 1, 1)  # TOML can produce dates; JSON cannot
+    doc["topology"]["rate"] = float("nan")
+    doc["tcp"]["rto_mn"] = "1ms"
+    errs = dcnsim.validate(doc)
+    assert any(e.startswith("apps[0].when:") for e in errs)
+    assert any(e.startswith("tcp.rto_mn:") for e in errs)  # from the core, same pass
+    assert [e for e in errs if e.startswith("topology.rate:")].__len__() == 1  # one report per path
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(doc)
+    assert e.value.errors == errs

@@ -11,6 +11,7 @@ the ``dcnsim`` command line.
 
 from __future__ import annotations
 
+import json
 from typing import Any, List, Optional
 
 from . import _core
@@ -31,7 +32,9 @@ from .scenario import (
     TwoTier,
     UdpCbr,
     as_dict,
+    error_path,
     load_scenario,
+    sanitize,
     to_json,
     with_overrides,
 )
@@ -92,16 +95,24 @@ def _split_problems(message: str) -> List[str]:
     return lines or [str(message)]
 
 
+def _problems(doc: Any) -> List[str]:
+    """Python-side problems (values JSON cannot carry) plus the core's, for
+    the rest of the document; one report per field path."""
+    clean, errors = sanitize(doc)
+    core = list(_require("validate")(json.dumps(clean, allow_nan=False)))
+    seen = {error_path(e) for e in errors}
+    return errors + [e for e in core if error_path(e) not in seen]
+
+
 def validate(scenario: Any) -> List[str]:
     """Every problem of a scenario (path, dict or builder), each as
     ``"field.path: reason"``; an empty list means it is valid. Never raises
     for a bad scenario."""
     try:
         doc = as_dict(scenario)
-        text = to_json(doc)
     except ScenarioError as e:
         return list(e.errors)
-    return list(_require("validate")(text))
+    return _problems(doc)
 
 
 def run(scenario: Any, seed: Optional[int] = None) -> Result:
@@ -115,10 +126,10 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ScenarioError([f"seed: must be an integer in [0, 2^64), got {seed!r}"])
         doc["seed"] = seed
-    text = to_json(doc)
-    problems = list(_require("validate")(text))
+    problems = _problems(doc)
     if problems:
         raise ScenarioError(problems)
+    text = to_json(doc)
     try:
         raw = _require("run")(text, seed)
     except ValueError as e:

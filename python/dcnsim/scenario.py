@@ -26,7 +26,7 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,6 +52,7 @@ __all__ = [
     "load_scenario",
     "as_dict",
     "to_json",
+    "sanitize",
     "with_overrides",
     "parse_path",
 ]
@@ -405,39 +406,52 @@ def key_path(parent: str, key: str) -> str:
     return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-def _check_json(value: Any, path: str, errors: List[str]) -> None:
+def _clean(value: Any, path: str, errors: List[str]) -> Any:
+    """A JSON-safe copy of ``value``: what JSON cannot carry is reported in
+    ``errors`` (with its path) and replaced by ``None`` (dropped, for keys)."""
     where = path or DOCUMENT
     if value is None or isinstance(value, (str, bool, int)):
-        return
+        return value
     if isinstance(value, float):
         if not math.isfinite(value):
             errors.append(f"{where}: {value!r} is not a finite number")
-        return
+            return None
+        return value
     if isinstance(value, Mapping):
+        out = {}
         for k, v in value.items():
             if not isinstance(k, str):
                 errors.append(f"{where}: key {k!r} is not a string")
                 continue
-            _check_json(v, key_path(path, k), errors)
-        return
+            out[k] = _clean(v, key_path(path, k), errors)
+        return out
     if isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            _check_json(v, f"{path}[{i}]", errors)
-        return
+        return [_clean(v, f"{path}[{i}]", errors) for i, v in enumerate(value)]
     errors.append(f"{where}: unsupported value of type {type(value).__name__}")
+    return None
+
+
+def sanitize(doc: Any) -> Tuple[Any, List[str]]:
+    """``(json_safe_copy, problems)``: the problems JSON itself cannot
+    express (NaN, bytes, dates, non-string keys, ...), each with its path."""
+    errors: List[str] = []
+    return _clean(doc, "", errors), errors
 
 
 def to_json(doc: Mapping[str, Any]) -> str:
     """The scenario dict as the JSON text the core reads. Values JSON cannot
-    carry (NaN, bytes, dates, non-string keys, ...) raise ScenarioError with
-    their field paths."""
+    carry raise ScenarioError with their field paths."""
     if not isinstance(doc, Mapping):
         raise ScenarioError([f"{DOCUMENT}: expected a table/object, got {type(doc).__name__}"])
-    errors: List[str] = []
-    _check_json(doc, "", errors)
+    clean, errors = sanitize(doc)
     if errors:
         raise ScenarioError(errors)
-    return json.dumps(doc, allow_nan=False, separators=(",", ":"))
+    return json.dumps(clean, allow_nan=False, separators=(",", ":"))
+
+
+def error_path(problem: str) -> str:
+    """The field path of a ``"path: reason"`` problem."""
+    return problem.split(": ", 1)[0]
 
 
 # --------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import ScenarioError
-from .scenario import as_dict, to_json, with_overrides
+from .scenario import as_dict, with_overrides
 
 __all__ = ["Point", "SweepError", "run_sweep", "grid", "point_dir"]
 
@@ -112,8 +112,6 @@ def run_sweep(
     import pandas as pd
     from tqdm.auto import tqdm
 
-    from . import _require
-
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
     pts = [_as_point(p) for p in points]
@@ -124,7 +122,7 @@ def run_sweep(
     dirs: List[Path] = []
     errors: List[str] = []
     seen: Dict[Path, str] = {}
-    validate = _require("validate")
+    from . import _problems
     for p in pts:
         d = point_dir(out_root, p.label)
         if d in seen:
@@ -134,7 +132,7 @@ def run_sweep(
             doc = as_dict(p.scenario)
             if p.seed is not None:
                 doc["seed"] = p.seed
-            problems = list(validate(to_json(doc)))
+            problems = _problems(doc)
         except ScenarioError as e:
             problems, doc = list(e.errors), {}
         errors.extend(f"{p.label}: {e}" for e in problems)
