@@ -319,9 +319,16 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
+    let pcaps = w
+        .core
+        .captures
+        .iter()
+        .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
+        .collect();
     Results {
         tables: vec![flows, queues, queries, blocks],
         summary,
+        pcaps,
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::app::{App, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
+use crate::pcap::Capture;
 use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
@@ -67,6 +68,9 @@ pub struct Core {
     pub dropped: u64,
     pub tcp_drops: Vec<DropRuns>,
     pub udp_drops: Vec<DropRuns>,
+    /// Capture index of each host (`u32::MAX` = not captured).
+    capture_of: Vec<u32>,
+    pub captures: Vec<Capture>,
 }
 
 impl Core {
@@ -74,6 +78,10 @@ impl Core {
     #[inline]
     pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
         let node = self.host_node[host as usize];
+        let c = self.capture_of[host as usize];
+        if c != u32::MAX {
+            self.captures[c as usize].record(self.q.now(), &pkt);
+        }
         let id = self.arena.alloc(pkt);
         self.forward(node, id, true);
     }
@@ -212,7 +220,14 @@ impl World {
             dropped: 0,
             tcp_drops: Vec::new(),
             udp_drops: Vec::new(),
+            capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
+            captures: Vec::new(),
         };
+        let mut core = core;
+        for &h in &cfg.pcap_hosts {
+            core.capture_of[h] = core.captures.len() as u32;
+            core.captures.push(Capture::new(h as u32));
+        }
         let mut w = World {
             core,
             flows: Vec::new(),
@@ -297,6 +312,10 @@ impl World {
                     );
                     core.arena.release(id);
                     core.delivered += 1;
+                    let c = core.capture_of[p.dst as usize];
+                    if c != u32::MAX {
+                        core.captures[c as usize].record(core.q.now(), &p);
+                    }
                     self.deliver(&p);
                 }
             }
