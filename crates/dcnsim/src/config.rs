@@ -228,4 +228,6 @@ pub struct Config {
     pub stop: SimTime,
     pub seed: u64,
     pub apps: Vec<AppSpec>,
+    /// Hosts whose interface is captured into a pcap trace.
+    pub pcap_hosts: Vec<usize>,
 }

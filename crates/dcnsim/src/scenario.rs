@@ -59,6 +59,7 @@ const TOP_KEYS: &[&str] = &[
     "host_jitter",
     "topology",
     "routing",
+    "pcap",
     "tcp",
     "apps",
 ];
@@ -1336,6 +1337,22 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }),
     };
 
+    // [pcap] hosts = [...]: capture points on these hosts' interfaces.
+    let pcap_hosts = match t.get("pcap") {
+        None => Some(Vec::new()),
+        Some(v) => Tbl::new(&mut ctx, v, "pcap").and_then(|r| {
+            r.check_keys(&mut ctx, &["hosts"], "");
+            match r.get("hosts") {
+                None => {
+                    ctx.err("pcap.hosts", "missing required key");
+                    None
+                }
+                Some(h) => host_list(&mut ctx, h, "pcap.hosts", topo.hosts)
+                    .map(|l| l.into_iter().map(|(h, _)| h).collect()),
+            }
+        }),
+    };
+
     let top_tcp = match t.get("tcp") {
         Some(v) => {
             let p = TcpPatch::parse(&mut ctx, v, "tcp");
@@ -1373,11 +1390,12 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing) {
-        (Some(topology), Some(routing)) => Ok(Config {
+    match (topo.spec, routing, pcap_hosts) {
+        (Some(topology), Some(routing), Some(pcap_hosts)) => Ok(Config {
             name,
             topology,
             routing,
+            pcap_hosts,
             l2_overhead,
             switch_delay,
             host_jitter,

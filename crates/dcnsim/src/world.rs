@@ -3,6 +3,7 @@
 use crate::app::{App, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
+use crate::pcap::Capture;
 use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
@@ -67,6 +68,9 @@ pub struct Core {
     pub dropped: u64,
     pub tcp_drops: Vec<DropRuns>,
     pub udp_drops: Vec<DropRuns>,
+    /// Capture index of each host (`u32::MAX` = not captured).
+    capture_of: Vec<u32>,
+    pub captures: Vec<Capture>,
 }
 
 impl Core {
@@ -74,6 +78,10 @@ impl Core {
     #[inline]
     pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
         let node = self.host_node[host as usize];
+        let c = self.capture_of[host as usize];
+        if c != u32::MAX {
+            self.captures[c as usize].record(self.q.now(), &pkt);
+        }
         let id = self.arena.alloc(pkt);
         self.forward(node, id, true);
     }
@@ -81,19 +89,19 @@ impl Core {
     /// Pick the egress link at `node` for packet `id` and enqueue it there.
     #[inline]
     fn forward(&mut self, node: u32, id: PktId, from_host: bool) {
-        let p = *self.arena.get(id);
-        let hops = self.routes.next_hops(node as usize, p.dst as usize);
+        let pk = self.arena.get(id);
+        // Copy only the fields routing needs, not the whole packet.
+        let (src, dst, flow, kind, txn) = (pk.src, pk.dst, pk.flow, pk.kind, pk.txn);
+        let hops = self.routes.next_hops(node as usize, dst as usize);
         let link = match hops.len() {
-            0 => unreachable!("no route from node {node} to host {}", p.dst),
+            0 => unreachable!("no route from node {node} to host {dst}"),
             1 => hops[0],
             n => match self.mode {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
                     // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
-                    let tuple = (p.src as u64) << 40
-                        ^ (p.dst as u64) << 16
-                        ^ (p.flow as u64) << 2
-                        ^ p.kind as u64;
+                    let tuple =
+                        (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64;
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
@@ -103,15 +111,15 @@ impl Core {
         // Host timing noise applies only when the NIC is idle, so it shifts
         // the phase of ACK-clocked packets without lowering the line rate.
         let jitter = if from_host && self.host_jitter.0 > 0 && l.idle_at(self.q.now()) {
-            SimTime(self.host_rng[p.src as usize].gen_range(0..=self.host_jitter.0))
+            SimTime(self.host_rng[src as usize].gen_range(0..=self.host_jitter.0))
         } else {
             SimTime::ZERO
         };
         if l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped {
-            match p.kind {
-                PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
-                PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
-                PktKind::Ack => self.tcp_drops[p.flow as usize].ack_drops += 1,
+            match kind {
+                PktKind::Data => self.tcp_drops[flow as usize].on_drop(txn),
+                PktKind::Udp => self.udp_drops[flow as usize].on_drop(txn),
+                PktKind::Ack => self.tcp_drops[flow as usize].ack_drops += 1,
             }
             self.dropped += 1;
             self.arena.release(id);
@@ -212,7 +220,14 @@ impl World {
             dropped: 0,
             tcp_drops: Vec::new(),
             udp_drops: Vec::new(),
+            capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
+            captures: Vec::new(),
         };
+        let mut core = core;
+        for &h in &cfg.pcap_hosts {
+            core.capture_of[h] = core.captures.len() as u32;
+            core.captures.push(Capture::new(h as u32));
+        }
         let mut w = World {
             core,
             flows: Vec::new(),
@@ -297,6 +312,10 @@ impl World {
                     );
                     core.arena.release(id);
                     core.delivered += 1;
+                    let c = core.capture_of[p.dst as usize];
+                    if c != u32::MAX {
+                        core.captures[c as usize].record(core.q.now(), &p);
+                    }
                     self.deliver(&p);
                 }
             }
