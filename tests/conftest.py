@@ -42,6 +42,7 @@ def small_incast(**over) -> dcnsim.Scenario:
         name="small-incast",
         seed=7,
         stop="2s",
+        pcap=[0, 1],
         routing=None,
         l2_overhead=None,
         topology=dcnsim.Star(hosts=5, rate="1Gbps", delay="10us", buffer="16KB"),
@@ -75,6 +76,25 @@ def small_rps(seed: int = 1) -> dict:
             {"kind": "bulk", "src": 4, "dst": 15, "size": "300KB"},
         ],
     }
+
+
+def pcap_records(data: bytes):
+    """Parse a classic pcap file: (linktype, [(time_s, incl_len, orig_len)]).
+    Asserts the structure: a known magic and records that exactly fill the file."""
+    import struct
+
+    magic = data[:4]
+    assert magic in (b"\x4d\x3c\xb2\xa1", b"\xd4\xc3\xb2\xa1"), magic.hex()  # ns / us, little-endian
+    scale = 1e-9 if magic == b"\x4d\x3c\xb2\xa1" else 1e-6
+    linktype = struct.unpack("<I", data[20:24])[0]
+    off, recs = 24, []
+    while off < len(data):
+        sec, frac, incl, orig = struct.unpack("<IIII", data[off : off + 16])
+        assert incl <= orig
+        recs.append((sec + frac * scale, incl, orig))
+        off += 16 + incl
+    assert off == len(data), "truncated record"
+    return linktype, recs
 
 
 @pytest.fixture

@@ -88,8 +88,8 @@ def test_cli_and_python_give_identical_tables(tmp_path, small_incast_path):
     # the builder twin of the file, through the Python API
     res = dcnsim.run(small_incast(), seed=3)
     res.write(tmp_path / "py")
-    for name in TABLE_COLUMNS:
-        assert (tmp_path / "cli" / f"{name}.csv").read_bytes() == (tmp_path / "py" / f"{name}.csv").read_bytes(), name
+    for name in [f"{t}.csv" for t in TABLE_COLUMNS] + ["h0.pcap", "h1.pcap"]:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "py" / name).read_bytes(), name
     cli_summary = json.loads((tmp_path / "cli" / "summary.json").read_text())
     py_summary = res.summary_record()
     for k in ("seed", "events", "packet_hops", "packets_created", "packets_delivered", "block_goodput_bps"):

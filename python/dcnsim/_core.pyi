@@ -14,8 +14,10 @@ class RunOutput(TypedDict):
     #: (partition_aggregate) and ``blocks`` (sync_reads); column -> values.
     tables: Dict[str, Table]
     #: seed, events, packet_hops, sim_time_s, wall_s, packets_created,
-    #: packets_delivered, packets_dropped, packets_in_flight
+    #: packets_delivered, packets_dropped, packets_in_flight (+ extras)
     summary: Dict[str, float]
+    #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
+    pcaps: Dict[str, bytes]
 
 def validate(scenario_json: str) -> List[str]:
     """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""

@@ -87,13 +87,16 @@ class Result:
     with their columns, when the run has none); ``tables`` holds every table
     the core returned by name; ``summary`` the core's run-level scalars;
     ``scenario`` the scenario dict as run (with the effective seed);
-    ``metrics`` derived headline numbers (see :meth:`metrics`)."""
+    ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
+    the pcap traces the scenario asked for (file name -> bytes)."""
 
     def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None):
         import pandas as pd
 
         self.scenario: Dict[str, Any] = dict(scenario or {})
         self.summary: Dict[str, float] = dict(raw.get("summary", {}))
+        #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
+        self.pcaps: Dict[str, bytes] = {str(k): bytes(v) for k, v in (raw.get("pcaps") or {}).items()}
         self.tables: Dict[str, "pd.DataFrame"] = {}
         raw_tables = raw.get("tables", {}) or {}
         for name in list(TABLES) + [t for t in raw_tables if t not in TABLE_COLUMNS]:
@@ -174,10 +177,11 @@ class Result:
     # ------------------------------------------------------------------ output
 
     def write(self, out_dir: Union[str, os.PathLike], format: str = "csv") -> Path:
-        """Write every table (``<name>.csv`` or ``<name>.parquet``),
-        ``scenario.json`` (runnable: the scenario with its effective seed) and
-        ``summary.json`` (``summary`` plus ``metrics``; written last, so its
-        presence marks a complete result). Each file is written atomically."""
+        """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
+        traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
+        with its effective seed) and ``summary.json`` (``summary`` plus
+        ``metrics``; written last, so its presence marks a complete result).
+        Each file is written atomically."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         out = Path(out_dir)
@@ -187,6 +191,9 @@ class Result:
                 atomic_write(out / f"{name}.csv", lambda fh, df=df: df.to_csv(fh, index=False, lineterminator="\n"))
             else:
                 atomic_write(out / f"{name}.parquet", lambda fh, df=df: df.to_parquet(fh, index=False), mode="wb")
+        for fname, data in self.pcaps.items():
+            safe = Path(fname).name  # a bare file name, never a path out of out_dir
+            atomic_write(out / safe, lambda fh, data=data: fh.write(data), mode="wb")
         atomic_write(out / "scenario.json", lambda fh: fh.write(json.dumps(self.scenario, indent=2) + "\n"))
         atomic_write(out / "summary.json", lambda fh: fh.write(json.dumps(self.summary_record(), indent=2) + "\n"))
         return out

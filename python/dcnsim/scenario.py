@@ -312,7 +312,8 @@ class UdpCbr(_Builder):
 @dataclass
 class Scenario(_Builder):
     """A whole scenario. ``routing`` is a mode name (``"single"``, ``"ecmp"``,
-    ``"rps"``) or a full ``{"mode": ...}`` table; ``apps`` one app or a list."""
+    ``"rps"``) or a full ``{"mode": ...}`` table; ``apps`` one app or a list;
+    ``pcap`` the hosts to trace (list, ``range``, ``"a-b"``) or a full table."""
 
     topology: Any
     apps: Any
@@ -324,6 +325,7 @@ class Scenario(_Builder):
     l2_overhead: Optional[int] = 0
     switch_delay: Optional[str] = None
     host_jitter: Optional[str] = None
+    pcap: Optional[Any] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -332,6 +334,9 @@ class Scenario(_Builder):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v
+        if self.pcap is not None:
+            # hosts to trace: a list, range or "a-b" string, or the full table
+            out["pcap"] = _plain(self.pcap) if isinstance(self.pcap, Mapping) else {"hosts": _plain(self.pcap)}
         out["topology"] = _plain(self.topology)
         if self.routing is not None:
             out["routing"] = {"mode": self.routing} if isinstance(self.routing, str) else _plain(self.routing)
