@@ -33,7 +33,7 @@ KEYS = sorted(
     {"name", "seed", "stop", "topology", "tcp", "apps", "routing", "mode", "kind", "hosts", "rate", "delay",
      "buffer", "ecn_k", "k", "racks", "hosts_per_rack", "nodes", "links", "a", "b", "mss", "cc", "rwnd", "rto_min",
      "servers", "workers", "client", "src", "dst", "size", "duration", "blocks", "queries", "sru", "jitter",
-     "l2_overhead", "switch_delay", "segment", "sack", "ecn", "nic_buffer", "start"}
+     "l2_overhead", "switch_delay", "segment", "sack", "ecn", "nic_buffer", "start", "pcap", "host_jitter"}
 )
 UNITS = ["1ms", "10us", "0s", "-5us", "1Gbps", "0bps", "32KB", "0B", "1.5MB", "100pkt", "0pkt", "1-3", "3-1",
          "0-0", "star", "fat_tree", "custom", "two_tier", "leaf_spine", "rps", "single", "ecmp", "newreno", "fixed",
@@ -75,6 +75,7 @@ PLAUSIBLE = {
     "start": ["0s", "1ms", "4ms", "10ms"], "stop": ["1ms", "5ms"], "seed": [0, 1, 2**64 - 1],
     "l2_overhead": [0, 38], "switch_delay": ["0s", "1us"], "host_jitter": ["0s", "2us"], "gap": ["0s", "1ms"],
     "payload": [1, 1460, "9000B"], "mode": ["single", "ecmp", "rps"],
+    "pcap": [{"hosts": [0]}, {"hosts": "0-3"}, {"hosts": [9]}, {}, [0]],
     "kind": ["star", "bulk", "sync_reads", "partition_aggregate", "udp_cbr", "fat_tree", "custom"],
 }
 
