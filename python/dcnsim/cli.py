@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from .errors import ScenarioError
@@ -244,8 +245,6 @@ def cmd_sweep(args) -> int:
     except SweepError as e:
         print(str(e), file=sys.stderr)
         return 1
-    from pathlib import Path
-
     atomic_write(Path(args.out) / "sweep.csv", lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
     params = list(axes) + (["seed"] if args.seeds else [])
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
