@@ -656,6 +656,9 @@ impl TcpPatch {
             sack: self.sack.unwrap_or(d.sack),
             ecn: self.ecn.unwrap_or(d.ecn),
             handshake_rtt_sample: self.handshake_rtt_sample.unwrap_or(d.handshake_rtt_sample),
+            cubic: d.cubic,
+            dctcp: d.dctcp,
+            fast: d.fast,
         }
     }
 }
