@@ -1,1 +1,137 @@
-"""dcnsim (Python front arrives with the python-front branch)."""
+"""dcnsim: a deterministic packet-level data-center network simulator.
+
+>>> import dcnsim
+>>> r = dcnsim.run("scenarios/kulkarni_incast.toml", seed=2)   # doctest: +SKIP
+>>> r.blocks.goodput_bps.mean()                                 # doctest: +SKIP
+
+The simulator itself is the Rust extension ``dcnsim._core``; this package
+adds scenario builders, result tables (pandas), parallel sweeps, plots and
+the ``dcnsim`` command line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, List, Optional
+
+from . import _core
+from .errors import ScenarioError
+from .result import Result, jain
+from .scenario import (
+    Bulk,
+    Custom,
+    FatTree,
+    LeafSpine,
+    Link,
+    Node,
+    PartitionAggregate,
+    Scenario,
+    Star,
+    SyncReads,
+    Tcp,
+    TwoTier,
+    UdpCbr,
+    as_dict,
+    error_path,
+    load_scenario,
+    sanitize,
+    to_json,
+    with_overrides,
+)
+
+try:
+    from importlib.metadata import PackageNotFoundError, version as _dist_version
+
+    __version__ = _dist_version("dcnsim")
+except Exception:  # not installed (e.g. run from a source tree)
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "run",
+    "validate",
+    "Result",
+    "ScenarioError",
+    "jain",
+    "core_version",
+    "Scenario",
+    "Tcp",
+    "Star",
+    "TwoTier",
+    "FatTree",
+    "LeafSpine",
+    "Custom",
+    "Node",
+    "Link",
+    "Bulk",
+    "PartitionAggregate",
+    "SyncReads",
+    "UdpCbr",
+    "load_scenario",
+    "with_overrides",
+    "__version__",
+]
+
+
+def core_version() -> str:
+    """Version string of the Rust core (``_core.version()``)."""
+    fn = getattr(_core, "version", None)
+    return fn() if fn is not None else "unknown"
+
+
+def _require(name: str):
+    fn = getattr(_core, name, None)
+    if fn is None:
+        raise RuntimeError(
+            f"dcnsim._core has no {name}(): the Rust extension is missing or too old; "
+            "rebuild it with `pip install -e .` (or `maturin develop`)"
+        )
+    return fn
+
+
+def _split_problems(message: str) -> List[str]:
+    lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
+    if len(lines) > 1 and lines[0].startswith("invalid scenario") and lines[0].endswith(":"):
+        lines = lines[1:]  # the core's header line, not a problem
+    return lines or [str(message)]
+
+
+def _problems(doc: Any) -> List[str]:
+    """Python-side problems (values JSON cannot carry) plus the core's, for
+    the rest of the document; one report per field path."""
+    clean, errors = sanitize(doc)
+    core = list(_require("validate")(json.dumps(clean, allow_nan=False)))
+    seen = {error_path(e) for e in errors}
+    return errors + [e for e in core if error_path(e) not in seen]
+
+
+def validate(scenario: Any) -> List[str]:
+    """Every problem of a scenario (path, dict or builder), each as
+    ``"field.path: reason"``; an empty list means it is valid. Never raises
+    for a bad scenario."""
+    try:
+        doc = as_dict(scenario)
+    except ScenarioError as e:
+        return list(e.errors)
+    return _problems(doc)
+
+
+def run(scenario: Any, seed: Optional[int] = None) -> Result:
+    """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
+    and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``.
+
+    Raises :class:`ScenarioError` listing every problem if the scenario is
+    invalid."""
+    doc = as_dict(scenario)
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ScenarioError([f"seed: must be an integer in [0, 2^64), got {seed!r}"])
+        doc["seed"] = seed
+    problems = _problems(doc)
+    if problems:
+        raise ScenarioError(problems)
+    text = to_json(doc)
+    try:
+        raw = _require("run")(text, seed)
+    except ValueError as e:
+        raise ScenarioError(_split_problems(str(e))) from None
+    return Result(raw, doc)

@@ -5,7 +5,7 @@
 use dcnsim::results::{Column, Results};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 fn column_to_py(py: Python<'_>, c: &Column) -> PyObject {
     match c {
@@ -33,6 +33,11 @@ fn results_to_py(py: Python<'_>, r: &Results) -> PyResult<PyObject> {
         summary.set_item(k, *v)?;
     }
     out.set_item("summary", summary)?;
+    let pcaps = PyDict::new_bound(py);
+    for (name, bytes) in &r.pcaps {
+        pcaps.set_item(name, PyBytes::new_bound(py, bytes))?;
+    }
+    out.set_item("pcaps", pcaps)?;
     Ok(out.into_py(py))
 }
 

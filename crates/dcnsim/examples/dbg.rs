@@ -14,7 +14,9 @@ fn main() {
         tcp: tcp(1460),
     };
     let apps = vec![bulk(0), bulk(1)];
-    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(5)));
+    let mut c = config(topo, apps, SimTime::from_secs(5));
+    c.host_jitter = SimTime::from_us(0);
+    let r = dcnsim::run(&c);
     for t in &r.tables {
         println!("== {}", t.name);
         for (n, c) in &t.columns {

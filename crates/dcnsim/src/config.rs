@@ -328,8 +328,15 @@ pub struct Config {
     pub l2_overhead: u32,
     /// Per-switch processing delay added before enqueue at the egress port.
     pub switch_delay: SimTime,
+    /// Host timing noise: a packet that finds its host's NIC idle starts
+    /// serializing after U[0, host_jitter]. Zero keeps the run free of it,
+    /// as ns-2/ns-3/htsim are; a small value breaks drop-tail phase
+    /// lock-out (Floyd & Jacobson 1991) without changing the line rate.
+    pub host_jitter: SimTime,
     /// Simulation ends at this time at the latest (apps may finish earlier).
     pub stop: SimTime,
     pub seed: u64,
     pub apps: Vec<AppSpec>,
+    /// Hosts whose interface is captured into a pcap trace.
+    pub pcap_hosts: Vec<usize>,
 }

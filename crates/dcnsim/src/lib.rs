@@ -5,6 +5,7 @@
 pub mod app;
 pub mod config;
 pub mod net;
+pub mod pcap;
 pub mod report;
 pub mod results;
 pub mod rng;

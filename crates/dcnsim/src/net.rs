@@ -2,8 +2,8 @@
 //!
 //! A directed link is an egress queue (drop-tail, optional ECN threshold
 //! marking on the instantaneous queue), a serializer and a propagation pipe.
-//! Each link has at most two pending events: the serializer's `TxDone` and
-//! the pipe head's `Arrive`. Packets live in an arena and move by index.
+//! Each link has at most one pending event: its head packet's `Arrive`.
+//! Packets live in an arena and move by index.
 
 use crate::config::{Limit, QueueConfig};
 use crate::sim::{Event, EventQueue};
@@ -141,19 +141,26 @@ pub struct Link {
     /// Exact picoseconds per byte when the rate divides 8·10¹² evenly.
     ps_per_byte: Option<u64>,
     pub cfg: QueueConfig,
-    /// Queued packets; the head is being serialized while `busy`.
-    queue: VecDeque<PktId>,
-    /// Bytes buffered, including the packet being serialized.
+    /// Every packet on this link, buffered or propagating, in FIFO order,
+    /// with its arrival time at `to`. A FIFO served at a constant rate
+    /// knows each packet's departure time on enqueue, so a hop costs one
+    /// event (the arrival) instead of two; the buffer occupancy is the
+    /// suffix of packets that have not departed yet, advanced lazily.
+    fifo: VecDeque<(SimTime, PktId, u32)>,
+    /// How many packets at the back of `fifo` are still in the buffer.
+    buffered: usize,
+    /// Bytes in the buffer, including the packet being serialized.
     q_bytes: u64,
-    busy: bool,
-    pipe: VecDeque<(SimTime, PktId)>,
+    /// When the serializer frees up (the last buffered packet's departure).
+    free_at: SimTime,
     pub stats: QueueStats,
 }
 
 impl Link {
     pub fn new(from: u32, to: u32, rate_bps: u64, delay: SimTime, cfg: QueueConfig) -> Self {
-        let ps_per_byte =
-            8_000_000_000_000u64.is_multiple_of(rate_bps).then(|| 8_000_000_000_000u64 / rate_bps);
+        let ps_per_byte = 8_000_000_000_000u64
+            .is_multiple_of(rate_bps)
+            .then(|| 8_000_000_000_000u64 / rate_bps);
         Link {
             from,
             to,
@@ -161,10 +168,10 @@ impl Link {
             delay,
             ps_per_byte,
             cfg,
-            queue: VecDeque::new(),
+            fifo: VecDeque::new(),
+            buffered: 0,
             q_bytes: 0,
-            busy: false,
-            pipe: VecDeque::new(),
+            free_at: SimTime::ZERO,
             stats: QueueStats::default(),
         }
     }
@@ -177,13 +184,16 @@ impl Link {
         }
     }
 
+    /// Nothing is being serialized at `now`.
     #[inline]
-    pub fn queue_bytes(&self) -> u64 {
-        self.q_bytes
+    pub fn idle_at(&self, now: SimTime) -> bool {
+        self.free_at <= now
     }
-    #[inline]
-    pub fn queue_pkts(&self) -> u64 {
-        self.queue.len() as u64
+
+    /// Buffer occupancy (bytes, packets) at `now`.
+    pub fn occupancy(&mut self, now: SimTime) -> (u64, u64) {
+        self.advance(now);
+        (self.q_bytes, self.buffered as u64)
     }
 
     #[inline]
@@ -191,6 +201,24 @@ impl Link {
         let dt = now.0 - self.stats.last_change.0;
         self.stats.byte_time += self.q_bytes as u128 * dt as u128;
         self.stats.last_change = now;
+    }
+
+    /// Retire from the buffer every packet whose departure (arrival minus
+    /// propagation delay) is at or before `now`.
+    #[inline]
+    fn advance(&mut self, now: SimTime) {
+        while self.buffered > 0 {
+            let (arrive, _, wire) = self.fifo[self.fifo.len() - self.buffered];
+            let depart = arrive - self.delay;
+            if depart > now {
+                break;
+            }
+            self.account(depart);
+            self.q_bytes -= wire as u64;
+            self.buffered -= 1;
+            self.stats.tx_bytes += wire as u64;
+            self.stats.tx_pkts += 1;
+        }
     }
 
     #[inline]
@@ -210,67 +238,47 @@ impl Link {
         arena: &mut Arena,
         q: &mut EventQueue,
         link_id: u32,
+        start_delay: SimTime,
     ) -> Enqueue {
         let now = q.now();
+        self.advance(now);
         let p = arena.get_mut(id);
-        let wire = p.wire as u64;
-        if Self::over(
-            self.cfg.limit,
-            self.q_bytes + wire,
-            self.queue.len() as u64 + 1,
-        ) {
+        let wire = p.wire;
+        let pkts = self.buffered as u64;
+        if Self::over(self.cfg.limit, self.q_bytes + wire as u64, pkts + 1) {
             self.stats.dropped += 1;
             return Enqueue::Dropped;
         }
         if let Some(k) = self.cfg.ecn_k {
-            if Self::over(k, self.q_bytes, self.queue.len() as u64) && p.flags & flags::ECT != 0 {
+            if Self::over(k, self.q_bytes, pkts) && p.flags & flags::ECT != 0 {
                 p.flags |= flags::CE;
                 self.stats.marked += 1;
             }
         }
         self.account(now);
-        self.q_bytes += wire;
-        self.queue.push_back(id);
+        self.q_bytes += wire as u64;
+        self.buffered += 1;
         self.stats.enqueued += 1;
         self.stats.max_bytes = self.stats.max_bytes.max(self.q_bytes);
-        self.stats.max_pkts = self.stats.max_pkts.max(self.queue.len() as u64);
-        if !self.busy {
-            self.busy = true;
-            q.schedule(now + self.tx_time(wire as u32), Event::TxDone(link_id));
+        self.stats.max_pkts = self.stats.max_pkts.max(self.buffered as u64);
+        let depart = self.free_at.max(now + start_delay) + self.tx_time(wire);
+        self.free_at = depart;
+        let arrive = depart + self.delay;
+        if self.fifo.is_empty() {
+            q.schedule(arrive, Event::Arrive(link_id));
         }
+        self.fifo.push_back((arrive, id, wire));
         Enqueue::Queued
     }
 
-    /// The head packet finished serialization: move it into the pipe and
-    /// start the next one.
-    #[inline]
-    pub fn tx_done(&mut self, arena: &Arena, q: &mut EventQueue, link_id: u32) {
-        let now = q.now();
-        let id = self.queue.pop_front().expect("TxDone on an empty queue");
-        let wire = arena.get(id).wire as u64;
-        self.account(now);
-        self.q_bytes -= wire;
-        self.stats.tx_bytes += wire;
-        self.stats.tx_pkts += 1;
-        let arrive = now + self.delay;
-        if self.pipe.is_empty() {
-            q.schedule(arrive, Event::Arrive(link_id));
-        }
-        self.pipe.push_back((arrive, id));
-        match self.queue.front() {
-            Some(&next) => {
-                let w = arena.get(next).wire;
-                q.schedule(now + self.tx_time(w), Event::TxDone(link_id));
-            }
-            None => self.busy = false,
-        }
-    }
-
-    /// The pipe head arrives at `to`; returns it and schedules the next arrival.
+    /// The head packet arrives at `to`; returns it and schedules the next arrival.
     #[inline]
     pub fn arrive(&mut self, q: &mut EventQueue, link_id: u32) -> PktId {
-        let (_, id) = self.pipe.pop_front().expect("Arrive on an empty pipe");
-        if let Some(&(t, _)) = self.pipe.front() {
+        let now = q.now();
+        self.advance(now);
+        let (_, id, _) = self.fifo.pop_front().expect("Arrive on an empty link");
+        debug_assert!(self.buffered <= self.fifo.len());
+        if let Some(&(t, _, _)) = self.fifo.front() {
             q.schedule(t, Event::Arrive(link_id));
         }
         id
@@ -278,10 +286,11 @@ impl Link {
 
     /// Close the occupancy integral at the end of the run.
     pub fn finish(&mut self, now: SimTime) {
+        self.advance(now);
         self.account(now);
     }
 
     pub fn in_flight(&self) -> usize {
-        self.queue.len() + self.pipe.len()
+        self.fifo.len()
     }
 }

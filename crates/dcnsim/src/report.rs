@@ -43,6 +43,8 @@ struct FlowRow {
     ecn_cuts: u64,
     ooo_arrivals: u64,
     dup_arrivals: u64,
+    acks_sent: u64,
+    srtt_s: f64,
     final_cwnd: u64,
     completed: bool,
 }
@@ -118,6 +120,8 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             ecn_cuts: f.stats.ecn_cuts,
             ooo_arrivals: f.stats.ooo_arrivals,
             dup_arrivals: f.stats.dup_arrivals,
+            acks_sent: f.stats.acks_sent,
+            srtt_s: f.srtt().map_or(f64::NAN, |t| t.as_secs_f64()),
             final_cwnd: f.st.cwnd,
             completed: end.is_some(),
         });
@@ -160,6 +164,8 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             ecn_cuts: 0,
             ooo_arrivals: 0,
             dup_arrivals: 0,
+            acks_sent: 0,
+            srtt_s: f64::NAN,
             final_cwnd: 0,
             completed: now >= u.stop,
         });
@@ -217,6 +223,8 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("ecn_cuts", u64s(r.iter().map(|x| x.ecn_cuts)));
     flows.push("ooo_arrivals", u64s(r.iter().map(|x| x.ooo_arrivals)));
     flows.push("dup_arrivals", u64s(r.iter().map(|x| x.dup_arrivals)));
+    flows.push("acks_sent", u64s(r.iter().map(|x| x.acks_sent)));
+    flows.push("srtt_s", f64s(r.iter().map(|x| x.srtt_s)));
     flows.push("final_cwnd_bytes", u64s(r.iter().map(|x| x.final_cwnd)));
     flows.push(
         "completed",
@@ -311,9 +319,16 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
+    let pcaps = w
+        .core
+        .captures
+        .iter()
+        .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
+        .collect();
     Results {
         tables: vec![flows, queues, queries, blocks],
         summary,
+        pcaps,
     }
 }
 

@@ -58,6 +58,8 @@ pub struct Results {
     pub tables: Vec<Table>,
     /// Run-level scalars: events, packet_hops, sim_time_s, packets_created, …
     pub summary: Vec<(String, f64)>,
+    /// pcap traces: (file name, bytes), one per captured host.
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 impl Results {

@@ -23,6 +23,7 @@ pub enum Stream {
     Flow = 2,
     App = 3,
     EcmpSalt = 4,
+    Host = 5,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {

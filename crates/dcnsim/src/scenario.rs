@@ -70,8 +70,10 @@ const TOP_KEYS: &[&str] = &[
     "stop",
     "l2_overhead",
     "switch_delay",
+    "host_jitter",
     "topology",
     "routing",
+    "pcap",
     "tcp",
     "apps",
 ];
@@ -1471,6 +1473,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     let switch_delay = t
         .opt(&mut ctx, "switch_delay", time)
         .unwrap_or(SimTime::ZERO);
+    let host_jitter = t
+        .opt(&mut ctx, "host_jitter", time)
+        .unwrap_or(SimTime::ZERO);
 
     let topo = match t.get("topology") {
         Some(v) => parse_topology(&mut ctx, v),
@@ -1491,6 +1496,22 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
                 r.opt(&mut ctx, "mode", named(ROUTING_NAMES, "routing mode"))
             } else {
                 Some(RoutingMode::Ecmp)
+            }
+        }),
+    };
+
+    // [pcap] hosts = [...]: capture points on these hosts' interfaces.
+    let pcap_hosts = match t.get("pcap") {
+        None => Some(Vec::new()),
+        Some(v) => Tbl::new(&mut ctx, v, "pcap").and_then(|r| {
+            r.check_keys(&mut ctx, &["hosts"], "");
+            match r.get("hosts") {
+                None => {
+                    ctx.err("pcap.hosts", "missing required key");
+                    None
+                }
+                Some(h) => host_list(&mut ctx, h, "pcap.hosts", topo.hosts)
+                    .map(|l| l.into_iter().map(|(h, _)| h).collect()),
             }
         }),
     };
@@ -1532,13 +1553,15 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing) {
-        (Some(topology), Some(routing)) => Ok(Config {
+    match (topo.spec, routing, pcap_hosts) {
+        (Some(topology), Some(routing), Some(pcap_hosts)) => Ok(Config {
             name,
             topology,
             routing,
+            pcap_hosts,
             l2_overhead,
             switch_delay,
+            host_jitter,
             stop,
             seed,
             apps,

@@ -2,8 +2,7 @@
 //!
 //! The sequence number makes equal-time events run first-in first-out, so a
 //! run is a pure function of the scenario and the seed. Components keep at
-//! most one pending event each (a link's serializer, a link's pipe head, a
-//! flow's timer), so the heap stays O(components), not O(packets).
+//! most one pending event each (a link's head packet, a flow's timer), so the heap stays O(components), not O(packets).
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
@@ -12,9 +11,7 @@ use std::collections::BinaryHeap;
 /// What happens at an event. Indices refer to the world's arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The serializer of directed link `0` finished its head packet.
-    TxDone(u32),
-    /// The head packet of directed link `0`'s pipe reaches the far end.
+    /// The head packet of directed link `0` reaches the far end.
     Arrive(u32),
     /// Retransmission timer of TCP flow `0`.
     Rto(u32),

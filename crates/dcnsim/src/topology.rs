@@ -20,8 +20,12 @@ use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
-/// Default host NIC egress buffer (`nic_buffer`): 10 MB.
-pub const DEFAULT_NIC_BUFFER: Limit = Limit::Bytes(10 << 20);
+/// Default host NIC egress buffer (`nic_buffer`): 100 packets, as ns-3's
+/// point-to-point device queue. A NIC that can hold a whole receive window
+/// lets a sender whose own link is the bottleneck queue its excess there,
+/// never see loss, and pace out perfectly periodic packets that lock other
+/// flows out of a full drop-tail switch queue.
+pub const DEFAULT_NIC_BUFFER: Limit = Limit::Packets(100);
 
 /// Upper bound on the number of nodes a builder may create (guards against
 /// typos such as `k = 4000` allocating gigabytes).
@@ -635,7 +639,7 @@ mod tests {
         assert_eq!(t.links.len(), 3);
         for l in &t.links {
             assert_eq!(t.nodes[l.a].kind, NodeKind::Host);
-            assert_eq!(l.queue_ab, q(Limit::Bytes(10 << 20)));
+            assert_eq!(l.queue_ab, q(DEFAULT_NIC_BUFFER));
             assert_eq!(l.queue_ba.limit, Limit::Bytes(32768));
             assert_eq!(l.queue_ba.ecn_k, Some(Limit::Packets(20)));
         }

@@ -3,6 +3,7 @@
 use crate::app::{App, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
+use crate::pcap::Capture;
 use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
@@ -60,11 +61,16 @@ pub struct Core {
     switch_rng: Vec<Rng>,
     ecmp_salt: Vec<u64>,
     pub l2_overhead: u32,
+    host_jitter: SimTime,
+    host_rng: Vec<Rng>,
     pub packet_hops: u64,
     pub delivered: u64,
     pub dropped: u64,
     pub tcp_drops: Vec<DropRuns>,
     pub udp_drops: Vec<DropRuns>,
+    /// Capture index of each host (`u32::MAX` = not captured).
+    capture_of: Vec<u32>,
+    pub captures: Vec<Capture>,
 }
 
 impl Core {
@@ -72,38 +78,48 @@ impl Core {
     #[inline]
     pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
         let node = self.host_node[host as usize];
+        let c = self.capture_of[host as usize];
+        if c != u32::MAX {
+            self.captures[c as usize].record(self.q.now(), &pkt);
+        }
         let id = self.arena.alloc(pkt);
-        self.forward(node, id);
+        self.forward(node, id, true);
     }
 
     /// Pick the egress link at `node` for packet `id` and enqueue it there.
     #[inline]
-    fn forward(&mut self, node: u32, id: PktId) {
-        let p = *self.arena.get(id);
-        let hops = self.routes.next_hops(node as usize, p.dst as usize);
+    fn forward(&mut self, node: u32, id: PktId, from_host: bool) {
+        let pk = self.arena.get(id);
+        // Copy only the fields routing needs, not the whole packet.
+        let (src, dst, flow, kind, txn) = (pk.src, pk.dst, pk.flow, pk.kind, pk.txn);
+        let hops = self.routes.next_hops(node as usize, dst as usize);
         let link = match hops.len() {
-            0 => unreachable!("no route from node {node} to host {}", p.dst),
+            0 => unreachable!("no route from node {node} to host {dst}"),
             1 => hops[0],
             n => match self.mode {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
                     // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
-                    let tuple = (p.src as u64) << 40
-                        ^ (p.dst as u64) << 16
-                        ^ (p.flow as u64) << 2
-                        ^ p.kind as u64;
+                    let tuple =
+                        (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64;
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
             },
         };
-        if self.links[link as usize].enqueue(id, &mut self.arena, &mut self.q, link)
-            == Enqueue::Dropped
-        {
-            match p.kind {
-                PktKind::Data => self.tcp_drops[p.flow as usize].on_drop(p.txn),
-                PktKind::Udp => self.udp_drops[p.flow as usize].on_drop(p.txn),
-                PktKind::Ack => self.tcp_drops[p.flow as usize].ack_drops += 1,
+        let l = &mut self.links[link as usize];
+        // Host timing noise applies only when the NIC is idle, so it shifts
+        // the phase of ACK-clocked packets without lowering the line rate.
+        let jitter = if from_host && self.host_jitter.0 > 0 && l.idle_at(self.q.now()) {
+            SimTime(self.host_rng[src as usize].gen_range(0..=self.host_jitter.0))
+        } else {
+            SimTime::ZERO
+        };
+        if l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped {
+            match kind {
+                PktKind::Data => self.tcp_drops[flow as usize].on_drop(txn),
+                PktKind::Udp => self.udp_drops[flow as usize].on_drop(txn),
+                PktKind::Ack => self.tcp_drops[flow as usize].ack_drops += 1,
             }
             self.dropped += 1;
             self.arena.release(id);
@@ -195,12 +211,23 @@ impl World {
                 .map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8))))
                 .collect(),
             l2_overhead: cfg.l2_overhead,
+            host_jitter: cfg.host_jitter,
+            host_rng: (0..n)
+                .map(|i| stream(cfg.seed, Stream::Host, i as u64))
+                .collect(),
             packet_hops: 0,
             delivered: 0,
             dropped: 0,
             tcp_drops: Vec::new(),
             udp_drops: Vec::new(),
+            capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
+            captures: Vec::new(),
         };
+        let mut core = core;
+        for &h in &cfg.pcap_hosts {
+            core.capture_of[h] = core.captures.len() as u32;
+            core.captures.push(Capture::new(h as u32));
+        }
         let mut w = World {
             core,
             flows: Vec::new(),
@@ -284,18 +311,14 @@ impl World {
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::TxDone(l) => {
-                let core = &mut self.core;
-                core.packet_hops += 1;
-                core.links[l as usize].tx_done(&core.arena, &mut core.q, l);
-            }
             Event::Arrive(l) => {
                 let core = &mut self.core;
                 let link = &mut core.links[l as usize];
                 let id = link.arrive(&mut core.q, l);
                 let node = link.to;
+                core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id);
+                    core.forward(node, id, false);
                 } else {
                     let p = *core.arena.get(id);
                     debug_assert_eq!(
@@ -304,6 +327,10 @@ impl World {
                     );
                     core.arena.release(id);
                     core.delivered += 1;
+                    let c = core.capture_of[p.dst as usize];
+                    if c != u32::MAX {
+                        core.captures[c as usize].record(core.q.now(), &p);
+                    }
                     self.deliver(&p);
                 }
             }

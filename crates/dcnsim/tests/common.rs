@@ -29,7 +29,7 @@ pub fn star(n: usize, rate_bps: u64, delay: SimTime, buffer: Limit) -> TopologyS
             b: n,
             rate_bps,
             delay,
-            queue_ab: q(Limit::Bytes(10 << 20)),
+            queue_ab: q(Limit::Packets(NIC_PKTS)),
             queue_ba: q(buffer),
         });
     }
@@ -43,9 +43,11 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         routing: RoutingMode::Ecmp,
         l2_overhead: 0,
         switch_delay: SimTime::ZERO,
+        host_jitter: SimTime::ZERO,
         stop,
         seed: 1,
         apps,
+        pcap_hosts: Vec::new(),
     }
 }
 
@@ -111,3 +113,4 @@ pub fn tcp(mss: u32) -> TcpConfig {
 }
 
 pub const GBPS: u64 = 1_000_000_000;
+pub const NIC_PKTS: u64 = 100;

@@ -1,0 +1,7 @@
+"""``python -m dcnsim ...`` is the ``dcnsim`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,65 @@
+"""Atomic file writes: a result file is either absent, the old one, or complete."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Callable, Iterator, Union
+
+
+def _file_mode() -> int:
+    # mkstemp creates 0600 files; give results the mode open() would (0666 & ~umask)
+    old = os.umask(0)
+    os.umask(old)
+    return 0o666 & ~old
+
+
+_MODE = _file_mode()
+
+
+@contextlib.contextmanager
+def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on a clean exit flush, fsync and
+    ``os.replace`` it onto ``path`` (then fsync the directory). On an
+    exception the temporary file is removed and ``path`` is untouched."""
+    if mode not in ("w", "wb"):
+        raise ValueError("mode must be 'w' or 'wb'")
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        kwargs = {"encoding": "utf-8", "newline": ""} if mode == "w" else {}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+            try:
+                os.chmod(tmp, _MODE)
+            except OSError:
+                pass
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+
+
+def atomic_write(path: Union[str, os.PathLike], write: Callable[[IO], object], mode: str = "w") -> None:
+    """``write(fh)`` into a temporary file, then atomically put it at ``path``."""
+    with atomic_open(path, mode) as fh:
+        write(fh)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # e.g. Windows: directories cannot be opened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,31 @@
+"""Type stubs for the Rust extension ``dcnsim._core`` (crates/dcnsim-py).
+
+The contract: scenarios go in as JSON text (the TOML document of
+docs/scenario.md converted to JSON); results come back as plain columns.
+"""
+
+from typing import Dict, List, Optional, TypedDict, Union
+
+Column = Union[List[int], List[float], List[str], List[bool]]
+Table = Dict[str, Column]
+
+class RunOutput(TypedDict):
+    #: ``flows``, ``queues``, and when the scenario has them ``queries``
+    #: (partition_aggregate) and ``blocks`` (sync_reads); column -> values.
+    tables: Dict[str, Table]
+    #: seed, events, packet_hops, sim_time_s, wall_s, packets_created,
+    #: packets_delivered, packets_dropped, packets_in_flight (+ extras)
+    summary: Dict[str, float]
+    #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
+    pcaps: Dict[str, bytes]
+
+def validate(scenario_json: str) -> List[str]:
+    """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
+
+def run(scenario_json: str, seed: Optional[int] = None) -> RunOutput:
+    """Run the scenario (``seed`` overrides its ``seed``).
+
+    Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+
+def version() -> str:
+    """The core's version."""

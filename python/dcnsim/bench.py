@@ -1,0 +1,135 @@
+"""Fixed benchmark scenarios for ``dcnsim bench``.
+
+Each scenario runs in a fresh subprocess (``python -m dcnsim bench --child
+NAME``) so its peak RSS is its own; the child times ``_core.run`` and
+reports one JSON line. This module imports nothing heavy (no pandas), so the
+child's RSS is the interpreter plus the core.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from typing import Any, Callable, Dict, List
+
+KEYS = ("scenario", "wall_s", "sim_s", "events", "events_per_s", "packet_hops", "packet_hops_per_s", "peak_rss_mb")
+
+
+def incast_pa() -> Dict[str, Any]:
+    """Partition/aggregate incast: 100 workers × 100 queries of 10 KB, star of 101 hosts."""
+    return {
+        "name": "incast_pa",
+        "seed": 1,
+        "stop": "100s",
+        "topology": {"kind": "star", "hosts": 101, "rate": "1Gbps", "delay": "25us", "buffer": "100KB"},
+        "tcp": {"rto_min": "10ms"},
+        "apps": [
+            {
+                "kind": "partition_aggregate",
+                "aggregator": 0,
+                "workers": "1-100",
+                "response": "10KB",
+                "queries": 100,
+            }
+        ],
+    }
+
+
+def longflows_64() -> Dict[str, Any]:
+    """64 long NewReno flows into one receiver for 1 s (star, 65 hosts, 1 Gbps)."""
+    return {
+        "name": "longflows_64",
+        "seed": 1,
+        "stop": "1s",
+        "topology": {"kind": "star", "hosts": 65, "rate": "1Gbps", "delay": "25us", "buffer": "100KB"},
+        "tcp": {"cc": "newreno"},
+        "apps": [{"kind": "bulk", "src": i, "dst": 0, "duration": "1s"} for i in range(1, 65)],
+    }
+
+
+def derangement(n: int, seed: int) -> List[int]:
+    """A seeded random permutation with no fixed point (Sattolo's algorithm:
+    a uniformly random n-cycle), so no host sends to itself."""
+    perm = list(range(n))
+    rng = random.Random(seed)
+    for i in range(n - 1, 0, -1):
+        j = rng.randrange(i)  # j < i: Sattolo
+        perm[i], perm[j] = perm[j], perm[i]
+    return perm
+
+
+def fattree_k8() -> Dict[str, Any]:
+    """k=8 fat-tree (128 hosts), ECMP, 1 Gbps: a random permutation of 128 bulk flows for 100 ms."""
+    dst = derangement(128, seed=8)
+    return {
+        "name": "fattree_k8",
+        "seed": 1,
+        "stop": "100ms",
+        "topology": {"kind": "fat_tree", "k": 8, "rate": "1Gbps", "delay": "25us", "buffer": "100KB"},
+        "routing": {"mode": "ecmp"},
+        "apps": [{"kind": "bulk", "src": i, "dst": dst[i], "duration": "100ms"} for i in range(128)],
+    }
+
+
+SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
+    "incast_pa": incast_pa,
+    "longflows_64": longflows_64,
+    "fattree_k8": fattree_k8,
+}
+
+
+def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    rss = resource.getrusage(who).ru_maxrss
+    # Linux reports KiB, macOS bytes
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def child(name: str) -> Dict[str, Any]:
+    """Run one scenario in this process; report timing and peak RSS."""
+    from . import _core
+    from .scenario import to_json
+
+    text = to_json(SCENARIOS[name]())
+    t0 = time.perf_counter()
+    raw = _core.run(text, None)
+    wall = time.perf_counter() - t0
+    s = raw["summary"]
+    return {
+        "scenario": name,
+        "wall_s": wall,
+        "sim_s": float(s["sim_time_s"]),
+        "events": float(s["events"]),
+        "packet_hops": float(s["packet_hops"]),
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def run_one(name: str) -> Dict[str, Any]:
+    """Run ``name`` in a fresh interpreter and return the bench record."""
+    if name not in SCENARIOS:
+        raise KeyError(name)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dcnsim", "bench", "--child", name],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
+    rec = json.loads(proc.stdout.strip().splitlines()[-1])
+    wall = rec["wall_s"]
+    return {
+        "scenario": name,
+        "wall_s": wall,
+        "sim_s": rec["sim_s"],
+        "events": int(rec["events"]),
+        "events_per_s": rec["events"] / wall if wall > 0 else float("nan"),
+        "packet_hops": int(rec["packet_hops"]),
+        "packet_hops_per_s": rec["packet_hops"] / wall if wall > 0 else float("nan"),
+        "peak_rss_mb": rec["peak_rss_mb"],
+    }

@@ -1,0 +1,365 @@
+"""The ``dcnsim`` command line: run, validate, sweep, demo, bench.
+
+Exit codes: 0 success; 1 ``validate`` found problems; 2 bad input (missing
+file, syntax error, invalid scenario, bad arguments); 130 interrupted.
+User errors print their problems, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from .errors import ScenarioError
+
+
+# ----------------------------------------------------------------------------
+# formatting
+
+
+def fmt_rate(bps: float) -> str:
+    if bps is None or not math.isfinite(bps):
+        return "n/a"
+    for unit, scale in (("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
+        if abs(bps) >= scale:
+            return f"{bps / scale:.4g} {unit}"
+    return f"{bps:.4g} bps"
+
+
+def fmt_time(s: float) -> str:
+    if s is None or not math.isfinite(s):
+        return "n/a"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if abs(s) >= scale:
+            return f"{s / scale:.4g} {unit}"
+    return f"{s / 1e-9:.4g} ns" if s else "0 s"
+
+
+def fmt_count(x: float) -> str:
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{int(round(x)):,}"
+
+
+def fmt_per_s(x: float) -> str:
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x / 1e6:.3g} M/s" if x >= 1e5 else f"{x:,.0f}/s"
+
+
+def format_summary(result) -> str:
+    """A readable multi-line summary of a Result."""
+    from . import __version__, core_version
+
+    s, m = result.summary, result.metrics
+    name = result.scenario.get("name", "scenario")
+    seed = s.get("seed", result.scenario.get("seed"))
+    lines = [f"dcnsim {__version__} (core {core_version()}): {name}, seed {fmt_count(seed) if seed is not None else '?'}"]
+
+    def row(label: str, text: str) -> None:
+        lines.append(f"  {label:<12} {text}")
+
+    row("flows", f"{fmt_count(m['n_flows'])} ({fmt_count(m['n_completed'])} completed)")
+    row("goodput", f"{fmt_rate(m['goodput_bps'])} total" + (f", Jain {m['jain']:.4f} (bulk flows)" if math.isfinite(m["jain"]) else ""))
+    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, {fmt_count(m['drops'])} drops")
+    if "n_queries" in m:
+        row(
+            "queries",
+            f"{fmt_count(m['n_queries'])}: QCT mean {fmt_time(m['qct_mean_s'])}, p99 {fmt_time(m['qct_p99_s'])}, "
+            f"max {fmt_time(m['qct_max_s'])}; {m['query_timeouts_mean']:.3g} timeouts/query",
+        )
+    if "n_blocks" in m:
+        row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts")
+    row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
+    unfinished = s.get("apps_unfinished", 0) or 0
+    if unfinished > 0:
+        row("warning", f"{fmt_count(unfinished)} app(s) had not finished at `stop`")
+    row(
+        "packets",
+        f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
+        f"{fmt_count(s.get('packets_dropped', math.nan))} dropped, {fmt_count(s.get('packets_in_flight', math.nan))} in flight",
+    )
+    wall = float(s.get("wall_s", math.nan))
+    hops = float(s.get("packet_hops", math.nan))
+    events = float(s.get("events", math.nan))
+    rate = hops / wall if wall > 0 else math.nan
+    row("events", f"{fmt_count(events)} ({fmt_per_s(events / wall if wall > 0 else math.nan)})")
+    row("wall", f"{fmt_time(wall)}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
+    return "\n".join(lines)
+
+
+def _print_problems(file: str, problems: Sequence[str]) -> None:
+    for p in problems:
+        print(f"{file}: {p}", file=sys.stderr)
+
+
+# ----------------------------------------------------------------------------
+# --set parsing
+
+
+def split_values(text: str) -> List[str]:
+    """Split on commas that are not inside brackets, braces or quotes."""
+    out, cur, depth, quote = [], [], 0, None
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def parse_value(text: str) -> Any:
+    """A --set value: a TOML literal (10, 0.5, true, "x", [1, 2]) or else the
+    raw string (16KB, 200us, 1-8)."""
+    import datetime
+
+    from .scenario import tomllib
+
+    try:
+        v = tomllib.loads(f"v = {text}")["v"]
+    except Exception:
+        return text
+    if isinstance(v, (datetime.date, datetime.time, datetime.datetime)):
+        return text
+    return v
+
+
+def parse_set(spec: str):
+    if "=" not in spec:
+        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
+    path, values = spec.split("=", 1)
+    path = path.strip()
+    if not path:
+        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
+    vals = [parse_value(v) for v in split_values(values)]
+    return path, vals
+
+
+def parse_seeds(text: str) -> List[int]:
+    try:
+        seeds = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds expects integers like 1,2,3, got {text!r}") from None
+    if not seeds or any(s < 0 for s in seeds):
+        raise argparse.ArgumentTypeError(f"--seeds expects integers >= 0, got {text!r}")
+    return seeds
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return v
+
+
+# ----------------------------------------------------------------------------
+# commands
+
+
+def cmd_run(args) -> int:
+    import dcnsim
+
+    from .scenario import load_scenario
+
+    try:
+        doc = load_scenario(args.file)
+        result = dcnsim.run(doc, seed=args.seed)
+    except ScenarioError as e:
+        _print_problems(args.file, e.errors)
+        return 2
+    print(format_summary(result))
+    if args.out:
+        out = result.write(args.out, format=args.format)
+        print(f"  tables       written to {out}/ ({args.format})")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    import dcnsim
+
+    bad = False
+    for f in args.files:
+        problems = dcnsim.validate(f)
+        if problems:
+            bad = True
+            for p in problems:
+                print(f"{f}: {p}")
+        else:
+            print(f"{f}: ok")
+    return 1 if bad else 0
+
+
+def _summary_columns(df, params: List[str]) -> List[str]:
+    wanted = ["label"] + params + [
+        "n_flows", "n_completed", "goodput_bps", "timeouts", "drops",
+        "qct_mean_s", "qct_p99_s", "block_goodput_bps", "events", "wall_s",
+    ]
+    seen: List[str] = []
+    for c in wanted:
+        if c in df.columns and c not in seen:
+            seen.append(c)
+    return seen
+
+
+def cmd_sweep(args) -> int:
+    import pandas as pd
+
+    from ._atomic import atomic_write
+    from .scenario import load_scenario
+    from .sweep import SweepError, grid, run_sweep
+
+    try:
+        doc = load_scenario(args.file)
+    except ScenarioError as e:
+        _print_problems(args.file, e.errors)
+        return 2
+    axes: Dict[str, List[Any]] = {}
+    for path, vals in args.set or []:
+        axes[path] = vals
+    try:
+        pts = grid(doc, axes, seeds=args.seeds)
+        df = run_sweep(pts, args.out, jobs=args.jobs, progress=False if args.no_progress else None, format=args.format)
+    except ScenarioError as e:
+        _print_problems(args.file, e.errors)
+        return 2
+    except SweepError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    atomic_write(Path(args.out) / "sweep.csv", lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+    params = list(axes) + (["seed"] if args.seeds else [])
+    with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
+        print(df[_summary_columns(df, params)].to_string(index=False))
+    n_new = len(df.attrs.get("computed", []))
+    print(f"\n{len(df)} points ({n_new} run, {len(df) - n_new} resumed); results in {args.out}/ (summary: sweep.csv)")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    import pandas as pd
+
+    from .demo import pivot, run_demo
+
+    table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, progress=False if args.no_progress else None)
+    print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 us links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter <= 20 us)")
+    n_seeds = int(table["seeds"].iloc[0])
+    print(f"application goodput at the client, Mbps ({int(table['blocks_per_run'].iloc[0])} blocks per run, "
+          f"{'mean of ' + str(n_seeds) + ' seeds' if n_seeds > 1 else '1 seed'}):\n")
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.float_format", "{:.1f}".format):
+        print(pivot(table).to_string())
+    print(f"\nwrote {args.out}/incast_goodput.csv and {args.out}/incast_goodput.png")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from . import bench
+
+    if args.child:
+        print(json.dumps(bench.child(args.child)))
+        return 0
+    names = args.scenario or list(bench.SCENARIOS)
+    for name in names:
+        if name not in bench.SCENARIOS:
+            print(f"bench: unknown scenario {name!r} (choose from {', '.join(bench.SCENARIOS)})", file=sys.stderr)
+            return 2
+    if not args.json:
+        print(f"{'scenario':<14} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
+    for name in names:
+        rec = bench.run_one(name)
+        if args.json:
+            print(json.dumps({k: rec[k] for k in bench.KEYS}), flush=True)
+        else:
+            print(
+                f"{name:<14} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
+                f"{rec['packet_hops']:>12,} {rec['packet_hops_per_s']:>11.3e} {rec['peak_rss_mb']:>11.1f}",
+                flush=True,
+            )
+    return 0
+
+
+# ----------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    p = argparse.ArgumentParser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
+    p.add_argument("--version", action="version", version=f"dcnsim {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    r = sub.add_parser("run", help="run one scenario file and print a summary")
+    r.add_argument("file", help="scenario (.toml or .json)")
+    r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    r.add_argument("--out", metavar="DIR", help="write the tables and summary.json here")
+    r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
+    r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("validate", help="check scenario files; print every problem")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("sweep", help="run a parameter sweep (cartesian product) in parallel; resumable")
+    s.add_argument("file", help="base scenario (.toml or .json)")
+    s.add_argument("--set", action="append", type=parse_set, metavar="PATH=V1,V2,...",
+                   help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable)")
+    s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...", help="seeds (another axis)")
+    s.add_argument("--out", required=True, metavar="DIR", help="results directory (one subdirectory per point)")
+    s.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
+    s.add_argument("--format", choices=("csv", "parquet"), default="csv")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_sweep)
+
+    d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
+    d.add_argument("--out", default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
+    d.add_argument("--quick", action="store_true", help="5 blocks per point and one seed (a few seconds)")
+    d.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
+    d.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
+                   help="seeds to average over (default 1,2,3; --quick: 1)")
+    d.add_argument("--no-progress", action="store_true")
+    d.set_defaults(func=cmd_demo)
+
+    b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
+    b.add_argument("--json", action="store_true", help="one JSON object per line")
+    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64 or fattree_k8 (repeatable)")
+    b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ScenarioError as e:  # e.g. a bad --set path
+        _print_problems(getattr(args, "file", "dcnsim"), e.errors)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `dcnsim run x | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The README's headline job: a NewReno incast sweep on the Kulkarni setup.
+
+Star topology, 1 Gbps, 50 µs links, 32 KB switch buffer, 1 KB segments
+(mss 1024 B), 256 KB SRU, RTOmin 200 ms, rwnd 1000 packets, request jitter
+≤ 20 µs (Kulkarni, Table 3.1); n = 1, 2, 4, …, 32 synchronized servers.
+Three series: that baseline, RTOmin = 200 µs, and a 64 KB buffer.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ._atomic import atomic_write
+from .scenario import Scenario, Star, SyncReads, Tcp, with_overrides
+from .sweep import Point, run_sweep
+
+SERVERS: Tuple[int, ...] = (1, 2, 4, 8, 16, 32)
+BLOCKS = 100
+QUICK_BLOCKS = 5
+SEEDS: Tuple[int, ...] = (1, 2, 3)
+
+#: (series label, overrides applied to the baseline scenario)
+SERIES: List[Tuple[str, Dict[str, Any]]] = [
+    ("RTOmin 200 ms, 32 KB buffer", {}),
+    ("RTOmin 200 µs, 32 KB buffer", {"tcp.rto_min": "200us"}),
+    ("RTOmin 200 ms, 64 KB buffer", {"topology.buffer": "64KB"}),
+]
+
+
+def kulkarni_incast(n: int, blocks: int = BLOCKS, seed: int = 1) -> Dict[str, Any]:
+    """The Kulkarni incast scenario with ``n`` servers (hosts 1..n, client 0)."""
+    return Scenario(
+        name=f"kulkarni-incast-{n}",
+        seed=seed,
+        stop="100s",
+        topology=Star(hosts=n + 1, rate="1Gbps", delay="50us", buffer="32KB"),
+        tcp=Tcp(cc="newreno", mss=1024, rto_min="200ms", rwnd="1000pkt"),
+        apps=[SyncReads(client=0, servers=f"1-{n}", sru="256KB", blocks=blocks, jitter="20us")],
+    ).to_dict()
+
+
+def points(servers: Sequence[int] = SERVERS, blocks: int = BLOCKS, seeds: Sequence[int] = SEEDS) -> List[Point]:
+    pts = []
+    for si, (series, over) in enumerate(SERIES):
+        for n in servers:
+            for seed in seeds:
+                scen = with_overrides(kulkarni_incast(n, blocks, seed), over)
+                pts.append(Point(f"s{si}_n{n:03d}_seed{seed}", scen, seed, {"series": series, "servers": n}))
+    return pts
+
+
+def run_demo(
+    out_dir: Union[str, os.PathLike] = "dcnsim-demo",
+    quick: bool = False,
+    jobs: Optional[int] = None,
+    seeds: Optional[Sequence[int]] = None,
+    progress: Optional[bool] = None,
+):
+    """Run the sweep (resumable: per-point results under ``out_dir/runs``),
+    write ``incast_goodput.csv`` and ``incast_goodput.png`` to ``out_dir`` and
+    return the table: one row per series × n, goodput averaged over the seeds
+    (default 1, 2, 3; ``quick``: 1 seed and fewer blocks)."""
+    from .plots import incast_goodput_plot
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    blocks = QUICK_BLOCKS if quick else BLOCKS
+    seeds = list(seeds) if seeds else ([1] if quick else list(SEEDS))
+    df = run_sweep(points(blocks=blocks, seeds=seeds), out / "runs", jobs=jobs, progress=progress)
+    df["goodput_mbps"] = df["block_goodput_bps"].astype(float) / 1e6
+    g = df.groupby(["series", "servers"], sort=False)
+    table = g["goodput_mbps"].mean().reset_index()
+    table["goodput_mbps_std"] = g["goodput_mbps"].std(ddof=0).to_numpy()
+    table["seeds"] = g.size().to_numpy()
+    table["blocks_per_run"] = blocks
+    table["block_timeouts_mean"] = g["block_timeouts"].mean().to_numpy()
+    table["drops_mean"] = g["drops"].mean().to_numpy()
+    table["events"] = g["events"].sum().to_numpy()
+    table["wall_s"] = g["wall_s"].sum().to_numpy()
+    atomic_write(out / "incast_goodput.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
+    seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean of {len(seeds)} seeds"
+    title = f"NewReno incast, Kulkarni setup\n{blocks} blocks of 256 KB SRUs per run, {seed_text}"
+    incast_goodput_plot(table, out / "incast_goodput.png", title=title)
+    table.attrs["computed"] = df.attrs.get("computed", [])
+    return table
+
+
+def pivot(table) -> "Any":
+    """Goodput (Mbps) with one row per n and one column per series."""
+    order = [s for s, _ in SERIES]
+    p = table.pivot(index="servers", columns="series", values="goodput_mbps")
+    return p[[c for c in order if c in p.columns]]

@@ -1,0 +1,61 @@
+"""Analytical models shipped with dcnsim (SPEC §5).
+
+* :mod:`.dctcp`   — DCTCP scalability of FaST §3: W*, N*, N*max.
+* :mod:`.incast`  — Kulkarni's incast model (TD-only, Full, Split) and
+  Padhye et al.'s single-flow formula × n.
+* :mod:`.measure` — the model inputs (p_c, p_r, ζ, RTT, T0, L) measured from
+  dcnsim's ``flows`` / ``blocks`` tables, and model-vs-simulation tables.
+
+Pure Python + numpy. This subpackage imports nothing from the parent
+``dcnsim`` package (only relative imports among its own modules), so it works
+without the compiled ``dcnsim._core``. Formulas and our reading of the
+ambiguous points: ``docs/models.md``.
+"""
+
+from .dctcp import (
+    DctcpScalability,
+    bdp_packets,
+    critical_window,
+    dctcp_scalability,
+    n_star,
+    n_star_max,
+)
+from .incast import (
+    A,
+    C,
+    IncastModel,
+    bps_to_pps,
+    expected_flow_window,
+    expected_packets,
+    expected_rounds,
+    incast_model,
+    j_flows,
+    line_rate_pps,
+    padhye,
+    padhye_n,
+    pps_to_bps,
+    q_abtt,
+    q_hat,
+    q_hat_split,
+    throughput_full,
+    throughput_split,
+    throughput_td,
+)
+from .measure import (
+    IncastInputs,
+    count_cumulative_loss_events,
+    incast_inputs,
+    loss_indications,
+    model_vs_sim,
+)
+
+__all__ = [
+    "DctcpScalability", "bdp_packets", "critical_window", "dctcp_scalability",
+    "n_star", "n_star_max",
+    "A", "C", "IncastModel", "bps_to_pps", "expected_flow_window",
+    "expected_packets", "expected_rounds", "incast_model", "j_flows",
+    "line_rate_pps", "padhye", "padhye_n", "pps_to_bps", "q_abtt", "q_hat",
+    "q_hat_split", "throughput_full", "throughput_split", "throughput_td",
+    "IncastInputs", "count_cumulative_loss_events", "incast_inputs",
+    "loss_indications", "model_vs_sim",
+]

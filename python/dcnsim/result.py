@@ -1,0 +1,206 @@
+"""The result of one run: tidy tables (pandas) plus run-level scalars."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+
+from ._atomic import atomic_write
+
+# Columns of the core's tables (the `_core.run` contract). Used to give an
+# absent table its columns; a table the core returns keeps the core's columns.
+TABLE_COLUMNS: Dict[str, List[str]] = {
+    "flows": [
+        "flow_id", "app", "app_kind", "role", "transport", "src", "dst", "cc",
+        "start_s", "end_s", "fct_s", "app_bytes", "delivered_bytes", "goodput_bps",
+        "segments_sent", "bytes_sent", "retransmits", "retx_bytes", "timeouts",
+        "timeout_period_s", "fast_retransmits", "drops", "drop_runs", "max_drop_run",
+        "ecn_marks", "ooo_arrivals", "final_cwnd_bytes", "completed",
+    ],
+    "queues": [
+        "queue_id", "node", "to", "rate_bps", "limit_bytes", "limit_pkts", "enqueued",
+        "dropped", "marked", "max_bytes", "max_pkts", "mean_bytes", "tx_bytes", "utilization",
+    ],
+    "queries": ["app", "query", "n_workers", "start_s", "end_s", "qct_s", "timeouts"],
+    "blocks": [
+        "app", "block", "n_servers", "start_s", "end_s", "duration_s", "bytes",
+        "goodput_bps", "timeouts",
+    ],
+}
+TABLES = tuple(TABLE_COLUMNS)
+
+SUMMARY_KEYS = (
+    "seed", "events", "packet_hops", "sim_time_s", "wall_s", "packets_created",
+    "packets_delivered", "packets_dropped", "packets_in_flight",
+)
+
+FORMATS = ("csv", "parquet")
+
+
+def jain(values: Iterable[float]) -> float:
+    """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
+    one value takes everything. NaN for no values or all zeros."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    sq = sum(x * x for x in xs)
+    if n == 0 or sq == 0.0:
+        return math.nan
+    s = sum(xs)
+    return s * s / (n * sq)
+
+
+def _finite(xs: Iterable[Any]) -> List[float]:
+    out = []
+    for x in xs:
+        try:
+            f = float(x)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(f):
+            out.append(f)
+    return out
+
+
+def _pct(xs: List[float], q: float) -> float:
+    if not xs:
+        return math.nan
+    import numpy as np
+
+    return float(np.percentile(np.asarray(xs, dtype=float), q))
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if hasattr(v, "item"):  # numpy scalar
+        return _jsonable(v.item())
+    return v
+
+
+class Result:
+    """One run's output.
+
+    ``flows``, ``queues``, ``queries``, ``blocks`` are pandas DataFrames (empty,
+    with their columns, when the run has none); ``tables`` holds every table
+    the core returned by name; ``summary`` the core's run-level scalars;
+    ``scenario`` the scenario dict as run (with the effective seed);
+    ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
+    the pcap traces the scenario asked for (file name -> bytes)."""
+
+    def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None):
+        import pandas as pd
+
+        self.scenario: Dict[str, Any] = dict(scenario or {})
+        self.summary: Dict[str, float] = dict(raw.get("summary", {}))
+        #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
+        self.pcaps: Dict[str, bytes] = {str(k): bytes(v) for k, v in (raw.get("pcaps") or {}).items()}
+        self.tables: Dict[str, "pd.DataFrame"] = {}
+        raw_tables = raw.get("tables", {}) or {}
+        for name in list(TABLES) + [t for t in raw_tables if t not in TABLE_COLUMNS]:
+            cols = raw_tables.get(name)
+            if cols is None:
+                df = pd.DataFrame({c: [] for c in TABLE_COLUMNS[name]})
+            else:
+                df = pd.DataFrame({c: list(v) for c, v in cols.items()})
+            self.tables[name] = df
+
+    @property
+    def flows(self):
+        return self.tables["flows"]
+
+    @property
+    def queues(self):
+        return self.tables["queues"]
+
+    @property
+    def queries(self):
+        return self.tables["queries"]
+
+    @property
+    def blocks(self):
+        return self.tables["blocks"]
+
+    def __repr__(self) -> str:
+        name = self.scenario.get("name", "scenario")
+        sizes = ", ".join(f"{k}={len(v)}" for k, v in self.tables.items())
+        return f"<dcnsim.Result {name!r} seed={self.summary.get('seed')} {sizes}>"
+
+    # ------------------------------------------------------------------ metrics
+
+    @property
+    def metrics(self) -> Dict[str, float]:
+        """Headline numbers derived from the tables:
+
+        * ``n_flows``, ``n_completed``; ``goodput_bps``: 8·Σ delivered bytes /
+          (last flow end − first flow start), unfinished flows counted to the
+          end of the simulation; ``jain``: Jain's index of bulk flows' goodput;
+        * ``timeouts``, ``retransmits``, ``drops`` summed over flows;
+        * queries: ``n_queries``, ``qct_mean_s``, ``qct_p50_s``, ``qct_p99_s``,
+          ``qct_max_s`` over completed queries, ``query_timeouts_mean``;
+        * blocks: ``n_blocks``, ``block_goodput_bps`` = 8·Σ bytes / Σ duration
+          of completed blocks, ``block_timeouts``.
+        """
+        f, q, b = self.flows, self.queries, self.blocks
+        out: Dict[str, float] = {}
+        out["n_flows"] = float(len(f))
+        out["n_completed"] = float(f["completed"].astype(bool).sum()) if len(f) else 0.0
+        delivered = sum(_finite(f["delivered_bytes"])) if len(f) else 0.0
+        starts = _finite(f["start_s"]) if len(f) else []
+        sim_end = float(self.summary.get("sim_time_s", math.nan))
+        ends = [e if math.isfinite(e) else sim_end for e in (float(x) for x in f["end_s"])] if len(f) else []
+        ends = _finite(ends)
+        span = (max(ends) - min(starts)) if starts and ends else math.nan
+        out["goodput_bps"] = 8.0 * delivered / span if span and span > 0 else math.nan
+        bulk = f[f["role"] == "bulk"] if len(f) else f
+        out["jain"] = jain(_finite(bulk["goodput_bps"])) if len(bulk) else math.nan
+        for col in ("timeouts", "retransmits", "drops"):
+            out[col] = float(sum(_finite(f[col]))) if len(f) else 0.0
+        if len(q):
+            qct = _finite(q["qct_s"])
+            out["n_queries"] = float(len(q))
+            out["qct_mean_s"] = sum(qct) / len(qct) if qct else math.nan
+            out["qct_p50_s"] = _pct(qct, 50)
+            out["qct_p99_s"] = _pct(qct, 99)
+            out["qct_max_s"] = max(qct) if qct else math.nan
+            out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / len(q)
+        if len(b):
+            done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
+            dur = sum(d for d, _ in done)
+            out["n_blocks"] = float(len(b))
+            out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
+            out["block_timeouts"] = float(sum(_finite(b["timeouts"])))
+        return out
+
+    # ------------------------------------------------------------------ output
+
+    def write(self, out_dir: Union[str, os.PathLike], format: str = "csv") -> Path:
+        """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
+        traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
+        with its effective seed) and ``summary.json`` (``summary`` plus
+        ``metrics``; written last, so its presence marks a complete result).
+        Each file is written atomically."""
+        if format not in FORMATS:
+            raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in self.tables.items():
+            if format == "csv":
+                atomic_write(out / f"{name}.csv", lambda fh, df=df: df.to_csv(fh, index=False, lineterminator="\n"))
+            else:
+                atomic_write(out / f"{name}.parquet", lambda fh, df=df: df.to_parquet(fh, index=False), mode="wb")
+        for fname, data in self.pcaps.items():
+            safe = Path(fname).name  # a bare file name, never a path out of out_dir
+            atomic_write(out / safe, lambda fh, data=data: fh.write(data), mode="wb")
+        atomic_write(out / "scenario.json", lambda fh: fh.write(json.dumps(self.scenario, indent=2) + "\n"))
+        atomic_write(out / "summary.json", lambda fh: fh.write(json.dumps(self.summary_record(), indent=2) + "\n"))
+        return out
+
+    def summary_record(self) -> Dict[str, Any]:
+        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None)."""
+        rec = {k: _jsonable(v) for k, v in self.summary.items()}
+        for k, v in self.metrics.items():
+            rec.setdefault(k, _jsonable(v))
+        return rec

@@ -1,0 +1,531 @@
+"""Scenario documents: typed builders, file loading, dotted-path overrides.
+
+A scenario is the TOML/JSON document described in ``docs/scenario.md``. In
+Python it can be written three ways, all equivalent once converted with
+:func:`as_dict`:
+
+* a file (``.toml`` or ``.json``) -- :func:`load_scenario`;
+* a plain ``dict`` with exactly the schema's keys;
+* the builders below (:class:`Scenario`, :class:`Star`, :class:`SyncReads`, ...),
+  whose ``to_dict()`` produces the schema. Fields left as ``None`` are
+  omitted, so the Rust defaults apply (and are documented in one place).
+
+Values are passed through untouched: unit strings (``"50us"``, ``"1Gbps"``,
+``"32KB"``, ``"100pkt"``) or Python ints where the schema accepts an integer.
+The only conversions are structural: builders become dicts, tuples and
+``range`` objects become lists. Validation is done once, in Rust.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.9/3.10 only
+    import tomli as tomllib
+
+from .errors import ScenarioError
+
+__all__ = [
+    "Scenario",
+    "Tcp",
+    "Star",
+    "TwoTier",
+    "FatTree",
+    "LeafSpine",
+    "Custom",
+    "Node",
+    "Link",
+    "Bulk",
+    "PartitionAggregate",
+    "SyncReads",
+    "UdpCbr",
+    "load_scenario",
+    "as_dict",
+    "to_json",
+    "sanitize",
+    "with_overrides",
+    "parse_path",
+]
+
+Value = Union[str, int, float, bool]
+Hosts = Union[str, Sequence[int], range]
+
+
+# --------------------------------------------------------------------------
+# builders
+
+
+def _plain(value: Any) -> Any:
+    """Builders -> dicts, tuples/ranges -> lists, recursively. Nothing else changes."""
+    if isinstance(value, _Builder):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, range)):
+        return [_plain(v) for v in value]
+    return value
+
+
+class _Builder:
+    """Base of the builder dataclasses: ``to_dict()`` emits ``kind`` (if any),
+    then every non-``None`` field in declaration order, then ``extra``
+    (keys the builder does not know yet, passed through verbatim)."""
+
+    _kind: ClassVar[Optional[str]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self._kind is not None:
+            out["kind"] = self._kind
+        for f in fields(self):  # type: ignore[arg-type]
+            if f.name == "extra":
+                continue
+            v = getattr(self, f.name)
+            if v is not None:
+                out[f.name] = _plain(v)
+        extra = getattr(self, "extra", None)
+        if extra:
+            out.update(_plain(dict(extra)))
+        return out
+
+
+# --- [tcp] -------------------------------------------------------------------
+
+
+@dataclass
+class Tcp(_Builder):
+    """The ``[tcp]`` table (or an app's ``tcp = {...}`` override).
+
+    Every field defaults to ``None`` = "use the simulator's default"
+    (see docs/scenario.md for the values)."""
+
+    cc: Optional[str] = None
+    segment: Optional[str] = None
+    mss: Optional[int] = None
+    header: Optional[int] = None
+    init_cwnd: Optional[int] = None
+    rwnd: Optional[Union[str, int]] = None
+    rto_min: Optional[str] = None
+    rto_init: Optional[str] = None
+    rto_max: Optional[str] = None
+    granularity: Optional[str] = None
+    max_backoff: Optional[int] = None
+    dupack_threshold: Optional[int] = None
+    delayed_ack: Optional[bool] = None
+    delayed_ack_timeout: Optional[str] = None
+    delayed_ack_segments: Optional[int] = None
+    sack: Optional[bool] = None
+    ecn: Optional[bool] = None
+    handshake_rtt_sample: Optional[bool] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+# --- topologies --------------------------------------------------------------
+
+
+@dataclass
+class Star(_Builder):
+    """``hosts`` hosts on one switch (incast)."""
+
+    _kind: ClassVar[str] = "star"
+    hosts: int
+    rate: Optional[str] = None
+    delay: Optional[str] = None
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    nic_buffer: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class TwoTier(_Builder):
+    """Racks of hosts under ToR switches, ToRs under one aggregation switch."""
+
+    _kind: ClassVar[str] = "two_tier"
+    racks: int
+    hosts_per_rack: int
+    host_rate: Optional[str] = None
+    core_rate: Optional[str] = None
+    delay: Optional[str] = None
+    tor_buffer: Optional[Union[str, int]] = None
+    agg_buffer: Optional[Union[str, int]] = None
+    tor_ecn_k: Optional[Union[str, int]] = None
+    agg_ecn_k: Optional[Union[str, int]] = None
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    nic_buffer: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class FatTree(_Builder):
+    """Al-Fares k-ary fat-tree (k even): k³/4 hosts."""
+
+    _kind: ClassVar[str] = "fat_tree"
+    k: int
+    rate: Optional[str] = None
+    delay: Optional[str] = None
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    nic_buffer: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class LeafSpine(_Builder):
+    """Leaves with ``hosts_per_leaf`` hosts each, every leaf linked to every spine."""
+
+    _kind: ClassVar[str] = "leaf_spine"
+    leaves: int
+    spines: int
+    hosts_per_leaf: int
+    host_rate: Optional[str] = None
+    fabric_rate: Optional[str] = None
+    delay: Optional[str] = None
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    nic_buffer: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class Node(_Builder):
+    """A node of a custom topology; ``kind`` is ``"host"`` or ``"switch"``."""
+
+    name: str
+    kind: str = "host"
+
+
+@dataclass
+class Link(_Builder):
+    """A full-duplex link of a custom topology (``buffer``/``ecn_k`` override the topology's)."""
+
+    a: str
+    b: str
+    rate: Optional[str] = None
+    delay: Optional[str] = None
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class Custom(_Builder):
+    """Custom topology: ``nodes`` (``Node``, dicts or ``(name, kind)`` pairs)
+    and ``links`` (``Link``, dicts or ``(a, b)`` pairs)."""
+
+    _kind: ClassVar[str] = "custom"
+    nodes: List[Any]
+    links: List[Any]
+    buffer: Optional[Union[str, int]] = None
+    ecn_k: Optional[Union[str, int]] = None
+    nic_buffer: Optional[Union[str, int]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out = super().to_dict()
+        out["nodes"] = [
+            {"name": n[0], "kind": n[1]} if isinstance(n, tuple) else _plain(n) for n in self.nodes
+        ]
+        out["links"] = [
+            {"a": l[0], "b": l[1]} if isinstance(l, tuple) else _plain(l) for l in self.links
+        ]
+        return out
+
+
+# --- apps --------------------------------------------------------------------
+
+
+@dataclass
+class Bulk(_Builder):
+    """One long TCP flow ``src -> dst``: exactly one of ``size`` or ``duration``."""
+
+    _kind: ClassVar[str] = "bulk"
+    src: int
+    dst: int
+    size: Optional[Union[str, int]] = None
+    duration: Optional[str] = None
+    start: Optional[str] = None
+    tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class PartitionAggregate(_Builder):
+    """``aggregator`` queries ``workers`` (list, ``range`` or ``"1-99"``), ``queries`` times."""
+
+    _kind: ClassVar[str] = "partition_aggregate"
+    aggregator: int
+    workers: Hosts
+    response: Optional[Union[str, int]] = None
+    request: Optional[Union[str, int]] = None
+    queries: Optional[int] = None
+    gap: Optional[str] = None
+    start: Optional[str] = None
+    tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class SyncReads(_Builder):
+    """``client`` reads ``blocks`` blocks, one SRU from each of ``servers`` per block."""
+
+    _kind: ClassVar[str] = "sync_reads"
+    client: int
+    servers: Hosts
+    sru: Optional[Union[str, int]] = None
+    request: Optional[Union[str, int]] = None
+    blocks: Optional[int] = None
+    jitter: Optional[str] = None
+    start: Optional[str] = None
+    tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+@dataclass
+class UdpCbr(_Builder):
+    """UDP constant-bit-rate source ``src -> dst``."""
+
+    _kind: ClassVar[str] = "udp_cbr"
+    src: int
+    dst: int
+    rate: str
+    payload: Optional[Union[str, int]] = None
+    start: Optional[str] = None
+    stop: Optional[str] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
+# --- the whole scenario ------------------------------------------------------
+
+
+@dataclass
+class Scenario(_Builder):
+    """A whole scenario. ``routing`` is a mode name (``"single"``, ``"ecmp"``,
+    ``"rps"``) or a full ``{"mode": ...}`` table; ``apps`` one app or a list;
+    ``pcap`` the hosts to trace (list, ``range``, ``"a-b"``) or a full table."""
+
+    topology: Any
+    apps: Any
+    tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
+    routing: Optional[Union[str, Dict[str, Any]]] = "ecmp"
+    stop: Optional[str] = "10s"
+    name: Optional[str] = "scenario"
+    seed: Optional[int] = 1
+    l2_overhead: Optional[int] = 0
+    switch_delay: Optional[str] = None
+    host_jitter: Optional[str] = None
+    pcap: Optional[Any] = None
+    extra: Optional[Dict[str, Any]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter"):
+            v = getattr(self, key)
+            if v is not None:
+                out[key] = v
+        if self.pcap is not None:
+            # hosts to trace: a list, range or "a-b" string, or the full table
+            out["pcap"] = _plain(self.pcap) if isinstance(self.pcap, Mapping) else {"hosts": _plain(self.pcap)}
+        out["topology"] = _plain(self.topology)
+        if self.routing is not None:
+            out["routing"] = {"mode": self.routing} if isinstance(self.routing, str) else _plain(self.routing)
+        if self.tcp is not None:
+            out["tcp"] = _plain(self.tcp)
+        apps = self.apps if isinstance(self.apps, (list, tuple)) else [self.apps]
+        out["apps"] = [_plain(a) for a in apps]
+        if self.extra:
+            out.update(_plain(dict(self.extra)))
+        return out
+
+
+# --------------------------------------------------------------------------
+# loading
+
+
+def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
+    """Read a ``.toml`` or ``.json`` scenario file into a dict.
+
+    ``name`` defaults to the file stem when the file does not set it. Raises
+    :class:`ScenarioError` (field path ``file`` or ``syntax``) when the file
+    cannot be read or parsed; the message of a syntax error carries the line
+    and column."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError([f"file: no such file: {p}"]) from None
+    except IsADirectoryError:
+        raise ScenarioError([f"file: is a directory: {p}"]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError([f"file: cannot read {p}: {e}"]) from None
+    if p.suffix.lower() == ".json":
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ScenarioError([f"syntax: {e.msg} (at line {e.lineno}, column {e.colno})"]) from None
+    else:
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ScenarioError([f"syntax: {e}"]) from None
+    if not isinstance(doc, dict):
+        raise ScenarioError([f"{DOCUMENT}: expected a table/object at the top level"])
+    if "name" not in doc:
+        doc = {"name": p.stem, **doc}
+    return doc
+
+
+def as_dict(scenario: Any) -> Dict[str, Any]:
+    """Any accepted scenario form (path, dict, builder) -> a fresh dict."""
+    if isinstance(scenario, (str, os.PathLike)):
+        return load_scenario(scenario)
+    if isinstance(scenario, _Builder):
+        return scenario.to_dict()
+    if isinstance(scenario, Mapping):
+        return _plain(copy.deepcopy(dict(scenario)))
+    raise ScenarioError(
+        [f"{DOCUMENT}: expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}"]
+    )
+
+
+DOCUMENT = "<document>"  # the path of problems with the document as a whole (as in Rust)
+_IDENT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def key_path(parent: str, key: str) -> str:
+    """``parent.key``, or ``parent["odd key"]`` for keys that are not
+    identifiers -- the same spelling as the Rust validation's paths."""
+    if _IDENT.match(key):
+        return f"{parent}.{key}" if parent else key
+    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def _clean(value: Any, path: str, errors: List[str]) -> Any:
+    """A JSON-safe copy of ``value``: what JSON cannot carry is reported in
+    ``errors`` (with its path) and replaced by ``None`` (dropped, for keys)."""
+    where = path or DOCUMENT
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            errors.append(f"{where}: {value!r} is not a finite number")
+            return None
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                errors.append(f"{where}: key {k!r} is not a string")
+                continue
+            out[k] = _clean(v, key_path(path, k), errors)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_clean(v, f"{path}[{i}]", errors) for i, v in enumerate(value)]
+    errors.append(f"{where}: unsupported value of type {type(value).__name__}")
+    return None
+
+
+def sanitize(doc: Any) -> Tuple[Any, List[str]]:
+    """``(json_safe_copy, problems)``: the problems JSON itself cannot
+    express (NaN, bytes, dates, non-string keys, ...), each with its path."""
+    errors: List[str] = []
+    return _clean(doc, "", errors), errors
+
+
+def to_json(doc: Mapping[str, Any]) -> str:
+    """The scenario dict as the JSON text the core reads. Values JSON cannot
+    carry raise ScenarioError with their field paths."""
+    if not isinstance(doc, Mapping):
+        raise ScenarioError([f"{DOCUMENT}: expected a table/object, got {type(doc).__name__}"])
+    clean, errors = sanitize(doc)
+    if errors:
+        raise ScenarioError(errors)
+    return json.dumps(clean, allow_nan=False, separators=(",", ":"))
+
+
+def error_path(problem: str) -> str:
+    """The field path of a ``"path: reason"`` problem."""
+    return problem.split(": ", 1)[0]
+
+
+# --------------------------------------------------------------------------
+# overrides (sweeps)
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def parse_path(path: str) -> List[Union[str, int]]:
+    """``"apps[0].servers"`` or ``"apps.0.servers"`` -> ``["apps", 0, "servers"]``."""
+    parts: List[Union[str, int]] = []
+    for raw in _INDEX.sub(r".\1", path).split("."):
+        if raw == "":
+            raise ScenarioError([f"{path}: empty component in the field path"])
+        parts.append(int(raw) if raw.isdigit() else raw)
+    return parts
+
+
+def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict[str, Any]:
+    """A copy of ``doc`` with each ``dotted.path -> value`` set.
+
+    Paths name dict keys and list indices (``"apps.0.servers"`` or
+    ``"apps[0].servers"``); missing tables on the way are created; a value of
+    ``None`` deletes the key. Builders are accepted as values."""
+    out = copy.deepcopy(dict(doc))
+    errors: List[str] = []
+    for path, value in overrides.items():
+        parts = parse_path(path)
+        cur: Any = out
+        ok = True
+        for i, part in enumerate(parts[:-1]):
+            nxt = parts[i + 1]
+            if isinstance(cur, list):
+                if not isinstance(part, int) or part >= len(cur):
+                    errors.append(f"{path}: no element {part} (the list has {len(cur)})")
+                    ok = False
+                    break
+                cur = cur[part]
+            elif isinstance(cur, dict):
+                key = str(part)
+                if key not in cur:
+                    if value is None:
+                        ok = False  # deleting something that is not there: nothing to do
+                        break
+                    cur[key] = [] if isinstance(nxt, int) else {}
+                cur = cur[key]
+            else:
+                errors.append(f"{path}: {'.'.join(map(str, parts[: i + 1]))} is not a table or list")
+                ok = False
+                break
+        if not ok:
+            continue
+        last = parts[-1]
+        if isinstance(cur, list):
+            if not isinstance(last, int) or last > len(cur) or (last == len(cur) and value is None):
+                errors.append(f"{path}: no element {last} (the list has {len(cur)})")
+            elif value is None:
+                del cur[last]
+            elif last == len(cur):
+                cur.append(_plain(value))
+            else:
+                cur[last] = _plain(value)
+        elif isinstance(cur, dict):
+            if value is None:
+                cur.pop(str(last), None)
+            else:
+                cur[str(last)] = _plain(value)
+        else:
+            errors.append(f"{path}: parent is not a table or list")
+    if errors:
+        raise ScenarioError(errors)
+    return out

@@ -1,0 +1,231 @@
+"""Parallel, resumable parameter sweeps.
+
+A sweep is a list of points, each ``(label, scenario, seed)`` (optionally with
+a ``params`` dict recorded beside the results). Every point runs in a worker
+process and writes its tables plus ``summary.json`` to ``out_dir/<label>/``,
+each file atomically and ``summary.json`` last. A point whose directory
+already holds a ``summary.json`` for the *same* scenario and seed is not run
+again, so an interrupted sweep resumes where it stopped; a point whose
+scenario changed is recomputed.
+
+Results do not depend on the number of workers or on completion order: each
+point is a pure function of its scenario and seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .errors import ScenarioError
+from .scenario import as_dict, with_overrides
+
+__all__ = ["Point", "SweepError", "run_sweep", "grid", "point_dir"]
+
+
+@dataclass
+class Point:
+    """One sweep point. ``params`` are extra columns for the summary table."""
+
+    label: str
+    scenario: Any
+    seed: Optional[int] = None
+    params: Dict[str, Any] = field(default_factory=dict)
+
+
+class SweepError(RuntimeError):
+    """Some points failed at run time (the others were written)."""
+
+    def __init__(self, failures: Dict[str, str]):
+        self.failures = dict(failures)
+        lines = [f"{label}: {msg}" for label, msg in self.failures.items()]
+        super().__init__(f"{len(lines)} sweep point(s) failed:\n" + "\n".join(lines))
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._=,+@%-]+")
+
+
+def point_dir(out_dir: Union[str, os.PathLike], label: str) -> Path:
+    """The directory a point's results go to (label made filesystem-safe)."""
+    safe = _UNSAFE.sub("_", label).strip(".") or "_"
+    return Path(out_dir) / safe
+
+
+def _as_point(p: Any) -> Point:
+    if isinstance(p, Point):
+        return p
+    if isinstance(p, Mapping):
+        return Point(**p)
+    if isinstance(p, (tuple, list)) and 2 <= len(p) <= 4:
+        return Point(*p)
+    raise TypeError(f"a sweep point is (label, scenario, seed[, params]) or a Point, got {p!r}")
+
+
+def _canonical(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
+    """Worker: run one point and write it. Returns the summary record."""
+    from . import run
+
+    result = run(doc)
+    result.write(out, format=format)
+    return result.summary_record()
+
+
+def _cached(out: Path, doc: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    summary, scen = out / "summary.json", out / "scenario.json"
+    if not (summary.is_file() and scen.is_file()):
+        return None
+    try:
+        if _canonical(json.loads(scen.read_text(encoding="utf-8"))) != _canonical(doc):
+            return None
+        return json.loads(summary.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def run_sweep(
+    points: Iterable[Any],
+    out_dir: Union[str, os.PathLike],
+    jobs: Optional[int] = None,
+    progress: Optional[bool] = None,
+    format: str = "csv",
+):
+    """Run every point (in parallel) and return a DataFrame with one row per
+    point, in the order given: ``label``, the point's ``params``, then its
+    summary record (core summary + derived metrics, see ``Result.metrics``).
+
+    ``jobs`` defaults to ``os.cpu_count()``; ``progress`` shows a tqdm bar
+    (default: only when stderr is a terminal). Points already complete in
+    ``out_dir`` are skipped; ``df.attrs["computed"]`` lists the labels run
+    this time. Invalid scenarios raise :class:`ScenarioError` before anything
+    runs (every problem, prefixed by the point's label)."""
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    if format not in ("csv", "parquet"):
+        raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
+    pts = [_as_point(p) for p in points]
+    out_root = Path(out_dir)
+
+    # resolve and validate every point before running any
+    docs: List[Dict[str, Any]] = []
+    dirs: List[Path] = []
+    errors: List[str] = []
+    seen: Dict[Path, str] = {}
+    from . import _problems
+    for p in pts:
+        d = point_dir(out_root, p.label)
+        if d in seen:
+            raise ValueError(f"sweep labels {seen[d]!r} and {p.label!r} map to the same directory {d}")
+        seen[d] = p.label
+        try:
+            doc = as_dict(p.scenario)
+            if p.seed is not None:
+                doc["seed"] = p.seed
+            problems = _problems(doc)
+        except ScenarioError as e:
+            problems, doc = list(e.errors), {}
+        errors.extend(f"{p.label}: {e}" for e in problems)
+        docs.append(doc)
+        dirs.append(d)
+    if errors:
+        raise ScenarioError(errors)
+
+    records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
+    todo: List[int] = []
+    for i, (doc, d) in enumerate(zip(docs, dirs)):
+        cached = _cached(d, doc)
+        if cached is not None:
+            records[i] = cached
+        else:
+            todo.append(i)
+            stale = d / "summary.json"
+            if stale.exists():  # never let an old summary vouch for new tables
+                stale.unlink()
+
+    failures: Dict[str, str] = {}
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = tqdm(total=len(pts), initial=len(pts) - len(todo), disable=not show, unit="run", desc="sweep")
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
+    try:
+        if workers == 1:
+            for i in todo:
+                try:
+                    records[i] = _run_point(docs[i], str(dirs[i]), format)
+                except Exception as e:  # noqa: BLE001 - reported per point
+                    failures[pts[i].label] = f"{type(e).__name__}: {e}"
+                bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(_run_point, docs[i], str(dirs[i]), format): i for i in todo}
+                try:
+                    for fut in as_completed(futures):
+                        i = futures[fut]
+                        try:
+                            records[i] = fut.result()
+                        except Exception as e:  # noqa: BLE001
+                            failures[pts[i].label] = f"{type(e).__name__}: {e}"
+                        bar.update(1)
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    finally:
+        bar.close()
+    if failures:
+        raise SweepError(failures)
+
+    rows = []
+    for p, rec in zip(pts, records):
+        row: Dict[str, Any] = {"label": p.label}
+        row.update(p.params)
+        for k, v in (rec or {}).items():
+            row.setdefault(k, v)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs["computed"] = [pts[i].label for i in todo]
+    df.attrs["out_dir"] = str(out_root)
+    return df
+
+
+def grid(
+    base: Any,
+    axes: Mapping[str, Sequence[Any]],
+    seeds: Optional[Sequence[int]] = None,
+) -> List[Point]:
+    """Cartesian product of ``axes`` (``{"topology.buffer": ["16KB", "32KB"], ...}``)
+    and ``seeds`` over the ``base`` scenario. Labels read
+    ``topology.buffer=16KB__seed=1``; ``params`` hold the axis values."""
+    doc = as_dict(base)
+    keys = list(axes)
+    seed_list: List[Optional[int]] = list(seeds) if seeds else [None]
+    points = []
+    for combo in itertools.product(*(list(axes[k]) for k in keys)):
+        over = dict(zip(keys, combo))
+        scen = with_overrides(doc, over)
+        for s in seed_list:
+            params: Dict[str, Any] = dict(over)
+            parts = [f"{k}={_fmt(v)}" for k, v in over.items()]
+            if s is not None:
+                params["seed"] = s
+                parts.append(f"seed={s}")
+            label = "__".join(parts) or "base"
+            points.append(Point(label, scen, s, params))
+    return points
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return "+".join(_fmt(x) for x in v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

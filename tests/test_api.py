@@ -1,0 +1,251 @@
+"""dcnsim.run / validate / Result: the contract with the core, determinism,
+and the laws every result must obey."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dcnsim
+from dcnsim import ScenarioError
+from dcnsim.result import SUMMARY_KEYS, TABLE_COLUMNS
+
+from conftest import needs_core, pcap_records, small_incast, small_pa, small_rps
+
+pytestmark = needs_core
+
+
+@pytest.fixture(scope="module")
+def incast():
+    return dcnsim.run(small_incast())
+
+
+@pytest.fixture(scope="module")
+def pa():
+    return dcnsim.run(small_pa())
+
+
+def test_tables_have_contract_columns(incast, pa):
+    for r in (incast, pa):
+        for name, cols in TABLE_COLUMNS.items():
+            df = getattr(r, name)
+            assert isinstance(df, pd.DataFrame)
+            # the contract's columns, in order; the core may append more
+            assert [c for c in df.columns if c in cols] == cols, name
+        assert set(SUMMARY_KEYS) <= set(r.summary)
+    assert len(incast.blocks) > 0 and len(incast.queries) == 0
+    assert len(pa.queries) > 0 and len(pa.blocks) == 0
+
+
+def test_result_records_scenario_and_seed(incast):
+    assert incast.scenario == small_incast().to_dict()
+    assert incast.summary["seed"] == 7
+    r = dcnsim.run(small_incast(), seed=11)
+    assert r.summary["seed"] == 11 and r.scenario["seed"] == 11
+
+
+def test_flow_laws(incast, pa):
+    for r in (incast, pa):
+        f = r.flows
+        done = f[f["completed"].astype(bool)]
+        assert len(done) > 0
+        # a completed flow delivered exactly its application bytes, once
+        assert (done["delivered_bytes"] == done["app_bytes"]).all()
+        assert np.allclose(done["fct_s"], done["end_s"] - done["start_s"], rtol=1e-9, atol=1e-12)
+        assert (done["fct_s"] > 0).all()
+        # unfinished flows have NaN end/fct
+        assert f.loc[~f["completed"].astype(bool), "fct_s"].isna().all()
+        # retransmitted bytes are part of what was sent; never more delivered than sent
+        assert (f["bytes_sent"] >= f["delivered_bytes"]).all()
+        assert (f["retransmits"] >= f["fast_retransmits"]).all()
+        assert set(f["transport"]) <= {"tcp", "udp"}
+        assert set(f["role"]) <= {"bulk", "request", "response", "cbr"}
+
+
+def test_packet_conservation(incast, pa):
+    for r in (incast, pa):
+        s = r.summary
+        assert s["packets_created"] == s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]
+        assert s["packets_dropped"] == r.queues["dropped"].sum()
+        assert s["events"] > 0 and s["packet_hops"] > 0 and s["sim_time_s"] > 0
+
+
+def test_blocks_and_queries_laws(incast, pa):
+    b = incast.blocks
+    assert list(b["block"]) == list(range(len(b)))
+    assert (b["n_servers"] == 4).all()
+    assert (b["bytes"] == 4 * 64 * 1024).all()
+    assert np.allclose(b["duration_s"], b["end_s"] - b["start_s"])
+    # blocks are sequential: the next starts after the previous ended
+    assert (b["start_s"].iloc[1:].to_numpy() >= b["end_s"].iloc[:-1].to_numpy()).all()
+    # goodput below the 1 Gbps link rate
+    assert (b["goodput_bps"] < 1e9).all()
+    q = pa.queries
+    assert (q["n_workers"] == 6).all()
+    assert np.allclose(q["qct_s"], q["end_s"] - q["start_s"])
+    assert (q["start_s"].iloc[1:].to_numpy() >= q["end_s"].iloc[:-1].to_numpy()).all()
+
+
+def test_metrics_follow_tables(incast, pa):
+    m = incast.metrics
+    b = incast.blocks
+    assert m["n_blocks"] == len(b)
+    assert math.isclose(m["block_goodput_bps"], 8 * b["bytes"].sum() / b["duration_s"].sum())
+    assert m["timeouts"] == incast.flows["timeouts"].sum()
+    mp = pa.metrics
+    assert math.isclose(mp["qct_mean_s"], pa.queries["qct_s"].mean())
+    assert mp["qct_p50_s"] <= mp["qct_p99_s"] <= mp["qct_max_s"]
+
+
+def test_same_seed_identical_tables():
+    a, b = dcnsim.run(small_incast()), dcnsim.run(small_incast())
+    for name in TABLE_COLUMNS:
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+    a, b = dcnsim.run(small_rps(3)), dcnsim.run(small_rps(3))
+    pd.testing.assert_frame_equal(a.flows, b.flows)
+    pd.testing.assert_frame_equal(a.queues, b.queues)
+
+
+def test_seed_argument_equals_seed_in_scenario():
+    a = dcnsim.run(small_incast(seed=5))
+    b = dcnsim.run(small_incast(seed=1), seed=5)
+    pd.testing.assert_frame_equal(a.blocks, b.blocks)
+    pd.testing.assert_frame_equal(a.flows, b.flows)
+
+
+def test_different_seed_changes_jittered_run():
+    a, b = dcnsim.run(small_incast(), seed=1), dcnsim.run(small_incast(), seed=2)
+    assert not a.blocks[["start_s", "end_s"]].equals(b.blocks[["start_s", "end_s"]])
+
+
+def test_different_seed_changes_rps_run():
+    a, b = dcnsim.run(small_rps(1)), dcnsim.run(small_rps(2))
+    assert not a.flows.equals(b.flows) or not a.queues.equals(b.queues)
+
+
+def test_input_forms_agree(tmp_path, small_incast_path):
+    import json
+
+    from_file = dcnsim.run(small_incast_path)
+    from_builder = dcnsim.run(small_incast())
+    j = tmp_path / "s.json"
+    j.write_text(json.dumps(small_incast().to_dict()))
+    from_json = dcnsim.run(str(j))
+    for r in (from_builder, from_json):
+        pd.testing.assert_frame_equal(from_file.flows, r.flows)
+        pd.testing.assert_frame_equal(from_file.blocks, r.blocks)
+
+
+# ------------------------------------------------------------------ errors
+
+
+FAT_TREE_K3 = {"kind": "fat_tree", "k": 3, "rate": "1Gbps", "delay": "10us", "buffer": "16KB"}
+
+
+@pytest.mark.parametrize(
+    "overrides, path",
+    [
+        ({"topology": FAT_TREE_K3}, "topology.k"),
+        ({"topology.rate": "-1Gbps"}, "topology.rate"),
+        ({"topology.delay": 50}, "topology.delay"),
+        ({"topology.buffer": "32 furlongs"}, "topology.buffer"),
+        ({"apps.0.servers": [1, 2, 99]}, "apps[0].servers"),
+        ({"tcp.mss": -5}, "tcp.mss"),
+        ({"stop": "soon"}, "stop"),
+    ],
+    ids=lambda x: x if isinstance(x, str) else None,
+)
+def test_validate_names_the_field(overrides, path):
+    doc = dcnsim.with_overrides(small_incast().to_dict(), overrides)
+    errs = dcnsim.validate(doc)
+    assert errs, f"{overrides} should be invalid"
+    assert all(isinstance(e, str) and ": " in e for e in errs)
+    assert any(e.startswith(path) for e in errs), errs
+
+
+def test_unknown_keys_are_errors():
+    doc = small_incast().to_dict()
+    doc["bogus_top"] = 1
+    doc["topology"]["bogus_topo"] = 2
+    errs = dcnsim.validate(doc)
+    assert any("bogus_top" in e for e in errs)
+    assert any("bogus_topo" in e and e.startswith("topology") for e in errs)
+
+
+def test_every_problem_reported_at_once():
+    doc = small_incast().to_dict()
+    del doc["topology"]
+    doc["apps"][0]["sru"] = "lots"
+    doc["tcp"]["rto_min"] = "-3ms"
+    errs = dcnsim.validate(doc)
+    assert len(errs) >= 3, errs
+    for p in ("topology", "apps[0].sru", "tcp.rto_min"):
+        assert any(e.startswith(p) for e in errs), (p, errs)
+
+
+def test_run_raises_scenario_error_with_all_problems():
+    doc = small_incast().to_dict()
+    doc["apps"][0]["sru"] = "lots"
+    doc["tcp"]["rto_min"] = "-3ms"
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(doc)
+    assert isinstance(e.value, ValueError)
+    assert e.value.errors == dcnsim.validate(doc)
+    with pytest.raises(ScenarioError):
+        dcnsim.run(small_incast(), seed=-1)
+
+
+def test_core_raises_valueerror_on_invalid_json():
+    from dcnsim import _core
+
+    with pytest.raises(ValueError):
+        _core.run('{"apps": []}')
+    assert _core.validate("not json at all")
+    assert isinstance(_core.version(), str) and _core.version()
+
+
+def test_jain():
+    assert dcnsim.jain([5, 5, 5, 5]) == 1.0
+    assert math.isclose(dcnsim.jain([1, 0, 0, 0]), 0.25)
+    assert math.isnan(dcnsim.jain([]))
+    vals = [1.0, 2.0, 3.0]
+    assert 1 / 3 <= dcnsim.jain(vals) <= 1
+    assert math.isclose(dcnsim.jain(vals), dcnsim.jain([10 * v for v in vals]))  # scale-free
+
+
+def test_python_and_core_problems_reported_together():
+    import datetime
+
+    doc = small_incast().to_dict()
+    doc["apps"][0]["when"] = datetime.date(2024, 1, 1)  # TOML can produce dates; JSON cannot
+    doc["topology"]["rate"] = float("nan")
+    doc["tcp"]["rto_mn"] = "1ms"
+    errs = dcnsim.validate(doc)
+    assert any(e.startswith("apps[0].when:") for e in errs)
+    assert any(e.startswith("tcp.rto_mn:") for e in errs)  # from the core, same pass
+    assert [e for e in errs if e.startswith("topology.rate:")].__len__() == 1  # one report per path
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(doc)
+    assert e.value.errors == errs
+
+
+def test_pcaps_traces_are_whole_and_ordered(incast, tmp_path):
+    assert sorted(incast.pcaps) == ["h0.pcap", "h1.pcap"]
+    f = incast.flows
+    for host, data in incast.pcaps.items():
+        _, recs = pcap_records(data)
+        times = [t for t, _, _ in recs]
+        assert times == sorted(times)
+        assert times[-1] <= incast.summary["sim_time_s"] + 1e-9
+    # h1 is a server: its trace holds every data segment it handed to its NIC
+    _, recs = pcap_records(incast.pcaps["h1.pcap"])
+    sent = f.loc[(f["src"] == 1) & (f["role"] == "response"), "segments_sent"].sum()
+    assert sum(1 for _, _, orig in recs if orig > 200) == sent > 0  # data: 1 KB payloads; requests and ACKs are small
+    incast.write(tmp_path)
+    for name, data in incast.pcaps.items():
+        assert (tmp_path / name).read_bytes() == data
+    again = dcnsim.run(small_incast())
+    assert again.pcaps == incast.pcaps  # deterministic to the byte

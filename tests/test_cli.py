@@ -1,0 +1,186 @@
+"""The `dcnsim` command line (run through `python -m dcnsim`)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import dcnsim
+from dcnsim.cli import parse_value, split_values
+from dcnsim.result import TABLE_COLUMNS
+
+from conftest import cli, needs_core, small_incast
+
+
+# ---------------------------------------------------------------- parsing (no core)
+
+
+def test_split_and_parse_set_values():
+    assert split_values("16KB,32KB, 64KB") == ["16KB", "32KB", "64KB"]
+    assert split_values("[1,2],[3,4]") == ["[1,2]", "[3,4]"]
+    assert split_values('"a,b",c') == ['"a,b"', "c"]
+    assert [parse_value(v) for v in ["16KB", "1-8", "10", "0.5", "true", "[1, 2]", '"x"', "2024-01-01"]] == [
+        "16KB", "1-8", 10, 0.5, True, [1, 2], "x", "2024-01-01",
+    ]
+
+
+def test_bad_arguments_exit_2():
+    r = cli("sweep", "x.toml", "--set", "novalue", "--out", "o")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    r = cli("frobnicate")
+    assert r.returncode == 2
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_missing_file_is_a_clean_error(tmp_path):
+    r = cli("run", str(tmp_path / "nope.toml"))
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and "nope.toml" in r.stderr
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    p = tmp_path / "broken.toml"
+    p.write_text('name = "x"\nstop = "1s"\n[topology\n')
+    for args in (("run", str(p)), ("sweep", str(p), "--out", str(tmp_path / "o"))):
+        r = cli(*args)
+        assert r.returncode == 2
+        assert "Traceback" not in r.stderr
+        assert "line 3" in r.stderr and str(p) in r.stderr
+
+
+@needs_core
+def test_invalid_scenario_lists_problems(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text('[topology]\nkind = "fat_tree"\nk = 3\nrate = "1Gbps"\ndelay = "1us"\n\n[[apps]]\nkind = "bulk"\nsrc = 0\ndst = 1\nsize = "lots"\n')
+    r = cli("run", str(p))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) >= 2
+    assert all(ln.startswith(f"{p}: ") for ln in lines)
+    assert any("topology.k" in ln for ln in lines) and any("apps[0].size" in ln for ln in lines)
+
+
+@needs_core
+def test_validate_command(tmp_path, small_incast_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('stop = "1s"\n')
+    r = cli("validate", str(small_incast_path))
+    assert r.returncode == 0 and r.stdout.strip() == f"{small_incast_path}: ok"
+    r = cli("validate", str(small_incast_path), str(bad), str(tmp_path / "missing.toml"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    out = r.stdout.strip().splitlines()
+    assert out[0] == f"{small_incast_path}: ok"
+    assert any(ln.startswith(f"{bad}: ") and "ok" not in ln for ln in out)
+    assert any(ln.startswith(f"{tmp_path / 'missing.toml'}: file:") for ln in out)
+
+
+# ---------------------------------------------------------------- run
+
+
+@needs_core
+def test_cli_and_python_give_identical_tables(tmp_path, small_incast_path):
+    r = cli("run", str(small_incast_path), "--seed", "3", "--out", str(tmp_path / "cli"))
+    assert r.returncode == 0, r.stderr
+    # the builder twin of the file, through the Python API
+    res = dcnsim.run(small_incast(), seed=3)
+    res.write(tmp_path / "py")
+    for name in [f"{t}.csv" for t in TABLE_COLUMNS] + ["h0.pcap", "h1.pcap"]:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "py" / name).read_bytes(), name
+    cli_summary = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    py_summary = res.summary_record()
+    for k in ("seed", "events", "packet_hops", "packets_created", "packets_delivered", "block_goodput_bps"):
+        assert cli_summary[k] == py_summary[k], k
+    # the in-memory frames equal what the CLI wrote (parquet keeps dtypes)
+    r = cli("run", str(small_incast_path), "--seed", "3", "--out", str(tmp_path / "pq"), "--format", "parquet")
+    assert r.returncode == 0, r.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "pq" / "flows.parquet"), res.flows)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "pq" / "blocks.parquet"), res.blocks)
+
+
+@needs_core
+def test_run_prints_a_summary(small_incast_path):
+    r = cli("run", str(small_incast_path))
+    assert r.returncode == 0, r.stderr
+    for word in ("flows", "goodput", "timeouts", "drops", "blocks", "events", "wall", "packet-hops"):
+        assert word in r.stdout, word
+
+
+# ---------------------------------------------------------------- sweep
+
+
+@needs_core
+def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
+    out = tmp_path / "sw"
+    args = ["sweep", str(small_incast_path), "--set", "topology.buffer=16KB,64KB", "--set", "apps.0.servers=1-1,1-2",
+            "--seeds", "1,2", "--out", str(out), "--jobs", "2", "--no-progress"]
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(out / "sweep.csv")
+    assert len(df) == 2 * 2 * 2
+    assert set(df["topology.buffer"]) == {"16KB", "64KB"} and set(df["seed"]) == {1, 2}
+    assert "8 run, 0 resumed" in r.stdout
+    r = cli(*args)
+    assert r.returncode == 0 and "0 run, 8 resumed" in r.stdout
+    r = cli("sweep", str(small_incast_path), "--set", "apps.7.servers=1-2", "--out", str(out))
+    assert r.returncode == 2 and "apps.7.servers" in r.stderr and "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------- demo, bench
+
+
+@needs_core
+def test_demo_quick_writes_png_and_csv(tmp_path):
+    out = tmp_path / "demo"
+    r = cli("demo", "--quick", "--out", str(out), "--no-progress")
+    assert r.returncode == 0, r.stderr
+    png = (out / "incast_goodput.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    df = pd.read_csv(out / "incast_goodput.csv")
+    assert {"series", "servers", "goodput_mbps"} <= set(df.columns)
+    assert df["series"].nunique() == 3
+    assert sorted(set(df["servers"])) == [1, 2, 4, 8, 16, 32]
+    assert (df["goodput_mbps"] > 0).all() and (df["goodput_mbps"] < 1000).all()
+    # incast: 32 synchronized servers into a 32 KB buffer do worse than one server
+    base = df[df["series"] == df["series"].iloc[0]].set_index("servers")["goodput_mbps"]
+    assert base[32] < base[1]
+    assert "32" in r.stdout and "Mbps" in r.stdout
+
+
+@needs_core
+def test_bench_json_keys():
+    r = cli("bench", "--json", "--scenario", "longflows_64")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 1
+    rec = json.loads(lines[0])
+    assert list(rec) == ["scenario", "wall_s", "sim_s", "events", "events_per_s", "packet_hops", "packet_hops_per_s", "peak_rss_mb"]
+    assert rec["scenario"] == "longflows_64"
+    assert rec["events"] > 0 and rec["packet_hops"] > 0 and rec["peak_rss_mb"] > 0
+    assert rec["events_per_s"] == pytest.approx(rec["events"] / rec["wall_s"])
+    r = cli("bench", "--scenario", "nonsense")
+    assert r.returncode == 2
+
+
+def test_bench_scenarios_are_well_formed():
+    from dcnsim import bench
+
+    perm = bench.derangement(128, seed=8)
+    assert sorted(perm) == list(range(128)) and all(i != d for i, d in enumerate(perm))
+    assert perm == bench.derangement(128, seed=8)
+    ft = bench.fattree_k8()
+    assert len(ft["apps"]) == 128 and ft["stop"] == "100ms"
+    assert len(bench.longflows_64()["apps"]) == 64
+    pa = bench.incast_pa()["apps"][0]
+    assert pa["workers"] == "1-100" and pa["queries"] == 100
+
+
+@needs_core
+@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8"])
+def test_bench_scenarios_validate(name):
+    from dcnsim import bench
+
+    assert dcnsim.validate(bench.SCENARIOS[name]()) == []

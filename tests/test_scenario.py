@@ -1,0 +1,197 @@
+"""Scenario builders, loading and overrides."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import dcnsim
+from dcnsim import ScenarioError
+from dcnsim.scenario import as_dict, load_scenario, parse_path, to_json, with_overrides
+
+from conftest import DATA, SCENARIOS, needs_core, small_incast
+
+TOPOLOGIES = {
+    "star": dcnsim.Star(hosts=6, rate="1Gbps", delay="25us", buffer="32KB"),
+    "two_tier": dcnsim.TwoTier(
+        racks=2, hosts_per_rack=3, host_rate="1Gbps", core_rate="10Gbps", delay="25us",
+        tor_buffer="100KB", agg_buffer="1MB",
+    ),
+    "fat_tree": dcnsim.FatTree(k=4, rate="1Gbps", delay="25us", buffer="100pkt"),
+    "leaf_spine": dcnsim.LeafSpine(
+        leaves=2, spines=2, hosts_per_leaf=3, host_rate="1Gbps", fabric_rate="10Gbps", delay="10us", buffer="64KB",
+    ),
+    "custom": dcnsim.Custom(
+        nodes=[("h0", "host"), ("h1", "host"), dcnsim.Node("h2"), {"name": "h3", "kind": "host"},
+               dcnsim.Node("h4"), dcnsim.Node("h5"), dcnsim.Node("s0", "switch")],
+        links=[dcnsim.Link(f"h{i}", "s0", rate="1Gbps", delay="25us") for i in range(6)],
+        buffer="32KB",
+    ),
+}
+
+APPS = {
+    "bulk": dcnsim.Bulk(src=1, dst=0, size="100KB"),
+    "bulk_duration": dcnsim.Bulk(src=2, dst=0, duration="5ms", start="1ms", tcp=dcnsim.Tcp(cc="newreno")),
+    "partition_aggregate": dcnsim.PartitionAggregate(aggregator=0, workers=range(1, 6), response="10KB", queries=2),
+    "sync_reads": dcnsim.SyncReads(client=0, servers="1-5", sru="32KB", blocks=2, jitter="5us"),
+    "udp_cbr": dcnsim.UdpCbr(src=3, dst=4, rate="100Mbps", payload=1000, stop="5ms"),
+}
+
+
+def build(topology, app) -> dcnsim.Scenario:
+    return dcnsim.Scenario(topology=topology, apps=[app], stop="20ms", name="t")
+
+
+# ---------------------------------------------------------------- to_dict
+
+
+def test_to_dict_omits_none_and_emits_kind():
+    d = dcnsim.Star(hosts=3, rate="1Gbps").to_dict()
+    assert d == {"kind": "star", "hosts": 3, "rate": "1Gbps"}
+    assert dcnsim.Tcp().to_dict() == {}
+    assert dcnsim.Tcp(mss=1024, sack=False).to_dict() == {"mss": 1024, "sack": False}
+
+
+def test_scenario_to_dict_shape():
+    d = build(TOPOLOGIES["star"], APPS["partition_aggregate"]).to_dict()
+    assert d["routing"] == {"mode": "ecmp"}
+    assert d["apps"][0]["workers"] == [1, 2, 3, 4, 5]  # range -> list
+    assert d["apps"][0]["kind"] == "partition_aggregate"
+    assert "tcp" not in d and "switch_delay" not in d
+    json.dumps(d)  # plain JSON-able data only
+
+
+def test_extra_keys_pass_through():
+    d = dcnsim.Tcp(mss=1000, extra={"future_knob": 3}).to_dict()
+    assert d == {"mss": 1000, "future_knob": 3}
+
+
+def test_builder_equals_file(small_incast_path):
+    assert small_incast().to_dict() == load_scenario(small_incast_path)
+
+
+@needs_core
+@pytest.mark.parametrize("topo", sorted(TOPOLOGIES))
+def test_every_topology_builder_validates(topo):
+    s = build(TOPOLOGIES[topo], APPS["bulk"])
+    assert dcnsim.validate(s) == []
+    assert dcnsim.validate(s.to_dict()) == []
+
+
+@needs_core
+@pytest.mark.parametrize("app", sorted(APPS))
+def test_every_app_builder_validates(app):
+    s = build(TOPOLOGIES["star"], APPS[app])
+    assert dcnsim.validate(s) == []
+
+
+@needs_core
+def test_full_tcp_table_validates():
+    tcp = dcnsim.Tcp(
+        cc="newreno", segment="fixed", mss=1448, header=40, init_cwnd=10, rwnd="1000pkt", rto_min="10ms",
+        rto_init="1s", rto_max="60s", granularity="1ms", max_backoff=64, dupack_threshold=3, delayed_ack=True,
+        delayed_ack_timeout="40ms", delayed_ack_segments=2, sack=True, ecn=True, handshake_rtt_sample=True,
+    )
+    s = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="32KB", ecn_k="20pkt"),
+        apps=[dcnsim.Bulk(src=1, dst=0, size=100_000, tcp=dcnsim.Tcp(rto_min="200us"))],
+        tcp=tcp, switch_delay="1us", host_jitter="2us", l2_overhead=38, routing="single", stop="10ms",
+    )
+    assert dcnsim.validate(s) == []
+
+
+@needs_core
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.name)
+def test_shipped_scenarios_validate(path):
+    assert dcnsim.validate(path) == []
+
+
+# ---------------------------------------------------------------- loading
+
+
+def test_load_sets_name_from_stem(tmp_path):
+    p = tmp_path / "my_exp.toml"
+    p.write_text('stop = "1s"\n')
+    assert load_scenario(p)["name"] == "my_exp"
+    p.write_text('name = "x"\n')
+    assert load_scenario(p)["name"] == "x"
+
+
+def test_load_json(tmp_path, small_incast_path):
+    doc = load_scenario(small_incast_path)
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(doc))
+    assert load_scenario(p) == doc
+
+
+def test_load_errors_name_the_problem(tmp_path):
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(tmp_path / "missing.toml")
+    assert e.value.errors[0].startswith("file:")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n\n[topology\nkind = "star"\n')
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    assert e.value.errors[0].startswith("syntax:") and "line 3" in e.value.errors[0]
+    badj = tmp_path / "bad.json"
+    badj.write_text('{\n "a": 1,\n}')
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(badj)
+    assert "line 3" in e.value.errors[0]
+
+
+def test_python_side_json_problems_have_paths():
+    with pytest.raises(ScenarioError) as e:
+        to_json({"topology": {"rate": float("nan")}, "apps": [{"x": b"raw"}], 3: 1})
+    errs = e.value.errors
+    assert any(x.startswith("topology.rate:") for x in errs)
+    assert any(x.startswith("apps[0].x:") for x in errs)
+    assert any("key 3" in x for x in errs)
+    with pytest.raises(ScenarioError):
+        as_dict(42)
+
+
+def test_scenario_error_pickles():
+    import pickle
+
+    e = pickle.loads(pickle.dumps(ScenarioError(["a: b", "c: d"])))
+    assert e.errors == ["a: b", "c: d"] and isinstance(e, ValueError)
+
+
+# ---------------------------------------------------------------- overrides
+
+
+def test_parse_path_forms():
+    assert parse_path("apps.0.servers") == ["apps", 0, "servers"]
+    assert parse_path("apps[0].servers") == ["apps", 0, "servers"]
+    assert parse_path("topology.buffer") == ["topology", "buffer"]
+    with pytest.raises(ScenarioError):
+        parse_path("a..b")
+
+
+def test_with_overrides_sets_and_copies():
+    doc = small_incast().to_dict()
+    new = with_overrides(doc, {"topology.buffer": "64KB", "apps.0.servers": "1-2", "tcp.sack": True, "routing.mode": "rps"})
+    assert new["topology"]["buffer"] == "64KB"
+    assert new["apps"][0]["servers"] == "1-2"
+    assert new["tcp"]["sack"] is True
+    assert new["routing"] == {"mode": "rps"}  # created on the way
+    assert doc["topology"]["buffer"] == "16KB" and "routing" not in doc  # original untouched
+    new["apps"][0]["blocks"] = 99
+    assert doc["apps"][0]["blocks"] == 3  # deep copy
+
+
+def test_with_overrides_none_deletes_and_builders_convert():
+    doc = small_incast().to_dict()
+    new = with_overrides(doc, {"apps[0].jitter": None, "tcp": dcnsim.Tcp(mss=512)})
+    assert "jitter" not in new["apps"][0]
+    assert new["tcp"] == {"mss": 512}
+
+
+def test_with_overrides_reports_bad_paths():
+    doc = small_incast().to_dict()
+    with pytest.raises(ScenarioError) as e:
+        with_overrides(doc, {"apps.5.servers": "1-2", "name.x": 1})
+    assert len(e.value.errors) == 2
+    assert e.value.errors[0].startswith("apps.5.servers:")

@@ -1,0 +1,120 @@
+"""Result files are written atomically and round-trip."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+import dcnsim
+from dcnsim._atomic import atomic_open, atomic_write
+from dcnsim.result import TABLE_COLUMNS, Result
+
+from conftest import needs_core, small_incast
+
+
+def fake_result() -> Result:
+    raw = {
+        "tables": {
+            "flows": {c: [] for c in TABLE_COLUMNS["flows"]},
+            "blocks": {
+                "app": [0, 0], "block": [0, 1], "n_servers": [2, 2], "start_s": [0.0, 0.5],
+                "end_s": [0.4, math.nan], "duration_s": [0.4, math.nan], "bytes": [1000, 1000],
+                "goodput_bps": [20000.0, math.nan], "timeouts": [0, 1],
+            },
+        },
+        "summary": {"seed": 1.0, "sim_time_s": 1.0, "wall_s": 0.1, "events": 10.0, "packet_hops": 5.0},
+    }
+    return Result(raw, {"name": "fake", "seed": 1})
+
+
+def leftovers(d):
+    return [p.name for p in d.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_atomic_write_replaces_whole_file(tmp_path):
+    p = tmp_path / "x.txt"
+    atomic_write(p, lambda fh: fh.write("old\n"))
+    atomic_write(p, lambda fh: fh.write("new\n"))
+    assert p.read_text() == "new\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_failure_leaves_nothing_partial(tmp_path):
+    p = tmp_path / "x.txt"
+    atomic_write(p, lambda fh: fh.write("complete\n"))
+
+    def half(fh):
+        fh.write("half a fi")
+        raise RuntimeError("disk on fire")
+
+    with pytest.raises(RuntimeError):
+        atomic_write(p, half)
+    assert p.read_text() == "complete\n"  # the old file, intact
+    assert leftovers(tmp_path) == []
+    q = tmp_path / "never.txt"
+    with pytest.raises(KeyboardInterrupt):
+        with atomic_open(q) as fh:
+            fh.write("partial")
+            raise KeyboardInterrupt
+    assert not q.exists() and leftovers(tmp_path) == []
+
+
+def test_result_write_failure_leaves_no_partial_table(tmp_path, monkeypatch):
+    r = fake_result()
+    real = pd.DataFrame.to_csv
+
+    def exploding(self, fh, *a, **kw):
+        if "block" in self.columns:
+            fh.write("app,block\n0,")  # half a table...
+            raise OSError("no space left on device")
+        return real(self, fh, *a, **kw)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", exploding)
+    with pytest.raises(OSError):
+        r.write(tmp_path / "out")
+    out = tmp_path / "out"
+    assert not (out / "blocks.csv").exists()
+    assert not (out / "summary.json").exists()  # never marks a failed write complete
+    assert leftovers(out) == []
+
+
+def test_result_write_csv_and_parquet_roundtrip(tmp_path):
+    r = fake_result()
+    r.write(tmp_path / "c")
+    r.write(tmp_path / "p", format="parquet")
+    for name in TABLE_COLUMNS:
+        c = pd.read_csv(tmp_path / "c" / f"{name}.csv")
+        p = pd.read_parquet(tmp_path / "p" / f"{name}.parquet")
+        assert list(c.columns) == list(r.tables[name].columns) == list(p.columns)
+        assert len(c) == len(p) == len(r.tables[name])
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "p" / "blocks.parquet"), r.blocks)
+    summary = json.loads((tmp_path / "c" / "summary.json").read_text())
+    assert summary["seed"] == 1.0 and summary["n_blocks"] == 2
+    assert summary["block_goodput_bps"] == pytest.approx(8 * 1000 / 0.4)  # the unfinished block is not counted
+    assert summary["jain"] is None  # NaN -> null, valid JSON
+    assert json.loads((tmp_path / "c" / "scenario.json").read_text()) == {"name": "fake", "seed": 1}
+    with pytest.raises(ValueError):
+        r.write(tmp_path / "x", format="xlsx")
+
+
+def test_absent_tables_are_empty_with_columns():
+    r = fake_result()
+    for name in ("queues", "queries", "flows"):
+        assert len(r.tables[name]) == 0
+        assert list(r.tables[name].columns) == TABLE_COLUMNS[name]
+
+
+@needs_core
+def test_written_tables_reload_equal(tmp_path):
+    r = dcnsim.run(small_incast())
+    r.write(tmp_path, format="parquet")
+    for name in TABLE_COLUMNS:
+        back = pd.read_parquet(tmp_path / f"{name}.parquet")
+        if len(r.tables[name]):
+            pd.testing.assert_frame_equal(back, r.tables[name])
+    # scenario.json is a runnable scenario that reproduces the run
+    again = dcnsim.run(tmp_path / "scenario.json")
+    pd.testing.assert_frame_equal(again.flows, r.flows)
