@@ -72,13 +72,16 @@ struct Sampled {
 
 fn sample_queue(w: &mut World, link: usize, from: SimTime, to: SimTime, dt: SimTime) -> Sampled {
     w.run_until(from);
+    // `occupancy` brings the link's lazily retired buffer (and its tx
+    // counters) up to the given time.
+    w.core.links[link].occupancy(from);
     let tx0 = w.core.links[link].stats.tx_bytes;
     let (mut sum, mut n, mut lo, mut hi) = (0u128, 0u64, u64::MAX, 0u64);
     let mut t = from;
     while t < to {
         t += dt;
         w.run_until(t);
-        let q = w.core.links[link].queue_bytes();
+        let (q, _) = w.core.links[link].occupancy(t);
         sum += q as u128;
         n += 1;
         lo = lo.min(q);

@@ -46,6 +46,8 @@ fn world(tcp: TcpConfig) -> World {
         switch_delay: SimTime::ZERO,
         stop: SimTime::from_secs(1),
         seed: 1,
+        host_jitter: SimTime::ZERO,
+        pcap_hosts: Vec::new(),
         apps: vec![AppSpec::Bulk {
             src: 0,
             dst: 1,
