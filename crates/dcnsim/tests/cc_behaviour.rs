@@ -13,11 +13,14 @@ const MSS: u32 = 1460;
 const PKT: u64 = 1500; // wire bytes of a full segment (40 B headers, no L2 overhead)
 
 /// `n` hosts on one 1 Gbps switch with 25 us links; switch ports hold
-/// `buffer` and mark CE above `k_pkts` packets.
+/// `buffer` and mark CE above `k_pkts` packets. Host NICs hold 1000
+/// packets (Linux's default txqueuelen), so an aggregator's burst of 100
+/// requests plus ACKs is not dropped at its own NIC.
 fn ecn_star(n: usize, buffer: Limit, k_pkts: u64) -> TopologySpec {
     let mut t = star(n, GBPS, SimTime::from_us(25), buffer);
     for l in t.links.iter_mut() {
         l.queue_ba.ecn_k = Some(Limit::Packets(k_pkts));
+        l.queue_ab.limit = Limit::Packets(1000);
     }
     t
 }
@@ -200,7 +203,11 @@ fn fast_loses_fewer_packets_than_dctcp_with_100_workers() {
         d_drops > 0 && d_to > 0,
         "DCTCP should suffer incast at 100 workers"
     );
-    assert!(f_drops < d_drops, "FaST drops {f_drops} vs DCTCP {d_drops}");
+    // An order of magnitude fewer (none at all, as it stands).
+    assert!(
+        f_drops * 10 <= d_drops,
+        "FaST drops {f_drops} vs DCTCP {d_drops}"
+    );
     assert!(f_to < d_to && f_qct < d_qct);
     // The literal reading of eq. (9) also runs (it keeps full segments
     // while 1 ≤ vwnd < Wmin, so it gains much less).
