@@ -467,3 +467,78 @@ fn cc_is_selectable_per_app_in_scenarios() {
     assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));
     assert!(col_u64(&r, "flows", "ecn_marks").iter().sum::<u64>() > 0);
 }
+
+/// Extreme but valid parameters never panic (overflow, division, empty
+/// windows) under any congestion control, and conservation holds.
+#[test]
+fn extreme_parameters_run_under_every_cc() {
+    let ccs = [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast];
+    type Tweak = fn(&mut TcpConfig);
+    let tweaks: [Tweak; 6] = [
+        |t| {
+            t.mss = 1;
+            t.fast.smin = 1;
+            t.fast.probe_size = 1;
+        },
+        |t| {
+            t.rwnd_bytes = t.mss as u64;
+            t.init_cwnd_segments = 1;
+            t.dupack_threshold = 1;
+        },
+        |t| {
+            t.fast.wmin = u32::MAX;
+            t.fast.probe_segments = u32::MAX;
+            t.fast.probe_size = t.mss;
+        },
+        |t| {
+            t.fast.probe_segments = 0;
+            t.fast.seg_rule = FastSegRule::Literal;
+            t.dctcp.g = 1.0;
+            t.fast.g = 1.0;
+            t.dctcp.alpha_init = 0.0;
+            t.fast.alpha_init = 0.0;
+        },
+        |t| {
+            t.delayed_ack = true;
+            t.delayed_ack_segments = 5;
+            t.sack = true;
+            t.header_bytes = 0;
+            t.rto_min = SimTime::ZERO;
+        },
+        |t| {
+            t.init_cwnd_segments = 1000;
+            t.cubic.fast_convergence = false;
+        },
+    ];
+    for cc in ccs {
+        for seg in [SegPolicyKind::Fixed, SegPolicyKind::Fast] {
+            for (i, tweak) in tweaks.iter().enumerate() {
+                for (buffer, k) in [(Limit::Packets(1), 0), (Limit::Packets(8), 2)] {
+                    let topo = ecn_star(5, buffer, k);
+                    let tcp = tcp_with(cc, |t| {
+                        t.seg = seg;
+                        t.ecn = true;
+                        t.rto_min = SimTime::from_us(200);
+                        tweak(t);
+                    });
+                    let apps = vec![
+                        AppSpec::PartitionAggregate {
+                            aggregator: 0,
+                            workers: vec![1, 2, 3],
+                            response_bytes: 3000,
+                            request_bytes: 1,
+                            queries: 2,
+                            gap: SimTime::ZERO,
+                            start: SimTime::ZERO,
+                            tcp: tcp.clone(),
+                        },
+                        bulk(4, 0, SimTime::ZERO, SimTime::from_ms(2), tcp),
+                    ];
+                    eprintln!("{cc:?} {seg:?} tweak {i} {buffer:?}");
+                    let r = dcnsim::run(&config(topo, apps, SimTime::from_ms(5)));
+                    check_conservation(&r);
+                }
+            }
+        }
+    }
+}
