@@ -80,14 +80,30 @@ pub enum RoutingMode {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CcKind {
+    /// RFC 5681 / RFC 6582.
     NewReno,
+    /// RFC 9438 (C = 0.4, β = 0.7).
+    Cubic,
+    /// RFC 8257.
+    Dctcp,
+    /// FaST (Hwang & Yoo, TIIS 2014; SPEC §2.1).
+    Fast,
 }
 
 impl CcKind {
     pub fn name(self) -> &'static str {
         match self {
             CcKind::NewReno => "newreno",
+            CcKind::Cubic => "cubic",
+            CcKind::Dctcp => "dctcp",
+            CcKind::Fast => "fast",
         }
+    }
+    /// Algorithms built on ECN: they always negotiate it, and their
+    /// receivers echo CE per segment (RFC 8257 §3.2) instead of latching
+    /// ECE until CWR (RFC 3168).
+    pub fn needs_ecn(self) -> bool {
+        matches!(self, CcKind::Dctcp | CcKind::Fast)
     }
 }
 
@@ -95,6 +111,92 @@ impl CcKind {
 pub enum SegPolicyKind {
     /// Every segment carries `mss` payload bytes (or what is left).
     Fixed,
+    /// FaST's segment size (SPEC §2.1 eq. 9) with its probing stage.
+    Fast,
+}
+
+/// The two readings of FaST's eq. (9) (SPEC §2.1); `vwnd` in segments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastSegRule {
+    /// `seg = max(S_min, MSS·vwnd/Wmin)` while `vwnd < Wmin`: bytes in flight ≈ vwnd·MSS.
+    Continuous,
+    /// `seg = max(S_min, MSS·min(1, vwnd))` while `vwnd < Wmin` ("reduced
+    /// below 1 MSS if the vwnd is smaller than 1").
+    Literal,
+}
+
+impl FastSegRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            FastSegRule::Continuous => "continuous",
+            FastSegRule::Literal => "literal",
+        }
+    }
+}
+
+/// DCTCP parameters (RFC 8257 §3.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DctcpParams {
+    /// Estimation gain g of α ← (1 − g)·α + g·F.
+    pub g: f64,
+    /// α before the first window of feedback (RFC 8257: 1).
+    pub alpha_init: f64,
+}
+
+impl Default for DctcpParams {
+    fn default() -> Self {
+        DctcpParams {
+            g: 1.0 / 16.0,
+            alpha_init: 1.0,
+        }
+    }
+}
+
+/// CUBIC parameters (RFC 9438; C = 0.4 and β = 0.7 are fixed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubicParams {
+    /// RFC 9438 §4.7 fast convergence.
+    pub fast_convergence: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        CubicParams {
+            fast_convergence: true,
+        }
+    }
+}
+
+/// FaST parameters (SPEC §2.1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastParams {
+    /// Gain g of α (eq. 2).
+    pub g: f64,
+    /// α before the first window of feedback.
+    pub alpha_init: f64,
+    /// Wmin in segments: below it the flow keeps Wmin smaller segments in flight.
+    pub wmin: u32,
+    /// Smallest payload S_min in bytes (eq. 9).
+    pub smin: u32,
+    /// Probing stage: the first `probe_segments` new segments of a connection …
+    pub probe_segments: u32,
+    /// … carry `probe_size` payload bytes.
+    pub probe_size: u32,
+    pub seg_rule: FastSegRule,
+}
+
+impl Default for FastParams {
+    fn default() -> Self {
+        FastParams {
+            g: 1.0 / 16.0,
+            alpha_init: 1.0,
+            wmin: 2,
+            smin: 100,
+            probe_segments: 3,
+            probe_size: 100,
+            seg_rule: FastSegRule::Continuous,
+        }
+    }
 }
 
 /// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
@@ -123,10 +225,14 @@ pub struct TcpConfig {
     /// Segments per delayed ACK (RFC 1122: 2).
     pub delayed_ack_segments: u32,
     pub sack: bool,
-    /// Negotiate ECN (ECT on data, ECE echo, CWR).
+    /// Negotiate ECN (ECT on data, ECE echo, CWR). DCTCP and FaST flows
+    /// always use ECN, whatever this says ([`CcKind::needs_ecn`]).
     pub ecn: bool,
     /// Model the three-way handshake's RTT sample (seeds SRTT with the unloaded path RTT).
     pub handshake_rtt_sample: bool,
+    pub cubic: CubicParams,
+    pub dctcp: DctcpParams,
+    pub fast: FastParams,
 }
 
 impl Default for TcpConfig {
@@ -150,6 +256,9 @@ impl Default for TcpConfig {
             sack: false,
             ecn: false,
             handshake_rtt_sample: true,
+            cubic: CubicParams::default(),
+            dctcp: DctcpParams::default(),
+            fast: FastParams::default(),
         }
     }
 }

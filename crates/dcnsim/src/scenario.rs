@@ -7,8 +7,8 @@
 //! any input.
 
 use crate::config::{
-    AppSpec, BulkAmount, CcKind, Config, Limit, NodeKind, QueueConfig, RoutingMode, SegPolicyKind,
-    TcpConfig, TopologySpec,
+    AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, FastParams, FastSegRule, Limit,
+    NodeKind, QueueConfig, RoutingMode, SegPolicyKind, TcpConfig, TopologySpec,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -39,10 +39,24 @@ impl std::error::Error for ScenarioError {}
 pub const DOCUMENT: &str = "<document>";
 
 /// Congestion-control names. Adding a variant is one line here.
-const CC_NAMES: &[(&str, CcKind)] = &[("newreno", CcKind::NewReno)];
+const CC_NAMES: &[(&str, CcKind)] = &[
+    ("newreno", CcKind::NewReno),
+    ("cubic", CcKind::Cubic),
+    ("dctcp", CcKind::Dctcp),
+    ("fast", CcKind::Fast),
+];
 
 /// Segment-size policy names. Adding a variant is one line here.
-const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[("fixed", SegPolicyKind::Fixed)];
+const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
+    ("fixed", SegPolicyKind::Fixed),
+    ("fast", SegPolicyKind::Fast),
+];
+
+/// The readings of FaST's eq. (9) (SPEC §2.1).
+const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
+    ("continuous", FastSegRule::Continuous),
+    ("literal", FastSegRule::Literal),
+];
 
 const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
@@ -83,6 +97,16 @@ const TCP_KEYS: &[&str] = &[
     "sack",
     "ecn",
     "handshake_rtt_sample",
+    "cubic_fast_convergence",
+    "dctcp_g",
+    "dctcp_alpha_init",
+    "fast_g",
+    "fast_alpha_init",
+    "fast_wmin",
+    "fast_smin",
+    "fast_probe_segments",
+    "fast_probe_size",
+    "fast_seg_rule",
 ];
 
 const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
@@ -365,6 +389,48 @@ fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
     move |v| int_in(min as u64, u32::MAX as u64)(v).map(|x| x as u32)
 }
 
+/// A number in [0, 1], or in (0, 1] when `zero_ok` is false: a JSON number
+/// or a fraction string such as `"1/16"`.
+fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+    move |v| {
+        let bad = || {
+            format!(
+                "expected a number like 0.0625 or a fraction like '1/16', got {}",
+                json_excerpt(v)
+            )
+        };
+        let x = match v {
+            Value::Number(n) => n.as_f64().ok_or_else(bad)?,
+            Value::String(s) => {
+                let (a, b) = s.split_once('/').ok_or_else(bad)?;
+                let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>()) else {
+                    return Err(bad());
+                };
+                if b == 0 {
+                    return Err(format!("division by zero in '{}'", excerpt(s)));
+                }
+                a as f64 / b as f64
+            }
+            _ => return Err(bad()),
+        };
+        if !x.is_finite() || x < 0.0 {
+            Err(format!("must be ≥ 0, got {}", json_excerpt(v)))
+        } else if !zero_ok && x == 0.0 {
+            Err(format!("must be > 0, got {}", json_excerpt(v)))
+        } else if x > 1.0 {
+            Err(format!("must be ≤ 1, got {}", json_excerpt(v)))
+        } else {
+            Ok(x)
+        }
+    }
+}
+
+/// A size in bytes that fits a segment length (> 0, < 2³²).
+fn segment_size(v: &Value) -> Result<u32, String> {
+    let s = positive_size(v)?;
+    u32::try_from(s).map_err(|_| format!("must be < 4 GiB, got {}", json_excerpt(v)))
+}
+
 fn boolean(v: &Value) -> Result<bool, String> {
     v.as_bool()
         .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
@@ -564,6 +630,16 @@ struct TcpPatch {
     sack: Option<bool>,
     ecn: Option<bool>,
     handshake_rtt_sample: Option<bool>,
+    cubic_fast_convergence: Option<bool>,
+    dctcp_g: Option<f64>,
+    dctcp_alpha_init: Option<f64>,
+    fast_g: Option<f64>,
+    fast_alpha_init: Option<f64>,
+    fast_wmin: Option<u32>,
+    fast_smin: Option<u32>,
+    fast_probe_segments: Option<u32>,
+    fast_probe_size: Option<u32>,
+    fast_seg_rule: Option<FastSegRule>,
 }
 
 impl TcpPatch {
@@ -591,6 +667,20 @@ impl TcpPatch {
             sack: t.opt(ctx, "sack", boolean),
             ecn: t.opt(ctx, "ecn", boolean),
             handshake_rtt_sample: t.opt(ctx, "handshake_rtt_sample", boolean),
+            cubic_fast_convergence: t.opt(ctx, "cubic_fast_convergence", boolean),
+            dctcp_g: t.opt(ctx, "dctcp_g", unit_fraction(false)),
+            dctcp_alpha_init: t.opt(ctx, "dctcp_alpha_init", unit_fraction(true)),
+            fast_g: t.opt(ctx, "fast_g", unit_fraction(false)),
+            fast_alpha_init: t.opt(ctx, "fast_alpha_init", unit_fraction(true)),
+            fast_wmin: t.opt(ctx, "fast_wmin", u32_in(1)),
+            fast_smin: t.opt(ctx, "fast_smin", segment_size),
+            fast_probe_segments: t.opt(ctx, "fast_probe_segments", u32_in(0)),
+            fast_probe_size: t.opt(ctx, "fast_probe_size", segment_size),
+            fast_seg_rule: t.opt(
+                ctx,
+                "fast_seg_rule",
+                named(FAST_SEG_RULES, "FaST segment rule"),
+            ),
         }
     }
 
@@ -615,6 +705,16 @@ impl TcpPatch {
             sack: self.sack.or(base.sack),
             ecn: self.ecn.or(base.ecn),
             handshake_rtt_sample: self.handshake_rtt_sample.or(base.handshake_rtt_sample),
+            cubic_fast_convergence: self.cubic_fast_convergence.or(base.cubic_fast_convergence),
+            dctcp_g: self.dctcp_g.or(base.dctcp_g),
+            dctcp_alpha_init: self.dctcp_alpha_init.or(base.dctcp_alpha_init),
+            fast_g: self.fast_g.or(base.fast_g),
+            fast_alpha_init: self.fast_alpha_init.or(base.fast_alpha_init),
+            fast_wmin: self.fast_wmin.or(base.fast_wmin),
+            fast_smin: self.fast_smin.or(base.fast_smin),
+            fast_probe_segments: self.fast_probe_segments.or(base.fast_probe_segments),
+            fast_probe_size: self.fast_probe_size.or(base.fast_probe_size),
+            fast_seg_rule: self.fast_seg_rule.or(base.fast_seg_rule),
         }
     }
 
@@ -626,6 +726,11 @@ impl TcpPatch {
             "rto_min" => self.rto_min.is_some(),
             "rto_init" => self.rto_init.is_some(),
             "rto_max" => self.rto_max.is_some(),
+            "cc" => self.cc.is_some(),
+            "segment" => self.seg.is_some(),
+            "ecn" => self.ecn.is_some(),
+            "fast_smin" => self.fast_smin.is_some(),
+            "fast_probe_size" => self.fast_probe_size.is_some(),
             _ => false,
         })
     }
@@ -639,9 +744,16 @@ impl TcpPatch {
             Some(Limit::Bytes(b)) => b,
             Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
         };
+        let cc = self.cc.unwrap_or(d.cc);
+        let fast_smin = self.fast_smin.unwrap_or(d.fast.smin);
         TcpConfig {
-            cc: self.cc.unwrap_or(d.cc),
-            seg: self.seg.unwrap_or(d.seg),
+            cc,
+            // FaST's natural segment policy is its own.
+            seg: self.seg.unwrap_or(if cc == CcKind::Fast {
+                SegPolicyKind::Fast
+            } else {
+                d.seg
+            }),
             mss,
             header_bytes: self.header.unwrap_or(d.header_bytes),
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
@@ -656,8 +768,28 @@ impl TcpPatch {
             delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
             sack: self.sack.unwrap_or(d.sack),
-            ecn: self.ecn.unwrap_or(d.ecn),
+            // DCTCP and FaST imply ECN unless it is explicitly (and wrongly) off.
+            ecn: self.ecn.unwrap_or(d.ecn || cc.needs_ecn()),
             handshake_rtt_sample: self.handshake_rtt_sample.unwrap_or(d.handshake_rtt_sample),
+            cubic: CubicParams {
+                fast_convergence: self
+                    .cubic_fast_convergence
+                    .unwrap_or(d.cubic.fast_convergence),
+            },
+            dctcp: DctcpParams {
+                g: self.dctcp_g.unwrap_or(d.dctcp.g),
+                alpha_init: self.dctcp_alpha_init.unwrap_or(d.dctcp.alpha_init),
+            },
+            fast: FastParams {
+                g: self.fast_g.unwrap_or(d.fast.g),
+                alpha_init: self.fast_alpha_init.unwrap_or(d.fast.alpha_init),
+                wmin: self.fast_wmin.unwrap_or(d.fast.wmin),
+                smin: fast_smin,
+                probe_segments: self.fast_probe_segments.unwrap_or(d.fast.probe_segments),
+                // The probes are S_min-sized unless told otherwise.
+                probe_size: self.fast_probe_size.unwrap_or(fast_smin),
+                seg_rule: self.fast_seg_rule.unwrap_or(d.fast.seg_rule),
+            },
         }
     }
 }
@@ -688,6 +820,37 @@ fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'sta
             "rto_init",
             format!("rto_init ({}) exceeds rto_max ({})", c.rto_init, c.rto_max),
             &["rto_init", "rto_max"][..],
+        ));
+    }
+    if c.cc.needs_ecn() && !c.ecn {
+        out.push((
+            "ecn",
+            format!(
+                "cc '{}' is built on ECN; ecn cannot be false (leave it out or set it true)",
+                c.cc.name()
+            ),
+            &["ecn", "cc"][..],
+        ));
+    }
+    let uses_fast = c.cc == CcKind::Fast || c.seg == SegPolicyKind::Fast;
+    if uses_fast && c.fast.smin > c.mss {
+        out.push((
+            "fast_smin",
+            format!(
+                "fast_smin ({} bytes) exceeds mss ({} bytes)",
+                c.fast.smin, c.mss
+            ),
+            &["fast_smin", "mss", "cc", "segment"][..],
+        ));
+    }
+    if uses_fast && c.fast.probe_size > c.mss {
+        out.push((
+            "fast_probe_size",
+            format!(
+                "fast_probe_size ({} bytes) exceeds mss ({} bytes)",
+                c.fast.probe_size, c.mss
+            ),
+            &["fast_probe_size", "fast_smin", "mss", "cc", "segment"][..],
         ));
     }
     out

@@ -293,6 +293,21 @@ impl World {
         }
     }
 
+    /// Run until the clock reaches `t` (events at `t` included), all apps
+    /// finish, or the stop time passes. Returns whether apps are still
+    /// pending. Lets tests and tools sample state (queues, windows) mid-run;
+    /// [`Self::run`] afterwards continues to the end.
+    pub fn run_until(&mut self, t: SimTime) -> bool {
+        let limit = t.min(self.stop);
+        while self.pending_apps > 0 {
+            let Some(ev) = self.core.q.pop_until(limit) else {
+                break;
+            };
+            self.dispatch(ev);
+        }
+        self.pending_apps > 0
+    }
+
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {

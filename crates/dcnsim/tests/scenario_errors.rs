@@ -287,12 +287,12 @@ fn unknown_cc_lists_valid() {
     assert_err(
         &e,
         "tcp.cc",
-        "unknown congestion control 'vegas' (valid: newreno)",
+        "unknown congestion control 'vegas' (valid: newreno, cubic, dctcp, fast)",
     );
     assert_err(
         &e,
         "tcp.segment",
-        "unknown segment policy 'tiny' (valid: fixed)",
+        "unknown segment policy 'tiny' (valid: fixed, fast)",
     );
 }
 
@@ -663,4 +663,123 @@ fn all_problems_are_collected() {
         assert_err(&e, path, needle);
     }
     assert_eq!(e.len(), 9, "{e:#?}");
+}
+
+#[test]
+fn cc_parameter_ranges() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({
+            "dctcp_g": 0, "dctcp_alpha_init": 1.5, "fast_g": "1/0", "fast_alpha_init": -0.1,
+            "fast_wmin": 0, "fast_smin": "0B", "fast_probe_size": "5GB",
+            "fast_probe_segments": -1, "fast_seg_rule": "stepwise", "cubic_fast_convergence": 1
+        })
+    }));
+    assert_err(&e, "tcp.dctcp_g", "must be > 0, got 0");
+    assert_err(&e, "tcp.dctcp_alpha_init", "must be ≤ 1, got 1.5");
+    assert_err(&e, "tcp.fast_g", "division by zero in '1/0'");
+    assert_err(&e, "tcp.fast_alpha_init", "must be ≥ 0, got -0.1");
+    assert_err(&e, "tcp.fast_wmin", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.fast_smin", "must be > 0");
+    assert_err(&e, "tcp.fast_probe_size", "must be < 4 GiB");
+    assert_err(&e, "tcp.fast_probe_segments", "must be ≥ 0, got -1");
+    assert_err(
+        &e,
+        "tcp.fast_seg_rule",
+        "unknown FaST segment rule 'stepwise' (valid: continuous, literal)",
+    );
+    assert_err(&e, "tcp.cubic_fast_convergence", "expected true or false");
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"dctcp_g": "a/16"})));
+    assert_err(
+        &e,
+        "tcp.dctcp_g",
+        "expected a number like 0.0625 or a fraction like '1/16'",
+    );
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"fast_g": true})));
+    assert_err(&e, "tcp.fast_g", "expected a number like 0.0625");
+}
+
+#[test]
+fn cc_parameters_parse() {
+    let doc = with(base(), |d| {
+        d["tcp"] = json!({"cc": "fast", "fast_g": "1/8", "fast_wmin": 3, "fast_smin": "200B",
+                          "fast_seg_rule": "Literal", "dctcp_g": 0.125});
+        d["apps"][0]["tcp"] = json!({"cc": "cubic", "cubic_fast_convergence": false});
+    });
+    let c = parse_config(&doc).unwrap();
+    let dcnsim::config::AppSpec::SyncReads { tcp, .. } = &c.apps[0] else {
+        panic!()
+    };
+    use dcnsim::config::{CcKind, FastSegRule, SegPolicyKind};
+    assert_eq!(tcp.cc, CcKind::Cubic);
+    assert!(!tcp.cubic.fast_convergence);
+    assert_eq!(tcp.fast.g, 0.125);
+    assert_eq!(tcp.fast.wmin, 3);
+    assert_eq!(tcp.fast.smin, 200);
+    // The probes follow S_min unless set.
+    assert_eq!(tcp.fast.probe_size, 200);
+    assert_eq!(tcp.fast.seg_rule, FastSegRule::Literal);
+    assert_eq!(tcp.dctcp.g, 0.125);
+    // The app overrides cc: its segment policy defaults to fixed again, and ECN is off.
+    assert_eq!(tcp.seg, SegPolicyKind::Fixed);
+    assert!(!tcp.ecn);
+    // cc = "fast" alone brings FaST's segment policy and ECN.
+    let doc = with(base(), |d| d["tcp"] = json!({"cc": "fast"}));
+    let c = parse_config(&doc).unwrap();
+    let dcnsim::config::AppSpec::SyncReads { tcp, .. } = &c.apps[0] else {
+        panic!()
+    };
+    assert_eq!(tcp.seg, SegPolicyKind::Fast);
+    assert!(tcp.ecn);
+    assert_eq!(tcp.fast.probe_size, 100);
+}
+
+#[test]
+fn ecn_based_cc_cannot_turn_ecn_off() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"cc": "dctcp", "ecn": false})
+    }));
+    assert_err(
+        &e,
+        "tcp.ecn",
+        "cc 'dctcp' is built on ECN; ecn cannot be false",
+    );
+    // Reported under the app whose override causes it.
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"ecn": false});
+        d["apps"][0]["tcp"] = json!({"cc": "fast"});
+    }));
+    assert_err(&e, "apps[0].tcp.ecn", "cc 'fast' is built on ECN");
+    assert_eq!(e.len(), 1, "{e:?}");
+}
+
+#[test]
+fn fast_sizes_must_fit_mss() {
+    let e = errors(&with(
+        base(),
+        |d| {
+            d["tcp"] =
+                json!({"cc": "fast", "mss": 1000, "fast_smin": 1200, "fast_probe_size": 1100})
+        },
+    ));
+    assert_err(
+        &e,
+        "tcp.fast_smin",
+        "fast_smin (1200 bytes) exceeds mss (1000 bytes)",
+    );
+    assert_err(
+        &e,
+        "tcp.fast_probe_size",
+        "fast_probe_size (1100 bytes) exceeds mss",
+    );
+    // Only FaST flows care: a tiny mss under NewReno is fine.
+    parse_config(&with(base(), |d| d["tcp"] = json!({"mss": 50}))).unwrap();
+    // An app that switches to FaST with a small mss is reported there.
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["tcp"] = json!({"mss": 64, "segment": "fast"})
+    }));
+    assert_err(
+        &e,
+        "apps[0].tcp.fast_smin",
+        "fast_smin (100 bytes) exceeds mss (64 bytes)",
+    );
 }

@@ -8,9 +8,14 @@
 //! byte counting (RFC 5681, RFC 3465), fast retransmit and NewReno fast
 //! recovery (RFC 6582), optional SACK loss recovery (RFC 6675), RTO per
 //! RFC 6298 with RTOmin, initial RTO, granularity and backoff capped at
-//! `max_backoff`×, delayed ACKs (RFC 1122), ECN (RFC 3168).
+//! `max_backoff`×, delayed ACKs (RFC 1122), ECN (RFC 3168; the receiver's
+//! echo per RFC 8257 §3.2 for DCTCP and FaST, see [`echo`]).
+//!
+//! Congestion control ([`cc`]) decides how many bytes may be in flight, the
+//! segment policy ([`seg`]) in what sizes they go; any pair combines.
 
 pub mod cc;
+pub mod echo;
 pub mod seg;
 
 use crate::config::TcpConfig;
@@ -20,6 +25,7 @@ use crate::sim::{Event, Fire, LazyTimer};
 use crate::time::SimTime;
 use crate::world::Core;
 use cc::{AckInfo, Cc, CcState, LossKind};
+use echo::{EchoAction, EchoMode, EcnEcho};
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
 
@@ -102,6 +108,10 @@ pub struct TcpFlow {
     send_cwr: bool,
     /// Time of the last transmission or forward progress (for the timeout period).
     last_activity: SimTime,
+    /// Time of the last transmission.
+    last_send: SimTime,
+    /// New data segments sent (retransmissions excluded).
+    segs_sent: u64,
     // ---- receiver ----
     rcv_nxt: u64,
     /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
@@ -110,7 +120,7 @@ pub struct TcpFlow {
     unacked_segs: u32,
     dack: LazyTimer,
     ts_recent: SimTime,
-    ece_latched: bool,
+    echo: EcnEcho,
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
     pub stats: FlowStats,
@@ -121,20 +131,23 @@ pub struct TcpFlow {
 
 impl TcpFlow {
     pub fn new(id: u32, app: u32, src_host: u32, dst_host: u32, cfg: TcpConfig, rng: Rng) -> Self {
+        let mut cfg = cfg;
+        // DCTCP and FaST are built on ECN: they always negotiate it.
+        cfg.ecn |= cfg.cc.needs_ecn();
         let smss = cfg.mss as u64;
         TcpFlow {
             id,
             app,
             src_host,
             dst_host,
-            cc: Cc::new(cfg.cc),
+            cc: Cc::new(&cfg),
             st: CcState {
                 cwnd: cfg.init_cwnd_segments as u64 * smss,
                 ssthresh: u64::MAX,
                 smss,
                 ca_acked: 0,
             },
-            seg_policy: SegPolicy::new(cfg.seg),
+            seg_policy: SegPolicy::new(&cfg),
             rng,
             app_limit: 0,
             snd_una: 0,
@@ -154,13 +167,15 @@ impl TcpFlow {
             ecn_in_cwr: false,
             send_cwr: false,
             last_activity: SimTime::ZERO,
+            last_send: SimTime::ZERO,
+            segs_sent: 0,
             rcv_nxt: 0,
             ooo: Vec::new(),
             ooo_stamp: 0,
             unacked_segs: 0,
             dack: LazyTimer::default(),
             ts_recent: SimTime::ZERO,
-            ece_latched: false,
+            echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
             msg_ends: VecDeque::new(),
             stats: FlowStats::default(),
             start_time: None,
@@ -191,6 +206,18 @@ impl TcpFlow {
     }
     pub fn srtt(&self) -> Option<SimTime> {
         self.srtt
+    }
+    /// The congestion control (its private state: α, W_max, …).
+    pub fn cc(&self) -> &Cc {
+        &self.cc
+    }
+    /// Bytes the sender may have in flight now (congestion and receiver window).
+    pub fn send_window(&self) -> u64 {
+        self.window()
+    }
+    /// New data segments sent so far (retransmissions excluded).
+    pub fn segs_sent(&self) -> u64 {
+        self.segs_sent
     }
 
     /// Seed SRTT with the handshake's RTT sample (RFC 6298 (2.2)).
@@ -235,7 +262,44 @@ impl TcpFlow {
 
     #[inline]
     fn window(&self) -> u64 {
-        self.st.cwnd.min(self.cfg.rwnd_bytes)
+        self.cc.send_window(&self.st).min(self.cfg.rwnd_bytes)
+    }
+
+    /// What the segment policy sees when sizing the next new segment.
+    #[inline]
+    fn seg_view(&self, available: u64) -> SegView {
+        let h = self.cc.hints(&self.st);
+        SegView {
+            cwnd: self.st.cwnd,
+            ssthresh: self.st.ssthresh,
+            smss: self.st.smss,
+            available,
+            segs_sent: self.segs_sent,
+            vwnd: h.vwnd,
+            w_max: h.w_max,
+            epoch_start_cwnd: h.epoch_start_cwnd,
+        }
+    }
+
+    /// Record and transmit a new segment of `len` bytes at snd_max.
+    fn send_new(&mut self, core: &mut Core, len: u32) {
+        if self.snd_una == self.snd_max && self.segs_sent > 0 {
+            // Leaving idle: let the CC discount the idle time (CUBIC).
+            let now = core.q.now();
+            let idle = now.saturating_sub(self.last_send);
+            self.cc.on_tx_start(now, idle);
+        }
+        let start = self.snd_max;
+        self.segs.push_back(Seg {
+            start,
+            len,
+            sacked: false,
+            rexmit: false,
+        });
+        self.snd_max += len as u64;
+        self.snd_nxt = self.snd_max;
+        self.segs_sent += 1;
+        self.transmit(core, start, len, false);
     }
 
     /// One reverse pass over the scoreboard (RFC 6675 §4): returns "pipe"
@@ -310,28 +374,14 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = SegView {
-                cwnd: self.st.cwnd,
-                ssthresh: self.st.ssthresh,
-                smss: self.st.smss,
-                available,
-            };
+            let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
             if inflight > 0 && inflight + len as u64 > wnd {
                 return;
             }
-            let start = self.snd_max;
-            self.segs.push_back(Seg {
-                start,
-                len,
-                sacked: false,
-                rexmit: false,
-            });
-            self.snd_max += len as u64;
-            self.snd_nxt = self.snd_max;
-            self.transmit(core, start, len, false);
+            self.send_new(core, len);
         }
     }
 
@@ -355,26 +405,12 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = SegView {
-                cwnd: self.st.cwnd,
-                ssthresh: self.st.ssthresh,
-                smss: self.st.smss,
-                available,
-            };
+            let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             if pipe + len as u64 > wnd {
                 return;
             }
-            let start = self.snd_max;
-            self.segs.push_back(Seg {
-                start,
-                len,
-                sacked: false,
-                rexmit: false,
-            });
-            self.snd_max += len as u64;
-            self.snd_nxt = self.snd_max;
-            self.transmit(core, start, len, false);
+            self.send_new(core, len);
         }
     }
 
@@ -394,6 +430,7 @@ impl TcpFlow {
             self.stats.retx_bytes += len as u64;
         }
         self.last_activity = now;
+        self.last_send = now;
         let pkt = Packet {
             kind: PktKind::Data,
             flags: f,
@@ -472,10 +509,7 @@ impl TcpFlow {
         let flight = self.snd_max - self.snd_una;
         // RFC 5681 §3.1: ssthresh is held when the same data times out again.
         if self.cong != CongState::Loss || self.backoff == 1 {
-            self.st.ssthresh = self
-                .cc
-                .inner()
-                .ssthresh(&self.st, flight, LossKind::Rto, now);
+            self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::Rto, now);
         }
         self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
         self.st.ca_acked = 0;
@@ -535,10 +569,17 @@ impl TcpFlow {
                 acked,
                 ece,
                 rtt,
+                srtt: self.srtt,
                 snd_una: ack,
                 snd_max: self.snd_max,
                 flight,
+                segs_sent: self.segs_sent,
             };
+            // Every ACK, in every state: per-window accounting (DCTCP's α).
+            self.cc.on_ack_ecn(&self.st, &info);
+            // The ECN response comes first; the ACK that triggers a cut
+            // does not also grow the window (RFC 3168 §6.1.2).
+            let cut = self.ecn_response(&info);
             match self.cong {
                 CongState::Recovery => self.recovery_ack(core, &info),
                 CongState::Loss => {
@@ -546,14 +587,15 @@ impl TcpFlow {
                         self.cong = CongState::Open;
                     }
                     self.dupacks = 0;
-                    self.cc.inner().on_ack(&mut self.st, &info);
+                    self.cc.on_ack(&mut self.st, &info);
                 }
                 CongState::Open => {
                     self.dupacks = 0;
-                    self.cc.inner().on_ack(&mut self.st, &info);
+                    if !cut {
+                        self.cc.on_ack(&mut self.st, &info);
+                    }
                 }
             }
-            self.ecn_response(&info);
             // RFC 6298 (5.2)/(5.3).
             if self.snd_una >= self.snd_max {
                 self.rto.cancel();
@@ -568,36 +610,41 @@ impl TcpFlow {
                 acked: 0,
                 ece,
                 rtt: None,
+                srtt: self.srtt,
                 snd_una: self.snd_una,
                 snd_max: self.snd_max,
                 flight: self.snd_max - self.snd_una,
+                segs_sent: self.segs_sent,
             };
             self.ecn_response(&info);
         }
         self.try_send(core);
     }
 
-    /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver with CWR.
-    fn ecn_response(&mut self, a: &AckInfo) {
+    /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver
+    /// with CWR. The CC chooses the new window (half the flight for Reno,
+    /// flight·β for CUBIC, cwnd·(1 − α/2) for DCTCP and FaST); it never
+    /// grows on a congestion signal. Returns whether the window was cut.
+    fn ecn_response(&mut self, a: &AckInfo) -> bool {
         if !self.cfg.ecn {
-            return;
+            return false;
         }
-        // Leave CWR on an ACK at or beyond the recovery point.
+        // Leave CWR on an ACK at or beyond the recovery point (SPEC §2
+        // pitfall: not only beyond it).
         if self.ecn_in_cwr && a.snd_una >= self.ecn_recover {
             self.ecn_in_cwr = false;
         }
         if a.ece && !self.ecn_in_cwr && self.cong == CongState::Open {
-            self.st.ssthresh = self
-                .cc
-                .inner()
-                .ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
-            self.st.cwnd = self.st.ssthresh;
+            self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
             self.st.ca_acked = 0;
             self.ecn_in_cwr = true;
             self.ecn_recover = self.snd_max;
             self.send_cwr = true;
             self.stats.ecn_cuts += 1;
+            return true;
         }
+        false
     }
 
     fn on_dupack(&mut self, core: &mut Core, now: SimTime) {
@@ -621,10 +668,7 @@ impl TcpFlow {
 
     fn enter_recovery(&mut self, core: &mut Core, now: SimTime) {
         let flight = self.snd_max - self.snd_una;
-        self.st.ssthresh = self
-            .cc
-            .inner()
-            .ssthresh(&self.st, flight, LossKind::DupAck, now);
+        self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
         self.recover = self.snd_max;
         self.cong = CongState::Recovery;
         self.partial_seen = false;
@@ -702,12 +746,21 @@ impl TcpFlow {
     pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> bool {
         let start = p.seq;
         let end = p.seq + p.payload as u64;
-        if p.flags & flags::CE != 0 {
+        let ce = p.flags & flags::CE != 0;
+        if ce {
             self.stats.ecn_marks += 1;
-            self.ece_latched = true;
         }
-        if p.flags & flags::CWR != 0 && p.flags & flags::CE == 0 {
-            self.ece_latched = false;
+        let mut ack_now = false;
+        if let EchoAction::StateChanged { prior_ece } =
+            self.echo.on_segment(ce, p.flags & flags::CWR != 0)
+        {
+            // RFC 8257 §3.2: a delayed ACK must not merge segments with
+            // different CE; flush it with the prior state, ACK this one now.
+            if self.unacked_segs > 0 {
+                let ts = self.ts_recent;
+                self.send_ack_ece(core, ts, prior_ece);
+            }
+            ack_now = true;
         }
         if end <= self.rcv_nxt {
             self.stats.dup_arrivals += 1;
@@ -735,7 +788,7 @@ impl TcpFlow {
             }
         }
         self.last_delivery = core.q.now();
-        if had_hole || !self.cfg.delayed_ack {
+        if had_hole || !self.cfg.delayed_ack || ack_now {
             self.send_ack(core, p.ts);
         } else {
             self.unacked_segs += 1;
@@ -774,10 +827,15 @@ impl TcpFlow {
     }
 
     fn send_ack(&mut self, core: &mut Core, ts: SimTime) {
+        let ece = self.echo.ece();
+        self.send_ack_ece(core, ts, ece);
+    }
+
+    fn send_ack_ece(&mut self, core: &mut Core, ts: SimTime, ece: bool) {
         self.unacked_segs = 0;
         self.dack.cancel();
         let mut f = 0;
-        if self.cfg.ecn && self.ece_latched {
+        if ece {
             f |= flags::ECE;
         }
         let mut pkt = Packet {
@@ -807,3 +865,6 @@ impl TcpFlow {
         core.send_from_host(self.dst_host, pkt);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,403 @@
+//! CUBIC, RFC 9438, in bytes.
+//!
+//! W_cubic(t) = C·(t − K)³ + W_max (§4.2, Figure 1) with C = 0.4
+//! segments/s³ and t in seconds from the event clock; K = ∛((W_max −
+//! cwnd_epoch)/C) (Figure 2). On each ACK in congestion avoidance the
+//! target is W_cubic(t + SRTT) clamped to [cwnd, 1.5·cwnd]; cwnd follows
+//! the Reno-friendly estimate W_est (§4.3) when W_cubic(t) is below it, and
+//! otherwise grows by (target − cwnd)/cwnd per segment acknowledged (§4.4,
+//! §4.5). A congestion event sets ssthresh = flight·β with β = 0.7 and a
+//! floor of 2·SMSS (§4.6), W_max = cwnd — or cwnd·(1 + β)/2 with fast
+//! convergence when cwnd < W_max (§4.7) — and ends the epoch. After a
+//! timeout, and when no congestion event has happened yet, the next epoch
+//! starts with K = 0 and W_max = cwnd_epoch (§4.8, §4.10). Slow start is
+//! RFC 5681's with byte counting. Idle time is shifted out of the epoch
+//! (§4.2: t excludes application-limited periods; Linux's CA_EVENT_TX_START).
+//!
+//! Arithmetic is in `f64` with only `+ − × ÷` and a Newton cube root, so
+//! results are bit-identical on every IEEE 754 machine (no libm `cbrt`).
+
+use super::{slow_start, AckInfo, CcHints, CcState, CongestionControl, LossKind};
+use crate::config::CubicParams;
+use crate::time::SimTime;
+
+/// RFC 9438 §4.1.1 / §5: C, in segments per second³.
+pub const C: f64 = 0.4;
+/// RFC 9438 §4.6: multiplicative decrease factor (Linux uses 717/1024).
+pub const BETA: f64 = 0.7;
+/// RFC 9438 §4.3: α_cubic = 3·(1 − β)/(1 + β), the Reno-friendly AIMD increase.
+pub const ALPHA_RENO_FRIENDLY: f64 = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    fast_convergence: bool,
+    /// W_max, bytes (0 until the first epoch or congestion event).
+    w_max: u64,
+    /// cwnd just before the last reduction (or at the first epoch), bytes.
+    cwnd_prior: u64,
+    /// Start of the current congestion-avoidance epoch; `None` between a
+    /// congestion event (or slow start) and the next ACK in avoidance.
+    epoch_start: Option<SimTime>,
+    /// cwnd at the start of the current (or last) epoch, bytes.
+    cwnd_epoch: u64,
+    /// K, seconds.
+    k: f64,
+    /// Reno-friendly window estimate, bytes.
+    w_est: f64,
+    /// Fractional bytes of growth not yet added to cwnd.
+    frac: f64,
+    /// The next epoch is the first after a timeout (§4.8).
+    after_rto: bool,
+}
+
+impl Cubic {
+    pub fn new(p: CubicParams) -> Self {
+        Cubic {
+            fast_convergence: p.fast_convergence,
+            w_max: 0,
+            cwnd_prior: 0,
+            epoch_start: None,
+            cwnd_epoch: 0,
+            k: 0.0,
+            w_est: 0.0,
+            frac: 0.0,
+            after_rto: false,
+        }
+    }
+
+    /// W_max in bytes (0 before any epoch).
+    pub fn w_max(&self) -> u64 {
+        self.w_max
+    }
+    /// cwnd at the start of the current (or last) epoch, bytes (0 before any).
+    pub fn epoch_start_cwnd(&self) -> u64 {
+        self.cwnd_epoch
+    }
+    /// K in seconds for the current epoch.
+    pub fn k(&self) -> f64 {
+        self.k
+    }
+    pub fn epoch_start(&self) -> Option<SimTime> {
+        self.epoch_start
+    }
+
+    /// Figure 1 in bytes: W_max + C·SMSS·(t − K)³, `t` seconds into the epoch.
+    #[inline]
+    pub fn w_cubic(&self, t: f64, smss: u64) -> f64 {
+        let d = t - self.k;
+        self.w_max as f64 + C * smss as f64 * d * d * d
+    }
+
+    /// Start a congestion-avoidance epoch at `now` with the current cwnd.
+    fn begin_epoch(&mut self, s: &CcState, now: SimTime) {
+        self.epoch_start = Some(now);
+        self.cwnd_epoch = s.cwnd;
+        self.w_est = s.cwnd as f64;
+        self.frac = 0.0;
+        if self.cwnd_prior == 0 {
+            // §4.10: leaving the first slow start without a congestion event.
+            self.cwnd_prior = s.cwnd;
+        }
+        if self.after_rto || self.w_max <= s.cwnd {
+            // §4.8 / §4.10: K = 0 and W_max = cwnd_epoch.
+            self.w_max = s.cwnd;
+            self.k = 0.0;
+        } else {
+            // Figure 2, windows in segments.
+            self.k = cbrt((self.w_max - s.cwnd) as f64 / (C * s.smss as f64));
+        }
+        self.after_rto = false;
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
+        let acked = slow_start(s, a.acked);
+        if acked == 0 {
+            return;
+        }
+        let epoch = match self.epoch_start {
+            Some(e) => e,
+            None => {
+                self.begin_epoch(s, a.now);
+                a.now
+            }
+        };
+        let t = a.now.saturating_sub(epoch).as_secs_f64();
+        let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.as_secs_f64());
+        let cwnd = s.cwnd as f64;
+        let smss = s.smss as f64;
+        // §4.3, Figure 4 in bytes; α_cubic becomes 1 once W_est ≥ cwnd_prior.
+        let alpha = if self.w_est >= self.cwnd_prior as f64 {
+            1.0
+        } else {
+            ALPHA_RENO_FRIENDLY
+        };
+        self.w_est += alpha * smss * acked as f64 / cwnd;
+        if self.w_cubic(t, s.smss) < self.w_est {
+            // Reno-friendly region.
+            let w = self.w_est as u64;
+            if w > s.cwnd {
+                s.cwnd = w;
+            }
+            return;
+        }
+        // §4.2 target, §4.4/§4.5 increase: (target − cwnd)/cwnd per segment.
+        let target = self.w_cubic(t + rtt, s.smss).clamp(cwnd, 1.5 * cwnd);
+        self.frac += (target - cwnd) * acked as f64 / cwnd;
+        if self.frac >= 1.0 {
+            let inc = self.frac as u64;
+            s.cwnd += inc;
+            self.frac -= inc as f64;
+        }
+    }
+
+    fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {
+        // §4.7 fast convergence, then §4.6.
+        self.w_max = if self.fast_convergence && s.cwnd < self.w_max {
+            (s.cwnd as f64 * (1.0 + BETA) / 2.0) as u64
+        } else {
+            s.cwnd
+        };
+        self.cwnd_prior = s.cwnd;
+        self.epoch_start = None;
+        if kind == LossKind::Rto {
+            self.after_rto = true;
+        }
+        ((flight as f64 * BETA) as u64).max(2 * s.smss)
+    }
+
+    fn on_tx_start(&mut self, now: SimTime, idle: SimTime) {
+        // §4.2: t must not include idle periods; shift the epoch by the idle time.
+        if let Some(e) = self.epoch_start {
+            self.epoch_start = Some((e + idle).min(now));
+        }
+    }
+
+    fn hints(&self, _s: &CcState) -> CcHints {
+        CcHints {
+            w_max: (self.w_max > 0).then_some(self.w_max),
+            epoch_start_cwnd: (self.cwnd_epoch > 0).then_some(self.cwnd_epoch),
+            ..CcHints::default()
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+}
+
+/// Cube root by Newton's method with `+ − × ÷` only, so it is the same on
+/// every machine (libm's `cbrt` may differ in the last bit across
+/// platforms). Exact to within an ulp or two for x ≥ 0; 0 for x ≤ 0.
+pub fn cbrt(x: f64) -> f64 {
+    if x <= 0.0 || x.is_nan() {
+        return 0.0;
+    }
+    // Start above the root (for x ≥ 1, x ≥ ∛x; for x < 1, 1 > ∛x): Newton's
+    // iterates then decrease monotonically to it.
+    let mut g = if x > 1.0 { x } else { 1.0 };
+    for _ in 0..2000 {
+        let next = (2.0 * g + x / (g * g)) / 3.0;
+        if next >= g {
+            break;
+        }
+        g = next;
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::st;
+    use super::*;
+
+    const SEG: u64 = 1000;
+
+    fn ack_at(now: SimTime, acked: u64, srtt: SimTime) -> AckInfo {
+        AckInfo {
+            now,
+            acked,
+            ece: false,
+            rtt: Some(srtt),
+            srtt: Some(srtt),
+            snd_una: 0,
+            snd_max: 0,
+            flight: 0,
+            segs_sent: 0,
+        }
+    }
+
+    #[test]
+    fn cube_root() {
+        for &(x, r) in &[(27.0, 3.0), (1.0, 1.0), (0.001, 0.1), (8e9, 2000.0)] {
+            assert!((cbrt(x) - r).abs() <= 1e-12 * r, "cbrt({x}) = {}", cbrt(x));
+        }
+        assert_eq!(cbrt(0.0), 0.0);
+        assert_eq!(cbrt(-5.0), 0.0);
+        let y = cbrt(1234.5678);
+        assert!((y * y * y - 1234.5678).abs() < 1e-9);
+    }
+
+    #[test]
+    fn k_and_w_max_after_a_loss() {
+        // cwnd 100 segments → W_max = 100, ssthresh = cwnd_epoch = 70:
+        // K = ∛((100 − 70)/0.4) = ∛75 s.
+        let mut c = Cubic::new(CubicParams {
+            fast_convergence: true,
+        });
+        let mut s = st(100 * SEG, u64::MAX);
+        let t0 = SimTime::from_secs(1);
+        s.ssthresh = c.ssthresh(&s, 100 * SEG, LossKind::DupAck, t0);
+        assert_eq!(s.ssthresh, 70 * SEG);
+        assert_eq!(c.w_max(), 100 * SEG);
+        s.cwnd = s.ssthresh;
+        c.on_ack(&mut s, &ack_at(t0, SEG, SimTime::from_us(100)));
+        assert_eq!(c.epoch_start(), Some(t0));
+        assert_eq!(c.epoch_start_cwnd(), 70 * SEG);
+        let k = 75f64.powf(1.0 / 3.0);
+        assert!((c.k() - k).abs() < 1e-9, "K {} vs {k}", c.k());
+        // The curve: W(0) = cwnd_epoch, W(K) = W_max, symmetric about K.
+        assert!((c.w_cubic(0.0, SEG) - 70_000.0).abs() < 1e-6);
+        assert!((c.w_cubic(k, SEG) - 100_000.0).abs() < 1e-9);
+        let below = 100_000.0 - c.w_cubic(k - 1.0, SEG);
+        let above = c.w_cubic(k + 1.0, SEG) - 100_000.0;
+        assert!((below - 400.0).abs() < 1e-6 && (above - 400.0).abs() < 1e-6);
+        // W(t) = C·(t − K)³ + W_max at an arbitrary point.
+        let t = 2.5;
+        let want = 100_000.0 + 0.4 * 1000.0 * (t - k).powi(3);
+        assert!((c.w_cubic(t, SEG) - want).abs() < 1e-6);
+        // The exposed hints are what TCPRand reads.
+        let h = c.hints(&s);
+        assert_eq!(h.w_max, Some(100 * SEG));
+        assert_eq!(h.epoch_start_cwnd, Some(70 * SEG));
+    }
+
+    #[test]
+    fn fast_convergence_lowers_w_max_when_below_the_last_one() {
+        let mut c = Cubic::new(CubicParams {
+            fast_convergence: true,
+        });
+        let s = st(100 * SEG, u64::MAX);
+        c.ssthresh(&s, 100 * SEG, LossKind::DupAck, SimTime::ZERO);
+        let s = st(80 * SEG, u64::MAX);
+        c.ssthresh(&s, 80 * SEG, LossKind::DupAck, SimTime::ZERO);
+        assert_eq!(c.w_max(), 68 * SEG); // 80 · 1.7 / 2
+        let mut c = Cubic::new(CubicParams {
+            fast_convergence: false,
+        });
+        c.ssthresh(
+            &st(100 * SEG, 0),
+            100 * SEG,
+            LossKind::DupAck,
+            SimTime::ZERO,
+        );
+        c.ssthresh(&st(80 * SEG, 0), 80 * SEG, LossKind::DupAck, SimTime::ZERO);
+        assert_eq!(c.w_max(), 80 * SEG);
+    }
+
+    #[test]
+    fn ssthresh_floor_is_two_segments() {
+        let mut c = Cubic::new(CubicParams::default());
+        let s = st(2 * SEG, u64::MAX);
+        assert_eq!(
+            c.ssthresh(&s, 2 * SEG, LossKind::Ecn, SimTime::ZERO),
+            2 * SEG
+        );
+    }
+
+    /// Drive CUBIC in congestion avoidance with one full-window ACK batch
+    /// per RTT (cwnd/SMSS one-segment ACKs), returning (t, cwnd) per RTT.
+    fn run(
+        c: &mut Cubic,
+        s: &mut CcState,
+        from: SimTime,
+        rtt: SimTime,
+        rtts: u32,
+    ) -> Vec<(f64, u64)> {
+        let mut out = Vec::new();
+        let mut now = from;
+        let smss = s.smss;
+        for _ in 0..rtts {
+            let n = s.cwnd / smss;
+            for _ in 0..n {
+                c.on_ack(s, &ack_at(now, smss, rtt));
+            }
+            out.push((now.saturating_sub(from).as_secs_f64(), s.cwnd));
+            now += rtt;
+        }
+        out
+    }
+
+    #[test]
+    fn window_follows_the_cubic_curve_with_a_long_rtt() {
+        // 100 ms RTT, W_max = 1000 segments: the cubic term dominates the
+        // Reno-friendly estimate, so cwnd tracks W(t + RTT) within a few segments.
+        let mut c = Cubic::new(CubicParams::default());
+        let mut s = st(1000 * SEG, u64::MAX);
+        let t0 = SimTime::from_secs(10);
+        s.ssthresh = c.ssthresh(&s, 1000 * SEG, LossKind::DupAck, t0);
+        s.cwnd = s.ssthresh;
+        let rtt = SimTime::from_ms(100);
+        let trace = run(&mut c, &mut s, t0, rtt, 200);
+        let k = c.k();
+        assert!((k - 750f64.powf(1.0 / 3.0)).abs() < 1e-9);
+        for &(t, w) in trace.iter().skip(1) {
+            // cwnd after the ACKs of the round that began at t ≈ W(t + RTT).
+            let want = c.w_cubic(t + 0.1, SEG).min(1.5 * w as f64);
+            assert!(
+                (w as f64 - want).abs() < 0.03 * want,
+                "t={t:.1}: cwnd {w} vs W(t+RTT) {want:.0}"
+            );
+        }
+        // Concave below W_max, plateau near it at t ≈ K, convex beyond.
+        let at = |t: f64| trace.iter().find(|x| x.0 >= t).unwrap().1;
+        assert!(at(k - 0.3) < 1000 * SEG && at(k + 0.3) < 1010 * SEG);
+        assert!(at(19.0) > 1300 * SEG);
+    }
+
+    #[test]
+    fn reno_friendly_region_dominates_at_datacenter_rtts() {
+        // 100 us RTT: W_cubic barely moves in 50 RTTs, W_est grows by
+        // α_cubic ≈ 0.53 segments per RTT.
+        let mut c = Cubic::new(CubicParams::default());
+        let mut s = st(100 * SEG, u64::MAX);
+        s.ssthresh = c.ssthresh(&s, 100 * SEG, LossKind::DupAck, SimTime::ZERO);
+        s.cwnd = s.ssthresh;
+        let trace = run(&mut c, &mut s, SimTime::ZERO, SimTime::from_us(100), 50);
+        let grown = (trace[49].1 - 70 * SEG) as f64 / SEG as f64;
+        assert!(
+            (grown - 50.0 * ALPHA_RENO_FRIENDLY).abs() < 3.0,
+            "grew {grown} segments in 50 RTTs"
+        );
+    }
+
+    #[test]
+    fn timeout_restarts_with_k_zero_at_the_current_window() {
+        let mut c = Cubic::new(CubicParams::default());
+        let mut s = st(100 * SEG, u64::MAX);
+        s.ssthresh = c.ssthresh(&s, 100 * SEG, LossKind::Rto, SimTime::ZERO);
+        assert_eq!(s.ssthresh, 70 * SEG);
+        s.cwnd = s.ssthresh; // as if slow start had reached it
+        c.on_ack(
+            &mut s,
+            &ack_at(SimTime::from_ms(5), SEG, SimTime::from_us(100)),
+        );
+        assert_eq!(c.k(), 0.0);
+        assert_eq!(c.w_max(), 70 * SEG);
+    }
+
+    #[test]
+    fn idle_time_is_shifted_out_of_the_epoch() {
+        let mut c = Cubic::new(CubicParams::default());
+        let mut s = st(100 * SEG, u64::MAX);
+        s.ssthresh = c.ssthresh(&s, 100 * SEG, LossKind::DupAck, SimTime::ZERO);
+        s.cwnd = s.ssthresh;
+        c.on_ack(
+            &mut s,
+            &ack_at(SimTime::from_ms(1), SEG, SimTime::from_us(100)),
+        );
+        c.on_tx_start(SimTime::from_ms(501), SimTime::from_ms(500));
+        assert_eq!(c.epoch_start(), Some(SimTime::from_ms(501)));
+    }
+}

@@ -1,0 +1,326 @@
+//! Congestion control: how much a sender may have in flight.
+//!
+//! The sender owns the shared state ([`CcState`]: cwnd, ssthresh, smss — all
+//! in bytes, never segments, because FaST, TCPRand and DSR vary segment
+//! sizes). Each algorithm keeps its private state (DCTCP's α, CUBIC's W_max
+//! and K, FaST's probing stage) and is dispatched through the [`Cc`] enum,
+//! so the hot path is a `match`, never a heap object. Loss *recovery*
+//! (NewReno partial ACKs, SACK, RTO) lives in the sender, not here; an
+//! algorithm only chooses ssthresh on each congestion signal
+//! ([`CongestionControl::ssthresh`], which is also how DCTCP and FaST
+//! replace RFC 3168's halving on ECN-Echo) and grows the window on ACKs.
+//!
+//! Algorithms: [`NewReno`] (RFC 5681/6582), [`cubic::Cubic`] (RFC 9438),
+//! [`dctcp::Dctcp`] (RFC 8257), [`fast::Fast`] (SPEC §2.1).
+
+pub mod cubic;
+pub mod dctcp;
+pub mod fast;
+
+use crate::config::{CcKind, TcpConfig};
+use crate::time::SimTime;
+
+/// Window state shared by every algorithm, in bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct CcState {
+    /// Congestion window. For FaST this is the virtual window vwnd (bytes =
+    /// vwnd_segments·MSS); [`Cc::send_window`] turns it into bytes in flight.
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// Sender maximum segment size (payload bytes): the unit of window growth.
+    pub smss: u64,
+    /// Bytes acknowledged since the last congestion-avoidance increment (RFC 5681 §3.1).
+    pub ca_acked: u64,
+}
+
+/// What the sender learned from one ACK that advanced snd_una.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo {
+    pub now: SimTime,
+    /// Newly acknowledged bytes.
+    pub acked: u64,
+    pub ece: bool,
+    /// This ACK's RTT sample.
+    pub rtt: Option<SimTime>,
+    /// Smoothed RTT after this ACK (RFC 6298).
+    pub srtt: Option<SimTime>,
+    pub snd_una: u64,
+    pub snd_max: u64,
+    /// Bytes outstanding before this ACK.
+    pub flight: u64,
+    /// New data segments the connection has sent so far (not retransmissions).
+    pub segs_sent: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossKind {
+    /// Fast retransmit after duplicate ACKs.
+    DupAck,
+    /// Retransmission timeout.
+    Rto,
+    /// ECN echo (RFC 3168: respond as to a loss, once per window; DCTCP and
+    /// FaST scale the cut by α instead).
+    Ecn,
+}
+
+/// Read-only algorithm state that segment policies may use (TCPRand reads
+/// CUBIC's W_max and epoch window; FaST's policy reads vwnd).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CcHints {
+    /// FaST's virtual window, bytes.
+    pub vwnd: Option<u64>,
+    /// CUBIC's W_max, bytes (once a congestion avoidance stage has begun).
+    pub w_max: Option<u64>,
+    /// CUBIC's cwnd at the start of the current (or last) epoch, bytes.
+    pub epoch_start_cwnd: Option<u64>,
+    /// DCTCP's / FaST's congestion estimate α.
+    pub alpha: Option<f64>,
+}
+
+/// The hooks every algorithm implements; defaults are Reno's.
+pub trait CongestionControl {
+    /// Every ACK that acknowledges new data, in every congestion state (open,
+    /// fast recovery, after an RTO), before any window change: per-window
+    /// accounting such as DCTCP's marked/acked bytes.
+    fn on_ack_ecn(&mut self, _s: &CcState, _a: &AckInfo) {}
+    /// Grow the window on an ACK that advanced snd_una outside loss recovery
+    /// (not called on the ACK that triggered an ECN cut).
+    fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
+        reno_increase(s, a.acked);
+    }
+    /// New ssthresh on a congestion signal (RFC 5681 eq. 4 for Reno); the
+    /// sender calls it once per congestion event and then sets cwnd (to
+    /// `min(cwnd, ssthresh)` for ECN, per its recovery rules for losses).
+    fn ssthresh(&mut self, s: &CcState, flight: u64, _kind: LossKind, _now: SimTime) -> u64 {
+        half_flight(s, flight)
+    }
+    /// Bytes the sender may have in flight (before the receiver window).
+    fn send_window(&self, s: &CcState) -> u64 {
+        s.cwnd
+    }
+    /// New data is about to leave after `idle` with nothing outstanding.
+    fn on_tx_start(&mut self, _now: SimTime, _idle: SimTime) {}
+    /// State exposed to segment policies.
+    fn hints(&self, _s: &CcState) -> CcHints {
+        CcHints::default()
+    }
+    fn name(&self) -> &'static str;
+}
+
+/// RFC 5681 eq. (4): max(FlightSize / 2, 2·SMSS).
+#[inline]
+pub fn half_flight(s: &CcState, flight: u64) -> u64 {
+    (flight / 2).max(2 * s.smss)
+}
+
+/// Slow start with appropriate byte counting (RFC 3465, L = 2·SMSS), up to
+/// ssthresh. Returns the acknowledged bytes left over for congestion
+/// avoidance (non-zero only when this ACK crossed ssthresh, or cwnd was
+/// already at or above it).
+#[inline]
+pub fn slow_start(s: &mut CcState, acked: u64) -> u64 {
+    if s.cwnd >= s.ssthresh {
+        return acked;
+    }
+    let inc = acked.min(2 * s.smss).min(s.ssthresh - s.cwnd);
+    s.cwnd += inc;
+    if s.cwnd < s.ssthresh {
+        0
+    } else {
+        acked - inc
+    }
+}
+
+/// RFC 5681 §3.1 with appropriate byte counting (RFC 3465, L = 2·SMSS):
+/// slow start below ssthresh, then one SMSS per window of acknowledged bytes.
+#[inline]
+pub fn reno_increase(s: &mut CcState, acked: u64) {
+    let acked = slow_start(s, acked);
+    if acked == 0 {
+        return;
+    }
+    s.ca_acked += acked;
+    if s.ca_acked >= s.cwnd {
+        s.ca_acked -= s.cwnd;
+        s.cwnd += s.smss;
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct NewReno;
+
+impl CongestionControl for NewReno {
+    fn name(&self) -> &'static str {
+        "newreno"
+    }
+}
+
+/// Enum dispatch over the built-in algorithms.
+#[derive(Clone, Debug)]
+pub enum Cc {
+    NewReno(NewReno),
+    Cubic(cubic::Cubic),
+    Dctcp(dctcp::Dctcp),
+    Fast(fast::Fast),
+}
+
+/// `dispatch!(self, c => expr)` evaluates `expr` with `c` bound to the
+/// variant's algorithm: a `match`, so every call is static.
+macro_rules! dispatch {
+    ($s:expr, $c:ident => $e:expr) => {
+        match $s {
+            Cc::NewReno($c) => $e,
+            Cc::Cubic($c) => $e,
+            Cc::Dctcp($c) => $e,
+            Cc::Fast($c) => $e,
+        }
+    };
+}
+
+impl Cc {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        match cfg.cc {
+            CcKind::NewReno => Cc::NewReno(NewReno),
+            CcKind::Cubic => Cc::Cubic(cubic::Cubic::new(cfg.cubic)),
+            CcKind::Dctcp => Cc::Dctcp(dctcp::Dctcp::new(cfg.dctcp)),
+            CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast)),
+        }
+    }
+    #[inline]
+    pub fn on_ack_ecn(&mut self, s: &CcState, a: &AckInfo) {
+        dispatch!(self, c => c.on_ack_ecn(s, a))
+    }
+    #[inline]
+    pub fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
+        dispatch!(self, c => c.on_ack(s, a))
+    }
+    #[inline]
+    pub fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, now: SimTime) -> u64 {
+        dispatch!(self, c => c.ssthresh(s, flight, kind, now))
+    }
+    #[inline]
+    pub fn send_window(&self, s: &CcState) -> u64 {
+        dispatch!(self, c => c.send_window(s))
+    }
+    #[inline]
+    pub fn on_tx_start(&mut self, now: SimTime, idle: SimTime) {
+        dispatch!(self, c => c.on_tx_start(now, idle))
+    }
+    #[inline]
+    pub fn hints(&self, s: &CcState) -> CcHints {
+        dispatch!(self, c => c.hints(s))
+    }
+    pub fn name(&self) -> &'static str {
+        dispatch!(self, c => c.name())
+    }
+    /// CUBIC's state, when this is CUBIC.
+    pub fn as_cubic(&self) -> Option<&cubic::Cubic> {
+        match self {
+            Cc::Cubic(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn st(cwnd: u64, ssthresh: u64) -> CcState {
+        CcState {
+            cwnd,
+            ssthresh,
+            smss: 1000,
+            ca_acked: 0,
+        }
+    }
+
+    /// An ACK template: `acked` new bytes, up to `snd_una`, at time `now_us`.
+    pub(crate) fn ack(now_us: u64, acked: u64, ece: bool, snd_una: u64, snd_max: u64) -> AckInfo {
+        AckInfo {
+            now: SimTime::from_us(now_us),
+            acked,
+            ece,
+            rtt: Some(SimTime::from_us(100)),
+            srtt: Some(SimTime::from_us(100)),
+            snd_una,
+            snd_max,
+            flight: snd_max - (snd_una - acked),
+            segs_sent: 1000,
+        }
+    }
+
+    #[test]
+    fn slow_start_doubles_per_window_of_full_acks() {
+        let mut s = st(2000, u64::MAX);
+        // one ACK per segment: a window of 2 segments acked → cwnd 4000
+        reno_increase(&mut s, 1000);
+        reno_increase(&mut s, 1000);
+        assert_eq!(s.cwnd, 4000);
+    }
+
+    #[test]
+    fn abc_limits_stretch_acks_to_two_smss() {
+        let mut s = st(10_000, u64::MAX);
+        reno_increase(&mut s, 8000);
+        assert_eq!(s.cwnd, 12_000);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_smss_per_window() {
+        let mut s = st(10_000, 5_000);
+        for _ in 0..10 {
+            reno_increase(&mut s, 1000);
+        }
+        assert_eq!(s.cwnd, 11_000);
+        // the next 10 ACKs (less than a window of 11 segments) add nothing more
+        for _ in 0..10 {
+            reno_increase(&mut s, 1000);
+        }
+        assert_eq!(s.cwnd, 11_000);
+        reno_increase(&mut s, 1000);
+        assert_eq!(s.cwnd, 12_000);
+    }
+
+    #[test]
+    fn slow_start_stops_at_ssthresh() {
+        let mut s = st(3000, 4000);
+        reno_increase(&mut s, 2000);
+        assert_eq!(s.cwnd, 4000);
+    }
+
+    #[test]
+    fn slow_start_leftover_goes_to_avoidance() {
+        let mut s = st(3000, 4000);
+        assert_eq!(slow_start(&mut s, 1500), 500);
+        assert_eq!(s.cwnd, 4000);
+        let mut s = st(3000, 4000);
+        assert_eq!(slow_start(&mut s, 500), 0);
+        assert_eq!(s.cwnd, 3500);
+        let mut s = st(5000, 4000);
+        assert_eq!(slow_start(&mut s, 700), 700);
+        assert_eq!(s.cwnd, 5000);
+    }
+
+    #[test]
+    fn ssthresh_floor_is_two_segments() {
+        let s = st(1000, 0);
+        let mut c = NewReno;
+        assert_eq!(c.ssthresh(&s, 1000, LossKind::Rto, SimTime::ZERO), 2000);
+        assert_eq!(
+            c.ssthresh(&s, 40_000, LossKind::DupAck, SimTime::ZERO),
+            20_000
+        );
+    }
+
+    #[test]
+    fn every_kind_builds_and_names_itself() {
+        for kind in [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast] {
+            let cfg = TcpConfig {
+                cc: kind,
+                ..TcpConfig::default()
+            };
+            assert_eq!(Cc::new(&cfg).name(), kind.name());
+        }
+    }
+}

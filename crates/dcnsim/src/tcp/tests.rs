@@ -1,0 +1,334 @@
+//! Scripted sender/receiver exchanges: a flow inside a two-host world whose
+//! event loop never runs, so every data segment and ACK is handed to the
+//! endpoint by the test and every packet it emits can be read back.
+
+use super::*;
+use crate::config::{
+    AppSpec, BulkAmount, CcKind, Config, Limit, LinkSpec, NodeKind, NodeSpec, QueueConfig,
+    RoutingMode, SegPolicyKind, TopologySpec,
+};
+use crate::net::PktId;
+use crate::world::World;
+
+const MSS: u32 = 1000;
+
+fn world(tcp: TcpConfig) -> World {
+    let mut t = TopologySpec::default();
+    for n in ["h0", "h1"] {
+        t.nodes.push(NodeSpec {
+            name: n.into(),
+            kind: NodeKind::Host,
+        });
+    }
+    t.nodes.push(NodeSpec {
+        name: "sw".into(),
+        kind: NodeKind::Switch,
+    });
+    let q = QueueConfig {
+        limit: Limit::Bytes(1 << 30),
+        ecn_k: None,
+    };
+    for a in 0..2 {
+        t.links.push(LinkSpec {
+            a,
+            b: 2,
+            rate_bps: 1_000_000_000,
+            delay: SimTime::from_us(10),
+            queue_ab: q,
+            queue_ba: q,
+        });
+    }
+    World::new(&Config {
+        name: "script".into(),
+        topology: t,
+        routing: RoutingMode::Single,
+        l2_overhead: 0,
+        switch_delay: SimTime::ZERO,
+        stop: SimTime::from_secs(1),
+        seed: 1,
+        host_jitter: SimTime::ZERO,
+        pcap_hosts: Vec::new(),
+        apps: vec![AppSpec::Bulk {
+            src: 0,
+            dst: 1,
+            amount: BulkAmount::Bytes(1),
+            start: SimTime::ZERO,
+            tcp,
+        }],
+    })
+}
+
+fn tcp(cc: CcKind) -> TcpConfig {
+    TcpConfig {
+        cc,
+        mss: MSS,
+        init_cwnd_segments: 10,
+        ecn: true,
+        ..TcpConfig::default()
+    }
+}
+
+/// Every packet created so far (nothing is released: the loop never runs).
+fn emitted(w: &World) -> Vec<Packet> {
+    (0..w.core.arena.created as PktId)
+        .map(|i| *w.core.arena.get(i))
+        .collect()
+}
+
+fn acks(w: &World) -> Vec<Packet> {
+    emitted(w)
+        .into_iter()
+        .filter(|p| p.kind == PktKind::Ack)
+        .collect()
+}
+
+fn data_sent(w: &World) -> Vec<Packet> {
+    emitted(w)
+        .into_iter()
+        .filter(|p| p.kind == PktKind::Data)
+        .collect()
+}
+
+fn ack_pkt(ack: u64, ece: bool) -> Packet {
+    Packet {
+        kind: PktKind::Ack,
+        flags: if ece { flags::ECE } else { 0 },
+        src: 1,
+        dst: 0,
+        seq: ack,
+        ..Packet::EMPTY
+    }
+}
+
+fn data_pkt(seq: u64, len: u32, ce: bool) -> Packet {
+    Packet {
+        kind: PktKind::Data,
+        flags: flags::ECT | if ce { flags::CE } else { 0 },
+        src: 0,
+        dst: 1,
+        seq,
+        payload: len,
+        wire: len + 40,
+        ..Packet::EMPTY
+    }
+}
+
+/// SPEC §2 pitfall: leave CWR on an ACK *at* the recovery point. An
+/// app-limited flow whose data ends exactly there must respond to the next
+/// ECN-Echo, not stay in CWR until some later ACK goes beyond it.
+#[test]
+fn cwr_ends_on_an_ack_at_the_recovery_point() {
+    for cc in [CcKind::NewReno, CcKind::Dctcp] {
+        let mut w = world(tcp(cc));
+        let m = MSS as u64;
+        w.flows[0].app_write(&mut w.core, 10 * m, None);
+        assert_eq!(w.flows[0].snd_max(), 10 * m);
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &ack_pkt(m, true));
+        assert_eq!(f.stats.ecn_cuts, 1, "{cc:?}");
+        assert!(f.ecn_in_cwr);
+        assert_eq!(f.ecn_recover, 10 * m);
+        // More ECE within the window: no second cut.
+        f.on_ack(&mut w.core, &ack_pkt(5 * m, true));
+        assert_eq!(f.stats.ecn_cuts, 1, "{cc:?}");
+        // The ACK exactly at the recovery point ends CWR.
+        f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+        assert!(!f.ecn_in_cwr, "{cc:?}: CWR must end at the recovery point");
+        f.app_write(&mut w.core, 10 * m, None);
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &ack_pkt(11 * m, true));
+        assert_eq!(f.stats.ecn_cuts, 2, "{cc:?}");
+    }
+}
+
+#[test]
+fn ecn_cut_never_raises_cwnd_and_skips_growth_on_that_ack() {
+    let mut w = world(TcpConfig {
+        init_cwnd_segments: 1,
+        ..tcp(CcKind::NewReno)
+    });
+    let m = MSS as u64;
+    w.flows[0].app_write(&mut w.core, 10 * m, None);
+    let f = &mut w.flows[0];
+    assert_eq!(f.st.cwnd, m);
+    // RFC 5681's 2·SMSS floor would double a 1-segment window.
+    f.on_ack(&mut w.core, &ack_pkt(m, true));
+    assert_eq!(f.stats.ecn_cuts, 1);
+    assert_eq!(f.st.cwnd, m);
+    assert_eq!(f.st.ssthresh, 2 * m);
+}
+
+/// DCTCP counts marked bytes on every ACK, in fast recovery too, and
+/// updates α when the window ends there.
+#[test]
+fn dctcp_accounts_acks_during_fast_recovery() {
+    let mut t = tcp(CcKind::Dctcp);
+    t.dctcp.alpha_init = 0.0;
+    t.dctcp.g = 1.0;
+    let mut w = world(t);
+    let m = MSS as u64;
+    w.flows[0].app_write(&mut w.core, 100 * m, None);
+    let f = &mut w.flows[0];
+    let alpha = |f: &TcpFlow| match f.cc() {
+        Cc::Dctcp(d) => (d.alpha(), d.estimator().updates()),
+        _ => unreachable!(),
+    };
+    // The first ACK closes the initial window: α = 0, next window ends at 11·MSS.
+    f.on_ack(&mut w.core, &ack_pkt(m, false));
+    assert_eq!(alpha(f), (0.0, 1));
+    let window_end = f.snd_max();
+    // Segment 2 is lost: three duplicate ACKs start fast recovery.
+    for _ in 0..3 {
+        f.on_ack(&mut w.core, &ack_pkt(m, false));
+    }
+    assert_eq!(f.cong, CongState::Recovery);
+    // A marked partial ACK, then a full one past the window's end: all of
+    // it counts, inside recovery.
+    f.on_ack(&mut w.core, &ack_pkt(5 * m, true));
+    assert_eq!(f.cong, CongState::Recovery);
+    f.on_ack(&mut w.core, &ack_pkt(window_end, false));
+    let (a, n) = alpha(f);
+    assert_eq!(n, 2);
+    let want = 4.0 / (window_end / m - 1) as f64;
+    assert!((a - want).abs() < 1e-12, "α {a} vs {want}");
+}
+
+/// RFC 8257 §3.2 with delayed ACKs: the receiver never merges marked and
+/// unmarked segments into one ACK.
+#[test]
+fn dctcp_receiver_delayed_ack_state_machine() {
+    let mut t = tcp(CcKind::Dctcp);
+    t.delayed_ack = true;
+    let mut w = world(t);
+    let m = MSS as u64;
+    let ce = [false, false, false, true, true, true, false, true];
+    for (i, &c) in ce.iter().enumerate() {
+        w.flows[0].on_data(&mut w.core, &data_pkt(i as u64 * m, MSS, c));
+    }
+    let got: Vec<(u64, bool)> = acks(&w)
+        .iter()
+        .map(|p| (p.seq / m, p.flags & flags::ECE != 0))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (2, false), // delayed ACK of segments 1–2
+            (3, false), // segment 3 was pending when CE arrived: flushed unmarked
+            (4, true),  // the CE segment itself, at once
+            (6, true),  // segments 5–6, delayed ACK, marked
+            (7, false), // state change: immediate, unmarked (nothing pending)
+            (8, true),  // state change: immediate, marked
+        ]
+    );
+}
+
+#[test]
+fn dctcp_receiver_without_delayed_acks_echoes_each_segment() {
+    let mut w = world(tcp(CcKind::Fast));
+    let m = MSS as u64;
+    let ce = [false, true, false, false, true, true];
+    for (i, &c) in ce.iter().enumerate() {
+        w.flows[0].on_data(&mut w.core, &data_pkt(i as u64 * m, MSS, c));
+    }
+    let got: Vec<bool> = acks(&w).iter().map(|p| p.flags & flags::ECE != 0).collect();
+    assert_eq!(got, ce);
+}
+
+#[test]
+fn classic_receiver_latches_ece_until_cwr() {
+    let mut w = world(tcp(CcKind::Cubic));
+    let m = MSS as u64;
+    let segs = [
+        (false, false),
+        (true, false),
+        (false, false),
+        (false, true),
+        (false, false),
+    ];
+    for (i, &(ce, cwr)) in segs.iter().enumerate() {
+        let mut p = data_pkt(i as u64 * m, MSS, ce);
+        if cwr {
+            p.flags |= flags::CWR;
+        }
+        w.flows[0].on_data(&mut w.core, &p);
+    }
+    let got: Vec<bool> = acks(&w).iter().map(|p| p.flags & flags::ECE != 0).collect();
+    assert_eq!(got, vec![false, true, true, false, false]);
+}
+
+#[test]
+fn ecn_off_never_sets_ect_or_ece() {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 3000, None);
+    w.flows[0].on_data(&mut w.core, &data_pkt(0, MSS, true));
+    assert!(data_sent(&w).iter().all(|p| p.flags & flags::ECT == 0));
+    assert!(acks(&w).iter().all(|p| p.flags & flags::ECE == 0));
+    // DCTCP turns ECN on whatever the config says.
+    let mut t = tcp(CcKind::Dctcp);
+    t.ecn = false;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 3000, None);
+    assert!(data_sent(&w).iter().all(|p| p.flags & flags::ECT != 0));
+}
+
+/// FaST's first flight is the probes only; the window then follows vwnd in
+/// sub-MSS segments once ECN-Echo has cut it below Wmin.
+#[test]
+fn fast_sender_probes_then_sends_reduced_segments() {
+    let mut t = tcp(CcKind::Fast);
+    t.seg = SegPolicyKind::Fast;
+    t.init_cwnd_segments = 2;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 50_000, None);
+    let sizes = |w: &World| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
+    assert_eq!(sizes(&w), vec![100, 100, 100]);
+    // First probe ACKed with ECE: probing ends, α = 1 halves vwnd to 1 MSS,
+    // i.e. two segments of MSS/2; with two probes still out, one fits.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(100, true));
+    let f = &w.flows[0];
+    assert_eq!(f.st.cwnd, MSS as u64);
+    assert_eq!(f.send_window(), MSS as u64);
+    assert_eq!(sizes(&w), vec![100, 100, 100, 500]);
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(300, false));
+    assert_eq!(sizes(&w), vec![100, 100, 100, 500, 500]);
+    // The view the segment policy got carries vwnd.
+    let v = w.flows[0].seg_view(1 << 20);
+    assert_eq!(v.vwnd, Some(MSS as u64));
+    assert_eq!(v.segs_sent, 5);
+}
+
+#[test]
+fn cubic_exposes_w_max_and_epoch_window_to_segment_policies() {
+    let mut w = world(tcp(CcKind::Cubic));
+    let m = MSS as u64;
+    w.flows[0].app_write(&mut w.core, 100 * m, None);
+    let v = w.flows[0].seg_view(1);
+    assert_eq!((v.w_max, v.epoch_start_cwnd), (None, None));
+    let f = &mut w.flows[0];
+    // Loss of the first segment: three duplicate ACKs, then a full ACK.
+    for _ in 0..3 {
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+    }
+    let flight = f.snd_max();
+    assert_eq!(f.st.ssthresh, flight * 7 / 10);
+    let v = f.seg_view(1);
+    assert_eq!((v.w_max, v.epoch_start_cwnd), (Some(10 * m), None));
+    // The full ACK ends recovery; slow start back to ssthresh, then the
+    // first ACK in congestion avoidance starts the epoch.
+    let mut ack = flight;
+    for _ in 0..20 {
+        w.flows[0].on_ack(&mut w.core, &ack_pkt(ack, false));
+        ack += m;
+        if w.flows[0].seg_view(1).epoch_start_cwnd.is_some() {
+            break;
+        }
+    }
+    let v = w.flows[0].seg_view(1);
+    assert_eq!(v.w_max, Some(10 * m));
+    assert_eq!(v.epoch_start_cwnd, Some(7 * m));
+    assert!(v.vwnd.is_none());
+}
