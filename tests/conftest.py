@@ -23,6 +23,22 @@ needs_core = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def _conservation_checked(monkeypatch):
+    """Every run made in-process by any test is checked against the
+    accounting laws (bytes delivered exactly once, packets accounted)."""
+    real = dcnsim.run
+
+    def checked(*a, **kw):
+        r = real(*a, **kw)
+        problems = r.conservation_problems()
+        assert not problems, "conservation violated: " + "; ".join(problems)
+        return r
+
+    monkeypatch.setattr(dcnsim, "run", checked)
+    yield
+
+
 def cli(*args: str, cwd=None, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run `python -m dcnsim ARGS` in a fresh interpreter."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}

@@ -249,3 +249,15 @@ def test_pcaps_traces_are_whole_and_ordered(incast, tmp_path):
         assert (tmp_path / name).read_bytes() == data
     again = dcnsim.run(small_incast())
     assert again.pcaps == incast.pcaps  # deterministic to the byte
+
+
+@needs_core
+def test_conservation_checker_catches_violations():
+    r = dcnsim.run(small_pa())
+    assert r.conservation_problems() == []
+    bad = r.flows.copy()
+    bad.loc[bad.index[0], "delivered_bytes"] = bad.loc[bad.index[0], "app_bytes"] + 1
+    r.tables["flows"] = bad
+    assert any("delivered" in p for p in r.conservation_problems())
+    r.summary["packets_dropped"] += 1
+    assert any(p.startswith("packets") for p in r.conservation_problems())

@@ -198,6 +198,29 @@ class Result:
         atomic_write(out / "summary.json", lambda fh: fh.write(json.dumps(self.summary_record(), indent=2) + "\n"))
         return out
 
+    def conservation_problems(self) -> List[str]:
+        """Accounting laws every run obeys; returns what is violated (empty
+        when all hold): every packet is delivered, dropped or still in
+        flight; no TCP flow delivers more than its application wrote; a
+        completed TCP flow delivered exactly what was written; UDP delivers
+        at most what was sent."""
+        out: List[str] = []
+        s = self.summary
+        if {"packets_created", "packets_delivered", "packets_dropped", "packets_in_flight"} <= set(s):
+            lhs = s["packets_created"]
+            rhs = s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]
+            if lhs != rhs:
+                out.append(f"packets: created {lhs:.0f} != delivered + dropped + in flight {rhs:.0f}")
+        f = self.flows
+        if len(f):
+            over = f[f.delivered_bytes > f.app_bytes]
+            for r in over.itertuples():
+                out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > written {r.app_bytes}")
+            tcp = f[(f.transport == "tcp") & f.completed.astype(bool)]
+            for r in tcp[tcp.delivered_bytes != tcp.app_bytes].itertuples():
+                out.append(f"flow {r.flow_id}: completed but delivered {r.delivered_bytes} of {r.app_bytes}")
+        return out
+
     def summary_record(self) -> Dict[str, Any]:
         """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None)."""
         rec = {k: _jsonable(v) for k, v in self.summary.items()}
