@@ -6,6 +6,7 @@ optionally SVG) atomically."""
 from __future__ import annotations
 
 import io
+import math
 import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
@@ -19,7 +20,7 @@ from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa
 
 from ._atomic import atomic_write  # noqa: E402
 
-__all__ = ["STYLE", "new_figure", "save", "line_plot", "incast_goodput_plot"]
+__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot"]
 
 STYLE: Dict[str, Any] = {
     "figure.figsize": (6.4, 4.2),
@@ -50,14 +51,16 @@ def new_figure(**kw):
     return fig, ax
 
 
-def save(fig, path: Union[str, os.PathLike], svg: bool = False) -> List[Path]:
+def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bool = True) -> List[Path]:
     """Save ``fig`` as PNG at ``path`` (suffix forced to .png) and, if
-    ``svg``, also as SVG beside it. Atomic; closes the figure."""
+    ``svg``, also as SVG beside it. Atomic; closes the figure. With
+    ``tight_layout=False`` the caller's layout is kept."""
     png = Path(path).with_suffix(".png")
     png.parent.mkdir(parents=True, exist_ok=True)
     written = []
     with plt.rc_context(STYLE):
-        fig.tight_layout()
+        if tight_layout:
+            fig.tight_layout()
         for target, fmt in [(png, "png")] + ([(png.with_suffix(".svg"), "svg")] if svg else []):
             buf = io.BytesIO()
             fig.savefig(buf, format=fmt, metadata={"Software": "dcnsim"} if fmt == "png" else {"Date": None})
@@ -139,3 +142,108 @@ def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None
         svg=svg,
         hlines=[(1000.0, "link rate (1 Gbps)")],
     )
+
+
+def series_colors(names: Sequence[Any]) -> Dict[Any, Any]:
+    """A fixed colour per series name (matplotlib's default cycle, in order),
+    so a series has the same colour in every panel and every figure."""
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3", "C4", "C5"])
+    return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
+
+
+def facet_plot(
+    data,
+    x: str,
+    y: str,
+    series: Optional[str] = None,
+    facet: Optional[str] = None,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: Optional[str] = None,
+    path: Optional[Union[str, os.PathLike]] = None,
+    order: Optional[Sequence[Any]] = None,
+    facet_order: Optional[Sequence[Any]] = None,
+    ncols: Optional[int] = None,
+    sharey: bool = True,
+    logy: bool = False,
+    y_scale: float = 1.0,
+    paper: Sequence[Dict[str, Any]] = (),
+    hlines: Sequence[tuple] = (),
+    linestyles: Optional[Dict[Any, str]] = None,
+    svg: bool = False,
+):
+    """Small multiples: one panel per value of ``facet`` (or one panel), one
+    line per value of ``series`` with the same colour and marker in every
+    panel, ``y·y_scale`` against ``x``. ``paper`` adds the paper's values as
+    large hollow stars: dicts with ``x``, ``y`` (scaled units), optional
+    ``series`` (takes its colour) and ``facet`` (None = every panel).
+    ``hlines`` are ``(y, label)`` dashed reference lines. Saves like
+    :func:`save` when ``path`` is given (returns the paths), else returns
+    the figure."""
+    import numpy as np
+
+    facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
+    names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
+    if series is not None:
+        names += [n for n in dict.fromkeys(data[series]) if n not in names]
+    colors = series_colors(names)
+    nc = ncols or min(len(facets), 2 if len(facets) == 4 else 3)
+    nr = int(math.ceil(len(facets) / nc))
+    with plt.rc_context(STYLE):
+        width = max(6.4, 4.6 * nc + 0.4)
+        fig, axes = plt.subplots(nr, nc, figsize=(width, 3.5 * nr + 0.9), sharey=sharey, squeeze=False)
+        flat = list(axes.flat)
+        for ax, fv in zip(flat, facets):
+            d = data if fv is None else data[data[facet] == fv]
+            groups = [(None, d)] if series is None else [(n, d[d[series] == n]) for n in names]
+            for i, (name, g) in enumerate(groups):
+                if len(g) == 0:
+                    continue
+                g = g.sort_values(x)
+                ax.plot(g[x], np.asarray(g[y], dtype=float) * y_scale, marker=MARKERS[i % len(MARKERS)],
+                        color=colors.get(name) if name is not None else None,
+                        linestyle=(linestyles or {}).get(name, "-"),
+                        label=None if name is None else str(name))
+            for pt in paper:
+                if pt.get("facet", None) is not None and pt.get("facet") != fv:
+                    continue
+                ax.plot([pt["x"]], [pt["y"]], marker="*", markersize=14, linestyle="none",
+                        markerfacecolor="none", markeredgewidth=1.5,
+                        color=colors.get(pt.get("series"), "k"))
+            for yv, lab in hlines:
+                ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
+            if logy:
+                ax.set_yscale("log")
+            elif not sharey:
+                ax.set_ylim(bottom=0)
+            if fv is not None:
+                ax.set_title(str(fv), fontsize=10)
+            ax.set_xlabel(xlabel)
+        for ax in flat[len(facets):]:
+            ax.set_visible(False)
+        for r in range(nr):
+            axes[r][0].set_ylabel(ylabel)
+        if sharey and not logy:
+            flat[0].set_ylim(bottom=0)
+        handles, labels = flat[0].get_legend_handles_labels()
+        if paper:
+            from matplotlib.lines import Line2D
+
+            handles.append(Line2D([], [], marker="*", markersize=12, linestyle="none", markerfacecolor="none",
+                                  color="k", markeredgewidth=1.5))
+            labels.append("paper's value (text)")
+        if len(handles) > 1 or paper:
+            fig.legend(handles, labels, loc="lower center", ncol=min(len(handles), 5), frameon=False,
+                       bbox_to_anchor=(0.5, 0.0))
+        if title:
+            fig.suptitle(title, fontsize=11)
+        # fixed margins in inches (tight_layout is slow with many panels)
+        w, h = fig.get_size_inches()
+        legend_h = 0.45 * int(math.ceil(len(handles) / 5)) if (len(handles) > 1 or paper) else 0.0
+        fig.subplots_adjust(left=0.85 / w, right=1 - 0.15 / w, top=1 - (0.75 if title else 0.4) / h,
+                            bottom=(0.6 + legend_h) / h, wspace=0.12 if sharey else 0.25, hspace=0.45)
+    if path is not None:
+        return save(fig, path, svg=svg, tight_layout=False)
+    return fig
+
