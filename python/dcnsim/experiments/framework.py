@@ -1,0 +1,500 @@
+"""The reproduction framework: figure specs, one sweep for all of a paper's
+figures, per-figure analysis, and the report.
+
+A paper is a :class:`Paper`: a key (``"fast"``), its figures and the settings
+the paper leaves implicit (with the values we chose). Each :class:`Figure`
+says which simulation points it needs (``points(quick)``) and how to turn
+their results into a tidy table, a plot and a list of :class:`Comparison`
+rows, ours next to the paper's (``analyze(summary, out_dir)``).
+
+:func:`reproduce` collects the points of every selected figure into **one**
+sweep (so every core stays busy, and points shared between figures run
+once), runs it with :func:`dcnsim.sweep.run_sweep` (parallel, resumable:
+finished points are never run again), analyzes each figure and writes::
+
+    <out>/runs/<label>/...     every point's tables (queries.csv, flows.csv, ...)
+    <out>/fig<N>.csv           each figure's tidy table
+    <out>/fig<N>.png           each figure's plot
+    <out>/report.md            settings + one comparison table per figure
+
+and prints the same comparisons. Figure ids are strings: ``"4"`` writes
+``fig4.*``, ``"§3"`` writes ``sec3.*``, any other id is used as it is
+(lower-cased, non-alphanumerics dropped).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+from .._atomic import atomic_write
+from ..sweep import Point, point_dir, run_sweep
+
+__all__ = [
+    "Comparison",
+    "FigureResult",
+    "Figure",
+    "Setting",
+    "Paper",
+    "Report",
+    "reproduce",
+    "compare_number",
+    "compare_claim",
+    "read_table",
+    "VERDICTS",
+]
+
+#: Verdicts a comparison may carry, best first.
+VERDICTS = ("agrees", "close", "trend agrees", "differs", "not in paper")
+
+
+@dataclass
+class Comparison:
+    """One quantity, ours next to the paper's.
+
+    ``ours`` and ``paper`` are numbers or short texts; ``paper`` is ``None``
+    for a quantity the paper does not state (a reference value of ours).
+    ``verdict`` is one of :data:`VERDICTS`; ``note`` says why it differs or
+    how it was measured."""
+
+    quantity: str
+    ours: Any
+    paper: Any
+    verdict: str
+    note: str = ""
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+    def ours_text(self) -> str:
+        return _fmt_value(self.ours, self.unit)
+
+    def paper_text(self) -> str:
+        return "—" if self.paper is None else _fmt_value(self.paper, self.unit)
+
+
+@dataclass
+class FigureResult:
+    """What a figure's analysis returns: a tidy table (written as
+    ``fig<N>.csv``), the plots it wrote, the comparisons and free notes."""
+
+    table: Any  # pandas.DataFrame
+    figures: List[Path]
+    comparisons: List[Comparison]
+    notes: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Figure:
+    """One figure (or table, or section) of a paper.
+
+    ``points(quick)`` returns the sweep points it needs; two figures may
+    share points by giving them the same label (the scenario must then be
+    identical). ``analyze(summary, out_dir)`` gets the summary rows of its
+    points, in the order ``points`` returned them, with a ``dir`` column
+    (the point's result directory, see :func:`read_table`) and
+    ``summary.attrs["quick"]``; it writes its plot(s) under ``out_dir`` and
+    returns a :class:`FigureResult`."""
+
+    id: str
+    title: str
+    points: Callable[[bool], List[Point]]
+    analyze: Callable[[Any, Path], FigureResult]
+    #: what the paper says (shown in the report next to our numbers)
+    paper_says: str = ""
+
+    @property
+    def slug(self) -> str:
+        """File stem: ``"4"`` -> ``fig4``, ``"§3"`` -> ``sec3``."""
+        if self.id.startswith("§"):
+            return "sec" + _slug(self.id[1:])
+        if self.id[:1].isdigit():
+            return "fig" + _slug(self.id)
+        return _slug(self.id)
+
+    def matches(self, wanted: str) -> bool:
+        """``--figure`` selector: ``4``, ``fig4``, ``§3``, ``sec3``, ``s3``, ``3``."""
+        w = wanted.strip().lower()
+        ids = {self.id.lower(), self.slug, _slug(self.id)}
+        if self.id.startswith("§"):
+            ids |= {"s" + _slug(self.id[1:]), _slug(self.id[1:])}
+        return w in ids or _slug(w) in ids
+
+
+@dataclass
+class Setting:
+    """A setting the paper leaves implicit: the value we use, why, and
+    whether (and where) the alternative is shown."""
+
+    name: str
+    value: str
+    why: str = ""
+    alternatives: str = ""
+
+
+@dataclass
+class Paper:
+    key: str
+    title: str
+    citation: str
+    figures: List[Figure]
+    settings: List[Setting] = field(default_factory=list)
+    #: one paragraph on the setup (topology, placement, ...), for the report
+    setup: str = ""
+    #: pointer to the document explaining differences (e.g. docs/fast.md)
+    docs: str = ""
+
+    def figure(self, wanted: str) -> Figure:
+        for f in self.figures:
+            if f.matches(wanted):
+                return f
+        raise KeyError(f"{self.key}: no figure {wanted!r} (figures: {', '.join(f.id for f in self.figures)})")
+
+    def select(self, wanted: Optional[Sequence[str]]) -> List[Figure]:
+        if not wanted:
+            return list(self.figures)
+        chosen: List[Figure] = []
+        for w in wanted:
+            f = self.figure(w)
+            if f not in chosen:
+                chosen.append(f)
+        # keep the paper's order
+        return [f for f in self.figures if f in chosen]
+
+
+@dataclass
+class Report:
+    paper: Paper
+    out_dir: Path
+    quick: bool
+    results: Dict[str, FigureResult]
+    errors: Dict[str, str]
+    wall_s: float
+    n_points: int
+    n_computed: int
+    jobs: int
+
+    @property
+    def comparisons(self) -> List[Comparison]:
+        return [c for r in self.results.values() for c in r.comparisons]
+
+    def counts(self) -> Dict[str, int]:
+        out = {v: 0 for v in VERDICTS}
+        for c in self.comparisons:
+            out[c.verdict] += 1
+        return out
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", s.lower()) or "x"
+
+
+def _fmt_value(v: Any, unit: str = "") -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int,)) and not isinstance(v, bool):
+        s = f"{v:,}"
+    elif isinstance(v, float):
+        if math.isnan(v):
+            return "n/a"
+        if math.isinf(v):
+            return "∞"
+        a = abs(v)
+        if a >= 1000:
+            s = f"{v:,.0f}"
+        elif a >= 100:
+            s = f"{v:.0f}"
+        elif a >= 10:
+            s = f"{v:.1f}"
+        elif a >= 1 or a == 0:
+            s = f"{v:.2f}"
+        else:
+            s = f"{v:.3g}"
+    else:
+        s = str(v)
+    return f"{s} {unit}".strip() if unit and not isinstance(v, str) else s
+
+
+def compare_number(
+    quantity: str,
+    ours: float,
+    paper: Optional[float],
+    *,
+    unit: str = "",
+    rel_tol: float = 0.2,
+    close_tol: float = 0.5,
+    note: str = "",
+) -> Comparison:
+    """``agrees`` if within ``rel_tol`` of the paper's value (relative),
+    ``close`` within ``close_tol``, else ``differs``; ``not in paper`` when
+    ``paper`` is None."""
+    if paper is None:
+        return Comparison(quantity, ours, None, "not in paper", note, unit)
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        return Comparison(quantity, ours, paper, "differs", note or "no value measured", unit)
+    rel = abs(float(ours) - float(paper)) / abs(float(paper)) if paper else abs(float(ours))
+    verdict = "agrees" if rel <= rel_tol else "close" if rel <= close_tol else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, unit)
+
+
+def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
+                  partly: bool = False) -> Comparison:
+    """A qualitative claim: ``agrees`` if it holds in our run; if not,
+    ``trend agrees`` when ``partly`` (the direction holds, not everywhere or
+    not by as much), else ``differs``. ``holds=None``: nothing to compare
+    (``not in paper``)."""
+    if holds is None:
+        return Comparison(quantity, ours, paper, "not in paper", note)
+    verdict = "agrees" if holds else "trend agrees" if partly else "differs"
+    return Comparison(quantity, ours, paper, verdict, note)
+
+
+def read_table(row: Any, table: str):
+    """A point's result table (``queries``, ``flows``, ``queues``, ``blocks``)
+    as a DataFrame; ``row`` is a summary row (with ``dir``) or a directory."""
+    import pandas as pd
+
+    d = Path(row["dir"] if not isinstance(row, (str, os.PathLike)) else row)
+    for ext, reader in ((".csv", pd.read_csv), (".parquet", pd.read_parquet)):
+        p = d / f"{table}{ext}"
+        if p.is_file():
+            return reader(p)
+    raise FileNotFoundError(f"{d}: no {table}.csv or {table}.parquet")
+
+
+# ---------------------------------------------------------------- the runner
+
+
+def _collect(figures: Sequence[Figure], quick: bool):
+    """Points of every figure, deduplicated by label; per figure, its labels."""
+    from ..scenario import as_dict
+
+    def plain(doc):
+        # figures build plain dicts; json is much faster than as_dict's deep copy
+        if isinstance(doc, dict):
+            try:
+                text = json.dumps(doc, sort_keys=True, allow_nan=False)
+                return json.loads(text), text
+            except (TypeError, ValueError):
+                pass
+        d = as_dict(doc)
+        return d, json.dumps(d, sort_keys=True)
+
+    merged: Dict[str, Point] = {}
+    canon: Dict[str, str] = {}
+    per_fig: Dict[str, List[str]] = {}
+    for fig in figures:
+        labels = []
+        for p in fig.points(quick):
+            if not isinstance(p, Point):
+                p = Point(*p)
+            doc, text = plain(p.scenario)
+            if p.seed is not None:
+                doc["seed"] = p.seed
+                text = json.dumps(doc, sort_keys=True)
+            if p.label in merged:
+                if canon[p.label] != text:
+                    raise ValueError(f"figure {fig.id}: point {p.label!r} is also used by another figure "
+                                     "with a different scenario")
+                # merge params (a shared point keeps every figure's columns)
+                for k, v in p.params.items():
+                    merged[p.label].params.setdefault(k, v)
+            else:
+                merged[p.label] = Point(p.label, doc, p.seed, dict(p.params))
+                canon[p.label] = text
+            labels.append(p.label)
+        per_fig[fig.id] = labels
+    return list(merged.values()), per_fig
+
+
+def _write_csv(path: Path, df) -> None:
+    atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+
+
+def reproduce(
+    paper: Union[str, Paper],
+    figures: Optional[Sequence[str]] = None,
+    quick: bool = False,
+    out: Optional[Union[str, os.PathLike]] = None,
+    jobs: Optional[int] = None,
+    progress: Optional[bool] = None,
+    echo: Optional[Callable[[str], None]] = print,
+    format: str = "csv",
+) -> Report:
+    """Run ``paper``'s figures (all, or the ids in ``figures``) and write
+    tables, plots and ``report.md`` to ``out`` (default
+    ``dcnsim-repro/<paper>``, or ``dcnsim-repro/<paper>-quick`` with
+    ``quick``). All points go into one parallel sweep (``jobs`` worker
+    processes, default all cores) under ``<out>/runs``; rerunning resumes.
+    ``echo`` receives the printed report (``None``: silent)."""
+    from .registry import get_paper
+
+    import pandas as pd
+
+    t0 = time.perf_counter()
+    p = get_paper(paper) if isinstance(paper, str) else paper
+    figs = p.select(figures)
+    out_dir = Path(out) if out is not None else Path("dcnsim-repro") / (p.key + ("-quick" if quick else ""))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    say = echo or (lambda s: None)
+
+    points, per_fig = _collect(figs, quick)
+    n_jobs = max(1, jobs or os.cpu_count() or 1)
+    say(f"{p.title} — reproducing {', '.join(f.id for f in figs)} "
+        f"({'quick' if quick else 'full'} run): {len(points)} simulations on {n_jobs} worker(s), results in {out_dir}/")
+    runs = out_dir / "runs"
+    df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format)
+    computed = list(df.attrs.get("computed", []))
+    df["dir"] = [str(point_dir(runs, lab)) for lab in df["label"]]
+    by_label = df.set_index("label", drop=False)
+
+    results: Dict[str, FigureResult] = {}
+    errors: Dict[str, str] = {}
+    for fig in figs:
+        sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
+        sub.attrs["quick"] = quick
+        sub.attrs["out_dir"] = str(out_dir)
+        try:
+            res = fig.analyze(sub, out_dir)
+        except Exception as e:  # noqa: BLE001 - reported, the other figures go on
+            errors[fig.id] = f"{type(e).__name__}: {e}"
+            say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
+            if os.environ.get("DCNSIM_DEBUG"):
+                traceback.print_exc()
+            continue
+        _write_csv(out_dir / f"{fig.slug}.csv", res.table)
+        results[fig.id] = res
+        say("")
+        say(format_figure_text(fig, res))
+
+    report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
+                    len(points), len(computed), n_jobs)
+    atomic_write(out_dir / "report.md", lambda fh: fh.write(format_report_md(report, figs)))
+    say("")
+    say(format_settings_text(p))
+    c = report.counts()
+    say("")
+    say(f"summary: {len(report.comparisons)} comparisons — " + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]))
+    say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
+        f"the rest resumed); report: {out_dir / 'report.md'}")
+    if errors:
+        say(f"analysis failed for: {', '.join(errors)}")
+    return report
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _fig_name(fig: Figure) -> str:
+    if fig.id.startswith("§"):
+        return fig.id
+    if fig.id[:1].isdigit():
+        return f"Fig. {fig.id}"
+    return fig.id
+
+
+def _table_text(rows: List[List[str]], header: List[str]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    widths = [min(w, 60) for w in widths]
+
+    def line(cells):
+        return "  " + "  ".join(c.ljust(w) if len(c) <= w else c for c, w in zip(cells, widths))
+
+    out = [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def format_figure_text(fig: Figure, res: FigureResult) -> str:
+    lines = [f"{_fig_name(fig)} — {fig.title}"]
+    if fig.paper_says:
+        lines.append(f"  paper: {fig.paper_says}")
+    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.verdict] for c in res.comparisons]
+    if rows:
+        lines.append(_table_text(rows, ["quantity", "ours", "paper", "agreement"]))
+    notes = [f"{c.quantity}: {c.note}" for c in res.comparisons if c.note and c.verdict in ("differs", "close", "trend agrees")]
+    for n in notes + list(res.notes):
+        lines.append(f"  * {n}")
+    if res.figures:
+        lines.append("  wrote " + ", ".join(str(Path(f).name) for f in res.figures) + f", {fig.slug}.csv")
+    return "\n".join(lines)
+
+
+def format_settings_text(p: Paper) -> str:
+    if not p.settings:
+        return ""
+    lines = ["settings the paper leaves implicit (our values):"]
+    w = max(len(s.name) for s in p.settings)
+    for s in p.settings:
+        extra = f"  [also shown: {s.alternatives}]" if s.alternatives else ""
+        lines.append(f"  {s.name.ljust(w)}  {s.value}{extra}")
+    return "\n".join(lines)
+
+
+def _md_cell(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def format_report_md(report: Report, figs: Sequence[Figure]) -> str:
+    from .. import __version__
+
+    p = report.paper
+    out: List[str] = [f"# {p.title} — reproduced with dcnsim", ""]
+    out.append(f"{p.citation}")
+    out.append("")
+    out.append(f"dcnsim {__version__}; {'quick' if report.quick else 'full'} run; "
+               f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
+               f"from `runs/`); {report.jobs} worker process(es); wall time {report.wall_s:.1f} s.")
+    if p.docs:
+        out.append(f"Why our numbers differ from the paper's: {p.docs}.")
+    out.append("")
+    c = report.counts()
+    out.append("**Agreement:** " + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]) + ".")
+    out.append("")
+    if p.setup:
+        out += ["## Setup", "", p.setup, ""]
+    if p.settings:
+        out += ["## Settings the paper leaves implicit", "",
+                "| setting | our value | why | also shown |", "|---|---|---|---|"]
+        for s in p.settings:
+            out.append(f"| {_md_cell(s.name)} | {_md_cell(s.value)} | {_md_cell(s.why)} | {_md_cell(s.alternatives or '—')} |")
+        out.append("")
+    for fig in figs:
+        out.append(f"## {_fig_name(fig)} — {fig.title}")
+        out.append("")
+        if fig.id in report.errors:
+            out += [f"**Analysis failed:** `{report.errors[fig.id]}`", ""]
+            continue
+        res = report.results[fig.id]
+        if fig.paper_says:
+            out += [f"*Paper:* {fig.paper_says}", ""]
+        if res.comparisons:
+            out += ["| quantity | ours | paper | agreement | note |", "|---|---|---|---|---|"]
+            for cmp in res.comparisons:
+                out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.ours_text())} | {_md_cell(cmp.paper_text())} "
+                           f"| {cmp.verdict} | {_md_cell(cmp.note)} |")
+            out.append("")
+        for f in res.figures:
+            out += [f"![{_fig_name(fig)}]({Path(f).name})", ""]
+        for n in res.notes:
+            out.append(f"* {n}")
+        if res.notes:
+            out.append("")
+        out.append(f"Data: `{fig.slug}.csv`.")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,38 @@
+"""Which papers ``dcnsim reproduce`` knows.
+
+A paper lives in a module that defines ``PAPER`` (a :class:`Paper`). To add
+one, add its key and module here (or call :func:`register` at run time)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Dict, List, Union
+
+from .framework import Paper
+
+__all__ = ["PAPERS", "get_paper", "register", "paper_keys"]
+
+#: key -> module path (imported lazily) or an already built Paper
+PAPERS: Dict[str, Union[str, Paper]] = {
+    "fast": "dcnsim.experiments.fast",
+}
+
+
+def register(paper: Paper) -> None:
+    """Make ``paper`` available to :func:`reproduce` and the CLI under ``paper.key``."""
+    PAPERS[paper.key] = paper
+
+
+def paper_keys() -> List[str]:
+    return sorted(PAPERS)
+
+
+def get_paper(key: str) -> Paper:
+    k = key.strip().lower()
+    if k not in PAPERS:
+        raise KeyError(f"unknown paper {key!r} (known: {', '.join(paper_keys())})")
+    entry = PAPERS[k]
+    if isinstance(entry, str):
+        entry = importlib.import_module(entry).PAPER
+        PAPERS[k] = entry
+    return entry
