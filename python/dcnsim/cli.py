@@ -1,4 +1,4 @@
-"""The ``dcnsim`` command line: run, validate, sweep, demo, bench.
+"""The ``dcnsim`` command line: run, validate, sweep, demo, bench, reproduce, model.
 
 Exit codes: 0 success; 1 ``validate`` found problems; 2 bad input (missing
 file, syntax error, invalid scenario, bad arguments); 130 interrupted.
@@ -296,6 +296,107 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_reproduce(args) -> int:
+    from .experiments import get_paper, paper_keys, reproduce
+    from .experiments.framework import _fig_name
+    from .sweep import SweepError
+
+    if args.list:
+        keys = [args.paper] if args.paper else paper_keys()
+        for k in keys:
+            try:
+                p = get_paper(k)
+            except KeyError as e:
+                print(f"reproduce: {e.args[0]}", file=sys.stderr)
+                return 2
+            print(f"{p.key}: {p.title}")
+            for f in p.figures:
+                print(f"  {f.id:<9} {_fig_name(f)}: {f.title}")
+        return 0
+    if not args.paper:
+        print("reproduce: name a paper (or --list); known: " + ", ".join(paper_keys()), file=sys.stderr)
+        return 2
+    try:
+        paper = get_paper(args.paper)
+        wanted = [w for spec in (args.figure or []) for w in spec.split(",") if w.strip()]
+        paper.select(wanted)  # unknown figure ids fail here, before anything runs
+    except KeyError as e:
+        print(f"reproduce: {e.args[0]}", file=sys.stderr)
+        return 2
+    try:
+        report = reproduce(paper, figures=wanted or None, quick=args.quick, out=args.out, jobs=args.jobs,
+                           progress=False if args.no_progress else None, echo=lambda s: print(s, flush=True))
+    except SweepError as e:
+        print(str(e), file=sys.stderr)
+        print("rerun the same command to resume: finished simulations are kept", file=sys.stderr)
+        return 1
+    return 1 if report.errors else 0
+
+
+def _model_dctcp_text(args) -> str:
+    from .models.dctcp import dctcp_scalability
+    from .units import parse_count, parse_rate, parse_size, parse_time
+
+    C = parse_rate(args.capacity)
+    rtt = parse_time(args.rtt)
+    K = parse_count(args.k)
+    B = parse_size(args.buffer)
+    mss = parse_size(args.mss)
+    wmin = parse_count(args.wmin, unit=None)
+    if rtt <= 0 or mss.binary <= 0 or wmin <= 0:
+        raise ValueError("--rtt, --mss and --wmin must be > 0")
+    readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
+    if not (B.prefixed or mss.prefixed):
+        readings = readings[:1]
+    results = [(name, b, m, dctcp_scalability(C, rtt, K, m, b, wmin, N=args.n)) for name, b, m in readings]
+    if args.json:
+        out = {}
+        for name, b, m, r in results:
+            key = "decimal" if name.startswith("KB = 1000") else "binary"
+            out[key] = {"B_bytes": b, "mss_bytes": m, "window_budget_pkts": r.window_budget_pkts,
+                        "n_star": r.n_star, "n_star_max": r.n_star_max, "w_star": r.w_star}
+        return json.dumps({"C_bps": C, "rtt_s": rtt, "K_pkts": K, "wmin": wmin, "N": args.n, **out})
+
+    def num(x: float) -> str:
+        return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.1f}"
+
+    lines = ["DCTCP scalability (FaST §3, eqs. 4–7)",
+             f"  C = {args.capacity} ({C:.4g} bit/s), RTT = {args.rtt} ({rtt * 1e6:g} us), K = {K:g} pkts, "
+             f"Wmin = {wmin:g}"]
+    if len(results) == 2:
+        lines.append(f"  B = {args.buffer}, MSS = {args.mss}: {num(B.decimal)} / {num(mss.decimal)} B with "
+                     f"KB = 1000 B (the paper's reading: its example gives 37.5), {num(B.binary)} / {num(mss.binary)} B "
+                     "with KB = 1024 B (how dcnsim's scenario files read KB)")
+    else:
+        lines.append(f"  B = {num(B.binary)} B, MSS = {num(mss.binary)} B")
+    r0 = results[0][3]
+    lines.append(f"  C·RTT/MSS + K = {r0.window_budget_pkts:.2f} pkts, so W*(N) = {r0.window_budget_pkts:.2f}/N (eq. 4)")
+    if args.n is not None:
+        lines.append(f"  W*(N = {args.n:g}) = {r0.w_star:.3f} pkts")
+    same_nstar = len({round(r.n_star, 9) for *_x, r in results}) == 1
+    for name, _b, _m, r in results[:1] if same_nstar else results:
+        tag = f"   [{name}]" if len(results) == 2 and not same_nstar else ""
+        lines.append(f"  N*    = {r.n_star:6.2f} flows  (eq. 5: W* falls to Wmin){tag}")
+    for name, _b, _m, r in results:
+        tag = f"   [{name}]" if len(results) == 2 else ""
+        lines.append(f"  N*max = {r.n_star_max:6.2f} flows  (eq. 7: Wmin-segment windows overflow C·RTT + B){tag}")
+    return "\n".join(lines)
+
+
+def cmd_model(args) -> int:
+    from .units import UnitError
+
+    if args.model == "dctcp":
+        try:
+            print(_model_dctcp_text(args))
+        except (UnitError, ValueError) as e:
+            print(f"model dctcp: {e}", file=sys.stderr)
+            return 2
+        return 0
+    print(f"model: unknown model {args.model!r}", file=sys.stderr)  # pragma: no cover - argparse checks
+    return 2
+
+
 # ----------------------------------------------------------------------------
 
 
@@ -343,6 +444,33 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64 or fattree_k8 (repeatable)")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
+
+    rp = sub.add_parser("reproduce", help="reproduce a paper's figures: tables, plots, ours vs the paper's numbers")
+    rp.add_argument("paper", nargs="?", help="paper key (e.g. fast); see --list")
+    rp.add_argument("--figure", action="append", metavar="N",
+                    help="only these figures (repeatable or comma-separated: 4,5 or §3/s3)")
+    rp.add_argument("--quick", action="store_true", help="reduced version (fewer queries and points), for CI and demos")
+    rp.add_argument("--out", metavar="DIR", default=None,
+                    help="output directory (default dcnsim-repro/PAPER, or dcnsim-repro/PAPER-quick)")
+    rp.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
+    rp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rp.add_argument("--list", action="store_true", help="list the papers (or PAPER's figures) and exit")
+    rp.set_defaults(func=cmd_reproduce)
+
+    mp = sub.add_parser("model", help="evaluate an analytical model")
+    msub = mp.add_subparsers(dest="model", metavar="MODEL")
+    msub.required = True
+    md = msub.add_parser("dctcp", help="DCTCP scalability (FaST §3): W*, N*, N*max")
+    md.add_argument("--capacity", default="1Gbps", help="bottleneck rate (default 1Gbps)")
+    md.add_argument("--rtt", default="100us", help="round-trip time (default 100us)")
+    md.add_argument("--k", default="20", help="ECN marking threshold, packets (default 20)")
+    md.add_argument("--buffer", default="100KB", help="bottleneck buffer (default 100KB; both KB readings shown)")
+    md.add_argument("--mss", default="1500", help="segment size, bytes (default 1500)")
+    md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (default 2)")
+    md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
+    md.add_argument("--json", action="store_true", help="print one JSON object")
+    md.set_defaults(func=cmd_model)
+    # `dcnsim model incast ...` (Kulkarni's model) goes here, as another msub parser.
     return p
 
 
