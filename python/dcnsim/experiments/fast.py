@@ -621,21 +621,27 @@ def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
         title="Fig. 8: total timeouts per query with the 10 MB background flow", path=out_dir / "fig8.png",
         order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
     )
-    main = _at(bg, config=BG_CFGS[0].key())
     cmps: List[Comparison] = []
-    ratios = []
-    for s in MAIN3:
-        a = float(_at(main, series=s)["timeouts_per_query"].sum())
-        b = float(_at(nobg, series=s)["timeouts_per_query"].sum())
-        ratios.append(a / b if b else math.inf if a else 1.0)
-    cmps.append(compare_claim("timeouts with background / without (Fig. 5), summed over n: NewReno / DCTCP / FaST",
-                              _fmt3(ratios, "{:.2f}"), "slightly more for NewReno and DCTCP; FaST ≈ same",
-                              ratios[0] >= 1 and ratios[1] >= 1))
-    first = _first_n(main, "timeouts_per_query", series="FaST")
-    cmps.append(compare_claim("FaST: first n with a timeout", first if first else "none ≤ 100", "≈ 30",
-                              first is not None and abs(first - 30) <= 10, partly=first is not None,
-                              note="" if first is not None and abs(first - 30) <= 10 else
-                              "our FaST workers back off to 100 B segments early, which delays the first loss"))
+    for cfg in (BG_CFGS[0], BG_CFGS[2]):
+        main = _at(bg, config=cfg.key())
+        tag = "" if cfg is BG_CFGS[0] else " (background sender at 10 Gbps)"
+        ratios = []
+        for s in MAIN3:
+            a = float(_at(main, series=s)["timeouts_per_query"].sum())
+            b = float(_at(nobg, series=s)["timeouts_per_query"].sum())
+            ratios.append(a / b if b else math.inf if a else 1.0)
+        cmps.append(compare_claim(f"timeouts with / without background (Fig. 5), summed over n: NewReno / DCTCP{tag}",
+                                  _fmt3(ratios[:2], "{:.2f}"), "slightly more", all(1 <= r <= 2 for r in ratios[:2]),
+                                  partly=all(r >= 1 for r in ratios[:2])))
+        cmps.append(compare_claim(f"FaST timeouts with / without background, summed over n{tag}",
+                                  f"{ratios[2]:.2f}", "almost the same", 0.5 <= ratios[2] <= 2,
+                                  note="" if 0.5 <= ratios[2] <= 2 else
+                                  "our 1 Gbps background sender keeps its standing queue (~70 packets) in its own "
+                                  "NIC, where nothing marks it; after FaST's cut those packets still arrive at ToR 0 "
+                                  "for ~1 ms on top of the responses" if cfg is BG_CFGS[0] else ""))
+        first = _first_n(main, "timeouts_per_query", series="FaST")
+        cmps.append(compare_claim(f"FaST: first n with a timeout{tag}", first if first else "none ≤ 100", "≈ 30",
+                                  first is not None and abs(first - 30) <= 10, partly=first is not None))
     return FigureResult(bg.drop(columns=["panel"]), paths, cmps, [])
 
 
@@ -820,8 +826,10 @@ def _analyze_fig11(summary, out_dir: Path) -> FigureResult:
     ax.legend(loc="upper center", fontsize=8, ncol=2)
     ax.set_title(f"Fig. 11: throughput of 45 long flows over {summary['duration_s'].iloc[0]:g} s")
     paths = save(fig, out_dir / "fig11.png")
-    cmps = [compare_number("Jain's fairness index, 45 FaST flows", j["FaST"], 0.999, rel_tol=0.01, close_tol=0.05)]
-    cmps += [compare_number(f"Jain's fairness index, 45 {s} flows", j[s], None) for s in SERIES_NAMES if s != "FaST"]
+    cmps = [compare_number("Jain's fairness index, 45 FaST flows", j["FaST"], 0.999, rel_tol=0.01, close_tol=0.05,
+                           fmt=".4f")]
+    cmps += [compare_number(f"Jain's fairness index, 45 {s} flows", j[s], None, fmt=".4f")
+             for s in SERIES_NAMES if s != "FaST"]
     return FigureResult(df, paths, cmps, ["a rack of the paper's topology has 20 servers, so the 45 senders and "
                                           "the receiver share one 46-port ToR (1 Gbps, 25 µs, 100 KB, K = 20)"])
 

@@ -71,16 +71,18 @@ class Comparison:
     verdict: str
     note: str = ""
     unit: str = ""
+    #: format spec for numbers (e.g. ".4f"); default: 3 significant digits
+    fmt: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
 
     def ours_text(self) -> str:
-        return _fmt_value(self.ours, self.unit)
+        return _fmt_value(self.ours, self.unit, self.fmt)
 
     def paper_text(self) -> str:
-        return "—" if self.paper is None else _fmt_value(self.paper, self.unit)
+        return "—" if self.paper is None else _fmt_value(self.paper, self.unit, self.fmt)
 
 
 @dataclass
@@ -202,11 +204,14 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s.lower()) or "x"
 
 
-def _fmt_value(v: Any, unit: str = "") -> str:
+def _fmt_value(v: Any, unit: str = "", fmt: str = "") -> str:
     if v is None:
         return "—"
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if fmt and isinstance(v, (int, float)) and not (isinstance(v, float) and math.isnan(v)):
+        s = format(v, fmt)
+        return f"{s} {unit}".strip() if unit else s
     if isinstance(v, (int,)) and not isinstance(v, bool):
         s = f"{v:,}"
     elif isinstance(v, float):
@@ -239,17 +244,18 @@ def compare_number(
     rel_tol: float = 0.2,
     close_tol: float = 0.5,
     note: str = "",
+    fmt: str = "",
 ) -> Comparison:
     """``agrees`` if within ``rel_tol`` of the paper's value (relative),
     ``close`` within ``close_tol``, else ``differs``; ``not in paper`` when
     ``paper`` is None."""
     if paper is None:
-        return Comparison(quantity, ours, None, "not in paper", note, unit)
+        return Comparison(quantity, ours, None, "not in paper", note, unit, fmt)
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return Comparison(quantity, ours, paper, "differs", note or "no value measured", unit)
+        return Comparison(quantity, ours, paper, "differs", note or "no value measured", unit, fmt)
     rel = abs(float(ours) - float(paper)) / abs(float(paper)) if paper else abs(float(ours))
     verdict = "agrees" if rel <= rel_tol else "close" if rel <= close_tol else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, unit)
+    return Comparison(quantity, ours, paper, verdict, note, unit, fmt)
 
 
 def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
@@ -408,15 +414,21 @@ def _fig_name(fig: Figure) -> str:
     return fig.id
 
 
-def _table_text(rows: List[List[str]], header: List[str]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    widths = [min(w, 60) for w in widths]
+def _table_text(rows: List[List[str]], header: List[str], first_max: int = 56) -> str:
+    """Aligned columns; a first cell longer than ``first_max`` gets its own
+    line and the values go on the next, indented."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows if i or len(r[i]) <= first_max]) for i, h in enumerate(header)]
 
     def line(cells):
-        return "  " + "  ".join(c.ljust(w) if len(c) <= w else c for c, w in zip(cells, widths))
+        return "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     out = [line(header), line(["-" * w for w in widths])]
-    out += [line(r) for r in rows]
+    for r in rows:
+        if len(r[0]) > first_max:
+            out.append("  " + r[0])
+            out.append(line([""] + list(r[1:])))
+        else:
+            out.append(line(r))
     return "\n".join(out)
 
 

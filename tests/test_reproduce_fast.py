@@ -1,0 +1,252 @@
+"""The reproduction framework (dcnsim.experiments) and `dcnsim reproduce fast`.
+
+The framework is checked with a tiny fake paper (two figures sharing a
+point) end to end: one sweep, per-figure csv/png, report.md, resume. The
+FaST reproduction is checked on its quick Fig. 4 through the CLI: outputs
+exist, the paper's numbers are printed beside ours, and the laws hold
+(QCT grows with n; FaST beats NewReno at n = 100)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from dcnsim.experiments import (
+    Comparison,
+    Figure,
+    FigureResult,
+    Paper,
+    Setting,
+    compare_claim,
+    compare_number,
+    get_paper,
+    read_table,
+    register,
+    reproduce,
+)
+from dcnsim.experiments.framework import VERDICTS
+from dcnsim.sweep import Point
+
+from conftest import cli, needs_core
+
+
+# ---------------------------------------------------------------- a fake paper
+
+
+def _pa(n: int, buffer: str = "32KB") -> dict:
+    return {
+        "name": f"tiny-{n}",
+        "stop": "2s",
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "10us", "buffer": buffer},
+        "tcp": {"rto_min": "1ms"},
+        "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10KB",
+                  "queries": 2}],
+    }
+
+
+def _points_a(quick: bool):
+    ns = (2, 4) if quick else (2, 4, 8)
+    return [Point(f"pa-n{n}", _pa(n), None, {"n": n}) for n in ns]
+
+
+def _points_b(quick: bool):
+    # shares pa-n4 with figure A, plus one point of its own
+    return [Point("pa-n4", _pa(4), None, {"n": 4}), Point("pa-n4-big", _pa(4, "64KB"), None, {"n": 4})]
+
+
+def _analyze_a(summary, out_dir):
+    from dcnsim.plots import facet_plot
+
+    rows = []
+    for _, r in summary.iterrows():
+        q = read_table(r, "queries")
+        rows.append({"n": int(r["n"]), "qct_ms": float(q["qct_s"].mean() * 1e3), "queries": len(q)})
+    df = pd.DataFrame(rows)
+    paths = facet_plot(df, "n", "qct_ms", xlabel="workers", ylabel="QCT (ms)", path=out_dir / "figA.png")
+    return FigureResult(df, paths, [compare_number("QCT at n = 2", float(df.qct_ms.iloc[0]), 1.0, unit="ms"),
+                                    compare_claim("QCT grows with n", "yes", "yes",
+                                                  bool(df.qct_ms.is_monotonic_increasing))])
+
+
+def _analyze_b(summary, out_dir):
+    return FigureResult(summary[["label", "n", "qct_mean_s"]].copy(), [],
+                        [Comparison("points", len(summary), None, "not in paper")], ["a note"])
+
+
+def _analyze_broken(summary, out_dir):
+    raise RuntimeError("boom")
+
+
+def fake_paper(broken: bool = False) -> Paper:
+    figs = [Figure("1", "QCT vs n", _points_a, _analyze_a, "grows with n"),
+            Figure("§2", "shared point", _points_b, _analyze_b)]
+    if broken:
+        figs.append(Figure("3", "fails", _points_b, _analyze_broken))
+    return Paper("fake", "A fake paper", "Nobody, 2024.", figs, [Setting("init_cwnd", "2", "why not", "10")])
+
+
+def test_figure_ids_and_selection():
+    p = fake_paper()
+    assert [f.slug for f in p.figures] == ["fig1", "sec2"]
+    for w in ("1", "fig1", "FIG1"):
+        assert p.figure(w).id == "1"
+    for w in ("§2", "s2", "sec2", "2"):
+        assert p.figure(w).id == "§2"
+    assert [f.id for f in p.select(["§2", "1", "1"])] == ["1", "§2"]  # paper order, no repeats
+    with pytest.raises(KeyError):
+        p.figure("7")
+
+
+def test_verdicts():
+    assert compare_number("x", 10.0, 10.5).verdict == "agrees"
+    assert compare_number("x", 14.0, 10.0).verdict == "close"
+    assert compare_number("x", 30.0, 10.0).verdict == "differs"
+    assert compare_number("x", 3.0, None).verdict == "not in paper"
+    assert compare_number("x", math.nan, 3.0).verdict == "differs"
+    assert compare_claim("c", "a", "b", True).verdict == "agrees"
+    assert compare_claim("c", "a", "b", False, partly=True).verdict == "trend agrees"
+    assert compare_claim("c", "a", "b", False).verdict == "differs"
+    with pytest.raises(ValueError):
+        Comparison("q", 1, 1, "maybe")
+    assert set(VERDICTS) >= {"agrees", "differs"}
+
+
+@needs_core
+def test_framework_end_to_end_and_resume(tmp_path):
+    out = tmp_path / "repro"
+    lines = []
+    rep = reproduce(fake_paper(), out=out, jobs=1, progress=False, echo=lines.append)
+    assert not rep.errors
+    # one sweep: the shared point ran once (3 + 1 distinct points)
+    assert rep.n_points == 4 and rep.n_computed == 4
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["pa-n2", "pa-n4", "pa-n4-big", "pa-n8"]
+    for f in ("fig1.csv", "figA.png", "sec2.csv", "report.md"):
+        assert (out / f).is_file(), f
+    fig1 = pd.read_csv(out / "fig1.csv")
+    assert list(fig1["n"]) == [2, 4, 8] and (fig1["queries"] == 2).all()
+    sec2 = pd.read_csv(out / "sec2.csv")
+    assert list(sec2["label"]) == ["pa-n4", "pa-n4-big"]  # the figure's own order
+    md = (out / "report.md").read_text()
+    assert "## Fig. 1 — QCT vs n" in md and "## §2 — shared point" in md
+    assert "| QCT grows with n |" in md and "init_cwnd" in md and "figA.png" in md
+    text = "\n".join(lines)
+    assert "QCT at n = 2" in text and "paper" in text and "init_cwnd" in text
+
+    # resume: nothing runs again, same tables
+    png = (out / "figA.png").read_bytes()
+    rep2 = reproduce(fake_paper(), out=out, jobs=2, progress=False, echo=None)
+    assert rep2.n_computed == 0
+    pd.testing.assert_frame_equal(pd.read_csv(out / "fig1.csv"), fig1)
+    assert (out / "figA.png").read_bytes() == png
+
+    # one figure only; a changed scenario is recomputed
+    rep3 = reproduce(fake_paper(), figures=["§2"], out=out, jobs=1, progress=False, echo=None)
+    assert list(rep3.results) == ["§2"] and rep3.n_computed == 0
+
+
+@needs_core
+def test_failing_analysis_does_not_stop_the_others(tmp_path):
+    rep = reproduce(fake_paper(broken=True), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert list(rep.errors) == ["3"] and "boom" in rep.errors["3"]
+    assert set(rep.results) == {"1", "§2"}
+    assert "Analysis failed" in (tmp_path / "report.md").read_text()
+
+
+def test_conflicting_shared_label_is_an_error(tmp_path):
+    bad = Figure("9", "conflict", lambda q: [Point("pa-n4", _pa(4, "16KB"))], _analyze_b)
+    p = Paper("fake2", "t", "c", [fake_paper().figures[0], bad])
+    with pytest.raises(ValueError, match="pa-n4"):
+        reproduce(p, out=tmp_path, jobs=1, progress=False, echo=None)
+
+
+def test_registry():
+    assert get_paper("fast").key == "fast"
+    assert get_paper("FAST") is get_paper("fast")
+    register(fake_paper())
+    assert get_paper("fake").title == "A fake paper"
+    with pytest.raises(KeyError, match="known"):
+        get_paper("nope")
+
+
+# ---------------------------------------------------------------- FaST
+
+
+def test_fast_paper_covers_every_row():
+    p = get_paper("fast")
+    ids = [f.id for f in p.figures]
+    for want in ("§3", "4", "5", "6", "7", "8", "9", "10", "11", "12"):
+        assert want in ids
+    names = " ".join(s.name for s in p.settings)
+    for implicit in ("init_cwnd", "delayed ACKs", "SACK", "L2", "time between queries"):
+        assert implicit in names
+    for f in p.figures:
+        assert f.points(True), f.id
+
+
+def test_fast_topology_matches_the_paper():
+    import dcnsim
+    from dcnsim.experiments import fast
+
+    topo = fast.topology()
+    hosts = [n for n in topo["nodes"] if n["kind"] == "host"]
+    assert len(hosts) == 102  # root + 100 servers + background sender
+    by_pair = {(l["a"], l["b"]): l for l in topo["links"]}
+    assert by_pair[("s1", "tor0")]["ecn_k"] == "20pkt" and by_pair[("s2", "tor1")]["rate"] == "1Gbps"
+    up = by_pair[("tor0", "up0")]
+    assert (up["rate"], up["buffer"], up["ecn_k"], up["delay"]) == ("10Gbps", "100KB", "65pkt", "25us")
+    agg = by_pair[("up0", "agg")]
+    assert (agg["buffer"], agg["ecn_k"], agg["delay"]) == ("10MB", "65pkt", "0s")
+    # workers spread evenly over the racks
+    assert [fast.rack_of(h) for h in range(1, 11)] == [0, 1, 2, 3, 4] * 2
+    doc = fast.pa_scenario(20, {"cc": "fast"}, queries=2)
+    if hasattr(dcnsim._core, "validate"):
+        assert dcnsim.validate(doc) == []
+
+
+@needs_core
+def test_reproduce_fast_quick_fig4_cli(tmp_path):
+    out = tmp_path / "fast"
+    r = cli("reproduce", "fast", "--quick", "--figure", "4", "--out", str(out), "--jobs", "2", "--no-progress",
+            timeout=600)
+    assert r.returncode == 0, r.stderr
+    for f in ("fig4.csv", "fig4.png", "report.md"):
+        assert (out / f).is_file(), f
+    assert not (out / "fig5.csv").exists()
+    # the paper's numbers next to ours, and the implicit settings
+    assert "Fig. 4" in r.stdout and "72.0 ms" in r.stdout and "43.0 ms" in r.stdout and "16.0 ms" in r.stdout
+    assert "init_cwnd" in r.stdout and "delayed ACKs" in r.stdout and "SACK" in r.stdout
+    md = (out / "report.md").read_text()
+    assert "mean QCT at n = 100, NewReno" in md and "![Fig. 4](fig4.png)" in md
+
+    df = pd.read_csv(out / "fig4.csv")
+    base = df[df["config"] == "pa-fresh-ic2"]
+    assert set(base["series"]) == {"NewReno", "DCTCP", "FaST", "FaST, eq. 9 literal"}
+    assert set(df["init_cwnd"]) == {2, 10} and set(df["connections"]) == {"fresh", "persistent"}
+    qct = base.pivot(index="n", columns="series", values="qct_mean_ms")
+    # laws, not numbers: incast gets worse with n; FaST beats NewReno at n = 100
+    assert qct["NewReno"].loc[100] > qct["NewReno"].loc[10]
+    assert qct["DCTCP"].loc[100] > qct["DCTCP"].loc[10]
+    assert qct["FaST"].loc[100] < qct["NewReno"].loc[100]
+    # ten-worker queries lose nothing: 100 KB of responses fit the 100 KB buffer plus the pipe
+    to = base.pivot(index="n", columns="series", values="timeouts_per_query")
+    assert (to.loc[10] == 0).all()
+    assert (base["overlaps"] == 0).all() and (base["unfinished"] == 0).all()
+
+    # rerunning resumes: nothing is simulated again
+    r2 = cli("reproduce", "fast", "--quick", "--figure", "fig4", "--out", str(out), "--jobs", "2", "--no-progress")
+    assert r2.returncode == 0 and "0 of" in r2.stdout
+
+
+def test_reproduce_cli_errors_and_list():
+    r = cli("reproduce", "--list")
+    assert r.returncode == 0 and "fast:" in r.stdout and "Fig. 12" in r.stdout and "§3" in r.stdout
+    r = cli("reproduce", "fast", "--list")
+    assert r.returncode == 0 and "settings" in r.stdout
+    r = cli("reproduce", "nosuchpaper")
+    assert r.returncode == 2 and "unknown paper" in r.stderr and "Traceback" not in r.stderr
+    r = cli("reproduce", "fast", "--figure", "99")
+    assert r.returncode == 2 and "no figure" in r.stderr
+    r = cli("reproduce")
+    assert r.returncode == 2
