@@ -127,6 +127,14 @@ class Tcp(_Builder):
     sack: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None
+    # Kulkarni (2012): header compression, Dynamic Segment Resizing
+    # (segment="dsr"), probabilistic retransmission.
+    header_compression: Optional[bool] = None
+    dsr_mss: Optional[Union[str, int]] = None
+    dsr_cwnd: Optional[int] = None
+    probretx_p: Optional[Union[float, str]] = None
+    probretx_period: Optional[str] = None
+    probretx_target: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
 
