@@ -179,7 +179,7 @@ def test_bench_scenarios_are_well_formed():
 
 
 @needs_core
-@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8"])
+@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8"])
 def test_bench_scenarios_validate(name):
     from dcnsim import bench
 

@@ -76,10 +76,37 @@ def fattree_k8() -> Dict[str, Any]:
     }
 
 
+def dctcp_perm_k8() -> Dict[str, Any]:
+    """Mirror of htsim's shipped DCTCP permutation example, so the two can be
+    timed side by side: k=8 fat-tree (128 hosts), every link 10 Gbps with
+    1 us delay, 9000-byte packets, 100-packet drop-tail queues marking ECN
+    above 15 packets, one long DCTCP flow from every host to a random
+    permutation partner on a per-flow random (ECMP) path, 0.21 s."""
+    dst = derangement(128, seed=8)
+    return {
+        "name": "dctcp_perm_k8",
+        "seed": 1,
+        "stop": "210ms",
+        "topology": {
+            "kind": "fat_tree",
+            "k": 8,
+            "rate": "10Gbps",
+            "delay": "1us",
+            "buffer": "100pkt",
+            "ecn_k": "15pkt",
+            "nic_buffer": "100pkt",
+        },
+        "routing": {"mode": "ecmp"},
+        "tcp": {"cc": "dctcp", "mss": 8960, "header": 40, "init_cwnd": 10, "rto_min": "10ms"},
+        "apps": [{"kind": "bulk", "src": i, "dst": dst[i], "duration": "210ms"} for i in range(128)],
+    }
+
+
 SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "incast_pa": incast_pa,
     "longflows_64": longflows_64,
     "fattree_k8": fattree_k8,
+    "dctcp_perm_k8": dctcp_perm_k8,
 }
 
 

@@ -340,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
-    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64 or fattree_k8 (repeatable)")
+    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64, fattree_k8 or dctcp_perm_k8 (repeatable)")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
     return p

@@ -123,6 +123,16 @@ class Result:
     def blocks(self):
         return self.tables["blocks"]
 
+    @property
+    def flow_ts(self):
+        """Time series of every TCP flow (only with a ``trace`` table in the scenario)."""
+        return self.tables.get("flow_ts")
+
+    @property
+    def queue_ts(self):
+        """Time series of the traced queues (only with ``trace.queues``)."""
+        return self.tables.get("queue_ts")
+
     def __repr__(self) -> str:
         name = self.scenario.get("name", "scenario")
         sizes = ", ".join(f"{k}={len(v)}" for k, v in self.tables.items())

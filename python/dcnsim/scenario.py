@@ -127,6 +127,16 @@ class Tcp(_Builder):
     sack: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None
+    cubic_fast_convergence: Optional[bool] = None
+    dctcp_g: Optional[Union[float, str]] = None
+    dctcp_alpha_init: Optional[float] = None
+    fast_g: Optional[Union[float, str]] = None
+    fast_alpha_init: Optional[float] = None
+    fast_wmin: Optional[int] = None
+    fast_smin: Optional[Union[str, int]] = None
+    fast_probe_segments: Optional[int] = None
+    fast_probe_size: Optional[Union[str, int]] = None
+    fast_seg_rule: Optional[str] = None
     # Kulkarni (2012): header compression, Dynamic Segment Resizing
     # (segment="dsr"), probabilistic retransmission.
     header_compression: Optional[bool] = None
@@ -334,6 +344,8 @@ class Scenario(_Builder):
     switch_delay: Optional[str] = None
     host_jitter: Optional[str] = None
     pcap: Optional[Any] = None
+    #: time series: ``{"interval": "1ms", "flows": True, "queues": "switches"}``
+    trace: Optional[Dict[str, Any]] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -345,6 +357,8 @@ class Scenario(_Builder):
         if self.pcap is not None:
             # hosts to trace: a list, range or "a-b" string, or the full table
             out["pcap"] = _plain(self.pcap) if isinstance(self.pcap, Mapping) else {"hosts": _plain(self.pcap)}
+        if self.trace is not None:
+            out["trace"] = _plain(self.trace)
         out["topology"] = _plain(self.topology)
         if self.routing is not None:
             out["routing"] = {"mode": self.routing} if isinstance(self.routing, str) else _plain(self.routing)

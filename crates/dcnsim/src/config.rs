@@ -399,4 +399,16 @@ pub struct Config {
     pub apps: Vec<AppSpec>,
     /// Hosts whose interface is captured into a pcap trace.
     pub pcap_hosts: Vec<usize>,
+    /// Periodic time series of flows and queues, if requested.
+    pub trace: Option<TraceConfig>,
+}
+
+/// `trace = { interval = "1ms", flows = true, queues = "all" }`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TraceConfig {
+    pub interval: SimTime,
+    /// Sample every TCP flow (delivered bytes, cwnd, ssthresh, srtt).
+    pub flows: bool,
+    /// Directed queue ids (as in the `queues` table) to sample.
+    pub queues: Vec<usize>,
 }

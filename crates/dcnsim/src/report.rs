@@ -369,8 +369,25 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         .iter()
         .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
         .collect();
+    let mut tables = vec![flows, queues, queries, blocks];
+    if let Some(tr) = &w.trace {
+        let mut ft = Table::new("flow_ts");
+        ft.push("time_s", Column::F64(tr.f_time.clone()));
+        ft.push("flow_id", Column::U64(tr.f_flow.clone()));
+        ft.push("delivered_bytes", Column::U64(tr.f_delivered.clone()));
+        ft.push("cwnd_bytes", Column::U64(tr.f_cwnd.clone()));
+        ft.push("ssthresh_bytes", Column::F64(tr.f_ssthresh.clone()));
+        ft.push("srtt_s", Column::F64(tr.f_srtt.clone()));
+        let mut qt = Table::new("queue_ts");
+        qt.push("time_s", Column::F64(tr.q_time.clone()));
+        qt.push("queue_id", Column::U64(tr.q_id.clone()));
+        qt.push("bytes", Column::U64(tr.q_bytes.clone()));
+        qt.push("pkts", Column::U64(tr.q_pkts.clone()));
+        tables.push(ft);
+        tables.push(qt);
+    }
     Results {
-        tables: vec![flows, queues, queries, blocks],
+        tables,
         summary,
         pcaps,
     }

@@ -9,7 +9,7 @@
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
     FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
-    SegPolicyKind, TcpConfig, TopologySpec,
+    SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -82,6 +82,7 @@ const TOP_KEYS: &[&str] = &[
     "topology",
     "routing",
     "pcap",
+    "trace",
     "tcp",
     "apps",
 ];
@@ -1580,6 +1581,79 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }),
     };
 
+    // trace = { interval = "1ms", flows = true, queues = "all" | "switches" | [ids] }
+    let trace = match t.get("trace") {
+        None => Some(None),
+        Some(v) => Tbl::new(&mut ctx, v, "trace").and_then(|r| {
+            r.check_keys(&mut ctx, &["interval", "flows", "queues"], "");
+            let interval = match r.get("interval") {
+                None => {
+                    ctx.err("trace.interval", "missing required key");
+                    None
+                }
+                Some(_) => r.opt(&mut ctx, "interval", positive_time),
+            };
+            let flows = r.opt(&mut ctx, "flows", boolean).unwrap_or(true);
+            let nqueues = topo.spec.as_ref().map(|s| 2 * s.links.len());
+            let queues: Option<Vec<usize>> = match r.get("queues") {
+                None => Some(Vec::new()),
+                Some(Value::String(w)) if w == "all" => Some((0..nqueues.unwrap_or(0)).collect()),
+                Some(Value::String(w)) if w == "switches" => topo.spec.as_ref().map(|sp| {
+                    sp.links
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, l)| {
+                            let a = (sp.nodes[l.a].kind == NodeKind::Switch).then_some(2 * i);
+                            let b = (sp.nodes[l.b].kind == NodeKind::Switch).then_some(2 * i + 1);
+                            a.into_iter().chain(b)
+                        })
+                        .collect()
+                }),
+                Some(Value::Array(items)) => {
+                    let mut out = Vec::new();
+                    let mut ok = true;
+                    for (i, it) in items.iter().enumerate() {
+                        match it.as_u64() {
+                            Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => {
+                                out.push(q as usize)
+                            }
+                            _ => {
+                                ok = false;
+                                ctx.err(
+                                    idx_path("trace.queues", i),
+                                    format!(
+                                        "expected a queue id (the queue_id column, 0 to {}), got {}",
+                                        nqueues.unwrap_or(1).saturating_sub(1),
+                                        units::json_excerpt(it)
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    ok.then_some(out)
+                }
+                Some(other) => {
+                    ctx.err(
+                        "trace.queues",
+                        format!(
+                            "expected \"all\", \"switches\" or a list of queue ids, got {}",
+                            units::json_excerpt(other)
+                        ),
+                    );
+                    None
+                }
+            };
+            match (interval, queues) {
+                (Some(interval), Some(queues)) => Some(Some(TraceConfig {
+                    interval,
+                    flows,
+                    queues,
+                })),
+                _ => None,
+            }
+        }),
+    };
+
     let top_tcp = match t.get("tcp") {
         Some(v) => {
             let p = TcpPatch::parse(&mut ctx, v, "tcp");
@@ -1617,8 +1691,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing, pcap_hosts) {
-        (Some(topology), Some(routing), Some(pcap_hosts)) => Ok(Config {
+    match (topo.spec, routing, pcap_hosts, trace) {
+        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace)) => Ok(Config {
+            trace,
             name,
             topology,
             routing,

@@ -23,6 +23,8 @@ pub enum Event {
     App { app: u32, tag: u32 },
     /// UDP source `0` sends its next packet.
     Udp(u32),
+    /// Periodic time-series sample.
+    Sample,
 }
 
 /// A radix heap (Ahuja, Mehlhorn, Orlin & Tarjan 1990) on integer times.

@@ -1,7 +1,7 @@
 //! The simulation: network core, flows, applications and the event loop.
 
 use crate::app::{App, FlowMeta, UdpFlow};
-use crate::config::{Config, NodeKind, RoutingMode};
+use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
 use crate::pcap::Capture;
 use crate::results::Results;
@@ -156,6 +156,23 @@ pub struct World {
     pub name: String,
     /// Apps that have not finished yet; the run ends when this reaches 0.
     pub pending_apps: usize,
+    pub trace: Option<Trace>,
+}
+
+/// Collected time series (columns), filled by the periodic `Sample` event.
+#[derive(Default)]
+pub struct Trace {
+    pub cfg: TraceConfig,
+    pub f_time: Vec<f64>,
+    pub f_flow: Vec<u64>,
+    pub f_delivered: Vec<u64>,
+    pub f_cwnd: Vec<u64>,
+    pub f_ssthresh: Vec<f64>,
+    pub f_srtt: Vec<f64>,
+    pub q_time: Vec<f64>,
+    pub q_id: Vec<u64>,
+    pub q_bytes: Vec<u64>,
+    pub q_pkts: Vec<u64>,
 }
 
 impl World {
@@ -238,12 +255,20 @@ impl World {
             seed: cfg.seed,
             name: cfg.name.clone(),
             pending_apps: 0,
+            trace: None,
         };
         for (i, spec) in cfg.apps.iter().enumerate() {
             let app = App::build(&mut w, i as u32, spec);
             w.apps.push(app);
         }
         w.pending_apps = w.apps.len();
+        if let Some(t) = &cfg.trace {
+            w.trace = Some(Trace {
+                cfg: t.clone(),
+                ..Trace::default()
+            });
+            w.core.q.schedule(SimTime::ZERO, Event::Sample);
+        }
         for i in 0..w.apps.len() {
             let start = w.apps[i].start_time();
             w.core.q.schedule(
@@ -339,6 +364,7 @@ impl World {
             Event::ProbRetx(f) => self.flows[f as usize].on_prx_event(&mut self.core),
             Event::App { app, tag } => App::on_event(self, app, tag),
             Event::Udp(u) => App::on_udp_tick(self, u),
+            Event::Sample => self.sample(),
         }
     }
 
@@ -355,6 +381,40 @@ impl World {
             }
             PktKind::Ack => self.flows[p.flow as usize].on_ack(&mut self.core, p),
             PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
+        }
+    }
+
+    fn sample(&mut self) {
+        let now = self.core.q.now();
+        let Some(tr) = self.trace.as_mut() else {
+            return;
+        };
+        let t = now.as_secs_f64();
+        if tr.cfg.flows {
+            for f in &self.flows {
+                tr.f_time.push(t);
+                tr.f_flow.push(f.id as u64);
+                tr.f_delivered.push(f.delivered());
+                tr.f_cwnd.push(f.st.cwnd);
+                tr.f_ssthresh.push(if f.st.ssthresh == u64::MAX {
+                    f64::INFINITY
+                } else {
+                    f.st.ssthresh as f64
+                });
+                tr.f_srtt
+                    .push(f.srtt().map_or(f64::NAN, |x| x.as_secs_f64()));
+            }
+        }
+        for &qi in &tr.cfg.queues {
+            let (b, p) = self.core.links[qi].occupancy(now);
+            tr.q_time.push(t);
+            tr.q_id.push(qi as u64);
+            tr.q_bytes.push(b);
+            tr.q_pkts.push(p);
+        }
+        let next = now + tr.cfg.interval;
+        if next <= self.stop {
+            self.core.q.schedule(next, Event::Sample);
         }
     }
 

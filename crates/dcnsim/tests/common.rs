@@ -48,6 +48,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         seed: 1,
         apps,
         pcap_hosts: Vec::new(),
+        trace: None,
     }
 }
 

@@ -48,6 +48,7 @@ fn world(tcp: TcpConfig) -> World {
         seed: 1,
         host_jitter: SimTime::ZERO,
         pcap_hosts: Vec::new(),
+        trace: None,
         apps: vec![AppSpec::Bulk {
             src: 0,
             dst: 1,

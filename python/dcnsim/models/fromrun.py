@@ -1,0 +1,141 @@
+"""The incast model next to a simulated run, read from a results directory.
+
+``dcnsim run SCENARIO --out DIR`` (or a sweep point) writes ``flows``,
+``blocks`` (and ``losses`` when the core records them), ``scenario.json`` and
+``summary.json``. :func:`model_from_run` measures the model's inputs from
+those tables exactly as :mod:`dcnsim.models.measure` defines them and
+evaluates the TD-only, Full, Split and n × Padhye models beside the
+simulated goodput. Only the standard library, numpy and pandas are used, so
+this works on results copied from another machine without the simulator.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from .measure import IncastInputs, incast_inputs, model_vs_sim
+
+__all__ = ["RunModel", "model_from_run", "read_table"]
+
+
+def read_table(d: Path, name: str):
+    """``name`` from a results directory (CSV or Parquet), or None if absent."""
+    import pandas as pd
+
+    for ext, reader in ((".parquet", pd.read_parquet), (".csv", pd.read_csv)):
+        p = d / f"{name}{ext}"
+        if p.is_file():
+            return reader(p)
+    return None
+
+
+def _size_bytes(v: Any, default: float) -> float:
+    """A size from scenario.json: an int (bytes) or a unit string."""
+    if v is None:
+        return default
+    if isinstance(v, (int, float)):
+        return float(v)
+    s = str(v).strip().lower()
+    for suffix, mult in (("kib", 1024), ("mib", 1024**2), ("kb", 1024), ("mb", 1024**2), ("b", 1)):
+        if s.endswith(suffix):
+            return float(s[: -len(suffix)]) * mult
+    return float(s)
+
+
+def _rate_bps(v: Any) -> Optional[float]:
+    if v is None:
+        return None
+    s = str(v).strip().lower()
+    for suffix, mult in (("gbps", 1e9), ("mbps", 1e6), ("kbps", 1e3), ("bps", 1.0)):
+        if s.endswith(suffix):
+            return float(s[: -len(suffix)]) * mult
+    return None
+
+
+@dataclass
+class RunModel:
+    """Model inputs measured from one run, and every model's throughput."""
+
+    directory: str
+    inputs: IncastInputs
+    throughput_bps: Dict[str, float]
+    payload_bytes: float
+    capacity_bps: Optional[float]
+    notes: List[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        i = self.inputs
+        lines = [
+            f"incast model vs simulation: {self.directory}",
+            f"  measured inputs: n = {i.n:g}, p_c = {i.p_c:.3g}, p_r = {i.p_r:.3g}, j = {i.j:.3g}, "
+            f"RTT = {i.rtt_s * 1e6:.1f} us, T0 = {i.t0_s * 1e3:.1f} ms, L = {i.L_pkts:.0f} pkts, "
+            f"zeta = {i.zeta:.3g}",
+        ]
+        sim = self.throughput_bps["sim_bps"]
+        names = [("sim_bps", "simulation"), ("td_bps", "TD-only model (3.21)"), ("full_bps", "Full model (3.39)"),
+                 ("split_bps", "Split model (3.40)"), ("padhye_n_bps", "n x Padhye et al.")]
+        for key, label in names:
+            v = self.throughput_bps[key]
+            ratio = "" if key == "sim_bps" or not (sim > 0 and v == v) else f"  ({v / sim:.2f} x simulation)"
+            lines.append(f"  {label:<22} {v / 1e6:10.1f} Mbps{ratio}")
+        for n in self.inputs.notes + self.notes:
+            lines.append(f"  note: {n}")
+        return "\n".join(lines)
+
+
+def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> RunModel:
+    """Measure the incast model's inputs from the synchronized-reads run
+    stored in ``directory`` and evaluate the models next to its goodput."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise FileNotFoundError(f"{d}: not a results directory")
+    flows, blocks = read_table(d, "flows"), read_table(d, "blocks")
+    if flows is None or blocks is None:
+        raise FileNotFoundError(f"{d}: needs flows and blocks tables (write them with `dcnsim run FILE --out DIR`)")
+    if len(blocks) == 0:
+        raise ValueError(f"{d}: the run has no completed blocks (is it a sync_reads scenario?)")
+    scen: Dict[str, Any] = {}
+    if (d / "scenario.json").is_file():
+        scen = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
+    notes: List[str] = []
+    tcp = dict(scen.get("tcp") or {})
+    if app is None and "app" in blocks.columns and blocks.app.nunique() == 1:
+        app = int(blocks.app.iloc[0])
+    if app is not None and scen.get("apps"):
+        tcp.update((scen["apps"][app] or {}).get("tcp") or {})
+    payload = _size_bytes(tcp.get("mss"), 1460.0)
+    header = float(tcp.get("header", 40))
+    topo = scen.get("topology") or {}
+    capacity = _rate_bps(topo.get("rate") or topo.get("host_rate"))
+    rto_min = tcp.get("rto_min")
+    losses = read_table(d, "losses")
+    rtt = None
+    if "srtt_s" not in flows.columns:
+        notes.append("flows has no srtt_s column; RTT unknown")
+    inputs = incast_inputs(
+        flows,
+        blocks,
+        payload,
+        rtt_s=rtt,
+        t0_default_s=None if rto_min is None else _time_s(rto_min),
+        events=losses,
+        app=app,
+    )
+    b = blocks if app is None or "app" not in blocks.columns else blocks[blocks.app == app]
+    sim_bps = 8.0 * float(b.bytes.sum()) / float(b.duration_s.sum())
+    tp = model_vs_sim(inputs, sim_bps, payload, capacity_bps=capacity, wire_bytes=payload + header)
+    if capacity is None:
+        notes.append("no link rate in scenario.json: models are not capped at the bottleneck")
+    return RunModel(str(d), inputs, tp, payload, capacity, notes)
+
+
+def _time_s(v: Any) -> float:
+    s = str(v).strip().lower()
+    for suffix, mult in (("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)):
+        if s.endswith(suffix):
+            return float(s[: -len(suffix)]) * mult
+    return math.nan

@@ -1,0 +1,51 @@
+"""The incast model evaluated on a run written to disk."""
+
+import math
+
+import pytest
+
+import dcnsim
+from dcnsim.models.fromrun import model_from_run
+
+from conftest import needs_core
+
+
+def _incast(n, blocks=12):
+    return {
+        "name": f"incast{n}",
+        "stop": "30s",
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "50us", "buffer": "32KB"},
+        "tcp": {"mss": 1024, "rto_min": "200ms", "rwnd": "1000pkt"},
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": f"1-{n}", "sru": "256KB", "blocks": blocks, "jitter": "20us"}],
+    }
+
+
+@needs_core
+def test_model_from_run_reads_inputs_and_orders_models(tmp_path):
+    dcnsim.run(_incast(16)).write(tmp_path / "r")
+    m = model_from_run(tmp_path / "r")
+    i = m.inputs
+    assert i.n == 16
+    assert 0 < i.p_r < 1 and 0 < i.p_c < 1
+    # L = SRU x n in packets
+    assert i.L_pkts == pytest.approx(256 * 1024 * 16 / 1024)
+    # RTT from the flows' smoothed RTT: at least the unloaded 4 x 50 us
+    assert i.rtt_s >= 200e-6
+    # timeouts happened at 16 servers and each stalls about RTOmin or more
+    assert i.t0_s >= 0.1
+    tp = m.throughput_bps
+    # timeouts only lower throughput: Full <= TD-only; Split >= Full (docs/models.md)
+    assert tp["full_bps"] <= tp["td_bps"] + 1e-6
+    assert tp["split_bps"] >= tp["full_bps"] - 1e-6
+    # every model is capped at the 1 Gbps bottleneck
+    for k in ("td_bps", "full_bps", "split_bps", "padhye_n_bps"):
+        assert tp[k] <= 1e9 * 1024 / 1064 + 1
+    assert "simulation" in str(m) and "Split" in str(m)
+
+
+def test_model_from_run_rejects_a_non_results_dir(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        model_from_run(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="flows and blocks"):
+        model_from_run(tmp_path / "empty")
