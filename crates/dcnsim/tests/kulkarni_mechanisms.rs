@@ -121,6 +121,7 @@ fn zero_probability_is_identical_to_no_keys() {
     let a = dcnsim::run_json(&doc(base), None).unwrap();
     let b = dcnsim::run_json(&doc(with_keys), None).unwrap();
     check_conservation(&a);
+    check_conservation(&b);
     assert!(total(&a, "timeouts") > 0, "a run with losses");
     assert_eq!(a.tables, b.tables);
     assert_eq!(a.pcaps, b.pcaps);
