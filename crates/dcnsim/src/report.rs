@@ -3,6 +3,7 @@
 use crate::app::App;
 use crate::config::Limit;
 use crate::results::{Column, Results, Table};
+use crate::time::SimTime;
 use crate::world::World;
 
 fn f64s(v: impl Iterator<Item = f64>) -> Column {
@@ -34,7 +35,15 @@ struct FlowRow {
     retx_bytes: u64,
     timeouts: u64,
     timeout_period_s: f64,
+    abtt: u64,
+    ibtt: u64,
+    rto_first_flight: u64,
+    rto_whole_window: u64,
+    rto_few_dupacks: u64,
+    rto_many_dupacks: u64,
     fast_retransmits: u64,
+    probretx_sent: u64,
+    probretx_dupacks: u64,
     drops: u64,
     ack_drops: u64,
     drop_runs: u64,
@@ -111,7 +120,15 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             retx_bytes: f.stats.retx_bytes,
             timeouts: f.stats.timeouts,
             timeout_period_s: f.stats.timeout_period.as_secs_f64(),
+            abtt: f.stats.abtt,
+            ibtt: f.stats.ibtt,
+            rto_first_flight: f.stats.rto_first_flight,
+            rto_whole_window: f.stats.rto_whole_window,
+            rto_few_dupacks: f.stats.rto_few_dupacks,
+            rto_many_dupacks: f.stats.rto_many_dupacks,
             fast_retransmits: f.stats.fast_retransmits,
+            probretx_sent: f.stats.probretx_sent,
+            probretx_dupacks: f.stats.probretx_dupacks,
             drops: d.drops,
             ack_drops: d.ack_drops,
             drop_runs: d.runs,
@@ -155,7 +172,15 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             retx_bytes: 0,
             timeouts: 0,
             timeout_period_s: 0.0,
+            abtt: 0,
+            ibtt: 0,
+            rto_first_flight: 0,
+            rto_whole_window: 0,
+            rto_few_dupacks: 0,
+            rto_many_dupacks: 0,
             fast_retransmits: 0,
+            probretx_sent: 0,
+            probretx_dupacks: 0,
             drops: d.drops,
             ack_drops: 0,
             drop_runs: d.runs,
@@ -211,9 +236,29 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         "timeout_period_s",
         f64s(r.iter().map(|x| x.timeout_period_s)),
     );
+    flows.push("abtt", u64s(r.iter().map(|x| x.abtt)));
+    flows.push("ibtt", u64s(r.iter().map(|x| x.ibtt)));
+    flows.push(
+        "rto_first_flight",
+        u64s(r.iter().map(|x| x.rto_first_flight)),
+    );
+    flows.push(
+        "rto_whole_window",
+        u64s(r.iter().map(|x| x.rto_whole_window)),
+    );
+    flows.push("rto_few_dupacks", u64s(r.iter().map(|x| x.rto_few_dupacks)));
+    flows.push(
+        "rto_many_dupacks",
+        u64s(r.iter().map(|x| x.rto_many_dupacks)),
+    );
     flows.push(
         "fast_retransmits",
         u64s(r.iter().map(|x| x.fast_retransmits)),
+    );
+    flows.push("probretx_sent", u64s(r.iter().map(|x| x.probretx_sent)));
+    flows.push(
+        "probretx_dupacks",
+        u64s(r.iter().map(|x| x.probretx_dupacks)),
     );
     flows.push("drops", u64s(r.iter().map(|x| x.drops)));
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
@@ -325,7 +370,30 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         .iter()
         .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
         .collect();
-    let mut tables = vec![flows, queues, queries, blocks];
+    // Loss indications of every TCP flow, merged in time order.
+    let mut log: Vec<(SimTime, u64, bool)> = w
+        .flows
+        .iter()
+        .flat_map(|f| {
+            f.stats
+                .loss_log
+                .iter()
+                .map(move |&(t, to)| (t, f.id as u64, to))
+        })
+        .collect();
+    log.sort_by_key(|&(t, id, _)| (t, id));
+    let mut losses = Table::new("losses");
+    losses.push("time_s", f64s(log.iter().map(|x| x.0.as_secs_f64())));
+    losses.push("flow_id", u64s(log.iter().map(|x| x.1)));
+    losses.push(
+        "kind",
+        Column::Str(
+            log.iter()
+                .map(|x| if x.2 { "timeout" } else { "fast_retransmit" }.to_string())
+                .collect(),
+        ),
+    );
+    let mut tables = vec![flows, queues, queries, blocks, losses];
     if let Some(tr) = &w.trace {
         let mut ft = Table::new("flow_ts");
         ft.push("time_s", Column::F64(tr.f_time.clone()));
@@ -359,6 +427,9 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut bytes = Vec::new();
     let mut goodput = Vec::new();
     let mut timeouts = Vec::new();
+    let mut abtt = Vec::new();
+    let mut ibtt = Vec::new();
+    let mut first_flight = Vec::new();
     for (i, a) in w.apps.iter().enumerate() {
         let App::Rounds(r) = a else { continue };
         if r.kind != kind {
@@ -379,6 +450,9 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
                 0.0
             });
             timeouts.push(d.timeouts);
+            abtt.push(d.abtt);
+            ibtt.push(d.ibtt);
+            first_flight.push(d.rto_first_flight);
         }
     }
     let mut t = Table::new(name);
@@ -398,6 +472,9 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("bytes", Column::U64(bytes));
     t.push("goodput_bps", Column::F64(goodput));
     t.push("timeouts", Column::U64(timeouts));
+    t.push("abtt", Column::U64(abtt));
+    t.push("ibtt", Column::U64(ibtt));
+    t.push("rto_first_flight", Column::U64(first_flight));
     t
 }
 
