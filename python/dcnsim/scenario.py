@@ -179,6 +179,8 @@ class TwoTier(_Builder):
     agg_buffer: Optional[Union[str, int]] = None
     tor_ecn_k: Optional[Union[str, int]] = None
     agg_ecn_k: Optional[Union[str, int]] = None
+    uplink_buffer: Optional[Union[str, int]] = None
+    uplink_ecn_k: Optional[Union[str, int]] = None
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     nic_buffer: Optional[Union[str, int]] = None

@@ -139,6 +139,8 @@ const TOPO_KINDS: &[(&str, &[&str])] = &[
             "agg_buffer",
             "tor_ecn_k",
             "agg_ecn_k",
+            "uplink_buffer",
+            "uplink_ecn_k",
         ],
     ),
     ("fat_tree", &["k", "rate", "delay"]),
@@ -1026,6 +1028,9 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             );
             let tor_k = t.opt(ctx, "tor_ecn_k", limit).or(ecn_k);
             let agg_k = t.opt(ctx, "agg_ecn_k", limit).or(ecn_k);
+            // The ToR's uplink port runs at core_rate: its own buffer and K.
+            let up_b = t.opt(ctx, "uplink_buffer", buffer).unwrap_or(tor_b);
+            let up_k = t.opt(ctx, "uplink_ecn_k", limit).or(tor_k);
             track(host_rate.map(|_| ()));
             track(core_rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1040,6 +1045,10 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                         tor_queue: QueueConfig {
                             limit: tor_b,
                             ecn_k: tor_k,
+                        },
+                        uplink_queue: QueueConfig {
+                            limit: up_b,
+                            ecn_k: up_k,
                         },
                         agg_queue: QueueConfig {
                             limit: agg_b,

@@ -49,8 +49,10 @@ pub struct TwoTierParams {
     /// ToR–aggregation links.
     pub core_rate_bps: u64,
     pub delay: SimTime,
-    /// Every ToR egress port (towards hosts and towards the aggregation switch).
+    /// ToR egress ports towards hosts.
     pub tor_queue: QueueConfig,
+    /// ToR egress port towards the aggregation switch (at core rate).
+    pub uplink_queue: QueueConfig,
     /// Every aggregation-switch egress port.
     pub agg_queue: QueueConfig,
     pub nic_buffer: Limit,
@@ -235,7 +237,14 @@ pub fn two_tier(p: &TwoTierParams) -> TopologySpec {
         );
     }
     for &tor in &tors {
-        b.link(tor, agg, p.core_rate_bps, p.delay, p.tor_queue, p.agg_queue);
+        b.link(
+            tor,
+            agg,
+            p.core_rate_bps,
+            p.delay,
+            p.uplink_queue,
+            p.agg_queue,
+        );
     }
     b.t
 }
@@ -649,6 +658,10 @@ mod tests {
     fn two_tier_layout() {
         let tor_q = q(Limit::Bytes(100 << 10));
         let agg_q = q(Limit::Bytes(10 << 20));
+        let up_q = QueueConfig {
+            limit: Limit::Bytes(100 << 10),
+            ecn_k: Some(Limit::Packets(65)),
+        };
         let t = two_tier(&TwoTierParams {
             racks: 5,
             hosts_per_rack: 20,
@@ -656,6 +669,7 @@ mod tests {
             core_rate_bps: 10_000_000_000,
             delay: SimTime::from_us(25),
             tor_queue: tor_q,
+            uplink_queue: up_q,
             agg_queue: agg_q,
             nic_buffer: DEFAULT_NIC_BUFFER,
         });
@@ -673,7 +687,7 @@ mod tests {
         assert_eq!(l.queue_ba, tor_q);
         let up = t.links.iter().find(|l| l.b == 105).unwrap();
         assert_eq!(up.rate_bps, 10_000_000_000);
-        assert_eq!(up.queue_ab, tor_q);
+        assert_eq!(up.queue_ab, up_q, "the ToR uplink has its own queue");
         assert_eq!(up.queue_ba, agg_q);
     }
 

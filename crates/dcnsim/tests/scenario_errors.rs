@@ -873,3 +873,27 @@ fn dsr_mss_must_fit_mss() {
         "dsr_mss (50 bytes) exceeds mss (32 bytes)",
     );
 }
+
+#[test]
+fn two_tier_uplink_port_gets_its_own_queue_keys() {
+    let doc = serde_json::json!({
+        "topology": {"kind": "two_tier", "racks": 2, "hosts_per_rack": 2, "host_rate": "1Gbps",
+                     "core_rate": "10Gbps", "delay": "25us", "tor_buffer": "100KB", "agg_buffer": "1MB",
+                     "tor_ecn_k": "20pkt", "uplink_ecn_k": "65pkt"},
+        "apps": [{"kind": "bulk", "src": 0, "dst": 3, "size": "1KB"}]
+    });
+    let c = dcnsim::scenario::parse_config(&doc).expect("valid");
+    let t = &c.topology;
+    let agg = t.nodes.iter().position(|n| n.name == "agg").unwrap();
+    for l in t.links.iter().filter(|l| l.b == agg) {
+        assert_eq!(l.queue_ab.ecn_k, Some(dcnsim::config::Limit::Packets(65)));
+        assert_eq!(l.queue_ab.limit, dcnsim::config::Limit::Bytes(100 * 1024));
+    }
+    let mut bad = doc.clone();
+    bad["topology"]["uplink_ecn_k"] = serde_json::json!("65 parrots");
+    let errs = dcnsim::scenario::parse_config(&bad).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.path == "topology.uplink_ecn_k"),
+        "{errs:?}"
+    );
+}
