@@ -108,6 +108,75 @@ pub struct Rounds {
     pub done: Vec<Round>,
 }
 
+/// What distinguishes partition/aggregate from synchronized reads.
+pub struct RoundShape {
+    pub kind: &'static str,
+    pub request_bytes: u64,
+    pub response_bytes: u64,
+    pub rounds: u32,
+    pub gap: SimTime,
+    pub jitter: SimTime,
+    pub start: SimTime,
+}
+
+impl Rounds {
+    /// One request flow (client → server) and one response flow (server →
+    /// client) per server, persistent across rounds.
+    fn build(
+        w: &mut World,
+        id: u32,
+        client: usize,
+        servers: &[usize],
+        tcp: &TcpConfig,
+        s: RoundShape,
+    ) -> Rounds {
+        let mut req_flows = Vec::with_capacity(servers.len());
+        let mut resp_flows = Vec::with_capacity(servers.len());
+        for (i, &srv) in servers.iter().enumerate() {
+            let (c, srv, idx) = (client as u32, srv as u32, i as u32);
+            req_flows.push(w.add_tcp_flow(
+                id,
+                c,
+                srv,
+                tcp,
+                FlowMeta {
+                    role: Role::Request,
+                    idx,
+                },
+            ));
+            resp_flows.push(w.add_tcp_flow(
+                id,
+                srv,
+                c,
+                tcp,
+                FlowMeta {
+                    role: Role::Response,
+                    idx,
+                },
+            ));
+        }
+        Rounds {
+            kind: s.kind,
+            client: client as u32,
+            servers: servers.iter().map(|&h| h as u32).collect(),
+            req_flows,
+            resp_flows,
+            request_bytes: s.request_bytes,
+            response_bytes: s.response_bytes,
+            rounds: s.rounds,
+            gap: s.gap,
+            jitter: s.jitter,
+            start: s.start,
+            rng: stream(w.seed, Stream::App, id as u64),
+            cur: 0,
+            outstanding: 0,
+            round_start: SimTime::ZERO,
+            at_start: TimeoutCounts::default(),
+            done: Vec::new(),
+        }
+    }
+}
+
 pub struct UdpFlow {
     pub app: u32,
     pub src: u32,
@@ -157,33 +226,6 @@ impl App {
     }
 
     pub fn build(w: &mut World, id: u32, spec: &AppSpec) -> App {
-        let pair = |w: &mut World, client: usize, servers: &[usize], tcp: &TcpConfig| {
-            let mut req = Vec::new();
-            let mut resp = Vec::new();
-            for (i, &s) in servers.iter().enumerate() {
-                req.push(w.add_tcp_flow(
-                    id,
-                    client as u32,
-                    s as u32,
-                    tcp,
-                    FlowMeta {
-                        role: Role::Request,
-                        idx: i as u32,
-                    },
-                ));
-                resp.push(w.add_tcp_flow(
-                    id,
-                    s as u32,
-                    client as u32,
-                    tcp,
-                    FlowMeta {
-                        role: Role::Response,
-                        idx: i as u32,
-                    },
-                ));
-            }
-            (req, resp)
-        };
         match spec {
             AppSpec::Bulk {
                 src,
@@ -220,26 +262,16 @@ impl App {
                 start,
                 tcp,
             } => {
-                let (req_flows, resp_flows) = pair(w, *aggregator, workers, tcp);
-                App::Rounds(Rounds {
+                let shape = RoundShape {
                     kind: "partition_aggregate",
-                    client: *aggregator as u32,
-                    servers: workers.iter().map(|&h| h as u32).collect(),
-                    req_flows,
-                    resp_flows,
                     request_bytes: *request_bytes,
                     response_bytes: *response_bytes,
                     rounds: *queries,
                     gap: *gap,
                     jitter: SimTime::ZERO,
                     start: *start,
-                    rng: stream(w.seed, Stream::App, id as u64),
-                    cur: 0,
-                    outstanding: 0,
-                    round_start: SimTime::ZERO,
-                    at_start: TimeoutCounts::default(),
-                    done: Vec::new(),
-                })
+                };
+                App::Rounds(Rounds::build(w, id, *aggregator, workers, tcp, shape))
             }
             AppSpec::SyncReads {
                 client,
@@ -251,26 +283,16 @@ impl App {
                 start,
                 tcp,
             } => {
-                let (req_flows, resp_flows) = pair(w, *client, servers, tcp);
-                App::Rounds(Rounds {
+                let shape = RoundShape {
                     kind: "sync_reads",
-                    client: *client as u32,
-                    servers: servers.iter().map(|&h| h as u32).collect(),
-                    req_flows,
-                    resp_flows,
                     request_bytes: *request_bytes,
                     response_bytes: *sru_bytes,
                     rounds: *blocks,
                     gap: SimTime::ZERO,
                     jitter: *jitter,
                     start: *start,
-                    rng: stream(w.seed, Stream::App, id as u64),
-                    cur: 0,
-                    outstanding: 0,
-                    round_start: SimTime::ZERO,
-                    at_start: TimeoutCounts::default(),
-                    done: Vec::new(),
-                })
+                };
+                App::Rounds(Rounds::build(w, id, *client, servers, tcp, shape))
             }
             AppSpec::UdpCbr {
                 src,
