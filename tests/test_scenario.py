@@ -102,6 +102,29 @@ def test_full_tcp_table_validates():
 
 
 @needs_core
+def test_kulkarni_tcp_keys_validate():
+    tcp = dcnsim.Tcp(
+        segment="dsr", mss=1024, header_compression=True, dsr_mss="50B", dsr_cwnd=50,
+        probretx_p=0.001, probretx_period="20us", probretx_target="highest",
+    )
+    assert tcp.to_dict()["probretx_p"] == 0.001
+    s = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="32KB"),
+        apps=[dcnsim.SyncReads(client=0, servers="1-2", blocks=2, tcp=dcnsim.Tcp(probretx_target="lowest"))],
+        tcp=tcp, stop="1s",
+    )
+    assert dcnsim.validate(s) == []
+    bad = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="32KB"),
+        apps=[dcnsim.SyncReads(client=0, servers="1-2", blocks=2)],
+        tcp=dcnsim.Tcp(probretx_p=2, dsr_cwnd=1), stop="1s",
+    )
+    errs = dcnsim.validate(bad)
+    assert any(e.startswith("tcp.probretx_p:") for e in errs)
+    assert any(e.startswith("tcp.dsr_cwnd:") for e in errs)
+
+
+@needs_core
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.name)
 def test_shipped_scenarios_validate(path):
     assert dcnsim.validate(path) == []

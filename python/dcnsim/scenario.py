@@ -137,6 +137,14 @@ class Tcp(_Builder):
     fast_probe_segments: Optional[int] = None
     fast_probe_size: Optional[Union[str, int]] = None
     fast_seg_rule: Optional[str] = None
+    # Kulkarni (2012): header compression, Dynamic Segment Resizing
+    # (segment="dsr"), probabilistic retransmission.
+    header_compression: Optional[bool] = None
+    dsr_mss: Optional[Union[str, int]] = None
+    dsr_cwnd: Optional[int] = None
+    probretx_p: Optional[Union[float, str]] = None
+    probretx_period: Optional[str] = None
+    probretx_target: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
 

@@ -10,6 +10,7 @@ use crate::config::{AppSpec, BulkAmount, TcpConfig};
 use crate::net::{Packet, PktKind};
 use crate::rng::{stream, Rng, Stream};
 use crate::sim::Event;
+use crate::tcp::TcpFlow;
 use crate::time::{tx_time, SimTime};
 use crate::world::World;
 use rand::Rng as _;
@@ -46,6 +47,30 @@ pub struct Round {
     pub end: SimTime,
     pub bytes: u64,
     pub timeouts: u64,
+    /// Of the timeouts: anterior / intermediate block-transfer timeouts.
+    pub abtt: u64,
+    pub ibtt: u64,
+}
+
+/// Timeout counters summed over a set of flows: (timeouts, ABTT, IBTT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeoutCounts {
+    pub timeouts: u64,
+    pub abtt: u64,
+    pub ibtt: u64,
+}
+
+impl TimeoutCounts {
+    fn of(flows: &[TcpFlow], ids: impl Iterator<Item = u32>) -> Self {
+        let mut c = TimeoutCounts::default();
+        for f in ids {
+            let s = &flows[f as usize].stats;
+            c.timeouts += s.timeouts;
+            c.abtt += s.abtt;
+            c.ibtt += s.ibtt;
+        }
+        c
+    }
 }
 
 pub struct Bulk {
@@ -75,7 +100,7 @@ pub struct Rounds {
     cur: u32,
     outstanding: u32,
     round_start: SimTime,
-    timeouts_at_start: u64,
+    at_start: TimeoutCounts,
     pub done: Vec<Round>,
 }
 
@@ -208,7 +233,7 @@ impl App {
                     cur: 0,
                     outstanding: 0,
                     round_start: SimTime::ZERO,
-                    timeouts_at_start: 0,
+                    at_start: TimeoutCounts::default(),
                     done: Vec::new(),
                 })
             }
@@ -239,7 +264,7 @@ impl App {
                     cur: 0,
                     outstanding: 0,
                     round_start: SimTime::ZERO,
-                    timeouts_at_start: 0,
+                    at_start: TimeoutCounts::default(),
                     done: Vec::new(),
                 })
             }
@@ -329,12 +354,7 @@ impl App {
         };
         r.round_start = now;
         r.outstanding = r.servers.len() as u32;
-        r.timeouts_at_start = r
-            .req_flows
-            .iter()
-            .chain(&r.resp_flows)
-            .map(|&f| w.flows[f as usize].stats.timeouts)
-            .sum();
+        r.at_start = TimeoutCounts::of(&w.flows, r.req_flows.iter().chain(&r.resp_flows).copied());
         let round = r.cur;
         for i in 0..r.servers.len() {
             if r.jitter > SimTime::ZERO {
@@ -376,17 +396,17 @@ impl App {
                     if r.outstanding > 0 {
                         return;
                     }
-                    let timeouts: u64 = r
-                        .req_flows
-                        .iter()
-                        .chain(&r.resp_flows)
-                        .map(|&f| w.flows[f as usize].stats.timeouts)
-                        .sum();
+                    let c = TimeoutCounts::of(
+                        &w.flows,
+                        r.req_flows.iter().chain(&r.resp_flows).copied(),
+                    );
                     r.done.push(Round {
                         start: r.round_start,
                         end: now,
                         bytes: r.response_bytes * r.servers.len() as u64,
-                        timeouts: timeouts - r.timeouts_at_start,
+                        timeouts: c.timeouts - r.at_start.timeouts,
+                        abtt: c.abtt - r.at_start.abtt,
+                        ibtt: c.ibtt - r.at_start.ibtt,
                     });
                     r.cur += 1;
                     if r.cur >= r.rounds {

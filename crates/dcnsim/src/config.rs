@@ -113,6 +113,8 @@ pub enum SegPolicyKind {
     Fixed,
     /// FaST's segment size (SPEC §2.1 eq. 9) with its probing stage.
     Fast,
+    /// Kulkarni's Dynamic Segment Resizing (SPEC §2.3, Algorithm 4).
+    Dsr,
 }
 
 /// The two readings of FaST's eq. (9) (SPEC §2.1); `vwnd` in segments.
@@ -199,6 +201,60 @@ impl Default for FastParams {
     }
 }
 
+/// Dynamic Segment Resizing parameters (Kulkarni 2012 §4.3, Algorithm 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DsrParams {
+    /// MSS_dsr: the segment size a connection starts with, bytes.
+    pub mss: u32,
+    /// cwnd_dsr: the window, in segments of the current size, at which the
+    /// segment size grows (and the window returns to cwnd_dsr/2 segments).
+    pub cwnd: u32,
+}
+
+impl Default for DsrParams {
+    fn default() -> Self {
+        DsrParams { mss: 50, cwnd: 50 }
+    }
+}
+
+/// Which segment the probabilistic-retransmission thread resends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbRetxTarget {
+    /// The highest-sequence unacknowledged (not SACKed) segment.
+    Highest,
+    /// The segment at snd_una.
+    Lowest,
+}
+
+impl ProbRetxTarget {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProbRetxTarget::Highest => "highest",
+            ProbRetxTarget::Lowest => "lowest",
+        }
+    }
+}
+
+/// Probabilistic retransmission (Kulkarni 2012 §4.2, Algorithms 1–3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbRetxParams {
+    /// Probability of a marked retransmission per thread run; 0 = off.
+    pub p: f64,
+    /// The retransmit thread runs once per `period` while data is unacknowledged.
+    pub period: SimTime,
+    pub target: ProbRetxTarget,
+}
+
+impl Default for ProbRetxParams {
+    fn default() -> Self {
+        ProbRetxParams {
+            p: 0.0,
+            period: SimTime::from_us(20),
+            target: ProbRetxTarget::Highest,
+        }
+    }
+}
+
 /// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -233,6 +289,8 @@ pub struct TcpConfig {
     pub cubic: CubicParams,
     pub dctcp: DctcpParams,
     pub fast: FastParams,
+    pub dsr: DsrParams,
+    pub probretx: ProbRetxParams,
 }
 
 impl Default for TcpConfig {
@@ -259,6 +317,8 @@ impl Default for TcpConfig {
             cubic: CubicParams::default(),
             dctcp: DctcpParams::default(),
             fast: FastParams::default(),
+            dsr: DsrParams::default(),
+            probretx: ProbRetxParams::default(),
         }
     }
 }

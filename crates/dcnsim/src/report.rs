@@ -34,7 +34,14 @@ struct FlowRow {
     retx_bytes: u64,
     timeouts: u64,
     timeout_period_s: f64,
+    abtt: u64,
+    ibtt: u64,
+    rto_whole_window: u64,
+    rto_few_dupacks: u64,
+    rto_many_dupacks: u64,
     fast_retransmits: u64,
+    probretx_sent: u64,
+    probretx_dupacks: u64,
     drops: u64,
     ack_drops: u64,
     drop_runs: u64,
@@ -111,7 +118,14 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             retx_bytes: f.stats.retx_bytes,
             timeouts: f.stats.timeouts,
             timeout_period_s: f.stats.timeout_period.as_secs_f64(),
+            abtt: f.stats.abtt,
+            ibtt: f.stats.ibtt,
+            rto_whole_window: f.stats.rto_whole_window,
+            rto_few_dupacks: f.stats.rto_few_dupacks,
+            rto_many_dupacks: f.stats.rto_many_dupacks,
             fast_retransmits: f.stats.fast_retransmits,
+            probretx_sent: f.stats.probretx_sent,
+            probretx_dupacks: f.stats.probretx_dupacks,
             drops: d.drops,
             ack_drops: d.ack_drops,
             drop_runs: d.runs,
@@ -155,7 +169,14 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             retx_bytes: 0,
             timeouts: 0,
             timeout_period_s: 0.0,
+            abtt: 0,
+            ibtt: 0,
+            rto_whole_window: 0,
+            rto_few_dupacks: 0,
+            rto_many_dupacks: 0,
             fast_retransmits: 0,
+            probretx_sent: 0,
+            probretx_dupacks: 0,
             drops: d.drops,
             ack_drops: 0,
             drop_runs: d.runs,
@@ -211,9 +232,25 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         "timeout_period_s",
         f64s(r.iter().map(|x| x.timeout_period_s)),
     );
+    flows.push("abtt", u64s(r.iter().map(|x| x.abtt)));
+    flows.push("ibtt", u64s(r.iter().map(|x| x.ibtt)));
+    flows.push(
+        "rto_whole_window",
+        u64s(r.iter().map(|x| x.rto_whole_window)),
+    );
+    flows.push("rto_few_dupacks", u64s(r.iter().map(|x| x.rto_few_dupacks)));
+    flows.push(
+        "rto_many_dupacks",
+        u64s(r.iter().map(|x| x.rto_many_dupacks)),
+    );
     flows.push(
         "fast_retransmits",
         u64s(r.iter().map(|x| x.fast_retransmits)),
+    );
+    flows.push("probretx_sent", u64s(r.iter().map(|x| x.probretx_sent)));
+    flows.push(
+        "probretx_dupacks",
+        u64s(r.iter().map(|x| x.probretx_dupacks)),
     );
     flows.push("drops", u64s(r.iter().map(|x| x.drops)));
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
@@ -359,6 +396,8 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut bytes = Vec::new();
     let mut goodput = Vec::new();
     let mut timeouts = Vec::new();
+    let mut abtt = Vec::new();
+    let mut ibtt = Vec::new();
     for (i, a) in w.apps.iter().enumerate() {
         let App::Rounds(r) = a else { continue };
         if r.kind != kind {
@@ -379,6 +418,8 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
                 0.0
             });
             timeouts.push(d.timeouts);
+            abtt.push(d.abtt);
+            ibtt.push(d.ibtt);
         }
     }
     let mut t = Table::new(name);
@@ -398,6 +439,8 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("bytes", Column::U64(bytes));
     t.push("goodput_bps", Column::F64(goodput));
     t.push("timeouts", Column::U64(timeouts));
+    t.push("abtt", Column::U64(abtt));
+    t.push("ibtt", Column::U64(ibtt));
     t
 }
 

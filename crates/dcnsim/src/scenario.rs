@@ -7,8 +7,14 @@
 //! any input.
 
 use crate::config::{
+<<<<<<< HEAD
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, FastParams, FastSegRule, Limit,
     NodeKind, QueueConfig, RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
+=======
+    AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
+    FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
+    SegPolicyKind, TcpConfig, TopologySpec,
+>>>>>>> kulk
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -50,6 +56,13 @@ const CC_NAMES: &[(&str, CcKind)] = &[
 const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
     ("fixed", SegPolicyKind::Fixed),
     ("fast", SegPolicyKind::Fast),
+    ("dsr", SegPolicyKind::Dsr),
+];
+
+/// The readings of "highest unacknowledged segment" (Kulkarni Algorithm 1).
+const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
+    ("highest", ProbRetxTarget::Highest),
+    ("lowest", ProbRetxTarget::Lowest),
 ];
 
 /// The readings of FaST's eq. (9) (SPEC §2.1).
@@ -108,6 +121,12 @@ const TCP_KEYS: &[&str] = &[
     "fast_probe_segments",
     "fast_probe_size",
     "fast_seg_rule",
+    "header_compression",
+    "dsr_mss",
+    "dsr_cwnd",
+    "probretx_p",
+    "probretx_period",
+    "probretx_target",
 ];
 
 const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
@@ -641,6 +660,12 @@ struct TcpPatch {
     fast_probe_segments: Option<u32>,
     fast_probe_size: Option<u32>,
     fast_seg_rule: Option<FastSegRule>,
+    header_compression: Option<bool>,
+    dsr_mss: Option<u32>,
+    dsr_cwnd: Option<u32>,
+    probretx_p: Option<f64>,
+    probretx_period: Option<SimTime>,
+    probretx_target: Option<ProbRetxTarget>,
 }
 
 impl TcpPatch {
@@ -682,6 +707,16 @@ impl TcpPatch {
                 "fast_seg_rule",
                 named(FAST_SEG_RULES, "FaST segment rule"),
             ),
+            header_compression: t.opt(ctx, "header_compression", boolean),
+            dsr_mss: t.opt(ctx, "dsr_mss", segment_size),
+            dsr_cwnd: t.opt(ctx, "dsr_cwnd", u32_in(2)),
+            probretx_p: t.opt(ctx, "probretx_p", unit_fraction(true)),
+            probretx_period: t.opt(ctx, "probretx_period", positive_time),
+            probretx_target: t.opt(
+                ctx,
+                "probretx_target",
+                named(PROBRETX_TARGETS, "probabilistic-retransmission target"),
+            ),
         }
     }
 
@@ -716,6 +751,12 @@ impl TcpPatch {
             fast_probe_segments: self.fast_probe_segments.or(base.fast_probe_segments),
             fast_probe_size: self.fast_probe_size.or(base.fast_probe_size),
             fast_seg_rule: self.fast_seg_rule.or(base.fast_seg_rule),
+            header_compression: self.header_compression.or(base.header_compression),
+            dsr_mss: self.dsr_mss.or(base.dsr_mss),
+            dsr_cwnd: self.dsr_cwnd.or(base.dsr_cwnd),
+            probretx_p: self.probretx_p.or(base.probretx_p),
+            probretx_period: self.probretx_period.or(base.probretx_period),
+            probretx_target: self.probretx_target.or(base.probretx_target),
         }
     }
 
@@ -732,6 +773,7 @@ impl TcpPatch {
             "ecn" => self.ecn.is_some(),
             "fast_smin" => self.fast_smin.is_some(),
             "fast_probe_size" => self.fast_probe_size.is_some(),
+            "dsr_mss" => self.dsr_mss.is_some(),
             _ => false,
         })
     }
@@ -756,7 +798,15 @@ impl TcpPatch {
                 d.seg
             }),
             mss,
-            header_bytes: self.header.unwrap_or(d.header_bytes),
+            // Header compression (Kulkarni §4.3, after RFC 1144): 4 bytes
+            // per packet on the wire; an explicit `header` wins.
+            header_bytes: self
+                .header
+                .unwrap_or(if self.header_compression == Some(true) {
+                    4
+                } else {
+                    d.header_bytes
+                }),
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
             rwnd_bytes,
             rto_min: self.rto_min.unwrap_or(d.rto_min),
@@ -790,6 +840,15 @@ impl TcpPatch {
                 // The probes are S_min-sized unless told otherwise.
                 probe_size: self.fast_probe_size.unwrap_or(fast_smin),
                 seg_rule: self.fast_seg_rule.unwrap_or(d.fast.seg_rule),
+            },
+            dsr: DsrParams {
+                mss: self.dsr_mss.unwrap_or(d.dsr.mss),
+                cwnd: self.dsr_cwnd.unwrap_or(d.dsr.cwnd),
+            },
+            probretx: ProbRetxParams {
+                p: self.probretx_p.unwrap_or(d.probretx.p),
+                period: self.probretx_period.unwrap_or(d.probretx.period),
+                target: self.probretx_target.unwrap_or(d.probretx.target),
             },
         }
     }
@@ -852,6 +911,16 @@ fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'sta
                 c.fast.probe_size, c.mss
             ),
             &["fast_probe_size", "fast_smin", "mss", "cc", "segment"][..],
+        ));
+    }
+    if c.seg == SegPolicyKind::Dsr && c.dsr.mss > c.mss {
+        out.push((
+            "dsr_mss",
+            format!(
+                "dsr_mss ({} bytes) exceeds mss ({} bytes)",
+                c.dsr.mss, c.mss
+            ),
+            &["dsr_mss", "mss", "segment"][..],
         ));
     }
     out

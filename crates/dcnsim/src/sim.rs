@@ -17,6 +17,8 @@ pub enum Event {
     Rto(u32),
     /// Delayed-ACK timer of TCP flow `0`.
     DelAck(u32),
+    /// Probabilistic-retransmission thread of TCP flow `0` (Kulkarni Alg. 1).
+    ProbRetx(u32),
     /// Application `app` wake-up with an app-defined tag.
     App { app: u32, tag: u32 },
     /// UDP source `0` sends its next packet.

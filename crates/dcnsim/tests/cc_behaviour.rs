@@ -375,10 +375,18 @@ fn two_cubic_flows_converge_to_a_fair_share() {
 #[test]
 fn every_cc_runs_with_every_segment_policy() {
     let ccs = [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast];
-    let segs = [SegPolicyKind::Fixed, SegPolicyKind::Fast];
+    let segs = [
+        SegPolicyKind::Fixed,
+        SegPolicyKind::Fast,
+        SegPolicyKind::Dsr,
+    ];
     for cc in ccs {
         for seg in segs {
-            for (ecn, dack, sack) in [(true, false, false), (false, true, true)] {
+            for (ecn, dack, sack, prx) in [
+                (true, false, false, 0.0),
+                (false, true, true, 0.0),
+                (true, true, true, 0.05),
+            ] {
                 let topo = ecn_star(10, Limit::Bytes(32_000), 10);
                 let tcp = tcp_with(cc, |t| {
                     t.seg = seg;
@@ -387,6 +395,7 @@ fn every_cc_runs_with_every_segment_policy() {
                     t.delayed_ack_timeout = SimTime::from_us(200);
                     t.sack = sack;
                     t.rto_min = SimTime::from_ms(1);
+                    t.probretx.p = prx;
                 });
                 let apps = vec![
                     AppSpec::PartitionAggregate {
@@ -409,7 +418,7 @@ fn every_cc_runs_with_every_segment_policy() {
                 ];
                 let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(10)));
                 check_conservation(&r);
-                let what = format!("cc {cc:?} segment {seg:?} ecn {ecn} dack {dack}");
+                let what = format!("cc {cc:?} segment {seg:?} ecn {ecn} dack {dack} prx {prx}");
                 assert_eq!(r.summary_value("apps_unfinished"), Some(0.0), "{what}");
                 assert!(
                     col_bool(&r, "flows", "completed").iter().all(|&c| c),
@@ -474,7 +483,7 @@ fn cc_is_selectable_per_app_in_scenarios() {
 fn extreme_parameters_run_under_every_cc() {
     let ccs = [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast];
     type Tweak = fn(&mut TcpConfig);
-    let tweaks: [Tweak; 6] = [
+    let tweaks: [Tweak; 7] = [
         |t| {
             t.mss = 1;
             t.fast.smin = 1;
@@ -509,9 +518,24 @@ fn extreme_parameters_run_under_every_cc() {
             t.init_cwnd_segments = 1000;
             t.cubic.fast_convergence = false;
         },
+        |t| {
+            // A retransmit thread that marks every 1 µs, on the lowest
+            // segment, with SACK; DSR with the smallest sizes.
+            t.probretx.p = 1.0;
+            t.probretx.period = SimTime::from_us(1);
+            t.probretx.target = ProbRetxTarget::Lowest;
+            t.sack = true;
+            t.dsr.mss = 1;
+            t.dsr.cwnd = 2;
+            t.header_bytes = 4;
+        },
     ];
     for cc in ccs {
-        for seg in [SegPolicyKind::Fixed, SegPolicyKind::Fast] {
+        for seg in [
+            SegPolicyKind::Fixed,
+            SegPolicyKind::Fast,
+            SegPolicyKind::Dsr,
+        ] {
             for (i, tweak) in tweaks.iter().enumerate() {
                 for (buffer, k) in [(Limit::Packets(1), 0), (Limit::Packets(8), 2)] {
                     let topo = ecn_star(5, buffer, k);

@@ -292,7 +292,7 @@ fn unknown_cc_lists_valid() {
     assert_err(
         &e,
         "tcp.segment",
-        "unknown segment policy 'tiny' (valid: fixed, fast)",
+        "unknown segment policy 'tiny' (valid: fixed, fast, dsr)",
     );
 }
 
@@ -781,5 +781,95 @@ fn fast_sizes_must_fit_mss() {
         &e,
         "apps[0].tcp.fast_smin",
         "fast_smin (100 bytes) exceeds mss (64 bytes)",
+    );
+}
+
+#[test]
+fn kulkarni_parameter_ranges() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({
+            "probretx_p": 1.5, "probretx_period": "0us", "probretx_target": "middle",
+            "dsr_mss": "0B", "dsr_cwnd": 1, "header_compression": "yes"
+        })
+    }));
+    assert_err(&e, "tcp.probretx_p", "must be ≤ 1, got 1.5");
+    assert_err(&e, "tcp.probretx_period", "must be > 0");
+    assert_err(
+        &e,
+        "tcp.probretx_target",
+        "unknown probabilistic-retransmission target 'middle' (valid: highest, lowest)",
+    );
+    assert_err(&e, "tcp.dsr_mss", "must be > 0");
+    assert_err(&e, "tcp.dsr_cwnd", "must be ≥ 2, got 1");
+    assert_err(&e, "tcp.header_compression", "expected true or false");
+    assert_eq!(e.len(), 6, "{e:#?}");
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"probretx_p": -0.1, "probretx_period": 20})
+    }));
+    assert_err(&e, "tcp.probretx_p", "must be ≥ 0, got -0.1");
+    assert_err(&e, "tcp.probretx_period", "expected a time");
+}
+
+#[test]
+fn kulkarni_parameters_parse() {
+    use dcnsim::config::{ProbRetxTarget, SegPolicyKind, TcpConfig};
+    let tcp_of = |doc: &Value| -> TcpConfig {
+        let c = parse_config(doc).unwrap();
+        let dcnsim::config::AppSpec::SyncReads { tcp, .. } = &c.apps[0] else {
+            panic!()
+        };
+        tcp.clone()
+    };
+    // Defaults: off, 20 µs, highest; DSR 50 B / 50 segments; 40-byte headers.
+    let t = tcp_of(&base());
+    assert_eq!(t.probretx.p, 0.0);
+    assert_eq!(t.probretx.period, dcnsim::time::SimTime::from_us(20));
+    assert_eq!(t.probretx.target, ProbRetxTarget::Highest);
+    assert_eq!((t.dsr.mss, t.dsr.cwnd), (50, 50));
+    assert_eq!(t.header_bytes, 40);
+    let t = tcp_of(&with(base(), |d| {
+        d["tcp"] = json!({"probretx_p": "1/1000", "probretx_period": "50us",
+                          "probretx_target": "Lowest", "segment": "dsr", "dsr_mss": "100B",
+                          "dsr_cwnd": 40, "header_compression": true});
+    }));
+    assert_eq!(t.probretx.p, 0.001);
+    assert_eq!(t.probretx.period, dcnsim::time::SimTime::from_us(50));
+    assert_eq!(t.probretx.target, ProbRetxTarget::Lowest);
+    assert_eq!(t.seg, SegPolicyKind::Dsr);
+    assert_eq!((t.dsr.mss, t.dsr.cwnd), (100, 40));
+    assert_eq!(t.header_bytes, 4, "header compression: 4-byte headers");
+    // An explicit header wins over header_compression.
+    let t = tcp_of(&with(base(), |d| {
+        d["tcp"] = json!({"header_compression": true, "header": 8});
+    }));
+    assert_eq!(t.header_bytes, 8);
+    // An app turns compression off again.
+    let t = tcp_of(&with(base(), |d| {
+        d["tcp"] = json!({"header_compression": true});
+        d["apps"][0]["tcp"] = json!({"header_compression": false});
+    }));
+    assert_eq!(t.header_bytes, 40);
+}
+
+#[test]
+fn dsr_mss_must_fit_mss() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"segment": "dsr", "mss": 1000, "dsr_mss": 1200})
+    }));
+    assert_err(
+        &e,
+        "tcp.dsr_mss",
+        "dsr_mss (1200 bytes) exceeds mss (1000 bytes)",
+    );
+    // Only DSR flows care.
+    parse_config(&with(base(), |d| d["tcp"] = json!({"mss": 40}))).unwrap();
+    // An app that switches to DSR with a small mss is reported there.
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["tcp"] = json!({"mss": 32, "segment": "dsr"})
+    }));
+    assert_err(
+        &e,
+        "apps[0].tcp.dsr_mss",
+        "dsr_mss (50 bytes) exceeds mss (32 bytes)",
     );
 }

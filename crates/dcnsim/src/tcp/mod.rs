@@ -13,12 +13,18 @@
 //!
 //! Congestion control ([`cc`]) decides how many bytes may be in flight, the
 //! segment policy ([`seg`]) in what sizes they go; any pair combines.
+//!
+//! Kulkarni's mechanisms (SPEC §2.3): probabilistic retransmission (a
+//! per-flow "retransmit thread", [`ProbRetxParams`]), Dynamic Segment
+//! Resizing (a segment policy, [`seg::dsr_resize`]) and the timeout
+//! taxonomy: every RTO is classified ABTT or IBTT by where it falls in the
+//! application's message (block), and by how many duplicate ACKs preceded it.
 
 pub mod cc;
 pub mod echo;
 pub mod seg;
 
-use crate::config::TcpConfig;
+use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig};
 use crate::net::{flags, Packet, PktKind};
 use crate::rng::Rng;
 use crate::sim::{Event, Fire, LazyTimer};
@@ -26,6 +32,7 @@ use crate::time::SimTime;
 use crate::world::Core;
 use cc::{AckInfo, Cc, CcState, LossKind};
 use echo::{EchoAction, EchoMode, EcnEcho};
+use rand::Rng as _;
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
 
@@ -73,6 +80,26 @@ pub struct FlowStats {
     pub ooo_arrivals: u64,
     pub dup_arrivals: u64,
     pub acks_sent: u64,
+    /// Anterior block-transfer timeouts: RTOs before any ACK advanced
+    /// snd_una into the current message (block), i.e. the window sent at
+    /// the message's start was lost (Kulkarni 2012 §3.1).
+    pub abtt: u64,
+    /// Intermediate block-transfer timeouts: RTOs after some of the
+    /// current message was acknowledged.
+    pub ibtt: u64,
+    /// RTOs with no duplicate ACK since the last new ACK (every segment
+    /// after the hole was lost too: a whole-window loss).
+    pub rto_whole_window: u64,
+    /// RTOs after 1 … dupack_threshold − 1 duplicate ACKs (too few for
+    /// fast retransmit).
+    pub rto_few_dupacks: u64,
+    /// RTOs after ≥ dupack_threshold duplicate ACKs (a retransmission lost
+    /// in fast recovery, or duplicate ACKs below `recover`).
+    pub rto_many_dupacks: u64,
+    /// Marked retransmissions sent by the probabilistic-retransmission thread.
+    pub probretx_sent: u64,
+    /// Extra duplicate ACKs the receiver sent for marked, new segments.
+    pub probretx_dupacks: u64,
 }
 
 pub struct TcpFlow {
@@ -112,6 +139,16 @@ pub struct TcpFlow {
     last_send: SimTime,
     /// New data segments sent (retransmissions excluded).
     segs_sent: u64,
+    /// Start offsets of the application's messages (blocks) not yet
+    /// passed by snd_una; the front is the message snd_una is in.
+    msg_starts: VecDeque<u64>,
+    /// Probabilistic retransmission: the thread's next run that retransmits.
+    prx: LazyTimer,
+    /// Whether the pending run of the thread is a success of the coin (or
+    /// only the end of a bounded batch of failed tosses).
+    prx_hit: bool,
+    /// The thread is suspended (duplicate ACKs reached the threshold).
+    prx_suspended: bool,
     // ---- receiver ----
     rcv_nxt: u64,
     /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
@@ -134,7 +171,7 @@ impl TcpFlow {
         let mut cfg = cfg;
         // DCTCP and FaST are built on ECN: they always negotiate it.
         cfg.ecn |= cfg.cc.needs_ecn();
-        let smss = cfg.mss as u64;
+        let smss = SegPolicy::initial_smss(&cfg);
         TcpFlow {
             id,
             app,
@@ -169,6 +206,10 @@ impl TcpFlow {
             last_activity: SimTime::ZERO,
             last_send: SimTime::ZERO,
             segs_sent: 0,
+            msg_starts: VecDeque::new(),
+            prx: LazyTimer::default(),
+            prx_hit: false,
+            prx_suspended: false,
             rcv_nxt: 0,
             ooo: Vec::new(),
             ooo_stamp: 0,
@@ -235,11 +276,16 @@ impl TcpFlow {
         if self.start_time.is_none() {
             self.start_time = Some(core.q.now());
         }
+        if msg_tag.is_some() {
+            // A message (block) starts here: the timeout taxonomy's reference point.
+            self.msg_starts.push_back(self.app_limit);
+        }
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.msg_ends.push_back((self.app_limit, tag));
         }
         self.try_send(core);
+        self.prx_update(core);
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).
@@ -415,8 +461,14 @@ impl TcpFlow {
     }
 
     fn transmit(&mut self, core: &mut Core, start: u64, len: u32, retx: bool) {
+        self.transmit_flags(core, start, len, retx, 0);
+    }
+
+    /// Transmit with extra header flags (`flags::MARKED` for the
+    /// probabilistic-retransmission thread).
+    fn transmit_flags(&mut self, core: &mut Core, start: u64, len: u32, retx: bool, extra: u8) {
         let now = core.q.now();
-        let mut f = 0u8;
+        let mut f = extra;
         if self.cfg.ecn {
             f |= flags::ECT;
             if self.send_cwr && !retx {
@@ -429,7 +481,11 @@ impl TcpFlow {
             self.stats.retransmits += 1;
             self.stats.retx_bytes += len as u64;
         }
-        self.last_activity = now;
+        if extra & flags::MARKED == 0 {
+            // A marked copy does not restart the timer: the flow still
+            // waits on it, so the timeout period runs on.
+            self.last_activity = now;
+        }
         self.last_send = now;
         let pkt = Packet {
             kind: PktKind::Data,
@@ -506,6 +562,7 @@ impl TcpFlow {
         let now = core.q.now();
         self.stats.timeouts += 1;
         self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        self.classify_timeout();
         let flight = self.snd_max - self.snd_una;
         // RFC 5681 §3.1: ssthresh is held when the same data times out again.
         if self.cong != CongState::Loss || self.backoff == 1 {
@@ -524,7 +581,100 @@ impl TcpFlow {
         // RFC 6298 (5.5): back off, capped.
         self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
         self.arm_rto(core);
+        // The timer has taken over loss recovery: the thread runs again.
+        self.prx_suspended = false;
         self.try_send(core);
+        self.prx_update(core);
+    }
+
+    /// Start of the application message (block) snd_una is in: the
+    /// largest message start ≤ snd_una (0 for a flow without messages).
+    fn block_start(&self) -> u64 {
+        let mut start = 0;
+        for &s in &self.msg_starts {
+            if s > self.snd_una {
+                break;
+            }
+            start = s;
+        }
+        start
+    }
+
+    /// Timeout taxonomy (SPEC §2.3, Kulkarni 2012 §3.1): ABTT when no ACK
+    /// has advanced snd_una into the current block (the window sent at the
+    /// block's start was lost), IBTT otherwise; and whether any duplicate
+    /// ACKs arrived since the last new ACK.
+    fn classify_timeout(&mut self) {
+        if self.snd_una == self.block_start() {
+            self.stats.abtt += 1;
+        } else {
+            self.stats.ibtt += 1;
+        }
+        match self.dupacks {
+            0 => self.stats.rto_whole_window += 1,
+            d if d < self.cfg.dupack_threshold => self.stats.rto_few_dupacks += 1,
+            _ => self.stats.rto_many_dupacks += 1,
+        }
+    }
+
+    // ------------------------------------------------ probabilistic retransmission
+
+    /// Keep the retransmit thread (Kulkarni 2012 Algorithm 1) running
+    /// exactly while it is enabled, not suspended and data is outstanding.
+    ///
+    /// The thread tosses a coin of probability p once per period. The
+    /// tosses are independent, so instead of an event per period the
+    /// sender tosses ahead (from the flow's own random stream) and
+    /// schedules only the run that succeeds — at most 2¹⁶ periods ahead;
+    /// a batch without success ends in a run that only tosses again.
+    /// Stopping and restarting the thread starts a fresh sequence of
+    /// tosses, which by memorylessness is the same process.
+    #[inline]
+    fn prx_update(&mut self, core: &mut Core) {
+        if self.cfg.probretx.p <= 0.0 {
+            return;
+        }
+        let run = !self.prx_suspended && self.snd_una < self.snd_max;
+        if run && !self.prx.is_armed() {
+            self.prx_schedule(core);
+        } else if !run && self.prx.is_armed() {
+            self.prx.cancel();
+        }
+    }
+
+    fn prx_schedule(&mut self, core: &mut Core) {
+        const BATCH: u64 = 1 << 16;
+        let ProbRetxParams { p, period, .. } = self.cfg.probretx;
+        let mut k = 1;
+        self.prx_hit = true;
+        while !self.rng.gen_bool(p) {
+            if k == BATCH {
+                self.prx_hit = false;
+                break;
+            }
+            k += 1;
+        }
+        let at = core.q.now() + period.saturating_mul(k);
+        self.prx.arm(&mut core.q, at, Event::ProbRetx(self.id));
+    }
+
+    /// The retransmit thread's run (Algorithm 1): retransmit the target
+    /// segment with the mark set, then schedule the next successful run.
+    pub fn on_prx_event(&mut self, core: &mut Core) {
+        if self.prx.fire(&mut core.q, Event::ProbRetx(self.id)) != Fire::Expired {
+            return;
+        }
+        if self.prx_hit && !self.prx_suspended && self.snd_una < self.snd_max {
+            let seg = match self.cfg.probretx.target {
+                ProbRetxTarget::Highest => self.segs.iter().rev().find(|s| !s.sacked),
+                ProbRetxTarget::Lowest => self.segs.front(),
+            };
+            if let Some(&s) = seg {
+                self.stats.probretx_sent += 1;
+                self.transmit_flags(core, s.start, s.len, true, flags::MARKED);
+            }
+        }
+        self.prx_update(core);
     }
 
     // ---------------------------------------------------------- ACK arrival
@@ -548,6 +698,9 @@ impl TcpFlow {
             let rtt = Some(r);
             self.backoff = 1;
             self.snd_una = ack;
+            while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
+                self.msg_starts.pop_front();
+            }
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
                     self.segs.pop_front();
@@ -596,6 +749,13 @@ impl TcpFlow {
                     }
                 }
             }
+            if self.cong != CongState::Recovery {
+                // DSR (or another policy) may grow the segment size; the
+                // byte window stays as it is.
+                self.seg_policy.resize(&mut self.st);
+                // Out of fast recovery (or none began): the retransmit thread resumes.
+                self.prx_suspended = false;
+            }
             // RFC 6298 (5.2)/(5.3).
             if self.snd_una >= self.snd_max {
                 self.rto.cancel();
@@ -619,6 +779,7 @@ impl TcpFlow {
             self.ecn_response(&info);
         }
         self.try_send(core);
+        self.prx_update(core);
     }
 
     /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver
@@ -649,6 +810,10 @@ impl TcpFlow {
 
     fn on_dupack(&mut self, core: &mut Core, now: SimTime) {
         self.dupacks += 1;
+        if self.dupacks >= self.cfg.dupack_threshold {
+            // Algorithm 3: suspend the retransmit thread, fast retransmit.
+            self.prx_suspended = true;
+        }
         match self.cong {
             CongState::Recovery => {
                 if !self.cfg.sack {
@@ -762,15 +927,21 @@ impl TcpFlow {
             }
             ack_now = true;
         }
+        let marked = p.flags & flags::MARKED != 0;
         if end <= self.rcv_nxt {
+            // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
             self.send_ack(core, p.ts);
             return false;
         }
         if start > self.rcv_nxt {
             self.stats.ooo_arrivals += 1;
+            let marked_new = marked && !self.ooo.iter().any(|&(l, r, _)| l <= start && end <= r);
             self.insert_ooo(start, end);
             self.send_ack(core, self.ts_recent);
+            if marked_new {
+                self.probretx_extra_acks(core, self.ts_recent);
+            }
             return false;
         }
         let had_hole = !self.ooo.is_empty();
@@ -788,7 +959,11 @@ impl TcpFlow {
             }
         }
         self.last_delivery = core.q.now();
-        if had_hole || !self.cfg.delayed_ack || ack_now {
+        if marked {
+            // Algorithm 2: the normal ACK (at once), then three duplicates of it.
+            self.send_ack(core, p.ts);
+            self.probretx_extra_acks(core, p.ts);
+        } else if had_hole || !self.cfg.delayed_ack || ack_now {
             self.send_ack(core, p.ts);
         } else {
             self.unacked_segs += 1;
@@ -800,6 +975,16 @@ impl TcpFlow {
             }
         }
         true
+    }
+
+    /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
+    /// before, three more ACKs — duplicates the sender counts towards fast
+    /// retransmit.
+    fn probretx_extra_acks(&mut self, core: &mut Core, ts: SimTime) {
+        for _ in 0..3 {
+            self.send_ack(core, ts);
+        }
+        self.stats.probretx_dupacks += 3;
     }
 
     fn insert_ooo(&mut self, l: u64, r: u64) {

@@ -5,7 +5,12 @@
 //! * `Fast`: FaST's segment size (SPEC §2.1 eq. 9, both readings) with its
 //!   probing stage; vwnd comes from the FaST congestion control through
 //!   [`SegView::vwnd`] (under any other CC, cwnd stands in for it).
+//! * `Dsr`: Kulkarni's Dynamic Segment Resizing (Algorithm 4). The segment
+//!   size is the sender's SMSS itself, which starts at MSS_dsr and grows in
+//!   [`SegPolicy::resize`] as the window grows, so the window also grows in
+//!   units of the current (small) segment.
 
+use super::cc::CcState;
 use crate::config::{FastParams, FastSegRule, SegPolicyKind, TcpConfig};
 use crate::rng::Rng;
 
@@ -54,10 +59,37 @@ pub fn fast_window(rule: FastSegRule, vwnd: u64, smss: u64, wmin: u64, smin: u64
     }
 }
 
+/// Dynamic Segment Resizing, Algorithm 4, with the window in bytes.
+///
+/// The dissertation counts cwnd in segments of the current size MSS_dsr:
+/// when `MSS_dsr < MSS` and `cwnd ≥ cwnd_dsr` it sets
+/// `MSS_tmp = min(MSS, cwnd·MSS_dsr/(cwnd_dsr/2))`,
+/// `cwnd = MSS_dsr·cwnd/MSS_tmp` and `MSS_dsr = MSS_tmp`. The window in
+/// bytes, cwnd·MSS_dsr, is the same before and after, so with a byte window
+/// the resize only changes the segment size: given the window `cwnd_bytes`
+/// and the current segment size `smss`, this returns the new segment size
+/// (`min(mss, 2·cwnd_bytes/cwnd_dsr)`), or `None` when no resize is due.
+/// The window is then `cwnd_bytes/new ≈ cwnd_dsr/2` segments (exactly,
+/// unless capped at `mss` or rounded down).
+#[inline]
+pub fn dsr_resize(smss: u64, mss: u64, cwnd_bytes: u64, cwnd_dsr: u64) -> Option<u64> {
+    if smss >= mss || cwnd_bytes < cwnd_dsr.saturating_mul(smss) {
+        return None;
+    }
+    // cwnd_bytes ≥ cwnd_dsr·smss, so the new size is at least 2·smss (or mss).
+    let tmp = (cwnd_bytes.saturating_mul(2) / cwnd_dsr.max(2)).min(mss);
+    Some(tmp.max(smss))
+}
+
 #[derive(Clone, Debug)]
 pub enum SegPolicy {
     Fixed,
     Fast(FastParams),
+    /// Dynamic Segment Resizing: the connection's MSS and cwnd_dsr (segments).
+    Dsr {
+        mss: u64,
+        cwnd_dsr: u64,
+    },
 }
 
 impl SegPolicy {
@@ -65,13 +97,41 @@ impl SegPolicy {
         match cfg.seg {
             SegPolicyKind::Fixed => SegPolicy::Fixed,
             SegPolicyKind::Fast => SegPolicy::Fast(cfg.fast),
+            SegPolicyKind::Dsr => SegPolicy::Dsr {
+                mss: cfg.mss as u64,
+                cwnd_dsr: cfg.dsr.cwnd as u64,
+            },
+        }
+    }
+    /// The sender's SMSS (the unit of window growth) when the connection
+    /// starts: MSS_dsr for DSR, the MSS otherwise.
+    pub fn initial_smss(cfg: &TcpConfig) -> u64 {
+        match cfg.seg {
+            SegPolicyKind::Dsr => cfg.dsr.mss.clamp(1, cfg.mss) as u64,
+            _ => cfg.mss as u64,
+        }
+    }
+    /// Called after the window grew on an ACK outside loss recovery: a
+    /// policy may change the sender's SMSS (DSR). The window in bytes — and
+    /// so what may be in flight — is never changed. Returns whether SMSS changed.
+    #[inline]
+    pub fn resize(&mut self, st: &mut CcState) -> bool {
+        match *self {
+            SegPolicy::Dsr { mss, cwnd_dsr } => match dsr_resize(st.smss, mss, st.cwnd, cwnd_dsr) {
+                Some(new) if new != st.smss => {
+                    st.smss = new;
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
         }
     }
     /// Payload bytes for the next new segment (≥ 1, ≤ SMSS, ≤ available).
     #[inline]
     pub fn next_payload(&mut self, v: &SegView, _rng: &mut Rng) -> u32 {
         let want = match self {
-            SegPolicy::Fixed => v.smss,
+            SegPolicy::Fixed | SegPolicy::Dsr { .. } => v.smss,
             SegPolicy::Fast(p) => {
                 if v.segs_sent < p.probe_segments as u64 {
                     // Probing stage (Algorithm 1, lines 1–3).
@@ -93,6 +153,7 @@ impl SegPolicy {
         match self {
             SegPolicy::Fixed => "fixed",
             SegPolicy::Fast(_) => "fast",
+            SegPolicy::Dsr { .. } => "dsr",
         }
     }
 }
@@ -177,5 +238,90 @@ mod tests {
         // Without a vwnd (another CC), cwnd stands in for it.
         assert_eq!(p.next_payload(&view(1500, None, 9, 1 << 20), &mut rng), 750);
         assert_eq!(p.name(), "fast");
+    }
+
+    #[test]
+    fn dsr_resize_follows_algorithm_4() {
+        // MSS_dsr = 50, cwnd_dsr = 50, MSS = 1000.
+        assert_eq!(dsr_resize(50, 1000, 49 * 50, 50), None, "below cwnd_dsr");
+        // cwnd = 50 segments of 50 B: MSS_tmp = 50·50/25 = 100.
+        assert_eq!(dsr_resize(50, 1000, 50 * 50, 50), Some(100));
+        // cwnd = 60 segments: MSS_tmp = 60·50/25 = 120.
+        assert_eq!(dsr_resize(50, 1000, 60 * 50, 50), Some(120));
+        // Capped at MSS, and nothing more once there.
+        assert_eq!(dsr_resize(800, 1000, 50 * 800, 50), Some(1000));
+        assert_eq!(dsr_resize(1000, 1000, 500 * 1000, 50), None);
+        // Odd cwnd_dsr: cwnd_dsr/2 is a real number (7/2 = 3.5 segments).
+        assert_eq!(dsr_resize(50, 1000, 7 * 50, 7), Some(100));
+    }
+
+    /// Algorithm 4 in the dissertation's units (cwnd in segments of
+    /// MSS_dsr) and ours (bytes): the bytes the window allows in flight are
+    /// the same before and after every resize, and the window returns to
+    /// cwnd_dsr/2 segments of the new size unless MSS caps it.
+    #[test]
+    fn dsr_resize_preserves_bytes_in_flight() {
+        let mss = 1024u64;
+        let mut p = SegPolicy::Dsr { mss, cwnd_dsr: 50 };
+        let mut st = CcState {
+            cwnd: 2 * 50,
+            ssthresh: u64::MAX,
+            smss: 50,
+            ca_acked: 0,
+        };
+        let mut sizes = vec![st.smss];
+        // Grow the window one current segment per step (slow start per ACK).
+        while st.cwnd < 200 * mss {
+            st.cwnd += st.smss;
+            let (bytes, segs_before) = (st.cwnd, st.cwnd as f64 / st.smss as f64);
+            let old = st.smss;
+            if p.resize(&mut st) {
+                assert_eq!(st.cwnd, bytes, "resize must not change the byte window");
+                assert!(segs_before >= 50.0);
+                // The dissertation's arithmetic, in segments.
+                let tmp = ((segs_before * old as f64) / 25.0).min(mss as f64);
+                assert_eq!(st.smss, tmp.floor() as u64);
+                let segs_after = st.cwnd as f64 / st.smss as f64;
+                let want = old as f64 * segs_before / tmp;
+                assert!(
+                    (segs_after - want).abs() / want < 0.02,
+                    "{segs_after} vs {want}"
+                );
+                if st.smss < mss {
+                    assert!(
+                        (segs_after - 25.0).abs() < 0.5,
+                        "back to cwnd_dsr/2: {segs_after}"
+                    );
+                }
+                sizes.push(st.smss);
+            }
+        }
+        assert_eq!(sizes, vec![50, 100, 200, 400, 800, 1024]);
+        assert_eq!(p.name(), "dsr");
+        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let v = SegView {
+            smss: 200,
+            ..view(10_000, None, 9, 1 << 20)
+        };
+        assert_eq!(
+            p.next_payload(&v, &mut rng),
+            200,
+            "DSR sends SMSS-sized segments"
+        );
+    }
+
+    #[test]
+    fn dsr_starts_at_mss_dsr() {
+        let cfg = TcpConfig {
+            mss: 1024,
+            seg: SegPolicyKind::Dsr,
+            ..TcpConfig::default()
+        };
+        assert_eq!(SegPolicy::initial_smss(&cfg), 50);
+        let fixed = TcpConfig {
+            mss: 1024,
+            ..TcpConfig::default()
+        };
+        assert_eq!(SegPolicy::initial_smss(&fixed), 1024);
     }
 }

@@ -333,3 +333,265 @@ fn cubic_exposes_w_max_and_epoch_window_to_segment_policies() {
     assert_eq!(v.epoch_start_cwnd, Some(7 * m));
     assert!(v.vwnd.is_none());
 }
+
+// ------------------------------------------------ Kulkarni's mechanisms
+
+fn marked_pkt(seq: u64, len: u32) -> Packet {
+    let mut p = data_pkt(seq, len, false);
+    p.flags = flags::MARKED | flags::RETX;
+    p
+}
+
+/// Algorithm 2: after the normal ACK of a marked segment not seen before,
+/// exactly three more ACKs with the same acknowledgement number; a marked
+/// duplicate (below rcv_nxt or already buffered out of order) gets only the
+/// normal ACK, as does an unmarked segment.
+#[test]
+fn receiver_sends_three_extra_dupacks_per_new_marked_segment() {
+    for delayed in [false, true] {
+        let mut t = tcp(CcKind::NewReno);
+        t.ecn = false;
+        t.delayed_ack = delayed;
+        let mut w = world(t);
+        let m = MSS as u64;
+        let f = 0;
+        let step = |w: &mut World, p: Packet| {
+            let before = acks(w).len();
+            w.flows[f].on_data(&mut w.core, &p);
+            acks(w)[before..]
+                .iter()
+                .map(|a| a.seq / m)
+                .collect::<Vec<_>>()
+        };
+        // In order, marked, new: the cumulative ACK (at once, even with
+        // delayed ACKs) and three duplicates of it.
+        assert_eq!(step(&mut w, marked_pkt(0, MSS)), vec![1, 1, 1, 1]);
+        // In order, unmarked: the normal ACK (none yet when delayed).
+        let unmarked = step(&mut w, data_pkt(m, MSS, false));
+        assert_eq!(unmarked, if delayed { vec![] } else { vec![2] });
+        // Marked duplicate below rcv_nxt: the normal ACK only.
+        assert_eq!(step(&mut w, marked_pkt(0, MSS)), vec![2]);
+        // Out of order (segment 3 missing), marked, new: dup ACK + 3.
+        assert_eq!(step(&mut w, marked_pkt(4 * m, MSS)), vec![2, 2, 2, 2]);
+        // The same marked segment again: already buffered, a duplicate.
+        assert_eq!(step(&mut w, marked_pkt(4 * m, MSS)), vec![2]);
+        // Unmarked out of order: one duplicate ACK.
+        assert_eq!(step(&mut w, data_pkt(5 * m, MSS, false)), vec![2]);
+        // The marked hole-filler: cumulative ACK over the buffered data + 3.
+        assert_eq!(step(&mut w, marked_pkt(2 * m, MSS)), vec![3, 3, 3, 3]);
+        assert_eq!(step(&mut w, marked_pkt(3 * m, MSS)), vec![6, 6, 6, 6]);
+        assert_eq!(w.flows[f].stats.probretx_dupacks, 12);
+        assert_eq!(w.flows[f].delivered(), 6 * m);
+    }
+}
+
+/// Run the world's queue up to `t` (the clock ends at `t`), handing only
+/// the flow timers we care about (probabilistic retransmission, RTO) to
+/// the flow; packets are read back from the arena.
+fn run_timers(w: &mut World, t: SimTime) {
+    let sentinel = Event::App {
+        app: u32::MAX,
+        tag: 0,
+    };
+    w.core.q.schedule(t, sentinel);
+    while let Some(ev) = w.core.q.pop_until(t) {
+        match ev {
+            Event::ProbRetx(f) => w.flows[f as usize].on_prx_event(&mut w.core),
+            Event::Rto(f) => w.flows[f as usize].on_rto_event(&mut w.core),
+            _ => {}
+        }
+    }
+}
+
+fn marked_sent(w: &World) -> Vec<u64> {
+    data_sent(w)
+        .iter()
+        .filter(|p| p.flags & flags::MARKED != 0)
+        .map(|p| p.seq / MSS as u64)
+        .collect()
+}
+
+fn prx_tcp(p: f64, target: crate::config::ProbRetxTarget) -> TcpConfig {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    t.rto_min = SimTime::from_ms(200);
+    t.probretx.p = p;
+    t.probretx.target = target;
+    t
+}
+
+/// Algorithm 1 with p = 1: every 20 µs run retransmits the target segment
+/// with the mark; "highest" and "lowest" pick the two ends of the window.
+#[test]
+fn retransmit_thread_marks_the_target_segment_every_period() {
+    use crate::config::ProbRetxTarget::{Highest, Lowest};
+    for (target, seg) in [(Highest, 9), (Lowest, 0)] {
+        let mut w = world(prx_tcp(1.0, target));
+        w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+        run_timers(&mut w, SimTime::from_us(101));
+        assert_eq!(marked_sent(&w), vec![seg; 5], "{target:?}");
+        let f = &w.flows[0];
+        assert_eq!(f.stats.probretx_sent, 5);
+        assert_eq!(f.stats.retransmits, 5, "marked copies are retransmissions");
+        let times: Vec<SimTime> = data_sent(&w)
+            .iter()
+            .filter(|p| p.flags & flags::MARKED != 0)
+            .map(|p| p.ts)
+            .collect();
+        assert_eq!(times[0], SimTime::from_us(20));
+        assert_eq!(times[4], SimTime::from_us(100));
+    }
+}
+
+/// Algorithm 3: three duplicate ACKs suspend the thread and fast
+/// retransmit; it resumes on the full ACK that ends recovery, and stops
+/// (no events at all) while nothing is outstanding.
+#[test]
+fn thread_suspends_on_three_dupacks_and_resumes_after_recovery() {
+    let mut w = world(prx_tcp(1.0, crate::config::ProbRetxTarget::Highest));
+    let m = MSS as u64;
+    w.flows[0].app_write(&mut w.core, 20 * m, None);
+    run_timers(&mut w, SimTime::from_us(20));
+    assert_eq!(marked_sent(&w), vec![9]);
+    for _ in 0..3 {
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+    }
+    let f = &w.flows[0];
+    assert_eq!(f.cong, CongState::Recovery);
+    assert_eq!(f.stats.fast_retransmits, 1);
+    assert!(f.prx_suspended);
+    run_timers(&mut w, SimTime::from_us(200));
+    assert_eq!(marked_sent(&w), vec![9], "suspended: no runs");
+    // The full ACK ends recovery: new data goes out and the thread resumes.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+    assert_eq!(f.cong, CongState::Open);
+    assert!(!f.prx_suspended);
+    let hi = (f.snd_max() - 1) / m;
+    run_timers(&mut w, SimTime::from_us(220));
+    assert_eq!(marked_sent(&w), vec![9, hi]);
+    // Everything acknowledged: the thread stops, nothing is scheduled.
+    let f = &mut w.flows[0];
+    while f.snd_una() < 20 * m {
+        let to = f.snd_max();
+        f.on_ack(&mut w.core, &ack_pkt(to, false));
+    }
+    assert!(!f.prx.is_armed());
+    run_timers(&mut w, SimTime::from_ms(100));
+    assert_eq!(marked_sent(&w), vec![9, hi]);
+}
+
+/// p = 0 never draws, never schedules a run; the tosses of 0 < p < 1 come
+/// from the flow's own stream and are spaced by whole periods.
+#[test]
+fn thread_off_at_p_zero_and_geometric_at_small_p() {
+    let mut w = world(prx_tcp(0.0, crate::config::ProbRetxTarget::Highest));
+    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+    assert!(!w.flows[0].prx.is_armed());
+    let mut w = world(prx_tcp(0.05, crate::config::ProbRetxTarget::Highest));
+    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+    run_timers(&mut w, SimTime::from_ms(100));
+    let times: Vec<u64> = data_sent(&w)
+        .iter()
+        .filter(|p| p.flags & flags::MARKED != 0)
+        .map(|p| p.ts.0)
+        .collect();
+    // 5000 runs at p = 0.05: about 250 marked copies.
+    assert!((180..320).contains(&times.len()), "{}", times.len());
+    let period = SimTime::from_us(20).0;
+    assert!(times.iter().all(|t| t % period == 0));
+}
+
+/// The timeout taxonomy: an RTO before any ACK of the current message is
+/// an ABTT, after one an IBTT; no duplicate ACK = whole-window loss,
+/// 1–2 = too few duplicate ACKs, ≥ 3 = many.
+#[test]
+fn timeouts_are_classified_by_block_position_and_dupacks() {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    let mut w = world(t);
+    let m = MSS as u64;
+    // Block 0: the whole first window is lost.
+    w.flows[0].app_write(&mut w.core, 20 * m, Some(0));
+    let f = &mut w.flows[0];
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (1, 0));
+    assert_eq!(f.stats.rto_whole_window, 1);
+    // The same data times out again: still anterior.
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (2, 0));
+    // Part of the block acknowledged, then two duplicate ACKs and an RTO.
+    f.on_ack(&mut w.core, &ack_pkt(m, false));
+    f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+    for _ in 0..2 {
+        f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+    }
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (2, 1));
+    assert_eq!(f.stats.rto_few_dupacks, 1);
+    // The rest of block 0 acknowledged; block 1 starts at 20·MSS.
+    while f.snd_una() < 20 * m {
+        let to = f.snd_max();
+        f.on_ack(&mut w.core, &ack_pkt(to, false));
+    }
+    assert_eq!(f.snd_max(), 20 * m);
+    f.app_write(&mut w.core, 10 * m, Some(1));
+    let f = &mut w.flows[0];
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 1));
+    // Fast recovery whose retransmission is lost: an IBTT after many dup ACKs.
+    f.on_ack(&mut w.core, &ack_pkt(21 * m, false));
+    let una = f.snd_una();
+    for _ in 0..3 {
+        f.on_ack(&mut w.core, &ack_pkt(una, false));
+    }
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 2));
+    assert_eq!(f.stats.rto_many_dupacks, 1);
+    let s = &f.stats;
+    assert_eq!(s.timeouts, s.abtt + s.ibtt);
+    assert_eq!(
+        s.timeouts,
+        s.rto_whole_window + s.rto_few_dupacks + s.rto_many_dupacks
+    );
+}
+
+/// DSR in the sender: the connection starts with MSS_dsr segments and a
+/// window of init_cwnd of them; when the window reaches cwnd_dsr segments
+/// the segment size grows and the bytes allowed in flight do not change.
+#[test]
+fn dsr_sender_resizes_without_changing_bytes_in_flight() {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    t.seg = SegPolicyKind::Dsr;
+    t.init_cwnd_segments = 2;
+    t.mss = 1024;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 1 << 20, None);
+    let sizes = |w: &World| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
+    assert_eq!(sizes(&w), vec![50, 50]);
+    let mut resized = 0;
+    // ACK one segment at a time (slow start) and watch each resize.
+    for _ in 0..400 {
+        let f = &mut w.flows[0];
+        let (una, smss) = (f.snd_una(), f.st.smss);
+        let next = una + data_sent(&w).iter().find(|p| p.seq == una).unwrap().payload as u64;
+        let f = &mut w.flows[0];
+        let wnd_before = f.send_window() + (next - una).min(2 * smss);
+        f.on_ack(&mut w.core, &ack_pkt(next, false));
+        if f.st.smss != smss {
+            resized += 1;
+            // The growth of this ACK happened first; the resize kept the window.
+            assert_eq!(f.send_window(), wnd_before, "window bytes kept");
+            assert!(f.st.cwnd >= 50 * smss);
+            assert_eq!(f.st.smss, (2 * f.st.cwnd / 50).min(1024));
+            // What is in flight is the window, in the new size's segments.
+            assert!(f.snd_max() - f.snd_una() <= f.send_window());
+            assert!(f.snd_max() - f.snd_una() + f.st.smss > f.send_window());
+        }
+    }
+    assert!(resized >= 3, "resized {resized} times");
+    let last = *sizes(&w).last().unwrap() as u64;
+    assert_eq!(last, w.flows[0].st.smss);
+}
