@@ -7,14 +7,9 @@
 //! any input.
 
 use crate::config::{
-<<<<<<< HEAD
-    AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, FastParams, FastSegRule, Limit,
-    NodeKind, QueueConfig, RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
-=======
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
     FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
-    SegPolicyKind, TcpConfig, TopologySpec,
->>>>>>> kulk
+    SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
