@@ -50,14 +50,17 @@ pub struct Round {
     /// Of the timeouts: anterior / intermediate block-transfer timeouts.
     pub abtt: u64,
     pub ibtt: u64,
+    /// Of the timeouts: those whose lost segment was in a block's first flight.
+    pub rto_first_flight: u64,
 }
 
-/// Timeout counters summed over a set of flows: (timeouts, ABTT, IBTT).
+/// Timeout counters summed over a set of flows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeoutCounts {
     pub timeouts: u64,
     pub abtt: u64,
     pub ibtt: u64,
+    pub rto_first_flight: u64,
 }
 
 impl TimeoutCounts {
@@ -68,6 +71,7 @@ impl TimeoutCounts {
             c.timeouts += s.timeouts;
             c.abtt += s.abtt;
             c.ibtt += s.ibtt;
+            c.rto_first_flight += s.rto_first_flight;
         }
         c
     }
@@ -407,6 +411,7 @@ impl App {
                         timeouts: c.timeouts - r.at_start.timeouts,
                         abtt: c.abtt - r.at_start.abtt,
                         ibtt: c.ibtt - r.at_start.ibtt,
+                        rto_first_flight: c.rto_first_flight - r.at_start.rto_first_flight,
                     });
                     r.cur += 1;
                     if r.cur >= r.rounds {

@@ -36,6 +36,7 @@ struct FlowRow {
     timeout_period_s: f64,
     abtt: u64,
     ibtt: u64,
+    rto_first_flight: u64,
     rto_whole_window: u64,
     rto_few_dupacks: u64,
     rto_many_dupacks: u64,
@@ -120,6 +121,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             timeout_period_s: f.stats.timeout_period.as_secs_f64(),
             abtt: f.stats.abtt,
             ibtt: f.stats.ibtt,
+            rto_first_flight: f.stats.rto_first_flight,
             rto_whole_window: f.stats.rto_whole_window,
             rto_few_dupacks: f.stats.rto_few_dupacks,
             rto_many_dupacks: f.stats.rto_many_dupacks,
@@ -171,6 +173,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             timeout_period_s: 0.0,
             abtt: 0,
             ibtt: 0,
+            rto_first_flight: 0,
             rto_whole_window: 0,
             rto_few_dupacks: 0,
             rto_many_dupacks: 0,
@@ -234,6 +237,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     );
     flows.push("abtt", u64s(r.iter().map(|x| x.abtt)));
     flows.push("ibtt", u64s(r.iter().map(|x| x.ibtt)));
+    flows.push(
+        "rto_first_flight",
+        u64s(r.iter().map(|x| x.rto_first_flight)),
+    );
     flows.push(
         "rto_whole_window",
         u64s(r.iter().map(|x| x.rto_whole_window)),
@@ -398,6 +405,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut timeouts = Vec::new();
     let mut abtt = Vec::new();
     let mut ibtt = Vec::new();
+    let mut first_flight = Vec::new();
     for (i, a) in w.apps.iter().enumerate() {
         let App::Rounds(r) = a else { continue };
         if r.kind != kind {
@@ -420,6 +428,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
             timeouts.push(d.timeouts);
             abtt.push(d.abtt);
             ibtt.push(d.ibtt);
+            first_flight.push(d.rto_first_flight);
         }
     }
     let mut t = Table::new(name);
@@ -441,6 +450,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("timeouts", Column::U64(timeouts));
     t.push("abtt", Column::U64(abtt));
     t.push("ibtt", Column::U64(ibtt));
+    t.push("rto_first_flight", Column::U64(first_flight));
     t
 }
 

@@ -121,6 +121,7 @@ fn zero_probability_is_identical_to_no_keys() {
     let a = dcnsim::run_json(&doc(base), None).unwrap();
     let b = dcnsim::run_json(&doc(with_keys), None).unwrap();
     check_conservation(&a);
+    check_conservation(&b);
     assert!(total(&a, "timeouts") > 0, "a run with losses");
     assert_eq!(a.tables, b.tables);
     assert_eq!(a.pcaps, b.pcaps);
@@ -141,6 +142,7 @@ fn timeout_taxonomy_accounts_for_every_timeout() {
         let r = run(&kulkarni(n, 15, |_| {}));
         let c = |name: &str| col_u64(&r, "flows", name);
         let (to, abtt, ibtt) = (c("timeouts"), c("abtt"), c("ibtt"));
+        let ff = c("rto_first_flight");
         let (whole, few, many) = (
             c("rto_whole_window"),
             c("rto_few_dupacks"),
@@ -149,11 +151,13 @@ fn timeout_taxonomy_accounts_for_every_timeout() {
         for i in 0..to.len() {
             assert_eq!(to[i], abtt[i] + ibtt[i], "flow {i}");
             assert_eq!(to[i], whole[i] + few[i] + many[i], "flow {i}");
+            assert!(abtt[i] <= ff[i] && ff[i] <= to[i], "flow {i}");
         }
         let b = |name: &str| col_u64(&r, "blocks", name).iter().sum::<u64>();
         assert_eq!(b("timeouts"), total(&r, "timeouts"));
         assert_eq!(b("abtt"), total(&r, "abtt"));
         assert_eq!(b("ibtt"), total(&r, "ibtt"));
+        assert_eq!(b("rto_first_flight"), total(&r, "rto_first_flight"));
         let bt = col_u64(&r, "blocks", "timeouts");
         let (ba, bi) = (col_u64(&r, "blocks", "abtt"), col_u64(&r, "blocks", "ibtt"));
         assert!((0..bt.len()).all(|k| bt[k] == ba[k] + bi[k]));
@@ -162,6 +166,9 @@ fn timeout_taxonomy_accounts_for_every_timeout() {
             // Many servers: windows lost at the start of blocks, as in the
             // dissertation's Figure 3.4.
             assert!(total(&r, "abtt") > 0 && total(&r, "ibtt") > 0);
+            // Most windows lost at a block's start lose all but a few
+            // first segments: first-flight losses outnumber strict ABTTs.
+            assert!(total(&r, "rto_first_flight") > total(&r, "abtt"));
         }
     }
 }

@@ -87,6 +87,11 @@ pub struct FlowStats {
     /// Intermediate block-transfer timeouts: RTOs after some of the
     /// current message was acknowledged.
     pub ibtt: u64,
+    /// RTOs whose hole (the segment at snd_una) was sent in the current
+    /// message's first flight, before any ACK of the message arrived: the
+    /// ABTTs, plus the IBTTs of a first window lost all but its first
+    /// few segments.
+    pub rto_first_flight: u64,
     /// RTOs with no duplicate ACK since the last new ACK (every segment
     /// after the hole was lost too: a whole-window loss).
     pub rto_whole_window: u64,
@@ -142,6 +147,9 @@ pub struct TcpFlow {
     /// Start offsets of the application's messages (blocks) not yet
     /// passed by snd_una; the front is the message snd_una is in.
     msg_starts: VecDeque<u64>,
+    /// The message whose first ACK has arrived, and snd_max at that
+    /// moment: the end of the message's first flight.
+    first_flight: Option<(u64, u64)>,
     /// Probabilistic retransmission: the thread's next run that retransmits.
     prx: LazyTimer,
     /// Whether the pending run of the thread is a success of the coin (or
@@ -207,6 +215,7 @@ impl TcpFlow {
             last_send: SimTime::ZERO,
             segs_sent: 0,
             msg_starts: VecDeque::new(),
+            first_flight: None,
             prx: LazyTimer::default(),
             prx_hit: false,
             prx_suspended: false,
@@ -605,10 +614,15 @@ impl TcpFlow {
     /// block's start was lost), IBTT otherwise; and whether any duplicate
     /// ACKs arrived since the last new ACK.
     fn classify_timeout(&mut self) {
-        if self.snd_una == self.block_start() {
+        let bs = self.block_start();
+        if self.snd_una == bs {
             self.stats.abtt += 1;
+            self.stats.rto_first_flight += 1;
         } else {
             self.stats.ibtt += 1;
+            if matches!(self.first_flight, Some((b, end)) if b == bs && self.snd_una < end) {
+                self.stats.rto_first_flight += 1;
+            }
         }
         match self.dupacks {
             0 => self.stats.rto_whole_window += 1,
@@ -700,6 +714,11 @@ impl TcpFlow {
             self.snd_una = ack;
             while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
                 self.msg_starts.pop_front();
+            }
+            let bs = self.block_start();
+            if ack > bs && self.first_flight.is_none_or(|(b, _)| b != bs) {
+                // The first ACK into this message: its first flight ends at snd_max.
+                self.first_flight = Some((bs, self.snd_max));
             }
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {

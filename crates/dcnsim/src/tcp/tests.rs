@@ -505,7 +505,8 @@ fn thread_off_at_p_zero_and_geometric_at_small_p() {
 
 /// The timeout taxonomy: an RTO before any ACK of the current message is
 /// an ABTT, after one an IBTT; no duplicate ACK = whole-window loss,
-/// 1–2 = too few duplicate ACKs, ≥ 3 = many.
+/// 1–2 = too few duplicate ACKs, ≥ 3 = many; a hole sent before the
+/// message's first ACK arrived is a first-flight loss.
 #[test]
 fn timeouts_are_classified_by_block_position_and_dupacks() {
     let mut t = tcp(CcKind::NewReno);
@@ -536,7 +537,7 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
         f.on_ack(&mut w.core, &ack_pkt(to, false));
     }
     assert_eq!(f.snd_max(), 20 * m);
-    f.app_write(&mut w.core, 10 * m, Some(1));
+    f.app_write(&mut w.core, 40 * m, Some(1));
     let f = &mut w.flows[0];
     f.on_timeout(&mut w.core);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 1));
@@ -549,6 +550,21 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
     f.on_timeout(&mut w.core);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 2));
     assert_eq!(f.stats.rto_many_dupacks, 1);
+    // Every hole so far was in its block's first flight (the 10 segments
+    // sent before the block's first ACK).
+    assert_eq!(f.stats.rto_first_flight, 5);
+    // Past block 1's first flight, a timeout is only an IBTT.
+    for _ in 0..100 {
+        if f.snd_una() >= 32 * m {
+            break;
+        }
+        let to = f.snd_max().min(f.snd_una() + m);
+        f.on_ack(&mut w.core, &ack_pkt(to, false));
+    }
+    assert!(f.snd_una() >= 32 * m);
+    f.on_timeout(&mut w.core);
+    assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 3));
+    assert_eq!(f.stats.rto_first_flight, 5);
     let s = &f.stats;
     assert_eq!(s.timeouts, s.abtt + s.ibtt);
     assert_eq!(
