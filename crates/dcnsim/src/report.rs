@@ -3,6 +3,7 @@
 use crate::app::App;
 use crate::config::Limit;
 use crate::results::{Column, Results, Table};
+use crate::time::SimTime;
 use crate::world::World;
 
 fn f64s(v: impl Iterator<Item = f64>) -> Column {
@@ -369,7 +370,30 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         .iter()
         .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
         .collect();
-    let mut tables = vec![flows, queues, queries, blocks];
+    // Loss indications of every TCP flow, merged in time order.
+    let mut log: Vec<(SimTime, u64, bool)> = w
+        .flows
+        .iter()
+        .flat_map(|f| {
+            f.stats
+                .loss_log
+                .iter()
+                .map(move |&(t, to)| (t, f.id as u64, to))
+        })
+        .collect();
+    log.sort_by_key(|&(t, id, _)| (t, id));
+    let mut losses = Table::new("losses");
+    losses.push("time_s", f64s(log.iter().map(|x| x.0.as_secs_f64())));
+    losses.push("flow_id", u64s(log.iter().map(|x| x.1)));
+    losses.push(
+        "kind",
+        Column::Str(
+            log.iter()
+                .map(|x| if x.2 { "timeout" } else { "fast_retransmit" }.to_string())
+                .collect(),
+        ),
+    );
+    let mut tables = vec![flows, queues, queries, blocks, losses];
     if let Some(tr) = &w.trace {
         let mut ft = Table::new("flow_ts");
         ft.push("time_s", Column::F64(tr.f_time.clone()));

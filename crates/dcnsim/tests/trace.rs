@@ -56,3 +56,48 @@ fn samples_are_periodic_monotone_and_within_limits() {
     };
     assert_eq!(to[5], "h2");
 }
+
+#[test]
+fn loss_log_lists_every_timeout_and_fast_retransmit_in_time_order() {
+    let topo = star(9, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024));
+    let t = TcpConfig {
+        mss: 1024,
+        rwnd_bytes: 1000 * 1024,
+        ..TcpConfig::default()
+    };
+    let apps = vec![AppSpec::SyncReads {
+        client: 0,
+        servers: (1..=8).collect(),
+        sru_bytes: 256 * 1024,
+        request_bytes: 64,
+        blocks: 10,
+        jitter: SimTime::from_us(20),
+        start: SimTime::ZERO,
+        tcp: t,
+    }];
+    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(30)));
+    check_conservation(&r);
+    let Column::F64(time) = r.table("losses").unwrap().column("time_s").unwrap() else {
+        panic!()
+    };
+    let flow = col_u64(&r, "losses", "flow_id");
+    let Column::Str(kind) = r.table("losses").unwrap().column("kind").unwrap() else {
+        panic!()
+    };
+    assert!(time.windows(2).all(|w| w[0] <= w[1]));
+    let to = col_u64(&r, "flows", "timeouts");
+    let fr = col_u64(&r, "flows", "fast_retransmits");
+    assert!(
+        to.iter().sum::<u64>() > 0,
+        "the scenario must produce timeouts"
+    );
+    for f in 0..to.len() {
+        let n = |k: &str| {
+            (0..flow.len())
+                .filter(|&i| flow[i] == f as u64 && kind[i] == k)
+                .count() as u64
+        };
+        assert_eq!(n("timeout"), to[f]);
+        assert_eq!(n("fast_retransmit"), fr[f]);
+    }
+}

@@ -578,11 +578,15 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
         d = _at(df, config=cfg.key())
         tag = "" if cfg is BG_CFGS[0] else " (background sender at 10 Gbps)"
         nr = _val(d, "qct_mean_ms", series="NewReno", n=100)
+        if cfg is BG_CFGS[0]:
+            why = ("our 1 Gbps background sender keeps its standing queue in its own NIC queue, so ToR 0's buffer is "
+                   "nearly empty when the query starts; the paper's 281 ms means workers backing off 4–5 times")
+        else:
+            why = ("with the standing queue at ToR 0 NewReno's QCT triples (workers back off up to 4 times), the "
+                   "paper's mechanism; but our background flow also loses packets to the burst and backs off, "
+                   "which lets the retransmissions through sooner")
         cmps.append(compare_number(f"NewReno mean QCT at n = 100{tag}", nr, 281.0, unit="ms", rel_tol=0.25,
-                                   close_tol=0.5,
-                                   note="our NewReno background flow backs off when the query burst overflows "
-                                        "the port, so the workers' retransmissions get through; the paper saw "
-                                        "repeated backoffs" if nr < 140 else ""))
+                                   close_tol=0.5, note=why if nr < 0.75 * 281 else ""))
         fmax = float(_at(d, series="FaST")["qct_mean_ms"].max())
         cmps.append(compare_claim(f"FaST max mean QCT over n{tag}", f"{fmax:.1f} ms", "< 35 ms", fmax < 35))
         f = _at(d, series="FaST").set_index("n")["qct_mean_ms"]
@@ -591,9 +595,10 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
         cmps.append(compare_claim(f"FaST below DCTCP{tag}", f"at n = {below}" if below else "never",
                                   "FaST below DCTCP", len(below) == len(f), partly=len(below) >= len(f) / 2,
                                   note="" if len(below) == len(f) else
-                                  "at small n the background flow keeps ToR 0's port above K, so FaST's "
-                                  "marked responses shrink to 100 B segments and take longer than DCTCP's "
-                                  "1460 B ones" if cfg is BG_CFGS[0] else ""))
+                                  "at small n, where DCTCP loses little, the background flow keeps ToR 0's port at "
+                                  "or above K, so FaST's marked responses shrink towards 100 B segments (≈ 430 B "
+                                  "on average at n = 10 with the 1 Gbps sender) and take longer than DCTCP's "
+                                  "1460 B ones"))
     return FigureResult(df.drop(columns=["panel"]), paths, cmps, _overlap_notes(df) + _bg_notes(df))
 
 

@@ -68,6 +68,10 @@ pub enum CongState {
 /// Per-flow counters reported in the `flows` table.
 #[derive(Clone, Debug, Default)]
 pub struct FlowStats {
+    /// Every loss indication, in time order: (time, true for a timeout,
+    /// false for a fast retransmit). Kulkarni's model groups these across
+    /// flows into loss events of the cumulative flow.
+    pub loss_log: Vec<(SimTime, bool)>,
     pub segments_sent: u64,
     pub bytes_sent: u64,
     pub retransmits: u64,
@@ -570,6 +574,7 @@ impl TcpFlow {
         }
         let now = core.q.now();
         self.stats.timeouts += 1;
+        self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);
         self.classify_timeout();
         let flight = self.snd_max - self.snd_una;
@@ -857,6 +862,7 @@ impl TcpFlow {
         self.cong = CongState::Recovery;
         self.partial_seen = false;
         self.stats.fast_retransmits += 1;
+        self.stats.loss_log.push((core.q.now(), false));
         if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
             self.st.cwnd = self.st.ssthresh;
