@@ -136,3 +136,74 @@ def test_dctcp_incast_onset_is_near_n_star_max():
         onsets.append(onset)
     # and the law's trend: more buffer, more workers before incast
     assert onsets == sorted(onsets) and onsets[0] < onsets[-1]
+
+
+# ---------------------------------------------------------------- dcnsim model incast
+
+_INCAST_TOML = """
+name = "kulkarni-incast-12"
+stop = "60s"
+[topology]
+kind = "star"
+hosts = 13
+rate = "1Gbps"
+delay = "50us"
+buffer = "32KB"
+[tcp]
+mss = 1024
+rto_min = "200ms"
+rwnd = "1000pkt"
+[[apps]]
+kind = "sync_reads"
+client = 0
+servers = "1-12"
+sru = "256KB"
+blocks = 12
+jitter = "20us"
+"""
+
+
+@needs_core
+def test_model_incast_from_a_run_written_by_dcnsim_run(tmp_path):
+    f = tmp_path / "incast.toml"
+    f.write_text(_INCAST_TOML)
+    r = cli("run", str(f), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    r = cli("model", "incast", "--from-run", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    for label in ("simulation", "TD-only model (3.21)", "Full model (3.39)", "Split model (3.40)", "n x Padhye"):
+        assert label in out
+    assert "n = 12" in out and "L = 3072 pkts" in out  # 12 x 256 KB in 1 KB packets
+    mbps = {m.group(1).strip(): float(m.group(2)) for m in
+            re.finditer(r"^  (simulation|TD-only model \(3\.21\)|Full model \(3\.39\)|Split model \(3\.40\))\s+"
+                         r"([0-9.]+) Mbps", out, re.M)}
+    assert len(mbps) == 4
+    # the simulated goodput is the blocks' goodput from the run's summary
+    summ = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert mbps["simulation"] == pytest.approx(summ["block_goodput_bps"] / 1e6, abs=0.06)
+    # timeouts only lengthen a TD period: Full <= Split <= TD-only (docs/models.md)
+    assert mbps["Full model (3.39)"] <= mbps["Split model (3.40)"] + 0.05 <= mbps["TD-only model (3.21)"] + 0.1
+    j = cli("model", "incast", "--from-run", str(tmp_path / "out"), "--app", "0", "--json")
+    assert j.returncode == 0, j.stderr
+    doc = json.loads(j.stdout)
+    assert doc["inputs"]["n"] == 12 and doc["throughput_bps"]["sim_bps"] == pytest.approx(summ["block_goodput_bps"])
+
+
+def test_model_incast_errors_are_clear(tmp_path):
+    r = cli("model", "incast", "--from-run", str(tmp_path / "missing"))
+    assert r.returncode == 2 and "not a results directory" in r.stderr and "Traceback" not in r.stderr
+    (tmp_path / "empty").mkdir()
+    r = cli("model", "incast", "--from-run", str(tmp_path / "empty"))
+    assert r.returncode == 2 and "flows and blocks" in r.stderr and "Traceback" not in r.stderr
+    r = cli("model", "incast")
+    assert r.returncode == 2 and "--from-run" in r.stderr
+
+
+@needs_core
+def test_model_incast_unknown_app(tmp_path):
+    f = tmp_path / "incast.toml"
+    f.write_text(_INCAST_TOML.replace('servers = "1-12"', 'servers = "1-2"').replace("blocks = 12", "blocks = 2"))
+    assert cli("run", str(f), "--out", str(tmp_path / "out")).returncode == 0
+    r = cli("model", "incast", "--from-run", str(tmp_path / "out"), "--app", "3")
+    assert r.returncode == 2 and "app 3" in r.stderr and "Traceback" not in r.stderr

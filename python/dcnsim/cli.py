@@ -383,6 +383,26 @@ def _model_dctcp_text(args) -> str:
     return "\n".join(lines)
 
 
+def _model_incast(args) -> int:
+    """`dcnsim model incast --from-run DIR`: Kulkarni's models beside the run's goodput."""
+    from .models.fromrun import model_from_run
+
+    try:
+        m = model_from_run(args.from_run, app=args.app)
+    except (FileNotFoundError, ValueError, KeyError, OSError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"model incast: {msg}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = {"directory": m.directory, "inputs": m.inputs.as_dict(), "j": m.inputs.j,
+               "throughput_bps": m.throughput_bps, "payload_bytes": m.payload_bytes,
+               "capacity_bps": m.capacity_bps, "notes": list(m.notes)}
+        print(json.dumps(out, default=float))
+    else:
+        print(str(m))
+    return 0
+
+
 def cmd_model(args) -> int:
     from .units import UnitError
 
@@ -393,6 +413,8 @@ def cmd_model(args) -> int:
             print(f"model dctcp: {e}", file=sys.stderr)
             return 2
         return 0
+    if args.model == "incast":
+        return _model_incast(args)
     print(f"model: unknown model {args.model!r}", file=sys.stderr)  # pragma: no cover - argparse checks
     return 2
 
@@ -470,7 +492,13 @@ def build_parser() -> argparse.ArgumentParser:
     md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
     md.add_argument("--json", action="store_true", help="print one JSON object")
     md.set_defaults(func=cmd_model)
-    # `dcnsim model incast ...` (Kulkarni's model) goes here, as another msub parser.
+    mi = msub.add_parser("incast", help="Kulkarni's incast model (TD-only, Full, Split, n x Padhye) vs a run")
+    mi.add_argument("--from-run", required=True, metavar="DIR",
+                    help="results directory of a sync_reads run (`dcnsim run FILE --out DIR`, or a sweep point)")
+    mi.add_argument("--app", type=int, default=None, metavar="N",
+                    help="which app's blocks and flows (needed when the run has several)")
+    mi.add_argument("--json", action="store_true", help="print one JSON object (inputs, throughputs, notes)")
+    mi.set_defaults(func=cmd_model)
     return p
 
 

@@ -15,6 +15,7 @@ __all__ = ["PAPERS", "get_paper", "register", "paper_keys"]
 #: key -> module path (imported lazily) or an already built Paper
 PAPERS: Dict[str, Union[str, Paper]] = {
     "fast": "dcnsim.experiments.fast",
+    "kulkarni": "dcnsim.experiments.kulkarni",
 }
 
 

@@ -105,10 +105,15 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
     tcp = dict(scen.get("tcp") or {})
     if app is None and "app" in blocks.columns and blocks.app.nunique() == 1:
         app = int(blocks.app.iloc[0])
+    if app is not None and "app" in blocks.columns and app not in set(int(a) for a in blocks.app.unique()):
+        have = ", ".join(str(int(a)) for a in sorted(blocks.app.unique()))
+        raise ValueError(f"{d}: no completed block of app {app} (apps with blocks: {have})")
     if app is not None and scen.get("apps"):
+        if not 0 <= app < len(scen["apps"]):
+            raise ValueError(f"{d}: app {app} out of range (the scenario has {len(scen['apps'])} apps)")
         tcp.update((scen["apps"][app] or {}).get("tcp") or {})
     payload = _size_bytes(tcp.get("mss"), 1460.0)
-    header = float(tcp.get("header", 40))
+    header = float(tcp.get("header", 4 if tcp.get("header_compression") else 40))
     topo = scen.get("topology") or {}
     capacity = _rate_bps(topo.get("rate") or topo.get("host_rate"))
     rto_min = tcp.get("rto_min")
