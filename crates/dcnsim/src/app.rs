@@ -52,6 +52,10 @@ pub struct Round {
     pub ibtt: u64,
     /// Of the timeouts: those whose lost segment was in a block's first flight.
     pub rto_first_flight: u64,
+    /// Distinct response flows with at least one ABTT in this round: the
+    /// dissertation's ζ (repeated expiries of one flow count once; a
+    /// request flow whose ACK was lost does not stall the block).
+    pub abtt_flows: u64,
 }
 
 /// Timeout counters summed over a set of flows.
@@ -105,6 +109,8 @@ pub struct Rounds {
     outstanding: u32,
     round_start: SimTime,
     at_start: TimeoutCounts,
+    /// Each flow's ABTT count at the round's start.
+    abtt_at_start: Vec<u64>,
     pub done: Vec<Round>,
 }
 
@@ -172,6 +178,7 @@ impl Rounds {
             outstanding: 0,
             round_start: SimTime::ZERO,
             at_start: TimeoutCounts::default(),
+            abtt_at_start: Vec::new(),
             done: Vec::new(),
         }
     }
@@ -202,6 +209,9 @@ impl UdpFlow {
     }
 }
 
+// A handful of apps per run, never copied: the size difference between
+// variants costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
 pub enum App {
     Bulk(Bulk),
     Rounds(Rounds),
@@ -381,6 +391,9 @@ impl App {
         r.round_start = now;
         r.outstanding = r.servers.len() as u32;
         r.at_start = TimeoutCounts::of(&w.flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+        r.abtt_at_start.clear();
+        r.abtt_at_start
+            .extend(r.resp_flows.iter().map(|&f| w.flows[f as usize].stats.abtt));
         let round = r.cur;
         for i in 0..r.servers.len() {
             if r.jitter > SimTime::ZERO {
@@ -434,6 +447,12 @@ impl App {
                         abtt: c.abtt - r.at_start.abtt,
                         ibtt: c.ibtt - r.at_start.ibtt,
                         rto_first_flight: c.rto_first_flight - r.at_start.rto_first_flight,
+                        abtt_flows: r
+                            .resp_flows
+                            .iter()
+                            .zip(&r.abtt_at_start)
+                            .filter(|&(&f, &a0)| w.flows[f as usize].stats.abtt > a0)
+                            .count() as u64,
                     });
                     r.cur += 1;
                     if r.cur >= r.rounds {

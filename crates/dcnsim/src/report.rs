@@ -430,6 +430,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut abtt = Vec::new();
     let mut ibtt = Vec::new();
     let mut first_flight = Vec::new();
+    let mut abtt_flows = Vec::new();
     for (i, a) in w.apps.iter().enumerate() {
         let App::Rounds(r) = a else { continue };
         if r.kind != kind {
@@ -453,6 +454,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
             abtt.push(d.abtt);
             ibtt.push(d.ibtt);
             first_flight.push(d.rto_first_flight);
+            abtt_flows.push(d.abtt_flows);
         }
     }
     let mut t = Table::new(name);
@@ -475,6 +477,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("abtt", Column::U64(abtt));
     t.push("ibtt", Column::U64(ibtt));
     t.push("rto_first_flight", Column::U64(first_flight));
+    t.push("abtt_flows", Column::U64(abtt_flows));
     t
 }
 

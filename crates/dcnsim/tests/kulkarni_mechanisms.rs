@@ -249,3 +249,40 @@ fn pcap_shows_marked_segments() {
         assert_eq!(got as u64, want, "host {host}");
     }
 }
+
+#[test]
+fn abtt_flows_counts_each_response_flow_once_per_block() {
+    let n = 32;
+    let topo = star(n + 1, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024));
+    let t = TcpConfig {
+        mss: 1024,
+        rwnd_bytes: 1000 * 1024,
+        ..TcpConfig::default()
+    };
+    let apps = vec![AppSpec::SyncReads {
+        client: 0,
+        servers: (1..=n).collect(),
+        sru_bytes: 256 * 1024,
+        request_bytes: 64,
+        blocks: 10,
+        jitter: SimTime::from_us(20),
+        start: SimTime::ZERO,
+        tcp: t,
+    }];
+    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(60)));
+    check_conservation(&r);
+    let flows = col_u64(&r, "blocks", "abtt_flows");
+    let abtt = col_u64(&r, "blocks", "abtt");
+    assert!(
+        abtt.iter().sum::<u64>() > 0,
+        "the scenario must produce ABTTs"
+    );
+    for (f, a) in flows.iter().zip(abtt) {
+        assert!(*f <= n as u64, "at most one per server");
+        assert!(
+            f <= a,
+            "distinct flows never exceed expiries: {flows:?} vs {abtt:?}"
+        );
+        assert_eq!(*f == 0, *a == 0);
+    }
+}

@@ -41,7 +41,9 @@ Definitions used here
   of one RTO expiry. With no timeouts, ``t0_default_s`` (e.g. RTOmin) is
   used, else NaN; a note says which.
 * L = mean(blocks.bytes) / payload_bytes, packets per block.
-* ζ = mean(blocks.abtt) when that column exists. Otherwise approximated:
+* ζ = mean(blocks.abtt_flows) — flows with an ABTT in the block, each
+  counted once — when that column exists; else mean(blocks.abtt) (every
+  ABTT expiry, backoff repeats included). Otherwise approximated:
   mean(blocks.timeouts − blocks.ibtt) if ``ibtt`` exists, else
   mean(blocks.timeouts), an upper bound (every RTO of the block, IBTTs,
   request-flow RTOs and backoff repeats included, counted as an ABTT); a
@@ -279,8 +281,14 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
         notes.append("no completed block; L and zeta are NaN")
     else:
         L = float(np.mean(_f(bt["bytes"]))) / float(payload_bytes)
-        if "abtt" in bt:
+        if "abtt_flows" in bt:
+            # ζ: flows that timed out at a block's start (each flow once,
+            # however often its RTO expired).
+            zeta = float(np.mean(_f(bt["abtt_flows"])))
+        elif "abtt" in bt:
             zeta = float(np.mean(_f(bt["abtt"])))
+            notes.append("zeta = mean(blocks.abtt): counts every ABTT expiry, backoff repeats included "
+                         "(no abtt_flows column)")
         elif "ibtt" in bt:
             zeta = float(np.mean(_f(bt["timeouts"]) - _f(bt["ibtt"])))
             notes.append("zeta approximated as mean(blocks.timeouts - blocks.ibtt) (no abtt column)")
