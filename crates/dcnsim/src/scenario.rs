@@ -543,6 +543,33 @@ fn check_host(h: u64, nhosts: Option<usize>) -> Result<usize, String> {
     }
 }
 
+/// A many-to-one app's hub and its list of peers (`aggregator`/`workers`,
+/// `client`/`servers`): both present and valid, and the hub not among its
+/// own peers.
+fn fan_in(
+    ctx: &mut Ctx,
+    t: &Tbl,
+    (hub_key, list_key): (&str, &str),
+    nhosts: Option<usize>,
+) -> (Option<usize>, Option<Vec<(usize, String)>>) {
+    let hub = t.req(ctx, hub_key, host(nhosts));
+    let list = match t.get(list_key) {
+        None => {
+            ctx.err(t.p(list_key), "missing required key");
+            None
+        }
+        Some(v) => host_list(ctx, v, &t.p(list_key), nhosts),
+    };
+    if let (Some(c), Some(peers)) = (hub, &list) {
+        for (peer, path) in peers {
+            if *peer == c {
+                ctx.err(path, format!("host {c} is the {hub_key} itself"));
+            }
+        }
+    }
+    (hub, list)
+}
+
 /// A list of hosts: an array of indices or a range string `"a-b"` (inclusive).
 /// Returns each host with the path to report it at.
 fn host_list(
@@ -1429,21 +1456,7 @@ fn parse_app(
             })
         }
         "partition_aggregate" => {
-            let agg = t.req(ctx, "aggregator", &h);
-            let workers = match t.get("workers") {
-                None => {
-                    ctx.err(t.p("workers"), "missing required key");
-                    None
-                }
-                Some(w) => host_list(ctx, w, &t.p("workers"), nhosts),
-            };
-            if let (Some(a), Some(ws)) = (agg, &workers) {
-                for (w, p) in ws {
-                    if *w == a {
-                        ctx.err(p, format!("host {a} is the aggregator itself"));
-                    }
-                }
-            }
+            let (agg, workers) = fan_in(ctx, &t, ("aggregator", "workers"), nhosts);
             let response = t.opt(ctx, "response", positive_size).unwrap_or(10 << 10);
             let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
             let queries = t.opt(ctx, "queries", u32_in(1)).unwrap_or(100);
@@ -1460,21 +1473,7 @@ fn parse_app(
             })
         }
         "sync_reads" => {
-            let client = t.req(ctx, "client", &h);
-            let servers = match t.get("servers") {
-                None => {
-                    ctx.err(t.p("servers"), "missing required key");
-                    None
-                }
-                Some(s) => host_list(ctx, s, &t.p("servers"), nhosts),
-            };
-            if let (Some(c), Some(ss)) = (client, &servers) {
-                for (s, p) in ss {
-                    if *s == c {
-                        ctx.err(p, format!("host {c} is the client itself"));
-                    }
-                }
-            }
+            let (client, servers) = fan_in(ctx, &t, ("client", "servers"), nhosts);
             let sru = t.opt(ctx, "sru", positive_size).unwrap_or(256 << 10);
             let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
             let blocks = t.opt(ctx, "blocks", u32_in(1)).unwrap_or(100);
