@@ -115,3 +115,42 @@ pub fn tcp(mss: u32) -> TcpConfig {
 
 pub const GBPS: u64 = 1_000_000_000;
 pub const NIC_PKTS: u64 = 100;
+
+/// Kulkarni's synchronized-reads setup (dissertation Table 3.1): `n`
+/// servers on a 1 Gbps star with 50 us links and a `buffer_bytes` switch
+/// buffer, 256 KB SRUs, 1 KB segments, RTOmin 200 ms, rwnd 1000 segments,
+/// request jitter up to 20 us. `f` adjusts the TCP settings.
+pub fn kulkarni_incast(
+    n: usize,
+    buffer_bytes: u64,
+    blocks: u32,
+    f: impl Fn(&mut TcpConfig),
+) -> Config {
+    let mut tcp = TcpConfig {
+        mss: 1024,
+        rto_min: SimTime::from_ms(200),
+        rwnd_bytes: 1000 * 1024,
+        ..TcpConfig::default()
+    };
+    f(&mut tcp);
+    let app = AppSpec::SyncReads {
+        client: 0,
+        servers: (1..=n).collect(),
+        sru_bytes: 256 * 1024,
+        request_bytes: 64,
+        blocks,
+        jitter: SimTime::from_us(20),
+        start: SimTime::ZERO,
+        tcp,
+    };
+    config(
+        star(
+            n + 1,
+            GBPS,
+            SimTime::from_us(50),
+            Limit::Bytes(buffer_bytes),
+        ),
+        vec![app],
+        SimTime::from_secs(1000),
+    )
+}

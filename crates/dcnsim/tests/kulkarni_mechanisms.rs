@@ -9,35 +9,13 @@ mod common;
 use common::*;
 use dcnsim::config::*;
 use dcnsim::results::Results;
-use dcnsim::time::SimTime;
 use serde_json::json;
 
 const BLOCKS: u32 = 40;
 
 /// The dissertation's synchronized-reads setup with `n` servers.
 fn kulkarni(n: usize, blocks: u32, f: impl Fn(&mut TcpConfig)) -> Config {
-    let mut tcp = TcpConfig {
-        mss: 1024,
-        rto_min: SimTime::from_ms(200),
-        rwnd_bytes: 1000 * 1024,
-        ..TcpConfig::default()
-    };
-    f(&mut tcp);
-    let app = AppSpec::SyncReads {
-        client: 0,
-        servers: (1..=n).collect(),
-        sru_bytes: 256 * 1024,
-        request_bytes: 64,
-        blocks,
-        jitter: SimTime::from_us(20),
-        start: SimTime::ZERO,
-        tcp,
-    };
-    config(
-        star(n + 1, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024)),
-        vec![app],
-        SimTime::from_secs(300),
-    )
+    kulkarni_incast(n, 32 * 1024, blocks, f)
 }
 
 fn run(c: &Config) -> Results {
@@ -253,23 +231,7 @@ fn pcap_shows_marked_segments() {
 #[test]
 fn abtt_flows_counts_each_response_flow_once_per_block() {
     let n = 32;
-    let topo = star(n + 1, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024));
-    let t = TcpConfig {
-        mss: 1024,
-        rwnd_bytes: 1000 * 1024,
-        ..TcpConfig::default()
-    };
-    let apps = vec![AppSpec::SyncReads {
-        client: 0,
-        servers: (1..=n).collect(),
-        sru_bytes: 256 * 1024,
-        request_bytes: 64,
-        blocks: 10,
-        jitter: SimTime::from_us(20),
-        start: SimTime::ZERO,
-        tcp: t,
-    }];
-    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(60)));
+    let r = dcnsim::run(&kulkarni(n, 10, |_| {}));
     check_conservation(&r);
     let flows = col_u64(&r, "blocks", "abtt_flows");
     let abtt = col_u64(&r, "blocks", "abtt");

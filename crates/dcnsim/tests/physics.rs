@@ -97,29 +97,9 @@ fn two_identical_flows_share_a_bottleneck_within_5_percent() {
 /// Steady-state client goodput of a synchronized-reads run on the
 /// Kulkarni setup (Table 3.1), ignoring the first `warm` blocks.
 fn incast_goodput(n: usize, buffer_kb: u64, rto_min: SimTime, blocks: u32) -> f64 {
-    let topo = star(
-        n + 1,
-        GBPS,
-        SimTime::from_us(50),
-        Limit::Bytes(buffer_kb * 1024),
-    );
-    let t = TcpConfig {
-        mss: 1024,
-        rto_min,
-        rwnd_bytes: 1000 * 1024,
-        ..TcpConfig::default()
-    };
-    let apps = vec![AppSpec::SyncReads {
-        client: 0,
-        servers: (1..=n).collect(),
-        sru_bytes: 256 * 1024,
-        request_bytes: 64,
-        blocks,
-        jitter: SimTime::from_us(20),
-        start: SimTime::ZERO,
-        tcp: t,
-    }];
-    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(1000)));
+    let r = dcnsim::run(&kulkarni_incast(n, buffer_kb * 1024, blocks, |t| {
+        t.rto_min = rto_min
+    }));
     check_conservation(&r);
     let bytes = col_u64(&r, "blocks", "bytes");
     let dur = col_f64(&r, "blocks", "duration_s");

@@ -59,23 +59,7 @@ fn samples_are_periodic_monotone_and_within_limits() {
 
 #[test]
 fn loss_log_lists_every_timeout_and_fast_retransmit_in_time_order() {
-    let topo = star(9, GBPS, SimTime::from_us(50), Limit::Bytes(32 * 1024));
-    let t = TcpConfig {
-        mss: 1024,
-        rwnd_bytes: 1000 * 1024,
-        ..TcpConfig::default()
-    };
-    let apps = vec![AppSpec::SyncReads {
-        client: 0,
-        servers: (1..=8).collect(),
-        sru_bytes: 256 * 1024,
-        request_bytes: 64,
-        blocks: 10,
-        jitter: SimTime::from_us(20),
-        start: SimTime::ZERO,
-        tcp: t,
-    }];
-    let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(30)));
+    let r = dcnsim::run(&kulkarni_incast(8, 32 * 1024, 10, |_| {}));
     check_conservation(&r);
     let Column::F64(time) = r.table("losses").unwrap().column("time_s").unwrap() else {
         panic!()
