@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -122,6 +123,37 @@ def test_kulkarni_tcp_keys_validate():
     errs = dcnsim.validate(bad)
     assert any(e.startswith("tcp.probretx_p:") for e in errs)
     assert any(e.startswith("tcp.dsr_cwnd:") for e in errs)
+
+
+@needs_core
+def test_tcprand_tcp_keys_validate_and_run():
+    tcp = dcnsim.Tcp(
+        cc="cubic", segment="tcprand", tcprand_mode="adaptive", tcprand_preset="conservative",
+        tcprand_theta="100B", tcprand_sigma2=0.2, tcprand_mu=1.0, tcprand_v_tau=math.inf,
+        tcprand_v_omega=0,
+    )
+    d = tcp.to_dict()
+    assert d["tcprand_v_tau"] == "inf" and d["tcprand_v_omega"] == 0
+    s = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="20pkt"),
+        apps=[dcnsim.Bulk(src=1, dst=0, size="2MB"),
+              dcnsim.Bulk(src=2, dst=0, size="2MB", tcp=dcnsim.Tcp(tcprand_mode="static", tcprand_rmin=1))],
+        tcp=tcp, stop="1s",
+    )
+    assert dcnsim.validate(s) == []
+    r = dcnsim.run(s)
+    assert list(r.flows["segment"]) == ["tcprand", "tcprand"]
+    # Static rMin = 1 B: payloads ~ U[1, 1460], mean ≈ 730 B.
+    f = r.flows.iloc[1]
+    assert 600 < f["bytes_sent"] / f["segments_sent"] < 860
+    bad = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="25us", buffer="32KB"),
+        apps=[dcnsim.Bulk(src=1, dst=0, size="1MB")],
+        tcp=dcnsim.Tcp(segment="tcprand", tcprand_v_tau=0, tcprand_preset="bold"), stop="1s",
+    )
+    errs = dcnsim.validate(bad)
+    assert any(e.startswith("tcp.tcprand_v_tau:") for e in errs)
+    assert any(e.startswith("tcp.tcprand_preset:") for e in errs)
 
 
 @needs_core

@@ -145,7 +145,27 @@ class Tcp(_Builder):
     probretx_p: Optional[Union[float, str]] = None
     probretx_period: Optional[str] = None
     probretx_target: Optional[str] = None
+    # TCPRand (Lee et al. 2017; segment="tcprand"): payload ~ U[rMin, MSS].
+    # v_tau / v_omega accept math.inf (written as "inf"); v_omega = 0 means
+    # no end point.
+    tcprand_mode: Optional[str] = None
+    tcprand_rmin: Optional[Union[str, int]] = None
+    tcprand_theta: Optional[Union[str, int]] = None
+    tcprand_preset: Optional[str] = None
+    tcprand_sigma2: Optional[float] = None
+    tcprand_mu: Optional[float] = None
+    tcprand_v_tau: Optional[Union[float, str]] = None
+    tcprand_v_omega: Optional[Union[float, str]] = None
     extra: Optional[Dict[str, Any]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out = super().to_dict()
+        # JSON has no infinity; the schema spells it "inf".
+        for k in ("tcprand_v_tau", "tcprand_v_omega"):
+            v = out.get(k)
+            if isinstance(v, float) and math.isinf(v) and v > 0:
+                out[k] = "inf"
+        return out
 
 
 # --- topologies --------------------------------------------------------------

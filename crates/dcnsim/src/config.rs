@@ -115,6 +115,80 @@ pub enum SegPolicyKind {
     Fast,
     /// Kulkarni's Dynamic Segment Resizing (SPEC §2.3, Algorithm 4).
     Dsr,
+    /// TCPRand (SPEC §2.2): payload ~ U[rMin, MSS], rMin static or adaptive.
+    TcpRand,
+}
+
+/// How TCPRand chooses rMin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpRandMode {
+    /// rMin fixed (the paper's CTx / NTx).
+    Static,
+    /// Algorithm 1 on CUBIC's W_max and epoch-start window (the paper's CTD).
+    Adaptive,
+}
+
+impl TcpRandMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            TcpRandMode::Static => "static",
+            TcpRandMode::Adaptive => "adaptive",
+        }
+    }
+}
+
+/// TCPRand parameters (Lee et al. 2017, §4–5.3; SPEC §2.2).
+///
+/// `v_tau` is in (0, ∞]; `v_omega` in [0, ∞] with 0 meaning ω = ∞. The
+/// infinite and zero cases are taken by explicit branches in the policy,
+/// never through float ∞ arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpRandParams {
+    pub mode: TcpRandMode,
+    /// Static mode: the smallest payload, bytes (1 ≤ rMin ≤ MSS).
+    pub rmin: u32,
+    /// Adaptive mode: the floor θ of rMin, bytes.
+    pub theta: u32,
+    /// Variance σ² of Φ (> 0).
+    pub sigma2: f64,
+    /// Mean μ of Φ.
+    pub mu: f64,
+    /// Trigger scale v_τ: τ = W_max − (W_max − α)/v_τ; ∞ → τ = W_max.
+    pub v_tau: f64,
+    /// End scale v_ω: ω = W_max + (W_max − α)/v_ω; 0 → ω = ∞, ∞ → ω = W_max.
+    pub v_omega: f64,
+}
+
+impl TcpRandParams {
+    /// The paper's named (σ², μ, v_τ, v_ω) sets (§5.3).
+    pub const PRESETS: [(&'static str, [f64; 4]); 3] = [
+        ("default", [1.0, 1.0, 1.0, 1.0]),
+        ("conservative", [1.0, 1.0, f64::INFINITY, 1.0]),
+        ("aggressive", [1.0, 0.0, 1.0, 0.0]),
+    ];
+
+    pub fn with_preset(mut self, name: &str) -> Option<Self> {
+        let (_, [s2, mu, vt, vo]) = Self::PRESETS.iter().find(|(n, _)| *n == name)?;
+        self.sigma2 = *s2;
+        self.mu = *mu;
+        self.v_tau = *vt;
+        self.v_omega = *vo;
+        Some(self)
+    }
+}
+
+impl Default for TcpRandParams {
+    fn default() -> Self {
+        TcpRandParams {
+            mode: TcpRandMode::Static,
+            rmin: 200,
+            theta: 200,
+            sigma2: 1.0,
+            mu: 1.0,
+            v_tau: 1.0,
+            v_omega: 1.0,
+        }
+    }
 }
 
 /// The two readings of FaST's eq. (9) (SPEC §2.1); `vwnd` in segments.
@@ -290,6 +364,7 @@ pub struct TcpConfig {
     pub dctcp: DctcpParams,
     pub fast: FastParams,
     pub dsr: DsrParams,
+    pub tcprand: TcpRandParams,
     pub probretx: ProbRetxParams,
 }
 
@@ -318,6 +393,7 @@ impl Default for TcpConfig {
             dctcp: DctcpParams::default(),
             fast: FastParams::default(),
             dsr: DsrParams::default(),
+            tcprand: TcpRandParams::default(),
             probretx: ProbRetxParams::default(),
         }
     }

@@ -9,7 +9,7 @@
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
     FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
-    SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
+    SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -52,6 +52,19 @@ const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
     ("fixed", SegPolicyKind::Fixed),
     ("fast", SegPolicyKind::Fast),
     ("dsr", SegPolicyKind::Dsr),
+    ("tcprand", SegPolicyKind::TcpRand),
+];
+
+const TCPRAND_MODES: &[(&str, TcpRandMode)] = &[
+    ("static", TcpRandMode::Static),
+    ("adaptive", TcpRandMode::Adaptive),
+];
+
+/// TCPRand's (σ², μ, v_τ, v_ω) presets, by name (values in `TcpRandParams::PRESETS`).
+const TCPRAND_PRESETS: &[(&str, &str)] = &[
+    ("default", "default"),
+    ("conservative", "conservative"),
+    ("aggressive", "aggressive"),
 ];
 
 /// The readings of "highest unacknowledged segment" (Kulkarni Algorithm 1).
@@ -119,6 +132,14 @@ const TCP_KEYS: &[&str] = &[
     "header_compression",
     "dsr_mss",
     "dsr_cwnd",
+    "tcprand_mode",
+    "tcprand_rmin",
+    "tcprand_theta",
+    "tcprand_preset",
+    "tcprand_sigma2",
+    "tcprand_mu",
+    "tcprand_v_tau",
+    "tcprand_v_omega",
     "probretx_p",
     "probretx_period",
     "probretx_target",
@@ -448,6 +469,50 @@ fn segment_size(v: &Value) -> Result<u32, String> {
     u32::try_from(s).map_err(|_| format!("must be < 4 GiB, got {}", json_excerpt(v)))
 }
 
+/// A finite JSON number.
+fn finite(v: &Value) -> Result<f64, String> {
+    match v.as_f64() {
+        Some(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("expected a number, got {}", json_excerpt(v))),
+    }
+}
+
+fn positive_finite(v: &Value) -> Result<f64, String> {
+    let x = finite(v)?;
+    if x <= 0.0 {
+        return Err(format!("must be > 0, got {}", json_excerpt(v)));
+    }
+    Ok(x)
+}
+
+/// A scale factor: a number (> 0, or ≥ 0 when `zero_ok`) or the string
+/// `"inf"` (returned as `f64::INFINITY`, which callers branch on).
+fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+    move |v| {
+        if let Some(s) = v.as_str() {
+            return match s.trim().to_lowercase().as_str() {
+                "inf" | "infinity" | "∞" => Ok(f64::INFINITY),
+                _ => Err(format!(
+                    "expected a number or \"inf\", got {}",
+                    json_excerpt(v)
+                )),
+            };
+        }
+        let x = v
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("expected a number or \"inf\", got {}", json_excerpt(v)))?;
+        if x < 0.0 || (!zero_ok && x == 0.0) {
+            let bound = if zero_ok { "≥ 0" } else { "> 0" };
+            return Err(format!(
+                "must be {bound} (or \"inf\"), got {}",
+                json_excerpt(v)
+            ));
+        }
+        Ok(x)
+    }
+}
+
 fn boolean(v: &Value) -> Result<bool, String> {
     v.as_bool()
         .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
@@ -687,6 +752,14 @@ struct TcpPatch {
     header_compression: Option<bool>,
     dsr_mss: Option<u32>,
     dsr_cwnd: Option<u32>,
+    tcprand_mode: Option<TcpRandMode>,
+    tcprand_rmin: Option<u32>,
+    tcprand_theta: Option<u32>,
+    tcprand_preset: Option<&'static str>,
+    tcprand_sigma2: Option<f64>,
+    tcprand_mu: Option<f64>,
+    tcprand_v_tau: Option<f64>,
+    tcprand_v_omega: Option<f64>,
     probretx_p: Option<f64>,
     probretx_period: Option<SimTime>,
     probretx_target: Option<ProbRetxTarget>,
@@ -734,6 +807,18 @@ impl TcpPatch {
             header_compression: t.opt(ctx, "header_compression", boolean),
             dsr_mss: t.opt(ctx, "dsr_mss", segment_size),
             dsr_cwnd: t.opt(ctx, "dsr_cwnd", u32_in(2)),
+            tcprand_mode: t.opt(ctx, "tcprand_mode", named(TCPRAND_MODES, "TCPRand mode")),
+            tcprand_rmin: t.opt(ctx, "tcprand_rmin", segment_size),
+            tcprand_theta: t.opt(ctx, "tcprand_theta", segment_size),
+            tcprand_preset: t.opt(
+                ctx,
+                "tcprand_preset",
+                named(TCPRAND_PRESETS, "TCPRand preset"),
+            ),
+            tcprand_sigma2: t.opt(ctx, "tcprand_sigma2", positive_finite),
+            tcprand_mu: t.opt(ctx, "tcprand_mu", finite),
+            tcprand_v_tau: t.opt(ctx, "tcprand_v_tau", scale(false)),
+            tcprand_v_omega: t.opt(ctx, "tcprand_v_omega", scale(true)),
             probretx_p: t.opt(ctx, "probretx_p", unit_fraction(true)),
             probretx_period: t.opt(ctx, "probretx_period", positive_time),
             probretx_target: t.opt(
@@ -778,6 +863,14 @@ impl TcpPatch {
             header_compression: self.header_compression.or(base.header_compression),
             dsr_mss: self.dsr_mss.or(base.dsr_mss),
             dsr_cwnd: self.dsr_cwnd.or(base.dsr_cwnd),
+            tcprand_mode: self.tcprand_mode.or(base.tcprand_mode),
+            tcprand_rmin: self.tcprand_rmin.or(base.tcprand_rmin),
+            tcprand_theta: self.tcprand_theta.or(base.tcprand_theta),
+            tcprand_preset: self.tcprand_preset.or(base.tcprand_preset),
+            tcprand_sigma2: self.tcprand_sigma2.or(base.tcprand_sigma2),
+            tcprand_mu: self.tcprand_mu.or(base.tcprand_mu),
+            tcprand_v_tau: self.tcprand_v_tau.or(base.tcprand_v_tau),
+            tcprand_v_omega: self.tcprand_v_omega.or(base.tcprand_v_omega),
             probretx_p: self.probretx_p.or(base.probretx_p),
             probretx_period: self.probretx_period.or(base.probretx_period),
             probretx_target: self.probretx_target.or(base.probretx_target),
@@ -798,6 +891,9 @@ impl TcpPatch {
             "fast_smin" => self.fast_smin.is_some(),
             "fast_probe_size" => self.fast_probe_size.is_some(),
             "dsr_mss" => self.dsr_mss.is_some(),
+            "tcprand_rmin" => self.tcprand_rmin.is_some(),
+            "tcprand_theta" => self.tcprand_theta.is_some(),
+            "tcprand_mode" => self.tcprand_mode.is_some(),
             _ => false,
         })
     }
@@ -813,6 +909,11 @@ impl TcpPatch {
         };
         let cc = self.cc.unwrap_or(d.cc);
         let fast_smin = self.fast_smin.unwrap_or(d.fast.smin);
+        // A preset sets (σ², μ, v_τ, v_ω); explicit keys override it.
+        let rand_base = self
+            .tcprand_preset
+            .and_then(|n| d.tcprand.with_preset(n))
+            .unwrap_or(d.tcprand);
         TcpConfig {
             cc,
             // FaST's natural segment policy is its own.
@@ -868,6 +969,15 @@ impl TcpPatch {
             dsr: DsrParams {
                 mss: self.dsr_mss.unwrap_or(d.dsr.mss),
                 cwnd: self.dsr_cwnd.unwrap_or(d.dsr.cwnd),
+            },
+            tcprand: TcpRandParams {
+                mode: self.tcprand_mode.unwrap_or(rand_base.mode),
+                rmin: self.tcprand_rmin.unwrap_or(rand_base.rmin),
+                theta: self.tcprand_theta.unwrap_or(rand_base.theta),
+                sigma2: self.tcprand_sigma2.unwrap_or(rand_base.sigma2),
+                mu: self.tcprand_mu.unwrap_or(rand_base.mu),
+                v_tau: self.tcprand_v_tau.unwrap_or(rand_base.v_tau),
+                v_omega: self.tcprand_v_omega.unwrap_or(rand_base.v_omega),
             },
             probretx: ProbRetxParams {
                 p: self.probretx_p.unwrap_or(d.probretx.p),
@@ -946,6 +1056,29 @@ fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'sta
             ),
             &["dsr_mss", "mss", "segment"][..],
         ));
+    }
+    if c.seg == SegPolicyKind::TcpRand {
+        let r = &c.tcprand;
+        if r.mode == TcpRandMode::Static && r.rmin > c.mss {
+            out.push((
+                "tcprand_rmin",
+                format!(
+                    "tcprand_rmin ({} bytes) exceeds mss ({} bytes): payloads are drawn from [rmin, mss]",
+                    r.rmin, c.mss
+                ),
+                &["tcprand_rmin", "tcprand_mode", "mss", "segment"][..],
+            ));
+        }
+        if r.mode == TcpRandMode::Adaptive && r.theta > c.mss {
+            out.push((
+                "tcprand_theta",
+                format!(
+                    "tcprand_theta ({} bytes) exceeds mss ({} bytes): it is the floor of rMin ≤ mss",
+                    r.theta, c.mss
+                ),
+                &["tcprand_theta", "tcprand_mode", "mss", "segment"][..],
+            ));
+        }
     }
     out
 }

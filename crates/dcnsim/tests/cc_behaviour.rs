@@ -375,13 +375,17 @@ fn two_cubic_flows_converge_to_a_fair_share() {
 #[test]
 fn every_cc_runs_with_every_segment_policy() {
     let ccs = [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast];
+    // TCPRand twice: static rMin = 200 B, and adaptive with the aggressive
+    // preset (v_ω = 0), which is off under every CC but CUBIC.
     let segs = [
-        SegPolicyKind::Fixed,
-        SegPolicyKind::Fast,
-        SegPolicyKind::Dsr,
+        (SegPolicyKind::Fixed, TcpRandMode::Static),
+        (SegPolicyKind::Fast, TcpRandMode::Static),
+        (SegPolicyKind::Dsr, TcpRandMode::Static),
+        (SegPolicyKind::TcpRand, TcpRandMode::Static),
+        (SegPolicyKind::TcpRand, TcpRandMode::Adaptive),
     ];
     for cc in ccs {
-        for seg in segs {
+        for (seg, rand_mode) in segs {
             for (ecn, dack, sack, prx) in [
                 (true, false, false, 0.0),
                 (false, true, true, 0.0),
@@ -390,6 +394,12 @@ fn every_cc_runs_with_every_segment_policy() {
                 let topo = ecn_star(10, Limit::Bytes(32_000), 10);
                 let tcp = tcp_with(cc, |t| {
                     t.seg = seg;
+                    t.tcprand = TcpRandParams {
+                        mode: rand_mode,
+                        ..TcpRandParams::default()
+                    }
+                    .with_preset("aggressive")
+                    .unwrap();
                     t.ecn = ecn;
                     t.delayed_ack = dack;
                     t.delayed_ack_timeout = SimTime::from_us(200);
@@ -418,7 +428,33 @@ fn every_cc_runs_with_every_segment_policy() {
                 ];
                 let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(10)));
                 check_conservation(&r);
-                let what = format!("cc {cc:?} segment {seg:?} ecn {ecn} dack {dack} prx {prx}");
+                let what = format!(
+                    "cc {cc:?} segment {seg:?} {rand_mode:?} ecn {ecn} dack {dack} prx {prx}"
+                );
+                if seg == SegPolicyKind::TcpRand {
+                    // The bulk flow (last) sends 2 MB: with static rMin = 200 B
+                    // its mean payload is near (200 + 1460)/2. Adaptive mode
+                    // randomizes only under CUBIC, and only inside [τ, ω] of an
+                    // epoch, so some segments are short; under any other CC
+                    // every segment is full (the last one of 2 MB aside).
+                    let n = r.table("flows").unwrap().rows() - 1;
+                    let mean = col_u64(&r, "flows", "bytes_sent")[n] as f64
+                        / col_u64(&r, "flows", "segments_sent")[n] as f64;
+                    match (rand_mode, cc) {
+                        (TcpRandMode::Static, _) => {
+                            assert!(
+                                (780.0..880.0).contains(&mean),
+                                "{what}: mean payload {mean}"
+                            )
+                        }
+                        (TcpRandMode::Adaptive, CcKind::Cubic) => {
+                            assert!(mean < 1459.0, "{what}: mean payload {mean}")
+                        }
+                        (TcpRandMode::Adaptive, _) => {
+                            assert!(mean > 1459.0, "{what}: mean payload {mean}")
+                        }
+                    }
+                }
                 assert_eq!(r.summary_value("apps_unfinished"), Some(0.0), "{what}");
                 assert!(
                     col_bool(&r, "flows", "completed").iter().all(|&c| c),
@@ -535,6 +571,7 @@ fn extreme_parameters_run_under_every_cc() {
             SegPolicyKind::Fixed,
             SegPolicyKind::Fast,
             SegPolicyKind::Dsr,
+            SegPolicyKind::TcpRand,
         ] {
             for (i, tweak) in tweaks.iter().enumerate() {
                 for (buffer, k) in [(Limit::Packets(1), 0), (Limit::Packets(8), 2)] {

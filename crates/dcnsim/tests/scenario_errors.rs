@@ -292,7 +292,7 @@ fn unknown_cc_lists_valid() {
     assert_err(
         &e,
         "tcp.segment",
-        "unknown segment policy 'tiny' (valid: fixed, fast, dsr)",
+        "unknown segment policy 'tiny' (valid: fixed, fast, dsr, tcprand)",
     );
 }
 
@@ -895,5 +895,112 @@ fn two_tier_uplink_port_gets_its_own_queue_keys() {
     assert!(
         errs.iter().any(|e| e.path == "topology.uplink_ecn_k"),
         "{errs:?}"
+    );
+}
+
+#[test]
+fn tcprand_parameters_parse_with_presets_and_overrides() {
+    use dcnsim::config::{SegPolicyKind, TcpConfig, TcpRandMode};
+    let tcp_of = |doc: &Value| -> TcpConfig {
+        let c = parse_config(doc).unwrap();
+        let dcnsim::config::AppSpec::SyncReads { tcp, .. } = &c.apps[0] else {
+            panic!()
+        };
+        tcp.clone()
+    };
+    // Defaults: static, rMin = θ = 200 B, the default (1, 1, 1, 1) set.
+    let t = tcp_of(&with(base(), |d| d["tcp"] = json!({"segment": "tcprand"})));
+    assert_eq!(t.seg, SegPolicyKind::TcpRand);
+    let r = t.tcprand;
+    assert_eq!((r.mode, r.rmin, r.theta), (TcpRandMode::Static, 200, 200));
+    assert_eq!((r.sigma2, r.mu, r.v_tau, r.v_omega), (1.0, 1.0, 1.0, 1.0));
+    // Presets.
+    let p = |name: &str| {
+        tcp_of(&with(base(), |d| {
+            d["tcp"] = json!({"segment": "tcprand", "tcprand_mode": "adaptive",
+                              "tcprand_preset": name})
+        }))
+        .tcprand
+    };
+    let c = p("conservative");
+    assert_eq!(c.mode, TcpRandMode::Adaptive);
+    assert!(c.v_tau.is_infinite() && c.v_tau > 0.0);
+    assert_eq!((c.sigma2, c.mu, c.v_omega), (1.0, 1.0, 1.0));
+    let a = p("Aggressive");
+    assert_eq!((a.sigma2, a.mu, a.v_tau, a.v_omega), (1.0, 0.0, 1.0, 0.0));
+    // Explicit keys override the preset, whatever layer sets them.
+    let t = tcp_of(&with(base(), |d| {
+        d["tcp"] = json!({"segment": "tcprand", "tcprand_sigma2": 0.2, "tcprand_v_omega": "inf"});
+        d["apps"][0]["tcp"] = json!({"tcprand_preset": "aggressive", "tcprand_theta": "100B",
+                                     "tcprand_v_tau": "inf", "tcprand_mu": -0.5});
+    }));
+    let r = t.tcprand;
+    assert_eq!((r.sigma2, r.mu, r.theta), (0.2, -0.5, 100));
+    assert!(r.v_tau.is_infinite() && r.v_omega.is_infinite());
+}
+
+#[test]
+fn tcprand_bad_values_name_the_field() {
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"segment": "tcprand", "tcprand_mode": "dynamic", "tcprand_rmin": 0,
+                          "tcprand_theta": "-3B", "tcprand_preset": "wild",
+                          "tcprand_sigma2": 0, "tcprand_mu": "one",
+                          "tcprand_v_tau": 0, "tcprand_v_omega": -1})
+    }));
+    assert_err(
+        &e,
+        "tcp.tcprand_mode",
+        "unknown TCPRand mode 'dynamic' (valid: static, adaptive)",
+    );
+    assert_err(&e, "tcp.tcprand_rmin", "must be > 0");
+    assert_err(&e, "tcp.tcprand_theta", "");
+    assert_err(
+        &e,
+        "tcp.tcprand_preset",
+        "unknown TCPRand preset 'wild' (valid: default, conservative, aggressive)",
+    );
+    assert_err(&e, "tcp.tcprand_sigma2", "must be > 0");
+    assert_err(&e, "tcp.tcprand_mu", "expected a number");
+    assert_err(&e, "tcp.tcprand_v_tau", "must be > 0 (or \"inf\")");
+    assert_err(&e, "tcp.tcprand_v_omega", "must be ≥ 0 (or \"inf\")");
+    assert_eq!(e.len(), 8, "{e:#?}");
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"tcprand_v_tau": "huge", "tcprand_sigma2": "1"})
+    }));
+    assert_err(&e, "tcp.tcprand_v_tau", "expected a number or \"inf\"");
+    assert_err(&e, "tcp.tcprand_sigma2", "expected a number");
+}
+
+#[test]
+fn tcprand_rmin_and_theta_must_fit_mss() {
+    let e =
+        errors(&with(
+            base(),
+            |d| d["tcp"] = json!({"segment": "tcprand", "mss": 1000, "tcprand_rmin": 1200}),
+        ));
+    assert_err(
+        &e,
+        "tcp.tcprand_rmin",
+        "tcprand_rmin (1200 bytes) exceeds mss (1000 bytes)",
+    );
+    let e =
+        errors(&with(
+            base(),
+            |d| d["tcp"] = json!({"segment": "tcprand", "tcprand_mode": "adaptive", "mss": 100}),
+        ));
+    assert_err(
+        &e,
+        "tcp.tcprand_theta",
+        "tcprand_theta (200 bytes) exceeds mss (100 bytes)",
+    );
+    // Only TCPRand flows care; an app switching to it is reported there.
+    parse_config(&with(base(), |d| d["tcp"] = json!({"mss": 100}))).unwrap();
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["tcp"] = json!({"mss": 150, "segment": "tcprand"})
+    }));
+    assert_err(
+        &e,
+        "apps[0].tcp.tcprand_rmin",
+        "tcprand_rmin (200 bytes) exceeds mss (150 bytes)",
     );
 }

@@ -358,6 +358,7 @@ impl TcpFlow {
         self.snd_max += len as u64;
         self.snd_nxt = self.snd_max;
         self.segs_sent += 1;
+        self.seg_policy.consumed();
         self.transmit(core, start, len, false);
     }
 

@@ -9,10 +9,16 @@
 //!   size is the sender's SMSS itself, which starts at MSS_dsr and grows in
 //!   [`SegPolicy::resize`] as the window grows, so the window also grows in
 //!   units of the current (small) segment.
+//! * `TcpRand`: Lee et al.'s payload randomization (SPEC §2.2): every new
+//!   segment carries U[rMin, MSS] bytes (integers), rMin fixed (static) or
+//!   from Algorithm 1 on CUBIC's W_max and epoch-start window (adaptive).
 
 use super::cc::CcState;
-use crate::config::{FastParams, FastSegRule, SegPolicyKind, TcpConfig};
+use crate::config::{
+    FastParams, FastSegRule, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
+};
 use crate::rng::Rng;
+use rand::RngCore;
 
 /// What a policy may read about the sender when sizing the next segment.
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +87,63 @@ pub fn dsr_resize(smss: u64, mss: u64, cwnd_bytes: u64, cwnd_dsr: u64) -> Option
     Some(tmp.max(smss))
 }
 
+/// Φ(x; μ, σ²), the normal CDF, through `libm::erf` (a pure-Rust port of
+/// musl's, so the same bits on every machine).
+#[inline]
+pub fn normal_cdf(x: f64, mu: f64, sigma2: f64) -> f64 {
+    0.5 * (1.0 + libm::erf((x - mu) / (2.0 * sigma2).sqrt()))
+}
+
+/// TCPRand's Algorithm 1: rMin in bytes for a window of `cwnd` bytes, given
+/// CUBIC's W_max and the cwnd α at the start of the current epoch.
+///
+/// * τ = W_max − (W_max − α)/v_τ, with v_τ = ∞ taken as τ = W_max exactly;
+/// * ω = W_max + (W_max − α)/v_ω, with v_ω = 0 taken as "no end point" and
+///   v_ω = ∞ as ω = W_max;
+/// * inside [τ, ω]: rMin = max(MSS·(1 − Φ(x; μ, σ²)), θ) with
+///   x = (cwnd − α)/(W_max − α); outside: rMin = MSS.
+///
+/// Where Algorithm 1 is undefined, TCPRand stays off (rMin = MSS): without
+/// a W_max or α (before CUBIC's first epoch, or under another congestion
+/// control, which exposes neither), and when W_max ≤ α (the epoch after a
+/// timeout or after the first slow start, where CUBIC sets W_max = α and
+/// the normalized distance x has no denominator). The result is in
+/// [min(θ, MSS), MSS], rounded to the nearest byte.
+pub fn tcprand_rmin(
+    p: &TcpRandParams,
+    cwnd: u64,
+    w_max: Option<u64>,
+    alpha: Option<u64>,
+    mss: u64,
+) -> u64 {
+    let (Some(w_max), Some(alpha)) = (w_max, alpha) else {
+        return mss;
+    };
+    if w_max <= alpha {
+        return mss;
+    }
+    let span = (w_max - alpha) as f64;
+    let (w, c) = (w_max as f64, cwnd as f64);
+    let above_tau = if p.v_tau.is_infinite() {
+        cwnd >= w_max
+    } else {
+        c >= w - span / p.v_tau
+    };
+    let below_omega = if p.v_omega == 0.0 {
+        true
+    } else if p.v_omega.is_infinite() {
+        cwnd <= w_max
+    } else {
+        c <= w + span / p.v_omega
+    };
+    if !(above_tau && below_omega) {
+        return mss;
+    }
+    let x = (c - alpha as f64) / span;
+    let r = (mss as f64 * (1.0 - normal_cdf(x, p.mu, p.sigma2))).round() as u64;
+    r.max(p.theta as u64).min(mss)
+}
+
 #[derive(Clone, Debug)]
 pub enum SegPolicy {
     Fixed,
@@ -89,6 +152,13 @@ pub enum SegPolicy {
     Dsr {
         mss: u64,
         cwnd_dsr: u64,
+    },
+    /// TCPRand. `pending` is the uniform draw in [0, 1) for the next new
+    /// segment, kept until that segment is sent: a segment that does not
+    /// fit the window yet is not redrawn, which would favour small ones.
+    TcpRand {
+        p: TcpRandParams,
+        pending: Option<f64>,
     },
 }
 
@@ -100,6 +170,10 @@ impl SegPolicy {
             SegPolicyKind::Dsr => SegPolicy::Dsr {
                 mss: cfg.mss as u64,
                 cwnd_dsr: cfg.dsr.cwnd as u64,
+            },
+            SegPolicyKind::TcpRand => SegPolicy::TcpRand {
+                p: cfg.tcprand,
+                pending: None,
             },
         }
     }
@@ -127,10 +201,43 @@ impl SegPolicy {
             _ => false,
         }
     }
-    /// Payload bytes for the next new segment (≥ 1, ≤ SMSS, ≤ available).
+    /// The smallest payload TCPRand may draw now (SMSS for other policies).
     #[inline]
-    pub fn next_payload(&mut self, v: &SegView, _rng: &mut Rng) -> u32 {
+    pub fn rmin(&self, v: &SegView) -> u64 {
+        match self {
+            SegPolicy::TcpRand { p, .. } => match p.mode {
+                TcpRandMode::Static => p.rmin as u64,
+                TcpRandMode::Adaptive => {
+                    tcprand_rmin(p, v.cwnd, v.w_max, v.epoch_start_cwnd, v.smss)
+                }
+            }
+            .clamp(1, v.smss.max(1)),
+            _ => v.smss,
+        }
+    }
+
+    /// The segment sized by the last [`Self::next_payload`] was sent.
+    #[inline]
+    pub fn consumed(&mut self) {
+        if let SegPolicy::TcpRand { pending, .. } = self {
+            *pending = None;
+        }
+    }
+
+    /// Payload bytes for the next new segment (≥ 1, ≤ SMSS, ≤ available).
+    /// Asking again before [`Self::consumed`] gives the same size unless the
+    /// sender's state changed.
+    #[inline]
+    pub fn next_payload(&mut self, v: &SegView, rng: &mut Rng) -> u32 {
+        let rmin = self.rmin(v);
         let want = match self {
+            SegPolicy::TcpRand { pending, .. } => {
+                // 53 random bits → [0, 1); payload = rMin + ⌊u·(MSS − rMin + 1)⌋.
+                let u = *pending
+                    .get_or_insert_with(|| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+                let span = v.smss - rmin + 1;
+                rmin + ((u * span as f64) as u64).min(span - 1)
+            }
             SegPolicy::Fixed | SegPolicy::Dsr { .. } => v.smss,
             SegPolicy::Fast(p) => {
                 if v.segs_sent < p.probe_segments as u64 {
@@ -154,6 +261,7 @@ impl SegPolicy {
             SegPolicy::Fixed => "fixed",
             SegPolicy::Fast(_) => "fast",
             SegPolicy::Dsr { .. } => "dsr",
+            SegPolicy::TcpRand { .. } => "tcprand",
         }
     }
 }
@@ -323,5 +431,194 @@ mod tests {
             ..TcpConfig::default()
         };
         assert_eq!(SegPolicy::initial_smss(&fixed), 1024);
+    }
+
+    // ------------------------------------------------------------ TCPRand
+
+    const M: u64 = 1448;
+
+    fn preset(name: &str) -> TcpRandParams {
+        TcpRandParams {
+            mode: TcpRandMode::Adaptive,
+            ..TcpRandParams::default()
+        }
+        .with_preset(name)
+        .unwrap()
+    }
+
+    #[test]
+    fn normal_cdf_matches_known_values() {
+        assert_eq!(normal_cdf(1.0, 1.0, 1.0), 0.5);
+        // Φ(1) = 0.841344746…, Φ(−1) = 0.158655254…, Φ(2) = 0.977249868…
+        assert!((normal_cdf(1.0, 0.0, 1.0) - 0.841_344_746_068_543).abs() < 1e-12);
+        assert!((normal_cdf(-1.0, 0.0, 1.0) - 0.158_655_253_931_457).abs() < 1e-12);
+        assert!((normal_cdf(4.0, 0.0, 4.0) - 0.977_249_868_051_821).abs() < 1e-12);
+    }
+
+    /// With W_max = 100 segments and α = 70: τ = 70 (v_τ = 1), ω = 130
+    /// (v_ω = 1); outside [τ, ω] TCPRand is off.
+    #[test]
+    fn rmin_is_mss_outside_the_trigger_and_end_points() {
+        let p = preset("default");
+        let (w, a) = (Some(100 * M), Some(70 * M));
+        assert_eq!(tcprand_rmin(&p, 69 * M, w, a, M), M);
+        assert_eq!(tcprand_rmin(&p, 131 * M, w, a, M), M);
+        assert!(tcprand_rmin(&p, 70 * M, w, a, M) < M);
+        assert!(tcprand_rmin(&p, 130 * M, w, a, M) < M);
+        // x = 1 at W_max: Φ = ½ with μ = 1, so rMin = MSS/2.
+        assert_eq!(tcprand_rmin(&p, 100 * M, w, a, M), M / 2);
+        // x = 0 at α: Φ(0; 1, 1) = 0.1587 → rMin = 0.8413·MSS.
+        assert_eq!(
+            tcprand_rmin(&p, 70 * M, w, a, M),
+            (0.841_344_746 * M as f64).round() as u64
+        );
+    }
+
+    #[test]
+    fn rmin_never_below_theta_and_monotone_in_cwnd() {
+        for name in ["default", "conservative", "aggressive"] {
+            for theta in [1u32, 200, 700] {
+                let p = TcpRandParams {
+                    theta,
+                    ..preset(name)
+                };
+                let (w, a) = (Some(100 * M), Some(70 * M));
+                let mut last = u64::MAX;
+                let mut inside = false;
+                for cwnd in (60 * M..200 * M).step_by(97) {
+                    let r = tcprand_rmin(&p, cwnd, w, a, M);
+                    assert!(r >= theta as u64 && r <= M, "{name} θ {theta}: {r}");
+                    if r < M {
+                        inside = true;
+                        assert!(
+                            r <= last,
+                            "{name}: rMin rose from {last} to {r} at cwnd {cwnd}"
+                        );
+                        last = r;
+                    } else if inside {
+                        // Past ω: off for good (no re-entry as cwnd grows).
+                        last = 0;
+                    }
+                }
+                assert!(inside, "{name}: TCPRand must turn on somewhere");
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_v_tau_and_zero_v_omega_are_exact() {
+        let (w, a) = (Some(100 * M), Some(70 * M));
+        // v_τ = ∞: τ = W_max exactly — one byte below is off, at W_max on.
+        let c = preset("conservative");
+        assert!(c.v_tau.is_infinite());
+        assert_eq!(tcprand_rmin(&c, 100 * M - 1, w, a, M), M);
+        assert_eq!(tcprand_rmin(&c, 100 * M, w, a, M), M / 2);
+        // v_ω = 1 there: ω = 2·W_max − α = 130 segments.
+        assert!(tcprand_rmin(&c, 130 * M, w, a, M) < M);
+        assert_eq!(tcprand_rmin(&c, 130 * M + 1, w, a, M), M);
+        // v_ω = 0: no end point, even at an enormous window; v_τ = 1: τ = α.
+        let g = preset("aggressive");
+        assert_eq!(g.v_omega, 0.0);
+        assert_eq!(tcprand_rmin(&g, u64::MAX / 2, w, a, M), 200);
+        assert_eq!(tcprand_rmin(&g, 70 * M - 1, w, a, M), M);
+        // μ = 0: at α (x = 0) Φ = ½ already.
+        assert_eq!(tcprand_rmin(&g, 70 * M, w, a, M), M / 2);
+        // v_ω = ∞: ω = W_max.
+        let e = TcpRandParams {
+            v_omega: f64::INFINITY,
+            ..preset("default")
+        };
+        assert!(tcprand_rmin(&e, 100 * M, w, a, M) < M);
+        assert_eq!(tcprand_rmin(&e, 100 * M + 1, w, a, M), M);
+    }
+
+    #[test]
+    fn rmin_is_mss_where_algorithm_1_is_undefined() {
+        let p = preset("aggressive");
+        // No CUBIC state (another CC, or before the first epoch).
+        assert_eq!(tcprand_rmin(&p, 50 * M, None, None, M), M);
+        assert_eq!(tcprand_rmin(&p, 50 * M, Some(40 * M), None, M), M);
+        // W_max = α (after a timeout): no normalized distance.
+        assert_eq!(tcprand_rmin(&p, 50 * M, Some(40 * M), Some(40 * M), M), M);
+        assert_eq!(tcprand_rmin(&p, 50 * M, Some(30 * M), Some(40 * M), M), M);
+    }
+
+    fn rand_view(cwnd: u64, available: u64) -> SegView {
+        SegView {
+            smss: M,
+            ..view(cwnd, None, 0, available)
+        }
+    }
+
+    #[test]
+    fn static_payloads_are_uniform_on_rmin_to_mss() {
+        let cfg = TcpConfig {
+            mss: M as u32,
+            seg: SegPolicyKind::TcpRand,
+            ..TcpConfig::default()
+        };
+        let mut p = SegPolicy::new(&cfg);
+        assert_eq!(p.name(), "tcprand");
+        let mut rng = crate::rng::stream(7, crate::rng::Stream::Flow, 3);
+        let n = 200_000;
+        let mut hist = vec![0u32; (M + 1) as usize];
+        for _ in 0..n {
+            let s = p.next_payload(&rand_view(100 * M, 1 << 30), &mut rng) as u64;
+            // Unchanged until consumed: a segment that waits is not redrawn.
+            assert_eq!(
+                p.next_payload(&rand_view(100 * M, 1 << 30), &mut rng) as u64,
+                s
+            );
+            p.consumed();
+            hist[s as usize] += 1;
+        }
+        assert!(hist[..200].iter().all(|&c| c == 0));
+        assert!(
+            hist[200] > 0 && hist[M as usize] > 0,
+            "both ends are reachable"
+        );
+        // Mean (200 + 1448)/2 = 824, SD of the mean ≈ 360/√n ≈ 0.8 B.
+        let mean = hist
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| i as f64 * c as f64)
+            .sum::<f64>()
+            / n as f64;
+        assert!((mean - 824.0).abs() < 5.0, "mean {mean}");
+        // Halves of the range equally likely (binomial SD ≈ 0.0011).
+        let low: u32 = hist[200..824].iter().sum();
+        assert!(((low as f64 / n as f64) - 0.5).abs() < 0.006);
+        // Never more than the application has.
+        assert_eq!(p.next_payload(&rand_view(100 * M, 10), &mut rng), 10);
+    }
+
+    #[test]
+    fn adaptive_payloads_follow_algorithm_1() {
+        let cfg = TcpConfig {
+            mss: M as u32,
+            seg: SegPolicyKind::TcpRand,
+            tcprand: preset("default"),
+            ..TcpConfig::default()
+        };
+        let mut p = SegPolicy::new(&cfg);
+        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let v = |cwnd| SegView {
+            w_max: Some(100 * M),
+            epoch_start_cwnd: Some(70 * M),
+            ..rand_view(cwnd, 1 << 30)
+        };
+        // Below τ every segment is full-sized.
+        for _ in 0..100 {
+            assert_eq!(p.next_payload(&v(60 * M), &mut rng) as u64, M);
+            p.consumed();
+        }
+        // At W_max, rMin = MSS/2: sizes in [724, 1448].
+        let mut min = M;
+        for _ in 0..2000 {
+            let s = p.next_payload(&v(100 * M), &mut rng) as u64;
+            p.consumed();
+            min = min.min(s);
+        }
+        assert!((724..740).contains(&min), "min {min}");
     }
 }
