@@ -11,7 +11,7 @@ import dcnsim
 from dcnsim.cli import parse_value, split_values
 from dcnsim.result import TABLE_COLUMNS
 
-from conftest import cli, needs_core, small_incast
+from conftest import SCENARIOS, cli, needs_core, small_incast
 
 
 # ---------------------------------------------------------------- parsing (no core)
@@ -107,6 +107,30 @@ def test_run_prints_a_summary(small_incast_path):
     assert r.returncode == 0, r.stderr
     for word in ("flows", "goodput", "timeouts", "drops", "blocks", "events", "wall", "packet-hops"):
         assert word in r.stdout, word
+
+
+@needs_core
+def test_run_shows_drops_by_input_port(tmp_path):
+    """The outcast scenario, shortened: the CLI names the hottest switch
+    queue and its drops per input port; --out writes queue_inputs.csv."""
+    from dcnsim.scenario import load_scenario, with_overrides
+
+    doc = with_overrides(load_scenario(SCENARIOS / "outcast_fattree.toml"), {"stop": "0.2s"})
+    for a in doc["apps"]:
+        a["duration"] = "0.2s"
+    path = tmp_path / "outcast.json"
+    path.write_text(json.dumps(doc))
+    r = cli("run", str(path), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    line = next(x for x in r.stdout.splitlines() if "hot queue" in x)
+    assert "edge0_0→h0" in line and "h1" in line and "aggr0_0" in line
+    qi = pd.read_csv(tmp_path / "out" / "queue_inputs.csv")
+    assert list(qi.columns) == TABLE_COLUMNS["queue_inputs"]
+    assert (qi.offered == qi.enqueued + qi.dropped).all()
+    res = dcnsim.run(doc)
+    assert list(res.queue_inputs.columns) == TABLE_COLUMNS["queue_inputs"]
+    # The star's switch has one input per server port.
+    assert len(dcnsim.run(small_incast()).queue_inputs) > 0
 
 
 # ---------------------------------------------------------------- sweep

@@ -74,6 +74,18 @@ def format_summary(result) -> str:
         )
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts")
+    qi = result.tables.get("queue_inputs")
+    if qi is not None and len(qi) and qi["dropped"].sum() > 0:
+        # The switch queue that dropped most, split by input port: port
+        # blackout shows as one input losing a far larger share.
+        q = qi.groupby("queue_id")["dropped"].sum().idxmax()
+        part = qi[qi["queue_id"] == q]
+        first = part.iloc[0]
+        shares = ", ".join(
+            f"{r.input_from} {r.dropped / r.offered:.1%} of {fmt_count(r.offered)} (run ≤ {fmt_count(r.max_drop_run)})"
+            for r in part.itertuples()
+        )
+        row("hot queue", f"{first['node']}→{first['to']} (queue {q}) drops by input: {shares}")
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
     unfinished = s.get("apps_unfinished", 0) or 0
     if unfinished > 0:

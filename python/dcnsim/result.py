@@ -24,6 +24,10 @@ TABLE_COLUMNS: Dict[str, List[str]] = {
         "queue_id", "node", "to", "rate_bps", "limit_bytes", "limit_pkts", "enqueued",
         "dropped", "marked", "max_bytes", "max_pkts", "mean_bytes", "tx_bytes", "utilization",
     ],
+    "queue_inputs": [
+        "queue_id", "node", "to", "input_queue_id", "input_from", "offered", "enqueued",
+        "dropped", "max_drop_run",
+    ],
     "queries": ["app", "query", "n_workers", "start_s", "end_s", "qct_s", "timeouts"],
     "blocks": [
         "app", "block", "n_servers", "start_s", "end_s", "duration_s", "bytes",
@@ -114,6 +118,14 @@ class Result:
     @property
     def queues(self):
         return self.tables["queues"]
+
+    @property
+    def queue_inputs(self):
+        """Per-input-port accounting at switch egress queues: one row per
+        (egress queue, input link) pair that offered packets, with packets
+        offered, enqueued and dropped, and the longest run of consecutive
+        drops from that input (port blackout)."""
+        return self.tables["queue_inputs"]
 
     @property
     def queries(self):

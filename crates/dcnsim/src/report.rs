@@ -335,6 +335,49 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         })),
     );
 
+    // Per-input-port accounting at switch egress queues (inputs that
+    // offered anything): port blackout shows as one input's drops.
+    let it = &w.core.inputs;
+    let mut rows_in: Vec<(usize, usize, &crate::world::InputStats)> = Vec::new();
+    for (e, &first) in it.first.iter().enumerate() {
+        if first == u32::MAX {
+            continue;
+        }
+        let k = w.core.inputs.stats.len();
+        let end = it.first[e + 1..]
+            .iter()
+            .find(|&&f| f != u32::MAX)
+            .map_or(k, |&f| f as usize);
+        for slot in first as usize..end {
+            let s = &it.stats[slot];
+            if s.offered > 0 {
+                rows_in.push((e, it.slot_link[slot] as usize, s));
+            }
+        }
+    }
+    let mut qin = Table::new("queue_inputs");
+    qin.push("queue_id", u64s(rows_in.iter().map(|r| r.0 as u64)));
+    qin.push(
+        "node",
+        Column::Str(rows_in.iter().map(|r| name(ls[r.0].from)).collect()),
+    );
+    qin.push(
+        "to",
+        Column::Str(rows_in.iter().map(|r| name(ls[r.0].to)).collect()),
+    );
+    qin.push("input_queue_id", u64s(rows_in.iter().map(|r| r.1 as u64)));
+    qin.push(
+        "input_from",
+        Column::Str(rows_in.iter().map(|r| name(ls[r.1].from)).collect()),
+    );
+    qin.push("offered", u64s(rows_in.iter().map(|r| r.2.offered)));
+    qin.push("enqueued", u64s(rows_in.iter().map(|r| r.2.enqueued)));
+    qin.push("dropped", u64s(rows_in.iter().map(|r| r.2.dropped)));
+    qin.push(
+        "max_drop_run",
+        u64s(rows_in.iter().map(|r| r.2.max_drop_run)),
+    );
+
     let mut queries = rounds_table(w, "queries", "partition_aggregate");
     let blocks = rounds_table(w, "blocks", "sync_reads");
     // QCT is the natural name for partition/aggregate rounds.
@@ -393,7 +436,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
                 .collect(),
         ),
     );
-    let mut tables = vec![flows, queues, queries, blocks, losses];
+    let mut tables = vec![flows, queues, qin, queries, blocks, losses];
     if let Some(tr) = &w.trace {
         let mut ft = Table::new("flow_ts");
         ft.push("time_s", Column::F64(tr.f_time.clone()));

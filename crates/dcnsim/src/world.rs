@@ -12,6 +12,9 @@ use crate::tcp::TcpFlow;
 use crate::time::SimTime;
 use rand::Rng as _;
 
+/// "No input link": a packet handed to a NIC by its own host.
+pub const NO_LINK: u32 = u32::MAX;
+
 /// Consecutive-drop bookkeeping for one flow (data packets only).
 #[derive(Clone, Debug, Default)]
 pub struct DropRuns {
@@ -46,6 +49,73 @@ impl DropRuns {
     }
 }
 
+/// What one input port offered to one switch egress queue.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InputStats {
+    pub offered: u64,
+    pub enqueued: u64,
+    pub dropped: u64,
+    /// Longest run of consecutive offered packets from this input that were
+    /// all dropped: port blackout made visible.
+    pub max_drop_run: u64,
+    run: u64,
+}
+
+/// Per-input-port accounting at switch egress queues, in one flat array:
+/// egress link `e` at switch `n` owns `first[e]..first[e] + (inputs of n)`,
+/// and the input link `i` arriving at `n` is slot `port[i]` of each.
+#[derive(Default)]
+pub struct InputTable {
+    pub first: Vec<u32>,
+    pub port: Vec<u32>,
+    pub stats: Vec<InputStats>,
+    /// The input link of each slot (for the report).
+    pub slot_link: Vec<u32>,
+}
+
+impl InputTable {
+    fn build(links: &[Link], is_switch: &[bool]) -> InputTable {
+        let n = is_switch.len();
+        let mut ins: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut port = vec![u32::MAX; links.len()];
+        for (i, l) in links.iter().enumerate() {
+            if is_switch[l.to as usize] {
+                port[i] = ins[l.to as usize].len() as u32;
+                ins[l.to as usize].push(i as u32);
+            }
+        }
+        let mut t = InputTable {
+            first: vec![u32::MAX; links.len()],
+            port,
+            ..InputTable::default()
+        };
+        for (e, l) in links.iter().enumerate() {
+            if is_switch[l.from as usize] {
+                t.first[e] = t.stats.len() as u32;
+                for &i in &ins[l.from as usize] {
+                    t.slot_link.push(i);
+                    t.stats.push(InputStats::default());
+                }
+            }
+        }
+        t
+    }
+
+    #[inline]
+    fn record(&mut self, egress: u32, input: u32, dropped: bool) {
+        let s = &mut self.stats[(self.first[egress as usize] + self.port[input as usize]) as usize];
+        s.offered += 1;
+        if dropped {
+            s.dropped += 1;
+            s.run += 1;
+            s.max_drop_run = s.max_drop_run.max(s.run);
+        } else {
+            s.enqueued += 1;
+            s.run = 0;
+        }
+    }
+}
+
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
     pub q: EventQueue,
@@ -71,6 +141,7 @@ pub struct Core {
     /// Capture index of each host (`u32::MAX` = not captured).
     capture_of: Vec<u32>,
     pub captures: Vec<Capture>,
+    pub inputs: InputTable,
 }
 
 impl Core {
@@ -83,12 +154,15 @@ impl Core {
             self.captures[c as usize].record(self.q.now(), &pkt);
         }
         let id = self.arena.alloc(pkt);
-        self.forward(node, id, true);
+        self.forward(node, id, NO_LINK);
     }
 
-    /// Pick the egress link at `node` for packet `id` and enqueue it there.
+    /// Pick the egress link at `node` for packet `id`, which came in on
+    /// link `input` (`NO_LINK` from the node's own host stack), and enqueue
+    /// it there.
     #[inline]
-    fn forward(&mut self, node: u32, id: PktId, from_host: bool) {
+    fn forward(&mut self, node: u32, id: PktId, input: u32) {
+        let from_host = input == NO_LINK;
         let pk = self.arena.get(id);
         // Copy only the fields routing needs, not the whole packet.
         let (src, dst, flow, kind, txn) = (pk.src, pk.dst, pk.flow, pk.kind, pk.txn);
@@ -115,7 +189,11 @@ impl Core {
         } else {
             SimTime::ZERO
         };
-        if l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped {
+        let dropped = l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped;
+        if !from_host {
+            self.inputs.record(link, input, dropped);
+        }
+        if dropped {
             match kind {
                 PktKind::Data => self.tcp_drops[flow as usize].on_drop(txn),
                 PktKind::Udp => self.udp_drops[flow as usize].on_drop(txn),
@@ -212,7 +290,14 @@ impl World {
             ));
         }
         let n = topo.nodes.len();
+        let is_switch: Vec<bool> = topo
+            .nodes
+            .iter()
+            .map(|n| n.kind == NodeKind::Switch)
+            .collect();
+        let inputs = InputTable::build(&links, &is_switch);
         let core = Core {
+            inputs,
             q: EventQueue::new(),
             links,
             arena: Arena::default(),
@@ -343,7 +428,7 @@ impl World {
                 let node = link.to;
                 core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id, false);
+                    core.forward(node, id, l);
                 } else {
                     let p = *core.arena.get(id);
                     debug_assert_eq!(
