@@ -415,9 +415,33 @@ def _model_incast(args) -> int:
     return 0
 
 
+def _model_enqueue(args) -> int:
+    """`dcnsim model enqueue`: TCPRand's Fig. 5 experiment at the given rMin values."""
+    from .models.enqueue import enqueue_sweep
+
+    try:
+        rmins = [int(v) for v in split_values(args.rmin)]
+        rows = enqueue_sweep(rmins, args.trials, mss=args.mss, phase=args.phase, seed=args.seed)
+    except ValueError as e:
+        print(f"model enqueue: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        for r in rows:
+            print(json.dumps(r.as_dict()))
+        return 0
+    print(f"enqueue probability of X2 and Y2 after Y1 in, X1 dropped (MSS {args.mss} B, "
+          f"{args.trials} trials per rMin, phase {args.phase}, seed {args.seed})")
+    print(f"{'rMin':>6} {'P(X2)':>7} {'P(Y2)':>7} {'both':>7} {'neither':>7}")
+    for r in rows:
+        print(f"{r.rmin:>6} {r.p_x2:>7.3f} {r.p_y2:>7.3f} {r.p_both:>7.3f} {r.p_neither:>7.3f}")
+    return 0
+
+
 def cmd_model(args) -> int:
     from .units import UnitError
 
+    if args.model == "enqueue":
+        return _model_enqueue(args)
     if args.model == "dctcp":
         try:
             print(_model_dctcp_text(args))
@@ -511,6 +535,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="which app's blocks and flows (needed when the run has several)")
     mi.add_argument("--json", action="store_true", help="print one JSON object (inputs, throughputs, notes)")
     mi.set_defaults(func=cmd_model)
+    me = msub.add_parser("enqueue", help="TCPRand's enqueue probability of two streams into a full port (its Fig. 5)")
+    me.add_argument("--rmin", default="1,200,1000,1448", metavar="B1,B2,...",
+                    help="smallest payloads, bytes (comma-separated; default 1,200,1000,1448)")
+    me.add_argument("--trials", type=positive_int, default=1000, help="trials per rMin (default 1000, as the paper)")
+    me.add_argument("--mss", type=positive_int, default=1448, help="largest payload, bytes (default 1448)")
+    me.add_argument("--phase", choices=("uniform", "aligned"), default="uniform",
+                    help="where Y1 arrives in the output port's service cycle (default uniform; see docs/models.md)")
+    me.add_argument("--seed", type=int, default=1)
+    me.add_argument("--json", action="store_true", help="one JSON object per rMin")
+    me.set_defaults(func=cmd_model)
     return p
 
 

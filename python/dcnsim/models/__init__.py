@@ -3,6 +3,8 @@
 * :mod:`.dctcp`   — DCTCP scalability of FaST §3: W*, N*, N*max.
 * :mod:`.incast`  — Kulkarni's incast model (TD-only, Full, Split) and
   Padhye et al.'s single-flow formula × n.
+* :mod:`.enqueue` — TCPRand's offline enqueue-probability experiment
+  (§3.2, Fig. 5): two back-to-back streams into one full output port.
 * :mod:`.measure` — the model inputs (p_c, p_r, ζ, RTT, T0, L) measured from
   dcnsim's ``flows`` / ``blocks`` tables, and model-vs-simulation tables.
 
@@ -20,6 +22,7 @@ from .dctcp import (
     n_star,
     n_star_max,
 )
+from .enqueue import PHASES, EnqueueProbability, enqueue_probability, enqueue_sweep
 from .incast import (
     A,
     C,
@@ -52,6 +55,7 @@ from .measure import (
 __all__ = [
     "DctcpScalability", "bdp_packets", "critical_window", "dctcp_scalability",
     "n_star", "n_star_max",
+    "PHASES", "EnqueueProbability", "enqueue_probability", "enqueue_sweep",
     "A", "C", "IncastModel", "bps_to_pps", "expected_flow_window",
     "expected_packets", "expected_rounds", "incast_model", "j_flows",
     "line_rate_pps", "padhye", "padhye_n", "pps_to_bps", "q_abtt", "q_hat",

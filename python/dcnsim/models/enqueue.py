@@ -1,0 +1,125 @@
+"""TCPRand's offline enqueue-probability experiment (Lee et al. 2017, §3.2,
+Fig. 5; SPEC §5).
+
+Two back-to-back packet streams arrive on input ports X and Y of a switch
+and compete for one output port Z whose drop-tail queue is full. At t = 0 a
+departure from Z frees one slot and Y1 takes it; X1 arrives an instant
+later (``lag``) and is dropped. What happens to the next two packets, X2 and
+Y2? Every payload (X2, Y2 and the packets queued at Z) is drawn uniformly
+from the integers [rMin, MSS]; all links run at ``rate``.
+
+Store-and-forward timing:
+
+* a packet's arrival is its last bit: X2 arrives at
+  ``lag + ifg + tx(X2)`` and Y2 at ``ifg + tx(Y2)`` (back to back after X1 / Y1);
+* Z sends back to back too: slots free up at ``D1``, ``D2 = D1 + ifg +
+  tx(H2)``, …. Where in Z's cycle Y1 arrives the paper does not say. By
+  default (``phase="uniform"``) Y1 arrives at a uniformly random point of
+  H1's frame time plus gap, so ``D1 = U·(tx(H1) + ifg)``: the slot Y1 took
+  was freed just before, at any moment of the previous service. With
+  ``phase="aligned"`` H1 starts exactly at t = 0 (``D1 = tx(H1)``). The
+  uniform reading gives the paper's numbers at rMin = 1 B (P(X2) ≈ 0.63,
+  neither ≈ 0.1); the aligned one far fewer enqueues (≈ 0.41 each, neither
+  ≈ 0.32). docs/tcprand.md compares both;
+* an arrival finds a free slot if more slots have been freed (departures at
+  or before its arrival) than earlier arrivals have taken.
+
+With fixed-size packets (rMin = MSS) Y2 always arrives first after D1, and
+X2 never gets in: port blackout. ``tx(p) = 8·(payload + header + l2)/rate``.
+Pure numpy, vectorized over trials; seeded, so deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Dict, Iterable, List
+
+import numpy as np
+
+__all__ = ["EnqueueProbability", "PHASES", "enqueue_probability", "enqueue_sweep"]
+
+#: Where Y1's arrival falls in Z's service of its head packet (see above).
+PHASES = ("uniform", "aligned")
+
+
+@dataclass(frozen=True)
+class EnqueueProbability:
+    """The four outcomes for X2 and Y2 over ``trials`` trials at one rMin."""
+
+    rmin: int
+    trials: int
+    p_x2: float
+    p_y2: float
+    p_both: float
+    p_neither: float
+
+    def as_dict(self) -> Dict[str, float]:
+        return asdict(self)
+
+
+def enqueue_probability(
+    rmin: int,
+    trials: int = 1000,
+    *,
+    mss: int = 1448,
+    header: int = 52,
+    l2: int = 26,
+    ifg_s: float = 96e-9,
+    rate_bps: float = 1e9,
+    lag_s: float = 1e-12,
+    queued: int = 4,
+    phase: str = "uniform",
+    seed: int = 1,
+) -> EnqueueProbability:
+    """Estimate P(X2 enqueued), P(Y2 enqueued), both and neither.
+
+    ``header`` is the TCP/IP header with timestamps (52 B), ``l2`` the
+    Ethernet header, FCS and preamble (26 B); ``ifg_s`` the inter-frame gap
+    (96 ns at 1 Gbps); ``queued`` how many queued packets' departures are
+    simulated (only the first one or two can matter: more are harmless)."""
+    if not 1 <= rmin <= mss:
+        raise ValueError(f"rmin must be in [1, mss={mss}], got {rmin}")
+    if trials < 1:
+        raise ValueError(f"trials must be ≥ 1, got {trials}")
+    if queued < 2:
+        raise ValueError(f"queued must be ≥ 2, got {queued}")
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {PHASES}, got {phase!r}")
+    rng = np.random.default_rng([seed, rmin])
+
+    def tx(n_shape):
+        payload = rng.integers(rmin, mss + 1, size=n_shape)
+        return (payload + header + l2) * 8.0 / rate_bps
+
+    tx_x2, tx_y2 = tx(trials), tx(trials)
+    gaps = tx((trials, queued)) + ifg_s
+    if phase == "uniform":
+        gaps[:, 0] *= rng.random(trials)
+    else:
+        gaps[:, 0] -= ifg_s
+    departures = np.cumsum(gaps, axis=1)
+    a_x = lag_s + ifg_s + tx_x2
+    a_y = ifg_s + tx_y2
+
+    def freed(a):
+        return (departures <= a[:, None]).sum(axis=1)
+
+    fx, fy = freed(a_x), freed(a_y)
+    x_first = a_x < a_y
+    # The first arrival gets in if any slot has been freed; the second if
+    # more slots have been freed by its arrival than the first one took.
+    x_in = np.where(x_first, fx >= 1, fx >= 1 + (fy >= 1))
+    y_in = np.where(x_first, fy >= 1 + (fx >= 1), fy >= 1)
+    return EnqueueProbability(
+        rmin=int(rmin),
+        trials=int(trials),
+        p_x2=float(x_in.mean()),
+        p_y2=float(y_in.mean()),
+        p_both=float((x_in & y_in).mean()),
+        p_neither=float((~x_in & ~y_in).mean()),
+    )
+
+
+def enqueue_sweep(rmins: Iterable[int], trials: int = 1000, **kw) -> List[EnqueueProbability]:
+    """:func:`enqueue_probability` at each rMin (Fig. 5 sweeps 1…1448 B)."""
+    return [enqueue_probability(int(r), trials, **kw) for r in rmins]
