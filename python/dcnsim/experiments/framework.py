@@ -365,6 +365,8 @@ def reproduce(
         f"({'quick' if quick else 'full'} run): {len(points)} simulations on {n_jobs} worker(s), results in {out_dir}/")
     runs = out_dir / "runs"
     df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format)
+    if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
+        df = pd.DataFrame({"label": pd.Series([], dtype=object)})
     computed = list(df.attrs.get("computed", []))
     df["dir"] = [str(point_dir(runs, lab)) for lab in df["label"]]
     by_label = df.set_index("label", drop=False)

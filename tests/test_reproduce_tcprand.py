@@ -1,0 +1,108 @@
+"""`dcnsim reproduce tcprand`: behaviour, not numbers.
+
+One quick run of Figs. 5 (the offline enqueue model) and 8a (fairness on
+the Fig. 1 fat-tree) through the CLI is shared by the tests: the outputs
+exist, the paper's claims are printed beside ours with a criterion for each
+verdict, and the fairness laws hold (CUBIC is outcast, static TCPRand is
+fairer). Scenario builders and figure selection are checked without
+simulating."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dcnsim.experiments import get_paper
+from dcnsim.experiments.tcprand import (
+    SERIES,
+    fig1_doc,
+    fig10_doc,
+    testbed_doc as make_testbed,
+)
+
+from conftest import cli, needs_core
+
+
+# ---------------------------------------------------------------- no simulation
+
+
+def test_fig1_scenario_is_the_papers_fat_tree():
+    d = fig1_doc(SERIES["CT200"], 20, 10.0)
+    topo, tcp, apps = d["topology"], d["tcp"], d["apps"]
+    assert (topo["kind"], topo["k"], topo["rate"], topo["buffer"]) == ("fat_tree", 4, "1Gbps", "20pkt")
+    assert (tcp["cc"], tcp["segment"], tcp["tcprand_rmin"], tcp["mss"], tcp["rto_min"]) == \
+        ("cubic", "tcprand", 200, 1448, "2ms")
+    assert [a["src"] for a in apps] == list(range(1, 16)) and {a["dst"] for a in apps} == {0}
+    # DCTCP marks at 0.2 × Qmax; background adds one UDP flow per sender
+    assert fig1_doc(SERIES["DCTCP"], 100, 1.0)["topology"]["ecn_k"] == "20pkt"
+    bg = fig1_doc(SERIES["C"], 20, 1.0, bg_mbps=30)["apps"]
+    assert sum(a["kind"] == "udp_cbr" for a in bg) == 15
+
+
+def test_other_topologies_validate():
+    import dcnsim
+
+    assert dcnsim.validate(fig10_doc(SERIES["CTD"], 112, 1.0)) == []
+    d = make_testbed(2, 4, 26, SERIES["C"], 1.0)
+    assert dcnsim.validate(d) == []
+    assert [a["src"] for a in d["apps"]].count(3) == 26
+    assert d["tcp"]["rto_min"] == "200ms" and d["tcp"]["sack"] is True
+
+
+def test_every_figure_of_the_evaluation_is_listed():
+    p = get_paper("tcprand")
+    ids = [f.id for f in p.figures]
+    for want in ("5", "8a", "8b", "8c", "9", "10", "12", "14", "15", "16", "17", "settings"):
+        assert want in ids
+    assert p.figure("fig8a").id == "8a"
+
+
+# ---------------------------------------------------------------- one quick run
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tcprand")
+    r = cli("reproduce", "tcprand", "--quick", "--figure", "5,8a", "--out", str(out), "--no-progress",
+            "--jobs", "2", timeout=600)
+    return out, r
+
+
+@needs_core
+def test_reproduce_quick_writes_outputs_and_criteria(quick_run):
+    out, r = quick_run
+    assert r.returncode == 0, r.stderr + r.stdout
+    for stem in ("fig5", "fig8a"):
+        assert (out / f"{stem}.csv").stat().st_size > 0
+        assert (out / f"{stem}.png").stat().st_size > 1000
+    report = (out / "report.md").read_text()
+    assert "Fig. 5" in report and "Fig. 8a" in report and "docs/tcprand.md" in report
+    # every comparison with a paper value says what decides its verdict
+    rows = [x for x in report.splitlines() if x.startswith("| ") and "| not in paper |" not in x
+            and not x.startswith("| quantity") and not x.startswith("| setting")]
+    cmp_rows = [x for x in rows if any(f"| {v} |" in x for v in ("agrees", "close", "trend agrees", "differs"))]
+    assert cmp_rows and all("criterion:" in x for x in cmp_rows)
+    assert not (out / "fig10.csv").exists()
+
+
+@needs_core
+def test_fig5_port_blackout_and_randomization(quick_run):
+    out, r = quick_run
+    df = pd.read_csv(out / "fig5.csv")
+    u = df[df.phase == "uniform"].set_index("rmin")
+    assert u.loc[1448, "p_x2"] == 0.0 and u.loc[1, "p_x2"] > 0.5
+
+
+@needs_core
+def test_fig8a_cubic_outcast_and_static_tcprand_fairer(quick_run):
+    """With fixed-size segments CUBIC is unfair on Fig. 1; CT200 raises
+    Jain's index at every Qmax (the paper's Fig. 8a)."""
+    out, r = quick_run
+    df = pd.read_csv(out / "fig8a.csv")
+    j = df.groupby(["series", "qmax"])["jain"].mean()
+    for q in sorted(df["qmax"].unique()):
+        assert j[("C", q)] < 0.95
+        assert j[("CT200", q)] > j[("C", q)] + 0.02
+    # F1 (2 hops) gets far less than the 6-hop flows under CUBIC at Qmax 20
+    c20 = df[(df.series == "C") & (df.qmax == 20)].iloc[0]
+    assert c20["F1_mbps"] < 0.25 * c20["F4:15_mbps"]
