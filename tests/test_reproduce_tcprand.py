@@ -106,3 +106,18 @@ def test_fig8a_cubic_outcast_and_static_tcprand_fairer(quick_run):
     # F1 (2 hops) gets far less than the 6-hop flows under CUBIC at Qmax 20
     c20 = df[(df.series == "C") & (df.qmax == 20)].iloc[0]
     assert c20["F1_mbps"] < 0.25 * c20["F4:15_mbps"]
+
+
+def test_shipped_outcast_scenarios_match_the_builders():
+    from dcnsim.scenario import load_scenario
+
+    from conftest import SCENARIOS
+
+    ft = load_scenario(SCENARIOS / "outcast_fattree.toml")
+    d = fig1_doc(SERIES["C"], 20, 10.0)
+    for key in ("topology", "tcp", "apps", "switch_delay"):
+        assert ft[key] == d[key], key
+    tb = load_scenario(SCENARIOS / "outcast_testbed.toml")
+    d = make_testbed(2, 4, 26, SERIES["C"], 10.0)
+    for key in ("topology", "tcp", "apps", "switch_delay", "stop"):
+        assert tb[key] == d[key], key

@@ -288,9 +288,9 @@ def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None):
     ax.set_xticklabels([f"Qmax = {q} pkt" for q in qs])
     ax.set_ylabel(ylabel)
     if ylim:
-        ax.set_ylim(*ylim)
+        ax.set_ylim(ylim[0], ylim[1] * 1.2)  # room for the legend above the bars
     ax.set_title(title)
-    ax.legend(ncol=5, fontsize=8, loc="lower right")
+    ax.legend(ncol=len(series), fontsize=8, loc="upper center")
     return save(fig, path)
 
 
