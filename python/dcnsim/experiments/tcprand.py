@@ -217,7 +217,10 @@ def fig1_metrics(row: Any) -> Dict[str, float]:
     retransmissions, drops and drop runs."""
     f = flows(row).sort_values("src")
     g = f.set_index("src")["goodput_bps"]
-    out = {"jain": jain(g.values), "total_mbps": float(g.sum()) / 1e6}
+    out = {"jain": jain(g.values), "total_mbps": float(g.sum()) / 1e6,
+           # 1448 B when nothing was randomized; (rMin + 1448)/2 when everything was
+           "mean_payload_b": float(f["bytes_sent"].sum()) / max(1.0, float(f["segments_sent"].sum())),
+           "timeouts_per_flow": float(f["timeouts"].mean())}
     for name, hosts in GROUPS:
         sub = f[f["src"].isin(hosts)]
         out[f"{name}_mbps"] = float(sub["goodput_bps"].mean()) / 1e6
@@ -330,7 +333,15 @@ def _analyze_fig8a(summary, out_dir: Path) -> FigureResult:
     if all(("DCTCP", q) in J.index for q in qs):
         cmps.append(claim("DCTCP fair at every Qmax", ", ".join(f"{float(J[('DCTCP', q)]):.3f}" for q in qs),
                           "high fairness", min(float(J[("DCTCP", q)]) for q in qs) > 0.9, "Jain > 0.9 at every Qmax"))
-    notes = [f"mean over seeds {sorted(df['seed'].unique())}; {df.groupby(['series', 'qmax']).size().max()} run(s) "
+    P = m.set_index(["series", "qmax"])
+    for s in ("CTD", "CT200"):
+        if all((s, q) in P.index for q in qs):
+            cmps.append(info(f"{s}: mean payload (B) / timeouts per flow, Qmax {', '.join(map(str, qs))}",
+                             "; ".join(f"{P.loc[(s, q), 'mean_payload_b']:.0f} / {P.loc[(s, q), 'timeouts_per_flow']:.0f}"
+                                       for q in qs),
+                             "1448 B = nothing randomized; adaptive mode is off in an epoch that starts after a "
+                             "timeout (W_max = α)"))
+    notes = [f"mean over seeds {[int(x) for x in sorted(df['seed'].unique())]}; {df.groupby(['series', 'qmax']).size().max()} run(s) "
              f"per bar, {_secs(bool(summary.attrs.get('quick'))):g} s flows; table fig8a.csv has every run"]
     return FigureResult(df, paths, cmps, notes)
 
@@ -499,7 +510,7 @@ def _analyze_fig8c(summary, out_dir: Path) -> FigureResult:
 
 FIG10_NS = (1, 2, 4, 8, 16, 32, 64, 112)
 QUICK_FIG10_NS = (1, 4, 16, 64)
-FIG10_SERIES = ("C", "CTD")
+FIG10_SERIES = ("C", "CTD", "CT200")
 
 
 def fig10_doc(series: Dict[str, Any], n6: int, secs: float, seed: int = 1, name: str = "tcprand-fig10"):
@@ -541,8 +552,9 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
                      "jain": jain([two] + list(six))})
     df = pd.DataFrame(rows)
     m = df.groupby(["series", "n6"]).mean(numeric_only=True).reset_index()
-    fig, axes = new_figure(ncols=2, figsize=(10, 4), sharey=True)
-    for ax, s, title in ((axes[0], "C", "(a) CUBIC"), (axes[1], "CTD", "(b) TCPRand")):
+    fig, axes = new_figure(ncols=3, figsize=(14, 4), sharey=True)
+    for ax, s, title in ((axes[0], "C", "(a) CUBIC"), (axes[1], "CTD", "(b) TCPRand (adaptive, CTD)"),
+                         (axes[2], "CT200", "(extra) static TCPRand, rMin 200 B")):
         g = m[m.series == s]
         ax.plot(g["n6"], g["two_hop_mbps"], "o-", label="2-hop flow")
         ax.plot(g["n6"], g["six_hop_mean_mbps"], "s-", label="6-hop flows (mean)")
@@ -573,6 +585,11 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
                       "agrees with fair share", all(0.5 <= x <= 2 for x in rs),
                       "2-hop goodput within [0.5, 2] × fair share at every n ≥ 4",
                       partly=sum(0.5 <= x <= 2 for x in rs) > len(rs) / 2))
+    S = m[m.series == "CT200"].set_index("n6")
+    if len(S):
+        rs = [S.loc[n, "two_hop_mbps"] / S.loc[n, "fair_share_mbps"] for n in S.index if n >= 4]
+        cmps.append(info("static CT200: the 2-hop flow's share of its fair share for n ≥ 4",
+                         ", ".join(f"{x:.2f}" for x in rs), "static randomization, for comparison with CTD"))
     return FigureResult(df, paths, cmps, ["Qmax = 100 packets; 6-hop senders are hosts 16, 17, … (pods 1–7)"])
 
 
