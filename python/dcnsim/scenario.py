@@ -114,6 +114,7 @@ class Tcp(_Builder):
     mss: Optional[int] = None
     header: Optional[int] = None
     init_cwnd: Optional[int] = None
+    init_ssthresh: Optional[int] = None
     rwnd: Optional[Union[str, int]] = None
     rto_min: Optional[str] = None
     rto_init: Optional[str] = None

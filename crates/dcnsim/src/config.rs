@@ -266,6 +266,8 @@ pub struct TcpConfig {
     pub header_bytes: u32,
     /// Initial congestion window in segments.
     pub init_cwnd_segments: u32,
+    /// Initial slow-start threshold in segments (`None`: unbounded, RFC 5681).
+    pub init_ssthresh_segments: Option<u32>,
     /// Receiver advertised window in bytes.
     pub rwnd_bytes: u64,
     pub rto_min: SimTime,
@@ -301,6 +303,7 @@ impl Default for TcpConfig {
             mss: 1460,
             header_bytes: 40,
             init_cwnd_segments: 2,
+            init_ssthresh_segments: None,
             rwnd_bytes: 1 << 20,
             rto_min: SimTime::from_ms(200),
             rto_init: SimTime::from_ms(1000),

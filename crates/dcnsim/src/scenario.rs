@@ -93,6 +93,7 @@ const TCP_KEYS: &[&str] = &[
     "mss",
     "header",
     "init_cwnd",
+    "init_ssthresh",
     "rwnd",
     "rto_min",
     "rto_init",
@@ -496,6 +497,15 @@ fn buffer(v: &Value) -> Result<Limit, String> {
     Ok(l)
 }
 
+/// A host NIC queue: a buffer, or `"unlimited"` (a host that never drops its
+/// own packets, as htsim's hosts).
+fn nic_buffer(v: &Value) -> Result<Limit, String> {
+    if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
+        return Ok(Limit::Bytes(u64::MAX));
+    }
+    buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
+}
+
 fn named<'a, T: Copy>(
     table: &'a [(&'a str, T)],
     what: &str,
@@ -660,6 +670,7 @@ struct TcpPatch {
     mss: Option<u32>,
     header: Option<u32>,
     init_cwnd: Option<u32>,
+    init_ssthresh: Option<u32>,
     /// Kept as a limit until the final mss is known (`"Npkt"` = N·mss).
     rwnd: Option<Limit>,
     rto_min: Option<SimTime>,
@@ -704,6 +715,7 @@ impl TcpPatch {
             mss: t.opt(ctx, "mss", u32_in(1)),
             header: t.opt(ctx, "header", u32_in(0)),
             init_cwnd: t.opt(ctx, "init_cwnd", u32_in(1)),
+            init_ssthresh: t.opt(ctx, "init_ssthresh", u32_in(2)),
             rwnd: t.opt(ctx, "rwnd", limit),
             rto_min: t.opt(ctx, "rto_min", time),
             rto_init: t.opt(ctx, "rto_init", positive_time),
@@ -752,6 +764,7 @@ impl TcpPatch {
             mss: self.mss.or(base.mss),
             header: self.header.or(base.header),
             init_cwnd: self.init_cwnd.or(base.init_cwnd),
+            init_ssthresh: self.init_ssthresh.or(base.init_ssthresh),
             rwnd: self.rwnd.or(base.rwnd),
             rto_min: self.rto_min.or(base.rto_min),
             rto_init: self.rto_init.or(base.rto_init),
@@ -832,6 +845,7 @@ impl TcpPatch {
                     d.header_bytes
                 }),
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
+            init_ssthresh_segments: self.init_ssthresh.or(d.init_ssthresh_segments),
             rwnd_bytes,
             rto_min: self.rto_min.unwrap_or(d.rto_min),
             rto_init: self.rto_init.unwrap_or(d.rto_init),
@@ -997,7 +1011,7 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     t.check_keys(ctx, &allowed, &format!(" for topology kind '{kind}'"));
 
     let nic_buffer = t
-        .opt(ctx, "nic_buffer", buffer)
+        .opt(ctx, "nic_buffer", nic_buffer)
         .unwrap_or(DEFAULT_NIC_BUFFER);
     let ecn_k = t.opt(ctx, "ecn_k", limit);
     let has_buffer = t.has("buffer");

@@ -192,7 +192,9 @@ impl TcpFlow {
             cc: Cc::new(&cfg),
             st: CcState {
                 cwnd: cfg.init_cwnd_segments as u64 * smss,
-                ssthresh: u64::MAX,
+                ssthresh: cfg
+                    .init_ssthresh_segments
+                    .map_or(u64::MAX, |s| s as u64 * smss),
                 smss,
                 ca_acked: 0,
             },
