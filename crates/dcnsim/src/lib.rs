@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod cdf;
 pub mod config;
 pub mod net;
 pub mod pcap;

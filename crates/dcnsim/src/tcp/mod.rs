@@ -308,6 +308,16 @@ impl TcpFlow {
         self.app_limit = self.snd_max;
     }
 
+    /// Give back the memory of the transmission and reassembly queues of a
+    /// finished flow (a Poisson workload opens thousands of flows; only
+    /// their counters need to live on).
+    pub fn release_buffers(&mut self) {
+        self.segs = VecDeque::new();
+        self.ooo = Vec::new();
+        self.msg_starts = VecDeque::new();
+        self.msg_ends = VecDeque::new();
+    }
+
     /// A message whose last byte has been delivered, if any.
     pub fn pop_delivered_msg(&mut self) -> Option<u32> {
         match self.msg_ends.front() {
