@@ -30,6 +30,9 @@ pub const MAX_POINTS: usize = 100_000;
 /// The last probability may miss 1 by this much (tables given in percent, rounded).
 pub const END_TOLERANCE: f64 = 1e-6;
 
+/// Points `(size, probability)` and the file line of each.
+pub type PointsAndLines = (Vec<(f64, f64)>, Vec<usize>);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampling {
     Linear,
@@ -166,7 +169,7 @@ impl FlowSizeCdf {
     }
 
     /// [`Self::parse_text`], plus the 1-based line number of each point.
-    pub fn parse_text_lines(text: &str) -> Result<(Vec<(f64, f64)>, Vec<usize>), String> {
+    pub fn parse_text_lines(text: &str) -> Result<PointsAndLines, String> {
         let mut out = Vec::new();
         let mut lines = Vec::new();
         for (n, raw) in text.lines().enumerate() {

@@ -1711,6 +1711,22 @@ fn parse_cdf(ctx: &mut Ctx, t: &Tbl, path: &str) -> Option<(FlowSizeCdf, String)
     }
 }
 
+/// A CDF given as a table with the Poisson app's keys (`cdf` or
+/// `cdf_file`, and `sampling`): what the Python front uses to show a
+/// workload's points and mean. Returns the CDF and its name.
+pub fn parse_cdf_table(v: &Value) -> Result<(FlowSizeCdf, String), Vec<ScenarioError>> {
+    let mut ctx = Ctx { errs: Vec::new() };
+    let Some(t) = Tbl::new(&mut ctx, v, "") else {
+        return Err(ctx.errs);
+    };
+    t.check_keys(&mut ctx, &["cdf", "cdf_file", "sampling"], "");
+    let out = parse_cdf(&mut ctx, &t, DOCUMENT);
+    match out {
+        Some(c) if ctx.errs.is_empty() => Ok(c),
+        _ => Err(ctx.errs),
+    }
+}
+
 /// `kind = "poisson"`: open-loop flow arrivals at a target load.
 fn parse_poisson(
     ctx: &mut Ctx,
@@ -1725,7 +1741,7 @@ fn parse_poisson(
         let x = v
             .as_f64()
             .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
-        if !(x > 0.0) {
+        if x <= 0.0 {
             Err(format!("must be > 0, got {}", json_excerpt(v)))
         } else if x > 1.0 {
             Err(format!(
