@@ -118,6 +118,22 @@ def dctcp_perm(k: int, stop: str) -> Dict[str, Any]:
     }
 
 
+def poisson_websearch_k8() -> Dict[str, Any]:
+    """Web-search workload at 60 % load on the k=8 fat-tree (1 Gbps, 100-packet
+    buffers, CUBIC, RTOmin 2 ms): Poisson arrivals for 200 ms (about 1 100
+    flows, each a new TCP connection), run to 400 ms
+    (scenarios/websearch_fattree.toml)."""
+    return {
+        "name": "poisson_websearch_k8",
+        "seed": 1,
+        "stop": "400ms",
+        "topology": {"kind": "fat_tree", "k": 8, "rate": "1Gbps", "delay": "25us", "buffer": "100pkt"},
+        "routing": {"mode": "ecmp"},
+        "tcp": {"cc": "cubic", "rto_min": "2ms"},
+        "apps": [{"kind": "poisson", "load": 0.6, "cdf": "websearch", "duration": "200ms"}],
+    }
+
+
 SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "incast_pa": incast_pa,
     "longflows_64": longflows_64,
@@ -125,6 +141,7 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     # htsim's example runs 0.21 s; the larger trees run shorter so a bench
     # stays minutes, not hours (htsim timed with the same end time)
     "dctcp_perm_k8": lambda: dctcp_perm(8, "210ms"),
+    "poisson_websearch_k8": poisson_websearch_k8,
     "dctcp_perm_k12": lambda: dctcp_perm(12, "210ms"),
     "dctcp_perm_k16": lambda: dctcp_perm(16, "50ms"),
     "dctcp_perm_k32": lambda: dctcp_perm(32, "10ms"),
@@ -132,7 +149,7 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
 
 #: What ``dcnsim bench`` runs without ``--scenario`` (k = 12 and up are
 #: opt-in: they take from tens of seconds to minutes).
-DEFAULT = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8")
+DEFAULT = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "poisson_websearch_k8")
 
 
 def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
