@@ -905,9 +905,7 @@ fn nic_buffer_unlimited_or_a_positive_limit() {
     let cfg = parse_config(&ok).expect("\"unlimited\" is a valid nic_buffer");
     let host_side = &cfg.topology.links[0].queue_ab; // star: host 0 -> switch
     assert_eq!(host_side.limit, dcnsim::config::Limit::Bytes(u64::MAX));
-    let e = errors(&with(base(), |d| {
-        d["topology"]["nic_buffer"] = json!("lots")
-    }));
+    let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!("lots")));
     assert_err(&e, "topology.nic_buffer", "(or \"unlimited\")");
     let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!(0)));
     assert_err(&e, "topology.nic_buffer", "must be > 0");

@@ -622,10 +622,7 @@ fn init_ssthresh_ends_slow_start() {
         let mut t = tcp(CcKind::NewReno);
         t.init_ssthresh_segments = ssthresh;
         let mut w = world(t);
-        assert_eq!(
-            w.flows[0].st.ssthresh,
-            ssthresh.map_or(u64::MAX, |s| s as u64 * m)
-        );
+        assert_eq!(w.flows[0].st.ssthresh, ssthresh.map_or(u64::MAX, |s| s as u64 * m));
         w.flows[0].app_write(&mut w.core, 100 * m, None);
         let f = &mut w.flows[0];
         for i in 1..=2 {
@@ -640,10 +637,7 @@ fn init_ssthresh_ends_slow_start() {
         if want_ss {
             assert_eq!(grew, 6 * m, "slow start goes on without init_ssthresh");
         } else {
-            assert!(
-                grew < m,
-                "congestion avoidance from 12 segments: grew {grew}"
-            );
+            assert!(grew < m, "congestion avoidance from 12 segments: grew {grew}");
         }
     }
 }
