@@ -2330,6 +2330,13 @@ mod tests {
         "é",
         "newreno",
         "ecmp",
+        "poisson",
+        "load",
+        "cdf",
+        "cdf_file",
+        "sampling",
+        "websearch",
+        "datamining",
     ];
 
     fn leaf() -> impl Strategy<Value = Value> {
@@ -2405,7 +2412,9 @@ mod tests {
                 {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"ecn": true}},
                 {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-2", "gap": "1ms"},
                 {"kind": "sync_reads", "client": 2, "servers": [0, 1], "jitter": "1us"},
-                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"}
+                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"},
+                {"kind": "poisson", "load": 0.5, "cdf": [[100, 0], ["1KB", 1]], "sampling": "step",
+                 "sources": "0-1", "destinations": [2], "flows": 3, "duration": "1s"}
             ]
         })
     }
