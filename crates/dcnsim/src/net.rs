@@ -231,7 +231,9 @@ impl Link {
 
     /// Offer packet `id` to this link's egress queue (drop-tail; ECN marks CE
     /// on ECT packets when the instantaneous queue on arrival exceeds K).
-    #[inline]
+    /// Always inlined: it is the per-hop hot path, and the compiler stops
+    /// inlining it into `Core::forward` once that grows.
+    #[inline(always)]
     pub fn enqueue(
         &mut self,
         id: PktId,

@@ -371,7 +371,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         Column::Str(rows_in.iter().map(|r| name(ls[r.1].from)).collect()),
     );
     qin.push("offered", u64s(rows_in.iter().map(|r| r.2.offered)));
-    qin.push("enqueued", u64s(rows_in.iter().map(|r| r.2.enqueued)));
+    qin.push(
+        "enqueued",
+        u64s(rows_in.iter().map(|r| r.2.offered - r.2.dropped)),
+    );
     qin.push("dropped", u64s(rows_in.iter().map(|r| r.2.dropped)));
     qin.push(
         "max_drop_run",

@@ -52,8 +52,8 @@ impl DropRuns {
 /// What one input port offered to one switch egress queue.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InputStats {
+    /// Enqueued = offered − dropped (not counted separately: hot path).
     pub offered: u64,
-    pub enqueued: u64,
     pub dropped: u64,
     /// Longest run of consecutive offered packets from this input that were
     /// all dropped: port blackout made visible.
@@ -101,7 +101,7 @@ impl InputTable {
         t
     }
 
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, egress: u32, input: u32, dropped: bool) {
         let s = &mut self.stats[(self.first[egress as usize] + self.port[input as usize]) as usize];
         s.offered += 1;
@@ -110,7 +110,6 @@ impl InputTable {
             s.run += 1;
             s.max_drop_run = s.max_drop_run.max(s.run);
         } else {
-            s.enqueued += 1;
             s.run = 0;
         }
     }
