@@ -74,8 +74,16 @@ pub enum RoutingMode {
     Single,
     /// Hash of the 5-tuple picks one equal-cost next hop per flow at each switch.
     Ecmp,
+    /// ECMP with the same hash function (no per-switch salt) at every
+    /// switch: shows hash polarisation (switches of successive tiers make
+    /// correlated choices and some paths stay idle).
+    EcmpUnsalted,
     /// Random packet spraying: uniform choice among equal-cost next hops per packet, per hop.
     Rps,
+    /// Flowlet switching: a switch keeps a flow's next hop while its packets
+    /// arrive less than `gap` apart; after a longer pause (a new flowlet) it
+    /// picks a next hop uniformly at random (LetFlow-style).
+    Flowlet { gap: SimTime },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -361,6 +361,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_created".to_string(), w.core.arena.created as f64),
         ("packets_delivered".to_string(), w.core.delivered as f64),
         ("packets_dropped".to_string(), w.core.dropped as f64),
+        (
+            "flowlets_started".to_string(),
+            w.core.flowlets_started as f64,
+        ),
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];

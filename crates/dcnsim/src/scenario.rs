@@ -70,7 +70,49 @@ const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),
     ("rps", RoutingMode::Rps),
+    (
+        "flowlet",
+        RoutingMode::Flowlet {
+            gap: DEFAULT_FLOWLET_GAP,
+        },
+    ),
 ];
+
+/// Default flowlet gap: CONGA's (Alizadeh et al. 2014) 500 µs, larger than
+/// the delay difference of the paths of a loaded data-center fabric.
+pub const DEFAULT_FLOWLET_GAP: SimTime = SimTime::from_us(500);
+
+/// `[routing]`: `mode`, and `salt` (ECMP) / `flowlet_gap` (flowlet), each
+/// only with its mode.
+fn parse_routing(ctx: &mut Ctx, r: &Tbl) -> Option<RoutingMode> {
+    r.check_keys(ctx, &["mode", "salt", "flowlet_gap"], "");
+    let mode = if r.has("mode") {
+        r.opt(ctx, "mode", named(ROUTING_NAMES, "routing mode"))?
+    } else {
+        RoutingMode::Ecmp
+    };
+    let salt = r.opt(ctx, "salt", boolean);
+    if r.has("salt") && mode != RoutingMode::Ecmp {
+        ctx.err(r.p("salt"), "only used with mode = \"ecmp\"");
+        return None;
+    }
+    let gap = r.opt(ctx, "flowlet_gap", positive_time);
+    let is_flowlet = matches!(mode, RoutingMode::Flowlet { .. });
+    if r.has("flowlet_gap") && !is_flowlet {
+        ctx.err(r.p("flowlet_gap"), "only used with mode = \"flowlet\"");
+        return None;
+    }
+    if (r.has("salt") && salt.is_none()) || (r.has("flowlet_gap") && gap.is_none()) {
+        return None; // already reported
+    }
+    Some(match mode {
+        RoutingMode::Ecmp if salt == Some(false) => RoutingMode::EcmpUnsalted,
+        RoutingMode::Flowlet { .. } => RoutingMode::Flowlet {
+            gap: gap.unwrap_or(DEFAULT_FLOWLET_GAP),
+        },
+        m => m,
+    })
+}
 
 const TOP_KEYS: &[&str] = &[
     "name",
@@ -1563,14 +1605,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
     let routing = match t.get("routing") {
         None => Some(RoutingMode::Ecmp),
-        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| {
-            r.check_keys(&mut ctx, &["mode"], "");
-            if r.has("mode") {
-                r.opt(&mut ctx, "mode", named(ROUTING_NAMES, "routing mode"))
-            } else {
-                Some(RoutingMode::Ecmp)
-            }
-        }),
+        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| parse_routing(&mut ctx, &r)),
     };
 
     // [pcap] hosts = [...]: capture points on these hosts' interfaces.
@@ -1882,6 +1917,63 @@ mod tests {
         assert_eq!(c.l2_overhead, 38);
         doc["routing"] = json!({});
         assert_eq!(parse_config(&doc).unwrap().routing, RoutingMode::Ecmp);
+    }
+
+    #[test]
+    fn routing_salt_and_flowlet_keys() {
+        let mut doc = example();
+        let with = |doc: &mut Value, r: Value| {
+            doc["routing"] = r;
+            parse_config(doc)
+        };
+        assert_eq!(
+            with(&mut doc, json!({"mode": "ecmp", "salt": false}))
+                .unwrap()
+                .routing,
+            RoutingMode::EcmpUnsalted
+        );
+        assert_eq!(
+            with(&mut doc, json!({"salt": true})).unwrap().routing,
+            RoutingMode::Ecmp
+        );
+        assert_eq!(
+            with(&mut doc, json!({"mode": "flowlet"})).unwrap().routing,
+            RoutingMode::Flowlet {
+                gap: DEFAULT_FLOWLET_GAP
+            }
+        );
+        assert_eq!(
+            with(&mut doc, json!({"mode": "Flowlet", "flowlet_gap": "100us"}))
+                .unwrap()
+                .routing,
+            RoutingMode::Flowlet {
+                gap: SimTime::from_us(100)
+            }
+        );
+        let err = |doc: &mut Value, r: Value| {
+            with(doc, r)
+                .unwrap_err()
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let e = err(&mut doc, json!({"mode": "rps", "salt": false}));
+        assert!(
+            e.contains("routing.salt: only used with mode = \"ecmp\""),
+            "{e}"
+        );
+        let e = err(&mut doc, json!({"mode": "ecmp", "flowlet_gap": "1ms"}));
+        assert!(
+            e.contains("routing.flowlet_gap: only used with mode"),
+            "{e}"
+        );
+        let e = err(&mut doc, json!({"mode": "flowlet", "flowlet_gap": "0s"}));
+        assert!(e.contains("routing.flowlet_gap"), "{e}");
+        let e = err(&mut doc, json!({"mode": "ecmp", "salt": "no"}));
+        assert!(e.contains("routing.salt"), "{e}");
+        let e = err(&mut doc, json!({"mode": "flowlets"}));
+        assert!(e.contains("routing.mode"), "{e}");
     }
 
     #[test]
