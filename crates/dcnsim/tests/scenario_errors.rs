@@ -302,7 +302,7 @@ fn unknown_routing_mode() {
     assert_err(
         &e,
         "routing.mode",
-        "unknown routing mode 'spray' (valid: single, ecmp, rps)",
+        "unknown routing mode 'spray' (valid: single, ecmp, rps, flowlet)",
     );
 }
 
@@ -895,5 +895,22 @@ fn two_tier_uplink_port_gets_its_own_queue_keys() {
     assert!(
         errs.iter().any(|e| e.path == "topology.uplink_ecn_k"),
         "{errs:?}"
+    );
+}
+
+#[test]
+fn routing_keys_belong_to_their_mode() {
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "rps", "salt": false})
+    }));
+    assert_err(&e, "routing.salt", "only used with mode = \"ecmp\"");
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "flowlet", "flowlet_gap": "-1us"})
+    }));
+    assert!(e.iter().any(|x| x.path == "routing.flowlet_gap"), "{e:?}");
+    let e = errors(&with(base(), |d| d["routing"] = json!({"mode": "ecmp", "gap": "1ms"})));
+    assert!(
+        e.iter().any(|x| x.path == "routing.gap" && x.message.contains("unknown key")),
+        "{e:?}"
     );
 }
