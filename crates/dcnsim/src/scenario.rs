@@ -8,8 +8,8 @@
 
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
-    FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
-    SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
+    FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig,
+    Reordering, RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -64,6 +64,16 @@ const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
 const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
     ("continuous", FastSegRule::Continuous),
     ("literal", FastSegRule::Literal),
+];
+
+const REORDERING_NAMES: &[(&str, Reordering)] = &[
+    ("fixed", Reordering::Fixed),
+    ("adaptive", Reordering::Adaptive),
+];
+
+const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
+    ("dupack", LossRecovery::DupAck),
+    ("rack", LossRecovery::Rack),
 ];
 
 const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
@@ -142,6 +152,8 @@ const TCP_KEYS: &[&str] = &[
     "granularity",
     "max_backoff",
     "dupack_threshold",
+    "reordering",
+    "recovery",
     "delayed_ack",
     "delayed_ack_timeout",
     "delayed_ack_segments",
@@ -710,6 +722,8 @@ struct TcpPatch {
     granularity: Option<SimTime>,
     max_backoff: Option<u32>,
     dupack_threshold: Option<u32>,
+    reordering: Option<Reordering>,
+    recovery: Option<LossRecovery>,
     delayed_ack: Option<bool>,
     delayed_ack_timeout: Option<SimTime>,
     delayed_ack_segments: Option<u32>,
@@ -753,6 +767,12 @@ impl TcpPatch {
             granularity: t.opt(ctx, "granularity", time),
             max_backoff: t.opt(ctx, "max_backoff", u32_in(1)),
             dupack_threshold: t.opt(ctx, "dupack_threshold", u32_in(1)),
+            reordering: t.opt(
+                ctx,
+                "reordering",
+                named(REORDERING_NAMES, "reordering mode"),
+            ),
+            recovery: t.opt(ctx, "recovery", named(RECOVERY_NAMES, "loss recovery")),
             delayed_ack: t.opt(ctx, "delayed_ack", boolean),
             delayed_ack_timeout: t.opt(ctx, "delayed_ack_timeout", time),
             delayed_ack_segments: t.opt(ctx, "delayed_ack_segments", u32_in(1)),
@@ -801,6 +821,8 @@ impl TcpPatch {
             granularity: self.granularity.or(base.granularity),
             max_backoff: self.max_backoff.or(base.max_backoff),
             dupack_threshold: self.dupack_threshold.or(base.dupack_threshold),
+            reordering: self.reordering.or(base.reordering),
+            recovery: self.recovery.or(base.recovery),
             delayed_ack: self.delayed_ack.or(base.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.or(base.delayed_ack_segments),
@@ -837,6 +859,8 @@ impl TcpPatch {
             "cc" => self.cc.is_some(),
             "segment" => self.seg.is_some(),
             "ecn" => self.ecn.is_some(),
+            "sack" => self.sack.is_some(),
+            "recovery" => self.recovery.is_some(),
             "fast_smin" => self.fast_smin.is_some(),
             "fast_probe_size" => self.fast_probe_size.is_some(),
             "dsr_mss" => self.dsr_mss.is_some(),
@@ -881,6 +905,8 @@ impl TcpPatch {
             granularity: self.granularity.unwrap_or(d.granularity),
             max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
             dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
+            reordering: self.reordering.unwrap_or(d.reordering),
+            recovery: self.recovery.unwrap_or(d.recovery),
             delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
@@ -946,6 +972,13 @@ fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'sta
             "rto_init",
             format!("rto_init ({}) exceeds rto_max ({})", c.rto_init, c.rto_max),
             &["rto_init", "rto_max"][..],
+        ));
+    }
+    if c.recovery == LossRecovery::Rack && !c.sack {
+        out.push((
+            "recovery",
+            "'rack' detects losses from SACK information (RFC 8985): set sack = true".to_string(),
+            &["recovery", "sack"][..],
         ));
     }
     if c.cc.needs_ecn() && !c.ecn {

@@ -407,6 +407,7 @@ impl World {
             Event::Rto(f) => self.flows[f as usize].on_rto_event(&mut self.core),
             Event::DelAck(f) => self.flows[f as usize].on_delack_event(&mut self.core),
             Event::ProbRetx(f) => self.flows[f as usize].on_prx_event(&mut self.core),
+            Event::Rack(f) => self.flows[f as usize].on_rack_event(&mut self.core),
             Event::App { app, tag } => App::on_event(self, app, tag),
             Event::Udp(u) => App::on_udp_tick(self, u),
             Event::Sample => self.sample(),

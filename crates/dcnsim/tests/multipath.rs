@@ -229,3 +229,44 @@ fn unsalted_ecmp_polarises_salted_ecmp_uses_every_core() {
         assert!(salted.iter().all(|&p| p > 0), "k = {k}: {salted:?}");
     }
 }
+
+#[test]
+fn reordering_robust_tcp_under_rps_without_loss() {
+    // The crossing flows of the test above, no loss: every fast retransmit
+    // is spurious. The adaptive threshold learns the reordering depth and
+    // makes fewer; RACK's reordering window absorbs it too.
+    let base = TcpConfig {
+        rwnd_bytes: 128 << 10,
+        ..tcp(1460)
+    };
+    let run = |t: TcpConfig| {
+        let r = crossing(RoutingMode::Rps, t);
+        assert_eq!(r.summary_value("packets_dropped"), Some(0.0), "no loss");
+        let del = col_u64(&r, "flows", "delivered_bytes");
+        assert!(del.iter().all(|&d| d == 4 << 20), "{del:?}");
+        let fr: u64 = col_u64(&r, "flows", "fast_retransmits").iter().sum();
+        let sp: u64 = col_u64(&r, "flows", "spurious_retransmits").iter().sum();
+        let th: Vec<u64> = col_u64(&r, "flows", "dupthresh").to_vec();
+        (fr, sp, th)
+    };
+    let fixed = run(base.clone());
+    let adaptive = run(TcpConfig {
+        reordering: Reordering::Adaptive,
+        ..base.clone()
+    });
+    let rack = run(TcpConfig {
+        sack: true,
+        recovery: LossRecovery::Rack,
+        ..base.clone()
+    });
+    assert!(fixed.0 > 0, "RPS reordering triggers fast retransmits");
+    // No loss: every fast retransmit is spurious; Eifel detection sees it
+    // unless the copy overtook the original.
+    assert!(fixed.1 > 0 && fixed.1 <= fixed.0, "{fixed:?}");
+    assert!(
+        adaptive.0 < fixed.0,
+        "fixed {fixed:?} adaptive {adaptive:?}"
+    );
+    assert!(adaptive.2.iter().all(|&t| t > 3), "{adaptive:?}");
+    assert!(rack.0 < fixed.0, "fixed {fixed:?} rack {rack:?}");
+}

@@ -908,9 +908,39 @@ fn routing_keys_belong_to_their_mode() {
         d["routing"] = json!({"mode": "flowlet", "flowlet_gap": "-1us"})
     }));
     assert!(e.iter().any(|x| x.path == "routing.flowlet_gap"), "{e:?}");
-    let e = errors(&with(base(), |d| d["routing"] = json!({"mode": "ecmp", "gap": "1ms"})));
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "ecmp", "gap": "1ms"})
+    }));
     assert!(
-        e.iter().any(|x| x.path == "routing.gap" && x.message.contains("unknown key")),
+        e.iter()
+            .any(|x| x.path == "routing.gap" && x.message.contains("unknown key")),
         "{e:?}"
     );
+}
+
+#[test]
+fn rack_needs_sack_and_names_are_checked() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"recovery": "rack"})));
+    assert_err(
+        &e,
+        "tcp.recovery",
+        "'rack' detects losses from SACK information (RFC 8985): set sack = true",
+    );
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"reordering": "learned", "recovery": "tlp"})
+    }));
+    assert_err(
+        &e,
+        "tcp.reordering",
+        "unknown reordering mode 'learned' (valid: fixed, adaptive)",
+    );
+    assert_err(
+        &e,
+        "tcp.recovery",
+        "unknown loss recovery 'tlp' (valid: dupack, rack)",
+    );
+    let ok = dcnsim::scenario::parse_config(&with(base(), |d| {
+        d["tcp"] = json!({"sack": true, "recovery": "RACK", "reordering": "adaptive"})
+    }));
+    assert!(ok.is_ok(), "{ok:?}");
 }
