@@ -523,7 +523,10 @@ impl TcpFlow {
             }
             let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
-            if pipe + len as u64 > wnd {
+            // pipe leaves out SACKed bytes, but the receive window is
+            // counted from snd_una: new data must also end within it.
+            let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
+            if pipe + len as u64 > wnd || beyond_rwnd {
                 return;
             }
             self.send_new(core, len);

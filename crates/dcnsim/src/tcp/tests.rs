@@ -831,3 +831,28 @@ fn init_ssthresh_ends_slow_start() {
         }
     }
 }
+
+/// RFC 6675's pipe leaves out SACKed bytes, but the receiver's window
+/// starts at snd_una: with the first segment lost and the other nine
+/// SACKed, SACK recovery must not send beyond snd_una + rwnd.
+#[test]
+fn sack_recovery_stays_within_the_receive_window() {
+    use crate::config::{LossRecovery, Reordering};
+    let mut t = loss_tcp(LossRecovery::DupAck, Reordering::Fixed);
+    t.rwnd_bytes = 10 * MSS as u64;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 100 * MSS as u64, None);
+    assert_eq!(w.flows[0].snd_max(), 10 * MSS as u64);
+    let m = MSS as u64;
+    for k in 2..=10 {
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &sack_ack(0, &[(m, k * m)], SimTime::ZERO));
+        assert!(
+            f.snd_max() <= f.snd_una() + 10 * m,
+            "snd_max {} after SACK of 1..{k}",
+            f.snd_max()
+        );
+    }
+    assert_eq!(w.flows[0].cong, CongState::Recovery);
+    assert_eq!(retransmitted(&w), vec![0]);
+}
