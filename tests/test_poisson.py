@@ -154,3 +154,14 @@ flows = 40
     (tmp_path / "b.toml").write_text((tmp_path / "s.toml").read_text().replace("mine.txt", "none.txt"))
     r = cli("run", str(tmp_path / "b.toml"))
     assert r.returncode == 2 and "apps[0].cdf_file" in (r.stdout + r.stderr)
+
+
+def test_import_dcnsim_stays_light():
+    # `dcnsim bench` children time the core with only `import dcnsim`
+    # loaded; the analysis module (pandas, numpy) must stay lazy.
+    import subprocess
+    import sys
+
+    code = "import sys, dcnsim; dcnsim.Poisson; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
