@@ -33,6 +33,17 @@ def test_points_cover_every_workload_load_and_series():
     assert [n for n, _ in t11.series(include_tcprand=False)] == ["CUBIC", "DCTCP"]
 
 
+def test_nic_variant_differs_only_in_the_nic_queue():
+    a, b = t11._points(True), t11._points(True, t11.NIC_ALT)
+    assert len(a) == len(b) and not {p.label for p in a} & {p.label for p in b}
+    for p, q in zip(a, b):
+        assert q.scenario["topology"].pop("nic_buffer") == "unlimited"
+        assert p.scenario["topology"].pop("nic_buffer") == t11.NIC
+        assert p.scenario == q.scenario
+        p.scenario["topology"]["nic_buffer"] = t11.NIC
+    assert [f.slug for f in t11.FIGURES] == ["fig11", "fig11nic"]
+
+
 def test_dctcp_points_mark_at_a_fifth_of_qmax():
     sc = t11.scenario("websearch", 0.8, {"cc": "dctcp"}, True)
     assert sc["topology"]["ecn_k"] == f"{round(0.2 * t11.QMAX)}pkt"
@@ -45,7 +56,7 @@ def test_figure_end_to_end_pairs_identical_runs_to_one(tmp_path, monkeypatch):
     monkeypatch.setattr(t11, "QUICK_ARRIVALS_S", 0.03)
     monkeypatch.setattr(t11, "QUICK_DRAIN_S", 0.05)
     monkeypatch.setattr(t11, "SERIES", t11.SERIES + [("CUBIC again", {"cc": "cubic"}, False)])
-    rep = reproduce(t11.PAPER, quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    rep = reproduce(t11.PAPER, figures=["11"], quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
     assert not rep.errors, rep.errors
     res = rep.results["11"]
     df = res.table

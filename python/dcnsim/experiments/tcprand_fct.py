@@ -22,7 +22,9 @@ compared with CUBIC on the arrivals completed in both runs
 (:func:`dcnsim.analysis.common_completed`), pooled over seeds. A ratio below
 1 means faster than CUBIC.
 
-``FIGURES`` is the list of :class:`~.framework.Figure` objects (one: "11");
+``FIGURES`` is the list of :class:`~.framework.Figure` objects: "11" and
+"11-nic" (the same with host NIC queues that never drop, an implicit
+setting varied on its own);
 ``PAPER`` wraps them for ``dcnsim reproduce tcprand_fct`` until they join
 the whole ``reproduce tcprand``.
 """
@@ -84,11 +86,19 @@ MIN_LONG = 5
 SAME = 0.01
 
 
-def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+#: Host NIC queue: dcnsim's default (ns-3's 100-packet device queue of the
+#: paper's time), and, as its own figure, hosts that never drop their own
+#: packets (Linux's qdisc backpressure / TCP small queues).
+NIC = "100pkt"
+NIC_ALT = "unlimited"
+
+
+def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool, nic: str = NIC) -> Dict[str, Any]:
     arrivals = QUICK_ARRIVALS_S if quick else ARRIVALS_S
     drain = QUICK_DRAIN_S if quick else DRAIN_S
     dctcp = tcp.get("cc") == "dctcp"
-    topo: Dict[str, Any] = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{QMAX}pkt"}
+    topo: Dict[str, Any] = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{QMAX}pkt",
+                            "nic_buffer": nic}
     if dctcp:
         topo["ecn_k"] = f"{max(1, round(0.2 * QMAX))}pkt"
     return {
@@ -118,15 +128,16 @@ def series(include_tcprand: Optional[bool] = None) -> List[Tuple[str, Dict[str, 
     return [(n, t) for n, t, needs in SERIES if have or not needs]
 
 
-def _points(quick: bool) -> List[Point]:
+def _points(quick: bool, nic: str = NIC) -> List[Point]:
     pts = []
+    tag = "" if nic == NIC else f"nic{nic}-"
     for seed in QUICK_SEEDS if quick else SEEDS:
         for wl in WORKLOADS:
             for load in LOADS:
                 for name, tcp in series():
-                    label = f"fig11-{'q-' if quick else ''}{wl}-L{load:g}-{name.lower()}-s{seed}"
-                    pts.append(Point(label, scenario(wl, load, tcp, quick), seed,
-                                     {"workload": wl, "load": load, "scheme": name}))
+                    label = f"fig11-{'q-' if quick else ''}{tag}{wl}-L{load:g}-{name.lower().replace(' ', '_')}-s{seed}"
+                    pts.append(Point(label, scenario(wl, load, tcp, quick, nic), seed,
+                                     {"workload": wl, "load": load, "scheme": name, "nic_buffer": nic}))
     return pts
 
 
@@ -174,7 +185,7 @@ def table(summary) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _plot(df: pd.DataFrame, path: Path) -> List[Path]:
+def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
     from ..plots import new_figure, save, series_colors
 
     bins = [b for b, _, _ in FCT_BINS]
@@ -198,7 +209,7 @@ def _plot(df: pd.DataFrame, path: Path) -> List[Path]:
             ax.set_title(f"{'data mining' if wl == 'datamining' else 'web search'}: {what}")
     if bars:
         axes[0][0].legend(ncol=2)
-    fig.suptitle("Fig. 11: FCT normalized to CUBIC (paired arrivals)")
+    fig.suptitle(title)
     return save(fig, path)
 
 
@@ -253,7 +264,7 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
     return out
 
 
-def _analyze(summary, out_dir: Path) -> FigureResult:
+def _analyze(summary, out_dir: Path, nic: str = NIC, stem: str = "fig11") -> FigureResult:
     df = table(summary)
     ran = bool(set(TCPRAND_SERIES) & set(summary["scheme"]))
     notes: List[str] = []
@@ -270,9 +281,16 @@ def _analyze(summary, out_dir: Path) -> FigureResult:
         if len(few):
             notes.append(f"long-flow ratios not judged (fewer than {MIN_LONG} paired long flows): " + ", ".join(
                 f"{r.workload} L={r.load:g} {r.scheme} ({r.paired_flows})" for r in few.itertuples()))
-    paths = _plot(df, out_dir / "fig11.png")
+    title = "Fig. 11: FCT normalized to CUBIC (paired arrivals)"
+    if nic != NIC:
+        title += f", host NIC queue {nic}"
+    paths = _plot(df, out_dir / f"{stem}.png", title)
     return FigureResult(df, paths, comparisons(df, ran), notes)
 
+
+PAPER_SAYS = ("short flows: TCPRand does not increase FCT (average, 100th percentile) noticeably; "
+              "load 0.8: long TCPRand flows finish faster than CUBIC's (timeouts suppressed), web-search "
+              "100th-percentile long FCT decreases; DCTCP in general decreases FCT")
 
 FIGURES: List[Figure] = [
     Figure(
@@ -280,10 +298,16 @@ FIGURES: List[Figure] = [
         "FCT normalized to CUBIC per size group: web search and data mining, load 0.2 and 0.8",
         _points,
         _analyze,
-        paper_says="short flows: TCPRand does not increase FCT (average, 100th percentile) noticeably; "
-        "load 0.8: long TCPRand flows finish faster than CUBIC's (timeouts suppressed), web-search "
-        "100th-percentile long FCT decreases; DCTCP in general decreases FCT",
-    )
+        paper_says=PAPER_SAYS,
+    ),
+    Figure(
+        "11-nic",
+        f"Fig. 11 with host NIC queues that never drop (nic_buffer = {NIC_ALT}): how much of it is senders' "
+        "own drops",
+        lambda quick: _points(quick, NIC_ALT),
+        lambda summary, out_dir: _analyze(summary, out_dir, NIC_ALT, "fig11nic"),
+        paper_says=PAPER_SAYS,
+    ),
 ]
 
 SETTINGS = [
@@ -300,6 +324,10 @@ SETTINGS = [
     Setting("TCP", f"MSS {MSS} B payload ({HEADER} B headers), RTOmin {RTO_MIN}, no SACK, no delayed ACK, "
             "initial window dcnsim's default", "§5.1"),
     Setting("DCTCP", f"K = 0.2 × Qmax = {round(0.2 * QMAX)} packets", "§6.1"),
+    Setting("host NIC queue", f"{NIC} drop-tail (ns-3's point-to-point device queue of the time)",
+            "not stated; with random pairs a host often sends several flows at once, and with CUBIC most "
+            "drops then happen in the sender's own NIC queue", f"nic_buffer = {NIC_ALT} (hosts never drop their "
+            "own packets, as Linux's qdisc backpressure): Fig. 11-nic"),
 ]
 
 PAPER = Paper(
