@@ -62,9 +62,12 @@ def test_offered_load_over_a_run():
         apps=dcnsim.Poisson(load=0.4, cdf=[[20000, 0], [60000, 1]], duration="400ms"),
         stop="5s",
     )
-    f = dcnsim.run(sc).flows
+    r = dcnsim.run(sc)
+    f = r.flows
     assert len(f) > 2000
-    assert abs(offered_load(f, 8e9, 0.0, 0.4) / 0.4 - 1) < 0.05
+    assert r.summary["app0_capacity_bps"] == 8e9
+    assert r.summary["app0_flows_generated"] == len(f)
+    assert abs(offered_load(f, r.summary["app0_capacity_bps"], 0.0, 0.4) / 0.4 - 1) < 0.05
 
 
 def test_deterministic():
