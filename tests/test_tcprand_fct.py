@@ -55,6 +55,7 @@ def test_figure_end_to_end_pairs_identical_runs_to_one(tmp_path, monkeypatch):
     # (same arrivals, deterministic core), which checks pairing and ratios.
     monkeypatch.setattr(t11, "QUICK_ARRIVALS_S", 0.03)
     monkeypatch.setattr(t11, "QUICK_DRAIN_S", 0.05)
+    monkeypatch.setattr(t11, "WORKLOADS", ("websearch",))
     monkeypatch.setattr(t11, "SERIES", t11.SERIES + [("CUBIC again", {"cc": "cubic"}, False)])
     rep = reproduce(t11.PAPER, figures=["11"], quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
     assert not rep.errors, rep.errors
