@@ -33,15 +33,20 @@ def test_points_cover_every_workload_load_and_series():
     assert [n for n, _ in t11.series(include_tcprand=False)] == ["CUBIC", "DCTCP"]
 
 
-def test_nic_variant_differs_only_in_the_nic_queue():
-    a, b = t11._points(True), t11._points(True, t11.NIC_ALT)
-    assert len(a) == len(b) and not {p.label for p in a} & {p.label for p in b}
-    for p, q in zip(a, b):
-        assert q.scenario["topology"].pop("nic_buffer") == "unlimited"
-        assert p.scenario["topology"].pop("nic_buffer") == t11.NIC
-        assert p.scenario == q.scenario
-        p.scenario["topology"]["nic_buffer"] = t11.NIC
-    assert [f.slug for f in t11.FIGURES] == ["fig11", "fig11nic"]
+def test_variants_differ_only_in_their_setting():
+    base = t11._points(True)
+    for variant, (vtopo, vtcp, _) in t11.VARIANTS.items():
+        if not variant:
+            continue
+        pts = t11._points(True, variant)
+        assert len(pts) == len(base) and not {p.label for p in base} & {p.label for p in pts}
+        for p, q in zip(base, pts):
+            want = {**p.scenario, "topology": {**p.scenario["topology"], **vtopo},
+                    "tcp": {**p.scenario["tcp"], **vtcp}}
+            assert q.scenario == want
+            assert dcnsim.validate(q.scenario) == []
+    assert base[0].scenario["topology"]["nic_buffer"] == t11.NIC
+    assert [f.slug for f in t11.FIGURES] == ["fig11", "fig11nic", "fig11sack"]
 
 
 def test_dctcp_points_mark_at_a_fifth_of_qmax():
