@@ -387,6 +387,17 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
+    let mut summary = summary;
+    // What a Poisson app was asked for and what it generated, so the
+    // offered load can be checked from the results alone.
+    for (i, a) in w.apps.iter().enumerate() {
+        if let App::Poisson(p) = a {
+            summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
+            summary.push((format!("app{i}_arrival_rate_per_s"), p.spec.arrival_rate()));
+            summary.push((format!("app{i}_mean_size_bytes"), p.spec.cdf.mean()));
+            summary.push((format!("app{i}_flows_generated"), p.generated as f64));
+        }
+    }
     let pcaps = w
         .core
         .captures
