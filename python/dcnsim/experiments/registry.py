@@ -17,6 +17,7 @@ PAPERS: Dict[str, Union[str, Paper]] = {
     "fast": "dcnsim.experiments.fast",
     "kulkarni": "dcnsim.experiments.kulkarni",
     "tcprand": "dcnsim.experiments.tcprand",
+    "rps": "dcnsim.experiments.rps",
     "tcprand_fct": "dcnsim.experiments.tcprand_fct",
 }
 
