@@ -1074,6 +1074,80 @@ impl TcpFlow {
         self.stats.acks_sent += 1;
         core.send_from_host(self.dst_host, pkt);
     }
+
+    // ------------------------------------------------------------ invariants
+
+    /// Every broken internal invariant of the connection, as text (empty
+    /// when sound). The property tests call this between events: together
+    /// these say the receiver holds each byte at most once and hands the
+    /// application a gap-free prefix, and the sender's scoreboard tiles
+    /// exactly the unacknowledged bytes.
+    pub fn invariant_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        let id = self.id;
+        if !(self.snd_una <= self.snd_nxt && self.snd_nxt <= self.snd_max) {
+            v.push(format!(
+                "flow {id}: snd_una {} ≤ snd_nxt {} ≤ snd_max {} broken",
+                self.snd_una, self.snd_nxt, self.snd_max
+            ));
+        }
+        if self.snd_max > self.app_limit {
+            v.push(format!(
+                "flow {id}: sent up to {} beyond what the app wrote ({})",
+                self.snd_max, self.app_limit
+            ));
+        }
+        // The scoreboard tiles [snd_una, snd_max) with no gap or overlap.
+        let mut at = self.snd_una;
+        for s in &self.segs {
+            if s.start != at || s.len == 0 {
+                v.push(format!(
+                    "flow {id}: scoreboard segment [{}, {}) does not continue at {at}",
+                    s.start,
+                    s.end()
+                ));
+                break;
+            }
+            at = s.end();
+        }
+        if at != self.snd_max {
+            v.push(format!(
+                "flow {id}: scoreboard ends at {at}, snd_max is {}",
+                self.snd_max
+            ));
+        }
+        // The receiver never has more than was sent, and the sender never
+        // saw an ACK for more than the receiver has.
+        if self.rcv_nxt > self.snd_max {
+            v.push(format!(
+                "flow {id}: receiver delivered {} > sent {}",
+                self.rcv_nxt, self.snd_max
+            ));
+        }
+        if self.snd_una > self.rcv_nxt {
+            v.push(format!(
+                "flow {id}: snd_una {} ahead of the receiver's rcv_nxt {}",
+                self.snd_una, self.rcv_nxt
+            ));
+        }
+        // Out-of-order ranges: sorted, disjoint, non-adjacent, strictly
+        // above the delivered prefix and within what was sent.
+        let mut prev = self.rcv_nxt;
+        for (k, &(l, r, _)) in self.ooo.iter().enumerate() {
+            if l <= prev || r <= l || r > self.snd_max {
+                v.push(format!(
+                    "flow {id}: out-of-order range {k} [{l}, {r}) after {prev} (snd_max {})",
+                    self.snd_max
+                ));
+                break;
+            }
+            prev = r;
+        }
+        if self.msg_ends.iter().zip(self.msg_ends.iter().skip(1)).any(|(a, b)| b.0 < a.0) {
+            v.push(format!("flow {id}: message ends out of order"));
+        }
+        v
+    }
 }
 
 #[cfg(test)]
