@@ -2127,7 +2127,20 @@ mod tests {
                 assert!(!errs.is_empty());
                 for e in &errs {
                     assert!(!e.path.is_empty());
-                    assert!(!e.message.is_empty());
+                    assert!(!e.message.trim().is_empty(), "{}: empty reason", e.path);
+                    // The path names a field: the document itself, a known
+                    // top-level key, or a key the document has (an unknown
+                    // key is reported at its own path).
+                    let root = e.path.split(['.', '[']).next().unwrap();
+                    let in_doc = doc.as_object().is_some_and(|m| {
+                        m.keys().any(|k| e.path == key_path("", k) || e.path.starts_with(&key_path("", k)))
+                    });
+                    assert!(
+                        e.path == DOCUMENT || TOP_KEYS.contains(&root) || in_doc,
+                        "problem at {:?} names no field of the document: {}",
+                        e.path,
+                        e.message
+                    );
                 }
             }
         }
