@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod config;
+pub mod limits;
 pub mod net;
 pub mod pcap;
 pub mod report;

@@ -85,6 +85,7 @@ const TOP_KEYS: &[&str] = &[
     "trace",
     "tcp",
     "apps",
+    "limits",
 ];
 
 const TCP_KEYS: &[&str] = &[
@@ -385,6 +386,17 @@ fn uint(v: &Value) -> Result<u64, String> {
             }
         }
         other => Err(format!("expected an integer, got {}", json_excerpt(other))),
+    }
+}
+
+/// A count that may be written as an integer or a float such as `1e12`.
+fn event_count(v: &Value) -> Result<u64, String> {
+    match v.as_f64() {
+        Some(x) if v.is_number() && x >= 1.0 && x < 1.8e19 && x.fract() == 0.0 => Ok(x as u64),
+        _ => Err(format!(
+            "expected a whole number from 1 to 1e19, such as 1e12, got {}",
+            json_excerpt(v)
+        )),
     }
 }
 
@@ -1662,6 +1674,19 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }),
     };
 
+    // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
+    let limits = match t.get("limits") {
+        None => Some(crate::limits::Limits::default()),
+        Some(v) => Tbl::new(&mut ctx, v, "limits").map(|r| {
+            r.check_keys(&mut ctx, &["memory", "events"], "");
+            let d = crate::limits::Limits::default();
+            crate::limits::Limits {
+                memory: r.opt(&mut ctx, "memory", positive_size).unwrap_or(d.memory),
+                events: r.opt(&mut ctx, "events", event_count).unwrap_or(d.events),
+            }
+        }),
+    };
+
     let top_tcp = match t.get("tcp") {
         Some(v) => {
             let p = TcpPatch::parse(&mut ctx, v, "tcp");
@@ -1699,8 +1724,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing, pcap_hosts, trace) {
-        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace)) => Ok(Config {
+    match (topo.spec, routing, pcap_hosts, trace, limits) {
+        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace), Some(limits)) => {
+            let cfg = Config {
             trace,
             name,
             topology,
@@ -1712,7 +1738,18 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             stop,
             seed,
             apps,
-        }),
+            };
+            // Too big for the machine: say so before anything is allocated.
+            let too_big = crate::limits::check(&cfg, &limits);
+            if too_big.is_empty() {
+                Ok(cfg)
+            } else {
+                Err(too_big
+                    .into_iter()
+                    .map(|(path, message)| ScenarioError { path, message })
+                    .collect())
+            }
+        }
         // Unreachable in practice: a missing piece always records an error.
         _ => Err(vec![ScenarioError {
             path: DOCUMENT.into(),
