@@ -276,10 +276,10 @@ def cmd_bench(args) -> int:
     if args.child:
         print(json.dumps(bench.child(args.child)))
         return 0
-    names = args.scenario or list(bench.SCENARIOS)
+    names = [n for a in (args.scenario or bench.DEFAULT) for n in bench.GROUPS.get(a, [a])]
     for name in names:
         if name not in bench.SCENARIOS:
-            print(f"bench: unknown scenario {name!r} (choose from {', '.join(bench.SCENARIOS)})", file=sys.stderr)
+            print(f"bench: unknown scenario {name!r} (choose from {', '.join([*bench.DEFAULT, *bench.GROUPS])})", file=sys.stderr)
             return 2
     if not args.json:
         print(f"{'scenario':<14} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
@@ -463,7 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
-    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64, fattree_k8 or dctcp_perm_k8 (repeatable)")
+    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64, fattree_k8, dctcp_perm_k8, or soak (a 60 s churn run: "
+                   "peak RSS at 10, 30 and 60 s) (repeatable)")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
 

@@ -55,6 +55,9 @@ impl Seg {
     }
 }
 
+/// Scoreboard / out-of-order capacity kept by an idle connection.
+const IDLE_CAPACITY: usize = 16;
+
 /// Congestion state names as in Linux / ns-3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongState {
@@ -783,6 +786,14 @@ impl TcpFlow {
             // RFC 6298 (5.2)/(5.3).
             if self.snd_una >= self.snd_max {
                 self.rto.cancel();
+                // Everything is acknowledged: give back a large scoreboard.
+                // A finished flow would otherwise hold its peak window's
+                // worth of entries to the end of the run, and memory would
+                // grow with every flow ever started instead of with the
+                // flows active at once (the soak benchmark's churn).
+                if self.segs.capacity() > IDLE_CAPACITY {
+                    self.segs.shrink_to(IDLE_CAPACITY);
+                }
             } else if self.cong != CongState::Recovery || !self.partial_seen {
                 self.arm_rto(core);
             }
@@ -983,6 +994,9 @@ impl TcpFlow {
                 i += 1;
             }
         }
+        if self.ooo.is_empty() && self.ooo.capacity() > IDLE_CAPACITY {
+            self.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
+        }
         self.last_delivery = core.q.now();
         if marked {
             // Algorithm 2: the normal ACK (at once), then three duplicates of it.
@@ -1076,6 +1090,13 @@ impl TcpFlow {
     }
 
     // ------------------------------------------------------------ invariants
+
+    /// Entries the connection keeps allocated for its scoreboard and its
+    /// out-of-order list (capacity, not length): what an idle or finished
+    /// flow costs in memory beyond its fixed size.
+    pub fn retained_entries(&self) -> usize {
+        self.segs.capacity() + self.ooo.capacity()
+    }
 
     /// Every broken internal invariant of the connection, as text (empty
     /// when sound). The property tests call this between events: together
