@@ -8,6 +8,7 @@ child's RSS is the interpreter plus the core.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -155,7 +156,7 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "longflows_64": longflows_64,
     "fattree_k8": fattree_k8,
     "dctcp_perm_k8": dctcp_perm_k8,
-    **{f"soak_{s}s": (lambda s=s: soak(s)) for s in SOAK_SECONDS},
+    **{f"soak_{s}s": functools.partial(soak, s) for s in SOAK_SECONDS},
 }
 #: What a plain `dcnsim bench` runs.
 DEFAULT = ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8"]

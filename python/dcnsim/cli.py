@@ -103,7 +103,9 @@ def _print_problems(file: str, problems: Sequence[str]) -> None:
 
 def split_values(text: str) -> List[str]:
     """Split on commas that are not inside brackets, braces or quotes."""
-    out, cur, depth, quote = [], [], 0, None
+    out: List[str] = []
+    cur: List[str] = []
+    depth, quote = 0, None
     for ch in text:
         if quote:
             cur.append(ch)
