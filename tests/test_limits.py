@@ -29,9 +29,9 @@ def test_huge_window_is_rejected_with_the_estimate():
 
 def test_cli_writes_nothing_for_a_too_big_scenario(tmp_path):
     p = tmp_path / "big.toml"
-    p.write_text('[topology]\nkind = "star"\nhosts = 400000\nrate = "1Gbps"\ndelay = "1us"\nbuffer = "10pkt"\n'
-                 '[[apps]]\nkind = "bulk"\nsrc = 0\ndst = 1\nsize = "1KB"\n')
+    p.write_text('[limits]\nmemory = "1MB"\n[topology]\nkind = "fat_tree"\nk = 16\nrate = "1Gbps"\ndelay = "1us"\n'
+                 'buffer = "10pkt"\n[[apps]]\nkind = "bulk"\nsrc = 0\ndst = 1\nsize = "1KB"\n')
     r = cli("run", str(p), "--out", str(tmp_path / "out"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert f"{p}: topology: the run may need about" in r.stderr and "routing tables" in r.stderr
+    assert f"{p}: topology: the run may need about" in r.stderr and "nodes, links and routing tables" in r.stderr
     assert not (tmp_path / "out").exists()

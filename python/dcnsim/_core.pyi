@@ -4,9 +4,9 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Dict, List, Optional, TypedDict, Union
+from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
-__all__ = ["run", "validate", "version"]
+__all__ = ["flow_size_cdf", "run", "validate", "version"]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
@@ -30,6 +30,12 @@ def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+
+def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
+    """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``
+    (plus ``"sampling"``): ``(name, sampling, points, mean_bytes)``.
+
+    Raises ``ValueError`` (message: the problems, one per line) if invalid."""
 
 def version() -> str:
     """The core's version."""

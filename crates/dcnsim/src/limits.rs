@@ -34,7 +34,7 @@ impl Default for Limits {
 /// What a run may need, by component.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Estimate {
-    /// Routing tables: one offset per (host, node) and the next hops.
+    /// Nodes, links and routing tables.
     pub routes: u64,
     /// Packets alive at once: every buffer full and every wire busy.
     pub packets: u64,
@@ -44,7 +44,7 @@ pub struct Estimate {
     pub trace: u64,
     /// `pcap` records held until the end of the run.
     pub pcap: u64,
-    /// Packet hops plus timer events.
+    /// Packet hops plus timer events, plus the routing BFS steps.
     pub events: u64,
     /// Whether `rwnd` (not `init_cwnd` × mss) bounds the windows.
     pub windows_by_rwnd: bool,
@@ -85,6 +85,7 @@ fn tcp_of(a: &AppSpec) -> Option<&TcpConfig> {
         AppSpec::Bulk { tcp, .. }
         | AppSpec::PartitionAggregate { tcp, .. }
         | AppSpec::SyncReads { tcp, .. } => Some(tcp),
+        AppSpec::Poisson(p) => Some(&p.tcp),
         AppSpec::UdpCbr { .. } => None,
     }
 }
@@ -132,6 +133,13 @@ fn flows_of(a: &AppSpec) -> (u64, u64, bool) {
                 .saturating_mul(*blocks as u64);
             (2 * n, b, false)
         }
+        AppSpec::Poisson(p) => {
+            // Arrivals until start + duration (or max_flows); a stop before
+            // that cuts them short.
+            let n = (p.arrival_rate() * p.duration.as_secs_f64() * 1.1 + 10.0).min(1e15) as u64;
+            let n = p.max_flows.map_or(n, |m| m.min(n));
+            (n, (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64, false)
+        }
         AppSpec::UdpCbr { .. } => (0, 0, true),
     }
 }
@@ -148,13 +156,42 @@ pub fn estimate(c: &Config) -> Estimate {
     let wire_min = min_wire(c);
     let stop_s = c.stop.as_secs_f64();
 
-    // Routes: a u32 offset per (host, node), at least one u32 hop per
-    // reachable pair, plus the BFS scratch.
-    let routes = hosts
-        .saturating_mul(nodes)
-        .saturating_mul(8)
-        .saturating_add(links.saturating_mul(2 * 16));
-
+    // Topology and routing state (routing.rs): rows of 4-byte entries, one
+    // row per group of destinations (a gateway switch of single-homed hosts,
+    // or a multi-homed host) and one column per node that is not a
+    // single-homed host; then per node its name, random streams and routing
+    // columns, and per link its queues and adjacency.
+    let mut degree = vec![0u32; topo.nodes.len()];
+    let mut gateway = vec![usize::MAX; topo.nodes.len()];
+    for l in &topo.links {
+        degree[l.a] += 1;
+        degree[l.b] += 1;
+        gateway[l.a] = l.b;
+        gateway[l.b] = l.a;
+    }
+    let mut groups = std::collections::BTreeSet::new();
+    let mut single = 0u64;
+    for (i, n) in topo.nodes.iter().enumerate() {
+        if n.kind != NodeKind::Host {
+            continue;
+        }
+        let gw = gateway[i];
+        if degree[i] == 1 && gw != usize::MAX && topo.nodes[gw].kind == NodeKind::Switch {
+            single += 1;
+            groups.insert(gw);
+        } else {
+            groups.insert(topo.nodes.len() + i);
+        }
+    }
+    let cols = nodes - single;
+    let link_bytes = (std::mem::size_of::<crate::config::LinkSpec>()
+        + 2 * std::mem::size_of::<crate::net::Link>()
+        + 2 * 16) as u64;
+    let routes = (groups.len() as u64)
+        .saturating_mul(cols)
+        .saturating_mul(4)
+        .saturating_add(nodes.saturating_mul(256))
+        .saturating_add(links.saturating_mul(link_bytes));
     // Live packets: a full buffer on every port plus a full wire on every link.
     let per_pkt = (std::mem::size_of::<Packet>() + 24) as u64;
     let mut pkts = 0u64;
@@ -182,9 +219,13 @@ pub fn estimate(c: &Config) -> Estimate {
         .unwrap_or(1500)
         + c.l2_overhead as u64;
     let net_bytes = pkts.saturating_mul(max_wire);
-    let packets = pkts.saturating_mul(per_pkt);
+    let buffer_pkts = pkts;
 
     let seg_entry = 24u64 * 2; // sender scoreboard entry + receiver range
+    // A flow's fixed cost: its connection state and its row of the tables.
+    let per_flow_fixed = (std::mem::size_of::<crate::tcp::TcpFlow>() + 512) as u64;
+    let mut window_pkts = 0u64;
+    let mut udp = false;
     let mut windows = 0u64;
     let mut windows_by_rwnd = true;
     let mut flows = 0u64;
@@ -195,13 +236,19 @@ pub fn estimate(c: &Config) -> Estimate {
         flows += n;
         let (pkts_a, ends) = match (a, tcp_of(a)) {
             (AppSpec::UdpCbr { src, dst, rate_bps, payload_bytes, start, stop }, _) => {
+                udp = true;
                 let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
                 let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
                 (*rate_bps as f64 / 8.0 * span / wire, vec![*src, *dst])
             }
             (_, Some(t)) => {
                 let init = (t.init_cwnd_segments as u64).saturating_mul(t.mss as u64);
-                let cap = init.saturating_add(net_bytes.saturating_mul(2));
+                // A window grows by at most what is acknowledged (twice, in
+                // slow start), and acknowledgements come no faster than the
+                // fastest link: with unlimited buffers this binds, not the
+                // network's capacity.
+                let acked = (max_rate as f64 / 8.0 * stop_s).min(u64::MAX as f64) as u64;
+                let cap = init.saturating_add(net_bytes.min(acked).saturating_mul(2));
                 let mut wnd = t.rwnd_bytes.min(cap);
                 if !timed {
                     wnd = wnd.min(bytes / n.max(1) + 1);
@@ -209,8 +256,13 @@ pub fn estimate(c: &Config) -> Estimate {
                 if t.rwnd_bytes > cap {
                     windows_by_rwnd = false;
                 }
-                let per_flow = (wnd / min_payload(t) + 1).saturating_mul(seg_entry) + 1024;
+                let segs = wnd / min_payload(t) + 1;
+                // Poisson flows overlap only so much, but each keeps its
+                // fixed state; count every flow's window to stay an upper bound.
+                let per_flow = segs.saturating_mul(seg_entry) + per_flow_fixed;
                 windows = windows.saturating_add(per_flow.saturating_mul(n));
+                // Packets alive: at most a window of data and its ACKs per flow.
+                window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
                 let seg_wire = (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
                 let data = if timed {
                     let d = match a {
@@ -233,11 +285,18 @@ pub fn estimate(c: &Config) -> Estimate {
             }
         }
     }
+    // Live packets: every buffer full and every wire busy, or what the
+    // flows' windows can put in flight, whichever is less (UDP has no window).
+    let live = if udp { buffer_pkts } else { buffer_pkts.min(window_pkts) };
+    let packets = live.saturating_mul(per_pkt);
+
     // The longest path a packet takes: two hops through one switch; in
     // larger fabrics up to one hop per switch (at most 8 counted).
     let switches = nodes - hosts;
     let diameter = if switches <= 1 { 2.0 } else { (switches + 1).min(8) as f64 };
-    let events = (sent * diameter + flows as f64).min(u64::MAX as f64) as u64;
+    // Routing: a BFS over every node and link per destination group.
+    let bfs = groups.len() as f64 * (nodes + 2 * links) as f64;
+    let events = (sent * diameter + flows as f64 + bfs).min(u64::MAX as f64) as u64;
 
     let trace = match &c.trace {
         Some(t) if t.interval.0 > 0 => {
@@ -272,7 +331,7 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
     let mem = e.memory();
     if mem > lim.memory {
         let terms = [
-            (e.routes, "topology", "routing tables (hosts × nodes)"),
+            (e.routes, "topology", "nodes, links and routing tables"),
             (e.packets, "topology", "packets in full buffers and wires"),
             (
                 e.windows,
@@ -327,6 +386,13 @@ fn app_hosts(a: &AppSpec) -> Vec<usize> {
         AppSpec::SyncReads { client, servers, .. } => {
             let mut v = servers.clone();
             v.push(*client);
+            v
+        }
+        AppSpec::Poisson(p) => {
+            let mut v = p.sources.clone();
+            v.extend(&p.destinations);
+            v.sort_unstable();
+            v.dedup();
             v
         }
     }

@@ -29,16 +29,35 @@ fn assert_one(errs: &[ScenarioError], path: &str, needles: &[&str]) {
 }
 
 #[test]
-fn half_a_million_hosts_need_terabytes_of_routes() {
+fn a_billion_hosts_or_a_hundred_million_links_are_refused_before_building() {
     let d = doc(
-        star(500_000),
+        star(1_000_000_000),
         json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
     );
+    assert!(errors(&d).iter().any(|e| e.path.starts_with("topology")), "{:?}", errors(&d));
+    let d = doc(
+        json!({"kind": "leaf_spine", "leaves": 10000, "spines": 10000, "hosts_per_leaf": 1,
+               "host_rate": "1Gbps", "fabric_rate": "1Gbps", "delay": "1us", "buffer": "10pkt"}),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    assert_one(&errors(&d), "topology", &["100010000 links", "before building"]);
+}
+
+#[test]
+fn the_topology_term_names_the_topology() {
+    // A k = 16 fat-tree (1,024 hosts, 3,072 links) against a 1 MB limit.
+    let mut d = doc(
+        json!({"kind": "fat_tree", "k": 16, "rate": "1Gbps", "delay": "1us", "buffer": "10pkt"}),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    d["limits"] = json!({"memory": "1MB"});
     assert_one(
         &errors(&d),
         "topology",
-        &["TB of memory", "16 GB limit", "routing tables", "limits.memory"],
+        &["MB of memory", "1 MB limit", "nodes, links and routing tables"],
     );
+    d["limits"] = json!({"memory": "64MB"});
+    parse_config(&d).unwrap();
 }
 
 #[test]
@@ -120,6 +139,9 @@ fn event_estimates_bound_real_runs() {
                "apps": [{"kind": "bulk", "src": 0, "dst": 15, "duration": "40ms"},
                         {"kind": "bulk", "src": 3, "dst": 9, "size": "200KB"},
                         {"kind": "udp_cbr", "src": 5, "dst": 6, "rate": "100Mbps"}]}),
+        json!({"stop": "100ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
+               "tcp": {"rto_min": "2ms"},
+               "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "50ms"}]}),
     ];
     for d in &runs {
         let c = parse_config(d).unwrap();

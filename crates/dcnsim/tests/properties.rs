@@ -96,6 +96,63 @@ struct Draw {
     delayed_ack: bool,
     jitter_ns: u64,
     seed: u64,
+    knobs: Knobs,
+}
+
+/// Less common settings, drawn together (defaults elsewhere).
+#[derive(Clone, Debug)]
+struct Knobs {
+    dupack_threshold: u32,
+    max_backoff: u32,
+    /// Kulkarni's probabilistic retransmission: p per 20 µs period.
+    probretx_p: f64,
+    probretx_lowest: bool,
+    delayed_ack_segments: u32,
+    header_bytes: u32,
+    l2_overhead: u32,
+    switch_delay_ns: u64,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs {
+            dupack_threshold: 3,
+            max_backoff: 64,
+            probretx_p: 0.0,
+            probretx_lowest: false,
+            delayed_ack_segments: 2,
+            header_bytes: 40,
+            l2_overhead: 0,
+            switch_delay_ns: 0,
+        }
+    }
+}
+
+fn knobs() -> impl Strategy<Value = Knobs> {
+    prop_oneof![
+        // Half the draws keep the common defaults.
+        Just(Knobs::default()),
+        (
+            1u32..=4,
+            prop::sample::select(vec![1u32, 2, 64]),
+            prop::sample::select(vec![0.0, 0.05, 0.3]),
+            any::<bool>(),
+            1u32..=3,
+            prop::sample::select(vec![40u32, 4]),
+            prop::sample::select(vec![0u32, 38]),
+            prop::sample::select(vec![0u64, 1000]),
+        )
+            .prop_map(|(d, b, p, lo, das, h, l2, sd)| Knobs {
+                dupack_threshold: d,
+                max_backoff: b,
+                probretx_p: p,
+                probretx_lowest: lo,
+                delayed_ack_segments: das,
+                header_bytes: h,
+                l2_overhead: l2,
+                switch_delay_ns: sd,
+            }),
+    ]
 }
 
 fn topo_draw() -> impl Strategy<Value = TopoDraw> {
@@ -155,7 +212,7 @@ fn limit(pkts: bool, n: u64, mss: u32) -> Limit {
     } else {
         // Never below one full-size packet: a buffer that cannot hold a
         // packet is a configuration that cannot work, not a property.
-        Limit::Bytes((mss as u64 + 40) * n)
+        Limit::Bytes((mss as u64 + 40 + 38) * n)
     }
 }
 
@@ -176,9 +233,10 @@ fn draw() -> impl Strategy<Value = Draw> {
         ),
         (any::<bool>(), any::<bool>(), any::<bool>(), prop::sample::select(vec![0u64, 1000])),
         any::<u64>(),
+        knobs(),
     )
         .prop_flat_map(
-            |(topo, gbps, delay_us, (bp, bn, np, nn), ecn_k, routing, tcp, flags, seed)| {
+            |(topo, gbps, delay_us, (bp, bn, np, nn), ecn_k, routing, tcp, flags, seed, knobs)| {
                 let n = n_hosts(&topo);
                 prop::collection::vec(app_draw(n), 1..=5).prop_map(move |apps| {
                     let (cc, seg, mss, init_cwnd, rwnd_segs) = tcp;
@@ -202,6 +260,7 @@ fn draw() -> impl Strategy<Value = Draw> {
                         delayed_ack,
                         jitter_ns,
                         seed,
+                        knobs: knobs.clone(),
                     }
                 })
             },
@@ -295,6 +354,19 @@ fn tcp_of(d: &Draw) -> TcpConfig {
         ecn: d.ecn,
         delayed_ack: d.delayed_ack,
         delayed_ack_timeout: SimTime::from_us(200),
+        delayed_ack_segments: d.knobs.delayed_ack_segments,
+        dupack_threshold: d.knobs.dupack_threshold,
+        max_backoff: d.knobs.max_backoff,
+        header_bytes: d.knobs.header_bytes,
+        probretx: ProbRetxParams {
+            p: d.knobs.probretx_p,
+            period: SimTime::from_us(20),
+            target: if d.knobs.probretx_lowest {
+                ProbRetxTarget::Lowest
+            } else {
+                ProbRetxTarget::Highest
+            },
+        },
         ..TcpConfig::default()
     }
 }
@@ -353,6 +425,8 @@ fn build(d: &Draw) -> Config {
     c.routing = d.routing;
     c.seed = d.seed;
     c.host_jitter = SimTime(d.jitter_ns * 1000);
+    c.l2_overhead = d.knobs.l2_overhead;
+    c.switch_delay = SimTime(d.knobs.switch_delay_ns * 1000);
     c.stop = stall_bound(&c);
     c
 }
@@ -627,6 +701,7 @@ proptest! {
             delayed_ack: false,
             jitter_ns: 0,
             seed,
+            knobs: Knobs::default(),
         };
         let c = build(&d);
         let r = run_checked(&c).map_err(TestCaseError::fail)?;
@@ -662,6 +737,7 @@ fn a_flow_that_cannot_progress_is_caught_by_the_stall_bound() {
         delayed_ack: false,
         jitter_ns: 0,
         seed: 1,
+        knobs: Knobs::default(),
     });
     c.topology.links[1].queue_ba.limit = Limit::Bytes(100);
     let e = run_checked(&c).unwrap_err();
@@ -696,6 +772,7 @@ fn a_finished_flow_gives_its_scoreboard_back() {
         delayed_ack: false,
         jitter_ns: 0,
         seed: 1,
+        knobs: Knobs::default(),
     });
     c.stop = SimTime::from_secs(10);
     // A trickle that outlives the flows, so their last ACKs arrive.
