@@ -42,6 +42,10 @@ def scenarios(draw):
         dst = (src + draw(st.integers(1, hosts - 1))) % hosts
         apps.append({"kind": "bulk", "src": src, "dst": dst, "size": draw(st.integers(1, 20_000)),
                      "start": f"{draw(st.integers(0, 300))}us"})
+    if draw(st.booleans()):
+        # Open-loop churn: flows opened on arrival, small inline sizes.
+        apps.append({"kind": "poisson", "load": draw(st.sampled_from([0.1, 0.5, 0.9])),
+                     "cdf": [[1, 0], [draw(st.integers(2, 30_000)), 1]], "duration": "2ms"})
     if draw(st.booleans()) and hosts > 2:
         apps.append({"kind": "sync_reads", "client": 0, "servers": f"1-{min(hosts - 1, 4)}",
                      "sru": draw(st.integers(1, 6000)), "blocks": draw(st.integers(1, 2)), "jitter": "2us"})
@@ -58,7 +62,7 @@ def scenarios(draw):
     }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_random_scenarios_obey_the_laws(doc):
     r = dcnsim.run(doc)

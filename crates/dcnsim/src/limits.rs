@@ -62,7 +62,12 @@ impl Estimate {
 
 /// Human-readable bytes: "1.5 GB".
 pub fn fmt_bytes(b: u64) -> String {
-    let units = [("TB", 1u64 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)];
+    let units = [
+        ("TB", 1u64 << 40),
+        ("GB", 1 << 30),
+        ("MB", 1 << 20),
+        ("KB", 1 << 10),
+    ];
     for (u, s) in units {
         if b >= s {
             return format!("{:.3} {u}", b as f64 / s as f64)
@@ -75,7 +80,12 @@ pub fn fmt_bytes(b: u64) -> String {
 
 /// Smallest wire size of any packet (an ACK: headers only).
 fn min_wire(c: &Config) -> u64 {
-    let hdr = c.apps.iter().filter_map(tcp_of).map(|t| t.header_bytes).min();
+    let hdr = c
+        .apps
+        .iter()
+        .filter_map(tcp_of)
+        .map(|t| t.header_bytes)
+        .min();
     let udp = c.apps.iter().any(|a| matches!(a, AppSpec::UdpCbr { .. }));
     (hdr.unwrap_or(40).min(if udp { 28 } else { u32::MAX }) as u64 + c.l2_overhead as u64).max(1)
 }
@@ -138,7 +148,11 @@ fn flows_of(a: &AppSpec) -> (u64, u64, bool) {
             // that cuts them short.
             let n = (p.arrival_rate() * p.duration.as_secs_f64() * 1.1 + 10.0).min(1e15) as u64;
             let n = p.max_flows.map_or(n, |m| m.min(n));
-            (n, (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64, false)
+            (
+                n,
+                (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64,
+                false,
+            )
         }
         AppSpec::UdpCbr { .. } => (0, 0, true),
     }
@@ -222,7 +236,7 @@ pub fn estimate(c: &Config) -> Estimate {
     let buffer_pkts = pkts;
 
     let seg_entry = 24u64 * 2; // sender scoreboard entry + receiver range
-    // A flow's fixed cost: its connection state and its row of the tables.
+                               // A flow's fixed cost: its connection state and its row of the tables.
     let per_flow_fixed = (std::mem::size_of::<crate::tcp::TcpFlow>() + 512) as u64;
     let mut window_pkts = 0u64;
     let mut udp = false;
@@ -235,7 +249,17 @@ pub fn estimate(c: &Config) -> Estimate {
         let (n, bytes, timed) = flows_of(a);
         flows += n;
         let (pkts_a, ends) = match (a, tcp_of(a)) {
-            (AppSpec::UdpCbr { src, dst, rate_bps, payload_bytes, start, stop }, _) => {
+            (
+                AppSpec::UdpCbr {
+                    src,
+                    dst,
+                    rate_bps,
+                    payload_bytes,
+                    start,
+                    stop,
+                },
+                _,
+            ) => {
                 udp = true;
                 let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
                 let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
@@ -263,10 +287,14 @@ pub fn estimate(c: &Config) -> Estimate {
                 windows = windows.saturating_add(per_flow.saturating_mul(n));
                 // Packets alive: at most a window of data and its ACKs per flow.
                 window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
-                let seg_wire = (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
+                let seg_wire =
+                    (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
                 let data = if timed {
                     let d = match a {
-                        AppSpec::Bulk { amount: BulkAmount::Duration(d), .. } => d.as_secs_f64().min(stop_s),
+                        AppSpec::Bulk {
+                            amount: BulkAmount::Duration(d),
+                            ..
+                        } => d.as_secs_f64().min(stop_s),
                         _ => stop_s,
                     };
                     max_rate as f64 / 8.0 * d / seg_wire
@@ -287,13 +315,21 @@ pub fn estimate(c: &Config) -> Estimate {
     }
     // Live packets: every buffer full and every wire busy, or what the
     // flows' windows can put in flight, whichever is less (UDP has no window).
-    let live = if udp { buffer_pkts } else { buffer_pkts.min(window_pkts) };
+    let live = if udp {
+        buffer_pkts
+    } else {
+        buffer_pkts.min(window_pkts)
+    };
     let packets = live.saturating_mul(per_pkt);
 
     // The longest path a packet takes: two hops through one switch; in
     // larger fabrics up to one hop per switch (at most 8 counted).
     let switches = nodes - hosts;
-    let diameter = if switches <= 1 { 2.0 } else { (switches + 1).min(8) as f64 };
+    let diameter = if switches <= 1 {
+        2.0
+    } else {
+        (switches + 1).min(8) as f64
+    };
     // Routing: a BFS over every node and link per destination group.
     let bfs = groups.len() as f64 * (nodes + 2 * links) as f64;
     let events = (sent * diameter + flows as f64 + bfs).min(u64::MAX as f64) as u64;
@@ -335,7 +371,11 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
             (e.packets, "topology", "packets in full buffers and wires"),
             (
                 e.windows,
-                if e.windows_by_rwnd { "tcp.rwnd" } else { "tcp.init_cwnd" },
+                if e.windows_by_rwnd {
+                    "tcp.rwnd"
+                } else {
+                    "tcp.init_cwnd"
+                },
                 "flow windows (rwnd or init_cwnd × mss, per segment)",
             ),
             (e.trace, "trace.interval", "trace samples"),
@@ -378,12 +418,18 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
 fn app_hosts(a: &AppSpec) -> Vec<usize> {
     match a {
         AppSpec::Bulk { src, dst, .. } | AppSpec::UdpCbr { src, dst, .. } => vec![*src, *dst],
-        AppSpec::PartitionAggregate { aggregator, workers, .. } => {
+        AppSpec::PartitionAggregate {
+            aggregator,
+            workers,
+            ..
+        } => {
             let mut v = workers.clone();
             v.push(*aggregator);
             v
         }
-        AppSpec::SyncReads { client, servers, .. } => {
+        AppSpec::SyncReads {
+            client, servers, ..
+        } => {
             let mut v = servers.clone();
             v.push(*client);
             v

@@ -413,7 +413,7 @@ fn uint(v: &Value) -> Result<u64, String> {
 /// A count that may be written as an integer or a float such as `1e12`.
 fn event_count(v: &Value) -> Result<u64, String> {
     match v.as_f64() {
-        Some(x) if v.is_number() && x >= 1.0 && x < 1.8e19 && x.fract() == 0.0 => Ok(x as u64),
+        Some(x) if v.is_number() && (1.0..1.8e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
         _ => Err(format!(
             "expected a whole number from 1 to 1e19, such as 1e12, got {}",
             json_excerpt(v)
@@ -2033,19 +2033,20 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     match (topo.spec, routing, pcap_hosts, trace, limits) {
         (Some(topology), Some(routing), Some(pcap_hosts), Some(trace), Some(limits)) => {
             let cfg = Config {
-            trace,
-            name,
-            topology,
-            routing,
-            pcap_hosts,
-            l2_overhead,
-            switch_delay,
-            host_jitter,
-            stop,
-            seed,
-            apps,
+                trace,
+                name,
+                topology,
+                routing,
+                pcap_hosts,
+                l2_overhead,
+                switch_delay,
+                host_jitter,
+                stop,
+                seed,
+                apps,
             };
-            // Too big for the machine: say so before anything is allocated.
+            // Too big for the machine: say so before the world (routes,
+            // flows, packets) is built; the topology was sized above.
             let too_big = crate::limits::check(&cfg, &limits);
             if too_big.is_empty() {
                 Ok(cfg)
@@ -2485,7 +2486,9 @@ mod tests {
                     // key is reported at its own path).
                     let root = e.path.split(['.', '[']).next().unwrap();
                     let in_doc = doc.as_object().is_some_and(|m| {
-                        m.keys().any(|k| e.path == key_path("", k) || e.path.starts_with(&key_path("", k)))
+                        m.keys().any(|k| {
+                            e.path == key_path("", k) || e.path.starts_with(&key_path("", k))
+                        })
                     });
                     assert!(
                         e.path == DOCUMENT || TOP_KEYS.contains(&root) || in_doc,

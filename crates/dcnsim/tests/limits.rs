@@ -34,13 +34,21 @@ fn a_billion_hosts_or_a_hundred_million_links_are_refused_before_building() {
         star(1_000_000_000),
         json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
     );
-    assert!(errors(&d).iter().any(|e| e.path.starts_with("topology")), "{:?}", errors(&d));
+    assert!(
+        errors(&d).iter().any(|e| e.path.starts_with("topology")),
+        "{:?}",
+        errors(&d)
+    );
     let d = doc(
         json!({"kind": "leaf_spine", "leaves": 10000, "spines": 10000, "hosts_per_leaf": 1,
                "host_rate": "1Gbps", "fabric_rate": "1Gbps", "delay": "1us", "buffer": "10pkt"}),
         json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
     );
-    assert_one(&errors(&d), "topology", &["100010000 links", "before building"]);
+    assert_one(
+        &errors(&d),
+        "topology",
+        &["100010000 links", "before building"],
+    );
 }
 
 #[test]
@@ -54,7 +62,11 @@ fn the_topology_term_names_the_topology() {
     assert_one(
         &errors(&d),
         "topology",
-        &["MB of memory", "1 MB limit", "nodes, links and routing tables"],
+        &[
+            "MB of memory",
+            "1 MB limit",
+            "nodes, links and routing tables",
+        ],
     );
     d["limits"] = json!({"memory": "64MB"});
     parse_config(&d).unwrap();
@@ -72,13 +84,17 @@ fn huge_window_on_a_duration_flow_is_rejected_at_the_window() {
     };
     // rwnd binds: the sender may put rwnd/mss segments on its scoreboard at once.
     assert_one(
-        &errors(&mk(json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000GB"}))),
+        &errors(&mk(
+            json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000GB"}),
+        )),
         "tcp.rwnd",
         &["GB of memory", "flow windows"],
     );
     // With an effectively unlimited rwnd, the initial window binds.
     assert_one(
-        &errors(&mk(json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000000GB"}))),
+        &errors(&mk(
+            json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000000GB"}),
+        )),
         "tcp.init_cwnd",
         &["GB of memory", "flow windows"],
     );
@@ -96,7 +112,11 @@ fn a_trace_too_fine_for_the_run_is_rejected_and_the_limit_can_be_raised() {
     );
     d["stop"] = json!("100s");
     d["trace"] = json!({"interval": "1ns", "flows": true});
-    assert_one(&errors(&d), "trace.interval", &["TB of memory", "trace samples"]);
+    assert_one(
+        &errors(&d),
+        "trace.interval",
+        &["TB of memory", "trace samples"],
+    );
     d["limits"] = json!({"memory": "10000TB"});
     parse_config(&d).unwrap();
 }

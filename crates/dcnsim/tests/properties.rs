@@ -60,9 +60,16 @@ fn cases(default: u32) -> PtConfig {
 
 #[derive(Clone, Debug)]
 enum TopoDraw {
-    Star { hosts: usize },
-    TwoTier { racks: usize, per_rack: usize },
-    FatTree { k: usize },
+    Star {
+        hosts: usize,
+    },
+    TwoTier {
+        racks: usize,
+        per_rack: usize,
+    },
+    FatTree {
+        k: usize,
+    },
     /// Two hosts on each side of a diamond of four switches: two
     /// equal-cost paths, so RPS reorders.
     Diamond,
@@ -70,9 +77,24 @@ enum TopoDraw {
 
 #[derive(Clone, Debug)]
 enum AppDraw {
-    Bulk { src: usize, dst: usize, bytes: u64, start_us: u64 },
-    SyncReads { client: usize, servers: Vec<usize>, sru: u64, blocks: u32 },
-    PartAgg { agg: usize, workers: Vec<usize>, resp: u64, queries: u32 },
+    Bulk {
+        src: usize,
+        dst: usize,
+        bytes: u64,
+        start_us: u64,
+    },
+    SyncReads {
+        client: usize,
+        servers: Vec<usize>,
+        sru: u64,
+        blocks: u32,
+    },
+    PartAgg {
+        agg: usize,
+        workers: Vec<usize>,
+        resp: u64,
+        queries: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -158,7 +180,8 @@ fn knobs() -> impl Strategy<Value = Knobs> {
 fn topo_draw() -> impl Strategy<Value = TopoDraw> {
     prop_oneof![
         (2usize..=6).prop_map(|hosts| TopoDraw::Star { hosts }),
-        (2usize..=3, 1usize..=3).prop_map(|(racks, per_rack)| TopoDraw::TwoTier { racks, per_rack }),
+        (2usize..=3, 1usize..=3)
+            .prop_map(|(racks, per_rack)| TopoDraw::TwoTier { racks, per_rack }),
         prop::sample::select(vec![2usize, 4, 6]).prop_map(|k| TopoDraw::FatTree { k }),
         Just(TopoDraw::Diamond),
     ]
@@ -231,7 +254,12 @@ fn draw() -> impl Strategy<Value = Draw> {
             1u32..=10,
             1u64..64,
         ),
-        (any::<bool>(), any::<bool>(), any::<bool>(), prop::sample::select(vec![0u64, 1000])),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            prop::sample::select(vec![0u64, 1000]),
+        ),
         any::<u64>(),
         knobs(),
     )
@@ -472,7 +500,12 @@ fn stall_bound(c: &Config) -> SimTime {
                 ..
             } => {
                 let n = servers.len() as u64;
-                (n * (sru_bytes + request_bytes) * *blocks as u64, 2 * n, *start, tcp)
+                (
+                    n * (sru_bytes + request_bytes) * *blocks as u64,
+                    2 * n,
+                    *start,
+                    tcp,
+                )
             }
             AppSpec::PartitionAggregate {
                 workers,
@@ -488,7 +521,12 @@ fn stall_bound(c: &Config) -> SimTime {
                 // Queries are separated by `gap`: count it once per query.
                 let gaps = gap.0 * *queries as u64;
                 last_start = last_start.max(*start + SimTime(gaps));
-                (n * (response_bytes + request_bytes) * *queries as u64, 2 * n, *start, tcp)
+                (
+                    n * (response_bytes + request_bytes) * *queries as u64,
+                    2 * n,
+                    *start,
+                    tcp,
+                )
             }
             _ => unreachable!("the draws have no other apps"),
         };
@@ -759,8 +797,18 @@ fn a_finished_flow_gives_its_scoreboard_back() {
         ecn_k: None,
         routing: RoutingMode::Ecmp,
         apps: vec![
-            AppDraw::Bulk { src: 0, dst: 2, bytes: 3_000_000, start_us: 0 },
-            AppDraw::Bulk { src: 1, dst: 2, bytes: 3_000_000, start_us: 0 },
+            AppDraw::Bulk {
+                src: 0,
+                dst: 2,
+                bytes: 3_000_000,
+                start_us: 0,
+            },
+            AppDraw::Bulk {
+                src: 1,
+                dst: 2,
+                bytes: 3_000_000,
+                start_us: 0,
+            },
         ],
         cc: CcKind::NewReno,
         seg: SegPolicyKind::Fixed,

@@ -1176,7 +1176,12 @@ impl TcpFlow {
             }
             prev = r;
         }
-        if self.msg_ends.iter().zip(self.msg_ends.iter().skip(1)).any(|(a, b)| b.0 < a.0) {
+        if self
+            .msg_ends
+            .iter()
+            .zip(self.msg_ends.iter().skip(1))
+            .any(|(a, b)| b.0 < a.0)
+        {
             v.push(format!("flow {id}: message ends out of order"));
         }
         v
