@@ -176,3 +176,22 @@ fn event_estimates_bound_real_runs() {
         assert!(e.memory() < Limits::default().memory / 100);
     }
 }
+
+/// The pcap estimate bounds what a capture really holds.
+#[test]
+fn pcap_estimate_bounds_the_capture() {
+    let d = json!({"stop": "60ms", "pcap": {"hosts": [0, 3]},
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
+        "tcp": {"rto_min": "2ms"},
+        "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "40ms"},
+                 {"kind": "bulk", "src": 0, "dst": 5, "size": "300KB"}]});
+    let c = parse_config(&d).unwrap();
+    let e = estimate(&c);
+    let r = dcnsim::run(&c);
+    let bytes: usize = r.pcaps.iter().map(|(_, b)| b.len()).sum();
+    assert!(
+        bytes > 0 && bytes as u64 <= e.pcap,
+        "{bytes} B of pcap > estimate {}",
+        e.pcap
+    );
+}
