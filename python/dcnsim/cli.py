@@ -92,9 +92,14 @@ def format_summary(result) -> str:
     return "\n".join(lines)
 
 
+def _one_line(problem: str) -> str:
+    """A problem as one output line, so every line starts with its file."""
+    return problem.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _print_problems(file: str, problems: Sequence[str]) -> None:
     for p in problems:
-        print(f"{file}: {p}", file=sys.stderr)
+        print(f"{file}: {_one_line(p)}", file=sys.stderr)
 
 
 # ----------------------------------------------------------------------------
@@ -205,7 +210,7 @@ def cmd_validate(args) -> int:
         if problems:
             bad = True
             for p in problems:
-                print(f"{f}: {p}")
+                print(f"{f}: {_one_line(p)}")
         else:
             print(f"{f}: ok")
     return 1 if bad else 0

@@ -2065,10 +2065,77 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     }
 }
 
+/// A JSON value read like `serde_json::Value`, except that an object
+/// naming a key twice is an error: `Value` keeps the last one silently, and
+/// a scenario whose `seed` or `stop` is quietly overridden is a wrong result.
+struct StrictJson(Value);
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(StrictJson)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        <StrictJson as serde::Deserialize>::deserialize(d).map(|s| s.0)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(StrictJson(x)) = a.next_element()? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(k) = a.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key {k:?} (an object may name a key once)"
+                )));
+            }
+            let StrictJson(v) = a.next_value()?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
 /// Parse JSON text; a syntax error is one error at path `<document>`.
 pub fn parse_config_str(json: &str) -> Result<Config, Vec<ScenarioError>> {
-    match serde_json::from_str::<Value>(json) {
-        Ok(v) => parse_config(&v),
+    match serde_json::from_str::<StrictJson>(json) {
+        Ok(StrictJson(v)) => parse_config(&v),
         Err(e) => Err(vec![ScenarioError {
             path: DOCUMENT.into(),
             message: format!("invalid JSON: {e}"),
@@ -2300,6 +2367,28 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("stpo", "stop"), 1);
         assert_eq!(suggest("s1", ["h1", "s0"].into_iter()), Some("s0"));
+    }
+
+    #[test]
+    fn duplicate_json_keys_are_rejected_not_overridden() {
+        let mut text = example().to_string();
+        text.insert_str(1, r#""seed": 5, "#);
+        text = text.replacen(r#""name""#, r#""seed": 6, "name""#, 1);
+        let errs = parse_config_str(&text).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].path, DOCUMENT);
+        assert!(
+            errs[0].message.contains(r#"duplicate key "seed""#),
+            "{}",
+            errs[0]
+        );
+        // Nested objects too, and the same key in sibling objects is fine.
+        let nested = r#"{"topology": {"kind": "star", "kind": "star"}, "apps": []}"#;
+        assert!(parse_config_str(nested).unwrap_err()[0]
+            .message
+            .contains("duplicate key"));
+        let siblings = example().to_string();
+        parse_config_str(&siblings).unwrap();
     }
 
     #[test]
