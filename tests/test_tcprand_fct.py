@@ -33,6 +33,22 @@ def test_points_cover_every_workload_load_and_series():
     assert [n for n, _ in t11.series(include_tcprand=False)] == ["CUBIC", "DCTCP"]
 
 
+def test_variants_differ_only_in_their_setting():
+    base = t11._points(True)
+    for variant, (vtopo, vtcp, _) in t11.VARIANTS.items():
+        if not variant:
+            continue
+        pts = t11._points(True, variant)
+        assert len(pts) == len(base) and not {p.label for p in base} & {p.label for p in pts}
+        for p, q in zip(base, pts):
+            want = {**p.scenario, "topology": {**p.scenario["topology"], **vtopo},
+                    "tcp": {**p.scenario["tcp"], **vtcp}}
+            assert q.scenario == want
+            assert dcnsim.validate(q.scenario) == []
+    assert base[0].scenario["topology"]["nic_buffer"] == t11.NIC
+    assert [f.slug for f in t11.FIGURES] == ["fig11", "fig11nic", "fig11sack"]
+
+
 def test_dctcp_points_mark_at_a_fifth_of_qmax():
     sc = t11.scenario("websearch", 0.8, {"cc": "dctcp"}, True)
     assert sc["topology"]["ecn_k"] == f"{round(0.2 * t11.QMAX)}pkt"
@@ -44,8 +60,9 @@ def test_figure_end_to_end_pairs_identical_runs_to_one(tmp_path, monkeypatch):
     # (same arrivals, deterministic core), which checks pairing and ratios.
     monkeypatch.setattr(t11, "QUICK_ARRIVALS_S", 0.03)
     monkeypatch.setattr(t11, "QUICK_DRAIN_S", 0.05)
+    monkeypatch.setattr(t11, "WORKLOADS", ("websearch",))
     monkeypatch.setattr(t11, "SERIES", t11.SERIES + [("CUBIC again", {"cc": "cubic"}, False)])
-    rep = reproduce(t11.PAPER, quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    rep = reproduce(t11.PAPER, figures=["11"], quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
     assert not rep.errors, rep.errors
     res = rep.results["11"]
     df = res.table

@@ -16,7 +16,6 @@ from typing import Any, List, Optional
 
 from . import _core
 from .errors import ScenarioError
-from .analysis import flow_size_cdf
 from .result import Result, jain
 from .scenario import (
     Bulk,
@@ -74,6 +73,14 @@ __all__ = [
     "with_overrides",
     "__version__",
 ]
+
+
+def flow_size_cdf(cdf=None, *, file=None, sampling=None):
+    """A validated flow-size CDF (see :func:`dcnsim.analysis.flow_size_cdf`).
+    Imported lazily: ``import dcnsim`` stays free of pandas."""
+    from .analysis import flow_size_cdf as _f
+
+    return _f(cdf, file=file, sampling=sampling)
 
 
 def core_version() -> str:

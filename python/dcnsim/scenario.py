@@ -357,7 +357,8 @@ class Poisson(_Builder):
 @dataclass
 class Scenario(_Builder):
     """A whole scenario. ``routing`` is a mode name (``"single"``, ``"ecmp"``,
-    ``"rps"``) or a full ``{"mode": ...}`` table; ``apps`` one app or a list;
+    ``"rps"``, ``"flowlet"``) or a full table (``{"mode": "ecmp", "salt":
+    False}``, ``{"mode": "flowlet", "flowlet_gap": "100us"}``); ``apps`` one app or a list;
     ``pcap`` the hosts to trace (list, ``range``, ``"a-b"``) or a full table."""
 
     topology: Any

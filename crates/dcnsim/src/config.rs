@@ -74,8 +74,16 @@ pub enum RoutingMode {
     Single,
     /// Hash of the 5-tuple picks one equal-cost next hop per flow at each switch.
     Ecmp,
+    /// ECMP with the same hash function (no per-switch salt) at every
+    /// switch: shows hash polarisation (switches of successive tiers make
+    /// correlated choices and some paths stay idle).
+    EcmpUnsalted,
     /// Random packet spraying: uniform choice among equal-cost next hops per packet, per hop.
     Rps,
+    /// Flowlet switching: a switch keeps a flow's next hop while its packets
+    /// arrive less than `gap` apart; after a longer pause (a new flowlet) it
+    /// picks a next hop uniformly at random (LetFlow-style).
+    Flowlet { gap: SimTime },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,6 +263,33 @@ impl Default for ProbRetxParams {
     }
 }
 
+/// How the sender treats reordering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reordering {
+    /// `dupack_threshold` always.
+    Fixed,
+    /// Linux-like reordering degree: when a fast retransmit turns out to
+    /// be spurious (the ACK that covers it echoes the original's
+    /// timestamp, RFC 3522 Eifel detection), undo its window reduction and
+    /// raise the threshold above the number of duplicate ACKs the late
+    /// segment caused (capped at [`MAX_REORDERING`]). With RACK the same
+    /// detection widens RACK's reordering window instead.
+    Adaptive,
+}
+
+/// Linux's `tcp_max_reordering` default: the highest adaptive threshold.
+pub const MAX_REORDERING: u32 = 300;
+
+/// Loss detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossRecovery {
+    /// Duplicate-ACK counting (RFC 5681 / 6582; RFC 6675 with SACK).
+    DupAck,
+    /// RACK-TLP (RFC 8985): time-based loss detection from per-segment send
+    /// times and SACK, plus tail loss probes. Needs SACK.
+    Rack,
+}
+
 /// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -278,6 +313,10 @@ pub struct TcpConfig {
     /// Backoff factor cap: RTO doubles per timeout up to `max_backoff` × RTO.
     pub max_backoff: u32,
     pub dupack_threshold: u32,
+    /// Whether the duplicate-ACK threshold adapts to reordering it detects.
+    pub reordering: Reordering,
+    /// Loss detection: duplicate-ACK counting or RACK-TLP.
+    pub recovery: LossRecovery,
     pub delayed_ack: bool,
     pub delayed_ack_timeout: SimTime,
     /// Segments per delayed ACK (RFC 1122: 2).
@@ -311,6 +350,8 @@ impl Default for TcpConfig {
             granularity: SimTime::ZERO,
             max_backoff: 64,
             dupack_threshold: 3,
+            reordering: Reordering::Fixed,
+            recovery: LossRecovery::DupAck,
             delayed_ack: false,
             delayed_ack_timeout: SimTime::from_ms(40),
             delayed_ack_segments: 2,

@@ -44,6 +44,10 @@ struct FlowRow {
     fast_retransmits: u64,
     probretx_sent: u64,
     probretx_dupacks: u64,
+    spurious_retransmits: u64,
+    tlp_probes: u64,
+    reorder_events: u64,
+    dupthresh: u64,
     drops: u64,
     ack_drops: u64,
     drop_runs: u64,
@@ -129,6 +133,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             fast_retransmits: f.stats.fast_retransmits,
             probretx_sent: f.stats.probretx_sent,
             probretx_dupacks: f.stats.probretx_dupacks,
+            spurious_retransmits: f.stats.spurious_retransmits,
+            tlp_probes: f.stats.tlp_probes,
+            reorder_events: f.stats.reorder_events,
+            dupthresh: f.dupthresh as u64,
             drops: d.drops,
             ack_drops: d.ack_drops,
             drop_runs: d.runs,
@@ -181,6 +189,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             fast_retransmits: 0,
             probretx_sent: 0,
             probretx_dupacks: 0,
+            spurious_retransmits: 0,
+            tlp_probes: 0,
+            reorder_events: 0,
+            dupthresh: 0,
             drops: d.drops,
             ack_drops: 0,
             drop_runs: d.runs,
@@ -260,6 +272,13 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         "probretx_dupacks",
         u64s(r.iter().map(|x| x.probretx_dupacks)),
     );
+    flows.push(
+        "spurious_retransmits",
+        u64s(r.iter().map(|x| x.spurious_retransmits)),
+    );
+    flows.push("tlp_probes", u64s(r.iter().map(|x| x.tlp_probes)));
+    flows.push("reorder_events", u64s(r.iter().map(|x| x.reorder_events)));
+    flows.push("dupthresh", u64s(r.iter().map(|x| x.dupthresh)));
     flows.push("drops", u64s(r.iter().map(|x| x.drops)));
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
     flows.push("drop_runs", u64s(r.iter().map(|x| x.drop_runs)));
@@ -361,9 +380,24 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_created".to_string(), w.core.arena.created as f64),
         ("packets_delivered".to_string(), w.core.delivered as f64),
         ("packets_dropped".to_string(), w.core.dropped as f64),
+        (
+            "flowlets_started".to_string(),
+            w.core.flowlets_started as f64,
+        ),
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
+    let mut summary = summary;
+    // What a Poisson app was asked for and what it generated, so the
+    // offered load can be checked from the results alone.
+    for (i, a) in w.apps.iter().enumerate() {
+        if let App::Poisson(p) = a {
+            summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
+            summary.push((format!("app{i}_arrival_rate_per_s"), p.spec.arrival_rate()));
+            summary.push((format!("app{i}_mean_size_bytes"), p.spec.cdf.mean()));
+            summary.push((format!("app{i}_flows_generated"), p.generated as f64));
+        }
+    }
     let pcaps = w
         .core
         .captures

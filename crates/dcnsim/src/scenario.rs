@@ -9,8 +9,8 @@
 use crate::cdf::{FlowSizeCdf, Sampling};
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
-    FastSegRule, Limit, NodeKind, PoissonSpec, ProbRetxParams, ProbRetxTarget, QueueConfig,
-    RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
+    FastSegRule, Limit, LossRecovery, NodeKind, PoissonSpec, ProbRetxParams, ProbRetxTarget,
+    QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -67,11 +67,63 @@ const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
     ("literal", FastSegRule::Literal),
 ];
 
+const REORDERING_NAMES: &[(&str, Reordering)] = &[
+    ("fixed", Reordering::Fixed),
+    ("adaptive", Reordering::Adaptive),
+];
+
+const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
+    ("dupack", LossRecovery::DupAck),
+    ("rack", LossRecovery::Rack),
+];
+
 const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),
     ("rps", RoutingMode::Rps),
+    (
+        "flowlet",
+        RoutingMode::Flowlet {
+            gap: DEFAULT_FLOWLET_GAP,
+        },
+    ),
 ];
+
+/// Default flowlet gap: CONGA's (Alizadeh et al. 2014) 500 µs, larger than
+/// the delay difference of the paths of a loaded data-center fabric.
+pub const DEFAULT_FLOWLET_GAP: SimTime = SimTime::from_us(500);
+
+/// `[routing]`: `mode`, and `salt` (ECMP) / `flowlet_gap` (flowlet), each
+/// only with its mode.
+fn parse_routing(ctx: &mut Ctx, r: &Tbl) -> Option<RoutingMode> {
+    r.check_keys(ctx, &["mode", "salt", "flowlet_gap"], "");
+    let mode = if r.has("mode") {
+        r.opt(ctx, "mode", named(ROUTING_NAMES, "routing mode"))?
+    } else {
+        RoutingMode::Ecmp
+    };
+    let salt = r.opt(ctx, "salt", boolean);
+    if r.has("salt") && mode != RoutingMode::Ecmp {
+        ctx.err(r.p("salt"), "only used with mode = \"ecmp\"");
+        return None;
+    }
+    let gap = r.opt(ctx, "flowlet_gap", positive_time);
+    let is_flowlet = matches!(mode, RoutingMode::Flowlet { .. });
+    if r.has("flowlet_gap") && !is_flowlet {
+        ctx.err(r.p("flowlet_gap"), "only used with mode = \"flowlet\"");
+        return None;
+    }
+    if (r.has("salt") && salt.is_none()) || (r.has("flowlet_gap") && gap.is_none()) {
+        return None; // already reported
+    }
+    Some(match mode {
+        RoutingMode::Ecmp if salt == Some(false) => RoutingMode::EcmpUnsalted,
+        RoutingMode::Flowlet { .. } => RoutingMode::Flowlet {
+            gap: gap.unwrap_or(DEFAULT_FLOWLET_GAP),
+        },
+        m => m,
+    })
+}
 
 const TOP_KEYS: &[&str] = &[
     "name",
@@ -103,6 +155,8 @@ const TCP_KEYS: &[&str] = &[
     "granularity",
     "max_backoff",
     "dupack_threshold",
+    "reordering",
+    "recovery",
     "delayed_ack",
     "delayed_ack_timeout",
     "delayed_ack_segments",
@@ -711,6 +765,8 @@ struct TcpPatch {
     granularity: Option<SimTime>,
     max_backoff: Option<u32>,
     dupack_threshold: Option<u32>,
+    reordering: Option<Reordering>,
+    recovery: Option<LossRecovery>,
     delayed_ack: Option<bool>,
     delayed_ack_timeout: Option<SimTime>,
     delayed_ack_segments: Option<u32>,
@@ -755,6 +811,12 @@ impl TcpPatch {
             granularity: t.opt(ctx, "granularity", time),
             max_backoff: t.opt(ctx, "max_backoff", u32_in(1)),
             dupack_threshold: t.opt(ctx, "dupack_threshold", u32_in(1)),
+            reordering: t.opt(
+                ctx,
+                "reordering",
+                named(REORDERING_NAMES, "reordering mode"),
+            ),
+            recovery: t.opt(ctx, "recovery", named(RECOVERY_NAMES, "loss recovery")),
             delayed_ack: t.opt(ctx, "delayed_ack", boolean),
             delayed_ack_timeout: t.opt(ctx, "delayed_ack_timeout", time),
             delayed_ack_segments: t.opt(ctx, "delayed_ack_segments", u32_in(1)),
@@ -804,6 +866,8 @@ impl TcpPatch {
             granularity: self.granularity.or(base.granularity),
             max_backoff: self.max_backoff.or(base.max_backoff),
             dupack_threshold: self.dupack_threshold.or(base.dupack_threshold),
+            reordering: self.reordering.or(base.reordering),
+            recovery: self.recovery.or(base.recovery),
             delayed_ack: self.delayed_ack.or(base.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.or(base.delayed_ack_segments),
@@ -840,6 +904,8 @@ impl TcpPatch {
             "cc" => self.cc.is_some(),
             "segment" => self.seg.is_some(),
             "ecn" => self.ecn.is_some(),
+            "sack" => self.sack.is_some(),
+            "recovery" => self.recovery.is_some(),
             "fast_smin" => self.fast_smin.is_some(),
             "fast_probe_size" => self.fast_probe_size.is_some(),
             "dsr_mss" => self.dsr_mss.is_some(),
@@ -885,6 +951,8 @@ impl TcpPatch {
             granularity: self.granularity.unwrap_or(d.granularity),
             max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
             dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
+            reordering: self.reordering.unwrap_or(d.reordering),
+            recovery: self.recovery.unwrap_or(d.recovery),
             delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
@@ -950,6 +1018,13 @@ fn tcp_cross_checks(c: &TcpConfig) -> Vec<(&'static str, String, &'static [&'sta
             "rto_init",
             format!("rto_init ({}) exceeds rto_max ({})", c.rto_init, c.rto_max),
             &["rto_init", "rto_max"][..],
+        ));
+    }
+    if c.recovery == LossRecovery::Rack && !c.sack {
+        out.push((
+            "recovery",
+            "'rack' detects losses from SACK information (RFC 8985): set sack = true".to_string(),
+            &["recovery", "sack"][..],
         ));
     }
     if c.cc.needs_ecn() && !c.ecn {
@@ -1881,14 +1956,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
     let routing = match t.get("routing") {
         None => Some(RoutingMode::Ecmp),
-        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| {
-            r.check_keys(&mut ctx, &["mode"], "");
-            if r.has("mode") {
-                r.opt(&mut ctx, "mode", named(ROUTING_NAMES, "routing mode"))
-            } else {
-                Some(RoutingMode::Ecmp)
-            }
-        }),
+        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| parse_routing(&mut ctx, &r)),
     };
 
     // [pcap] hosts = [...]: capture points on these hosts' interfaces.
@@ -2293,6 +2361,63 @@ mod tests {
         assert_eq!(c.l2_overhead, 38);
         doc["routing"] = json!({});
         assert_eq!(parse_config(&doc).unwrap().routing, RoutingMode::Ecmp);
+    }
+
+    #[test]
+    fn routing_salt_and_flowlet_keys() {
+        let mut doc = example();
+        let with = |doc: &mut Value, r: Value| {
+            doc["routing"] = r;
+            parse_config(doc)
+        };
+        assert_eq!(
+            with(&mut doc, json!({"mode": "ecmp", "salt": false}))
+                .unwrap()
+                .routing,
+            RoutingMode::EcmpUnsalted
+        );
+        assert_eq!(
+            with(&mut doc, json!({"salt": true})).unwrap().routing,
+            RoutingMode::Ecmp
+        );
+        assert_eq!(
+            with(&mut doc, json!({"mode": "flowlet"})).unwrap().routing,
+            RoutingMode::Flowlet {
+                gap: DEFAULT_FLOWLET_GAP
+            }
+        );
+        assert_eq!(
+            with(&mut doc, json!({"mode": "Flowlet", "flowlet_gap": "100us"}))
+                .unwrap()
+                .routing,
+            RoutingMode::Flowlet {
+                gap: SimTime::from_us(100)
+            }
+        );
+        let err = |doc: &mut Value, r: Value| {
+            with(doc, r)
+                .unwrap_err()
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let e = err(&mut doc, json!({"mode": "rps", "salt": false}));
+        assert!(
+            e.contains("routing.salt: only used with mode = \"ecmp\""),
+            "{e}"
+        );
+        let e = err(&mut doc, json!({"mode": "ecmp", "flowlet_gap": "1ms"}));
+        assert!(
+            e.contains("routing.flowlet_gap: only used with mode"),
+            "{e}"
+        );
+        let e = err(&mut doc, json!({"mode": "flowlet", "flowlet_gap": "0s"}));
+        assert!(e.contains("routing.flowlet_gap"), "{e}");
+        let e = err(&mut doc, json!({"mode": "ecmp", "salt": "no"}));
+        assert!(e.contains("routing.salt"), "{e}");
+        let e = err(&mut doc, json!({"mode": "flowlets"}));
+        assert!(e.contains("routing.mode"), "{e}");
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub enum Event {
     DelAck(u32),
     /// Probabilistic-retransmission thread of TCP flow `0` (Kulkarni Alg. 1).
     ProbRetx(u32),
+    /// RACK reordering timer or tail loss probe of TCP flow `0`.
+    Rack(u32),
     /// Application `app` wake-up with an app-defined tag.
     App { app: u32, tag: u32 },
     /// UDP source `0` sends its next packet.

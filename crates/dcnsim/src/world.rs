@@ -46,6 +46,25 @@ impl DropRuns {
     }
 }
 
+/// Entries per switch in the flowlet table. A slot is shared by the flows
+/// that hash to it; a different flow arriving evicts the entry (and starts a
+/// new flowlet), as a real table without tags would merge them instead.
+pub const FLOWLET_SLOTS: usize = 1024;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct FlowletEntry {
+    /// The 5-tuple hash + 1 of the flow in this slot (0 = empty).
+    key: u64,
+    last: SimTime,
+    link: u32,
+}
+
+/// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) as one word.
+#[inline]
+fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
+    (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64
+}
+
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
     pub q: EventQueue,
@@ -60,6 +79,11 @@ pub struct Core {
     pub mode: RoutingMode,
     switch_rng: Vec<Rng>,
     ecmp_salt: Vec<u64>,
+    /// Flowlet mode: per switch, a direct-mapped table of `FLOWLET_SLOTS`
+    /// entries (empty otherwise), as a switch's flowlet table in hardware.
+    flowlets: Vec<FlowletEntry>,
+    /// New flowlets started (a next hop chosen afresh), over all switches.
+    pub flowlets_started: u64,
     pub l2_overhead: u32,
     host_jitter: SimTime,
     host_rng: Vec<Rng>,
@@ -99,12 +123,28 @@ impl Core {
             n => match self.mode {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
-                    // 5-tuple hash: (src, dst, src port = flow, dst port, proto = kind).
-                    let tuple =
-                        (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64;
+                    let tuple = five_tuple(src, dst, flow, kind);
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
+                // Every switch computes the same function of the tuple.
+                RoutingMode::EcmpUnsalted => {
+                    hops[(mix64(five_tuple(src, dst, flow, kind)) % n as u64) as usize]
+                }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
+                RoutingMode::Flowlet { gap } => {
+                    let tuple = five_tuple(src, dst, flow, kind);
+                    let h = mix64(tuple ^ self.ecmp_salt[node as usize]);
+                    let slot = node as usize * FLOWLET_SLOTS + (h as usize & (FLOWLET_SLOTS - 1));
+                    let now = self.q.now();
+                    let e = &mut self.flowlets[slot];
+                    if e.key != tuple.wrapping_add(1) || now.saturating_sub(e.last) > gap {
+                        e.key = tuple.wrapping_add(1);
+                        e.link = hops[self.switch_rng[node as usize].gen_range(0..n)];
+                        self.flowlets_started += 1;
+                    }
+                    e.last = now;
+                    e.link
+                }
             },
         };
         let l = &mut self.links[link as usize];
@@ -227,6 +267,11 @@ impl World {
             ecmp_salt: (0..n)
                 .map(|i| mix64(cfg.seed ^ mix64(Stream::EcmpSalt as u64 + ((i as u64) << 8))))
                 .collect(),
+            flowlets: match cfg.routing {
+                RoutingMode::Flowlet { .. } => vec![FlowletEntry::default(); n * FLOWLET_SLOTS],
+                _ => Vec::new(),
+            },
+            flowlets_started: 0,
             l2_overhead: cfg.l2_overhead,
             host_jitter: cfg.host_jitter,
             host_rng: (0..n)
@@ -362,6 +407,7 @@ impl World {
             Event::Rto(f) => self.flows[f as usize].on_rto_event(&mut self.core),
             Event::DelAck(f) => self.flows[f as usize].on_delack_event(&mut self.core),
             Event::ProbRetx(f) => self.flows[f as usize].on_prx_event(&mut self.core),
+            Event::Rack(f) => self.flows[f as usize].on_rack_event(&mut self.core),
             Event::App { app, tag } => App::on_event(self, app, tag),
             Event::Udp(u) => App::on_udp_tick(self, u),
             Event::Sample => self.sample(),

@@ -179,6 +179,14 @@ fn end_to_end_load_sizes_and_conservation() {
             "flow {i} beat the line rate"
         );
     }
+    assert_eq!(r.summary_value("app0_capacity_bps"), Some(8e9));
+    assert_eq!(r.summary_value("app0_mean_size_bytes"), Some(55_000.0));
+    assert_eq!(
+        r.summary_value("app0_flows_generated"),
+        Some(bytes.len() as f64)
+    );
+    let rate = r.summary_value("app0_arrival_rate_per_s").unwrap();
+    assert!((rate - 0.5 * 8e9 / 8.0 / 55_000.0).abs() < 1e-6);
     let offered = bytes.iter().sum::<u64>() as f64 * 8.0 / (1.0 * 8.0 * 1e9);
     assert!(
         (offered / 0.5 - 1.0).abs() < 0.05,

@@ -302,7 +302,7 @@ fn unknown_routing_mode() {
     assert_err(
         &e,
         "routing.mode",
-        "unknown routing mode 'spray' (valid: single, ecmp, rps)",
+        "unknown routing mode 'spray' (valid: single, ecmp, rps, flowlet)",
     );
 }
 
@@ -900,12 +900,61 @@ fn two_tier_uplink_port_gets_its_own_queue_keys() {
 }
 
 #[test]
+fn routing_keys_belong_to_their_mode() {
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "rps", "salt": false})
+    }));
+    assert_err(&e, "routing.salt", "only used with mode = \"ecmp\"");
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "flowlet", "flowlet_gap": "-1us"})
+    }));
+    assert!(e.iter().any(|x| x.path == "routing.flowlet_gap"), "{e:?}");
+    let e = errors(&with(base(), |d| {
+        d["routing"] = json!({"mode": "ecmp", "gap": "1ms"})
+    }));
+    assert!(
+        e.iter()
+            .any(|x| x.path == "routing.gap" && x.message.contains("unknown key")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn rack_needs_sack_and_names_are_checked() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"recovery": "rack"})));
+    assert_err(
+        &e,
+        "tcp.recovery",
+        "'rack' detects losses from SACK information (RFC 8985): set sack = true",
+    );
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"reordering": "learned", "recovery": "tlp"})
+    }));
+    assert_err(
+        &e,
+        "tcp.reordering",
+        "unknown reordering mode 'learned' (valid: fixed, adaptive)",
+    );
+    assert_err(
+        &e,
+        "tcp.recovery",
+        "unknown loss recovery 'tlp' (valid: dupack, rack)",
+    );
+    let ok = dcnsim::scenario::parse_config(&with(base(), |d| {
+        d["tcp"] = json!({"sack": true, "recovery": "RACK", "reordering": "adaptive"})
+    }));
+    assert!(ok.is_ok(), "{ok:?}");
+}
+
+#[test]
 fn nic_buffer_unlimited_or_a_positive_limit() {
     let ok = with(base(), |d| d["topology"]["nic_buffer"] = json!("unlimited"));
     let cfg = parse_config(&ok).expect("\"unlimited\" is a valid nic_buffer");
     let host_side = &cfg.topology.links[0].queue_ab; // star: host 0 -> switch
     assert_eq!(host_side.limit, dcnsim::config::Limit::Bytes(u64::MAX));
-    let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!("lots")));
+    let e = errors(&with(base(), |d| {
+        d["topology"]["nic_buffer"] = json!("lots")
+    }));
     assert_err(&e, "topology.nic_buffer", "(or \"unlimited\")");
     let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!(0)));
     assert_err(&e, "topology.nic_buffer", "must be > 0");

@@ -22,7 +22,9 @@ compared with CUBIC on the arrivals completed in both runs
 (:func:`dcnsim.analysis.common_completed`), pooled over seeds. A ratio below
 1 means faster than CUBIC.
 
-``FIGURES`` is the list of :class:`~.framework.Figure` objects (one: "11");
+``FIGURES`` is the list of :class:`~.framework.Figure` objects: "11" and
+"11-nic" and "11-sack" (the same with host NIC queues that never drop,
+and with SACK: implicit settings varied one at a time);
 ``PAPER`` wraps them for ``dcnsim reproduce tcprand_fct`` until they join
 the whole ``reproduce tcprand``.
 """
@@ -84,11 +86,28 @@ MIN_LONG = 5
 SAME = 0.01
 
 
-def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+#: Host NIC queue: dcnsim's default (ns-3's 100-packet device queue of the
+#: paper's time), and, as its own figure, hosts that never drop their own
+#: packets (Linux's qdisc backpressure / TCP small queues).
+NIC = "100pkt"
+NIC_ALT = "unlimited"
+
+#: Implicit settings varied one at a time, each as its own figure:
+#: key -> (what changes in the topology, in [tcp], title suffix).
+VARIANTS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], str]] = {
+    "": ({}, {}, ""),
+    "nic": ({"nic_buffer": NIC_ALT}, {}, "host NIC queues that never drop"),
+    "sack": ({}, {"sack": True}, "SACK on"),
+}
+
+
+def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool, variant: str = "") -> Dict[str, Any]:
     arrivals = QUICK_ARRIVALS_S if quick else ARRIVALS_S
     drain = QUICK_DRAIN_S if quick else DRAIN_S
     dctcp = tcp.get("cc") == "dctcp"
-    topo: Dict[str, Any] = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{QMAX}pkt"}
+    vtopo, vtcp, _ = VARIANTS[variant]
+    topo: Dict[str, Any] = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{QMAX}pkt",
+                            "nic_buffer": NIC, **vtopo}
     if dctcp:
         topo["ecn_k"] = f"{max(1, round(0.2 * QMAX))}pkt"
     return {
@@ -96,7 +115,7 @@ def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool) -> Di
         "stop": f"{int(round((arrivals + drain) * 1000))}ms",
         "switch_delay": SWITCH_DELAY,
         "topology": topo,
-        "tcp": {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, **tcp},
+        "tcp": {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, **tcp, **vtcp},
         "apps": [{"kind": "poisson", "load": load, "cdf": workload,
                   "duration": f"{int(round(arrivals * 1000))}ms"}],
     }
@@ -118,15 +137,16 @@ def series(include_tcprand: Optional[bool] = None) -> List[Tuple[str, Dict[str, 
     return [(n, t) for n, t, needs in SERIES if have or not needs]
 
 
-def _points(quick: bool) -> List[Point]:
+def _points(quick: bool, variant: str = "") -> List[Point]:
     pts = []
+    tag = f"{variant}-" if variant else ""
     for seed in QUICK_SEEDS if quick else SEEDS:
         for wl in WORKLOADS:
             for load in LOADS:
                 for name, tcp in series():
-                    label = f"fig11-{'q-' if quick else ''}{wl}-L{load:g}-{name.lower()}-s{seed}"
-                    pts.append(Point(label, scenario(wl, load, tcp, quick), seed,
-                                     {"workload": wl, "load": load, "scheme": name}))
+                    label = f"fig11-{'q-' if quick else ''}{tag}{wl}-L{load:g}-{name.lower().replace(' ', '_')}-s{seed}"
+                    pts.append(Point(label, scenario(wl, load, tcp, quick, variant), seed,
+                                     {"workload": wl, "load": load, "scheme": name, "variant": variant or "base"}))
     return pts
 
 
@@ -174,7 +194,7 @@ def table(summary) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _plot(df: pd.DataFrame, path: Path) -> List[Path]:
+def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
     from ..plots import new_figure, save, series_colors
 
     bins = [b for b, _, _ in FCT_BINS]
@@ -198,7 +218,7 @@ def _plot(df: pd.DataFrame, path: Path) -> List[Path]:
             ax.set_title(f"{'data mining' if wl == 'datamining' else 'web search'}: {what}")
     if bars:
         axes[0][0].legend(ncol=2)
-    fig.suptitle("Fig. 11: FCT normalized to CUBIC (paired arrivals)")
+    fig.suptitle(title)
     return save(fig, path)
 
 
@@ -253,7 +273,7 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
     return out
 
 
-def _analyze(summary, out_dir: Path) -> FigureResult:
+def _analyze(summary, out_dir: Path, variant: str = "") -> FigureResult:
     df = table(summary)
     ran = bool(set(TCPRAND_SERIES) & set(summary["scheme"]))
     notes: List[str] = []
@@ -270,9 +290,16 @@ def _analyze(summary, out_dir: Path) -> FigureResult:
         if len(few):
             notes.append(f"long-flow ratios not judged (fewer than {MIN_LONG} paired long flows): " + ", ".join(
                 f"{r.workload} L={r.load:g} {r.scheme} ({r.paired_flows})" for r in few.itertuples()))
-    paths = _plot(df, out_dir / "fig11.png")
+    title = "Fig. 11: FCT normalized to CUBIC (paired arrivals)"
+    if variant:
+        title += f", {VARIANTS[variant][2]}"
+    paths = _plot(df, out_dir / f"fig11{variant}.png", title)
     return FigureResult(df, paths, comparisons(df, ran), notes)
 
+
+PAPER_SAYS = ("short flows: TCPRand does not increase FCT (average, 100th percentile) noticeably; "
+              "load 0.8: long TCPRand flows finish faster than CUBIC's (timeouts suppressed), web-search "
+              "100th-percentile long FCT decreases; DCTCP in general decreases FCT")
 
 FIGURES: List[Figure] = [
     Figure(
@@ -280,10 +307,23 @@ FIGURES: List[Figure] = [
         "FCT normalized to CUBIC per size group: web search and data mining, load 0.2 and 0.8",
         _points,
         _analyze,
-        paper_says="short flows: TCPRand does not increase FCT (average, 100th percentile) noticeably; "
-        "load 0.8: long TCPRand flows finish faster than CUBIC's (timeouts suppressed), web-search "
-        "100th-percentile long FCT decreases; DCTCP in general decreases FCT",
-    )
+        paper_says=PAPER_SAYS,
+    ),
+    Figure(
+        "11-nic",
+        f"Fig. 11 with host NIC queues that never drop (nic_buffer = {NIC_ALT}): how much of it is senders' "
+        "own drops",
+        lambda quick: _points(quick, "nic"),
+        lambda summary, out_dir: _analyze(summary, out_dir, "nic"),
+        paper_says=PAPER_SAYS,
+    ),
+    Figure(
+        "11-sack",
+        "Fig. 11 with SACK (RFC 6675 recovery): how much of it is NewReno-style recovery without SACK",
+        lambda quick: _points(quick, "sack"),
+        lambda summary, out_dir: _analyze(summary, out_dir, "sack"),
+        paper_says=PAPER_SAYS,
+    ),
 ]
 
 SETTINGS = [
@@ -298,8 +338,13 @@ SETTINGS = [
             f"{', '.join(map(str, SEEDS))} (quick: {QUICK_ARRIVALS_S:g} s + {QUICK_DRAIN_S:g} s, one seed)",
             "the paper does not say; flows unfinished at the end are left out of both sides of a ratio"),
     Setting("TCP", f"MSS {MSS} B payload ({HEADER} B headers), RTOmin {RTO_MIN}, no SACK, no delayed ACK, "
-            "initial window dcnsim's default", "§5.1"),
+            "initial window dcnsim's default", "§5.1; SACK is not stated for the simulations (ns-3's TCP of the "
+            "time had none)", "SACK on: Fig. 11-sack"),
     Setting("DCTCP", f"K = 0.2 × Qmax = {round(0.2 * QMAX)} packets", "§6.1"),
+    Setting("host NIC queue", f"{NIC} drop-tail (ns-3's point-to-point device queue of the time)",
+            "not stated; with random pairs a host often sends several flows at once, and with CUBIC most "
+            "drops then happen in the sender's own NIC queue", f"nic_buffer = {NIC_ALT} (hosts never drop their "
+            "own packets, as Linux's qdisc backpressure): Fig. 11-nic"),
 ]
 
 PAPER = Paper(

@@ -22,9 +22,12 @@
 
 pub mod cc;
 pub mod echo;
+pub mod rack;
 pub mod seg;
 
-use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig};
+use crate::config::{
+    LossRecovery, ProbRetxParams, ProbRetxTarget, Reordering, TcpConfig, MAX_REORDERING,
+};
 use crate::net::{flags, Packet, PktKind};
 use crate::rng::Rng;
 use crate::sim::{Event, Fire, LazyTimer};
@@ -32,6 +35,7 @@ use crate::time::SimTime;
 use crate::world::Core;
 use cc::{AckInfo, Cc, CcState, LossKind};
 use echo::{EchoAction, EchoMode, EcnEcho};
+use rack::{Rack, RackTimer, Undo};
 use rand::Rng as _;
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
@@ -46,6 +50,12 @@ struct Seg {
     sacked: bool,
     /// Retransmitted during the current SACK recovery episode.
     rexmit: bool,
+    /// Last (re)transmission time (RACK).
+    xmit: SimTime,
+    /// Ever retransmitted.
+    retx_ever: bool,
+    /// Marked lost by RACK and not yet retransmitted.
+    lost: bool,
 }
 
 impl Seg {
@@ -112,6 +122,15 @@ pub struct FlowStats {
     pub probretx_sent: u64,
     /// Extra duplicate ACKs the receiver sent for marked, new segments.
     pub probretx_dupacks: u64,
+    /// Fast retransmissions whose original was delivered after all: the
+    /// ACK covering the retransmitted segment echoed the original's
+    /// timestamp (RFC 3522 Eifel detection).
+    pub spurious_retransmits: u64,
+    /// RACK-TLP tail loss probes sent.
+    pub tlp_probes: u64,
+    /// Reordering the sender detected (an original delivered below the
+    /// highest delivered sequence, or a spurious fast retransmit).
+    pub reorder_events: u64,
 }
 
 pub struct TcpFlow {
@@ -133,6 +152,12 @@ pub struct TcpFlow {
     segs: VecDeque<Seg>,
     pub cong: CongState,
     dupacks: u32,
+    /// Duplicate ACKs (and SACKed segments) that mean loss: the configured
+    /// threshold, raised by reordering when `reordering = "adaptive"`.
+    pub dupthresh: u32,
+    /// Undo information of the current fast recovery (Eifel detection).
+    undo: Option<Undo>,
+    rack: Rack,
     recover: u64,
     /// A partial ACK has already restarted the timer in this recovery (RFC 6582 "impatient").
     partial_seen: bool,
@@ -210,6 +235,9 @@ impl TcpFlow {
             segs: VecDeque::new(),
             cong: CongState::Open,
             dupacks: 0,
+            dupthresh: cfg.dupack_threshold,
+            undo: None,
+            rack: Rack::default(),
             recover: 0,
             partial_seen: false,
             srtt: None,
@@ -304,6 +332,7 @@ impl TcpFlow {
         }
         self.try_send(core);
         self.prx_update(core);
+        self.tlp_arm(core);
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).
@@ -369,6 +398,9 @@ impl TcpFlow {
             len,
             sacked: false,
             rexmit: false,
+            xmit: core.q.now(),
+            retx_ever: false,
+            lost: false,
         });
         self.snd_max += len as u64;
         self.snd_nxt = self.snd_max;
@@ -384,14 +416,27 @@ impl TcpFlow {
         if !self.cfg.sack || self.cong != CongState::Recovery {
             return (self.snd_nxt.max(self.snd_una) - self.snd_una, None);
         }
-        let thresh = self.cfg.dupack_threshold;
+        let thresh = self.dupthresh;
         let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
+        let rack = self.cfg.recovery == LossRecovery::Rack;
         let (mut n_above, mut bytes_above, mut pipe) = (0u32, 0u64, 0u64);
         let mut first_lost = None;
         for (i, s) in self.segs.iter().enumerate().rev() {
             if s.sacked {
                 n_above += 1;
                 bytes_above += s.len as u64;
+                continue;
+            }
+            if rack {
+                // RACK: lost is what RACK marked (time-based); a
+                // retransmission clears the mark, so a segment in flight
+                // (original or copy) counts once, and one whose copy RACK
+                // also judged lost counts nothing and goes out again.
+                if s.lost {
+                    first_lost = Some(i);
+                } else {
+                    pipe += s.len as u64;
+                }
                 continue;
             }
             let lost = n_above >= thresh || bytes_above > byte_thresh;
@@ -409,7 +454,7 @@ impl TcpFlow {
 
     /// RFC 6675 IsLost() for the first unacknowledged segment.
     fn head_is_lost(&self) -> bool {
-        let thresh = self.cfg.dupack_threshold;
+        let thresh = self.dupthresh;
         let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
         let (mut n, mut bytes) = (0u32, 0u64);
         for s in self.segs.iter().skip(1).filter(|s| s.sacked) {
@@ -481,7 +526,10 @@ impl TcpFlow {
             }
             let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
-            if pipe + len as u64 > wnd {
+            // pipe leaves out SACKed bytes, but the receive window is
+            // counted from snd_una: new data must also end within it.
+            let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
+            if pipe + len as u64 > wnd || beyond_rwnd {
                 return;
             }
             self.send_new(core, len);
@@ -508,6 +556,12 @@ impl TcpFlow {
             f |= flags::RETX;
             self.stats.retransmits += 1;
             self.stats.retx_bytes += len as u64;
+            if let Some(i) = self.seg_index(start) {
+                let s = &mut self.segs[i];
+                s.xmit = now;
+                s.retx_ever = true;
+                s.lost = false;
+            }
         }
         if extra & flags::MARKED == 0 {
             // A marked copy does not restart the timer: the flow still
@@ -606,7 +660,11 @@ impl TcpFlow {
         for s in self.segs.iter_mut() {
             s.sacked = false;
             s.rexmit = false;
+            s.lost = false;
         }
+        self.undo = None;
+        self.rack.tlp_end = None;
+        self.rack.timer.cancel();
         // RFC 6298 (5.5): back off, capped.
         self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
         self.arm_rto(core);
@@ -716,12 +774,14 @@ impl TcpFlow {
     pub fn on_ack(&mut self, core: &mut Core, p: &Packet) {
         let now = core.q.now();
         let ack = p.seq;
+        let prior_una = self.snd_una;
         if ack > self.snd_max {
             return;
         }
         let ece = p.flags & flags::ECE != 0;
         if self.cfg.sack && p.nsack > 0 {
-            self.mark_sacked(&p.sack[..p.nsack as usize]);
+            let blocks = p.sack;
+            self.mark_sacked(&blocks[..p.nsack as usize], now);
         }
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
@@ -740,8 +800,16 @@ impl TcpFlow {
                 // The first ACK into this message: its first flight ends at snd_max.
                 self.first_flight = Some((bs, self.snd_max));
             }
+            let track = self.tracks_delivery();
+            let mut degree = 0;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
+                    if track && !s.sacked {
+                        let d = self
+                            .rack
+                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
+                        degree = degree.max(d);
+                    }
                     self.segs.pop_front();
                 } else {
                     if s.start < ack {
@@ -750,6 +818,18 @@ impl TcpFlow {
                         s.start = ack;
                     }
                     break;
+                }
+            }
+            self.on_reorder_degree(degree);
+            if self.rack.tlp_end.is_some_and(|e| ack >= e) {
+                self.rack.tlp_end = None;
+            }
+            if let Some(u) = self.undo {
+                if ack > u.seq {
+                    self.undo = None;
+                    if p.ts < u.retx_ts {
+                        self.on_spurious_retransmit(u);
+                    }
                 }
             }
             if self.snd_nxt < ack {
@@ -825,8 +905,14 @@ impl TcpFlow {
             };
             self.ecn_response(&info);
         }
+        if self.rack_on() && self.cong != CongState::Loss {
+            self.rack_detect(core);
+        }
         self.try_send(core);
         self.prx_update(core);
+        if ack > prior_una {
+            self.tlp_arm(core);
+        }
     }
 
     /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver
@@ -868,10 +954,13 @@ impl TcpFlow {
                 }
             }
             CongState::Open | CongState::Loss => {
+                if self.rack_on() {
+                    return; // RACK decides by time (rack_detect), not by count
+                }
                 let sack_says_lost = self.cfg.sack && self.head_is_lost();
                 // RFC 6582 §3.2 step 2: only when the ACK covers more than `recover`.
                 let fresh = self.snd_una >= self.recover;
-                if (self.dupacks >= self.cfg.dupack_threshold || sack_says_lost) && fresh {
+                if (self.dupacks >= self.dupthresh || sack_says_lost) && fresh {
                     self.enter_recovery(core, now);
                 }
             }
@@ -880,13 +969,38 @@ impl TcpFlow {
 
     fn enter_recovery(&mut self, core: &mut Core, now: SimTime) {
         let flight = self.snd_max - self.snd_una;
+        let first = if self.rack_on() {
+            self.segs.iter().find(|s| s.lost).map(|s| s.start)
+        } else {
+            self.segs.front().map(|s| s.start)
+        };
+        self.undo = first.map(|seq| Undo {
+            seq,
+            retx_ts: now,
+            cwnd: self.st.cwnd,
+            ssthresh: self.st.ssthresh,
+        });
+        self.rack.tlp_end = None;
         self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
         self.recover = self.snd_max;
         self.cong = CongState::Recovery;
         self.partial_seen = false;
         self.stats.fast_retransmits += 1;
         self.stats.loss_log.push((core.q.now(), false));
-        if self.cfg.sack {
+        if self.rack_on() {
+            self.st.cwnd = self.st.ssthresh;
+            // RFC 6675 §5 (4.3): the first segment presumed lost goes out
+            // now, whatever the window; the rest via NextSeg (sack_send).
+            // Leaving it to NextSeg sent nothing when pipe exceeded the new
+            // cwnd, so an episode could end (the "lost" segment was only
+            // late) having counted a fast retransmit that never happened
+            // (found by tests/properties.rs: retransmits < fast retransmits).
+            if let Some(i) = self.segs.iter().position(|s| s.lost) {
+                let (start, len) = (self.segs[i].start, self.segs[i].len);
+                self.segs[i].rexmit = true;
+                self.transmit(core, start, len, true);
+            }
+        } else if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
             self.st.cwnd = self.st.ssthresh;
             if let Some(s) = self.segs.front_mut() {
@@ -917,6 +1031,7 @@ impl TcpFlow {
             }
             self.cong = CongState::Open;
             self.dupacks = 0;
+            self.rack.on_recovery_end();
             return;
         }
         if self.cfg.sack {
@@ -935,7 +1050,9 @@ impl TcpFlow {
         }
     }
 
-    fn mark_sacked(&mut self, blocks: &[(u64, u64)]) {
+    fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) {
+        let track = self.tracks_delivery();
+        let mut degree = 0;
         for &(l, r) in blocks {
             if r <= self.snd_una {
                 continue;
@@ -946,10 +1063,189 @@ impl TcpFlow {
                     break;
                 }
                 if s.start >= l && s.end() <= r {
+                    if track && !s.sacked {
+                        let d = self
+                            .rack
+                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
+                        degree = degree.max(d);
+                    }
                     s.sacked = true;
                 }
             }
         }
+        self.on_reorder_degree(degree);
+    }
+
+    // ------------------------------------------------- reordering and RACK-TLP
+
+    /// Whether delivered segments feed RACK's state (RACK, or the adaptive
+    /// threshold's SACK-based reordering detection).
+    #[inline]
+    fn tracks_delivery(&self) -> bool {
+        self.cfg.recovery == LossRecovery::Rack || self.cfg.reordering == Reordering::Adaptive
+    }
+
+    #[inline]
+    fn rack_on(&self) -> bool {
+        self.cfg.recovery == LossRecovery::Rack
+    }
+
+    /// An original transmission was delivered `degree` bytes below the
+    /// highest delivered sequence: Linux's reordering degree. The adaptive
+    /// threshold rises to cover it before it causes a spurious retransmit.
+    fn on_reorder_degree(&mut self, degree: u64) {
+        if degree == 0 {
+            return;
+        }
+        self.stats.reorder_events += 1;
+        if self.cfg.reordering == Reordering::Adaptive {
+            let segs = degree.div_ceil(self.st.smss.max(1)) as u32;
+            self.dupthresh = self
+                .dupthresh
+                .max(segs.saturating_add(1))
+                .min(MAX_REORDERING);
+        }
+    }
+
+    /// The ACK covering a fast-retransmitted segment echoed the original's
+    /// timestamp: the retransmission was spurious (RFC 3522).
+    fn on_spurious_retransmit(&mut self, u: Undo) {
+        self.stats.spurious_retransmits += 1;
+        self.stats.reorder_events += 1;
+        if self.rack_on() {
+            self.rack.on_spurious();
+        }
+        if self.cfg.reordering != Reordering::Adaptive {
+            return;
+        }
+        // Every duplicate ACK since the last new ACK was a later segment
+        // overtaking the original.
+        self.dupthresh = self
+            .dupthresh
+            .max(self.dupacks.saturating_add(1))
+            .min(MAX_REORDERING);
+        if self.cong == CongState::Recovery {
+            // Undo the reduction (RFC 4015 style: restore the window).
+            self.st.cwnd = u.cwnd;
+            self.st.ssthresh = u.ssthresh;
+            self.st.ca_acked = 0;
+            self.cong = CongState::Open;
+            self.recover = self.snd_una;
+            self.dupacks = 0;
+            for s in self.segs.iter_mut() {
+                s.rexmit = false;
+            }
+        }
+    }
+
+    /// RFC 8985 §6.2 step 5: mark lost every segment sent before the most
+    /// recently delivered one whose reordering window has passed; arm the
+    /// reordering timer for the others; start recovery on a loss.
+    fn rack_detect(&mut self, core: &mut Core) {
+        let now = core.q.now();
+        let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
+        let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
+        let reo = self.rack.reo_wnd(
+            self.cong == CongState::Recovery,
+            sacked,
+            self.cfg.dupack_threshold,
+            srtt,
+        );
+        let (mut any, mut wait) = (false, None::<SimTime>);
+        for s in self.segs.iter_mut() {
+            if s.sacked || s.lost {
+                continue;
+            }
+            match self.rack.remaining(s.xmit, s.end(), reo, now) {
+                None => {}
+                Some(SimTime::ZERO) => {
+                    s.lost = true;
+                    any = true;
+                }
+                Some(r) => wait = Some(wait.map_or(r, |w| w.max(r))),
+            }
+        }
+        if let Some(w) = wait {
+            self.rack
+                .timer
+                .arm(&mut core.q, now + w, Event::Rack(self.id));
+            self.rack.timer_kind = RackTimer::Reorder;
+        }
+        if any && self.cong == CongState::Open {
+            self.enter_recovery(core, now);
+        }
+    }
+
+    /// RFC 8985 §7.2: arm the probe timeout while the flow is open with
+    /// data in flight and no probe or reordering wait pending.
+    fn tlp_arm(&mut self, core: &mut Core) {
+        if !self.rack_on()
+            || self.cong != CongState::Open
+            || self.snd_una >= self.snd_max
+            || self.rack.tlp_end.is_some()
+            || (self.rack.timer.is_armed() && self.rack.timer_kind == RackTimer::Reorder)
+        {
+            return;
+        }
+        let now = core.q.now();
+        let mut pto = self
+            .srtt
+            .map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
+        if self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack {
+            // One segment out: its ACK may be delayed (WCDelAckT).
+            pto += self.cfg.delayed_ack_timeout;
+        }
+        if let Some(d) = self.rto.deadline() {
+            pto = pto.min(d.saturating_sub(now));
+        }
+        self.rack
+            .timer
+            .arm(&mut core.q, now + pto, Event::Rack(self.id));
+        self.rack.timer_kind = RackTimer::Probe;
+    }
+
+    /// The RACK timer: a reordering window ended, or the probe timeout.
+    pub fn on_rack_event(&mut self, core: &mut Core) {
+        if self.rack.timer.fire(&mut core.q, Event::Rack(self.id)) != Fire::Expired {
+            return;
+        }
+        self.rack.timer.cancel();
+        match self.rack.timer_kind {
+            RackTimer::Reorder => {
+                if self.cong != CongState::Loss {
+                    self.rack_detect(core);
+                }
+            }
+            RackTimer::Probe => self.send_probe(core),
+        }
+        self.try_send(core);
+        self.tlp_arm(core);
+    }
+
+    /// RFC 8985 §7.3: one new segment if the receive window allows it,
+    /// else the last segment again; then the RTO runs afresh.
+    fn send_probe(&mut self, core: &mut Core) {
+        if self.cong != CongState::Open || self.snd_una >= self.snd_max {
+            return;
+        }
+        let available = self.app_limit - self.snd_max;
+        let inflight = self.snd_max - self.snd_una;
+        let view = self.seg_view(available);
+        let new_len = if available > 0 {
+            self.seg_policy.next_payload(&view, &mut self.rng)
+        } else {
+            0
+        };
+        if new_len > 0 && inflight + new_len as u64 <= self.cfg.rwnd_bytes {
+            self.send_new(core, new_len);
+        } else if let Some(s) = self.segs.iter().rev().find(|s| !s.sacked).copied() {
+            self.transmit(core, s.start, s.len, true);
+        } else {
+            return;
+        }
+        self.stats.tlp_probes += 1;
+        self.rack.tlp_end = Some(self.snd_max);
+        self.arm_rto(core);
     }
 
     // ------------------------------------------------------------- receiver

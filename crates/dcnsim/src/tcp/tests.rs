@@ -398,6 +398,7 @@ fn run_timers(w: &mut World, t: SimTime) {
         match ev {
             Event::ProbRetx(f) => w.flows[f as usize].on_prx_event(&mut w.core),
             Event::Rto(f) => w.flows[f as usize].on_rto_event(&mut w.core),
+            Event::Rack(f) => w.flows[f as usize].on_rack_event(&mut w.core),
             _ => {}
         }
     }
@@ -612,6 +613,189 @@ fn dsr_sender_resizes_without_changing_bytes_in_flight() {
     assert_eq!(last, w.flows[0].st.smss);
 }
 
+// ------------------------------------------------------ reordering, RACK-TLP
+
+fn loss_tcp(
+    recovery: crate::config::LossRecovery,
+    reordering: crate::config::Reordering,
+) -> TcpConfig {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    t.sack = true;
+    t.recovery = recovery;
+    t.reordering = reordering;
+    t.rto_min = SimTime::from_ms(200);
+    t
+}
+
+fn sack_ack(ack: u64, blocks: &[(u64, u64)], ts: SimTime) -> Packet {
+    let mut p = ack_pkt(ack, false);
+    p.ts = ts;
+    for (i, &b) in blocks.iter().enumerate() {
+        p.sack[i] = b;
+    }
+    p.nsack = blocks.len() as u8;
+    p
+}
+
+/// Sequence numbers (in segments) of the retransmissions sent so far.
+fn retransmitted(w: &World) -> Vec<u64> {
+    data_sent(w)
+        .iter()
+        .filter(|p| p.flags & flags::RETX != 0)
+        .map(|p| p.seq / MSS as u64)
+        .collect()
+}
+
+/// ACKs of the tail-loss scripts arrive at this time (below the world's
+/// handshake SRTT, ≈ 48.6 µs, so no probe fires before them).
+const ACK_AT: SimTime = SimTime::from_us(40);
+
+/// Ten segments go out at t = 0; every ACK arrives at `ACK_AT`
+/// acknowledging segments `0..acked` (the rest of the window, the tail, is
+/// lost). Returns the world at `until`.
+fn tail_loss(recovery: crate::config::LossRecovery, acked: u64, until: SimTime) -> World {
+    let mut w = world(loss_tcp(recovery, crate::config::Reordering::Fixed));
+    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+    assert_eq!(data_sent(&w).len(), 10);
+    run_timers(&mut w, ACK_AT);
+    for i in 1..=acked {
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &sack_ack(i * MSS as u64, &[], SimTime::ZERO));
+    }
+    run_timers(&mut w, until);
+    w
+}
+
+/// RFC 8985 §7: the last segment of a window is lost. RACK-TLP's probe
+/// (after 2·SRTT) resends it and its ACK completes the transfer with no
+/// RTO; duplicate-ACK recovery gets no duplicate ACK at all and waits for
+/// the 200 ms RTO.
+#[test]
+fn rack_tlp_repairs_a_lost_tail_segment_without_an_rto() {
+    use crate::config::LossRecovery::{DupAck, Rack};
+    let mut w = tail_loss(Rack, 9, SimTime::from_us(400));
+    assert_eq!(w.flows[0].stats.tlp_probes, 1);
+    assert_eq!(retransmitted(&w), vec![9], "the probe resends the tail");
+    let probe_at = data_sent(&w).last().unwrap().ts;
+    // PTO = 2·SRTT after the last ACK.
+    let srtt = w.flows[0].srtt().unwrap();
+    assert_eq!(probe_at, ACK_AT + SimTime(2 * srtt.0));
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &sack_ack(10 * MSS as u64, &[], probe_at));
+    assert_eq!(f.snd_una(), f.snd_max(), "everything acknowledged");
+    run_timers(&mut w, SimTime::from_secs(1));
+    assert_eq!(w.flows[0].stats.timeouts, 0);
+
+    let w = tail_loss(DupAck, 9, SimTime::from_ms(150));
+    assert!(
+        retransmitted(&w).is_empty(),
+        "no duplicate ACK, nothing to trigger on"
+    );
+    let w = tail_loss(DupAck, 9, SimTime::from_ms(250));
+    assert_eq!(w.flows[0].stats.timeouts, 1, "only the RTO repairs it");
+}
+
+/// Three tail segments lost: the probe's SACK shows that a segment sent
+/// later was delivered, so RACK marks the two older ones lost at once
+/// (their reordering window has long passed) and SACK recovery resends
+/// them — still no RTO.
+#[test]
+fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
+    use crate::config::LossRecovery::Rack;
+    let mut w = tail_loss(Rack, 7, SimTime::from_us(400));
+    assert_eq!(retransmitted(&w), vec![9]);
+    let probe_at = data_sent(&w).last().unwrap().ts;
+    let f = &mut w.flows[0];
+    f.on_ack(
+        &mut w.core,
+        &sack_ack(
+            7 * MSS as u64,
+            &[(9 * MSS as u64, 10 * MSS as u64)],
+            probe_at,
+        ),
+    );
+    assert_eq!(f.cong, CongState::Recovery);
+    assert_eq!(retransmitted(&w), vec![9, 7, 8]);
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &sack_ack(10 * MSS as u64, &[], probe_at));
+    assert_eq!(f.cong, CongState::Open);
+    assert_eq!(f.stats.timeouts, 0);
+}
+
+/// Segment 0 arrives after segments 1..=5 (reordering, no loss): five
+/// duplicate ACKs, then one ACK for everything that echoes segment 0's
+/// original send time. Returns the flow's fast retransmits after `rounds`
+/// such windows.
+fn reorder_rounds(reordering: crate::config::Reordering, rounds: u64) -> World {
+    use crate::config::LossRecovery::DupAck;
+    let mut t = loss_tcp(DupAck, reordering);
+    t.sack = false; // the paper's NewReno: Eifel detection needs no SACK
+    t.init_cwnd_segments = 6;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 6 * rounds * MSS as u64, None);
+    for r in 0..rounds {
+        let base = 6 * r * MSS as u64;
+        let sent_at = w.core.q.now();
+        run_timers(&mut w, sent_at + SimTime::from_us(100));
+        for _ in 0..5 {
+            let f = &mut w.flows[0];
+            f.on_ack(&mut w.core, &sack_ack(base, &[], sent_at));
+        }
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &sack_ack(base + 6 * MSS as u64, &[], sent_at));
+        let f = &mut w.flows[0];
+        // keep the next window at six segments whatever cwnd did
+        f.st.cwnd = 6 * MSS as u64;
+        f.try_send(&mut w.core);
+    }
+    w
+}
+
+/// Under reordering without loss the fixed threshold fast-retransmits
+/// every time the late segment is more than three segments late; the
+/// adaptive one makes that mistake once, detects it (the ACK echoes the
+/// original's timestamp), undoes it and raises the threshold past the
+/// reordering depth.
+#[test]
+fn adaptive_dupthresh_stops_spurious_fast_retransmits() {
+    use crate::config::Reordering::{Adaptive, Fixed};
+    let fixed = reorder_rounds(Fixed, 4);
+    let f = &fixed.flows[0];
+    assert_eq!(f.stats.fast_retransmits, 4);
+    assert_eq!(
+        f.stats.spurious_retransmits, 4,
+        "every one detected as spurious"
+    );
+    assert_eq!(f.dupthresh, 3);
+    let adaptive = reorder_rounds(Adaptive, 4);
+    let f = &adaptive.flows[0];
+    assert_eq!(
+        f.stats.fast_retransmits, 1,
+        "only the first, before it learned"
+    );
+    assert_eq!(f.stats.spurious_retransmits, 1);
+    assert_eq!(f.dupthresh, 6, "five duplicate ACKs were reordering");
+}
+
+/// The undo restores the window the spurious retransmit halved.
+#[test]
+fn spurious_fast_retransmit_is_undone() {
+    use crate::config::Reordering::{Adaptive, Fixed};
+    for (mode, restored) in [(Fixed, false), (Adaptive, true)] {
+        let mut w = reorder_rounds(mode, 1);
+        let f = &mut w.flows[0];
+        assert_eq!(f.stats.spurious_retransmits, 1);
+        assert_eq!(f.cong == CongState::Open, true);
+        assert_eq!(
+            f.st.ssthresh == u64::MAX,
+            restored,
+            "{mode:?}: ssthresh {}",
+            f.st.ssthresh
+        );
+    }
+}
+
 /// `init_ssthresh` ends slow start at that window: below it an ACK of one
 /// segment grows cwnd by a segment, at or above it by about a segment per
 /// window (RFC 5681), and without it slow start goes on.
@@ -622,7 +806,10 @@ fn init_ssthresh_ends_slow_start() {
         let mut t = tcp(CcKind::NewReno);
         t.init_ssthresh_segments = ssthresh;
         let mut w = world(t);
-        assert_eq!(w.flows[0].st.ssthresh, ssthresh.map_or(u64::MAX, |s| s as u64 * m));
+        assert_eq!(
+            w.flows[0].st.ssthresh,
+            ssthresh.map_or(u64::MAX, |s| s as u64 * m)
+        );
         w.flows[0].app_write(&mut w.core, 100 * m, None);
         let f = &mut w.flows[0];
         for i in 1..=2 {
@@ -637,7 +824,35 @@ fn init_ssthresh_ends_slow_start() {
         if want_ss {
             assert_eq!(grew, 6 * m, "slow start goes on without init_ssthresh");
         } else {
-            assert!(grew < m, "congestion avoidance from 12 segments: grew {grew}");
+            assert!(
+                grew < m,
+                "congestion avoidance from 12 segments: grew {grew}"
+            );
         }
     }
+}
+
+/// RFC 6675's pipe leaves out SACKed bytes, but the receiver's window
+/// starts at snd_una: with the first segment lost and the other nine
+/// SACKed, SACK recovery must not send beyond snd_una + rwnd.
+#[test]
+fn sack_recovery_stays_within_the_receive_window() {
+    use crate::config::{LossRecovery, Reordering};
+    let mut t = loss_tcp(LossRecovery::DupAck, Reordering::Fixed);
+    t.rwnd_bytes = 10 * MSS as u64;
+    let mut w = world(t);
+    w.flows[0].app_write(&mut w.core, 100 * MSS as u64, None);
+    assert_eq!(w.flows[0].snd_max(), 10 * MSS as u64);
+    let m = MSS as u64;
+    for k in 2..=10 {
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &sack_ack(0, &[(m, k * m)], SimTime::ZERO));
+        assert!(
+            f.snd_max() <= f.snd_una() + 10 * m,
+            "snd_max {} after SACK of 1..{k}",
+            f.snd_max()
+        );
+    }
+    assert_eq!(w.flows[0].cong, CongState::Recovery);
+    assert_eq!(retransmitted(&w), vec![0]);
 }

@@ -1,0 +1,121 @@
+"""`dcnsim reproduce rps` (Kaymak & Rojas-Cessa 2016) and the routing and
+loss-detection options it shows.
+
+The quick run of Fig. 7 (random pairs), the per-path utilization and the
+hash-polarisation figures goes through the CLI; the tests check outputs,
+that the paper's claims are printed with a criterion, and laws: spraying
+reorders and single-path forwarding does not, RPS splits the bytes into a
+pod evenly over the four cores, unsalted ECMP leaves the off-diagonal
+cores idle."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import dcnsim
+from dcnsim.experiments import get_paper
+from dcnsim.experiments.rps import (
+    HOSTS,
+    RPS,
+    SINGLE,
+    ci95,
+    ordering_claim,
+    random_apps,
+    random_pairs,
+    scenario,
+    static_apps,
+    tcp,
+)
+
+from conftest import cli, needs_core
+
+
+def test_every_paper_figure_is_registered():
+    p = get_paper("rps")
+    ids = [f.id for f in p.figures]
+    assert ids[:8] == ["2", "3", "4", "5", "6", "7", "8", "9"]
+    assert {"paths", "polarisation", "tcp", "settings"} <= set(ids)
+    assert p.docs == "docs/rps.md"
+
+
+def test_static_and_random_pairs():
+    apps = static_apps(5)
+    assert [(a["src"], a["dst"], a["size"]) for a in apps] == \
+        [(s, 15, "10MB") for s in range(5)] + [(0, 15, "200KB")]
+    pairs = random_pairs(200, 3, 1)
+    assert all(s != d and 0 <= s < HOSTS and 0 <= d < HOSTS for s, d in pairs)
+    assert len({s for s, _ in pairs}) == HOSTS and len({d for _, d in pairs}) == HOSTS
+    # the same pairs for every scheme of a run; the 10 short flows are the first of the 20
+    assert random_apps(4, 20, 7) == random_apps(4, 20, 7)
+    assert random_apps(4, 20, 7)[4:14] == random_apps(4, 10, 7)[4:]
+    t = tcp()
+    assert (t["mss"], t["init_cwnd"], t["rwnd"], t["delayed_ack"], t["sack"], t["dupack_threshold"]) == \
+        (1460, 1, "128KB", True, False, 3)
+
+
+def test_ci_and_ordering_criterion():
+    m, h = ci95([1.0, 2.0, 3.0])
+    assert m == 2.0 and h == pytest.approx(4.303 * 1.0 / 3 ** 0.5)
+    assert ci95([5.0]) == (5.0, 0.0)
+    sig = {1: (2.0, 0.5), 2: (3.0, 1.0)}
+    assert ordering_claim("q", sig, "p", +1, "a − b", "x").verdict == "agrees"
+    assert ordering_claim("q", sig, "p", -1, "a − b", "x").verdict == "differs"
+    noisy = {1: (2.0, 5.0), 2: (1.0, 5.0), 3: (-1.0, 5.0)}
+    c = ordering_claim("q", noisy, "p", +1, "a − b", "x")
+    assert c.verdict == "trend agrees" and "criterion:" in c.note
+
+
+@needs_core
+def test_new_options_are_deterministic():
+    doc = scenario("det", random_apps(3, 5, 2), {"mode": "flowlet", "flowlet_gap": "50us"}, 2,
+                   tcp(sack=True, recovery="rack", reordering="adaptive"))
+    a, b = dcnsim.run(doc).flows, dcnsim.run(doc).flows
+    pd.testing.assert_frame_equal(a, b)
+    assert a["completed"].all()
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rps")
+    r = cli("reproduce", "rps", "--quick", "--figure", "7", "--figure", "paths", "--figure", "polarisation",
+            "--out", str(out), "--no-progress", "--jobs", "2", timeout=600)
+    return out, r
+
+
+@needs_core
+def test_reproduce_quick_writes_outputs_and_prints_claims(quick_run):
+    out, r = quick_run
+    assert r.returncode == 0, r.stderr + r.stdout
+    for stem in ("fig7", "paths", "polarisation"):
+        assert (out / f"{stem}.csv").stat().st_size > 0
+        assert (out / f"{stem}.png").stat().st_size > 1000
+    report = (out / "report.md").read_text()
+    assert "Fig. 7" in report and "docs/rps.md" in report and "criterion:" in report
+    assert "about 20 % of packets out of order" in r.stdout
+    assert not (out / "fig2.csv").exists()
+
+
+@needs_core
+def test_spraying_reorders_single_path_does_not(quick_run):
+    out, r = quick_run
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(out / "fig7.csv")
+    for n, g in df.groupby("n_long"):
+        rps = g[g["scheme"] == RPS]["mean"].iloc[0]
+        single = g[g["scheme"] == SINGLE]["mean"].iloc[0]
+        assert rps > 5 and rps > 3 * single, (n, rps, single)
+
+
+@needs_core
+def test_rps_splits_evenly_and_unsalted_ecmp_polarises(quick_run):
+    out, r = quick_run
+    assert r.returncode == 0, r.stderr
+    paths = pd.read_csv(out / "paths.csv")
+    rps = paths[paths["scheme"] == RPS]["share"]
+    assert len(rps) == 4 and ((rps - 0.25).abs() < 0.03).all(), rps.tolist()
+    assert (paths[paths["scheme"] == SINGLE]["share"] > 0).sum() == 1
+    pol = pd.read_csv(out / "polarisation.csv")
+    busiest = pol.groupby(["scheme", "core"])["utilization"].max()
+    assert sorted(busiest["ECMP, no salt"].loc[lambda s: s == 0].index) == ["core1", "core2"]
+    assert (busiest["ECMP, per-switch salt"] > 0).all()
