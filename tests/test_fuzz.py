@@ -3,7 +3,15 @@ outcomes are a Result or a ScenarioError, and validate() agrees with run()."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -165,3 +173,173 @@ def test_any_value_as_scenario(doc):
         raise AssertionError("validate() must return problems, not raise")
     if not isinstance(doc, dict):
         assert problems
+
+
+# ---------------------------------------------------------------- rejections name field and reason
+
+# "field.path: reason": a non-empty path without spaces (quoted keys may hold
+# anything), then ": ", then a reason.
+PROBLEM = re.compile(r'^(<document>|[^\s:"]+|[^\s:]*\[".*"\][^\s:]*|file|syntax): \S')
+
+
+def assert_named(problems):
+    for p in problems:
+        assert PROBLEM.match(p), f"problem does not name a field and a reason: {p!r}"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_every_rejection_names_field_and_reason(doc):
+    assert_named(dcnsim.validate(doc))
+
+
+# ---------------------------------------------------------------- the CLI, on TOML and JSON text
+
+
+def to_toml(doc) -> str:
+    """A TOML rendering of a dict (None values, which TOML cannot express,
+    are left out); keys that are not bare keys are quoted."""
+
+    def key(k):
+        return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
+
+    def val(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v) if isinstance(v, int) or math.isfinite(v) else ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        if isinstance(v, str):
+            return json.dumps(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(val(x) for x in v if x is not None) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{key(k)} = {val(x)}" for k, x in v.items() if x is not None) + "}"
+        raise TypeError(v)
+
+    lines = [f"{key(k)} = {val(v)}" for k, v in doc.items() if v is not None and not isinstance(v, dict)
+             and not (isinstance(v, list) and v and all(isinstance(x, dict) for x in v))]
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            lines.append(f"[{key(k)}]")
+            lines += [f"{key(a)} = {val(b)}" for a, b in v.items() if b is not None]
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for item in v:
+                lines.append(f"[[{key(k)}]]")
+                lines += [f"{key(a)} = {val(b)}" for a, b in item.items() if b is not None]
+    return "\n".join(lines) + "\n"
+
+
+def cli_in_process(*argv):
+    """(exit code, stdout, stderr) of `dcnsim ARGV`, in this process so that
+    a traceback fails the test with its stack."""
+    from dcnsim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(argv))
+        except SystemExit as e:  # argparse
+            rc = e.code if isinstance(e.code, int) else 2
+    return rc, out.getvalue(), err.getvalue()
+
+
+def check_cli(path: Path, out: Path):
+    """`validate` and `run --out` on one file: no traceback; a rejection
+    lists named problems and writes nothing; an acceptance writes tables."""
+    rc, stdout, _ = cli_in_process("validate", str(path))
+    assert rc in (0, 1)
+    lines = stdout.strip().splitlines()
+    assert lines and all(ln.startswith(f"{path}: ") for ln in lines)
+    if rc == 1:
+        assert_named([ln[len(f"{path}: "):] for ln in lines])
+    rc_run, _, stderr = cli_in_process("run", str(path), "--out", str(out))
+    if rc == 1:
+        assert rc_run == 2, "run accepted what validate rejected"
+        problems = stderr.strip().splitlines()
+        assert problems and all(p.startswith(f"{path}: ") for p in problems)
+        assert_named([p[len(f"{path}: "):] for p in problems])
+        assert not out.exists(), "nothing may be written to --out on rejection"
+    else:
+        assert rc_run == 0, f"run rejected what validate accepted: {stderr}"
+        assert (out / "flows.csv").exists()
+
+
+def mutate_text(draw, text: str) -> str:
+    """Line and character mutations that keep `stop` (so runs stay short)."""
+    lines = text.splitlines()
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(lines) - 1))
+        if lines[i].startswith("stop"):
+            continue
+        op = draw(st.sampled_from(["delete", "duplicate", "swap", "char", "insert", "truncate"]))
+        if op == "delete":
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "swap":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "char" and lines[i]:
+            c = draw(st.integers(0, len(lines[i]) - 1))
+            lines[i] = lines[i][:c] + draw(st.sampled_from(list('"[]{}=,.#\\ 0x-') + ["", "\t", "é", "\x00"])) + lines[i][c + 1:]
+        elif op == "insert":
+            lines.insert(i, draw(st.sampled_from(["[topology]", "[[apps]]", "x = 1", "tcp = 3", "[tcp]", '"" = 1', "= 2"])))
+        elif op == "truncate":
+            lines = lines[: i + 1]
+        if not lines:
+            lines = [""]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(), st.data())
+def test_cli_on_mutated_toml_text(tmp_path_factory, doc, data):
+    d = tmp_path_factory.mktemp("cli")
+    text = to_toml(doc)
+    if data.draw(st.booleans()):
+        text = mutate_text(data.draw, text)
+    p = d / "s.toml"
+    p.write_text(text, encoding="utf-8")
+    check_cli(p, d / "out")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_cli_on_mutated_json(tmp_path_factory, doc):
+    d = tmp_path_factory.mktemp("cli")
+    p = d / "s.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    check_cli(p, d / "out")
+
+
+def test_to_toml_round_trips_the_base():
+    from dcnsim.scenario import tomllib
+
+    assert tomllib.loads(to_toml(BASE)) == BASE
+
+
+# ---------------------------------------------------------------- the corpus
+
+CORPUS = sorted(p for p in (Path(__file__).parent / "data" / "fuzz_corpus").iterdir() if p.suffix in (".toml", ".json"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_corpus_file_is_rejected_cleanly(path, tmp_path):
+    check_cli(path, tmp_path / "out")
+    problems = dcnsim.validate(str(path))
+    assert problems, f"{path.name} must stay invalid"
+    assert_named(problems)
+    with pytest.raises(ScenarioError):
+        dcnsim.run(str(path))
+
+
+def test_deep_and_huge_python_values_are_scenario_errors():
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    for doc in ({"name": deep}, {"seed": 10**5000}, {"name": "\ud800"}, {"\udfff": 1}):
+        problems = dcnsim.validate(doc)
+        assert problems
+        assert_named(problems)
+        with pytest.raises(ScenarioError):
+            dcnsim.run(doc)

@@ -6,7 +6,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import IO, Callable, Iterator, Union
+from typing import IO, Any, Callable, Iterator, Union
 
 
 def _file_mode() -> int:
@@ -29,8 +29,8 @@ def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        kwargs = {"encoding": "utf-8", "newline": ""} if mode == "w" else {}
-        with os.fdopen(fd, mode, **kwargs) as fh:
+        fh_: IO[Any] = os.fdopen(fd, "w", encoding="utf-8", newline="") if mode == "w" else os.fdopen(fd, "wb")
+        with fh_ as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

@@ -6,13 +6,17 @@ docs/scenario.md converted to JSON); results come back as plain columns.
 
 from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
-Column = Union[List[int], List[float], List[str], List[bool]]
-Table = Dict[str, Column]
+__all__ = ["flow_size_cdf", "run", "validate", "version"]
 
-class RunOutput(TypedDict):
+# Stub-only names (underscored, so `mypy.stubtest` knows they have no
+# runtime counterpart): the shape of what `run` returns.
+_Column = Union[List[int], List[float], List[str], List[bool]]
+_Table = Dict[str, _Column]
+
+class _RunOutput(TypedDict):
     #: ``flows``, ``queues``, and when the scenario has them ``queries``
     #: (partition_aggregate) and ``blocks`` (sync_reads); column -> values.
-    tables: Dict[str, Table]
+    tables: Dict[str, _Table]
     #: seed, events, packet_hops, sim_time_s, wall_s, packets_created,
     #: packets_delivered, packets_dropped, packets_in_flight (+ extras)
     summary: Dict[str, float]
@@ -22,7 +26,7 @@ class RunOutput(TypedDict):
 def validate(scenario_json: str) -> List[str]:
     """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
 
-def run(scenario_json: str, seed: Optional[int] = None) -> RunOutput:
+def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     Raises ``ValueError`` (message: the problems, joined) if it is invalid."""

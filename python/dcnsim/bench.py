@@ -8,6 +8,7 @@ child's RSS is the interpreter plus the core.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -134,6 +135,54 @@ def poisson_websearch_k8() -> Dict[str, Any]:
     }
 
 
+# The DCTCP paper's web-search flow sizes (Alizadeh et al., SIGCOMM 2010),
+# as (bytes, cumulative probability); linear interpolation between points.
+WEBSEARCH_CDF = [(0, 0.0), (10_000, 0.15), (20_000, 0.20), (30_000, 0.30), (50_000, 0.40), (80_000, 0.53),
+                 (200_000, 0.60), (1_000_000, 0.70), (2_000_000, 0.80), (5_000_000, 0.90), (10_000_000, 0.97),
+                 (30_000_000, 1.0)]
+SOAK_SECONDS = (10, 30, 60)
+
+
+def _websearch_size(u: float) -> int:
+    for (x0, p0), (x1, p1) in zip(WEBSEARCH_CDF, WEBSEARCH_CDF[1:]):
+        if u <= p1:
+            return max(1, int(x0 + (x1 - x0) * (u - p0) / (p1 - p0)))
+    return WEBSEARCH_CDF[-1][0]
+
+
+def soak(stop_s: int = 60) -> Dict[str, Any]:
+    """Churn on a k=4 fat-tree (16 hosts, 1 Gbps, ECMP, DCTCP): web-search
+    flows between random host pairs arriving as a Poisson process at 30 %
+    of the hosts' capacity for 60 s, so flows start and finish throughout.
+    ``stop_s`` cuts the same run short: the run to 10 s is the first 10 s
+    of the run to 60 s, so its peak RSS is the 60 s run's peak up to 10 s."""
+    rng = random.Random(60)
+    mean = 1_711_250  # bytes, the CDF's mean
+    rate = 0.30 * 16 * 1e9 / 8 / mean  # flows per second
+    apps, t = [], 0.0
+    while True:
+        t += rng.expovariate(rate)
+        if t >= 60:
+            break
+        src = rng.randrange(16)
+        dst = (src + 1 + rng.randrange(15)) % 16
+        apps.append({"kind": "bulk", "src": src, "dst": dst, "size": _websearch_size(rng.random()),
+                     "start": f"{t * 1e6:.0f}us"})
+    return {
+        "name": f"soak_{stop_s}s",
+        "seed": 1,
+        "stop": f"{stop_s}s",
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "200pkt",
+                     "ecn_k": "20pkt"},
+        "routing": {"mode": "ecmp"},
+        "tcp": {"cc": "dctcp", "rto_min": "5ms"},
+        "apps": apps,
+    }
+
+
+#: `dcnsim bench --scenario soak` runs these (not part of a plain `dcnsim bench`).
+GROUPS: Dict[str, List[str]] = {"soak": [f"soak_{s}s" for s in SOAK_SECONDS]}
+
 SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "incast_pa": incast_pa,
     "longflows_64": longflows_64,
@@ -145,6 +194,7 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "dctcp_perm_k12": lambda: dctcp_perm(12, "210ms"),
     "dctcp_perm_k16": lambda: dctcp_perm(16, "50ms"),
     "dctcp_perm_k32": lambda: dctcp_perm(32, "10ms"),
+    **{f"soak_{s}s": functools.partial(soak, s) for s in SOAK_SECONDS},
 }
 
 #: What ``dcnsim bench`` runs without ``--scenario`` (k = 12 and up are

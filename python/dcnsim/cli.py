@@ -104,9 +104,14 @@ def format_summary(result) -> str:
     return "\n".join(lines)
 
 
+def _one_line(problem: str) -> str:
+    """A problem as one output line, so every line starts with its file."""
+    return problem.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _print_problems(file: str, problems: Sequence[str]) -> None:
     for p in problems:
-        print(f"{file}: {p}", file=sys.stderr)
+        print(f"{file}: {_one_line(p)}", file=sys.stderr)
 
 
 # ----------------------------------------------------------------------------
@@ -115,7 +120,9 @@ def _print_problems(file: str, problems: Sequence[str]) -> None:
 
 def split_values(text: str) -> List[str]:
     """Split on commas that are not inside brackets, braces or quotes."""
-    out, cur, depth, quote = [], [], 0, None
+    out: List[str] = []
+    cur: List[str] = []
+    depth, quote = 0, None
     for ch in text:
         if quote:
             cur.append(ch)
@@ -215,7 +222,7 @@ def cmd_validate(args) -> int:
         if problems:
             bad = True
             for p in problems:
-                print(f"{f}: {p}")
+                print(f"{f}: {_one_line(p)}")
         else:
             print(f"{f}: ok")
     return 1 if bad else 0
@@ -292,10 +299,11 @@ def cmd_bench(args) -> int:
     if args.child:
         print(json.dumps(bench.child(args.child)))
         return 0
-    names = args.scenario or list(bench.DEFAULT)
+    names = [n for a in (args.scenario or bench.DEFAULT) for n in bench.GROUPS.get(a, [a])]
     for name in names:
         if name not in bench.SCENARIOS:
-            print(f"bench: unknown scenario {name!r} (choose from {', '.join(bench.SCENARIOS)})", file=sys.stderr)
+            known = [n for n in bench.SCENARIOS if not any(n in g for g in bench.GROUPS.values())] + list(bench.GROUPS)
+            print(f"bench: unknown scenario {name!r} (choose from {', '.join(known)})", file=sys.stderr)
             return 2
     if not args.json:
         print(f"{'scenario':<14} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
@@ -511,8 +519,9 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.add_argument("--scenario", action="append", metavar="NAME",
-                   help="a scenario (repeatable): incast_pa, longflows_64, fattree_k8, dctcp_perm_k8 (the default set), "
-                        "dctcp_perm_k12, dctcp_perm_k16, dctcp_perm_k32")
+                   help="a scenario (repeatable): incast_pa, longflows_64, fattree_k8, dctcp_perm_k8, "
+                        "poisson_websearch_k8 (the default set), dctcp_perm_k12, dctcp_perm_k16, dctcp_perm_k32, "
+                        "or soak (a 60 s churn run: peak RSS at 10, 30 and 60 s)")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
 

@@ -5,11 +5,12 @@ optionally SVG) atomically."""
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import IO, Any, Dict, List, Optional, Sequence, Union
 
 import matplotlib
 
@@ -22,7 +23,7 @@ from ._atomic import atomic_write  # noqa: E402
 
 __all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot"]
 
-STYLE: Dict[str, Any] = {
+STYLE: Dict[Any, Any] = {
     "figure.figsize": (6.4, 4.2),
     "figure.dpi": 100,
     "savefig.dpi": 150,
@@ -42,6 +43,10 @@ STYLE: Dict[str, Any] = {
 }
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def _write_bytes(data: bytes, fh: IO[Any]) -> None:
+    fh.write(data)
 
 
 def new_figure(**kw):
@@ -64,7 +69,7 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
         for target, fmt in [(png, "png")] + ([(png.with_suffix(".svg"), "svg")] if svg else []):
             buf = io.BytesIO()
             fig.savefig(buf, format=fmt, metadata={"Software": "dcnsim"} if fmt == "png" else {"Date": None})
-            atomic_write(target, lambda fh, b=buf.getvalue(): fh.write(b), mode="wb")
+            atomic_write(target, functools.partial(_write_bytes, buf.getvalue()), mode="wb")
             written.append(target)
     plt.close(fig)
     return written

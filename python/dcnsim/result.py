@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Union
 
 from ._atomic import atomic_write
 
@@ -42,6 +43,18 @@ SUMMARY_KEYS = (
 )
 
 FORMATS = ("csv", "parquet")
+
+
+def _write_csv(df: Any, fh: IO[Any]) -> None:
+    df.to_csv(fh, index=False, lineterminator="\n")
+
+
+def _write_parquet(df: Any, fh: IO[Any]) -> None:
+    df.to_parquet(fh, index=False)
+
+
+def _write_bytes(data: bytes, fh: IO[Any]) -> None:
+    fh.write(data)
 
 
 def jain(values: Iterable[float]) -> float:
@@ -210,12 +223,12 @@ class Result:
         out.mkdir(parents=True, exist_ok=True)
         for name, df in self.tables.items():
             if format == "csv":
-                atomic_write(out / f"{name}.csv", lambda fh, df=df: df.to_csv(fh, index=False, lineterminator="\n"))
+                atomic_write(out / f"{name}.csv", functools.partial(_write_csv, df))
             else:
-                atomic_write(out / f"{name}.parquet", lambda fh, df=df: df.to_parquet(fh, index=False), mode="wb")
+                atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, df), mode="wb")
         for fname, data in self.pcaps.items():
             safe = Path(fname).name  # a bare file name, never a path out of out_dir
-            atomic_write(out / safe, lambda fh, data=data: fh.write(data), mode="wb")
+            atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
         atomic_write(out / "scenario.json", lambda fh: fh.write(json.dumps(self.scenario, indent=2) + "\n"))
         atomic_write(out / "summary.json", lambda fh: fh.write(json.dumps(self.summary_record(), indent=2) + "\n"))
         return out

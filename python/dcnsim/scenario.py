@@ -441,13 +441,23 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         raise ScenarioError([f"file: cannot read {p}: {e}"]) from None
     if p.suffix.lower() == ".json":
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as e:
             raise ScenarioError([f"syntax: {e.msg} (at line {e.lineno}, column {e.colno})"]) from None
+        except _DuplicateKey as e:
+            raise ScenarioError([f"syntax: duplicate key {e.args[0]!r} (a JSON object may name a key once)"]) from None
+        except RecursionError:
+            raise ScenarioError([f"syntax: nested deeper than Python's JSON reader allows"]) from None
+        except ValueError as e:  # e.g. an integer of more than 4300 digits
+            raise ScenarioError([f"syntax: {e}"]) from None
     else:
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
+            raise ScenarioError([f"syntax: {e}"]) from None
+        except RecursionError:
+            raise ScenarioError([f"syntax: nested deeper than the TOML reader allows"]) from None
+        except ValueError as e:  # e.g. an integer of more than 4300 digits
             raise ScenarioError([f"syntax: {e}"]) from None
     if not isinstance(doc, dict):
         raise ScenarioError([f"{DOCUMENT}: expected a table/object at the top level"])
@@ -455,6 +465,21 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         doc = {"name": p.stem, **doc}
     _resolve_cdf_files(doc, p.parent)
     return doc
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    """JSON objects with a repeated key are rejected: the last one would
+    silently win."""
+    out: Dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
 
 
 def _resolve_cdf_files(doc: Dict[str, Any], base: Path) -> None:
@@ -474,7 +499,10 @@ def as_dict(scenario: Any) -> Dict[str, Any]:
     if isinstance(scenario, _Builder):
         return scenario.to_dict()
     if isinstance(scenario, Mapping):
-        return _plain(copy.deepcopy(dict(scenario)))
+        try:
+            return _plain(copy.deepcopy(dict(scenario)))
+        except RecursionError:
+            raise ScenarioError([f"{DOCUMENT}: nested more than {MAX_DEPTH} levels deep"]) from None
     raise ScenarioError(
         [f"{DOCUMENT}: expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}"]
     )
@@ -492,12 +520,31 @@ def key_path(parent: str, key: str) -> str:
     return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-def _clean(value: Any, path: str, errors: List[str]) -> Any:
+#: No scenario field nests this deep; deeper values are rejected before the
+#: core's JSON reader (limit 128) or Python's recursion limit is reached.
+MAX_DEPTH = 64
+
+
+def _clean(value: Any, path: str, errors: List[str], depth: int = 0) -> Any:
     """A JSON-safe copy of ``value``: what JSON cannot carry is reported in
     ``errors`` (with its path) and replaced by ``None`` (dropped, for keys)."""
     where = path or DOCUMENT
-    if value is None or isinstance(value, (str, bool, int)):
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            errors.append(f"{where}: text with an unpaired surrogate is not valid UTF-8")
+            return None
         return value
+    if isinstance(value, int) and value.bit_length() > 1024:
+        # No field takes numbers near this; JSON text of it may not even be writable.
+        errors.append(f"{where}: integer of {value.bit_length()} bits is far out of range")
+        return None
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
+        errors.append(f"{where}: nested more than {MAX_DEPTH} levels deep")
+        return None
     if isinstance(value, float):
         if not math.isfinite(value):
             errors.append(f"{where}: {value!r} is not a finite number")
@@ -509,10 +556,15 @@ def _clean(value: Any, path: str, errors: List[str]) -> Any:
             if not isinstance(k, str):
                 errors.append(f"{where}: key {k!r} is not a string")
                 continue
-            out[k] = _clean(v, key_path(path, k), errors)
+            try:
+                k.encode("utf-8")
+            except UnicodeEncodeError:
+                errors.append(f"{where}: key {k!r} has an unpaired surrogate (not valid UTF-8)")
+                continue
+            out[k] = _clean(v, key_path(path, k), errors, depth + 1)
         return out
     if isinstance(value, (list, tuple)):
-        return [_clean(v, f"{path}[{i}]", errors) for i, v in enumerate(value)]
+        return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
     errors.append(f"{where}: unsupported value of type {type(value).__name__}")
     return None
 

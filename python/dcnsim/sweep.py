@@ -21,6 +21,7 @@ as they arrive (``summary.json`` last), so resuming works the same way.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -30,7 +31,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
@@ -112,7 +113,11 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in sorted(files, key=lambda n: n == "summary.json"):
         data = files[name]
-        atomic_write(out / Path(name).name, lambda fh, data=data: fh.write(data), mode="wb")
+        atomic_write(out / Path(name).name, functools.partial(_write_bytes, data), mode="wb")
+
+
+def _write_bytes(data: bytes, fh: IO[Any]) -> None:
+    fh.write(data)
 
 
 def _connect(cluster: str):

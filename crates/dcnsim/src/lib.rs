@@ -5,6 +5,7 @@
 pub mod app;
 pub mod cdf;
 pub mod config;
+pub mod limits;
 pub mod net;
 pub mod pcap;
 pub mod report;

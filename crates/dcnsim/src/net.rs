@@ -120,6 +120,8 @@ pub struct QueueStats {
     pub max_pkts: u64,
     pub tx_bytes: u64,
     pub tx_pkts: u64,
+    /// Packets that reached the far end (left the propagation pipe).
+    pub arrived: u64,
     /// ∫ bytes dt, in byte·ps, for the time-averaged occupancy.
     pub byte_time: u128,
     pub last_change: SimTime,
@@ -279,6 +281,7 @@ impl Link {
         let now = q.now();
         self.advance(now);
         let (_, id, _) = self.fifo.pop_front().expect("Arrive on an empty link");
+        self.stats.arrived += 1;
         debug_assert!(self.buffered <= self.fifo.len());
         if let Some(&(t, _, _)) = self.fifo.front() {
             q.schedule(t, Event::Arrive(link_id));
@@ -292,7 +295,14 @@ impl Link {
         self.account(now);
     }
 
+    /// Packets on the link: buffered or propagating.
     pub fn in_flight(&self) -> usize {
         self.fifo.len()
+    }
+
+    /// Packets still in the buffer (not yet fully serialized) as of the
+    /// last event at this link.
+    pub fn buffered(&self) -> usize {
+        self.buffered
     }
 }

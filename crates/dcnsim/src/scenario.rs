@@ -16,7 +16,7 @@ use crate::config::{
 use crate::time::SimTime;
 use crate::topology::{
     self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
-    TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_NODES,
+    TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_LINKS, MAX_NODES,
 };
 use crate::units::{self, excerpt, json_excerpt};
 use serde_json::{Map, Value};
@@ -152,6 +152,7 @@ const TOP_KEYS: &[&str] = &[
     "trace",
     "tcp",
     "apps",
+    "limits",
 ];
 
 const TCP_KEYS: &[&str] = &[
@@ -482,6 +483,17 @@ fn uint(v: &Value) -> Result<u64, String> {
             }
         }
         other => Err(format!("expected an integer, got {}", json_excerpt(other))),
+    }
+}
+
+/// A count that may be written as an integer or a float such as `1e12`.
+fn event_count(v: &Value) -> Result<u64, String> {
+    match v.as_f64() {
+        Some(x) if v.is_number() && (1.0..1.8e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
+        _ => Err(format!(
+            "expected a whole number from 1 to 1e19, such as 1e12, got {}",
+            json_excerpt(v)
+        )),
     }
 }
 
@@ -1419,6 +1431,17 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             return none;
         }
     };
+    match params.link_count() {
+        Some(n) if n <= MAX_LINKS => {}
+        n => {
+            let n = n.map_or("more than 2^64".to_string(), |n| n.to_string());
+            ctx.err(
+                "topology",
+                format!("too large: {n} links (at most {MAX_LINKS}; checked before building them)"),
+            );
+            return none;
+        }
+    }
     if hosts < 2 && kind != "custom" {
         ctx.err("topology", format!("needs at least 2 hosts, has {hosts}"));
         return TopoOut {
@@ -2159,6 +2182,19 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }),
     };
 
+    // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
+    let limits = match t.get("limits") {
+        None => Some(crate::limits::Limits::default()),
+        Some(v) => Tbl::new(&mut ctx, v, "limits").map(|r| {
+            r.check_keys(&mut ctx, &["memory", "events"], "");
+            let d = crate::limits::Limits::default();
+            crate::limits::Limits {
+                memory: r.opt(&mut ctx, "memory", positive_size).unwrap_or(d.memory),
+                events: r.opt(&mut ctx, "events", event_count).unwrap_or(d.events),
+            }
+        }),
+    };
+
     let top_tcp = match t.get("tcp") {
         Some(v) => {
             let p = TcpPatch::parse(&mut ctx, v, "tcp");
@@ -2196,20 +2232,33 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing, pcap_hosts, trace) {
-        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace)) => Ok(Config {
-            trace,
-            name,
-            topology,
-            routing,
-            pcap_hosts,
-            l2_overhead,
-            switch_delay,
-            host_jitter,
-            stop,
-            seed,
-            apps,
-        }),
+    match (topo.spec, routing, pcap_hosts, trace, limits) {
+        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace), Some(limits)) => {
+            let cfg = Config {
+                trace,
+                name,
+                topology,
+                routing,
+                pcap_hosts,
+                l2_overhead,
+                switch_delay,
+                host_jitter,
+                stop,
+                seed,
+                apps,
+            };
+            // Too big for the machine: say so before the world (routes,
+            // flows, packets) is built; the topology was sized above.
+            let too_big = crate::limits::check(&cfg, &limits);
+            if too_big.is_empty() {
+                Ok(cfg)
+            } else {
+                Err(too_big
+                    .into_iter()
+                    .map(|(path, message)| ScenarioError { path, message })
+                    .collect())
+            }
+        }
         // Unreachable in practice: a missing piece always records an error.
         _ => Err(vec![ScenarioError {
             path: DOCUMENT.into(),
@@ -2218,10 +2267,77 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     }
 }
 
+/// A JSON value read like `serde_json::Value`, except that an object
+/// naming a key twice is an error: `Value` keeps the last one silently, and
+/// a scenario whose `seed` or `stop` is quietly overridden is a wrong result.
+struct StrictJson(Value);
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(StrictJson)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        <StrictJson as serde::Deserialize>::deserialize(d).map(|s| s.0)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(StrictJson(x)) = a.next_element()? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(k) = a.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key {k:?} (an object may name a key once)"
+                )));
+            }
+            let StrictJson(v) = a.next_value()?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
 /// Parse JSON text; a syntax error is one error at path `<document>`.
 pub fn parse_config_str(json: &str) -> Result<Config, Vec<ScenarioError>> {
-    match serde_json::from_str::<Value>(json) {
-        Ok(v) => parse_config(&v),
+    match serde_json::from_str::<StrictJson>(json) {
+        Ok(StrictJson(v)) => parse_config(&v),
         Err(e) => Err(vec![ScenarioError {
             path: DOCUMENT.into(),
             message: format!("invalid JSON: {e}"),
@@ -2513,6 +2629,28 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_json_keys_are_rejected_not_overridden() {
+        let mut text = example().to_string();
+        text.insert_str(1, r#""seed": 5, "#);
+        text = text.replacen(r#""name""#, r#""seed": 6, "name""#, 1);
+        let errs = parse_config_str(&text).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].path, DOCUMENT);
+        assert!(
+            errs[0].message.contains(r#"duplicate key "seed""#),
+            "{}",
+            errs[0]
+        );
+        // Nested objects too, and the same key in sibling objects is fine.
+        let nested = r#"{"topology": {"kind": "star", "kind": "star"}, "apps": []}"#;
+        assert!(parse_config_str(nested).unwrap_err()[0]
+            .message
+            .contains("duplicate key"));
+        let siblings = example().to_string();
+        parse_config_str(&siblings).unwrap();
+    }
+
+    #[test]
     fn parse_config_str_works() {
         let c = parse_config_str(&example().to_string()).unwrap();
         assert_eq!(c.apps.len(), 1);
@@ -2690,7 +2828,22 @@ mod tests {
                 assert!(!errs.is_empty());
                 for e in &errs {
                     assert!(!e.path.is_empty());
-                    assert!(!e.message.is_empty());
+                    assert!(!e.message.trim().is_empty(), "{}: empty reason", e.path);
+                    // The path names a field: the document itself, a known
+                    // top-level key, or a key the document has (an unknown
+                    // key is reported at its own path).
+                    let root = e.path.split(['.', '[']).next().unwrap();
+                    let in_doc = doc.as_object().is_some_and(|m| {
+                        m.keys().any(|k| {
+                            e.path == key_path("", k) || e.path.starts_with(&key_path("", k))
+                        })
+                    });
+                    assert!(
+                        e.path == DOCUMENT || TOP_KEYS.contains(&root) || in_doc,
+                        "problem at {:?} names no field of the document: {}",
+                        e.path,
+                        e.message
+                    );
                 }
             }
         }

@@ -31,6 +31,10 @@ pub const DEFAULT_NIC_BUFFER: Limit = Limit::Packets(100);
 /// typos such as `k = 4000` allocating gigabytes).
 pub const MAX_NODES: u64 = 1_000_000;
 
+/// Upper bound on the number of links, checked before building for the
+/// same reason (`leaves = spines = 10000` is 10⁸ links, ~50 GB of state).
+pub const MAX_LINKS: u64 = 16_000_000;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct StarParams {
     pub hosts: usize,
@@ -138,6 +142,22 @@ impl TopologyParams {
                 let h = p.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
                 Some((u(h), u(p.nodes.len() - h)))
             }
+        }
+    }
+
+    /// Links this builder will create; `None` on arithmetic overflow.
+    pub fn link_count(&self) -> Option<u64> {
+        let u = |x: usize| x as u64;
+        match self {
+            TopologyParams::Star(p) => Some(u(p.hosts)),
+            TopologyParams::TwoTier(p) => u(p.racks)
+                .checked_mul(u(p.hosts_per_rack))?
+                .checked_add(u(p.racks)),
+            TopologyParams::FatTree(p) => u(p.k).checked_pow(3)?.checked_mul(3).map(|x| x / 4),
+            TopologyParams::LeafSpine(p) => u(p.leaves)
+                .checked_mul(u(p.hosts_per_leaf))?
+                .checked_add(u(p.leaves).checked_mul(u(p.spines))?),
+            TopologyParams::Custom(p) => Some(u(p.links.len())),
         }
     }
 

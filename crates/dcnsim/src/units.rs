@@ -175,15 +175,24 @@ fn lookup(units: &[(&str, u128)], unit: &str) -> Option<u128> {
     units.iter().find(|(s, _)| *s == u).map(|(_, m)| *m)
 }
 
-/// Shorten a user value for an error message (char-boundary safe).
+/// Shorten a user value for an error message (char-boundary safe), with
+/// control characters escaped: a problem is one line of output, and a
+/// newline in a value must not split it (found by tests/test_fuzz.py).
 pub(crate) fn excerpt(s: &str) -> String {
     const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{head}…")
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 /// Parse `s` as number + one of `units`. `hint` names the expected kind.
@@ -383,6 +392,12 @@ mod tests {
             .unwrap_err()
             .contains("expected a rate"));
         assert!(rate_from_json(&json!(1e9)).is_err());
+    }
+
+    #[test]
+    fn excerpts_are_one_line() {
+        assert_eq!(super::excerpt("a\nb\t\u{0}"), "a\\nb\\t\\0");
+        assert_eq!(super::excerpt(&"x".repeat(50)), format!("{}…", "x".repeat(40)));
     }
 
     #[test]

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -355,7 +355,7 @@ def _at(df, **kw):
     return df[m]
 
 
-def _series(df, col: str = "goodput_mbps", **kw) -> Tuple[np.ndarray, np.ndarray]:
+def _series(df, col: str = "goodput_mbps", **kw: Any) -> Tuple[np.ndarray, np.ndarray]:
     d = _at(df, **kw).sort_values("n")
     return d["n"].to_numpy(dtype=int), d[col].to_numpy(dtype=float)
 
@@ -368,7 +368,14 @@ def _val(df, col: str, **kw) -> float:
 # ---------------------------------------------------------------- measures
 
 
-def onset(ns: Sequence[int], goodput: Sequence[float], frac: float = ONSET_FRACTION) -> Optional[int]:
+def _at_value(col: str, v: Any) -> Dict[str, Any]:
+    """``{col: v}`` as keyword arguments of :func:`_series` (typed, so that
+    mypy does not take it for ``_series``'s own ``col``)."""
+    return {col: v}
+
+
+def onset(ns: Union[Sequence[int], np.ndarray], goodput: Union[Sequence[float], np.ndarray],
+          frac: float = ONSET_FRACTION) -> Optional[int]:
     """Onset of the goodput collapse: the first n from which the goodput
     stays below ``frac`` × the best goodput with fewer servers (a dip that
     recovers at a larger n is not the onset). None if it never collapses."""
@@ -403,7 +410,7 @@ def _join(vals: Sequence[Any], f: str = "{:.0f}", sep: str = " / ") -> str:
     return sep.join(_fmt(v, f) for v in vals)
 
 
-def _gmean(x: Sequence[float]) -> float:
+def _gmean(x: Union[Sequence[float], np.ndarray]) -> float:
     a = np.asarray(x, dtype=float)
     a = a[np.isfinite(a) & (a > 0)]
     return float(np.exp(np.mean(np.log(a)))) if len(a) else math.nan
@@ -655,7 +662,7 @@ def _sweep_fig(kind: str):
                                 CH3_ORDER, [panel({col: v}) for v in values], ncols=2)
         ons, after, ms, mf = [], [], [], []
         for v in values:
-            ns, g = _series(df, **{col: v})
+            ns, g = _series(df, "goodput_mbps", **_at_value(col, v))
             ons.append(onset(ns, g))
             after.append(_after_collapse(ns, g))
             d = _at(df, **{col: v})
@@ -704,7 +711,7 @@ def _fig41_points(quick: bool) -> List[Point]:
 def onsets_by(df, col: str, values: Sequence[int], **kw) -> List[Optional[int]]:
     out = []
     for v in values:
-        ns, g = _series(df, **{col: v}, **kw)
+        ns, g = _series(df, "goodput_mbps", **_at_value(col, v), **kw)
         out.append(onset(ns, g) if len(ns) else None)
     return out
 

@@ -319,7 +319,7 @@ def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion
     return compare_claim(quantity, ours, paper, holds, text, partly=partly)
 
 
-def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: str, sign: int, what: str,
+def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: Optional[str], sign: int, what: str,
                    unit: str) -> Comparison:
     """Claim "A is higher (sign = +1) / lower (sign = −1) than B" from paired
     per-x differences A − B with their 95 % CIs.

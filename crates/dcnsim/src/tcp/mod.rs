@@ -65,6 +65,9 @@ impl Seg {
     }
 }
 
+/// Scoreboard / out-of-order capacity kept by an idle connection.
+const IDLE_CAPACITY: usize = 16;
+
 /// Congestion state names as in Linux / ns-3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongState {
@@ -876,6 +879,14 @@ impl TcpFlow {
             // RFC 6298 (5.2)/(5.3).
             if self.snd_una >= self.snd_max {
                 self.rto.cancel();
+                // Everything is acknowledged: give back a large scoreboard.
+                // A finished flow would otherwise hold its peak window's
+                // worth of entries to the end of the run, and memory would
+                // grow with every flow ever started instead of with the
+                // flows active at once (the soak benchmark's churn).
+                if self.segs.capacity() > IDLE_CAPACITY {
+                    self.segs.shrink_to(IDLE_CAPACITY);
+                }
             } else if self.cong != CongState::Recovery || !self.partial_seen {
                 self.arm_rto(core);
             }
@@ -978,8 +989,18 @@ impl TcpFlow {
         self.stats.fast_retransmits += 1;
         self.stats.loss_log.push((core.q.now(), false));
         if self.rack_on() {
-            // The segments RACK marked lost go out via NextSeg (sack_send).
             self.st.cwnd = self.st.ssthresh;
+            // RFC 6675 §5 (4.3): the first segment presumed lost goes out
+            // now, whatever the window; the rest via NextSeg (sack_send).
+            // Leaving it to NextSeg sent nothing when pipe exceeded the new
+            // cwnd, so an episode could end (the "lost" segment was only
+            // late) having counted a fast retransmit that never happened
+            // (found by tests/properties.rs: retransmits < fast retransmits).
+            if let Some(i) = self.segs.iter().position(|s| s.lost) {
+                let (start, len) = (self.segs[i].start, self.segs[i].len);
+                self.segs[i].rexmit = true;
+                self.transmit(core, start, len, true);
+            }
         } else if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
             self.st.cwnd = self.st.ssthresh;
@@ -1282,6 +1303,9 @@ impl TcpFlow {
                 i += 1;
             }
         }
+        if self.ooo.is_empty() && self.ooo.capacity() > IDLE_CAPACITY {
+            self.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
+        }
         self.last_delivery = core.q.now();
         if marked {
             // Algorithm 2: the normal ACK (at once), then three duplicates of it.
@@ -1372,6 +1396,92 @@ impl TcpFlow {
         }
         self.stats.acks_sent += 1;
         core.send_from_host(self.dst_host, pkt);
+    }
+
+    // ------------------------------------------------------------ invariants
+
+    /// Entries the connection keeps allocated for its scoreboard and its
+    /// out-of-order list (capacity, not length): what an idle or finished
+    /// flow costs in memory beyond its fixed size.
+    pub fn retained_entries(&self) -> usize {
+        self.segs.capacity() + self.ooo.capacity()
+    }
+
+    /// Every broken internal invariant of the connection, as text (empty
+    /// when sound). The property tests call this between events: together
+    /// these say the receiver holds each byte at most once and hands the
+    /// application a gap-free prefix, and the sender's scoreboard tiles
+    /// exactly the unacknowledged bytes.
+    pub fn invariant_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        let id = self.id;
+        if !(self.snd_una <= self.snd_nxt && self.snd_nxt <= self.snd_max) {
+            v.push(format!(
+                "flow {id}: snd_una {} ≤ snd_nxt {} ≤ snd_max {} broken",
+                self.snd_una, self.snd_nxt, self.snd_max
+            ));
+        }
+        if self.snd_max > self.app_limit {
+            v.push(format!(
+                "flow {id}: sent up to {} beyond what the app wrote ({})",
+                self.snd_max, self.app_limit
+            ));
+        }
+        // The scoreboard tiles [snd_una, snd_max) with no gap or overlap.
+        let mut at = self.snd_una;
+        for s in &self.segs {
+            if s.start != at || s.len == 0 {
+                v.push(format!(
+                    "flow {id}: scoreboard segment [{}, {}) does not continue at {at}",
+                    s.start,
+                    s.end()
+                ));
+                break;
+            }
+            at = s.end();
+        }
+        if at != self.snd_max {
+            v.push(format!(
+                "flow {id}: scoreboard ends at {at}, snd_max is {}",
+                self.snd_max
+            ));
+        }
+        // The receiver never has more than was sent, and the sender never
+        // saw an ACK for more than the receiver has.
+        if self.rcv_nxt > self.snd_max {
+            v.push(format!(
+                "flow {id}: receiver delivered {} > sent {}",
+                self.rcv_nxt, self.snd_max
+            ));
+        }
+        if self.snd_una > self.rcv_nxt {
+            v.push(format!(
+                "flow {id}: snd_una {} ahead of the receiver's rcv_nxt {}",
+                self.snd_una, self.rcv_nxt
+            ));
+        }
+        // Out-of-order ranges: sorted, disjoint, non-adjacent, strictly
+        // above the delivered prefix and within what was sent.
+        let mut prev = self.rcv_nxt;
+        for (k, &(l, r, _)) in self.ooo.iter().enumerate() {
+            if l <= prev || r <= l || r > self.snd_max {
+                v.push(format!(
+                    "flow {id}: out-of-order range {k} [{l}, {r}) after {prev} (snd_max {})",
+                    self.snd_max
+                ));
+                break;
+            }
+            prev = r;
+        }
+        if self
+            .msg_ends
+            .iter()
+            .zip(self.msg_ends.iter().skip(1))
+            .any(|(a, b)| b.0 < a.0)
+        {
+            v.push(format!("flow {id}: message ends out of order"));
+        }
+        v
     }
 }
 

@@ -1,0 +1,452 @@
+//! Limits that protect the machine: before a scenario runs, estimate the
+//! memory it can take and the events it can need, and reject it (with the
+//! estimate and the field to change) when either is out of reach.
+//!
+//! Every term is an upper bound on something the engine really allocates,
+//! so a run that passes cannot exceed the estimate by much; a bound that
+//! rejects a reasonable scenario is raised with `limits = { memory = "64GB" }`
+//! (or `events = 1e13`) in the scenario itself.
+
+use crate::config::{AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig};
+use crate::net::Packet;
+
+/// Default `limits.memory`: a run that may need more is rejected.
+pub const DEFAULT_MEMORY: u64 = 16 << 30;
+/// Default `limits.events`: about a day of wall time at 10⁷ events/s.
+pub const DEFAULT_EVENTS: u64 = 1_000_000_000_000;
+
+/// `limits = { memory = "16GB", events = 1e12 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub memory: u64,
+    pub events: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: DEFAULT_MEMORY,
+            events: DEFAULT_EVENTS,
+        }
+    }
+}
+
+/// What a run may need, by component.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// Nodes, links and routing tables.
+    pub routes: u64,
+    /// Packets alive at once: every buffer full and every wire busy.
+    pub packets: u64,
+    /// Per-flow scoreboards and receivers' out-of-order lists.
+    pub windows: u64,
+    /// `trace` samples held until the end of the run.
+    pub trace: u64,
+    /// `pcap` records held until the end of the run.
+    pub pcap: u64,
+    /// Packet hops plus timer events, plus the routing BFS steps.
+    pub events: u64,
+    /// Whether `rwnd` (not `init_cwnd` × mss) bounds the windows.
+    pub windows_by_rwnd: bool,
+}
+
+impl Estimate {
+    pub fn memory(&self) -> u64 {
+        self.routes
+            .saturating_add(self.packets)
+            .saturating_add(self.windows)
+            .saturating_add(self.trace)
+            .saturating_add(self.pcap)
+    }
+}
+
+/// Human-readable bytes: "1.5 GB".
+pub fn fmt_bytes(b: u64) -> String {
+    let units = [
+        ("TB", 1u64 << 40),
+        ("GB", 1 << 30),
+        ("MB", 1 << 20),
+        ("KB", 1 << 10),
+    ];
+    for (u, s) in units {
+        if b >= s {
+            return format!("{:.3} {u}", b as f64 / s as f64)
+                .replace(".000 ", " ")
+                .to_string();
+        }
+    }
+    format!("{b} B")
+}
+
+/// Smallest wire size of any packet (an ACK: headers only).
+fn min_wire(c: &Config) -> u64 {
+    let hdr = c
+        .apps
+        .iter()
+        .filter_map(tcp_of)
+        .map(|t| t.header_bytes)
+        .min();
+    let udp = c.apps.iter().any(|a| matches!(a, AppSpec::UdpCbr { .. }));
+    (hdr.unwrap_or(40).min(if udp { 28 } else { u32::MAX }) as u64 + c.l2_overhead as u64).max(1)
+}
+
+fn tcp_of(a: &AppSpec) -> Option<&TcpConfig> {
+    match a {
+        AppSpec::Bulk { tcp, .. }
+        | AppSpec::PartitionAggregate { tcp, .. }
+        | AppSpec::SyncReads { tcp, .. } => Some(tcp),
+        AppSpec::Poisson(p) => Some(&p.tcp),
+        AppSpec::UdpCbr { .. } => None,
+    }
+}
+
+/// The smallest payload the flow's segment policy sends.
+fn min_payload(t: &TcpConfig) -> u64 {
+    let p = match t.seg {
+        SegPolicyKind::Fixed => t.mss,
+        SegPolicyKind::Fast => t.fast.smin.min(t.fast.probe_size.max(1)),
+        SegPolicyKind::Dsr => t.dsr.mss,
+    };
+    p.clamp(1, t.mss.max(1)) as u64
+}
+
+/// (TCP flows, bytes written, whether it sends until a deadline) of an app.
+fn flows_of(a: &AppSpec) -> (u64, u64, bool) {
+    match a {
+        AppSpec::Bulk { amount, .. } => match amount {
+            BulkAmount::Bytes(n) => (1, *n, false),
+            BulkAmount::Duration(_) => (1, 0, true),
+        },
+        AppSpec::PartitionAggregate {
+            workers,
+            response_bytes,
+            request_bytes,
+            queries,
+            ..
+        } => {
+            let n = workers.len() as u64;
+            let b = (response_bytes.saturating_add(*request_bytes))
+                .saturating_mul(n)
+                .saturating_mul(*queries as u64);
+            (2 * n, b, false)
+        }
+        AppSpec::SyncReads {
+            servers,
+            sru_bytes,
+            request_bytes,
+            blocks,
+            ..
+        } => {
+            let n = servers.len() as u64;
+            let b = (sru_bytes.saturating_add(*request_bytes))
+                .saturating_mul(n)
+                .saturating_mul(*blocks as u64);
+            (2 * n, b, false)
+        }
+        AppSpec::Poisson(p) => {
+            // Arrivals until start + duration (or max_flows); a stop before
+            // that cuts them short.
+            let n = (p.arrival_rate() * p.duration.as_secs_f64() * 1.1 + 10.0).min(1e15) as u64;
+            let n = p.max_flows.map_or(n, |m| m.min(n));
+            (
+                n,
+                (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64,
+                false,
+            )
+        }
+        AppSpec::UdpCbr { .. } => (0, 0, true),
+    }
+}
+
+pub fn estimate(c: &Config) -> Estimate {
+    let topo = &c.topology;
+    let nodes = topo.nodes.len() as u64;
+    let hosts = topo
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Host)
+        .count() as u64;
+    let links = topo.links.len() as u64;
+    let wire_min = min_wire(c);
+    let stop_s = c.stop.as_secs_f64();
+
+    // Topology and routing state (routing.rs): rows of 4-byte entries, one
+    // row per group of destinations (a gateway switch of single-homed hosts,
+    // or a multi-homed host) and one column per node that is not a
+    // single-homed host; then per node its name, random streams and routing
+    // columns, and per link its queues and adjacency.
+    let mut degree = vec![0u32; topo.nodes.len()];
+    let mut gateway = vec![usize::MAX; topo.nodes.len()];
+    for l in &topo.links {
+        degree[l.a] += 1;
+        degree[l.b] += 1;
+        gateway[l.a] = l.b;
+        gateway[l.b] = l.a;
+    }
+    let mut groups = std::collections::BTreeSet::new();
+    let mut single = 0u64;
+    for (i, n) in topo.nodes.iter().enumerate() {
+        if n.kind != NodeKind::Host {
+            continue;
+        }
+        let gw = gateway[i];
+        if degree[i] == 1 && gw != usize::MAX && topo.nodes[gw].kind == NodeKind::Switch {
+            single += 1;
+            groups.insert(gw);
+        } else {
+            groups.insert(topo.nodes.len() + i);
+        }
+    }
+    let cols = nodes - single;
+    let link_bytes = (std::mem::size_of::<crate::config::LinkSpec>()
+        + 2 * std::mem::size_of::<crate::net::Link>()
+        + 2 * 16) as u64;
+    let routes = (groups.len() as u64)
+        .saturating_mul(cols)
+        .saturating_mul(4)
+        .saturating_add(nodes.saturating_mul(256))
+        .saturating_add(links.saturating_mul(link_bytes));
+    // Live packets: a full buffer on every port plus a full wire on every link.
+    let per_pkt = (std::mem::size_of::<Packet>() + 24) as u64;
+    let mut pkts = 0u64;
+    let mut max_rate = 0u64;
+    for l in &topo.links {
+        max_rate = max_rate.max(l.rate_bps);
+        for q in [l.queue_ab, l.queue_ba] {
+            let cap = match q.limit {
+                Limit::Packets(p) => p,
+                Limit::Bytes(b) => b / wire_min + 1,
+            };
+            pkts = pkts.saturating_add(cap);
+        }
+        let pipe_bits = l.rate_bps as f64 * l.delay.as_secs_f64();
+        pkts = pkts.saturating_add(2 * ((pipe_bits / (8.0 * wire_min as f64)) as u64 + 1));
+    }
+    // What the network can hold, in bytes: a window beyond it is lost and
+    // shrinks, so no window outgrows twice this plus its initial value.
+    let max_wire = c
+        .apps
+        .iter()
+        .filter_map(tcp_of)
+        .map(|t| (t.mss + t.header_bytes) as u64)
+        .max()
+        .unwrap_or(1500)
+        + c.l2_overhead as u64;
+    let net_bytes = pkts.saturating_mul(max_wire);
+    let buffer_pkts = pkts;
+
+    let seg_entry = 24u64 * 2; // sender scoreboard entry + receiver range
+                               // A flow's fixed cost: its connection state and its row of the tables.
+    let per_flow_fixed = (std::mem::size_of::<crate::tcp::TcpFlow>() + 512) as u64;
+    let mut window_pkts = 0u64;
+    let mut udp = false;
+    let mut windows = 0u64;
+    let mut windows_by_rwnd = true;
+    let mut flows = 0u64;
+    let mut sent = 0f64; // packets the whole run sends
+    let mut sent_by_host = vec![0f64; hosts as usize];
+    for a in &c.apps {
+        let (n, bytes, timed) = flows_of(a);
+        flows += n;
+        let (pkts_a, ends) = match (a, tcp_of(a)) {
+            (
+                AppSpec::UdpCbr {
+                    src,
+                    dst,
+                    rate_bps,
+                    payload_bytes,
+                    start,
+                    stop,
+                },
+                _,
+            ) => {
+                udp = true;
+                let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
+                let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
+                (*rate_bps as f64 / 8.0 * span / wire, vec![*src, *dst])
+            }
+            (_, Some(t)) => {
+                let init = (t.init_cwnd_segments as u64).saturating_mul(t.mss as u64);
+                // A window grows by at most what is acknowledged (twice, in
+                // slow start), and acknowledgements come no faster than the
+                // fastest link: with unlimited buffers this binds, not the
+                // network's capacity.
+                let acked = (max_rate as f64 / 8.0 * stop_s).min(u64::MAX as f64) as u64;
+                let cap = init.saturating_add(net_bytes.min(acked).saturating_mul(2));
+                let mut wnd = t.rwnd_bytes.min(cap);
+                if !timed {
+                    wnd = wnd.min(bytes / n.max(1) + 1);
+                }
+                if t.rwnd_bytes > cap {
+                    windows_by_rwnd = false;
+                }
+                let segs = wnd / min_payload(t) + 1;
+                // Poisson flows overlap only so much, but each keeps its
+                // fixed state; count every flow's window to stay an upper bound.
+                let per_flow = segs.saturating_mul(seg_entry) + per_flow_fixed;
+                windows = windows.saturating_add(per_flow.saturating_mul(n));
+                // Packets alive: at most a window of data and its ACKs per flow.
+                window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
+                let seg_wire =
+                    (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
+                let data = if timed {
+                    let d = match a {
+                        AppSpec::Bulk {
+                            amount: BulkAmount::Duration(d),
+                            ..
+                        } => d.as_secs_f64().min(stop_s),
+                        _ => stop_s,
+                    };
+                    max_rate as f64 / 8.0 * d / seg_wire
+                } else {
+                    bytes as f64 / min_payload(t) as f64
+                };
+                // Data twice (retransmissions) and as many ACKs.
+                (data * 4.0, app_hosts(a))
+            }
+            _ => (0.0, Vec::new()),
+        };
+        sent += pkts_a;
+        // A Poisson flow touches 2 of the app's hosts, each equally likely,
+        // so a captured host sees about 2/n of its packets (count 4/n to
+        // stay above the fluctuations); other apps' hosts may see them all.
+        let share = match a {
+            AppSpec::Poisson(_) if ends.len() > 4 => 4.0 / ends.len() as f64,
+            _ => 1.0,
+        };
+        for h in ends {
+            if let Some(x) = sent_by_host.get_mut(h) {
+                *x += pkts_a * share;
+            }
+        }
+    }
+    // Live packets: every buffer full and every wire busy, or what the
+    // flows' windows can put in flight, whichever is less (UDP has no window).
+    let live = if udp {
+        buffer_pkts
+    } else {
+        buffer_pkts.min(window_pkts)
+    };
+    let packets = live.saturating_mul(per_pkt);
+
+    // The longest path a packet takes: two hops through one switch; in
+    // larger fabrics up to one hop per switch (at most 8 counted).
+    let switches = nodes - hosts;
+    let diameter = if switches <= 1 {
+        2.0
+    } else {
+        (switches + 1).min(8) as f64
+    };
+    // Routing: a BFS over every node and link per destination group.
+    let bfs = groups.len() as f64 * (nodes + 2 * links) as f64;
+    let events = (sent * diameter + flows as f64 + bfs).min(u64::MAX as f64) as u64;
+
+    let trace = match &c.trace {
+        Some(t) if t.interval.0 > 0 => {
+            let samples = (c.stop.0 / t.interval.0).saturating_add(1);
+            let per = if t.flows { flows * 48 } else { 0 } + t.queues.len() as u64 * 32;
+            samples.saturating_mul(per)
+        }
+        _ => 0,
+    };
+    // A pcap record: 16-byte record header + IP + TCP with options ≤ 100 B.
+    let pcap = c
+        .pcap_hosts
+        .iter()
+        .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 100.0).min(u64::MAX as f64) as u64)
+        .fold(0u64, u64::saturating_add);
+    Estimate {
+        windows_by_rwnd,
+        routes,
+        packets,
+        windows,
+        trace,
+        pcap,
+        events,
+    }
+}
+
+/// Problems of a scenario that is too big for `limits`, as (field path,
+/// reason); the path is the field whose value drives the largest term.
+pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
+    let e = estimate(c);
+    let mut out = Vec::new();
+    let mem = e.memory();
+    if mem > lim.memory {
+        let terms = [
+            (e.routes, "topology", "nodes, links and routing tables"),
+            (e.packets, "topology", "packets in full buffers and wires"),
+            (
+                e.windows,
+                if e.windows_by_rwnd {
+                    "tcp.rwnd"
+                } else {
+                    "tcp.init_cwnd"
+                },
+                "flow windows (rwnd or init_cwnd × mss, per segment)",
+            ),
+            (e.trace, "trace.interval", "trace samples"),
+            (e.pcap, "pcap.hosts", "pcap records"),
+        ];
+        let worst = terms.iter().max_by_key(|t| t.0).unwrap();
+        let breakdown = terms
+            .iter()
+            .filter(|t| t.0 > 0)
+            .map(|t| format!("{} {}", t.2, fmt_bytes(t.0)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push((
+            worst.1.to_string(),
+            format!(
+                "the run may need about {} of memory, over the {} limit ({breakdown}); \
+                 make the scenario smaller or raise `limits.memory`",
+                fmt_bytes(mem),
+                fmt_bytes(lim.memory)
+            ),
+        ));
+    }
+    if e.events > lim.events {
+        out.push((
+            "stop".to_string(),
+            format!(
+                "the run may need about {:.2e} events (over the limit of {:.0e}; \
+                 at 10⁷ events/s that is {:.1} hours); shorten `stop` or the traffic, \
+                 or raise `limits.events`",
+                e.events as f64,
+                lim.events as f64,
+                e.events as f64 / 1e7 / 3600.0
+            ),
+        ));
+    }
+    out
+}
+
+/// Hosts an app's packets start or end at.
+fn app_hosts(a: &AppSpec) -> Vec<usize> {
+    match a {
+        AppSpec::Bulk { src, dst, .. } | AppSpec::UdpCbr { src, dst, .. } => vec![*src, *dst],
+        AppSpec::PartitionAggregate {
+            aggregator,
+            workers,
+            ..
+        } => {
+            let mut v = workers.clone();
+            v.push(*aggregator);
+            v
+        }
+        AppSpec::SyncReads {
+            client, servers, ..
+        } => {
+            let mut v = servers.clone();
+            v.push(*client);
+            v
+        }
+        AppSpec::Poisson(p) => {
+            let mut v = p.sources.clone();
+            v.extend(&p.destinations);
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Limits that protect the machine (crates/dcnsim/src/limits.rs): a
+//! scenario that would exhaust memory or run for days is rejected before
+//! it runs, at the field that drives it, with the estimate in the message;
+//! and the estimates really are upper bounds on what runs take.
+
+use dcnsim::limits::{estimate, Limits};
+use dcnsim::scenario::{parse_config, ScenarioError};
+use serde_json::{json, Value};
+
+fn star(hosts: u64) -> Value {
+    json!({"kind": "star", "hosts": hosts, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"})
+}
+
+fn doc(topology: Value, apps: Value) -> Value {
+    json!({"stop": "1s", "topology": topology, "apps": apps})
+}
+
+fn errors(d: &Value) -> Vec<ScenarioError> {
+    parse_config(d).expect_err("expected the scenario to be rejected")
+}
+
+#[track_caller]
+fn assert_one(errs: &[ScenarioError], path: &str, needles: &[&str]) {
+    assert!(
+        errs.iter()
+            .any(|e| e.path == path && needles.iter().all(|n| e.message.contains(n))),
+        "no error at {path} containing {needles:?}: {errs:?}"
+    );
+}
+
+#[test]
+fn a_billion_hosts_or_a_hundred_million_links_are_refused_before_building() {
+    let d = doc(
+        star(1_000_000_000),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    assert!(
+        errors(&d).iter().any(|e| e.path.starts_with("topology")),
+        "{:?}",
+        errors(&d)
+    );
+    let d = doc(
+        json!({"kind": "leaf_spine", "leaves": 10000, "spines": 10000, "hosts_per_leaf": 1,
+               "host_rate": "1Gbps", "fabric_rate": "1Gbps", "delay": "1us", "buffer": "10pkt"}),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    assert_one(
+        &errors(&d),
+        "topology",
+        &["100010000 links", "before building"],
+    );
+}
+
+#[test]
+fn the_topology_term_names_the_topology() {
+    // A k = 16 fat-tree (1,024 hosts, 3,072 links) against a 1 MB limit.
+    let mut d = doc(
+        json!({"kind": "fat_tree", "k": 16, "rate": "1Gbps", "delay": "1us", "buffer": "10pkt"}),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    d["limits"] = json!({"memory": "1MB"});
+    assert_one(
+        &errors(&d),
+        "topology",
+        &[
+            "MB of memory",
+            "1 MB limit",
+            "nodes, links and routing tables",
+        ],
+    );
+    d["limits"] = json!({"memory": "64MB"});
+    parse_config(&d).unwrap();
+}
+
+#[test]
+fn huge_window_on_a_duration_flow_is_rejected_at_the_window() {
+    let mk = |tcp: Value| {
+        let mut d = doc(
+            star(2),
+            json!([{"kind": "bulk", "src": 0, "dst": 1, "duration": "1s"}]),
+        );
+        d["tcp"] = tcp;
+        d
+    };
+    // rwnd binds: the sender may put rwnd/mss segments on its scoreboard at once.
+    assert_one(
+        &errors(&mk(
+            json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000GB"}),
+        )),
+        "tcp.rwnd",
+        &["GB of memory", "flow windows"],
+    );
+    // With an effectively unlimited rwnd, the initial window binds.
+    assert_one(
+        &errors(&mk(
+            json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000000GB"}),
+        )),
+        "tcp.init_cwnd",
+        &["GB of memory", "flow windows"],
+    );
+    // The same window is fine when the flow is small: it cannot send more than it writes.
+    let mut small = mk(json!({"init_cwnd": 4_000_000_000u64, "rwnd": "1000GB"}));
+    small["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"}]);
+    parse_config(&small).unwrap();
+}
+
+#[test]
+fn a_trace_too_fine_for_the_run_is_rejected_and_the_limit_can_be_raised() {
+    let mut d = doc(
+        star(2),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    d["stop"] = json!("100s");
+    d["trace"] = json!({"interval": "1ns", "flows": true});
+    assert_one(
+        &errors(&d),
+        "trace.interval",
+        &["TB of memory", "trace samples"],
+    );
+    d["limits"] = json!({"memory": "10000TB"});
+    parse_config(&d).unwrap();
+}
+
+#[test]
+fn days_of_events_are_rejected_at_stop() {
+    let mut d = doc(
+        star(2),
+        json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "10Gbps"}]),
+    );
+    // 23 simulated days of a 10 Gbps stream: ~2·10¹² packet hops.
+    d["stop"] = json!("2000000s");
+    assert_one(&errors(&d), "stop", &["events", "hours", "limits.events"]);
+    d["limits"] = json!({"events": 1e18});
+    parse_config(&d).unwrap();
+}
+
+#[test]
+fn bad_limits_name_the_field() {
+    let mut d = doc(
+        star(2),
+        json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB"}]),
+    );
+    d["limits"] = json!({"memory": "lots", "events": -1, "cpu": 1});
+    let errs = errors(&d);
+    assert_one(&errs, "limits.memory", &["expected a size"]);
+    assert_one(&errs, "limits.events", &["whole number"]);
+    assert_one(&errs, "limits.cpu", &["unknown key"]);
+}
+
+/// The events estimate bounds real runs from above (and not absurdly).
+#[test]
+fn event_estimates_bound_real_runs() {
+    let runs = [
+        json!({"stop": "2s", "topology": {"kind": "star", "hosts": 9, "rate": "1Gbps", "delay": "20us", "buffer": "16KB"},
+               "tcp": {"mss": 1024, "rto_min": "1ms"},
+               "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-8", "sru": "32KB", "blocks": 5}]}),
+        json!({"stop": "50ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "30pkt"},
+               "tcp": {"cc": "dctcp"}, "routing": {"mode": "rps"},
+               "apps": [{"kind": "bulk", "src": 0, "dst": 15, "duration": "40ms"},
+                        {"kind": "bulk", "src": 3, "dst": 9, "size": "200KB"},
+                        {"kind": "udp_cbr", "src": 5, "dst": 6, "rate": "100Mbps"}]}),
+        json!({"stop": "100ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
+               "tcp": {"rto_min": "2ms"},
+               "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "50ms"}]}),
+    ];
+    for d in &runs {
+        let c = parse_config(d).unwrap();
+        let e = estimate(&c);
+        let r = dcnsim::run(&c);
+        let events = r.summary_value("events").unwrap();
+        assert!(
+            events <= e.events as f64,
+            "{events} events > estimate {}",
+            e.events
+        );
+        assert!(e.memory() < Limits::default().memory / 100);
+    }
+}
+
+/// The pcap estimate bounds what a capture really holds.
+#[test]
+fn pcap_estimate_bounds_the_capture() {
+    let d = json!({"stop": "60ms", "pcap": {"hosts": [0, 3]},
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
+        "tcp": {"rto_min": "2ms"},
+        "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "40ms"},
+                 {"kind": "bulk", "src": 0, "dst": 5, "size": "300KB"}]});
+    let c = parse_config(&d).unwrap();
+    let e = estimate(&c);
+    let r = dcnsim::run(&c);
+    let bytes: usize = r.pcaps.iter().map(|(_, b)| b.len()).sum();
+    assert!(
+        bytes > 0 && bytes as u64 <= e.pcap,
+        "{bytes} B of pcap > estimate {}",
+        e.pcap
+    );
+}

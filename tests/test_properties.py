@@ -1,0 +1,86 @@
+"""The laws of crates/dcnsim/tests/properties.rs, through the Python API:
+random small scenario dicts (topology, buffers, ECN, segment policy,
+routing), run with dcnsim.run(dict). Every run here is also checked by
+conftest's conservation fixture."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dcnsim
+
+from conftest import needs_core
+
+pytestmark = needs_core
+
+# A new segment policy (TCPRand) is one more name here.
+SEGMENTS = ["fixed", "fast", "dsr"]
+
+topologies = st.one_of(
+    st.builds(lambda n: {"kind": "star", "hosts": n}, st.integers(2, 5)),
+    st.builds(lambda r, h: {"kind": "two_tier", "racks": r, "hosts_per_rack": h, "host_rate": "1Gbps",
+                            "core_rate": "1Gbps"}, st.integers(2, 3), st.integers(1, 2)),
+    st.builds(lambda k: {"kind": "fat_tree", "k": k}, st.sampled_from([2, 4])),
+)
+
+
+@st.composite
+def scenarios(draw):
+    topo = dict(draw(topologies))
+    hosts = {"star": lambda t: t["hosts"], "two_tier": lambda t: t["racks"] * t["hosts_per_rack"],
+             "fat_tree": lambda t: t["k"] ** 3 // 4}[topo["kind"]](topo)
+    if topo["kind"] != "two_tier":
+        topo["rate"] = "1Gbps"
+    topo["delay"] = f"{draw(st.integers(1, 20))}us"
+    topo["buffer"] = draw(st.sampled_from(["1pkt", "2pkt", "5pkt", "3KB", "16KB"]))
+    if draw(st.booleans()):
+        topo["ecn_k"] = f"{draw(st.integers(0, 4))}pkt"
+    apps = []
+    for _ in range(draw(st.integers(1, 4))):
+        src = draw(st.integers(0, hosts - 1))
+        dst = (src + draw(st.integers(1, hosts - 1))) % hosts
+        apps.append({"kind": "bulk", "src": src, "dst": dst, "size": draw(st.integers(1, 20_000)),
+                     "start": f"{draw(st.integers(0, 300))}us"})
+    if draw(st.booleans()):
+        # Open-loop churn: flows opened on arrival, small inline sizes.
+        apps.append({"kind": "poisson", "load": draw(st.sampled_from([0.1, 0.5, 0.9])),
+                     "cdf": [[1, 0], [draw(st.integers(2, 30_000)), 1]], "duration": "2ms"})
+    if draw(st.booleans()) and hosts > 2:
+        apps.append({"kind": "sync_reads", "client": 0, "servers": f"1-{min(hosts - 1, 4)}",
+                     "sru": draw(st.integers(1, 6000)), "blocks": draw(st.integers(1, 2)), "jitter": "2us"})
+    return {
+        "name": "prop",
+        "seed": draw(st.integers(0, 2**64 - 1)),
+        "stop": "60s",
+        "routing": {"mode": draw(st.sampled_from(["single", "ecmp", "rps"]))},
+        "topology": topo,
+        "tcp": {"mss": draw(st.integers(200, 1460)), "cc": draw(st.sampled_from(["newreno", "cubic", "dctcp", "fast"])),
+                "segment": draw(st.sampled_from(SEGMENTS)), "sack": draw(st.booleans()),
+                "rto_min": "1ms", "rto_init": "3ms", "rto_max": "8ms", "rwnd": "32pkt"},
+        "apps": apps,
+    }
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_random_scenarios_obey_the_laws(doc):
+    r = dcnsim.run(doc)
+    f = r.flows
+    tcp = f[f.transport == "tcp"]
+    # Nothing stalls: 60 s is far beyond crates/dcnsim/tests/properties.rs's
+    # stall bound for these sizes (RTO cap 8 ms).
+    assert r.summary["apps_unfinished"] == 0
+    assert tcp.completed.all()
+    # Every byte exactly once.
+    assert (tcp.delivered_bytes == tcp.app_bytes).all()
+    # Every loss indication resends something.
+    assert (tcp.retransmits >= tcp.timeouts + tcp.fast_retransmits).all()
+    q = r.queues
+    assert (q.tx_pkts <= q.enqueued).all()
+    assert q.dropped.sum() == r.summary["packets_dropped"]
+    # Same seed, same tables.
+    again = dcnsim.run(doc)
+    for name in ("flows", "queues", "blocks"):
+        a, b = getattr(r, name), getattr(again, name)
+        assert a.equals(b), f"{name} differs between two runs with the same seed"
