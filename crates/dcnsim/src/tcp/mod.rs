@@ -172,6 +172,8 @@ pub struct TcpFlow {
     echo: EcnEcho,
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
+    /// Messages the application has written (each ends in a tagged byte).
+    msgs_written: u64,
     pub stats: FlowStats,
     /// Time the first byte was written / the last byte delivered.
     pub start_time: Option<SimTime>,
@@ -231,6 +233,7 @@ impl TcpFlow {
             ts_recent: SimTime::ZERO,
             echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
             msg_ends: VecDeque::new(),
+            msgs_written: 0,
             stats: FlowStats::default(),
             start_time: None,
             last_delivery: SimTime::ZERO,
@@ -251,6 +254,10 @@ impl TcpFlow {
     /// Bytes delivered in order to the receiving application.
     pub fn delivered(&self) -> u64 {
         self.rcv_nxt
+    }
+    /// Messages the application has written.
+    pub fn msgs_written(&self) -> u64 {
+        self.msgs_written
     }
     pub fn snd_max(&self) -> u64 {
         self.snd_max
@@ -296,6 +303,7 @@ impl TcpFlow {
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.msg_ends.push_back((self.app_limit, tag));
+            self.msgs_written += 1;
         }
         self.try_send(core);
         self.prx_update(core);
@@ -931,9 +939,10 @@ impl TcpFlow {
 
     // ------------------------------------------------------------- receiver
 
-    /// A data segment arrives at the receiver. Returns whether in-order
-    /// delivery advanced (so the app may have messages to collect).
-    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> bool {
+    /// A data segment arrives at the receiver. Returns how many bytes
+    /// in-order delivery advanced by: what the receiving application is
+    /// handed now (and, when > 0, it may have messages to collect).
+    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> u64 {
         let start = p.seq;
         let end = p.seq + p.payload as u64;
         let ce = p.flags & flags::CE != 0;
@@ -957,7 +966,7 @@ impl TcpFlow {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
             self.send_ack(core, p.ts);
-            return false;
+            return 0;
         }
         if start > self.rcv_nxt {
             self.stats.ooo_arrivals += 1;
@@ -967,9 +976,10 @@ impl TcpFlow {
             if marked_new {
                 self.probretx_extra_acks(core, self.ts_recent);
             }
-            return false;
+            return 0;
         }
         let had_hole = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
         self.rcv_nxt = end;
         self.ts_recent = p.ts;
         // Pull in any out-of-order ranges that are now contiguous.
@@ -999,7 +1009,7 @@ impl TcpFlow {
                 self.dack.arm(&mut core.q, at, Event::DelAck(self.id));
             }
         }
-        true
+        self.rcv_nxt - before
     }
 
     /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
