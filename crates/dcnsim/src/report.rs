@@ -349,7 +349,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     // Packets on the link at the end (buffered or propagating), counted by
     // the link itself; the conservation checker sets their sum against the
     // arena's live packets.
-    queues.push("in_flight_pkts", u64s(ls.iter().map(|l| l.in_flight() as u64)));
+    queues.push(
+        "in_flight_pkts",
+        u64s(ls.iter().map(|l| l.in_flight() as u64)),
+    );
     queues.push(
         "from_host",
         Column::Bool(

@@ -27,10 +27,7 @@ fn clean_run_passes_and_exercises_drops() {
 fn a_vanished_packet_is_reported() {
     let r = run(Some(Fault::LosePacket(200)));
     let p = conservation_problems(&r);
-    assert!(
-        p.iter().any(|m| m.contains("live in the arena")),
-        "{p:?}"
-    );
+    assert!(p.iter().any(|m| m.contains("live in the arena")), "{p:?}");
     assert!(p.iter().any(|m| m.contains("created")), "{p:?}");
 }
 
@@ -48,10 +45,7 @@ fn a_double_handoff_to_the_application_is_reported() {
 fn a_lost_handoff_is_reported_even_though_the_flow_completes() {
     let r = run(Some(Fault::DropHandoff(40)));
     let p = conservation_problems(&r);
-    assert!(
-        p.iter().any(|m| m.contains("transport delivered")),
-        "{p:?}"
-    );
+    assert!(p.iter().any(|m| m.contains("transport delivered")), "{p:?}");
     // the transport still finished, so the app's own completion event fired
     // on a flow whose application is short of bytes
     assert!(p.iter().any(|m| m.contains("completed with")), "{p:?}");
