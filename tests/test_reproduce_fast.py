@@ -211,6 +211,9 @@ def test_framework_end_to_end_and_resume(tmp_path):
     assert "## Fig. 1 — QCT vs n" in md and "## §2 — shared point" in md
     assert "| QCT grows with n |" in md and "init_cwnd" in md and "figA.png" in md
     assert "| criterion | verdict |" in md and "non-decreasing in n" in md and "**Tally:**" in md
+    import dcnsim
+
+    assert f"core {dcnsim.core_id()}" in md  # which core computed the report
     text = "\n".join(lines)
     assert "QCT at n = 2" in text and "paper" in text and "init_cwnd" in text
     assert "criterion" in text and "within 20 %" in text and "tested claims" in text

@@ -18,6 +18,8 @@ class RunOutput(TypedDict):
     summary: Dict[str, float]
     #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
     pcaps: Dict[str, bytes]
+    #: which core produced the tables: ``version`` and ``build`` (source hash)
+    core: Dict[str, str]
 
 def validate(scenario_json: str) -> List[str]:
     """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
@@ -29,3 +31,6 @@ def run(scenario_json: str, seed: Optional[int] = None) -> RunOutput:
 
 def version() -> str:
     """The core's version."""
+
+def build() -> str:
+    """A hash of the core's Rust sources at build time."""

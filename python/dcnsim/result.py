@@ -96,6 +96,8 @@ class Result:
 
         self.scenario: Dict[str, Any] = dict(scenario or {})
         self.summary: Dict[str, float] = dict(raw.get("summary", {}))
+        #: which core produced this result: ``{"version": ..., "build": ...}``
+        self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
         #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
         self.pcaps: Dict[str, bytes] = {str(k): bytes(v) for k, v in (raw.get("pcaps") or {}).items()}
         self.tables: Dict[str, "pd.DataFrame"] = {}
@@ -281,8 +283,11 @@ class Result:
         return out
 
     def summary_record(self) -> Dict[str, Any]:
-        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None)."""
+        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None),
+        with ``core_version`` and ``core_build`` (which core produced it)."""
         rec = {k: _jsonable(v) for k, v in self.summary.items()}
+        rec["core_version"] = self.core.get("version", "unknown")
+        rec["core_build"] = self.core.get("build", "unknown")
         for k, v in self.metrics.items():
             rec.setdefault(k, _jsonable(v))
         return rec

@@ -38,6 +38,11 @@ fn results_to_py(py: Python<'_>, r: &Results) -> PyResult<PyObject> {
         pcaps.set_item(name, PyBytes::new_bound(py, bytes))?;
     }
     out.set_item("pcaps", pcaps)?;
+    // Which core produced these tables (sweep caches compare it).
+    let core = PyDict::new_bound(py);
+    core.set_item("version", dcnsim::VERSION)?;
+    core.set_item("build", dcnsim::BUILD_HASH)?;
+    out.set_item("core", core)?;
     Ok(out.into_py(py))
 }
 
@@ -66,7 +71,13 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
 
 #[pyfunction]
 fn version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
+    dcnsim::VERSION
+}
+
+/// A hash of the core's sources at build time.
+#[pyfunction]
+fn build() -> &'static str {
+    dcnsim::BUILD_HASH
 }
 
 #[pymodule]
@@ -74,5 +85,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
     Ok(())
 }
