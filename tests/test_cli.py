@@ -179,7 +179,8 @@ def test_bench_scenarios_are_well_formed():
 
 
 @needs_core
-@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8"])
+@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "dctcp_perm_k12",
+                                  "dctcp_perm_k16", "dctcp_perm_k32"])
 def test_bench_scenarios_validate(name):
     from dcnsim import bench
 

@@ -26,6 +26,7 @@ BASE = {
         {"kind": "bulk", "src": 1, "dst": 2, "size": "20KB"},
         {"kind": "partition_aggregate", "aggregator": 3, "workers": [0, 1], "response": "4KB", "queries": 2},
         {"kind": "udp_cbr", "src": 2, "dst": 3, "rate": "10Mbps"},
+        {"kind": "poisson", "load": 0.02, "cdf": [[100, 0], [5000, 1]]},
     ],
 }
 
@@ -33,7 +34,8 @@ KEYS = sorted(
     {"name", "seed", "stop", "topology", "tcp", "apps", "routing", "mode", "kind", "hosts", "rate", "delay",
      "buffer", "ecn_k", "k", "racks", "hosts_per_rack", "nodes", "links", "a", "b", "mss", "cc", "rwnd", "rto_min",
      "servers", "workers", "client", "src", "dst", "size", "duration", "blocks", "queries", "sru", "jitter",
-     "l2_overhead", "switch_delay", "segment", "sack", "ecn", "nic_buffer", "start", "pcap", "host_jitter"}
+     "l2_overhead", "switch_delay", "segment", "sack", "ecn", "nic_buffer", "start", "pcap", "host_jitter",
+     "load", "cdf", "sampling", "sources", "destinations", "flows"}
 )
 UNITS = ["1ms", "10us", "0s", "-5us", "1Gbps", "0bps", "32KB", "0B", "1.5MB", "100pkt", "0pkt", "1-3", "3-1",
          "0-0", "star", "fat_tree", "custom", "two_tier", "leaf_spine", "rps", "single", "ecmp", "newreno", "fixed",
@@ -77,7 +79,11 @@ PLAUSIBLE = {
     "l2_overhead": [0, 38], "switch_delay": ["0s", "1us"], "host_jitter": ["0s", "2us"], "gap": ["0s", "1ms"],
     "payload": [1, 1460, "9000B"], "mode": ["single", "ecmp", "rps"],
     "pcap": [{"hosts": [0]}, {"hosts": "0-3"}, {"hosts": [9]}, {}, [0]],
-    "kind": ["star", "bulk", "sync_reads", "partition_aggregate", "udp_cbr", "fat_tree", "custom"],
+    "kind": ["star", "bulk", "sync_reads", "partition_aggregate", "udp_cbr", "fat_tree", "custom", "poisson"],
+    "load": [0.02, 0.1, 0, 1.5], "cdf": ["websearch", "datamining", [[100, 0], [5000, 1]], [[5, 1]], [[10, 0.5]],
+                                           [[10, 0], [5, 1]], "web"],
+    "sampling": ["linear", "step", "cubic"], "sources": ["0-3", [1], [9]], "destinations": [[0], [1], "0-3"],
+    "flows": [1, 2, 0],
 }
 
 

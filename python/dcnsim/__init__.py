@@ -16,6 +16,7 @@ from typing import Any, List, Optional
 
 from . import _core
 from .errors import ScenarioError
+from .analysis import flow_size_cdf
 from .result import Result, jain
 from .scenario import (
     Bulk,
@@ -25,6 +26,7 @@ from .scenario import (
     Link,
     Node,
     PartitionAggregate,
+    Poisson,
     Scenario,
     Star,
     SyncReads,
@@ -68,6 +70,8 @@ __all__ = [
     "PartitionAggregate",
     "SyncReads",
     "UdpCbr",
+    "Poisson",
+    "flow_size_cdf",
     "load_scenario",
     "with_overrides",
     "__version__",

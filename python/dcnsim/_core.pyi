@@ -4,7 +4,7 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Dict, List, Optional, TypedDict, Union
+from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
 Column = Union[List[int], List[float], List[str], List[bool]]
 Table = Dict[str, Column]
@@ -28,6 +28,12 @@ def run(scenario_json: str, seed: Optional[int] = None) -> RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+
+def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
+    """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``
+    (plus ``"sampling"``): ``(name, sampling, points, mean_bytes)``.
+
+    Raises ``ValueError`` (message: the problems, one per line) if invalid."""
 
 def version() -> str:
     """The core's version."""

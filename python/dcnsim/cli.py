@@ -226,7 +226,7 @@ def cmd_sweep(args) -> int:
 
     from ._atomic import atomic_write
     from .scenario import load_scenario
-    from .sweep import SweepError, grid, run_sweep
+    from .sweep import ClusterError, SweepError, grid, run_sweep
 
     try:
         doc = load_scenario(args.file)
@@ -238,9 +238,13 @@ def cmd_sweep(args) -> int:
         axes[path] = vals
     try:
         pts = grid(doc, axes, seeds=args.seeds)
-        df = run_sweep(pts, args.out, jobs=args.jobs, progress=False if args.no_progress else None, format=args.format)
+        df = run_sweep(pts, args.out, jobs=args.jobs, progress=False if args.no_progress else None,
+                       format=args.format, cluster=args.cluster)
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
+        return 2
+    except ClusterError as e:
+        print(f"sweep: {e}", file=sys.stderr)
         return 2
     except SweepError as e:
         print(str(e), file=sys.stderr)
@@ -276,7 +280,7 @@ def cmd_bench(args) -> int:
     if args.child:
         print(json.dumps(bench.child(args.child)))
         return 0
-    names = args.scenario or list(bench.SCENARIOS)
+    names = args.scenario or list(bench.DEFAULT)
     for name in names:
         if name not in bench.SCENARIOS:
             print(f"bench: unknown scenario {name!r} (choose from {', '.join(bench.SCENARIOS)})", file=sys.stderr)
@@ -299,7 +303,7 @@ def cmd_bench(args) -> int:
 def cmd_reproduce(args) -> int:
     from .experiments import get_paper, paper_keys, reproduce
     from .experiments.framework import _fig_name
-    from .sweep import SweepError
+    from .sweep import ClusterError, SweepError
 
     if args.list:
         keys = [args.paper] if args.paper else paper_keys()
@@ -325,7 +329,11 @@ def cmd_reproduce(args) -> int:
         return 2
     try:
         report = reproduce(paper, figures=wanted or None, quick=args.quick, out=args.out, jobs=args.jobs,
-                           progress=False if args.no_progress else None, echo=lambda s: print(s, flush=True))
+                           progress=False if args.no_progress else None, echo=lambda s: print(s, flush=True),
+                           cluster=args.cluster)
+    except ClusterError as e:
+        print(f"reproduce: {e}", file=sys.stderr)
+        return 2
     except SweepError as e:
         print(str(e), file=sys.stderr)
         print("rerun the same command to resume: finished simulations are kept", file=sys.stderr)
@@ -450,6 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     s.add_argument("--format", choices=("csv", "parquet"), default="csv")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) "
+                        "instead of local processes; needs dcnsim[cluster]")
     s.set_defaults(func=cmd_sweep)
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
@@ -463,7 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
-    b.add_argument("--scenario", action="append", metavar="NAME", help="incast_pa, longflows_64, fattree_k8 or dctcp_perm_k8 (repeatable)")
+    b.add_argument("--scenario", action="append", metavar="NAME",
+                   help="a scenario (repeatable): incast_pa, longflows_64, fattree_k8, dctcp_perm_k8 (the default set), "
+                        "dctcp_perm_k12, dctcp_perm_k16, dctcp_perm_k32")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
 
@@ -477,6 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     rp.add_argument("--list", action="store_true", help="list the papers (or PAPER's figures) and exit")
+    rp.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) "
+                        "instead of local processes; needs dcnsim[cluster]")
     rp.set_defaults(func=cmd_reproduce)
 
     mp = sub.add_parser("model", help="evaluate an analytical model")

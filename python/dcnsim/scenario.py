@@ -49,6 +49,7 @@ __all__ = [
     "PartitionAggregate",
     "SyncReads",
     "UdpCbr",
+    "Poisson",
     "load_scenario",
     "as_dict",
     "to_json",
@@ -114,6 +115,7 @@ class Tcp(_Builder):
     mss: Optional[int] = None
     header: Optional[int] = None
     init_cwnd: Optional[int] = None
+    init_ssthresh: Optional[int] = None
     rwnd: Optional[Union[str, int]] = None
     rto_min: Optional[str] = None
     rto_init: Optional[str] = None
@@ -329,6 +331,29 @@ class UdpCbr(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
+@dataclass
+class Poisson(_Builder):
+    """Open-loop Poisson flow arrivals at ``load`` (0 < load <= 1: arrival
+    rate × mean size / Σ access-link rate of the sources), sizes from
+    ``cdf`` (``"websearch"``, ``"datamining"`` or ``[[size, p], ...]``) or
+    ``cdf_file``; random source != destination pairs from ``sources`` /
+    ``destinations`` (default: every host). Arrivals stop after
+    ``duration`` (default: until the scenario's ``stop``) or ``flows``."""
+
+    _kind: ClassVar[str] = "poisson"
+    load: float
+    cdf: Optional[Union[str, Sequence[Sequence[Union[int, float, str]]]]] = None
+    cdf_file: Optional[str] = None
+    sampling: Optional[str] = None
+    sources: Optional[Hosts] = None
+    destinations: Optional[Hosts] = None
+    duration: Optional[str] = None
+    flows: Optional[int] = None
+    start: Optional[str] = None
+    tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
 # --- the whole scenario ------------------------------------------------------
 
 
@@ -410,7 +435,18 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         raise ScenarioError([f"{DOCUMENT}: expected a table/object at the top level"])
     if "name" not in doc:
         doc = {"name": p.stem, **doc}
+    _resolve_cdf_files(doc, p.parent)
     return doc
+
+
+def _resolve_cdf_files(doc: Dict[str, Any], base: Path) -> None:
+    """A relative ``cdf_file`` in a scenario file is relative to that file's
+    directory (the core, which reads it, only knows the working directory)."""
+    apps = doc.get("apps")
+    for app in apps if isinstance(apps, list) else []:
+        f = app.get("cdf_file") if isinstance(app, dict) else None
+        if isinstance(f, str) and f and not os.path.isabs(f):
+            app["cdf_file"] = str((base / f).resolve())
 
 
 def as_dict(scenario: Any) -> Dict[str, Any]:

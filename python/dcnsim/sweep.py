@@ -12,6 +12,13 @@ recomputed.
 
 Results do not depend on the number of workers or on completion order: each
 point is a pure function of its scenario and seed.
+
+Points run in local worker processes (all cores by default) or, given a
+Dask scheduler address (``cluster="tcp://host:8786"``), on the workers of a
+``dask.distributed`` cluster. Cluster workers need dcnsim installed but no
+shared file system: each runs its point into a private temporary directory
+and returns the files, which this process writes atomically into ``out_dir``
+as they arrive (``summary.json`` last), so resuming works the same way.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +37,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
 
-__all__ = ["Point", "SweepError", "run_sweep", "grid", "point_dir"]
+__all__ = ["Point", "SweepError", "ClusterError", "run_sweep", "grid", "point_dir"]
 
 
 @dataclass
@@ -49,6 +57,11 @@ class SweepError(RuntimeError):
         self.failures = dict(failures)
         lines = [f"{label}: {msg}" for label, msg in self.failures.items()]
         super().__init__(f"{len(lines)} sweep point(s) failed:\n" + "\n".join(lines))
+
+
+class ClusterError(RuntimeError):
+    """The Dask cluster cannot be used (not installed, or not reachable);
+    nothing was run."""
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=,+@%-]+")
@@ -83,6 +96,40 @@ def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
     return result.summary_record()
 
 
+def _run_point_files(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes]]:
+    """Cluster worker: run one point into a private directory and return its
+    summary record and files, so the workers need no file system in common
+    with the client."""
+    with tempfile.TemporaryDirectory(prefix="dcnsim-point-") as tmp:
+        record = _run_point(doc, tmp, format)
+        files = {f.name: f.read_bytes() for f in Path(tmp).iterdir() if f.is_file()}
+    return record, files
+
+
+def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
+    """Write a point's files atomically, ``summary.json`` last: a point
+    directory holding a summary is complete."""
+    from ._atomic import atomic_write
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name in sorted(files, key=lambda n: n == "summary.json"):
+        data = files[name]
+        atomic_write(out / Path(name).name, lambda fh, data=data: fh.write(data), mode="wb")
+
+
+def _connect(cluster: str):
+    """A ``dask.distributed`` client for ``cluster``, with errors a user can act on."""
+    try:
+        from dask.distributed import Client
+    except ImportError as e:
+        raise ClusterError(f"cluster: running on a cluster needs dask.distributed "
+                           f"(pip install 'dcnsim[cluster]'): {e}") from None
+    try:
+        return Client(cluster, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: {e}") from None
+
+
 def _current_core() -> Tuple[str, str]:
     from . import core_build, core_version
 
@@ -113,12 +160,15 @@ def run_sweep(
     jobs: Optional[int] = None,
     progress: Optional[bool] = None,
     format: str = "csv",
+    cluster: Optional[str] = None,
 ):
     """Run every point (in parallel) and return a DataFrame with one row per
     point, in the order given: ``label``, the point's ``params``, then its
     summary record (core summary + derived metrics, see ``Result.metrics``).
 
-    ``jobs`` defaults to ``os.cpu_count()``; ``progress`` shows a tqdm bar
+    ``jobs`` defaults to ``os.cpu_count()``; ``cluster`` (a Dask scheduler
+    address such as ``"tcp://10.0.0.5:8786"``) runs the points on that
+    cluster's workers instead, and ``jobs`` is then ignored. ``progress`` shows a tqdm bar
     (default: only when stderr is a terminal). Points already complete in
     ``out_dir`` are skipped; ``df.attrs["computed"]`` lists the labels run
     this time. Invalid scenarios raise :class:`ScenarioError` before anything
@@ -173,7 +223,9 @@ def run_sweep(
     bar = tqdm(total=len(pts), initial=len(pts) - len(todo), disable=not show, unit="run", desc="sweep")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
     try:
-        if workers == 1:
+        if cluster is not None and todo:
+            _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar)
+        elif workers == 1:
             for i in todo:
                 try:
                     records[i] = _run_point(docs[i], str(dirs[i]), format)
@@ -210,6 +262,30 @@ def run_sweep(
     df.attrs["computed"] = [pts[i].label for i in todo]
     df.attrs["out_dir"] = str(out_root)
     return df
+
+
+def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:
+    from dask.distributed import as_completed as dask_completed
+
+    client = _connect(cluster)
+    try:
+        # pure=False: a point is run even if an identical one ran before on
+        # the cluster (its files are needed here, not a cached future)
+        futures = {client.submit(_run_point_files, docs[i], format, pure=False): i for i in todo}
+        try:
+            for fut in dask_completed(list(futures)):
+                i = futures[fut]
+                try:
+                    records[i], files = fut.result()
+                    _store_files(dirs[i], files)
+                except Exception as e:  # noqa: BLE001 - reported per point
+                    failures[pts[i].label] = f"{type(e).__name__}: {e}"
+                bar.update(1)
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+    finally:
+        client.close()
 
 
 def grid(

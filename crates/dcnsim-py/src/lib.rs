@@ -69,6 +69,17 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
     }
 }
 
+/// A flow-size CDF from a JSON table with the Poisson app's keys (`cdf` or
+/// `cdf_file`, optional `sampling`): (name, sampling, points, mean bytes).
+/// Raises ValueError listing every problem.
+#[pyfunction]
+fn flow_size_cdf(table_json: &str) -> PyResult<(String, String, Vec<(f64, f64)>, f64)> {
+    match dcnsim::flow_size_cdf_json(table_json) {
+        Ok((c, name)) => Ok((name, c.sampling().name().to_string(), c.points(), c.mean())),
+        Err(errs) => Err(PyValueError::new_err(errs.join("\n"))),
+    }
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     dcnsim::VERSION
@@ -86,5 +97,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
+    m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! Applications: long flows, partition/aggregate, synchronized reads, UDP CBR.
+//! Applications: long flows, partition/aggregate, synchronized reads, UDP
+//! CBR, and open-loop Poisson flow arrivals.
 //!
 //! Apps talk to TCP only through `app_write` (with a message tag) and the
 //! receiver's report that a message's last byte was delivered in order.
@@ -6,7 +7,8 @@
 //! on a response flow (server → client). Connections persist across
 //! queries/blocks, so congestion state carries over as it does in practice.
 
-use crate::config::{AppSpec, BulkAmount, TcpConfig};
+use crate::cdf::FlowSizeCdf;
+use crate::config::{AppSpec, BulkAmount, PoissonSpec, TcpConfig};
 use crate::net::{Packet, PktKind};
 use crate::rng::{stream, Rng, Stream};
 use crate::sim::Event;
@@ -21,6 +23,8 @@ pub enum Role {
     Bulk,
     Request,
     Response,
+    /// One flow of a Poisson workload.
+    Flow,
 }
 
 impl Role {
@@ -29,6 +33,7 @@ impl Role {
             Role::Bulk => "bulk",
             Role::Request => "request",
             Role::Response => "response",
+            Role::Flow => "flow",
         }
     }
 }
@@ -209,6 +214,96 @@ impl UdpFlow {
     }
 }
 
+/// One flow arrival of a Poisson workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// Time since the previous arrival (or since the app's start).
+    pub gap: SimTime,
+    pub src: u32,
+    pub dst: u32,
+    pub bytes: u64,
+}
+
+/// The arrival process of a Poisson app, separate from the network so it
+/// can be checked on its own (millions of arrivals in milliseconds).
+/// Every draw comes from the app's own stream, in a fixed order per
+/// arrival (gap, source, destination, size): the workload is the same
+/// whatever the transport does with it.
+#[derive(Clone, Debug)]
+pub struct Arrivals {
+    cdf: FlowSizeCdf,
+    sources: Vec<u32>,
+    destinations: Vec<u32>,
+    /// Position of each host in `destinations` (`u32::MAX` if absent).
+    dst_pos: Vec<u32>,
+    /// Mean inter-arrival time in picoseconds.
+    mean_gap_ps: f64,
+    rng: Rng,
+}
+
+impl Arrivals {
+    pub fn new(spec: &PoissonSpec, rng: Rng) -> Arrivals {
+        let n = spec
+            .sources
+            .iter()
+            .chain(&spec.destinations)
+            .max()
+            .map_or(0, |&h| h + 1);
+        let mut dst_pos = vec![u32::MAX; n];
+        for (i, &d) in spec.destinations.iter().enumerate() {
+            dst_pos[d] = i as u32;
+        }
+        Arrivals {
+            cdf: spec.cdf.clone(),
+            sources: spec.sources.iter().map(|&h| h as u32).collect(),
+            destinations: spec.destinations.iter().map(|&h| h as u32).collect(),
+            dst_pos,
+            mean_gap_ps: 1e12 / spec.arrival_rate(),
+            rng,
+        }
+    }
+
+    /// The next arrival.
+    pub fn next_arrival(&mut self) -> Arrival {
+        let u = 1.0 - self.rng.gen::<f64>(); // (0, 1]: ln is finite
+        let gap = SimTime((-u.ln() * self.mean_gap_ps).round() as u64);
+        let src = self.sources[self.rng.gen_range(0..self.sources.len())];
+        // Uniform over the destinations other than the source.
+        let pos = self.dst_pos[src as usize];
+        let dst = if pos == u32::MAX {
+            self.destinations[self.rng.gen_range(0..self.destinations.len())]
+        } else {
+            let k = self.rng.gen_range(0..self.destinations.len() - 1);
+            self.destinations[if k >= pos as usize { k + 1 } else { k }]
+        };
+        let bytes = self.cdf.sample(&mut self.rng);
+        Arrival {
+            gap,
+            src,
+            dst,
+            bytes,
+        }
+    }
+}
+
+/// Open-loop Poisson flow arrivals: every arrival opens a new TCP flow
+/// (created when it arrives, so memory grows with flows started, not with
+/// the run's length up front) and writes its whole size at once.
+pub struct PoissonApp {
+    pub spec: Box<PoissonSpec>,
+    arrivals: Arrivals,
+    /// Arrivals at or after this time are not generated.
+    pub gen_end: SimTime,
+    /// The next arrival, drawn and scheduled.
+    pending: Option<Arrival>,
+    pub generated: u64,
+    pub generated_bytes: u64,
+    outstanding: u64,
+    gen_done: bool,
+    /// Flows whose last byte arrived; their sender buffers are released once acknowledged.
+    finished: Vec<u32>,
+}
+
 // A handful of apps per run, never copied: the size difference between
 // variants costs nothing worth a Box.
 #[allow(clippy::large_enum_variant)]
@@ -216,6 +311,7 @@ pub enum App {
     Bulk(Bulk),
     Rounds(Rounds),
     Udp { flow: u32 },
+    Poisson(PoissonApp),
 }
 
 impl App {
@@ -224,6 +320,7 @@ impl App {
             App::Bulk(_) => "bulk",
             App::Rounds(r) => r.kind,
             App::Udp { .. } => "udp_cbr",
+            App::Poisson(_) => "poisson",
         }
     }
 
@@ -232,6 +329,7 @@ impl App {
             App::Bulk(b) => b.start,
             App::Rounds(r) => r.start,
             App::Udp { .. } => SimTime::ZERO,
+            App::Poisson(p) => p.spec.start,
         }
     }
 
@@ -332,6 +430,20 @@ impl App {
                 });
                 App::Udp { flow }
             }
+            AppSpec::Poisson(spec) => {
+                let arrivals = Arrivals::new(spec, stream(w.seed, Stream::App, id as u64));
+                App::Poisson(PoissonApp {
+                    gen_end: spec.start + spec.duration,
+                    spec: spec.clone(),
+                    arrivals,
+                    pending: None,
+                    generated: 0,
+                    generated_bytes: 0,
+                    outstanding: 0,
+                    gen_done: false,
+                    finished: Vec::new(),
+                })
+            }
         }
     }
 
@@ -369,6 +481,7 @@ impl App {
                     w.flows[f as usize].app_write(&mut w.core, bytes, Some(round));
                 }
             }
+            App::Poisson(_) => Self::poisson_arrival(w, app, tag),
             App::Udp { flow } => {
                 let f = *flow;
                 if tag == 0 {
@@ -380,6 +493,58 @@ impl App {
                     Self::finish(w);
                 }
             }
+        }
+    }
+
+    /// Tag 0: the app starts (draw the first arrival); tag 1: the pending
+    /// arrival happens (open its flow, draw the next).
+    fn poisson_arrival(w: &mut World, app: u32, tag: u32) {
+        let now = w.core.q.now();
+        let App::Poisson(p) = &mut w.apps[app as usize] else {
+            unreachable!()
+        };
+        let mut opened = None;
+        if tag == 1 {
+            if let Some(a) = p.pending.take() {
+                p.generated += 1;
+                p.generated_bytes += a.bytes;
+                p.outstanding += 1;
+                opened = Some((a, p.spec.tcp.clone(), p.generated - 1));
+            }
+        }
+        // Release the buffers of flows fully acknowledged since the last arrival.
+        let flows = &mut w.flows;
+        p.finished.retain(|&f| {
+            let fl = &mut flows[f as usize];
+            let done = fl.snd_una() >= fl.app_bytes();
+            if done {
+                fl.release_buffers();
+            }
+            !done
+        });
+        let limit = p.spec.max_flows.unwrap_or(u64::MAX);
+        if p.generated < limit {
+            let a = p.arrivals.next_arrival();
+            let at = now + a.gap;
+            if at < p.gen_end {
+                p.pending = Some(a);
+                w.core.q.schedule(at, Event::App { app, tag: 1 });
+            } else {
+                p.gen_done = true;
+            }
+        } else {
+            p.gen_done = true;
+        }
+        let idle = p.gen_done && p.outstanding == 0;
+        if let Some((a, tcp, idx)) = opened {
+            let meta = FlowMeta {
+                role: Role::Flow,
+                idx: idx as u32,
+            };
+            let f = w.add_tcp_flow(app, a.src, a.dst, &tcp, meta);
+            w.flows[f as usize].app_write(&mut w.core, a.bytes, Some(0));
+        } else if idle {
+            Self::finish(w);
         }
     }
 
@@ -430,7 +595,7 @@ impl App {
                     let bytes = r.response_bytes;
                     w.flows[f].app_write(&mut w.core, bytes, Some(tag));
                 }
-                Role::Response | Role::Bulk => {
+                Role::Response | Role::Bulk | Role::Flow => {
                     r.outstanding -= 1;
                     if r.outstanding > 0 {
                         return;
@@ -464,6 +629,13 @@ impl App {
                     }
                 }
             },
+            App::Poisson(p) => {
+                p.outstanding -= 1;
+                p.finished.push(flow);
+                if p.gen_done && p.outstanding == 0 {
+                    Self::finish(w);
+                }
+            }
             App::Udp { .. } => {}
         }
     }

@@ -266,6 +266,8 @@ pub struct TcpConfig {
     pub header_bytes: u32,
     /// Initial congestion window in segments.
     pub init_cwnd_segments: u32,
+    /// Initial slow-start threshold in segments (`None`: unbounded, RFC 5681).
+    pub init_ssthresh_segments: Option<u32>,
     /// Receiver advertised window in bytes.
     pub rwnd_bytes: u64,
     pub rto_min: SimTime,
@@ -312,6 +314,7 @@ impl Default for TcpConfig {
             mss: 1460,
             header_bytes: 40,
             init_cwnd_segments: 2,
+            init_ssthresh_segments: None,
             rwnd_bytes: 1 << 20,
             rto_min: SimTime::from_ms(200),
             rto_init: SimTime::from_ms(1000),
@@ -390,6 +393,37 @@ pub enum AppSpec {
         start: SimTime,
         stop: SimTime,
     },
+    /// Poisson flow arrivals at a target load (boxed: the CDF is large).
+    Poisson(Box<PoissonSpec>),
+}
+
+/// Open-loop Poisson flow arrivals (pFabric-style workload): each arrival
+/// opens a new TCP flow of a size drawn from `cdf` between a random pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoissonSpec {
+    /// Host indices that may send / receive (a source never sends to itself).
+    pub sources: Vec<usize>,
+    pub destinations: Vec<usize>,
+    /// Target load: arrival rate × mean size / Σ edge capacity of the sources.
+    pub load: f64,
+    pub cdf: crate::cdf::FlowSizeCdf,
+    /// Where the CDF came from (a built-in name, a file, or `inline`), for reports.
+    pub cdf_name: String,
+    /// Σ over sources of their access-link rate (bit/s).
+    pub capacity_bps: u64,
+    pub start: SimTime,
+    /// Arrivals stop at `start + duration` …
+    pub duration: SimTime,
+    /// … or after this many flows, whichever comes first.
+    pub max_flows: Option<u64>,
+    pub tcp: TcpConfig,
+}
+
+impl PoissonSpec {
+    /// Flow arrivals per second.
+    pub fn arrival_rate(&self) -> f64 {
+        self.load * self.capacity_bps as f64 / 8.0 / self.cdf.mean()
+    }
 }
 
 /// A whole, validated scenario.

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod cdf;
 pub mod config;
 pub mod net;
 pub mod pcap;
@@ -51,4 +52,12 @@ pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
         cfg.seed = s;
     }
     Ok(run(&cfg))
+}
+
+/// A flow-size CDF from a JSON table with a Poisson app's keys (`cdf` or
+/// `cdf_file`, optional `sampling`), and its name; or every problem.
+pub fn flow_size_cdf_json(json: &str) -> Result<(cdf::FlowSizeCdf, String), Vec<String>> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| vec![format!("<document>: invalid JSON: {e}")])?;
+    scenario::parse_cdf_table(&v).map_err(|errs| errs.iter().map(|e| e.to_string()).collect())
 }

@@ -4,20 +4,48 @@
 //! [`TopologySpec::links`] is the two directed links `2*i` (a → b, queue
 //! `queue_ab`) and `2*i + 1` (b → a, queue `queue_ba`).
 //!
-//! [`Routes::compute`] runs one BFS per destination host. Hosts are never
-//! transit nodes: a host forwards only its own packets, so a BFS does not
-//! expand through a host other than the destination. For every (node,
-//! destination host) the table holds the directed links leaving the node
-//! that lie on some shortest path, sorted ascending (so `Single` routing's
-//! "lowest-index equal-cost next hop" is the first entry).
+//! Hosts are never transit nodes: a host forwards only its own packets, so a
+//! BFS does not expand through a host other than the destination. For every
+//! (node, destination host) [`Routes::next_hops`] gives the directed links
+//! leaving the node that lie on some shortest path, sorted ascending (so
+//! `Single` routing's "lowest-index equal-cost next hop" is the first entry).
 //!
-//! Storage is flat: one `Vec<u32>` of link ids and one offsets array of
-//! `hosts × nodes + 1` entries (a k=8 fat-tree: 128 × 208 entries).
+//! **Storage stays small as the network grows**, because the table is read
+//! on every packet-hop and a table that spills out of the cache costs a miss
+//! per hop. A host with one link, to a switch (every host of the built-in
+//! topologies) is *single-homed*: every shortest path to it ends with its
+//! gateway switch and that link, and every path from it starts with that
+//! link. So destinations are grouped by gateway (one BFS per edge switch, not
+//! per host), single-homed hosts get no row of their own, and the distinct
+//! next-hop lists are interned (an aggregation switch sends every packet for
+//! another pod up the same set of links). A k = 16 fat-tree (1,024 hosts)
+//! needs 128 groups × 320 switches of 4-byte entries, 0.16 MB, instead of
+//! 1,024 × 1,344 entries plus lists, ≈ 18 MB, per host. Multi-homed hosts
+//! (custom topologies) are their own group and have their own column.
 
 use crate::config::{NodeKind, TopologySpec};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 const UNREACHED: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
+
+/// How packets reach one destination host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Dest {
+    /// Row group: the gateway's group for a single-homed host, else its own.
+    group: u32,
+    /// Gateway switch node of a single-homed host (`NONE` otherwise).
+    gw: u32,
+    /// The gateway's link down to the host.
+    down: u32,
+}
+
+/// A single-homed host's only link and the switch it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Uplink {
+    link: u32,
+    gw: u32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Routes {
@@ -26,8 +54,16 @@ pub struct Routes {
     host_nodes: Vec<usize>,
     /// `(from, to)` node of every directed link.
     ends: Vec<(u32, u32)>,
-    /// `offsets[dst * num_nodes + node] .. offsets[.. + 1]` indexes `hops`.
-    offsets: Vec<u32>,
+    dests: Vec<Dest>,
+    /// Column of each node in `rows`; `NONE` for a single-homed host.
+    col: Vec<u32>,
+    /// Per node: a single-homed host's uplink (unused for other nodes).
+    uplink: Vec<Uplink>,
+    cols: usize,
+    /// `rows[group * cols + col]` indexes `spans`.
+    rows: Vec<u32>,
+    /// Interned next-hop lists: `hops[start..end]`; span 0 is the empty list.
+    spans: Vec<(u32, u32)>,
     hops: Vec<u32>,
 }
 
@@ -69,12 +105,57 @@ impl Routes {
         }
         let out = |v: usize| &adj[adj_off[v] as usize..adj_off[v + 1] as usize];
 
-        let mut offsets = Vec::with_capacity(host_nodes.len() * n + 1);
+        // Single-homed hosts, their uplinks, and the columns of everything else.
+        let mut uplink = vec![
+            Uplink {
+                link: NONE,
+                gw: NONE
+            };
+            n
+        ];
+        let mut col = vec![NONE; n];
+        let mut col_nodes = Vec::new();
+        for v in 0..n {
+            let o = out(v);
+            if is_host[v] && o.len() == 1 && !is_host[ends[o[0] as usize].1 as usize] {
+                uplink[v] = Uplink {
+                    link: o[0],
+                    gw: ends[o[0] as usize].1,
+                };
+            } else {
+                col[v] = col_nodes.len() as u32;
+                col_nodes.push(v);
+            }
+        }
+        let cols = col_nodes.len();
+
+        // Destination groups: one per gateway switch, one per other host.
+        let mut group_of_target: HashMap<usize, u32> = HashMap::new();
+        let mut targets = Vec::new();
+        let mut dests = Vec::with_capacity(host_nodes.len());
+        for &h in &host_nodes {
+            let u = uplink[h];
+            let target = if u.gw == NONE { h } else { u.gw as usize };
+            let group = *group_of_target.entry(target).or_insert_with(|| {
+                targets.push(target);
+                (targets.len() - 1) as u32
+            });
+            dests.push(Dest {
+                group,
+                gw: u.gw,
+                down: if u.gw == NONE { NONE } else { u.link ^ 1 },
+            });
+        }
+
+        let mut rows = Vec::with_capacity(targets.len() * cols);
+        let mut spans = vec![(0u32, 0u32)];
         let mut hops = Vec::new();
-        offsets.push(0u32);
+        let mut interned: HashMap<Vec<u32>, u32> = HashMap::new();
+        interned.insert(Vec::new(), 0);
+        let mut list = Vec::new();
         let mut dist = vec![UNREACHED; n];
         let mut queue = Vec::with_capacity(n);
-        for &d in &host_nodes {
+        for &d in &targets {
             dist.iter_mut().for_each(|x| *x = UNREACHED);
             queue.clear();
             dist[d] = 0;
@@ -95,27 +176,85 @@ impl Routes {
                     }
                 }
             }
-            for v in 0..n {
+            for &v in &col_nodes {
+                list.clear();
                 if v != d && dist[v] != UNREACHED {
                     for &id in out(v) {
                         let w = ends[id as usize].1 as usize;
                         if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
                         {
-                            hops.push(id);
+                            list.push(id);
                         }
                     }
                 }
-                offsets.push(hops.len() as u32);
+                let span = match interned.get(&list) {
+                    Some(&s) => s,
+                    None => {
+                        let start = hops.len() as u32;
+                        hops.extend_from_slice(&list);
+                        spans.push((start, hops.len() as u32));
+                        let s = (spans.len() - 1) as u32;
+                        interned.insert(list.clone(), s);
+                        s
+                    }
+                };
+                rows.push(span);
             }
         }
         hops.shrink_to_fit();
+        spans.shrink_to_fit();
         Routes {
             num_nodes: n,
             host_nodes,
             ends,
-            offsets,
+            dests,
+            col,
+            uplink,
+            cols,
+            rows,
+            spans,
             hops,
         }
+    }
+
+    #[inline]
+    fn row(&self, group: u32, col: u32) -> &[u32] {
+        let (s, e) = self.spans[self.rows[group as usize * self.cols + col as usize] as usize];
+        &self.hops[s as usize..e as usize]
+    }
+
+    /// Directed links leaving `node` on some shortest path to host
+    /// `dst_host`, ascending; empty if `node` is the destination or cannot
+    /// reach it.
+    #[inline]
+    pub fn next_hops(&self, node: usize, dst_host: usize) -> &[u32] {
+        let d = &self.dests[dst_host];
+        if node as u32 == d.gw {
+            return std::slice::from_ref(&d.down);
+        }
+        let c = self.col[node];
+        if c != NONE {
+            return self.row(d.group, c);
+        }
+        // A single-homed host: everything leaves by its uplink, if it gets there.
+        let u = &self.uplink[node];
+        if node == self.host_nodes[dst_host]
+            || (u.gw != d.gw && self.row(d.group, self.col[u.gw as usize]).is_empty())
+        {
+            return &[];
+        }
+        std::slice::from_ref(&u.link)
+    }
+
+    /// Bytes the routing state occupies (what the forwarding path reads).
+    pub fn table_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.dests.len() * size_of::<Dest>()
+            + self.col.len() * 4
+            + self.uplink.len() * size_of::<Uplink>()
+            + self.rows.len() * 4
+            + self.spans.len() * 8
+            + self.hops.len() * 4
     }
 
     pub fn num_nodes(&self) -> usize {
@@ -139,15 +278,6 @@ impl Routes {
     /// Node the directed link arrives at.
     pub fn link_target(&self, dlink: u32) -> usize {
         self.ends[dlink as usize].1 as usize
-    }
-
-    /// Directed links leaving `node` on some shortest path to host
-    /// `dst_host`, ascending; empty if `node` is the destination or cannot
-    /// reach it.
-    #[inline]
-    pub fn next_hops(&self, node: usize, dst_host: usize) -> &[u32] {
-        let i = dst_host * self.num_nodes + node;
-        &self.hops[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 
     /// Links on a shortest path from host `src_host` to host `dst_host`
@@ -255,7 +385,122 @@ mod tests {
         assert_eq!(r.path_count(0, 127), 16);
         assert_eq!(r.path_count(0, 5), 4);
         assert_eq!(r.path_count(0, 1), 1);
-        assert_eq!(r.offsets.len(), 208 * 128 + 1);
+        // one row group per edge switch, one column per switch
+        assert_eq!(r.rows.len(), 32 * 80);
+    }
+
+    /// The table as it would be without grouping or interning: one BFS per
+    /// destination host, every node's list stored.
+    fn reference(topo: &TopologySpec) -> Vec<Vec<Vec<u32>>> {
+        let n = topo.nodes.len();
+        let is_host: Vec<bool> = topo
+            .nodes
+            .iter()
+            .map(|x| x.kind == NodeKind::Host)
+            .collect();
+        let mut out: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n];
+        for (i, l) in topo.links.iter().enumerate() {
+            out[l.a].push((directed_link(i, false), l.b));
+            out[l.b].push((directed_link(i, true), l.a));
+        }
+        for o in &mut out {
+            o.sort();
+        }
+        topo.hosts()
+            .into_iter()
+            .map(|d| {
+                let mut dist = vec![UNREACHED; n];
+                dist[d] = 0;
+                let mut queue = std::collections::VecDeque::from([d]);
+                while let Some(v) = queue.pop_front() {
+                    if v != d && is_host[v] {
+                        continue;
+                    }
+                    for &(_, w) in &out[v] {
+                        if dist[w] == UNREACHED {
+                            dist[w] = dist[v] + 1;
+                            queue.push_back(w);
+                        }
+                    }
+                }
+                (0..n)
+                    .map(|v| {
+                        if v == d || dist[v] == UNREACHED {
+                            return Vec::new();
+                        }
+                        out[v]
+                            .iter()
+                            .filter(|&&(_, w)| {
+                                dist[w] != UNREACHED
+                                    && dist[w] + 1 == dist[v]
+                                    && (w == d || !is_host[w])
+                            })
+                            .map(|&(id, _)| id)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn assert_same_as_reference(t: &TopologySpec) {
+        let r = Routes::compute(t);
+        let want = reference(t);
+        for (d, rows) in want.iter().enumerate() {
+            for (v, hops) in rows.iter().enumerate() {
+                assert_eq!(r.next_hops(v, d), hops.as_slice(), "node {v} -> host {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn grouped_table_equals_per_host_bfs() {
+        for k in [2, 4, 6] {
+            assert_same_as_reference(&fat(k));
+        }
+        assert_same_as_reference(&topology::star(&StarParams {
+            hosts: 7,
+            rate_bps: 1,
+            delay: SimTime::ZERO,
+            switch_queue: q(),
+            nic_buffer: DEFAULT_NIC_BUFFER,
+        }));
+        // custom: a dual-homed host (h0), a host behind a host (h3 only via
+        // h2), parallel links (s1 = s2 twice), an isolated switch island
+        let t = TopologySpec {
+            nodes: vec![
+                node("h0", NodeKind::Host),
+                node("h1", NodeKind::Host),
+                node("h2", NodeKind::Host),
+                node("h3", NodeKind::Host),
+                node("s0", NodeKind::Switch),
+                node("s1", NodeKind::Switch),
+                node("s2", NodeKind::Switch),
+                node("s3", NodeKind::Switch),
+                node("h4", NodeKind::Host),
+            ],
+            links: vec![
+                link(0, 4),
+                link(0, 5),
+                link(4, 6),
+                link(5, 6),
+                link(5, 6),
+                link(6, 1),
+                link(2, 4),
+                link(2, 3),
+                link(7, 8),
+            ],
+        };
+        assert_same_as_reference(&t);
+    }
+
+    #[test]
+    fn table_stays_small_as_the_fat_tree_grows() {
+        // 0.16 MB at k = 16: far below one core's cache, where the per-host
+        // table (1,024 × 1,344 entries + lists) was ≈ 18 MB.
+        let r = Routes::compute(&fat(16));
+        assert!(r.table_bytes() < 512 << 10, "{} bytes", r.table_bytes());
+        assert_eq!(r.path_count(0, 1023), 64);
     }
 
     #[test]

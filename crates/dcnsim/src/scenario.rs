@@ -6,10 +6,11 @@
 //! reason; nothing stops at the first error. The parser never panics on
 //! any input.
 
+use crate::cdf::{FlowSizeCdf, Sampling};
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
-    FastSegRule, Limit, NodeKind, ProbRetxParams, ProbRetxTarget, QueueConfig, RoutingMode,
-    SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
+    FastSegRule, Limit, NodeKind, PoissonSpec, ProbRetxParams, ProbRetxTarget, QueueConfig,
+    RoutingMode, SegPolicyKind, TcpConfig, TopologySpec, TraceConfig,
 };
 use crate::time::SimTime;
 use crate::topology::{
@@ -93,6 +94,7 @@ const TCP_KEYS: &[&str] = &[
     "mss",
     "header",
     "init_cwnd",
+    "init_ssthresh",
     "rwnd",
     "rto_min",
     "rto_init",
@@ -190,7 +192,26 @@ const APP_KINDS: &[(&str, &[&str])] = &[
         "udp_cbr",
         &["kind", "src", "dst", "rate", "payload", "start", "stop"],
     ),
+    (
+        "poisson",
+        &[
+            "kind",
+            "tcp",
+            "start",
+            "load",
+            "cdf",
+            "cdf_file",
+            "sampling",
+            "sources",
+            "destinations",
+            "duration",
+            "flows",
+        ],
+    ),
 ];
+
+const SAMPLING_NAMES: &[(&str, Sampling)] =
+    &[("linear", Sampling::Linear), ("step", Sampling::Step)];
 
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const LINK_KEYS: &[&str] = &["a", "b", "rate", "delay", "buffer", "ecn_k"];
@@ -499,6 +520,15 @@ fn buffer(v: &Value) -> Result<Limit, String> {
     Ok(l)
 }
 
+/// A host NIC queue: a buffer, or `"unlimited"` (a host that never drops its
+/// own packets, as htsim's hosts).
+fn nic_buffer(v: &Value) -> Result<Limit, String> {
+    if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
+        return Ok(Limit::Bytes(u64::MAX));
+    }
+    buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
+}
+
 fn named<'a, T: Copy>(
     table: &'a [(&'a str, T)],
     what: &str,
@@ -663,6 +693,7 @@ struct TcpPatch {
     mss: Option<u32>,
     header: Option<u32>,
     init_cwnd: Option<u32>,
+    init_ssthresh: Option<u32>,
     /// Kept as a limit until the final mss is known (`"Npkt"` = N·mss).
     rwnd: Option<Limit>,
     rto_min: Option<SimTime>,
@@ -710,6 +741,7 @@ impl TcpPatch {
             mss: t.opt(ctx, "mss", u32_in(1)),
             header: t.opt(ctx, "header", u32_in(0)),
             init_cwnd: t.opt(ctx, "init_cwnd", u32_in(1)),
+            init_ssthresh: t.opt(ctx, "init_ssthresh", u32_in(2)),
             rwnd: t.opt(ctx, "rwnd", limit),
             rto_min: t.opt(ctx, "rto_min", time),
             rto_init: t.opt(ctx, "rto_init", positive_time),
@@ -761,6 +793,7 @@ impl TcpPatch {
             mss: self.mss.or(base.mss),
             header: self.header.or(base.header),
             init_cwnd: self.init_cwnd.or(base.init_cwnd),
+            init_ssthresh: self.init_ssthresh.or(base.init_ssthresh),
             rwnd: self.rwnd.or(base.rwnd),
             rto_min: self.rto_min.or(base.rto_min),
             rto_init: self.rto_init.or(base.rto_init),
@@ -844,6 +877,7 @@ impl TcpPatch {
                     d.header_bytes
                 }),
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
+            init_ssthresh_segments: self.init_ssthresh.or(d.init_ssthresh_segments),
             rwnd_bytes,
             rto_min: self.rto_min.unwrap_or(d.rto_min),
             rto_init: self.rto_init.unwrap_or(d.rto_init),
@@ -1012,7 +1046,7 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     t.check_keys(ctx, &allowed, &format!(" for topology kind '{kind}'"));
 
     let nic_buffer = t
-        .opt(ctx, "nic_buffer", buffer)
+        .opt(ctx, "nic_buffer", nic_buffer)
         .unwrap_or(DEFAULT_NIC_BUFFER);
     let ecn_k = t.opt(ctx, "ecn_k", limit);
     let has_buffer = t.has("buffer");
@@ -1386,10 +1420,11 @@ fn parse_app(
     ctx: &mut Ctx,
     v: &Value,
     path: &str,
-    nhosts: Option<usize>,
+    topo: &TopoOut,
     top_tcp: &TcpPatch,
     scenario_stop: SimTime,
 ) -> Option<AppSpec> {
+    let nhosts = topo.hosts;
     let t = Tbl::new(ctx, v, path)?;
     let kinds: Vec<&str> = APP_KINDS.iter().map(|(k, _)| *k).collect();
     let (kind, keys) = t.req(ctx, "kind", |v| {
@@ -1504,6 +1539,8 @@ fn parse_app(
                 tcp,
             })
         }
+        "poisson" => parse_poisson(ctx, &t, path, topo, tcp, start, scenario_stop)
+            .map(|p| AppSpec::Poisson(Box::new(p))),
         _ => {
             // udp_cbr
             let src = t.req(ctx, "src", &h);
@@ -1537,6 +1574,264 @@ fn parse_app(
             })
         }
     }
+}
+
+/// A Poisson app's CDF: `cdf` (a built-in name or inline `[size, p]`
+/// points) or `cdf_file` (a path, read here), with its `sampling` rule.
+fn parse_cdf(ctx: &mut Ctx, t: &Tbl, path: &str) -> Option<(FlowSizeCdf, String)> {
+    let sampling = t
+        .opt(ctx, "sampling", named(SAMPLING_NAMES, "CDF sampling"))
+        .unwrap_or(Sampling::Linear);
+    let builtin_names: Vec<&str> = crate::cdf::BUILTIN.iter().map(|(n, _)| *n).collect();
+    // Report CDF problems at the point (`cdf[3]`) or at the key.
+    let report = |ctx: &mut Ctx,
+                  errs: Vec<crate::cdf::CdfError>,
+                  key: &str,
+                  lines: Option<&[usize]>| {
+        for e in errs {
+            match (e.point, lines) {
+                (Some(i), None) => ctx.err(idx_path(&t.p(key), i), e.message),
+                (Some(i), Some(l)) => ctx.err(t.p(key), format!("line {}: {}", l[i], e.message)),
+                (None, _) => ctx.err(t.p(key), e.message),
+            }
+        }
+    };
+    match (t.get("cdf"), t.get("cdf_file")) {
+        (Some(_), Some(_)) => {
+            ctx.err(path, "needs exactly one of 'cdf' or 'cdf_file', got both");
+            None
+        }
+        (None, None) => {
+            ctx.err(
+                t.p("cdf"),
+                format!(
+                    "missing required key (a built-in workload: {}; a list of [size, probability] points; or 'cdf_file')",
+                    builtin_names.join(", ")
+                ),
+            );
+            None
+        }
+        (Some(Value::String(name)), None) => {
+            let lower = name.to_lowercase().replace(['_', '-', ' '], "");
+            match FlowSizeCdf::builtin(&lower, sampling) {
+                Some(c) => Some((c, lower)),
+                None => {
+                    let hint = suggest(name, builtin_names.iter().copied())
+                        .map(|x| format!("did you mean '{x}'? "))
+                        .unwrap_or_default();
+                    ctx.err(
+                        t.p("cdf"),
+                        format!(
+                            "unknown built-in CDF '{}' ({hint}valid: {}; a file goes in 'cdf_file')",
+                            excerpt(name),
+                            builtin_names.join(", ")
+                        ),
+                    );
+                    None
+                }
+            }
+        }
+        (Some(Value::Array(items)), None) => {
+            let cpath = t.p("cdf");
+            let mut pts = Vec::with_capacity(items.len());
+            let mut ok = true;
+            for (i, it) in items.iter().enumerate() {
+                let ip = idx_path(&cpath, i);
+                let pair = match it {
+                    Value::Array(xy) if xy.len() == 2 => {
+                        let x = match &xy[0] {
+                            Value::Number(n) => n.as_f64().ok_or_else(|| "bad number".to_string()),
+                            other => units::size_from_json(other).map(|b| b as f64),
+                        };
+                        let p = xy[1].as_f64().ok_or_else(|| {
+                            format!("expected a probability, got {}", json_excerpt(&xy[1]))
+                        });
+                        match (x, p) {
+                            (Ok(x), Ok(p)) => Some((x, p)),
+                            (Err(m), _) => {
+                                ctx.err(idx_path(&ip, 0), m);
+                                None
+                            }
+                            (_, Err(m)) => {
+                                ctx.err(idx_path(&ip, 1), m);
+                                None
+                            }
+                        }
+                    }
+                    other => {
+                        ctx.err(
+                            ip,
+                            format!(
+                                "expected a [size, probability] pair, got {}",
+                                json_excerpt(other)
+                            ),
+                        );
+                        None
+                    }
+                };
+                match pair {
+                    Some(xy) => pts.push(xy),
+                    None => ok = false,
+                }
+            }
+            if !ok {
+                return None;
+            }
+            match FlowSizeCdf::new(&pts, sampling) {
+                Ok(c) => Some((c, "inline".into())),
+                Err(errs) => {
+                    report(ctx, errs, "cdf", None);
+                    None
+                }
+            }
+        }
+        (Some(other), None) => {
+            ctx.err(
+                t.p("cdf"),
+                format!(
+                    "expected a built-in workload name ({}) or a list of [size, probability] points, got {}",
+                    builtin_names.join(", "),
+                    json_excerpt(other)
+                ),
+            );
+            None
+        }
+        (None, Some(_)) => {
+            let file = t.opt(ctx, "cdf_file", string)?;
+            let text = match std::fs::read_to_string(&file) {
+                Ok(s) => s,
+                Err(e) => {
+                    ctx.err(
+                        t.p("cdf_file"),
+                        format!("cannot read '{}': {e}", excerpt(&file)),
+                    );
+                    return None;
+                }
+            };
+            let (pts, lines) = match FlowSizeCdf::parse_text_lines(&text) {
+                Ok(x) => x,
+                Err(m) => {
+                    ctx.err(t.p("cdf_file"), format!("'{}': {m}", excerpt(&file)));
+                    return None;
+                }
+            };
+            match FlowSizeCdf::new(&pts, sampling) {
+                Ok(c) => Some((c, file)),
+                Err(errs) => {
+                    report(ctx, errs, "cdf_file", Some(&lines));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// A CDF given as a table with the Poisson app's keys (`cdf` or
+/// `cdf_file`, and `sampling`): what the Python front uses to show a
+/// workload's points and mean. Returns the CDF and its name.
+pub fn parse_cdf_table(v: &Value) -> Result<(FlowSizeCdf, String), Vec<ScenarioError>> {
+    let mut ctx = Ctx { errs: Vec::new() };
+    let Some(t) = Tbl::new(&mut ctx, v, "") else {
+        return Err(ctx.errs);
+    };
+    t.check_keys(&mut ctx, &["cdf", "cdf_file", "sampling"], "");
+    let out = parse_cdf(&mut ctx, &t, DOCUMENT);
+    match out {
+        Some(c) if ctx.errs.is_empty() => Ok(c),
+        _ => Err(ctx.errs),
+    }
+}
+
+/// `kind = "poisson"`: open-loop flow arrivals at a target load.
+fn parse_poisson(
+    ctx: &mut Ctx,
+    t: &Tbl,
+    path: &str,
+    topo: &TopoOut,
+    tcp: TcpConfig,
+    start: SimTime,
+    scenario_stop: SimTime,
+) -> Option<PoissonSpec> {
+    let load = t.req(ctx, "load", |v| {
+        let x = v
+            .as_f64()
+            .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
+        if x <= 0.0 {
+            Err(format!("must be > 0, got {}", json_excerpt(v)))
+        } else if x > 1.0 {
+            Err(format!(
+                "must be ≤ 1 (a load above the sources' edge capacity never drains), got {}",
+                json_excerpt(v)
+            ))
+        } else {
+            Ok(x)
+        }
+    });
+    let cdf = parse_cdf(ctx, t, path);
+    let all = topo.hosts.map(|n| (0..n).collect::<Vec<_>>());
+    let list = |ctx: &mut Ctx, key: &str| -> Option<Vec<usize>> {
+        match t.get(key) {
+            None => all.clone(),
+            Some(v) => host_list(ctx, v, &t.p(key), topo.hosts)
+                .map(|l| l.into_iter().map(|(h, _)| h).collect()),
+        }
+    };
+    let sources = list(ctx, "sources");
+    let destinations = list(ctx, "destinations");
+    if let (Some(s), Some(d)) = (&sources, &destinations) {
+        if d.len() == 1 && s.contains(&d[0]) {
+            ctx.err(
+                t.p("sources"),
+                format!(
+                    "host {} is a source and the only destination: it has nowhere to send",
+                    d[0]
+                ),
+            );
+        }
+    }
+    let duration = match t.get("duration") {
+        Some(_) => t.opt(ctx, "duration", positive_time),
+        None => {
+            if scenario_stop <= start {
+                ctx.err(
+                    t.p("start"),
+                    format!("start ({start}) is not before the scenario's stop ({scenario_stop})"),
+                );
+                None
+            } else {
+                Some(scenario_stop.saturating_sub(start))
+            }
+        }
+    };
+    let max_flows = t.opt(ctx, "flows", |v| int_in(1, u64::MAX)(v));
+    // Edge capacity of each source: the rate of its access link(s).
+    let spec = topo.spec.as_ref()?;
+    let host_nodes = spec.hosts();
+    let sources = sources?;
+    let mut capacity_bps: u64 = 0;
+    for &h in &sources {
+        let node = *host_nodes.get(h)?;
+        let rate: u64 = spec
+            .links
+            .iter()
+            .filter(|l| l.a == node || l.b == node)
+            .map(|l| l.rate_bps)
+            .sum();
+        capacity_bps = capacity_bps.saturating_add(rate);
+    }
+    let (cdf, cdf_name) = cdf?;
+    Some(PoissonSpec {
+        sources,
+        destinations: destinations?,
+        load: load?,
+        cdf,
+        cdf_name,
+        capacity_bps,
+        start,
+        duration: duration?,
+        max_flows,
+        tcp,
+    })
 }
 
 // -------------------------------------------------------------- top level
@@ -1697,7 +1992,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             }
             for (i, it) in items.iter().enumerate() {
                 let p = idx_path("apps", i);
-                if let Some(a) = parse_app(&mut ctx, it, &p, topo.hosts, &top_tcp, stop) {
+                if let Some(a) = parse_app(&mut ctx, it, &p, &topo, &top_tcp, stop) {
                     apps.push(a);
                 }
             }
@@ -2050,6 +2345,13 @@ mod tests {
         "é",
         "newreno",
         "ecmp",
+        "poisson",
+        "load",
+        "cdf",
+        "cdf_file",
+        "sampling",
+        "websearch",
+        "datamining",
     ];
 
     fn leaf() -> impl Strategy<Value = Value> {
@@ -2125,7 +2427,9 @@ mod tests {
                 {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"ecn": true}},
                 {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-2", "gap": "1ms"},
                 {"kind": "sync_reads", "client": 2, "servers": [0, 1], "jitter": "1us"},
-                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"}
+                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"},
+                {"kind": "poisson", "load": 0.5, "cdf": [[100, 0], ["1KB", 1]], "sampling": "step",
+                 "sources": "0-1", "destinations": [2], "flows": 3, "duration": "1s"}
             ]
         })
     }

@@ -451,10 +451,11 @@ fn udp_stop_must_follow_start() {
 fn tcp_field_ranges() {
     let e = errors(&with(
         base(),
-        |d| d["tcp"] = json!({"mss": 0, "init_cwnd": 0, "max_backoff": 0, "dupack_threshold": 0, "rto_init": "0s"}),
+        |d| d["tcp"] = json!({"mss": 0, "init_cwnd": 0, "init_ssthresh": 1, "max_backoff": 0, "dupack_threshold": 0, "rto_init": "0s"}),
     ));
     assert_err(&e, "tcp.mss", "must be ≥ 1, got 0");
     assert_err(&e, "tcp.init_cwnd", "must be ≥ 1, got 0");
+    assert_err(&e, "tcp.init_ssthresh", "must be ≥ 2, got 1");
     assert_err(&e, "tcp.max_backoff", "must be ≥ 1, got 0");
     assert_err(&e, "tcp.dupack_threshold", "must be ≥ 1, got 0");
     assert_err(&e, "tcp.rto_init", "must be > 0");
@@ -896,4 +897,16 @@ fn two_tier_uplink_port_gets_its_own_queue_keys() {
         errs.iter().any(|e| e.path == "topology.uplink_ecn_k"),
         "{errs:?}"
     );
+}
+
+#[test]
+fn nic_buffer_unlimited_or_a_positive_limit() {
+    let ok = with(base(), |d| d["topology"]["nic_buffer"] = json!("unlimited"));
+    let cfg = parse_config(&ok).expect("\"unlimited\" is a valid nic_buffer");
+    let host_side = &cfg.topology.links[0].queue_ab; // star: host 0 -> switch
+    assert_eq!(host_side.limit, dcnsim::config::Limit::Bytes(u64::MAX));
+    let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!("lots")));
+    assert_err(&e, "topology.nic_buffer", "(or \"unlimited\")");
+    let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!(0)));
+    assert_err(&e, "topology.nic_buffer", "must be > 0");
 }

@@ -448,12 +448,14 @@ def reproduce(
     progress: Optional[bool] = None,
     echo: Optional[Callable[[str], None]] = print,
     format: str = "csv",
+    cluster: Optional[str] = None,
 ) -> Report:
     """Run ``paper``'s figures (all, or the ids in ``figures``) and write
     tables, plots and ``report.md`` to ``out`` (default
     ``dcnsim-repro/<paper>``, or ``dcnsim-repro/<paper>-quick`` with
     ``quick``). All points go into one parallel sweep (``jobs`` worker
-    processes, default all cores) under ``<out>/runs``; rerunning resumes.
+    processes, default all cores, or the workers of the Dask cluster at
+    ``cluster``) under ``<out>/runs``; rerunning resumes.
     ``echo`` receives the printed report (``None``: silent)."""
     from .registry import get_paper
 
@@ -468,10 +470,11 @@ def reproduce(
 
     points, per_fig = _collect(figs, quick)
     n_jobs = max(1, jobs or os.cpu_count() or 1)
+    where = f"the Dask cluster at {cluster}" if cluster else f"{n_jobs} worker(s)"
     say(f"{p.title} — reproducing {', '.join(f.id for f in figs)} "
-        f"({'quick' if quick else 'full'} run): {len(points)} simulations on {n_jobs} worker(s), results in {out_dir}/")
+        f"({'quick' if quick else 'full'} run): {len(points)} simulations on {where}, results in {out_dir}/")
     runs = out_dir / "runs"
-    df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format)
+    df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format, cluster=cluster)
     computed = list(df.attrs.get("computed", []))
     df["dir"] = [str(point_dir(runs, lab)) for lab in df["label"]]
     by_label = df.set_index("label", drop=False)

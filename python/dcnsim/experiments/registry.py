@@ -16,6 +16,7 @@ __all__ = ["PAPERS", "get_paper", "register", "paper_keys"]
 PAPERS: Dict[str, Union[str, Paper]] = {
     "fast": "dcnsim.experiments.fast",
     "kulkarni": "dcnsim.experiments.kulkarni",
+    "tcprand_fct": "dcnsim.experiments.tcprand_fct",
 }
 
 

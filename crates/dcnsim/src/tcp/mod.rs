@@ -204,7 +204,9 @@ impl TcpFlow {
             cc: Cc::new(&cfg),
             st: CcState {
                 cwnd: cfg.init_cwnd_segments as u64 * smss,
-                ssthresh: u64::MAX,
+                ssthresh: cfg
+                    .init_ssthresh_segments
+                    .map_or(u64::MAX, |s| s as u64 * smss),
                 smss,
                 ca_acked: 0,
             },
@@ -325,6 +327,16 @@ impl TcpFlow {
     /// Stop offering new data (a duration-limited bulk flow ends).
     pub fn app_close(&mut self) {
         self.app_limit = self.snd_max;
+    }
+
+    /// Give back the memory of the transmission and reassembly queues of a
+    /// finished flow (a Poisson workload opens thousands of flows; only
+    /// their counters need to live on).
+    pub fn release_buffers(&mut self) {
+        self.segs = VecDeque::new();
+        self.ooo = Vec::new();
+        self.msg_starts = VecDeque::new();
+        self.msg_ends = VecDeque::new();
     }
 
     /// A message whose last byte has been delivered, if any.

@@ -930,3 +930,33 @@ fn newreno_partial_and_full_acks() {
     assert_eq!(f.cong, CongState::Open);
     assert_eq!(f.st.cwnd, 2 * m);
 }
+
+/// `init_ssthresh` ends slow start at that window: below it an ACK of one
+/// segment grows cwnd by a segment, at or above it by about a segment per
+/// window (RFC 5681), and without it slow start goes on.
+#[test]
+fn init_ssthresh_ends_slow_start() {
+    let m = MSS as u64;
+    for (ssthresh, want_ss) in [(Some(12), false), (None, true)] {
+        let mut t = tcp(CcKind::NewReno);
+        t.init_ssthresh_segments = ssthresh;
+        let mut w = world(t);
+        assert_eq!(w.flows[0].st.ssthresh, ssthresh.map_or(u64::MAX, |s| s as u64 * m));
+        w.flows[0].app_write(&mut w.core, 100 * m, None);
+        let f = &mut w.flows[0];
+        for i in 1..=2 {
+            f.on_ack(&mut w.core, &ack_pkt(i * m, false)); // slow start: 10 -> 12
+        }
+        assert_eq!(f.st.cwnd, 12 * m);
+        let before = f.st.cwnd;
+        for i in 3..=8 {
+            f.on_ack(&mut w.core, &ack_pkt(i * m, false));
+        }
+        let grew = f.st.cwnd - before;
+        if want_ss {
+            assert_eq!(grew, 6 * m, "slow start goes on without init_ssthresh");
+        } else {
+            assert!(grew < m, "congestion avoidance from 12 segments: grew {grew}");
+        }
+    }
+}

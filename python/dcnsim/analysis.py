@@ -1,0 +1,189 @@
+"""Flow-completion-time analysis of workload runs (Poisson arrivals).
+
+>>> import dcnsim
+>>> from dcnsim.analysis import fct_bins, normalize, common_completed
+>>> base = dcnsim.run("scenarios/websearch_fattree.toml").flows           # doctest: +SKIP
+>>> other = dcnsim.run(dcnsim.with_overrides(dcnsim.load_scenario(        # doctest: +SKIP
+...     "scenarios/websearch_fattree.toml"), {"tcp.cc": "dctcp"})).flows
+>>> a, b = common_completed(other, base)                                  # doctest: +SKIP
+>>> normalize(fct_bins(a), fct_bins(b))                                   # doctest: +SKIP
+
+Size bins are half-open ``[lo, hi)`` in bytes. :data:`FCT_BINS` are SPEC §4's
+(and the TCPRand paper's Fig. 11): short < 100 KB ≤ mid < 10 MB ≤ long,
+with KB and MB decimal (10⁵ and 10⁷ bytes) as in the workload tables.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+from .errors import ScenarioError
+
+__all__ = [
+    "FCT_BINS",
+    "FlowSizeCdf",
+    "flow_size_cdf",
+    "fct_bins",
+    "normalize",
+    "common_completed",
+    "offered_load",
+]
+
+#: (name, lo, hi) in bytes, half-open [lo, hi).
+FCT_BINS: Tuple[Tuple[str, float, float], ...] = (
+    ("short", 0, 100_000),
+    ("mid", 100_000, 10_000_000),
+    ("long", 10_000_000, math.inf),
+)
+
+Bins = Sequence[Tuple[str, float, float]]
+
+# What identifies one arrival of a workload across runs of the same
+# scenario and seed: the arrival process does not depend on the transport.
+_ARRIVAL_KEY = ["app", "start_s", "src", "dst", "app_bytes"]
+
+
+@dataclass(frozen=True)
+class FlowSizeCdf:
+    """A validated flow-size CDF, as the core reads it (see docs/scenario.md)."""
+
+    name: str
+    sampling: str
+    #: (size in bytes, P(size <= it)), shape (n, 2)
+    points: np.ndarray
+    #: mean flow size in bytes
+    mean_bytes: float
+
+    def prob_le(self, x) -> np.ndarray:
+        """``P(size <= x)``; at integer ``x >= 1`` also the probability that a
+        drawn (rounded-up) size is ``<= x``."""
+        x = np.asarray(x, dtype=float)
+        sizes, probs = self.points[:, 0], self.points[:, 1]
+        n = np.searchsorted(sizes, x, side="right")
+        i = np.clip(n - 1, 0, len(sizes) - 1)
+        out = probs[i].astype(float)
+        if self.sampling == "linear" and len(sizes) > 1:
+            j = np.clip(i + 1, 0, len(sizes) - 1)
+            inner = (n > 0) & (j > i)
+            span = np.where(inner, sizes[j] - sizes[i], 1.0)
+            out = np.where(inner, probs[i] + (x - sizes[i]) / span * (probs[j] - probs[i]), out)
+        return np.where(n == 0, 0.0, out)
+
+
+def flow_size_cdf(
+    cdf: Union[str, Sequence[Sequence[float]], None] = None,
+    *,
+    file: Optional[str] = None,
+    sampling: Optional[str] = None,
+) -> FlowSizeCdf:
+    """A built-in workload (``"websearch"``, ``"datamining"``), inline points
+    ``[[size, p], ...]`` or a ``file``, validated by the core exactly as a
+    Poisson app's ``cdf`` / ``cdf_file`` / ``sampling`` keys are.
+
+    Raises :class:`ScenarioError` naming each problem."""
+    table = {}
+    if cdf is not None:
+        table["cdf"] = [list(p) for p in cdf] if not isinstance(cdf, str) else cdf
+    if file is not None:
+        table["cdf_file"] = str(file)
+    if sampling is not None:
+        table["sampling"] = sampling
+    try:
+        name, samp, points, mean = _core.flow_size_cdf(json.dumps(table))
+    except ValueError as e:
+        raise ScenarioError([ln for ln in str(e).splitlines() if ln.strip()]) from None
+    return FlowSizeCdf(name, samp, np.asarray(points, dtype=float).reshape(-1, 2), float(mean))
+
+
+def _tcp(flows: pd.DataFrame) -> pd.DataFrame:
+    if "transport" in flows.columns:
+        return flows[flows["transport"] == "tcp"]
+    return flows
+
+
+def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
+    """FCT statistics per flow-size bin, one row per bin (index: bin name).
+
+    Columns: ``lo_bytes``, ``hi_bytes``, ``flows`` (TCP flows in the bin),
+    ``completed``, ``incomplete`` (still running when the run stopped: they
+    are left out of the statistics, so say how many), ``mean_s``, ``p50_s``,
+    ``p99_s``, ``max_s`` (the paper's "100th percentile") of ``fct_s`` over
+    the completed flows; NaN for a bin without completed flows."""
+    f = _tcp(flows)
+    rows = []
+    for name, lo, hi in bins:
+        if not lo < hi:
+            raise ValueError(f"bins: '{name}' is empty (lo {lo} >= hi {hi})")
+        inb = f[(f["app_bytes"] >= lo) & (f["app_bytes"] < hi)]
+        done = inb[inb["completed"].astype(bool)]["fct_s"].to_numpy(dtype=float)
+        q = (lambda p: float(np.percentile(done, p))) if len(done) else (lambda p: math.nan)
+        rows.append(
+            {
+                "bin": name,
+                "lo_bytes": lo,
+                "hi_bytes": hi,
+                "flows": int(len(inb)),
+                "completed": int(len(done)),
+                "incomplete": int(len(inb) - len(done)),
+                "mean_s": float(done.mean()) if len(done) else math.nan,
+                "p50_s": q(50),
+                "p99_s": q(99),
+                "max_s": float(done.max()) if len(done) else math.nan,
+            }
+        )
+    return pd.DataFrame(rows).set_index("bin")
+
+
+def normalize(
+    stats: pd.DataFrame,
+    baseline: pd.DataFrame,
+    columns: Sequence[str] = ("mean_s", "p50_s", "p99_s", "max_s"),
+) -> pd.DataFrame:
+    """``stats / baseline`` per bin for the FCT columns (both from
+    :func:`fct_bins` with the same bins), plus each side's completed count
+    (``completed``, ``baseline_completed``). A ratio is NaN where either side
+    has no completed flow."""
+    if list(stats.index) != list(baseline.index):
+        raise ValueError(
+            f"normalize: bins differ ({list(stats.index)} vs {list(baseline.index)})"
+        )
+    out = pd.DataFrame(index=stats.index)
+    for c in columns:
+        out[c] = stats[c] / baseline[c]
+    out["completed"] = stats["completed"]
+    out["baseline_completed"] = baseline["completed"]
+    return out
+
+
+def common_completed(a: pd.DataFrame, b: pd.DataFrame) -> Tuple[pd.DataFrame, pd.DataFrame]:
+    """The flows of two runs of the same workload (same scenario and seed,
+    different transport) restricted to the arrivals completed in both.
+
+    An arrival is identified by (app, start time, source, destination,
+    size); the arrival process draws from its own random stream, so the
+    same arrivals happen whatever the transport. Comparing only flows that
+    finished in both runs keeps a slow scheme's unfinished long flows from
+    flattering its averages."""
+    ka = _tcp(a)
+    kb = _tcp(b)
+    ka = ka[ka["completed"].astype(bool)]
+    kb = kb[kb["completed"].astype(bool)]
+    keys = ka[_ARRIVAL_KEY].merge(kb[_ARRIVAL_KEY], on=_ARRIVAL_KEY)
+    pick = lambda d: d.merge(keys, on=_ARRIVAL_KEY).sort_values(_ARRIVAL_KEY).reset_index(drop=True)
+    return pick(ka), pick(kb)
+
+
+def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s: float) -> float:
+    """Offered load of the flows arriving in ``[start_s, end_s)``: their bytes
+    over ``(end_s - start_s) × capacity_bps`` -- the quantity the Poisson
+    app's ``load`` sets (capacity = Σ access-link rate of its sources)."""
+    f = _tcp(flows)
+    inwin = f[(f["start_s"] >= start_s) & (f["start_s"] < end_s)]
+    return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)

@@ -1,0 +1,314 @@
+"""TCPRand (Lee et al., Computer Networks 2017) Fig. 11: FCT normalized to CUBIC.
+
+The paper's §6.4: on the Fig. 1 fat-tree (k = 4, 16 hosts, 1 Gbps), flows
+arrive as a Poisson process between random sender/receiver pairs among all
+16 hosts, sizes from the web-search and data-mining workloads, at load 0.2
+and 0.8; FCT of TCPRand and DCTCP normalized to CUBIC's per size group
+(short [0, 100 KB), mid [100 KB, 10 MB), long [10 MB, ∞)), average and
+100th percentile. The paper says: short flows are not hurt (average and
+100th percentile), long TCPRand flows finish faster than CUBIC's at load 0.8
+(CUBIC's long flows suffer timeouts, TCPRand suppresses them), the web-search
+100th-percentile long-flow FCT drops at load 0.8, and DCTCP generally lowers
+FCT.
+
+Series: CUBIC (the baseline), CT200 (static rMin = 200 B on CUBIC), CTD
+(adaptive TCPRand, default preset (1, 1, 1, 1)) and DCTCP (K = 0.2 × Qmax).
+The TCPRand series need ``segment = "tcprand"`` in the core; on a core
+without it they are skipped (the figure says so) and the rest still runs.
+
+Comparison method: every scheme runs the *same arrivals* (same scenario and
+seed; the arrival process has its own random stream), and each scheme is
+compared with CUBIC on the arrivals completed in both runs
+(:func:`dcnsim.analysis.common_completed`), pooled over seeds. A ratio below
+1 means faster than CUBIC.
+
+``FIGURES`` is the list of :class:`~.framework.Figure` objects (one: "11");
+``PAPER`` wraps them for ``dcnsim reproduce tcprand_fct`` until they join
+the whole ``reproduce tcprand``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import FCT_BINS, common_completed, fct_bins, normalize
+from ..sweep import Point
+from .framework import Comparison, Figure, FigureResult, Paper, Setting, compare_claim, read_table
+
+# ---------------------------------------------------------------- setup
+
+K = 4
+RATE = "1Gbps"
+LINK_DELAY = "1us"
+SWITCH_DELAY = "25us"
+QMAX = 100  # packets; §6.4 does not say (see SETTINGS)
+MSS = 1448  # 1460 minus 12 B of timestamp options
+HEADER = 52
+RTO_MIN = "2ms"
+
+WORKLOADS = ("datamining", "websearch")
+LOADS = (0.2, 0.8)
+BASELINE = "CUBIC"
+
+#: Arrivals last ARRIVALS_S; the run goes on DRAIN_S more so that most
+#: flows finish (flows still running are left out by the pairing).
+ARRIVALS_S = 3.0
+DRAIN_S = 1.0
+SEEDS = (1, 2)
+QUICK_ARRIVALS_S = 0.6
+QUICK_DRAIN_S = 0.4
+QUICK_SEEDS = (1,)
+
+#: (series name, tcp keys over the common ones, needs TCPRand in the core)
+SERIES: List[Tuple[str, Dict[str, Any], bool]] = [
+    ("CUBIC", {"cc": "cubic"}, False),
+    ("CT200", {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "static", "tcprand_rmin": "200B"}, True),
+    ("CTD", {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive", "tcprand_preset": "default"}, True),
+    ("DCTCP", {"cc": "dctcp"}, False),
+]
+TCPRAND_SERIES = tuple(n for n, _, needs in SERIES if needs)
+
+#: Comparison criteria (ratio to CUBIC on paired flows).
+SHORT_OK = 1.10  # short flows "not hurt": mean and max within +10 %
+SHORT_PARTLY = 1.25
+#: A long-flow ratio is judged only with at least this many paired long
+#: flows; with fewer (a quick run) the claim is left unjudged and a note says so.
+MIN_LONG = 5
+#: DCTCP cells count as faster / slower than CUBIC outside ±1 %.
+SAME = 0.01
+
+
+def scenario(workload: str, load: float, tcp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+    arrivals = QUICK_ARRIVALS_S if quick else ARRIVALS_S
+    drain = QUICK_DRAIN_S if quick else DRAIN_S
+    dctcp = tcp.get("cc") == "dctcp"
+    topo: Dict[str, Any] = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{QMAX}pkt"}
+    if dctcp:
+        topo["ecn_k"] = f"{max(1, round(0.2 * QMAX))}pkt"
+    return {
+        "name": f"tcprand-fct-{workload}-{load:g}",
+        "stop": f"{int(round((arrivals + drain) * 1000))}ms",
+        "switch_delay": SWITCH_DELAY,
+        "topology": topo,
+        "tcp": {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, **tcp},
+        "apps": [{"kind": "poisson", "load": load, "cdf": workload,
+                  "duration": f"{int(round(arrivals * 1000))}ms"}],
+    }
+
+
+@lru_cache(maxsize=1)
+def tcprand_problem() -> Optional[str]:
+    """``None`` when the core accepts ``segment = "tcprand"``, else why not."""
+    import dcnsim
+
+    tcp = dict(SERIES[1][1])
+    probs = dcnsim.validate(scenario("websearch", 0.2, tcp, True))
+    return "; ".join(probs) if probs else None
+
+
+def series(include_tcprand: Optional[bool] = None) -> List[Tuple[str, Dict[str, Any]]]:
+    """The series to run: TCPRand's only when the core has it (or as told)."""
+    have = tcprand_problem() is None if include_tcprand is None else include_tcprand
+    return [(n, t) for n, t, needs in SERIES if have or not needs]
+
+
+def _points(quick: bool) -> List[Point]:
+    pts = []
+    for seed in QUICK_SEEDS if quick else SEEDS:
+        for wl in WORKLOADS:
+            for load in LOADS:
+                for name, tcp in series():
+                    label = f"fig11-{'q-' if quick else ''}{wl}-L{load:g}-{name.lower()}-s{seed}"
+                    pts.append(Point(label, scenario(wl, load, tcp, quick), seed,
+                                     {"workload": wl, "load": load, "scheme": name}))
+    return pts
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def table(summary) -> pd.DataFrame:
+    """One row per (workload, load, scheme ≠ CUBIC, size bin): FCT statistics
+    of the scheme and of CUBIC on the arrivals completed in both, pooled
+    over seeds, and their ratios."""
+    flows: Dict[Tuple[str, float, str, int], pd.DataFrame] = {}
+    for _, r in summary.iterrows():
+        flows[(r["workload"], float(r["load"]), r["scheme"], int(r["seed"]))] = read_table(r, "flows")
+    rows = []
+    schemes = [s for s in dict.fromkeys(summary["scheme"]) if s != BASELINE]
+    seeds = sorted(set(int(s) for s in summary["seed"]))
+    for wl in WORKLOADS:
+        for load in LOADS:
+            for sch in schemes:
+                pa, pb, total = [], [], 0
+                for seed in seeds:
+                    a = flows.get((wl, load, sch, seed))
+                    b = flows.get((wl, load, BASELINE, seed))
+                    if a is None or b is None:
+                        continue
+                    total += len(b)
+                    x, y = common_completed(a, b)
+                    pa.append(x)
+                    pb.append(y)
+                if not pa:
+                    continue
+                sa, sb = fct_bins(pd.concat(pa)), fct_bins(pd.concat(pb))
+                ratio = normalize(sa, sb)
+                for b in sa.index:
+                    rows.append({
+                        "workload": wl, "load": load, "scheme": sch, "bin": b,
+                        "paired_flows": int(sa.loc[b, "completed"]),
+                        "mean_s": sa.loc[b, "mean_s"], "p99_s": sa.loc[b, "p99_s"], "max_s": sa.loc[b, "max_s"],
+                        "cubic_mean_s": sb.loc[b, "mean_s"], "cubic_p99_s": sb.loc[b, "p99_s"],
+                        "cubic_max_s": sb.loc[b, "max_s"],
+                        "mean_ratio": ratio.loc[b, "mean_s"], "p99_ratio": ratio.loc[b, "p99_s"],
+                        "max_ratio": ratio.loc[b, "max_s"],
+                        "arrivals": total,
+                    })
+    return pd.DataFrame(rows)
+
+
+def _plot(df: pd.DataFrame, path: Path) -> List[Path]:
+    from ..plots import new_figure, save, series_colors
+
+    bins = [b for b, _, _ in FCT_BINS]
+    schemes = list(dict.fromkeys(df["scheme"])) if len(df) else []
+    bars = [(s, load) for s in schemes for load in LOADS]
+    colors = series_colors([f"{s}, L={load:g}" for s, load in bars])
+    fig, axes = new_figure(nrows=2, ncols=2, figsize=(11, 7), sharex=True)
+    width = 0.8 / max(1, len(bars))
+    for i, wl in enumerate(WORKLOADS):
+        for j, (col, what) in enumerate((("mean_ratio", "average FCT"), ("max_ratio", "100th-percentile FCT"))):
+            ax = axes[i][j]
+            for k, (s, load) in enumerate(bars):
+                d = df[(df.workload == wl) & (df.load == load) & (df.scheme == s)].set_index("bin")
+                ys = [float(d.loc[b, col]) if b in d.index else math.nan for b in bins]
+                xs = np.arange(len(bins)) + (k - (len(bars) - 1) / 2) * width
+                ax.bar(xs, ys, width, label=f"{s}, L={load:g}", color=colors[f"{s}, L={load:g}"])
+            ax.axhline(1.0, color="k", lw=0.8)
+            ax.set_xticks(range(len(bins)))
+            ax.set_xticklabels(["short (<100 KB)", "mid", "long (≥10 MB)"])
+            ax.set_ylabel(f"{what} / CUBIC's")
+            ax.set_title(f"{'data mining' if wl == 'datamining' else 'web search'}: {what}")
+    if bars:
+        axes[0][0].legend(ncol=2)
+    fig.suptitle("Fig. 11: FCT normalized to CUBIC (paired arrivals)")
+    return save(fig, path)
+
+
+def _ratio(df, wl, load, sch, b, col) -> float:
+    d = df[(df.workload == wl) & (df.load == load) & (df.scheme == sch) & (df.bin == b)]
+    return float(d[col].iloc[0]) if len(d) else math.nan
+
+
+def _fmt(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{x:.2f}"
+
+
+def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
+    out: List[Comparison] = []
+    if tcprand_ran:
+        for sch in TCPRAND_SERIES:
+            # Short flows not hurt: mean and max ratio ≤ 1.10 everywhere.
+            vals = [(wl, load, _ratio(df, wl, load, sch, "short", "mean_ratio"),
+                     _ratio(df, wl, load, sch, "short", "max_ratio")) for wl in WORKLOADS for load in LOADS]
+            worst = max((max(m, x) for _, _, m, x in vals if np.isfinite(m) and np.isfinite(x)), default=math.nan)
+            ours = ", ".join(f"{wl[:3]} {load:g}: {_fmt(m)}/{_fmt(x)}" for wl, load, m, x in vals)
+            out.append(compare_claim(
+                f"{sch}: short flows, mean/max FCT ÷ CUBIC's", ours, "not increased noticeably",
+                bool(worst <= SHORT_OK) if np.isfinite(worst) else None, partly=bool(np.isfinite(worst) and worst <= SHORT_PARTLY),
+                criterion=f"every mean and max ratio ≤ {SHORT_OK:.2f}",
+                partly_criterion=f"every ratio ≤ {SHORT_PARTLY:.2f}", note=f"worst {_fmt(worst)}"))
+            # Long flows faster at load 0.8 (cells with enough paired long flows).
+            lv = [(wl, _ratio(df, wl, 0.8, sch, "long", "mean_ratio")) for wl in WORKLOADS
+                  if _ratio(df, wl, 0.8, sch, "long", "paired_flows") >= MIN_LONG]
+            if lv:
+                out.append(compare_claim(
+                    f"{sch}: long flows at L = 0.8, mean FCT ÷ CUBIC's",
+                    ", ".join(f"{wl}: {_fmt(v)}" for wl, v in lv), "< 1 (CUBIC's long flows time out)",
+                    all(v < 1 for _, v in lv), partly=any(v < 1 for _, v in lv),
+                    criterion=f"< 1 in every workload with ≥ {MIN_LONG} paired long flows "
+                    f"({', '.join(wl for wl, _ in lv)})", partly_criterion="< 1 in some"))
+            if _ratio(df, "websearch", 0.8, sch, "long", "paired_flows") >= MIN_LONG:
+                w = _ratio(df, "websearch", 0.8, sch, "long", "max_ratio")
+                out.append(compare_claim(
+                    f"{sch}: web search, long flows at L = 0.8, 100th-percentile FCT ÷ CUBIC's", _fmt(w), "< 1",
+                    bool(w < 1) if np.isfinite(w) else None, criterion="ratio < 1"))
+    if "DCTCP" in set(df.get("scheme", [])):
+        d = df[(df.scheme == "DCTCP") & ~((df.bin == "long") & (df.paired_flows < MIN_LONG))]
+        r = d["mean_ratio"].to_numpy(dtype=float)
+        r = r[np.isfinite(r)]
+        faster, slower = int(np.sum(r < 1 - SAME)), int(np.sum(r > 1 + SAME))
+        out.append(compare_claim(
+            "DCTCP: (workload, load, bin) cells with mean FCT faster / slower than CUBIC's",
+            f"{faster} / {slower} of {len(r)}", "in general decreases FCT",
+            bool(faster >= 2 * slower and faster > 0), partly=bool(faster > slower),
+            criterion=f"faster cells ≥ 2 × slower cells (± {SAME:.0%} counts as unchanged; long cells need "
+            f"≥ {MIN_LONG} paired flows)", partly_criterion="more faster cells than slower"))
+    return out
+
+
+def _analyze(summary, out_dir: Path) -> FigureResult:
+    df = table(summary)
+    ran = bool(set(TCPRAND_SERIES) & set(summary["scheme"]))
+    notes: List[str] = []
+    if not ran:
+        notes.append("TCPRand series (CT200, CTD) not run: this core rejects segment = \"tcprand\" "
+                     f"({tcprand_problem() or 'not selected'}); they run once the TCPRand segment policy is in "
+                     "the core. CUBIC and DCTCP ran.")
+    if summary.attrs.get("quick"):
+        notes.append(f"quick run: {QUICK_ARRIVALS_S:g} s of arrivals, one seed — only a handful of long flows, "
+                     "so the long-flow ratios are noisy; the full run has "
+                     f"{ARRIVALS_S:g} s and seeds {', '.join(map(str, SEEDS))}")
+    if len(df):
+        few = df[(df.bin == "long") & (df.paired_flows < MIN_LONG)]
+        if len(few):
+            notes.append(f"long-flow ratios not judged (fewer than {MIN_LONG} paired long flows): " + ", ".join(
+                f"{r.workload} L={r.load:g} {r.scheme} ({r.paired_flows})" for r in few.itertuples()))
+    paths = _plot(df, out_dir / "fig11.png")
+    return FigureResult(df, paths, comparisons(df, ran), notes)
+
+
+FIGURES: List[Figure] = [
+    Figure(
+        "11",
+        "FCT normalized to CUBIC per size group: web search and data mining, load 0.2 and 0.8",
+        _points,
+        _analyze,
+        paper_says="short flows: TCPRand does not increase FCT (average, 100th percentile) noticeably; "
+        "load 0.8: long TCPRand flows finish faster than CUBIC's (timeouts suppressed), web-search "
+        "100th-percentile long FCT decreases; DCTCP in general decreases FCT",
+    )
+]
+
+SETTINGS = [
+    Setting("topology", f"k = {K} fat-tree (the paper's Fig. 1), {RATE}, {LINK_DELAY} per link, "
+            f"{SWITCH_DELAY} per switch", "§5.1 (its '25 ms' read as 25 µs); link delay not stated"),
+    Setting("switch buffer (Qmax)", f"{QMAX} packets, drop-tail", "§6.4 does not state it; 100 is the largest "
+            "Qmax of §6.1 and the one of §6.3"),
+    Setting("workload", "Poisson arrivals, uniform random sender ≠ receiver among all 16 hosts, sizes by linear "
+            "interpolation of the web-search / data-mining CDFs; load = arrival rate × mean size / (16 × 1 Gbps)",
+            "pFabric's definition, which §6.4 cites"),
+    Setting("run length", f"{ARRIVALS_S:g} s of arrivals + {DRAIN_S:g} s drain, seeds "
+            f"{', '.join(map(str, SEEDS))} (quick: {QUICK_ARRIVALS_S:g} s + {QUICK_DRAIN_S:g} s, one seed)",
+            "the paper does not say; flows unfinished at the end are left out of both sides of a ratio"),
+    Setting("TCP", f"MSS {MSS} B payload ({HEADER} B headers), RTOmin {RTO_MIN}, no SACK, no delayed ACK, "
+            "initial window dcnsim's default", "§5.1"),
+    Setting("DCTCP", f"K = 0.2 × Qmax = {round(0.2 * QMAX)} packets", "§6.1"),
+]
+
+PAPER = Paper(
+    key="tcprand_fct",
+    title="TCPRand (Lee et al., Computer Networks 2017) — Fig. 11, FCT under data-center workloads",
+    citation="S. Lee, J. Lee, et al., \"Randomizing TCP payload size for TCP fairness in data center networks\", "
+    "Computer Networks 129 (2017).",
+    figures=FIGURES,
+    settings=SETTINGS,
+    setup=__doc__.split("\n\n")[1],
+)

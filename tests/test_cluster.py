@@ -1,0 +1,89 @@
+"""Sweeps on a Dask cluster: a local scheduler and two worker processes on
+this machine stand in for a real cluster. The law: a point's results do not
+depend on where it ran."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from dcnsim.sweep import ClusterError, point_dir, run_sweep
+
+from conftest import needs_core
+from test_sweep import points
+
+distributed = pytest.importorskip("distributed", reason="dask.distributed not installed (pip install 'dcnsim[cluster]')")
+
+pytestmark = needs_core
+
+FILES = ("flows.csv", "queues.csv", "blocks.csv", "scenario.json")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # processes=True: separate worker processes, as on real machines; no
+    # dashboard (no port to collide with)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c:
+        yield c.scheduler_address
+
+
+def test_cluster_results_equal_local_results(tmp_path, cluster):
+    pts = points()
+    local = run_sweep(pts, tmp_path / "local", jobs=2, progress=False)
+    remote = run_sweep(pts, tmp_path / "remote", progress=False, cluster=cluster)
+    assert list(remote["label"]) == list(local["label"])
+    assert sorted(remote.attrs["computed"]) == sorted(p.label for p in pts)
+    for p in pts:
+        a, b = point_dir(tmp_path / "local", p.label), point_dir(tmp_path / "remote", p.label)
+        for f in FILES:
+            assert (a / f).read_bytes() == (b / f).read_bytes(), f"{p.label}/{f}"
+        # the summary differs only in wall time
+        assert (b / "summary.json").is_file()
+    physics = [c for c in local.columns if c not in ("wall_s", "events_per_s")]
+    assert local[physics].equals(remote[physics])
+
+
+def test_cluster_sweep_resumes(tmp_path, cluster):
+    pts = points()
+    run_sweep(pts[:2], tmp_path, progress=False, cluster=cluster)
+    df = run_sweep(pts, tmp_path, progress=False, cluster=cluster)
+    assert sorted(df.attrs["computed"]) == sorted(p.label for p in pts[2:])
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path):
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        run_sweep(points(), tmp_path, progress=False, cluster="tcp://127.0.0.1:9")
+    assert not any(tmp_path.rglob("summary.json"))
+
+
+def test_cli_cluster_flag(tmp_path, cluster):
+    from conftest import ROOT
+
+    out = tmp_path / "sw"
+    cmd = [sys.executable, "-m", "dcnsim", "sweep", str(ROOT / "scenarios" / "kulkarni_incast.toml"),
+           "--set", "apps.0.blocks=2", "--set", "apps.0.servers=1-2,1-4", "--out", str(out),
+           "--no-progress", "--cluster", cluster]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "2 points (2 run, 0 resumed)" in r.stdout
+    # a fresh directory: with every point done, no scheduler is contacted
+    bad_cmd = [str(tmp_path / "sw2") if c == str(out) else c for c in cmd[:-1]] + ["tcp://127.0.0.1:9"]
+    bad = subprocess.run(bad_cmd, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2
+    assert "cannot reach the Dask scheduler" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_reproduce_on_cluster_matches_local(tmp_path, cluster):
+    from dcnsim.experiments import reproduce
+    from test_reproduce_fast import fake_paper
+
+    local = reproduce(fake_paper(), out=tmp_path / "local", jobs=1, progress=False, echo=None)
+    lines = []
+    remote = reproduce(fake_paper(), out=tmp_path / "remote", progress=False, echo=lines.append, cluster=cluster)
+    assert remote.n_computed == local.n_computed == 4 and not remote.errors
+    assert f"the Dask cluster at {cluster}" in lines[0]
+    for f in ("fig1.csv", "sec2.csv"):
+        assert (tmp_path / "local" / f).read_bytes() == (tmp_path / "remote" / f).read_bytes()

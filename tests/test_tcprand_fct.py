@@ -1,0 +1,90 @@
+"""TCPRand Fig. 11 (FCT normalized to CUBIC): points, pairing, verdicts."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dcnsim
+from dcnsim.experiments import reproduce
+from dcnsim.experiments import tcprand_fct as t11
+from dcnsim.experiments.framework import VERDICTS
+
+from conftest import needs_core
+
+pytestmark = needs_core
+
+
+def test_points_cover_every_workload_load_and_series():
+    pts = t11._points(True)
+    labels = [p.label for p in pts]
+    assert len(labels) == len(set(labels))
+    have = {(p.params["workload"], p.params["load"], p.params["scheme"]) for p in pts}
+    names = [n for n, _ in t11.series()]
+    assert have == {(w, l, s) for w in t11.WORKLOADS for l in t11.LOADS for s in names}
+    for p in pts:
+        assert dcnsim.validate(p.scenario) == [], p.label
+    # TCPRand series are in exactly when the core accepts them.
+    assert ("CT200" in names) == (t11.tcprand_problem() is None)
+    assert [n for n, _ in t11.series(include_tcprand=True)] == ["CUBIC", "CT200", "CTD", "DCTCP"]
+    assert [n for n, _ in t11.series(include_tcprand=False)] == ["CUBIC", "DCTCP"]
+
+
+def test_dctcp_points_mark_at_a_fifth_of_qmax():
+    sc = t11.scenario("websearch", 0.8, {"cc": "dctcp"}, True)
+    assert sc["topology"]["ecn_k"] == f"{round(0.2 * t11.QMAX)}pkt"
+    assert "ecn_k" not in t11.scenario("websearch", 0.8, {"cc": "cubic"}, True)["topology"]
+
+
+def test_figure_end_to_end_pairs_identical_runs_to_one(tmp_path, monkeypatch):
+    # Tiny runs; a second CUBIC series must come out exactly 1 everywhere
+    # (same arrivals, deterministic core), which checks pairing and ratios.
+    monkeypatch.setattr(t11, "QUICK_ARRIVALS_S", 0.03)
+    monkeypatch.setattr(t11, "QUICK_DRAIN_S", 0.05)
+    monkeypatch.setattr(t11, "SERIES", t11.SERIES + [("CUBIC again", {"cc": "cubic"}, False)])
+    rep = reproduce(t11.PAPER, quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert not rep.errors, rep.errors
+    res = rep.results["11"]
+    df = res.table
+    again = df[df.scheme == "CUBIC again"]
+    assert len(again) == len(t11.WORKLOADS) * len(t11.LOADS) * len(t11.FCT_BINS)
+    ok = again.paired_flows > 0
+    assert ok.any()
+    for c in ["mean_ratio", "p99_ratio", "max_ratio"]:
+        assert np.allclose(again.loc[ok, c], 1.0)
+    assert (tmp_path / "fig11.png").is_file() and (tmp_path / "fig11.csv").is_file()
+    assert all(c.verdict in VERDICTS for c in res.comparisons)
+    assert any(c.quantity.startswith("DCTCP") for c in res.comparisons)
+    if t11.tcprand_problem() is not None:
+        assert any("not run" in n for n in res.notes)
+    assert "Fig. 11" in (tmp_path / "report.md").read_text()
+
+
+def _fake(short: float, long08: float) -> pd.DataFrame:
+    rows = []
+    for sch in ["CT200", "CTD", "DCTCP"]:
+        for wl in t11.WORKLOADS:
+            for load in t11.LOADS:
+                for b, _, _ in t11.FCT_BINS:
+                    r = short if b == "short" else long08 if (b == "long" and load == 0.8) else 1.0
+                    if sch == "DCTCP":
+                        r = 0.8
+                    rows.append({"workload": wl, "load": load, "scheme": sch, "bin": b, "paired_flows": 50,
+                                 "mean_ratio": r, "p99_ratio": r, "max_ratio": r})
+    return pd.DataFrame(rows)
+
+
+def test_verdicts_follow_their_criteria():
+    good = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.0, 0.7), True)}
+    assert all(v == "agrees" for v in good.values()), good
+    bad = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.5, 1.3), True)}
+    assert bad["CT200: short flows, mean/max FCT ÷ CUBIC's"] == "differs"
+    assert bad["CTD: long flows at L = 0.8, mean FCT ÷ CUBIC's"] == "differs"
+    partly = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.2, 1.0), True)}
+    assert partly["CT200: short flows, mean/max FCT ÷ CUBIC's"] == "trend agrees"
+    # Without TCPRand only the DCTCP claim is judged.
+    only = t11.comparisons(_fake(1.0, 0.7), False)
+    assert [c.quantity.split(":")[0] for c in only] == ["DCTCP"]
