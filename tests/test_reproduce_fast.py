@@ -26,7 +26,7 @@ from dcnsim.experiments import (
     register,
     reproduce,
 )
-from dcnsim.experiments.framework import VERDICTS
+from dcnsim.experiments.framework import TALLIED, VERDICTS, check_formula, tally_text
 from dcnsim.sweep import Point
 
 from conftest import cli, needs_core
@@ -67,7 +67,8 @@ def _analyze_a(summary, out_dir):
     paths = facet_plot(df, "n", "qct_ms", xlabel="workers", ylabel="QCT (ms)", path=out_dir / "figA.png")
     return FigureResult(df, paths, [compare_number("QCT at n = 2", float(df.qct_ms.iloc[0]), 1.0, unit="ms"),
                                     compare_claim("QCT grows with n", "yes", "yes",
-                                                  bool(df.qct_ms.is_monotonic_increasing))])
+                                                  bool(df.qct_ms.is_monotonic_increasing),
+                                                  criterion="non-decreasing in n")])
 
 
 def _analyze_b(summary, out_dir):
@@ -99,18 +100,96 @@ def test_figure_ids_and_selection():
         p.figure("7")
 
 
-def test_verdicts():
-    assert compare_number("x", 10.0, 10.5).verdict == "agrees"
+def test_number_verdicts_follow_the_printed_criterion():
+    c = compare_number("x", 10.0, 10.5)
+    assert c.verdict == "agrees" and c.criterion == "within 20 % (close: 50 %)"
     assert compare_number("x", 14.0, 10.0).verdict == "close"
     assert compare_number("x", 30.0, 10.0).verdict == "differs"
+    assert compare_number("x", 14.0, 10.0, close_tol=None).verdict == "differs"  # no close band
     assert compare_number("x", 3.0, None).verdict == "not in paper"
-    assert compare_number("x", math.nan, 3.0).verdict == "differs"
-    assert compare_claim("c", "a", "b", True).verdict == "agrees"
-    assert compare_claim("c", "a", "b", False, partly=True).verdict == "trend agrees"
-    assert compare_claim("c", "a", "b", False).verdict == "differs"
+    # nothing measured: untestable (out of the tally), not a silent "differs" or "agrees"
+    assert compare_number("x", math.nan, 3.0).verdict == "untestable"
+    assert compare_number("x", None, 3.0).verdict == "untestable"
+    # an infinite value is a measurement (e.g. no onset in the range) and fails
+    assert compare_number("x", math.inf, 35.0).verdict == "differs"
+
+
+def test_paper_value_zero_needs_an_explicit_absolute_tolerance():
+    with pytest.raises(ValueError, match="abs_tol"):
+        compare_number("timeouts", 0.0, 0.0)
+    c = compare_number("timeouts", 0.3, 0, abs_tol=0.5)
+    assert c.verdict == "agrees" and "0.5" in c.criterion and "absolute" in c.criterion
+    assert compare_number("timeouts", 0.7, 0, abs_tol=0.5).verdict == "differs"
+    assert compare_number("timeouts", 0.7, 0, abs_tol=0.5, abs_close=1.0).verdict == "close"
+
+
+def test_claims_need_a_criterion_and_a_failing_claim_differs():
+    # code written against the old API (no criterion) fails loudly
+    with pytest.raises(TypeError):
+        compare_claim("c", "a", "b", True)
+    with pytest.raises(ValueError):
+        compare_claim("c", "a", "b", True, criterion="")
+    c = compare_claim("c", "a", "b", True, criterion="ratio ≥ 10")
+    assert c.verdict == "agrees" and c.criterion == "ratio ≥ 10"
+    assert compare_claim("c", "a", "b", False, criterion="ratio ≥ 10").verdict == "differs"
+    # a trend needs its own stated criterion, and fails when that fails
+    with pytest.raises(ValueError, match="partly_criterion"):
+        compare_claim("c", "a", "b", False, partly=True, criterion="ratio ≥ 10")
+    t = compare_claim("c", "a", "b", False, partly=True, criterion="ratio ≥ 10", partly_criterion="ratio ≥ 3.16")
+    assert t.verdict == "trend agrees" and "trend: ratio ≥ 3.16" in t.criterion
+    assert compare_claim("c", "a", "b", False, partly=False, criterion="ratio ≥ 10",
+                         partly_criterion="ratio ≥ 3.16").verdict == "differs"
+    # could not be measured: untestable, not "not in paper"
+    assert compare_claim("c", "a", "b", None, criterion="r > 0.9").verdict == "untestable"
+
+
+def test_orders_of_magnitude_claims_reject_small_gains():
+    """The issue's examples: a 1.1× gain for "orders of magnitude", a 0.13
+    ratio for "underestimates slightly", no penalty for "small penalty"."""
+    import numpy as np
+
+    from dcnsim.experiments import kulkarni as k
+
+    for gain in (1.1, 1.5, 2.5):
+        c = compare_claim("gain", gain, "orders of magnitude", gain >= 10, partly=gain >= k.ORDER_HALF,
+                          criterion="ratio ≥ 10", partly_criterion="ratio ≥ √10")
+        assert c.verdict == "differs", gain
+    b = pd.DataFrame({"config": [k.BASE.key()] * 3, "n": [4, 16, 32], "goodput_mbps": [900.0, 100.0, 80.0],
+                      "full_mbps": [900.0, 13.0, 10.4], "j": [2.0] * 3})
+    cl = k._claims_38(b)
+    assert cl[0].verdict == "differs" and cl[0].criterion.startswith("0.7 ≤ ratio < 1")
+
+
+def test_formula_checks_and_untestable_are_out_of_the_tally():
+    cs = [compare_number("a", 10.0, 10.0), compare_claim("b", 1, 2, False, criterion="x"),
+          compare_claim("c", 1, 2, None, criterion="x"), check_formula("N*max", 37.5, 37.5, rel_tol=0.02),
+          check_formula("N*", 20.0, 14.0, rel_tol=0.05), compare_number("d", 1.0, None)]
+    assert [c.verdict for c in cs] == ["agrees", "differs", "untestable", "formula check", "formula check",
+                                       "not in paper"]
+    assert cs[3].matched is True and cs[4].matched is False and "NOT match" in cs[4].note
+    t = tally_text(cs)
+    assert t.startswith("2 tested claims: 1 agrees, 1 differs;")
+    assert "1 untestable" in t and "2 formula check(s) (1 match)" in t
     with pytest.raises(ValueError):
         Comparison("q", 1, 1, "maybe")
-    assert set(VERDICTS) >= {"agrees", "differs"}
+    with pytest.raises(ValueError, match="criterion"):
+        Comparison("q", 1, 1, "agrees")  # a tallied verdict must say what decided it
+    assert set(TALLIED) < set(VERDICTS)
+
+
+def test_capped_log_error_keeps_zero_and_infinite_points():
+    import numpy as np
+
+    from dcnsim.experiments.kulkarni import LOG_CAP, _gmean, male
+
+    assert male([2.0], [1.0]) == pytest.approx(math.log(2))
+    # a model that says 0 (or ∞, or nothing) where the simulation has a value counts as the cap
+    assert male([2.0, 0.0], [1.0, 5.0]) == pytest.approx((math.log(2) + LOG_CAP) / 2)
+    assert male([2.0, math.inf], [1.0, 5.0]) == pytest.approx((math.log(2) + LOG_CAP) / 2)
+    assert male([2.0, math.nan], [1.0, 5.0]) == pytest.approx((math.log(2) + LOG_CAP) / 2)
+    assert male([0.0], [0.0]) == 0.0
+    assert male([1000.0], [1.0]) == pytest.approx(LOG_CAP)
+    assert _gmean(np.array([0.0, 100.0])) == pytest.approx(1.0)  # 1/100 and 100
 
 
 @needs_core
@@ -131,8 +210,13 @@ def test_framework_end_to_end_and_resume(tmp_path):
     md = (out / "report.md").read_text()
     assert "## Fig. 1 — QCT vs n" in md and "## §2 — shared point" in md
     assert "| QCT grows with n |" in md and "init_cwnd" in md and "figA.png" in md
+    assert "| criterion | verdict |" in md and "non-decreasing in n" in md and "**Tally:**" in md
+    import dcnsim
+
+    assert f"core {dcnsim.core_id()}" in md  # which core computed the report
     text = "\n".join(lines)
     assert "QCT at n = 2" in text and "paper" in text and "init_cwnd" in text
+    assert "criterion" in text and "within 20 %" in text and "tested claims" in text
 
     # resume: nothing runs again, same tables
     png = (out / "figA.png").read_bytes()

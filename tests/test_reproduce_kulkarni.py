@@ -40,9 +40,12 @@ def test_onset_ignores_a_dip_that_recovers():
     assert onset([4, 1, 3, 2, 5], [800, 380, 900, 700, 300]) == 5
 
 
-def test_male_is_symmetric_in_log_and_skips_non_positive():
+def test_male_is_symmetric_in_log_and_caps_non_positive():
+    from dcnsim.experiments.kulkarni import LOG_CAP
+
     assert male([2, 0.5], [1, 1]) == pytest.approx(math.log(2))
-    assert male([1, float("nan"), 0], [1, 5, 5]) == pytest.approx(0.0)
+    # a missing or zero model value is 100× off, never skipped
+    assert male([1, float("nan"), 0], [1, 5, 5]) == pytest.approx(2 * LOG_CAP / 3)
 
 
 def test_figure_groups_are_selectable_by_any_member():
@@ -96,7 +99,7 @@ def test_reproduce_quick_writes_outputs_and_prints_claims(quick_run):
     # the dissertation's claims are printed beside ours
     assert "Split fits best" in text
     assert "doubling the buffer doubles the servers before collapse" in text
-    assert "summary:" in text and "comparisons" in text
+    assert "summary:" in text and "tested claims" in text and "criterion" in text
     # and only the selected figures ran
     assert not (out / "fig4_11.csv").exists() and "fig4_11" not in text
 

@@ -91,6 +91,32 @@ def test_changed_scenario_is_recomputed(tmp_path):
     assert len(pd.read_csv(point_dir(tmp_path, "x") / "queries.csv")) == 3
 
 
+def test_summary_names_the_core_and_another_core_invalidates_the_cache(tmp_path, monkeypatch):
+    p = Point("x", small_pa(queries=2), 1)
+    df = run_sweep([p], tmp_path, progress=False, jobs=1)
+    rec = json.loads((point_dir(tmp_path, "x") / "summary.json").read_text())
+    assert rec["core_version"] == dcnsim.core_version() and rec["core_build"] == dcnsim.core_build()
+    assert len(rec["core_build"]) == 16 and rec["core_build"] != "unknown"  # a real source hash
+    assert df["core_build"].iloc[0] == dcnsim.core_build()
+    # same core: resumed
+    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == []
+    # a new build of the same version (its sources changed): recomputed
+    monkeypatch.setattr(dcnsim, "core_build", lambda: "0123456789abcdef")
+    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+    monkeypatch.undo()
+    # an older core's summary on disk (another version): recomputed, and rewritten by this core
+    path = point_dir(tmp_path, "x") / "summary.json"
+    old = json.loads(path.read_text())
+    old["core_version"] = "0.0.1"
+    path.write_text(json.dumps(old))
+    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+    assert json.loads(path.read_text())["core_version"] == dcnsim.core_version()
+    # a summary from before versioning (no core fields) is never trusted
+    del old["core_version"], old["core_build"]
+    path.write_text(json.dumps(old))
+    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+
+
 def test_invalid_point_fails_before_running(tmp_path):
     bad = small_pa()
     bad["topology"]["rate"] = "fast"

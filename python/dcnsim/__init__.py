@@ -54,6 +54,8 @@ __all__ = [
     "ScenarioError",
     "jain",
     "core_version",
+    "core_build",
+    "core_id",
     "Scenario",
     "Tcp",
     "Star",
@@ -87,6 +89,19 @@ def core_version() -> str:
     """Version string of the Rust core (``_core.version()``)."""
     fn = getattr(_core, "version", None)
     return fn() if fn is not None else "unknown"
+
+
+def core_build() -> str:
+    """Hash of the Rust core's sources at build time (``_core.build()``):
+    results of two cores with the same version but another build may differ."""
+    fn = getattr(_core, "build", None)
+    return fn() if fn is not None else "unknown"
+
+
+def core_id() -> str:
+    """``<core version>+<build hash>``: what produced a result, and what the
+    sweep and reproduction caches key on besides scenario and seed."""
+    return f"{core_version()}+{core_build()}"
 
 
 def _require(name: str):

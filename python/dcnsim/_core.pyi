@@ -22,6 +22,8 @@ class _RunOutput(TypedDict):
     summary: Dict[str, float]
     #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
     pcaps: Dict[str, bytes]
+    #: which core produced the tables: ``version`` and ``build`` (source hash)
+    core: Dict[str, str]
 
 def validate(scenario_json: str) -> List[str]:
     """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
@@ -39,3 +41,6 @@ def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]],
 
 def version() -> str:
     """The core's version."""
+
+def build() -> str:
+    """A hash of the core's Rust sources at build time."""

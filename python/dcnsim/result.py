@@ -20,6 +20,7 @@ TABLE_COLUMNS: Dict[str, List[str]] = {
         "segments_sent", "bytes_sent", "retransmits", "retx_bytes", "timeouts",
         "timeout_period_s", "fast_retransmits", "drops", "drop_runs", "max_drop_run",
         "ecn_marks", "ooo_arrivals", "final_cwnd_bytes", "completed",
+        "received_bytes", "messages_written", "messages_received",
     ],
     "queues": [
         "queue_id", "node", "to", "rate_bps", "limit_bytes", "limit_pkts", "enqueued",
@@ -39,7 +40,7 @@ TABLES = tuple(TABLE_COLUMNS)
 
 SUMMARY_KEYS = (
     "seed", "events", "packet_hops", "sim_time_s", "wall_s", "packets_created",
-    "packets_delivered", "packets_dropped", "packets_in_flight",
+    "packets_delivered", "packets_dropped", "packets_in_flight", "packets_on_links",
 )
 
 FORMATS = ("csv", "parquet")
@@ -112,6 +113,8 @@ class Result:
 
         self.scenario: Dict[str, Any] = dict(scenario or {})
         self.summary: Dict[str, float] = dict(raw.get("summary", {}))
+        #: which core produced this result: ``{"version": ..., "build": ...}``
+        self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
         #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
         self.pcaps: Dict[str, bytes] = {str(k): bytes(v) for k, v in (raw.get("pcaps") or {}).items()}
         self.tables: Dict[str, "pd.DataFrame"] = {}
@@ -235,30 +238,81 @@ class Result:
 
     def conservation_problems(self) -> List[str]:
         """Accounting laws every run obeys; returns what is violated (empty
-        when all hold): every packet is delivered, dropped or still in
-        flight; no TCP flow delivers more than its application wrote; a
-        completed TCP flow delivered exactly what was written; UDP delivers
-        at most what was sent."""
+        when all hold). Each law sets two tallies kept by different parts of
+        the core against each other, so a lost, invented or doubled packet
+        or byte breaks one:
+
+        * packets: the arena's live packets (``packets_in_flight``) equal
+          what the links hold (``packets_on_links``, the sum of the queues'
+          ``in_flight_pkts``); created = delivered + dropped + on links; every
+          created packet was offered to a NIC queue; every packet enqueued on
+          a link arrived at its far end (``packet_hops``) or is still on it;
+          the core's drops equal the queues';
+        * bytes: what each TCP flow's receiving application counted
+          (``received_bytes``) equals the transport's in-order bytes
+          (``delivered_bytes``; for a duration flow, delivered by its deadline,
+          at most what was received) and never exceeds what was written;
+        * completion, the application's own event: a completed transfer
+          received every message written, and every byte exactly once.
+        UDP delivers at most what was sent."""
         out: List[str] = []
         s = self.summary
-        if {"packets_created", "packets_delivered", "packets_dropped", "packets_in_flight"} <= set(s):
-            lhs = s["packets_created"]
-            rhs = s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]
-            if lhs != rhs:
-                out.append(f"packets: created {lhs:.0f} != delivered + dropped + in flight {rhs:.0f}")
+        keys = {"packets_created", "packets_delivered", "packets_dropped", "packets_in_flight",
+                "packets_on_links", "packet_hops"}
+        q = self.queues
+        if keys <= set(s):
+            created, delivered, dropped = s["packets_created"], s["packets_delivered"], s["packets_dropped"]
+            live, on_links = s["packets_in_flight"], s["packets_on_links"]
+            if live != on_links:
+                out.append(f"packets: {live:.0f} live in the arena but {on_links:.0f} on the links")
+            if created != delivered + dropped + on_links:
+                out.append(f"packets: created {created:.0f} != delivered {delivered:.0f} + dropped {dropped:.0f} "
+                           f"+ on links {on_links:.0f}")
+            if len(q) and {"enqueued", "dropped", "in_flight_pkts", "from_host"} <= set(q.columns):
+                if dropped != q["dropped"].sum():
+                    out.append(f"packets: core counted {dropped:.0f} drops, the queues {q['dropped'].sum()}")
+                if q["enqueued"].sum() != s["packet_hops"] + q["in_flight_pkts"].sum():
+                    out.append(f"packets: {q['enqueued'].sum()} enqueued on links != {s['packet_hops']:.0f} "
+                               f"arrivals + {q['in_flight_pkts'].sum()} still on links")
+                nic = q[q["from_host"].astype(bool)]
+                offered = int(nic["enqueued"].sum() + nic["dropped"].sum())
+                if created != offered:
+                    out.append(f"packets: created {created:.0f} != {offered} offered to NIC queues")
         f = self.flows
         if len(f):
-            over = f[f.delivered_bytes > f.app_bytes]
-            for r in over.itertuples():
-                out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > written {r.app_bytes}")
-            tcp = f[(f.transport == "tcp") & f.completed.astype(bool)]
-            for r in tcp[tcp.delivered_bytes != tcp.app_bytes].itertuples():
-                out.append(f"flow {r.flow_id}: completed but delivered {r.delivered_bytes} of {r.app_bytes}")
+            udp = f[f.transport == "udp"]
+            for r in udp[udp.delivered_bytes > udp.app_bytes].itertuples():
+                out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > sent {r.app_bytes}")
+            tcp = f[f.transport == "tcp"]
+            if {"received_bytes", "messages_written", "messages_received"} <= set(f.columns):
+                for r in tcp.itertuples():
+                    sized = r.messages_written > 0
+                    if r.received_bytes > r.app_bytes:
+                        out.append(f"flow {r.flow_id}: the application received {r.received_bytes} > "
+                                   f"written {r.app_bytes}")
+                    if (sized and r.delivered_bytes != r.received_bytes) or r.delivered_bytes > r.received_bytes:
+                        out.append(f"flow {r.flow_id}: transport delivered {r.delivered_bytes} in order, the "
+                                   f"application received {r.received_bytes}")
+                    if r.messages_received > r.messages_written:
+                        out.append(f"flow {r.flow_id}: {r.messages_received} messages received > "
+                                   f"{r.messages_written} written")
+                    if bool(r.completed) and sized and (r.messages_received != r.messages_written
+                                                        or r.received_bytes != r.app_bytes
+                                                        or r.delivered_bytes != r.app_bytes):
+                        out.append(f"flow {r.flow_id}: completed with {r.messages_received}/{r.messages_written} "
+                                   f"messages, {r.delivered_bytes} delivered, {r.received_bytes} received of "
+                                   f"{r.app_bytes} written")
+            else:
+                for r in tcp[tcp.delivered_bytes > tcp.app_bytes].itertuples():
+                    out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > written {r.app_bytes}")
         return out
 
     def summary_record(self) -> Dict[str, Any]:
-        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None)."""
+        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None),
+        with ``core_version`` and ``core_build`` (which core produced it)."""
         rec = {k: _jsonable(v) for k, v in self.summary.items()}
+        rec["core_version"] = self.core.get("version", "unknown")
+        rec["core_build"] = self.core.get("build", "unknown")
         for k, v in self.metrics.items():
             rec.setdefault(k, _jsonable(v))
         return rec

@@ -127,6 +127,9 @@ class Tcp(_Builder):
     delayed_ack_timeout: Optional[str] = None
     delayed_ack_segments: Optional[int] = None
     sack: Optional[bool] = None
+    sack_rescue: Optional[bool] = None
+    limited_transmit: Optional[bool] = None
+    timestamps: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None
     cubic_fast_convergence: Optional[bool] = None
@@ -437,7 +440,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         raise ScenarioError([f"file: no such file: {p}"]) from None
     except IsADirectoryError:
         raise ScenarioError([f"file: is a directory: {p}"]) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL in the path
         raise ScenarioError([f"file: cannot read {p}: {e}"]) from None
     if p.suffix.lower() == ".json":
         try:

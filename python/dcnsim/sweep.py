@@ -4,9 +4,11 @@ A sweep is a list of points, each ``(label, scenario, seed)`` (optionally with
 a ``params`` dict recorded beside the results). Every point runs in a worker
 process and writes its tables plus ``summary.json`` to ``out_dir/<label>/``,
 each file atomically and ``summary.json`` last. A point whose directory
-already holds a ``summary.json`` for the *same* scenario and seed is not run
-again, so an interrupted sweep resumes where it stopped; a point whose
-scenario changed is recomputed.
+already holds a ``summary.json`` for the *same* scenario and seed, written
+by the *same* core (version and build hash, see :func:`dcnsim.core_id`), is
+not run again, so an interrupted sweep resumes where it stopped; a point
+whose scenario changed, or that an older (or newer) core computed, is
+recomputed.
 
 Results do not depend on the number of workers or on completion order: each
 point is a pure function of its scenario and seed.
@@ -133,16 +135,28 @@ def _connect(cluster: str):
         raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: {e}") from None
 
 
-def _cached(out: Path, doc: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+def _current_core() -> Tuple[str, str]:
+    from . import core_build, core_version
+
+    return core_version(), core_build()
+
+
+def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] = None) -> Optional[Dict[str, Any]]:
+    """The point's summary if its results are valid for ``doc`` and were
+    computed by ``core`` (version, build hash; default: the loaded core)."""
     summary, scen = out / "summary.json", out / "scenario.json"
     if not (summary.is_file() and scen.is_file()):
         return None
     try:
         if _canonical(json.loads(scen.read_text(encoding="utf-8"))) != _canonical(doc):
             return None
-        return json.loads(summary.read_text(encoding="utf-8"))
+        rec = json.loads(summary.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    version, build = core or _current_core()
+    if rec.get("core_version") != version or rec.get("core_build") != build:
+        return None  # another core: its numbers may differ
+    return rec
 
 
 def run_sweep(
@@ -198,8 +212,9 @@ def run_sweep(
 
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
+    core = _current_core()
     for i, (doc, d) in enumerate(zip(docs, dirs)):
-        cached = _cached(d, doc)
+        cached = _cached(d, doc, core)
         if cached is not None:
             records[i] = cached
         else:

@@ -38,6 +38,11 @@ fn results_to_py(py: Python<'_>, r: &Results) -> PyResult<PyObject> {
         pcaps.set_item(name, PyBytes::new_bound(py, bytes))?;
     }
     out.set_item("pcaps", pcaps)?;
+    // Which core produced these tables (sweep caches compare it).
+    let core = PyDict::new_bound(py);
+    core.set_item("version", dcnsim::VERSION)?;
+    core.set_item("build", dcnsim::BUILD_HASH)?;
+    out.set_item("core", core)?;
     Ok(out.into_py(py))
 }
 
@@ -77,7 +82,13 @@ fn flow_size_cdf(table_json: &str) -> PyResult<(String, String, Vec<(f64, f64)>,
 
 #[pyfunction]
 fn version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
+    dcnsim::VERSION
+}
+
+/// A hash of the core's sources at build time.
+#[pyfunction]
+fn build() -> &'static str {
+    dcnsim::BUILD_HASH
 }
 
 #[pymodule]
@@ -85,6 +96,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
     Ok(())
 }

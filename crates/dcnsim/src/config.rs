@@ -396,6 +396,17 @@ pub struct TcpConfig {
     /// Segments per delayed ACK (RFC 1122: 2).
     pub delayed_ack_segments: u32,
     pub sack: bool,
+    /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest
+    /// unSACKed segment per recovery (rules 1–3 always apply with SACK).
+    pub sack_rescue: bool,
+    /// RFC 3042 Limited Transmit: a new segment on each of the first two
+    /// duplicate ACKs (flight ≤ cwnd + 2·SMSS), cwnd unchanged.
+    pub limited_transmit: bool,
+    /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
+    /// advances snd_una; false: one timed segment per RTT, never a
+    /// retransmitted one, and the backed-off RTO kept until a valid sample
+    /// (Karn's algorithm, RFC 6298 §3 and (5.7)).
+    pub timestamps: bool,
     /// Negotiate ECN (ECT on data, ECE echo, CWR). DCTCP and FaST flows
     /// always use ECN, whatever this says ([`CcKind::needs_ecn`]).
     pub ecn: bool,
@@ -431,6 +442,9 @@ impl Default for TcpConfig {
             delayed_ack_timeout: SimTime::from_ms(40),
             delayed_ack_segments: 2,
             sack: false,
+            sack_rescue: false,
+            limited_transmit: false,
+            timestamps: true,
             ecn: false,
             handshake_rtt_sample: true,
             cubic: CubicParams::default(),

@@ -23,6 +23,12 @@ pub mod world;
 use config::Config;
 use results::Results;
 
+/// The core's version (the crate's).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// A hash of the core's sources at build time (build.rs): two builds with
+/// the same hash simulate identically; caches of results key on it.
+pub const BUILD_HASH: &str = env!("DCNSIM_BUILD_HASH");
+
 /// Run a validated scenario to completion and return its tables.
 pub fn run(cfg: &Config) -> Results {
     let t0 = std::time::Instant::now();

@@ -7,7 +7,7 @@
 //! rejects a reasonable scenario is raised with `limits = { memory = "64GB" }`
 //! (or `events = 1e13`) in the scenario itself.
 
-use crate::config::{AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig};
+use crate::config::{AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode};
 use crate::net::Packet;
 
 /// Default `limits.memory`: a run that may need more is rejected.
@@ -106,6 +106,10 @@ fn min_payload(t: &TcpConfig) -> u64 {
         SegPolicyKind::Fixed => t.mss,
         SegPolicyKind::Fast => t.fast.smin.min(t.fast.probe_size.max(1)),
         SegPolicyKind::Dsr => t.dsr.mss,
+        SegPolicyKind::TcpRand => match t.tcprand.mode {
+            TcpRandMode::Static => t.tcprand.rmin,
+            TcpRandMode::Adaptive => t.tcprand.theta,
+        },
     };
     p.clamp(1, t.mss.max(1)) as u64
 }

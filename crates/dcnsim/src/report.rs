@@ -28,6 +28,10 @@ struct FlowRow {
     end_s: f64,
     app_bytes: u64,
     delivered: u64,
+    /// Bytes the receiving application counted (independent of `delivered`).
+    received: u64,
+    msgs_written: u64,
+    msgs_received: u64,
     goodput_bps: f64,
     segments_sent: u64,
     bytes_sent: u64,
@@ -70,8 +74,12 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         let app = &w.apps[f.app as usize];
         let d = &w.core.tcp_drops[i];
         let start = f.start_time;
-        // A duration-limited bulk flow ends at its deadline; everything else
-        // when its last written byte is delivered.
+        // Completion is the application's own event, never inferred from
+        // byte counts (the conservation checker compares those): a bulk flow
+        // ends when its app records the end (the last message received, or
+        // the deadline of a duration-limited flow); a request/response flow
+        // when its app has received every message written on it.
+        let rx = w.app_rx[i];
         let (end, delivered) = match app {
             App::Bulk(b) => (
                 b.end,
@@ -82,8 +90,8 @@ pub fn build(w: &World, wall_s: f64) -> Results {
                 },
             ),
             _ => {
-                let done = f.app_bytes() > 0 && f.delivered() == f.app_bytes();
-                (done.then_some(f.last_delivery), f.delivered())
+                let done = f.msgs_written() > 0 && rx.msgs == f.msgs_written();
+                (if done { rx.last_msg } else { None }, f.delivered())
             }
         };
         let span = match (start, end) {
@@ -103,16 +111,13 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             segment: f.seg_name(),
             start_s: start.map_or(f64::NAN, |s| s.as_secs_f64()),
             end_s: end.map_or(f64::NAN, |e| e.as_secs_f64()),
-            app_bytes: match app {
-                App::Bulk(b)
-                    if b.end.is_some()
-                        && matches!(b.amount, crate::config::BulkAmount::Duration(_)) =>
-                {
-                    delivered
-                }
-                _ => f.app_bytes(),
-            },
+            // A duration-limited flow's writes end at its deadline
+            // (`app_close`): what it offered, not what arrived.
+            app_bytes: f.app_bytes(),
             delivered,
+            received: rx.bytes,
+            msgs_written: f.msgs_written(),
+            msgs_received: rx.msgs,
             goodput_bps: if span.0 > 0 {
                 delivered as f64 * 8.0 / span.as_secs_f64()
             } else {
@@ -169,6 +174,9 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             end_s: end.as_secs_f64(),
             app_bytes: u.sent_bytes,
             delivered: u.rx_bytes,
+            received: u.rx_bytes,
+            msgs_written: 0,
+            msgs_received: 0,
             goodput_bps: if span.0 > 0 {
                 u.rx_bytes as f64 * 8.0 / span.as_secs_f64()
             } else {
@@ -294,6 +302,9 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         "completed",
         Column::Bool(r.iter().map(|x| x.completed).collect()),
     );
+    flows.push("received_bytes", u64s(r.iter().map(|x| x.received)));
+    flows.push("messages_written", u64s(r.iter().map(|x| x.msgs_written)));
+    flows.push("messages_received", u64s(r.iter().map(|x| x.msgs_received)));
 
     let mut queues = Table::new("queues");
     let ls = &w.core.links;
@@ -352,6 +363,22 @@ pub fn build(w: &World, wall_s: f64) -> Results {
                 0.0
             }
         })),
+    );
+
+    // Packets on the link at the end (buffered or propagating), counted by
+    // the link itself; the conservation checker sets their sum against the
+    // arena's live packets.
+    queues.push(
+        "in_flight_pkts",
+        u64s(ls.iter().map(|l| l.in_flight() as u64)),
+    );
+    queues.push(
+        "from_host",
+        Column::Bool(
+            ls.iter()
+                .map(|l| w.core.node_host[l.from as usize] != u32::MAX)
+                .collect(),
+        ),
     );
 
     // Per-input-port accounting at switch egress queues (inputs that
@@ -431,6 +458,10 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             w.core.flowlets_started as f64,
         ),
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
+        (
+            "packets_on_links".to_string(),
+            w.core.links.iter().map(|l| l.in_flight() as f64).sum(),
+        ),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
     let mut summary = summary;

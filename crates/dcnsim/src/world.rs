@@ -262,6 +262,35 @@ impl Core {
     }
 }
 
+/// What the receiving application of one TCP flow has been handed,
+/// counted by the application layer itself (not read back from the
+/// transport's `rcv_nxt`), so the conservation checker compares two
+/// independent tallies.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AppRx {
+    /// Bytes handed up in order.
+    pub bytes: u64,
+    /// Messages (blocks, responses, requests) the application received.
+    pub msgs: u64,
+    /// When the application received its last message.
+    pub last_msg: Option<SimTime>,
+}
+
+/// Deliberate faults for the conservation tests: each breaks one law the
+/// checker must then report. Hidden and reachable only from Rust (not from
+/// scenarios, the CLI or Python); `None` in every real run.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The n-th packet (counting from 1) to reach a host vanishes: it is
+    /// neither delivered nor dropped nor released.
+    LosePacket(u64),
+    /// The n-th in-order hand-off to a receiving application is made twice.
+    DoubleHandoff(u64),
+    /// The n-th in-order hand-off is lost between transport and application.
+    DropHandoff(u64),
+}
+
 pub struct World {
     pub core: Core,
     pub flows: Vec<TcpFlow>,
@@ -274,6 +303,12 @@ pub struct World {
     /// Apps that have not finished yet; the run ends when this reaches 0.
     pub pending_apps: usize,
     pub trace: Option<Trace>,
+    /// Per TCP flow: what its receiving application was handed.
+    pub app_rx: Vec<AppRx>,
+    #[doc(hidden)]
+    pub fault: Option<Fault>,
+    /// Packets that reached a host / in-order hand-offs so far (for `fault`).
+    fault_count: [u64; 2],
 }
 
 /// Collected time series (columns), filled by the periodic `Sample` event.
@@ -385,6 +420,9 @@ impl World {
             name: cfg.name.clone(),
             pending_apps: 0,
             trace: None,
+            app_rx: Vec::new(),
+            fault: None,
+            fault_count: [0; 2],
         };
         for (i, spec) in cfg.apps.iter().enumerate() {
             let app = App::build(&mut w, i as u32, spec);
@@ -426,6 +464,7 @@ impl World {
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
         self.flows.push(f);
+        self.app_rx.push(AppRx::default());
         self.flow_meta.push(meta);
         self.core.tcp_drops.push(DropRuns::default());
         id
@@ -474,6 +513,10 @@ impl World {
                 if core.node_host[node as usize] == u32::MAX {
                     core.forward(node, id, l);
                 } else {
+                    if self.fault.is_some() && self.inject_loss() {
+                        return;
+                    }
+                    let core = &mut self.core;
                     let p = *core.arena.get(id);
                     debug_assert_eq!(
                         core.node_host[node as usize], p.dst,
@@ -503,14 +546,48 @@ impl World {
         match p.kind {
             PktKind::Data => {
                 let f = p.flow as usize;
-                if self.flows[f].on_data(&mut self.core, p) {
+                let mut n = self.flows[f].on_data(&mut self.core, p);
+                if n > 0 {
+                    if self.fault.is_some() {
+                        n = self.inject_handoff(n);
+                    }
+                    self.app_rx[f].bytes += n;
                     while let Some(tag) = self.flows[f].pop_delivered_msg() {
+                        let rx = &mut self.app_rx[f];
+                        rx.msgs += 1;
+                        rx.last_msg = Some(self.core.q.now());
                         App::on_message(self, p.flow, tag);
                     }
                 }
             }
             PktKind::Ack => self.flows[p.flow as usize].on_ack(&mut self.core, p),
             PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
+        }
+    }
+
+    /// `Fault::LosePacket`: whether the packet now reaching a host vanishes.
+    #[cold]
+    fn inject_loss(&mut self) -> bool {
+        let Some(Fault::LosePacket(n)) = self.fault else {
+            return false;
+        };
+        self.fault_count[0] += 1;
+        self.fault_count[0] == n
+    }
+
+    /// `Fault::DoubleHandoff` / `DropHandoff`: the bytes this hand-off
+    /// actually gives the application.
+    #[cold]
+    fn inject_handoff(&mut self, bytes: u64) -> u64 {
+        let nth = match self.fault {
+            Some(Fault::DoubleHandoff(n)) | Some(Fault::DropHandoff(n)) => n,
+            _ => return bytes,
+        };
+        self.fault_count[1] += 1;
+        match self.fault {
+            Some(Fault::DoubleHandoff(_)) if self.fault_count[1] == nth => 2 * bytes,
+            Some(Fault::DropHandoff(_)) if self.fault_count[1] == nth => 0,
+            _ => bytes,
         }
     }
 

@@ -32,6 +32,7 @@ const SEG_POLICIES: &[SegPolicyKind] = &[
     SegPolicyKind::Fixed,
     SegPolicyKind::Fast,
     SegPolicyKind::Dsr,
+    SegPolicyKind::TcpRand,
 ];
 const CCS: &[CcKind] = &[CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast];
 const ROUTINGS: &[RoutingMode] = &[
@@ -407,6 +408,15 @@ fn tcp_of(d: &Draw) -> TcpConfig {
             LossRecovery::Rack
         } else {
             LossRecovery::DupAck
+        },
+        // TCPRand: adaptive (Algorithm 1) where CUBIC exposes W_max, static rMin 200 B elsewhere
+        tcprand: TcpRandParams {
+            mode: if d.cc == CcKind::Cubic {
+                TcpRandMode::Adaptive
+            } else {
+                TcpRandMode::Static
+            },
+            ..TcpRandParams::default()
         },
         reordering: if d.knobs.adaptive_reordering {
             Reordering::Adaptive

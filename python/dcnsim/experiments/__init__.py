@@ -9,6 +9,7 @@
 """
 
 from .framework import (
+    TALLIED,
     VERDICTS,
     Comparison,
     Figure,
@@ -16,15 +17,18 @@ from .framework import (
     Paper,
     Report,
     Setting,
+    check_formula,
     compare_claim,
     compare_number,
     read_table,
     reproduce,
+    tally_text,
 )
 from .registry import PAPERS, get_paper, paper_keys, register
 
 __all__ = [
-    "VERDICTS", "Comparison", "Figure", "FigureResult", "Paper", "Report", "Setting",
-    "compare_claim", "compare_number", "read_table", "reproduce",
+    "TALLIED", "VERDICTS", "Comparison", "Figure", "FigureResult", "Paper", "Report", "Setting",
+    "check_formula", "compare_claim", "compare_number", "read_table", "reproduce",
+    "tally_text",
     "PAPERS", "get_paper", "paper_keys", "register",
 ]

@@ -50,10 +50,20 @@ __all__ = [
     "compare_claim",
     "read_table",
     "VERDICTS",
+    "TALLIED",
+    "check_formula",
+    "tally_text",
 ]
 
-#: Verdicts a comparison may carry, best first.
-VERDICTS = ("agrees", "close", "trend agrees", "differs", "not in paper")
+#: Verdicts a comparison may carry. The first four are the tally: a claim of
+#: the paper tested against our run by its printed criterion. "untestable":
+#: the claim could not be measured in our run (no value, no event to count).
+#: "formula check": the paper's own formula evaluated with its own inputs
+#: (arithmetic, not a test of the physics). "not in paper": a reference value
+#: of ours with nothing to compare it with.
+VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper")
+#: The verdicts counted as tested claims.
+TALLIED = ("agrees", "close", "trend agrees", "differs")
 
 
 @dataclass
@@ -62,8 +72,10 @@ class Comparison:
 
     ``ours`` and ``paper`` are numbers or short texts; ``paper`` is ``None``
     for a quantity the paper does not state (a reference value of ours).
-    ``verdict`` is one of :data:`VERDICTS`; ``note`` says why it differs or
-    how it was measured."""
+    ``verdict`` is one of :data:`VERDICTS`; ``criterion`` is the rule that
+    decided it (printed in every table); ``note`` says why it differs or
+    how it was measured. ``matched``: for a "formula check", whether our
+    evaluation gives the paper's number."""
 
     quantity: str
     ours: Any
@@ -73,16 +85,23 @@ class Comparison:
     unit: str = ""
     #: format spec for numbers (e.g. ".4f"); default: 3 significant digits
     fmt: str = ""
+    criterion: str = ""
+    matched: Optional[bool] = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.verdict in TALLIED and not self.criterion:
+            raise ValueError(f"{self.quantity!r}: a {self.verdict!r} verdict needs the criterion that decided it")
 
     def ours_text(self) -> str:
         return _fmt_value(self.ours, self.unit, self.fmt)
 
     def paper_text(self) -> str:
         return "—" if self.paper is None else _fmt_value(self.paper, self.unit, self.fmt)
+
+    def criterion_text(self) -> str:
+        return self.criterion or "—"
 
 
 @dataclass
@@ -185,6 +204,9 @@ class Report:
     n_points: int
     n_computed: int
     jobs: int
+    #: the cores (``version+build``) that computed the points (one, since a
+    #: point computed by another core is recomputed)
+    cores: List[str] = field(default_factory=list)
 
     @property
     def comparisons(self) -> List[Comparison]:
@@ -195,6 +217,9 @@ class Report:
         for c in self.comparisons:
             out[c.verdict] += 1
         return out
+
+    def tally_text(self) -> str:
+        return tally_text(self.comparisons)
 
 
 # ---------------------------------------------------------------- helpers
@@ -235,6 +260,19 @@ def _fmt_value(v: Any, unit: str = "", fmt: str = "") -> str:
     return f"{s} {unit}".strip() if unit and not isinstance(v, str) else s
 
 
+def _pct(x: float) -> str:
+    return f"{x * 100:.3g} %"
+
+
+def _is_missing(v: Any) -> bool:
+    if v is None:
+        return True
+    try:
+        return isinstance(v, (int, float)) and math.isnan(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
 def compare_number(
     quantity: str,
     ours: float,
@@ -242,32 +280,101 @@ def compare_number(
     *,
     unit: str = "",
     rel_tol: float = 0.2,
-    close_tol: float = 0.5,
+    close_tol: Optional[float] = 0.5,
+    abs_tol: Optional[float] = None,
+    abs_close: Optional[float] = None,
     note: str = "",
     fmt: str = "",
 ) -> Comparison:
-    """``agrees`` if within ``rel_tol`` of the paper's value (relative),
-    ``close`` within ``close_tol``, else ``differs``; ``not in paper`` when
-    ``paper`` is None."""
+    """A number of ours against the paper's, by a printed criterion.
+
+    Relative (default): ``agrees`` if ``|ours − paper| ≤ rel_tol·|paper|``,
+    ``close`` within ``close_tol`` (``None``: no "close" band), else
+    ``differs``. Absolute: with ``abs_tol`` the test is
+    ``|ours − paper| ≤ abs_tol`` (``close`` within ``abs_close``). A paper
+    value of 0 has no relative error, so it *needs* ``abs_tol`` (a
+    ``ValueError`` otherwise). ``paper=None``: a reference value of ours,
+    ``not in paper``. No measured value (None or NaN): ``untestable``; an
+    infinite value is a measurement (e.g. "no onset in the range") and is
+    judged."""
+    unit_s = f" {unit}" if unit else ""
+    if abs_tol is not None:
+        crit = f"|ours − paper| ≤ {abs_tol:g}{unit_s}"
+        if abs_close is not None:
+            crit += f" (close: ≤ {abs_close:g}{unit_s})"
+        if paper is not None and float(paper) == 0:
+            crit += " (absolute: the paper's value is 0)"
+    else:
+        crit = f"within {_pct(rel_tol)}"
+        if close_tol is not None and close_tol > rel_tol:
+            crit += f" (close: {_pct(close_tol)})"
     if paper is None:
-        return Comparison(quantity, ours, None, "not in paper", note, unit, fmt)
-    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return Comparison(quantity, ours, paper, "differs", note or "no value measured", unit, fmt)
-    rel = abs(float(ours) - float(paper)) / abs(float(paper)) if paper else abs(float(ours))
-    verdict = "agrees" if rel <= rel_tol else "close" if rel <= close_tol else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, unit, fmt)
+        return Comparison(quantity, ours, None, "not in paper", note, unit, fmt, "— (our reference value)")
+    if abs_tol is None and float(paper) == 0:
+        raise ValueError(f"{quantity!r}: the paper's value is 0, a relative error is undefined; "
+                         "pass abs_tol= (and say why in the note)")
+    if _is_missing(ours):
+        return Comparison(quantity, ours, paper, "untestable", note or "no value measured in our run", unit, fmt,
+                          crit)
+    err = abs(float(ours) - float(paper))
+    if abs_tol is not None:
+        verdict = ("agrees" if err <= abs_tol else
+                   "close" if abs_close is not None and err <= abs_close else "differs")
+    else:
+        rel = err / abs(float(paper))
+        verdict = ("agrees" if rel <= rel_tol else
+                   "close" if close_tol is not None and rel <= close_tol else "differs")
+    return Comparison(quantity, ours, paper, verdict, note, unit, fmt, crit)
 
 
 def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
-                  partly: bool = False) -> Comparison:
-    """A qualitative claim: ``agrees`` if it holds in our run; if not,
-    ``trend agrees`` when ``partly`` (the direction holds, not everywhere or
-    not by as much), else ``differs``. ``holds=None``: nothing to compare
-    (``not in paper``)."""
+                  partly: Optional[bool] = None, *, criterion: str,
+                  partly_criterion: Optional[str] = None) -> Comparison:
+    """A claim of the paper tested by ``criterion`` (the rule, in words and
+    numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
+    magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
+    ``partly`` holds — a weaker rule that must be stated in
+    ``partly_criterion`` and must be able to fail — else ``differs``.
+    ``holds=None``: the claim could not be measured (``untestable``)."""
+    if not criterion:
+        raise ValueError(f"{quantity!r}: a claim needs a criterion")
+    if partly is not None and not partly_criterion:
+        raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
+    crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
     if holds is None:
-        return Comparison(quantity, ours, paper, "not in paper", note)
-    verdict = "agrees" if holds else "trend agrees" if partly else "differs"
-    return Comparison(quantity, ours, paper, verdict, note)
+        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit)
+    verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, criterion=crit)
+
+
+def check_formula(quantity: str, ours: float, paper: float, *, rel_tol: float, note: str = "",
+                  unit: str = "", fmt: str = "") -> Comparison:
+    """The paper's own formula evaluated with the paper's own inputs: a check
+    of the arithmetic (and of our reading of the formula), not evidence
+    about the physics, so it is kept out of the tally. ``matched`` says
+    whether it gives the paper's number within ``rel_tol``."""
+    ok = abs(float(ours) - float(paper)) <= rel_tol * abs(float(paper))
+    why = "matches the paper's number" if ok else "does NOT match the paper's number"
+    return Comparison(quantity, ours, paper, "formula check", why + (f"; {note}" if note else ""), unit, fmt,
+                      f"paper's formula, paper's inputs; within {_pct(rel_tol)}", ok)
+
+
+def tally_text(comparisons: Sequence[Comparison]) -> str:
+    """The tally line: ``12 tested claims: 5 agrees, ...; not tallied: 2 untestable, ...``."""
+    c = {v: 0 for v in VERDICTS}
+    for x in comparisons:
+        c[x.verdict] += 1
+    n = sum(c[v] for v in TALLIED)
+    head = f"{n} tested claims: " + (", ".join(f"{c[v]} {v}" for v in TALLIED if c[v]) or "none")
+    rest = []
+    if c["untestable"]:
+        rest.append(f"{c['untestable']} untestable")
+    if c["formula check"]:
+        ok = sum(1 for x in comparisons if x.verdict == "formula check" and x.matched)
+        rest.append(f"{c['formula check']} formula check(s) ({ok} match)")
+    if c["not in paper"]:
+        rest.append(f"{c['not in paper']} reference value(s) not in the paper")
+    return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
 def read_table(row: Any, table: str):
@@ -393,14 +500,15 @@ def reproduce(
         say("")
         say(format_figure_text(fig, res))
 
+    cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
-                    len(points), len(computed), n_jobs)
+                    len(points), len(computed), n_jobs, cores)
     atomic_write(out_dir / "report.md", lambda fh: fh.write(format_report_md(report, figs)))
     say("")
     say(format_settings_text(p))
-    c = report.counts()
     say("")
-    say(f"summary: {len(report.comparisons)} comparisons — " + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]))
+    say(f"summary: {report.tally_text()}")
+    say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
     say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
         f"the rest resumed); report: {out_dir / 'report.md'}")
     if errors:
@@ -441,10 +549,11 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
     lines = [f"{_fig_name(fig)} — {fig.title}"]
     if fig.paper_says:
         lines.append(f"  paper: {fig.paper_says}")
-    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.verdict] for c in res.comparisons]
+    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.criterion_text(), c.verdict] for c in res.comparisons]
     if rows:
-        lines.append(_table_text(rows, ["quantity", "ours", "paper", "agreement"]))
-    notes = [f"{c.quantity}: {c.note}" for c in res.comparisons if c.note and c.verdict in ("differs", "close", "trend agrees")]
+        lines.append(_table_text(rows, ["quantity", "ours", "paper", "criterion", "verdict"]))
+    notes = [f"{c.quantity}: {c.note}" for c in res.comparisons
+             if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check")]
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:
@@ -474,14 +583,20 @@ def format_report_md(report: Report, figs: Sequence[Figure]) -> str:
     out: List[str] = [f"# {p.title} — reproduced with dcnsim", ""]
     out.append(f"{p.citation}")
     out.append("")
-    out.append(f"dcnsim {__version__}; {'quick' if report.quick else 'full'} run; "
+    out.append(f"dcnsim {__version__}, core {', '.join(report.cores) or 'unknown'} (version+build hash of the "
+               "Rust sources); "
+               f"{'quick' if report.quick else 'full'} run; "
                f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
                f"from `runs/`); {report.jobs} worker process(es); wall time {report.wall_s:.1f} s.")
     if p.docs:
         out.append(f"Why our numbers differ from the paper's: {p.docs}.")
     out.append("")
-    c = report.counts()
-    out.append("**Agreement:** " + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]) + ".")
+    out.append(f"**Tally:** {report.tally_text()}.")
+    out.append("")
+    out.append("Each claim is judged by the criterion in its row. \"trend agrees\": the claim's stated criterion "
+               "fails but its weaker trend criterion (also printed) holds. \"untestable\" (could not be measured), "
+               "\"formula check\" (the paper's own formula evaluated) and \"not in paper\" (our reference values) "
+               "are not counted.")
     out.append("")
     if p.setup:
         out += ["## Setup", "", p.setup, ""]
@@ -501,10 +616,10 @@ def format_report_md(report: Report, figs: Sequence[Figure]) -> str:
         if fig.paper_says:
             out += [f"*Paper:* {fig.paper_says}", ""]
         if res.comparisons:
-            out += ["| quantity | ours | paper | agreement | note |", "|---|---|---|---|---|"]
+            out += ["| quantity | ours | paper | criterion | verdict | note |", "|---|---|---|---|---|---|"]
             for cmp in res.comparisons:
                 out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.ours_text())} | {_md_cell(cmp.paper_text())} "
-                           f"| {cmp.verdict} | {_md_cell(cmp.note)} |")
+                           f"| {_md_cell(cmp.criterion_text())} | {cmp.verdict} | {_md_cell(cmp.note)} |")
             out.append("")
         for f in res.figures:
             out += [f"![{_fig_name(fig)}]({Path(f).name})", ""]

@@ -6,10 +6,14 @@
 //! RTT sample — the unloaded path RTT — seeds SRTT as a real three-way
 //! handshake would. Mechanisms: slow start and congestion avoidance with
 //! byte counting (RFC 5681, RFC 3465), fast retransmit and NewReno fast
-//! recovery (RFC 6582), optional SACK loss recovery (RFC 6675), RTO per
-//! RFC 6298 with RTOmin, initial RTO, granularity and backoff capped at
-//! `max_backoff`×, delayed ACKs (RFC 1122), ECN (RFC 3168; the receiver's
-//! echo per RFC 8257 §3.2 for DCTCP and FaST, see [`echo`]).
+//! recovery (RFC 6582), optional SACK loss recovery (RFC 6675: NextSeg
+//! rules 1–3, rule 4 with `sack_rescue`), optional Limited Transmit (RFC
+//! 3042), RTO per RFC 6298 with RTOmin, initial RTO, granularity and backoff
+//! capped at `max_backoff`×, RTT from timestamps (RFC 7323) or, without
+//! them, Karn's algorithm, delayed ACKs (RFC 1122) echoing the earliest
+//! unacknowledged timestamp (RFC 7323 §4.3), ECN (RFC 3168; the receiver's
+//! echo per RFC 8257 §3.2 for DCTCP and FaST, see [`echo`]). ACKs below
+//! snd_una are ignored.
 //!
 //! Congestion control ([`cc`]) decides how many bytes may be in flight, the
 //! segment policy ([`seg`]) in what sizes they go; any pair combines.
@@ -174,6 +178,10 @@ pub struct TcpFlow {
     last_activity: SimTime,
     /// Time of the last transmission.
     last_send: SimTime,
+    /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
+    rescue_rxt: Option<u64>,
+    /// Without timestamps: the segment being timed (its end, when sent).
+    rtt_timing: Option<(u64, SimTime)>,
     /// New data segments sent (retransmissions excluded).
     segs_sent: u64,
     /// Start offsets of the application's messages (blocks) not yet
@@ -197,9 +205,13 @@ pub struct TcpFlow {
     unacked_segs: u32,
     dack: LazyTimer,
     ts_recent: SimTime,
+    /// rcv_nxt carried by the last ACK sent (RFC 7323 Last.ACK.sent).
+    last_ack_sent: u64,
     echo: EcnEcho,
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
+    /// Messages the application has written (each ends in a tagged byte).
+    msgs_written: u64,
     pub stats: FlowStats,
     /// Time the first byte was written / the last byte delivered.
     pub start_time: Option<SimTime>,
@@ -250,6 +262,8 @@ impl TcpFlow {
             send_cwr: false,
             last_activity: SimTime::ZERO,
             last_send: SimTime::ZERO,
+            rescue_rxt: None,
+            rtt_timing: None,
             segs_sent: 0,
             msg_starts: VecDeque::new(),
             first_flight: None,
@@ -262,8 +276,10 @@ impl TcpFlow {
             unacked_segs: 0,
             dack: LazyTimer::default(),
             ts_recent: SimTime::ZERO,
+            last_ack_sent: 0,
             echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
             msg_ends: VecDeque::new(),
+            msgs_written: 0,
             stats: FlowStats::default(),
             start_time: None,
             last_delivery: SimTime::ZERO,
@@ -284,6 +300,10 @@ impl TcpFlow {
     /// Bytes delivered in order to the receiving application.
     pub fn delivered(&self) -> u64 {
         self.rcv_nxt
+    }
+    /// Messages the application has written.
+    pub fn msgs_written(&self) -> u64 {
+        self.msgs_written
     }
     pub fn snd_max(&self) -> u64 {
         self.snd_max
@@ -329,6 +349,7 @@ impl TcpFlow {
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.msg_ends.push_back((self.app_limit, tag));
+            self.msgs_written += 1;
         }
         self.try_send(core);
         self.prx_update(core);
@@ -406,6 +427,9 @@ impl TcpFlow {
         self.snd_nxt = self.snd_max;
         self.segs_sent += 1;
         self.seg_policy.consumed();
+        if !self.cfg.timestamps && self.rtt_timing.is_none() {
+            self.rtt_timing = Some((self.snd_max, core.q.now()));
+        }
         self.transmit(core, start, len, false);
     }
 
@@ -483,6 +507,11 @@ impl TcpFlow {
                 // Go-back-N after a timeout: resend the recorded segments in order.
                 let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");
                 let s = self.segs[i];
+                if s.sacked {
+                    // SACKed before the timeout: the receiver holds it.
+                    self.snd_nxt = s.end();
+                    continue;
+                }
                 if inflight > 0 && inflight + s.len as u64 > wnd {
                     return;
                 }
@@ -523,7 +552,27 @@ impl TcpFlow {
             // NextSeg (2): new data.
             let available = self.app_limit - self.snd_max;
             if available == 0 {
-                return;
+                // No new data: rules (3) and (4) keep a response's tail
+                // from waiting for the RTO.
+                let (i, rescue) = match self.next_seg_rule3() {
+                    Some(i) => (i, false),
+                    None => match self.next_seg_rescue() {
+                        Some(i) => (i, true),
+                        None => return,
+                    },
+                };
+                let s = self.segs[i];
+                if pipe + s.len as u64 > wnd {
+                    return;
+                }
+                if rescue {
+                    // HighRxt is not updated: the rescue stays out of pipe.
+                    self.rescue_rxt = Some(self.recover);
+                } else {
+                    self.segs[i].rexmit = true;
+                }
+                self.transmit(core, s.start, s.len, true);
+                continue;
             }
             let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
@@ -534,6 +583,61 @@ impl TcpFlow {
                 return;
             }
             self.send_new(core, len);
+        }
+    }
+
+    /// RFC 6675 NextSeg (3): the first unSACKed segment above HighRxt (the
+    /// highest retransmission) and below the highest SACKed byte, lost or
+    /// not by IsLost().
+    fn next_seg_rule3(&self) -> Option<usize> {
+        let high_sacked = self.segs.iter().rev().find(|s| s.sacked)?.end();
+        let from = self
+            .segs
+            .iter()
+            .rposition(|s| s.rexmit)
+            .map_or(0, |i| i + 1);
+        (from..self.segs.len()).find(|&i| !self.segs[i].sacked && self.segs[i].start < high_sacked)
+    }
+
+    /// RFC 6675 NextSeg (4), with `sack_rescue`: once per recovery (while
+    /// HighACK has not passed RescueRxt) the highest unSACKed segment.
+    fn next_seg_rescue(&self) -> Option<usize> {
+        if !self.cfg.sack_rescue || self.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
+            return None;
+        }
+        self.segs.iter().rposition(|s| !s.sacked)
+    }
+
+    /// RFC 3042 Limited Transmit, on the first and second duplicate ACK:
+    /// one new segment if the flight stays within cwnd + 2·SMSS and the
+    /// receiver's window; cwnd itself does not change.
+    fn limited_transmit(&mut self, core: &mut Core) {
+        let available = self.app_limit - self.snd_max;
+        if available == 0 || self.snd_nxt < self.snd_max {
+            return;
+        }
+        let view = self.seg_view(available);
+        let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+        let after = self.snd_max - self.snd_una + len;
+        if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
+            self.send_new(core, len as u32);
+        }
+    }
+
+    /// The RTT sample an ACK advancing snd_una to `ack` gives: with
+    /// timestamps, from the echo (valid for retransmissions too, RFC 7323);
+    /// without, only when it covers the timed segment (Karn: a
+    /// retransmission below its end has cancelled the timing).
+    fn ack_rtt_sample(&mut self, ack: u64, echoed: SimTime, now: SimTime) -> Option<SimTime> {
+        if self.cfg.timestamps {
+            return Some(now.saturating_sub(echoed));
+        }
+        match self.rtt_timing {
+            Some((end, sent)) if ack >= end => {
+                self.rtt_timing = None;
+                Some(now.saturating_sub(sent))
+            }
+            _ => None,
         }
     }
 
@@ -562,6 +666,9 @@ impl TcpFlow {
                 s.xmit = now;
                 s.retx_ever = true;
                 s.lost = false;
+            }
+            if self.rtt_timing.is_some_and(|(end, _)| start < end) {
+                self.rtt_timing = None; // Karn: its ACK would be ambiguous
             }
         }
         if extra & flags::MARKED == 0 {
@@ -658,8 +765,9 @@ impl TcpFlow {
         self.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
         self.dupacks = 0;
         self.snd_nxt = self.snd_una;
+        // SACKed marks stay (our receivers never renege, RFC 2018 §8's
+        // reason to clear them); the go-back-N resend skips those segments.
         for s in self.segs.iter_mut() {
-            s.sacked = false;
             s.rexmit = false;
             s.lost = false;
         }
@@ -776,7 +884,9 @@ impl TcpFlow {
         let now = core.q.now();
         let ack = p.seq;
         let prior_una = self.snd_una;
-        if ack > self.snd_max {
+        // Beyond what was sent, or below snd_una (an old, reordered ACK: its
+        // ECE and SACK blocks are stale and must not cut the window again).
+        if ack > self.snd_max || ack < self.snd_una {
             return;
         }
         let ece = p.flags & flags::ECE != 0;
@@ -787,11 +897,14 @@ impl TcpFlow {
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let flight = self.snd_max - self.snd_una;
-            // RFC 7323: RTT from the echoed timestamp of an ACK that advances snd_una.
-            let r = now.saturating_sub(p.ts);
-            self.rtt_sample(r);
-            let rtt = Some(r);
-            self.backoff = 1;
+            // RFC 7323: RTT from the echoed timestamp of an ACK that advances
+            // snd_una; without timestamps Karn's algorithm, which also keeps
+            // the backed-off RTO until a valid sample (RFC 6298 (5.7)).
+            let rtt = self.ack_rtt_sample(ack, p.ts, now);
+            if let Some(r) = rtt {
+                self.rtt_sample(r);
+                self.backoff = 1;
+            }
             self.snd_una = ack;
             while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
                 self.msg_starts.pop_front();
@@ -828,7 +941,8 @@ impl TcpFlow {
             if let Some(u) = self.undo {
                 if ack > u.seq {
                     self.undo = None;
-                    if p.ts < u.retx_ts {
+                    // Eifel needs the timestamp option on the wire.
+                    if self.cfg.timestamps && p.ts < u.retx_ts {
                         self.on_spurious_retransmit(u);
                     }
                 }
@@ -955,6 +1069,13 @@ impl TcpFlow {
                 }
             }
             CongState::Open | CongState::Loss => {
+                if self.cfg.limited_transmit
+                    && self.cong == CongState::Open
+                    && self.dupacks < self.dupthresh
+                    && self.dupacks <= 2
+                {
+                    self.limited_transmit(core);
+                }
                 if self.rack_on() {
                     return; // RACK decides by time (rack_detect), not by count
                 }
@@ -1251,9 +1372,10 @@ impl TcpFlow {
 
     // ------------------------------------------------------------- receiver
 
-    /// A data segment arrives at the receiver. Returns whether in-order
-    /// delivery advanced (so the app may have messages to collect).
-    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> bool {
+    /// A data segment arrives at the receiver. Returns how many bytes
+    /// in-order delivery advanced by: what the receiving application is
+    /// handed now (and, when > 0, it may have messages to collect).
+    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> u64 {
         let start = p.seq;
         let end = p.seq + p.payload as u64;
         let ce = p.flags & flags::CE != 0;
@@ -1277,7 +1399,7 @@ impl TcpFlow {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
             self.send_ack(core, p.ts);
-            return false;
+            return 0;
         }
         if start > self.rcv_nxt {
             self.stats.ooo_arrivals += 1;
@@ -1287,11 +1409,17 @@ impl TcpFlow {
             if marked_new {
                 self.probretx_extra_acks(core, self.ts_recent);
             }
-            return false;
+            return 0;
         }
         let had_hole = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
         self.rcv_nxt = end;
-        self.ts_recent = p.ts;
+        // RFC 7323 §4.3: TS.Recent only from a segment at or below the last
+        // ACK sent, so a delayed ACK echoes its earliest segment's timestamp.
+        if start <= self.last_ack_sent {
+            self.ts_recent = p.ts;
+        }
+        let ts = self.ts_recent;
         // Pull in any out-of-order ranges that are now contiguous.
         let mut i = 0;
         while i < self.ooo.len() {
@@ -1309,20 +1437,20 @@ impl TcpFlow {
         self.last_delivery = core.q.now();
         if marked {
             // Algorithm 2: the normal ACK (at once), then three duplicates of it.
-            self.send_ack(core, p.ts);
-            self.probretx_extra_acks(core, p.ts);
+            self.send_ack(core, ts);
+            self.probretx_extra_acks(core, ts);
         } else if had_hole || !self.cfg.delayed_ack || ack_now {
-            self.send_ack(core, p.ts);
+            self.send_ack(core, ts);
         } else {
             self.unacked_segs += 1;
             if self.unacked_segs >= self.cfg.delayed_ack_segments {
-                self.send_ack(core, p.ts);
+                self.send_ack(core, ts);
             } else if !self.dack.is_armed() {
                 let at = core.q.now() + self.cfg.delayed_ack_timeout;
                 self.dack.arm(&mut core.q, at, Event::DelAck(self.id));
             }
         }
-        true
+        self.rcv_nxt - before
     }
 
     /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
@@ -1366,6 +1494,7 @@ impl TcpFlow {
 
     fn send_ack_ece(&mut self, core: &mut Core, ts: SimTime, ece: bool) {
         self.unacked_segs = 0;
+        self.last_ack_sent = self.rcv_nxt;
         self.dack.cancel();
         let mut f = 0;
         if ece {

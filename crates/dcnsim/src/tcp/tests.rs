@@ -399,6 +399,7 @@ fn run_timers(w: &mut World, t: SimTime) {
             Event::ProbRetx(f) => w.flows[f as usize].on_prx_event(&mut w.core),
             Event::Rto(f) => w.flows[f as usize].on_rto_event(&mut w.core),
             Event::Rack(f) => w.flows[f as usize].on_rack_event(&mut w.core),
+            Event::DelAck(f) => w.flows[f as usize].on_delack_event(&mut w.core),
             _ => {}
         }
     }
@@ -638,6 +639,29 @@ fn sack_ack(ack: u64, blocks: &[(u64, u64)], ts: SimTime) -> Packet {
     p
 }
 
+// ------------------------------------------------------------------
+// Loss recovery and RTT estimation (issue 11): scripted exchanges.
+
+fn reno(f: impl Fn(&mut TcpConfig)) -> TcpConfig {
+    let mut t = TcpConfig {
+        cc: CcKind::NewReno,
+        mss: MSS,
+        init_cwnd_segments: 10,
+        ..TcpConfig::default()
+    };
+    f(&mut t);
+    t
+}
+
+fn sack_ack0(ack: u64, blocks: &[(u64, u64)]) -> Packet {
+    let mut p = ack_pkt(ack, false);
+    for (k, &b) in blocks.iter().take(3).enumerate() {
+        p.sack[k] = b;
+        p.nsack += 1;
+    }
+    p
+}
+
 /// Sequence numbers (in segments) of the retransmissions sent so far.
 fn retransmitted(w: &World) -> Vec<u64> {
     data_sent(w)
@@ -794,6 +818,292 @@ fn spurious_fast_retransmit_is_undone() {
             f.st.ssthresh
         );
     }
+}
+
+/// RFC 6675 NextSeg rule 3: with no new data, an unSACKed segment below
+/// the highest SACK goes out although IsLost() does not hold for it yet —
+/// a response's tail does not wait for the RTO.
+#[test]
+fn sack_rule3_retransmits_an_unsacked_segment_below_the_highest_sack() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| t.sack = true));
+    w.flows[0].app_write(&mut w.core, 7 * m, None); // segments 0..6; 1 and 5 lost
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(m, false));
+    for hi in [3, 4, 5] {
+        f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, hi * m)]));
+    }
+    assert_eq!(f.cong, CongState::Recovery);
+    assert_eq!(retransmitted(&w), vec![1], "rule 1: the lost head");
+    // Segment 6 arrives: segment 5 has one SACKed segment above it, not lost
+    // by IsLost(), but pipe leaves room and there is no new data.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
+    assert_eq!(retransmitted(&w), vec![1, 5], "rule 3");
+    // Nothing more to send: no duplicate retransmission of 5 on the next ACK.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
+    assert_eq!(retransmitted(&w), vec![1, 5]);
+}
+
+/// RFC 6675 NextSeg rule 4 (`sack_rescue`): the lost last segment has
+/// nothing SACKed above it; one rescue retransmission per recovery.
+#[test]
+fn sack_rescue_retransmits_the_tail_once_per_recovery() {
+    let m = MSS as u64;
+    let run = |rescue: bool| {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.sack_rescue = rescue;
+        }));
+        w.flows[0].app_write(&mut w.core, 10 * m, None); // 0..9; 1 and 9 lost
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &ack_pkt(m, false));
+        for hi in 3..=9 {
+            f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, hi * m)]));
+        }
+        for _ in 0..3 {
+            f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, 9 * m)]));
+        }
+        assert_eq!(f.cong, CongState::Recovery);
+        retransmitted(&w)
+    };
+    assert_eq!(
+        run(false),
+        vec![1],
+        "without rule 4 the tail waits for the RTO"
+    );
+    assert_eq!(
+        run(true),
+        vec![1, 9],
+        "one rescue retransmission of the tail"
+    );
+}
+
+/// RFC 3042: the first two duplicate ACKs each release one new segment,
+/// cwnd unchanged; the third starts fast retransmit.
+#[test]
+fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
+    let m = MSS as u64;
+    for lt in [false, true] {
+        let mut w = world(reno(|t| {
+            t.init_cwnd_segments = 4;
+            t.limited_transmit = lt;
+        }));
+        w.flows[0].app_write(&mut w.core, 20 * m, None); // 0..3 sent, 0 lost
+        let f = &mut w.flows[0];
+        assert_eq!(f.snd_max(), 4 * m);
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        assert_eq!(f.st.cwnd, 4 * m, "cwnd unchanged");
+        assert_eq!(f.cong, CongState::Open);
+        assert_eq!(
+            f.snd_max(),
+            if lt { 6 * m } else { 4 * m },
+            "limited_transmit = {lt}"
+        );
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        assert_eq!(f.cong, CongState::Recovery);
+        assert_eq!(retransmitted(&w), vec![0]);
+    }
+}
+
+/// SACKed marks survive an RTO: the go-back-N resend after the timeout
+/// skips a segment the receiver already holds.
+#[test]
+fn sacked_marks_survive_an_rto_and_are_not_resent() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| t.sack = true));
+    w.flows[0].app_write(&mut w.core, 6 * m, None); // 0..5; 0 and 2 lost
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &sack_ack0(0, &[(m, 2 * m)]));
+    f.on_ack(&mut w.core, &sack_ack0(0, &[(3 * m, 4 * m), (m, 2 * m)]));
+    assert_eq!(f.cong, CongState::Open, "two dup ACKs, nothing IsLost yet");
+    run_timers(&mut w, SimTime::from_ms(300)); // one RTO (RTOmin 200 ms)
+    assert_eq!(w.flows[0].stats.timeouts, 1);
+    assert_eq!(retransmitted(&w), vec![0]);
+    // The retransmission fills the first hole; this ACK carries no SACK
+    // block, so only the marks kept from before the timeout know about 3.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+    assert_eq!(
+        retransmitted(&w),
+        vec![0, 2, 4],
+        "segment 3 was SACKed before the RTO"
+    );
+}
+
+/// An ACK below snd_una (reordered, old) is ignored: its ECE must not cut
+/// the window a second time, nor count as a duplicate.
+#[test]
+fn an_old_ack_with_ece_is_ignored() {
+    let m = MSS as u64;
+    for cc in [CcKind::NewReno, CcKind::Dctcp] {
+        let mut w = world(tcp(cc));
+        w.flows[0].app_write(&mut w.core, 20 * m, None);
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &ack_pkt(5 * m, false));
+        let (cwnd, ssthresh) = (f.st.cwnd, f.st.ssthresh);
+        f.on_ack(&mut w.core, &ack_pkt(3 * m, true));
+        assert_eq!(f.stats.ecn_cuts, 0, "{cc:?}");
+        assert_eq!((f.st.cwnd, f.st.ssthresh), (cwnd, ssthresh), "{cc:?}");
+        assert_eq!(f.dupacks, 0, "{cc:?}");
+        assert_eq!(f.snd_una(), 5 * m);
+    }
+}
+
+/// RFC 7323 §4.3: a delayed ACK echoes the timestamp of the earliest
+/// segment it acknowledges (so the sender's RTT includes the delay),
+/// whether the second segment or the timer sends it.
+#[test]
+fn delayed_ack_echoes_the_earliest_unacknowledged_timestamp() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| t.delayed_ack = true));
+    let seg = |seq: u64, ts_us: u64| Packet {
+        ts: SimTime::from_us(ts_us),
+        ..data_pkt(seq, MSS, false)
+    };
+    let f = &mut w.flows[0];
+    f.on_data(&mut w.core, &seg(0, 10));
+    assert!(acks(&w).is_empty(), "first segment: ACK delayed");
+    let f = &mut w.flows[0];
+    f.on_data(&mut w.core, &seg(m, 30));
+    let a = acks(&w);
+    assert_eq!(
+        (a.len(), a[0].seq, a[0].ts),
+        (1, 2 * m, SimTime::from_us(10))
+    );
+    // One segment, then the timer.
+    let f = &mut w.flows[0];
+    f.on_data(&mut w.core, &seg(2 * m, 50));
+    run_timers(&mut w, SimTime::from_ms(100));
+    let a = acks(&w);
+    assert_eq!(
+        (a.len(), a[1].seq, a[1].ts),
+        (2, 3 * m, SimTime::from_us(50))
+    );
+    // An out-of-order segment's ACK echoes TS.Recent, not its own stamp.
+    let f = &mut w.flows[0];
+    f.on_data(&mut w.core, &seg(5 * m, 70));
+    let a = acks(&w);
+    assert_eq!((a[2].seq, a[2].ts), (3 * m, SimTime::from_us(50)));
+}
+
+/// Without timestamps: one timed segment, no sample from an ACK of a
+/// retransmitted segment, and the backed-off RTO kept until a valid
+/// sample (Karn). With timestamps the echo times retransmissions too.
+#[test]
+fn karn_rtt_sampling_without_timestamps() {
+    let m = MSS as u64;
+    for ts in [true, false] {
+        let mut w = world(reno(|t| {
+            t.timestamps = ts;
+            t.handshake_rtt_sample = false;
+            t.rto_min = SimTime::ZERO;
+        }));
+        w.flows[0].app_write(&mut w.core, m, None);
+        run_timers(&mut w, SimTime::from_ms(1200)); // RTO (1 s initial) resends it
+        assert_eq!(w.flows[0].stats.timeouts, 1);
+        let echo = Packet {
+            ts: SimTime::from_ms(1000), // the retransmission's send time
+            ..ack_pkt(m, false)
+        };
+        let f = &mut w.flows[0];
+        f.on_ack(&mut w.core, &echo);
+        if ts {
+            assert_eq!(f.srtt(), Some(SimTime::from_ms(200)));
+            assert_eq!(f.backoff, 1);
+        } else {
+            assert_eq!(f.srtt(), None, "ambiguous ACK: no sample");
+            assert_eq!(f.backoff, 2, "backed-off RTO kept");
+            assert_eq!(f.current_rto(), SimTime::from_secs(2));
+            // Fresh data is timed: its ACK 30 ms later is a valid sample.
+            f.app_write(&mut w.core, m, None);
+            run_timers(&mut w, SimTime::from_ms(1230));
+            let f = &mut w.flows[0];
+            f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+            assert_eq!(f.srtt(), Some(SimTime::from_ms(30)));
+            assert_eq!(f.backoff, 1);
+        }
+    }
+}
+
+/// RFC 6298 §2 directly: first sample, a second one, granularity, and the
+/// RTOmin / RTOmax clamps.
+#[test]
+fn rfc6298_estimator() {
+    let us = SimTime::from_us;
+    let mut w = world(reno(|t| {
+        t.rto_min = SimTime::ZERO;
+        t.handshake_rtt_sample = false;
+    }));
+    let f = &mut w.flows[0];
+    f.rtt_sample(us(100));
+    // (2.2): SRTT = R, RTTVAR = R/2, RTO = SRTT + 4·RTTVAR
+    assert_eq!(
+        (f.srtt, f.rttvar, f.rto_base),
+        (Some(us(100)), us(50), us(300))
+    );
+    f.rtt_sample(us(200));
+    // (2.3): RTTVAR = 3/4·50 + 1/4·|100 − 200| = 62.5; SRTT = 7/8·100 + 1/8·200 = 112.5
+    assert_eq!(f.rttvar, SimTime(62_500_000));
+    assert_eq!(f.srtt, Some(SimTime(112_500_000)));
+    assert_eq!(f.rto_base, SimTime(112_500_000 + 4 * 62_500_000));
+    // G dominates a small variance; RTOmin and RTOmax clamp.
+    let mut w = world(reno(|t| {
+        t.rto_min = SimTime::ZERO;
+        t.granularity = SimTime::from_ms(1);
+        t.handshake_rtt_sample = false;
+    }));
+    let f = &mut w.flows[0];
+    f.rtt_sample(us(100));
+    assert_eq!(f.rto_base, us(100) + SimTime::from_ms(1));
+    let mut w = world(reno(|t| {
+        t.rto_min = SimTime::from_ms(200);
+        t.rto_max = SimTime::from_secs(1);
+        t.handshake_rtt_sample = false;
+    }));
+    let f = &mut w.flows[0];
+    f.rtt_sample(us(100));
+    assert_eq!(f.rto_base, SimTime::from_ms(200));
+    f.rtt_sample(SimTime::from_secs(5));
+    assert_eq!(f.rto_base, SimTime::from_secs(1));
+}
+
+/// RFC 6582 directly: three duplicate ACKs halve ssthresh and inflate cwnd
+/// by 3 segments, each further one by one; a partial ACK retransmits the
+/// next hole and deflates by the amount acknowledged (plus one segment); a
+/// full ACK deflates to min(ssthresh, FlightSize + SMSS) and ends recovery.
+#[test]
+fn newreno_partial_and_full_acks() {
+    let m = MSS as u64;
+    let mut w = world(reno(|_| {}));
+    w.flows[0].app_write(&mut w.core, 10 * m, None); // 0..9; 0 and 4 lost
+    let f = &mut w.flows[0];
+    for _ in 0..3 {
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+    }
+    assert_eq!(f.cong, CongState::Recovery);
+    assert_eq!(f.st.ssthresh, 5 * m);
+    assert_eq!(f.st.cwnd, 8 * m);
+    assert_eq!(f.recover, 10 * m);
+    for _ in 0..2 {
+        f.on_ack(&mut w.core, &ack_pkt(0, false));
+    }
+    assert_eq!(f.st.cwnd, 10 * m);
+    assert_eq!(retransmitted(&w), vec![0]);
+    // Partial ACK up to the second hole.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(4 * m, false));
+    assert_eq!(f.cong, CongState::Recovery);
+    assert_eq!(f.st.cwnd, 10 * m - 4 * m + m);
+    assert!(f.partial_seen && f.rto.is_armed());
+    assert_eq!(retransmitted(&w), vec![0, 4]);
+    // Full ACK: nothing left in flight, cwnd = min(5, 0 + 1) + ... = 2 segments.
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+    assert_eq!(f.cong, CongState::Open);
+    assert_eq!(f.st.cwnd, 2 * m);
 }
 
 /// `init_ssthresh` ends slow start at that window: below it an ACK of one
