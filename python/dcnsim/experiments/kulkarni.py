@@ -446,7 +446,7 @@ def _gmean(x: Union[Sequence[float], np.ndarray]) -> float:
     return float(np.exp(np.mean(np.log(a))))
 
 
-def _gmean_values(x: Sequence[float]) -> float:
+def _gmean_values(x: Union[Sequence[float], np.ndarray]) -> float:
     """Geometric mean of goodputs (Mbps) over every point; a zero or missing
     goodput counts as 1 kbps (never dropped)."""
     a = np.asarray(x, dtype=float)

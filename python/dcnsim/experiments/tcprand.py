@@ -1048,11 +1048,11 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
     paths = save(fig, out_dir / "settings.png")
     M = m.set_index(["variant", "series"])
     cmps = []
-    for v in variants:
-        j = [float(M.loc[(v, s), "jain"]) for s in SETTINGS_SERIES]
-        g = [float(M.loc[(v, s), "total_mbps"]) for s in SETTINGS_SERIES]
+    for variant in variants:
+        j = [float(M.loc[(variant, s), "jain"]) for s in SETTINGS_SERIES]
+        g = [float(M.loc[(variant, s), "total_mbps"]) for s in SETTINGS_SERIES]
         outcast = j[0] < 0.95 and all(x > j[0] for x in j[1:])
-        cmps.append(info(f"{v}: Jain C / CT200 / CTD; total Mbps",
+        cmps.append(info(f"{variant}: Jain C / CT200 / CTD; total Mbps",
                          " / ".join(f"{x:.3f}" for x in j) + "; " + " / ".join(f"{x:.0f}" for x in g),
                          ("outcast with C and both TCPRand series fairer" if outcast else
                           "the outcast picture changes") + " (outcast: Jain(C) < 0.95 and CT200, CTD above C)"))
