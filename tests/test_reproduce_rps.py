@@ -63,7 +63,7 @@ def test_ci_and_ordering_criterion():
     assert ordering_claim("q", sig, "p", -1, "a − b", "x").verdict == "differs"
     noisy = {1: (2.0, 5.0), 2: (1.0, 5.0), 3: (-1.0, 5.0)}
     c = ordering_claim("q", noisy, "p", +1, "a − b", "x")
-    assert c.verdict == "trend agrees" and "criterion:" in c.note
+    assert c.verdict == "trend agrees" and "CI on the claimed side" in c.criterion and "trend:" in c.criterion
 
 
 @needs_core

@@ -84,7 +84,7 @@ def test_reproduce_quick_writes_outputs_and_criteria(quick_run):
             and not x.startswith("| quantity") and not x.startswith("| setting")]
     cmp_rows = [x for x in rows if any(f"| {v} |" in x for v in ("agrees", "close", "trend agrees", "differs"))]
     # columns: quantity | ours | paper | criterion | verdict | note
-    assert cmp_rows and all(x.split(" | ")[3].strip() not in ("", "—") for x in cmp_rows)
+    assert cmp_rows and all(x.split("|")[4].strip() not in ("", "—") for x in cmp_rows)
     assert not (out / "fig10.csv").exists()
 
 

@@ -312,11 +312,15 @@ def paired(df, metric: str, a: str, b: str, col: str = "scheme", x: str = "n_lon
 
 
 def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion: str, *,
-          partly: bool = False, note: str = "") -> Comparison:
-    """A qualitative claim whose verdict follows the stated ``criterion``
-    (written into the note, so the report says what would make it differ)."""
-    text = f"criterion: {criterion}" + (f"; {note}" if note else "")
-    return compare_claim(quantity, ours, paper, holds, text, partly=partly)
+          partly: Optional[bool] = None, partly_rule: str = "", note: str = "") -> Comparison:
+    """A qualitative claim whose verdict follows the stated ``criterion``;
+    ``partly`` (the weaker rule ``partly_rule``) gives "trend agrees".
+    Nothing to test against (``holds`` and ``paper`` None): a value of ours,
+    "not in paper", with the criterion as its note."""
+    if holds is None and paper is None:
+        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (criterion, note) if x))
+    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=criterion,
+                         partly_criterion=partly_rule if partly is not None else None)
 
 
 def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: Optional[str], sign: int, what: str,
@@ -337,10 +341,10 @@ def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: 
     holds = wrong == 0 and sig * 2 >= len(xs)
     partly = wrong == 0 and side * 2 > len(xs)
     ours = "; ".join(f"{x}: {diffs[x][0]:+.3g} ± {diffs[x][1]:.2g}" for x in xs)
-    crit = (f"paired difference {what} per x (± 95 % CI, {unit}); agrees if the CI is on the claimed side at ≥ half "
-            f"of the x and on the wrong side at none ({sig}/{len(xs)} significant, {wrong} wrong); trend agrees if "
-            f"the mean is on the claimed side at a majority ({side}/{len(xs)}) and the CI wrong nowhere; else differs")
-    return claim(quantity, ours, paper, holds, crit, partly=partly)
+    crit = (f"paired difference {what} per x (± 95 % CI, {unit}): the CI on the claimed side at ≥ half "
+            f"of the x and on the wrong side at none ({sig}/{len(xs)} significant, {wrong} wrong)")
+    return claim(quantity, ours, paper, holds, crit, partly=partly,
+                 partly_rule=f"the mean on the claimed side at a majority ({side}/{len(xs)}) and the CI wrong nowhere")
 
 
 # ---------------------------------------------------------------- plotting

@@ -19,8 +19,8 @@ R) is 2 hops away, F2:3 (hosts 2, 3, same pod) 4 hops, F4:15 (other pods)
 timestamp options (1448 B payload, 52 B headers), RTOmin 2 ms, 25 µs per
 switch (the paper's "25 ms" is a typo for the 25 µs of its reference), ECMP.
 
-Every comparison states its criterion in its note ("criterion: …"): what
-our number must satisfy for the verdict it gets.
+Every comparison carries its criterion (the framework's ``criterion``
+column): what our number must satisfy for the verdict it gets.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..sweep import Point
-from .framework import Comparison, Figure, FigureResult, Paper, Setting, read_table
+from .framework import Comparison, Figure, FigureResult, Paper, Setting, compare_claim, read_table
 
 # ---------------------------------------------------------------- constants (§5.1)
 
@@ -80,15 +80,15 @@ GROUPS = (("F1", (1,)), ("F2:3", (2, 3)), ("F4:15", tuple(range(4, 16))))
 
 
 def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], rule: str, note: str = "",
-          partly: Optional[bool] = None) -> Comparison:
-    """A qualitative claim with its criterion ``rule`` (which also states the
-    weaker rule ``partly`` tests, if any): ``agrees`` when it holds in our
-    runs, ``trend agrees`` when only ``partly`` holds, else ``differs``;
-    ``holds=None``: not measurable in our run (``untestable``)."""
-    if holds is None:
-        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=rule)
-    verdict = "agrees" if holds else "trend agrees" if partly else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, criterion=rule)
+          partly: Optional[bool] = None, partly_rule: str = "") -> Comparison:
+    """A qualitative claim tested by ``rule``: ``agrees`` when it holds in
+    our runs; when it does not, ``trend agrees`` when ``partly`` — the weaker
+    rule stated in ``partly_rule`` — holds, else ``differs``; ``holds=None``:
+    untestable; with no paper value either, a value of ours ("not in paper")."""
+    if holds is None and paper is None:
+        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (rule, note) if x))
+    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=rule,
+                         partly_criterion=partly_rule if partly is not None else None)
 
 
 def near(quantity: str, ours: float, paper: float, agree: float, close: float, note: str = "",
@@ -98,8 +98,7 @@ def near(quantity: str, ours: float, paper: float, agree: float, close: float, n
     kind = "relative" if relative else "absolute"
     rule = f"agrees if the {kind} difference ≤ {agree:g}, close if ≤ {close:g}, else differs"
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return Comparison(quantity, ours, paper, "untestable", note or "no value measured in our run", fmt=fmt,
-                          criterion=rule)
+        return Comparison(quantity, ours, paper, "untestable", note or "no value measured", fmt=fmt, criterion=rule)
     d = abs(ours - paper) / abs(paper) if relative else abs(ours - paper)
     verdict = "agrees" if d <= agree else "close" if d <= close else "differs"
     return Comparison(quantity, ours, paper, verdict, note, fmt=fmt, criterion=rule)
@@ -316,14 +315,16 @@ def _analyze_fig8a(summary, out_dir: Path) -> FigureResult:
             cmps.append(claim(f"{s} fairer than {base} at every Qmax (gain per Qmax {', '.join(f'{g:+.3f}' for g in gains)})",
                               f"{min(gains):+.3f} (smallest gain)", "yes (Fig. 8a)", min(gains) > 0.02,
                               "the mean Jain index over seeds exceeds the baseline's by > 0.02 at every Qmax",
-                              partly=sum(g > 0.02 for g in gains) > len(gains) / 2))
+                              partly=sum(g > 0.02 for g in gains) > len(gains) / 2,
+                              partly_rule="gain > 0.02 at more than half of the Qmax values"))
     for base in ("C", "N"):
         if all((base, q) in J.index for q in qs):
             worst = min(float(J[(base, q)]) for q in qs)
             cmps.append(claim(f"{base} (fixed-size segments) suffers from outcast",
                               f"{', '.join(f'{float(J[(base, q)]):.3f}' for q in qs)}", "unfair (Fig. 8a)",
                               max(float(J[(base, q)]) for q in qs) < 0.95,
-                              "Jain < 0.95 at every Qmax", partly=worst < 0.95))
+                              "Jain < 0.95 at every Qmax", partly=worst < 0.95,
+                              partly_rule="Jain < 0.95 at some Qmax"))
     cts = [s for s in ("CT200", "CT100", "CT50") if all((s, q) in J.index for q in qs)]
     if len(cts) >= 2:
         mono = all(float(J[(cts[i + 1], q)]) >= float(J[(cts[i], q)]) - 0.01 for i in range(len(cts) - 1) for q in qs)
@@ -379,7 +380,8 @@ def _analyze_fig8b(summary, out_dir: Path) -> FigureResult:
         d = [float(R[("CTD", q)] - R[("CT200", q)]) for q in qs]
         cmps.append(claim("adaptive TCPRand (CTD) loses less goodput than CT200",
                           ", ".join(f"{x:+.3f}" for x in d), "yes (§4: adaptive avoids needless randomization)",
-                          min(d) > 0, "ratio(CTD) > ratio(CT200) at every Qmax", partly=sum(x > 0 for x in d) > len(d) / 2))
+                          min(d) > 0, "ratio(CTD) > ratio(CT200) at every Qmax", partly=sum(x > 0 for x in d) > len(d) / 2,
+                          partly_rule="at more than half of the Qmax values"))
     for q in qs:
         if ("C", q) in T.index:
             cmps.append(info(f"C total goodput, Qmax = {q}", f"{float(T[('C', q)]):.0f} Mbps",
@@ -437,18 +439,21 @@ def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
         fewer = [float(T.loc[(qmax_hi, g), "freq_ratio"]) for g in groups]
         cmps.append(claim(f"Qmax = {qmax_hi}: every group has fewer timeouts with TCPRand",
                           ", ".join(f"{x:.2f}" for x in fewer), "yes", all(x < 1 for x in fewer),
-                          "frequency ratio < 1 for F1, F2:3 and F4:15", partly=sum(x < 1 for x in fewer) >= 2))
+                          "frequency ratio < 1 for F1, F2:3 and F4:15", partly=sum(x < 1 for x in fewer) >= 2,
+                          partly_rule="ratio < 1 for two of the three groups"))
     f1p = [float(T.loc[(q, "F1"), "period_ratio"]) for q in qs]
     cmps.append(claim("TCPRand shortens F1's timeout period at every Qmax", ", ".join(f"{x:.2f}" for x in f1p),
                       "yes", all(x < 1 for x in f1p), "F1's period ratio < 1 at every Qmax",
-                      partly=sum(x < 1 for x in f1p) > len(f1p) / 2))
+                      partly=sum(x < 1 for x in f1p) > len(f1p) / 2,
+                      partly_rule="at more than half of the Qmax values"))
     hi = [(q, g) for q in qs if q >= 60 for g in groups]
     if hi:
         vals = [float(T.loc[k, "period_ratio"]) for k in hi]
         cmps.append(claim("Qmax ≥ 60: TCPRand shortens every group's timeout period",
                           ", ".join(f"{x:.2f}" for x in vals), "yes", all(x < 1 for x in vals),
                           "period ratio < 1 for every group at every Qmax ≥ 60",
-                          partly=sum(x < 1 for x in vals) > len(vals) / 2))
+                          partly=sum(x < 1 for x in vals) > len(vals) / 2,
+                          partly_rule="for more than half of the (group, Qmax) cells"))
     return FigureResult(tab, paths, cmps, ["per-flow timeouts and timeout period (time stalled on RTO) averaged "
                                            "within each group and over seeds, then CTD / C"])
 
@@ -495,7 +500,8 @@ def _analyze_fig8c(summary, out_dir: Path) -> FigureResult:
     gains = [float(J[("CTD", b)] - J[("C", b)]) for b in bgs]
     cmps.append(claim("TCPRand (CTD) fairer than CUBIC at every background rate",
                       ", ".join(f"{g:+.3f}" for g in gains), "always higher", min(gains) > 0,
-                      "Jain(CTD) − Jain(C) > 0 at every rate", partly=sum(g > 0 for g in gains) > len(gains) / 2))
+                      "Jain(CTD) − Jain(C) > 0 at every rate", partly=sum(g > 0 for g in gains) > len(gains) / 2,
+                      partly_rule="at more than half of the rates"))
     if len(with_bg) >= 2:
         g0, g1 = float(J[("CTD", with_bg[0])] - J[("C", with_bg[0])]), float(J[("CTD", with_bg[-1])] - J[("C", with_bg[-1])])
         cmps.append(claim("the gain shrinks as background grows", f"{g0:+.3f} → {g1:+.3f}", "yes", g1 < g0,
@@ -583,7 +589,8 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
     cmps.append(claim("TCPRand: the 2-hop flow near its fair share for n ≥ 4", ", ".join(f"{x:.2f}" for x in rs),
                       "agrees with fair share", all(0.5 <= x <= 2 for x in rs),
                       "2-hop goodput within [0.5, 2] × fair share at every n ≥ 4",
-                      partly=sum(0.5 <= x <= 2 for x in rs) > len(rs) / 2))
+                      partly=sum(0.5 <= x <= 2 for x in rs) > len(rs) / 2,
+                      partly_rule="at more than half of the n values"))
     S = m[m.series == "CT200"].set_index("n6")
     if len(S):
         rs = [S.loc[n, "two_hop_mbps"] / S.loc[n, "fair_share_mbps"] for n in S.index if n >= 4]
@@ -657,13 +664,14 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
         js = [float(M.loc[(c, p), "jain"]) for p in PRESETS]
         cmps.append(claim(f"{c}: every TCPRand preset fairer than CUBIC ({jc:.3f})", ", ".join(f"{x:.3f}" for x in js),
                           "always higher", all(x > jc for x in js), "Jain(preset) > Jain(C) for all three presets",
-                          partly=any(x > jc for x in js)))
+                          partly=any(x > jc for x in js), partly_rule="for at least one preset"))
         cmps.append(claim(f"{c}: TCPRand ≥ 0.9 fairness with every preset", f"min {min(js):.3f}", "≥ 0.9",
-                          min(js) >= 0.9, "min over presets ≥ 0.9", partly=max(js) >= 0.9))
+                          min(js) >= 0.9, "min over presets ≥ 0.9", partly=max(js) >= 0.9,
+                          partly_rule="max over presets ≥ 0.9"))
         loss = [1 - float(M.loc[(c, p), "goodput_ratio"]) for p in PRESETS if "(1,1," in p]
         cmps.append(claim(f"{c}: total goodput loss with μ = 1 presets", ", ".join(f"{x:.1%}" for x in loss),
                           "< 1 % (Cisco), < 4 % (HP)", max(loss) < 0.04, "loss < 4 % for (1,1,1,1) and (1,1,∞,1)",
-                          partly=min(loss) < 0.04))
+                          partly=min(loss) < 0.04, partly_rule="loss < 4 % for one of the two"))
     return FigureResult(m, paths, cmps, ["g_i of eq. (4) is the mean goodput of sender S_i's flows, so the index is "
                                          "over the three senders; the testbed's switches are modelled as drop-tail "
                                          "with 100-packet port queues (the paper does not give their buffers)"])
@@ -765,8 +773,8 @@ def _analyze_fig13(summary, out_dir: Path) -> FigureResult:
         v = list(ok["share_len1"])
         mono = all(b_ >= a_ for a_, b_ in zip(v, v[1:]))
         cmps.append(claim("(a) single-drop share grows as rMin decreases", " → ".join(f"{x:.2f}" for x in v),
-                          "increasing", mono, "monotone non-decreasing over the rMin sweep 1448 → 200 "
-                          "(trend agrees if only the smallest rMin's share > 1448's)", partly=v[-1] > v[0]))
+                          "increasing", mono, "monotone non-decreasing over the rMin sweep 1448 → 200",
+                          partly=v[-1] > v[0], partly_rule="share at the smallest rMin > at 1448"))
         cmps.append(claim("(a) the largest single-drop share at the smallest rMin (200 B)",
                           f"largest at {int(ok.loc[ok['share_len1'].idxmax(), 'rmin'])}", "200 B",
                           int(ok.loc[ok["share_len1"].idxmax(), "rmin"]) == int(ok["rmin"].min()),
@@ -775,8 +783,8 @@ def _analyze_fig13(summary, out_dir: Path) -> FigureResult:
         mono3 = all(b_ <= a_ for a_, b_ in zip(v3, v3[1:]))
         cmps.append(claim("(b) runs of ≥ 3 drops become rarer as rMin decreases",
                           " → ".join(f"{x:.2f}" for x in v3), "decreasing dramatically", mono3,
-                          "share of drops in runs ≥ 3 monotone non-increasing over 1448 → 200 (trend agrees if "
-                          "only the smallest rMin's < 1448's)", partly=v3[-1] < v3[0]))
+                          "share of drops in runs ≥ 3 monotone non-increasing over 1448 → 200",
+                          partly=v3[-1] < v3[0], partly_rule="share at the smallest rMin < at 1448"))
         v2 = list(ok["share_len2"] + ok["share_len3plus"])
         cmps.append(claim("(b) consecutive drops (runs ≥ 2) become rarer as rMin decreases",
                           " → ".join(f"{x:.2f}" for x in v2), "decreasing", v2[-1] < v2[0],
@@ -933,11 +941,12 @@ def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
     worse = [(n, P.loc[n, "CTD"] / P.loc[n, "C"]) for n in P.index]
     cmps = [claim("TCPRand not worse than CUBIC under incast", f"min ratio {min(x for _, x in worse):.2f}",
                   "not worse", all(x >= 0.9 for _, x in worse), "goodput(CTD) ≥ 0.9 × goodput(C) at every n",
-                  partly=sum(x >= 0.9 for _, x in worse) > len(worse) / 2)]
+                  partly=sum(x >= 0.9 for _, x in worse) > len(worse) / 2,
+                  partly_rule="at more than half of the n values")]
     best = [(P.loc[n, "DCTCP"] >= max(P.loc[n, "C"], P.loc[n, "CTD"]) * 0.98) for n in P.index]
     cmps.append(claim("DCTCP best", f"best (within 2 %) at {sum(best)} of {len(best)} n", "in general best",
                       sum(best) >= 0.75 * len(best), "DCTCP ≥ 0.98 × max(C, CTD) at ≥ 75 % of the n values",
-                      partly=sum(best) >= len(best) / 2))
+                      partly=sum(best) >= len(best) / 2, partly_rule="at ≥ 50 % of the n values"))
     return FigureResult(df, paths, cmps, ["'block size 128KB' read as the SRU each sender returns per block"])
 
 
@@ -1004,7 +1013,7 @@ def _analyze_fig16(summary, out_dir: Path) -> FigureResult:
     cmps = [claim("TCPRand converges like CUBIC", f"mean |ΔJain| {d:.3f}; min Jain C {P['C'].min():.3f}, "
                   f"CTD {P['CTD'].min():.3f}", "quite similar", d <= 0.05 and P["CTD"].min() >= 0.9,
                   "mean over phases of |Jain(CTD) − Jain(C)| ≤ 0.05 and every CTD phase ≥ 0.9",
-                  partly=d <= 0.1)]
+                  partly=d <= 0.1, partly_rule="mean |ΔJain| ≤ 0.1")]
     return FigureResult(df, paths, cmps, ["Jain index among active flows over the second half of each phase"])
 
 
@@ -1148,8 +1157,8 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
     w = 0.8 / len(SETTINGS_SERIES)
     for ax, col, yl in ((axes[0], "jain", "Jain's index"), (axes[1], "total_mbps", "total goodput (Mbps)")):
         for i, s in enumerate(SETTINGS_SERIES):
-            v = [float(m[(m.variant == x) & (m.series == s)][col].iloc[0]) for x in variants]
-            ax.bar(np.arange(len(variants)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s])
+            vals = [float(m[(m.variant == x) & (m.series == s)][col].iloc[0]) for x in variants]
+            ax.bar(np.arange(len(variants)) + i * w - 0.4 + w / 2, vals, w, label=s, color=colors[s])
         ax.set_xticks(np.arange(len(variants)))
         ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=7)
         ax.set_ylabel(yl)

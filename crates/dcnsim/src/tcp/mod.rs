@@ -1043,7 +1043,12 @@ impl TcpFlow {
         if self.ecn_in_cwr && a.snd_una >= self.ecn_recover {
             self.ecn_in_cwr = false;
         }
-        if a.ece && !self.ecn_in_cwr && self.cong == CongState::Open {
+        // With classic ECN the receiver latches ECE until it sees CWR: while
+        // our CWR has not gone out yet (no new data since the cut), an ECE
+        // still echoes the event we already answered. DCTCP's echo is per
+        // segment, so every ECE there is fresh.
+        let stale_echo = self.send_cwr && !self.cfg.cc.needs_ecn();
+        if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
             self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
             self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
             self.st.ca_acked = 0;

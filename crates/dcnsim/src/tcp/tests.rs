@@ -1166,3 +1166,29 @@ fn sack_recovery_stays_within_the_receive_window() {
     assert_eq!(w.flows[0].cong, CongState::Recovery);
     assert_eq!(retransmitted(&w), vec![0]);
 }
+
+/// RFC 3168: a classic-ECN receiver latches ECE until it sees CWR, so an
+/// ECE that arrives before our CWR went out (no new data since the cut)
+/// echoes the congestion we already answered and must not cut again, even
+/// after the ACK at the recovery point ends CWR. Once new data carried CWR,
+/// a fresh ECE cuts.
+#[test]
+fn latched_ece_before_cwr_is_sent_does_not_cut_again() {
+    let m = MSS as u64;
+    let mut w = world(tcp(CcKind::NewReno));
+    w.flows[0].app_write(&mut w.core, 10 * m, None);
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(m, true));
+    assert_eq!(f.stats.ecn_cuts, 1);
+    // all data acknowledged (CWR ends at the recovery point) with ECE still latched
+    f.on_ack(&mut w.core, &ack_pkt(10 * m, true));
+    assert_eq!(f.stats.ecn_cuts, 1, "a latched ECE before CWR was sent must not cut");
+    f.app_write(&mut w.core, 10 * m, None);
+    assert!(
+        data_sent(&w).iter().any(|p| p.seq == 10 * m && p.flags & flags::CWR != 0),
+        "the next new segment carries CWR"
+    );
+    let f = &mut w.flows[0];
+    f.on_ack(&mut w.core, &ack_pkt(11 * m, true));
+    assert_eq!(f.stats.ecn_cuts, 2, "after CWR went out, a new ECE cuts");
+}
