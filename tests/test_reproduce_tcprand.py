@@ -14,7 +14,9 @@ import pytest
 
 from dcnsim.experiments import get_paper
 from dcnsim.experiments.tcprand import (
+    FIG13_RMINS,
     SERIES,
+    drop_run_shares,
     fig1_doc,
     fig10_doc,
     testbed_doc as make_testbed,
@@ -52,7 +54,7 @@ def test_other_topologies_validate():
 def test_every_figure_of_the_evaluation_is_listed():
     p = get_paper("tcprand")
     ids = [f.id for f in p.figures]
-    for want in ("5", "8a", "8b", "8c", "9", "10", "12", "14", "15", "16", "17", "settings"):
+    for want in ("5", "8a", "8b", "8c", "9", "10", "12", "13", "14", "15", "16", "17", "settings"):
         assert want in ids
     assert p.figure("fig8a").id == "8a"
 
@@ -63,7 +65,7 @@ def test_every_figure_of_the_evaluation_is_listed():
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("tcprand")
-    r = cli("reproduce", "tcprand", "--quick", "--figure", "5,8a", "--out", str(out), "--no-progress",
+    r = cli("reproduce", "tcprand", "--quick", "--figure", "5,8a,13", "--out", str(out), "--no-progress",
             "--jobs", "2", timeout=600)
     return out, r
 
@@ -72,7 +74,7 @@ def quick_run(tmp_path_factory):
 def test_reproduce_quick_writes_outputs_and_criteria(quick_run):
     out, r = quick_run
     assert r.returncode == 0, r.stderr + r.stdout
-    for stem in ("fig5", "fig8a"):
+    for stem in ("fig5", "fig8a", "fig13"):
         assert (out / f"{stem}.csv").stat().st_size > 0
         assert (out / f"{stem}.png").stat().st_size > 1000
     report = (out / "report.md").read_text()
@@ -107,6 +109,32 @@ def test_fig8a_cubic_outcast_and_static_tcprand_fairer(quick_run):
     # F1 (2 hops) gets far less than the 6-hop flows under CUBIC at Qmax 20
     c20 = df[(df.series == "C") & (df.qmax == 20)].iloc[0]
     assert c20["F1_mbps"] < 0.25 * c20["F4:15_mbps"]
+
+
+def test_drop_run_shares_partition_the_drops():
+    # 2 single drops, one run of 2, one of 4 and runs of 5 and 7 (12 drops in runs ≥ 5)
+    s = drop_run_shares(20, [2, 1, 0, 1, 2])
+    assert s["share_len1"] == pytest.approx(2 / 20) and s["share_len4"] == pytest.approx(4 / 20)
+    assert s["share_len5plus"] == pytest.approx(12 / 20)
+    assert sum(s.values()) == pytest.approx(1.0)
+    assert all(v != v for v in drop_run_shares(0, [0] * 5).values())  # no drops: NaN, not 0
+
+
+@needs_core
+def test_fig13_drop_histogram_accounts_for_f1s_drops(quick_run):
+    """Fig. 13's table: per rMin of the sweep, F1's run-length histogram
+    sums to its drop runs and its shares to 1; F1 loses packets in the
+    outcast setup at every rMin."""
+    out, r = quick_run
+    df = pd.read_csv(out / "fig13.csv").set_index("rmin")
+    assert list(df.index) == list(FIG13_RMINS)
+    bins = ["drop_runs_len1", "drop_runs_len2", "drop_runs_len3", "drop_runs_len4", "drop_runs_len5plus"]
+    assert (df[bins].sum(axis=1) == df["f1_drop_runs"]).all()
+    assert (df["f1_drops"] > 0).all()
+    shares = df[["share_len1", "share_len2", "share_len3", "share_len4", "share_len5plus"]].sum(axis=1)
+    assert (abs(shares - 1) < 1e-9).all()
+    assert (df["share_len1"] * df["f1_drops"]).round().astype(int).eq(df["drop_runs_len1"]).all()
+    assert "Fig. 13" in (out / "report.md").read_text()
 
 
 def test_shipped_outcast_scenarios_match_the_builders():

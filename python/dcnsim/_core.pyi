@@ -6,7 +6,7 @@ docs/scenario.md converted to JSON); results come back as plain columns.
 
 from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
-__all__ = ["flow_size_cdf", "run", "validate", "version"]
+__all__ = ["build", "flow_size_cdf", "run", "validate", "version"]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.

@@ -19,7 +19,8 @@ TABLE_COLUMNS: Dict[str, List[str]] = {
         "start_s", "end_s", "fct_s", "app_bytes", "delivered_bytes", "goodput_bps",
         "segments_sent", "bytes_sent", "retransmits", "retx_bytes", "timeouts",
         "timeout_period_s", "fast_retransmits", "drops", "drop_runs", "max_drop_run",
-        "ecn_marks", "ooo_arrivals", "final_cwnd_bytes", "completed",
+        "drop_runs_len1", "drop_runs_len2", "drop_runs_len3", "drop_runs_len4",
+        "drop_runs_len5plus", "ecn_marks", "ooo_arrivals", "final_cwnd_bytes", "completed",
         "received_bytes", "messages_written", "messages_received",
     ],
     "queues": [

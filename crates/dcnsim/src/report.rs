@@ -56,6 +56,7 @@ struct FlowRow {
     ack_drops: u64,
     drop_runs: u64,
     max_drop_run: u64,
+    drop_run_len: [u64; 5],
     ecn_marks: u64,
     ecn_cuts: u64,
     ooo_arrivals: u64,
@@ -146,6 +147,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             ack_drops: d.ack_drops,
             drop_runs: d.runs,
             max_drop_run: d.max_run,
+            drop_run_len: d.run_len,
             ecn_marks: f.stats.ecn_marks,
             ecn_cuts: f.stats.ecn_cuts,
             ooo_arrivals: f.stats.ooo_arrivals,
@@ -205,6 +207,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             ack_drops: 0,
             drop_runs: d.runs,
             max_drop_run: d.max_run,
+            drop_run_len: d.run_len,
             ecn_marks: 0,
             ecn_cuts: 0,
             ooo_arrivals: 0,
@@ -291,6 +294,18 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));
     flows.push("drop_runs", u64s(r.iter().map(|x| x.drop_runs)));
     flows.push("max_drop_run", u64s(r.iter().map(|x| x.max_drop_run)));
+    for (k, name) in [
+        "drop_runs_len1",
+        "drop_runs_len2",
+        "drop_runs_len3",
+        "drop_runs_len4",
+        "drop_runs_len5plus",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        flows.push(name, u64s(r.iter().map(|x| x.drop_run_len[k])));
+    }
     flows.push("ecn_marks", u64s(r.iter().map(|x| x.ecn_marks)));
     flows.push("ecn_cuts", u64s(r.iter().map(|x| x.ecn_cuts)));
     flows.push("ooo_arrivals", u64s(r.iter().map(|x| x.ooo_arrivals)));

@@ -22,6 +22,10 @@ pub struct DropRuns {
     pub ack_drops: u64,
     pub runs: u64,
     pub max_run: u64,
+    /// Runs by length: `run_len[k]` counts runs of `k + 1` drops, the last
+    /// slot runs of 5 or more (TCPRand Fig. 13's histogram). Counted once
+    /// per run in [`Self::close`], off the per-packet path.
+    pub run_len: [u64; 5],
     cur: u64,
     last_txn: u32,
 }
@@ -44,6 +48,7 @@ impl DropRuns {
         if self.cur > 0 {
             self.runs += 1;
             self.max_run = self.max_run.max(self.cur);
+            self.run_len[(self.cur.min(5) - 1) as usize] += 1;
             self.cur = 0;
         }
     }
@@ -640,5 +645,48 @@ impl World {
             d.close();
         }
         crate::report::build(&self, wall_s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DropRuns;
+
+    fn script(txns: &[u32]) -> DropRuns {
+        let mut d = DropRuns::default();
+        for &t in txns {
+            d.on_drop(t);
+        }
+        d.close();
+        d
+    }
+
+    /// Runs are split on any gap in transmission numbers, counted once
+    /// each into their length bin, 5 and longer sharing the last bin.
+    #[test]
+    fn drop_runs_histogram_from_known_sequences() {
+        // Runs: [3] [5 6] [9 10 11] [20..24) [30..37) [40]
+        let mut txns = vec![3, 5, 6, 9, 10, 11, 20, 21, 22, 23];
+        txns.extend(30..37);
+        txns.push(40);
+        let d = script(&txns);
+        assert_eq!(d.drops, txns.len() as u64);
+        assert_eq!(d.runs, 6);
+        assert_eq!(d.max_run, 7);
+        assert_eq!(d.run_len, [2, 1, 1, 1, 1]);
+
+        // A repeated or backwards txn starts a new run; so does wrapping
+        // past u32::MAX only when consecutive (MAX then 0 is one run).
+        let d = script(&[7, 7, 6, u32::MAX, 0, 1]);
+        assert_eq!(d.runs, 4);
+        assert_eq!(d.run_len, [3, 0, 1, 0, 0]);
+
+        // Exactly 5 lands in the 5+ bin; close() twice counts nothing more.
+        let mut d = script(&[0, 1, 2, 3, 4]);
+        d.close();
+        assert_eq!((d.runs, d.max_run, d.run_len), (1, 5, [0, 0, 0, 0, 1]));
+
+        // No drops: no runs.
+        assert_eq!(script(&[]).run_len, [0; 5]);
     }
 }

@@ -152,3 +152,46 @@ fn static_tcprand_raises_fairness_on_the_outcast_scenario() {
         );
     }
 }
+
+/// The run-length histogram partitions each flow's drop runs and accounts
+/// for its drops exactly: Σ count = `drop_runs`, runs of 1..4 hold
+/// Σ k·count_k drops, and the rest (the drops of runs ≥ 5) lie between
+/// 5·count_5+ and `max_drop_run`·count_5+ (zero when there is no such run).
+/// Checked on fixed segments and on TCPRand, whose drops are the paper's
+/// Fig. 13 subject.
+#[test]
+fn drop_run_histogram_accounts_for_every_drop() {
+    for extra in [json!({}), json!({"segment": "tcprand", "tcprand_rmin": 200})] {
+        let r = run(&fig1(0.2, 1, extra.clone()));
+        let drops = col_u64(&r, "flows", "drops");
+        let runs = col_u64(&r, "flows", "drop_runs");
+        let max_run = col_u64(&r, "flows", "max_drop_run");
+        let h: Vec<&[u64]> = [
+            "drop_runs_len1",
+            "drop_runs_len2",
+            "drop_runs_len3",
+            "drop_runs_len4",
+            "drop_runs_len5plus",
+        ]
+        .iter()
+        .map(|c| col_u64(&r, "flows", c))
+        .collect();
+        assert!(drops.iter().sum::<u64>() > 0, "{extra}: no losses to check");
+        for f in 0..drops.len() {
+            let count: u64 = h.iter().map(|c| c[f]).sum();
+            assert_eq!(count, runs[f], "{extra} flow {f}: Σ histogram vs drop_runs");
+            let short: u64 = (0..4).map(|k| (k as u64 + 1) * h[k][f]).sum();
+            assert!(short <= drops[f], "{extra} flow {f}: {short} > {} drops", drops[f]);
+            let rest = drops[f] - short;
+            let c5 = h[4][f];
+            assert!(
+                rest >= 5 * c5 && rest <= max_run[f] * c5,
+                "{extra} flow {f}: {rest} drops in {c5} runs ≥ 5 (max run {})",
+                max_run[f]
+            );
+            // The longest run sits in the histogram's top non-empty bin.
+            let top = (0..5).rev().find(|&k| h[k][f] > 0).map_or(0, |k| k as u64 + 1);
+            assert_eq!(top, max_run[f].min(5), "{extra} flow {f}: top bin vs max run");
+        }
+    }
+}

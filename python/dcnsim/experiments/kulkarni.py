@@ -973,7 +973,7 @@ def _analyze_44(summary, out_dir: Path) -> FigureResult:
     score = {}
     for p in PS:
         _, gp = _series(df, config=CH4.with_(probretx_p=p).key())
-        score[p] = _gmean_values(gp)
+        score[p] = _gmean_values(list(gp))
     best = max(score, key=lambda p: score[p])
     _, gbest = _series(df, config=CH4.with_(probretx_p=BEST_P).key())
     big = ns > 8
