@@ -237,3 +237,17 @@ pub fn kulkarni_incast(
         SimTime::from_secs(1000),
     )
 }
+
+/// Assert one error sits at `path` and its message contains `needle`.
+#[track_caller]
+pub fn assert_err(errs: &[dcnsim::scenario::ScenarioError], path: &str, needle: &str) {
+    assert!(
+        errs.iter()
+            .any(|e| e.path == path && e.message.contains(needle)),
+        "no error at '{path}' containing '{needle}'; got:\n{}",
+        errs.iter()
+            .map(|e| format!("  {e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

@@ -286,18 +286,6 @@ fn errors(app: Value) -> Vec<ScenarioError> {
     }
 }
 
-#[track_caller]
-fn assert_err(errs: &[ScenarioError], path: &str, needle: &str) {
-    assert!(
-        errs.iter()
-            .any(|e| e.path == path && e.message.contains(needle)),
-        "no error at '{path}' containing '{needle}'; got:\n{}",
-        errs.iter()
-            .map(|e| format!("  {e}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-}
 
 #[test]
 fn bad_cdfs_are_rejected_with_the_field_named() {

@@ -4,6 +4,9 @@
 use dcnsim::scenario::{parse_config, parse_config_str, ScenarioError};
 use serde_json::{json, Value};
 
+mod common;
+use common::assert_err;
+
 /// A valid base scenario: 17 hosts on a star, one sync_reads app.
 fn base() -> Value {
     json!({
@@ -26,19 +29,6 @@ fn errors(doc: &Value) -> Vec<ScenarioError> {
     }
 }
 
-/// Assert one error sits at `path` and its message contains `needle`.
-#[track_caller]
-fn assert_err(errs: &[ScenarioError], path: &str, needle: &str) {
-    assert!(
-        errs.iter()
-            .any(|e| e.path == path && e.message.contains(needle)),
-        "no error at '{path}' containing '{needle}'; got:\n{}",
-        errs.iter()
-            .map(|e| format!("  {e}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-}
 
 #[test]
 fn base_is_valid() {
