@@ -119,3 +119,13 @@ def test_rps_splits_evenly_and_unsalted_ecmp_polarises(quick_run):
     busiest = pol.groupby(["scheme", "core"])["utilization"].max()
     assert sorted(busiest["ECMP, no salt"].loc[lambda s: s == 0].index) == ["core1", "core2"]
     assert (busiest["ECMP, per-switch salt"] > 0).all()
+
+
+@needs_core
+def test_every_figure_analyzes_in_quick_mode(tmp_path):
+    # each figure's comparisons go through the framework's checks (criteria,
+    # trend rules); a claim built against them wrongly fails the analysis
+    from dcnsim.experiments import reproduce
+
+    rep = reproduce("rps", quick=True, out=tmp_path, progress=False, echo=None)
+    assert not rep.errors, rep.errors

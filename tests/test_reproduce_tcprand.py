@@ -150,3 +150,13 @@ def test_shipped_outcast_scenarios_match_the_builders():
     d = make_testbed(2, 4, 26, SERIES["C"], 10.0)
     for key in ("topology", "tcp", "apps", "switch_delay", "stop"):
         assert tb[key] == d[key], key
+
+
+@needs_core
+def test_every_figure_analyzes_in_quick_mode(tmp_path):
+    # each figure's comparisons go through the framework's checks (criteria,
+    # trend rules); a claim built against them wrongly fails the analysis
+    from dcnsim.experiments import reproduce
+
+    rep = reproduce("tcprand", quick=True, out=tmp_path, progress=False, echo=None)
+    assert not rep.errors, rep.errors

@@ -456,9 +456,8 @@ def _analyze_fig3(summary, out_dir: Path) -> FigureResult:
         spread = diffs[hi][1] + diffs[lo][1]
         cmp.append(claim(f"FCT advantage of RPS (single − RPS) at n = {lo} vs n = {hi}",
                          f"{diffs[lo][0]:.3g} → {diffs[hi][0]:.3g} ms", "advantage grows with the number of long flows",
-                         grow > spread, f"agrees if the gain at n = {hi} exceeds the one at n = {lo} by more than the "
-                         "sum of their 95 % CIs; trend agrees if larger within the CIs; differs if not larger",
-                         partly=grow > 0))
+                         grow > spread, f"the gain at n = {hi} exceeds the one at n = {lo} by more than the "
+                         "sum of their 95 % CIs", partly=grow > 0, partly_rule="larger, within the CIs"))
     return FigureResult(t, figs, cmp, _unfinished_notes(df) + ["means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])
 
 
