@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import distributed
-
 from dcnsim.scenario import load_scenario
 from dcnsim.sweep import grid, run_sweep
 

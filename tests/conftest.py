@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import dcnsim
+import pytest
 from dcnsim import _core
 
 ROOT = Path(__file__).resolve().parent.parent

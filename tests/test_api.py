@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+import dcnsim
 import pandas as pd
 import pytest
-
-import dcnsim
+from conftest import needs_core, pcap_records, small_incast, small_pa, small_rps
 from dcnsim import ScenarioError
 from dcnsim.result import SUMMARY_KEYS, TABLE_COLUMNS
-
-from conftest import needs_core, pcap_records, small_incast, small_pa, small_rps
 
 pytestmark = needs_core
 
@@ -251,7 +248,7 @@ def test_python_and_core_problems_reported_together():
 def test_pcaps_traces_are_whole_and_ordered(incast, tmp_path):
     assert sorted(incast.pcaps) == ["h0.pcap", "h1.pcap"]
     f = incast.flows
-    for host, data in incast.pcaps.items():
+    for _host, data in incast.pcaps.items():
         _, recs = pcap_records(data)
         times = [t for t, _, _ in recs]
         assert times == sorted(times)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 
+import dcnsim
 import pandas as pd
 import pytest
-
-import dcnsim
+from conftest import SCENARIOS, cli, needs_core, small_incast
 from dcnsim.cli import parse_value, split_values
 from dcnsim.result import TABLE_COLUMNS
-
-from conftest import SCENARIOS, cli, needs_core, small_incast
-
 
 # ---------------------------------------------------------------- parsing (no core)
 

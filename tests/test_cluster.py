@@ -8,10 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
-from dcnsim.sweep import ClusterError, point_dir, run_sweep
-
 from conftest import needs_core
+from dcnsim.sweep import ClusterError, point_dir, run_sweep
 from test_sweep import points
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed not installed (pip install 'dcnsim[cluster]')")

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from dcnsim.models import PHASES, enqueue_probability, enqueue_sweep
-
 from conftest import cli
+from dcnsim.models import PHASES, enqueue_probability, enqueue_sweep
 
 
 @pytest.mark.parametrize("phase", PHASES)

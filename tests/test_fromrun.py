@@ -1,13 +1,10 @@
 """The incast model evaluated on a run written to disk."""
 
-import math
-
-import pytest
 
 import dcnsim
-from dcnsim.models.fromrun import model_from_run
-
+import pytest
 from conftest import needs_core
+from dcnsim.models.fromrun import model_from_run
 
 
 def _incast(n, blocks=12):

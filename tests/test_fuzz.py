@@ -11,15 +11,12 @@ import math
 import re
 from pathlib import Path
 
+import dcnsim
 import pytest
-
+from conftest import needs_core
+from dcnsim import ScenarioError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import dcnsim
-from dcnsim import ScenarioError
-
-from conftest import needs_core
 
 pytestmark = needs_core
 
@@ -170,8 +167,8 @@ def test_random_dicts_never_crash(doc):
 def test_any_value_as_scenario(doc):
     try:
         problems = dcnsim.validate(doc)
-    except ScenarioError:  # pragma: no cover - validate never raises
-        raise AssertionError("validate() must return problems, not raise")
+    except ScenarioError as e:  # pragma: no cover - validate never raises
+        raise AssertionError("validate() must return problems, not raise") from e
     if not isinstance(doc, dict):
         assert problems
 

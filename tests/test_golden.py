@@ -18,9 +18,8 @@ import math
 import sys
 from pathlib import Path
 
-import pytest
-
 import dcnsim
+import pytest
 
 try:
     from conftest import needs_core

@@ -4,12 +4,10 @@ estimate; nothing is written to --out."""
 
 from __future__ import annotations
 
-import pytest
-
 import dcnsim
-from dcnsim import ScenarioError
-
+import pytest
 from conftest import cli, needs_core
+from dcnsim import ScenarioError
 
 pytestmark = needs_core
 

@@ -6,14 +6,11 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-
 import dcnsim
+import pytest
+from conftest import cli, needs_core
 from dcnsim.models import n_star, n_star_max
 from dcnsim.units import UnitError, parse_count, parse_rate, parse_size, parse_time
-
-from conftest import cli, needs_core
-
 
 # ---------------------------------------------------------------- units
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 
+import dcnsim
 import numpy as np
 import pandas as pd
 import pytest
-
-import dcnsim
-from dcnsim.analysis import FCT_BINS, common_completed, fct_bins, normalize, offered_load
-
 from conftest import cli, needs_core
+from dcnsim.analysis import (
+    common_completed,
+    fct_bins,
+    normalize,
+    offered_load,
+)
 
 pytestmark = needs_core
 

@@ -5,12 +5,10 @@ conftest's conservation fixture."""
 
 from __future__ import annotations
 
+import dcnsim
+from conftest import needs_core
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import dcnsim
-
-from conftest import needs_core
 
 pytestmark = needs_core
 

@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 import pytest
-
+from conftest import cli, needs_core
 from dcnsim.experiments import (
     Comparison,
     Figure,
@@ -28,9 +28,6 @@ from dcnsim.experiments import (
 )
 from dcnsim.experiments.framework import TALLIED, VERDICTS, check_formula, tally_text
 from dcnsim.sweep import Point
-
-from conftest import cli, needs_core
-
 
 # ---------------------------------------------------------------- a fake paper
 
@@ -146,7 +143,6 @@ def test_claims_need_a_criterion_and_a_failing_claim_differs():
 def test_orders_of_magnitude_claims_reject_small_gains():
     """The issue's examples: a 1.1× gain for "orders of magnitude", a 0.13
     ratio for "underestimates slightly", no penalty for "small penalty"."""
-    import numpy as np
 
     from dcnsim.experiments import kulkarni as k
 
@@ -179,7 +175,6 @@ def test_formula_checks_and_untestable_are_out_of_the_tally():
 
 def test_capped_log_error_keeps_zero_and_infinite_points():
     import numpy as np
-
     from dcnsim.experiments.kulkarni import LOG_CAP, _gmean, male
 
     assert male([2.0], [1.0]) == pytest.approx(math.log(2))
@@ -276,7 +271,7 @@ def test_fast_topology_matches_the_paper():
     topo = fast.topology()
     hosts = [n for n in topo["nodes"] if n["kind"] == "host"]
     assert len(hosts) == 102  # root + 100 servers + background sender
-    by_pair = {(l["a"], l["b"]): l for l in topo["links"]}
+    by_pair = {(lk["a"], lk["b"]): lk for lk in topo["links"]}
     assert by_pair[("s1", "tor0")]["ecn_k"] == "20pkt" and by_pair[("s2", "tor1")]["rate"] == "1Gbps"
     up = by_pair[("tor0", "up0")]
     assert (up["rate"], up["buffer"], up["ecn_k"], up["delay"]) == ("10Gbps", "100KB", "65pkt", "25us")

@@ -13,7 +13,7 @@ import math
 
 import pandas as pd
 import pytest
-
+from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
 from dcnsim.experiments.kulkarni import (
     BASE,
@@ -24,9 +24,6 @@ from dcnsim.experiments.kulkarni import (
     onset,
     scenario,
 )
-
-from conftest import cli, needs_core
-
 
 # ---------------------------------------------------------------- no simulation
 

@@ -10,10 +10,10 @@ cores idle."""
 
 from __future__ import annotations
 
+import dcnsim
 import pandas as pd
 import pytest
-
-import dcnsim
+from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
 from dcnsim.experiments.rps import (
     HOSTS,
@@ -27,8 +27,6 @@ from dcnsim.experiments.rps import (
     static_apps,
     tcp,
 )
-
-from conftest import cli, needs_core
 
 
 def test_every_paper_figure_is_registered():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-
+from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
 from dcnsim.experiments.tcprand import (
     FIG13_RMINS,
@@ -19,11 +19,10 @@ from dcnsim.experiments.tcprand import (
     drop_run_shares,
     fig1_doc,
     fig10_doc,
+)
+from dcnsim.experiments.tcprand import (
     testbed_doc as make_testbed,
 )
-
-from conftest import cli, needs_core
-
 
 # ---------------------------------------------------------------- no simulation
 
@@ -138,9 +137,8 @@ def test_fig13_drop_histogram_accounts_for_f1s_drops(quick_run):
 
 
 def test_shipped_outcast_scenarios_match_the_builders():
-    from dcnsim.scenario import load_scenario
-
     from conftest import SCENARIOS
+    from dcnsim.scenario import load_scenario
 
     ft = load_scenario(SCENARIOS / "outcast_fattree.toml")
     d = fig1_doc(SERIES["C"], 20, 10.0)

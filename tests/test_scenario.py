@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import math
 
-import pytest
-
 import dcnsim
+import pytest
+from conftest import SCENARIOS, needs_core, small_incast
 from dcnsim import ScenarioError
 from dcnsim.scenario import as_dict, load_scenario, parse_path, to_json, with_overrides
-
-from conftest import DATA, SCENARIOS, needs_core, small_incast
 
 TOPOLOGIES = {
     "star": dcnsim.Star(hosts=6, rate="1Gbps", delay="25us", buffer="32KB"),

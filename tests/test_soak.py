@@ -4,9 +4,8 @@ and has churn; the benchmark itself is not a test (it takes minutes)."""
 from __future__ import annotations
 
 import dcnsim
-from dcnsim import bench
-
 from conftest import needs_core
+from dcnsim import bench
 
 
 def test_soak_group_expands_to_the_three_stops():

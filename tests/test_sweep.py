@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 
+import dcnsim
 import pandas as pd
 import pytest
-
-import dcnsim
-from dcnsim.sweep import Point, grid, point_dir, run_sweep
-
 from conftest import needs_core, small_incast, small_pa
+from dcnsim.sweep import Point, grid, point_dir, run_sweep
 
 pytestmark = needs_core
 

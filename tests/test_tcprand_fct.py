@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
+import dcnsim
 import numpy as np
 import pandas as pd
-import pytest
-
-import dcnsim
+from conftest import needs_core
 from dcnsim.experiments import reproduce
 from dcnsim.experiments import tcprand_fct as t11
 from dcnsim.experiments.framework import VERDICTS
-
-from conftest import needs_core
 
 pytestmark = needs_core
 
@@ -24,7 +19,7 @@ def test_points_cover_every_workload_load_and_series():
     assert len(labels) == len(set(labels))
     have = {(p.params["workload"], p.params["load"], p.params["scheme"]) for p in pts}
     names = [n for n, _ in t11.series()]
-    assert have == {(w, l, s) for w in t11.WORKLOADS for l in t11.LOADS for s in names}
+    assert have == {(w, ld, s) for w in t11.WORKLOADS for ld in t11.LOADS for s in names}
     for p in pts:
         assert dcnsim.validate(p.scenario) == [], p.label
     # TCPRand series are in exactly when the core accepts them.

@@ -37,10 +37,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import pytest
-
 import dcnsim
-
+import pytest
 from conftest import needs_core
 
 TSHARK = shutil.which("tshark")

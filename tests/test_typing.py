@@ -7,10 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 import dcnsim
-
+import pytest
 from conftest import ROOT, cli, needs_core
 
 mypy = pytest.importorskip("mypy", reason="mypy is in the test extras: pip install -e '.[test]'")

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import math
 
+import dcnsim
 import pandas as pd
 import pytest
-
-import dcnsim
+from conftest import needs_core, small_incast
 from dcnsim._atomic import atomic_open, atomic_write
 from dcnsim.result import TABLE_COLUMNS, Result
-
-from conftest import needs_core, small_incast
 
 
 def fake_result() -> Result:

@@ -41,7 +41,7 @@ from .scenario import (
 )
 
 try:
-    from importlib.metadata import PackageNotFoundError, version as _dist_version
+    from importlib.metadata import version as _dist_version
 
     __version__ = _dist_version("dcnsim")
 except Exception:  # not installed (e.g. run from a source tree)

@@ -123,7 +123,9 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
             raise ValueError(f"bins: '{name}' is empty (lo {lo} >= hi {hi})")
         inb = f[(f["app_bytes"] >= lo) & (f["app_bytes"] < hi)]
         done = inb[inb["completed"].astype(bool)]["fct_s"].to_numpy(dtype=float)
-        q = (lambda p: float(np.percentile(done, p))) if len(done) else (lambda p: math.nan)
+        def q(p: float, done: np.ndarray = done) -> float:
+            return float(np.percentile(done, p)) if len(done) else math.nan
+
         rows.append(
             {
                 "bin": name,
@@ -176,7 +178,9 @@ def common_completed(a: pd.DataFrame, b: pd.DataFrame) -> Tuple[pd.DataFrame, pd
     ka = ka[ka["completed"].astype(bool)]
     kb = kb[kb["completed"].astype(bool)]
     keys = ka[_ARRIVAL_KEY].merge(kb[_ARRIVAL_KEY], on=_ARRIVAL_KEY)
-    pick = lambda d: d.merge(keys, on=_ARRIVAL_KEY).sort_values(_ARRIVAL_KEY).reset_index(drop=True)
+    def pick(d: pd.DataFrame) -> pd.DataFrame:
+        return d.merge(keys, on=_ARRIVAL_KEY).sort_values(_ARRIVAL_KEY).reset_index(drop=True)
+
     return pick(ka), pick(kb)
 
 

@@ -16,7 +16,6 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .errors import ScenarioError
 
-
 # ----------------------------------------------------------------------------
 # formatting
 

@@ -24,7 +24,7 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -283,7 +283,7 @@ class Custom(_Builder):
             {"name": n[0], "kind": n[1]} if isinstance(n, tuple) else _plain(n) for n in self.nodes
         ]
         out["links"] = [
-            {"a": l[0], "b": l[1]} if isinstance(l, tuple) else _plain(l) for l in self.links
+            {"a": lk[0], "b": lk[1]} if isinstance(lk, tuple) else _plain(lk) for lk in self.links
         ]
         return out
 
@@ -450,7 +450,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         except _DuplicateKey as e:
             raise ScenarioError([f"syntax: duplicate key {e.args[0]!r} (a JSON object may name a key once)"]) from None
         except RecursionError:
-            raise ScenarioError([f"syntax: nested deeper than Python's JSON reader allows"]) from None
+            raise ScenarioError(["syntax: nested deeper than Python's JSON reader allows"]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits
             raise ScenarioError([f"syntax: {e}"]) from None
     else:
@@ -459,7 +459,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError([f"syntax: {e}"]) from None
         except RecursionError:
-            raise ScenarioError([f"syntax: nested deeper than the TOML reader allows"]) from None
+            raise ScenarioError(["syntax: nested deeper than the TOML reader allows"]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits
             raise ScenarioError([f"syntax: {e}"]) from None
     if not isinstance(doc, dict):

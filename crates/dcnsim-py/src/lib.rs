@@ -69,11 +69,14 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
     }
 }
 
+/// (name, sampling, points, mean bytes) as Python receives it.
+type CdfTuple = (String, String, Vec<(f64, f64)>, f64);
+
 /// A flow-size CDF from a JSON table with the Poisson app's keys (`cdf` or
 /// `cdf_file`, optional `sampling`): (name, sampling, points, mean bytes).
 /// Raises ValueError listing every problem.
 #[pyfunction]
-fn flow_size_cdf(table_json: &str) -> PyResult<(String, String, Vec<(f64, f64)>, f64)> {
+fn flow_size_cdf(table_json: &str) -> PyResult<CdfTuple> {
     match dcnsim::flow_size_cdf_json(table_json) {
         Ok((c, name)) => Ok((name, c.sampling().name().to_string(), c.points(), c.mean())),
         Err(errs) => Err(PyValueError::new_err(errs.join("\n"))),

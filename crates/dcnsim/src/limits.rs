@@ -7,7 +7,9 @@
 //! rejects a reasonable scenario is raised with `limits = { memory = "64GB" }`
 //! (or `events = 1e13`) in the scenario itself.
 
-use crate::config::{AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode};
+use crate::config::{
+    AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode,
+};
 use crate::net::Packet;
 
 /// Default `limits.memory`: a run that may need more is rejected.

@@ -397,7 +397,10 @@ mod tests {
     #[test]
     fn excerpts_are_one_line() {
         assert_eq!(super::excerpt("a\nb\t\u{0}"), "a\\nb\\t\\0");
-        assert_eq!(super::excerpt(&"x".repeat(50)), format!("{}…", "x".repeat(40)));
+        assert_eq!(
+            super::excerpt(&"x".repeat(50)),
+            format!("{}…", "x".repeat(40))
+        );
     }
 
     #[test]

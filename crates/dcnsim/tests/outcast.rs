@@ -161,7 +161,10 @@ fn static_tcprand_raises_fairness_on_the_outcast_scenario() {
 /// Fig. 13 subject.
 #[test]
 fn drop_run_histogram_accounts_for_every_drop() {
-    for extra in [json!({}), json!({"segment": "tcprand", "tcprand_rmin": 200})] {
+    for extra in [
+        json!({}),
+        json!({"segment": "tcprand", "tcprand_rmin": 200}),
+    ] {
         let r = run(&fig1(0.2, 1, extra.clone()));
         let drops = col_u64(&r, "flows", "drops");
         let runs = col_u64(&r, "flows", "drop_runs");
@@ -181,7 +184,11 @@ fn drop_run_histogram_accounts_for_every_drop() {
             let count: u64 = h.iter().map(|c| c[f]).sum();
             assert_eq!(count, runs[f], "{extra} flow {f}: Σ histogram vs drop_runs");
             let short: u64 = (0..4).map(|k| (k as u64 + 1) * h[k][f]).sum();
-            assert!(short <= drops[f], "{extra} flow {f}: {short} > {} drops", drops[f]);
+            assert!(
+                short <= drops[f],
+                "{extra} flow {f}: {short} > {} drops",
+                drops[f]
+            );
             let rest = drops[f] - short;
             let c5 = h[4][f];
             assert!(
@@ -190,8 +197,15 @@ fn drop_run_histogram_accounts_for_every_drop() {
                 max_run[f]
             );
             // The longest run sits in the histogram's top non-empty bin.
-            let top = (0..5).rev().find(|&k| h[k][f] > 0).map_or(0, |k| k as u64 + 1);
-            assert_eq!(top, max_run[f].min(5), "{extra} flow {f}: top bin vs max run");
+            let top = (0..5)
+                .rev()
+                .find(|&k| h[k][f] > 0)
+                .map_or(0, |k| k as u64 + 1);
+            assert_eq!(
+                top,
+                max_run[f].min(5),
+                "{extra} flow {f}: top bin vs max run"
+            );
         }
     }
 }

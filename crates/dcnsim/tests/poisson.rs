@@ -286,7 +286,6 @@ fn errors(app: Value) -> Vec<ScenarioError> {
     }
 }
 
-
 #[test]
 fn bad_cdfs_are_rejected_with_the_field_named() {
     let e = errors(json!({"kind": "poisson", "load": 0.5, "cdf": [[10, 0], [20, 0.5], [30, 0.9]]}));

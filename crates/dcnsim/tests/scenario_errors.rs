@@ -29,7 +29,6 @@ fn errors(doc: &Value) -> Vec<ScenarioError> {
     }
 }
 
-
 #[test]
 fn base_is_valid() {
     parse_config(&base()).unwrap();

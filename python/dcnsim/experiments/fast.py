@@ -262,7 +262,6 @@ def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
 @lru_cache(maxsize=4096)
 def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     """Per-point metrics of a partition/aggregate run (cached per file version)."""
-    import pandas as pd
 
     q = read_table(point_dir, "queries")
     qct = q["qct_s"].astype(float)
@@ -1078,7 +1077,7 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
     )
     base = _at(df, variant="baseline").set_index(["series", "n"])
     cmps: List[Comparison] = []
-    for name, cfg in VARIANTS[1:]:
+    for name, _cfg in VARIANTS[1:]:
         d = _at(df, variant=name).set_index(["series", "n"])
         j = d.join(base, rsuffix="_base", how="inner")
         dq = (j["qct_mean_ms"] - j["qct_mean_ms_base"]).abs() / j["qct_mean_ms_base"]

@@ -28,12 +28,11 @@ import json
 import math
 import os
 import re
-import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from .._atomic import atomic_write
 from ..sweep import Point, point_dir, run_sweep
@@ -457,9 +456,9 @@ def reproduce(
     processes, default all cores, or the workers of the Dask cluster at
     ``cluster``) under ``<out>/runs``; rerunning resumes.
     ``echo`` receives the printed report (``None``: silent)."""
-    from .registry import get_paper
-
     import pandas as pd
+
+    from .registry import get_paper
 
     t0 = time.perf_counter()
     p = get_paper(paper) if isinstance(paper, str) else paper

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -50,7 +50,6 @@ from .framework import (
     Paper,
     Setting,
     compare_claim,
-    compare_number,
     read_table,
 )
 

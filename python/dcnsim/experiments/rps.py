@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -353,8 +353,9 @@ def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: 
 def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: str, path: Path,
                   order: Optional[Sequence[str]] = None, logy: bool = False, facet: Optional[str] = None,
                   hline: Optional[Tuple[float, str]] = None) -> List[Path]:
-    from ..plots import MARKERS, STYLE, save, series_colors
     import matplotlib.pyplot as plt
+
+    from ..plots import MARKERS, STYLE, save, series_colors
 
     names = list(order or list(dict.fromkeys(t[series])))
     names = [n for n in names if n in set(t[series])]
@@ -427,7 +428,7 @@ def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
     ]
     # every flow is bounded by its fair share of E7→S15 (the n long flows and the short one share it)
     worst = 0.0
-    for (s, n), g in d.groupby(["scheme", "n_long"]):
+    for (_s, n), g in d.groupby(["scheme", "n_long"]):
         worst = max(worst, float(g["long_tput_mbps"].mean()) * n / 1000.0)
     cmp.append(claim("n × mean long-flow throughput / 1 Gbps (fair-share bound at E7–S15)", round(worst, 3),
                      "each flow bounded by its fair share of E7–S15", worst <= 1.0 + 1e-9,
@@ -558,7 +559,7 @@ def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
                          title="Fig. 8: RPS, 10 vs 20 short flows: long-flow throughput", path=out_dir / "fig8.png")
     cmp = [_short_count_claim(df, "long_tput_mbps", -1, "slightly lower with 20 short flows", "Mbps")]
     rel = []
-    for n, g in df.groupby("n_long"):
+    for _n, g in df.groupby("n_long"):
         a = g[g["shorts"] == FEW_SHORTS]["long_tput_mbps"].mean()
         b = g[g["shorts"] == SHORTS]["long_tput_mbps"].mean()
         rel.append((a - b) / a if a else math.nan)
@@ -601,9 +602,10 @@ def core_shares(row: Any) -> Dict[str, float]:
 
 
 def _analyze_paths(summary, out_dir: Path) -> FigureResult:
-    import pandas as pd
-    from ..plots import STYLE, save, series_colors
     import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ..plots import STYLE, save, series_colors
 
     rows = []
     for _, r in summary.iterrows():
@@ -655,9 +657,10 @@ def _polar_points(quick: bool) -> List[Point]:
 
 
 def _analyze_polar(summary, out_dir: Path) -> FigureResult:
-    import pandas as pd
-    from ..plots import STYLE, save, series_colors
     import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ..plots import STYLE, save, series_colors
 
     rows = []
     for _, r in summary.iterrows():

@@ -34,7 +34,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..sweep import Point
-from .framework import Comparison, Figure, FigureResult, Paper, Setting, compare_claim, read_table
+from .framework import (
+    Comparison,
+    Figure,
+    FigureResult,
+    Paper,
+    Setting,
+    compare_claim,
+    read_table,
+)
 
 # ---------------------------------------------------------------- constants (§5.1)
 

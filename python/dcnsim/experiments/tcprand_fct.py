@@ -34,14 +34,22 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
 
 from ..analysis import FCT_BINS, common_completed, fct_bins, normalize
 from ..sweep import Point
-from .framework import Comparison, Figure, FigureResult, Paper, Setting, compare_claim, read_table
+from .framework import (
+    Comparison,
+    Figure,
+    FigureResult,
+    Paper,
+    Setting,
+    compare_claim,
+    read_table,
+)
 
 # ---------------------------------------------------------------- setup
 

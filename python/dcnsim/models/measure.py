@@ -58,8 +58,14 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from .incast import (IncastModel, incast_model, line_rate_pps, padhye_n,
-                     pps_to_bps, throughput_td)
+from .incast import (
+    IncastModel,
+    incast_model,
+    line_rate_pps,
+    padhye_n,
+    pps_to_bps,
+    throughput_td,
+)
 
 __all__ = [
     "IncastInputs",

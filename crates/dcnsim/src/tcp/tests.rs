@@ -810,7 +810,7 @@ fn spurious_fast_retransmit_is_undone() {
         let mut w = reorder_rounds(mode, 1);
         let f = &mut w.flows[0];
         assert_eq!(f.stats.spurious_retransmits, 1);
-        assert_eq!(f.cong == CongState::Open, true);
+        assert!(f.cong == CongState::Open);
         assert_eq!(
             f.st.ssthresh == u64::MAX,
             restored,
@@ -838,11 +838,17 @@ fn sack_rule3_retransmits_an_unsacked_segment_below_the_highest_sack() {
     // Segment 6 arrives: segment 5 has one SACKed segment above it, not lost
     // by IsLost(), but pipe leaves room and there is no new data.
     let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
+    f.on_ack(
+        &mut w.core,
+        &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]),
+    );
     assert_eq!(retransmitted(&w), vec![1, 5], "rule 3");
     // Nothing more to send: no duplicate retransmission of 5 on the next ACK.
     let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
+    f.on_ack(
+        &mut w.core,
+        &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]),
+    );
     assert_eq!(retransmitted(&w), vec![1, 5]);
 }
 
@@ -1182,10 +1188,15 @@ fn latched_ece_before_cwr_is_sent_does_not_cut_again() {
     assert_eq!(f.stats.ecn_cuts, 1);
     // all data acknowledged (CWR ends at the recovery point) with ECE still latched
     f.on_ack(&mut w.core, &ack_pkt(10 * m, true));
-    assert_eq!(f.stats.ecn_cuts, 1, "a latched ECE before CWR was sent must not cut");
+    assert_eq!(
+        f.stats.ecn_cuts, 1,
+        "a latched ECE before CWR was sent must not cut"
+    );
     f.app_write(&mut w.core, 10 * m, None);
     assert!(
-        data_sent(&w).iter().any(|p| p.seq == 10 * m && p.flags & flags::CWR != 0),
+        data_sent(&w)
+            .iter()
+            .any(|p| p.seq == 10 * m && p.flags & flags::CWR != 0),
         "the next new segment carries CWR"
     );
     let f = &mut w.flows[0];
