@@ -706,9 +706,10 @@ pub fn guard_interval(w: &crate::world::World, used: u64, limit: u64) -> u64 {
 /// The run-time guard's verdict, as the message of a `limits.memory` error.
 pub fn memory_exceeded(used: u64, limit: u64, estimate: u64, at: crate::time::SimTime) -> String {
     format!(
-        "the run stopped at {at}: it held {} (state plus the result tables it would build), \
+        "the run stopped at {:.6} s: it held {} (state plus the result tables it would build), \
          over the {} limit (the estimate before the run was {}); nothing was written; \
          make the scenario smaller or raise `limits.memory`",
+        at.as_secs_f64(),
         fmt_bytes(used),
         fmt_bytes(limit),
         fmt_bytes(estimate)
