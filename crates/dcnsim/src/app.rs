@@ -324,6 +324,22 @@ impl App {
         }
     }
 
+    /// Heap bytes of the app's own lists (flow ids, finished rounds).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        match self {
+            App::Bulk(_) | App::Udp { .. } => 0,
+            App::Rounds(r) => {
+                (r.servers.capacity() + r.req_flows.capacity() + r.resp_flows.capacity()) * 4
+                    + r.abtt_at_start.capacity() * 8
+                    + r.done.capacity() * size_of::<Round>()
+            }
+            // Its spec and CDF are fixed and small; what grows is the
+            // list of flows waiting for their last ACK.
+            App::Poisson(p) => p.finished.capacity() * 4,
+        }
+    }
+
     pub fn start_time(&self) -> SimTime {
         match self {
             App::Bulk(b) => b.start,

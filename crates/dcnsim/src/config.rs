@@ -566,6 +566,8 @@ pub struct Config {
     pub pcap_hosts: Vec<usize>,
     /// Periodic time series of flows and queues, if requested.
     pub trace: Option<TraceConfig>,
+    /// `limits`: checked before the run (limits.rs) and, for memory, during it.
+    pub limits: crate::limits::Limits,
 }
 
 /// `trace = { interval = "1ms", flows = true, queues = "all" }`.

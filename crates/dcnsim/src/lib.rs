@@ -30,11 +30,25 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const BUILD_HASH: &str = env!("DCNSIM_BUILD_HASH");
 
 /// Run a validated scenario to completion and return its tables.
+///
+/// Panics with the guard's message if the run outgrows `limits.memory`
+/// (see [`try_run`], which returns it instead).
 pub fn run(cfg: &Config) -> Results {
+    try_run(cfg).unwrap_or_else(|e| panic!("limits.memory: {e}"))
+}
+
+/// Run a validated scenario; `Err` with the reason (at `limits.memory`)
+/// when the run-time memory guard stopped it — no partial tables.
+pub fn try_run(cfg: &Config) -> Result<Results, String> {
     let t0 = std::time::Instant::now();
     let mut w = world::World::new(cfg);
     w.run();
-    w.results(t0.elapsed().as_secs_f64())
+    // A last look before the tables are built: they are part of the bound.
+    if w.memory_ok() {
+        Ok(w.results(t0.elapsed().as_secs_f64()))
+    } else {
+        Err(w.memory_error.take().unwrap_or_default())
+    }
 }
 
 /// Every problem with a scenario document (JSON text), as `"path: reason"`.
@@ -52,7 +66,7 @@ pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
     if let Some(s) = seed {
         cfg.seed = s;
     }
-    Ok(run(&cfg))
+    try_run(&cfg).map_err(|e| vec![format!("limits.memory: {e}")])
 }
 
 /// A flow-size CDF from a JSON table with a Poisson app's keys (`cdf` or

@@ -42,6 +42,11 @@ pub struct Estimate {
     pub packets: u64,
     /// Per-flow scoreboards and receivers' out-of-order lists.
     pub windows: u64,
+    /// Every flow's connection state, its timers' events and its row of
+    /// the result tables (flows are kept until the end of the run).
+    pub flows: u64,
+    /// Result tables other than per flow (queues, their inputs, rounds).
+    pub results: u64,
     /// `trace` samples held until the end of the run.
     pub trace: u64,
     /// `pcap` records held until the end of the run.
@@ -57,6 +62,8 @@ impl Estimate {
         self.routes
             .saturating_add(self.packets)
             .saturating_add(self.windows)
+            .saturating_add(self.flows)
+            .saturating_add(self.results)
             .saturating_add(self.trace)
             .saturating_add(self.pcap)
     }
@@ -78,6 +85,41 @@ pub fn fmt_bytes(b: u64) -> String {
         }
     }
     format!("{b} B")
+}
+
+use std::mem::size_of;
+
+/// A link FIFO entry: arrival time, packet id, its size.
+const FIFO_ENTRY: usize = size_of::<(crate::time::SimTime, crate::net::PktId, u32)>();
+/// An event-queue entry: time and event.
+const EVENT_ENTRY: usize = size_of::<(u64, crate::sim::Event)>();
+/// A row of the rounds tables: at most 64 numeric cells.
+const TABLE_ROW_BYTES: u64 = 64 * 8;
+/// A row of `queues`: at most 32 numeric cells (plus two node names).
+const QUEUE_ROW_BYTES: u64 = 32 * 8;
+/// A row of `queue_inputs`: at most 16 numeric cells and the 24-byte entry
+/// it is built from (plus three node names).
+const SLOT_ROW_BYTES: u64 = 16 * 8 + 24;
+
+/// A TCP flow's fixed cost, at most: its connection state and per-flow
+/// rows in the world (Vecs at most twice their length), its message
+/// boundaries (VecDeques of at least 4 entries) and its result rows.
+pub fn flow_bytes() -> u64 {
+    let state = size_of::<crate::tcp::TcpFlow>()
+        + size_of::<crate::app::FlowMeta>()
+        + size_of::<crate::world::AppRx>()
+        + size_of::<crate::world::DropRuns>();
+    (2 * state
+        + 2 * 4 * (size_of::<u64>() + size_of::<(u64, u32)>())
+        // the Poisson app's list of flows awaiting their last ACK
+        + 2 * 4
+        + crate::report::FLOW_RESULT_BYTES) as u64
+}
+
+/// A UDP source's cost, as [`flow_bytes`].
+fn udp_bytes() -> u64 {
+    (2 * (size_of::<crate::app::UdpFlow>() + size_of::<crate::world::DropRuns>())
+        + crate::report::FLOW_RESULT_BYTES) as u64
 }
 
 /// Smallest wire size of any packet (an ACK: headers only).
@@ -152,7 +194,10 @@ fn flows_of(a: &AppSpec) -> (u64, u64, bool) {
         AppSpec::Poisson(p) => {
             // Arrivals until start + duration (or max_flows); a stop before
             // that cuts them short.
-            let n = (p.arrival_rate() * p.duration.as_secs_f64() * 1.1 + 10.0).min(1e15) as u64;
+            // The count is Poisson with mean λ: it exceeds λ + 8√λ + 20
+            // with probability below 10⁻¹⁴ (Chernoff), for any λ.
+            let lambda = p.arrival_rate() * p.duration.as_secs_f64();
+            let n = (lambda + 8.0 * lambda.sqrt() + 20.0).min(1e15) as u64;
             let n = p.max_flows.map_or(n, |m| m.min(n));
             (
                 n,
@@ -207,13 +252,31 @@ pub fn estimate(c: &Config) -> Estimate {
     let link_bytes = (std::mem::size_of::<crate::config::LinkSpec>()
         + 2 * std::mem::size_of::<crate::net::Link>()
         + 2 * 16) as u64;
+    // Per switch: an input-accounting slot per (egress, input) pair, and
+    // in flowlet mode a flowlet table (allocated for every node).
+    let slots: u64 = topo
+        .nodes
+        .iter()
+        .zip(&degree)
+        .filter(|(n, _)| n.kind == NodeKind::Switch)
+        .map(|(_, &d)| d as u64 * d as u64)
+        .sum();
+    // (its counters and its input link, in Vecs grown by pushing: twice)
+    let slot_bytes = 2 * (size_of::<crate::world::InputStats>() + 4) as u64;
+    let flowlets = match c.routing {
+        crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
+        _ => 0,
+    };
     let routes = (groups.len() as u64)
         .saturating_mul(cols)
         .saturating_mul(4)
-        .saturating_add(nodes.saturating_mul(256))
-        .saturating_add(links.saturating_mul(link_bytes));
+        .saturating_add(nodes.saturating_mul(256 + flowlets))
+        .saturating_add(links.saturating_mul(link_bytes))
+        .saturating_add(slots.saturating_mul(slot_bytes));
     // Live packets: a full buffer on every port plus a full wire on every link.
-    let per_pkt = (std::mem::size_of::<Packet>() + 24) as u64;
+    // Per live packet: its slab slot, its id on the free list and its
+    // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
+    let per_pkt = 2 * (size_of::<Packet>() + size_of::<crate::net::PktId>() + FIFO_ENTRY) as u64;
     let mut pkts = 0u64;
     let mut max_rate = 0u64;
     for l in &topo.links {
@@ -241,9 +304,11 @@ pub fn estimate(c: &Config) -> Estimate {
     let net_bytes = pkts.saturating_mul(max_wire);
     let buffer_pkts = pkts;
 
-    let seg_entry = 24u64 * 2; // sender scoreboard entry + receiver range
-                               // A flow's fixed cost: its connection state and its row of the tables.
-    let per_flow_fixed = (std::mem::size_of::<crate::tcp::TcpFlow>() + 512) as u64;
+    // Per segment of a window: the sender's scoreboard entry and the
+    // receiver's out-of-order range, each in a VecDeque/Vec at most twice
+    // its peak.
+    let seg_entry = 2 * (crate::tcp::SEG_BYTES + size_of::<(u64, u64, u64)>()) as u64;
+    let per_flow_fixed = flow_bytes();
     let mut window_pkts = 0u64;
     let mut udp = false;
     let mut windows = 0u64;
@@ -288,8 +353,9 @@ pub fn estimate(c: &Config) -> Estimate {
                 }
                 let segs = wnd / min_payload(t) + 1;
                 // Poisson flows overlap only so much, but each keeps its
-                // fixed state; count every flow's window to stay an upper bound.
-                let per_flow = segs.saturating_mul(seg_entry) + per_flow_fixed;
+                // fixed state; count every flow's window to stay an upper
+                // bound (a VecDeque starts at 4 entries).
+                let per_flow = segs.max(2).saturating_mul(seg_entry);
                 windows = windows.saturating_add(per_flow.saturating_mul(n));
                 // Packets alive: at most a window of data and its ACKs per flow.
                 window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
@@ -333,7 +399,53 @@ pub fn estimate(c: &Config) -> Estimate {
     } else {
         buffer_pkts.min(window_pkts)
     };
-    let packets = live.saturating_mul(per_pkt);
+    let packets = live
+        .saturating_mul(per_pkt)
+        .saturating_add(2 * links * 4 * FIFO_ENTRY as u64);
+
+    // Flows and UDP sources: state, rows, timers. The event queue holds at
+    // most two entries per timer (a lazily cancelled one and the live one),
+    // four timers per flow, one per directed link, two per app; its
+    // buckets at most twice that plus what drained buckets keep.
+    let udps = c
+        .apps
+        .iter()
+        .filter(|a| matches!(a, AppSpec::UdpCbr { .. }))
+        .count() as u64;
+    let entries = flows
+        .saturating_mul(8)
+        .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
+    let queue = entries
+        .saturating_mul(4 * EVENT_ENTRY as u64)
+        .saturating_add(65 * (crate::sim::KEEP_CAPACITY * EVENT_ENTRY) as u64);
+    let flows_bytes = flows
+        .saturating_mul(per_flow_fixed)
+        .saturating_add(udps.saturating_mul(udp_bytes()))
+        .saturating_add(queue);
+
+    // Loss indications (16 bytes each in the log, a row of `losses` at the
+    // end) grow with congestion over the run, not with its size: no static
+    // bound short of one per packet sent; the run-time guard counts them.
+
+    // Other tables: a row per directed link (two node names) and per
+    // switch input slot (three); a row per round of the round apps.
+    let name_max = topo.nodes.iter().map(|n| n.name.len()).max().unwrap_or(0) as u64;
+    let name = size_of::<String>() as u64 + 32 + name_max;
+    let rounds: u64 = c
+        .apps
+        .iter()
+        .map(|a| match a {
+            AppSpec::PartitionAggregate { queries, .. } => *queries as u64,
+            AppSpec::SyncReads { blocks, .. } => *blocks as u64,
+            _ => 0,
+        })
+        .sum();
+    let results = (2 * links)
+        .saturating_mul(QUEUE_ROW_BYTES + 2 * name)
+        .saturating_add(slots.saturating_mul(SLOT_ROW_BYTES + 3 * name))
+        .saturating_add(
+            rounds.saturating_mul(2 * (TABLE_ROW_BYTES + size_of::<crate::app::Round>() as u64)),
+        );
 
     // The longest path a packet takes: two hops through one switch; in
     // larger fabrics up to one hop per switch (at most 8 counted).
@@ -351,7 +463,9 @@ pub fn estimate(c: &Config) -> Estimate {
         Some(t) if t.interval.0 > 0 => {
             let samples = (c.stop.0 / t.interval.0).saturating_add(1);
             let per = if t.flows { flows * 48 } else { 0 } + t.queues.len() as u64 * 32;
-            samples.saturating_mul(per)
+            // Columns grow by doubling (twice the samples) and are copied
+            // into the result tables (once more).
+            samples.saturating_mul(per).saturating_mul(3)
         }
         _ => 0,
     };
@@ -359,13 +473,16 @@ pub fn estimate(c: &Config) -> Estimate {
     let pcap = c
         .pcap_hosts
         .iter()
-        .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 100.0).min(u64::MAX as f64) as u64)
+        // Twice for the buffer's growth, once more for the copy returned.
+        .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64)
         .fold(0u64, u64::saturating_add);
     Estimate {
         windows_by_rwnd,
         routes,
         packets,
         windows,
+        flows: flows_bytes,
+        results,
         trace,
         pcap,
         events,
@@ -378,6 +495,18 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
     let e = estimate(c);
     let mut out = Vec::new();
     let mem = e.memory();
+    // The app that opens the most flows (a Poisson app's `load` or
+    // `duration`, or a round app's servers).
+    let flows_path = c
+        .apps
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, a)| flows_of(a).0)
+        .map_or("apps".to_string(), |(i, a)| match a {
+            AppSpec::Poisson(p) if p.max_flows.is_none() => format!("apps[{i}].duration"),
+            AppSpec::Poisson(_) => format!("apps[{i}].flows"),
+            _ => format!("apps[{i}]"),
+        });
     if mem > lim.memory {
         let terms = [
             (e.routes, "topology", "nodes, links and routing tables"),
@@ -391,6 +520,12 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
                 },
                 "flow windows (rwnd or init_cwnd × mss, per segment)",
             ),
+            (
+                e.flows,
+                flows_path.as_str(),
+                "flows' state, timers and result rows",
+            ),
+            (e.results, "topology", "queue and round tables"),
             (e.trace, "trace.interval", "trace samples"),
             (e.pcap, "pcap.hosts", "pcap records"),
         ];
@@ -455,4 +590,128 @@ fn app_hosts(a: &AppSpec) -> Vec<usize> {
             v
         }
     }
+}
+
+/// What a running world holds on the heap, by component: the capacities of
+/// its structures (what the allocator handed out, not just what is used).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accounted {
+    /// Routes, links and per-node tables (fixed once built).
+    pub fixed: usize,
+    /// Flow structs and their per-flow rows (meta, receive tallies, drop runs).
+    pub flows: usize,
+    /// Scoreboards, out-of-order ranges and message boundaries.
+    pub flow_buffers: usize,
+    /// Loss indications kept for the `losses` table.
+    pub loss_logs: usize,
+    /// Loss indications (entries, not bytes).
+    pub losses: usize,
+    /// Packet slab and link FIFOs.
+    pub packets: usize,
+    /// Event-queue buckets.
+    pub events: usize,
+    /// Trace samples.
+    pub trace: usize,
+    /// pcap records.
+    pub pcap: usize,
+    /// Apps' own lists.
+    pub apps: usize,
+}
+
+impl Accounted {
+    pub fn total(&self) -> usize {
+        self.fixed
+            + self.flows
+            + self.flow_buffers
+            + self.loss_logs
+            + self.packets
+            + self.events
+            + self.trace
+            + self.pcap
+            + self.apps
+    }
+}
+
+pub fn accounted(w: &crate::world::World) -> Accounted {
+    use std::mem::size_of;
+    let core = &w.core;
+    let mut a = Accounted {
+        fixed: core.fixed_heap_bytes(),
+        flows: w.flows.capacity() * size_of::<crate::tcp::TcpFlow>()
+            + w.flow_meta.capacity() * size_of::<crate::app::FlowMeta>()
+            + w.app_rx.capacity() * size_of::<crate::world::AppRx>()
+            + core.tcp_drops.capacity() * size_of::<crate::world::DropRuns>()
+            + w.udps.capacity() * size_of::<crate::app::UdpFlow>()
+            + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>(),
+        packets: core.arena.heap_bytes() + core.links.iter().map(|l| l.heap_bytes()).sum::<usize>(),
+        events: core.q.heap_bytes(),
+        pcap: core.captures.iter().map(|c| c.bytes.capacity()).sum(),
+        apps: w.apps.iter().map(|a| a.heap_bytes()).sum(),
+        ..Accounted::default()
+    };
+    for f in &w.flows {
+        a.flow_buffers += f.buffer_bytes();
+        a.loss_logs += f.stats.loss_log.capacity() * size_of::<(crate::time::SimTime, bool)>();
+        a.losses += f.stats.loss_log.len();
+    }
+    if let Some(t) = &w.trace {
+        a.trace = (t.f_time.capacity()
+            + t.f_flow.capacity()
+            + t.f_delivered.capacity()
+            + t.f_cwnd.capacity()
+            + t.f_ssthresh.capacity()
+            + t.f_srtt.capacity()
+            + t.q_time.capacity()
+            + t.q_id.capacity()
+            + t.q_bytes.capacity()
+            + t.q_pkts.capacity())
+            * 8;
+    }
+    a
+}
+
+/// What building the result tables will add, at most: a row per flow and
+/// per loss indication, copies of the trace and the pcap records, and the
+/// other tables' rows.
+pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
+    let flows = w.flows.len() + w.udps.len();
+    let links = w.core.links.len();
+    let slots = w.core.inputs.stats.len();
+    let name_max = w.core.node_names.iter().map(|n| n.len()).max().unwrap_or(0);
+    let name = size_of::<String>() + 32 + name_max;
+    flows * crate::report::FLOW_RESULT_BYTES
+        + a.losses * crate::report::LOSS_RESULT_BYTES
+        + a.trace
+        + a.pcap
+        + links * (QUEUE_ROW_BYTES as usize + 2 * name)
+        + slots * (SLOT_ROW_BYTES as usize + 3 * name)
+        + a.apps
+}
+
+/// Bytes a run holds now plus what its results will add (the guard's measure).
+pub fn run_bytes(w: &crate::world::World) -> u64 {
+    let a = accounted(w);
+    (a.total() + results_bytes(w, &a)) as u64
+}
+
+/// Events between two checks of the guard: the headroom at a generous
+/// 1 KB per event (a new flow, its row and its Vec's growth), at least
+/// 2¹⁶ and at least 4 per flow so the O(flows) check stays cheap.
+pub fn guard_interval(w: &crate::world::World, used: u64, limit: u64) -> u64 {
+    (limit.saturating_sub(used) / 1024)
+        .max(1 << 16)
+        .max(4 * w.flows.len() as u64)
+}
+
+/// The run-time guard's verdict, as the message of a `limits.memory` error.
+pub fn memory_exceeded(used: u64, limit: u64, estimate: u64, at: crate::time::SimTime) -> String {
+    format!(
+        "the run stopped at {:.6} s: it held {} (state plus the result tables it would build), \
+         over the {} limit (the estimate before the run was {}); nothing was written; \
+         make the scenario smaller or raise `limits.memory`",
+        at.as_secs_f64(),
+        fmt_bytes(used),
+        fmt_bytes(limit),
+        fmt_bytes(estimate)
+    )
 }

@@ -108,6 +108,11 @@ impl Arena {
     pub fn live(&self) -> u64 {
         self.created - self.released
     }
+    /// Heap bytes of the slab and its free list.
+    pub fn heap_bytes(&self) -> usize {
+        self.pkts.capacity() * std::mem::size_of::<Packet>()
+            + self.free.capacity() * std::mem::size_of::<PktId>()
+    }
 }
 
 /// Per-queue counters.
@@ -184,6 +189,11 @@ impl Link {
             Some(p) => SimTime(bytes as u64 * p),
             None => tx_time(bytes as u64, self.rate_bps),
         }
+    }
+
+    /// Heap bytes of the FIFO (buffered and propagating packets' slots).
+    pub fn heap_bytes(&self) -> usize {
+        self.fifo.capacity() * std::mem::size_of::<(SimTime, PktId, u32)>()
     }
 
     /// Nothing is being serialized at `now`.

@@ -13,6 +13,23 @@ fn u64s(v: impl Iterator<Item = u64>) -> Column {
     Column::U64(v.collect())
 }
 
+/// Columns of the `flows` table, at most (tests/limits.rs checks it).
+pub const FLOW_COLUMNS_MAX: usize = 80;
+/// String columns of the `flows` table, at most.
+pub const FLOW_STR_COLUMNS_MAX: usize = 5;
+
+/// Bytes the result tables take per flow, at most: the row built first,
+/// then one 8-byte cell per column and a short string (24 bytes plus a
+/// 32-byte allocation) per string column (limits.rs).
+pub const FLOW_RESULT_BYTES: usize = std::mem::size_of::<FlowRow>()
+    + FLOW_COLUMNS_MAX * 8
+    + FLOW_STR_COLUMNS_MAX * (std::mem::size_of::<String>() + 32);
+
+/// Bytes per row of the `losses` table, at most: the merged log entry,
+/// time, flow id and the kind as a string.
+pub const LOSS_RESULT_BYTES: usize =
+    std::mem::size_of::<(SimTime, u64, bool)>() + 8 + 8 + std::mem::size_of::<String>() + 32;
+
 /// One row of the `flows` table, TCP or UDP.
 struct FlowRow {
     flow_id: u64,

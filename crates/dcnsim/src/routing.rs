@@ -74,6 +74,19 @@ pub fn directed_link(link: usize, reverse: bool) -> u32 {
 }
 
 impl Routes {
+    /// Heap bytes of the tables.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.host_nodes.capacity() * size_of::<usize>()
+            + self.ends.capacity() * size_of::<(u32, u32)>()
+            + self.dests.capacity() * size_of::<Dest>()
+            + self.col.capacity() * 4
+            + self.uplink.capacity() * size_of::<Uplink>()
+            + self.rows.capacity() * 4
+            + self.spans.capacity() * size_of::<(u32, u32)>()
+            + self.hops.capacity() * 4
+    }
+
     pub fn compute(topo: &TopologySpec) -> Routes {
         let n = topo.nodes.len();
         let host_nodes = topo.hosts();

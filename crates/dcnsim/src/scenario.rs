@@ -2261,6 +2261,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
                 stop,
                 seed,
                 apps,
+                limits,
             };
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.

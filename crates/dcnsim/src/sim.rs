@@ -29,6 +29,10 @@ pub enum Event {
     Sample,
 }
 
+/// Entries a drained bucket keeps allocated (24 KB): enough that steady
+/// traffic reuses its buckets, small enough that 65 of them cost nothing.
+pub const KEEP_CAPACITY: usize = 1024;
+
 /// A radix heap (Ahuja, Mehlhorn, Orlin & Tarjan 1990) on integer times.
 ///
 /// Simulation time never goes backwards, so the queue is monotone: every
@@ -97,6 +101,12 @@ impl EventQueue {
             return self.last <= limit;
         }
         self.buckets[0].clear();
+        if self.buckets[0].capacity() > KEEP_CAPACITY {
+            // A burst is over: keep no more than a small bucket's worth, so
+            // the buckets' capacities stay within twice what they hold
+            // (limits.rs bounds the queue by its pending events).
+            self.buckets[0].shrink_to(KEEP_CAPACITY);
+        }
         self.head = 0;
         let Some(i) = (1..65).find(|&i| !self.buckets[i].is_empty()) else {
             return false;
@@ -115,6 +125,12 @@ impl EventQueue {
             self.buckets[Self::bucket(min, t)].push((t, ev));
         }
         moving.clear();
+        // A bucket above 0 only grows until it is redistributed, so its
+        // capacity is at most twice what it holds, unless kept from before:
+        // keep it only when small.
+        if moving.capacity() > KEEP_CAPACITY {
+            moving = Vec::new();
+        }
         self.buckets[i] = moving;
         true
     }
@@ -136,6 +152,15 @@ impl EventQueue {
     }
     pub fn pending(&self) -> usize {
         self.len
+    }
+    /// Heap bytes of the buckets (their capacities, not just what is queued).
+    pub fn heap_bytes(&self) -> usize {
+        self.buckets.capacity() * std::mem::size_of::<Vec<(u64, Event)>>()
+            + self
+                .buckets
+                .iter()
+                .map(|b| b.capacity() * std::mem::size_of::<(u64, Event)>())
+                .sum::<usize>()
     }
 }
 

@@ -133,6 +133,9 @@ struct FlowletEntry {
     link: u32,
 }
 
+/// Bytes of a switch's flowlet table (limits.rs).
+pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
+
 /// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) as one word.
 #[inline]
 fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
@@ -248,6 +251,29 @@ impl Core {
         }
     }
 
+    /// Heap bytes fixed when the world is built: routes, per-node and
+    /// per-link tables, the flowlet table.
+    pub fn fixed_heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.routes.heap_bytes()
+            + self.links.capacity() * size_of::<Link>()
+            + (self.node_host.capacity() + self.host_node.capacity() + self.capture_of.capacity())
+                * 4
+            + self
+                .node_names
+                .iter()
+                .map(|n| n.capacity() + 24)
+                .sum::<usize>()
+            + (self.switch_rng.capacity() + self.host_rng.capacity()) * size_of::<Rng>()
+            + self.ecmp_salt.capacity() * 8
+            + self.flowlets.capacity() * size_of::<FlowletEntry>()
+            + (self.inputs.first.capacity()
+                + self.inputs.port.capacity()
+                + self.inputs.slot_link.capacity())
+                * 4
+            + self.inputs.stats.capacity() * size_of::<InputStats>()
+    }
+
     /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
     /// to `dst` and one of `rev` bytes back, along the first shortest path.
     pub fn base_rtt(&self, src: u32, dst: u32, fwd: u32, rev: u32) -> SimTime {
@@ -314,6 +340,13 @@ pub struct World {
     pub fault: Option<Fault>,
     /// Packets that reached a host / in-order hand-offs so far (for `fault`).
     fault_count: [u64; 2],
+    /// `limits.memory`, and the pre-run estimate (for the message).
+    memory_limit: u64,
+    memory_estimate: u64,
+    /// Events processed when the memory guard looks next.
+    next_mem_check: u64,
+    /// Set when the guard stopped the run: its `limits.memory` message.
+    pub memory_error: Option<String>,
 }
 
 /// Collected time series (columns), filled by the periodic `Sample` event.
@@ -428,6 +461,10 @@ impl World {
             app_rx: Vec::new(),
             fault: None,
             fault_count: [0; 2],
+            memory_limit: cfg.limits.memory,
+            memory_estimate: crate::limits::estimate(cfg).memory(),
+            next_mem_check: 0,
+            memory_error: None,
         };
         for (i, spec) in cfg.apps.iter().enumerate() {
             let app = App::build(&mut w, i as u32, spec);
@@ -481,6 +518,11 @@ impl World {
         (self.udps.len() - 1) as u32
     }
 
+    /// What the run holds on the heap now, by component (limits.rs).
+    pub fn heap_bytes(&self) -> crate::limits::Accounted {
+        crate::limits::accounted(self)
+    }
+
     /// Run to completion (all apps done) or to the stop time.
     pub fn run(&mut self) {
         while self.pending_apps > 0 {
@@ -488,12 +530,40 @@ impl World {
                 break;
             };
             self.dispatch(ev);
+            if self.core.q.processed() >= self.next_mem_check && !self.memory_ok() {
+                break;
+            }
         }
     }
 
+    /// The memory guard: whether what the run holds, plus the result
+    /// tables it would build, is within `limits.memory`. Over it, the run
+    /// stops with `memory_error` set. Looks again after
+    /// [`crate::limits::guard_interval`] events.
+    #[cold]
+    pub fn memory_ok(&mut self) -> bool {
+        if self.memory_error.is_some() {
+            return false;
+        }
+        let used = crate::limits::run_bytes(self);
+        if used > self.memory_limit {
+            self.memory_error = Some(crate::limits::memory_exceeded(
+                used,
+                self.memory_limit,
+                self.memory_estimate,
+                self.core.q.now(),
+            ));
+            return false;
+        }
+        self.next_mem_check =
+            self.core.q.processed() + crate::limits::guard_interval(self, used, self.memory_limit);
+        true
+    }
+
     /// Run until the clock reaches `t` (events at `t` included), all apps
-    /// finish, or the stop time passes. Returns whether apps are still
-    /// pending. Lets tests and tools sample state (queues, windows) mid-run;
+    /// finish, the stop time passes, or the memory guard stops the run
+    /// (`memory_error`). Returns whether apps are still pending (false
+    /// once the guard stopped it). Lets tests and tools sample state (queues, windows) mid-run;
     /// [`Self::run`] afterwards continues to the end.
     pub fn run_until(&mut self, t: SimTime) -> bool {
         let limit = t.min(self.stop);
@@ -502,6 +572,9 @@ impl World {
                 break;
             };
             self.dispatch(ev);
+            if self.core.q.processed() >= self.next_mem_check && !self.memory_ok() {
+                return false;
+            }
         }
         self.pending_apps > 0
     }

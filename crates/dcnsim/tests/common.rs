@@ -49,6 +49,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         apps,
         pcap_hosts: Vec::new(),
         trace: None,
+        limits: Default::default(),
     }
 }
 

@@ -195,3 +195,81 @@ fn pcap_estimate_bounds_the_capture() {
         e.pcap
     );
 }
+
+/// Each term of the memory estimate bounds the structures it stands for,
+/// as the world accounts them (capacities) at every step of real runs:
+/// routes and tables, packets, flows with their windows and timers, trace
+/// and pcap; loss logs are left to the run-time guard.
+#[test]
+fn each_memory_term_bounds_what_it_stands_for() {
+    let runs = [
+        // Many coexisting tiny flows.
+        json!({"stop": "60s", "topology": {"kind": "fat_tree", "k": 2, "rate": "1Gbps", "delay": "5us", "buffer": "5pkt"},
+               "tcp": {"mss": 1000, "rto_min": "1ms", "rto_init": "3ms", "rto_max": "8ms", "rwnd": "32pkt"},
+               "trace": {"interval": "100us", "flows": false, "queues": "all"},
+               "apps": [{"kind": "poisson", "load": 0.5, "cdf": [[1, 0], [2, 1]], "duration": "2ms", "flows": 5000}]}),
+        // A large incast into a deep buffer.
+        json!({"stop": "2s", "topology": {"kind": "star", "hosts": 33, "rate": "1Gbps", "delay": "20us", "buffer": "1MB"},
+               "tcp": {"rto_min": "1ms", "rwnd": "1000pkt"}, "pcap": {"hosts": [0]},
+               "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-32", "sru": "128KB", "blocks": 2}]}),
+        // A fat-tree under web-search load with flowlets.
+        json!({"stop": "60ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
+               "routing": {"mode": "flowlet", "flowlet_gap": "50us"},
+               "trace": {"interval": "1ms", "flows": true},
+               "apps": [{"kind": "poisson", "load": 0.6, "cdf": "websearch", "duration": "30ms"},
+                        {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "200Mbps"}]}),
+    ];
+    for d in &runs {
+        let c = parse_config(d).unwrap();
+        let e = estimate(&c);
+        let mut w = dcnsim::world::World::new(&c);
+        let mut max = dcnsim::limits::Accounted::default();
+        let mut t = dcnsim::time::SimTime::ZERO;
+        loop {
+            t += dcnsim::time::SimTime::from_us(50);
+            let more = w.run_until(t);
+            let a = w.heap_bytes();
+            max.fixed = max.fixed.max(a.fixed);
+            max.packets = max.packets.max(a.packets);
+            max.flows = max.flows.max(a.flows + a.flow_buffers + a.events + a.apps);
+            max.trace = max.trace.max(a.trace);
+            max.pcap = max.pcap.max(a.pcap);
+            if !more || t >= c.stop {
+                break;
+            }
+        }
+        let terms = [
+            ("tables", max.fixed as u64, e.routes),
+            ("packets", max.packets as u64, e.packets),
+            ("flows", max.flows as u64, e.flows + e.windows),
+            ("trace", max.trace as u64, e.trace),
+            ("pcap", max.pcap as u64, e.pcap),
+        ];
+        for (name, got, bound) in terms {
+            assert!(got <= bound, "{name}: {got} B > estimate {bound} B\n{d}");
+        }
+        let r = w.results(0.0);
+        let flows = r.table("flows").unwrap();
+        assert!(flows.columns.len() <= dcnsim::report::FLOW_COLUMNS_MAX);
+        let strs = flows
+            .columns
+            .iter()
+            .filter(|(_, c)| matches!(c, dcnsim::results::Column::Str(_)))
+            .count();
+        assert!(strs <= dcnsim::report::FLOW_STR_COLUMNS_MAX);
+        // The other tables' rows as limits.rs counts them: `queues` at most
+        // 32 numeric cells and 2 names, `queue_inputs` 16 and 3.
+        for (table, numeric, names) in [("queues", 32, 2), ("queue_inputs", 16, 3)] {
+            let t = r.table(table).unwrap();
+            let strs = t
+                .columns
+                .iter()
+                .filter(|(_, c)| matches!(c, dcnsim::results::Column::Str(_)))
+                .count();
+            assert!(
+                strs <= names && t.columns.len() - strs <= numeric,
+                "{table}"
+            );
+        }
+    }
+}

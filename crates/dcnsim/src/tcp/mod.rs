@@ -69,6 +69,9 @@ impl Seg {
     }
 }
 
+/// Bytes of one scoreboard entry (limits.rs).
+pub const SEG_BYTES: usize = std::mem::size_of::<Seg>();
+
 /// Scoreboard / out-of-order capacity kept by an idle connection.
 const IDLE_CAPACITY: usize = 16;
 
@@ -364,6 +367,17 @@ impl TcpFlow {
     /// Give back the memory of the transmission and reassembly queues of a
     /// finished flow (a Poisson workload opens thousands of flows; only
     /// their counters need to live on).
+    /// Heap bytes of this flow's buffers: scoreboard, out-of-order ranges
+    /// and message boundaries (limits.rs sums them, with `stats.loss_log`,
+    /// to guard `limits.memory` during a run).
+    pub fn buffer_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.segs.capacity() * size_of::<Seg>()
+            + self.ooo.capacity() * size_of::<(u64, u64, u64)>()
+            + self.msg_starts.capacity() * size_of::<u64>()
+            + self.msg_ends.capacity() * size_of::<(u64, u32)>()
+    }
+
     pub fn release_buffers(&mut self) {
         self.segs = VecDeque::new();
         self.ooo = Vec::new();

@@ -49,6 +49,7 @@ fn world(tcp: TcpConfig) -> World {
         host_jitter: SimTime::ZERO,
         pcap_hosts: Vec::new(),
         trace: None,
+        limits: Default::default(),
         apps: vec![AppSpec::Bulk {
             src: 0,
             dst: 1,
