@@ -458,11 +458,11 @@ impl App {
             App::Bulk(b) => {
                 let flow = b.flow as usize;
                 match (tag, b.amount) {
-                    (0, BulkAmount::Bytes(n)) => w.flows[flow].app_write(&mut w.core, n, Some(0)),
+                    (0, BulkAmount::Bytes(n)) => w.tcp_write(flow as u32, n, Some(0)),
                     (0, BulkAmount::Duration(d)) => {
                         w.core.q.schedule(now + d, Event::App { app, tag: 1 });
                         // Effectively unlimited data until the deadline closes the flow.
-                        w.flows[flow].app_write(&mut w.core, 1 << 60, None);
+                        w.tcp_write(flow as u32, 1 << 60, None);
                     }
                     _ => {
                         b.end = Some(now);
@@ -478,7 +478,7 @@ impl App {
                 } else {
                     let i = (tag - 1) as usize;
                     let (f, bytes, round) = (r.req_flows[i], r.request_bytes, r.cur);
-                    w.flows[f as usize].app_write(&mut w.core, bytes, Some(round));
+                    w.tcp_write(f, bytes, Some(round));
                 }
             }
             App::Poisson(_) => Self::poisson_arrival(w, app, tag),
@@ -542,7 +542,7 @@ impl App {
                 idx: idx as u32,
             };
             let f = w.add_tcp_flow(app, a.src, a.dst, &tcp, meta);
-            w.flows[f as usize].app_write(&mut w.core, a.bytes, Some(0));
+            w.tcp_write(f, a.bytes, Some(0));
         } else if idle {
             Self::finish(w);
         }
@@ -561,6 +561,9 @@ impl App {
             .extend(r.resp_flows.iter().map(|&f| w.flows[f as usize].stats.abtt));
         let round = r.cur;
         for i in 0..r.servers.len() {
+            let App::Rounds(r) = &mut w.apps[app as usize] else {
+                unreachable!()
+            };
             if r.jitter > SimTime::ZERO {
                 let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
                 w.core.q.schedule(
@@ -571,8 +574,8 @@ impl App {
                     },
                 );
             } else {
-                let f = r.req_flows[i] as usize;
-                w.flows[f].app_write(&mut w.core, r.request_bytes, Some(round));
+                let (f, bytes) = (r.req_flows[i], r.request_bytes);
+                w.tcp_write(f, bytes, Some(round));
             }
         }
     }
@@ -593,7 +596,7 @@ impl App {
                     // The server answers the request of round `tag`.
                     let f = r.resp_flows[meta.idx as usize] as usize;
                     let bytes = r.response_bytes;
-                    w.flows[f].app_write(&mut w.core, bytes, Some(tag));
+                    w.tcp_write(f as u32, bytes, Some(tag));
                 }
                 Role::Response | Role::Bulk | Role::Flow => {
                     r.outstanding -= 1;

@@ -8,7 +8,7 @@ use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
 use crate::sim::{Event, EventQueue};
-use crate::tcp::TcpFlow;
+use crate::tcp::{TcpFlow, TcpIo, TcpOut, TcpTimer};
 use crate::time::SimTime;
 use rand::Rng as _;
 
@@ -299,6 +299,9 @@ pub enum Fault {
 pub struct World {
     pub core: Core,
     pub flows: Vec<TcpFlow>,
+    /// The TCP endpoints' shared outbox: a flow fills it during a call,
+    /// [`World::flush_tcp`] empties it right after.
+    tcp_io: TcpIo,
     pub flow_meta: Vec<FlowMeta>,
     pub udps: Vec<UdpFlow>,
     pub apps: Vec<App>,
@@ -417,6 +420,7 @@ impl World {
         let mut w = World {
             core,
             flows: Vec::new(),
+            tcp_io: TcpIo::new(cfg.l2_overhead),
             flow_meta: Vec::new(),
             udps: Vec::new(),
             apps: Vec::new(),
@@ -536,10 +540,10 @@ impl World {
                     self.deliver(&p);
                 }
             }
-            Event::Rto(f) => self.flows[f as usize].on_rto_event(&mut self.core),
-            Event::DelAck(f) => self.flows[f as usize].on_delack_event(&mut self.core),
-            Event::ProbRetx(f) => self.flows[f as usize].on_prx_event(&mut self.core),
-            Event::Rack(f) => self.flows[f as usize].on_rack_event(&mut self.core),
+            Event::Rto(f) => self.tcp_timer(f, TcpTimer::Rto),
+            Event::DelAck(f) => self.tcp_timer(f, TcpTimer::DelAck),
+            Event::ProbRetx(f) => self.tcp_timer(f, TcpTimer::ProbRetx),
+            Event::Rack(f) => self.tcp_timer(f, TcpTimer::Rack),
             Event::App { app, tag } => App::on_event(self, app, tag),
             Event::Udp(u) => App::on_udp_tick(self, u),
             Event::Sample => self.sample(),
@@ -551,7 +555,9 @@ impl World {
         match p.kind {
             PktKind::Data => {
                 let f = p.flow as usize;
-                let mut n = self.flows[f].on_data(&mut self.core, p);
+                let io = self.tcp_io.at(self.core.q.now());
+                let mut n = self.flows[f].on_data(io, p);
+                self.flush_tcp(p.flow);
                 if n > 0 {
                     if self.fault.is_some() {
                         n = self.inject_handoff(n);
@@ -565,8 +571,47 @@ impl World {
                     }
                 }
             }
-            PktKind::Ack => self.flows[p.flow as usize].on_ack(&mut self.core, p),
+            PktKind::Ack => {
+                let io = self.tcp_io.at(self.core.q.now());
+                self.flows[p.flow as usize].on_ack(io, p);
+                self.flush_tcp(p.flow);
+            }
             PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
+        }
+    }
+
+    /// A TCP flow's timer wake-up is due.
+    #[inline]
+    fn tcp_timer(&mut self, flow: u32, timer: TcpTimer) {
+        let io = self.tcp_io.at(self.core.q.now());
+        self.flows[flow as usize].on_timer(io, timer);
+        self.flush_tcp(flow);
+    }
+
+    /// The application writes to TCP flow `flow` (see [`TcpFlow::app_write`]).
+    pub fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
+        let io = self.tcp_io.at(self.core.q.now());
+        self.flows[flow as usize].app_write(io, bytes, msg_tag);
+        self.flush_tcp(flow);
+    }
+
+    /// Carry out what TCP flow `flow` asked for, in the order it asked:
+    /// packets go to their host's NIC, wake-ups into the event queue.
+    #[inline]
+    fn flush_tcp(&mut self, flow: u32) {
+        for out in self.tcp_io.drain() {
+            match out {
+                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, pkt),
+                TcpOut::Wake { at, timer } => {
+                    let ev = match timer {
+                        TcpTimer::Rto => Event::Rto(flow),
+                        TcpTimer::DelAck => Event::DelAck(flow),
+                        TcpTimer::ProbRetx => Event::ProbRetx(flow),
+                        TcpTimer::Rack => Event::Rack(flow),
+                    };
+                    self.core.q.schedule(at, ev);
+                }
+            }
         }
     }
 
