@@ -1,6 +1,6 @@
 //! The simulation: network core, flows, applications and the event loop.
 
-use crate::app::{App, FlowMeta, UdpFlow};
+use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
 use crate::pcap::Capture;
@@ -319,6 +319,59 @@ pub struct World {
     fault_count: [u64; 2],
 }
 
+/// The world as applications see it.
+impl AppCtx for World {
+    #[inline]
+    fn now(&self) -> SimTime {
+        self.core.q.now()
+    }
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn l2_overhead(&self) -> u32 {
+        self.core.l2_overhead
+    }
+    #[inline]
+    fn flows(&self) -> &[TcpFlow] {
+        &self.flows
+    }
+    fn flow_mut(&mut self, flow: u32) -> &mut TcpFlow {
+        &mut self.flows[flow as usize]
+    }
+    fn flow_meta(&self, flow: u32) -> FlowMeta {
+        self.flow_meta[flow as usize]
+    }
+    fn add_tcp_flow(
+        &mut self,
+        app: u32,
+        src: u32,
+        dst: u32,
+        cfg: &crate::config::TcpConfig,
+        meta: FlowMeta,
+    ) -> u32 {
+        World::add_tcp_flow(self, app, src, dst, cfg, meta)
+    }
+    fn add_udp_flow(&mut self, u: UdpFlow) -> u32 {
+        World::add_udp_flow(self, u)
+    }
+    fn udp(&mut self, flow: u32) -> &mut UdpFlow {
+        &mut self.udps[flow as usize]
+    }
+    #[inline]
+    fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
+        World::tcp_write(self, flow, bytes, msg_tag)
+    }
+    fn wake(&mut self, at: SimTime, app: u32, tag: u32) {
+        self.core.q.schedule(at, Event::App { app, tag });
+    }
+    fn wake_udp(&mut self, at: SimTime, flow: u32) {
+        self.core.q.schedule(at, Event::Udp(flow));
+    }
+    fn app_done(&mut self) {
+        self.pending_apps -= 1;
+    }
+}
+
 /// Collected time series (columns), filled by the periodic `Sample` event.
 #[derive(Default)]
 pub struct Trace {
@@ -433,10 +486,11 @@ impl World {
             fault: None,
             fault_count: [0; 2],
         };
+        let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
-            let app = App::build(&mut w, i as u32, spec);
-            w.apps.push(app);
+            apps.push(App::build(&mut w, i as u32, spec));
         }
+        w.apps = apps;
         w.pending_apps = w.apps.len();
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {
@@ -544,8 +598,20 @@ impl World {
             Event::DelAck(f) => self.tcp_timer(f, TcpTimer::DelAck),
             Event::ProbRetx(f) => self.tcp_timer(f, TcpTimer::ProbRetx),
             Event::Rack(f) => self.tcp_timer(f, TcpTimer::Rack),
-            Event::App { app, tag } => App::on_event(self, app, tag),
-            Event::Udp(u) => App::on_udp_tick(self, u),
+            Event::App { app, tag } => {
+                // The apps step out of the world while one runs, so it can
+                // be handed the world as its context.
+                let mut apps = std::mem::take(&mut self.apps);
+                apps[app as usize].on_event(self, app, tag);
+                self.apps = apps;
+            }
+            Event::Udp(u) => {
+                let now = self.core.q.now();
+                if let Some((pkt, next)) = self.udps[u as usize].tick(u, now) {
+                    self.core.send_from_host(pkt.src, pkt);
+                    self.core.q.schedule(next, Event::Udp(u));
+                }
+            }
             Event::Sample => self.sample(),
         }
     }
@@ -567,7 +633,9 @@ impl World {
                         let rx = &mut self.app_rx[f];
                         rx.msgs += 1;
                         rx.last_msg = Some(self.core.q.now());
-                        App::on_message(self, p.flow, tag);
+                        let mut apps = std::mem::take(&mut self.apps);
+                        apps[self.flows[f].app as usize].on_message(self, p.flow, tag);
+                        self.apps = apps;
                     }
                 }
             }
