@@ -34,7 +34,14 @@ pub fn run(cfg: &Config) -> Results {
     let t0 = std::time::Instant::now();
     let mut w = world::World::new(cfg);
     w.run();
-    w.results(t0.elapsed().as_secs_f64())
+    finish(w, t0.elapsed().as_secs_f64())
+}
+
+/// The result tables of a world that has run as far as it will
+/// (`wall_s`: the wall-clock time it took, for the summary).
+pub fn finish(mut w: world::World, wall_s: f64) -> Results {
+    w.finish();
+    report::build(&w, wall_s)
 }
 
 /// Every problem with a scenario document (JSON text), as `"path: reason"`.

@@ -4,7 +4,6 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
 use crate::pcap::Capture;
-use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
 use crate::sim::{Event, EventQueue};
@@ -743,8 +742,10 @@ impl World {
         }
     }
 
-    /// Build the result tables.
-    pub fn results(mut self, wall_s: f64) -> Results {
+    /// Close the books at the end of a run: links account their last busy
+    /// or idle stretch, open drop runs are counted. The tables are built
+    /// from the finished world by [`crate::finish`].
+    pub fn finish(&mut self) {
         let now = self.core.q.now();
         for l in self.core.links.iter_mut() {
             l.finish(now);
@@ -757,7 +758,6 @@ impl World {
         {
             d.close();
         }
-        crate::report::build(&self, wall_s)
     }
 }
 
