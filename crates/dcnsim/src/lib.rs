@@ -15,6 +15,7 @@ pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;
+pub mod text;
 pub mod time;
 pub mod topology;
 pub mod units;

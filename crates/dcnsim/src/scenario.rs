@@ -13,12 +13,13 @@ use crate::config::{
     QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
     TopologySpec, TraceConfig,
 };
+use crate::text::{excerpt, suggest};
 use crate::time::SimTime;
 use crate::topology::{
     self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
     TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_LINKS, MAX_NODES,
 };
-use crate::units::{self, excerpt, json_excerpt, suggest};
+use crate::units::{self, json_excerpt};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -2594,8 +2595,8 @@ mod tests {
         assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));
         assert_eq!(suggest("banana", keys), None);
-        assert_eq!(units::edit_distance("kitten", "sitting"), 3);
-        assert_eq!(units::edit_distance("stpo", "stop"), 1);
+        assert_eq!(crate::text::edit_distance("kitten", "sitting"), 3);
+        assert_eq!(crate::text::edit_distance("stpo", "stop"), 1);
         assert_eq!(suggest("s1", ["h1", "s0"].into_iter()), Some("s0"));
     }
 

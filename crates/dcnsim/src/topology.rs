@@ -435,13 +435,13 @@ pub(crate) fn custom_checked(
             match by_name.get(name) {
                 Some(&n) => Some(n),
                 None => {
-                    let hint = crate::units::suggest(name, by_name.keys().copied())
+                    let hint = crate::text::suggest(name, by_name.keys().copied())
                         .map(|s| format!(" (did you mean '{s}'?)"))
                         .unwrap_or_default();
                     err(
                         errs,
                         format!("links[{i}].{key}"),
-                        format!("unknown node '{}'{hint}", crate::units::excerpt(name)),
+                        format!("unknown node '{}'{hint}", crate::text::excerpt(name)),
                     );
                     links_ok = false;
                     None
