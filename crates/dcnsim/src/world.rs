@@ -666,9 +666,11 @@ impl World {
     /// packets go to their host's NIC, wake-ups into the event queue.
     #[inline]
     fn flush_tcp(&mut self, flow: u32) {
-        for out in self.tcp_io.drain() {
+        // By reference, then one clear: each packet is copied once more,
+        // straight into the arena.
+        for out in self.tcp_io.pending() {
             match out {
-                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, pkt),
+                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, *pkt),
                 TcpOut::Wake { at, timer } => {
                     let ev = match timer {
                         TcpTimer::Rto => Event::Rto(flow),
@@ -676,10 +678,11 @@ impl World {
                         TcpTimer::ProbRetx => Event::ProbRetx(flow),
                         TcpTimer::Rack => Event::Rack(flow),
                     };
-                    self.core.q.schedule(at, ev);
+                    self.core.q.schedule(*at, ev);
                 }
             }
         }
+        self.tcp_io.clear();
     }
 
     /// `Fault::LosePacket`: whether the packet now reaching a host vanishes.

@@ -68,7 +68,9 @@ impl TcpIo {
     pub fn l2_overhead(&self) -> u32 {
         self.l2_overhead
     }
-    /// What the endpoints asked for since the last [`Self::drain`], in order.
+    /// What the endpoints asked for since the last [`Self::drain`] or
+    /// [`Self::clear`], in order.
+    #[inline]
     pub fn pending(&self) -> &[TcpOut] {
         &self.out
     }
@@ -77,7 +79,13 @@ impl TcpIo {
     pub fn drain(&mut self) -> std::vec::Drain<'_, TcpOut> {
         self.out.drain(..)
     }
+    /// Forget the requests (after carrying them out from [`Self::pending`]),
+    /// keeping the buffer's memory.
     #[inline]
+    pub fn clear(&mut self) {
+        self.out.clear();
+    }
+    #[inline(always)]
     pub(super) fn send(&mut self, pkt: Packet) {
         self.out.push(TcpOut::Send(pkt));
     }
