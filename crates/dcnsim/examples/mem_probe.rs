@@ -56,14 +56,14 @@ fn main() {
     let est = dcnsim::limits::estimate(&cfg);
     let base = CUR.load(Relaxed);
     PEAK.store(base, Relaxed);
-    let mut w = dcnsim::world::World::new(&cfg);
+    let mut w = dcnsim::guarded_world(&cfg);
     let dt = cfg.stop.0 / steps.max(1);
     let mut t = 0;
     let mut max_acc = 0usize;
     loop {
         t += dt;
         let more = w.run_until(dcnsim::time::SimTime(t));
-        let acc = w.heap_bytes();
+        let acc = dcnsim::limits::accounted(&w);
         max_acc = max_acc.max(acc.total());
         println!(
             "t={:.6}s flows={} live={} pending_events={} heap={} accounted={} {:?}",
@@ -83,10 +83,13 @@ fn main() {
         }
     }
     if !w.memory_ok() {
-        println!("stopped: {}", w.memory_error.as_deref().unwrap_or(""));
+        println!(
+            "stopped: {}",
+            dcnsim::memory_error(&w, &cfg).unwrap_or_default()
+        );
         return;
     }
-    let r = w.results(0.0);
+    let r = dcnsim::finish(w, 0.0);
     let peak = PEAK.load(Relaxed) - base;
     println!(
         "peak heap {} B ({}), max accounted {} B, estimate {} B ({}) {:?}, flows {}",

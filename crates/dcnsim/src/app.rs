@@ -11,11 +11,42 @@ use crate::cdf::FlowSizeCdf;
 use crate::config::{AppSpec, BulkAmount, PoissonSpec, TcpConfig};
 use crate::net::{Packet, PktKind};
 use crate::rng::{stream, Rng, Stream};
-use crate::sim::Event;
 use crate::tcp::TcpFlow;
 use crate::time::{tx_time, SimTime};
-use crate::world::World;
 use rand::Rng as _;
+
+/// What an application may do to the rest of the simulation — its only
+/// view of it. The world implements it; apps name flows and apps by index.
+pub trait AppCtx {
+    fn now(&self) -> SimTime;
+    /// The run's seed (apps derive their random streams from it).
+    fn seed(&self) -> u64;
+    /// Link-layer bytes added to every packet.
+    fn l2_overhead(&self) -> u32;
+    /// Every TCP flow so far (counters, delivered bytes).
+    fn flows(&self) -> &[TcpFlow];
+    fn flow_mut(&mut self, flow: u32) -> &mut TcpFlow;
+    fn flow_meta(&self, flow: u32) -> FlowMeta;
+    /// Open a TCP flow from host `src` to host `dst` for app `app`.
+    fn add_tcp_flow(
+        &mut self,
+        app: u32,
+        src: u32,
+        dst: u32,
+        cfg: &TcpConfig,
+        meta: FlowMeta,
+    ) -> u32;
+    fn add_udp_flow(&mut self, u: UdpFlow) -> u32;
+    fn udp(&mut self, flow: u32) -> &mut UdpFlow;
+    /// Write `bytes` to TCP flow `flow` (see `TcpFlow::app_write`).
+    fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>);
+    /// Wake app `app` with `tag` at `at` (`App::on_event`).
+    fn wake(&mut self, at: SimTime, app: u32, tag: u32);
+    /// Start UDP source `flow` ticking at `at`.
+    fn wake_udp(&mut self, at: SimTime, flow: u32);
+    /// The calling app has finished.
+    fn app_done(&mut self);
+}
 
 /// What a TCP flow does for its app (the `role` column of `flows`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +165,7 @@ impl Rounds {
     /// One request flow (client → server) and one response flow (server →
     /// client) per server, persistent across rounds.
     fn build(
-        w: &mut World,
+        w: &mut impl AppCtx,
         id: u32,
         client: usize,
         servers: &[usize],
@@ -178,7 +209,7 @@ impl Rounds {
             gap: s.gap,
             jitter: s.jitter,
             start: s.start,
-            rng: stream(w.seed, Stream::App, id as u64),
+            rng: stream(w.seed(), Stream::App, id as u64),
             cur: 0,
             outstanding: 0,
             round_start: SimTime::ZERO,
@@ -349,7 +380,7 @@ impl App {
         }
     }
 
-    pub fn build(w: &mut World, id: u32, spec: &AppSpec) -> App {
+    pub fn build(w: &mut impl AppCtx, id: u32, spec: &AppSpec) -> App {
         match spec {
             AppSpec::Bulk {
                 src,
@@ -427,7 +458,7 @@ impl App {
                 stop,
             } => {
                 // UDP/IP headers: 28 bytes.
-                let wire = payload_bytes + 28 + w.core.l2_overhead;
+                let wire = payload_bytes + 28 + w.l2_overhead();
                 let flow = w.add_udp_flow(UdpFlow {
                     app: id,
                     src: *src as u32,
@@ -447,7 +478,7 @@ impl App {
                 App::Udp { flow }
             }
             AppSpec::Poisson(spec) => {
-                let arrivals = Arrivals::new(spec, stream(w.seed, Stream::App, id as u64));
+                let arrivals = Arrivals::new(spec, stream(w.seed(), Stream::App, id as u64));
                 App::Poisson(PoissonApp {
                     gen_end: spec.start + spec.duration,
                     spec: spec.clone(),
@@ -463,62 +494,142 @@ impl App {
         }
     }
 
-    fn finish(w: &mut World) {
-        w.pending_apps -= 1;
-    }
-
-    /// A scheduled wake-up: tag 0 starts the app (or its next round).
-    pub fn on_event(w: &mut World, app: u32, tag: u32) {
-        let now = w.core.q.now();
-        match &mut w.apps[app as usize] {
+    /// A scheduled wake-up of this app (number `app`): tag 0 starts the app
+    /// (or its next round).
+    pub fn on_event(&mut self, w: &mut impl AppCtx, app: u32, tag: u32) {
+        let now = w.now();
+        match self {
             App::Bulk(b) => {
-                let flow = b.flow as usize;
+                let flow = b.flow;
                 match (tag, b.amount) {
-                    (0, BulkAmount::Bytes(n)) => w.flows[flow].app_write(&mut w.core, n, Some(0)),
+                    (0, BulkAmount::Bytes(n)) => w.tcp_write(flow, n, Some(0)),
                     (0, BulkAmount::Duration(d)) => {
-                        w.core.q.schedule(now + d, Event::App { app, tag: 1 });
+                        w.wake(now + d, app, 1);
                         // Effectively unlimited data until the deadline closes the flow.
-                        w.flows[flow].app_write(&mut w.core, 1 << 60, None);
+                        w.tcp_write(flow, 1 << 60, None);
                     }
                     _ => {
                         b.end = Some(now);
-                        b.delivered_at_end = w.flows[flow].delivered();
-                        w.flows[flow].app_close();
-                        Self::finish(w);
+                        b.delivered_at_end = w.flows()[flow as usize].delivered();
+                        w.flow_mut(flow).app_close();
+                        w.app_done();
                     }
                 }
             }
             App::Rounds(r) => {
                 if tag == 0 {
-                    Self::start_round(w, app);
+                    r.start_round(w, app);
                 } else {
                     let i = (tag - 1) as usize;
-                    let (f, bytes, round) = (r.req_flows[i], r.request_bytes, r.cur);
-                    w.flows[f as usize].app_write(&mut w.core, bytes, Some(round));
+                    w.tcp_write(r.req_flows[i], r.request_bytes, Some(r.cur));
                 }
             }
-            App::Poisson(_) => Self::poisson_arrival(w, app, tag),
+            App::Poisson(p) => p.arrival(w, app, tag),
             App::Udp { flow } => {
                 let f = *flow;
                 if tag == 0 {
-                    let u = &w.udps[f as usize];
-                    w.core.q.schedule(u.start.max(now), Event::Udp(f));
-                    let stop = u.stop;
-                    w.core.q.schedule(stop.max(now), Event::App { app, tag: 1 });
+                    let (start, stop) = (w.udp(f).start, w.udp(f).stop);
+                    w.wake_udp(start.max(now), f);
+                    w.wake(stop.max(now), app, 1);
                 } else {
-                    Self::finish(w);
+                    w.app_done();
                 }
             }
         }
     }
 
+    /// The last byte of a message tagged `tag` on `flow`, one of this
+    /// app's flows, was delivered in order.
+    pub fn on_message(&mut self, w: &mut impl AppCtx, flow: u32, tag: u32) {
+        let app = w.flows()[flow as usize].app;
+        let meta = w.flow_meta(flow);
+        let now = w.now();
+        match self {
+            App::Bulk(b) => {
+                b.end = Some(now);
+                b.delivered_at_end = w.flows()[flow as usize].delivered();
+                w.app_done();
+            }
+            App::Rounds(r) => match meta.role {
+                Role::Request => {
+                    // The server answers the request of round `tag`.
+                    let f = r.resp_flows[meta.idx as usize];
+                    w.tcp_write(f, r.response_bytes, Some(tag));
+                }
+                Role::Response | Role::Bulk | Role::Flow => {
+                    r.outstanding -= 1;
+                    if r.outstanding > 0 {
+                        return;
+                    }
+                    let flows = w.flows();
+                    let c =
+                        TimeoutCounts::of(flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+                    r.done.push(Round {
+                        start: r.round_start,
+                        end: now,
+                        bytes: r.response_bytes * r.servers.len() as u64,
+                        timeouts: c.timeouts - r.at_start.timeouts,
+                        abtt: c.abtt - r.at_start.abtt,
+                        ibtt: c.ibtt - r.at_start.ibtt,
+                        rto_first_flight: c.rto_first_flight - r.at_start.rto_first_flight,
+                        abtt_flows: r
+                            .resp_flows
+                            .iter()
+                            .zip(&r.abtt_at_start)
+                            .filter(|&(&f, &a0)| flows[f as usize].stats.abtt > a0)
+                            .count() as u64,
+                    });
+                    r.cur += 1;
+                    if r.cur >= r.rounds {
+                        w.app_done();
+                    } else if r.gap > SimTime::ZERO {
+                        w.wake(now + r.gap, app, 0);
+                    } else {
+                        r.start_round(w, app);
+                    }
+                }
+            },
+            App::Poisson(p) => {
+                p.outstanding -= 1;
+                p.finished.push(flow);
+                if p.gen_done && p.outstanding == 0 {
+                    w.app_done();
+                }
+            }
+            App::Udp { .. } => {}
+        }
+    }
+}
+
+impl Rounds {
+    fn start_round(&mut self, w: &mut impl AppCtx, app: u32) {
+        let now = w.now();
+        let r = self;
+        r.round_start = now;
+        r.outstanding = r.servers.len() as u32;
+        let flows = w.flows();
+        r.at_start = TimeoutCounts::of(flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+        r.abtt_at_start.clear();
+        r.abtt_at_start
+            .extend(r.resp_flows.iter().map(|&f| flows[f as usize].stats.abtt));
+        let round = r.cur;
+        for i in 0..r.servers.len() {
+            if r.jitter > SimTime::ZERO {
+                let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
+                w.wake(now + d, app, 1 + i as u32);
+            } else {
+                w.tcp_write(r.req_flows[i], r.request_bytes, Some(round));
+            }
+        }
+    }
+}
+
+impl PoissonApp {
     /// Tag 0: the app starts (draw the first arrival); tag 1: the pending
     /// arrival happens (open its flow, draw the next).
-    fn poisson_arrival(w: &mut World, app: u32, tag: u32) {
-        let now = w.core.q.now();
-        let App::Poisson(p) = &mut w.apps[app as usize] else {
-            unreachable!()
-        };
+    fn arrival(&mut self, w: &mut impl AppCtx, app: u32, tag: u32) {
+        let now = w.now();
+        let p = self;
         let mut opened = None;
         if tag == 1 {
             if let Some(a) = p.pending.take() {
@@ -529,9 +640,8 @@ impl App {
             }
         }
         // Release the buffers of flows fully acknowledged since the last arrival.
-        let flows = &mut w.flows;
         p.finished.retain(|&f| {
-            let fl = &mut flows[f as usize];
+            let fl = w.flow_mut(f);
             let done = fl.snd_una() >= fl.app_bytes();
             if done {
                 fl.release_buffers();
@@ -544,7 +654,7 @@ impl App {
             let at = now + a.gap;
             if at < p.gen_end {
                 p.pending = Some(a);
-                w.core.q.schedule(at, Event::App { app, tag: 1 });
+                w.wake(at, app, 1);
             } else {
                 p.gen_done = true;
             }
@@ -558,127 +668,33 @@ impl App {
                 idx: idx as u32,
             };
             let f = w.add_tcp_flow(app, a.src, a.dst, &tcp, meta);
-            w.flows[f as usize].app_write(&mut w.core, a.bytes, Some(0));
+            w.tcp_write(f, a.bytes, Some(0));
         } else if idle {
-            Self::finish(w);
+            w.app_done();
         }
     }
+}
 
-    fn start_round(w: &mut World, app: u32) {
-        let now = w.core.q.now();
-        let App::Rounds(r) = &mut w.apps[app as usize] else {
-            unreachable!()
-        };
-        r.round_start = now;
-        r.outstanding = r.servers.len() as u32;
-        r.at_start = TimeoutCounts::of(&w.flows, r.req_flows.iter().chain(&r.resp_flows).copied());
-        r.abtt_at_start.clear();
-        r.abtt_at_start
-            .extend(r.resp_flows.iter().map(|&f| w.flows[f as usize].stats.abtt));
-        let round = r.cur;
-        for i in 0..r.servers.len() {
-            if r.jitter > SimTime::ZERO {
-                let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
-                w.core.q.schedule(
-                    now + d,
-                    Event::App {
-                        app,
-                        tag: 1 + i as u32,
-                    },
-                );
-            } else {
-                let f = r.req_flows[i] as usize;
-                w.flows[f].app_write(&mut w.core, r.request_bytes, Some(round));
-            }
-        }
-    }
-
-    /// The last byte of a tagged message on `flow` was delivered in order.
-    pub fn on_message(w: &mut World, flow: u32, tag: u32) {
-        let app = w.flows[flow as usize].app;
-        let meta = w.flow_meta[flow as usize];
-        let now = w.core.q.now();
-        match &mut w.apps[app as usize] {
-            App::Bulk(b) => {
-                b.end = Some(now);
-                b.delivered_at_end = w.flows[flow as usize].delivered();
-                Self::finish(w);
-            }
-            App::Rounds(r) => match meta.role {
-                Role::Request => {
-                    // The server answers the request of round `tag`.
-                    let f = r.resp_flows[meta.idx as usize] as usize;
-                    let bytes = r.response_bytes;
-                    w.flows[f].app_write(&mut w.core, bytes, Some(tag));
-                }
-                Role::Response | Role::Bulk | Role::Flow => {
-                    r.outstanding -= 1;
-                    if r.outstanding > 0 {
-                        return;
-                    }
-                    let c = TimeoutCounts::of(
-                        &w.flows,
-                        r.req_flows.iter().chain(&r.resp_flows).copied(),
-                    );
-                    r.done.push(Round {
-                        start: r.round_start,
-                        end: now,
-                        bytes: r.response_bytes * r.servers.len() as u64,
-                        timeouts: c.timeouts - r.at_start.timeouts,
-                        abtt: c.abtt - r.at_start.abtt,
-                        ibtt: c.ibtt - r.at_start.ibtt,
-                        rto_first_flight: c.rto_first_flight - r.at_start.rto_first_flight,
-                        abtt_flows: r
-                            .resp_flows
-                            .iter()
-                            .zip(&r.abtt_at_start)
-                            .filter(|&(&f, &a0)| w.flows[f as usize].stats.abtt > a0)
-                            .count() as u64,
-                    });
-                    r.cur += 1;
-                    if r.cur >= r.rounds {
-                        Self::finish(w);
-                    } else if r.gap > SimTime::ZERO {
-                        w.core.q.schedule(now + r.gap, Event::App { app, tag: 0 });
-                    } else {
-                        Self::start_round(w, app);
-                    }
-                }
-            },
-            App::Poisson(p) => {
-                p.outstanding -= 1;
-                p.finished.push(flow);
-                if p.gen_done && p.outstanding == 0 {
-                    Self::finish(w);
-                }
-            }
-            App::Udp { .. } => {}
-        }
-    }
-
-    /// A UDP CBR source emits one packet and schedules the next.
-    pub fn on_udp_tick(w: &mut World, f: u32) {
-        let now = w.core.q.now();
-        let u = &mut w.udps[f as usize];
-        if now >= u.stop {
-            return;
+impl UdpFlow {
+    /// The CBR source `f` (this one) emits its next packet at `now`:
+    /// returns it and when the one after is due, or nothing once stopped.
+    pub fn tick(&mut self, f: u32, now: SimTime) -> Option<(Packet, SimTime)> {
+        if now >= self.stop {
+            return None;
         }
         let pkt = Packet {
             kind: PktKind::Udp,
             flow: f,
-            txn: u.sent_pkts as u32,
-            src: u.src,
-            dst: u.dst,
-            payload: u.payload,
-            wire: u.wire,
+            txn: self.sent_pkts as u32,
+            src: self.src,
+            dst: self.dst,
+            payload: self.payload,
+            wire: self.wire,
             ts: now,
             ..Packet::EMPTY
         };
-        u.sent_pkts += 1;
-        u.sent_bytes += u.payload as u64;
-        let next = now + u.interval;
-        let src = u.src;
-        w.core.send_from_host(src, pkt);
-        w.core.q.schedule(next, Event::Udp(f));
+        self.sent_pkts += 1;
+        self.sent_bytes += self.payload as u64;
+        Some((pkt, now + self.interval))
     }
 }

@@ -185,7 +185,7 @@ impl FlowSizeCdf {
                 format!(
                     "line {}: expected 'size probability', got '{}'",
                     n + 1,
-                    crate::units::excerpt(line)
+                    crate::text::excerpt(line)
                 )
             };
             if fields.len() != 2 {

@@ -567,7 +567,7 @@ pub struct Config {
     /// Periodic time series of flows and queues, if requested.
     pub trace: Option<TraceConfig>,
     /// `limits`: checked before the run (limits.rs) and, for memory, during it.
-    pub limits: crate::limits::Limits,
+    pub limits: Limits,
 }
 
 /// `trace = { interval = "1ms", flows = true, queues = "all" }`.
@@ -578,4 +578,27 @@ pub struct TraceConfig {
     pub flows: bool,
     /// Directed queue ids (as in the `queues` table) to sample.
     pub queues: Vec<usize>,
+}
+
+// The limits live with the rest of the configuration (limits.rs only
+// estimates), so config stays a leaf the estimator can depend on.
+/// Default `limits.memory`: a run that may need more is rejected.
+pub const DEFAULT_MEMORY: u64 = 16 << 30;
+/// Default `limits.events`: about a day of wall time at 10⁷ events/s.
+pub const DEFAULT_EVENTS: u64 = 1_000_000_000_000;
+
+/// `limits = { memory = "16GB", events = 1e12 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub memory: u64,
+    pub events: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: DEFAULT_MEMORY,
+            events: DEFAULT_EVENTS,
+        }
+    }
 }

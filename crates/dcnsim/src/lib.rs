@@ -15,6 +15,7 @@ pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;
+pub mod text;
 pub mod time;
 pub mod topology;
 pub mod units;
@@ -41,14 +42,39 @@ pub fn run(cfg: &Config) -> Results {
 /// when the run-time memory guard stopped it — no partial tables.
 pub fn try_run(cfg: &Config) -> Result<Results, String> {
     let t0 = std::time::Instant::now();
-    let mut w = world::World::new(cfg);
+    let mut w = guarded_world(cfg);
     w.run();
     // A last look before the tables are built: they are part of the bound.
     if w.memory_ok() {
-        Ok(w.results(t0.elapsed().as_secs_f64()))
+        Ok(finish(w, t0.elapsed().as_secs_f64()))
     } else {
-        Err(w.memory_error.take().unwrap_or_default())
+        Err(memory_error(&w, cfg).unwrap_or_default())
     }
+}
+
+/// A world with the run-time memory guard of `limits.memory` installed.
+pub fn guarded_world(cfg: &Config) -> world::World {
+    let mut w = world::World::new(cfg);
+    w.set_memory_guard(world::MemoryGuard {
+        limit: cfg.limits.memory,
+        measure: limits::run_bytes,
+        interval: limits::guard_interval,
+    });
+    w
+}
+
+/// The `limits.memory` message of a run the guard stopped, with the
+/// pre-run estimate for comparison; `None` if it was not stopped.
+pub fn memory_error(w: &world::World, cfg: &Config) -> Option<String> {
+    w.memory_stop
+        .map(|s| limits::memory_exceeded(s.used, s.limit, limits::estimate(cfg).memory(), s.at))
+}
+
+/// The result tables of a world that has run as far as it will
+/// (`wall_s`: the wall-clock time it took, for the summary).
+pub fn finish(mut w: world::World, wall_s: f64) -> Results {
+    w.finish();
+    report::build(&w, wall_s)
 }
 
 /// Every problem with a scenario document (JSON text), as `"path: reason"`.

@@ -12,26 +12,7 @@ use crate::config::{
 };
 use crate::net::Packet;
 
-/// Default `limits.memory`: a run that may need more is rejected.
-pub const DEFAULT_MEMORY: u64 = 16 << 30;
-/// Default `limits.events`: about a day of wall time at 10⁷ events/s.
-pub const DEFAULT_EVENTS: u64 = 1_000_000_000_000;
-
-/// `limits = { memory = "16GB", events = 1e12 }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    pub memory: u64,
-    pub events: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            memory: DEFAULT_MEMORY,
-            events: DEFAULT_EVENTS,
-        }
-    }
-}
+pub use crate::config::{Limits, DEFAULT_EVENTS, DEFAULT_MEMORY};
 
 /// What a run may need, by component.
 #[derive(Clone, Debug, Default, PartialEq)]

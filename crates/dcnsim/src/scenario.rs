@@ -13,12 +13,13 @@ use crate::config::{
     QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
     TopologySpec, TraceConfig,
 };
+use crate::text::{excerpt, suggest};
 use crate::time::SimTime;
 use crate::topology::{
     self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
     TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_LINKS, MAX_NODES,
 };
-use crate::units::{self, excerpt, json_excerpt};
+use crate::units::{self, json_excerpt};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -37,6 +38,21 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// A topology's own problems sit under the scenario's `topology` key.
+impl From<topology::TopologyError> for ScenarioError {
+    fn from(e: topology::TopologyError) -> Self {
+        let path = if e.path.is_empty() {
+            "topology".to_string()
+        } else {
+            format!("topology.{}", e.path)
+        };
+        ScenarioError {
+            path,
+            message: e.message,
+        }
+    }
+}
 
 /// Path used for problems with the document as a whole.
 pub const DOCUMENT: &str = "<document>";
@@ -294,65 +310,6 @@ const NODE_KEYS: &[&str] = &["name", "kind"];
 const LINK_KEYS: &[&str] = &["a", "b", "rate", "delay", "buffer", "ecn_k"];
 
 // ---------------------------------------------------------------- helpers
-
-/// Edit distance with adjacent transpositions (optimal string alignment),
-/// on chars, case-insensitive: `"stpo"` → `"stop"` is 1.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for (j, x) in d.iter_mut().take(w).enumerate() {
-        *x = j;
-    }
-    for i in 1..=a.len() {
-        d[i * w] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j - 1] + cost)
-                .min(d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
-/// The closest candidate within a small edit distance, if any; ties go to
-/// the longer common prefix, then to the first listed.
-pub(crate) fn suggest<'a>(
-    word: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    if word.chars().count() > 64 {
-        return None;
-    }
-    let prefix = |c: &str| {
-        word.chars()
-            .zip(c.chars())
-            .take_while(|(x, y)| x.eq_ignore_ascii_case(y))
-            .count()
-    };
-    let mut best: Option<(usize, usize, &'a str)> = None;
-    for (n, c) in candidates.enumerate() {
-        if n >= 2000 {
-            break;
-        }
-        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
-        let d = edit_distance(word, c);
-        if d > limit {
-            continue;
-        }
-        let p = prefix(c);
-        if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p > bp)) {
-            best = Some((d, p, c));
-        }
-    }
-    best.map(|(_, _, c)| c)
-}
 
 fn is_ident(k: &str) -> bool {
     !k.is_empty()
@@ -1418,7 +1375,7 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 // Host numbering is unknown: check names only, skip host ranges.
                 if let Some(p) = &p {
                     if let Err(errs) = topology::custom_checked(p, true) {
-                        ctx.errs.extend(errs);
+                        ctx.errs.extend(errs.into_iter().map(ScenarioError::from));
                     }
                 }
                 return none;
@@ -1473,7 +1430,7 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 hosts: Some(hosts),
             },
             Err(errs) => {
-                ctx.errs.extend(errs);
+                ctx.errs.extend(errs.into_iter().map(ScenarioError::from));
                 TopoOut {
                     spec: None,
                     hosts: Some(hosts),
@@ -1493,7 +1450,7 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             hosts: Some(hosts),
         },
         Err(errs) => {
-            ctx.errs.extend(errs);
+            ctx.errs.extend(errs.into_iter().map(ScenarioError::from));
             TopoOut {
                 spec: None,
                 hosts: Some(hosts),
@@ -2639,8 +2596,8 @@ mod tests {
         assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));
         assert_eq!(suggest("banana", keys), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("stpo", "stop"), 1);
+        assert_eq!(crate::text::edit_distance("kitten", "sitting"), 3);
+        assert_eq!(crate::text::edit_distance("stpo", "stop"), 1);
         assert_eq!(suggest("s1", ["h1", "s0"].into_iter()), Some("s0"));
     }
 

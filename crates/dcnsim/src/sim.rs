@@ -164,6 +164,25 @@ impl EventQueue {
     }
 }
 
+/// Whatever a [`LazyTimer`] schedules its wake-ups with: the world's
+/// [`EventQueue`], or an endpoint's outbox that the world drains later
+/// (`tcp::TcpIo`), so a timer's owner needs no access to the queue.
+pub trait Schedule<E> {
+    fn now(&self) -> SimTime;
+    fn schedule(&mut self, t: SimTime, ev: E);
+}
+
+impl Schedule<Event> for EventQueue {
+    #[inline]
+    fn now(&self) -> SimTime {
+        self.now
+    }
+    #[inline]
+    fn schedule(&mut self, t: SimTime, ev: Event) {
+        EventQueue::schedule(self, t, ev)
+    }
+}
+
 /// A timer with lazy cancellation: re-arming never touches the heap unless
 /// the new deadline is earlier than the pending wake-up. A stale wake-up
 /// finds a later deadline and re-schedules itself; this keeps at most one
@@ -196,7 +215,7 @@ impl LazyTimer {
     }
     /// Arm (or re-arm) for `at`; schedules `ev` only when needed.
     #[inline]
-    pub fn arm(&mut self, q: &mut EventQueue, at: SimTime, ev: Event) {
+    pub fn arm<E>(&mut self, q: &mut impl Schedule<E>, at: SimTime, ev: E) {
         self.deadline = Some(at);
         match self.pending {
             Some(p) if p <= at => {}
@@ -212,7 +231,7 @@ impl LazyTimer {
     }
     /// Handle a wake-up at the current time.
     #[inline]
-    pub fn fire(&mut self, q: &mut EventQueue, ev: Event) -> Fire {
+    pub fn fire<E>(&mut self, q: &mut impl Schedule<E>, ev: E) -> Fire {
         let now = q.now();
         if self.pending != Some(now) {
             return Fire::Ignore;

@@ -16,9 +16,30 @@
 
 use crate::config::{Limit, LinkSpec, NodeKind, NodeSpec, QueueConfig, TopologySpec};
 use crate::routing::Routes;
-use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
+use std::fmt;
+
+/// A problem with a custom topology's structure: where, relative to the
+/// topology (`links[3].a`; empty for the topology as a whole), and why.
+/// A scenario reports it under its own `topology` key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopologyError {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for TopologyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for TopologyError {}
 
 /// Default host NIC egress buffer (`nic_buffer`): 100 packets, as ns-3's
 /// point-to-point device queue. A NIC that can hold a whole receive window
@@ -162,8 +183,8 @@ impl TopologyParams {
     }
 
     /// Build the topology. Errors (custom topologies only) carry paths
-    /// under `topology`.
-    pub fn build(&self) -> Result<TopologySpec, Vec<ScenarioError>> {
+    /// relative to the topology.
+    pub fn build(&self) -> Result<TopologySpec, Vec<TopologyError>> {
         match self {
             TopologyParams::Star(p) => Ok(star(p)),
             TopologyParams::TwoTier(p) => Ok(two_tier(p)),
@@ -350,7 +371,7 @@ pub fn leaf_spine(p: &LeafSpineParams) -> TopologySpec {
 /// order), links by node name. Checks: unique non-empty names, known link
 /// ends, no self-loops, every host attached, the graph connected, and every
 /// host able to reach every other host without forwarding through a third host.
-pub fn custom(p: &CustomParams) -> Result<TopologySpec, Vec<ScenarioError>> {
+pub fn custom(p: &CustomParams) -> Result<TopologySpec, Vec<TopologyError>> {
     custom_checked(p, false)
 }
 
@@ -360,17 +381,17 @@ pub fn custom(p: &CustomParams) -> Result<TopologySpec, Vec<ScenarioError>> {
 pub(crate) fn custom_checked(
     p: &CustomParams,
     names_only: bool,
-) -> Result<TopologySpec, Vec<ScenarioError>> {
+) -> Result<TopologySpec, Vec<TopologyError>> {
     let mut errs = Vec::new();
-    let err = |errs: &mut Vec<ScenarioError>, path: String, message: String| {
-        errs.push(ScenarioError { path, message })
+    let err = |errs: &mut Vec<TopologyError>, path: String, message: String| {
+        errs.push(TopologyError { path, message })
     };
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, n) in p.nodes.iter().enumerate() {
         if n.name.is_empty() {
             err(
                 &mut errs,
-                format!("topology.nodes[{i}].name"),
+                format!("nodes[{i}].name"),
                 "must not be empty".into(),
             );
             continue;
@@ -378,7 +399,7 @@ pub(crate) fn custom_checked(
         if let Some(&first) = by_name.get(n.name.as_str()) {
             err(
                 &mut errs,
-                format!("topology.nodes[{i}].name"),
+                format!("nodes[{i}].name"),
                 format!(
                     "duplicate node name '{}' (first used by nodes[{first}])",
                     n.name
@@ -392,7 +413,7 @@ pub(crate) fn custom_checked(
     if hosts < 2 && !names_only {
         err(
             &mut errs,
-            "topology.nodes".into(),
+            "nodes".into(),
             format!("needs at least 2 hosts, has {hosts}"),
         );
     }
@@ -410,17 +431,17 @@ pub(crate) fn custom_checked(
         .collect();
     let mut links_ok = true;
     for (i, l) in p.links.iter().enumerate() {
-        let mut end = |name: &str, key: &str, errs: &mut Vec<ScenarioError>| -> Option<usize> {
+        let mut end = |name: &str, key: &str, errs: &mut Vec<TopologyError>| -> Option<usize> {
             match by_name.get(name) {
                 Some(&n) => Some(n),
                 None => {
-                    let hint = crate::scenario::suggest(name, by_name.keys().copied())
+                    let hint = crate::text::suggest(name, by_name.keys().copied())
                         .map(|s| format!(" (did you mean '{s}'?)"))
                         .unwrap_or_default();
                     err(
                         errs,
-                        format!("topology.links[{i}].{key}"),
-                        format!("unknown node '{}'{hint}", crate::units::excerpt(name)),
+                        format!("links[{i}].{key}"),
+                        format!("unknown node '{}'{hint}", crate::text::excerpt(name)),
                     );
                     links_ok = false;
                     None
@@ -433,7 +454,7 @@ pub(crate) fn custom_checked(
             if a == b {
                 err(
                     &mut errs,
-                    format!("topology.links[{i}]"),
+                    format!("links[{i}]"),
                     format!("links node '{}' to itself", l.a),
                 );
                 links_ok = false;
@@ -470,7 +491,7 @@ pub(crate) fn custom_checked(
         if node.kind == NodeKind::Host && degree[i] == 0 {
             err(
                 &mut errs,
-                format!("topology.nodes[{i}]"),
+                format!("nodes[{i}]"),
                 format!("host '{}' has no link", node.name),
             );
         }
@@ -507,7 +528,7 @@ pub(crate) fn custom_checked(
             };
             err(
                 &mut errs,
-                "topology".into(),
+                String::new(),
                 format!(
                     "graph is disconnected: {}{more} not reachable from '{}'",
                     shown.join(", "),
@@ -525,7 +546,7 @@ pub(crate) fn custom_checked(
             if si != di && routes.hop_count(si, di).is_none() {
                 err(
                     &mut errs,
-                    "topology".into(),
+                    String::new(),
                     format!(
                         "host '{}' can reach host '{}' only by forwarding through another host (hosts do not forward)",
                         t.nodes[s].name, t.nodes[d].name
@@ -785,7 +806,7 @@ mod tests {
             ],
             vec![cl("h", "s")],
         );
-        assert_eq!(e[0].path, "topology.nodes[1].name");
+        assert_eq!(e[0].path, "nodes[1].name");
         assert!(e[0].message.contains("duplicate node name 'h'"));
 
         let e = mk(
@@ -796,7 +817,7 @@ mod tests {
             ],
             vec![cl("h0", "s"), cl("h2", "s")],
         );
-        assert_eq!(e[0].path, "topology.links[1].a");
+        assert_eq!(e[0].path, "links[1].a");
         assert!(
             e[0].message.contains("unknown node 'h2'"),
             "{}",
@@ -811,7 +832,7 @@ mod tests {
             ],
             vec![cl("h0", "s")],
         );
-        assert_eq!(e[0].path, "topology.nodes[1]");
+        assert_eq!(e[0].path, "nodes[1]");
         assert!(e[0].message.contains("host 'h1' has no link"));
 
         let e = mk(
@@ -823,7 +844,7 @@ mod tests {
             ],
             vec![cl("h0", "s"), cl("h1", "t")],
         );
-        assert_eq!(e[0].path, "topology");
+        assert_eq!(e[0].path, "");
         assert!(e[0].message.contains("disconnected"), "{}", e[0].message);
 
         // h0 - h1 - h2 chain through hosts only.

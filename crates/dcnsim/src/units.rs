@@ -13,6 +13,7 @@
 //! expected and what was given, ready to be prefixed with a field path.
 
 use crate::config::Limit;
+use crate::text::excerpt;
 use crate::time::SimTime;
 use serde_json::Value;
 
@@ -173,26 +174,6 @@ fn scale(d: Decimal, mult: u128) -> Option<u64> {
 fn lookup(units: &[(&str, u128)], unit: &str) -> Option<u128> {
     let u = unit.to_lowercase();
     units.iter().find(|(s, _)| *s == u).map(|(_, m)| *m)
-}
-
-/// Shorten a user value for an error message (char-boundary safe), with
-/// control characters escaped: a problem is one line of output, and a
-/// newline in a value must not split it (found by tests/test_fuzz.py).
-pub(crate) fn excerpt(s: &str) -> String {
-    const MAX: usize = 40;
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Parse `s` as number + one of `units`. `hint` names the expected kind.

@@ -1,14 +1,13 @@
 //! The simulation: network core, flows, applications and the event loop.
 
-use crate::app::{App, FlowMeta, UdpFlow};
+use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
 use crate::pcap::Capture;
-use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
 use crate::sim::{Event, EventQueue};
-use crate::tcp::TcpFlow;
+use crate::tcp::{TcpFlow, TcpIo, TcpOut, TcpTimer};
 use crate::time::SimTime;
 use rand::Rng as _;
 
@@ -325,6 +324,9 @@ pub enum Fault {
 pub struct World {
     pub core: Core,
     pub flows: Vec<TcpFlow>,
+    /// The TCP endpoints' shared outbox: a flow fills it during a call,
+    /// [`World::flush_tcp`] empties it right after.
+    tcp_io: TcpIo,
     pub flow_meta: Vec<FlowMeta>,
     pub udps: Vec<UdpFlow>,
     pub apps: Vec<App>,
@@ -340,13 +342,87 @@ pub struct World {
     pub fault: Option<Fault>,
     /// Packets that reached a host / in-order hand-offs so far (for `fault`).
     fault_count: [u64; 2],
-    /// `limits.memory`, and the pre-run estimate (for the message).
-    memory_limit: u64,
-    memory_estimate: u64,
+    /// The run-time memory guard, if one is installed ([`crate::guarded_world`]).
+    memory_guard: Option<MemoryGuard>,
     /// Events processed when the memory guard looks next.
     next_mem_check: u64,
-    /// Set when the guard stopped the run: its `limits.memory` message.
-    pub memory_error: Option<String>,
+    /// Set when the guard stopped the run.
+    pub memory_stop: Option<MemoryStop>,
+}
+
+/// The run-time memory guard. `limits` measures a world, so the guard is
+/// installed from outside (lib) as two functions: the world only asks, and
+/// needs no dependency on the estimator.
+#[derive(Clone, Copy)]
+pub struct MemoryGuard {
+    /// `limits.memory`.
+    pub limit: u64,
+    /// Bytes the run holds now plus what its result tables will add.
+    pub measure: fn(&World) -> u64,
+    /// Events until the next look, given (world, bytes held, limit).
+    pub interval: fn(&World, u64, u64) -> u64,
+}
+
+/// Where the guard stopped a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryStop {
+    /// What the run held (state plus the tables it would build).
+    pub used: u64,
+    pub limit: u64,
+    pub at: SimTime,
+}
+
+/// The world as applications see it.
+impl AppCtx for World {
+    #[inline]
+    fn now(&self) -> SimTime {
+        self.core.q.now()
+    }
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn l2_overhead(&self) -> u32 {
+        self.core.l2_overhead
+    }
+    #[inline]
+    fn flows(&self) -> &[TcpFlow] {
+        &self.flows
+    }
+    fn flow_mut(&mut self, flow: u32) -> &mut TcpFlow {
+        &mut self.flows[flow as usize]
+    }
+    fn flow_meta(&self, flow: u32) -> FlowMeta {
+        self.flow_meta[flow as usize]
+    }
+    fn add_tcp_flow(
+        &mut self,
+        app: u32,
+        src: u32,
+        dst: u32,
+        cfg: &crate::config::TcpConfig,
+        meta: FlowMeta,
+    ) -> u32 {
+        World::add_tcp_flow(self, app, src, dst, cfg, meta)
+    }
+    fn add_udp_flow(&mut self, u: UdpFlow) -> u32 {
+        World::add_udp_flow(self, u)
+    }
+    fn udp(&mut self, flow: u32) -> &mut UdpFlow {
+        &mut self.udps[flow as usize]
+    }
+    #[inline]
+    fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
+        World::tcp_write(self, flow, bytes, msg_tag)
+    }
+    fn wake(&mut self, at: SimTime, app: u32, tag: u32) {
+        self.core.q.schedule(at, Event::App { app, tag });
+    }
+    fn wake_udp(&mut self, at: SimTime, flow: u32) {
+        self.core.q.schedule(at, Event::Udp(flow));
+    }
+    fn app_done(&mut self) {
+        self.pending_apps -= 1;
+    }
 }
 
 /// Collected time series (columns), filled by the periodic `Sample` event.
@@ -450,6 +526,7 @@ impl World {
         let mut w = World {
             core,
             flows: Vec::new(),
+            tcp_io: TcpIo::new(cfg.l2_overhead),
             flow_meta: Vec::new(),
             udps: Vec::new(),
             apps: Vec::new(),
@@ -461,15 +538,15 @@ impl World {
             app_rx: Vec::new(),
             fault: None,
             fault_count: [0; 2],
-            memory_limit: cfg.limits.memory,
-            memory_estimate: crate::limits::estimate(cfg).memory(),
-            next_mem_check: 0,
-            memory_error: None,
+            memory_guard: None,
+            next_mem_check: u64::MAX,
+            memory_stop: None,
         };
+        let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
-            let app = App::build(&mut w, i as u32, spec);
-            w.apps.push(app);
+            apps.push(App::build(&mut w, i as u32, spec));
         }
+        w.apps = apps;
         w.pending_apps = w.apps.len();
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {
@@ -518,9 +595,10 @@ impl World {
         (self.udps.len() - 1) as u32
     }
 
-    /// What the run holds on the heap now, by component (limits.rs).
-    pub fn heap_bytes(&self) -> crate::limits::Accounted {
-        crate::limits::accounted(self)
+    /// Install the run-time memory guard; it first looks at the next event.
+    pub fn set_memory_guard(&mut self, g: MemoryGuard) {
+        self.memory_guard = Some(g);
+        self.next_mem_check = 0;
     }
 
     /// Run to completion (all apps done) or to the stop time.
@@ -537,32 +615,32 @@ impl World {
     }
 
     /// The memory guard: whether what the run holds, plus the result
-    /// tables it would build, is within `limits.memory`. Over it, the run
-    /// stops with `memory_error` set. Looks again after
-    /// [`crate::limits::guard_interval`] events.
+    /// tables it would build, is within its limit. Over it, the run stops
+    /// with `memory_stop` set. Without a guard, always true.
     #[cold]
     pub fn memory_ok(&mut self) -> bool {
-        if self.memory_error.is_some() {
+        if self.memory_stop.is_some() {
             return false;
         }
-        let used = crate::limits::run_bytes(self);
-        if used > self.memory_limit {
-            self.memory_error = Some(crate::limits::memory_exceeded(
+        let Some(g) = self.memory_guard else {
+            return true;
+        };
+        let used = (g.measure)(self);
+        if used > g.limit {
+            self.memory_stop = Some(MemoryStop {
                 used,
-                self.memory_limit,
-                self.memory_estimate,
-                self.core.q.now(),
-            ));
+                limit: g.limit,
+                at: self.core.q.now(),
+            });
             return false;
         }
-        self.next_mem_check =
-            self.core.q.processed() + crate::limits::guard_interval(self, used, self.memory_limit);
+        self.next_mem_check = self.core.q.processed() + (g.interval)(self, used, g.limit);
         true
     }
 
     /// Run until the clock reaches `t` (events at `t` included), all apps
     /// finish, the stop time passes, or the memory guard stops the run
-    /// (`memory_error`). Returns whether apps are still pending (false
+    /// (`memory_stop`). Returns whether apps are still pending (false
     /// once the guard stopped it). Lets tests and tools sample state (queues, windows) mid-run;
     /// [`Self::run`] afterwards continues to the end.
     pub fn run_until(&mut self, t: SimTime) -> bool {
@@ -609,12 +687,24 @@ impl World {
                     self.deliver(&p);
                 }
             }
-            Event::Rto(f) => self.flows[f as usize].on_rto_event(&mut self.core),
-            Event::DelAck(f) => self.flows[f as usize].on_delack_event(&mut self.core),
-            Event::ProbRetx(f) => self.flows[f as usize].on_prx_event(&mut self.core),
-            Event::Rack(f) => self.flows[f as usize].on_rack_event(&mut self.core),
-            Event::App { app, tag } => App::on_event(self, app, tag),
-            Event::Udp(u) => App::on_udp_tick(self, u),
+            Event::Rto(f) => self.tcp_timer(f, TcpTimer::Rto),
+            Event::DelAck(f) => self.tcp_timer(f, TcpTimer::DelAck),
+            Event::ProbRetx(f) => self.tcp_timer(f, TcpTimer::ProbRetx),
+            Event::Rack(f) => self.tcp_timer(f, TcpTimer::Rack),
+            Event::App { app, tag } => {
+                // The apps step out of the world while one runs, so it can
+                // be handed the world as its context.
+                let mut apps = std::mem::take(&mut self.apps);
+                apps[app as usize].on_event(self, app, tag);
+                self.apps = apps;
+            }
+            Event::Udp(u) => {
+                let now = self.core.q.now();
+                if let Some((pkt, next)) = self.udps[u as usize].tick(u, now) {
+                    self.core.send_from_host(pkt.src, pkt);
+                    self.core.q.schedule(next, Event::Udp(u));
+                }
+            }
             Event::Sample => self.sample(),
         }
     }
@@ -624,7 +714,9 @@ impl World {
         match p.kind {
             PktKind::Data => {
                 let f = p.flow as usize;
-                let mut n = self.flows[f].on_data(&mut self.core, p);
+                let io = self.tcp_io.at(self.core.q.now());
+                let mut n = self.flows[f].on_data(io, p);
+                self.flush_tcp(p.flow);
                 if n > 0 {
                     if self.fault.is_some() {
                         n = self.inject_handoff(n);
@@ -634,13 +726,57 @@ impl World {
                         let rx = &mut self.app_rx[f];
                         rx.msgs += 1;
                         rx.last_msg = Some(self.core.q.now());
-                        App::on_message(self, p.flow, tag);
+                        let mut apps = std::mem::take(&mut self.apps);
+                        apps[self.flows[f].app as usize].on_message(self, p.flow, tag);
+                        self.apps = apps;
                     }
                 }
             }
-            PktKind::Ack => self.flows[p.flow as usize].on_ack(&mut self.core, p),
+            PktKind::Ack => {
+                let io = self.tcp_io.at(self.core.q.now());
+                self.flows[p.flow as usize].on_ack(io, p);
+                self.flush_tcp(p.flow);
+            }
             PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
         }
+    }
+
+    /// A TCP flow's timer wake-up is due.
+    #[inline]
+    fn tcp_timer(&mut self, flow: u32, timer: TcpTimer) {
+        let io = self.tcp_io.at(self.core.q.now());
+        self.flows[flow as usize].on_timer(io, timer);
+        self.flush_tcp(flow);
+    }
+
+    /// The application writes to TCP flow `flow` (see [`TcpFlow::app_write`]).
+    pub fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
+        let io = self.tcp_io.at(self.core.q.now());
+        self.flows[flow as usize].app_write(io, bytes, msg_tag);
+        self.flush_tcp(flow);
+    }
+
+    /// Carry out what TCP flow `flow` asked for, in the order it asked:
+    /// packets go to their host's NIC, wake-ups into the event queue.
+    #[inline]
+    fn flush_tcp(&mut self, flow: u32) {
+        // By reference, then one clear: each packet is copied once more,
+        // straight into the arena.
+        for out in self.tcp_io.pending() {
+            match out {
+                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, *pkt),
+                TcpOut::Wake { at, timer } => {
+                    let ev = match timer {
+                        TcpTimer::Rto => Event::Rto(flow),
+                        TcpTimer::DelAck => Event::DelAck(flow),
+                        TcpTimer::ProbRetx => Event::ProbRetx(flow),
+                        TcpTimer::Rack => Event::Rack(flow),
+                    };
+                    self.core.q.schedule(*at, ev);
+                }
+            }
+        }
+        self.tcp_io.clear();
     }
 
     /// `Fault::LosePacket`: whether the packet now reaching a host vanishes.
@@ -703,8 +839,10 @@ impl World {
         }
     }
 
-    /// Build the result tables.
-    pub fn results(mut self, wall_s: f64) -> Results {
+    /// Close the books at the end of a run: links account their last busy
+    /// or idle stretch, open drop runs are counted. The tables are built
+    /// from the finished world by [`crate::finish`].
+    pub fn finish(&mut self) {
         let now = self.core.q.now();
         for l in self.core.links.iter_mut() {
             l.finish(now);
@@ -717,7 +855,6 @@ impl World {
         {
             d.close();
         }
-        crate::report::build(&self, wall_s)
     }
 }
 

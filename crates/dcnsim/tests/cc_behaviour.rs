@@ -127,7 +127,7 @@ fn dctcp_holds_the_queue_near_k_without_loss() {
         w.run();
         let drops = w.core.links[link].stats.dropped;
         let marked = w.core.links[link].stats.marked;
-        let r = w.results(0.0);
+        let r = dcnsim::finish(w, 0.0);
         check_conservation(&r);
         let util = s.tx_bytes as f64 * 8.0 / (GBPS as f64 * (to.0 - from.0) as f64 * 1e-12);
         let mean_pkts = s.mean_bytes / PKT as f64;
@@ -253,7 +253,7 @@ fn dctcp_cwnd_never_drops_below_two_segments() {
         dcnsim::tcp::cc::Cc::Dctcp(d) => d.alpha(),
         _ => unreachable!(),
     };
-    let r = w.results(0.0);
+    let r = dcnsim::finish(w, 0.0);
     check_conservation(&r);
     eprintln!("min cwnd {min_cwnd}, samples at the floor {at_floor}, alpha {alpha:.3}");
     assert_eq!(min_cwnd, floor);
@@ -358,7 +358,7 @@ fn two_cubic_flows_converge_to_a_fair_share() {
         _ => unreachable!(),
     };
     w.run();
-    let r = w.results(0.0);
+    let r = dcnsim::finish(w, 0.0);
     check_conservation(&r);
     eprintln!("CUBIC goodputs {g:?}, W_max {wmax}, epoch cwnd {epoch}");
     let ratio = g[0].min(g[1]) / g[0].max(g[1]);

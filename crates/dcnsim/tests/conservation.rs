@@ -13,7 +13,7 @@ fn run(fault: Option<Fault>) -> Results {
     let mut w = World::new(&cfg);
     w.fault = fault;
     w.run();
-    w.results(0.0)
+    dcnsim::finish(w, 0.0)
 }
 
 #[test]

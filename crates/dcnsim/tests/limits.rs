@@ -228,7 +228,7 @@ fn each_memory_term_bounds_what_it_stands_for() {
         loop {
             t += dcnsim::time::SimTime::from_us(50);
             let more = w.run_until(t);
-            let a = w.heap_bytes();
+            let a = dcnsim::limits::accounted(&w);
             max.fixed = max.fixed.max(a.fixed);
             max.packets = max.packets.max(a.packets);
             max.flows = max.flows.max(a.flows + a.flow_buffers + a.events + a.apps);
@@ -248,7 +248,7 @@ fn each_memory_term_bounds_what_it_stands_for() {
         for (name, got, bound) in terms {
             assert!(got <= bound, "{name}: {got} B > estimate {bound} B\n{d}");
         }
-        let r = w.results(0.0);
+        let r = dcnsim::finish(w, 0.0);
         let flows = r.table("flows").unwrap();
         assert!(flows.columns.len() <= dcnsim::report::FLOW_COLUMNS_MAX);
         let strs = flows

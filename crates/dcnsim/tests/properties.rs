@@ -716,7 +716,7 @@ fn run_checked(c: &Config) -> Result<dcnsim::results::Results, String> {
             ));
         }
     }
-    Ok(w.results(0.0))
+    Ok(dcnsim::finish(w, 0.0))
 }
 
 fn without_wall(mut r: dcnsim::results::Results) -> dcnsim::results::Results {

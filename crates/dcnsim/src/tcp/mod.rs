@@ -15,6 +15,12 @@
 //! echo per RFC 8257 §3.2 for DCTCP and FaST, see [`echo`]). ACKs below
 //! snd_una are ignored.
 //!
+//! The endpoint does no I/O ([`io`]): every entry point — [`TcpFlow::app_write`],
+//! [`TcpFlow::on_data`], [`TcpFlow::on_ack`], [`TcpFlow::on_timer`] — takes
+//! a [`TcpIo`] that carries the current time and collects, in order, the
+//! packets to send and the timer wake-ups wanted; its owner moves them on.
+//! Its random stream is its own, given at construction.
+//!
 //! Congestion control ([`cc`]) decides how many bytes may be in flight, the
 //! segment policy ([`seg`]) in what sizes they go; any pair combines.
 //!
@@ -26,6 +32,7 @@
 
 pub mod cc;
 pub mod echo;
+pub mod io;
 pub mod rack;
 pub mod seg;
 
@@ -34,11 +41,11 @@ use crate::config::{
 };
 use crate::net::{flags, Packet, PktKind};
 use crate::rng::Rng;
-use crate::sim::{Event, Fire, LazyTimer};
+use crate::sim::{Fire, LazyTimer};
 use crate::time::SimTime;
-use crate::world::Core;
 use cc::{AckInfo, Cc, CcState, LossKind};
 use echo::{EchoAction, EchoMode, EcnEcho};
+pub use io::{TcpIo, TcpOut, TcpTimer};
 use rack::{Rack, RackTimer, Undo};
 use rand::Rng as _;
 use seg::{SegPolicy, SegView};
@@ -341,9 +348,9 @@ impl TcpFlow {
 
     /// The application writes `bytes` more; when `msg_tag` is given the
     /// receiver reports the message's last byte via [`Self::pop_delivered_msg`].
-    pub fn app_write(&mut self, core: &mut Core, bytes: u64, msg_tag: Option<u32>) {
+    pub fn app_write(&mut self, io: &mut TcpIo, bytes: u64, msg_tag: Option<u32>) {
         if self.start_time.is_none() {
-            self.start_time = Some(core.q.now());
+            self.start_time = Some(io.now());
         }
         if msg_tag.is_some() {
             // A message (block) starts here: the timeout taxonomy's reference point.
@@ -354,9 +361,9 @@ impl TcpFlow {
             self.msg_ends.push_back((self.app_limit, tag));
             self.msgs_written += 1;
         }
-        self.try_send(core);
-        self.prx_update(core);
-        self.tlp_arm(core);
+        self.try_send(io);
+        self.prx_update(io);
+        self.tlp_arm(io);
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).
@@ -420,10 +427,10 @@ impl TcpFlow {
     }
 
     /// Record and transmit a new segment of `len` bytes at snd_max.
-    fn send_new(&mut self, core: &mut Core, len: u32) {
+    fn send_new(&mut self, io: &mut TcpIo, len: u32) {
         if self.snd_una == self.snd_max && self.segs_sent > 0 {
             // Leaving idle: let the CC discount the idle time (CUBIC).
-            let now = core.q.now();
+            let now = io.now();
             let idle = now.saturating_sub(self.last_send);
             self.cc.on_tx_start(now, idle);
         }
@@ -433,7 +440,7 @@ impl TcpFlow {
             len,
             sacked: false,
             rexmit: false,
-            xmit: core.q.now(),
+            xmit: io.now(),
             retx_ever: false,
             lost: false,
         });
@@ -442,9 +449,9 @@ impl TcpFlow {
         self.segs_sent += 1;
         self.seg_policy.consumed();
         if !self.cfg.timestamps && self.rtt_timing.is_none() {
-            self.rtt_timing = Some((self.snd_max, core.q.now()));
+            self.rtt_timing = Some((self.snd_max, io.now()));
         }
-        self.transmit(core, start, len, false);
+        self.transmit(io, start, len, false);
     }
 
     /// One reverse pass over the scoreboard (RFC 6675 §4): returns "pipe"
@@ -509,9 +516,9 @@ impl TcpFlow {
     }
 
     /// Send whatever the window allows.
-    pub fn try_send(&mut self, core: &mut Core) {
+    pub fn try_send(&mut self, io: &mut TcpIo) {
         if self.cfg.sack && self.cong == CongState::Recovery {
-            self.sack_send(core);
+            self.sack_send(io);
             return;
         }
         loop {
@@ -530,7 +537,7 @@ impl TcpFlow {
                     return;
                 }
                 self.snd_nxt = s.end();
-                self.transmit(core, s.start, s.len, true);
+                self.transmit(io, s.start, s.len, true);
                 continue;
             }
             let available = self.app_limit - self.snd_max;
@@ -544,12 +551,12 @@ impl TcpFlow {
             if inflight > 0 && inflight + len as u64 > wnd {
                 return;
             }
-            self.send_new(core, len);
+            self.send_new(io, len);
         }
     }
 
     /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment.
-    fn sack_send(&mut self, core: &mut Core) {
+    fn sack_send(&mut self, io: &mut TcpIo) {
         loop {
             let (pipe, lost) = self.scoreboard();
             let wnd = self.window();
@@ -560,7 +567,7 @@ impl TcpFlow {
                     return;
                 }
                 self.segs[i].rexmit = true;
-                self.transmit(core, s.start, s.len, true);
+                self.transmit(io, s.start, s.len, true);
                 continue;
             }
             // NextSeg (2): new data.
@@ -585,7 +592,7 @@ impl TcpFlow {
                 } else {
                     self.segs[i].rexmit = true;
                 }
-                self.transmit(core, s.start, s.len, true);
+                self.transmit(io, s.start, s.len, true);
                 continue;
             }
             let view = self.seg_view(available);
@@ -596,7 +603,7 @@ impl TcpFlow {
             if pipe + len as u64 > wnd || beyond_rwnd {
                 return;
             }
-            self.send_new(core, len);
+            self.send_new(io, len);
         }
     }
 
@@ -625,7 +632,7 @@ impl TcpFlow {
     /// RFC 3042 Limited Transmit, on the first and second duplicate ACK:
     /// one new segment if the flight stays within cwnd + 2·SMSS and the
     /// receiver's window; cwnd itself does not change.
-    fn limited_transmit(&mut self, core: &mut Core) {
+    fn limited_transmit(&mut self, io: &mut TcpIo) {
         let available = self.app_limit - self.snd_max;
         if available == 0 || self.snd_nxt < self.snd_max {
             return;
@@ -634,7 +641,7 @@ impl TcpFlow {
         let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
         let after = self.snd_max - self.snd_una + len;
         if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
-            self.send_new(core, len as u32);
+            self.send_new(io, len as u32);
         }
     }
 
@@ -655,14 +662,14 @@ impl TcpFlow {
         }
     }
 
-    fn transmit(&mut self, core: &mut Core, start: u64, len: u32, retx: bool) {
-        self.transmit_flags(core, start, len, retx, 0);
+    fn transmit(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool) {
+        self.transmit_flags(io, start, len, retx, 0);
     }
 
     /// Transmit with extra header flags (`flags::MARKED` for the
     /// probabilistic-retransmission thread).
-    fn transmit_flags(&mut self, core: &mut Core, start: u64, len: u32, retx: bool, extra: u8) {
-        let now = core.q.now();
+    fn transmit_flags(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool, extra: u8) {
+        let now = io.now();
         let mut f = extra;
         if self.cfg.ecn {
             f |= flags::ECT;
@@ -700,23 +707,23 @@ impl TcpFlow {
             src: self.src_host,
             dst: self.dst_host,
             payload: len,
-            wire: len + self.cfg.header_bytes + core.l2_overhead,
+            wire: len + self.cfg.header_bytes + io.l2_overhead(),
             seq: start,
             ts: now,
             sack: [(0, 0); 3],
         };
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
-        core.send_from_host(self.src_host, pkt);
+        io.send(pkt);
         // RFC 6298 (5.1): start the timer if it is not running.
         if !self.rto.is_armed() {
-            self.arm_rto(core);
+            self.arm_rto(io);
         }
     }
 
-    fn retransmit_head(&mut self, core: &mut Core) {
+    fn retransmit_head(&mut self, io: &mut TcpIo) {
         if let Some(&s) = self.segs.front() {
-            self.transmit(core, s.start, s.len, true);
+            self.transmit(io, s.start, s.len, true);
         }
     }
 
@@ -727,9 +734,9 @@ impl TcpFlow {
         r.min(self.cfg.rto_max.max(self.rto_base))
     }
 
-    fn arm_rto(&mut self, core: &mut Core) {
-        let at = core.q.now() + self.current_rto();
-        self.rto.arm(&mut core.q, at, Event::Rto(self.id));
+    fn arm_rto(&mut self, io: &mut TcpIo) {
+        let at = io.now() + self.current_rto();
+        self.rto.arm(io, at, TcpTimer::Rto);
     }
 
     /// RFC 6298 (2.2)/(2.3).
@@ -751,19 +758,31 @@ impl TcpFlow {
         self.rto_base = (srtt + var).max(self.cfg.rto_min).min(self.cfg.rto_max);
     }
 
+    /// A wake-up the owner was asked for ([`TcpOut::Wake`]) is due: `io`'s
+    /// clock must read its time. Stale wake-ups (the timer was re-armed
+    /// later or cancelled) are recognised and ignored or rescheduled.
+    pub fn on_timer(&mut self, io: &mut TcpIo, timer: TcpTimer) {
+        match timer {
+            TcpTimer::Rto => self.on_rto_event(io),
+            TcpTimer::DelAck => self.on_delack_event(io),
+            TcpTimer::ProbRetx => self.on_prx_event(io),
+            TcpTimer::Rack => self.on_rack_event(io),
+        }
+    }
+
     /// The retransmission timer's event.
-    pub fn on_rto_event(&mut self, core: &mut Core) {
-        match self.rto.fire(&mut core.q, Event::Rto(self.id)) {
-            Fire::Expired => self.on_timeout(core),
+    fn on_rto_event(&mut self, io: &mut TcpIo) {
+        match self.rto.fire(io, TcpTimer::Rto) {
+            Fire::Expired => self.on_timeout(io),
             Fire::Ignore | Fire::Rescheduled => {}
         }
     }
 
-    fn on_timeout(&mut self, core: &mut Core) {
+    fn on_timeout(&mut self, io: &mut TcpIo) {
         if self.snd_una >= self.snd_max {
             return;
         }
-        let now = core.q.now();
+        let now = io.now();
         self.stats.timeouts += 1;
         self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);
@@ -790,11 +809,11 @@ impl TcpFlow {
         self.rack.timer.cancel();
         // RFC 6298 (5.5): back off, capped.
         self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
-        self.arm_rto(core);
+        self.arm_rto(io);
         // The timer has taken over loss recovery: the thread runs again.
         self.prx_suspended = false;
-        self.try_send(core);
-        self.prx_update(core);
+        self.try_send(io);
+        self.prx_update(io);
     }
 
     /// Start of the application message (block) snd_una is in: the
@@ -845,19 +864,19 @@ impl TcpFlow {
     /// Stopping and restarting the thread starts a fresh sequence of
     /// tosses, which by memorylessness is the same process.
     #[inline]
-    fn prx_update(&mut self, core: &mut Core) {
+    fn prx_update(&mut self, io: &mut TcpIo) {
         if self.cfg.probretx.p <= 0.0 {
             return;
         }
         let run = !self.prx_suspended && self.snd_una < self.snd_max;
         if run && !self.prx.is_armed() {
-            self.prx_schedule(core);
+            self.prx_schedule(io);
         } else if !run && self.prx.is_armed() {
             self.prx.cancel();
         }
     }
 
-    fn prx_schedule(&mut self, core: &mut Core) {
+    fn prx_schedule(&mut self, io: &mut TcpIo) {
         const BATCH: u64 = 1 << 16;
         let ProbRetxParams { p, period, .. } = self.cfg.probretx;
         let mut k = 1;
@@ -869,14 +888,14 @@ impl TcpFlow {
             }
             k += 1;
         }
-        let at = core.q.now() + period.saturating_mul(k);
-        self.prx.arm(&mut core.q, at, Event::ProbRetx(self.id));
+        let at = io.now() + period.saturating_mul(k);
+        self.prx.arm(io, at, TcpTimer::ProbRetx);
     }
 
     /// The retransmit thread's run (Algorithm 1): retransmit the target
     /// segment with the mark set, then schedule the next successful run.
-    pub fn on_prx_event(&mut self, core: &mut Core) {
-        if self.prx.fire(&mut core.q, Event::ProbRetx(self.id)) != Fire::Expired {
+    fn on_prx_event(&mut self, io: &mut TcpIo) {
+        if self.prx.fire(io, TcpTimer::ProbRetx) != Fire::Expired {
             return;
         }
         if self.prx_hit && !self.prx_suspended && self.snd_una < self.snd_max {
@@ -886,16 +905,16 @@ impl TcpFlow {
             };
             if let Some(&s) = seg {
                 self.stats.probretx_sent += 1;
-                self.transmit_flags(core, s.start, s.len, true, flags::MARKED);
+                self.transmit_flags(io, s.start, s.len, true, flags::MARKED);
             }
         }
-        self.prx_update(core);
+        self.prx_update(io);
     }
 
     // ---------------------------------------------------------- ACK arrival
 
-    pub fn on_ack(&mut self, core: &mut Core, p: &Packet) {
-        let now = core.q.now();
+    pub fn on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        let now = io.now();
         let ack = p.seq;
         let prior_una = self.snd_una;
         // Beyond what was sent, or below snd_una (an old, reordered ACK: its
@@ -982,7 +1001,7 @@ impl TcpFlow {
             // does not also grow the window (RFC 3168 §6.1.2).
             let cut = self.ecn_response(&info);
             match self.cong {
-                CongState::Recovery => self.recovery_ack(core, &info),
+                CongState::Recovery => self.recovery_ack(io, &info),
                 CongState::Loss => {
                     if ack >= self.recover {
                         self.cong = CongState::Open;
@@ -1016,10 +1035,10 @@ impl TcpFlow {
                     self.segs.shrink_to(IDLE_CAPACITY);
                 }
             } else if self.cong != CongState::Recovery || !self.partial_seen {
-                self.arm_rto(core);
+                self.arm_rto(io);
             }
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
-            self.on_dupack(core, now);
+            self.on_dupack(io, now);
         } else if ece {
             let info = AckInfo {
                 now,
@@ -1035,12 +1054,12 @@ impl TcpFlow {
             self.ecn_response(&info);
         }
         if self.rack_on() && self.cong != CongState::Loss {
-            self.rack_detect(core);
+            self.rack_detect(io);
         }
-        self.try_send(core);
-        self.prx_update(core);
+        self.try_send(io);
+        self.prx_update(io);
         if ack > prior_una {
-            self.tlp_arm(core);
+            self.tlp_arm(io);
         }
     }
 
@@ -1075,7 +1094,7 @@ impl TcpFlow {
         false
     }
 
-    fn on_dupack(&mut self, core: &mut Core, now: SimTime) {
+    fn on_dupack(&mut self, io: &mut TcpIo, now: SimTime) {
         self.dupacks += 1;
         if self.dupacks >= self.cfg.dupack_threshold {
             // Algorithm 3: suspend the retransmit thread, fast retransmit.
@@ -1093,7 +1112,7 @@ impl TcpFlow {
                     && self.dupacks < self.dupthresh
                     && self.dupacks <= 2
                 {
-                    self.limited_transmit(core);
+                    self.limited_transmit(io);
                 }
                 if self.rack_on() {
                     return; // RACK decides by time (rack_detect), not by count
@@ -1102,13 +1121,13 @@ impl TcpFlow {
                 // RFC 6582 §3.2 step 2: only when the ACK covers more than `recover`.
                 let fresh = self.snd_una >= self.recover;
                 if (self.dupacks >= self.dupthresh || sack_says_lost) && fresh {
-                    self.enter_recovery(core, now);
+                    self.enter_recovery(io, now);
                 }
             }
         }
     }
 
-    fn enter_recovery(&mut self, core: &mut Core, now: SimTime) {
+    fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
         let flight = self.snd_max - self.snd_una;
         let first = if self.rack_on() {
             self.segs.iter().find(|s| s.lost).map(|s| s.start)
@@ -1127,7 +1146,7 @@ impl TcpFlow {
         self.cong = CongState::Recovery;
         self.partial_seen = false;
         self.stats.fast_retransmits += 1;
-        self.stats.loss_log.push((core.q.now(), false));
+        self.stats.loss_log.push((io.now(), false));
         if self.rack_on() {
             self.st.cwnd = self.st.ssthresh;
             // RFC 6675 §5 (4.3): the first segment presumed lost goes out
@@ -1139,7 +1158,7 @@ impl TcpFlow {
             if let Some(i) = self.segs.iter().position(|s| s.lost) {
                 let (start, len) = (self.segs[i].start, self.segs[i].len);
                 self.segs[i].rexmit = true;
-                self.transmit(core, start, len, true);
+                self.transmit(io, start, len, true);
             }
         } else if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
@@ -1147,16 +1166,16 @@ impl TcpFlow {
             if let Some(s) = self.segs.front_mut() {
                 s.rexmit = true;
                 let (start, len) = (s.start, s.len);
-                self.transmit(core, start, len, true);
+                self.transmit(io, start, len, true);
             }
         } else {
-            self.retransmit_head(core);
+            self.retransmit_head(io);
             self.st.cwnd = self.st.ssthresh + 3 * self.st.smss;
         }
         self.st.ca_acked = 0;
     }
 
-    fn recovery_ack(&mut self, core: &mut Core, a: &AckInfo) {
+    fn recovery_ack(&mut self, io: &mut TcpIo, a: &AckInfo) {
         if a.snd_una >= self.recover {
             // Full ACK: deflate (RFC 6582 §3.2 step 5, option 1).
             let flight = self.snd_max - self.snd_una;
@@ -1179,7 +1198,7 @@ impl TcpFlow {
             return; // RFC 6675: partial ACKs only update the scoreboard
         }
         // Partial ACK: retransmit the next hole, deflate by the amount acked.
-        self.retransmit_head(core);
+        self.retransmit_head(io);
         self.st.cwnd = self.st.cwnd.saturating_sub(a.acked);
         if a.acked >= self.st.smss {
             self.st.cwnd += self.st.smss;
@@ -1187,7 +1206,7 @@ impl TcpFlow {
         self.st.cwnd = self.st.cwnd.max(self.st.smss);
         if !self.partial_seen {
             self.partial_seen = true;
-            self.arm_rto(core);
+            self.arm_rto(io);
         }
     }
 
@@ -1282,8 +1301,8 @@ impl TcpFlow {
     /// RFC 8985 §6.2 step 5: mark lost every segment sent before the most
     /// recently delivered one whose reordering window has passed; arm the
     /// reordering timer for the others; start recovery on a loss.
-    fn rack_detect(&mut self, core: &mut Core) {
-        let now = core.q.now();
+    fn rack_detect(&mut self, io: &mut TcpIo) {
+        let now = io.now();
         let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
         let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
         let reo = self.rack.reo_wnd(
@@ -1307,19 +1326,17 @@ impl TcpFlow {
             }
         }
         if let Some(w) = wait {
-            self.rack
-                .timer
-                .arm(&mut core.q, now + w, Event::Rack(self.id));
+            self.rack.timer.arm(io, now + w, TcpTimer::Rack);
             self.rack.timer_kind = RackTimer::Reorder;
         }
         if any && self.cong == CongState::Open {
-            self.enter_recovery(core, now);
+            self.enter_recovery(io, now);
         }
     }
 
     /// RFC 8985 §7.2: arm the probe timeout while the flow is open with
     /// data in flight and no probe or reordering wait pending.
-    fn tlp_arm(&mut self, core: &mut Core) {
+    fn tlp_arm(&mut self, io: &mut TcpIo) {
         if !self.rack_on()
             || self.cong != CongState::Open
             || self.snd_una >= self.snd_max
@@ -1328,7 +1345,7 @@ impl TcpFlow {
         {
             return;
         }
-        let now = core.q.now();
+        let now = io.now();
         let mut pto = self
             .srtt
             .map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
@@ -1339,33 +1356,31 @@ impl TcpFlow {
         if let Some(d) = self.rto.deadline() {
             pto = pto.min(d.saturating_sub(now));
         }
-        self.rack
-            .timer
-            .arm(&mut core.q, now + pto, Event::Rack(self.id));
+        self.rack.timer.arm(io, now + pto, TcpTimer::Rack);
         self.rack.timer_kind = RackTimer::Probe;
     }
 
     /// The RACK timer: a reordering window ended, or the probe timeout.
-    pub fn on_rack_event(&mut self, core: &mut Core) {
-        if self.rack.timer.fire(&mut core.q, Event::Rack(self.id)) != Fire::Expired {
+    fn on_rack_event(&mut self, io: &mut TcpIo) {
+        if self.rack.timer.fire(io, TcpTimer::Rack) != Fire::Expired {
             return;
         }
         self.rack.timer.cancel();
         match self.rack.timer_kind {
             RackTimer::Reorder => {
                 if self.cong != CongState::Loss {
-                    self.rack_detect(core);
+                    self.rack_detect(io);
                 }
             }
-            RackTimer::Probe => self.send_probe(core),
+            RackTimer::Probe => self.send_probe(io),
         }
-        self.try_send(core);
-        self.tlp_arm(core);
+        self.try_send(io);
+        self.tlp_arm(io);
     }
 
     /// RFC 8985 §7.3: one new segment if the receive window allows it,
     /// else the last segment again; then the RTO runs afresh.
-    fn send_probe(&mut self, core: &mut Core) {
+    fn send_probe(&mut self, io: &mut TcpIo) {
         if self.cong != CongState::Open || self.snd_una >= self.snd_max {
             return;
         }
@@ -1378,15 +1393,15 @@ impl TcpFlow {
             0
         };
         if new_len > 0 && inflight + new_len as u64 <= self.cfg.rwnd_bytes {
-            self.send_new(core, new_len);
+            self.send_new(io, new_len);
         } else if let Some(s) = self.segs.iter().rev().find(|s| !s.sacked).copied() {
-            self.transmit(core, s.start, s.len, true);
+            self.transmit(io, s.start, s.len, true);
         } else {
             return;
         }
         self.stats.tlp_probes += 1;
         self.rack.tlp_end = Some(self.snd_max);
-        self.arm_rto(core);
+        self.arm_rto(io);
     }
 
     // ------------------------------------------------------------- receiver
@@ -1394,7 +1409,7 @@ impl TcpFlow {
     /// A data segment arrives at the receiver. Returns how many bytes
     /// in-order delivery advanced by: what the receiving application is
     /// handed now (and, when > 0, it may have messages to collect).
-    pub fn on_data(&mut self, core: &mut Core, p: &Packet) -> u64 {
+    pub fn on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
         let start = p.seq;
         let end = p.seq + p.payload as u64;
         let ce = p.flags & flags::CE != 0;
@@ -1409,7 +1424,7 @@ impl TcpFlow {
             // different CE; flush it with the prior state, ACK this one now.
             if self.unacked_segs > 0 {
                 let ts = self.ts_recent;
-                self.send_ack_ece(core, ts, prior_ece);
+                self.send_ack_ece(io, ts, prior_ece);
             }
             ack_now = true;
         }
@@ -1417,16 +1432,16 @@ impl TcpFlow {
         if end <= self.rcv_nxt {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
-            self.send_ack(core, p.ts);
+            self.send_ack(io, p.ts);
             return 0;
         }
         if start > self.rcv_nxt {
             self.stats.ooo_arrivals += 1;
             let marked_new = marked && !self.ooo.iter().any(|&(l, r, _)| l <= start && end <= r);
             self.insert_ooo(start, end);
-            self.send_ack(core, self.ts_recent);
+            self.send_ack(io, self.ts_recent);
             if marked_new {
-                self.probretx_extra_acks(core, self.ts_recent);
+                self.probretx_extra_acks(io, self.ts_recent);
             }
             return 0;
         }
@@ -1453,20 +1468,20 @@ impl TcpFlow {
         if self.ooo.is_empty() && self.ooo.capacity() > IDLE_CAPACITY {
             self.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
         }
-        self.last_delivery = core.q.now();
+        self.last_delivery = io.now();
         if marked {
             // Algorithm 2: the normal ACK (at once), then three duplicates of it.
-            self.send_ack(core, ts);
-            self.probretx_extra_acks(core, ts);
+            self.send_ack(io, ts);
+            self.probretx_extra_acks(io, ts);
         } else if had_hole || !self.cfg.delayed_ack || ack_now {
-            self.send_ack(core, ts);
+            self.send_ack(io, ts);
         } else {
             self.unacked_segs += 1;
             if self.unacked_segs >= self.cfg.delayed_ack_segments {
-                self.send_ack(core, ts);
+                self.send_ack(io, ts);
             } else if !self.dack.is_armed() {
-                let at = core.q.now() + self.cfg.delayed_ack_timeout;
-                self.dack.arm(&mut core.q, at, Event::DelAck(self.id));
+                let at = io.now() + self.cfg.delayed_ack_timeout;
+                self.dack.arm(io, at, TcpTimer::DelAck);
             }
         }
         self.rcv_nxt - before
@@ -1475,9 +1490,9 @@ impl TcpFlow {
     /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
     /// before, three more ACKs — duplicates the sender counts towards fast
     /// retransmit.
-    fn probretx_extra_acks(&mut self, core: &mut Core, ts: SimTime) {
+    fn probretx_extra_acks(&mut self, io: &mut TcpIo, ts: SimTime) {
         for _ in 0..3 {
-            self.send_ack(core, ts);
+            self.send_ack(io, ts);
         }
         self.stats.probretx_dupacks += 3;
     }
@@ -1497,21 +1512,19 @@ impl TcpFlow {
         self.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
     }
 
-    pub fn on_delack_event(&mut self, core: &mut Core) {
-        if self.dack.fire(&mut core.q, Event::DelAck(self.id)) == Fire::Expired
-            && self.unacked_segs > 0
-        {
+    fn on_delack_event(&mut self, io: &mut TcpIo) {
+        if self.dack.fire(io, TcpTimer::DelAck) == Fire::Expired && self.unacked_segs > 0 {
             let ts = self.ts_recent;
-            self.send_ack(core, ts);
+            self.send_ack(io, ts);
         }
     }
 
-    fn send_ack(&mut self, core: &mut Core, ts: SimTime) {
+    fn send_ack(&mut self, io: &mut TcpIo, ts: SimTime) {
         let ece = self.echo.ece();
-        self.send_ack_ece(core, ts, ece);
+        self.send_ack_ece(io, ts, ece);
     }
 
-    fn send_ack_ece(&mut self, core: &mut Core, ts: SimTime, ece: bool) {
+    fn send_ack_ece(&mut self, io: &mut TcpIo, ts: SimTime, ece: bool) {
         self.unacked_segs = 0;
         self.last_ack_sent = self.rcv_nxt;
         self.dack.cancel();
@@ -1528,22 +1541,27 @@ impl TcpFlow {
             src: self.dst_host,
             dst: self.src_host,
             payload: 0,
-            wire: self.cfg.header_bytes + core.l2_overhead,
+            wire: self.cfg.header_bytes + io.l2_overhead(),
             seq: self.rcv_nxt,
             ts,
             sack: [(0, 0); 3],
         };
         if self.cfg.sack && !self.ooo.is_empty() {
             // RFC 2018: the most recently changed block first, then others.
-            let mut blocks: Vec<(u64, u64, u64)> = self.ooo.clone();
-            blocks.sort_by_key(|b| std::cmp::Reverse(b.2));
-            for (k, b) in blocks.iter().take(3).enumerate() {
+            // Stamps are distinct, so picking the three newest in turn gives
+            // the order a sort would, without copying the list per ACK.
+            let mut below = u64::MAX;
+            for k in 0..3 {
+                let Some(b) = self.ooo.iter().filter(|b| b.2 < below).max_by_key(|b| b.2) else {
+                    break;
+                };
                 pkt.sack[k] = (b.0, b.1);
                 pkt.nsack += 1;
+                below = b.2;
             }
         }
         self.stats.acks_sent += 1;
-        core.send_from_host(self.dst_host, pkt);
+        io.send(pkt);
     }
 
     // ------------------------------------------------------------ invariants

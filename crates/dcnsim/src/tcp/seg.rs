@@ -13,10 +13,9 @@
 //!   segment carries U[rMin, MSS] bytes (integers), rMin fixed (static) or
 //!   from Algorithm 1 on CUBIC's W_max and epoch-start window (adaptive).
 
+use super::cc::fast::fast_segment;
 use super::cc::CcState;
-use crate::config::{
-    FastParams, FastSegRule, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
-};
+use crate::config::{FastParams, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams};
 use crate::rng::Rng;
 use rand::RngCore;
 
@@ -36,33 +35,6 @@ pub struct SegView {
     pub w_max: Option<u64>,
     /// CUBIC's cwnd at the start of the current epoch, bytes (CUBIC only, once defined).
     pub epoch_start_cwnd: Option<u64>,
-}
-
-/// FaST eq. (9): payload bytes of the next segment for a virtual window of
-/// `vwnd` bytes (`vwnd/smss` segments). Full segments while vwnd ≥ Wmin;
-/// below, `Continuous`: MSS·vwnd/Wmin, `Literal`: MSS·min(1, vwnd) —
-/// floored at S_min (itself at most SMSS).
-#[inline]
-pub fn fast_segment(rule: FastSegRule, vwnd: u64, smss: u64, wmin: u64, smin: u64) -> u64 {
-    if vwnd >= wmin.saturating_mul(smss) {
-        return smss;
-    }
-    let seg = match rule {
-        FastSegRule::Continuous => vwnd / wmin.max(1),
-        FastSegRule::Literal => vwnd.min(smss),
-    };
-    seg.max(smin.min(smss)).min(smss)
-}
-
-/// The bytes a FaST sender keeps in flight: vwnd while vwnd ≥ Wmin,
-/// otherwise Wmin segments of [`fast_segment`]'s size.
-#[inline]
-pub fn fast_window(rule: FastSegRule, vwnd: u64, smss: u64, wmin: u64, smin: u64) -> u64 {
-    if vwnd >= wmin.saturating_mul(smss) {
-        vwnd
-    } else {
-        wmin.max(1) * fast_segment(rule, vwnd, smss, wmin, smin)
-    }
 }
 
 /// Dynamic Segment Resizing, Algorithm 4, with the window in bytes.
@@ -268,6 +240,7 @@ impl SegPolicy {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cc::fast::fast_window;
     use super::*;
     use crate::config::FastSegRule::{Continuous, Literal};
 

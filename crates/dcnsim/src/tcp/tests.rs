@@ -1,63 +1,40 @@
-//! Scripted sender/receiver exchanges: a flow inside a two-host world whose
-//! event loop never runs, so every data segment and ACK is handed to the
-//! endpoint by the test and every packet it emits can be read back.
+//! Scripted sender/receiver exchanges against the I/O-free endpoint: the
+//! test hands every data segment, ACK and timer wake-up to the flow and
+//! reads back every packet and wake-up it asked for from its outbox. No
+//! network, no event loop: the clock moves only in [`run_timers`].
 
 use super::*;
-use crate::config::{
-    AppSpec, BulkAmount, CcKind, Config, Limit, LinkSpec, NodeKind, NodeSpec, QueueConfig,
-    RoutingMode, SegPolicyKind, TopologySpec,
-};
-use crate::net::PktId;
-use crate::world::World;
+use crate::config::{CcKind, SegPolicyKind};
+use crate::rng::{stream, Stream};
+use crate::time::tx_time;
 
 const MSS: u32 = 1000;
 
-fn world(tcp: TcpConfig) -> World {
-    let mut t = TopologySpec::default();
-    for n in ["h0", "h1"] {
-        t.nodes.push(NodeSpec {
-            name: n.into(),
-            kind: NodeKind::Host,
-        });
+/// One endpoint and everything it has asked for. The outbox is never
+/// drained: it is the record the tests read.
+struct Script {
+    flow: TcpFlow,
+    io: TcpIo,
+    /// Outbox entries already looked at by [`run_timers`].
+    seen: usize,
+    /// Wake-ups not yet handed back: (time, order asked, timer).
+    wakes: Vec<(SimTime, usize, TcpTimer)>,
+}
+
+/// Flow 0 from host 0 to host 1, as a world would build it for a two-host
+/// network (1 Gbps, 10 µs links through one switch, no L2 overhead): the
+/// same random stream, and the handshake's RTT sample of that path.
+fn world(tcp: TcpConfig) -> Script {
+    let hdr = tcp.header_bytes as u64;
+    let mut flow = TcpFlow::new(0, 0, 0, 1, tcp, stream(1, Stream::Flow, 0));
+    let hop = tx_time(hdr, 1_000_000_000) + SimTime::from_us(10);
+    flow.handshake_sample(SimTime(4 * hop.0));
+    Script {
+        flow,
+        io: TcpIo::new(0),
+        seen: 0,
+        wakes: Vec::new(),
     }
-    t.nodes.push(NodeSpec {
-        name: "sw".into(),
-        kind: NodeKind::Switch,
-    });
-    let q = QueueConfig {
-        limit: Limit::Bytes(1 << 30),
-        ecn_k: None,
-    };
-    for a in 0..2 {
-        t.links.push(LinkSpec {
-            a,
-            b: 2,
-            rate_bps: 1_000_000_000,
-            delay: SimTime::from_us(10),
-            queue_ab: q,
-            queue_ba: q,
-        });
-    }
-    World::new(&Config {
-        name: "script".into(),
-        topology: t,
-        routing: RoutingMode::Single,
-        l2_overhead: 0,
-        switch_delay: SimTime::ZERO,
-        stop: SimTime::from_secs(1),
-        seed: 1,
-        host_jitter: SimTime::ZERO,
-        pcap_hosts: Vec::new(),
-        trace: None,
-        limits: Default::default(),
-        apps: vec![AppSpec::Bulk {
-            src: 0,
-            dst: 1,
-            amount: BulkAmount::Bytes(1),
-            start: SimTime::ZERO,
-            tcp,
-        }],
-    })
 }
 
 fn tcp(cc: CcKind) -> TcpConfig {
@@ -70,21 +47,25 @@ fn tcp(cc: CcKind) -> TcpConfig {
     }
 }
 
-/// Every packet created so far (nothing is released: the loop never runs).
-fn emitted(w: &World) -> Vec<Packet> {
-    (0..w.core.arena.created as PktId)
-        .map(|i| *w.core.arena.get(i))
+/// Every packet the flow has sent so far, in order.
+fn emitted(w: &Script) -> Vec<Packet> {
+    w.io.pending()
+        .iter()
+        .filter_map(|o| match o {
+            TcpOut::Send(p) => Some(*p),
+            TcpOut::Wake { .. } => None,
+        })
         .collect()
 }
 
-fn acks(w: &World) -> Vec<Packet> {
+fn acks(w: &Script) -> Vec<Packet> {
     emitted(w)
         .into_iter()
         .filter(|p| p.kind == PktKind::Ack)
         .collect()
 }
 
-fn data_sent(w: &World) -> Vec<Packet> {
+fn data_sent(w: &Script) -> Vec<Packet> {
     emitted(w)
         .into_iter()
         .filter(|p| p.kind == PktKind::Data)
@@ -123,22 +104,22 @@ fn cwr_ends_on_an_ack_at_the_recovery_point() {
     for cc in [CcKind::NewReno, CcKind::Dctcp] {
         let mut w = world(tcp(cc));
         let m = MSS as u64;
-        w.flows[0].app_write(&mut w.core, 10 * m, None);
-        assert_eq!(w.flows[0].snd_max(), 10 * m);
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &ack_pkt(m, true));
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        assert_eq!(w.flow.snd_max(), 10 * m);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(m, true));
         assert_eq!(f.stats.ecn_cuts, 1, "{cc:?}");
         assert!(f.ecn_in_cwr);
         assert_eq!(f.ecn_recover, 10 * m);
         // More ECE within the window: no second cut.
-        f.on_ack(&mut w.core, &ack_pkt(5 * m, true));
+        f.on_ack(&mut w.io, &ack_pkt(5 * m, true));
         assert_eq!(f.stats.ecn_cuts, 1, "{cc:?}");
         // The ACK exactly at the recovery point ends CWR.
-        f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+        f.on_ack(&mut w.io, &ack_pkt(10 * m, false));
         assert!(!f.ecn_in_cwr, "{cc:?}: CWR must end at the recovery point");
-        f.app_write(&mut w.core, 10 * m, None);
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &ack_pkt(11 * m, true));
+        f.app_write(&mut w.io, 10 * m, None);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(11 * m, true));
         assert_eq!(f.stats.ecn_cuts, 2, "{cc:?}");
     }
 }
@@ -150,11 +131,11 @@ fn ecn_cut_never_raises_cwnd_and_skips_growth_on_that_ack() {
         ..tcp(CcKind::NewReno)
     });
     let m = MSS as u64;
-    w.flows[0].app_write(&mut w.core, 10 * m, None);
-    let f = &mut w.flows[0];
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    let f = &mut w.flow;
     assert_eq!(f.st.cwnd, m);
     // RFC 5681's 2·SMSS floor would double a 1-segment window.
-    f.on_ack(&mut w.core, &ack_pkt(m, true));
+    f.on_ack(&mut w.io, &ack_pkt(m, true));
     assert_eq!(f.stats.ecn_cuts, 1);
     assert_eq!(f.st.cwnd, m);
     assert_eq!(f.st.ssthresh, 2 * m);
@@ -169,26 +150,26 @@ fn dctcp_accounts_acks_during_fast_recovery() {
     t.dctcp.g = 1.0;
     let mut w = world(t);
     let m = MSS as u64;
-    w.flows[0].app_write(&mut w.core, 100 * m, None);
-    let f = &mut w.flows[0];
+    w.flow.app_write(&mut w.io, 100 * m, None);
+    let f = &mut w.flow;
     let alpha = |f: &TcpFlow| match f.cc() {
         Cc::Dctcp(d) => (d.alpha(), d.estimator().updates()),
         _ => unreachable!(),
     };
     // The first ACK closes the initial window: α = 0, next window ends at 11·MSS.
-    f.on_ack(&mut w.core, &ack_pkt(m, false));
+    f.on_ack(&mut w.io, &ack_pkt(m, false));
     assert_eq!(alpha(f), (0.0, 1));
     let window_end = f.snd_max();
     // Segment 2 is lost: three duplicate ACKs start fast recovery.
     for _ in 0..3 {
-        f.on_ack(&mut w.core, &ack_pkt(m, false));
+        f.on_ack(&mut w.io, &ack_pkt(m, false));
     }
     assert_eq!(f.cong, CongState::Recovery);
     // A marked partial ACK, then a full one past the window's end: all of
     // it counts, inside recovery.
-    f.on_ack(&mut w.core, &ack_pkt(5 * m, true));
+    f.on_ack(&mut w.io, &ack_pkt(5 * m, true));
     assert_eq!(f.cong, CongState::Recovery);
-    f.on_ack(&mut w.core, &ack_pkt(window_end, false));
+    f.on_ack(&mut w.io, &ack_pkt(window_end, false));
     let (a, n) = alpha(f);
     assert_eq!(n, 2);
     let want = 4.0 / (window_end / m - 1) as f64;
@@ -205,7 +186,7 @@ fn dctcp_receiver_delayed_ack_state_machine() {
     let m = MSS as u64;
     let ce = [false, false, false, true, true, true, false, true];
     for (i, &c) in ce.iter().enumerate() {
-        w.flows[0].on_data(&mut w.core, &data_pkt(i as u64 * m, MSS, c));
+        w.flow.on_data(&mut w.io, &data_pkt(i as u64 * m, MSS, c));
     }
     let got: Vec<(u64, bool)> = acks(&w)
         .iter()
@@ -230,7 +211,7 @@ fn dctcp_receiver_without_delayed_acks_echoes_each_segment() {
     let m = MSS as u64;
     let ce = [false, true, false, false, true, true];
     for (i, &c) in ce.iter().enumerate() {
-        w.flows[0].on_data(&mut w.core, &data_pkt(i as u64 * m, MSS, c));
+        w.flow.on_data(&mut w.io, &data_pkt(i as u64 * m, MSS, c));
     }
     let got: Vec<bool> = acks(&w).iter().map(|p| p.flags & flags::ECE != 0).collect();
     assert_eq!(got, ce);
@@ -252,7 +233,7 @@ fn classic_receiver_latches_ece_until_cwr() {
         if cwr {
             p.flags |= flags::CWR;
         }
-        w.flows[0].on_data(&mut w.core, &p);
+        w.flow.on_data(&mut w.io, &p);
     }
     let got: Vec<bool> = acks(&w).iter().map(|p| p.flags & flags::ECE != 0).collect();
     assert_eq!(got, vec![false, true, true, false, false]);
@@ -263,15 +244,15 @@ fn ecn_off_never_sets_ect_or_ece() {
     let mut t = tcp(CcKind::NewReno);
     t.ecn = false;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 3000, None);
-    w.flows[0].on_data(&mut w.core, &data_pkt(0, MSS, true));
+    w.flow.app_write(&mut w.io, 3000, None);
+    w.flow.on_data(&mut w.io, &data_pkt(0, MSS, true));
     assert!(data_sent(&w).iter().all(|p| p.flags & flags::ECT == 0));
     assert!(acks(&w).iter().all(|p| p.flags & flags::ECE == 0));
     // DCTCP turns ECN on whatever the config says.
     let mut t = tcp(CcKind::Dctcp);
     t.ecn = false;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 3000, None);
+    w.flow.app_write(&mut w.io, 3000, None);
     assert!(data_sent(&w).iter().all(|p| p.flags & flags::ECT != 0));
 }
 
@@ -283,22 +264,22 @@ fn fast_sender_probes_then_sends_reduced_segments() {
     t.seg = SegPolicyKind::Fast;
     t.init_cwnd_segments = 2;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 50_000, None);
-    let sizes = |w: &World| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
+    w.flow.app_write(&mut w.io, 50_000, None);
+    let sizes = |w: &Script| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
     assert_eq!(sizes(&w), vec![100, 100, 100]);
     // First probe ACKed with ECE: probing ends, α = 1 halves vwnd to 1 MSS,
     // i.e. two segments of MSS/2; with two probes still out, one fits.
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(100, true));
-    let f = &w.flows[0];
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(100, true));
+    let f = &w.flow;
     assert_eq!(f.st.cwnd, MSS as u64);
     assert_eq!(f.send_window(), MSS as u64);
     assert_eq!(sizes(&w), vec![100, 100, 100, 500]);
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(300, false));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(300, false));
     assert_eq!(sizes(&w), vec![100, 100, 100, 500, 500]);
     // The view the segment policy got carries vwnd.
-    let v = w.flows[0].seg_view(1 << 20);
+    let v = w.flow.seg_view(1 << 20);
     assert_eq!(v.vwnd, Some(MSS as u64));
     assert_eq!(v.segs_sent, 5);
 }
@@ -307,13 +288,13 @@ fn fast_sender_probes_then_sends_reduced_segments() {
 fn cubic_exposes_w_max_and_epoch_window_to_segment_policies() {
     let mut w = world(tcp(CcKind::Cubic));
     let m = MSS as u64;
-    w.flows[0].app_write(&mut w.core, 100 * m, None);
-    let v = w.flows[0].seg_view(1);
+    w.flow.app_write(&mut w.io, 100 * m, None);
+    let v = w.flow.seg_view(1);
     assert_eq!((v.w_max, v.epoch_start_cwnd), (None, None));
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     // Loss of the first segment: three duplicate ACKs, then a full ACK.
     for _ in 0..3 {
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
     }
     let flight = f.snd_max();
     assert_eq!(f.st.ssthresh, flight * 7 / 10);
@@ -323,13 +304,13 @@ fn cubic_exposes_w_max_and_epoch_window_to_segment_policies() {
     // first ACK in congestion avoidance starts the epoch.
     let mut ack = flight;
     for _ in 0..20 {
-        w.flows[0].on_ack(&mut w.core, &ack_pkt(ack, false));
+        w.flow.on_ack(&mut w.io, &ack_pkt(ack, false));
         ack += m;
-        if w.flows[0].seg_view(1).epoch_start_cwnd.is_some() {
+        if w.flow.seg_view(1).epoch_start_cwnd.is_some() {
             break;
         }
     }
-    let v = w.flows[0].seg_view(1);
+    let v = w.flow.seg_view(1);
     assert_eq!(v.w_max, Some(10 * m));
     assert_eq!(v.epoch_start_cwnd, Some(7 * m));
     assert!(v.vwnd.is_none());
@@ -355,10 +336,9 @@ fn receiver_sends_three_extra_dupacks_per_new_marked_segment() {
         t.delayed_ack = delayed;
         let mut w = world(t);
         let m = MSS as u64;
-        let f = 0;
-        let step = |w: &mut World, p: Packet| {
+        let step = |w: &mut Script, p: Packet| {
             let before = acks(w).len();
-            w.flows[f].on_data(&mut w.core, &p);
+            w.flow.on_data(&mut w.io, &p);
             acks(w)[before..]
                 .iter()
                 .map(|a| a.seq / m)
@@ -381,32 +361,34 @@ fn receiver_sends_three_extra_dupacks_per_new_marked_segment() {
         // The marked hole-filler: cumulative ACK over the buffered data + 3.
         assert_eq!(step(&mut w, marked_pkt(2 * m, MSS)), vec![3, 3, 3, 3]);
         assert_eq!(step(&mut w, marked_pkt(3 * m, MSS)), vec![6, 6, 6, 6]);
-        assert_eq!(w.flows[f].stats.probretx_dupacks, 12);
-        assert_eq!(w.flows[f].delivered(), 6 * m);
+        assert_eq!(w.flow.stats.probretx_dupacks, 12);
+        assert_eq!(w.flow.delivered(), 6 * m);
     }
 }
 
-/// Run the world's queue up to `t` (the clock ends at `t`), handing only
-/// the flow timers we care about (probabilistic retransmission, RTO) to
-/// the flow; packets are read back from the arena.
-fn run_timers(w: &mut World, t: SimTime) {
-    let sentinel = Event::App {
-        app: u32::MAX,
-        tag: 0,
-    };
-    w.core.q.schedule(t, sentinel);
-    while let Some(ev) = w.core.q.pop_until(t) {
-        match ev {
-            Event::ProbRetx(f) => w.flows[f as usize].on_prx_event(&mut w.core),
-            Event::Rto(f) => w.flows[f as usize].on_rto_event(&mut w.core),
-            Event::Rack(f) => w.flows[f as usize].on_rack_event(&mut w.core),
-            Event::DelAck(f) => w.flows[f as usize].on_delack_event(&mut w.core),
-            _ => {}
+/// Hand the flow its timer wake-ups in time order (FIFO among equal
+/// times, as the world's event queue does) up to `t`; the clock ends at `t`.
+fn run_timers(w: &mut Script, t: SimTime) {
+    loop {
+        for (k, o) in w.io.pending().iter().enumerate().skip(w.seen) {
+            if let TcpOut::Wake { at, timer } = *o {
+                w.wakes.push((at, k, timer));
+            }
         }
+        w.seen = w.io.pending().len();
+        let Some(i) = (0..w.wakes.len())
+            .filter(|&i| w.wakes[i].0 <= t)
+            .min_by_key(|&i| (w.wakes[i].0, w.wakes[i].1))
+        else {
+            break;
+        };
+        let (at, _, timer) = w.wakes.swap_remove(i);
+        w.flow.on_timer(w.io.at(at), timer);
     }
+    w.io.at(t);
 }
 
-fn marked_sent(w: &World) -> Vec<u64> {
+fn marked_sent(w: &Script) -> Vec<u64> {
     data_sent(w)
         .iter()
         .filter(|p| p.flags & flags::MARKED != 0)
@@ -430,10 +412,10 @@ fn retransmit_thread_marks_the_target_segment_every_period() {
     use crate::config::ProbRetxTarget::{Highest, Lowest};
     for (target, seg) in [(Highest, 9), (Lowest, 0)] {
         let mut w = world(prx_tcp(1.0, target));
-        w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+        w.flow.app_write(&mut w.io, 10 * MSS as u64, None);
         run_timers(&mut w, SimTime::from_us(101));
         assert_eq!(marked_sent(&w), vec![seg; 5], "{target:?}");
-        let f = &w.flows[0];
+        let f = &w.flow;
         assert_eq!(f.stats.probretx_sent, 5);
         assert_eq!(f.stats.retransmits, 5, "marked copies are retransmissions");
         let times: Vec<SimTime> = data_sent(&w)
@@ -453,32 +435,32 @@ fn retransmit_thread_marks_the_target_segment_every_period() {
 fn thread_suspends_on_three_dupacks_and_resumes_after_recovery() {
     let mut w = world(prx_tcp(1.0, crate::config::ProbRetxTarget::Highest));
     let m = MSS as u64;
-    w.flows[0].app_write(&mut w.core, 20 * m, None);
+    w.flow.app_write(&mut w.io, 20 * m, None);
     run_timers(&mut w, SimTime::from_us(20));
     assert_eq!(marked_sent(&w), vec![9]);
     for _ in 0..3 {
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
     }
-    let f = &w.flows[0];
+    let f = &w.flow;
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(f.stats.fast_retransmits, 1);
     assert!(f.prx_suspended);
     run_timers(&mut w, SimTime::from_us(200));
     assert_eq!(marked_sent(&w), vec![9], "suspended: no runs");
     // The full ACK ends recovery: new data goes out and the thread resumes.
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(10 * m, false));
     assert_eq!(f.cong, CongState::Open);
     assert!(!f.prx_suspended);
     let hi = (f.snd_max() - 1) / m;
     run_timers(&mut w, SimTime::from_us(220));
     assert_eq!(marked_sent(&w), vec![9, hi]);
     // Everything acknowledged: the thread stops, nothing is scheduled.
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     while f.snd_una() < 20 * m {
         let to = f.snd_max();
-        f.on_ack(&mut w.core, &ack_pkt(to, false));
+        f.on_ack(&mut w.io, &ack_pkt(to, false));
     }
     assert!(!f.prx.is_armed());
     run_timers(&mut w, SimTime::from_ms(100));
@@ -490,10 +472,10 @@ fn thread_suspends_on_three_dupacks_and_resumes_after_recovery() {
 #[test]
 fn thread_off_at_p_zero_and_geometric_at_small_p() {
     let mut w = world(prx_tcp(0.0, crate::config::ProbRetxTarget::Highest));
-    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
-    assert!(!w.flows[0].prx.is_armed());
+    w.flow.app_write(&mut w.io, 10 * MSS as u64, None);
+    assert!(!w.flow.prx.is_armed());
     let mut w = world(prx_tcp(0.05, crate::config::ProbRetxTarget::Highest));
-    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+    w.flow.app_write(&mut w.io, 10 * MSS as u64, None);
     run_timers(&mut w, SimTime::from_ms(100));
     let times: Vec<u64> = data_sent(&w)
         .iter()
@@ -517,40 +499,40 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
     let mut w = world(t);
     let m = MSS as u64;
     // Block 0: the whole first window is lost.
-    w.flows[0].app_write(&mut w.core, 20 * m, Some(0));
-    let f = &mut w.flows[0];
-    f.on_timeout(&mut w.core);
+    w.flow.app_write(&mut w.io, 20 * m, Some(0));
+    let f = &mut w.flow;
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (1, 0));
     assert_eq!(f.stats.rto_whole_window, 1);
     // The same data times out again: still anterior.
-    f.on_timeout(&mut w.core);
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (2, 0));
     // Part of the block acknowledged, then two duplicate ACKs and an RTO.
-    f.on_ack(&mut w.core, &ack_pkt(m, false));
-    f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+    f.on_ack(&mut w.io, &ack_pkt(m, false));
+    f.on_ack(&mut w.io, &ack_pkt(2 * m, false));
     for _ in 0..2 {
-        f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+        f.on_ack(&mut w.io, &ack_pkt(2 * m, false));
     }
-    f.on_timeout(&mut w.core);
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (2, 1));
     assert_eq!(f.stats.rto_few_dupacks, 1);
     // The rest of block 0 acknowledged; block 1 starts at 20·MSS.
     while f.snd_una() < 20 * m {
         let to = f.snd_max();
-        f.on_ack(&mut w.core, &ack_pkt(to, false));
+        f.on_ack(&mut w.io, &ack_pkt(to, false));
     }
     assert_eq!(f.snd_max(), 20 * m);
-    f.app_write(&mut w.core, 40 * m, Some(1));
-    let f = &mut w.flows[0];
-    f.on_timeout(&mut w.core);
+    f.app_write(&mut w.io, 40 * m, Some(1));
+    let f = &mut w.flow;
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 1));
     // Fast recovery whose retransmission is lost: an IBTT after many dup ACKs.
-    f.on_ack(&mut w.core, &ack_pkt(21 * m, false));
+    f.on_ack(&mut w.io, &ack_pkt(21 * m, false));
     let una = f.snd_una();
     for _ in 0..3 {
-        f.on_ack(&mut w.core, &ack_pkt(una, false));
+        f.on_ack(&mut w.io, &ack_pkt(una, false));
     }
-    f.on_timeout(&mut w.core);
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 2));
     assert_eq!(f.stats.rto_many_dupacks, 1);
     // Every hole so far was in its block's first flight (the 10 segments
@@ -562,10 +544,10 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
             break;
         }
         let to = f.snd_max().min(f.snd_una() + m);
-        f.on_ack(&mut w.core, &ack_pkt(to, false));
+        f.on_ack(&mut w.io, &ack_pkt(to, false));
     }
     assert!(f.snd_una() >= 32 * m);
-    f.on_timeout(&mut w.core);
+    f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 3));
     assert_eq!(f.stats.rto_first_flight, 5);
     let s = &f.stats;
@@ -587,18 +569,18 @@ fn dsr_sender_resizes_without_changing_bytes_in_flight() {
     t.init_cwnd_segments = 2;
     t.mss = 1024;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 1 << 20, None);
-    let sizes = |w: &World| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
+    w.flow.app_write(&mut w.io, 1 << 20, None);
+    let sizes = |w: &Script| data_sent(w).iter().map(|p| p.payload).collect::<Vec<_>>();
     assert_eq!(sizes(&w), vec![50, 50]);
     let mut resized = 0;
     // ACK one segment at a time (slow start) and watch each resize.
     for _ in 0..400 {
-        let f = &mut w.flows[0];
+        let f = &mut w.flow;
         let (una, smss) = (f.snd_una(), f.st.smss);
         let next = una + data_sent(&w).iter().find(|p| p.seq == una).unwrap().payload as u64;
-        let f = &mut w.flows[0];
+        let f = &mut w.flow;
         let wnd_before = f.send_window() + (next - una).min(2 * smss);
-        f.on_ack(&mut w.core, &ack_pkt(next, false));
+        f.on_ack(&mut w.io, &ack_pkt(next, false));
         if f.st.smss != smss {
             resized += 1;
             // The growth of this ACK happened first; the resize kept the window.
@@ -612,7 +594,7 @@ fn dsr_sender_resizes_without_changing_bytes_in_flight() {
     }
     assert!(resized >= 3, "resized {resized} times");
     let last = *sizes(&w).last().unwrap() as u64;
-    assert_eq!(last, w.flows[0].st.smss);
+    assert_eq!(last, w.flow.st.smss);
 }
 
 // ------------------------------------------------------ reordering, RACK-TLP
@@ -664,7 +646,7 @@ fn sack_ack0(ack: u64, blocks: &[(u64, u64)]) -> Packet {
 }
 
 /// Sequence numbers (in segments) of the retransmissions sent so far.
-fn retransmitted(w: &World) -> Vec<u64> {
+fn retransmitted(w: &Script) -> Vec<u64> {
     data_sent(w)
         .iter()
         .filter(|p| p.flags & flags::RETX != 0)
@@ -679,14 +661,14 @@ const ACK_AT: SimTime = SimTime::from_us(40);
 /// Ten segments go out at t = 0; every ACK arrives at `ACK_AT`
 /// acknowledging segments `0..acked` (the rest of the window, the tail, is
 /// lost). Returns the world at `until`.
-fn tail_loss(recovery: crate::config::LossRecovery, acked: u64, until: SimTime) -> World {
+fn tail_loss(recovery: crate::config::LossRecovery, acked: u64, until: SimTime) -> Script {
     let mut w = world(loss_tcp(recovery, crate::config::Reordering::Fixed));
-    w.flows[0].app_write(&mut w.core, 10 * MSS as u64, None);
+    w.flow.app_write(&mut w.io, 10 * MSS as u64, None);
     assert_eq!(data_sent(&w).len(), 10);
     run_timers(&mut w, ACK_AT);
     for i in 1..=acked {
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &sack_ack(i * MSS as u64, &[], SimTime::ZERO));
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(i * MSS as u64, &[], SimTime::ZERO));
     }
     run_timers(&mut w, until);
     w
@@ -700,17 +682,17 @@ fn tail_loss(recovery: crate::config::LossRecovery, acked: u64, until: SimTime) 
 fn rack_tlp_repairs_a_lost_tail_segment_without_an_rto() {
     use crate::config::LossRecovery::{DupAck, Rack};
     let mut w = tail_loss(Rack, 9, SimTime::from_us(400));
-    assert_eq!(w.flows[0].stats.tlp_probes, 1);
+    assert_eq!(w.flow.stats.tlp_probes, 1);
     assert_eq!(retransmitted(&w), vec![9], "the probe resends the tail");
     let probe_at = data_sent(&w).last().unwrap().ts;
     // PTO = 2·SRTT after the last ACK.
-    let srtt = w.flows[0].srtt().unwrap();
+    let srtt = w.flow.srtt().unwrap();
     assert_eq!(probe_at, ACK_AT + SimTime(2 * srtt.0));
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &sack_ack(10 * MSS as u64, &[], probe_at));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack(10 * MSS as u64, &[], probe_at));
     assert_eq!(f.snd_una(), f.snd_max(), "everything acknowledged");
     run_timers(&mut w, SimTime::from_secs(1));
-    assert_eq!(w.flows[0].stats.timeouts, 0);
+    assert_eq!(w.flow.stats.timeouts, 0);
 
     let w = tail_loss(DupAck, 9, SimTime::from_ms(150));
     assert!(
@@ -718,7 +700,7 @@ fn rack_tlp_repairs_a_lost_tail_segment_without_an_rto() {
         "no duplicate ACK, nothing to trigger on"
     );
     let w = tail_loss(DupAck, 9, SimTime::from_ms(250));
-    assert_eq!(w.flows[0].stats.timeouts, 1, "only the RTO repairs it");
+    assert_eq!(w.flow.stats.timeouts, 1, "only the RTO repairs it");
 }
 
 /// Three tail segments lost: the probe's SACK shows that a segment sent
@@ -731,9 +713,9 @@ fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
     let mut w = tail_loss(Rack, 7, SimTime::from_us(400));
     assert_eq!(retransmitted(&w), vec![9]);
     let probe_at = data_sent(&w).last().unwrap().ts;
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     f.on_ack(
-        &mut w.core,
+        &mut w.io,
         &sack_ack(
             7 * MSS as u64,
             &[(9 * MSS as u64, 10 * MSS as u64)],
@@ -742,8 +724,8 @@ fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
     );
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(retransmitted(&w), vec![9, 7, 8]);
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &sack_ack(10 * MSS as u64, &[], probe_at));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack(10 * MSS as u64, &[], probe_at));
     assert_eq!(f.cong, CongState::Open);
     assert_eq!(f.stats.timeouts, 0);
 }
@@ -752,27 +734,27 @@ fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
 /// duplicate ACKs, then one ACK for everything that echoes segment 0's
 /// original send time. Returns the flow's fast retransmits after `rounds`
 /// such windows.
-fn reorder_rounds(reordering: crate::config::Reordering, rounds: u64) -> World {
+fn reorder_rounds(reordering: crate::config::Reordering, rounds: u64) -> Script {
     use crate::config::LossRecovery::DupAck;
     let mut t = loss_tcp(DupAck, reordering);
     t.sack = false; // the paper's NewReno: Eifel detection needs no SACK
     t.init_cwnd_segments = 6;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 6 * rounds * MSS as u64, None);
+    w.flow.app_write(&mut w.io, 6 * rounds * MSS as u64, None);
     for r in 0..rounds {
         let base = 6 * r * MSS as u64;
-        let sent_at = w.core.q.now();
+        let sent_at = w.io.now();
         run_timers(&mut w, sent_at + SimTime::from_us(100));
         for _ in 0..5 {
-            let f = &mut w.flows[0];
-            f.on_ack(&mut w.core, &sack_ack(base, &[], sent_at));
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &sack_ack(base, &[], sent_at));
         }
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &sack_ack(base + 6 * MSS as u64, &[], sent_at));
-        let f = &mut w.flows[0];
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(base + 6 * MSS as u64, &[], sent_at));
+        let f = &mut w.flow;
         // keep the next window at six segments whatever cwnd did
         f.st.cwnd = 6 * MSS as u64;
-        f.try_send(&mut w.core);
+        f.try_send(&mut w.io);
     }
     w
 }
@@ -786,7 +768,7 @@ fn reorder_rounds(reordering: crate::config::Reordering, rounds: u64) -> World {
 fn adaptive_dupthresh_stops_spurious_fast_retransmits() {
     use crate::config::Reordering::{Adaptive, Fixed};
     let fixed = reorder_rounds(Fixed, 4);
-    let f = &fixed.flows[0];
+    let f = &fixed.flow;
     assert_eq!(f.stats.fast_retransmits, 4);
     assert_eq!(
         f.stats.spurious_retransmits, 4,
@@ -794,7 +776,7 @@ fn adaptive_dupthresh_stops_spurious_fast_retransmits() {
     );
     assert_eq!(f.dupthresh, 3);
     let adaptive = reorder_rounds(Adaptive, 4);
-    let f = &adaptive.flows[0];
+    let f = &adaptive.flow;
     assert_eq!(
         f.stats.fast_retransmits, 1,
         "only the first, before it learned"
@@ -809,7 +791,7 @@ fn spurious_fast_retransmit_is_undone() {
     use crate::config::Reordering::{Adaptive, Fixed};
     for (mode, restored) in [(Fixed, false), (Adaptive, true)] {
         let mut w = reorder_rounds(mode, 1);
-        let f = &mut w.flows[0];
+        let f = &mut w.flow;
         assert_eq!(f.stats.spurious_retransmits, 1);
         assert!(f.cong == CongState::Open);
         assert_eq!(
@@ -828,28 +810,22 @@ fn spurious_fast_retransmit_is_undone() {
 fn sack_rule3_retransmits_an_unsacked_segment_below_the_highest_sack() {
     let m = MSS as u64;
     let mut w = world(reno(|t| t.sack = true));
-    w.flows[0].app_write(&mut w.core, 7 * m, None); // segments 0..6; 1 and 5 lost
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(m, false));
+    w.flow.app_write(&mut w.io, 7 * m, None); // segments 0..6; 1 and 5 lost
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(m, false));
     for hi in [3, 4, 5] {
-        f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, hi * m)]));
+        f.on_ack(&mut w.io, &sack_ack0(m, &[(2 * m, hi * m)]));
     }
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(retransmitted(&w), vec![1], "rule 1: the lost head");
     // Segment 6 arrives: segment 5 has one SACKed segment above it, not lost
     // by IsLost(), but pipe leaves room and there is no new data.
-    let f = &mut w.flows[0];
-    f.on_ack(
-        &mut w.core,
-        &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]),
-    );
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
     assert_eq!(retransmitted(&w), vec![1, 5], "rule 3");
     // Nothing more to send: no duplicate retransmission of 5 on the next ACK.
-    let f = &mut w.flows[0];
-    f.on_ack(
-        &mut w.core,
-        &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]),
-    );
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack0(m, &[(6 * m, 7 * m), (2 * m, 5 * m)]));
     assert_eq!(retransmitted(&w), vec![1, 5]);
 }
 
@@ -863,14 +839,14 @@ fn sack_rescue_retransmits_the_tail_once_per_recovery() {
             t.sack = true;
             t.sack_rescue = rescue;
         }));
-        w.flows[0].app_write(&mut w.core, 10 * m, None); // 0..9; 1 and 9 lost
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &ack_pkt(m, false));
+        w.flow.app_write(&mut w.io, 10 * m, None); // 0..9; 1 and 9 lost
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(m, false));
         for hi in 3..=9 {
-            f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, hi * m)]));
+            f.on_ack(&mut w.io, &sack_ack0(m, &[(2 * m, hi * m)]));
         }
         for _ in 0..3 {
-            f.on_ack(&mut w.core, &sack_ack0(m, &[(2 * m, 9 * m)]));
+            f.on_ack(&mut w.io, &sack_ack0(m, &[(2 * m, 9 * m)]));
         }
         assert_eq!(f.cong, CongState::Recovery);
         retransmitted(&w)
@@ -897,11 +873,11 @@ fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
             t.init_cwnd_segments = 4;
             t.limited_transmit = lt;
         }));
-        w.flows[0].app_write(&mut w.core, 20 * m, None); // 0..3 sent, 0 lost
-        let f = &mut w.flows[0];
+        w.flow.app_write(&mut w.io, 20 * m, None); // 0..3 sent, 0 lost
+        let f = &mut w.flow;
         assert_eq!(f.snd_max(), 4 * m);
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
         assert_eq!(f.st.cwnd, 4 * m, "cwnd unchanged");
         assert_eq!(f.cong, CongState::Open);
         assert_eq!(
@@ -909,7 +885,7 @@ fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
             if lt { 6 * m } else { 4 * m },
             "limited_transmit = {lt}"
         );
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
         assert_eq!(f.cong, CongState::Recovery);
         assert_eq!(retransmitted(&w), vec![0]);
     }
@@ -921,18 +897,18 @@ fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
 fn sacked_marks_survive_an_rto_and_are_not_resent() {
     let m = MSS as u64;
     let mut w = world(reno(|t| t.sack = true));
-    w.flows[0].app_write(&mut w.core, 6 * m, None); // 0..5; 0 and 2 lost
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &sack_ack0(0, &[(m, 2 * m)]));
-    f.on_ack(&mut w.core, &sack_ack0(0, &[(3 * m, 4 * m), (m, 2 * m)]));
+    w.flow.app_write(&mut w.io, 6 * m, None); // 0..5; 0 and 2 lost
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack0(0, &[(m, 2 * m)]));
+    f.on_ack(&mut w.io, &sack_ack0(0, &[(3 * m, 4 * m), (m, 2 * m)]));
     assert_eq!(f.cong, CongState::Open, "two dup ACKs, nothing IsLost yet");
     run_timers(&mut w, SimTime::from_ms(300)); // one RTO (RTOmin 200 ms)
-    assert_eq!(w.flows[0].stats.timeouts, 1);
+    assert_eq!(w.flow.stats.timeouts, 1);
     assert_eq!(retransmitted(&w), vec![0]);
     // The retransmission fills the first hole; this ACK carries no SACK
     // block, so only the marks kept from before the timeout know about 3.
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(2 * m, false));
     assert_eq!(
         retransmitted(&w),
         vec![0, 2, 4],
@@ -947,11 +923,11 @@ fn an_old_ack_with_ece_is_ignored() {
     let m = MSS as u64;
     for cc in [CcKind::NewReno, CcKind::Dctcp] {
         let mut w = world(tcp(cc));
-        w.flows[0].app_write(&mut w.core, 20 * m, None);
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &ack_pkt(5 * m, false));
+        w.flow.app_write(&mut w.io, 20 * m, None);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(5 * m, false));
         let (cwnd, ssthresh) = (f.st.cwnd, f.st.ssthresh);
-        f.on_ack(&mut w.core, &ack_pkt(3 * m, true));
+        f.on_ack(&mut w.io, &ack_pkt(3 * m, true));
         assert_eq!(f.stats.ecn_cuts, 0, "{cc:?}");
         assert_eq!((f.st.cwnd, f.st.ssthresh), (cwnd, ssthresh), "{cc:?}");
         assert_eq!(f.dupacks, 0, "{cc:?}");
@@ -970,19 +946,19 @@ fn delayed_ack_echoes_the_earliest_unacknowledged_timestamp() {
         ts: SimTime::from_us(ts_us),
         ..data_pkt(seq, MSS, false)
     };
-    let f = &mut w.flows[0];
-    f.on_data(&mut w.core, &seg(0, 10));
+    let f = &mut w.flow;
+    f.on_data(&mut w.io, &seg(0, 10));
     assert!(acks(&w).is_empty(), "first segment: ACK delayed");
-    let f = &mut w.flows[0];
-    f.on_data(&mut w.core, &seg(m, 30));
+    let f = &mut w.flow;
+    f.on_data(&mut w.io, &seg(m, 30));
     let a = acks(&w);
     assert_eq!(
         (a.len(), a[0].seq, a[0].ts),
         (1, 2 * m, SimTime::from_us(10))
     );
     // One segment, then the timer.
-    let f = &mut w.flows[0];
-    f.on_data(&mut w.core, &seg(2 * m, 50));
+    let f = &mut w.flow;
+    f.on_data(&mut w.io, &seg(2 * m, 50));
     run_timers(&mut w, SimTime::from_ms(100));
     let a = acks(&w);
     assert_eq!(
@@ -990,8 +966,8 @@ fn delayed_ack_echoes_the_earliest_unacknowledged_timestamp() {
         (2, 3 * m, SimTime::from_us(50))
     );
     // An out-of-order segment's ACK echoes TS.Recent, not its own stamp.
-    let f = &mut w.flows[0];
-    f.on_data(&mut w.core, &seg(5 * m, 70));
+    let f = &mut w.flow;
+    f.on_data(&mut w.io, &seg(5 * m, 70));
     let a = acks(&w);
     assert_eq!((a[2].seq, a[2].ts), (3 * m, SimTime::from_us(50)));
 }
@@ -1008,15 +984,15 @@ fn karn_rtt_sampling_without_timestamps() {
             t.handshake_rtt_sample = false;
             t.rto_min = SimTime::ZERO;
         }));
-        w.flows[0].app_write(&mut w.core, m, None);
+        w.flow.app_write(&mut w.io, m, None);
         run_timers(&mut w, SimTime::from_ms(1200)); // RTO (1 s initial) resends it
-        assert_eq!(w.flows[0].stats.timeouts, 1);
+        assert_eq!(w.flow.stats.timeouts, 1);
         let echo = Packet {
             ts: SimTime::from_ms(1000), // the retransmission's send time
             ..ack_pkt(m, false)
         };
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &echo);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &echo);
         if ts {
             assert_eq!(f.srtt(), Some(SimTime::from_ms(200)));
             assert_eq!(f.backoff, 1);
@@ -1025,10 +1001,10 @@ fn karn_rtt_sampling_without_timestamps() {
             assert_eq!(f.backoff, 2, "backed-off RTO kept");
             assert_eq!(f.current_rto(), SimTime::from_secs(2));
             // Fresh data is timed: its ACK 30 ms later is a valid sample.
-            f.app_write(&mut w.core, m, None);
+            f.app_write(&mut w.io, m, None);
             run_timers(&mut w, SimTime::from_ms(1230));
-            let f = &mut w.flows[0];
-            f.on_ack(&mut w.core, &ack_pkt(2 * m, false));
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &ack_pkt(2 * m, false));
             assert_eq!(f.srtt(), Some(SimTime::from_ms(30)));
             assert_eq!(f.backoff, 1);
         }
@@ -1044,7 +1020,7 @@ fn rfc6298_estimator() {
         t.rto_min = SimTime::ZERO;
         t.handshake_rtt_sample = false;
     }));
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     f.rtt_sample(us(100));
     // (2.2): SRTT = R, RTTVAR = R/2, RTO = SRTT + 4·RTTVAR
     assert_eq!(
@@ -1062,7 +1038,7 @@ fn rfc6298_estimator() {
         t.granularity = SimTime::from_ms(1);
         t.handshake_rtt_sample = false;
     }));
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     f.rtt_sample(us(100));
     assert_eq!(f.rto_base, us(100) + SimTime::from_ms(1));
     let mut w = world(reno(|t| {
@@ -1070,7 +1046,7 @@ fn rfc6298_estimator() {
         t.rto_max = SimTime::from_secs(1);
         t.handshake_rtt_sample = false;
     }));
-    let f = &mut w.flows[0];
+    let f = &mut w.flow;
     f.rtt_sample(us(100));
     assert_eq!(f.rto_base, SimTime::from_ms(200));
     f.rtt_sample(SimTime::from_secs(5));
@@ -1085,30 +1061,30 @@ fn rfc6298_estimator() {
 fn newreno_partial_and_full_acks() {
     let m = MSS as u64;
     let mut w = world(reno(|_| {}));
-    w.flows[0].app_write(&mut w.core, 10 * m, None); // 0..9; 0 and 4 lost
-    let f = &mut w.flows[0];
+    w.flow.app_write(&mut w.io, 10 * m, None); // 0..9; 0 and 4 lost
+    let f = &mut w.flow;
     for _ in 0..3 {
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
     }
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(f.st.ssthresh, 5 * m);
     assert_eq!(f.st.cwnd, 8 * m);
     assert_eq!(f.recover, 10 * m);
     for _ in 0..2 {
-        f.on_ack(&mut w.core, &ack_pkt(0, false));
+        f.on_ack(&mut w.io, &ack_pkt(0, false));
     }
     assert_eq!(f.st.cwnd, 10 * m);
     assert_eq!(retransmitted(&w), vec![0]);
     // Partial ACK up to the second hole.
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(4 * m, false));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(4 * m, false));
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(f.st.cwnd, 10 * m - 4 * m + m);
     assert!(f.partial_seen && f.rto.is_armed());
     assert_eq!(retransmitted(&w), vec![0, 4]);
     // Full ACK: nothing left in flight, cwnd = min(5, 0 + 1) + ... = 2 segments.
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(10 * m, false));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(10 * m, false));
     assert_eq!(f.cong, CongState::Open);
     assert_eq!(f.st.cwnd, 2 * m);
 }
@@ -1124,18 +1100,18 @@ fn init_ssthresh_ends_slow_start() {
         t.init_ssthresh_segments = ssthresh;
         let mut w = world(t);
         assert_eq!(
-            w.flows[0].st.ssthresh,
+            w.flow.st.ssthresh,
             ssthresh.map_or(u64::MAX, |s| s as u64 * m)
         );
-        w.flows[0].app_write(&mut w.core, 100 * m, None);
-        let f = &mut w.flows[0];
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        let f = &mut w.flow;
         for i in 1..=2 {
-            f.on_ack(&mut w.core, &ack_pkt(i * m, false)); // slow start: 10 -> 12
+            f.on_ack(&mut w.io, &ack_pkt(i * m, false)); // slow start: 10 -> 12
         }
         assert_eq!(f.st.cwnd, 12 * m);
         let before = f.st.cwnd;
         for i in 3..=8 {
-            f.on_ack(&mut w.core, &ack_pkt(i * m, false));
+            f.on_ack(&mut w.io, &ack_pkt(i * m, false));
         }
         let grew = f.st.cwnd - before;
         if want_ss {
@@ -1158,19 +1134,19 @@ fn sack_recovery_stays_within_the_receive_window() {
     let mut t = loss_tcp(LossRecovery::DupAck, Reordering::Fixed);
     t.rwnd_bytes = 10 * MSS as u64;
     let mut w = world(t);
-    w.flows[0].app_write(&mut w.core, 100 * MSS as u64, None);
-    assert_eq!(w.flows[0].snd_max(), 10 * MSS as u64);
+    w.flow.app_write(&mut w.io, 100 * MSS as u64, None);
+    assert_eq!(w.flow.snd_max(), 10 * MSS as u64);
     let m = MSS as u64;
     for k in 2..=10 {
-        let f = &mut w.flows[0];
-        f.on_ack(&mut w.core, &sack_ack(0, &[(m, k * m)], SimTime::ZERO));
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(0, &[(m, k * m)], SimTime::ZERO));
         assert!(
             f.snd_max() <= f.snd_una() + 10 * m,
             "snd_max {} after SACK of 1..{k}",
             f.snd_max()
         );
     }
-    assert_eq!(w.flows[0].cong, CongState::Recovery);
+    assert_eq!(w.flow.cong, CongState::Recovery);
     assert_eq!(retransmitted(&w), vec![0]);
 }
 
@@ -1183,24 +1159,147 @@ fn sack_recovery_stays_within_the_receive_window() {
 fn latched_ece_before_cwr_is_sent_does_not_cut_again() {
     let m = MSS as u64;
     let mut w = world(tcp(CcKind::NewReno));
-    w.flows[0].app_write(&mut w.core, 10 * m, None);
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(m, true));
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(m, true));
     assert_eq!(f.stats.ecn_cuts, 1);
     // all data acknowledged (CWR ends at the recovery point) with ECE still latched
-    f.on_ack(&mut w.core, &ack_pkt(10 * m, true));
+    f.on_ack(&mut w.io, &ack_pkt(10 * m, true));
     assert_eq!(
         f.stats.ecn_cuts, 1,
         "a latched ECE before CWR was sent must not cut"
     );
-    f.app_write(&mut w.core, 10 * m, None);
+    f.app_write(&mut w.io, 10 * m, None);
     assert!(
         data_sent(&w)
             .iter()
             .any(|p| p.seq == 10 * m && p.flags & flags::CWR != 0),
         "the next new segment carries CWR"
     );
-    let f = &mut w.flows[0];
-    f.on_ack(&mut w.core, &ack_pkt(11 * m, true));
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &ack_pkt(11 * m, true));
     assert_eq!(f.stats.ecn_cuts, 2, "after CWR went out, a new ECE cuts");
+}
+
+// ------------------------------------------- the endpoint's outbox itself
+
+/// What the flow asked for since outbox entry `mark`: packets and wake-ups.
+fn since(w: &Script, mark: usize) -> (Vec<Packet>, Vec<(SimTime, TcpTimer)>) {
+    let (mut pkts, mut wakes) = (Vec::new(), Vec::new());
+    for o in &w.io.pending()[mark..] {
+        match *o {
+            TcpOut::Send(p) => pkts.push(p),
+            TcpOut::Wake { at, timer } => wakes.push((at, timer)),
+        }
+    }
+    (pkts, wakes)
+}
+
+/// A write sends the initial window as data segments from the sender's
+/// host, each sized MSS plus header, and asks for exactly one RTO wake-up,
+/// one RTO after now (RFC 6298 (5.1)), right after the first segment.
+#[test]
+fn write_emits_the_initial_window_and_one_rto_wakeup() {
+    let mut w = world(tcp(CcKind::NewReno));
+    let m = MSS as u64;
+    w.io.at(SimTime::from_us(7));
+    w.flow.app_write(&mut w.io, 20 * m, None);
+    let (pkts, wakes) = since(&w, 0);
+    assert_eq!(pkts.len(), 10, "init_cwnd segments");
+    for (i, p) in pkts.iter().enumerate() {
+        assert_eq!((p.kind, p.src, p.dst), (PktKind::Data, 0, 1));
+        assert_eq!((p.seq, p.payload, p.wire), (i as u64 * m, MSS, MSS + 40));
+        assert_eq!(p.ts, SimTime::from_us(7));
+    }
+    let rto = w.flow.current_rto();
+    assert_eq!(wakes, vec![(SimTime::from_us(7) + rto, TcpTimer::Rto)]);
+    assert!(matches!(w.io.pending()[1], TcpOut::Wake { .. }));
+}
+
+/// An ACK that advances snd_una re-arms the RTO later without a new
+/// wake-up (the timer is lazy); the old wake-up, handed back, asks for one
+/// at the new deadline; that one expires: the head segment goes out again
+/// marked as a retransmission and the next wake-up is one doubled RTO away.
+#[test]
+fn rto_rearms_lazily_and_retransmits_the_head_on_expiry() {
+    let mut w = world(tcp(CcKind::NewReno));
+    let m = MSS as u64;
+    w.flow.app_write(&mut w.io, 40 * m, None);
+    let rto = w.flow.current_rto();
+    let first = SimTime::ZERO + rto;
+    let t_ack = SimTime::from_us(50);
+    let mark = w.io.pending().len();
+    w.io.at(t_ack);
+    w.flow.on_ack(&mut w.io, &ack_pkt(2 * m, false));
+    let (pkts, wakes) = since(&w, mark);
+    // New data continues at 10 segments and fills the grown window.
+    assert!(!pkts.is_empty());
+    for (i, p) in pkts.iter().enumerate() {
+        assert_eq!((p.kind, p.seq), (PktKind::Data, (10 + i as u64) * m));
+    }
+    let f = &w.flow;
+    assert_eq!(f.snd_max() - f.snd_una(), f.send_window());
+    assert!(wakes.is_empty(), "a later deadline needs no new wake-up");
+    let deadline = t_ack + w.flow.current_rto();
+    assert_eq!(w.flow.rto.deadline(), Some(deadline));
+
+    // The stale wake-up at `first` reschedules itself at the deadline.
+    let mark = w.io.pending().len();
+    w.io.at(first);
+    w.flow.on_timer(&mut w.io, TcpTimer::Rto);
+    let (pkts, wakes) = since(&w, mark);
+    assert!(pkts.is_empty());
+    assert_eq!(wakes, vec![(deadline, TcpTimer::Rto)]);
+
+    // At the deadline: a timeout.
+    let mark = w.io.pending().len();
+    w.io.at(deadline);
+    w.flow.on_timer(&mut w.io, TcpTimer::Rto);
+    let (pkts, wakes) = since(&w, mark);
+    assert_eq!(w.flow.stats.timeouts, 1);
+    assert_eq!(pkts.len(), 1, "cwnd = 1 segment after a timeout");
+    assert_eq!(
+        (pkts[0].seq, pkts[0].flags & flags::RETX),
+        (2 * m, flags::RETX)
+    );
+    assert_eq!(wakes, vec![(deadline + SimTime(2 * rto.0), TcpTimer::Rto)]);
+}
+
+/// With delayed ACKs one in-order segment is not acknowledged at once: the
+/// receiver asks to be woken after the delayed-ACK timeout and then sends
+/// one cumulative ACK from the receiver's host; a second segment before
+/// that sends the ACK at once and the pending wake-up finds nothing to do.
+#[test]
+fn delayed_ack_waits_for_its_wakeup_or_the_second_segment() {
+    let mut t = tcp(CcKind::NewReno);
+    t.delayed_ack = true;
+    let timeout = t.delayed_ack_timeout;
+    let m = MSS as u64;
+    let mut w = world(t.clone());
+    w.flow.on_data(&mut w.io, &data_pkt(0, MSS, false));
+    let (acks, wakes) = since(&w, 0);
+    assert!(acks.is_empty(), "the first segment waits");
+    assert_eq!(wakes, vec![(timeout, TcpTimer::DelAck)]);
+    let mark = w.io.pending().len();
+    w.io.at(timeout);
+    w.flow.on_timer(&mut w.io, TcpTimer::DelAck);
+    let (acks, wakes) = since(&w, mark);
+    assert!(wakes.is_empty());
+    assert_eq!(acks.len(), 1);
+    assert_eq!(
+        (acks[0].kind, acks[0].src, acks[0].dst),
+        (PktKind::Ack, 1, 0)
+    );
+    assert_eq!((acks[0].seq, acks[0].wire), (m, 40));
+
+    let mut w = world(t);
+    w.flow.on_data(&mut w.io, &data_pkt(0, MSS, false));
+    w.flow.on_data(&mut w.io, &data_pkt(m, MSS, false));
+    let (acks, _) = since(&w, 0);
+    assert_eq!(acks.iter().map(|a| a.seq).collect::<Vec<_>>(), vec![2 * m]);
+    let mark = w.io.pending().len();
+    w.io.at(timeout);
+    w.flow.on_timer(&mut w.io, TcpTimer::DelAck);
+    let (acks, wakes) = since(&w, mark);
+    assert!(acks.is_empty() && wakes.is_empty(), "nothing left to ACK");
 }

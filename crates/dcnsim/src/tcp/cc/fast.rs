@@ -23,9 +23,35 @@
 
 use super::dctcp::AlphaEstimator;
 use super::{reno_increase, AckInfo, CcHints, CcState, CongestionControl, LossKind};
-use crate::config::FastParams;
-use crate::tcp::seg::fast_window;
+use crate::config::{FastParams, FastSegRule};
 use crate::time::SimTime;
+
+/// FaST eq. (9): payload bytes of the next segment for a virtual window of
+/// `vwnd` bytes (`vwnd/smss` segments). Full segments while vwnd ≥ Wmin;
+/// below, `Continuous`: MSS·vwnd/Wmin, `Literal`: MSS·min(1, vwnd) —
+/// floored at S_min (itself at most SMSS).
+#[inline]
+pub fn fast_segment(rule: FastSegRule, vwnd: u64, smss: u64, wmin: u64, smin: u64) -> u64 {
+    if vwnd >= wmin.saturating_mul(smss) {
+        return smss;
+    }
+    let seg = match rule {
+        FastSegRule::Continuous => vwnd / wmin.max(1),
+        FastSegRule::Literal => vwnd.min(smss),
+    };
+    seg.max(smin.min(smss)).min(smss)
+}
+
+/// The bytes a FaST sender keeps in flight: vwnd while vwnd ≥ Wmin,
+/// otherwise Wmin segments of [`fast_segment`]'s size.
+#[inline]
+pub fn fast_window(rule: FastSegRule, vwnd: u64, smss: u64, wmin: u64, smin: u64) -> u64 {
+    if vwnd >= wmin.saturating_mul(smss) {
+        vwnd
+    } else {
+        wmin.max(1) * fast_segment(rule, vwnd, smss, wmin, smin)
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Fast {

@@ -1,0 +1,103 @@
+//! The endpoint's only contact with the outside: an outbox.
+//!
+//! A [`super::TcpFlow`] never touches the network or the event queue. Each
+//! of its entry points takes a [`TcpIo`] holding the current time; the flow
+//! appends what it wants done — packets to hand to the NIC, timer wake-ups
+//! — in the order it decided them, and its owner (the world, or a test)
+//! moves them on afterwards. Keeping one ordered list, rather than one for
+//! packets and one for timers, lets the world replay them exactly as if the
+//! flow had acted directly: equal-time events keep their FIFO order, so
+//! runs stay identical. The buffer is reused, so the hot path allocates
+//! nothing once it has grown to the largest burst.
+
+use crate::net::Packet;
+use crate::sim::Schedule;
+use crate::time::SimTime;
+
+/// The endpoint's timers. Each has at most one pending wake-up; the owner
+/// hands a wake-up back with [`super::TcpFlow::on_timer`] at its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpTimer {
+    /// Retransmission timeout.
+    Rto,
+    /// Delayed ACK (receiver).
+    DelAck,
+    /// Probabilistic-retransmission thread (Kulkarni Alg. 1).
+    ProbRetx,
+    /// RACK reordering window or tail loss probe.
+    Rack,
+}
+
+/// One request from the endpoint to its owner.
+#[derive(Clone, Copy, Debug)]
+pub enum TcpOut {
+    /// Hand this packet to the NIC of host `pkt.src` now.
+    Send(Packet),
+    /// Call [`super::TcpFlow::on_timer`] with `timer` at time `at`.
+    Wake { at: SimTime, timer: TcpTimer },
+}
+
+/// The clock reading and outbox an endpoint works with.
+#[derive(Debug, Default)]
+pub struct TcpIo {
+    now: SimTime,
+    /// Link-layer bytes added to every packet's wire size.
+    l2_overhead: u32,
+    out: Vec<TcpOut>,
+}
+
+impl TcpIo {
+    pub fn new(l2_overhead: u32) -> TcpIo {
+        TcpIo {
+            now: SimTime::ZERO,
+            l2_overhead,
+            out: Vec::with_capacity(64),
+        }
+    }
+    /// Set the clock for the next call into an endpoint.
+    #[inline]
+    pub fn at(&mut self, now: SimTime) -> &mut TcpIo {
+        self.now = now;
+        self
+    }
+    #[inline]
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    #[inline]
+    pub fn l2_overhead(&self) -> u32 {
+        self.l2_overhead
+    }
+    /// What the endpoints asked for since the last [`Self::drain`] or
+    /// [`Self::clear`], in order.
+    #[inline]
+    pub fn pending(&self) -> &[TcpOut] {
+        &self.out
+    }
+    /// Take the requests in order, keeping the buffer's memory.
+    #[inline]
+    pub fn drain(&mut self) -> std::vec::Drain<'_, TcpOut> {
+        self.out.drain(..)
+    }
+    /// Forget the requests (after carrying them out from [`Self::pending`]),
+    /// keeping the buffer's memory.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.out.clear();
+    }
+    #[inline(always)]
+    pub(super) fn send(&mut self, pkt: Packet) {
+        self.out.push(TcpOut::Send(pkt));
+    }
+}
+
+impl Schedule<TcpTimer> for TcpIo {
+    #[inline]
+    fn now(&self) -> SimTime {
+        self.now
+    }
+    #[inline]
+    fn schedule(&mut self, at: SimTime, timer: TcpTimer) {
+        self.out.push(TcpOut::Wake { at, timer });
+    }
+}

@@ -1,0 +1,79 @@
+//! Helpers for error messages: user values shortened to one line, and
+//! "did you mean" suggestions. A leaf module: every layer that reports
+//! problems with its input (units, cdf, topology, scenario) may use it.
+
+/// Edit distance with adjacent transpositions (optimal string alignment),
+/// on chars, case-insensitive: `"stpo"` → `"stop"` is 1.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, x) in d.iter_mut().take(w).enumerate() {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j - 1] + cost)
+                .min(d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The closest candidate within a small edit distance, if any; ties go to
+/// the longer common prefix, then to the first listed.
+pub fn suggest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    if word.chars().count() > 64 {
+        return None;
+    }
+    let prefix = |c: &str| {
+        word.chars()
+            .zip(c.chars())
+            .take_while(|(x, y)| x.eq_ignore_ascii_case(y))
+            .count()
+    };
+    let mut best: Option<(usize, usize, &'a str)> = None;
+    for (n, c) in candidates.enumerate() {
+        if n >= 2000 {
+            break;
+        }
+        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
+        let d = edit_distance(word, c);
+        if d > limit {
+            continue;
+        }
+        let p = prefix(c);
+        if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p > bp)) {
+            best = Some((d, p, c));
+        }
+    }
+    best.map(|(_, _, c)| c)
+}
+
+/// Shorten a user value for an error message (char-boundary safe), with
+/// control characters escaped: a problem is one line of output, and a
+/// newline in a value must not split it (found by tests/test_fuzz.py).
+pub fn excerpt(s: &str) -> String {
+    const MAX: usize = 40;
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
