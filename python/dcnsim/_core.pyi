@@ -6,7 +6,19 @@ docs/scenario.md converted to JSON); results come back as plain columns.
 
 from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
-__all__ = ["build", "flow_size_cdf", "run", "validate", "version"]
+__all__ = [
+    "build",
+    "flow_size_cdf",
+    "parse_count",
+    "parse_limit",
+    "parse_rate",
+    "parse_size",
+    "parse_size_si",
+    "parse_time",
+    "run",
+    "validate",
+    "version",
+]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
@@ -44,3 +56,24 @@ def version() -> str:
 
 def build() -> str:
     """A hash of the core's Rust sources at build time."""
+
+# The scenario loader's unit parsers (crates/dcnsim/src/units.rs): exact
+# integers in base units; ``ValueError`` with the loader's reason text.
+
+def parse_time(text: str) -> int:
+    """``"50us"`` -> 50_000_000 (picoseconds); a bare number is an error."""
+
+def parse_rate(text: str) -> int:
+    """``"1Gbps"`` -> 1_000_000_000 (bit/s, decimal prefixes); must be > 0."""
+
+def parse_size(text: str) -> int:
+    """``"32KB"`` -> 32768 (bytes, KB = 1024 B); a bare number is bytes."""
+
+def parse_size_si(text: str) -> int:
+    """``"100KB"`` -> 100_000 (bytes, KB = 1000 B; KiB stays 1024 B)."""
+
+def parse_count(text: str) -> int:
+    """``"20"``, ``"20pkt"``, ``"20 segments"`` -> 20."""
+
+def parse_limit(text: str) -> Tuple[int, str]:
+    """A queue limit: ``"100pkt"`` -> ``(100, "packets")``, ``"32KB"`` -> ``(32768, "bytes")``."""

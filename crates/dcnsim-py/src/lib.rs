@@ -2,6 +2,8 @@
 // pyo3 0.22 macros expand to conversions newer clippy flags.
 #![allow(clippy::useless_conversion)]
 
+mod units;
+
 use dcnsim::results::{Column, Results};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -101,5 +103,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
+    units::register(m)?;
     Ok(())
 }
