@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Tuple, TypedDict, Union
 __all__ = [
     "build",
     "flow_size_cdf",
+    "jain",
     "parse_count",
     "parse_limit",
     "parse_rate",
@@ -77,3 +78,6 @@ def parse_count(text: str) -> int:
 
 def parse_limit(text: str) -> Tuple[int, str]:
     """A queue limit: ``"100pkt"`` -> ``(100, "packets")``, ``"32KB"`` -> ``(32768, "bytes")``."""
+
+def jain(values: List[float]) -> float:
+    """Jain's fairness index ``(Σx)² / (n·Σx²)``; NaN for no values or all zeros."""

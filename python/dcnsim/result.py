@@ -61,14 +61,12 @@ def _write_bytes(data: bytes, fh: IO[Any]) -> None:
 
 def jain(values: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
-    one value takes everything. NaN for no values or all zeros."""
-    xs = [float(v) for v in values]
-    n = len(xs)
-    sq = sum(x * x for x in xs)
-    if n == 0 or sq == 0.0:
-        return math.nan
-    s = sum(xs)
-    return s * s / (n * sq)
+    one value takes everything. NaN for no values or all zeros (0/0: an
+    empty selection shows as a gap, never as "fair"). The core's definition
+    (``dcnsim::results::jain``), the one the Rust tests use."""
+    from . import _core
+
+    return _core.jain([float(v) for v in values])
 
 
 def _finite(xs: Iterable[Any]) -> List[float]:

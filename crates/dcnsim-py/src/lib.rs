@@ -2,6 +2,7 @@
 // pyo3 0.22 macros expand to conversions newer clippy flags.
 #![allow(clippy::useless_conversion)]
 
+mod metrics;
 mod units;
 
 use dcnsim::results::{Column, Results};
@@ -104,5 +105,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
     units::register(m)?;
+    metrics::register(m)?;
     Ok(())
 }

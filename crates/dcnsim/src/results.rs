@@ -70,3 +70,42 @@ impl Results {
         self.summary.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 }
+
+/// Jain's fairness index (Σx)² / (n·Σx²): 1 for equal shares, 1/n when one
+/// value takes everything. NaN for no values or all zeros: the index is
+/// 0/0 there, and calling that "fair" (1) or an error would hide an empty
+/// selection in a figure; NaN shows as a gap and fails every comparison.
+/// The one definition: Python's `dcnsim.jain` calls this.
+pub fn jain(x: &[f64]) -> f64 {
+    let s: f64 = x.iter().sum();
+    let s2: f64 = x.iter().map(|v| v * v).sum();
+    if x.is_empty() || s2 == 0.0 {
+        return f64::NAN;
+    }
+    s * s / (x.len() as f64 * s2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain;
+
+    #[test]
+    fn jain_index_bounds() {
+        assert_eq!(jain(&[3.0, 3.0, 3.0]), 1.0);
+        assert!((jain(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        for n in 1..20 {
+            let x: Vec<f64> = (0..n).map(|i| (i * 7 % 5) as f64 + 0.5).collect();
+            let j = jain(&x);
+            assert!(
+                j >= 1.0 / n as f64 - 1e-12 && j <= 1.0 + 1e-12,
+                "{x:?}: {j}"
+            );
+        }
+    }
+
+    #[test]
+    fn jain_of_nothing_is_nan() {
+        assert!(jain(&[]).is_nan());
+        assert!(jain(&[0.0, 0.0]).is_nan());
+    }
+}

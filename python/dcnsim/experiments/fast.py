@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..models.dctcp import n_star, n_star_max
+from ..result import jain as _jain
 from ..sweep import Point
 from .framework import (
     Comparison,
@@ -770,7 +771,7 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
         active = order[:k]
         w = ts[(ts["time_s"] >= t1 - (t1 - t0) / 3) & (ts["time_s"] < t1) & ts["flow_id"].isin(active)]
         means = w.groupby("flow_id")["mbps"].mean().reindex(active).fillna(0.0)
-        jain = float(means.sum() ** 2 / (len(means) * (means ** 2).sum())) if (means ** 2).sum() > 0 else math.nan
+        jain = _jain(means)
         # convergence: time from the join until the newcomer's rate, averaged over window_s, first reaches
         # 80 % of the phase's mean per-flow rate (its fair share of what the flows get)
         win = max(1, int(round(p["window_s"] / bin_s)))

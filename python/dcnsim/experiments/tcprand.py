@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..result import jain
 from ..sweep import Point
 from .framework import (
     Comparison,
@@ -209,12 +210,6 @@ def flows(row: Any):
     p = Path(d) / "flows.csv"
     f = _flows_cached(d, p.stat().st_mtime if p.exists() else 0.0)
     return f[f["transport"] == "tcp"]
-
-
-def jain(xs: Sequence[float]) -> float:
-    x = np.asarray(list(xs), dtype=float)
-    s2 = float((x * x).sum())
-    return float(x.sum() ** 2 / (len(x) * s2)) if len(x) and s2 > 0 else math.nan
 
 
 def fig1_metrics(row: Any) -> Dict[str, float]:
