@@ -4,7 +4,9 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Dict, List, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
+
+import numpy.typing as npt
 
 __all__ = [
     "build",
@@ -17,26 +19,43 @@ __all__ = [
     "parse_size_si",
     "parse_time",
     "run",
+    "table_schema",
     "validate",
     "version",
 ]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
-_Column = Union[List[int], List[float], List[str], List[bool]]
+
+#: a column: int64 (uint64 only if a value does not fit), float64, bool, or
+#: object (Python str) numpy array, built in Rust
+_Column = npt.NDArray[Any]
 _Table = Dict[str, _Column]
 
 class _RunOutput(TypedDict):
-    #: ``flows``, ``queues``, and when the scenario has them ``queries``
-    #: (partition_aggregate) and ``blocks`` (sync_reads); column -> values.
+    #: every table of ``table_schema()`` with ``always`` (``flows``, ``queues``,
+    #: ``queue_inputs``, ``queries``, ``blocks``, ``losses``), plus ``flow_ts``
+    #: and ``queue_ts`` with a ``trace``: table -> column -> array
     tables: Dict[str, _Table]
-    #: seed, events, packet_hops, sim_time_s, wall_s, packets_created,
-    #: packets_delivered, packets_dropped, packets_in_flight (+ extras)
-    summary: Dict[str, float]
+    #: run-level physics: ``seed`` (exact), ``events``, ``packet_hops``,
+    #: ``packets_*`` and other counts as int; ``sim_time_s`` and other times,
+    #: rates per second and means as float
+    summary: Dict[str, Union[int, float]]
+    #: how long the run took: ``wall_s`` (not physics; kept out of ``summary``)
+    timing: Dict[str, float]
     #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
     pcaps: Dict[str, bytes]
     #: which core produced the tables: ``version`` and ``build`` (source hash)
     core: Dict[str, str]
+
+class _TableSchema(TypedDict):
+    #: false for the tables only a scenario's ``trace`` brings
+    always: bool
+    #: (column, numpy dtype name), in the core's order
+    columns: List[Tuple[str, str]]
+
+def table_schema() -> Dict[str, _TableSchema]:
+    """Every table a run can return, with its columns and their dtypes."""
 
 def validate(scenario_json: str) -> List[str]:
     """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""

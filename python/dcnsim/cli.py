@@ -94,7 +94,7 @@ def format_summary(result) -> str:
         f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
         f"{fmt_count(s.get('packets_dropped', math.nan))} dropped, {fmt_count(s.get('packets_in_flight', math.nan))} in flight",
     )
-    wall = float(s.get("wall_s", math.nan))
+    wall = float(result.timing.get("wall_s", math.nan))
     hops = float(s.get("packet_hops", math.nan))
     events = float(s.get("events", math.nan))
     rate = hops / wall if wall > 0 else math.nan

@@ -3,51 +3,11 @@
 #![allow(clippy::useless_conversion)]
 
 mod metrics;
+mod tables;
 mod units;
 
-use dcnsim::results::{Column, Results};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
-
-fn column_to_py(py: Python<'_>, c: &Column) -> PyObject {
-    match c {
-        Column::U64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::I64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::F64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::Bool(v) => PyList::new_bound(py, v).into_py(py),
-        Column::Str(v) => PyList::new_bound(py, v).into_py(py),
-    }
-}
-
-fn results_to_py(py: Python<'_>, r: &Results) -> PyResult<PyObject> {
-    let out = PyDict::new_bound(py);
-    let tables = PyDict::new_bound(py);
-    for t in &r.tables {
-        let d = PyDict::new_bound(py);
-        for (name, col) in &t.columns {
-            d.set_item(name, column_to_py(py, col))?;
-        }
-        tables.set_item(&t.name, d)?;
-    }
-    out.set_item("tables", tables)?;
-    let summary = PyDict::new_bound(py);
-    for (k, v) in &r.summary {
-        summary.set_item(k, *v)?;
-    }
-    out.set_item("summary", summary)?;
-    let pcaps = PyDict::new_bound(py);
-    for (name, bytes) in &r.pcaps {
-        pcaps.set_item(name, PyBytes::new_bound(py, bytes))?;
-    }
-    out.set_item("pcaps", pcaps)?;
-    // Which core produced these tables (sweep caches compare it).
-    let core = PyDict::new_bound(py);
-    core.set_item("version", dcnsim::VERSION)?;
-    core.set_item("build", dcnsim::BUILD_HASH)?;
-    out.set_item("core", core)?;
-    Ok(out.into_py(py))
-}
 
 /// Every problem with the scenario (JSON text), each as "field.path: reason".
 #[pyfunction]
@@ -60,9 +20,16 @@ fn validate(scenario_json: &str) -> Vec<String> {
 #[pyo3(signature = (scenario_json, seed=None))]
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
-    let r = py.allow_threads(move || dcnsim::run_json(&json, seed));
+    let r = py.allow_threads(move || {
+        let mut cfg = dcnsim::scenario::parse_config_str(&json)
+            .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+        if let Some(s) = seed {
+            cfg.seed = s;
+        }
+        Ok::<_, Vec<String>>((dcnsim::run(&cfg), cfg.seed))
+    });
     match r {
-        Ok(res) => results_to_py(py, &res),
+        Ok((res, seed)) => tables::results_into_py(py, res, seed),
         Err(errs) => Err(PyValueError::new_err(format!(
             "invalid scenario ({} problem{}):\n  {}",
             errs.len(),
@@ -106,5 +73,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
     units::register(m)?;
     metrics::register(m)?;
+    tables::register(m)?;
     Ok(())
 }
