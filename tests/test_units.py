@@ -91,8 +91,8 @@ def loader_reason(path: str, text: str):
     doc = json.loads(json.dumps(BASE))
     table, key = path.split(".")
     (doc["apps"][0] if table == "apps[0]" else doc[table])[key] = text
-    problems = [p for p in _core.validate(json.dumps(doc)) if p.startswith(path + ": ")]
-    return problems[0][len(path) + 2:] if problems else None
+    problems = [m for p, m in _core.validate(json.dumps(doc)) if p == path]
+    return problems[0] if problems else None
 
 
 def reason(fn, text: str):

@@ -57,19 +57,22 @@ class _TableSchema(TypedDict):
 def table_schema() -> Dict[str, _TableSchema]:
     """Every table a run can return, with its columns and their dtypes."""
 
-def validate(scenario_json: str) -> List[str]:
-    """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
+def validate(scenario_json: str) -> List[Tuple[str, str]]:
+    """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
 
 def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
-    Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+    Raises ``ValueError`` if it is invalid: its text lists the problems
+    (``"path: reason"``, one per line), its ``problems`` attribute holds
+    them as ``(path, reason)`` pairs."""
 
 def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
     """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``
     (plus ``"sampling"``): ``(name, sampling, points, mean_bytes)``.
 
-    Raises ``ValueError`` (message: the problems, one per line) if invalid."""
+    Raises ``ValueError`` if invalid (text: the problems, one per line;
+    ``problems``: the ``(path, reason)`` pairs)."""
 
 def version() -> str:
     """The core's version."""

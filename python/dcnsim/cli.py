@@ -103,12 +103,12 @@ def format_summary(result) -> str:
     return "\n".join(lines)
 
 
-def _one_line(problem: str) -> str:
-    """A problem as one output line, so every line starts with its file."""
-    return problem.replace("\r", "\\r").replace("\n", "\\n")
+def _one_line(problem: object) -> str:
+    """A problem (``"path: reason"``) as one output line, so every line starts with its file."""
+    return str(problem).replace("\r", "\\r").replace("\n", "\\n")
 
 
-def _print_problems(file: str, problems: Sequence[str]) -> None:
+def _print_problems(file: str, problems: Sequence[object]) -> None:
     for p in problems:
         print(f"{file}: {_one_line(p)}", file=sys.stderr)
 

@@ -3,39 +3,38 @@
 #![allow(clippy::useless_conversion)]
 
 mod metrics;
+mod problems;
 mod tables;
 mod units;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Every problem with the scenario (JSON text), each as "field.path: reason".
+/// Every problem with the scenario (JSON text), each as a
+/// `(field.path, reason)` pair; `[]` = valid.
 #[pyfunction]
-fn validate(scenario_json: &str) -> Vec<String> {
-    dcnsim::validate_json(scenario_json)
+fn validate(scenario_json: &str) -> Vec<problems::Pair> {
+    match dcnsim::scenario::parse_config_str(scenario_json) {
+        Ok(_) => Vec::new(),
+        Err(errs) => problems::pairs(errs),
+    }
 }
 
-/// Run a scenario (JSON text). Raises ValueError listing every problem if invalid.
+/// Run a scenario (JSON text). Raises ValueError listing every problem if
+/// invalid (its `problems` attribute: the `(path, reason)` pairs).
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None))]
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
     let r = py.allow_threads(move || {
-        let mut cfg = dcnsim::scenario::parse_config_str(&json)
-            .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+        let mut cfg = dcnsim::scenario::parse_config_str(&json).map_err(problems::pairs)?;
         if let Some(s) = seed {
             cfg.seed = s;
         }
-        Ok::<_, Vec<String>>((dcnsim::run(&cfg), cfg.seed))
+        Ok::<_, Vec<problems::Pair>>((dcnsim::run(&cfg), cfg.seed))
     });
     match r {
         Ok((res, seed)) => tables::results_into_py(py, res, seed),
-        Err(errs) => Err(PyValueError::new_err(format!(
-            "invalid scenario ({} problem{}):\n  {}",
-            errs.len(),
-            if errs.len() == 1 { "" } else { "s" },
-            errs.join("\n  ")
-        ))),
+        Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
     }
 }
 
@@ -44,12 +43,20 @@ type CdfTuple = (String, String, Vec<(f64, f64)>, f64);
 
 /// A flow-size CDF from a JSON table with the Poisson app's keys (`cdf` or
 /// `cdf_file`, optional `sampling`): (name, sampling, points, mean bytes).
-/// Raises ValueError listing every problem.
+/// Raises ValueError listing every problem (`problems`: the pairs).
 #[pyfunction]
-fn flow_size_cdf(table_json: &str) -> PyResult<CdfTuple> {
-    match dcnsim::flow_size_cdf_json(table_json) {
+fn flow_size_cdf(py: Python<'_>, table_json: &str) -> PyResult<CdfTuple> {
+    let parsed = serde_json::from_str::<serde_json::Value>(table_json)
+        .map_err(|e| {
+            vec![dcnsim::scenario::ScenarioError {
+                path: dcnsim::scenario::DOCUMENT.into(),
+                message: format!("invalid JSON: {e}"),
+            }]
+        })
+        .and_then(|v| dcnsim::scenario::parse_cdf_table(&v));
+    match parsed {
         Ok((c, name)) => Ok((name, c.sampling().name().to_string(), c.points(), c.mean())),
-        Err(errs) => Err(PyValueError::new_err(errs.join("\n"))),
+        Err(errs) => Err(problems::value_error(py, None, problems::pairs(errs))),
     }
 }
 
