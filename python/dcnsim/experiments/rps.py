@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -178,28 +178,27 @@ def _runs(quick: bool) -> range:
     return range(1, (QUICK_RUNS if quick else RUNS) + 1)
 
 
-def _static_points(quick: bool, schemes=SCHEMES) -> List[Point]:
-    ns = QUICK_STATIC_NS if quick else STATIC_NS
+def _scheme_points(quick: bool, ns: Sequence[int], case: str, prefix: str, shorts: int, schemes,
+                   apps: Callable[[int, int], List[Dict[str, Any]]]) -> List[Point]:
+    """One run per scheme, number of long flows n and run (the run is the seed); ``apps(n, run)``."""
     pts = []
     for name, key, routing in schemes:
         for n in ns:
             for run in _runs(quick):
-                label = f"static-{key}-n{n}-r{run:02d}"
-                pts.append(Point(label, scenario(label, static_apps(n), routing, run), None,
-                                 {"scheme": name, "n_long": n, "run": run, "shorts": 1, "case": "static"}))
+                label = f"{prefix}-{key}-n{n}-r{run:02d}"
+                pts.append(Point(label, scenario(label, apps(n, run), routing, run), None,
+                                 {"scheme": name, "n_long": n, "run": run, "shorts": shorts, "case": case}))
     return pts
+
+
+def _static_points(quick: bool, schemes=SCHEMES) -> List[Point]:
+    return _scheme_points(quick, QUICK_STATIC_NS if quick else STATIC_NS, "static", "static", 1, schemes,
+                          lambda n, run: static_apps(n))
 
 
 def _random_points(quick: bool, shorts: int = SHORTS, schemes=SCHEMES) -> List[Point]:
-    ns = QUICK_RANDOM_NS if quick else RANDOM_NS
-    pts = []
-    for name, key, routing in schemes:
-        for n in ns:
-            for run in _runs(quick):
-                label = f"random-s{shorts}-{key}-n{n}-r{run:02d}"
-                pts.append(Point(label, scenario(label, random_apps(n, shorts, run), routing, run), None,
-                                 {"scheme": name, "n_long": n, "run": run, "shorts": shorts, "case": "random"}))
-    return pts
+    return _scheme_points(quick, QUICK_RANDOM_NS if quick else RANDOM_NS, "random", f"random-s{shorts}", shorts,
+                          schemes, lambda n, run: random_apps(n, shorts, run))
 
 
 # ---------------------------------------------------------------- statistics
@@ -413,19 +412,29 @@ def _loss_note(df) -> str:
 # ---------------------------------------------------------------- Figs. 2–4 (static pairs)
 
 
+def _scheme_plot(t, fig: int, ylabel: str, title: str, out_dir: Path, **kw: Any) -> List[Path]:
+    """Figs. 2–7: one errorbar series per scheme against the number of long flows."""
+    return errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel=ylabel, title=f"Fig. {fig}: {title}",
+                         path=out_dir / f"fig{fig}.png", order=SCHEME_NAMES, **kw)
+
+
+def _rps_vs_others(d, metric: str, what: str, paper: str, ecmp: str, sign: int, unit: str) -> List[Comparison]:
+    """RPS against single-path routing (the paper's comparison) and ECMP (ours), paired by run."""
+    return [
+        ordering_claim(f"RPS vs single path: {what}", paired(d, metric, RPS, SINGLE), paper, sign,
+                       "RPS − single path", unit),
+        ordering_claim(f"RPS vs ECMP: {what}", paired(d, metric, RPS, ECMP), f"(ECMP not in paper) {ecmp}", sign,
+                       "RPS − ECMP", unit),
+    ]
+
+
 def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     d = df[df["n_long"] >= 1]
     t = tidy(d, "long_tput_mbps", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="mean long-flow throughput (Mbps)",
-                         title="Fig. 2: static pairs, long-flow throughput", path=out_dir / "fig2.png",
-                         order=SCHEME_NAMES, hline=None)
-    cmp = [
-        ordering_claim("RPS vs single path: long-flow throughput", paired(d, "long_tput_mbps", RPS, SINGLE),
-                       "RPS slightly higher", +1, "RPS − single path", "Mbps"),
-        ordering_claim("RPS vs ECMP: long-flow throughput", paired(d, "long_tput_mbps", RPS, ECMP),
-                       "(ECMP not in paper) RPS higher", +1, "RPS − ECMP", "Mbps"),
-    ]
+    figs = _scheme_plot(t, 2, "mean long-flow throughput (Mbps)", "static pairs, long-flow throughput", out_dir,
+                        hline=None)
+    cmp = _rps_vs_others(d, "long_tput_mbps", "long-flow throughput", "RPS slightly higher", "RPS higher", +1, "Mbps")
     # every flow is bounded by its fair share of E7→S15 (the n long flows and the short one share it)
     worst = 0.0
     for (_s, n), g in d.groupby(["scheme", "n_long"]):
@@ -440,17 +449,10 @@ def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
 def _analyze_fig3(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = tidy(df, "short_fct_ms", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="short-flow FCT (ms)",
-                         title="Fig. 3: static pairs, FCT of the 200 KB flow", path=out_dir / "fig3.png",
-                         order=SCHEME_NAMES)
+    figs = _scheme_plot(t, 3, "short-flow FCT (ms)", "static pairs, FCT of the 200 KB flow", out_dir)
     d1 = df[df["n_long"] >= 1]
     diffs = paired(d1, "short_fct_ms", SINGLE, RPS)
-    cmp = [
-        ordering_claim("RPS vs single path: short-flow FCT", paired(d1, "short_fct_ms", RPS, SINGLE),
-                       "RPS smaller", -1, "RPS − single path", "ms"),
-        ordering_claim("RPS vs ECMP: short-flow FCT", paired(d1, "short_fct_ms", RPS, ECMP),
-                       "(ECMP not in paper) RPS smaller", -1, "RPS − ECMP", "ms"),
-    ]
+    cmp = _rps_vs_others(d1, "short_fct_ms", "short-flow FCT", "RPS smaller", "RPS smaller", -1, "ms")
     if len(diffs) >= 2:
         lo, hi = min(diffs), max(diffs)
         grow = diffs[hi][0] - diffs[lo][0]
@@ -465,8 +467,7 @@ def _analyze_fig3(summary, out_dir: Path) -> FigureResult:
 def _analyze_fig4(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = tidy(df, "short_ooo_pct", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="out-of-order packets of the short flow (%)",
-                         title="Fig. 4: static pairs, out-of-order share", path=out_dir / "fig4.png", order=SCHEME_NAMES)
+    figs = _scheme_plot(t, 4, "out-of-order packets of the short flow (%)", "static pairs, out-of-order share", out_dir)
     r = t[(t["scheme"] == RPS) & (t["n_long"] >= 2)]
     cmp = []
     if len(r):
@@ -496,15 +497,9 @@ def _fig567_points(quick: bool) -> List[Point]:
 def _analyze_fig5(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = tidy(df, "long_tput_mbps", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="mean long-flow throughput (Mbps)",
-                         title="Fig. 5: random pairs (20 short flows), long-flow throughput", path=out_dir / "fig5.png",
-                         order=SCHEME_NAMES)
-    cmp = [
-        ordering_claim("RPS vs single path: long-flow throughput", paired(df, "long_tput_mbps", RPS, SINGLE),
-                       "RPS higher", +1, "RPS − single path", "Mbps"),
-        ordering_claim("RPS vs ECMP: long-flow throughput", paired(df, "long_tput_mbps", RPS, ECMP),
-                       "(ECMP not in paper) RPS higher", +1, "RPS − ECMP", "Mbps"),
-    ]
+    figs = _scheme_plot(t, 5, "mean long-flow throughput (Mbps)",
+                        "random pairs (20 short flows), long-flow throughput", out_dir)
+    cmp = _rps_vs_others(df, "long_tput_mbps", "long-flow throughput", "RPS higher", "RPS higher", +1, "Mbps")
     return FigureResult(t, figs, cmp, _unfinished_notes(df) + [_loss_note(df), "means per N: " +
                                                                _fmt_series(t, SCHEME_NAMES, "{:.0f}")])
 
@@ -512,24 +507,16 @@ def _analyze_fig5(summary, out_dir: Path) -> FigureResult:
 def _analyze_fig6(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = tidy(df, "short_fct_ms", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="mean short-flow FCT (ms)",
-                         title="Fig. 6: random pairs, FCT of the 20 short flows", path=out_dir / "fig6.png",
-                         order=SCHEME_NAMES)
-    cmp = [
-        ordering_claim("RPS vs single path: short-flow FCT", paired(df, "short_fct_ms", RPS, SINGLE),
-                       "RPS smaller", -1, "RPS − single path", "ms"),
-        ordering_claim("RPS vs ECMP: short-flow FCT", paired(df, "short_fct_ms", RPS, ECMP),
-                       "(ECMP not in paper) RPS smaller", -1, "RPS − ECMP", "ms"),
-    ]
+    figs = _scheme_plot(t, 6, "mean short-flow FCT (ms)", "random pairs, FCT of the 20 short flows", out_dir)
+    cmp = _rps_vs_others(df, "short_fct_ms", "short-flow FCT", "RPS smaller", "RPS smaller", -1, "ms")
     return FigureResult(t, figs, cmp, _unfinished_notes(df) + ["means per N: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])
 
 
 def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = tidy(df, "short_ooo_pct", ["scheme", "n_long"])
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="out-of-order packets of short flows (%)",
-                         title="Fig. 7: random pairs, out-of-order share", path=out_dir / "fig7.png",
-                         order=SCHEME_NAMES, hline=(20.0, "paper: about 20 %"))
+    figs = _scheme_plot(t, 7, "out-of-order packets of short flows (%)", "random pairs, out-of-order share", out_dir,
+                        hline=(20.0, "paper: about 20 %"))
     r = df[df["scheme"] == RPS]
     m, h = ci95(r["short_ooo_pct"].tolist())
     cmp = [compare_number("RPS: out-of-order share of short-flow packets (all N, all runs)", m, 20.0, unit="%",
@@ -551,12 +538,19 @@ def _short_count_claim(df, metric: str, sign: int, paper: str, unit: str) -> Com
                           f"{SHORTS} − {FEW_SHORTS} short flows (same long-flow pairs)", unit)
 
 
-def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
+def _short_count_figure(summary, metric: str, fig: int, ylabel: str, title: str, out_dir: Path):
+    """Figs. 8–9: RPS runs with 10 and with 20 short flows, one series each: (frame, table, plots)."""
     df = frame(summary)
     df["series"] = df["shorts"].map(lambda s: f"{s} short flows")
-    t = tidy(df, "long_tput_mbps", ["series", "n_long"]).rename(columns={"series": "scheme"})
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="mean long-flow throughput (Mbps)",
-                         title="Fig. 8: RPS, 10 vs 20 short flows: long-flow throughput", path=out_dir / "fig8.png")
+    t = tidy(df, metric, ["series", "n_long"]).rename(columns={"series": "scheme"})
+    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
+                         title=f"Fig. {fig}: RPS, 10 vs 20 short flows: {title}", path=out_dir / f"fig{fig}.png")
+    return df, t, figs
+
+
+def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
+    df, t, figs = _short_count_figure(summary, "long_tput_mbps", 8, "mean long-flow throughput (Mbps)",
+                                      "long-flow throughput", out_dir)
     cmp = [_short_count_claim(df, "long_tput_mbps", -1, "slightly lower with 20 short flows", "Mbps")]
     rel = []
     for _n, g in df.groupby("n_long"):
@@ -571,11 +565,8 @@ def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
 
 
 def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
-    df = frame(summary)
-    df["series"] = df["shorts"].map(lambda s: f"{s} short flows")
-    t = tidy(df, "short_fct_ms", ["series", "n_long"]).rename(columns={"series": "scheme"})
-    figs = errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel="mean short-flow FCT (ms)",
-                         title="Fig. 9: RPS, 10 vs 20 short flows: short-flow FCT", path=out_dir / "fig9.png")
+    df, t, figs = _short_count_figure(summary, "short_fct_ms", 9, "mean short-flow FCT (ms)", "short-flow FCT",
+                                      out_dir)
     cmp = [_short_count_claim(df, "short_fct_ms", +1, "higher with 20 short flows", "ms")]
     return FigureResult(t, figs, cmp, ["the first 10 short flows of the 20-flow runs are the 10-flow runs' pairs "
                                        "(same seed), so the comparison is paired"])
