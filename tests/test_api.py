@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 
 import dcnsim
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import needs_core, pcap_records, small_incast, small_pa, small_rps
 from dcnsim import ScenarioError
-from dcnsim.result import SUMMARY_KEYS, TABLE_COLUMNS
+from dcnsim.result import SUMMARY_KEYS, TABLE_COLUMNS, TABLE_SCHEMA
 
 pytestmark = needs_core
 
@@ -30,9 +31,19 @@ def test_tables_have_contract_columns(incast, pa):
         for name, cols in TABLE_COLUMNS.items():
             df = getattr(r, name)
             assert isinstance(df, pd.DataFrame)
-            # the contract's columns, in order; the core may append more
-            assert [c for c in df.columns if c in cols] == cols, name
+            # the core's schema: its columns, in order, with its dtypes
+            assert list(df.columns) == cols, name
+            for c, dtype in TABLE_SCHEMA[name]:
+                if dtype == "object":
+                    assert df[c].dtype == object or pd.api.types.is_string_dtype(df[c]), (name, c)
+                else:
+                    assert df[c].dtype == np.dtype(dtype), (name, c, df[c].dtype)
         assert set(SUMMARY_KEYS) <= set(r.summary)
+        # counts (and the seed) are integers; the wall time is not physics
+        for k in ("seed", "events", "packet_hops", "packets_created", "packets_dropped"):
+            assert type(r.summary[k]) is int, k
+        assert isinstance(r.summary["sim_time_s"], float)
+        assert "wall_s" not in r.summary and r.timing["wall_s"] > 0
     assert len(incast.blocks) > 0 and len(incast.queries) == 0
     assert len(pa.queries) > 0 and len(pa.blocks) == 0
 
@@ -42,6 +53,8 @@ def test_result_records_scenario_and_seed(incast):
     assert incast.summary["seed"] == 7
     r = dcnsim.run(small_incast(), seed=11)
     assert r.summary["seed"] == 11 and r.scenario["seed"] == 11
+    big = 2**63 + 1  # not a float: the seed crosses the boundary exactly
+    assert dcnsim.run(small_incast(), seed=big).summary["seed"] == big
 
 
 def test_flow_laws(incast, pa):
@@ -117,6 +130,7 @@ def test_same_seed_identical_tables():
     a, b = dcnsim.run(small_incast()), dcnsim.run(small_incast())
     for name in TABLE_COLUMNS:
         pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+    assert a.summary == b.summary  # physics only: nothing to leave out
     a, b = dcnsim.run(small_rps(3)), dcnsim.run(small_rps(3))
     pd.testing.assert_frame_equal(a.flows, b.flows)
     pd.testing.assert_frame_equal(a.queues, b.queues)

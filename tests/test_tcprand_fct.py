@@ -100,3 +100,12 @@ def test_verdicts_follow_their_criteria():
     # Without TCPRand only the DCTCP claim is judged.
     only = t11.comparisons(_fake(1.0, 0.7), False)
     assert [c.quantity.split(":")[0] for c in only] == ["DCTCP"]
+
+
+def test_tcprand_paper_includes_fig11():
+    """The TCPRand reproduction carries this module's figures (Fig. 11), before Fig. 12."""
+    from dcnsim.experiments.registry import get_paper
+
+    ids = [f.id for f in get_paper("tcprand").figures]
+    fct = [f.id for f in t11.FIGURES]
+    assert fct and ids[ids.index("12") - len(fct):ids.index("12")] == fct

@@ -15,7 +15,7 @@ import json
 from typing import Any, List, Optional
 
 from . import _core
-from .errors import ScenarioError
+from .errors import Problem, ScenarioError
 from .result import Result, jain
 from .scenario import (
     Bulk,
@@ -33,7 +33,6 @@ from .scenario import (
     TwoTier,
     UdpCbr,
     as_dict,
-    error_path,
     load_scenario,
     sanitize,
     to_json,
@@ -52,6 +51,7 @@ __all__ = [
     "validate",
     "Result",
     "ScenarioError",
+    "Problem",
     "jain",
     "core_version",
     "core_build",
@@ -114,24 +114,18 @@ def _require(name: str):
     return fn
 
 
-def _split_problems(message: str) -> List[str]:
-    lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
-    if len(lines) > 1 and lines[0].startswith("invalid scenario") and lines[0].endswith(":"):
-        lines = lines[1:]  # the core's header line, not a problem
-    return lines or [str(message)]
-
-
-def _problems(doc: Any) -> List[str]:
+def _problems(doc: Any) -> List[Problem]:
     """Python-side problems (values JSON cannot carry) plus the core's, for
     the rest of the document; one report per field path."""
     clean, errors = sanitize(doc)
-    core = list(_require("validate")(json.dumps(clean, allow_nan=False)))
-    seen = {error_path(e) for e in errors}
-    return errors + [e for e in core if error_path(e) not in seen]
+    core = [Problem(path, message) for path, message in _require("validate")(json.dumps(clean, allow_nan=False))]
+    seen = {e.path for e in errors}
+    return errors + [e for e in core if e.path not in seen]
 
 
-def validate(scenario: Any) -> List[str]:
-    """Every problem of a scenario (path, dict or builder), each as
+def validate(scenario: Any) -> List[Problem]:
+    """Every problem of a scenario (path, dict or builder), each a
+    :class:`Problem` ``(path, message)`` pair whose ``str()`` is
     ``"field.path: reason"``; an empty list means it is valid. Never raises
     for a bad scenario."""
     try:
@@ -150,7 +144,7 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     doc = as_dict(scenario)
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise ScenarioError([f"seed: must be an integer in [0, 2^64), got {seed!r}"])
+            raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
         doc["seed"] = seed
     problems = _problems(doc)
     if problems:
@@ -158,6 +152,6 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     text = to_json(doc)
     try:
         raw = _require("run")(text, seed)
-    except ValueError as e:
-        raise ScenarioError(_split_problems(str(e))) from None
+    except ValueError as e:  # the core's `problems`: (path, reason) pairs
+        raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None
     return Result(raw, doc)

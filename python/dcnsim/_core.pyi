@@ -4,43 +4,102 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Dict, List, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
-__all__ = ["build", "flow_size_cdf", "run", "validate", "version"]
+import numpy.typing as npt
+
+__all__ = [
+    "build",
+    "flow_size_cdf",
+    "jain",
+    "parse_count",
+    "parse_limit",
+    "parse_rate",
+    "parse_size",
+    "parse_size_si",
+    "parse_time",
+    "run",
+    "table_schema",
+    "validate",
+    "version",
+]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
-_Column = Union[List[int], List[float], List[str], List[bool]]
+
+#: a column: int64 (uint64 only if a value does not fit), float64, bool, or
+#: object (Python str) numpy array, built in Rust
+_Column = npt.NDArray[Any]
 _Table = Dict[str, _Column]
 
 class _RunOutput(TypedDict):
-    #: ``flows``, ``queues``, and when the scenario has them ``queries``
-    #: (partition_aggregate) and ``blocks`` (sync_reads); column -> values.
+    #: every table of ``table_schema()`` with ``always`` (``flows``, ``queues``,
+    #: ``queue_inputs``, ``queries``, ``blocks``, ``losses``), plus ``flow_ts``
+    #: and ``queue_ts`` with a ``trace``: table -> column -> array
     tables: Dict[str, _Table]
-    #: seed, events, packet_hops, sim_time_s, wall_s, packets_created,
-    #: packets_delivered, packets_dropped, packets_in_flight (+ extras)
-    summary: Dict[str, float]
+    #: run-level physics: ``seed`` (exact), ``events``, ``packet_hops``,
+    #: ``packets_*`` and other counts as int; ``sim_time_s`` and other times,
+    #: rates per second and means as float
+    summary: Dict[str, Union[int, float]]
+    #: how long the run took: ``wall_s`` (not physics; kept out of ``summary``)
+    timing: Dict[str, float]
     #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
     pcaps: Dict[str, bytes]
     #: which core produced the tables: ``version`` and ``build`` (source hash)
     core: Dict[str, str]
 
-def validate(scenario_json: str) -> List[str]:
-    """Every problem of the scenario, each ``"field.path: reason"``; ``[]`` = valid."""
+class _TableSchema(TypedDict):
+    #: false for the tables only a scenario's ``trace`` brings
+    always: bool
+    #: (column, numpy dtype name), in the core's order
+    columns: List[Tuple[str, str]]
+
+def table_schema() -> Dict[str, _TableSchema]:
+    """Every table a run can return, with its columns and their dtypes."""
+
+def validate(scenario_json: str) -> List[Tuple[str, str]]:
+    """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
 
 def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
-    Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+    Raises ``ValueError`` if it is invalid: its text lists the problems
+    (``"path: reason"``, one per line), its ``problems`` attribute holds
+    them as ``(path, reason)`` pairs."""
 
 def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
     """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``
     (plus ``"sampling"``): ``(name, sampling, points, mean_bytes)``.
 
-    Raises ``ValueError`` (message: the problems, one per line) if invalid."""
+    Raises ``ValueError`` if invalid (text: the problems, one per line;
+    ``problems``: the ``(path, reason)`` pairs)."""
 
 def version() -> str:
     """The core's version."""
 
 def build() -> str:
     """A hash of the core's Rust sources at build time."""
+
+# The scenario loader's unit parsers (crates/dcnsim/src/units.rs): exact
+# integers in base units; ``ValueError`` with the loader's reason text.
+
+def parse_time(text: str) -> int:
+    """``"50us"`` -> 50_000_000 (picoseconds); a bare number is an error."""
+
+def parse_rate(text: str) -> int:
+    """``"1Gbps"`` -> 1_000_000_000 (bit/s, decimal prefixes); must be > 0."""
+
+def parse_size(text: str) -> int:
+    """``"32KB"`` -> 32768 (bytes, KB = 1024 B); a bare number is bytes."""
+
+def parse_size_si(text: str) -> int:
+    """``"100KB"`` -> 100_000 (bytes, KB = 1000 B; KiB stays 1024 B)."""
+
+def parse_count(text: str) -> int:
+    """``"20"``, ``"20pkt"``, ``"20 segments"`` -> 20."""
+
+def parse_limit(text: str) -> Tuple[int, str]:
+    """A queue limit: ``"100pkt"`` -> ``(100, "packets")``, ``"32KB"`` -> ``(32768, "bytes")``."""
+
+def jain(values: List[float]) -> float:
+    """Jain's fairness index ``(Σx)² / (n·Σx²)``; NaN for no values or all zeros."""

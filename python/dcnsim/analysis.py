@@ -98,7 +98,7 @@ def flow_size_cdf(
     try:
         name, samp, points, mean = _core.flow_size_cdf(json.dumps(table))
     except ValueError as e:
-        raise ScenarioError([ln for ln in str(e).splitlines() if ln.strip()]) from None
+        raise ScenarioError(getattr(e, "problems", None) or [str(e)]) from None
     return FlowSizeCdf(name, samp, np.asarray(points, dtype=float).reshape(-1, 2), float(mean))
 
 

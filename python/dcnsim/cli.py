@@ -94,7 +94,7 @@ def format_summary(result) -> str:
         f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
         f"{fmt_count(s.get('packets_dropped', math.nan))} dropped, {fmt_count(s.get('packets_in_flight', math.nan))} in flight",
     )
-    wall = float(s.get("wall_s", math.nan))
+    wall = float(result.timing.get("wall_s", math.nan))
     hops = float(s.get("packet_hops", math.nan))
     events = float(s.get("events", math.nan))
     rate = hops / wall if wall > 0 else math.nan
@@ -103,12 +103,12 @@ def format_summary(result) -> str:
     return "\n".join(lines)
 
 
-def _one_line(problem: str) -> str:
-    """A problem as one output line, so every line starts with its file."""
-    return problem.replace("\r", "\\r").replace("\n", "\\n")
+def _one_line(problem: object) -> str:
+    """A problem (``"path: reason"``) as one output line, so every line starts with its file."""
+    return str(problem).replace("\r", "\\r").replace("\n", "\\n")
 
 
-def _print_problems(file: str, problems: Sequence[str]) -> None:
+def _print_problems(file: str, problems: Sequence[object]) -> None:
     for p in problems:
         print(f"{file}: {_one_line(p)}", file=sys.stderr)
 

@@ -2,20 +2,67 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, List, Tuple, Union
+
+
+class Problem(str):
+    """One problem of a scenario, built from the core's structured error
+    (``ScenarioError { path, message }``): ``path`` is the field
+    (``topology.k``, ``apps[0].servers[3]``; ``file``, ``syntax`` or
+    ``<document>`` for the file or the document as a whole), ``message`` the
+    reason, ``pair`` both.
+
+    It is also the text ``"path: message"`` (a ``str``), the form the command
+    line prints and the form problems had before they were structured, so
+    code that compares, searches or joins them keeps working."""
+
+    path: str
+    message: str
+
+    def __new__(cls, path: str, message: str) -> "Problem":
+        self = super().__new__(cls, f"{path}: {message}")
+        self.path, self.message = str(path), str(message)
+        return self
+
+    @property
+    def pair(self) -> Tuple[str, str]:
+        return (self.path, self.message)
+
+    @classmethod
+    def of(cls, p: Union["Problem", Tuple[str, str], str]) -> "Problem":
+        """A Problem from a Problem, a ``(path, message)`` pair, or a
+        ``"path: message"`` text (for code that builds them as text)."""
+        if isinstance(p, Problem):
+            return p
+        if isinstance(p, tuple) and len(p) == 2:
+            return cls(str(p[0]), str(p[1]))
+        path, sep, message = str(p).partition(": ")
+        return cls(path, message) if sep else cls("scenario", path)
+
+    def __repr__(self) -> str:
+        return f"Problem({self.path!r}, {self.message!r})"
+
+    def __reduce__(self):  # type: ignore[override]  # pickles as its pair
+        return (Problem, (self.path, self.message))
 
 
 class ScenarioError(ValueError):
     """A scenario could not be read or is invalid.
 
-    ``errors`` lists every problem, each as ``"field.path: reason"`` (the
-    field path is ``file`` or ``syntax`` when the file itself could not be
-    read or parsed).
+    ``errors`` lists every problem as a :class:`Problem` (``.path``,
+    ``.message``; ``str()`` is ``"field.path: reason"``); ``pairs`` the same
+    as ``(path, message)`` tuples. The field path is ``file`` or ``syntax``
+    when the file itself could not be read or parsed.
     """
 
-    def __init__(self, errors: Iterable[str]):
-        self.errors: list[str] = [str(e) for e in errors] or ["scenario: invalid"]
+    def __init__(self, errors: Iterable[Union[Problem, Tuple[str, str], str]]):
+        self.errors: List[Problem] = [Problem.of(e) for e in errors] or [Problem("scenario", "invalid")]
         super().__init__("\n".join(self.errors))
 
+    @property
+    def pairs(self) -> List[Tuple[str, str]]:
+        """Every problem as a ``(path, message)`` pair."""
+        return [e.pair for e in self.errors]
+
     def __reduce__(self):  # keep `.errors` across process boundaries (sweeps)
-        return (type(self), (self.errors,))
+        return (type(self), (self.pairs,))

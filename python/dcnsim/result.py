@@ -7,42 +7,31 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
+from . import _core
 from ._atomic import atomic_write
 
-# Columns of the core's tables (the `_core.run` contract). Used to give an
-# absent table its columns; a table the core returns keeps the core's columns.
+#: Every table a run can return, from the core (``dcnsim::results::TABLE_SCHEMA``,
+#: the one list): name -> [(column, numpy dtype), ...] in the core's order.
+TABLE_SCHEMA: Dict[str, List[Tuple[str, str]]] = {
+    name: [(str(c), str(d)) for c, d in t["columns"]] for name, t in _core.table_schema().items()
+}
+#: The tables every run returns (possibly empty) and their columns; the
+#: others (``flow_ts``, ``queue_ts``) only come with a scenario ``trace``.
 TABLE_COLUMNS: Dict[str, List[str]] = {
-    "flows": [
-        "flow_id", "app", "app_kind", "role", "transport", "src", "dst", "cc",
-        "start_s", "end_s", "fct_s", "app_bytes", "delivered_bytes", "goodput_bps",
-        "segments_sent", "bytes_sent", "retransmits", "retx_bytes", "timeouts",
-        "timeout_period_s", "fast_retransmits", "drops", "drop_runs", "max_drop_run",
-        "drop_runs_len1", "drop_runs_len2", "drop_runs_len3", "drop_runs_len4",
-        "drop_runs_len5plus", "ecn_marks", "ooo_arrivals", "final_cwnd_bytes", "completed",
-        "received_bytes", "messages_written", "messages_received",
-    ],
-    "queues": [
-        "queue_id", "node", "to", "rate_bps", "limit_bytes", "limit_pkts", "enqueued",
-        "dropped", "marked", "max_bytes", "max_pkts", "mean_bytes", "tx_bytes", "utilization",
-    ],
-    "queue_inputs": [
-        "queue_id", "node", "to", "input_queue_id", "input_from", "offered", "enqueued",
-        "dropped", "max_drop_run",
-    ],
-    "queries": ["app", "query", "n_workers", "start_s", "end_s", "qct_s", "timeouts"],
-    "blocks": [
-        "app", "block", "n_servers", "start_s", "end_s", "duration_s", "bytes",
-        "goodput_bps", "timeouts",
-    ],
+    name: [c for c, _ in TABLE_SCHEMA[name]] for name, t in _core.table_schema().items() if t["always"]
 }
 TABLES = tuple(TABLE_COLUMNS)
 
+#: Summary keys every run has (physics only: the wall time is in ``Result.timing``).
 SUMMARY_KEYS = (
-    "seed", "events", "packet_hops", "sim_time_s", "wall_s", "packets_created",
+    "seed", "events", "packet_hops", "sim_time_s", "packets_created",
     "packets_delivered", "packets_dropped", "packets_in_flight", "packets_on_links",
 )
+
+#: How long the run took; kept apart from the physics so results compare equal.
+TIMING_KEYS = ("wall_s",)
 
 FORMATS = ("csv", "parquet")
 
@@ -61,14 +50,10 @@ def _write_bytes(data: bytes, fh: IO[Any]) -> None:
 
 def jain(values: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
-    one value takes everything. NaN for no values or all zeros."""
-    xs = [float(v) for v in values]
-    n = len(xs)
-    sq = sum(x * x for x in xs)
-    if n == 0 or sq == 0.0:
-        return math.nan
-    s = sum(xs)
-    return s * s / (n * sq)
+    one value takes everything. NaN for no values or all zeros (0/0: an
+    empty selection shows as a gap, never as "fair"). The core's definition
+    (``dcnsim::results::jain``), the one the Rust tests use."""
+    return _core.jain([float(v) for v in values])
 
 
 def _finite(xs: Iterable[Any]) -> List[float]:
@@ -105,6 +90,8 @@ class Result:
     ``flows``, ``queues``, ``queries``, ``blocks`` are pandas DataFrames (empty,
     with their columns, when the run has none); ``tables`` holds every table
     the core returned by name; ``summary`` the core's run-level scalars;
+    ``timing`` how long it took (``wall_s``; not physics: two runs of one
+    scenario and seed have equal ``summary`` and tables, never equal timing);
     ``scenario`` the scenario dict as run (with the effective seed);
     ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
     the pcap traces the scenario asked for (file name -> bytes)."""
@@ -113,7 +100,14 @@ class Result:
         import pandas as pd
 
         self.scenario: Dict[str, Any] = dict(scenario or {})
-        self.summary: Dict[str, float] = dict(raw.get("summary", {}))
+        #: run-level physics: counts (and the seed) as ints, times and means as floats
+        self.summary: Dict[str, Union[int, float]] = dict(raw.get("summary", {}))
+        timing = dict(raw.get("timing") or {})
+        for k in TIMING_KEYS:  # a raw dict from an older core has them in the summary
+            if k in self.summary:
+                timing.setdefault(k, float(self.summary.pop(k)))
+        #: how long the run took: ``wall_s`` (seconds of the core's own clock)
+        self.timing: Dict[str, float] = {str(k): float(v) for k, v in timing.items()}
         #: which core produced this result: ``{"version": ..., "build": ...}``
         self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
         #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
@@ -122,10 +116,10 @@ class Result:
         raw_tables = raw.get("tables", {}) or {}
         for name in list(TABLES) + [t for t in raw_tables if t not in TABLE_COLUMNS]:
             cols = raw_tables.get(name)
-            if cols is None:
-                df = pd.DataFrame({c: [] for c in TABLE_COLUMNS[name]})
-            else:
-                df = pd.DataFrame({c: list(v) for c, v in cols.items()})
+            if cols is None:  # absent: empty, with the core's columns and dtypes
+                df = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA[name]})
+            else:  # numpy arrays from the core (plain lists from hand-made raw dicts)
+                df = pd.DataFrame(dict(cols), copy=False)
             self.tables[name] = df
 
     @property
@@ -151,6 +145,12 @@ class Result:
     @property
     def blocks(self):
         return self.tables["blocks"]
+
+    @property
+    def losses(self):
+        """Every loss indication of every TCP flow in time order: ``time_s,
+        flow_id, kind`` (``"timeout"`` or ``"fast_retransmit"``)."""
+        return self.tables["losses"]
 
     @property
     def flow_ts(self):
@@ -309,9 +309,13 @@ class Result:
         return out
 
     def summary_record(self) -> Dict[str, Any]:
-        """``summary`` and ``metrics`` in one flat, JSON-ready dict (NaN -> None),
-        with ``core_version`` and ``core_build`` (which core produced it)."""
+        """``summary``, ``timing`` and ``metrics`` in one flat, JSON-ready dict
+        (NaN -> None), with ``core_version`` and ``core_build`` (which core
+        produced it). ``wall_s`` stays in the record (sweep tables have had
+        it), but is never part of a result's physics."""
         rec = {k: _jsonable(v) for k, v in self.summary.items()}
+        for k, v in self.timing.items():
+            rec.setdefault(k, _jsonable(v))
         rec["core_version"] = self.core.get("version", "unknown")
         rec["core_build"] = self.core.get("build", "unknown")
         for k, v in self.metrics.items():

@@ -33,7 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.9/3.10 only
     import tomli as tomllib
 
-from .errors import ScenarioError
+from .errors import Problem, ScenarioError
 
 __all__ = [
     "Scenario",
@@ -437,33 +437,33 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioError([f"file: no such file: {p}"]) from None
+        raise ScenarioError([Problem("file", f"no such file: {p}")]) from None
     except IsADirectoryError:
-        raise ScenarioError([f"file: is a directory: {p}"]) from None
+        raise ScenarioError([Problem("file", f"is a directory: {p}")]) from None
     except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL in the path
-        raise ScenarioError([f"file: cannot read {p}: {e}"]) from None
+        raise ScenarioError([Problem("file", f"cannot read {p}: {e}")]) from None
     if p.suffix.lower() == ".json":
         try:
             doc = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as e:
-            raise ScenarioError([f"syntax: {e.msg} (at line {e.lineno}, column {e.colno})"]) from None
+            raise ScenarioError([Problem("syntax", f"{e.msg} (at line {e.lineno}, column {e.colno})")]) from None
         except _DuplicateKey as e:
-            raise ScenarioError([f"syntax: duplicate key {e.args[0]!r} (a JSON object may name a key once)"]) from None
+            raise ScenarioError([Problem("syntax", f"duplicate key {e.args[0]!r} (a JSON object may name a key once)")]) from None
         except RecursionError:
-            raise ScenarioError(["syntax: nested deeper than Python's JSON reader allows"]) from None
+            raise ScenarioError([Problem("syntax", "nested deeper than Python's JSON reader allows")]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits
-            raise ScenarioError([f"syntax: {e}"]) from None
+            raise ScenarioError([Problem("syntax", f"{e}")]) from None
     else:
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([f"syntax: {e}"]) from None
+            raise ScenarioError([Problem("syntax", f"{e}")]) from None
         except RecursionError:
-            raise ScenarioError(["syntax: nested deeper than the TOML reader allows"]) from None
+            raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits
-            raise ScenarioError([f"syntax: {e}"]) from None
+            raise ScenarioError([Problem("syntax", f"{e}")]) from None
     if not isinstance(doc, dict):
-        raise ScenarioError([f"{DOCUMENT}: expected a table/object at the top level"])
+        raise ScenarioError([Problem(DOCUMENT, "expected a table/object at the top level")])
     if "name" not in doc:
         doc = {"name": p.stem, **doc}
     _resolve_cdf_files(doc, p.parent)
@@ -505,9 +505,9 @@ def as_dict(scenario: Any) -> Dict[str, Any]:
         try:
             return _plain(copy.deepcopy(dict(scenario)))
         except RecursionError:
-            raise ScenarioError([f"{DOCUMENT}: nested more than {MAX_DEPTH} levels deep"]) from None
+            raise ScenarioError([Problem(DOCUMENT, f"nested more than {MAX_DEPTH} levels deep")]) from None
     raise ScenarioError(
-        [f"{DOCUMENT}: expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}"]
+        [Problem(DOCUMENT, f"expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}")]
     )
 
 
@@ -528,7 +528,7 @@ def key_path(parent: str, key: str) -> str:
 MAX_DEPTH = 64
 
 
-def _clean(value: Any, path: str, errors: List[str], depth: int = 0) -> Any:
+def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
     """A JSON-safe copy of ``value``: what JSON cannot carry is reported in
     ``errors`` (with its path) and replaced by ``None`` (dropped, for keys)."""
     where = path or DOCUMENT
@@ -536,46 +536,46 @@ def _clean(value: Any, path: str, errors: List[str], depth: int = 0) -> Any:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            errors.append(f"{where}: text with an unpaired surrogate is not valid UTF-8")
+            errors.append(Problem(where, "text with an unpaired surrogate is not valid UTF-8"))
             return None
         return value
     if isinstance(value, int) and value.bit_length() > 1024:
         # No field takes numbers near this; JSON text of it may not even be writable.
-        errors.append(f"{where}: integer of {value.bit_length()} bits is far out of range")
+        errors.append(Problem(where, f"integer of {value.bit_length()} bits is far out of range"))
         return None
     if value is None or isinstance(value, (bool, int)):
         return value
     if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
-        errors.append(f"{where}: nested more than {MAX_DEPTH} levels deep")
+        errors.append(Problem(where, f"nested more than {MAX_DEPTH} levels deep"))
         return None
     if isinstance(value, float):
         if not math.isfinite(value):
-            errors.append(f"{where}: {value!r} is not a finite number")
+            errors.append(Problem(where, f"{value!r} is not a finite number"))
             return None
         return value
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
             if not isinstance(k, str):
-                errors.append(f"{where}: key {k!r} is not a string")
+                errors.append(Problem(where, f"key {k!r} is not a string"))
                 continue
             try:
                 k.encode("utf-8")
             except UnicodeEncodeError:
-                errors.append(f"{where}: key {k!r} has an unpaired surrogate (not valid UTF-8)")
+                errors.append(Problem(where, f"key {k!r} has an unpaired surrogate (not valid UTF-8)"))
                 continue
             out[k] = _clean(v, key_path(path, k), errors, depth + 1)
         return out
     if isinstance(value, (list, tuple)):
         return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
-    errors.append(f"{where}: unsupported value of type {type(value).__name__}")
+    errors.append(Problem(where, f"unsupported value of type {type(value).__name__}"))
     return None
 
 
-def sanitize(doc: Any) -> Tuple[Any, List[str]]:
+def sanitize(doc: Any) -> Tuple[Any, List[Problem]]:
     """``(json_safe_copy, problems)``: the problems JSON itself cannot
     express (NaN, bytes, dates, non-string keys, ...), each with its path."""
-    errors: List[str] = []
+    errors: List[Problem] = []
     return _clean(doc, "", errors), errors
 
 
@@ -583,16 +583,16 @@ def to_json(doc: Mapping[str, Any]) -> str:
     """The scenario dict as the JSON text the core reads. Values JSON cannot
     carry raise ScenarioError with their field paths."""
     if not isinstance(doc, Mapping):
-        raise ScenarioError([f"{DOCUMENT}: expected a table/object, got {type(doc).__name__}"])
+        raise ScenarioError([Problem(DOCUMENT, f"expected a table/object, got {type(doc).__name__}")])
     clean, errors = sanitize(doc)
     if errors:
         raise ScenarioError(errors)
     return json.dumps(clean, allow_nan=False, separators=(",", ":"))
 
 
-def error_path(problem: str) -> str:
-    """The field path of a ``"path: reason"`` problem."""
-    return problem.split(": ", 1)[0]
+def error_path(problem: Union[Problem, str]) -> str:
+    """The field path of a problem (a :class:`Problem` or ``"path: reason"`` text)."""
+    return Problem.of(problem).path
 
 
 # --------------------------------------------------------------------------
@@ -606,7 +606,7 @@ def parse_path(path: str) -> List[Union[str, int]]:
     parts: List[Union[str, int]] = []
     for raw in _INDEX.sub(r".\1", path).split("."):
         if raw == "":
-            raise ScenarioError([f"{path}: empty component in the field path"])
+            raise ScenarioError([Problem(path, "empty component in the field path")])
         parts.append(int(raw) if raw.isdigit() else raw)
     return parts
 
@@ -618,7 +618,7 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
     ``"apps[0].servers"``); missing tables on the way are created; a value of
     ``None`` deletes the key. Builders are accepted as values."""
     out = copy.deepcopy(dict(doc))
-    errors: List[str] = []
+    errors: List[Problem] = []
     for path, value in overrides.items():
         parts = parse_path(path)
         cur: Any = out
@@ -627,7 +627,7 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
             nxt = parts[i + 1]
             if isinstance(cur, list):
                 if not isinstance(part, int) or part >= len(cur):
-                    errors.append(f"{path}: no element {part} (the list has {len(cur)})")
+                    errors.append(Problem(path, f"no element {part} (the list has {len(cur)})"))
                     ok = False
                     break
                 cur = cur[part]
@@ -640,7 +640,7 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
                     cur[key] = [] if isinstance(nxt, int) else {}
                 cur = cur[key]
             else:
-                errors.append(f"{path}: {'.'.join(map(str, parts[: i + 1]))} is not a table or list")
+                errors.append(Problem(path, f"{'.'.join(map(str, parts[: i + 1]))} is not a table or list"))
                 ok = False
                 break
         if not ok:
@@ -648,7 +648,7 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
         last = parts[-1]
         if isinstance(cur, list):
             if not isinstance(last, int) or last > len(cur) or (last == len(cur) and value is None):
-                errors.append(f"{path}: no element {last} (the list has {len(cur)})")
+                errors.append(Problem(path, f"no element {last} (the list has {len(cur)})"))
             elif value is None:
                 del cur[last]
             elif last == len(cur):
@@ -661,7 +661,7 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
             else:
                 cur[str(last)] = _plain(value)
         else:
-            errors.append(f"{path}: parent is not a table or list")
+            errors.append(Problem(path, "parent is not a table or list"))
     if errors:
         raise ScenarioError(errors)
     return out

@@ -46,7 +46,7 @@ from typing import (
     Union,
 )
 
-from .errors import ScenarioError
+from .errors import Problem, ScenarioError
 from .scenario import as_dict, with_overrides
 
 __all__ = ["Point", "SweepError", "ClusterError", "run_sweep", "grid", "point_dir"]
@@ -200,7 +200,7 @@ def run_sweep(
     # resolve and validate every point before running any
     docs: List[Dict[str, Any]] = []
     dirs: List[Path] = []
-    errors: List[str] = []
+    errors: List[Problem] = []
     seen: Dict[Path, str] = {}
     from . import _problems
     for p in pts:
@@ -215,7 +215,8 @@ def run_sweep(
             problems = _problems(doc)
         except ScenarioError as e:
             problems, doc = list(e.errors), {}
-        errors.extend(f"{p.label}: {e}" for e in problems)
+        # the point's label first: "label: field.path: reason"
+        errors.extend(Problem(f"{p.label}: {e.path}", e.message) for e in problems)
         docs.append(doc)
         dirs.append(d)
     if errors:

@@ -2,70 +2,39 @@
 // pyo3 0.22 macros expand to conversions newer clippy flags.
 #![allow(clippy::useless_conversion)]
 
-use dcnsim::results::{Column, Results};
-use pyo3::exceptions::PyValueError;
+mod metrics;
+mod problems;
+mod tables;
+mod units;
+
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
 
-fn column_to_py(py: Python<'_>, c: &Column) -> PyObject {
-    match c {
-        Column::U64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::I64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::F64(v) => PyList::new_bound(py, v).into_py(py),
-        Column::Bool(v) => PyList::new_bound(py, v).into_py(py),
-        Column::Str(v) => PyList::new_bound(py, v).into_py(py),
-    }
-}
-
-fn results_to_py(py: Python<'_>, r: &Results) -> PyResult<PyObject> {
-    let out = PyDict::new_bound(py);
-    let tables = PyDict::new_bound(py);
-    for t in &r.tables {
-        let d = PyDict::new_bound(py);
-        for (name, col) in &t.columns {
-            d.set_item(name, column_to_py(py, col))?;
-        }
-        tables.set_item(&t.name, d)?;
-    }
-    out.set_item("tables", tables)?;
-    let summary = PyDict::new_bound(py);
-    for (k, v) in &r.summary {
-        summary.set_item(k, *v)?;
-    }
-    out.set_item("summary", summary)?;
-    let pcaps = PyDict::new_bound(py);
-    for (name, bytes) in &r.pcaps {
-        pcaps.set_item(name, PyBytes::new_bound(py, bytes))?;
-    }
-    out.set_item("pcaps", pcaps)?;
-    // Which core produced these tables (sweep caches compare it).
-    let core = PyDict::new_bound(py);
-    core.set_item("version", dcnsim::VERSION)?;
-    core.set_item("build", dcnsim::BUILD_HASH)?;
-    out.set_item("core", core)?;
-    Ok(out.into_py(py))
-}
-
-/// Every problem with the scenario (JSON text), each as "field.path: reason".
+/// Every problem with the scenario (JSON text), each as a
+/// `(field.path, reason)` pair; `[]` = valid.
 #[pyfunction]
-fn validate(scenario_json: &str) -> Vec<String> {
-    dcnsim::validate_json(scenario_json)
+fn validate(scenario_json: &str) -> Vec<problems::Pair> {
+    match dcnsim::scenario::parse_config_str(scenario_json) {
+        Ok(_) => Vec::new(),
+        Err(errs) => problems::pairs(errs),
+    }
 }
 
-/// Run a scenario (JSON text). Raises ValueError listing every problem if invalid.
+/// Run a scenario (JSON text). Raises ValueError listing every problem if
+/// invalid (its `problems` attribute: the `(path, reason)` pairs).
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None))]
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
-    let r = py.allow_threads(move || dcnsim::run_json(&json, seed));
+    let r = py.allow_threads(move || {
+        let mut cfg = dcnsim::scenario::parse_config_str(&json).map_err(problems::pairs)?;
+        if let Some(s) = seed {
+            cfg.seed = s;
+        }
+        Ok::<_, Vec<problems::Pair>>((dcnsim::run(&cfg), cfg.seed))
+    });
     match r {
-        Ok(res) => results_to_py(py, &res),
-        Err(errs) => Err(PyValueError::new_err(format!(
-            "invalid scenario ({} problem{}):\n  {}",
-            errs.len(),
-            if errs.len() == 1 { "" } else { "s" },
-            errs.join("\n  ")
-        ))),
+        Ok((res, seed)) => tables::results_into_py(py, res, seed),
+        Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
     }
 }
 
@@ -74,12 +43,20 @@ type CdfTuple = (String, String, Vec<(f64, f64)>, f64);
 
 /// A flow-size CDF from a JSON table with the Poisson app's keys (`cdf` or
 /// `cdf_file`, optional `sampling`): (name, sampling, points, mean bytes).
-/// Raises ValueError listing every problem.
+/// Raises ValueError listing every problem (`problems`: the pairs).
 #[pyfunction]
-fn flow_size_cdf(table_json: &str) -> PyResult<CdfTuple> {
-    match dcnsim::flow_size_cdf_json(table_json) {
+fn flow_size_cdf(py: Python<'_>, table_json: &str) -> PyResult<CdfTuple> {
+    let parsed = serde_json::from_str::<serde_json::Value>(table_json)
+        .map_err(|e| {
+            vec![dcnsim::scenario::ScenarioError {
+                path: dcnsim::scenario::DOCUMENT.into(),
+                message: format!("invalid JSON: {e}"),
+            }]
+        })
+        .and_then(|v| dcnsim::scenario::parse_cdf_table(&v));
+    match parsed {
         Ok((c, name)) => Ok((name, c.sampling().name().to_string(), c.points(), c.mean())),
-        Err(errs) => Err(PyValueError::new_err(errs.join("\n"))),
+        Err(errs) => Err(problems::value_error(py, None, problems::pairs(errs))),
     }
 }
 
@@ -101,5 +78,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
+    units::register(m)?;
+    metrics::register(m)?;
+    tables::register(m)?;
     Ok(())
 }

@@ -624,21 +624,5 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t
 }
 
-/// Jain's fairness index (Σx)² / (n·Σx²); 1 for equal shares, 1/n for one taker.
-pub fn jain(x: &[f64]) -> f64 {
-    let s: f64 = x.iter().sum();
-    let s2: f64 = x.iter().map(|v| v * v).sum();
-    if x.is_empty() || s2 == 0.0 {
-        return 1.0;
-    }
-    s * s / (x.len() as f64 * s2)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn jain_index_bounds() {
-        assert_eq!(super::jain(&[3.0, 3.0, 3.0]), 1.0);
-        assert!((super::jain(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
-    }
-}
+/// Jain's fairness index: one definition, in `results` (NaN for no values).
+pub use crate::results::jain;

@@ -55,6 +55,29 @@ const SIZE_UNITS: &[(&str, u128)] = &[
 
 const PKT_UNITS: &[(&str, u128)] = &[("pkt", 1), ("pkts", 1), ("packets", 1)];
 
+/// Sizes with decimal prefixes (KB = 1000 B), as papers sometimes mean
+/// buffer sizes; `KiB` … stay binary. Only [`parse_size_si`] reads these.
+const SIZE_UNITS_SI: &[(&str, u128)] = &[
+    ("b", 1),
+    ("kb", 1_000),
+    ("mb", 1_000_000),
+    ("gb", 1_000_000_000),
+    ("tb", 1_000_000_000_000),
+    ("kib", 1 << 10),
+    ("mib", 1 << 20),
+    ("gib", 1 << 30),
+    ("tib", 1 << 40),
+];
+
+const COUNT_HINT: &str = "a count like '20' or '20pkt'";
+const COUNT_UNITS: &[(&str, u128)] = &[
+    ("pkt", 1),
+    ("pkts", 1),
+    ("packets", 1),
+    ("seg", 1),
+    ("segments", 1),
+];
+
 /// A parsed non-negative decimal: `mantissa × 10^exp10`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Decimal {
@@ -225,6 +248,17 @@ pub fn parse_rate(s: &str) -> Result<u64, String> {
 /// A size such as `"32KB"` (KB = 1024 B); a string without unit is bytes.
 pub fn parse_size(s: &str) -> Result<u64, String> {
     parse_with(s, SIZE_UNITS, SIZE_HINT, true)
+}
+
+/// A size with decimal prefixes (`"100KB"` = 100 000 B; `KiB` is 1024 B):
+/// the other reading of a paper's buffer size (the models' command line).
+pub fn parse_size_si(s: &str) -> Result<u64, String> {
+    parse_with(s, SIZE_UNITS_SI, SIZE_HINT, true)
+}
+
+/// A count: a bare number or one with `pkt`/`pkts`/`packets`/`seg`/`segments`.
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    parse_with(s, COUNT_UNITS, COUNT_HINT, true)
 }
 
 /// A size, or a packet count such as `"100pkt"`.
@@ -402,6 +436,19 @@ mod tests {
         assert_eq!(
             parse_size("10Gbps").unwrap_err(),
             "expected a size like '32KB' or an integer number of bytes, got '10Gbps'"
+        );
+    }
+
+    #[test]
+    fn si_sizes_and_counts() {
+        assert_eq!(parse_size_si("100KB"), Ok(100_000));
+        assert_eq!(parse_size_si("32KiB"), Ok(32768));
+        assert_eq!(parse_size_si("1500"), Ok(1500));
+        assert_eq!(parse_count("20"), Ok(20));
+        assert_eq!(parse_count("20 segments"), Ok(20));
+        assert_eq!(
+            parse_count("20MB").unwrap_err(),
+            "expected a count like '20' or '20pkt', got '20MB'"
         );
     }
 

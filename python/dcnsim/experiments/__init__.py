@@ -4,8 +4,11 @@
   :class:`Comparison`, :class:`Paper` and :func:`reproduce` (one parallel,
   resumable sweep for all selected figures, then per-figure tables, plots
   and a ``report.md``).
-* :mod:`.registry` — which papers exist (``fast`` so far).
-* :mod:`.fast` — FaST (Hwang & Yoo, TIIS 2014): §3 and Figs. 4–12.
+* :mod:`.registry` — which papers exist.
+* one package per paper (:mod:`.fast`, :mod:`.kulkarni`, :mod:`.tcprand`,
+  :mod:`.rps`): ``common`` (constants, scenarios, readers), a module per
+  figure family, and ``PAPER`` in its ``__init__``; :mod:`.tcprand_fct`
+  (TCPRand's Fig. 11) is one module.
 """
 
 from .framework import (

@@ -10,7 +10,9 @@
 
 Pure Python + numpy. This subpackage imports nothing from the parent
 ``dcnsim`` package (only relative imports among its own modules), so it works
-without the compiled ``dcnsim._core``. Formulas and our reading of the
+without the compiled ``dcnsim._core`` — except :mod:`.fromrun` (not imported
+here), which reads a results directory's ``scenario.json`` with the scenario
+loader's unit parser (``dcnsim.units``, in the core). Formulas and our reading of the
 ambiguous points: ``docs/models.md``.
 """
 

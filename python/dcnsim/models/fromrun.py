@@ -5,18 +5,20 @@
 ``summary.json``. :func:`model_from_run` measures the model's inputs from
 those tables exactly as :mod:`dcnsim.models.measure` defines them and
 evaluates the TD-only, Full, Split and n × Padhye models beside the
-simulated goodput. Only the standard library, numpy and pandas are used, so
-this works on results copied from another machine without the simulator.
+simulated goodput. scenario.json's units are read by the scenario loader's
+own parser (:mod:`dcnsim.units`, in the core) — the one module of
+:mod:`dcnsim.models` that needs the compiled core. It works on results
+copied from another machine.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
+from ..units import parse_rate, parse_size, parse_time
 from .measure import IncastInputs, incast_inputs, model_vs_sim
 
 __all__ = ["RunModel", "model_from_run", "read_table"]
@@ -34,26 +36,16 @@ def read_table(d: Path, name: str):
 
 
 def _size_bytes(v: Any, default: float) -> float:
-    """A size from scenario.json: an int (bytes) or a unit string."""
+    """A size from scenario.json: an int (bytes) or a unit string (the core's parser)."""
     if v is None:
         return default
     if isinstance(v, (int, float)):
         return float(v)
-    s = str(v).strip().lower()
-    for suffix, mult in (("kib", 1024), ("mib", 1024**2), ("kb", 1024), ("mb", 1024**2), ("b", 1)):
-        if s.endswith(suffix):
-            return float(s[: -len(suffix)]) * mult
-    return float(s)
+    return parse_size(str(v)).binary
 
 
 def _rate_bps(v: Any) -> Optional[float]:
-    if v is None:
-        return None
-    s = str(v).strip().lower()
-    for suffix, mult in (("gbps", 1e9), ("mbps", 1e6), ("kbps", 1e3), ("bps", 1.0)):
-        if s.endswith(suffix):
-            return float(s[: -len(suffix)]) * mult
-    return None
+    return None if v is None else parse_rate(str(v))
 
 
 @dataclass
@@ -126,7 +118,7 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
         blocks,
         payload,
         rtt_s=rtt,
-        t0_default_s=None if rto_min is None else _time_s(rto_min),
+        t0_default_s=None if rto_min is None else parse_time(str(rto_min)),
         events=losses,
         app=app,
     )
@@ -137,10 +129,3 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
         notes.append("no link rate in scenario.json: models are not capped at the bottleneck")
     return RunModel(str(d), inputs, tp, payload, capacity, notes)
 
-
-def _time_s(v: Any) -> float:
-    s = str(v).strip().lower()
-    for suffix, mult in (("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)):
-        if s.endswith(suffix):
-            return float(s[: -len(suffix)]) * mult
-    return math.nan

@@ -1,0 +1,54 @@
+//! `results::TABLE_SCHEMA` is the list of tables and columns Python gives
+//! absent tables: a run that exercises every table (all four app kinds, a
+//! trace) returns exactly those columns, in that order, with those types.
+
+use dcnsim::results::{table_schema, Results, TABLE_SCHEMA};
+
+fn conforms(r: &Results, traced: bool) {
+    for t in &r.tables {
+        let s = table_schema(&t.name)
+            .unwrap_or_else(|| panic!("table {} is not in TABLE_SCHEMA", t.name));
+        let got: Vec<(&str, &str)> = t
+            .columns
+            .iter()
+            .map(|(n, c)| (n.as_str(), c.dtype().name()))
+            .collect();
+        let want: Vec<(&str, &str)> = s.columns.iter().map(|(n, d)| (*n, d.name())).collect();
+        assert_eq!(got, want, "table {}", t.name);
+    }
+    for s in TABLE_SCHEMA {
+        let present = r.table(s.name).is_some();
+        assert_eq!(
+            present,
+            s.always || traced,
+            "table {} present = {present}",
+            s.name
+        );
+    }
+}
+
+#[test]
+fn every_table_has_the_schema_columns() {
+    let doc = |trace: bool| {
+        let mut v = serde_json::json!({
+            "name": "all-tables", "stop": "50ms",
+            "topology": {"kind": "star", "hosts": 12, "rate": "1Gbps", "delay": "25us",
+                         "buffer": "100KB"},
+            "tcp": {"rto_min": "10ms"},
+            "apps": [
+                {"kind": "bulk", "src": 11, "dst": 0, "size": "1MB"},
+                {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-5", "queries": 2},
+                {"kind": "sync_reads", "client": 6, "servers": "7-10", "blocks": 2},
+                {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "10Mbps"}
+            ]
+        });
+        if trace {
+            v["trace"] = serde_json::json!({"interval": "1ms", "queues": "all"});
+        }
+        v.to_string()
+    };
+    for traced in [false, true] {
+        let r = dcnsim::run_json(&doc(traced), None).unwrap();
+        conforms(&r, traced);
+    }
+}

@@ -1,0 +1,185 @@
+"""FaST (Hwang & Yoo, KSII TIIS 8(3), 2014): §3 and Figs. 4–12.
+
+``dcnsim reproduce fast`` runs every FaST row of EXPERIMENTS.md. The setup,
+every choice the paper leaves open and every difference from the paper's
+numbers are explained in docs/fast.md; the choices are also listed in
+:data:`SETTINGS` and printed with the results.
+
+Topology (the paper's Fig. 3): one aggregation switch, 5 ToRs, 20 servers per
+ToR; 1 Gbps server–ToR, 10 Gbps ToR–aggregation; 25 µs per link; 100 KB per
+ToR port, a large (10 MB) buffer per aggregation port; ECN threshold K = 20
+packets on 1 Gbps ports and 65 packets on 10 Gbps ports. It is a ``custom``
+topology because the built-in ``two_tier`` gives a ToR's 10 Gbps uplink the
+ToR's K (20) and a link's ``buffer`` applies to both of its ends: each
+ToR–aggregation link is split by a pass-through switch ``up<r>`` (10 Gbps,
+zero delay) so that the ToR side has 100 KB / K = 65 and the aggregation
+side 10 MB / K = 65 (``up<r>`` never queues: it receives and sends at the
+same 10 Gbps rate; it adds one 1.2 µs store-and-forward per direction).
+
+Hosts: 0 = the root (aggregator), a 21st server on ToR 0; 1–100 = the
+servers, numbered round-robin over the racks (host h on ToR (h − 1) mod 5);
+101 = the background sender, a 21st server on ToR 1 (Figs. 7–9). The n
+workers of a query are hosts 1..n, so they are spread evenly over the five
+racks and the bottleneck is ToR 0's port to the root for every n.
+"""
+
+from __future__ import annotations
+
+from ..framework import Figure, Paper, Setting
+from .background import BG_CFGS as BG_CFGS
+from .background import (
+    _analyze_fig7,
+    _analyze_fig8,
+    _analyze_fig9,
+    _fig8_points,
+    _fig789_points,
+)
+from .common import AGG_BUFFER as AGG_BUFFER
+from .common import BASE as BASE
+from .common import BG_HOST as BG_HOST
+from .common import (
+    BG_LEAD_S,
+    BG_SIZE,
+    HOST_JITTER,
+    INIT_CWND,
+    MSS,
+    PERSISTENT_GAP,
+    QUERY_SPACING_S,
+    RWND,
+)
+from .common import CORE_RATE as CORE_RATE
+from .common import DELAY as DELAY
+from .common import HOST_RATE as HOST_RATE
+from .common import K_1G as K_1G
+from .common import K_10G as K_10G
+from .common import LINESTYLES as LINESTYLES
+from .common import MAIN3 as MAIN3
+from .common import NS as NS
+from .common import PAPER_QCT_N100_MS as PAPER_QCT_N100_MS
+from .common import PER_RACK as PER_RACK
+from .common import QUERIES as QUERIES
+from .common import QUICK_NS as QUICK_NS
+from .common import QUICK_QUERIES as QUICK_QUERIES
+from .common import RACKS as RACKS
+from .common import RESPONSE as RESPONSE
+from .common import ROOT as ROOT
+from .common import RTO_MIN as RTO_MIN
+from .common import SERIES as SERIES
+from .common import SERIES_NAMES as SERIES_NAMES
+from .common import TOR_BUFFER as TOR_BUFFER
+from .common import PaConfig as PaConfig
+from .common import pa_frame as pa_frame
+from .common import pa_metrics as pa_metrics
+from .common import pa_scenario as pa_scenario
+from .common import rack_of as rack_of
+from .common import tcp as tcp
+from .common import topology as topology
+from .common import worker_hosts as worker_hosts
+from .convergence import FIG10_SENDERS as FIG10_SENDERS
+from .convergence import _analyze_fig10, _fig10_points
+from .fairness import FIG11_FLOWS as FIG11_FLOWS
+from .fairness import _analyze_fig11, _fig11_points
+from .figs4_6 import FIG4_CFGS as FIG4_CFGS
+from .figs4_6 import FIG6_N as FIG6_N
+from .figs4_6 import (
+    _analyze_fig4,
+    _analyze_fig5,
+    _analyze_fig6,
+    _fig6_points,
+    _fig456_points,
+)
+from .model import S3_STAR_SETTINGS as S3_STAR_SETTINGS
+from .model import _analyze_s3, _s3_points
+from .model import star_incast as star_incast
+from .segment_size import FIG12_NS as FIG12_NS
+from .segment_size import FIG12_SIZES as FIG12_SIZES
+from .segment_size import QUICK_FIG12_NS as QUICK_FIG12_NS
+from .segment_size import QUICK_FIG12_SIZES as QUICK_FIG12_SIZES
+from .segment_size import _analyze_fig12, _fig12_points
+from .settings import QUICK_SETTINGS_NS as QUICK_SETTINGS_NS
+from .settings import SETTINGS_NS as SETTINGS_NS
+from .settings import VARIANTS as VARIANTS
+from .settings import _analyze_settings, _settings_points
+
+# ---------------------------------------------------------------- the paper
+
+SETTINGS = [
+    Setting("worker placement", "root = a 21st server on ToR 0; n workers round-robin over the 5 racks",
+            "the paper does not say; the bottleneck is ToR 0's port to the root either way; a 21st server "
+            "lets n reach 100 with 100 workers"),
+    Setting("per-port ECN threshold", "K = 20 pkt on every 1 Gbps port, 65 pkt on every 10 Gbps port",
+            "as the paper; needs a custom topology (two_tier gives the ToR uplink the ToR's K, and a "
+            "link's buffer applies to both ends)"),
+    Setting("MSS / headers", f"{MSS} B payload + 40 B TCP/IP = 1500 B packets", "the paper's 1.5 KB segments"),
+    Setting("initial window (init_cwnd)", f"{INIT_CWND} segments",
+            "ns-3 of 2014 started at 1–2 segments; 10 (today's default) makes the first burst alone "
+            "overflow 100 KB", "init_cwnd 10 in Figs. 4–9; 1 in the settings figure"),
+    Setting("delayed ACKs", "off", "a 40 ms (Linux) or 200 ms (ns-3) timer is longer than RTOmin = 10 ms "
+            "and turns every odd-length response into a timeout", "on, in the settings figure"),
+    Setting("SACK", "off", "NewReno of the paper's time", "on, in the settings figure"),
+    Setting("L2 framing overhead", "0 B", "ns-3 point-to-point links of the paper's time",
+            "38 B, in the settings figure"),
+    Setting("connections", "fresh per query (each query opens new connections)",
+            "FaST's probing stage acts on a connection's first segments; the paper's claims "
+            "(no loss at n ≤ 50 for FaST) need it", "persistent connections in Figs. 4–5"),
+    Setting("time between queries", f"query i starts at i × {QUERY_SPACING_S:g} s (fresh); "
+            f"gap {PERSISTENT_GAP} (persistent)", "longer than any query, so queries never overlap "
+            "(checked)", "persistent with a 10 ms gap, in the settings figure"),
+    Setting("host jitter", f"{HOST_JITTER}", "breaks the lock-step of identical deterministic queries; "
+            "without it all 100 queries of a point are the same query", "0, in the settings figure"),
+    Setting("receive window", f"{RWND}", "ns-3's default socket buffer of the time; with 1 MB one 1 Gbps "
+            "sender overflows its own 100-packet NIC queue"),
+    Setting("NIC queue", "100 packets", "ns-3's point-to-point default"),
+    Setting("background flow (Figs. 7–9)", f"{BG_SIZE} from a 21st server on ToR 1 to the root, one per query, "
+            f"starting {BG_LEAD_S * 1e3:g} ms before it", "the paper: 'fully utilizes the bottleneck before "
+            "the application begins'", "background sender at 10 Gbps (its queue at the ToR, not its NIC)"),
+    Setting("FaST eq. (9)", "continuous: seg = max(100 B, MSS·vwnd/Wmin) below Wmin",
+            "SPEC §2.1", "literal (seg = MSS·min(1, vwnd)) as its own series everywhere"),
+    Setting("FaST probing stage", "first 3 segments of a connection are 100 B", "Algorithm 1, m ≤ 3"),
+    Setting("DCTCP/FaST g, Wmin, S_min", "g = 1/16, Wmin = 2, S_min = 100 B", "as the paper"),
+]
+
+SETUP = (
+    "One aggregation switch, 5 ToRs × 20 servers; 1 Gbps server–ToR, 10 Gbps ToR–aggregation; 25 µs per link "
+    "(200 µs cross-rack RTT); 100 KB per ToR port, 10 MB per aggregation port; K = 20 packets at 1 Gbps and "
+    "65 at 10 Gbps; RTOmin 10 ms; 10 KB responses; 100 queries per point; NewReno, DCTCP (g = 1/16) and FaST "
+    "(g = 1/16, Wmin = 2, S_min = 100 B, 3 probing segments), FaST in both readings of eq. (9). "
+    "Partition/aggregate: the root (host 0, a 21st server on ToR 0) queries n workers spread round-robin "
+    "over the racks. The paper's 100 KB is dcnsim's \"100KB\" = 102 400 B."
+)
+
+PAPER = Paper(
+    key="fast",
+    title="FaST (Hwang & Yoo, TIIS 2014)",
+    citation="J. Hwang and J. Yoo, \"FaST: Fine-grained and Scalable TCP for Cloud Data Center Networks\", "
+             "KSII Transactions on Internet and Information Systems 8(3):762–777, 2014.",
+    docs="docs/fast.md",
+    setup=SETUP,
+    settings=SETTINGS,
+    figures=[
+        Figure("§3", "DCTCP scalability: N*, N*max (eqs. 4–7) and the simulated incast onset", _s3_points,
+               _analyze_s3, "N* ≈ 14, N*max ≈ 37.5 (incast onset ≈ 35 workers in the DCTCP paper)"),
+        Figure("4", "mean query completion time vs number of workers", _fig456_points, _analyze_fig4,
+               "no loss for n ≤ 30 (all); at n = 100 NewReno ≈ 72 ms, DCTCP ≈ 43 ms, FaST ≈ 16 ms; "
+               "FaST flat until n ≈ 50"),
+        Figure("5", "mean total timeouts per query vs number of workers", _fig456_points, _analyze_fig5,
+               "0 for n ≤ 30; grows ~linearly; FaST far fewer"),
+        Figure("6", "CDF of timeouts per worker, n = 100", _fig6_points, _analyze_fig6,
+               "> 50 % of NewReno/DCTCP flows have ≥ 2 timeouts; some NewReno 3; FaST mostly ≤ 1"),
+        Figure("7", "mean QCT with one 10 MB background flow to the root", _fig789_points, _analyze_fig7,
+               "NewReno up to 281 ms at n = 100; FaST < 35 ms, below DCTCP"),
+        Figure("8", "timeouts per query with the background flow", _fig8_points, _analyze_fig8,
+               "slightly more than Fig. 5; FaST starts at n ≈ 30"),
+        Figure("9", "throughput of the background flow", _fig789_points, _analyze_fig9,
+               "NewReno highest for n < 50; DCTCP ≈ FaST; FaST ≈ NewReno for n > 50"),
+        Figure("10", "convergence: five long FaST flows starting 3 s apart", _fig10_points, _analyze_fig10,
+               "fast convergence to the fair share"),
+        Figure("11", "fairness of 45 long FaST flows in one rack", _fig11_points, _analyze_fig11,
+               "Jain index 0.999"),
+        Figure("12", "DCTCP's QCT vs fixed segment size", _fig12_points, _analyze_fig12,
+               "N = 25: larger is better; N ≥ 40: smaller is better; N = 40: ≈ 12.5 ms at 1500 B, best near "
+               "1000 B"),
+        Figure("settings", "the implicit settings, one at a time (Fig. 4's setup)", _settings_points,
+               _analyze_settings, ""),
+    ],
+)

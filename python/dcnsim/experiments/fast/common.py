@@ -1,0 +1,319 @@
+"""FaST (Hwang & Yoo, 2014): what the figures share — constants, scenarios, reading results."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...sweep import Point
+from ..framework import read_table
+
+# ---------------------------------------------------------------- constants
+
+RACKS = 5
+PER_RACK = 20
+ROOT = 0
+BG_HOST = 1 + RACKS * PER_RACK  # 101
+HOST_RATE = "1Gbps"
+CORE_RATE = "10Gbps"
+DELAY = "25us"
+TOR_BUFFER = "100KB"
+AGG_BUFFER = "10MB"
+K_1G = "20pkt"
+K_10G = "65pkt"
+RTO_MIN = "10ms"
+RESPONSE = "10KB"
+MSS = 1460
+RWND = "128KB"
+INIT_CWND = 2
+HOST_JITTER = "1us"
+QUERY_SPACING_S = 0.5  # fresh connections: query i starts at i * 0.5 s
+PERSISTENT_GAP = "0s"
+BG_SIZE = "10MB"
+BG_LEAD_S = 0.02  # the background flow starts 20 ms before its query
+
+QUERIES = 100
+QUICK_QUERIES = 10
+NS: Tuple[int, ...] = tuple(range(10, 101, 10))
+QUICK_NS: Tuple[int, ...] = (10, 30, 50, 70, 100)
+
+#: (series name, key used in labels, tcp keys)
+SERIES: List[Tuple[str, str, Dict[str, Any]]] = [
+    ("NewReno", "newreno", {"cc": "newreno"}),
+    ("DCTCP", "dctcp", {"cc": "dctcp"}),
+    ("FaST", "fast", {"cc": "fast", "fast_seg_rule": "continuous"}),
+    ("FaST, eq. 9 literal", "fastlit", {"cc": "fast", "fast_seg_rule": "literal"}),
+]
+SERIES_NAMES = [s[0] for s in SERIES]
+MAIN3 = SERIES_NAMES[:3]
+LINESTYLES = {"FaST, eq. 9 literal": "--"}
+
+PAPER_QCT_N100_MS = {"NewReno": 72.0, "DCTCP": 43.0, "FaST": 16.0}
+
+# ---------------------------------------------------------------- scenarios
+
+
+def rack_of(h: int) -> int:
+    """Rack of server h (1..100): hosts are numbered round-robin over the racks."""
+    return (h - 1) % RACKS
+
+
+def worker_hosts(n: int) -> str:
+    """The n workers, hosts 1..n: host h is in rack (h − 1) mod 5, so any n
+    workers are spread evenly over the racks (20 per rack at n = 100)."""
+    if not 1 <= n <= RACKS * PER_RACK:
+        raise ValueError(f"n must be in 1..{RACKS * PER_RACK}, got {n}")
+    return f"1-{n}"
+
+
+@lru_cache(maxsize=8)
+def _topology(bg_rate: str) -> str:
+    import json
+
+    nodes = [{"name": "root", "kind": "host"}]
+    nodes += [{"name": f"s{h}", "kind": "host"} for h in range(1, RACKS * PER_RACK + 1)]
+    nodes.append({"name": "bg", "kind": "host"})
+    for r in range(RACKS):
+        nodes += [{"name": f"tor{r}", "kind": "switch"}, {"name": f"up{r}", "kind": "switch"}]
+    nodes.append({"name": "agg", "kind": "switch"})
+
+    def edge(host: str, rack: int, rate: str = HOST_RATE) -> Dict[str, Any]:
+        return {"a": host, "b": f"tor{rack}", "rate": rate, "delay": DELAY, "buffer": TOR_BUFFER, "ecn_k": K_1G}
+
+    links = [edge("root", 0)]
+    links += [edge(f"s{h}", rack_of(h)) for h in range(1, RACKS * PER_RACK + 1)]
+    links.append(edge("bg", 1, bg_rate))
+    for r in range(RACKS):
+        links.append({"a": f"tor{r}", "b": f"up{r}", "rate": CORE_RATE, "delay": DELAY,
+                      "buffer": TOR_BUFFER, "ecn_k": K_10G})
+        links.append({"a": f"up{r}", "b": "agg", "rate": CORE_RATE, "delay": "0s",
+                      "buffer": AGG_BUFFER, "ecn_k": K_10G})
+    return json.dumps({"kind": "custom", "nodes": nodes, "links": links, "nic_buffer": "100pkt"})
+
+
+def topology(bg_rate: str = HOST_RATE) -> Dict[str, Any]:
+    """The paper's two-tier topology as a ``custom`` topology (see the module
+    doc): host 0 the root (ToR 0), hosts 1–100 the servers (host h on ToR
+    (h − 1) mod 5), host 101 the background sender (ToR 1, at ``bg_rate``)."""
+    import json
+
+    return json.loads(_topology(bg_rate))
+
+
+def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict[str, Any]:
+    """The [tcp] table: every setting the paper leaves implicit is explicit."""
+    t: Dict[str, Any] = {
+        "cc": "newreno",
+        "mss": MSS,
+        "init_cwnd": init_cwnd,
+        "rwnd": RWND,
+        "rto_min": RTO_MIN,
+        "delayed_ack": False,
+        "sack": False,
+        "dctcp_g": 0.0625,
+    }
+    t.update(series)
+    if t["cc"] == "fast":
+        t.update({"fast_g": 0.0625, "fast_wmin": 2, "fast_smin": "100B", "fast_probe_segments": 3})
+        t.setdefault("fast_seg_rule", "continuous")
+    t.update(over)
+    return t
+
+
+def _doc(name: str, topo: Dict[str, Any], tcp_table: Dict[str, Any], apps: List[Dict[str, Any]], stop_s: float,
+         l2_overhead: int = 0, host_jitter: str = HOST_JITTER) -> Dict[str, Any]:
+    d: Dict[str, Any] = {
+        "name": name,
+        "seed": 1,
+        "stop": f"{stop_s:g}s",
+        "l2_overhead": l2_overhead,
+        "host_jitter": host_jitter,
+        "topology": topo,
+        "routing": {"mode": "single"},
+        "tcp": tcp_table,
+        "apps": apps,
+    }
+    return d
+
+
+@dataclass(frozen=True)
+class PaConfig:
+    """How a partition/aggregate experiment is run (what the paper leaves open)."""
+
+    connections: str = "fresh"  # "fresh": new connections per query; "persistent": one set, reused
+    init_cwnd: int = INIT_CWND
+    gap: str = PERSISTENT_GAP  # persistent: time from a query's end to the next query
+    delayed_ack: bool = False
+    sack: bool = False
+    l2_overhead: int = 0
+    host_jitter: str = HOST_JITTER
+    bg: Optional[str] = None  # background sender's link rate, None = no background flow
+
+    def key(self) -> str:
+        parts = ["bg" + self.bg.replace("Gbps", "g").replace("Mbps", "m") if self.bg else "pa",
+                 "persist" if self.connections == "persistent" else "fresh", f"ic{self.init_cwnd}"]
+        if self.connections == "persistent" and self.gap != PERSISTENT_GAP:
+            parts.append("gap" + self.gap)
+        if self.delayed_ack:
+            parts.append("delack")
+        if self.sack:
+            parts.append("sack")
+        if self.l2_overhead:
+            parts.append(f"l2{self.l2_overhead}")
+        if self.host_jitter != HOST_JITTER:
+            parts.append("jit" + self.host_jitter)
+        return "-".join(parts)
+
+
+BASE = PaConfig()
+
+
+def pa_scenario(n: int, series: Dict[str, Any], cfg: PaConfig = BASE, queries: int = QUERIES,
+                name: str = "fast-pa") -> Dict[str, Any]:
+    """n workers answer ``queries`` queries of the root with 10 KB each.
+
+    ``fresh``: query i is its own partition/aggregate app starting at
+    i·0.5 s with its own connections (so the FaST probing stage and the
+    initial window apply to every query). ``persistent``: one app, the
+    connections (and their cwnd, α, vwnd) carry over; the next query starts
+    ``gap`` after the previous one ends. With ``bg``, each query has its own
+    10 MB background flow from host 101 to the root that starts 20 ms
+    earlier (fresh connections only)."""
+    workers = worker_hosts(n)
+    t = tcp(series, cfg.init_cwnd, delayed_ack=cfg.delayed_ack, sack=cfg.sack)
+    apps: List[Dict[str, Any]] = []
+    if cfg.connections == "fresh":
+        for i in range(queries):
+            t0 = i * QUERY_SPACING_S
+            if cfg.bg:
+                apps.append({"kind": "bulk", "src": BG_HOST, "dst": ROOT, "size": BG_SIZE, "start": f"{t0:g}s"})
+                t0 += BG_LEAD_S
+            apps.append({"kind": "partition_aggregate", "aggregator": ROOT, "workers": workers,
+                         "response": RESPONSE, "queries": 1, "start": f"{t0:g}s"})
+        stop = queries * QUERY_SPACING_S + 30
+    elif cfg.connections == "persistent":
+        if cfg.bg:
+            raise ValueError("a background flow per query needs fresh connections")
+        apps.append({"kind": "partition_aggregate", "aggregator": ROOT, "workers": workers,
+                     "response": RESPONSE, "queries": queries, "gap": cfg.gap})
+        stop = queries * 1.0 + 30
+    else:
+        raise ValueError(f"connections must be 'fresh' or 'persistent', got {cfg.connections!r}")
+    topo = topology(bg_rate=cfg.bg or HOST_RATE)
+    return _doc(name, topo, t, apps, stop, l2_overhead=cfg.l2_overhead, host_jitter=cfg.host_jitter)
+
+
+def _pa_point(cfg: PaConfig, series: Tuple[str, str, Dict[str, Any]], n: int, queries: int) -> Point:
+    name, skey, keys = series
+    label = f"{cfg.key()}-{skey}-n{n:03d}"
+    params = {"config": cfg.key(), "connections": cfg.connections, "init_cwnd": cfg.init_cwnd,
+              "background": cfg.bg or "none", "series": name, "n": n}
+    return Point(label, pa_scenario(n, keys, cfg, queries, name=label), None, params)
+
+
+def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
+               series: Sequence[Tuple[str, str, Dict[str, Any]]] = tuple(SERIES)) -> List[Point]:
+    q = QUICK_QUERIES if quick else QUERIES
+    return [_pa_point(c, s, n, q) for c in cfgs for s in series for n in ns]
+
+
+# ---------------------------------------------------------------- reading results
+
+
+@lru_cache(maxsize=4096)
+def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
+    """Per-point metrics of a partition/aggregate run (cached per file version)."""
+
+    q = read_table(point_dir, "queries")
+    qct = q["qct_s"].astype(float)
+    done = qct.dropna()
+    out = {
+        "queries": float(len(q)),
+        "unfinished": float(qct.isna().sum()),
+        "qct_mean_ms": float(done.mean() * 1e3) if len(done) else math.nan,
+        "qct_p50_ms": float(done.median() * 1e3) if len(done) else math.nan,
+        "qct_p99_ms": float(np.percentile(done, 99) * 1e3) if len(done) else math.nan,
+        "qct_max_ms": float(done.max() * 1e3) if len(done) else math.nan,
+        "timeouts_per_query": float(q["timeouts"].astype(float).mean()) if len(q) else math.nan,
+    }
+    # fresh connections: every query is its own app, started on a fixed grid;
+    # report any query still running when the next one starts
+    qs = q.sort_values("start_s")
+    ends = qs["end_s"].astype(float).to_numpy()
+    starts = qs["start_s"].astype(float).to_numpy()
+    out["overlaps"] = float(np.sum(ends[:-1] > starts[1:])) if len(qs) > 1 else 0.0
+    return out
+
+
+def pa_metrics(row: Any) -> Dict[str, float]:
+    d = Path(row["dir"])
+    p = d / "queries.csv"
+    return _pa_metrics(str(d), p.stat().st_mtime if p.exists() else 0.0)
+
+
+def _flows(row: Any, cols: Sequence[str]):
+    import pandas as pd
+
+    d = Path(row["dir"])
+    p = d / "flows.csv"
+    if p.is_file():
+        return pd.read_csv(p, usecols=list(cols))
+    return read_table(d, "flows")[list(cols)]
+
+
+def pa_frame(summary) -> Any:
+    """The summary rows with the per-point PA metrics as columns."""
+    import pandas as pd
+
+    rows = []
+    for _, r in summary.iterrows():
+        rec = {k: r[k] for k in ("label", "config", "connections", "init_cwnd", "background", "series", "n") if k in r}
+        for k in ("n", "init_cwnd"):
+            if k in rec and rec[k] == rec[k]:  # not NaN
+                rec[k] = int(rec[k])
+        rec.update(pa_metrics(r))
+        rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def _at(df, **kw) -> Any:
+    m = np.ones(len(df), dtype=bool)
+    for k, v in kw.items():
+        m &= (df[k] == v).to_numpy()
+    return df[m]
+
+
+def _val(df, col: str, **kw) -> float:
+    d = _at(df, **kw)
+    return float(d[col].iloc[0]) if len(d) else math.nan
+
+
+def _first_n(df, col: str, **kw) -> Optional[int]:
+    """Smallest n with col > 0 (None if never)."""
+    d = _at(df, **kw).sort_values("n")
+    hit = d[d[col] > 0]
+    return int(hit["n"].iloc[0]) if len(hit) else None
+
+
+def _panel_name(cfg_key: str) -> str:
+    """Short panel title of a configuration key."""
+    c = cfg_key.split("-")
+    ic = [x for x in c if x.startswith("ic")][0][2:]
+    if c[0].startswith("bg"):
+        return f"background sender at {c[0][2:-1]} Gbps · init_cwnd {ic}"
+    conn = "fresh connections per query" if "fresh" in c else "persistent connections"
+    return f"{conn} · init_cwnd {ic}"
+
+
+def _overlap_notes(df) -> List[str]:
+    notes = []
+    bad = df[(df.get("overlaps", 0) > 0) | (df.get("unfinished", 0) > 0)] if len(df) else df
+    for _, r in bad.iterrows():
+        notes.append(f"{r['label']}: {int(r['overlaps'])} queries still running when the next started, "
+                     f"{int(r['unfinished'])} unfinished — its means are biased")
+    return notes

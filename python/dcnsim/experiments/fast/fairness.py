@@ -1,0 +1,74 @@
+"""FaST (Hwang & Yoo, 2014): Fig. 11 (fairness)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ...sweep import Point
+from ..framework import FigureResult, compare_number, read_table
+from .common import (
+    DELAY,
+    HOST_RATE,
+    K_1G,
+    SERIES,
+    SERIES_NAMES,
+    TOR_BUFFER,
+    _at,
+    _doc,
+    tcp,
+)
+
+# ---------------------------------------------------------------- Fig. 11 (fairness)
+
+FIG11_FLOWS = 45
+
+
+def _fig11_points(quick: bool) -> List[Point]:
+    dur = 2.0 if quick else 10.0
+    pts = []
+    topo = {"kind": "star", "hosts": FIG11_FLOWS + 1, "rate": HOST_RATE, "delay": DELAY, "buffer": TOR_BUFFER,
+            "ecn_k": K_1G, "nic_buffer": "100pkt"}
+    for name, key, keys in SERIES:
+        apps = [{"kind": "bulk", "src": h, "dst": 0, "duration": f"{dur:g}s"} for h in range(1, FIG11_FLOWS + 1)]
+        label = f"fair45-{key}-{dur:g}s"
+        doc = _doc(label, topo, tcp(keys), apps, dur + 1.0)
+        pts.append(Point(label, doc, None, {"series": name, "duration_s": dur}))
+    return pts
+
+
+def _analyze_fig11(summary, out_dir: Path) -> FigureResult:
+    import pandas as pd
+
+    from ... import jain
+    from ...plots import new_figure, save, series_colors
+
+    rows = []
+    for _, r in summary.iterrows():
+        f = read_table(r, "flows")
+        f = f[f["role"] == "bulk"].sort_values("src")
+        for i, (_, fr) in enumerate(f.iterrows()):
+            rows.append({"series": r["series"], "worker": i + 1, "src": int(fr["src"]),
+                         "throughput_mbps": float(fr["goodput_bps"]) / 1e6, "timeouts": int(fr["timeouts"])})
+    df = pd.DataFrame(rows)
+    j = {s: jain(_at(df, series=s)["throughput_mbps"]) for s in SERIES_NAMES}
+    colors = series_colors(SERIES_NAMES)
+    fig, ax = new_figure(figsize=(9, 4.2))
+    fa = _at(df, series="FaST")
+    ax.bar(fa["worker"], fa["throughput_mbps"], color=colors["FaST"], alpha=0.8, label=f"FaST (Jain {j['FaST']:.4f})")
+    for s, m in (("FaST, eq. 9 literal", "x"), ("DCTCP", "o"), ("NewReno", "^")):
+        d = _at(df, series=s)
+        ax.plot(d["worker"], d["throughput_mbps"], marker=m, linestyle="none", color=colors[s], markersize=4,
+                label=f"{s} (Jain {j[s]:.4f})")
+    ax.set_xlabel("worker (45 long flows into one 1 Gbps port, one rack)")
+    ax.set_ylabel("long-term throughput (Mbps)")
+    ax.set_ylim(0, float(df["throughput_mbps"].max()) * 1.45)
+    ax.legend(loc="upper center", fontsize=8, ncol=2)
+    ax.set_title(f"Fig. 11: throughput of 45 long flows over {summary['duration_s'].iloc[0]:g} s")
+    paths = save(fig, out_dir / "fig11.png")
+    cmps = [compare_number("Jain's fairness index, 45 FaST flows", j["FaST"], 0.999, rel_tol=0.01, close_tol=0.05,
+                           fmt=".4f")]
+    cmps += [compare_number(f"Jain's fairness index, 45 {s} flows", j[s], None, fmt=".4f")
+             for s in SERIES_NAMES if s != "FaST"]
+    return FigureResult(df, paths, cmps, ["a rack of the paper's topology has 20 servers, so the 45 senders and "
+                                          "the receiver share one 46-port ToR (1 Gbps, 25 µs, 100 KB, K = 20)"])

@@ -1,0 +1,254 @@
+"""Kulkarni, "Incast-free TCP for data center networks" (PhD dissertation,
+Auburn University, 2012): Figs. 3.8–3.21 (the incast model against
+simulation) and Figs. 4.1–4.11 (incast countermeasures).
+
+``dcnsim reproduce kulkarni`` runs every Kulkarni row of EXPERIMENTS.md.
+docs/kulkarni.md explains the setup, every choice the dissertation leaves
+open and every difference from its results; the choices are also in
+:data:`SETTINGS` and printed with the results.
+
+Setup (the dissertation's Fig. 3.7 and Table 3.1): one switch, a client
+(host 0) and n servers (hosts 1..n) on a star; 1 Gbps links with 50 µs
+propagation delay each (RTT ≈ 200 µs + serialization); a 32 KB drop-tail
+buffer per switch port; the client reads blocks striped over the n servers,
+one SRU of 256 KB from each, and requests the next block only when the whole
+block has arrived (``sync_reads``); each request leaves after U[0, 20 µs];
+NewReno with 1 KB segments (mss 1024 B + 40 B TCP/IP header), receive window
+1000 segments, dupthresh 3, slow start, RTOmin 200 ms.
+
+Chapter 4 says its simulations use Table 3.1 "unless noted"; §4.1.1 notes
+100 µs links and a 20-segment receive window, and §§4.1.2–4.2 run "the
+cluster based storage system discussed in Subsection 4.1.1", so Figs.
+4.1–4.6 use 100 µs links and rwnd 20 segments (Figs. 4.3 and 4.6 also show
+the Table 3.1 links and window); Figs. 4.7–4.10 cap the window at 32 KB
+and Fig. 4.11 at 1000 segments, as the text says.
+
+Instead of 40 s of simulated time per trial, each point transfers a fixed
+amount of data: ``max(MIN_BLOCKS, DATA_BYTES / (n·SRU))`` blocks (512 MiB
+and at least 100 blocks; ``--quick``: 32 MiB and at least 20 blocks), so a
+single early timeout is diluted the same way at every n and every collapsed
+point still averages over ≥ 100 blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Tuple
+
+from ..framework import Figure, Paper, Setting
+from .common import BASE as BASE
+from .common import BEST_P as BEST_P
+from .common import BUFFER_KB as BUFFER_KB
+from .common import BUFFERS_41 as BUFFERS_41
+from .common import BUFFERS_CH3 as BUFFERS_CH3
+from .common import CH3_ORDER as CH3_ORDER
+from .common import CH4 as CH4
+from .common import CH4_DELAY as CH4_DELAY
+from .common import CH4_RWND as CH4_RWND
+from .common import (
+    DATA_BYTES,
+    DSR_CWND,
+    DSR_MSS,
+    HIST_RWND,
+    INIT_CWND,
+    MIN_BLOCKS,
+    MODEL_NAMES,
+    NIC_BUFFER,
+    ONSET_FRACTION,
+    PROBRETX_PERIOD,
+    QUICK_DATA_BYTES,
+    QUICK_MIN_BLOCKS,
+    SEG_SIZES,
+)
+from .common import DELAY as DELAY
+from .common import DUPTHRESH as DUPTHRESH
+from .common import EXTRA_JITTER as EXTRA_JITTER
+from .common import FINE_NS as FINE_NS
+from .common import HEADER as HEADER
+from .common import HIST_NS as HIST_NS
+from .common import JITTER as JITTER
+from .common import LOG_CAP as LOG_CAP
+from .common import MODEL_STYLE as MODEL_STYLE
+from .common import MSS as MSS
+from .common import NS as NS
+from .common import ORDER_HALF as ORDER_HALF
+from .common import PARAM_COLS as PARAM_COLS
+from .common import PS as PS
+from .common import QUICK_FINE_NS as QUICK_FINE_NS
+from .common import QUICK_NS as QUICK_NS
+from .common import QUICK_SEG_SIZES as QUICK_SEG_SIZES
+from .common import RATE as RATE
+from .common import RATE_BPS as RATE_BPS
+from .common import REQUEST as REQUEST
+from .common import REQUEST_JITTER as REQUEST_JITTER
+from .common import RTO_MIN as RTO_MIN
+from .common import RWND as RWND
+from .common import SIM as SIM
+from .common import SRU_KB as SRU_KB
+from .common import SRUS_42 as SRUS_42
+from .common import SRUS_CH3 as SRUS_CH3
+from .common import KConfig as KConfig
+from .common import _gmean as _gmean
+from .common import blocks_for as blocks_for
+from .common import capped_log_errors as capped_log_errors
+from .common import frame as frame
+from .common import male as male
+from .common import metrics as metrics
+from .common import onset as onset
+from .common import point as point
+from .common import points as points
+from .common import scenario as scenario
+from .common import tcp_table as tcp_table
+from .fig4_1 import _analyze_41, _fig41_points
+from .fig4_1 import onsets_by as onsets_by
+from .fig4_2 import _analyze_42, _fig42_points
+from .fig4_11 import CH4_W1000 as CH4_W1000
+from .fig4_11 import DSR as DSR
+from .fig4_11 import DSR_HC as DSR_HC
+from .fig4_11 import S_DSR as S_DSR
+from .fig4_11 import S_DSR_HC as S_DSR_HC
+from .fig4_11 import S_TCP as S_TCP
+from .fig4_11 import _analyze_411, _fig411_points
+from .figs4_3_6 import CH4_200US as CH4_200US
+from .figs4_3_6 import S200MS as S200MS
+from .figs4_3_6 import S200US as S200US
+from .figs4_3_6 import SYSTEMS as SYSTEMS
+from .figs4_3_6 import T31 as T31
+from .figs4_3_6 import T31_200US as T31_200US
+from .figs4_3_6 import (
+    _analyze_43,
+    _analyze_44,
+    _analyze_45,
+    _analyze_46,
+    _fig43_points,
+    _fig44_points,
+    _fig45_points,
+    _fig46_points,
+)
+from .figs4_7_10 import _analyze_hist, _hist_points
+from .goodput_ch3 import PANELS_JITTER as PANELS_JITTER
+from .goodput_ch3 import _ch3_points, _model_fig
+from .goodput_ch3 import _claims_38 as _claims_38
+from .model_ch3 import _buffers_points, _srus_points, _sweep_fig
+
+# ---------------------------------------------------------------- the paper
+
+
+@dataclass
+class KFigure(Figure):
+    """A figure (or a group of figures sharing one plot) with extra ids
+    (``--figure 3.14`` selects the group 3.13–3.16) and an explicit file stem."""
+
+    aliases: Tuple[str, ...] = ()
+    stem: str = ""
+
+    @property
+    def slug(self) -> str:  # type: ignore[override]
+        return self.stem or Figure.slug.fget(self)  # type: ignore[attr-defined]
+
+    def matches(self, wanted: str) -> bool:
+        if Figure.matches(self, wanted):
+            return True
+        w = re.sub(r"^(fig(ure)?\.?\s*)", "", wanted.strip().lower()).replace("_", ".")
+        return w in {self.id.lower(), *(a.lower() for a in self.aliases)}
+
+
+SETTINGS = [
+    Setting("trial length", f"{DATA_BYTES // 2**20} MiB of data and at least {MIN_BLOCKS} blocks per point "
+            f"(quick: {QUICK_DATA_BYTES // 2**20} MiB, ≥ {QUICK_MIN_BLOCKS} blocks)",
+            "the dissertation ran 40 s per trial; a fixed amount of data dilutes start-up (slow start, the first "
+            "overflow) equally at every n and gives every collapsed point ≥ 100 blocks to average over"),
+    Setting("seeds", "one seed per point", "the long runs average over ≥ 100 blocks; request jitter is the only "
+            "randomness in the deterministic series"),
+    Setting("initial window", f"{INIT_CWND} segments", "ns-2's windowInit_ of the time; connections persist "
+            "across blocks, so it matters only for the first block"),
+    Setting("delayed ACKs / SACK", "off / off", "ns-2's TCPSink and NewReno agent"),
+    Setting("L2 framing overhead", "0 B; 40 B TCP/IP header (1064 B packets)", "ns-2 packets carry no framing"),
+    Setting("host NIC queue", NIC_BUFFER, "dcnsim's default; the dissertation gives only the switch buffer"),
+    Setting("host timing noise (host_jitter)", "0 (deterministic, like ns-2)",
+            "ns-2 is deterministic apart from the 20 µs request jitter",
+            "host_jitter 1 µs as a separate panel in Figs. 3.8–3.12 and 3.21"),
+    Setting("Chapter 4 system", "100 µs links and rwnd 20 segments for Figs. 4.1–4.6",
+            "§4.1.1 sets them for Fig. 4.1 and §§4.1.2–4.2 run 'the cluster based storage system discussed in "
+            "Subsection 4.1.1'", "Table 3.1's 50 µs links and 1000-segment window in Figs. 4.3 and 4.6"),
+    Setting("Figs. 4.7–4.10 window, segment sizes", f"rwnd {HIST_RWND}; segments "
+            + "/".join(map(str, SEG_SIZES)) + " B (40 B headers)", "the text caps the window at 32 KB; the sizes "
+            "plotted are not stated"),
+    Setting("probabilistic retransmission", f"thread every {PROBRETX_PERIOD}; retransmits the highest "
+            "unacknowledged segment (probretx_target = highest)", "the dissertation's wording and its 20 µs "
+            "context-switch delay"),
+    Setting("DSR (Fig. 4.11)", f"MSS_dsr {DSR_MSS}, cwnd_dsr {DSR_CWND}, MSS 1 KB, rwnd 1000 segments",
+            "as the dissertation; header compression is optional there", "DSR with header compression (4 B)"),
+    Setting("onset of collapse", f"first n from which goodput stays below {ONSET_FRACTION:.0%} of the best goodput "
+            "with fewer servers", "the dissertation gives no definition; a dip that recovers (NewReno's port "
+            "blackout at n = 2) is not an onset"),
+    Setting("model inputs", "p_c, p_r, ζ, RTT (mean final SRTT), T0 (mean stall per RTO), L from each point's "
+            "own tables (dcnsim.models.fromrun)", "the dissertation's 'analysis programs'; see docs/models.md"),
+]
+
+SETUP = (
+    "Star topology (the dissertation's Fig. 3.7): client host 0 and servers 1..n on one switch; 1 Gbps links, "
+    "50 µs each way per link; 32 KB drop-tail buffer per switch port; synchronized reads of n × 256 KB blocks "
+    "(one SRU per server; the next block is requested when the last byte of this one has arrived), request "
+    "jitter U[0, 20 µs]; NewReno, 1 KB segments (mss 1024 B + 40 B headers), rwnd 1000 segments, dupthresh 3, "
+    "slow start, RTOmin 200 ms (Table 3.1). Chapter 4: 100 µs links and rwnd 20 segments unless stated. "
+    "dcnsim reads KB as 1024 B."
+)
+
+PAPER = Paper(
+    key="kulkarni",
+    title="Kulkarni, Incast-free TCP (dissertation, Auburn 2012)",
+    citation="S. Kulkarni, \"Incast-free TCP for Data Center Networks\", PhD dissertation, Auburn University, 2012.",
+    docs="docs/kulkarni.md",
+    setup=SETUP,
+    settings=SETTINGS,
+    figures=[
+        KFigure("3.8", "Full model (eq. 3.39) vs simulation", _ch3_points,
+                _model_fig("3.8", {"full_mbps": MODEL_NAMES["full"]}, "Fig. 3.8: Full model vs simulation",
+                           "fig3_8"),
+                "models the tendency; underestimates throughput at large n; predicts the drop near 3 servers "
+                "while ns-2 steps near 4 and drops near 7", stem="fig3_8"),
+        KFigure("3.9", "TD-only model (eq. 3.21) vs simulation", _ch3_points,
+                _model_fig("3.9", {"td_mbps": MODEL_NAMES["td"]}, "Fig. 3.9: TD-only model vs simulation", "fig3_9"),
+                "far above simulation: timeouts cause the collapse", stem="fig3_9"),
+        KFigure("3.10", "Full model with IBTTs only vs simulation", _ch3_points,
+                _model_fig("3.10", {"ibtt_mbps": MODEL_NAMES["ibtt"]}, "Fig. 3.10: impact of IBTT", "fig3_10"),
+                "IBTTs matter most at small n; overestimated for 3–8 servers; no match beyond 8", stem="fig3_10"),
+        KFigure("3.11", "Full model with ABTTs only vs simulation", _ch3_points,
+                _model_fig("3.11", {"abtt_mbps": MODEL_NAMES["abtt"]}, "Fig. 3.11: impact of ABTT", "fig3_11"),
+                "ABTTs have little or no impact below 10 servers and dominate at large n", stem="fig3_11"),
+        KFigure("3.12", "Split model (eq. 3.40) vs simulation", _ch3_points,
+                _model_fig("3.12", {"split_mbps": MODEL_NAMES["split"], "full_mbps": MODEL_NAMES["full"]},
+                           "Fig. 3.12: Split model vs simulation (Full model for reference)", "fig3_12"),
+                "Split fits best; IBTTs are whole-window losses for n ≤ 3 and too-few-dup-ACK losses above",
+                stem="fig3_12"),
+        KFigure("3.13–3.16", "model and simulation with 16/32/64/128 KB switch buffers", _buffers_points,
+                _sweep_fig("buffer"), "larger buffer → later collapse, higher goodput",
+                aliases=("3.13", "3.14", "3.15", "3.16", "3.13-3.16", "3.13-16"), stem="fig3_13-16"),
+        KFigure("3.17–3.20", "model and simulation with 64/128/256/512 KB SRUs", _srus_points,
+                _sweep_fig("sru"), "larger SRU → higher goodput after collapse, same onset",
+                aliases=("3.17", "3.18", "3.19", "3.20", "3.17-3.20", "3.17-20"), stem="fig3_17-20"),
+        KFigure("3.21", "n × Padhye et al. vs simulation", _ch3_points,
+                _model_fig("3.21", {"padhye_mbps": MODEL_NAMES["padhye"]}, "Fig. 3.21: n × Padhye et al. vs "
+                           "simulation", "fig3_21"),
+                "fine at small n, orders of magnitude too high at large n", stem="fig3_21"),
+        KFigure("4.1", "buffer size sweep (rwnd 20 segments, 100 µs links)", _fig41_points, _analyze_41,
+                "doubling the buffer doubles the servers before collapse", stem="fig4_1"),
+        KFigure("4.2", "SRU size sweep, 32 KB buffer", _fig42_points, _analyze_42,
+                "at 7 servers 1 MB SRUs give orders of magnitude more than 256 KB", stem="fig4_2"),
+        KFigure("4.3", "RTOmin 200 ms vs 200 µs", _fig43_points, _analyze_43,
+                "200 µs far better, with a drop in peak performance past 40 servers", stem="fig4_3"),
+        KFigure("4.4", "probabilistic retransmission: p sweep", _fig44_points, _analyze_44,
+                "larger p improves goodput by orders of magnitude for n > 8; p = 0.001 best", stem="fig4_4"),
+        KFigure("4.5", "probabilistic retransmission: drop ratio", _fig45_points, _analyze_45,
+                "too large p adds congestion; p = 0.001 gives high throughput at a low drop ratio", stem="fig4_5"),
+        KFigure("4.6", "probabilistic retransmission (p = 0.001) vs RTOmin 200 ms / 200 µs", _fig46_points,
+                _analyze_46, "beats default TCP always, beats RTOmin 200 µs for n > 10", stem="fig4_6"),
+        KFigure("4.7–4.10", "timeouts vs segment size, n = 5, 10, 20, 50", _hist_points, _analyze_hist,
+                "smaller segments → fewer timeouts; more packets must be lost for a timeout",
+                aliases=("4.7", "4.8", "4.9", "4.10", "4.7-4.10", "4.7-10"), stem="fig4_7-10"),
+        KFigure("4.11", "Dynamic Segment Resizing vs default TCP", _fig411_points, _analyze_411,
+                "small penalty for n < 3, better for n > 3", stem="fig4_11"),
+    ],
+)

@@ -1,0 +1,447 @@
+"""Kulkarni's incast dissertation: what the figures share — constants (Table 3.1), scenarios, reading results, measures, plotting."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ...sweep import Point
+from ..framework import read_table
+
+# ---------------------------------------------------------------- constants (Table 3.1)
+
+RATE = "1Gbps"
+RATE_BPS = 1e9
+DELAY = "50us"
+BUFFER_KB = 32
+SRU_KB = 256
+MSS = 1024
+HEADER = 40
+RWND = "1000pkt"
+RTO_MIN = "200ms"
+DUPTHRESH = 3
+INIT_CWND = 2
+REQUEST_JITTER = "20us"
+REQUEST = "64B"
+NIC_BUFFER = "100pkt"
+
+#: Chapter 4's storage system (§4.1.1): 100 µs links, 20-segment window
+CH4_DELAY = "100us"
+CH4_RWND = "20pkt"
+#: Figs. 4.7–4.10: "cap the receive window size to 32 KB"
+HIST_RWND = "32KB"
+
+#: the dissertation's probabilistic-retransmission thread period and best p
+PROBRETX_PERIOD = "20us"
+BEST_P = 0.001
+#: DSR (Fig. 4.11)
+DSR_MSS = "50B"
+DSR_CWND = 50
+
+#: extra, clearly labelled series: host timing noise (not in the dissertation)
+EXTRA_JITTER = "1us"
+
+DATA_BYTES = 512 * 1024 * 1024
+QUICK_DATA_BYTES = 32 * 1024 * 1024
+MIN_BLOCKS = 100
+QUICK_MIN_BLOCKS = 20
+
+NS: Tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64)
+QUICK_NS: Tuple[int, ...] = (1, 2, 3, 4, 6, 7, 8, 12, 16, 24, 32, 48, 64)
+#: Fig. 4.1 needs the onset to one server
+FINE_NS: Tuple[int, ...] = tuple(range(1, 25)) + (28, 32, 36, 40, 48, 56, 64)
+QUICK_FINE_NS: Tuple[int, ...] = tuple(range(1, 13)) + (14, 16, 20, 24, 32, 48, 64)
+HIST_NS: Tuple[int, ...] = (5, 10, 20, 50)
+SEG_SIZES: Tuple[int, ...] = (64, 128, 256, 512, 1024)
+QUICK_SEG_SIZES: Tuple[int, ...] = (128, 256, 1024)
+BUFFERS_CH3: Tuple[int, ...] = (16, 32, 64, 128)
+SRUS_CH3: Tuple[int, ...] = (64, 128, 256, 512)
+BUFFERS_41: Tuple[int, ...] = (16, 32, 64, 128, 256)
+SRUS_42: Tuple[int, ...] = (64, 128, 256, 512, 1024)
+PS: Tuple[float, ...] = (0.0001, 0.001, 0.01, 0.1)
+
+#: onset of collapse: the first n from which goodput stays below this
+#: fraction of the best goodput with fewer servers
+ONSET_FRACTION = 0.5
+
+SIM = "simulation"
+MODEL_NAMES = {"td": "TD-only model (3.21)", "full": "Full model (3.39)", "split": "Split model (3.40)",
+               "ibtt": "Full model, IBTT only", "abtt": "Full model, ABTT only", "padhye": "n × Padhye et al."}
+MODEL_STYLE = {v: "--" for v in MODEL_NAMES.values()}
+#: one colour per series in every Chapter 3 figure
+CH3_ORDER = [SIM, MODEL_NAMES["td"], MODEL_NAMES["full"], MODEL_NAMES["split"], MODEL_NAMES["ibtt"],
+             MODEL_NAMES["abtt"], MODEL_NAMES["padhye"]]
+
+# ---------------------------------------------------------------- scenarios
+
+
+@dataclass(frozen=True)
+class KConfig:
+    """One experimental configuration (everything but n)."""
+
+    buffer_kb: int = BUFFER_KB
+    sru_kb: int = SRU_KB
+    delay: str = DELAY
+    rwnd: str = RWND
+    rto_min: str = RTO_MIN
+    mss: int = MSS
+    host_jitter: str = "0s"
+    probretx_p: float = 0.0
+    dsr: bool = False
+    header_compression: bool = False
+
+    def key(self) -> str:
+        parts = [f"b{self.buffer_kb}k", f"sru{self.sru_kb}k"]
+        if self.delay != DELAY:
+            parts.append("d" + self.delay)
+        if self.rwnd != RWND:
+            parts.append("rw" + self.rwnd)
+        if self.rto_min != RTO_MIN:
+            parts.append("rto" + self.rto_min)
+        if self.mss != MSS:
+            parts.append(f"mss{self.mss}")
+        if self.host_jitter != "0s":
+            parts.append("jit" + self.host_jitter)
+        if self.probretx_p:
+            parts.append(f"p{self.probretx_p:g}")
+        if self.dsr:
+            parts.append("dsr")
+        if self.header_compression:
+            parts.append("hc")
+        return "-".join(parts)
+
+    def with_(self, **kw: Any) -> "KConfig":
+        d = dict(self.__dict__)
+        d.update(kw)
+        return KConfig(**d)
+
+
+BASE = KConfig()
+CH4 = BASE.with_(delay=CH4_DELAY, rwnd=CH4_RWND)
+JITTER = BASE.with_(host_jitter=EXTRA_JITTER)
+
+
+def blocks_for(n: int, sru_kb: int, quick: bool) -> int:
+    """Blocks per point: a fixed amount of data, at least a minimum of blocks."""
+    data = QUICK_DATA_BYTES if quick else DATA_BYTES
+    least = QUICK_MIN_BLOCKS if quick else MIN_BLOCKS
+    return int(max(least, math.ceil(data / (n * sru_kb * 1024))))
+
+
+def tcp_table(cfg: KConfig) -> Dict[str, Any]:
+    """The [tcp] table: Table 3.1, every implicit setting explicit."""
+    t: Dict[str, Any] = {
+        "cc": "newreno",
+        "segment": "dsr" if cfg.dsr else "fixed",
+        "mss": cfg.mss,
+        "init_cwnd": INIT_CWND,
+        "rwnd": cfg.rwnd,
+        "rto_min": cfg.rto_min,
+        "dupack_threshold": DUPTHRESH,
+        "delayed_ack": False,
+        "sack": False,
+    }
+    if not cfg.header_compression:
+        t["header"] = HEADER
+    else:
+        t["header_compression"] = True
+    if cfg.probretx_p:
+        t.update({"probretx_p": cfg.probretx_p, "probretx_period": PROBRETX_PERIOD, "probretx_target": "highest"})
+    if cfg.dsr:
+        t.update({"dsr_mss": DSR_MSS, "dsr_cwnd": DSR_CWND})
+    return t
+
+
+def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = "kulkarni") -> Dict[str, Any]:
+    """Client 0 reads ``blocks`` blocks from servers 1..n (one SRU each)."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    return {
+        "name": name,
+        "seed": 1,
+        "stop": "20000s",  # never reached: the run ends when the last block is read
+        "l2_overhead": 0,
+        "host_jitter": cfg.host_jitter,
+        "topology": {"kind": "star", "hosts": n + 1, "rate": RATE, "delay": cfg.delay,
+                     "buffer": f"{cfg.buffer_kb}KB", "nic_buffer": NIC_BUFFER},
+        "routing": {"mode": "single"},
+        "tcp": tcp_table(cfg),
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": f"1-{n}", "sru": f"{cfg.sru_kb}KB",
+                  "request": REQUEST, "blocks": blocks, "jitter": REQUEST_JITTER}],
+    }
+
+
+def point(cfg: KConfig, n: int, quick: bool) -> Point:
+    label = f"{cfg.key()}-n{n:03d}"
+    params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "sru_kb": cfg.sru_kb, "delay": cfg.delay,
+              "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
+              "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression}
+    return Point(label, scenario(n, cfg, blocks_for(n, cfg.sru_kb, quick), name=label), None, params)
+
+
+def points(cfgs: Sequence[KConfig], ns: Sequence[int], quick: bool) -> List[Point]:
+    return [point(c, n, quick) for c in cfgs for n in ns]
+
+
+def _ns(quick: bool) -> Tuple[int, ...]:
+    return QUICK_NS if quick else NS
+
+
+# ---------------------------------------------------------------- reading results
+
+
+def _finite(x: Any) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def _model_metrics(d: Path) -> Dict[str, float]:
+    """Kulkarni's model on the inputs measured from this run (Mbps)."""
+    from ...models.fromrun import model_from_run
+    from ...models.incast import line_rate_pps, pps_to_bps
+
+    out = {k: math.nan for k in ("p_c", "p_r", "j", "rtt_us", "t0_ms", "L_pkts", "zeta", "td_mbps", "full_mbps",
+                                 "split_mbps", "padhye_mbps", "ibtt_mbps", "abtt_mbps", "q_ibtt_full",
+                                 "q_ibtt_split", "q_abtt", "wf_pkts")}
+    try:
+        m = model_from_run(d)
+    except (ValueError, FileNotFoundError):
+        return out
+    i = m.inputs
+    tp = m.throughput_bps
+    out.update({"p_c": i.p_c, "p_r": i.p_r, "j": i.j, "rtt_us": i.rtt_s * 1e6, "t0_ms": i.t0_s * 1e3,
+                "L_pkts": i.L_pkts, "zeta": i.zeta, "td_mbps": tp["td_bps"] / 1e6, "full_mbps": tp["full_bps"] / 1e6,
+                "split_mbps": tp["split_bps"] / 1e6, "padhye_mbps": tp["padhye_n_bps"] / 1e6})
+    if not all(_finite(v) for v in (i.p_c, i.p_r, i.rtt_s, i.t0_s, i.L_pkts, i.zeta)):
+        return out
+    header = (json.loads((d / "scenario.json").read_text()).get("tcp") or {}).get("header", HEADER)
+    cap = line_rate_pps(m.capacity_bps or RATE_BPS, m.payload_bytes + float(header))
+    mod = i.model(capacity_pps=cap)
+    out.update({"q_ibtt_full": mod.q_ibtt_full, "q_ibtt_split": mod.q_ibtt_split, "q_abtt": mod.q_abtt,
+                "wf_pkts": mod.EWf})
+    if mod.p_c > 0:
+        # Figs. 3.10 / 3.11: the Full model with one kind of timeout at a time
+        td_time = mod.rtt_s * mod.EX
+        for name, q in (("ibtt", mod.q_ibtt_full), ("abtt", mod.q_abtt)):
+            pps = min(cap, mod.EY / (td_time + min(1.0, q) * mod.t0_s))
+            out[f"{name}_mbps"] = pps_to_bps(pps, m.payload_bytes) / 1e6
+    else:
+        out["ibtt_mbps"] = out["abtt_mbps"] = pps_to_bps(cap, m.payload_bytes) / 1e6
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _metrics_cached(d: str, mtime: float, with_model: bool) -> Dict[str, float]:
+    p = Path(d)
+    blocks = read_table(p, "blocks")
+    flows = read_table(p, "flows")
+    queues = read_table(p, "queues")
+    summ = json.loads((p / "summary.json").read_text(encoding="utf-8"))
+    nb = len(blocks)
+    dur = float(blocks["duration_s"].sum()) if nb else math.nan
+    resp = flows[flows["role"] == "response"]
+    seg = float(resp["segments_sent"].sum())
+    to = float(resp["timeouts"].sum())
+    drops = float(resp["drops"].sum())
+    sw = queues[queues["node"].astype(str) == "sw"]
+    arrived = float(sw["enqueued"].sum() + sw["dropped"].sum())
+    out: Dict[str, float] = {
+        "goodput_mbps": 8.0 * float(blocks["bytes"].sum()) / dur / 1e6 if nb and dur > 0 else math.nan,
+        "blocks": float(nb),
+        "unfinished": float(summ.get("apps_unfinished", 0) or 0),
+        "sim_time_s": float(summ.get("sim_time_s", math.nan)),
+        "wall_s": float(summ.get("wall_s", math.nan)),
+        "timeouts_per_block": float(blocks["timeouts"].mean()) if nb else math.nan,
+        "abtt_per_block": float(blocks["abtt"].mean()) if nb and "abtt" in blocks else math.nan,
+        "ibtt_per_block": float(blocks["ibtt"].mean()) if nb and "ibtt" in blocks else math.nan,
+        "first_flight_per_block": (float(blocks["rto_first_flight"].mean())
+                                   if nb and "rto_first_flight" in blocks else math.nan),
+        "resp_timeouts": to,
+        "rto_whole_window": float(resp["rto_whole_window"].sum()) if "rto_whole_window" in resp else math.nan,
+        "rto_few_dupacks": float(resp["rto_few_dupacks"].sum()) if "rto_few_dupacks" in resp else math.nan,
+        "rto_many_dupacks": float(resp["rto_many_dupacks"].sum()) if "rto_many_dupacks" in resp else math.nan,
+        "fast_retransmits": float(resp["fast_retransmits"].sum()),
+        "probretx_sent": float(resp["probretx_sent"].sum()) if "probretx_sent" in resp else 0.0,
+        "drops": drops,
+        "drops_per_timeout": drops / to if to > 0 else math.nan,
+        "mean_stall_ms": 1e3 * float(resp["timeout_period_s"].sum()) / to if to > 0 else math.nan,
+        "mean_segment_bytes": float(resp["bytes_sent"].sum()) / seg if seg > 0 else math.nan,
+        "switch_drop_ratio": float(sw["dropped"].sum()) / arrived if arrived > 0 else math.nan,
+    }
+    if with_model:
+        out.update(_model_metrics(p))
+    return out
+
+
+def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
+    d = Path(row["dir"])
+    s = d / "summary.json"
+    return _metrics_cached(str(d), s.stat().st_mtime if s.exists() else 0.0, with_model)
+
+
+PARAM_COLS = ("label", "config", "n", "buffer_kb", "sru_kb", "delay", "rwnd", "rto_min", "mss", "host_jitter",
+              "probretx_p", "dsr", "header_compression")
+
+
+def frame(summary, with_model: bool = False):
+    """The figure's summary rows with every per-point metric as columns."""
+    import pandas as pd
+
+    rows = []
+    for _, r in summary.iterrows():
+        rec = {k: r[k] for k in PARAM_COLS if k in r}
+        for k in ("n", "buffer_kb", "sru_kb", "mss"):
+            rec[k] = int(rec[k])
+        rec["probretx_p"] = float(rec["probretx_p"])
+        rec["dsr"] = bool(rec["dsr"])
+        rec["header_compression"] = bool(rec["header_compression"])
+        rec.update(metrics(r, with_model))
+        rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def _at(df, **kw):
+    m = np.ones(len(df), dtype=bool)
+    for k, v in kw.items():
+        m &= (df[k] == v).to_numpy()
+    return df[m]
+
+
+def _series(df, col: str = "goodput_mbps", **kw: Any) -> Tuple[np.ndarray, np.ndarray]:
+    d = _at(df, **kw).sort_values("n")
+    return d["n"].to_numpy(dtype=int), d[col].to_numpy(dtype=float)
+
+
+def _val(df, col: str, **kw) -> float:
+    d = _at(df, **kw)
+    return float(d[col].iloc[0]) if len(d) else math.nan
+
+
+# ---------------------------------------------------------------- measures
+
+
+def _at_value(col: str, v: Any) -> Dict[str, Any]:
+    """``{col: v}`` as keyword arguments of :func:`_series` (typed, so that
+    mypy does not take it for ``_series``'s own ``col``)."""
+    return {col: v}
+
+
+def onset(ns: Union[Sequence[int], np.ndarray], goodput: Union[Sequence[float], np.ndarray],
+          frac: float = ONSET_FRACTION) -> Optional[int]:
+    """Onset of the goodput collapse: the first n from which the goodput
+    stays below ``frac`` × the best goodput with fewer servers (a dip that
+    recovers at a larger n is not the onset). None if it never collapses."""
+    order = np.argsort(np.asarray(ns))
+    n = np.asarray(ns)[order]
+    g = np.asarray(goodput, dtype=float)[order]
+    for i in range(1, len(n)):
+        peak = np.nanmax(g[:i])
+        if np.nanmax(g[i:]) < frac * peak:
+            return int(n[i])
+    return None
+
+
+#: |ln(model/sim)| is capped at ln 100: a model 100× off (or worse, or 0, or
+#: infinite, or not computable where the simulation has a value) counts as
+#: 100× off, so a point is never dropped from a fit metric for being bad.
+LOG_CAP = math.log(100.0)
+
+
+def capped_log_errors(model: Sequence[float], sim: Sequence[float]) -> np.ndarray:
+    """Per point |ln(model/sim)|, capped at :data:`LOG_CAP`. Both 0: 0 (they
+    agree). One of them 0, infinite or NaN: the cap."""
+    m = np.asarray(model, dtype=float)
+    s = np.asarray(sim, dtype=float)
+    out = np.full(m.shape, LOG_CAP)
+    both0 = (m == 0) & (s == 0)
+    ok = np.isfinite(m) & np.isfinite(s) & (m > 0) & (s > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[ok] = np.minimum(np.abs(np.log(m[ok] / s[ok])), LOG_CAP)
+    out[both0] = 0.0
+    return out
+
+
+def male(model: Sequence[float], sim: Sequence[float]) -> float:
+    """Mean absolute log error: mean over every point of |ln(model/sim)|,
+    capped at :data:`LOG_CAP` (an error of 2× counts ln 2 either way; a
+    zero, infinite or missing value counts as the cap, never dropped)."""
+    e = capped_log_errors(model, sim)
+    return float(np.mean(e)) if len(e) else math.nan
+
+
+#: "orders of magnitude" is tested as a ratio ≥ 10; its trend, "at least half
+#: an order of magnitude", as ≥ √10.
+ORDER_HALF = math.sqrt(10.0)
+
+
+def _fmt(v: Any, f: str = "{:.0f}") -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, float) and not math.isfinite(v):
+        return "n/a"
+    return f.format(v)
+
+
+def _join(vals: Sequence[Any], f: str = "{:.0f}", sep: str = " / ") -> str:
+    return sep.join(_fmt(v, f) for v in vals)
+
+
+def _gmean(x: Union[Sequence[float], np.ndarray]) -> float:
+    """Geometric mean of ratios, each clipped to [1/100, 100] (a 0 or an
+    infinite ratio counts as 100× off, as in :func:`male`); only a NaN
+    (0/0, both sides zero) counts as 1."""
+    a = np.asarray(x, dtype=float)
+    if not len(a):
+        return math.nan
+    a = np.where(np.isnan(a), 1.0, a)
+    a = np.clip(a, math.exp(-LOG_CAP), math.exp(LOG_CAP))
+    return float(np.exp(np.mean(np.log(a))))
+
+
+def _gmean_values(x: Union[Sequence[float], np.ndarray]) -> float:
+    """Geometric mean of goodputs (Mbps) over every point; a zero or missing
+    goodput counts as 1 kbps (never dropped)."""
+    a = np.asarray(x, dtype=float)
+    if not len(a):
+        return math.nan
+    a = np.where(np.isfinite(a) & (a > 1e-3), a, 1e-3)
+    return float(np.exp(np.mean(np.log(a))))
+
+
+def _note_unfinished(df) -> List[str]:
+    bad = df[df["unfinished"] > 0]
+    return [f"{r['label']}: {int(r['unfinished'])} app(s) unfinished at the stop time" for _, r in bad.iterrows()]
+
+
+# ---------------------------------------------------------------- plotting
+
+
+def _long(df, cols: Dict[str, str], panel: Callable[[Any], str]):
+    """Wide (one column per series) → long (series, mbps, panel) for facet_plot."""
+    import pandas as pd
+
+    parts = []
+    for col, name in cols.items():
+        d = df[["n", col]].rename(columns={col: "value"}).copy()
+        d["series"] = name
+        d["panel"] = [panel(r) for _, r in df.iterrows()]
+        parts.append(d)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _goodput_facets(long, path: Path, title: str, order: Sequence[str], facet_order: Sequence[str],
+                    logy: bool = True, ylabel: str = "goodput at the client (Mbps)", ncols: Optional[int] = None,
+                    linestyles: Optional[Dict[str, str]] = None):
+    from ...plots import facet_plot
+
+    return facet_plot(long, "n", "value", "series", "panel", xlabel="number of servers n",
+                      ylabel=ylabel, title=title, path=path, order=list(order), facet_order=list(facet_order),
+                      logy=logy, ncols=ncols, linestyles=linestyles if linestyles is not None else MODEL_STYLE)

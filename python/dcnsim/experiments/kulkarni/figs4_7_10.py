@@ -1,0 +1,120 @@
+"""Kulkarni's incast dissertation: Figs. 4.7–4.10."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import List
+
+import numpy as np
+
+from ...sweep import Point
+from ..framework import Comparison, FigureResult, compare_claim
+from .common import (
+    CH4,
+    HIST_NS,
+    HIST_RWND,
+    QUICK_SEG_SIZES,
+    SEG_SIZES,
+    _at,
+    _finite,
+    _join,
+    _note_unfinished,
+    frame,
+    points,
+)
+
+# ---------------------------------------------------------------- Figs. 4.7–4.10
+
+
+def _hist_points(quick: bool) -> List[Point]:
+    sizes = QUICK_SEG_SIZES if quick else SEG_SIZES
+    cfgs = [CH4.with_(rwnd=HIST_RWND, mss=s) for s in sizes]
+    return points(cfgs, HIST_NS, quick)
+
+
+def _analyze_hist(summary, out_dir: Path) -> FigureResult:
+    from ...plots import new_figure, save
+
+    df = frame(summary)
+    sizes = sorted(df["mss"].unique())
+    fig, axes = new_figure(nrows=2, ncols=len(HIST_NS), figsize=(3.3 * len(HIST_NS) + 0.6, 6.4), squeeze=False)
+    xs = np.arange(len(sizes))
+    for j, n in enumerate(HIST_NS):
+        d = _at(df, n=n).set_index("mss").reindex(sizes)
+        ax = axes[0][j]
+        ab = d["abtt_per_block"].to_numpy(dtype=float)
+        ib = d["ibtt_per_block"].to_numpy(dtype=float)
+        ax.bar(xs, ab, color="C3", label="ABTT (window lost at the block's start)")
+        ax.bar(xs, ib, bottom=ab, color="C0", label="IBTT (mid-block)")
+        ax.set_title(f"Fig. 4.{7 + j}: n = {n}", fontsize=10)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([str(s) for s in sizes])
+        ax.set_xlabel("segment size (payload bytes)")
+        ax2 = axes[1][j]
+        ax2.bar(xs, d["drops_per_timeout"].to_numpy(dtype=float), color="C2")
+        ax2.set_xticks(xs)
+        ax2.set_xticklabels([str(s) for s in sizes])
+        ax2.set_xlabel("segment size (payload bytes)")
+    axes[0][0].set_ylabel("timeouts per block (all servers)")
+    axes[1][0].set_ylabel("packets dropped per timeout")
+    for ax2 in axes[1]:
+        ax2.set_yscale("log")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
+    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, hspace=0.45, wspace=0.3)
+    fig.suptitle("Figs. 4.7–4.10: timeouts vs segment size (32 KB buffer and window, SRU 256 KB, RTOmin 200 ms)",
+                 fontsize=11)
+    paths = save(fig, out_dir / "fig4_7-10.png", tight_layout=False)
+
+    cmps: List[Comparison] = []
+    for j, n in enumerate(HIST_NS):
+        d = _at(df, n=n).sort_values("mss")
+        to = d["timeouts_per_block"].to_numpy(dtype=float)
+        ss = d["mss"].to_numpy()
+        rho = _spearman(ss, to)
+        smallest, largest = to[0], to[-1]
+        cmps.append(compare_claim(
+            f"Fig. 4.{7 + j}, n = {n}: timeouts per block at " + "/".join(str(s) for s in ss) + " B",
+            _join(to, "{:.2f}") + f" (Spearman ρ {rho:+.2f})", "smaller segments → fewer timeouts",
+            bool(rho > 0.7 and smallest < largest) if (largest > 0 or smallest > 0) else None,
+            partly=bool(smallest < largest),
+            criterion="Spearman ρ(segment size, timeouts) > 0.7 and smallest < largest",
+            partly_criterion="smallest segment < largest segment",
+            note="no timeout at any segment size" if largest == 0 and smallest == 0 else
+            "no timeout with 1 KB segments; the smallest segments (many more packets per RTT in a 32 KB "
+            "buffer) do time out" if largest == 0 else ""))
+    dpt = [_spearman(*[_at(df, n=n).sort_values("mss")[c].to_numpy(dtype=float) for c in ("mss", "drops_per_timeout")])
+           for n in HIST_NS]
+    cmps.append(compare_claim("drops per timeout vs segment size, Spearman ρ per n (" + "/".join(map(str, HIST_NS)) + ")",
+                              _join(dpt, "{:+.2f}"), "smaller segments: more packets lost before a timeout",
+                              all(r < -0.7 for r in dpt if _finite(r)) if any(_finite(r) for r in dpt) else None,
+                              partly=sum(r < 0 for r in dpt if _finite(r)) > 2,
+                              criterion="ρ < −0.7 at every n with a defined ρ",
+                              partly_criterion="ρ < 0 at ≥ 3 n"))
+    return FigureResult(df, paths, cmps, _note_unfinished(df) + [
+        "the dissertation's histograms are lost with its images; we plot timeouts per block split into ABTT and "
+        "IBTT (top) and the packets dropped per timeout (bottom, the 'peak moves right' claim)"])
+
+
+def _spearman(x, y) -> float:
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    if ok.sum() < 3:
+        return math.nan
+    rx = _rank(x[ok])
+    ry = _rank(y[ok])
+    if np.std(rx) == 0 or np.std(ry) == 0:
+        return math.nan
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def _rank(a: np.ndarray) -> np.ndarray:
+    order = np.argsort(a, kind="mergesort")
+    r = np.empty(len(a))
+    r[order] = np.arange(len(a), dtype=float)
+    for v in np.unique(a):  # ties share their mean rank
+        m = a == v
+        r[m] = r[m].mean()
+    return r

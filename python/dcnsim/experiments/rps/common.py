@@ -1,0 +1,375 @@
+"""Packet spraying vs single-path forwarding (Kaymak & Rojas-Cessa, 2016): what the figures share — constants, scenarios, statistics, reading results, verdicts, plotting."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...sweep import Point
+from ..framework import Comparison, compare_claim, read_table
+
+# ---------------------------------------------------------------- constants
+
+K = 4
+HOSTS = K ** 3 // 4  # 16
+RATE = "1Gbps"
+DELAY = "25us"
+BUFFER = "1000pkt"  # 1000 × 1500 B = 1.5 MB per port
+LONG = "10MB"
+SHORT = "200KB"
+LONG_BYTES = 10 << 20
+MSS = 1460  # 1500-byte packets with 40 bytes of TCP/IP header
+RWND = "128KB"  # ns-3.23's TcpSocket RcvBufSize default (131 072 B)
+INIT_CWND = 1  # ns-3.23's TcpSocket InitialCwnd default
+RTO_MIN = "1s"  # ns-3.23's TcpSocketBase MinRto default
+RTO_INIT = "3s"  # ns-3.23: 1 s initial RTT estimate + 4 × 0.5 s variance
+DST = 15  # S15, under E7
+STOP_S = 30.0
+
+RUNS = 10
+QUICK_RUNS = 3
+STATIC_NS: Tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+QUICK_STATIC_NS: Tuple[int, ...] = (0, 1, 3, 5)
+RANDOM_NS: Tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
+QUICK_RANDOM_NS: Tuple[int, ...] = (1, 4, 8)
+SHORTS = 20
+FEW_SHORTS = 10
+FLOWLET_GAP = "500us"
+
+#: (series name, key used in labels, [routing] table)
+SCHEMES: List[Tuple[str, str, Dict[str, Any]]] = [
+    ("single path", "single", {"mode": "single"}),
+    ("ECMP", "ecmp", {"mode": "ecmp"}),
+    ("RPS", "rps", {"mode": "rps"}),
+    ("flowlet 500 µs", "flowlet", {"mode": "flowlet", "flowlet_gap": FLOWLET_GAP}),
+]
+SCHEME_NAMES = [s[0] for s in SCHEMES]
+SINGLE, ECMP, RPS, FLOWLET = SCHEME_NAMES
+
+#: TCP variants of the reordering figure: (name, key, tcp keys)
+TCP_CCS: List[Tuple[str, str, Dict[str, Any]]] = [
+    ("NewReno", "newreno", {"cc": "newreno"}),
+    ("CUBIC", "cubic", {"cc": "cubic"}),
+    ("DCTCP", "dctcp", {"cc": "dctcp"}),
+]
+TCP_RECOVERY: List[Tuple[str, str, Dict[str, Any]]] = [
+    ("dupthresh 3", "fixed", {}),
+    ("SACK, dupthresh 3", "sack", {"sack": True}),
+    ("SACK, adaptive dupthresh", "adaptive", {"sack": True, "reordering": "adaptive"}),
+    ("SACK, RACK-TLP", "rack", {"sack": True, "recovery": "rack"}),
+]
+#: the variant the reordering-robust ones are compared with (same SACK)
+TCP_BASE = "SACK, dupthresh 3"
+DCTCP_K = "20pkt"  # DCTCP's marking threshold at 1 Gbps (Alizadeh et al. 2010)
+
+# ---------------------------------------------------------------- scenarios
+
+
+def tcp(**over: Any) -> Dict[str, Any]:
+    """The [tcp] table: ns-3.23's defaults for everything the paper leaves open."""
+    t: Dict[str, Any] = {
+        "cc": "newreno",
+        "mss": MSS,
+        "init_cwnd": INIT_CWND,
+        "rwnd": RWND,
+        "rto_min": RTO_MIN,
+        "rto_init": RTO_INIT,
+        "delayed_ack": True,
+        "delayed_ack_segments": 2,
+        "delayed_ack_timeout": "200ms",
+        "sack": False,
+        "dupack_threshold": 3,
+    }
+    t.update(over)
+    return t
+
+
+def topology(ecn_k: Optional[str] = None) -> Dict[str, Any]:
+    t = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": DELAY, "buffer": BUFFER}
+    if ecn_k:
+        t["ecn_k"] = ecn_k
+    return t
+
+
+def _bulk(src: int, dst: int, size: str) -> Dict[str, Any]:
+    return {"kind": "bulk", "src": src, "dst": dst, "size": size}
+
+
+def static_apps(n_long: int) -> List[Dict[str, Any]]:
+    """n long flows S0…S(n−1) → S15 and one short flow S0 → S15 (the last app)."""
+    if not 0 <= n_long <= 15:
+        raise ValueError(f"n_long must be in 0..15, got {n_long}")
+    return [_bulk(s, DST, LONG) for s in range(n_long)] + [_bulk(0, DST, SHORT)]
+
+
+def random_pairs(n: int, seed: int, salt: int) -> List[Tuple[int, int]]:
+    """n (src, dst) pairs of distinct servers, uniformly at random; the same
+    for every scheme of a run (``salt`` separates long from short flows).
+    The first m < n pairs are the m pairs: runs with fewer flows are nested
+    in runs with more (the 10 short flows of Figs. 8–9 are the first 10 of
+    the 20)."""
+    rng = np.random.default_rng([seed, salt])
+    out = []
+    for _ in range(n):
+        s = int(rng.integers(HOSTS))
+        d = int(rng.integers(HOSTS - 1))
+        out.append((s, d + (d >= s)))
+    return out
+
+
+def random_apps(n_long: int, n_short: int, seed: int) -> List[Dict[str, Any]]:
+    longs = random_pairs(n_long, seed, 1)
+    shorts = random_pairs(n_short, seed, 2)
+    return [_bulk(s, d, LONG) for s, d in longs] + [_bulk(s, d, SHORT) for s, d in shorts]
+
+
+def scenario(name: str, apps: List[Dict[str, Any]], routing: Dict[str, Any], seed: int,
+             tcp_table: Optional[Dict[str, Any]] = None, ecn_k: Optional[str] = None) -> Dict[str, Any]:
+    return {
+        "name": name,
+        "seed": seed,
+        "stop": f"{STOP_S:g}s",
+        "topology": topology(ecn_k),
+        "routing": dict(routing),
+        "tcp": tcp_table or tcp(),
+        "apps": apps,
+    }
+
+
+def _runs(quick: bool) -> range:
+    return range(1, (QUICK_RUNS if quick else RUNS) + 1)
+
+
+def _scheme_points(quick: bool, ns: Sequence[int], case: str, prefix: str, shorts: int, schemes,
+                   apps: Callable[[int, int], List[Dict[str, Any]]]) -> List[Point]:
+    """One run per scheme, number of long flows n and run (the run is the seed); ``apps(n, run)``."""
+    pts = []
+    for name, key, routing in schemes:
+        for n in ns:
+            for run in _runs(quick):
+                label = f"{prefix}-{key}-n{n}-r{run:02d}"
+                pts.append(Point(label, scenario(label, apps(n, run), routing, run), None,
+                                 {"scheme": name, "n_long": n, "run": run, "shorts": shorts, "case": case}))
+    return pts
+
+
+def _static_points(quick: bool, schemes=SCHEMES) -> List[Point]:
+    return _scheme_points(quick, QUICK_STATIC_NS if quick else STATIC_NS, "static", "static", 1, schemes,
+                          lambda n, run: static_apps(n))
+
+
+def _random_points(quick: bool, shorts: int = SHORTS, schemes=SCHEMES) -> List[Point]:
+    return _scheme_points(quick, QUICK_RANDOM_NS if quick else RANDOM_NS, "random", f"random-s{shorts}", shorts,
+                          schemes, lambda n, run: random_apps(n, shorts, run))
+
+
+# ---------------------------------------------------------------- statistics
+
+# two-sided 95 % Student t quantiles, df = 1..30 (beyond: normal)
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042]
+
+
+def ci95(values: Sequence[float]) -> Tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (Student t);
+    half-width 0 for a single value or identical values."""
+    v = np.asarray([x for x in values if x == x], dtype=float)
+    if len(v) == 0:
+        return math.nan, math.nan
+    m = float(v.mean())
+    if len(v) < 2:
+        return m, 0.0
+    t = _T95[len(v) - 2] if len(v) - 1 <= len(_T95) else 1.96
+    return m, float(t * v.std(ddof=1) / math.sqrt(len(v)))
+
+
+# ---------------------------------------------------------------- reading results
+
+
+@lru_cache(maxsize=8192)
+def _metrics(point_dir: str, mtime: float) -> Dict[str, float]:
+    f = read_table(point_dir, "flows")
+    f = f[f["transport"] == "tcp"]
+    long = f[f["app_bytes"] >= LONG_BYTES]
+    short = f[f["app_bytes"] < LONG_BYTES]
+    fct = f["fct_s"].astype(float)
+
+    def tput(g):
+        t = g["fct_s"].astype(float)
+        return g["app_bytes"].astype(float) * 8 / t / 1e6
+
+    received = (short["segments_sent"] - short["drops"]).clip(lower=1)
+    out = {
+        "long_tput_mbps": float(tput(long).mean()) if len(long) else math.nan,
+        "short_fct_ms": float(short["fct_s"].astype(float).mean() * 1e3) if len(short) else math.nan,
+        "short_ooo_pct": float(100 * short["ooo_arrivals"].sum() / received.sum()) if len(short) else math.nan,
+        "long_ooo_pct": float(100 * long["ooo_arrivals"].sum() / (long["segments_sent"] - long["drops"]).clip(lower=1).sum())
+        if len(long) else math.nan,
+        "unfinished": float((~f["completed"].astype(bool)).sum()),
+        "drops": float(f["drops"].sum()),
+        "retransmits": float(f["retransmits"].sum()),
+        "fast_retransmits": float(f["fast_retransmits"].sum()),
+        "timeouts": float(f["timeouts"].sum()),
+        "dup_arrivals": float(f["dup_arrivals"].sum()),
+        # arrivals above a hole in flows that lost nothing: reordering proper
+        "ooo_lossfree": float(f[f["drops"] == 0]["ooo_arrivals"].sum()),
+        "makespan_ms": float(fct.max() * 1e3) if len(f) else math.nan,
+    }
+    if "spurious_retransmits" in f:
+        out["spurious_retransmits"] = float(f["spurious_retransmits"].sum())
+    return out
+
+
+def metrics(row: Any) -> Dict[str, float]:
+    d = Path(row["dir"])
+    p = d / "flows.csv"
+    return _metrics(str(d), p.stat().st_mtime if p.exists() else 0.0)
+
+
+PARAMS = ("label", "scheme", "n_long", "run", "shorts", "case", "cc", "recovery")
+
+
+def frame(summary):
+    """One row per run: its parameters and metrics."""
+    import pandas as pd
+
+    rows = []
+    for _, r in summary.iterrows():
+        rec = {k: r[k] for k in PARAMS if k in r and r[k] == r[k]}
+        for k in ("n_long", "run", "shorts"):
+            if k in rec:
+                rec[k] = int(rec[k])
+        rec.update(metrics(r))
+        rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def tidy(df, metric: str, by: Sequence[str]):
+    """Mean and 95 % CI half-width of ``metric`` over runs, per ``by``."""
+    import pandas as pd
+
+    rows = []
+    for keys, g in df.groupby(list(by), sort=True):
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        m, h = ci95(g[metric].tolist())
+        rows.append({**dict(zip(by, keys)), "metric": metric, "mean": m, "ci95": h, "runs": len(g)})
+    return pd.DataFrame(rows)
+
+
+def paired(df, metric: str, a: str, b: str, col: str = "scheme", x: str = "n_long") -> Dict[int, Tuple[float, float]]:
+    """Per x: mean and 95 % CI half-width of (a − b), paired by run."""
+    out = {}
+    for xv, g in df.groupby(x):
+        pa = g[g[col] == a].set_index("run")[metric]
+        pb = g[g[col] == b].set_index("run")[metric]
+        common = pa.index.intersection(pb.index)
+        if len(common):
+            out[int(xv)] = ci95((pa[common] - pb[common]).tolist())
+    return out
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion: str, *,
+          partly: Optional[bool] = None, partly_rule: str = "", note: str = "") -> Comparison:
+    """A qualitative claim whose verdict follows the stated ``criterion``;
+    ``partly`` (the weaker rule ``partly_rule``) gives "trend agrees".
+    Nothing to test against (``holds`` and ``paper`` None): a value of ours,
+    "not in paper", with the criterion as its note."""
+    if holds is None and paper is None:
+        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (criterion, note) if x))
+    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=criterion,
+                         partly_criterion=partly_rule if partly is not None else None)
+
+
+def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: Optional[str], sign: int, what: str,
+                   unit: str) -> Comparison:
+    """Claim "A is higher (sign = +1) / lower (sign = −1) than B" from paired
+    per-x differences A − B with their 95 % CIs.
+
+    agrees: the CI excludes 0 in the claimed direction at ≥ half of the x
+    values and lies on the wrong side at none; trend agrees: the mean is on
+    the claimed side at a majority of x and the CI is on the wrong side at
+    none; differs otherwise (or when the CI is on the wrong side anywhere)."""
+    xs = sorted(diffs)
+    if not xs:
+        return claim(quantity, "no data", paper, False, "needs paired runs")
+    sig = sum(1 for x in xs if sign * diffs[x][0] - diffs[x][1] > 0)
+    wrong = sum(1 for x in xs if -sign * diffs[x][0] - diffs[x][1] > 0)
+    side = sum(1 for x in xs if sign * diffs[x][0] > 0)
+    holds = wrong == 0 and sig * 2 >= len(xs)
+    partly = wrong == 0 and side * 2 > len(xs)
+    ours = "; ".join(f"{x}: {diffs[x][0]:+.3g} ± {diffs[x][1]:.2g}" for x in xs)
+    crit = (f"paired difference {what} per x (± 95 % CI, {unit}): the CI on the claimed side at ≥ half "
+            f"of the x and on the wrong side at none ({sig}/{len(xs)} significant, {wrong} wrong)")
+    return claim(quantity, ours, paper, holds, crit, partly=partly,
+                 partly_rule=f"the mean on the claimed side at a majority ({side}/{len(xs)}) and the CI wrong nowhere")
+
+
+# ---------------------------------------------------------------- plotting
+
+
+def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: str, path: Path,
+                  order: Optional[Sequence[str]] = None, logy: bool = False, facet: Optional[str] = None,
+                  hline: Optional[Tuple[float, str]] = None) -> List[Path]:
+    import matplotlib.pyplot as plt
+
+    from ...plots import MARKERS, STYLE, save, series_colors
+
+    names = list(order or list(dict.fromkeys(t[series])))
+    names = [n for n in names if n in set(t[series])]
+    colors = series_colors(names)
+    facets = [None] if facet is None else list(dict.fromkeys(t[facet]))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(facets), figsize=(max(6.4, 4.4 * len(facets)), 4.2), squeeze=False,
+                                 sharey=True)
+        for ax, fv in zip(axes[0], facets):
+            d = t if fv is None else t[t[facet] == fv]
+            for i, n in enumerate(names):
+                g = d[d[series] == n].sort_values(x)
+                if len(g) == 0:
+                    continue
+                ax.errorbar(g[x], g["mean"], yerr=g["ci95"], marker=MARKERS[i % len(MARKERS)], capsize=3,
+                            color=colors[n], label=str(n))
+            if hline:
+                ax.axhline(hline[0], linestyle="--", linewidth=1.0, color="0.5", label=hline[1])
+            if logy:
+                ax.set_yscale("log")
+            else:
+                ax.set_ylim(bottom=0)
+            ax.set_xlabel(xlabel)
+            if fv is not None:
+                ax.set_title(str(fv), fontsize=10)
+        axes[0][0].set_ylabel(ylabel)
+        axes[0][0].legend()
+        fig.suptitle(title, fontsize=11)
+    return save(fig, path)
+
+
+def _fmt_series(t, names: Sequence[str], fmt: str = "{:.3g}") -> str:
+    parts = []
+    for n in names:
+        g = t[t["scheme"] == n].sort_values("n_long")
+        if len(g):
+            parts.append(f"{n}: " + ", ".join(fmt.format(v) for v in g["mean"]))
+    return "; ".join(parts)
+
+
+def _unfinished_notes(df) -> List[str]:
+    bad = df[df["unfinished"] > 0]
+    if len(bad):
+        return [f"{len(bad)} run(s) had flows unfinished at {STOP_S:g} s: {', '.join(bad['label'][:5])}"]
+    return []
+
+
+def _loss_note(df) -> str:
+    by = df.groupby("scheme")[["drops", "retransmits", "fast_retransmits", "timeouts"]].sum()
+    parts = [f"{s}: {int(r.drops)} drops, {int(r.retransmits)} retransmissions ({int(r.fast_retransmits)} fast "
+             f"retransmits, {int(r.timeouts)} timeouts)" for s, r in by.iterrows()]
+    return "all runs of the figure, summed — " + "; ".join(parts)

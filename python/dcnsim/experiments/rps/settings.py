@@ -1,0 +1,80 @@
+"""Packet spraying vs single-path forwarding (Kaymak & Rojas-Cessa, 2016): the implicit TCP settings (ours)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ...sweep import Point
+from ..framework import FigureResult, compare_number
+from .common import (
+    ECMP,
+    QUICK_RANDOM_NS,
+    RANDOM_NS,
+    RPS,
+    SCHEME_NAMES,
+    SCHEMES,
+    SHORTS,
+    SINGLE,
+    _fmt_series,
+    _loss_note,
+    _runs,
+    ci95,
+    errorbar_plot,
+    frame,
+    ordering_claim,
+    paired,
+    random_apps,
+    scenario,
+    tcp,
+    tidy,
+)
+
+# ---------------------------------------------------------------- the implicit TCP settings (ours)
+
+#: Linux-like endpoints instead of ns-3.23's defaults: 10-segment initial
+#: window, no delayed ACK (Linux quick-ACKs a connection's start), SACK,
+#: RTOmin 200 ms. Receive window, buffers and everything else unchanged.
+LINUX_TCP = {"init_cwnd": 10, "delayed_ack": False, "sack": True, "rto_min": "200ms", "rto_init": "1s"}
+
+
+def _settings_points(quick: bool) -> List[Point]:
+    ns = QUICK_RANDOM_NS if quick else RANDOM_NS
+    pts = []
+    for name, key, routing in SCHEMES[:3]:
+        for n in ns:
+            for run in _runs(quick):
+                label = f"linux-{key}-n{n}-r{run:02d}"
+                pts.append(Point(label, scenario(label, random_apps(n, SHORTS, run), routing, run, tcp(**LINUX_TCP)),
+                                 None, {"scheme": name, "n_long": n, "run": run, "shorts": SHORTS, "case": "random"}))
+    return pts
+
+
+def _analyze_settings(summary, out_dir: Path) -> FigureResult:
+    import pandas as pd
+
+    df = frame(summary)
+    t = pd.concat([tidy(df, m, ["scheme", "n_long"]) for m in ("long_tput_mbps", "short_fct_ms", "short_ooo_pct")],
+                  ignore_index=True)
+    figs = []
+    for metric, ylabel, stem in (("long_tput_mbps", "mean long-flow throughput (Mbps)", "settings_tput"),
+                                 ("short_fct_ms", "mean short-flow FCT (ms)", "settings_fct")):
+        figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
+                              title="Figs. 5–6 with Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms)",
+                              path=out_dir / f"{stem}.png", order=SCHEME_NAMES)
+    cmp = [
+        ordering_claim("Linux-like TCP — RPS vs single path: long-flow throughput",
+                       paired(df, "long_tput_mbps", RPS, SINGLE), "RPS higher (Fig. 5)", +1, "RPS − single path", "Mbps"),
+        ordering_claim("Linux-like TCP — RPS vs single path: short-flow FCT",
+                       paired(df, "short_fct_ms", RPS, SINGLE), "RPS smaller (Fig. 6)", -1, "RPS − single path", "ms"),
+        ordering_claim("Linux-like TCP — RPS vs ECMP: short-flow FCT",
+                       paired(df, "short_fct_ms", RPS, ECMP), "(ECMP not in paper) RPS smaller", -1, "RPS − ECMP", "ms"),
+    ]
+    r = df[df["scheme"] == RPS]
+    m, h = ci95(r["short_ooo_pct"].tolist())
+    cmp.append(compare_number("Linux-like TCP — RPS: out-of-order share of short-flow packets", m, 20.0, unit="%",
+                              note=f"± {h:.2g} (95 % CI); criterion: agrees within 20 % of the paper's ≈ 20 %, "
+                                   "close within 50 %, else differs"))
+    fct = t[t["metric"] == "short_fct_ms"]
+    return FigureResult(t, figs, cmp, ["mean short-flow FCT per N: " + _fmt_series(fct, SCHEME_NAMES[:3], "{:.2f}"),
+                                       _loss_note(df)])

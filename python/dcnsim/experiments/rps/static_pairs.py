@@ -1,0 +1,100 @@
+"""Packet spraying vs single-path forwarding (Kaymak & Rojas-Cessa, 2016): Figs. 2–4 (static pairs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, List
+
+from ..framework import Comparison, FigureResult
+from .common import (
+    ECMP,
+    RPS,
+    SCHEME_NAMES,
+    SINGLE,
+    _fmt_series,
+    _loss_note,
+    _unfinished_notes,
+    claim,
+    errorbar_plot,
+    frame,
+    ordering_claim,
+    paired,
+    tidy,
+)
+
+# ---------------------------------------------------------------- Figs. 2–4 (static pairs)
+
+
+def _scheme_plot(t, fig: int, ylabel: str, title: str, out_dir: Path, **kw: Any) -> List[Path]:
+    """Figs. 2–7: one errorbar series per scheme against the number of long flows."""
+    return errorbar_plot(t, "n_long", "scheme", xlabel="long flows", ylabel=ylabel, title=f"Fig. {fig}: {title}",
+                         path=out_dir / f"fig{fig}.png", order=SCHEME_NAMES, **kw)
+
+
+def _rps_vs_others(d, metric: str, what: str, paper: str, ecmp: str, sign: int, unit: str) -> List[Comparison]:
+    """RPS against single-path routing (the paper's comparison) and ECMP (ours), paired by run."""
+    return [
+        ordering_claim(f"RPS vs single path: {what}", paired(d, metric, RPS, SINGLE), paper, sign,
+                       "RPS − single path", unit),
+        ordering_claim(f"RPS vs ECMP: {what}", paired(d, metric, RPS, ECMP), f"(ECMP not in paper) {ecmp}", sign,
+                       "RPS − ECMP", unit),
+    ]
+
+
+def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
+    df = frame(summary)
+    d = df[df["n_long"] >= 1]
+    t = tidy(d, "long_tput_mbps", ["scheme", "n_long"])
+    figs = _scheme_plot(t, 2, "mean long-flow throughput (Mbps)", "static pairs, long-flow throughput", out_dir,
+                        hline=None)
+    cmp = _rps_vs_others(d, "long_tput_mbps", "long-flow throughput", "RPS slightly higher", "RPS higher", +1, "Mbps")
+    # every flow is bounded by its fair share of E7→S15 (the n long flows and the short one share it)
+    worst = 0.0
+    for (_s, n), g in d.groupby(["scheme", "n_long"]):
+        worst = max(worst, float(g["long_tput_mbps"].mean()) * n / 1000.0)
+    cmp.append(claim("n × mean long-flow throughput / 1 Gbps (fair-share bound at E7–S15)", round(worst, 3),
+                     "each flow bounded by its fair share of E7–S15", worst <= 1.0 + 1e-9,
+                     "agrees if ≤ 1 for every scheme and n (the n long flows share one 1 Gbps port), differs above"))
+    notes = _unfinished_notes(df) + [_loss_note(d), "means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.0f}")]
+    return FigureResult(t, figs, cmp, notes)
+
+
+def _analyze_fig3(summary, out_dir: Path) -> FigureResult:
+    df = frame(summary)
+    t = tidy(df, "short_fct_ms", ["scheme", "n_long"])
+    figs = _scheme_plot(t, 3, "short-flow FCT (ms)", "static pairs, FCT of the 200 KB flow", out_dir)
+    d1 = df[df["n_long"] >= 1]
+    diffs = paired(d1, "short_fct_ms", SINGLE, RPS)
+    cmp = _rps_vs_others(d1, "short_fct_ms", "short-flow FCT", "RPS smaller", "RPS smaller", -1, "ms")
+    if len(diffs) >= 2:
+        lo, hi = min(diffs), max(diffs)
+        grow = diffs[hi][0] - diffs[lo][0]
+        spread = diffs[hi][1] + diffs[lo][1]
+        cmp.append(claim(f"FCT advantage of RPS (single − RPS) at n = {lo} vs n = {hi}",
+                         f"{diffs[lo][0]:.3g} → {diffs[hi][0]:.3g} ms", "advantage grows with the number of long flows",
+                         grow > spread, f"the gain at n = {hi} exceeds the one at n = {lo} by more than the "
+                         "sum of their 95 % CIs", partly=grow > 0, partly_rule="larger, within the CIs"))
+    return FigureResult(t, figs, cmp, _unfinished_notes(df) + ["means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])
+
+
+def _analyze_fig4(summary, out_dir: Path) -> FigureResult:
+    df = frame(summary)
+    t = tidy(df, "short_ooo_pct", ["scheme", "n_long"])
+    figs = _scheme_plot(t, 4, "out-of-order packets of the short flow (%)", "static pairs, out-of-order share", out_dir)
+    r = t[(t["scheme"] == RPS) & (t["n_long"] >= 2)]
+    cmp = []
+    if len(r):
+        lo, hi = float(r["mean"].min()), float(r["mean"].max())
+        ci = float(r["ci95"].max())
+        cmp.append(claim("RPS: short-flow out-of-order % for n ≥ 2 (min–max of the means)", f"{lo:.1f}–{hi:.1f} %",
+                         "about the same for ≥ 2 long flows", hi - lo <= max(5.0, 2 * ci),
+                         "agrees if the means at n ≥ 2 lie within 5 percentage points (or within twice the largest "
+                         "95 % CI) of each other; differs otherwise"))
+    one_path = df[df["scheme"].isin([SINGLE, ECMP])]
+    n_ooo = int(one_path["ooo_lossfree"].sum())
+    cmp.append(claim("single path and ECMP: out-of-order arrivals in flows that lost no packet", n_ooo,
+                     "single-path forwarding prevents out-of-order delivery", n_ooo == 0,
+                     "agrees if 0 in every run (one FIFO path per flow: only a loss leaves a hole), differs otherwise",
+                     note="the out-of-order % counts every arrival above a hole, so losses (at S0's 100-packet NIC "
+                          "queue when two flows start there) count too, as a receiver-side count in ns-3 would"))
+    return FigureResult(t, figs, cmp, ["means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])

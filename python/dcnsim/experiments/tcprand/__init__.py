@@ -1,0 +1,195 @@
+"""TCPRand (Lee, Lee, Lee, Jung & Lee, Computer Networks 129, 2017):
+randomizing the TCP payload size against the TCP outcast problem.
+
+``dcnsim reproduce tcprand`` runs the TCPRand rows of EXPERIMENTS.md: the
+offline enqueue-probability experiment (Fig. 5), fairness and total goodput
+on the Fig. 1 fat-tree (Figs. 8a–c), timeouts (Fig. 9), the 8-ary fat-tree
+(Fig. 10), the testbed topology (Fig. 12), the microscopic drop-run / timeout /
+retransmission analysis (Figs. 13, 14), incast (Fig. 15), convergence and cwnd
+traces (Figs. 16–17), plus each implicit setting varied on its own. Fig. 11
+(FCT under Poisson web-search / data-mining load) lives in
+``tcprand_fct.py`` when that module exists (its ``FIGURES`` list is appended
+here). docs/tcprand.md explains the setup, every choice the paper leaves
+open and every difference from its results.
+
+Fig. 1 (``fig1_doc``): a k = 4 fat-tree, receiver R = host 0, senders
+S1..S15 = hosts 1..15, one long flow each: F1 (host 1, same edge switch as
+R) is 2 hops away, F2:3 (hosts 2, 3, same pod) 4 hops, F4:15 (other pods)
+6 hops. 1 Gbps, drop-tail queues of Qmax packets, MSS 1460 with 12 B of
+timestamp options (1448 B payload, 52 B headers), RTOmin 2 ms, 25 µs per
+switch (the paper's "25 ms" is a typo for the 25 µs of its reference), ECMP.
+
+Every comparison carries its criterion (the framework's ``criterion``
+column): what our number must satisfy for the verdict it gets.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import List
+
+from ..framework import Figure, Paper, Setting
+from .background import BG_MBPS as BG_MBPS
+from .background import FIG8C_SERIES as FIG8C_SERIES
+from .background import QUICK_BG_MBPS as QUICK_BG_MBPS
+from .background import QUICK_FIG8C_SERIES as QUICK_FIG8C_SERIES
+from .background import _analyze_fig8c, _fig8c_points
+from .common import (
+    DURATION_S,
+    HEADER,
+    LINK_DELAY,
+    MSS,
+    QUICK_DURATION_S,
+    RTO_MIN,
+    SEEDS,
+    SWITCH_DELAY,
+)
+from .common import FIG8_SERIES as FIG8_SERIES
+from .common import GROUPS as GROUPS
+from .common import LINUX as LINUX
+from .common import PRESETS as PRESETS
+from .common import QMAXES as QMAXES
+from .common import QUICK_FIG8_SERIES as QUICK_FIG8_SERIES
+from .common import QUICK_QMAXES as QUICK_QMAXES
+from .common import QUICK_SEEDS as QUICK_SEEDS
+from .common import RATE as RATE
+from .common import RATE_BPS as RATE_BPS
+from .common import RECEIVER as RECEIVER
+from .common import SERIES as SERIES
+from .common import claim as claim
+from .common import fig1_doc as fig1_doc
+from .common import fig1_metrics as fig1_metrics
+from .common import flows as flows
+from .common import info as info
+from .common import near as near
+from .common import tcp_table as tcp_table
+from .common import testbed_doc as testbed_doc
+from .common import testbed_topology as testbed_topology
+from .drop_runs import FIG13_RMINS as FIG13_RMINS
+from .drop_runs import RUN_BINS as RUN_BINS
+from .drop_runs import _analyze_fig13, _fig13_points
+from .drop_runs import drop_run_shares as drop_run_shares
+from .fairness import PAPER_8A_Q100 as PAPER_8A_Q100
+from .fairness import PAPER_8B_DCTCP_Q20 as PAPER_8B_DCTCP_Q20
+from .fairness import PAPER_8B_Q100 as PAPER_8B_Q100
+from .fairness import _analyze_fig8a, _analyze_fig8b, _analyze_fig9, _fig8_points
+from .fairness import fig1_point as fig1_point
+from .fattree import FIG10_NS as FIG10_NS
+from .fattree import FIG10_SERIES as FIG10_SERIES
+from .fattree import QUICK_FIG10_NS as QUICK_FIG10_NS
+from .fattree import _analyze_fig10, _fig10_points
+from .fattree import fig10_doc as fig10_doc
+from .figs16_17 import FIG16_DURATIONS as FIG16_DURATIONS
+from .figs16_17 import _analyze_fig16, _analyze_fig17, _fig16_points, _fig17_points
+from .figs16_17 import fig16_doc as fig16_doc
+from .incast import FIG15_NS as FIG15_NS
+from .incast import FIG15_SERIES as FIG15_SERIES
+from .incast import QUICK_FIG15_NS as QUICK_FIG15_NS
+from .incast import _analyze_fig15, _fig15_points
+from .incast import fig15_doc as fig15_doc
+from .microscopic import FIG14_M as FIG14_M
+from .microscopic import FIG14_PAIRS as FIG14_PAIRS
+from .microscopic import QUICK_FIG14_PAIRS as QUICK_FIG14_PAIRS
+from .microscopic import _analyze_fig14, _fig14_points
+from .model import _analyze_fig5, _no_points
+from .settings import SETTINGS_SERIES as SETTINGS_SERIES
+from .settings import VARIANTS as VARIANTS
+from .settings import _analyze_settings, _settings_points
+from .testbed import FIG12_CASES as FIG12_CASES
+from .testbed import FIG12_SERIES as FIG12_SERIES
+from .testbed import _analyze_fig12, _fig12_points
+
+# ---------------------------------------------------------------- the paper
+
+SETTINGS = [
+    Setting("switch processing delay", f"{SWITCH_DELAY} per switch", "the paper's '25 ms' cites a Cisco latency "
+            "guide whose figure is 25 µs; 25 ms would make a 6-hop RTT 250 ms"),
+    Setting("link propagation delay", LINK_DELAY, "not given; the switch delay dominates the RTT"),
+    Setting("MSS / headers", f"{MSS} B payload + {HEADER} B TCP/IP with timestamps",
+            "the paper: MSS 1460 and payloads up to 1448 B"),
+    Setting("routing", "ECMP (per-flow hash)", "'routing policy of [2]'; in the fat-tree F2:15 spread over "
+            "both aggregation ports of R's edge switch", "single-path routing in the settings figure"),
+    Setting("window growth with small segments", "per byte acknowledged (cwnd in bytes, like Linux ABC)",
+            "the paper found ABC made no difference in outcast scenarios"),
+    Setting("initial window", "2 segments", "irrelevant for 10 s flows", "10 in the settings figure"),
+    Setting("delayed ACKs", "off", "ns-3's DelAckCount 2 / 200 ms is a setting the paper does not mention",
+            "on (ns-3 values) in the settings figure"),
+    Setting("SACK", "off in the ns-3 figures (8–10, 15), on/off in Fig. 14",
+            "ns-3 of 2016 had no SACK; the testbed (Linux) had it on", "on in the settings figure"),
+    Setting("NIC queue", "100 packets", "ns-3's default", "1000 packets in the settings figure"),
+    Setting("host timing noise", "none (deterministic)", "ns-3 has none either", "1 µs in the settings figure"),
+    Setting("flow length", f"{DURATION_S:g} s (quick: {QUICK_DURATION_S:g} s); {len(SEEDS)} seeds (quick: 1)",
+            "the paper: 10 s, runs per point not given"),
+    Setting("adaptive TCPRand outside CUBIC epochs", "full-size segments (rMin = MSS)",
+            "Algorithm 1 is undefined without W_max > α (after a timeout W_max = α)"),
+    Setting("Fig. 5 phase", "uniform (Y1 at a random point of the output's service)",
+            "the paper does not say; docs/models.md §4", "aligned reading plotted dotted"),
+    Setting("testbed (Figs. 12, 14)", "the Fig. 7 topology as simulated drop-tail switches, Qmax 100",
+            "the Cisco/HP buffers are not given"),
+    Setting("testbed TCP (Figs. 12, 14, 16, 17)", "Linux 3.2: RTOmin 200 ms, SACK on (Fig. 14: on and off), "
+            "initial window 10", "the testbed ran Linux 3.2.39 with SACK by default"),
+    Setting("incast block (Fig. 15)", "128 KB per sender per block (SRU)", "'file size (or block size)'"),
+]
+
+SETUP = (
+    "Fig. 1: k = 4 fat-tree (16 hosts, 20 switches), receiver R = host 0, senders S1..S15 = hosts 1..15, one long "
+    "flow each; F1 is 2 hops from R, F2:3 4 hops, F4:15 6 hops. 1 Gbps links, drop-tail queues of Qmax packets, "
+    f"MSS {MSS} B payload + {HEADER} B headers, RTOmin {RTO_MIN}, {SWITCH_DELAY} per switch, ECMP. Series as in "
+    "Fig. 8's caption: N = NewReno, NTx = NewReno + static TCPRand (rMin = x), C = CUBIC, CTx = CUBIC + static "
+    "TCPRand, CTD = CUBIC + adaptive TCPRand (1, 1, 1, 1), DCTCP with K = 0.2·Qmax. Fig. 10 uses the k = 8 fat-tree, "
+    "Figs. 12 and 14 the testbed topology of Fig. 7, Figs. 15–17 a star."
+)
+
+
+def _figures() -> List[Figure]:
+    figs = [
+        Figure("5", "enqueue probability of X2 and Y2 at congestion (offline model)", _no_points, _analyze_fig5,
+               "rMin = 1448: P(X2) = 0; rMin = 1: P(X2) ≈ 0.63, P(Y2) ≈ 0.58, neither ≈ 0.11"),
+        Figure("8a", "fairness (Jain) vs Qmax on the Fig. 1 fat-tree", _fig8_points, _analyze_fig8a,
+               "N, C unfair; CTx → 1 as rMin falls (Qmax 100: 0.976 / 0.991 / 0.996); CTD and DCTCP fair"),
+        Figure("8b", "total goodput ratio vs Qmax", _fig8_points, _analyze_fig8b,
+               "Qmax 100: CT200 / 100 / 50 = 0.855 / 0.85 / 0.835 of C; DCTCP 0.936 at Qmax 20"),
+        Figure("8c", "fairness with UDP CBR background, Qmax = 20", _fig8c_points, _analyze_fig8c,
+               "TCPRand always above CUBIC, gain shrinking with background; DCTCP 0.887 at 450 Mbps"),
+        Figure("9", "timeout frequency and period, TCPRand / CUBIC, per flow group", _fig8_points, _analyze_fig9,
+               "Qmax 20: F1 ~3× the timeouts but half the period; Qmax 100: fewer timeouts for all"),
+        Figure("10", "8-ary fat-tree: a 2-hop flow against n 6-hop flows, Qmax = 100", _fig10_points, _analyze_fig10,
+               "CUBIC's 2-hop flow outcast as n grows (ahead for n ≤ 2); TCPRand near the fair share"),
+        Figure("12", "testbed topology (Fig. 7): fairness and goodput per preset", _fig12_points, _analyze_fig12,
+               "every preset fairer than CUBIC, ≥ 0.9; μ = 1 presets lose < 1–4 % goodput"),
+        Figure("13", "outcast flow's drop distribution vs rMin, M = 15, SACK on", _fig13_points, _analyze_fig13,
+               "as rMin falls the share of single isolated drops grows (most at 200 B) and runs of 2–5 drops, "
+               "especially ≥ 3, become far rarer"),
+        Figure("14", "microscopic: F1's timeouts and retransmissions vs rMin, M = 15, SACK on/off", _fig14_points,
+               _analyze_fig14, "SACK: no timeouts; no SACK: 204 → 9 timeouts; F1 retransmits more as its rMin "
+               "falls, less as the others' falls"),
+        Figure("15", "incast: goodput vs senders, star, Qmax = 100", _fig15_points, _analyze_fig15,
+               "TCPRand not worse than CUBIC; DCTCP best"),
+        Figure("16", "flow convergence: five flows starting 30 s apart", _fig16_points, _analyze_fig16,
+               "TCPRand converges like CUBIC"),
+        Figure("17", "cwnd traces of two flows", _fig17_points, _analyze_fig17,
+               "CUBIC windows rather synchronized; TCPRand's vary asynchronously"),
+        Figure("settings", "the implicit settings, one at a time (Fig. 1, Qmax = 20)", _settings_points,
+               _analyze_settings, ""),
+    ]
+    # Fig. 11 (FCT under Poisson load) is built in tcprand_fct.py when present.
+    # (a sibling of this package: dcnsim.experiments.tcprand_fct)
+    if importlib.util.find_spec("..tcprand_fct", __package__) is not None:
+        from .. import tcprand_fct
+
+        extra = list(getattr(tcprand_fct, "FIGURES", []))
+        at = next(i for i, f in enumerate(figs) if f.id == "12")
+        figs[at:at] = extra
+    return figs
+
+
+PAPER = Paper(
+    key="tcprand",
+    title="TCPRand (Lee et al., Computer Networks 2017)",
+    citation="S. Lee, D. Lee, M. Lee, H. Jung and B.-S. Lee, \"Randomizing TCP payload size for TCP fairness in "
+             "data center networks\", Computer Networks 129:79–92, 2017.",
+    docs="docs/tcprand.md",
+    setup=SETUP,
+    settings=SETTINGS,
+    figures=_figures(),
+)

@@ -1,0 +1,213 @@
+"""TCPRand (Lee et al., 2017): what the figures share — constants (§5.1), scenarios, reading results."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from ...result import jain
+from ..framework import Comparison, compare_claim, read_table
+
+# ---------------------------------------------------------------- constants (§5.1)
+
+RATE = "1Gbps"
+RATE_BPS = 1e9
+MSS = 1448  # 1460 minus 12 B of timestamp options
+HEADER = 52
+RTO_MIN = "2ms"
+LINK_DELAY = "1us"
+SWITCH_DELAY = "25us"
+RECEIVER = 0
+DURATION_S = 10.0
+QUICK_DURATION_S = 1.0
+SEEDS = (1, 2, 3)
+QUICK_SEEDS = (1,)
+QMAXES = (20, 60, 100)
+QUICK_QMAXES = (20, 100)
+
+#: series name -> tcp keys (the paper's notation, Fig. 8's caption)
+SERIES: Dict[str, Dict[str, Any]] = {
+    "N": {"cc": "newreno"},
+    "NT200": {"cc": "newreno", "segment": "tcprand", "tcprand_rmin": 200},
+    "NT100": {"cc": "newreno", "segment": "tcprand", "tcprand_rmin": 100},
+    "NT50": {"cc": "newreno", "segment": "tcprand", "tcprand_rmin": 50},
+    "C": {"cc": "cubic"},
+    "CT200": {"cc": "cubic", "segment": "tcprand", "tcprand_rmin": 200},
+    "CT100": {"cc": "cubic", "segment": "tcprand", "tcprand_rmin": 100},
+    "CT50": {"cc": "cubic", "segment": "tcprand", "tcprand_rmin": 50},
+    "CTD": {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive", "tcprand_preset": "default"},
+    "DCTCP": {"cc": "dctcp"},
+}
+FIG8_SERIES = list(SERIES)
+QUICK_FIG8_SERIES = ["N", "NT200", "C", "CT200", "CT50", "CTD", "DCTCP"]
+PRESETS = {
+    "CTD (1,1,1,1)": {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive", "tcprand_preset": "default"},
+    "CTD (1,1,∞,1)": {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive",
+                      "tcprand_preset": "conservative"},
+    "CTD (1,0,1,0)": {"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive",
+                      "tcprand_preset": "aggressive"},
+}
+
+GROUPS = (("F1", (1,)), ("F2:3", (2, 3)), ("F4:15", tuple(range(4, 16))))
+
+
+def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], rule: str, note: str = "",
+          partly: Optional[bool] = None, partly_rule: str = "") -> Comparison:
+    """A qualitative claim tested by ``rule``: ``agrees`` when it holds in
+    our runs; when it does not, ``trend agrees`` when ``partly`` — the weaker
+    rule stated in ``partly_rule`` — holds, else ``differs``; ``holds=None``:
+    untestable; with no paper value either, a value of ours ("not in paper")."""
+    if holds is None and paper is None:
+        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (rule, note) if x))
+    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=rule,
+                         partly_criterion=partly_rule if partly is not None else None)
+
+
+def near(quantity: str, ours: float, paper: float, agree: float, close: float, note: str = "",
+         fmt: str = ".3f", relative: bool = False) -> Comparison:
+    """A number against the paper's: ``agrees`` if within ``agree``, ``close``
+    within ``close`` (absolute, or relative with ``relative``), else ``differs``."""
+    kind = "relative" if relative else "absolute"
+    rule = f"agrees if the {kind} difference ≤ {agree:g}, close if ≤ {close:g}, else differs"
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        return Comparison(quantity, ours, paper, "untestable", note or "no value measured", fmt=fmt, criterion=rule)
+    d = abs(ours - paper) / abs(paper) if relative else abs(ours - paper)
+    verdict = "agrees" if d <= agree else "close" if d <= close else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, fmt=fmt, criterion=rule)
+
+
+def info(quantity: str, ours: Any, note: str = "") -> Comparison:
+    return Comparison(quantity, ours, None, "not in paper", note, criterion="— (our reference value)")
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+def tcp_table(series: Dict[str, Any], **over: Any) -> Dict[str, Any]:
+    t = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN}
+    t.update(series)
+    t.update(over)
+    return t
+
+
+def _ecn_k(series: Dict[str, Any], qmax: int) -> Optional[str]:
+    """DCTCP marks at 0.2 × Qmax (§6.1, after the DCTCP paper's 1 Gbps setting)."""
+    return f"{max(1, round(0.2 * qmax))}pkt" if series.get("cc") == "dctcp" else None
+
+
+def fig1_doc(series: Dict[str, Any], qmax: int, secs: float, seed: int = 1, bg_mbps: float = 0.0,
+             tcp_over: Optional[Dict[str, Any]] = None, top_over: Optional[Dict[str, Any]] = None,
+             topo_over: Optional[Dict[str, Any]] = None, name: str = "tcprand-fig1") -> Dict[str, Any]:
+    """The paper's Fig. 1: k = 4 fat-tree, 15 long flows to host 0 for
+    ``secs``; ``bg_mbps`` adds a UDP CBR flow of that rate from every sender
+    to R (Fig. 8c)."""
+    topo = {"kind": "fat_tree", "k": 4, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{qmax}pkt"}
+    k = _ecn_k(series, qmax)
+    if k:
+        topo["ecn_k"] = k
+    topo.update(topo_over or {})
+    dur = f"{secs:g}s"
+    apps: List[Dict[str, Any]] = [{"kind": "bulk", "src": s, "dst": RECEIVER, "duration": dur} for s in range(1, 16)]
+    if bg_mbps > 0:
+        apps += [{"kind": "udp_cbr", "src": s, "dst": RECEIVER, "rate": f"{bg_mbps:g}Mbps", "payload": "1448B",
+                  "start": "0s", "stop": dur} for s in range(1, 16)]
+    doc = {"name": name, "seed": seed, "stop": f"{secs + 0.5:g}s", "switch_delay": SWITCH_DELAY,
+           "topology": topo, "tcp": tcp_table(series, **(tcp_over or {})), "apps": apps}
+    doc.update(top_over or {})
+    return doc
+
+
+def testbed_topology(qmax: int, ecn_k: Optional[str] = None) -> Dict[str, Any]:
+    """The paper's Fig. 7, read as the path structure of Fig. 1 it abstracts:
+    R and S1 on edge switch E1; S2 on E2, which reaches E1 through A1 (4
+    hops); S4 on E3, which reaches E1 through A2, C1 and A1 (6 hops). At E1,
+    S1's flows arrive alone on their port, S2's and S4's share A1's."""
+    hosts = ["R", "S1", "S2", "S4"]
+    switches = ["E1", "E2", "E3", "A1", "A2", "C1"]
+    nodes = [{"name": h, "kind": "host"} for h in hosts] + [{"name": s, "kind": "switch"} for s in switches]
+    pairs = [("R", "E1"), ("S1", "E1"), ("S2", "E2"), ("S4", "E3"), ("E1", "A1"), ("E2", "A1"),
+             ("A1", "C1"), ("C1", "A2"), ("A2", "E3")]
+    links = []
+    for a, b in pairs:
+        link = {"a": a, "b": b, "rate": RATE, "delay": LINK_DELAY, "buffer": f"{qmax}pkt"}
+        if ecn_k:
+            link["ecn_k"] = ecn_k
+        links.append(link)
+    return {"kind": "custom", "nodes": nodes, "links": links}
+
+
+#: The testbed's Linux 3.2 TCP (Figs. 12, 14, 16, 17): RTOmin 200 ms, SACK
+#: on, initial window 10 — unlike the ns-3 figures' 2 ms RTOmin.
+LINUX = {"rto_min": "200ms", "sack": True, "init_cwnd": 10}
+
+
+def testbed_doc(n1: int, n2: int, n3: int, series: Dict[str, Any], secs: float, qmax: int = 100, seed: int = 1,
+                tcp_per_sender: Optional[Dict[int, Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """(N1, N2, N3) flows from S1, S2, S4 (hosts 1, 2, 3) to R (host 0) on
+    :func:`testbed_topology`; ``tcp_per_sender`` overrides TCP keys per
+    sender host (Fig. 14 gives F1 and F2:M+1 different rMin)."""
+    dur = f"{secs:g}s"
+    apps = []
+    for host, n in ((1, n1), (2, n2), (3, n3)):
+        for _ in range(n):
+            a = {"kind": "bulk", "src": host, "dst": 0, "duration": dur}
+            if tcp_per_sender and host in tcp_per_sender:
+                a["tcp"] = dict(tcp_per_sender[host])
+            apps.append(a)
+    return {"name": f"tcprand-testbed-{n1}-{n2}-{n3}", "seed": seed, "stop": f"{secs + 0.5:g}s",
+            "switch_delay": SWITCH_DELAY, "topology": testbed_topology(qmax, _ecn_k(series, qmax)),
+            "tcp": tcp_table({**LINUX, **series}), "apps": apps}
+
+
+# ---------------------------------------------------------------- reading results
+
+
+@lru_cache(maxsize=4096)
+def _flows_cached(d: str, mtime: float):
+    return read_table(d, "flows")
+
+
+def flows(row: Any):
+    """The point's ``flows`` table (TCP flows only), cached per directory."""
+    d = str(row["dir"])
+    p = Path(d) / "flows.csv"
+    f = _flows_cached(d, p.stat().st_mtime if p.exists() else 0.0)
+    return f[f["transport"] == "tcp"]
+
+
+def fig1_metrics(row: Any) -> Dict[str, float]:
+    """Per run on Fig. 1: Jain's index over the 15 flows, total goodput,
+    each group's mean goodput, timeouts and timeout period per flow,
+    retransmissions, drops and drop runs."""
+    f = flows(row).sort_values("src")
+    g = f.set_index("src")["goodput_bps"]
+    out = {"jain": jain(g.values), "total_mbps": float(g.sum()) / 1e6,
+           # 1448 B when nothing was randomized; (rMin + 1448)/2 when everything was
+           "mean_payload_b": float(f["bytes_sent"].sum()) / max(1.0, float(f["segments_sent"].sum())),
+           "timeouts_per_flow": float(f["timeouts"].mean())}
+    for name, hosts in GROUPS:
+        sub = f[f["src"].isin(hosts)]
+        out[f"{name}_mbps"] = float(sub["goodput_bps"].mean()) / 1e6
+        out[f"{name}_timeouts"] = float(sub["timeouts"].mean())
+        out[f"{name}_timeout_period_s"] = float(sub["timeout_period_s"].mean())
+        out[f"{name}_retransmits"] = float(sub["retransmits"].mean())
+        out[f"{name}_drops"] = float(sub["drops"].mean())
+    return out
+
+
+def _fig1_frame(summary):
+    import pandas as pd
+
+    rows = []
+    for _, r in summary.iterrows():
+        m = fig1_metrics(r)
+        rows.append({"label": r["label"], "series": r["series"], "qmax": int(r["qmax"]), "bg_mbps": float(r["bg_mbps"]),
+                     "seed": int(r["seed_"]), **m})
+    return pd.DataFrame(rows)
+
+
+def _mean(df, by: Sequence[str]):
+    cols = [c for c in df.columns if c not in ("label", "seed") and c not in by and df[c].dtype.kind in "fi"]
+    return df.groupby(list(by), sort=False)[cols].mean().reset_index()

@@ -1,0 +1,72 @@
+"""TCPRand (Lee et al., 2017): Fig. 15 (incast)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List
+
+from ...sweep import Point
+from ..framework import FigureResult, read_table
+from .common import LINK_DELAY, RATE, SERIES, SWITCH_DELAY, _ecn_k, claim, tcp_table
+
+# ---------------------------------------------------------------- Fig. 15 (incast)
+
+FIG15_NS = (1, 2, 4, 8, 12, 16, 24, 32, 40)
+QUICK_FIG15_NS = (4, 16, 40)
+FIG15_SERIES = ("C", "CTD", "DCTCP")
+
+
+def fig15_doc(series: Dict[str, Any], n: int, blocks: int, seed: int = 1, name: str = "tcprand-fig15"):
+    """Incast: a 1 GbE star, one client and n servers, Qmax 100, each server
+    sends a 128 KB SRU per block (synchronized reads)."""
+    topo = {"kind": "star", "hosts": n + 1, "rate": RATE, "delay": LINK_DELAY, "buffer": "100pkt"}
+    k = _ecn_k(series, 100)
+    if k:
+        topo["ecn_k"] = k
+    return {"name": name, "seed": seed, "stop": "60s", "switch_delay": SWITCH_DELAY, "topology": topo,
+            "tcp": tcp_table(series), "apps": [{"kind": "sync_reads", "client": 0, "servers": f"1-{n}",
+                                                 "sru": "128KB", "blocks": blocks}]}
+
+
+def _fig15_points(quick: bool) -> List[Point]:
+    blocks = 10 if quick else 100
+    pts = []
+    for s in FIG15_SERIES:
+        for n in (QUICK_FIG15_NS if quick else FIG15_NS):
+            label = f"fig15-{s}-n{n}-b{blocks}"
+            pts.append(Point(label, fig15_doc(SERIES[s], n, blocks, 1, label), None, {"series": s, "n": n}))
+    return pts
+
+
+def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
+    import pandas as pd
+
+    from ...plots import new_figure, save
+
+    rows = []
+    for _, r in summary.iterrows():
+        b = read_table(r, "blocks")
+        rows.append({"series": r["series"], "n": int(r["n"]),
+                     "goodput_mbps": 8 * float(b["bytes"].sum()) / float(b["duration_s"].sum()) / 1e6,
+                     "timeouts_per_block": float(b["timeouts"].mean())})
+    df = pd.DataFrame(rows)
+    fig, ax = new_figure(figsize=(7, 4))
+    for s in FIG15_SERIES:
+        g = df[df.series == s]
+        ax.plot(g["n"], g["goodput_mbps"], "o-", label={"C": "CUBIC", "CTD": "TCPRand"}.get(s, s))
+    ax.set_xlabel("number of senders")
+    ax.set_ylabel("goodput (Mbps)")
+    ax.set_title("Fig. 15: incast, Qmax = 100, 128 KB per sender per block")
+    ax.legend()
+    paths = save(fig, out_dir / "fig15.png")
+    P = df.pivot(index="n", columns="series", values="goodput_mbps")
+    worse = [(n, P.loc[n, "CTD"] / P.loc[n, "C"]) for n in P.index]
+    cmps = [claim("TCPRand not worse than CUBIC under incast", f"min ratio {min(x for _, x in worse):.2f}",
+                  "not worse", all(x >= 0.9 for _, x in worse), "goodput(CTD) ≥ 0.9 × goodput(C) at every n",
+                  partly=sum(x >= 0.9 for _, x in worse) > len(worse) / 2,
+                  partly_rule="at more than half of the n values")]
+    best = [(P.loc[n, "DCTCP"] >= max(P.loc[n, "C"], P.loc[n, "CTD"]) * 0.98) for n in P.index]
+    cmps.append(claim("DCTCP best", f"best (within 2 %) at {sum(best)} of {len(best)} n", "in general best",
+                      sum(best) >= 0.75 * len(best), "DCTCP ≥ 0.98 × max(C, CTD) at ≥ 75 % of the n values",
+                      partly=sum(best) >= len(best) / 2, partly_rule="at ≥ 50 % of the n values"))
+    return FigureResult(df, paths, cmps, ["'block size 128KB' read as the SRU each sender returns per block"])

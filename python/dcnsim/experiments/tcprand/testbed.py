@@ -1,0 +1,91 @@
+"""TCPRand (Lee et al., 2017): Fig. 12 (testbed topology)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List
+
+import numpy as np
+
+from ...result import jain
+from ...sweep import Point
+from ..framework import Comparison, FigureResult
+from .common import PRESETS, SERIES, claim, flows, testbed_doc
+from .fairness import _secs, _seeds
+
+# ---------------------------------------------------------------- Fig. 12 (testbed topology)
+
+FIG12_CASES = ((2, 4, 26), (26, 4, 2))
+FIG12_SERIES = ["C", *PRESETS, "DCTCP"]
+
+
+def _series_keys(name: str) -> Dict[str, Any]:
+    return PRESETS.get(name) or SERIES[name]
+
+
+def _fig12_points(quick: bool) -> List[Point]:
+    secs = _secs(quick)
+    pts = []
+    for case in FIG12_CASES:
+        for s in FIG12_SERIES:
+            for seed in _seeds(quick):
+                label = f"fig12-{'-'.join(map(str, case))}-{_slug(s)}-{secs:g}s-s{seed}"
+                pts.append(Point(label, testbed_doc(*case, _series_keys(s), secs, 100, seed), None,
+                                 {"series": s, "case": "(" + ", ".join(map(str, case)) + ")", "seed_": seed}))
+    return pts
+
+
+def _slug(s: str) -> str:
+    return "".join(ch for ch in s.lower().replace("∞", "inf") if ch.isalnum()) or "x"
+
+
+def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
+    import pandas as pd
+
+    from ...plots import new_figure, save, series_colors
+
+    rows = []
+    for _, r in summary.iterrows():
+        f = flows(r)
+        per_sender = f.groupby("src")["goodput_bps"].mean()  # g_i: average goodput of S_i's flows (eq. 4)
+        rows.append({"case": r["case"], "series": r["series"], "seed": int(r["seed_"]), "jain": jain(per_sender.values),
+                     "total_mbps": float(f["goodput_bps"].sum()) / 1e6})
+    df = pd.DataFrame(rows)
+    m = df.groupby(["case", "series"], sort=False).mean(numeric_only=True).reset_index()
+    base = m[m.series == "C"].set_index("case")["total_mbps"]
+    m["goodput_ratio"] = [r.total_mbps / base[r.case] for r in m.itertuples()]
+    cases = list(dict.fromkeys(m["case"]))
+    series = list(dict.fromkeys(m["series"]))
+    colors = series_colors(series)
+    fig, axes = new_figure(ncols=2, figsize=(11, 4))
+    w = 0.8 / len(series)
+    for ax, col, yl in ((axes[0], "jain", "Jain's index (per-sender mean goodput)"),
+                        (axes[1], "goodput_ratio", "total goodput / CUBIC's")):
+        for i, s in enumerate(series):
+            v = [float(m[(m.case == c) & (m.series == s)][col].iloc[0]) for c in cases]
+            ax.bar(np.arange(len(cases)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s])
+        ax.set_xticks(np.arange(len(cases)))
+        ax.set_xticklabels([f"(N1, N2, N3) = {c}" for c in cases])
+        ax.set_ylabel(yl)
+        ax.set_ylim(0, 1.1)
+    axes[0].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Fig. 12: the testbed topology (Fig. 7), Qmax = 100")
+    paths = save(fig, out_dir / "fig12.png")
+    M = m.set_index(["case", "series"])
+    cmps: List[Comparison] = []
+    for c in cases:
+        jc = float(M.loc[(c, "C"), "jain"])
+        js = [float(M.loc[(c, p), "jain"]) for p in PRESETS]
+        cmps.append(claim(f"{c}: every TCPRand preset fairer than CUBIC ({jc:.3f})", ", ".join(f"{x:.3f}" for x in js),
+                          "always higher", all(x > jc for x in js), "Jain(preset) > Jain(C) for all three presets",
+                          partly=any(x > jc for x in js), partly_rule="for at least one preset"))
+        cmps.append(claim(f"{c}: TCPRand ≥ 0.9 fairness with every preset", f"min {min(js):.3f}", "≥ 0.9",
+                          min(js) >= 0.9, "min over presets ≥ 0.9", partly=max(js) >= 0.9,
+                          partly_rule="max over presets ≥ 0.9"))
+        loss = [1 - float(M.loc[(c, p), "goodput_ratio"]) for p in PRESETS if "(1,1," in p]
+        cmps.append(claim(f"{c}: total goodput loss with μ = 1 presets", ", ".join(f"{x:.1%}" for x in loss),
+                          "< 1 % (Cisco), < 4 % (HP)", max(loss) < 0.04, "loss < 4 % for (1,1,1,1) and (1,1,∞,1)",
+                          partly=min(loss) < 0.04, partly_rule="loss < 4 % for one of the two"))
+    return FigureResult(m, paths, cmps, ["g_i of eq. (4) is the mean goodput of sender S_i's flows, so the index is "
+                                         "over the three senders; the testbed's switches are modelled as drop-tail "
+                                         "with 100-packet port queues (the paper does not give their buffers)"])
