@@ -143,6 +143,21 @@ impl Arena {
     pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
         &mut self.pkts[id as usize].pkt
     }
+    /// A copy of packet `id` for its receiver. Only the first `nsack` SACK
+    /// blocks are part of a packet (the rest read as zero), so a packet
+    /// without any is copied without touching its second cache line.
+    #[inline]
+    pub fn copy_out(&self, id: PktId) -> Packet {
+        let p = &self.pkts[id as usize].pkt;
+        let mut c = Packet {
+            sack: [(0, 0); 3],
+            ..*p
+        };
+        if p.nsack > 0 {
+            c.sack[..p.nsack as usize].copy_from_slice(&p.sack[..p.nsack as usize]);
+        }
+        c
+    }
     /// The packet's next hop on its source route (`NO_ROUTE` if it has
     /// none), counting the hop as taken.
     #[inline]
@@ -546,6 +561,11 @@ impl Links {
         debug_assert!(st.buffered <= st.len);
         if st.len > 0 {
             q.schedule(self.pool.get(st.base + st.head).arrive, Event::Arrive(link));
+        } else {
+            // An emptied ring starts over at its first line, which stays
+            // in cache: a lightly loaded link reuses one line however far
+            // its ring once grew.
+            st.head = 0;
         }
         id
     }

@@ -743,7 +743,7 @@ impl World {
                         return;
                     }
                     let core = &mut self.core;
-                    let p = *core.arena.get(id);
+                    let p = core.arena.copy_out(id);
                     debug_assert_eq!(
                         core.node_host[node as usize], p.dst,
                         "packet delivered to the wrong host"
