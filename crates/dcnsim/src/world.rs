@@ -67,7 +67,9 @@ pub struct InputStats {
 }
 
 /// The part of a slot's tally that changes only on a drop (or once every
-/// 2³² offers), kept apart so the per-hop count is one 4-byte word.
+/// 2³² offers), kept apart so the per-hop count is one 4-byte word, and
+/// only for the slots that ever needed it (a k = 32 fat-tree has 1.3 M
+/// slots; few see drops).
 #[derive(Clone, Copy, Debug, Default)]
 struct InputDrops {
     /// High 32 bits of the offered count.
@@ -90,7 +92,7 @@ pub struct InputTable {
     /// Low 32 bits of each slot's offered count: the only per-hop write, and
     /// a switch's inputs to one egress share a cache line.
     offered: Vec<u32>,
-    drops: Vec<InputDrops>,
+    drops: HashMap<u32, InputDrops>,
     /// The input link of each slot (for the report).
     pub slot_link: Vec<u32>,
 }
@@ -118,7 +120,6 @@ impl InputTable {
             }
         }
         t.offered = vec![0; t.slot_link.len()];
-        t.drops = vec![InputDrops::default(); t.slot_link.len()];
         t
     }
 
@@ -133,7 +134,7 @@ impl InputTable {
 
     /// The tally of slot `i`.
     pub fn stats(&self, i: usize) -> InputStats {
-        let d = &self.drops[i];
+        let d = self.drops.get(&(i as u32)).copied().unwrap_or_default();
         InputStats {
             offered: d.offered_hi << 32 | self.offered[i] as u64,
             dropped: d.dropped,
@@ -159,7 +160,7 @@ impl InputTable {
 
     #[cold]
     fn record_rare(&mut self, i: usize, dropped: bool) {
-        let d = &mut self.drops[i];
+        let d = self.drops.entry(i as u32).or_default();
         if self.offered[i] == 0 {
             d.offered_hi += 1;
         }
