@@ -611,3 +611,96 @@ impl Links {
         self.hot[i].st.buffered as usize
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::mix64;
+
+    /// The link against a direct model of a constant-rate FIFO: departures
+    /// back to back from max(previous departure, enqueue time), arrivals a
+    /// delay later in order, occupancy = packets enqueued and not departed,
+    /// ∫ occupancy dt summed per packet over [enqueue, min(departure, end)].
+    /// Bursts grow the ring past several doublings while it wraps; gaps
+    /// empty it (and restart it at its first line).
+    #[test]
+    fn link_matches_a_fifo_model() {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(1000),
+            ecn_k: None,
+        };
+        let delay = SimTime(5_000);
+        // 8 Gbps: 1 ps per bit, 1 ns per byte.
+        let l = links.push(0, 1, 8_000_000_000, delay, cfg);
+        let mut arena = Arena::default();
+        let mut q = EventQueue::new();
+        // Enqueue times: bursts of up to 40 packets, then gaps.
+        let mut t = 0u64;
+        let mut n = 0u32;
+        for b in 0..60u64 {
+            let burst = 1 + mix64(b) % 40;
+            for i in 0..burst {
+                q.schedule(SimTime(t + i * 100), Event::Udp(n));
+                n += 1;
+            }
+            t += burst * 100 + mix64(b ^ 99) % 60_000_000;
+        }
+        let end = SimTime(t / 2); // packets still buffered and on the wire at the end
+        let wire = |i: u32| 64 + (mix64(i as u64 + 7) % 9000) as u32;
+        let (mut depart, mut free_at) = (Vec::new(), 0u64);
+        let mut arrived = Vec::new();
+        let mut max_pkts = 0;
+        while let Some(ev) = q.pop_until(end) {
+            let now = q.now();
+            match ev {
+                Event::Udp(i) => {
+                    let id = arena.alloc(Packet {
+                        txn: i,
+                        wire: wire(i),
+                        ..Packet::EMPTY
+                    });
+                    assert_eq!(
+                        links.enqueue(l, id, &mut arena, &mut q, SimTime::ZERO),
+                        Enqueue::Queued
+                    );
+                    free_at = free_at.max(now.0) + wire(i) as u64 * 1000;
+                    depart.push((now.0, free_at, wire(i)));
+                    let (_, pkts) = links.occupancy(l as usize, now);
+                    let model = depart
+                        .iter()
+                        .filter(|d| d.0 <= now.0 && d.1 > now.0)
+                        .count();
+                    assert_eq!(pkts as usize, model);
+                    max_pkts = max_pkts.max(model as u64);
+                }
+                Event::Arrive(x) => {
+                    assert_eq!(x, l);
+                    let id = links.arrive(&mut q, l);
+                    let i = arena.get(id).txn as usize;
+                    assert_eq!(i, arrived.len(), "FIFO order");
+                    assert_eq!(now.0, depart[i].1 + delay.0);
+                    arrived.push(i);
+                }
+                _ => unreachable!(),
+            }
+        }
+        assert!(
+            links.in_flight(l as usize) > 1,
+            "the run must end with packets on the link"
+        );
+        links.finish(end);
+        let s = links.stats(l as usize);
+        let gone: Vec<_> = depart.iter().filter(|d| d.1 <= end.0).collect();
+        assert_eq!(s.enqueued, depart.len() as u64);
+        assert_eq!(s.arrived, arrived.len() as u64);
+        assert_eq!(s.tx_pkts, gone.len() as u64);
+        assert_eq!(s.tx_bytes, gone.iter().map(|d| d.2 as u64).sum::<u64>());
+        assert_eq!(s.max_pkts, max_pkts);
+        let integral: u128 = depart
+            .iter()
+            .map(|&(e, d, w)| w as u128 * (d.min(end.0) - e) as u128)
+            .sum();
+        assert_eq!(s.byte_time, integral);
+    }
+}
