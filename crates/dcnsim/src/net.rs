@@ -48,9 +48,9 @@ pub enum PktKind {
 /// for ACKs. `ts` is the sender's timestamp (data) or its echo (ACKs), as in
 /// RFC 7323, so RTT samples survive retransmission.
 ///
-/// Laid out (`repr(C)`) with what forwarding reads first, so that in an
-/// [`Arena`] slot it shares the first cache line with the packet's route
-/// state; the SACK blocks (read only by the endpoints) fill the second.
+/// Laid out (`repr(C)`) with the header first, so that in its cache-line
+/// aligned [`Arena`] slot everything but the SACK blocks (read only by the
+/// endpoints) shares the first line.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct Packet {
@@ -89,15 +89,25 @@ impl Packet {
 /// "No source route": the packet is routed hop by hop from the tables.
 pub const NO_ROUTE: u32 = u32::MAX;
 
-/// An arena slot: the packet and where it is on its source route, cache
-/// line aligned so a hop reads one line.
+/// What forwarding needs of a packet in flight, carried in its link FIFO
+/// slot from hop to hop, so a switch forwards a packet without reading it:
+/// its size, ECN bits and place on its source route. The bits are written
+/// back to the packet when it reaches its host.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hdr {
+    pub id: PktId,
+    pub wire: u32,
+    /// First hop of the packet's route in `Core`'s path store, or [`NO_ROUTE`].
+    pub route: u32,
+    /// Hops taken so far.
+    pub hop: u32,
+    pub flags: u8,
+}
+
+/// An arena slot, cache line aligned.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct PktSlot {
-    /// First hop of the packet's route in `Core`'s path store, or [`NO_ROUTE`].
-    route: u32,
-    /// Hops taken so far.
-    hop: u32,
     pkt: Packet,
 }
 
@@ -114,14 +124,9 @@ pub struct Arena {
 
 impl Arena {
     #[inline]
-    pub fn alloc(&mut self, p: Packet) -> PktId {
-        self.alloc_routed(p, NO_ROUTE)
-    }
-    /// Allocate a packet that follows the source route starting at `route`.
-    #[inline]
-    pub fn alloc_routed(&mut self, pkt: Packet, route: u32) -> PktId {
+    pub fn alloc(&mut self, pkt: Packet) -> PktId {
         self.created += 1;
-        let slot = PktSlot { route, hop: 0, pkt };
+        let slot = PktSlot { pkt };
         if let Some(id) = self.free.pop() {
             self.pkts[id as usize] = slot;
             id
@@ -157,17 +162,6 @@ impl Arena {
             c.sack[..p.nsack as usize].copy_from_slice(&p.sack[..p.nsack as usize]);
         }
         c
-    }
-    /// The packet's next hop on its source route (`NO_ROUTE` if it has
-    /// none), counting the hop as taken.
-    #[inline]
-    pub fn take_hop(&mut self, id: PktId) -> u32 {
-        let s = &mut self.pkts[id as usize];
-        if s.route == NO_ROUTE {
-            return NO_ROUTE;
-        }
-        s.hop += 1;
-        s.route + s.hop - 1
     }
     pub fn live(&self) -> u64 {
         self.created - self.released
@@ -253,16 +247,16 @@ impl LinkClass {
 
 /// One FIFO entry: a packet on the link and when it reaches the far end.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
 struct Slot {
     arrive: SimTime,
-    id: PktId,
-    wire: u32,
+    h: Hdr,
 }
 
-/// Four slots, so ring segments start on a cache line.
+/// Two slots, so ring segments start on a cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(align(64))]
-struct SlotLine([Slot; 4]);
+struct SlotLine([Slot; 2]);
 
 /// The links' FIFO rings: power-of-two segments (at least one line) of one
 /// array, recycled by size when a ring grows.
@@ -276,20 +270,20 @@ struct SlotPool {
 impl SlotPool {
     #[inline(always)]
     fn get(&self, i: u32) -> &Slot {
-        &self.lines[(i >> 2) as usize].0[(i & 3) as usize]
+        &self.lines[(i >> 1) as usize].0[(i & 1) as usize]
     }
     #[inline(always)]
     fn get_mut(&mut self, i: u32) -> &mut Slot {
-        &mut self.lines[(i >> 2) as usize].0[(i & 3) as usize]
+        &mut self.lines[(i >> 1) as usize].0[(i & 1) as usize]
     }
-    /// A segment of `4 << c` slots; returns its first slot.
+    /// A segment of `2 << c` slots; returns its first slot.
     fn alloc(&mut self, c: usize) -> u32 {
         if let Some(s) = self.free.get_mut(c).and_then(Vec::pop) {
             return s;
         }
         let start = self.lines.len();
         self.lines.resize(start + (1 << c), SlotLine::default());
-        u32::try_from(start * 4).expect("more than 2³² packets on links")
+        u32::try_from(start * 2).expect("more than 2³² packets on links")
     }
     fn release(&mut self, start: u32, c: usize) {
         if self.free.len() <= c {
@@ -399,7 +393,7 @@ impl Links {
                 to,
                 class,
                 base: self.pool.alloc(0),
-                mask: 3,
+                mask: 1,
                 ..LinkState::default()
             },
             ctr: LinkCounters::default(),
@@ -470,7 +464,7 @@ impl Links {
             if s.arrive - delay > now {
                 break;
             }
-            st.q_bytes -= s.wire as u64;
+            st.q_bytes -= s.h.wire as u64;
             st.buffered -= 1;
         }
     }
@@ -482,7 +476,7 @@ impl Links {
         (st.q_bytes, st.buffered as u64)
     }
 
-    /// Offer packet `id` to link `link`'s egress queue (drop-tail; ECN marks
+    /// Offer packet `h` to link `link`'s egress queue (drop-tail; ECN marks
     /// CE on ECT packets when the instantaneous queue on arrival exceeds K).
     /// Always inlined: it is the per-hop hot path, and the compiler stops
     /// inlining it into `Core::forward` once that grows.
@@ -490,8 +484,7 @@ impl Links {
     pub fn enqueue(
         &mut self,
         link: u32,
-        id: PktId,
-        arena: &mut Arena,
+        mut h: Hdr,
         q: &mut EventQueue,
         start_delay: SimTime,
     ) -> Enqueue {
@@ -499,15 +492,14 @@ impl Links {
         let Link { st, ctr } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let c = &self.classes[st.class as usize];
-        let p = arena.get_mut(id);
-        let wire = p.wire;
+        let wire = h.wire;
         let pkts = st.buffered as u64;
         if st.q_bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
             ctr.dropped += 1;
             return Enqueue::Dropped;
         }
-        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && p.flags & flags::ECT != 0 {
-            p.flags |= flags::CE;
+        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
+            h.flags |= flags::CE;
             ctr.marked += 1;
         }
         st.q_bytes += wire as u64;
@@ -526,7 +518,7 @@ impl Links {
             Self::grow(st, &mut self.pool);
         }
         let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
-        *self.pool.get_mut(tail) = Slot { arrive, id, wire };
+        *self.pool.get_mut(tail) = Slot { arrive, h };
         st.len += 1;
         Enqueue::Queued
     }
@@ -535,7 +527,7 @@ impl Links {
     #[cold]
     fn grow(st: &mut LinkState, pool: &mut SlotPool) {
         let cap = st.mask + 1;
-        let c = (cap / 4).trailing_zeros() as usize + 1;
+        let c = (cap / 2).trailing_zeros() as usize + 1;
         let base = pool.alloc(c);
         for k in 0..st.len {
             *pool.get_mut(base + k) = *pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
@@ -543,18 +535,18 @@ impl Links {
         pool.release(st.base, c - 1);
         st.base = base;
         st.head = 0;
-        st.mask = (4u32 << c) - 1;
+        st.mask = (2u32 << c) - 1;
     }
 
     /// The head packet of link `link` arrives at its far end; returns it and
     /// schedules the next arrival.
     #[inline(always)]
-    pub fn arrive(&mut self, q: &mut EventQueue, link: u32) -> PktId {
+    pub fn arrive(&mut self, q: &mut EventQueue, link: u32) -> Hdr {
         let now = q.now();
         let st = &mut self.hot[link as usize].st;
         Self::advance(st, &self.pool, &self.classes, now);
         debug_assert!(st.len > 0, "Arrive on an empty link");
-        let id = self.pool.get(st.base + st.head).id;
+        let h = self.pool.get(st.base + st.head).h;
         st.head = (st.head + 1) & st.mask;
         st.len -= 1;
         st.arrived += 1;
@@ -567,7 +559,7 @@ impl Links {
             // its ring once grew.
             st.head = 0;
         }
-        id
+        h
     }
 
     /// Bring every buffer up to the end of the run and close the occupancy
@@ -578,7 +570,7 @@ impl Links {
             let delay = self.classes[st.class as usize].delay;
             for k in st.len - st.buffered..st.len {
                 let s = self.pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
-                ctr.byte_time -= s.wire as u128 * (s.arrive - delay - now).0 as u128;
+                ctr.byte_time -= s.h.wire as u128 * (s.arrive - delay - now).0 as u128;
             }
         }
     }
@@ -661,7 +653,16 @@ mod tests {
                         ..Packet::EMPTY
                     });
                     assert_eq!(
-                        links.enqueue(l, id, &mut arena, &mut q, SimTime::ZERO),
+                        links.enqueue(
+                            l,
+                            Hdr {
+                                id,
+                                wire: wire(i),
+                                ..Hdr::default()
+                            },
+                            &mut q,
+                            SimTime::ZERO
+                        ),
                         Enqueue::Queued
                     );
                     free_at = free_at.max(now.0) + wire(i) as u64 * 1000;
@@ -676,7 +677,7 @@ mod tests {
                 }
                 Event::Arrive(x) => {
                     assert_eq!(x, l);
-                    let id = links.arrive(&mut q, l);
+                    let id = links.arrive(&mut q, l).id;
                     let i = arena.get(id).txn as usize;
                     assert_eq!(i, arrived.len(), "FIFO order");
                     assert_eq!(now.0, depart[i].1 + delay.0);

@@ -2,7 +2,7 @@
 
 use crate::app::{App, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
-use crate::net::{Arena, Enqueue, LinkInfo, Links, Packet, PktId, PktKind, NO_ROUTE};
+use crate::net::{Arena, Enqueue, Hdr, LinkInfo, Links, Packet, PktKind, NO_ROUTE};
 use crate::pcap::Capture;
 use crate::results::Results;
 use crate::rng::{mix64, stream, Rng, Stream};
@@ -305,8 +305,14 @@ impl Core {
         } else {
             NO_ROUTE
         };
-        let id = self.arena.alloc_routed(pkt, route);
-        self.forward(node, id, NO_LINK);
+        let h = Hdr {
+            id: self.arena.alloc(pkt),
+            wire: pkt.wire,
+            route,
+            hop: 0,
+            flags: pkt.flags,
+        };
+        self.forward(node, h, NO_LINK);
     }
 
     /// The egress link at `node` for a packet with these header fields, as
@@ -411,16 +417,17 @@ impl Core {
         key.route
     }
 
-    /// Pick the egress link at `node` for packet `id`, which came in on
+    /// Pick the egress link at `node` for packet `h`, which came in on
     /// link `input` (`NO_LINK` from the node's own host stack), and enqueue
-    /// it there: the next hop of its source route if it has one, else
-    /// from the tables.
+    /// it there: the next hop of its source route if it has one (without
+    /// reading the packet), else from the tables.
     #[inline]
-    fn forward(&mut self, node: u32, id: PktId, input: u32) {
+    fn forward(&mut self, node: u32, mut h: Hdr, input: u32) {
         let from_host = input == NO_LINK;
-        let h = self.arena.take_hop(id);
-        let (link, slot) = if h != NO_ROUTE {
-            let hop = self.paths.hops[h as usize];
+        let id = h.id;
+        let (link, slot) = if h.route != NO_ROUTE {
+            let hop = self.paths.hops[(h.route + h.hop) as usize];
+            h.hop += 1;
             (hop.link, hop.slot)
         } else {
             let pk = self.arena.get(id);
@@ -444,10 +451,7 @@ impl Core {
             } else {
                 SimTime::ZERO
             };
-        let dropped = self
-            .links
-            .enqueue(link, id, &mut self.arena, &mut self.q, jitter)
-            == Enqueue::Dropped;
+        let dropped = self.links.enqueue(link, h, &mut self.q, jitter) == Enqueue::Dropped;
         if !from_host {
             self.inputs.record(slot, dropped);
         }
@@ -734,16 +738,18 @@ impl World {
         match ev {
             Event::Arrive(l) => {
                 let core = &mut self.core;
-                let id = core.links.arrive(&mut core.q, l);
+                let h = core.links.arrive(&mut core.q, l);
                 let node = core.links.to(l);
                 core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id, l);
+                    core.forward(node, h, l);
                 } else {
                     if self.fault.is_some() && self.inject_loss() {
                         return;
                     }
                     let core = &mut self.core;
+                    let id = h.id;
+                    core.arena.get_mut(id).flags = h.flags;
                     let p = core.arena.copy_out(id);
                     debug_assert_eq!(
                         core.node_host[node as usize], p.dst,
