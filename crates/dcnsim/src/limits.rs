@@ -10,7 +10,6 @@
 use crate::config::{
     AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode,
 };
-use crate::net::Packet;
 
 pub use crate::config::{Limits, DEFAULT_EVENTS, DEFAULT_MEMORY};
 
@@ -70,10 +69,36 @@ pub fn fmt_bytes(b: u64) -> String {
 
 use std::mem::size_of;
 
-/// A link FIFO entry: arrival time, packet id, its size.
-const FIFO_ENTRY: usize = size_of::<(crate::time::SimTime, crate::net::PktId, u32)>();
 /// An event-queue entry: time and event.
 const EVENT_ENTRY: usize = size_of::<(u64, crate::sim::Event)>();
+/// The longest shortest path (in links) from node 0, by BFS.
+fn eccentricity(t: &crate::config::TopologySpec) -> u64 {
+    let n = t.nodes.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut adj = vec![Vec::new(); n];
+    for l in &t.links {
+        adj[l.a].push(l.b);
+        adj[l.b].push(l.a);
+    }
+    let mut dist = vec![u64::MAX; n];
+    let mut q = std::collections::VecDeque::from([0usize]);
+    dist[0] = 0;
+    let mut ecc = 0;
+    while let Some(u) = q.pop_front() {
+        ecc = ecc.max(dist[u]);
+        for &v in &adj[u] {
+            if dist[v] == u64::MAX {
+                dist[v] = dist[u] + 1;
+                q.push_back(v);
+            }
+        }
+    }
+    // A disconnected node has no route (packets to it fail), so it adds none.
+    ecc
+}
+
 /// A row of the rounds tables: at most 64 numeric cells.
 const TABLE_ROW_BYTES: u64 = 64 * 8;
 /// A row of `queues`: at most 32 numeric cells (plus two node names).
@@ -231,7 +256,7 @@ pub fn estimate(c: &Config) -> Estimate {
     }
     let cols = nodes - single;
     let link_bytes = (std::mem::size_of::<crate::config::LinkSpec>()
-        + 2 * std::mem::size_of::<crate::net::Link>()
+        + 2 * crate::net::Links::LINK_BYTES
         + 2 * 16) as u64;
     // Per switch: an input-accounting slot per (egress, input) pair, and
     // in flowlet mode a flowlet table (allocated for every node).
@@ -243,7 +268,7 @@ pub fn estimate(c: &Config) -> Estimate {
         .map(|(_, &d)| d as u64 * d as u64)
         .sum();
     // (its counters and its input link, in Vecs grown by pushing: twice)
-    let slot_bytes = 2 * (size_of::<crate::world::InputStats>() + 4) as u64;
+    let slot_bytes = crate::world::INPUT_SLOT_BYTES as u64;
     let flowlets = match c.routing {
         crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
         _ => 0,
@@ -257,7 +282,7 @@ pub fn estimate(c: &Config) -> Estimate {
     // Live packets: a full buffer on every port plus a full wire on every link.
     // Per live packet: its slab slot, its id on the free list and its
     // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
-    let per_pkt = 2 * (size_of::<Packet>() + size_of::<crate::net::PktId>() + FIFO_ENTRY) as u64;
+    let per_pkt = (2 * crate::net::Arena::PACKET_BYTES + crate::net::Links::SLOT_BYTES) as u64;
     let mut pkts = 0u64;
     let mut max_rate = 0u64;
     for l in &topo.links {
@@ -382,7 +407,7 @@ pub fn estimate(c: &Config) -> Estimate {
     };
     let packets = live
         .saturating_mul(per_pkt)
-        .saturating_add(2 * links * 4 * FIFO_ENTRY as u64);
+        .saturating_add(2 * links * crate::net::Links::FIRST_SEGMENT_BYTES as u64);
 
     // Flows and UDP sources: state, rows, timers. The event queue holds at
     // most two entries per timer (a lazily cancelled one and the live one),
@@ -399,8 +424,16 @@ pub fn estimate(c: &Config) -> Estimate {
     let queue = entries
         .saturating_mul(4 * EVENT_ENTRY as u64)
         .saturating_add(65 * (crate::sim::KEEP_CAPACITY * EVENT_ENTRY) as u64);
+    // Static routing modes keep each flow's route (per direction) once
+    // computed; a route is a shortest path, at most twice the eccentricity
+    // of any node (triangle inequality).
+    let route_bytes = match c.routing {
+        crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. } => 0,
+        _ => (crate::world::ROUTE_BYTES_FIXED as u64)
+            .saturating_add(2 * eccentricity(topo) * crate::world::ROUTE_BYTES_PER_HOP as u64),
+    };
     let flows_bytes = flows
-        .saturating_mul(per_flow_fixed)
+        .saturating_mul(per_flow_fixed.saturating_add(route_bytes))
         .saturating_add(udps.saturating_mul(udp_bytes()))
         .saturating_add(queue);
 
@@ -623,8 +656,9 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
             + w.app_rx.capacity() * size_of::<crate::world::AppRx>()
             + core.tcp_drops.capacity() * size_of::<crate::world::DropRuns>()
             + w.udps.capacity() * size_of::<crate::app::UdpFlow>()
-            + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>(),
-        packets: core.arena.heap_bytes() + core.links.iter().map(|l| l.heap_bytes()).sum::<usize>(),
+            + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>()
+            + core.paths_heap_bytes(),
+        packets: core.arena.heap_bytes() + core.links.pool_heap_bytes(),
         events: core.q.heap_bytes(),
         pcap: core.captures.iter().map(|c| c.bytes.capacity()).sum(),
         apps: w.apps.iter().map(|a| a.heap_bytes()).sum(),
@@ -657,7 +691,7 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
 pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
     let flows = w.flows.len() + w.udps.len();
     let links = w.core.links.len();
-    let slots = w.core.inputs.stats.len();
+    let slots = w.core.inputs.len();
     let name_max = w.core.node_names.iter().map(|n| n.len()).max().unwrap_or(0);
     let name = size_of::<String>() + 32 + name_max;
     flows * crate::report::FLOW_RESULT_BYTES

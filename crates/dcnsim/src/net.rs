@@ -4,11 +4,21 @@
 //! marking on the instantaneous queue), a serializer and a propagation pipe.
 //! Each link has at most one pending event: its head packet's `Arrive`.
 //! Packets live in an arena and move by index.
+//!
+//! **Layout.** Every packet-hop touches two links (the one it arrives on and
+//! the one it leaves by), and at a few thousand links they no longer fit in
+//! a core's cache, so what a hop reads is packed into cache lines: a link is
+//! one 64-byte line of queue state (read on arrival and on enqueue) and one
+//! line of counters (enqueue only). Its configuration is interned into a
+//! handful of [`LinkClass`]es (a fat-tree has one or two), and the names and
+//! configuration the report needs live apart in [`LinkInfo`]. The FIFOs
+//! are rings in one shared pool of 64-byte lines rather than one heap
+//! allocation each.
 
 use crate::config::{Limit, QueueConfig};
 use crate::sim::{Event, EventQueue};
 use crate::time::{tx_time, SimTime};
-use std::collections::VecDeque;
+use std::collections::HashMap;
 
 pub type PktId = u32;
 
@@ -37,11 +47,13 @@ pub enum PktKind {
 /// One packet. `seq` is the first payload byte for data, the cumulative ACK
 /// for ACKs. `ts` is the sender's timestamp (data) or its echo (ACKs), as in
 /// RFC 7323, so RTT samples survive retransmission.
+///
+/// Laid out (`repr(C)`) with the header first, so that in its cache-line
+/// aligned [`Arena`] slot everything but the SACK blocks (read only by the
+/// endpoints) shares the first line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct Packet {
-    pub kind: PktKind,
-    pub flags: u8,
-    pub nsack: u8,
     pub flow: u32,
     /// Per-flow transmission number (data and UDP), for consecutive-drop runs.
     pub txn: u32,
@@ -49,6 +61,9 @@ pub struct Packet {
     pub dst: u32,
     pub payload: u32,
     pub wire: u32,
+    pub kind: PktKind,
+    pub flags: u8,
+    pub nsack: u8,
     pub seq: u64,
     pub ts: SimTime,
     pub sack: [(u64, u64); 3],
@@ -71,10 +86,37 @@ impl Packet {
     };
 }
 
+/// "No source route": the packet is routed hop by hop from the tables.
+pub const NO_ROUTE: u32 = u32::MAX;
+
+/// What forwarding needs of a packet in flight, carried in its link FIFO
+/// slot from hop to hop, so a switch forwards a packet without reading it:
+/// its size, ECN bits and place on its source route. The bits are written
+/// back to the packet when it reaches its host.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hdr {
+    pub id: PktId,
+    pub wire: u32,
+    /// First hop of the packet's route in `Core`'s path store, or [`NO_ROUTE`].
+    pub route: u32,
+    /// Hops taken so far.
+    pub hop: u32,
+    pub flags: u8,
+}
+
+/// An arena slot, cache line aligned.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct PktSlot {
+    pkt: Packet,
+}
+
 /// Slab of packets with a free list: no allocation per packet once warm.
+/// The free list is LIFO, so a new packet reuses the line of the one just
+/// released, which is still in cache.
 #[derive(Default)]
 pub struct Arena {
-    pkts: Vec<Packet>,
+    pkts: Vec<PktSlot>,
     free: Vec<PktId>,
     pub created: u64,
     pub released: u64,
@@ -82,13 +124,14 @@ pub struct Arena {
 
 impl Arena {
     #[inline]
-    pub fn alloc(&mut self, p: Packet) -> PktId {
+    pub fn alloc(&mut self, pkt: Packet) -> PktId {
         self.created += 1;
+        let slot = PktSlot { pkt };
         if let Some(id) = self.free.pop() {
-            self.pkts[id as usize] = p;
+            self.pkts[id as usize] = slot;
             id
         } else {
-            self.pkts.push(p);
+            self.pkts.push(slot);
             (self.pkts.len() - 1) as PktId
         }
     }
@@ -99,23 +142,40 @@ impl Arena {
     }
     #[inline]
     pub fn get(&self, id: PktId) -> &Packet {
-        &self.pkts[id as usize]
+        &self.pkts[id as usize].pkt
     }
     #[inline]
     pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
-        &mut self.pkts[id as usize]
+        &mut self.pkts[id as usize].pkt
+    }
+    /// A copy of packet `id` for its receiver. Only the first `nsack` SACK
+    /// blocks are part of a packet (the rest read as zero), so a packet
+    /// without any is copied without touching its second cache line.
+    #[inline]
+    pub fn copy_out(&self, id: PktId) -> Packet {
+        let p = &self.pkts[id as usize].pkt;
+        let mut c = Packet {
+            sack: [(0, 0); 3],
+            ..*p
+        };
+        if p.nsack > 0 {
+            c.sack[..p.nsack as usize].copy_from_slice(&p.sack[..p.nsack as usize]);
+        }
+        c
     }
     pub fn live(&self) -> u64 {
         self.created - self.released
     }
-    /// Heap bytes of the slab and its free list.
+    /// Heap bytes of the slab (cache-line slots) and its free list.
     pub fn heap_bytes(&self) -> usize {
-        self.pkts.capacity() * std::mem::size_of::<Packet>()
+        self.pkts.capacity() * std::mem::size_of::<PktSlot>()
             + self.free.capacity() * std::mem::size_of::<PktId>()
     }
+    /// What one packet can cost the slab: its slot and a free-list entry.
+    pub const PACKET_BYTES: usize = std::mem::size_of::<PktSlot>() + std::mem::size_of::<PktId>();
 }
 
-/// Per-queue counters.
+/// Per-queue counters, as reported (see [`Links::stats`]).
 #[derive(Clone, Debug, Default)]
 pub struct QueueStats {
     pub enqueued: u64,
@@ -127,9 +187,10 @@ pub struct QueueStats {
     pub tx_pkts: u64,
     /// Packets that reached the far end (left the propagation pipe).
     pub arrived: u64,
-    /// ∫ bytes dt, in byte·ps, for the time-averaged occupancy.
+    /// ∫ bytes dt, in byte·ps, for the time-averaged occupancy. Exact once
+    /// [`Links::finish`] has run; before that it already counts every
+    /// buffered packet up to its (known) departure.
     pub byte_time: u128,
-    pub last_change: SimTime,
 }
 
 /// The outcome of offering a packet to a queue.
@@ -139,180 +200,551 @@ pub enum Enqueue {
     Dropped,
 }
 
+/// What links share: rate, delay and queue limits, interned per distinct
+/// configuration so the per-hop path reads a table that stays in L1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LinkClass {
+    /// Exact picoseconds per byte when the rate divides 8·10¹² evenly, else 0.
+    ps_per_byte: u64,
+    rate_bps: u64,
+    /// Propagation delay (plus the receiving switch's processing delay).
+    delay: SimTime,
+    /// Drop-tail limit: over when bytes > `lim_bytes` or packets > `lim_pkts`
+    /// (the limit not in force is `u64::MAX`).
+    lim_bytes: u64,
+    lim_pkts: u64,
+    /// ECN threshold, the same way (both `u64::MAX` without marking).
+    ecn_bytes: u64,
+    ecn_pkts: u64,
+}
+
+impl LinkClass {
+    fn new(rate_bps: u64, delay: SimTime, cfg: QueueConfig) -> Self {
+        let split = |l: Option<Limit>| match l {
+            Some(Limit::Bytes(b)) => (b, u64::MAX),
+            Some(Limit::Packets(p)) => (u64::MAX, p),
+            None => (u64::MAX, u64::MAX),
+        };
+        let (lim_bytes, lim_pkts) = split(Some(cfg.limit));
+        let (ecn_bytes, ecn_pkts) = split(cfg.ecn_k);
+        LinkClass {
+            ps_per_byte: if 8_000_000_000_000u64.is_multiple_of(rate_bps) {
+                8_000_000_000_000u64 / rate_bps
+            } else {
+                0
+            },
+            rate_bps,
+            delay,
+            lim_bytes,
+            lim_pkts,
+            ecn_bytes,
+            ecn_pkts,
+        }
+    }
+
+    #[inline]
+    fn tx_time(&self, bytes: u32) -> SimTime {
+        if self.ps_per_byte != 0 {
+            SimTime(bytes as u64 * self.ps_per_byte)
+        } else {
+            tx_time(bytes as u64, self.rate_bps)
+        }
+    }
+}
+
+/// One FIFO entry: a packet on the link and when it reaches the far end.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct Slot {
+    arrive: SimTime,
+    h: Hdr,
+}
+
+/// Two slots, so ring segments start on a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct SlotLine([Slot; 2]);
+
+/// The links' FIFO rings: power-of-two segments (at least one line) of one
+/// array, recycled by size when a ring grows.
+#[derive(Default)]
+struct SlotPool {
+    lines: Vec<SlotLine>,
+    /// Free segments by log2 of their size in lines.
+    free: Vec<Vec<u32>>,
+}
+
+impl SlotPool {
+    #[inline(always)]
+    fn get(&self, i: u32) -> &Slot {
+        &self.lines[(i >> 1) as usize].0[(i & 1) as usize]
+    }
+    #[inline(always)]
+    fn get_mut(&mut self, i: u32) -> &mut Slot {
+        &mut self.lines[(i >> 1) as usize].0[(i & 1) as usize]
+    }
+    /// A segment of `2 << c` slots; returns its first slot.
+    fn alloc(&mut self, c: usize) -> u32 {
+        if let Some(s) = self.free.get_mut(c).and_then(Vec::pop) {
+            return s;
+        }
+        let start = self.lines.len();
+        self.lines.resize(start + (1 << c), SlotLine::default());
+        u32::try_from(start * 2).expect("more than 2³² packets on links")
+    }
+    fn release(&mut self, start: u32, c: usize) {
+        if self.free.len() <= c {
+            self.free.resize(c + 1, Vec::new());
+        }
+        self.free[c].push(start);
+    }
+}
+
+/// A link's queue state: everything an arrival or an enqueue reads, one line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct LinkState {
+    /// When the serializer frees up (the last buffered packet's departure).
+    free_at: SimTime,
+    /// Bytes in the buffer, including the packet being serialized.
+    q_bytes: u64,
+    arrived: u64,
+    /// The FIFO ring: slots `base..=base + mask` of the pool; `len` packets
+    /// from `head`, buffered or propagating, in order, of which the last
+    /// `buffered` have not departed yet. A FIFO served at a constant rate
+    /// knows each packet's departure time on enqueue, so a hop costs one
+    /// event (the arrival) instead of two, and the buffer is advanced lazily.
+    base: u32,
+    mask: u32,
+    head: u32,
+    len: u32,
+    buffered: u32,
+    to: u32,
+    class: u32,
+}
+
+/// A link's counters: touched on enqueue only, the line after its state.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct LinkCounters {
+    enqueued: u64,
+    /// Bytes accepted: `tx_bytes` is this minus what is still buffered.
+    enq_bytes: u64,
+    max_bytes: u64,
+    max_pkts: u64,
+    /// Each accepted packet adds its bytes × its time in the buffer on
+    /// enqueue (its departure is known then), so the integral costs no
+    /// work when it leaves; [`Links::finish`] takes back what lies
+    /// beyond the end of the run.
+    byte_time: u128,
+    dropped: u64,
+    marked: u64,
+}
+
+/// The per-hop part of a directed link: two cache lines.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 pub struct Link {
+    st: LinkState,
+    ctr: LinkCounters,
+}
+
+/// What the report (not the hot path) needs about a link.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkInfo {
     pub from: u32,
     pub to: u32,
     pub rate_bps: u64,
     /// Propagation delay (plus the receiving switch's processing delay).
     pub delay: SimTime,
-    /// Exact picoseconds per byte when the rate divides 8·10¹² evenly.
-    ps_per_byte: Option<u64>,
     pub cfg: QueueConfig,
-    /// Every packet on this link, buffered or propagating, in FIFO order,
-    /// with its arrival time at `to`. A FIFO served at a constant rate
-    /// knows each packet's departure time on enqueue, so a hop costs one
-    /// event (the arrival) instead of two; the buffer occupancy is the
-    /// suffix of packets that have not departed yet, advanced lazily.
-    fifo: VecDeque<(SimTime, PktId, u32)>,
-    /// How many packets at the back of `fifo` are still in the buffer.
-    buffered: usize,
-    /// Bytes in the buffer, including the packet being serialized.
-    q_bytes: u64,
-    /// When the serializer frees up (the last buffered packet's departure).
-    free_at: SimTime,
-    pub stats: QueueStats,
 }
 
-impl Link {
-    pub fn new(from: u32, to: u32, rate_bps: u64, delay: SimTime, cfg: QueueConfig) -> Self {
-        let ps_per_byte = 8_000_000_000_000u64
-            .is_multiple_of(rate_bps)
-            .then(|| 8_000_000_000_000u64 / rate_bps);
-        Link {
+/// Every directed link, indexed by directed-link id.
+#[derive(Default)]
+pub struct Links {
+    hot: Vec<Link>,
+    info: Vec<LinkInfo>,
+    classes: Vec<LinkClass>,
+    class_of: HashMap<[u64; 7], u32>,
+    pool: SlotPool,
+}
+
+impl Links {
+    /// Add the next directed link; returns its id.
+    pub fn push(
+        &mut self,
+        from: u32,
+        to: u32,
+        rate_bps: u64,
+        delay: SimTime,
+        cfg: QueueConfig,
+    ) -> u32 {
+        let c = LinkClass::new(rate_bps, delay, cfg);
+        let key = [
+            c.ps_per_byte,
+            c.rate_bps,
+            c.delay.0,
+            c.lim_bytes,
+            c.lim_pkts,
+            c.ecn_bytes,
+            c.ecn_pkts,
+        ];
+        let classes = &mut self.classes;
+        let class = *self.class_of.entry(key).or_insert_with(|| {
+            classes.push(c);
+            (classes.len() - 1) as u32
+        });
+        self.hot.push(Link {
+            st: LinkState {
+                to,
+                class,
+                base: self.pool.alloc(0),
+                mask: 1,
+                ..LinkState::default()
+            },
+            ctr: LinkCounters::default(),
+        });
+        self.info.push(LinkInfo {
             from,
             to,
             rate_bps,
             delay,
-            ps_per_byte,
             cfg,
-            fifo: VecDeque::new(),
-            buffered: 0,
-            q_bytes: 0,
-            free_at: SimTime::ZERO,
-            stats: QueueStats::default(),
+        });
+        (self.hot.len() - 1) as u32
+    }
+
+    pub fn len(&self) -> usize {
+        self.hot.len()
+    }
+
+    /// Heap bytes fixed once the links are built: their lines, report
+    /// data and classes.
+    pub fn fixed_heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.hot.capacity() * size_of::<Link>()
+            + self.info.capacity() * size_of::<LinkInfo>()
+            + self.classes.capacity() * size_of::<LinkClass>()
+            + self.class_of.capacity() * (size_of::<([u64; 7], u32)>() + 1)
+    }
+
+    /// Heap bytes of the shared FIFO pool (buffered and propagating
+    /// packets' slots) and its free lists.
+    pub fn pool_heap_bytes(&self) -> usize {
+        self.pool.lines.capacity() * std::mem::size_of::<SlotLine>()
+            + self
+                .pool
+                .free
+                .iter()
+                .map(|f| f.capacity() * 4)
+                .sum::<usize>()
+    }
+
+    /// What one directed link costs, at most, before any packet: its two
+    /// lines and report data in Vecs grown by pushing (twice), and a class
+    /// with its map entry.
+    pub const LINK_BYTES: usize = 2
+        * (std::mem::size_of::<Link>() + std::mem::size_of::<LinkInfo>())
+        + 2 * (std::mem::size_of::<LinkClass>() + std::mem::size_of::<([u64; 7], u32)>() + 1);
+    /// A directed link's first ring segment (one line), in a pool grown by
+    /// doubling.
+    pub const FIRST_SEGMENT_BYTES: usize = 2 * std::mem::size_of::<SlotLine>();
+    /// What one packet on a link can cost the pool, at most: its slot in a
+    /// ring that grew by doubling (the old segments stay for reuse: twice),
+    /// in a pool Vec grown by doubling (twice again), and free-list entries.
+    pub const SLOT_BYTES: usize = 4 * std::mem::size_of::<Slot>() + 4;
+
+    pub fn is_empty(&self) -> bool {
+        self.hot.is_empty()
+    }
+
+    #[inline]
+    pub fn info(&self, i: usize) -> &LinkInfo {
+        &self.info[i]
+    }
+
+    pub fn infos(&self) -> &[LinkInfo] {
+        &self.info
+    }
+
+    /// The node link `i` leads to (read from its hot line).
+    #[inline]
+    pub fn to(&self, i: u32) -> u32 {
+        self.hot[i as usize].st.to
+    }
+
+    #[inline]
+    pub fn tx_time(&self, i: usize, bytes: u32) -> SimTime {
+        self.classes[self.hot[i].st.class as usize].tx_time(bytes)
+    }
+
+    #[inline]
+    pub fn delay(&self, i: usize) -> SimTime {
+        self.classes[self.hot[i].st.class as usize].delay
+    }
+
+    /// Nothing is being serialized on link `i` at `now`.
+    #[inline]
+    pub fn idle_at(&self, i: u32, now: SimTime) -> bool {
+        self.hot[i as usize].st.free_at <= now
+    }
+
+    /// Retire from link `i`'s buffer every packet whose departure (arrival
+    /// minus propagation delay) is at or before `now`. When the serializer
+    /// is free, that is all of them, known without reading the ring.
+    #[inline(always)]
+    fn advance(st: &mut LinkState, pool: &SlotPool, classes: &[LinkClass], now: SimTime) {
+        if st.free_at <= now {
+            st.buffered = 0;
+            st.q_bytes = 0;
+            return;
         }
-    }
-
-    #[inline]
-    pub fn tx_time(&self, bytes: u32) -> SimTime {
-        match self.ps_per_byte {
-            Some(p) => SimTime(bytes as u64 * p),
-            None => tx_time(bytes as u64, self.rate_bps),
-        }
-    }
-
-    /// Heap bytes of the FIFO (buffered and propagating packets' slots).
-    pub fn heap_bytes(&self) -> usize {
-        self.fifo.capacity() * std::mem::size_of::<(SimTime, PktId, u32)>()
-    }
-
-    /// Nothing is being serialized at `now`.
-    #[inline]
-    pub fn idle_at(&self, now: SimTime) -> bool {
-        self.free_at <= now
-    }
-
-    /// Buffer occupancy (bytes, packets) at `now`.
-    pub fn occupancy(&mut self, now: SimTime) -> (u64, u64) {
-        self.advance(now);
-        (self.q_bytes, self.buffered as u64)
-    }
-
-    #[inline]
-    fn account(&mut self, now: SimTime) {
-        let dt = now.0 - self.stats.last_change.0;
-        self.stats.byte_time += self.q_bytes as u128 * dt as u128;
-        self.stats.last_change = now;
-    }
-
-    /// Retire from the buffer every packet whose departure (arrival minus
-    /// propagation delay) is at or before `now`.
-    #[inline]
-    fn advance(&mut self, now: SimTime) {
-        while self.buffered > 0 {
-            let (arrive, _, wire) = self.fifo[self.fifo.len() - self.buffered];
-            let depart = arrive - self.delay;
-            if depart > now {
+        // The last buffered packet departs after `now`: the loop stops there.
+        let delay = classes[st.class as usize].delay;
+        while st.buffered > 1 {
+            let s = pool.get(st.base + (st.head.wrapping_add(st.len - st.buffered) & st.mask));
+            if s.arrive - delay > now {
                 break;
             }
-            self.account(depart);
-            self.q_bytes -= wire as u64;
-            self.buffered -= 1;
-            self.stats.tx_bytes += wire as u64;
-            self.stats.tx_pkts += 1;
+            st.q_bytes -= s.h.wire as u64;
+            st.buffered -= 1;
         }
     }
 
-    #[inline]
-    fn over(limit: Limit, bytes: u64, pkts: u64) -> bool {
-        match limit {
-            Limit::Bytes(b) => bytes > b,
-            Limit::Packets(p) => pkts > p,
-        }
+    /// Buffer occupancy (bytes, packets) of link `i` at `now`.
+    pub fn occupancy(&mut self, i: usize, now: SimTime) -> (u64, u64) {
+        let st = &mut self.hot[i].st;
+        Self::advance(st, &self.pool, &self.classes, now);
+        (st.q_bytes, st.buffered as u64)
     }
 
-    /// Offer packet `id` to this link's egress queue (drop-tail; ECN marks CE
-    /// on ECT packets when the instantaneous queue on arrival exceeds K).
+    /// Offer packet `h` to link `link`'s egress queue (drop-tail; ECN marks
+    /// CE on ECT packets when the instantaneous queue on arrival exceeds K).
     /// Always inlined: it is the per-hop hot path, and the compiler stops
     /// inlining it into `Core::forward` once that grows.
     #[inline(always)]
     pub fn enqueue(
         &mut self,
-        id: PktId,
-        arena: &mut Arena,
+        link: u32,
+        mut h: Hdr,
         q: &mut EventQueue,
-        link_id: u32,
         start_delay: SimTime,
     ) -> Enqueue {
         let now = q.now();
-        self.advance(now);
-        let p = arena.get_mut(id);
-        let wire = p.wire;
-        let pkts = self.buffered as u64;
-        if Self::over(self.cfg.limit, self.q_bytes + wire as u64, pkts + 1) {
-            self.stats.dropped += 1;
+        let Link { st, ctr } = &mut self.hot[link as usize];
+        Self::advance(st, &self.pool, &self.classes, now);
+        let c = &self.classes[st.class as usize];
+        let wire = h.wire;
+        let pkts = st.buffered as u64;
+        if st.q_bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
+            ctr.dropped += 1;
             return Enqueue::Dropped;
         }
-        if let Some(k) = self.cfg.ecn_k {
-            if Self::over(k, self.q_bytes, pkts) && p.flags & flags::ECT != 0 {
-                p.flags |= flags::CE;
-                self.stats.marked += 1;
-            }
+        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
+            h.flags |= flags::CE;
+            ctr.marked += 1;
         }
-        self.account(now);
-        self.q_bytes += wire as u64;
-        self.buffered += 1;
-        self.stats.enqueued += 1;
-        self.stats.max_bytes = self.stats.max_bytes.max(self.q_bytes);
-        self.stats.max_pkts = self.stats.max_pkts.max(self.buffered as u64);
-        let depart = self.free_at.max(now + start_delay) + self.tx_time(wire);
-        self.free_at = depart;
-        let arrive = depart + self.delay;
-        if self.fifo.is_empty() {
-            q.schedule(arrive, Event::Arrive(link_id));
+        st.q_bytes += wire as u64;
+        st.buffered += 1;
+        let depart = st.free_at.max(now + start_delay) + c.tx_time(wire);
+        st.free_at = depart;
+        let arrive = depart + c.delay;
+        ctr.enqueued += 1;
+        ctr.enq_bytes += wire as u64;
+        ctr.max_bytes = ctr.max_bytes.max(st.q_bytes);
+        ctr.max_pkts = ctr.max_pkts.max(st.buffered as u64);
+        ctr.byte_time += wire as u128 * (depart.0 - now.0) as u128;
+        if st.len == 0 {
+            q.schedule(arrive, Event::Arrive(link));
+        } else if st.len > st.mask {
+            Self::grow(st, &mut self.pool);
         }
-        self.fifo.push_back((arrive, id, wire));
+        let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
+        *self.pool.get_mut(tail) = Slot { arrive, h };
+        st.len += 1;
         Enqueue::Queued
     }
 
-    /// The head packet arrives at `to`; returns it and schedules the next arrival.
-    #[inline]
-    pub fn arrive(&mut self, q: &mut EventQueue, link_id: u32) -> PktId {
-        let now = q.now();
-        self.advance(now);
-        let (_, id, _) = self.fifo.pop_front().expect("Arrive on an empty link");
-        self.stats.arrived += 1;
-        debug_assert!(self.buffered <= self.fifo.len());
-        if let Some(&(t, _, _)) = self.fifo.front() {
-            q.schedule(t, Event::Arrive(link_id));
+    /// Double a full ring.
+    #[cold]
+    fn grow(st: &mut LinkState, pool: &mut SlotPool) {
+        let cap = st.mask + 1;
+        let c = (cap / 2).trailing_zeros() as usize + 1;
+        let base = pool.alloc(c);
+        for k in 0..st.len {
+            *pool.get_mut(base + k) = *pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
         }
-        id
+        pool.release(st.base, c - 1);
+        st.base = base;
+        st.head = 0;
+        st.mask = (2u32 << c) - 1;
     }
 
-    /// Close the occupancy integral at the end of the run.
+    /// The head packet of link `link` arrives at its far end; returns it and
+    /// schedules the next arrival.
+    #[inline(always)]
+    pub fn arrive(&mut self, q: &mut EventQueue, link: u32) -> Hdr {
+        let now = q.now();
+        let st = &mut self.hot[link as usize].st;
+        Self::advance(st, &self.pool, &self.classes, now);
+        debug_assert!(st.len > 0, "Arrive on an empty link");
+        let h = self.pool.get(st.base + st.head).h;
+        st.head = (st.head + 1) & st.mask;
+        st.len -= 1;
+        st.arrived += 1;
+        debug_assert!(st.buffered <= st.len);
+        if st.len > 0 {
+            q.schedule(self.pool.get(st.base + st.head).arrive, Event::Arrive(link));
+        } else {
+            // An emptied ring starts over at its first line, which stays
+            // in cache: a lightly loaded link reuses one line however far
+            // its ring once grew.
+            st.head = 0;
+        }
+        h
+    }
+
+    /// Bring every buffer up to the end of the run and close the occupancy
+    /// integrals: packets still buffered are counted only up to `now`.
     pub fn finish(&mut self, now: SimTime) {
-        self.advance(now);
-        self.account(now);
+        for Link { st, ctr } in self.hot.iter_mut() {
+            Self::advance(st, &self.pool, &self.classes, now);
+            let delay = self.classes[st.class as usize].delay;
+            for k in st.len - st.buffered..st.len {
+                let s = self.pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
+                ctr.byte_time -= s.h.wire as u128 * (s.arrive - delay - now).0 as u128;
+            }
+        }
     }
 
-    /// Packets on the link: buffered or propagating.
-    pub fn in_flight(&self) -> usize {
-        self.fifo.len()
+    /// Link `i`'s counters. `tx_*` count what left the buffer as of the
+    /// last look at it (an enqueue, arrival or [`Self::occupancy`]).
+    pub fn stats(&self, i: usize) -> QueueStats {
+        let Link { st, ctr } = &self.hot[i];
+        QueueStats {
+            enqueued: ctr.enqueued,
+            dropped: ctr.dropped,
+            marked: ctr.marked,
+            max_bytes: ctr.max_bytes,
+            max_pkts: ctr.max_pkts,
+            tx_bytes: ctr.enq_bytes - st.q_bytes,
+            tx_pkts: ctr.enqueued - st.buffered as u64,
+            arrived: st.arrived,
+            byte_time: ctr.byte_time,
+        }
     }
 
-    /// Packets still in the buffer (not yet fully serialized) as of the
-    /// last event at this link.
-    pub fn buffered(&self) -> usize {
-        self.buffered
+    /// Packets on link `i`: buffered or propagating.
+    pub fn in_flight(&self, i: usize) -> usize {
+        self.hot[i].st.len as usize
+    }
+
+    /// Packets still in link `i`'s buffer (not yet fully serialized) as of
+    /// the last event at this link.
+    pub fn buffered(&self, i: usize) -> usize {
+        self.hot[i].st.buffered as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::mix64;
+
+    /// The link against a direct model of a constant-rate FIFO: departures
+    /// back to back from max(previous departure, enqueue time), arrivals a
+    /// delay later in order, occupancy = packets enqueued and not departed,
+    /// ∫ occupancy dt summed per packet over [enqueue, min(departure, end)].
+    /// Bursts grow the ring past several doublings while it wraps; gaps
+    /// empty it (and restart it at its first line).
+    #[test]
+    fn link_matches_a_fifo_model() {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(1000),
+            ecn_k: None,
+        };
+        let delay = SimTime(5_000);
+        // 8 Gbps: 1 ps per bit, 1 ns per byte.
+        let l = links.push(0, 1, 8_000_000_000, delay, cfg);
+        let mut arena = Arena::default();
+        let mut q = EventQueue::new();
+        // Enqueue times: bursts of up to 40 packets, then gaps.
+        let mut t = 0u64;
+        let mut n = 0u32;
+        for b in 0..60u64 {
+            let burst = 1 + mix64(b) % 40;
+            for i in 0..burst {
+                q.schedule(SimTime(t + i * 100), Event::Udp(n));
+                n += 1;
+            }
+            t += burst * 100 + mix64(b ^ 99) % 60_000_000;
+        }
+        let end = SimTime(t / 2); // packets still buffered and on the wire at the end
+        let wire = |i: u32| 64 + (mix64(i as u64 + 7) % 9000) as u32;
+        let (mut depart, mut free_at) = (Vec::new(), 0u64);
+        let mut arrived = Vec::new();
+        let mut max_pkts = 0;
+        while let Some(ev) = q.pop_until(end) {
+            let now = q.now();
+            match ev {
+                Event::Udp(i) => {
+                    let id = arena.alloc(Packet {
+                        txn: i,
+                        wire: wire(i),
+                        ..Packet::EMPTY
+                    });
+                    assert_eq!(
+                        links.enqueue(
+                            l,
+                            Hdr {
+                                id,
+                                wire: wire(i),
+                                ..Hdr::default()
+                            },
+                            &mut q,
+                            SimTime::ZERO
+                        ),
+                        Enqueue::Queued
+                    );
+                    free_at = free_at.max(now.0) + wire(i) as u64 * 1000;
+                    depart.push((now.0, free_at, wire(i)));
+                    let (_, pkts) = links.occupancy(l as usize, now);
+                    let model = depart
+                        .iter()
+                        .filter(|d| d.0 <= now.0 && d.1 > now.0)
+                        .count();
+                    assert_eq!(pkts as usize, model);
+                    max_pkts = max_pkts.max(model as u64);
+                }
+                Event::Arrive(x) => {
+                    assert_eq!(x, l);
+                    let id = links.arrive(&mut q, l).id;
+                    let i = arena.get(id).txn as usize;
+                    assert_eq!(i, arrived.len(), "FIFO order");
+                    assert_eq!(now.0, depart[i].1 + delay.0);
+                    arrived.push(i);
+                }
+                _ => unreachable!(),
+            }
+        }
+        assert!(
+            links.in_flight(l as usize) > 1,
+            "the run must end with packets on the link"
+        );
+        links.finish(end);
+        let s = links.stats(l as usize);
+        let gone: Vec<_> = depart.iter().filter(|d| d.1 <= end.0).collect();
+        assert_eq!(s.enqueued, depart.len() as u64);
+        assert_eq!(s.arrived, arrived.len() as u64);
+        assert_eq!(s.tx_pkts, gone.len() as u64);
+        assert_eq!(s.tx_bytes, gone.iter().map(|d| d.2 as u64).sum::<u64>());
+        assert_eq!(s.max_pkts, max_pkts);
+        let integral: u128 = depart
+            .iter()
+            .map(|&(e, d, w)| w as u128 * (d.min(end.0) - e) as u128)
+            .sum();
+        assert_eq!(s.byte_time, integral);
     }
 }

@@ -339,7 +339,9 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("messages_received", u64s(r.iter().map(|x| x.msgs_received)));
 
     let mut queues = Table::new("queues");
-    let ls = &w.core.links;
+    let links = &w.core.links;
+    let ls = links.infos();
+    let st: Vec<_> = (0..links.len()).map(|i| links.stats(i)).collect();
     let name = |n: u32| w.core.node_names[n as usize].clone();
     let span = now.as_secs_f64();
     queues.push("queue_id", u64s(0..ls.len() as u64));
@@ -369,28 +371,28 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             }
         })),
     );
-    queues.push("enqueued", u64s(ls.iter().map(|l| l.stats.enqueued)));
-    queues.push("dropped", u64s(ls.iter().map(|l| l.stats.dropped)));
-    queues.push("marked", u64s(ls.iter().map(|l| l.stats.marked)));
-    queues.push("max_bytes", u64s(ls.iter().map(|l| l.stats.max_bytes)));
-    queues.push("max_pkts", u64s(ls.iter().map(|l| l.stats.max_pkts)));
+    queues.push("enqueued", u64s(st.iter().map(|s| s.enqueued)));
+    queues.push("dropped", u64s(st.iter().map(|s| s.dropped)));
+    queues.push("marked", u64s(st.iter().map(|s| s.marked)));
+    queues.push("max_bytes", u64s(st.iter().map(|s| s.max_bytes)));
+    queues.push("max_pkts", u64s(st.iter().map(|s| s.max_pkts)));
     queues.push(
         "mean_bytes",
-        f64s(ls.iter().map(|l| {
+        f64s(st.iter().map(|s| {
             if now.0 > 0 {
-                l.stats.byte_time as f64 / now.0 as f64
+                s.byte_time as f64 / now.0 as f64
             } else {
                 0.0
             }
         })),
     );
-    queues.push("tx_bytes", u64s(ls.iter().map(|l| l.stats.tx_bytes)));
-    queues.push("tx_pkts", u64s(ls.iter().map(|l| l.stats.tx_pkts)));
+    queues.push("tx_bytes", u64s(st.iter().map(|s| s.tx_bytes)));
+    queues.push("tx_pkts", u64s(st.iter().map(|s| s.tx_pkts)));
     queues.push(
         "utilization",
-        f64s(ls.iter().map(|l| {
+        f64s(ls.iter().zip(&st).map(|(l, s)| {
             if span > 0.0 {
-                l.stats.tx_bytes as f64 * 8.0 / (l.rate_bps as f64 * span)
+                s.tx_bytes as f64 * 8.0 / (l.rate_bps as f64 * span)
             } else {
                 0.0
             }
@@ -402,7 +404,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     // arena's live packets.
     queues.push(
         "in_flight_pkts",
-        u64s(ls.iter().map(|l| l.in_flight() as u64)),
+        u64s((0..links.len()).map(|i| links.in_flight(i) as u64)),
     );
     queues.push(
         "from_host",
@@ -416,18 +418,18 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     // Per-input-port accounting at switch egress queues (inputs that
     // offered anything): port blackout shows as one input's drops.
     let it = &w.core.inputs;
-    let mut rows_in: Vec<(usize, usize, &crate::world::InputStats)> = Vec::new();
+    let mut rows_in: Vec<(usize, usize, crate::world::InputStats)> = Vec::new();
     for (e, &first) in it.first.iter().enumerate() {
         if first == u32::MAX {
             continue;
         }
-        let k = w.core.inputs.stats.len();
+        let k = it.len();
         let end = it.first[e + 1..]
             .iter()
             .find(|&&f| f != u32::MAX)
             .map_or(k, |&f| f as usize);
         for slot in first as usize..end {
-            let s = &it.stats[slot];
+            let s = it.stats(slot);
             if s.offered > 0 {
                 rows_in.push((e, it.slot_link[slot] as usize, s));
             }
@@ -492,7 +494,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packets_in_flight".to_string(), w.core.arena.live() as f64),
         (
             "packets_on_links".to_string(),
-            w.core.links.iter().map(|l| l.in_flight() as f64).sum(),
+            (0..links.len()).map(|i| links.in_flight(i) as f64).sum(),
         ),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];

@@ -2,7 +2,7 @@
 
 use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
-use crate::net::{Arena, Enqueue, Link, Packet, PktId, PktKind};
+use crate::net::{Arena, Enqueue, Hdr, LinkInfo, Links, Packet, PktKind, NO_ROUTE};
 use crate::pcap::Capture;
 use crate::rng::{mix64, stream, Rng, Stream};
 use crate::routing::Routes;
@@ -10,6 +10,7 @@ use crate::sim::{Event, EventQueue};
 use crate::tcp::{TcpFlow, TcpIo, TcpOut, TcpTimer};
 use crate::time::SimTime;
 use rand::Rng as _;
+use std::collections::HashMap;
 
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
@@ -62,7 +63,22 @@ pub struct InputStats {
     /// Longest run of consecutive offered packets from this input that were
     /// all dropped: port blackout made visible.
     pub max_drop_run: u64,
+}
+
+/// The part of a slot's tally that changes only on a drop (or once every
+/// 2³² offers), kept apart so the per-hop count is one 4-byte word, and
+/// only for the slots that ever needed it (a k = 32 fat-tree has 1.3 M
+/// slots; few see drops).
+#[derive(Clone, Copy, Debug, Default)]
+struct InputDrops {
+    /// High 32 bits of the offered count.
+    offered_hi: u64,
+    dropped: u64,
+    max_drop_run: u64,
     run: u64,
+    /// The offered count (this slot's) at its last drop: the next drop
+    /// extends the run only if no offer came in between.
+    last_drop: u64,
 }
 
 /// Per-input-port accounting at switch egress queues, in one flat array:
@@ -72,13 +88,16 @@ pub struct InputStats {
 pub struct InputTable {
     pub first: Vec<u32>,
     pub port: Vec<u32>,
-    pub stats: Vec<InputStats>,
+    /// Low 32 bits of each slot's offered count: the only per-hop write, and
+    /// a switch's inputs to one egress share a cache line.
+    offered: Vec<u32>,
+    drops: HashMap<u32, InputDrops>,
     /// The input link of each slot (for the report).
     pub slot_link: Vec<u32>,
 }
 
 impl InputTable {
-    fn build(links: &[Link], is_switch: &[bool]) -> InputTable {
+    fn build(links: &[LinkInfo], is_switch: &[bool]) -> InputTable {
         let n = is_switch.len();
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut port = vec![u32::MAX; links.len()];
@@ -95,26 +114,75 @@ impl InputTable {
         };
         for (e, l) in links.iter().enumerate() {
             if is_switch[l.from as usize] {
-                t.first[e] = t.stats.len() as u32;
-                for &i in &ins[l.from as usize] {
-                    t.slot_link.push(i);
-                    t.stats.push(InputStats::default());
-                }
+                t.first[e] = t.slot_link.len() as u32;
+                t.slot_link.extend_from_slice(&ins[l.from as usize]);
             }
         }
+        t.offered = vec![0; t.slot_link.len()];
         t
     }
 
+    /// Heap bytes: the per-slot words, and a drop record per slot that dropped.
+    pub fn heap_bytes(&self) -> usize {
+        (self.first.capacity()
+            + self.port.capacity()
+            + self.offered.capacity()
+            + self.slot_link.capacity())
+            * 4
+            + self.drops.capacity() * (std::mem::size_of::<(u32, InputDrops)>() + 1)
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> usize {
+        self.offered.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offered.is_empty()
+    }
+
+    /// The tally of slot `i`.
+    pub fn stats(&self, i: usize) -> InputStats {
+        let d = self.drops.get(&(i as u32)).copied().unwrap_or_default();
+        InputStats {
+            offered: d.offered_hi << 32 | self.offered[i] as u64,
+            dropped: d.dropped,
+            max_drop_run: d.max_drop_run,
+        }
+    }
+
+    /// The slot of packets from input link `input` to egress link `egress`.
     #[inline(always)]
-    fn record(&mut self, egress: u32, input: u32, dropped: bool) {
-        let s = &mut self.stats[(self.first[egress as usize] + self.port[input as usize]) as usize];
-        s.offered += 1;
+    fn slot(&self, egress: u32, input: u32) -> u32 {
+        self.first[egress as usize] + self.port[input as usize]
+    }
+
+    #[inline(always)]
+    fn record(&mut self, slot: u32, dropped: bool) {
+        let i = slot as usize;
+        let o = &mut self.offered[i];
+        *o = o.wrapping_add(1);
+        if *o == 0 || dropped {
+            self.record_rare(i, dropped);
+        }
+    }
+
+    #[cold]
+    fn record_rare(&mut self, i: usize, dropped: bool) {
+        let d = self.drops.entry(i as u32).or_default();
+        if self.offered[i] == 0 {
+            d.offered_hi += 1;
+        }
         if dropped {
-            s.dropped += 1;
-            s.run += 1;
-            s.max_drop_run = s.max_drop_run.max(s.run);
-        } else {
-            s.run = 0;
+            let n = d.offered_hi << 32 | self.offered[i] as u64;
+            d.run = if d.run > 0 && d.last_drop + 1 == n {
+                d.run + 1
+            } else {
+                1
+            };
+            d.last_drop = n;
+            d.dropped += 1;
+            d.max_drop_run = d.max_drop_run.max(d.run);
         }
     }
 }
@@ -132,6 +200,21 @@ struct FlowletEntry {
     link: u32,
 }
 
+/// What one (egress, input) slot of a switch costs, at most: its offered
+/// count and input link (Vecs grown by extending: twice), and a drop record
+/// in a map at most half full (limits.rs).
+pub const INPUT_SLOT_BYTES: usize =
+    2 * (4 + 4) + 2 * (std::mem::size_of::<(u32, InputDrops)>() + 1);
+
+/// What a flow's routes cost in the static routing modes, per hop and
+/// fixed, at most (limits.rs): per direction, its `FlowRoute` in a Vec grown
+/// by resizing (twice), the hops stored once in a Vec grown by extending
+/// (twice) and once more as the interning map's key, and the map entry (a
+/// map at most half full).
+pub const ROUTE_BYTES_PER_HOP: usize = 2 * 3 * std::mem::size_of::<Hop>();
+pub const ROUTE_BYTES_FIXED: usize =
+    2 * (2 * std::mem::size_of::<FlowRoute>() + 2 * (std::mem::size_of::<(Vec<Hop>, u32)>() + 1));
+
 /// Bytes of a switch's flowlet table (limits.rs).
 pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 
@@ -141,10 +224,70 @@ fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
     (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64
 }
 
+/// One hop of a source route: the egress link, and (after the first hop,
+/// at a switch) the input-tally slot of the (input, egress) pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Hop {
+    link: u32,
+    slot: u32,
+}
+
+/// The route of one flow direction, valid for packets from `host` with
+/// these addresses.
+#[derive(Clone, Copy, Debug)]
+struct FlowRoute {
+    host: u32,
+    src: u32,
+    dst: u32,
+    route: u32,
+}
+
+impl FlowRoute {
+    const NONE: FlowRoute = FlowRoute {
+        host: u32::MAX,
+        src: u32::MAX,
+        dst: u32::MAX,
+        route: NO_ROUTE,
+    };
+}
+
+/// Source routes, as htsim gives each flow its route once. Where the
+/// routing mode makes the path a fixed function of the packet's 5-tuple
+/// (single path, ECMP salted or not), each flow direction's path is worked
+/// out from the tables on its first packet and every later packet follows
+/// it hop by hop: forwarding then reads one entry per hop instead of the
+/// routing tables, the ECMP hash and the input-port maps, and stays out of
+/// tables that outgrow the cache. The links chosen are the ones hop-by-hop
+/// routing would choose. Per-packet modes (RPS, flowlets) route from the
+/// tables at every hop.
+#[derive(Default)]
+struct Paths {
+    enabled: bool,
+    /// TCP flow `f`'s data (`2f`) and ACKs (`2f + 1`); UDP flow `u`.
+    tcp: Vec<FlowRoute>,
+    udp: Vec<FlowRoute>,
+    /// Routes, each a run of hops ending at a host.
+    hops: Vec<Hop>,
+    /// Identical routes (many flows between the same hosts) are stored once.
+    interned: HashMap<Vec<Hop>, u32>,
+}
+
+impl Paths {
+    fn intern(&mut self, route: Vec<Hop>) -> u32 {
+        if let Some(&r) = self.interned.get(&route) {
+            return r;
+        }
+        let r = u32::try_from(self.hops.len()).expect("more than 2³² route hops");
+        self.hops.extend_from_slice(&route);
+        self.interned.insert(route, r);
+        r
+    }
+}
+
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
     pub q: EventQueue,
-    pub links: Vec<Link>,
+    pub links: Links,
     pub arena: Arena,
     pub routes: Routes,
     /// Host index of each node (`u32::MAX` for switches).
@@ -172,6 +315,7 @@ pub struct Core {
     capture_of: Vec<u32>,
     pub captures: Vec<Capture>,
     pub inputs: InputTable,
+    paths: Paths,
 }
 
 impl Core {
@@ -183,22 +327,28 @@ impl Core {
         if c != u32::MAX {
             self.captures[c as usize].record(self.q.now(), &pkt);
         }
-        let id = self.arena.alloc(pkt);
-        self.forward(node, id, NO_LINK);
+        let route = if self.paths.enabled {
+            self.source_route(host, &pkt)
+        } else {
+            NO_ROUTE
+        };
+        let h = Hdr {
+            id: self.arena.alloc(pkt),
+            wire: pkt.wire,
+            route,
+            hop: 0,
+            flags: pkt.flags,
+        };
+        self.forward(node, h, NO_LINK);
     }
 
-    /// Pick the egress link at `node` for packet `id`, which came in on
-    /// link `input` (`NO_LINK` from the node's own host stack), and enqueue
-    /// it there.
-    #[inline]
-    fn forward(&mut self, node: u32, id: PktId, input: u32) {
-        let from_host = input == NO_LINK;
-        let pk = self.arena.get(id);
-        // Copy only the fields routing needs, not the whole packet.
-        let (src, dst, flow, kind, txn) = (pk.src, pk.dst, pk.flow, pk.kind, pk.txn);
+    /// The egress link at `node` for a packet with these header fields, as
+    /// the routing mode picks it (`None`: no route).
+    #[inline(always)]
+    fn pick(&mut self, node: u32, src: u32, dst: u32, flow: u32, kind: PktKind) -> Option<u32> {
         let hops = self.routes.next_hops(node as usize, dst as usize);
-        let link = match hops.len() {
-            0 => unreachable!("no route from node {node} to host {dst}"),
+        Some(match hops.len() {
+            0 => return None,
             1 => hops[0],
             n => match self.mode {
                 RoutingMode::Single => hops[0],
@@ -226,24 +376,119 @@ impl Core {
                     e.link
                 }
             },
+        })
+    }
+
+    /// The source route of a packet `host` sends (see [`Paths`]): looked up
+    /// by its flow, computed and interned on the flow's first packet.
+    #[inline]
+    fn source_route(&mut self, host: u32, p: &Packet) -> u32 {
+        let key = FlowRoute {
+            host,
+            src: p.src,
+            dst: p.dst,
+            route: 0,
         };
-        let l = &mut self.links[link as usize];
+        let (i, udp) = match p.kind {
+            PktKind::Data => (2 * p.flow as usize, false),
+            PktKind::Ack => (2 * p.flow as usize + 1, false),
+            PktKind::Udp => (p.flow as usize, true),
+        };
+        let v = if udp {
+            &self.paths.udp
+        } else {
+            &self.paths.tcp
+        };
+        if let Some(r) = v.get(i) {
+            if (r.host, r.src, r.dst) == (host, p.src, p.dst) {
+                return r.route;
+            }
+        }
+        self.new_source_route(key, i, udp, p)
+    }
+
+    #[cold]
+    fn new_source_route(&mut self, mut key: FlowRoute, i: usize, udp: bool, p: &Packet) -> u32 {
+        // Walk the path the tables give, hop by hop, exactly as `forward`
+        // would (static modes draw no randomness, so nothing is consumed).
+        let mut hops = Vec::new();
+        let mut node = self.host_node[key.host as usize];
+        let mut input = NO_LINK;
+        key.route = loop {
+            let Some(link) = self.pick(node, p.src, p.dst, p.flow, p.kind) else {
+                // Unreachable: route hop by hop, to fail where it always did.
+                break NO_ROUTE;
+            };
+            let slot = if input == NO_LINK {
+                u32::MAX
+            } else {
+                self.inputs.slot(link, input)
+            };
+            hops.push(Hop { link, slot });
+            node = self.links.to(link);
+            input = link;
+            if self.node_host[node as usize] != u32::MAX {
+                break self.paths.intern(hops);
+            }
+            assert!(hops.len() <= self.node_host.len(), "routing loop");
+        };
+        let v = if udp {
+            &mut self.paths.udp
+        } else {
+            &mut self.paths.tcp
+        };
+        if v.len() <= i {
+            v.resize(i + 1, FlowRoute::NONE);
+        }
+        v[i] = key;
+        key.route
+    }
+
+    /// Pick the egress link at `node` for packet `h`, which came in on
+    /// link `input` (`NO_LINK` from the node's own host stack), and enqueue
+    /// it there: the next hop of its source route if it has one (without
+    /// reading the packet), else from the tables.
+    #[inline]
+    fn forward(&mut self, node: u32, mut h: Hdr, input: u32) {
+        let from_host = input == NO_LINK;
+        let id = h.id;
+        let (link, slot) = if h.route != NO_ROUTE {
+            let hop = self.paths.hops[(h.route + h.hop) as usize];
+            h.hop += 1;
+            (hop.link, hop.slot)
+        } else {
+            let pk = self.arena.get(id);
+            let (src, dst, flow, kind) = (pk.src, pk.dst, pk.flow, pk.kind);
+            let Some(link) = self.pick(node, src, dst, flow, kind) else {
+                unreachable!("no route from node {node} to host {dst}")
+            };
+            let slot = if from_host {
+                u32::MAX
+            } else {
+                self.inputs.slot(link, input)
+            };
+            (link, slot)
+        };
         // Host timing noise applies only when the NIC is idle, so it shifts
         // the phase of ACK-clocked packets without lowering the line rate.
-        let jitter = if from_host && self.host_jitter.0 > 0 && l.idle_at(self.q.now()) {
-            SimTime(self.host_rng[src as usize].gen_range(0..=self.host_jitter.0))
-        } else {
-            SimTime::ZERO
-        };
-        let dropped = l.enqueue(id, &mut self.arena, &mut self.q, link, jitter) == Enqueue::Dropped;
+        let jitter =
+            if from_host && self.host_jitter.0 > 0 && self.links.idle_at(link, self.q.now()) {
+                let src = self.arena.get(id).src;
+                SimTime(self.host_rng[src as usize].gen_range(0..=self.host_jitter.0))
+            } else {
+                SimTime::ZERO
+            };
+        let dropped = self.links.enqueue(link, h, &mut self.q, jitter) == Enqueue::Dropped;
         if !from_host {
-            self.inputs.record(link, input, dropped);
+            self.inputs.record(slot, dropped);
         }
         if dropped {
-            match kind {
-                PktKind::Data => self.tcp_drops[flow as usize].on_drop(txn),
-                PktKind::Udp => self.udp_drops[flow as usize].on_drop(txn),
-                PktKind::Ack => self.tcp_drops[flow as usize].ack_drops += 1,
+            let pk = self.arena.get(id);
+            let (flow, txn) = (pk.flow as usize, pk.txn);
+            match pk.kind {
+                PktKind::Data => self.tcp_drops[flow].on_drop(txn),
+                PktKind::Udp => self.udp_drops[flow].on_drop(txn),
+                PktKind::Ack => self.tcp_drops[flow].ack_drops += 1,
             }
             self.dropped += 1;
             self.arena.release(id);
@@ -255,7 +500,7 @@ impl Core {
     pub fn fixed_heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.routes.heap_bytes()
-            + self.links.capacity() * size_of::<Link>()
+            + self.links.fixed_heap_bytes()
             + (self.node_host.capacity() + self.host_node.capacity() + self.capture_of.capacity())
                 * 4
             + self
@@ -266,11 +511,17 @@ impl Core {
             + (self.switch_rng.capacity() + self.host_rng.capacity()) * size_of::<Rng>()
             + self.ecmp_salt.capacity() * 8
             + self.flowlets.capacity() * size_of::<FlowletEntry>()
-            + (self.inputs.first.capacity()
-                + self.inputs.port.capacity()
-                + self.inputs.slot_link.capacity())
-                * 4
-            + self.inputs.stats.capacity() * size_of::<InputStats>()
+            + self.inputs.heap_bytes()
+    }
+
+    /// Heap bytes of the per-flow routes of the static routing modes.
+    pub fn paths_heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let p = &self.paths;
+        (p.tcp.capacity() + p.udp.capacity()) * size_of::<FlowRoute>()
+            + p.hops.capacity() * size_of::<Hop>()
+            + p.interned.capacity() * (size_of::<(Vec<Hop>, u32)>() + 1)
+            + p.interned.keys().map(|k| k.capacity()).sum::<usize>() * size_of::<Hop>()
     }
 
     /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
@@ -284,9 +535,9 @@ impl Core {
         let target = self.host_node[dst as usize] as usize;
         let mut t = SimTime::ZERO;
         while node != target {
-            let l = &self.links[self.routes.next_hops(node, dst as usize)[0] as usize];
-            t += l.tx_time(bytes) + l.delay;
-            node = l.to as usize;
+            let l = self.routes.next_hops(node, dst as usize)[0] as usize;
+            t += self.links.tx_time(l, bytes) + self.links.delay(l);
+            node = self.links.info(l).to as usize;
         }
         t
     }
@@ -453,7 +704,7 @@ impl World {
                 host_node.push(i as u32);
             }
         }
-        let mut links = Vec::with_capacity(topo.links.len() * 2);
+        let mut links = Links::default();
         for l in &topo.links {
             let extra = |to: usize| {
                 if topo.nodes[to].kind == NodeKind::Switch {
@@ -462,20 +713,20 @@ impl World {
                     SimTime::ZERO
                 }
             };
-            links.push(Link::new(
+            links.push(
                 l.a as u32,
                 l.b as u32,
                 l.rate_bps,
                 l.delay + extra(l.b),
                 l.queue_ab,
-            ));
-            links.push(Link::new(
+            );
+            links.push(
                 l.b as u32,
                 l.a as u32,
                 l.rate_bps,
                 l.delay + extra(l.a),
                 l.queue_ba,
-            ));
+            );
         }
         let n = topo.nodes.len();
         let is_switch: Vec<bool> = topo
@@ -483,7 +734,7 @@ impl World {
             .iter()
             .map(|n| n.kind == NodeKind::Switch)
             .collect();
-        let inputs = InputTable::build(&links, &is_switch);
+        let inputs = InputTable::build(links.infos(), &is_switch);
         let core = Core {
             inputs,
             q: EventQueue::new(),
@@ -505,6 +756,13 @@ impl World {
                 _ => Vec::new(),
             },
             flowlets_started: 0,
+            paths: Paths {
+                enabled: matches!(
+                    cfg.routing,
+                    RoutingMode::Single | RoutingMode::Ecmp | RoutingMode::EcmpUnsalted
+                ),
+                ..Paths::default()
+            },
             l2_overhead: cfg.l2_overhead,
             host_jitter: cfg.host_jitter,
             host_rng: (0..n)
@@ -662,18 +920,19 @@ impl World {
         match ev {
             Event::Arrive(l) => {
                 let core = &mut self.core;
-                let link = &mut core.links[l as usize];
-                let id = link.arrive(&mut core.q, l);
-                let node = link.to;
+                let h = core.links.arrive(&mut core.q, l);
+                let node = core.links.to(l);
                 core.packet_hops += 1;
                 if core.node_host[node as usize] == u32::MAX {
-                    core.forward(node, id, l);
+                    core.forward(node, h, l);
                 } else {
                     if self.fault.is_some() && self.inject_loss() {
                         return;
                     }
                     let core = &mut self.core;
-                    let p = *core.arena.get(id);
+                    let id = h.id;
+                    core.arena.get_mut(id).flags = h.flags;
+                    let p = core.arena.copy_out(id);
                     debug_assert_eq!(
                         core.node_host[node as usize], p.dst,
                         "packet delivered to the wrong host"
@@ -827,7 +1086,7 @@ impl World {
             }
         }
         for &qi in &tr.cfg.queues {
-            let (b, p) = self.core.links[qi].occupancy(now);
+            let (b, p) = self.core.links.occupancy(qi, now);
             tr.q_time.push(t);
             tr.q_id.push(qi as u64);
             tr.q_bytes.push(b);
@@ -844,9 +1103,7 @@ impl World {
     /// from the finished world by [`crate::finish`].
     pub fn finish(&mut self) {
         let now = self.core.q.now();
-        for l in self.core.links.iter_mut() {
-            l.finish(now);
-        }
+        self.core.links.finish(now);
         for d in self
             .core
             .tcp_drops

@@ -77,14 +77,14 @@ fn sample_queue(w: &mut World, link: usize, from: SimTime, to: SimTime, dt: SimT
     w.run_until(from);
     // `occupancy` brings the link's lazily retired buffer (and its tx
     // counters) up to the given time.
-    w.core.links[link].occupancy(from);
-    let tx0 = w.core.links[link].stats.tx_bytes;
+    w.core.links.occupancy(link, from);
+    let tx0 = w.core.links.stats(link).tx_bytes;
     let (mut sum, mut n, mut lo, mut hi) = (0u128, 0u64, u64::MAX, 0u64);
     let mut t = from;
     while t < to {
         t += dt;
         w.run_until(t);
-        let (q, _) = w.core.links[link].occupancy(t);
+        let (q, _) = w.core.links.occupancy(link, t);
         sum += q as u128;
         n += 1;
         lo = lo.min(q);
@@ -94,7 +94,7 @@ fn sample_queue(w: &mut World, link: usize, from: SimTime, to: SimTime, dt: SimT
         mean_bytes: sum as f64 / n as f64,
         min_bytes: lo,
         max_bytes: hi,
-        tx_bytes: w.core.links[link].stats.tx_bytes - tx0,
+        tx_bytes: w.core.links.stats(link).tx_bytes - tx0,
     }
 }
 
@@ -125,8 +125,8 @@ fn dctcp_holds_the_queue_near_k_without_loss() {
         let (from, to) = (SimTime::from_ms(100), SimTime::from_ms(600));
         let s = sample_queue(&mut w, link, from, to, SimTime::from_us(10));
         w.run();
-        let drops = w.core.links[link].stats.dropped;
-        let marked = w.core.links[link].stats.marked;
+        let drops = w.core.links.stats(link).dropped;
+        let marked = w.core.links.stats(link).marked;
         let r = dcnsim::finish(w, 0.0);
         check_conservation(&r);
         let util = s.tx_bytes as f64 * 8.0 / (GBPS as f64 * (to.0 - from.0) as f64 * 1e-12);

@@ -585,9 +585,9 @@ fn check_accounting(w: &World) -> Result<(), String> {
     let n = core.node_names.len();
     let mut arrived_at = vec![0u64; n];
     let mut offered_by = vec![0u64; n];
-    for (i, l) in core.links.iter().enumerate() {
-        let s = &l.stats;
-        let on_link = l.in_flight() as u64;
+    for (i, l) in core.links.infos().iter().enumerate() {
+        let s = &core.links.stats(i);
+        let on_link = core.links.in_flight(i) as u64;
         if s.enqueued != s.arrived + on_link {
             return Err(format!(
                 "queue {i}: accepted {} ≠ arrived {} + on the link {on_link}",
@@ -640,8 +640,9 @@ fn check_accounting(w: &World) -> Result<(), String> {
             a.live()
         ));
     }
-    let dropped: u64 = core.links.iter().map(|l| l.stats.dropped).sum();
-    let on_links: u64 = core.links.iter().map(|l| l.in_flight() as u64).sum();
+    let n_links = core.links.len();
+    let dropped: u64 = (0..n_links).map(|i| core.links.stats(i).dropped).sum();
+    let on_links: u64 = (0..n_links).map(|i| core.links.in_flight(i) as u64).sum();
     if dropped != core.dropped || on_links != a.live() {
         return Err(format!(
             "queues dropped {dropped} (core says {}), links hold {on_links} (arena has {} live)",
