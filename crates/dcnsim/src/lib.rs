@@ -13,6 +13,7 @@ pub mod results;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod tcp;
 pub mod time;

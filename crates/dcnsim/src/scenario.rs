@@ -13,6 +13,7 @@ use crate::config::{
     QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
     TopologySpec, TraceConfig,
 };
+use crate::schema::{self, TcpSection};
 use crate::time::SimTime;
 use crate::topology::{
     self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
@@ -42,7 +43,7 @@ impl std::error::Error for ScenarioError {}
 pub const DOCUMENT: &str = "<document>";
 
 /// Congestion-control names. Adding a variant is one line here.
-const CC_NAMES: &[(&str, CcKind)] = &[
+pub(crate) const CC_NAMES: &[(&str, CcKind)] = &[
     ("newreno", CcKind::NewReno),
     ("cubic", CcKind::Cubic),
     ("dctcp", CcKind::Dctcp),
@@ -50,43 +51,43 @@ const CC_NAMES: &[(&str, CcKind)] = &[
 ];
 
 /// Segment-size policy names. Adding a variant is one line here.
-const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
+pub(crate) const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
     ("fixed", SegPolicyKind::Fixed),
     ("fast", SegPolicyKind::Fast),
     ("dsr", SegPolicyKind::Dsr),
     ("tcprand", SegPolicyKind::TcpRand),
 ];
 
-const TCPRAND_MODES: &[(&str, TcpRandMode)] = &[
+pub(crate) const TCPRAND_MODES: &[(&str, TcpRandMode)] = &[
     ("static", TcpRandMode::Static),
     ("adaptive", TcpRandMode::Adaptive),
 ];
 
 /// TCPRand's (σ², μ, v_τ, v_ω) presets, by name (values in `TcpRandParams::PRESETS`).
-const TCPRAND_PRESETS: &[(&str, &str)] = &[
+pub(crate) const TCPRAND_PRESETS: &[(&str, &str)] = &[
     ("default", "default"),
     ("conservative", "conservative"),
     ("aggressive", "aggressive"),
 ];
 
 /// The readings of "highest unacknowledged segment" (Kulkarni Algorithm 1).
-const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
+pub(crate) const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
     ("highest", ProbRetxTarget::Highest),
     ("lowest", ProbRetxTarget::Lowest),
 ];
 
 /// The readings of FaST's eq. (9) (SPEC §2.1).
-const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
+pub(crate) const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
     ("continuous", FastSegRule::Continuous),
     ("literal", FastSegRule::Literal),
 ];
 
-const REORDERING_NAMES: &[(&str, Reordering)] = &[
+pub(crate) const REORDERING_NAMES: &[(&str, Reordering)] = &[
     ("fixed", Reordering::Fixed),
     ("adaptive", Reordering::Adaptive),
 ];
 
-const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
+pub(crate) const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
     ("dupack", LossRecovery::DupAck),
     ("rack", LossRecovery::Rack),
 ];
@@ -153,57 +154,6 @@ const TOP_KEYS: &[&str] = &[
     "tcp",
     "apps",
     "limits",
-];
-
-const TCP_KEYS: &[&str] = &[
-    "cc",
-    "segment",
-    "mss",
-    "header",
-    "init_cwnd",
-    "init_ssthresh",
-    "rwnd",
-    "rto_min",
-    "rto_init",
-    "rto_max",
-    "granularity",
-    "max_backoff",
-    "dupack_threshold",
-    "reordering",
-    "recovery",
-    "delayed_ack",
-    "delayed_ack_timeout",
-    "delayed_ack_segments",
-    "sack",
-    "sack_rescue",
-    "limited_transmit",
-    "timestamps",
-    "ecn",
-    "handshake_rtt_sample",
-    "cubic_fast_convergence",
-    "dctcp_g",
-    "dctcp_alpha_init",
-    "fast_g",
-    "fast_alpha_init",
-    "fast_wmin",
-    "fast_smin",
-    "fast_probe_segments",
-    "fast_probe_size",
-    "fast_seg_rule",
-    "header_compression",
-    "dsr_mss",
-    "dsr_cwnd",
-    "tcprand_mode",
-    "tcprand_rmin",
-    "tcprand_theta",
-    "tcprand_preset",
-    "tcprand_sigma2",
-    "tcprand_mu",
-    "tcprand_v_tau",
-    "tcprand_v_omega",
-    "probretx_p",
-    "probretx_period",
-    "probretx_target",
 ];
 
 const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
@@ -323,10 +273,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The closest candidate within a small edit distance, if any; ties go to
 /// the longer common prefix, then to the first listed.
-pub(crate) fn suggest<'a>(
-    word: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn suggest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     if word.chars().count() > 64 {
         return None;
     }
@@ -362,7 +309,7 @@ fn is_ident(k: &str) -> bool {
 }
 
 /// `parent.key`, or `parent["odd key"]` for keys that are not identifiers.
-fn key_path(parent: &str, key: &str) -> String {
+pub fn key_path(parent: &str, key: &str) -> String {
     if is_ident(key) {
         if parent.is_empty() {
             key.to_string()
@@ -514,13 +461,13 @@ fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
     }
 }
 
-fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
+pub(crate) fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
     move |v| int_in(min as u64, u32::MAX as u64)(v).map(|x| x as u32)
 }
 
 /// A number in [0, 1], or in (0, 1] when `zero_ok` is false: a JSON number
 /// or a fraction string such as `"1/16"`.
-fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+pub(crate) fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     move |v| {
         let bad = || {
             format!(
@@ -555,20 +502,20 @@ fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
 }
 
 /// A size in bytes that fits a segment length (> 0, < 2³²).
-fn segment_size(v: &Value) -> Result<u32, String> {
+pub(crate) fn segment_size(v: &Value) -> Result<u32, String> {
     let s = positive_size(v)?;
     u32::try_from(s).map_err(|_| format!("must be < 4 GiB, got {}", json_excerpt(v)))
 }
 
 /// A finite JSON number.
-fn finite(v: &Value) -> Result<f64, String> {
+pub(crate) fn finite(v: &Value) -> Result<f64, String> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(x),
         _ => Err(format!("expected a number, got {}", json_excerpt(v))),
     }
 }
 
-fn positive_finite(v: &Value) -> Result<f64, String> {
+pub(crate) fn positive_finite(v: &Value) -> Result<f64, String> {
     let x = finite(v)?;
     if x <= 0.0 {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -578,7 +525,7 @@ fn positive_finite(v: &Value) -> Result<f64, String> {
 
 /// A scale factor: a number (> 0, or ≥ 0 when `zero_ok`) or the string
 /// `"inf"` (returned as `f64::INFINITY`, which callers branch on).
-fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+pub(crate) fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     move |v| {
         if let Some(s) = v.as_str() {
             return match s.trim().to_lowercase().as_str() {
@@ -604,7 +551,7 @@ fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     }
 }
 
-fn boolean(v: &Value) -> Result<bool, String> {
+pub(crate) fn boolean(v: &Value) -> Result<bool, String> {
     v.as_bool()
         .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
 }
@@ -615,11 +562,11 @@ fn string(v: &Value) -> Result<String, String> {
         .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))
 }
 
-fn time(v: &Value) -> Result<SimTime, String> {
+pub(crate) fn time(v: &Value) -> Result<SimTime, String> {
     units::time_from_json(v)
 }
 
-fn positive_time(v: &Value) -> Result<SimTime, String> {
+pub(crate) fn positive_time(v: &Value) -> Result<SimTime, String> {
     let t = units::time_from_json(v)?;
     if t == SimTime::ZERO {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -639,7 +586,7 @@ fn positive_size(v: &Value) -> Result<u64, String> {
     Ok(s)
 }
 
-fn limit(v: &Value) -> Result<Limit, String> {
+pub(crate) fn limit(v: &Value) -> Result<Limit, String> {
     units::limit_from_json(v)
 }
 
@@ -661,7 +608,7 @@ fn nic_buffer(v: &Value) -> Result<Limit, String> {
     buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
 }
 
-fn named<'a, T: Copy>(
+pub(crate) fn named<'a, T: Copy>(
     table: &'a [(&'a str, T)],
     what: &str,
 ) -> impl Fn(&Value) -> Result<T, String> + 'a {
@@ -817,216 +764,46 @@ fn host_list(
 
 // --------------------------------------------------------------------- tcp
 
-/// A `[tcp]` table: every field optional; later layers override earlier.
+/// A `[tcp]` layer as read (`schema::TcpSection`), with the keys it set
+/// validly: an app's override is layered over the top-level one key by key.
 #[derive(Clone, Debug, Default)]
-struct TcpPatch {
-    cc: Option<CcKind>,
-    seg: Option<SegPolicyKind>,
-    mss: Option<u32>,
-    header: Option<u32>,
-    init_cwnd: Option<u32>,
-    init_ssthresh: Option<u32>,
-    /// Kept as a limit until the final mss is known (`"Npkt"` = N·mss).
-    rwnd: Option<Limit>,
-    rto_min: Option<SimTime>,
-    rto_init: Option<SimTime>,
-    rto_max: Option<SimTime>,
-    granularity: Option<SimTime>,
-    max_backoff: Option<u32>,
-    dupack_threshold: Option<u32>,
-    reordering: Option<Reordering>,
-    recovery: Option<LossRecovery>,
-    delayed_ack: Option<bool>,
-    delayed_ack_timeout: Option<SimTime>,
-    delayed_ack_segments: Option<u32>,
-    sack: Option<bool>,
-    sack_rescue: Option<bool>,
-    limited_transmit: Option<bool>,
-    timestamps: Option<bool>,
-    ecn: Option<bool>,
-    handshake_rtt_sample: Option<bool>,
-    cubic_fast_convergence: Option<bool>,
-    dctcp_g: Option<f64>,
-    dctcp_alpha_init: Option<f64>,
-    fast_g: Option<f64>,
-    fast_alpha_init: Option<f64>,
-    fast_wmin: Option<u32>,
-    fast_smin: Option<u32>,
-    fast_probe_segments: Option<u32>,
-    fast_probe_size: Option<u32>,
-    fast_seg_rule: Option<FastSegRule>,
-    header_compression: Option<bool>,
-    dsr_mss: Option<u32>,
-    dsr_cwnd: Option<u32>,
-    tcprand_mode: Option<TcpRandMode>,
-    tcprand_rmin: Option<u32>,
-    tcprand_theta: Option<u32>,
-    tcprand_preset: Option<&'static str>,
-    tcprand_sigma2: Option<f64>,
-    tcprand_mu: Option<f64>,
-    tcprand_v_tau: Option<f64>,
-    tcprand_v_omega: Option<f64>,
-    probretx_p: Option<f64>,
-    probretx_period: Option<SimTime>,
-    probretx_target: Option<ProbRetxTarget>,
+struct TcpLayer {
+    section: TcpSection,
+    keys: Map<String, Value>,
 }
 
-impl TcpPatch {
-    fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpPatch {
-        let Some(t) = Tbl::new(ctx, v, path) else {
-            return TcpPatch::default();
-        };
-        t.check_keys(ctx, TCP_KEYS, "");
-        TcpPatch {
-            cc: t.opt(ctx, "cc", named(CC_NAMES, "congestion control")),
-            seg: t.opt(ctx, "segment", named(SEGMENT_NAMES, "segment policy")),
-            mss: t.opt(ctx, "mss", u32_in(1)),
-            header: t.opt(ctx, "header", u32_in(0)),
-            init_cwnd: t.opt(ctx, "init_cwnd", u32_in(1)),
-            init_ssthresh: t.opt(ctx, "init_ssthresh", u32_in(2)),
-            rwnd: t.opt(ctx, "rwnd", limit),
-            rto_min: t.opt(ctx, "rto_min", time),
-            rto_init: t.opt(ctx, "rto_init", positive_time),
-            rto_max: t.opt(ctx, "rto_max", positive_time),
-            granularity: t.opt(ctx, "granularity", time),
-            max_backoff: t.opt(ctx, "max_backoff", u32_in(1)),
-            dupack_threshold: t.opt(ctx, "dupack_threshold", u32_in(1)),
-            reordering: t.opt(
-                ctx,
-                "reordering",
-                named(REORDERING_NAMES, "reordering mode"),
-            ),
-            recovery: t.opt(ctx, "recovery", named(RECOVERY_NAMES, "loss recovery")),
-            delayed_ack: t.opt(ctx, "delayed_ack", boolean),
-            delayed_ack_timeout: t.opt(ctx, "delayed_ack_timeout", time),
-            delayed_ack_segments: t.opt(ctx, "delayed_ack_segments", u32_in(1)),
-            sack: t.opt(ctx, "sack", boolean),
-            sack_rescue: t.opt(ctx, "sack_rescue", boolean),
-            limited_transmit: t.opt(ctx, "limited_transmit", boolean),
-            timestamps: t.opt(ctx, "timestamps", boolean),
-            ecn: t.opt(ctx, "ecn", boolean),
-            handshake_rtt_sample: t.opt(ctx, "handshake_rtt_sample", boolean),
-            cubic_fast_convergence: t.opt(ctx, "cubic_fast_convergence", boolean),
-            dctcp_g: t.opt(ctx, "dctcp_g", unit_fraction(false)),
-            dctcp_alpha_init: t.opt(ctx, "dctcp_alpha_init", unit_fraction(true)),
-            fast_g: t.opt(ctx, "fast_g", unit_fraction(false)),
-            fast_alpha_init: t.opt(ctx, "fast_alpha_init", unit_fraction(true)),
-            fast_wmin: t.opt(ctx, "fast_wmin", u32_in(1)),
-            fast_smin: t.opt(ctx, "fast_smin", segment_size),
-            fast_probe_segments: t.opt(ctx, "fast_probe_segments", u32_in(0)),
-            fast_probe_size: t.opt(ctx, "fast_probe_size", segment_size),
-            fast_seg_rule: t.opt(
-                ctx,
-                "fast_seg_rule",
-                named(FAST_SEG_RULES, "FaST segment rule"),
-            ),
-            header_compression: t.opt(ctx, "header_compression", boolean),
-            dsr_mss: t.opt(ctx, "dsr_mss", segment_size),
-            dsr_cwnd: t.opt(ctx, "dsr_cwnd", u32_in(2)),
-            tcprand_mode: t.opt(ctx, "tcprand_mode", named(TCPRAND_MODES, "TCPRand mode")),
-            tcprand_rmin: t.opt(ctx, "tcprand_rmin", segment_size),
-            tcprand_theta: t.opt(ctx, "tcprand_theta", segment_size),
-            tcprand_preset: t.opt(
-                ctx,
-                "tcprand_preset",
-                named(TCPRAND_PRESETS, "TCPRand preset"),
-            ),
-            tcprand_sigma2: t.opt(ctx, "tcprand_sigma2", positive_finite),
-            tcprand_mu: t.opt(ctx, "tcprand_mu", finite),
-            tcprand_v_tau: t.opt(ctx, "tcprand_v_tau", scale(false)),
-            tcprand_v_omega: t.opt(ctx, "tcprand_v_omega", scale(true)),
-            probretx_p: t.opt(ctx, "probretx_p", unit_fraction(true)),
-            probretx_period: t.opt(ctx, "probretx_period", positive_time),
-            probretx_target: t.opt(
-                ctx,
-                "probretx_target",
-                named(PROBRETX_TARGETS, "probabilistic-retransmission target"),
-            ),
+impl TcpLayer {
+    fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpLayer {
+        match schema::read_table::<TcpSection>(v, path, "", &mut ctx.errs) {
+            Some(r) => TcpLayer {
+                section: r.value,
+                keys: r.valid,
+            },
+            None => TcpLayer::default(),
         }
     }
 
-    /// `self` over `base`: fields set in `self` win.
-    fn over(&self, base: &TcpPatch) -> TcpPatch {
-        TcpPatch {
-            cc: self.cc.or(base.cc),
-            seg: self.seg.or(base.seg),
-            mss: self.mss.or(base.mss),
-            header: self.header.or(base.header),
-            init_cwnd: self.init_cwnd.or(base.init_cwnd),
-            init_ssthresh: self.init_ssthresh.or(base.init_ssthresh),
-            rwnd: self.rwnd.or(base.rwnd),
-            rto_min: self.rto_min.or(base.rto_min),
-            rto_init: self.rto_init.or(base.rto_init),
-            rto_max: self.rto_max.or(base.rto_max),
-            granularity: self.granularity.or(base.granularity),
-            max_backoff: self.max_backoff.or(base.max_backoff),
-            dupack_threshold: self.dupack_threshold.or(base.dupack_threshold),
-            reordering: self.reordering.or(base.reordering),
-            recovery: self.recovery.or(base.recovery),
-            delayed_ack: self.delayed_ack.or(base.delayed_ack),
-            delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
-            delayed_ack_segments: self.delayed_ack_segments.or(base.delayed_ack_segments),
-            sack: self.sack.or(base.sack),
-            sack_rescue: self.sack_rescue.or(base.sack_rescue),
-            limited_transmit: self.limited_transmit.or(base.limited_transmit),
-            timestamps: self.timestamps.or(base.timestamps),
-            ecn: self.ecn.or(base.ecn),
-            handshake_rtt_sample: self.handshake_rtt_sample.or(base.handshake_rtt_sample),
-            cubic_fast_convergence: self.cubic_fast_convergence.or(base.cubic_fast_convergence),
-            dctcp_g: self.dctcp_g.or(base.dctcp_g),
-            dctcp_alpha_init: self.dctcp_alpha_init.or(base.dctcp_alpha_init),
-            fast_g: self.fast_g.or(base.fast_g),
-            fast_alpha_init: self.fast_alpha_init.or(base.fast_alpha_init),
-            fast_wmin: self.fast_wmin.or(base.fast_wmin),
-            fast_smin: self.fast_smin.or(base.fast_smin),
-            fast_probe_segments: self.fast_probe_segments.or(base.fast_probe_segments),
-            fast_probe_size: self.fast_probe_size.or(base.fast_probe_size),
-            fast_seg_rule: self.fast_seg_rule.or(base.fast_seg_rule),
-            header_compression: self.header_compression.or(base.header_compression),
-            dsr_mss: self.dsr_mss.or(base.dsr_mss),
-            dsr_cwnd: self.dsr_cwnd.or(base.dsr_cwnd),
-            tcprand_mode: self.tcprand_mode.or(base.tcprand_mode),
-            tcprand_rmin: self.tcprand_rmin.or(base.tcprand_rmin),
-            tcprand_theta: self.tcprand_theta.or(base.tcprand_theta),
-            tcprand_preset: self.tcprand_preset.or(base.tcprand_preset),
-            tcprand_sigma2: self.tcprand_sigma2.or(base.tcprand_sigma2),
-            tcprand_mu: self.tcprand_mu.or(base.tcprand_mu),
-            tcprand_v_tau: self.tcprand_v_tau.or(base.tcprand_v_tau),
-            tcprand_v_omega: self.tcprand_v_omega.or(base.tcprand_v_omega),
-            probretx_p: self.probretx_p.or(base.probretx_p),
-            probretx_period: self.probretx_period.or(base.probretx_period),
-            probretx_target: self.probretx_target.or(base.probretx_target),
-        }
+    /// `self` over `base`: keys set in `self` win.
+    fn over(&self, base: &TcpLayer) -> TcpLayer {
+        let mut keys = base.keys.clone();
+        keys.extend(self.keys.clone());
+        // Every key was read on its own already, so they read together.
+        let section = serde_json::from_value(Value::Object(keys.clone())).unwrap_or_default();
+        TcpLayer { section, keys }
     }
 
-    /// Whether the patch sets any of `keys` (schema key names).
+    /// Whether the layer sets any of `keys` (schema key names).
     fn sets_any(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| match *k {
-            "mss" => self.mss.is_some(),
-            "rwnd" => self.rwnd.is_some(),
-            "rto_min" => self.rto_min.is_some(),
-            "rto_init" => self.rto_init.is_some(),
-            "rto_max" => self.rto_max.is_some(),
-            "cc" => self.cc.is_some(),
-            "segment" => self.seg.is_some(),
-            "ecn" => self.ecn.is_some(),
-            "sack" => self.sack.is_some(),
-            "recovery" => self.recovery.is_some(),
-            "fast_smin" => self.fast_smin.is_some(),
-            "fast_probe_size" => self.fast_probe_size.is_some(),
-            "dsr_mss" => self.dsr_mss.is_some(),
-            "tcprand_rmin" => self.tcprand_rmin.is_some(),
-            "tcprand_theta" => self.tcprand_theta.is_some(),
-            "tcprand_mode" => self.tcprand_mode.is_some(),
-            _ => false,
-        })
+        keys.iter().any(|k| self.keys.contains_key(*k))
     }
+}
 
+impl TcpSection {
     /// Apply over [`TcpConfig::default`].
     fn resolve(&self) -> TcpConfig {
         let d = TcpConfig::default();
         let mss = self.mss.unwrap_or(d.mss);
-        let rwnd_bytes = match self.rwnd {
+        let rwnd_bytes = match *self.rwnd {
             None => d.rwnd_bytes,
             Some(Limit::Bytes(b)) => b,
             Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
@@ -1041,7 +818,7 @@ impl TcpPatch {
         TcpConfig {
             cc,
             // FaST's natural segment policy is its own.
-            seg: self.seg.unwrap_or(if cc == CcKind::Fast {
+            seg: self.segment.unwrap_or(if cc == CcKind::Fast {
                 SegPolicyKind::Fast
             } else {
                 d.seg
@@ -1051,7 +828,7 @@ impl TcpPatch {
             // per packet on the wire; an explicit `header` wins.
             header_bytes: self
                 .header
-                .unwrap_or(if self.header_compression == Some(true) {
+                .unwrap_or(if *self.header_compression == Some(true) {
                     4
                 } else {
                     d.header_bytes
@@ -1653,7 +1430,7 @@ fn parse_app(
     v: &Value,
     path: &str,
     topo: &TopoOut,
-    top_tcp: &TcpPatch,
+    top_tcp: &TcpLayer,
     scenario_stop: SimTime,
 ) -> Option<AppSpec> {
     let nhosts = topo.hosts;
@@ -1688,9 +1465,9 @@ fn parse_app(
         let patch = match t.get("tcp") {
             Some(tv) => {
                 let tcp_path = t.p("tcp");
-                let own = TcpPatch::parse(ctx, tv, &tcp_path);
+                let own = TcpLayer::parse(ctx, tv, &tcp_path);
                 let merged = own.over(top_tcp);
-                for (key, msg, involved) in tcp_cross_checks(&merged.resolve()) {
+                for (key, msg, involved) in tcp_cross_checks(&merged.section.resolve()) {
                     if own.sets_any(involved) {
                         ctx.err(key_path(&tcp_path, key), msg);
                     }
@@ -1699,7 +1476,7 @@ fn parse_app(
             }
             None => top_tcp.clone(),
         };
-        tcp = Some(patch.resolve());
+        tcp = Some(patch.section.resolve());
     }
     let tcp = tcp.unwrap_or_default();
 
@@ -2212,13 +1989,13 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
     let top_tcp = match t.get("tcp") {
         Some(v) => {
-            let p = TcpPatch::parse(&mut ctx, v, "tcp");
-            for (key, msg, _) in tcp_cross_checks(&p.resolve()) {
+            let p = TcpLayer::parse(&mut ctx, v, "tcp");
+            for (key, msg, _) in tcp_cross_checks(&p.section.resolve()) {
                 ctx.err(key_path("tcp", key), msg);
             }
             p
         }
-        None => TcpPatch::default(),
+        None => TcpLayer::default(),
     };
 
     let mut apps = Vec::new();
@@ -2633,7 +2410,7 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        let keys = TCP_KEYS.iter().copied();
+        let keys = crate::schema::struct_fields::<TcpSection>().iter().copied();
         assert_eq!(suggest("rto_mn", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));

@@ -1,0 +1,533 @@
+//! The scenario schema, declared once: serde-derived section structs
+//! (`deny_unknown_fields`) whose field types are *value kinds* — a parser
+//! built on `units.rs` plus its JSON Schema. [`json_schema`] generates the
+//! JSON Schema (schemars) that the Python builders and the key tables of
+//! `docs/scenario.md` are checked against (`tests/test_schema.py`).
+//!
+//! Reading a section ([`read_table`]) reports every problem of the table,
+//! not just the first: unknown keys (with a "did you mean"), then each bad
+//! value at its field path (`serde_path_to_error`); a bad key is dropped
+//! and the rest read again. Checks across fields run afterwards, on the
+//! resolved configuration (`scenario.rs`).
+
+use crate::config::{
+    CcKind, FastSegRule, Limit, LossRecovery, ProbRetxTarget, Reordering, SegPolicyKind,
+    TcpRandMode,
+};
+use crate::scenario::{self as sc, key_path, suggest, ScenarioError, DOCUMENT};
+use crate::time::SimTime;
+use crate::units;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, Visitor};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+// ------------------------------------------------------------ value kinds
+
+/// A kind of value: how a JSON value is read into `Out` (every message a
+/// reason, ready to follow a field path) and how the schema describes it.
+pub trait Kind {
+    type Out: Clone + fmt::Debug;
+    fn read(v: &Value) -> Result<Self::Out, String>;
+    /// Name in the schema's `$defs` (shared kinds) — or `None` to inline.
+    fn name() -> Option<Cow<'static, str>>;
+    fn schema() -> Schema;
+}
+
+/// An optional key of kind `K`: absent → `None`. Unlike `Option<T>`, an
+/// explicit JSON `null` is read by `K` (and rejected there with its reason).
+pub struct Opt<K: Kind>(pub Option<K::Out>, PhantomData<K>);
+
+impl<K: Kind> Default for Opt<K> {
+    fn default() -> Self {
+        Opt(None, PhantomData)
+    }
+}
+
+impl<K: Kind> Clone for Opt<K> {
+    fn clone(&self) -> Self {
+        Opt(self.0.clone(), PhantomData)
+    }
+}
+
+impl<K: Kind> fmt::Debug for Opt<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<K: Kind> std::ops::Deref for Opt<K> {
+    type Target = Option<K::Out>;
+    fn deref(&self) -> &Option<K::Out> {
+        &self.0
+    }
+}
+
+impl<'de, K: Kind> Deserialize<'de> for Opt<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        K::read(&v)
+            .map(|x| Opt(Some(x), PhantomData))
+            .map_err(de::Error::custom)
+    }
+}
+
+impl<K: Kind> JsonSchema for Opt<K> {
+    fn inline_schema() -> bool {
+        K::name().is_none()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        K::name().unwrap_or(Cow::Borrowed("inline"))
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        K::schema()
+    }
+}
+
+/// A value kind with a shared definition in the schema.
+macro_rules! kind {
+    ($(#[$m:meta])* $name:ident => $out:ty, $read:expr, $schema:tt) => {
+        $(#[$m])*
+        pub struct $name;
+        impl Kind for $name {
+            type Out = $out;
+            fn read(v: &Value) -> Result<$out, String> {
+                ($read)(v)
+            }
+            fn name() -> Option<Cow<'static, str>> {
+                Some(Cow::Borrowed(stringify!($name)))
+            }
+            fn schema() -> Schema {
+                json_schema!($schema)
+            }
+        }
+    };
+}
+
+/// `true` or `false`.
+pub struct Bool;
+
+impl Kind for Bool {
+    type Out = bool;
+    fn read(v: &Value) -> Result<bool, String> {
+        sc::boolean(v)
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema() -> Schema {
+        json_schema!({"type": "boolean"})
+    }
+}
+kind!(
+    /// A time ≥ 0 with its unit.
+    Time => SimTime, sc::time,
+    {"type": "string", "description": "a time with its unit: \"50us\", \"1.5ms\", \"2s\" (ps, ns, us, ms, s)"}
+);
+kind!(
+    /// A time > 0 with its unit.
+    PositiveTime => SimTime, sc::positive_time,
+    {"type": "string", "description": "a time > 0 with its unit: \"50us\", \"1.5ms\", \"2s\""}
+);
+kind!(
+    /// A queue or window limit: bytes or packets.
+    LimitValue => Limit, sc::limit,
+    {"type": ["string", "integer"], "minimum": 0,
+     "description": "a size (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+);
+kind!(
+    /// A size in bytes that fits a segment (> 0, < 4 GiB).
+    SegmentSize => u32, sc::segment_size,
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0 that fits a segment: \"100B\", \"1KB\", or an integer number of bytes"}
+);
+kind!(
+    /// A number in [0, 1], or a fraction string.
+    Fraction => f64, sc::unit_fraction(true),
+    {"type": ["number", "string"], "minimum": 0, "maximum": 1,
+     "description": "a number in [0, 1] or a fraction string like \"1/16\""}
+);
+kind!(
+    /// A number in (0, 1], or a fraction string.
+    PositiveFraction => f64, sc::unit_fraction(false),
+    {"type": ["number", "string"], "exclusiveMinimum": 0, "maximum": 1,
+     "description": "a number in (0, 1] or a fraction string like \"1/16\""}
+);
+kind!(
+    /// Any finite number.
+    Number => f64, sc::finite, {"type": "number"}
+);
+kind!(
+    /// A finite number > 0.
+    PositiveNumber => f64, sc::positive_finite, {"type": "number", "exclusiveMinimum": 0}
+);
+kind!(
+    /// A scale factor > 0, or "inf".
+    Scale => f64, sc::scale(false),
+    {"type": ["number", "string"], "description": "a number > 0, or \"inf\""}
+);
+kind!(
+    /// A scale factor ≥ 0, or "inf".
+    ScaleOrZero => f64, sc::scale(true),
+    {"type": ["number", "string"], "description": "a number ≥ 0, or \"inf\""}
+);
+
+/// An integer in `[MIN, 2³² − 1]`.
+pub struct Int<const MIN: u32>;
+
+impl<const MIN: u32> Kind for Int<MIN> {
+    type Out = u32;
+    fn read(v: &Value) -> Result<u32, String> {
+        sc::u32_in(MIN)(v)
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema() -> Schema {
+        json_schema!({"type": "integer", "minimum": MIN, "maximum": u32::MAX})
+    }
+}
+
+/// One of a fixed set of names (case-insensitive), from a table of
+/// `(name, value)` in `scenario.rs`.
+macro_rules! choice {
+    ($(#[$m:meta])* $name:ident => $out:ty, $table:expr, $what:expr) => {
+        $(#[$m])*
+        pub struct $name;
+        impl Kind for $name {
+            type Out = $out;
+            fn read(v: &Value) -> Result<$out, String> {
+                sc::named($table, $what)(v)
+            }
+            fn name() -> Option<Cow<'static, str>> {
+                None
+            }
+            fn schema() -> Schema {
+                let names: Vec<&str> = $table.iter().map(|(n, _)| *n).collect();
+                json_schema!({"type": "string", "enum": names})
+            }
+        }
+    };
+}
+
+choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
+choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
+choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
+choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
+choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
+choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
+choice!(TcpRandPreset => &'static str, sc::TCPRAND_PRESETS, "TCPRand preset");
+choice!(
+    ProbRetxTargetName => ProbRetxTarget,
+    sc::PROBRETX_TARGETS,
+    "probabilistic-retransmission target"
+);
+
+// -------------------------------------------------------------------- [tcp]
+
+/// `[tcp]`, and an app's `tcp = {…}` override: every key optional; a layer
+/// overrides the one below it key by key, and what no layer sets takes
+/// the default (`x-default`, resolved in `scenario.rs`).
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TcpSection {
+    /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`
+    #[schemars(extend("x-default" = "`\"newreno\"`"))]
+    pub cc: Opt<Cc>,
+    /// segment-size policy: `fixed`, `fast`, `dsr`, `tcprand`
+    #[schemars(extend("x-default" = "`\"fixed\"`; `\"fast\"` when `cc = \"fast\"`"))]
+    pub segment: Opt<Segment>,
+    /// payload bytes per full segment
+    #[schemars(extend("x-default" = "1460"))]
+    pub mss: Opt<Int<1>>,
+    /// TCP/IP header bytes per packet (data and ACKs)
+    #[schemars(extend("x-default" = "40; 4 with `header_compression`"))]
+    pub header: Opt<Int<0>>,
+    /// Kulkarni §4.3 header compression (RFC 1144 style): `header` becomes 4 bytes unless `header` is given, which wins
+    #[schemars(extend("x-default" = "false"))]
+    pub header_compression: Opt<Bool>,
+    /// initial window, segments
+    #[schemars(extend("x-default" = "2"))]
+    pub init_cwnd: Opt<Int<1>>,
+    /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)
+    #[schemars(extend("x-default" = "unbounded"))]
+    pub init_ssthresh: Opt<Int<2>>,
+    /// receiver window (size or `"Npkt"` = N·mss). It also bounds cwnd, so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it
+    #[schemars(extend("x-default" = "`\"1MB\"`"))]
+    pub rwnd: Opt<LimitValue>,
+    /// RFC 6298 lower bound
+    #[schemars(extend("x-default" = "`\"200ms\"`"))]
+    pub rto_min: Opt<Time>,
+    /// RTO before any RTT sample
+    #[schemars(extend("x-default" = "`\"1s\"`"))]
+    pub rto_init: Opt<PositiveTime>,
+    /// upper bound
+    #[schemars(extend("x-default" = "`\"60s\"`"))]
+    pub rto_max: Opt<PositiveTime>,
+    /// clock granularity G of RFC 6298
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub granularity: Opt<Time>,
+    /// RTO backoff cap (× RTO)
+    #[schemars(extend("x-default" = "64"))]
+    pub max_backoff: Opt<Int<1>>,
+    /// duplicate ACKs that trigger fast retransmit
+    #[schemars(extend("x-default" = "3"))]
+    pub dupack_threshold: Opt<Int<1>>,
+    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300). docs/model.md
+    #[schemars(extend("x-default" = "`\"fixed\"`"))]
+    pub reordering: Opt<ReorderingName>,
+    /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
+    #[schemars(extend("x-default" = "`\"dupack\"`"))]
+    pub recovery: Opt<RecoveryName>,
+    /// ACK every `delayed_ack_segments` segments or after `delayed_ack_timeout`
+    #[schemars(extend("x-default" = "false"))]
+    pub delayed_ack: Opt<Bool>,
+    /// the delayed-ACK timer
+    #[schemars(extend("x-default" = "`\"40ms\"`"))]
+    pub delayed_ack_timeout: Opt<Time>,
+    /// segments per delayed ACK
+    #[schemars(extend("x-default" = "2"))]
+    pub delayed_ack_segments: Opt<Int<1>>,
+    /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
+    #[schemars(extend("x-default" = "false"))]
+    pub sack: Opt<Bool>,
+    /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
+    #[schemars(extend("x-default" = "false"))]
+    pub sack_rescue: Opt<Bool>,
+    /// RFC 3042: on each of the first two duplicate ACKs send one new segment if the flight stays ≤ cwnd + 2·SMSS (cwnd unchanged)
+    #[schemars(extend("x-default" = "false"))]
+    pub limited_transmit: Opt<Bool>,
+    /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
+    #[schemars(extend("x-default" = "true"))]
+    pub timestamps: Opt<Bool>,
+    /// ECT on data, ECE echo, CWR (RFC 3168)
+    #[schemars(extend("x-default" = "false; true for `dctcp` and `fast`"))]
+    pub ecn: Opt<Bool>,
+    /// connection setup is instantaneous, but its RTT sample (the unloaded path RTT) seeds SRTT, as a real three-way handshake would
+    #[schemars(extend("x-default" = "true"))]
+    pub handshake_rtt_sample: Opt<Bool>,
+    /// CUBIC: RFC 9438 §4.7 fast convergence (C = 0.4 and β = 0.7 are fixed)
+    #[schemars(extend("x-default" = "true"))]
+    pub cubic_fast_convergence: Opt<Bool>,
+    /// DCTCP: gain g of α ← (1 − g)·α + g·F (RFC 8257)
+    #[schemars(extend("x-default" = "0.0625"))]
+    pub dctcp_g: Opt<PositiveFraction>,
+    /// DCTCP: α before the first window of feedback
+    #[schemars(extend("x-default" = "1"))]
+    pub dctcp_alpha_init: Opt<Fraction>,
+    /// FaST: gain g of α (SPEC §2.1 eq. 2)
+    #[schemars(extend("x-default" = "0.0625"))]
+    pub fast_g: Opt<PositiveFraction>,
+    /// FaST: α before the first window of feedback
+    #[schemars(extend("x-default" = "1"))]
+    pub fast_alpha_init: Opt<Fraction>,
+    /// FaST: Wmin, segments; below it the flow keeps Wmin smaller segments in flight
+    #[schemars(extend("x-default" = "2"))]
+    pub fast_wmin: Opt<Int<1>>,
+    /// FaST: smallest payload S_min (eq. 9)
+    #[schemars(extend("x-default" = "`\"100B\"`"))]
+    pub fast_smin: Opt<SegmentSize>,
+    /// FaST: probing stage, the first m new segments of a connection (0 = no probing) …
+    #[schemars(extend("x-default" = "3"))]
+    pub fast_probe_segments: Opt<Int<0>>,
+    /// … carry this many payload bytes
+    #[schemars(extend("x-default" = "`fast_smin`"))]
+    pub fast_probe_size: Opt<SegmentSize>,
+    /// FaST eq. (9): `continuous` (seg = MSS·vwnd/Wmin below Wmin) or `literal` (seg = MSS·min(1, vwnd))
+    #[schemars(extend("x-default" = "`\"continuous\"`"))]
+    pub fast_seg_rule: Opt<FastSegRuleName>,
+    /// DSR (`segment = "dsr"`): MSS_dsr, the segment size a connection starts with
+    #[schemars(extend("x-default" = "`\"50B\"`"))]
+    pub dsr_mss: Opt<SegmentSize>,
+    /// DSR: cwnd_dsr, the window in segments of the current size at which segments grow
+    #[schemars(extend("x-default" = "50"))]
+    pub dsr_cwnd: Opt<Int<2>>,
+    /// probabilistic retransmission: probability p per run of the retransmit thread (the dissertation's value is 0.001)
+    #[schemars(extend("x-default" = "0 (off)"))]
+    pub probretx_p: Opt<Fraction>,
+    /// … the thread runs once per period while data is unacknowledged
+    #[schemars(extend("x-default" = "`\"20us\"`"))]
+    pub probretx_period: Opt<PositiveTime>,
+    /// … the segment it retransmits: `highest` (highest-sequence unacknowledged) or `lowest` (the one at snd_una)
+    #[schemars(extend("x-default" = "`\"highest\"`"))]
+    pub probretx_target: Opt<ProbRetxTargetName>,
+    /// TCPRand (`segment = "tcprand"`): `static` (fixed rMin) or `adaptive` (Algorithm 1 on CUBIC's state)
+    #[schemars(extend("x-default" = "`\"static\"`"))]
+    pub tcprand_mode: Opt<TcpRandModeName>,
+    /// static mode: the smallest payload rMin; payloads ~ U[rMin, `mss`]
+    #[schemars(extend("x-default" = "`\"200B\"`"))]
+    pub tcprand_rmin: Opt<SegmentSize>,
+    /// adaptive mode: θ, the floor of rMin
+    #[schemars(extend("x-default" = "`\"200B\"`"))]
+    pub tcprand_theta: Opt<SegmentSize>,
+    /// adaptive mode: (σ², μ, v_τ, v_ω) = `default` (1, 1, 1, 1), `conservative` (1, 1, ∞, 1) or `aggressive` (1, 0, 1, 0)
+    #[schemars(extend("x-default" = "`\"default\"`"))]
+    pub tcprand_preset: Opt<TcpRandPreset>,
+    /// σ², the variance of Φ (> 0)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_sigma2: Opt<PositiveNumber>,
+    /// μ, the mean of Φ (any finite number)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_mu: Opt<Number>,
+    /// v_τ > 0 or `"inf"`: trigger point τ = W_max − (W_max − α)/v_τ (`"inf"` → τ = W_max)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_v_tau: Opt<Scale>,
+    /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_v_omega: Opt<ScaleOrZero>,
+}
+
+// ------------------------------------------------------------------ reading
+
+/// The keys of a serde-derived struct, in declaration order (what serde
+/// passes to `deserialize_struct`): the candidates of "did you mean".
+pub(crate) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Probe<'a>(&'a mut &'static [&'static str]);
+    impl<'de> Deserializer<'de> for Probe<'_> {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(de::Error::custom("probed"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Probe(&mut fields));
+    fields
+}
+
+/// A table read into `T`, with the keys that were read without problems
+/// (what an override layers over: `scenario.rs` merges them).
+pub(crate) struct Read<T> {
+    pub value: T,
+    pub valid: Map<String, Value>,
+}
+
+/// Read the table `v` at `path` into the serde-derived `T`, reporting
+/// every problem into `errs`: not a table, each unknown key (`what`
+/// qualifies the message, e.g. " for app kind 'bulk'"), each bad value.
+/// Returns `None` only when `v` is not a table or `T` cannot be built from
+/// its valid keys (a required key is missing or bad).
+pub(crate) fn read_table<T: DeserializeOwned>(
+    v: &Value,
+    path: &str,
+    what: &str,
+    errs: &mut Vec<ScenarioError>,
+) -> Option<Read<T>> {
+    let Value::Object(map) = v else {
+        errs.push(ScenarioError {
+            path: if path.is_empty() { DOCUMENT } else { path }.into(),
+            message: format!("expected a table, got {}", units::json_type(v)),
+        });
+        return None;
+    };
+    let keys = struct_fields::<T>();
+    let mut valid = Map::new();
+    for (k, x) in map {
+        if keys.contains(&k.as_str()) {
+            valid.insert(k.clone(), x.clone());
+        } else {
+            let hint = suggest(k, keys.iter().copied())
+                .map(|s| format!(" (did you mean '{s}'?)"))
+                .unwrap_or_default();
+            errs.push(ScenarioError {
+                path: key_path(path, k),
+                message: format!("unknown key{what}{hint}"),
+            });
+        }
+    }
+    // Each round either succeeds or drops the key at fault: at most one
+    // round per key, plus one.
+    loop {
+        let de = Value::Object(valid.clone());
+        match serde_path_to_error::deserialize::<_, T>(de) {
+            Ok(value) => return Some(Read { value, valid }),
+            Err(e) => {
+                let mut at = path.to_string();
+                let mut first = None;
+                for seg in e.path().iter() {
+                    match seg {
+                        serde_path_to_error::Segment::Map { key } => {
+                            first.get_or_insert_with(|| key.clone());
+                            at = key_path(&at, key);
+                        }
+                        serde_path_to_error::Segment::Seq { index } => {
+                            at = format!("{at}[{index}]");
+                        }
+                        _ => {}
+                    }
+                }
+                errs.push(ScenarioError {
+                    path: if at.is_empty() { DOCUMENT.into() } else { at },
+                    message: e.into_inner().to_string(),
+                });
+                match first {
+                    Some(k) if valid.shift_remove(&k).is_some() => {}
+                    _ => return None,
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------- schema
+
+/// The scenario's JSON Schema (draft 2020-12) as pretty-printed JSON text:
+/// `_core.schema()` in Python, `dcnsim schema` on the command line.
+/// Section structs are `$defs` (`TcpSection`, …), as is a value kind
+/// shared by many keys (`Time`, `LimitValue`, …); `x-default` is a key's
+/// default as docs/scenario.md states it. Sections still read by hand in
+/// `scenario.rs` are described as open tables until they are derived.
+pub fn json_schema() -> String {
+    let mut g = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let tcp = g.subschema_for::<TcpSection>();
+    let mut root = json_schema!({
+        "title": "dcnsim scenario",
+        "description": "A scenario document (docs/scenario.md). Keys are case-sensitive; names (cc, segment, …) are not.",
+        "type": "object",
+        "properties": {
+            "tcp": tcp,
+        },
+    });
+    root.insert(
+        "$schema".into(),
+        Value::String("https://json-schema.org/draft/2020-12/schema".into()),
+    );
+    let defs: Map<String, Value> = g.take_definitions(true);
+    root.insert("$defs".into(), Value::Object(defs));
+    serde_json::to_string_pretty(&root).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_listed_in_order() {
+        let f = struct_fields::<TcpSection>();
+        assert_eq!(f.first(), Some(&"cc"));
+        assert!(f.contains(&"tcprand_v_omega"));
+    }
+
+    #[test]
+    fn schema_lists_every_key() {
+        let s: Value = serde_json::from_str(&json_schema()).unwrap();
+        let props = s["$defs"]["TcpSection"]["properties"].as_object().unwrap();
+        let keys: Vec<&str> = props.keys().map(String::as_str).collect();
+        assert_eq!(keys, struct_fields::<TcpSection>());
+    }
+}
