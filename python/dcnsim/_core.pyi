@@ -6,7 +6,7 @@ docs/scenario.md converted to JSON); results come back as plain columns.
 
 from typing import Dict, List, Optional, Tuple, TypedDict, Union
 
-__all__ = ["build", "flow_size_cdf", "run", "validate", "version"]
+__all__ = ["build", "flow_size_cdf", "run", "schema", "validate", "version"]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
@@ -32,6 +32,9 @@ def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     Raises ``ValueError`` (message: the problems, joined) if it is invalid."""
+
+def schema() -> str:
+    """The scenario schema (JSON Schema, draft 2020-12) as JSON text."""
 
 def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
     """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``

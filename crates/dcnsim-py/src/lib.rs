@@ -83,6 +83,12 @@ fn flow_size_cdf(table_json: &str) -> PyResult<CdfTuple> {
     }
 }
 
+/// The scenario schema (JSON Schema, draft 2020-12) as JSON text.
+#[pyfunction]
+fn schema() -> String {
+    dcnsim::schema::json_schema()
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     dcnsim::VERSION
@@ -101,5 +107,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
     Ok(())
 }

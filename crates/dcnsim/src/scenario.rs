@@ -92,7 +92,7 @@ pub(crate) const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
     ("rack", LossRecovery::Rack),
 ];
 
-const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
+pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),
     ("rps", RoutingMode::Rps),
@@ -108,53 +108,37 @@ const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
 /// the delay difference of the paths of a loaded data-center fabric.
 pub const DEFAULT_FLOWLET_GAP: SimTime = SimTime::from_us(500);
 
-/// `[routing]`: `mode`, and `salt` (ECMP) / `flowlet_gap` (flowlet), each
-/// only with its mode.
-fn parse_routing(ctx: &mut Ctx, r: &Tbl) -> Option<RoutingMode> {
-    r.check_keys(ctx, &["mode", "salt", "flowlet_gap"], "");
-    let mode = if r.has("mode") {
-        r.opt(ctx, "mode", named(ROUTING_NAMES, "routing mode"))?
-    } else {
-        RoutingMode::Ecmp
-    };
-    let salt = r.opt(ctx, "salt", boolean);
-    if r.has("salt") && mode != RoutingMode::Ecmp {
-        ctx.err(r.p("salt"), "only used with mode = \"ecmp\"");
+/// `[routing]` (`schema::RoutingSection`), then its checks across keys:
+/// `salt` only with ECMP, `flowlet_gap` only with flowlets.
+fn parse_routing(ctx: &mut Ctx, v: &Value) -> Option<RoutingMode> {
+    let r = schema::read_table::<schema::RoutingSection>(v, "routing", "", &mut ctx.errs)?;
+    let given = |k: &str| v.get(k).is_some();
+    if given("mode") && r.value.mode.is_none() {
+        return None; // already reported
+    }
+    let mode = r.value.mode.unwrap_or(RoutingMode::Ecmp);
+    if given("salt") && mode != RoutingMode::Ecmp {
+        ctx.err("routing.salt", "only used with mode = \"ecmp\"");
         return None;
     }
-    let gap = r.opt(ctx, "flowlet_gap", positive_time);
     let is_flowlet = matches!(mode, RoutingMode::Flowlet { .. });
-    if r.has("flowlet_gap") && !is_flowlet {
-        ctx.err(r.p("flowlet_gap"), "only used with mode = \"flowlet\"");
+    if given("flowlet_gap") && !is_flowlet {
+        ctx.err("routing.flowlet_gap", "only used with mode = \"flowlet\"");
         return None;
     }
-    if (r.has("salt") && salt.is_none()) || (r.has("flowlet_gap") && gap.is_none()) {
+    if (given("salt") && r.value.salt.is_none())
+        || (given("flowlet_gap") && r.value.flowlet_gap.is_none())
+    {
         return None; // already reported
     }
     Some(match mode {
-        RoutingMode::Ecmp if salt == Some(false) => RoutingMode::EcmpUnsalted,
+        RoutingMode::Ecmp if *r.value.salt == Some(false) => RoutingMode::EcmpUnsalted,
         RoutingMode::Flowlet { .. } => RoutingMode::Flowlet {
-            gap: gap.unwrap_or(DEFAULT_FLOWLET_GAP),
+            gap: r.value.flowlet_gap.unwrap_or(DEFAULT_FLOWLET_GAP),
         },
         m => m,
     })
 }
-
-const TOP_KEYS: &[&str] = &[
-    "name",
-    "seed",
-    "stop",
-    "l2_overhead",
-    "switch_delay",
-    "host_jitter",
-    "topology",
-    "routing",
-    "pcap",
-    "trace",
-    "tcp",
-    "apps",
-    "limits",
-];
 
 const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
 const TOPO_KINDS: &[(&str, &[&str])] = &[
@@ -188,53 +172,6 @@ const TOPO_KINDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("custom", &["nodes", "links"]),
-];
-
-const APP_KINDS: &[(&str, &[&str])] = &[
-    (
-        "bulk",
-        &["kind", "tcp", "start", "src", "dst", "size", "duration"],
-    ),
-    (
-        "partition_aggregate",
-        &[
-            "kind",
-            "tcp",
-            "start",
-            "aggregator",
-            "workers",
-            "response",
-            "request",
-            "queries",
-            "gap",
-        ],
-    ),
-    (
-        "sync_reads",
-        &[
-            "kind", "tcp", "start", "client", "servers", "sru", "request", "blocks", "jitter",
-        ],
-    ),
-    (
-        "udp_cbr",
-        &["kind", "src", "dst", "rate", "payload", "start", "stop"],
-    ),
-    (
-        "poisson",
-        &[
-            "kind",
-            "tcp",
-            "start",
-            "load",
-            "cdf",
-            "cdf_file",
-            "sampling",
-            "sources",
-            "destinations",
-            "duration",
-            "flows",
-        ],
-    ),
 ];
 
 const SAMPLING_NAMES: &[(&str, Sampling)] =
@@ -421,7 +358,7 @@ impl<'a> Tbl<'a> {
 
 // ------------------------------------------------------------ value kinds
 
-fn uint(v: &Value) -> Result<u64, String> {
+pub(crate) fn uint(v: &Value) -> Result<u64, String> {
     match v {
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
@@ -437,7 +374,7 @@ fn uint(v: &Value) -> Result<u64, String> {
 }
 
 /// A count that may be written as an integer or a float such as `1e12`.
-fn event_count(v: &Value) -> Result<u64, String> {
+pub(crate) fn event_count(v: &Value) -> Result<u64, String> {
     match v.as_f64() {
         Some(x) if v.is_number() && (1.0..1.8e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
         _ => Err(format!(
@@ -448,7 +385,7 @@ fn event_count(v: &Value) -> Result<u64, String> {
 }
 
 /// An integer in `[min, max]`.
-fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
+pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
     move |v| {
         let x = uint(v)?;
         if x < min {
@@ -556,7 +493,7 @@ pub(crate) fn boolean(v: &Value) -> Result<bool, String> {
         .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
 }
 
-fn string(v: &Value) -> Result<String, String> {
+pub(crate) fn string(v: &Value) -> Result<String, String> {
     v.as_str()
         .map(str::to_string)
         .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))
@@ -574,11 +511,11 @@ pub(crate) fn positive_time(v: &Value) -> Result<SimTime, String> {
     Ok(t)
 }
 
-fn rate(v: &Value) -> Result<u64, String> {
+pub(crate) fn rate(v: &Value) -> Result<u64, String> {
     units::rate_from_json(v)
 }
 
-fn positive_size(v: &Value) -> Result<u64, String> {
+pub(crate) fn positive_size(v: &Value) -> Result<u64, String> {
     let s = units::size_from_json(v)?;
     if s == 0 {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -630,8 +567,31 @@ pub(crate) fn named<'a, T: Copy>(
     }
 }
 
+/// A Poisson app's offered load: in (0, 1].
+pub(crate) fn load(v: &Value) -> Result<f64, String> {
+    let x = v
+        .as_f64()
+        .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
+    if x <= 0.0 {
+        Err(format!("must be > 0, got {}", json_excerpt(v)))
+    } else if x > 1.0 {
+        Err(format!(
+            "must be ≤ 1 (a load above the sources' edge capacity never drains), got {}",
+            json_excerpt(v)
+        ))
+    } else {
+        Ok(x)
+    }
+}
+
+/// A datagram payload: a size > 0 that fits 32 bits.
+pub(crate) fn payload_size(v: &Value) -> Result<u32, String> {
+    let s = positive_size(v)?;
+    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
+}
+
 /// A host index, range-checked when the host count is known.
-fn host(nhosts: Option<usize>) -> impl Fn(&Value) -> Result<usize, String> {
+pub(crate) fn host(nhosts: Option<usize>) -> impl Fn(&Value) -> Result<usize, String> {
     move |v| {
         let h = uint(v).map_err(|e| {
             if matches!(v, Value::Number(_)) {
@@ -655,17 +615,17 @@ fn check_host(h: u64, nhosts: Option<usize>) -> Result<usize, String> {
     }
 }
 
-/// A many-to-one app's hub and its list of peers (`aggregator`/`workers`,
-/// `client`/`servers`): both present and valid, and the hub not among its
-/// own peers.
+/// A many-to-one app's list of peers (`workers`, `servers`): present and
+/// valid, and the hub (`aggregator`, `client`; already read) not among them.
 fn fan_in(
     ctx: &mut Ctx,
     t: &Tbl,
     (hub_key, list_key): (&str, &str),
+    hub: Option<usize>,
+    list: &Option<Value>,
     nhosts: Option<usize>,
-) -> (Option<usize>, Option<Vec<(usize, String)>>) {
-    let hub = t.req(ctx, hub_key, host(nhosts));
-    let list = match t.get(list_key) {
+) -> Option<Vec<usize>> {
+    let list = match list {
         None => {
             ctx.err(t.p(list_key), "missing required key");
             None
@@ -679,7 +639,7 @@ fn fan_in(
             }
         }
     }
-    (hub, list)
+    list.map(|l| l.into_iter().map(|(h, _)| h).collect())
 }
 
 /// A list of hosts: an array of indices or a range string `"a-b"` (inclusive).
@@ -1435,34 +1395,42 @@ fn parse_app(
 ) -> Option<AppSpec> {
     let nhosts = topo.hosts;
     let t = Tbl::new(ctx, v, path)?;
-    let kinds: Vec<&str> = APP_KINDS.iter().map(|(k, _)| *k).collect();
-    let (kind, keys) = t.req(ctx, "kind", |v| {
+    let kinds = schema::APP_KINDS;
+    let kind = t.req(ctx, "kind", |v| {
         let s = v
             .as_str()
             .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
-        APP_KINDS
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(k, keys)| (*k, *keys))
-            .ok_or_else(|| {
-                let hint = suggest(s, kinds.iter().copied())
-                    .map(|x| format!("did you mean '{x}'? "))
-                    .unwrap_or_default();
-                format!(
-                    "unknown app kind '{}' ({hint}valid: {})",
-                    excerpt(s),
-                    kinds.join(", ")
-                )
-            })
+        kinds.iter().copied().find(|k| *k == s).ok_or_else(|| {
+            let hint = suggest(s, kinds.iter().copied())
+                .map(|x| format!("did you mean '{x}'? "))
+                .unwrap_or_default();
+            format!(
+                "unknown app kind '{}' ({hint}valid: {})",
+                excerpt(s),
+                kinds.join(", ")
+            )
+        })
     })?;
-    t.check_keys(ctx, keys, &format!(" for app kind '{kind}'"));
-    let start = t.opt(ctx, "start", time).unwrap_or(SimTime::ZERO);
-    let h = host(nhosts);
-
-    // Per-app TCP: merged over the top-level table, then over defaults.
-    let mut tcp = None;
-    if kind != "udp_cbr" {
-        let patch = match t.get("tcp") {
+    let what = format!(" for app kind '{kind}'");
+    // A required key: reported when absent (a bad value is reported already).
+    let require = |ctx: &mut Ctx, key: &str| {
+        if !t.has(key) {
+            ctx.err(t.p(key), "missing required key");
+        }
+    };
+    // The range of a host read without the topology: checked now.
+    let in_range = |ctx: &mut Ctx, key: &str, h: Option<usize>| -> Option<usize> {
+        match check_host(h? as u64, nhosts) {
+            Ok(h) => Some(h),
+            Err(m) => {
+                ctx.err(t.p(key), m);
+                None
+            }
+        }
+    };
+    // Per-app TCP: layered over the top-level table, then over defaults.
+    let tcp = |ctx: &mut Ctx, own: &Option<Value>| -> TcpConfig {
+        let layer = match own {
             Some(tv) => {
                 let tcp_path = t.p("tcp");
                 let own = TcpLayer::parse(ctx, tv, &tcp_path);
@@ -1476,19 +1444,27 @@ fn parse_app(
             }
             None => top_tcp.clone(),
         };
-        tcp = Some(patch.section.resolve());
-    }
-    let tcp = tcp.unwrap_or_default();
+        layer.section.resolve()
+    };
+    // src/dst of a point-to-point app: both valid, and not the same host.
+    let pair = |ctx: &mut Ctx, src: Option<usize>, dst: Option<usize>| {
+        require(ctx, "src");
+        require(ctx, "dst");
+        let src = in_range(ctx, "src", src);
+        let dst = in_range(ctx, "dst", dst);
+        if let (Some(s), Some(d)) = (src, dst) {
+            if s == d {
+                ctx.err(t.p("dst"), format!("same host as src ({s})"));
+            }
+        }
+        (src, dst)
+    };
 
     match kind {
         "bulk" => {
-            let src = t.req(ctx, "src", &h);
-            let dst = t.req(ctx, "dst", &h);
-            if let (Some(s), Some(d)) = (src, dst) {
-                if s == d {
-                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
-                }
-            }
+            let a = schema::read_table::<schema::BulkApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            let (src, dst) = pair(ctx, *a.src, *a.dst);
             let amount = match (t.has("size"), t.has("duration")) {
                 (true, true) => {
                     ctx.err(path, "needs exactly one of 'size' or 'duration', got both");
@@ -1501,72 +1477,67 @@ fn parse_app(
                     );
                     None
                 }
-                (true, false) => t.opt(ctx, "size", positive_size).map(BulkAmount::Bytes),
-                (false, true) => t
-                    .opt(ctx, "duration", positive_time)
-                    .map(BulkAmount::Duration),
+                (true, false) => a.size.map(BulkAmount::Bytes),
+                (false, true) => a.duration.map(BulkAmount::Duration),
             };
             Some(AppSpec::Bulk {
                 src: src?,
                 dst: dst?,
                 amount: amount?,
-                start,
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
         "partition_aggregate" => {
-            let (agg, workers) = fan_in(ctx, &t, ("aggregator", "workers"), nhosts);
-            let response = t.opt(ctx, "response", positive_size).unwrap_or(10 << 10);
-            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
-            let queries = t.opt(ctx, "queries", u32_in(1)).unwrap_or(100);
-            let gap = t.opt(ctx, "gap", time).unwrap_or(SimTime::ZERO);
+            let a =
+                schema::read_table::<schema::PartitionAggregateApp>(v, path, &what, &mut ctx.errs)?
+                    .value;
+            let tcp = tcp(ctx, &a.tcp);
+            require(ctx, "aggregator");
+            let agg = in_range(ctx, "aggregator", *a.aggregator);
+            let workers = fan_in(ctx, &t, ("aggregator", "workers"), agg, &a.workers, nhosts);
             Some(AppSpec::PartitionAggregate {
                 aggregator: agg?,
-                workers: workers?.into_iter().map(|(w, _)| w).collect(),
-                response_bytes: response,
-                request_bytes: request,
-                queries,
-                gap,
-                start,
+                workers: workers?,
+                response_bytes: a.response.unwrap_or(10 << 10),
+                request_bytes: a.request.unwrap_or(64),
+                queries: a.queries.unwrap_or(100),
+                gap: a.gap.unwrap_or(SimTime::ZERO),
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
         "sync_reads" => {
-            let (client, servers) = fan_in(ctx, &t, ("client", "servers"), nhosts);
-            let sru = t.opt(ctx, "sru", positive_size).unwrap_or(256 << 10);
-            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
-            let blocks = t.opt(ctx, "blocks", u32_in(1)).unwrap_or(100);
-            let jitter = t.opt(ctx, "jitter", time).unwrap_or(SimTime::ZERO);
+            let a =
+                schema::read_table::<schema::SyncReadsApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            require(ctx, "client");
+            let client = in_range(ctx, "client", *a.client);
+            let servers = fan_in(ctx, &t, ("client", "servers"), client, &a.servers, nhosts);
             Some(AppSpec::SyncReads {
                 client: client?,
-                servers: servers?.into_iter().map(|(s, _)| s).collect(),
-                sru_bytes: sru,
-                request_bytes: request,
-                blocks,
-                jitter,
-                start,
+                servers: servers?,
+                sru_bytes: a.sru.unwrap_or(256 << 10),
+                request_bytes: a.request.unwrap_or(64),
+                blocks: a.blocks.unwrap_or(100),
+                jitter: a.jitter.unwrap_or(SimTime::ZERO),
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
-        "poisson" => parse_poisson(ctx, &t, path, topo, tcp, start, scenario_stop)
-            .map(|p| AppSpec::Poisson(Box::new(p))),
+        "poisson" => {
+            let a = schema::read_table::<schema::PoissonApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            parse_poisson(ctx, &t, &a, path, topo, tcp, scenario_stop)
+                .map(|p| AppSpec::Poisson(Box::new(p)))
+        }
         _ => {
             // udp_cbr
-            let src = t.req(ctx, "src", &h);
-            let dst = t.req(ctx, "dst", &h);
-            if let (Some(s), Some(d)) = (src, dst) {
-                if s == d {
-                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
-                }
-            }
-            let r = t.req(ctx, "rate", rate);
-            let payload = t
-                .opt(ctx, "payload", |v| {
-                    let s = positive_size(v)?;
-                    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
-                })
-                .unwrap_or(1460);
-            let stop = t.opt(ctx, "stop", time).unwrap_or(scenario_stop);
+            let a = schema::read_table::<schema::UdpCbrApp>(v, path, &what, &mut ctx.errs)?.value;
+            let start = a.start.unwrap_or(SimTime::ZERO);
+            let (src, dst) = pair(ctx, *a.src, *a.dst);
+            require(ctx, "rate");
+            let stop = a.stop.unwrap_or(scenario_stop);
             if stop <= start && (t.has("stop") || t.has("start")) {
                 ctx.err(
                     t.p(if t.has("stop") { "stop" } else { "start" }),
@@ -1576,8 +1547,8 @@ fn parse_app(
             Some(AppSpec::UdpCbr {
                 src: src?,
                 dst: dst?,
-                rate_bps: r?,
-                payload_bytes: payload,
+                rate_bps: (*a.rate)?,
+                payload_bytes: a.payload.unwrap_or(1460),
                 start,
                 stop,
             })
@@ -1755,38 +1726,28 @@ pub fn parse_cdf_table(v: &Value) -> Result<(FlowSizeCdf, String), Vec<ScenarioE
 fn parse_poisson(
     ctx: &mut Ctx,
     t: &Tbl,
+    a: &schema::PoissonApp,
     path: &str,
     topo: &TopoOut,
     tcp: TcpConfig,
-    start: SimTime,
     scenario_stop: SimTime,
 ) -> Option<PoissonSpec> {
-    let load = t.req(ctx, "load", |v| {
-        let x = v
-            .as_f64()
-            .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
-        if x <= 0.0 {
-            Err(format!("must be > 0, got {}", json_excerpt(v)))
-        } else if x > 1.0 {
-            Err(format!(
-                "must be ≤ 1 (a load above the sources' edge capacity never drains), got {}",
-                json_excerpt(v)
-            ))
-        } else {
-            Ok(x)
-        }
-    });
+    let start = a.start.unwrap_or(SimTime::ZERO);
+    if !t.has("load") {
+        ctx.err(t.p("load"), "missing required key");
+    }
+    let load = *a.load;
     let cdf = parse_cdf(ctx, t, path);
     let all = topo.hosts.map(|n| (0..n).collect::<Vec<_>>());
-    let list = |ctx: &mut Ctx, key: &str| -> Option<Vec<usize>> {
-        match t.get(key) {
+    let list = |ctx: &mut Ctx, key: &str, given: &Option<Value>| -> Option<Vec<usize>> {
+        match given {
             None => all.clone(),
             Some(v) => host_list(ctx, v, &t.p(key), topo.hosts)
                 .map(|l| l.into_iter().map(|(h, _)| h).collect()),
         }
     };
-    let sources = list(ctx, "sources");
-    let destinations = list(ctx, "destinations");
+    let sources = list(ctx, "sources", &a.sources);
+    let destinations = list(ctx, "destinations", &a.destinations);
     if let (Some(s), Some(d)) = (&sources, &destinations) {
         if d.len() == 1 && s.contains(&d[0]) {
             ctx.err(
@@ -1799,7 +1760,7 @@ fn parse_poisson(
         }
     }
     let duration = match t.get("duration") {
-        Some(_) => t.opt(ctx, "duration", positive_time),
+        Some(_) => *a.duration, // None: already reported
         None => {
             if scenario_stop <= start {
                 ctx.err(
@@ -1812,7 +1773,7 @@ fn parse_poisson(
             }
         }
     };
-    let max_flows = t.opt(ctx, "flows", |v| int_in(1, u64::MAX)(v));
+    let max_flows = *a.flows;
     // Edge capacity of each source: the rate of its access link(s).
     let spec = topo.spec.as_ref()?;
     let host_nodes = spec.hosts();
@@ -1845,31 +1806,90 @@ fn parse_poisson(
 
 // -------------------------------------------------------------- top level
 
+/// `[trace]` (`schema::TraceSection`): `interval` required, `queues`
+/// checked against the topology's queues.
+fn parse_trace(ctx: &mut Ctx, v: &Value, topo: &TopoOut) -> Option<TraceConfig> {
+    let r = schema::read_table::<schema::TraceSection>(v, "trace", "", &mut ctx.errs)?;
+    let interval = match *r.value.interval {
+        None if v.get("interval").is_none() => {
+            ctx.err("trace.interval", "missing required key");
+            None
+        }
+        x => x, // None: already reported
+    };
+    let flows = r.value.flows.unwrap_or(true);
+    let nqueues = topo.spec.as_ref().map(|s| 2 * s.links.len());
+    let queues: Option<Vec<usize>> = match &*r.value.queues {
+        None => Some(Vec::new()),
+        Some(Value::String(w)) if w == "all" => Some((0..nqueues.unwrap_or(0)).collect()),
+        Some(Value::String(w)) if w == "switches" => topo.spec.as_ref().map(|sp| {
+            sp.links
+                .iter()
+                .enumerate()
+                .flat_map(|(i, l)| {
+                    let a = (sp.nodes[l.a].kind == NodeKind::Switch).then_some(2 * i);
+                    let b = (sp.nodes[l.b].kind == NodeKind::Switch).then_some(2 * i + 1);
+                    a.into_iter().chain(b)
+                })
+                .collect()
+        }),
+        Some(Value::Array(items)) => {
+            let mut out = Vec::new();
+            let mut ok = true;
+            for (i, it) in items.iter().enumerate() {
+                match it.as_u64() {
+                    Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => out.push(q as usize),
+                    _ => {
+                        ok = false;
+                        ctx.err(
+                            idx_path("trace.queues", i),
+                            format!(
+                                "expected a queue id (the queue_id column, 0 to {}), got {}",
+                                nqueues.unwrap_or(1).saturating_sub(1),
+                                units::json_excerpt(it)
+                            ),
+                        );
+                    }
+                }
+            }
+            ok.then_some(out)
+        }
+        Some(other) => {
+            ctx.err(
+                "trace.queues",
+                format!(
+                    "expected \"all\", \"switches\" or a list of queue ids, got {}",
+                    units::json_excerpt(other)
+                ),
+            );
+            None
+        }
+    };
+    Some(TraceConfig {
+        interval: interval?,
+        flows,
+        queues: queues?,
+    })
+}
+
 /// Parse and validate a scenario document (a JSON value). Returns every
 /// problem found, each with its field path.
 pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     let mut ctx = Ctx { errs: Vec::new() };
-    let Some(t) = Tbl::new(&mut ctx, doc, "") else {
+    // The document's own keys (`schema::Document`); each section is then
+    // read on its own, so that all its problems are reported.
+    let Some(read) = schema::read_table::<schema::Document>(doc, "", "", &mut ctx.errs) else {
         return Err(ctx.errs);
     };
-    t.check_keys(&mut ctx, TOP_KEYS, "");
+    let d = read.value;
+    let name = d.name.0.clone().unwrap_or_else(|| "scenario".into());
+    let seed = d.seed.unwrap_or(1);
+    let stop = d.stop.unwrap_or(SimTime::from_secs(10));
+    let l2_overhead = d.l2_overhead.unwrap_or(0);
+    let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
+    let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
 
-    let name = t
-        .opt(&mut ctx, "name", string)
-        .unwrap_or_else(|| "scenario".into());
-    let seed = t.opt(&mut ctx, "seed", uint).unwrap_or(1);
-    let stop = t
-        .opt(&mut ctx, "stop", positive_time)
-        .unwrap_or(SimTime::from_secs(10));
-    let l2_overhead = t.opt(&mut ctx, "l2_overhead", u32_in(0)).unwrap_or(0);
-    let switch_delay = t
-        .opt(&mut ctx, "switch_delay", time)
-        .unwrap_or(SimTime::ZERO);
-    let host_jitter = t
-        .opt(&mut ctx, "host_jitter", time)
-        .unwrap_or(SimTime::ZERO);
-
-    let topo = match t.get("topology") {
+    let topo = match &*d.topology {
         Some(v) => parse_topology(&mut ctx, v),
         None => {
             ctx.err("topology", "missing required key");
@@ -1880,114 +1900,45 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }
     };
 
-    let routing = match t.get("routing") {
+    let routing = match &*d.routing {
         None => Some(RoutingMode::Ecmp),
-        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| parse_routing(&mut ctx, &r)),
+        Some(v) => parse_routing(&mut ctx, v),
     };
 
     // [pcap] hosts = [...]: capture points on these hosts' interfaces.
-    let pcap_hosts = match t.get("pcap") {
+    let pcap_hosts = match &*d.pcap {
         None => Some(Vec::new()),
-        Some(v) => Tbl::new(&mut ctx, v, "pcap").and_then(|r| {
-            r.check_keys(&mut ctx, &["hosts"], "");
-            match r.get("hosts") {
+        Some(v) => schema::read_table::<schema::PcapSection>(v, "pcap", "", &mut ctx.errs)
+            .and_then(|r| match &*r.value.hosts {
                 None => {
                     ctx.err("pcap.hosts", "missing required key");
                     None
                 }
                 Some(h) => host_list(&mut ctx, h, "pcap.hosts", topo.hosts)
                     .map(|l| l.into_iter().map(|(h, _)| h).collect()),
-            }
-        }),
+            }),
     };
 
-    // trace = { interval = "1ms", flows = true, queues = "all" | "switches" | [ids] }
-    let trace = match t.get("trace") {
+    let trace = match &*d.trace {
         None => Some(None),
-        Some(v) => Tbl::new(&mut ctx, v, "trace").and_then(|r| {
-            r.check_keys(&mut ctx, &["interval", "flows", "queues"], "");
-            let interval = match r.get("interval") {
-                None => {
-                    ctx.err("trace.interval", "missing required key");
-                    None
-                }
-                Some(_) => r.opt(&mut ctx, "interval", positive_time),
-            };
-            let flows = r.opt(&mut ctx, "flows", boolean).unwrap_or(true);
-            let nqueues = topo.spec.as_ref().map(|s| 2 * s.links.len());
-            let queues: Option<Vec<usize>> = match r.get("queues") {
-                None => Some(Vec::new()),
-                Some(Value::String(w)) if w == "all" => Some((0..nqueues.unwrap_or(0)).collect()),
-                Some(Value::String(w)) if w == "switches" => topo.spec.as_ref().map(|sp| {
-                    sp.links
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, l)| {
-                            let a = (sp.nodes[l.a].kind == NodeKind::Switch).then_some(2 * i);
-                            let b = (sp.nodes[l.b].kind == NodeKind::Switch).then_some(2 * i + 1);
-                            a.into_iter().chain(b)
-                        })
-                        .collect()
-                }),
-                Some(Value::Array(items)) => {
-                    let mut out = Vec::new();
-                    let mut ok = true;
-                    for (i, it) in items.iter().enumerate() {
-                        match it.as_u64() {
-                            Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => {
-                                out.push(q as usize)
-                            }
-                            _ => {
-                                ok = false;
-                                ctx.err(
-                                    idx_path("trace.queues", i),
-                                    format!(
-                                        "expected a queue id (the queue_id column, 0 to {}), got {}",
-                                        nqueues.unwrap_or(1).saturating_sub(1),
-                                        units::json_excerpt(it)
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    ok.then_some(out)
-                }
-                Some(other) => {
-                    ctx.err(
-                        "trace.queues",
-                        format!(
-                            "expected \"all\", \"switches\" or a list of queue ids, got {}",
-                            units::json_excerpt(other)
-                        ),
-                    );
-                    None
-                }
-            };
-            match (interval, queues) {
-                (Some(interval), Some(queues)) => Some(Some(TraceConfig {
-                    interval,
-                    flows,
-                    queues,
-                })),
-                _ => None,
-            }
-        }),
+        Some(v) => parse_trace(&mut ctx, v, &topo).map(Some),
     };
 
     // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
-    let limits = match t.get("limits") {
+    let limits = match &*d.limits {
         None => Some(crate::limits::Limits::default()),
-        Some(v) => Tbl::new(&mut ctx, v, "limits").map(|r| {
-            r.check_keys(&mut ctx, &["memory", "events"], "");
-            let d = crate::limits::Limits::default();
-            crate::limits::Limits {
-                memory: r.opt(&mut ctx, "memory", positive_size).unwrap_or(d.memory),
-                events: r.opt(&mut ctx, "events", event_count).unwrap_or(d.events),
-            }
-        }),
+        Some(v) => {
+            schema::read_table::<schema::LimitsSection>(v, "limits", "", &mut ctx.errs).map(|r| {
+                let d = crate::limits::Limits::default();
+                crate::limits::Limits {
+                    memory: r.value.memory.unwrap_or(d.memory),
+                    events: r.value.events.unwrap_or(d.events),
+                }
+            })
+        }
     };
 
-    let top_tcp = match t.get("tcp") {
+    let top_tcp = match &*d.tcp {
         Some(v) => {
             let p = TcpLayer::parse(&mut ctx, v, "tcp");
             for (key, msg, _) in tcp_cross_checks(&p.section.resolve()) {
@@ -1999,7 +1950,8 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     };
 
     let mut apps = Vec::new();
-    match t.get("apps") {
+    match &*d.apps {
+        None if doc.get("apps").is_some() => {} // already reported
         None => ctx.err("apps", "missing required key"),
         Some(Value::Array(items)) => {
             if items.is_empty() {
@@ -2631,7 +2583,9 @@ mod tests {
                         })
                     });
                     assert!(
-                        e.path == DOCUMENT || TOP_KEYS.contains(&root) || in_doc,
+                        e.path == DOCUMENT
+                            || schema::struct_fields::<schema::Document>().contains(&root)
+                            || in_doc,
                         "problem at {:?} names no field of the document: {}",
                         e.path,
                         e.message

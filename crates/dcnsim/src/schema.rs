@@ -11,8 +11,8 @@
 //! resolved configuration (`scenario.rs`).
 
 use crate::config::{
-    CcKind, FastSegRule, Limit, LossRecovery, ProbRetxTarget, Reordering, SegPolicyKind,
-    TcpRandMode,
+    CcKind, FastSegRule, Limit, LossRecovery, ProbRetxTarget, Reordering, RoutingMode,
+    SegPolicyKind, TcpRandMode,
 };
 use crate::scenario::{self as sc, key_path, suggest, ScenarioError, DOCUMENT};
 use crate::time::SimTime;
@@ -33,7 +33,8 @@ pub trait Kind {
     fn read(v: &Value) -> Result<Self::Out, String>;
     /// Name in the schema's `$defs` (shared kinds) — or `None` to inline.
     fn name() -> Option<Cow<'static, str>>;
-    fn schema() -> Schema;
+    /// Its schema; `title` is the short type docs/scenario.md's tables show.
+    fn schema(g: &mut SchemaGenerator) -> Schema;
 }
 
 /// An optional key of kind `K`: absent → `None`. Unlike `Option<T>`, an
@@ -81,14 +82,14 @@ impl<K: Kind> JsonSchema for Opt<K> {
     fn schema_name() -> Cow<'static, str> {
         K::name().unwrap_or(Cow::Borrowed("inline"))
     }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        K::schema()
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        K::schema(g)
     }
 }
 
 /// A value kind with a shared definition in the schema.
 macro_rules! kind {
-    ($(#[$m:meta])* $name:ident => $out:ty, $read:expr, $schema:tt) => {
+    ($(#[$m:meta])* $name:ident => $out:ty, $read:expr, $title:expr, $schema:tt) => {
         $(#[$m])*
         pub struct $name;
         impl Kind for $name {
@@ -99,8 +100,10 @@ macro_rules! kind {
             fn name() -> Option<Cow<'static, str>> {
                 Some(Cow::Borrowed(stringify!($name)))
             }
-            fn schema() -> Schema {
-                json_schema!($schema)
+            fn schema(_: &mut SchemaGenerator) -> Schema {
+                let mut s = json_schema!($schema);
+                s.insert("title".into(), $title.into());
+                s
             }
         }
     };
@@ -117,62 +120,146 @@ impl Kind for Bool {
     fn name() -> Option<Cow<'static, str>> {
         None
     }
-    fn schema() -> Schema {
-        json_schema!({"type": "boolean"})
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"title": "bool", "type": "boolean"})
     }
 }
 kind!(
     /// A time ≥ 0 with its unit.
-    Time => SimTime, sc::time,
+    Time => SimTime, sc::time, "time",
     {"type": "string", "description": "a time with its unit: \"50us\", \"1.5ms\", \"2s\" (ps, ns, us, ms, s)"}
 );
 kind!(
     /// A time > 0 with its unit.
-    PositiveTime => SimTime, sc::positive_time,
+    PositiveTime => SimTime, sc::positive_time, "time > 0",
     {"type": "string", "description": "a time > 0 with its unit: \"50us\", \"1.5ms\", \"2s\""}
 );
 kind!(
     /// A queue or window limit: bytes or packets.
-    LimitValue => Limit, sc::limit,
+    LimitValue => Limit, sc::limit, "limit",
     {"type": ["string", "integer"], "minimum": 0,
      "description": "a size (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
 );
 kind!(
     /// A size in bytes that fits a segment (> 0, < 4 GiB).
-    SegmentSize => u32, sc::segment_size,
+    SegmentSize => u32, sc::segment_size, "size > 0",
     {"type": ["string", "integer"], "minimum": 1,
      "description": "a size > 0 that fits a segment: \"100B\", \"1KB\", or an integer number of bytes"}
 );
 kind!(
     /// A number in [0, 1], or a fraction string.
-    Fraction => f64, sc::unit_fraction(true),
+    Fraction => f64, sc::unit_fraction(true), "number in [0, 1]",
     {"type": ["number", "string"], "minimum": 0, "maximum": 1,
      "description": "a number in [0, 1] or a fraction string like \"1/16\""}
 );
 kind!(
     /// A number in (0, 1], or a fraction string.
-    PositiveFraction => f64, sc::unit_fraction(false),
+    PositiveFraction => f64, sc::unit_fraction(false), "number in (0, 1]",
     {"type": ["number", "string"], "exclusiveMinimum": 0, "maximum": 1,
      "description": "a number in (0, 1] or a fraction string like \"1/16\""}
 );
 kind!(
     /// Any finite number.
-    Number => f64, sc::finite, {"type": "number"}
+    Number => f64, sc::finite, "number", {"type": "number"}
 );
 kind!(
     /// A finite number > 0.
-    PositiveNumber => f64, sc::positive_finite, {"type": "number", "exclusiveMinimum": 0}
+    PositiveNumber => f64, sc::positive_finite, "number > 0", {"type": "number", "exclusiveMinimum": 0}
 );
 kind!(
     /// A scale factor > 0, or "inf".
-    Scale => f64, sc::scale(false),
+    Scale => f64, sc::scale(false), "number > 0 or \"inf\"",
     {"type": ["number", "string"], "description": "a number > 0, or \"inf\""}
 );
 kind!(
     /// A scale factor ≥ 0, or "inf".
-    ScaleOrZero => f64, sc::scale(true),
+    ScaleOrZero => f64, sc::scale(true), "number ≥ 0 or \"inf\"",
     {"type": ["number", "string"], "description": "a number ≥ 0, or \"inf\""}
 );
+
+kind!(
+    /// Any string.
+    Text => String, sc::string, "string", {"type": "string"}
+);
+kind!(
+    /// An integer ≥ 0 (64 bits).
+    UInt => u64, sc::uint, "integer ≥ 0", {"type": "integer", "minimum": 0}
+);
+kind!(
+    /// A size in bytes > 0.
+    PositiveSize => u64, sc::positive_size, "size > 0",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0: \"32KB\", \"1.5MB\", \"16GB\", or an integer number of bytes"}
+);
+kind!(
+    /// A count that may be written as a float (`1e12`).
+    EventCount => u64, sc::event_count, "whole number",
+    {"type": "number", "minimum": 1, "description": "a whole number from 1 to 1e19, such as 1e12"}
+);
+kind!(
+    /// A list of hosts (checked against the topology afterwards).
+    HostList => Value, |v: &Value| Ok(v.clone()), "host list",
+    {"type": ["array", "string"], "items": {"type": "integer", "minimum": 0},
+     "description": "host indices: a non-empty list without repeats, or an inclusive range string \"a-b\""}
+);
+
+/// A nested table, read on its own by its section struct `T` (so that all
+/// its problems are reported, each at its path): the parent keeps the value.
+pub struct Table<T>(PhantomData<T>);
+
+impl<T: JsonSchema> Kind for Table<T> {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        let mut s = g.subschema_for::<T>();
+        s.insert("title".into(), "table".into());
+        s
+    }
+}
+
+/// `apps`: a list of app tables, each read on its own (`scenario.rs`
+/// dispatches on its `kind`).
+pub struct AppList;
+
+impl Kind for AppList {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "title": "array of tables",
+            "type": "array",
+            "minItems": 1,
+            "items": g.subschema_for::<App>(),
+        })
+    }
+}
+
+/// A section still read by hand in `scenario.rs` (`topology`):
+/// the value as given, described in docs/scenario.md.
+pub struct Unconverted;
+
+impl Kind for Unconverted {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"title": "table", "type": "object"})
+    }
+}
 
 /// An integer in `[MIN, 2³² − 1]`.
 pub struct Int<const MIN: u32>;
@@ -185,8 +272,11 @@ impl<const MIN: u32> Kind for Int<MIN> {
     fn name() -> Option<Cow<'static, str>> {
         None
     }
-    fn schema() -> Schema {
-        json_schema!({"type": "integer", "minimum": MIN, "maximum": u32::MAX})
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "title": format!("integer ≥ {MIN}"),
+            "type": "integer", "minimum": MIN, "maximum": u32::MAX,
+        })
     }
 }
 
@@ -204,14 +294,15 @@ macro_rules! choice {
             fn name() -> Option<Cow<'static, str>> {
                 None
             }
-            fn schema() -> Schema {
+            fn schema(_: &mut SchemaGenerator) -> Schema {
                 let names: Vec<&str> = $table.iter().map(|(n, _)| *n).collect();
-                json_schema!({"type": "string", "enum": names})
+                json_schema!({"title": "name", "type": "string", "enum": names})
             }
         }
     };
 }
 
+choice!(RoutingModeName => RoutingMode, sc::ROUTING_NAMES, "routing mode");
 choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
 choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
@@ -224,6 +315,354 @@ choice!(
     sc::PROBRETX_TARGETS,
     "probabilistic-retransmission target"
 );
+
+// --------------------------------------------------------------- top level
+
+/// A scenario document. `topology` and `apps` are required (reported as
+/// missing by `scenario.rs`, which goes on checking the rest).
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["topology", "apps"]))]
+pub struct Document {
+    /// label in outputs (the Rust core defaults to `"scenario"`; the Python front supplies the file stem)
+    #[schemars(extend("x-default" = "file stem / `\"scenario\"`"))]
+    pub name: Opt<Text>,
+    /// master seed (CLI `--seed` / `run(seed=)` override it)
+    #[schemars(extend("x-default" = "1"))]
+    pub seed: Opt<UInt>,
+    /// simulation ends here at the latest
+    #[schemars(extend("x-default" = "`\"10s\"`"))]
+    pub stop: Opt<PositiveTime>,
+    /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG). 0 matches the ns-2/ns-3 setups of the papers
+    #[schemars(extend("x-default" = "0"))]
+    pub l2_overhead: Opt<Int<0>>,
+    /// per-switch processing delay
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub switch_delay: Opt<Time>,
+    /// host timing noise: a packet that finds its host's NIC idle starts after U[0, host_jitter]; back-to-back packets are not delayed, so line rate is kept. Zero is fully deterministic like ns-2/ns-3/htsim; a few µs breaks drop-tail phase lock-out (Floyd & Jacobson 1991)
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub host_jitter: Opt<Time>,
+    /// `hosts = [0, 3]` (list or range string): write a pcap trace of each listed host's interface (`h0.pcap`, …; see below)
+    #[schemars(extend("x-default" = "none"))]
+    pub pcap: Opt<Table<PcapSection>>,
+    /// time series: `interval` (time, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` or a list of `queue_id`s: occupancy in bytes and packets). Tables `flow_ts` and `queue_ts`, one row per sample from t = 0
+    #[schemars(extend("x-default" = "none"))]
+    pub trace: Opt<Table<TraceSection>>,
+    /// see below
+    #[schemars(extend("x-default" = "required"))]
+    pub topology: Opt<Unconverted>,
+    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. See docs/model.md, Routing
+    #[schemars(extend("x-default" = "`{mode = \"ecmp\"}`"))]
+    pub routing: Opt<Table<RoutingSection>>,
+    /// defaults for every TCP flow of every app
+    #[schemars(extend("x-default" = "see below"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// the traffic
+    #[schemars(extend("x-default" = "required, ≥ 1"))]
+    pub apps: Opt<AppList>,
+    /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
+    #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
+    pub limits: Opt<Table<LimitsSection>>,
+}
+
+/// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with
+/// `mode = "flowlet"` (checked in `scenario.rs`).
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoutingSection {
+    /// `single` (one shortest path), `ecmp` (per-flow hash), `rps` (random packet spraying), `flowlet`
+    #[schemars(extend("x-default" = "`\"ecmp\"`"))]
+    pub mode: Opt<RoutingModeName>,
+    /// ECMP only: false gives every switch the same hash (hash polarisation)
+    #[schemars(extend("x-default" = "true"))]
+    pub salt: Opt<Bool>,
+    /// flowlet only: a pause longer than this starts a new flowlet with a random next hop
+    #[schemars(extend("x-default" = "`\"500us\"`"))]
+    pub flowlet_gap: Opt<PositiveTime>,
+}
+
+/// `[pcap]`: capture points on these hosts' interfaces.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["hosts"]))]
+pub struct PcapSection {
+    /// the hosts whose interface is captured (`h{i}.pcap`)
+    #[schemars(extend("x-default" = "required"))]
+    pub hosts: Opt<HostList>,
+}
+
+/// `[trace]`: time series sampled every `interval`.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["interval"]))]
+pub struct TraceSection {
+    /// the sampling interval
+    #[schemars(extend("x-default" = "required"))]
+    pub interval: Opt<PositiveTime>,
+    /// every TCP flow's delivered bytes, cwnd, ssthresh, SRTT (table `flow_ts`)
+    #[schemars(extend("x-default" = "true"))]
+    pub flows: Opt<Bool>,
+    /// queue occupancy in bytes and packets (table `queue_ts`) of `"all"`, `"switches"` or a list of `queue_id`s
+    #[schemars(extend("x-default" = "none"))]
+    pub queues: Opt<QueueSelection>,
+}
+
+/// `[limits]`: the guard of `limits.rs`, checked before a run.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSection {
+    /// the most memory the run may need (estimated before it starts)
+    #[schemars(extend("x-default" = "`\"16GB\"`"))]
+    pub memory: Opt<PositiveSize>,
+    /// the most events the run may need
+    #[schemars(extend("x-default" = "1e12"))]
+    pub events: Opt<EventCount>,
+}
+
+kind!(
+    /// Which queues a trace samples (checked against the topology afterwards).
+    QueueSelection => Value, |v: &Value| Ok(v.clone()), "queues",
+    {"anyOf": [{"type": "string", "enum": ["all", "switches"]},
+               {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+);
+
+// -------------------------------------------------------------------- apps
+
+/// The app kinds, dispatched on `kind` (a table's other keys depend on it).
+pub const APP_KINDS: &[&str] = &[
+    "bulk",
+    "partition_aggregate",
+    "sync_reads",
+    "udp_cbr",
+    "poisson",
+];
+
+kind!(
+    /// An app's `kind` (read by hand in `scenario.rs`, before the table).
+    Tag => Value, |v: &Value| Ok(v.clone()), "name", {"type": "string"}
+);
+kind!(
+    /// A host index (its range is checked against the topology afterwards).
+    Host => usize, sc::host(None), "host", {"type": "integer", "minimum": 0}
+);
+kind!(
+    /// A rate > 0 with its unit.
+    Rate => u64, sc::rate, "rate",
+    {"type": "string", "description": "a rate with its unit: \"1Gbps\", \"100Mbps\", \"1e9bps\""}
+);
+kind!(
+    /// A UDP payload: a size > 0 below 4 GiB.
+    Payload => u32, sc::payload_size, "size > 0",
+    {"type": ["string", "integer"], "minimum": 1}
+);
+kind!(
+    /// A Poisson app's offered load per source access link.
+    Load => f64, sc::load, "number in (0, 1]",
+    {"type": "number", "exclusiveMinimum": 0, "maximum": 1}
+);
+kind!(
+    /// A count ≥ 1 (64 bits).
+    Count => u64, |v: &Value| sc::int_in(1, u64::MAX)(v), "integer ≥ 1",
+    {"type": "integer", "minimum": 1}
+);
+kind!(
+    /// A flow-size CDF: a built-in name or `[size, probability]` points
+    /// (read with `cdf_file` and `sampling` in `scenario.rs`).
+    Cdf => Value, |v: &Value| Ok(v.clone()), "CDF",
+    {"anyOf": [{"type": "string", "enum": crate::cdf::BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>()},
+               {"type": "array", "items": {"type": "array", "prefixItems": [
+                   {"type": ["number", "string"]}, {"type": "number", "minimum": 0, "maximum": 1}]}}]}
+);
+kind!(
+    /// A path (read with the CDF in `scenario.rs`).
+    PathText => Value, |v: &Value| Ok(v.clone()), "path", {"type": "string"}
+);
+kind!(
+    /// How a CDF's sizes are drawn (read with the CDF in `scenario.rs`).
+    SamplingName => Value, |v: &Value| Ok(v.clone()), "name",
+    {"type": "string", "enum": ["linear", "step"]}
+);
+
+/// `kind = "bulk"`: one TCP flow from `src` to `dst` (≠ `src`) of exactly
+/// one of `size` or `duration`.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "src", "dst"]))]
+pub struct BulkApp {
+    /// `"bulk"`
+    #[schemars(extend("const" = "bulk", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// sending host
+    #[schemars(extend("x-default" = "required"))]
+    pub src: Opt<Host>,
+    /// receiving host (≠ `src`)
+    #[schemars(extend("x-default" = "required"))]
+    pub dst: Opt<Host>,
+    /// bytes to send (exactly one of `size`, `duration`)
+    #[schemars(extend("x-default" = "none"))]
+    pub size: Opt<PositiveSize>,
+    /// send for this long (exactly one of `size`, `duration`)
+    #[schemars(extend("x-default" = "none"))]
+    pub duration: Opt<PositiveTime>,
+}
+
+/// `kind = "partition_aggregate"`: queries fanned out to `workers`, each
+/// answering `response` bytes.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "aggregator", "workers"]))]
+pub struct PartitionAggregateApp {
+    /// `"partition_aggregate"`
+    #[schemars(extend("const" = "partition_aggregate", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// the host that sends the queries (not one of its workers)
+    #[schemars(extend("x-default" = "required"))]
+    pub aggregator: Opt<Host>,
+    /// the hosts that answer
+    #[schemars(extend("x-default" = "required"))]
+    pub workers: Opt<HostList>,
+    /// bytes each worker answers
+    #[schemars(extend("x-default" = "`\"10KB\"`"))]
+    pub response: Opt<PositiveSize>,
+    /// bytes of each request
+    #[schemars(extend("x-default" = "`\"64B\"`"))]
+    pub request: Opt<PositiveSize>,
+    /// queries, one after the other
+    #[schemars(extend("x-default" = "100"))]
+    pub queries: Opt<Int<1>>,
+    /// time between the end of a query and the next
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub gap: Opt<Time>,
+}
+
+/// `kind = "sync_reads"`: blocks striped over `servers`, each answering
+/// `sru` bytes; the next block is requested when the last answer arrives.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "client", "servers"]))]
+pub struct SyncReadsApp {
+    /// `"sync_reads"`
+    #[schemars(extend("const" = "sync_reads", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// the reading host (not one of its servers)
+    #[schemars(extend("x-default" = "required"))]
+    pub client: Opt<Host>,
+    /// the hosts that answer
+    #[schemars(extend("x-default" = "required"))]
+    pub servers: Opt<HostList>,
+    /// server request unit: bytes each server answers per block
+    #[schemars(extend("x-default" = "`\"256KB\"`"))]
+    pub sru: Opt<PositiveSize>,
+    /// bytes of each request
+    #[schemars(extend("x-default" = "`\"64B\"`"))]
+    pub request: Opt<PositiveSize>,
+    /// blocks read, one after the other
+    #[schemars(extend("x-default" = "100"))]
+    pub blocks: Opt<Int<1>>,
+    /// each request waits U[0, jitter]
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub jitter: Opt<Time>,
+}
+
+/// `kind = "udp_cbr"`: constant-bit-rate UDP (not a TCP app: no `tcp`).
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "src", "dst", "rate"]))]
+pub struct UdpCbrApp {
+    /// `"udp_cbr"`
+    #[schemars(extend("const" = "udp_cbr", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// sending host
+    #[schemars(extend("x-default" = "required"))]
+    pub src: Opt<Host>,
+    /// receiving host (≠ `src`)
+    #[schemars(extend("x-default" = "required"))]
+    pub dst: Opt<Host>,
+    /// sending rate
+    #[schemars(extend("x-default" = "required"))]
+    pub rate: Opt<Rate>,
+    /// bytes per datagram
+    #[schemars(extend("x-default" = "1460"))]
+    pub payload: Opt<Payload>,
+    /// when sending starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// when sending stops (after `start`)
+    #[schemars(extend("x-default" = "the scenario's `stop`"))]
+    pub stop: Opt<Time>,
+}
+
+/// `kind = "poisson"`: open-loop flow arrivals at a target load.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "load"]))]
+pub struct PoissonApp {
+    /// `"poisson"`
+    #[schemars(extend("const" = "poisson", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when arrivals start
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// offered load per source access link (pFabric's definition)
+    #[schemars(extend("x-default" = "required"))]
+    pub load: Opt<Load>,
+    /// flow sizes: a built-in workload or `[size, probability]` points (exactly one of `cdf`, `cdf_file`)
+    #[schemars(extend("x-default" = "none"))]
+    pub cdf: Opt<Cdf>,
+    /// flow sizes from a text file of `size probability` lines
+    #[schemars(extend("x-default" = "none"))]
+    pub cdf_file: Opt<PathText>,
+    /// `linear` (piecewise linear between points) or `step` (only the listed sizes)
+    #[schemars(extend("x-default" = "`\"linear\"`"))]
+    pub sampling: Opt<SamplingName>,
+    /// sending hosts
+    #[schemars(extend("x-default" = "every host"))]
+    pub sources: Opt<HostList>,
+    /// receiving hosts
+    #[schemars(extend("x-default" = "every host"))]
+    pub destinations: Opt<HostList>,
+    /// arrivals stop after this long
+    #[schemars(extend("x-default" = "until the scenario's `stop`"))]
+    pub duration: Opt<PositiveTime>,
+    /// arrivals stop after this many
+    #[schemars(extend("x-default" = "unlimited"))]
+    pub flows: Opt<Count>,
+}
+
+/// One `[[apps]]` table: its `kind` selects the struct (for the schema,
+/// a `oneOf` of them; `scenario.rs` dispatches on `kind` itself).
+// Never built (it only names the choice in the schema): no size concern.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code, clippy::large_enum_variant)]
+pub enum App {
+    Bulk(BulkApp),
+    PartitionAggregate(PartitionAggregateApp),
+    SyncReads(SyncReadsApp),
+    UdpCbr(UdpCbrApp),
+    Poisson(PoissonApp),
+}
 
 // -------------------------------------------------------------------- [tcp]
 
@@ -488,27 +927,16 @@ pub(crate) fn read_table<T: DeserializeOwned>(
 
 /// The scenario's JSON Schema (draft 2020-12) as pretty-printed JSON text:
 /// `_core.schema()` in Python, `dcnsim schema` on the command line.
-/// Section structs are `$defs` (`TcpSection`, …), as is a value kind
-/// shared by many keys (`Time`, `LimitValue`, …); `x-default` is a key's
-/// default as docs/scenario.md states it. Sections still read by hand in
-/// `scenario.rs` are described as open tables until they are derived.
+/// The root is [`Document`]; section structs are `$defs` (`TcpSection`,
+/// …), as is a value kind shared by many keys (`Time`, `LimitValue`, …).
+/// `title` is a key's short type and `x-default` its default, as
+/// docs/scenario.md's tables state them. `topology` and `apps`, still read
+/// by hand in `scenario.rs`, are open tables here.
 pub fn json_schema() -> String {
-    let mut g = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-    let tcp = g.subschema_for::<TcpSection>();
-    let mut root = json_schema!({
-        "title": "dcnsim scenario",
-        "description": "A scenario document (docs/scenario.md). Keys are case-sensitive; names (cc, segment, …) are not.",
-        "type": "object",
-        "properties": {
-            "tcp": tcp,
-        },
-    });
-    root.insert(
-        "$schema".into(),
-        Value::String("https://json-schema.org/draft/2020-12/schema".into()),
-    );
-    let defs: Map<String, Value> = g.take_definitions(true);
-    root.insert("$defs".into(), Value::Object(defs));
+    let mut root = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Document>();
+    root.insert("title".into(), "dcnsim scenario".into());
     serde_json::to_string_pretty(&root).unwrap_or_default()
 }
 
