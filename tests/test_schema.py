@@ -17,7 +17,8 @@ def test_schema_is_a_json_schema_document():
     assert s["type"] == "object" and s["additionalProperties"] is False
     assert s["required"] == ["topology", "apps"]
     assert s["properties"]["tcp"]["$ref"] == "#/$defs/TcpSection"
-    for name in ("TcpSection", "RoutingSection", "PcapSection", "TraceSection", "LimitsSection"):
+    for name in ("TcpSection", "RoutingSection", "PcapSection", "TraceSection", "LimitsSection",
+                 "StarTopology", "CustomTopology", "NodeSection", "LinkSection", "BulkApp", "PoissonApp"):
         d = s["$defs"][name]
         assert d["type"] == "object" and d["additionalProperties"] is False, name
     # Every key documents its type, default and meaning.
@@ -54,6 +55,30 @@ def test_every_schema_key_is_accepted_and_no_other():
         assert any(p.startswith(f"{key}: ") or p.startswith(f"{key}.") for p in problems), (key, problems)
         assert not any("unknown key" in p for p in problems), (key, problems)
     assert dcnsim.validate({**base, "stpo": "1s"}) == ["stpo: unknown key (did you mean 'stop'?)"]
+    # Topologies: one struct per kind, dispatched on `kind`.
+    topologies = [a["$ref"].split("/")[-1] for a in s["$defs"]["Topology"]["anyOf"]]
+    assert [s["$defs"][a]["properties"]["kind"]["const"] for a in topologies] == [
+        "star", "two_tier", "fat_tree", "leaf_spine", "custom"
+    ]
+    for definition in topologies:
+        props = s["$defs"][definition]["properties"]
+        kind = props["kind"]["const"]
+        for key in props:
+            if key == "kind":
+                continue
+            # (a custom topology without nodes checks nothing further)
+            nodes = {"nodes": []} if kind == "custom" else {}
+            problems = dcnsim.validate({**base, "topology": {"kind": kind, **nodes, key: [[]]}})
+            assert any(p.startswith((f"topology.{key}: ", f"topology.{key}[")) for p in problems), (kind, key, problems)
+            assert not any("unknown key" in p for p in problems), (kind, key, problems)
+        problems = dcnsim.validate({**base, "topology": {"kind": kind, "no_such_key": 1}})
+        assert f"topology.no_such_key: unknown key for topology kind '{kind}'" in problems, problems
+    for item, definition in (("nodes", "NodeSection"), ("links", "LinkSection")):
+        for key in s["$defs"][definition]["properties"]:
+            topology = {"kind": "custom", "nodes": [], "links": [], item: [{key: [[]]}]}
+            problems = dcnsim.validate({**base, "topology": topology})
+            assert any(p.startswith(f"topology.{item}[0].{key}: ") for p in problems), (item, key, problems)
+            assert not any("unknown key" in p for p in problems), (item, key, problems)
     # Apps: one struct per kind, dispatched on `kind`.
     apps = [a["$ref"].split("/")[-1] for a in s["$defs"]["App"]["anyOf"]]
     assert [s["$defs"][a]["properties"]["kind"]["const"] for a in apps] == [

@@ -43,6 +43,13 @@ BUILDERS: Dict[str, Tuple[str, bool]] = {
     "SyncReads": ("SyncReadsApp", False),
     "UdpCbr": ("UdpCbrApp", False),
     "Poisson": ("PoissonApp", False),
+    "Star": ("StarTopology", True),
+    "TwoTier": ("TwoTierTopology", True),
+    "FatTree": ("FatTreeTopology", True),
+    "LeafSpine": ("LeafSpineTopology", True),
+    "Custom": ("CustomTopology", True),
+    "Node": ("NodeSection", True),
+    "Link": ("LinkSection", True),
 }
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenario.md"
@@ -139,7 +146,7 @@ def builder_problems(schema: Dict[str, Any]) -> List[str]:
         fields = [f.name for f in dataclasses.fields(cls) if f.name != "extra"]
         props = dict(_definition(schema, definition)["properties"])
         definition = definition or "the document"
-        kind = props.pop("kind", None)
+        kind = props.pop("kind") if "const" in props.get("kind", {}) else None
         if kind is not None and kind.get("const") != getattr(cls, "_kind", None):
             out.append(f"{cls_name}: kind {getattr(cls, '_kind', None)!r}, the schema's is {kind.get('const')!r}")
         for key in props:

@@ -140,45 +140,12 @@ fn parse_routing(ctx: &mut Ctx, v: &Value) -> Option<RoutingMode> {
     })
 }
 
-const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
-const TOPO_KINDS: &[(&str, &[&str])] = &[
-    ("star", &["hosts", "rate", "delay"]),
-    (
-        "two_tier",
-        &[
-            "racks",
-            "hosts_per_rack",
-            "host_rate",
-            "core_rate",
-            "delay",
-            "tor_buffer",
-            "agg_buffer",
-            "tor_ecn_k",
-            "agg_ecn_k",
-            "uplink_buffer",
-            "uplink_ecn_k",
-        ],
-    ),
-    ("fat_tree", &["k", "rate", "delay"]),
-    (
-        "leaf_spine",
-        &[
-            "leaves",
-            "spines",
-            "hosts_per_leaf",
-            "host_rate",
-            "fabric_rate",
-            "delay",
-        ],
-    ),
-    ("custom", &["nodes", "links"]),
-];
-
 const SAMPLING_NAMES: &[(&str, Sampling)] =
     &[("linear", Sampling::Linear), ("step", Sampling::Step)];
 
-const NODE_KEYS: &[&str] = &["name", "kind"];
-const LINK_KEYS: &[&str] = &["a", "b", "rate", "delay", "buffer", "ecn_k"];
+/// Node kinds of a custom topology.
+pub(crate) const NODE_KINDS: &[(&str, NodeKind)] =
+    &[("host", NodeKind::Host), ("switch", NodeKind::Switch)];
 
 // ---------------------------------------------------------------- helpers
 
@@ -528,7 +495,7 @@ pub(crate) fn limit(v: &Value) -> Result<Limit, String> {
 }
 
 /// A queue limit (buffer): must be > 0.
-fn buffer(v: &Value) -> Result<Limit, String> {
+pub(crate) fn buffer(v: &Value) -> Result<Limit, String> {
     let l = units::limit_from_json(v)?;
     if matches!(l, Limit::Bytes(0) | Limit::Packets(0)) {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -538,7 +505,7 @@ fn buffer(v: &Value) -> Result<Limit, String> {
 
 /// A host NIC queue: a buffer, or `"unlimited"` (a host that never drops its
 /// own packets, as htsim's hosts).
-fn nic_buffer(v: &Value) -> Result<Limit, String> {
+pub(crate) fn nic_buffer(v: &Value) -> Result<Limit, String> {
     if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
         return Ok(Limit::Bytes(u64::MAX));
     }
@@ -965,11 +932,24 @@ struct TopoOut {
     hosts: Option<usize>,
 }
 
-fn usize_in(min: u64) -> impl Fn(&Value) -> Result<usize, String> {
+/// A fat-tree's k: even, 2 to 1000.
+pub(crate) fn fat_tree_k(v: &Value) -> Result<usize, String> {
+    let k = uint(v)?;
+    if k < 2 || k % 2 == 1 {
+        return Err(format!("must be even and ≥ 2, got {k}"));
+    }
+    if k > 1000 {
+        return Err(format!("must be ≤ 1000, got {k}"));
+    }
+    Ok(k as usize)
+}
+
+pub(crate) fn usize_in(min: u64) -> impl Fn(&Value) -> Result<usize, String> {
     move |v| int_in(min, MAX_NODES)(v).map(|x| x as usize)
 }
 
 fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
+    use schema::Topology;
     let none = TopoOut {
         spec: None,
         hosts: None,
@@ -977,38 +957,63 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     let Some(t) = Tbl::new(ctx, v, "topology") else {
         return none;
     };
-    let kinds: Vec<&str> = TOPO_KINDS.iter().map(|(k, _)| *k).collect();
+    let kinds = schema::TOPOLOGY_KINDS;
     let kind = t.req(ctx, "kind", |v| {
         let s = v
             .as_str()
             .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
-        TOPO_KINDS
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(k, keys)| (*k, *keys))
-            .ok_or_else(|| {
-                let hint = suggest(s, kinds.iter().copied())
-                    .map(|x| format!("did you mean '{x}'? "))
-                    .unwrap_or_default();
-                format!(
-                    "unknown topology kind '{}' ({hint}valid: {})",
-                    excerpt(s),
-                    kinds.join(", ")
-                )
-            })
+        kinds.iter().copied().find(|k| *k == s).ok_or_else(|| {
+            let hint = suggest(s, kinds.iter().copied())
+                .map(|x| format!("did you mean '{x}'? "))
+                .unwrap_or_default();
+            format!(
+                "unknown topology kind '{}' ({hint}valid: {})",
+                excerpt(s),
+                kinds.join(", ")
+            )
+        })
     });
-    let Some((kind, keys)) = kind else {
+    let Some(kind) = kind else {
         return none;
     };
-    let allowed: Vec<&str> = TOPO_COMMON.iter().chain(keys.iter()).copied().collect();
-    t.check_keys(ctx, &allowed, &format!(" for topology kind '{kind}'"));
-
-    let nic_buffer = t
-        .opt(ctx, "nic_buffer", nic_buffer)
-        .unwrap_or(DEFAULT_NIC_BUFFER);
-    let ecn_k = t.opt(ctx, "ecn_k", limit);
+    // The kind's struct (`schema::*Topology`): every unknown key and bad
+    // value reported; what follows checks presence and combinations.
+    let what = format!(" for topology kind '{kind}'");
+    let errs = &mut ctx.errs;
+    let read = match kind {
+        "star" => schema::read_table(v, "topology", &what, errs).map(|r| Topology::Star(r.value)),
+        "two_tier" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::TwoTier(r.value))
+        }
+        "fat_tree" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::FatTree(r.value))
+        }
+        "leaf_spine" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::LeafSpine(r.value))
+        }
+        _ => schema::read_table(v, "topology", &what, errs).map(|r| Topology::Custom(r.value)),
+    };
+    let Some(read) = read else {
+        return none;
+    };
+    let q = match &read {
+        Topology::Star(a) => a.queues(),
+        Topology::TwoTier(a) => a.queues(),
+        Topology::FatTree(a) => a.queues(),
+        Topology::LeafSpine(a) => a.queues(),
+        Topology::Custom(a) => a.queues(),
+    };
+    let nic_buffer = q.nic_buffer.unwrap_or(DEFAULT_NIC_BUFFER);
+    let ecn_k = q.ecn_k;
     let has_buffer = t.has("buffer");
-    let buf = t.opt(ctx, "buffer", buffer);
+    let buf = q.buffer;
+    // A required key: reported when absent (a bad value is reported already).
+    fn req<T>(ctx: &mut Ctx, t: &Tbl, key: &str, x: Option<T>) -> Option<T> {
+        if !t.has(key) {
+            ctx.err(t.p(key), "missing required key");
+        }
+        x
+    }
     let mut missing = false;
     // `buffer` is required unless a kind-specific replacement is given.
     let mut need = |ctx: &mut Ctx, x: Option<Limit>, key: &str, msg: &str| -> Limit {
@@ -1022,11 +1027,11 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     };
     let mut ok = true;
     let mut track = |x: Option<()>| ok &= x.is_some();
-    let params = match kind {
-        "star" => {
-            let hosts = t.req(ctx, "hosts", usize_in(2));
-            let rate = t.req(ctx, "rate", rate);
-            let delay = t.req(ctx, "delay", time);
+    let params = match read {
+        Topology::Star(a) => {
+            let hosts = req(ctx, &t, "hosts", *a.hosts);
+            let rate = req(ctx, &t, "rate", *a.rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1040,14 +1045,14 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 })
             })
         }
-        "two_tier" => {
-            let racks = t.req(ctx, "racks", usize_in(1));
-            let hpr = t.req(ctx, "hosts_per_rack", usize_in(1));
-            let host_rate = t.req(ctx, "host_rate", rate);
-            let core_rate = t.req(ctx, "core_rate", rate);
-            let delay = t.req(ctx, "delay", time);
-            let tor_b = t.opt(ctx, "tor_buffer", buffer);
-            let agg_b = t.opt(ctx, "agg_buffer", buffer);
+        Topology::TwoTier(a) => {
+            let racks = req(ctx, &t, "racks", *a.racks);
+            let hpr = req(ctx, &t, "hosts_per_rack", *a.hosts_per_rack);
+            let host_rate = req(ctx, &t, "host_rate", *a.host_rate);
+            let core_rate = req(ctx, &t, "core_rate", *a.core_rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
+            let tor_b = *a.tor_buffer;
+            let agg_b = *a.agg_buffer;
             let tor_b = need(
                 ctx,
                 tor_b.or(buf),
@@ -1060,11 +1065,11 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 "agg_buffer",
                 "missing required key (give 'agg_buffer' or the topology-wide 'buffer')",
             );
-            let tor_k = t.opt(ctx, "tor_ecn_k", limit).or(ecn_k);
-            let agg_k = t.opt(ctx, "agg_ecn_k", limit).or(ecn_k);
+            let tor_k = a.tor_ecn_k.or(ecn_k);
+            let agg_k = a.agg_ecn_k.or(ecn_k);
             // The ToR's uplink port runs at core_rate: its own buffer and K.
-            let up_b = t.opt(ctx, "uplink_buffer", buffer).unwrap_or(tor_b);
-            let up_k = t.opt(ctx, "uplink_ecn_k", limit).or(tor_k);
+            let up_b = a.uplink_buffer.unwrap_or(tor_b);
+            let up_k = a.uplink_ecn_k.or(tor_k);
             track(host_rate.map(|_| ()));
             track(core_rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1094,19 +1099,10 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 _ => None,
             }
         }
-        "fat_tree" => {
-            let k = t.req(ctx, "k", |v| {
-                let k = uint(v)?;
-                if k < 2 || k % 2 == 1 {
-                    return Err(format!("must be even and ≥ 2, got {k}"));
-                }
-                if k > 1000 {
-                    return Err(format!("must be ≤ 1000, got {k}"));
-                }
-                Ok(k as usize)
-            });
-            let rate = t.req(ctx, "rate", rate);
-            let delay = t.req(ctx, "delay", time);
+        Topology::FatTree(a) => {
+            let k = req(ctx, &t, "k", *a.k);
+            let rate = req(ctx, &t, "rate", *a.rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1120,13 +1116,13 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 })
             })
         }
-        "leaf_spine" => {
-            let leaves = t.req(ctx, "leaves", usize_in(1));
-            let spines = t.req(ctx, "spines", usize_in(1));
-            let hpl = t.req(ctx, "hosts_per_leaf", usize_in(1));
-            let host_rate = t.req(ctx, "host_rate", rate);
-            let fabric_rate = t.req(ctx, "fabric_rate", rate);
-            let delay = t.req(ctx, "delay", time);
+        Topology::LeafSpine(a) => {
+            let leaves = req(ctx, &t, "leaves", *a.leaves);
+            let spines = req(ctx, &t, "spines", *a.spines);
+            let hpl = req(ctx, &t, "hosts_per_leaf", *a.hosts_per_leaf);
+            let host_rate = req(ctx, &t, "host_rate", *a.host_rate);
+            let fabric_rate = req(ctx, &t, "fabric_rate", *a.fabric_rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(host_rate.map(|_| ()));
             track(fabric_rate.map(|_| ()));
@@ -1147,9 +1143,8 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 _ => None,
             }
         }
-        _ => {
-            // custom
-            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, buf, ecn_k, nic_buffer);
+        Topology::Custom(a) => {
+            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, &a, buf, ecn_k, nic_buffer);
             track(all_ok.then_some(()));
             if !nodes_ok {
                 // Host numbering is unknown: check names only, skip host ranges.
@@ -1239,12 +1234,14 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     }
 }
 
-/// Parse `nodes`/`links` of a custom topology. Invalid link values are
-/// replaced by placeholders so that name/connectivity checks still run;
-/// the bool says whether everything parsed.
+/// `nodes`/`links` of a custom topology (`schema::NodeSection`,
+/// `schema::LinkSection`). Invalid link values are replaced by
+/// placeholders so that name/connectivity checks still run; the bools say
+/// whether everything parsed, and whether every node did.
 fn parse_custom(
     ctx: &mut Ctx,
     t: &Tbl,
+    a: &schema::CustomTopology,
     buf: Option<Limit>,
     ecn_k: Option<Limit>,
     nic_buffer: Limit,
@@ -1252,7 +1249,13 @@ fn parse_custom(
     let mut ok = true;
     let mut nodes_ok = true;
     let mut nodes = Vec::new();
-    match t.get("nodes") {
+    // A required key of an item: reported when absent.
+    let req = |ctx: &mut Ctx, item: &Value, path: &str, key: &str| {
+        if item.get(key).is_none() {
+            ctx.err(key_path(path, key), "missing required key");
+        }
+    };
+    match &*a.nodes {
         None => {
             ctx.err(t.p("nodes"), "missing required key");
             return (None, false, false);
@@ -1260,21 +1263,15 @@ fn parse_custom(
         Some(Value::Array(items)) => {
             for (i, it) in items.iter().enumerate() {
                 let path = idx_path(&t.p("nodes"), i);
-                let Some(n) = Tbl::new(ctx, it, &path) else {
+                let Some(n) =
+                    schema::read_table::<schema::NodeSection>(it, &path, "", &mut ctx.errs)
+                else {
                     ok = false;
                     continue;
                 };
-                n.check_keys(ctx, NODE_KEYS, "");
-                let name = n.req(ctx, "name", string);
-                let kind = n.req(
-                    ctx,
-                    "kind",
-                    named(
-                        &[("host", NodeKind::Host), ("switch", NodeKind::Switch)],
-                        "node kind",
-                    ),
-                );
-                match (name, kind) {
+                req(ctx, it, &path, "name");
+                req(ctx, it, &path, "kind");
+                match (n.value.name.0, *n.value.kind) {
                     (Some(name), Some(kind)) => nodes.push(CustomNode { name, kind }),
                     (Some(name), None) => {
                         // Keep the name so links to it resolve; the kind is a placeholder.
@@ -1305,7 +1302,7 @@ fn parse_custom(
         .map(|n| n.name.as_str())
         .collect();
     let mut links = Vec::new();
-    match t.get("links") {
+    match &*a.links {
         None => {
             ctx.err(t.p("links"), "missing required key");
             ok = false;
@@ -1313,28 +1310,31 @@ fn parse_custom(
         Some(Value::Array(items)) => {
             for (i, it) in items.iter().enumerate() {
                 let path = idx_path(&t.p("links"), i);
-                let Some(l) = Tbl::new(ctx, it, &path) else {
+                let Some(l) =
+                    schema::read_table::<schema::LinkSection>(it, &path, "", &mut ctx.errs)
+                else {
                     ok = false;
                     continue;
                 };
-                l.check_keys(ctx, LINK_KEYS, "");
-                let a = l.req(ctx, "a", string);
-                let b = l.req(ctx, "b", string);
-                let r = l.req(ctx, "rate", rate);
-                let d = l.req(ctx, "delay", time);
-                let lb = l.opt(ctx, "buffer", buffer);
-                let lk = l.opt(ctx, "ecn_k", limit);
+                for key in ["a", "b", "rate", "delay"] {
+                    req(ctx, it, &path, key);
+                }
+                let l = l.value;
+                let (r, d) = (*l.rate, *l.delay);
                 ok &= r.is_some() && d.is_some();
-                let (Some(a), Some(b)) = (a, b) else {
+                let (Some(a), Some(b)) = (l.a.0, l.b.0) else {
                     ok = false;
                     continue;
                 };
                 let host_only = host_names.contains(a.as_str()) && host_names.contains(b.as_str());
-                let limit = match lb.or(buf) {
+                let limit = match l.buffer.or(buf) {
                     Some(x) => x,
                     None => {
-                        if !host_only && !l.has("buffer") {
-                            ctx.err(l.p("buffer"), "missing (no topology-wide 'buffer' either)");
+                        if !host_only && it.get("buffer").is_none() {
+                            ctx.err(
+                                key_path(&path, "buffer"),
+                                "missing (no topology-wide 'buffer' either)",
+                            );
                         }
                         if !host_only {
                             ok = false;
@@ -1349,7 +1349,7 @@ fn parse_custom(
                     delay: d.unwrap_or_default(),
                     switch_queue: QueueConfig {
                         limit,
-                        ecn_k: lk.or(ecn_k),
+                        ecn_k: l.ecn_k.or(ecn_k),
                     },
                 });
             }

@@ -11,7 +11,7 @@
 //! resolved configuration (`scenario.rs`).
 
 use crate::config::{
-    CcKind, FastSegRule, Limit, LossRecovery, ProbRetxTarget, Reordering, RoutingMode,
+    CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
     SegPolicyKind, TcpRandMode,
 };
 use crate::scenario::{self as sc, key_path, suggest, ScenarioError, DOCUMENT};
@@ -244,23 +244,6 @@ impl Kind for AppList {
     }
 }
 
-/// A section still read by hand in `scenario.rs` (`topology`):
-/// the value as given, described in docs/scenario.md.
-pub struct Unconverted;
-
-impl Kind for Unconverted {
-    type Out = Value;
-    fn read(v: &Value) -> Result<Value, String> {
-        Ok(v.clone())
-    }
-    fn name() -> Option<Cow<'static, str>> {
-        None
-    }
-    fn schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"title": "table", "type": "object"})
-    }
-}
-
 /// An integer in `[MIN, 2³² − 1]`.
 pub struct Int<const MIN: u32>;
 
@@ -303,6 +286,7 @@ macro_rules! choice {
 }
 
 choice!(RoutingModeName => RoutingMode, sc::ROUTING_NAMES, "routing mode");
+choice!(NodeKindName => NodeKind, sc::NODE_KINDS, "node kind");
 choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
 choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
@@ -350,7 +334,7 @@ pub struct Document {
     pub trace: Opt<Table<TraceSection>>,
     /// see below
     #[schemars(extend("x-default" = "required"))]
-    pub topology: Opt<Unconverted>,
+    pub topology: Opt<Table<Topology>>,
     /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. See docs/model.md, Routing
     #[schemars(extend("x-default" = "`{mode = \"ecmp\"}`"))]
     pub routing: Opt<Table<RoutingSection>>,
@@ -425,6 +409,249 @@ kind!(
     {"anyOf": [{"type": "string", "enum": ["all", "switches"]},
                {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
 );
+
+// ---------------------------------------------------------------- topology
+
+/// The topology kinds, dispatched on `kind`.
+pub const TOPOLOGY_KINDS: &[&str] = &["star", "two_tier", "fat_tree", "leaf_spine", "custom"];
+
+kind!(
+    /// A queue limit > 0.
+    Buffer => Limit, sc::buffer, "limit > 0",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0 (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+);
+kind!(
+    /// A host's NIC queue: a limit > 0 or "unlimited".
+    NicBuffer => Limit, sc::nic_buffer, "limit > 0 or \"unlimited\"",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0, a packet count (\"100pkt\"), or \"unlimited\""}
+);
+kind!(
+    /// A host count ≥ 2 (at most the node limit).
+    HostCount => usize, sc::usize_in(2), "integer ≥ 2", {"type": "integer", "minimum": 2}
+);
+kind!(
+    /// A count ≥ 1 of racks, leaves, spines, hosts (at most the node limit).
+    NodeCount => usize, sc::usize_in(1), "integer ≥ 1", {"type": "integer", "minimum": 1}
+);
+kind!(
+    /// A fat-tree's k: even, 2 to 1000.
+    FatTreeK => usize, sc::fat_tree_k, "even integer ≥ 2",
+    {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2}
+);
+
+/// A list of tables of `T`, each read on its own (`scenario.rs`).
+pub struct ListOf<T>(PhantomData<T>);
+
+impl<T: JsonSchema> Kind for ListOf<T> {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({"title": "array of tables", "type": "array", "items": g.subschema_for::<T>()})
+    }
+}
+
+/// The queue keys every topology kind accepts, as `scenario.rs` reads them.
+pub struct Queues {
+    pub buffer: Option<Limit>,
+    pub ecn_k: Option<Limit>,
+    pub nic_buffer: Option<Limit>,
+}
+
+/// A topology kind's struct: `kind` and the common queue keys, then its own.
+macro_rules! topology {
+    ($(#[$m:meta])* $name:ident, $kind:literal, $buffer_default:literal { $($body:tt)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            /// the topology kind
+            #[schemars(extend("const" = $kind, "x-default" = "required"))]
+            pub kind: Opt<Tag>,
+            /// per-port switch egress buffer
+            #[schemars(extend("x-default" = $buffer_default))]
+            pub buffer: Opt<Buffer>,
+            /// ECN marking threshold K of the switch ports (absent: no marking)
+            #[schemars(extend("x-default" = "none"))]
+            pub ecn_k: Opt<LimitValue>,
+            /// the hosts' own egress queue, never ECN-marking
+            #[schemars(extend("x-default" = "`\"100pkt\"`"))]
+            pub nic_buffer: Opt<NicBuffer>,
+            $($body)*
+        }
+        impl $name {
+            pub fn queues(&self) -> Queues {
+                Queues {
+                    buffer: *self.buffer,
+                    ecn_k: *self.ecn_k,
+                    nic_buffer: *self.nic_buffer,
+                }
+            }
+        }
+    };
+}
+
+topology!(
+    /// `kind = "star"`: hosts 0..hosts-1 on one switch `"sw"`.
+    StarTopology, "star", "required" {
+        /// number of hosts
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts: Opt<HostCount>,
+        /// rate of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "two_tier"`: racks of hosts under ToRs, ToRs under one `"agg"`.
+    TwoTierTopology, "two_tier", "required unless `tor_buffer` and `agg_buffer` are given" {
+        /// number of racks (ToR switches)
+        #[schemars(extend("x-default" = "required"))]
+        pub racks: Opt<NodeCount>,
+        /// hosts under each ToR
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts_per_rack: Opt<NodeCount>,
+        /// host–ToR rate
+        #[schemars(extend("x-default" = "required"))]
+        pub host_rate: Opt<Rate>,
+        /// ToR–agg rate
+        #[schemars(extend("x-default" = "required"))]
+        pub core_rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+        /// every ToR egress port's buffer
+        #[schemars(extend("x-default" = "`buffer`"))]
+        pub tor_buffer: Opt<Buffer>,
+        /// every agg port's buffer
+        #[schemars(extend("x-default" = "`buffer`"))]
+        pub agg_buffer: Opt<Buffer>,
+        /// ECN threshold of the ToR ports
+        #[schemars(extend("x-default" = "`ecn_k`"))]
+        pub tor_ecn_k: Opt<LimitValue>,
+        /// ECN threshold of the agg ports
+        #[schemars(extend("x-default" = "`ecn_k`"))]
+        pub agg_ecn_k: Opt<LimitValue>,
+        /// the ToR's port towards agg (it runs at `core_rate`)
+        #[schemars(extend("x-default" = "`tor_buffer`"))]
+        pub uplink_buffer: Opt<Buffer>,
+        /// ECN threshold of the ToR's port towards agg
+        #[schemars(extend("x-default" = "`tor_ecn_k`"))]
+        pub uplink_ecn_k: Opt<LimitValue>,
+    }
+);
+
+topology!(
+    /// `kind = "fat_tree"`: Al-Fares k-ary fat-tree, k³/4 hosts.
+    FatTreeTopology, "fat_tree", "required" {
+        /// the arity k
+        #[schemars(extend("x-default" = "required"))]
+        pub k: Opt<FatTreeK>,
+        /// rate of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "leaf_spine"`: every leaf connects to every spine.
+    LeafSpineTopology, "leaf_spine", "required" {
+        /// number of leaf switches
+        #[schemars(extend("x-default" = "required"))]
+        pub leaves: Opt<NodeCount>,
+        /// number of spine switches
+        #[schemars(extend("x-default" = "required"))]
+        pub spines: Opt<NodeCount>,
+        /// hosts under each leaf
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts_per_leaf: Opt<NodeCount>,
+        /// host–leaf rate
+        #[schemars(extend("x-default" = "required"))]
+        pub host_rate: Opt<Rate>,
+        /// leaf–spine rate
+        #[schemars(extend("x-default" = "required"))]
+        pub fabric_rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "custom"`: named nodes and the links between them.
+    CustomTopology, "custom", "required unless every link sets its own" {
+        /// the nodes, hosts numbered in the order listed
+        #[schemars(extend("x-default" = "required"))]
+        pub nodes: Opt<ListOf<NodeSection>>,
+        /// the links
+        #[schemars(extend("x-default" = "required"))]
+        pub links: Opt<ListOf<LinkSection>>,
+    }
+);
+
+/// One node of a custom topology.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["name", "kind"]))]
+pub struct NodeSection {
+    /// unique, non-empty
+    #[schemars(extend("x-default" = "required"))]
+    pub name: Opt<Text>,
+    /// `host` or `switch`
+    #[schemars(extend("x-default" = "required"))]
+    pub kind: Opt<NodeKindName>,
+}
+
+/// One link of a custom topology.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["a", "b", "rate", "delay"]))]
+pub struct LinkSection {
+    /// a node's name
+    #[schemars(extend("x-default" = "required"))]
+    pub a: Opt<Text>,
+    /// the other node's name
+    #[schemars(extend("x-default" = "required"))]
+    pub b: Opt<Text>,
+    /// the link's rate
+    #[schemars(extend("x-default" = "required"))]
+    pub rate: Opt<Rate>,
+    /// one-way propagation delay
+    #[schemars(extend("x-default" = "required"))]
+    pub delay: Opt<Time>,
+    /// the switch side's buffer
+    #[schemars(extend("x-default" = "the topology's `buffer`"))]
+    pub buffer: Opt<Buffer>,
+    /// the switch side's ECN threshold
+    #[schemars(extend("x-default" = "the topology's `ecn_k`"))]
+    pub ecn_k: Opt<LimitValue>,
+}
+
+/// One topology table: its `kind` selects the struct.
+// One per parse (scenario.rs reads into it): its size does not matter.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum Topology {
+    Star(StarTopology),
+    TwoTier(TwoTierTopology),
+    FatTree(FatTreeTopology),
+    LeafSpine(LeafSpineTopology),
+    Custom(CustomTopology),
+}
 
 // -------------------------------------------------------------------- apps
 
@@ -930,8 +1157,7 @@ pub(crate) fn read_table<T: DeserializeOwned>(
 /// The root is [`Document`]; section structs are `$defs` (`TcpSection`,
 /// …), as is a value kind shared by many keys (`Time`, `LimitValue`, …).
 /// `title` is a key's short type and `x-default` its default, as
-/// docs/scenario.md's tables state them. `topology` and `apps`, still read
-/// by hand in `scenario.rs`, are open tables here.
+/// docs/scenario.md's tables state them.
 pub fn json_schema() -> String {
     let mut root = schemars::generate::SchemaSettings::draft2020_12()
         .into_generator()
