@@ -5,6 +5,11 @@
 //! (`apps[2].servers[3]`, `tcp.rto_min`, `topology.links[0].a`) and a
 //! reason; nothing stops at the first error. The parser never panics on
 //! any input.
+//!
+//! Each table is read through its struct in `schema.rs` (the one
+//! declaration of keys, value kinds and defaults, from which the JSON
+//! Schema is generated); this module dispatches on `kind`, resolves
+//! defaults and layers, and runs the checks across keys and sections.
 
 use crate::cdf::{FlowSizeCdf, Sampling};
 use crate::config::{

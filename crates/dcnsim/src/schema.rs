@@ -302,8 +302,9 @@ choice!(
 
 // --------------------------------------------------------------- top level
 
-/// A scenario document. `topology` and `apps` are required (reported as
-/// missing by `scenario.rs`, which goes on checking the rest).
+/// A dcnsim scenario document (docs/scenario.md).
+// `topology` and `apps` are required: scenario.rs reports them missing and
+// goes on checking the rest, so they are optional to serde.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["topology", "apps"]))]
@@ -350,7 +351,7 @@ pub struct Document {
 }
 
 /// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with
-/// `mode = "flowlet"` (checked in `scenario.rs`).
+/// `mode = "flowlet"`.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RoutingSection {
@@ -640,7 +641,7 @@ pub struct LinkSection {
     pub ecn_k: Opt<LimitValue>,
 }
 
-/// One topology table: its `kind` selects the struct.
+/// The topology: its `kind` selects which keys it takes.
 // One per parse (scenario.rs reads into it): its size does not matter.
 #[derive(JsonSchema)]
 #[schemars(untagged)]
@@ -877,8 +878,8 @@ pub struct PoissonApp {
     pub flows: Opt<Count>,
 }
 
-/// One `[[apps]]` table: its `kind` selects the struct (for the schema,
-/// a `oneOf` of them; `scenario.rs` dispatches on `kind` itself).
+/// One `[[apps]]` table: its `kind` selects which keys it takes.
+// scenario.rs dispatches on `kind` itself, and reads the kind's struct.
 // Never built (it only names the choice in the schema): no size concern.
 #[derive(JsonSchema)]
 #[schemars(untagged)]
@@ -895,7 +896,9 @@ pub enum App {
 
 /// `[tcp]`, and an app's `tcp = {…}` override: every key optional; a layer
 /// overrides the one below it key by key, and what no layer sets takes
-/// the default (`x-default`, resolved in `scenario.rs`).
+/// its default (`x-default`).
+// Defaults and cross-key checks: `TcpSection::resolve`, `tcp_cross_checks`
+// in scenario.rs.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpSection {
