@@ -709,7 +709,11 @@ impl TcpLayer {
         match schema::read_table::<TcpSection>(v, path, "", &mut ctx.errs) {
             Some(r) => TcpLayer {
                 section: r.value,
-                keys: r.valid,
+                keys: r
+                    .valid
+                    .into_iter()
+                    .filter_map(|k| v.get(&k).map(|x| (k, x.clone())))
+                    .collect(),
             },
             None => TcpLayer::default(),
         }

@@ -19,8 +19,9 @@ use crate::time::SimTime;
 use crate::units;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -1083,7 +1084,7 @@ pub(crate) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
 /// (what an override layers over: `scenario.rs` merges them).
 pub(crate) struct Read<T> {
     pub value: T,
-    pub valid: Map<String, Value>,
+    pub valid: Vec<String>,
 }
 
 /// Read the table `v` at `path` into the serde-derived `T`, reporting
@@ -1105,11 +1106,9 @@ pub(crate) fn read_table<T: DeserializeOwned>(
         return None;
     };
     let keys = struct_fields::<T>();
-    let mut valid = Map::new();
-    for (k, x) in map {
-        if keys.contains(&k.as_str()) {
-            valid.insert(k.clone(), x.clone());
-        } else {
+    let mut dropped = BTreeSet::new();
+    for k in map.keys() {
+        if !keys.contains(&k.as_str()) {
             let hint = suggest(k, keys.iter().copied())
                 .map(|s| format!(" (did you mean '{s}'?)"))
                 .unwrap_or_default();
@@ -1117,14 +1116,32 @@ pub(crate) fn read_table<T: DeserializeOwned>(
                 path: key_path(path, k),
                 message: format!("unknown key{what}{hint}"),
             });
+            dropped.insert(k.as_str());
         }
     }
+    // The table without the keys at fault; borrowed while there are none
+    // (the usual case: no copy of a large topology or app list).
+    let without = |dropped: &BTreeSet<&str>| -> Value {
+        Value::Object(
+            map.iter()
+                .filter(|(k, _)| !dropped.contains(k.as_str()))
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect(),
+        )
+    };
+    let mut copy = (!dropped.is_empty()).then(|| without(&dropped));
     // Each round either succeeds or drops the key at fault: at most one
     // round per key, plus one.
     loop {
-        let de = Value::Object(valid.clone());
-        match serde_path_to_error::deserialize::<_, T>(de) {
-            Ok(value) => return Some(Read { value, valid }),
+        match serde_path_to_error::deserialize::<_, T>(copy.as_ref().unwrap_or(v)) {
+            Ok(value) => {
+                let valid = map
+                    .keys()
+                    .filter(|k| !dropped.contains(k.as_str()))
+                    .cloned()
+                    .collect();
+                return Some(Read { value, valid });
+            }
             Err(e) => {
                 let mut at = path.to_string();
                 let mut first = None;
@@ -1144,8 +1161,8 @@ pub(crate) fn read_table<T: DeserializeOwned>(
                     path: if at.is_empty() { DOCUMENT.into() } else { at },
                     message: e.into_inner().to_string(),
                 });
-                match first {
-                    Some(k) if valid.shift_remove(&k).is_some() => {}
+                match first.and_then(|k| map.get_key_value(&k)) {
+                    Some((k, _)) if dropped.insert(k.as_str()) => copy = Some(without(&dropped)),
                     _ => return None,
                 }
             }
