@@ -19,6 +19,7 @@ __all__ = [
     "parse_size_si",
     "parse_time",
     "run",
+    "schema",
     "table_schema",
     "validate",
     "version",
@@ -66,6 +67,9 @@ def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
     Raises ``ValueError`` if it is invalid: its text lists the problems
     (``"path: reason"``, one per line), its ``problems`` attribute holds
     them as ``(path, reason)`` pairs."""
+
+def schema() -> str:
+    """The scenario schema (JSON Schema, draft 2020-12) as JSON text."""
 
 def flow_size_cdf(table_json: str) -> Tuple[str, str, List[Tuple[float, float]], float]:
     """A flow-size CDF from a JSON table ``{"cdf": ...}`` or ``{"cdf_file": ...}``

@@ -108,7 +108,9 @@ class Tcp(_Builder):
     """The ``[tcp]`` table (or an app's ``tcp = {...}`` override).
 
     Every field defaults to ``None`` = "use the simulator's default"
-    (see docs/scenario.md for the values)."""
+    (see docs/scenario.md for the values). The fields are the core schema's
+    ``TcpSection`` keys: ``python -m dcnsim.schema_docs --check`` (and
+    tests/test_schema.py) fail when they drift."""
 
     cc: Optional[str] = None
     segment: Optional[str] = None
@@ -123,6 +125,8 @@ class Tcp(_Builder):
     granularity: Optional[str] = None
     max_backoff: Optional[int] = None
     dupack_threshold: Optional[int] = None
+    reordering: Optional[str] = None
+    recovery: Optional[str] = None
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[str] = None
     delayed_ack_segments: Optional[int] = None
@@ -134,9 +138,9 @@ class Tcp(_Builder):
     handshake_rtt_sample: Optional[bool] = None
     cubic_fast_convergence: Optional[bool] = None
     dctcp_g: Optional[Union[float, str]] = None
-    dctcp_alpha_init: Optional[float] = None
+    dctcp_alpha_init: Optional[Union[float, str]] = None
     fast_g: Optional[Union[float, str]] = None
-    fast_alpha_init: Optional[float] = None
+    fast_alpha_init: Optional[Union[float, str]] = None
     fast_wmin: Optional[int] = None
     fast_smin: Optional[Union[str, int]] = None
     fast_probe_segments: Optional[int] = None
@@ -382,7 +386,9 @@ class Scenario(_Builder):
     """A whole scenario. ``routing`` is a mode name (``"single"``, ``"ecmp"``,
     ``"rps"``, ``"flowlet"``) or a full table (``{"mode": "ecmp", "salt":
     False}``, ``{"mode": "flowlet", "flowlet_gap": "100us"}``); ``apps`` one app or a list;
-    ``pcap`` the hosts to trace (list, ``range``, ``"a-b"``) or a full table."""
+    ``pcap`` the hosts to trace (list, ``range``, ``"a-b"``) or a full table.
+    Its fields are the document's keys in the core schema (checked by
+    tests/test_schema.py)."""
 
     topology: Any
     apps: Any
@@ -397,6 +403,8 @@ class Scenario(_Builder):
     pcap: Optional[Any] = None
     #: time series: ``{"interval": "1ms", "flows": True, "queues": "switches"}``
     trace: Optional[Dict[str, Any]] = None
+    #: guards checked before a run: ``{"memory": "64GB", "events": 1e13}``
+    limits: Optional[Dict[str, Any]] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -417,6 +425,8 @@ class Scenario(_Builder):
             out["tcp"] = _plain(self.tcp)
         apps = self.apps if isinstance(self.apps, (list, tuple)) else [self.apps]
         out["apps"] = [_plain(a) for a in apps]
+        if self.limits is not None:
+            out["limits"] = _plain(self.limits)
         if self.extra:
             out.update(_plain(dict(self.extra)))
         return out

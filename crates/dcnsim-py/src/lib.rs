@@ -60,6 +60,12 @@ fn flow_size_cdf(py: Python<'_>, table_json: &str) -> PyResult<CdfTuple> {
     }
 }
 
+/// The scenario schema (JSON Schema, draft 2020-12) as JSON text.
+#[pyfunction]
+fn schema() -> String {
+    dcnsim::scenario::schema::json_schema()
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     dcnsim::VERSION
@@ -78,6 +84,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(flow_size_cdf, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
     units::register(m)?;
     metrics::register(m)?;
     tables::register(m)?;

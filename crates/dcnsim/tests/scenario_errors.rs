@@ -1055,3 +1055,37 @@ fn nic_buffer_unlimited_or_a_positive_limit() {
     let e = errors(&with(base(), |d| d["topology"]["nic_buffer"] = json!(0)));
     assert_err(&e, "topology.nic_buffer", "must be > 0");
 }
+
+#[test]
+fn every_problem_of_a_tcp_table_is_reported() {
+    // Unknown keys and bad values of one table, each once, at its path;
+    // an explicit null is a bad value, not an absent key.
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"mss": null, "rto_mn": "1ms", "sack": 1, "cc": "Vegas", "ecn": true, "dctcp_g": 2});
+    }));
+    assert_err(&e, "tcp.mss", "expected an integer, got null");
+    assert_err(&e, "tcp.rto_mn", "unknown key (did you mean 'rto_min'?)");
+    assert_err(&e, "tcp.sack", "expected true or false, got 1");
+    assert_err(&e, "tcp.cc", "unknown congestion control 'Vegas'");
+    assert_err(&e, "tcp.dctcp_g", "must be ≤ 1, got 2");
+    assert_eq!(e.len(), 5, "{e:#?}");
+    // The same through an app's override, under the app's path.
+    let e = errors(&with(base(), |d| {
+        d["apps"][0]["tcp"] = json!({"mss": null, "sack": 1});
+    }));
+    assert_err(&e, "apps[0].tcp.mss", "expected an integer, got null");
+    assert_err(&e, "apps[0].tcp.sack", "expected true or false, got 1");
+    assert_eq!(e.len(), 2, "{e:#?}");
+}
+
+#[test]
+fn bad_top_level_tcp_keys_are_reported_once() {
+    // An app override layered over a top-level table with a bad key: the
+    // bad key is reported at `tcp`, not again under the app.
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"mss": 0, "rwnd": "2KB"});
+        d["apps"][0]["tcp"] = json!({"sack": true});
+    }));
+    assert_err(&e, "tcp.mss", "must be ≥ 1, got 0");
+    assert_eq!(e.len(), 1, "{e:#?}");
+}

@@ -5,6 +5,11 @@
 //! (`apps[2].servers[3]`, `tcp.rto_min`, `topology.links[0].a`) and a
 //! reason; nothing stops at the first error. The parser never panics on
 //! any input.
+//!
+//! Each table is read through its struct in `schema.rs` (`scenario::schema`, the one
+//! declaration of keys, value kinds and defaults, from which the JSON
+//! Schema is generated); this module dispatches on `kind`, resolves
+//! defaults and layers, and runs the checks across keys and sections.
 
 use crate::cdf::{FlowSizeCdf, Sampling};
 use crate::config::{
@@ -13,6 +18,8 @@ use crate::config::{
     QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
     TopologySpec, TraceConfig,
 };
+pub mod schema;
+
 use crate::text::{excerpt, suggest};
 use crate::time::SimTime;
 use crate::topology::{
@@ -20,6 +27,7 @@ use crate::topology::{
     TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_LINKS, MAX_NODES,
 };
 use crate::units::{self, json_excerpt};
+use schema::TcpSection;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -58,7 +66,7 @@ impl From<topology::TopologyError> for ScenarioError {
 pub const DOCUMENT: &str = "<document>";
 
 /// Congestion-control names. Adding a variant is one line here.
-const CC_NAMES: &[(&str, CcKind)] = &[
+pub(crate) const CC_NAMES: &[(&str, CcKind)] = &[
     ("newreno", CcKind::NewReno),
     ("cubic", CcKind::Cubic),
     ("dctcp", CcKind::Dctcp),
@@ -66,48 +74,48 @@ const CC_NAMES: &[(&str, CcKind)] = &[
 ];
 
 /// Segment-size policy names. Adding a variant is one line here.
-const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
+pub(crate) const SEGMENT_NAMES: &[(&str, SegPolicyKind)] = &[
     ("fixed", SegPolicyKind::Fixed),
     ("fast", SegPolicyKind::Fast),
     ("dsr", SegPolicyKind::Dsr),
     ("tcprand", SegPolicyKind::TcpRand),
 ];
 
-const TCPRAND_MODES: &[(&str, TcpRandMode)] = &[
+pub(crate) const TCPRAND_MODES: &[(&str, TcpRandMode)] = &[
     ("static", TcpRandMode::Static),
     ("adaptive", TcpRandMode::Adaptive),
 ];
 
 /// TCPRand's (σ², μ, v_τ, v_ω) presets, by name (values in `TcpRandParams::PRESETS`).
-const TCPRAND_PRESETS: &[(&str, &str)] = &[
+pub(crate) const TCPRAND_PRESETS: &[(&str, &str)] = &[
     ("default", "default"),
     ("conservative", "conservative"),
     ("aggressive", "aggressive"),
 ];
 
 /// The readings of "highest unacknowledged segment" (Kulkarni Algorithm 1).
-const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
+pub(crate) const PROBRETX_TARGETS: &[(&str, ProbRetxTarget)] = &[
     ("highest", ProbRetxTarget::Highest),
     ("lowest", ProbRetxTarget::Lowest),
 ];
 
 /// The readings of FaST's eq. (9) (SPEC §2.1).
-const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
+pub(crate) const FAST_SEG_RULES: &[(&str, FastSegRule)] = &[
     ("continuous", FastSegRule::Continuous),
     ("literal", FastSegRule::Literal),
 ];
 
-const REORDERING_NAMES: &[(&str, Reordering)] = &[
+pub(crate) const REORDERING_NAMES: &[(&str, Reordering)] = &[
     ("fixed", Reordering::Fixed),
     ("adaptive", Reordering::Adaptive),
 ];
 
-const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
+pub(crate) const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
     ("dupack", LossRecovery::DupAck),
     ("rack", LossRecovery::Rack),
 ];
 
-const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
+pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),
     ("rps", RoutingMode::Rps),
@@ -123,191 +131,44 @@ const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
 /// the delay difference of the paths of a loaded data-center fabric.
 pub const DEFAULT_FLOWLET_GAP: SimTime = SimTime::from_us(500);
 
-/// `[routing]`: `mode`, and `salt` (ECMP) / `flowlet_gap` (flowlet), each
-/// only with its mode.
-fn parse_routing(ctx: &mut Ctx, r: &Tbl) -> Option<RoutingMode> {
-    r.check_keys(ctx, &["mode", "salt", "flowlet_gap"], "");
-    let mode = if r.has("mode") {
-        r.opt(ctx, "mode", named(ROUTING_NAMES, "routing mode"))?
-    } else {
-        RoutingMode::Ecmp
-    };
-    let salt = r.opt(ctx, "salt", boolean);
-    if r.has("salt") && mode != RoutingMode::Ecmp {
-        ctx.err(r.p("salt"), "only used with mode = \"ecmp\"");
+/// `[routing]` (`schema::RoutingSection`), then its checks across keys:
+/// `salt` only with ECMP, `flowlet_gap` only with flowlets.
+fn parse_routing(ctx: &mut Ctx, v: &Value) -> Option<RoutingMode> {
+    let r = schema::read_table::<schema::RoutingSection>(v, "routing", "", &mut ctx.errs)?;
+    let given = |k: &str| v.get(k).is_some();
+    if given("mode") && r.value.mode.is_none() {
+        return None; // already reported
+    }
+    let mode = r.value.mode.unwrap_or(RoutingMode::Ecmp);
+    if given("salt") && mode != RoutingMode::Ecmp {
+        ctx.err("routing.salt", "only used with mode = \"ecmp\"");
         return None;
     }
-    let gap = r.opt(ctx, "flowlet_gap", positive_time);
     let is_flowlet = matches!(mode, RoutingMode::Flowlet { .. });
-    if r.has("flowlet_gap") && !is_flowlet {
-        ctx.err(r.p("flowlet_gap"), "only used with mode = \"flowlet\"");
+    if given("flowlet_gap") && !is_flowlet {
+        ctx.err("routing.flowlet_gap", "only used with mode = \"flowlet\"");
         return None;
     }
-    if (r.has("salt") && salt.is_none()) || (r.has("flowlet_gap") && gap.is_none()) {
+    if (given("salt") && r.value.salt.is_none())
+        || (given("flowlet_gap") && r.value.flowlet_gap.is_none())
+    {
         return None; // already reported
     }
     Some(match mode {
-        RoutingMode::Ecmp if salt == Some(false) => RoutingMode::EcmpUnsalted,
+        RoutingMode::Ecmp if *r.value.salt == Some(false) => RoutingMode::EcmpUnsalted,
         RoutingMode::Flowlet { .. } => RoutingMode::Flowlet {
-            gap: gap.unwrap_or(DEFAULT_FLOWLET_GAP),
+            gap: r.value.flowlet_gap.unwrap_or(DEFAULT_FLOWLET_GAP),
         },
         m => m,
     })
 }
 
-const TOP_KEYS: &[&str] = &[
-    "name",
-    "seed",
-    "stop",
-    "l2_overhead",
-    "switch_delay",
-    "host_jitter",
-    "topology",
-    "routing",
-    "pcap",
-    "trace",
-    "tcp",
-    "apps",
-    "limits",
-];
-
-const TCP_KEYS: &[&str] = &[
-    "cc",
-    "segment",
-    "mss",
-    "header",
-    "init_cwnd",
-    "init_ssthresh",
-    "rwnd",
-    "rto_min",
-    "rto_init",
-    "rto_max",
-    "granularity",
-    "max_backoff",
-    "dupack_threshold",
-    "reordering",
-    "recovery",
-    "delayed_ack",
-    "delayed_ack_timeout",
-    "delayed_ack_segments",
-    "sack",
-    "sack_rescue",
-    "limited_transmit",
-    "timestamps",
-    "ecn",
-    "handshake_rtt_sample",
-    "cubic_fast_convergence",
-    "dctcp_g",
-    "dctcp_alpha_init",
-    "fast_g",
-    "fast_alpha_init",
-    "fast_wmin",
-    "fast_smin",
-    "fast_probe_segments",
-    "fast_probe_size",
-    "fast_seg_rule",
-    "header_compression",
-    "dsr_mss",
-    "dsr_cwnd",
-    "tcprand_mode",
-    "tcprand_rmin",
-    "tcprand_theta",
-    "tcprand_preset",
-    "tcprand_sigma2",
-    "tcprand_mu",
-    "tcprand_v_tau",
-    "tcprand_v_omega",
-    "probretx_p",
-    "probretx_period",
-    "probretx_target",
-];
-
-const TOPO_COMMON: &[&str] = &["kind", "buffer", "ecn_k", "nic_buffer"];
-const TOPO_KINDS: &[(&str, &[&str])] = &[
-    ("star", &["hosts", "rate", "delay"]),
-    (
-        "two_tier",
-        &[
-            "racks",
-            "hosts_per_rack",
-            "host_rate",
-            "core_rate",
-            "delay",
-            "tor_buffer",
-            "agg_buffer",
-            "tor_ecn_k",
-            "agg_ecn_k",
-            "uplink_buffer",
-            "uplink_ecn_k",
-        ],
-    ),
-    ("fat_tree", &["k", "rate", "delay"]),
-    (
-        "leaf_spine",
-        &[
-            "leaves",
-            "spines",
-            "hosts_per_leaf",
-            "host_rate",
-            "fabric_rate",
-            "delay",
-        ],
-    ),
-    ("custom", &["nodes", "links"]),
-];
-
-const APP_KINDS: &[(&str, &[&str])] = &[
-    (
-        "bulk",
-        &["kind", "tcp", "start", "src", "dst", "size", "duration"],
-    ),
-    (
-        "partition_aggregate",
-        &[
-            "kind",
-            "tcp",
-            "start",
-            "aggregator",
-            "workers",
-            "response",
-            "request",
-            "queries",
-            "gap",
-        ],
-    ),
-    (
-        "sync_reads",
-        &[
-            "kind", "tcp", "start", "client", "servers", "sru", "request", "blocks", "jitter",
-        ],
-    ),
-    (
-        "udp_cbr",
-        &["kind", "src", "dst", "rate", "payload", "start", "stop"],
-    ),
-    (
-        "poisson",
-        &[
-            "kind",
-            "tcp",
-            "start",
-            "load",
-            "cdf",
-            "cdf_file",
-            "sampling",
-            "sources",
-            "destinations",
-            "duration",
-            "flows",
-        ],
-    ),
-];
-
 const SAMPLING_NAMES: &[(&str, Sampling)] =
     &[("linear", Sampling::Linear), ("step", Sampling::Step)];
 
-const NODE_KEYS: &[&str] = &["name", "kind"];
-const LINK_KEYS: &[&str] = &["a", "b", "rate", "delay", "buffer", "ecn_k"];
+/// Node kinds of a custom topology.
+pub(crate) const NODE_KINDS: &[(&str, NodeKind)] =
+    &[("host", NodeKind::Host), ("switch", NodeKind::Switch)];
 
 // ---------------------------------------------------------------- helpers
 
@@ -319,7 +180,7 @@ fn is_ident(k: &str) -> bool {
 }
 
 /// `parent.key`, or `parent["odd key"]` for keys that are not identifiers.
-fn key_path(parent: &str, key: &str) -> String {
+pub fn key_path(parent: &str, key: &str) -> String {
     if is_ident(key) {
         if parent.is_empty() {
             key.to_string()
@@ -431,7 +292,7 @@ impl<'a> Tbl<'a> {
 
 // ------------------------------------------------------------ value kinds
 
-fn uint(v: &Value) -> Result<u64, String> {
+pub(crate) fn uint(v: &Value) -> Result<u64, String> {
     match v {
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
@@ -447,7 +308,7 @@ fn uint(v: &Value) -> Result<u64, String> {
 }
 
 /// A count that may be written as an integer or a float such as `1e12`.
-fn event_count(v: &Value) -> Result<u64, String> {
+pub(crate) fn event_count(v: &Value) -> Result<u64, String> {
     match v.as_f64() {
         Some(x) if v.is_number() && (1.0..1.8e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
         _ => Err(format!(
@@ -458,7 +319,7 @@ fn event_count(v: &Value) -> Result<u64, String> {
 }
 
 /// An integer in `[min, max]`.
-fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
+pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
     move |v| {
         let x = uint(v)?;
         if x < min {
@@ -471,13 +332,13 @@ fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
     }
 }
 
-fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
+pub(crate) fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
     move |v| int_in(min as u64, u32::MAX as u64)(v).map(|x| x as u32)
 }
 
 /// A number in [0, 1], or in (0, 1] when `zero_ok` is false: a JSON number
 /// or a fraction string such as `"1/16"`.
-fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+pub(crate) fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     move |v| {
         let bad = || {
             format!(
@@ -512,20 +373,20 @@ fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
 }
 
 /// A size in bytes that fits a segment length (> 0, < 2³²).
-fn segment_size(v: &Value) -> Result<u32, String> {
+pub(crate) fn segment_size(v: &Value) -> Result<u32, String> {
     let s = positive_size(v)?;
     u32::try_from(s).map_err(|_| format!("must be < 4 GiB, got {}", json_excerpt(v)))
 }
 
 /// A finite JSON number.
-fn finite(v: &Value) -> Result<f64, String> {
+pub(crate) fn finite(v: &Value) -> Result<f64, String> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(x),
         _ => Err(format!("expected a number, got {}", json_excerpt(v))),
     }
 }
 
-fn positive_finite(v: &Value) -> Result<f64, String> {
+pub(crate) fn positive_finite(v: &Value) -> Result<f64, String> {
     let x = finite(v)?;
     if x <= 0.0 {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -535,7 +396,7 @@ fn positive_finite(v: &Value) -> Result<f64, String> {
 
 /// A scale factor: a number (> 0, or ≥ 0 when `zero_ok`) or the string
 /// `"inf"` (returned as `f64::INFINITY`, which callers branch on).
-fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
+pub(crate) fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     move |v| {
         if let Some(s) = v.as_str() {
             return match s.trim().to_lowercase().as_str() {
@@ -561,22 +422,22 @@ fn scale(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, String> {
     }
 }
 
-fn boolean(v: &Value) -> Result<bool, String> {
+pub(crate) fn boolean(v: &Value) -> Result<bool, String> {
     v.as_bool()
         .ok_or_else(|| format!("expected true or false, got {}", json_excerpt(v)))
 }
 
-fn string(v: &Value) -> Result<String, String> {
+pub(crate) fn string(v: &Value) -> Result<String, String> {
     v.as_str()
         .map(str::to_string)
         .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))
 }
 
-fn time(v: &Value) -> Result<SimTime, String> {
+pub(crate) fn time(v: &Value) -> Result<SimTime, String> {
     units::time_from_json(v)
 }
 
-fn positive_time(v: &Value) -> Result<SimTime, String> {
+pub(crate) fn positive_time(v: &Value) -> Result<SimTime, String> {
     let t = units::time_from_json(v)?;
     if t == SimTime::ZERO {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -584,11 +445,11 @@ fn positive_time(v: &Value) -> Result<SimTime, String> {
     Ok(t)
 }
 
-fn rate(v: &Value) -> Result<u64, String> {
+pub(crate) fn rate(v: &Value) -> Result<u64, String> {
     units::rate_from_json(v)
 }
 
-fn positive_size(v: &Value) -> Result<u64, String> {
+pub(crate) fn positive_size(v: &Value) -> Result<u64, String> {
     let s = units::size_from_json(v)?;
     if s == 0 {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -596,12 +457,12 @@ fn positive_size(v: &Value) -> Result<u64, String> {
     Ok(s)
 }
 
-fn limit(v: &Value) -> Result<Limit, String> {
+pub(crate) fn limit(v: &Value) -> Result<Limit, String> {
     units::limit_from_json(v)
 }
 
 /// A queue limit (buffer): must be > 0.
-fn buffer(v: &Value) -> Result<Limit, String> {
+pub(crate) fn buffer(v: &Value) -> Result<Limit, String> {
     let l = units::limit_from_json(v)?;
     if matches!(l, Limit::Bytes(0) | Limit::Packets(0)) {
         return Err(format!("must be > 0, got {}", json_excerpt(v)));
@@ -611,14 +472,14 @@ fn buffer(v: &Value) -> Result<Limit, String> {
 
 /// A host NIC queue: a buffer, or `"unlimited"` (a host that never drops its
 /// own packets, as htsim's hosts).
-fn nic_buffer(v: &Value) -> Result<Limit, String> {
+pub(crate) fn nic_buffer(v: &Value) -> Result<Limit, String> {
     if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
         return Ok(Limit::Bytes(u64::MAX));
     }
     buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
 }
 
-fn named<'a, T: Copy>(
+pub(crate) fn named<'a, T: Copy>(
     table: &'a [(&'a str, T)],
     what: &str,
 ) -> impl Fn(&Value) -> Result<T, String> + 'a {
@@ -640,8 +501,31 @@ fn named<'a, T: Copy>(
     }
 }
 
+/// A Poisson app's offered load: in (0, 1].
+pub(crate) fn load(v: &Value) -> Result<f64, String> {
+    let x = v
+        .as_f64()
+        .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
+    if x <= 0.0 {
+        Err(format!("must be > 0, got {}", json_excerpt(v)))
+    } else if x > 1.0 {
+        Err(format!(
+            "must be ≤ 1 (a load above the sources' edge capacity never drains), got {}",
+            json_excerpt(v)
+        ))
+    } else {
+        Ok(x)
+    }
+}
+
+/// A datagram payload: a size > 0 that fits 32 bits.
+pub(crate) fn payload_size(v: &Value) -> Result<u32, String> {
+    let s = positive_size(v)?;
+    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
+}
+
 /// A host index, range-checked when the host count is known.
-fn host(nhosts: Option<usize>) -> impl Fn(&Value) -> Result<usize, String> {
+pub(crate) fn host(nhosts: Option<usize>) -> impl Fn(&Value) -> Result<usize, String> {
     move |v| {
         let h = uint(v).map_err(|e| {
             if matches!(v, Value::Number(_)) {
@@ -665,17 +549,17 @@ fn check_host(h: u64, nhosts: Option<usize>) -> Result<usize, String> {
     }
 }
 
-/// A many-to-one app's hub and its list of peers (`aggregator`/`workers`,
-/// `client`/`servers`): both present and valid, and the hub not among its
-/// own peers.
+/// A many-to-one app's list of peers (`workers`, `servers`): present and
+/// valid, and the hub (`aggregator`, `client`; already read) not among them.
 fn fan_in(
     ctx: &mut Ctx,
     t: &Tbl,
     (hub_key, list_key): (&str, &str),
+    hub: Option<usize>,
+    list: &Option<Value>,
     nhosts: Option<usize>,
-) -> (Option<usize>, Option<Vec<(usize, String)>>) {
-    let hub = t.req(ctx, hub_key, host(nhosts));
-    let list = match t.get(list_key) {
+) -> Option<Vec<usize>> {
+    let list = match list {
         None => {
             ctx.err(t.p(list_key), "missing required key");
             None
@@ -689,7 +573,7 @@ fn fan_in(
             }
         }
     }
-    (hub, list)
+    list.map(|l| l.into_iter().map(|(h, _)| h).collect())
 }
 
 /// A list of hosts: an array of indices or a range string `"a-b"` (inclusive).
@@ -774,216 +658,50 @@ fn host_list(
 
 // --------------------------------------------------------------------- tcp
 
-/// A `[tcp]` table: every field optional; later layers override earlier.
+/// A `[tcp]` layer as read (`schema::TcpSection`), with the keys it set
+/// validly: an app's override is layered over the top-level one key by key.
 #[derive(Clone, Debug, Default)]
-struct TcpPatch {
-    cc: Option<CcKind>,
-    seg: Option<SegPolicyKind>,
-    mss: Option<u32>,
-    header: Option<u32>,
-    init_cwnd: Option<u32>,
-    init_ssthresh: Option<u32>,
-    /// Kept as a limit until the final mss is known (`"Npkt"` = N·mss).
-    rwnd: Option<Limit>,
-    rto_min: Option<SimTime>,
-    rto_init: Option<SimTime>,
-    rto_max: Option<SimTime>,
-    granularity: Option<SimTime>,
-    max_backoff: Option<u32>,
-    dupack_threshold: Option<u32>,
-    reordering: Option<Reordering>,
-    recovery: Option<LossRecovery>,
-    delayed_ack: Option<bool>,
-    delayed_ack_timeout: Option<SimTime>,
-    delayed_ack_segments: Option<u32>,
-    sack: Option<bool>,
-    sack_rescue: Option<bool>,
-    limited_transmit: Option<bool>,
-    timestamps: Option<bool>,
-    ecn: Option<bool>,
-    handshake_rtt_sample: Option<bool>,
-    cubic_fast_convergence: Option<bool>,
-    dctcp_g: Option<f64>,
-    dctcp_alpha_init: Option<f64>,
-    fast_g: Option<f64>,
-    fast_alpha_init: Option<f64>,
-    fast_wmin: Option<u32>,
-    fast_smin: Option<u32>,
-    fast_probe_segments: Option<u32>,
-    fast_probe_size: Option<u32>,
-    fast_seg_rule: Option<FastSegRule>,
-    header_compression: Option<bool>,
-    dsr_mss: Option<u32>,
-    dsr_cwnd: Option<u32>,
-    tcprand_mode: Option<TcpRandMode>,
-    tcprand_rmin: Option<u32>,
-    tcprand_theta: Option<u32>,
-    tcprand_preset: Option<&'static str>,
-    tcprand_sigma2: Option<f64>,
-    tcprand_mu: Option<f64>,
-    tcprand_v_tau: Option<f64>,
-    tcprand_v_omega: Option<f64>,
-    probretx_p: Option<f64>,
-    probretx_period: Option<SimTime>,
-    probretx_target: Option<ProbRetxTarget>,
+struct TcpLayer {
+    section: TcpSection,
+    keys: Map<String, Value>,
 }
 
-impl TcpPatch {
-    fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpPatch {
-        let Some(t) = Tbl::new(ctx, v, path) else {
-            return TcpPatch::default();
-        };
-        t.check_keys(ctx, TCP_KEYS, "");
-        TcpPatch {
-            cc: t.opt(ctx, "cc", named(CC_NAMES, "congestion control")),
-            seg: t.opt(ctx, "segment", named(SEGMENT_NAMES, "segment policy")),
-            mss: t.opt(ctx, "mss", u32_in(1)),
-            header: t.opt(ctx, "header", u32_in(0)),
-            init_cwnd: t.opt(ctx, "init_cwnd", u32_in(1)),
-            init_ssthresh: t.opt(ctx, "init_ssthresh", u32_in(2)),
-            rwnd: t.opt(ctx, "rwnd", limit),
-            rto_min: t.opt(ctx, "rto_min", time),
-            rto_init: t.opt(ctx, "rto_init", positive_time),
-            rto_max: t.opt(ctx, "rto_max", positive_time),
-            granularity: t.opt(ctx, "granularity", time),
-            max_backoff: t.opt(ctx, "max_backoff", u32_in(1)),
-            dupack_threshold: t.opt(ctx, "dupack_threshold", u32_in(1)),
-            reordering: t.opt(
-                ctx,
-                "reordering",
-                named(REORDERING_NAMES, "reordering mode"),
-            ),
-            recovery: t.opt(ctx, "recovery", named(RECOVERY_NAMES, "loss recovery")),
-            delayed_ack: t.opt(ctx, "delayed_ack", boolean),
-            delayed_ack_timeout: t.opt(ctx, "delayed_ack_timeout", time),
-            delayed_ack_segments: t.opt(ctx, "delayed_ack_segments", u32_in(1)),
-            sack: t.opt(ctx, "sack", boolean),
-            sack_rescue: t.opt(ctx, "sack_rescue", boolean),
-            limited_transmit: t.opt(ctx, "limited_transmit", boolean),
-            timestamps: t.opt(ctx, "timestamps", boolean),
-            ecn: t.opt(ctx, "ecn", boolean),
-            handshake_rtt_sample: t.opt(ctx, "handshake_rtt_sample", boolean),
-            cubic_fast_convergence: t.opt(ctx, "cubic_fast_convergence", boolean),
-            dctcp_g: t.opt(ctx, "dctcp_g", unit_fraction(false)),
-            dctcp_alpha_init: t.opt(ctx, "dctcp_alpha_init", unit_fraction(true)),
-            fast_g: t.opt(ctx, "fast_g", unit_fraction(false)),
-            fast_alpha_init: t.opt(ctx, "fast_alpha_init", unit_fraction(true)),
-            fast_wmin: t.opt(ctx, "fast_wmin", u32_in(1)),
-            fast_smin: t.opt(ctx, "fast_smin", segment_size),
-            fast_probe_segments: t.opt(ctx, "fast_probe_segments", u32_in(0)),
-            fast_probe_size: t.opt(ctx, "fast_probe_size", segment_size),
-            fast_seg_rule: t.opt(
-                ctx,
-                "fast_seg_rule",
-                named(FAST_SEG_RULES, "FaST segment rule"),
-            ),
-            header_compression: t.opt(ctx, "header_compression", boolean),
-            dsr_mss: t.opt(ctx, "dsr_mss", segment_size),
-            dsr_cwnd: t.opt(ctx, "dsr_cwnd", u32_in(2)),
-            tcprand_mode: t.opt(ctx, "tcprand_mode", named(TCPRAND_MODES, "TCPRand mode")),
-            tcprand_rmin: t.opt(ctx, "tcprand_rmin", segment_size),
-            tcprand_theta: t.opt(ctx, "tcprand_theta", segment_size),
-            tcprand_preset: t.opt(
-                ctx,
-                "tcprand_preset",
-                named(TCPRAND_PRESETS, "TCPRand preset"),
-            ),
-            tcprand_sigma2: t.opt(ctx, "tcprand_sigma2", positive_finite),
-            tcprand_mu: t.opt(ctx, "tcprand_mu", finite),
-            tcprand_v_tau: t.opt(ctx, "tcprand_v_tau", scale(false)),
-            tcprand_v_omega: t.opt(ctx, "tcprand_v_omega", scale(true)),
-            probretx_p: t.opt(ctx, "probretx_p", unit_fraction(true)),
-            probretx_period: t.opt(ctx, "probretx_period", positive_time),
-            probretx_target: t.opt(
-                ctx,
-                "probretx_target",
-                named(PROBRETX_TARGETS, "probabilistic-retransmission target"),
-            ),
+impl TcpLayer {
+    fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpLayer {
+        match schema::read_table::<TcpSection>(v, path, "", &mut ctx.errs) {
+            Some(r) => TcpLayer {
+                section: r.value,
+                keys: r
+                    .valid
+                    .into_iter()
+                    .filter_map(|k| v.get(&k).map(|x| (k, x.clone())))
+                    .collect(),
+            },
+            None => TcpLayer::default(),
         }
     }
 
-    /// `self` over `base`: fields set in `self` win.
-    fn over(&self, base: &TcpPatch) -> TcpPatch {
-        TcpPatch {
-            cc: self.cc.or(base.cc),
-            seg: self.seg.or(base.seg),
-            mss: self.mss.or(base.mss),
-            header: self.header.or(base.header),
-            init_cwnd: self.init_cwnd.or(base.init_cwnd),
-            init_ssthresh: self.init_ssthresh.or(base.init_ssthresh),
-            rwnd: self.rwnd.or(base.rwnd),
-            rto_min: self.rto_min.or(base.rto_min),
-            rto_init: self.rto_init.or(base.rto_init),
-            rto_max: self.rto_max.or(base.rto_max),
-            granularity: self.granularity.or(base.granularity),
-            max_backoff: self.max_backoff.or(base.max_backoff),
-            dupack_threshold: self.dupack_threshold.or(base.dupack_threshold),
-            reordering: self.reordering.or(base.reordering),
-            recovery: self.recovery.or(base.recovery),
-            delayed_ack: self.delayed_ack.or(base.delayed_ack),
-            delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
-            delayed_ack_segments: self.delayed_ack_segments.or(base.delayed_ack_segments),
-            sack: self.sack.or(base.sack),
-            sack_rescue: self.sack_rescue.or(base.sack_rescue),
-            limited_transmit: self.limited_transmit.or(base.limited_transmit),
-            timestamps: self.timestamps.or(base.timestamps),
-            ecn: self.ecn.or(base.ecn),
-            handshake_rtt_sample: self.handshake_rtt_sample.or(base.handshake_rtt_sample),
-            cubic_fast_convergence: self.cubic_fast_convergence.or(base.cubic_fast_convergence),
-            dctcp_g: self.dctcp_g.or(base.dctcp_g),
-            dctcp_alpha_init: self.dctcp_alpha_init.or(base.dctcp_alpha_init),
-            fast_g: self.fast_g.or(base.fast_g),
-            fast_alpha_init: self.fast_alpha_init.or(base.fast_alpha_init),
-            fast_wmin: self.fast_wmin.or(base.fast_wmin),
-            fast_smin: self.fast_smin.or(base.fast_smin),
-            fast_probe_segments: self.fast_probe_segments.or(base.fast_probe_segments),
-            fast_probe_size: self.fast_probe_size.or(base.fast_probe_size),
-            fast_seg_rule: self.fast_seg_rule.or(base.fast_seg_rule),
-            header_compression: self.header_compression.or(base.header_compression),
-            dsr_mss: self.dsr_mss.or(base.dsr_mss),
-            dsr_cwnd: self.dsr_cwnd.or(base.dsr_cwnd),
-            tcprand_mode: self.tcprand_mode.or(base.tcprand_mode),
-            tcprand_rmin: self.tcprand_rmin.or(base.tcprand_rmin),
-            tcprand_theta: self.tcprand_theta.or(base.tcprand_theta),
-            tcprand_preset: self.tcprand_preset.or(base.tcprand_preset),
-            tcprand_sigma2: self.tcprand_sigma2.or(base.tcprand_sigma2),
-            tcprand_mu: self.tcprand_mu.or(base.tcprand_mu),
-            tcprand_v_tau: self.tcprand_v_tau.or(base.tcprand_v_tau),
-            tcprand_v_omega: self.tcprand_v_omega.or(base.tcprand_v_omega),
-            probretx_p: self.probretx_p.or(base.probretx_p),
-            probretx_period: self.probretx_period.or(base.probretx_period),
-            probretx_target: self.probretx_target.or(base.probretx_target),
-        }
+    /// `self` over `base`: keys set in `self` win.
+    fn over(&self, base: &TcpLayer) -> TcpLayer {
+        let mut keys = base.keys.clone();
+        keys.extend(self.keys.clone());
+        // Every key was read on its own already, so they read together.
+        let section = serde_json::from_value(Value::Object(keys.clone())).unwrap_or_default();
+        TcpLayer { section, keys }
     }
 
-    /// Whether the patch sets any of `keys` (schema key names).
+    /// Whether the layer sets any of `keys` (schema key names).
     fn sets_any(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| match *k {
-            "mss" => self.mss.is_some(),
-            "rwnd" => self.rwnd.is_some(),
-            "rto_min" => self.rto_min.is_some(),
-            "rto_init" => self.rto_init.is_some(),
-            "rto_max" => self.rto_max.is_some(),
-            "cc" => self.cc.is_some(),
-            "segment" => self.seg.is_some(),
-            "ecn" => self.ecn.is_some(),
-            "sack" => self.sack.is_some(),
-            "recovery" => self.recovery.is_some(),
-            "fast_smin" => self.fast_smin.is_some(),
-            "fast_probe_size" => self.fast_probe_size.is_some(),
-            "dsr_mss" => self.dsr_mss.is_some(),
-            "tcprand_rmin" => self.tcprand_rmin.is_some(),
-            "tcprand_theta" => self.tcprand_theta.is_some(),
-            "tcprand_mode" => self.tcprand_mode.is_some(),
-            _ => false,
-        })
+        keys.iter().any(|k| self.keys.contains_key(*k))
     }
+}
 
+impl TcpSection {
     /// Apply over [`TcpConfig::default`].
     fn resolve(&self) -> TcpConfig {
         let d = TcpConfig::default();
         let mss = self.mss.unwrap_or(d.mss);
-        let rwnd_bytes = match self.rwnd {
+        let rwnd_bytes = match *self.rwnd {
             None => d.rwnd_bytes,
             Some(Limit::Bytes(b)) => b,
             Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
@@ -998,7 +716,7 @@ impl TcpPatch {
         TcpConfig {
             cc,
             // FaST's natural segment policy is its own.
-            seg: self.seg.unwrap_or(if cc == CcKind::Fast {
+            seg: self.segment.unwrap_or(if cc == CcKind::Fast {
                 SegPolicyKind::Fast
             } else {
                 d.seg
@@ -1008,7 +726,7 @@ impl TcpPatch {
             // per packet on the wire; an explicit `header` wins.
             header_bytes: self
                 .header
-                .unwrap_or(if self.header_compression == Some(true) {
+                .unwrap_or(if *self.header_compression == Some(true) {
                     4
                 } else {
                     d.header_bytes
@@ -1185,11 +903,24 @@ struct TopoOut {
     hosts: Option<usize>,
 }
 
-fn usize_in(min: u64) -> impl Fn(&Value) -> Result<usize, String> {
+/// A fat-tree's k: even, 2 to 1000.
+pub(crate) fn fat_tree_k(v: &Value) -> Result<usize, String> {
+    let k = uint(v)?;
+    if k < 2 || k % 2 == 1 {
+        return Err(format!("must be even and ≥ 2, got {k}"));
+    }
+    if k > 1000 {
+        return Err(format!("must be ≤ 1000, got {k}"));
+    }
+    Ok(k as usize)
+}
+
+pub(crate) fn usize_in(min: u64) -> impl Fn(&Value) -> Result<usize, String> {
     move |v| int_in(min, MAX_NODES)(v).map(|x| x as usize)
 }
 
 fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
+    use schema::Topology;
     let none = TopoOut {
         spec: None,
         hosts: None,
@@ -1197,38 +928,63 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     let Some(t) = Tbl::new(ctx, v, "topology") else {
         return none;
     };
-    let kinds: Vec<&str> = TOPO_KINDS.iter().map(|(k, _)| *k).collect();
+    let kinds = schema::TOPOLOGY_KINDS;
     let kind = t.req(ctx, "kind", |v| {
         let s = v
             .as_str()
             .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
-        TOPO_KINDS
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(k, keys)| (*k, *keys))
-            .ok_or_else(|| {
-                let hint = suggest(s, kinds.iter().copied())
-                    .map(|x| format!("did you mean '{x}'? "))
-                    .unwrap_or_default();
-                format!(
-                    "unknown topology kind '{}' ({hint}valid: {})",
-                    excerpt(s),
-                    kinds.join(", ")
-                )
-            })
+        kinds.iter().copied().find(|k| *k == s).ok_or_else(|| {
+            let hint = suggest(s, kinds.iter().copied())
+                .map(|x| format!("did you mean '{x}'? "))
+                .unwrap_or_default();
+            format!(
+                "unknown topology kind '{}' ({hint}valid: {})",
+                excerpt(s),
+                kinds.join(", ")
+            )
+        })
     });
-    let Some((kind, keys)) = kind else {
+    let Some(kind) = kind else {
         return none;
     };
-    let allowed: Vec<&str> = TOPO_COMMON.iter().chain(keys.iter()).copied().collect();
-    t.check_keys(ctx, &allowed, &format!(" for topology kind '{kind}'"));
-
-    let nic_buffer = t
-        .opt(ctx, "nic_buffer", nic_buffer)
-        .unwrap_or(DEFAULT_NIC_BUFFER);
-    let ecn_k = t.opt(ctx, "ecn_k", limit);
+    // The kind's struct (`schema::*Topology`): every unknown key and bad
+    // value reported; what follows checks presence and combinations.
+    let what = format!(" for topology kind '{kind}'");
+    let errs = &mut ctx.errs;
+    let read = match kind {
+        "star" => schema::read_table(v, "topology", &what, errs).map(|r| Topology::Star(r.value)),
+        "two_tier" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::TwoTier(r.value))
+        }
+        "fat_tree" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::FatTree(r.value))
+        }
+        "leaf_spine" => {
+            schema::read_table(v, "topology", &what, errs).map(|r| Topology::LeafSpine(r.value))
+        }
+        _ => schema::read_table(v, "topology", &what, errs).map(|r| Topology::Custom(r.value)),
+    };
+    let Some(read) = read else {
+        return none;
+    };
+    let q = match &read {
+        Topology::Star(a) => a.queues(),
+        Topology::TwoTier(a) => a.queues(),
+        Topology::FatTree(a) => a.queues(),
+        Topology::LeafSpine(a) => a.queues(),
+        Topology::Custom(a) => a.queues(),
+    };
+    let nic_buffer = q.nic_buffer.unwrap_or(DEFAULT_NIC_BUFFER);
+    let ecn_k = q.ecn_k;
     let has_buffer = t.has("buffer");
-    let buf = t.opt(ctx, "buffer", buffer);
+    let buf = q.buffer;
+    // A required key: reported when absent (a bad value is reported already).
+    fn req<T>(ctx: &mut Ctx, t: &Tbl, key: &str, x: Option<T>) -> Option<T> {
+        if !t.has(key) {
+            ctx.err(t.p(key), "missing required key");
+        }
+        x
+    }
     let mut missing = false;
     // `buffer` is required unless a kind-specific replacement is given.
     let mut need = |ctx: &mut Ctx, x: Option<Limit>, key: &str, msg: &str| -> Limit {
@@ -1242,11 +998,11 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     };
     let mut ok = true;
     let mut track = |x: Option<()>| ok &= x.is_some();
-    let params = match kind {
-        "star" => {
-            let hosts = t.req(ctx, "hosts", usize_in(2));
-            let rate = t.req(ctx, "rate", rate);
-            let delay = t.req(ctx, "delay", time);
+    let params = match read {
+        Topology::Star(a) => {
+            let hosts = req(ctx, &t, "hosts", *a.hosts);
+            let rate = req(ctx, &t, "rate", *a.rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1260,14 +1016,14 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 })
             })
         }
-        "two_tier" => {
-            let racks = t.req(ctx, "racks", usize_in(1));
-            let hpr = t.req(ctx, "hosts_per_rack", usize_in(1));
-            let host_rate = t.req(ctx, "host_rate", rate);
-            let core_rate = t.req(ctx, "core_rate", rate);
-            let delay = t.req(ctx, "delay", time);
-            let tor_b = t.opt(ctx, "tor_buffer", buffer);
-            let agg_b = t.opt(ctx, "agg_buffer", buffer);
+        Topology::TwoTier(a) => {
+            let racks = req(ctx, &t, "racks", *a.racks);
+            let hpr = req(ctx, &t, "hosts_per_rack", *a.hosts_per_rack);
+            let host_rate = req(ctx, &t, "host_rate", *a.host_rate);
+            let core_rate = req(ctx, &t, "core_rate", *a.core_rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
+            let tor_b = *a.tor_buffer;
+            let agg_b = *a.agg_buffer;
             let tor_b = need(
                 ctx,
                 tor_b.or(buf),
@@ -1280,11 +1036,11 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 "agg_buffer",
                 "missing required key (give 'agg_buffer' or the topology-wide 'buffer')",
             );
-            let tor_k = t.opt(ctx, "tor_ecn_k", limit).or(ecn_k);
-            let agg_k = t.opt(ctx, "agg_ecn_k", limit).or(ecn_k);
+            let tor_k = a.tor_ecn_k.or(ecn_k);
+            let agg_k = a.agg_ecn_k.or(ecn_k);
             // The ToR's uplink port runs at core_rate: its own buffer and K.
-            let up_b = t.opt(ctx, "uplink_buffer", buffer).unwrap_or(tor_b);
-            let up_k = t.opt(ctx, "uplink_ecn_k", limit).or(tor_k);
+            let up_b = a.uplink_buffer.unwrap_or(tor_b);
+            let up_k = a.uplink_ecn_k.or(tor_k);
             track(host_rate.map(|_| ()));
             track(core_rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1314,19 +1070,10 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 _ => None,
             }
         }
-        "fat_tree" => {
-            let k = t.req(ctx, "k", |v| {
-                let k = uint(v)?;
-                if k < 2 || k % 2 == 1 {
-                    return Err(format!("must be even and ≥ 2, got {k}"));
-                }
-                if k > 1000 {
-                    return Err(format!("must be ≤ 1000, got {k}"));
-                }
-                Ok(k as usize)
-            });
-            let rate = t.req(ctx, "rate", rate);
-            let delay = t.req(ctx, "delay", time);
+        Topology::FatTree(a) => {
+            let k = req(ctx, &t, "k", *a.k);
+            let rate = req(ctx, &t, "rate", *a.rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(rate.map(|_| ()));
             track(delay.map(|_| ()));
@@ -1340,13 +1087,13 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 })
             })
         }
-        "leaf_spine" => {
-            let leaves = t.req(ctx, "leaves", usize_in(1));
-            let spines = t.req(ctx, "spines", usize_in(1));
-            let hpl = t.req(ctx, "hosts_per_leaf", usize_in(1));
-            let host_rate = t.req(ctx, "host_rate", rate);
-            let fabric_rate = t.req(ctx, "fabric_rate", rate);
-            let delay = t.req(ctx, "delay", time);
+        Topology::LeafSpine(a) => {
+            let leaves = req(ctx, &t, "leaves", *a.leaves);
+            let spines = req(ctx, &t, "spines", *a.spines);
+            let hpl = req(ctx, &t, "hosts_per_leaf", *a.hosts_per_leaf);
+            let host_rate = req(ctx, &t, "host_rate", *a.host_rate);
+            let fabric_rate = req(ctx, &t, "fabric_rate", *a.fabric_rate);
+            let delay = req(ctx, &t, "delay", *a.delay);
             let b = need(ctx, buf, "buffer", "missing required key");
             track(host_rate.map(|_| ()));
             track(fabric_rate.map(|_| ()));
@@ -1367,9 +1114,8 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                 _ => None,
             }
         }
-        _ => {
-            // custom
-            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, buf, ecn_k, nic_buffer);
+        Topology::Custom(a) => {
+            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, &a, buf, ecn_k, nic_buffer);
             track(all_ok.then_some(()));
             if !nodes_ok {
                 // Host numbering is unknown: check names only, skip host ranges.
@@ -1459,12 +1205,14 @@ fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     }
 }
 
-/// Parse `nodes`/`links` of a custom topology. Invalid link values are
-/// replaced by placeholders so that name/connectivity checks still run;
-/// the bool says whether everything parsed.
+/// `nodes`/`links` of a custom topology (`schema::NodeSection`,
+/// `schema::LinkSection`). Invalid link values are replaced by
+/// placeholders so that name/connectivity checks still run; the bools say
+/// whether everything parsed, and whether every node did.
 fn parse_custom(
     ctx: &mut Ctx,
     t: &Tbl,
+    a: &schema::CustomTopology,
     buf: Option<Limit>,
     ecn_k: Option<Limit>,
     nic_buffer: Limit,
@@ -1472,7 +1220,13 @@ fn parse_custom(
     let mut ok = true;
     let mut nodes_ok = true;
     let mut nodes = Vec::new();
-    match t.get("nodes") {
+    // A required key of an item: reported when absent.
+    let req = |ctx: &mut Ctx, item: &Value, path: &str, key: &str| {
+        if item.get(key).is_none() {
+            ctx.err(key_path(path, key), "missing required key");
+        }
+    };
+    match &*a.nodes {
         None => {
             ctx.err(t.p("nodes"), "missing required key");
             return (None, false, false);
@@ -1480,21 +1234,15 @@ fn parse_custom(
         Some(Value::Array(items)) => {
             for (i, it) in items.iter().enumerate() {
                 let path = idx_path(&t.p("nodes"), i);
-                let Some(n) = Tbl::new(ctx, it, &path) else {
+                let Some(n) =
+                    schema::read_table::<schema::NodeSection>(it, &path, "", &mut ctx.errs)
+                else {
                     ok = false;
                     continue;
                 };
-                n.check_keys(ctx, NODE_KEYS, "");
-                let name = n.req(ctx, "name", string);
-                let kind = n.req(
-                    ctx,
-                    "kind",
-                    named(
-                        &[("host", NodeKind::Host), ("switch", NodeKind::Switch)],
-                        "node kind",
-                    ),
-                );
-                match (name, kind) {
+                req(ctx, it, &path, "name");
+                req(ctx, it, &path, "kind");
+                match (n.value.name.0, *n.value.kind) {
                     (Some(name), Some(kind)) => nodes.push(CustomNode { name, kind }),
                     (Some(name), None) => {
                         // Keep the name so links to it resolve; the kind is a placeholder.
@@ -1525,7 +1273,7 @@ fn parse_custom(
         .map(|n| n.name.as_str())
         .collect();
     let mut links = Vec::new();
-    match t.get("links") {
+    match &*a.links {
         None => {
             ctx.err(t.p("links"), "missing required key");
             ok = false;
@@ -1533,28 +1281,31 @@ fn parse_custom(
         Some(Value::Array(items)) => {
             for (i, it) in items.iter().enumerate() {
                 let path = idx_path(&t.p("links"), i);
-                let Some(l) = Tbl::new(ctx, it, &path) else {
+                let Some(l) =
+                    schema::read_table::<schema::LinkSection>(it, &path, "", &mut ctx.errs)
+                else {
                     ok = false;
                     continue;
                 };
-                l.check_keys(ctx, LINK_KEYS, "");
-                let a = l.req(ctx, "a", string);
-                let b = l.req(ctx, "b", string);
-                let r = l.req(ctx, "rate", rate);
-                let d = l.req(ctx, "delay", time);
-                let lb = l.opt(ctx, "buffer", buffer);
-                let lk = l.opt(ctx, "ecn_k", limit);
+                for key in ["a", "b", "rate", "delay"] {
+                    req(ctx, it, &path, key);
+                }
+                let l = l.value;
+                let (r, d) = (*l.rate, *l.delay);
                 ok &= r.is_some() && d.is_some();
-                let (Some(a), Some(b)) = (a, b) else {
+                let (Some(a), Some(b)) = (l.a.0, l.b.0) else {
                     ok = false;
                     continue;
                 };
                 let host_only = host_names.contains(a.as_str()) && host_names.contains(b.as_str());
-                let limit = match lb.or(buf) {
+                let limit = match l.buffer.or(buf) {
                     Some(x) => x,
                     None => {
-                        if !host_only && !l.has("buffer") {
-                            ctx.err(l.p("buffer"), "missing (no topology-wide 'buffer' either)");
+                        if !host_only && it.get("buffer").is_none() {
+                            ctx.err(
+                                key_path(&path, "buffer"),
+                                "missing (no topology-wide 'buffer' either)",
+                            );
                         }
                         if !host_only {
                             ok = false;
@@ -1569,7 +1320,7 @@ fn parse_custom(
                     delay: d.unwrap_or_default(),
                     switch_queue: QueueConfig {
                         limit,
-                        ecn_k: lk.or(ecn_k),
+                        ecn_k: l.ecn_k.or(ecn_k),
                     },
                 });
             }
@@ -1610,44 +1361,52 @@ fn parse_app(
     v: &Value,
     path: &str,
     topo: &TopoOut,
-    top_tcp: &TcpPatch,
+    top_tcp: &TcpLayer,
     scenario_stop: SimTime,
 ) -> Option<AppSpec> {
     let nhosts = topo.hosts;
     let t = Tbl::new(ctx, v, path)?;
-    let kinds: Vec<&str> = APP_KINDS.iter().map(|(k, _)| *k).collect();
-    let (kind, keys) = t.req(ctx, "kind", |v| {
+    let kinds = schema::APP_KINDS;
+    let kind = t.req(ctx, "kind", |v| {
         let s = v
             .as_str()
             .ok_or_else(|| format!("expected a string, got {}", json_excerpt(v)))?;
-        APP_KINDS
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(k, keys)| (*k, *keys))
-            .ok_or_else(|| {
-                let hint = suggest(s, kinds.iter().copied())
-                    .map(|x| format!("did you mean '{x}'? "))
-                    .unwrap_or_default();
-                format!(
-                    "unknown app kind '{}' ({hint}valid: {})",
-                    excerpt(s),
-                    kinds.join(", ")
-                )
-            })
+        kinds.iter().copied().find(|k| *k == s).ok_or_else(|| {
+            let hint = suggest(s, kinds.iter().copied())
+                .map(|x| format!("did you mean '{x}'? "))
+                .unwrap_or_default();
+            format!(
+                "unknown app kind '{}' ({hint}valid: {})",
+                excerpt(s),
+                kinds.join(", ")
+            )
+        })
     })?;
-    t.check_keys(ctx, keys, &format!(" for app kind '{kind}'"));
-    let start = t.opt(ctx, "start", time).unwrap_or(SimTime::ZERO);
-    let h = host(nhosts);
-
-    // Per-app TCP: merged over the top-level table, then over defaults.
-    let mut tcp = None;
-    if kind != "udp_cbr" {
-        let patch = match t.get("tcp") {
+    let what = format!(" for app kind '{kind}'");
+    // A required key: reported when absent (a bad value is reported already).
+    let require = |ctx: &mut Ctx, key: &str| {
+        if !t.has(key) {
+            ctx.err(t.p(key), "missing required key");
+        }
+    };
+    // The range of a host read without the topology: checked now.
+    let in_range = |ctx: &mut Ctx, key: &str, h: Option<usize>| -> Option<usize> {
+        match check_host(h? as u64, nhosts) {
+            Ok(h) => Some(h),
+            Err(m) => {
+                ctx.err(t.p(key), m);
+                None
+            }
+        }
+    };
+    // Per-app TCP: layered over the top-level table, then over defaults.
+    let tcp = |ctx: &mut Ctx, own: &Option<Value>| -> TcpConfig {
+        let layer = match own {
             Some(tv) => {
                 let tcp_path = t.p("tcp");
-                let own = TcpPatch::parse(ctx, tv, &tcp_path);
+                let own = TcpLayer::parse(ctx, tv, &tcp_path);
                 let merged = own.over(top_tcp);
-                for (key, msg, involved) in tcp_cross_checks(&merged.resolve()) {
+                for (key, msg, involved) in tcp_cross_checks(&merged.section.resolve()) {
                     if own.sets_any(involved) {
                         ctx.err(key_path(&tcp_path, key), msg);
                     }
@@ -1656,19 +1415,27 @@ fn parse_app(
             }
             None => top_tcp.clone(),
         };
-        tcp = Some(patch.resolve());
-    }
-    let tcp = tcp.unwrap_or_default();
+        layer.section.resolve()
+    };
+    // src/dst of a point-to-point app: both valid, and not the same host.
+    let pair = |ctx: &mut Ctx, src: Option<usize>, dst: Option<usize>| {
+        require(ctx, "src");
+        require(ctx, "dst");
+        let src = in_range(ctx, "src", src);
+        let dst = in_range(ctx, "dst", dst);
+        if let (Some(s), Some(d)) = (src, dst) {
+            if s == d {
+                ctx.err(t.p("dst"), format!("same host as src ({s})"));
+            }
+        }
+        (src, dst)
+    };
 
     match kind {
         "bulk" => {
-            let src = t.req(ctx, "src", &h);
-            let dst = t.req(ctx, "dst", &h);
-            if let (Some(s), Some(d)) = (src, dst) {
-                if s == d {
-                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
-                }
-            }
+            let a = schema::read_table::<schema::BulkApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            let (src, dst) = pair(ctx, *a.src, *a.dst);
             let amount = match (t.has("size"), t.has("duration")) {
                 (true, true) => {
                     ctx.err(path, "needs exactly one of 'size' or 'duration', got both");
@@ -1681,72 +1448,67 @@ fn parse_app(
                     );
                     None
                 }
-                (true, false) => t.opt(ctx, "size", positive_size).map(BulkAmount::Bytes),
-                (false, true) => t
-                    .opt(ctx, "duration", positive_time)
-                    .map(BulkAmount::Duration),
+                (true, false) => a.size.map(BulkAmount::Bytes),
+                (false, true) => a.duration.map(BulkAmount::Duration),
             };
             Some(AppSpec::Bulk {
                 src: src?,
                 dst: dst?,
                 amount: amount?,
-                start,
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
         "partition_aggregate" => {
-            let (agg, workers) = fan_in(ctx, &t, ("aggregator", "workers"), nhosts);
-            let response = t.opt(ctx, "response", positive_size).unwrap_or(10 << 10);
-            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
-            let queries = t.opt(ctx, "queries", u32_in(1)).unwrap_or(100);
-            let gap = t.opt(ctx, "gap", time).unwrap_or(SimTime::ZERO);
+            let a =
+                schema::read_table::<schema::PartitionAggregateApp>(v, path, &what, &mut ctx.errs)?
+                    .value;
+            let tcp = tcp(ctx, &a.tcp);
+            require(ctx, "aggregator");
+            let agg = in_range(ctx, "aggregator", *a.aggregator);
+            let workers = fan_in(ctx, &t, ("aggregator", "workers"), agg, &a.workers, nhosts);
             Some(AppSpec::PartitionAggregate {
                 aggregator: agg?,
-                workers: workers?.into_iter().map(|(w, _)| w).collect(),
-                response_bytes: response,
-                request_bytes: request,
-                queries,
-                gap,
-                start,
+                workers: workers?,
+                response_bytes: a.response.unwrap_or(10 << 10),
+                request_bytes: a.request.unwrap_or(64),
+                queries: a.queries.unwrap_or(100),
+                gap: a.gap.unwrap_or(SimTime::ZERO),
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
         "sync_reads" => {
-            let (client, servers) = fan_in(ctx, &t, ("client", "servers"), nhosts);
-            let sru = t.opt(ctx, "sru", positive_size).unwrap_or(256 << 10);
-            let request = t.opt(ctx, "request", positive_size).unwrap_or(64);
-            let blocks = t.opt(ctx, "blocks", u32_in(1)).unwrap_or(100);
-            let jitter = t.opt(ctx, "jitter", time).unwrap_or(SimTime::ZERO);
+            let a =
+                schema::read_table::<schema::SyncReadsApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            require(ctx, "client");
+            let client = in_range(ctx, "client", *a.client);
+            let servers = fan_in(ctx, &t, ("client", "servers"), client, &a.servers, nhosts);
             Some(AppSpec::SyncReads {
                 client: client?,
-                servers: servers?.into_iter().map(|(s, _)| s).collect(),
-                sru_bytes: sru,
-                request_bytes: request,
-                blocks,
-                jitter,
-                start,
+                servers: servers?,
+                sru_bytes: a.sru.unwrap_or(256 << 10),
+                request_bytes: a.request.unwrap_or(64),
+                blocks: a.blocks.unwrap_or(100),
+                jitter: a.jitter.unwrap_or(SimTime::ZERO),
+                start: a.start.unwrap_or(SimTime::ZERO),
                 tcp,
             })
         }
-        "poisson" => parse_poisson(ctx, &t, path, topo, tcp, start, scenario_stop)
-            .map(|p| AppSpec::Poisson(Box::new(p))),
+        "poisson" => {
+            let a = schema::read_table::<schema::PoissonApp>(v, path, &what, &mut ctx.errs)?.value;
+            let tcp = tcp(ctx, &a.tcp);
+            parse_poisson(ctx, &t, &a, path, topo, tcp, scenario_stop)
+                .map(|p| AppSpec::Poisson(Box::new(p)))
+        }
         _ => {
             // udp_cbr
-            let src = t.req(ctx, "src", &h);
-            let dst = t.req(ctx, "dst", &h);
-            if let (Some(s), Some(d)) = (src, dst) {
-                if s == d {
-                    ctx.err(t.p("dst"), format!("same host as src ({s})"));
-                }
-            }
-            let r = t.req(ctx, "rate", rate);
-            let payload = t
-                .opt(ctx, "payload", |v| {
-                    let s = positive_size(v)?;
-                    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
-                })
-                .unwrap_or(1460);
-            let stop = t.opt(ctx, "stop", time).unwrap_or(scenario_stop);
+            let a = schema::read_table::<schema::UdpCbrApp>(v, path, &what, &mut ctx.errs)?.value;
+            let start = a.start.unwrap_or(SimTime::ZERO);
+            let (src, dst) = pair(ctx, *a.src, *a.dst);
+            require(ctx, "rate");
+            let stop = a.stop.unwrap_or(scenario_stop);
             if stop <= start && (t.has("stop") || t.has("start")) {
                 ctx.err(
                     t.p(if t.has("stop") { "stop" } else { "start" }),
@@ -1756,8 +1518,8 @@ fn parse_app(
             Some(AppSpec::UdpCbr {
                 src: src?,
                 dst: dst?,
-                rate_bps: r?,
-                payload_bytes: payload,
+                rate_bps: (*a.rate)?,
+                payload_bytes: a.payload.unwrap_or(1460),
                 start,
                 stop,
             })
@@ -1935,38 +1697,28 @@ pub fn parse_cdf_table(v: &Value) -> Result<(FlowSizeCdf, String), Vec<ScenarioE
 fn parse_poisson(
     ctx: &mut Ctx,
     t: &Tbl,
+    a: &schema::PoissonApp,
     path: &str,
     topo: &TopoOut,
     tcp: TcpConfig,
-    start: SimTime,
     scenario_stop: SimTime,
 ) -> Option<PoissonSpec> {
-    let load = t.req(ctx, "load", |v| {
-        let x = v
-            .as_f64()
-            .ok_or_else(|| format!("expected a number in (0, 1], got {}", json_excerpt(v)))?;
-        if x <= 0.0 {
-            Err(format!("must be > 0, got {}", json_excerpt(v)))
-        } else if x > 1.0 {
-            Err(format!(
-                "must be ≤ 1 (a load above the sources' edge capacity never drains), got {}",
-                json_excerpt(v)
-            ))
-        } else {
-            Ok(x)
-        }
-    });
+    let start = a.start.unwrap_or(SimTime::ZERO);
+    if !t.has("load") {
+        ctx.err(t.p("load"), "missing required key");
+    }
+    let load = *a.load;
     let cdf = parse_cdf(ctx, t, path);
     let all = topo.hosts.map(|n| (0..n).collect::<Vec<_>>());
-    let list = |ctx: &mut Ctx, key: &str| -> Option<Vec<usize>> {
-        match t.get(key) {
+    let list = |ctx: &mut Ctx, key: &str, given: &Option<Value>| -> Option<Vec<usize>> {
+        match given {
             None => all.clone(),
             Some(v) => host_list(ctx, v, &t.p(key), topo.hosts)
                 .map(|l| l.into_iter().map(|(h, _)| h).collect()),
         }
     };
-    let sources = list(ctx, "sources");
-    let destinations = list(ctx, "destinations");
+    let sources = list(ctx, "sources", &a.sources);
+    let destinations = list(ctx, "destinations", &a.destinations);
     if let (Some(s), Some(d)) = (&sources, &destinations) {
         if d.len() == 1 && s.contains(&d[0]) {
             ctx.err(
@@ -1979,7 +1731,7 @@ fn parse_poisson(
         }
     }
     let duration = match t.get("duration") {
-        Some(_) => t.opt(ctx, "duration", positive_time),
+        Some(_) => *a.duration, // None: already reported
         None => {
             if scenario_stop <= start {
                 ctx.err(
@@ -1992,7 +1744,7 @@ fn parse_poisson(
             }
         }
     };
-    let max_flows = t.opt(ctx, "flows", |v| int_in(1, u64::MAX)(v));
+    let max_flows = *a.flows;
     // Edge capacity of each source: the rate of its access link(s).
     let spec = topo.spec.as_ref()?;
     let host_nodes = spec.hosts();
@@ -2025,31 +1777,90 @@ fn parse_poisson(
 
 // -------------------------------------------------------------- top level
 
+/// `[trace]` (`schema::TraceSection`): `interval` required, `queues`
+/// checked against the topology's queues.
+fn parse_trace(ctx: &mut Ctx, v: &Value, topo: &TopoOut) -> Option<TraceConfig> {
+    let r = schema::read_table::<schema::TraceSection>(v, "trace", "", &mut ctx.errs)?;
+    let interval = match *r.value.interval {
+        None if v.get("interval").is_none() => {
+            ctx.err("trace.interval", "missing required key");
+            None
+        }
+        x => x, // None: already reported
+    };
+    let flows = r.value.flows.unwrap_or(true);
+    let nqueues = topo.spec.as_ref().map(|s| 2 * s.links.len());
+    let queues: Option<Vec<usize>> = match &*r.value.queues {
+        None => Some(Vec::new()),
+        Some(Value::String(w)) if w == "all" => Some((0..nqueues.unwrap_or(0)).collect()),
+        Some(Value::String(w)) if w == "switches" => topo.spec.as_ref().map(|sp| {
+            sp.links
+                .iter()
+                .enumerate()
+                .flat_map(|(i, l)| {
+                    let a = (sp.nodes[l.a].kind == NodeKind::Switch).then_some(2 * i);
+                    let b = (sp.nodes[l.b].kind == NodeKind::Switch).then_some(2 * i + 1);
+                    a.into_iter().chain(b)
+                })
+                .collect()
+        }),
+        Some(Value::Array(items)) => {
+            let mut out = Vec::new();
+            let mut ok = true;
+            for (i, it) in items.iter().enumerate() {
+                match it.as_u64() {
+                    Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => out.push(q as usize),
+                    _ => {
+                        ok = false;
+                        ctx.err(
+                            idx_path("trace.queues", i),
+                            format!(
+                                "expected a queue id (the queue_id column, 0 to {}), got {}",
+                                nqueues.unwrap_or(1).saturating_sub(1),
+                                units::json_excerpt(it)
+                            ),
+                        );
+                    }
+                }
+            }
+            ok.then_some(out)
+        }
+        Some(other) => {
+            ctx.err(
+                "trace.queues",
+                format!(
+                    "expected \"all\", \"switches\" or a list of queue ids, got {}",
+                    units::json_excerpt(other)
+                ),
+            );
+            None
+        }
+    };
+    Some(TraceConfig {
+        interval: interval?,
+        flows,
+        queues: queues?,
+    })
+}
+
 /// Parse and validate a scenario document (a JSON value). Returns every
 /// problem found, each with its field path.
 pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
     let mut ctx = Ctx { errs: Vec::new() };
-    let Some(t) = Tbl::new(&mut ctx, doc, "") else {
+    // The document's own keys (`schema::Document`); each section is then
+    // read on its own, so that all its problems are reported.
+    let Some(read) = schema::read_table::<schema::Document>(doc, "", "", &mut ctx.errs) else {
         return Err(ctx.errs);
     };
-    t.check_keys(&mut ctx, TOP_KEYS, "");
+    let d = read.value;
+    let name = d.name.0.clone().unwrap_or_else(|| "scenario".into());
+    let seed = d.seed.unwrap_or(1);
+    let stop = d.stop.unwrap_or(SimTime::from_secs(10));
+    let l2_overhead = d.l2_overhead.unwrap_or(0);
+    let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
+    let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
 
-    let name = t
-        .opt(&mut ctx, "name", string)
-        .unwrap_or_else(|| "scenario".into());
-    let seed = t.opt(&mut ctx, "seed", uint).unwrap_or(1);
-    let stop = t
-        .opt(&mut ctx, "stop", positive_time)
-        .unwrap_or(SimTime::from_secs(10));
-    let l2_overhead = t.opt(&mut ctx, "l2_overhead", u32_in(0)).unwrap_or(0);
-    let switch_delay = t
-        .opt(&mut ctx, "switch_delay", time)
-        .unwrap_or(SimTime::ZERO);
-    let host_jitter = t
-        .opt(&mut ctx, "host_jitter", time)
-        .unwrap_or(SimTime::ZERO);
-
-    let topo = match t.get("topology") {
+    let topo = match &*d.topology {
         Some(v) => parse_topology(&mut ctx, v),
         None => {
             ctx.err("topology", "missing required key");
@@ -2060,126 +1871,58 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
         }
     };
 
-    let routing = match t.get("routing") {
+    let routing = match &*d.routing {
         None => Some(RoutingMode::Ecmp),
-        Some(v) => Tbl::new(&mut ctx, v, "routing").and_then(|r| parse_routing(&mut ctx, &r)),
+        Some(v) => parse_routing(&mut ctx, v),
     };
 
     // [pcap] hosts = [...]: capture points on these hosts' interfaces.
-    let pcap_hosts = match t.get("pcap") {
+    let pcap_hosts = match &*d.pcap {
         None => Some(Vec::new()),
-        Some(v) => Tbl::new(&mut ctx, v, "pcap").and_then(|r| {
-            r.check_keys(&mut ctx, &["hosts"], "");
-            match r.get("hosts") {
+        Some(v) => schema::read_table::<schema::PcapSection>(v, "pcap", "", &mut ctx.errs)
+            .and_then(|r| match &*r.value.hosts {
                 None => {
                     ctx.err("pcap.hosts", "missing required key");
                     None
                 }
                 Some(h) => host_list(&mut ctx, h, "pcap.hosts", topo.hosts)
                     .map(|l| l.into_iter().map(|(h, _)| h).collect()),
-            }
-        }),
+            }),
     };
 
-    // trace = { interval = "1ms", flows = true, queues = "all" | "switches" | [ids] }
-    let trace = match t.get("trace") {
+    let trace = match &*d.trace {
         None => Some(None),
-        Some(v) => Tbl::new(&mut ctx, v, "trace").and_then(|r| {
-            r.check_keys(&mut ctx, &["interval", "flows", "queues"], "");
-            let interval = match r.get("interval") {
-                None => {
-                    ctx.err("trace.interval", "missing required key");
-                    None
-                }
-                Some(_) => r.opt(&mut ctx, "interval", positive_time),
-            };
-            let flows = r.opt(&mut ctx, "flows", boolean).unwrap_or(true);
-            let nqueues = topo.spec.as_ref().map(|s| 2 * s.links.len());
-            let queues: Option<Vec<usize>> = match r.get("queues") {
-                None => Some(Vec::new()),
-                Some(Value::String(w)) if w == "all" => Some((0..nqueues.unwrap_or(0)).collect()),
-                Some(Value::String(w)) if w == "switches" => topo.spec.as_ref().map(|sp| {
-                    sp.links
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, l)| {
-                            let a = (sp.nodes[l.a].kind == NodeKind::Switch).then_some(2 * i);
-                            let b = (sp.nodes[l.b].kind == NodeKind::Switch).then_some(2 * i + 1);
-                            a.into_iter().chain(b)
-                        })
-                        .collect()
-                }),
-                Some(Value::Array(items)) => {
-                    let mut out = Vec::new();
-                    let mut ok = true;
-                    for (i, it) in items.iter().enumerate() {
-                        match it.as_u64() {
-                            Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => {
-                                out.push(q as usize)
-                            }
-                            _ => {
-                                ok = false;
-                                ctx.err(
-                                    idx_path("trace.queues", i),
-                                    format!(
-                                        "expected a queue id (the queue_id column, 0 to {}), got {}",
-                                        nqueues.unwrap_or(1).saturating_sub(1),
-                                        units::json_excerpt(it)
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    ok.then_some(out)
-                }
-                Some(other) => {
-                    ctx.err(
-                        "trace.queues",
-                        format!(
-                            "expected \"all\", \"switches\" or a list of queue ids, got {}",
-                            units::json_excerpt(other)
-                        ),
-                    );
-                    None
-                }
-            };
-            match (interval, queues) {
-                (Some(interval), Some(queues)) => Some(Some(TraceConfig {
-                    interval,
-                    flows,
-                    queues,
-                })),
-                _ => None,
-            }
-        }),
+        Some(v) => parse_trace(&mut ctx, v, &topo).map(Some),
     };
 
     // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
-    let limits = match t.get("limits") {
+    let limits = match &*d.limits {
         None => Some(crate::limits::Limits::default()),
-        Some(v) => Tbl::new(&mut ctx, v, "limits").map(|r| {
-            r.check_keys(&mut ctx, &["memory", "events"], "");
-            let d = crate::limits::Limits::default();
-            crate::limits::Limits {
-                memory: r.opt(&mut ctx, "memory", positive_size).unwrap_or(d.memory),
-                events: r.opt(&mut ctx, "events", event_count).unwrap_or(d.events),
-            }
-        }),
+        Some(v) => {
+            schema::read_table::<schema::LimitsSection>(v, "limits", "", &mut ctx.errs).map(|r| {
+                let d = crate::limits::Limits::default();
+                crate::limits::Limits {
+                    memory: r.value.memory.unwrap_or(d.memory),
+                    events: r.value.events.unwrap_or(d.events),
+                }
+            })
+        }
     };
 
-    let top_tcp = match t.get("tcp") {
+    let top_tcp = match &*d.tcp {
         Some(v) => {
-            let p = TcpPatch::parse(&mut ctx, v, "tcp");
-            for (key, msg, _) in tcp_cross_checks(&p.resolve()) {
+            let p = TcpLayer::parse(&mut ctx, v, "tcp");
+            for (key, msg, _) in tcp_cross_checks(&p.section.resolve()) {
                 ctx.err(key_path("tcp", key), msg);
             }
             p
         }
-        None => TcpPatch::default(),
+        None => TcpLayer::default(),
     };
 
     let mut apps = Vec::new();
-    match t.get("apps") {
+    match &*d.apps {
+        None if doc.get("apps").is_some() => {} // already reported
         None => ctx.err("apps", "missing required key"),
         Some(Value::Array(items)) => {
             if items.is_empty() {
@@ -2591,7 +2334,7 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        let keys = TCP_KEYS.iter().copied();
+        let keys = schema::struct_fields::<TcpSection>().iter().copied();
         assert_eq!(suggest("rto_mn", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
         assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));
@@ -2812,7 +2555,9 @@ mod tests {
                         })
                     });
                     assert!(
-                        e.path == DOCUMENT || TOP_KEYS.contains(&root) || in_doc,
+                        e.path == DOCUMENT
+                            || schema::struct_fields::<schema::Document>().contains(&root)
+                            || in_doc,
                         "problem at {:?} names no field of the document: {}",
                         e.path,
                         e.message

@@ -1,0 +1,1208 @@
+//! The scenario schema, declared once: serde-derived section structs
+//! (`deny_unknown_fields`) whose field types are *value kinds* — a parser
+//! built on `units.rs` plus its JSON Schema. [`json_schema`] generates the
+//! JSON Schema (schemars) that the Python builders and the key tables of
+//! `docs/scenario.md` are checked against (`tests/test_schema.py`).
+//!
+//! Reading a section ([`read_table`]) reports every problem of the table,
+//! not just the first: unknown keys (with a "did you mean"), then each bad
+//! value at its field path (`serde_path_to_error`); a bad key is dropped
+//! and the rest read again. Checks across fields run afterwards, on the
+//! resolved configuration (`scenario.rs`).
+
+use super::{self as sc, key_path, ScenarioError, DOCUMENT};
+use crate::config::{
+    CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
+    SegPolicyKind, TcpRandMode,
+};
+use crate::text::suggest;
+use crate::time::SimTime;
+use crate::units;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, Visitor};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::marker::PhantomData;
+
+// ------------------------------------------------------------ value kinds
+
+/// A kind of value: how a JSON value is read into `Out` (every message a
+/// reason, ready to follow a field path) and how the schema describes it.
+pub trait Kind {
+    type Out: Clone + fmt::Debug;
+    fn read(v: &Value) -> Result<Self::Out, String>;
+    /// Name in the schema's `$defs` (shared kinds) — or `None` to inline.
+    fn name() -> Option<Cow<'static, str>>;
+    /// Its schema; `title` is the short type docs/scenario.md's tables show.
+    fn schema(g: &mut SchemaGenerator) -> Schema;
+}
+
+/// An optional key of kind `K`: absent → `None`. Unlike `Option<T>`, an
+/// explicit JSON `null` is read by `K` (and rejected there with its reason).
+pub struct Opt<K: Kind>(pub Option<K::Out>, PhantomData<K>);
+
+impl<K: Kind> Default for Opt<K> {
+    fn default() -> Self {
+        Opt(None, PhantomData)
+    }
+}
+
+impl<K: Kind> Clone for Opt<K> {
+    fn clone(&self) -> Self {
+        Opt(self.0.clone(), PhantomData)
+    }
+}
+
+impl<K: Kind> fmt::Debug for Opt<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<K: Kind> std::ops::Deref for Opt<K> {
+    type Target = Option<K::Out>;
+    fn deref(&self) -> &Option<K::Out> {
+        &self.0
+    }
+}
+
+impl<'de, K: Kind> Deserialize<'de> for Opt<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        K::read(&v)
+            .map(|x| Opt(Some(x), PhantomData))
+            .map_err(de::Error::custom)
+    }
+}
+
+impl<K: Kind> JsonSchema for Opt<K> {
+    fn inline_schema() -> bool {
+        K::name().is_none()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        K::name().unwrap_or(Cow::Borrowed("inline"))
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        K::schema(g)
+    }
+}
+
+/// A value kind with a shared definition in the schema.
+macro_rules! kind {
+    ($(#[$m:meta])* $name:ident => $out:ty, $read:expr, $title:expr, $schema:tt) => {
+        $(#[$m])*
+        pub struct $name;
+        impl Kind for $name {
+            type Out = $out;
+            fn read(v: &Value) -> Result<$out, String> {
+                ($read)(v)
+            }
+            fn name() -> Option<Cow<'static, str>> {
+                Some(Cow::Borrowed(stringify!($name)))
+            }
+            fn schema(_: &mut SchemaGenerator) -> Schema {
+                let mut s = json_schema!($schema);
+                s.insert("title".into(), $title.into());
+                s
+            }
+        }
+    };
+}
+
+/// `true` or `false`.
+pub struct Bool;
+
+impl Kind for Bool {
+    type Out = bool;
+    fn read(v: &Value) -> Result<bool, String> {
+        sc::boolean(v)
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"title": "bool", "type": "boolean"})
+    }
+}
+kind!(
+    /// A time ≥ 0 with its unit.
+    Time => SimTime, sc::time, "time",
+    {"type": "string", "description": "a time with its unit: \"50us\", \"1.5ms\", \"2s\" (ps, ns, us, ms, s)"}
+);
+kind!(
+    /// A time > 0 with its unit.
+    PositiveTime => SimTime, sc::positive_time, "time > 0",
+    {"type": "string", "description": "a time > 0 with its unit: \"50us\", \"1.5ms\", \"2s\""}
+);
+kind!(
+    /// A queue or window limit: bytes or packets.
+    LimitValue => Limit, sc::limit, "limit",
+    {"type": ["string", "integer"], "minimum": 0,
+     "description": "a size (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+);
+kind!(
+    /// A size in bytes that fits a segment (> 0, < 4 GiB).
+    SegmentSize => u32, sc::segment_size, "size > 0",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0 that fits a segment: \"100B\", \"1KB\", or an integer number of bytes"}
+);
+kind!(
+    /// A number in [0, 1], or a fraction string.
+    Fraction => f64, sc::unit_fraction(true), "number in [0, 1]",
+    {"type": ["number", "string"], "minimum": 0, "maximum": 1,
+     "description": "a number in [0, 1] or a fraction string like \"1/16\""}
+);
+kind!(
+    /// A number in (0, 1], or a fraction string.
+    PositiveFraction => f64, sc::unit_fraction(false), "number in (0, 1]",
+    {"type": ["number", "string"], "exclusiveMinimum": 0, "maximum": 1,
+     "description": "a number in (0, 1] or a fraction string like \"1/16\""}
+);
+kind!(
+    /// Any finite number.
+    Number => f64, sc::finite, "number", {"type": "number"}
+);
+kind!(
+    /// A finite number > 0.
+    PositiveNumber => f64, sc::positive_finite, "number > 0", {"type": "number", "exclusiveMinimum": 0}
+);
+kind!(
+    /// A scale factor > 0, or "inf".
+    Scale => f64, sc::scale(false), "number > 0 or \"inf\"",
+    {"type": ["number", "string"], "description": "a number > 0, or \"inf\""}
+);
+kind!(
+    /// A scale factor ≥ 0, or "inf".
+    ScaleOrZero => f64, sc::scale(true), "number ≥ 0 or \"inf\"",
+    {"type": ["number", "string"], "description": "a number ≥ 0, or \"inf\""}
+);
+
+kind!(
+    /// Any string.
+    Text => String, sc::string, "string", {"type": "string"}
+);
+kind!(
+    /// An integer ≥ 0 (64 bits).
+    UInt => u64, sc::uint, "integer ≥ 0", {"type": "integer", "minimum": 0}
+);
+kind!(
+    /// A size in bytes > 0.
+    PositiveSize => u64, sc::positive_size, "size > 0",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0: \"32KB\", \"1.5MB\", \"16GB\", or an integer number of bytes"}
+);
+kind!(
+    /// A count that may be written as a float (`1e12`).
+    EventCount => u64, sc::event_count, "whole number",
+    {"type": "number", "minimum": 1, "description": "a whole number from 1 to 1e19, such as 1e12"}
+);
+kind!(
+    /// A list of hosts (checked against the topology afterwards).
+    HostList => Value, |v: &Value| Ok(v.clone()), "host list",
+    {"type": ["array", "string"], "items": {"type": "integer", "minimum": 0},
+     "description": "host indices: a non-empty list without repeats, or an inclusive range string \"a-b\""}
+);
+
+/// A nested table, read on its own by its section struct `T` (so that all
+/// its problems are reported, each at its path): the parent keeps the value.
+pub struct Table<T>(PhantomData<T>);
+
+impl<T: JsonSchema> Kind for Table<T> {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        let mut s = g.subschema_for::<T>();
+        s.insert("title".into(), "table".into());
+        s
+    }
+}
+
+/// `apps`: a list of app tables, each read on its own (`scenario.rs`
+/// dispatches on its `kind`).
+pub struct AppList;
+
+impl Kind for AppList {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "title": "array of tables",
+            "type": "array",
+            "minItems": 1,
+            "items": g.subschema_for::<App>(),
+        })
+    }
+}
+
+/// An integer in `[MIN, 2³² − 1]`.
+pub struct Int<const MIN: u32>;
+
+impl<const MIN: u32> Kind for Int<MIN> {
+    type Out = u32;
+    fn read(v: &Value) -> Result<u32, String> {
+        sc::u32_in(MIN)(v)
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "title": format!("integer ≥ {MIN}"),
+            "type": "integer", "minimum": MIN, "maximum": u32::MAX,
+        })
+    }
+}
+
+/// One of a fixed set of names (case-insensitive), from a table of
+/// `(name, value)` in `scenario.rs`.
+macro_rules! choice {
+    ($(#[$m:meta])* $name:ident => $out:ty, $table:expr, $what:expr) => {
+        $(#[$m])*
+        pub struct $name;
+        impl Kind for $name {
+            type Out = $out;
+            fn read(v: &Value) -> Result<$out, String> {
+                sc::named($table, $what)(v)
+            }
+            fn name() -> Option<Cow<'static, str>> {
+                None
+            }
+            fn schema(_: &mut SchemaGenerator) -> Schema {
+                let names: Vec<&str> = $table.iter().map(|(n, _)| *n).collect();
+                json_schema!({"title": "name", "type": "string", "enum": names})
+            }
+        }
+    };
+}
+
+choice!(RoutingModeName => RoutingMode, sc::ROUTING_NAMES, "routing mode");
+choice!(NodeKindName => NodeKind, sc::NODE_KINDS, "node kind");
+choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
+choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
+choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
+choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
+choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
+choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
+choice!(TcpRandPreset => &'static str, sc::TCPRAND_PRESETS, "TCPRand preset");
+choice!(
+    ProbRetxTargetName => ProbRetxTarget,
+    sc::PROBRETX_TARGETS,
+    "probabilistic-retransmission target"
+);
+
+// --------------------------------------------------------------- top level
+
+/// A dcnsim scenario document (docs/scenario.md).
+// `topology` and `apps` are required: scenario.rs reports them missing and
+// goes on checking the rest, so they are optional to serde.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["topology", "apps"]))]
+pub struct Document {
+    /// label in outputs (the Rust core defaults to `"scenario"`; the Python front supplies the file stem)
+    #[schemars(extend("x-default" = "file stem / `\"scenario\"`"))]
+    pub name: Opt<Text>,
+    /// master seed (CLI `--seed` / `run(seed=)` override it)
+    #[schemars(extend("x-default" = "1"))]
+    pub seed: Opt<UInt>,
+    /// simulation ends here at the latest
+    #[schemars(extend("x-default" = "`\"10s\"`"))]
+    pub stop: Opt<PositiveTime>,
+    /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG). 0 matches the ns-2/ns-3 setups of the papers
+    #[schemars(extend("x-default" = "0"))]
+    pub l2_overhead: Opt<Int<0>>,
+    /// per-switch processing delay
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub switch_delay: Opt<Time>,
+    /// host timing noise: a packet that finds its host's NIC idle starts after U[0, host_jitter]; back-to-back packets are not delayed, so line rate is kept. Zero is fully deterministic like ns-2/ns-3/htsim; a few µs breaks drop-tail phase lock-out (Floyd & Jacobson 1991)
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub host_jitter: Opt<Time>,
+    /// `hosts = [0, 3]` (list or range string): write a pcap trace of each listed host's interface (`h0.pcap`, …; see below)
+    #[schemars(extend("x-default" = "none"))]
+    pub pcap: Opt<Table<PcapSection>>,
+    /// time series: `interval` (time, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` or a list of `queue_id`s: occupancy in bytes and packets). Tables `flow_ts` and `queue_ts`, one row per sample from t = 0
+    #[schemars(extend("x-default" = "none"))]
+    pub trace: Opt<Table<TraceSection>>,
+    /// see below
+    #[schemars(extend("x-default" = "required"))]
+    pub topology: Opt<Table<Topology>>,
+    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. See docs/model.md, Routing
+    #[schemars(extend("x-default" = "`{mode = \"ecmp\"}`"))]
+    pub routing: Opt<Table<RoutingSection>>,
+    /// defaults for every TCP flow of every app
+    #[schemars(extend("x-default" = "see below"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// the traffic
+    #[schemars(extend("x-default" = "required, ≥ 1"))]
+    pub apps: Opt<AppList>,
+    /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
+    #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
+    pub limits: Opt<Table<LimitsSection>>,
+}
+
+/// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with
+/// `mode = "flowlet"`.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoutingSection {
+    /// `single` (one shortest path), `ecmp` (per-flow hash), `rps` (random packet spraying), `flowlet`
+    #[schemars(extend("x-default" = "`\"ecmp\"`"))]
+    pub mode: Opt<RoutingModeName>,
+    /// ECMP only: false gives every switch the same hash (hash polarisation)
+    #[schemars(extend("x-default" = "true"))]
+    pub salt: Opt<Bool>,
+    /// flowlet only: a pause longer than this starts a new flowlet with a random next hop
+    #[schemars(extend("x-default" = "`\"500us\"`"))]
+    pub flowlet_gap: Opt<PositiveTime>,
+}
+
+/// `[pcap]`: capture points on these hosts' interfaces.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["hosts"]))]
+pub struct PcapSection {
+    /// the hosts whose interface is captured (`h{i}.pcap`)
+    #[schemars(extend("x-default" = "required"))]
+    pub hosts: Opt<HostList>,
+}
+
+/// `[trace]`: time series sampled every `interval`.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["interval"]))]
+pub struct TraceSection {
+    /// the sampling interval
+    #[schemars(extend("x-default" = "required"))]
+    pub interval: Opt<PositiveTime>,
+    /// every TCP flow's delivered bytes, cwnd, ssthresh, SRTT (table `flow_ts`)
+    #[schemars(extend("x-default" = "true"))]
+    pub flows: Opt<Bool>,
+    /// queue occupancy in bytes and packets (table `queue_ts`) of `"all"`, `"switches"` or a list of `queue_id`s
+    #[schemars(extend("x-default" = "none"))]
+    pub queues: Opt<QueueSelection>,
+}
+
+/// `[limits]`: the guard of `limits.rs`, checked before a run.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSection {
+    /// the most memory the run may need (estimated before it starts)
+    #[schemars(extend("x-default" = "`\"16GB\"`"))]
+    pub memory: Opt<PositiveSize>,
+    /// the most events the run may need
+    #[schemars(extend("x-default" = "1e12"))]
+    pub events: Opt<EventCount>,
+}
+
+kind!(
+    /// Which queues a trace samples (checked against the topology afterwards).
+    QueueSelection => Value, |v: &Value| Ok(v.clone()), "queues",
+    {"anyOf": [{"type": "string", "enum": ["all", "switches"]},
+               {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+);
+
+// ---------------------------------------------------------------- topology
+
+/// The topology kinds, dispatched on `kind`.
+pub const TOPOLOGY_KINDS: &[&str] = &["star", "two_tier", "fat_tree", "leaf_spine", "custom"];
+
+kind!(
+    /// A queue limit > 0.
+    Buffer => Limit, sc::buffer, "limit > 0",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0 (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+);
+kind!(
+    /// A host's NIC queue: a limit > 0 or "unlimited".
+    NicBuffer => Limit, sc::nic_buffer, "limit > 0 or \"unlimited\"",
+    {"type": ["string", "integer"], "minimum": 1,
+     "description": "a size > 0, a packet count (\"100pkt\"), or \"unlimited\""}
+);
+kind!(
+    /// A host count ≥ 2 (at most the node limit).
+    HostCount => usize, sc::usize_in(2), "integer ≥ 2", {"type": "integer", "minimum": 2}
+);
+kind!(
+    /// A count ≥ 1 of racks, leaves, spines, hosts (at most the node limit).
+    NodeCount => usize, sc::usize_in(1), "integer ≥ 1", {"type": "integer", "minimum": 1}
+);
+kind!(
+    /// A fat-tree's k: even, 2 to 1000.
+    FatTreeK => usize, sc::fat_tree_k, "even integer ≥ 2",
+    {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2}
+);
+
+/// A list of tables of `T`, each read on its own (`scenario.rs`).
+pub struct ListOf<T>(PhantomData<T>);
+
+impl<T: JsonSchema> Kind for ListOf<T> {
+    type Out = Value;
+    fn read(v: &Value) -> Result<Value, String> {
+        Ok(v.clone())
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({"title": "array of tables", "type": "array", "items": g.subschema_for::<T>()})
+    }
+}
+
+/// The queue keys every topology kind accepts, as `scenario.rs` reads them.
+pub struct Queues {
+    pub buffer: Option<Limit>,
+    pub ecn_k: Option<Limit>,
+    pub nic_buffer: Option<Limit>,
+}
+
+/// A topology kind's struct: `kind` and the common queue keys, then its own.
+macro_rules! topology {
+    ($(#[$m:meta])* $name:ident, $kind:literal, $buffer_default:literal { $($body:tt)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            /// the topology kind
+            #[schemars(extend("const" = $kind, "x-default" = "required"))]
+            pub kind: Opt<Tag>,
+            /// per-port switch egress buffer
+            #[schemars(extend("x-default" = $buffer_default))]
+            pub buffer: Opt<Buffer>,
+            /// ECN marking threshold K of the switch ports (absent: no marking)
+            #[schemars(extend("x-default" = "none"))]
+            pub ecn_k: Opt<LimitValue>,
+            /// the hosts' own egress queue, never ECN-marking
+            #[schemars(extend("x-default" = "`\"100pkt\"`"))]
+            pub nic_buffer: Opt<NicBuffer>,
+            $($body)*
+        }
+        impl $name {
+            pub fn queues(&self) -> Queues {
+                Queues {
+                    buffer: *self.buffer,
+                    ecn_k: *self.ecn_k,
+                    nic_buffer: *self.nic_buffer,
+                }
+            }
+        }
+    };
+}
+
+topology!(
+    /// `kind = "star"`: hosts 0..hosts-1 on one switch `"sw"`.
+    StarTopology, "star", "required" {
+        /// number of hosts
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts: Opt<HostCount>,
+        /// rate of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "two_tier"`: racks of hosts under ToRs, ToRs under one `"agg"`.
+    TwoTierTopology, "two_tier", "required unless `tor_buffer` and `agg_buffer` are given" {
+        /// number of racks (ToR switches)
+        #[schemars(extend("x-default" = "required"))]
+        pub racks: Opt<NodeCount>,
+        /// hosts under each ToR
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts_per_rack: Opt<NodeCount>,
+        /// host–ToR rate
+        #[schemars(extend("x-default" = "required"))]
+        pub host_rate: Opt<Rate>,
+        /// ToR–agg rate
+        #[schemars(extend("x-default" = "required"))]
+        pub core_rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+        /// every ToR egress port's buffer
+        #[schemars(extend("x-default" = "`buffer`"))]
+        pub tor_buffer: Opt<Buffer>,
+        /// every agg port's buffer
+        #[schemars(extend("x-default" = "`buffer`"))]
+        pub agg_buffer: Opt<Buffer>,
+        /// ECN threshold of the ToR ports
+        #[schemars(extend("x-default" = "`ecn_k`"))]
+        pub tor_ecn_k: Opt<LimitValue>,
+        /// ECN threshold of the agg ports
+        #[schemars(extend("x-default" = "`ecn_k`"))]
+        pub agg_ecn_k: Opt<LimitValue>,
+        /// the ToR's port towards agg (it runs at `core_rate`)
+        #[schemars(extend("x-default" = "`tor_buffer`"))]
+        pub uplink_buffer: Opt<Buffer>,
+        /// ECN threshold of the ToR's port towards agg
+        #[schemars(extend("x-default" = "`tor_ecn_k`"))]
+        pub uplink_ecn_k: Opt<LimitValue>,
+    }
+);
+
+topology!(
+    /// `kind = "fat_tree"`: Al-Fares k-ary fat-tree, k³/4 hosts.
+    FatTreeTopology, "fat_tree", "required" {
+        /// the arity k
+        #[schemars(extend("x-default" = "required"))]
+        pub k: Opt<FatTreeK>,
+        /// rate of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "leaf_spine"`: every leaf connects to every spine.
+    LeafSpineTopology, "leaf_spine", "required" {
+        /// number of leaf switches
+        #[schemars(extend("x-default" = "required"))]
+        pub leaves: Opt<NodeCount>,
+        /// number of spine switches
+        #[schemars(extend("x-default" = "required"))]
+        pub spines: Opt<NodeCount>,
+        /// hosts under each leaf
+        #[schemars(extend("x-default" = "required"))]
+        pub hosts_per_leaf: Opt<NodeCount>,
+        /// host–leaf rate
+        #[schemars(extend("x-default" = "required"))]
+        pub host_rate: Opt<Rate>,
+        /// leaf–spine rate
+        #[schemars(extend("x-default" = "required"))]
+        pub fabric_rate: Opt<Rate>,
+        /// one-way propagation delay of every link
+        #[schemars(extend("x-default" = "required"))]
+        pub delay: Opt<Time>,
+    }
+);
+
+topology!(
+    /// `kind = "custom"`: named nodes and the links between them.
+    CustomTopology, "custom", "required unless every link sets its own" {
+        /// the nodes, hosts numbered in the order listed
+        #[schemars(extend("x-default" = "required"))]
+        pub nodes: Opt<ListOf<NodeSection>>,
+        /// the links
+        #[schemars(extend("x-default" = "required"))]
+        pub links: Opt<ListOf<LinkSection>>,
+    }
+);
+
+/// One node of a custom topology.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["name", "kind"]))]
+pub struct NodeSection {
+    /// unique, non-empty
+    #[schemars(extend("x-default" = "required"))]
+    pub name: Opt<Text>,
+    /// `host` or `switch`
+    #[schemars(extend("x-default" = "required"))]
+    pub kind: Opt<NodeKindName>,
+}
+
+/// One link of a custom topology.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["a", "b", "rate", "delay"]))]
+pub struct LinkSection {
+    /// a node's name
+    #[schemars(extend("x-default" = "required"))]
+    pub a: Opt<Text>,
+    /// the other node's name
+    #[schemars(extend("x-default" = "required"))]
+    pub b: Opt<Text>,
+    /// the link's rate
+    #[schemars(extend("x-default" = "required"))]
+    pub rate: Opt<Rate>,
+    /// one-way propagation delay
+    #[schemars(extend("x-default" = "required"))]
+    pub delay: Opt<Time>,
+    /// the switch side's buffer
+    #[schemars(extend("x-default" = "the topology's `buffer`"))]
+    pub buffer: Opt<Buffer>,
+    /// the switch side's ECN threshold
+    #[schemars(extend("x-default" = "the topology's `ecn_k`"))]
+    pub ecn_k: Opt<LimitValue>,
+}
+
+/// The topology: its `kind` selects which keys it takes.
+// One per parse (scenario.rs reads into it): its size does not matter.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(clippy::large_enum_variant)]
+pub enum Topology {
+    Star(StarTopology),
+    TwoTier(TwoTierTopology),
+    FatTree(FatTreeTopology),
+    LeafSpine(LeafSpineTopology),
+    Custom(CustomTopology),
+}
+
+// -------------------------------------------------------------------- apps
+
+/// The app kinds, dispatched on `kind` (a table's other keys depend on it).
+pub const APP_KINDS: &[&str] = &[
+    "bulk",
+    "partition_aggregate",
+    "sync_reads",
+    "udp_cbr",
+    "poisson",
+];
+
+kind!(
+    /// An app's `kind` (read by hand in `scenario.rs`, before the table).
+    Tag => Value, |v: &Value| Ok(v.clone()), "name", {"type": "string"}
+);
+kind!(
+    /// A host index (its range is checked against the topology afterwards).
+    Host => usize, sc::host(None), "host", {"type": "integer", "minimum": 0}
+);
+kind!(
+    /// A rate > 0 with its unit.
+    Rate => u64, sc::rate, "rate",
+    {"type": "string", "description": "a rate with its unit: \"1Gbps\", \"100Mbps\", \"1e9bps\""}
+);
+kind!(
+    /// A UDP payload: a size > 0 below 4 GiB.
+    Payload => u32, sc::payload_size, "size > 0",
+    {"type": ["string", "integer"], "minimum": 1}
+);
+kind!(
+    /// A Poisson app's offered load per source access link.
+    Load => f64, sc::load, "number in (0, 1]",
+    {"type": "number", "exclusiveMinimum": 0, "maximum": 1}
+);
+kind!(
+    /// A count ≥ 1 (64 bits).
+    Count => u64, |v: &Value| sc::int_in(1, u64::MAX)(v), "integer ≥ 1",
+    {"type": "integer", "minimum": 1}
+);
+kind!(
+    /// A flow-size CDF: a built-in name or `[size, probability]` points
+    /// (read with `cdf_file` and `sampling` in `scenario.rs`).
+    Cdf => Value, |v: &Value| Ok(v.clone()), "CDF",
+    {"anyOf": [{"type": "string", "enum": crate::cdf::BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>()},
+               {"type": "array", "items": {"type": "array", "prefixItems": [
+                   {"type": ["number", "string"]}, {"type": "number", "minimum": 0, "maximum": 1}]}}]}
+);
+kind!(
+    /// A path (read with the CDF in `scenario.rs`).
+    PathText => Value, |v: &Value| Ok(v.clone()), "path", {"type": "string"}
+);
+kind!(
+    /// How a CDF's sizes are drawn (read with the CDF in `scenario.rs`).
+    SamplingName => Value, |v: &Value| Ok(v.clone()), "name",
+    {"type": "string", "enum": ["linear", "step"]}
+);
+
+/// `kind = "bulk"`: one TCP flow from `src` to `dst` (≠ `src`) of exactly
+/// one of `size` or `duration`.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "src", "dst"]))]
+pub struct BulkApp {
+    /// `"bulk"`
+    #[schemars(extend("const" = "bulk", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// sending host
+    #[schemars(extend("x-default" = "required"))]
+    pub src: Opt<Host>,
+    /// receiving host (≠ `src`)
+    #[schemars(extend("x-default" = "required"))]
+    pub dst: Opt<Host>,
+    /// bytes to send (exactly one of `size`, `duration`)
+    #[schemars(extend("x-default" = "none"))]
+    pub size: Opt<PositiveSize>,
+    /// send for this long (exactly one of `size`, `duration`)
+    #[schemars(extend("x-default" = "none"))]
+    pub duration: Opt<PositiveTime>,
+}
+
+/// `kind = "partition_aggregate"`: queries fanned out to `workers`, each
+/// answering `response` bytes.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "aggregator", "workers"]))]
+pub struct PartitionAggregateApp {
+    /// `"partition_aggregate"`
+    #[schemars(extend("const" = "partition_aggregate", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// the host that sends the queries (not one of its workers)
+    #[schemars(extend("x-default" = "required"))]
+    pub aggregator: Opt<Host>,
+    /// the hosts that answer
+    #[schemars(extend("x-default" = "required"))]
+    pub workers: Opt<HostList>,
+    /// bytes each worker answers
+    #[schemars(extend("x-default" = "`\"10KB\"`"))]
+    pub response: Opt<PositiveSize>,
+    /// bytes of each request
+    #[schemars(extend("x-default" = "`\"64B\"`"))]
+    pub request: Opt<PositiveSize>,
+    /// queries, one after the other
+    #[schemars(extend("x-default" = "100"))]
+    pub queries: Opt<Int<1>>,
+    /// time between the end of a query and the next
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub gap: Opt<Time>,
+}
+
+/// `kind = "sync_reads"`: blocks striped over `servers`, each answering
+/// `sru` bytes; the next block is requested when the last answer arrives.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "client", "servers"]))]
+pub struct SyncReadsApp {
+    /// `"sync_reads"`
+    #[schemars(extend("const" = "sync_reads", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when the app starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// the reading host (not one of its servers)
+    #[schemars(extend("x-default" = "required"))]
+    pub client: Opt<Host>,
+    /// the hosts that answer
+    #[schemars(extend("x-default" = "required"))]
+    pub servers: Opt<HostList>,
+    /// server request unit: bytes each server answers per block
+    #[schemars(extend("x-default" = "`\"256KB\"`"))]
+    pub sru: Opt<PositiveSize>,
+    /// bytes of each request
+    #[schemars(extend("x-default" = "`\"64B\"`"))]
+    pub request: Opt<PositiveSize>,
+    /// blocks read, one after the other
+    #[schemars(extend("x-default" = "100"))]
+    pub blocks: Opt<Int<1>>,
+    /// each request waits U[0, jitter]
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub jitter: Opt<Time>,
+}
+
+/// `kind = "udp_cbr"`: constant-bit-rate UDP (not a TCP app: no `tcp`).
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "src", "dst", "rate"]))]
+pub struct UdpCbrApp {
+    /// `"udp_cbr"`
+    #[schemars(extend("const" = "udp_cbr", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// sending host
+    #[schemars(extend("x-default" = "required"))]
+    pub src: Opt<Host>,
+    /// receiving host (≠ `src`)
+    #[schemars(extend("x-default" = "required"))]
+    pub dst: Opt<Host>,
+    /// sending rate
+    #[schemars(extend("x-default" = "required"))]
+    pub rate: Opt<Rate>,
+    /// bytes per datagram
+    #[schemars(extend("x-default" = "1460"))]
+    pub payload: Opt<Payload>,
+    /// when sending starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// when sending stops (after `start`)
+    #[schemars(extend("x-default" = "the scenario's `stop`"))]
+    pub stop: Opt<Time>,
+}
+
+/// `kind = "poisson"`: open-loop flow arrivals at a target load.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["kind", "load"]))]
+pub struct PoissonApp {
+    /// `"poisson"`
+    #[schemars(extend("const" = "poisson", "x-default" = "required"))]
+    pub kind: Opt<Tag>,
+    /// overrides of the top-level `[tcp]` keys for this app's flows
+    #[schemars(extend("x-default" = "none"))]
+    pub tcp: Opt<Table<TcpSection>>,
+    /// when arrivals start
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub start: Opt<Time>,
+    /// offered load per source access link (pFabric's definition)
+    #[schemars(extend("x-default" = "required"))]
+    pub load: Opt<Load>,
+    /// flow sizes: a built-in workload or `[size, probability]` points (exactly one of `cdf`, `cdf_file`)
+    #[schemars(extend("x-default" = "none"))]
+    pub cdf: Opt<Cdf>,
+    /// flow sizes from a text file of `size probability` lines
+    #[schemars(extend("x-default" = "none"))]
+    pub cdf_file: Opt<PathText>,
+    /// `linear` (piecewise linear between points) or `step` (only the listed sizes)
+    #[schemars(extend("x-default" = "`\"linear\"`"))]
+    pub sampling: Opt<SamplingName>,
+    /// sending hosts
+    #[schemars(extend("x-default" = "every host"))]
+    pub sources: Opt<HostList>,
+    /// receiving hosts
+    #[schemars(extend("x-default" = "every host"))]
+    pub destinations: Opt<HostList>,
+    /// arrivals stop after this long
+    #[schemars(extend("x-default" = "until the scenario's `stop`"))]
+    pub duration: Opt<PositiveTime>,
+    /// arrivals stop after this many
+    #[schemars(extend("x-default" = "unlimited"))]
+    pub flows: Opt<Count>,
+}
+
+/// One `[[apps]]` table: its `kind` selects which keys it takes.
+// scenario.rs dispatches on `kind` itself, and reads the kind's struct.
+// Never built (it only names the choice in the schema): no size concern.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code, clippy::large_enum_variant)]
+pub enum App {
+    Bulk(BulkApp),
+    PartitionAggregate(PartitionAggregateApp),
+    SyncReads(SyncReadsApp),
+    UdpCbr(UdpCbrApp),
+    Poisson(PoissonApp),
+}
+
+// -------------------------------------------------------------------- [tcp]
+
+/// `[tcp]`, and an app's `tcp = {…}` override: every key optional; a layer
+/// overrides the one below it key by key, and what no layer sets takes
+/// its default (`x-default`).
+// Defaults and cross-key checks: `TcpSection::resolve`, `tcp_cross_checks`
+// in scenario.rs.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TcpSection {
+    /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`
+    #[schemars(extend("x-default" = "`\"newreno\"`"))]
+    pub cc: Opt<Cc>,
+    /// segment-size policy: `fixed`, `fast`, `dsr`, `tcprand`
+    #[schemars(extend("x-default" = "`\"fixed\"`; `\"fast\"` when `cc = \"fast\"`"))]
+    pub segment: Opt<Segment>,
+    /// payload bytes per full segment
+    #[schemars(extend("x-default" = "1460"))]
+    pub mss: Opt<Int<1>>,
+    /// TCP/IP header bytes per packet (data and ACKs)
+    #[schemars(extend("x-default" = "40; 4 with `header_compression`"))]
+    pub header: Opt<Int<0>>,
+    /// Kulkarni §4.3 header compression (RFC 1144 style): `header` becomes 4 bytes unless `header` is given, which wins
+    #[schemars(extend("x-default" = "false"))]
+    pub header_compression: Opt<Bool>,
+    /// initial window, segments
+    #[schemars(extend("x-default" = "2"))]
+    pub init_cwnd: Opt<Int<1>>,
+    /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)
+    #[schemars(extend("x-default" = "unbounded"))]
+    pub init_ssthresh: Opt<Int<2>>,
+    /// receiver window (size or `"Npkt"` = N·mss). It also bounds cwnd, so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it
+    #[schemars(extend("x-default" = "`\"1MB\"`"))]
+    pub rwnd: Opt<LimitValue>,
+    /// RFC 6298 lower bound
+    #[schemars(extend("x-default" = "`\"200ms\"`"))]
+    pub rto_min: Opt<Time>,
+    /// RTO before any RTT sample
+    #[schemars(extend("x-default" = "`\"1s\"`"))]
+    pub rto_init: Opt<PositiveTime>,
+    /// upper bound
+    #[schemars(extend("x-default" = "`\"60s\"`"))]
+    pub rto_max: Opt<PositiveTime>,
+    /// clock granularity G of RFC 6298
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub granularity: Opt<Time>,
+    /// RTO backoff cap (× RTO)
+    #[schemars(extend("x-default" = "64"))]
+    pub max_backoff: Opt<Int<1>>,
+    /// duplicate ACKs that trigger fast retransmit
+    #[schemars(extend("x-default" = "3"))]
+    pub dupack_threshold: Opt<Int<1>>,
+    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300). docs/model.md
+    #[schemars(extend("x-default" = "`\"fixed\"`"))]
+    pub reordering: Opt<ReorderingName>,
+    /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
+    #[schemars(extend("x-default" = "`\"dupack\"`"))]
+    pub recovery: Opt<RecoveryName>,
+    /// ACK every `delayed_ack_segments` segments or after `delayed_ack_timeout`
+    #[schemars(extend("x-default" = "false"))]
+    pub delayed_ack: Opt<Bool>,
+    /// the delayed-ACK timer
+    #[schemars(extend("x-default" = "`\"40ms\"`"))]
+    pub delayed_ack_timeout: Opt<Time>,
+    /// segments per delayed ACK
+    #[schemars(extend("x-default" = "2"))]
+    pub delayed_ack_segments: Opt<Int<1>>,
+    /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
+    #[schemars(extend("x-default" = "false"))]
+    pub sack: Opt<Bool>,
+    /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
+    #[schemars(extend("x-default" = "false"))]
+    pub sack_rescue: Opt<Bool>,
+    /// RFC 3042: on each of the first two duplicate ACKs send one new segment if the flight stays ≤ cwnd + 2·SMSS (cwnd unchanged)
+    #[schemars(extend("x-default" = "false"))]
+    pub limited_transmit: Opt<Bool>,
+    /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
+    #[schemars(extend("x-default" = "true"))]
+    pub timestamps: Opt<Bool>,
+    /// ECT on data, ECE echo, CWR (RFC 3168)
+    #[schemars(extend("x-default" = "false; true for `dctcp` and `fast`"))]
+    pub ecn: Opt<Bool>,
+    /// connection setup is instantaneous, but its RTT sample (the unloaded path RTT) seeds SRTT, as a real three-way handshake would
+    #[schemars(extend("x-default" = "true"))]
+    pub handshake_rtt_sample: Opt<Bool>,
+    /// CUBIC: RFC 9438 §4.7 fast convergence (C = 0.4 and β = 0.7 are fixed)
+    #[schemars(extend("x-default" = "true"))]
+    pub cubic_fast_convergence: Opt<Bool>,
+    /// DCTCP: gain g of α ← (1 − g)·α + g·F (RFC 8257)
+    #[schemars(extend("x-default" = "0.0625"))]
+    pub dctcp_g: Opt<PositiveFraction>,
+    /// DCTCP: α before the first window of feedback
+    #[schemars(extend("x-default" = "1"))]
+    pub dctcp_alpha_init: Opt<Fraction>,
+    /// FaST: gain g of α (SPEC §2.1 eq. 2)
+    #[schemars(extend("x-default" = "0.0625"))]
+    pub fast_g: Opt<PositiveFraction>,
+    /// FaST: α before the first window of feedback
+    #[schemars(extend("x-default" = "1"))]
+    pub fast_alpha_init: Opt<Fraction>,
+    /// FaST: Wmin, segments; below it the flow keeps Wmin smaller segments in flight
+    #[schemars(extend("x-default" = "2"))]
+    pub fast_wmin: Opt<Int<1>>,
+    /// FaST: smallest payload S_min (eq. 9)
+    #[schemars(extend("x-default" = "`\"100B\"`"))]
+    pub fast_smin: Opt<SegmentSize>,
+    /// FaST: probing stage, the first m new segments of a connection (0 = no probing) …
+    #[schemars(extend("x-default" = "3"))]
+    pub fast_probe_segments: Opt<Int<0>>,
+    /// … carry this many payload bytes
+    #[schemars(extend("x-default" = "`fast_smin`"))]
+    pub fast_probe_size: Opt<SegmentSize>,
+    /// FaST eq. (9): `continuous` (seg = MSS·vwnd/Wmin below Wmin) or `literal` (seg = MSS·min(1, vwnd))
+    #[schemars(extend("x-default" = "`\"continuous\"`"))]
+    pub fast_seg_rule: Opt<FastSegRuleName>,
+    /// DSR (`segment = "dsr"`): MSS_dsr, the segment size a connection starts with
+    #[schemars(extend("x-default" = "`\"50B\"`"))]
+    pub dsr_mss: Opt<SegmentSize>,
+    /// DSR: cwnd_dsr, the window in segments of the current size at which segments grow
+    #[schemars(extend("x-default" = "50"))]
+    pub dsr_cwnd: Opt<Int<2>>,
+    /// probabilistic retransmission: probability p per run of the retransmit thread (the dissertation's value is 0.001)
+    #[schemars(extend("x-default" = "0 (off)"))]
+    pub probretx_p: Opt<Fraction>,
+    /// … the thread runs once per period while data is unacknowledged
+    #[schemars(extend("x-default" = "`\"20us\"`"))]
+    pub probretx_period: Opt<PositiveTime>,
+    /// … the segment it retransmits: `highest` (highest-sequence unacknowledged) or `lowest` (the one at snd_una)
+    #[schemars(extend("x-default" = "`\"highest\"`"))]
+    pub probretx_target: Opt<ProbRetxTargetName>,
+    /// TCPRand (`segment = "tcprand"`): `static` (fixed rMin) or `adaptive` (Algorithm 1 on CUBIC's state)
+    #[schemars(extend("x-default" = "`\"static\"`"))]
+    pub tcprand_mode: Opt<TcpRandModeName>,
+    /// static mode: the smallest payload rMin; payloads ~ U[rMin, `mss`]
+    #[schemars(extend("x-default" = "`\"200B\"`"))]
+    pub tcprand_rmin: Opt<SegmentSize>,
+    /// adaptive mode: θ, the floor of rMin
+    #[schemars(extend("x-default" = "`\"200B\"`"))]
+    pub tcprand_theta: Opt<SegmentSize>,
+    /// adaptive mode: (σ², μ, v_τ, v_ω) = `default` (1, 1, 1, 1), `conservative` (1, 1, ∞, 1) or `aggressive` (1, 0, 1, 0)
+    #[schemars(extend("x-default" = "`\"default\"`"))]
+    pub tcprand_preset: Opt<TcpRandPreset>,
+    /// σ², the variance of Φ (> 0)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_sigma2: Opt<PositiveNumber>,
+    /// μ, the mean of Φ (any finite number)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_mu: Opt<Number>,
+    /// v_τ > 0 or `"inf"`: trigger point τ = W_max − (W_max − α)/v_τ (`"inf"` → τ = W_max)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_v_tau: Opt<Scale>,
+    /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
+    #[schemars(extend("x-default" = "preset"))]
+    pub tcprand_v_omega: Opt<ScaleOrZero>,
+}
+
+// ------------------------------------------------------------------ reading
+
+/// The keys of a serde-derived struct, in declaration order (what serde
+/// passes to `deserialize_struct`): the candidates of "did you mean".
+pub(crate) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Probe<'a>(&'a mut &'static [&'static str]);
+    impl<'de> Deserializer<'de> for Probe<'_> {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(de::Error::custom("probed"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Probe(&mut fields));
+    fields
+}
+
+/// A table read into `T`, with the keys that were read without problems
+/// (what an override layers over: `scenario.rs` merges them).
+pub(crate) struct Read<T> {
+    pub value: T,
+    pub valid: Vec<String>,
+}
+
+/// Read the table `v` at `path` into the serde-derived `T`, reporting
+/// every problem into `errs`: not a table, each unknown key (`what`
+/// qualifies the message, e.g. " for app kind 'bulk'"), each bad value.
+/// Returns `None` only when `v` is not a table or `T` cannot be built from
+/// its valid keys (a required key is missing or bad).
+pub(crate) fn read_table<T: DeserializeOwned>(
+    v: &Value,
+    path: &str,
+    what: &str,
+    errs: &mut Vec<ScenarioError>,
+) -> Option<Read<T>> {
+    let Value::Object(map) = v else {
+        errs.push(ScenarioError {
+            path: if path.is_empty() { DOCUMENT } else { path }.into(),
+            message: format!("expected a table, got {}", units::json_type(v)),
+        });
+        return None;
+    };
+    let keys = struct_fields::<T>();
+    let mut dropped = BTreeSet::new();
+    for k in map.keys() {
+        if !keys.contains(&k.as_str()) {
+            let hint = suggest(k, keys.iter().copied())
+                .map(|s| format!(" (did you mean '{s}'?)"))
+                .unwrap_or_default();
+            errs.push(ScenarioError {
+                path: key_path(path, k),
+                message: format!("unknown key{what}{hint}"),
+            });
+            dropped.insert(k.as_str());
+        }
+    }
+    // The table without the keys at fault; borrowed while there are none
+    // (the usual case: no copy of a large topology or app list).
+    let without = |dropped: &BTreeSet<&str>| -> Value {
+        Value::Object(
+            map.iter()
+                .filter(|(k, _)| !dropped.contains(k.as_str()))
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect(),
+        )
+    };
+    let mut copy = (!dropped.is_empty()).then(|| without(&dropped));
+    // Each round either succeeds or drops the key at fault: at most one
+    // round per key, plus one.
+    loop {
+        match serde_path_to_error::deserialize::<_, T>(copy.as_ref().unwrap_or(v)) {
+            Ok(value) => {
+                let valid = map
+                    .keys()
+                    .filter(|k| !dropped.contains(k.as_str()))
+                    .cloned()
+                    .collect();
+                return Some(Read { value, valid });
+            }
+            Err(e) => {
+                let mut at = path.to_string();
+                let mut first = None;
+                for seg in e.path().iter() {
+                    match seg {
+                        serde_path_to_error::Segment::Map { key } => {
+                            first.get_or_insert_with(|| key.clone());
+                            at = key_path(&at, key);
+                        }
+                        serde_path_to_error::Segment::Seq { index } => {
+                            at = format!("{at}[{index}]");
+                        }
+                        _ => {}
+                    }
+                }
+                errs.push(ScenarioError {
+                    path: if at.is_empty() { DOCUMENT.into() } else { at },
+                    message: e.into_inner().to_string(),
+                });
+                match first.and_then(|k| map.get_key_value(&k)) {
+                    Some((k, _)) if dropped.insert(k.as_str()) => copy = Some(without(&dropped)),
+                    _ => return None,
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------- schema
+
+/// The scenario's JSON Schema (draft 2020-12) as pretty-printed JSON text:
+/// `_core.schema()` in Python, `dcnsim schema` on the command line.
+/// The root is [`Document`]; section structs are `$defs` (`TcpSection`,
+/// …), as is a value kind shared by many keys (`Time`, `LimitValue`, …).
+/// `title` is a key's short type and `x-default` its default, as
+/// docs/scenario.md's tables state them.
+pub fn json_schema() -> String {
+    let mut root = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Document>();
+    root.insert("title".into(), "dcnsim scenario".into());
+    serde_json::to_string_pretty(&root).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_listed_in_order() {
+        let f = struct_fields::<TcpSection>();
+        assert_eq!(f.first(), Some(&"cc"));
+        assert!(f.contains(&"tcprand_v_omega"));
+    }
+
+    #[test]
+    fn schema_lists_every_key() {
+        let s: Value = serde_json::from_str(&json_schema()).unwrap();
+        let props = s["$defs"]["TcpSection"]["properties"].as_object().unwrap();
+        let keys: Vec<&str> = props.keys().map(String::as_str).collect();
+        assert_eq!(keys, struct_fields::<TcpSection>());
+    }
+}
