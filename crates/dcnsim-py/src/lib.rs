@@ -30,7 +30,10 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
         if let Some(s) = seed {
             cfg.seed = s;
         }
-        Ok::<_, Vec<problems::Pair>>((dcnsim::run(&cfg), cfg.seed))
+        // The run-time memory guard's stop is a problem at `limits.memory`
+        // like the pre-run estimate's refusal, not a panic.
+        let res = dcnsim::try_run(&cfg).map_err(|e| vec![("limits.memory".to_string(), e)])?;
+        Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
     });
     match r {
         Ok((res, seed)) => tables::results_into_py(py, res, seed),
