@@ -40,9 +40,9 @@ use crate::config::{
     LossRecovery, ProbRetxParams, ProbRetxTarget, Reordering, TcpConfig, MAX_REORDERING,
 };
 use crate::net::{flags, Packet, PktKind};
-use crate::rng::Rng;
-use crate::sim::{Fire, LazyTimer};
-use crate::time::SimTime;
+use crate::sim::queue::{Fire, LazyTimer};
+use crate::sim::rng::Rng;
+use crate::sim::time::SimTime;
 use cc::{AckInfo, Cc, CcState, LossKind};
 use echo::{EchoAction, EchoMode, EcnEcho};
 pub use io::{TcpIo, TcpOut, TcpTimer};

@@ -15,8 +15,8 @@
 //! original's send time); in RACK mode this stands in for the DSACK
 //! signal of RFC 8985 §6.2 step 4 that widens the reordering window.
 
-use crate::sim::LazyTimer;
-use crate::time::SimTime;
+use crate::sim::queue::LazyTimer;
+use crate::sim::time::SimTime;
 
 /// What the flow's RACK timer is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

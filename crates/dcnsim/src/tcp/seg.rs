@@ -16,7 +16,7 @@
 use super::cc::fast::fast_segment;
 use super::cc::CcState;
 use crate::config::{FastParams, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams};
-use crate::rng::Rng;
+use crate::sim::rng::Rng;
 use rand::RngCore;
 
 /// What a policy may read about the sender when sizing the next segment.
@@ -309,7 +309,7 @@ mod tests {
             ..TcpConfig::default()
         };
         let mut p = SegPolicy::new(&cfg);
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let sizes: Vec<u32> = (0..5)
             .map(|i| p.next_payload(&view(3000, Some(750), i, 1 << 20), &mut rng))
             .collect();
@@ -379,7 +379,7 @@ mod tests {
         }
         assert_eq!(sizes, vec![50, 100, 200, 400, 800, 1024]);
         assert_eq!(p.name(), "dsr");
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let v = SegView {
             smss: 200,
             ..view(10_000, None, 9, 1 << 20)
@@ -532,7 +532,7 @@ mod tests {
         };
         let mut p = SegPolicy::new(&cfg);
         assert_eq!(p.name(), "tcprand");
-        let mut rng = crate::rng::stream(7, crate::rng::Stream::Flow, 3);
+        let mut rng = crate::sim::rng::stream(7, crate::sim::rng::Stream::Flow, 3);
         let n = 200_000;
         let mut hist = vec![0u32; (M + 1) as usize];
         for _ in 0..n {
@@ -574,7 +574,7 @@ mod tests {
             ..TcpConfig::default()
         };
         let mut p = SegPolicy::new(&cfg);
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let v = |cwnd| SegView {
             w_max: Some(100 * M),
             epoch_start_cwnd: Some(70 * M),
