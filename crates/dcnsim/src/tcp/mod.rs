@@ -26,7 +26,7 @@
 //!
 //! Kulkarni's mechanisms (SPEC §2.3): probabilistic retransmission (a
 //! per-flow "retransmit thread", [`ProbRetxParams`]), Dynamic Segment
-//! Resizing (a segment policy, [`seg::dsr_resize`]) and the timeout
+//! Resizing (a segment policy, [`seg::dsr::dsr_resize`]) and the timeout
 //! taxonomy: every RTO is classified ABTT or IBTT by where it falls in the
 //! application's message (block), and by how many duplicate ACKs preceded it.
 
