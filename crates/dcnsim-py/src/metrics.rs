@@ -1,12 +1,12 @@
 //! Numbers derived from results that Python and the Rust tests share: one
-//! definition each, in `dcnsim::results`.
+//! definition each, in `dcnsim::stats::results`.
 
 use pyo3::prelude::*;
 
 /// Jain's fairness index (Σx)² / (n·Σx²); NaN for no values or all zeros.
 #[pyfunction]
 pub fn jain(values: Vec<f64>) -> f64 {
-    dcnsim::results::jain(&values)
+    dcnsim::stats::results::jain(&values)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use dcnsim::results::{Column, Dtype, Results, TABLE_SCHEMA};
+use dcnsim::stats::results::{Column, Dtype, Results, TABLE_SCHEMA};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};

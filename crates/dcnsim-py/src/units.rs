@@ -1,9 +1,9 @@
-//! The scenario loader's unit parsers (`dcnsim::units`), for Python: one
+//! The scenario loader's unit parsers (`dcnsim::scenario::units`), for Python: one
 //! parser for scenario files, the command line and `dcnsim.units`. Errors
 //! are `ValueError` with the loader's reason text (without a field path).
 
 use dcnsim::config::Limit;
-use dcnsim::units;
+use dcnsim::scenario::units;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

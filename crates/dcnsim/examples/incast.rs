@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let buf: u64 = args.get(1).map_or(32, |s| s.parse().unwrap());

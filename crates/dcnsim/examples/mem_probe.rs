@@ -53,7 +53,7 @@ fn main() {
         }
         std::process::exit(2)
     });
-    let est = dcnsim::limits::estimate(&cfg);
+    let est = dcnsim::stats::limits::estimate(&cfg);
     let base = CUR.load(Relaxed);
     PEAK.store(base, Relaxed);
     let mut w = dcnsim::guarded_world(&cfg);
@@ -62,8 +62,8 @@ fn main() {
     let mut max_acc = 0usize;
     loop {
         t += dt;
-        let more = w.run_until(dcnsim::time::SimTime(t));
-        let acc = dcnsim::limits::accounted(&w);
+        let more = w.run_until(dcnsim::sim::time::SimTime(t));
+        let acc = dcnsim::stats::limits::accounted(&w);
         max_acc = max_acc.max(acc.total());
         println!(
             "t={:.6}s flows={} live={} pending_events={} heap={} accounted={} {:?}",
@@ -94,10 +94,10 @@ fn main() {
     println!(
         "peak heap {} B ({}), max accounted {} B, estimate {} B ({}) {:?}, flows {}",
         peak,
-        dcnsim::limits::fmt_bytes(peak as u64),
+        dcnsim::stats::limits::fmt_bytes(peak as u64),
         max_acc,
         est.memory(),
-        dcnsim::limits::fmt_bytes(est.memory()),
+        dcnsim::stats::limits::fmt_bytes(est.memory()),
         est,
         r.table("flows").unwrap().rows()
     );

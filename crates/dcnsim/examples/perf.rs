@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
 fn main() {
     let n = 64;
     let topo = star(n + 1, GBPS, SimTime::from_us(25), Limit::Bytes(100 * 1024));

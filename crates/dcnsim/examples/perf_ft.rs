@@ -4,9 +4,9 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::rng::mix64;
-use dcnsim::time::SimTime;
-use dcnsim::topology::{fat_tree, FatTreeParams};
+use dcnsim::net::topology::{fat_tree, FatTreeParams};
+use dcnsim::sim::rng::mix64;
+use dcnsim::sim::time::SimTime;
 fn main() {
     let k: usize = std::env::args().nth(1).map_or(8, |s| s.parse().unwrap());
     let ms: u64 = std::env::args().nth(2).map_or(100, |s| s.parse().unwrap());

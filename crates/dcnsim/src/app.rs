@@ -10,9 +10,9 @@
 use crate::cdf::FlowSizeCdf;
 use crate::config::{AppSpec, BulkAmount, PoissonSpec, TcpConfig};
 use crate::net::{Packet, PktKind};
-use crate::rng::{stream, Rng, Stream};
+use crate::sim::rng::{stream, Rng, Stream};
+use crate::sim::time::{tx_time, SimTime};
 use crate::tcp::TcpFlow;
-use crate::time::{tx_time, SimTime};
 use rand::Rng as _;
 
 /// What an application may do to the rest of the simulation — its only

@@ -6,7 +6,7 @@
 //! in base units: times in picoseconds ([`SimTime`]), rates in bit/s,
 //! sizes in bytes.
 
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// A limit that may be given in bytes or in packets (`"32KB"` / `"100pkt"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,27 +2,23 @@
 //! network transport. Pure Rust; the Python front lives in `dcnsim-py`.
 #![forbid(unsafe_code)]
 
+// Layers, lowest first (docs/architecture.md): `text`, `sim` (time, event
+// queue, rng), `config` and `cdf` (the validated model every layer reads),
+// `net` (links, routing, topology, pcap), `tcp`, `app`, `world` (the
+// driver), `stats` (tables, accounting), `scenario` (documents → config).
 pub mod app;
 pub mod cdf;
 pub mod config;
-pub mod limits;
 pub mod net;
-pub mod pcap;
-pub mod report;
-pub mod results;
-pub mod rng;
-pub mod routing;
 pub mod scenario;
 pub mod sim;
+pub mod stats;
 pub mod tcp;
 pub mod text;
-pub mod time;
-pub mod topology;
-pub mod units;
 pub mod world;
 
 use config::Config;
-use results::Results;
+use stats::{limits, report, results::Results};
 
 /// The core's version (the crate's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

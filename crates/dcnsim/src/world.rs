@@ -2,13 +2,13 @@
 
 use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
+use crate::net::pcap::Capture;
+use crate::net::routing::Routes;
 use crate::net::{Arena, Enqueue, Hdr, LinkInfo, Links, Packet, PktKind, NO_ROUTE};
-use crate::pcap::Capture;
-use crate::rng::{mix64, stream, Rng, Stream};
-use crate::routing::Routes;
-use crate::sim::{Event, EventQueue};
+use crate::sim::queue::{Event, EventQueue};
+use crate::sim::rng::{mix64, stream, Rng, Stream};
+use crate::sim::time::SimTime;
 use crate::tcp::{TcpFlow, TcpIo, TcpOut, TcpTimer};
-use crate::time::SimTime;
 use rand::Rng as _;
 use std::collections::HashMap;
 

@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
 use dcnsim::world::World;
 
 const MSS: u32 = 1460;
@@ -145,7 +145,10 @@ fn dctcp_holds_the_queue_near_k_without_loss() {
         assert!(util > 0.95, "n={n}: utilization {util:.4}");
         assert!(s.min_bytes > 0, "n={n}: the queue never drains");
         let g = col_f64(&r, "flows", "goodput_bps");
-        assert!(dcnsim::report::jain(g) > 0.95, "n={n}: goodputs {g:?}");
+        assert!(
+            dcnsim::stats::report::jain(g) > 0.95,
+            "n={n}: goodputs {g:?}"
+        );
         assert_eq!(col_u64(&r, "flows", "timeouts").iter().sum::<u64>(), 0);
     }
 }
@@ -174,7 +177,7 @@ fn incast(cc: CcKind, workers: usize, queries: u32, f: impl Fn(&mut TcpConfig)) 
     let qct = col_f64(&r, "queries", "qct_s");
     assert_eq!(qct.len(), queries as usize, "{cc:?}: every query completes");
     let to = match r.table("queues").unwrap().column("to").unwrap() {
-        dcnsim::results::Column::Str(v) => v.clone(),
+        dcnsim::stats::results::Column::Str(v) => v.clone(),
         _ => unreachable!(),
     };
     // The aggregator's switch port: the incast bottleneck.
@@ -461,7 +464,7 @@ fn every_cc_runs_with_every_segment_policy() {
                     "{what}"
                 );
                 let names = match r.table("flows").unwrap().column("cc").unwrap() {
-                    dcnsim::results::Column::Str(v) => v.clone(),
+                    dcnsim::stats::results::Column::Str(v) => v.clone(),
                     _ => unreachable!(),
                 };
                 assert!(names.iter().all(|n| n == cc.name()), "{what}");
@@ -495,7 +498,7 @@ fn cc_is_selectable_per_app_in_scenarios() {
     let r = dcnsim::run_json(doc, None).unwrap();
     check_conservation(&r);
     let col = |name: &str| match r.table("flows").unwrap().column(name).unwrap() {
-        dcnsim::results::Column::Str(v) => v.clone(),
+        dcnsim::stats::results::Column::Str(v) => v.clone(),
         _ => unreachable!(),
     };
     let (cc, seg, role) = (col("cc"), col("segment"), col("role"));

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use dcnsim::config::*;
-use dcnsim::results::{Column, Results};
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
+use dcnsim::stats::results::{Column, Results};
 
 pub fn q(limit: Limit) -> QueueConfig {
     QueueConfig { limit, ecn_k: None }

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use dcnsim::results::Results;
+use dcnsim::stats::results::Results;
 use dcnsim::world::{Fault, World};
 
 /// Kulkarni's incast with drops and timeouts (8 servers, 32 KB buffer).

@@ -8,7 +8,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::results::Results;
+use dcnsim::stats::results::Results;
 use serde_json::json;
 
 const BLOCKS: u32 = 40;

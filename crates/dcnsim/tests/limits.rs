@@ -1,10 +1,10 @@
-//! Limits that protect the machine (crates/dcnsim/src/limits.rs): a
+//! Limits that protect the machine (crates/dcnsim/src/stats/limits.rs): a
 //! scenario that would exhaust memory or run for days is rejected before
 //! it runs, at the field that drives it, with the estimate in the message;
 //! and the estimates really are upper bounds on what runs take.
 
-use dcnsim::limits::{estimate, Limits};
 use dcnsim::scenario::{parse_config, ScenarioError};
+use dcnsim::stats::limits::{estimate, Limits};
 use serde_json::{json, Value};
 
 fn star(hosts: u64) -> Value {
@@ -223,12 +223,12 @@ fn each_memory_term_bounds_what_it_stands_for() {
         let c = parse_config(d).unwrap();
         let e = estimate(&c);
         let mut w = dcnsim::world::World::new(&c);
-        let mut max = dcnsim::limits::Accounted::default();
-        let mut t = dcnsim::time::SimTime::ZERO;
+        let mut max = dcnsim::stats::limits::Accounted::default();
+        let mut t = dcnsim::sim::time::SimTime::ZERO;
         loop {
-            t += dcnsim::time::SimTime::from_us(50);
+            t += dcnsim::sim::time::SimTime::from_us(50);
             let more = w.run_until(t);
-            let a = dcnsim::limits::accounted(&w);
+            let a = dcnsim::stats::limits::accounted(&w);
             max.fixed = max.fixed.max(a.fixed);
             max.packets = max.packets.max(a.packets);
             max.flows = max.flows.max(a.flows + a.flow_buffers + a.events + a.apps);
@@ -250,13 +250,13 @@ fn each_memory_term_bounds_what_it_stands_for() {
         }
         let r = dcnsim::finish(w, 0.0);
         let flows = r.table("flows").unwrap();
-        assert!(flows.columns.len() <= dcnsim::report::FLOW_COLUMNS_MAX);
+        assert!(flows.columns.len() <= dcnsim::stats::report::FLOW_COLUMNS_MAX);
         let strs = flows
             .columns
             .iter()
-            .filter(|(_, c)| matches!(c, dcnsim::results::Column::Str(_)))
+            .filter(|(_, c)| matches!(c, dcnsim::stats::results::Column::Str(_)))
             .count();
-        assert!(strs <= dcnsim::report::FLOW_STR_COLUMNS_MAX);
+        assert!(strs <= dcnsim::stats::report::FLOW_STR_COLUMNS_MAX);
         // The other tables' rows as limits.rs counts them: `queues` at most
         // 32 numeric cells and 2 names, `queue_inputs` 16 and 3.
         for (table, numeric, names) in [("queues", 32, 2), ("queue_inputs", 16, 3)] {
@@ -264,7 +264,7 @@ fn each_memory_term_bounds_what_it_stands_for() {
             let strs = t
                 .columns
                 .iter()
-                .filter(|(_, c)| matches!(c, dcnsim::results::Column::Str(_)))
+                .filter(|(_, c)| matches!(c, dcnsim::stats::results::Column::Str(_)))
                 .count();
             assert!(
                 strs <= names && t.columns.len() - strs <= numeric,

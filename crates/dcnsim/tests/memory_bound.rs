@@ -9,9 +9,9 @@
 //! (`VmHWM`) is its own; the child reports it above its resident set
 //! before the world is built.
 
-use dcnsim::limits::estimate;
-use dcnsim::report::LOSS_RESULT_BYTES;
 use dcnsim::scenario::parse_config_str;
+use dcnsim::stats::limits::estimate;
+use dcnsim::stats::report::LOSS_RESULT_BYTES;
 use serde_json::{json, Value};
 use std::process::Command;
 

@@ -3,10 +3,10 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::results::Column;
-use dcnsim::routing::Routes;
-use dcnsim::time::SimTime;
-use dcnsim::topology::{fat_tree, FatTreeParams};
+use dcnsim::net::routing::Routes;
+use dcnsim::net::topology::{fat_tree, FatTreeParams};
+use dcnsim::sim::time::SimTime;
+use dcnsim::stats::results::Column;
 
 fn k4() -> TopologySpec {
     fat_tree(&FatTreeParams {
@@ -134,7 +134,7 @@ fn flowlet_gap_spans_ecmp_to_rps() {
 /// Four long flows pod 0 → pod 3 that share the edge and aggregation
 /// uplinks: under spraying their packets meet different queues on
 /// different paths and arrive out of order.
-fn crossing(mode: RoutingMode, tcp_cfg: TcpConfig) -> dcnsim::results::Results {
+fn crossing(mode: RoutingMode, tcp_cfg: TcpConfig) -> dcnsim::stats::results::Results {
     let apps = (0..4)
         .map(|i| AppSpec::Bulk {
             src: i,

@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use dcnsim::results::{Column, Results};
+use dcnsim::stats::results::{Column, Results};
 use serde_json::{json, Value};
 
 /// The paper's Fig. 1: k = 4 fat-tree, receiver host 0, senders 1..15 (F1
@@ -139,7 +139,10 @@ fn static_tcprand_raises_fairness_on_the_outcast_scenario() {
             seed,
             json!({"segment": "tcprand", "tcprand_rmin": 200}),
         )));
-        let (jf, jr) = (dcnsim::report::jain(&fixed), dcnsim::report::jain(&rand));
+        let (jf, jr) = (
+            dcnsim::stats::report::jain(&fixed),
+            dcnsim::stats::report::jain(&rand),
+        );
         assert!(
             jr > jf + 0.05,
             "seed {seed}: Jain {jr:.3} (TCPRand) vs {jf:.3} (fixed)"

@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
 
 /// (ts_ns, caplen, origlen, bytes) for each record of a nanosecond pcap.
 fn records(b: &[u8]) -> Vec<(u64, usize, usize, Vec<u8>)> {

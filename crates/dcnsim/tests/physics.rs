@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
 
 #[test]
 fn one_flow_on_idle_link_reaches_line_rate_less_headers() {
@@ -91,7 +91,7 @@ fn two_identical_flows_share_a_bottleneck_within_5_percent() {
         "aggregate {:.0} of {ideal:.0}",
         g[0] + g[1]
     );
-    assert!(dcnsim::report::jain(g) > 0.99);
+    assert!(dcnsim::stats::report::jain(g) > 0.99);
 }
 
 /// Steady-state client goodput of a synchronized-reads run on the

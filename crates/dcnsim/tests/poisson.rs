@@ -7,9 +7,9 @@ use common::*;
 use dcnsim::app::Arrivals;
 use dcnsim::cdf::{FlowSizeCdf, Sampling};
 use dcnsim::config::{AppSpec, PoissonSpec};
-use dcnsim::results::{Column, Results};
-use dcnsim::rng::{stream, Stream};
 use dcnsim::scenario::{parse_config, ScenarioError};
+use dcnsim::sim::rng::{stream, Stream};
+use dcnsim::stats::results::{Column, Results};
 use serde_json::{json, Value};
 
 fn fat_tree_doc(app: Value) -> Value {

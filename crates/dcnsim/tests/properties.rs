@@ -20,8 +20,8 @@ mod common;
 
 use common::*;
 use dcnsim::config::*;
-use dcnsim::time::SimTime;
-use dcnsim::topology::{self, CustomLink, CustomNode, CustomParams};
+use dcnsim::net::topology::{self, CustomLink, CustomNode, CustomParams};
+use dcnsim::sim::time::SimTime;
 use dcnsim::world::World;
 use proptest::prelude::*;
 use proptest::test_runner::Config as PtConfig;
@@ -664,7 +664,7 @@ fn check_accounting(w: &World) -> Result<(), String> {
 
 /// Run `c` to the end, checking every invariant at checkpoints (every
 /// 20 µs for the first 2 ms, then every 200 µs); return the tables.
-fn run_checked(c: &Config) -> Result<dcnsim::results::Results, String> {
+fn run_checked(c: &Config) -> Result<dcnsim::stats::results::Results, String> {
     let mut w = World::new(c);
     let mut delivered = vec![0u64; 0];
     let mut t = SimTime::ZERO;
@@ -720,7 +720,7 @@ fn run_checked(c: &Config) -> Result<dcnsim::results::Results, String> {
     Ok(dcnsim::finish(w, 0.0))
 }
 
-fn without_wall(mut r: dcnsim::results::Results) -> dcnsim::results::Results {
+fn without_wall(mut r: dcnsim::stats::results::Results) -> dcnsim::stats::results::Results {
     r.summary.retain(|(k, _)| k != "wall_s");
     r
 }

@@ -813,7 +813,7 @@ fn kulkarni_parameters_parse() {
     // Defaults: off, 20 µs, highest; DSR 50 B / 50 segments; 40-byte headers.
     let t = tcp_of(&base());
     assert_eq!(t.probretx.p, 0.0);
-    assert_eq!(t.probretx.period, dcnsim::time::SimTime::from_us(20));
+    assert_eq!(t.probretx.period, dcnsim::sim::time::SimTime::from_us(20));
     assert_eq!(t.probretx.target, ProbRetxTarget::Highest);
     assert_eq!((t.dsr.mss, t.dsr.cwnd), (50, 50));
     assert_eq!(t.header_bytes, 40);
@@ -823,7 +823,7 @@ fn kulkarni_parameters_parse() {
                           "dsr_cwnd": 40, "header_compression": true});
     }));
     assert_eq!(t.probretx.p, 0.001);
-    assert_eq!(t.probretx.period, dcnsim::time::SimTime::from_us(50));
+    assert_eq!(t.probretx.period, dcnsim::sim::time::SimTime::from_us(50));
     assert_eq!(t.probretx.target, ProbRetxTarget::Lowest);
     assert_eq!(t.seg, SegPolicyKind::Dsr);
     assert_eq!((t.dsr.mss, t.dsr.cwnd), (100, 40));

@@ -2,7 +2,7 @@
 //! absent tables: a run that exercises every table (all four app kinds, a
 //! trace) returns exactly those columns, in that order, with those types.
 
-use dcnsim::results::{table_schema, Results, TABLE_SCHEMA};
+use dcnsim::stats::results::{table_schema, Results, TABLE_SCHEMA};
 
 fn conforms(r: &Results, traced: bool) {
     for t in &r.tables {

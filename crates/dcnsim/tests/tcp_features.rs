@@ -3,8 +3,8 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::results::Results;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
+use dcnsim::stats::results::Results;
 
 fn bulk(src: usize, dst: usize, bytes: u64, t: TcpConfig) -> AppSpec {
     AppSpec::Bulk {

@@ -3,8 +3,8 @@
 mod common;
 use common::*;
 use dcnsim::config::*;
-use dcnsim::results::Column;
-use dcnsim::time::SimTime;
+use dcnsim::sim::time::SimTime;
+use dcnsim::stats::results::Column;
 
 #[test]
 fn samples_are_periodic_monotone_and_within_limits() {

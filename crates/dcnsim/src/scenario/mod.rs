@@ -19,18 +19,19 @@ use crate::config::{
     TopologySpec, TraceConfig,
 };
 pub mod schema;
+pub mod units;
 
-use crate::text::{excerpt, suggest};
-use crate::time::SimTime;
-use crate::topology::{
+use crate::net::topology::{
     self, CustomLink, CustomNode, CustomParams, FatTreeParams, LeafSpineParams, StarParams,
     TopologyParams, TwoTierParams, DEFAULT_NIC_BUFFER, MAX_LINKS, MAX_NODES,
 };
-use crate::units::{self, json_excerpt};
+use crate::sim::time::SimTime;
+use crate::text::{excerpt, suggest};
 use schema::TcpSection;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
+use units::json_excerpt;
 
 /// One validation problem: where (`apps[1].servers[3]`) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1897,11 +1898,11 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
     // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
     let limits = match &*d.limits {
-        None => Some(crate::limits::Limits::default()),
+        None => Some(crate::stats::limits::Limits::default()),
         Some(v) => {
             schema::read_table::<schema::LimitsSection>(v, "limits", "", &mut ctx.errs).map(|r| {
-                let d = crate::limits::Limits::default();
-                crate::limits::Limits {
+                let d = crate::stats::limits::Limits::default();
+                crate::stats::limits::Limits {
                     memory: r.value.memory.unwrap_or(d.memory),
                     events: r.value.events.unwrap_or(d.events),
                 }
@@ -1965,7 +1966,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             };
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.
-            let too_big = crate::limits::check(&cfg, &limits);
+            let too_big = crate::stats::limits::check(&cfg, &limits);
             if too_big.is_empty() {
                 Ok(cfg)
             } else {

@@ -15,9 +15,9 @@ use crate::config::{
     CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
     SegPolicyKind, TcpRandMode,
 };
+use crate::scenario::units;
+use crate::sim::time::SimTime;
 use crate::text::suggest;
-use crate::time::SimTime;
-use crate::units;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, Visitor};
 use serde_json::Value;

@@ -11,8 +11,8 @@
 //! nothing once it has grown to the largest burst.
 
 use crate::net::Packet;
-use crate::sim::Schedule;
-use crate::time::SimTime;
+use crate::sim::queue::Schedule;
+use crate::sim::time::SimTime;
 
 /// The endpoint's timers. Each has at most one pending wake-up; the owner
 /// hands a wake-up back with [`super::TcpFlow::on_timer`] at its time.

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::config::{CcKind, SegPolicyKind};
-use crate::rng::{stream, Stream};
-use crate::time::tx_time;
+use crate::sim::rng::{stream, Stream};
+use crate::sim::time::tx_time;
 
 const MSS: u32 = 1000;
 

@@ -19,7 +19,7 @@
 
 use super::{slow_start, AckInfo, CcHints, CcState, CongestionControl, LossKind};
 use crate::config::CubicParams;
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// RFC 9438 §4.1.1 / §5: C, in segments per second³.
 pub const C: f64 = 0.4;

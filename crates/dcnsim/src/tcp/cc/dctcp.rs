@@ -12,7 +12,7 @@
 
 use super::{half_flight, AckInfo, CcHints, CcState, CongestionControl, LossKind};
 use crate::config::DctcpParams;
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// RFC 8257 §3.3 steps 1–8: the fraction of marked bytes per observation
 /// window, smoothed with gain g. Shared by DCTCP and FaST.

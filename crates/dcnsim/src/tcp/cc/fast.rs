@@ -24,7 +24,7 @@
 use super::dctcp::AlphaEstimator;
 use super::{reno_increase, AckInfo, CcHints, CcState, CongestionControl, LossKind};
 use crate::config::{FastParams, FastSegRule};
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// FaST eq. (9): payload bytes of the next segment for a virtual window of
 /// `vwnd` bytes (`vwnd/smss` segments). Full segments while vwnd ≥ Wmin;

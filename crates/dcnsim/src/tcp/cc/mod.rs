@@ -18,7 +18,7 @@ pub mod dctcp;
 pub mod fast;
 
 use crate::config::{CcKind, TcpConfig};
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// Window state shared by every algorithm, in bytes.
 #[derive(Clone, Copy, Debug)]

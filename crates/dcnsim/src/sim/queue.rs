@@ -6,7 +6,7 @@
 //! (a link's head packet, a flow's timer), so the queue stays
 //! O(components), not O(packets).
 
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// What happens at an event. Indices refer to the world's arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

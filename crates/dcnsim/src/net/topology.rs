@@ -8,15 +8,15 @@
 //!   `nic_buffer` with no ECN marking, the switch's side uses the switch's
 //!   queue configuration;
 //! * `links` lists host links first, then switch–switch links, in a fixed
-//!   order, so the directed-link numbering of [`crate::routing`] is stable.
+//!   order, so the directed-link numbering of [`crate::net::routing`] is stable.
 //!
 //! `scenario.rs` parses and range-checks the parameters; the builders here
 //! only assume the counts are ≥ 1 (and `k` even), and use checked
 //! arithmetic via [`TopologyParams::node_count`].
 
 use crate::config::{Limit, LinkSpec, NodeKind, NodeSpec, QueueConfig, TopologySpec};
-use crate::routing::Routes;
-use crate::time::SimTime;
+use crate::net::routing::Routes;
+use crate::sim::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt;
 

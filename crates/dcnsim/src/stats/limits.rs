@@ -70,7 +70,7 @@ pub fn fmt_bytes(b: u64) -> String {
 use std::mem::size_of;
 
 /// An event-queue entry: time and event.
-const EVENT_ENTRY: usize = size_of::<(u64, crate::sim::Event)>();
+const EVENT_ENTRY: usize = size_of::<(u64, crate::sim::queue::Event)>();
 /// The longest shortest path (in links) from node 0, by BFS.
 fn eccentricity(t: &crate::config::TopologySpec) -> u64 {
     let n = t.nodes.len();
@@ -119,13 +119,13 @@ pub fn flow_bytes() -> u64 {
         + 2 * 4 * (size_of::<u64>() + size_of::<(u64, u32)>())
         // the Poisson app's list of flows awaiting their last ACK
         + 2 * 4
-        + crate::report::FLOW_RESULT_BYTES) as u64
+        + crate::stats::report::FLOW_RESULT_BYTES) as u64
 }
 
 /// A UDP source's cost, as [`flow_bytes`].
 fn udp_bytes() -> u64 {
     (2 * (size_of::<crate::app::UdpFlow>() + size_of::<crate::world::DropRuns>())
-        + crate::report::FLOW_RESULT_BYTES) as u64
+        + crate::stats::report::FLOW_RESULT_BYTES) as u64
 }
 
 /// Smallest wire size of any packet (an ACK: headers only).
@@ -423,7 +423,7 @@ pub fn estimate(c: &Config) -> Estimate {
         .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
     let queue = entries
         .saturating_mul(4 * EVENT_ENTRY as u64)
-        .saturating_add(65 * (crate::sim::KEEP_CAPACITY * EVENT_ENTRY) as u64);
+        .saturating_add(65 * (crate::sim::queue::KEEP_CAPACITY * EVENT_ENTRY) as u64);
     // Static routing modes keep each flow's route (per direction) once
     // computed; a route is a shortest path, at most twice the eccentricity
     // of any node (triangle inequality).
@@ -666,7 +666,7 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
     };
     for f in &w.flows {
         a.flow_buffers += f.buffer_bytes();
-        a.loss_logs += f.stats.loss_log.capacity() * size_of::<(crate::time::SimTime, bool)>();
+        a.loss_logs += f.stats.loss_log.capacity() * size_of::<(crate::sim::time::SimTime, bool)>();
         a.losses += f.stats.loss_log.len();
     }
     if let Some(t) = &w.trace {
@@ -694,8 +694,8 @@ pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
     let slots = w.core.inputs.len();
     let name_max = w.core.node_names.iter().map(|n| n.len()).max().unwrap_or(0);
     let name = size_of::<String>() + 32 + name_max;
-    flows * crate::report::FLOW_RESULT_BYTES
-        + a.losses * crate::report::LOSS_RESULT_BYTES
+    flows * crate::stats::report::FLOW_RESULT_BYTES
+        + a.losses * crate::stats::report::LOSS_RESULT_BYTES
         + a.trace
         + a.pcap
         + links * (QUEUE_ROW_BYTES as usize + 2 * name)
@@ -719,7 +719,12 @@ pub fn guard_interval(w: &crate::world::World, used: u64, limit: u64) -> u64 {
 }
 
 /// The run-time guard's verdict, as the message of a `limits.memory` error.
-pub fn memory_exceeded(used: u64, limit: u64, estimate: u64, at: crate::time::SimTime) -> String {
+pub fn memory_exceeded(
+    used: u64,
+    limit: u64,
+    estimate: u64,
+    at: crate::sim::time::SimTime,
+) -> String {
     format!(
         "the run stopped at {:.6} s: it held {} (state plus the result tables it would build), \
          over the {} limit (the estimate before the run was {}); nothing was written; \

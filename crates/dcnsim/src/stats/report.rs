@@ -2,8 +2,8 @@
 
 use crate::app::App;
 use crate::config::Limit;
-use crate::results::{Column, Results, Table};
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
+use crate::stats::results::{Column, Results, Table};
 use crate::world::World;
 
 fn f64s(v: impl Iterator<Item = f64>) -> Column {
@@ -115,7 +115,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         let span = match (start, end) {
             (Some(s), Some(e)) => e.saturating_sub(s),
             (Some(s), None) => now.saturating_sub(s),
-            _ => crate::time::SimTime::ZERO,
+            _ => crate::sim::time::SimTime::ZERO,
         };
         rows.push(FlowRow {
             flow_id: i as u64,
@@ -627,4 +627,4 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
 }
 
 /// Jain's fairness index: one definition, in `results` (NaN for no values).
-pub use crate::results::jain;
+pub use crate::stats::results::jain;

@@ -13,8 +13,8 @@
 //! expected and what was given, ready to be prefixed with a field path.
 
 use crate::config::Limit;
+use crate::sim::time::SimTime;
 use crate::text::excerpt;
-use crate::time::SimTime;
 use serde_json::Value;
 
 const TIME_HINT: &str = "a time with a unit like '50us'";

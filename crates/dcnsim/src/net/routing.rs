@@ -338,8 +338,8 @@ impl Routes {
 mod tests {
     use super::*;
     use crate::config::{Limit, LinkSpec, NodeSpec, QueueConfig};
-    use crate::time::SimTime;
-    use crate::topology::{self, FatTreeParams, StarParams, DEFAULT_NIC_BUFFER};
+    use crate::net::topology::{self, FatTreeParams, StarParams, DEFAULT_NIC_BUFFER};
+    use crate::sim::time::SimTime;
 
     fn q() -> QueueConfig {
         QueueConfig {

@@ -15,9 +15,13 @@
 //! are rings in one shared pool of 64-byte lines rather than one heap
 //! allocation each.
 
+pub mod pcap;
+pub mod routing;
+pub mod topology;
+
 use crate::config::{Limit, QueueConfig};
-use crate::sim::{Event, EventQueue};
-use crate::time::{tx_time, SimTime};
+use crate::sim::queue::{Event, EventQueue};
+use crate::sim::time::{tx_time, SimTime};
 use std::collections::HashMap;
 
 pub type PktId = u32;
@@ -650,7 +654,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::mix64;
+    use crate::sim::rng::mix64;
 
     /// The link against a direct model of a constant-rate FIFO: departures
     /// back to back from max(previous departure, enqueue time), arrivals a

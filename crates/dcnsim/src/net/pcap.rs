@@ -11,7 +11,7 @@
 //! first reserved TCP header bit, which Wireshark shows as "Reserved".
 
 use crate::net::{flags, Packet, PktKind};
-use crate::time::SimTime;
+use crate::sim::time::SimTime;
 
 /// LINKTYPE_RAW: the packet begins with an IPv4 header.
 const LINKTYPE_RAW: u32 = 101;

@@ -7,17 +7,25 @@
 //!   [`SegView::vwnd`] (under any other CC, cwnd stands in for it).
 //! * `Dsr`: Kulkarni's Dynamic Segment Resizing (Algorithm 4). The segment
 //!   size is the sender's SMSS itself, which starts at MSS_dsr and grows in
-//!   [`SegPolicy::resize`] as the window grows, so the window also grows in
+//!   [`SegmentPolicy::resize`] as the window grows, so the window also grows in
 //!   units of the current (small) segment.
 //! * `TcpRand`: Lee et al.'s payload randomization (SPEC §2.2): every new
 //!   segment carries U[rMin, MSS] bytes (integers), rMin fixed (static) or
 //!   from Algorithm 1 on CUBIC's W_max and epoch-start window (adaptive).
 
-use super::cc::fast::fast_segment;
+//!
+//! Each policy is a struct in its own file implementing [`SegmentPolicy`];
+//! [`SegPolicy`] holds one of them and dispatches with a `match`, so the
+//! per-segment path has no virtual call (the same shape as `cc::Cc`).
+
+pub mod dsr;
+pub mod fast;
+pub mod fixed;
+pub mod tcprand;
+
 use super::cc::CcState;
-use crate::config::{FastParams, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams};
-use crate::rng::Rng;
-use rand::RngCore;
+use crate::config::{SegPolicyKind, TcpConfig};
+use crate::sim::rng::Rng;
 
 /// What a policy may read about the sender when sizing the next segment.
 #[derive(Clone, Copy, Debug)]
@@ -37,116 +45,68 @@ pub struct SegView {
     pub epoch_start_cwnd: Option<u64>,
 }
 
-/// Dynamic Segment Resizing, Algorithm 4, with the window in bytes.
-///
-/// The dissertation counts cwnd in segments of the current size MSS_dsr:
-/// when `MSS_dsr < MSS` and `cwnd ≥ cwnd_dsr` it sets
-/// `MSS_tmp = min(MSS, cwnd·MSS_dsr/(cwnd_dsr/2))`,
-/// `cwnd = MSS_dsr·cwnd/MSS_tmp` and `MSS_dsr = MSS_tmp`. The window in
-/// bytes, cwnd·MSS_dsr, is the same before and after, so with a byte window
-/// the resize only changes the segment size: given the window `cwnd_bytes`
-/// and the current segment size `smss`, this returns the new segment size
-/// (`min(mss, 2·cwnd_bytes/cwnd_dsr)`), or `None` when no resize is due.
-/// The window is then `cwnd_bytes/new ≈ cwnd_dsr/2` segments (exactly,
-/// unless capped at `mss` or rounded down).
-#[inline]
-pub fn dsr_resize(smss: u64, mss: u64, cwnd_bytes: u64, cwnd_dsr: u64) -> Option<u64> {
-    if smss >= mss || cwnd_bytes < cwnd_dsr.saturating_mul(smss) {
-        return None;
+/// What every segment policy does. The defaults are those of a policy
+/// that sends SMSS-sized segments and never changes SMSS.
+pub trait SegmentPolicy {
+    /// Called after the window grew on an ACK outside loss recovery: a
+    /// policy may change the sender's SMSS (DSR). The window in bytes — and
+    /// so what may be in flight — is never changed. Returns whether SMSS changed.
+    #[inline]
+    fn resize(&mut self, _st: &mut CcState) -> bool {
+        false
     }
-    // cwnd_bytes ≥ cwnd_dsr·smss, so the new size is at least 2·smss (or mss).
-    let tmp = (cwnd_bytes.saturating_mul(2) / cwnd_dsr.max(2)).min(mss);
-    Some(tmp.max(smss))
+    /// The smallest payload the policy may choose now.
+    #[inline]
+    fn rmin(&self, v: &SegView) -> u64 {
+        v.smss
+    }
+    /// The segment sized by the last [`Self::want`] was sent.
+    #[inline]
+    fn consumed(&mut self) {}
+    /// The payload the policy wants for the next new segment, before
+    /// [`SegPolicy::next_payload`] clamps it to [1, min(SMSS, available)].
+    /// Asking again before [`Self::consumed`] gives the same size unless the
+    /// sender's state changed.
+    fn want(&mut self, v: &SegView, rng: &mut Rng) -> u64;
+    /// The policy's name in scenarios and reports.
+    fn name(&self) -> &'static str;
 }
 
-/// Φ(x; μ, σ²), the normal CDF, through `libm::erf` (a pure-Rust port of
-/// musl's, so the same bits on every machine).
-#[inline]
-pub fn normal_cdf(x: f64, mu: f64, sigma2: f64) -> f64 {
-    0.5 * (1.0 + libm::erf((x - mu) / (2.0 * sigma2).sqrt()))
-}
-
-/// TCPRand's Algorithm 1: rMin in bytes for a window of `cwnd` bytes, given
-/// CUBIC's W_max and the cwnd α at the start of the current epoch.
-///
-/// * τ = W_max − (W_max − α)/v_τ, with v_τ = ∞ taken as τ = W_max exactly;
-/// * ω = W_max + (W_max − α)/v_ω, with v_ω = 0 taken as "no end point" and
-///   v_ω = ∞ as ω = W_max;
-/// * inside [τ, ω]: rMin = max(MSS·(1 − Φ(x; μ, σ²)), θ) with
-///   x = (cwnd − α)/(W_max − α); outside: rMin = MSS.
-///
-/// Where Algorithm 1 is undefined, TCPRand stays off (rMin = MSS): without
-/// a W_max or α (before CUBIC's first epoch, or under another congestion
-/// control, which exposes neither), and when W_max ≤ α (the epoch after a
-/// timeout or after the first slow start, where CUBIC sets W_max = α and
-/// the normalized distance x has no denominator). The result is in
-/// [min(θ, MSS), MSS], rounded to the nearest byte.
-pub fn tcprand_rmin(
-    p: &TcpRandParams,
-    cwnd: u64,
-    w_max: Option<u64>,
-    alpha: Option<u64>,
-    mss: u64,
-) -> u64 {
-    let (Some(w_max), Some(alpha)) = (w_max, alpha) else {
-        return mss;
-    };
-    if w_max <= alpha {
-        return mss;
-    }
-    let span = (w_max - alpha) as f64;
-    let (w, c) = (w_max as f64, cwnd as f64);
-    let above_tau = if p.v_tau.is_infinite() {
-        cwnd >= w_max
-    } else {
-        c >= w - span / p.v_tau
-    };
-    let below_omega = if p.v_omega == 0.0 {
-        true
-    } else if p.v_omega.is_infinite() {
-        cwnd <= w_max
-    } else {
-        c <= w + span / p.v_omega
-    };
-    if !(above_tau && below_omega) {
-        return mss;
-    }
-    let x = (c - alpha as f64) / span;
-    let r = (mss as f64 * (1.0 - normal_cdf(x, p.mu, p.sigma2))).round() as u64;
-    r.max(p.theta as u64).min(mss)
-}
-
+/// Enum dispatch over the built-in policies.
 #[derive(Clone, Debug)]
 pub enum SegPolicy {
-    Fixed,
-    Fast(FastParams),
-    /// Dynamic Segment Resizing: the connection's MSS and cwnd_dsr (segments).
-    Dsr {
-        mss: u64,
-        cwnd_dsr: u64,
-    },
-    /// TCPRand. `pending` is the uniform draw in [0, 1) for the next new
-    /// segment, kept until that segment is sent: a segment that does not
-    /// fit the window yet is not redrawn, which would favour small ones.
-    TcpRand {
-        p: TcpRandParams,
-        pending: Option<f64>,
-    },
+    Fixed(fixed::Fixed),
+    Fast(fast::Fast),
+    Dsr(dsr::Dsr),
+    TcpRand(tcprand::TcpRand),
+}
+
+/// `dispatch!(self, p => expr)` evaluates `expr` with `p` bound to the
+/// variant's policy: a `match`, so every call is static.
+macro_rules! dispatch {
+    ($s:expr, $p:ident => $e:expr) => {
+        match $s {
+            SegPolicy::Fixed($p) => $e,
+            SegPolicy::Fast($p) => $e,
+            SegPolicy::Dsr($p) => $e,
+            SegPolicy::TcpRand($p) => $e,
+        }
+    };
 }
 
 impl SegPolicy {
     pub fn new(cfg: &TcpConfig) -> Self {
         match cfg.seg {
-            SegPolicyKind::Fixed => SegPolicy::Fixed,
-            SegPolicyKind::Fast => SegPolicy::Fast(cfg.fast),
-            SegPolicyKind::Dsr => SegPolicy::Dsr {
+            SegPolicyKind::Fixed => SegPolicy::Fixed(fixed::Fixed),
+            SegPolicyKind::Fast => SegPolicy::Fast(fast::Fast(cfg.fast)),
+            SegPolicyKind::Dsr => SegPolicy::Dsr(dsr::Dsr {
                 mss: cfg.mss as u64,
                 cwnd_dsr: cfg.dsr.cwnd as u64,
-            },
-            SegPolicyKind::TcpRand => SegPolicy::TcpRand {
+            }),
+            SegPolicyKind::TcpRand => SegPolicy::TcpRand(tcprand::TcpRand {
                 p: cfg.tcprand,
                 pending: None,
-            },
+            }),
         }
     }
     /// The sender's SMSS (the unit of window growth) when the connection
@@ -157,92 +117,41 @@ impl SegPolicy {
             _ => cfg.mss as u64,
         }
     }
-    /// Called after the window grew on an ACK outside loss recovery: a
-    /// policy may change the sender's SMSS (DSR). The window in bytes — and
-    /// so what may be in flight — is never changed. Returns whether SMSS changed.
+    /// See [`SegmentPolicy::resize`].
     #[inline]
     pub fn resize(&mut self, st: &mut CcState) -> bool {
-        match *self {
-            SegPolicy::Dsr { mss, cwnd_dsr } => match dsr_resize(st.smss, mss, st.cwnd, cwnd_dsr) {
-                Some(new) if new != st.smss => {
-                    st.smss = new;
-                    true
-                }
-                _ => false,
-            },
-            _ => false,
-        }
+        dispatch!(self, p => p.resize(st))
     }
     /// The smallest payload TCPRand may draw now (SMSS for other policies).
     #[inline]
     pub fn rmin(&self, v: &SegView) -> u64 {
-        match self {
-            SegPolicy::TcpRand { p, .. } => match p.mode {
-                TcpRandMode::Static => p.rmin as u64,
-                TcpRandMode::Adaptive => {
-                    tcprand_rmin(p, v.cwnd, v.w_max, v.epoch_start_cwnd, v.smss)
-                }
-            }
-            .clamp(1, v.smss.max(1)),
-            _ => v.smss,
-        }
+        dispatch!(self, p => p.rmin(v))
     }
-
     /// The segment sized by the last [`Self::next_payload`] was sent.
     #[inline]
     pub fn consumed(&mut self) {
-        if let SegPolicy::TcpRand { pending, .. } = self {
-            *pending = None;
-        }
+        dispatch!(self, p => p.consumed())
     }
-
     /// Payload bytes for the next new segment (≥ 1, ≤ SMSS, ≤ available).
     /// Asking again before [`Self::consumed`] gives the same size unless the
     /// sender's state changed.
     #[inline]
     pub fn next_payload(&mut self, v: &SegView, rng: &mut Rng) -> u32 {
-        let rmin = self.rmin(v);
-        let want = match self {
-            SegPolicy::TcpRand { pending, .. } => {
-                // 53 random bits → [0, 1); payload = rMin + ⌊u·(MSS − rMin + 1)⌋.
-                let u = *pending
-                    .get_or_insert_with(|| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
-                let span = v.smss - rmin + 1;
-                rmin + ((u * span as f64) as u64).min(span - 1)
-            }
-            SegPolicy::Fixed | SegPolicy::Dsr { .. } => v.smss,
-            SegPolicy::Fast(p) => {
-                if v.segs_sent < p.probe_segments as u64 {
-                    // Probing stage (Algorithm 1, lines 1–3).
-                    p.probe_size as u64
-                } else {
-                    fast_segment(
-                        p.seg_rule,
-                        v.vwnd.unwrap_or(v.cwnd),
-                        v.smss,
-                        p.wmin as u64,
-                        p.smin as u64,
-                    )
-                }
-            }
-        };
+        let want = dispatch!(self, p => p.want(v, rng));
         want.min(v.smss).min(v.available).max(1) as u32
     }
     pub fn name(&self) -> &'static str {
-        match self {
-            SegPolicy::Fixed => "fixed",
-            SegPolicy::Fast(_) => "fast",
-            SegPolicy::Dsr { .. } => "dsr",
-            SegPolicy::TcpRand { .. } => "tcprand",
-        }
+        dispatch!(self, p => p.name())
     }
 }
-
 #[cfg(test)]
 mod tests {
-    use super::super::cc::fast::fast_window;
+    use super::super::cc::fast::{fast_segment, fast_window};
+    use super::dsr::dsr_resize;
+    use super::tcprand::{normal_cdf, tcprand_rmin};
     use super::*;
     use crate::config::FastSegRule::{Continuous, Literal};
+    use crate::config::{TcpRandMode, TcpRandParams};
 
     const MSS: u64 = 1500;
 
@@ -309,7 +218,7 @@ mod tests {
             ..TcpConfig::default()
         };
         let mut p = SegPolicy::new(&cfg);
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let sizes: Vec<u32> = (0..5)
             .map(|i| p.next_payload(&view(3000, Some(750), i, 1 << 20), &mut rng))
             .collect();
@@ -343,7 +252,7 @@ mod tests {
     #[test]
     fn dsr_resize_preserves_bytes_in_flight() {
         let mss = 1024u64;
-        let mut p = SegPolicy::Dsr { mss, cwnd_dsr: 50 };
+        let mut p = SegPolicy::Dsr(dsr::Dsr { mss, cwnd_dsr: 50 });
         let mut st = CcState {
             cwnd: 2 * 50,
             ssthresh: u64::MAX,
@@ -379,7 +288,7 @@ mod tests {
         }
         assert_eq!(sizes, vec![50, 100, 200, 400, 800, 1024]);
         assert_eq!(p.name(), "dsr");
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let v = SegView {
             smss: 200,
             ..view(10_000, None, 9, 1 << 20)
@@ -532,7 +441,7 @@ mod tests {
         };
         let mut p = SegPolicy::new(&cfg);
         assert_eq!(p.name(), "tcprand");
-        let mut rng = crate::rng::stream(7, crate::rng::Stream::Flow, 3);
+        let mut rng = crate::sim::rng::stream(7, crate::sim::rng::Stream::Flow, 3);
         let n = 200_000;
         let mut hist = vec![0u32; (M + 1) as usize];
         for _ in 0..n {
@@ -574,7 +483,7 @@ mod tests {
             ..TcpConfig::default()
         };
         let mut p = SegPolicy::new(&cfg);
-        let mut rng = crate::rng::stream(1, crate::rng::Stream::Flow, 0);
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
         let v = |cwnd| SegView {
             w_max: Some(100 * M),
             epoch_start_cwnd: Some(70 * M),

@@ -1,0 +1,165 @@
+//! The receiving side of a [`TcpFlow`]: in-order and out-of-order data,
+//! delivery to the application, delayed ACKs and the ACKs (with SACK
+//! blocks and ECN echo) sent back.
+
+use super::*;
+
+impl TcpFlow {
+    /// A data segment arrives at the receiver. Returns how many bytes
+    /// in-order delivery advanced by: what the receiving application is
+    /// handed now (and, when > 0, it may have messages to collect).
+    pub fn on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
+        let start = p.seq;
+        let end = p.seq + p.payload as u64;
+        let ce = p.flags & flags::CE != 0;
+        if ce {
+            self.stats.ecn_marks += 1;
+        }
+        let mut ack_now = false;
+        if let EchoAction::StateChanged { prior_ece } =
+            self.echo.on_segment(ce, p.flags & flags::CWR != 0)
+        {
+            // RFC 8257 §3.2: a delayed ACK must not merge segments with
+            // different CE; flush it with the prior state, ACK this one now.
+            if self.unacked_segs > 0 {
+                let ts = self.ts_recent;
+                self.send_ack_ece(io, ts, prior_ece);
+            }
+            ack_now = true;
+        }
+        let marked = p.flags & flags::MARKED != 0;
+        if end <= self.rcv_nxt {
+            // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
+            self.stats.dup_arrivals += 1;
+            self.send_ack(io, p.ts);
+            return 0;
+        }
+        if start > self.rcv_nxt {
+            self.stats.ooo_arrivals += 1;
+            let marked_new = marked && !self.ooo.iter().any(|&(l, r, _)| l <= start && end <= r);
+            self.insert_ooo(start, end);
+            self.send_ack(io, self.ts_recent);
+            if marked_new {
+                self.probretx_extra_acks(io, self.ts_recent);
+            }
+            return 0;
+        }
+        let had_hole = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
+        self.rcv_nxt = end;
+        // RFC 7323 §4.3: TS.Recent only from a segment at or below the last
+        // ACK sent, so a delayed ACK echoes its earliest segment's timestamp.
+        if start <= self.last_ack_sent {
+            self.ts_recent = p.ts;
+        }
+        let ts = self.ts_recent;
+        // Pull in any out-of-order ranges that are now contiguous.
+        let mut i = 0;
+        while i < self.ooo.len() {
+            let (l, r, _) = self.ooo[i];
+            if l <= self.rcv_nxt {
+                self.rcv_nxt = self.rcv_nxt.max(r);
+                self.ooo.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if self.ooo.is_empty() && self.ooo.capacity() > IDLE_CAPACITY {
+            self.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
+        }
+        self.last_delivery = io.now();
+        if marked {
+            // Algorithm 2: the normal ACK (at once), then three duplicates of it.
+            self.send_ack(io, ts);
+            self.probretx_extra_acks(io, ts);
+        } else if had_hole || !self.cfg.delayed_ack || ack_now {
+            self.send_ack(io, ts);
+        } else {
+            self.unacked_segs += 1;
+            if self.unacked_segs >= self.cfg.delayed_ack_segments {
+                self.send_ack(io, ts);
+            } else if !self.dack.is_armed() {
+                let at = io.now() + self.cfg.delayed_ack_timeout;
+                self.dack.arm(io, at, TcpTimer::DelAck);
+            }
+        }
+        self.rcv_nxt - before
+    }
+
+    /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
+    /// before, three more ACKs — duplicates the sender counts towards fast
+    /// retransmit.
+    pub(in crate::tcp) fn probretx_extra_acks(&mut self, io: &mut TcpIo, ts: SimTime) {
+        for _ in 0..3 {
+            self.send_ack(io, ts);
+        }
+        self.stats.probretx_dupacks += 3;
+    }
+
+    pub(in crate::tcp) fn insert_ooo(&mut self, l: u64, r: u64) {
+        self.ooo_stamp += 1;
+        let stamp = self.ooo_stamp;
+        let i = self.ooo.partition_point(|&(_, rr, _)| rr < l);
+        let mut nl = l;
+        let mut nr = r;
+        let mut j = i;
+        while j < self.ooo.len() && self.ooo[j].0 <= nr {
+            nl = nl.min(self.ooo[j].0);
+            nr = nr.max(self.ooo[j].1);
+            j += 1;
+        }
+        self.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
+    }
+
+    pub(in crate::tcp) fn on_delack_event(&mut self, io: &mut TcpIo) {
+        if self.dack.fire(io, TcpTimer::DelAck) == Fire::Expired && self.unacked_segs > 0 {
+            let ts = self.ts_recent;
+            self.send_ack(io, ts);
+        }
+    }
+
+    pub(in crate::tcp) fn send_ack(&mut self, io: &mut TcpIo, ts: SimTime) {
+        let ece = self.echo.ece();
+        self.send_ack_ece(io, ts, ece);
+    }
+
+    pub(in crate::tcp) fn send_ack_ece(&mut self, io: &mut TcpIo, ts: SimTime, ece: bool) {
+        self.unacked_segs = 0;
+        self.last_ack_sent = self.rcv_nxt;
+        self.dack.cancel();
+        let mut f = 0;
+        if ece {
+            f |= flags::ECE;
+        }
+        let mut pkt = Packet {
+            kind: PktKind::Ack,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: 0,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.cfg.header_bytes + io.l2_overhead(),
+            seq: self.rcv_nxt,
+            ts,
+            sack: [(0, 0); 3],
+        };
+        if self.cfg.sack && !self.ooo.is_empty() {
+            // RFC 2018: the most recently changed block first, then others.
+            // Stamps are distinct, so picking the three newest in turn gives
+            // the order a sort would, without copying the list per ACK.
+            let mut below = u64::MAX;
+            for k in 0..3 {
+                let Some(b) = self.ooo.iter().filter(|b| b.2 < below).max_by_key(|b| b.2) else {
+                    break;
+                };
+                pkt.sack[k] = (b.0, b.1);
+                pkt.nsack += 1;
+                below = b.2;
+            }
+        }
+        self.stats.acks_sent += 1;
+        io.send(pkt);
+    }
+}

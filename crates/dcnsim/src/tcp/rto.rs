@@ -1,0 +1,211 @@
+//! Timers of a [`TcpFlow`]: RTT estimation and the retransmission timeout
+//! (RFC 6298 with RTOmin, granularity and capped backoff), the timeout
+//! taxonomy (ABTT/IBTT), and Kulkarni's probabilistic retransmission.
+
+use super::*;
+
+impl TcpFlow {
+    /// The RTT sample an ACK advancing snd_una to `ack` gives: with
+    /// timestamps, from the echo (valid for retransmissions too, RFC 7323);
+    /// without, only when it covers the timed segment (Karn: a
+    /// retransmission below its end has cancelled the timing).
+    pub(in crate::tcp) fn ack_rtt_sample(
+        &mut self,
+        ack: u64,
+        echoed: SimTime,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        if self.cfg.timestamps {
+            return Some(now.saturating_sub(echoed));
+        }
+        match self.rtt_timing {
+            Some((end, sent)) if ack >= end => {
+                self.rtt_timing = None;
+                Some(now.saturating_sub(sent))
+            }
+            _ => None,
+        }
+    }
+
+    pub(in crate::tcp) fn current_rto(&self) -> SimTime {
+        let r = self.rto_base.saturating_mul(self.backoff as u64);
+        r.min(self.cfg.rto_max.max(self.rto_base))
+    }
+
+    pub(in crate::tcp) fn arm_rto(&mut self, io: &mut TcpIo) {
+        let at = io.now() + self.current_rto();
+        self.rto.arm(io, at, TcpTimer::Rto);
+    }
+
+    /// RFC 6298 (2.2)/(2.3).
+    pub(in crate::tcp) fn rtt_sample(&mut self, r: SimTime) {
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = SimTime(r.0 / 2);
+            }
+            Some(srtt) => {
+                let diff = srtt.0.abs_diff(r.0);
+                self.rttvar = SimTime((3 * self.rttvar.0 + diff) / 4);
+                self.srtt = Some(SimTime((7 * srtt.0 + r.0) / 8));
+            }
+        }
+        let srtt = self.srtt.unwrap();
+        let var = self.cfg.granularity.max(SimTime(4 * self.rttvar.0));
+        // (2.4): RTOmin applies; (2.5): an upper bound applies.
+        self.rto_base = (srtt + var).max(self.cfg.rto_min).min(self.cfg.rto_max);
+    }
+
+    /// A wake-up the owner was asked for ([`TcpOut::Wake`]) is due: `io`'s
+    /// clock must read its time. Stale wake-ups (the timer was re-armed
+    /// later or cancelled) are recognised and ignored or rescheduled.
+    pub fn on_timer(&mut self, io: &mut TcpIo, timer: TcpTimer) {
+        match timer {
+            TcpTimer::Rto => self.on_rto_event(io),
+            TcpTimer::DelAck => self.on_delack_event(io),
+            TcpTimer::ProbRetx => self.on_prx_event(io),
+            TcpTimer::Rack => self.on_rack_event(io),
+        }
+    }
+
+    /// The retransmission timer's event.
+    pub(in crate::tcp) fn on_rto_event(&mut self, io: &mut TcpIo) {
+        match self.rto.fire(io, TcpTimer::Rto) {
+            Fire::Expired => self.on_timeout(io),
+            Fire::Ignore | Fire::Rescheduled => {}
+        }
+    }
+
+    pub(in crate::tcp) fn on_timeout(&mut self, io: &mut TcpIo) {
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        let now = io.now();
+        self.stats.timeouts += 1;
+        self.stats.loss_log.push((now, true));
+        self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        self.classify_timeout();
+        let flight = self.snd_max - self.snd_una;
+        // RFC 5681 §3.1: ssthresh is held when the same data times out again.
+        if self.cong != CongState::Loss || self.backoff == 1 {
+            self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::Rto, now);
+        }
+        self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
+        self.st.ca_acked = 0;
+        self.cong = CongState::Loss;
+        self.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
+        self.dupacks = 0;
+        self.snd_nxt = self.snd_una;
+        // SACKed marks stay (our receivers never renege, RFC 2018 §8's
+        // reason to clear them); the go-back-N resend skips those segments.
+        for s in self.segs.iter_mut() {
+            s.rexmit = false;
+            s.lost = false;
+        }
+        self.undo = None;
+        self.rack.tlp_end = None;
+        self.rack.timer.cancel();
+        // RFC 6298 (5.5): back off, capped.
+        self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
+        self.arm_rto(io);
+        // The timer has taken over loss recovery: the thread runs again.
+        self.prx_suspended = false;
+        self.try_send(io);
+        self.prx_update(io);
+    }
+
+    /// Start of the application message (block) snd_una is in: the
+    /// largest message start ≤ snd_una (0 for a flow without messages).
+    pub(in crate::tcp) fn block_start(&self) -> u64 {
+        let mut start = 0;
+        for &s in &self.msg_starts {
+            if s > self.snd_una {
+                break;
+            }
+            start = s;
+        }
+        start
+    }
+
+    /// Timeout taxonomy (SPEC §2.3, Kulkarni 2012 §3.1): ABTT when no ACK
+    /// has advanced snd_una into the current block (the window sent at the
+    /// block's start was lost), IBTT otherwise; and whether any duplicate
+    /// ACKs arrived since the last new ACK.
+    pub(in crate::tcp) fn classify_timeout(&mut self) {
+        let bs = self.block_start();
+        if self.snd_una == bs {
+            self.stats.abtt += 1;
+            self.stats.rto_first_flight += 1;
+        } else {
+            self.stats.ibtt += 1;
+            if matches!(self.first_flight, Some((b, end)) if b == bs && self.snd_una < end) {
+                self.stats.rto_first_flight += 1;
+            }
+        }
+        match self.dupacks {
+            0 => self.stats.rto_whole_window += 1,
+            d if d < self.cfg.dupack_threshold => self.stats.rto_few_dupacks += 1,
+            _ => self.stats.rto_many_dupacks += 1,
+        }
+    }
+
+    // ------------------------------------------------ probabilistic retransmission
+
+    /// Keep the retransmit thread (Kulkarni 2012 Algorithm 1) running
+    /// exactly while it is enabled, not suspended and data is outstanding.
+    ///
+    /// The thread tosses a coin of probability p once per period. The
+    /// tosses are independent, so instead of an event per period the
+    /// sender tosses ahead (from the flow's own random stream) and
+    /// schedules only the run that succeeds — at most 2¹⁶ periods ahead;
+    /// a batch without success ends in a run that only tosses again.
+    /// Stopping and restarting the thread starts a fresh sequence of
+    /// tosses, which by memorylessness is the same process.
+    #[inline]
+    pub(in crate::tcp) fn prx_update(&mut self, io: &mut TcpIo) {
+        if self.cfg.probretx.p <= 0.0 {
+            return;
+        }
+        let run = !self.prx_suspended && self.snd_una < self.snd_max;
+        if run && !self.prx.is_armed() {
+            self.prx_schedule(io);
+        } else if !run && self.prx.is_armed() {
+            self.prx.cancel();
+        }
+    }
+
+    pub(in crate::tcp) fn prx_schedule(&mut self, io: &mut TcpIo) {
+        const BATCH: u64 = 1 << 16;
+        let ProbRetxParams { p, period, .. } = self.cfg.probretx;
+        let mut k = 1;
+        self.prx_hit = true;
+        while !self.rng.gen_bool(p) {
+            if k == BATCH {
+                self.prx_hit = false;
+                break;
+            }
+            k += 1;
+        }
+        let at = io.now() + period.saturating_mul(k);
+        self.prx.arm(io, at, TcpTimer::ProbRetx);
+    }
+
+    /// The retransmit thread's run (Algorithm 1): retransmit the target
+    /// segment with the mark set, then schedule the next successful run.
+    pub(in crate::tcp) fn on_prx_event(&mut self, io: &mut TcpIo) {
+        if self.prx.fire(io, TcpTimer::ProbRetx) != Fire::Expired {
+            return;
+        }
+        if self.prx_hit && !self.prx_suspended && self.snd_una < self.snd_max {
+            let seg = match self.cfg.probretx.target {
+                ProbRetxTarget::Highest => self.segs.iter().rev().find(|s| !s.sacked),
+                ProbRetxTarget::Lowest => self.segs.front(),
+            };
+            if let Some(&s) = seg {
+                self.stats.probretx_sent += 1;
+                self.transmit_flags(io, s.start, s.len, true, flags::MARKED);
+            }
+        }
+        self.prx_update(io);
+    }
+}

@@ -1,0 +1,366 @@
+//! The sending side of a [`TcpFlow`]: the window, sizing and sending new
+//! segments, (re)transmission, and the ACK path (`on_ack`: RTT, window
+//! growth, ECN response) that releases them. Loss recovery is in
+//! [`super::recovery`], timers in [`super::rto`].
+
+use super::*;
+
+impl TcpFlow {
+    #[inline]
+    pub(in crate::tcp) fn window(&self) -> u64 {
+        self.cc.send_window(&self.st).min(self.cfg.rwnd_bytes)
+    }
+
+    /// What the segment policy sees when sizing the next new segment.
+    #[inline]
+    pub(in crate::tcp) fn seg_view(&self, available: u64) -> SegView {
+        let h = self.cc.hints(&self.st);
+        SegView {
+            cwnd: self.st.cwnd,
+            ssthresh: self.st.ssthresh,
+            smss: self.st.smss,
+            available,
+            segs_sent: self.segs_sent,
+            vwnd: h.vwnd,
+            w_max: h.w_max,
+            epoch_start_cwnd: h.epoch_start_cwnd,
+        }
+    }
+
+    /// Record and transmit a new segment of `len` bytes at snd_max.
+    pub(in crate::tcp) fn send_new(&mut self, io: &mut TcpIo, len: u32) {
+        if self.snd_una == self.snd_max && self.segs_sent > 0 {
+            // Leaving idle: let the CC discount the idle time (CUBIC).
+            let now = io.now();
+            let idle = now.saturating_sub(self.last_send);
+            self.cc.on_tx_start(now, idle);
+        }
+        let start = self.snd_max;
+        self.segs.push_back(Seg {
+            start,
+            len,
+            sacked: false,
+            rexmit: false,
+            xmit: io.now(),
+            retx_ever: false,
+            lost: false,
+        });
+        self.snd_max += len as u64;
+        self.snd_nxt = self.snd_max;
+        self.segs_sent += 1;
+        self.seg_policy.consumed();
+        if !self.cfg.timestamps && self.rtt_timing.is_none() {
+            self.rtt_timing = Some((self.snd_max, io.now()));
+        }
+        self.transmit(io, start, len, false);
+    }
+
+    /// Send whatever the window allows.
+    pub fn try_send(&mut self, io: &mut TcpIo) {
+        if self.cfg.sack && self.cong == CongState::Recovery {
+            self.sack_send(io);
+            return;
+        }
+        loop {
+            let wnd = self.window();
+            let inflight = self.snd_nxt - self.snd_una;
+            if self.snd_nxt < self.snd_max {
+                // Go-back-N after a timeout: resend the recorded segments in order.
+                let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");
+                let s = self.segs[i];
+                if s.sacked {
+                    // SACKed before the timeout: the receiver holds it.
+                    self.snd_nxt = s.end();
+                    continue;
+                }
+                if inflight > 0 && inflight + s.len as u64 > wnd {
+                    return;
+                }
+                self.snd_nxt = s.end();
+                self.transmit(io, s.start, s.len, true);
+                continue;
+            }
+            let available = self.app_limit - self.snd_max;
+            if available == 0 {
+                return;
+            }
+            let view = self.seg_view(available);
+            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            // A segment goes out only when it fits (no SWS), but an empty
+            // pipe always sends one so a window below one segment cannot stall.
+            if inflight > 0 && inflight + len as u64 > wnd {
+                return;
+            }
+            self.send_new(io, len);
+        }
+    }
+
+    /// RFC 3042 Limited Transmit, on the first and second duplicate ACK:
+    /// one new segment if the flight stays within cwnd + 2·SMSS and the
+    /// receiver's window; cwnd itself does not change.
+    pub(in crate::tcp) fn limited_transmit(&mut self, io: &mut TcpIo) {
+        let available = self.app_limit - self.snd_max;
+        if available == 0 || self.snd_nxt < self.snd_max {
+            return;
+        }
+        let view = self.seg_view(available);
+        let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+        let after = self.snd_max - self.snd_una + len;
+        if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
+            self.send_new(io, len as u32);
+        }
+    }
+
+    pub(in crate::tcp) fn transmit(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool) {
+        self.transmit_flags(io, start, len, retx, 0);
+    }
+
+    /// Transmit with extra header flags (`flags::MARKED` for the
+    /// probabilistic-retransmission thread).
+    pub(in crate::tcp) fn transmit_flags(
+        &mut self,
+        io: &mut TcpIo,
+        start: u64,
+        len: u32,
+        retx: bool,
+        extra: u8,
+    ) {
+        let now = io.now();
+        let mut f = extra;
+        if self.cfg.ecn {
+            f |= flags::ECT;
+            if self.send_cwr && !retx {
+                f |= flags::CWR;
+                self.send_cwr = false;
+            }
+        }
+        if retx {
+            f |= flags::RETX;
+            self.stats.retransmits += 1;
+            self.stats.retx_bytes += len as u64;
+            if let Some(i) = self.seg_index(start) {
+                let s = &mut self.segs[i];
+                s.xmit = now;
+                s.retx_ever = true;
+                s.lost = false;
+            }
+            if self.rtt_timing.is_some_and(|(end, _)| start < end) {
+                self.rtt_timing = None; // Karn: its ACK would be ambiguous
+            }
+        }
+        if extra & flags::MARKED == 0 {
+            // A marked copy does not restart the timer: the flow still
+            // waits on it, so the timeout period runs on.
+            self.last_activity = now;
+        }
+        self.last_send = now;
+        let pkt = Packet {
+            kind: PktKind::Data,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: self.stats.segments_sent as u32,
+            src: self.src_host,
+            dst: self.dst_host,
+            payload: len,
+            wire: len + self.cfg.header_bytes + io.l2_overhead(),
+            seq: start,
+            ts: now,
+            sack: [(0, 0); 3],
+        };
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        io.send(pkt);
+        // RFC 6298 (5.1): start the timer if it is not running.
+        if !self.rto.is_armed() {
+            self.arm_rto(io);
+        }
+    }
+
+    pub(in crate::tcp) fn retransmit_head(&mut self, io: &mut TcpIo) {
+        if let Some(&s) = self.segs.front() {
+            self.transmit(io, s.start, s.len, true);
+        }
+    }
+
+    pub fn on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        let now = io.now();
+        let ack = p.seq;
+        let prior_una = self.snd_una;
+        // Beyond what was sent, or below snd_una (an old, reordered ACK: its
+        // ECE and SACK blocks are stale and must not cut the window again).
+        if ack > self.snd_max || ack < self.snd_una {
+            return;
+        }
+        let ece = p.flags & flags::ECE != 0;
+        if self.cfg.sack && p.nsack > 0 {
+            let blocks = p.sack;
+            self.mark_sacked(&blocks[..p.nsack as usize], now);
+        }
+        if ack > self.snd_una {
+            let acked = ack - self.snd_una;
+            let flight = self.snd_max - self.snd_una;
+            // RFC 7323: RTT from the echoed timestamp of an ACK that advances
+            // snd_una; without timestamps Karn's algorithm, which also keeps
+            // the backed-off RTO until a valid sample (RFC 6298 (5.7)).
+            let rtt = self.ack_rtt_sample(ack, p.ts, now);
+            if let Some(r) = rtt {
+                self.rtt_sample(r);
+                self.backoff = 1;
+            }
+            self.snd_una = ack;
+            while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
+                self.msg_starts.pop_front();
+            }
+            let bs = self.block_start();
+            if ack > bs && self.first_flight.is_none_or(|(b, _)| b != bs) {
+                // The first ACK into this message: its first flight ends at snd_max.
+                self.first_flight = Some((bs, self.snd_max));
+            }
+            let track = self.tracks_delivery();
+            let mut degree = 0;
+            while let Some(s) = self.segs.front() {
+                if s.end() <= ack {
+                    if track && !s.sacked {
+                        let d = self
+                            .rack
+                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
+                        degree = degree.max(d);
+                    }
+                    self.segs.pop_front();
+                } else {
+                    if s.start < ack {
+                        let s = self.segs.front_mut().unwrap();
+                        s.len -= (ack - s.start) as u32;
+                        s.start = ack;
+                    }
+                    break;
+                }
+            }
+            self.on_reorder_degree(degree);
+            if self.rack.tlp_end.is_some_and(|e| ack >= e) {
+                self.rack.tlp_end = None;
+            }
+            if let Some(u) = self.undo {
+                if ack > u.seq {
+                    self.undo = None;
+                    // Eifel needs the timestamp option on the wire.
+                    if self.cfg.timestamps && p.ts < u.retx_ts {
+                        self.on_spurious_retransmit(u);
+                    }
+                }
+            }
+            if self.snd_nxt < ack {
+                self.snd_nxt = ack;
+            }
+            self.last_activity = now;
+            let info = AckInfo {
+                now,
+                acked,
+                ece,
+                rtt,
+                srtt: self.srtt,
+                snd_una: ack,
+                snd_max: self.snd_max,
+                flight,
+                segs_sent: self.segs_sent,
+            };
+            // Every ACK, in every state: per-window accounting (DCTCP's α).
+            self.cc.on_ack_ecn(&self.st, &info);
+            // The ECN response comes first; the ACK that triggers a cut
+            // does not also grow the window (RFC 3168 §6.1.2).
+            let cut = self.ecn_response(&info);
+            match self.cong {
+                CongState::Recovery => self.recovery_ack(io, &info),
+                CongState::Loss => {
+                    if ack >= self.recover {
+                        self.cong = CongState::Open;
+                    }
+                    self.dupacks = 0;
+                    self.cc.on_ack(&mut self.st, &info);
+                }
+                CongState::Open => {
+                    self.dupacks = 0;
+                    if !cut {
+                        self.cc.on_ack(&mut self.st, &info);
+                    }
+                }
+            }
+            if self.cong != CongState::Recovery {
+                // DSR (or another policy) may grow the segment size; the
+                // byte window stays as it is.
+                self.seg_policy.resize(&mut self.st);
+                // Out of fast recovery (or none began): the retransmit thread resumes.
+                self.prx_suspended = false;
+            }
+            // RFC 6298 (5.2)/(5.3).
+            if self.snd_una >= self.snd_max {
+                self.rto.cancel();
+                // Everything is acknowledged: give back a large scoreboard.
+                // A finished flow would otherwise hold its peak window's
+                // worth of entries to the end of the run, and memory would
+                // grow with every flow ever started instead of with the
+                // flows active at once (the soak benchmark's churn).
+                if self.segs.capacity() > IDLE_CAPACITY {
+                    self.segs.shrink_to(IDLE_CAPACITY);
+                }
+            } else if self.cong != CongState::Recovery || !self.partial_seen {
+                self.arm_rto(io);
+            }
+        } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
+            self.on_dupack(io, now);
+        } else if ece {
+            let info = AckInfo {
+                now,
+                acked: 0,
+                ece,
+                rtt: None,
+                srtt: self.srtt,
+                snd_una: self.snd_una,
+                snd_max: self.snd_max,
+                flight: self.snd_max - self.snd_una,
+                segs_sent: self.segs_sent,
+            };
+            self.ecn_response(&info);
+        }
+        if self.rack_on() && self.cong != CongState::Loss {
+            self.rack_detect(io);
+        }
+        self.try_send(io);
+        self.prx_update(io);
+        if ack > prior_una {
+            self.tlp_arm(io);
+        }
+    }
+
+    /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver
+    /// with CWR. The CC chooses the new window (half the flight for Reno,
+    /// flight·β for CUBIC, cwnd·(1 − α/2) for DCTCP and FaST); it never
+    /// grows on a congestion signal. Returns whether the window was cut.
+    pub(in crate::tcp) fn ecn_response(&mut self, a: &AckInfo) -> bool {
+        if !self.cfg.ecn {
+            return false;
+        }
+        // Leave CWR on an ACK at or beyond the recovery point (SPEC §2
+        // pitfall: not only beyond it).
+        if self.ecn_in_cwr && a.snd_una >= self.ecn_recover {
+            self.ecn_in_cwr = false;
+        }
+        // With classic ECN the receiver latches ECE until it sees CWR: while
+        // our CWR has not gone out yet (no new data since the cut), an ECE
+        // still echoes the event we already answered. DCTCP's echo is per
+        // segment, so every ECE there is fresh.
+        let stale_echo = self.send_cwr && !self.cfg.cc.needs_ecn();
+        if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
+            self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
+            self.st.ca_acked = 0;
+            self.ecn_in_cwr = true;
+            self.ecn_recover = self.snd_max;
+            self.send_cwr = true;
+            self.stats.ecn_cuts += 1;
+            return true;
+        }
+        false
+    }
+}
