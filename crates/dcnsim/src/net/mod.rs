@@ -10,7 +10,7 @@
 //! a core's cache, so what a hop reads is packed into cache lines: a link is
 //! one 64-byte line of queue state (read on arrival and on enqueue) and one
 //! line of counters (enqueue only). Its configuration is interned into a
-//! handful of [`LinkClass`]es (a fat-tree has one or two), and the names and
+//! handful of `LinkClass`es (a fat-tree has one or two), and the names and
 //! configuration the report needs live apart in [`LinkInfo`]. The FIFOs
 //! are rings in one shared pool of 64-byte lines rather than one heap
 //! allocation each.

@@ -1,14 +1,14 @@
 //! The scenario schema, declared once: serde-derived section structs
 //! (`deny_unknown_fields`) whose field types are *value kinds* — a parser
-//! built on `units.rs` plus its JSON Schema. [`json_schema`] generates the
+//! built on `units.rs` plus its JSON Schema. [`json_schema()`] generates the
 //! JSON Schema (schemars) that the Python builders and the key tables of
 //! `docs/scenario.md` are checked against (`tests/test_schema.py`).
 //!
-//! Reading a section ([`read_table`]) reports every problem of the table,
+//! Reading a section (`read_table`) reports every problem of the table,
 //! not just the first: unknown keys (with a "did you mean"), then each bad
 //! value at its field path (`serde_path_to_error`); a bad key is dropped
 //! and the rest read again. Checks across fields run afterwards, on the
-//! resolved configuration (`scenario.rs`).
+//! resolved configuration (`scenario/mod.rs`).
 
 use super::{self as sc, key_path, ScenarioError, DOCUMENT};
 use crate::config::{
@@ -224,7 +224,7 @@ impl<T: JsonSchema> Kind for Table<T> {
     }
 }
 
-/// `apps`: a list of app tables, each read on its own (`scenario.rs`
+/// `apps`: a list of app tables, each read on its own (`scenario/mod.rs`
 /// dispatches on its `kind`).
 pub struct AppList;
 
@@ -266,7 +266,7 @@ impl<const MIN: u32> Kind for Int<MIN> {
 }
 
 /// One of a fixed set of names (case-insensitive), from a table of
-/// `(name, value)` in `scenario.rs`.
+/// `(name, value)` in `scenario/mod.rs`.
 macro_rules! choice {
     ($(#[$m:meta])* $name:ident => $out:ty, $table:expr, $what:expr) => {
         $(#[$m])*
@@ -305,7 +305,7 @@ choice!(
 // --------------------------------------------------------------- top level
 
 /// A dcnsim scenario document (docs/scenario.md).
-// `topology` and `apps` are required: scenario.rs reports them missing and
+// `topology` and `apps` are required: scenario/mod.rs reports them missing and
 // goes on checking the rest, so they are optional to serde.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -444,7 +444,7 @@ kind!(
     {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2}
 );
 
-/// A list of tables of `T`, each read on its own (`scenario.rs`).
+/// A list of tables of `T`, each read on its own (`scenario/mod.rs`).
 pub struct ListOf<T>(PhantomData<T>);
 
 impl<T: JsonSchema> Kind for ListOf<T> {
@@ -460,7 +460,7 @@ impl<T: JsonSchema> Kind for ListOf<T> {
     }
 }
 
-/// The queue keys every topology kind accepts, as `scenario.rs` reads them.
+/// The queue keys every topology kind accepts, as `scenario/mod.rs` reads them.
 pub struct Queues {
     pub buffer: Option<Limit>,
     pub ecn_k: Option<Limit>,
@@ -644,7 +644,7 @@ pub struct LinkSection {
 }
 
 /// The topology: its `kind` selects which keys it takes.
-// One per parse (scenario.rs reads into it): its size does not matter.
+// One per parse (scenario/mod.rs reads into it): its size does not matter.
 #[derive(JsonSchema)]
 #[schemars(untagged)]
 #[allow(clippy::large_enum_variant)]
@@ -668,7 +668,7 @@ pub const APP_KINDS: &[&str] = &[
 ];
 
 kind!(
-    /// An app's `kind` (read by hand in `scenario.rs`, before the table).
+    /// An app's `kind` (read by hand in `scenario/mod.rs`, before the table).
     Tag => Value, |v: &Value| Ok(v.clone()), "name", {"type": "string"}
 );
 kind!(
@@ -697,18 +697,18 @@ kind!(
 );
 kind!(
     /// A flow-size CDF: a built-in name or `[size, probability]` points
-    /// (read with `cdf_file` and `sampling` in `scenario.rs`).
+    /// (read with `cdf_file` and `sampling` in `scenario/mod.rs`).
     Cdf => Value, |v: &Value| Ok(v.clone()), "CDF",
     {"anyOf": [{"type": "string", "enum": crate::cdf::BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>()},
                {"type": "array", "items": {"type": "array", "prefixItems": [
                    {"type": ["number", "string"]}, {"type": "number", "minimum": 0, "maximum": 1}]}}]}
 );
 kind!(
-    /// A path (read with the CDF in `scenario.rs`).
+    /// A path (read with the CDF in `scenario/mod.rs`).
     PathText => Value, |v: &Value| Ok(v.clone()), "path", {"type": "string"}
 );
 kind!(
-    /// How a CDF's sizes are drawn (read with the CDF in `scenario.rs`).
+    /// How a CDF's sizes are drawn (read with the CDF in `scenario/mod.rs`).
     SamplingName => Value, |v: &Value| Ok(v.clone()), "name",
     {"type": "string", "enum": ["linear", "step"]}
 );
@@ -881,7 +881,7 @@ pub struct PoissonApp {
 }
 
 /// One `[[apps]]` table: its `kind` selects which keys it takes.
-// scenario.rs dispatches on `kind` itself, and reads the kind's struct.
+// scenario/mod.rs dispatches on `kind` itself, and reads the kind's struct.
 // Never built (it only names the choice in the schema): no size concern.
 #[derive(JsonSchema)]
 #[schemars(untagged)]
@@ -900,7 +900,7 @@ pub enum App {
 /// overrides the one below it key by key, and what no layer sets takes
 /// its default (`x-default`).
 // Defaults and cross-key checks: `TcpSection::resolve`, `tcp_cross_checks`
-// in scenario.rs.
+// in scenario/mod.rs.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpSection {
@@ -1082,7 +1082,7 @@ pub(crate) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
 }
 
 /// A table read into `T`, with the keys that were read without problems
-/// (what an override layers over: `scenario.rs` merges them).
+/// (what an override layers over: `scenario/mod.rs` merges them).
 pub(crate) struct Read<T> {
     pub value: T,
     pub valid: Vec<String>,
