@@ -69,8 +69,6 @@ pub fn fmt_bytes(b: u64) -> String {
 
 use std::mem::size_of;
 
-/// An event-queue entry: time and event.
-const EVENT_ENTRY: usize = size_of::<(u64, crate::sim::queue::Event)>();
 /// The longest shortest path (in links) from node 0, by BFS.
 fn eccentricity(t: &crate::config::TopologySpec) -> u64 {
     let n = t.nodes.len();
@@ -411,8 +409,8 @@ pub fn estimate(c: &Config) -> Estimate {
 
     // Flows and UDP sources: state, rows, timers. The event queue holds at
     // most two entries per timer (a lazily cancelled one and the live one),
-    // four timers per flow, one per directed link, two per app; its
-    // buckets at most twice that plus what drained buckets keep.
+    // four timers per flow, one per directed link, two per app
+    // (sim/queue.rs bounds the bytes of that many).
     let udps = c
         .apps
         .iter()
@@ -421,9 +419,7 @@ pub fn estimate(c: &Config) -> Estimate {
     let entries = flows
         .saturating_mul(8)
         .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
-    let queue = entries
-        .saturating_mul(4 * EVENT_ENTRY as u64)
-        .saturating_add(65 * (crate::sim::queue::KEEP_CAPACITY * EVENT_ENTRY) as u64);
+    let queue = crate::sim::queue::EventQueue::bound_bytes(entries);
     // Static routing modes keep each flow's route (per direction) once
     // computed; a route is a shortest path, at most twice the eccentricity
     // of any node (triangle inequality).
