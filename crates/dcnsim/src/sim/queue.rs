@@ -102,6 +102,9 @@ pub struct EventQueue {
     in_wheel: usize,
     /// Events beyond the horizon: their nodes, as a 4-ary min-heap on key.
     overflow: Vec<u32>,
+    /// Bucket number of the overflow heap's first event (`u64::MAX` when
+    /// empty), so a pop checks the horizon without reading the heap.
+    overflow_bn: u64,
     /// Insertion number of the next event scheduled.
     seq: u64,
     now: SimTime,
@@ -131,6 +134,7 @@ impl EventQueue {
             cur: 0,
             in_wheel: 0,
             overflow: Vec::new(),
+            overflow_bn: u64::MAX,
             seq: 0,
             now: SimTime::ZERO,
             processed: 0,
@@ -148,7 +152,7 @@ impl EventQueue {
         bn - self.cur <= self.mask
     }
     /// Schedule `ev` at absolute time `t`. Scheduling in the past is a bug.
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, t: SimTime, ev: Event) {
         debug_assert!(
             t >= self.now,
@@ -162,13 +166,13 @@ impl EventQueue {
         self.seq += 1;
         let n = self.alloc(e);
         if self.in_horizon(t.0 >> self.shift) {
-            self.wheel_link(n);
+            self.wheel_link(n, e.key);
         } else {
             self.overflow_push(n);
         }
     }
     /// A node holding `e`, from the free list if it has one.
-    #[inline]
+    #[inline(always)]
     fn alloc(&mut self, e: Entry) -> u32 {
         if self.free != NIL {
             let n = self.free;
@@ -180,13 +184,13 @@ impl EventQueue {
             (self.nodes.len() - 1) as u32
         }
     }
-    /// Link node `n` into its bucket, keeping the bucket sorted by key.
-    #[inline]
-    fn wheel_link(&mut self, n: u32) {
+    /// Link node `n` (key `key`, next = NIL) into its bucket, keeping the
+    /// bucket sorted by key. The common cases (an empty bucket, or a key
+    /// after the tail's) are inlined; an insertion inside a list is not.
+    #[inline(always)]
+    fn wheel_link(&mut self, n: u32, key: u128) {
         self.in_wheel += 1;
-        let key = self.nodes[n as usize].e.key;
-        self.nodes[n as usize].next = NIL;
-        let b = ((self.nodes[n as usize].e.time() >> self.shift) & self.mask) as usize;
+        let b = (((key >> 64) as u64 >> self.shift) & self.mask) as usize;
         let [head, tail] = self.lists[b];
         if head == NIL {
             self.lists[b] = [n, n];
@@ -194,23 +198,36 @@ impl EventQueue {
         } else if self.nodes[tail as usize].e.key < key {
             self.nodes[tail as usize].next = n;
             self.lists[b][1] = n;
-        } else if key < self.nodes[head as usize].e.key {
+        } else {
+            self.wheel_insert_inside(b, n, key);
+        }
+    }
+    #[inline(never)]
+    fn wheel_insert_inside(&mut self, b: usize, n: u32, key: u128) {
+        let head = self.lists[b][0];
+        if key < self.nodes[head as usize].e.key {
             self.nodes[n as usize].next = head;
             self.lists[b][0] = n;
-        } else {
-            // between head and tail: the tail's key is larger, so the walk
-            // stops before the end
-            let mut p = head;
-            loop {
-                let next = self.nodes[p as usize].next;
-                if key < self.nodes[next as usize].e.key {
-                    self.nodes[n as usize].next = next;
-                    self.nodes[p as usize].next = n;
-                    break;
-                }
-                p = next;
-            }
+            return;
         }
+        // between head and tail: the tail's key is larger, so the walk
+        // stops before the end
+        let mut p = head;
+        loop {
+            let next = self.nodes[p as usize].next;
+            if key < self.nodes[next as usize].e.key {
+                self.nodes[n as usize].next = next;
+                self.nodes[p as usize].next = n;
+                return;
+            }
+            p = next;
+        }
+    }
+    /// Link a node that was in the overflow heap (or the old wheel).
+    fn relink(&mut self, n: u32) {
+        self.nodes[n as usize].next = NIL;
+        let key = self.nodes[n as usize].e.key;
+        self.wheel_link(n, key);
     }
     /// The first non-empty bucket at or after `idx`, going round the wheel
     /// (the wheel must hold an event).
@@ -239,12 +256,9 @@ impl EventQueue {
         loop {
             // Move what the horizon now reaches into the wheel; the heap
             // then holds only events later than every wheel event.
-            while let Some(&top) = self.overflow.first() {
-                if !self.in_horizon(self.nodes[top as usize].e.time() >> self.shift) {
-                    break;
-                }
+            while self.overflow_bn <= self.cur.saturating_add(self.mask) {
                 let n = self.overflow_pop();
-                self.wheel_link(n);
+                self.relink(n);
             }
             if self.in_wheel == 0 {
                 let t = self.nodes[*self.overflow.first()? as usize].e.time();
@@ -310,6 +324,7 @@ impl EventQueue {
             }
         }
         self.overflow.clear();
+        self.overflow_bn = u64::MAX;
         self.in_wheel = 0;
         self.shift = shift;
         self.mask = buckets as u64 - 1;
@@ -318,7 +333,7 @@ impl EventQueue {
         self.cur = self.now.0 >> shift;
         for n in all {
             if self.in_horizon(self.nodes[n as usize].e.time() >> shift) {
-                self.wheel_link(n);
+                self.relink(n);
             } else {
                 self.overflow_push(n);
             }
@@ -341,12 +356,19 @@ impl EventQueue {
             i = p;
         }
         self.overflow[i] = n;
+        self.overflow_bn = self.overflow_top_bn();
+    }
+    fn overflow_top_bn(&self) -> u64 {
+        self.overflow
+            .first()
+            .map_or(u64::MAX, |&n| self.nodes[n as usize].e.time() >> self.shift)
     }
     fn overflow_pop(&mut self) -> u32 {
         let top = self.overflow[0];
         let last = self.overflow.pop().expect("non-empty");
         let n = self.overflow.len();
         if n == 0 {
+            self.overflow_bn = u64::MAX;
             return top;
         }
         let key = self.key(last);
@@ -366,6 +388,7 @@ impl EventQueue {
             i = m;
         }
         self.overflow[i] = last;
+        self.overflow_bn = self.overflow_top_bn();
         top
     }
     pub fn processed(&self) -> u64 {
