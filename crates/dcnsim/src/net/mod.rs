@@ -472,6 +472,21 @@ impl Links {
         &self.info
     }
 
+    /// The header of link `i`'s head packet, read early (with the link's
+    /// state line) so the cache misses of its next arrival overlap other
+    /// work. Meaningless on an empty link.
+    #[inline(always)]
+    pub fn peek_head(&self, i: u32) -> Hdr {
+        let st = &self.hot[i as usize].st;
+        self.pool.get(st.base + st.head).h
+    }
+
+    /// A word of link `i`'s state line (read early, see [`Self::peek_head`]).
+    #[inline(always)]
+    pub fn peek_state(&self, i: u32) -> u64 {
+        self.hot[i as usize].st.q_bytes
+    }
+
     /// The node link `i` leads to (read from its hot line).
     #[inline]
     pub fn to(&self, i: u32) -> u32 {
