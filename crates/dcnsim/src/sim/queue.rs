@@ -62,6 +62,10 @@ const MIN_BUCKETS: usize = 1024;
 const MAX_BUCKETS: usize = 1 << 20;
 /// Pops between two looks at the event density.
 const TUNE_EVERY: u64 = 1 << 14;
+/// List steps of inserts inside buckets that make the next pop re-tune.
+const WALK_BUDGET: u64 = 1 << 14;
+/// Fewest pops a density window needs before it is trusted.
+const MIN_WINDOW: u64 = 64;
 /// Overflow-heap fan-out.
 const ARITY: usize = 4;
 
@@ -73,9 +77,11 @@ const ARITY: usize = 4;
 /// appended at the tail: a new event has the largest insertion number), and
 /// a bitmap finds the next non-empty bucket. Events beyond the wheel's
 /// horizon (retransmission timers, mostly) wait in the heap and move into
-/// the wheel when the horizon reaches them. Every 2¹⁴ pops the bucket width
-/// is set to the mean gap between events and the wheel to twice the pending
-/// events, rebuilding it if either is off by more than 2×; the order of
+/// the wheel when the horizon reaches them. Every 2¹⁴ pops (sooner once
+/// inserts inside buckets have walked 2¹⁴ list nodes: the buckets are too
+/// wide for a burst after a quiet spell) the bucket width is set to the
+/// mean gap between events and the wheel to the pending events, rebuilding
+/// it if either is off by more than 2×; the order of
 /// events does not depend on these choices, so neither do results.
 ///
 /// Why not the radix heap this replaced: nearly every event here is
@@ -110,7 +116,11 @@ pub struct EventQueue {
     now: SimTime,
     processed: u64,
     next_tune: u64,
+    /// Clock and pop count when the current density window began.
     tune_from: SimTime,
+    tune_from_pops: u64,
+    /// List nodes walked past by inserts inside a bucket since then.
+    walked: u64,
 }
 
 impl Default for EventQueue {
@@ -140,6 +150,8 @@ impl EventQueue {
             processed: 0,
             next_tune: TUNE_EVERY,
             tune_from: SimTime::ZERO,
+            tune_from_pops: 0,
+            walked: 0,
         }
     }
     #[inline]
@@ -218,9 +230,16 @@ impl EventQueue {
             if key < self.nodes[next as usize].e.key {
                 self.nodes[n as usize].next = next;
                 self.nodes[p as usize].next = n;
-                return;
+                break;
             }
             p = next;
+            self.walked += 1;
+        }
+        // Buckets far wider than the gaps between events (the width was
+        // fitted to a quiet spell, and a burst followed): look at the
+        // density again at the next pop instead of up to 2^14 pops later.
+        if self.walked > WALK_BUDGET {
+            self.next_tune = self.processed;
         }
     }
     /// Link a node that was in the overflow heap (or the old wheel).
@@ -293,15 +312,22 @@ impl EventQueue {
             return Some(node.e.ev);
         }
     }
-    /// Fit the bucket width to the mean gap between the last 2¹⁴ events
-    /// and the wheel to the pending events (a bucket each, rounded up to a
-    /// power of two); rebuild if either is off
-    /// by more than a factor of two.
+    /// Fit the bucket width to the mean gap between the events popped
+    /// since the last look (at least 64) and the wheel to the pending
+    /// events (a bucket each, rounded up to a power of two); rebuild if
+    /// either is off by more than a factor of two.
     #[cold]
     fn tune(&mut self) {
-        let gap = (self.now.0 - self.tune_from.0) / TUNE_EVERY;
+        let pops = self.processed - self.tune_from_pops;
+        if pops < MIN_WINDOW {
+            self.next_tune = self.tune_from_pops + MIN_WINDOW;
+            return;
+        }
+        let gap = (self.now.0 - self.tune_from.0) / pops;
         self.next_tune = self.processed + TUNE_EVERY;
         self.tune_from = self.now;
+        self.tune_from_pops = self.processed;
+        self.walked = 0;
         let shift = 63 - gap.max(1).leading_zeros();
         let pending = self.pending();
         let buckets = pending.next_power_of_two().clamp(MIN_BUCKETS, MAX_BUCKETS);
@@ -646,6 +672,38 @@ mod tests {
         assert!(reference.is_empty());
         assert!(rebuilt >= 3, "the wheel was rebuilt {rebuilt} times");
         assert!(q.heap_bytes() as u64 <= EventQueue::bound_bytes(id as u64));
+    }
+
+    /// A burst after a quiet spell: the buckets fitted to events a second
+    /// apart are far too wide for 2 000 events pending within a
+    /// microsecond. The walk budget re-tunes the wheel at once, so inserts
+    /// stay short (without it they walk ~1 000 nodes each until the next
+    /// periodic look, 2¹⁴ pops later).
+    #[test]
+    fn a_burst_after_a_quiet_spell_retunes_at_once() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut q = EventQueue::new();
+        q.schedule(SimTime(0), Event::Udp(0));
+        for _ in 0..20_000 {
+            q.pop_until(SimTime::MAX).unwrap();
+            q.schedule(SimTime(q.now().0 + 1_000_000_000_000), Event::Udp(0));
+        }
+        let wide = q.shift;
+        let t0 = q.now().0;
+        for i in 0..2_000 {
+            q.schedule(SimTime(t0 + rng.gen_range(1..1_000_000)), Event::Udp(i));
+        }
+        let mut walked = 0;
+        let pops = 50_000;
+        for _ in 0..pops {
+            let before = q.walked;
+            let ev = q.pop_until(SimTime::MAX).unwrap();
+            q.schedule(SimTime(q.now().0 + rng.gen_range(1..1_000_000)), ev);
+            walked += q.walked.saturating_sub(before);
+        }
+        assert!(q.shift + 10 < wide, "shift {} (was {wide})", q.shift);
+        assert!(walked < 4 * pops, "{walked} list steps in {pops} pops");
     }
 
     #[test]
