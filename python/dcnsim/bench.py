@@ -215,6 +215,11 @@ def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
 
 def child(name: str) -> Dict[str, Any]:
     """Run one scenario in this process; report timing and peak RSS."""
+    # numpy is imported by the first run that builds its tables: load it
+    # before the clock starts, or every scenario's wall time carries its
+    # ~0.1 s import (5x the whole of longflows_64).
+    import numpy  # noqa: F401
+
     from . import _core
     from .scenario import to_json
 
