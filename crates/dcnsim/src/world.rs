@@ -575,6 +575,9 @@ pub enum Fault {
 pub struct World {
     pub core: Core,
     pub flows: Vec<TcpFlow>,
+    /// The distinct TCP configurations, each shared by its flows (at most
+    /// one per app: an app gives all its flows one configuration).
+    tcp_classes: Vec<std::sync::Arc<crate::config::TcpConfig>>,
     /// The TCP endpoints' shared outbox: a flow fills it during a call,
     /// [`World::flush_tcp`] empties it right after.
     tcp_io: TcpIo,
@@ -784,6 +787,7 @@ impl World {
         let mut w = World {
             core,
             flows: Vec::new(),
+            tcp_classes: Vec::new(),
             tcp_io: TcpIo::new(cfg.l2_overhead),
             flow_meta: Vec::new(),
             udps: Vec::new(),
@@ -837,7 +841,16 @@ impl World {
     ) -> u32 {
         let id = self.flows.len() as u32;
         let rng = stream(self.seed, Stream::Flow, id as u64);
-        let mut f = TcpFlow::new(id, app, src, dst, cfg.clone(), rng);
+        let class = TcpFlow::class_of(cfg);
+        let class = match self.tcp_classes.iter().find(|c| ***c == class) {
+            Some(c) => c.clone(),
+            None => {
+                let c = std::sync::Arc::new(class);
+                self.tcp_classes.push(c.clone());
+                c
+            }
+        };
+        let mut f = TcpFlow::new(id, app, src, dst, class, rng);
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
         self.flows.push(f);
