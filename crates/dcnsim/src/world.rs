@@ -991,6 +991,14 @@ impl World {
         id
     }
 
+    /// Heap bytes of the shared TCP configurations (limits.rs): each in
+    /// its `Arc` with two counters, and the list of them.
+    pub fn tcp_class_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.tcp_classes.len() * (size_of::<crate::config::TcpConfig>() + 2 * size_of::<usize>())
+            + self.tcp_classes.capacity() * size_of::<usize>()
+    }
+
     pub fn add_udp_flow(&mut self, u: UdpFlow) -> u32 {
         self.udps.push(u);
         self.core.udp_drops.push(DropRuns::default());

@@ -666,7 +666,8 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
             + core.tcp_drops.capacity() * size_of::<crate::world::DropRuns>()
             + w.udps.capacity() * size_of::<crate::app::UdpFlow>()
             + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>()
-            + core.paths_heap_bytes(),
+            + core.paths_heap_bytes()
+            + w.tcp_class_bytes(),
         packets: core.arena.heap_bytes() + core.links.pool_heap_bytes(),
         events: core.q.heap_bytes(),
         pcap: core.captures.iter().map(|c| c.bytes.capacity()).sum(),
