@@ -143,12 +143,12 @@ impl InputTable {
         self.offered.is_empty()
     }
 
-    /// The tally of slot `i`, given what source routes counted for it
-    /// and have not folded in yet ([`Core::routed_offers`]).
-    pub fn stats(&self, i: usize, routed: u64) -> InputStats {
+    /// The tally of slot `i` (once the route entries' tallies are folded
+    /// in: [`World::finish`]).
+    pub fn stats(&self, i: usize) -> InputStats {
         let d = self.drops.get(&(i as u32)).copied().unwrap_or_default();
         InputStats {
-            offered: (d.offered_hi << 32 | self.offered[i] as u64) + routed,
+            offered: d.offered_hi << 32 | self.offered[i] as u64,
             dropped: d.dropped,
             max_drop_run: d.max_drop_run,
         }
@@ -264,7 +264,8 @@ struct Hop {
 /// took it: forwarding reads the entry anyway, so counting there costs no
 /// cache line of its own (the slot's word in [`InputTable`] would). A
 /// slot's offered count is its word plus the tallies of the route entries
-/// through it, summed for the report ([`Core::routed_offers`]). Drop runs
+/// through it, folded into the word at the end of the run
+/// ([`Core::fold_route_tallies`]). Drop runs
 /// need a slot's running count at each drop, so on its first drop a slot's
 /// entries are folded into its word and flagged [`RouteHop::DIRECT`]: from
 /// then on they count in the word, as table-routed packets always do.
@@ -613,16 +614,17 @@ impl Core {
         self.inputs.record_drop(slot as usize);
     }
 
-    /// Offers the route entries have counted per input-tally slot and not
-    /// folded into the slot's word (the report adds them).
-    pub fn routed_offers(&self) -> Vec<u64> {
-        let mut v = vec![0u64; self.inputs.len()];
-        for h in &self.paths.hops {
+    /// Fold every route entry's tally into its slot's word (the end of
+    /// the run: the report reads the words); the entries count there
+    /// from then on.
+    pub fn fold_route_tallies(&mut self) {
+        for h in &mut self.paths.hops {
             if h.slot != u32::MAX && h.slot & RouteHop::DIRECT == 0 {
-                v[h.slot as usize] += h.offered as u64;
+                self.inputs.add_offers(h.slot, h.offered as u64);
+                h.offered = 0;
+                h.slot |= RouteHop::DIRECT;
             }
         }
-        v
     }
 
     /// Heap bytes fixed when the world is built: routes, per-node and
@@ -1251,11 +1253,13 @@ impl World {
     }
 
     /// Close the books at the end of a run: links account their last busy
-    /// or idle stretch, open drop runs are counted. The tables are built
+    /// or idle stretch, route entries' input tallies go into their slots,
+    /// open drop runs are counted. The tables are built
     /// from the finished world by [`crate::finish`].
     pub fn finish(&mut self) {
         let now = self.core.q.now();
         self.core.links.finish(now);
+        self.core.fold_route_tallies();
         for d in self
             .core
             .tcp_drops

@@ -103,10 +103,9 @@ fn eccentricity(t: &crate::config::TopologySpec) -> u64 {
 const TABLE_ROW_BYTES: u64 = 64 * 8;
 /// A row of `queues`: at most 32 numeric cells (plus two node names).
 const QUEUE_ROW_BYTES: u64 = 32 * 8;
-/// A row of `queue_inputs`: at most 16 numeric cells, the 24-byte entry
-/// it is built from and the slot's sum of route-entry tallies (plus three
-/// node names).
-const SLOT_ROW_BYTES: u64 = 16 * 8 + 24 + 8;
+/// A row of `queue_inputs`: at most 16 numeric cells and the 24-byte entry
+/// it is built from (plus three node names).
+const SLOT_ROW_BYTES: u64 = 16 * 8 + 24;
 
 /// A TCP flow's fixed cost, at most: its connection state and per-flow
 /// rows in the world (Vecs at most twice their length), its message

@@ -418,7 +418,6 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     // Per-input-port accounting at switch egress queues (inputs that
     // offered anything): port blackout shows as one input's drops.
     let it = &w.core.inputs;
-    let routed = w.core.routed_offers();
     let mut rows_in: Vec<(usize, usize, crate::world::InputStats)> = Vec::new();
     for (e, &first) in it.first.iter().enumerate() {
         if first == u32::MAX {
@@ -429,8 +428,8 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             .iter()
             .find(|&&f| f != u32::MAX)
             .map_or(k, |&f| f as usize);
-        for (slot, &routed) in routed.iter().enumerate().take(end).skip(first as usize) {
-            let s = it.stats(slot, routed);
+        for slot in first as usize..end {
+            let s = it.stats(slot);
             if s.offered > 0 {
                 rows_in.push((e, it.slot_link[slot] as usize, s));
             }
