@@ -87,6 +87,27 @@ impl Seg {
     }
 }
 
+/// A field that takes half a cache line whatever its size up to 32 bytes,
+/// so the `TcpFlow` layout does not move when the timer's type changes.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct HalfLine<T>(T);
+
+impl<T> std::ops::Deref for HalfLine<T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for HalfLine<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
 /// Bytes of one scoreboard entry (limits.rs).
 pub const SEG_BYTES: usize = std::mem::size_of::<Seg>();
 
@@ -182,7 +203,7 @@ pub struct TcpFlow {
     pub st: CcState,
     // ---- line 1
     segs: VecDeque<Seg>,
-    rto: LazyTimer,
+    rto: HalfLine<LazyTimer>,
     // ---- line 2: RTT and timing
     srtt: Option<SimTime>,
     rttvar: SimTime,
@@ -315,7 +336,7 @@ impl TcpFlow {
             rttvar: SimTime::ZERO,
             rto_base: cfg.rto_init,
             backoff: 1,
-            rto: LazyTimer::default(),
+            rto: HalfLine::default(),
             ecn_recover: 0,
             ecn_in_cwr: false,
             send_cwr: false,

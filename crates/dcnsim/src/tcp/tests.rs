@@ -1327,6 +1327,11 @@ fn hot_fields_stay_in_their_lines() {
     line!(st, 0);
     line!(segs, 1);
     line!(rto, 1);
+    assert_eq!(
+        std::mem::size_of::<HalfLine<LazyTimer>>(),
+        32,
+        "the RTO timer outgrew half a line"
+    );
     line!(srtt, 2);
     line!(ecn_recover, 2);
     assert_eq!(offset_of!(TcpFlow, cc) / 64, 3);
