@@ -88,8 +88,10 @@ struct InputDrops {
 pub struct InputTable {
     pub first: Vec<u32>,
     pub port: Vec<u32>,
-    /// Low 32 bits of each slot's offered count: the only per-hop write, and
-    /// a switch's inputs to one egress share a cache line.
+    /// Low 32 bits of each slot's offered count, of the packets routed
+    /// from the tables (a switch's inputs to one egress share a cache
+    /// line) and, once the slot has dropped, of source-routed ones too;
+    /// until then those count in their route entry ([`RouteHop`]).
     offered: Vec<u32>,
     drops: HashMap<u32, InputDrops>,
     /// The input link of each slot (for the report).
@@ -141,13 +143,30 @@ impl InputTable {
         self.offered.is_empty()
     }
 
-    /// The tally of slot `i`.
+    /// The tally of slot `i` (once the route entries' tallies are folded
+    /// in: [`World::finish`]).
     pub fn stats(&self, i: usize) -> InputStats {
         let d = self.drops.get(&(i as u32)).copied().unwrap_or_default();
         InputStats {
             offered: d.offered_hi << 32 | self.offered[i] as u64,
             dropped: d.dropped,
             max_drop_run: d.max_drop_run,
+        }
+    }
+
+    /// Whether slot `i` has dropped: its offers are then counted here, not
+    /// in the route entries (see [`RouteHop`]).
+    fn counts_directly(&self, i: u32) -> bool {
+        self.drops.get(&i).is_some_and(|d| d.dropped > 0)
+    }
+
+    /// Add `n` offers to slot `i`'s count (a route entry's tally folded in).
+    #[cold]
+    fn add_offers(&mut self, i: u32, n: u64) {
+        let total = (self.offered[i as usize] as u64) + n;
+        self.offered[i as usize] = total as u32;
+        if total >> 32 > 0 {
+            self.drops.entry(i).or_default().offered_hi += total >> 32;
         }
     }
 
@@ -169,21 +188,27 @@ impl InputTable {
 
     #[cold]
     fn record_rare(&mut self, i: usize, dropped: bool) {
-        let d = self.drops.entry(i as u32).or_default();
         if self.offered[i] == 0 {
-            d.offered_hi += 1;
+            self.drops.entry(i as u32).or_default().offered_hi += 1;
         }
         if dropped {
-            let n = d.offered_hi << 32 | self.offered[i] as u64;
-            d.run = if d.run > 0 && d.last_drop + 1 == n {
-                d.run + 1
-            } else {
-                1
-            };
-            d.last_drop = n;
-            d.dropped += 1;
-            d.max_drop_run = d.max_drop_run.max(d.run);
+            self.record_drop(i);
         }
+    }
+
+    /// The packet just counted as slot `i`'s latest offer was dropped.
+    #[cold]
+    fn record_drop(&mut self, i: usize) {
+        let d = self.drops.entry(i as u32).or_default();
+        let n = d.offered_hi << 32 | self.offered[i] as u64;
+        d.run = if d.run > 0 && d.last_drop + 1 == n {
+            d.run + 1
+        } else {
+            1
+        };
+        d.last_drop = n;
+        d.dropped += 1;
+        d.max_drop_run = d.max_drop_run.max(d.run);
     }
 }
 
@@ -201,17 +226,20 @@ struct FlowletEntry {
 }
 
 /// What one (egress, input) slot of a switch costs, at most: its offered
-/// count and input link (Vecs grown by extending: twice), and a drop record
-/// in a map at most half full (limits.rs).
+/// count and input link (Vecs grown by extending: twice), a drop record
+/// in a map at most half full, and the head of its chain of route
+/// entries (static routing modes; limits.rs).
 pub const INPUT_SLOT_BYTES: usize =
-    2 * (4 + 4) + 2 * (std::mem::size_of::<(u32, InputDrops)>() + 1);
+    2 * (4 + 4) + 2 * (std::mem::size_of::<(u32, InputDrops)>() + 1) + 4;
 
 /// What a flow's routes cost in the static routing modes, per hop and
 /// fixed, at most (limits.rs): per direction, its `FlowRoute` in a Vec grown
 /// by resizing (twice), the hops stored once in a Vec grown by extending
-/// (twice) and once more as the interning map's key, and the map entry (a
-/// map at most half full).
-pub const ROUTE_BYTES_PER_HOP: usize = 2 * 3 * std::mem::size_of::<Hop>();
+/// (twice) and once more as the interning map's key, the map entry (a
+/// map at most half full), and per hop its link in the chain of route
+/// entries through its slot (a Vec grown by pushing).
+pub const ROUTE_BYTES_PER_HOP: usize =
+    2 * (std::mem::size_of::<RouteHop>() + std::mem::size_of::<Hop>() + 4);
 pub const ROUTE_BYTES_FIXED: usize =
     2 * (2 * std::mem::size_of::<FlowRoute>() + 2 * (std::mem::size_of::<(Vec<Hop>, u32)>() + 1));
 
@@ -230,6 +258,30 @@ fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
 struct Hop {
     link: u32,
     slot: u32,
+}
+
+/// A hop as stored in a route, with the input tally of the packets that
+/// took it: forwarding reads the entry anyway, so counting there costs no
+/// cache line of its own (the slot's word in [`InputTable`] would). A
+/// slot's offered count is its word plus the tallies of the route entries
+/// through it, folded into the word at the end of the run
+/// ([`Core::fold_route_tallies`]). Drop runs
+/// need a slot's running count at each drop, so on its first drop a slot's
+/// entries are folded into its word and flagged [`RouteHop::DIRECT`]: from
+/// then on they count in the word, as table-routed packets always do.
+#[derive(Clone, Copy, Debug)]
+struct RouteHop {
+    link: u32,
+    /// The input-tally slot (`u32::MAX`: none, the first hop), with
+    /// [`RouteHop::DIRECT`] set once the slot counts in its word.
+    slot: u32,
+    /// Packets offered through this hop, mod 2³² (a wrap carries into the
+    /// slot's word), while the slot is not direct.
+    offered: u32,
+}
+
+impl RouteHop {
+    const DIRECT: u32 = 1 << 31;
 }
 
 /// The route of one flow direction, valid for packets from `host` with
@@ -267,18 +319,47 @@ struct Paths {
     tcp: Vec<FlowRoute>,
     udp: Vec<FlowRoute>,
     /// Routes, each a run of hops ending at a host.
-    hops: Vec<Hop>,
+    hops: Vec<RouteHop>,
     /// Identical routes (many flows between the same hosts) are stored once.
     interned: HashMap<Vec<Hop>, u32>,
+    /// The route entries through each input-tally slot, to fold them in
+    /// (cold: never read per hop): per slot the last entry interned
+    /// (`u32::MAX`: none), and per entry the one before it in its slot.
+    slot_head: Vec<u32>,
+    next_in_slot: Vec<u32>,
 }
 
 impl Paths {
-    fn intern(&mut self, route: Vec<Hop>) -> u32 {
+    fn intern(&mut self, route: Vec<Hop>, inputs: &InputTable) -> u32 {
         if let Some(&r) = self.interned.get(&route) {
             return r;
         }
         let r = u32::try_from(self.hops.len()).expect("more than 2³² route hops");
-        self.hops.extend_from_slice(&route);
+        if self.slot_head.is_empty() {
+            assert!(
+                inputs.len() < RouteHop::DIRECT as usize,
+                "more than 2³¹ input-tally slots"
+            );
+            self.slot_head = vec![u32::MAX; inputs.len()];
+        }
+        for (i, h) in route.iter().enumerate() {
+            let mut slot = h.slot;
+            if slot == u32::MAX {
+                self.next_in_slot.push(u32::MAX);
+            } else {
+                let head = &mut self.slot_head[slot as usize];
+                self.next_in_slot.push(*head);
+                *head = r + i as u32;
+                if inputs.counts_directly(slot) {
+                    slot |= RouteHop::DIRECT;
+                }
+            }
+            self.hops.push(RouteHop {
+                link: h.link,
+                slot,
+                offered: 0,
+            });
+        }
         self.interned.insert(route, r);
         r
     }
@@ -428,7 +509,7 @@ impl Core {
             node = self.links.to(link);
             input = link;
             if self.node_host[node as usize] != u32::MAX {
-                break self.paths.intern(hops);
+                break self.paths.intern(hops, &self.inputs);
             }
             assert!(hops.len() <= self.node_host.len(), "routing loop");
         };
@@ -472,10 +553,16 @@ impl Core {
     fn forward_inline(&mut self, node: u32, mut h: Hdr, input: u32) {
         let from_host = input == NO_LINK;
         let id = h.id;
+        // `entry`: the route entry that tallies this hop (NO_ROUTE: the slot's word).
+        let mut entry = NO_ROUTE;
         let (link, slot) = if h.route != NO_ROUTE {
-            let hop = self.paths.hops[(h.route + h.hop) as usize];
+            let e = h.route + h.hop;
+            let hop = self.paths.hops[e as usize];
             h.hop += 1;
-            (hop.link, hop.slot)
+            if hop.slot & RouteHop::DIRECT == 0 {
+                entry = e;
+            }
+            (hop.link, hop.slot & !RouteHop::DIRECT)
         } else {
             let pk = self.arena.get(id);
             let (src, dst, flow, kind) = (pk.src, pk.dst, pk.flow, pk.kind);
@@ -500,7 +587,15 @@ impl Core {
             };
         let dropped = self.links.enqueue(link, h, &mut self.q, jitter) == Enqueue::Dropped;
         if !from_host {
-            self.inputs.record(slot, dropped);
+            if entry == NO_ROUTE {
+                self.inputs.record(slot, dropped);
+            } else {
+                let e = &mut self.paths.hops[entry as usize];
+                e.offered = e.offered.wrapping_add(1);
+                if e.offered == 0 || dropped {
+                    self.route_tally_rare(entry, dropped);
+                }
+            }
         }
         if dropped {
             let pk = self.arena.get(id);
@@ -512,6 +607,43 @@ impl Core {
             }
             self.dropped += 1;
             self.arena.release(id);
+        }
+    }
+
+    /// A route entry's tally wrapped, or its packet was dropped: carry the
+    /// wrap into the slot's word; on the slot's first drop, fold every
+    /// entry through it into the word and count there from now on (see
+    /// [`RouteHop`]), then record the drop as the word's latest offer.
+    #[cold]
+    fn route_tally_rare(&mut self, entry: u32, dropped: bool) {
+        let slot = self.paths.hops[entry as usize].slot;
+        if self.paths.hops[entry as usize].offered == 0 {
+            self.inputs.add_offers(slot, 1 << 32);
+        }
+        if !dropped {
+            return;
+        }
+        let mut e = self.paths.slot_head[slot as usize];
+        while e != u32::MAX {
+            let h = &mut self.paths.hops[e as usize];
+            self.inputs.add_offers(slot, h.offered as u64);
+            h.offered = 0;
+            h.slot |= RouteHop::DIRECT;
+            e = self.paths.next_in_slot[e as usize];
+        }
+        self.inputs.record_drop(slot as usize);
+    }
+
+    /// Fold every route entry's tally into its slot's word (the end of
+    /// the run: the report reads the words); the entries count there
+    /// from then on.
+    pub fn fold_route_tallies(&mut self) {
+        for h in &mut self.paths.hops {
+            if h.slot != u32::MAX && h.slot & RouteHop::DIRECT == 0 {
+                self.inputs.add_offers(h.slot, h.offered as u64);
+                h.offered = 0;
+                h.slot |= RouteHop::DIRECT;
+            }
         }
     }
 
@@ -539,9 +671,10 @@ impl Core {
         use std::mem::size_of;
         let p = &self.paths;
         (p.tcp.capacity() + p.udp.capacity()) * size_of::<FlowRoute>()
-            + p.hops.capacity() * size_of::<Hop>()
+            + p.hops.capacity() * size_of::<RouteHop>()
             + p.interned.capacity() * (size_of::<(Vec<Hop>, u32)>() + 1)
             + p.interned.keys().map(|k| k.capacity()).sum::<usize>() * size_of::<Hop>()
+            + (p.slot_head.capacity() + p.next_in_slot.capacity()) * 4
     }
 
     /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
@@ -595,6 +728,9 @@ pub enum Fault {
 pub struct World {
     pub core: Core,
     pub flows: Vec<TcpFlow>,
+    /// The distinct TCP configurations, each shared by its flows (at most
+    /// one per app: an app gives all its flows one configuration).
+    tcp_classes: Vec<std::sync::Arc<crate::config::TcpConfig>>,
     /// The TCP endpoints' shared outbox: a flow fills it during a call,
     /// [`World::flush_tcp`] empties it right after.
     tcp_io: TcpIo,
@@ -804,6 +940,7 @@ impl World {
         let mut w = World {
             core,
             flows: Vec::new(),
+            tcp_classes: Vec::new(),
             tcp_io: TcpIo::new(cfg.l2_overhead),
             flow_meta: Vec::new(),
             udps: Vec::new(),
@@ -857,7 +994,16 @@ impl World {
     ) -> u32 {
         let id = self.flows.len() as u32;
         let rng = stream(self.seed, Stream::Flow, id as u64);
-        let mut f = TcpFlow::new(id, app, src, dst, cfg.clone(), rng);
+        let class = TcpFlow::class_of(cfg);
+        let class = match self.tcp_classes.iter().find(|c| ***c == class) {
+            Some(c) => c.clone(),
+            None => {
+                let c = std::sync::Arc::new(class);
+                self.tcp_classes.push(c.clone());
+                c
+            }
+        };
+        let mut f = TcpFlow::new(id, app, src, dst, class, rng);
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
         self.flows.push(f);
@@ -865,6 +1011,14 @@ impl World {
         self.flow_meta.push(meta);
         self.core.tcp_drops.push(DropRuns::default());
         id
+    }
+
+    /// Heap bytes of the shared TCP configurations (limits.rs): each in
+    /// its `Arc` with two counters, and the list of them.
+    pub fn tcp_class_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.tcp_classes.len() * (size_of::<crate::config::TcpConfig>() + 2 * size_of::<usize>())
+            + self.tcp_classes.capacity() * size_of::<usize>()
     }
 
     pub fn add_udp_flow(&mut self, u: UdpFlow) -> u32 {
@@ -1142,11 +1296,13 @@ impl World {
     }
 
     /// Close the books at the end of a run: links account their last busy
-    /// or idle stretch, open drop runs are counted. The tables are built
+    /// or idle stretch, route entries' input tallies go into their slots,
+    /// open drop runs are counted. The tables are built
     /// from the finished world by [`crate::finish`].
     pub fn finish(&mut self) {
         let now = self.core.q.now();
         self.core.links.finish(now);
+        self.core.fold_route_tallies();
         for d in self
             .core
             .tcp_drops
@@ -1198,5 +1354,40 @@ mod tests {
 
         // No drops: no runs.
         assert_eq!(script(&[]).run_len, [0; 5]);
+    }
+
+    /// Source-routed packets tally their input port in the route entry
+    /// (folded into the slot's word on the slot's first drop); routed from
+    /// the tables, every packet counts in the word. Both see the same
+    /// packets take the same links, so every table is the same, the
+    /// per-input offered counts and drop runs included. 15 CUBIC senders
+    /// to one host of a k = 4 fat-tree with 20-packet queues drop in runs.
+    #[test]
+    fn route_entry_tallies_count_as_the_slot_words() {
+        use crate::stats::results::Column;
+        let apps: Vec<String> = (1..16)
+            .map(|s| format!(r#"{{"kind": "bulk", "src": {s}, "dst": 0, "duration": "30ms"}}"#))
+            .collect();
+        let doc = format!(
+            r#"{{"name": "outcast", "seed": 3, "stop": "30ms",
+                "topology": {{"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "1us", "buffer": "20pkt"}},
+                "tcp": {{"cc": "cubic", "rto_min": "2ms"}}, "apps": [{}]}}"#,
+            apps.join(",")
+        );
+        let cfg = crate::scenario::parse_config_str(&doc).expect("valid scenario");
+        let run = |source_routes: bool| {
+            let mut w = super::World::new(&cfg);
+            w.core.paths.enabled = source_routes;
+            w.run();
+            assert_eq!(!w.core.paths.hops.is_empty(), source_routes);
+            crate::finish(w, 0.0)
+        };
+        let (routed, tabled) = (run(true), run(false));
+        let Some(Column::U64(runs)) = routed.table("queue_inputs").unwrap().column("max_drop_run")
+        else {
+            panic!("max_drop_run is a u64 column")
+        };
+        assert!(runs.iter().any(|&r| r > 1), "no drop run longer than 1");
+        assert_eq!(routed.tables, tabled.tables);
     }
 }

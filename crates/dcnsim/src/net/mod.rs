@@ -7,13 +7,16 @@
 //!
 //! **Layout.** Every packet-hop touches two links (the one it arrives on and
 //! the one it leaves by), and at a few thousand links they no longer fit in
-//! a core's cache, so what a hop reads is packed into cache lines: a link is
-//! one 64-byte line of queue state (read on arrival and on enqueue) and one
-//! line of counters (enqueue only). Its configuration is interned into a
-//! handful of `LinkClass`es (a fat-tree has one or two), and the names and
-//! configuration the report needs live apart in [`LinkInfo`]. The FIFOs
-//! are rings in one shared pool of 64-byte lines rather than one heap
-//! allocation each.
+//! a core's cache, so what a hop reads is packed into cache lines: a link's
+//! queue state and the counters an enqueue bumps are one 64-byte line (read
+//! on arrival and on enqueue); its far end, class and high-water marks are
+//! small entries of dense arrays (a few bytes per link, so they stay in
+//! cache where a line per link would not), and counters of rare events
+//! (drops, marks, carries) a second line touched only by them. Its
+//! configuration is interned into a handful of `LinkClass`es (a fat-tree
+//! has one or two), and the names and configuration the report needs live
+//! apart in [`LinkInfo`]. The FIFOs are rings in one shared pool of
+//! 64-byte lines rather than one heap allocation each.
 
 pub mod pcap;
 pub mod routing;
@@ -304,7 +307,9 @@ impl SlotPool {
     }
 }
 
-/// A link's queue state: everything an arrival or an enqueue reads, one line.
+/// A link's queue state and the counters every enqueue bumps: everything
+/// an arrival or an enqueue reads or writes but the link's far end
+/// (`Links::to`, a dense array) and high-water marks ([`LinkMax`]), one line.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 struct LinkState {
@@ -312,7 +317,16 @@ struct LinkState {
     free_at: SimTime,
     /// Bytes in the buffer, including the packet being serialized.
     q_bytes: u64,
-    arrived: u64,
+    /// Packets accepted. Those that reached the far end are this minus
+    /// `len`: every accepted packet enters the ring and leaves it on arrival.
+    enqueued: u64,
+    /// Bytes accepted: `tx_bytes` is this minus what is still buffered.
+    enq_bytes: u64,
+    /// ∫ bytes dt in byte·ps, mod 2⁶⁴ (carries in [`LinkRare`]). Each
+    /// accepted packet adds its bytes × its time in the buffer on enqueue
+    /// (its departure is known then), so the integral costs no work when it
+    /// leaves; [`Links::finish`] takes back what lies beyond the end of the run.
+    byte_time: u64,
     /// The FIFO ring: slots `base..=base + mask` of the pool; `len` packets
     /// from `head`, buffered or propagating, in order, of which the last
     /// `buffered` have not departed yet. A FIFO served at a constant rate
@@ -323,34 +337,43 @@ struct LinkState {
     head: u32,
     len: u32,
     buffered: u32,
-    to: u32,
     class: u32,
 }
 
-/// A link's counters: touched on enqueue only, the line after its state.
+/// Counters of rare events, and what does not fit the state line when it
+/// overflows: the line after the state, touched by none of the common paths.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
-struct LinkCounters {
-    enqueued: u64,
-    /// Bytes accepted: `tx_bytes` is this minus what is still buffered.
-    enq_bytes: u64,
-    max_bytes: u64,
-    max_pkts: u64,
-    /// Each accepted packet adds its bytes × its time in the buffer on
-    /// enqueue (its departure is known then), so the integral costs no
-    /// work when it leaves; [`Links::finish`] takes back what lies
-    /// beyond the end of the run.
-    byte_time: u128,
+struct LinkRare {
     dropped: u64,
     marked: u64,
+    /// Bits 64–127 of the occupancy integral.
+    byte_time_hi: u64,
+    /// The buffer's high-water mark in bytes once it passed 2³² − 1.
+    max_bytes: u64,
 }
 
-/// The per-hop part of a directed link: two cache lines.
+const _: () = assert!(
+    std::mem::size_of::<LinkState>() == 64,
+    "the state is one line"
+);
+
+/// The per-link part of forwarding: its state line, and its rare line.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub struct Link {
     st: LinkState,
-    ctr: LinkCounters,
+    rare: LinkRare,
+}
+
+/// A link's buffer high-water marks, written by enqueues that raise them:
+/// 8 bytes in a dense array (48 KB for a k = 16 fat-tree's links), which
+/// stays in cache where a line per link would not.
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkMax {
+    pkts: u32,
+    /// Bytes, saturating at 2³² − 1 (then [`LinkRare::max_bytes`] holds it).
+    bytes: u32,
 }
 
 /// What the report (not the hot path) needs about a link.
@@ -368,6 +391,9 @@ pub struct LinkInfo {
 #[derive(Default)]
 pub struct Links {
     hot: Vec<Link>,
+    /// The node each link leads to (4 bytes a link: stays in cache).
+    to: Vec<u32>,
+    max: Vec<LinkMax>,
     info: Vec<LinkInfo>,
     classes: Vec<LinkClass>,
     class_of: HashMap<[u64; 7], u32>,
@@ -401,14 +427,15 @@ impl Links {
         });
         self.hot.push(Link {
             st: LinkState {
-                to,
                 class,
                 base: self.pool.alloc(0),
                 mask: 1,
                 ..LinkState::default()
             },
-            ctr: LinkCounters::default(),
+            rare: LinkRare::default(),
         });
+        self.to.push(to);
+        self.max.push(LinkMax::default());
         self.info.push(LinkInfo {
             from,
             to,
@@ -428,6 +455,8 @@ impl Links {
     pub fn fixed_heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.hot.capacity() * size_of::<Link>()
+            + self.to.capacity() * 4
+            + self.max.capacity() * size_of::<LinkMax>()
             + self.info.capacity() * size_of::<LinkInfo>()
             + self.classes.capacity() * size_of::<LinkClass>()
             + self.class_of.capacity() * (size_of::<([u64; 7], u32)>() + 1)
@@ -446,10 +475,13 @@ impl Links {
     }
 
     /// What one directed link costs, at most, before any packet: its two
-    /// lines and report data in Vecs grown by pushing (twice), and a class
-    /// with its map entry.
+    /// lines, dense entries and report data in Vecs grown by pushing
+    /// (twice), and a class with its map entry.
     pub const LINK_BYTES: usize = 2
-        * (std::mem::size_of::<Link>() + std::mem::size_of::<LinkInfo>())
+        * (std::mem::size_of::<Link>()
+            + 4
+            + std::mem::size_of::<LinkMax>()
+            + std::mem::size_of::<LinkInfo>())
         + 2 * (std::mem::size_of::<LinkClass>() + std::mem::size_of::<([u64; 7], u32)>() + 1);
     /// A directed link's first ring segment (one line), in a pool grown by
     /// doubling.
@@ -481,16 +513,10 @@ impl Links {
         self.pool.get(st.base + st.head).h
     }
 
-    /// A word of link `i`'s state line (read early, see [`Self::peek_head`]).
-    #[inline(always)]
-    pub fn peek_state(&self, i: u32) -> u64 {
-        self.hot[i as usize].st.q_bytes
-    }
-
-    /// The node link `i` leads to (read from its hot line).
+    /// The node link `i` leads to.
     #[inline]
     pub fn to(&self, i: u32) -> u32 {
-        self.hot[i as usize].st.to
+        self.to[i as usize]
     }
 
     #[inline]
@@ -551,29 +577,37 @@ impl Links {
         start_delay: SimTime,
     ) -> Enqueue {
         let now = q.now();
-        let Link { st, ctr } = &mut self.hot[link as usize];
+        let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let c = &self.classes[st.class as usize];
         let wire = h.wire;
         let pkts = st.buffered as u64;
         if st.q_bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
-            ctr.dropped += 1;
+            rare.dropped += 1;
             return Enqueue::Dropped;
         }
         if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
             h.flags |= flags::CE;
-            ctr.marked += 1;
+            rare.marked += 1;
         }
         st.q_bytes += wire as u64;
         st.buffered += 1;
         let depart = st.free_at.max(now + start_delay) + c.tx_time(wire);
         st.free_at = depart;
         let arrive = depart + c.delay;
-        ctr.enqueued += 1;
-        ctr.enq_bytes += wire as u64;
-        ctr.max_bytes = ctr.max_bytes.max(st.q_bytes);
-        ctr.max_pkts = ctr.max_pkts.max(st.buffered as u64);
-        ctr.byte_time += wire as u128 * (depart.0 - now.0) as u128;
+        st.enqueued += 1;
+        st.enq_bytes += wire as u64;
+        let m = &mut self.max[link as usize];
+        if st.q_bytes > m.bytes as u64 {
+            Self::raise_max_bytes(m, rare, st.q_bytes);
+        }
+        m.pkts = m.pkts.max(st.buffered);
+        let area = wire as u128 * (depart.0 - now.0) as u128;
+        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
+        st.byte_time = lo;
+        if carry || area >> 64 != 0 {
+            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
+        }
         if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
         } else if st.len > st.mask {
@@ -583,6 +617,17 @@ impl Links {
         *self.pool.get_mut(tail) = Slot { arrive, h };
         st.len += 1;
         Enqueue::Queued
+    }
+
+    /// A new byte high-water mark; past 2³² − 1 it lives in the rare line.
+    #[inline]
+    fn raise_max_bytes(m: &mut LinkMax, rare: &mut LinkRare, q_bytes: u64) {
+        if let Ok(b) = u32::try_from(q_bytes) {
+            m.bytes = b;
+        } else {
+            m.bytes = u32::MAX;
+            rare.max_bytes = rare.max_bytes.max(q_bytes);
+        }
     }
 
     /// Double a full ring.
@@ -611,7 +656,6 @@ impl Links {
         let h = self.pool.get(st.base + st.head).h;
         st.head = (st.head + 1) & st.mask;
         st.len -= 1;
-        st.arrived += 1;
         debug_assert!(st.buffered <= st.len);
         if st.len > 0 {
             q.schedule(self.pool.get(st.base + st.head).arrive, Event::Arrive(link));
@@ -627,30 +671,34 @@ impl Links {
     /// Bring every buffer up to the end of the run and close the occupancy
     /// integrals: packets still buffered are counted only up to `now`.
     pub fn finish(&mut self, now: SimTime) {
-        for Link { st, ctr } in self.hot.iter_mut() {
+        for Link { st, rare } in self.hot.iter_mut() {
             Self::advance(st, &self.pool, &self.classes, now);
             let delay = self.classes[st.class as usize].delay;
+            let mut byte_time = (rare.byte_time_hi as u128) << 64 | st.byte_time as u128;
             for k in st.len - st.buffered..st.len {
                 let s = self.pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
-                ctr.byte_time -= s.h.wire as u128 * (s.arrive - delay - now).0 as u128;
+                byte_time -= s.h.wire as u128 * (s.arrive - delay - now).0 as u128;
             }
+            st.byte_time = byte_time as u64;
+            rare.byte_time_hi = (byte_time >> 64) as u64;
         }
     }
 
     /// Link `i`'s counters. `tx_*` count what left the buffer as of the
     /// last look at it (an enqueue, arrival or [`Self::occupancy`]).
     pub fn stats(&self, i: usize) -> QueueStats {
-        let Link { st, ctr } = &self.hot[i];
+        let Link { st, rare } = &self.hot[i];
+        let m = self.max[i];
         QueueStats {
-            enqueued: ctr.enqueued,
-            dropped: ctr.dropped,
-            marked: ctr.marked,
-            max_bytes: ctr.max_bytes,
-            max_pkts: ctr.max_pkts,
-            tx_bytes: ctr.enq_bytes - st.q_bytes,
-            tx_pkts: ctr.enqueued - st.buffered as u64,
-            arrived: st.arrived,
-            byte_time: ctr.byte_time,
+            enqueued: st.enqueued,
+            dropped: rare.dropped,
+            marked: rare.marked,
+            max_bytes: (m.bytes as u64).max(rare.max_bytes),
+            max_pkts: m.pkts as u64,
+            tx_bytes: st.enq_bytes - st.q_bytes,
+            tx_pkts: st.enqueued - st.buffered as u64,
+            arrived: st.enqueued - st.len as u64,
+            byte_time: (rare.byte_time_hi as u128) << 64 | st.byte_time as u128,
         }
     }
 
@@ -670,6 +718,39 @@ impl Links {
 mod tests {
     use super::*;
     use crate::sim::rng::mix64;
+
+    /// Past what the state line holds — a buffer above 2³² − 1 bytes, an
+    /// occupancy integral above 2⁶⁴ byte·ps — the counts carry into the
+    /// rare line and come out exact: 480,000 packets of 9,000 bytes
+    /// offered at once to an unlimited 8 Mbps link (1 µs a byte).
+    #[test]
+    fn counts_past_the_state_line_stay_exact() {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(u64::MAX),
+            ecn_k: None,
+        };
+        let l = links.push(0, 1, 8_000_000, SimTime::ZERO, cfg);
+        let mut q = EventQueue::new();
+        let (n, wire) = (480_000u64, 9_000u64);
+        for i in 0..n {
+            let h = Hdr {
+                id: i as u32,
+                wire: wire as u32,
+                route: NO_ROUTE,
+                ..Hdr::default()
+            };
+            assert_eq!(links.enqueue(l, h, &mut q, SimTime::ZERO), Enqueue::Queued);
+        }
+        let s = links.stats(l as usize);
+        assert!(n * wire > u32::MAX as u64);
+        assert_eq!((s.max_bytes, s.max_pkts), (n * wire, n));
+        // Packet i waits (i + 1) · 9 ms: Σ = wire · 9e9 ps · n(n + 1)/2.
+        let expect = wire as u128 * (wire as u128 * 1_000_000) * (n as u128 * (n as u128 + 1) / 2);
+        assert!(expect > u64::MAX as u128);
+        assert_eq!(s.byte_time, expect);
+        assert_eq!((s.enqueued, s.arrived, s.tx_pkts), (n, 0, 0));
+    }
 
     /// The link against a direct model of a constant-rate FIFO: departures
     /// back to back from max(previous departure, enqueue time), arrivals a

@@ -428,8 +428,16 @@ pub fn estimate(c: &Config) -> Estimate {
         _ => (crate::world::ROUTE_BYTES_FIXED as u64)
             .saturating_add(2 * eccentricity(topo) * crate::world::ROUTE_BYTES_PER_HOP as u64),
     };
+    // Flows share their configuration: one class per distinct one, at most
+    // one per app (its `Arc` with two counters, and the world's list of
+    // classes at most twice its length).
+    let classes = (c.apps.len() as u64).saturating_mul(
+        (size_of::<crate::config::TcpConfig>() + 2 * size_of::<usize>() + 2 * size_of::<usize>())
+            as u64,
+    );
     let flows_bytes = flows
         .saturating_mul(per_flow_fixed.saturating_add(route_bytes))
+        .saturating_add(classes)
         .saturating_add(udps.saturating_mul(udp_bytes()))
         .saturating_add(queue);
 
@@ -653,7 +661,8 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
             + core.tcp_drops.capacity() * size_of::<crate::world::DropRuns>()
             + w.udps.capacity() * size_of::<crate::app::UdpFlow>()
             + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>()
-            + core.paths_heap_bytes(),
+            + core.paths_heap_bytes()
+            + w.tcp_class_bytes(),
         packets: core.arena.heap_bytes() + core.links.pool_heap_bytes(),
         events: core.q.heap_bytes(),
         pcap: core.captures.iter().map(|c| c.bytes.capacity()).sum(),

@@ -60,6 +60,7 @@ use rand::Rng as _;
 use recovery::rack::{Rack, Undo};
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// One transmitted, not yet cumulatively acknowledged segment. Segments are
 /// retransmitted with the bounds they were first sent with, as a real stack
@@ -86,6 +87,27 @@ impl Seg {
     }
 }
 
+/// A field that takes half a cache line whatever its size up to 32 bytes,
+/// so the `TcpFlow` layout does not move when the timer's type changes.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct HalfLine<T>(T);
+
+impl<T> std::ops::Deref for HalfLine<T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for HalfLine<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
 /// Bytes of one scoreboard entry (limits.rs).
 pub const SEG_BYTES: usize = std::mem::size_of::<Seg>();
 
@@ -102,25 +124,28 @@ pub enum CongState {
     Loss,
 }
 
-/// Per-flow counters reported in the `flows` table.
+/// Per-flow counters reported in the `flows` table. The four a packet
+/// bumps come first (`repr(C)`): they share a line with the receiver's
+/// state in [`TcpFlow`].
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct FlowStats {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub acks_sent: u64,
+    pub ecn_marks: u64,
     /// Every loss indication, in time order: (time, true for a timeout,
     /// false for a fast retransmit). Kulkarni's model groups these across
     /// flows into loss events of the cumulative flow.
     pub loss_log: Vec<(SimTime, bool)>,
-    pub segments_sent: u64,
-    pub bytes_sent: u64,
     pub retransmits: u64,
     pub retx_bytes: u64,
     pub timeouts: u64,
     pub timeout_period: SimTime,
     pub fast_retransmits: u64,
-    pub ecn_marks: u64,
     pub ecn_cuts: u64,
     pub ooo_arrivals: u64,
     pub dup_arrivals: u64,
-    pub acks_sent: u64,
     /// Anterior block-transfer timeouts: RTOs before any ACK advanced
     /// snd_una into the current message (block), i.e. the window sent at
     /// the message's start was lost (Kulkarni 2012 §3.1).
@@ -157,92 +182,127 @@ pub struct FlowStats {
     pub reorder_events: u64,
 }
 
+/// One TCP connection (both ends).
+///
+/// Laid out for the hot path (`repr(C)`, cache-line aligned): a packet
+/// arrival at a large fabric finds the flow's lines evicted, so what a data
+/// or ACK arrival touches is gathered at the front, grouped by 64-byte line
+/// (see the `// line n` markers; `tests::hot_fields_stay_in_their_lines`
+/// guards it), and everything else — configuration shared by all flows of a
+/// class, recovery state used only on loss, counters of rare events,
+/// timers of mechanisms that are off — lies behind. An ACK touches lines
+/// 0–6 and 9, a data segment lines 5, 8 and 9, and the shared class.
+#[repr(C, align(64))]
 pub struct TcpFlow {
-    pub id: u32,
-    pub app: u32,
-    pub src_host: u32,
-    pub dst_host: u32,
-    pub cfg: TcpConfig,
-    // ---- sender ----
-    cc: Cc,
-    pub st: CcState,
-    seg_policy: SegPolicy,
-    rng: Rng,
-    /// End of the byte stream the application has written so far.
-    app_limit: u64,
+    // ---- line 0: sender, every ACK and every send
     snd_una: u64,
     snd_nxt: u64,
     snd_max: u64,
+    /// End of the byte stream the application has written so far.
+    app_limit: u64,
+    pub st: CcState,
+    // ---- line 1
     segs: VecDeque<Seg>,
-    pub cong: CongState,
-    dupacks: u32,
-    /// Duplicate ACKs (and SACKed segments) that mean loss: the configured
-    /// threshold, raised by reordering when `reordering = "adaptive"`.
-    pub dupthresh: u32,
-    /// Undo information of the current fast recovery (Eifel detection).
-    undo: Option<Undo>,
-    rack: Rack,
-    recover: u64,
-    /// A partial ACK has already restarted the timer in this recovery (RFC 6582 "impatient").
-    partial_seen: bool,
+    rto: HalfLine<LazyTimer>,
+    // ---- line 2: RTT and timing
     srtt: Option<SimTime>,
     rttvar: SimTime,
     rto_base: SimTime,
-    backoff: u32,
-    rto: LazyTimer,
-    /// ECN: no further window reduction until snd_una passes this point.
-    ecn_recover: u64,
-    ecn_in_cwr: bool,
-    send_cwr: bool,
     /// Time of the last transmission or forward progress (for the timeout period).
     last_activity: SimTime,
     /// Time of the last transmission.
     last_send: SimTime,
-    /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
-    rescue_rxt: Option<u64>,
-    /// Without timestamps: the segment being timed (its end, when sent).
-    rtt_timing: Option<(u64, SimTime)>,
     /// New data segments sent (retransmissions excluded).
     segs_sent: u64,
+    /// ECN: no further window reduction until snd_una passes this point.
+    ecn_recover: u64,
+    // ---- lines 3–4: congestion control, then the sender's small state
+    cc: Cc,
+    recover: u64,
+    backoff: u32,
+    dupacks: u32,
+    /// Duplicate ACKs (and SACKed segments) that mean loss: the configured
+    /// threshold, raised by reordering when `reordering = "adaptive"`.
+    pub dupthresh: u32,
+    pub cong: CongState,
+    /// A partial ACK has already restarted the timer in this recovery (RFC 6582 "impatient").
+    partial_seen: bool,
+    ecn_in_cwr: bool,
+    send_cwr: bool,
+    /// The thread is suspended (duplicate ACKs reached the threshold).
+    prx_suspended: bool,
+    /// Whether the pending run of the thread is a success of the coin (or
+    /// only the end of a bounded batch of failed tosses).
+    prx_hit: bool,
+    // ---- line 5: both ends
+    /// The flow's configuration, shared by every flow of its class (the
+    /// world interns one per distinct configuration).
+    pub cfg: Arc<TcpConfig>,
+    pub id: u32,
+    pub src_host: u32,
+    pub dst_host: u32,
+    pub app: u32,
+    /// Undo information of the current fast recovery (Eifel detection).
+    undo: Option<Undo>,
+    // ---- line 6: sender
     /// Start offsets of the application's messages (blocks) not yet
     /// passed by snd_una; the front is the message snd_una is in.
     msg_starts: VecDeque<u64>,
     /// The message whose first ACK has arrived, and snd_max at that
     /// moment: the end of the message's first flight.
     first_flight: Option<(u64, u64)>,
-    /// Probabilistic retransmission: the thread's next run that retransmits.
-    prx: LazyTimer,
-    /// Whether the pending run of the thread is a success of the coin (or
-    /// only the end of a bounded batch of failed tosses).
-    prx_hit: bool,
-    /// The thread is suspended (duplicate ACKs reached the threshold).
-    prx_suspended: bool,
-    // ---- receiver ----
+    /// Its tag ends line 6 (`repr(u8)`: the tag comes first); a Fixed
+    /// policy reads nothing else, the others line 7.
+    seg_policy: SegPolicy,
+    // ---- line 8: receiver, every data segment
     rcv_nxt: u64,
-    /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
-    ooo: Vec<(u64, u64, u64)>,
-    ooo_stamp: u64,
-    unacked_segs: u32,
-    dack: LazyTimer,
     ts_recent: SimTime,
     /// rcv_nxt carried by the last ACK sent (RFC 7323 Last.ACK.sent).
     last_ack_sent: u64,
+    /// Time the last byte was delivered.
+    pub last_delivery: SimTime,
+    /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
+    ooo: Vec<(u64, u64, u64)>,
+    unacked_segs: u32,
     echo: EcnEcho,
+    // ---- line 9: receiver, then the counters both ends bump (the first
+    // four fields of `FlowStats`)
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
+    pub stats: FlowStats,
+    // ---- cold: loss recovery, mechanisms that are off by default, set-up
+    rng: Rng,
+    rack: Rack,
+    /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
+    rescue_rxt: Option<u64>,
+    /// Without timestamps: the segment being timed (its end, when sent).
+    rtt_timing: Option<(u64, SimTime)>,
+    /// Probabilistic retransmission: the thread's next run that retransmits.
+    prx: LazyTimer,
+    dack: LazyTimer,
+    ooo_stamp: u64,
     /// Messages the application has written (each ends in a tagged byte).
     msgs_written: u64,
-    pub stats: FlowStats,
-    /// Time the first byte was written / the last byte delivered.
+    /// Time the first byte was written.
     pub start_time: Option<SimTime>,
-    pub last_delivery: SimTime,
 }
 
 impl TcpFlow {
-    pub fn new(id: u32, app: u32, src_host: u32, dst_host: u32, cfg: TcpConfig, rng: Rng) -> Self {
-        let mut cfg = cfg;
-        // DCTCP and FaST are built on ECN: they always negotiate it.
-        cfg.ecn |= cfg.cc.needs_ecn();
+    /// A flow of configuration `cfg`: a `TcpConfig`, or one shared with
+    /// other flows (normalised with [`Self::class_of`], or each flow that
+    /// shares it makes its own copy).
+    pub fn new(
+        id: u32,
+        app: u32,
+        src_host: u32,
+        dst_host: u32,
+        cfg: impl Into<Arc<TcpConfig>>,
+        rng: Rng,
+    ) -> Self {
+        let mut cfg = cfg.into();
+        if cfg.cc.needs_ecn() && !cfg.ecn {
+            *Arc::make_mut(&mut cfg) = Self::class_of(&cfg);
+        }
         let smss = SegPolicy::initial_smss(&cfg);
         TcpFlow {
             id,
@@ -276,7 +336,7 @@ impl TcpFlow {
             rttvar: SimTime::ZERO,
             rto_base: cfg.rto_init,
             backoff: 1,
-            rto: LazyTimer::default(),
+            rto: HalfLine::default(),
             ecn_recover: 0,
             ecn_in_cwr: false,
             send_cwr: false,
@@ -305,6 +365,14 @@ impl TcpFlow {
             last_delivery: SimTime::ZERO,
             cfg,
         }
+    }
+
+    /// The configuration a flow of `cfg` runs with (what [`Self::cfg`]
+    /// holds): DCTCP and FaST are built on ECN, they always negotiate it.
+    pub fn class_of(cfg: &TcpConfig) -> TcpConfig {
+        let mut c = cfg.clone();
+        c.ecn |= c.cc.needs_ecn();
+        c
     }
 
     pub fn cc_name(&self) -> &'static str {

@@ -126,7 +126,10 @@ impl TcpFlow {
     pub(in crate::tcp) fn send_ack_ece(&mut self, io: &mut TcpIo, ts: SimTime, ece: bool) {
         self.unacked_segs = 0;
         self.last_ack_sent = self.rcv_nxt;
-        self.dack.cancel();
+        if self.cfg.delayed_ack {
+            // Only delayed ACKs arm it: otherwise its line stays cold.
+            self.dack.cancel();
+        }
         let mut f = 0;
         if ece {
             f |= flags::ECE;

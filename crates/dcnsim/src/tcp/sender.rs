@@ -238,7 +238,8 @@ impl TcpFlow {
                 }
             }
             self.on_reorder_degree(degree);
-            if self.rack.tlp_end.is_some_and(|e| ack >= e) {
+            // Only RACK sends tail loss probes: otherwise its state stays cold.
+            if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
                 self.rack.tlp_end = None;
             }
             if let Some(u) = self.undo {

@@ -1303,3 +1303,59 @@ fn delayed_ack_waits_for_its_wakeup_or_the_second_segment() {
     let (acks, wakes) = since(&w, mark);
     assert!(acks.is_empty() && wakes.is_empty(), "nothing left to ACK");
 }
+
+/// The fields a data or ACK arrival touches stay in the cache lines the
+/// `TcpFlow` layout gives them (a layout change that spreads them shows
+/// here, not only as cache misses at k = 16).
+#[test]
+fn hot_fields_stay_in_their_lines() {
+    use std::mem::{offset_of, size_of_val};
+    let f = TcpFlow::new(0, 0, 0, 1, TcpConfig::default(), stream(1, Stream::Flow, 0));
+    macro_rules! line {
+        ($field:ident, $n:expr) => {{
+            let at = offset_of!(TcpFlow, $field);
+            let end = at + size_of_val(&f.$field) - 1;
+            assert_eq!(
+                (at / 64, end / 64),
+                ($n, $n),
+                concat!(stringify!($field), " left line ", stringify!($n))
+            );
+        }};
+    }
+    line!(snd_una, 0);
+    line!(app_limit, 0);
+    line!(st, 0);
+    line!(segs, 1);
+    line!(rto, 1);
+    assert_eq!(
+        std::mem::size_of::<HalfLine<LazyTimer>>(),
+        32,
+        "the RTO timer outgrew half a line"
+    );
+    line!(srtt, 2);
+    line!(ecn_recover, 2);
+    assert_eq!(offset_of!(TcpFlow, cc) / 64, 3);
+    assert!((offset_of!(TcpFlow, cc) + size_of_val(&f.cc) - 1) / 64 <= 4);
+    line!(recover, 4);
+    line!(prx_hit, 4);
+    line!(cfg, 5);
+    line!(id, 5);
+    line!(app, 5);
+    line!(undo, 5);
+    line!(msg_starts, 6);
+    line!(first_flight, 6);
+    // The policy's tag (its first byte, `repr(u8)`) ends line 6.
+    assert_eq!(offset_of!(TcpFlow, seg_policy) / 64, 6);
+    line!(rcv_nxt, 8);
+    line!(ooo, 8);
+    line!(unacked_segs, 8);
+    line!(echo, 8);
+    line!(msg_ends, 9);
+    let stats = offset_of!(TcpFlow, stats);
+    assert_eq!(stats / 64, 9);
+    assert_eq!(
+        (stats + offset_of!(FlowStats, ecn_marks) + 7) / 64,
+        9,
+        "the packet counters of FlowStats left line 9"
+    );
+}

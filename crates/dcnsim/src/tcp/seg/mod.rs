@@ -72,8 +72,10 @@ pub trait SegmentPolicy {
     fn name(&self) -> &'static str;
 }
 
-/// Enum dispatch over the built-in policies.
+/// Enum dispatch over the built-in policies. `repr(u8)` puts the tag
+/// first, so a Fixed flow's hot line holds all it reads (`TcpFlow` layout).
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum SegPolicy {
     Fixed(fixed::Fixed),
     Fast(fast::Fast),
