@@ -197,11 +197,15 @@ def test_bench_scenarios_are_well_formed():
     assert len(bench.longflows_64()["apps"]) == 64
     pa = bench.incast_pa()["apps"][0]
     assert pa["workers"] == "1-100" and pa["queries"] == 100
+    # the sparse k = 16 run: every 8th host's flow of the full one, same partners
+    full, sparse = bench.SCENARIOS["dctcp_perm_k16"](), bench.SCENARIOS["dctcp_perm_k16_128flows"]()
+    assert sparse["topology"] == full["topology"] and len(sparse["apps"]) == 128
+    assert [(a["src"], a["dst"]) for a in sparse["apps"]] == [(a["src"], a["dst"]) for a in full["apps"][::8]]
 
 
 @needs_core
 @pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "dctcp_perm_k12",
-                                  "dctcp_perm_k16", "dctcp_perm_k32"])
+                                  "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32"])
 def test_bench_scenarios_validate(name):
     from dcnsim import bench
 

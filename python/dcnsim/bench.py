@@ -77,7 +77,7 @@ def fattree_k8() -> Dict[str, Any]:
     }
 
 
-def dctcp_perm(k: int, stop: str) -> Dict[str, Any]:
+def dctcp_perm(k: int, stop: str, every: int = 1) -> Dict[str, Any]:
     """Mirror of htsim's DCTCP permutation example (csg-htsim
     ``datacenter/old_tests/main_dctcp_permutation.cpp``), so the two can be
     timed side by side: k-ary fat-tree, every link 10 Gbps with 1 us delay,
@@ -88,11 +88,15 @@ def dctcp_perm(k: int, stop: str) -> Dict[str, Any]:
     250 ms, hosts that never drop their own packets (htsim has no NIC
     queue), no receive-window limit. Remaining differences (docs/performance.md):
     htsim's ACKs are 64 bytes (ours: a 40-byte header) and its permutation
-    is drawn from the clock, ours from a fixed seed."""
+    is drawn from the clock, ours from a fixed seed.
+
+    ``every`` > 1 keeps only every ``every``-th host's flow (same partners):
+    the same network carrying fewer flows, to tell a cost that grows with
+    the network from one that grows with the traffic."""
     hosts = k ** 3 // 4
     dst = derangement(hosts, seed=8)
     return {
-        "name": f"dctcp_perm_k{k}",
+        "name": f"dctcp_perm_k{k}" + (f"_{hosts // every}flows" if every > 1 else ""),
         "seed": 1,
         "stop": stop,
         "topology": {
@@ -115,7 +119,7 @@ def dctcp_perm(k: int, stop: str) -> Dict[str, Any]:
             "rto_min": "250ms",
             "rwnd": "1GB",
         },
-        "apps": [{"kind": "bulk", "src": i, "dst": dst[i], "duration": stop} for i in range(hosts)],
+        "apps": [{"kind": "bulk", "src": i, "dst": dst[i], "duration": stop} for i in range(0, hosts, every)],
         # The pre-run bound lets every window grow into the unlimited NIC
         # queues (no rwnd limit either): ~21 GB at k = 12, ~20 GB at k = 32,
         # against a measured peak RSS of 27 MB and 150 MB (docs/performance.md).
@@ -198,6 +202,8 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "poisson_websearch_k8": poisson_websearch_k8,
     "dctcp_perm_k12": lambda: dctcp_perm(12, "210ms"),
     "dctcp_perm_k16": lambda: dctcp_perm(16, "50ms"),
+    # k = 16's network with k = 8's number of flows (128)
+    "dctcp_perm_k16_128flows": lambda: dctcp_perm(16, "200ms", every=8),
     "dctcp_perm_k32": lambda: dctcp_perm(32, "10ms"),
     **{f"soak_{s}s": functools.partial(soak, s) for s in SOAK_SECONDS},
 }
