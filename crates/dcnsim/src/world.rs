@@ -234,12 +234,13 @@ pub const INPUT_SLOT_BYTES: usize =
 
 /// What a flow's routes cost in the static routing modes, per hop and
 /// fixed, at most (limits.rs): per direction, its `FlowRoute` in a Vec grown
-/// by resizing (twice), the hops stored once in a Vec grown by extending
-/// (twice) and once more as the interning map's key, the map entry (a
-/// map at most half full), and per hop its link in the chain of route
-/// entries through its slot (a Vec grown by pushing).
+/// by resizing (twice), the map entry (a map at most half full), and per
+/// hop its `RouteHop` in a Vec grown by pushing (twice), the `Hop` once
+/// more as the interning map's key (exact: shrunk before it is stored),
+/// and its link in the chain of route entries through its slot (a Vec
+/// grown by pushing, twice).
 pub const ROUTE_BYTES_PER_HOP: usize =
-    2 * (std::mem::size_of::<RouteHop>() + std::mem::size_of::<Hop>() + 4);
+    2 * (2 * std::mem::size_of::<RouteHop>() + std::mem::size_of::<Hop>() + 2 * 4);
 pub const ROUTE_BYTES_FIXED: usize =
     2 * (2 * std::mem::size_of::<FlowRoute>() + 2 * (std::mem::size_of::<(Vec<Hop>, u32)>() + 1));
 
@@ -330,10 +331,12 @@ struct Paths {
 }
 
 impl Paths {
-    fn intern(&mut self, route: Vec<Hop>, inputs: &InputTable) -> u32 {
+    fn intern(&mut self, mut route: Vec<Hop>, inputs: &InputTable) -> u32 {
         if let Some(&r) = self.interned.get(&route) {
             return r;
         }
+        // The key is kept for the run: no spare capacity (limits.rs).
+        route.shrink_to_fit();
         let r = u32::try_from(self.hops.len()).expect("more than 2³² route hops");
         if self.slot_head.is_empty() {
             assert!(
