@@ -18,12 +18,5 @@ fn main() {
         .collect();
     let t0 = std::time::Instant::now();
     let r = dcnsim::run(&config(topo, apps, SimTime::from_secs(1)));
-    let wall = t0.elapsed().as_secs_f64();
-    let ev = r.summary_value("events").unwrap();
-    let hops = r.summary_value("packet_hops").unwrap();
-    println!(
-        "wall {wall:.3}s events {ev} ({:.2} M/s) hops {hops} ({:.2} M/s)",
-        ev / wall / 1e6,
-        hops / wall / 1e6
-    );
+    println!("{}", rate_line(&r, t0.elapsed().as_secs_f64()));
 }

@@ -5,6 +5,9 @@
 //!
 //!     cargo build --release --example run_json -p dcnsim
 //!     target/release/examples/run_json scenario.json
+#[path = "../tests/common.rs"]
+mod common;
+
 fn main() {
     let path = std::env::args()
         .nth(1)
@@ -20,12 +23,5 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let wall = t0.elapsed().as_secs_f64();
-    let ev = r.summary_value("events").unwrap();
-    let hops = r.summary_value("packet_hops").unwrap();
-    println!(
-        "wall {wall:.3}s events {ev} ({:.2} M/s) hops {hops} ({:.2} M/s)",
-        ev / wall / 1e6,
-        hops / wall / 1e6
-    );
+    println!("{}", common::rate_line(&r, t0.elapsed().as_secs_f64()));
 }

@@ -252,3 +252,15 @@ pub fn assert_err(errs: &[dcnsim::scenario::ScenarioError], path: &str, needle: 
             .join("\n")
     );
 }
+
+/// The line the perf examples print: wall time, events and packet-hops,
+/// each with its rate.
+pub fn rate_line(r: &Results, wall: f64) -> String {
+    let ev = r.summary_value("events").unwrap();
+    let hops = r.summary_value("packet_hops").unwrap();
+    format!(
+        "wall {wall:.3}s events {ev} ({:.2} M/s) hops {hops} ({:.2} M/s)",
+        ev / wall / 1e6,
+        hops / wall / 1e6
+    )
+}
