@@ -1,6 +1,7 @@
 //! dcnsim: a fast, deterministic, packet-level simulator of data-center
 //! network transport. Pure Rust; the Python front lives in `dcnsim-py`.
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: `sim::prefetch` is the one allowed exception.
+#![deny(unsafe_code)]
 
 // Layers, lowest first (docs/architecture.md): `text`, `sim` (time, event
 // queue, rng), `config` and `cdf` (the validated model every layer reads),

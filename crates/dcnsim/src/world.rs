@@ -5,6 +5,7 @@ use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
 use crate::net::{Arena, Enqueue, Hdr, LinkInfo, Links, Packet, PktKind, NO_ROUTE};
+use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
 use crate::sim::time::SimTime;
@@ -421,6 +422,7 @@ impl Core {
             wire: pkt.wire,
             route,
             hop: 0,
+            next: NO_LINK,
             flags: pkt.flags,
         };
         self.forward(node, h, NO_LINK);
@@ -528,17 +530,25 @@ impl Core {
         key.route
     }
 
-    /// Read what the next arrival on link `l` will need (the link's state
-    /// line and its head slot; at a host, the packet) so those cache misses
-    /// overlap the current event's work: at k = 16 a hop otherwise waits
-    /// on them one after another. The value means nothing.
+    /// Start fetching what the next arrival on link `l` will need, so
+    /// those cache misses overlap the current event's work: at k = 16 a
+    /// hop otherwise waits on them one after another. The link's state
+    /// line and head slot are read (their contents are the addresses of
+    /// the rest); the route entry, the egress link's state line (named by
+    /// the slot's [`Hdr::next`]) and, at a host, the packet are prefetched,
+    /// which does not stall the loop as a chain of loads would.
     #[inline(always)]
-    fn touch_next_hop(&self, l: u32) -> u64 {
+    fn touch_next_hop(&self, l: u32) {
         let h = self.links.peek_head(l);
         if self.node_host[self.links.to(l) as usize] == u32::MAX {
-            h.wire as u64
+            if h.route != NO_ROUTE {
+                if let Some(e) = self.paths.hops.get((h.route + h.hop) as usize) {
+                    prefetch(e);
+                }
+            }
+            self.links.prefetch_state(h.next);
         } else {
-            self.arena.get(h.id).seq
+            prefetch(self.arena.get(h.id));
         }
     }
 
@@ -561,10 +571,24 @@ impl Core {
         let (link, slot) = if h.route != NO_ROUTE {
             let e = h.route + h.hop;
             let hop = self.paths.hops[e as usize];
+            debug_assert!(
+                from_host || h.next == hop.link,
+                "the prefetch hint named link {} for hop {} (link {})",
+                h.next,
+                h.hop,
+                hop.link
+            );
             h.hop += 1;
             if hop.slot & RouteHop::DIRECT == 0 {
                 entry = e;
             }
+            // A route ends at a host; before that, its next entry (nearly
+            // always in the line just read) is the next switch's egress.
+            h.next = if self.node_host[self.links.to(hop.link) as usize] == u32::MAX {
+                self.paths.hops[e as usize + 1].link
+            } else {
+                NO_LINK
+            };
             (hop.link, hop.slot & !RouteHop::DIRECT)
         } else {
             let pk = self.arena.get(id);
@@ -1043,7 +1067,7 @@ impl World {
                 break;
             };
             if let Some(l) = self.core.q.peek_arrive() {
-                std::hint::black_box(self.core.touch_next_hop(l));
+                self.core.touch_next_hop(l);
             }
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_mem_check && !self.memory_ok() {

@@ -108,6 +108,10 @@ pub struct Hdr {
     pub route: u32,
     /// Hops taken so far.
     pub hop: u32,
+    /// The egress link at the node this hop leads to, when the source
+    /// route names it and that node is a switch (else `u32::MAX`), so the
+    /// event loop can prefetch that link's state one hop early.
+    pub next: u32,
     pub flags: u8,
 }
 
@@ -511,6 +515,14 @@ impl Links {
     pub fn peek_head(&self, i: u32) -> Hdr {
         let st = &self.hot[i as usize].st;
         self.pool.get(st.base + st.head).h
+    }
+
+    /// Prefetch link `i`'s state line (any `i`: out of range is a no-op).
+    #[inline(always)]
+    pub fn prefetch_state(&self, i: u32) {
+        if let Some(l) = self.hot.get(i as usize) {
+            crate::sim::prefetch::prefetch(&l.st);
+        }
     }
 
     /// The node link `i` leads to.
