@@ -421,9 +421,10 @@ impl Core {
             id: self.arena.alloc(pkt),
             wire: pkt.wire,
             route,
-            hop: 0,
             next: NO_LINK,
+            flow: pkt.flow,
             flags: pkt.flags,
+            kind: pkt.kind,
         };
         self.forward(node, h, NO_LINK);
     }
@@ -538,17 +539,19 @@ impl Core {
     /// the slot's [`Hdr::next`]) and, at a host, the packet are prefetched,
     /// which does not stall the loop as a chain of loads would.
     #[inline(always)]
-    fn touch_next_hop(&self, l: u32) {
+    fn touch_next_hop(&self, l: u32) -> Option<Hdr> {
         let h = self.links.peek_head(l);
         if self.node_host[self.links.to(l) as usize] == u32::MAX {
             if h.route != NO_ROUTE {
-                if let Some(e) = self.paths.hops.get((h.route + h.hop) as usize) {
+                if let Some(e) = self.paths.hops.get(h.route as usize) {
                     prefetch(e);
                 }
             }
             self.links.prefetch_state(h.next);
+            None
         } else {
             prefetch(self.arena.get(h.id));
+            Some(h)
         }
     }
 
@@ -569,16 +572,15 @@ impl Core {
         // `entry`: the route entry that tallies this hop (NO_ROUTE: the slot's word).
         let mut entry = NO_ROUTE;
         let (link, slot) = if h.route != NO_ROUTE {
-            let e = h.route + h.hop;
+            let e = h.route;
             let hop = self.paths.hops[e as usize];
             debug_assert!(
                 from_host || h.next == hop.link,
-                "the prefetch hint named link {} for hop {} (link {})",
+                "the prefetch hint named link {} for route entry {e} (link {})",
                 h.next,
-                h.hop,
                 hop.link
             );
-            h.hop += 1;
+            h.route += 1;
             if hop.slot & RouteHop::DIRECT == 0 {
                 entry = e;
             }
@@ -1067,11 +1069,48 @@ impl World {
                 break;
             };
             if let Some(l) = self.core.q.peek_arrive() {
-                self.core.touch_next_hop(l);
+                if let Some(h) = self.core.touch_next_hop(l) {
+                    self.prefetch_endpoint(h);
+                }
             }
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_mem_check && !self.memory_ok() {
                 break;
+            }
+        }
+    }
+
+    /// Start fetching the state that packet `h`, about to reach its host,
+    /// will read there: its flow's sender or receiver lines, the route of
+    /// what it sends back, and the application's delivery tally. Hints
+    /// only: a wrong one costs time, never a result.
+    #[inline(always)]
+    fn prefetch_endpoint(&self, h: Hdr) {
+        let f = h.flow as usize;
+        match h.kind {
+            PktKind::Data => {
+                if let Some(t) = self.flows.get(f) {
+                    t.prefetch_receiver();
+                }
+                if let Some(r) = self.app_rx.get(f) {
+                    prefetch(r);
+                }
+                if let Some(r) = self.core.paths.tcp.get(2 * f + 1) {
+                    prefetch(r);
+                }
+            }
+            PktKind::Ack => {
+                if let Some(t) = self.flows.get(f) {
+                    t.prefetch_sender();
+                }
+                if let Some(r) = self.core.paths.tcp.get(2 * f) {
+                    prefetch(r);
+                }
+            }
+            PktKind::Udp => {
+                if let Some(u) = self.udps.get(f) {
+                    prefetch(u);
+                }
             }
         }
     }

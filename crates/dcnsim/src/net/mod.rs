@@ -44,8 +44,9 @@ pub mod flags {
     pub const MARKED: u8 = 32;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PktKind {
+    #[default]
     Data,
     Ack,
     Udp,
@@ -104,15 +105,18 @@ pub const NO_ROUTE: u32 = u32::MAX;
 pub struct Hdr {
     pub id: PktId,
     pub wire: u32,
-    /// First hop of the packet's route in `Core`'s path store, or [`NO_ROUTE`].
+    /// The entry of the packet's source route (in `Core`'s path store)
+    /// for its next hop, or [`NO_ROUTE`].
     pub route: u32,
-    /// Hops taken so far.
-    pub hop: u32,
     /// The egress link at the node this hop leads to, when the source
     /// route names it and that node is a switch (else `u32::MAX`), so the
     /// event loop can prefetch that link's state one hop early.
     pub next: u32,
+    /// The packet's flow and kind (copies of the packet's), so the event
+    /// loop can prefetch the endpoint's state before the packet arrives.
+    pub flow: u32,
     pub flags: u8,
+    pub kind: PktKind,
 }
 
 /// An arena slot, cache line aligned.

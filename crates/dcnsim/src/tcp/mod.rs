@@ -288,6 +288,31 @@ pub struct TcpFlow {
 }
 
 impl TcpFlow {
+    /// Start fetching the lines an arriving ACK reads and its new data
+    /// segments write: the sender's lines, the configuration and ids, the
+    /// message starts and the counters (see the layout above).
+    #[inline(always)]
+    pub fn prefetch_sender(&self) {
+        use crate::sim::prefetch::prefetch;
+        prefetch(&self.snd_una);
+        prefetch(&self.segs);
+        prefetch(&self.srtt);
+        prefetch(&self.cc);
+        prefetch(&self.recover);
+        prefetch(&self.cfg);
+        prefetch(&self.msg_starts);
+        prefetch(&self.stats);
+    }
+
+    /// The same for an arriving data segment and the ACK it sends.
+    #[inline(always)]
+    pub fn prefetch_receiver(&self) {
+        use crate::sim::prefetch::prefetch;
+        prefetch(&self.cfg);
+        prefetch(&self.rcv_nxt);
+        prefetch(&self.msg_ends);
+    }
+
     /// A flow of configuration `cfg`: a `TcpConfig`, or one shared with
     /// other flows (normalised with [`Self::class_of`], or each flow that
     /// shares it makes its own copy).
