@@ -1168,6 +1168,9 @@ impl World {
     fn dispatch(&mut self, ev: Event) {
         if let Event::Arrive(l) = ev {
             let core = &mut self.core;
+            // The egress link's state line was prefetched an event ago;
+            // its ring slots can be on their way during the arrival.
+            core.links.prefetch_slots(core.links.peek_head(l).next);
             let h = core.links.arrive(&mut core.q, l);
             let node = core.links.to(l);
             core.packet_hops += 1;

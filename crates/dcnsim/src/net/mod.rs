@@ -529,6 +529,25 @@ impl Links {
         }
     }
 
+    /// Prefetch the ring slots an enqueue on link `i` will touch: the
+    /// tail it writes and the oldest buffered packet it may retire (any
+    /// `i`: out of range is a no-op). Reads the state line, so call it
+    /// once that line is on its way.
+    #[inline(always)]
+    pub fn prefetch_slots(&self, i: u32) {
+        if let Some(l) = self.hot.get(i as usize) {
+            let st = &l.st;
+            let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
+            let oldest = st.base + (st.head.wrapping_add(st.len - st.buffered) & st.mask);
+            if let Some(s) = self.pool.lines.get((tail >> 1) as usize) {
+                crate::sim::prefetch::prefetch(s);
+            }
+            if let Some(s) = self.pool.lines.get((oldest >> 1) as usize) {
+                crate::sim::prefetch::prefetch(s);
+            }
+        }
+    }
+
     /// The node link `i` leads to.
     #[inline]
     pub fn to(&self, i: u32) -> u32 {
