@@ -426,7 +426,20 @@ impl EventQueue {
             return None;
         }
         let b = self.next_bucket((self.cur & self.mask) as usize);
-        match self.nodes[self.lists[b][0] as usize].e.ev {
+        let node = &self.nodes[self.lists[b][0] as usize];
+        // Start fetching the event after it too, so that the next peek
+        // does not begin with a miss.
+        let after = if node.next != NIL {
+            node.next
+        } else if self.in_wheel > 1 {
+            self.lists[self.next_bucket((b + 1) & self.mask as usize)][0]
+        } else {
+            NIL
+        };
+        if let Some(n) = self.nodes.get(after as usize) {
+            crate::sim::prefetch::prefetch(n);
+        }
+        match node.e.ev {
             Event::Arrive(l) => Some(l),
             _ => None,
         }
