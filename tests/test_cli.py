@@ -186,6 +186,21 @@ def test_bench_json_keys():
     assert r.returncode == 2
 
 
+@needs_core
+def test_bench_repeat_reports_the_median_of_interleaved_rounds():
+    r = cli("bench", "--json", "--repeat", "3", "--scenario", "longflows_64", "--scenario", "incast_pa")
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(line) for line in r.stdout.strip().splitlines()]
+    assert [x["scenario"] for x in recs] == ["longflows_64", "incast_pa"]
+    for rec in recs:
+        walls = rec["walls_s"]
+        assert len(walls) == 3
+        assert rec["wall_s"] == sorted(walls)[1]
+        assert rec["packet_hops_per_s"] == pytest.approx(rec["packet_hops"] / rec["wall_s"])
+    r = cli("bench", "--repeat", "0", "--scenario", "longflows_64")
+    assert r.returncode == 2 and "--repeat" in r.stderr
+
+
 def test_bench_scenarios_are_well_formed():
     from dcnsim import bench
 

@@ -14,6 +14,7 @@ import os
 import random
 import resource
 import subprocess
+import statistics
 import sys
 import time
 from typing import Any, Callable, Dict, List
@@ -242,6 +243,41 @@ def child(name: str) -> Dict[str, Any]:
         "packet_hops": float(s["packet_hops"]),
         "peak_rss_mb": _peak_rss_mb(),
     }
+
+
+def run_rounds(names: List[str], repeat: int) -> List[Dict[str, Any]]:
+    """Run every scenario ``repeat`` times, interleaved (round by round),
+    and report each with its median wall time.
+
+    On a machine shared with other work, wall times drift over minutes;
+    interleaving puts that drift on every scenario alike, so ratios between
+    scenarios (k = 16 against k = 8) stay meaningful. Event and hop counts
+    must agree between rounds (a run is deterministic): a mismatch raises.
+    """
+    if repeat < 1:
+        raise ValueError(f"repeat: must be at least 1, got {repeat}")
+    runs: Dict[str, List[Dict[str, Any]]] = {n: [] for n in names}
+    for _ in range(repeat):
+        for n in names:
+            runs[n].append(run_one(n))
+    out = []
+    for n in names:
+        rs = runs[n]
+        for r in rs[1:]:
+            if (r["events"], r["packet_hops"]) != (rs[0]["events"], rs[0]["packet_hops"]):
+                raise RuntimeError(f"bench {n}: rounds differ in events or packet-hops (the run is not deterministic)")
+        walls = sorted(r["wall_s"] for r in rs)
+        wall = statistics.median(walls)
+        rec = dict(rs[0])
+        rec.update(
+            wall_s=wall,
+            events_per_s=rec["events"] / wall if wall > 0 else float("nan"),
+            packet_hops_per_s=rec["packet_hops"] / wall if wall > 0 else float("nan"),
+            peak_rss_mb=max(r["peak_rss_mb"] for r in rs),
+            walls_s=[r["wall_s"] for r in rs],
+        )
+        out.append(rec)
+    return out
 
 
 def run_one(name: str) -> Dict[str, Any]:

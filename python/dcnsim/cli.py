@@ -311,15 +311,22 @@ def cmd_bench(args) -> int:
             known = [n for n in bench.SCENARIOS if not any(n in g for g in bench.GROUPS.values())] + list(bench.GROUPS)
             print(f"bench: unknown scenario {name!r} (choose from {', '.join(known)})", file=sys.stderr)
             return 2
+    if args.repeat < 1:
+        print(f"bench: --repeat must be at least 1, got {args.repeat}", file=sys.stderr)
+        return 2
+    keys = bench.KEYS + (("walls_s",) if args.repeat > 1 else ())
     if not args.json:
+        if args.repeat > 1:
+            print(f"median of {args.repeat} interleaved rounds")
         print(f"{'scenario':<14} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
-    for name in names:
-        rec = bench.run_one(name)
+    # One round streams each result as it comes; repeated rounds report at the end.
+    recs = (bench.run_one(n) for n in names) if args.repeat == 1 else bench.run_rounds(names, args.repeat)
+    for rec in recs:
         if args.json:
-            print(json.dumps({k: rec[k] for k in bench.KEYS}), flush=True)
+            print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
             print(
-                f"{name:<14} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
+                f"{rec['scenario']:<14} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
                 f"{rec['packet_hops']:>12,} {rec['packet_hops_per_s']:>11.3e} {rec['peak_rss_mb']:>11.1f}",
                 flush=True,
             )
@@ -531,6 +538,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a scenario (repeatable): incast_pa, longflows_64, fattree_k8, dctcp_perm_k8, "
                         "poisson_websearch_k8 (the default set), dctcp_perm_k12, dctcp_perm_k16, dctcp_perm_k32, "
                         "or soak (a 60 s churn run: peak RSS at 10, 30 and 60 s)")
+    b.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run the scenarios N times, interleaved, and report each one's median wall time "
+                        "(and, with --json, every round's as walls_s); for ratios on a shared machine")
     b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_bench)
 
