@@ -379,6 +379,10 @@ pub struct Core {
     pub node_host: Vec<u32>,
     /// Node index of each host.
     pub host_node: Vec<u32>,
+    /// A link leaving each host (its first; `u32::MAX` if none): what the
+    /// host sends next most likely leaves by it, so its state line is
+    /// prefetched before a packet reaches the host.
+    host_nic: Vec<u32>,
     pub node_names: Vec<String>,
     pub mode: RoutingMode,
     switch_rng: Vec<Rng>,
@@ -541,7 +545,8 @@ impl Core {
     #[inline(always)]
     fn touch_next_hop(&self, l: u32) -> Option<Hdr> {
         let h = self.links.peek_head(l);
-        if self.node_host[self.links.to(l) as usize] == u32::MAX {
+        let host = self.node_host[self.links.to(l) as usize];
+        if host == u32::MAX {
             if h.route != NO_ROUTE {
                 if let Some(e) = self.paths.hops.get(h.route as usize) {
                     prefetch(e);
@@ -551,6 +556,7 @@ impl Core {
             None
         } else {
             prefetch(self.arena.get(h.id));
+            self.links.prefetch_state(self.host_nic[host as usize]);
             Some(h)
         }
     }
@@ -682,7 +688,10 @@ impl Core {
         use std::mem::size_of;
         self.routes.heap_bytes()
             + self.links.fixed_heap_bytes()
-            + (self.node_host.capacity() + self.host_node.capacity() + self.capture_of.capacity())
+            + (self.node_host.capacity()
+                + self.host_node.capacity()
+                + self.host_nic.capacity()
+                + self.capture_of.capacity())
                 * 4
             + self
                 .node_names
@@ -920,6 +929,13 @@ impl World {
             .map(|n| n.kind == NodeKind::Switch)
             .collect();
         let inputs = InputTable::build(links.infos(), &is_switch);
+        let mut host_nic = vec![u32::MAX; host_node.len()];
+        for (i, l) in links.infos().iter().enumerate() {
+            let h = node_host[l.from as usize];
+            if h != u32::MAX && host_nic[h as usize] == u32::MAX {
+                host_nic[h as usize] = i as u32;
+            }
+        }
         let core = Core {
             inputs,
             q: EventQueue::new(),
@@ -928,6 +944,7 @@ impl World {
             routes,
             node_host,
             host_node,
+            host_nic,
             node_names: topo.nodes.iter().map(|n| n.name.clone()).collect(),
             mode: cfg.routing,
             switch_rng: (0..n)
