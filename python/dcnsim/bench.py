@@ -13,8 +13,8 @@ import json
 import os
 import random
 import resource
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 from typing import Any, Callable, Dict, List
