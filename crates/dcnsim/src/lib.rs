@@ -1,7 +1,6 @@
 //! dcnsim: a fast, deterministic, packet-level simulator of data-center
 //! network transport. Pure Rust; the Python front lives in `dcnsim-py`.
-// `deny`, not `forbid`: `sim::prefetch` is the one allowed exception.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 // Layers, lowest first (docs/architecture.md): `text`, `sim` (time, event
 // queue, rng), `config` and `cdf` (the validated model every layer reads),
