@@ -315,10 +315,11 @@ def cmd_bench(args) -> int:
         print(f"bench: --repeat must be at least 1, got {args.repeat}", file=sys.stderr)
         return 2
     keys = bench.KEYS + (("walls_s",) if args.repeat > 1 else ())
+    w = max(len("scenario"), *map(len, names))
     if not args.json:
         if args.repeat > 1:
             print(f"median of {args.repeat} interleaved rounds")
-        print(f"{'scenario':<14} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
+        print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
     # One round streams each result as it comes; repeated rounds report at the end.
     recs = (bench.run_one(n) for n in names) if args.repeat == 1 else bench.run_rounds(names, args.repeat)
     for rec in recs:
@@ -326,7 +327,7 @@ def cmd_bench(args) -> int:
             print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
             print(
-                f"{rec['scenario']:<14} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
+                f"{rec['scenario']:<{w}} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
                 f"{rec['packet_hops']:>12,} {rec['packet_hops_per_s']:>11.3e} {rec['peak_rss_mb']:>11.1f}",
                 flush=True,
             )
