@@ -56,9 +56,7 @@ pub enum PktKind {
 /// for ACKs. `ts` is the sender's timestamp (data) or its echo (ACKs), as in
 /// RFC 7323, so RTT samples survive retransmission.
 ///
-/// Laid out (`repr(C)`) with the header first, so that in its cache-line
-/// aligned [`Arena`] slot everything but the SACK blocks (read only by the
-/// endpoints) shares the first line.
+/// The [`Arena`] keeps all but the SACK blocks in one line ([`PktHead`]).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct Packet {
@@ -119,19 +117,40 @@ pub struct Hdr {
     pub kind: PktKind,
 }
 
-/// An arena slot, cache line aligned.
+/// A packet as the arena keeps it: everything but the SACK blocks, in one
+/// cache line. SACK blocks (on ACKs of a flow with losses, read only by
+/// the sender) live in a side array, so a packet in flight holds 64 bytes
+/// of the arena instead of two lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
-struct PktSlot {
-    pkt: Packet,
+pub struct PktHead {
+    pub flow: u32,
+    pub txn: u32,
+    pub src: u32,
+    pub dst: u32,
+    pub payload: u32,
+    pub wire: u32,
+    pub kind: PktKind,
+    pub flags: u8,
+    pub nsack: u8,
+    pub seq: u64,
+    pub ts: SimTime,
 }
+
+const _: () = assert!(
+    std::mem::size_of::<PktHead>() == 64,
+    "a packet in the arena is one line"
+);
 
 /// Slab of packets with a free list: no allocation per packet once warm.
 /// The free list is LIFO, so a new packet reuses the line of the one just
 /// released, which is still in cache.
 #[derive(Default)]
 pub struct Arena {
-    pkts: Vec<PktSlot>,
+    pkts: Vec<PktHead>,
+    /// SACK blocks of packet `id` (meaningful when its `nsack > 0`),
+    /// grown to cover the arena only once a packet carries some.
+    sacks: Vec<[(u64, u64); 3]>,
     free: Vec<PktId>,
     pub created: u64,
     pub released: u64,
@@ -141,14 +160,37 @@ impl Arena {
     #[inline]
     pub fn alloc(&mut self, pkt: Packet) -> PktId {
         self.created += 1;
-        let slot = PktSlot { pkt };
-        if let Some(id) = self.free.pop() {
-            self.pkts[id as usize] = slot;
+        let head = PktHead {
+            flow: pkt.flow,
+            txn: pkt.txn,
+            src: pkt.src,
+            dst: pkt.dst,
+            payload: pkt.payload,
+            wire: pkt.wire,
+            kind: pkt.kind,
+            flags: pkt.flags,
+            nsack: pkt.nsack,
+            seq: pkt.seq,
+            ts: pkt.ts,
+        };
+        let id = if let Some(id) = self.free.pop() {
+            self.pkts[id as usize] = head;
             id
         } else {
-            self.pkts.push(slot);
+            self.pkts.push(head);
             (self.pkts.len() - 1) as PktId
+        };
+        if pkt.nsack > 0 {
+            self.put_sack(id, &pkt);
         }
+        id
+    }
+    #[cold]
+    fn put_sack(&mut self, id: PktId, pkt: &Packet) {
+        if self.sacks.len() <= id as usize {
+            self.sacks.resize(self.pkts.len(), [(0, 0); 3]);
+        }
+        self.sacks[id as usize] = pkt.sack;
     }
     #[inline]
     pub fn release(&mut self, id: PktId) {
@@ -156,38 +198,53 @@ impl Arena {
         self.free.push(id);
     }
     #[inline]
-    pub fn get(&self, id: PktId) -> &Packet {
-        &self.pkts[id as usize].pkt
+    pub fn get(&self, id: PktId) -> &PktHead {
+        &self.pkts[id as usize]
     }
     #[inline]
-    pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
-        &mut self.pkts[id as usize].pkt
+    pub fn get_mut(&mut self, id: PktId) -> &mut PktHead {
+        &mut self.pkts[id as usize]
     }
     /// A copy of packet `id` for its receiver. Only the first `nsack` SACK
-    /// blocks are part of a packet (the rest read as zero), so a packet
-    /// without any is copied without touching its second cache line.
+    /// blocks are part of a packet (the rest read as zero).
     #[inline]
     pub fn copy_out(&self, id: PktId) -> Packet {
-        let p = &self.pkts[id as usize].pkt;
-        let mut c = Packet {
-            sack: [(0, 0); 3],
-            ..*p
-        };
+        let p = &self.pkts[id as usize];
+        let mut sack = [(0, 0); 3];
         if p.nsack > 0 {
-            c.sack[..p.nsack as usize].copy_from_slice(&p.sack[..p.nsack as usize]);
+            let n = p.nsack as usize;
+            sack[..n].copy_from_slice(&self.sacks[id as usize][..n]);
         }
-        c
+        Packet {
+            flow: p.flow,
+            txn: p.txn,
+            src: p.src,
+            dst: p.dst,
+            payload: p.payload,
+            wire: p.wire,
+            kind: p.kind,
+            flags: p.flags,
+            nsack: p.nsack,
+            seq: p.seq,
+            ts: p.ts,
+            sack,
+        }
     }
     pub fn live(&self) -> u64 {
         self.created - self.released
     }
-    /// Heap bytes of the slab (cache-line slots) and its free list.
+    /// Heap bytes of the slab (cache-line slots), the SACK side array and
+    /// the free list.
     pub fn heap_bytes(&self) -> usize {
-        self.pkts.capacity() * std::mem::size_of::<PktSlot>()
+        self.pkts.capacity() * std::mem::size_of::<PktHead>()
+            + self.sacks.capacity() * std::mem::size_of::<[(u64, u64); 3]>()
             + self.free.capacity() * std::mem::size_of::<PktId>()
     }
-    /// What one packet can cost the slab: its slot and a free-list entry.
-    pub const PACKET_BYTES: usize = std::mem::size_of::<PktSlot>() + std::mem::size_of::<PktId>();
+    /// What one packet can cost the slab: its line, its SACK blocks (if
+    /// any packet carries some) and a free-list entry.
+    pub const PACKET_BYTES: usize = std::mem::size_of::<PktHead>()
+        + std::mem::size_of::<[(u64, u64); 3]>()
+        + std::mem::size_of::<PktId>();
 }
 
 /// Per-queue counters, as reported (see [`Links::stats`]).
@@ -753,6 +810,45 @@ impl Links {
 mod tests {
     use super::*;
     use crate::sim::rng::mix64;
+
+    /// The arena returns every packet as it was stored, SACK blocks
+    /// included, through slot reuse in any order: packets with and
+    /// without blocks take each other's slots, and a reused slot never
+    /// shows a previous packet's blocks.
+    #[test]
+    fn arena_keeps_packets_and_their_sack_blocks() {
+        let mut arena = Arena::default();
+        let mut live: Vec<(PktId, Packet)> = Vec::new();
+        for i in 0..20_000u64 {
+            let r = mix64(i);
+            if r.is_multiple_of(3) && !live.is_empty() {
+                let (id, want) = live.swap_remove((r >> 8) as usize % live.len());
+                let got = arena.copy_out(id);
+                assert_eq!(format!("{got:?}"), format!("{want:?}"));
+                arena.release(id);
+                continue;
+            }
+            let nsack = (r >> 20) as u8 % 4;
+            let mut sack = [(0u64, 0u64); 3];
+            for (k, b) in sack.iter_mut().enumerate().take(nsack as usize) {
+                *b = (r ^ k as u64, (r ^ k as u64) + 9000);
+            }
+            let p = Packet {
+                flow: i as u32,
+                txn: (r >> 32) as u32,
+                seq: r,
+                nsack,
+                sack,
+                kind: [PktKind::Data, PktKind::Ack, PktKind::Udp][(r >> 40) as usize % 3],
+                ..Packet::EMPTY
+            };
+            live.push((arena.alloc(p), p));
+        }
+        assert!(arena.live() == live.len() as u64 && arena.released > 0);
+        for (id, want) in live {
+            assert_eq!(format!("{:?}", arena.copy_out(id)), format!("{want:?}"));
+        }
+    }
 
     /// Past what the state line holds — a buffer above 2³² − 1 bytes, an
     /// occupancy integral above 2⁶⁴ byte·ps — the counts carry into the
