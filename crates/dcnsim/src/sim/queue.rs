@@ -417,31 +417,54 @@ impl EventQueue {
         self.overflow_bn = self.overflow_top_bn();
         top
     }
-    /// The link of the next event if it is a packet's arrival: the world
-    /// reads that link's state early so its cache miss overlaps the
-    /// current event's work.
+    /// The link of the next event if it is a packet's arrival (the world
+    /// reads that link's state early, so its cache misses overlap the
+    /// current event's work), and with `DEEP` the link of the event after
+    /// it (else, or if that is not an arrival, `u32::MAX`), whose state
+    /// the world prefetches. Also prefetches the node of the event after
+    /// the last one named (the second, or with `DEEP` the third), so each
+    /// event's node is on its way an event before it is read.
     #[inline(always)]
-    pub fn peek_arrive(&self) -> Option<u32> {
+    pub fn peek_arrive<const DEEP: bool>(&self) -> (Option<u32>, u32) {
         if self.in_wheel == 0 {
-            return None;
+            return (None, NIL);
         }
         let b = self.next_bucket((self.cur & self.mask) as usize);
         let node = &self.nodes[self.lists[b][0] as usize];
-        // Start fetching the event after it too, so that the next peek
-        // does not begin with a miss.
-        let after = if node.next != NIL {
-            node.next
-        } else if self.in_wheel > 1 {
-            self.lists[self.next_bucket((b + 1) & self.mask as usize)][0]
-        } else {
-            NIL
-        };
-        if let Some(n) = self.nodes.get(after as usize) {
-            crate::sim::prefetch::prefetch(n);
+        let mut second = NIL;
+        if self.in_wheel > 1 {
+            let (b2, n2) = self.after(b, node);
+            if !DEEP {
+                if let Some(n) = self.nodes.get(n2 as usize) {
+                    crate::sim::prefetch::prefetch(n);
+                }
+            } else {
+                let node2 = &self.nodes[n2 as usize];
+                if let Event::Arrive(l) = node2.e.ev {
+                    second = l;
+                }
+                if self.in_wheel > 2 {
+                    let (_, n3) = self.after(b2, node2);
+                    if let Some(n) = self.nodes.get(n3 as usize) {
+                        crate::sim::prefetch::prefetch(n);
+                    }
+                }
+            }
         }
         match node.e.ev {
-            Event::Arrive(l) => Some(l),
-            _ => None,
+            Event::Arrive(l) => (Some(l), second),
+            _ => (None, second),
+        }
+    }
+    /// The bucket and node of the wheel event after `node` (in bucket `b`),
+    /// when the wheel holds another.
+    #[inline(always)]
+    fn after(&self, b: usize, node: &Node) -> (usize, u32) {
+        if node.next != NIL {
+            (b, node.next)
+        } else {
+            let b2 = self.next_bucket((b + 1) & self.mask as usize);
+            (b2, self.lists[b2][0])
         }
     }
     pub fn processed(&self) -> u64 {
