@@ -1106,22 +1106,24 @@ impl World {
     /// touch ([`Core::touch_next_hop`]). Once the run's state is past a
     /// last-level cache, a miss goes to DRAM, and the chain of reads that
     /// names the next event's lines (its node, its link, its slot) no longer
-    /// fits in one event's time; the loop then also prefetches the link of
-    /// the event after it, and that event's node one event earlier. Below
-    /// that size the deeper read-ahead only costs instructions (k = 8
-    /// +4.7 %, k = 16 even, k = 32 −20 %: docs/performance.md). The depth
-    /// changes no result.
+    /// fits in one event's time; the loop then stages it over three events:
+    /// the fourth event's node, the third's link state and the second's
+    /// head slot are prefetched, each read an event later. Below that size
+    /// the staging only costs instructions (k = 8 +4.7 %, k = 16 even,
+    /// k = 32 −28 %: docs/performance.md). The depth changes no result.
     pub fn run(&mut self) {
         while self.pending_apps > 0 {
             let Some(ev) = self.core.q.pop_until(self.stop) else {
                 break;
             };
-            let (next, second) = if self.deep_readahead {
-                self.core.q.peek_arrive::<true>()
+            let next = if self.deep_readahead {
+                let [l1, l2, l3] = self.core.q.peek_arrivals();
+                self.core.links.prefetch_state(l3);
+                self.core.links.prefetch_head(l2);
+                (l1 != NO_LINK).then_some(l1)
             } else {
-                self.core.q.peek_arrive::<false>()
+                self.core.q.peek_arrive()
             };
-            self.core.links.prefetch_state(second);
             if let Some(l) = next {
                 if let Some(h) = self.core.touch_next_hop(l) {
                     self.prefetch_endpoint(h);

@@ -586,6 +586,18 @@ impl Links {
         }
     }
 
+    /// Prefetch link `i`'s head ring slot (any `i`: out of range is a
+    /// no-op). Reads the state line, so call it once that line is on its way.
+    #[inline(always)]
+    pub fn prefetch_head(&self, i: u32) {
+        if let Some(l) = self.hot.get(i as usize) {
+            let st = &l.st;
+            if let Some(s) = self.pool.lines.get(((st.base + st.head) >> 1) as usize) {
+                crate::sim::prefetch::prefetch(s);
+            }
+        }
+    }
+
     /// Prefetch the ring slots an enqueue on link `i` will touch: the
     /// tail it writes and the oldest buffered packet it may retire (any
     /// `i`: out of range is a no-op). Reads the state line, so call it

@@ -417,44 +417,60 @@ impl EventQueue {
         self.overflow_bn = self.overflow_top_bn();
         top
     }
-    /// The link of the next event if it is a packet's arrival (the world
+    /// The link of the next event if it is a packet's arrival: the world
     /// reads that link's state early, so its cache misses overlap the
-    /// current event's work), and with `DEEP` the link of the event after
-    /// it (else, or if that is not an arrival, `u32::MAX`), whose state
-    /// the world prefetches. Also prefetches the node of the event after
-    /// the last one named (the second, or with `DEEP` the third), so each
-    /// event's node is on its way an event before it is read.
+    /// current event's work. Also prefetches the node of the event after
+    /// it, so the next peek does not begin with a miss.
     #[inline(always)]
-    pub fn peek_arrive<const DEEP: bool>(&self) -> (Option<u32>, u32) {
+    pub fn peek_arrive(&self) -> Option<u32> {
         if self.in_wheel == 0 {
-            return (None, NIL);
+            return None;
         }
         let b = self.next_bucket((self.cur & self.mask) as usize);
         let node = &self.nodes[self.lists[b][0] as usize];
-        let mut second = NIL;
         if self.in_wheel > 1 {
-            let (b2, n2) = self.after(b, node);
-            if !DEEP {
-                if let Some(n) = self.nodes.get(n2 as usize) {
-                    crate::sim::prefetch::prefetch(n);
-                }
-            } else {
-                let node2 = &self.nodes[n2 as usize];
-                if let Event::Arrive(l) = node2.e.ev {
-                    second = l;
-                }
-                if self.in_wheel > 2 {
-                    let (_, n3) = self.after(b2, node2);
-                    if let Some(n) = self.nodes.get(n3 as usize) {
-                        crate::sim::prefetch::prefetch(n);
-                    }
-                }
+            let (_, n2) = self.after(b, node);
+            if let Some(n) = self.nodes.get(n2 as usize) {
+                crate::sim::prefetch::prefetch(n);
             }
         }
         match node.e.ev {
-            Event::Arrive(l) => (Some(l), second),
-            _ => (None, second),
+            Event::Arrive(l) => Some(l),
+            _ => None,
         }
+    }
+
+    /// The links of the next three events (`u32::MAX` where there is no
+    /// such event or it is not an arrival), for a read-ahead staged over
+    /// three events; prefetches the node of the fourth. Each node is then
+    /// read an event after its prefetch.
+    #[inline(always)]
+    pub fn peek_arrivals(&self) -> [u32; 3] {
+        let mut links = [NIL; 3];
+        let n = self.in_wheel.min(3);
+        if n == 0 {
+            return links;
+        }
+        let mut b = self.next_bucket((self.cur & self.mask) as usize);
+        let mut node = &self.nodes[self.lists[b][0] as usize];
+        for (i, l) in links.iter_mut().enumerate() {
+            if let Event::Arrive(x) = node.e.ev {
+                *l = x;
+            }
+            if i + 1 == n {
+                if n == 3 && self.in_wheel > 3 {
+                    let (_, n4) = self.after(b, node);
+                    if let Some(x) = self.nodes.get(n4 as usize) {
+                        crate::sim::prefetch::prefetch(x);
+                    }
+                }
+                break;
+            }
+            let (b2, n2) = self.after(b, node);
+            b = b2;
+            node = &self.nodes[n2 as usize];
+        }
+        links
     }
     /// The bucket and node of the wheel event after `node` (in bucket `b`),
     /// when the wheel holds another.
