@@ -120,7 +120,9 @@ pub struct Hdr {
 /// A packet as the arena keeps it: everything but the SACK blocks, in one
 /// cache line. SACK blocks (on ACKs of a flow with losses, read only by
 /// the sender) live in a side array, so a packet in flight holds 64 bytes
-/// of the arena instead of two lines.
+/// of the arena instead of two lines. Its fields are [`Packet`]'s but
+/// `sack`, kept in step by [`Arena::copy_out`], which names every field of
+/// a `Packet` (a new one fails to compile there until it is stored here).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub struct PktHead {
