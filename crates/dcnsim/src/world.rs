@@ -248,9 +248,9 @@ pub const ROUTE_BYTES_FIXED: usize =
 /// Bytes of a switch's flowlet table (limits.rs).
 pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 
-/// Above this much hot state ([`World::run`]) the event loop reads one
-/// event further ahead: 32 MiB, a server's last-level cache (the project
-/// machine's L3). A heuristic for speed only; no result depends on it.
+/// Above this much hot state ([`World::run`]) the event loop stages its
+/// read-ahead over three events: 32 MiB, a server's last-level cache (the
+/// project machine's L3). A heuristic for speed only; no result depends on it.
 pub const DEEP_READAHEAD_BYTES: usize = 32 << 20;
 
 /// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) as one word.
@@ -801,7 +801,8 @@ pub struct World {
     /// The earlier of the two: the one test [`Self::run`] makes per event.
     next_check: u64,
     /// Whether the state a hop can touch has outgrown a typical last-level
-    /// cache: the loop then reads one event further ahead (see [`Self::run`]).
+    /// cache: the loop then stages its read-ahead over three events (see
+    /// [`Self::run`]).
     deep_readahead: bool,
     /// The size of that state above which it does
     /// ([`DEEP_READAHEAD_BYTES`]; tests set 0 or `usize::MAX`).

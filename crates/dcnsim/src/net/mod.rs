@@ -357,6 +357,13 @@ impl SlotPool {
     fn get_mut(&mut self, i: u32) -> &mut Slot {
         &mut self.lines[(i >> 1) as usize].0[(i & 1) as usize]
     }
+    /// Prefetch slot `i`'s line (out of range: a no-op).
+    #[inline(always)]
+    fn prefetch(&self, i: u32) {
+        if let Some(s) = self.lines.get((i >> 1) as usize) {
+            crate::sim::prefetch::prefetch(s);
+        }
+    }
     /// A segment of `2 << c` slots; returns its first slot.
     fn alloc(&mut self, c: usize) -> u32 {
         if let Some(s) = self.free.get_mut(c).and_then(Vec::pop) {
@@ -593,10 +600,7 @@ impl Links {
     #[inline(always)]
     pub fn prefetch_head(&self, i: u32) {
         if let Some(l) = self.hot.get(i as usize) {
-            let st = &l.st;
-            if let Some(s) = self.pool.lines.get(((st.base + st.head) >> 1) as usize) {
-                crate::sim::prefetch::prefetch(s);
-            }
+            self.pool.prefetch(l.st.base + l.st.head);
         }
     }
 
@@ -608,14 +612,10 @@ impl Links {
     pub fn prefetch_slots(&self, i: u32) {
         if let Some(l) = self.hot.get(i as usize) {
             let st = &l.st;
-            let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
-            let oldest = st.base + (st.head.wrapping_add(st.len - st.buffered) & st.mask);
-            if let Some(s) = self.pool.lines.get((tail >> 1) as usize) {
-                crate::sim::prefetch::prefetch(s);
-            }
-            if let Some(s) = self.pool.lines.get((oldest >> 1) as usize) {
-                crate::sim::prefetch::prefetch(s);
-            }
+            self.pool
+                .prefetch(st.base + (st.head.wrapping_add(st.len) & st.mask));
+            self.pool
+                .prefetch(st.base + (st.head.wrapping_add(st.len - st.buffered) & st.mask));
         }
     }
 
