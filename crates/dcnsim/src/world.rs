@@ -84,11 +84,19 @@ struct InputDrops {
 
 /// Per-input-port accounting at switch egress queues, in one flat array:
 /// egress link `e` at switch `n` owns `first[e]..first[e] + (inputs of n)`,
-/// and the input link `i` arriving at `n` is slot `port[i]` of each.
+/// and the input link `i` arriving at `n` is slot `port[i]` of each. A
+/// switch with more inputs than [`WIDE_SWITCH_INPUTS`] would need a square
+/// of them (10⁸ slots for a 10,000-host star); its egresses are marked
+/// [`InputTable::WIDE`] and a slot is made for an (egress, input) pair
+/// when a packet first takes it, after the dense ones.
 #[derive(Default)]
 pub struct InputTable {
     pub first: Vec<u32>,
     pub port: Vec<u32>,
+    /// Slots `0..dense` belong to the dense switches.
+    dense: u32,
+    /// Wide switches' slots by (egress, input).
+    wide: HashMap<(u32, u32), u32>,
     /// Low 32 bits of each slot's offered count, of the packets routed
     /// from the tables (a switch's inputs to one egress share a cache
     /// line) and, once the slot has dropped, of source-routed ones too;
@@ -99,8 +107,16 @@ pub struct InputTable {
     pub slot_link: Vec<u32>,
 }
 
+/// Inputs above which a switch's (egress, input) tallies are made on use
+/// rather than for every pair ([`InputTable`]): 256² = 65,536 slots is the
+/// most a dense switch allocates (a k = 32 fat-tree's switches have 32).
+pub const WIDE_SWITCH_INPUTS: usize = 256;
+
 impl InputTable {
-    fn build(links: &[LinkInfo], is_switch: &[bool]) -> InputTable {
+    /// `first` of an egress whose slots are made on use.
+    pub const WIDE: u32 = u32::MAX - 1;
+
+    fn build(links: &[LinkInfo], is_switch: &[bool], wide_inputs: usize) -> InputTable {
         let n = is_switch.len();
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut port = vec![u32::MAX; links.len()];
@@ -116,13 +132,41 @@ impl InputTable {
             ..InputTable::default()
         };
         for (e, l) in links.iter().enumerate() {
-            if is_switch[l.from as usize] {
+            if !is_switch[l.from as usize] {
+                continue;
+            }
+            let inputs = &ins[l.from as usize];
+            if inputs.len() > wide_inputs {
+                t.first[e] = Self::WIDE;
+            } else {
                 t.first[e] = t.slot_link.len() as u32;
-                t.slot_link.extend_from_slice(&ins[l.from as usize]);
+                t.slot_link.extend_from_slice(inputs);
             }
         }
         t.offered = vec![0; t.slot_link.len()];
+        t.dense = t.slot_link.len() as u32;
         t
+    }
+
+    /// Every slot that exists, as (egress, input link, slot), by egress
+    /// then input (the report's order).
+    pub fn slots(&self) -> Vec<(u32, u32, u32)> {
+        let mut out = Vec::with_capacity(self.offered.len());
+        let mut egresses: Vec<(u32, u32)> = self
+            .first
+            .iter()
+            .enumerate()
+            .filter(|&(_, &f)| f < Self::WIDE)
+            .map(|(e, &f)| (f, e as u32))
+            .collect();
+        egresses.sort_unstable();
+        for (k, &(f, e)) in egresses.iter().enumerate() {
+            let end = egresses.get(k + 1).map_or(self.dense, |n| n.0);
+            out.extend((f..end).map(|i| (e, self.slot_link[i as usize], i)));
+        }
+        out.extend(self.wide.iter().map(|(&(e, i), &s)| (e, i, s)));
+        out.sort_unstable_by_key(|&(e, i, _)| (e, i));
+        out
     }
 
     /// Heap bytes: the per-slot words, and a drop record per slot that dropped.
@@ -133,6 +177,7 @@ impl InputTable {
             + self.slot_link.capacity())
             * 4
             + self.drops.capacity() * (std::mem::size_of::<(u32, InputDrops)>() + 1)
+            + self.wide.capacity() * (std::mem::size_of::<((u32, u32), u32)>() + 1)
     }
 
     /// Number of slots.
@@ -173,8 +218,24 @@ impl InputTable {
 
     /// The slot of packets from input link `input` to egress link `egress`.
     #[inline(always)]
-    fn slot(&self, egress: u32, input: u32) -> u32 {
-        self.first[egress as usize] + self.port[input as usize]
+    fn slot(&mut self, egress: u32, input: u32) -> u32 {
+        let f = self.first[egress as usize];
+        if f != Self::WIDE {
+            f + self.port[input as usize]
+        } else {
+            self.wide_slot(egress, input)
+        }
+    }
+
+    /// A wide switch's slot, made on first use.
+    #[cold]
+    fn wide_slot(&mut self, egress: u32, input: u32) -> u32 {
+        let (offered, slot_link) = (&mut self.offered, &mut self.slot_link);
+        *self.wide.entry((egress, input)).or_insert_with(|| {
+            offered.push(0);
+            slot_link.push(input);
+            u32::try_from(offered.len() - 1).expect("more than 2³² input-tally slots")
+        })
     }
 
     #[inline(always)]
@@ -232,6 +293,10 @@ struct FlowletEntry {
 /// entries (static routing modes; limits.rs).
 pub const INPUT_SLOT_BYTES: usize =
     2 * (4 + 4) + 2 * (std::mem::size_of::<(u32, InputDrops)>() + 1) + 4;
+/// The same for a wide switch's slot, with its entry in the map of
+/// (egress, input) pairs (at most half full).
+pub const WIDE_SLOT_BYTES: usize =
+    INPUT_SLOT_BYTES + 2 * (std::mem::size_of::<((u32, u32), u32)>() + 1);
 
 /// What a flow's routes cost in the static routing modes, per hop and
 /// fixed, at most (limits.rs): per direction, its `FlowRoute` in a Vec grown
@@ -344,12 +409,13 @@ impl Paths {
         // The key is kept for the run: no spare capacity (limits.rs).
         route.shrink_to_fit();
         let r = u32::try_from(self.hops.len()).expect("more than 2³² route hops");
-        if self.slot_head.is_empty() {
+        // Wide switches add slots as routes first take them.
+        if self.slot_head.len() < inputs.len() {
             assert!(
                 inputs.len() < RouteHop::DIRECT as usize,
                 "more than 2³¹ input-tally slots"
             );
-            self.slot_head = vec![u32::MAX; inputs.len()];
+            self.slot_head.resize(inputs.len(), u32::MAX);
         }
         for (i, h) in route.iter().enumerate() {
             let mut slot = h.slot;
@@ -905,6 +971,13 @@ pub struct Trace {
 
 impl World {
     pub fn new(cfg: &Config) -> World {
+        Self::with_wide_switch_inputs(cfg, WIDE_SWITCH_INPUTS)
+    }
+
+    /// [`Self::new`] with another [`WIDE_SWITCH_INPUTS`] (tests compare
+    /// the two kinds of input tally on the same run).
+    #[doc(hidden)]
+    pub fn with_wide_switch_inputs(cfg: &Config, wide_inputs: usize) -> World {
         let topo = &cfg.topology;
         let routes = Routes::compute(topo);
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
@@ -945,7 +1018,7 @@ impl World {
             .iter()
             .map(|n| n.kind == NodeKind::Switch)
             .collect();
-        let inputs = InputTable::build(links.infos(), &is_switch);
+        let inputs = InputTable::build(links.infos(), &is_switch, wide_inputs);
         let mut host_nic = vec![u32::MAX; host_node.len()];
         for (i, l) in links.infos().iter().enumerate() {
             let h = node_host[l.from as usize];

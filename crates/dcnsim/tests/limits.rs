@@ -51,6 +51,27 @@ fn a_billion_hosts_or_a_hundred_million_links_are_refused_before_building() {
     );
 }
 
+/// A 10,000-host star incast: one switch with 10,000 inputs would need
+/// 10⁸ dense input tallies (an estimate of 42 GB); made as traffic takes
+/// them, they are bounded by the flows, and the run fits the default limit.
+#[test]
+fn a_wide_switch_costs_its_traffic_not_the_square_of_its_ports() {
+    let mut d = doc(
+        star(10_000),
+        json!([{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-9999",
+                "response": "10KB", "queries": 2}]),
+    );
+    d["tcp"] = json!({"rto_min": "10ms"});
+    let c = parse_config(&d).unwrap();
+    let e = estimate(&c);
+    assert!(e.routes < 1 << 30, "routes term {} B", e.routes);
+    assert!(e.memory() < Limits::default().memory, "{} B", e.memory());
+    // Per-packet routing may take any (egress, input) pair: the square.
+    d["routing"] = json!({"mode": "rps"});
+    let c = parse_config(&d).expect_err("the square of 10,000 ports is refused");
+    assert!(c.iter().any(|e| e.path == "topology"), "{c:?}");
+}
+
 #[test]
 fn the_topology_term_names_the_topology() {
     // A k = 16 fat-tree (1,024 hosts, 3,072 links) against a 1 MB limit.
@@ -212,6 +233,12 @@ fn each_memory_term_bounds_what_it_stands_for() {
         json!({"stop": "2s", "topology": {"kind": "star", "hosts": 33, "rate": "1Gbps", "delay": "20us", "buffer": "1MB"},
                "tcp": {"rto_min": "1ms", "rwnd": "1000pkt"}, "pcap": {"hosts": [0]},
                "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-32", "sru": "128KB", "blocks": 2}]}),
+        // A switch wider than WIDE_SWITCH_INPUTS: its input tallies are
+        // made as traffic takes them, bounded by the flows through it.
+        json!({"stop": "0.2s", "topology": {"kind": "star", "hosts": 300, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
+               "tcp": {"rto_min": "2ms"},
+               "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-298", "response": "4KB", "queries": 2},
+                        {"kind": "udp_cbr", "src": 299, "dst": 1, "rate": "100Mbps"}]}),
         // A fat-tree under web-search load with flowlets.
         json!({"stop": "60ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
                "routing": {"mode": "flowlet", "flowlet_gap": "50us"},

@@ -257,16 +257,43 @@ pub fn estimate(c: &Config) -> Estimate {
         + 2 * crate::net::Links::LINK_BYTES
         + 2 * 16) as u64;
     // Per switch: an input-accounting slot per (egress, input) pair, and
-    // in flowlet mode a flowlet table (allocated for every node).
-    let slots: u64 = topo
+    // in flowlet mode a flowlet table (allocated for every node). A wide
+    // switch makes a slot per pair a packet takes: with a path per flow,
+    // at most one per flow direction it forwards (a TCP connection's two,
+    // a UDP flow's one); per-packet routing may take any pair.
+    let per_packet = matches!(
+        c.routing,
+        crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. }
+    );
+    let flow_dirs = c
+        .apps
+        .iter()
+        .map(|a| match a {
+            AppSpec::UdpCbr { .. } => 1,
+            _ => flows_of(a).0.saturating_mul(2),
+        })
+        .fold(0u64, u64::saturating_add);
+    let (mut slots, mut slot_bytes) = (0u64, 0u64);
+    for (_, &d) in topo
         .nodes
         .iter()
         .zip(&degree)
         .filter(|(n, _)| n.kind == NodeKind::Switch)
-        .map(|(_, &d)| d as u64 * d as u64)
-        .sum();
-    // (its counters and its input link, in Vecs grown by pushing: twice)
-    let slot_bytes = crate::world::INPUT_SLOT_BYTES as u64;
+    {
+        let pairs = d as u64 * d as u64;
+        let (n, each) = if d as usize > crate::world::WIDE_SWITCH_INPUTS {
+            let n = if per_packet {
+                pairs
+            } else {
+                pairs.min(flow_dirs)
+            };
+            (n, crate::world::WIDE_SLOT_BYTES as u64)
+        } else {
+            (pairs, crate::world::INPUT_SLOT_BYTES as u64)
+        };
+        slots = slots.saturating_add(n);
+        slot_bytes = slot_bytes.saturating_add(n.saturating_mul(each));
+    }
     let flowlets = match c.routing {
         crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
         _ => 0,
@@ -276,7 +303,7 @@ pub fn estimate(c: &Config) -> Estimate {
         .saturating_mul(4)
         .saturating_add(nodes.saturating_mul(256 + flowlets))
         .saturating_add(links.saturating_mul(link_bytes))
-        .saturating_add(slots.saturating_mul(slot_bytes));
+        .saturating_add(slot_bytes);
     // Live packets: a full buffer on every port plus a full wire on every link.
     // Per live packet: its slab slot, its id on the free list and its
     // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.

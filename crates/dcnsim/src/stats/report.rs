@@ -418,23 +418,12 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     // Per-input-port accounting at switch egress queues (inputs that
     // offered anything): port blackout shows as one input's drops.
     let it = &w.core.inputs;
-    let mut rows_in: Vec<(usize, usize, crate::world::InputStats)> = Vec::new();
-    for (e, &first) in it.first.iter().enumerate() {
-        if first == u32::MAX {
-            continue;
-        }
-        let k = it.len();
-        let end = it.first[e + 1..]
-            .iter()
-            .find(|&&f| f != u32::MAX)
-            .map_or(k, |&f| f as usize);
-        for slot in first as usize..end {
-            let s = it.stats(slot);
-            if s.offered > 0 {
-                rows_in.push((e, it.slot_link[slot] as usize, s));
-            }
-        }
-    }
+    let rows_in: Vec<(usize, usize, crate::world::InputStats)> = it
+        .slots()
+        .into_iter()
+        .map(|(e, input, slot)| (e as usize, input as usize, it.stats(slot as usize)))
+        .filter(|r| r.2.offered > 0)
+        .collect();
     let mut qin = Table::new("queue_inputs");
     qin.push("queue_id", u64s(rows_in.iter().map(|r| r.0 as u64)));
     qin.push(
