@@ -1177,7 +1177,7 @@ impl World {
     /// Run to completion (all apps done) or to the stop time.
     ///
     /// Before each event the loop starts fetching what the next one will
-    /// touch ([`Core::touch_next_hop`]). Once the run's state is past a
+    /// touch (`Core::touch_next_hop`). Once the run's state is past a
     /// last-level cache, a miss goes to DRAM, and the chain of reads that
     /// names the next event's lines (its node, its link, its slot) no longer
     /// fits in one event's time; the loop then stages it over three events:
