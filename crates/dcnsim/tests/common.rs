@@ -264,3 +264,23 @@ pub fn rate_line(r: &Results, wall: f64) -> String {
         hops / wall / 1e6
     )
 }
+
+/// Two runs' tables are the same, cell for cell, compared as printed:
+/// unfinished flows' NaNs are equal there, and every other float prints
+/// exactly (shortest round-trip form). Names the first column that differs.
+#[track_caller]
+pub fn assert_same_tables(a: &Results, b: &Results) {
+    assert!(!a.tables.is_empty());
+    assert_eq!(a.tables.len(), b.tables.len());
+    for (x, y) in a.tables.iter().zip(&b.tables) {
+        assert_eq!(x.name, y.name);
+        for ((n, cx), (_, cy)) in x.columns.iter().zip(&y.columns) {
+            assert_eq!(
+                format!("{cx:?}"),
+                format!("{cy:?}"),
+                "table {} column {n}",
+                x.name
+            );
+        }
+    }
+}

@@ -3,6 +3,9 @@
 //! `world::WIDE_SWITCH_INPUTS`, a slot made when a packet first takes the
 //! pair. Forcing every switch to either kind must give the same run.
 
+mod common;
+
+use common::assert_same_tables;
 use dcnsim::scenario::parse_config;
 use dcnsim::stats::results::Results;
 use dcnsim::world::World;
@@ -18,18 +21,7 @@ fn run(doc: &Value, wide_inputs: usize) -> Results {
 fn assert_same(doc: Value) {
     let wide = run(&doc, 0);
     let dense = run(&doc, usize::MAX);
-    assert_eq!(wide.tables.len(), dense.tables.len());
-    // Compared as printed: unfinished flows' NaNs are equal there.
-    for (a, b) in wide.tables.iter().zip(&dense.tables) {
-        for ((n, x), (_, y)) in a.columns.iter().zip(&b.columns) {
-            assert_eq!(
-                format!("{x:?}"),
-                format!("{y:?}"),
-                "table {} column {n}",
-                a.name
-            );
-        }
-    }
+    assert_same_tables(&wide, &dense);
     let inputs = wide.table("queue_inputs").unwrap();
     let dropped = inputs.columns.iter().find(|(n, _)| n == "dropped").unwrap();
     match &dropped.1 {

@@ -2,6 +2,9 @@
 //! the size of the run's state, for speed only: forcing either depth must
 //! leave every table, scalar and pcap byte the same.
 
+mod common;
+
+use common::assert_same_tables;
 use dcnsim::scenario::parse_config;
 use dcnsim::stats::results::Results;
 use dcnsim::world::World;
@@ -18,20 +21,7 @@ fn run_with_threshold(doc: &serde_json::Value, above: usize) -> Results {
 fn assert_same(doc: serde_json::Value) {
     let deep = run_with_threshold(&doc, 0);
     let shallow = run_with_threshold(&doc, usize::MAX);
-    assert!(!deep.tables.is_empty());
-    // Compared as printed: unfinished flows' NaNs are equal there, and
-    // every other float prints exactly (shortest round-trip form).
-    for (a, b) in deep.tables.iter().zip(&shallow.tables) {
-        for ((n, x), (_, y)) in a.columns.iter().zip(&b.columns) {
-            assert_eq!(
-                format!("{x:?}"),
-                format!("{y:?}"),
-                "table {} column {n}",
-                a.name
-            );
-        }
-    }
-    assert_eq!(deep.tables.len(), shallow.tables.len());
+    assert_same_tables(&deep, &shallow);
     let scalars = |r: &Results| -> Vec<(String, f64)> {
         r.summary
             .iter()
