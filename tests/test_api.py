@@ -302,3 +302,21 @@ def test_conservation_checker_catches_violations():
     r.summary["packets_on_links"] += 1
     r.summary["packets_dropped"] += 1
     assert any(p.startswith("packets") for p in r.conservation_problems())
+
+
+def test_request_timeouts_reported_apart():
+    # A bulk flow keeps the aggregator's port full, so some workers' ACKs
+    # of the query are dropped and the aggregator's request flows time out.
+    sc = small_pa(queries=20, workers="1-40")
+    sc["topology"]["hosts"] = 42
+    sc["apps"].append({"kind": "bulk", "src": 41, "dst": 0, "size": "50MB"})
+    r = dcnsim.run(sc)
+    q, f = r.queries, r.flows
+    by_role = f.groupby("role")["timeouts"].sum()
+    assert q["request_timeouts"].sum() > 0
+    assert (q["request_timeouts"] <= q["timeouts"]).all()
+    # each share is bounded by its own flows' timeouts (an RTO that fires
+    # after the last query ended belongs to no query), never the other's
+    assert q["request_timeouts"].sum() <= by_role["request"]
+    assert (q["timeouts"] - q["request_timeouts"]).sum() <= by_role["response"]
+    assert r.metrics["query_request_timeouts_mean"] == pytest.approx(q["request_timeouts"].mean())

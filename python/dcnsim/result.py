@@ -178,9 +178,13 @@ class Result:
           end of the simulation; ``jain``: Jain's index of bulk flows' goodput;
         * ``timeouts``, ``retransmits``, ``drops`` summed over flows;
         * queries: ``n_queries``, ``qct_mean_s``, ``qct_p50_s``, ``qct_p99_s``,
-          ``qct_max_s`` over completed queries, ``query_timeouts_mean``;
+          ``qct_max_s`` over completed queries, ``query_timeouts_mean``
+          (workers' and the aggregator's request flows') and, of it,
+          ``query_request_timeouts_mean`` (the request flows' alone: a
+          worker's ACK of the query was lost);
         * blocks: ``n_blocks``, ``block_goodput_bps`` = 8·Σ bytes / Σ duration
-          of completed blocks, ``block_timeouts``.
+          of completed blocks, ``block_timeouts`` and, of them,
+          ``block_request_timeouts``.
         """
         f, q, b = self.flows, self.queries, self.blocks
         out: Dict[str, float] = {}
@@ -205,12 +209,14 @@ class Result:
             out["qct_p99_s"] = _pct(qct, 99)
             out["qct_max_s"] = max(qct) if qct else math.nan
             out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / len(q)
+            out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / len(q)
         if len(b):
             done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
             dur = sum(d for d, _ in done)
             out["n_blocks"] = float(len(b))
             out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
             out["block_timeouts"] = float(sum(_finite(b["timeouts"])))
+            out["block_request_timeouts"] = float(sum(_finite(b["request_timeouts"])))
         return out
 
     # ------------------------------------------------------------------ output

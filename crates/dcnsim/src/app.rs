@@ -83,6 +83,10 @@ pub struct Round {
     pub end: SimTime,
     pub bytes: u64,
     pub timeouts: u64,
+    /// Of the timeouts: those of the client's request flows (a worker's
+    /// ACK of the request was lost), kept apart because they stall the
+    /// round only when the request itself is still unacknowledged.
+    pub request_timeouts: u64,
     /// Of the timeouts: anterior / intermediate block-transfer timeouts.
     pub abtt: u64,
     pub ibtt: u64,
@@ -98,6 +102,7 @@ pub struct Round {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeoutCounts {
     pub timeouts: u64,
+    pub request_timeouts: u64,
     pub abtt: u64,
     pub ibtt: u64,
     pub rto_first_flight: u64,
@@ -113,6 +118,12 @@ impl TimeoutCounts {
             c.ibtt += s.ibtt;
             c.rto_first_flight += s.rto_first_flight;
         }
+        c
+    }
+
+    fn of_round(flows: &[TcpFlow], r: &Rounds) -> Self {
+        let mut c = Self::of(flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+        c.request_timeouts = Self::of(flows, r.req_flows.iter().copied()).timeouts;
         c
     }
 }
@@ -562,13 +573,13 @@ impl App {
                         return;
                     }
                     let flows = w.flows();
-                    let c =
-                        TimeoutCounts::of(flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+                    let c = TimeoutCounts::of_round(flows, r);
                     r.done.push(Round {
                         start: r.round_start,
                         end: now,
                         bytes: r.response_bytes * r.servers.len() as u64,
                         timeouts: c.timeouts - r.at_start.timeouts,
+                        request_timeouts: c.request_timeouts - r.at_start.request_timeouts,
                         abtt: c.abtt - r.at_start.abtt,
                         ibtt: c.ibtt - r.at_start.ibtt,
                         rto_first_flight: c.rto_first_flight - r.at_start.rto_first_flight,
@@ -608,7 +619,7 @@ impl Rounds {
         r.round_start = now;
         r.outstanding = r.servers.len() as u32;
         let flows = w.flows();
-        r.at_start = TimeoutCounts::of(flows, r.req_flows.iter().chain(&r.resp_flows).copied());
+        r.at_start = TimeoutCounts::of_round(flows, r);
         r.abtt_at_start.clear();
         r.abtt_at_start
             .extend(r.resp_flows.iter().map(|&f| flows[f as usize].stats.abtt));

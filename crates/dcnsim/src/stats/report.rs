@@ -561,6 +561,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut bytes = Vec::new();
     let mut goodput = Vec::new();
     let mut timeouts = Vec::new();
+    let mut request_timeouts = Vec::new();
     let mut abtt = Vec::new();
     let mut ibtt = Vec::new();
     let mut first_flight = Vec::new();
@@ -585,6 +586,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
                 0.0
             });
             timeouts.push(d.timeouts);
+            request_timeouts.push(d.request_timeouts);
             abtt.push(d.abtt);
             ibtt.push(d.ibtt);
             first_flight.push(d.rto_first_flight);
@@ -608,6 +610,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     t.push("bytes", Column::U64(bytes));
     t.push("goodput_bps", Column::F64(goodput));
     t.push("timeouts", Column::U64(timeouts));
+    t.push("request_timeouts", Column::U64(request_timeouts));
     t.push("abtt", Column::U64(abtt));
     t.push("ibtt", Column::U64(ibtt));
     t.push("rto_first_flight", Column::U64(first_flight));
