@@ -70,11 +70,11 @@ def format_summary(result) -> str:
             "queries",
             f"{fmt_count(m['n_queries'])}: QCT mean {fmt_time(m['qct_mean_s'])}, p99 {fmt_time(m['qct_p99_s'])}, "
             f"max {fmt_time(m['qct_max_s'])}; {m['query_timeouts_mean']:.3g} timeouts/query "
-            f"({m['query_request_timeouts_mean']:.3g} on the request flows)",
+            f"({m.get('query_request_timeouts_mean', math.nan):.3g} on the request flows)",
         )
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
-                             f"({fmt_count(m['block_request_timeouts'])} on the request flows)")
+                             f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
     qi = result.tables.get("queue_inputs")
     if qi is not None and len(qi) and qi["dropped"].sum() > 0:
         # The switch queue that dropped most, split by input port: port

@@ -209,14 +209,16 @@ class Result:
             out["qct_p99_s"] = _pct(qct, 99)
             out["qct_max_s"] = max(qct) if qct else math.nan
             out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / len(q)
-            out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / len(q)
+            if "request_timeouts" in q:  # absent from results of cores before 0.1.0+c1427f6
+                out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / len(q)
         if len(b):
             done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
             dur = sum(d for d, _ in done)
             out["n_blocks"] = float(len(b))
             out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
             out["block_timeouts"] = float(sum(_finite(b["timeouts"])))
-            out["block_request_timeouts"] = float(sum(_finite(b["request_timeouts"])))
+            if "request_timeouts" in b:
+                out["block_request_timeouts"] = float(sum(_finite(b["request_timeouts"])))
         return out
 
     # ------------------------------------------------------------------ output
