@@ -238,14 +238,18 @@ def facet_plot(
             handles.append(Line2D([], [], marker="*", markersize=12, linestyle="none", markerfacecolor="none",
                                   color="k", markeredgewidth=1.5))
             labels.append("paper's value (text)")
+        w, h = fig.get_size_inches()
+        # as many legend columns as the widest label lets fit across the
+        # figure (≈ 0.075 in per character at 9 pt, plus the marker)
+        widest = max((len(str(x)) for x in labels), default=1)
+        ncol = max(1, min(len(handles), 5, int(w / (0.075 * widest + 0.6))))
         if len(handles) > 1 or paper:
-            fig.legend(handles, labels, loc="lower center", ncol=min(len(handles), 5), frameon=False,
+            fig.legend(handles, labels, loc="lower center", ncol=ncol, frameon=False,
                        bbox_to_anchor=(0.5, 0.0))
         if title:
             fig.suptitle(title, fontsize=11)
         # fixed margins in inches (tight_layout is slow with many panels)
-        w, h = fig.get_size_inches()
-        legend_h = 0.45 * int(math.ceil(len(handles) / 5)) if (len(handles) > 1 or paper) else 0.0
+        legend_h = 0.2 + 0.25 * int(math.ceil(len(handles) / ncol)) if (len(handles) > 1 or paper) else 0.0
         fig.subplots_adjust(left=0.85 / w, right=1 - 0.15 / w, top=1 - (0.75 if title else 0.4) / h,
                             bottom=(0.6 + legend_h) / h, wspace=0.12 if sharey else 0.25, hspace=0.45)
     if path is not None:

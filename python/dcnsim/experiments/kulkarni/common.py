@@ -90,6 +90,9 @@ class KConfig:
     delay: str = DELAY
     rwnd: str = RWND
     rto_min: str = RTO_MIN
+    #: RFC 6298's clock granularity G (RTO = SRTT + max(G, 4·RTTVAR)): a
+    #: coarse TCP timer, as in ns-2 (tcpTick_) or a 2012 kernel.
+    rto_granularity: str = "0s"
     mss: int = MSS
     host_jitter: str = "0s"
     probretx_p: float = 0.0
@@ -104,6 +107,8 @@ class KConfig:
             parts.append("rw" + self.rwnd)
         if self.rto_min != RTO_MIN:
             parts.append("rto" + self.rto_min)
+        if self.rto_granularity != "0s":
+            parts.append("g" + self.rto_granularity)
         if self.mss != MSS:
             parts.append(f"mss{self.mss}")
         if self.host_jitter != "0s":
@@ -151,6 +156,8 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         t["header"] = HEADER
     else:
         t["header_compression"] = True
+    if cfg.rto_granularity != "0s":
+        t["granularity"] = cfg.rto_granularity
     if cfg.probretx_p:
         t.update({"probretx_p": cfg.probretx_p, "probretx_period": PROBRETX_PERIOD, "probretx_target": "highest"})
     if cfg.dsr:
@@ -180,7 +187,7 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
 def point(cfg: KConfig, n: int, quick: bool) -> Point:
     label = f"{cfg.key()}-n{n:03d}"
     params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "sru_kb": cfg.sru_kb, "delay": cfg.delay,
-              "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
+              "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "rto_granularity": cfg.rto_granularity, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
               "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression}
     return Point(label, scenario(n, cfg, blocks_for(n, cfg.sru_kb, quick), name=label), None, params)
 
@@ -287,8 +294,8 @@ def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
     return _metrics_cached(str(d), s.stat().st_mtime if s.exists() else 0.0, with_model)
 
 
-PARAM_COLS = ("label", "config", "n", "buffer_kb", "sru_kb", "delay", "rwnd", "rto_min", "mss", "host_jitter",
-              "probretx_p", "dsr", "header_compression")
+PARAM_COLS = ("label", "config", "n", "buffer_kb", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
+              "host_jitter", "probretx_p", "dsr", "header_compression")
 
 
 def frame(summary, with_model: bool = False):
