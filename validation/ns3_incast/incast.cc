@@ -4,7 +4,7 @@
 // Prints one line per query:
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d>
 // and with --verbose one line per sender event:
-//   event <q> <worker> <time_us> recovery|rto
+//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
 // Counting is on the workers' (the data senders') sockets: a fast recovery
@@ -93,6 +93,24 @@ RtoChange(uint32_t q, uint32_t w, Time oldVal, Time newVal)
 }
 
 void
+SsthreshChange(uint32_t q, uint32_t w, uint32_t, uint32_t newVal)
+{
+    if (g_verbose)
+    {
+        std::printf("event %u %u %.3f ssthresh %u\n", QueryOf(q), w, Simulator::Now().GetMicroSeconds() * 1.0, newVal);
+    }
+}
+
+void
+CwndChange(uint32_t q, uint32_t w, uint32_t, uint32_t newVal)
+{
+    if (g_verbose)
+    {
+        std::printf("event %u %u %.3f cwnd %u\n", QueryOf(q), w, Simulator::Now().GetMicroSeconds() * 1.0, newVal);
+    }
+}
+
+void
 QueueDrop(Ptr<const QueueDiscItem>)
 {
     g_drops++;
@@ -121,6 +139,8 @@ WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
 {
     s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongStateChange, q, w));
     s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, q, w));
+    s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
+    s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&CwndChange, q, w));
     s->SetRecvCallback(MakeBoundCallback(&WorkerRecv, q, w));
 }
 
@@ -314,10 +334,19 @@ main(int argc, char* argv[])
     for (uint32_t q = 0; q < queries; ++q)
     {
         const QueryStats& s = g_q[q];
-        uint64_t dropsEnd = q + 1 < queries ? g_q[q + 1].dropsAtStart : g_drops;
-        double qct = s.done == g_n ? (s.end - s.start).GetMicroSeconds() : -1;
+        if (s.done < g_n)
+        {
+            // Never finished (a stalled flow), or never started because
+            // the one before it did not finish (persistent connections).
+            std::printf("query %u unfinished %u of %u responses\n", q, g_n - s.done, g_n);
+            continue;
+        }
+        uint64_t dropsEnd = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive()
+                                ? g_q[q + 1].dropsAtStart
+                                : g_drops;
         std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu\n",
-                    q, s.fastRecoveries, s.timeouts, qct, (unsigned long)(dropsEnd - s.dropsAtStart));
+                    q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
+                    (unsigned long)(dropsEnd - s.dropsAtStart));
     }
     Simulator::Destroy();
     return 0;

@@ -62,6 +62,9 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
             f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}"]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     rows = []
+    unfinished = sum(1 for line in out.splitlines() if " unfinished " in line)
+    if unfinished:
+        print(f"  (ns-3 {cc} n = {n}: {unfinished} of {queries} queries unfinished, left out of the means)")
     for line in out.splitlines():
         m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+)", line)
         if m:
@@ -99,20 +102,24 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over))
     flows, qs = r.flows, r.queries
     resp = flows[flows.src != 0]  # the workers' response flows
-    # The flows table counts fast retransmits per flow: per query for fresh
-    # connections (one app per query), only their mean for persistent ones.
+    # Both counts are the workers' (response senders'): the aggregator's
+    # request flows time out too when a worker's ACK of the request is
+    # dropped, and incast.cc does not count those. The flows table has them
+    # per flow: per query for fresh connections (one app per query), only
+    # as a mean over the queries for persistent ones.
     rows = []
     if connections == "fresh":
-        fr = resp.groupby("app").fast_retransmits.sum()
-        drops = resp.groupby("app").drops.sum()
+        per_app = resp.groupby("app")[["fast_retransmits", "timeouts", "drops"]].sum()
         for _, q in qs.iterrows():
-            rows.append({"fast_recoveries": float(fr[q.app]), "timeouts": float(q.timeouts),
-                         "qct_ms": q.qct_s * 1e3, "drops": float(drops[q.app])})
+            a = per_app.loc[q.app]
+            rows.append({"fast_recoveries": float(a.fast_retransmits), "timeouts": float(a.timeouts),
+                         "qct_ms": q.qct_s * 1e3, "drops": float(a.drops)})
     else:
         k = len(qs)
+        tot = resp[["fast_retransmits", "timeouts", "drops"]].sum()
         for _, q in qs.iterrows():
-            rows.append({"fast_recoveries": float(resp.fast_retransmits.sum()) / k, "timeouts": float(q.timeouts),
-                         "qct_ms": q.qct_s * 1e3, "drops": float(resp.drops.sum()) / k})
+            rows.append({"fast_recoveries": float(tot.fast_retransmits) / k, "timeouts": float(tot.timeouts) / k,
+                         "qct_ms": q.qct_s * 1e3, "drops": float(tot.drops) / k})
     return rows
 
 
