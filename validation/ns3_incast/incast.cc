@@ -210,7 +210,7 @@ main(int argc, char* argv[])
     double rtoMinMs = 10;
     CommandLine cmd;
     cmd.AddValue("n", "workers", g_n);
-    cmd.AddValue("cc", "newreno or dctcp", cc);
+    cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
     cmd.AddValue("queries", "queries", queries);
     cmd.AddValue("spacing", "fresh: seconds between query starts", spacing);
     cmd.AddValue("persistent", "one connection per worker for all queries", g_persistent);
@@ -227,7 +227,9 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(cc == "dctcp" ? TcpDctcp::GetTypeId() : TcpNewReno::GetTypeId()));
+                       TypeIdValue(cc == "dctcp"       ? TcpDctcp::GetTypeId()
+                                   : cc == "linuxreno" ? TcpLinuxReno::GetTypeId()
+                                                       : TcpNewReno::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));

@@ -9,6 +9,7 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --tcp limited_transmit=false   # dcnsim before issue 18
     python validation/ns3_incast/run.py --connections fresh  # a new connection per query
     python validation/ns3_incast/run.py --only dcnsim        # without ns-3
+    python validation/ns3_incast/run.py --cc linuxreno       # ns-3's byte-counting Reno
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
 25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
@@ -76,7 +77,7 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
 def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
                     tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document."""
-    tcp: Dict[str, Any] = {"cc": cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
+    tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
                            "sack": True, "delayed_ack": False, "rwnd": "1MB"}
     tcp.update(tcp_over or {})
     pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10000B",
@@ -140,7 +141,10 @@ def parse_value(v: str) -> Any:
 def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, nargs="+", default=[30, 50, 70])
-    p.add_argument("--cc", nargs="+", default=["newreno", "dctcp"], choices=["newreno", "dctcp"])
+    p.add_argument("--cc", nargs="+", default=["newreno", "dctcp"], choices=["newreno", "linuxreno", "dctcp"],
+                   help="linuxreno: dcnsim's NewReno against ns-3's TcpLinuxReno, whose congestion "
+                        "avoidance counts acknowledged bytes as dcnsim's does (ns-3's TcpNewReno adds "
+                        "SMSS²/cwnd per ACK)")
     p.add_argument("--queries", type=int, default=20)
     p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
     p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
