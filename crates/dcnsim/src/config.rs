@@ -400,7 +400,10 @@ pub struct TcpConfig {
     /// unSACKed segment per recovery (rules 1–3 always apply with SACK).
     pub sack_rescue: bool,
     /// RFC 3042 Limited Transmit: a new segment on each of the first two
-    /// duplicate ACKs (flight ≤ cwnd + 2·SMSS), cwnd unchanged.
+    /// duplicate ACKs (flight ≤ cwnd + 2·SMSS), cwnd unchanged. On by
+    /// default, as RFC 5681 §3.2 says a TCP SHOULD (and Linux and ns-3
+    /// do): without it a window of three or fewer segments beyond a loss
+    /// cannot produce the third duplicate ACK and waits for the RTO.
     pub limited_transmit: bool,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
     /// advances snd_una; false: one timed segment per RTT, never a
@@ -443,7 +446,7 @@ impl Default for TcpConfig {
             delayed_ack_segments: 2,
             sack: false,
             sack_rescue: false,
-            limited_transmit: false,
+            limited_transmit: true,
             timestamps: true,
             ecn: false,
             handshake_rtt_sample: true,

@@ -69,11 +69,15 @@ fn two_identical_flows_share_a_bottleneck_within_5_percent() {
         start: SimTime::ZERO,
         tcp: tcp(1460),
     };
-    let r = dcnsim::run(&config(
-        topo,
-        vec![bulk(0), bulk(1)],
-        SimTime::from_secs(21),
-    ));
+    let mut c = config(topo, vec![bulk(0), bulk(1)], SimTime::from_secs(21));
+    // Fair sharing is the law; drop-tail phase lock-out (docs/model.md,
+    // "Phase effects") is what breaks it between two perfectly periodic
+    // senders, and which one it favours moves with any change of timing:
+    // Limited Transmit's two extra segments per loss took the ratio from
+    // 0.969 to 0.925 with no jitter, 0.967 and 0.997 with 1 µs. The jitter
+    // keeps the test about sharing rather than about one phase.
+    c.host_jitter = SimTime::from_us(1);
+    let r = dcnsim::run(&c);
     check_conservation(&r);
     let g = col_f64(&r, "flows", "goodput_bps");
     let ratio = g[0].min(g[1]) / g[0].max(g[1]);

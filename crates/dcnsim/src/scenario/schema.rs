@@ -967,8 +967,8 @@ pub struct TcpSection {
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
     #[schemars(extend("x-default" = "false"))]
     pub sack_rescue: Opt<Bool>,
-    /// RFC 3042: on each of the first two duplicate ACKs send one new segment if the flight stays ≤ cwnd + 2·SMSS (cwnd unchanged)
-    #[schemars(extend("x-default" = "false"))]
+    /// RFC 3042 Limited Transmit (RFC 5681 §3.2: a TCP SHOULD): on each of the first two duplicate ACKs send one new segment if the flight stays ≤ cwnd + 2·SMSS (cwnd unchanged), so a loss with only one or two segments behind it still reaches the third duplicate ACK instead of the RTO
+    #[schemars(extend("x-default" = "true"))]
     pub limited_transmit: Opt<Bool>,
     /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
     #[schemars(extend("x-default" = "true"))]

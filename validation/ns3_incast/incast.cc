@@ -1,0 +1,355 @@
+// ns-3 (3.37, Debian's libns3-dev) side of the incast differential harness
+// (validation/README.md): the FaST-style partition/aggregate incast of
+// issue 18 on a star, one fresh TCP connection per worker and query.
+// Prints one line per query:
+//   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d>
+// and with --verbose one line per sender event:
+//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>
+// A tool, not a test: validation/ns3_incast/run.py builds and drives it.
+//
+// Counting is on the workers' (the data senders') sockets: a fast recovery
+// is a CongState transition into CA_RECOVERY; a timeout is the RTO trace
+// doubling (ReTxTimeout backs m_rto off by 2, and an RTT sample cannot
+// double it exactly while RTOmin = 10 ms dominates SRTT + 4 RTTVAR).
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cstdio>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct QueryStats
+{
+    uint32_t fastRecoveries = 0;
+    uint32_t timeouts = 0;
+    uint32_t done = 0;
+    uint64_t dropsAtStart = 0;
+    Time start;
+    Time end;
+};
+
+std::vector<QueryStats> g_q;
+uint32_t g_n = 30;
+uint32_t g_response = 10000;
+uint32_t g_request = 64;
+uint64_t g_drops = 0;
+bool g_verbose = false;
+bool g_persistent = false;
+uint32_t g_cur = 0;      // the query running (persistent connections)
+uint32_t g_queries = 20;
+double g_gap = 0.01;     // persistent: seconds from a query's end to the next
+
+uint32_t
+QueryOf(uint32_t q)
+{
+    return q == UINT32_MAX ? g_cur : q;
+}
+
+// Per (query, worker): bytes the worker has read / the aggregator has read.
+std::vector<std::vector<uint32_t>> g_workerGot;
+std::vector<std::vector<bool>> g_answered;
+std::vector<std::vector<uint32_t>> g_aggGot;
+std::vector<std::vector<Ptr<Socket>>> g_aggSock;
+std::vector<std::vector<Ptr<Socket>>> g_listen;
+
+void
+CongStateChange(uint32_t q,
+                uint32_t w,
+                TcpSocketState::TcpCongState_t from,
+                TcpSocketState::TcpCongState_t to)
+{
+    q = QueryOf(q);
+    if (to == TcpSocketState::CA_RECOVERY && from != TcpSocketState::CA_RECOVERY)
+    {
+        g_q[q].fastRecoveries++;
+        if (g_verbose)
+        {
+            std::printf("event %u %u %.3f recovery\n", q, w, Simulator::Now().GetMicroSeconds() * 1.0);
+        }
+    }
+}
+
+void
+RtoChange(uint32_t q, uint32_t w, Time oldVal, Time newVal)
+{
+    q = QueryOf(q);
+    if (oldVal.IsStrictlyPositive() && newVal == oldVal * 2)
+    {
+        g_q[q].timeouts++;
+        if (g_verbose)
+        {
+            std::printf("event %u %u %.3f rto\n", q, w, Simulator::Now().GetMicroSeconds() * 1.0);
+        }
+    }
+}
+
+void
+SsthreshChange(uint32_t q, uint32_t w, uint32_t, uint32_t newVal)
+{
+    if (g_verbose)
+    {
+        std::printf("event %u %u %.3f ssthresh %u\n", QueryOf(q), w, Simulator::Now().GetMicroSeconds() * 1.0, newVal);
+    }
+}
+
+void
+CwndChange(uint32_t q, uint32_t w, uint32_t, uint32_t newVal)
+{
+    if (g_verbose)
+    {
+        std::printf("event %u %u %.3f cwnd %u\n", QueryOf(q), w, Simulator::Now().GetMicroSeconds() * 1.0, newVal);
+    }
+}
+
+void
+QueueDrop(Ptr<const QueueDiscItem>)
+{
+    g_drops++;
+}
+
+void
+WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
+{
+    q = QueryOf(q);
+    Ptr<Packet> p;
+    while ((p = s->Recv()))
+    {
+        g_workerGot[q][w] += p->GetSize();
+    }
+    if (!g_answered[q][w] && g_workerGot[q][w] >= g_request)
+    {
+        g_answered[q][w] = true;
+        s->Send(Create<Packet>(g_response));
+    }
+}
+
+void Query(uint32_t q);
+
+void
+WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
+{
+    s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongStateChange, q, w));
+    s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, q, w));
+    s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
+    s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&CwndChange, q, w));
+    s->SetRecvCallback(MakeBoundCallback(&WorkerRecv, q, w));
+}
+
+void
+AggRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
+{
+    q = QueryOf(q);
+    Ptr<Packet> p;
+    bool was = g_aggGot[q][w] >= g_response;
+    while ((p = s->Recv()))
+    {
+        g_aggGot[q][w] += p->GetSize();
+    }
+    if (!was && g_aggGot[q][w] >= g_response)
+    {
+        if (++g_q[q].done == g_n)
+        {
+            g_q[q].end = Simulator::Now();
+            if (g_persistent && q + 1 < g_queries)
+            {
+                Simulator::Schedule(Seconds(g_gap), &Query, q + 1);
+            }
+        }
+    }
+}
+
+void
+Connect(uint32_t q, Ptr<Node> agg, std::vector<Ipv4Address> addrs)
+{
+    for (uint32_t w = 0; w < g_n; ++w)
+    {
+        Ptr<Socket> s = Socket::CreateSocket(agg, TcpSocketFactory::GetTypeId());
+        s->Bind();
+        s->Connect(InetSocketAddress(addrs[w], 5000 + q));
+        s->SetRecvCallback(MakeBoundCallback(&AggRecv, g_persistent ? UINT32_MAX : q, w));
+        for (uint32_t r = q; r < (g_persistent ? g_queries : q + 1); ++r)
+        {
+            g_aggSock[r][w] = s;
+        }
+    }
+}
+
+void
+Query(uint32_t q)
+{
+    g_cur = q;
+    g_q[q].start = Simulator::Now();
+    g_q[q].dropsAtStart = g_drops;
+    for (uint32_t w = 0; w < g_n; ++w)
+    {
+        g_aggSock[q][w]->Send(Create<Packet>(g_request));
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string cc = "newreno";
+    uint32_t& queries = g_queries;
+    double spacing = 0.2;
+    std::string buffer = "100000B";
+    uint32_t k = 20;
+    uint32_t mss = 1448;
+    uint32_t iw = 10;
+    double rtoMinMs = 10;
+    CommandLine cmd;
+    cmd.AddValue("n", "workers", g_n);
+    cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
+    cmd.AddValue("queries", "queries", queries);
+    cmd.AddValue("spacing", "fresh: seconds between query starts", spacing);
+    cmd.AddValue("persistent", "one connection per worker for all queries", g_persistent);
+    cmd.AddValue("gap", "persistent: seconds from a query's end to the next", g_gap);
+    cmd.AddValue("buffer", "switch port buffer (ns-3 QueueSize)", buffer);
+    cmd.AddValue("k", "ECN marking threshold, packets (dctcp)", k);
+    cmd.AddValue("mss", "segment size", mss);
+    cmd.AddValue("iw", "initial window, segments", iw);
+    cmd.AddValue("response", "response bytes", g_response);
+    cmd.AddValue("rtomin", "RTOmin, ms", rtoMinMs);
+    cmd.AddValue("verbose", "print per-sender events", g_verbose);
+    std::string pcap;
+    cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
+    cmd.Parse(argc, argv);
+
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                       TypeIdValue(cc == "dctcp"       ? TcpDctcp::GetTypeId()
+                                   : cc == "linuxreno" ? TcpLinuxReno::GetTypeId()
+                                                       : TcpNewReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+    Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(rtoMinMs * 1000)));
+    if (cc == "dctcp")
+    {
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+    }
+
+    NodeContainer hosts;
+    hosts.Create(g_n + 1); // 0: aggregator
+    Ptr<Node> sw = CreateObject<Node>();
+    InternetStackHelper stack;
+    stack.Install(hosts);
+    stack.Install(sw);
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+    p2p.SetChannelAttribute("Delay", StringValue("25us"));
+    // The queue disc holds the packets: the device queue only one.
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+
+    TrafficControlHelper tch;
+    if (cc == "dctcp")
+    {
+        tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                             "MaxSize", StringValue(buffer),
+                             "MeanPktSize", UintegerValue(mss + 52),
+                             "MinTh", DoubleValue(k * (mss + 52.0)),
+                             "MaxTh", DoubleValue(k * (mss + 52.0)),
+                             "QW", DoubleValue(1.0),
+                             "Gentle", BooleanValue(false),
+                             "UseEcn", BooleanValue(true),
+                             "UseHardDrop", BooleanValue(false),
+                             "LinkBandwidth", StringValue("1Gbps"),
+                             "LinkDelay", StringValue("25us"));
+    }
+    else
+    {
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(buffer));
+    }
+
+    Ipv4AddressHelper ip;
+    std::vector<Ipv4Address> addrs;
+    Ptr<QueueDisc> bottleneck;
+    for (uint32_t h = 0; h <= g_n; ++h)
+    {
+        NetDeviceContainer d = p2p.Install(hosts.Get(h), sw);
+        QueueDiscContainer qd = tch.Install(d.Get(1));
+        if (h == 0)
+        {
+            bottleneck = qd.Get(0);
+            if (!pcap.empty())
+            {
+                p2p.EnablePcap(pcap, d.Get(0), true);
+            }
+        }
+        char base[32];
+        std::snprintf(base, sizeof base, "10.%u.%u.0", 1 + h / 256, h % 256);
+        ip.SetBase(base, "255.255.255.0");
+        Ipv4InterfaceContainer ifs = ip.Assign(d);
+        if (h > 0)
+        {
+            addrs.push_back(ifs.GetAddress(0));
+        }
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    bottleneck->TraceConnectWithoutContext("Drop", MakeCallback(&QueueDrop));
+
+    g_q.resize(queries);
+    g_workerGot.assign(queries, std::vector<uint32_t>(g_n, 0));
+    g_answered.assign(queries, std::vector<bool>(g_n, false));
+    g_aggGot.assign(queries, std::vector<uint32_t>(g_n, 0));
+    g_aggSock.assign(queries, std::vector<Ptr<Socket>>(g_n));
+    g_listen.assign(queries, std::vector<Ptr<Socket>>(g_n));
+    for (uint32_t q = 0; q < (g_persistent ? 1 : queries); ++q)
+    {
+        uint32_t tag = g_persistent ? UINT32_MAX : q;
+        for (uint32_t w = 0; w < g_n; ++w)
+        {
+            Ptr<Socket> l = Socket::CreateSocket(hosts.Get(1 + w), TcpSocketFactory::GetTypeId());
+            l->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5000 + q));
+            l->Listen();
+            l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                 MakeBoundCallback(&WorkerAccept, tag, w));
+            g_listen[q][w] = l;
+        }
+        double t0 = 0.1 + q * spacing;
+        // Connections open 20 ms early: the handshake is over (and has
+        // given the RTT sample) when the request goes out.
+        Simulator::Schedule(Seconds(t0 - 0.02), &Connect, q, hosts.Get(0), addrs);
+        if (!g_persistent || q == 0)
+        {
+            Simulator::Schedule(Seconds(t0), &Query, q);
+        }
+    }
+    Simulator::Stop(Seconds(0.1 + queries * (g_persistent ? 1.0 : spacing) + 5));
+    Simulator::Run();
+    for (uint32_t q = 0; q < queries; ++q)
+    {
+        const QueryStats& s = g_q[q];
+        if (s.done < g_n)
+        {
+            // Never finished (a stalled flow), or never started because
+            // the one before it did not finish (persistent connections).
+            std::printf("query %u unfinished %u of %u responses\n", q, g_n - s.done, g_n);
+            continue;
+        }
+        uint64_t dropsEnd = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive()
+                                ? g_q[q + 1].dropsAtStart
+                                : g_drops;
+        std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu\n",
+                    q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
+                    (unsigned long)(dropsEnd - s.dropsAtStart));
+    }
+    Simulator::Destroy();
+    return 0;
+}

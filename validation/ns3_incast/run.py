@@ -1,0 +1,179 @@
+"""Differential incast harness: the same partition/aggregate incast in dcnsim
+and in ns-3 3.37, fast recoveries and timeouts per query side by side.
+
+Usage (from the repository root, with dcnsim importable and Debian's
+``libns3-dev`` installed)::
+
+    python validation/ns3_incast/run.py                      # n = 30, 50, 70; NewReno and DCTCP
+    python validation/ns3_incast/run.py --n 50 --cc newreno --queries 40
+    python validation/ns3_incast/run.py --tcp limited_transmit=false   # dcnsim before issue 18
+    python validation/ns3_incast/run.py --connections fresh  # a new connection per query
+    python validation/ns3_incast/run.py --only dcnsim        # without ns-3
+    python validation/ns3_incast/run.py --cc linuxreno       # ns-3's byte-counting Reno
+
+The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
+25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
+NewReno flows are not ECN-capable and see a plain drop-tail queue), RTOmin
+10 ms, initial window 10, MSS 1448 with timestamps (1500-byte IP packets,
+2 bytes of point-to-point framing), SACK, no delayed ACKs, 64-byte
+requests and 10,000-byte responses, no host jitter. ``persistent``
+(default): one connection per worker carries every query, the next query
+starting ``--gap`` after the previous one ends; ``fresh``: each query opens
+new connections (ns-3: handshake 20 ms before the query), queries 0.2 s
+apart. This is a tool, not a test: nothing in CI runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "incast.cc"
+NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
+SPACING_S = 0.2  # fresh connections: query starts this far apart
+
+
+def ns3_binary(build_dir: Path) -> Path:
+    """Compile incast.cc against the installed ns-3 (once per source change)."""
+    exe = build_dir / "incast"
+    if exe.exists() and exe.stat().st_mtime >= SOURCE.stat().st_mtime:
+        return exe
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        sys.exit("no C++ compiler (g++) found")
+    build_dir.mkdir(parents=True, exist_ok=True)
+    # pkg-config's ns3 files name libgsl.so, which Debian's runtime
+    # packages do not ship: link the ns-3 libraries by name instead.
+    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(SOURCE)] + [f"-lns3-{m}" for m in NS3_LIBS]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
+    return exe
+
+
+def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: float) -> List[Dict[str, float]]:
+    args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={SPACING_S}",
+            f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}"]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    rows = []
+    unfinished = sum(1 for line in out.splitlines() if " unfinished " in line)
+    if unfinished:
+        print(f"  (ns-3 {cc} n = {n}: {unfinished} of {queries} queries unfinished, left out of the means)")
+    for line in out.splitlines():
+        m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+)", line)
+        if m:
+            rows.append({"fast_recoveries": float(m[2]), "timeouts": float(m[3]),
+                         "qct_ms": float(m[4]) / 1e3, "drops": float(m[5])})
+    return rows
+
+
+def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
+                    tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The same incast as incast.cc, as a dcnsim scenario document."""
+    tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
+                           "sack": True, "delayed_ack": False, "rwnd": "1MB"}
+    tcp.update(tcp_over or {})
+    pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10000B",
+          "request": "64B"}
+    if connections == "persistent":
+        apps = [dict(pa, queries=queries, gap=f"{gap_s:g}s", start="0.1s")]
+        stop = 0.1 + queries * 1.0 + 5
+    else:
+        apps = [dict(pa, queries=1, start=f"{0.1 + q * SPACING_S:g}s") for q in range(queries)]
+        stop = 0.1 + queries * SPACING_S + 5
+    return {
+        "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": "100000B",
+                     "ecn_k": "20pkt"},
+        "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
+    }
+
+
+def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
+               tcp_over: Optional[Dict[str, Any]]) -> List[Dict[str, float]]:
+    import dcnsim
+
+    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over))
+    flows, qs = r.flows, r.queries
+    resp = flows[flows.src != 0]  # the workers' response flows
+    # Both counts are the workers' (response senders'): the aggregator's
+    # request flows time out too when a worker's ACK of the request is
+    # dropped, and incast.cc does not count those. The flows table has them
+    # per flow: per query for fresh connections (one app per query), only
+    # as a mean over the queries for persistent ones.
+    rows = []
+    if connections == "fresh":
+        per_app = resp.groupby("app")[["fast_retransmits", "timeouts", "drops"]].sum()
+        for _, q in qs.iterrows():
+            a = per_app.loc[q.app]
+            rows.append({"fast_recoveries": float(a.fast_retransmits), "timeouts": float(a.timeouts),
+                         "qct_ms": q.qct_s * 1e3, "drops": float(a.drops)})
+    else:
+        k = len(qs)
+        tot = resp[["fast_retransmits", "timeouts", "drops"]].sum()
+        for _, q in qs.iterrows():
+            rows.append({"fast_recoveries": float(tot.fast_retransmits) / k, "timeouts": float(tot.timeouts) / k,
+                         "qct_ms": q.qct_s * 1e3, "drops": float(tot.drops) / k})
+    return rows
+
+
+def mean(rows: List[Dict[str, float]], key: str) -> float:
+    return sum(r[key] for r in rows) / len(rows) if rows else float("nan")
+
+
+def parse_value(v: str) -> Any:
+    low = v.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(v)
+    except ValueError:
+        return v
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--n", type=int, nargs="+", default=[30, 50, 70])
+    p.add_argument("--cc", nargs="+", default=["newreno", "dctcp"], choices=["newreno", "linuxreno", "dctcp"],
+                   help="linuxreno: dcnsim's NewReno against ns-3's TcpLinuxReno, whose congestion "
+                        "avoidance counts acknowledged bytes as dcnsim's does (ns-3's TcpNewReno adds "
+                        "SMSS²/cwnd per ACK)")
+    p.add_argument("--queries", type=int, default=20)
+    p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
+    p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
+    p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
+    p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
+    p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    a = p.parse_args(argv)
+    over = {}
+    for kv in a.tcp:
+        key, sep, val = kv.partition("=")
+        if not sep:
+            p.error(f"--tcp: expected KEY=VALUE, got {kv!r}")
+        over[key] = parse_value(val)
+    exe = ns3_binary(a.build) if a.only != "dcnsim" else None
+    print(f"{a.connections} connections, {a.queries} queries per point; per query means"
+          + (f"; dcnsim tcp overrides {over}" if over else ""))
+    print(f"{'cc':8} {'n':>4} {'simulator':9} {'fast_rec':>9} {'timeouts':>9} {'qct_ms':>8} {'drops':>7}")
+    for cc in a.cc:
+        for n in a.n:
+            sims = []
+            if a.only != "ns3":
+                sims.append(("dcnsim", run_dcnsim(n, cc, a.queries, a.connections, a.gap, over)))
+            if exe is not None:
+                sims.append(("ns-3", run_ns3(exe, n, cc, a.queries, a.connections, a.gap)))
+            for name, rows in sims:
+                print(f"{cc:8} {n:4d} {name:9} {mean(rows, 'fast_recoveries'):9.2f} {mean(rows, 'timeouts'):9.2f} "
+                      f"{mean(rows, 'qct_ms'):8.2f} {mean(rows, 'drops'):7.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
