@@ -117,6 +117,9 @@ SETTINGS = [
     Setting("delayed ACKs", "off", "a 40 ms (Linux) or 200 ms (ns-3) timer is longer than RTOmin = 10 ms "
             "and turns every odd-length response into a timeout", "on, in the settings figure"),
     Setting("SACK", "off", "NewReno of the paper's time", "on, in the settings figure"),
+    Setting("Limited Transmit (RFC 3042)", "off", "ns-3's TcpNewReno of the paper's time had it as the "
+            "LimitedTransmit attribute, false by default (true only since ns-3.25's TCP rewrite)",
+            "on, in the settings figure"),
     Setting("L2 framing overhead", "0 B", "ns-3 point-to-point links of the paper's time",
             "38 B, in the settings figure"),
     Setting("connections", "fresh per query (each query opens new connections)",

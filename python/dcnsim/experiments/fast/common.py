@@ -115,6 +115,10 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         "rto_min": RTO_MIN,
         "delayed_ack": False,
         "sack": False,
+        # ns-3's TcpNewReno of 2013-14 had RFC 3042 as an attribute,
+        # LimitedTransmit, false by default (on by default only since the
+        # TCP rewrite of ns-3.25); dcnsim's default is on (RFC 5681's SHOULD)
+        "limited_transmit": False,
         "dctcp_g": 0.0625,
     }
     t.update(series)
@@ -150,6 +154,7 @@ class PaConfig:
     gap: str = PERSISTENT_GAP  # persistent: time from a query's end to the next query
     delayed_ack: bool = False
     sack: bool = False
+    limited_transmit: bool = False
     l2_overhead: int = 0
     host_jitter: str = HOST_JITTER
     bg: Optional[str] = None  # background sender's link rate, None = no background flow
@@ -163,6 +168,8 @@ class PaConfig:
             parts.append("delack")
         if self.sack:
             parts.append("sack")
+        if self.limited_transmit:
+            parts.append("lt")
         if self.l2_overhead:
             parts.append(f"l2{self.l2_overhead}")
         if self.host_jitter != HOST_JITTER:
@@ -185,7 +192,7 @@ def pa_scenario(n: int, series: Dict[str, Any], cfg: PaConfig = BASE, queries: i
     10 MB background flow from host 101 to the root that starts 20 ms
     earlier (fresh connections only)."""
     workers = worker_hosts(n)
-    t = tcp(series, cfg.init_cwnd, delayed_ack=cfg.delayed_ack, sack=cfg.sack)
+    t = tcp(series, cfg.init_cwnd, delayed_ack=cfg.delayed_ack, sack=cfg.sack, limited_transmit=cfg.limited_transmit)
     apps: List[Dict[str, Any]] = []
     if cfg.connections == "fresh":
         for i in range(queries):

@@ -31,6 +31,7 @@ VARIANTS: List[Tuple[str, PaConfig]] = [
     ("init_cwnd 10", replace(BASE, init_cwnd=10)),
     ("delayed ACKs (every 2nd segment, 40 ms timer)", replace(BASE, delayed_ack=True)),
     ("SACK", replace(BASE, sack=True)),
+    ("Limited Transmit (RFC 3042)", replace(BASE, limited_transmit=True)),
     ("L2 overhead 38 B (Ethernet)", replace(BASE, l2_overhead=38)),
     ("no host jitter", replace(BASE, host_jitter="0s")),
     ("persistent connections, next query at once", replace(BASE, connections="persistent")),

@@ -151,6 +151,8 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "dupack_threshold": DUPTHRESH,
         "delayed_ack": False,
         "sack": False,
+        # ns-2's singledup_ (RFC 3042), on by default since 2001
+        "limited_transmit": True,
     }
     if not cfg.header_compression:
         t["header"] = HEADER
