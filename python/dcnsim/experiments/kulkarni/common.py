@@ -98,6 +98,8 @@ class KConfig:
     probretx_p: float = 0.0
     dsr: bool = False
     header_compression: bool = False
+    #: RFC 3042, as ns-2's singledup_ (on by default since 2001)
+    limited_transmit: bool = True
 
     def key(self) -> str:
         parts = [f"b{self.buffer_kb}k", f"sru{self.sru_kb}k"]
@@ -119,6 +121,8 @@ class KConfig:
             parts.append("dsr")
         if self.header_compression:
             parts.append("hc")
+        if not self.limited_transmit:
+            parts.append("nolt")
         return "-".join(parts)
 
     def with_(self, **kw: Any) -> "KConfig":
@@ -152,7 +156,7 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "delayed_ack": False,
         "sack": False,
         # ns-2's singledup_ (RFC 3042), on by default since 2001
-        "limited_transmit": True,
+        "limited_transmit": cfg.limited_transmit,
     }
     if not cfg.header_compression:
         t["header"] = HEADER
@@ -190,7 +194,8 @@ def point(cfg: KConfig, n: int, quick: bool) -> Point:
     label = f"{cfg.key()}-n{n:03d}"
     params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "sru_kb": cfg.sru_kb, "delay": cfg.delay,
               "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "rto_granularity": cfg.rto_granularity, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
-              "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression}
+              "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression,
+              "limited_transmit": cfg.limited_transmit}
     return Point(label, scenario(n, cfg, blocks_for(n, cfg.sru_kb, quick), name=label), None, params)
 
 
@@ -297,7 +302,7 @@ def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
 
 
 PARAM_COLS = ("label", "config", "n", "buffer_kb", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
-              "host_jitter", "probretx_p", "dsr", "header_compression")
+              "host_jitter", "probretx_p", "dsr", "header_compression", "limited_transmit")
 
 
 def frame(summary, with_model: bool = False):
@@ -312,6 +317,7 @@ def frame(summary, with_model: bool = False):
         rec["probretx_p"] = float(rec["probretx_p"])
         rec["dsr"] = bool(rec["dsr"])
         rec["header_compression"] = bool(rec["header_compression"])
+        rec["limited_transmit"] = bool(rec.get("limited_transmit", True))
         rec.update(metrics(r, with_model))
         rows.append(rec)
     return pd.DataFrame(rows)
