@@ -247,3 +247,30 @@ def test_generated_outputs_are_ignored_by_git():
     ignore = (Path(__file__).resolve().parent.parent / ".gitignore").read_text().split()
     for d in ("/dcnsim-demo/", "/dcnsim-repro/"):
         assert d in ignore
+
+
+def test_reproduce_list_counts_the_simulations_from_the_figures():
+    from dcnsim.experiments import get_paper
+    from dcnsim.experiments.framework import _collect
+
+    paper = get_paper("tcprand_fct")
+    full, quick = (len(_collect(paper.figures, q)[0]) for q in (False, True))
+    r = cli("reproduce", "--list", "tcprand_fct")
+    assert r.returncode == 0, r.stderr
+    assert f"({full:,} simulations; --quick: {quick:,})" in r.stdout.splitlines()[0]
+
+
+def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeypatch, small_incast_path, capsys):
+    from dcnsim import cli as cli_mod
+    from dcnsim.result import Result
+
+    def interrupted(self, out_dir, format="csv"):
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        (Path(out_dir) / "flows.csv").write_text("partial")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Result, "write", interrupted)
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "o")]) == 130
+    err = capsys.readouterr().err
+    assert "incomplete" in err and "summary.json" in err
+    assert not (tmp_path / "o" / "summary.json").exists()

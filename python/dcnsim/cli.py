@@ -214,7 +214,12 @@ def cmd_run(args) -> int:
         return 2
     print(format_summary(result))
     if args.out:
-        out = result.write(args.out, format=args.format)
+        try:
+            out = result.write(args.out, format=args.format)
+        except KeyboardInterrupt:
+            # summary.json goes last: without it the directory says "incomplete"
+            print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)", file=sys.stderr)
+            return 130
         print(f"  tables       written to {out}/ ({args.format})")
     return 0
 
