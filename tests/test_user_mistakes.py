@@ -274,3 +274,20 @@ def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeyp
     err = capsys.readouterr().err
     assert "incomplete" in err and "summary.json" in err
     assert not (tmp_path / "o" / "summary.json").exists()
+
+
+@pytest.mark.parametrize("script, args", [
+    ("ab_run_json.py", ["missing.json", "/nonexistent/run_json"]),
+    ("cachegrind_per_hop.py", ["--binary", "/nonexistent/perf_ft"]),
+    ("htsim_side_by_side.py", ["/nonexistent/htsim_dctcp_permutation"]),
+    ("boundary_cost.py", ["--repeat", "0"]),
+    ("sweep_scaling.py", ["many"]),
+])
+def test_benchmark_scripts_answer_bad_input_with_usage(tmp_path, script, args):
+    import subprocess
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / script
+    r = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and "usage:" in r.stderr, r.stderr
