@@ -131,6 +131,7 @@ def test_dctcp_without_a_marking_queue_warns_on_the_command_line(tmp_path):
     r = cli("sweep", str(p), "--seeds", "1,2", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "sw"))
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("warning: tcp.cc: dctcp") == 1 and "2 of 2 points" in r.stderr, r.stderr
+    assert r.stderr.count("warning:") == 1, r.stderr  # the text's own "; " does not split it
     p.write_text(json.dumps(_dctcp("10pkt")))
     r = cli("run", str(p))
     assert r.returncode == 0 and "warning" not in r.stderr and "warning" not in r.stdout

@@ -326,5 +326,6 @@ class Result:
         for k, v in self.metrics.items():
             rec.setdefault(k, _jsonable(v))
         if self.warnings:  # one text column in sweep tables, only when there is one
-            rec["warnings"] = "; ".join(self.warnings)
+            # one per line: a warning's text may hold "; " itself
+            rec["warnings"] = "\n".join(self.warnings)
         return rec

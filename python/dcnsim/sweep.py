@@ -325,7 +325,7 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
     now or resumed), with how many points it concerns."""
     seen: Dict[str, List[str]] = {}
     for p, rec in zip(pts, records):
-        for w in str((rec or {}).get("warnings") or "").split("; "):
+        for w in str((rec or {}).get("warnings") or "").splitlines():
             if w:
                 seen.setdefault(w, []).append(p.label)
     for w, labels in seen.items():
