@@ -27,6 +27,7 @@ import contextlib
 import functools
 import itertools
 import json
+import numbers
 import os
 import re
 import signal
@@ -223,8 +224,11 @@ def run_sweep(
 
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
-    if isinstance(jobs, bool) or not (jobs is None or (isinstance(jobs, int) and jobs >= 1)):
-        raise ValueError(f"jobs must be a positive integer or None, got {jobs!r}")
+    if jobs is not None:
+        # any integer type (numpy's too), but not a bool or a float
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+            raise ValueError(f"jobs must be a positive integer or None, got {jobs!r}")
+        jobs = int(jobs)
     pts = [_as_point(p) for p in points]
     out_root = check_out_dir(out_dir)
 
