@@ -283,6 +283,7 @@ def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeyp
     ("htsim_side_by_side.py", ["/nonexistent/htsim_dctcp_permutation"]),
     ("boundary_cost.py", ["--repeat", "0"]),
     ("sweep_scaling.py", ["many"]),
+    ("interrupt_poll_ab.py", ["--rounds", "0"]),
 ])
 def test_benchmark_scripts_answer_bad_input_with_usage(tmp_path, script, args):
     import subprocess
