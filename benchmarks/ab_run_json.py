@@ -41,11 +41,19 @@ def main() -> None:
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
+    if not os.path.isfile(a.scenario):
+        ap.error(f"{a.scenario}: no such scenario file")
+    for b in a.binaries:
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            ap.error(f"{b}: not an executable (build it: cargo build --release --example run_json -p dcnsim)")
     times = {b: [] for b in a.binaries}
     counts = {}
     for _ in range(a.rounds):
         for b in a.binaries:
-            t, c = run(b, a.scenario)
+            try:
+                t, c = run(b, a.scenario)
+            except subprocess.CalledProcessError as e:
+                raise SystemExit(f"{b} {a.scenario}: exit {e.returncode}: {e.stderr.strip()[-500:]}") from None
             times[b].append(t)
             counts.setdefault(b, c)
             if c != counts[a.binaries[0]]:

@@ -52,7 +52,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--duration", default="50ms", help="Poisson arrivals for this long")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error(f"--repeat must be at least 1, got {args.repeat}")
     doc = scenario(args.duration)
+    problems = dcnsim.validate(doc)
+    if problems:
+        ap.error("; ".join(map(str, problems)))
     text = json.dumps(doc)
     conv, frames, rows = [], [], 0
     for _ in range(args.repeat):

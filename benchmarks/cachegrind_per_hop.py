@@ -12,7 +12,9 @@ totals by the difference in packet-hops, so set-up and report cost cancel::
 """
 
 import argparse
+import os
 import re
+import shutil
 import subprocess
 
 #: Two run lengths (ms of simulated time) per k.
@@ -36,6 +38,10 @@ def main() -> None:
     ap.add_argument("--binary", default="target/release/examples/perf_ft")
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16], choices=sorted(LENGTHS))
     a = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        ap.error("valgrind is not installed (apt-get install valgrind)")
+    if not (os.path.isfile(a.binary) and os.access(a.binary, os.X_OK)):
+        ap.error(f"{a.binary}: not an executable (build it: cargo build --release --example perf_ft -p dcnsim)")
     print("| k | instructions / hop | D1 misses / hop | LL misses / hop |")
     print("|---|---|---|---|")
     for k in a.k:

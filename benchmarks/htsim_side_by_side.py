@@ -1,67 +1,191 @@
-"""dcnsim vs htsim on htsim's DCTCP permutation example, runs interleaved.
+"""dcnsim vs stock htsim on htsim's DCTCP permutation example, runs interleaved.
 
-htsim is not a dependency: build csg-htsim yourself (``make`` in ``sim/``
-and ``sim/datacenter``, then ``make htsim_dctcp_permutation`` in
-``sim/datacenter/old_tests``; that file defines ``ntoa``/``itoa`` again,
-which today's libhtsim also does — delete its copies to link — and takes its
-end time from the source, so add an ``-end SECONDS`` option or edit
-``setEndtime``). Then::
+    python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16]
 
-    python benchmarks/htsim_side_by_side.py /path/to/htsim_dctcp_permutation [--pairs 3] [--k 8 12 16]
+HTSIM_BINARY is csg-htsim's ``htsim_dctcp_permutation``, built stock (tested
+at 841d9e7), its sources untouched: ``make libhtsim.a`` in ``sim/`` (the
+library, ``-O3``), ``make firstfit.o vl2_topology.o fat_tree_topology.o
+fat_tree_switch.o bcube_topology.o connection_matrix.o
+oversubscribed_fat_tree_topology.o shortflows.o multihomed_fat_tree_topology.o
+star_topology.o`` in ``sim/datacenter`` and ``make htsim_dctcp_permutation``
+in ``sim/datacenter/old_tests`` (examples ``-O2``). The example defines
+``ntoa``/``itoa`` again, identical to the library's, so it only links with
+``-Wl,--allow-multiple-definition`` added to that last make's ``CFLAGS``.
+The binary is run as it is: ``-nodes N -conns N -o LOG``; its simulated
+time is fixed in its source at 0.21 s, so dcnsim runs its mirror
+(``dcnsim.bench.dctcp_perm``) for 0.21 s at every k too.
 
-For each k it alternates one htsim run and one ``dcnsim bench --scenario
-dctcp_perm_k{k}`` run (same simulated time), ``--pairs`` times, and prints
-the medians and the ratio of packet-hops/s. htsim does not report its
-packet-hops; both simulate the same traffic, so dcnsim's count is used for
-both (htsim's wall time is the only measurement taken from it).
+For each k it alternates one htsim run and one ``dcnsim run`` of the mirror,
+``--pairs`` times, and reports medians of:
+
+* whole-process wall and CPU time (user + system, from ``wait4``) on both
+  sides: dcnsim's includes starting Python, importing numpy/pandas and
+  writing its tables, as htsim's includes its set-up and log; dcnsim's core
+  time (the simulation alone, ``wall_s`` of its summary) beside it;
+* packet-hops, each simulator's own: dcnsim counts every link crossing;
+  htsim has no such counter, so its count comes from its log (the sink
+  logger's cumulative ACK per flow at its last sample, 0.20 s, plus the
+  last 10 ms at the flow's last sampled rate: delivered data packets, each
+  with its ACK, times the links of the flow's path, 2, 4 or 6 in a
+  fat-tree; drops and retransmissions are left out). The same estimate from
+  dcnsim's flows table is printed beside its exact count, so the two
+  counts are comparable;
+* the ratio of packet-hops per CPU second (and per wall second).
+
+A missing or broken binary is an error with a message, not a traceback.
 """
 
 import argparse
 import json
 import os
+import re
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
-STOP = {8: 0.21, 12: 0.21, 16: 0.05, 32: 0.01}
+#: htsim's example ends at 0.21 s (``setEndtime`` in its source).
+STOP_S = 0.21
+#: htsim's data packet (TcpPacket::set_packet_size(9000)).
+PACKET = 9000
+#: one record of htsim's log after its "# TRACE" line: time, type, id, event, three values
+RECORD = struct.Struct("<dIIIddd")
+#: Logger::TCP_SINK in htsim's loggertypes.h
+TCP_SINK = 11
 
 
-def htsim(binary: str, k: int) -> float:
+def path_links(k: int, src: int, dst: int) -> int:
+    """Links on a shortest path between two hosts of a k-ary fat-tree
+    (hosts numbered by ToR, ToRs by pod, as both simulators do)."""
+    per_tor, per_pod = k // 2, k * k // 4
+    if src // per_tor == dst // per_tor:
+        return 2
+    return 4 if src // per_pod == dst // per_pod else 6
+
+
+def delivered_hops(k: int, flows) -> float:
+    """Packet-hops implied by ``(src, dst, delivered bytes)`` per flow:
+    every delivered data packet and its ACK cross the path once."""
+    return sum(2.0 * (b / PACKET) * path_links(k, s, d) for s, d, b in flows)
+
+
+def timed(cmd, **kw) -> tuple:
+    """Run ``cmd`` to the end; (wall seconds, its stdout)."""
+    t = time.perf_counter()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw) as p:
+        out, err = p.communicate()
+        # communicate() reaped the child; its CPU time is in RUSAGE_CHILDREN
+    wall = time.perf_counter() - t
+    if p.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} exited with {p.returncode}: {err.strip()[-500:]}")
+    return wall, out
+
+
+def cpu_of(fn, *a, **kw):
+    """(result of fn, CPU seconds its children used)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = fn(*a, **kw)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def read_htsim_log(path: Path, k: int) -> dict:
+    """Delivered bytes per flow from htsim's log: the preamble names each
+    sink (``: dctcp_sink_SRC_DST=ID``), the records after ``# TRACE`` hold
+    its cumulative ACK and its rate over the last period, every 10 ms. The
+    last sample is at 0.20 s, the run ends at 0.21 s: each flow's last 10 ms
+    is taken at its last sampled rate."""
+    data = path.read_bytes()
+    head, sep, body = data.partition(b"# TRACE\n")
+    if not sep:
+        raise RuntimeError(f"{path}: no '# TRACE' line: not an htsim log")
+    sinks = {int(m.group(3)): (int(m.group(1)), int(m.group(2)))
+             for m in re.finditer(rb": dctcp_sink_(\d+)_(\d+)=(\d+)", head)}
+    last = {}
+    for i in range(len(body) // RECORD.size):
+        t, typ, ident, _ev, cack, _v2, rate = RECORD.unpack_from(body, i * RECORD.size)
+        if typ == TCP_SINK and ident in sinks and t >= last.get(ident, (-1.0,))[0]:
+            last[ident] = (t, cack, rate)
+    if not last:
+        raise RuntimeError(f"{path}: no sink samples in the log")
+    flows = [(*sinks[i], cack + rate * max(0.0, STOP_S - t)) for i, (t, cack, rate) in last.items()]
+    return {"flows": len(flows), "t_last": max(t for t, *_x in last.values()),
+            "delivered": sum(b for *_x, b in flows), "hops": delivered_hops(k, flows)}
+
+
+def run_htsim(binary: str, k: int) -> dict:
+    n = k ** 3 // 4
     with tempfile.TemporaryDirectory() as d:
-        t = time.perf_counter()
-        subprocess.run([binary, "-nodes", str(k ** 3 // 4), "-conns", str(k ** 3 // 4), "-end", str(STOP[k]),
-                        "-o", os.path.join(d, "log")], check=True, capture_output=True, cwd=d)
-        return time.perf_counter() - t
+        log = Path(d) / "log"
+        (wall, _out), cpu = cpu_of(timed, [binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], cwd=d)
+        return {"wall": wall, "cpu": cpu, **read_htsim_log(log, k)}
 
 
-def dcnsim(k: int) -> dict:
-    out = subprocess.run([sys.executable, "-m", "dcnsim", "bench", "--json", "--scenario", f"dctcp_perm_k{k}"],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+def run_dcnsim(k: int) -> dict:
+    import pandas as pd
+    from dcnsim.bench import dctcp_perm
+    from dcnsim.scenario import to_json
+
+    with tempfile.TemporaryDirectory() as d:
+        scen = Path(d) / f"dctcp_perm_k{k}.json"
+        scen.write_text(to_json(dctcp_perm(k, f"{round(STOP_S * 1000)}ms")))
+        out = Path(d) / "out"
+        (wall, _o), cpu = cpu_of(timed, [sys.executable, "-m", "dcnsim", "run", str(scen), "--out", str(out)])
+        s = json.loads((out / "summary.json").read_text())
+        f = pd.read_csv(out / "flows.csv")
+        flows = list(zip(f["src"], f["dst"], f["delivered_bytes"]))
+        return {"wall": wall, "cpu": cpu, "core": float(s["wall_s"]), "hops_exact": float(s["packet_hops"]),
+                "delivered": float(f["delivered_bytes"].sum()), "hops": delivered_hops(k, flows)}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("htsim")
-    ap.add_argument("--pairs", type=int, default=3)
-    ap.add_argument("--k", type=int, nargs="+", default=[8, 12, 16])
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="see the module docstring for the build")
+    ap.add_argument("htsim", help="path to a stock htsim_dctcp_permutation binary")
+    ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per k (default 3)")
+    ap.add_argument("--k", type=int, nargs="+", default=[8, 12, 16], help="fat-tree sizes (even; default 8 12 16)")
     a = ap.parse_args()
-    print("| k | hosts | sim s | packet-hops | dcnsim wall | dcnsim pkt-hops/s | dcnsim RSS | htsim wall | htsim pkt-hops/s | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
+        ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
+    if a.pairs < 1 or any(k < 2 or k % 2 for k in a.k):
+        ap.error("--pairs must be >= 1 and every --k an even number >= 2")
+    try:
+        import dcnsim  # noqa: F401
+    except ImportError as e:
+        ap.error(f"dcnsim is not importable here ({e}): run from its venv")
+
+    med = statistics.median
+    print(f"simulated {STOP_S} s per run (htsim's fixed end time); medians of {a.pairs} interleaved pair(s)")
+    print("| k | hosts | dcnsim wall (core) | dcnsim CPU | dcnsim hops (from deliveries) | htsim wall | htsim CPU "
+          "| htsim hops (from its log) | htsim / dcnsim delivered | ratio, hops per CPU s | ratio, per wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for k in a.k:
-        ours, theirs, rss, hops = [], [], [], 0
-        for _ in range(a.pairs):
-            theirs.append(htsim(a.htsim, k))
-            r = dcnsim(k)
-            ours.append(r["wall_s"])
-            rss.append(r["peak_rss_mb"])
-            hops = r["packet_hops"]
-        w_us, w_them = statistics.median(ours), statistics.median(theirs)
-        print(f"| {k} | {k ** 3 // 4} | {STOP[k]} | {hops / 1e6:.1f} M | {w_us:.2f} s | {hops / w_us / 1e6:.2f} M "
-              f"| {max(rss):.0f} MB | {w_them:.2f} s | {hops / w_them / 1e6:.2f} M | {w_them / w_us:.2f}× |", flush=True)
+        ours, theirs = [], []
+        try:
+            for _ in range(a.pairs):
+                theirs.append(run_htsim(a.htsim, k))
+                ours.append(run_dcnsim(k))
+        except (OSError, RuntimeError) as e:
+            print(f"k = {k}: {e}", file=sys.stderr)
+            return 1
+        o = {key: med([r[key] for r in ours]) for key in ours[0]}
+        t = {key: med([r[key] for r in theirs]) for key in theirs[0]}
+        r_cpu = (o["hops_exact"] / o["cpu"]) / (t["hops"] / t["cpu"])
+        r_wall = (o["hops_exact"] / o["wall"]) / (t["hops"] / t["wall"])
+        print(f"| {k} | {k ** 3 // 4} | {o['wall']:.2f} s ({o['core']:.2f} s) | {o['cpu']:.2f} s "
+              f"| {o['hops_exact'] / 1e6:.1f} M ({o['hops'] / 1e6:.1f} M) | {t['wall']:.2f} s | {t['cpu']:.2f} s "
+              f"| {t['hops'] / 1e6:.1f} M | {t['delivered'] / o['delivered']:.3f} "
+              f"| {r_cpu:.2f}× | {r_wall:.2f}× |", flush=True)
+        for name, runs in (("dcnsim", ours), ("htsim", theirs)):
+            print(f"  {name} rounds: " + "; ".join(
+                f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s, {r['hops'] / 1e6:.2f} M hops from deliveries"
+                for r in runs), file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

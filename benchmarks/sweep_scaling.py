@@ -4,9 +4,9 @@ with 1..N local processes and on a local Dask cluster of 1..N workers.
     python benchmarks/sweep_scaling.py [N]      (N defaults to the core count)
 """
 
+import argparse
 import os
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,7 +30,12 @@ def timed(**kw) -> float:
 
 
 if __name__ == "__main__":
-    top = int(sys.argv[1]) if len(sys.argv) > 1 else (os.cpu_count() or 1)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=os.cpu_count() or 1,
+                    help="up to this many workers (default: the core count)")
+    top = ap.parse_args().n
+    if top < 1:
+        ap.error(f"N must be at least 1, got {top}")
     for j in range(1, top + 1):
         print(f"local processes={j}: {len(POINTS)} points in {timed(jobs=j):.1f} s", flush=True)
     for n in range(1, top + 1):

@@ -12,10 +12,12 @@ the ``dcnsim`` command line.
 from __future__ import annotations
 
 import json
+import threading
+import warnings as _warnings
 from typing import Any, List, Optional
 
 from . import _core
-from .errors import Problem, ScenarioError
+from .errors import DcnsimWarning, Problem, ScenarioError
 from .result import Result, jain
 from .scenario import (
     Bulk,
@@ -51,6 +53,7 @@ __all__ = [
     "validate",
     "Result",
     "ScenarioError",
+    "DcnsimWarning",
     "Problem",
     "jain",
     "core_version",
@@ -140,7 +143,10 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``.
 
     Raises :class:`ScenarioError` listing every problem if the scenario is
-    invalid."""
+    invalid. A valid scenario that is probably not meant (DCTCP with no
+    ECN-marking queue, …) runs, with a :class:`DcnsimWarning` per problem
+    (also in ``Result.warnings``). Ctrl-C (SIGINT) stops the run within milliseconds and raises
+    ``KeyboardInterrupt``: no result, nothing written."""
     doc = as_dict(scenario)
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
@@ -150,8 +156,14 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     if problems:
         raise ScenarioError(problems)
     text = to_json(doc)
+    notes = [Problem(path, reason) for path, reason in _require("warnings")(text)]
+    for n in notes:
+        _warnings.warn(DcnsimWarning(n.path, n.message), stacklevel=2)
+    # Only the main thread sees signals; elsewhere the poll would only
+    # wait for the GIL.
+    main = threading.current_thread() is threading.main_thread()
     try:
-        raw = _require("run")(text, seed)
+        raw = _require("run")(text, seed, main)
     except ValueError as e:  # the core's `problems`: (path, reason) pairs
         raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None
-    return Result(raw, doc)
+    return Result(raw, doc, warnings=notes)

@@ -63,3 +63,36 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class OutputDirError(OSError):
+    """An output directory that cannot be created or written to; raised
+    before anything runs, so no simulation time is lost on it."""
+
+
+def check_out_dir(path: Union[str, os.PathLike]) -> Path:
+    """Fail early, with one line naming the path and the reason, if
+    ``path`` cannot become a directory of results: it (or a parent) is a
+    file, or the nearest existing directory refuses a new file. Creates
+    nothing that stays: the writability probe is a temporary file, removed
+    at once (``os.access`` is not enough: it says yes to root on read-only
+    file systems and no to ACL grants)."""
+    target = Path(path)
+    probe = target
+    while not probe.exists():
+        if probe.is_symlink():
+            raise OutputDirError(f"{target}: {probe} is a dangling symbolic link")
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        if probe == target:
+            raise OutputDirError(f"{target}: exists and is not a directory")
+        raise OutputDirError(f"{target}: {probe} is a file, not a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".dcnsim-probe.", dir=probe)
+    except OSError as e:
+        raise OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(tmp)
+    return target

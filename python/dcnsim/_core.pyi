@@ -23,6 +23,7 @@ __all__ = [
     "table_schema",
     "validate",
     "version",
+    "warnings",
 ]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
@@ -61,8 +62,15 @@ def table_schema() -> Dict[str, _TableSchema]:
 def validate(scenario_json: str) -> List[Tuple[str, str]]:
     """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
 
-def run(scenario_json: str, seed: Optional[int] = None) -> _RunOutput:
+def warnings(scenario_json: str) -> List[Tuple[str, str]]:
+    """What is valid but probably not meant (e.g. DCTCP with no ECN-marking
+    queue), as ``(field.path, reason)`` pairs; ``[]`` for an invalid one too."""
+
+def run(scenario_json: str, seed: Optional[int] = None, interruptible: bool = True) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
+
+    ``interruptible``: poll the interpreter's signal handlers every 2**16
+    events, so Ctrl-C raises ``KeyboardInterrupt`` mid-run (main thread only).
 
     Raises ``ValueError`` if it is invalid: its text lists the problems
     (``"path: reason"``, one per line), its ``problems`` attribute holds

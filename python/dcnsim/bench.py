@@ -79,17 +79,20 @@ def fattree_k8() -> Dict[str, Any]:
 
 
 def dctcp_perm(k: int, stop: str, every: int = 1) -> Dict[str, Any]:
-    """Mirror of htsim's DCTCP permutation example (csg-htsim
+    """Mirror of htsim's DCTCP permutation example (csg-htsim 841d9e7
     ``datacenter/old_tests/main_dctcp_permutation.cpp``), so the two can be
     timed side by side: k-ary fat-tree, every link 10 Gbps with 1 us delay,
-    9000-byte packets, 100-packet drop-tail queues marking ECN above 15
-    packets, one long DCTCP flow from every host to a random permutation
+    9000-byte packets and 40-byte ACKs, 900,000-byte drop-tail queues
+    marking ECN above 135,000 bytes (15 packets; htsim's ECNQueue counts
+    bytes), one long DCTCP flow from every host to a random permutation
     partner on a per-flow random (ECMP) path. Set like htsim: initial window
-    10 packets, initial ssthresh 15 packets, initial RTO 3 s and RTOmin
-    250 ms, hosts that never drop their own packets (htsim has no NIC
-    queue), no receive-window limit. Remaining differences (docs/performance.md):
-    htsim's ACKs are 64 bytes (ours: a 40-byte header) and its permutation
-    is drawn from the clock, ours from a fixed seed.
+    10 packets, initial ssthresh 15 packets, DCTCP's α starting at 0,
+    initial RTO 10 ms (DCTCPSrc's) and RTO floor 250 ms, hosts that never
+    drop their own packets (htsim has no NIC queue), no receive-window
+    limit. What still differs (docs/performance.md): htsim marks on
+    dequeue, ours on enqueue; htsim's DCTCP cuts every window while α > 0,
+    ours only a window with marks; its RTO is a 10 ms scanner; its
+    permutation and paths are drawn from the clock, ours from a fixed seed.
 
     ``every`` > 1 keeps only every ``every``-th host's flow (same partners):
     the same network carrying fewer flows, to tell a cost that grows with
@@ -105,8 +108,8 @@ def dctcp_perm(k: int, stop: str, every: int = 1) -> Dict[str, Any]:
             "k": k,
             "rate": "10Gbps",
             "delay": "1us",
-            "buffer": "100pkt",
-            "ecn_k": "15pkt",
+            "buffer": "900000B",
+            "ecn_k": "135000B",
             "nic_buffer": "unlimited",
         },
         "routing": {"mode": "ecmp"},
@@ -116,7 +119,8 @@ def dctcp_perm(k: int, stop: str, every: int = 1) -> Dict[str, Any]:
             "header": 40,
             "init_cwnd": 10,
             "init_ssthresh": 15,
-            "rto_init": "3s",
+            "dctcp_alpha_init": 0,
+            "rto_init": "10ms",
             "rto_min": "250ms",
             "rwnd": "1GB",
         },
@@ -198,7 +202,8 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "longflows_64": longflows_64,
     "fattree_k8": fattree_k8,
     # htsim's example runs 0.21 s; the larger trees run shorter so a bench
-    # stays minutes, not hours (htsim timed with the same end time)
+    # stays minutes, not hours (benchmarks/htsim_side_by_side.py runs the
+    # mirror for 0.21 s at every k, as stock htsim cannot be told otherwise)
     "dctcp_perm_k8": lambda: dctcp_perm(8, "210ms"),
     "poisson_websearch_k8": poisson_websearch_k8,
     "dctcp_perm_k12": lambda: dctcp_perm(12, "210ms"),

@@ -1,7 +1,8 @@
 """The ``dcnsim`` command line: run, validate, schema, sweep, demo, bench, reproduce, model.
 
-Exit codes: 0 success; 1 ``validate`` found problems; 2 bad input (missing
-file, syntax error, invalid scenario, bad arguments); 130 interrupted.
+Exit codes: 0 success; 1 ``validate`` found problems in a scenario; 2 bad
+input (missing file, syntax error, invalid scenario, bad arguments, an
+``--out`` that cannot be written); 130 interrupted.
 User errors print their problems, never a traceback.
 """
 
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from ._atomic import OutputDirError
 from .errors import ScenarioError
 
 # ----------------------------------------------------------------------------
@@ -87,6 +89,8 @@ def format_summary(result) -> str:
             for r in part.itertuples()
         )
         row("hot queue", f"{first['node']}→{first['to']} (queue {q}) drops by input: {shares}")
+    for w in getattr(result, "warnings", ()):
+        row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
     unfinished = s.get("apps_unfinished", 0) or 0
     if unfinished > 0:
@@ -199,17 +203,25 @@ def positive_int(text: str) -> int:
 def cmd_run(args) -> int:
     import dcnsim
 
+    from ._atomic import check_out_dir
     from .scenario import load_scenario
 
     try:
         doc = load_scenario(args.file)
+        if args.out:
+            check_out_dir(args.out)
         result = dcnsim.run(doc, seed=args.seed)
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
     print(format_summary(result))
     if args.out:
-        out = result.write(args.out, format=args.format)
+        try:
+            out = result.write(args.out, format=args.format)
+        except KeyboardInterrupt:
+            # summary.json goes last: without it the directory says "incomplete"
+            print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)", file=sys.stderr)
+            return 130
         print(f"  tables       written to {out}/ ({args.format})")
     return 0
 
@@ -217,16 +229,24 @@ def cmd_run(args) -> int:
 def cmd_validate(args) -> int:
     import dcnsim
 
-    bad = False
+    from . import _core
+    from .scenario import load_scenario, to_json
+
+    status = 0
     for f in args.files:
         problems = dcnsim.validate(f)
         if problems:
-            bad = True
+            # a file that cannot be read or parsed is bad input (2), like
+            # for every other command; problems in a scenario are 1
+            unread = any(getattr(p, "path", "") in ("file", "syntax") for p in problems)
+            status = max(status, 2 if unread else 1)
             for p in problems:
                 print(f"{f}: {_one_line(p)}")
         else:
             print(f"{f}: ok")
-    return 1 if bad else 0
+            for path, reason in _core.warnings(to_json(load_scenario(f))):
+                print(f"{f}: warning: {_one_line(f'{path}: {reason}')}")
+    return status
 
 
 def cmd_schema(args) -> int:
@@ -338,7 +358,7 @@ def cmd_bench(args) -> int:
 
 def cmd_reproduce(args) -> int:
     from .experiments import get_paper, paper_keys, reproduce
-    from .experiments.framework import _fig_name
+    from .experiments.framework import _collect, _fig_name
     from .sweep import ClusterError, SweepError
 
     if args.list:
@@ -349,7 +369,9 @@ def cmd_reproduce(args) -> int:
             except KeyError as e:
                 print(f"reproduce: {e.args[0]}", file=sys.stderr)
                 return 2
-            print(f"{p.key}: {p.title}")
+            # counted from the figures' own point lists, so docs can point here
+            full, quick = (len(_collect(p.figures, q)[0]) for q in (False, True))
+            print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,})")
             for f in p.figures:
                 print(f"  {f.id:<9} {_fig_name(f)}: {f.title}")
         return 0
@@ -381,14 +403,21 @@ def _model_dctcp_text(args) -> str:
     from .models.dctcp import dctcp_scalability
     from .units import parse_count, parse_rate, parse_size, parse_time
 
-    C = parse_rate(args.capacity)
-    rtt = parse_time(args.rtt)
-    K = parse_count(args.k)
-    B = parse_size(args.buffer)
-    mss = parse_size(args.mss)
-    wmin = parse_count(args.wmin, unit=None)
-    if rtt <= 0 or mss.binary <= 0 or wmin <= 0:
-        raise ValueError("--rtt, --mss and --wmin must be > 0")
+    def opt(name: str, parse, text: str):
+        try:
+            return parse(text)
+        except ValueError as e:  # UnitError included: say which option
+            raise ValueError(f"--{name}: {e}") from None
+
+    C = opt("capacity", parse_rate, args.capacity)
+    rtt = opt("rtt", parse_time, args.rtt)
+    K = opt("k", parse_count, args.k)
+    B = opt("buffer", parse_size, args.buffer)
+    mss = opt("mss", parse_size, args.mss)
+    wmin = opt("wmin", lambda t: parse_count(t, unit=None), args.wmin)
+    for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin)):
+        if v <= 0:
+            raise ValueError(f"--{name}: must be > 0, got {getattr(args, name)!r}")
     readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
     if not (B.prefixed or mss.prefixed):
         readings = readings[:1]
@@ -453,6 +482,10 @@ def _model_enqueue(args) -> int:
 
     try:
         rmins = [int(v) for v in split_values(args.rmin)]
+    except ValueError:
+        print(f"model enqueue: --rmin: expected whole byte counts like 1,200,1000, got {args.rmin!r}", file=sys.stderr)
+        return 2
+    try:
         rows = enqueue_sweep(rmins, args.trials, mss=args.mss, phase=args.phase, seed=args.seed)
     except ValueError as e:
         print(f"model enqueue: {e}", file=sys.stderr)
@@ -537,10 +570,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
+    from . import bench
+
+    grouped = {n for g in bench.GROUPS.values() for n in g}
+    others = [n for n in bench.SCENARIOS if n not in bench.DEFAULT and n not in grouped]
     b.add_argument("--scenario", action="append", metavar="NAME",
-                   help="a scenario (repeatable): incast_pa, longflows_64, fattree_k8, dctcp_perm_k8, "
-                        "poisson_websearch_k8 (the default set), dctcp_perm_k12, dctcp_perm_k16, dctcp_perm_k32, "
-                        "or soak (a 60 s churn run: peak RSS at 10, 30 and 60 s)")
+                   help=f"a scenario (repeatable): {', '.join(bench.DEFAULT)} (the default set), "
+                        f"{', '.join(others)}, or {', '.join(bench.GROUPS)} (a 60 s churn run: peak RSS at "
+                        f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
     b.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="run the scenarios N times, interleaved, and report each one's median wall time "
                         "(and, with --json, every round's as walls_s); for ratios on a shared machine")
@@ -595,19 +632,53 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interrupted_text(command: str, argv: Sequence[str]) -> str:
+    """What Ctrl-C left behind, and how to go on."""
+    if command in ("sweep", "demo", "reproduce"):
+        import shlex
+
+        return ("interrupted; finished points are kept, pending ones were cancelled; "
+                f"resume with: {shlex.join(['dcnsim', *argv])}")
+    return "interrupted; nothing written"
+
+
+def _warning_printer(fallback):
+    """``warnings.showwarning`` for the command line: a scenario warning is
+    for the user, one line on stderr with no source location."""
+    from .errors import DcnsimWarning
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, DcnsimWarning):
+            print(f"warning: {_one_line(message)}", file=sys.stderr)
+        else:
+            fallback(message, category, filename, lineno, file, line)
+
+    return show
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    import warnings
+
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    shown = warnings.showwarning
+    warnings.showwarning = _warning_printer(shown)
     try:
         return int(args.func(args) or 0)
     except ScenarioError as e:  # e.g. a bad --set path
         _print_problems(getattr(args, "file", "dcnsim"), e.errors)
         return 2
+    except OutputDirError as e:  # checked before anything runs
+        print(f"{args.command}: --out {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_interrupted_text(args.command, argv), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `dcnsim run x | head`
         return 0
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":  # pragma: no cover

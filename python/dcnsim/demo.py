@@ -9,10 +9,9 @@ Three series: that baseline, RTOmin = 200 µs, and a 64 KB buffer.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._atomic import atomic_write
+from ._atomic import atomic_write, check_out_dir
 from .scenario import Scenario, Star, SyncReads, Tcp, with_overrides
 from .sweep import Point, run_sweep
 
@@ -64,7 +63,7 @@ def run_demo(
     (default 1, 2, 3; ``quick``: 1 seed and fewer blocks)."""
     from .plots import incast_goodput_plot
 
-    out = Path(out_dir)
+    out = check_out_dir(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     blocks = QUICK_BLOCKS if quick else BLOCKS
     seeds = list(seeds) if seeds else ([1] if quick else list(SEEDS))
@@ -80,8 +79,9 @@ def run_demo(
     table["events"] = g["events"].sum().to_numpy()
     table["wall_s"] = g["wall_s"].sum().to_numpy()
     atomic_write(out / "incast_goodput.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
-    seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean of {len(seeds)} seeds"
-    title = f"NewReno incast, Kulkarni setup\n{blocks} blocks of 256 KB SRUs per run, {seed_text}"
+    seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean ± 1 s.d. of {len(seeds)} seeds"
+    title = (f"NewReno incast, Kulkarni setup{' [quick run]' if quick else ''}\n"
+             f"{blocks} blocks of 256 KB SRUs per run, {seed_text}")
     incast_goodput_plot(table, out / "incast_goodput.png", title=title)
     table.attrs["computed"] = df.attrs.get("computed", [])
     return table

@@ -66,3 +66,12 @@ class ScenarioError(ValueError):
 
     def __reduce__(self):  # keep `.errors` across process boundaries (sweeps)
         return (type(self), (self.pairs,))
+
+
+class DcnsimWarning(UserWarning):
+    """A scenario that is valid but probably not what was meant (e.g. DCTCP
+    on a network with no ECN-marking queue). ``field`` names the key."""
+
+    def __init__(self, field: str, reason: str):
+        self.field, self.reason = field, reason
+        super().__init__(f"{field}: {reason}")

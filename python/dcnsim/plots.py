@@ -5,12 +5,14 @@ optionally SVG) atomically."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import io
 import math
 import os
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence, Union
+from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import matplotlib
 
@@ -21,7 +23,8 @@ from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa
 
 from ._atomic import atomic_write  # noqa: E402
 
-__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot"]
+__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot",
+           "title_note"]
 
 STYLE: Dict[Any, Any] = {
     "figure.figsize": (6.4, 4.2),
@@ -49,6 +52,36 @@ def _write_bytes(data: bytes, fh: IO[Any]) -> None:
     fh.write(data)
 
 
+#: A note every figure saved meanwhile carries in its title (see title_note).
+_TITLE_NOTE: contextvars.ContextVar[str] = contextvars.ContextVar("dcnsim_title_note", default="")
+
+
+@contextlib.contextmanager
+def title_note(note: str) -> Iterator[None]:
+    """Every figure :func:`save` writes inside this block says ``note`` in
+    its title (e.g. ``"quick run"``), so a reduced figure cannot pass for
+    a full one once it leaves its directory."""
+    token = _TITLE_NOTE.set(note)
+    try:
+        yield
+    finally:
+        _TITLE_NOTE.reset(token)
+
+
+def _stamp(fig, note: str) -> None:
+    """Add ``note`` to the figure's title: its suptitle, else the title of
+    its only titled axes, else a suptitle of its own."""
+    sup = fig.get_suptitle()
+    if sup:
+        fig.suptitle(f"{sup} [{note}]")
+        return
+    titled = [ax for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    if len(titled) == 1:
+        titled[0].set_title(f"{titled[0].get_title()} [{note}]")
+    else:
+        fig.suptitle(f"[{note}]", fontsize=10)
+
+
 def new_figure(**kw):
     """A figure and axes in the dcnsim style."""
     with plt.rc_context(STYLE):
@@ -63,6 +96,9 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     png = Path(path).with_suffix(".png")
     png.parent.mkdir(parents=True, exist_ok=True)
     written = []
+    note = _TITLE_NOTE.get()
+    if note:
+        _stamp(fig, note)
     with plt.rc_context(STYLE):
         if tight_layout:
             fig.tight_layout()
@@ -91,9 +127,11 @@ def line_plot(
     svg: bool = False,
     order: Optional[Sequence[Any]] = None,
     hlines: Sequence[tuple] = (),
+    yerr: Optional[str] = None,
 ):
     """One line per value of ``series`` (or a single line), ``y·y_scale``
-    against ``x``. ``xlabel``/``ylabel`` are required: state the units.
+    against ``x``, with ``±yerr·y_scale`` error bars when ``yerr`` names a
+    column. ``xlabel``/``ylabel`` are required: state the units.
     With ``log2x`` the x axis is log2 with ticks at the data's x values.
     ``hlines`` are ``(y, label)`` reference lines (in scaled units).
     Returns the figure (or the written paths if ``path`` is given)."""
@@ -105,7 +143,9 @@ def line_plot(
     with plt.rc_context(STYLE):
         for i, (name, g) in enumerate(groups):
             g = g.sort_values(x)
-            ax.plot(g[x], g[y] * y_scale, marker=MARKERS[i % len(MARKERS)], label=None if name is None else str(name))
+            err = g[yerr].astype(float) * y_scale if yerr is not None else None
+            ax.errorbar(g[x], g[y] * y_scale, yerr=err, marker=MARKERS[i % len(MARKERS)], capsize=3 if yerr else 0,
+                        label=None if name is None else str(name))
         for yv, lab in hlines:
             ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
         if log2x:
@@ -133,7 +173,9 @@ def line_plot(
 
 def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None):
     """Goodput (Mbps) vs number of servers, one line per ``series``
-    (columns ``servers``, ``goodput_mbps``, ``series``)."""
+    (columns ``servers``, ``goodput_mbps``, ``series``), with ±1 standard
+    deviation over seeds as error bars when ``goodput_mbps_std`` is there."""
+    spread = "goodput_mbps_std" in df.columns and bool((df["goodput_mbps_std"].astype(float) > 0).any())
     return line_plot(
         df,
         "servers",
@@ -146,6 +188,7 @@ def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None
         log2x=True,
         svg=svg,
         hlines=[(1000.0, "link rate (1 Gbps)")],
+        yerr="goodput_mbps_std" if spread else None,
     )
 
 

@@ -96,10 +96,14 @@ class Result:
     ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
     the pcap traces the scenario asked for (file name -> bytes)."""
 
-    def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None):
+    def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None,
+                 warnings: Iterable[str] = ()):
         import pandas as pd
 
         self.scenario: Dict[str, Any] = dict(scenario or {})
+        #: what the scenario probably did not mean ("field.path: reason"), e.g.
+        #: DCTCP with no ECN-marking queue; the run is valid either way
+        self.warnings: List[str] = [str(w) for w in warnings]
         #: run-level physics: counts (and the seed) as ints, times and means as floats
         self.summary: Dict[str, Union[int, float]] = dict(raw.get("summary", {}))
         timing = dict(raw.get("timing") or {})
@@ -187,9 +191,10 @@ class Result:
           ``block_request_timeouts``.
         """
         f, q, b = self.flows, self.queries, self.blocks
+        # counts are ints (as in ``summary``), so tables and JSON show 12, not 12.0
         out: Dict[str, float] = {}
-        out["n_flows"] = float(len(f))
-        out["n_completed"] = float(f["completed"].astype(bool).sum()) if len(f) else 0.0
+        out["n_flows"] = len(f)
+        out["n_completed"] = int(f["completed"].astype(bool).sum()) if len(f) else 0
         delivered = sum(_finite(f["delivered_bytes"])) if len(f) else 0.0
         starts = _finite(f["start_s"]) if len(f) else []
         sim_end = float(self.summary.get("sim_time_s", math.nan))
@@ -200,10 +205,10 @@ class Result:
         bulk = f[f["role"] == "bulk"] if len(f) else f
         out["jain"] = jain(_finite(bulk["goodput_bps"])) if len(bulk) else math.nan
         for col in ("timeouts", "retransmits", "drops"):
-            out[col] = float(sum(_finite(f[col]))) if len(f) else 0.0
+            out[col] = int(sum(_finite(f[col]))) if len(f) else 0
         if len(q):
             qct = _finite(q["qct_s"])
-            out["n_queries"] = float(len(q))
+            out["n_queries"] = len(q)
             out["qct_mean_s"] = sum(qct) / len(qct) if qct else math.nan
             out["qct_p50_s"] = _pct(qct, 50)
             out["qct_p99_s"] = _pct(qct, 99)
@@ -214,11 +219,11 @@ class Result:
         if len(b):
             done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
             dur = sum(d for d, _ in done)
-            out["n_blocks"] = float(len(b))
+            out["n_blocks"] = len(b)
             out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
-            out["block_timeouts"] = float(sum(_finite(b["timeouts"])))
+            out["block_timeouts"] = int(sum(_finite(b["timeouts"])))
             if "request_timeouts" in b:
-                out["block_request_timeouts"] = float(sum(_finite(b["request_timeouts"])))
+                out["block_request_timeouts"] = int(sum(_finite(b["request_timeouts"])))
         return out
 
     # ------------------------------------------------------------------ output
@@ -328,4 +333,7 @@ class Result:
         rec["core_build"] = self.core.get("build", "unknown")
         for k, v in self.metrics.items():
             rec.setdefault(k, _jsonable(v))
+        if self.warnings:  # one text column in sweep tables, only when there is one
+            # one per line: a warning's text may hold "; " itself
+            rec["warnings"] = "\n".join(self.warnings)
         return rec

@@ -23,14 +23,18 @@ as they arrive (``summary.json`` last), so resuming works the same way.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
+import numbers
 import os
 import re
+import signal
 import sys
 import tempfile
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import warnings
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -46,10 +50,11 @@ from typing import (
     Union,
 )
 
-from .errors import Problem, ScenarioError
+from ._atomic import OutputDirError, check_out_dir
+from .errors import DcnsimWarning, Problem, ScenarioError
 from .scenario import as_dict, with_overrides
 
-__all__ = ["Point", "SweepError", "ClusterError", "run_sweep", "grid", "point_dir"]
+__all__ = ["Point", "SweepError", "ClusterError", "OutputDirError", "run_sweep", "grid", "point_dir"]
 
 
 @dataclass
@@ -100,12 +105,36 @@ def _canonical(doc: Mapping[str, Any]) -> str:
 
 
 def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
-    """Worker: run one point and write it. Returns the summary record."""
+    """Worker: run one point and write it. Returns the summary record
+    (its ``warnings`` reach the user once per sweep, from :func:`run_sweep`)."""
     from . import run
 
-    result = run(doc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DcnsimWarning)
+        result = run(doc)
     result.write(out, format=format)
     return result.summary_record()
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once
+    (:func:`_stop_pool`): a worker that took it itself would print a
+    traceback, and move on to the next point it had already queued."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel the points not started and end the running ones now. A point
+    killed mid-write has no ``summary.json`` (written last), so resuming
+    runs it again."""
+    # No public way to stop running calls before Python 3.14
+    # (terminate_workers); _processes has been there since 3.2, and
+    # shutdown() drops it, so it is read first.
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
 
 
 def _run_point_files(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes]]:
@@ -187,15 +216,21 @@ def run_sweep(
     cluster's workers instead, and ``jobs`` is then ignored. ``progress`` shows a tqdm bar
     (default: only when stderr is a terminal). Points already complete in
     ``out_dir`` are skipped; ``df.attrs["computed"]`` lists the labels run
-    this time. Invalid scenarios raise :class:`ScenarioError` before anything
-    runs (every problem, prefixed by the point's label)."""
+    this time. Invalid scenarios raise :class:`ScenarioError`, and an
+    ``out_dir`` that cannot be written :class:`OutputDirError`, before
+    anything runs (every problem, prefixed by the point's label)."""
     import pandas as pd
     from tqdm.auto import tqdm
 
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
+    if jobs is not None:
+        # any integer type (numpy's too), but not a bool or a float
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+            raise ValueError(f"jobs must be a positive integer or None, got {jobs!r}")
+        jobs = int(jobs)
     pts = [_as_point(p) for p in points]
-    out_root = Path(out_dir)
+    out_root = check_out_dir(out_dir)
 
     # resolve and validate every point before running any
     docs: List[Dict[str, Any]] = []
@@ -250,23 +285,31 @@ def run_sweep(
                     failures[pts[i].label] = f"{type(e).__name__}: {e}"
                 bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
                 futures = {pool.submit(_run_point, docs[i], str(dirs[i]), format): i for i in todo}
+                pending = set(futures)
                 try:
-                    for fut in as_completed(futures):
-                        i = futures[fut]
-                        try:
-                            records[i] = fut.result()
-                        except Exception as e:  # noqa: BLE001
-                            failures[pts[i].label] = f"{type(e).__name__}: {e}"
-                        bar.update(1)
+                    while pending:
+                        # A bounded wait: Ctrl-C may be delivered to the pool's
+                        # manager thread, and Python runs the handler only when
+                        # the main thread wakes; unbounded, that is when the
+                        # next point finishes.
+                        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                        for fut in done:
+                            i = futures[fut]
+                            try:
+                                records[i] = fut.result()
+                            except Exception as e:  # noqa: BLE001
+                                failures[pts[i].label] = f"{type(e).__name__}: {e}"
+                            bar.update(1)
                 except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    _stop_pool(pool)
                     raise
     finally:
         bar.close()
     if failures:
         raise SweepError(failures)
+    _warn_once(pts, records)
 
     rows = []
     for p, rec in zip(pts, records):
@@ -279,6 +322,20 @@ def run_sweep(
     df.attrs["computed"] = [pts[i].label for i in todo]
     df.attrs["out_dir"] = str(out_root)
     return df
+
+
+def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]) -> None:
+    """One :class:`DcnsimWarning` per distinct warning of the points (run
+    now or resumed), with how many points it concerns."""
+    seen: Dict[str, List[str]] = {}
+    for p, rec in zip(pts, records):
+        for w in str((rec or {}).get("warnings") or "").splitlines():
+            if w:
+                seen.setdefault(w, []).append(p.label)
+    for w, labels in seen.items():
+        field, _, reason = w.partition(": ")
+        who = f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {len(pts)} points"
+        warnings.warn(DcnsimWarning(field, f"{reason} [{who}]"), stacklevel=3)
 
 
 def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:

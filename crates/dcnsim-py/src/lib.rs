@@ -8,6 +8,7 @@ mod tables;
 mod units;
 
 use pyo3::prelude::*;
+use std::sync::{Arc, Mutex};
 
 /// Every problem with the scenario (JSON text), each as a
 /// `(field.path, reason)` pair; `[]` = valid.
@@ -21,10 +22,36 @@ fn validate(scenario_json: &str) -> Vec<problems::Pair> {
 
 /// Run a scenario (JSON text). Raises ValueError listing every problem if
 /// invalid (its `problems` attribute: the `(path, reason)` pairs).
+///
+/// With `interruptible` (the default) the run polls the interpreter's
+/// signal handlers every 2¹⁶ events, so Ctrl-C raises KeyboardInterrupt
+/// within milliseconds instead of after the run; only the main thread
+/// receives signals, so other threads pass `False` and never wait for
+/// the GIL mid-run.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None))]
-fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObject> {
+#[pyo3(signature = (scenario_json, seed=None, interruptible=true))]
+fn run(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    interruptible: bool,
+) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
+    // The handler's exception (KeyboardInterrupt, or whatever a custom
+    // SIGINT handler raised), carried out of the GIL-free run.
+    let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let hook: Option<dcnsim::world::Interrupt> = interruptible.then(|| {
+        let raised = Arc::clone(&raised);
+        Box::new(move || {
+            Python::with_gil(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(e) => {
+                    *raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    true
+                }
+            })
+        }) as dcnsim::world::Interrupt
+    });
     let r = py.allow_threads(move || {
         let mut cfg = dcnsim::scenario::parse_config_str(&json).map_err(problems::pairs)?;
         if let Some(s) = seed {
@@ -32,12 +59,29 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<PyObj
         }
         // The run-time memory guard's stop is a problem at `limits.memory`
         // like the pre-run estimate's refusal, not a panic.
-        let res = dcnsim::try_run(&cfg).map_err(|e| vec![("limits.memory".to_string(), e)])?;
+        let res = dcnsim::run_interruptible(&cfg, hook).map_err(|e| match e {
+            dcnsim::Stopped::Memory(e) => vec![("limits.memory".to_string(), e)],
+            dcnsim::Stopped::Interrupted => Vec::new(),
+        })?;
         Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
     });
+    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(e);
+    }
     match r {
         Ok((res, seed)) => tables::results_into_py(py, res, seed),
         Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
+    }
+}
+
+/// What is valid but probably not meant (an ECN-based congestion control
+/// with no marking queue, …), as `(field.path, reason)` pairs; `[]` for an
+/// invalid scenario too (`validate` reports those).
+#[pyfunction]
+fn warnings(scenario_json: &str) -> Vec<problems::Pair> {
+    match dcnsim::scenario::parse_config_str(scenario_json) {
+        Ok(cfg) => problems::pairs(dcnsim::scenario::warnings(&cfg)),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -83,6 +127,7 @@ fn build() -> &'static str {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(warnings, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;

@@ -37,14 +37,42 @@ pub fn run(cfg: &Config) -> Results {
 /// Run a validated scenario; `Err` with the reason (at `limits.memory`)
 /// when the run-time memory guard stopped it — no partial tables.
 pub fn try_run(cfg: &Config) -> Result<Results, String> {
+    run_interruptible(cfg, None).map_err(|s| match s {
+        Stopped::Memory(e) => e,
+        Stopped::Interrupted => "interrupted".to_string(),
+    })
+}
+
+/// Why a run ended without tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The run-time memory guard stopped it (the reason, at `limits.memory`).
+    Memory(String),
+    /// The interrupt check said stop.
+    Interrupted,
+}
+
+/// [`try_run`] with an interrupt check the loop asks every 2¹⁶ events
+/// ([`world::Interrupt`]); a run it stops returns no partial tables. The
+/// check only decides when a run stops, never what a finished run reports.
+pub fn run_interruptible(
+    cfg: &Config,
+    interrupt: Option<world::Interrupt>,
+) -> Result<Results, Stopped> {
     let t0 = std::time::Instant::now();
     let mut w = guarded_world(cfg);
+    if let Some(f) = interrupt {
+        w.set_interrupt(f);
+    }
     w.run();
+    if w.interrupted {
+        return Err(Stopped::Interrupted);
+    }
     // A last look before the tables are built: they are part of the bound.
     if w.memory_ok() {
         Ok(finish(w, t0.elapsed().as_secs_f64()))
     } else {
-        Err(memory_error(&w, cfg).unwrap_or_default())
+        Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()))
     }
 }
 

@@ -876,7 +876,17 @@ pub struct World {
     pub deep_readahead_above: usize,
     /// Set when the guard stopped the run.
     pub memory_stop: Option<MemoryStop>,
+    /// Asked every 2¹⁶ events whether to stop ([`Self::set_interrupt`]).
+    interrupt: Option<Interrupt>,
+    /// Set when the interrupt check stopped the run.
+    pub interrupted: bool,
 }
+
+/// A check the run loop makes with its periodic work, every 2¹⁶ events
+/// (a few milliseconds of simulation), so it costs the per-event path
+/// nothing: `true` stops the run. The Python binding polls the
+/// interpreter's signals here, so Ctrl-C stops a run within a second.
+pub type Interrupt = Box<dyn FnMut() -> bool + Send>;
 
 /// The run-time memory guard. `limits` measures a world, so the guard is
 /// installed from outside (lib) as two functions: the world only asks, and
@@ -1096,6 +1106,8 @@ impl World {
             deep_readahead: false,
             deep_readahead_above: DEEP_READAHEAD_BYTES,
             memory_stop: None,
+            interrupt: None,
+            interrupted: false,
         };
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
@@ -1174,6 +1186,13 @@ impl World {
         self.next_check = 0;
     }
 
+    /// Install the interrupt check; it first looks at the next event.
+    pub fn set_interrupt(&mut self, f: Interrupt) {
+        self.interrupt = Some(f);
+        self.next_depth_check = 0;
+        self.next_check = 0;
+    }
+
     /// Run to completion (all apps done) or to the stop time.
     ///
     /// Before each event the loop starts fetching what the next one will
@@ -1210,15 +1229,22 @@ impl World {
         }
     }
 
-    /// The run loop's periodic work: choose the read-ahead depth (every
-    /// 2¹⁶ events) and let the memory guard look when it is due. Returns
-    /// false when the guard stops the run.
+    /// The run loop's periodic work: choose the read-ahead depth and ask
+    /// the interrupt check (every 2¹⁶ events), and let the memory guard
+    /// look when it is due. Returns false when the guard or the interrupt
+    /// check stops the run.
     #[cold]
     fn periodic(&mut self) -> bool {
         let p = self.core.q.processed();
         if p >= self.next_depth_check {
             self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
             self.next_depth_check = p + (1 << 16);
+            if let Some(stop) = self.interrupt.as_mut() {
+                if stop() {
+                    self.interrupted = true;
+                    return false;
+                }
+            }
         }
         let ok = p < self.next_mem_check || self.memory_ok();
         self.next_check = self.next_mem_check.min(self.next_depth_check);

@@ -156,6 +156,22 @@ fn days_of_events_are_rejected_at_stop() {
 }
 
 #[test]
+fn a_small_events_limit_reads_in_seconds_not_zero_hours() {
+    let mut d = doc(
+        star(2),
+        json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "10Gbps"}]),
+    );
+    d["stop"] = json!("1s");
+    d["limits"] = json!({"events": 1000});
+    let errs = errors(&d);
+    assert_one(&errs, "stop", &["events", " s)", "limits.events"]);
+    assert!(
+        !errs.iter().any(|e| e.message.contains("0.0 hours")),
+        "{errs:?}"
+    );
+}
+
+#[test]
 fn bad_limits_name_the_field() {
     let mut d = doc(
         star(2),

@@ -1089,3 +1089,35 @@ fn bad_top_level_tcp_keys_are_reported_once() {
     assert_err(&e, "tcp.mss", "must be ≥ 1, got 0");
     assert_eq!(e.len(), 1, "{e:#?}");
 }
+
+#[test]
+fn a_negative_count_names_the_counts_own_minimum() {
+    let e = errors(&with(base(), |d| d["topology"]["hosts"] = json!(-3)));
+    assert_err(&e, "topology.hosts", "must be ≥ 2, got -3");
+    let e = errors(&with(base(), |d| d["topology"]["hosts"] = json!(1)));
+    assert_err(&e, "topology.hosts", "must be ≥ 2, got 1");
+}
+
+/// DCTCP and FaST react to ECN marks; with no marking queue they react to
+/// drops only, which is loss-based TCP under their name: valid, but
+/// warned about. One ECN-marking queue anywhere is enough to be silent.
+#[test]
+fn an_ecn_based_cc_with_no_marking_queue_is_warned_about() {
+    use dcnsim::scenario::warnings;
+    for cc in ["dctcp", "fast"] {
+        let doc = with(base(), |d| d["tcp"] = json!({"cc": cc}));
+        let w = warnings(&parse_config(&doc).unwrap());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].path, "tcp.cc");
+        assert!(
+            w[0].message.contains(cc) && w[0].message.contains("ecn_k"),
+            "{w:?}"
+        );
+        let marked = with(doc, |d| d["topology"]["ecn_k"] = json!("20pkt"));
+        assert!(warnings(&parse_config(&marked).unwrap()).is_empty());
+    }
+    for cc in ["newreno", "cubic"] {
+        let doc = with(base(), |d| d["tcp"] = json!({"cc": cc}));
+        assert!(warnings(&parse_config(&doc).unwrap()).is_empty());
+    }
+}

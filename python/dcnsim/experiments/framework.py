@@ -16,6 +16,9 @@ finished points are never run again), analyzes each figure and writes::
     <out>/fig<N>.csv           each figure's tidy table
     <out>/fig<N>.png           each figure's plot
     <out>/report.md            settings + one comparison table per figure
+    <out>/fig<N>.report.json   each figure's comparisons, so a later run of
+                               some figures (``--figure``) merges into
+                               report.md instead of replacing it
 
 and prints the same comparisons. Figure ids are strings: ``"4"`` writes
 ``fig4.*``, ``"§3"`` writes ``sec3.*``, any other id is used as it is
@@ -24,6 +27,7 @@ and prints the same comparisons. Figure ids are strings: ``"4"`` writes
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -34,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
-from .._atomic import atomic_write
+from .._atomic import atomic_write, check_out_dir
+from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
 
 __all__ = [
@@ -464,6 +469,7 @@ def reproduce(
     p = get_paper(paper) if isinstance(paper, str) else paper
     figs = p.select(figures)
     out_dir = Path(out) if out is not None else Path("dcnsim-repro") / (p.key + ("-quick" if quick else ""))
+    check_out_dir(out_dir)  # a bad path fails now, not after the simulations
     out_dir.mkdir(parents=True, exist_ok=True)
     say = echo or (lambda s: None)
 
@@ -482,12 +488,15 @@ def reproduce(
 
     results: Dict[str, FigureResult] = {}
     errors: Dict[str, str] = {}
+    # A quick run's figures say so in their titles, wherever they are shown.
+    note = "quick run: fewer points than the paper's" if quick else ""
     for fig in figs:
         sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
         sub.attrs["quick"] = quick
         sub.attrs["out_dir"] = str(out_dir)
         try:
-            res = fig.analyze(sub, out_dir)
+            with title_note(note):
+                res = fig.analyze(sub, out_dir)
         except Exception as e:  # noqa: BLE001 - reported, the other figures go on
             errors[fig.id] = f"{type(e).__name__}: {e}"
             say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
@@ -502,20 +511,72 @@ def reproduce(
     cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
                     len(points), len(computed), n_jobs, cores)
-    atomic_write(out_dir / "report.md", lambda fh: fh.write(format_report_md(report, figs)))
+    for fig in figs:
+        _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores)
+    # report.md holds every figure reproduced in this directory: those of
+    # this run, and the sections earlier runs stored for the others.
+    earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs])
+    merged = dataclasses.replace(
+        report,
+        results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
+        errors={**{k: e for k, (_v, e) in earlier.items() if e is not None}, **errors},
+    )
+    shown = [f for f in p.figures if f in figs or f.id in earlier]
+    report_md = out_dir / "report.md"
+    atomic_write(report_md, lambda fh: fh.write(format_report_md(merged, shown, earlier=list(earlier))))
     say("")
     say(format_settings_text(p))
     say("")
     say(f"summary: {report.tally_text()}")
     say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
     say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
-        f"the rest resumed); report: {out_dir / 'report.md'}")
+        f"the rest resumed); report: {report_md}")
     if errors:
         say(f"analysis failed for: {', '.join(errors)}")
     return report
 
 
 # ---------------------------------------------------------------- formatting
+
+
+def _json_value(v: Any) -> Any:
+    if hasattr(v, "item"):  # numpy scalar
+        return v.item()
+    return str(v)
+
+
+def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], error: Optional[str],
+                   cores: List[str]) -> None:
+    """What report.md shows of ``fig``, kept beside its table
+    (``<slug>.report.json``) for later runs of other figures to merge."""
+    rec: Dict[str, Any] = {"id": fig.id, "cores": cores, "error": error}
+    if res is not None:
+        rec.update(figures=[Path(f).name for f in res.figures], notes=list(res.notes),
+                   comparisons=[dataclasses.asdict(c) for c in res.comparisons])
+    text = json.dumps(rec, indent=1, allow_nan=True, default=_json_value)
+    atomic_write(out_dir / f"{fig.slug}.report.json", lambda fh: fh.write(text + "\n"))
+
+
+def _load_sections(out_dir: Path, figs: Sequence[Figure]):
+    """The stored sections of ``figs`` (those an earlier run wrote): id ->
+    (FigureResult or None, error or None). A section that no longer reads
+    (another version's format) is left out, as if never run."""
+    out: Dict[str, Any] = {}
+    for fig in figs:
+        path = out_dir / f"{fig.slug}.report.json"
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+            if rec.get("id") != fig.id:
+                continue
+            if rec.get("error") is not None:
+                out[fig.id] = (None, str(rec["error"]))
+                continue
+            comps = [Comparison(**c) for c in rec.get("comparisons", [])]
+            res = FigureResult(None, [out_dir / f for f in rec.get("figures", [])], comps, list(rec.get("notes", [])))
+            out[fig.id] = (res, None)
+        except (OSError, ValueError, TypeError):
+            continue
+    return out
 
 
 def _fig_name(fig: Figure) -> str:
@@ -575,7 +636,9 @@ def _md_cell(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def format_report_md(report: Report, figs: Sequence[Figure]) -> str:
+def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[str] = ()) -> str:
+    """The report of ``figs``; ``earlier``: ids of figures whose sections
+    come from earlier runs in the same directory (said in the header)."""
     from .. import __version__
 
     p = report.paper
@@ -587,6 +650,10 @@ def format_report_md(report: Report, figs: Sequence[Figure]) -> str:
                f"{'quick' if report.quick else 'full'} run; "
                f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
                f"from `runs/`); {report.jobs} worker process(es); wall time {report.wall_s:.1f} s.")
+    if earlier:
+        names = ", ".join(_fig_name(f) for f in figs if f.id in earlier)
+        out.append(f"{names}: from earlier runs in this directory (`dcnsim reproduce --figure` merges its "
+                   "figures into this report); the simulation counts above are this run's, the tally covers every figure below.")
     if p.docs:
         out.append(f"Why our numbers differ from the paper's: {p.docs}.")
     out.append("")

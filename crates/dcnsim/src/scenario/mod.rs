@@ -322,6 +322,10 @@ pub(crate) fn event_count(v: &Value) -> Result<u64, String> {
 /// An integer in `[min, max]`.
 pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, String> {
     move |v| {
+        // A negative number gets this range's bound, not uint's "≥ 0".
+        if let Some(i) = v.as_i64().filter(|i| *i < 0) {
+            return Err(format!("must be ≥ {min}, got {i}"));
+        }
         let x = uint(v)?;
         if x < min {
             Err(format!("must be ≥ {min}, got {x}"))
@@ -2060,6 +2064,57 @@ pub fn parse_config_str(json: &str) -> Result<Config, Vec<ScenarioError>> {
             message: format!("invalid JSON: {e}"),
         }]),
     }
+}
+
+/// What is valid but probably not what was meant, as `(path, reason)`
+/// pairs the front ends print as warnings; the run is the same either way.
+///
+/// An ECN-based congestion control (DCTCP, FaST) on a network where no
+/// queue marks: its window then only reacts to drops, i.e. it runs as
+/// loss-based TCP, and a comparison under its name is a comparison of
+/// NewReno-like behaviour.
+pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let marks = cfg
+        .topology
+        .links
+        .iter()
+        .any(|l| l.queue_ab.ecn_k.is_some() || l.queue_ba.ecn_k.is_some());
+    if marks {
+        return Vec::new();
+    }
+    // cc name -> the apps using it, in order.
+    let mut by_cc: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, a) in cfg.apps.iter().enumerate() {
+        let tcp = match a {
+            AppSpec::Bulk { tcp, .. }
+            | AppSpec::PartitionAggregate { tcp, .. }
+            | AppSpec::SyncReads { tcp, .. } => tcp,
+            AppSpec::Poisson(p) => &p.tcp,
+            AppSpec::UdpCbr { .. } => continue,
+        };
+        if !tcp.cc.needs_ecn() {
+            continue;
+        }
+        let name = tcp.cc.name();
+        match by_cc.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, apps)) => apps.push(i),
+            None => by_cc.push((name, vec![i])),
+        }
+    }
+    by_cc
+        .into_iter()
+        .map(|(name, apps)| {
+            let which = apps.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+            ScenarioError {
+                path: "tcp.cc".into(),
+                message: format!(
+                    "{name} (app{} {which}) needs ECN-marking queues, but no queue has an `ecn_k`: \
+                     it reacts to drops only, like loss-based TCP; set topology.ecn_k (e.g. \"20pkt\")",
+                    if apps.len() > 1 { "s" } else { "" }
+                ),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

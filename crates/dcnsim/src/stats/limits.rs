@@ -596,15 +596,27 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
             "stop".to_string(),
             format!(
                 "the run may need about {:.2e} events (over the limit of {:.0e}; \
-                 at 10⁷ events/s that is {:.1} hours); shorten `stop` or the traffic, \
+                 at 10⁷ events/s that is {}); shorten `stop` or the traffic, \
                  or raise `limits.events`",
                 e.events as f64,
                 lim.events as f64,
-                e.events as f64 / 1e7 / 3600.0
+                fmt_duration(e.events as f64 / 1e7)
             ),
         ));
     }
     out
+}
+
+/// A wall time in the unit that reads best ("40 s", "12 min", "3.5 hours"):
+/// a small `limits.events` must not read as "0.0 hours".
+fn fmt_duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.2} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} hours", s / 3600.0)
+    }
 }
 
 /// Hosts an app's packets start or end at.

@@ -1,0 +1,63 @@
+//! The interrupt check (`World::set_interrupt`, `run_interruptible`): the
+//! loop asks it every 2¹⁶ events; `true` stops the run with no tables, and
+//! a check that never says stop changes nothing a run reports.
+
+use dcnsim::scenario::parse_config_str;
+use dcnsim::{run_interruptible, Stopped};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+mod common;
+use common::assert_same_tables;
+
+/// Two long flows through a star: a few million events.
+fn scenario() -> dcnsim::config::Config {
+    parse_config_str(
+        r#"{"stop": "200ms", "seed": 3,
+            "topology": {"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "5us", "buffer": "100pkt"},
+            "apps": [{"kind": "bulk", "src": 0, "dst": 2, "duration": "200ms"},
+                     {"kind": "bulk", "src": 1, "dst": 2, "duration": "200ms"}]}"#,
+    )
+    .unwrap()
+}
+
+fn counting(stop_at: u64) -> (Arc<AtomicU64>, dcnsim::world::Interrupt) {
+    let calls = Arc::new(AtomicU64::new(0));
+    let c = Arc::clone(&calls);
+    (
+        calls,
+        Box::new(move || c.fetch_add(1, Ordering::Relaxed) + 1 >= stop_at),
+    )
+}
+
+#[test]
+fn a_check_that_never_stops_changes_no_table() {
+    let cfg = scenario();
+    let (calls, hook) = counting(u64::MAX);
+    let with = run_interruptible(&cfg, Some(hook)).unwrap();
+    let without = run_interruptible(&cfg, None).unwrap();
+    assert_same_tables(&with, &without);
+    let events = with.summary.iter().find(|(k, _)| k == "events").unwrap().1;
+    // asked once per 2^16 events (and at the first event)
+    let asked = calls.load(Ordering::Relaxed) as f64;
+    assert!(
+        events > 4.0 * 65536.0,
+        "too short a run to test: {events} events"
+    );
+    assert!(
+        (asked - (events / 65536.0).ceil()).abs() <= 1.0,
+        "{asked} checks for {events} events"
+    );
+}
+
+#[test]
+fn a_check_that_says_stop_ends_the_run_with_no_tables() {
+    let cfg = scenario();
+    let (calls, hook) = counting(3);
+    assert_eq!(
+        run_interruptible(&cfg, Some(hook)).err(),
+        Some(Stopped::Interrupted)
+    );
+    // stopped at the third look: nothing ran on after it
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+}

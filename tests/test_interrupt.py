@@ -1,0 +1,169 @@
+"""Ctrl-C: a real SIGINT to a child `dcnsim` process stops a run or a sweep
+within seconds, exits 130 with one line saying what was left behind, and
+leaves no result behind that could pass for a finished one. The core polls
+the interpreter's signals every 2^16 events (world.rs `periodic`); before
+that, a run ignored Ctrl-C until it ended and then panicked in the binding.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import dcnsim
+import pytest
+from conftest import needs_core
+from dcnsim import _core
+
+pytestmark = [needs_core, pytest.mark.skipif(os.name != "posix", reason="POSIX signals")]
+
+#: One 10 Gbps bulk flow for 1000 simulated seconds: minutes of wall time,
+#: so a run that ignored SIGINT would blow the deadline by far.
+LONG = """\
+name = "long"
+stop = "1000s"
+[topology]
+kind = "star"
+hosts = 2
+rate = "10Gbps"
+delay = "10us"
+buffer = "100pkt"
+[[apps]]
+kind = "bulk"
+src = 0
+dst = 1
+duration = "1000s"
+"""
+
+#: How long a stopped process may take after SIGINT (the poll itself is
+#: milliseconds; the rest is the interpreter shutting down on a shared machine).
+DEADLINE_S = 10.0
+
+
+def _spawn(*args: str, cwd: Path) -> subprocess.Popen:
+    # Its own session: the signal goes to the whole process group, as a
+    # terminal's Ctrl-C does (sweep workers included).
+    return subprocess.Popen([sys.executable, "-m", "dcnsim", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _interrupt(proc: subprocess.Popen, started: Path, patience: float = 60.0) -> tuple:
+    """SIGINT the group once the simulation is under way (``started``
+    appears), and return (stdout, stderr, seconds from SIGINT to exit)."""
+    t_end = time.monotonic() + patience
+    while not started.exists():
+        assert proc.poll() is None, f"exited early: {proc.communicate()}"
+        assert time.monotonic() < t_end, "the run never started"
+        time.sleep(0.1)
+    time.sleep(1.0)  # well inside the core's loop
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    t0 = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"SIGINT did not stop the process within 60 s: {err[-2000:]}")
+    return out, err, time.monotonic() - t0
+
+
+@pytest.fixture
+def started(tmp_path, monkeypatch) -> Path:
+    """A file the child (and its sweep workers) creates when the core's run
+    starts, through a sitecustomize on PYTHONPATH: a deterministic "it is
+    running now" instead of a guess at how long imports take."""
+    site = tmp_path / "site"
+    site.mkdir()
+    marker = tmp_path / "started"
+    (site / "sitecustomize.py").write_text(
+        "import dcnsim._core as c\n"
+        "_run = c.run\n"
+        "def run(*a, **k):\n"
+        f"    open({str(marker)!r}, 'a').close()\n"
+        "    return _run(*a, **k)\n"
+        "c.run = run\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p))
+    return marker
+
+
+def test_sigint_stops_a_run_at_once_and_writes_nothing(tmp_path, started):
+    scen = tmp_path / "long.toml"
+    scen.write_text(LONG)
+    out_dir = tmp_path / "out"
+    proc = _spawn("run", str(scen), "--out", str(out_dir), cwd=tmp_path)
+    out, err, took = _interrupt(proc, started)
+    assert proc.returncode == 130, (out, err)
+    assert err.strip().splitlines()[-1] == "interrupted; nothing written", err
+    assert "Traceback" not in err and "panicked" not in err, err
+    assert took < DEADLINE_S, f"took {took:.1f} s to stop"
+    assert not out_dir.exists() or not any(out_dir.iterdir()), list(out_dir.iterdir())
+
+
+def test_sigint_stops_a_sweep_cancels_pending_points_and_says_how_to_resume(tmp_path, started):
+    scen = tmp_path / "long.toml"
+    scen.write_text(LONG)
+    out_dir = tmp_path / "sw"
+    # six points on two workers: four are queued when SIGINT comes
+    args = ("sweep", str(scen), "--set", "topology.delay=10us,11us,12us,13us,14us,15us", "--jobs", "2",
+            "--no-progress", "--out", str(out_dir))
+    proc = _spawn(*args, cwd=tmp_path)
+    out, err, took = _interrupt(proc, started)
+    assert proc.returncode == 130, (out, err)
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted;") and "resume with: dcnsim sweep" in last, err
+    assert "Traceback" not in err, err
+    assert took < DEADLINE_S, f"took {took:.1f} s to stop"
+    # nothing finished, so nothing may look finished
+    assert not list(out_dir.rglob("summary.json"))
+    # and no worker goes on with a queued point after the parent is gone
+    time.sleep(1.0)
+    ps = subprocess.run(["ps", "-o", "pid=", "-g", str(proc.pid)], capture_output=True, text=True)
+    assert ps.stdout.strip() == "", f"processes left in the group: {ps.stdout}"
+
+
+def test_sigint_in_python_raises_keyboardinterrupt_promptly(tmp_path, started):
+    scen = tmp_path / "long.toml"
+    scen.write_text(LONG)
+    code = (
+        "import dcnsim, sys\n"
+        "try:\n"
+        f"    dcnsim.run({str(scen)!r})\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt'); sys.exit(7)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    out, err, took = _interrupt(proc, started)
+    assert proc.returncode == 7 and out.strip() == "KeyboardInterrupt", (out, err)
+    assert took < DEADLINE_S
+
+
+def test_the_interrupt_poll_changes_no_result(small_incast_path):
+    """The hook only decides when a run stops, never what it reports."""
+    from dcnsim.scenario import load_scenario, to_json
+
+    text = to_json(load_scenario(small_incast_path))
+    a, b = _core.run(text, 3, True), _core.run(text, 3, False)
+    assert a["summary"] == b["summary"]
+    for name, cols in a["tables"].items():
+        for col, values in cols.items():
+            assert list(values) == list(b["tables"][name][col]), (name, col)
+
+
+def test_a_run_off_the_main_thread_is_not_interruptible_and_still_runs(small_incast_path):
+    """Only the main thread gets signals; elsewhere the poll is off (it
+    would only wait for the GIL), and the run is the same."""
+    import threading
+
+    box = {}
+    t = threading.Thread(target=lambda: box.setdefault("r", dcnsim.run(small_incast_path, seed=3)))
+    t.start()
+    t.join()
+    ref = dcnsim.run(small_incast_path, seed=3)
+    assert box["r"].summary == ref.summary

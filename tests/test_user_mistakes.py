@@ -1,0 +1,295 @@
+"""What a new user hit (issue 19): output paths that cannot be written fail
+before anything runs, DCTCP/FaST without an ECN-marking queue is warned
+about, a run of some figures merges into the paper's report, and the
+smaller mistakes get errors that name the option and the reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import warnings
+from pathlib import Path
+
+import dcnsim
+import pytest
+from conftest import cli, needs_core, small_incast
+from dcnsim._atomic import OutputDirError, check_out_dir
+
+# ---------------------------------------------------------------- output paths
+
+
+def _unwritable_dir(tmp_path: Path) -> Path:
+    """A directory this process cannot create files in. chmod 0500 stops
+    everyone but root (tests often run as root); a read-only mount such as
+    /sys or /proc stops root too."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    candidates = [ro, Path("/sys"), Path("/proc")]
+    for d in candidates:
+        try:
+            fd = os.open(d / ".dcnsim-write-test", os.O_CREAT | os.O_WRONLY, 0o600)
+        except OSError:
+            return d
+        os.close(fd)
+        os.unlink(d / ".dcnsim-write-test")
+    pytest.skip("no directory here refuses new files to this user (root without a read-only mount)")
+
+
+def test_check_out_dir_names_the_path_and_the_reason(tmp_path):
+    f = tmp_path / "a_file"
+    f.write_text("x")
+    with pytest.raises(OutputDirError, match="exists and is not a directory"):
+        check_out_dir(f)
+    with pytest.raises(OutputDirError, match="is a file, not a directory"):
+        check_out_dir(f / "sub" / "dir")
+    with pytest.raises(OutputDirError, match="cannot write in"):
+        check_out_dir(_unwritable_dir(tmp_path) / "out")
+    # fine: a new directory below a writable one, and an existing one; nothing is left behind
+    assert check_out_dir(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+    assert not (tmp_path / "new").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "ro"]
+
+
+@needs_core
+@pytest.mark.parametrize("command", ["run", "sweep", "demo", "reproduce"])
+def test_an_unwritable_out_fails_at_once_with_one_line(tmp_path, small_incast_path, command):
+    f = tmp_path / "a_file"
+    f.write_text("x")
+    targets = [f, f / "below", _unwritable_dir(tmp_path) / "out"]
+    for out in targets:
+        args = {
+            "run": ("run", str(small_incast_path), "--out", str(out)),
+            "sweep": ("sweep", str(small_incast_path), "--set", "seed=1,2", "--out", str(out)),
+            "demo": ("demo", "--quick", "--out", str(out)),
+            "reproduce": ("reproduce", "fast", "--quick", "--out", str(out)),
+        }[command]
+        t0 = time.monotonic()
+        r = cli(*args, cwd=tmp_path)
+        assert r.returncode == 2, (out, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{command}: --out {out}: "), r.stderr
+        assert "Traceback" not in r.stderr
+        # nothing ran: no summary on stdout, and far less time than a simulation
+        assert "flows" not in r.stdout and "points" not in r.stdout, r.stdout
+        assert time.monotonic() - t0 < 30
+    assert f.read_text() == "x"
+
+
+@needs_core
+def test_run_sweep_checks_its_directory_and_jobs_before_running(tmp_path):
+    from dcnsim.sweep import run_sweep
+
+    f = tmp_path / "a_file"
+    f.write_text("x")
+    with pytest.raises(OutputDirError, match="not a directory"):
+        run_sweep([("a", small_incast())], f)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="jobs must be a positive integer"):
+            run_sweep([("a", small_incast())], tmp_path / "o", jobs=bad)
+    assert not (tmp_path / "o").exists()
+
+
+# ---------------------------------------------------------------- ECN-based cc without marking
+
+
+def _dctcp(ecn_k=None) -> dict:
+    doc = small_incast(tcp=dcnsim.Tcp(cc="dctcp", mss=1024, rto_min="1ms", rwnd="64pkt"), pcap=None).to_dict()
+    if ecn_k:
+        doc["topology"]["ecn_k"] = ecn_k
+    return doc
+
+
+@needs_core
+def test_dctcp_without_a_marking_queue_warns_in_python():
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"tcp\.cc: dctcp .*ecn_k") as rec:
+        r = dcnsim.run(_dctcp())
+    assert len(rec) == 1 and rec[0].message.field == "tcp.cc"
+    assert r.warnings and "ecn_k" in r.warnings[0]
+    assert "ecn_k" in r.summary_record()["warnings"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        r = dcnsim.run(_dctcp("10pkt"))
+    assert r.warnings == [] and "warnings" not in r.summary_record()
+    # with marking, DCTCP really reacts to marks; without, it cannot
+    assert r.queues["marked"].sum() > 0
+
+
+@needs_core
+def test_dctcp_without_a_marking_queue_warns_on_the_command_line(tmp_path):
+    p = tmp_path / "dctcp.json"
+    p.write_text(json.dumps(_dctcp()))
+    r = cli("run", str(p), "--out", str(tmp_path / "o"))
+    assert r.returncode == 0, r.stderr
+    assert "warning: tcp.cc: dctcp" in r.stderr and "Traceback" not in r.stderr
+    assert any(ln.strip().startswith("warning") and "ecn_k" in ln for ln in r.stdout.splitlines()), r.stdout
+    assert "ecn_k" in json.loads((tmp_path / "o" / "summary.json").read_text())["warnings"]
+    r = cli("validate", str(p))
+    assert r.returncode == 0 and f"{p}: warning: tcp.cc: dctcp" in r.stdout
+    # a sweep says it once, with how many points it concerns
+    r = cli("sweep", str(p), "--seeds", "1,2", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "sw"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning: tcp.cc: dctcp") == 1 and "2 of 2 points" in r.stderr, r.stderr
+    assert r.stderr.count("warning:") == 1, r.stderr  # the text's own "; " does not split it
+    p.write_text(json.dumps(_dctcp("10pkt")))
+    r = cli("run", str(p))
+    assert r.returncode == 0 and "warning" not in r.stderr and "warning" not in r.stdout
+
+
+# ---------------------------------------------------------------- reproduce: partial runs merge
+
+
+def _toy_paper():
+    from dcnsim.experiments.framework import Comparison, Figure, FigureResult, Paper
+
+    def fig(n: int, value: float) -> Figure:
+        def analyze(summary, out_dir):
+            import pandas as pd
+
+            return FigureResult(pd.DataFrame({"x": [value]}), [],
+                                [Comparison(f"quantity {n}", value, value, "agrees", criterion="equal")])
+        return Figure(str(n), f"figure {n}", lambda quick: [], analyze)
+
+    return Paper("toy", "A toy paper", "Nobody (2026)", [fig(1, 1.5), fig(2, 2.5)])
+
+
+def test_a_run_of_one_figure_merges_into_the_report(tmp_path):
+    from dcnsim.experiments.framework import reproduce
+
+    paper = _toy_paper()
+    reproduce(paper, out=tmp_path, echo=None)
+    full = (tmp_path / "report.md").read_text()
+    assert "quantity 1" in full and "quantity 2" in full
+    reproduce(paper, figures=["2"], out=tmp_path, echo=None)
+    merged = (tmp_path / "report.md").read_text()
+    assert "quantity 1" in merged and "quantity 2" in merged, merged
+    assert "Fig. 1" in merged.split("## ")[0] and "earlier runs" in merged
+    assert "2 tested claims" in merged, merged
+    # a fresh directory with one figure has that figure only
+    reproduce(paper, figures=["1"], out=tmp_path / "one", echo=None)
+    one = (tmp_path / "one" / "report.md").read_text()
+    assert "quantity 1" in one and "quantity 2" not in one
+
+
+# ---------------------------------------------------------------- smaller mistakes
+
+
+def test_model_options_are_named_in_errors():
+    r = cli("model", "enqueue", "--rmin", "abc")
+    assert r.returncode == 2 and "--rmin" in r.stderr and "invalid literal" not in r.stderr, r.stderr
+    r = cli("model", "dctcp", "--k", "-5")
+    assert r.returncode == 2 and r.stderr.startswith("model dctcp: --k: "), r.stderr
+    r = cli("model", "dctcp", "--rtt", "0us")
+    assert r.returncode == 2 and "--rtt" in r.stderr, r.stderr
+
+
+@needs_core
+def test_a_negative_host_count_gets_the_real_minimum(tmp_path):
+    p = tmp_path / "neg.json"
+    doc = small_incast(pcap=None).to_dict()
+    doc["topology"]["hosts"] = -3
+    p.write_text(json.dumps(doc))
+    r = cli("validate", str(p))
+    assert r.returncode == 1 and "topology.hosts: must be ≥ 2, got -3" in r.stdout, r.stdout
+
+
+@needs_core
+def test_counts_are_ints_in_metrics_and_sweep_tables(tmp_path):
+    from dcnsim.sweep import run_sweep
+
+    m = dcnsim.run(small_incast(pcap=None)).metrics
+    for k in ("n_flows", "n_completed", "timeouts", "retransmits", "drops", "n_blocks", "block_timeouts"):
+        assert isinstance(m[k], int), (k, m[k])
+    df = run_sweep([("a", small_incast(pcap=None)), ("b", small_incast(pcap=None, seed=8))], tmp_path, jobs=1,
+                   progress=False)
+    for k in ("n_flows", "n_completed", "timeouts", "events", "packet_hops"):
+        assert df[k].dtype.kind == "i", (k, df[k].dtype)
+
+
+def test_quick_figures_say_so_in_their_titles(tmp_path):
+    import matplotlib.image
+    import pandas as pd
+    from dcnsim.plots import _TITLE_NOTE, line_plot, new_figure, save, title_note
+
+    data = pd.DataFrame({"x": [1, 2], "y": [1.0, 2.0]})
+    with title_note("quick run"):
+        fig = line_plot(data, "x", "y", xlabel="x (1)", ylabel="y (1)", title="a title")
+        assert _TITLE_NOTE.get() == "quick run"
+        fig2, axes = new_figure(ncols=2)
+        fig2.suptitle("two panels")
+        save(fig, tmp_path / "a.png")
+        save(fig2, tmp_path / "b.png")
+    assert _TITLE_NOTE.get() == ""
+    assert fig.axes[0].get_title() == "a title [quick run]"
+    assert fig2.get_suptitle() == "two panels [quick run]"
+    assert matplotlib.image.imread(tmp_path / "a.png").shape[0] > 0
+    fig3 = line_plot(data, "x", "y", xlabel="x (1)", ylabel="y (1)", title="full")
+    save(fig3, tmp_path / "c.png")
+    assert fig3.axes[0].get_title() == "full"
+
+
+def test_the_demo_plot_has_error_bars_from_the_seeds_spread(tmp_path):
+    import pandas as pd
+    from dcnsim.plots import line_plot
+    from matplotlib.container import ErrorbarContainer
+
+    t = pd.DataFrame({"servers": [1, 2, 4], "goodput_mbps": [900.0, 700.0, 300.0],
+                      "goodput_mbps_std": [5.0, 60.0, 141.0], "series": ["a"] * 3})
+    fig = line_plot(t, "servers", "goodput_mbps", "series", xlabel="n", ylabel="Mbps", yerr="goodput_mbps_std")
+    bars = [c for c in fig.axes[0].containers if isinstance(c, ErrorbarContainer)]
+    assert len(bars) == 1 and bars[0].has_yerr
+    segs = bars[0].lines[2][0].get_segments()
+    heights = sorted(round(float(s[1][1] - s[0][1]), 6) for s in segs)
+    assert heights == [10.0, 120.0, 282.0]  # 2 s.d. from bottom to top of each bar
+
+
+def test_generated_outputs_are_ignored_by_git():
+    ignore = (Path(__file__).resolve().parent.parent / ".gitignore").read_text().split()
+    for d in ("/dcnsim-demo/", "/dcnsim-repro/"):
+        assert d in ignore
+
+
+def test_reproduce_list_counts_the_simulations_from_the_figures():
+    from dcnsim.experiments import get_paper
+    from dcnsim.experiments.framework import _collect
+
+    paper = get_paper("tcprand_fct")
+    full, quick = (len(_collect(paper.figures, q)[0]) for q in (False, True))
+    r = cli("reproduce", "--list", "tcprand_fct")
+    assert r.returncode == 0, r.stderr
+    assert f"({full:,} simulations; --quick: {quick:,})" in r.stdout.splitlines()[0]
+
+
+def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeypatch, small_incast_path, capsys):
+    from dcnsim import cli as cli_mod
+    from dcnsim.result import Result
+
+    def interrupted(self, out_dir, format="csv"):
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        (Path(out_dir) / "flows.csv").write_text("partial")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Result, "write", interrupted)
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "o")]) == 130
+    err = capsys.readouterr().err
+    assert "incomplete" in err and "summary.json" in err
+    assert not (tmp_path / "o" / "summary.json").exists()
+
+
+@pytest.mark.parametrize("script, args", [
+    ("ab_run_json.py", ["missing.json", "/nonexistent/run_json"]),
+    ("cachegrind_per_hop.py", ["--binary", "/nonexistent/perf_ft"]),
+    ("htsim_side_by_side.py", ["/nonexistent/htsim_dctcp_permutation"]),
+    ("boundary_cost.py", ["--repeat", "0"]),
+    ("sweep_scaling.py", ["many"]),
+    ("interrupt_poll_ab.py", ["--rounds", "0"]),
+])
+def test_benchmark_scripts_answer_bad_input_with_usage(tmp_path, script, args):
+    import subprocess
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / script
+    r = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and "usage:" in r.stderr, r.stderr
