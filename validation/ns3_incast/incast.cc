@@ -208,6 +208,10 @@ main(int argc, char* argv[])
     uint32_t mss = 1448;
     uint32_t iw = 10;
     double rtoMinMs = 10;
+    bool sack = true;
+    bool timestamps = true;
+    bool limitedTransmit = true;
+    uint32_t rcvBuf = 1 << 20;
     CommandLine cmd;
     cmd.AddValue("n", "workers", g_n);
     cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
@@ -221,6 +225,10 @@ main(int argc, char* argv[])
     cmd.AddValue("iw", "initial window, segments", iw);
     cmd.AddValue("response", "response bytes", g_response);
     cmd.AddValue("rtomin", "RTOmin, ms", rtoMinMs);
+    cmd.AddValue("sack", "SACK option", sack);
+    cmd.AddValue("timestamps", "timestamp option", timestamps);
+    cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
+    cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
@@ -235,9 +243,10 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
     Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
+    Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(rtoMinMs * 1000)));
     if (cc == "dctcp")
     {

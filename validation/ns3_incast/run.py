@@ -10,6 +10,7 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --connections fresh  # a new connection per query
     python validation/ns3_incast/run.py --only dcnsim        # without ns-3
     python validation/ns3_incast/run.py --cc linuxreno       # ns-3's byte-counting Reno
+    python validation/ns3_incast/run.py --setup fast --connections fresh --n 30   # FaST's transport
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
 25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
@@ -39,6 +40,20 @@ SOURCE = HERE / "incast.cc"
 NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
 SPACING_S = 0.2  # fresh connections: query starts this far apart
 
+#: Named setups: ns-3 program flags and the matching dcnsim overrides.
+#: ``issue18``: the scenario above. ``fast``: the FaST paper's transport on
+#: the same star (its ns-3 of 2013-14: initial window 2, MSS 1460 without
+#: timestamps, no SACK, no Limited Transmit, 128 KB receive buffer, 100 KB =
+#: 102,400 B ports); its two-tier topology is not built here.
+SETUPS: Dict[str, Dict[str, Any]] = {
+    "issue18": {"ns3": [], "tcp": {}, "buffer": "100000B"},
+    "fast": {"ns3": ["--iw=2", "--mss=1460", "--sack=0", "--timestamps=0", "--lt=0", "--rcvbuf=131072",
+                     "--buffer=102400B"],
+             "tcp": {"init_cwnd": 2, "mss": 1460, "header": 40, "sack": False, "limited_transmit": False,
+                     "rwnd": "128KB"},
+             "buffer": "102400B"},
+}
+
 
 def ns3_binary(build_dir: Path) -> Path:
     """Compile incast.cc against the installed ns-3 (once per source change)."""
@@ -58,9 +73,10 @@ def ns3_binary(build_dir: Path) -> Path:
     return exe
 
 
-def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: float) -> List[Dict[str, float]]:
+def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: float,
+            extra: Optional[List[str]] = None) -> List[Dict[str, float]]:
     args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={SPACING_S}",
-            f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}"]
+            f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}", *(extra or [])]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     rows = []
     unfinished = sum(1 for line in out.splitlines() if " unfinished " in line)
@@ -75,7 +91,7 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
 
 
 def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
-                    tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                    tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B") -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document."""
     tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
                            "sack": True, "delayed_ack": False, "rwnd": "1MB"}
@@ -90,17 +106,17 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
         stop = 0.1 + queries * SPACING_S + 5
     return {
         "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
-        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": "100000B",
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer,
                      "ecn_k": "20pkt"},
         "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
     }
 
 
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
-               tcp_over: Optional[Dict[str, Any]]) -> List[Dict[str, float]]:
+               tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B") -> List[Dict[str, float]]:
     import dcnsim
 
-    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over))
+    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer))
     flows, qs = r.flows, r.queries
     resp = flows[flows.src != 0]  # the workers' response flows
     # Both counts are the workers' (response senders'): the aggregator's
@@ -148,11 +164,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--queries", type=int, default=20)
     p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
     p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
+    p.add_argument("--setup", default="issue18", choices=sorted(SETUPS),
+                   help="fast: the FaST paper's transport (IW 2, no SACK, no Limited Transmit, ...) on the star")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
-    over = {}
+    setup = SETUPS[a.setup]
+    over = dict(setup["tcp"])
     for kv in a.tcp:
         key, sep, val = kv.partition("=")
         if not sep:
@@ -166,9 +185,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         for n in a.n:
             sims = []
             if a.only != "ns3":
-                sims.append(("dcnsim", run_dcnsim(n, cc, a.queries, a.connections, a.gap, over)))
+                sims.append(("dcnsim", run_dcnsim(n, cc, a.queries, a.connections, a.gap, over, setup["buffer"])))
             if exe is not None:
-                sims.append(("ns-3", run_ns3(exe, n, cc, a.queries, a.connections, a.gap)))
+                sims.append(("ns-3", run_ns3(exe, n, cc, a.queries, a.connections, a.gap, setup["ns3"])))
             for name, rows in sims:
                 print(f"{cc:8} {n:4d} {name:9} {mean(rows, 'fast_recoveries'):9.2f} {mean(rows, 'timeouts'):9.2f} "
                       f"{mean(rows, 'qct_ms'):8.2f} {mean(rows, 'drops'):7.1f}", flush=True)

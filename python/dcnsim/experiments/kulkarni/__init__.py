@@ -164,8 +164,10 @@ SETTINGS = [
     Setting("initial window", f"{INIT_CWND} segments", "ns-2's windowInit_ of the time; connections persist "
             "across blocks, so it matters only for the first block"),
     Setting("delayed ACKs / SACK", "off / off", "ns-2's TCPSink and NewReno agent"),
-    Setting("Limited Transmit (RFC 3042)", "on", "ns-2's Agent/TCP singledup_, 1 by default since 2001: a new segment "
-            "on each of the first two duplicate ACKs"),
+    Setting("Limited Transmit (RFC 3042)", "off", "the dissertation's account of its timeouts (a sender whose window "
+            "got through but saw fewer than 3 duplicate ACKs times out, §3; DSR exists to make fast retransmit "
+            "possible where 'timeouts are the only option', §4.3) describes a TCP without it, though ns-2's "
+            "singledup_ defaults to 1", "on, for default TCP and DSR in Fig. 4.11"),
     Setting("L2 framing overhead", "0 B; 40 B TCP/IP header (1064 B packets)", "ns-2 packets carry no framing"),
     Setting("host NIC queue", NIC_BUFFER, "dcnsim's default; the dissertation gives only the switch buffer"),
     Setting("host timing noise (host_jitter)", "0 (deterministic, like ns-2)",
