@@ -147,7 +147,8 @@ def test_another_study_in_the_same_directory_is_refused(tmp_path):
     ("tcp.x=log:0:1", "low bound > 0"),
     ("tcp.x=int:0.5:3", "whole bounds"),
     ("tcp.x=0:1:2", "LOW:HIGH"),
-    ("tcp.x=1ms:2", "both bounds with a time unit"),
+    ("tcp.x=1ms:2", "both bounds with the same unit"),
+    ("tcp.x=log:1ms:2pkt", "both bounds with the same unit"),
     ("tcp.x=abc:1", "neither a number nor a time"),
 ])
 def test_bad_param_names_the_flag(spec, words):
@@ -161,6 +162,9 @@ def test_param_forms():
     assert parse_param("tcp.dsr_cwnd=int:5:60") == Param("tcp.dsr_cwnd", "int", 5, 60)
     p = parse_param("tcp.rto_min=log:1ms:200ms")
     assert (p.low, p.high, p.unit) == (1e-3, 0.2, "s") and p.to_scenario(0.01) == "10000us"
+    k = parse_param("topology.ecn_k=2pkt:60pkt")
+    assert (k.kind, k.low, k.high, k.to_scenario(20)) == ("int", 2, 60, "20pkt")
+    assert k.contains("20pkt") and not k.contains("61pkt")
     assert parse_param("tcp.tcprand_preset=choice:default,aggressive").choices == ("default", "aggressive")
     assert parse_constraint("goodput >= 0.95*baseline").relative
     with pytest.raises(TuneError, match="^--constraint"):
@@ -207,3 +211,11 @@ def test_cli_bad_param_exits_2(tmp_path, capsys):
         main(["tune", str(f), "--param", "tcp.rwnd=9:1", "--out", str(tmp_path / "o")])
     assert e.value.code == 2
     assert "--param 'tcp.rwnd=9:1'" in capsys.readouterr().err
+
+
+def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
+    res = tune(one_flow("5ms"), ["topology.buffer=20pkt:60pkt", "tcp.rto_min=log:1ms:100ms"], "goodput",
+               trials=2, seeds=[1], out=tmp_path / "u", progress=False, jobs=1, plots=False)
+    best = json.loads(res.confirm.set_index("point").loc["best", "overrides"])
+    assert best["topology.buffer"].endswith("pkt") and best["tcp.rto_min"].endswith("us")
+    assert best == res.best["params"]

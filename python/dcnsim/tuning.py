@@ -68,8 +68,9 @@ class Param:
     ``tcp.probretx_p`` or ``apps.0.tcp.dsr_cwnd``) and its range.
 
     ``kind`` is ``float``, ``int`` or ``choice``; ``log`` samples on a log
-    scale; ``unit`` (``"s"`` or ``""``) says a float range was given as
-    times (``1ms:200ms``), written back to the scenario as microseconds."""
+    scale; ``unit`` says a range was given as times (``"s"``: ``1ms:200ms``,
+    written back to the scenario in microseconds) or packets (``"pkt"``:
+    ``2pkt:60pkt``, an int range written back as ``"20pkt"``)."""
 
     path: str
     kind: str = "float"
@@ -108,15 +109,19 @@ class Param:
         return self.to_scenario(v)
 
     def to_scenario(self, v: Any) -> Any:
+        if self.kind == "choice":
+            return v
         if self.unit == "s":
             return f"{v * 1e6:.9g}us"
+        if self.unit == "pkt":
+            return f"{int(v)}pkt"
         return v
 
     def contains(self, v: Any) -> bool:
         if self.kind == "choice":
             return v in self.choices
         try:
-            x = float(v)
+            x = float(_from_scenario(self, v))
         except (TypeError, ValueError):
             return False
         return self.low <= x <= self.high
@@ -124,7 +129,7 @@ class Param:
     def describe(self) -> str:
         if self.kind == "choice":
             return ",".join(map(str, self.choices))
-        unit = "s" if self.unit == "s" else ""
+        unit = self.unit
         return f"{'log ' if self.log else ''}{self.kind} {self.low:g}{unit}..{self.high:g}{unit}"
 
 
@@ -133,6 +138,9 @@ def _bound(text: str, flag: str) -> Tuple[float, str]:
     t = text.strip()
     if _NUM.match(t):
         return float(t), ""
+    m = re.match(r"^(\d+)\s*pkt$", t)
+    if m:
+        return float(m.group(1)), "pkt"
     from .units import UnitError, parse_time
 
     try:
@@ -144,7 +152,7 @@ def _bound(text: str, flag: str) -> Tuple[float, str]:
 def parse_param(spec: str) -> Param:
     """``PATH=LOW:HIGH`` (float), ``PATH=int:LOW:HIGH``, ``PATH=log:LOW:HIGH``,
     ``PATH=int,log:LOW:HIGH`` or ``PATH=choice:A,B,C``. Bounds may be
-    times (``tcp.rto_min=log:1ms:200ms``)."""
+    times (``tcp.rto_min=log:1ms:200ms``) or packets (``topology.ecn_k=2pkt:60pkt``)."""
     flag = f"--param {spec!r}"
     if "=" not in spec:
         raise TuneError(f"{flag}: expected PATH=LOW:HIGH, PATH=int:LOW:HIGH, PATH=log:LOW:HIGH "
@@ -171,10 +179,10 @@ def parse_param(spec: str) -> Param:
         raise TuneError(f"{flag}: the range must be LOW:HIGH, got {rng!r}")
     (lo, ulo), (hi, uhi) = _bound(parts[0], flag), _bound(parts[1], flag)
     if ulo != uhi:
-        raise TuneError(f"{flag}: give both bounds with a time unit, or neither")
-    kind = "int" if "int" in mods else "float"
-    if kind == "int" and ulo:
-        raise TuneError(f"{flag}: an int range takes plain numbers, not times")
+        raise TuneError(f"{flag}: give both bounds with the same unit (a time or pkt), or neither")
+    kind = "int" if "int" in mods or ulo == "pkt" else "float"
+    if kind == "int" and ulo == "s":
+        raise TuneError(f"{flag}: an int range takes plain numbers or packets, not times")
     try:
         return Param(path, kind, lo, hi, log="log" in mods, unit=ulo)
     except TuneError as e:
@@ -590,8 +598,7 @@ def tune(
                             "constraint_bound": bound, "trials": int(len(table))}
     rows: List[Dict[str, Any]] = []
     if best_ft is not None:
-        best_over = {p.path: p.to_scenario(best_ft["params"][p.path]) if p.kind == "float" else best_ft["params"][p.path]
-                     for p in ps}
+        best_over = {p.path: p.to_scenario(best_ft["params"][p.path]) for p in ps}
         best.update({"trial": best_ft["number"], "params": best_over, "value": best_ft["value"]})
         named: List[Tuple[str, Dict[str, Any]]] = [("best", best_over), ("baseline", baseline)]
         if reference:
@@ -604,6 +611,7 @@ def tune(
             m, h = ci95(vals)
             row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
                                    "seeds": ",".join(map(str, confirm)), "mean": m, "ci95": h}
+            row.update({f"seed{s}": v for s, v in zip(confirm, vals)})
             if cons and cons_ev:
                 cm, ch = ci95(_values(runs, cons_ev))
                 row.update({f"{cons.metric}_mean": cm, f"{cons.metric}_ci95": ch,
@@ -629,6 +637,10 @@ def _from_scenario(p: Param, v: Any) -> Any:
         from .units import parse_time
 
         return parse_time(str(v))
+    if p.unit == "pkt":
+        from .units import parse_count
+
+        return int(parse_count(str(v)))
     if p.kind == "int":
         return int(v)
     if p.kind == "float":
