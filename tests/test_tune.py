@@ -219,3 +219,7 @@ def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
     best = json.loads(res.confirm.set_index("point").loc["best", "overrides"])
     assert best["topology.buffer"].endswith("pkt") and best["tcp.rto_min"].endswith("us")
     assert best == res.best["params"]
+    for d in (tmp_path / "u" / "runs").iterdir():
+        if not d.name.startswith("baseline"):
+            tcp_topo = json.loads((d / "scenario.json").read_text())
+            assert str(tcp_topo["topology"]["buffer"]).endswith("pkt"), d.name

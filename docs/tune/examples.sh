@@ -32,6 +32,6 @@ dcnsim tune scenarios/tune/fast_dctcp.toml \
 
 # Packet spraying: the duplicate-ACK threshold (and adaptive reordering) under RPS
 dcnsim tune scenarios/tune/rps_dupthresh.toml \
-  --param tcp.dupack_threshold=int:3:64 --param tcp.reordering=choice:fixed,adaptive --objective fct_mean \
+  --param tcp.dupack_threshold=int,log:3:64 --param tcp.reordering=choice:fixed,adaptive --objective fct_mean \
   --baseline routing.mode=ecmp --reference tcp.dupack_threshold=3 \
   --trials 20 --seeds 1,2 --confirm-seeds 11,12,13 --jobs "$JOBS" --no-progress --out "$OUT/rps"

@@ -104,9 +104,8 @@ class Param:
         if self.kind == "choice":
             return trial.suggest_categorical(self.path, list(self.choices))
         if self.kind == "int":
-            return trial.suggest_int(self.path, int(self.low), int(self.high), log=self.log)
-        v = trial.suggest_float(self.path, self.low, self.high, log=self.log)
-        return self.to_scenario(v)
+            return self.to_scenario(trial.suggest_int(self.path, int(self.low), int(self.high), log=self.log))
+        return self.to_scenario(trial.suggest_float(self.path, self.low, self.high, log=self.log))
 
     def to_scenario(self, v: Any) -> Any:
         if self.kind == "choice":
@@ -554,9 +553,11 @@ def tune(
         if len(ft.params) == len(ps):
             study.enqueue_trial(dict(ft.params), skip_if_exists=False)
     study.set_user_attr("interrupted", interrupted)
+    # The reference first, when it is a point of the search space (its
+    # other parameters sampled): the search starts from the paper's choice.
     if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
-        if all(p.contains(reference[p.path]) for p in ps if p.path in reference) and len(reference) == len(ps):
-            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps})
+        if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
+            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference})
 
     def finished() -> int:
         return len(_finished(study, interrupted))
