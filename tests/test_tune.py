@@ -223,3 +223,16 @@ def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
         if not d.name.startswith("baseline"):
             tcp_topo = json.loads((d / "scenario.json").read_text())
             assert str(tcp_topo["topology"]["buffer"]).endswith("pkt"), d.name
+
+
+def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", trials=3, seeds=[1, 2],
+              progress=False, plots=False)
+    local = tune(one_flow("5ms"), out=tmp_path / "local", jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c:
+        remote = tune(one_flow("5ms"), out=tmp_path / "remote", cluster=c.scheduler_address, **kw)
+    cols = ["trial", "tcp.rwnd", "objective", "seed1", "seed2"]
+    pd.testing.assert_frame_equal(local.trials[cols], remote.trials[cols])
+    assert (tmp_path / "remote" / "runs").is_dir()
