@@ -460,8 +460,11 @@ def tune(
     (default ``seeds``): the best point, the baseline and the reference are
     rerun on them for the confidence intervals in ``confirm.csv`` (fresh
     seeds avoid the optimism of reusing the seeds the search chose on)."""
+    try:
+        from optuna.trial import TrialState
+    except ImportError as e:
+        raise TuneError(f"tune needs Optuna (pip install 'dcnsim[tune]'): {e}") from None
     import pandas as pd
-    from optuna.trial import TrialState
     from tqdm.auto import tqdm
 
     from ._atomic import atomic_write
@@ -508,7 +511,7 @@ def tune(
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
     cons_ev = objective_named(cons.metric, "minimize").fn if cons else None
-    base_runs = runner.run(baseline, tag="baseline") if (cons and cons.relative) or baseline else None
+    base_runs = runner.run(baseline, tag="baseline") if cons and cons.relative else None
     bound = None
     if cons:
         bound = cons.bound
