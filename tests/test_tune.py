@@ -236,3 +236,11 @@ def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
     cols = ["trial", "tcp.rwnd", "objective", "seed1", "seed2"]
     pd.testing.assert_frame_equal(local.trials[cols], remote.trials[cols])
     assert (tmp_path / "remote" / "runs").is_dir()
+
+
+def test_an_unreachable_cluster_stops_the_study(tmp_path):
+    from dcnsim.sweep import ClusterError
+
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[1],
+             out=tmp_path / "x", progress=False, cluster="tcp://127.0.0.1:9")

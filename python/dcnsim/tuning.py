@@ -45,7 +45,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
-from .sweep import Point, point_dir, run_sweep
+from .sweep import ClusterError, Point, point_dir, run_sweep
 
 __all__ = ["Param", "Objective", "Constraint", "TuneError", "TuneResult", "tune",
            "parse_param", "parse_constraint", "objective_named", "OBJECTIVES"]
@@ -578,6 +578,8 @@ def tune(
             over = {p.path: p.suggest(trial) for p in ps}
             try:
                 value, why = evaluate(trial, over)
+            except ClusterError:
+                raise  # no trial can run: stop (the trial is asked again on resume)
             except Exception as e:  # noqa: BLE001 - recorded on the trial, the search goes on
                 value, why = None, f"{type(e).__name__}: {e}"
             if value is None:
