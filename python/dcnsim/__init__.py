@@ -76,8 +76,18 @@ __all__ = [
     "flow_size_cdf",
     "load_scenario",
     "with_overrides",
+    "tune",
     "__version__",
 ]
+
+
+def tune(scenario: Any, params: Any, objective: Any = "qct_p99", **kw: Any):
+    """Search a scenario's parameters for an objective with Optuna (every
+    trial an ordinary cached run; resumable): :func:`dcnsim.tuning.tune`,
+    docs/tune.md."""
+    from .tuning import tune as _tune
+
+    return _tune(scenario, params, objective, **kw)
 
 
 def flow_size_cdf(cdf=None, *, file=None, sampling=None):

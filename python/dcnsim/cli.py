@@ -1,4 +1,4 @@
-"""The ``dcnsim`` command line: run, validate, schema, sweep, demo, bench, reproduce, model.
+"""The ``dcnsim`` command line: run, validate, schema, sweep, tune, demo, bench, reproduce, model.
 
 Exit codes: 0 success; 1 ``validate`` found problems in a scenario; 2 bad
 input (missing file, syntax error, invalid scenario, bad arguments, an
@@ -558,6 +558,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) "
                         "instead of local processes; needs dcnsim[cluster]")
     s.set_defaults(func=cmd_sweep)
+
+    from .tuning import add_parser as add_tune_parser
+
+    add_tune_parser(sub)
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
     d.add_argument("--out", default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")

@@ -112,6 +112,8 @@ class Tcp(_Builder):
     ``TcpSection`` keys: ``python -m dcnsim.schema_docs --check`` (and
     tests/test_schema.py) fail when they drift."""
 
+    # "linux": today's Linux defaults under every other key (docs/linux_profile.md)
+    profile: Optional[str] = None
     cc: Optional[str] = None
     segment: Optional[str] = None
     mss: Optional[int] = None
@@ -130,6 +132,7 @@ class Tcp(_Builder):
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[str] = None
     delayed_ack_segments: Optional[int] = None
+    delayed_ack_quickack: Optional[int] = None
     sack: Optional[bool] = None
     sack_rescue: Optional[bool] = None
     limited_transmit: Optional[bool] = None

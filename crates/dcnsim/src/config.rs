@@ -395,6 +395,10 @@ pub struct TcpConfig {
     pub delayed_ack_timeout: SimTime,
     /// Segments per delayed ACK (RFC 1122: 2).
     pub delayed_ack_segments: u32,
+    /// Linux's quick-ACK mode at connection start: with delayed ACKs, the
+    /// first this many in-order data segments are ACKed at once, so slow
+    /// start is not paced by the delayed-ACK timer (0: off).
+    pub delayed_ack_quickack: u32,
     pub sack: bool,
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest
     /// unSACKed segment per recovery (rules 1–3 always apply with SACK).
@@ -444,6 +448,7 @@ impl Default for TcpConfig {
             delayed_ack: false,
             delayed_ack_timeout: SimTime::from_ms(40),
             delayed_ack_segments: 2,
+            delayed_ack_quickack: 0,
             sack: false,
             sack_rescue: false,
             limited_transmit: true,
@@ -456,6 +461,61 @@ impl Default for TcpConfig {
             dsr: DsrParams::default(),
             tcprand: TcpRandParams::default(),
             probretx: ProbRetxParams::default(),
+        }
+    }
+}
+
+/// The defaults a `[tcp]` table starts from, before its own keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpProfile {
+    /// [`TcpConfig::default`]: the papers' NewReno stack.
+    Papers,
+    /// [`TcpConfig::linux`]: today's Linux defaults.
+    Linux,
+}
+
+impl TcpConfig {
+    /// Today's Linux defaults (kernel 6.x, Ethernet MTU 1500), each value
+    /// the one a stock kernel runs with; docs/linux_profile.md names the
+    /// sysctl or kernel constant behind every key. What it leaves at the
+    /// papers' defaults has no Linux counterpart here (`rwnd`: Linux
+    /// autotunes it) or is a workload's choice.
+    pub fn linux() -> Self {
+        TcpConfig {
+            cc: CcKind::Cubic,
+            // 1500 B MTU − 20 B IP − 20 B TCP − 12 B timestamp option.
+            mss: 1448,
+            header_bytes: 52,
+            init_cwnd_segments: 10,
+            rto_min: SimTime::from_ms(200),
+            rto_init: SimTime::from_secs(1),
+            rto_max: SimTime::from_secs(120),
+            // Linux's RTO is SRTT + max(4·RTTVAR, rto_min) (its RTTVAR
+            // never falls below rto_min, tcp_rtt_estimator): RFC 6298's
+            // G = rto_min. scenario::resolve keeps G = rto_min when only
+            // rto_min is overridden.
+            granularity: SimTime::from_ms(200),
+            // Linux doubles the RTO up to TCP_RTO_MAX; rto_max binds first.
+            max_backoff: 1024,
+            dupack_threshold: 3,
+            reordering: Reordering::Adaptive,
+            recovery: LossRecovery::Rack,
+            delayed_ack: true,
+            delayed_ack_timeout: SimTime::from_ms(40),
+            delayed_ack_segments: 2,
+            delayed_ack_quickack: 16,
+            sack: true,
+            limited_transmit: true,
+            timestamps: true,
+            ..TcpConfig::default()
+        }
+    }
+
+    /// The defaults of a profile.
+    pub fn of_profile(p: TcpProfile) -> Self {
+        match p {
+            TcpProfile::Papers => TcpConfig::default(),
+            TcpProfile::Linux => TcpConfig::linux(),
         }
     }
 }

@@ -15,8 +15,8 @@ use crate::cdf::{FlowSizeCdf, Sampling};
 use crate::config::{
     AppSpec, BulkAmount, CcKind, Config, CubicParams, DctcpParams, DsrParams, FastParams,
     FastSegRule, Limit, LossRecovery, NodeKind, PoissonSpec, ProbRetxParams, ProbRetxTarget,
-    QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpRandMode, TcpRandParams,
-    TopologySpec, TraceConfig,
+    QueueConfig, Reordering, RoutingMode, SegPolicyKind, TcpConfig, TcpProfile, TcpRandMode,
+    TcpRandParams, TopologySpec, TraceConfig,
 };
 pub mod schema;
 pub mod units;
@@ -110,6 +110,9 @@ pub(crate) const REORDERING_NAMES: &[(&str, Reordering)] = &[
     ("fixed", Reordering::Fixed),
     ("adaptive", Reordering::Adaptive),
 ];
+
+pub(crate) const PROFILE_NAMES: &[(&str, TcpProfile)] =
+    &[("papers", TcpProfile::Papers), ("linux", TcpProfile::Linux)];
 
 pub(crate) const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
     ("dupack", LossRecovery::DupAck),
@@ -704,7 +707,8 @@ impl TcpLayer {
 impl TcpSection {
     /// Apply over [`TcpConfig::default`].
     fn resolve(&self) -> TcpConfig {
-        let d = TcpConfig::default();
+        let profile = self.profile.unwrap_or(TcpProfile::Papers);
+        let d = TcpConfig::of_profile(profile);
         let mss = self.mss.unwrap_or(d.mss);
         let rwnd_bytes = match *self.rwnd {
             None => d.rwnd_bytes,
@@ -712,6 +716,8 @@ impl TcpSection {
             Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
         };
         let cc = self.cc.unwrap_or(d.cc);
+        let rto_min = self.rto_min.unwrap_or(d.rto_min);
+        let sack = self.sack.unwrap_or(d.sack);
         let fast_smin = self.fast_smin.unwrap_or(d.fast.smin);
         // A preset sets (σ², μ, v_τ, v_ω); explicit keys override it.
         let rand_base = self
@@ -739,18 +745,29 @@ impl TcpSection {
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
             init_ssthresh_segments: self.init_ssthresh.or(d.init_ssthresh_segments),
             rwnd_bytes,
-            rto_min: self.rto_min.unwrap_or(d.rto_min),
+            rto_min,
             rto_init: self.rto_init.unwrap_or(d.rto_init),
             rto_max: self.rto_max.unwrap_or(d.rto_max),
-            granularity: self.granularity.unwrap_or(d.granularity),
+            // Linux's G is its rto_min (TcpConfig::linux): they move together.
+            granularity: self.granularity.unwrap_or(if profile == TcpProfile::Linux {
+                rto_min
+            } else {
+                d.granularity
+            }),
             max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
             dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
             reordering: self.reordering.unwrap_or(d.reordering),
-            recovery: self.recovery.unwrap_or(d.recovery),
+            // RACK needs SACK: without it Linux falls back to duplicate ACKs.
+            recovery: self.recovery.unwrap_or(if sack {
+                d.recovery
+            } else {
+                LossRecovery::DupAck
+            }),
             delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
-            sack: self.sack.unwrap_or(d.sack),
+            delayed_ack_quickack: self.delayed_ack_quickack.unwrap_or(d.delayed_ack_quickack),
+            sack,
             sack_rescue: self.sack_rescue.unwrap_or(d.sack_rescue),
             limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
             timestamps: self.timestamps.unwrap_or(d.timestamps),
@@ -2251,6 +2268,108 @@ mod tests {
             (1000, 10_000, true, false)
         );
         assert_eq!(b.rto_min, SimTime::from_ms(200));
+    }
+
+    /// `profile = "linux"` sets every key it names (TcpConfig::linux); an
+    /// explicit key wins over it, at the top level and in an app's
+    /// override; G follows an overridden rto_min; without SACK, RACK falls
+    /// back to duplicate ACKs.
+    #[test]
+    fn linux_profile_sets_each_key_and_explicit_keys_win() {
+        let tcp_of = |top: Value, own: Option<Value>| {
+            let mut doc = example();
+            doc["tcp"] = top;
+            let mut app = json!({"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"});
+            if let Some(o) = own {
+                app["tcp"] = o;
+            }
+            doc["apps"] = json!([app]);
+            match &parse_config(&doc).unwrap().apps[0] {
+                AppSpec::Bulk { tcp, .. } => tcp.clone(),
+                _ => unreachable!(),
+            }
+        };
+        let l = tcp_of(json!({"profile": "linux"}), None);
+        assert_eq!(l, TcpConfig::linux());
+        assert_eq!(l.cc, CcKind::Cubic);
+        assert_eq!(
+            (l.mss, l.header_bytes, l.init_cwnd_segments),
+            (1448, 52, 10)
+        );
+        assert_eq!(
+            (l.rto_min, l.rto_init, l.rto_max, l.granularity),
+            (
+                SimTime::from_ms(200),
+                SimTime::from_secs(1),
+                SimTime::from_secs(120),
+                SimTime::from_ms(200)
+            )
+        );
+        assert_eq!(l.max_backoff, 1024);
+        assert!(l.sack && l.limited_transmit && l.timestamps && l.delayed_ack);
+        assert!(!l.ecn && !l.sack_rescue);
+        assert_eq!(l.recovery, LossRecovery::Rack);
+        assert_eq!(l.reordering, Reordering::Adaptive);
+        assert_eq!(
+            (
+                l.delayed_ack_timeout,
+                l.delayed_ack_segments,
+                l.delayed_ack_quickack
+            ),
+            (SimTime::from_ms(40), 2, 16)
+        );
+        assert_eq!(l.dupack_threshold, 3);
+        // "papers" and no profile are the same defaults
+        assert_eq!(
+            tcp_of(json!({"profile": "papers"}), None),
+            TcpConfig::default()
+        );
+        assert_eq!(tcp_of(json!({}), None), TcpConfig::default());
+
+        // explicit keys win, each on its own
+        let over = json!({"profile": "linux", "cc": "newreno", "init_cwnd": 2, "mss": 1024,
+                          "delayed_ack": false, "limited_transmit": false, "reordering": "fixed",
+                          "delayed_ack_quickack": 0, "rto_min": "10ms", "timestamps": false});
+        let o = tcp_of(over, None);
+        assert_eq!(
+            (o.cc, o.init_cwnd_segments, o.mss),
+            (CcKind::NewReno, 2, 1024)
+        );
+        assert!(!o.delayed_ack && !o.limited_transmit && !o.timestamps);
+        assert_eq!(
+            (o.reordering, o.delayed_ack_quickack),
+            (Reordering::Fixed, 0)
+        );
+        assert_eq!(
+            (o.rto_min, o.granularity),
+            (SimTime::from_ms(10), SimTime::from_ms(10))
+        );
+        assert_eq!(o.header_bytes, 52, "unset keys keep the profile's");
+        let g = tcp_of(json!({"profile": "linux", "granularity": "1ms"}), None);
+        assert_eq!(
+            (g.rto_min, g.granularity),
+            (SimTime::from_ms(200), SimTime::from_ms(1))
+        );
+        let ns = tcp_of(json!({"profile": "linux", "sack": false}), None);
+        assert_eq!((ns.sack, ns.recovery), (false, LossRecovery::DupAck));
+
+        // an app's override: its profile under its own and the top-level keys
+        let a = tcp_of(json!({"mss": 1000}), Some(json!({"profile": "linux"})));
+        assert_eq!((a.cc, a.mss, a.sack), (CcKind::Cubic, 1000, true));
+        let b = tcp_of(json!({"profile": "linux"}), Some(json!({"cc": "dctcp"})));
+        assert_eq!(
+            (b.cc, b.ecn, b.sack, b.init_cwnd_segments),
+            (CcKind::Dctcp, true, true, 10)
+        );
+
+        let mut doc = example();
+        doc["tcp"] = json!({"profile": "bsd"});
+        let errs = parse_config(&doc).unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.path == "tcp.profile" && e.message.contains("linux")),
+            "{errs:?}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use super::{self as sc, key_path, ScenarioError, DOCUMENT};
 use crate::config::{
     CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
-    SegPolicyKind, TcpRandMode,
+    SegPolicyKind, TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -293,6 +293,7 @@ choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
 choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
 choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
+choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
 choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
 choice!(TcpRandPreset => &'static str, sc::TCPRAND_PRESETS, "TCPRand preset");
@@ -904,6 +905,9 @@ pub enum App {
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpSection {
+    /// the defaults every other key overrides: `papers` (the papers' NewReno stack: the defaults listed here) or `linux` (today's Linux: CUBIC, SACK, RACK-TLP, Limited Transmit, Eifel undo, delayed ACKs with quick-ACK at start, IW 10, RTOmin 200 ms, MSS 1448 with timestamps; docs/linux_profile.md)
+    #[schemars(extend("x-default" = "`\"papers\"`"))]
+    pub profile: Opt<ProfileName>,
     /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`
     #[schemars(extend("x-default" = "`\"newreno\"`"))]
     pub cc: Opt<Cc>,
@@ -961,6 +965,9 @@ pub struct TcpSection {
     /// segments per delayed ACK
     #[schemars(extend("x-default" = "2"))]
     pub delayed_ack_segments: Opt<Int<1>>,
+    /// with `delayed_ack`: the first N in-order data segments of a connection are ACKed at once (Linux's quick-ACK mode, TCP_MAX_QUICKACKS = 16)
+    #[schemars(extend("x-default" = "0; 16 with `profile = \"linux\"`"))]
+    pub delayed_ack_quickack: Opt<Int<0>>,
     /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
     #[schemars(extend("x-default" = "false"))]
     pub sack: Opt<Bool>,
@@ -1194,7 +1201,7 @@ mod tests {
     #[test]
     fn fields_are_listed_in_order() {
         let f = struct_fields::<TcpSection>();
-        assert_eq!(f.first(), Some(&"cc"));
+        assert_eq!(f[..2], ["profile", "cc"]);
         assert!(f.contains(&"tcprand_v_omega"));
     }
 

@@ -11,7 +11,8 @@
 //! 3042), RTO per RFC 6298 with RTOmin, initial RTO, granularity and backoff
 //! capped at `max_backoff`×, RTT from timestamps (RFC 7323) or, without
 //! them, Karn's algorithm, delayed ACKs (RFC 1122) echoing the earliest
-//! unacknowledged timestamp (RFC 7323 §4.3), ECN (RFC 3168; the receiver's
+//! unacknowledged timestamp (RFC 7323 §4.3), with Linux's quick-ACK of a
+//! connection's first segments (`delayed_ack_quickack`), ECN (RFC 3168; the receiver's
 //! echo per RFC 8257 §3.2 for DCTCP and FaST, see [`echo`]). ACKs below
 //! snd_una are ignored.
 //!
@@ -280,6 +281,8 @@ pub struct TcpFlow {
     /// Probabilistic retransmission: the thread's next run that retransmits.
     prx: LazyTimer,
     dack: LazyTimer,
+    /// Data segments still to be ACKed at once (`delayed_ack_quickack`).
+    quickacks: u32,
     ooo_stamp: u64,
     /// Messages the application has written (each ends in a tagged byte).
     msgs_written: u64,
@@ -380,6 +383,7 @@ impl TcpFlow {
             ooo_stamp: 0,
             unacked_segs: 0,
             dack: LazyTimer::default(),
+            quickacks: cfg.delayed_ack_quickack,
             ts_recent: SimTime::ZERO,
             last_ack_sent: 0,
             echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),

@@ -74,6 +74,12 @@ impl TcpFlow {
             self.probretx_extra_acks(io, ts);
         } else if had_hole || !self.cfg.delayed_ack || ack_now {
             self.send_ack(io, ts);
+        } else if self.quickacks > 0 {
+            // Linux's quick-ACK mode at connection start: ACKing every
+            // segment keeps slow start's ACK clock, which a delayed-ACK
+            // timer would stall while the window is still small.
+            self.quickacks -= 1;
+            self.send_ack(io, ts);
         } else {
             self.unacked_segs += 1;
             if self.unacked_segs >= self.cfg.delayed_ack_segments {

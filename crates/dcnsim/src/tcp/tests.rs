@@ -1394,6 +1394,41 @@ fn delayed_ack_waits_for_its_wakeup_or_the_second_segment() {
     assert!(acks.is_empty() && wakes.is_empty(), "nothing left to ACK");
 }
 
+/// Quick-ACK at start: the first `delayed_ack_quickack` in-order segments
+/// are each ACKed at once; after them the receiver delays as usual (one ACK
+/// per two segments). Without delayed ACKs the key changes nothing.
+#[test]
+fn quickack_acks_the_first_segments_at_once_then_delays() {
+    let m = MSS as u64;
+    for quick in [0u32, 3] {
+        let mut t = tcp(CcKind::NewReno);
+        t.delayed_ack = true;
+        t.delayed_ack_quickack = quick;
+        let mut w = world(t);
+        for i in 0..9u64 {
+            w.flow.on_data(&mut w.io, &data_pkt(i * m, MSS, false));
+        }
+        let (acks, _) = since(&w, 0);
+        let seqs: Vec<u64> = acks.iter().map(|a| a.seq / m).collect();
+        // quick segments one by one, then every second one
+        let want: Vec<u64> = (1..=quick as u64)
+            .chain((quick as u64 + 2..=9).step_by(2))
+            .collect();
+        assert_eq!(seqs, want, "quickack = {quick}");
+    }
+    let mut t = tcp(CcKind::NewReno);
+    t.delayed_ack_quickack = 3;
+    let mut w = world(t);
+    for i in 0..5u64 {
+        w.flow.on_data(&mut w.io, &data_pkt(i * m, MSS, false));
+    }
+    assert_eq!(
+        since(&w, 0).0.len(),
+        5,
+        "no delayed ACKs: every segment ACKed"
+    );
+}
+
 /// The fields a data or ACK arrival touches stay in the cache lines the
 /// `TcpFlow` layout gives them (a layout change that spreads them shows
 /// here, not only as cache misses at k = 16).

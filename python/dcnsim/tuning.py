@@ -1,0 +1,863 @@
+"""Auto-tuning: search a scenario's free parameters for an objective.
+
+``dcnsim tune`` (and :func:`dcnsim.tune`) asks Optuna (a TPE or random sampler)
+for points in the ranges given, runs every point on the same seeds as an
+ordinary sweep point (:func:`dcnsim.sweep.run_sweep`: cached in
+``OUT/runs``, resumable, locally parallel or on a Dask cluster), and tells
+Optuna the objective's mean over the seeds. A constraint (``goodput >= 0.95
+× baseline``) is judged against a baseline run on the same seeds; trials
+that break it are kept but never chosen.
+
+Determinism: trial *k*'s sampler is seeded with ``sampler_seed + k`` and
+sees only the trials before it, so the same arguments give the same trials
+whether the study ran in one go or was interrupted and resumed. Trials run
+one after another (their seeds in parallel): a trial's point depends on
+every result before it.
+
+Resuming: the study lives in ``OUT/study.log`` (Optuna's journal file
+storage). Rerunning the same command continues it up to ``trials``
+finished trials; finished trials are not run again, and a trial cut off in
+the middle is re-asked with the same point (its finished seeds come from
+the cache). The directory remembers what it was tuned for: another
+scenario, objective, range or seed list in the same ``OUT`` is an error.
+
+Output in ``OUT``: ``trials.csv`` (one row per trial: parameters, the
+objective per seed, its mean and 95 % confidence half-width, the
+constraint's metric, feasibility), ``confirm.csv`` (the best point, the
+baseline and the reference run again on ``confirm_seeds``: mean ± 95 % CI
+and the paired difference against each), ``best.json``, and one
+``objective_vs_<param>.png`` per parameter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .errors import ScenarioError
+from .scenario import as_dict, with_overrides
+from .sweep import ClusterError, Point, point_dir, run_sweep
+
+__all__ = ["Param", "Objective", "Constraint", "TuneError", "TuneResult", "tune",
+           "parse_param", "parse_constraint", "objective_named", "OBJECTIVES"]
+
+STUDY = "dcnsim-tune"
+
+
+class TuneError(ValueError):
+    """Bad tuning input; the message starts with the flag or argument at fault."""
+
+
+# ----------------------------------------------------------------- parameters
+
+_NUM = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One searched parameter: a scenario path (as ``--set``'s, e.g.
+    ``tcp.probretx_p`` or ``apps.0.tcp.dsr_cwnd``) and its range.
+
+    ``kind`` is ``float``, ``int`` or ``choice``; ``log`` samples on a log
+    scale; ``unit`` says a range was given as times (``"s"``: ``1ms:200ms``,
+    written back to the scenario in microseconds) or packets (``"pkt"``:
+    ``2pkt:60pkt``, an int range written back as ``"20pkt"``)."""
+
+    path: str
+    kind: str = "float"
+    low: float = 0.0
+    high: float = 1.0
+    log: bool = False
+    choices: Tuple[Any, ...] = ()
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"param {self.path!r}"
+        if not self.path or self.path.startswith(".") or self.path.endswith("."):
+            raise TuneError(f"param: bad scenario path {self.path!r}")
+        if self.kind not in ("float", "int", "choice"):
+            raise TuneError(f"{where}: kind must be float, int or choice, got {self.kind!r}")
+        if self.kind == "choice":
+            if len(self.choices) < 1:
+                raise TuneError(f"{where}: a choice needs at least one value")
+            return
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            raise TuneError(f"{where}: bounds must be finite numbers")
+        if self.low > self.high:
+            raise TuneError(f"{where}: low bound {self.low:g} is above the high bound {self.high:g}")
+        if self.log and self.low <= 0:
+            raise TuneError(f"{where}: a log-scale range needs a low bound > 0, got {self.low:g}")
+        if self.kind == "int" and (self.low != int(self.low) or self.high != int(self.high)):
+            raise TuneError(f"{where}: an int range needs whole bounds, got {self.low:g}:{self.high:g}")
+
+    def suggest(self, trial: Any) -> Any:
+        """Ask ``trial`` (an Optuna trial) for a value; returns what goes into the scenario."""
+        if self.kind == "choice":
+            return trial.suggest_categorical(self.path, list(self.choices))
+        if self.kind == "int":
+            return self.to_scenario(trial.suggest_int(self.path, int(self.low), int(self.high), log=self.log))
+        return self.to_scenario(trial.suggest_float(self.path, self.low, self.high, log=self.log))
+
+    def to_scenario(self, v: Any) -> Any:
+        if self.kind == "choice":
+            return v
+        if self.unit == "s":
+            return f"{v * 1e6:.9g}us"
+        if self.unit == "pkt":
+            return f"{int(v)}pkt"
+        return v
+
+    def contains(self, v: Any) -> bool:
+        if self.kind == "choice":
+            return v in self.choices
+        try:
+            x = float(_from_scenario(self, v))
+        except (TypeError, ValueError):
+            return False
+        return self.low <= x <= self.high
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            return ",".join(map(str, self.choices))
+        unit = self.unit
+        return f"{'log ' if self.log else ''}{self.kind} {self.low:g}{unit}..{self.high:g}{unit}"
+
+
+def _bound(text: str, flag: str) -> Tuple[float, str]:
+    """A range bound: a number, or a time with its unit (returned in seconds)."""
+    t = text.strip()
+    if _NUM.match(t):
+        return float(t), ""
+    m = re.match(r"^(\d+)\s*pkt$", t)
+    if m:
+        return float(m.group(1)), "pkt"
+    from .units import UnitError, parse_time
+
+    try:
+        return parse_time(t), "s"
+    except UnitError as e:
+        raise TuneError(f"{flag}: bound {t!r} is neither a number nor a time ({e})") from None
+
+
+def parse_param(spec: str) -> Param:
+    """``PATH=LOW:HIGH`` (float), ``PATH=int:LOW:HIGH``, ``PATH=log:LOW:HIGH``,
+    ``PATH=int,log:LOW:HIGH`` or ``PATH=choice:A,B,C``. Bounds may be
+    times (``tcp.rto_min=log:1ms:200ms``) or packets (``topology.ecn_k=2pkt:60pkt``)."""
+    flag = f"--param {spec!r}"
+    if "=" not in spec:
+        raise TuneError(f"{flag}: expected PATH=LOW:HIGH, PATH=int:LOW:HIGH, PATH=log:LOW:HIGH "
+                        "or PATH=choice:A,B,...")
+    path, rng = (s.strip() for s in spec.split("=", 1))
+    if not path:
+        raise TuneError(f"{flag}: no scenario path before '='")
+    mods: List[str] = []
+    m = re.match(r"^([a-z,]+):(.*)$", rng)
+    if m and all(x in ("int", "log", "float", "choice") for x in m.group(1).split(",")):
+        mods, rng = m.group(1).split(","), m.group(2)
+    if "choice" in mods:
+        from .cli import parse_value, split_values
+
+        vals = tuple(parse_value(v) for v in split_values(rng) if v != "")
+        if not vals:
+            raise TuneError(f"{flag}: choice needs values, e.g. choice:default,aggressive")
+        try:
+            return Param(path, "choice", choices=vals)
+        except TuneError as e:
+            raise TuneError(f"{flag}: {e}") from None
+    parts = rng.split(":")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise TuneError(f"{flag}: the range must be LOW:HIGH, got {rng!r}")
+    (lo, ulo), (hi, uhi) = _bound(parts[0], flag), _bound(parts[1], flag)
+    if ulo != uhi:
+        raise TuneError(f"{flag}: give both bounds with the same unit (a time or pkt), or neither")
+    kind = "int" if "int" in mods or ulo == "pkt" else "float"
+    if kind == "int" and ulo == "s":
+        raise TuneError(f"{flag}: an int range takes plain numbers or packets, not times")
+    try:
+        return Param(path, kind, lo, hi, log="log" in mods, unit=ulo)
+    except TuneError as e:
+        raise TuneError(f"{flag}: {str(e).split(': ', 1)[-1]}") from None
+
+
+# ------------------------------------------------------------------ objectives
+
+Evaluator = Callable[[Mapping[str, Any], Path], float]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a run is scored by: ``fn(record, point_dir)`` -> a number, where
+    ``record`` is the run's summary record (``Result.summary_record``:
+    the summary and every metric) and ``point_dir`` holds its tables."""
+
+    name: str
+    direction: str
+    fn: Evaluator = field(compare=False)
+
+    def __post_init__(self) -> None:
+        if self.direction not in ("minimize", "maximize"):
+            raise TuneError(f"objective {self.name!r}: direction must be minimize or maximize, got {self.direction!r}")
+
+
+def _metric(key: str) -> Evaluator:
+    def f(rec: Mapping[str, Any], _d: Path) -> float:
+        v = rec.get(key)
+        return float(v) if v is not None else math.nan
+    return f
+
+
+def _fct(stat: str) -> Evaluator:
+    def f(_rec: Mapping[str, Any], d: Path) -> float:
+        import numpy as np
+
+        from .experiments.framework import read_table
+
+        flows = read_table(d, "flows")
+        done = flows[flows["completed"].astype(bool)]["fct_s"].to_numpy(dtype=float)
+        if not len(done):
+            return math.nan
+        return float(done.mean() if stat == "mean" else np.percentile(done, 99))
+    return f
+
+
+#: name -> (the run's quantity, its natural direction)
+OBJECTIVES: Dict[str, Tuple[Evaluator, str, str]] = {
+    "qct_mean": (_metric("qct_mean_s"), "minimize", "mean query completion time, s"),
+    "qct_p99": (_metric("qct_p99_s"), "minimize", "99th-percentile query completion time, s"),
+    "goodput": (_metric("goodput_bps"), "maximize", "goodput of all flows, bit/s"),
+    "block_goodput": (_metric("block_goodput_bps"), "maximize", "synchronized-reads block goodput, bit/s"),
+    "jain": (_metric("jain"), "maximize", "Jain's index of the bulk flows' goodput"),
+    "fct_mean": (_fct("mean"), "minimize", "mean flow completion time of completed flows, s"),
+    "fct_p99": (_fct("p99"), "minimize", "99th-percentile flow completion time, s"),
+    "timeouts": (_metric("timeouts"), "minimize", "retransmission timeouts, all flows"),
+}
+
+
+def objective_named(name: str, direction: Optional[str] = None, flag: str = "--objective") -> Objective:
+    """A named objective (:data:`OBJECTIVES`), or any key of a run's summary
+    record (``qct_p50_s``, ``drops``, …), which then needs ``direction``."""
+    if name in OBJECTIVES:
+        fn, natural, _ = OBJECTIVES[name]
+        return Objective(name, direction or natural, fn)
+    if not re.match(r"^[a-z][a-z0-9_]*$", name):
+        raise TuneError(f"{flag}: {name!r} is not a metric name (known: {', '.join(OBJECTIVES)})")
+    if direction is None:
+        raise TuneError(f"{flag}: {name!r} is not one of {', '.join(OBJECTIVES)}; for another summary "
+                        "metric say --minimize or --maximize")
+    return Objective(name, direction, _metric(name))
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``metric op bound``, or ``metric op bound × baseline`` when ``relative``."""
+
+    metric: str
+    op: str
+    bound: float
+    relative: bool = False
+
+    def text(self) -> str:
+        return f"{self.metric} {self.op} {self.bound:g}{' × baseline' if self.relative else ''}"
+
+
+def parse_constraint(text: str) -> Constraint:
+    """``goodput>=0.95*baseline``, ``timeouts<=10``."""
+    flag = f"--constraint {text!r}"
+    m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=)\s*([^*\s]+)\s*(\*\s*baseline)?\s*$", text)
+    if not m:
+        raise TuneError(f"{flag}: expected METRIC>=X, METRIC<=X or METRIC>=X*baseline "
+                        "(e.g. goodput>=0.95*baseline)")
+    try:
+        bound = float(m.group(3))
+    except ValueError:
+        raise TuneError(f"{flag}: {m.group(3)!r} is not a number") from None
+    if not math.isfinite(bound):
+        raise TuneError(f"{flag}: the bound must be finite")
+    objective_named(m.group(1), "minimize", flag)  # checks the name
+    return Constraint(m.group(1), m.group(2), bound, bool(m.group(4)))
+
+
+# ---------------------------------------------------------------------- running
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _label(over: Mapping[str, Any], seed: int) -> str:
+    body = "__".join(f"{k}={_fmt(v)}" for k, v in over.items()) or "base"
+    if len(body) > 180:  # file names stay short; the hash keeps them distinct
+        body = body[:120] + "-" + hashlib.sha256(body.encode()).hexdigest()[:16]
+    return f"{body}__seed={seed}"
+
+
+@dataclass
+class _Runner:
+    base: Dict[str, Any]
+    seeds: List[int]
+    out: Path
+    jobs: Optional[int]
+    cluster: Optional[str]
+    format: str
+
+    def run(self, over: Mapping[str, Any], seeds: Optional[Sequence[int]] = None,
+            tag: str = "") -> List[Tuple[int, Dict[str, Any], Path]]:
+        """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir)."""
+        seeds = list(seeds if seeds is not None else self.seeds)
+        scen = with_overrides(self.base, over)
+        pts = [Point((tag + "__" if tag else "") + _label(over, s), scen, s) for s in seeds]
+        df = run_sweep(pts, self.out / "runs", jobs=self.jobs, progress=False, format=self.format,
+                       cluster=self.cluster)
+        recs = df.to_dict("records")
+        return [(s, r, point_dir(self.out / "runs", p.label)) for s, r, p in zip(seeds, recs, pts)]
+
+
+def _values(runs: Sequence[Tuple[int, Dict[str, Any], Path]], ev: Evaluator) -> List[float]:
+    return [float(ev(rec, d)) for _s, rec, d in runs]
+
+
+def ci95(values: Sequence[float]) -> Tuple[float, float]:
+    """Mean and 95 % confidence half-width (Student t) of ``values``."""
+    from .experiments.rps.common import ci95 as _ci95
+
+    return _ci95(values)
+
+
+# ------------------------------------------------------------------------ result
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` found. ``trials``: one row per trial; ``confirm``:
+    best/baseline/reference on the confirmation seeds; ``best``: the best
+    feasible trial (also in ``best.json``); ``figures``: the plots."""
+
+    trials: Any
+    confirm: Any
+    best: Dict[str, Any]
+    figures: List[Path]
+    out_dir: Path
+    computed: int = 0
+
+    def __repr__(self) -> str:
+        return f"<dcnsim.TuneResult {len(self.trials)} trials, best {self.best.get('params')} in {self.out_dir}>"
+
+
+def _as_params(params: Any) -> List[Param]:
+    out: List[Param] = []
+    if isinstance(params, Mapping):
+        for path, spec in params.items():
+            if isinstance(spec, Param):
+                out.append(spec)
+            elif isinstance(spec, str):
+                out.append(parse_param(f"{path}={spec}"))
+            elif isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, (int, float)) for x in spec):
+                kind = "int" if all(isinstance(x, int) and not isinstance(x, bool) for x in spec) else "float"
+                out.append(Param(path, kind, float(spec[0]), float(spec[1])))
+            else:
+                raise TuneError(f"param {path!r}: give (low, high), a Param, or a range string like 'log:1e-4:0.1'")
+    else:
+        for p in params:
+            out.append(p if isinstance(p, Param) else parse_param(str(p)))
+    if not out:
+        raise TuneError("param: give at least one parameter to tune")
+    paths = [p.path for p in out]
+    dup = sorted({p for p in paths if paths.count(p) > 1})
+    if dup:
+        raise TuneError(f"param: {', '.join(dup)} given more than once")
+    return out
+
+
+def _spec_key(base: Mapping[str, Any], params: Sequence[Param], obj: Objective, seeds: Sequence[int],
+              constraint: Optional[Constraint], baseline: Mapping[str, Any], sampler: str,
+              sampler_seed: int) -> str:
+    doc = {
+        "scenario": base,
+        "params": [[p.path, p.kind, p.low, p.high, p.log, [str(c) for c in p.choices], p.unit] for p in params],
+        "objective": [obj.name, obj.direction], "seeds": list(seeds),
+        "constraint": constraint.text() if constraint else None,
+        "baseline": {k: _fmt(v) for k, v in baseline.items()}, "sampler": [sampler, sampler_seed],
+    }
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _open_study(out: Path, spec: str, direction: str):
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out.mkdir(parents=True, exist_ok=True)
+    storage = JournalStorage(JournalFileBackend(str(out / "study.log")))
+    sd = optuna.study.StudyDirection.MINIMIZE if direction == "minimize" else optuna.study.StudyDirection.MAXIMIZE
+    study = optuna.create_study(study_name=STUDY, storage=storage, direction=sd, load_if_exists=True)
+    old = study.user_attrs.get("spec")
+    if old is None:
+        study.set_user_attr("spec", spec)
+    elif old != spec:
+        raise TuneError(f"out: {out} holds a study of another scenario, range, objective, seed list or "
+                        "sampler; use another --out (or delete that directory) to start afresh")
+    return study
+
+
+def _sampler(kind: str, seed: int):
+    import optuna
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        if kind == "random":
+            return optuna.samplers.RandomSampler(seed=seed)
+        if kind == "tpe":
+            return optuna.samplers.TPESampler(seed=seed, n_startup_trials=8, multivariate=True)
+    raise TuneError(f"--sampler: expected tpe or random, got {kind!r}")
+
+
+def tune(
+    scenario: Any,
+    params: Any,
+    objective: Union[str, Objective] = "qct_p99",
+    *,
+    direction: Optional[str] = None,
+    trials: int = 30,
+    seeds: Sequence[int] = (1, 2),
+    out: Union[str, os.PathLike] = "dcnsim-tune",
+    constraint: Union[None, str, Constraint] = None,
+    baseline: Optional[Mapping[str, Any]] = None,
+    reference: Optional[Mapping[str, Any]] = None,
+    confirm_seeds: Optional[Sequence[int]] = None,
+    sampler: str = "tpe",
+    sampler_seed: int = 0,
+    jobs: Optional[int] = None,
+    cluster: Optional[str] = None,
+    progress: Optional[bool] = None,
+    format: str = "csv",
+    plots: bool = True,
+) -> TuneResult:
+    """Search ``params`` of ``scenario`` for the best ``objective`` (mean over
+    ``seeds``) in ``trials`` trials; see the module doc.
+
+    ``params``: ``{"tcp.probretx_p": "log:1e-4:0.1", "tcp.dsr_cwnd": (5, 60)}``
+    or :class:`Param` objects or ``--param`` strings. ``objective``: a name
+    of :data:`OBJECTIVES`, any summary metric with ``direction``, or an
+    :class:`Objective` with your own function. ``constraint``:
+    ``"goodput>=0.95*baseline"``; the baseline is ``scenario`` with the
+    ``baseline`` overrides (e.g. ``{"tcp.probretx_p": 0}``). ``reference``:
+    overrides giving a point to compare with (e.g. a paper's choice); when
+    its keys are all tuned, it is also the first trial. ``confirm_seeds``
+    (default ``seeds``): the best point, the baseline and the reference are
+    rerun on them for the confidence intervals in ``confirm.csv`` (fresh
+    seeds avoid the optimism of reusing the seeds the search chose on)."""
+    try:
+        from optuna.trial import TrialState
+    except ImportError as e:
+        raise TuneError(f"tune needs Optuna (pip install 'dcnsim[tune]'): {e}") from None
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    from ._atomic import atomic_write
+
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise TuneError(f"trials: expected a positive integer, got {trials!r}")
+    seeds = [int(s) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
+        raise TuneError(f"seeds: expected distinct integers >= 0, got {seeds!r}")
+    if direction is not None and direction not in ("minimize", "maximize"):
+        raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
+    ps = _as_params(params)
+    obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
+    if isinstance(objective, Objective) and direction is not None:
+        obj = Objective(obj.name, direction, obj.fn)
+    cons = parse_constraint(constraint) if isinstance(constraint, str) else constraint
+    baseline = dict(baseline or {})
+    reference = dict(reference) if reference else None
+    confirm = [int(s) for s in (confirm_seeds or seeds)]
+    out_dir = Path(out)
+    base = as_dict(scenario)
+
+    # Every override must make a valid scenario before anything runs: check
+    # the range ends, the baseline and the reference once.
+    from . import _problems
+
+    probes: List[Tuple[str, Dict[str, Any]]] = [("baseline", baseline)]
+    if reference:
+        probes.append(("reference", reference))
+    for p in ps:
+        ends = list(p.choices) if p.kind == "choice" else [p.low, p.high]
+        for v in ends:
+            v = int(v) if p.kind == "int" else v
+            probes.append((f"param {p.path}={_fmt(v)}", {p.path: p.to_scenario(v)}))
+    errs: List[Any] = []
+    for what, over in probes:
+        try:
+            problems = _problems(with_overrides(base, over))
+        except ScenarioError as e:
+            problems = list(e.errors)
+        errs.extend(f"{what}: {pr}" for pr in problems)
+    if errs:
+        raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
+
+    runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
+    cons_ev = objective_named(cons.metric, "minimize").fn if cons else None
+    base_runs = runner.run(baseline, tag="baseline") if cons and cons.relative else None
+    bound = None
+    if cons:
+        bound = cons.bound
+        if cons.relative:
+            assert base_runs is not None and cons_ev is not None
+            ref_v = ci95(_values(base_runs, cons_ev))[0]
+            if not math.isfinite(ref_v):
+                raise TuneError(f"--constraint: the baseline's {cons.metric} is not a number")
+            bound = cons.bound * ref_v
+
+    def violation(rec_value: float) -> float:
+        assert cons is not None and bound is not None
+        if not math.isfinite(rec_value):
+            return math.inf
+        return bound - rec_value if cons.op == ">=" else rec_value - bound
+
+    spec = _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed)
+    study = _open_study(out_dir, spec, obj.direction)
+
+    def evaluate(trial: Any, over: Dict[str, Any]) -> Tuple[Optional[float], str]:
+        runs = runner.run(over)
+        vals = _values(runs, obj.fn)
+        for s, v in zip(seeds, vals):
+            trial.set_user_attr(f"seed{s}", v if math.isfinite(v) else None)
+        mean, half = ci95(vals)
+        trial.set_user_attr("ci95", half if math.isfinite(half) else None)
+        if cons and cons_ev:
+            cv = ci95(_values(runs, cons_ev))[0]
+            trial.set_user_attr("constraint_metric", cv if math.isfinite(cv) else None)
+            trial.set_user_attr("violation", violation(cv))
+            # the samplers read it: TPE models feasible and infeasible apart
+            trial.set_constraint(cons.metric, violation(cv))
+        if not all(math.isfinite(v) for v in vals):
+            return None, f"objective {obj.name} is not a number on some seed"
+        return mean, ""
+
+    interrupted = list(study.user_attrs.get("interrupted", []))
+    # A trial cut off mid-run: close it and ask its point again first.
+    for ft in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(ft.number, state=TrialState.FAIL)
+        interrupted.append(ft.number)
+        if len(ft.params) == len(ps):
+            study.enqueue_trial(dict(ft.params), skip_if_exists=False)
+    study.set_user_attr("interrupted", interrupted)
+    # The reference first, when it is a point of the search space (its
+    # other parameters sampled): the search starts from the paper's choice.
+    if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
+        if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
+            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference})
+
+    def finished() -> int:
+        return len(_finished(study, interrupted))
+
+    done = finished()
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = tqdm(total=trials, initial=min(done, trials), disable=not show, unit="trial", desc="tune")
+    computed = 0
+    try:
+        while done < trials:
+            # Seeded by its index among the study's trials: the same point
+            # whether or not the study was interrupted before.
+            study.sampler = _sampler(sampler, sampler_seed + done)
+            trial = study.ask()
+            over = {p.path: p.suggest(trial) for p in ps}
+            try:
+                value, why = evaluate(trial, over)
+            except ClusterError:
+                raise  # no trial can run: stop (the trial is asked again on resume)
+            except Exception as e:  # noqa: BLE001 - recorded on the trial, the search goes on
+                value, why = None, f"{type(e).__name__}: {e}"
+            if value is None:
+                trial.set_user_attr("error", why)
+                study.tell(trial, state=TrialState.FAIL)
+            else:
+                study.tell(trial, value)
+            computed += 1
+            done = finished()
+            bar.update(1)
+            b = _best_row(study, obj, cons, interrupted)
+            if b is not None:
+                bar.set_postfix_str(f"best {obj.name}={b['value']:.4g}")
+    finally:
+        bar.close()
+
+    table = _trials_table(study, ps, seeds, interrupted, cons)
+    atomic_write(out_dir / "trials.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
+    best_ft = _best_row(study, obj, cons, interrupted)
+    best: Dict[str, Any] = {"objective": obj.name, "direction": obj.direction, "seeds": seeds,
+                            "constraint": cons.text() if cons else None,
+                            "constraint_bound": bound, "trials": int(len(table))}
+    rows: List[Dict[str, Any]] = []
+    if best_ft is not None:
+        best_over = {p.path: p.to_scenario(best_ft["params"][p.path]) for p in ps}
+        best.update({"trial": best_ft["number"], "params": best_over, "value": best_ft["value"]})
+        named: List[Tuple[str, Dict[str, Any]]] = [("best", best_over), ("baseline", baseline)]
+        if reference:
+            named.append(("reference", reference))
+        got: Dict[str, List[float]] = {}
+        for name, over in named:
+            runs = runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
+            vals = _values(runs, obj.fn)
+            got[name] = vals
+            m, h = ci95(vals)
+            row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
+                                   "seeds": ",".join(map(str, confirm)), "mean": m, "ci95": h}
+            row.update({f"seed{s}": v for s, v in zip(confirm, vals)})
+            if cons and cons_ev:
+                cm, ch = ci95(_values(runs, cons_ev))
+                row.update({f"{cons.metric}_mean": cm, f"{cons.metric}_ci95": ch,
+                            "feasible": bool(violation(cm) <= 0)})
+            rows.append(row)
+        for row in rows:
+            for other in ("baseline", "reference"):
+                if other in got and row["point"] != other:
+                    d, h = ci95([a - b for a, b in zip(got[row["point"]], got[other])])
+                    row[f"diff_vs_{other}"], row[f"diff_vs_{other}_ci95"] = d, h
+        best["confirm"] = {r["point"]: {k: r[k] for k in ("mean", "ci95")} for r in rows}
+        best["confirm_seeds"] = confirm
+    conf = pd.DataFrame(rows)
+    atomic_write(out_dir / "confirm.csv", lambda fh: conf.to_csv(fh, index=False, lineterminator="\n"))
+    atomic_write(out_dir / "best.json", lambda fh: fh.write(json.dumps(_clean(best), indent=2) + "\n"))
+    figures = _plot(table, ps, obj, conf, out_dir) if plots and len(table) else []
+    return TuneResult(table, conf, best, figures, out_dir, computed)
+
+
+def _from_scenario(p: Param, v: Any) -> Any:
+    """A scenario value back into the trial's parameter space."""
+    if p.unit == "s":
+        from .units import parse_time
+
+        return parse_time(str(v))
+    if p.unit == "pkt":
+        from .units import parse_count
+
+        return int(parse_count(str(v)))
+    if p.kind == "int":
+        return int(v)
+    if p.kind == "float":
+        return float(v)
+    return v
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
+def _finished(study, interrupted: Sequence[int]) -> List[Any]:
+    """The study's trials that ended, less those cut off by an interruption."""
+    return [t for t in study.get_trials(deepcopy=False) if t.state.is_finished() and t.number not in interrupted]
+
+
+def _best_row(study, obj: Objective, cons: Optional[Constraint], interrupted: Sequence[int]) -> Optional[Dict[str, Any]]:
+    from optuna.trial import TrialState
+
+    best = None
+    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        if cons and float(t.user_attrs.get("violation", 0.0)) > 0:
+            continue
+        v = float(t.value)
+        better = best is None or (v < best["value"] if obj.direction == "minimize" else v > best["value"])
+        if better:  # ties keep the earlier trial
+            best = {"number": t.number, "value": v, "params": dict(t.params)}
+    return best
+
+
+def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted: Sequence[int],
+                  cons: Optional[Constraint]):
+    import pandas as pd
+
+    rows = []
+    for t in _finished(study, interrupted):
+        row: Dict[str, Any] = {"trial": t.number, "state": t.state.name.lower()}
+        for p in ps:
+            row[p.path] = t.params.get(p.path)
+        row["objective"] = t.value
+        row["objective_ci95"] = t.user_attrs.get("ci95")
+        for s in seeds:
+            row[f"seed{s}"] = t.user_attrs.get(f"seed{s}")
+        if cons:
+            row[f"{cons.metric}"] = t.user_attrs.get("constraint_metric")
+            row["feasible"] = float(t.user_attrs.get("violation", math.inf)) <= 0
+        if "error" in t.user_attrs:
+            row["error"] = t.user_attrs["error"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[Path]:
+    from .plots import new_figure, save
+
+    ok = table[table["state"] == "complete"]
+    feasible = ok["feasible"].astype(bool) if "feasible" in ok else None
+    files = []
+    lines = {}
+    if len(conf):
+        for _, r in conf.iterrows():
+            lines[r["point"]] = (r["mean"], r["ci95"])
+    best_trial = None
+    if "best" in lines and len(ok):
+        pick = ok if feasible is None else ok[feasible]
+        if len(pick):
+            best_trial = pick.loc[pick["objective"].idxmin() if obj.direction == "minimize" else pick["objective"].idxmax()]
+    for p in ps:
+        fig, ax = new_figure(figsize=(5.2, 3.6))
+        x = ok[p.path]
+        if p.kind == "choice":
+            cats = [str(c) for c in p.choices]
+            x = x.map(lambda v, cats=cats: cats.index(str(v)) if str(v) in cats else math.nan)
+            ax.set_xticks(range(len(cats)), cats)
+        xs = x * 1e3 if p.unit == "s" else x
+        if feasible is not None:
+            ax.scatter(xs[feasible], ok["objective"][feasible], s=18, label="trial (feasible)")
+            ax.scatter(xs[~feasible], ok["objective"][~feasible], s=18, facecolors="none", edgecolors="grey",
+                       label="trial (breaks the constraint)")
+        else:
+            ax.scatter(xs, ok["objective"], s=18, label="trial")
+        if best_trial is not None:
+            bx = best_trial[p.path]
+            if p.kind == "choice":
+                bx = [str(c) for c in p.choices].index(str(bx))
+            elif p.unit == "s":
+                bx = bx * 1e3
+            ax.scatter([bx], [best_trial["objective"]], marker="*", s=160, color="C3", zorder=5, label="best")
+        for name, style in (("baseline", ":"), ("reference", "--")):
+            if name in lines and math.isfinite(lines[name][0]):
+                m, h = lines[name]
+                ax.axhline(m, ls=style, color="k", lw=1, label=f"{name} (confirm seeds)")
+                if h and math.isfinite(h):
+                    ax.axhspan(m - h, m + h, color="k", alpha=0.08)
+        if p.log:
+            ax.set_xscale("log")
+        ax.set_xlabel(p.path + (" (ms)" if p.unit == "s" else ""))
+        ax.set_ylabel(f"{obj.name} (mean over seeds)")
+        ax.set_title(f"{obj.direction} {obj.name}", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", p.path)
+        files.extend(save(fig, out / f"objective_vs_{safe}.png"))
+    return files
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _set_pair(spec: str, flag: str) -> Tuple[str, Any]:
+    from .cli import parse_value
+
+    if "=" not in spec or not spec.split("=", 1)[0].strip():
+        raise argparse.ArgumentTypeError(f"{flag} expects PATH=VALUE, got {spec!r}")
+    k, v = spec.split("=", 1)
+    return k.strip(), parse_value(v.strip())
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``dcnsim tune`` on the CLI's subcommands."""
+    from .cli import parse_seeds, positive_int
+
+    def param(s: str) -> Param:
+        try:
+            return parse_param(s)
+        except TuneError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    def constraint(s: str) -> Constraint:
+        try:
+            return parse_constraint(s)
+        except TuneError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    t = sub.add_parser("tune", help="search a scheme's free parameters for an objective (Optuna); resumable",
+                       description="Search scenario parameters for the best objective (mean over seeds). "
+                                   "Every trial is an ordinary cached run; rerun the command to resume. "
+                                   "docs/tune.md has worked examples.")
+    t.add_argument("file", help="base scenario (.toml or .json)")
+    t.add_argument("--set", action="append", type=lambda s: _set_pair(s, "--set"), default=[],
+                   metavar="PATH=VALUE", help="change the base scenario first (repeatable), e.g. apps.0.servers=1-8")
+    t.add_argument("--param", action="append", type=param, required=True, metavar="PATH=RANGE",
+                   help="a parameter and its range (repeatable): tcp.probretx_p=log:1e-4:0.1, "
+                        "tcp.dsr_cwnd=int:5:60, tcp.rto_min=log:1ms:200ms, tcp.tcprand_preset=choice:default,aggressive")
+    t.add_argument("--objective", default="qct_p99", metavar="NAME",
+                   help=f"{', '.join(OBJECTIVES)}, or any summary metric with --minimize/--maximize (default qct_p99)")
+    g = t.add_mutually_exclusive_group()
+    g.add_argument("--minimize", dest="direction", action="store_const", const="minimize")
+    g.add_argument("--maximize", dest="direction", action="store_const", const="maximize")
+    t.add_argument("--trials", type=positive_int, default=30, help="finished trials wanted (default 30)")
+    t.add_argument("--seeds", type=parse_seeds, default=[1, 2], metavar="S1,S2,...",
+                   help="seeds every trial runs on (default 1,2)")
+    t.add_argument("--constraint", type=constraint, default=None, metavar="EXPR",
+                   help="e.g. goodput>=0.95*baseline or timeouts<=10: trials that break it are never best")
+    t.add_argument("--baseline", action="append", type=lambda s: _set_pair(s, "--baseline"), default=[],
+                   metavar="PATH=VALUE", help="overrides of the baseline run (repeatable; default: the scenario as is)")
+    t.add_argument("--reference", action="append", type=lambda s: _set_pair(s, "--reference"), default=[],
+                   metavar="PATH=VALUE", help="a point to compare the best with, e.g. the paper's choice (repeatable)")
+    t.add_argument("--confirm-seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
+                   help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
+    t.add_argument("--sampler", choices=("tpe", "random"), default="tpe")
+    t.add_argument("--sampler-seed", type=int, default=0, help="seed of the sampler (default 0)")
+    t.add_argument("--out", required=True, metavar="DIR", help="study, runs, tables and plots")
+    t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
+    t.add_argument("--format", choices=("csv", "parquet"), default="csv")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="run the simulations on a Dask cluster (scheduler address); needs dcnsim[cluster]")
+    t.set_defaults(func=cmd_tune)
+
+
+def cmd_tune(args: Any) -> int:
+    import pandas as pd
+
+    from .cli import _print_problems
+    from .scenario import load_scenario
+    from .sweep import ClusterError
+
+    try:
+        doc = with_overrides(load_scenario(args.file), dict(args.set))
+    except ScenarioError as e:
+        _print_problems(args.file, e.errors)
+        return 2
+    try:
+        res = tune(doc, args.param, args.objective, direction=args.direction, trials=args.trials,
+                   seeds=args.seeds, out=args.out, constraint=args.constraint, baseline=dict(args.baseline),
+                   reference=dict(args.reference) or None, confirm_seeds=args.confirm_seeds,
+                   sampler=args.sampler, sampler_seed=args.sampler_seed, jobs=args.jobs, cluster=args.cluster,
+                   progress=False if args.no_progress else None, format=args.format)
+    except TuneError as e:
+        print(f"tune: {e}", file=sys.stderr)
+        return 2
+    except ClusterError as e:
+        print(f"tune: {e}", file=sys.stderr)
+        return 2
+    with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
+        print(res.trials.to_string(index=False))
+        b = res.best
+        print()
+        if "params" not in b:
+            print("no feasible trial: see trials.csv")
+        else:
+            print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
+                  f"{b['objective']} = {b['value']:.6g} (mean over seeds {','.join(map(str, b['seeds']))})")
+            print(res.confirm.to_string(index=False))
+    print(f"\n{len(res.trials)} trials ({res.computed} run now); results in {args.out}/ "
+          f"(trials.csv, confirm.csv, best.json, {len(res.figures)} plot(s))")
+    return 0

@@ -1,0 +1,55 @@
+"""`[tcp] profile = "linux"`: what it sets reaches the flows, explicit keys
+win, quick-ACK at start, and the synchronized-reads comparison runs."""
+
+from __future__ import annotations
+
+import dcnsim
+from conftest import needs_core
+
+pytestmark = needs_core
+
+
+def bulk(tcp: dict, size: str = "200KB") -> dict:
+    return dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=2, rate="1Gbps", delay="10us", buffer="1000pkt", nic_buffer="1000pkt"),
+        tcp=dcnsim.Tcp(**tcp),
+        apps=[dcnsim.Bulk(src=1, dst=0, size=size)],
+    ).to_dict()
+
+
+def test_profile_reaches_the_flows_and_explicit_keys_win():
+    r = dcnsim.run(bulk({"profile": "linux"}))
+    f = r.flows.iloc[0]
+    assert f["cc"] == "cubic"
+    assert r.flows.iloc[0]["completed"]
+    r = dcnsim.run(bulk({"profile": "linux", "cc": "newreno"}))
+    assert r.flows.iloc[0]["cc"] == "newreno"
+    assert dcnsim.validate(bulk({"profile": "papers"})) == []
+    problems = dcnsim.validate(bulk({"profile": "windows"}))
+    assert [p.path for p in problems] == ["tcp.profile"] and "linux" in problems[0].message
+
+
+def test_quickack_at_start_acks_the_first_16_segments_one_by_one():
+    # 1448-byte segments, no loss: with delayed ACKs every second segment is
+    # ACKed; quick-ACK mode ACKs the first 16 each, i.e. 8 ACKs more
+    # (the odd last segment is ACKed by the timer either way)
+    segs = lambda r: int(r.flows.iloc[0]["segments_sent"])  # noqa: E731
+    acks = lambda r: int(r.flows.iloc[0]["acks_sent"])  # noqa: E731
+    on = dcnsim.run(bulk({"profile": "linux"}))
+    off = dcnsim.run(bulk({"profile": "linux", "delayed_ack_quickack": 0}))
+    assert segs(on) == segs(off) and int(on.flows.iloc[0]["retransmits"]) == 0
+    assert acks(on) - acks(off) == 8
+    none = dcnsim.run(bulk({"profile": "linux", "delayed_ack": False}))
+    assert acks(none) == segs(none)
+
+
+def test_sync_reads_comparison_runs_and_one_server_gets_the_line(tmp_path):
+    from dcnsim.linux_profile import run
+
+    table = run(tmp_path, quick=True, seeds=[1], ns=[1, 2], ablations=False, progress=False, jobs=1)
+    assert (tmp_path / "sync_reads.csv").is_file() and (tmp_path / "sync_reads.png").is_file()
+    assert set(table["stack"]) == {"papers (NewReno)", "linux"}
+    one = table[table["n"] == 1]
+    # one server: nothing queues at the switch (its port runs at the
+    # sender's rate), so both stacks carry the payload share of 100 Mbps
+    assert (one["goodput_mbps"] > 0.9 * 100 * 1448 / 1500).all(), one

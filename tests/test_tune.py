@@ -1,0 +1,246 @@
+"""`dcnsim tune`: finds a planted optimum, resumes without rerunning, is
+deterministic, and names the bad flag."""
+
+from __future__ import annotations
+
+import json
+
+import dcnsim
+import pandas as pd
+import pytest
+from conftest import needs_core
+from dcnsim.cli import main
+from dcnsim.tuning import (
+    Objective,
+    Param,
+    TuneError,
+    parse_constraint,
+    parse_param,
+    tune,
+)
+
+pytestmark = needs_core
+
+pytest.importorskip("optuna")
+
+RATE = 1e9
+DELAY = 50e-6  # per link; two links each way
+MSS, HDR = 1000, 40
+
+
+def one_flow(duration="40ms"):
+    """One bulk flow over a two-host star: its goodput is rwnd/RTT until the
+    window reaches the path's bandwidth-delay product."""
+    return dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=2, rate="1Gbps", delay="50us", buffer="1000pkt"),
+        tcp=dcnsim.Tcp(mss=MSS, header=HDR, rto_min="10ms"),
+        apps=[dcnsim.Bulk(src=1, dst=0, duration=duration)],
+        stop="1s",
+    )
+
+
+def rtt_s() -> float:
+    """Four link delays plus one data segment's and one ACK's serialization
+    at each of the two hops."""
+    return 4 * DELAY + 2 * (MSS + HDR) * 8 / RATE + 2 * HDR * 8 / RATE
+
+
+def half_rate(rec, _d):
+    return abs(rec["goodput_bps"] - RATE / 2) / RATE
+
+
+def test_finds_the_planted_optimum_rwnd_of_half_the_bdp(tmp_path):
+    # Below the bandwidth-delay product a flow sends its window of whole
+    # segments, k = floor(rwnd / MSS), per RTT: goodput k·MSS/RTT. The
+    # planted optimum is the k whose rate is nearest half the link.
+    k_star = min(range(1, 61), key=lambda k: abs(k * MSS * 8 / rtt_s() - RATE / 2))
+    res = tune(one_flow(), {"tcp.rwnd": (2_000, 60_000)}, Objective("off_half", "minimize", half_rate),
+               trials=20, seeds=[1], out=tmp_path / "t", progress=False, jobs=1)
+    got = res.best["params"]["tcp.rwnd"]
+    assert abs(got // MSS - k_star) <= 1, (got, k_star)
+    assert res.best["value"] < 0.05
+    assert len(res.trials) == 20 and (res.trials["state"] == "complete").all()
+
+
+def test_constraint_excludes_points_below_the_baseline(tmp_path):
+    # minimize rwnd subject to goodput >= 0.9 × a baseline with a window above the BDP:
+    # the best point is the smallest window near 0.9·BDP, never below it
+    from dcnsim.units import parse_size
+
+    def rwnd(_rec, d):
+        return parse_size(str(json.loads((d / "scenario.json").read_text())["tcp"]["rwnd"])).binary
+
+    obj = Objective("rwnd", "minimize", rwnd)
+    res = tune(one_flow(), {"tcp.rwnd": (2_000, 60_000)}, obj, trials=24, seeds=[1],
+               constraint="goodput>=0.9*baseline", baseline={"tcp.rwnd": "64KB"},
+               out=tmp_path / "c", progress=False, jobs=1)
+    t = res.trials
+    assert {"goodput", "feasible"} <= set(t.columns)
+    # goodput k·MSS/RTT reaches 0.9 of the baseline's at k = 0.9·G·RTT/MSS
+    g = float(res.confirm.set_index("point").loc["baseline", "goodput_mean"])
+    assert g > 0.9 * RATE * MSS / (MSS + HDR), "the baseline runs at line rate"
+    k90 = 0.9 * g * rtt_s() / 8 / MSS
+    got = res.best["params"]["tcp.rwnd"]
+    assert k90 - 1 <= got / MSS <= k90 + 4, (got, k90)
+    assert t.loc[t["feasible"], "tcp.rwnd"].min() == got
+    # goodput grows with the window: feasibility splits the trials at k90
+    assert (t.loc[t["feasible"], "tcp.rwnd"] >= (k90 - 1) * MSS).all()
+    assert (t.loc[~t["feasible"], "tcp.rwnd"] < (k90 + 1) * MSS).all()
+    # every trial that breaks it has a smaller window than the best
+    assert (t.loc[~t["feasible"], "tcp.rwnd"] < got).all()
+    conf = res.confirm.set_index("point")
+    assert bool(conf.loc["best", "feasible"]) and bool(conf.loc["baseline", "feasible"])
+
+
+def test_resume_reruns_nothing_and_matches_one_go(tmp_path):
+    kw = dict(params={"tcp.rwnd": "int:2000:60000", "tcp.init_cwnd": "int:1:10"}, objective="goodput",
+              seeds=[1, 2], progress=False, jobs=1, plots=False)
+    a = tmp_path / "a"
+    first = tune(one_flow("5ms"), trials=10, out=a, **kw)
+    stamps = {p: p.stat().st_mtime_ns for p in (a / "runs").rglob("summary.json")}
+    assert len(stamps) >= 4
+    again = tune(one_flow("5ms"), trials=12, out=a, **kw)
+    assert again.computed == 2
+    for p, t in stamps.items():
+        assert p.stat().st_mtime_ns == t, f"{p} was recomputed"
+    pd.testing.assert_frame_equal(again.trials.iloc[:10].reset_index(drop=True), first.trials)
+    one_go = tune(one_flow("5ms"), trials=12, out=tmp_path / "b", **kw)
+    cols = ["trial", "tcp.rwnd", "tcp.init_cwnd", "objective", "seed1", "seed2"]
+    pd.testing.assert_frame_equal(one_go.trials[cols], again.trials[cols])
+    assert one_go.best == again.best
+
+
+def test_a_trial_cut_off_midway_is_asked_again(tmp_path):
+    kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", seeds=[1], progress=False,
+              jobs=1, plots=False)
+    out = tmp_path / "i"
+    tune(one_flow("5ms"), trials=2, out=out, **kw)
+    # a third trial asked and never told, as if the process were killed
+    study = _study(out)
+    t = study.ask()
+    t.suggest_int("tcp.rwnd", 2000, 60000)
+    cut = t.params["tcp.rwnd"]
+    res = tune(one_flow("5ms"), trials=3, out=out, **kw)
+    assert list(res.trials["state"]) == ["complete"] * 3
+    assert res.trials["tcp.rwnd"].iloc[2] == cut
+
+
+def _study(out):
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    return optuna.load_study(study_name="dcnsim-tune", storage=JournalStorage(JournalFileBackend(str(out / "study.log"))))
+
+
+def test_another_study_in_the_same_directory_is_refused(tmp_path):
+    kw = dict(objective="goodput", seeds=[1], progress=False, jobs=1, plots=False, out=tmp_path / "s")
+    tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw)
+    with pytest.raises(TuneError, match="^out: .* another scenario"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:50000"}, trials=1, **kw)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("tcp.x", "expected PATH=LOW:HIGH"),
+    ("=0:1", "no scenario path"),
+    ("tcp.x=1:0", "above the high bound"),
+    ("tcp.x=log:0:1", "low bound > 0"),
+    ("tcp.x=int:0.5:3", "whole bounds"),
+    ("tcp.x=0:1:2", "LOW:HIGH"),
+    ("tcp.x=1ms:2", "both bounds with the same unit"),
+    ("tcp.x=log:1ms:2pkt", "both bounds with the same unit"),
+    ("tcp.x=abc:1", "neither a number nor a time"),
+])
+def test_bad_param_names_the_flag(spec, words):
+    with pytest.raises(TuneError) as e:
+        parse_param(spec)
+    assert str(e.value).startswith(f"--param {spec!r}") and words in str(e.value)
+
+
+def test_param_forms():
+    assert parse_param("tcp.probretx_p=log:1e-4:0.1") == Param("tcp.probretx_p", "float", 1e-4, 0.1, log=True)
+    assert parse_param("tcp.dsr_cwnd=int:5:60") == Param("tcp.dsr_cwnd", "int", 5, 60)
+    p = parse_param("tcp.rto_min=log:1ms:200ms")
+    assert (p.low, p.high, p.unit) == (1e-3, 0.2, "s") and p.to_scenario(0.01) == "10000us"
+    k = parse_param("topology.ecn_k=2pkt:60pkt")
+    assert (k.kind, k.low, k.high, k.to_scenario(20)) == ("int", 2, 60, "20pkt")
+    assert k.contains("20pkt") and not k.contains("61pkt")
+    assert parse_param("tcp.tcprand_preset=choice:default,aggressive").choices == ("default", "aggressive")
+    assert parse_constraint("goodput >= 0.95*baseline").relative
+    with pytest.raises(TuneError, match="^--constraint"):
+        parse_constraint("goodput > 3")
+
+
+def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
+    with pytest.raises(TuneError, match=r"param tcp.mss=0: tcp.mss"):
+        tune(one_flow(), {"tcp.mss": "int:0:1000"}, "goodput", trials=1, out=tmp_path / "x", progress=False)
+    assert not (tmp_path / "x" / "runs").exists()
+    with pytest.raises(TuneError, match="^--objective: 'drops' is not one of"):
+        tune(one_flow(), {"tcp.mss": "int:500:1000"}, "drops", trials=1, out=tmp_path / "y", progress=False)
+
+
+def test_cli_end_to_end(tmp_path, capsys):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    out = tmp_path / "cli"
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "3",
+               "--seeds", "1", "--constraint", "goodput>=0.2*baseline", "--reference", "tcp.rwnd=30000",
+               "--out", str(out), "--no-progress", "--jobs", "1"])
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "best (trial" in text
+    for name in ("trials.csv", "confirm.csv", "best.json", "objective_vs_tcp.rwnd.png", "study.log"):
+        assert (out / name).is_file(), name
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials["tcp.rwnd"].iloc[0] == 30000, "the reference is the first trial"
+    conf = pd.read_csv(out / "confirm.csv")
+    assert list(conf["point"]) == ["best", "baseline", "reference"]
+    best = json.loads((out / "best.json").read_text())
+    assert best["objective"] == "goodput" and best["direction"] == "maximize"
+
+    # a scenario the range makes invalid: exit 2, the field named
+    rc = main(["tune", str(f), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"), "--no-progress"])
+    assert rc == 2
+    assert "param tcp.mss=0: tcp.mss" in capsys.readouterr().err
+
+
+def test_cli_bad_param_exits_2(tmp_path, capsys):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    with pytest.raises(SystemExit) as e:
+        main(["tune", str(f), "--param", "tcp.rwnd=9:1", "--out", str(tmp_path / "o")])
+    assert e.value.code == 2
+    assert "--param 'tcp.rwnd=9:1'" in capsys.readouterr().err
+
+
+def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
+    res = tune(one_flow("5ms"), ["topology.buffer=20pkt:60pkt", "tcp.rto_min=log:1ms:100ms"], "goodput",
+               trials=2, seeds=[1], out=tmp_path / "u", progress=False, jobs=1, plots=False)
+    best = json.loads(res.confirm.set_index("point").loc["best", "overrides"])
+    assert best["topology.buffer"].endswith("pkt") and best["tcp.rto_min"].endswith("us")
+    assert best == res.best["params"]
+    for d in (tmp_path / "u" / "runs").iterdir():
+        if not d.name.startswith("baseline"):
+            tcp_topo = json.loads((d / "scenario.json").read_text())
+            assert str(tcp_topo["topology"]["buffer"]).endswith("pkt"), d.name
+
+
+def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", trials=3, seeds=[1, 2],
+              progress=False, plots=False)
+    local = tune(one_flow("5ms"), out=tmp_path / "local", jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c:
+        remote = tune(one_flow("5ms"), out=tmp_path / "remote", cluster=c.scheduler_address, **kw)
+    cols = ["trial", "tcp.rwnd", "objective", "seed1", "seed2"]
+    pd.testing.assert_frame_equal(local.trials[cols], remote.trials[cols])
+    assert (tmp_path / "remote" / "runs").is_dir()
+
+
+def test_an_unreachable_cluster_stops_the_study(tmp_path):
+    from dcnsim.sweep import ClusterError
+
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[1],
+             out=tmp_path / "x", progress=False, cluster="tcp://127.0.0.1:9")
