@@ -146,17 +146,23 @@ def test_fig5_port_blackout_and_randomization(quick_run):
 
 @needs_core
 def test_fig8a_cubic_outcast_and_static_tcprand_fairer(quick_run):
-    """With fixed-size segments CUBIC is unfair on Fig. 1; CT200 raises
-    Jain's index at every Qmax (the paper's Fig. 8a)."""
+    """With fixed-size segments CUBIC is unfair on Fig. 1 at Qmax 20: the
+    flow groups, which differ by the input port their packets reach R's
+    edge switch on, get very different goodputs; CT200 raises Jain's index
+    at every Qmax and evens the groups out (the paper's Fig. 8a). Which port
+    loses is a matter of timing (F1 starved with 52 B ACKs, the aggregation
+    ports with ns-3's 40 B), so the law names none."""
     out, r = quick_run
     df = pd.read_csv(out / "fig8a.csv")
     j = df.groupby(["series", "qmax"])["jain"].mean()
+    groups = ["F1_mbps", "F2:3_mbps", "F4:15_mbps"]
+    c20 = df[(df.series == "C") & (df.qmax == 20)][groups].mean()
+    assert j[("C", 20)] < 0.9 and c20.max() > 2 * c20.min()
+    assert j[("CT200", 20)] > j[("C", 20)] + 0.1
     for q in sorted(df["qmax"].unique()):
-        assert j[("C", q)] < 0.95
-        assert j[("CT200", q)] > j[("C", q)] + 0.02
-    # F1 (2 hops) gets far less than the 6-hop flows under CUBIC at Qmax 20
-    c20 = df[(df.series == "C") & (df.qmax == 20)].iloc[0]
-    assert c20["F1_mbps"] < 0.25 * c20["F4:15_mbps"]
+        assert j[("CT200", q)] > j[("C", q)]
+    ct20 = df[(df.series == "CT200") & (df.qmax == 20)][groups].mean()
+    assert ct20.max() < 1.5 * ct20.min()
 
 
 def test_drop_run_shares_partition_the_drops():
