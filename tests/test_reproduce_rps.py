@@ -17,6 +17,9 @@ from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
 from dcnsim.experiments.rps import (
     HOSTS,
+    NIC_BUFFER,
+    NIC_BUFFER_ALT,
+    NO_FR_THRESHOLD,
     RPS,
     SINGLE,
     ci95,
@@ -48,8 +51,13 @@ def test_static_and_random_pairs():
     assert random_apps(4, 20, 7) == random_apps(4, 20, 7)
     assert random_apps(4, 20, 7)[4:14] == random_apps(4, 10, 7)[4:]
     t = tcp()
+    # ns-3.23's limits: no window scaling, so 65 535 B whatever the buffer
     assert (t["mss"], t["init_cwnd"], t["rwnd"], t["delayed_ack"], t["sack"], t["dupack_threshold"]) == \
-        (1460, 1, "128KB", True, False, 3)
+        (1460, 1, "65535B", True, False, 3)
+    # the hosts' NIC queue is an explicit setting of the setup, with its alternative
+    assert scenario("x", static_apps(1), {"mode": "rps"}, 1)["topology"]["nic_buffer"] == NIC_BUFFER == "1000pkt"
+    assert scenario("x", static_apps(1), {"mode": "rps"}, 1, nic_buffer=NIC_BUFFER_ALT)["topology"][
+        "nic_buffer"] == "100pkt"
 
 
 def test_ci_and_ordering_criterion():
@@ -71,6 +79,27 @@ def test_new_options_are_deterministic():
     a, b = dcnsim.run(doc).flows, dcnsim.run(doc).flows
     pd.testing.assert_frame_equal(a, b)
     assert a["completed"].all()
+
+
+@needs_core
+def test_static_case_is_lossless_so_rps_fast_retransmits_are_spurious():
+    """With ns-3.23's 65 535 B windows five long flows and the short one
+    need 6 × 45 packets at E7's port (< 1000) and two windows at S0's NIC
+    (< 100 even with ns-3's default queue): nothing is dropped, so every fast
+    retransmit RPS makes is spurious, and with fast retransmit off it makes
+    none and still finishes without a timeout (Fig. 3's extra series)."""
+    apps = static_apps(5)
+    for nic in (NIC_BUFFER, NIC_BUFFER_ALT):
+        for routing in ({"mode": "single"}, {"mode": "rps"}):
+            f = dcnsim.run(scenario("lossless", apps, routing, 1, nic_buffer=nic)).flows
+            assert f["completed"].all() and f["drops"].sum() == 0, (nic, routing)
+            if routing["mode"] == "single":
+                assert f["fast_retransmits"].sum() == 0 and f["ooo_arrivals"].sum() == 0
+            else:
+                assert f["fast_retransmits"].sum() > 0  # reordering alone
+    f = dcnsim.run(scenario("nofr", apps, {"mode": "rps"}, 1, tcp(dupack_threshold=NO_FR_THRESHOLD))).flows
+    assert f["completed"].all()
+    assert (f["fast_retransmits"].sum(), f["timeouts"].sum(), f["drops"].sum()) == (0, 0, 0)
 
 
 @pytest.fixture(scope="module")

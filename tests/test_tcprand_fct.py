@@ -93,10 +93,19 @@ def test_verdicts_follow_their_criteria():
     good = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.0, 0.7), True)}
     assert all(v == "agrees" for v in good.values()), good
     bad = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.5, 1.3), True)}
-    assert bad["CT200: short flows, mean/max FCT ÷ CUBIC's"] == "differs"
+    assert bad["CT200: short flows, mean/p99 FCT ÷ CUBIC's"] == "differs"
     assert bad["CTD: long flows at L = 0.8, mean FCT ÷ CUBIC's"] == "differs"
     partly = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.2, 1.0), True)}
-    assert partly["CT200: short flows, mean/max FCT ÷ CUBIC's"] == "trend agrees"
+    assert partly["CT200: short flows, mean/p99 FCT ÷ CUBIC's"] == "trend agrees"
+    # One short flow stuck in a timeout makes a max ratio, not a verdict: the
+    # tail is judged by the 99th percentile (the max is reported in the note).
+    spike = _fake(1.0, 0.7)
+    spike.loc[spike["bin"] == "short", "max_ratio"] = 3.6
+    c = next(c for c in t11.comparisons(spike, True) if c.quantity.startswith("CTD: short"))
+    assert c.verdict == "agrees" and "3.60" in c.note
+    spike.loc[spike["bin"] == "short", "p99_ratio"] = 1.5
+    c = next(c for c in t11.comparisons(spike, True) if c.quantity.startswith("CTD: short"))
+    assert c.verdict == "differs"
     # Without TCPRand only the DCTCP claim is judged.
     only = t11.comparisons(_fake(1.0, 0.7), False)
     assert [c.quantity.split(":")[0] for c in only] == ["DCTCP"]

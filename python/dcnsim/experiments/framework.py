@@ -57,6 +57,8 @@ __all__ = [
     "TALLIED",
     "check_formula",
     "tally_text",
+    "NOT_MODELLED",
+    "not_modelled",
 ]
 
 #: Verdicts a comparison may carry. The first four are the tally: a claim of
@@ -64,8 +66,12 @@ __all__ = [
 #: the claim could not be measured in our run (no value, no event to count).
 #: "formula check": the paper's own formula evaluated with its own inputs
 #: (arithmetic, not a test of the physics). "not in paper": a reference value
-#: of ours with nothing to compare it with.
-VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper")
+#: of ours with nothing to compare it with. "testbed not modelled": a claim
+#: measured on the paper's hardware testbed, whose stack and switches we do
+#: not model; our number is shown, the reason is its note.
+NOT_MODELLED = "testbed not modelled"
+VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper",
+            NOT_MODELLED)
 #: The verdicts counted as tested claims.
 TALLIED = ("agrees", "close", "trend agrees", "differs")
 
@@ -97,6 +103,8 @@ class Comparison:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.verdict in TALLIED and not self.criterion:
             raise ValueError(f"{self.quantity!r}: a {self.verdict!r} verdict needs the criterion that decided it")
+        if self.verdict == NOT_MODELLED and not self.note:
+            raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
 
     def ours_text(self) -> str:
         return _fmt_value(self.ours, self.unit, self.fmt)
@@ -363,6 +371,15 @@ def check_formula(quantity: str, ours: float, paper: float, *, rel_tol: float, n
                       f"paper's formula, paper's inputs; within {_pct(rel_tol)}", ok)
 
 
+def not_modelled(c: Comparison, reason: str) -> Comparison:
+    """``c`` taken out of the tally as "testbed not modelled": the reason
+    first, then the verdict our criterion would have given (kept visible,
+    never counted)."""
+    would = f"; our criterion gives: {c.verdict}" if c.verdict in TALLIED else ""
+    note = reason + would + (f"; {c.note}" if c.note else "")
+    return Comparison(c.quantity, c.ours, c.paper, NOT_MODELLED, note, c.unit, c.fmt, c.criterion, c.matched)
+
+
 def tally_text(comparisons: Sequence[Comparison]) -> str:
     """The tally line: ``12 tested claims: 5 agrees, ...; not tallied: 2 untestable, ...``."""
     c = {v: 0 for v in VERDICTS}
@@ -378,6 +395,8 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
         rest.append(f"{c['formula check']} formula check(s) ({ok} match)")
     if c["not in paper"]:
         rest.append(f"{c['not in paper']} reference value(s) not in the paper")
+    if c[NOT_MODELLED]:
+        rest.append(f"{c[NOT_MODELLED]} {NOT_MODELLED}")
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
@@ -613,7 +632,8 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
     if rows:
         lines.append(_table_text(rows, ["quantity", "ours", "paper", "criterion", "verdict"]))
     notes = [f"{c.quantity}: {c.note}" for c in res.comparisons
-             if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check")]
+             if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check",
+                                         NOT_MODELLED)]
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:

@@ -321,6 +321,61 @@ fn cubic_exposes_w_max_and_epoch_window_to_segment_policies() {
     assert!(v.vwnd.is_none());
 }
 
+/// TCPRand's Algorithm 1 reads W_max as "the cwnd where losses occurred".
+/// After a timeout CUBIC restarts its own curve with W_max = α (RFC 9438
+/// §4.8), which would leave Algorithm 1 with no span (W_max ≤ α: off for
+/// the whole epoch); the policy must instead still see the loss point and
+/// randomize in the epoch that follows the timeout.
+#[test]
+fn tcprand_still_adapts_in_the_epoch_after_a_timeout() {
+    let mut cfg = tcp(CcKind::Cubic);
+    cfg.seg = SegPolicyKind::TcpRand;
+    cfg.tcprand = crate::config::TcpRandParams {
+        mode: crate::config::TcpRandMode::Adaptive,
+        ..Default::default()
+    }
+    .with_preset("default")
+    .unwrap();
+    let mut w = world(cfg);
+    let m = MSS as u64;
+    w.flow.app_write(&mut w.io, 200 * m, None);
+    assert_eq!(w.flow.st.cwnd, 10 * m);
+    // The whole first window is lost: the RTO fires at cwnd = 10 segments.
+    let deadline = w.flow.rto.deadline().unwrap();
+    run_timers(&mut w, deadline);
+    assert_eq!(w.flow.stats.timeouts, 1);
+    assert_eq!(w.flow.st.ssthresh, 7 * m);
+    // Slow start from one segment back to ssthresh, then the first ACK in
+    // congestion avoidance starts CUBIC's epoch after the timeout.
+    let mut ack = w.flow.snd_una();
+    for _ in 0..40 {
+        ack += m;
+        w.flow.on_ack(&mut w.io, &ack_pkt(ack, false));
+        if w.flow.st.cwnd > w.flow.st.ssthresh && w.flow.seg_view(1).epoch_start_cwnd.is_some() {
+            break;
+        }
+    }
+    let v = w.flow.seg_view(1 << 20);
+    let alpha = v
+        .epoch_start_cwnd
+        .expect("an epoch began after the timeout");
+    assert!((7 * m..8 * m).contains(&alpha), "alpha {alpha}");
+    // The loss point, not CUBIC's restarted W_max (= alpha).
+    assert_eq!(v.w_max, Some(10 * m));
+    // Just above alpha, x = (cwnd − α)/(W_max − α) is near 0: rMin =
+    // MSS·(1 − Φ(x; 1, 1)) ≈ 0.8·MSS, below a full segment.
+    let rmin = w.flow.seg_policy.rmin(&v);
+    let want = super::seg::tcprand::tcprand_rmin(
+        &w.flow.cfg.tcprand,
+        v.cwnd,
+        Some(10 * m),
+        Some(alpha),
+        m,
+    );
+    assert_eq!(rmin, want);
+    assert!(rmin < 9 * m / 10 && rmin > m / 2, "rMin {rmin} of MSS {m}");
+}
+
 // ------------------------------------------------ Kulkarni's mechanisms
 
 fn marked_pkt(seq: u64, len: u32) -> Packet {

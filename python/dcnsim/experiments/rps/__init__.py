@@ -50,6 +50,8 @@ from .common import (
 from .common import LONG as LONG
 from .common import LONG_BYTES as LONG_BYTES
 from .common import MSS as MSS
+from .common import NIC_BUFFER as NIC_BUFFER
+from .common import NIC_BUFFER_ALT as NIC_BUFFER_ALT
 from .common import PARAMS as PARAMS
 from .common import QUICK_RANDOM_NS as QUICK_RANDOM_NS
 from .common import QUICK_STATIC_NS as QUICK_STATIC_NS
@@ -99,8 +101,10 @@ from .random_flows import (
 )
 from .reordering import _analyze_tcp, _tcp_points
 from .settings import LINUX_TCP as LINUX_TCP
-from .settings import _analyze_settings, _settings_points
-from .static_pairs import _analyze_fig2, _analyze_fig3, _analyze_fig4
+from .settings import _analyze_nic, _analyze_settings, _nic_points, _settings_points
+from .static_pairs import NO_FR_THRESHOLD as NO_FR_THRESHOLD
+from .static_pairs import RPS_NO_FR as RPS_NO_FR
+from .static_pairs import _analyze_fig2, _analyze_fig3, _analyze_fig4, _fig3_points
 
 # ---------------------------------------------------------------- the paper
 
@@ -112,16 +116,19 @@ SETTINGS = [
             "§2.1 (ns-3 RandomEcmpRouting)"),
     Setting("packet and segment", "MSS 1460 B + 40 B header = 1500-byte packets", "Table 1"),
     Setting("10 MB / 200 KB", "10 × 2²⁰ B and 200 × 2¹⁰ B", "dcnsim's KB/MB are binary (docs/scenario.md)"),
-    Setting("receive window", RWND, "ns-3.23 TcpSocket RcvBufSize default (131 072 B)"),
+    Setting("receive window", RWND, "ns-3.23 has no window scaling: TcpSocketBase caps the advertised window "
+            "at MaxWindowSize = 65 535 B, below its 128 KB RcvBufSize"),
     Setting("initial window", f"{INIT_CWND} segment", "ns-3.23 TcpSocket InitialCwnd default; with delayed ACKs the "
             "first segment waits 200 ms for its ACK", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
     Setting("delayed ACK", "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
             "ns-3.23 DelAckCount / DelAckTimeout defaults", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
     Setting("SACK", "off", "ns-3.23 has no SACK", "SACK variants in the tcp and settings figures"),
     Setting("duplicate-ACK threshold", "3", "ns-3.23 ReTxThreshold default",
-            "adaptive threshold and RACK-TLP in the tcp figure"),
+            "fast retransmit off (RPS) as a series of Fig. 3; adaptive threshold and RACK-TLP in the tcp figure"),
     Setting("RTOmin / initial RTO", f"{RTO_MIN} / {RTO_INIT}", "ns-3.23 MinRto default; 1 s initial RTT + 4 × 0.5 s"),
-    Setting("NIC queue", "100 packets", "ns-3 PointToPointNetDevice DropTailQueue default"),
+    Setting("hosts' NIC queue", f"{NIC_BUFFER[:-3]} packets", "the paper's 1000-packet queue: ns-3.23's "
+            "PointToPointHelper gives both ends of a link the same DropTailQueue, hosts' devices included",
+            f"{NIC_BUFFER_ALT[:-3]} packets (ns-3's DropTailQueue default) in the nic figure"),
     Setting("start times", "every flow at t = 0", "the paper says nothing; all flows \"generated\" together"),
     Setting("random pairs", "source and destination uniform over the 16 servers, distinct; drawn per run, the same "
             "for every scheme", "§2.2"),
@@ -132,8 +139,8 @@ SETTINGS = [
 
 SETUP = (
     "k = 4 fat-tree (16 servers, 20 switches), 1 Gbps links, 25 µs per link (300 µs unloaded RTT between pods), "
-    "1000-packet (1.5 MB) drop-tail buffers per switch port, 1500-byte packets; long flows 10 MB, short 200 KB, all "
-    "starting at t = 0; TCP NewReno with ns-3.23's defaults. Static pairs: n long flows S0…S(n−1) → S15 and one short "
+    "1000-packet (1.5 MB) drop-tail buffers per switch port and host NIC, 1500-byte packets; long flows 10 MB, short "
+    "200 KB, all starting at t = 0; TCP NewReno with ns-3.23's defaults and limits (65 535 B window). Static pairs: n long flows S0…S(n−1) → S15 and one short "
     "S0 → S15. Random pairs: N long and 20 (or 10) short flows between random distinct servers. Schemes: single "
     "path (the paper's baseline), hash ECMP, RPS (the paper's scheme) and flowlet switching (ours). Every point "
     f"is {RUNS} runs (seeds 1…{RUNS}); error bars are 95 % CIs; schemes are compared run by run (paired)."
@@ -151,7 +158,7 @@ PAPER = Paper(
         Figure("2", "static pairs: mean long-flow throughput vs number of long flows",
                lambda q: _static_points(q), _analyze_fig2,
                "RPS slightly higher than single path; each flow bounded by its fair share of E7–S15"),
-        Figure("3", "static pairs: FCT of the short flow", lambda q: _static_points(q), _analyze_fig3,
+        Figure("3", "static pairs: FCT of the short flow", _fig3_points, _analyze_fig3,
                "RPS smaller; the advantage grows with the number of long flows"),
         Figure("4", "static pairs: out-of-order packets of the short flow", lambda q: _static_points(q),
                _analyze_fig4, "about the same percentage for ≥ 2 long flows"),
@@ -172,5 +179,7 @@ PAPER = Paper(
                ""),
         Figure("settings", "Figs. 5–6 with Linux-like endpoints instead of ns-3.23's defaults", _settings_points,
                _analyze_settings, "as Figs. 5–6"),
+        Figure("nic", f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ns-3's default) instead of {NIC_BUFFER}",
+               _nic_points, _analyze_nic, "as Figs. 5–6"),
     ],
 )

@@ -23,7 +23,17 @@ LONG = "10MB"
 SHORT = "200KB"
 LONG_BYTES = 10 << 20
 MSS = 1460  # 1500-byte packets with 40 bytes of TCP/IP header
-RWND = "128KB"  # ns-3.23's TcpSocket RcvBufSize default (131 072 B)
+#: ns-3.23 has no window scaling: the advertised window is capped at
+#: TcpSocketBase's MaxWindowSize, 65 535 B, whatever RcvBufSize (128 KB) says.
+RWND = "65535B"
+#: The hosts' NIC (device) queue. The paper sets "1000 packets per switch";
+#: ns-3.23's PointToPointHelper gives both ends of a link the same
+#: DropTailQueue (SetQueue / Config::SetDefault of MaxPackets), so the hosts'
+#: devices get 1000 packets too unless the paper used a second helper for
+#: host links, which it does not mention. ns-3's own default, 100 packets,
+#: is the alternative shown in the `nic` figure (docs/rps.md).
+NIC_BUFFER = "1000pkt"
+NIC_BUFFER_ALT = "100pkt"
 INIT_CWND = 1  # ns-3.23's TcpSocket InitialCwnd default
 RTO_MIN = "1s"  # ns-3.23's TcpSocketBase MinRto default
 RTO_INIT = "3s"  # ns-3.23: 1 s initial RTT estimate + 4 × 0.5 s variance
@@ -88,8 +98,8 @@ def tcp(**over: Any) -> Dict[str, Any]:
     return t
 
 
-def topology(ecn_k: Optional[str] = None) -> Dict[str, Any]:
-    t = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": DELAY, "buffer": BUFFER}
+def topology(ecn_k: Optional[str] = None, nic_buffer: str = NIC_BUFFER) -> Dict[str, Any]:
+    t = {"kind": "fat_tree", "k": K, "rate": RATE, "delay": DELAY, "buffer": BUFFER, "nic_buffer": nic_buffer}
     if ecn_k:
         t["ecn_k"] = ecn_k
     return t
@@ -128,12 +138,13 @@ def random_apps(n_long: int, n_short: int, seed: int) -> List[Dict[str, Any]]:
 
 
 def scenario(name: str, apps: List[Dict[str, Any]], routing: Dict[str, Any], seed: int,
-             tcp_table: Optional[Dict[str, Any]] = None, ecn_k: Optional[str] = None) -> Dict[str, Any]:
+             tcp_table: Optional[Dict[str, Any]] = None, ecn_k: Optional[str] = None,
+             nic_buffer: str = NIC_BUFFER) -> Dict[str, Any]:
     return {
         "name": name,
         "seed": seed,
         "stop": f"{STOP_S:g}s",
-        "topology": topology(ecn_k),
+        "topology": topology(ecn_k, nic_buffer),
         "routing": dict(routing),
         "tcp": tcp_table or tcp(),
         "apps": apps,
@@ -145,26 +156,30 @@ def _runs(quick: bool) -> range:
 
 
 def _scheme_points(quick: bool, ns: Sequence[int], case: str, prefix: str, shorts: int, schemes,
-                   apps: Callable[[int, int], List[Dict[str, Any]]]) -> List[Point]:
+                   apps: Callable[[int, int], List[Dict[str, Any]]], tcp_table: Optional[Dict[str, Any]] = None,
+                   nic_buffer: str = NIC_BUFFER) -> List[Point]:
     """One run per scheme, number of long flows n and run (the run is the seed); ``apps(n, run)``."""
     pts = []
     for name, key, routing in schemes:
         for n in ns:
             for run in _runs(quick):
                 label = f"{prefix}-{key}-n{n}-r{run:02d}"
-                pts.append(Point(label, scenario(label, apps(n, run), routing, run), None,
+                doc = scenario(label, apps(n, run), routing, run, tcp_table, nic_buffer=nic_buffer)
+                pts.append(Point(label, doc, None,
                                  {"scheme": name, "n_long": n, "run": run, "shorts": shorts, "case": case}))
     return pts
 
 
-def _static_points(quick: bool, schemes=SCHEMES) -> List[Point]:
-    return _scheme_points(quick, QUICK_STATIC_NS if quick else STATIC_NS, "static", "static", 1, schemes,
-                          lambda n, run: static_apps(n))
+def _static_points(quick: bool, schemes=SCHEMES, prefix: str = "static",
+                   tcp_table: Optional[Dict[str, Any]] = None) -> List[Point]:
+    return _scheme_points(quick, QUICK_STATIC_NS if quick else STATIC_NS, "static", prefix, 1, schemes,
+                          lambda n, run: static_apps(n), tcp_table)
 
 
-def _random_points(quick: bool, shorts: int = SHORTS, schemes=SCHEMES) -> List[Point]:
-    return _scheme_points(quick, QUICK_RANDOM_NS if quick else RANDOM_NS, "random", f"random-s{shorts}", shorts,
-                          schemes, lambda n, run: random_apps(n, shorts, run))
+def _random_points(quick: bool, shorts: int = SHORTS, schemes=SCHEMES, nic_buffer: str = NIC_BUFFER,
+                   prefix: str = "random") -> List[Point]:
+    return _scheme_points(quick, QUICK_RANDOM_NS if quick else RANDOM_NS, "random", f"{prefix}-s{shorts}", shorts,
+                          schemes, lambda n, run: random_apps(n, shorts, run), nic_buffer=nic_buffer)
 
 
 # ---------------------------------------------------------------- statistics

@@ -15,9 +15,11 @@ open and every difference from its results.
 Fig. 1 (``fig1_doc``): a k = 4 fat-tree, receiver R = host 0, senders
 S1..S15 = hosts 1..15, one long flow each: F1 (host 1, same edge switch as
 R) is 2 hops away, F2:3 (hosts 2, 3, same pod) 4 hops, F4:15 (other pods)
-6 hops. 1 Gbps, drop-tail queues of Qmax packets, MSS 1460 with 12 B of
-timestamp options (1448 B payload, 52 B headers), RTOmin 2 ms, 25 µs per
-switch (the paper's "25 ms" is a typo for the 25 µs of its reference), ECMP.
+6 hops. 1 Gbps, drop-tail queues of Qmax packets, MSS 1460 B + 40 B of
+headers (ns-3's TCP sends no timestamps; the testbed figures use Linux's
+1448 + 52 B), RTOmin 2 ms, 25 µs per switch (the paper's "25 ms" is a typo
+for the 25 µs of its reference), ECMP. The testbed figures (12–14, 17) are
+simulated and shown but kept out of the tally ("testbed not modelled").
 
 Every comparison carries its criterion (the framework's ``criterion``
 column): what our number must satisfy for the verdict it gets.
@@ -36,8 +38,11 @@ from .background import QUICK_FIG8C_SERIES as QUICK_FIG8C_SERIES
 from .background import _analyze_fig8c, _fig8c_points
 from .common import (
     DURATION_S,
+    FIG8_SEEDS,
     HEADER,
     LINK_DELAY,
+    LINUX_HEADER,
+    LINUX_MSS,
     MSS,
     QUICK_DURATION_S,
     RTO_MIN,
@@ -105,8 +110,9 @@ SETTINGS = [
     Setting("switch processing delay", f"{SWITCH_DELAY} per switch", "the paper's '25 ms' cites a Cisco latency "
             "guide whose figure is 25 µs; 25 ms would make a 6-hop RTT 250 ms"),
     Setting("link propagation delay", LINK_DELAY, "not given; the switch delay dominates the RTT"),
-    Setting("MSS / headers", f"{MSS} B payload + {HEADER} B TCP/IP with timestamps",
-            "the paper: MSS 1460 and payloads up to 1448 B"),
+    Setting("MSS / headers", f"{MSS} B payload + {HEADER} B TCP/IP (ns-3 figures); {LINUX_MSS} + {LINUX_HEADER} B "
+            "(testbed figures)", "§5.1: MSS 1460; ns-3's TCP of the time sends no timestamps, the testbed's Linux does "
+            "(its full segment is the 1448 B of Figs. 5, 13, 14)"),
     Setting("routing", "ECMP (per-flow hash)", "'routing policy of [2]'; in the fat-tree F2:15 spread over "
             "both aggregation ports of R's edge switch", "single-path routing in the settings figure"),
     Setting("window growth with small segments", "per byte acknowledged (cwnd in bytes, like Linux ABC)",
@@ -118,10 +124,17 @@ SETTINGS = [
             "ns-3 of 2016 had no SACK; the testbed (Linux) had it on", "on in the settings figure"),
     Setting("NIC queue", "100 packets", "ns-3's default", "1000 packets in the settings figure"),
     Setting("host timing noise", "none (deterministic)", "ns-3 has none either", "1 µs in the settings figure"),
-    Setting("flow length", f"{DURATION_S:g} s (quick: {QUICK_DURATION_S:g} s); {len(SEEDS)} seeds (quick: 1)",
-            "the paper: 10 s, runs per point not given"),
-    Setting("adaptive TCPRand outside CUBIC epochs", "full-size segments (rMin = MSS)",
-            "Algorithm 1 is undefined without W_max > α (after a timeout W_max = α)"),
+    Setting("flow length", f"{DURATION_S:g} s (quick: {QUICK_DURATION_S:g} s); {len(FIG8_SEEDS)} seeds for Figs. "
+            f"8a–c and 9, {len(SEEDS)} elsewhere (quick: 1)",
+            "the paper: 10 s, runs per point not given; each seed's own verdict is printed beside the mean's"),
+    Setting("Algorithm 1's W_max", "CUBIC's W_max at the last congestion event, kept across timeouts",
+            "\"the cwnd where losses occurred\"; CUBIC's own W_max restarts at α after a timeout (RFC 9438 §4.8), "
+            "which would switch Algorithm 1 off"),
+    Setting("adaptive TCPRand where Algorithm 1 is undefined", "full-size segments (rMin = MSS)",
+            "before the first loss, under another CC, and in an epoch that starts at or above the loss point "
+            "(W_max ≤ α)"),
+    Setting("testbed figures (12–14, 17)", "simulated, shown, out of the tally (\"testbed not modelled\")",
+            "the Linux 3.2 hosts (delayed ACK, FACK) and the Cisco / HP switches are not modelled"),
     Setting("Fig. 5 phase", "uniform (Y1 at a random point of the output's service)",
             "the paper does not say; docs/models.md §4", "aligned reading plotted dotted"),
     Setting("testbed (Figs. 12, 14)", "the Fig. 7 topology as simulated drop-tail switches, Qmax 100",

@@ -8,14 +8,20 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ...result import jain
-from ..framework import Comparison, compare_claim, read_table
+from ..framework import TALLIED, Comparison, compare_claim, not_modelled, read_table
 
 # ---------------------------------------------------------------- constants (§5.1)
 
 RATE = "1Gbps"
 RATE_BPS = 1e9
-MSS = 1448  # 1460 minus 12 B of timestamp options
-HEADER = 52
+#: The ns-3 figures: the paper's MSS of 1460 B with 40 B of TCP/IP header
+#: (ns-3's TCP of the time sends no timestamp option).
+MSS = 1460
+HEADER = 40
+#: The testbed's Linux 3.2 sends timestamps: 1448 B of payload + 52 B (the
+#: paper's "rMin = 1448 B" is a full segment there).
+LINUX_MSS = 1448
+LINUX_HEADER = 52
 RTO_MIN = "2ms"
 LINK_DELAY = "1us"
 SWITCH_DELAY = "25us"
@@ -23,6 +29,10 @@ RECEIVER = 0
 DURATION_S = 10.0
 QUICK_DURATION_S = 1.0
 SEEDS = (1, 2, 3)
+#: Figs. 8a–c and 9: whether C is outcast at a given Qmax hinges on one
+#: timing alignment (it flipped with the ACK size, 40 vs 52 B), so these
+#: verdicts take five seeds and print how each seed alone would judge.
+FIG8_SEEDS = (1, 2, 3, 4, 5)
 QUICK_SEEDS = (1,)
 QMAXES = (20, 60, 100)
 QUICK_QMAXES = (20, 100)
@@ -111,7 +121,7 @@ def fig1_doc(series: Dict[str, Any], qmax: int, secs: float, seed: int = 1, bg_m
     dur = f"{secs:g}s"
     apps: List[Dict[str, Any]] = [{"kind": "bulk", "src": s, "dst": RECEIVER, "duration": dur} for s in range(1, 16)]
     if bg_mbps > 0:
-        apps += [{"kind": "udp_cbr", "src": s, "dst": RECEIVER, "rate": f"{bg_mbps:g}Mbps", "payload": "1448B",
+        apps += [{"kind": "udp_cbr", "src": s, "dst": RECEIVER, "rate": f"{bg_mbps:g}Mbps", "payload": f"{MSS}B",
                   "start": "0s", "stop": dur} for s in range(1, 16)]
     doc = {"name": name, "seed": seed, "stop": f"{secs + 0.5:g}s", "switch_delay": SWITCH_DELAY,
            "topology": topo, "tcp": tcp_table(series, **(tcp_over or {})), "apps": apps}
@@ -138,9 +148,28 @@ def testbed_topology(qmax: int, ecn_k: Optional[str] = None) -> Dict[str, Any]:
     return {"kind": "custom", "nodes": nodes, "links": links}
 
 
+#: Why Figs. 12–14 and 17 are out of the tally ("testbed not modelled"):
+#: the paper measured them on Linux 3.2 hosts and real switches; we simulate
+#: the topology with our TCP and drop-tail queues, and there the outcast flow
+#: ends in whole-window timeouts that no TCP option we have removes.
+TESTBED_NOT_MODELLED = ("testbed not modelled: the paper's Linux 3.2.39 hosts (delayed ACK, FACK, its NIC) and "
+                        "Cisco 2970 / HP 5900 switches are simulated as our TCP on drop-tail queues")
+#: Figs. 12–14: what the missing testbed changes
+OUTCAST_TIMEOUTS = "there the outcast flow F1 sits in whole-window timeouts no TCP option removes"
+#: Fig. 17: what the missing testbed changes
+WINDOW_SYNC = ("whether two windows cut together is set by the hosts' and the switch's timing, which we do not "
+               "model (our hosts are exact)")
+
+
+def testbed_verdicts(cmps: List[Comparison], why: str = OUTCAST_TIMEOUTS) -> List[Comparison]:
+    """A testbed figure's comparisons, out of the tally with the reason."""
+    return [not_modelled(c, f"{TESTBED_NOT_MODELLED}; {why}") if c.verdict in TALLIED else c for c in cmps]
+
+
 #: The testbed's Linux 3.2 TCP (Figs. 12, 14, 16, 17): RTOmin 200 ms, SACK
-#: on, initial window 10 — unlike the ns-3 figures' 2 ms RTOmin.
-LINUX = {"rto_min": "200ms", "sack": True, "init_cwnd": 10}
+#: on, initial window 10, timestamps (1448 + 52 B) — unlike the ns-3
+#: figures' 2 ms RTOmin and 1460 + 40 B.
+LINUX = {"rto_min": "200ms", "sack": True, "init_cwnd": 10, "mss": LINUX_MSS, "header": LINUX_HEADER}
 
 
 def testbed_doc(n1: int, n2: int, n3: int, series: Dict[str, Any], secs: float, qmax: int = 100, seed: int = 1,
@@ -184,7 +213,7 @@ def fig1_metrics(row: Any) -> Dict[str, float]:
     f = flows(row).sort_values("src")
     g = f.set_index("src")["goodput_bps"]
     out = {"jain": jain(g.values), "total_mbps": float(g.sum()) / 1e6,
-           # 1448 B when nothing was randomized; (rMin + 1448)/2 when everything was
+           # MSS when nothing was randomized; (rMin + MSS)/2 when everything was
            "mean_payload_b": float(f["bytes_sent"].sum()) / max(1.0, float(f["segments_sent"].sum())),
            "timeouts_per_flow": float(f["timeouts"].mean())}
     for name, hosts in GROUPS:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
-from .common import claim, flows, info, testbed_doc
+from .common import claim, flows, info, testbed_doc, testbed_verdicts
 from .fairness import _seeds
 from .microscopic import FIG14_M, _rand
 
@@ -126,7 +126,7 @@ def _analyze_fig13(summary, out_dir: Path) -> FigureResult:
         cmps.append(claim("(b) consecutive drops (runs ≥ 2) become rarer as rMin decreases",
                           " → ".join(f"{x:.2f}" for x in v2), "decreasing", v2[-1] < v2[0],
                           "share of drops in runs ≥ 2 at the smallest rMin < at 1448"))
-    return FigureResult(df, paths, cmps, [f"testbed topology, S1: 1 flow (F1, the outcast), S2: M = {FIG14_M} flows, "
+    return FigureResult(df, paths, testbed_verdicts(cmps), [f"testbed topology, S1: 1 flow (F1, the outcast), S2: M = {FIG14_M} flows, "
                                           "every flow with the same static rMin, CUBIC, SACK on, Linux TCP "
                                           "(RTOmin 200 ms, IW 10), 100-packet drop-tail queues; a run is a set "
                                           "of drops of consecutively transmitted packets of F1; shares are of "

@@ -14,12 +14,14 @@ from ..framework import FigureResult, read_table
 from .common import (
     LINK_DELAY,
     LINUX,
-    MSS,
+    LINUX_MSS,
     RATE,
     SERIES,
     SWITCH_DELAY,
+    WINDOW_SYNC,
     claim,
     tcp_table,
+    testbed_verdicts,
 )
 
 # ---------------------------------------------------------------- Figs. 16–17
@@ -114,7 +116,7 @@ def _analyze_fig17(summary, out_dir: Path) -> FigureResult:
         w = fts.pivot(index="time_s", columns="flow_id", values="cwnd_bytes")
         w = w[w.index >= 0.2]  # past slow start
         for fid in w.columns:
-            ax.plot(w.index, w[fid] / MSS, linewidth=0.8, label=f"flow {fid + 1}")
+            ax.plot(w.index, w[fid] / LINUX_MSS, linewidth=0.8, label=f"flow {fid + 1}")
         ax.set_ylabel("cwnd (segments of 1448 B)")
         ax.set_title("(a) CUBIC" if r["series"] == "C" else "(b) TCPRand (CTD)")
         ax.legend(fontsize=7)
@@ -134,4 +136,4 @@ def _analyze_fig17(summary, out_dir: Path) -> FigureResult:
                   f"{df.loc['CTD', 'joint_cut_share']:.1%} vs {df.loc['C', 'joint_cut_share']:.1%}",
                   "more asynchronous", df.loc["CTD", "joint_cut_share"] < df.loc["C", "joint_cut_share"],
                   "share of 1 ms samples with a cut where both flows cut, lower with CTD")]
-    return FigureResult(df.reset_index(), paths, cmps, [])
+    return FigureResult(df.reset_index(), paths, testbed_verdicts(cmps, WINDOW_SYNC), [])

@@ -11,7 +11,8 @@ import numpy as np
 from ...result import jain
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
-from .common import MSS, claim, flows, testbed_doc
+from .common import LINUX_MSS as MSS  # the testbed: 1448 B segments (timestamps on)
+from .common import claim, flows, testbed_doc, testbed_verdicts
 
 # ---------------------------------------------------------------- Fig. 14 (microscopic)
 
@@ -99,6 +100,6 @@ def _analyze_fig14(summary, out_dir: Path) -> FigureResult:
     cmps.append(claim("the outcast flow retransmits more than each non-outcast flow",
                       f"{(df['f1_retransmits'] > df['others_retransmits_mean']).mean():.0%} of cases", "in all cases",
                       more, "F1's retransmissions > the mean of F2:16's in ≥ 75 % of the cases"))
-    return FigureResult(df, paths, cmps, [f"testbed topology, S1: 1 flow (F1), S2: M = {FIG14_M} flows, static rMin, "
+    return FigureResult(df, paths, testbed_verdicts(cmps), [f"testbed topology, S1: 1 flow (F1), S2: M = {FIG14_M} flows, static rMin, "
                                           "CUBIC; f1_single_share = F1's isolated drops / its drops (Fig. 13(a)'s "
                                           "quantity; Fig. 13 has the whole run-length distribution)"])

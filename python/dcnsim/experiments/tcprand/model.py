@@ -7,7 +7,10 @@ from typing import List
 
 from ...sweep import Point
 from ..framework import FigureResult
-from .common import MSS, claim, info, near
+from .common import (
+    LINUX_MSS as MSS,  # Fig. 5 sweeps rMin up to 1448 B, the testbed's full segment
+)
+from .common import claim, info, near
 
 # ---------------------------------------------------------------- Fig. 5 (offline model)
 

@@ -10,7 +10,7 @@ import numpy as np
 from ...result import jain
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
-from .common import PRESETS, SERIES, claim, flows, testbed_doc
+from .common import PRESETS, SERIES, claim, flows, testbed_doc, testbed_verdicts
 from .fairness import _secs, _seeds
 
 # ---------------------------------------------------------------- Fig. 12 (testbed topology)
@@ -83,9 +83,12 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
                           min(js) >= 0.9, "min over presets ≥ 0.9", partly=max(js) >= 0.9,
                           partly_rule="max over presets ≥ 0.9"))
         loss = [1 - float(M.loc[(c, p), "goodput_ratio"]) for p in PRESETS if "(1,1," in p]
+        # our switches are plain drop-tail, as the Cisco 2970 (Fig. 12c: < 1 %);
+        # the HP 5900's < 4 % (Fig. 12d) is the weaker bound
         cmps.append(claim(f"{c}: total goodput loss with μ = 1 presets", ", ".join(f"{x:.1%}" for x in loss),
-                          "< 1 % (Cisco), < 4 % (HP)", max(loss) < 0.04, "loss < 4 % for (1,1,1,1) and (1,1,∞,1)",
-                          partly=min(loss) < 0.04, partly_rule="loss < 4 % for one of the two"))
-    return FigureResult(m, paths, cmps, ["g_i of eq. (4) is the mean goodput of sender S_i's flows, so the index is "
+                          "< 1 % (Cisco 2970), < 4 % (HP 5900)", max(loss) < 0.01,
+                          "loss < 1 % for (1,1,1,1) and (1,1,∞,1) (the Cisco 2970's drop-tail panel)",
+                          partly=max(loss) < 0.04, partly_rule="loss < 4 % for both (the HP 5900's panel)"))
+    return FigureResult(m, paths, testbed_verdicts(cmps), ["g_i of eq. (4) is the mean goodput of sender S_i's flows, so the index is "
                                          "over the three senders; the testbed's switches are modelled as drop-tail "
                                          "with 100-packet port queues (the paper does not give their buffers)"])

@@ -48,6 +48,11 @@ pub struct Cubic {
     frac: f64,
     /// The next epoch is the first after a timeout (§4.8).
     after_rto: bool,
+    /// W_max as set at the last congestion event, bytes (0 before any):
+    /// TCPRand's "cwnd where losses occurred". CUBIC's own `w_max` is moved
+    /// to cwnd_epoch when the epoch after a timeout begins (§4.8); this one
+    /// is not, so Algorithm 1 keeps its reference point across timeouts.
+    loss_w_max: u64,
 }
 
 impl Cubic {
@@ -62,12 +67,18 @@ impl Cubic {
             w_est: 0.0,
             frac: 0.0,
             after_rto: false,
+            loss_w_max: 0,
         }
     }
 
     /// W_max in bytes (0 before any epoch).
     pub fn w_max(&self) -> u64 {
         self.w_max
+    }
+    /// W_max as set at the last congestion event (0 before any); unlike
+    /// [`Self::w_max`] it survives the §4.8 reset after a timeout.
+    pub fn loss_w_max(&self) -> u64 {
+        self.loss_w_max
     }
     /// cwnd at the start of the current (or last) epoch, bytes (0 before any).
     pub fn epoch_start_cwnd(&self) -> u64 {
@@ -159,6 +170,7 @@ impl CongestionControl for Cubic {
         } else {
             s.cwnd
         };
+        self.loss_w_max = self.w_max;
         self.cwnd_prior = s.cwnd;
         self.epoch_start = None;
         if kind == LossKind::Rto {
@@ -175,8 +187,10 @@ impl CongestionControl for Cubic {
     }
 
     fn hints(&self, _s: &CcState) -> CcHints {
+        // TCPRand's W_max is where the losses were (Lee et al. §4), so the
+        // loss point, not the §4.8 restart value an RTO leaves in `w_max`.
         CcHints {
-            w_max: (self.w_max > 0).then_some(self.w_max),
+            w_max: (self.loss_w_max > 0).then_some(self.loss_w_max),
             epoch_start_cwnd: (self.cwnd_epoch > 0).then_some(self.cwnd_epoch),
             ..CcHints::default()
         }
@@ -385,6 +399,10 @@ mod tests {
         );
         assert_eq!(c.k(), 0.0);
         assert_eq!(c.w_max(), 70 * SEG);
+        // The loss point stays what the segment policy sees.
+        assert_eq!(c.loss_w_max(), 100 * SEG);
+        assert_eq!(c.hints(&s).w_max, Some(100 * SEG));
+        assert_eq!(c.hints(&s).epoch_start_cwnd, Some(70 * SEG));
     }
 
     #[test]

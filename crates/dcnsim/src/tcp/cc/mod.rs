@@ -69,7 +69,8 @@ pub enum LossKind {
 pub struct CcHints {
     /// FaST's virtual window, bytes.
     pub vwnd: Option<u64>,
-    /// CUBIC's W_max, bytes (once a congestion avoidance stage has begun).
+    /// CUBIC's W_max at the last congestion event, bytes (once there was
+    /// one): the window where losses occurred, kept across timeouts.
     pub w_max: Option<u64>,
     /// CUBIC's cwnd at the start of the current (or last) epoch, bytes.
     pub epoch_start_cwnd: Option<u64>,

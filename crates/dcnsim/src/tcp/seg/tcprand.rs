@@ -23,12 +23,18 @@ pub fn normal_cdf(x: f64, mu: f64, sigma2: f64) -> f64 {
 /// * inside [τ, ω]: rMin = max(MSS·(1 − Φ(x; μ, σ²)), θ) with
 ///   x = (cwnd − α)/(W_max − α); outside: rMin = MSS.
 ///
+/// `w_max` is the window at the last congestion event (the paper's "cwnd
+/// where losses occurred"): CUBIC hands over that loss point even after a
+/// timeout, when its own W_max restarts at α (RFC 9438 §4.8), so the epoch
+/// after a timeout is randomized like any other.
+///
 /// Where Algorithm 1 is undefined, TCPRand stays off (rMin = MSS): without
-/// a W_max or α (before CUBIC's first epoch, or under another congestion
-/// control, which exposes neither), and when W_max ≤ α (the epoch after a
-/// timeout or after the first slow start, where CUBIC sets W_max = α and
-/// the normalized distance x has no denominator). The result is in
-/// [min(θ, MSS), MSS], rounded to the nearest byte.
+/// a W_max or α (before CUBIC's first congestion event or epoch, or under
+/// another congestion control, which exposes neither), and when W_max ≤ α
+/// (an epoch that starts at or above the last loss point, e.g. when the
+/// ssthresh floor of 2 segments is reached: the normalized distance x has
+/// no denominator). The result is in [min(θ, MSS), MSS], rounded to the
+/// nearest byte.
 pub fn tcprand_rmin(
     p: &TcpRandParams,
     cwnd: u64,
