@@ -123,6 +123,8 @@ SETTINGS = [
     Setting("delayed ACK", "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
             "ns-3.23 DelAckCount / DelAckTimeout defaults", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
     Setting("SACK", "off", "ns-3.23 has no SACK", "SACK variants in the tcp and settings figures"),
+    Setting("Limited Transmit (RFC 3042)", "off", "ns-3.23's TcpNewReno had it as the LimitedTransmit attribute, "
+            "false by default", "on in the settings figure's Linux-like TCP"),
     Setting("duplicate-ACK threshold", "3", "ns-3.23 ReTxThreshold default",
             "fast retransmit off (RPS) as a series of Fig. 3; adaptive threshold and RACK-TLP in the tcp figure"),
     Setting("RTOmin / initial RTO", f"{RTO_MIN} / {RTO_INIT}", "ns-3.23 MinRto default; 1 s initial RTT + 4 × 0.5 s"),

@@ -92,6 +92,9 @@ def tcp(**over: Any) -> Dict[str, Any]:
         "delayed_ack_segments": 2,
         "delayed_ack_timeout": "200ms",
         "sack": False,
+        # ns-3.23's TcpNewReno: its LimitedTransmit attribute was false by
+        # default (dcnsim's default is on, RFC 5681's SHOULD)
+        "limited_transmit": False,
         "dupack_threshold": 3,
     }
     t.update(over)

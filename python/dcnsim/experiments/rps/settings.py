@@ -38,7 +38,8 @@ from .common import (
 #: Linux-like endpoints instead of ns-3.23's defaults: 10-segment initial
 #: window, no delayed ACK (Linux quick-ACKs a connection's start), SACK,
 #: RTOmin 200 ms. Receive window, buffers and everything else unchanged.
-LINUX_TCP = {"init_cwnd": 10, "delayed_ack": False, "sack": True, "rto_min": "200ms", "rto_init": "1s"}
+LINUX_TCP = {"init_cwnd": 10, "delayed_ack": False, "sack": True, "limited_transmit": True, "rto_min": "200ms",
+             "rto_init": "1s"}
 
 
 def _settings_points(quick: bool) -> List[Point]:

@@ -120,6 +120,9 @@ SETTINGS = [
     Setting("initial window", "2 segments", "irrelevant for 10 s flows", "10 in the settings figure"),
     Setting("delayed ACKs", "off", "ns-3's DelAckCount 2 / 200 ms is a setting the paper does not mention",
             "on (ns-3 values) in the settings figure"),
+    Setting("Limited Transmit (RFC 3042)", "off", "ns-3's TCP before 3.25 (2016) had it off by default and the "
+            "paper does not give its version; the testbed figures keep it off too (testbed not modelled)",
+            "on, in the settings figure"),
     Setting("SACK", "off in the ns-3 figures (8–10, 15), on/off in Fig. 14",
             "ns-3 of 2016 had no SACK; the testbed (Linux) had it on", "on in the settings figure"),
     Setting("NIC queue", "100 packets", "ns-3's default", "1000 packets in the settings figure"),

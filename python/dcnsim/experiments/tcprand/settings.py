@@ -21,6 +21,7 @@ VARIANTS: List[Tuple[str, Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = [
     ("init_cwnd 10", {"init_cwnd": 10}, {}, {}),
     ("delayed ACK (2 seg, 200 ms: ns-3)", {"delayed_ack": True, "delayed_ack_timeout": "200ms"}, {}, {}),
     ("SACK", {"sack": True}, {}, {}),
+    ("Limited Transmit (RFC 3042)", {"limited_transmit": True}, {}, {}),
     ("NIC queue 1000 pkt", {}, {}, {"nic_buffer": "1000pkt"}),
     ("host jitter 1 µs", {}, {"host_jitter": "1us"}, {}),
     ("single-path routing", {}, {"routing": {"mode": "single"}}, {}),
