@@ -193,6 +193,7 @@ impl TcpFlow {
             return;
         }
         let ece = p.flags & flags::ECE != 0;
+        let mut dupack = false;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
             self.mark_sacked(&blocks[..p.nsack as usize], now);
@@ -219,8 +220,10 @@ impl TcpFlow {
             }
             let track = self.tracks_delivery();
             let mut degree = 0;
+            let mut last_xmit = None;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
+                    last_xmit = Some(s.xmit);
                     if track && !s.sacked {
                         let d = self
                             .rack
@@ -238,6 +241,7 @@ impl TcpFlow {
                 }
             }
             self.on_reorder_degree(degree);
+            self.ack_echoed_last = self.cfg.timestamps && last_xmit == Some(p.ts);
             // Only RACK sends tail loss probes: otherwise its state stays cold.
             if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
                 self.rack.tlp_end = None;
@@ -310,6 +314,7 @@ impl TcpFlow {
             }
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
             self.on_dupack(io, now);
+            dupack = true;
         } else if ece {
             let info = AckInfo {
                 now,
@@ -326,6 +331,17 @@ impl TcpFlow {
         }
         if self.rack_on() && self.cong != CongState::Loss {
             self.rack_detect(io);
+            if dupack {
+                // Limited Transmit only now, after any retransmission this
+                // ACK caused: RFC 8985's RACK_sent_after breaks a tie of
+                // send times by sequence, which holds only if within one
+                // instant retransmissions leave before new data (as Linux
+                // sends them). New data first made the retransmission look
+                // older than the new segment, and once that was SACKed RACK
+                // declared the retransmission (still queued behind it) lost:
+                // a spurious second retransmission, counted as reordering.
+                self.dupack_limited_transmit(io);
+            }
         }
         self.try_send(io);
         self.prx_update(io);

@@ -142,6 +142,17 @@ impl TcpFlow {
         self.segs.iter().rposition(|s| !s.sacked)
     }
 
+    /// RFC 3042 on the first two duplicate ACKs, while Open.
+    pub(in crate::tcp) fn dupack_limited_transmit(&mut self, io: &mut TcpIo) {
+        if self.cfg.limited_transmit
+            && self.cong == CongState::Open
+            && self.dupacks < self.dupthresh
+            && self.dupacks <= 2
+        {
+            self.limited_transmit(io);
+        }
+    }
+
     pub(in crate::tcp) fn on_dupack(&mut self, io: &mut TcpIo, now: SimTime) {
         self.dupacks += 1;
         if self.dupacks >= self.cfg.dupack_threshold {
@@ -155,23 +166,45 @@ impl TcpFlow {
                 }
             }
             CongState::Open | CongState::Loss => {
-                if self.cfg.limited_transmit
-                    && self.cong == CongState::Open
-                    && self.dupacks < self.dupthresh
-                    && self.dupacks <= 2
-                {
-                    self.limited_transmit(io);
-                }
                 if self.rack_on() {
-                    return; // RACK decides by time (rack_detect), not by count
+                    // RACK decides by time (rack_detect), not by count; its
+                    // Limited Transmit comes after that (on_ack).
+                    return;
                 }
+                self.dupack_limited_transmit(io);
                 let sack_says_lost = self.cfg.sack && self.head_is_lost();
-                // RFC 6582 §3.2 step 2: only when the ACK covers more than `recover`.
-                let fresh = self.snd_una >= self.recover;
+                let fresh = self.fresh_loss();
                 if (self.dupacks >= self.dupthresh || sack_says_lost) && fresh {
                     self.enter_recovery(io, now);
                 }
             }
+        }
+    }
+
+    /// Whether duplicate ACKs at snd_una may start a new fast retransmit.
+    /// `recover` holds snd_max at the last recovery or timeout, one beyond
+    /// RFC 6582's "highest sequence number transmitted".
+    #[inline]
+    pub(in crate::tcp) fn fresh_loss(&self) -> bool {
+        if self.cfg.sack {
+            // RFC 6675 §5.1: not until HighACK ≥ RecoveryPoint (= HighData),
+            // i.e. the ACK covers all of it.
+            self.snd_una >= self.recover
+        } else {
+            // RFC 6582 §3.2 step 1 (and §4.1): only if the ACK covers *more*
+            // than recover. An ACK that covers exactly what was sent before
+            // a timeout is what the go-back-N resend of segments the
+            // receiver already held makes it repeat: those duplicate ACKs
+            // are not a loss. Taking them as one retransmitted the next
+            // segment spuriously, and Eifel then called it reordering.
+            // recover = 0 is its initial value (the ISN, below any data).
+            // At exactly recover, §4.2's timestamp heuristic: if the ACK
+            // that got there echoed the last segment it covers (that
+            // segment's own latest transmission arrived, not an older
+            // resend), the duplicates mean a loss after all.
+            self.snd_una > self.recover
+                || self.recover == 0
+                || (self.snd_una == self.recover && self.ack_echoed_last)
         }
     }
 
