@@ -234,9 +234,6 @@ pub struct TcpFlow {
     /// Whether the pending run of the thread is a success of the coin (or
     /// only the end of a bounded batch of failed tosses).
     prx_hit: bool,
-    /// The last ACK that advanced snd_una echoed the send time of the
-    /// last segment it acknowledged (RFC 6582 §4.2 timestamp heuristic).
-    ack_echoed_last: bool,
     // ---- line 5: both ends
     /// The flow's configuration, shared by every flow of its class (the
     /// world interns one per distinct configuration).
@@ -378,7 +375,6 @@ impl TcpFlow {
             prx: LazyTimer::default(),
             prx_hit: false,
             prx_suspended: false,
-            ack_echoed_last: false,
             rcv_nxt: 0,
             ooo: Vec::new(),
             ooo_stamp: 0,

@@ -220,10 +220,8 @@ impl TcpFlow {
             }
             let track = self.tracks_delivery();
             let mut degree = 0;
-            let mut last_xmit = None;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
-                    last_xmit = Some(s.xmit);
                     if track && !s.sacked {
                         let d = self
                             .rack
@@ -241,7 +239,6 @@ impl TcpFlow {
                 }
             }
             self.on_reorder_degree(degree);
-            self.ack_echoed_last = self.cfg.timestamps && last_xmit == Some(p.ts);
             // Only RACK sends tail loss probes: otherwise its state stays cold.
             if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
                 self.rack.tlp_end = None;

@@ -224,11 +224,7 @@ impl TcpFlow {
             self.st.ssthresh = u.ssthresh;
             self.st.ca_acked = 0;
             self.cong = CongState::Open;
-            // A new loss at snd_una may be fast-retransmitted at once: the
-            // ACK at snd_una covers more than this recovery point (the
-            // undo ACK advanced snd_una past the retransmitted segment, so
-            // snd_una ≥ 1).
-            self.recover = self.snd_una.saturating_sub(1);
+            self.recover = self.snd_una;
             self.dupacks = 0;
             for s in self.segs.iter_mut() {
                 s.rexmit = false;
