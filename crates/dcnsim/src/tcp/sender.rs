@@ -193,6 +193,7 @@ impl TcpFlow {
             return;
         }
         let ece = p.flags & flags::ECE != 0;
+        let mut dupack = false;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
             self.mark_sacked(&blocks[..p.nsack as usize], now);
@@ -310,6 +311,7 @@ impl TcpFlow {
             }
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
             self.on_dupack(io, now);
+            dupack = true;
         } else if ece {
             let info = AckInfo {
                 now,
@@ -326,6 +328,17 @@ impl TcpFlow {
         }
         if self.rack_on() && self.cong != CongState::Loss {
             self.rack_detect(io);
+            if dupack {
+                // Limited Transmit only now, after any retransmission this
+                // ACK caused: RFC 8985's RACK_sent_after breaks a tie of
+                // send times by sequence, which holds only if within one
+                // instant retransmissions leave before new data (as Linux
+                // sends them). New data first made the retransmission look
+                // older than the new segment, and once that was SACKed RACK
+                // declared the retransmission (still queued behind it) lost:
+                // a spurious second retransmission, counted as reordering.
+                self.dupack_limited_transmit(io);
+            }
         }
         self.try_send(io);
         self.prx_update(io);

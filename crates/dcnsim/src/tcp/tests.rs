@@ -1036,6 +1036,125 @@ fn a_loss_with_two_segments_behind_it_is_fast_retransmitted() {
     assert_eq!(w.flow.stats.rto_few_dupacks, 1);
 }
 
+/// A FIFO path (a star never reorders): the data segments the flow sent
+/// since `next`, except those `lose` drops, reach its own receiving side
+/// `gap` apart, in the order sent, and each ACK returns at once (timers due
+/// meanwhile fire). Runs until the flow sends nothing more.
+fn fifo(w: &mut Script, next: &mut usize, lose: &mut dyn FnMut(&Packet) -> bool, gap: SimTime) {
+    loop {
+        let data = data_sent(w);
+        let Some(&p) = data.get(*next) else { break };
+        *next += 1;
+        let t = w.io.now() + gap;
+        run_timers(w, t);
+        if lose(&p) {
+            continue;
+        }
+        let before = w.io.pending().len();
+        w.flow.on_data(&mut w.io, &p);
+        let acks: Vec<Packet> = w.io.pending()[before..]
+            .iter()
+            .filter_map(|o| match o {
+                TcpOut::Send(a) if a.kind == PktKind::Ack => Some(*a),
+                _ => None,
+            })
+            .collect();
+        for a in acks {
+            w.flow.on_ack(&mut w.io, &a);
+        }
+    }
+}
+
+/// Issue 18 (false reordering on a star): NewReno without SACK; segments
+/// 0–3 of a 10-segment response are lost, the fast retransmission of 0
+/// too, so the RTO repairs them by go-back-N, which also resends 4, 5 and 6
+/// that the receiver already holds. When 3 fills the last hole the ACK
+/// jumps to 10 — exactly `recover`, all that was sent before the timeout —
+/// and the three duplicates then repeat that ACK while the next response
+/// is in flight. RFC 6582 §3.2 step 1 (§4.1): duplicate ACKs that do not
+/// cover *more* than recover are not a loss. Taking them as one sent a
+/// spurious fast retransmission of 10, which Eifel then took for
+/// reordering and the adaptive threshold rose on.
+#[test]
+#[ignore = "issue 18: RFC 6582's strict recover rule also blocks Kulkarni's marked duplicates at block boundaries (kulkarni_mechanisms); see docs/model.md"]
+fn duplicate_acks_from_go_back_n_duplicates_are_not_a_loss() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| {
+        t.init_cwnd_segments = 10;
+        t.limited_transmit = false;
+        t.reordering = crate::config::Reordering::Adaptive;
+        t.rto_min = SimTime::from_ms(200);
+    }));
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    let mut next = 0;
+    let mut retx0 = 0;
+    let mut lose = |p: &Packet| {
+        if p.flags & flags::RETX == 0 {
+            return p.seq < 4 * m;
+        }
+        if p.seq == 0 {
+            retx0 += 1;
+            return retx0 == 1; // the fast retransmission is lost too
+        }
+        false
+    };
+    let gap = SimTime::from_us(10);
+    fifo(&mut w, &mut next, &mut lose, gap);
+    assert_eq!(w.flow.stats.fast_retransmits, 1);
+    assert_eq!(w.flow.snd_una(), 0);
+    run_timers(&mut w, SimTime::from_ms(300));
+    assert_eq!(w.flow.stats.timeouts, 1);
+    // The client asks for the next response.
+    w.flow.app_write(&mut w.io, 6 * m, None);
+    fifo(&mut w, &mut next, &mut lose, gap);
+    let f = &w.flow;
+    assert_eq!(f.snd_una(), 16 * m, "all delivered");
+    assert_eq!(f.stats.fast_retransmits, 1, "no second fast retransmit");
+    assert_eq!(
+        retransmitted(&w),
+        vec![0, 0, 1, 2, 3, 4, 5, 6],
+        "go-back-N resent 4, 5 and 6, which had arrived"
+    );
+    assert_eq!(f.stats.spurious_retransmits, 0);
+    assert_eq!(f.stats.reorder_events, 0, "a FIFO path never reorders");
+    assert_eq!(f.dupthresh, 3);
+}
+
+/// Issue 18 (false reordering on a star), RACK: segment 0 is lost and the
+/// first duplicate ACK both lets Limited Transmit send a new segment and
+/// shows RACK that 0 is lost. RFC 8985's RACK_sent_after breaks a tie of
+/// send times by sequence number, which is right only if retransmissions
+/// leave before new data sent in the same instant. New data first made the
+/// retransmission of 0 look older than that segment, so when the segment's
+/// SACK came back (ahead of the retransmission, queued behind it) RACK
+/// marked 0 lost again: a spurious second retransmission, counted as a
+/// reordering event.
+#[test]
+fn rack_retransmission_leaves_before_limited_transmit_data() {
+    let m = MSS as u64;
+    let mut w = world(loss_tcp(
+        crate::config::LossRecovery::Rack,
+        crate::config::Reordering::Fixed,
+    ));
+    assert!(w.flow.cfg.limited_transmit);
+    w.flow.app_write(&mut w.io, m, None); // 0, alone
+                                          // 1..9 30 µs later (more than RACK's reordering window, SRTT/4
+                                          // here), and more data than the window holds.
+    run_timers(&mut w, SimTime::from_us(30));
+    w.flow.app_write(&mut w.io, 19 * m, None);
+    let mut next = 0;
+    let mut lose = |p: &Packet| p.seq == 0 && p.flags & flags::RETX == 0;
+    fifo(&mut w, &mut next, &mut lose, SimTime::from_us(10));
+    let f = &w.flow;
+    assert_eq!(f.snd_una(), 20 * m, "all delivered");
+    assert_eq!(data_sent(&w)[10].seq, 0, "the retransmission first");
+    assert_eq!(retransmitted(&w), vec![0], "0 is retransmitted once");
+    assert_eq!(f.stats.fast_retransmits, 1);
+    assert_eq!(f.stats.timeouts, 0);
+    assert_eq!(f.stats.spurious_retransmits, 0);
+    assert_eq!(f.stats.reorder_events, 0, "a FIFO path never reorders");
+}
+
 /// SACKed marks survive an RTO: the go-back-N resend after the timeout
 /// skips a segment the receiver already holds.
 #[test]
