@@ -39,7 +39,9 @@ SEEDS = (1, 2, 3)
 
 #: stack name -> [tcp] table
 STACKS: Dict[str, Dict[str, Any]] = {
-    "papers (NewReno)": {},
+    # the papers' TCPs had no Limited Transmit (docs/kulkarni.md, fast.md),
+    # dcnsim's default since issue 18
+    "papers (NewReno)": {"limited_transmit": False},
     "linux": {"profile": "linux"},
 }
 #: the Linux stack with one mechanism put back to the papers' value
