@@ -35,7 +35,8 @@ def kulkarni_incast(n: int, blocks: int = BLOCKS, seed: int = 1) -> Dict[str, An
         seed=seed,
         stop="100s",
         topology=Star(hosts=n + 1, rate="1Gbps", delay="50us", buffer="32KB"),
-        tcp=Tcp(cc="newreno", mss=1024, rto_min="200ms", rwnd="1000pkt"),
+        # Kulkarni's TCP had no Limited Transmit (docs/kulkarni.md)
+        tcp=Tcp(cc="newreno", mss=1024, rto_min="200ms", rwnd="1000pkt", limited_transmit=False),
         apps=[SyncReads(client=0, servers=f"1-{n}", sru="256KB", blocks=blocks, jitter="20us")],
     ).to_dict()
 
