@@ -191,3 +191,22 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
     f = _tcp(flows)
     inwin = f[(f["start_s"] >= start_s) & (f["start_s"] < end_s)]
     return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)
+
+
+# two-sided 95 % Student t quantiles, df = 1..30 (beyond: normal)
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042]
+
+
+def ci95(values: Sequence[float]) -> Tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (Student t);
+    half-width 0 for a single value or identical values."""
+    v = np.asarray([x for x in values if x == x], dtype=float)
+    if len(v) == 0:
+        return math.nan, math.nan
+    m = float(v.mean())
+    if len(v) < 2:
+        return m, 0.0
+    t = _T95[len(v) - 2] if len(v) - 1 <= len(_T95) else 1.96
+    return m, float(t * v.std(ddof=1) / math.sqrt(len(v)))

@@ -85,7 +85,7 @@ def summarize(df) -> Any:
     timeouts per block."""
     import pandas as pd
 
-    from .tuning import ci95
+    from .analysis import ci95
 
     rows = []
     for (stack, n), g in df.groupby(["stack", "n"], sort=False):

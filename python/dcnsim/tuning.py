@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .analysis import ci95
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
 from .sweep import ClusterError, Point, point_dir, run_sweep
@@ -327,13 +328,6 @@ class _Runner:
 
 def _values(runs: Sequence[Tuple[int, Dict[str, Any], Path]], ev: Evaluator) -> List[float]:
     return [float(ev(rec, d)) for _s, rec, d in runs]
-
-
-def ci95(values: Sequence[float]) -> Tuple[float, float]:
-    """Mean and 95 % confidence half-width (Student t) of ``values``."""
-    from .experiments.rps.common import ci95 as _ci95
-
-    return _ci95(values)
 
 
 # ------------------------------------------------------------------------ result

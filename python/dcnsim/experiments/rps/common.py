@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ...analysis import ci95
 from ...sweep import Point
 from ..framework import Comparison, compare_claim, read_table
 
@@ -183,27 +184,6 @@ def _random_points(quick: bool, shorts: int = SHORTS, schemes=SCHEMES, nic_buffe
                    prefix: str = "random") -> List[Point]:
     return _scheme_points(quick, QUICK_RANDOM_NS if quick else RANDOM_NS, "random", f"{prefix}-s{shorts}", shorts,
                           schemes, lambda n, run: random_apps(n, shorts, run), nic_buffer=nic_buffer)
-
-
-# ---------------------------------------------------------------- statistics
-
-# two-sided 95 % Student t quantiles, df = 1..30 (beyond: normal)
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042]
-
-
-def ci95(values: Sequence[float]) -> Tuple[float, float]:
-    """Mean and the half-width of its 95 % confidence interval (Student t);
-    half-width 0 for a single value or identical values."""
-    v = np.asarray([x for x in values if x == x], dtype=float)
-    if len(v) == 0:
-        return math.nan, math.nan
-    m = float(v.mean())
-    if len(v) < 2:
-        return m, 0.0
-    t = _T95[len(v) - 2] if len(v) - 1 <= len(_T95) else 1.96
-    return m, float(t * v.std(ddof=1) / math.sqrt(len(v)))
 
 
 # ---------------------------------------------------------------- reading results
