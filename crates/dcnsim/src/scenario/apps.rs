@@ -405,20 +405,23 @@ pub(super) fn parse_poisson(
         }
     };
     let max_flows = *a.flows;
-    // Edge capacity of each source: the rate of its access link(s).
+    // Edge capacity of each source: the rate of its access link(s), from
+    // one pass over the links (a scan per source is hosts × links: minutes
+    // at k = 64).
     let spec = topo.spec.as_ref()?;
     let host_nodes = spec.hosts();
     let sources = sources?;
+    let mut node_rate = vec![0u64; spec.nodes.len()];
+    for l in &spec.links {
+        node_rate[l.a] = node_rate[l.a].saturating_add(l.rate_bps);
+        if l.b != l.a {
+            node_rate[l.b] = node_rate[l.b].saturating_add(l.rate_bps);
+        }
+    }
     let mut capacity_bps: u64 = 0;
     for &h in &sources {
         let node = *host_nodes.get(h)?;
-        let rate: u64 = spec
-            .links
-            .iter()
-            .filter(|l| l.a == node || l.b == node)
-            .map(|l| l.rate_bps)
-            .sum();
-        capacity_bps = capacity_bps.saturating_add(rate);
+        capacity_bps = capacity_bps.saturating_add(node_rate[node]);
     }
     let (cdf, cdf_name) = cdf?;
     Some(PoissonSpec {
