@@ -541,8 +541,22 @@ impl World {
     /// the two kinds of input tally on the same run).
     #[doc(hidden)]
     pub fn with_wide_switch_inputs(cfg: &Config, wide_inputs: usize) -> World {
+        Self::build(cfg, wide_inputs, &mut || false).expect("a check that never stops")
+    }
+
+    /// A world whose set-up (the routing tables: minutes for a k = 128
+    /// fat-tree) asks `interrupt` as it goes, with `interrupt` installed
+    /// for the run ([`Self::set_interrupt`]); `None` if it said stop
+    /// before the world was built.
+    pub fn new_interruptible(cfg: &Config, mut interrupt: Interrupt) -> Option<World> {
+        let mut w = Self::build(cfg, WIDE_SWITCH_INPUTS, &mut *interrupt)?;
+        w.set_interrupt(interrupt);
+        Some(w)
+    }
+
+    fn build(cfg: &Config, wide_inputs: usize, stop: &mut dyn FnMut() -> bool) -> Option<World> {
         let topo = &cfg.topology;
-        let routes = Routes::compute(topo);
+        let routes = Routes::compute_until(topo, stop)?;
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
         let mut host_node = Vec::new();
         for (i, n) in topo.nodes.iter().enumerate() {
@@ -685,7 +699,7 @@ impl World {
                 },
             );
         }
-        w
+        Some(w)
     }
 
     /// Create a TCP flow (used by apps while building).

@@ -87,6 +87,25 @@ pub const DOCUMENT: &str = "<document>";
 /// Parse and validate a scenario document (a JSON value). Returns every
 /// problem found, each with its field path.
 pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
+    parse_config_until(doc, &mut || false)
+}
+
+/// The one problem of a validation that `stop` ended.
+pub const INTERRUPTED: &str = "interrupted";
+
+/// [`parse_config`], asking `interrupt` after each costly step (the
+/// topology, every 64 apps, before the size check); if it says stop, the one
+/// problem is [`INTERRUPTED`] at `<document>`.
+pub fn parse_config_until(
+    doc: &Value,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<Config, Vec<ScenarioError>> {
+    let interrupted = || {
+        vec![ScenarioError {
+            path: DOCUMENT.into(),
+            message: INTERRUPTED.into(),
+        }]
+    };
     let mut ctx = Ctx { errs: Vec::new() };
     // The document's own keys (`schema::Document`); each section is then
     // read on its own, so that all its problems are reported.
@@ -111,6 +130,10 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             }
         }
     };
+
+    if interrupt() {
+        return Err(interrupted());
+    }
 
     let routing = match &*d.routing {
         None => Some(RoutingMode::Ecmp),
@@ -170,6 +193,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
                 ctx.err("apps", "needs at least one app");
             }
             for (i, it) in items.iter().enumerate() {
+                if i % 64 == 63 && interrupt() {
+                    return Err(interrupted());
+                }
                 let p = idx_path("apps", i);
                 if let Some(a) = parse_app(&mut ctx, it, &p, &topo, &top_tcp, stop) {
                     apps.push(a);
@@ -206,6 +232,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
             };
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.
+            if interrupt() {
+                return Err(interrupted());
+            }
             let too_big = crate::stats::limits::check(&cfg, &limits);
             if too_big.is_empty() {
                 Ok(cfg)
@@ -226,8 +255,16 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
 /// Parse JSON text; a syntax error is one error at path `<document>`.
 pub fn parse_config_str(json: &str) -> Result<Config, Vec<ScenarioError>> {
+    parse_config_str_until(json, &mut || false)
+}
+
+/// [`parse_config_str`] with [`parse_config_until`]'s `interrupt`.
+pub fn parse_config_str_until(
+    json: &str,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<Config, Vec<ScenarioError>> {
     match serde_json::from_str::<StrictJson>(json) {
-        Ok(StrictJson(v)) => parse_config(&v),
+        Ok(StrictJson(v)) => parse_config_until(&v, interrupt),
         Err(e) => Err(vec![ScenarioError {
             path: DOCUMENT.into(),
             message: format!("invalid JSON: {e}"),
