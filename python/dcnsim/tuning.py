@@ -43,10 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .analysis import ci95
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
-from .sweep import ClusterError, Point, point_dir, run_sweep
+
+# `dcnsim --version`, `run` and every other command build the tune
+# subparser from this module: what a search needs (numpy and pandas through
+# analysis, the sweep's process pool, Optuna) is imported where it runs.
 
 __all__ = ["Param", "Objective", "Constraint", "TuneError", "TuneResult", "tune",
            "parse_param", "parse_constraint", "objective_named", "OBJECTIVES"]
@@ -317,6 +319,8 @@ class _Runner:
     def run(self, over: Mapping[str, Any], seeds: Optional[Sequence[int]] = None,
             tag: str = "") -> List[Tuple[int, Dict[str, Any], Path]]:
         """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir)."""
+        from .sweep import Point, point_dir, run_sweep
+
         seeds = list(seeds if seeds is not None else self.seeds)
         scen = with_overrides(self.base, over)
         pts = [Point((tag + "__" if tag else "") + _label(over, s), scen, s) for s in seeds]
@@ -462,6 +466,8 @@ def tune(
     from tqdm.auto import tqdm
 
     from ._atomic import atomic_write
+    from .analysis import ci95
+    from .sweep import ClusterError
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise TuneError(f"trials: expected a positive integer, got {trials!r}")
