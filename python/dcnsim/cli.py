@@ -553,13 +553,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _interrupted_text(command: str, argv: Sequence[str]) -> str:
+def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = None) -> str:
     """What Ctrl-C left behind, and how to go on."""
-    if command in ("sweep", "demo", "reproduce"):
-        import shlex
+    import shlex
 
-        return ("interrupted; finished points are kept, pending ones were cancelled; "
-                f"resume with: {shlex.join(['dcnsim', *argv])}")
+    resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
+    if command in ("sweep", "demo", "reproduce"):
+        return f"interrupted; finished points are kept, pending ones were cancelled; {resume}"
+    if command == "tune" and out is not None and (Path(out) / "study.log").exists():
+        # the journal holds every finished trial; the one under way is asked again on resume
+        return (f"interrupted; the study so far is kept ({Path(out) / 'study.log'}, runs in "
+                f"{Path(out) / 'runs'}), the trial under way is asked again; {resume}")
     return "interrupted; nothing written"
 
 
@@ -594,7 +598,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(_interrupted_text(args.command, argv), file=sys.stderr)
+        print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `dcnsim run x | head`
         return 0
