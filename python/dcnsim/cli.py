@@ -131,7 +131,8 @@ def cmd_run(args) -> int:
         doc = load_scenario(args.file)
         if args.out:
             check_out_dir(args.out)
-        result = dcnsim.run(doc, seed=args.seed)
+        # A bar only for a person watching (stderr a terminal), as the sweep's.
+        result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
@@ -454,6 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
     r.add_argument("--out", metavar="DIR", help="write the tables and summary.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
+    r.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown only when stderr is a terminal)")
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check scenario files; print every problem")

@@ -69,17 +69,48 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
 /// within milliseconds instead of after the run; only the main thread
 /// receives signals, so other threads pass `False` and never wait for
 /// the GIL mid-run.
+///
+/// `progress(sim_seconds, events, stop_seconds)`, if given, is called every 2¹⁶ events
+/// (with the interrupt poll, off the per-event path); an exception it
+/// raises stops the run and is raised here.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, interruptible=true))]
+#[pyo3(signature = (scenario_json, seed=None, interruptible=true, progress=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
     seed: Option<u64>,
     interruptible: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
     let raised: Raised = Arc::default();
-    let mut hook: Option<dcnsim::world::Interrupt> = interruptible.then(|| signal_check(&raised));
+    let progress_given = progress.is_some();
+    let progress_raised = Arc::clone(&raised);
+    let tell = move |stop: dcnsim::sim::time::SimTime| {
+        progress.map(|f| {
+            let raised = progress_raised;
+            Box::new(move |t: dcnsim::sim::time::SimTime, n: u64| {
+                Python::with_gil(|py| {
+                    if let Err(e) = f.call1(py, (t.as_secs_f64(), n, stop.as_secs_f64())) {
+                        raised
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .get_or_insert(e);
+                    }
+                })
+            }) as dcnsim::world::Progress
+        })
+    };
+    let watched = progress_given;
+    // A failed progress call stops the run at the same periodic look.
+    let mut hook: Option<dcnsim::world::Interrupt> = (interruptible || watched).then(|| {
+        let mut signals = interruptible.then(|| signal_check(&raised));
+        let raised = Arc::clone(&raised);
+        Box::new(move || {
+            raised.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+                || signals.as_mut().is_some_and(|s| s())
+        }) as dcnsim::world::Interrupt
+    });
     let r = py.allow_threads(move || {
         // Set-up (validation, then the world's routes) stops on Ctrl-C too.
         let mut cfg = match hook.as_mut() {
@@ -92,7 +123,7 @@ fn run(
         }
         // The run-time memory guard's stop is a problem at `limits.memory`
         // like the pre-run estimate's refusal, not a panic.
-        let res = dcnsim::run_interruptible(&cfg, hook).map_err(|e| match e {
+        let res = dcnsim::run_watched(&cfg, hook, tell(cfg.stop)).map_err(|e| match e {
             dcnsim::Stopped::Memory(e) => vec![("limits.memory".to_string(), e)],
             dcnsim::Stopped::Interrupted => Vec::new(),
         })?;

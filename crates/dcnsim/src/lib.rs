@@ -59,6 +59,17 @@ pub fn run_interruptible(
     cfg: &Config,
     interrupt: Option<world::Interrupt>,
 ) -> Result<Results, Stopped> {
+    run_watched(cfg, interrupt, None)
+}
+
+/// [`run_interruptible`] that also tells `progress` the simulated time and
+/// the events so far, every 2¹⁶ events ([`world::Progress`]); it changes
+/// no result.
+pub fn run_watched(
+    cfg: &Config,
+    interrupt: Option<world::Interrupt>,
+    progress: Option<world::Progress>,
+) -> Result<Results, Stopped> {
     let t0 = std::time::Instant::now();
     // The check is asked during set-up (routes) too, not only by the loop.
     let mut w = match interrupt {
@@ -66,6 +77,9 @@ pub fn run_interruptible(
         None => world::World::new(cfg),
     };
     install_memory_guard(&mut w, cfg);
+    if let Some(p) = progress {
+        w.set_progress(p);
+    }
     w.run();
     if w.interrupted {
         return Err(Stopped::Interrupted);

@@ -433,6 +433,9 @@ pub struct World {
     interrupt: Option<Interrupt>,
     /// Set when the interrupt check stopped the run.
     pub interrupted: bool,
+    /// Told the clock and the events so far every 2¹⁶ events
+    /// ([`Self::set_progress`]).
+    progress: Option<Progress>,
 }
 
 /// A check the run loop makes with its periodic work, every 2¹⁶ events
@@ -440,6 +443,11 @@ pub struct World {
 /// nothing: `true` stops the run. The Python binding polls the
 /// interpreter's signals here, so Ctrl-C stops a run within a second.
 pub type Interrupt = Box<dyn FnMut() -> bool + Send>;
+
+/// A progress report: the simulated time reached and the events processed
+/// so far, told in the loop's periodic work (every 2¹⁶ events, off the
+/// per-event path); it only watches, never changes what a run does.
+pub type Progress = Box<dyn FnMut(SimTime, u64) + Send>;
 
 /// The run-time memory guard. `limits` measures a world, so the guard is
 /// installed from outside (lib) as two functions: the world only asks, and
@@ -674,6 +682,7 @@ impl World {
             deep_readahead_above: DEEP_READAHEAD_BYTES,
             memory_stop: None,
             interrupt: None,
+            progress: None,
             interrupted: false,
         };
         let mut apps = Vec::with_capacity(cfg.apps.len());
@@ -760,6 +769,13 @@ impl World {
         self.next_check = 0;
     }
 
+    /// Install the progress report; it is first told at the next event.
+    pub fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+        self.next_depth_check = 0;
+        self.next_check = 0;
+    }
+
     /// Run to completion (all apps done) or to the stop time.
     ///
     /// Before each event the loop starts fetching what the next one will
@@ -806,6 +822,9 @@ impl World {
         if p >= self.next_depth_check {
             self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
             self.next_depth_check = p + (1 << 16);
+            if let Some(tell) = self.progress.as_mut() {
+                tell(self.core.q.now(), p);
+            }
             if let Some(stop) = self.interrupt.as_mut() {
                 if stop() {
                     self.interrupted = true;

@@ -120,3 +120,36 @@ fn validation_asks_the_check_and_a_stop_is_one_problem() {
         );
     }
 }
+
+/// The progress report watches and changes nothing: told every 2¹⁶
+/// events, its clock never runs back or past `stop`, its event count
+/// climbs by 2¹⁶ and stays below the run's, and the tables are the ones
+/// of a run without it.
+#[test]
+fn progress_is_told_the_clock_and_changes_no_table() {
+    use std::sync::Mutex;
+    let cfg = scenario();
+    let seen: Arc<Mutex<Vec<(dcnsim::sim::time::SimTime, u64)>>> = Arc::default();
+    let s = Arc::clone(&seen);
+    let with = dcnsim::run_watched(
+        &cfg,
+        None,
+        Some(Box::new(move |t, n| s.lock().unwrap().push((t, n)))),
+    )
+    .unwrap();
+    let without = run_interruptible(&cfg, None).unwrap();
+    assert_same_tables(&with, &without);
+    let seen = seen.lock().unwrap();
+    let events = with.summary.iter().find(|(k, _)| k == "events").unwrap().1;
+    assert!(
+        (seen.len() as f64 - (events / 65536.0).ceil()).abs() <= 1.0,
+        "{} reports for {events} events",
+        seen.len()
+    );
+    for w in seen.windows(2) {
+        assert!(w[0].0 <= w[1].0, "the clock ran back: {w:?}");
+        assert_eq!(w[1].1 - w[0].1, 1 << 16, "{w:?}");
+    }
+    let last = seen.last().unwrap();
+    assert!(last.0 <= cfg.stop && (last.1 as f64) < events);
+}
