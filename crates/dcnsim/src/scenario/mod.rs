@@ -37,7 +37,7 @@ pub use apps::parse_cdf_table;
 pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
-use crate::config::{AppSpec, Config, RoutingMode};
+use crate::config::{AppSpec, Config, Limit, RoutingMode, TcpConfig};
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
 use apps::parse_app;
@@ -279,7 +279,87 @@ pub fn parse_config_str_until(
 /// queue marks: its window then only reacts to drops, i.e. it runs as
 /// loss-based TCP, and a comparison under its name is a comparison of
 /// NewReno-like behaviour.
+///
+/// A buffer or marking threshold above 0 but below one full-size packet:
+/// sizes are bytes, so a paper's K = 20 copied as `ecn_k = 20` marks every
+/// packet that finds another queued, and such a buffer drops every full
+/// packet. `ecn_k = 0` (mark every packet) is meant and stays silent.
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let mut out = ecn_cc_warnings(cfg);
+    out.extend(sub_packet_warnings(cfg));
+    out
+}
+
+/// Each app's TCP config (none for UDP).
+fn app_tcp(a: &AppSpec) -> Option<&TcpConfig> {
+    match a {
+        AppSpec::Bulk { tcp, .. }
+        | AppSpec::PartitionAggregate { tcp, .. }
+        | AppSpec::SyncReads { tcp, .. } => Some(tcp),
+        AppSpec::Poisson(p) => Some(&p.tcp),
+        AppSpec::UdpCbr { .. } => None,
+    }
+}
+
+fn sub_packet_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    // The largest packet the apps send, on the wire.
+    let full = cfg
+        .apps
+        .iter()
+        .map(|a| match (a, app_tcp(a)) {
+            (_, Some(t)) => t.mss as u64 + t.header_bytes as u64,
+            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        + cfg.l2_overhead as u64;
+    // (key, bytes) -> queues with it
+    let mut found: Vec<((&str, u64), usize)> = Vec::new();
+    for q in cfg
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+    {
+        let small = |lim: &Limit| match *lim {
+            Limit::Bytes(b) if b > 0 && b < full => Some(b),
+            _ => None,
+        };
+        let hits = [
+            small(&q.limit).map(|b| ("buffer", b)),
+            q.ecn_k.as_ref().and_then(small).map(|b| ("ecn_k", b)),
+        ];
+        for key in hits.into_iter().flatten() {
+            match found.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => found.push((key, 1)),
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|((key, b), n)| {
+            let effect = if key == "ecn_k" {
+                "every packet that finds another queued is marked"
+            } else {
+                "no full-size packet fits"
+            };
+            ScenarioError {
+                path: "topology".into(),
+                message: format!(
+                    "a {key} of {b} bytes on {n} queue{} is below one full-size packet \
+                     ({full} bytes on the wire): {effect}; sizes without a unit are bytes \
+                     (did you mean \"{b}pkt\"?)",
+                    if n == 1 { "" } else { "s" }
+                ),
+            }
+        })
+        .collect()
+}
+
+/// An ECN-based congestion control with no marking queue anywhere.
+fn ecn_cc_warnings(cfg: &Config) -> Vec<ScenarioError> {
     let marks = cfg
         .topology
         .links
@@ -291,12 +371,8 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     // cc name -> the apps using it, in order.
     let mut by_cc: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, a) in cfg.apps.iter().enumerate() {
-        let tcp = match a {
-            AppSpec::Bulk { tcp, .. }
-            | AppSpec::PartitionAggregate { tcp, .. }
-            | AppSpec::SyncReads { tcp, .. } => tcp,
-            AppSpec::Poisson(p) => &p.tcp,
-            AppSpec::UdpCbr { .. } => continue,
+        let Some(tcp) = app_tcp(a) else {
+            continue;
         };
         if !tcp.cc.needs_ecn() {
             continue;
