@@ -97,3 +97,23 @@ print("LOADED " + json.dumps({"heavy": sorted(m for m in sys.modules if m.split(
     # the one child ran both repeats
     rec = got["record"]
     assert rec["scenario"] == "longflows_64" and len(rec["walls_s"]) == 2 and rec["events"] > 0
+
+
+@needs_core
+def test_the_summary_read_from_columns_agrees_with_the_tables():
+    # the hot-queue line, now computed without pandas, against the DataFrame
+    import dcnsim
+    from dcnsim.cli import format_summary
+
+    r = dcnsim.run(DATA / "small_incast.toml")
+    text = format_summary(r)
+    qi = r.queue_inputs
+    q = qi.groupby("queue_id")["dropped"].sum().idxmax()
+    part = qi[qi["queue_id"] == q]
+    line = next(x for x in text.splitlines() if "hot queue" in x)
+    assert f"(queue {q})" in line and line.count("% of ") == len(part)
+    for row in part.itertuples():
+        assert f"{row.input_from} {row.dropped / row.offered:.1%} of {row.offered:,}" in line, (row, line)
+    m = r.metrics
+    assert m["n_flows"] == len(r.flows) and m["drops"] == int(r.flows["drops"].sum())
+    assert m["n_completed"] == int(r.flows["completed"].sum())

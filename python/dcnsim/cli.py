@@ -91,7 +91,13 @@ def format_summary(result) -> str:
             by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
         q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
         rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
-        col = {c: [qi[c][i] for i in rows] for c in ("node", "to", "input_from", "offered", "max_drop_run")}
+
+        def values(c: str) -> List[Any]:  # by position: numpy arrays, or an assigned DataFrame's columns
+            v = qi[c]
+            return v.tolist() if hasattr(v, "tolist") else list(v)
+
+        col = {c: values(c) for c in ("node", "to", "input_from", "offered", "max_drop_run")}
+        col = {c: [v[i] for i in rows] for c, v in col.items()}
         shares = ", ".join(
             f"{src} {d / off:.1%} of {fmt_count(off)} (run ≤ {fmt_count(run)})"
             for src, d, off, run in zip(col["input_from"], (dropped[i] for i in rows), col["offered"], col["max_drop_run"])
