@@ -159,6 +159,8 @@ PAPER = Paper(
     docs="docs/fast.md",
     setup=SETUP,
     settings=SETTINGS,
+    series=tuple(MAIN3),
+    variants=("eq. 9 literal", "eq. (9) read literally", "10 Gbps"),
     figures=[
         Figure("§3", "DCTCP scalability: N*, N*max (eqs. 4–7) and the simulated incast onset", _s3_points,
                _analyze_s3, "N* ≈ 14, N*max ≈ 37.5 (incast onset ≈ 35 workers in the DCTCP paper)"),
@@ -183,6 +185,6 @@ PAPER = Paper(
                "N = 25: larger is better; N ≥ 40: smaller is better; N = 40: ≈ 12.5 ms at 1500 B, best near "
                "1000 B"),
         Figure("settings", "the implicit settings, one at a time (Fig. 4's setup)", _settings_points,
-               _analyze_settings, ""),
+               _analyze_settings, "", setting="each implicit setting changed in turn (ours)"),
     ],
 )
