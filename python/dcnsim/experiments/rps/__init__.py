@@ -125,10 +125,14 @@ SETTINGS = [
     Setting("10 MB / 200 KB", "10 × 2²⁰ B and 200 × 2¹⁰ B", "dcnsim's KB/MB are binary (docs/scenario.md)"),
     Setting("receive window", RWND, "ns-3.23 has no window scaling: TcpSocketBase caps the advertised window "
             "at MaxWindowSize = 65 535 B, below its 128 KB RcvBufSize"),
-    Setting("initial window", f"{INIT_CWND} segment", "ns-3.23 TcpSocket InitialCwnd default; with delayed ACKs the "
-            "first segment waits 200 ms for its ACK", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
-    Setting("delayed ACK", "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
-            "ns-3.23 DelAckCount / DelAckTimeout defaults", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
+    Setting("initial window", f"{INIT_CWND} segment", "ns-3.23 TcpSocket InitialCwnd default",
+            "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
+    Setting("delayed ACK", "the first data segment of a connection ACKed at once (delayed_ack_quickack = 1), then "
+            "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
+            "ns-3.23 DelAckCount / DelAckTimeout defaults; TcpSocketBase sets m_delAckCount = m_delAckMaxCount when "
+            "a connection is established (\"Always respond to first data packet to speed up the connection\", "
+            "since ns-3.13, commit af8ae0191 of 2011-12-01), so a lone first segment does not wait 200 ms",
+            "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
     Setting("SACK", "off", "ns-3.23 has no SACK", "SACK variants in the tcp and settings figures"),
     Setting("Limited Transmit (RFC 3042)", "off", "ns-3.23's TcpNewReno had it as the LimitedTransmit attribute, "
             "false by default", "on in the settings figure's Linux-like TCP"),
