@@ -79,8 +79,9 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
     main_key = BG_CFGS[0].key()
     paths = facet_plot(
         df, "n", "qct_mean_ms", "series", "panel",
-        xlabel="number of workers n", ylabel="mean query completion time (ms)",
+        xlabel="number of workers n", ylabel="mean query completion time (ms, ± 95 % CI)",
         title="Fig. 7: mean QCT with one 10 MB background flow to the root", path=out_dir / "fig7.png",
+        yerr="qct_ci95_ms",
         order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
         paper=[{"x": 100, "y": 281.0, "series": "NewReno", "facet": _panel_name(main_key)},
                {"x": 100, "y": 35.0, "series": "FaST", "facet": _panel_name(main_key)}],

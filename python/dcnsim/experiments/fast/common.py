@@ -246,6 +246,7 @@ def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
 @lru_cache(maxsize=4096)
 def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     """Per-point metrics of a partition/aggregate run (cached per file version)."""
+    from ...analysis import ci95
 
     q = read_table(point_dir, "queries")
     qct = q["qct_s"].astype(float)
@@ -254,6 +255,8 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
         "queries": float(len(q)),
         "unfinished": float(qct.isna().sum()),
         "qct_mean_ms": float(done.mean() * 1e3) if len(done) else math.nan,
+        # Student-t 95 % half-width of the mean over the point's queries
+        "qct_ci95_ms": float(ci95(done.tolist())[1] * 1e3) if len(done) >= 2 else math.nan,
         "qct_p50_ms": float(done.median() * 1e3) if len(done) else math.nan,
         "qct_p99_ms": float(np.percentile(done, 99) * 1e3) if len(done) else math.nan,
         "qct_max_ms": float(done.max() * 1e3) if len(done) else math.nan,

@@ -59,9 +59,9 @@ def _analyze_fig4(summary, out_dir: Path) -> FigureResult:
     main = _at(df, config=base)
     paths = facet_plot(
         df, "n", "qct_mean_ms", "series", "panel",
-        xlabel="number of workers n", ylabel="mean query completion time (ms)",
+        xlabel="number of workers n", ylabel="mean query completion time (ms, ± 95 % CI)",
         title="Fig. 4: mean QCT vs workers (10 KB responses, RTOmin 10 ms)",
-        path=out_dir / "fig4.png", order=SERIES_NAMES,
+        path=out_dir / "fig4.png", order=SERIES_NAMES, yerr="qct_ci95_ms",
         facet_order=[_panel_name(c.key()) for c in FIG4_CFGS], ncols=2, linestyles=LINESTYLES,
         paper=[{"x": 100, "y": v, "series": s, "facet": _panel_name(base)} for s, v in PAPER_QCT_N100_MS.items()],
     )

@@ -349,7 +349,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
         axes[0][0].set_ylabel(ylabel)
-        axes[0][0].legend()
+        axes[0][0].legend(title="mean ± 95 % CI over runs", title_fontsize=8)
         fig.suptitle(title, fontsize=11)
     return save(fig, path)
 
