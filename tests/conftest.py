@@ -1,12 +1,20 @@
 """Shared fixtures. Tests that need the Rust core skip (with a reason) until
-`dcnsim._core.run` exists; everything else runs regardless."""
+`dcnsim._core.run` exists; everything else runs regardless.
+
+Under `CI=true` (what CI sets) a skip is a failure unless it is on
+`CI_ALLOWED_SKIPS`: a green CI run has run every test whose tools CI can
+have (the Rust core, Optuna, Dask, clippy, rustfmt, ruff, mypy, tshark via
+.ci/setup-tools) instead of skipping it and passing."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, Optional, Tuple
 
 import dcnsim
 import pytest
@@ -126,3 +134,66 @@ def small_incast_path() -> Path:
 def pytest_configure(config):
     # hypothesis' optional libcst import warns on some installs; not ours
     config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:libcst.*")
+
+
+# ---------------------------------------------------------------- skips under CI
+
+
+def _apt_can_install() -> bool:
+    # .ci/setup-tools' own condition for installing tshark
+    return shutil.which("apt-get") is not None and hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+#: (pattern the skip reason matches, whether that skip is allowed here):
+#: the only skips a CI run may show.
+CI_ALLOWED_SKIPS: Tuple[Tuple[str, Callable[[], bool]], ...] = (
+    # .ci/setup-tools installs tshark with apt-get as root; elsewhere it cannot
+    (r"^tshark not installed", lambda: not _apt_can_install()),
+    # signals, process groups: POSIX only
+    (r"^POSIX", lambda: os.name != "posix"),
+)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        reason = str(longrepr[2])
+    else:
+        reason = str(longrepr)
+    return reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
+
+
+def ci_skip_problem(report) -> Optional[str]:
+    """Why this skipped report must fail under CI=true (None: allowed, or
+    not a skip). An xfail is not a skip."""
+    if not (report.skipped and _in_ci()) or hasattr(report, "wasxfail"):
+        return None
+    reason = _skip_reason(report)
+    if any(re.search(pattern, reason) and allowed() for pattern, allowed in CI_ALLOWED_SKIPS):
+        return None
+    return (f"skipped under CI=true, and this skip is not on conftest.CI_ALLOWED_SKIPS: {reason} "
+            "(install what the test needs; CI must run it)")
+
+
+def _fail_skip(report) -> None:
+    problem = ci_skip_problem(report)
+    if problem is not None:
+        report.outcome = "failed"
+        report.longrepr = problem
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _fail_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    # a whole module skipped at import (pytest.importorskip at module level)
+    outcome = yield
+    _fail_skip(outcome.get_result())

@@ -152,6 +152,47 @@ def test_python_paths_in_the_layout_docs_exist():
         assert not problems, f"docs/{name}: " + "; ".join(problems)
 
 
+def _upward_imports(block: str) -> list:
+    """Imports in python/dcnsim that run up the order of the file tree in
+    `block`: a listed module importing one listed above it (a package's
+    `__init__` and its own children, as in the cycle test, excepted)."""
+    from test_module_cycles import py_collect
+
+    order: dict = {}
+    for path in _tree_paths(block):
+        parts = tuple(re.sub(r"\.pyi?$", "", path).split("/")[1:])  # ("dcnsim", "experiments", "paper")
+        order.setdefault(parts, len(order))
+
+    def listed(m: tuple):
+        for k in range(len(m), 1, -1):  # the deepest listed prefix; the package itself is not a line
+            if m[:k] in order:
+                return m[:k]
+        return None
+
+    _, refs = py_collect()
+    found = []
+    for src, dst, file, line in refs:
+        a, b = listed(src), listed(dst)
+        if a is None or b is None or a == b or a[: len(b)] == b or b[: len(a)] == a:
+            continue
+        if order[b] < order[a]:
+            found.append(f"{'.'.join(src)} -> {'.'.join(dst)} ({file}:{line})")
+    return sorted(set(found))
+
+
+def test_no_python_import_runs_up_the_architecture_list():
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.M | re.S)
+              if b.startswith("python/dcnsim/")]
+    assert len(blocks) == 1, "docs/architecture.md should draw the Python package once"
+    up = _upward_imports(blocks[0])
+    assert not up, "imports that run up docs/architecture.md's list (move the module or the line):\n" + "\n".join(up)
+    # and the check sees one: scenario.py listed above cli.py
+    swapped = blocks[0].replace("  cli.py ", "  tmp.py ").replace("  scenario.py ", "  cli.py ").replace(
+        "  tmp.py ", "  scenario.py ")
+    assert any(x.startswith("dcnsim.cli -> dcnsim.scenario") for x in _upward_imports(swapped))
+
+
 def test_python_path_check_catches_moved_modules():
     text = """`python/dcnsim/cli.py`, `python -m dcnsim.schema_docs`, `dcnsim._core.schema()`, `dcnsim.run`
 
@@ -169,3 +210,11 @@ python/dcnsim/
     problems = python_path_problems(moved)
     assert len(problems) == 5, problems
     assert any("commands.py" in p for p in problems) and any("frame.py" in p for p in problems), problems
+
+
+def test_the_readme_test_command_is_what_ci_runs():
+    ci = [line for line in (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if line.startswith("pip install")]
+    assert len(ci) == 1, ci
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"\n{ci[0]}\n" in readme, f"README.md's test command differs from .ci/run's: {ci[0]}"
