@@ -24,6 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SCENARIOS = ROOT / "scenarios"
 
+# Every figure any test makes (the quick reproductions, tune, the demo, in
+# this process and in the CLI subprocesses it starts) is checked before it
+# is written: nothing cut by the canvas, units on physical axes, error bars
+# explained (dcnsim.plots.figure_problems).
+os.environ["DCNSIM_CHECK_FIGURES"] = "1"
+
 needs_core = pytest.mark.skipif(
     not (hasattr(_core, "run") and hasattr(_core, "validate")),
     reason="dcnsim._core has no run()/validate() yet (Rust core not built)",

@@ -274,9 +274,10 @@ def test_fast_topology_matches_the_paper():
     by_pair = {(lk["a"], lk["b"]): lk for lk in topo["links"]}
     assert by_pair[("s1", "tor0")]["ecn_k"] == "20pkt" and by_pair[("s2", "tor1")]["rate"] == "1Gbps"
     up = by_pair[("tor0", "up0")]
-    assert (up["rate"], up["buffer"], up["ecn_k"], up["delay"]) == ("10Gbps", "100KB", "65pkt", "25us")
+    # the paper's KB is 1000 B (its eq. 7's N*max = 37.5 needs it)
+    assert (up["rate"], up["buffer"], up["ecn_k"], up["delay"]) == ("10Gbps", "100000B", "65pkt", "25us")
     agg = by_pair[("up0", "agg")]
-    assert (agg["buffer"], agg["ecn_k"], agg["delay"]) == ("10MB", "65pkt", "0s")
+    assert (agg["buffer"], agg["ecn_k"], agg["delay"]) == ("10000000B", "65pkt", "0s")
     # workers spread evenly over the racks
     assert [fast.rack_of(h) for h in range(1, 11)] == [0, 1, 2, 3, 4] * 2
     doc = fast.pa_scenario(20, {"cc": "fast"}, queries=2)

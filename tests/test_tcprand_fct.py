@@ -89,14 +89,24 @@ def _fake(short: float, long08: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _verdicts(df):
+    # CT200 is not in Fig. 11's caption: its rows are judged beyond the paper
+    return {c.quantity: c.judged if c.beyond else c.verdict for c in t11.comparisons(df, True)}
+
+
 def test_verdicts_follow_their_criteria():
-    good = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.0, 0.7), True)}
+    good = _verdicts(_fake(1.0, 0.7))
     assert all(v == "agrees" for v in good.values()), good
-    bad = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.5, 1.3), True)}
+    bad = _verdicts(_fake(1.5, 1.3))
     assert bad["CT200: short flows, mean/p99 FCT ÷ CUBIC's"] == "differs"
     assert bad["CTD: long flows at L = 0.8, mean FCT ÷ CUBIC's"] == "differs"
-    partly = {c.quantity: c.verdict for c in t11.comparisons(_fake(1.2, 1.0), True)}
+    partly = _verdicts(_fake(1.2, 1.0))
     assert partly["CT200: short flows, mean/p99 FCT ÷ CUBIC's"] == "trend agrees"
+    # only the caption's series are tallied
+    tallied = [c for c in t11.comparisons(_fake(1.0, 0.7), True) if not c.beyond]
+    assert tallied and all(not c.quantity.startswith("CT200") for c in tallied)
+    assert all(c.verdict == "not in paper" for c in t11.comparisons(_fake(1.0, 0.7), True)
+               if c.quantity.startswith("CT200"))
     # One short flow stuck in a timeout makes a max ratio, not a verdict: the
     # tail is judged by the 99th percentile (the max is reported in the note).
     spike = _fake(1.0, 0.7)

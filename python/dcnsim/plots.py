@@ -24,7 +24,11 @@ from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa
 from ._atomic import atomic_write  # noqa: E402
 
 __all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot",
-           "title_note"]
+           "title_note", "figure_problems", "CHECK_ENV"]
+
+#: With this environment variable set (the test suite sets it), :func:`save`
+#: refuses a figure that :func:`figure_problems` finds fault with.
+CHECK_ENV = "DCNSIM_CHECK_FIGURES"
 
 STYLE: Dict[Any, Any] = {
     "figure.figsize": (6.4, 4.2),
@@ -73,13 +77,48 @@ def _stamp(fig, note: str) -> None:
     its only titled axes, else a suptitle of its own."""
     sup = fig.get_suptitle()
     if sup:
-        fig.suptitle(f"{sup} [{note}]")
+        fig._suptitle.set_text(f"{sup} [{note}]")  # keeps its size and place
         return
     titled = [ax for ax in fig.axes if ax.get_visible() and ax.get_title()]
     if len(titled) == 1:
         titled[0].set_title(f"{titled[0].get_title()} [{note}]")
     else:
         fig.suptitle(f"[{note}]", fontsize=10)
+
+
+def _fit_titles(fig, keep_layout: bool) -> None:
+    """Wrap a title too wide for its room onto more lines: a suptitle to the
+    canvas, an axes title to the canvas (one panel) or to its panel. With
+    ``keep_layout`` (the caller placed the panels) the panels move down by
+    the suptitle's added lines."""
+    import textwrap
+
+    titled = [ax for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    sup = getattr(fig, "_suptitle", None)
+    if not titled and (sup is None or not sup.get_text()):
+        return
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    rooms = []
+    if sup is not None and sup.get_text():
+        rooms.append((sup, 0.96 * W, True))
+    for ax in titled:
+        # a lone panel's title is centred on the panel, not the canvas: keep a margin
+        rooms.append((ax.title, 0.85 * W if len(titled) == 1 else 1.05 * ax.get_window_extent(r).width, False))
+    for text, room, is_sup in rooms:
+        w = text.get_window_extent(renderer=r).width
+        if w <= room:
+            continue
+        s = text.get_text()
+        width = max(16, int(max(len(x) for x in s.split("\n")) * room / w * 0.95))
+        wrapped = "\n".join(textwrap.fill(x, width) for x in s.split("\n"))
+        text.set_text(wrapped)
+        added = wrapped.count("\n") - s.count("\n")
+        if is_sup and keep_layout and added:
+            line = 1.25 * text.get_fontsize() * fig.dpi / 72.0
+            top = fig.subplotpars.top - added * line / H
+            fig.subplots_adjust(top=max(top, fig.subplotpars.bottom + 0.1))
 
 
 def new_figure(**kw):
@@ -89,10 +128,82 @@ def new_figure(**kw):
     return fig, ax
 
 
+#: Axis labels that name a dimensionless quantity need no unit.
+_DIMENSIONLESS = ("index", "ratio", "fraction", "share", "number of", "count", "probability", "cdf", "normalized",
+                  "÷", "per query", "per run", "per block", "per flow", "per worker", "timeouts", "retransmits",
+                  "drops", "flows", "workers", "servers", "senders", "segments", "packets", "hops", "trials",
+                  "retransmissions", "/",
+                  "rank", "seed", "n", "k", "p", "ρ", "r", "jain", "objective", "relative", "speed-up", "speedup")
+
+
+def _has_unit(label: str) -> bool:
+    import re
+
+    low = label.lower().strip()
+    if re.search(r"\([^)]*\)|\[[^]]*\]", label):
+        return True
+    return any(re.search(rf"(^|[^a-z]){re.escape(w)}([^a-z]|$)", low) for w in _DIMENSIONLESS)
+
+
+def _err_words(texts: Sequence[str]) -> bool:
+    low = " ".join(texts).lower()
+    return any(w in low for w in ("95 %", "95%", " ci", "ci)", "confidence", "±", "std", "error bar", "stderr"))
+
+
+def figure_problems(fig) -> List[str]:
+    """What a reader would trip on in ``fig`` as it would be saved: a
+    title, label or legend entry cut by the canvas edge; a labelled axis
+    whose quantity carries no unit (dimensionless ones excepted); error
+    bars whose meaning no title, label or legend text states."""
+    out: List[str] = []
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    texts = []
+    sup = fig._suptitle if getattr(fig, "_suptitle", None) is not None else None
+    if sup is not None and sup.get_text():
+        texts.append(("suptitle", sup))
+    for leg in fig.legends:
+        texts += [("legend entry", t) for t in [*leg.get_texts(), leg.get_title()]]
+    all_words = [t.get_text() for _, t in texts]
+    has_err = False
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        for what, t in (("title", ax.title), ("x label", ax.xaxis.label), ("y label", ax.yaxis.label)):
+            if t.get_text():
+                texts.append((what, t))
+                all_words.append(t.get_text())
+        leg = ax.get_legend()
+        if leg is not None:
+            entries = [*leg.get_texts(), leg.get_title()]
+            texts += [("legend entry", t) for t in entries]
+            all_words += [t.get_text() for t in entries]
+        for lab, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            text = axis.label.get_text()
+            if text and not _has_unit(text):
+                out.append(f"{lab} label {text!r} names no unit")
+        for c in ax.containers:
+            lines = getattr(c, "lines", None)
+            if lines is not None and len(lines) == 3 and any(len(seg.get_segments()) for seg in lines[2]):
+                has_err = True
+    for what, t in texts:
+        if not t.get_visible() or not t.get_text():
+            continue
+        bb = t.get_window_extent(renderer=r)
+        if bb.x0 < -1 or bb.y0 < -1 or bb.x1 > W + 1 or bb.y1 > H + 1:
+            out.append(f"{what} {t.get_text()!r} is cut by the canvas edge")
+    if has_err and not _err_words(all_words):
+        out.append("error bars whose meaning (e.g. '95 % CI') no title, label or legend states")
+    return out
+
+
 def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bool = True) -> List[Path]:
     """Save ``fig`` as PNG at ``path`` (suffix forced to .png) and, if
     ``svg``, also as SVG beside it. Atomic; closes the figure. With
-    ``tight_layout=False`` the caller's layout is kept."""
+    ``tight_layout=False`` the caller's layout is kept. With
+    ``DCNSIM_CHECK_FIGURES`` set, a figure with :func:`figure_problems`
+    is refused (ValueError) before anything is written."""
     png = Path(path).with_suffix(".png")
     png.parent.mkdir(parents=True, exist_ok=True)
     written = []
@@ -100,8 +211,14 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     if note:
         _stamp(fig, note)
     with plt.rc_context(STYLE):
+        _fit_titles(fig, keep_layout=not tight_layout)
         if tight_layout:
             fig.tight_layout()
+        if os.environ.get(CHECK_ENV):
+            problems = figure_problems(fig)
+            if problems:
+                plt.close(fig)
+                raise ValueError(f"figure {png.name}: " + "; ".join(problems))
         for target, fmt in [(png, "png")] + ([(png.with_suffix(".svg"), "svg")] if svg else []):
             buf = io.BytesIO()
             fig.savefig(buf, format=fmt, metadata={"Software": "dcnsim"} if fmt == "png" else {"Date": None})
@@ -220,13 +337,16 @@ def facet_plot(
     hlines: Sequence[tuple] = (),
     linestyles: Optional[Dict[Any, str]] = None,
     svg: bool = False,
+    yerr: Optional[str] = None,
 ):
     """Small multiples: one panel per value of ``facet`` (or one panel), one
     line per value of ``series`` with the same colour and marker in every
     panel, ``y·y_scale`` against ``x``. ``paper`` adds the paper's values as
     large hollow stars: dicts with ``x``, ``y`` (scaled units), optional
     ``series`` (takes its colour) and ``facet`` (None = every panel).
-    ``hlines`` are ``(y, label)`` dashed reference lines. Saves like
+    ``hlines`` are ``(y, label)`` dashed reference lines. ``yerr`` names a
+    column of ± half-widths (same units as ``y``) drawn as error bars; say
+    what they are in ``ylabel`` or ``title``. Saves like
     :func:`save` when ``path`` is given (returns the paths), else returns
     the figure."""
     import numpy as np
@@ -249,10 +369,13 @@ def facet_plot(
                 if len(g) == 0:
                     continue
                 g = g.sort_values(x)
-                ax.plot(g[x], np.asarray(g[y], dtype=float) * y_scale, marker=MARKERS[i % len(MARKERS)],
-                        color=colors.get(name) if name is not None else None,
-                        linestyle=(linestyles or {}).get(name, "-"),
-                        label=None if name is None else str(name))
+                style = dict(marker=MARKERS[i % len(MARKERS)], color=colors.get(name) if name is not None else None,
+                             linestyle=(linestyles or {}).get(name, "-"), label=None if name is None else str(name))
+                ys = np.asarray(g[y], dtype=float) * y_scale
+                if yerr is not None:
+                    ax.errorbar(g[x], ys, yerr=np.asarray(g[yerr], dtype=float) * y_scale, capsize=2, **style)
+                else:
+                    ax.plot(g[x], ys, **style)
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue

@@ -708,6 +708,63 @@ def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted:
     return pd.DataFrame(rows)
 
 
+#: the unit a plain number has for a key of each value kind of the schema
+_KIND_UNITS = {"Time": "s", "PositiveTime": "s", "LimitValue": "bytes", "Buffer": "bytes", "NicBuffer": "bytes",
+               "PositiveSize": "bytes", "SegmentSize": "bytes", "Rate": "bit/s"}
+
+
+_PLAIN = {"Fraction", "PositiveFraction", "Number", "PositiveNumber", "Scale", "ScaleOrZero"}
+
+
+def _axis_unit(p: "Param") -> str:
+    """The unit of a parameter's axis: ms for a time range, packets for a
+    pkt range, else what a plain number means for its key (the scenario
+    schema's value kind), or "as in the scenario" when the key has none."""
+    if p.unit == "s":
+        return "ms"
+    if p.unit == "pkt":
+        return "packets"
+    import json
+
+    from . import _core
+
+    try:
+        schema = json.loads(_core.schema())
+    except Exception:  # noqa: BLE001 - a label, never worth failing the plot
+        return "as in the scenario"
+    defs = schema.get("$defs", {})
+    node: Any = schema
+    kind = ""
+    for part in p.path.split("."):
+        for _ in range(8):  # follow $ref / anyOf / items down to properties
+            if "$ref" in node:
+                kind = node["$ref"].rsplit("/", 1)[-1]
+                node = defs.get(kind, {})
+            elif "items" in node and part.isdigit():
+                node = node["items"]
+                break
+            elif "properties" not in node and (node.get("anyOf") or node.get("oneOf")):
+                variants = [defs.get(n["$ref"].rsplit("/", 1)[-1], {}) if "$ref" in n else n
+                            for n in node.get("anyOf") or node.get("oneOf")]
+                node = next((n for n in variants if part in n.get("properties", {})), {})
+            else:
+                break
+        if part.isdigit():
+            continue
+        node = node.get("properties", {}).get(part, {})
+        kind = ""
+    while "$ref" in node:
+        kind = node["$ref"].rsplit("/", 1)[-1]
+        node = defs.get(kind, {})
+    return _KIND_UNITS.get(kind, "dimensionless" if kind in _PLAIN else "as in the scenario")
+
+
+def _trials(ax, xs, y, yerr, mask, **kw) -> None:
+    """The trials in ``mask`` as points with their seeds' 95 % CIs."""
+    e = None if yerr is None or not yerr[mask].notna().any() else yerr[mask].fillna(0.0)
+    ax.errorbar(xs[mask], y[mask], yerr=e, fmt="o", ms=4, capsize=2, elinewidth=0.8, **kw)
+
+
 def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[Path]:
     from .plots import new_figure, save
 
@@ -723,6 +780,11 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
         pick = ok if feasible is None else ok[feasible]
         if len(pick):
             best_trial = pick.loc[pick["objective"].idxmin() if obj.direction == "minimize" else pick["objective"].idxmax()]
+    factor, unit = display_unit(obj.name)
+    y = ok["objective"].astype(float) * factor
+    # each trial's objective is a mean over its seeds: its 95 % CI (NaN
+    # with one seed, drawn as no bar)
+    yerr = ok["objective_ci95"].astype(float) * factor if "objective_ci95" in ok else None
     for p in ps:
         fig, ax = new_figure(figsize=(5.2, 3.6))
         x = ok[p.path]
@@ -732,28 +794,28 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
             ax.set_xticks(range(len(cats)), cats)
         xs = x * 1e3 if p.unit == "s" else x
         if feasible is not None:
-            ax.scatter(xs[feasible], ok["objective"][feasible], s=18, label="trial (feasible)")
-            ax.scatter(xs[~feasible], ok["objective"][~feasible], s=18, facecolors="none", edgecolors="grey",
-                       label="trial (breaks the constraint)")
+            _trials(ax, xs, y, yerr, feasible, label="trial (feasible)")
+            _trials(ax, xs, y, yerr, ~feasible, mfc="none", color="grey", label="trial (breaks the constraint)")
         else:
-            ax.scatter(xs, ok["objective"], s=18, label="trial")
+            _trials(ax, xs, y, yerr, ok["objective"].notna(), label="trial")
         if best_trial is not None:
             bx = best_trial[p.path]
             if p.kind == "choice":
                 bx = [str(c) for c in p.choices].index(str(bx))
             elif p.unit == "s":
                 bx = bx * 1e3
-            ax.scatter([bx], [best_trial["objective"]], marker="*", s=160, color="C3", zorder=5, label="best")
+            ax.scatter([bx], [best_trial["objective"] * factor], marker="*", s=160, color="C3", zorder=5,
+                       label="best")
         for name, style in (("baseline", ":"), ("reference", "--")):
             if name in lines and math.isfinite(lines[name][0]):
-                m, h = lines[name]
+                m, h = lines[name][0] * factor, lines[name][1] * factor
                 ax.axhline(m, ls=style, color="k", lw=1, label=f"{name} (confirm seeds)")
                 if h and math.isfinite(h):
                     ax.axhspan(m - h, m + h, color="k", alpha=0.08)
         if p.log:
             ax.set_xscale("log")
-        ax.set_xlabel(p.path + (" (ms)" if p.unit == "s" else ""))
-        ax.set_ylabel(f"{obj.name} (mean over seeds)")
+        ax.set_xlabel(f"{p.path} ({_axis_unit(p)})")
+        ax.set_ylabel(f"{obj.name} ({unit + ', ' if unit else ''}mean ± 95 % CI over seeds)")
         ax.set_title(f"{obj.direction} {obj.name}", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)

@@ -69,6 +69,10 @@ __all__ = [
     "tally_text",
     "NOT_MODELLED",
     "not_modelled",
+    "beyond",
+    "beyond_text",
+    "attribute",
+    "source_problems",
 ]
 
 @dataclass
@@ -100,6 +104,9 @@ class Report:
         if self.paper.own_study:
             return "our own study, no paper to tally against"
         return tally_text(self.comparisons)
+
+    def beyond_text(self) -> str:
+        return "" if self.paper.own_study else beyond_text(self.comparisons)
 
 
 # ---------------------------------------------------------------- helpers
@@ -174,7 +181,7 @@ def compare_number(
 
 def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
                   partly: Optional[bool] = None, *, criterion: str,
-                  partly_criterion: Optional[str] = None) -> Comparison:
+                  partly_criterion: Optional[str] = None, series: str = "") -> Comparison:
     """A claim of the paper tested by ``criterion`` (the rule, in words and
     numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
     magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
@@ -187,9 +194,10 @@ def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], n
         raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
     crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
     if holds is None:
-        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit)
+        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit,
+                          series=series)
     verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, criterion=crit)
+    return Comparison(quantity, ours, paper, verdict, note, criterion=crit, series=series)
 
 
 def check_formula(quantity: str, ours: float, paper: float, *, rel_tol: float, note: str = "",
@@ -213,6 +221,81 @@ def not_modelled(c: Comparison, reason: str) -> Comparison:
     return Comparison(c.quantity, c.ours, c.paper, NOT_MODELLED, note, c.unit, c.fmt, c.criterion, c.matched)
 
 
+def beyond(c: Comparison, setting: str = "", series: str = "") -> Comparison:
+    """``c`` moved to "Beyond the paper": a row of our own variant (a
+    ``setting`` of ours, or a ``series`` the paper does not have), judged by
+    the same criterion (kept as ``judged``) and shown beside the paper's
+    tally, never added to it."""
+    judged = c.verdict if c.verdict in TALLIED + ("untestable",) else c.judged
+    return dataclasses.replace(c, verdict="not in paper", judged=judged, paper=c.paper,
+                               setting=setting or c.setting, series=series or c.series)
+
+
+def attribute(paper: Paper, fig: Figure, comparisons: Sequence[Comparison]) -> List[Comparison]:
+    """Each row with its source: a row that names no series comes from the
+    figure's (or, without those, all the paper's); every row of a figure
+    that is wholly our variant (``fig.setting``) goes beyond the paper."""
+    default = "; ".join(fig.series or paper.series)
+    out = []
+    for c in comparisons:
+        if not c.series and default:
+            c = dataclasses.replace(c, series=default)
+        if fig.testbed and c.verdict in TALLIED:
+            c = not_modelled(c, fig.testbed)
+        elif fig.setting and c.verdict in TALLIED + ("untestable",):
+            c = beyond(c, setting=fig.setting)
+        elif fig.setting and not c.setting:
+            c = dataclasses.replace(c, setting=fig.setting)
+        out.append(c)
+    return out
+
+
+def source_problems(paper: Paper, comparisons: Sequence[Comparison], fig: Optional[Figure] = None) -> List[str]:
+    """Why a tallied row is not the paper's claim: measured under a setting
+    of ours, about a series the paper (or, given ``fig``, that figure) does
+    not plot, or naming one of our variants. Empty for a clean figure (and
+    for our own studies)."""
+    if paper.own_study:
+        return []
+    known = set(fig.series if fig is not None and fig.series else paper.series)
+    out = []
+    for c in comparisons:
+        if c.verdict not in TALLIED:
+            continue
+        if c.setting:
+            out.append(f"{c.quantity!r} is measured under our setting {c.setting!r}")
+        names = c.series_names()
+        if known and not names:
+            out.append(f"{c.quantity!r} names no source series")
+        foreign = [s for s in names if known and s not in known]
+        if foreign:
+            out.append(f"{c.quantity!r} comes from {', '.join(foreign)}, not a series the paper plots here "
+                       f"({', '.join(sorted(known))})")
+        low = c.quantity.lower()
+        named = [v for v in paper.variants if v.lower() in low]
+        if named:
+            out.append(f"{c.quantity!r} names our variant {', '.join(named)}")
+    return out
+
+
+def beyond_text(comparisons: Sequence[Comparison]) -> str:
+    """The "Beyond the paper" line: our variants' rows, judged by the same
+    criteria, counted apart (empty when there are none)."""
+    rows = [x for x in comparisons if x.verdict == "not in paper" and x.beyond]
+    if not rows:
+        return ""
+    judged = {v: 0 for v in TALLIED + ("untestable",)}
+    for x in rows:
+        if x.judged:
+            judged[x.judged] += 1
+    n = sum(judged[v] for v in TALLIED)
+    parts = ", ".join(f"{judged[v]} {v}" for v in TALLIED if judged[v]) or "none judged"
+    extra = f"; {judged['untestable']} untestable" if judged["untestable"] else ""
+    shown = len(rows) - n - judged["untestable"]
+    extra += f"; {shown} shown without a criterion" if shown else ""
+    return f"{n} rows of our variants judged by the same criteria: {parts}{extra} (not in the paper's tally)"
+
+
 def tally_text(comparisons: Sequence[Comparison]) -> str:
     """The tally line: ``12 tested claims: 5 agrees, ...; not tallied: 2 untestable, ...``."""
     c = {v: 0 for v in VERDICTS}
@@ -226,8 +309,11 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
     if c["formula check"]:
         ok = sum(1 for x in comparisons if x.verdict == "formula check" and x.matched)
         rest.append(f"{c['formula check']} formula check(s) ({ok} match)")
-    if c["not in paper"]:
-        rest.append(f"{c['not in paper']} reference value(s) not in the paper")
+    n_beyond = sum(1 for x in comparisons if x.verdict == "not in paper" and x.beyond)
+    if c["not in paper"] - n_beyond:
+        rest.append(f"{c['not in paper'] - n_beyond} reference value(s) not in the paper")
+    if n_beyond:
+        rest.append(f"{n_beyond} row(s) beyond the paper")
     if c[NOT_MODELLED]:
         rest.append(f"{c[NOT_MODELLED]} {NOT_MODELLED}")
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
@@ -347,6 +433,10 @@ def reproduce(
         try:
             with title_note(note):
                 res = fig.analyze(sub, out_dir)
+            res.comparisons = attribute(p, fig, res.comparisons)
+            problems = source_problems(p, res.comparisons, fig)
+            if problems:
+                raise ValueError("tallied claims the paper does not have: " + "; ".join(problems))
         except Exception as e:  # noqa: BLE001 - reported, the other figures go on
             errors[fig.id] = f"{type(e).__name__}: {e}"
             say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
@@ -378,6 +468,8 @@ def reproduce(
     say(format_settings_text(p))
     say("")
     say(f"summary: {report.tally_text()}")
+    if report.beyond_text():
+        say(f"beyond the paper: {report.beyond_text()}")
     say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
     say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
         f"the rest resumed); report: {report_md}")
@@ -459,9 +551,16 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
     lines = [f"{_fig_name(fig)} — {fig.title}"]
     if fig.paper_says:
         lines.append(f"  paper: {fig.paper_says}")
-    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.criterion_text(), c.verdict] for c in res.comparisons]
+    mine = [c for c in res.comparisons if not c.beyond]
+    extra = [c for c in res.comparisons if c.beyond]
+    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.criterion_text(), c.verdict] for c in mine]
     if rows:
         lines.append(_table_text(rows, ["quantity", "ours", "paper", "criterion", "verdict"]))
+    if extra:
+        lines.append("  beyond the paper (our variants, judged the same way, not tallied):")
+        lines.append(_table_text([[c.quantity, c.ours_text(), c.setting or c.series, c.criterion_text(),
+                                   c.judged or "—"] for c in extra],
+                                 ["quantity", "ours", "variant", "criterion", "our criterion gives"]))
     notes = [f"{c.quantity}: {c.note}" for c in res.comparisons
              if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check",
                                          NOT_MODELLED)]
@@ -512,8 +611,12 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
         out.append("**No tally:** our own study, not a paper's; its rows are our values, to read against the "
                    "study's baseline.")
     else:
-        out.append(f"**Tally:** {report.tally_text()}.")
+        out.append(f"**Tally:** {report.tally_text()} (the paper's own claims, in its own setup).")
         out.append("")
+        if report.beyond_text():
+            out.append(f"**Beyond the paper:** {report.beyond_text()}. These rows come from settings or series "
+                       "of ours the paper does not have; each figure lists them in its own table.")
+            out.append("")
         out.append("Each claim is judged by the criterion in its row. \"trend agrees\": the claim's stated criterion "
                    "fails but its weaker trend criterion (also printed) holds. \"untestable\" (could not be measured), "
                    "\"formula check\" (the paper's own formula evaluated) and \"not in paper\" (our reference values) "
@@ -536,11 +639,24 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
         res = report.results[fig.id]
         if fig.paper_says:
             out += [f"*Paper:* {fig.paper_says}", ""]
-        if res.comparisons:
-            out += ["| quantity | ours | paper | criterion | verdict | note |", "|---|---|---|---|---|---|"]
-            for cmp in res.comparisons:
-                out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.ours_text())} | {_md_cell(cmp.paper_text())} "
-                           f"| {_md_cell(cmp.criterion_text())} | {cmp.verdict} | {_md_cell(cmp.note)} |")
+        mine = [c for c in res.comparisons if not c.beyond]
+        extra = [c for c in res.comparisons if c.beyond]
+        if mine:
+            out += ["| quantity | series | ours | paper | criterion | verdict | note |",
+                    "|---|---|---|---|---|---|---|"]
+            for cmp in mine:
+                out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.series or '—')} | {_md_cell(cmp.ours_text())} "
+                           f"| {_md_cell(cmp.paper_text())} | {_md_cell(cmp.criterion_text())} | {cmp.verdict} "
+                           f"| {_md_cell(cmp.note)} |")
+            out.append("")
+        if extra:
+            out += ["*Beyond the paper* (our variants, judged by the same criteria, not in the tally):", "",
+                    "| quantity | variant | ours | paper's value for its own setup | criterion | our criterion gives "
+                    "| note |", "|---|---|---|---|---|---|---|"]
+            for cmp in extra:
+                out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.setting or cmp.series)} "
+                           f"| {_md_cell(cmp.ours_text())} | {_md_cell(cmp.paper_text())} "
+                           f"| {_md_cell(cmp.criterion_text())} | {cmp.judged or '—'} | {_md_cell(cmp.note)} |")
             out.append("")
         for f in res.figures:
             out += [f"![{_fig_name(fig)}]({Path(f).name})", ""]

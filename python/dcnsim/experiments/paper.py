@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..sweep import Point
 
@@ -65,6 +65,17 @@ class Comparison:
     fmt: str = ""
     criterion: str = ""
     matched: Optional[bool] = None
+    #: the paper's series (stacks, schemes) the claim is about, e.g.
+    #: ``"FaST"`` or ``"NewReno; DCTCP"`` (names joined by "; ", since a
+    #: name may hold a comma); empty: the figure's series
+    #: (:attr:`Figure.series`), filled in by the framework
+    series: str = ""
+    #: empty for the paper's own setup; otherwise the variant of ours the
+    #: row was measured under (a "Beyond the paper" row, never tallied)
+    setting: str = ""
+    #: for a "Beyond the paper" row (verdict "not in paper"): the verdict
+    #: our criterion gives it, judged as the paper's rows are
+    judged: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -73,6 +84,21 @@ class Comparison:
             raise ValueError(f"{self.quantity!r}: a {self.verdict!r} verdict needs the criterion that decided it")
         if self.verdict == NOT_MODELLED and not self.note:
             raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
+        if self.judged is not None:
+            if self.verdict != "not in paper":
+                raise ValueError(f"{self.quantity!r}: only a 'not in paper' row carries a judged verdict")
+            if self.judged not in TALLIED + ("untestable",):
+                raise ValueError(f"{self.quantity!r}: judged must be one of {TALLIED + ('untestable',)}, "
+                                 f"got {self.judged!r}")
+
+    @property
+    def beyond(self) -> bool:
+        """A row of our own variant (another setting or a series the paper
+        does not have), judged by a criterion but never tallied."""
+        return self.judged is not None or bool(self.setting)
+
+    def series_names(self) -> List[str]:
+        return [s.strip() for s in self.series.split(";") if s.strip()]
 
     def ours_text(self) -> str:
         return _fmt_value(self.ours, self.unit, self.fmt)
@@ -116,6 +142,16 @@ class Figure:
     #: file stem of the figure's table and report section, when the id's
     #: (below) is not the name the study's own outputs already have
     stem: str = ""
+    #: the paper's series this figure's claims come from (a row about
+    #: fewer or other series names its own); empty: all of the paper's
+    series: Tuple[str, ...] = ()
+    #: non-empty for a figure that is wholly our variant of the paper's
+    #: setup (e.g. "host NIC queues that never drop"): its rows are judged
+    #: and shown under "Beyond the paper", never tallied
+    setting: str = ""
+    #: non-empty for a figure measured on the paper's hardware testbed: the
+    #: reason it is not modelled; its rows are shown, never tallied
+    testbed: str = ""
 
     @property
     def slug(self) -> str:
@@ -162,6 +198,12 @@ class Paper:
     #: a study of our own (``dcnsim reproduce linux``), not a paper's: its
     #: comparisons are with its own baseline, so there is no paper tally
     own_study: bool = False
+    #: every series (stack, scheme, configuration name) the paper itself
+    #: plots: a tallied claim must come from these, in the paper's setup
+    series: Tuple[str, ...] = ()
+    #: names of our own variants (series or settings the paper does not
+    #: have, e.g. "ECMP"): a tallied claim's quantity must not name one
+    variants: Tuple[str, ...] = ()
 
     def figure(self, wanted: str) -> Figure:
         for f in self.figures:

@@ -45,7 +45,6 @@ from .common import (
     MSS,
     PERSISTENT_GAP,
     QUERY_SPACING_S,
-    RWND,
 )
 from .common import CORE_RATE as CORE_RATE
 from .common import DELAY as DELAY
@@ -130,8 +129,12 @@ SETTINGS = [
             "(checked)", "persistent with a 10 ms gap, in the settings figure"),
     Setting("host jitter", f"{HOST_JITTER}", "breaks the lock-step of identical deterministic queries; "
             "without it all 100 queries of a point are the same query", "0, in the settings figure"),
-    Setting("receive window", f"{RWND}", "ns-3's default socket buffer of the time; with 1 MB one 1 Gbps "
-            "sender overflows its own 100-packet NIC queue"),
+    Setting("receive window", "65 535 B", "ns-3 before 3.25 (the paper is of 2014) had no window scaling: "
+            "TcpSocketBase capped the advertised window at 65 535 B whatever its 128 KB socket buffer (as RPS's "
+            "ns-3.23, docs/rps.md)"),
+    Setting("KB, MB", "1 KB = 1000 B, 1 MB = 10⁶ B: 100 000 B ToR ports, 10⁷ B aggregation ports, 10 000 B "
+            "responses (7 segments), a 10⁷ B background flow", "the paper's eq. (7) gives N*max = 37.5 for "
+            "B = 100 KB only with 1000 B (102 400 B gives 38.3); its other sizes are read the same way"),
     Setting("NIC queue", "100 packets", "ns-3's point-to-point default"),
     Setting("background flow (Figs. 7–9)", f"{BG_SIZE} from a 21st server on ToR 1 to the root, one per query, "
             f"starting {BG_LEAD_S * 1e3:g} ms before it", "the paper: 'fully utilizes the bottleneck before "
@@ -148,7 +151,7 @@ SETUP = (
     "65 at 10 Gbps; RTOmin 10 ms; 10 KB responses; 100 queries per point; NewReno, DCTCP (g = 1/16) and FaST "
     "(g = 1/16, Wmin = 2, S_min = 100 B, 3 probing segments), FaST in both readings of eq. (9). "
     "Partition/aggregate: the root (host 0, a 21st server on ToR 0) queries n workers spread round-robin "
-    "over the racks. The paper's 100 KB is dcnsim's \"100KB\" = 102 400 B."
+    "over the racks. The paper's KB is 1000 B (its eq. 7 needs it): 100 KB = 100 000 B."
 )
 
 PAPER = Paper(
@@ -159,6 +162,8 @@ PAPER = Paper(
     docs="docs/fast.md",
     setup=SETUP,
     settings=SETTINGS,
+    series=tuple(MAIN3),
+    variants=("eq. 9 literal", "eq. (9) read literally", "10 Gbps"),
     figures=[
         Figure("§3", "DCTCP scalability: N*, N*max (eqs. 4–7) and the simulated incast onset", _s3_points,
                _analyze_s3, "N* ≈ 14, N*max ≈ 37.5 (incast onset ≈ 35 workers in the DCTCP paper)"),
@@ -183,6 +188,6 @@ PAPER = Paper(
                "N = 25: larger is better; N ≥ 40: smaller is better; N = 40: ≈ 12.5 ms at 1500 B, best near "
                "1000 B"),
         Figure("settings", "the implicit settings, one at a time (Fig. 4's setup)", _settings_points,
-               _analyze_settings, ""),
+               _analyze_settings, "", setting="each implicit setting changed in turn (ours)"),
     ],
 )

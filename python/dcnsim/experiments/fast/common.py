@@ -22,19 +22,30 @@ BG_HOST = 1 + RACKS * PER_RACK  # 101
 HOST_RATE = "1Gbps"
 CORE_RATE = "10Gbps"
 DELAY = "25us"
-TOR_BUFFER = "100KB"
-AGG_BUFFER = "10MB"
+
+
+def kb(x: float) -> str:
+    """The paper's KB as a dcnsim size: 1 KB = 1000 B. Its eq. (7) gives
+    N*max = 37.5 for B = 100 KB only with 1000 B (102 400 B gives 38.3),
+    so its buffers, responses and background flow are read the same way."""
+    return f"{round(x * 1000)}B"
+
+
+TOR_BUFFER = kb(100)  # 100 000 B
+AGG_BUFFER = kb(10_000)  # "10 MB" = 10^7 B
 K_1G = "20pkt"
 K_10G = "65pkt"
 RTO_MIN = "10ms"
-RESPONSE = "10KB"
+RESPONSE = kb(10)  # 10 000 B: 7 segments of 1460 B, not 8
 MSS = 1460
-RWND = "128KB"
+#: ns-3 before 3.25 had no window scaling: TcpSocketBase capped the
+#: advertised window at 65 535 B whatever the socket buffer
+RWND = "65535B"
 INIT_CWND = 2
 HOST_JITTER = "1us"
 QUERY_SPACING_S = 0.5  # fresh connections: query i starts at i * 0.5 s
 PERSISTENT_GAP = "0s"
-BG_SIZE = "10MB"
+BG_SIZE = kb(10_000)  # the paper's 10 MB background flow, 10^7 B
 BG_LEAD_S = 0.02  # the background flow starts 20 ms before its query
 
 QUERIES = 100
@@ -235,6 +246,7 @@ def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
 @lru_cache(maxsize=4096)
 def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     """Per-point metrics of a partition/aggregate run (cached per file version)."""
+    from ...analysis import ci95
 
     q = read_table(point_dir, "queries")
     qct = q["qct_s"].astype(float)
@@ -243,6 +255,8 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
         "queries": float(len(q)),
         "unfinished": float(qct.isna().sum()),
         "qct_mean_ms": float(done.mean() * 1e3) if len(done) else math.nan,
+        # Student-t 95 % half-width of the mean over the point's queries
+        "qct_ci95_ms": float(ci95(done.tolist())[1] * 1e3) if len(done) >= 2 else math.nan,
         "qct_p50_ms": float(done.median() * 1e3) if len(done) else math.nan,
         "qct_p99_ms": float(np.percentile(done, 99) * 1e3) if len(done) else math.nan,
         "qct_max_ms": float(done.max() * 1e3) if len(done) else math.nan,

@@ -207,6 +207,8 @@ PAPER = Paper(
     docs="docs/kulkarni.md",
     setup=SETUP,
     settings=SETTINGS,
+    series=("simulation", "models", "default TCP", "RTOmin 200 µs", "probabilistic retransmission", "DSR"),
+    variants=("Table 3.1 links", "host_jitter", "Limited Transmit", "our 256 KB onset"),
     figures=[
         KFigure("3.8", "Full model (eq. 3.39) vs simulation", _ch3_points,
                 _model_fig("3.8", {"full_mbps": MODEL_NAMES["full"]}, "Fig. 3.8: Full model vs simulation",

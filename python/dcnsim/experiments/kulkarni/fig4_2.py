@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import List
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, compare_claim
+from ..framework import Comparison, FigureResult, beyond, compare_claim
 from .common import (
     CH4,
     ORDER_HALF,
@@ -61,10 +61,14 @@ def _analyze_42(summary, out_dir: Path) -> FigureResult:
     if on256 is not None and on256 != 7:
         a, b = _val(df, "goodput_mbps", sru_kb=1024, n=on256), _val(df, "goodput_mbps", sru_kb=256, n=on256)
         r = a / b if b > 0 else math.nan
-        cmps.append(compare_claim(f"goodput at our 256 KB onset ({on256} servers), 1 MB vs 256 KB SRU (Mbps)",
-                                  f"{a:.0f} vs {b:.0f} ({r:.1f}×)", "1 MB orders of magnitude above 256 KB",
-                                  bool(r >= 10) if _finite(r) else None, partly=bool(_finite(r) and r >= ORDER_HALF),
-                                  criterion="ratio ≥ 10", partly_criterion="ratio ≥ √10 ≈ 3.16"))
+        # the paper's "orders of magnitude" is one claim, at 7 servers (tallied
+        # above); read at our own onset it is our variant, shown beside it
+        cmps.append(beyond(compare_claim(f"goodput at our 256 KB onset ({on256} servers), 1 MB vs 256 KB SRU (Mbps)",
+                                         f"{a:.0f} vs {b:.0f} ({r:.1f}×)", "1 MB orders of magnitude above 256 KB",
+                                         bool(r >= 10) if _finite(r) else None,
+                                         partly=bool(_finite(r) and r >= ORDER_HALF),
+                                         criterion="ratio ≥ 10", partly_criterion="ratio ≥ √10 ≈ 3.16"),
+                           setting=f"the claim read at our 256 KB onset ({on256} servers), not at the paper's 7"))
     _, g1m = _series(df, sru_kb=1024)
     big = ns >= 10
     rb = _gmean(g1m[big] / g256[big])

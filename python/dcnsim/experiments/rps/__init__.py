@@ -99,9 +99,16 @@ from .random_flows import (
     _fig89_points,
     _fig567_points,
 )
-from .reordering import _analyze_tcp, _tcp_points
+from .reordering import TCP_SETTING, _analyze_tcp, _tcp_points
+from .settings import (
+    LINUX_SETTING,
+    NIC_SETTING,
+    _analyze_nic,
+    _analyze_settings,
+    _nic_points,
+    _settings_points,
+)
 from .settings import LINUX_TCP as LINUX_TCP
-from .settings import _analyze_nic, _analyze_settings, _nic_points, _settings_points
 from .static_pairs import NO_FR_THRESHOLD as NO_FR_THRESHOLD
 from .static_pairs import RPS_NO_FR as RPS_NO_FR
 from .static_pairs import _analyze_fig2, _analyze_fig3, _analyze_fig4, _fig3_points
@@ -118,10 +125,14 @@ SETTINGS = [
     Setting("10 MB / 200 KB", "10 × 2²⁰ B and 200 × 2¹⁰ B", "dcnsim's KB/MB are binary (docs/scenario.md)"),
     Setting("receive window", RWND, "ns-3.23 has no window scaling: TcpSocketBase caps the advertised window "
             "at MaxWindowSize = 65 535 B, below its 128 KB RcvBufSize"),
-    Setting("initial window", f"{INIT_CWND} segment", "ns-3.23 TcpSocket InitialCwnd default; with delayed ACKs the "
-            "first segment waits 200 ms for its ACK", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
-    Setting("delayed ACK", "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
-            "ns-3.23 DelAckCount / DelAckTimeout defaults", "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
+    Setting("initial window", f"{INIT_CWND} segment", "ns-3.23 TcpSocket InitialCwnd default",
+            "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
+    Setting("delayed ACK", "the first data segment of a connection ACKed at once (delayed_ack_quickack = 1), then "
+            "every 2nd segment or 200 ms; out-of-order segments ACKed at once",
+            "ns-3.23 DelAckCount / DelAckTimeout defaults; TcpSocketBase sets m_delAckCount = m_delAckMaxCount when "
+            "a connection is established (\"Always respond to first data packet to speed up the connection\", "
+            "since ns-3.13, commit af8ae0191 of 2011-12-01), so a lone first segment does not wait 200 ms",
+            "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
     Setting("SACK", "off", "ns-3.23 has no SACK", "SACK variants in the tcp and settings figures"),
     Setting("Limited Transmit (RFC 3042)", "off", "ns-3.23's TcpNewReno had it as the LimitedTransmit attribute, "
             "false by default", "on in the settings figure's Linux-like TCP"),
@@ -155,6 +166,9 @@ PAPER = Paper(
              "Cyber Security and Mobility 5(1):1–18, 2016, doi:10.13052/jcsm2245-1439.511.",
     docs="docs/rps.md",
     setup=SETUP,
+    # the paper compares RPS with single-path forwarding only
+    series=(SINGLE, RPS),
+    variants=(ECMP, FLOWLET, RPS_NO_FR, "Linux-like", "NIC 100"),
     settings=SETTINGS,
     figures=[
         Figure("2", "static pairs: mean long-flow throughput vs number of long flows",
@@ -174,14 +188,14 @@ PAPER = Paper(
         Figure("9", "RPS, 10 vs 20 short flows: short-flow FCT", _fig89_points, _analyze_fig9,
                "higher with 20 short flows"),
         Figure("paths", "per-path utilization (5 long + 1 short, static pairs)", _paths_points, _analyze_paths,
-               "packets of a flow use almost completely disjoint paths"),
+               "packets of a flow use almost completely disjoint paths", series=(RPS,)),
         Figure("polarisation", "ECMP with and without per-switch hash salt: core utilization", _polar_points,
-               _analyze_polar, ""),
+               _analyze_polar, "", series=(ECMP,), setting="hash ECMP with and without per-switch salt (ours)"),
         Figure("tcp", "RPS with reordering-robust loss detection: NewReno, CUBIC, DCTCP", _tcp_points, _analyze_tcp,
-               ""),
+               "", series=(RPS,), setting=TCP_SETTING),
         Figure("settings", "Figs. 5–6 with Linux-like endpoints instead of ns-3.23's defaults", _settings_points,
-               _analyze_settings, "as Figs. 5–6"),
+               _analyze_settings, "as Figs. 5–6", setting=LINUX_SETTING),
         Figure("nic", f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ns-3's default) instead of {NIC_BUFFER}",
-               _nic_points, _analyze_nic, "as Figs. 5–6"),
+               _nic_points, _analyze_nic, "as Figs. 5–6", setting=NIC_SETTING),
     ],
 )

@@ -92,6 +92,10 @@ def tcp(**over: Any) -> Dict[str, Any]:
         "delayed_ack": True,
         "delayed_ack_segments": 2,
         "delayed_ack_timeout": "200ms",
+        # ns-3 since 3.13 (TcpSocketBase, "Always respond to first data
+        # packet to speed up the connection"): the first data segment of a
+        # connection is ACKed at once, then every 2nd or after 200 ms
+        "delayed_ack_quickack": 1,
         "sack": False,
         # ns-3.23's TcpNewReno: its LimitedTransmit attribute was false by
         # default (dcnsim's default is on, RFC 5681's SHOULD)
@@ -345,7 +349,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
         axes[0][0].set_ylabel(ylabel)
-        axes[0][0].legend()
+        axes[0][0].legend(title="mean ± 95 % CI over runs", title_fontsize=8)
         fig.suptitle(title, fontsize=11)
     return save(fig, path)
 

@@ -42,15 +42,17 @@ from .common import (
     LINUX_HEADER,
     LINUX_MSS,
     MSS,
+    PRESETS,
     QUICK_DURATION_S,
     RTO_MIN,
     SEEDS,
+    SERIES,
     SWITCH_DELAY,
+    TESTBED_NOT_MODELLED,
 )
 from .common import FIG8_SERIES as FIG8_SERIES
 from .common import GROUPS as GROUPS
 from .common import LINUX as LINUX
-from .common import PRESETS as PRESETS
 from .common import QMAXES as QMAXES
 from .common import QUICK_FIG8_SERIES as QUICK_FIG8_SERIES
 from .common import QUICK_QMAXES as QUICK_QMAXES
@@ -58,7 +60,6 @@ from .common import QUICK_SEEDS as QUICK_SEEDS
 from .common import RATE as RATE
 from .common import RATE_BPS as RATE_BPS
 from .common import RECEIVER as RECEIVER
-from .common import SERIES as SERIES
 from .common import claim as claim
 from .common import fig1_doc as fig1_doc
 from .common import fig1_metrics as fig1_metrics
@@ -156,6 +157,11 @@ SETUP = (
 )
 
 
+#: Every testbed figure (12–14, 16, 17), one rule: measured on the paper's
+#: Linux hosts and hardware switches, simulated here, shown, never tallied
+TESTBED_FIGURE = TESTBED_NOT_MODELLED
+
+
 def _figures() -> List[Figure]:
     figs = [
         Figure("5", "enqueue probability of X2 and Y2 at congestion (offline model)", _no_points, _analyze_fig5,
@@ -171,21 +177,21 @@ def _figures() -> List[Figure]:
         Figure("10", "8-ary fat-tree: a 2-hop flow against n 6-hop flows, Qmax = 100", _fig10_points, _analyze_fig10,
                "CUBIC's 2-hop flow outcast as n grows (ahead for n ≤ 2); TCPRand near the fair share"),
         Figure("12", "testbed topology (Fig. 7): fairness and goodput per preset", _fig12_points, _analyze_fig12,
-               "every preset fairer than CUBIC, ≥ 0.9; μ = 1 presets lose < 1–4 % goodput"),
+               "every preset fairer than CUBIC, ≥ 0.9; μ = 1 presets lose < 1–4 % goodput", testbed=TESTBED_FIGURE),
         Figure("13", "outcast flow's drop distribution vs rMin, M = 15, SACK on", _fig13_points, _analyze_fig13,
                "as rMin falls the share of single isolated drops grows (most at 200 B) and runs of 2–5 drops, "
-               "especially ≥ 3, become far rarer"),
+               "especially ≥ 3, become far rarer", testbed=TESTBED_FIGURE),
         Figure("14", "microscopic: F1's timeouts and retransmissions vs rMin, M = 15, SACK on/off", _fig14_points,
                _analyze_fig14, "SACK: no timeouts; no SACK: 204 → 9 timeouts; F1 retransmits more as its rMin "
-               "falls, less as the others' falls"),
+               "falls, less as the others' falls", testbed=TESTBED_FIGURE),
         Figure("15", "incast: goodput vs senders, star, Qmax = 100", _fig15_points, _analyze_fig15,
                "TCPRand not worse than CUBIC; DCTCP best"),
         Figure("16", "flow convergence: five flows starting 30 s apart", _fig16_points, _analyze_fig16,
-               "TCPRand converges like CUBIC"),
+               "TCPRand converges like CUBIC", testbed=TESTBED_FIGURE),
         Figure("17", "cwnd traces of two flows", _fig17_points, _analyze_fig17,
-               "CUBIC windows rather synchronized; TCPRand's vary asynchronously"),
+               "CUBIC windows rather synchronized; TCPRand's vary asynchronously", testbed=TESTBED_FIGURE),
         Figure("settings", "the implicit settings, one at a time (Fig. 1, Qmax = 20)", _settings_points,
-               _analyze_settings, ""),
+               _analyze_settings, "", setting="each implicit setting changed in turn (ours)"),
     ]
     # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
     at = next(i for i, f in enumerate(figs) if f.id == "12")
@@ -202,4 +208,8 @@ PAPER = Paper(
     setup=SETUP,
     settings=SETTINGS,
     figures=_figures(),
+    # Fig. 8's caption (N, NTx, C, CTx, CTD, DCTCP), the testbed presets and
+    # Fig. 11's CUBIC baseline
+    series=tuple(SERIES) + tuple(PRESETS) + ("CUBIC",),
+    variants=("1460 + 40", "settings figure"),
 )

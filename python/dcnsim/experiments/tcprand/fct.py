@@ -31,6 +31,7 @@ alone for ``dcnsim reproduce tcprand_fct``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +48,7 @@ from ..framework import (
     FigureResult,
     Paper,
     Setting,
+    beyond,
     compare_claim,
     read_table,
 )
@@ -83,6 +85,9 @@ SERIES: List[Tuple[str, Dict[str, Any], bool]] = [
     ("DCTCP", {"cc": "dctcp"}, False),
 ]
 TCPRAND_SERIES = tuple(n for n, _, needs in SERIES if needs)
+#: the series Fig. 11's caption plots: adaptive TCPRand and DCTCP, each
+#: normalized to CUBIC (CT200 is ours)
+FIG11_SERIES = ("CUBIC", "CTD", "DCTCP")
 
 #: Comparison criteria (ratio to CUBIC on paired flows).
 SHORT_OK = 1.10  # short flows "not hurt": mean and 99th percentile within +10 %
@@ -251,7 +256,8 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
             worst = max((max(m, x) for _, _, m, x in vals if np.isfinite(m) and np.isfinite(x)), default=math.nan)
             maxes = [_ratio(df, wl, load, sch, "short", "max_ratio") for wl in WORKLOADS for load in LOADS]
             ours = ", ".join(f"{wl[:3]} {load:g}: {_fmt(m)}/{_fmt(x)}" for wl, load, m, x in vals)
-            out.append(compare_claim(
+            rows: List[Comparison] = []
+            rows.append(compare_claim(
                 f"{sch}: short flows, mean/p99 FCT ÷ CUBIC's", ours, "not increased noticeably (average, 100th pct.)",
                 bool(worst <= SHORT_OK) if np.isfinite(worst) else None, partly=bool(np.isfinite(worst) and worst <= SHORT_PARTLY),
                 criterion=f"every mean and 99th-percentile ratio ≤ {SHORT_OK:.2f}",
@@ -262,7 +268,7 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
             lv = [(wl, _ratio(df, wl, 0.8, sch, "long", "mean_ratio")) for wl in WORKLOADS
                   if _ratio(df, wl, 0.8, sch, "long", "paired_flows") >= MIN_LONG]
             if lv:
-                out.append(compare_claim(
+                rows.append(compare_claim(
                     f"{sch}: long flows at L = 0.8, mean FCT ÷ CUBIC's",
                     ", ".join(f"{wl}: {_fmt(v)}" for wl, v in lv), "< 1 (CUBIC's long flows time out)",
                     all(v < 1 for _, v in lv), partly=any(v < 1 for _, v in lv),
@@ -270,9 +276,13 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
                     f"({', '.join(wl for wl, _ in lv)})", partly_criterion="< 1 in some"))
             if _ratio(df, "websearch", 0.8, sch, "long", "paired_flows") >= MIN_LONG:
                 w = _ratio(df, "websearch", 0.8, sch, "long", "max_ratio")
-                out.append(compare_claim(
+                rows.append(compare_claim(
                     f"{sch}: web search, long flows at L = 0.8, 100th-percentile FCT ÷ CUBIC's", _fmt(w), "< 1",
                     bool(w < 1) if np.isfinite(w) else None, criterion="ratio < 1"))
+            # Fig. 11's caption plots adaptive TCPRand (CTD) and DCTCP against
+            # CUBIC; the static CT200 series is ours, judged beside the tally
+            rows = [dataclasses.replace(c, series=f"{sch}; CUBIC") for c in rows]
+            out += rows if sch in FIG11_SERIES else [beyond(c, series=f"{sch}; CUBIC") for c in rows]
     if "DCTCP" in set(df.get("scheme", [])):
         d = df[(df.scheme == "DCTCP") & ~((df.bin == "long") & (df.paired_flows < MIN_LONG))]
         r = d["mean_ratio"].to_numpy(dtype=float)
@@ -282,6 +292,7 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
             "DCTCP: (workload, load, bin) cells with mean FCT faster / slower than CUBIC's",
             f"{faster} / {slower} of {len(r)}", "in general decreases FCT",
             bool(faster >= 2 * slower and faster > 0), partly=bool(faster > slower),
+            series="DCTCP; CUBIC",
             criterion=f"faster cells ≥ 2 × slower cells (± {SAME:.0%} counts as unchanged; long cells need "
             f"≥ {MIN_LONG} paired flows)", partly_criterion="more faster cells than slower"))
     return out
@@ -322,6 +333,7 @@ FIGURES: List[Figure] = [
         _points,
         _analyze,
         paper_says=PAPER_SAYS,
+        series=FIG11_SERIES,
     ),
     Figure(
         "11-nic",
@@ -330,6 +342,8 @@ FIGURES: List[Figure] = [
         lambda quick: _points(quick, "nic"),
         lambda summary, out_dir: _analyze(summary, out_dir, "nic"),
         paper_says=PAPER_SAYS,
+        series=FIG11_SERIES,
+        setting=f"host NIC queues that never drop (nic_buffer = {NIC_ALT}; ours)",
     ),
     Figure(
         "11-sack",
@@ -337,6 +351,8 @@ FIGURES: List[Figure] = [
         lambda quick: _points(quick, "sack"),
         lambda summary, out_dir: _analyze(summary, out_dir, "sack"),
         paper_says=PAPER_SAYS,
+        series=FIG11_SERIES,
+        setting="SACK on (RFC 6675 recovery; ours)",
     ),
 ]
 
@@ -368,5 +384,7 @@ PAPER = Paper(
     "Computer Networks 129 (2017).",
     figures=FIGURES,
     settings=SETTINGS,
+    series=FIG11_SERIES,
+    variants=("CT200",),
     setup=__doc__.split("\n\n")[1],
 )
