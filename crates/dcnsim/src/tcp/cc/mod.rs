@@ -17,7 +17,7 @@ pub mod cubic;
 pub mod dctcp;
 pub mod fast;
 
-use crate::config::{CcKind, TcpConfig};
+use crate::config::{CaIncrease, CcKind, TcpConfig};
 use crate::sim::time::SimTime;
 
 /// Window state shared by every algorithm, in bytes.
@@ -31,6 +31,8 @@ pub struct CcState {
     pub smss: u64,
     /// Bytes acknowledged since the last congestion-avoidance increment (RFC 5681 §3.1).
     pub ca_acked: u64,
+    /// Congestion avoidance's rule ([`TcpConfig::ca_increase`]).
+    pub ca_increase: CaIncrease,
 }
 
 /// What the sender learned from one ACK that advanced snd_una.
@@ -132,18 +134,28 @@ pub fn slow_start(s: &mut CcState, acked: u64) -> u64 {
     }
 }
 
-/// RFC 5681 §3.1 with appropriate byte counting (RFC 3465, L = 2·SMSS):
-/// slow start below ssthresh, then one SMSS per window of acknowledged bytes.
+/// RFC 5681 §3.1: slow start below ssthresh (appropriate byte counting,
+/// RFC 3465, L = 2·SMSS), then congestion avoidance by `s.ca_increase`:
+/// one SMSS per window of acknowledged bytes, or SMSS²/cwnd per ACK.
 #[inline]
 pub fn reno_increase(s: &mut CcState, acked: u64) {
     let acked = slow_start(s, acked);
     if acked == 0 {
         return;
     }
-    s.ca_acked += acked;
-    if s.ca_acked >= s.cwnd {
-        s.ca_acked -= s.cwnd;
-        s.cwnd += s.smss;
+    match s.ca_increase {
+        CaIncrease::Bytes => {
+            s.ca_acked += acked;
+            if s.ca_acked >= s.cwnd {
+                s.ca_acked -= s.cwnd;
+                s.cwnd += s.smss;
+            }
+        }
+        // RFC 5681 eq. 3, once per ACK however much it acknowledges (a
+        // stretch ACK grows the window as much as a one-segment ACK, as in
+        // ns-2 and ns-3's TcpNewReno); at least one byte, as RFC 5681
+        // requires when SMSS²/cwnd rounds to 0.
+        CaIncrease::PerAck => s.cwnd += (s.smss * s.smss / s.cwnd.max(1)).max(1),
     }
 }
 
@@ -233,6 +245,7 @@ pub(crate) mod tests {
             ssthresh,
             smss: 1000,
             ca_acked: 0,
+            ca_increase: CaIncrease::Bytes,
         }
     }
 
@@ -281,6 +294,39 @@ pub(crate) mod tests {
         assert_eq!(s.cwnd, 11_000);
         reno_increase(&mut s, 1000);
         assert_eq!(s.cwnd, 12_000);
+    }
+
+    /// RFC 5681 eq. 3 per ACK: each ACK in congestion avoidance adds
+    /// SMSS²/cwnd of the window it arrives at, whatever it acknowledges, so
+    /// a window's worth of one-segment ACKs adds a little less than one SMSS
+    /// (the window grows under them), where byte counting adds exactly one.
+    #[test]
+    fn per_ack_avoidance_adds_smss_squared_over_cwnd_per_ack() {
+        let mut s = CcState {
+            ca_increase: CaIncrease::PerAck,
+            ..st(10_000, 5_000)
+        };
+        for acked in [1000, 1000, 1, 4000, 1000, 1000, 1000, 1000, 1000, 1000] {
+            let before = s.cwnd;
+            reno_increase(&mut s, acked);
+            assert_eq!(s.cwnd - before, s.smss * s.smss / before, "acked {acked}");
+        }
+        assert!(s.cwnd > 10_900 && s.cwnd < 11_000, "cwnd {}", s.cwnd);
+        // The increment shrinks as 1/cwnd but never reaches zero.
+        let mut big = CcState {
+            ca_increase: CaIncrease::PerAck,
+            ..st(2_000_000, 5_000)
+        };
+        reno_increase(&mut big, 1000);
+        assert_eq!(big.cwnd, 2_000_001);
+        // Below ssthresh it is slow start as before; only the bytes left
+        // over when an ACK crosses ssthresh count as one avoidance ACK.
+        let mut ss = CcState {
+            ca_increase: CaIncrease::PerAck,
+            ..st(3000, 4000)
+        };
+        reno_increase(&mut ss, 1500);
+        assert_eq!(ss.cwnd, 4000 + 1000 * 1000 / 4000);
     }
 
     #[test]
