@@ -16,6 +16,8 @@
 pub mod cubic;
 pub mod dctcp;
 pub mod fast;
+#[cfg(test)]
+mod tests_dctcp;
 
 use crate::config::{CaIncrease, CcKind, TcpConfig};
 use crate::sim::time::SimTime;
