@@ -19,7 +19,10 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -33,6 +36,7 @@ struct QueryStats
     uint32_t timeouts = 0;
     uint32_t done = 0;
     uint64_t dropsAtStart = 0;
+    uint64_t marksAtStart = 0;
     Time start;
     Time end;
 };
@@ -42,6 +46,7 @@ uint32_t g_n = 30;
 uint32_t g_response = 10000;
 uint32_t g_request = 64;
 uint64_t g_drops = 0;
+uint64_t g_marks = 0;
 bool g_verbose = false;
 bool g_persistent = false;
 uint32_t g_cur = 0;      // the query running (persistent connections)
@@ -68,6 +73,11 @@ CongStateChange(uint32_t q,
                 TcpSocketState::TcpCongState_t to)
 {
     q = QueryOf(q);
+    if (g_verbose && to != from)
+    {
+        std::printf("event %u %u %.3f state %s\n", q, w, Simulator::Now().GetMicroSeconds() * 1.0,
+                    TcpSocketState::TcpCongStateName[to]);
+    }
     if (to == TcpSocketState::CA_RECOVERY && from != TcpSocketState::CA_RECOVERY)
     {
         g_q[q].fastRecoveries++;
@@ -114,6 +124,28 @@ void
 QueueDrop(Ptr<const QueueDiscItem>)
 {
     g_drops++;
+}
+
+std::map<std::string, uint64_t> g_dropReasons;
+
+void
+QueueDropReason(Ptr<const QueueDiscItem>, const char* reason)
+{
+    g_dropReasons[reason]++;
+}
+
+// Marks are counted on the packets the queue takes: RedQueueDisc marks
+// (and fires its Mark trace) before its internal queue refuses a packet for
+// lack of room, so its Mark trace also counts packets then dropped; dcnsim
+// marks only the packets it enqueues.
+void
+QueueEnqueue(Ptr<const QueueDiscItem> item)
+{
+    Ptr<const Ipv4QueueDiscItem> ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (ip && ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE)
+    {
+        g_marks++;
+    }
 }
 
 void
@@ -189,6 +221,7 @@ Query(uint32_t q)
     g_cur = q;
     g_q[q].start = Simulator::Now();
     g_q[q].dropsAtStart = g_drops;
+    g_q[q].marksAtStart = g_marks;
     for (uint32_t w = 0; w < g_n; ++w)
     {
         g_aggSock[q][w]->Send(Create<Packet>(g_request));
@@ -196,6 +229,138 @@ Query(uint32_t q)
 }
 
 } // namespace
+
+namespace ns3
+{
+
+// Opt-in work-arounds for the two ns-3.37 behaviours that together stall a
+// persistent DCTCP connection (validation/README.md has the trace): a
+// flow's last ACK of a response lands exactly on the CWR recovery point,
+// so it stays in CA_CWR with PRR's cwnd (here 1312 B < one segment, from
+// an ssthresh of 1630 B that TcpDctcp::GetSsThresh did not floor), and
+// with nothing outstanding no segment of the next response is ever sent.
+
+bool g_dctcpAbc = false;
+
+// --dctcp-floor=1: DCTCP's cut never below 2 segments (Linux's
+// dctcp_ssthresh, RFC 5681's floor). With --dctcp-abc=1 (an experiment, not
+// a work-around) its congestion avoidance is RFC 3465's byte counting, one
+// SMSS per cwnd of acknowledged bytes with the count cleared on every cut,
+// in place of TcpLinuxReno's, which divides by w = floor(cwnd / SMSS) and
+// keeps its count across cuts.
+class TcpDctcpFloor : public TcpDctcp
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpDctcpFloor")
+                                .SetParent<TcpDctcp>()
+                                .AddConstructor<TcpDctcpFloor>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    TcpDctcpFloor() = default;
+
+    TcpDctcpFloor(const TcpDctcpFloor& sock) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpDctcpFloor";
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpDctcpFloor>(this);
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        m_acked = 0;
+        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+    }
+
+  protected:
+    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (!g_dctcpAbc)
+        {
+            TcpDctcp::CongestionAvoidance(tcb, segmentsAcked);
+            return;
+        }
+        m_acked += segmentsAcked * tcb->m_segmentSize;
+        if (m_acked >= tcb->m_cWnd)
+        {
+            m_acked -= tcb->m_cWnd;
+            tcb->m_cWnd += tcb->m_segmentSize;
+        }
+    }
+
+  private:
+    uint32_t m_acked{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
+
+// --cwr-exit=1: PRR, but a flow in CA_CWR leaves it (cwnd = ssthresh) on
+// the ACK that reaches its recovery point, not only on one beyond it.
+// EnterCwr sets the socket's m_recover to m_highTxMark just before it calls
+// EnterRecovery, so that is the recovery point recorded here; ProcessAck
+// has set m_lastAckedSeq to this ACK before it calls DoRecovery.
+class TcpPrrCwrExit : public TcpPrrRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpPrrCwrExit")
+                                .SetParent<TcpPrrRecovery>()
+                                .AddConstructor<TcpPrrCwrExit>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    TcpPrrCwrExit() = default;
+
+    TcpPrrCwrExit(const TcpPrrCwrExit& r) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpPrrCwrExit";
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<TcpPrrCwrExit>(this);
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb,
+                       uint32_t dupAckCount,
+                       uint32_t unAckDataCount,
+                       uint32_t deliveredBytes) override
+    {
+        m_point = tcb->m_highTxMark;
+        TcpPrrRecovery::EnterRecovery(tcb, dupAckCount, unAckDataCount, deliveredBytes);
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override
+    {
+        if (tcb->m_congState == TcpSocketState::CA_CWR && tcb->m_lastAckedSeq >= m_point)
+        {
+            tcb->m_congState = TcpSocketState::CA_OPEN;
+            tcb->m_cWnd = tcb->m_ssThresh.Get();
+            TcpPrrRecovery::ExitRecovery(tcb);
+            return;
+        }
+        TcpPrrRecovery::DoRecovery(tcb, deliveredBytes);
+    }
+
+  private:
+    SequenceNumber32 m_point{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpPrrCwrExit);
+
+} // namespace ns3
 
 int
 main(int argc, char* argv[])
@@ -212,6 +377,8 @@ main(int argc, char* argv[])
     bool timestamps = true;
     bool limitedTransmit = true;
     uint32_t rcvBuf = 1 << 20;
+    bool dctcpFloor = false;
+    bool cwrExit = false;
     CommandLine cmd;
     cmd.AddValue("n", "workers", g_n);
     cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
@@ -229,15 +396,24 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
+    cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
+    cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
+    cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(cc == "dctcp"       ? TcpDctcp::GetTypeId()
+                       TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
+                                                                     : TcpDctcp::GetTypeId())
                                    : cc == "linuxreno" ? TcpLinuxReno::GetTypeId()
                                                        : TcpNewReno::GetTypeId()));
+    if (cwrExit)
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpPrrCwrExit::GetTypeId()));
+    }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
@@ -312,6 +488,8 @@ main(int argc, char* argv[])
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     bottleneck->TraceConnectWithoutContext("Drop", MakeCallback(&QueueDrop));
+    bottleneck->TraceConnectWithoutContext("Enqueue", MakeCallback(&QueueEnqueue));
+    bottleneck->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&QueueDropReason));
 
     g_q.resize(queries);
     g_workerGot.assign(queries, std::vector<uint32_t>(g_n, 0));
@@ -349,15 +527,30 @@ main(int argc, char* argv[])
         {
             // Never finished (a stalled flow), or never started because
             // the one before it did not finish (persistent connections).
-            std::printf("query %u unfinished %u of %u responses\n", q, g_n - s.done, g_n);
+            std::printf("query %u unfinished %u of %u responses:", q, g_n - s.done, g_n);
+            for (uint32_t w = 0; w < g_n && s.start.IsStrictlyPositive(); ++w)
+            {
+                if (g_aggGot[q][w] < g_response)
+                {
+                    std::printf(" worker %u (%u B)", w, g_aggGot[q][w]);
+                }
+            }
+            std::printf("\n");
             continue;
         }
-        uint64_t dropsEnd = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive()
-                                ? g_q[q + 1].dropsAtStart
-                                : g_drops;
-        std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu\n",
+        bool next = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive();
+        uint64_t dropsEnd = next ? g_q[q + 1].dropsAtStart : g_drops;
+        uint64_t marksEnd = next ? g_q[q + 1].marksAtStart : g_marks;
+        std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu marks %lu\n",
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
-                    (unsigned long)(dropsEnd - s.dropsAtStart));
+                    (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
+    }
+    if (g_verbose)
+    {
+        for (const auto& [reason, count] : g_dropReasons)
+        {
+            std::printf("drop_reason \"%s\" %lu\n", reason.c_str(), (unsigned long)count);
+        }
     }
     Simulator::Destroy();
     return 0;
