@@ -39,7 +39,7 @@ from .common import (
 #: window, no delayed ACK (Linux quick-ACKs a connection's start), SACK,
 #: RTOmin 200 ms. Receive window, buffers and everything else unchanged.
 LINUX_TCP = {"init_cwnd": 10, "delayed_ack": False, "sack": True, "limited_transmit": True, "rto_min": "200ms",
-             "rto_init": "1s"}
+             "rto_init": "1s", "ca_increase": "bytes"}
 
 
 def _settings_points(quick: bool) -> List[Point]:
