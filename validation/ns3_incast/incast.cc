@@ -241,6 +241,78 @@ namespace ns3
 // with nothing outstanding no segment of the next response is ever sent.
 
 bool g_dctcpAbc = false;
+bool g_lossExitAck = false;
+
+// --loss-exit-ack=1 (an experiment): the ACK that ends CA_LOSS grows cwnd
+// as any ACK of new data does (RFC 5681 §3.1: slow start or congestion
+// avoidance). TcpSocketBase passes IncreaseWindow only the segments beyond
+// m_recover there, none when the ACK is exactly the recovery point (a
+// response whose last segments an RTO resent), so that ACK grows nothing.
+template <class Base>
+class LossExitAck : public Base
+{
+  public:
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override
+    {
+        m_exitingLoss = g_lossExitAck && tcb->m_congState == TcpSocketState::CA_LOSS &&
+                        newState == TcpSocketState::CA_OPEN;
+        Base::CongestionStateSet(tcb, newState);
+    }
+
+    void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (m_exitingLoss && segmentsAcked == 0)
+        {
+            segmentsAcked = 1;
+        }
+        m_exitingLoss = false;
+        Base::IncreaseWindow(tcb, segmentsAcked);
+    }
+
+  private:
+    bool m_exitingLoss{false};
+};
+
+class TcpNewRenoX : public LossExitAck<TcpNewReno>
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpNewRenoX")
+                                .SetParent<TcpNewReno>()
+                                .AddConstructor<TcpNewRenoX>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpNewRenoX>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpNewRenoX);
+
+class TcpLinuxRenoX : public LossExitAck<TcpLinuxReno>
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpLinuxRenoX")
+                                .SetParent<TcpLinuxReno>()
+                                .AddConstructor<TcpLinuxRenoX>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpLinuxRenoX>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpLinuxRenoX);
 
 // --dctcp-floor=1: DCTCP's cut never below 2 segments (Linux's
 // dctcp_ssthresh, RFC 5681's floor). With --dctcp-abc=1 (an experiment, not
@@ -248,7 +320,7 @@ bool g_dctcpAbc = false;
 // SMSS per cwnd of acknowledged bytes with the count cleared on every cut,
 // in place of TcpLinuxReno's, which divides by w = floor(cwnd / SMSS) and
 // keeps its count across cuts.
-class TcpDctcpFloor : public TcpDctcp
+class TcpDctcpFloor : public LossExitAck<TcpDctcp>
 {
   public:
     static TypeId GetTypeId()
@@ -398,6 +470,7 @@ main(int argc, char* argv[])
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
+    cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
@@ -407,8 +480,10 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
                                                                      : TcpDctcp::GetTypeId())
-                                   : cc == "linuxreno" ? TcpLinuxReno::GetTypeId()
-                                                       : TcpNewReno::GetTypeId()));
+                                   : cc == "linuxreno" ? (g_lossExitAck ? TcpLinuxRenoX::GetTypeId()
+                                                                        : TcpLinuxReno::GetTypeId())
+                                                       : (g_lossExitAck ? TcpNewRenoX::GetTypeId()
+                                                                        : TcpNewReno::GetTypeId())));
     if (cwrExit)
     {
         Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
