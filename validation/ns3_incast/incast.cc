@@ -1,10 +1,12 @@
 // ns-3 (3.37, Debian's libns3-dev) side of the incast differential harness
 // (validation/README.md): the FaST-style partition/aggregate incast of
 // issue 18 on a star, one fresh TCP connection per worker and query.
-// Prints one line per query:
-//   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d>
-// and with --verbose one line per sender event:
-//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>
+// Prints one line per query (or "query <q> unfinished ..." with the
+// workers whose response never arrived):
+//   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
+// and with --verbose one line per sender event and the drop reasons:
+//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
+//   drop_reason "<reason>" <count>
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
 // Counting is on the workers' (the data senders') sockets: a fast recovery
