@@ -50,3 +50,22 @@ def test_bad_value_names_the_key():
     assert dcnsim.validate(sc) == [
         "tcp.ca_increase: unknown congestion-avoidance increase 'per_segment' (valid: bytes, per_ack)"
     ]
+
+
+def test_cli_runs_the_key_and_names_a_bad_value(tmp_path):
+    from conftest import cli
+
+    doc = tmp_path / "ca.toml"
+    base = """
+stop = "0.2s"
+topology = { kind = "star", hosts = 2, rate = "1Gbps", delay = "5ms", buffer = "10MB" }
+apps = [{ kind = "bulk", src = 0, dst = 1, duration = "0.1s" }]
+"""
+    doc.write_text(base + '[tcp]\ninit_ssthresh = 2\nca_increase = "per_ack"\n', encoding="utf-8")
+    r = cli("run", str(doc), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert '"ca_increase": "per_ack"' in (tmp_path / "out" / "scenario.json").read_text(encoding="utf-8")
+    doc.write_text(base + '[tcp]\nca_increase = "perack"\n', encoding="utf-8")
+    r = cli("validate", str(doc))
+    assert r.returncode != 0
+    assert "tcp.ca_increase: unknown congestion-avoidance increase 'perack' (valid: bytes, per_ack)" in r.stderr + r.stdout
