@@ -345,7 +345,6 @@ impl TcpFlow {
                     .map_or(u64::MAX, |s| s as u64 * smss),
                 smss,
                 ca_acked: 0,
-                ca_increase: cfg.ca_increase,
             },
             seg_policy: SegPolicy::new(&cfg),
             rng,

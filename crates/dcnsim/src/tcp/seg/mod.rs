@@ -260,7 +260,6 @@ mod tests {
             ssthresh: u64::MAX,
             smss: 50,
             ca_acked: 0,
-            ca_increase: crate::config::CaIncrease::Bytes,
         };
         let mut sizes = vec![st.smss];
         // Grow the window one current segment per step (slow start per ACK).
