@@ -244,6 +244,7 @@ namespace ns3
 
 bool g_dctcpAbc = false;
 bool g_lossExitAck = false;
+bool g_flightSize = false;
 
 // --loss-exit-ack=1 (an experiment): the ACK that ends CA_LOSS grows cwnd
 // as any ACK of new data does (RFC 5681 §3.1: slow start or congestion
@@ -262,11 +263,33 @@ class LossExitAck : public Base
         Base::CongestionStateSet(tcb, newState);
     }
 
+    // --flightsize=1 (an experiment): ssthresh from RFC 5681's FlightSize
+    // (everything sent and not cumulatively acknowledged) where
+    // TcpSocketBase passes BytesInFlight(), which with SACK leaves out the
+    // SACKed and lost segments (RFC 6675's pipe).
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        if (g_flightSize && tcb->m_highTxMark.Get() > tcb->m_lastAckedSeq)
+        {
+            bytesInFlight = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;
+        }
+        return Base::GetSsThresh(tcb, bytesInFlight);
+    }
+
+    void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
+    {
+        // ProcessAck has set m_lastAckedSeq to this ACK: keep the one before.
+        m_prevAcked = m_lastAcked;
+        m_lastAcked = tcb->m_lastAckedSeq;
+        Base::PktsAcked(tcb, segmentsAcked, rtt);
+    }
+
     void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
     {
-        if (m_exitingLoss && segmentsAcked == 0)
+        if (m_exitingLoss && segmentsAcked == 0 && m_lastAcked > m_prevAcked)
         {
-            segmentsAcked = 1;
+            // What this ACK acknowledged, in segments (rounded up).
+            segmentsAcked = (m_lastAcked - m_prevAcked + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
         }
         m_exitingLoss = false;
         Base::IncreaseWindow(tcb, segmentsAcked);
@@ -274,6 +297,8 @@ class LossExitAck : public Base
 
   private:
     bool m_exitingLoss{false};
+    SequenceNumber32 m_lastAcked{0};
+    SequenceNumber32 m_prevAcked{0};
 };
 
 class TcpNewRenoX : public LossExitAck<TcpNewReno>
@@ -453,6 +478,7 @@ main(int argc, char* argv[])
     uint32_t rcvBuf = 1 << 20;
     bool dctcpFloor = false;
     bool cwrExit = false;
+    std::string recovery = "prr";
     CommandLine cmd;
     cmd.AddValue("n", "workers", g_n);
     cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
@@ -472,7 +498,11 @@ main(int argc, char* argv[])
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
+    cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
     cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
+    cmd.AddValue("recovery",
+                 "prr (ns-3's default, RFC 6937) or classic (cwnd = ssthresh on entry, RFC 6675 as dcnsim)",
+                 recovery);
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
@@ -482,14 +512,29 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
                                                                      : TcpDctcp::GetTypeId())
-                                   : cc == "linuxreno" ? (g_lossExitAck ? TcpLinuxRenoX::GetTypeId()
-                                                                        : TcpLinuxReno::GetTypeId())
-                                                       : (g_lossExitAck ? TcpNewRenoX::GetTypeId()
-                                                                        : TcpNewReno::GetTypeId())));
+                                   : cc == "linuxreno" ? (g_lossExitAck || g_flightSize
+                                                              ? TcpLinuxRenoX::GetTypeId()
+                                                              : TcpLinuxReno::GetTypeId())
+                                                       : (g_lossExitAck || g_flightSize
+                                                              ? TcpNewRenoX::GetTypeId()
+                                                              : TcpNewReno::GetTypeId())));
+    if (recovery != "prr" && recovery != "classic")
+    {
+        NS_FATAL_ERROR("--recovery: prr or classic, got " << recovery);
+    }
+    if (cwrExit && recovery == "classic")
+    {
+        NS_FATAL_ERROR("--cwr-exit works on PRR: not with --recovery=classic");
+    }
     if (cwrExit)
     {
         Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                            TypeIdValue(TcpPrrCwrExit::GetTypeId()));
+    }
+    else if (recovery == "classic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpClassicRecovery::GetTypeId()));
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));

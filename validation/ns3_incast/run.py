@@ -210,9 +210,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--ns3-workarounds", action="store_true",
                    help="ns-3 DCTCP runs: floor DCTCP's cut at 2 segments and leave CWR on the ACK of the "
                         "recovery point (without them ns-3.37 TcpDctcp stalls in incast; validation/README.md)")
-    p.add_argument("--ns3-args", nargs="*", default=[], metavar="FLAG",
-                   help="extra incast.cc flags for every ns-3 run, e.g. --ns3-args=--dctcp-abc=1 (the "
-                        "rows then say so)")
+    p.add_argument("--ns3-args", default="", metavar="FLAGS",
+                   help="extra incast.cc flags for every ns-3 run, space-separated, e.g. "
+                        "--ns3-args='--loss-exit-ack=1 --flightsize=1' (the rows then say so)")
     p.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
@@ -246,8 +246,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     sims.append((f"dcnsim {tcp_over.get('ca_increase', 'bytes')}",
                                  run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"])))
                 if exe is not None:
-                    extra = list(setup["ns3"]) + a.ns3_args
-                    name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in a.ns3_args)
+                    flags = a.ns3_args.split()
+                    extra = list(setup["ns3"]) + flags
+                    name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
                         name += " work-arounds"
