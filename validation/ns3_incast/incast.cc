@@ -243,6 +243,7 @@ namespace ns3
 // with nothing outstanding no segment of the next response is ever sent.
 
 bool g_dctcpAbc = false;
+bool g_dctcpLossHalve = false;
 bool g_lossExitAck = false;
 bool g_flightSize = false;
 
@@ -376,6 +377,18 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
         m_acked = 0;
+        // --dctcp-loss-halve=1 (an experiment): TcpDctcp answers every
+        // congestion signal with (1 − α/2)·cwnd, losses too; RFC 8257 §3.4
+        // answers a loss as standard TCP, max(FlightSize/2, 2·SMSS). A
+        // call is an ECN cut when an ECE just arrived outside fast recovery
+        // (EnterCwr), a loss otherwise (EnterRecovery sets CA_RECOVERY
+        // first; an RTO right after an ECE counts as ECN: approximate).
+        bool ecn = tcb->m_congState != TcpSocketState::CA_RECOVERY &&
+                   tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD;
+        if (g_dctcpLossHalve && !ecn)
+        {
+            return std::max(bytesInFlight / 2, 2 * tcb->m_segmentSize);
+        }
         return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
     }
 
@@ -497,6 +510,7 @@ main(int argc, char* argv[])
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
+    cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
     cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
     cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
