@@ -120,6 +120,7 @@ class Tcp(_Builder):
     header: Optional[int] = None
     init_cwnd: Optional[int] = None
     init_ssthresh: Optional[int] = None
+    ca_increase: Optional[str] = None
     rwnd: Optional[Union[str, int]] = None
     rto_min: Optional[str] = None
     rto_init: Optional[str] = None

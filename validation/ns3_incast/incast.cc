@@ -1,10 +1,12 @@
 // ns-3 (3.37, Debian's libns3-dev) side of the incast differential harness
 // (validation/README.md): the FaST-style partition/aggregate incast of
 // issue 18 on a star, one fresh TCP connection per worker and query.
-// Prints one line per query:
-//   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d>
-// and with --verbose one line per sender event:
-//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>
+// Prints one line per query (or "query <q> unfinished ..." with the
+// workers whose response never arrived):
+//   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
+// and with --verbose one line per sender event and the drop reasons:
+//   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
+//   drop_reason "<reason>" <count>
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
 // Counting is on the workers' (the data senders') sockets: a fast recovery
@@ -19,7 +21,10 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -33,6 +38,7 @@ struct QueryStats
     uint32_t timeouts = 0;
     uint32_t done = 0;
     uint64_t dropsAtStart = 0;
+    uint64_t marksAtStart = 0;
     Time start;
     Time end;
 };
@@ -42,6 +48,7 @@ uint32_t g_n = 30;
 uint32_t g_response = 10000;
 uint32_t g_request = 64;
 uint64_t g_drops = 0;
+uint64_t g_marks = 0;
 bool g_verbose = false;
 bool g_persistent = false;
 uint32_t g_cur = 0;      // the query running (persistent connections)
@@ -68,6 +75,11 @@ CongStateChange(uint32_t q,
                 TcpSocketState::TcpCongState_t to)
 {
     q = QueryOf(q);
+    if (g_verbose && to != from)
+    {
+        std::printf("event %u %u %.3f state %s\n", q, w, Simulator::Now().GetMicroSeconds() * 1.0,
+                    TcpSocketState::TcpCongStateName[to]);
+    }
     if (to == TcpSocketState::CA_RECOVERY && from != TcpSocketState::CA_RECOVERY)
     {
         g_q[q].fastRecoveries++;
@@ -114,6 +126,28 @@ void
 QueueDrop(Ptr<const QueueDiscItem>)
 {
     g_drops++;
+}
+
+std::map<std::string, uint64_t> g_dropReasons;
+
+void
+QueueDropReason(Ptr<const QueueDiscItem>, const char* reason)
+{
+    g_dropReasons[reason]++;
+}
+
+// Marks are counted on the packets the queue takes: RedQueueDisc marks
+// (and fires its Mark trace) before its internal queue refuses a packet for
+// lack of room, so its Mark trace also counts packets then dropped; dcnsim
+// marks only the packets it enqueues.
+void
+QueueEnqueue(Ptr<const QueueDiscItem> item)
+{
+    Ptr<const Ipv4QueueDiscItem> ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (ip && ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE)
+    {
+        g_marks++;
+    }
 }
 
 void
@@ -189,6 +223,7 @@ Query(uint32_t q)
     g_cur = q;
     g_q[q].start = Simulator::Now();
     g_q[q].dropsAtStart = g_drops;
+    g_q[q].marksAtStart = g_marks;
     for (uint32_t w = 0; w < g_n; ++w)
     {
         g_aggSock[q][w]->Send(Create<Packet>(g_request));
@@ -196,6 +231,248 @@ Query(uint32_t q)
 }
 
 } // namespace
+
+namespace ns3
+{
+
+// Opt-in work-arounds for the two ns-3.37 behaviours that together stall a
+// persistent DCTCP connection (validation/README.md has the trace): a
+// flow's last ACK of a response lands exactly on the CWR recovery point,
+// so it stays in CA_CWR with PRR's cwnd (here 1312 B < one segment, from
+// an ssthresh of 1630 B that TcpDctcp::GetSsThresh did not floor), and
+// with nothing outstanding no segment of the next response is ever sent.
+
+bool g_dctcpAbc = false;
+bool g_dctcpLossHalve = false;
+bool g_lossExitAck = false;
+bool g_flightSize = false;
+
+// --loss-exit-ack=1 (an experiment): the ACK that ends CA_LOSS grows cwnd
+// as any ACK of new data does (RFC 5681 §3.1: slow start or congestion
+// avoidance). TcpSocketBase passes IncreaseWindow only the segments beyond
+// m_recover there, none when the ACK is exactly the recovery point (a
+// response whose last segments an RTO resent), so that ACK grows nothing.
+template <class Base>
+class LossExitAck : public Base
+{
+  public:
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override
+    {
+        m_exitingLoss = g_lossExitAck && tcb->m_congState == TcpSocketState::CA_LOSS &&
+                        newState == TcpSocketState::CA_OPEN;
+        Base::CongestionStateSet(tcb, newState);
+    }
+
+    // --flightsize=1 (an experiment): ssthresh from RFC 5681's FlightSize
+    // (everything sent and not cumulatively acknowledged) where
+    // TcpSocketBase passes BytesInFlight(), which with SACK leaves out the
+    // SACKed and lost segments (RFC 6675's pipe).
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        if (g_flightSize && tcb->m_highTxMark.Get() > tcb->m_lastAckedSeq)
+        {
+            bytesInFlight = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;
+        }
+        return Base::GetSsThresh(tcb, bytesInFlight);
+    }
+
+    void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
+    {
+        // ProcessAck has set m_lastAckedSeq to this ACK: keep the one before.
+        m_prevAcked = m_lastAcked;
+        m_lastAcked = tcb->m_lastAckedSeq;
+        Base::PktsAcked(tcb, segmentsAcked, rtt);
+    }
+
+    void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (m_exitingLoss && segmentsAcked == 0 && m_lastAcked > m_prevAcked)
+        {
+            // What this ACK acknowledged, in segments (rounded up).
+            segmentsAcked = (m_lastAcked - m_prevAcked + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
+        }
+        m_exitingLoss = false;
+        Base::IncreaseWindow(tcb, segmentsAcked);
+    }
+
+  private:
+    bool m_exitingLoss{false};
+    SequenceNumber32 m_lastAcked{0};
+    SequenceNumber32 m_prevAcked{0};
+};
+
+class TcpNewRenoX : public LossExitAck<TcpNewReno>
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpNewRenoX")
+                                .SetParent<TcpNewReno>()
+                                .AddConstructor<TcpNewRenoX>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpNewRenoX>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpNewRenoX);
+
+class TcpLinuxRenoX : public LossExitAck<TcpLinuxReno>
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpLinuxRenoX")
+                                .SetParent<TcpLinuxReno>()
+                                .AddConstructor<TcpLinuxRenoX>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpLinuxRenoX>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpLinuxRenoX);
+
+// --dctcp-floor=1: DCTCP's cut never below 2 segments (Linux's
+// dctcp_ssthresh, RFC 5681's floor). With --dctcp-abc=1 (an experiment, not
+// a work-around) its congestion avoidance is RFC 3465's byte counting, one
+// SMSS per cwnd of acknowledged bytes with the count cleared on every cut,
+// in place of TcpLinuxReno's, which divides by w = floor(cwnd / SMSS) and
+// keeps its count across cuts.
+class TcpDctcpFloor : public LossExitAck<TcpDctcp>
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpDctcpFloor")
+                                .SetParent<TcpDctcp>()
+                                .AddConstructor<TcpDctcpFloor>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    TcpDctcpFloor() = default;
+
+    TcpDctcpFloor(const TcpDctcpFloor& sock) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpDctcpFloor";
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpDctcpFloor>(this);
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        m_acked = 0;
+        // --dctcp-loss-halve=1 (an experiment): TcpDctcp answers every
+        // congestion signal with (1 − α/2)·cwnd, losses too; RFC 8257 §3.4
+        // answers a loss as standard TCP, max(FlightSize/2, 2·SMSS). A
+        // call is an ECN cut when an ECE just arrived outside fast recovery
+        // (EnterCwr), a loss otherwise (EnterRecovery sets CA_RECOVERY
+        // first; an RTO right after an ECE counts as ECN: approximate).
+        bool ecn = tcb->m_congState != TcpSocketState::CA_RECOVERY &&
+                   tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD;
+        if (g_dctcpLossHalve && !ecn)
+        {
+            return std::max(bytesInFlight / 2, 2 * tcb->m_segmentSize);
+        }
+        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+    }
+
+  protected:
+    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (!g_dctcpAbc)
+        {
+            TcpDctcp::CongestionAvoidance(tcb, segmentsAcked);
+            return;
+        }
+        m_acked += segmentsAcked * tcb->m_segmentSize;
+        if (m_acked >= tcb->m_cWnd)
+        {
+            m_acked -= tcb->m_cWnd;
+            tcb->m_cWnd += tcb->m_segmentSize;
+        }
+    }
+
+  private:
+    uint32_t m_acked{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
+
+// --cwr-exit=1: PRR, but a flow in CA_CWR leaves it (cwnd = ssthresh) on
+// the ACK that reaches its recovery point, not only on one beyond it.
+// EnterCwr sets the socket's m_recover to m_highTxMark just before it calls
+// EnterRecovery, so that is the recovery point recorded here; ProcessAck
+// has set m_lastAckedSeq to this ACK before it calls DoRecovery.
+class TcpPrrCwrExit : public TcpPrrRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpPrrCwrExit")
+                                .SetParent<TcpPrrRecovery>()
+                                .AddConstructor<TcpPrrCwrExit>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    TcpPrrCwrExit() = default;
+
+    TcpPrrCwrExit(const TcpPrrCwrExit& r) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpPrrCwrExit";
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<TcpPrrCwrExit>(this);
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb,
+                       uint32_t dupAckCount,
+                       uint32_t unAckDataCount,
+                       uint32_t deliveredBytes) override
+    {
+        m_point = tcb->m_highTxMark;
+        TcpPrrRecovery::EnterRecovery(tcb, dupAckCount, unAckDataCount, deliveredBytes);
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override
+    {
+        if (tcb->m_congState == TcpSocketState::CA_CWR && tcb->m_lastAckedSeq >= m_point)
+        {
+            tcb->m_congState = TcpSocketState::CA_OPEN;
+            tcb->m_cWnd = tcb->m_ssThresh.Get();
+            TcpPrrRecovery::ExitRecovery(tcb);
+            return;
+        }
+        TcpPrrRecovery::DoRecovery(tcb, deliveredBytes);
+    }
+
+  private:
+    SequenceNumber32 m_point{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpPrrCwrExit);
+
+} // namespace ns3
 
 int
 main(int argc, char* argv[])
@@ -212,6 +489,9 @@ main(int argc, char* argv[])
     bool timestamps = true;
     bool limitedTransmit = true;
     uint32_t rcvBuf = 1 << 20;
+    bool dctcpFloor = false;
+    bool cwrExit = false;
+    std::string recovery = "prr";
     CommandLine cmd;
     cmd.AddValue("n", "workers", g_n);
     cmd.AddValue("cc", "newreno, linuxreno (congestion avoidance by byte counting) or dctcp", cc);
@@ -229,15 +509,47 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
+    cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
+    cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
+    cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
+    cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
+    cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
+    cmd.AddValue("recovery",
+                 "prr (ns-3's default, RFC 6937) or classic (cwnd = ssthresh on entry, RFC 6675 as dcnsim)",
+                 recovery);
+    cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(cc == "dctcp"       ? TcpDctcp::GetTypeId()
-                                   : cc == "linuxreno" ? TcpLinuxReno::GetTypeId()
-                                                       : TcpNewReno::GetTypeId()));
+                       TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
+                                                                     : TcpDctcp::GetTypeId())
+                                   : cc == "linuxreno" ? (g_lossExitAck || g_flightSize
+                                                              ? TcpLinuxRenoX::GetTypeId()
+                                                              : TcpLinuxReno::GetTypeId())
+                                                       : (g_lossExitAck || g_flightSize
+                                                              ? TcpNewRenoX::GetTypeId()
+                                                              : TcpNewReno::GetTypeId())));
+    if (recovery != "prr" && recovery != "classic")
+    {
+        NS_FATAL_ERROR("--recovery: prr or classic, got " << recovery);
+    }
+    if (cwrExit && recovery == "classic")
+    {
+        NS_FATAL_ERROR("--cwr-exit works on PRR: not with --recovery=classic");
+    }
+    if (cwrExit)
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpPrrCwrExit::GetTypeId()));
+    }
+    else if (recovery == "classic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TcpClassicRecovery::GetTypeId()));
+    }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
@@ -312,6 +624,8 @@ main(int argc, char* argv[])
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     bottleneck->TraceConnectWithoutContext("Drop", MakeCallback(&QueueDrop));
+    bottleneck->TraceConnectWithoutContext("Enqueue", MakeCallback(&QueueEnqueue));
+    bottleneck->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&QueueDropReason));
 
     g_q.resize(queries);
     g_workerGot.assign(queries, std::vector<uint32_t>(g_n, 0));
@@ -349,15 +663,30 @@ main(int argc, char* argv[])
         {
             // Never finished (a stalled flow), or never started because
             // the one before it did not finish (persistent connections).
-            std::printf("query %u unfinished %u of %u responses\n", q, g_n - s.done, g_n);
+            std::printf("query %u unfinished %u of %u responses:", q, g_n - s.done, g_n);
+            for (uint32_t w = 0; w < g_n && s.start.IsStrictlyPositive(); ++w)
+            {
+                if (g_aggGot[q][w] < g_response)
+                {
+                    std::printf(" worker %u (%u B)", w, g_aggGot[q][w]);
+                }
+            }
+            std::printf("\n");
             continue;
         }
-        uint64_t dropsEnd = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive()
-                                ? g_q[q + 1].dropsAtStart
-                                : g_drops;
-        std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu\n",
+        bool next = q + 1 < queries && g_q[q + 1].start.IsStrictlyPositive();
+        uint64_t dropsEnd = next ? g_q[q + 1].dropsAtStart : g_drops;
+        uint64_t marksEnd = next ? g_q[q + 1].marksAtStart : g_marks;
+        std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu marks %lu\n",
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
-                    (unsigned long)(dropsEnd - s.dropsAtStart));
+                    (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
+    }
+    if (g_verbose)
+    {
+        for (const auto& [reason, count] : g_dropReasons)
+        {
+            std::printf("drop_reason \"%s\" %lu\n", reason.c_str(), (unsigned long)count);
+        }
     }
     Simulator::Destroy();
     return 0;

@@ -5,7 +5,8 @@ Usage (from the repository root, with dcnsim importable and Debian's
 ``libns3-dev`` installed)::
 
     python validation/ns3_incast/run.py                      # n = 30, 50, 70; NewReno and DCTCP
-    python validation/ns3_incast/run.py --n 50 --cc newreno --queries 40
+    python validation/ns3_incast/run.py --n 30 50 70 100 --queries 100 --ns3-workarounds --markdown
+    python validation/ns3_incast/run.py --n 50 --cc newreno --queries 40 --ca-increase bytes
     python validation/ns3_incast/run.py --tcp limited_transmit=false   # dcnsim before issue 18
     python validation/ns3_incast/run.py --connections fresh  # a new connection per query
     python validation/ns3_incast/run.py --only dcnsim        # without ns-3
@@ -21,7 +22,12 @@ requests and 10,000-byte responses, no host jitter. ``persistent``
 (default): one connection per worker carries every query, the next query
 starting ``--gap`` after the previous one ends; ``fresh``: each query opens
 new connections (ns-3: handshake 20 ms before the query), queries 0.2 s
-apart. This is a tool, not a test: nothing in CI runs it.
+apart. Per query: the workers' fast recoveries and timeouts, the drops and
+ECN marks at the aggregator's switch port, the mean and 99th-percentile
+query completion time. A query that does not complete (a stalled flow)
+fails the run loudly; ns-3.37's TcpDctcp needs ``--ns3-workarounds`` for
+that (validation/README.md). This is a tool, not a test: nothing in CI
+runs it.
 """
 
 from __future__ import annotations
@@ -73,20 +79,36 @@ def ns3_binary(build_dir: Path) -> Path:
     return exe
 
 
+#: ns-3 flags of the opt-in work-arounds for ns-3.37 TcpDctcp's stall
+#: (validation/README.md): DCTCP's cut floored at 2 segments, and CWR left on
+#: the ACK of the recovery point. Only the DCTCP runs take them.
+NS3_WORKAROUNDS = ["--dctcp-floor=1", "--cwr-exit=1"]
+
+
+class Unfinished(RuntimeError):
+    """A query whose responses did not all arrive: its row would be wrong."""
+
+
 def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: float,
             extra: Optional[List[str]] = None) -> List[Dict[str, float]]:
     args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={SPACING_S}",
             f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}", *(extra or [])]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    rows = []
-    unfinished = sum(1 for line in out.splitlines() if " unfinished " in line)
+    unfinished = [line for line in out.splitlines() if " unfinished " in line]
     if unfinished:
-        print(f"  (ns-3 {cc} n = {n}: {unfinished} of {queries} queries unfinished, left out of the means)")
+        # A stalled flow never completes its query (and with persistent
+        # connections no later query starts): means over the rest would
+        # describe another experiment, so there is no row at all.
+        raise Unfinished(f"ns-3 {cc} n = {n}: {len(unfinished)} of {queries} queries did not complete "
+                         f"(first: {unfinished[0]!r}); {' '.join(args)}")
+    rows = []
     for line in out.splitlines():
-        m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+)", line)
+        m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+) marks (\d+)", line)
         if m:
             rows.append({"fast_recoveries": float(m[2]), "timeouts": float(m[3]),
-                         "qct_ms": float(m[4]) / 1e3, "drops": float(m[5])})
+                         "qct_ms": float(m[4]) / 1e3, "drops": float(m[5]), "marks": float(m[6])})
+    if len(rows) != queries:
+        raise Unfinished(f"ns-3 {cc} n = {n}: {len(rows)} of {queries} query lines; {' '.join(args)}")
     return rows
 
 
@@ -115,33 +137,48 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
                tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B") -> List[Dict[str, float]]:
     import dcnsim
+    import numpy as np
 
     r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer))
     flows, qs = r.flows, r.queries
-    resp = flows[flows.src != 0]  # the workers' response flows
-    # Both counts are the workers' (response senders'): the aggregator's
-    # request flows time out too when a worker's ACK of the request is
-    # dropped, and incast.cc does not count those. The flows table has them
-    # per flow: per query for fresh connections (one app per query), only
-    # as a mean over the queries for persistent ones.
+    if len(qs) != queries or qs.qct_s.isna().any():
+        raise Unfinished(f"dcnsim {cc} n = {n}: {len(qs)} of {queries} queries completed")
+    # Fast recoveries and timeouts are the workers' (response senders'), as
+    # incast.cc counts them: the aggregator's request flows time out too
+    # when a worker's ACK of the request is dropped. Each loss indication
+    # belongs to the query running when it happened (a query's window runs
+    # to the next one's start).
+    workers = set(flows.flow_id[flows.src != 0])
+    losses = r.losses[r.losses.flow_id.isin(workers)]
+    qs = qs.sort_values("start_s")
+    edges = np.append(qs.start_s.to_numpy(), np.inf)
+    which = np.searchsorted(edges, losses.time_s.to_numpy(), side="right") - 1
+    # Drops and marks at the aggregator's switch port (incast.cc's queue-disc
+    # traces count the same), in total over the run: a mean per query.
+    port = r.queues[(r.queues.node == "sw") & (r.queues.to == "h0")].iloc[0]
     rows = []
-    if connections == "fresh":
-        per_app = resp.groupby("app")[["fast_retransmits", "timeouts", "drops"]].sum()
-        for _, q in qs.iterrows():
-            a = per_app.loc[q.app]
-            rows.append({"fast_recoveries": float(a.fast_retransmits), "timeouts": float(a.timeouts),
-                         "qct_ms": q.qct_s * 1e3, "drops": float(a.drops)})
-    else:
-        k = len(qs)
-        tot = resp[["fast_retransmits", "timeouts", "drops"]].sum()
-        for _, q in qs.iterrows():
-            rows.append({"fast_recoveries": float(tot.fast_retransmits) / k, "timeouts": float(tot.timeouts) / k,
-                         "qct_ms": q.qct_s * 1e3, "drops": float(tot.drops) / k})
+    for i, (_, q) in enumerate(qs.iterrows()):
+        mine = losses.kind.to_numpy()[which == i]
+        rows.append({"fast_recoveries": float((mine == "fast_retransmit").sum()),
+                     "timeouts": float((mine == "timeout").sum()), "qct_ms": q.qct_s * 1e3,
+                     "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries})
     return rows
 
 
 def mean(rows: List[Dict[str, float]], key: str) -> float:
     return sum(r[key] for r in rows) / len(rows) if rows else float("nan")
+
+
+def p99(rows: List[Dict[str, float]], key: str) -> float:
+    import numpy as np
+
+    return float(np.percentile([r[key] for r in rows], 99)) if rows else float("nan")
+
+
+#: What ns-3's congestion control grows cwnd by in congestion avoidance:
+#: TcpNewReno SMSS²/cwnd per ACK; TcpLinuxReno and TcpDctcp (a TcpLinuxReno)
+#: count acknowledged bytes. ``--ca-increase auto`` gives dcnsim the same.
+NS3_CA_INCREASE = {"newreno": "per_ack", "linuxreno": "bytes", "dctcp": "bytes"}
 
 
 def parse_value(v: str) -> Any:
@@ -159,15 +196,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--n", type=int, nargs="+", default=[30, 50, 70])
     p.add_argument("--cc", nargs="+", default=["newreno", "dctcp"], choices=["newreno", "linuxreno", "dctcp"],
                    help="linuxreno: dcnsim's NewReno against ns-3's TcpLinuxReno, whose congestion "
-                        "avoidance counts acknowledged bytes as dcnsim's does (ns-3's TcpNewReno adds "
-                        "SMSS²/cwnd per ACK)")
-    p.add_argument("--queries", type=int, default=20)
+                        "avoidance counts acknowledged bytes (ns-3's TcpNewReno adds SMSS²/cwnd per ACK)")
+    p.add_argument("--ca-increase", default="auto", choices=["auto", "bytes", "per_ack"],
+                   help="dcnsim's tcp.ca_increase; auto: as ns-3's algorithm (newreno: per_ack; "
+                        "linuxreno, dctcp: bytes)")
+    p.add_argument("--queries", type=int, default=20, help="queries per point (≥ 100 for stable means)")
     p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
     p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
     p.add_argument("--setup", default="issue18", choices=sorted(SETUPS),
                    help="fast: the FaST paper's transport (IW 2, no SACK, no Limited Transmit, ...) on the star")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
+    p.add_argument("--ns3-workarounds", action="store_true",
+                   help="ns-3 DCTCP runs: floor DCTCP's cut at 2 segments and leave CWR on the ACK of the "
+                        "recovery point (without them ns-3.37 TcpDctcp stalls in incast; validation/README.md)")
+    p.add_argument("--ns3-args", default="", metavar="FLAGS",
+                   help="extra incast.cc flags for every ns-3 run, space-separated, e.g. "
+                        "--ns3-args='--loss-exit-ack=1 --flightsize=1' (the rows then say so)")
+    p.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     setup = SETUPS[a.setup]
@@ -178,19 +224,51 @@ def main(argv: Optional[List[str]] = None) -> int:
             p.error(f"--tcp: expected KEY=VALUE, got {kv!r}")
         over[key] = parse_value(val)
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
-    print(f"{a.connections} connections, {a.queries} queries per point; per query means"
-          + (f"; dcnsim tcp overrides {over}" if over else ""))
-    print(f"{'cc':8} {'n':>4} {'simulator':9} {'fast_rec':>9} {'timeouts':>9} {'qct_ms':>8} {'drops':>7}")
+    print(f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
+          f"percentile)" + (f"; dcnsim tcp overrides {over}" if over else ""))
+    cols = ["fast_recoveries", "timeouts", "drops", "marks", "qct_ms"]
+    if a.markdown:
+        print("| cc | n | simulator | fast recoveries | timeouts | drops | marks | QCT ms | p99 QCT ms |")
+        print("|---|---|---|---|---|---|---|---|---|")
+    else:
+        print(f"{'cc':8} {'n':>4} {'simulator':22} {'fast_rec':>9} {'timeouts':>9} {'drops':>8} {'marks':>8} "
+              f"{'qct_ms':>8} {'p99_ms':>8}")
+    failed = []
     for cc in a.cc:
+        ca = NS3_CA_INCREASE[cc] if a.ca_increase == "auto" else a.ca_increase
+        # bytes is dcnsim's default: left out, the scenario is the one
+        # without the key.
+        tcp_over = {**({"ca_increase": ca} if ca != "bytes" else {}), **over}
         for n in a.n:
             sims = []
-            if a.only != "ns3":
-                sims.append(("dcnsim", run_dcnsim(n, cc, a.queries, a.connections, a.gap, over, setup["buffer"])))
-            if exe is not None:
-                sims.append(("ns-3", run_ns3(exe, n, cc, a.queries, a.connections, a.gap, setup["ns3"])))
+            try:
+                if a.only != "ns3":
+                    sims.append((f"dcnsim {tcp_over.get('ca_increase', 'bytes')}",
+                                 run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"])))
+                if exe is not None:
+                    flags = a.ns3_args.split()
+                    extra = list(setup["ns3"]) + flags
+                    name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
+                    if a.ns3_workarounds and cc == "dctcp":
+                        extra += NS3_WORKAROUNDS
+                        name += " work-arounds"
+                    sims.append((name, run_ns3(exe, n, cc, a.queries, a.connections, a.gap, extra)))
+            except Unfinished as e:
+                print(f"FAILED: {e}", file=sys.stderr, flush=True)
+                failed.append(str(e))
             for name, rows in sims:
-                print(f"{cc:8} {n:4d} {name:9} {mean(rows, 'fast_recoveries'):9.2f} {mean(rows, 'timeouts'):9.2f} "
-                      f"{mean(rows, 'qct_ms'):8.2f} {mean(rows, 'drops'):7.1f}", flush=True)
+                m = [mean(rows, c) for c in cols] + [p99(rows, "qct_ms")]
+                if a.markdown:
+                    print(f"| {'DCTCP' if cc == 'dctcp' else cc} | {n} | {name} | {m[0]:.2f} | {m[1]:.2f} | "
+                          f"{m[2]:.1f} | {m[3]:.1f} | {m[4]:.1f} | {m[5]:.1f} |", flush=True)
+                else:
+                    print(f"{cc:8} {n:4d} {name:22} {m[0]:9.2f} {m[1]:9.2f} {m[2]:8.1f} {m[3]:8.1f} "
+                          f"{m[4]:8.2f} {m[5]:8.2f}", flush=True)
+    if failed:
+        # Loudly: a stalled query leaves no row, and the exit status says so.
+        print(f"{len(failed)} point(s) did not complete every query (see FAILED above); for ns-3 DCTCP "
+              "see --ns3-workarounds", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -364,6 +364,27 @@ pub enum LossRecovery {
     Rack,
 }
 
+/// How congestion avoidance grows cwnd (RFC 5681 §3.1 allows both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CaIncrease {
+    /// One SMSS per cwnd of acknowledged bytes (appropriate byte counting,
+    /// RFC 3465; Linux, ns-3's TcpLinuxReno).
+    #[default]
+    Bytes,
+    /// SMSS·SMSS/cwnd per ACK that acknowledges new data, whatever it
+    /// acknowledges (RFC 5681 eq. 3; ns-2's TCPs and ns-3's TcpNewReno).
+    PerAck,
+}
+
+impl CaIncrease {
+    pub fn name(self) -> &'static str {
+        match self {
+            CaIncrease::Bytes => "bytes",
+            CaIncrease::PerAck => "per_ack",
+        }
+    }
+}
+
 /// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -377,6 +398,9 @@ pub struct TcpConfig {
     pub init_cwnd_segments: u32,
     /// Initial slow-start threshold in segments (`None`: unbounded, RFC 5681).
     pub init_ssthresh_segments: Option<u32>,
+    /// Congestion avoidance's growth rule (NewReno, DCTCP and FaST; CUBIC
+    /// has its own).
+    pub ca_increase: CaIncrease,
     /// Receiver advertised window in bytes.
     pub rwnd_bytes: u64,
     pub rto_min: SimTime,
@@ -436,6 +460,7 @@ impl Default for TcpConfig {
             header_bytes: 40,
             init_cwnd_segments: 2,
             init_ssthresh_segments: None,
+            ca_increase: CaIncrease::Bytes,
             rwnd_bytes: 1 << 20,
             rto_min: SimTime::from_ms(200),
             rto_init: SimTime::from_ms(1000),

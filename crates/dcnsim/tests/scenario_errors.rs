@@ -1166,3 +1166,34 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
     }
     assert!(warned("buffer", json!(full)).is_empty());
 }
+
+#[test]
+fn ca_increase_is_bytes_by_default_and_in_the_linux_profile() {
+    use dcnsim::config::{AppSpec, CaIncrease};
+    let resolved =
+        |tcp: serde_json::Value| match &parse_config(&with(base(), |d| d["tcp"] = tcp.clone()))
+            .expect("valid")
+            .apps[0]
+        {
+            AppSpec::SyncReads { tcp, .. } => tcp.ca_increase,
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(resolved(json!({})), CaIncrease::Bytes);
+    assert_eq!(resolved(json!({"profile": "linux"})), CaIncrease::Bytes);
+    assert_eq!(
+        resolved(json!({"ca_increase": "per_ack"})),
+        CaIncrease::PerAck
+    );
+    assert_eq!(
+        resolved(json!({"cc": "dctcp", "ca_increase": "PER_ACK"})),
+        CaIncrease::PerAck
+    );
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"ca_increase": "per_byte"})
+    }));
+    assert_err(
+        &e,
+        "tcp.ca_increase",
+        "unknown congestion-avoidance increase 'per_byte' (valid: bytes, per_ack)",
+    );
+}

@@ -14,8 +14,8 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
-    SegPolicyKind, TcpProfile, TcpRandMode,
+    CaIncrease, CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering,
+    RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -294,6 +294,7 @@ choice!(NodeKindName => NodeKind, sc::NODE_KINDS, "node kind");
 choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
 choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
+choice!(CaIncreaseName => CaIncrease, sc::CA_INCREASE_NAMES, "congestion-avoidance increase");
 choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
@@ -931,6 +932,9 @@ pub struct TcpSection {
     /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)
     #[schemars(extend("x-default" = "unbounded"))]
     pub init_ssthresh: Opt<Int<2>>,
+    /// congestion avoidance's growth (newreno, dctcp, fast): `bytes` (one SMSS per cwnd of acknowledged bytes, RFC 3465; Linux, ns-3's TcpLinuxReno and TcpDctcp) or `per_ack` (SMSS²/cwnd per ACK, RFC 5681 eq. 3; ns-2's TCPs, ns-3's TcpNewReno). docs/model.md
+    #[schemars(extend("x-default" = "`\"bytes\"`"))]
+    pub ca_increase: Opt<CaIncreaseName>,
     /// receiver window (size or `"Npkt"` = N·mss). It also bounds cwnd, so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it
     #[schemars(extend("x-default" = "`\"1MB\"`"))]
     pub rwnd: Opt<LimitValue>,

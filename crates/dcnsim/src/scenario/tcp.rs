@@ -86,6 +86,7 @@ impl TcpSection {
                 }),
             init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
             init_ssthresh_segments: self.init_ssthresh.or(d.init_ssthresh_segments),
+            ca_increase: self.ca_increase.unwrap_or(d.ca_increase),
             rwnd_bytes,
             rto_min,
             rto_init: self.rto_init.unwrap_or(d.rto_init),

@@ -58,6 +58,11 @@ pub(crate) const REORDERING_NAMES: &[(&str, Reordering)] = &[
     ("adaptive", Reordering::Adaptive),
 ];
 
+pub(crate) const CA_INCREASE_NAMES: &[(&str, CaIncrease)] = &[
+    ("bytes", CaIncrease::Bytes),
+    ("per_ack", CaIncrease::PerAck),
+];
+
 pub(crate) const PROFILE_NAMES: &[(&str, TcpProfile)] =
     &[("papers", TcpProfile::Papers), ("linux", TcpProfile::Linux)];
 

@@ -130,6 +130,9 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         # LimitedTransmit, false by default (on by default only since the
         # TCP rewrite of ns-3.25); dcnsim's default is on (RFC 5681's SHOULD)
         "limited_transmit": False,
+        # ns-3's TcpNewReno (and the DCTCP and FaST built on it) added
+        # SMSS²/cwnd per ACK in congestion avoidance; dcnsim counts bytes
+        "ca_increase": "per_ack",
         "dctcp_g": 0.0625,
     }
     t.update(series)

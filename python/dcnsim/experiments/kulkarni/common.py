@@ -158,6 +158,8 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "sack": False,
         # RFC 3042: off unless a figure shows it on (see KConfig)
         "limited_transmit": cfg.limited_transmit,
+        # ns-2's agents open cwnd by 1/cwnd segments per ACK
+        "ca_increase": "per_ack",
     }
     if not cfg.header_compression:
         t["header"] = HEADER

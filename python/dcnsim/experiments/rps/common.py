@@ -100,6 +100,8 @@ def tcp(**over: Any) -> Dict[str, Any]:
         # ns-3.23's TcpNewReno: its LimitedTransmit attribute was false by
         # default (dcnsim's default is on, RFC 5681's SHOULD)
         "limited_transmit": False,
+        # ns-3.23's TcpNewReno: SMSS²/cwnd per ACK in congestion avoidance
+        "ca_increase": "per_ack",
         "dupack_threshold": 3,
     }
     t.update(over)

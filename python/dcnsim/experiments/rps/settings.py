@@ -39,7 +39,7 @@ from .common import (
 #: window, no delayed ACK (Linux quick-ACKs a connection's start), SACK,
 #: RTOmin 200 ms. Receive window, buffers and everything else unchanged.
 LINUX_TCP = {"init_cwnd": 10, "delayed_ack": False, "sack": True, "limited_transmit": True, "rto_min": "200ms",
-             "rto_init": "1s"}
+             "rto_init": "1s", "ca_increase": "bytes"}
 #: the settings figure's variant, as its Beyond-the-paper rows name it
 LINUX_SETTING = "Linux-like endpoints (IW 10, no delayed ACK, SACK, Limited Transmit, RTOmin 200 ms)"
 #: the nic figure's variant

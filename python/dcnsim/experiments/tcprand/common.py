@@ -99,9 +99,15 @@ def tcp_table(series: Dict[str, Any], **over: Any) -> Dict[str, Any]:
     # Limited Transmit off: ns-3's TCP had it off by default before the
     # rewrite of 3.25 (2016); the paper does not give its ns-3 version, so
     # the settings figure shows it on. dcnsim's own default is on.
-    t: Dict[str, Any] = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, "limited_transmit": False}
+    # Congestion avoidance per ACK (SMSS²/cwnd), as ns-3's TcpNewReno and
+    # the DCTCP of the time on it (LINUX, the testbed's, counts bytes).
+    t: Dict[str, Any] = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, "limited_transmit": False,
+                         "ca_increase": "per_ack"}
     t.update(series)
     t.update(over)
+    if t.get("cc") == "cubic":
+        # CUBIC grows by its own curve: the key would change nothing.
+        del t["ca_increase"]
     return t
 
 
@@ -172,7 +178,8 @@ def testbed_verdicts(cmps: List[Comparison], why: str = OUTCAST_TIMEOUTS) -> Lis
 #: The testbed's Linux 3.2 TCP (Figs. 12, 14, 16, 17): RTOmin 200 ms, SACK
 #: on, initial window 10, timestamps (1448 + 52 B) — unlike the ns-3
 #: figures' 2 ms RTOmin and 1460 + 40 B.
-LINUX = {"rto_min": "200ms", "sack": True, "init_cwnd": 10, "mss": LINUX_MSS, "header": LINUX_HEADER}
+LINUX = {"rto_min": "200ms", "sack": True, "init_cwnd": 10, "mss": LINUX_MSS, "header": LINUX_HEADER,
+         "ca_increase": "bytes"}
 
 
 def testbed_doc(n1: int, n2: int, n3: int, series: Dict[str, Any], secs: float, qmax: int = 100, seed: int = 1,

@@ -11,7 +11,7 @@
 //! without which cwnd would sink below one segment under persistent marking.
 
 use super::{half_flight, AckInfo, CcHints, CcState, CongestionControl, LossKind};
-use crate::config::DctcpParams;
+use crate::config::{CaIncrease, DctcpParams};
 use crate::sim::time::SimTime;
 
 /// RFC 8257 §3.3 steps 1–8: the fraction of marked bytes per observation
@@ -85,13 +85,20 @@ impl AlphaEstimator {
 #[derive(Clone, Debug)]
 pub struct Dctcp {
     est: AlphaEstimator,
+    ca: CaIncrease,
 }
 
 impl Dctcp {
     pub fn new(p: DctcpParams) -> Self {
         Dctcp {
             est: AlphaEstimator::new(p.g, p.alpha_init),
+            ca: CaIncrease::Bytes,
         }
+    }
+    /// Congestion avoidance's rule ([`crate::config::TcpConfig::ca_increase`]).
+    pub fn with_ca(mut self, ca: CaIncrease) -> Self {
+        self.ca = ca;
+        self
     }
     pub fn alpha(&self) -> f64 {
         self.est.alpha()
@@ -105,6 +112,10 @@ impl CongestionControl for Dctcp {
     #[inline]
     fn on_ack_ecn(&mut self, _s: &CcState, a: &AckInfo) {
         self.est.on_ack(a);
+    }
+
+    fn ca_increase(&self) -> CaIncrease {
+        self.ca
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {

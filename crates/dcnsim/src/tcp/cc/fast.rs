@@ -23,6 +23,7 @@
 
 use super::dctcp::AlphaEstimator;
 use super::{reno_increase, AckInfo, CcHints, CcState, CongestionControl, LossKind};
+use crate::config::CaIncrease;
 use crate::config::{FastParams, FastSegRule};
 use crate::sim::time::SimTime;
 
@@ -58,6 +59,7 @@ pub struct Fast {
     p: FastParams,
     est: AlphaEstimator,
     probing: bool,
+    ca: CaIncrease,
 }
 
 impl Fast {
@@ -66,7 +68,13 @@ impl Fast {
             est: AlphaEstimator::new(p.g, p.alpha_init),
             probing: p.probe_segments > 0,
             p,
+            ca: CaIncrease::Bytes,
         }
+    }
+    /// vwnd's congestion-avoidance rule ([`crate::config::TcpConfig::ca_increase`]).
+    pub fn with_ca(mut self, ca: CaIncrease) -> Self {
+        self.ca = ca;
+        self
     }
     pub fn alpha(&self) -> f64 {
         self.est.alpha()
@@ -89,7 +97,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        reno_increase(s, a.acked);
+        reno_increase(s, a.acked, self.ca);
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {

@@ -16,8 +16,10 @@
 pub mod cubic;
 pub mod dctcp;
 pub mod fast;
+#[cfg(test)]
+mod tests_dctcp;
 
-use crate::config::{CcKind, TcpConfig};
+use crate::config::{CaIncrease, CcKind, TcpConfig};
 use crate::sim::time::SimTime;
 
 /// Window state shared by every algorithm, in bytes.
@@ -87,7 +89,13 @@ pub trait CongestionControl {
     /// Grow the window on an ACK that advanced snd_una outside loss recovery
     /// (not called on the ACK that triggered an ECN cut).
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        reno_increase(s, a.acked);
+        reno_increase(s, a.acked, self.ca_increase());
+    }
+    /// Congestion avoidance's rule for [`reno_increase`]
+    /// ([`TcpConfig::ca_increase`]; kept by the algorithm, not in the
+    /// shared [`CcState`], whose size the sender's cache-line layout pins).
+    fn ca_increase(&self) -> CaIncrease {
+        CaIncrease::Bytes
     }
     /// New ssthresh on a congestion signal (RFC 5681 eq. 4 for Reno); the
     /// sender calls it once per congestion event and then sets cwnd (to
@@ -132,25 +140,40 @@ pub fn slow_start(s: &mut CcState, acked: u64) -> u64 {
     }
 }
 
-/// RFC 5681 §3.1 with appropriate byte counting (RFC 3465, L = 2·SMSS):
-/// slow start below ssthresh, then one SMSS per window of acknowledged bytes.
+/// RFC 5681 §3.1: slow start below ssthresh (appropriate byte counting,
+/// RFC 3465, L = 2·SMSS), then congestion avoidance by `rule`: one SMSS per
+/// window of acknowledged bytes, or SMSS²/cwnd per ACK.
 #[inline]
-pub fn reno_increase(s: &mut CcState, acked: u64) {
+pub fn reno_increase(s: &mut CcState, acked: u64, rule: CaIncrease) {
     let acked = slow_start(s, acked);
     if acked == 0 {
         return;
     }
-    s.ca_acked += acked;
-    if s.ca_acked >= s.cwnd {
-        s.ca_acked -= s.cwnd;
-        s.cwnd += s.smss;
+    match rule {
+        CaIncrease::Bytes => {
+            s.ca_acked += acked;
+            if s.ca_acked >= s.cwnd {
+                s.ca_acked -= s.cwnd;
+                s.cwnd += s.smss;
+            }
+        }
+        // RFC 5681 eq. 3, once per ACK however much it acknowledges (a
+        // stretch ACK grows the window as much as a one-segment ACK, as in
+        // ns-2 and ns-3's TcpNewReno); at least one byte, as RFC 5681
+        // requires when SMSS²/cwnd rounds to 0.
+        CaIncrease::PerAck => s.cwnd += (s.smss * s.smss / s.cwnd.max(1)).max(1),
     }
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct NewReno;
+pub struct NewReno {
+    pub ca: CaIncrease,
+}
 
 impl CongestionControl for NewReno {
+    fn ca_increase(&self) -> CaIncrease {
+        self.ca
+    }
     fn name(&self) -> &'static str {
         "newreno"
     }
@@ -181,10 +204,12 @@ macro_rules! dispatch {
 impl Cc {
     pub fn new(cfg: &TcpConfig) -> Self {
         match cfg.cc {
-            CcKind::NewReno => Cc::NewReno(NewReno),
+            CcKind::NewReno => Cc::NewReno(NewReno {
+                ca: cfg.ca_increase,
+            }),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::new(cfg.cubic)),
-            CcKind::Dctcp => Cc::Dctcp(dctcp::Dctcp::new(cfg.dctcp)),
-            CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast)),
+            CcKind::Dctcp => Cc::Dctcp(dctcp::Dctcp::new(cfg.dctcp).with_ca(cfg.ca_increase)),
+            CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast).with_ca(cfg.ca_increase)),
         }
     }
     #[inline]
@@ -255,15 +280,15 @@ pub(crate) mod tests {
     fn slow_start_doubles_per_window_of_full_acks() {
         let mut s = st(2000, u64::MAX);
         // one ACK per segment: a window of 2 segments acked → cwnd 4000
-        reno_increase(&mut s, 1000);
-        reno_increase(&mut s, 1000);
+        reno_increase(&mut s, 1000, CaIncrease::Bytes);
+        reno_increase(&mut s, 1000, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 4000);
     }
 
     #[test]
     fn abc_limits_stretch_acks_to_two_smss() {
         let mut s = st(10_000, u64::MAX);
-        reno_increase(&mut s, 8000);
+        reno_increase(&mut s, 8000, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 12_000);
     }
 
@@ -271,22 +296,47 @@ pub(crate) mod tests {
     fn congestion_avoidance_adds_one_smss_per_window() {
         let mut s = st(10_000, 5_000);
         for _ in 0..10 {
-            reno_increase(&mut s, 1000);
+            reno_increase(&mut s, 1000, CaIncrease::Bytes);
         }
         assert_eq!(s.cwnd, 11_000);
         // the next 10 ACKs (less than a window of 11 segments) add nothing more
         for _ in 0..10 {
-            reno_increase(&mut s, 1000);
+            reno_increase(&mut s, 1000, CaIncrease::Bytes);
         }
         assert_eq!(s.cwnd, 11_000);
-        reno_increase(&mut s, 1000);
+        reno_increase(&mut s, 1000, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 12_000);
+    }
+
+    /// RFC 5681 eq. 3 per ACK: each ACK in congestion avoidance adds
+    /// SMSS²/cwnd of the window it arrives at, whatever it acknowledges, so
+    /// a window's worth of one-segment ACKs adds a little less than one SMSS
+    /// (the window grows under them), where byte counting adds exactly one.
+    #[test]
+    fn per_ack_avoidance_adds_smss_squared_over_cwnd_per_ack() {
+        let per_ack = CaIncrease::PerAck;
+        let mut s = st(10_000, 5_000);
+        for acked in [1000, 1000, 1, 4000, 1000, 1000, 1000, 1000, 1000, 1000] {
+            let before = s.cwnd;
+            reno_increase(&mut s, acked, per_ack);
+            assert_eq!(s.cwnd - before, s.smss * s.smss / before, "acked {acked}");
+        }
+        assert!(s.cwnd > 10_900 && s.cwnd < 11_000, "cwnd {}", s.cwnd);
+        // The increment shrinks as 1/cwnd but never reaches zero.
+        let mut big = st(2_000_000, 5_000);
+        reno_increase(&mut big, 1000, per_ack);
+        assert_eq!(big.cwnd, 2_000_001);
+        // Below ssthresh it is slow start as before; only the bytes left
+        // over when an ACK crosses ssthresh count as one avoidance ACK.
+        let mut ss = st(3000, 4000);
+        reno_increase(&mut ss, 1500, per_ack);
+        assert_eq!(ss.cwnd, 4000 + 1000 * 1000 / 4000);
     }
 
     #[test]
     fn slow_start_stops_at_ssthresh() {
         let mut s = st(3000, 4000);
-        reno_increase(&mut s, 2000);
+        reno_increase(&mut s, 2000, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 4000);
     }
 
@@ -306,7 +356,7 @@ pub(crate) mod tests {
     #[test]
     fn ssthresh_floor_is_two_segments() {
         let s = st(1000, 0);
-        let mut c = NewReno;
+        let mut c = NewReno::default();
         assert_eq!(c.ssthresh(&s, 1000, LossKind::Rto, SimTime::ZERO), 2000);
         assert_eq!(
             c.ssthresh(&s, 40_000, LossKind::DupAck, SimTime::ZERO),
