@@ -8,7 +8,7 @@ import dcnsim
 import pandas as pd
 import pytest
 from conftest import SCENARIOS, cli, needs_core, small_incast
-from dcnsim.cli import parse_value, split_values
+from dcnsim._args import parse_value, split_values
 from dcnsim.result import TABLE_COLUMNS
 
 # ---------------------------------------------------------------- parsing (no core)

@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from ._args import one_line as _one_line
+from ._args import parse_seeds, parse_set, positive_int, split_values
+from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
 
@@ -107,93 +110,6 @@ def format_summary(result) -> str:
     row("events", f"{fmt_count(events)} ({fmt_per_s(events / wall if wall > 0 else math.nan)})")
     row("wall", f"{fmt_time(wall)}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
     return "\n".join(lines)
-
-
-def _one_line(problem: object) -> str:
-    """A problem (``"path: reason"``) as one output line, so every line starts with its file."""
-    return str(problem).replace("\r", "\\r").replace("\n", "\\n")
-
-
-def _print_problems(file: str, problems: Sequence[object]) -> None:
-    for p in problems:
-        print(f"{file}: {_one_line(p)}", file=sys.stderr)
-
-
-# ----------------------------------------------------------------------------
-# --set parsing
-
-
-def split_values(text: str) -> List[str]:
-    """Split on commas that are not inside brackets, braces or quotes."""
-    out: List[str] = []
-    cur: List[str] = []
-    depth, quote = 0, None
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-            continue
-        cur.append(ch)
-    out.append("".join(cur).strip())
-    return out
-
-
-def parse_value(text: str) -> Any:
-    """A --set value: a TOML literal (10, 0.5, true, "x", [1, 2]) or else the
-    raw string (16KB, 200us, 1-8)."""
-    import datetime
-
-    from .scenario import tomllib
-
-    try:
-        v = tomllib.loads(f"v = {text}")["v"]
-    except Exception:
-        return text
-    if isinstance(v, (datetime.date, datetime.time, datetime.datetime)):
-        return text
-    return v
-
-
-def parse_set(spec: str):
-    if "=" not in spec:
-        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    path, values = spec.split("=", 1)
-    path = path.strip()
-    if not path:
-        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    vals = [parse_value(v) for v in split_values(values)]
-    return path, vals
-
-
-def parse_seeds(text: str) -> List[int]:
-    try:
-        seeds = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seeds expects integers like 1,2,3, got {text!r}") from None
-    if not seeds or any(s < 0 for s in seeds):
-        raise argparse.ArgumentTypeError(f"--seeds expects integers >= 0, got {text!r}")
-    return seeds
-
-
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return v
 
 
 # ----------------------------------------------------------------------------
@@ -371,7 +287,8 @@ def cmd_reproduce(args) -> int:
                 return 2
             # counted from the figures' own point lists, so docs can point here
             full, quick = (len(_collect(p.figures, q)[0]) for q in (False, True))
-            print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,})")
+            own = "; our own study, no paper tally" if p.own_study else ""
+            print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,}{own})")
             for f in p.figures:
                 print(f"  {f.id:<9} {_fig_name(f)}: {f.title}")
         return 0

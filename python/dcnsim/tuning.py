@@ -165,7 +165,7 @@ def parse_param(spec: str) -> Param:
     if m and all(x in ("int", "log", "float", "choice") for x in m.group(1).split(",")):
         mods, rng = m.group(1).split(","), m.group(2)
     if "choice" in mods:
-        from .cli import parse_value, split_values
+        from ._args import parse_value, split_values
 
         vals = tuple(parse_value(v) for v in split_values(rng) if v != "")
         if not vals:
@@ -757,7 +757,7 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
 
 
 def _set_pair(spec: str, flag: str) -> Tuple[str, Any]:
-    from .cli import parse_value
+    from ._args import parse_value
 
     if "=" not in spec or not spec.split("=", 1)[0].strip():
         raise argparse.ArgumentTypeError(f"{flag} expects PATH=VALUE, got {spec!r}")
@@ -767,7 +767,7 @@ def _set_pair(spec: str, flag: str) -> Tuple[str, Any]:
 
 def add_parser(sub: Any) -> None:
     """Register ``dcnsim tune`` on the CLI's subcommands."""
-    from .cli import parse_seeds, positive_int
+    from ._args import parse_seeds, positive_int
 
     def param(s: str) -> Param:
         try:
@@ -821,14 +821,14 @@ def add_parser(sub: Any) -> None:
 def cmd_tune(args: Any) -> int:
     import pandas as pd
 
-    from .cli import _print_problems
+    from ._args import print_problems
     from .scenario import load_scenario
     from .sweep import ClusterError
 
     try:
         doc = with_overrides(load_scenario(args.file), dict(args.set))
     except ScenarioError as e:
-        _print_problems(args.file, e.errors)
+        print_problems(args.file, e.errors)
         return 2
     try:
         res = tune(doc, args.param, args.objective, direction=args.direction, trials=args.trials,
