@@ -119,6 +119,9 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         # LimitedTransmit, false by default (on by default only since the
         # TCP rewrite of ns-3.25); dcnsim's default is on (RFC 5681's SHOULD)
         "limited_transmit": False,
+        # ns-3's SACK recovery of 2013-14 had no PRR (TcpPrrRecovery came
+        # with ns-3.29): RFC 6675's rate, dcnsim's "rfc6675"
+        "reduction": "rfc6675",
         "dctcp_g": 0.0625,
     }
     t.update(series)

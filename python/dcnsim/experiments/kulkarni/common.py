@@ -158,6 +158,8 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "sack": False,
         # RFC 3042: off unless a figure shows it on (see KConfig)
         "limited_transmit": cfg.limited_transmit,
+        # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR
+        "reduction": "rfc6675",
     }
     if not cfg.header_compression:
         t["header"] = HEADER

@@ -96,6 +96,8 @@ def tcp(**over: Any) -> Dict[str, Any]:
         # ns-3.23's TcpNewReno: its LimitedTransmit attribute was false by
         # default (dcnsim's default is on, RFC 5681's SHOULD)
         "limited_transmit": False,
+        # ns-3.23 had no PRR (TcpPrrRecovery came with ns-3.29)
+        "reduction": "rfc6675",
         "dupack_threshold": 3,
     }
     t.update(over)

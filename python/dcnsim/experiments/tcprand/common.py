@@ -99,7 +99,9 @@ def tcp_table(series: Dict[str, Any], **over: Any) -> Dict[str, Any]:
     # Limited Transmit off: ns-3's TCP had it off by default before the
     # rewrite of 3.25 (2016); the paper does not give its ns-3 version, so
     # the settings figure shows it on. dcnsim's own default is on.
-    t: Dict[str, Any] = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, "limited_transmit": False}
+    t: Dict[str, Any] = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, "limited_transmit": False,
+                         # ns-3 before its PRR default: RFC 6675's rate
+                         "reduction": "rfc6675"}
     t.update(series)
     t.update(over)
     return t
