@@ -75,6 +75,7 @@ PLAUSIBLE = {
     "max_backoff": [1, 64], "dupack_threshold": [1, 3, 100], "delayed_ack": [True, False],
     "delayed_ack_timeout": ["1us", "40ms"], "delayed_ack_segments": [1, 2, 5], "sack": [True, False],
     "sack_rescue": [True, False], "limited_transmit": [True, False], "timestamps": [True, False],
+    "reduction": ["rfc6675", "prr", "prr_bis", "prr-bis"], "hystart": ["off", "linux", "rfc9406"],
     "ecn": [True, False], "handshake_rtt_sample": [True, False], "cc": ["newreno", "NewReno", "cubic", "dctcp", "fast", "reno"],
     "segment": ["fixed"], "servers": ["1-3", [1], [1, 2, 3], "2-3", [3, 1]], "workers": [[0], [0, 1, 2], "0-2"],
     "sru": ["1B", "1KB", "16KB"], "blocks": [1, 2, 3], "queries": [1, 2, 3], "size": ["1B", "1KB", "100KB"],

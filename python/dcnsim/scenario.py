@@ -137,6 +137,8 @@ class Tcp(_Builder):
     sack: Optional[bool] = None
     sack_rescue: Optional[bool] = None
     limited_transmit: Optional[bool] = None
+    reduction: Optional[str] = None
+    hystart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None

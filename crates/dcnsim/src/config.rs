@@ -385,6 +385,37 @@ impl CaIncrease {
     }
 }
 
+/// How fast recovery with SACK paces what it sends (docs/model.md,
+/// "Rate reduction in recovery").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// RFC 6675 §5 as written: cwnd = ssthresh at once, and every ACK sends
+    /// whatever cwnd − pipe allows; a lost retransmission waits for the
+    /// RTO. What ns-2's SACK agents and ns-3's classic recovery do.
+    Rfc6675,
+    /// RFC 6937 Proportional Rate Reduction with the slow-start reduction
+    /// bound (PRR-SSRB), plus detection of lost retransmissions.
+    Prr,
+    /// PRR after the IETF's update (draft-ietf-tcpm-prr-rfc6937bis) and
+    /// Linux: below ssthresh the slow-start bound only on an ACK that
+    /// advances snd_una and reports no new loss, else no more than that
+    /// ACK delivered; plus detection of lost retransmissions.
+    PrrBis,
+}
+
+/// Slow-start exit before the first loss (`tcp.hystart`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HyStart {
+    Off,
+    /// Linux tcp_cubic's HyStart with its defaults (`hystart_detect = 3`:
+    /// ACK train and delay increase, from a window of 16 segments); CUBIC
+    /// only.
+    Linux,
+    /// RFC 9406 HyStart++: delay increase, then Conservative Slow Start;
+    /// any cc.
+    Rfc9406,
+}
+
 /// TCP endpoint configuration (RFC 5681 / 6582 / 6298 / 6675 / 3168).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -433,6 +464,12 @@ pub struct TcpConfig {
     /// do): without it a window of three or fewer segments beyond a loss
     /// cannot produce the third duplicate ACK and waits for the RTO.
     pub limited_transmit: bool,
+    // ---- issue 24: loss recovery as real stacks do it
+    /// Rate reduction in SACK fast recovery (without SACK, RFC 6582's
+    /// window inflation paces recovery whatever this says).
+    pub reduction: Reduction,
+    /// Slow-start exit heuristic.
+    pub hystart: HyStart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
     /// advances snd_una; false: one timed segment per RTT, never a
     /// retransmitted one, and the backed-off RTO kept until a valid sample
@@ -477,6 +514,11 @@ impl Default for TcpConfig {
             sack: false,
             sack_rescue: false,
             limited_transmit: true,
+            // A default under which SACK recovers worse than no SACK (issue
+            // 24: RFC 6675's unpaced sending after a slow-start overshoot)
+            // would be a trap; Linux and ns-3.37 pace recovery with PRR.
+            reduction: Reduction::PrrBis,
+            hystart: HyStart::Off,
             timestamps: true,
             ecn: false,
             handshake_rtt_sample: true,
@@ -531,6 +573,11 @@ impl TcpConfig {
             delayed_ack_quickack: 16,
             sack: true,
             limited_transmit: true,
+            // tcp_cwnd_reduction (PRR, RFC 6937bis rules since 6.0).
+            reduction: Reduction::PrrBis,
+            // tcp_cubic: hystart = 1, hystart_detect = 3 (scenario keeps it
+            // off under the profile for another cc).
+            hystart: HyStart::Linux,
             timestamps: true,
             ..TcpConfig::default()
         }

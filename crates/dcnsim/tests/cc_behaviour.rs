@@ -330,12 +330,17 @@ fn dctcp_cuts_at_most_once_per_window() {
 }
 
 /// RFC 9438: two CUBIC flows on a drop-tail bottleneck, the second joining
-/// 0.5 s later, converge to a fair share (measured over the last second).
+/// 0.5 s later, converge to a fair share (measured over the last 6 s).
+/// Without host jitter the two settle into a deterministic orbit, fair or
+/// not by chance: with RFC 5681 §3.2's ssthresh (Limited Transmit's
+/// segments left out, issue 24) it is a steady 561/412 Mbps split, before
+/// it 487/487. 5 µs of jitter breaks the orbit (docs/model.md, "Phase
+/// effects"); per-second shares then swing, so the law is over seconds.
 #[test]
 fn two_cubic_flows_converge_to_a_fair_share() {
     let topo = fast_senders(star(3, GBPS, SimTime::from_us(25), Limit::Packets(100)), 2);
     let tcp = tcp_with(CcKind::Cubic, |_| {});
-    let end = SimTime::from_secs(3);
+    let end = SimTime::from_secs(8);
     let apps = vec![
         bulk(0, 2, SimTime::ZERO, end, tcp.clone()),
         bulk(
@@ -346,9 +351,10 @@ fn two_cubic_flows_converge_to_a_fair_share() {
             tcp,
         ),
     ];
-    let cfg = config(topo, apps, SimTime::from_secs(4));
+    let mut cfg = config(topo, apps, SimTime::from_secs(9));
+    cfg.host_jitter = SimTime::from_us(5);
     let mut w = World::new(&cfg);
-    // Goodput of each flow over [2 s, 3 s].
+    // Goodput of each flow over [2 s, 8 s].
     w.run_until(SimTime::from_secs(2));
     let d0: Vec<u64> = w.flows.iter().map(|f| f.delivered()).collect();
     w.run_until(end);
@@ -356,7 +362,7 @@ fn two_cubic_flows_converge_to_a_fair_share() {
         .flows
         .iter()
         .zip(&d0)
-        .map(|(f, &d)| (f.delivered() - d) as f64 * 8.0)
+        .map(|(f, &d)| (f.delivered() - d) as f64 * 8.0 / 6.0)
         .collect();
     let (wmax, epoch) = match w.flows[0].cc() {
         dcnsim::tcp::cc::Cc::Cubic(c) => (c.w_max(), c.epoch_start_cwnd()),

@@ -1016,6 +1016,38 @@ fn routing_keys_belong_to_their_mode() {
 }
 
 #[test]
+fn hystart_linux_needs_cubic_and_reduction_names_are_checked() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"hystart": "linux"})));
+    assert_err(
+        &e,
+        "tcp.hystart",
+        "'linux' is tcp_cubic's HyStart and needs cc = 'cubic' (cc is 'newreno'); 'rfc9406' works with any cc",
+    );
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"reduction": "prr-ssrb", "hystart": "on"})
+    }));
+    assert_err(
+        &e,
+        "tcp.reduction",
+        "unknown rate reduction 'prr-ssrb' (valid: rfc6675, prr, prr_bis)",
+    );
+    assert_err(
+        &e,
+        "tcp.hystart",
+        "unknown HyStart variant 'on' (valid: off, linux, rfc9406)",
+    );
+    // The profile's HyStart is CUBIC's: under another cc it is off, no error.
+    for tcp in [
+        json!({"profile": "linux", "cc": "newreno"}),
+        json!({"cc": "newreno", "hystart": "rfc9406", "reduction": "prr"}),
+        json!({"cc": "cubic", "hystart": "linux", "reduction": "rfc6675"}),
+    ] {
+        let ok = parse_config(&with(base(), |d| d["tcp"] = tcp.clone()));
+        assert!(ok.is_ok(), "{tcp}: {ok:?}");
+    }
+}
+
+#[test]
 fn rack_needs_sack_and_names_are_checked() {
     let e = errors(&with(base(), |d| d["tcp"] = json!({"recovery": "rack"})));
     assert_err(

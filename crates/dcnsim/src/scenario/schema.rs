@@ -14,8 +14,8 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    CaIncrease, CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering,
-    RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
+    CaIncrease, CcKind, FastSegRule, HyStart, Limit, LossRecovery, NodeKind, ProbRetxTarget,
+    Reduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -296,6 +296,8 @@ choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
 choice!(CaIncreaseName => CaIncrease, sc::CA_INCREASE_NAMES, "congestion-avoidance increase");
 choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
+choice!(ReductionName => Reduction, sc::REDUCTION_NAMES, "rate reduction");
+choice!(HyStartName => HyStart, sc::HYSTART_NAMES, "HyStart variant");
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
 choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
@@ -980,9 +982,15 @@ pub struct TcpSection {
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
     #[schemars(extend("x-default" = "false"))]
     pub sack_rescue: Opt<Bool>,
-    /// RFC 3042 Limited Transmit (RFC 5681 §3.2: a TCP SHOULD): on each of the first two duplicate ACKs send one new segment if the flight stays ≤ cwnd + 2·SMSS (cwnd unchanged), so a loss with only one or two segments behind it still reaches the third duplicate ACK instead of the RTO
+    /// Limited Transmit (RFC 5681 §3.2: a TCP SHOULD), cwnd unchanged, so a loss with only one or two segments behind it still reaches the third duplicate ACK instead of the RTO. Without SACK RFC 3042: one new segment on each of the first two duplicate ACKs if the flight stays ≤ cwnd + 2·SMSS; with SACK RFC 6675 §5 step 3: new data while cwnd − pipe ≥ 1 SMSS on every duplicate ACK below the (possibly raised) threshold. Its segments do not count in the flight that sets ssthresh (RFC 5681 §3.2 step 2)
     #[schemars(extend("x-default" = "true"))]
     pub limited_transmit: Opt<Bool>,
+    /// rate reduction in SACK fast recovery: `rfc6675` (cwnd = ssthresh at once, each ACK sends what cwnd − pipe allows; ns-2's and ns-3's classic recovery), `prr` (RFC 6937 PRR-SSRB) or `prr_bis` (RFC 6937bis, Linux's: the slow-start catch-up only on an ACK that advances snd_una and reports no new loss). Both PRR rules also resend a retransmission found lost again without waiting for the RTO. Without SACK, RFC 6582's window inflation paces recovery. docs/model.md
+    #[schemars(extend("x-default" = "`\"prr_bis\"`"))]
+    pub reduction: Opt<ReductionName>,
+    /// slow-start exit before the first loss: `off`, `linux` (tcp_cubic's defaults: from a window of 16 segments, an ACK train longer than half the minimum RTT, or an RTT 4–16 ms above the minimum; cc = `cubic` only) or `rfc9406` (HyStart++: an RTT rise of max(4 ms, min RTT/8) ends slow start in Conservative Slow Start, any cc). docs/model.md
+    #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"` and cc = `cubic`"))]
+    pub hystart: Opt<HyStartName>,
     /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
     #[schemars(extend("x-default" = "true"))]
     pub timestamps: Opt<Bool>,

@@ -113,6 +113,16 @@ impl TcpSection {
             sack,
             sack_rescue: self.sack_rescue.unwrap_or(d.sack_rescue),
             limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
+            reduction: self.reduction.unwrap_or(d.reduction),
+            // The profile's HyStart is tcp_cubic's: another cc under the
+            // profile runs without it (an explicit "linux" is checked).
+            hystart: self.hystart.unwrap_or(
+                if d.hystart == HyStart::Linux && cc != CcKind::Cubic {
+                    HyStart::Off
+                } else {
+                    d.hystart
+                },
+            ),
             timestamps: self.timestamps.unwrap_or(d.timestamps),
             // DCTCP and FaST imply ECN unless it is explicitly (and wrongly) off.
             ecn: self.ecn.unwrap_or(d.ecn || cc.needs_ecn()),
@@ -193,6 +203,16 @@ pub(super) fn tcp_cross_checks(
             "recovery",
             "'rack' detects losses from SACK information (RFC 8985): set sack = true".to_string(),
             &["recovery", "sack"][..],
+        ));
+    }
+    if c.hystart == HyStart::Linux && c.cc != CcKind::Cubic {
+        out.push((
+            "hystart",
+            format!(
+                "'linux' is tcp_cubic's HyStart and needs cc = 'cubic' (cc is '{}'); 'rfc9406' works with any cc",
+                c.cc.name()
+            ),
+            &["hystart", "cc"][..],
         ));
     }
     if c.cc.needs_ecn() && !c.ecn {

@@ -71,6 +71,18 @@ pub(crate) const RECOVERY_NAMES: &[(&str, LossRecovery)] = &[
     ("rack", LossRecovery::Rack),
 ];
 
+pub(crate) const REDUCTION_NAMES: &[(&str, Reduction)] = &[
+    ("rfc6675", Reduction::Rfc6675),
+    ("prr", Reduction::Prr),
+    ("prr_bis", Reduction::PrrBis),
+];
+
+pub(crate) const HYSTART_NAMES: &[(&str, HyStart)] = &[
+    ("off", HyStart::Off),
+    ("linux", HyStart::Linux),
+    ("rfc9406", HyStart::Rfc9406),
+];
+
 pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),

@@ -40,6 +40,7 @@
 
 pub mod cc;
 pub mod echo;
+pub mod hystart;
 pub mod io;
 pub mod receiver;
 pub mod recovery;
@@ -59,6 +60,8 @@ use echo::{EchoAction, EchoMode, EcnEcho};
 pub use io::{TcpIo, TcpOut, TcpTimer};
 use rand::Rng as _;
 use recovery::rack::{Rack, Undo};
+use recovery::reduction::Prr;
+use recovery::scoreboard::Counters;
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -73,6 +76,9 @@ struct Seg {
     sacked: bool,
     /// Retransmitted during the current SACK recovery episode.
     rexmit: bool,
+    /// snd_max when it was last retransmitted in this episode: data above
+    /// it left later, so its SACK means the retransmission was lost too.
+    rexmit_hi: u64,
     /// Last (re)transmission time (RACK).
     xmit: SimTime,
     /// Ever retransmitted.
@@ -274,6 +280,12 @@ pub struct TcpFlow {
     // ---- cold: loss recovery, mechanisms that are off by default, set-up
     rng: Rng,
     rack: Rack,
+    /// Running totals over the scoreboard.
+    sb: Counters,
+    /// Proportional Rate Reduction's state of the current recovery.
+    prr: Prr,
+    /// HyStart (`tcp.hystart`).
+    ss_exit: hystart::SlowStartExit,
     /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
     rescue_rxt: Option<u64>,
     /// Without timestamps: the segment being timed (its end, when sent).
@@ -358,6 +370,9 @@ impl TcpFlow {
             dupthresh: cfg.dupack_threshold,
             undo: None,
             rack: Rack::default(),
+            sb: Counters::default(),
+            prr: Prr::default(),
+            ss_exit: hystart::SlowStartExit::new(cfg.hystart),
             recover: 0,
             partial_seen: false,
             srtt: None,
@@ -494,6 +509,7 @@ impl TcpFlow {
 
     pub fn release_buffers(&mut self) {
         self.segs = VecDeque::new();
+        self.sb = Counters::default();
         self.ooo = Vec::new();
         self.msg_starts = VecDeque::new();
         self.msg_ends = VecDeque::new();
@@ -551,6 +567,14 @@ impl TcpFlow {
                 break;
             }
             at = s.end();
+        }
+        let sacked = self.segs.iter().filter(|s| s.sacked);
+        let (n, bytes) = sacked.fold((0u32, 0u64), |(n, b), s| (n + 1, b + s.len as u64));
+        if (n, bytes) != (self.sb.sacked_segs, self.sb.sacked_bytes) && !self.segs.is_empty() {
+            v.push(format!(
+                "flow {id}: SACKed counts {:?} differ from the scoreboard's ({n}, {bytes})",
+                (self.sb.sacked_segs, self.sb.sacked_bytes)
+            ));
         }
         if at != self.snd_max {
             v.push(format!(

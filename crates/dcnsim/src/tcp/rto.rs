@@ -91,6 +91,7 @@ impl TcpFlow {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::Rto, now);
         }
         self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
+        self.ss_exit.on_loss(true);
         self.st.ca_acked = 0;
         self.cong = CongState::Loss;
         self.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout

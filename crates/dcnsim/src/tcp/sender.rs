@@ -41,6 +41,7 @@ impl TcpFlow {
             len,
             sacked: false,
             rexmit: false,
+            rexmit_hi: 0,
             xmit: io.now(),
             retx_ever: false,
             lost: false,
@@ -95,6 +96,31 @@ impl TcpFlow {
         }
     }
 
+    /// RFC 6675 §5 step (3): Limited Transmit with SACK sends new data while
+    /// cwnd − pipe ≥ 1 SMSS (3.3), pipe counting what SACKs and IsLost()
+    /// take out of the network, and the receiver's window allows.
+    pub(in crate::tcp) fn sack_limited_transmit(&mut self, io: &mut TcpIo) {
+        if self.snd_nxt < self.snd_max {
+            return;
+        }
+        let mut pipe = self.board().pipe;
+        loop {
+            let available = self.app_limit - self.snd_max;
+            if available == 0 {
+                return;
+            }
+            let view = self.seg_view(available);
+            let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+            let beyond_rwnd = self.snd_max + len > self.snd_una + self.cfg.rwnd_bytes;
+            if pipe + len > self.window() || beyond_rwnd {
+                return;
+            }
+            self.send_new(io, len as u32);
+            self.sb.lt_bytes += len;
+            pipe += len;
+        }
+    }
+
     /// RFC 3042 Limited Transmit, on the first and second duplicate ACK:
     /// one new segment if the flight stays within cwnd + 2·SMSS and the
     /// receiver's window; cwnd itself does not change.
@@ -108,6 +134,7 @@ impl TcpFlow {
         let after = self.snd_max - self.snd_una + len;
         if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
             self.send_new(io, len as u32);
+            self.sb.lt_bytes += len;
         }
     }
 
@@ -154,6 +181,9 @@ impl TcpFlow {
             self.last_activity = now;
         }
         self.last_send = now;
+        if self.cong == CongState::Recovery {
+            self.prr.out += len as u64; // RFC 6937 §3: prr_out += data sent
+        }
         let pkt = Packet {
             kind: PktKind::Data,
             flags: f,
@@ -194,9 +224,12 @@ impl TcpFlow {
         }
         let ece = p.flags & flags::ECE != 0;
         let mut dupack = false;
+        // RFC 6937 DeliveredData: the change in snd_una plus the change in
+        // SACKed bytes (newly SACKed, less the SACKed bytes now acked).
+        let mut delivered = ack - self.snd_una;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
-            self.mark_sacked(&blocks[..p.nsack as usize], now);
+            delivered += self.mark_sacked(&blocks[..p.nsack as usize], now);
         }
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
@@ -220,8 +253,14 @@ impl TcpFlow {
             }
             let track = self.tracks_delivery();
             let mut degree = 0;
+            self.sb.lt_bytes = 0;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
+                    if s.sacked {
+                        self.sb.sacked_segs -= 1;
+                        self.sb.sacked_bytes -= s.len as u64;
+                        delivered -= s.len as u64;
+                    }
                     if track && !s.sacked {
                         let d = self
                             .rack
@@ -232,6 +271,10 @@ impl TcpFlow {
                 } else {
                     if s.start < ack {
                         let s = self.segs.front_mut().unwrap();
+                        if s.sacked {
+                            self.sb.sacked_bytes -= ack - s.start;
+                            delivered -= ack - s.start;
+                        }
                         s.len -= (ack - s.start) as u32;
                         s.start = ack;
                     }
@@ -279,11 +322,13 @@ impl TcpFlow {
                         self.cong = CongState::Open;
                     }
                     self.dupacks = 0;
+                    let info = self.slow_start_exit(info);
                     self.cc.on_ack(&mut self.st, &info);
                 }
                 CongState::Open => {
                     self.dupacks = 0;
                     if !cut {
+                        let info = self.slow_start_exit(info);
                         self.cc.on_ack(&mut self.st, &info);
                     }
                 }
@@ -340,11 +385,23 @@ impl TcpFlow {
                 self.dupack_limited_transmit(io);
             }
         }
+        self.prr_ack(delivered, ack > prior_una);
         self.try_send(io);
         self.prx_update(io);
         if ack > prior_una {
             self.tlp_arm(io);
         }
+    }
+
+    /// HyStart in slow start (before the cc grows the window): it may set
+    /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
+    #[inline]
+    fn slow_start_exit(&mut self, info: AckInfo) -> AckInfo {
+        if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
+            return info;
+        }
+        let acked = self.ss_exit.on_ack(&mut self.st, &info);
+        AckInfo { acked, ..info }
     }
 
     /// RFC 3168 §6.1.2: reduce once per window on ECE; tell the receiver
@@ -369,6 +426,7 @@ impl TcpFlow {
             self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
             self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
             self.st.ca_acked = 0;
+            self.ss_exit.on_loss(false);
             self.ecn_in_cwr = true;
             self.ecn_recover = self.snd_max;
             self.send_cwr = true;

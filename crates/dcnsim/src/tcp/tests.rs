@@ -1658,3 +1658,182 @@ fn hot_fields_stay_in_their_lines() {
         "the packet counters of FlowStats left line 9"
     );
 }
+
+// ------------------------------------------------------------------
+// Issue 24: rate reduction in recovery (RFC 6937), and RFC 5681 §3.2.
+
+/// 40 segments out, the first lost; each later ACK SACKs one more. For
+/// every ACK in recovery: (bytes delivered since recovery began, bytes
+/// sent since, pipe after, ssthresh), and the flow at the end.
+fn prr_run(reduction: crate::config::Reduction) -> (Vec<(u64, u64, u64, u64)>, Script) {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| {
+        t.sack = true;
+        t.init_cwnd_segments = 40;
+        t.limited_transmit = false;
+        t.reduction = reduction;
+    }));
+    w.flow.app_write(&mut w.io, 200 * m, None);
+    let mut log = Vec::new();
+    let (mut sent_at_start, mut delivered) = (None, 0);
+    for hi in 2..=40 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack0(0, &[(m, hi * m)]));
+        if f.cong != CongState::Recovery {
+            continue;
+        }
+        // The ACK that starts recovery counts (its SACK is delivery).
+        let start = *sent_at_start.get_or_insert(data_sent(&w).len() as u64 - 1);
+        delivered += m;
+        let sent = (data_sent(&w).len() as u64 - start) * m;
+        log.push((delivered, sent, w.flow.board().pipe, w.flow.st.ssthresh));
+    }
+    (log, w)
+}
+
+/// RFC 6937 §3: while pipe > ssthresh, PRR sends ssthresh/RecoverFS of
+/// what is delivered — within one segment, on every ACK. RFC 6675's rule
+/// sends nothing at first (pipe above cwnd = ssthresh), then two per ACK.
+#[test]
+fn prr_sends_ssthresh_over_recoverfs_of_what_is_delivered() {
+    use crate::config::Reduction::{Prr, PrrBis, Rfc6675};
+    let m = MSS as u64;
+    for red in [Prr, PrrBis] {
+        let (log, w) = prr_run(red);
+        let rfs = w.flow.prr.recover_fs;
+        let mut checked = 0;
+        for &(delivered, sent, pipe, ssthresh) in &log {
+            if pipe <= ssthresh + m {
+                break; // the reduction bound's part (PRR-SSRB / bis)
+            }
+            let target = (delivered * ssthresh).div_ceil(rfs);
+            assert!(
+                sent + m > target && sent < target + m,
+                "{red:?}: sent {sent} for {delivered} delivered, ssthresh/RecoverFS = {ssthresh}/{rfs}"
+            );
+            checked += 1;
+        }
+        assert!(
+            checked >= 10,
+            "{red:?}: only {checked} ACKs in the proportional part"
+        );
+    }
+    let (log, _) = prr_run(Rfc6675);
+    let unproportional = log
+        .iter()
+        .any(|&(d, s, _, th)| s + m <= d * th / (40 * m) || s >= d * th / (36 * m) + m);
+    assert!(
+        unproportional,
+        "RFC 6675's rule is not proportional: {log:?}"
+    );
+}
+
+/// RFC 6937 §3 "on exiting recovery": cwnd = ssthresh, whichever rule.
+#[test]
+fn recovery_ends_at_cwnd_equal_to_ssthresh() {
+    use crate::config::Reduction::{Prr, PrrBis, Rfc6675};
+    for red in [Prr, PrrBis, Rfc6675] {
+        let (_, mut w) = prr_run(red);
+        let f = &mut w.flow;
+        assert_eq!(f.cong, CongState::Recovery);
+        let ssthresh = f.st.ssthresh;
+        // The retransmission arrives: everything up to what recovery began with is acked.
+        f.on_ack(&mut w.io, &sack_ack0(f.recover, &[]));
+        assert_eq!(f.cong, CongState::Open, "{red:?}");
+        assert_eq!(f.st.cwnd, ssthresh, "{red:?}");
+    }
+}
+
+/// RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count what
+/// Limited Transmit sent. 8 segments out, the first lost: Limited
+/// Transmit sends two more, and ssthresh is half of 8, not of 10.
+#[test]
+fn ssthresh_at_fast_retransmit_ignores_limited_transmit_segments() {
+    let m = MSS as u64;
+    for sack in [false, true] {
+        let mut w = world(reno(|t| {
+            t.init_cwnd_segments = 8;
+            t.sack = sack;
+        }));
+        w.flow.app_write(&mut w.io, 40 * m, None);
+        let f = &mut w.flow;
+        for hi in 2..=4 {
+            f.on_ack(&mut w.io, &sack_ack0(0, &[(m, hi * m)]));
+        }
+        assert_eq!(f.cong, CongState::Recovery, "sack = {sack}");
+        assert_eq!(
+            f.snd_max(),
+            10 * m,
+            "sack = {sack}: two Limited Transmit segments"
+        );
+        assert_eq!(f.st.ssthresh, 4 * m, "sack = {sack}");
+    }
+}
+
+/// With SACK, Limited Transmit is bounded by pipe (RFC 6675 §5 step 3)
+/// and applies on every duplicate ACK below DupThresh, also when that is
+/// above 3; and the ACK that starts recovery sends the retransmission
+/// first.
+#[test]
+fn sack_limited_transmit_follows_pipe_below_a_raised_dupthresh() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| {
+        t.init_cwnd_segments = 8;
+        t.sack = true;
+        t.dupack_threshold = 5;
+    }));
+    w.flow.app_write(&mut w.io, 40 * m, None);
+    for hi in 2..=5 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack0(0, &[(m, hi * m)]));
+        assert_eq!(f.cong, CongState::Open);
+        // One segment SACKed per ACK, one new segment out: pipe = cwnd.
+        assert_eq!(f.snd_max(), (8 + hi - 1) * m, "{} dup ACKs", hi - 1);
+    }
+    let before = data_sent(&w).len();
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack0(0, &[(m, 6 * m)]));
+    assert_eq!(f.cong, CongState::Recovery);
+    let after = data_sent(&w);
+    assert!(
+        after[before].flags & flags::RETX != 0,
+        "the retransmission leaves first"
+    );
+}
+
+/// A retransmission lost again is resent once data sent after it is
+/// SACKed, without waiting for the RTO (PRR rules); RFC 6675's rule
+/// leaves it to the RTO.
+#[test]
+fn a_lost_retransmission_is_resent_without_the_rto() {
+    use crate::config::Reduction::{PrrBis, Rfc6675};
+    let m = MSS as u64;
+    for red in [PrrBis, Rfc6675] {
+        let mut w = world(reno(|t| {
+            t.init_cwnd_segments = 10;
+            t.sack = true;
+            t.limited_transmit = false;
+            t.reduction = red;
+        }));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        let f = &mut w.flow;
+        for hi in 2..=4 {
+            f.on_ack(&mut w.io, &sack_ack0(0, &[(m, hi * m)]));
+        }
+        assert_eq!(retransmitted(&w), vec![0]);
+        // Everything else arrives, and what was sent after the
+        // retransmission too — but no copy of segment 0.
+        let mut hi = 4;
+        while hi < w.flow.snd_max() / m && hi < 30 {
+            hi += 1;
+            w.flow.on_ack(&mut w.io, &sack_ack0(0, &[(m, hi * m)]));
+        }
+        let resent = retransmitted(&w).iter().filter(|&&s| s == 0).count();
+        match red {
+            // The script loses every copy, so each is found lost in turn.
+            PrrBis => assert!(resent >= 2, "resent once found lost again"),
+            _ => assert_eq!(resent, 1, "RFC 6675: left to the RTO"),
+        }
+        assert_eq!(w.flow.stats.timeouts, 0);
+    }
+}

@@ -50,6 +50,8 @@ ABLATIONS: Dict[str, Dict[str, Any]] = {
     "linux, recovery = dupack": {"profile": "linux", "recovery": "dupack"},
     "linux, init_cwnd = 2": {"profile": "linux", "init_cwnd": 2},
     "linux, cc = newreno": {"profile": "linux", "cc": "newreno"},
+    "linux, hystart = off": {"profile": "linux", "hystart": "off"},
+    "linux, reduction = rfc6675": {"profile": "linux", "reduction": "rfc6675"},
     "linux, no delayed ACKs": {"profile": "linux", "delayed_ack": False},
     "papers, sack = true": {"sack": True},
 }

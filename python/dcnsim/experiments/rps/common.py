@@ -102,6 +102,8 @@ def tcp(**over: Any) -> Dict[str, Any]:
         "limited_transmit": False,
         # ns-3.23's TcpNewReno: SMSS²/cwnd per ACK in congestion avoidance
         "ca_increase": "per_ack",
+        # ns-3.23 had no PRR (TcpPrrRecovery came with ns-3.29)
+        "reduction": "rfc6675",
         "dupack_threshold": 3,
     }
     t.update(over)

@@ -100,9 +100,10 @@ def tcp_table(series: Dict[str, Any], **over: Any) -> Dict[str, Any]:
     # rewrite of 3.25 (2016); the paper does not give its ns-3 version, so
     # the settings figure shows it on. dcnsim's own default is on.
     # Congestion avoidance per ACK (SMSS²/cwnd), as ns-3's TcpNewReno and
-    # the DCTCP of the time on it (LINUX, the testbed's, counts bytes).
+    # the DCTCP of the time on it (LINUX, the testbed's, counts bytes); ns-3
+    # before its PRR default: RFC 6675's rate in recovery.
     t: Dict[str, Any] = {"mss": MSS, "header": HEADER, "rto_min": RTO_MIN, "limited_transmit": False,
-                         "ca_increase": "per_ack"}
+                         "ca_increase": "per_ack", "reduction": "rfc6675"}
     t.update(series)
     t.update(over)
     if t.get("cc") == "cubic":

@@ -1,86 +1,39 @@
 //! Loss recovery of a [`TcpFlow`]: duplicate ACKs, fast retransmit and
 //! NewReno fast recovery (RFC 6582), the SACK scoreboard and NextSeg
-//! (RFC 6675), and RACK-TLP ([`rack`]).
+//! (RFC 6675, [`scoreboard`]), the rate reduction while recovering
+//! ([`reduction`]: RFC 6675, PRR or PRR-bis), and RACK-TLP ([`rack`]).
 
 pub mod rack;
+pub mod reduction;
+pub mod scoreboard;
 
 use crate::tcp::*;
 
 impl TcpFlow {
-    /// One reverse pass over the scoreboard (RFC 6675 §4): returns "pipe"
-    /// and the index of the first segment that IsLost() and was not yet
-    /// retransmitted (NextSeg rule 1). Outside SACK recovery pipe is simply
-    /// the bytes between snd_una and snd_nxt.
-    pub(in crate::tcp) fn scoreboard(&self) -> (u64, Option<usize>) {
-        if !self.cfg.sack || self.cong != CongState::Recovery {
-            return (self.snd_nxt.max(self.snd_una) - self.snd_una, None);
-        }
-        let thresh = self.dupthresh;
-        let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
-        let rack = self.cfg.recovery == LossRecovery::Rack;
-        let (mut n_above, mut bytes_above, mut pipe) = (0u32, 0u64, 0u64);
-        let mut first_lost = None;
-        for (i, s) in self.segs.iter().enumerate().rev() {
-            if s.sacked {
-                n_above += 1;
-                bytes_above += s.len as u64;
-                continue;
-            }
-            if rack {
-                // RACK: lost is what RACK marked (time-based); a
-                // retransmission clears the mark, so a segment in flight
-                // (original or copy) counts once, and one whose copy RACK
-                // also judged lost counts nothing and goes out again.
-                if s.lost {
-                    first_lost = Some(i);
-                } else {
-                    pipe += s.len as u64;
-                }
-                continue;
-            }
-            let lost = n_above >= thresh || bytes_above > byte_thresh;
-            if !lost {
-                pipe += s.len as u64;
-            } else if !s.rexmit {
-                first_lost = Some(i);
-            }
-            if s.rexmit {
-                pipe += s.len as u64;
-            }
-        }
-        (pipe, first_lost)
-    }
-
-    /// RFC 6675 IsLost() for the first unacknowledged segment.
-    pub(in crate::tcp) fn head_is_lost(&self) -> bool {
-        let thresh = self.dupthresh;
-        let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
-        let (mut n, mut bytes) = (0u32, 0u64);
-        for s in self.segs.iter().skip(1).filter(|s| s.sacked) {
-            n += 1;
-            bytes += s.len as u64;
-        }
-        n >= thresh || bytes > byte_thresh
-    }
-
     pub(in crate::tcp) fn seg_index(&self, seq: u64) -> Option<usize> {
         let i = self.segs.partition_point(|s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
     }
 
-    /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment.
+    /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment. One pass
+    /// over the scoreboard per call; pipe then follows what is sent.
     pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) {
+        let mut b = self.board();
+        let mut cursor = 0;
         loop {
-            let (pipe, lost) = self.scoreboard();
             let wnd = self.window();
-            // NextSeg (1): the first lost segment not yet retransmitted.
-            if let Some(i) = lost {
+            // NextSeg (1): the first lost segment not yet retransmitted
+            // (RFC 6675 §4), or one whose retransmission is lost as well.
+            if let Some(i) = self.next_lost(&b, cursor) {
                 let s = self.segs[i];
-                if pipe + s.len as u64 > wnd {
+                if b.pipe + s.len as u64 > wnd {
                     return;
                 }
+                cursor = i + 1;
                 self.segs[i].rexmit = true;
+                self.segs[i].rexmit_hi = self.snd_max;
                 self.transmit(io, s.start, s.len, true);
+                b.pipe += s.len as u64;
                 continue;
             }
             // NextSeg (2): new data.
@@ -96,14 +49,17 @@ impl TcpFlow {
                     },
                 };
                 let s = self.segs[i];
-                if pipe + s.len as u64 > wnd {
+                if b.pipe + s.len as u64 > wnd {
                     return;
                 }
                 if rescue {
                     // HighRxt is not updated: the rescue stays out of pipe.
                     self.rescue_rxt = Some(self.recover);
                 } else {
+                    // Not lost, so already in pipe once; the copy adds one.
                     self.segs[i].rexmit = true;
+                    self.segs[i].rexmit_hi = self.snd_max;
+                    b.pipe += s.len as u64;
                 }
                 self.transmit(io, s.start, s.len, true);
                 continue;
@@ -113,10 +69,11 @@ impl TcpFlow {
             // pipe leaves out SACKed bytes, but the receive window is
             // counted from snd_una: new data must also end within it.
             let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
-            if pipe + len as u64 > wnd || beyond_rwnd {
+            if b.pipe + len as u64 > wnd || beyond_rwnd {
                 return;
             }
             self.send_new(io, len);
+            b.pipe += len as u64;
         }
     }
 
@@ -142,13 +99,21 @@ impl TcpFlow {
         self.segs.iter().rposition(|s| !s.sacked)
     }
 
-    /// RFC 3042 on the first two duplicate ACKs, while Open.
+    /// Limited Transmit on a duplicate ACK, while Open and below dupthresh.
     pub(in crate::tcp) fn dupack_limited_transmit(&mut self, io: &mut TcpIo) {
-        if self.cfg.limited_transmit
-            && self.cong == CongState::Open
-            && self.dupacks < self.dupthresh
-            && self.dupacks <= 2
+        if !self.cfg.limited_transmit
+            || self.cong != CongState::Open
+            || self.dupacks >= self.dupthresh
         {
+            return;
+        }
+        if self.cfg.sack {
+            // RFC 6675 §5 step (3): with SACK, bounded by pipe (3.2–3.3),
+            // and for every duplicate ACK below DupThresh — also when the
+            // adaptive threshold has raised it.
+            self.sack_limited_transmit(io);
+        } else if self.dupacks <= 2 {
+            // RFC 3042 §2: the first two duplicate ACKs.
             self.limited_transmit(io);
         }
     }
@@ -171,11 +136,15 @@ impl TcpFlow {
                     // Limited Transmit comes after that (on_ack).
                     return;
                 }
-                self.dupack_limited_transmit(io);
                 let sack_says_lost = self.cfg.sack && self.head_is_lost();
                 let fresh = self.fresh_loss();
                 if (self.dupacks >= self.dupthresh || sack_says_lost) && fresh {
+                    // The retransmission goes first: a Limited Transmit
+                    // segment on the ACK that starts recovery would leave
+                    // ahead of it (RFC 6675 §5: step (4), not (3)).
                     self.enter_recovery(io, now);
+                } else {
+                    self.dupack_limited_transmit(io);
                 }
             }
         }
@@ -198,7 +167,9 @@ impl TcpFlow {
     }
 
     pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
-        let flight = self.snd_max - self.snd_una;
+        // RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count the
+        // segments Limited Transmit sent.
+        let flight = (self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes);
         let first = if self.rack_on() {
             self.segs.iter().find(|s| s.lost).map(|s| s.start)
         } else {
@@ -212,9 +183,11 @@ impl TcpFlow {
         });
         self.rack.tlp_end = None;
         self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
+        self.ss_exit.on_loss(false);
         self.recover = self.snd_max;
         self.cong = CongState::Recovery;
         self.partial_seen = false;
+        self.prr_start();
         self.stats.fast_retransmits += 1;
         self.stats.loss_log.push((io.now(), false));
         if self.rack_on() {
@@ -228,13 +201,16 @@ impl TcpFlow {
             if let Some(i) = self.segs.iter().position(|s| s.lost) {
                 let (start, len) = (self.segs[i].start, self.segs[i].len);
                 self.segs[i].rexmit = true;
+                self.segs[i].rexmit_hi = self.snd_max;
                 self.transmit(io, start, len, true);
             }
         } else if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
             self.st.cwnd = self.st.ssthresh;
+            let snd_max = self.snd_max;
             if let Some(s) = self.segs.front_mut() {
                 s.rexmit = true;
+                s.rexmit_hi = snd_max;
                 let (start, len) = (s.start, s.len);
                 self.transmit(io, start, len, true);
             }
@@ -259,6 +235,7 @@ impl TcpFlow {
                     s.rexmit = false;
                 }
             }
+            // RFC 6937 §3 "On exiting recovery": cwnd = ssthresh (set above).
             self.cong = CongState::Open;
             self.dupacks = 0;
             self.rack.on_recovery_end();
@@ -280,9 +257,11 @@ impl TcpFlow {
         }
     }
 
-    pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) {
+    /// Mark what `blocks` cover as SACKed; returns the bytes newly SACKed.
+    pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) -> u64 {
         let track = self.tracks_delivery();
         let mut degree = 0;
+        let (mut n, mut bytes) = (0u32, 0u64);
         for &(l, r) in blocks {
             if r <= self.snd_una {
                 continue;
@@ -292,17 +271,22 @@ impl TcpFlow {
                 if s.start >= r {
                     break;
                 }
-                if s.start >= l && s.end() <= r {
-                    if track && !s.sacked {
+                if s.start >= l && s.end() <= r && !s.sacked {
+                    if track {
                         let d = self
                             .rack
                             .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
                         degree = degree.max(d);
                     }
                     s.sacked = true;
+                    n += 1;
+                    bytes += s.len as u64;
                 }
             }
         }
+        self.sb.sacked_segs += n;
+        self.sb.sacked_bytes += bytes;
         self.on_reorder_degree(degree);
+        bytes
     }
 }

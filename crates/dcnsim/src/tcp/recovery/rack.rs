@@ -238,7 +238,7 @@ impl TcpFlow {
     pub(in crate::tcp) fn rack_detect(&mut self, io: &mut TcpIo) {
         let now = io.now();
         let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
-        let sacked = self.segs.iter().filter(|s| s.sacked).count() as u32;
+        let sacked = self.sb.sacked_segs;
         let reo = self.rack.reo_wnd(
             self.cong == CongState::Recovery,
             sacked,
@@ -263,6 +263,7 @@ impl TcpFlow {
             self.rack.timer.arm(io, now + w, TcpTimer::Rack);
             self.rack.timer_kind = RackTimer::Reorder;
         }
+        self.prr.rack_lost |= any;
         if any && self.cong == CongState::Open {
             self.enter_recovery(io, now);
         }
