@@ -1,11 +1,14 @@
 """docs/python.md's command reference against the code it documents: every
 option of every command is in its heading, every bench scenario is in the
 bench table, every paper is named under `reproduce`. Lists a user reads
-cannot fall behind the parser, the bench registry or the paper registry."""
+cannot fall behind the parser, the bench registry or the paper registry.
+And the layout docs (architecture.md, extending.md) name only Python
+modules that exist."""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 from pathlib import Path
 
@@ -13,7 +16,8 @@ from dcnsim import bench
 from dcnsim.cli import build_parser
 from dcnsim.experiments import paper_keys
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "python.md").read_text(encoding="utf-8")
+REPO = Path(__file__).resolve().parent.parent
+DOC = (REPO / "docs" / "python.md").read_text(encoding="utf-8")
 
 
 def _sections() -> dict:
@@ -61,3 +65,186 @@ def test_every_paper_is_named_under_reproduce():
     body = _sections()["reproduce"][1]
     for key in paper_keys():
         assert f"`{key}`" in body, f"paper {key} missing from docs/python.md"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RUST_SRC = ROOT / "crates" / "dcnsim" / "src"
+
+
+def _rust_module_exists(path: str) -> bool:
+    """`crate::net::topology` (a module, or an item of one): its file exists."""
+    segs = path.split("::")[1:]
+    found, file = 0, None
+    for k in range(1, len(segs) + 1):
+        base = RUST_SRC.joinpath(*segs[:k])
+        for f in (base.with_suffix(".rs"), base / "mod.rs"):
+            if f.is_file():
+                found, file = k, f
+    if found == len(segs):
+        return True
+    # Else one trailing segment, an item (type, fn, const) its module declares.
+    return (
+        found >= 1
+        and len(segs) - found == 1
+        and re.search(rf"\b(fn|struct|enum|trait|type|const|static)\s+{re.escape(segs[-1])}\b", file.read_text()) is not None
+    )
+
+
+def _rust_file_exists(token: str) -> bool:
+    if token.startswith("crates/"):
+        return (ROOT / token).exists()
+    if (RUST_SRC / token).exists():
+        return True
+    # A bare name in prose about one folder (`mod.rs`, `tcp.rs` of scenario/).
+    return "/" not in token and any(RUST_SRC.rglob(token))
+
+
+def _layout_tree_paths(doc: str) -> list:
+    """The files and folders of architecture.md's layout tree, as paths
+    under crates/dcnsim/src (`lib.rs` at the root, its children indented)."""
+    block = doc.split("```", 2)[1]
+    out, stack = [], []  # stack: (indent, folder)
+    for line in block.splitlines():
+        m = re.match(r"^( *)([\w./]+(?:, [\w./]+)*)", line)
+        if not m:
+            continue
+        indent, names = len(m.group(1)), m.group(2).split(", ")
+        if not all(n.endswith(".rs") or n.endswith("/") for n in names):
+            continue  # a continuation line
+        stack = [(i, f) for i, f in stack if i < indent]
+        prefix = "/".join(f.rstrip("/") for _, f in stack)
+        for n in names:
+            out.append(f"{prefix}/{n}" if prefix else n)
+        if names[-1].endswith("/"):
+            stack.append((indent, names[-1]))
+    return out
+
+
+def test_rust_paths_in_architecture_and_extending_exist():
+    """Every Rust file, folder and `crate::` module that docs/architecture.md
+    and docs/extending.md name exists (paths are under crates/dcnsim/src
+    unless they start with `crates/`; a walk-through's file marked
+    "(new)" is the one it creates). Python paths are checked separately."""
+    missing, tree_size = [], 0
+    for name in ("architecture.md", "extending.md"):
+        doc = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        new = set(re.findall(r"`([^`]+\.rs)` \(new\)", doc))
+        tree = _layout_tree_paths(doc) if name == "architecture.md" else []
+        tree_size += len(tree)
+        for p in tree:
+            if not (RUST_SRC / p).exists():
+                missing.append(f"{name} layout tree: {p}")
+        for token in re.findall(r"`([^`\s]+)`", doc):
+            if token.startswith(("python/", "docs/", "tests/")) or "<" in token or token in new:
+                continue
+            if token.startswith("crate::") and "…" not in token:
+                if not _rust_module_exists(token):
+                    missing.append(f"{name}: {token}")
+            elif token.endswith(".rs") and not _rust_file_exists(token):
+                missing.append(f"{name}: {token}")
+    assert tree_size > 30, "architecture.md's layout tree was not found"
+    assert not missing, "docs name Rust paths that do not exist:\n" + "\n".join(missing)
+
+
+# ---------------------------------------------------------------- Python paths in the layout docs
+
+LAYOUT_DOCS = ("architecture.md", "extending.md")
+
+
+def _tree_paths(block: str) -> list:
+    """Paths of a file tree drawn in a code block rooted at `python/dcnsim/`:
+    two spaces of indent per level; a line's names come before its first
+    gap of two spaces (`a.py, b.py   what they do`)."""
+    lines = block.splitlines()
+    stack = [lines[0].strip().rstrip("/")]
+    found = []
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        names = [n.strip() for n in re.split(r"\s{2,}", line.strip())[0].split(",")]
+        del stack[depth:]
+        for n in names:
+            found.append("/".join(stack + [n.rstrip("/")]))
+        if len(names) == 1 and names[0].endswith("/"):
+            stack.append(names[0].rstrip("/"))
+    return found
+
+
+def _defines(module: Path, name: str) -> bool:
+    """Whether `module` (a .py or .pyi) binds `name` at its top level."""
+    for node in ast.parse(module.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names):
+            return True
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return True
+    return False
+
+
+def _module_problem(dotted: str) -> "str | None":
+    """`dcnsim.a.b[.name]`: every part a module of python/dcnsim, but for a
+    last one that the module defines. None when it holds."""
+    here = REPO / "python" / "dcnsim"
+    parts = dotted.split(".")[1:]
+    for i, part in enumerate(parts):
+        if (here / part / "__init__.py").is_file():
+            here = here / part
+            continue
+        for suffix in (".py", ".pyi"):
+            if (here / f"{part}{suffix}").is_file():
+                here = here / f"{part}{suffix}"
+                break
+        else:
+            module = here / "__init__.py" if here.is_dir() else here
+            if here.is_dir() or i == len(parts) - 1:
+                if module.is_file() and _defines(module, part):
+                    return None
+            return f"{'.'.join(['dcnsim'] + parts[: i + 1])} is no module of python/dcnsim"
+        if here.suffix and i < len(parts) - 1:
+            # a module: what follows is one name it defines (deeper is an attribute of that)
+            return None if _defines(here, parts[i + 1]) else f"{dotted}: {here.name} defines no {parts[i + 1]}"
+    return None
+
+
+def python_path_problems(text: str) -> list:
+    problems = []
+    for m in re.finditer(r"(?<![\w/.-])python/dcnsim(?:/[\w.]+)*/?", text):
+        path = m.group(0).rstrip(".")
+        if not (REPO / path).exists():
+            problems.append(f"{path} does not exist")
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.M | re.S):
+        if block.startswith("python/dcnsim/"):
+            problems += [f"{p} (file tree) does not exist" for p in _tree_paths(block) if not (REPO / p).exists()]
+    for m in re.finditer(r"(?<![\w/.-])dcnsim(?:\.[A-Za-z_]\w*)+", text):
+        problem = _module_problem(m.group(0))
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def test_python_paths_in_the_layout_docs_exist():
+    for name in LAYOUT_DOCS:
+        problems = python_path_problems((REPO / "docs" / name).read_text(encoding="utf-8"))
+        assert not problems, f"docs/{name}: " + "; ".join(problems)
+
+
+def test_python_path_check_catches_moved_modules():
+    text = """`python/dcnsim/cli.py`, `python -m dcnsim.schema_docs`, `dcnsim._core.schema()`, `dcnsim.run`
+
+```
+python/dcnsim/
+  experiments/
+    framework.py      reproduce()
+    fast/, rps/       one package each
+  _atomic.py, errors.py   leaves
+```
+"""
+    assert python_path_problems(text) == []
+    moved = text.replace("cli.py", "commands.py").replace("schema_docs", "schemadocs").replace(".run`", ".runn`")
+    moved = moved.replace("    framework.py", "    frame.py").replace("errors.py", "errs.py")
+    problems = python_path_problems(moved)
+    assert len(problems) == 5, problems
+    assert any("commands.py" in p for p in problems) and any("frame.py" in p for p in problems), problems

@@ -53,3 +53,52 @@ def test_sync_reads_comparison_runs_and_one_server_gets_the_line(tmp_path):
     # one server: nothing queues at the switch (its port runs at the
     # sender's rate), so both stacks carry the payload share of 100 Mbps
     assert (one["goodput_mbps"] > 0.9 * 100 * 1448 / 1500).all(), one
+
+
+def test_reproduce_linux_runs_through_the_framework_with_no_tally(tmp_path):
+    # the study's own figure, on two fan-ins and one seed (the full list is
+    # what `dcnsim reproduce linux` runs)
+    import dataclasses
+
+    from dcnsim.experiments import get_paper, reproduce
+    from dcnsim.experiments.linux_profile import STACKS, points
+
+    study = get_paper("linux")
+    assert study.own_study and study.key == "linux"
+    fig = dataclasses.replace(study.figures[0], points=lambda quick: points(STACKS, [1, 2], [1], 2))
+    small = dataclasses.replace(study, figures=[fig])
+    said = []
+    rep = reproduce(small, out=tmp_path, jobs=1, progress=False, echo=said.append)
+    assert not rep.errors, rep.errors
+    for f in ("sync_reads.csv", "sync_reads.png", "report.md"):
+        assert (tmp_path / f).is_file(), f
+    table = rep.results["sync_reads"].table
+    assert set(table["stack"]) == set(STACKS) and set(table["n"]) == {1, 2}
+    report = (tmp_path / "report.md").read_text()
+    assert "No tally" in report and "**Tally:**" not in report and "tested claims" not in report
+    assert "summary: our own study, no paper to tally against" in said
+    # every row is one of ours, none a tested claim of a paper
+    assert rep.comparisons and {c.verdict for c in rep.comparisons} == {"not in paper"}
+
+
+def test_reproduce_list_marks_linux_as_our_own_study():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "dcnsim", "reproduce", "--list", "linux"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("linux: ") and "our own study, no paper tally" in r.stdout.splitlines()[0]
+
+
+def test_the_old_module_path_is_a_thin_alias():
+    import subprocess
+    import sys
+
+    import dcnsim.experiments.linux_profile as study
+    import dcnsim.linux_profile as alias
+
+    assert alias.run is study.run and alias.main is study.main
+    r = subprocess.run([sys.executable, "-m", "dcnsim.linux_profile", "--help"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("usage: python -m dcnsim.linux_profile"), r.stderr

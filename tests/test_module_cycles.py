@@ -1,4 +1,4 @@
-"""The core's modules form layers: no import circles.
+"""The core's modules and the Python package form layers: no import circles.
 
 Builds the module dependency graph of crates/dcnsim/src from its
 `crate::…` and `super::…` paths (in `use` lines and inline) and fails on any
@@ -13,18 +13,29 @@ Rust pattern; the parent declares and uses its children), so those edges
 are not counted. Test code (`#[cfg(test)]` items and test-module files) is
 left out: a test may use a higher layer to drive a lower one.
 
-Run as a script to print the graph: `python tests/test_module_cycles.py`.
+The same rule holds for python/dcnsim, read with `ast`: every `import` and
+`from … import …` anywhere in a file counts, those inside functions included
+(a lazy import hides a circle from the interpreter, not from a reader). A
+package's `__init__` is its parent module, as `mod.rs` is in Rust: the
+package re-exporting its children's API and a child reading a name from its
+package are not counted; a child of `experiments` importing from `cli`
+counts as `experiments -> cli` one level up.
+
+Run as a script to print both graphs: `python tests/test_module_cycles.py`.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
-SRC = Path(__file__).resolve().parent.parent / "crates" / "dcnsim" / "src"
+REPO = Path(__file__).resolve().parent.parent
+SRC = REPO / "crates" / "dcnsim" / "src"
+PY_SRC = REPO / "python"
 
 Module = Tuple[str, ...]
 # (from module, to module, file, line)
@@ -321,7 +332,7 @@ def name(m: Module) -> str:
     return "::".join(("crate",) + m)
 
 
-def describe(found: List[Module], edges: Dict[Tuple[Module, Module], Tuple[str, int]]) -> str:
+def describe(found: List[Module], edges: Dict[Tuple[Module, Module], Tuple[str, int]], name=name) -> str:
     """A cycle (`found` starts with it, closed, then lists the other
     modules of the same tangle) with the line behind each edge."""
     end = found.index(found[0], 1) + 1
@@ -381,12 +392,122 @@ def test_checker_finds_cycles_at_every_level_and_ignores_tests(tmp_path):
     assert all_cycles(tmp_path) == []
 
 
+# ---------------------------------------------------------------- Python
+
+
+def py_name(m: Module) -> str:
+    return ".".join(m)
+
+
+def py_collect(root: Path = PY_SRC, package: str = "dcnsim", broken: Optional[List[str]] = None
+               ) -> Tuple[Set[Module], List[Ref]]:
+    """Modules of `package` under `root` (a `.pyi` stands for an extension
+    module such as `_core`) and every import between them. `broken`
+    receives the `from <module> import` lines of the package whose module
+    does not exist (a lazy import fails only when its function runs)."""
+    files: Dict[Module, Tuple[Path, bool]] = {}
+    for f in sorted((root / package).rglob("*.py*")):
+        if f.suffix not in (".py", ".pyi"):
+            continue
+        parts = list(f.relative_to(root).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts.pop()
+        if f.suffix == ".py" or tuple(parts) not in files:
+            files[tuple(parts)] = (f, is_pkg)
+    modules = set(files)
+
+    def resolve(path: Module) -> Module:
+        while path and path not in modules:
+            path = path[:-1]
+        return path
+
+    refs: List[Ref] = []
+    for here, (f, is_pkg) in files.items():
+        if f.suffix != ".py":
+            continue
+        pkg = here if is_pkg else here[:-1]
+        rel = str(f.relative_to(root))
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"), str(f))):
+            if isinstance(node, ast.Import):
+                targets = [tuple(a.name.split(".")) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = pkg[: len(pkg) - node.level + 1] if node.level else ()
+                base += tuple(node.module.split(".")) if node.module else ()
+                if broken is not None and base[:1] == (package,) and base not in modules:
+                    broken.append(f"{rel}:{node.lineno}: no module {py_name(base)}")
+                # `from . import x`: x is a submodule, or a name in the package
+                targets = [base + (a.name,) for a in node.names]
+            else:
+                continue
+            for t in targets:
+                target = resolve(t)
+                if target:  # () is outside the package
+                    refs.append((here, target, rel, node.lineno))
+    return modules, refs
+
+
+def py_cycles(root: Path = PY_SRC, package: str = "dcnsim") -> List[str]:
+    _, refs = py_collect(root, package)
+    out = []
+    for _, edges in sorted(sibling_edges(refs).items()):
+        out += [describe(c, edges, name=py_name) for c in find_cycles(edges)]
+    return out
+
+
+def test_python_modules_have_no_import_cycles():
+    cycles = py_cycles()
+    assert not cycles, "import cycles between Python modules:\n" + "\n".join(cycles)
+
+
+def test_python_imports_name_modules_that_exist():
+    broken: List[str] = []
+    py_collect(broken=broken)
+    assert not broken, "imports of modules that do not exist:\n" + "\n".join(broken)
+
+
+def test_python_checker_sees_function_level_imports_and_nested_packages(tmp_path):
+    _write(
+        tmp_path,
+        {
+            # the package facade and its children may import each other
+            "pkg/__init__.py": "from .a import f\n\ndef g():\n    from .b import h\n",
+            "pkg/_core.pyi": "def run() -> None: ...\n",
+            # a -> b at the top, b -> a only inside a function
+            "pkg/a.py": "from . import _core\nfrom .b import h\nimport json\n",
+            "pkg/b.py": "import pkg\n\ndef h():\n    if True:\n        from pkg.a import f\n",
+            # sub.x -> sub.y -> sub.x, one of them relative two levels up
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/x.py": "from .y import Y\n",
+            "pkg/sub/y.py": "from ..sub import x\nY = 1\n",
+        },
+    )
+    found = py_cycles(tmp_path, "pkg")
+    broken: List[str] = []
+    py_collect(tmp_path, "pkg", broken)
+    assert broken == []
+    assert len(found) == 2, found
+    assert found[0].startswith("pkg.a -> pkg.b -> pkg.a"), found[0]
+    assert "pkg/b.py:5" in found[0], found[0]
+    assert found[1].startswith("pkg.sub.x -> pkg.sub.y -> pkg.sub.x"), found[1]
+    (tmp_path / "pkg" / "b.py").write_text("import pkg\n")
+    (tmp_path / "pkg" / "sub" / "y.py").write_text("from ..a import f\nY = 1\n\ndef later():\n    from .a import f\n")
+    assert py_cycles(tmp_path, "pkg") == []
+    py_collect(tmp_path, "pkg", broken)
+    assert broken == ["pkg/sub/y.py:5: no module pkg.sub.a"], broken
+
+
 if __name__ == "__main__":
     _, refs = collect()
     for parent, edges in sorted(sibling_edges(refs).items()):
         print(f"{name(parent)}:")
         for (a, b), (file, line) in sorted(edges.items()):
             print(f"  {name(a)[len(name(parent)) + 2:]} -> {name(b)[len(name(parent)) + 2:]}   ({file}:{line})")
-    cycles = all_cycles()
+    _, py_refs = py_collect()
+    for parent, edges in sorted(sibling_edges(py_refs).items()):
+        print(f"{py_name(parent)}:")
+        for (a, b), (file, line) in sorted(edges.items()):
+            print(f"  {py_name(a)[len(py_name(parent)) + 1:]} -> {py_name(b)[len(py_name(parent)) + 1:]}   ({file}:{line})")
+    cycles = all_cycles() + py_cycles()
     print("\n".join(cycles) if cycles else "no cycles")
     sys.exit(1 if cycles else 0)

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 from conftest import needs_core
 from dcnsim.experiments import reproduce
-from dcnsim.experiments import tcprand_fct as t11
 from dcnsim.experiments.framework import VERDICTS
+from dcnsim.experiments.tcprand import fct as t11
 
 pytestmark = needs_core
 

@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from ._args import one_line as _one_line
+from ._args import parse_seeds, parse_set, positive_int, split_values
+from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
 
@@ -77,18 +80,23 @@ def format_summary(result) -> str:
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
-    qi = result.tables.get("queue_inputs")
-    if qi is not None and len(qi) and qi["dropped"].sum() > 0:
+    qi = result.tables.columns("queue_inputs") if "queue_inputs" in result.tables else {}
+    dropped = [int(d) for d in qi.get("dropped", ())]
+    if sum(dropped) > 0:
         # The switch queue that dropped most, split by input port: port
-        # blackout shows as one input losing a far larger share.
-        q = qi.groupby("queue_id")["dropped"].sum().idxmax()
-        part = qi[qi["queue_id"] == q]
-        first = part.iloc[0]
+        # blackout shows as one input losing a far larger share. Read from
+        # the core's columns: a summary needs no pandas.
+        by_queue: Dict[int, int] = {}
+        for qid, d in zip(qi["queue_id"], dropped):
+            by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
+        q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
+        rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
+        col = {c: [qi[c][i] for i in rows] for c in ("node", "to", "input_from", "offered", "max_drop_run")}
         shares = ", ".join(
-            f"{r.input_from} {r.dropped / r.offered:.1%} of {fmt_count(r.offered)} (run ≤ {fmt_count(r.max_drop_run)})"
-            for r in part.itertuples()
+            f"{src} {d / off:.1%} of {fmt_count(off)} (run ≤ {fmt_count(run)})"
+            for src, d, off, run in zip(col["input_from"], (dropped[i] for i in rows), col["offered"], col["max_drop_run"])
         )
-        row("hot queue", f"{first['node']}→{first['to']} (queue {q}) drops by input: {shares}")
+        row("hot queue", f"{col['node'][0]}→{col['to'][0]} (queue {q}) drops by input: {shares}")
     for w in getattr(result, "warnings", ()):
         row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
@@ -107,93 +115,6 @@ def format_summary(result) -> str:
     row("events", f"{fmt_count(events)} ({fmt_per_s(events / wall if wall > 0 else math.nan)})")
     row("wall", f"{fmt_time(wall)}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
     return "\n".join(lines)
-
-
-def _one_line(problem: object) -> str:
-    """A problem (``"path: reason"``) as one output line, so every line starts with its file."""
-    return str(problem).replace("\r", "\\r").replace("\n", "\\n")
-
-
-def _print_problems(file: str, problems: Sequence[object]) -> None:
-    for p in problems:
-        print(f"{file}: {_one_line(p)}", file=sys.stderr)
-
-
-# ----------------------------------------------------------------------------
-# --set parsing
-
-
-def split_values(text: str) -> List[str]:
-    """Split on commas that are not inside brackets, braces or quotes."""
-    out: List[str] = []
-    cur: List[str] = []
-    depth, quote = 0, None
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-            continue
-        cur.append(ch)
-    out.append("".join(cur).strip())
-    return out
-
-
-def parse_value(text: str) -> Any:
-    """A --set value: a TOML literal (10, 0.5, true, "x", [1, 2]) or else the
-    raw string (16KB, 200us, 1-8)."""
-    import datetime
-
-    from .scenario import tomllib
-
-    try:
-        v = tomllib.loads(f"v = {text}")["v"]
-    except Exception:
-        return text
-    if isinstance(v, (datetime.date, datetime.time, datetime.datetime)):
-        return text
-    return v
-
-
-def parse_set(spec: str):
-    if "=" not in spec:
-        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    path, values = spec.split("=", 1)
-    path = path.strip()
-    if not path:
-        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    vals = [parse_value(v) for v in split_values(values)]
-    return path, vals
-
-
-def parse_seeds(text: str) -> List[int]:
-    try:
-        seeds = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seeds expects integers like 1,2,3, got {text!r}") from None
-    if not seeds or any(s < 0 for s in seeds):
-        raise argparse.ArgumentTypeError(f"--seeds expects integers >= 0, got {text!r}")
-    return seeds
-
-
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return v
 
 
 # ----------------------------------------------------------------------------
@@ -324,9 +245,6 @@ def cmd_demo(args) -> int:
 def cmd_bench(args) -> int:
     from . import bench
 
-    if args.child:
-        print(json.dumps(bench.child(args.child)))
-        return 0
     names = [n for a in (args.scenario or bench.DEFAULT) for n in bench.GROUPS.get(a, [a])]
     for name in names:
         if name not in bench.SCENARIOS:
@@ -340,11 +258,10 @@ def cmd_bench(args) -> int:
     w = max(len("scenario"), *map(len, names))
     if not args.json:
         if args.repeat > 1:
-            print(f"median of {args.repeat} interleaved rounds")
+            print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
-    # One round streams each result as it comes; repeated rounds report at the end.
-    recs = (bench.run_one(n) for n in names) if args.repeat == 1 else bench.run_rounds(names, args.repeat)
-    for rec in recs:
+    # one child per scenario, running all its repeats: each result as it comes
+    for rec in (bench.run_one(n, args.repeat) for n in names):
         if args.json:
             print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
@@ -371,7 +288,8 @@ def cmd_reproduce(args) -> int:
                 return 2
             # counted from the figures' own point lists, so docs can point here
             full, quick = (len(_collect(p.figures, q)[0]) for q in (False, True))
-            print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,})")
+            own = "; our own study, no paper tally" if p.own_study else ""
+            print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,}{own})")
             for f in p.figures:
                 print(f"  {f.id:<9} {_fig_name(f)}: {f.title}")
         return 0
@@ -583,9 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{', '.join(others)}, or {', '.join(bench.GROUPS)} (a 60 s churn run: peak RSS at "
                         f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
     b.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="run the scenarios N times, interleaved, and report each one's median wall time "
-                        "(and, with --json, every round's as walls_s); for ratios on a shared machine")
-    b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
+                   help="run each scenario N times (in its one process) and report its median wall time "
+                        "(and, with --json, every run's as walls_s); for ratios on a shared machine")
     b.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("reproduce", help="reproduce a paper's figures: tables, plots, ours vs the paper's numbers")
@@ -636,13 +553,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _interrupted_text(command: str, argv: Sequence[str]) -> str:
+def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = None) -> str:
     """What Ctrl-C left behind, and how to go on."""
-    if command in ("sweep", "demo", "reproduce"):
-        import shlex
+    import shlex
 
-        return ("interrupted; finished points are kept, pending ones were cancelled; "
-                f"resume with: {shlex.join(['dcnsim', *argv])}")
+    resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
+    if command in ("sweep", "demo", "reproduce"):
+        return f"interrupted; finished points are kept, pending ones were cancelled; {resume}"
+    if command == "tune" and out is not None and (Path(out) / "study.log").exists():
+        # the journal holds every finished trial; the one under way is asked again on resume
+        return (f"interrupted; the study so far is kept ({Path(out) / 'study.log'}, runs in "
+                f"{Path(out) / 'runs'}), the trial under way is asked again; {resume}")
     return "interrupted; nothing written"
 
 
@@ -677,7 +598,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(_interrupted_text(args.command, argv), file=sys.stderr)
+        print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `dcnsim run x | head`
         return 0

@@ -31,7 +31,6 @@ import dataclasses
 import json
 import math
 import os
-import re
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -41,6 +40,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 from .._atomic import atomic_write, check_out_dir
 from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
+from .paper import (
+    NOT_MODELLED,
+    TALLIED,
+    VERDICTS,
+    Comparison,
+    Figure,
+    FigureResult,
+    Paper,
+    Setting,
+)
+from .registry import get_paper
 
 __all__ = [
     "Comparison",
@@ -60,150 +70,6 @@ __all__ = [
     "NOT_MODELLED",
     "not_modelled",
 ]
-
-#: Verdicts a comparison may carry. The first four are the tally: a claim of
-#: the paper tested against our run by its printed criterion. "untestable":
-#: the claim could not be measured in our run (no value, no event to count).
-#: "formula check": the paper's own formula evaluated with its own inputs
-#: (arithmetic, not a test of the physics). "not in paper": a reference value
-#: of ours with nothing to compare it with. "testbed not modelled": a claim
-#: measured on the paper's hardware testbed, whose stack and switches we do
-#: not model; our number is shown, the reason is its note.
-NOT_MODELLED = "testbed not modelled"
-VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper",
-            NOT_MODELLED)
-#: The verdicts counted as tested claims.
-TALLIED = ("agrees", "close", "trend agrees", "differs")
-
-
-@dataclass
-class Comparison:
-    """One quantity, ours next to the paper's.
-
-    ``ours`` and ``paper`` are numbers or short texts; ``paper`` is ``None``
-    for a quantity the paper does not state (a reference value of ours).
-    ``verdict`` is one of :data:`VERDICTS`; ``criterion`` is the rule that
-    decided it (printed in every table); ``note`` says why it differs or
-    how it was measured. ``matched``: for a "formula check", whether our
-    evaluation gives the paper's number."""
-
-    quantity: str
-    ours: Any
-    paper: Any
-    verdict: str
-    note: str = ""
-    unit: str = ""
-    #: format spec for numbers (e.g. ".4f"); default: 3 significant digits
-    fmt: str = ""
-    criterion: str = ""
-    matched: Optional[bool] = None
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if self.verdict in TALLIED and not self.criterion:
-            raise ValueError(f"{self.quantity!r}: a {self.verdict!r} verdict needs the criterion that decided it")
-        if self.verdict == NOT_MODELLED and not self.note:
-            raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
-
-    def ours_text(self) -> str:
-        return _fmt_value(self.ours, self.unit, self.fmt)
-
-    def paper_text(self) -> str:
-        return "—" if self.paper is None else _fmt_value(self.paper, self.unit, self.fmt)
-
-    def criterion_text(self) -> str:
-        return self.criterion or "—"
-
-
-@dataclass
-class FigureResult:
-    """What a figure's analysis returns: a tidy table (written as
-    ``fig<N>.csv``), the plots it wrote, the comparisons and free notes."""
-
-    table: Any  # pandas.DataFrame
-    figures: List[Path]
-    comparisons: List[Comparison]
-    notes: List[str] = field(default_factory=list)
-
-
-@dataclass
-class Figure:
-    """One figure (or table, or section) of a paper.
-
-    ``points(quick)`` returns the sweep points it needs; two figures may
-    share points by giving them the same label (the scenario must then be
-    identical). ``analyze(summary, out_dir)`` gets the summary rows of its
-    points, in the order ``points`` returned them, with a ``dir`` column
-    (the point's result directory, see :func:`read_table`) and
-    ``summary.attrs["quick"]``; it writes its plot(s) under ``out_dir`` and
-    returns a :class:`FigureResult`."""
-
-    id: str
-    title: str
-    points: Callable[[bool], List[Point]]
-    analyze: Callable[[Any, Path], FigureResult]
-    #: what the paper says (shown in the report next to our numbers)
-    paper_says: str = ""
-
-    @property
-    def slug(self) -> str:
-        """File stem: ``"4"`` -> ``fig4``, ``"§3"`` -> ``sec3``."""
-        if self.id.startswith("§"):
-            return "sec" + _slug(self.id[1:])
-        if self.id[:1].isdigit():
-            return "fig" + _slug(self.id)
-        return _slug(self.id)
-
-    def matches(self, wanted: str) -> bool:
-        """``--figure`` selector: ``4``, ``fig4``, ``§3``, ``sec3``, ``s3``, ``3``."""
-        w = wanted.strip().lower()
-        ids = {self.id.lower(), self.slug, _slug(self.id)}
-        if self.id.startswith("§"):
-            ids |= {"s" + _slug(self.id[1:]), _slug(self.id[1:])}
-        return w in ids or _slug(w) in ids
-
-
-@dataclass
-class Setting:
-    """A setting the paper leaves implicit: the value we use, why, and
-    whether (and where) the alternative is shown."""
-
-    name: str
-    value: str
-    why: str = ""
-    alternatives: str = ""
-
-
-@dataclass
-class Paper:
-    key: str
-    title: str
-    citation: str
-    figures: List[Figure]
-    settings: List[Setting] = field(default_factory=list)
-    #: one paragraph on the setup (topology, placement, ...), for the report
-    setup: str = ""
-    #: pointer to the document explaining differences (e.g. docs/fast.md)
-    docs: str = ""
-
-    def figure(self, wanted: str) -> Figure:
-        for f in self.figures:
-            if f.matches(wanted):
-                return f
-        raise KeyError(f"{self.key}: no figure {wanted!r} (figures: {', '.join(f.id for f in self.figures)})")
-
-    def select(self, wanted: Optional[Sequence[str]]) -> List[Figure]:
-        if not wanted:
-            return list(self.figures)
-        chosen: List[Figure] = []
-        for w in wanted:
-            f = self.figure(w)
-            if f not in chosen:
-                chosen.append(f)
-        # keep the paper's order
-        return [f for f in self.figures if f in chosen]
-
 
 @dataclass
 class Report:
@@ -231,45 +97,12 @@ class Report:
         return out
 
     def tally_text(self) -> str:
+        if self.paper.own_study:
+            return "our own study, no paper to tally against"
         return tally_text(self.comparisons)
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", s.lower()) or "x"
-
-
-def _fmt_value(v: Any, unit: str = "", fmt: str = "") -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if fmt and isinstance(v, (int, float)) and not (isinstance(v, float) and math.isnan(v)):
-        s = format(v, fmt)
-        return f"{s} {unit}".strip() if unit else s
-    if isinstance(v, (int,)) and not isinstance(v, bool):
-        s = f"{v:,}"
-    elif isinstance(v, float):
-        if math.isnan(v):
-            return "n/a"
-        if math.isinf(v):
-            return "∞"
-        a = abs(v)
-        if a >= 1000:
-            s = f"{v:,.0f}"
-        elif a >= 100:
-            s = f"{v:.0f}"
-        elif a >= 10:
-            s = f"{v:.1f}"
-        elif a >= 1 or a == 0:
-            s = f"{v:.2f}"
-        else:
-            s = f"{v:.3g}"
-    else:
-        s = str(v)
-    return f"{s} {unit}".strip() if unit and not isinstance(v, str) else s
 
 
 def _pct(x: float) -> str:
@@ -482,8 +315,6 @@ def reproduce(
     ``echo`` receives the printed report (``None``: silent)."""
     import pandas as pd
 
-    from .registry import get_paper
-
     t0 = time.perf_counter()
     p = get_paper(paper) if isinstance(paper, str) else paper
     figs = p.select(figures)
@@ -677,12 +508,16 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
     if p.docs:
         out.append(f"Why our numbers differ from the paper's: {p.docs}.")
     out.append("")
-    out.append(f"**Tally:** {report.tally_text()}.")
-    out.append("")
-    out.append("Each claim is judged by the criterion in its row. \"trend agrees\": the claim's stated criterion "
-               "fails but its weaker trend criterion (also printed) holds. \"untestable\" (could not be measured), "
-               "\"formula check\" (the paper's own formula evaluated) and \"not in paper\" (our reference values) "
-               "are not counted.")
+    if p.own_study:
+        out.append("**No tally:** our own study, not a paper's; its rows are our values, to read against the "
+                   "study's baseline.")
+    else:
+        out.append(f"**Tally:** {report.tally_text()}.")
+        out.append("")
+        out.append("Each claim is judged by the criterion in its row. \"trend agrees\": the claim's stated criterion "
+                   "fails but its weaker trend criterion (also printed) holds. \"untestable\" (could not be measured), "
+                   "\"formula check\" (the paper's own formula evaluated) and \"not in paper\" (our reference values) "
+                   "are not counted.")
     out.append("")
     if p.setup:
         out += ["## Setup", "", p.setup, ""]

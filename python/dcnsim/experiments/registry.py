@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import Dict, List, Union
 
-from .framework import Paper
+from .paper import Paper
 
 __all__ = ["PAPERS", "get_paper", "register", "paper_keys"]
 
@@ -18,7 +18,9 @@ PAPERS: Dict[str, Union[str, Paper]] = {
     "kulkarni": "dcnsim.experiments.kulkarni",
     "tcprand": "dcnsim.experiments.tcprand",
     "rps": "dcnsim.experiments.rps",
-    "tcprand_fct": "dcnsim.experiments.tcprand_fct",
+    # our own study: listed with the papers, no paper tally (Paper.own_study)
+    "linux": "dcnsim.experiments.linux_profile",
+    "tcprand_fct": "dcnsim.experiments.tcprand.fct",
 }
 
 

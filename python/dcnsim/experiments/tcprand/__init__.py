@@ -7,9 +7,8 @@ on the Fig. 1 fat-tree (Figs. 8a–c), timeouts (Fig. 9), the 8-ary fat-tree
 (Fig. 10), the testbed topology (Fig. 12), the microscopic drop-run / timeout /
 retransmission analysis (Figs. 13, 14), incast (Fig. 15), convergence and cwnd
 traces (Figs. 16–17), plus each implicit setting varied on its own. Fig. 11
-(FCT under Poisson web-search / data-mining load) lives in
-``tcprand_fct.py`` when that module exists (its ``FIGURES`` list is appended
-here). docs/tcprand.md explains the setup, every choice the paper leaves
+(FCT under Poisson web-search / data-mining load) lives in :mod:`.fct`
+(its ``FIGURES`` list is inserted here). docs/tcprand.md explains the setup, every choice the paper leaves
 open and every difference from its results.
 
 Fig. 1 (``fig1_doc``): a k = 4 fat-tree, receiver R = host 0, senders
@@ -27,7 +26,6 @@ column): what our number must satisfy for the verdict it gets.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import List
 
 from ..framework import Figure, Paper, Setting
@@ -84,6 +82,7 @@ from .fattree import FIG10_SERIES as FIG10_SERIES
 from .fattree import QUICK_FIG10_NS as QUICK_FIG10_NS
 from .fattree import _analyze_fig10, _fig10_points
 from .fattree import fig10_doc as fig10_doc
+from .fct import FIGURES as FCT_FIGURES
 from .figs16_17 import FIG16_DURATIONS as FIG16_DURATIONS
 from .figs16_17 import _analyze_fig16, _analyze_fig17, _fig16_points, _fig17_points
 from .figs16_17 import fig16_doc as fig16_doc
@@ -188,14 +187,9 @@ def _figures() -> List[Figure]:
         Figure("settings", "the implicit settings, one at a time (Fig. 1, Qmax = 20)", _settings_points,
                _analyze_settings, ""),
     ]
-    # Fig. 11 (FCT under Poisson load) is built in tcprand_fct.py when present.
-    # (a sibling of this package: dcnsim.experiments.tcprand_fct)
-    if importlib.util.find_spec("..tcprand_fct", __package__) is not None:
-        from .. import tcprand_fct
-
-        extra = list(getattr(tcprand_fct, "FIGURES", []))
-        at = next(i for i, f in enumerate(figs) if f.id == "12")
-        figs[at:at] = extra
+    # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
+    at = next(i for i, f in enumerate(figs) if f.id == "12")
+    figs[at:at] = list(FCT_FIGURES)
     return figs
 
 

@@ -22,11 +22,11 @@ compared with CUBIC on the arrivals completed in both runs
 (:func:`dcnsim.analysis.common_completed`), pooled over seeds. A ratio below
 1 means faster than CUBIC.
 
-``FIGURES`` is the list of :class:`~.framework.Figure` objects: "11" and
+``FIGURES`` is the list of :class:`~dcnsim.experiments.framework.Figure` objects: "11" and
 "11-nic" and "11-sack" (the same with host NIC queues that never drop,
 and with SACK: implicit settings varied one at a time);
-``PAPER`` wraps them for ``dcnsim reproduce tcprand_fct`` until they join
-the whole ``reproduce tcprand``.
+they are part of ``dcnsim reproduce tcprand``, and ``PAPER`` wraps them
+alone for ``dcnsim reproduce tcprand_fct``.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..analysis import FCT_BINS, common_completed, fct_bins, normalize
-from ..sweep import Point
-from .framework import (
+from ...analysis import FCT_BINS, common_completed, fct_bins, normalize
+from ...sweep import Point
+from ..framework import (
     Comparison,
     Figure,
     FigureResult,
@@ -203,7 +203,7 @@ def table(summary) -> pd.DataFrame:
 
 
 def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
-    from ..plots import new_figure, save, series_colors
+    from ...plots import new_figure, save, series_colors
 
     bins = [b for b, _, _ in FCT_BINS]
     schemes = list(dict.fromkeys(df["scheme"])) if len(df) else []

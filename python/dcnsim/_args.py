@@ -1,0 +1,117 @@
+"""Argument parsing shared by every command (``dcnsim run``, ``sweep``,
+``tune``, ``demo``, ``reproduce``, ``model`` and the studies' own ``main``):
+value and seed parsers and how a scenario's problems are printed.
+
+One floor below the commands: it imports nothing from them, so any command
+module may use it without an import circle through :mod:`dcnsim.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, List, Sequence
+
+
+def one_line(problem: object) -> str:
+    """A problem (``"path: reason"``) as one output line, so every line starts with its file."""
+    return str(problem).replace("\r", "\\r").replace("\n", "\\n")
+
+
+def print_problems(file: str, problems: Sequence[object]) -> None:
+    for p in problems:
+        print(f"{file}: {one_line(p)}", file=sys.stderr)
+
+
+def split_values(text: str) -> List[str]:
+    """Split on commas that are not inside brackets, braces or quotes."""
+    out: List[str] = []
+    cur: List[str] = []
+    depth, quote = 0, None
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def parse_value(text: str) -> Any:
+    """A --set value: a TOML literal (10, 0.5, true, "x", [1, 2]) or else the
+    raw string (16KB, 200us, 1-8)."""
+    import datetime
+
+    from .scenario import tomllib
+
+    try:
+        v = tomllib.loads(f"v = {text}")["v"]
+    except Exception:
+        return text
+    if isinstance(v, (datetime.date, datetime.time, datetime.datetime)):
+        return text
+    return v
+
+
+def parse_set(spec: str):
+    if "=" not in spec:
+        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
+    path, values = spec.split("=", 1)
+    path = path.strip()
+    if not path:
+        raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
+    vals = [parse_value(v) for v in split_values(values)]
+    return path, vals
+
+
+def parse_seeds(text: str) -> List[int]:
+    try:
+        seeds = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds expects integers like 1,2,3, got {text!r}") from None
+    if not seeds or any(s < 0 for s in seeds):
+        raise argparse.ArgumentTypeError(f"--seeds expects integers >= 0, got {text!r}")
+    return seeds
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return v
+
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra (``tune``, ``cluster``) to this install:
+    ``pip install '.[tune]'`` when dcnsim was installed from a checkout (as
+    the README does), naming the checkout unless it is the current
+    directory; ``pip install 'dcnsim[tune]'`` otherwise."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    try:
+        url = json.loads(metadata.distribution("dcnsim").read_text("direct_url.json") or "{}").get("url", "")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        url = ""
+    if url.startswith("file:"):
+        src = Path(unquote(urlparse(url).path))
+        here = Path.cwd().resolve() == src.resolve()
+        return f"pip install '.[{extra}]'" + ("" if here else f" in {src}")
+    return f"pip install 'dcnsim[{extra}]'"
