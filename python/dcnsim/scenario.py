@@ -308,6 +308,7 @@ class Bulk(_Builder):
     size: Optional[Union[str, int]] = None
     duration: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -324,6 +325,7 @@ class PartitionAggregate(_Builder):
     queries: Optional[int] = None
     gap: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -340,6 +342,7 @@ class SyncReads(_Builder):
     blocks: Optional[int] = None
     jitter: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -354,6 +357,7 @@ class UdpCbr(_Builder):
     rate: str
     payload: Optional[Union[str, int]] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     stop: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
