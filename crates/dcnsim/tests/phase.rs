@@ -174,3 +174,23 @@ fn with_host_jitter_the_header_size_does_not_decide() {
         "F1's mean share: {a:.3} with 1460 + 40 B, {b:.3} with 1448 + 52 B"
     );
 }
+
+/// A bad `start_jitter` is an error at its field; poisson (whose arrivals
+/// are random already) has none.
+#[test]
+fn a_bad_start_jitter_names_its_field() {
+    let mut d = fig1(0.01, 1, 1460, 40, Some("soon"));
+    let errs = dcnsim::scenario::parse_config_str(&d.to_string()).expect_err("not a time");
+    assert!(
+        errs.iter()
+            .any(|e| e.path == "apps[0].start_jitter" && e.message.contains("time")),
+        "{errs:?}"
+    );
+    d["apps"] =
+        json!([{"kind": "poisson", "load": 0.1, "cdf": "websearch", "start_jitter": "1us"}]);
+    let errs = dcnsim::scenario::parse_config_str(&d.to_string()).expect_err("not a poisson key");
+    assert!(
+        errs.iter().any(|e| e.path == "apps[0].start_jitter"),
+        "{errs:?}"
+    );
+}
