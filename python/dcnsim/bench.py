@@ -127,11 +127,6 @@ def dctcp_perm(k: int, stop: str, every: int = 1) -> Dict[str, Any]:
             "rwnd": "1GB",
         },
         "apps": [{"kind": "bulk", "src": i, "dst": dst[i], "duration": stop} for i in range(0, hosts, every)],
-        # The pre-run bound lets every window grow into the unlimited NIC
-        # queues (no rwnd limit either): ~21 GB at k = 12, ~20 GB at k = 32,
-        # against a measured peak RSS of 27 MB and 150 MB (docs/performance.md).
-        # The run-time guard still stops the run at this limit.
-        "limits": {"memory": "32GB"},
     }
 
 

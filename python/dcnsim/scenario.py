@@ -311,6 +311,7 @@ class Bulk(_Builder):
     size: Optional[Union[str, int]] = None
     duration: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -327,6 +328,7 @@ class PartitionAggregate(_Builder):
     queries: Optional[int] = None
     gap: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -343,6 +345,7 @@ class SyncReads(_Builder):
     blocks: Optional[int] = None
     jitter: Optional[str] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -357,6 +360,7 @@ class UdpCbr(_Builder):
     rate: str
     payload: Optional[Union[str, int]] = None
     start: Optional[str] = None
+    start_jitter: Optional[str] = None
     stop: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 

@@ -391,7 +391,15 @@ impl App {
         }
     }
 
-    pub fn build(w: &mut impl AppCtx, id: u32, spec: &AppSpec) -> App {
+    /// Build app `id`; `start_jitter` > 0 delays its start by U[0, it]
+    /// from the app's own stream of the seed (`Stream::Start`, so no other
+    /// draw moves when it is set).
+    pub fn build(w: &mut impl AppCtx, id: u32, spec: &AppSpec, start_jitter: SimTime) -> App {
+        let offset = if start_jitter.0 > 0 {
+            SimTime(stream(w.seed(), Stream::Start, id as u64).gen_range(0..=start_jitter.0))
+        } else {
+            SimTime::ZERO
+        };
         match spec {
             AppSpec::Bulk {
                 src,
@@ -413,7 +421,7 @@ impl App {
                 App::Bulk(Bulk {
                     flow,
                     amount: *amount,
-                    start: *start,
+                    start: *start + offset,
                     end: None,
                     delivered_at_end: 0,
                 })
@@ -435,7 +443,7 @@ impl App {
                     rounds: *queries,
                     gap: *gap,
                     jitter: SimTime::ZERO,
-                    start: *start,
+                    start: *start + offset,
                 };
                 App::Rounds(Rounds::build(w, id, *aggregator, workers, tcp, shape))
             }
@@ -456,7 +464,7 @@ impl App {
                     rounds: *blocks,
                     gap: SimTime::ZERO,
                     jitter: *jitter,
-                    start: *start,
+                    start: *start + offset,
                 };
                 App::Rounds(Rounds::build(w, id, *client, servers, tcp, shape))
             }
@@ -478,7 +486,7 @@ impl App {
                     payload: *payload_bytes,
                     wire,
                     interval: tx_time(wire as u64, *rate_bps),
-                    start: *start,
+                    start: *start + offset,
                     stop: *stop,
                     sent_pkts: 0,
                     sent_bytes: 0,

@@ -697,6 +697,12 @@ pub struct Config {
     pub stop: SimTime,
     pub seed: u64,
     pub apps: Vec<AppSpec>,
+    /// Per app (by index; missing or zero = none), `start_jitter`: the app
+    /// starts at its `start` plus U[0, start_jitter], drawn from the seed,
+    /// so flows that would all start at once (and phase-lock on a drop-tail
+    /// port, Floyd & Jacobson 1992) start as a simulator script's jittered
+    /// starts do. Kept beside `apps` so an app built in code needs none.
+    pub start_jitter: Vec<SimTime>,
     /// Hosts whose interface is captured into a pcap trace.
     pub pcap_hosts: Vec<usize>,
     /// Periodic time series of flows and queues, if requested.

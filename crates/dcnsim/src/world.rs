@@ -687,7 +687,8 @@ impl World {
         };
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
-            apps.push(App::build(&mut w, i as u32, spec));
+            let jitter = cfg.start_jitter.get(i).copied().unwrap_or(SimTime::ZERO);
+            apps.push(App::build(&mut w, i as u32, spec, jitter));
         }
         w.apps = apps;
         w.pending_apps = w.apps.len();

@@ -47,6 +47,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         stop,
         seed: 1,
         apps,
+        start_jitter: Vec::new(),
         pcap_hosts: Vec::new(),
         trace: None,
         limits: Default::default(),

@@ -23,7 +23,7 @@ pub(super) fn parse_app(
     topo: &TopoOut,
     top_tcp: &TcpLayer,
     scenario_stop: SimTime,
-) -> Option<AppSpec> {
+) -> Option<(AppSpec, SimTime)> {
     let nhosts = topo.hosts;
     let t = Tbl::new(ctx, v, path)?;
     let kinds = schema::APP_KINDS;
@@ -111,13 +111,16 @@ pub(super) fn parse_app(
                 (true, false) => a.size.map(BulkAmount::Bytes),
                 (false, true) => a.duration.map(BulkAmount::Duration),
             };
-            Some(AppSpec::Bulk {
-                src: src?,
-                dst: dst?,
-                amount: amount?,
-                start: a.start.unwrap_or(SimTime::ZERO),
-                tcp,
-            })
+            Some((
+                AppSpec::Bulk {
+                    src: src?,
+                    dst: dst?,
+                    amount: amount?,
+                    start: a.start.unwrap_or(SimTime::ZERO),
+                    tcp,
+                },
+                a.start_jitter.unwrap_or(SimTime::ZERO),
+            ))
         }
         "partition_aggregate" => {
             let a =
@@ -127,16 +130,19 @@ pub(super) fn parse_app(
             require(ctx, "aggregator");
             let agg = in_range(ctx, "aggregator", *a.aggregator);
             let workers = fan_in(ctx, &t, ("aggregator", "workers"), agg, &a.workers, nhosts);
-            Some(AppSpec::PartitionAggregate {
-                aggregator: agg?,
-                workers: workers?,
-                response_bytes: a.response.unwrap_or(10 << 10),
-                request_bytes: a.request.unwrap_or(64),
-                queries: a.queries.unwrap_or(100),
-                gap: a.gap.unwrap_or(SimTime::ZERO),
-                start: a.start.unwrap_or(SimTime::ZERO),
-                tcp,
-            })
+            Some((
+                AppSpec::PartitionAggregate {
+                    aggregator: agg?,
+                    workers: workers?,
+                    response_bytes: a.response.unwrap_or(10 << 10),
+                    request_bytes: a.request.unwrap_or(64),
+                    queries: a.queries.unwrap_or(100),
+                    gap: a.gap.unwrap_or(SimTime::ZERO),
+                    start: a.start.unwrap_or(SimTime::ZERO),
+                    tcp,
+                },
+                a.start_jitter.unwrap_or(SimTime::ZERO),
+            ))
         }
         "sync_reads" => {
             let a =
@@ -145,22 +151,25 @@ pub(super) fn parse_app(
             require(ctx, "client");
             let client = in_range(ctx, "client", *a.client);
             let servers = fan_in(ctx, &t, ("client", "servers"), client, &a.servers, nhosts);
-            Some(AppSpec::SyncReads {
-                client: client?,
-                servers: servers?,
-                sru_bytes: a.sru.unwrap_or(256 << 10),
-                request_bytes: a.request.unwrap_or(64),
-                blocks: a.blocks.unwrap_or(100),
-                jitter: a.jitter.unwrap_or(SimTime::ZERO),
-                start: a.start.unwrap_or(SimTime::ZERO),
-                tcp,
-            })
+            Some((
+                AppSpec::SyncReads {
+                    client: client?,
+                    servers: servers?,
+                    sru_bytes: a.sru.unwrap_or(256 << 10),
+                    request_bytes: a.request.unwrap_or(64),
+                    blocks: a.blocks.unwrap_or(100),
+                    jitter: a.jitter.unwrap_or(SimTime::ZERO),
+                    start: a.start.unwrap_or(SimTime::ZERO),
+                    tcp,
+                },
+                a.start_jitter.unwrap_or(SimTime::ZERO),
+            ))
         }
         "poisson" => {
             let a = schema::read_table::<schema::PoissonApp>(v, path, &what, &mut ctx.errs)?.value;
             let tcp = tcp(ctx, &a.tcp);
             parse_poisson(ctx, &t, &a, path, topo, tcp, scenario_stop)
-                .map(|p| AppSpec::Poisson(Box::new(p)))
+                .map(|p| (AppSpec::Poisson(Box::new(p)), SimTime::ZERO))
         }
         _ => {
             // udp_cbr
@@ -175,14 +184,17 @@ pub(super) fn parse_app(
                     format!("stop ({stop}) must be after start ({start})"),
                 );
             }
-            Some(AppSpec::UdpCbr {
-                src: src?,
-                dst: dst?,
-                rate_bps: (*a.rate)?,
-                payload_bytes: a.payload.unwrap_or(1460),
-                start,
-                stop,
-            })
+            Some((
+                AppSpec::UdpCbr {
+                    src: src?,
+                    dst: dst?,
+                    rate_bps: (*a.rate)?,
+                    payload_bytes: a.payload.unwrap_or(1460),
+                    start,
+                    stop,
+                },
+                a.start_jitter.unwrap_or(SimTime::ZERO),
+            ))
         }
     }
 }

@@ -185,6 +185,7 @@ pub fn parse_config_until(
     };
 
     let mut apps = Vec::new();
+    let mut start_jitter = Vec::new();
     match &*d.apps {
         None if doc.get("apps").is_some() => {} // already reported
         None => ctx.err("apps", "missing required key"),
@@ -197,8 +198,9 @@ pub fn parse_config_until(
                     return Err(interrupted());
                 }
                 let p = idx_path("apps", i);
-                if let Some(a) = parse_app(&mut ctx, it, &p, &topo, &top_tcp, stop) {
+                if let Some((a, jitter)) = parse_app(&mut ctx, it, &p, &topo, &top_tcp, stop) {
                     apps.push(a);
+                    start_jitter.push(jitter);
                 }
             }
         }
@@ -228,6 +230,7 @@ pub fn parse_config_until(
                 stop,
                 seed,
                 apps,
+                start_jitter,
                 limits,
             };
             // Too big for the machine: say so before the world (routes,

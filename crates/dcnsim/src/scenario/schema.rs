@@ -734,6 +734,9 @@ pub struct BulkApp {
     /// when the app starts
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub start: Opt<Time>,
+    /// start later by up to this much, uniformly at random from the seed (phase effects: flows that all start at once can lock one drop-tail input port out; simulator scripts jitter their starts)
+    #[schemars(extend("x-default" = "`\"0s\"` (no jitter)"))]
+    pub start_jitter: Opt<Time>,
     /// sending host
     #[schemars(extend("x-default" = "required"))]
     pub src: Opt<Host>,
@@ -763,6 +766,9 @@ pub struct PartitionAggregateApp {
     /// when the app starts
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub start: Opt<Time>,
+    /// start later by up to this much, uniformly at random from the seed (phase effects: flows that all start at once can lock one drop-tail input port out; simulator scripts jitter their starts)
+    #[schemars(extend("x-default" = "`\"0s\"` (no jitter)"))]
+    pub start_jitter: Opt<Time>,
     /// the host that sends the queries (not one of its workers)
     #[schemars(extend("x-default" = "required"))]
     pub aggregator: Opt<Host>,
@@ -798,6 +804,9 @@ pub struct SyncReadsApp {
     /// when the app starts
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub start: Opt<Time>,
+    /// start later by up to this much, uniformly at random from the seed (phase effects: flows that all start at once can lock one drop-tail input port out; simulator scripts jitter their starts)
+    #[schemars(extend("x-default" = "`\"0s\"` (no jitter)"))]
+    pub start_jitter: Opt<Time>,
     /// the reading host (not one of its servers)
     #[schemars(extend("x-default" = "required"))]
     pub client: Opt<Host>,
@@ -841,6 +850,9 @@ pub struct UdpCbrApp {
     /// when sending starts
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub start: Opt<Time>,
+    /// start later by up to this much, uniformly at random from the seed (phase effects: flows that all start at once can lock one drop-tail input port out; simulator scripts jitter their starts)
+    #[schemars(extend("x-default" = "`\"0s\"` (no jitter)"))]
+    pub start_jitter: Opt<Time>,
     /// when sending stops (after `start`)
     #[schemars(extend("x-default" = "the scenario's `stop`"))]
     pub stop: Opt<Time>,

@@ -24,6 +24,8 @@ pub enum Stream {
     App = 3,
     EcmpSalt = 4,
     Host = 5,
+    /// Apps' start offsets (`start_jitter`).
+    Start = 6,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {

@@ -2,10 +2,19 @@
 //! memory it can take and the events it can need, and reject it (with the
 //! estimate and the field to change) when either is out of reach.
 //!
-//! Every term is an upper bound on something the engine really allocates,
-//! so a run that passes cannot exceed the estimate by much; a bound that
-//! rejects a reasonable scenario is raised with `limits = { memory = "64GB" }`
-//! (or `events = 1e13`) in the scenario itself.
+//! Each term bounds something the engine really allocates, under one
+//! stated reading of the traffic: a window is cut once its path's
+//! bottleneck queue is full (or past its ECN threshold), so windows and the
+//! packets in flight are what the paths can hold, and a byte-limited queue
+//! holds data packets (an ACK queue only builds as far as there is data to
+//! answer). A flow alone behind an unlimited NIC queue can grow past that
+//! (bufferbloat, one segment per round trip): the run-time guard counts
+//! what runs really hold and stops them at `limits.memory`. The estimate
+//! must be tight as well as a bound (tests/memory_bound.rs: at most 10×
+//! the measured peak of every bench scenario), or it refuses what fits; a
+//! bound that rejects a reasonable scenario is raised with
+//! `limits = { memory = "64GB" }` (or `events = 1e13`) in the scenario
+//! itself, and the refusal names the keys that drive each term.
 
 use crate::config::{
     AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode,
@@ -33,8 +42,14 @@ pub struct Estimate {
     pub pcap: u64,
     /// Packet hops plus timer events, plus the routing BFS steps.
     pub events: u64,
-    /// Whether `rwnd` (not `init_cwnd` × mss) bounds the windows.
-    pub windows_by_rwnd: bool,
+    /// The scenario key that bounds the largest windows: `tcp.rwnd`,
+    /// `tcp.init_cwnd`, `topology.buffer` (what the path holds), `stop`
+    /// (how far a window can grow into an unlimited queue by then) or
+    /// `apps[i]` (a flow cannot send more than it writes).
+    pub windows_key: String,
+    /// The key that bounds the live packets: `topology.buffer`, or the
+    /// windows' key when the windows put fewer packets in flight.
+    pub packets_key: String,
 }
 
 impl Estimate {
@@ -69,34 +84,6 @@ pub fn fmt_bytes(b: u64) -> String {
 
 use std::mem::size_of;
 
-/// The longest shortest path (in links) from node 0, by BFS.
-fn eccentricity(t: &crate::config::TopologySpec) -> u64 {
-    let n = t.nodes.len();
-    if n == 0 {
-        return 0;
-    }
-    let mut adj = vec![Vec::new(); n];
-    for l in &t.links {
-        adj[l.a].push(l.b);
-        adj[l.b].push(l.a);
-    }
-    let mut dist = vec![u64::MAX; n];
-    let mut q = std::collections::VecDeque::from([0usize]);
-    dist[0] = 0;
-    let mut ecc = 0;
-    while let Some(u) = q.pop_front() {
-        ecc = ecc.max(dist[u]);
-        for &v in &adj[u] {
-            if dist[v] == u64::MAX {
-                dist[v] = dist[u] + 1;
-                q.push_back(v);
-            }
-        }
-    }
-    // A disconnected node has no route (packets to it fail), so it adds none.
-    ecc
-}
-
 /// A row of the rounds tables: at most 64 numeric cells.
 const TABLE_ROW_BYTES: u64 = 64 * 8;
 /// A row of `queues`: at most 32 numeric cells (plus two node names).
@@ -126,16 +113,140 @@ fn udp_bytes() -> u64 {
         + crate::stats::report::FLOW_RESULT_BYTES) as u64
 }
 
-/// Smallest wire size of any packet (an ACK: headers only).
-fn min_wire(c: &Config) -> u64 {
-    let hdr = c
-        .apps
+/// A queue at least this large never fills (`nic_buffer = "unlimited"` is
+/// u64::MAX bytes).
+const UNLIMITED: u64 = 1 << 50;
+
+/// Smallest wire size of a data packet (TCP's smallest segment, or a UDP
+/// datagram): what a byte-limited queue is counted in.
+fn min_data_wire(c: &Config) -> u64 {
+    let l2 = c.l2_overhead as u64;
+    c.apps
         .iter()
-        .filter_map(tcp_of)
-        .map(|t| t.header_bytes)
-        .min();
-    let udp = c.apps.iter().any(|a| matches!(a, AppSpec::UdpCbr { .. }));
-    (hdr.unwrap_or(40).min(if udp { 28 } else { u32::MAX }) as u64 + c.l2_overhead as u64).max(1)
+        .map(|a| match (a, tcp_of(a)) {
+            (AppSpec::UdpCbr { payload_bytes, .. }, _) => *payload_bytes as u64 + 28 + l2,
+            (_, Some(t)) => min_payload(t) + t.header_bytes as u64 + l2,
+            _ => u64::MAX,
+        })
+        .min()
+        .unwrap_or(40 + l2)
+        .max(1)
+}
+
+/// An upper bound on the links of any host-to-host shortest path: for any
+/// node c, d(u, v) ≤ d(u, c) + d(c, v), so the two largest host distances
+/// from c bound it. c is tried at node 0, the node farthest from it, and the
+/// middle of the path between them (a fabric's centre, where the bound is
+/// tight: 6 links in a fat-tree).
+fn path_hops(t: &crate::config::TopologySpec) -> u64 {
+    let n = t.nodes.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut adj = vec![Vec::new(); n];
+    for l in &t.links {
+        adj[l.a].push(l.b);
+        adj[l.b].push(l.a);
+    }
+    let bfs = |s: usize| {
+        let mut dist = vec![u64::MAX; n];
+        let mut parent = vec![usize::MAX; n];
+        let mut q = std::collections::VecDeque::from([s]);
+        dist[s] = 0;
+        while let Some(u) = q.pop_front() {
+            for &v in &adj[u] {
+                if dist[v] == u64::MAX {
+                    dist[v] = dist[u] + 1;
+                    parent[v] = u;
+                    q.push_back(v);
+                }
+            }
+        }
+        (dist, parent)
+    };
+    let bound = |dist: &[u64]| {
+        let (mut a, mut b) = (0u64, 0u64);
+        for (i, &d) in dist.iter().enumerate() {
+            // An unreachable host has no route: packets to it fail.
+            if t.nodes[i].kind != NodeKind::Host || d == u64::MAX {
+                continue;
+            }
+            if d > a {
+                (a, b) = (d, a);
+            } else if d > b {
+                b = d;
+            }
+        }
+        a + b
+    };
+    let (d0, _) = bfs(0);
+    let far = (0..n)
+        .filter(|&i| d0[i] != u64::MAX)
+        .max_by_key(|&i| d0[i])
+        .unwrap_or(0);
+    let (df, parent) = bfs(far);
+    let end = (0..n)
+        .filter(|&i| df[i] != u64::MAX)
+        .max_by_key(|&i| df[i])
+        .unwrap_or(far);
+    let mut mid = end;
+    for _ in 0..df[end] / 2 {
+        mid = parent[mid];
+    }
+    let (dm, _) = bfs(mid);
+    bound(&d0).min(bound(&df)).min(bound(&dm)).max(1)
+}
+
+/// The largest window a flow can reach, in bytes, and the key that bounds
+/// it. `hold` is what its path can hold (None: the path has an unlimited
+/// queue, which never drops); `acked` the bytes it can have acknowledged
+/// by the end.
+///
+/// Into an unlimited queue a window grows by its congestion control's own
+/// law, as far as the acknowledged bytes A let it: slow start adds at most
+/// A (RFC 3465) up to ssthresh; then NewReno and DCTCP add one MSS per
+/// window acknowledged (W² ≤ W₀² + 2·MSS·A, counted twice over for the
+/// step's rounding and recovery's inflation), CUBIC at most half of A
+/// (its target is capped at 1.5 cwnd per window); FaST is counted as slow
+/// start throughout. A loss only lowers the window and ssthresh, so the
+/// envelope holds past it.
+fn window_bound(t: &TcpConfig, hold: Option<u64>, acked: f64) -> (u64, String) {
+    let mss = t.mss.max(1) as f64;
+    let init = (t.init_cwnd_segments as u64).saturating_mul(t.mss as u64);
+    let ss = t
+        .init_ssthresh_segments
+        .map(|s| (s as f64 * mss).max(init as f64) + 2.0 * mss);
+    let growth = match (ss, t.cc) {
+        (Some(w0), crate::config::CcKind::NewReno | crate::config::CcKind::Dctcp) => {
+            (w0 * w0 + 4.0 * mss * acked).sqrt() + mss
+        }
+        (Some(w0), crate::config::CcKind::Cubic) => w0 + acked / 2.0,
+        _ => init as f64 + acked,
+    };
+    let growth = growth.min(u64::MAX as f64) as u64;
+    let (cap, key) = match hold {
+        Some(h) if init.saturating_add(h.saturating_mul(2)) <= growth => {
+            let key = if init >= h.saturating_mul(2) {
+                "tcp.init_cwnd"
+            } else {
+                "topology.buffer"
+            };
+            (init.saturating_add(h.saturating_mul(2)), key)
+        }
+        _ => (
+            growth.max(init),
+            if init >= growth {
+                "tcp.init_cwnd"
+            } else {
+                "stop"
+            },
+        ),
+    };
+    if t.rwnd_bytes < cap {
+        (t.rwnd_bytes, "tcp.rwnd".to_string())
+    } else {
+        (cap, key.to_string())
+    }
 }
 
 fn tcp_of(a: &AppSpec) -> Option<&TcpConfig> {
@@ -222,7 +333,6 @@ pub fn estimate(c: &Config) -> Estimate {
         .filter(|n| n.kind == NodeKind::Host)
         .count() as u64;
     let links = topo.links.len() as u64;
-    let wire_min = min_wire(c);
     let stop_s = c.stop.as_secs_f64();
 
     // Topology and routing state (routing.rs): rows of 4-byte entries, one
@@ -304,26 +414,10 @@ pub fn estimate(c: &Config) -> Estimate {
         .saturating_add(nodes.saturating_mul(256 + flowlets))
         .saturating_add(links.saturating_mul(link_bytes))
         .saturating_add(slot_bytes);
-    // Live packets: a full buffer on every port plus a full wire on every link.
     // Per live packet: its slab slot, its id on the free list and its
     // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
     let per_pkt = (2 * crate::net::Arena::PACKET_BYTES + crate::net::Links::SLOT_BYTES) as u64;
-    let mut pkts = 0u64;
-    let mut max_rate = 0u64;
-    for l in &topo.links {
-        max_rate = max_rate.max(l.rate_bps);
-        for q in [l.queue_ab, l.queue_ba] {
-            let cap = match q.limit {
-                Limit::Packets(p) => p,
-                Limit::Bytes(b) => b / wire_min + 1,
-            };
-            pkts = pkts.saturating_add(cap);
-        }
-        let pipe_bits = l.rate_bps as f64 * l.delay.as_secs_f64();
-        pkts = pkts.saturating_add(2 * ((pipe_bits / (8.0 * wire_min as f64)) as u64 + 1));
-    }
-    // What the network can hold, in bytes: a window beyond it is lost and
-    // shrinks, so no window outgrows twice this plus its initial value.
+    let data_min = min_data_wire(c);
     let max_wire = c
         .apps
         .iter()
@@ -332,8 +426,72 @@ pub fn estimate(c: &Config) -> Estimate {
         .max()
         .unwrap_or(1500)
         + c.l2_overhead as u64;
-    let net_bytes = pkts.saturating_mul(max_wire);
-    let buffer_pkts = pkts;
+    let host_nodes = topo.hosts();
+    // Data packets the buffers and wires can hold: a byte-limited queue
+    // holds at most its size in the smallest data packets (a queue of ACKs
+    // only exists while as much data is in flight, counted below).
+    let mut buffer_pkts = 0u64;
+    // What one queue can hold of a window, in bytes (its limit, or its ECN
+    // threshold for a flow that backs off on marks), and in data packets;
+    // and the wires' data packets.
+    let (mut hop_hold, mut hop_hold_ecn) = (0u64, 0u64);
+    let (mut q_pkts, mut q_pkts_ecn) = (0u64, 0u64);
+    let mut queues = 0u64;
+    let mut wire_pkts = 0u64;
+    let mut path_pipe = 0u64;
+    let mut max_rate = 0u64;
+    let mut access_rate = vec![0u64; topo.nodes.len()];
+    for l in &topo.links {
+        max_rate = max_rate.max(l.rate_bps);
+        access_rate[l.a] = access_rate[l.a].max(l.rate_bps);
+        access_rate[l.b] = access_rate[l.b].max(l.rate_bps);
+        let pipe_bytes = (l.rate_bps as f64 * l.delay.as_secs_f64() / 8.0) as u64 + 1;
+        for q in [l.queue_ab, l.queue_ba] {
+            let (pkts, bytes) = match q.limit {
+                Limit::Packets(p) => (p, p.saturating_mul(max_wire)),
+                Limit::Bytes(b) => (b / data_min + 1, b),
+            };
+            if pkts >= UNLIMITED || bytes >= UNLIMITED {
+                // It holds whatever the windows put in it: they bound the
+                // packets then.
+                buffer_pkts = u64::MAX;
+                continue;
+            }
+            buffer_pkts = buffer_pkts.saturating_add(pkts);
+            let (k_pkts, k_bytes) = match q.ecn_k {
+                Some(Limit::Packets(p)) => (p + 1, p.saturating_add(1).saturating_mul(max_wire)),
+                Some(Limit::Bytes(b)) => (b / data_min + 2, b.saturating_add(max_wire)),
+                None => (pkts, bytes),
+            };
+            hop_hold = hop_hold.max(bytes);
+            hop_hold_ecn = hop_hold_ecn.max(k_bytes.min(bytes));
+            q_pkts = q_pkts.max(pkts);
+            q_pkts_ecn = q_pkts_ecn.max(k_pkts.min(pkts));
+            queues += 1;
+        }
+        path_pipe = path_pipe.max(2 * pipe_bytes);
+        let w = 2 * (pipe_bytes / data_min + 1);
+        buffer_pkts = buffer_pkts.saturating_add(w);
+        wire_pkts = wire_pkts.saturating_add(w);
+    }
+    // What a flow's path can hold: its wires both ways (the data and the
+    // ACKs that stand for it) and one full queue, at its bottleneck. A
+    // window past that is dropped or marked there and cut (slow start
+    // overshoots it at most twice over). Queues before the bottleneck stay
+    // short (they drain faster than the flow arrives), and an unlimited
+    // NIC queue only fills for a flow alone on its path, which grows into
+    // it by one segment per round trip (bufferbloat): the run-time guard,
+    // not this estimate, counts that.
+    let hops = path_hops(topo);
+    let path_hold = |ecn: bool| {
+        hops.saturating_mul(path_pipe)
+            .saturating_add(if ecn { hop_hold_ecn } else { hop_hold })
+    };
+    // Segments outstanding in all flows at once: their initial windows,
+    // plus twice what the network holds at one bottleneck per flow (each
+    // queue full, or at its ECN threshold) and on every wire.
+    let mut init_segs = 0u64;
+    let mut all_ecn = true;
 
     // Per segment of a window: the sender's scoreboard entry and the
     // receiver's out-of-order range, each in a VecDeque/Vec at most twice
@@ -341,13 +499,15 @@ pub fn estimate(c: &Config) -> Estimate {
     let seg_entry = 2 * (crate::tcp::SEG_BYTES + size_of::<(u64, u64, u64)>()) as u64;
     let per_flow_fixed = flow_bytes();
     let mut window_pkts = 0u64;
+    let mut udp_pkts = 0f64;
     let mut udp = false;
     let mut windows = 0u64;
-    let mut windows_by_rwnd = true;
+    // The key behind the largest windows, and those windows' total.
+    let mut windows_key = (0u64, String::new());
     let mut flows = 0u64;
     let mut sent = 0f64; // packets the whole run sends
     let mut sent_by_host = vec![0f64; hosts as usize];
-    for a in &c.apps {
+    for (i, a) in c.apps.iter().enumerate() {
         let (n, bytes, timed) = flows_of(a);
         flows += n;
         let (pkts_a, ends) = match (a, tcp_of(a)) {
@@ -365,47 +525,65 @@ pub fn estimate(c: &Config) -> Estimate {
                 udp = true;
                 let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
                 let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
-                (*rate_bps as f64 / 8.0 * span / wire, vec![*src, *dst])
+                let p = *rate_bps as f64 / 8.0 * span / wire;
+                udp_pkts += p;
+                (p, vec![*src, *dst])
             }
             (_, Some(t)) => {
-                let init = (t.init_cwnd_segments as u64).saturating_mul(t.mss as u64);
-                // A window grows by at most what is acknowledged (twice, in
-                // slow start), and acknowledgements come no faster than the
-                // fastest link: with unlimited buffers this binds, not the
-                // network's capacity.
-                let acked = (max_rate as f64 / 8.0 * stop_s).min(u64::MAX as f64) as u64;
-                let cap = init.saturating_add(net_bytes.min(acked).saturating_mul(2));
-                let mut wnd = t.rwnd_bytes.min(cap);
+                let ends = app_hosts(a);
+                let span = match a {
+                    AppSpec::Bulk {
+                        amount: BulkAmount::Duration(d),
+                        ..
+                    } => d.as_secs_f64().min(stop_s),
+                    _ => stop_s,
+                };
+                // The fastest access link among the app's hosts: no flow is
+                // acknowledged faster than its hosts can send.
+                let rate = ends
+                    .iter()
+                    .filter_map(|&h| host_nodes.get(h))
+                    .map(|&v| access_rate[v])
+                    .max()
+                    .unwrap_or(max_rate);
+                let mut acked = rate as f64 / 8.0 * span;
                 if !timed {
-                    wnd = wnd.min(bytes / n.max(1) + 1);
+                    acked = acked.min(bytes as f64 / n.max(1) as f64);
                 }
-                if t.rwnd_bytes > cap {
-                    windows_by_rwnd = false;
-                }
+                let ecn = t.ecn || t.cc.needs_ecn();
+                all_ecn &= ecn;
+                let (wnd, key) = window_bound(t, Some(path_hold(ecn)), acked);
+                let (wnd, key) = if !timed && bytes / n.max(1) + 1 < wnd {
+                    (bytes / n.max(1) + 1, format!("apps[{i}]"))
+                } else {
+                    (wnd, key)
+                };
                 let segs = wnd / min_payload(t) + 1;
-                // Poisson flows overlap only so much, but each keeps its
-                // fixed state; count every flow's window to stay an upper
-                // bound (a VecDeque starts at 4 entries).
+                let first = (t.init_cwnd_segments as u64).min(if timed {
+                    u64::MAX
+                } else {
+                    bytes / n.max(1) / min_payload(t) + 1
+                });
+                init_segs = init_segs.saturating_add(first.saturating_mul(n));
+                // Every flow's own bound (a VecDeque starts at 4 entries);
+                // the sum over flows is capped below.
                 let per_flow = segs.max(2).saturating_mul(seg_entry);
-                windows = windows.saturating_add(per_flow.saturating_mul(n));
+                let w = per_flow.saturating_mul(n);
+                windows = windows.saturating_add(w);
+                if w >= windows_key.0 {
+                    windows_key = (w, key);
+                }
                 // Packets alive: at most a window of data and its ACKs per flow.
                 window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
                 let seg_wire =
                     (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
                 let data = if timed {
-                    let d = match a {
-                        AppSpec::Bulk {
-                            amount: BulkAmount::Duration(d),
-                            ..
-                        } => d.as_secs_f64().min(stop_s),
-                        _ => stop_s,
-                    };
-                    max_rate as f64 / 8.0 * d / seg_wire
+                    max_rate as f64 / 8.0 * span / seg_wire
                 } else {
                     bytes as f64 / min_payload(t) as f64
                 };
                 // Data twice (retransmissions) and as many ACKs.
-                (data * 4.0, app_hosts(a))
+                (data * 4.0, ends)
             }
             _ => (0.0, Vec::new()),
         };
@@ -423,12 +601,34 @@ pub fn estimate(c: &Config) -> Estimate {
             }
         }
     }
-    // Live packets: every buffer full and every wire busy, or what the
-    // flows' windows can put in flight, whichever is less (UDP has no window).
-    let live = if udp {
-        buffer_pkts
+    let held = queues
+        .min(flows)
+        .saturating_mul(if all_ecn { q_pkts_ecn } else { q_pkts })
+        .saturating_add(wire_pkts);
+    let outstanding = init_segs.saturating_add(held.saturating_mul(2));
+    if outstanding.saturating_mul(seg_entry) < windows {
+        windows = outstanding.saturating_mul(seg_entry);
+        let key = if init_segs >= held.saturating_mul(2) {
+            "tcp.init_cwnd"
+        } else {
+            "topology.buffer"
+        };
+        windows_key = (windows, key.to_string());
+    }
+    let window_pkts = window_pkts.min(outstanding.saturating_mul(2));
+    // Live packets: data in full buffers and busy wires, or what the flows'
+    // windows can put in flight, whichever is less; live ACKs are no more
+    // than the data they answer (one per data packet, at most). UDP has no
+    // window: its packets are bounded by what it sends.
+    let window_pkts = if udp {
+        window_pkts.saturating_add(udp_pkts.min(u64::MAX as f64) as u64)
     } else {
-        buffer_pkts.min(window_pkts)
+        window_pkts
+    };
+    let (live, packets_key) = if buffer_pkts.saturating_mul(2) <= window_pkts {
+        (buffer_pkts.saturating_mul(2), "topology.buffer".to_string())
+    } else {
+        (window_pkts, windows_key.1.clone())
     };
     let packets = live
         .saturating_mul(per_pkt)
@@ -448,12 +648,11 @@ pub fn estimate(c: &Config) -> Estimate {
         .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
     let queue = crate::sim::queue::EventQueue::bound_bytes(entries);
     // Static routing modes keep each flow's route (per direction) once
-    // computed; a route is a shortest path, at most twice the eccentricity
-    // of any node (triangle inequality).
+    // computed; a route is a shortest path between hosts, at most `hops` long.
     let route_bytes = match c.routing {
         crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. } => 0,
         _ => (crate::world::ROUTE_BYTES_FIXED as u64)
-            .saturating_add(2 * eccentricity(topo) * crate::world::ROUTE_BYTES_PER_HOP as u64),
+            .saturating_add(hops * crate::world::ROUTE_BYTES_PER_HOP as u64),
     };
     // Flows share their configuration: one class per distinct one, at most
     // one per app (its `Arc` with two counters, and the world's list of
@@ -522,7 +721,8 @@ pub fn estimate(c: &Config) -> Estimate {
         .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64)
         .fold(0u64, u64::saturating_add);
     Estimate {
-        windows_by_rwnd,
+        windows_key: windows_key.1,
+        packets_key,
         routes,
         packets,
         windows,
@@ -555,15 +755,15 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
     if mem > lim.memory {
         let terms = [
             (e.routes, "topology", "nodes, links and routing tables"),
-            (e.packets, "topology", "packets in full buffers and wires"),
+            (
+                e.packets,
+                e.packets_key.as_str(),
+                "packets in flight (buffers and wires, or windows)",
+            ),
             (
                 e.windows,
-                if e.windows_by_rwnd {
-                    "tcp.rwnd"
-                } else {
-                    "tcp.init_cwnd"
-                },
-                "flow windows (rwnd or init_cwnd × mss, per segment)",
+                e.windows_key.as_str(),
+                "flow windows (per segment)",
             ),
             (
                 e.flows,
@@ -578,7 +778,7 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         let breakdown = terms
             .iter()
             .filter(|t| t.0 > 0)
-            .map(|t| format!("{} {}", t.2, fmt_bytes(t.0)))
+            .map(|t| format!("{} {} ({})", t.2, fmt_bytes(t.0), t.1))
             .collect::<Vec<_>>()
             .join(", ");
         out.push((

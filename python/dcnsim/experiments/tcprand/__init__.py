@@ -97,6 +97,8 @@ from .microscopic import FIG14_PAIRS as FIG14_PAIRS
 from .microscopic import QUICK_FIG14_PAIRS as QUICK_FIG14_PAIRS
 from .microscopic import _analyze_fig14, _fig14_points
 from .model import _analyze_fig5, _no_points
+from .seeds import _analyze as _analyze_seeds
+from .seeds import _points as _seeds_points
 from .settings import SETTINGS_SERIES as SETTINGS_SERIES
 from .settings import VARIANTS as VARIANTS
 from .settings import _analyze_settings, _settings_points
@@ -113,8 +115,9 @@ SETTINGS = [
     Setting("MSS / headers", f"{MSS} B payload + {HEADER} B TCP/IP (ns-3 figures); {LINUX_MSS} + {LINUX_HEADER} B "
             "(testbed figures)", "§5.1: MSS 1460; ns-3's TCP of the time sends no timestamps, the testbed's Linux does "
             "(its full segment is the 1448 B of Figs. 5, 13, 14)"),
-    Setting("routing", "ECMP (per-flow hash)", "'routing policy of [2]'; in the fat-tree F2:15 spread over "
-            "both aggregation ports of R's edge switch", "single-path routing in the settings figure"),
+    Setting("routing", "ECMP (per-flow hash, salted by the seed: each seed draws other paths)",
+            "'routing policy of [2]'; in the fat-tree F2:15 spread over both aggregation ports of R's edge switch, "
+            "a different split per seed", "single-path routing in the settings figure"),
     Setting("window growth with small segments", "per byte acknowledged (cwnd in bytes, like Linux ABC)",
             "the paper found ABC made no difference in outcast scenarios"),
     Setting("initial window", "2 segments", "irrelevant for 10 s flows", "10 in the settings figure"),
@@ -126,7 +129,12 @@ SETTINGS = [
     Setting("SACK", "off in the ns-3 figures (8–10, 15), on/off in Fig. 14",
             "ns-3 of 2016 had no SACK; the testbed (Linux) had it on", "on in the settings figure"),
     Setting("NIC queue", "100 packets", "ns-3's default", "1000 packets in the settings figure"),
-    Setting("host timing noise", "none (deterministic)", "ns-3 has none either", "1 µs in the settings figure"),
+    Setting("host timing noise", "none (deterministic)", "ns-3 has none either; with exact hosts which input port "
+            "loses the race can hinge on the packet sizes (docs/model.md, 'Phase effects')",
+            "1 µs in the settings figure and the seeds figure"),
+    Setting("flow start times", "each flow within 100 µs of t = 0, drawn from the seed (`start_jitter`)",
+            "not given; ns-3 scripts of the time started applications at random offsets, and flows all started at "
+            "t = 0 phase-lock (Floyd & Jacobson 1992)", "ten seeds per header size in the seeds figure"),
     Setting("flow length", f"{DURATION_S:g} s (quick: {QUICK_DURATION_S:g} s); {len(FIG8_SEEDS)} seeds for Figs. "
             f"8a–c and 9, {len(SEEDS)} elsewhere (quick: 1)",
             "the paper: 10 s, runs per point not given; each seed's own verdict is printed beside the mean's"),
@@ -192,6 +200,8 @@ def _figures() -> List[Figure]:
                "CUBIC windows rather synchronized; TCPRand's vary asynchronously", testbed=TESTBED_FIGURE),
         Figure("settings", "the implicit settings, one at a time (Fig. 1, Qmax = 20)", _settings_points,
                _analyze_settings, "", setting="each implicit setting changed in turn (ours)"),
+        Figure("seeds", "the outcast over ten seeds, both header sizes (C baselines of Figs. 8a/9 and 10)",
+               _seeds_points, _analyze_seeds, ""),
     ]
     # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
     at = next(i for i, f in enumerate(figs) if f.id == "12")

@@ -34,6 +34,12 @@ SEEDS = (1, 2, 3)
 #: verdicts take five seeds and print how each seed alone would judge.
 FIG8_SEEDS = (1, 2, 3, 4, 5)
 QUICK_SEEDS = (1,)
+#: Flow starts jittered by up to this much, drawn from the seed (each app's
+#: `start_jitter`): the ns-3 scripts of the time started their
+#: applications at random offsets, and with every flow started at t = 0 a
+#: fixed packet-size ratio phase-locks one input port out (docs/model.md,
+#: "Phase effects"). 100 µs is a few round trips of the fat-tree.
+START_JITTER = "100us"
 QMAXES = (20, 60, 100)
 QUICK_QMAXES = (20, 100)
 
@@ -129,10 +135,11 @@ def fig1_doc(series: Dict[str, Any], qmax: int, secs: float, seed: int = 1, bg_m
         topo["ecn_k"] = k
     topo.update(topo_over or {})
     dur = f"{secs:g}s"
-    apps: List[Dict[str, Any]] = [{"kind": "bulk", "src": s, "dst": RECEIVER, "duration": dur} for s in range(1, 16)]
+    apps: List[Dict[str, Any]] = [{"kind": "bulk", "src": s, "dst": RECEIVER, "duration": dur,
+                                   "start_jitter": START_JITTER} for s in range(1, 16)]
     if bg_mbps > 0:
         apps += [{"kind": "udp_cbr", "src": s, "dst": RECEIVER, "rate": f"{bg_mbps:g}Mbps", "payload": f"{MSS}B",
-                  "start": "0s", "stop": dur} for s in range(1, 16)]
+                  "start": "0s", "stop": dur, "start_jitter": START_JITTER} for s in range(1, 16)]
     doc = {"name": name, "seed": seed, "stop": f"{secs + 0.5:g}s", "switch_delay": SWITCH_DELAY,
            "topology": topo, "tcp": tcp_table(series, **(tcp_over or {})), "apps": apps}
     doc.update(top_over or {})

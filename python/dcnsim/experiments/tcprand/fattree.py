@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ...result import jain
 from ...sweep import Point
@@ -12,6 +12,7 @@ from .common import (
     LINK_DELAY,
     RATE,
     SERIES,
+    START_JITTER,
     SWITCH_DELAY,
     claim,
     flows,
@@ -27,15 +28,18 @@ QUICK_FIG10_NS = (1, 4, 16, 64)
 FIG10_SERIES = ("C", "CTD", "CT200")
 
 
-def fig10_doc(series: Dict[str, Any], n6: int, secs: float, seed: int = 1, name: str = "tcprand-fig10"):
+def fig10_doc(series: Dict[str, Any], n6: int, secs: float, seed: int = 1, name: str = "tcprand-fig10",
+              tcp_over: Optional[Dict[str, Any]] = None):
     """k = 8 fat-tree (128 hosts), Qmax 100: one 2-hop flow (host 1 → 0) and
-    ``n6`` 6-hop flows from hosts 16, 17, … (other pods) to host 0."""
+    ``n6`` 6-hop flows from hosts 16, 17, … (other pods) to host 0, each
+    starting within ``START_JITTER``."""
     dur = f"{secs:g}s"
-    apps = [{"kind": "bulk", "src": 1, "dst": 0, "duration": dur}]
-    apps += [{"kind": "bulk", "src": 16 + i, "dst": 0, "duration": dur} for i in range(n6)]
+    apps = [{"kind": "bulk", "src": 1, "dst": 0, "duration": dur, "start_jitter": START_JITTER}]
+    apps += [{"kind": "bulk", "src": 16 + i, "dst": 0, "duration": dur, "start_jitter": START_JITTER}
+             for i in range(n6)]
     topo = {"kind": "fat_tree", "k": 8, "rate": RATE, "delay": LINK_DELAY, "buffer": "100pkt"}
     return {"name": name, "seed": seed, "stop": f"{secs + 0.5:g}s", "switch_delay": SWITCH_DELAY,
-            "topology": topo, "tcp": tcp_table(series), "apps": apps}
+            "topology": topo, "tcp": tcp_table(series, **(tcp_over or {})), "apps": apps}
 
 
 def _fig10_points(quick: bool) -> List[Point]:
