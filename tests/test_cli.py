@@ -189,7 +189,7 @@ def test_bench_json_keys():
 
 
 @needs_core
-def test_bench_repeat_reports_the_median_of_interleaved_rounds():
+def test_bench_repeat_reports_the_median_of_the_runs():
     r = cli("bench", "--json", "--repeat", "3", "--scenario", "longflows_64", "--scenario", "incast_pa")
     assert r.returncode == 0, r.stderr
     recs = [json.loads(line) for line in r.stdout.strip().splitlines()]

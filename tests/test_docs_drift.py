@@ -67,6 +67,85 @@ def test_every_paper_is_named_under_reproduce():
         assert f"`{key}`" in body, f"paper {key} missing from docs/python.md"
 
 
+ROOT = Path(__file__).resolve().parent.parent
+RUST_SRC = ROOT / "crates" / "dcnsim" / "src"
+
+
+def _rust_module_exists(path: str) -> bool:
+    """`crate::net::topology` (a module, or an item of one): its file exists."""
+    segs = path.split("::")[1:]
+    found, file = 0, None
+    for k in range(1, len(segs) + 1):
+        base = RUST_SRC.joinpath(*segs[:k])
+        for f in (base.with_suffix(".rs"), base / "mod.rs"):
+            if f.is_file():
+                found, file = k, f
+    if found == len(segs):
+        return True
+    # Else one trailing segment, an item (type, fn, const) its module declares.
+    return (
+        found >= 1
+        and len(segs) - found == 1
+        and re.search(rf"\b(fn|struct|enum|trait|type|const|static)\s+{re.escape(segs[-1])}\b", file.read_text()) is not None
+    )
+
+
+def _rust_file_exists(token: str) -> bool:
+    if token.startswith("crates/"):
+        return (ROOT / token).exists()
+    if (RUST_SRC / token).exists():
+        return True
+    # A bare name in prose about one folder (`mod.rs`, `tcp.rs` of scenario/).
+    return "/" not in token and any(RUST_SRC.rglob(token))
+
+
+def _layout_tree_paths(doc: str) -> list:
+    """The files and folders of architecture.md's layout tree, as paths
+    under crates/dcnsim/src (`lib.rs` at the root, its children indented)."""
+    block = doc.split("```", 2)[1]
+    out, stack = [], []  # stack: (indent, folder)
+    for line in block.splitlines():
+        m = re.match(r"^( *)([\w./]+(?:, [\w./]+)*)", line)
+        if not m:
+            continue
+        indent, names = len(m.group(1)), m.group(2).split(", ")
+        if not all(n.endswith(".rs") or n.endswith("/") for n in names):
+            continue  # a continuation line
+        stack = [(i, f) for i, f in stack if i < indent]
+        prefix = "/".join(f.rstrip("/") for _, f in stack)
+        for n in names:
+            out.append(f"{prefix}/{n}" if prefix else n)
+        if names[-1].endswith("/"):
+            stack.append((indent, names[-1]))
+    return out
+
+
+def test_rust_paths_in_architecture_and_extending_exist():
+    """Every Rust file, folder and `crate::` module that docs/architecture.md
+    and docs/extending.md name exists (paths are under crates/dcnsim/src
+    unless they start with `crates/`; a walk-through's file marked
+    "(new)" is the one it creates). Python paths are checked separately."""
+    missing, tree_size = [], 0
+    for name in ("architecture.md", "extending.md"):
+        doc = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        new = set(re.findall(r"`([^`]+\.rs)` \(new\)", doc))
+        tree = _layout_tree_paths(doc) if name == "architecture.md" else []
+        tree_size += len(tree)
+        for p in tree:
+            if not (RUST_SRC / p).exists():
+                missing.append(f"{name} layout tree: {p}")
+        for token in re.findall(r"`([^`\s]+)`", doc):
+            if token.startswith(("python/", "docs/", "tests/")) or "<" in token or token in new:
+                continue
+            if token.startswith("crate::") and "…" not in token:
+                if not _rust_module_exists(token):
+                    missing.append(f"{name}: {token}")
+            elif token.endswith(".rs") and not _rust_file_exists(token):
+                missing.append(f"{name}: {token}")
+    assert tree_size > 30, "architecture.md's layout tree was not found"
+    assert not missing, "docs name Rust paths that do not exist:\n" + "\n".join(missing)
+
+
 # ---------------------------------------------------------------- Python paths in the layout docs
 
 LAYOUT_DOCS = ("architecture.md", "extending.md")

@@ -1,14 +1,22 @@
 """`dcnsim tune`: finds a planted optimum, resumes without rerunning, is
-deterministic, and names the bad flag."""
+deterministic, names the bad flag, fails on a bad --out in one line, says
+what Ctrl-C kept and how to resume, and prints rates in Mbps.
+
+Optuna is imported only by the tests that search (`needs_optuna`): the
+parsing and error tests run without it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import subprocess
+import sys
 
 import dcnsim
 import pandas as pd
 import pytest
-from conftest import needs_core
+from conftest import ROOT, cli, needs_core
 from dcnsim.cli import main
 from dcnsim.tuning import (
     Objective,
@@ -18,10 +26,12 @@ from dcnsim.tuning import (
     parse_param,
     tune,
 )
+from test_interrupt import started  # noqa: F401 - a fixture: the core's run has begun
 
 pytestmark = needs_core
 
-pytest.importorskip("optuna")
+needs_optuna = pytest.mark.skipif(importlib.util.find_spec("optuna") is None,
+                                  reason="Optuna is not installed (pip install '.[tune]')")
 
 RATE = 1e9
 DELAY = 50e-6  # per link; two links each way
@@ -49,6 +59,7 @@ def half_rate(rec, _d):
     return abs(rec["goodput_bps"] - RATE / 2) / RATE
 
 
+@needs_optuna
 def test_finds_the_planted_optimum_rwnd_of_half_the_bdp(tmp_path):
     # Below the bandwidth-delay product a flow sends its window of whole
     # segments, k = floor(rwnd / MSS), per RTT: goodput k·MSS/RTT. The
@@ -62,6 +73,7 @@ def test_finds_the_planted_optimum_rwnd_of_half_the_bdp(tmp_path):
     assert len(res.trials) == 20 and (res.trials["state"] == "complete").all()
 
 
+@needs_optuna
 def test_constraint_excludes_points_below_the_baseline(tmp_path):
     # minimize rwnd subject to goodput >= 0.9 × a baseline with a window above the BDP:
     # the best point is the smallest window near 0.9·BDP, never below it
@@ -92,6 +104,7 @@ def test_constraint_excludes_points_below_the_baseline(tmp_path):
     assert bool(conf.loc["best", "feasible"]) and bool(conf.loc["baseline", "feasible"])
 
 
+@needs_optuna
 def test_resume_reruns_nothing_and_matches_one_go(tmp_path):
     kw = dict(params={"tcp.rwnd": "int:2000:60000", "tcp.init_cwnd": "int:1:10"}, objective="goodput",
               seeds=[1, 2], progress=False, jobs=1, plots=False)
@@ -110,6 +123,7 @@ def test_resume_reruns_nothing_and_matches_one_go(tmp_path):
     assert one_go.best == again.best
 
 
+@needs_optuna
 def test_a_trial_cut_off_midway_is_asked_again(tmp_path):
     kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", seeds=[1], progress=False,
               jobs=1, plots=False)
@@ -133,6 +147,7 @@ def _study(out):
     return optuna.load_study(study_name="dcnsim-tune", storage=JournalStorage(JournalFileBackend(str(out / "study.log"))))
 
 
+@needs_optuna
 def test_another_study_in_the_same_directory_is_refused(tmp_path):
     kw = dict(objective="goodput", seeds=[1], progress=False, jobs=1, plots=False, out=tmp_path / "s")
     tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw)
@@ -171,6 +186,7 @@ def test_param_forms():
         parse_constraint("goodput > 3")
 
 
+@needs_optuna
 def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
     with pytest.raises(TuneError, match=r"param tcp.mss=0: tcp.mss"):
         tune(one_flow(), {"tcp.mss": "int:0:1000"}, "goodput", trials=1, out=tmp_path / "x", progress=False)
@@ -179,6 +195,7 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "drops", trials=1, out=tmp_path / "y", progress=False)
 
 
+@needs_optuna
 def test_cli_end_to_end(tmp_path, capsys):
     f = tmp_path / "s.json"
     f.write_text(json.dumps(one_flow("5ms").to_dict()))
@@ -197,6 +214,10 @@ def test_cli_end_to_end(tmp_path, capsys):
     assert list(conf["point"]) == ["best", "baseline", "reference"]
     best = json.loads((out / "best.json").read_text())
     assert best["objective"] == "goodput" and best["direction"] == "maximize"
+    # printed as docs/tune.md's tables are, in Mbps; the files keep bit/s
+    assert f"goodput = {best['value'] / 1e6:.6g} Mbps (mean over seeds 1)" in text, text
+    assert "objective (Mbps)" in text and f"{trials['objective'].iloc[0] / 1e6:.6g}" in text
+    assert f"{trials['objective'].iloc[0]:.6g}" not in text and "e+08" not in text, text
 
     # a scenario the range makes invalid: exit 2, the field named
     rc = main(["tune", str(f), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"), "--no-progress"])
@@ -213,6 +234,7 @@ def test_cli_bad_param_exits_2(tmp_path, capsys):
     assert "--param 'tcp.rwnd=9:1'" in capsys.readouterr().err
 
 
+@needs_optuna
 def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
     res = tune(one_flow("5ms"), ["topology.buffer=20pkt:60pkt", "tcp.rto_min=log:1ms:100ms"], "goodput",
                trials=2, seeds=[1], out=tmp_path / "u", progress=False, jobs=1, plots=False)
@@ -225,6 +247,7 @@ def test_unit_ranges_reach_the_scenario_with_their_unit(tmp_path):
             assert str(tcp_topo["topology"]["buffer"]).endswith("pkt"), d.name
 
 
+@needs_optuna
 def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
     distributed = pytest.importorskip("distributed")
     kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", trials=3, seeds=[1, 2],
@@ -238,9 +261,81 @@ def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
     assert (tmp_path / "remote" / "runs").is_dir()
 
 
+@needs_optuna
 def test_an_unreachable_cluster_stops_the_study(tmp_path):
     from dcnsim.sweep import ClusterError
 
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
         tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[1],
              out=tmp_path / "x", progress=False, cluster="tcp://127.0.0.1:9")
+
+
+def _scenario_file(tmp_path, duration="5ms"):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow(duration).to_dict()))
+    return f
+
+
+@needs_optuna
+def test_an_unusable_out_fails_in_one_line_with_exit_2(tmp_path):
+    from test_user_mistakes import _unwritable_dir
+
+    f = _scenario_file(tmp_path)
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    for out in (a_file, a_file / "below", _unwritable_dir(tmp_path) / "out"):
+        r = cli("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "1",
+                "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1", cwd=tmp_path)
+        assert r.returncode == 2, (out, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"tune: --out {out}: "), r.stderr
+        assert "Traceback" not in r.stderr and r.stdout == ""
+    assert a_file.read_text() == "x"
+
+
+@needs_optuna
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_says_what_the_study_kept_and_how_to_resume(tmp_path, started):  # noqa: F811 - the fixture
+    from test_interrupt import _interrupt, _spawn
+
+    f = _scenario_file(tmp_path, duration="1000s")  # each trial's run would take minutes
+    data = json.loads(f.read_text())
+    data["stop"] = "1000s"
+    f.write_text(json.dumps(data))
+    out = tmp_path / "t"
+    args = ("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "5",
+            "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1")
+    proc = _spawn(*args, cwd=tmp_path)
+    stdout, err, _took = _interrupt(proc, started)
+    assert proc.returncode == 130, (stdout, err)
+    last = err.strip().splitlines()[-1]
+    assert "Traceback" not in err, err
+    # the journal was written before the first trial ran: "nothing written" would be false
+    assert (out / "study.log").is_file()
+    assert "nothing written" not in last and str(out / "study.log") in last, last
+    assert last.endswith("resume with: dcnsim " + " ".join(args)), last
+
+
+def test_without_optuna_the_hint_fits_how_dcnsim_was_installed(tmp_path):
+
+    f = _scenario_file(tmp_path)
+    # Optuna made unimportable in a fresh interpreter, run from the checkout
+    code = ("import sys; sys.modules['optuna'] = None\n"
+            "from dcnsim.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))")
+    r = subprocess.run([sys.executable, "-c", code, "tune", str(f), "--param", "tcp.rwnd=int:2000:60000",
+                        "--out", str(tmp_path / "o"), "--no-progress"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=120)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tune: tune needs Optuna ("), r.stderr
+    from importlib import metadata
+
+    url = json.loads(metadata.distribution("dcnsim").read_text("direct_url.json") or "{}").get("url", "")
+    if url.startswith("file:"):  # a checkout, as the README installs it
+        assert "pip install '.[tune]'" in lines[0] and "dcnsim[tune]" not in lines[0], lines[0]
+    else:
+        assert "pip install 'dcnsim[tune]'" in lines[0], lines[0]
+    # and the extra is where a user looks for it
+    for doc in (ROOT / "README.md", ROOT / "docs" / "tune.md"):
+        assert "pip install '.[tune]'" in doc.read_text(encoding="utf-8"), doc

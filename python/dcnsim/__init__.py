@@ -148,9 +148,11 @@ def validate(scenario: Any) -> List[Problem]:
     return _problems(doc)
 
 
-def run(scenario: Any, seed: Optional[int] = None) -> Result:
+def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> Result:
     """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
     and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``.
+    ``progress=True`` shows a bar on stderr: simulated time of ``stop``,
+    events/s, time left (it changes no result).
 
     Raises :class:`ScenarioError` listing every problem if the scenario is
     invalid. A valid scenario that is probably not meant (DCTCP with no
@@ -172,8 +174,18 @@ def run(scenario: Any, seed: Optional[int] = None) -> Result:
     # Only the main thread sees signals; elsewhere the poll would only
     # wait for the GIL.
     main = threading.current_thread() is threading.main_thread()
+    bar = None
+    if progress:
+        from ._progress import RunBar
+
+        bar = RunBar()
+    done = False
     try:
-        raw = _require("run")(text, seed, main)
+        raw = _require("run")(text, seed, main, bar.report if bar else None)
+        done = True
     except ValueError as e:  # the core's `problems`: (path, reason) pairs
         raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None
+    finally:
+        if bar is not None:
+            bar.close(done)
     return Result(raw, doc, warnings=notes)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, List, Sequence
 
 
@@ -94,3 +95,23 @@ def positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return v
+
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra (``tune``, ``cluster``) to this install:
+    ``pip install '.[tune]'`` when dcnsim was installed from a checkout (as
+    the README does), naming the checkout unless it is the current
+    directory; ``pip install 'dcnsim[tune]'`` otherwise."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    try:
+        url = json.loads(metadata.distribution("dcnsim").read_text("direct_url.json") or "{}").get("url", "")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        url = ""
+    if url.startswith("file:"):
+        src = Path(unquote(urlparse(url).path))
+        here = Path.cwd().resolve() == src.resolve()
+        return f"pip install '.[{extra}]'" + ("" if here else f" in {src}")
+    return f"pip install 'dcnsim[{extra}]'"

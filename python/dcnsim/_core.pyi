@@ -4,7 +4,7 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypedDict, Union
 
 import numpy.typing as npt
 
@@ -66,11 +66,15 @@ def warnings(scenario_json: str) -> List[Tuple[str, str]]:
     """What is valid but probably not meant (e.g. DCTCP with no ECN-marking
     queue), as ``(field.path, reason)`` pairs; ``[]`` for an invalid one too."""
 
-def run(scenario_json: str, seed: Optional[int] = None, interruptible: bool = True) -> _RunOutput:
+def run(scenario_json: str, seed: Optional[int] = None, interruptible: bool = True,
+        progress: Optional[Callable[[float, int, float], None]] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     ``interruptible``: poll the interpreter's signal handlers every 2**16
     events, so Ctrl-C raises ``KeyboardInterrupt`` mid-run (main thread only).
+
+    ``progress(sim_seconds, events, stop_seconds)``: called every 2**16
+    events; an exception it raises stops the run and is raised here.
 
     Raises ``ValueError`` if it is invalid: its text lists the problems
     (``"path: reason"``, one per line), its ``problems`` attribute holds

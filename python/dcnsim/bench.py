@@ -1,9 +1,11 @@
 """Fixed benchmark scenarios for ``dcnsim bench``.
 
-Each scenario runs in a fresh subprocess (``python -m dcnsim bench --child
-NAME``) so its peak RSS is its own; the child times ``_core.run`` and
-reports one JSON line. This module imports nothing heavy (no pandas), so the
-child's RSS is the interpreter plus the core.
+Each scenario runs in one fresh subprocess (``python -m dcnsim.bench NAME
+REPEAT``) so its peak RSS is its own; the child times ``_core.run`` for
+each of its repeats and reports one JSON line. The child starts from this
+module, not the command line, and this module imports nothing heavy (no
+pandas), so the child's RSS is the interpreter plus the core (and numpy,
+which the core's tables use).
 """
 
 from __future__ import annotations
@@ -225,8 +227,11 @@ def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def child(name: str) -> Dict[str, Any]:
-    """Run one scenario in this process; report timing and peak RSS."""
+def child(name: str, repeat: int = 1) -> Dict[str, Any]:
+    """Run one scenario ``repeat`` times in this process; report each wall
+    time and the peak RSS over all of them."""
+    if repeat < 1:
+        raise ValueError(f"repeat: must be at least 1, got {repeat}")
     # numpy is imported by the first run that builds its tables: load it
     # before the clock starts, or every scenario's wall time carries its
     # ~0.1 s import (5x the whole of longflows_64).
@@ -236,13 +241,19 @@ def child(name: str) -> Dict[str, Any]:
     from .scenario import to_json
 
     text = to_json(SCENARIOS[name]())
-    t0 = time.perf_counter()
-    raw = _core.run(text, None)
-    wall = time.perf_counter() - t0
-    s = raw["summary"]
+    walls, counts = [], set()
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        raw = _core.run(text, None)
+        walls.append(time.perf_counter() - t0)
+        s = raw["summary"]
+        counts.add((int(s["events"]), int(s["packet_hops"])))
+        del raw  # the next repeat's tables replace these, not sit beside them
+    if len(counts) > 1:
+        raise RuntimeError(f"bench {name}: repeats differ in events or packet-hops (the run is not deterministic)")
     return {
         "scenario": name,
-        "wall_s": wall,
+        "walls_s": walls,
         "sim_s": float(s["sim_time_s"]),
         "events": float(s["events"]),
         "packet_hops": float(s["packet_hops"]),
@@ -250,47 +261,15 @@ def child(name: str) -> Dict[str, Any]:
     }
 
 
-def run_rounds(names: List[str], repeat: int) -> List[Dict[str, Any]]:
-    """Run every scenario ``repeat`` times, interleaved (round by round),
-    and report each with its median wall time.
-
-    On a machine shared with other work, wall times drift over minutes;
-    interleaving puts that drift on every scenario alike, so ratios between
-    scenarios (k = 16 against k = 8) stay meaningful. Event and hop counts
-    must agree between rounds (a run is deterministic): a mismatch raises.
-    """
-    if repeat < 1:
-        raise ValueError(f"repeat: must be at least 1, got {repeat}")
-    runs: Dict[str, List[Dict[str, Any]]] = {n: [] for n in names}
-    for _ in range(repeat):
-        for n in names:
-            runs[n].append(run_one(n))
-    out = []
-    for n in names:
-        rs = runs[n]
-        for r in rs[1:]:
-            if (r["events"], r["packet_hops"]) != (rs[0]["events"], rs[0]["packet_hops"]):
-                raise RuntimeError(f"bench {n}: rounds differ in events or packet-hops (the run is not deterministic)")
-        walls = sorted(r["wall_s"] for r in rs)
-        wall = statistics.median(walls)
-        rec = dict(rs[0])
-        rec.update(
-            wall_s=wall,
-            events_per_s=rec["events"] / wall if wall > 0 else float("nan"),
-            packet_hops_per_s=rec["packet_hops"] / wall if wall > 0 else float("nan"),
-            peak_rss_mb=max(r["peak_rss_mb"] for r in rs),
-            walls_s=[r["wall_s"] for r in rs],
-        )
-        out.append(rec)
-    return out
-
-
-def run_one(name: str) -> Dict[str, Any]:
-    """Run ``name`` in a fresh interpreter and return the bench record."""
+def run_one(name: str, repeat: int = 1) -> Dict[str, Any]:
+    """Run ``name`` ``repeat`` times in one fresh interpreter; the record's
+    ``wall_s`` is the median of its repeats (``walls_s``: each one)."""
     if name not in SCENARIOS:
         raise KeyError(name)
+    if repeat < 1:
+        raise ValueError(f"repeat: must be at least 1, got {repeat}")
     proc = subprocess.run(
-        [sys.executable, "-m", "dcnsim", "bench", "--child", name],
+        [sys.executable, "-m", "dcnsim.bench", name, str(repeat)],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},
@@ -298,7 +277,8 @@ def run_one(name: str) -> Dict[str, Any]:
     if proc.returncode != 0:
         raise RuntimeError(f"bench {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
     rec = json.loads(proc.stdout.strip().splitlines()[-1])
-    wall = rec["wall_s"]
+    walls = [float(w) for w in rec["walls_s"]]
+    wall = statistics.median(walls)
     return {
         "scenario": name,
         "wall_s": wall,
@@ -308,4 +288,18 @@ def run_one(name: str) -> Dict[str, Any]:
         "packet_hops": int(rec["packet_hops"]),
         "packet_hops_per_s": rec["packet_hops"] / wall if wall > 0 else float("nan"),
         "peak_rss_mb": rec["peak_rss_mb"],
+        "walls_s": walls,
     }
+
+
+def _main(argv: List[str]) -> int:
+    """The child: ``python -m dcnsim.bench NAME [REPEAT]`` prints one JSON line."""
+    if not 1 <= len(argv) <= 2 or argv[0] not in SCENARIOS:
+        print(f"usage: python -m dcnsim.bench NAME [REPEAT] (NAME one of {', '.join(SCENARIOS)})", file=sys.stderr)
+        return 2
+    print(json.dumps(child(argv[0], int(argv[1]) if len(argv) == 2 else 1)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

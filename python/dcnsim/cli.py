@@ -80,18 +80,23 @@ def format_summary(result) -> str:
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
-    qi = result.tables.get("queue_inputs")
-    if qi is not None and len(qi) and qi["dropped"].sum() > 0:
+    qi = result.tables.columns("queue_inputs") if "queue_inputs" in result.tables else {}
+    dropped = [int(d) for d in qi.get("dropped", ())]
+    if sum(dropped) > 0:
         # The switch queue that dropped most, split by input port: port
-        # blackout shows as one input losing a far larger share.
-        q = qi.groupby("queue_id")["dropped"].sum().idxmax()
-        part = qi[qi["queue_id"] == q]
-        first = part.iloc[0]
+        # blackout shows as one input losing a far larger share. Read from
+        # the core's columns: a summary needs no pandas.
+        by_queue: Dict[int, int] = {}
+        for qid, d in zip(qi["queue_id"], dropped):
+            by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
+        q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
+        rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
+        col = {c: [qi[c][i] for i in rows] for c in ("node", "to", "input_from", "offered", "max_drop_run")}
         shares = ", ".join(
-            f"{r.input_from} {r.dropped / r.offered:.1%} of {fmt_count(r.offered)} (run ≤ {fmt_count(r.max_drop_run)})"
-            for r in part.itertuples()
+            f"{src} {d / off:.1%} of {fmt_count(off)} (run ≤ {fmt_count(run)})"
+            for src, d, off, run in zip(col["input_from"], (dropped[i] for i in rows), col["offered"], col["max_drop_run"])
         )
-        row("hot queue", f"{first['node']}→{first['to']} (queue {q}) drops by input: {shares}")
+        row("hot queue", f"{col['node'][0]}→{col['to'][0]} (queue {q}) drops by input: {shares}")
     for w in getattr(result, "warnings", ()):
         row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
@@ -126,7 +131,8 @@ def cmd_run(args) -> int:
         doc = load_scenario(args.file)
         if args.out:
             check_out_dir(args.out)
-        result = dcnsim.run(doc, seed=args.seed)
+        # A bar only for a person watching (stderr a terminal), as the sweep's.
+        result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
@@ -240,9 +246,6 @@ def cmd_demo(args) -> int:
 def cmd_bench(args) -> int:
     from . import bench
 
-    if args.child:
-        print(json.dumps(bench.child(args.child)))
-        return 0
     names = [n for a in (args.scenario or bench.DEFAULT) for n in bench.GROUPS.get(a, [a])]
     for name in names:
         if name not in bench.SCENARIOS:
@@ -256,11 +259,10 @@ def cmd_bench(args) -> int:
     w = max(len("scenario"), *map(len, names))
     if not args.json:
         if args.repeat > 1:
-            print(f"median of {args.repeat} interleaved rounds")
+            print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
-    # One round streams each result as it comes; repeated rounds report at the end.
-    recs = (bench.run_one(n) for n in names) if args.repeat == 1 else bench.run_rounds(names, args.repeat)
-    for rec in recs:
+    # one child per scenario, running all its repeats: each result as it comes
+    for rec in (bench.run_one(n, args.repeat) for n in names):
         if args.json:
             print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
@@ -453,6 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
     r.add_argument("--out", metavar="DIR", help="write the tables and summary.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
+    r.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown only when stderr is a terminal)")
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check scenario files; print every problem")
@@ -500,9 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{', '.join(others)}, or {', '.join(bench.GROUPS)} (a 60 s churn run: peak RSS at "
                         f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
     b.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="run the scenarios N times, interleaved, and report each one's median wall time "
-                        "(and, with --json, every round's as walls_s); for ratios on a shared machine")
-    b.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
+                   help="run each scenario N times (in its one process) and report its median wall time "
+                        "(and, with --json, every run's as walls_s); for ratios on a shared machine")
     b.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("reproduce", help="reproduce a paper's figures: tables, plots, ours vs the paper's numbers")
@@ -553,13 +556,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _interrupted_text(command: str, argv: Sequence[str]) -> str:
+def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = None) -> str:
     """What Ctrl-C left behind, and how to go on."""
-    if command in ("sweep", "demo", "reproduce"):
-        import shlex
+    import shlex
 
-        return ("interrupted; finished points are kept, pending ones were cancelled; "
-                f"resume with: {shlex.join(['dcnsim', *argv])}")
+    resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
+    if command in ("sweep", "demo", "reproduce"):
+        return f"interrupted; finished points are kept, pending ones were cancelled; {resume}"
+    if command == "tune" and out is not None and (Path(out) / "study.log").exists():
+        # the journal holds every finished trial; the one under way is asked again on resume
+        return (f"interrupted; the study so far is kept ({Path(out) / 'study.log'}, runs in "
+                f"{Path(out) / 'runs'}), the trial under way is asked again; {resume}")
     return "interrupted; nothing written"
 
 
@@ -594,7 +601,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(_interrupted_text(args.command, argv), file=sys.stderr)
+        print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `dcnsim run x | head`
         return 0

@@ -1,4 +1,10 @@
-"""The result of one run: tidy tables (pandas) plus run-level scalars."""
+"""The result of one run: tidy tables (pandas) plus run-level scalars.
+
+The core hands over numpy columns; a table becomes a pandas DataFrame only
+when it is first asked for (``Result.flows``, ``Result.tables[name]``), so
+a run whose caller reads only the summary and the headline metrics (``dcnsim
+run`` without ``--out``, a sweep worker) never imports pandas.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,20 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import (
+    IO,
+    Any,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from . import _core
 from ._atomic import atomic_write
@@ -58,7 +77,9 @@ def jain(values: Iterable[float]) -> float:
 
 def _finite(xs: Iterable[Any]) -> List[float]:
     out = []
-    for x in xs:
+    # a numpy array or Series: Python floats at C speed, not one scalar object per element
+    tolist = getattr(xs, "tolist", None)
+    for x in tolist() if tolist is not None else xs:
         try:
             f = float(x)
         except (TypeError, ValueError):
@@ -76,6 +97,65 @@ def _pct(xs: List[float], q: float) -> float:
     return float(np.percentile(np.asarray(xs, dtype=float), q))
 
 
+def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
+    import pandas as pd
+
+    if cols is None:  # absent: empty, with the core's columns and dtypes
+        return pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA[name]})
+    # numpy arrays from the core (plain lists from hand-made raw dicts)
+    return pd.DataFrame(dict(cols), copy=False)
+
+
+class Tables(MutableMapping[str, Any]):
+    """``Result.tables``: table name -> pandas DataFrame, each built on first
+    access from the core's columns and kept. :meth:`columns` reads a table
+    without pandas. A DataFrame assigned to a name replaces the table for
+    everything after (metrics, checks, ``write``)."""
+
+    def __init__(self, raw: Mapping[str, Optional[Mapping[str, Any]]]):
+        self._raw: Dict[str, Optional[Mapping[str, Any]]] = dict(raw)
+        self._frames: Dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._frames:
+            if name not in self._raw:
+                raise KeyError(name)
+            self._frames[name] = _frame(name, self._raw[name])
+        return self._frames[name]
+
+    def __setitem__(self, name: str, df: Any) -> None:
+        self._raw.setdefault(name, None)
+        self._frames[name] = df
+
+    def __delitem__(self, name: str) -> None:
+        del self._raw[name]
+        self._frames.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:  # Mapping's would build the DataFrame
+        return name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def columns(self, name: str) -> Dict[str, Sequence[Any]]:
+        """Column name -> values (the core's numpy arrays, or the assigned
+        DataFrame's columns), without building a DataFrame."""
+        if name in self._frames:
+            df = self._frames[name]
+            return {str(c): df[c] for c in df.columns}
+        cols = self._raw[name]
+        if cols is None:
+            return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
+        return dict(cols)
+
+    def rows(self, name: str) -> int:
+        cols = self.columns(name)
+        return len(next(iter(cols.values()))) if cols else 0
+
+
 def _jsonable(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
@@ -89,7 +169,8 @@ class Result:
 
     ``flows``, ``queues``, ``queries``, ``blocks`` are pandas DataFrames (empty,
     with their columns, when the run has none); ``tables`` holds every table
-    the core returned by name; ``summary`` the core's run-level scalars;
+    the core returned by name (:class:`Tables`: each DataFrame is built on
+    first access; ``tables.columns(name)`` gives the core's numpy columns); ``summary`` the core's run-level scalars;
     ``timing`` how long it took (``wall_s``; not physics: two runs of one
     scenario and seed have equal ``summary`` and tables, never equal timing);
     ``scenario`` the scenario dict as run (with the effective seed);
@@ -98,8 +179,6 @@ class Result:
 
     def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None,
                  warnings: Iterable[str] = ()):
-        import pandas as pd
-
         self.scenario: Dict[str, Any] = dict(scenario or {})
         #: what the scenario probably did not mean ("field.path: reason"), e.g.
         #: DCTCP with no ECN-marking queue; the run is valid either way
@@ -116,15 +195,9 @@ class Result:
         self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
         #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes
         self.pcaps: Dict[str, bytes] = {str(k): bytes(v) for k, v in (raw.get("pcaps") or {}).items()}
-        self.tables: Dict[str, "pd.DataFrame"] = {}
         raw_tables = raw.get("tables", {}) or {}
-        for name in list(TABLES) + [t for t in raw_tables if t not in TABLE_COLUMNS]:
-            cols = raw_tables.get(name)
-            if cols is None:  # absent: empty, with the core's columns and dtypes
-                df = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA[name]})
-            else:  # numpy arrays from the core (plain lists from hand-made raw dicts)
-                df = pd.DataFrame(dict(cols), copy=False)
-            self.tables[name] = df
+        self.tables = Tables({name: raw_tables.get(name)
+                              for name in list(TABLES) + [t for t in raw_tables if t not in TABLE_COLUMNS]})
 
     @property
     def flows(self):
@@ -168,7 +241,7 @@ class Result:
 
     def __repr__(self) -> str:
         name = self.scenario.get("name", "scenario")
-        sizes = ", ".join(f"{k}={len(v)}" for k, v in self.tables.items())
+        sizes = ", ".join(f"{k}={self.tables.rows(k)}" for k in self.tables)
         return f"<dcnsim.Result {name!r} seed={self.summary.get('seed')} {sizes}>"
 
     # ------------------------------------------------------------------ metrics
@@ -190,36 +263,40 @@ class Result:
           of completed blocks, ``block_timeouts`` and, of them,
           ``block_request_timeouts``.
         """
-        f, q, b = self.flows, self.queries, self.blocks
+        # from the columns, not DataFrames: `dcnsim run` and sweep workers
+        # need these numbers and nothing that would import pandas
+        t = self.tables
+        f, q, b = t.columns("flows"), t.columns("queries"), t.columns("blocks")
+        nf, nq, nb = t.rows("flows"), t.rows("queries"), t.rows("blocks")
         # counts are ints (as in ``summary``), so tables and JSON show 12, not 12.0
         out: Dict[str, float] = {}
-        out["n_flows"] = len(f)
-        out["n_completed"] = int(f["completed"].astype(bool).sum()) if len(f) else 0
-        delivered = sum(_finite(f["delivered_bytes"])) if len(f) else 0.0
-        starts = _finite(f["start_s"]) if len(f) else []
+        out["n_flows"] = nf
+        out["n_completed"] = sum(1 for c in f["completed"] if bool(c)) if nf else 0
+        delivered = sum(_finite(f["delivered_bytes"])) if nf else 0.0
+        starts = _finite(f["start_s"]) if nf else []
         sim_end = float(self.summary.get("sim_time_s", math.nan))
-        ends = [e if math.isfinite(e) else sim_end for e in (float(x) for x in f["end_s"])] if len(f) else []
+        ends = [e if math.isfinite(e) else sim_end for e in (float(x) for x in f["end_s"])] if nf else []
         ends = _finite(ends)
         span = (max(ends) - min(starts)) if starts and ends else math.nan
         out["goodput_bps"] = 8.0 * delivered / span if span and span > 0 else math.nan
-        bulk = f[f["role"] == "bulk"] if len(f) else f
-        out["jain"] = jain(_finite(bulk["goodput_bps"])) if len(bulk) else math.nan
+        bulk = [g for g, role in zip(f["goodput_bps"], f["role"]) if role == "bulk"] if nf else []
+        out["jain"] = jain(_finite(bulk)) if bulk else math.nan
         for col in ("timeouts", "retransmits", "drops"):
-            out[col] = int(sum(_finite(f[col]))) if len(f) else 0
-        if len(q):
+            out[col] = int(sum(_finite(f[col]))) if nf else 0
+        if nq:
             qct = _finite(q["qct_s"])
-            out["n_queries"] = len(q)
+            out["n_queries"] = nq
             out["qct_mean_s"] = sum(qct) / len(qct) if qct else math.nan
             out["qct_p50_s"] = _pct(qct, 50)
             out["qct_p99_s"] = _pct(qct, 99)
             out["qct_max_s"] = max(qct) if qct else math.nan
-            out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / len(q)
+            out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / nq
             if "request_timeouts" in q:  # absent from results of cores before 0.1.0+c1427f6
-                out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / len(q)
-        if len(b):
+                out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / nq
+        if nb:
             done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
             dur = sum(d for d, _ in done)
-            out["n_blocks"] = len(b)
+            out["n_blocks"] = nb
             out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
             out["block_timeouts"] = int(sum(_finite(b["timeouts"])))
             if "request_timeouts" in b:

@@ -43,10 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .analysis import ci95
 from .errors import ScenarioError
 from .scenario import as_dict, with_overrides
-from .sweep import ClusterError, Point, point_dir, run_sweep
+
+# `dcnsim --version`, `run` and every other command build the tune
+# subparser from this module: what a search needs (numpy and pandas through
+# analysis, the sweep's process pool, Optuna) is imported where it runs.
 
 __all__ = ["Param", "Objective", "Constraint", "TuneError", "TuneResult", "tune",
            "parse_param", "parse_constraint", "objective_named", "OBJECTIVES"]
@@ -317,6 +319,8 @@ class _Runner:
     def run(self, over: Mapping[str, Any], seeds: Optional[Sequence[int]] = None,
             tag: str = "") -> List[Tuple[int, Dict[str, Any], Path]]:
         """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir)."""
+        from .sweep import Point, point_dir, run_sweep
+
         seeds = list(seeds if seeds is not None else self.seeds)
         scen = with_overrides(self.base, over)
         pts = [Point((tag + "__" if tag else "") + _label(over, s), scen, s) for s in seeds]
@@ -457,11 +461,15 @@ def tune(
     try:
         from optuna.trial import TrialState
     except ImportError as e:
-        raise TuneError(f"tune needs Optuna (pip install 'dcnsim[tune]'): {e}") from None
+        from ._args import install_hint
+
+        raise TuneError(f"tune needs Optuna ({install_hint('tune')}): {e}") from None
     import pandas as pd
     from tqdm.auto import tqdm
 
-    from ._atomic import atomic_write
+    from ._atomic import atomic_write, check_out_dir
+    from .analysis import ci95
+    from .sweep import ClusterError
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise TuneError(f"trials: expected a positive integer, got {trials!r}")
@@ -502,6 +510,7 @@ def tune(
         errs.extend(f"{what}: {pr}" for pr in problems)
     if errs:
         raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
+    check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
     cons_ev = objective_named(cons.metric, "minimize").fn if cons else None
@@ -818,6 +827,40 @@ def add_parser(sub: Any) -> None:
     t.set_defaults(func=cmd_tune)
 
 
+def display_unit(metric: str) -> Tuple[float, str]:
+    """How a metric is printed, as in docs/tune.md's tables: rates in Mbps,
+    times in ms, the rest as they are: (factor from SI, unit)."""
+    what = OBJECTIVES[metric][2] if metric in OBJECTIVES else ""
+    if what.endswith("bit/s") or metric.endswith("_bps"):
+        return 1e-6, "Mbps"
+    if what.endswith(", s") or metric.endswith("_s"):
+        return 1e3, "ms"
+    return 1.0, ""
+
+
+def _shown(df: Any, columns: Mapping[str, Tuple[float, str]]) -> Any:
+    """A copy of ``df`` for printing: each of ``columns`` scaled to its unit,
+    and the unit in its name (the CSV files keep SI units)."""
+    out = df.copy()
+    names = {}
+    for col, (factor, unit) in columns.items():
+        if col in out.columns and unit:
+            out[col] = out[col] * factor
+            names[col] = f"{col} ({unit})"
+    return out.rename(columns=names)
+
+
+def _scaled_columns(df: Any, objective: str, constraint: Optional[str]) -> Dict[str, Tuple[float, str]]:
+    obj_u = display_unit(objective)
+    cols = {c: obj_u for c in df.columns
+            if c in ("objective", "objective_ci95", "mean", "ci95") or re.fullmatch(r"seed\d+", str(c))
+            or str(c).startswith("diff_vs_")}
+    if constraint:
+        cons_u = display_unit(constraint)
+        cols.update({c: cons_u for c in (constraint, f"{constraint}_mean", f"{constraint}_ci95") if c in df.columns})
+    return cols
+
+
 def cmd_tune(args: Any) -> int:
     import pandas as pd
 
@@ -842,16 +885,20 @@ def cmd_tune(args: Any) -> int:
     except ClusterError as e:
         print(f"tune: {e}", file=sys.stderr)
         return 2
-    with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
-        print(res.trials.to_string(index=False))
-        b = res.best
+    b = res.best
+    cons_metric = args.constraint.metric if args.constraint else None
+    factor, unit = display_unit(b["objective"])
+    with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200,
+                           "display.float_format", "{:.6g}".format):
+        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False))
         print()
         if "params" not in b:
             print("no feasible trial: see trials.csv")
         else:
             print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
-                  f"{b['objective']} = {b['value']:.6g} (mean over seeds {','.join(map(str, b['seeds']))})")
-            print(res.confirm.to_string(index=False))
+                  f"{b['objective']} = {b['value'] * factor:.6g}{' ' + unit if unit else ''} "
+                  f"(mean over seeds {','.join(map(str, b['seeds']))})")
+            print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False))
     print(f"\n{len(res.trials)} trials ({res.computed} run now); results in {args.out}/ "
           f"(trials.csv, confirm.csv, best.json, {len(res.figures)} plot(s))")
     return 0

@@ -10,14 +10,55 @@ mod units;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
 
+/// The exception a signal handler raised (KeyboardInterrupt, or whatever
+/// a custom SIGINT handler raised), carried out of GIL-free core work.
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// An interrupt check that runs the interpreter's signal handlers and says
+/// stop when one raised (kept in `raised`).
+fn signal_check(raised: &Raised) -> dcnsim::world::Interrupt {
+    let raised = Arc::clone(raised);
+    Box::new(move || {
+        Python::with_gil(|py| match py.check_signals() {
+            Ok(()) => false,
+            Err(e) => {
+                *raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                true
+            }
+        })
+    })
+}
+
+fn take_raised(raised: &Raised) -> PyResult<()> {
+    match raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Parse a scenario off the GIL, Ctrl-C stopping it (a big topology takes
+/// seconds to build and size): `Err` is the raised exception.
+fn parse_interruptible(
+    py: Python<'_>,
+    scenario_json: &str,
+) -> PyResult<Result<dcnsim::config::Config, Vec<dcnsim::scenario::ScenarioError>>> {
+    let raised: Raised = Arc::default();
+    let mut check = signal_check(&raised);
+    let json = scenario_json.to_owned();
+    let r = py.allow_threads(move || dcnsim::scenario::parse_config_str_until(&json, &mut *check));
+    take_raised(&raised)?;
+    Ok(r)
+}
+
 /// Every problem with the scenario (JSON text), each as a
-/// `(field.path, reason)` pair; `[]` = valid.
+/// `(field.path, reason)` pair; `[]` = valid. Ctrl-C stops it
+/// (KeyboardInterrupt).
 #[pyfunction]
-fn validate(scenario_json: &str) -> Vec<problems::Pair> {
-    match dcnsim::scenario::parse_config_str(scenario_json) {
+fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>> {
+    Ok(match parse_interruptible(py, scenario_json)? {
         Ok(_) => Vec::new(),
         Err(errs) => problems::pairs(errs),
-    }
+    })
 }
 
 /// Run a scenario (JSON text). Raises ValueError listing every problem if
@@ -28,46 +69,67 @@ fn validate(scenario_json: &str) -> Vec<problems::Pair> {
 /// within milliseconds instead of after the run; only the main thread
 /// receives signals, so other threads pass `False` and never wait for
 /// the GIL mid-run.
+///
+/// `progress(sim_seconds, events, stop_seconds)`, if given, is called every 2¹⁶ events
+/// (with the interrupt poll, off the per-event path); an exception it
+/// raises stops the run and is raised here.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, interruptible=true))]
+#[pyo3(signature = (scenario_json, seed=None, interruptible=true, progress=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
     seed: Option<u64>,
     interruptible: bool,
+    progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
-    // The handler's exception (KeyboardInterrupt, or whatever a custom
-    // SIGINT handler raised), carried out of the GIL-free run.
-    let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
-    let hook: Option<dcnsim::world::Interrupt> = interruptible.then(|| {
+    let raised: Raised = Arc::default();
+    let progress_given = progress.is_some();
+    let progress_raised = Arc::clone(&raised);
+    let tell = move |stop: dcnsim::sim::time::SimTime| {
+        progress.map(|f| {
+            let raised = progress_raised;
+            Box::new(move |t: dcnsim::sim::time::SimTime, n: u64| {
+                Python::with_gil(|py| {
+                    if let Err(e) = f.call1(py, (t.as_secs_f64(), n, stop.as_secs_f64())) {
+                        raised
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .get_or_insert(e);
+                    }
+                })
+            }) as dcnsim::world::Progress
+        })
+    };
+    let watched = progress_given;
+    // A failed progress call stops the run at the same periodic look.
+    let mut hook: Option<dcnsim::world::Interrupt> = (interruptible || watched).then(|| {
+        let mut signals = interruptible.then(|| signal_check(&raised));
         let raised = Arc::clone(&raised);
         Box::new(move || {
-            Python::with_gil(|py| match py.check_signals() {
-                Ok(()) => false,
-                Err(e) => {
-                    *raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                    true
-                }
-            })
+            raised.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+                || signals.as_mut().is_some_and(|s| s())
         }) as dcnsim::world::Interrupt
     });
     let r = py.allow_threads(move || {
-        let mut cfg = dcnsim::scenario::parse_config_str(&json).map_err(problems::pairs)?;
+        // Set-up (validation, then the world's routes) stops on Ctrl-C too.
+        let mut cfg = match hook.as_mut() {
+            Some(h) => dcnsim::scenario::parse_config_str_until(&json, &mut **h),
+            None => dcnsim::scenario::parse_config_str(&json),
+        }
+        .map_err(problems::pairs)?;
         if let Some(s) = seed {
             cfg.seed = s;
         }
         // The run-time memory guard's stop is a problem at `limits.memory`
         // like the pre-run estimate's refusal, not a panic.
-        let res = dcnsim::run_interruptible(&cfg, hook).map_err(|e| match e {
+        let res = dcnsim::run_watched(&cfg, hook, tell(cfg.stop)).map_err(|e| match e {
             dcnsim::Stopped::Memory(e) => vec![("limits.memory".to_string(), e)],
             dcnsim::Stopped::Interrupted => Vec::new(),
         })?;
         Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
     });
-    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
-        return Err(e);
-    }
+    take_raised(&raised)?;
     match r {
         Ok((res, seed)) => tables::results_into_py(py, res, seed),
         Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
@@ -78,11 +140,11 @@ fn run(
 /// with no marking queue, …), as `(field.path, reason)` pairs; `[]` for an
 /// invalid scenario too (`validate` reports those).
 #[pyfunction]
-fn warnings(scenario_json: &str) -> Vec<problems::Pair> {
-    match dcnsim::scenario::parse_config_str(scenario_json) {
+fn warnings(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>> {
+    Ok(match parse_interruptible(py, scenario_json)? {
         Ok(cfg) => problems::pairs(dcnsim::scenario::warnings(&cfg)),
         Err(_) => Vec::new(),
-    }
+    })
 }
 
 /// (name, sampling, points, mean bytes) as Python receives it.

@@ -59,10 +59,26 @@ pub fn run_interruptible(
     cfg: &Config,
     interrupt: Option<world::Interrupt>,
 ) -> Result<Results, Stopped> {
+    run_watched(cfg, interrupt, None)
+}
+
+/// [`run_interruptible`] that also tells `progress` the simulated time and
+/// the events so far, every 2¹⁶ events ([`world::Progress`]); it changes
+/// no result.
+pub fn run_watched(
+    cfg: &Config,
+    interrupt: Option<world::Interrupt>,
+    progress: Option<world::Progress>,
+) -> Result<Results, Stopped> {
     let t0 = std::time::Instant::now();
-    let mut w = guarded_world(cfg);
-    if let Some(f) = interrupt {
-        w.set_interrupt(f);
+    // The check is asked during set-up (routes) too, not only by the loop.
+    let mut w = match interrupt {
+        Some(f) => world::World::new_interruptible(cfg, f).ok_or(Stopped::Interrupted)?,
+        None => world::World::new(cfg),
+    };
+    install_memory_guard(&mut w, cfg);
+    if let Some(p) = progress {
+        w.set_progress(p);
     }
     w.run();
     if w.interrupted {
@@ -79,12 +95,16 @@ pub fn run_interruptible(
 /// A world with the run-time memory guard of `limits.memory` installed.
 pub fn guarded_world(cfg: &Config) -> world::World {
     let mut w = world::World::new(cfg);
+    install_memory_guard(&mut w, cfg);
+    w
+}
+
+fn install_memory_guard(w: &mut world::World, cfg: &Config) {
     w.set_memory_guard(world::MemoryGuard {
         limit: cfg.limits.memory,
         measure: limits::run_bytes,
         interval: limits::guard_interval,
     });
-    w
 }
 
 /// The `limits.memory` message of a run the guard stopped, with the

@@ -4,441 +4,31 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
-use crate::net::{Arena, Enqueue, Hdr, LinkInfo, Links, Packet, PktKind, NO_ROUTE};
+use crate::net::{Arena, Enqueue, Hdr, Links, Packet, PktKind, NO_ROUTE};
 use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
 use crate::sim::time::SimTime;
 use crate::tcp::{TcpFlow, TcpIo, TcpOut, TcpTimer};
 use rand::Rng as _;
-use std::collections::HashMap;
+
+// The per-input and per-flow tables live in net/ now; their old paths stay
+// valid for the report and the memory guard.
+pub use crate::net::inputs::{
+    DropRuns, InputStats, InputTable, INPUT_SLOT_BYTES, WIDE_SLOT_BYTES, WIDE_SWITCH_INPUTS,
+};
+use crate::net::route::{five_tuple, FlowRoute, FlowletEntry, Hop, Paths, RouteHop};
+pub use crate::net::route::{
+    FLOWLET_SLOTS, FLOWLET_TABLE_BYTES, ROUTE_BYTES_FIXED, ROUTE_BYTES_PER_HOP,
+};
 
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
-
-/// Consecutive-drop bookkeeping for one flow (data packets only).
-#[derive(Clone, Debug, Default)]
-pub struct DropRuns {
-    pub drops: u64,
-    pub ack_drops: u64,
-    pub runs: u64,
-    pub max_run: u64,
-    /// Runs by length: `run_len[k]` counts runs of `k + 1` drops, the last
-    /// slot runs of 5 or more (TCPRand Fig. 13's histogram). Counted once
-    /// per run in [`Self::close`], off the per-packet path.
-    pub run_len: [u64; 5],
-    cur: u64,
-    last_txn: u32,
-}
-
-impl DropRuns {
-    /// A run is a maximal set of drops of consecutively *transmitted*
-    /// packets of the flow (`txn` numbers transmissions, retransmissions included).
-    #[inline]
-    fn on_drop(&mut self, txn: u32) {
-        self.drops += 1;
-        if self.cur > 0 && txn == self.last_txn.wrapping_add(1) {
-            self.cur += 1;
-        } else {
-            self.close();
-            self.cur = 1;
-        }
-        self.last_txn = txn;
-    }
-    pub fn close(&mut self) {
-        if self.cur > 0 {
-            self.runs += 1;
-            self.max_run = self.max_run.max(self.cur);
-            self.run_len[(self.cur.min(5) - 1) as usize] += 1;
-            self.cur = 0;
-        }
-    }
-}
-
-/// What one input port offered to one switch egress queue.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InputStats {
-    /// Enqueued = offered − dropped (not counted separately: hot path).
-    pub offered: u64,
-    pub dropped: u64,
-    /// Longest run of consecutive offered packets from this input that were
-    /// all dropped: port blackout made visible.
-    pub max_drop_run: u64,
-}
-
-/// The part of a slot's tally that changes only on a drop (or once every
-/// 2³² offers), kept apart so the per-hop count is one 4-byte word, and
-/// only for the slots that ever needed it (a k = 32 fat-tree has 1.3 M
-/// slots; few see drops).
-#[derive(Clone, Copy, Debug, Default)]
-struct InputDrops {
-    /// High 32 bits of the offered count.
-    offered_hi: u64,
-    dropped: u64,
-    max_drop_run: u64,
-    run: u64,
-    /// The offered count (this slot's) at its last drop: the next drop
-    /// extends the run only if no offer came in between.
-    last_drop: u64,
-}
-
-/// Per-input-port accounting at switch egress queues, in one flat array:
-/// egress link `e` at switch `n` owns `first[e]..first[e] + (inputs of n)`,
-/// and the input link `i` arriving at `n` is slot `port[i]` of each. A
-/// switch with more inputs than [`WIDE_SWITCH_INPUTS`] would need a square
-/// of them (10⁸ slots for a 10,000-host star); its egresses are marked
-/// [`InputTable::WIDE`] and a slot is made for an (egress, input) pair
-/// when a packet first takes it, after the dense ones.
-#[derive(Default)]
-pub struct InputTable {
-    pub first: Vec<u32>,
-    pub port: Vec<u32>,
-    /// Slots `0..dense` belong to the dense switches.
-    dense: u32,
-    /// Wide switches' slots by (egress, input).
-    wide: HashMap<(u32, u32), u32>,
-    /// Low 32 bits of each slot's offered count, of the packets routed
-    /// from the tables (a switch's inputs to one egress share a cache
-    /// line) and, once the slot has dropped, of source-routed ones too;
-    /// until then those count in their route entry ([`RouteHop`]).
-    offered: Vec<u32>,
-    drops: HashMap<u32, InputDrops>,
-    /// The input link of each slot (for the report).
-    pub slot_link: Vec<u32>,
-}
-
-/// Inputs above which a switch's (egress, input) tallies are made on use
-/// rather than for every pair ([`InputTable`]): 256² = 65,536 slots is the
-/// most a dense switch allocates (a k = 32 fat-tree's switches have 32).
-pub const WIDE_SWITCH_INPUTS: usize = 256;
-
-impl InputTable {
-    /// `first` of an egress whose slots are made on use.
-    pub const WIDE: u32 = u32::MAX - 1;
-
-    fn build(links: &[LinkInfo], is_switch: &[bool], wide_inputs: usize) -> InputTable {
-        let n = is_switch.len();
-        let mut ins: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut port = vec![u32::MAX; links.len()];
-        for (i, l) in links.iter().enumerate() {
-            if is_switch[l.to as usize] {
-                port[i] = ins[l.to as usize].len() as u32;
-                ins[l.to as usize].push(i as u32);
-            }
-        }
-        let mut t = InputTable {
-            first: vec![u32::MAX; links.len()],
-            port,
-            ..InputTable::default()
-        };
-        for (e, l) in links.iter().enumerate() {
-            if !is_switch[l.from as usize] {
-                continue;
-            }
-            let inputs = &ins[l.from as usize];
-            if inputs.len() > wide_inputs {
-                t.first[e] = Self::WIDE;
-            } else {
-                t.first[e] = t.slot_link.len() as u32;
-                t.slot_link.extend_from_slice(inputs);
-            }
-        }
-        t.offered = vec![0; t.slot_link.len()];
-        t.dense = t.slot_link.len() as u32;
-        t
-    }
-
-    /// Every slot that exists, as (egress, input link, slot), by egress
-    /// then input (the report's order).
-    pub fn slots(&self) -> Vec<(u32, u32, u32)> {
-        let mut out = Vec::with_capacity(self.offered.len());
-        let mut egresses: Vec<(u32, u32)> = self
-            .first
-            .iter()
-            .enumerate()
-            .filter(|&(_, &f)| f < Self::WIDE)
-            .map(|(e, &f)| (f, e as u32))
-            .collect();
-        egresses.sort_unstable();
-        for (k, &(f, e)) in egresses.iter().enumerate() {
-            let end = egresses.get(k + 1).map_or(self.dense, |n| n.0);
-            out.extend((f..end).map(|i| (e, self.slot_link[i as usize], i)));
-        }
-        out.extend(self.wide.iter().map(|(&(e, i), &s)| (e, i, s)));
-        out.sort_unstable_by_key(|&(e, i, _)| (e, i));
-        out
-    }
-
-    /// Heap bytes: the per-slot words, and a drop record per slot that dropped.
-    pub fn heap_bytes(&self) -> usize {
-        (self.first.capacity()
-            + self.port.capacity()
-            + self.offered.capacity()
-            + self.slot_link.capacity())
-            * 4
-            + self.drops.capacity() * (std::mem::size_of::<(u32, InputDrops)>() + 1)
-            + self.wide.capacity() * (std::mem::size_of::<((u32, u32), u32)>() + 1)
-    }
-
-    /// Number of slots.
-    pub fn len(&self) -> usize {
-        self.offered.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.offered.is_empty()
-    }
-
-    /// The tally of slot `i` (once the route entries' tallies are folded
-    /// in: [`World::finish`]).
-    pub fn stats(&self, i: usize) -> InputStats {
-        let d = self.drops.get(&(i as u32)).copied().unwrap_or_default();
-        InputStats {
-            offered: d.offered_hi << 32 | self.offered[i] as u64,
-            dropped: d.dropped,
-            max_drop_run: d.max_drop_run,
-        }
-    }
-
-    /// Whether slot `i` has dropped: its offers are then counted here, not
-    /// in the route entries (see [`RouteHop`]).
-    fn counts_directly(&self, i: u32) -> bool {
-        self.drops.get(&i).is_some_and(|d| d.dropped > 0)
-    }
-
-    /// Add `n` offers to slot `i`'s count (a route entry's tally folded in).
-    #[cold]
-    fn add_offers(&mut self, i: u32, n: u64) {
-        let total = (self.offered[i as usize] as u64) + n;
-        self.offered[i as usize] = total as u32;
-        if total >> 32 > 0 {
-            self.drops.entry(i).or_default().offered_hi += total >> 32;
-        }
-    }
-
-    /// The slot of packets from input link `input` to egress link `egress`.
-    #[inline(always)]
-    fn slot(&mut self, egress: u32, input: u32) -> u32 {
-        let f = self.first[egress as usize];
-        if f != Self::WIDE {
-            f + self.port[input as usize]
-        } else {
-            self.wide_slot(egress, input)
-        }
-    }
-
-    /// A wide switch's slot, made on first use.
-    #[cold]
-    fn wide_slot(&mut self, egress: u32, input: u32) -> u32 {
-        let (offered, slot_link) = (&mut self.offered, &mut self.slot_link);
-        *self.wide.entry((egress, input)).or_insert_with(|| {
-            offered.push(0);
-            slot_link.push(input);
-            u32::try_from(offered.len() - 1).expect("more than 2³² input-tally slots")
-        })
-    }
-
-    #[inline(always)]
-    fn record(&mut self, slot: u32, dropped: bool) {
-        let i = slot as usize;
-        let o = &mut self.offered[i];
-        *o = o.wrapping_add(1);
-        if *o == 0 || dropped {
-            self.record_rare(i, dropped);
-        }
-    }
-
-    #[cold]
-    fn record_rare(&mut self, i: usize, dropped: bool) {
-        if self.offered[i] == 0 {
-            self.drops.entry(i as u32).or_default().offered_hi += 1;
-        }
-        if dropped {
-            self.record_drop(i);
-        }
-    }
-
-    /// The packet just counted as slot `i`'s latest offer was dropped.
-    #[cold]
-    fn record_drop(&mut self, i: usize) {
-        let d = self.drops.entry(i as u32).or_default();
-        let n = d.offered_hi << 32 | self.offered[i] as u64;
-        d.run = if d.run > 0 && d.last_drop + 1 == n {
-            d.run + 1
-        } else {
-            1
-        };
-        d.last_drop = n;
-        d.dropped += 1;
-        d.max_drop_run = d.max_drop_run.max(d.run);
-    }
-}
-
-/// Entries per switch in the flowlet table. A slot is shared by the flows
-/// that hash to it; a different flow arriving evicts the entry (and starts a
-/// new flowlet), as a real table without tags would merge them instead.
-pub const FLOWLET_SLOTS: usize = 1024;
-
-#[derive(Clone, Copy, Debug, Default)]
-struct FlowletEntry {
-    /// The 5-tuple hash + 1 of the flow in this slot (0 = empty).
-    key: u64,
-    last: SimTime,
-    link: u32,
-}
-
-/// What one (egress, input) slot of a switch costs, at most: its offered
-/// count and input link (Vecs grown by extending: twice), a drop record
-/// in a map at most half full, and the head of its chain of route
-/// entries (static routing modes; limits.rs).
-pub const INPUT_SLOT_BYTES: usize =
-    2 * (4 + 4) + 2 * (std::mem::size_of::<(u32, InputDrops)>() + 1) + 4;
-/// The same for a wide switch's slot, with its entry in the map of
-/// (egress, input) pairs (at most half full).
-pub const WIDE_SLOT_BYTES: usize =
-    INPUT_SLOT_BYTES + 2 * (std::mem::size_of::<((u32, u32), u32)>() + 1);
-
-/// What a flow's routes cost in the static routing modes, per hop and
-/// fixed, at most (limits.rs): per direction, its `FlowRoute` in a Vec grown
-/// by resizing (twice), the map entry (a map at most half full), and per
-/// hop its `RouteHop` in a Vec grown by pushing (twice), the `Hop` once
-/// more as the interning map's key (exact: shrunk before it is stored),
-/// and its link in the chain of route entries through its slot (a Vec
-/// grown by pushing, twice).
-pub const ROUTE_BYTES_PER_HOP: usize =
-    2 * (2 * std::mem::size_of::<RouteHop>() + std::mem::size_of::<Hop>() + 2 * 4);
-pub const ROUTE_BYTES_FIXED: usize =
-    2 * (2 * std::mem::size_of::<FlowRoute>() + 2 * (std::mem::size_of::<(Vec<Hop>, u32)>() + 1));
-
-/// Bytes of a switch's flowlet table (limits.rs).
-pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 
 /// Above this much hot state ([`World::run`]) the event loop stages its
 /// read-ahead over three events: 32 MiB, a server's last-level cache (the
 /// project machine's L3). A heuristic for speed only; no result depends on it.
 pub const DEEP_READAHEAD_BYTES: usize = 32 << 20;
-
-/// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) as one word.
-#[inline]
-fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
-    (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64
-}
-
-/// One hop of a source route: the egress link, and (after the first hop,
-/// at a switch) the input-tally slot of the (input, egress) pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Hop {
-    link: u32,
-    slot: u32,
-}
-
-/// A hop as stored in a route, with the input tally of the packets that
-/// took it: forwarding reads the entry anyway, so counting there costs no
-/// cache line of its own (the slot's word in [`InputTable`] would). A
-/// slot's offered count is its word plus the tallies of the route entries
-/// through it, folded into the word at the end of the run
-/// ([`Core::fold_route_tallies`]). Drop runs
-/// need a slot's running count at each drop, so on its first drop a slot's
-/// entries are folded into its word and flagged [`RouteHop::DIRECT`]: from
-/// then on they count in the word, as table-routed packets always do.
-#[derive(Clone, Copy, Debug)]
-struct RouteHop {
-    link: u32,
-    /// The input-tally slot (`u32::MAX`: none, the first hop), with
-    /// [`RouteHop::DIRECT`] set once the slot counts in its word.
-    slot: u32,
-    /// Packets offered through this hop, mod 2³² (a wrap carries into the
-    /// slot's word), while the slot is not direct.
-    offered: u32,
-}
-
-impl RouteHop {
-    const DIRECT: u32 = 1 << 31;
-}
-
-/// The route of one flow direction, valid for packets from `host` with
-/// these addresses.
-#[derive(Clone, Copy, Debug)]
-struct FlowRoute {
-    host: u32,
-    src: u32,
-    dst: u32,
-    route: u32,
-}
-
-impl FlowRoute {
-    const NONE: FlowRoute = FlowRoute {
-        host: u32::MAX,
-        src: u32::MAX,
-        dst: u32::MAX,
-        route: NO_ROUTE,
-    };
-}
-
-/// Source routes, as htsim gives each flow its route once. Where the
-/// routing mode makes the path a fixed function of the packet's 5-tuple
-/// (single path, ECMP salted or not), each flow direction's path is worked
-/// out from the tables on its first packet and every later packet follows
-/// it hop by hop: forwarding then reads one entry per hop instead of the
-/// routing tables, the ECMP hash and the input-port maps, and stays out of
-/// tables that outgrow the cache. The links chosen are the ones hop-by-hop
-/// routing would choose. Per-packet modes (RPS, flowlets) route from the
-/// tables at every hop.
-#[derive(Default)]
-struct Paths {
-    enabled: bool,
-    /// TCP flow `f`'s data (`2f`) and ACKs (`2f + 1`); UDP flow `u`.
-    tcp: Vec<FlowRoute>,
-    udp: Vec<FlowRoute>,
-    /// Routes, each a run of hops ending at a host.
-    hops: Vec<RouteHop>,
-    /// Identical routes (many flows between the same hosts) are stored once.
-    interned: HashMap<Vec<Hop>, u32>,
-    /// The route entries through each input-tally slot, to fold them in
-    /// (cold: never read per hop): per slot the last entry interned
-    /// (`u32::MAX`: none), and per entry the one before it in its slot.
-    slot_head: Vec<u32>,
-    next_in_slot: Vec<u32>,
-}
-
-impl Paths {
-    fn intern(&mut self, mut route: Vec<Hop>, inputs: &InputTable) -> u32 {
-        if let Some(&r) = self.interned.get(&route) {
-            return r;
-        }
-        // The key is kept for the run: no spare capacity (limits.rs).
-        route.shrink_to_fit();
-        let r = u32::try_from(self.hops.len()).expect("more than 2³² route hops");
-        // Wide switches add slots as routes first take them.
-        if self.slot_head.len() < inputs.len() {
-            assert!(
-                inputs.len() < RouteHop::DIRECT as usize,
-                "more than 2³¹ input-tally slots"
-            );
-            self.slot_head.resize(inputs.len(), u32::MAX);
-        }
-        for (i, h) in route.iter().enumerate() {
-            let mut slot = h.slot;
-            if slot == u32::MAX {
-                self.next_in_slot.push(u32::MAX);
-            } else {
-                let head = &mut self.slot_head[slot as usize];
-                self.next_in_slot.push(*head);
-                *head = r + i as u32;
-                if inputs.counts_directly(slot) {
-                    slot |= RouteHop::DIRECT;
-                }
-            }
-            self.hops.push(RouteHop {
-                link: h.link,
-                slot,
-                offered: 0,
-            });
-        }
-        self.interned.insert(route, r);
-        r
-    }
-}
 
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
@@ -699,7 +289,7 @@ impl Core {
                 let e = &mut self.paths.hops[entry as usize];
                 e.offered = e.offered.wrapping_add(1);
                 if e.offered == 0 || dropped {
-                    self.route_tally_rare(entry, dropped);
+                    self.paths.tally_rare(entry, dropped, &mut self.inputs);
                 }
             }
         }
@@ -716,41 +306,10 @@ impl Core {
         }
     }
 
-    /// A route entry's tally wrapped, or its packet was dropped: carry the
-    /// wrap into the slot's word; on the slot's first drop, fold every
-    /// entry through it into the word and count there from now on (see
-    /// [`RouteHop`]), then record the drop as the word's latest offer.
-    #[cold]
-    fn route_tally_rare(&mut self, entry: u32, dropped: bool) {
-        let slot = self.paths.hops[entry as usize].slot;
-        if self.paths.hops[entry as usize].offered == 0 {
-            self.inputs.add_offers(slot, 1 << 32);
-        }
-        if !dropped {
-            return;
-        }
-        let mut e = self.paths.slot_head[slot as usize];
-        while e != u32::MAX {
-            let h = &mut self.paths.hops[e as usize];
-            self.inputs.add_offers(slot, h.offered as u64);
-            h.offered = 0;
-            h.slot |= RouteHop::DIRECT;
-            e = self.paths.next_in_slot[e as usize];
-        }
-        self.inputs.record_drop(slot as usize);
-    }
-
     /// Fold every route entry's tally into its slot's word (the end of
-    /// the run: the report reads the words); the entries count there
-    /// from then on.
+    /// the run: the report reads the words).
     pub fn fold_route_tallies(&mut self) {
-        for h in &mut self.paths.hops {
-            if h.slot != u32::MAX && h.slot & RouteHop::DIRECT == 0 {
-                self.inputs.add_offers(h.slot, h.offered as u64);
-                h.offered = 0;
-                h.slot |= RouteHop::DIRECT;
-            }
-        }
+        self.paths.fold_tallies(&mut self.inputs);
     }
 
     /// Heap bytes fixed when the world is built: routes, per-node and
@@ -777,13 +336,7 @@ impl Core {
 
     /// Heap bytes of the per-flow routes of the static routing modes.
     pub fn paths_heap_bytes(&self) -> usize {
-        use std::mem::size_of;
-        let p = &self.paths;
-        (p.tcp.capacity() + p.udp.capacity()) * size_of::<FlowRoute>()
-            + p.hops.capacity() * size_of::<RouteHop>()
-            + p.interned.capacity() * (size_of::<(Vec<Hop>, u32)>() + 1)
-            + p.interned.keys().map(|k| k.capacity()).sum::<usize>() * size_of::<Hop>()
-            + (p.slot_head.capacity() + p.next_in_slot.capacity()) * 4
+        self.paths.heap_bytes()
     }
 
     /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
@@ -880,6 +433,9 @@ pub struct World {
     interrupt: Option<Interrupt>,
     /// Set when the interrupt check stopped the run.
     pub interrupted: bool,
+    /// Told the clock and the events so far every 2¹⁶ events
+    /// ([`Self::set_progress`]).
+    progress: Option<Progress>,
 }
 
 /// A check the run loop makes with its periodic work, every 2¹⁶ events
@@ -887,6 +443,11 @@ pub struct World {
 /// nothing: `true` stops the run. The Python binding polls the
 /// interpreter's signals here, so Ctrl-C stops a run within a second.
 pub type Interrupt = Box<dyn FnMut() -> bool + Send>;
+
+/// A progress report: the simulated time reached and the events processed
+/// so far, told in the loop's periodic work (every 2¹⁶ events, off the
+/// per-event path); it only watches, never changes what a run does.
+pub type Progress = Box<dyn FnMut(SimTime, u64) + Send>;
 
 /// The run-time memory guard. `limits` measures a world, so the guard is
 /// installed from outside (lib) as two functions: the world only asks, and
@@ -988,8 +549,22 @@ impl World {
     /// the two kinds of input tally on the same run).
     #[doc(hidden)]
     pub fn with_wide_switch_inputs(cfg: &Config, wide_inputs: usize) -> World {
+        Self::build(cfg, wide_inputs, &mut || false).expect("a check that never stops")
+    }
+
+    /// A world whose set-up (the routing tables: minutes for a k = 128
+    /// fat-tree) asks `interrupt` as it goes, with `interrupt` installed
+    /// for the run ([`Self::set_interrupt`]); `None` if it said stop
+    /// before the world was built.
+    pub fn new_interruptible(cfg: &Config, mut interrupt: Interrupt) -> Option<World> {
+        let mut w = Self::build(cfg, WIDE_SWITCH_INPUTS, &mut *interrupt)?;
+        w.set_interrupt(interrupt);
+        Some(w)
+    }
+
+    fn build(cfg: &Config, wide_inputs: usize, stop: &mut dyn FnMut() -> bool) -> Option<World> {
         let topo = &cfg.topology;
-        let routes = Routes::compute(topo);
+        let routes = Routes::compute_until(topo, stop)?;
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
         let mut host_node = Vec::new();
         for (i, n) in topo.nodes.iter().enumerate() {
@@ -1107,6 +682,7 @@ impl World {
             deep_readahead_above: DEEP_READAHEAD_BYTES,
             memory_stop: None,
             interrupt: None,
+            progress: None,
             interrupted: false,
         };
         let mut apps = Vec::with_capacity(cfg.apps.len());
@@ -1132,7 +708,7 @@ impl World {
                 },
             );
         }
-        w
+        Some(w)
     }
 
     /// Create a TCP flow (used by apps while building).
@@ -1193,6 +769,13 @@ impl World {
         self.next_check = 0;
     }
 
+    /// Install the progress report; it is first told at the next event.
+    pub fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+        self.next_depth_check = 0;
+        self.next_check = 0;
+    }
+
     /// Run to completion (all apps done) or to the stop time.
     ///
     /// Before each event the loop starts fetching what the next one will
@@ -1239,6 +822,9 @@ impl World {
         if p >= self.next_depth_check {
             self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
             self.next_depth_check = p + (1 << 16);
+            if let Some(tell) = self.progress.as_mut() {
+                tell(self.core.q.now(), p);
+            }
             if let Some(stop) = self.interrupt.as_mut() {
                 if stop() {
                     self.interrupted = true;
@@ -1566,46 +1152,6 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use super::DropRuns;
-
-    fn script(txns: &[u32]) -> DropRuns {
-        let mut d = DropRuns::default();
-        for &t in txns {
-            d.on_drop(t);
-        }
-        d.close();
-        d
-    }
-
-    /// Runs are split on any gap in transmission numbers, counted once
-    /// each into their length bin, 5 and longer sharing the last bin.
-    #[test]
-    fn drop_runs_histogram_from_known_sequences() {
-        // Runs: [3] [5 6] [9 10 11] [20..24) [30..37) [40]
-        let mut txns = vec![3, 5, 6, 9, 10, 11, 20, 21, 22, 23];
-        txns.extend(30..37);
-        txns.push(40);
-        let d = script(&txns);
-        assert_eq!(d.drops, txns.len() as u64);
-        assert_eq!(d.runs, 6);
-        assert_eq!(d.max_run, 7);
-        assert_eq!(d.run_len, [2, 1, 1, 1, 1]);
-
-        // A repeated or backwards txn starts a new run; so does wrapping
-        // past u32::MAX only when consecutive (MAX then 0 is one run).
-        let d = script(&[7, 7, 6, u32::MAX, 0, 1]);
-        assert_eq!(d.runs, 4);
-        assert_eq!(d.run_len, [3, 0, 1, 0, 0]);
-
-        // Exactly 5 lands in the 5+ bin; close() twice counts nothing more.
-        let mut d = script(&[0, 1, 2, 3, 4]);
-        d.close();
-        assert_eq!((d.runs, d.max_run, d.run_len), (1, 5, [0, 0, 0, 0, 1]));
-
-        // No drops: no runs.
-        assert_eq!(script(&[]).run_len, [0; 5]);
-    }
-
     /// Source-routed packets tally their input port in the route entry
     /// (folded into the slot's word on the slot's first drop); routed from
     /// the tables, every packet counts in the word. Both see the same

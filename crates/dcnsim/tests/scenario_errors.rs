@@ -1121,3 +1121,48 @@ fn an_ecn_based_cc_with_no_marking_queue_is_warned_about() {
         assert!(warnings(&parse_config(&doc).unwrap()).is_empty());
     }
 }
+
+/// Sizes without a unit are bytes: a paper's K = 20 packets written as
+/// `ecn_k = 20` marks nearly every packet, a byte buffer below one packet
+/// drops every full one. Both are warned about, with the packet reading
+/// offered; 0 (`ecn_k = 0`: mark every packet, documented) and anything
+/// from one full-size packet up stay silent.
+#[test]
+fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
+    use dcnsim::scenario::warnings;
+    let full = {
+        let c = parse_config(&base()).unwrap();
+        let dcnsim::config::AppSpec::SyncReads { tcp, .. } = &c.apps[0] else {
+            panic!("base() is a sync_reads app")
+        };
+        (tcp.mss + tcp.header_bytes) as u64
+    };
+    let warned = |key: &str, v: Value| {
+        let doc = with(base(), |d| d["topology"][key] = v);
+        warnings(&parse_config(&doc).unwrap())
+    };
+    let w = warned("ecn_k", json!(20));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "topology");
+    assert!(
+        w[0].message.contains("ecn_k of 20 bytes")
+            && w[0].message.contains("did you mean \"20pkt\"?"),
+        "{w:?}"
+    );
+    let w = warned("buffer", json!(full - 1));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message
+            .contains(&format!("buffer of {} bytes", full - 1)),
+        "{w:?}"
+    );
+    assert!(
+        w[0].message.contains(&format!("{full} bytes on the wire")),
+        "{w:?}"
+    );
+    for silent in [json!(0), json!("20pkt"), json!(full), json!("32KB")] {
+        let w = warned("ecn_k", silent.clone());
+        assert!(w.is_empty(), "ecn_k = {silent}: {w:?}");
+    }
+    assert!(warned("buffer", json!(full)).is_empty());
+}

@@ -18,7 +18,9 @@
 //! apart in [`LinkInfo`]. The FIFOs are rings in one shared pool of
 //! 64-byte lines rather than one heap allocation each.
 
+pub mod inputs;
 pub mod pcap;
+pub mod route;
 pub mod routing;
 pub mod topology;
 

@@ -67,6 +67,11 @@ pub struct Routes {
     hops: Vec<u32>,
 }
 
+/// Steps of set-up work (nodes and links visited) between two asks of an
+/// interrupt check: about a millisecond, so Ctrl-C stops set-up at once
+/// while a small topology asks none.
+pub const SETUP_POLL_WORK: usize = 1 << 22;
+
 /// Directed link id `2*i` / `2*i+1` for link `i` in direction a→b / b→a.
 #[inline]
 pub fn directed_link(link: usize, reverse: bool) -> u32 {
@@ -88,6 +93,13 @@ impl Routes {
     }
 
     pub fn compute(topo: &TopologySpec) -> Routes {
+        Self::compute_until(topo, &mut || false).expect("a check that never stops")
+    }
+
+    /// [`Self::compute`], asking `stop` every [`SETUP_POLL_WORK`] steps of
+    /// the per-destination searches (a k = 128 fat-tree's tables take
+    /// minutes); `None` if it said stop.
+    pub fn compute_until(topo: &TopologySpec, stop: &mut dyn FnMut() -> bool) -> Option<Routes> {
         let n = topo.nodes.len();
         let host_nodes = topo.hosts();
         let is_host: Vec<bool> = topo
@@ -168,7 +180,16 @@ impl Routes {
         let mut list = Vec::new();
         let mut dist = vec![UNREACHED; n];
         let mut queue = Vec::with_capacity(n);
+        let mut work = 0usize;
         for &d in &targets {
+            // One search touches every node and link, then every column's links.
+            work += n + 2 * adj.len();
+            if work >= SETUP_POLL_WORK {
+                work = 0;
+                if stop() {
+                    return None;
+                }
+            }
             dist.iter_mut().for_each(|x| *x = UNREACHED);
             queue.clear();
             dist[d] = 0;
@@ -216,7 +237,7 @@ impl Routes {
         }
         hops.shrink_to_fit();
         spans.shrink_to_fit();
-        Routes {
+        Some(Routes {
             num_nodes: n,
             host_nodes,
             ends,
@@ -227,7 +248,7 @@ impl Routes {
             rows,
             spans,
             hops,
-        }
+        })
     }
 
     #[inline]

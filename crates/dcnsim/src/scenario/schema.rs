@@ -10,7 +10,9 @@
 //! and the rest read again. Checks across fields run afterwards, on the
 //! resolved configuration (`scenario/mod.rs`).
 
-use super::{self as sc, key_path, ScenarioError, DOCUMENT};
+use super::table::key_path;
+use super::values as sc;
+use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     CcKind, FastSegRule, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reordering, RoutingMode,
     SegPolicyKind, TcpProfile, TcpRandMode,

@@ -1,0 +1,262 @@
+//! `[tcp]` and each app's `tcp` override: layering key by key, resolving
+//! over the profile's defaults, and the checks across TCP keys.
+
+use super::schema::{self, TcpSection};
+use super::table::Ctx;
+use crate::config::*;
+use serde_json::{Map, Value};
+
+// --------------------------------------------------------------------- tcp
+
+/// A `[tcp]` layer as read (`schema::TcpSection`), with the keys it set
+/// validly: an app's override is layered over the top-level one key by key.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TcpLayer {
+    pub(super) section: TcpSection,
+    pub(super) keys: Map<String, Value>,
+}
+
+impl TcpLayer {
+    pub(super) fn parse(ctx: &mut Ctx, v: &Value, path: &str) -> TcpLayer {
+        match schema::read_table::<TcpSection>(v, path, "", &mut ctx.errs) {
+            Some(r) => TcpLayer {
+                section: r.value,
+                keys: r
+                    .valid
+                    .into_iter()
+                    .filter_map(|k| v.get(&k).map(|x| (k, x.clone())))
+                    .collect(),
+            },
+            None => TcpLayer::default(),
+        }
+    }
+
+    /// `self` over `base`: keys set in `self` win.
+    pub(super) fn over(&self, base: &TcpLayer) -> TcpLayer {
+        let mut keys = base.keys.clone();
+        keys.extend(self.keys.clone());
+        // Every key was read on its own already, so they read together.
+        let section = serde_json::from_value(Value::Object(keys.clone())).unwrap_or_default();
+        TcpLayer { section, keys }
+    }
+
+    /// Whether the layer sets any of `keys` (schema key names).
+    pub(super) fn sets_any(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| self.keys.contains_key(*k))
+    }
+}
+
+impl TcpSection {
+    /// Apply over [`TcpConfig::default`].
+    pub(super) fn resolve(&self) -> TcpConfig {
+        let profile = self.profile.unwrap_or(TcpProfile::Papers);
+        let d = TcpConfig::of_profile(profile);
+        let mss = self.mss.unwrap_or(d.mss);
+        let rwnd_bytes = match *self.rwnd {
+            None => d.rwnd_bytes,
+            Some(Limit::Bytes(b)) => b,
+            Some(Limit::Packets(n)) => n.saturating_mul(mss as u64),
+        };
+        let cc = self.cc.unwrap_or(d.cc);
+        let rto_min = self.rto_min.unwrap_or(d.rto_min);
+        let sack = self.sack.unwrap_or(d.sack);
+        let fast_smin = self.fast_smin.unwrap_or(d.fast.smin);
+        // A preset sets (σ², μ, v_τ, v_ω); explicit keys override it.
+        let rand_base = self
+            .tcprand_preset
+            .and_then(|n| d.tcprand.with_preset(n))
+            .unwrap_or(d.tcprand);
+        TcpConfig {
+            cc,
+            // FaST's natural segment policy is its own.
+            seg: self.segment.unwrap_or(if cc == CcKind::Fast {
+                SegPolicyKind::Fast
+            } else {
+                d.seg
+            }),
+            mss,
+            // Header compression (Kulkarni §4.3, after RFC 1144): 4 bytes
+            // per packet on the wire; an explicit `header` wins.
+            header_bytes: self
+                .header
+                .unwrap_or(if *self.header_compression == Some(true) {
+                    4
+                } else {
+                    d.header_bytes
+                }),
+            init_cwnd_segments: self.init_cwnd.unwrap_or(d.init_cwnd_segments),
+            init_ssthresh_segments: self.init_ssthresh.or(d.init_ssthresh_segments),
+            rwnd_bytes,
+            rto_min,
+            rto_init: self.rto_init.unwrap_or(d.rto_init),
+            rto_max: self.rto_max.unwrap_or(d.rto_max),
+            // Linux's G is its rto_min (TcpConfig::linux): they move together.
+            granularity: self.granularity.unwrap_or(if profile == TcpProfile::Linux {
+                rto_min
+            } else {
+                d.granularity
+            }),
+            max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
+            dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
+            reordering: self.reordering.unwrap_or(d.reordering),
+            // RACK needs SACK: without it Linux falls back to duplicate ACKs.
+            recovery: self.recovery.unwrap_or(if sack {
+                d.recovery
+            } else {
+                LossRecovery::DupAck
+            }),
+            delayed_ack: self.delayed_ack.unwrap_or(d.delayed_ack),
+            delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
+            delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
+            delayed_ack_quickack: self.delayed_ack_quickack.unwrap_or(d.delayed_ack_quickack),
+            sack,
+            sack_rescue: self.sack_rescue.unwrap_or(d.sack_rescue),
+            limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),
+            timestamps: self.timestamps.unwrap_or(d.timestamps),
+            // DCTCP and FaST imply ECN unless it is explicitly (and wrongly) off.
+            ecn: self.ecn.unwrap_or(d.ecn || cc.needs_ecn()),
+            handshake_rtt_sample: self.handshake_rtt_sample.unwrap_or(d.handshake_rtt_sample),
+            cubic: CubicParams {
+                fast_convergence: self
+                    .cubic_fast_convergence
+                    .unwrap_or(d.cubic.fast_convergence),
+            },
+            dctcp: DctcpParams {
+                g: self.dctcp_g.unwrap_or(d.dctcp.g),
+                alpha_init: self.dctcp_alpha_init.unwrap_or(d.dctcp.alpha_init),
+            },
+            fast: FastParams {
+                g: self.fast_g.unwrap_or(d.fast.g),
+                alpha_init: self.fast_alpha_init.unwrap_or(d.fast.alpha_init),
+                wmin: self.fast_wmin.unwrap_or(d.fast.wmin),
+                smin: fast_smin,
+                probe_segments: self.fast_probe_segments.unwrap_or(d.fast.probe_segments),
+                // The probes are S_min-sized unless told otherwise.
+                probe_size: self.fast_probe_size.unwrap_or(fast_smin),
+                seg_rule: self.fast_seg_rule.unwrap_or(d.fast.seg_rule),
+            },
+            dsr: DsrParams {
+                mss: self.dsr_mss.unwrap_or(d.dsr.mss),
+                cwnd: self.dsr_cwnd.unwrap_or(d.dsr.cwnd),
+            },
+            tcprand: TcpRandParams {
+                mode: self.tcprand_mode.unwrap_or(rand_base.mode),
+                rmin: self.tcprand_rmin.unwrap_or(rand_base.rmin),
+                theta: self.tcprand_theta.unwrap_or(rand_base.theta),
+                sigma2: self.tcprand_sigma2.unwrap_or(rand_base.sigma2),
+                mu: self.tcprand_mu.unwrap_or(rand_base.mu),
+                v_tau: self.tcprand_v_tau.unwrap_or(rand_base.v_tau),
+                v_omega: self.tcprand_v_omega.unwrap_or(rand_base.v_omega),
+            },
+            probretx: ProbRetxParams {
+                p: self.probretx_p.unwrap_or(d.probretx.p),
+                period: self.probretx_period.unwrap_or(d.probretx.period),
+                target: self.probretx_target.unwrap_or(d.probretx.target),
+            },
+        }
+    }
+}
+
+/// Checks across fields of a resolved TCP config:
+/// (key to report at, message, keys involved).
+pub(super) fn tcp_cross_checks(
+    c: &TcpConfig,
+) -> Vec<(&'static str, String, &'static [&'static str])> {
+    let mut out = Vec::new();
+    if c.rwnd_bytes < c.mss as u64 {
+        out.push((
+            "rwnd",
+            format!(
+                "receiver window ({} bytes) is smaller than mss ({} bytes)",
+                c.rwnd_bytes, c.mss
+            ),
+            &["rwnd", "mss"][..],
+        ));
+    }
+    if c.rto_max < c.rto_min {
+        out.push((
+            "rto_max",
+            format!("rto_max ({}) is below rto_min ({})", c.rto_max, c.rto_min),
+            &["rto_max", "rto_min"][..],
+        ));
+    }
+    if c.rto_init > c.rto_max {
+        out.push((
+            "rto_init",
+            format!("rto_init ({}) exceeds rto_max ({})", c.rto_init, c.rto_max),
+            &["rto_init", "rto_max"][..],
+        ));
+    }
+    if c.recovery == LossRecovery::Rack && !c.sack {
+        out.push((
+            "recovery",
+            "'rack' detects losses from SACK information (RFC 8985): set sack = true".to_string(),
+            &["recovery", "sack"][..],
+        ));
+    }
+    if c.cc.needs_ecn() && !c.ecn {
+        out.push((
+            "ecn",
+            format!(
+                "cc '{}' is built on ECN; ecn cannot be false (leave it out or set it true)",
+                c.cc.name()
+            ),
+            &["ecn", "cc"][..],
+        ));
+    }
+    let uses_fast = c.cc == CcKind::Fast || c.seg == SegPolicyKind::Fast;
+    if uses_fast && c.fast.smin > c.mss {
+        out.push((
+            "fast_smin",
+            format!(
+                "fast_smin ({} bytes) exceeds mss ({} bytes)",
+                c.fast.smin, c.mss
+            ),
+            &["fast_smin", "mss", "cc", "segment"][..],
+        ));
+    }
+    if uses_fast && c.fast.probe_size > c.mss {
+        out.push((
+            "fast_probe_size",
+            format!(
+                "fast_probe_size ({} bytes) exceeds mss ({} bytes)",
+                c.fast.probe_size, c.mss
+            ),
+            &["fast_probe_size", "fast_smin", "mss", "cc", "segment"][..],
+        ));
+    }
+    if c.seg == SegPolicyKind::Dsr && c.dsr.mss > c.mss {
+        out.push((
+            "dsr_mss",
+            format!(
+                "dsr_mss ({} bytes) exceeds mss ({} bytes)",
+                c.dsr.mss, c.mss
+            ),
+            &["dsr_mss", "mss", "segment"][..],
+        ));
+    }
+    if c.seg == SegPolicyKind::TcpRand {
+        let r = &c.tcprand;
+        if r.mode == TcpRandMode::Static && r.rmin > c.mss {
+            out.push((
+                "tcprand_rmin",
+                format!(
+                    "tcprand_rmin ({} bytes) exceeds mss ({} bytes): payloads are drawn from [rmin, mss]",
+                    r.rmin, c.mss
+                ),
+                &["tcprand_rmin", "tcprand_mode", "mss", "segment"][..],
+            ));
+        }
+        if r.mode == TcpRandMode::Adaptive && r.theta > c.mss {
+            out.push((
+                "tcprand_theta",
+                format!(
+                    "tcprand_theta ({} bytes) exceeds mss ({} bytes): it is the floor of rMin ≤ mss",
+                    r.theta, c.mss
+                ),
+                &["tcprand_theta", "tcprand_mode", "mss", "segment"][..],
+            ));
+        }
+    }
+    out
+}

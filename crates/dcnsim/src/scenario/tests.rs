@@ -1,0 +1,634 @@
+//! Unit tests of the scenario reader (public behaviour is tested in
+//! crates/dcnsim/tests/scenario_errors.rs).
+
+use super::table::*;
+use super::values::*;
+use super::*;
+use crate::config::*;
+use crate::net::topology::DEFAULT_NIC_BUFFER;
+use crate::text::suggest;
+use proptest::prelude::*;
+use schema::TcpSection;
+use serde_json::json;
+
+fn example() -> Value {
+    // The example of docs/scenario.md, as JSON.
+    json!({
+        "name": "kulkarni-incast-16",
+        "stop": "20s",
+        "topology": {"kind": "star", "hosts": 17, "rate": "1Gbps", "delay": "50us", "buffer": "32KB"},
+        "tcp": {"mss": 1024, "rto_min": "200ms", "rwnd": "1000pkt"},
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-16", "sru": "256KB",
+                  "blocks": 50, "jitter": "20us"}]
+    })
+}
+
+#[test]
+fn doc_example_parses() {
+    let c = parse_config(&example()).unwrap();
+    assert_eq!(c.name, "kulkarni-incast-16");
+    assert_eq!(c.stop, SimTime::from_secs(20));
+    assert_eq!(c.seed, 1);
+    assert_eq!(c.routing, RoutingMode::Ecmp);
+    assert_eq!(c.l2_overhead, 0);
+    assert_eq!(c.switch_delay, SimTime::ZERO);
+    assert_eq!(c.topology.nodes.len(), 18);
+    assert_eq!(c.topology.links[0].queue_ba.limit, Limit::Bytes(32768));
+    assert_eq!(c.topology.links[0].queue_ab.limit, DEFAULT_NIC_BUFFER);
+    let AppSpec::SyncReads {
+        client,
+        servers,
+        sru_bytes,
+        request_bytes,
+        blocks,
+        jitter,
+        start,
+        tcp,
+    } = &c.apps[0]
+    else {
+        panic!()
+    };
+    assert_eq!(*client, 0);
+    assert_eq!(servers, &(1..=16).collect::<Vec<_>>());
+    assert_eq!(*sru_bytes, 262_144);
+    assert_eq!(*request_bytes, 64);
+    assert_eq!(*blocks, 50);
+    assert_eq!(*jitter, SimTime::from_us(20));
+    assert_eq!(*start, SimTime::ZERO);
+    assert_eq!(tcp.mss, 1024);
+    assert_eq!(tcp.rwnd_bytes, 1000 * 1024);
+    let want = TcpConfig {
+        mss: 1024,
+        rwnd_bytes: 1_024_000,
+        ..TcpConfig::default()
+    };
+    assert_eq!(tcp, &want);
+}
+
+#[test]
+fn defaults() {
+    let c = parse_config(&json!({
+        "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+        "apps": [
+            {"kind": "partition_aggregate", "aggregator": 0, "workers": [1]},
+            {"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "10Mbps"},
+            {"kind": "bulk", "src": 0, "dst": 1, "duration": "1s", "start": "5ms"}
+        ]
+    }))
+    .unwrap();
+    assert_eq!(c.name, "scenario");
+    assert_eq!(c.seed, 1);
+    assert_eq!(c.stop, SimTime::from_secs(10));
+    assert_eq!(
+        c.apps[0],
+        AppSpec::PartitionAggregate {
+            aggregator: 0,
+            workers: vec![1],
+            response_bytes: 10240,
+            request_bytes: 64,
+            queries: 100,
+            gap: SimTime::ZERO,
+            start: SimTime::ZERO,
+            tcp: TcpConfig::default(),
+        }
+    );
+    assert_eq!(
+        c.apps[1],
+        AppSpec::UdpCbr {
+            src: 1,
+            dst: 0,
+            rate_bps: 10_000_000,
+            payload_bytes: 1460,
+            start: SimTime::ZERO,
+            stop: SimTime::from_secs(10),
+        }
+    );
+    assert_eq!(
+        c.apps[2],
+        AppSpec::Bulk {
+            src: 0,
+            dst: 1,
+            amount: BulkAmount::Duration(SimTime::from_secs(1)),
+            start: SimTime::from_ms(5),
+            tcp: TcpConfig::default(),
+        }
+    );
+}
+
+#[test]
+fn tcp_layers_merge_app_over_top_over_defaults() {
+    let mut doc = example();
+    doc["tcp"] = json!({"mss": 1000, "rwnd": "10pkt", "sack": true, "cc": "NewReno"});
+    doc["apps"] = json!([
+        {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"mss": 500, "ecn": true}},
+        {"kind": "bulk", "src": 0, "dst": 2, "size": "1MB"}
+    ]);
+    let c = parse_config(&doc).unwrap();
+    let tcp = |i: usize| match &c.apps[i] {
+        AppSpec::Bulk { tcp, .. } => tcp.clone(),
+        _ => unreachable!(),
+    };
+    let a = tcp(0);
+    assert_eq!(
+        (a.mss, a.rwnd_bytes, a.sack, a.ecn),
+        (500, 5000, true, true)
+    );
+    let b = tcp(1);
+    assert_eq!(
+        (b.mss, b.rwnd_bytes, b.sack, b.ecn),
+        (1000, 10_000, true, false)
+    );
+    assert_eq!(b.rto_min, SimTime::from_ms(200));
+}
+
+/// `profile = "linux"` sets every key it names (TcpConfig::linux); an
+/// explicit key wins over it, at the top level and in an app's
+/// override; G follows an overridden rto_min; without SACK, RACK falls
+/// back to duplicate ACKs.
+#[test]
+fn linux_profile_sets_each_key_and_explicit_keys_win() {
+    let tcp_of = |top: Value, own: Option<Value>| {
+        let mut doc = example();
+        doc["tcp"] = top;
+        let mut app = json!({"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"});
+        if let Some(o) = own {
+            app["tcp"] = o;
+        }
+        doc["apps"] = json!([app]);
+        match &parse_config(&doc).unwrap().apps[0] {
+            AppSpec::Bulk { tcp, .. } => tcp.clone(),
+            _ => unreachable!(),
+        }
+    };
+    let l = tcp_of(json!({"profile": "linux"}), None);
+    assert_eq!(l, TcpConfig::linux());
+    assert_eq!(l.cc, CcKind::Cubic);
+    assert_eq!(
+        (l.mss, l.header_bytes, l.init_cwnd_segments),
+        (1448, 52, 10)
+    );
+    assert_eq!(
+        (l.rto_min, l.rto_init, l.rto_max, l.granularity),
+        (
+            SimTime::from_ms(200),
+            SimTime::from_secs(1),
+            SimTime::from_secs(120),
+            SimTime::from_ms(200)
+        )
+    );
+    assert_eq!(l.max_backoff, 1024);
+    assert!(l.sack && l.limited_transmit && l.timestamps && l.delayed_ack);
+    assert!(!l.ecn && !l.sack_rescue);
+    assert_eq!(l.recovery, LossRecovery::Rack);
+    assert_eq!(l.reordering, Reordering::Adaptive);
+    assert_eq!(
+        (
+            l.delayed_ack_timeout,
+            l.delayed_ack_segments,
+            l.delayed_ack_quickack
+        ),
+        (SimTime::from_ms(40), 2, 16)
+    );
+    assert_eq!(l.dupack_threshold, 3);
+    // "papers" and no profile are the same defaults
+    assert_eq!(
+        tcp_of(json!({"profile": "papers"}), None),
+        TcpConfig::default()
+    );
+    assert_eq!(tcp_of(json!({}), None), TcpConfig::default());
+
+    // explicit keys win, each on its own
+    let over = json!({"profile": "linux", "cc": "newreno", "init_cwnd": 2, "mss": 1024,
+                      "delayed_ack": false, "limited_transmit": false, "reordering": "fixed",
+                      "delayed_ack_quickack": 0, "rto_min": "10ms", "timestamps": false});
+    let o = tcp_of(over, None);
+    assert_eq!(
+        (o.cc, o.init_cwnd_segments, o.mss),
+        (CcKind::NewReno, 2, 1024)
+    );
+    assert!(!o.delayed_ack && !o.limited_transmit && !o.timestamps);
+    assert_eq!(
+        (o.reordering, o.delayed_ack_quickack),
+        (Reordering::Fixed, 0)
+    );
+    assert_eq!(
+        (o.rto_min, o.granularity),
+        (SimTime::from_ms(10), SimTime::from_ms(10))
+    );
+    assert_eq!(o.header_bytes, 52, "unset keys keep the profile's");
+    let g = tcp_of(json!({"profile": "linux", "granularity": "1ms"}), None);
+    assert_eq!(
+        (g.rto_min, g.granularity),
+        (SimTime::from_ms(200), SimTime::from_ms(1))
+    );
+    let ns = tcp_of(json!({"profile": "linux", "sack": false}), None);
+    assert_eq!((ns.sack, ns.recovery), (false, LossRecovery::DupAck));
+
+    // an app's override: its profile under its own and the top-level keys
+    let a = tcp_of(json!({"mss": 1000}), Some(json!({"profile": "linux"})));
+    assert_eq!((a.cc, a.mss, a.sack), (CcKind::Cubic, 1000, true));
+    let b = tcp_of(json!({"profile": "linux"}), Some(json!({"cc": "dctcp"})));
+    assert_eq!(
+        (b.cc, b.ecn, b.sack, b.init_cwnd_segments),
+        (CcKind::Dctcp, true, true, 10)
+    );
+
+    let mut doc = example();
+    doc["tcp"] = json!({"profile": "bsd"});
+    let errs = parse_config(&doc).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|e| e.path == "tcp.profile" && e.message.contains("linux")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn routing_seed_and_switch_delay() {
+    let mut doc = example();
+    doc["routing"] = json!({"mode": "rps"});
+    doc["seed"] = json!(42);
+    doc["switch_delay"] = json!("1us");
+    doc["l2_overhead"] = json!(38);
+    let c = parse_config(&doc).unwrap();
+    assert_eq!(c.routing, RoutingMode::Rps);
+    assert_eq!(c.seed, 42);
+    assert_eq!(c.switch_delay, SimTime::from_us(1));
+    assert_eq!(c.l2_overhead, 38);
+    doc["routing"] = json!({});
+    assert_eq!(parse_config(&doc).unwrap().routing, RoutingMode::Ecmp);
+}
+
+#[test]
+fn routing_salt_and_flowlet_keys() {
+    let mut doc = example();
+    let with = |doc: &mut Value, r: Value| {
+        doc["routing"] = r;
+        parse_config(doc)
+    };
+    assert_eq!(
+        with(&mut doc, json!({"mode": "ecmp", "salt": false}))
+            .unwrap()
+            .routing,
+        RoutingMode::EcmpUnsalted
+    );
+    assert_eq!(
+        with(&mut doc, json!({"salt": true})).unwrap().routing,
+        RoutingMode::Ecmp
+    );
+    assert_eq!(
+        with(&mut doc, json!({"mode": "flowlet"})).unwrap().routing,
+        RoutingMode::Flowlet {
+            gap: DEFAULT_FLOWLET_GAP
+        }
+    );
+    assert_eq!(
+        with(&mut doc, json!({"mode": "Flowlet", "flowlet_gap": "100us"}))
+            .unwrap()
+            .routing,
+        RoutingMode::Flowlet {
+            gap: SimTime::from_us(100)
+        }
+    );
+    let err = |doc: &mut Value, r: Value| {
+        with(doc, r)
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let e = err(&mut doc, json!({"mode": "rps", "salt": false}));
+    assert!(
+        e.contains("routing.salt: only used with mode = \"ecmp\""),
+        "{e}"
+    );
+    let e = err(&mut doc, json!({"mode": "ecmp", "flowlet_gap": "1ms"}));
+    assert!(
+        e.contains("routing.flowlet_gap: only used with mode"),
+        "{e}"
+    );
+    let e = err(&mut doc, json!({"mode": "flowlet", "flowlet_gap": "0s"}));
+    assert!(e.contains("routing.flowlet_gap"), "{e}");
+    let e = err(&mut doc, json!({"mode": "ecmp", "salt": "no"}));
+    assert!(e.contains("routing.salt"), "{e}");
+    let e = err(&mut doc, json!({"mode": "flowlets"}));
+    assert!(e.contains("routing.mode"), "{e}");
+}
+
+#[test]
+fn two_tier_buffer_fallbacks() {
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "two_tier", "racks": 5, "hosts_per_rack": 20,
+        "host_rate": "1Gbps", "core_rate": "10Gbps", "delay": "25us",
+        "buffer": "100KB", "agg_buffer": "10MB", "ecn_k": "20pkt", "agg_ecn_k": "100pkt"});
+    let c = parse_config(&doc).unwrap();
+    let t = &c.topology;
+    assert_eq!(t.hosts().len(), 100);
+    let up = t.links.iter().find(|l| t.nodes[l.b].name == "agg").unwrap();
+    assert_eq!(
+        up.queue_ab,
+        QueueConfig {
+            limit: Limit::Bytes(102_400),
+            ecn_k: Some(Limit::Packets(20))
+        }
+    );
+    assert_eq!(
+        up.queue_ba,
+        QueueConfig {
+            limit: Limit::Bytes(10 << 20),
+            ecn_k: Some(Limit::Packets(100))
+        }
+    );
+}
+
+#[test]
+fn custom_topology_with_overrides() {
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "nic_buffer": "1MB", "nodes": [
+        {"name": "a", "kind": "host"}, {"name": "s", "kind": "switch"}, {"name": "b", "kind": "host"}],
+        "links": [
+            {"a": "a", "b": "s", "rate": "1Gbps", "delay": "25us"},
+            {"a": "s", "b": "b", "rate": "10Gbps", "delay": "5us", "buffer": "20pkt", "ecn_k": "5pkt"}]});
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": 1000}]);
+    let c = parse_config(&doc).unwrap();
+    let t = &c.topology;
+    assert_eq!(t.hosts(), vec![0, 2]);
+    assert_eq!(
+        t.links[0].queue_ab,
+        QueueConfig {
+            limit: Limit::Bytes(1 << 20),
+            ecn_k: None
+        }
+    );
+    assert_eq!(
+        t.links[0].queue_ba,
+        QueueConfig {
+            limit: Limit::Bytes(102_400),
+            ecn_k: None
+        }
+    );
+    assert_eq!(
+        t.links[1].queue_ab,
+        QueueConfig {
+            limit: Limit::Packets(20),
+            ecn_k: Some(Limit::Packets(5))
+        }
+    );
+    assert_eq!(t.links[1].rate_bps, 10_000_000_000);
+}
+
+#[test]
+fn suggestions() {
+    let keys = schema::struct_fields::<TcpSection>().iter().copied();
+    assert_eq!(suggest("rto_mn", keys.clone()), Some("rto_min"));
+    assert_eq!(suggest("RTO_MIN", keys.clone()), Some("rto_min"));
+    assert_eq!(suggest("delayed_acks", keys.clone()), Some("delayed_ack"));
+    assert_eq!(suggest("banana", keys), None);
+    assert_eq!(crate::text::edit_distance("kitten", "sitting"), 3);
+    assert_eq!(crate::text::edit_distance("stpo", "stop"), 1);
+    assert_eq!(suggest("s1", ["h1", "s0"].into_iter()), Some("s0"));
+}
+
+#[test]
+fn duplicate_json_keys_are_rejected_not_overridden() {
+    let mut text = example().to_string();
+    text.insert_str(1, r#""seed": 5, "#);
+    text = text.replacen(r#""name""#, r#""seed": 6, "name""#, 1);
+    let errs = parse_config_str(&text).unwrap_err();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].path, DOCUMENT);
+    assert!(
+        errs[0].message.contains(r#"duplicate key "seed""#),
+        "{}",
+        errs[0]
+    );
+    // Nested objects too, and the same key in sibling objects is fine.
+    let nested = r#"{"topology": {"kind": "star", "kind": "star"}, "apps": []}"#;
+    assert!(parse_config_str(nested).unwrap_err()[0]
+        .message
+        .contains("duplicate key"));
+    let siblings = example().to_string();
+    parse_config_str(&siblings).unwrap();
+}
+
+#[test]
+fn parse_config_str_works() {
+    let c = parse_config_str(&example().to_string()).unwrap();
+    assert_eq!(c.apps.len(), 1);
+}
+
+// ------------------------------------------------------------ fuzzing
+
+const VOCAB: &[&str] = &[
+    "name",
+    "seed",
+    "stop",
+    "topology",
+    "routing",
+    "tcp",
+    "apps",
+    "kind",
+    "hosts",
+    "rate",
+    "delay",
+    "buffer",
+    "ecn_k",
+    "nic_buffer",
+    "k",
+    "racks",
+    "hosts_per_rack",
+    "host_rate",
+    "core_rate",
+    "leaves",
+    "spines",
+    "hosts_per_leaf",
+    "fabric_rate",
+    "nodes",
+    "links",
+    "a",
+    "b",
+    "mode",
+    "mss",
+    "rwnd",
+    "rto_min",
+    "src",
+    "dst",
+    "size",
+    "duration",
+    "workers",
+    "servers",
+    "client",
+    "aggregator",
+    "star",
+    "fat_tree",
+    "custom",
+    "two_tier",
+    "leaf_spine",
+    "bulk",
+    "sync_reads",
+    "udp_cbr",
+    "partition_aggregate",
+    "host",
+    "switch",
+    "1-3",
+    "0-0",
+    "3-1",
+    "1Gbps",
+    "0Gbps",
+    "50us",
+    "-1us",
+    "32KB",
+    "100pkt",
+    "0pkt",
+    "1e999s",
+    "s0",
+    "h0",
+    "h1",
+    "",
+    "é",
+    "newreno",
+    "ecmp",
+    "poisson",
+    "load",
+    "cdf",
+    "cdf_file",
+    "sampling",
+    "websearch",
+    "datamining",
+];
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (0u64..20).prop_map(|n| json!(n)),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<u64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        proptest::sample::select(VOCAB).prop_map(|s| json!(s)),
+        ".{0,12}".prop_map(Value::String),
+    ]
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(5, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop_oneof![
+                        proptest::sample::select(VOCAB).prop_map(str::to_string),
+                        ".{0,6}"
+                    ],
+                    inner
+                ),
+                0..8
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Replace the value at a pseudo-random position of `doc` with `new`.
+fn mutate(doc: &mut Value, mut pick: usize, new: Value) {
+    let mut cur = doc;
+    loop {
+        let n = match cur {
+            Value::Object(m) => m.len(),
+            Value::Array(a) => a.len(),
+            _ => 0,
+        };
+        if n == 0 || pick.is_multiple_of(4) {
+            *cur = new;
+            return;
+        }
+        let i = (pick / 4) % n;
+        pick /= 4 * n.max(1);
+        pick += 1;
+        cur = match cur {
+            Value::Object(m) => m.values_mut().nth(i).unwrap(),
+            Value::Array(a) => &mut a[i],
+            _ => unreachable!(),
+        };
+    }
+}
+
+fn rich_valid() -> Value {
+    json!({
+        "name": "x", "seed": 3, "stop": "1s", "l2_overhead": 38, "switch_delay": "1us",
+        "routing": {"mode": "single"},
+        "topology": {"kind": "custom", "buffer": "100KB", "ecn_k": "10pkt", "nodes": [
+            {"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+            {"name": "h2", "kind": "host"}, {"name": "s0", "kind": "switch"}],
+            "links": [
+                {"a": "h0", "b": "s0", "rate": "1Gbps", "delay": "1us"},
+                {"a": "h1", "b": "s0", "rate": "1Gbps", "delay": "1us"},
+                {"a": "h2", "b": "s0", "rate": "1Gbps", "delay": "1us", "buffer": "5pkt"}]},
+        "tcp": {"mss": 1000, "rwnd": "100pkt", "sack": true},
+        "apps": [
+            {"kind": "bulk", "src": 0, "dst": 1, "size": "1MB", "tcp": {"ecn": true}},
+            {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-2", "gap": "1ms"},
+            {"kind": "sync_reads", "client": 2, "servers": [0, 1], "jitter": "1us"},
+            {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Mbps", "stop": "2s"},
+            {"kind": "poisson", "load": 0.5, "cdf": [[100, 0], ["1KB", 1]], "sampling": "step",
+             "sources": "0-1", "destinations": [2], "flows": 3, "duration": "1s"}
+        ]
+    })
+}
+
+#[test]
+fn rich_valid_parses() {
+    parse_config(&rich_valid()).unwrap();
+}
+
+fn check_no_panic(doc: &Value) {
+    match parse_config(doc) {
+        Ok(c) => assert!(!c.apps.is_empty()),
+        Err(errs) => {
+            assert!(!errs.is_empty());
+            for e in &errs {
+                assert!(!e.path.is_empty());
+                assert!(!e.message.trim().is_empty(), "{}: empty reason", e.path);
+                // The path names a field: the document itself, a known
+                // top-level key, or a key the document has (an unknown
+                // key is reported at its own path).
+                let root = e.path.split(['.', '[']).next().unwrap();
+                let in_doc = doc.as_object().is_some_and(|m| {
+                    m.keys()
+                        .any(|k| e.path == key_path("", k) || e.path.starts_with(&key_path("", k)))
+                });
+                assert!(
+                    e.path == DOCUMENT
+                        || schema::struct_fields::<schema::Document>().contains(&root)
+                        || in_doc,
+                    "problem at {:?} names no field of the document: {}",
+                    e.path,
+                    e.message
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_json_never_panics(doc in arb_json()) {
+        check_no_panic(&doc);
+    }
+
+    #[test]
+    fn mutated_scenarios_never_panic(pick in any::<usize>(), new in arb_json(), base in 0usize..2) {
+        let mut doc = if base == 0 { rich_valid() } else { example() };
+        mutate(&mut doc, pick, new);
+        check_no_panic(&doc);
+    }
+
+    #[test]
+    fn random_text_never_panics(s in "\\PC{0,64}") {
+        let _ = parse_config_str(&s);
+    }
+}
