@@ -134,6 +134,7 @@ class Tcp(_Builder):
     delayed_ack_timeout: Optional[str] = None
     delayed_ack_segments: Optional[int] = None
     delayed_ack_quickack: Optional[int] = None
+    abc_limit: Optional[int] = None
     sack: Optional[bool] = None
     sack_rescue: Optional[bool] = None
     limited_transmit: Optional[bool] = None

@@ -454,6 +454,10 @@ pub struct TcpConfig {
     /// first this many in-order data segments are ACKed at once, so slow
     /// start is not paced by the delayed-ACK timer (0: off).
     pub delayed_ack_quickack: u32,
+    /// Slow start adds at most this many SMSS per ACK (RFC 3465's L): 2,
+    /// or 1 as RFC 5681 §3.1 (the standard) and ns-3's TcpNewReno have it,
+    /// which with delayed ACKs grows cwnd 1.5× per round instead of 2×.
+    pub abc_limit: u32,
     pub sack: bool,
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest
     /// unSACKed segment per recovery (rules 1–3 always apply with SACK).
@@ -511,6 +515,7 @@ impl Default for TcpConfig {
             delayed_ack_timeout: SimTime::from_ms(40),
             delayed_ack_segments: 2,
             delayed_ack_quickack: 0,
+            abc_limit: 2,
             sack: false,
             sack_rescue: false,
             limited_transmit: true,

@@ -988,6 +988,9 @@ pub struct TcpSection {
     /// with `delayed_ack`: the first N in-order data segments of a connection are ACKed at once (Linux's quick-ACK mode, TCP_MAX_QUICKACKS = 16)
     #[schemars(extend("x-default" = "0; 16 with `profile = \"linux\"`"))]
     pub delayed_ack_quickack: Opt<Int<0>>,
+    /// slow start adds at most this many SMSS per ACK: 2 is RFC 3465's L (byte counting); 1 is RFC 5681 §3.1's standard and ns-3's TcpNewReno (with delayed ACKs cwnd then grows 1.5× per round, not 2×)
+    #[schemars(extend("x-default" = "2"))]
+    pub abc_limit: Opt<Int<1>>,
     /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
     #[schemars(extend("x-default" = "false"))]
     pub sack: Opt<Bool>,

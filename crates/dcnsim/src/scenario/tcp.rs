@@ -110,6 +110,7 @@ impl TcpSection {
             delayed_ack_timeout: self.delayed_ack_timeout.unwrap_or(d.delayed_ack_timeout),
             delayed_ack_segments: self.delayed_ack_segments.unwrap_or(d.delayed_ack_segments),
             delayed_ack_quickack: self.delayed_ack_quickack.unwrap_or(d.delayed_ack_quickack),
+            abc_limit: self.abc_limit.unwrap_or(d.abc_limit),
             sack,
             sack_rescue: self.sack_rescue.unwrap_or(d.sack_rescue),
             limited_transmit: self.limited_transmit.unwrap_or(d.limited_transmit),

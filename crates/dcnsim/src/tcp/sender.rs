@@ -309,6 +309,7 @@ impl TcpFlow {
                 snd_max: self.snd_max,
                 flight,
                 segs_sent: self.segs_sent,
+                abc_limit: self.cfg.abc_limit as u64,
             };
             // Every ACK, in every state: per-window accounting (DCTCP's α).
             self.cc.on_ack_ecn(&self.st, &info);
@@ -368,6 +369,7 @@ impl TcpFlow {
                 snd_max: self.snd_max,
                 flight: self.snd_max - self.snd_una,
                 segs_sent: self.segs_sent,
+                abc_limit: self.cfg.abc_limit as u64,
             };
             self.ecn_response(&info);
         }

@@ -133,6 +133,9 @@ SETTINGS = [
             "a connection is established (\"Always respond to first data packet to speed up the connection\", "
             "since ns-3.13, commit af8ae0191 of 2011-12-01), so a lone first segment does not wait 200 ms",
             "Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms) in the settings figure"),
+    Setting("slow start", "one SMSS per ACK (abc_limit = 1): with delayed ACKs cwnd grows ×1.5 per round",
+            "ns-3.23's TcpNewReno adds m_segmentSize per ACK in slow start (RFC 5681 §3.1), not RFC 3465's byte "
+            "counting with L = 2 SMSS, dcnsim's default; validation/ns3_rps (issue 31 item 2)"),
     Setting("SACK", "off", "ns-3.23 has no SACK", "SACK variants in the tcp and settings figures"),
     Setting("Limited Transmit (RFC 3042)", "off", "ns-3.23's TcpNewReno had it as the LimitedTransmit attribute, "
             "false by default", "on in the settings figure's Linux-like TCP"),

@@ -96,6 +96,10 @@ def tcp(**over: Any) -> Dict[str, Any]:
         # packet to speed up the connection"): the first data segment of a
         # connection is ACKed at once, then every 2nd or after 200 ms
         "delayed_ack_quickack": 1,
+        # ns-3.23's TcpNewReno (NewAck: m_cWnd += m_segmentSize in slow
+        # start; 3.37's SlowStart the same): one SMSS per ACK, RFC 5681's
+        # standard rule, not byte counting with L = 2 (issue 31 item 2)
+        "abc_limit": 1,
         "sack": False,
         # ns-3.23's TcpNewReno: its LimitedTransmit attribute was false by
         # default (dcnsim's default is on, RFC 5681's SHOULD)

@@ -123,7 +123,7 @@ impl Cubic {
 
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        let acked = slow_start(s, a.acked);
+        let acked = slow_start(s, a.acked, a.abc_limit);
         if acked == 0 {
             return;
         }
@@ -239,6 +239,7 @@ mod tests {
             snd_max: 0,
             flight: 0,
             segs_sent: 0,
+            abc_limit: 2,
         }
     }
 

@@ -97,7 +97,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        reno_increase(s, a.acked, self.ca);
+        reno_increase(s, a.acked, a.abc_limit, self.ca);
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {

@@ -52,6 +52,9 @@ pub struct AckInfo {
     pub flight: u64,
     /// New data segments the connection has sent so far (not retransmissions).
     pub segs_sent: u64,
+    /// Slow start's most SMSS per ACK (`abc_limit`; carried here, not in
+    /// [`CcState`], which fills the flow's first cache line).
+    pub abc_limit: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +92,7 @@ pub trait CongestionControl {
     /// Grow the window on an ACK that advanced snd_una outside loss recovery
     /// (not called on the ACK that triggered an ECN cut).
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        reno_increase(s, a.acked, self.ca_increase());
+        reno_increase(s, a.acked, a.abc_limit, self.ca_increase());
     }
     /// Congestion avoidance's rule for [`reno_increase`]
     /// ([`TcpConfig::ca_increase`]; kept by the algorithm, not in the
@@ -122,16 +125,16 @@ pub fn half_flight(s: &CcState, flight: u64) -> u64 {
     (flight / 2).max(2 * s.smss)
 }
 
-/// Slow start with appropriate byte counting (RFC 3465, L = 2·SMSS), up to
+/// Slow start with appropriate byte counting (RFC 3465, L = `abc_limit`·SMSS), up to
 /// ssthresh. Returns the acknowledged bytes left over for congestion
 /// avoidance (non-zero only when this ACK crossed ssthresh, or cwnd was
 /// already at or above it).
 #[inline]
-pub fn slow_start(s: &mut CcState, acked: u64) -> u64 {
+pub fn slow_start(s: &mut CcState, acked: u64, abc_limit: u64) -> u64 {
     if s.cwnd >= s.ssthresh {
         return acked;
     }
-    let inc = acked.min(2 * s.smss).min(s.ssthresh - s.cwnd);
+    let inc = acked.min(abc_limit * s.smss).min(s.ssthresh - s.cwnd);
     s.cwnd += inc;
     if s.cwnd < s.ssthresh {
         0
@@ -144,8 +147,8 @@ pub fn slow_start(s: &mut CcState, acked: u64) -> u64 {
 /// RFC 3465, L = 2·SMSS), then congestion avoidance by `rule`: one SMSS per
 /// window of acknowledged bytes, or SMSS²/cwnd per ACK.
 #[inline]
-pub fn reno_increase(s: &mut CcState, acked: u64, rule: CaIncrease) {
-    let acked = slow_start(s, acked);
+pub fn reno_increase(s: &mut CcState, acked: u64, abc_limit: u64, rule: CaIncrease) {
+    let acked = slow_start(s, acked, abc_limit);
     if acked == 0 {
         return;
     }
@@ -273,6 +276,7 @@ pub(crate) mod tests {
             snd_max,
             flight: snd_max - (snd_una - acked),
             segs_sent: 1000,
+            abc_limit: 2,
         }
     }
 
@@ -280,31 +284,45 @@ pub(crate) mod tests {
     fn slow_start_doubles_per_window_of_full_acks() {
         let mut s = st(2000, u64::MAX);
         // one ACK per segment: a window of 2 segments acked → cwnd 4000
-        reno_increase(&mut s, 1000, CaIncrease::Bytes);
-        reno_increase(&mut s, 1000, CaIncrease::Bytes);
+        reno_increase(&mut s, 1000, 2, CaIncrease::Bytes);
+        reno_increase(&mut s, 1000, 2, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 4000);
     }
 
     #[test]
     fn abc_limits_stretch_acks_to_two_smss() {
         let mut s = st(10_000, u64::MAX);
-        reno_increase(&mut s, 8000, CaIncrease::Bytes);
+        reno_increase(&mut s, 8000, 2, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 12_000);
+    }
+
+    #[test]
+    fn delayed_acks_grow_slow_start_by_half_the_acked_window_with_abc_limit_one() {
+        // A round of delayed ACKs, each covering 2 segments, acknowledges
+        // the whole window W: with L = 1 SMSS each adds one SMSS (W/2 per
+        // round, ×1.5), with L = 2 each adds what it acks (×2).
+        for (limit, grown) in [(1, 15_000), (2, 20_000)] {
+            let mut s = st(10_000, u64::MAX);
+            for _ in 0..5 {
+                reno_increase(&mut s, 2000, limit, CaIncrease::Bytes);
+            }
+            assert_eq!(s.cwnd, grown, "abc_limit {limit}");
+        }
     }
 
     #[test]
     fn congestion_avoidance_adds_one_smss_per_window() {
         let mut s = st(10_000, 5_000);
         for _ in 0..10 {
-            reno_increase(&mut s, 1000, CaIncrease::Bytes);
+            reno_increase(&mut s, 1000, 2, CaIncrease::Bytes);
         }
         assert_eq!(s.cwnd, 11_000);
         // the next 10 ACKs (less than a window of 11 segments) add nothing more
         for _ in 0..10 {
-            reno_increase(&mut s, 1000, CaIncrease::Bytes);
+            reno_increase(&mut s, 1000, 2, CaIncrease::Bytes);
         }
         assert_eq!(s.cwnd, 11_000);
-        reno_increase(&mut s, 1000, CaIncrease::Bytes);
+        reno_increase(&mut s, 1000, 2, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 12_000);
     }
 
@@ -318,38 +336,38 @@ pub(crate) mod tests {
         let mut s = st(10_000, 5_000);
         for acked in [1000, 1000, 1, 4000, 1000, 1000, 1000, 1000, 1000, 1000] {
             let before = s.cwnd;
-            reno_increase(&mut s, acked, per_ack);
+            reno_increase(&mut s, acked, 2, per_ack);
             assert_eq!(s.cwnd - before, s.smss * s.smss / before, "acked {acked}");
         }
         assert!(s.cwnd > 10_900 && s.cwnd < 11_000, "cwnd {}", s.cwnd);
         // The increment shrinks as 1/cwnd but never reaches zero.
         let mut big = st(2_000_000, 5_000);
-        reno_increase(&mut big, 1000, per_ack);
+        reno_increase(&mut big, 1000, 2, per_ack);
         assert_eq!(big.cwnd, 2_000_001);
         // Below ssthresh it is slow start as before; only the bytes left
         // over when an ACK crosses ssthresh count as one avoidance ACK.
         let mut ss = st(3000, 4000);
-        reno_increase(&mut ss, 1500, per_ack);
+        reno_increase(&mut ss, 1500, 2, per_ack);
         assert_eq!(ss.cwnd, 4000 + 1000 * 1000 / 4000);
     }
 
     #[test]
     fn slow_start_stops_at_ssthresh() {
         let mut s = st(3000, 4000);
-        reno_increase(&mut s, 2000, CaIncrease::Bytes);
+        reno_increase(&mut s, 2000, 2, CaIncrease::Bytes);
         assert_eq!(s.cwnd, 4000);
     }
 
     #[test]
     fn slow_start_leftover_goes_to_avoidance() {
         let mut s = st(3000, 4000);
-        assert_eq!(slow_start(&mut s, 1500), 500);
+        assert_eq!(slow_start(&mut s, 1500, 2), 500);
         assert_eq!(s.cwnd, 4000);
         let mut s = st(3000, 4000);
-        assert_eq!(slow_start(&mut s, 500), 0);
+        assert_eq!(slow_start(&mut s, 500, 2), 0);
         assert_eq!(s.cwnd, 3500);
         let mut s = st(5000, 4000);
-        assert_eq!(slow_start(&mut s, 700), 700);
+        assert_eq!(slow_start(&mut s, 700, 2), 700);
         assert_eq!(s.cwnd, 5000);
     }
 
