@@ -366,9 +366,12 @@ def judge(name, events, established, out, tol, ignored, written, peer_fin, verbo
     ns = dict(PY_CONSTANTS)
     sent = []  # packets in order, with the index of the input they follow
     infos = {}
+    before = {}  # inbound event -> packets sent before it was applied
     for o in out:
         if o["kind"] == "info":
             infos[o["id"]] = o
+        elif o["kind"] == "mark":
+            before.setdefault(o["ev"], len(sent))
         else:
             sent.append(o)
     # Which packets left before each inbound event: replay the times.
@@ -403,7 +406,7 @@ def judge(name, events, established, out, tol, ignored, written, peer_fin, verbo
         if s.direction == "<":
             # Anything the endpoint sent before this event that the script
             # did not expect is an unexpected packet.
-            while ptr < len(sent) and sent[ptr]["t_us"] / 1e6 < ev.t - 1e-9:
+            if ptr < before.get(k, 0):
                 p = sent[ptr]
                 raise Fail(f"line {ev.line}: unexpected packet before it: {describe(p)} at {p['t_us'] / 1e6:.4f}s")
             continue

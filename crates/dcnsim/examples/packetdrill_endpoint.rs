@@ -15,7 +15,8 @@
 //!
 //! Output (stdout): one JSON object a line, in order — every packet the
 //! endpoint sent (`{"t_us", "kind": "data"|"ack", ...}`) and, for each
-//! `info` event, the endpoint's `tcp_info` at that time.
+//! `info` event, the endpoint's `tcp_info` at that time; before each event
+//! carrying an `ev` tag, a `mark` line with it.
 
 use dcnsim::config::{AppSpec, TcpConfig};
 use dcnsim::net::{flags, Packet, PktKind};
@@ -158,6 +159,11 @@ fn main() {
             fail(format!("event {e}: 't_us' goes back in time"));
         }
         d.advance(t);
+        // What left before this event: the runner flags it if the script
+        // did not expect it before this point.
+        if let Some(k) = e.get("ev").filter(|v| !v.is_null()) {
+            d.out.push(json!({"t_us": t_us, "kind": "mark", "ev": k}).to_string());
+        }
         match e.get("op").and_then(Value::as_str).unwrap_or("") {
             "write" => {
                 let n = u64_of(e, "bytes");
