@@ -75,6 +75,9 @@ struct Driver {
     wakes: Vec<(SimTime, u64, TcpTimer)>,
     asked: u64,
     out: Vec<String>,
+    /// Last transmission time of each segment, by its end: the timestamp a
+    /// peer's ACK echoes (RFC 7323 §4.3, an in-order receiver ACKing at once).
+    sent_at: std::collections::BTreeMap<u64, SimTime>,
 }
 
 impl Driver {
@@ -87,7 +90,12 @@ impl Driver {
                     self.wakes.push((at, self.asked, timer));
                     self.asked += 1;
                 }
-                TcpOut::Send(p) => self.out.push(packet_line(now, &p)),
+                TcpOut::Send(p) => {
+                    if p.kind == PktKind::Data {
+                        self.sent_at.insert(p.seq + p.payload as u64, now);
+                    }
+                    self.out.push(packet_line(now, &p))
+                }
             }
         }
     }
@@ -140,6 +148,7 @@ fn main() {
         wakes: Vec::new(),
         asked: 0,
         out: Vec::new(),
+        sent_at: Default::default(),
     };
     if let Some(r) = doc.get("handshake_rtt_us").and_then(Value::as_f64) {
         d.flow.handshake_sample(SimTime((r * 1e6) as u64));
@@ -197,6 +206,12 @@ fn main() {
                         p.sack[p.nsack as usize] = (a, z);
                         p.nsack += 1;
                     }
+                }
+                // The segment this ACK answers: the highest SACKed one, or
+                // the last one it acknowledges.
+                let top = p.sack[..p.nsack as usize].iter().map(|b| b.1).max().unwrap_or(p.seq);
+                if let Some((_, &at)) = d.sent_at.range(..=top).next_back() {
+                    p.ts = at;
                 }
                 d.flow.on_ack(&mut d.io, &p);
             }
