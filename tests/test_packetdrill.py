@@ -15,12 +15,16 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((REPO / "validation" / "packetdrill" / "scripts").glob("*.pkt"))
 
-pytestmark = pytest.mark.skipif(shutil.which("cargo") is None, reason="needs cargo to build the endpoint")
+pytestmark = pytest.mark.skipif(
+    shutil.which("cargo") is None, reason="needs cargo to build the endpoint"
+)
 
 
 @pytest.fixture(scope="module")
 def run():
-    spec = importlib.util.spec_from_file_location("pd_run", REPO / "validation" / "packetdrill" / "run.py")
+    spec = importlib.util.spec_from_file_location(
+        "pd_run", REPO / "validation" / "packetdrill" / "run.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     # dataclasses look their module up while the class is made.
     sys.modules["pd_run"] = mod
@@ -40,7 +44,13 @@ def test_scripts_exist():
 
 
 def _mutated(tmp_path, old, new):
-    src = (REPO / "validation" / "packetdrill" / "scripts" / "limited-transmit-sack-ssthresh.pkt").read_text()
+    src = (
+        REPO
+        / "validation"
+        / "packetdrill"
+        / "scripts"
+        / "limited-transmit-sack-ssthresh.pkt"
+    ).read_text()
     assert old in src
     p = tmp_path / "mutated.pkt"
     p.write_text(src.replace(old, new, 1))
@@ -49,7 +59,9 @@ def _mutated(tmp_path, old, new):
 
 def test_wrong_ssthresh_fails(run, tmp_path):
     # ssthresh counting Limited Transmit's two segments (0.7 x 12 = 8).
-    p = _mutated(tmp_path, "assert tcpi_snd_ssthresh == 7", "assert tcpi_snd_ssthresh == 8")
+    p = _mutated(
+        tmp_path, "assert tcpi_snd_ssthresh == 7", "assert tcpi_snd_ssthresh == 8"
+    )
     r = run.run_script(p, 4000)
     assert not r.ok and "tcpi_snd_ssthresh == 8" in r.reason and "(got 7)" in r.reason
 
@@ -63,7 +75,9 @@ def test_missing_outbound_segment_fails(run, tmp_path):
 
 
 def test_late_segment_fails_outside_tolerance(run, tmp_path):
-    p = _mutated(tmp_path, "   +0 > . 1:1001(1000) ack 1", "+.01 > . 1:1001(1000) ack 1")
+    p = _mutated(
+        tmp_path, "   +0 > . 1:1001(1000) ack 1", "+.01 > . 1:1001(1000) ack 1"
+    )
     r = run.run_script(p, 4000)
     assert not r.ok and "tolerance" in r.reason
     # ... and is judged on time no more once the tolerance covers the 10 ms.
@@ -72,8 +86,14 @@ def test_late_segment_fails_outside_tolerance(run, tmp_path):
 
 def test_cli_summary_line():
     out = subprocess.run(
-        [sys.executable, str(REPO / "validation" / "packetdrill" / "run.py"), *map(str, SCRIPTS)],
-        capture_output=True, text=True, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "validation" / "packetdrill" / "run.py"),
+            *map(str, SCRIPTS),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
     )
     lines = out.stdout.strip().splitlines()
     assert lines[-1] == f"{len(SCRIPTS)} passed, 0 failed", out.stdout + out.stderr

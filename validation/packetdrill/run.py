@@ -30,12 +30,11 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import re
 import subprocess
+import sys
 import textwrap
 import traceback
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +52,10 @@ PY_CONSTANTS = {
 
 # sysctl → [tcp] key, and the value mapping (None: the value is ignored).
 SYSCTL_KEYS = {
-    "tcp_congestion_control": ("cc", lambda v: {"cubic": "cubic", "reno": "newreno"}.get(v)),
+    "tcp_congestion_control": (
+        "cc",
+        lambda v: {"cubic": "cubic", "reno": "newreno"}.get(v),
+    ),
     "tcp_ecn": ("ecn", lambda v: v in ("1", "3") or None),
     "tcp_sack": ("sack", lambda v: v != "0"),
     "tcp_timestamps": ("timestamps", lambda v: v != "0"),
@@ -109,7 +111,8 @@ class Result:
 
 # A time, or a window `a...b` / `a~b` (packetdrill's two spellings).
 TIME_RE = re.compile(
-    r"^\s*(\*|\+?[0-9]*\.?[0-9]+(?:\s*(?:\.\.\.|~)\s*\+?[0-9]*\.?[0-9]+)?)\s+(.*)$", re.S
+    r"^\s*(\*|\+?[0-9]*\.?[0-9]+(?:\s*(?:\.\.\.|~)\s*\+?[0-9]*\.?[0-9]+)?)\s+(.*)$",
+    re.S,
 )
 SEG_RE = re.compile(
     r"^([<>])\s*(?:\[(\w+)\]\s*)?([SFPRWE.]+)\s+(\d+):(\d+)\((\d+)\)"
@@ -119,7 +122,9 @@ CALL_RE = re.compile(r"^(\w+)\((.*)\)\s*(?:=\s*(-?\w+).*)?$", re.S)
 
 
 def strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    text = re.sub(
+        r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S
+    )
     return re.sub(r"//[^\n]*", "", text)
 
 
@@ -176,7 +181,9 @@ def parse(text: str, options: dict | None = None) -> list[Event]:
             lo, _, hi = re.sub(r"\s", "", ts).replace("~", "...").partition("...")
             t = float(lo.lstrip("+")) + (prev if rel else 0.0)
             if hi:
-                t_hi = float(hi.lstrip("+")) + (prev if rel or hi.startswith("+") else 0.0)
+                t_hi = float(hi.lstrip("+")) + (
+                    prev if rel or hi.startswith("+") else 0.0
+                )
         ev = Event(t, t_hi, any_time, "", start_line)
         if rest.startswith("`"):
             ev.kind, ev.text = "shell", rest.strip("`")
@@ -190,8 +197,17 @@ def parse(text: str, options: dict | None = None) -> list[Event]:
             if int(b) - int(a) != int(ln):
                 raise ScriptError(f"line {start_line}: {a}:{b} is not {ln} bytes")
             ev.kind = "seg"
-            ev.seg = Seg(d, fl, int(a), int(b), None if ack is None else int(ack),
-                         None if win is None else int(win), opts or "", ecn, start_line)
+            ev.seg = Seg(
+                d,
+                fl,
+                int(a),
+                int(b),
+                None if ack is None else int(ack),
+                None if win is None else int(win),
+                opts or "",
+                ecn,
+                start_line,
+            )
         else:
             cm = CALL_RE.match(rest)
             if not cm:
@@ -246,8 +262,19 @@ def syn_options(opts: str) -> dict:
 
 def build() -> None:
     r = subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "--example", "packetdrill_endpoint", "-p", "dcnsim"],
-        cwd=REPO, capture_output=True, text=True,
+        [
+            "cargo",
+            "build",
+            "--release",
+            "--quiet",
+            "--example",
+            "packetdrill_endpoint",
+            "-p",
+            "dcnsim",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
     )
     if r.returncode != 0:
         sys.exit(f"building packetdrill_endpoint failed:\n{r.stderr}")
@@ -296,7 +323,12 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
             # The SYN-ACK to our connect(); our ACK of it is the runner's.
             rtt, window, established = ev.t - t_sent, s.win, k + 1
             nxt = events[k + 1] if k + 1 < len(events) else None
-            if nxt and nxt.kind == "seg" and nxt.seg.direction == ">" and nxt.seg.end == nxt.seg.start:
+            if (
+                nxt
+                and nxt.kind == "seg"
+                and nxt.seg.direction == ">"
+                and nxt.seg.end == nxt.seg.start
+            ):
                 established = k + 2
             break
         if s.direction == "<" and peer is not None and t_sent is not None:
@@ -314,7 +346,11 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
     tcp["header"] = 40 + (12 if ts else 0)
     # RFC 3168 negotiation: Linux's default tcp_ecn = 2 accepts ECN from a
     # peer's ECN-setup SYN; tcp_ecn = 1 also asks for it on connect().
-    passive = "." not in events[established - 1].seg.flags or events[established - 1].seg.direction == "<" and "S" not in events[established - 1].seg.flags
+    passive = (
+        "." not in events[established - 1].seg.flags
+        or events[established - 1].seg.direction == "<"
+        and "S" not in events[established - 1].seg.flags
+    )
     tcp["ecn"] = bool(peer.get("ecn") and (tcp.get("ecn", False) or passive))
     shift = peer["wscale"] if peer["wscale"] is not None else 0
     if established is None:
@@ -322,9 +358,19 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
 
     # ---- the endpoint's events
     # RFC 7323: a SYN's window is never scaled.
-    syn_ack_in = "S" in events[established - 1].seg.flags if events[established - 1].kind == "seg" else False
-    inputs = [{"t_us": events[established - 1].t * 1e6, "op": "window",
-               "win": (window or 0) << (0 if syn_ack_in else shift), "ev": established - 1}]
+    syn_ack_in = (
+        "S" in events[established - 1].seg.flags
+        if events[established - 1].kind == "seg"
+        else False
+    )
+    inputs = [
+        {
+            "t_us": events[established - 1].t * 1e6,
+            "op": "window",
+            "win": (window or 0) << (0 if syn_ack_in else shift),
+            "ev": established - 1,
+        }
+    ]
     written = 0
     peer_fin = None  # script seq after the peer's FIN
     for k, ev in enumerate(events):
@@ -336,7 +382,15 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
             written += n
             inputs.append({"t_us": ev.t * 1e6, "op": "write", "bytes": n, "ev": k})
         elif ev.kind == "call" and ev.call not in (
-            "socket", "setsockopt", "bind", "listen", "accept", "connect", "getsockopt", "fcntl", "close"
+            "socket",
+            "setsockopt",
+            "bind",
+            "listen",
+            "accept",
+            "connect",
+            "getsockopt",
+            "fcntl",
+            "close",
         ):
             ignored.append(f"{ev.call}()")
         elif ev.kind == "py":
@@ -348,34 +402,68 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
             if "F" in s.flags:
                 peer_fin = s.end + 1
             if s.end > s.start:
-                inputs.append({"t_us": ev.t * 1e6, "op": "data", "seq": s.start - 1,
-                               "len": s.end - s.start, "ce": s.ecn == "ce", "ev": k})
+                inputs.append(
+                    {
+                        "t_us": ev.t * 1e6,
+                        "op": "data",
+                        "seq": s.start - 1,
+                        "len": s.end - s.start,
+                        "ce": s.ecn == "ce",
+                        "ev": k,
+                    }
+                )
             if s.ack is not None:
                 # Our FIN takes one sequence number the endpoint does not have.
                 ack = min(s.ack - 1, written)
-                sack = [[int(a) - 1, int(b) - 1] for a, b in re.findall(r"(\d+):(\d+)", s.options.split("sack", 1)[1])] if "sack" in s.options else []
-                inputs.append({"t_us": ev.t * 1e6, "op": "ack", "ack": ack, "sack": sack,
-                               "win": (s.win or 0) << shift, "ece": "E" in s.flags, "ev": k})
+                sack = (
+                    [
+                        [int(a) - 1, int(b) - 1]
+                        for a, b in re.findall(
+                            r"(\d+):(\d+)", s.options.split("sack", 1)[1]
+                        )
+                    ]
+                    if "sack" in s.options
+                    else []
+                )
+                inputs.append(
+                    {
+                        "t_us": ev.t * 1e6,
+                        "op": "ack",
+                        "ack": ack,
+                        "sack": sack,
+                        "win": (s.win or 0) << shift,
+                        "ece": "E" in s.flags,
+                        "ev": k,
+                    }
+                )
     end = max(ev.t_hi or ev.t for ev in events) + 0.001
-    req = {"tcp": tcp, "handshake_rtt_us": rtt * 1e6 if rtt else None, "end_us": end * 1e6,
-           "events": inputs}
-    # Markers: the endpoint reports each info; inbound ones are found by
-    # position (the binary prints packets in the order it sent them).
-    r = subprocess.run([str(BIN)], input=json.dumps(req), capture_output=True, text=True)
+    req = {
+        "tcp": tcp,
+        "handshake_rtt_us": rtt * 1e6 if rtt else None,
+        "end_us": end * 1e6,
+        "events": inputs,
+    }
+    r = subprocess.run(
+        [str(BIN)], input=json.dumps(req), capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise Fail(f"endpoint: {r.stderr.strip()}")
-    out = [json.loads(l) for l in r.stdout.splitlines()]
-    return judge(name, events, established, out, tol, ignored, written, peer_fin, verbose)
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    return judge(
+        name, events, established, out, tol, ignored, written, peer_fin, verbose
+    )
 
 
-def judge(name, events, established, out, tol, ignored, written, peer_fin, verbose) -> Result:
+def judge(
+    name, events, established, out, tol, ignored, written, peer_fin, verbose
+) -> Result:
     ns = dict(PY_CONSTANTS)
     sent = []  # packets in order, with the index of the input they follow
     infos = {}
     for o in out:
         if o["kind"] == "info":
             infos[o["id"]] = o
-        elif o["kind"] != "mark":
+        else:
             sent.append(o)
     ptr = 0
     tol_s = tol / 1e6
@@ -384,26 +472,39 @@ def judge(name, events, established, out, tol, ignored, written, peer_fin, verbo
             info = infos.get(k)
             if info is None:
                 raise Fail(f"line {ev.line}: no state reported")
-            for f in ("ca_state", "snd_cwnd", "snd_ssthresh", "unacked", "sacked", "lost",
-                      "retrans", "reordering", "rtt"):
+            for f in (
+                "ca_state",
+                "snd_cwnd",
+                "snd_ssthresh",
+                "unacked",
+                "sacked",
+                "lost",
+                "retrans",
+                "reordering",
+                "rtt",
+            ):
                 ns["tcpi_" + f] = info[f]
             code = textwrap.dedent(ev.text).strip()
             try:
                 compile(code, "<script>", "exec")
             except SyntaxError:
                 # A block opened on the `%{` line: its lines are flat asserts.
-                code = "\n".join(l.strip() for l in ev.text.splitlines())
+                code = "\n".join(x.strip() for x in ev.text.splitlines())
             try:
                 with contextlib.redirect_stdout(io.StringIO()):  # the scripts' print()s
                     exec(code, ns)  # noqa: S102 - the scripts' own asserts
             except AssertionError as e:
                 n = traceback.extract_tb(e.__traceback__)[-1].lineno
                 stmt = code.splitlines()[n - 1].strip().split("#")[0].strip()
-                raise Fail(f"line {ev.line}: {stmt} failed (got {e})")
+                raise Fail(f"line {ev.line}: {stmt} failed (got {e})") from None
             except NameError as e:
-                raise Fail(f"line {ev.line}: tcp_info field not modelled ({e})")
+                raise Fail(
+                    f"line {ev.line}: tcp_info field not modelled ({e})"
+                ) from None
             except Exception as e:  # noqa: BLE001 - the script's code, reported
-                raise Fail(f"line {ev.line}: python block failed: {type(e).__name__}: {e}")
+                raise Fail(
+                    f"line {ev.line}: python block failed: {type(e).__name__}: {e}"
+                ) from None
             continue
         if ev.kind != "seg" or k < established:
             continue
@@ -415,13 +516,17 @@ def judge(name, events, established, out, tol, ignored, written, peer_fin, verbo
         # ---- an outbound segment
         if "F" in s.flags:
             if s.start - 1 != written:
-                raise Fail(f"line {ev.line}: FIN at {s.start}, the endpoint wrote {written} bytes")
+                raise Fail(
+                    f"line {ev.line}: FIN at {s.start}, the endpoint wrote {written} bytes"
+                )
             continue
         if s.end == s.start:
             if peer_fin is not None and s.ack == peer_fin:
                 continue  # the runner's ACK of the peer's FIN
             if ptr >= len(sent):
-                raise Fail(f"line {ev.line}: expected ACK {s.ack}, the endpoint sent nothing")
+                raise Fail(
+                    f"line {ev.line}: expected ACK {s.ack}, the endpoint sent nothing"
+                )
             p = sent[ptr]
             if p["kind"] != "ack" or p["ack"] + 1 != s.ack:
                 raise Fail(f"line {ev.line}: expected ACK {s.ack}, got {describe(p)}")
@@ -432,12 +537,16 @@ def judge(name, events, established, out, tol, ignored, written, peer_fin, verbo
         at = want_a
         while at < want_b:
             if ptr >= len(sent):
-                raise Fail(f"line {ev.line}: expected {s.start}:{s.end}, the endpoint sent "
-                           + ("nothing" if at == want_a else f"only up to {at + 1}"))
+                raise Fail(
+                    f"line {ev.line}: expected {s.start}:{s.end}, the endpoint sent "
+                    + ("nothing" if at == want_a else f"only up to {at + 1}")
+                )
             p = sent[ptr]
             if p["kind"] != "data" or p["seq"] != at or p["seq"] + p["len"] > want_b:
-                raise Fail(f"line {ev.line}: expected {s.start}:{s.end}, got {describe(p)}"
-                           f" at {p['t_us'] / 1e6:.4f}s")
+                raise Fail(
+                    f"line {ev.line}: expected {s.start}:{s.end}, got {describe(p)}"
+                    f" at {p['t_us'] / 1e6:.4f}s"
+                )
             check_time(ev, p, tol_s)
             if s.ecn == "ect0" and not p["ect"]:
                 raise Fail(f"line {ev.line}: expected ECT(0), sent Not-ECT")
@@ -455,8 +564,10 @@ def check_time(ev: Event, p: dict, tol_s: float) -> None:
     t = p["t_us"] / 1e6
     lo, hi = ev.t - tol_s, (ev.t_hi if ev.t_hi is not None else ev.t) + tol_s
     if not lo <= t <= hi:
-        raise Fail(f"line {ev.line}: {describe(p)} sent at {t:.4f}s, script expects {ev.t:.4f}s "
-                   f"(tolerance {tol_s * 1e6:.0f} us)")
+        raise Fail(
+            f"line {ev.line}: {describe(p)} sent at {t:.4f}s, script expects {ev.t:.4f}s "
+            f"(tolerance {tol_s * 1e6:.0f} us)"
+        )
 
 
 def describe(p: dict) -> str:
@@ -471,7 +582,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("scripts", nargs="+", type=Path)
     ap.add_argument("--tolerance_usecs", type=int, default=4000)
     ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--no-build", action="store_true", help="use the built binary as it is")
+    ap.add_argument(
+        "--no-build", action="store_true", help="use the built binary as it is"
+    )
     a = ap.parse_args(argv)
     if not a.no_build:
         build()

@@ -15,8 +15,7 @@
 //!
 //! Output (stdout): one JSON object a line, in order — every packet the
 //! endpoint sent (`{"t_us", "kind": "data"|"ack", ...}`) and, for each
-//! `info` event, the endpoint's `tcp_info` at that time; before each event
-//! carrying an `ev` tag, a `mark` line with it.
+//! `info` event, the endpoint's `tcp_info` at that time.
 
 use dcnsim::config::{AppSpec, TcpConfig};
 use dcnsim::net::{flags, Packet, PktKind};
@@ -168,11 +167,6 @@ fn main() {
             fail(format!("event {e}: 't_us' goes back in time"));
         }
         d.advance(t);
-        // What left before this event: the runner flags it if the script
-        // did not expect it before this point.
-        if let Some(k) = e.get("ev").filter(|v| !v.is_null()) {
-            d.out.push(json!({"t_us": t_us, "kind": "mark", "ev": k}).to_string());
-        }
         match e.get("op").and_then(Value::as_str).unwrap_or("") {
             "write" => {
                 let n = u64_of(e, "bytes");
@@ -209,7 +203,11 @@ fn main() {
                 }
                 // The segment this ACK answers: the highest SACKed one, or
                 // the last one it acknowledges.
-                let top = p.sack[..p.nsack as usize].iter().map(|b| b.1).max().unwrap_or(p.seq);
+                let top = p.sack[..p.nsack as usize]
+                    .iter()
+                    .map(|b| b.1)
+                    .max()
+                    .unwrap_or(p.seq);
                 if let Some((_, &at)) = d.sent_at.range(..=top).next_back() {
                     p.ts = at;
                 }
@@ -248,7 +246,9 @@ fn main() {
                     .to_string(),
                 );
             }
-            other => fail(format!("event {e}: unknown 'op' '{other}' (write, window, ack, data, info)")),
+            other => fail(format!(
+                "event {e}: unknown 'op' '{other}' (write, window, ack, data, info)"
+            )),
         }
         d.collect();
     }
