@@ -101,13 +101,10 @@ impl Driver {
 
     /// Hand back every wake-up due by `t`, earliest (then first asked) first.
     fn advance(&mut self, t: SimTime) {
-        loop {
-            let Some(i) = (0..self.wakes.len())
-                .filter(|&i| self.wakes[i].0 <= t)
-                .min_by_key(|&i| (self.wakes[i].0, self.wakes[i].1))
-            else {
-                break;
-            };
+        while let Some(i) = (0..self.wakes.len())
+            .filter(|&i| self.wakes[i].0 <= t)
+            .min_by_key(|&i| (self.wakes[i].0, self.wakes[i].1))
+        {
             let (at, _, timer) = self.wakes.swap_remove(i);
             self.flow.on_timer(self.io.at(at), timer);
             self.collect();
