@@ -41,6 +41,7 @@
 pub mod cc;
 pub mod echo;
 pub mod hystart;
+pub mod info;
 pub mod io;
 pub mod receiver;
 pub mod recovery;
@@ -57,6 +58,7 @@ use crate::sim::rng::Rng;
 use crate::sim::time::SimTime;
 use cc::{AckInfo, Cc, CcState, LossKind};
 use echo::{EchoAction, EchoMode, EcnEcho};
+pub use info::TcpInfo;
 pub use io::{TcpIo, TcpOut, TcpTimer};
 use rand::Rng as _;
 use recovery::rack::{Rack, Undo};

@@ -1,0 +1,101 @@
+"""The project's own packetdrill scripts (validation/packetdrill/scripts)
+through the runner, and the runner's own judgement: a script whose
+expectation contradicts the endpoint must fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted((REPO / "validation" / "packetdrill" / "scripts").glob("*.pkt"))
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("cargo") is None, reason="needs cargo to build the endpoint"
+)
+
+
+@pytest.fixture(scope="module")
+def run():
+    spec = importlib.util.spec_from_file_location(
+        "pd_run", REPO / "validation" / "packetdrill" / "run.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    # dataclasses look their module up while the class is made.
+    sys.modules["pd_run"] = mod
+    spec.loader.exec_module(mod)
+    mod.build()
+    return mod
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_project_script_passes(run, script):
+    r = run.run_script(script, 4000)
+    assert r.ok, r.reason
+
+
+def test_scripts_exist():
+    assert len(SCRIPTS) >= 2
+
+
+def _mutated(tmp_path, old, new):
+    src = (
+        REPO
+        / "validation"
+        / "packetdrill"
+        / "scripts"
+        / "limited-transmit-sack-ssthresh.pkt"
+    ).read_text()
+    assert old in src
+    p = tmp_path / "mutated.pkt"
+    p.write_text(src.replace(old, new, 1))
+    return p
+
+
+def test_wrong_ssthresh_fails(run, tmp_path):
+    # ssthresh counting Limited Transmit's two segments (0.7 x 12 = 8).
+    p = _mutated(
+        tmp_path, "assert tcpi_snd_ssthresh == 7", "assert tcpi_snd_ssthresh == 8"
+    )
+    r = run.run_script(p, 4000)
+    assert not r.ok and "tcpi_snd_ssthresh == 8" in r.reason and "(got 7)" in r.reason
+
+
+def test_missing_outbound_segment_fails(run, tmp_path):
+    # Drop the first Limited Transmit segment from the script: the endpoint
+    # sends it anyway, in the place of the next expected one.
+    p = _mutated(tmp_path, "   +0 > . 10001:11001(1000) ack 1\n", "")
+    r = run.run_script(p, 4000)
+    assert not r.ok and "expected 11001:12001, got 10001:11001" in r.reason
+
+
+def test_late_segment_fails_outside_tolerance(run, tmp_path):
+    p = _mutated(
+        tmp_path, "   +0 > . 1:1001(1000) ack 1", "+.01 > . 1:1001(1000) ack 1"
+    )
+    r = run.run_script(p, 4000)
+    assert not r.ok and "tolerance" in r.reason
+    # ... and is judged on time no more once the tolerance covers the 10 ms.
+    assert "tolerance" not in run.run_script(p, 20000).reason
+
+
+def test_cli_summary_line():
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "validation" / "packetdrill" / "run.py"),
+            *map(str, SCRIPTS),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == f"{len(SCRIPTS)} passed, 0 failed", out.stdout + out.stderr
+    assert len(lines) == len(SCRIPTS) + 1
+    assert out.returncode == 0
