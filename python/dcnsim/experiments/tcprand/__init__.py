@@ -221,5 +221,5 @@ PAPER = Paper(
     # Fig. 8's caption (N, NTx, C, CTx, CTD, DCTCP), the testbed presets and
     # Fig. 11's CUBIC baseline
     series=tuple(SERIES) + tuple(PRESETS) + ("CUBIC",),
-    variants=("1460 + 40", "settings figure"),
+    variants=("settings figure",),
 )

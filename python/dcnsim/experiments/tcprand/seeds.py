@@ -17,7 +17,7 @@ are judged in their own figures, which print each seed's verdict.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
@@ -30,9 +30,9 @@ QUICK_SEEDS10 = (1, 2, 3)
 SECS = 3.0
 QUICK_SECS = 1.0
 #: (name, tcp overrides): the ns-3 figures' segments and the testbed's Linux ones
-HEADERS = (("1460 + 40 B", {}), (f"{LINUX_MSS} + {LINUX_HEADER} B", {"mss": LINUX_MSS, "header": LINUX_HEADER}))
+HEADERS: Tuple[Tuple[str, Dict[str, Any]], ...] = (("1460 + 40 B", {}), (f"{LINUX_MSS} + {LINUX_HEADER} B", {"mss": LINUX_MSS, "header": LINUX_HEADER}))
 #: (name, top-level overrides)
-TIMING = (("paper setup (exact hosts)", {}), ("host_jitter 1 µs", {"host_jitter": "1us"}))
+TIMING: Tuple[Tuple[str, Dict[str, Any]], ...] = (("paper setup (exact hosts)", {}), ("host_jitter 1 µs", {"host_jitter": "1us"}))
 FIG10_N6 = 16
 #: F1 "starves" below half its fair share.
 STARVE = 0.5
@@ -40,7 +40,7 @@ STARVE = 0.5
 
 def _points(quick: bool) -> List[Point]:
     secs = QUICK_SECS if quick else SECS
-    pts = []
+    pts: List[Point] = []
     for timing, top in TIMING:
         for hdr, tcp in HEADERS:
             for seed in (QUICK_SEEDS10 if quick else SEEDS10):
