@@ -5,6 +5,8 @@ conftest's conservation fixture."""
 
 from __future__ import annotations
 
+import os
+
 import dcnsim
 import pytest
 from conftest import needs_core
@@ -71,7 +73,11 @@ def scenarios(draw):
     }
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# CI draws the same examples every run (a landing is never decided by which
+# scenarios the dice picked); elsewhere each run explores new ones, and a
+# stall found that way becomes a named regression test below.
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          derandomize=bool(os.environ.get("CI")))
 @given(scenarios())
 def test_random_scenarios_obey_the_laws(doc):
     try:
@@ -102,3 +108,32 @@ def test_random_scenarios_obey_the_laws(doc):
     for name in ("flows", "queues", "blocks"):
         a, b = getattr(r, name), getattr(again, name)
         assert a.equals(b), f"{name} differs between two runs with the same seed"
+
+
+#: Found by the random test above (2026-11-26): two open-loop flows from
+#: host 0 to host 1 under the FaST segment policy with NewReno, no ECN and a
+#: 1-packet buffer retransmit in lockstep at the 8 ms RTO cap for the whole
+#: 60 s and never deliver their tails (7 501 timeouts each); with fixed
+#: segments the same scenario completes. Not traced yet: kept as a strict
+#: xfail so the fix shows up as an unexpected pass.
+STALL = {
+    "name": "prop", "seed": 4, "stop": "60s", "routing": {"mode": "single"},
+    "topology": {"kind": "two_tier", "racks": 3, "hosts_per_rack": 1, "host_rate": "1Gbps", "core_rate": "1Gbps",
+                 "delay": "1us", "buffer": "1pkt"},
+    "tcp": {"mss": 200, "cc": "newreno", "segment": "fast", "sack": False, "rto_min": "1ms", "rto_init": "3ms",
+            "rto_max": "8ms", "rwnd": "32pkt"},
+    "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": 1, "start": "0us"},
+             {"kind": "poisson", "load": 0.1, "cdf": [[1, 0], [629, 1]], "duration": "2ms"}],
+    "limits": {"memory": MEMORY_LIMIT},
+}
+
+
+@pytest.mark.xfail(strict=True, reason="known stall: FaST segments, 1-packet buffer, two flows in RTO lockstep")
+def test_fast_segments_on_a_one_packet_buffer_do_not_stall():
+    r = dcnsim.run(STALL)
+    assert r.summary["apps_unfinished"] == 0
+
+
+def test_the_same_stall_scenario_with_fixed_segments_completes():
+    doc = {**STALL, "tcp": {**STALL["tcp"], "segment": "fixed"}}
+    assert dcnsim.run(doc).summary["apps_unfinished"] == 0
