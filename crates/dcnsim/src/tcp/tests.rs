@@ -812,6 +812,52 @@ fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
     assert_eq!(f.stats.timeouts, 0);
 }
 
+/// Segment 0 is lost twice: its fast retransmission too. Once a segment
+/// sent after that copy is SACKed, RACK resends 0 a third time, and the
+/// retransmission timer restarts from that copy (Linux's tcp_rearm_rto
+/// when it resends snd_una): it must not fire one RTO after the second
+/// copy, while the third is still on its way.
+#[test]
+fn rack_resending_the_head_restarts_the_retransmission_timer() {
+    use crate::config::{LossRecovery::Rack, Reordering::Fixed};
+    let m = MSS as u64;
+    let mut w = world(loss_tcp(Rack, Fixed));
+    w.flow.app_write(&mut w.io, 20 * m, None);
+    run_timers(&mut w, ACK_AT);
+    for hi in 2..=4 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(0, &[(m, hi * m)], SimTime::ZERO));
+    }
+    assert_eq!(retransmitted(&w), vec![0], "fast retransmission");
+    let second = data_sent(&w).last().unwrap().ts;
+    // The SACKs of 4..10 bring new data, sent after the second copy.
+    for hi in 5..=10 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(0, &[(m, hi * m)], SimTime::ZERO));
+    }
+    assert!(w.flow.snd_max() > 10 * m, "new data after the second copy");
+    // Later, the first new segment is SACKed, not the copy: RACK marks the
+    // copy lost once its reordering window has passed, and sends a third.
+    let later = second + SimTime::from_ms(50);
+    run_timers(&mut w, later);
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack(0, &[(m, 11 * m)], second));
+    run_timers(&mut w, later + SimTime::from_ms(10));
+    assert_eq!(retransmitted(&w), vec![0, 0], "RACK resends the head");
+    let third = data_sent(&w).iter().rev().find(|p| p.seq == 0).unwrap().ts;
+    assert!(third > second);
+    // One RTO after the second copy: no timeout. One after the third: its
+    // ACK never came, the timer fires.
+    let rto = w.flow.current_rto();
+    run_timers(&mut w, second + rto + SimTime::from_ms(1));
+    assert_eq!(
+        w.flow.stats.timeouts, 0,
+        "the timer of the second copy fired"
+    );
+    run_timers(&mut w, third + rto + SimTime::from_ms(1));
+    assert_eq!(w.flow.stats.timeouts, 1);
+}
+
 /// Segment 0 arrives after segments 1..=5 (reordering, no loss): five
 /// duplicate ACKs, then one ACK for everything that echoes segment 0's
 /// original send time. Returns the flow's fast retransmits after `rounds`
