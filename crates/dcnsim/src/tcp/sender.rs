@@ -183,6 +183,7 @@ impl TcpFlow {
         self.last_send = now;
         if self.cong == CongState::Recovery {
             self.prr.out += len as u64; // RFC 6937 §3: prr_out += data sent
+            self.prr.ack_out += len as u64;
         }
         let pkt = Packet {
             kind: PktKind::Data,
@@ -224,6 +225,7 @@ impl TcpFlow {
         }
         let ece = p.flags & flags::ECE != 0;
         let mut dupack = false;
+        self.prr.ack_out = 0;
         // RFC 6937 DeliveredData: the change in snd_una plus the change in
         // SACKed bytes (newly SACKed, less the SACKed bytes now acked).
         let mut delivered = ack - self.snd_una;

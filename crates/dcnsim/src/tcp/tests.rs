@@ -771,7 +771,9 @@ fn rack_tlp_repairs_a_lost_tail_segment_without_an_rto() {
 /// Three tail segments lost: the probe's SACK shows that a segment sent
 /// later was delivered, so RACK marks the two older ones lost at once
 /// (their reordering window has long passed) and SACK recovery resends
-/// them — still no RTO.
+/// them — still no RTO. The probe's SACK delivers one segment, so PRR
+/// lets one leave on it (the fast retransmission of 7); 8 follows on the
+/// ACK that 7's copy brings.
 #[test]
 fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
     use crate::config::LossRecovery::Rack;
@@ -788,11 +790,72 @@ fn rack_marks_segments_sent_before_a_delivered_probe_lost() {
         ),
     );
     assert_eq!(f.cong, CongState::Recovery);
+    let lost: Vec<u64> = (f.segs.iter())
+        .filter(|s| s.lost)
+        .map(|s| s.start / MSS as u64)
+        .collect();
+    assert_eq!(lost, vec![8], "7 and 8 marked at once, 7 resent");
+    assert_eq!(retransmitted(&w), vec![9, 7]);
+    let f = &mut w.flow;
+    f.on_ack(
+        &mut w.io,
+        &sack_ack(
+            8 * MSS as u64,
+            &[(9 * MSS as u64, 10 * MSS as u64)],
+            probe_at,
+        ),
+    );
     assert_eq!(retransmitted(&w), vec![9, 7, 8]);
     let f = &mut w.flow;
     f.on_ack(&mut w.io, &sack_ack(10 * MSS as u64, &[], probe_at));
     assert_eq!(f.cong, CongState::Open);
     assert_eq!(f.stats.timeouts, 0);
+}
+
+/// Segment 0 is lost twice: its fast retransmission too. Once a segment
+/// sent after that copy is SACKed, RACK resends 0 a third time, and the
+/// retransmission timer restarts from that copy (Linux's tcp_rearm_rto
+/// when it resends snd_una): it must not fire one RTO after the second
+/// copy, while the third is still on its way.
+#[test]
+fn rack_resending_the_head_restarts_the_retransmission_timer() {
+    use crate::config::{LossRecovery::Rack, Reordering::Fixed};
+    let m = MSS as u64;
+    let mut w = world(loss_tcp(Rack, Fixed));
+    w.flow.app_write(&mut w.io, 20 * m, None);
+    run_timers(&mut w, ACK_AT);
+    for hi in 2..=4 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(0, &[(m, hi * m)], SimTime::ZERO));
+    }
+    assert_eq!(retransmitted(&w), vec![0], "fast retransmission");
+    let second = data_sent(&w).last().unwrap().ts;
+    // The SACKs of 4..10 bring new data, sent after the second copy.
+    for hi in 5..=10 {
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(0, &[(m, hi * m)], SimTime::ZERO));
+    }
+    assert!(w.flow.snd_max() > 10 * m, "new data after the second copy");
+    // Later, the first new segment is SACKed, not the copy: RACK marks the
+    // copy lost once its reordering window has passed, and sends a third.
+    let later = second + SimTime::from_ms(50);
+    run_timers(&mut w, later);
+    let f = &mut w.flow;
+    f.on_ack(&mut w.io, &sack_ack(0, &[(m, 11 * m)], second));
+    run_timers(&mut w, later + SimTime::from_ms(10));
+    assert_eq!(retransmitted(&w), vec![0, 0], "RACK resends the head");
+    let third = data_sent(&w).iter().rev().find(|p| p.seq == 0).unwrap().ts;
+    assert!(third > second);
+    // One RTO after the second copy: no timeout. One after the third: its
+    // ACK never came, the timer fires.
+    let rto = w.flow.current_rto();
+    run_timers(&mut w, second + rto + SimTime::from_ms(1));
+    assert_eq!(
+        w.flow.stats.timeouts, 0,
+        "the timer of the second copy fired"
+    );
+    run_timers(&mut w, third + rto + SimTime::from_ms(1));
+    assert_eq!(w.flow.stats.timeouts, 1);
 }
 
 /// Segment 0 arrives after segments 1..=5 (reordering, no loss): five
@@ -1726,6 +1789,78 @@ fn prr_sends_ssthresh_over_recoverfs_of_what_is_delivered() {
         unproportional,
         "RFC 6675's rule is not proportional: {log:?}"
     );
+}
+
+/// RFC 6937 §3, per ACK: what an ACK in recovery sends — the fast
+/// retransmission of the ACK that starts it included — is no more than
+/// the rule allows from pipe and prr_out *before* that ACK sends:
+/// ceil(prr_delivered · ssthresh / RecoverFS) − prr_out above ssthresh,
+/// else min(ssthresh − pipe, limit), limit being PRR-SSRB's
+/// max(prr_delivered − prr_out, DeliveredData) + MSS, or for `prr_bis`
+/// DeliveredData alone unless the ACK advances snd_una. 10 segments out,
+/// the first four lost (packetdrill's prr-ss-30pkt-lost-1_4-11_16 without
+/// Limited Transmit): recovery starts with pipe below ssthresh, and the
+/// ACK that starts it delivers one segment, so it may send one.
+#[test]
+fn no_ack_in_recovery_sends_more_than_prr_allows() {
+    use crate::config::Reduction::{Prr, PrrBis};
+    let m = MSS as u64;
+    for red in [Prr, PrrBis] {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.limited_transmit = false;
+            t.reduction = red;
+        }));
+        w.flow.app_write(&mut w.io, 60 * m, None);
+        // (ack, SACKed up to): one more segment delivered on each ACK; the
+        // retransmissions of 0..4 arrive one by one after the SACKs.
+        let mut script: Vec<(u64, u64)> = (5..=10).map(|hi| (0, hi * m)).collect();
+        script.extend((1..=4).map(|a| (a * m, 10 * m)));
+        let (mut prr_delivered, mut prr_out, mut checked) = (0u64, 0u64, 0);
+        let (mut una, mut prev_hi) = (0, 4 * m);
+        for (ack, hi) in script {
+            let f = &mut w.flow;
+            let was_recovering = f.cong == CongState::Recovery;
+            let before = data_sent(&w).len() as u64;
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &sack_ack0(ack, &[(4 * m, hi)]));
+            let entered = !was_recovering && f.cong == CongState::Recovery;
+            if !was_recovering && !entered {
+                prev_hi = hi;
+                continue;
+            }
+            // DeliveredData: no ACK here reaches the SACKed 4..10.
+            let delivered = (ack - una) + (hi - prev_hi);
+            let sent = (data_sent(&w).len() as u64 - before) * m;
+            let f = &w.flow;
+            let pipe_before = f.board().pipe - sent;
+            let ssthresh = f.st.ssthresh;
+            prr_delivered += delivered;
+            let allowed = if pipe_before > ssthresh {
+                (prr_delivered * ssthresh).div_ceil(f.prr.recover_fs) - prr_out
+            } else {
+                let ssrb = prr_delivered.saturating_sub(prr_out).max(delivered) + m;
+                let limit = match red {
+                    PrrBis if ack == una => delivered,
+                    _ => ssrb,
+                };
+                (ssthresh - pipe_before).min(limit)
+            };
+            // The fast retransmission goes out whatever the window.
+            let allowed = if entered { allowed.max(m) } else { allowed };
+            assert!(
+                sent <= allowed,
+                "{red:?}: ACK {ack} SACK to {hi} sent {sent} where PRR allows {allowed} \
+                 (delivered {delivered}, pipe before {pipe_before}, ssthresh {ssthresh}, \
+                 prr_delivered {prr_delivered}, prr_out {prr_out})"
+            );
+            prr_out += sent;
+            (una, prev_hi) = (ack, hi);
+            checked += 1;
+        }
+        assert!(checked >= 8, "{red:?}: only {checked} ACKs in recovery");
+        assert!(prr_out > 0, "{red:?}: recovery sent nothing");
+    }
 }
 
 /// RFC 6937 §3 "on exiting recovery": cwnd = ssthresh, whichever rule.

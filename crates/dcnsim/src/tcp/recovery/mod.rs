@@ -33,6 +33,7 @@ impl TcpFlow {
                 self.segs[i].rexmit = true;
                 self.segs[i].rexmit_hi = self.snd_max;
                 self.transmit(io, s.start, s.len, true);
+                self.rearm_rto_on_head(io, s.start);
                 b.pipe += s.len as u64;
                 continue;
             }
@@ -74,6 +75,19 @@ impl TcpFlow {
             }
             self.send_new(io, len);
             b.pipe += len as u64;
+        }
+    }
+
+    /// With RACK, a new copy of the head (snd_una) restarts the
+    /// retransmission timer, as Linux's tcp_xmit_retransmit_queue does
+    /// (tcp_rearm_rto): RFC 6298 (5.1) only starts a stopped timer, so the
+    /// deadline set by an earlier copy stood, and when RACK found that copy
+    /// lost and sent another the timeout still fired about one RTO after
+    /// the earlier one, before the new copy's ACK could arrive.
+    #[inline]
+    fn rearm_rto_on_head(&mut self, io: &mut TcpIo, start: u64) {
+        if self.rack_on() && start == self.snd_una {
+            self.arm_rto(io);
         }
     }
 
@@ -203,6 +217,7 @@ impl TcpFlow {
                 self.segs[i].rexmit = true;
                 self.segs[i].rexmit_hi = self.snd_max;
                 self.transmit(io, start, len, true);
+                self.rearm_rto_on_head(io, start);
             }
         } else if self.cfg.sack {
             // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.

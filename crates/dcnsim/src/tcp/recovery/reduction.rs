@@ -33,6 +33,12 @@ pub(in crate::tcp) struct Prr {
     pub lost_hi: u64,
     /// RACK marked a segment lost since the last ACK was processed.
     pub rack_lost: bool,
+    /// Bytes sent while this ACK is processed, before [`TcpFlow::prr_ack`]
+    /// (the fast retransmission of the ACK that starts recovery). They are
+    /// already in pipe and prr_out, but RFC 6937 sends them out of this
+    /// ACK's sndcnt: counting them only in pipe let the ACK send its whole
+    /// budget again on top (two segments for one delivered).
+    pub ack_out: u64,
 }
 
 impl TcpFlow {
@@ -61,6 +67,7 @@ impl TcpFlow {
             .max(self.st.smss),
             lost_hi: b.lost_hi,
             rack_lost: false,
+            ack_out: 0,
         };
     }
 
@@ -79,27 +86,31 @@ impl TcpFlow {
         self.prr.delivered += delivered;
         let (ssthresh, smss) = (self.st.ssthresh, self.st.smss);
         let p = self.prr;
-        let sndcnt = if b.pipe > ssthresh {
+        // RFC 6937 computes pipe and prr_out before this ACK sends anything.
+        let pipe = b.pipe.saturating_sub(p.ack_out);
+        let out_before = p.out - p.ack_out;
+        let sndcnt = if pipe > ssthresh {
             // RFC 6937 §3: "if (pipe > ssthresh)": proportional rate
             // reduction, sndcnt = CEIL(prr_delivered · ssthresh / RecoverFS) − prr_out.
             let target = (p.delivered as u128 * ssthresh as u128).div_ceil(p.recover_fs as u128);
-            (target as u64).saturating_sub(p.out)
+            (target as u64).saturating_sub(out_before)
         } else {
+            let ssrb = p.delivered.saturating_sub(out_before).max(delivered) + smss;
             let limit = match self.cfg.reduction {
                 // RFC 6937 §3 PRR-SSRB: limit = MAX(prr_delivered − prr_out, DeliveredData) + MSS.
-                Reduction::Prr => p.delivered.saturating_sub(p.out).max(delivered) + smss,
+                Reduction::Prr => ssrb,
                 // RFC 6937bis: the slow-start bound only on a safe ACK (snd.una
                 // advances, no further loss indicated); otherwise, as issue 24
                 // specifies, no more than this ACK delivered.
-                Reduction::PrrBis if una_advanced && !newly_lost => {
-                    p.delivered.saturating_sub(p.out).max(delivered) + smss
-                }
+                Reduction::PrrBis if una_advanced && !newly_lost => ssrb,
                 Reduction::PrrBis => delivered,
                 Reduction::Rfc6675 => unreachable!("prr_on"),
             };
             // RFC 6937 §3: sndcnt = MIN(ssthresh − pipe, limit).
-            (ssthresh - b.pipe).min(limit)
+            (ssthresh - pipe).min(limit)
         };
+        // What this ACK already sent came out of its sndcnt.
+        let sndcnt = sndcnt.saturating_sub(p.ack_out);
         // RFC 6937 §3: cwnd = pipe + sndcnt.
         self.st.cwnd = b.pipe + sndcnt;
     }
