@@ -49,15 +49,17 @@ SPACING_S = 0.2  # fresh connections: query starts this far apart
 #: Named setups: ns-3 program flags and the matching dcnsim overrides.
 #: ``issue18``: the scenario above. ``fast``: the FaST paper's transport on
 #: the same star (its ns-3 of 2013-14: initial window 2, MSS 1460 without
-#: timestamps, no SACK, no Limited Transmit, 128 KB receive buffer, 100 KB =
-#: 102,400 B ports); its two-tier topology is not built here.
+#: timestamps, no SACK, no Limited Transmit, no window scaling, so at most
+#: 65,535 B advertised: a 65,535 B receive buffer here; the paper's KB is
+#: 1000 B, so 100,000 B ports, as experiments/fast since issue 26); its
+#: two-tier topology is not built here.
 SETUPS: Dict[str, Dict[str, Any]] = {
     "issue18": {"ns3": [], "tcp": {}, "buffer": "100000B"},
-    "fast": {"ns3": ["--iw=2", "--mss=1460", "--sack=0", "--timestamps=0", "--lt=0", "--rcvbuf=131072",
-                     "--buffer=102400B"],
+    "fast": {"ns3": ["--iw=2", "--mss=1460", "--sack=0", "--timestamps=0", "--lt=0", "--rcvbuf=65535",
+                     "--buffer=100000B"],
              "tcp": {"init_cwnd": 2, "mss": 1460, "header": 40, "sack": False, "limited_transmit": False,
-                     "rwnd": "128KB"},
-             "buffer": "102400B"},
+                     "rwnd": "65535B"},
+             "buffer": "100000B"},
 }
 
 
