@@ -489,6 +489,7 @@ main(int argc, char* argv[])
     bool timestamps = true;
     bool limitedTransmit = true;
     uint32_t rcvBuf = 1 << 20;
+    uint32_t delAck = 1;  // 1: every segment ACKed at once (ns-3's default is 2, with a 200 ms timer)
     bool dctcpFloor = false;
     bool cwrExit = false;
     std::string recovery = "prr";
@@ -509,6 +510,7 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
+    cmd.AddValue("delack", "delayed ACK: ACK every this many segments (ns-3's DelAckCount; 200 ms timer)", delAck);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
@@ -552,7 +554,7 @@ main(int argc, char* argv[])
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
     Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
