@@ -131,6 +131,72 @@ def small_incast_path() -> Path:
     return DATA / "small_incast.toml"
 
 
+#: How long a process may take to exit after SIGINT. Not a speed claim: the
+#: core's poll takes milliseconds, the rest is the interpreter shutting down
+#: on a shared machine; a process that ignored Ctrl-C would run for minutes.
+SIGINT_DEADLINE_S = 10.0
+
+
+def spawn_dcnsim(*args: str, cwd=None, env=None) -> subprocess.Popen:
+    """`python -m dcnsim ARGS` in its own session, so a signal can go to the
+    whole process group as a terminal's Ctrl-C does (sweep workers too)."""
+    return subprocess.Popen([sys.executable, "-m", "dcnsim", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def core_start_hook(tmp_path: Path) -> Tuple[Path, str]:
+    """(marker, PYTHONPATH): a sitecustomize that creates ``marker`` when the
+    child's core run call begins, a deterministic "it is running now"
+    instead of a guess at how long imports take."""
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    marker = tmp_path / "started"
+    (site / "sitecustomize.py").write_text(
+        "import dcnsim._core as c\n"
+        "_run = c.run\n"
+        "def run(*a, **k):\n"
+        f"    open({str(marker)!r}, 'a').close()\n"
+        "    return _run(*a, **k)\n"
+        "c.run = run\n"
+    )
+    return marker, os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
+
+
+@pytest.fixture
+def started(tmp_path, monkeypatch) -> Path:
+    """The marker of `core_start_hook`, installed for every child process
+    this test starts."""
+    marker, path = core_start_hook(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", path)
+    return marker
+
+
+def interrupt(proc: subprocess.Popen, started: Path, patience: float = 60.0, settle: float = 1.0) -> tuple:
+    """SIGINT ``proc``'s group ``settle`` seconds after its core run began
+    (``started`` appears); return (stdout, stderr, seconds from SIGINT to
+    exit). Fails the test if the run never starts, ends first, or ignores
+    the signal for a minute."""
+    import signal
+    import time
+
+    t_end = time.monotonic() + patience
+    while not started.exists():
+        assert proc.poll() is None, f"exited early: {proc.communicate()}"
+        assert time.monotonic() < t_end, "the run never started"
+        time.sleep(0.05)
+    time.sleep(settle)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    t0 = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"SIGINT did not stop the process within 60 s: {err[-2000:]}")
+    return out, err, time.monotonic() - t0
+
+
 def pytest_configure(config):
     # hypothesis' optional libcst import warns on some installs; not ours
     config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:libcst.*")

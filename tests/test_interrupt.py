@@ -8,15 +8,16 @@ that, a run ignored Ctrl-C until it ended and then panicked in the binding.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import dcnsim
 import pytest
+from conftest import SIGINT_DEADLINE_S as DEADLINE_S
+from conftest import interrupt as _interrupt
 from conftest import needs_core
+from conftest import spawn_dcnsim as _spawn
 from dcnsim import _core
 
 pytestmark = [needs_core, pytest.mark.skipif(os.name != "posix", reason="POSIX signals")]
@@ -38,59 +39,6 @@ src = 0
 dst = 1
 duration = "1000s"
 """
-
-#: How long a stopped process may take after SIGINT (the poll itself is
-#: milliseconds; the rest is the interpreter shutting down on a shared machine).
-DEADLINE_S = 10.0
-
-
-def _spawn(*args: str, cwd: Path) -> subprocess.Popen:
-    # Its own session: the signal goes to the whole process group, as a
-    # terminal's Ctrl-C does (sweep workers included).
-    return subprocess.Popen([sys.executable, "-m", "dcnsim", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-
-def _interrupt(proc: subprocess.Popen, started: Path, patience: float = 60.0) -> tuple:
-    """SIGINT the group once the simulation is under way (``started``
-    appears), and return (stdout, stderr, seconds from SIGINT to exit)."""
-    t_end = time.monotonic() + patience
-    while not started.exists():
-        assert proc.poll() is None, f"exited early: {proc.communicate()}"
-        assert time.monotonic() < t_end, "the run never started"
-        time.sleep(0.1)
-    time.sleep(1.0)  # well inside the core's loop
-    assert proc.poll() is None, "the run ended before it could be interrupted"
-    t0 = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        pytest.fail(f"SIGINT did not stop the process within 60 s: {err[-2000:]}")
-    return out, err, time.monotonic() - t0
-
-
-@pytest.fixture
-def started(tmp_path, monkeypatch) -> Path:
-    """A file the child (and its sweep workers) creates when the core's run
-    starts, through a sitecustomize on PYTHONPATH: a deterministic "it is
-    running now" instead of a guess at how long imports take."""
-    site = tmp_path / "site"
-    site.mkdir()
-    marker = tmp_path / "started"
-    (site / "sitecustomize.py").write_text(
-        "import dcnsim._core as c\n"
-        "_run = c.run\n"
-        "def run(*a, **k):\n"
-        f"    open({str(marker)!r}, 'a').close()\n"
-        "    return _run(*a, **k)\n"
-        "c.run = run\n"
-    )
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p))
-    return marker
-
 
 def test_sigint_stops_a_run_at_once_and_writes_nothing(tmp_path, started):
     scen = tmp_path / "long.toml"

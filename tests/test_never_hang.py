@@ -9,19 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from conftest import needs_core
+from conftest import SIGINT_DEADLINE_S as DEADLINE_S
+from conftest import core_start_hook, interrupt, needs_core, spawn_dcnsim
 
 pytestmark = [needs_core]
-
-#: How long a stopped process may take after SIGINT, as in test_interrupt.py
-#: (the poll itself is milliseconds; the rest is the interpreter shutting down).
-DEADLINE_S = 10.0
 
 
 def fat_tree_with_every_app(k: int) -> dict:
@@ -80,37 +75,10 @@ def test_sigint_during_set_up_exits_130(tmp_path):
     doc["limits"] = {"memory": "100TB"}  # sized, never built
     doc["apps"] = doc["apps"][:1]  # set-up is the routes; one flow is enough
     path.write_text(json.dumps(doc))
-    site = tmp_path / "site"
-    site.mkdir()
-    marker = tmp_path / "started"
-    (site / "sitecustomize.py").write_text(
-        "import dcnsim._core as c\n"
-        "_run = c.run\n"
-        "def run(*a, **k):\n"
-        f"    open({str(marker)!r}, 'a').close()\n"
-        "    return _run(*a, **k)\n"
-        "c.run = run\n"
-    )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p))
-    proc = subprocess.Popen([sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(tmp_path / "out")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env=env)
-    t_end = time.monotonic() + 60
-    while not marker.exists():
-        assert proc.poll() is None, f"exited early: {proc.communicate()}"
-        assert time.monotonic() < t_end, "the run never started"
-        time.sleep(0.05)
-    time.sleep(1.0)
-    assert proc.poll() is None, "set-up ended before it could be interrupted"
-    t0 = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        pytest.fail(f"SIGINT did not stop set-up within 60 s: {err[-2000:]}")
-    took = time.monotonic() - t0
+    marker, pythonpath = core_start_hook(tmp_path)
+    proc = spawn_dcnsim("run", str(path), "--out", str(tmp_path / "out"),
+                        env=dict(os.environ, PYTHONPATH=pythonpath))
+    out, err, took = interrupt(proc, marker)
     assert proc.returncode == 130, (out, err)
     assert took < DEADLINE_S, f"took {took:.1f} s to stop"
     assert err.strip().splitlines()[-1] == "interrupted; nothing written", err

@@ -26,7 +26,6 @@ from dcnsim.tuning import (
     parse_param,
     tune,
 )
-from test_interrupt import started  # noqa: F401 - a fixture: the core's run has begun
 
 pytestmark = needs_core
 
@@ -295,8 +294,9 @@ def test_an_unusable_out_fails_in_one_line_with_exit_2(tmp_path):
 
 @needs_optuna
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
-def test_ctrl_c_says_what_the_study_kept_and_how_to_resume(tmp_path, started):  # noqa: F811 - the fixture
-    from test_interrupt import _interrupt, _spawn
+def test_ctrl_c_says_what_the_study_kept_and_how_to_resume(tmp_path, started):
+    from conftest import interrupt as _interrupt
+    from conftest import spawn_dcnsim as _spawn
 
     f = _scenario_file(tmp_path, duration="1000s")  # each trial's run would take minutes
     data = json.loads(f.read_text())
