@@ -73,7 +73,7 @@ pub fn col_bool<'a>(r: &'a Results, table: &str, col: &str) -> &'a [bool] {
     }
 }
 
-fn col_str<'a>(r: &'a Results, table: &str, col: &str) -> &'a [String] {
+pub fn col_str<'a>(r: &'a Results, table: &str, col: &str) -> &'a [String] {
     match r.table(table).unwrap().column(col).unwrap() {
         Column::Str(v) => v,
         c => panic!("{col} is not str: {c:?}"),
@@ -284,4 +284,49 @@ pub fn assert_same_tables(a: &Results, b: &Results) {
             );
         }
     }
+}
+
+/// TCPRand's Fig. 1 outcast (Lee et al. 2017): k = 4 fat-tree, receiver
+/// host 0, senders 1..15 (F1 2 hops, F2:3 4 hops, F4:15 6 hops), one bulk
+/// flow each for `secs`, 1 Gbps, 1 us links, 25 us switch delay,
+/// 20-packet drop-tail queues, ECMP (the default), CUBIC with RTOmin 2 ms
+/// and 1448 + 52 B segments unless `tcp` overrides them; `start_jitter`
+/// on every flow when given.
+#[allow(dead_code)] // each test binary compiles common.rs; not all use this
+pub fn outcast_fig1(
+    secs: f64,
+    seed: u64,
+    tcp: serde_json::Value,
+    start_jitter: Option<&str>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let mut t = json!({"cc": "cubic", "mss": 1448, "header": 52, "rto_min": "2ms"});
+    for (k, v) in tcp.as_object().expect("tcp overrides are an object") {
+        t[k] = v.clone();
+    }
+    let dur = format!("{secs}s");
+    let apps: Vec<serde_json::Value> = (1..16)
+        .map(|s| {
+            let mut a = json!({"kind": "bulk", "src": s, "dst": 0, "duration": dur});
+            if let Some(j) = start_jitter {
+                a["start_jitter"] = json!(j);
+            }
+            a
+        })
+        .collect();
+    json!({
+        "name": "fig1", "seed": seed, "stop": dur, "switch_delay": "25us",
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "1us", "buffer": "20pkt"},
+        "tcp": t,
+        "apps": apps,
+    })
+}
+
+/// Runs a JSON scenario through the public entry point and checks the
+/// conservation laws on its results.
+#[allow(dead_code)]
+pub fn run_checked(doc: &serde_json::Value) -> Results {
+    let r = dcnsim::run_json(&doc.to_string(), None).expect("valid scenario");
+    check_conservation(&r);
+    r
 }

@@ -5,38 +5,16 @@
 
 mod common;
 use common::*;
-use dcnsim::stats::results::{Column, Results};
+use dcnsim::stats::results::Results;
 use serde_json::{json, Value};
 
-/// The paper's Fig. 1: k = 4 fat-tree, receiver host 0, senders 1..15 (F1
-/// 2 hops, F2:3 4 hops, F4:15 6 hops), one CUBIC flow each for `secs`,
-/// 1 Gbps, 20-packet drop-tail queues, RTOmin 2 ms, 1448 B payloads.
+/// The paper's Fig. 1 with CUBIC, `tcp_extra` over its TCP settings.
 fn fig1(secs: f64, seed: u64, tcp_extra: Value) -> Value {
-    let mut tcp = json!({"cc": "cubic", "mss": 1448, "header": 52, "rto_min": "2ms"});
-    for (k, v) in tcp_extra.as_object().unwrap() {
-        tcp[k] = v.clone();
-    }
-    let dur = format!("{secs}s");
-    json!({
-        "name": "fig1", "seed": seed, "stop": dur, "switch_delay": "25us",
-        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "1us", "buffer": "20pkt"},
-        "tcp": tcp,
-        "apps": (1..16).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "duration": dur}))
-            .collect::<Vec<_>>(),
-    })
+    outcast_fig1(secs, seed, tcp_extra, None)
 }
 
 fn run(doc: &Value) -> Results {
-    let r = dcnsim::run_json(&doc.to_string(), None).expect("valid scenario");
-    check_conservation(&r);
-    r
-}
-
-fn strs<'a>(r: &'a Results, table: &str, col: &str) -> &'a [String] {
-    match r.table(table).unwrap().column(col).unwrap() {
-        Column::Str(v) => v,
-        c => panic!("{col} is not a string column: {c:?}"),
-    }
+    run_checked(doc)
 }
 
 /// Every packet a switch queue sees came in on one of its switch's input
@@ -47,7 +25,7 @@ fn input_port_accounting_adds_up_to_the_queue() {
     let r = run(&fig1(0.2, 1, json!({})));
     let q_enq = col_u64(&r, "queues", "enqueued");
     let q_drop = col_u64(&r, "queues", "dropped");
-    let q_node = strs(&r, "queues", "node");
+    let q_node = col_str(&r, "queues", "node");
     let id = col_u64(&r, "queue_inputs", "queue_id");
     let (off, enq, drop, run_) = (
         col_u64(&r, "queue_inputs", "offered"),
@@ -97,9 +75,9 @@ fn port_blackout_starves_the_two_hop_flow() {
         );
         // Queue edge0_0 → h0, split by input.
         let (node, to, from) = (
-            strs(&r, "queue_inputs", "node"),
-            strs(&r, "queue_inputs", "to"),
-            strs(&r, "queue_inputs", "input_from"),
+            col_str(&r, "queue_inputs", "node"),
+            col_str(&r, "queue_inputs", "to"),
+            col_str(&r, "queue_inputs", "input_from"),
         );
         let (off, drop) = (
             col_u64(&r, "queue_inputs", "offered"),

@@ -6,51 +6,23 @@
 
 mod common;
 use common::*;
-use dcnsim::stats::results::{Column, Results};
+use dcnsim::stats::results::Results;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// TCPRand's Fig. 1 / 8a baseline: k = 4 fat-tree, 15 CUBIC flows into
-/// host 0, 20-packet drop-tail queues, RTOmin 2 ms, `payload` + `header`
-/// bytes per segment; `start_jitter` on every flow when given.
+/// TCPRand's Fig. 1 / 8a baseline with `payload` + `header` bytes per
+/// segment and `start_jitter` on every flow when given.
 fn fig1(secs: f64, seed: u64, payload: u32, header: u32, start_jitter: Option<&str>) -> Value {
-    let dur = format!("{secs}s");
-    let apps: Vec<Value> = (1..16)
-        .map(|s| {
-            let mut a = json!({"kind": "bulk", "src": s, "dst": 0, "duration": dur});
-            if let Some(j) = start_jitter {
-                a["start_jitter"] = json!(j);
-            }
-            a
-        })
-        .collect();
-    json!({
-        "name": "fig1", "seed": seed, "stop": dur, "switch_delay": "25us",
-        "routing": {"mode": "ecmp"},
-        "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "1us", "buffer": "20pkt"},
-        "tcp": {"cc": "cubic", "mss": payload, "header": header, "rto_min": "2ms"},
-        "apps": apps,
-    })
+    outcast_fig1(
+        secs,
+        seed,
+        json!({"mss": payload, "header": header}),
+        start_jitter,
+    )
 }
 
 fn run(doc: &Value) -> Results {
-    let r = dcnsim::run_json(&doc.to_string(), None).expect("valid scenario");
-    check_conservation(&r);
-    r
-}
-
-fn strs<'a>(r: &'a Results, table: &str, col: &str) -> &'a [String] {
-    match r.table(table).unwrap().column(col).unwrap() {
-        Column::Str(v) => v,
-        c => panic!("{col} is not a string column: {c:?}"),
-    }
-}
-
-fn f64s<'a>(r: &'a Results, table: &str, col: &str) -> &'a [f64] {
-    match r.table(table).unwrap().column(col).unwrap() {
-        Column::F64(v) => v,
-        c => panic!("{col} is not a float column: {c:?}"),
-    }
+    run_checked(doc)
 }
 
 /// Packets offered per (switch queue, input port): which way the flows went.
@@ -68,8 +40,8 @@ fn paths(r: &Results) -> BTreeMap<(u64, u64), u64> {
 /// The input port of the receiver's edge port that loses the race: the
 /// one with the largest share of its packets dropped.
 fn starving_port(r: &Results) -> String {
-    let to = strs(r, "queue_inputs", "to");
-    let from = strs(r, "queue_inputs", "input_from");
+    let to = col_str(r, "queue_inputs", "to");
+    let from = col_str(r, "queue_inputs", "input_from");
     let offered = col_u64(r, "queue_inputs", "offered");
     let dropped = col_u64(r, "queue_inputs", "dropped");
     (0..to.len())
@@ -91,7 +63,10 @@ fn starving_port(r: &Results) -> String {
 fn a_seed_changes_start_times_and_paths() {
     let a = run(&fig1(0.02, 1, 1460, 40, Some("100us")));
     let b = run(&fig1(0.02, 2, 1460, 40, Some("100us")));
-    let (sa, sb) = (f64s(&a, "flows", "start_s"), f64s(&b, "flows", "start_s"));
+    let (sa, sb) = (
+        col_f64(&a, "flows", "start_s"),
+        col_f64(&b, "flows", "start_s"),
+    );
     assert!(
         sa.iter().chain(sb).all(|&s| (0.0..=100e-6).contains(&s)),
         "{sa:?} {sb:?}"
@@ -104,13 +79,13 @@ fn a_seed_changes_start_times_and_paths() {
     assert_ne!(paths(&a), paths(&b), "ECMP paths ignore the seed");
 
     let again = run(&fig1(0.02, 1, 1460, 40, Some("100us")));
-    assert_eq!(sa, f64s(&again, "flows", "start_s"));
+    assert_eq!(sa, col_f64(&again, "flows", "start_s"));
     assert_eq!(paths(&a), paths(&again));
 
     for seed in [1, 2] {
         let r = run(&fig1(0.02, seed, 1460, 40, None));
         assert!(
-            f64s(&r, "flows", "start_s").iter().all(|&s| s == 0.0),
+            col_f64(&r, "flows", "start_s").iter().all(|&s| s == 0.0),
             "seed {seed}"
         );
     }
