@@ -35,15 +35,16 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import ns3_common as common  # noqa: E402  (validation/: shared with ns3_rps)
+
 SOURCE = HERE / "incast.cc"
-NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
 SPACING_S = 0.2  # fresh connections: query starts this far apart
 
 #: Named setups: ns-3 program flags and the matching dcnsim overrides.
@@ -65,20 +66,7 @@ SETUPS: Dict[str, Dict[str, Any]] = {
 
 def ns3_binary(build_dir: Path) -> Path:
     """Compile incast.cc against the installed ns-3 (once per source change)."""
-    exe = build_dir / "incast"
-    if exe.exists() and exe.stat().st_mtime >= SOURCE.stat().st_mtime:
-        return exe
-    cxx = shutil.which("g++") or shutil.which("c++")
-    if cxx is None:
-        sys.exit("no C++ compiler (g++) found")
-    build_dir.mkdir(parents=True, exist_ok=True)
-    # pkg-config's ns3 files name libgsl.so, which Debian's runtime
-    # packages do not ship: link the ns-3 libraries by name instead.
-    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(SOURCE)] + [f"-lns3-{m}" for m in NS3_LIBS]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
-    return exe
+    return common.ns3_binary(SOURCE, build_dir)
 
 
 #: ns-3 flags of the opt-in work-arounds for ns-3.37 TcpDctcp's stall
@@ -183,14 +171,7 @@ def p99(rows: List[Dict[str, float]], key: str) -> float:
 NS3_CA_INCREASE = {"newreno": "per_ack", "linuxreno": "bytes", "dctcp": "bytes"}
 
 
-def parse_value(v: str) -> Any:
-    low = v.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    try:
-        return int(v)
-    except ValueError:
-        return v
+parse_value = common.parse_value
 
 
 def main(argv: Optional[List[str]] = None) -> int:
