@@ -522,7 +522,9 @@ main(int argc, char* argv[])
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
+    bool pcapAll = false;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
+    cmd.AddValue("pcap-all", "with --pcap: every host's interface, not only the aggregator's", pcapAll);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
@@ -610,10 +612,10 @@ main(int argc, char* argv[])
         if (h == 0)
         {
             bottleneck = qd.Get(0);
-            if (!pcap.empty())
-            {
-                p2p.EnablePcap(pcap, d.Get(0), true);
-            }
+        }
+        if (!pcap.empty() && (h == 0 || pcapAll))
+        {
+            p2p.EnablePcap(pcap, d.Get(0), true);
         }
         char base[32];
         std::snprintf(base, sizeof base, "10.%u.%u.0", 1 + h / 256, h % 256);
