@@ -163,7 +163,9 @@ def main(argv=None) -> int:
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     try:
-        tcp_over = {"ca_increase": "per_ack", **common.parse_overrides(a.tcp)}
+        # ns-3 TcpNewReno's rules, as run.py's defaults give them.
+        tcp_over = {"ca_increase": run.NS3_CA_INCREASE["newreno"], "abc_limit": run.NS3_ABC_LIMIT["newreno"],
+                    **common.parse_overrides(a.tcp)}
     except ValueError as e:
         p.error(f"--tcp: {e}")
     exe = run.ns3_binary(a.build)
