@@ -243,6 +243,7 @@ namespace ns3
 // with nothing outstanding no segment of the next response is ever sent.
 
 bool g_dctcpAbc = false;
+bool g_dctcpCeAck = false;
 bool g_dctcpLossHalve = false;
 bool g_lossExitAck = false;
 bool g_flightSize = false;
@@ -392,6 +393,55 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
         return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
     }
 
+    // --dctcp-ce-ack=1 (an experiment): the receiver's immediate ACK on a
+    // change of the CE state acknowledges the segments that arrived before
+    // this one, with the old state's ECE (RFC 8257 §3.2; Linux's
+    // dctcp_ece_ack_update). TcpDctcp::CeState0to1/1to0 send it with
+    // m_priorRcvNxt, which they update only on a state change, so the ACK
+    // number is that of the previous change: below what the receiver holds,
+    // even below an ACK it already sent. The socket raises the CE events
+    // before it adds the segment to its buffer, so NextRxSequence() is the
+    // right number here. Everything else stays TcpDctcp's.
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override
+    {
+        if (!g_dctcpCeAck)
+        {
+            TcpDctcp::CwndEvent(tcb, event);
+            return;
+        }
+        switch (event)
+        {
+        case TcpSocketState::CA_EVENT_ECN_IS_CE:
+            if (!m_ce && m_ackReserved)
+            {
+                tcb->m_sendEmptyPacketCallback(TcpHeader::ACK);
+            }
+            m_ce = true;
+            tcb->m_ecnState = TcpSocketState::ECN_CE_RCVD;
+            break;
+        case TcpSocketState::CA_EVENT_ECN_NO_CE:
+            if (m_ce && m_ackReserved)
+            {
+                tcb->m_sendEmptyPacketCallback(TcpHeader::ACK | TcpHeader::ECE);
+            }
+            m_ce = false;
+            if (tcb->m_ecnState == TcpSocketState::ECN_CE_RCVD ||
+                tcb->m_ecnState == TcpSocketState::ECN_SENDING_ECE)
+            {
+                tcb->m_ecnState = TcpSocketState::ECN_IDLE;
+            }
+            break;
+        case TcpSocketState::CA_EVENT_DELAYED_ACK:
+            m_ackReserved = true;
+            break;
+        case TcpSocketState::CA_EVENT_NON_DELAYED_ACK:
+            m_ackReserved = false;
+            break;
+        default:
+            break;
+        }
+    }
+
   protected:
     void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
     {
@@ -410,6 +460,8 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
 
   private:
     uint32_t m_acked{0};
+    bool m_ce{false};
+    bool m_ackReserved{false};
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
@@ -514,6 +566,9 @@ main(int argc, char* argv[])
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
+    cmd.AddValue("dctcp-ce-ack",
+                 "experiment (with dctcp-floor): the ACK on a CE change acknowledges what arrived before",
+                 g_dctcpCeAck);
     cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
     cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
     cmd.AddValue("recovery",
@@ -522,7 +577,9 @@ main(int argc, char* argv[])
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     std::string pcap;
+    bool pcapAll = false;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
+    cmd.AddValue("pcap-all", "with --pcap: every host's interface, not only the aggregator's", pcapAll);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
@@ -610,10 +667,10 @@ main(int argc, char* argv[])
         if (h == 0)
         {
             bottleneck = qd.Get(0);
-            if (!pcap.empty())
-            {
-                p2p.EnablePcap(pcap, d.Get(0), true);
-            }
+        }
+        if (!pcap.empty() && (h == 0 || pcapAll))
+        {
+            p2p.EnablePcap(pcap, d.Get(0), true);
         }
         char base[32];
         std::snprintf(base, sizeof base, "10.%u.%u.0", 1 + h / 256, h % 256);

@@ -12,6 +12,7 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --only dcnsim        # without ns-3
     python validation/ns3_incast/run.py --cc linuxreno       # ns-3's byte-counting Reno
     python validation/ns3_incast/run.py --setup fast --connections fresh --n 30   # FaST's transport
+    python validation/ns3_incast/run.py --setup fast --connections fresh --n 30 100 --delayed-ack 2
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
 25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
@@ -35,15 +36,16 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import ns3_common as common  # noqa: E402  (validation/: shared with ns3_rps)
+
 SOURCE = HERE / "incast.cc"
-NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
 SPACING_S = 0.2  # fresh connections: query starts this far apart
 
 #: Named setups: ns-3 program flags and the matching dcnsim overrides.
@@ -65,20 +67,7 @@ SETUPS: Dict[str, Dict[str, Any]] = {
 
 def ns3_binary(build_dir: Path) -> Path:
     """Compile incast.cc against the installed ns-3 (once per source change)."""
-    exe = build_dir / "incast"
-    if exe.exists() and exe.stat().st_mtime >= SOURCE.stat().st_mtime:
-        return exe
-    cxx = shutil.which("g++") or shutil.which("c++")
-    if cxx is None:
-        sys.exit("no C++ compiler (g++) found")
-    build_dir.mkdir(parents=True, exist_ok=True)
-    # pkg-config's ns3 files name libgsl.so, which Debian's runtime
-    # packages do not ship: link the ns-3 libraries by name instead.
-    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(SOURCE)] + [f"-lns3-{m}" for m in NS3_LIBS]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
-    return exe
+    return common.ns3_binary(SOURCE, build_dir)
 
 
 #: ns-3 flags of the opt-in work-arounds for ns-3.37 TcpDctcp's stall
@@ -118,7 +107,9 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
                     tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B") -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document."""
     tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
-                           "sack": True, "delayed_ack": False, "rwnd": "1MB"}
+                           "sack": True, "delayed_ack": False, "rwnd": "1MB",
+                           # ns-3 3.37 detects loss by duplicate ACKs and SACK (RFC 6675), not RACK.
+                           "recovery": "dupack"}
     tcp.update(tcp_over or {})
     pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10000B",
           "request": "64B"}
@@ -182,15 +173,32 @@ def p99(rows: List[Dict[str, float]], key: str) -> float:
 #: count acknowledged bytes. ``--ca-increase auto`` gives dcnsim the same.
 NS3_CA_INCREASE = {"newreno": "per_ack", "linuxreno": "bytes", "dctcp": "bytes"}
 
+#: Slow start's most SMSS per ACK: ns-3's TcpNewReno adds one per ACK
+#: (RFC 5681 §3.1, dcnsim ``abc_limit = 1``); TcpLinuxReno and TcpDctcp add
+#: every acknowledged segment, which dcnsim's default L = 2 matches when an
+#: ACK covers one or two segments (ACK per segment, or delayed ACKs of 2).
+#: ``--abc-limit auto`` gives dcnsim the same.
+NS3_ABC_LIMIT = {"newreno": 1, "linuxreno": None, "dctcp": None}
 
-def parse_value(v: str) -> Any:
-    low = v.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    try:
-        return int(v)
-    except ValueError:
-        return v
+#: ns-3's delayed-ACK timer (TcpSocket::DelAckTimeout's default).
+NS3_DELACK_TIMEOUT = "200ms"
+
+
+def delayed_ack_keys(count: int) -> Dict[str, Any]:
+    """dcnsim's delayed-ACK keys for ns-3's ``DelAckCount = count`` (0: off).
+
+    No quick ACKs: ns-3 ACKs a connection's first data segment at once only
+    until the socket sends anything with an ACK, and the aggregator's
+    request does that before the response arrives (incast.cc's trace), so
+    the response's first segment waits for its pair or the timer like any
+    other (validation/README.md, "The FaST paper's transport")."""
+    if count <= 1:
+        return {"delayed_ack": False}
+    return {"delayed_ack": True, "delayed_ack_segments": count, "delayed_ack_timeout": NS3_DELACK_TIMEOUT,
+            "delayed_ack_quickack": 0}
+
+
+parse_value = common.parse_value
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -202,6 +210,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--ca-increase", default="auto", choices=["auto", "bytes", "per_ack"],
                    help="dcnsim's tcp.ca_increase; auto: as ns-3's algorithm (newreno: per_ack; "
                         "linuxreno, dctcp: bytes)")
+    p.add_argument("--abc-limit", default="auto",
+                   help="dcnsim's tcp.abc_limit; auto: as ns-3's slow start (newreno: 1 SMSS per ACK; "
+                        "linuxreno, dctcp: dcnsim's default 2)")
+    p.add_argument("--delayed-ack", type=int, default=0, metavar="N",
+                   help="delayed ACKs in both simulators: ns-3 DelAckCount = N with its 200 ms timer, dcnsim "
+                        "the same keys without quick ACKs (0 or 1: off, the default)")
     p.add_argument("--queries", type=int, default=20, help="queries per point (≥ 100 for stable means)")
     p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
     p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
@@ -219,15 +233,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     setup = SETUPS[a.setup]
-    over = dict(setup["tcp"])
-    for kv in a.tcp:
-        key, sep, val = kv.partition("=")
-        if not sep:
-            p.error(f"--tcp: expected KEY=VALUE, got {kv!r}")
-        over[key] = parse_value(val)
+    if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
+        p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
+    over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {})}
+    try:
+        over.update(common.parse_overrides(a.tcp))
+    except ValueError as e:
+        p.error(f"--tcp: {e}")
+    ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     print(f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
-          f"percentile)" + (f"; dcnsim tcp overrides {over}" if over else ""))
+          f"percentile)" + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
+          + (f"; dcnsim tcp overrides {over}" if over else ""))
     cols = ["fast_recoveries", "timeouts", "drops", "marks", "qct_ms"]
     if a.markdown:
         print("| cc | n | simulator | fast recoveries | timeouts | drops | marks | QCT ms | p99 QCT ms |")
@@ -240,7 +257,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         ca = NS3_CA_INCREASE[cc] if a.ca_increase == "auto" else a.ca_increase
         # bytes is dcnsim's default: left out, the scenario is the one
         # without the key.
-        tcp_over = {**({"ca_increase": ca} if ca != "bytes" else {}), **over}
+        abc = NS3_ABC_LIMIT[cc] if a.abc_limit == "auto" else int(a.abc_limit)
+        tcp_over = {**({"ca_increase": ca} if ca != "bytes" else {}),
+                    **({"abc_limit": abc} if abc is not None else {}), **over}
         for n in a.n:
             sims = []
             try:
@@ -249,7 +268,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"])))
                 if exe is not None:
                     flags = a.ns3_args.split()
-                    extra = list(setup["ns3"]) + flags
+                    extra = list(setup["ns3"]) + ns3_delack + flags
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS

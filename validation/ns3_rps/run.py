@@ -27,36 +27,23 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import statistics
-import struct
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import ns3_common as common  # noqa: E402  (validation/: shared with ns3_incast)
+
 SOURCE = HERE / "rps.cc"
-NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
 ROUTING = {"single": {"mode": "single"}, "rps": {"mode": "rps"}}
 
 
 def ns3_binary(build_dir: Path) -> Path:
     """Compile rps.cc against the installed ns-3 (once per source change)."""
-    exe = build_dir / "rps"
-    if exe.exists() and exe.stat().st_mtime >= SOURCE.stat().st_mtime:
-        return exe
-    cxx = shutil.which("g++") or shutil.which("c++")
-    if cxx is None:
-        sys.exit("no C++ compiler (g++) found")
-    build_dir.mkdir(parents=True, exist_ok=True)
-    # pkg-config's ns3 files name libgsl.so, which Debian's runtime
-    # packages do not ship: link the ns-3 libraries by name instead.
-    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(SOURCE)] + [f"-lns3-{m}" for m in NS3_LIBS]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
-    return exe
+    return common.ns3_binary(SOURCE, build_dir)
 
 
 FLOW_RE = re.compile(r"flow (\d+) (long|short) src (\d+) fct_us (\S+) fast_recoveries (\d+) rtos (\d+) retx (\d+) "
@@ -103,33 +90,8 @@ def dcnsim_scenario(n: int, routing: str, seed: int, tcp_over: Optional[Dict[str
     return doc
 
 
-def pcap_records(data: bytes):
-    """(time, ip packet) of a pcap (LINKTYPE_RAW or PPP)."""
-    magic = struct.unpack("<I", data[:4])[0]
-    end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
-    nano = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
-    link = struct.unpack(end + "I", data[20:24])[0]
-    skip = 2 if link == 9 else 0
-    off = 24
-    while off + 16 <= len(data):
-        sec, frac, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
-        pkt = data[off + 16 + skip: off + 16 + incl]
-        off += 16 + incl
-        yield sec + frac * (1e-9 if nano else 1e-6), pkt
-
-
-def tcp_fields(ip: bytes) -> Optional[Tuple[str, str, int, int, int, int, int, int]]:
-    """src, dst, sport, dport, seq, ack, flags, payload length of an IPv4/TCP packet."""
-    if len(ip) < 20 or ip[9] != 6:
-        return None
-    ihl = (ip[0] & 15) * 4
-    total = struct.unpack(">H", ip[2:4])[0]
-    t = ip[ihl:]
-    if len(t) < 20:
-        return None
-    sport, dport, seq, ack = struct.unpack(">HHII", t[:12])
-    doff = (t[12] >> 4) * 4
-    return ip[12:16].hex(), ip[16:20].hex(), sport, dport, seq, ack, t[13], total - ihl - doff
+pcap_records = common.pcap_records
+tcp_fields = common.tcp_fields
 
 
 def dupack_runs(pcaps: Dict[str, bytes], flow_ports: Dict[int, int]) -> Dict[int, Dict[str, int]]:
@@ -212,16 +174,7 @@ COLUMNS = [("fr_long", "FR long", "{:.2f}"), ("fr_short", "FR short", "{:.2f}"),
            ("rtos", "RTOs", "{:.2f}"), ("drops", "drops", "{:.1f}")]
 
 
-def parse_value(s: str) -> Any:
-    low = s.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(s)
-        except ValueError:
-            pass
-    return s
+parse_value = common.parse_value
 
 
 def trace_run(exe: Path, n: int, routing: str, seed: int, out: Path, tcp_over: Optional[Dict[str, Any]],

@@ -64,7 +64,7 @@ impl TcpFlow {
         }
         loop {
             let wnd = self.window();
-            let inflight = self.snd_nxt - self.snd_una;
+            let inflight = self.in_order_flight(wnd);
             if self.snd_nxt < self.snd_max {
                 // Go-back-N after a timeout: resend the recorded segments in order.
                 let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");

@@ -1234,13 +1234,85 @@ fn sacked_marks_survive_an_rto_and_are_not_resent() {
     assert_eq!(retransmitted(&w), vec![0]);
     // The retransmission fills the first hole; this ACK carries no SACK
     // block, so only the marks kept from before the timeout know about 3.
+    // cwnd is now 3 segments (slow start, L = 2) and 3, SACKed, takes no
+    // room in it (RFC 6675 §5.1): 2, 4 and 5 go out, 3 does not.
     let f = &mut w.flow;
     f.on_ack(&mut w.io, &ack_pkt(2 * m, false));
+    assert_eq!(f.st.cwnd, 3 * m);
     assert_eq!(
         retransmitted(&w),
-        vec![0, 2, 4],
+        vec![0, 2, 4, 5],
         "segment 3 was SACKed before the RTO"
     );
+}
+
+/// RFC 6675 §5.1: the slow start after an RTO uses the SACK information,
+/// and a SACKed segment is no longer in the network. A flow whose resend
+/// of a hole is lost again keeps sending on the duplicate ACKs that SACK
+/// what it sent beyond the hole — one new segment per segment SACKed,
+/// the flight less the SACKed bytes never above cwnd — but it does not
+/// start a fast retransmit below the recovery point (RFC 6582), and new
+/// data ends within snd_una + rwnd.
+#[test]
+fn after_an_rto_sacked_segments_leave_room_in_the_window() {
+    let m = MSS as u64;
+    for rwnd in [100 * m, 4 * m] {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.init_cwnd_segments = 3;
+            t.rwnd_bytes = rwnd;
+        }));
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        assert_eq!(w.flow.snd_max(), 3 * m);
+        run_timers(&mut w, SimTime::from_ms(300)); // the first flight, 0..2, is lost
+        assert_eq!(w.flow.stats.timeouts, 1);
+        assert_eq!(w.flow.cong, CongState::Loss);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(m, false)); // 0's resend arrives: 1 and 2 go again
+        assert_eq!(retransmitted(&w), vec![0, 1, 2]);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(2 * m, false)); // 1 arrives, 2 is lost again
+        let sent = f.snd_max();
+        assert_eq!(sent, 4 * m, "one new segment (3) on the window cwnd allows");
+        let mut high = sent;
+        for k in 4..=6 {
+            // Duplicate ACKs SACKing 3..k: each frees the room of what it SACKs.
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &sack_ack0(2 * m, &[(3 * m, k * m)]));
+            let sacked = (k - 3) * m;
+            let pipe = f.snd_max() - f.snd_una() - sacked;
+            assert!(
+                pipe <= f.st.cwnd,
+                "pipe {pipe} > cwnd {} after SACK of 3..{k}",
+                f.st.cwnd
+            );
+            assert!(
+                f.snd_max() <= f.snd_una() + rwnd,
+                "beyond the receiver's window"
+            );
+            if rwnd > 10 * m {
+                assert_eq!(f.snd_max(), high + m, "SACK of 3..{k}: one new segment");
+            }
+            high = f.snd_max();
+            assert_eq!(
+                f.cong,
+                CongState::Loss,
+                "no fast retransmit below the recovery point"
+            );
+        }
+        assert_eq!(
+            retransmitted(&w),
+            vec![0, 1, 2],
+            "the hole waits for the RTO"
+        );
+        if rwnd <= 10 * m {
+            assert_eq!(
+                w.flow.snd_max(),
+                2 * m + rwnd,
+                "up to the receiver's window"
+            );
+        }
+    }
 }
 
 /// An ACK below snd_una (reordered, old) is ignored: its ECE must not cut

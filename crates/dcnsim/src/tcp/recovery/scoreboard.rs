@@ -139,6 +139,41 @@ impl TcpFlow {
         })
     }
 
+    /// What counts against the window `wnd` when sending in order
+    /// (go-back-N resends, then new data). Outside SACK recovery that is
+    /// snd_nxt − snd_una, except after a timeout with SACK: RFC 6675 §5.1
+    /// says the slow start that follows SHOULD use the SACK information,
+    /// and segments the receiver has SACKed are no longer in the network
+    /// (RFC 6675's pipe; Linux's tcp_packets_in_flight, ns-3's
+    /// BytesInFlight), so they leave room for the resends and new data.
+    /// Counting them kept a flow whose resend of a hole was lost from
+    /// sending on the duplicate ACKs that SACK what it sent beyond, and
+    /// from ever reaching the duplicate ACKs that would retransmit the hole
+    /// once snd_una passes the recovery point: it waited for a second RTO
+    /// (issue 25, validation/README.md). New data still ends within the
+    /// receiver's window, counted from snd_una.
+    pub(in crate::tcp) fn in_order_flight(&self, wnd: u64) -> u64 {
+        let out = self.snd_nxt - self.snd_una;
+        if !self.cfg.sack || self.cong != CongState::Loss || self.sb.sacked_segs == 0 {
+            return out;
+        }
+        if self.snd_nxt < self.snd_max {
+            let nxt = self.snd_nxt;
+            let sacked: u64 = self
+                .segs
+                .iter()
+                .take_while(|s| s.start < nxt)
+                .filter(|s| s.sacked)
+                .map(|s| s.len as u64)
+                .sum();
+            return out - sacked;
+        }
+        let pipe = out - self.sb.sacked_bytes;
+        // pipe + len ≤ wnd must also keep snd_max + len ≤ snd_una + rwnd.
+        let rwnd_used = out.saturating_sub(self.cfg.rwnd_bytes.saturating_sub(wnd));
+        pipe.max(rwnd_used)
+    }
+
     /// RFC 6675 IsLost() for the first unacknowledged segment, from the
     /// running counts.
     pub(in crate::tcp) fn head_is_lost(&self) -> bool {

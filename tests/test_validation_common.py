@@ -1,0 +1,83 @@
+"""validation/ns3_common.py, which the ns-3 harnesses read both simulators'
+pcaps with: it must read dcnsim's pcaps as docs/scenario.md describes them
+(sequence numbers, TCP timestamps carrying the send time in µs, SACK
+blocks), and the incast harness's delayed-ACK keys must be ns-3's."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import needs_core
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+common = _load("ns3_common", REPO / "validation" / "ns3_common.py")
+
+
+def test_overrides_keep_times_as_strings_and_reject_a_missing_value():
+    got = common.parse_overrides(["sack=true", "abc_limit=1", "x=0.5", "delayed_ack_timeout=200ms"])
+    assert got == {"sack": True, "abc_limit": 1, "x": 0.5, "delayed_ack_timeout": "200ms"}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        common.parse_overrides(["sack"])
+
+
+def _incast_run():
+    sys.path.insert(0, str(REPO / "validation"))
+    return _load("ns3_incast_run", REPO / "validation" / "ns3_incast" / "run.py")
+
+
+@needs_core
+def test_dcnsim_pcap_reads_back_as_sent():
+    import dcnsim
+
+    # The incast harness's own scenario: 30 workers lose segments at the
+    # aggregator's port and recover with SACK.
+    doc = _incast_run().dcnsim_scenario(30, "newreno", 3, "persistent", 0.01, {"ca_increase": "per_ack"})
+    doc["pcap"] = {"hosts": "1-30"}
+    r = dcnsim.run(doc)
+    assert r.flows.fast_retransmits.sum() > 0, "no fast recovery: nothing SACKed"
+    n_blocks = 0
+    for h in range(1, 31):
+        me = (10 << 24 | h + 1).to_bytes(4, "big").hex()  # host h is 10.0.0.0 + h + 1
+        pkts = [(t, common.tcp_fields(ip), common.tcp_options(ip))
+                for t, ip in common.pcap_records(r.pcaps[f"h{h}.pcap"])]
+        data = [(t, f, o) for t, f, o in pkts if f[0] == me and f[7] > 0]
+        for t, _, (tsval, _) in data:
+            # TSval is the send time in µs (docs/scenario.md, "pcap traces").
+            assert tsval == int(t * 1e6 + 1e-6), (h, t, tsval)  # whole µs, truncated
+        # Three 10,000-byte responses, contiguous from the first byte.
+        first = min(f[4] for _, f, _ in data)
+        reach = first
+        for lo, hi in sorted((f[4], f[4] + f[7]) for _, f, _ in data):
+            assert lo <= reach, f"host {h}: a gap in the sent data at {reach - first}"
+            reach = max(reach, hi)
+        assert reach - first == 30_000, f"host {h}"
+        for _, f, (_, sack) in pkts:
+            if f[1] == me and f[7] == 0:
+                for left, right in sack:
+                    assert first < left < right <= reach and right > f[5], (h, f[5], left, right)
+                    n_blocks += 1
+    assert n_blocks > 0, "losses with SACK must put SACK blocks on the ACKs"
+
+
+def test_incast_harness_delayed_acks_are_ns3s():
+    run = _incast_run()
+    assert run.delayed_ack_keys(1) == {"delayed_ack": False}
+    keys = run.delayed_ack_keys(2)
+    # ns-3's DelAckCount 2 with its 200 ms timer, and no quick ACK: the
+    # aggregator's request clears ns-3's first-segment rule.
+    assert keys == {"delayed_ack": True, "delayed_ack_segments": 2, "delayed_ack_timeout": "200ms",
+                    "delayed_ack_quickack": 0}
+    assert run.NS3_ABC_LIMIT["newreno"] == 1

@@ -1,0 +1,118 @@
+"""What the ns-3 harnesses (ns3_incast, ns3_rps) share: building an ns-3
+program against Debian's libns3-dev, reading the pcaps both simulators
+write, and parsing ``KEY=VALUE`` overrides for dcnsim's ``[tcp]``.
+
+The harnesses run as scripts (``python validation/ns3_incast/run.py``) and
+import this module by path: ``sys.path`` gets ``validation/`` first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, Tuple
+
+NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
+
+
+def ns3_binary(source: Path, build_dir: Path) -> Path:
+    """Compile ``source`` against the installed ns-3 into ``build_dir`` (the
+    executable is named after the source's stem), once per source change."""
+    exe = build_dir / source.stem
+    if exe.exists() and exe.stat().st_mtime >= source.stat().st_mtime:
+        return exe
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        sys.exit("no C++ compiler (g++) found")
+    build_dir.mkdir(parents=True, exist_ok=True)
+    # pkg-config's ns3 files name libgsl.so, which Debian's runtime
+    # packages do not ship: link the ns-3 libraries by name instead.
+    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(source)] + [f"-lns3-{m}" for m in NS3_LIBS]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
+    return exe
+
+
+def parse_value(s: str) -> Any:
+    """A ``--tcp KEY=VALUE`` value: bool, int, float, or the string as given
+    (times and sizes such as ``200ms`` stay strings for dcnsim to parse)."""
+    low = s.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(s)
+        except ValueError:
+            pass
+    return s
+
+
+def parse_overrides(pairs: List[str]) -> dict:
+    """``["KEY=VALUE", ...]`` to a dict; ValueError names a malformed pair."""
+    over = {}
+    for kv in pairs:
+        key, sep, val = kv.partition("=")
+        if not sep:
+            raise ValueError(f"expected KEY=VALUE, got {kv!r}")
+        over[key] = parse_value(val)
+    return over
+
+
+def pcap_records(data: bytes) -> Iterator[Tuple[float, bytes]]:
+    """(time, IP packet) of a pcap: dcnsim's LINKTYPE_RAW with nanosecond
+    stamps, or ns-3's point-to-point (PPP, 2 bytes of framing) in µs."""
+    magic = struct.unpack("<I", data[:4])[0]
+    end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    nano = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
+    link = struct.unpack(end + "I", data[20:24])[0]
+    skip = 2 if link == 9 else 0
+    off = 24
+    while off + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
+        pkt = data[off + 16 + skip: off + 16 + incl]
+        off += 16 + incl
+        yield sec + frac * (1e-9 if nano else 1e-6), pkt
+
+
+def tcp_fields(ip: bytes) -> Optional[Tuple[str, str, int, int, int, int, int, int]]:
+    """src, dst, sport, dport, seq, ack, flags, payload length of an IPv4/TCP packet."""
+    if len(ip) < 20 or ip[9] != 6:
+        return None
+    ihl = (ip[0] & 15) * 4
+    total = struct.unpack(">H", ip[2:4])[0]
+    t = ip[ihl:]
+    if len(t) < 20:
+        return None
+    sport, dport, seq, ack = struct.unpack(">HHII", t[:12])
+    doff = (t[12] >> 4) * 4
+    return ip[12:16].hex(), ip[16:20].hex(), sport, dport, seq, ack, t[13], total - ihl - doff
+
+
+def tcp_options(ip: bytes) -> Tuple[Optional[int], List[Tuple[int, int]]]:
+    """The TCP timestamp value (TSval; None without the option) and the SACK
+    blocks of an IPv4/TCP packet."""
+    ihl = (ip[0] & 15) * 4
+    t = ip[ihl:]
+    opts = t[20:(t[12] >> 4) * 4]
+    tsval, sack = None, []
+    k = 0
+    while k < len(opts):
+        kind = opts[k]
+        if kind == 0:
+            break
+        if kind == 1:
+            k += 1
+            continue
+        if k + 1 >= len(opts) or opts[k + 1] < 2:
+            break
+        length = opts[k + 1]
+        if kind == 8 and length >= 10:
+            tsval = struct.unpack(">I", opts[k + 2:k + 6])[0]
+        elif kind == 5:
+            sack = [struct.unpack(">II", opts[k + 2 + 8 * i:k + 10 + 8 * i]) for i in range((length - 2) // 8)]
+        k += length
+    return tsval, sack
