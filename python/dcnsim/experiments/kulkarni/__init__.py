@@ -206,7 +206,7 @@ SETTINGS = [
             "ns-2's DropTail counts packets (queue-limit; bytes need queue_in_bytes_, which the dissertation never "
             "mentions) and Table 3.1 gives B = 32 KB beside S = 1 KB; for Figs. 4.7–4.10's small segments this "
             "means 32 packets, not 32 KB, and the unit decides the figure, so both are shown",
-            "bytes (32,768 B = 30 packets of 1,064 B) for Figs. 3.8–3.12/3.21, 3.13–3.16, 4.1 and 4.7–4.10"),
+            "bytes (32,768 B = 30 packets of 1,064 B) for Figs. 3.8–3.12/3.21, 3.13–3.16, 4.1, 4.7–4.10 and 4.11"),
     Setting("TCP timestamps", "off (Karn: one timed segment per RTT; a backed-off RTO is kept until a valid "
             "sample)", "ns-2's default (timestamps_ false); its newack() ends the backoff only when the timed "
             "segment is acked, so a flow that timed out at a block's end starts the next block backed off"),
@@ -329,5 +329,8 @@ PAPER = Paper(
         KFigure("4.7–4.10 bytes", "timeouts vs segment size with a 32,768 B buffer", _in_bytes(_hist_points),
                 _bytes_analysis(_analyze_hist), "smaller segments → fewer timeouts; more packets must be lost for a "
                 "timeout", aliases=("4.7-bytes", "bytes"), stem="fig4_7-10_bytes", setting=BYTES_SETTING),
+        KFigure("4.11 bytes", "Dynamic Segment Resizing vs default TCP with a 32,768 B buffer",
+                _in_bytes(_fig411_points), _bytes_analysis(_analyze_411), "small penalty for n < 3, better for n > 3",
+                aliases=("4.11-bytes", "bytes"), stem="fig4_11_bytes", setting=BYTES_SETTING),
     ],
 )
