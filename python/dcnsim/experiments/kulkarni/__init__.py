@@ -9,12 +9,16 @@ open and every difference from its results; the choices are also in
 
 Setup (the dissertation's Fig. 3.7 and Table 3.1): one switch, a client
 (host 0) and n servers (hosts 1..n) on a star; 1 Gbps links with 50 µs
-propagation delay each (RTT ≈ 200 µs + serialization); a 32 KB drop-tail
-buffer per switch port; the client reads blocks striped over the n servers,
+propagation delay each (RTT ≈ 200 µs + serialization); a drop-tail buffer
+of 32 packets per switch port (Table 3.1's "32 KB" with S = 1 KB, as ns-2's
+queue-limit counts packets; the byte reading runs beside, in figures of
+ours); the client reads blocks striped over the n servers,
 one SRU of 256 KB from each, and requests the next block only when the whole
 block has arrived (``sync_reads``); each request leaves after U[0, 20 µs];
 NewReno with 1 KB segments (mss 1024 B + 40 B TCP/IP header), receive window
-1000 segments, dupthresh 3, slow start, RTOmin 200 ms.
+1000 segments, dupthresh 3, slow start, RTOmin 200 ms; no timestamps, as
+ns-2's agents (Karn: a backed-off RTO lasts until a fresh sample, so it
+carries into the next block).
 
 Chapter 4 says its simulations use Table 3.1 "unless noted"; §4.1.1 notes
 100 µs links and a 20-segment receive window, and §§4.1.2–4.2 run "the
