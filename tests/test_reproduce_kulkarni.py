@@ -20,6 +20,7 @@ from dcnsim.experiments.kulkarni import (
     BUFFERS_CH3,
     CH4,
     blocks_for,
+    buffer_bytes,
     male,
     onset,
     scenario,
@@ -60,9 +61,15 @@ def test_table_3_1_defaults_in_the_scenario():
     d = scenario(8, BASE, blocks=10)
     topo, tcp, app = d["topology"], d["tcp"], d["apps"][0]
     assert (topo["kind"], topo["hosts"], topo["rate"], topo["delay"], topo["buffer"]) == \
-        ("star", 9, "1Gbps", "50us", "32KB")
+        ("star", 9, "1Gbps", "50us", "32pkt")
     assert (tcp["cc"], tcp["mss"], tcp["rwnd"], tcp["rto_min"], tcp["dupack_threshold"]) == \
         ("newreno", 1024, "1000pkt", "200ms", 3)
+    # ns-2's defaults: no timestamps (Karn; the backoff kept until a valid sample)
+    assert tcp["timestamps"] is False
+    # Table 3.1's 32 KB as ns-2's queue-limit: 32 packets; the byte reading beside
+    in_bytes = scenario(8, BASE.with_(buffer_unit="B"))["topology"]["buffer"]
+    assert in_bytes == "32KB" and BASE.with_(buffer_unit="B").key() != BASE.key()
+    assert buffer_bytes(BASE) == 32 * 1064 and buffer_bytes(BASE.with_(buffer_unit="B")) == 32 * 1024
     assert (app["kind"], app["servers"], app["sru"], app["jitter"], app["blocks"]) == \
         ("sync_reads", "1-8", "256KB", "20us", 10)
     ch4 = scenario(8, CH4)
@@ -117,6 +124,13 @@ def test_split_model_closer_to_simulation_than_full_model(quick_run):
     assert split < full, f"MALE split {split:.3f} vs full {full:.3f}"
     # both models use the same measured inputs: Split >= Full at every n (docs/models.md)
     assert (base["split_mbps"] >= base["full_mbps"] - 1e-9).all()
+    # ζ as the dissertation defines it (flows timing out at a block's start)
+    # lies between the strict ABTT flows and n, and a larger ζ only lowers
+    # the Full model
+    z, zs = base["zeta"].to_numpy(), base["zeta_strict"].to_numpy()
+    assert (z >= zs - 1e-9).all() and (z <= base["n"].to_numpy() + 1e-9).all()
+    assert (z > zs).any(), "some first-flight timeouts come after an ACK of the block"
+    assert (base["full_mbps"] <= base["full_strict_mbps"] + 1e-6).all()
 
 
 @needs_core

@@ -253,13 +253,24 @@ def attribute(paper: Paper, fig: Figure, comparisons: Sequence[Comparison]) -> L
 def source_problems(paper: Paper, comparisons: Sequence[Comparison], fig: Optional[Figure] = None) -> List[str]:
     """Why a tallied row is not the paper's claim: measured under a setting
     of ours, about a series the paper (or, given ``fig``, that figure) does
-    not plot, or naming one of our variants. Empty for a clean figure (and
-    for our own studies)."""
+    not plot, or naming one of our variants; and why a "Beyond the paper"
+    row may be the paper's own claim (it names neither a setting of ours
+    nor a foreign series). Empty for a clean figure (and for our own
+    studies)."""
     if paper.own_study:
         return []
     known = set(fig.series if fig is not None and fig.series else paper.series)
     out = []
     for c in comparisons:
+        if c.beyond and c.verdict == "not in paper":
+            # a row moved beyond the paper must say whose it is: a setting
+            # of ours or a series the paper (figure) does not plot; without
+            # either it is the paper's own claim kept out of its tally
+            foreign = [s for s in c.series_names() if known and s not in known]
+            if not c.setting and not foreign:
+                out.append(f"{c.quantity!r} is shown beyond the paper but names no variant of ours "
+                           "(no setting of ours, no series the paper does not plot)")
+            continue
         if c.verdict not in TALLIED:
             continue
         if c.setting:
@@ -436,7 +447,8 @@ def reproduce(
             res.comparisons = attribute(p, fig, res.comparisons)
             problems = source_problems(p, res.comparisons, fig)
             if problems:
-                raise ValueError("tallied claims the paper does not have: " + "; ".join(problems))
+                raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
+                                 + "; ".join(problems))
         except Exception as e:  # noqa: BLE001 - reported, the other figures go on
             errors[fig.id] = f"{type(e).__name__}: {e}"
             say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")

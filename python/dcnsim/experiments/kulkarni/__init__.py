@@ -9,12 +9,16 @@ open and every difference from its results; the choices are also in
 
 Setup (the dissertation's Fig. 3.7 and Table 3.1): one switch, a client
 (host 0) and n servers (hosts 1..n) on a star; 1 Gbps links with 50 µs
-propagation delay each (RTT ≈ 200 µs + serialization); a 32 KB drop-tail
-buffer per switch port; the client reads blocks striped over the n servers,
+propagation delay each (RTT ≈ 200 µs + serialization); a drop-tail buffer
+of 32 packets per switch port (Table 3.1's "32 KB" with S = 1 KB, as ns-2's
+queue-limit counts packets; the byte reading runs beside, in figures of
+ours); the client reads blocks striped over the n servers,
 one SRU of 256 KB from each, and requests the next block only when the whole
 block has arrived (``sync_reads``); each request leaves after U[0, 20 µs];
 NewReno with 1 KB segments (mss 1024 B + 40 B TCP/IP header), receive window
-1000 segments, dupthresh 3, slow start, RTOmin 200 ms.
+1000 segments, dupthresh 3, slow start, RTOmin 200 ms; no timestamps, as
+ns-2's agents (Karn: a backed-off RTO lasts until a fresh sample, so it
+carries into the next block).
 
 Chapter 4 says its simulations use Table 3.1 "unless noted"; §4.1.1 notes
 100 µs links and a 20-segment receive window, and §§4.1.2–4.2 run "the
@@ -32,14 +36,18 @@ point still averages over ≥ 100 blocks.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Tuple
+from pathlib import Path
+from typing import List, Tuple
 
-from ..framework import Figure, Paper, Setting
+from ...sweep import Point
+from ..framework import Figure, FigureResult, Paper, Setting
 from .common import BASE as BASE
 from .common import BEST_P as BEST_P
 from .common import BUFFER_KB as BUFFER_KB
+from .common import BUFFER_UNIT as BUFFER_UNIT
 from .common import BUFFERS_41 as BUFFERS_41
 from .common import BUFFERS_CH3 as BUFFERS_CH3
 from .common import CH3_ORDER as CH3_ORDER
@@ -91,6 +99,8 @@ from .common import SRUS_CH3 as SRUS_CH3
 from .common import KConfig as KConfig
 from .common import _gmean as _gmean
 from .common import blocks_for as blocks_for
+from .common import buffer_bytes as buffer_bytes
+from .common import buffer_limit as buffer_limit
 from .common import capped_log_errors as capped_log_errors
 from .common import frame as frame
 from .common import male as male
@@ -100,6 +110,7 @@ from .common import point as point
 from .common import points as points
 from .common import scenario as scenario
 from .common import tcp_table as tcp_table
+from .common import zeta_block_start as zeta_block_start
 from .fig4_1 import _analyze_41, _fig41_points
 from .fig4_1 import onsets_by as onsets_by
 from .fig4_2 import _analyze_42, _fig42_points
@@ -132,6 +143,40 @@ from .goodput_ch3 import _ch3_points, _model_fig
 from .goodput_ch3 import _claims_38 as _claims_38
 from .model_ch3 import _buffers_points, _srus_points, _sweep_fig
 
+# ---------------------------------------------------------------- the buffer in bytes, beside
+
+#: the variant shown beside the tallied packet-counted buffer
+BYTES_SETTING = ("switch buffer counted in bytes: 32 KB = 32,768 B (30 packets of 1,064 B; buffer sweeps "
+                 "likewise in KiB), where the tallied runs hold 32 packets")
+
+
+def _in_bytes(points_fn):
+    """The same points with the buffer counted in bytes (deterministic hosts
+    only: the host_jitter panel is our extra already)."""
+    def fn(quick: bool) -> List[Point]:
+        out = []
+        for p in points_fn(quick):
+            if p.params.get("host_jitter", "0s") != "0s":
+                continue
+            cfg = KConfig(**{f.name: p.params[f.name] for f in dataclasses.fields(KConfig)})
+            out.append(point(cfg.with_(buffer_unit="B"), int(p.params["n"]), quick))
+        return out
+    return fn
+
+
+def _bytes_analysis(*analyses):
+    """The tallied figures' analyses on the byte-counted runs, their plots
+    under ``buffer-bytes/`` so that they do not replace the tallied ones."""
+    def analyze(summary, out_dir: Path) -> FigureResult:
+        sub = out_dir / "buffer-bytes"
+        sub.mkdir(parents=True, exist_ok=True)
+        res = [a(summary, sub) for a in analyses]
+        notes = list(dict.fromkeys(n for r in res for n in r.notes))
+        return FigureResult(res[0].table, [p for r in res for p in r.figures],
+                            [c for r in res for c in r.comparisons], notes)
+    return analyze
+
+
 # ---------------------------------------------------------------- the paper
 
 
@@ -161,6 +206,14 @@ SETTINGS = [
             "overflow) equally at every n and gives every collapsed point ≥ 100 blocks to average over"),
     Setting("seeds", "one seed per point", "the long runs average over ≥ 100 blocks; request jitter is the only "
             "randomness in the deterministic series"),
+    Setting("switch buffer unit", "packets: 32 KB = 32 packets (B/S with S = 1 KB); the sweeps 16–256 packets",
+            "ns-2's DropTail counts packets (queue-limit; bytes need queue_in_bytes_, which the dissertation never "
+            "mentions) and Table 3.1 gives B = 32 KB beside S = 1 KB; for Figs. 4.7–4.10's small segments this "
+            "means 32 packets, not 32 KB, and the unit decides the figure, so both are shown",
+            "bytes (32,768 B = 30 packets of 1,064 B) for Figs. 3.8–3.12/3.21, 3.13–3.16, 4.1, 4.7–4.10 and 4.11"),
+    Setting("TCP timestamps", "off (Karn: one timed segment per RTT; a backed-off RTO is kept until a valid "
+            "sample)", "ns-2's default (timestamps_ false); its newack() ends the backoff only when the timed "
+            "segment is acked, so a flow that timed out at a block's end starts the next block backed off"),
     Setting("initial window", f"{INIT_CWND} segments", "ns-2's windowInit_ of the time; connections persist "
             "across blocks, so it matters only for the first block"),
     Setting("delayed ACKs / SACK", "off / off", "ns-2's TCPSink and NewReno agent"),
@@ -193,11 +246,21 @@ SETTINGS = [
 
 SETUP = (
     "Star topology (the dissertation's Fig. 3.7): client host 0 and servers 1..n on one switch; 1 Gbps links, "
-    "50 µs each way per link; 32 KB drop-tail buffer per switch port; synchronized reads of n × 256 KB blocks "
+    "50 µs each way per link; 32 KB drop-tail buffer per switch port, counted as 32 packets as ns-2's queue-limit; synchronized reads of n × 256 KB blocks "
     "(one SRU per server; the next block is requested when the last byte of this one has arrived), request "
     "jitter U[0, 20 µs]; NewReno, 1 KB segments (mss 1024 B + 40 B headers), rwnd 1000 segments, dupthresh 3, "
     "slow start, RTOmin 200 ms (Table 3.1). Chapter 4: 100 µs links and rwnd 20 segments unless stated. "
-    "dcnsim reads KB as 1024 B."
+    "dcnsim reads KB as 1024 B where it counts bytes."
+)
+
+_CH3_MODELS = (
+    ("3.8", {"full_mbps": MODEL_NAMES["full"]}, "Fig. 3.8: Full model vs simulation", "fig3_8"),
+    ("3.9", {"td_mbps": MODEL_NAMES["td"]}, "Fig. 3.9: TD-only model vs simulation", "fig3_9"),
+    ("3.10", {"ibtt_mbps": MODEL_NAMES["ibtt"]}, "Fig. 3.10: impact of IBTT", "fig3_10"),
+    ("3.11", {"abtt_mbps": MODEL_NAMES["abtt"]}, "Fig. 3.11: impact of ABTT", "fig3_11"),
+    ("3.12", {"split_mbps": MODEL_NAMES["split"], "full_mbps": MODEL_NAMES["full"]},
+     "Fig. 3.12: Split model vs simulation (Full model for reference)", "fig3_12"),
+    ("3.21", {"padhye_mbps": MODEL_NAMES["padhye"]}, "Fig. 3.21: n × Padhye et al. vs simulation", "fig3_21"),
 )
 
 PAPER = Paper(
@@ -256,5 +319,22 @@ PAPER = Paper(
                 aliases=("4.7", "4.8", "4.9", "4.10", "4.7-4.10", "4.7-10"), stem="fig4_7-10"),
         KFigure("4.11", "Dynamic Segment Resizing vs default TCP", _fig411_points, _analyze_411,
                 "small penalty for n < 3, better for n > 3", stem="fig4_11"),
+        # the buffer counted in bytes (setup unknown: shown beside, not tallied)
+        KFigure("3.8–3.12, 3.21 bytes", "Figs. 3.8–3.12 and 3.21 with a 32,768 B buffer", _in_bytes(_ch3_points),
+                _bytes_analysis(*(_model_fig(f, c, t + " (buffer in bytes)", st) for f, c, t, st in _CH3_MODELS)),
+                "as Figs. 3.8–3.12, 3.21", aliases=("3.8-bytes", "bytes"), stem="fig3_8-12_21_bytes",
+                setting=BYTES_SETTING),
+        KFigure("3.13–3.16 bytes", "16/32/64/128 KiB switch buffers", _in_bytes(_buffers_points),
+                _bytes_analysis(_sweep_fig("buffer")), "larger buffer → later collapse, higher goodput",
+                aliases=("3.13-bytes", "bytes"), stem="fig3_13-16_bytes", setting=BYTES_SETTING),
+        KFigure("4.1 bytes", "buffer size sweep in KiB (rwnd 20 segments, 100 µs links)", _in_bytes(_fig41_points),
+                _bytes_analysis(_analyze_41), "doubling the buffer doubles the servers before collapse",
+                aliases=("4.1-bytes", "bytes"), stem="fig4_1_bytes", setting=BYTES_SETTING),
+        KFigure("4.7–4.10 bytes", "timeouts vs segment size with a 32,768 B buffer", _in_bytes(_hist_points),
+                _bytes_analysis(_analyze_hist), "smaller segments → fewer timeouts; more packets must be lost for a "
+                "timeout", aliases=("4.7-bytes", "bytes"), stem="fig4_7-10_bytes", setting=BYTES_SETTING),
+        KFigure("4.11 bytes", "Dynamic Segment Resizing vs default TCP with a 32,768 B buffer",
+                _in_bytes(_fig411_points), _bytes_analysis(_analyze_411), "small penalty for n < 3, better for n > 3",
+                aliases=("4.11-bytes", "bytes"), stem="fig4_11_bytes", setting=BYTES_SETTING),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -20,6 +21,12 @@ RATE = "1Gbps"
 RATE_BPS = 1e9
 DELAY = "50us"
 BUFFER_KB = 32
+#: Table 3.1's "32 KB" buffer beside "S = 1 KB": ns-2's DropTail counts
+#: packets (queue-limit; bytes only with queue_in_bytes_, which the
+#: dissertation never mentions), so its runs most likely had B/S = 32
+#: packets. The tallied runs count packets ("pkt": buffer_kb packets);
+#: "B" (buffer_kb × 1024 bytes, 30 packets of 1064 B) is shown beside.
+BUFFER_UNIT = "pkt"
 SRU_KB = 256
 MSS = 1024
 HEADER = 40
@@ -86,6 +93,9 @@ class KConfig:
     """One experimental configuration (everything but n)."""
 
     buffer_kb: int = BUFFER_KB
+    #: "pkt": the buffer holds buffer_kb packets (B/S with S = 1 KB, as
+    #: ns-2's queue-limit); "B": buffer_kb KiB
+    buffer_unit: str = BUFFER_UNIT
     sru_kb: int = SRU_KB
     delay: str = DELAY
     rwnd: str = RWND
@@ -103,7 +113,7 @@ class KConfig:
     limited_transmit: bool = False
 
     def key(self) -> str:
-        parts = [f"b{self.buffer_kb}k", f"sru{self.sru_kb}k"]
+        parts = [f"b{self.buffer_kb}{'p' if self.buffer_unit == 'pkt' else 'k'}", f"sru{self.sru_kb}k"]
         if self.delay != DELAY:
             parts.append("d" + self.delay)
         if self.rwnd != RWND:
@@ -137,6 +147,26 @@ CH4 = BASE.with_(delay=CH4_DELAY, rwnd=CH4_RWND)
 JITTER = BASE.with_(host_jitter=EXTRA_JITTER)
 
 
+def buffer_limit(cfg: KConfig) -> str:
+    """The switch port's limit: ``buffer_kb`` packets or KiB."""
+    if cfg.buffer_unit not in ("pkt", "B"):
+        raise ValueError(f"buffer_unit must be 'pkt' or 'B', got {cfg.buffer_unit!r}")
+    return f"{cfg.buffer_kb}pkt" if cfg.buffer_unit == "pkt" else f"{cfg.buffer_kb}KB"
+
+
+def buffer_bytes(cfg_or_row: Any) -> float:
+    """The buffer in bytes of 1 KB segments (packets of MSS + header)."""
+    unit = getattr(cfg_or_row, "buffer_unit", None) or cfg_or_row["buffer_unit"]
+    kb = getattr(cfg_or_row, "buffer_kb", None) or cfg_or_row["buffer_kb"]
+    return float(kb) * ((MSS + HEADER) if unit == "pkt" else 1024)
+
+
+def buffer_unit_label(df) -> str:
+    """How a figure names its buffers: "pkt" (packets of 1 KB segments) or "KB"."""
+    units = set(df["buffer_unit"]) if "buffer_unit" in df else {"B"}
+    return "pkt" if units == {"pkt"} else "KB"
+
+
 def blocks_for(n: int, sru_kb: int, quick: bool) -> int:
     """Blocks per point: a fixed amount of data, at least a minimum of blocks."""
     data = QUICK_DATA_BYTES if quick else DATA_BYTES
@@ -156,6 +186,13 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "dupack_threshold": DUPTHRESH,
         "delayed_ack": False,
         "sack": False,
+        # ns-2's default (timestamps_ false): one timed segment per RTT, no
+        # sample from a retransmission, and the backed-off RTO kept until a
+        # valid sample, which is how ns-2's newack() ends t_backoff_ (it
+        # resets only when the timed segment rtt_seq_ is acked; a timeout
+        # clears rtt_active_). dcnsim's default (timestamps) ends the
+        # backoff on any ACK that advances snd_una.
+        "timestamps": False,
         # RFC 3042: off unless a figure shows it on (see KConfig)
         "limited_transmit": cfg.limited_transmit,
         # ns-2's agents open cwnd by 1/cwnd segments per ACK
@@ -187,7 +224,7 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
         "l2_overhead": 0,
         "host_jitter": cfg.host_jitter,
         "topology": {"kind": "star", "hosts": n + 1, "rate": RATE, "delay": cfg.delay,
-                     "buffer": f"{cfg.buffer_kb}KB", "nic_buffer": NIC_BUFFER},
+                     "buffer": buffer_limit(cfg), "nic_buffer": NIC_BUFFER},
         "routing": {"mode": "single"},
         "tcp": tcp_table(cfg),
         "apps": [{"kind": "sync_reads", "client": 0, "servers": f"1-{n}", "sru": f"{cfg.sru_kb}KB",
@@ -197,7 +234,8 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
 
 def point(cfg: KConfig, n: int, quick: bool) -> Point:
     label = f"{cfg.key()}-n{n:03d}"
-    params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "sru_kb": cfg.sru_kb, "delay": cfg.delay,
+    params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "buffer_unit": cfg.buffer_unit,
+              "sru_kb": cfg.sru_kb, "delay": cfg.delay,
               "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "rto_granularity": cfg.rto_granularity, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
               "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression,
               "limited_transmit": cfg.limited_transmit}
@@ -222,38 +260,78 @@ def _finite(x: Any) -> bool:
         return False
 
 
+def zeta_block_start(d: Path) -> float:
+    """ζ read as the dissertation defines it, "the mean number of timeouts
+    occurring at the beginning of a block transfer", counted once per flow:
+    per block, the response flows whose timer expired (``losses``) capped
+    by the block's first-flight RTO expiries (``blocks.rto_first_flight``,
+    the lost segment was in the block's first window); the mean over
+    blocks. It bounds the exact count (distinct flows with a first-flight
+    timeout, which the tables do not carry) from above; ``abtt_flows``
+    (no ACK of the block had arrived) bounds it from below."""
+    blocks = read_table(d, "blocks")
+    losses = read_table(d, "losses")
+    flows = read_table(d, "flows")
+    if blocks is None or not len(blocks) or "rto_first_flight" not in blocks:
+        return math.nan
+    if losses is None or flows is None:
+        return math.nan
+    resp = set(flows.loc[flows["role"] == "response", "flow_id"].astype(int))
+    to = losses[(losses["kind"] == "timeout") & losses["flow_id"].astype(int).isin(resp)]
+    t = to["time_s"].to_numpy(dtype=float)
+    f = to["flow_id"].to_numpy(dtype=int)
+    per_block = []
+    for s0, e0, ff in zip(blocks["start_s"].to_numpy(dtype=float), blocks["end_s"].to_numpy(dtype=float),
+                          blocks["rto_first_flight"].to_numpy(dtype=float)):
+        m = (t >= s0) & (t <= e0)
+        per_block.append(min(ff, float(len(np.unique(f[m])))))
+    return float(np.mean(per_block))
+
+
 def _model_metrics(d: Path) -> Dict[str, float]:
-    """Kulkarni's model on the inputs measured from this run (Mbps)."""
+    """Kulkarni's model on the inputs measured from this run (Mbps). ζ is
+    the dissertation's reading (:func:`zeta_block_start`); the ``*_strict``
+    columns feed the model ζ = ``abtt_flows`` instead (our strict ABTT)."""
     from ...models.fromrun import model_from_run
     from ...models.incast import line_rate_pps, pps_to_bps
 
-    out = {k: math.nan for k in ("p_c", "p_r", "j", "rtt_us", "t0_ms", "L_pkts", "zeta", "td_mbps", "full_mbps",
-                                 "split_mbps", "padhye_mbps", "ibtt_mbps", "abtt_mbps", "q_ibtt_full",
+    out = {k: math.nan for k in ("p_c", "p_r", "j", "rtt_us", "t0_ms", "L_pkts", "zeta", "zeta_strict", "td_mbps",
+                                 "full_mbps", "split_mbps", "padhye_mbps", "ibtt_mbps", "abtt_mbps",
+                                 "full_strict_mbps", "split_strict_mbps", "abtt_strict_mbps", "q_ibtt_full",
                                  "q_ibtt_split", "q_abtt", "wf_pkts")}
     try:
         m = model_from_run(d)
     except (ValueError, FileNotFoundError):
         return out
-    i = m.inputs
+    strict = m.inputs
+    zeta = zeta_block_start(d)
+    i = dataclasses.replace(strict, zeta=zeta) if _finite(zeta) else strict
     tp = m.throughput_bps
     out.update({"p_c": i.p_c, "p_r": i.p_r, "j": i.j, "rtt_us": i.rtt_s * 1e6, "t0_ms": i.t0_s * 1e3,
-                "L_pkts": i.L_pkts, "zeta": i.zeta, "td_mbps": tp["td_bps"] / 1e6, "full_mbps": tp["full_bps"] / 1e6,
-                "split_mbps": tp["split_bps"] / 1e6, "padhye_mbps": tp["padhye_n_bps"] / 1e6})
+                "L_pkts": i.L_pkts, "zeta": i.zeta, "zeta_strict": strict.zeta, "td_mbps": tp["td_bps"] / 1e6,
+                "padhye_mbps": tp["padhye_n_bps"] / 1e6})
     if not all(_finite(v) for v in (i.p_c, i.p_r, i.rtt_s, i.t0_s, i.L_pkts, i.zeta)):
         return out
     header = (json.loads((d / "scenario.json").read_text()).get("tcp") or {}).get("header", HEADER)
     cap = line_rate_pps(m.capacity_bps or RATE_BPS, m.payload_bytes + float(header))
-    mod = i.model(capacity_pps=cap)
-    out.update({"q_ibtt_full": mod.q_ibtt_full, "q_ibtt_split": mod.q_ibtt_split, "q_abtt": mod.q_abtt,
-                "wf_pkts": mod.EWf})
-    if mod.p_c > 0:
-        # Figs. 3.10 / 3.11: the Full model with one kind of timeout at a time
-        td_time = mod.rtt_s * mod.EX
-        for name, q in (("ibtt", mod.q_ibtt_full), ("abtt", mod.q_abtt)):
-            pps = min(cap, mod.EY / (td_time + min(1.0, q) * mod.t0_s))
-            out[f"{name}_mbps"] = pps_to_bps(pps, m.payload_bytes) / 1e6
-    else:
-        out["ibtt_mbps"] = out["abtt_mbps"] = pps_to_bps(cap, m.payload_bytes) / 1e6
+    for suffix, inp in (("", i), ("_strict", strict)):
+        mod = inp.model(capacity_pps=cap)
+        out[f"full{suffix}_mbps"] = pps_to_bps(mod.B_full, m.payload_bytes) / 1e6
+        out[f"split{suffix}_mbps"] = pps_to_bps(mod.B_split, m.payload_bytes) / 1e6
+        if suffix == "":
+            out.update({"q_ibtt_full": mod.q_ibtt_full, "q_ibtt_split": mod.q_ibtt_split, "q_abtt": mod.q_abtt,
+                        "wf_pkts": mod.EWf})
+        if mod.p_c > 0:
+            # Figs. 3.10 / 3.11: the Full model with one kind of timeout at a time
+            td_time = mod.rtt_s * mod.EX
+            kinds = (("ibtt", mod.q_ibtt_full), ("abtt", mod.q_abtt)) if suffix == "" else (("abtt", mod.q_abtt),)
+            for name, q in kinds:
+                pps = min(cap, mod.EY / (td_time + min(1.0, q) * mod.t0_s))
+                out[f"{name}{suffix}_mbps"] = pps_to_bps(pps, m.payload_bytes) / 1e6
+        else:
+            out[f"abtt{suffix}_mbps"] = pps_to_bps(cap, m.payload_bytes) / 1e6
+            if suffix == "":
+                out["ibtt_mbps"] = out["abtt_mbps"]
     return out
 
 
@@ -306,7 +384,7 @@ def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
     return _metrics_cached(str(d), s.stat().st_mtime if s.exists() else 0.0, with_model)
 
 
-PARAM_COLS = ("label", "config", "n", "buffer_kb", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
+PARAM_COLS = ("label", "config", "n", "buffer_kb", "buffer_unit", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
               "host_jitter", "probretx_p", "dsr", "header_compression", "limited_transmit")
 
 

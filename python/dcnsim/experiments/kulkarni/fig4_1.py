@@ -23,6 +23,8 @@ from .common import (
     _join,
     _note_unfinished,
     _series,
+    buffer_bytes,
+    buffer_unit_label,
     frame,
     onset,
     points,
@@ -48,13 +50,14 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
 
     df = frame(summary)
     ons = onsets_by(df, "buffer_kb", BUFFERS_41)
-    names = [f"{b} KB" for b in BUFFERS_41]
+    unit = buffer_unit_label(df)
+    names = [f"{b} {unit}" for b in BUFFERS_41]
     colors = series_colors(names)
     fig, (ax, ax2) = new_figure(ncols=2, figsize=(11, 4.3), gridspec_kw={"width_ratios": [1.6, 1]})
     for i, b in enumerate(BUFFERS_41):
         ns, g = _series(df, buffer_kb=b)
         ax.plot(ns, g, marker=MARKERS[i % len(MARKERS)], markersize=3.5, color=colors[names[i]],
-                label=f"{b} KB buffer")
+                label=f"{b} {unit} buffer")
         if ons[i] is not None:
             ax.axvline(ons[i], color=colors[names[i]], linestyle=":", linewidth=1)
     ax.set_xlabel("number of servers n")
@@ -69,16 +72,17 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
         ref = ys[list(xs).index(32.0)] if 32.0 in xs else ys[0]
         x0 = 32.0 if 32.0 in xs else xs[0]
         grid = np.array(BUFFERS_41, dtype=float)
-        ax2.plot(grid, ref * grid / x0, "--", color="0.5", label="doubling law through 32 KB")
+        ax2.plot(grid, ref * grid / x0, "--", color="0.5", label=f"doubling law through 32 {unit}")
         # window budget: n·rwnd ≤ C·RTT + B
         rtt = 4 * 100e-6 + 2 * (MSS + HEADER) * 8 / RATE_BPS
-        fit = (RATE_BPS * rtt / 8 + grid * 1024) / (20 * MSS)
+        per_kb = buffer_bytes(df.iloc[0].to_dict() | {"buffer_kb": 1})
+        fit = (RATE_BPS * rtt / 8 + grid * per_kb) / (20 * MSS)
         ax2.plot(grid, fit, ":", color="C3", label="n·rwnd = C·RTT + B (no-loss limit)")
     ax2.set_xscale("log", base=2)
     ax2.set_yscale("log", base=2)
     ax2.set_xticks(list(BUFFERS_41))
     ax2.set_xticklabels([str(b) for b in BUFFERS_41])
-    ax2.set_xlabel("switch buffer per port (KB)")
+    ax2.set_xlabel(f"switch buffer per port ({unit})")
     ax2.set_ylabel("servers at the onset of collapse")
     ax2.set_title("onset vs buffer", fontsize=10)
     ax2.legend(fontsize=8)
@@ -90,7 +94,7 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     ratios = [b / a for a, b in zip(ons, ons[1:]) if a and b]
     doubles = bool(ratios) and all(1.5 <= r <= 2.5 for r in ratios)
     grows = bool(ratios) and all(r > 1 for r in ratios)
-    cmps.append(compare_claim("onset (servers) for " + "/".join(str(b) for b in BUFFERS_41) + " KB", _join(ons),
+    cmps.append(compare_claim("onset (servers) for " + "/".join(str(b) for b in BUFFERS_41) + f" {unit}", _join(ons),
                               "doubling the buffer doubles the servers before collapse", doubles, partly=grows,
                               criterion="each buffer doubling multiplies the onset by 1.5–2.5",
                               partly_criterion="the onset grows at each doubling",
@@ -100,7 +104,7 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
                                  if not doubles else "")))
     for b, o in zip(BUFFERS_41, ons):
         ns, g = _series(df, buffer_kb=b)
-        cmps.append(Comparison(f"{b} KB: onset; goodput just before / at it (Mbps)",
+        cmps.append(Comparison(f"{b} {unit}: onset; goodput just before / at it (Mbps)",
                                f"{_fmt(o)}; " + (_join([g[list(ns).index(o) - 1], g[list(ns).index(o)]])
                                                  if o is not None else "—"), None, "not in paper",
                                criterion="— (our reference value)"))

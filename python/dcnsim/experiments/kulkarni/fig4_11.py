@@ -54,7 +54,10 @@ EARLY_BLOCKS = 1
 
 def _early_mbps(summary, cfg, n: int) -> float:
     """Client goodput over a point's first EARLY_BLOCKS blocks (Mbps)."""
-    rows = summary[(summary["config"] == cfg.key()) & (summary["n"] == n)]
+    # the configuration in the summary's buffer unit (the bytes variant
+    # runs the same configurations with the buffer counted in KiB)
+    unit = str(summary["buffer_unit"].iloc[0]) if "buffer_unit" in summary and len(summary) else cfg.buffer_unit
+    rows = summary[(summary["config"] == cfg.with_(buffer_unit=unit).key()) & (summary["n"] == n)]
     if not len(rows) or "dir" not in rows:
         return float("nan")
     b = read_table(rows.iloc[0], "blocks")
@@ -67,9 +70,13 @@ def _analyze_411(summary, out_dir: Path) -> FigureResult:
     from ...plots import MARKERS, new_figure, save, series_colors
 
     df = frame(summary)
-    names = {CH4_W1000.key(): S_TCP, DSR.key(): S_DSR, DSR_HC.key(): S_DSR_HC, TCP_LT.key(): S_TCP_LT,
-             DSR_LT.key(): S_DSR_LT}
+    # a series is its configuration whatever the buffer's unit
+    names = {c.with_(buffer_unit=u).key(): name
+             for c, name in ((CH4_W1000, S_TCP), (DSR, S_DSR), (DSR_HC, S_DSR_HC), (TCP_LT, S_TCP_LT),
+                             (DSR_LT, S_DSR_LT)) for u in ("pkt", "B")}
     df["series"] = df["config"].map(names)
+    if df["series"].isna().any():
+        raise ValueError(f"Fig. 4.11: configurations without a series: {sorted(set(df[df['series'].isna()]['config']))}")
     colors = series_colors(SERIES)
     fig, (ax, ax2) = new_figure(ncols=2, figsize=(11, 4.6))
     for i, s in enumerate(SERIES):

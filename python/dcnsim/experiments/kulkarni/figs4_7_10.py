@@ -20,6 +20,7 @@ from .common import (
     _finite,
     _join,
     _note_unfinished,
+    buffer_unit_label,
     frame,
     points,
 )
@@ -63,7 +64,8 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, hspace=0.45, wspace=0.3)
-    fig.suptitle("Figs. 4.7–4.10: timeouts vs segment size (32 KB buffer and window, SRU 256 KB, RTOmin 200 ms)",
+    buf = "32 packets" if buffer_unit_label(df) == "pkt" else "32,768 B"
+    fig.suptitle(f"Figs. 4.7–4.10: timeouts vs segment size ({buf} buffer, 32 KB window, SRU 256 KB, RTOmin 200 ms)",
                  fontsize=11)
     paths = save(fig, out_dir / "fig4_7-10.png", tight_layout=False)
 

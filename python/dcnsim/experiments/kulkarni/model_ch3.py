@@ -26,6 +26,7 @@ from .common import (
     _note_unfinished,
     _ns,
     _series,
+    buffer_unit_label,
     frame,
     male,
     onset,
@@ -57,11 +58,14 @@ def _sweep_fig(kind: str):
     first = 13 if kind == "buffer" else 17
     what = "switch buffer" if kind == "buffer" else "SRU"
 
+    unit = {"u": "KB"}
+
     def panel(r) -> str:
-        return f"Fig. 3.{first + values.index(int(r[col]))}: {int(r[col])} KB {what}"
+        return f"Fig. 3.{first + values.index(int(r[col]))}: {int(r[col])} {unit['u']} {what}"
 
     def analyze(summary, out_dir: Path) -> FigureResult:
         df = frame(summary, with_model=True)
+        unit["u"] = buffer_unit_label(df) if kind == "buffer" else "KB"
         cols = {"full_mbps": MODEL_NAMES["full"], "split_mbps": MODEL_NAMES["split"]}
         long = _long(df, {"goodput_mbps": SIM, **cols}, panel)
         stem = "fig3_13-16" if kind == "buffer" else "fig3_17-20"
@@ -76,7 +80,7 @@ def _sweep_fig(kind: str):
             d = _at(df, **{col: v})
             ms.append(male(d["split_mbps"], d["goodput_mbps"]))
             mf.append(male(d["full_mbps"], d["goodput_mbps"]))
-        labels = "/".join(str(v) for v in values) + " KB"
+        labels = "/".join(str(v) for v in values) + f" {unit['u']}"
         on_ok = [o if o is not None else 10**6 for o in ons]
         cmps: List[Comparison] = []
         if kind == "buffer":

@@ -26,9 +26,12 @@ column): what our number must satisfy for the verdict it gets.
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import List
 
-from ..framework import Figure, Paper, Setting
+from ...sweep import Point
+from ..framework import Figure, FigureResult, Paper, Setting
 from .background import BG_MBPS as BG_MBPS
 from .background import FIG8C_SERIES as FIG8C_SERIES
 from .background import QUICK_BG_MBPS as QUICK_BG_MBPS
@@ -69,6 +72,8 @@ from .common import near as near
 from .common import tcp_table as tcp_table
 from .common import testbed_doc as testbed_doc
 from .common import testbed_topology as testbed_topology
+from .control import _analyze as _analyze_control
+from .control import _points as _control_points
 from .drop_runs import FIG13_RMINS as FIG13_RMINS
 from .drop_runs import RUN_BINS as RUN_BINS
 from .drop_runs import _analyze_fig13, _fig13_points
@@ -106,6 +111,45 @@ from .testbed import FIG12_CASES as FIG12_CASES
 from .testbed import FIG12_SERIES as FIG12_SERIES
 from .testbed import _analyze_fig12, _fig12_points
 
+# ---------------------------------------------------------------- the other packet sizes, beside
+
+#: Setup unknown: which input port loses the drop-tail race at R's edge
+#: switch hinges on the packets' timing, and 1448 + 52 B (a TCP sending
+#: timestamps) gave the paper's direction where 1460 + 40 B reverses it
+#: (docs/tcprand.md, "Seeds and phase effects"). The paper gives the MSS
+#: (1460) but not the headers: both are run, 1460 + 40 B tallied.
+HEADERS_52 = (f"{LINUX_MSS} + {LINUX_HEADER} B segments (a TCP with timestamps) instead of {MSS} + {HEADER} B: "
+              "the input-port race flips with the packet sizes")
+
+
+def _with_headers_52(points_fn):
+    """The same points with 1448 B of payload and 52 B of headers (UDP
+    background unchanged)."""
+    def fn(quick: bool) -> List[Point]:
+        out = []
+        for p in points_fn(quick):
+            doc = copy.deepcopy(p.scenario)
+            doc["tcp"].update({"mss": LINUX_MSS, "header": LINUX_HEADER})
+            label = f"{p.label}-h{LINUX_HEADER}"
+            doc["name"] = label
+            out.append(Point(label, doc, p.seed, {**p.params, "headers": f"{LINUX_MSS}+{LINUX_HEADER}"}))
+        return out
+    return fn
+
+
+def _in_subdir(sub: str, *analyses):
+    """Several analyses of one variant's runs, their plots under ``sub/``
+    so that they do not replace the tallied figures' plots."""
+    def analyze(summary, out_dir: Path) -> FigureResult:
+        d = out_dir / sub
+        d.mkdir(parents=True, exist_ok=True)
+        res = [a(summary, d) for a in analyses]
+        notes = list(dict.fromkeys(n for r in res for n in r.notes))
+        return FigureResult(res[0].table, [p for r in res for p in r.figures],
+                            [c for r in res for c in r.comparisons], notes)
+    return analyze
+
+
 # ---------------------------------------------------------------- the paper
 
 SETTINGS = [
@@ -114,7 +158,9 @@ SETTINGS = [
     Setting("link propagation delay", LINK_DELAY, "not given; the switch delay dominates the RTT"),
     Setting("MSS / headers", f"{MSS} B payload + {HEADER} B TCP/IP (ns-3 figures); {LINUX_MSS} + {LINUX_HEADER} B "
             "(testbed figures)", "§5.1: MSS 1460; ns-3's TCP of the time sends no timestamps, the testbed's Linux does "
-            "(its full segment is the 1448 B of Figs. 5, 13, 14)"),
+            "(its full segment is the 1448 B of Figs. 5, 13, 14); setup unknown for the ns-3 figures' headers: the "
+            "port race of Figs. 8a, 8c, 9 and 10 flips with them", "1448 + 52 B for Figs. 8a–c, 9 and 10 beside "
+            "(Beyond the paper)"),
     Setting("routing", "ECMP (per-flow hash, salted by the seed: each seed draws other paths)",
             "'routing policy of [2]'; in the fat-tree F2:15 spread over both aggregation ports of R's edge switch, "
             "a different split per seed", "single-path routing in the settings figure"),
@@ -202,6 +248,17 @@ def _figures() -> List[Figure]:
                _analyze_settings, "", setting="each implicit setting changed in turn (ours)"),
         Figure("seeds", "the outcast over ten seeds, both header sizes (C baselines of Figs. 8a/9 and 10)",
                _seeds_points, _analyze_seeds, ""),
+        Figure("8b-control", "controls for Fig. 8b: fixed small segments vs random ones, without and with SACK",
+               _control_points, _analyze_control, "", setting="controls of ours: fixed segment sizes, other rMin, "
+               "SACK, a two-flow star"),
+        # setup unknown (the headers): the port-race figures with 1448 + 52 B
+        Figure("8-h52", "Figs. 8a, 8b and 9 with 1448 + 52 B segments", _with_headers_52(_fig8_points),
+               _in_subdir("headers-52", _analyze_fig8a, _analyze_fig8b, _analyze_fig9), "as Figs. 8a, 8b, 9",
+               setting=HEADERS_52),
+        Figure("8c-h52", "Fig. 8c with 1448 + 52 B segments", _with_headers_52(_fig8c_points),
+               _in_subdir("headers-52", _analyze_fig8c), "as Fig. 8c", setting=HEADERS_52),
+        Figure("10-h52", "Fig. 10 with 1448 + 52 B segments", _with_headers_52(_fig10_points),
+               _in_subdir("headers-52", _analyze_fig10), "as Fig. 10", setting=HEADERS_52),
     ]
     # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
     at = next(i for i, f in enumerate(figs) if f.id == "12")
