@@ -115,6 +115,9 @@ SETTINGS = [
             "overflow 100 KB", "init_cwnd 10 in Figs. 4–9; 1 in the settings figure"),
     Setting("delayed ACKs", "off", "a 40 ms (Linux) or 200 ms (ns-3) timer is longer than RTOmin = 10 ms "
             "and turns every odd-length response into a timeout", "on, in the settings figure"),
+    Setting("slow start", "one segment per new ACK (abc_limit = 1)", "ns-3's TcpNewReno of the paper's time adds "
+            "m_segmentSize per new ACK below ssthresh, whatever the ACK covers (validation/ns3_incast traced it: "
+            "dcnsim's default L = 2 SMSS grows twice as fast on a cumulative ACK ending a hole)"),
     Setting("SACK", "off", "NewReno of the paper's time", "on, in the settings figure"),
     Setting("Limited Transmit (RFC 3042)", "off", "ns-3's TcpNewReno of the paper's time had it as the "
             "LimitedTransmit attribute, false by default (true only since ns-3.25's TCP rewrite)",

@@ -133,6 +133,9 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         # ns-3's TcpNewReno (and the DCTCP and FaST built on it) added
         # SMSS²/cwnd per ACK in congestion avoidance; dcnsim counts bytes
         "ca_increase": "per_ack",
+        # and one segment per new ACK in slow start, whatever it acked
+        # (validation/ns3_incast's --abc-limit auto, issue 26 §3)
+        "abc_limit": 1,
         # ns-3's SACK recovery of 2013-14 had no PRR (TcpPrrRecovery came
         # with ns-3.29): RFC 6675's rate, dcnsim's "rfc6675"
         "reduction": "rfc6675",

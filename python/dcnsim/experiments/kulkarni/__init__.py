@@ -217,6 +217,9 @@ SETTINGS = [
     Setting("initial window", f"{INIT_CWND} segments", "ns-2's windowInit_ of the time; connections persist "
             "across blocks, so it matters only for the first block"),
     Setting("delayed ACKs / SACK", "off / off", "ns-2's TCPSink and NewReno agent"),
+    Setting("slow start", "one segment per new ACK (abc_limit = 1)", "ns-2's TcpAgent::opencwnd adds one packet "
+            "per new ACK below ssthresh, whatever the ACK covers; dcnsim's default is RFC 3465's byte counting with "
+            "L = 2 SMSS, which grows twice as fast on a cumulative ACK that ends a hole"),
     Setting("Limited Transmit (RFC 3042)", "off", "the dissertation's account of its timeouts (a sender whose window "
             "got through but saw fewer than 3 duplicate ACKs times out, §3; DSR exists to make fast retransmit "
             "possible where 'timeouts are the only option', §4.3) describes a TCP without it, though ns-2's "

@@ -197,6 +197,9 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "limited_transmit": cfg.limited_transmit,
         # ns-2's agents open cwnd by 1/cwnd segments per ACK
         "ca_increase": "per_ack",
+        # and by one segment per new ACK in slow start, whatever it acks
+        # (TcpAgent::opencwnd: cwnd_ += 1), not RFC 3465's L = 2 SMSS
+        "abc_limit": 1,
         # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR
         "reduction": "rfc6675",
     }
