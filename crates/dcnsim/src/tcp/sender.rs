@@ -58,10 +58,23 @@ impl TcpFlow {
 
     /// Send whatever the window allows.
     pub fn try_send(&mut self, io: &mut TcpIo) {
-        if self.cfg.sack && self.cong == CongState::Recovery {
-            self.sack_send(io);
-            return;
+        // Linux validates cwnd after a pass that had new data to send
+        // (tcp_write_xmit runs only with a send head).
+        let pending = self.app_limit > self.snd_max;
+        let snd_max = self.snd_max;
+        let in_flight = if self.cfg.sack && self.cong == CongState::Recovery {
+            self.sack_send(io)
+        } else {
+            self.send_in_order(io)
+        };
+        if pending {
+            self.cwnd_validate(in_flight, self.snd_max > snd_max);
         }
+    }
+
+    /// Outside SACK recovery: go-back-N resends after a timeout, then new
+    /// data, while the window allows. Returns the flight it leaves.
+    fn send_in_order(&mut self, io: &mut TcpIo) -> u64 {
         loop {
             let wnd = self.window();
             let inflight = self.snd_nxt - self.snd_una;
@@ -75,7 +88,7 @@ impl TcpFlow {
                     continue;
                 }
                 if inflight > 0 && inflight + s.len as u64 > wnd {
-                    return;
+                    return inflight;
                 }
                 self.snd_nxt = s.end();
                 self.transmit(io, s.start, s.len, true);
@@ -83,14 +96,14 @@ impl TcpFlow {
             }
             let available = self.app_limit - self.snd_max;
             if available == 0 {
-                return;
+                return inflight;
             }
             let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
             if inflight > 0 && inflight + len as u64 > wnd {
-                return;
+                return inflight;
             }
             self.send_new(io, len);
         }
@@ -325,14 +338,12 @@ impl TcpFlow {
                         self.cong = CongState::Open;
                     }
                     self.dupacks = 0;
-                    let info = self.slow_start_exit(info);
-                    self.cc.on_ack(&mut self.st, &info);
+                    self.grow_cwnd(info, delivered);
                 }
                 CongState::Open => {
                     self.dupacks = 0;
                     if !cut {
-                        let info = self.slow_start_exit(info);
-                        self.cc.on_ack(&mut self.st, &info);
+                        self.grow_cwnd(info, delivered);
                     }
                 }
             }
@@ -394,6 +405,24 @@ impl TcpFlow {
         self.prx_update(io);
         if ack > prior_una {
             self.tlp_arm(io);
+        }
+    }
+
+    /// Window growth on an ACK of new data outside recovery: HyStart sees
+    /// every ACK, the cc grows cwnd only while it is used (Linux's
+    /// bictcp_acked before tcp_cong_avoid's tcp_is_cwnd_limited test).
+    /// `delivered` is what the ACK newly delivered (RFC 6937's
+    /// DeliveredData), counted instead of `info.acked` under
+    /// `ack_counting = "delivered"`.
+    #[inline]
+    fn grow_cwnd(&mut self, info: AckInfo, delivered: u64) {
+        let acked = match self.cfg.ack_counting {
+            crate::config::AckCounting::Acked => info.acked,
+            crate::config::AckCounting::Delivered => delivered,
+        };
+        let info = self.slow_start_exit(AckInfo { acked, ..info });
+        if self.may_grow_cwnd() {
+            self.cc.on_ack(&mut self.st, &info);
         }
     }
 

@@ -1972,3 +1972,6 @@ fn a_lost_retransmission_is_resent_without_the_rto() {
         assert_eq!(w.flow.stats.timeouts, 0);
     }
 }
+
+// Linux's slow-start counting and cwnd validation (issue 24).
+mod linux;

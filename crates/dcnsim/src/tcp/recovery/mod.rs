@@ -17,7 +17,8 @@ impl TcpFlow {
 
     /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment. One pass
     /// over the scoreboard per call; pipe then follows what is sent.
-    pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) {
+    /// Returns the pipe it leaves.
+    pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) -> u64 {
         let mut b = self.board();
         let mut cursor = 0;
         loop {
@@ -27,7 +28,7 @@ impl TcpFlow {
             if let Some(i) = self.next_lost(&b, cursor) {
                 let s = self.segs[i];
                 if b.pipe + s.len as u64 > wnd {
-                    return;
+                    return b.pipe;
                 }
                 cursor = i + 1;
                 self.segs[i].rexmit = true;
@@ -46,12 +47,12 @@ impl TcpFlow {
                     Some(i) => (i, false),
                     None => match self.next_seg_rescue() {
                         Some(i) => (i, true),
-                        None => return,
+                        None => return b.pipe,
                     },
                 };
                 let s = self.segs[i];
                 if b.pipe + s.len as u64 > wnd {
-                    return;
+                    return b.pipe;
                 }
                 if rescue {
                     // HighRxt is not updated: the rescue stays out of pipe.
@@ -71,7 +72,7 @@ impl TcpFlow {
             // counted from snd_una: new data must also end within it.
             let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
             if b.pipe + len as u64 > wnd || beyond_rwnd {
-                return;
+                return b.pipe;
             }
             self.send_new(io, len);
             b.pipe += len as u64;
