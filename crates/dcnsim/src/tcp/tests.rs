@@ -1975,3 +1975,6 @@ fn a_lost_retransmission_is_resent_without_the_rto() {
 
 // Linux's slow-start counting and cwnd validation (issue 24).
 mod linux;
+
+// Recovery entered by RACK's reordering timer (issue 24).
+mod reo_timer;

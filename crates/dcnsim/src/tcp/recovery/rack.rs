@@ -304,7 +304,18 @@ impl TcpFlow {
         match self.rack.timer_kind {
             RackTimer::Reorder => {
                 if self.cong != CongState::Loss {
+                    let entering = self.cong == CongState::Open;
                     self.rack_detect(io);
+                    if entering && self.cong == CongState::Recovery {
+                        // No ACK paces this entry: Linux's tcp_rack_reo_timeout
+                        // runs the reduction as for an ACK that delivered one
+                        // segment and did not advance snd_una
+                        // (tcp_cwnd_reduction(sk, 1, 0, 0)), so the fast
+                        // retransmission leaves alone. Without it cwnd =
+                        // ssthresh let every segment the timer found lost
+                        // go at once, up to ssthresh − pipe.
+                        self.prr_ack(self.st.smss, false);
+                    }
                 }
             }
             RackTimer::Probe => self.send_probe(io),
