@@ -142,6 +142,7 @@ class Tcp(_Builder):
     hystart: Optional[str] = None
     cwnd_validation: Optional[str] = None
     ack_counting: Optional[str] = None
+    idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None

@@ -415,6 +415,19 @@ pub enum CwndValidation {
     Linux,
 }
 
+/// cwnd after the sender was idle for longer than the RTO (`tcp.idle_restart`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleRestart {
+    /// cwnd is kept: what the papers' simulators did.
+    Off,
+    /// RFC 5681 §4.1: cwnd = min(IW, cwnd).
+    Rfc5681,
+    /// Linux's tcp_cwnd_restart (`net.ipv4.tcp_slow_start_after_idle = 1`):
+    /// ssthresh keeps 3/4 of cwnd, then cwnd halves for each RTO of idle
+    /// time, not below min(IW, cwnd).
+    Linux,
+}
+
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AckCounting {
@@ -508,6 +521,8 @@ pub struct TcpConfig {
     pub cwnd_validation: CwndValidation,
     /// What an ACK of new data counts toward growth.
     pub ack_counting: AckCounting,
+    /// cwnd after an idle period longer than the RTO.
+    pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
     /// advances snd_una; false: one timed segment per RTT, never a
     /// retransmitted one, and the backed-off RTO kept until a valid sample
@@ -561,6 +576,7 @@ impl Default for TcpConfig {
             // The papers' simulators grew cwnd on every ACK.
             cwnd_validation: CwndValidation::Off,
             ack_counting: AckCounting::Acked,
+            idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
             handshake_rtt_sample: true,
@@ -626,6 +642,8 @@ impl TcpConfig {
             cwnd_validation: CwndValidation::Linux,
             // tcp_cong_control grows by acked_sacked (newly delivered).
             ack_counting: AckCounting::Delivered,
+            // net.ipv4.tcp_slow_start_after_idle = 1.
+            idle_restart: IdleRestart::Linux,
             timestamps: true,
             ..TcpConfig::default()
         }

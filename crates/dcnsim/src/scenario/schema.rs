@@ -14,7 +14,7 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, Limit, LossRecovery, NodeKind, ProbRetxTarget,
+    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit, LossRecovery, NodeKind, ProbRetxTarget,
     Reduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
@@ -300,6 +300,7 @@ choice!(ReductionName => Reduction, sc::REDUCTION_NAMES, "rate reduction");
 choice!(HyStartName => HyStart, sc::HYSTART_NAMES, "HyStart variant");
 choice!(CwndValidationName => CwndValidation, sc::CWND_VALIDATION_NAMES, "cwnd validation");
 choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
+choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 
 kind!(
     /// Slow start's most SMSS per ACK: ≥ 1, or "unlimited".
@@ -1021,6 +1022,9 @@ pub struct TcpSection {
     /// what an ACK counts toward window growth (slow start and congestion avoidance): `acked` (RFC 5681: the bytes it newly acknowledges cumulatively, SACKed ones included once the cumulative ACK reaches them) or `delivered` (Linux's acked_sacked: the bytes it newly delivers, cumulatively or by SACK, so a SACKed segment counts once, when SACKed, and only an ACK that advances snd_una grows the window)
     #[schemars(extend("x-default" = "`\"acked\"`; `\"delivered\"` with `profile = \"linux\"`"))]
     pub ack_counting: Opt<AckCountingName>,
+    /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
+    #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
+    pub idle_restart: Opt<IdleRestartName>,
     /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
     #[schemars(extend("x-default" = "true"))]
     pub timestamps: Opt<Bool>,

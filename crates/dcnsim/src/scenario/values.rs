@@ -93,6 +93,12 @@ pub(crate) const ACK_COUNTING_NAMES: &[(&str, AckCounting)] = &[
     ("delivered", AckCounting::Delivered),
 ];
 
+pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
+    ("off", IdleRestart::Off),
+    ("rfc5681", IdleRestart::Rfc5681),
+    ("linux", IdleRestart::Linux),
+];
+
 pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),

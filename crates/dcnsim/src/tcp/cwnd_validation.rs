@@ -16,7 +16,7 @@
 //! Bytes stand for Linux's segment counts: "the flight reached cwnd" is
 //! less than one SMSS of cwnd left unused.
 
-use crate::config::CwndValidation;
+use crate::config::{CwndValidation, IdleRestart};
 use crate::tcp::*;
 
 /// The record of the current window's use of cwnd.
@@ -51,6 +51,58 @@ impl TcpFlow {
                 seq: self.snd_nxt,
             };
         }
+    }
+
+    /// The window a congestion signal reduces: RFC 5681's FlightSize
+    /// (`flight`), or under Linux's validation cwnd, as tcp_reno_ssthresh
+    /// and tcp_cubic's bictcp_recalc_ssthresh take it. RFC 9438 §4.6 allows
+    /// cwnd only where cwnd cannot grow past what is in flight, which the
+    /// validation ensures; after a timeout the flight is one segment while
+    /// cwnd still says where the path was.
+    #[inline]
+    pub(in crate::tcp) fn reduction_base(&self, flight: u64) -> u64 {
+        match self.cfg.cwnd_validation {
+            CwndValidation::Off => flight,
+            CwndValidation::Linux => self.st.cwnd,
+        }
+    }
+
+    /// The application writes: after an idle period (nothing in flight,
+    /// nothing sent) longer than the RTO, the window restarts
+    /// (`tcp.idle_restart`): the path may have changed since cwnd was last
+    /// tested, and a full window at once would be a line-rate burst.
+    pub(in crate::tcp) fn restart_after_idle(&mut self, now: SimTime) {
+        if self.cfg.idle_restart == IdleRestart::Off
+            || self.snd_una < self.snd_max
+            || self.segs_sent == 0
+        {
+            return;
+        }
+        let rto = self.current_rto();
+        let mut idle = now.saturating_sub(self.last_send);
+        if idle <= rto {
+            return;
+        }
+        let iw = self.cfg.init_cwnd_segments as u64 * self.st.smss;
+        let rw = iw.min(self.st.cwnd);
+        match self.cfg.idle_restart {
+            IdleRestart::Off => {}
+            // RFC 5681 §4.1: cwnd = RW = min(IW, cwnd).
+            IdleRestart::Rfc5681 => self.st.cwnd = rw,
+            IdleRestart::Linux => {
+                // tcp_cwnd_restart: ssthresh = tcp_current_ssthresh (at
+                // least 3/4 of cwnd), then one halving per RTO idle.
+                let cwnd = self.st.cwnd;
+                self.st.ssthresh = self.st.ssthresh.max((cwnd >> 1) + (cwnd >> 2));
+                let mut c = cwnd;
+                while idle > rto && c > rw {
+                    idle = idle.saturating_sub(rto);
+                    c >>= 1;
+                }
+                self.st.cwnd = c.max(rw);
+            }
+        }
+        self.st.ca_acked = 0;
     }
 
     /// Whether an ACK may grow cwnd (Linux's tcp_is_cwnd_limited).

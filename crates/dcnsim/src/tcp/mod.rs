@@ -484,6 +484,7 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
+        self.restart_after_idle(io.now());
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.msg_ends.push_back((self.app_limit, tag));

@@ -456,7 +456,8 @@ impl TcpFlow {
         // segment, so every ECE there is fresh.
         let stale_echo = self.send_cwr && !self.cfg.cc.needs_ecn();
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
-            self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            let base = self.reduction_base(a.flight);
+            self.st.ssthresh = self.cc.ssthresh(&self.st, base, LossKind::Ecn, a.now);
             self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
             self.st.ca_acked = 0;
             self.ss_exit.on_loss(false);

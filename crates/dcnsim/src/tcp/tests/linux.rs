@@ -126,3 +126,56 @@ fn delivered_counting_counts_a_sacked_segment_once() {
         assert_eq!(w.flow.st.cwnd, (10 + grown) * m, "{counting:?}");
     }
 }
+
+/// Under cwnd validation a congestion signal reduces cwnd, as Linux's
+/// ssthresh functions do (RFC 9438 §4.6 allows it only with validation):
+/// a timeout with one segment in flight under a window of 10 sets
+/// ssthresh to half the window, where RFC 5681's FlightSize gives the
+/// floor of two segments.
+#[test]
+fn under_validation_ssthresh_comes_from_cwnd_not_the_flight() {
+    let m = MSS as u64;
+    for (validation, ssthresh) in [(CwndValidation::Linux, 5), (CwndValidation::Off, 2)] {
+        let mut w = world(linux_growth(ABC_UNLIMITED, validation));
+        w.flow.app_write(&mut w.io, m, None);
+        run_timers(&mut w, SimTime::from_ms(300));
+        assert_eq!(w.flow.stats.timeouts, 1, "{validation:?}");
+        assert_eq!(w.flow.st.ssthresh, ssthresh * m, "{validation:?}");
+    }
+}
+
+/// cwnd after an idle period: kept while the idle time is below the RTO;
+/// beyond it RFC 5681 §4.1 restarts from min(IW, cwnd), Linux halves cwnd
+/// per RTO of idle time down to the initial window, and `off` keeps it.
+#[test]
+fn an_idle_sender_restarts_its_window_after_an_rto_of_silence() {
+    use crate::config::IdleRestart;
+    let m = MSS as u64;
+    for (idle_ms, restart, cwnd) in [
+        (150, IdleRestart::Linux, 40),
+        (150, IdleRestart::Rfc5681, 40),
+        (300, IdleRestart::Linux, 20),
+        (700, IdleRestart::Linux, 10),
+        (300, IdleRestart::Rfc5681, 10),
+        (300, IdleRestart::Off, 40),
+    ] {
+        let mut w = world(reno(|t| {
+            t.idle_restart = restart;
+            t.abc_limit = ABC_UNLIMITED;
+        }));
+        // Two rounds of slow start, each fully ACKed: cwnd 10 → 20 → 40.
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(10 * m, false));
+        w.flow.app_write(&mut w.io, 20 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(30 * m, false));
+        assert_eq!(w.flow.st.cwnd, 40 * m);
+        run_timers(&mut w, SimTime::from_ms(idle_ms));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        assert_eq!(
+            w.flow.st.cwnd,
+            cwnd * m,
+            "{restart:?} after {idle_ms} ms (RTO {:?})",
+            w.flow.current_rto()
+        );
+    }
+}
