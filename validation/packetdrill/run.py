@@ -481,6 +481,7 @@ def judge(
                 "lost",
                 "retrans",
                 "reordering",
+                "reord_seen",
                 "rtt",
             ):
                 ns["tcpi_" + f] = info[f]

@@ -242,6 +242,9 @@ impl TcpFlow {
         // RFC 6937 DeliveredData: the change in snd_una plus the change in
         // SACKed bytes (newly SACKed, less the SACKed bytes now acked).
         let mut delivered = ack - self.snd_una;
+        // Linux's prior_fack: cumulatively ACKed data is reordered only
+        // below the highest SACK before this ACK.
+        let prior_fack = self.rack.fack;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
             delivered += self.mark_sacked(&blocks[..p.nsack as usize], now);
@@ -267,7 +270,7 @@ impl TcpFlow {
                 self.first_flight = Some((bs, self.snd_max));
             }
             let track = self.tracks_delivery();
-            let mut degree = 0;
+            let mut reord: Option<u64> = None;
             self.sb.lt_bytes = 0;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
@@ -277,10 +280,15 @@ impl TcpFlow {
                         delivered -= s.len as u64;
                     }
                     if track && !s.sacked {
-                        let d = self
-                            .rack
-                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
-                        degree = degree.max(d);
+                        let r = self.rack.on_delivered(
+                            s.start,
+                            s.end(),
+                            s.xmit,
+                            s.retx_ever,
+                            now,
+                            prior_fack,
+                        );
+                        reord = reord.or(r);
                     }
                     self.segs.pop_front();
                 } else {
@@ -296,7 +304,7 @@ impl TcpFlow {
                     break;
                 }
             }
-            self.on_reorder_degree(degree);
+            self.on_reordered(reord);
             // Only RACK sends tail loss probes: otherwise its state stays cold.
             if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
                 self.rack.tlp_end = None;

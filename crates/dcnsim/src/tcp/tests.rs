@@ -1978,3 +1978,6 @@ mod linux;
 
 // Recovery entered by RACK's reordering timer (issue 24).
 mod reo_timer;
+
+// Reordering detection from SACKs (issue 24).
+mod reorder;

@@ -276,9 +276,17 @@ impl TcpFlow {
     /// Mark what `blocks` cover as SACKed; returns the bytes newly SACKed.
     pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) -> u64 {
         let track = self.tracks_delivery();
-        let mut degree = 0;
+        let mut reord: Option<u64> = None;
         let (mut n, mut bytes) = (0u32, 0u64);
-        for &(l, r) in blocks {
+        // In sequence order, as Linux walks them: a receiver lists its most
+        // recent block first, and taken in that order a lower block looked
+        // reordered against a higher one the same ACK reported.
+        let mut sorted = [(0u64, 0u64); 4];
+        let k = blocks.len().min(sorted.len());
+        sorted[..k].copy_from_slice(&blocks[..k]);
+        sorted[..k].sort_unstable();
+        let fack_before = self.rack.fack;
+        for &(l, r) in &sorted[..k] {
             if r <= self.snd_una {
                 continue;
             }
@@ -289,10 +297,18 @@ impl TcpFlow {
                 }
                 if s.start >= l && s.end() <= r && !s.sacked {
                     if track {
-                        let d = self
-                            .rack
-                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
-                        degree = degree.max(d);
+                        let r = self.rack.on_delivered(
+                            s.start,
+                            s.end(),
+                            s.xmit,
+                            s.retx_ever,
+                            now,
+                            fack_before,
+                        );
+                        reord = match (reord, r) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
                     }
                     s.sacked = true;
                     n += 1;
@@ -302,7 +318,7 @@ impl TcpFlow {
         }
         self.sb.sacked_segs += n;
         self.sb.sacked_bytes += bytes;
-        self.on_reorder_degree(degree);
+        self.on_reordered(reord);
         bytes
     }
 }

@@ -75,8 +75,12 @@ pub fn sent_after(t1: SimTime, s1: u64, t2: SimTime, s2: u64) -> bool {
 impl Rack {
     /// RFC 8985 §6.2 steps 1–3 for one newly delivered segment
     /// (`start..end`, last sent at `xmit`, `retx` if ever retransmitted).
-    /// Returns the reordering degree in bytes (how far below the highest
-    /// delivered sequence an original transmission arrived), 0 if none.
+    /// `fack_before` is the highest delivered sequence before the ACK that
+    /// delivers it: an original transmission below it arrived out of order,
+    /// and its start is returned (Linux's `reord`). Within one ACK nothing
+    /// counts as reordered against what the same ACK delivers (Linux walks
+    /// the SACK blocks in sequence order, and compares cumulatively
+    /// acknowledged data with the highest SACK before the ACK).
     pub fn on_delivered(
         &mut self,
         start: u64,
@@ -84,7 +88,8 @@ impl Rack {
         xmit: SimTime,
         retx: bool,
         now: SimTime,
-    ) -> u64 {
+        fack_before: u64,
+    ) -> Option<u64> {
         let rtt = now.saturating_sub(xmit);
         // A retransmitted segment acknowledged sooner than any RTT seen was
         // delivered by an earlier copy: its send time says nothing.
@@ -99,13 +104,12 @@ impl Rack {
                 self.end_seq = end;
             }
         }
-        let mut degree = 0;
-        if end < self.fack && !retx {
+        let reordered = (end <= fack_before && !retx).then_some(start);
+        if reordered.is_some() {
             self.reordering_seen = true;
-            degree = self.fack - start;
         }
         self.fack = self.fack.max(end);
-        degree
+        reordered
     }
 
     /// RFC 8985 §6.2 step 4 (the reordering window), given whether the
@@ -184,20 +188,32 @@ impl TcpFlow {
         self.cfg.recovery == LossRecovery::Rack
     }
 
-    /// An original transmission was delivered `degree` bytes below the
-    /// highest delivered sequence: Linux's reordering degree. The adaptive
-    /// threshold rises to cover it before it causes a spurious retransmit.
-    pub(in crate::tcp) fn on_reorder_degree(&mut self, degree: u64) {
-        if degree == 0 {
+    /// An ACK delivered original transmissions out of order, the lowest
+    /// starting at `low` (None: no reordering). As Linux's
+    /// tcp_check_sack_reordering the degree is measured up to the end of
+    /// the highest SACKed segment (its `highest_sack` is the segment after
+    /// it; snd_una when none is SACKed), and the
+    /// adaptive threshold becomes the degree in segments when it exceeds
+    /// the threshold, so it covers that reordering next time.
+    pub(in crate::tcp) fn on_reordered(&mut self, low: Option<u64>) {
+        let Some(low) = low else {
+            return;
+        };
+        let fack = self
+            .segs
+            .iter()
+            .rev()
+            .find(|s| s.sacked)
+            .map_or(self.snd_una, |s| s.end());
+        if low >= fack {
             return;
         }
         self.stats.reorder_events += 1;
-        if self.cfg.reordering == Reordering::Adaptive {
-            let segs = degree.div_ceil(self.st.smss.max(1)) as u32;
-            self.dupthresh = self
-                .dupthresh
-                .max(segs.saturating_add(1))
-                .min(MAX_REORDERING);
+        let smss = self.st.smss.max(1);
+        let metric = fack - low;
+        if self.cfg.reordering == Reordering::Adaptive && metric > self.dupthresh as u64 * smss {
+            let segs = metric.div_ceil(smss).min(MAX_REORDERING as u64) as u32;
+            self.dupthresh = self.dupthresh.max(segs);
         }
     }
 
