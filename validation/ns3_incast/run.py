@@ -119,6 +119,8 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
     """The same incast as incast.cc, as a dcnsim scenario document."""
     tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
                            "sack": True, "delayed_ack": False, "rwnd": "1MB"}
+    # ns-3.37 finds losses by duplicate ACKs (no RACK, dcnsim's default with SACK since issue 24)
+    tcp["recovery"] = "dupack"
     tcp.update(tcp_over or {})
     pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10000B",
           "request": "64B"}

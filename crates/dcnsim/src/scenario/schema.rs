@@ -984,7 +984,7 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "`\"fixed\"`"))]
     pub reordering: Opt<ReorderingName>,
     /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
-    #[schemars(extend("x-default" = "`\"dupack\"`"))]
+    #[schemars(extend("x-default" = "`\"rack\"` with `sack = true`, else `\"dupack\"`"))]
     pub recovery: Opt<RecoveryName>,
     /// ACK every `delayed_ack_segments` segments or after `delayed_ack_timeout`
     #[schemars(extend("x-default" = "false"))]

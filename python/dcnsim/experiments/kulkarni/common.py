@@ -160,8 +160,10 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         "limited_transmit": cfg.limited_transmit,
         # ns-2's agents open cwnd by 1/cwnd segments per ACK
         "ca_increase": "per_ack",
-        # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR
+        # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR,
+        # and count duplicate ACKs (no RACK)
         "reduction": "rfc6675",
+        "recovery": "dupack",
     }
     if not cfg.header_compression:
         t["header"] = HEADER
