@@ -271,6 +271,11 @@ impl TcpFlow {
             }
             let track = self.tracks_delivery();
             let mut reord: Option<u64> = None;
+            // HyStart's delay sample: the newest segment this ACK covers
+            // that was sent once, timed from its send time whatever the
+            // timestamp option (tcp_cubic's per-ACK delay; without
+            // timestamps Karn's timing samples once per RTT).
+            let mut send_rtt = None;
             self.sb.lt_bytes = 0;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
@@ -278,6 +283,9 @@ impl TcpFlow {
                         self.sb.sacked_segs -= 1;
                         self.sb.sacked_bytes -= s.len as u64;
                         delivered -= s.len as u64;
+                    }
+                    if !s.sacked && !s.retx_ever {
+                        send_rtt = Some(now.saturating_sub(s.xmit));
                     }
                     if track && !s.sacked {
                         let r = self.rack.on_delivered(
@@ -346,12 +354,12 @@ impl TcpFlow {
                         self.cong = CongState::Open;
                     }
                     self.dupacks = 0;
-                    self.grow_cwnd(info, delivered);
+                    self.grow_cwnd(info, delivered, send_rtt);
                 }
                 CongState::Open => {
                     self.dupacks = 0;
                     if !cut {
-                        self.grow_cwnd(info, delivered);
+                        self.grow_cwnd(info, delivered, send_rtt);
                     }
                 }
             }
@@ -422,13 +430,14 @@ impl TcpFlow {
     /// `delivered` is what the ACK newly delivered (RFC 6937's
     /// DeliveredData), counted instead of `info.acked` under
     /// `ack_counting = "delivered"`.
+    /// `send_rtt` is HyStart's delay sample when the ACK has no RTT sample.
     #[inline]
-    fn grow_cwnd(&mut self, info: AckInfo, delivered: u64) {
+    fn grow_cwnd(&mut self, info: AckInfo, delivered: u64, send_rtt: Option<SimTime>) {
         let acked = match self.cfg.ack_counting {
             crate::config::AckCounting::Acked => info.acked,
             crate::config::AckCounting::Delivered => delivered,
         };
-        let info = self.slow_start_exit(AckInfo { acked, ..info });
+        let info = self.slow_start_exit(AckInfo { acked, ..info }, send_rtt);
         if self.may_grow_cwnd() {
             self.cc.on_ack(&mut self.st, &info);
         }
@@ -437,11 +446,15 @@ impl TcpFlow {
     /// HyStart in slow start (before the cc grows the window): it may set
     /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
     #[inline]
-    fn slow_start_exit(&mut self, info: AckInfo) -> AckInfo {
+    fn slow_start_exit(&mut self, info: AckInfo, send_rtt: Option<SimTime>) -> AckInfo {
         if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
             return info;
         }
-        let acked = self.ss_exit.on_ack(&mut self.st, &info);
+        let sampled = AckInfo {
+            rtt: info.rtt.or(send_rtt),
+            ..info
+        };
+        let acked = self.ss_exit.on_ack(&mut self.st, &sampled);
         AckInfo { acked, ..info }
     }
 
