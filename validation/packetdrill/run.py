@@ -62,7 +62,12 @@ SYSCTL_KEYS = {
     # tcp_cubic's hystart_detect: 0 turns both of its detectors off.
     "hystart_detect": ("hystart", lambda v: "off" if v == "0" else "linux"),
     "hystart": ("hystart", lambda v: "off" if v == "0" else "linux"),
+    "tcp_slow_start_after_idle": ("idle_restart", lambda v: "off" if v == "0" else "linux"),
 }
+
+# What packetdrill's gtests/net/common/defaults.sh sets that the endpoint
+# models and the linux profile has otherwise (a stock kernel's 1).
+DEFAULTS_SH = [("tcp_slow_start_after_idle", "0")]
 
 
 class ScriptError(Exception):
@@ -241,6 +246,8 @@ def read_shell(body: str, tcp: dict, ignored: list[str]) -> None:
             sets.append((m.group(2), m.group(1)))
         if "sysctls.py" in cmd:
             sets += re.findall(r"/proc/sys/net/ipv4/(\w+)=(\S+)", cmd)
+        if cmd.endswith("defaults.sh"):
+            sets += DEFAULTS_SH
         if not sets:
             ignored.append(cmd)
             continue
