@@ -19,6 +19,10 @@ use crate::sim::queue::LazyTimer;
 use crate::sim::time::SimTime;
 use crate::tcp::*;
 
+/// RFC 8985 §7.2's WCDelAckT, the worst-case delayed-ACK time a probe of
+/// a single segment allows for.
+const WC_DEL_ACK_T: SimTime = SimTime::from_ms(200);
+
 /// What the flow's RACK timer is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RackTimer {
@@ -301,11 +305,18 @@ impl TcpFlow {
             .srtt
             .map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
         if self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack {
-            // One segment out: its ACK may be delayed (WCDelAckT).
-            pto += self.cfg.delayed_ack_timeout;
+            // One segment out: its ACK may be delayed by up to the peer's
+            // worst case, WCDelAckT (RFC 8985 §7.2 recommends 200 ms, the
+            // TCP_RTO_MIN Linux adds), not the receiver's usual timer: a
+            // Linux receiver's delayed-ACK timer adapts up to 200 ms.
+            pto += WC_DEL_ACK_T.max(self.cfg.delayed_ack_timeout);
         }
         if let Some(d) = self.rto.deadline() {
-            pto = pto.min(d.saturating_sub(now));
+            // Linux arms the probe in the retransmission timer's place,
+            // capped at the RTO: at a tie the probe goes first (one
+            // nanosecond early) and the RTO restarts after it; the RTO
+            // firing first instead meant no probe at all.
+            pto = pto.min(d.saturating_sub(now).saturating_sub(SimTime(1)));
         }
         self.rack.timer.arm(io, now + pto, TcpTimer::Rack);
         self.rack.timer_kind = RackTimer::Probe;

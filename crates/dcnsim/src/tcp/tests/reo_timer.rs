@@ -41,3 +41,24 @@ fn recovery_entered_by_the_reordering_timer_is_paced_by_prr() {
     assert_eq!(ssthresh, 5, "half the flight of 10");
     assert_eq!(retransmitted(&w), (0..ssthresh).collect::<Vec<_>>());
 }
+
+/// A tail loss probe of a single segment allows for the peer's
+/// worst-case delayed ACK (RFC 8985 §7.2's WCDelAckT, 200 ms, as Linux),
+/// not the receiver's usual 40 ms timer; capped at the RTO it still goes
+/// first, and the RTO restarts after it (Linux arms the probe in the
+/// retransmission timer's place).
+#[test]
+fn a_one_segment_probe_waits_for_a_delayed_ack_and_goes_before_the_rto() {
+    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
+    t.delayed_ack = true;
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, MSS as u64, None);
+    let rto_at = w.flow.rto.deadline().expect("RTO armed");
+    run_timers(&mut w, SimTime::from_ms(150));
+    assert_eq!(w.flow.stats.tlp_probes, 0, "not after 2·SRTT + 40 ms");
+    run_timers(&mut w, rto_at + SimTime::from_ms(50));
+    assert_eq!(w.flow.stats.tlp_probes, 1);
+    assert_eq!(w.flow.stats.timeouts, 0, "the probe, not the RTO");
+    let probe_at = data_sent(&w).last().unwrap().ts;
+    assert_eq!(probe_at, rto_at - SimTime(1));
+}
