@@ -14,8 +14,9 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit, LossRecovery, NodeKind, ProbRetxTarget,
-    Reduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
+    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit,
+    LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode, SegPolicyKind,
+    TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;

@@ -184,7 +184,8 @@ impl TcpFlow {
     pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
         // RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count the
         // segments Limited Transmit sent.
-        let flight = self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes));
+        let flight =
+            self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes));
         let first = if self.rack_on() {
             self.segs.iter().find(|s| s.lost).map(|s| s.start)
         } else {

@@ -86,7 +86,11 @@ fn cwnd_grows_when_cwnd_limited_and_not_when_rwnd_limited() {
             acked += m;
             w.flow.on_ack(&mut w.io, &ack_pkt(acked, false));
         }
-        assert!(w.flow.st.cwnd > 10 * m, "{ssthresh:?}: cwnd {}", w.flow.st.cwnd);
+        assert!(
+            w.flow.st.cwnd > 10 * m,
+            "{ssthresh:?}: cwnd {}",
+            w.flow.st.cwnd
+        );
     }
     let mut w = world(reno(|t| {
         t.abc_limit = ABC_UNLIMITED;

@@ -17,10 +17,8 @@ fn adaptive() -> Script {
 fn blocks_and_the_cumulative_ack_of_one_ack_are_not_reordering() {
     let m = MSS as u64;
     let mut w = adaptive();
-    w.flow.on_ack(
-        &mut w.io,
-        &sack_ack0(m, &[(7 * m, 9 * m), (3 * m, 4 * m)]),
-    );
+    w.flow
+        .on_ack(&mut w.io, &sack_ack0(m, &[(7 * m, 9 * m), (3 * m, 4 * m)]));
     assert_eq!(w.flow.stats.reorder_events, 0);
     assert_eq!(w.flow.dupthresh, 3);
 }
