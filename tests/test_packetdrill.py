@@ -99,3 +99,32 @@ def test_cli_summary_line():
     assert lines[-1] == f"{len(SCRIPTS)} passed, 0 failed", out.stdout + out.stderr
     assert len(lines) == len(SCRIPTS) + 1
     assert out.returncode == 0
+
+
+def test_relative_time_after_a_window_counts_from_the_packet(run):
+    # packetdrill counts a relative time from when the previous packet
+    # actually went (its "now"), not from the end of that packet's window.
+    text = (
+        "0 write(4, ..., 1000) = 1000\n"
+        "+.1~+.2 > P. 1:1001(1000) ack 1\n"
+        "+.3 > P. 1:1001(1000) ack 1\n"
+    )
+    assert [e.t for e in run.parse(text, {})] == [0.0, 0.1, 0.5]
+    assert run.parse(text, {}, {2: 0.12})[2].t == pytest.approx(0.42)
+
+
+def test_hystart_delay_exit_without_timestamps(run, tmp_path):
+    # Without the timestamp option HyStart still sees every ACK's delay:
+    # the sender times its own segments (tcp_cubic's per-ACK samples),
+    # not only Karn's one timed segment per round trip.
+    src = (REPO / "validation" / "packetdrill" / "scripts" / "hystart-delay-exit.pkt").read_text()
+    for old, new in (
+        ("<mss 1012,sackOK,TS val 100 ecr 0,nop,wscale 7>", "<mss 1000,sackOK,nop,nop,nop,wscale 7>"),
+        ("<mss 1460,sackOK,TS val 100 ecr 100,nop,wscale 8>", "<mss 1460,nop,nop,sackOK,nop,wscale 8>"),
+    ):
+        assert old in src
+        src = src.replace(old, new)
+    p = tmp_path / "hystart-no-ts.pkt"
+    p.write_text(src)
+    r = run.run_script(p, 4000)
+    assert r.ok, r.reason

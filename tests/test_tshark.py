@@ -55,9 +55,10 @@ SCENARIO = {
     "seed": 3,
     "stop": "5s",
     # 8 servers into a 12 KB port that marks above 6 packets: drops, marks,
-    # timeouts and SACK recovery in 3 blocks.
+    # timeouts and SACK recovery in 3 blocks. Duplicate-ACK detection (not
+    # the default RACK-TLP), whose fast retransmits tshark recognises.
     "topology": {"kind": "star", "hosts": 9, "rate": "1Gbps", "delay": "20us", "buffer": "12KB", "ecn_k": "6pkt"},
-    "tcp": {"mss": 1024, "rto_min": "1ms", "sack": True, "ecn": True, "rwnd": "64pkt"},
+    "tcp": {"mss": 1024, "rto_min": "1ms", "sack": True, "recovery": "dupack", "ecn": True, "rwnd": "64pkt"},
     "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-8", "sru": "64KB", "blocks": 3, "jitter": "2us"}],
     "pcap": {"hosts": "0-8"},
 }

@@ -134,12 +134,15 @@ class Tcp(_Builder):
     delayed_ack_timeout: Optional[str] = None
     delayed_ack_segments: Optional[int] = None
     delayed_ack_quickack: Optional[int] = None
-    abc_limit: Optional[int] = None
+    abc_limit: Optional[Union[int, str]] = None  # or "unlimited"
     sack: Optional[bool] = None
     sack_rescue: Optional[bool] = None
     limited_transmit: Optional[bool] = None
     reduction: Optional[str] = None
     hystart: Optional[str] = None
+    cwnd_validation: Optional[str] = None
+    ack_counting: Optional[str] = None
+    idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None

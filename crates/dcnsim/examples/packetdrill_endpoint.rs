@@ -237,7 +237,7 @@ fn main() {
                         "ca_state": i.ca_state, "snd_cwnd": i.snd_cwnd,
                         "snd_ssthresh": i.snd_ssthresh, "unacked": i.unacked,
                         "sacked": i.sacked, "lost": i.lost, "retrans": i.retrans,
-                        "reordering": i.reordering, "rtt": i.rtt_us,
+                        "reordering": i.reordering, "reord_seen": i.reord_seen, "rtt": i.rtt_us,
                         "snd_una": d.flow.snd_una(), "snd_max": d.flow.snd_max(),
                     })
                     .to_string(),

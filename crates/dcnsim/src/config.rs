@@ -403,6 +403,48 @@ pub enum Reduction {
     PrrBis,
 }
 
+/// Whether cwnd grows only while the sender uses it (`tcp.cwnd_validation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndValidation {
+    /// cwnd grows on every ACK that acknowledges new data, however little
+    /// of the window the sender used: what the papers' simulators did.
+    Off,
+    /// Linux's `tcp_is_cwnd_limited`: grow only if the flight filled cwnd
+    /// in the window being acknowledged, or, in slow start, while cwnd is
+    /// below twice the largest flight of that window.
+    Linux,
+}
+
+/// cwnd after the sender was idle for longer than the RTO (`tcp.idle_restart`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleRestart {
+    /// cwnd is kept: what the papers' simulators did.
+    Off,
+    /// RFC 5681 §4.1: cwnd = min(IW, cwnd).
+    Rfc5681,
+    /// Linux's tcp_cwnd_restart (`net.ipv4.tcp_slow_start_after_idle = 1`):
+    /// ssthresh keeps 3/4 of cwnd, then cwnd halves for each RTO of idle
+    /// time, not below min(IW, cwnd).
+    Linux,
+}
+
+/// What an ACK counts toward window growth (`tcp.ack_counting`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckCounting {
+    /// RFC 5681: the bytes the ACK newly acknowledges cumulatively,
+    /// SACKed ones included when the cumulative ACK reaches them.
+    Acked,
+    /// Linux (tcp_cong_control's acked_sacked): the bytes the ACK newly
+    /// delivers, cumulatively or by SACK; a SACKed segment counts once,
+    /// when SACKed, and grows the window only with an ACK that advances
+    /// snd_una (tcp_may_raise_cwnd).
+    Delivered,
+}
+
+/// `abc_limit` meaning no limit: slow start adds every acknowledged byte
+/// (Linux's tcp_slow_start, `cwnd += acked`, capped at ssthresh).
+pub const ABC_UNLIMITED: u32 = u32::MAX;
+
 /// Slow-start exit before the first loss (`tcp.hystart`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HyStart {
@@ -456,7 +498,8 @@ pub struct TcpConfig {
     pub delayed_ack_quickack: u32,
     /// Slow start adds at most this many SMSS per ACK (RFC 3465's L): 2,
     /// or 1 as RFC 5681 §3.1 (the standard) and ns-3's TcpNewReno have it,
-    /// which with delayed ACKs grows cwnd 1.5× per round instead of 2×.
+    /// which with delayed ACKs grows cwnd 1.5× per round instead of 2×;
+    /// [`ABC_UNLIMITED`]: every acknowledged byte, as Linux counts.
     pub abc_limit: u32,
     pub sack: bool,
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest
@@ -474,6 +517,12 @@ pub struct TcpConfig {
     pub reduction: Reduction,
     /// Slow-start exit heuristic.
     pub hystart: HyStart,
+    /// Growth only while cwnd-limited.
+    pub cwnd_validation: CwndValidation,
+    /// What an ACK of new data counts toward growth.
+    pub ack_counting: AckCounting,
+    /// cwnd after an idle period longer than the RTO.
+    pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
     /// advances snd_una; false: one timed segment per RTT, never a
     /// retransmitted one, and the backed-off RTO kept until a valid sample
@@ -524,6 +573,10 @@ impl Default for TcpConfig {
             // would be a trap; Linux and ns-3.37 pace recovery with PRR.
             reduction: Reduction::PrrBis,
             hystart: HyStart::Off,
+            // The papers' simulators grew cwnd on every ACK.
+            cwnd_validation: CwndValidation::Off,
+            ack_counting: AckCounting::Acked,
+            idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
             handshake_rtt_sample: true,
@@ -583,6 +636,14 @@ impl TcpConfig {
             // tcp_cubic: hystart = 1, hystart_detect = 3 (scenario keeps it
             // off under the profile for another cc).
             hystart: HyStart::Linux,
+            // tcp_slow_start: cwnd += acked (in segments), only up to ssthresh.
+            abc_limit: ABC_UNLIMITED,
+            // tcp_cong_avoid → tcp_is_cwnd_limited (tcp_cwnd_validate).
+            cwnd_validation: CwndValidation::Linux,
+            // tcp_cong_control grows by acked_sacked (newly delivered).
+            ack_counting: AckCounting::Delivered,
+            // net.ipv4.tcp_slow_start_after_idle = 1.
+            idle_restart: IdleRestart::Linux,
             timestamps: true,
             ..TcpConfig::default()
         }

@@ -14,8 +14,9 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    CaIncrease, CcKind, FastSegRule, HyStart, Limit, LossRecovery, NodeKind, ProbRetxTarget,
-    Reduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
+    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit,
+    LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode, SegPolicyKind,
+    TcpProfile, TcpRandMode,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -298,6 +299,16 @@ choice!(CaIncreaseName => CaIncrease, sc::CA_INCREASE_NAMES, "congestion-avoidan
 choice!(RecoveryName => LossRecovery, sc::RECOVERY_NAMES, "loss recovery");
 choice!(ReductionName => Reduction, sc::REDUCTION_NAMES, "rate reduction");
 choice!(HyStartName => HyStart, sc::HYSTART_NAMES, "HyStart variant");
+choice!(CwndValidationName => CwndValidation, sc::CWND_VALIDATION_NAMES, "cwnd validation");
+choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
+choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
+
+kind!(
+    /// Slow start's most SMSS per ACK: ≥ 1, or "unlimited".
+    AbcLimit => u32, sc::abc_limit, "integer ≥ 1 or \"unlimited\"",
+    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX,
+     "description": "SMSS per ACK, or \"unlimited\""}
+);
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
 choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
@@ -974,7 +985,7 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "`\"fixed\"`"))]
     pub reordering: Opt<ReorderingName>,
     /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
-    #[schemars(extend("x-default" = "`\"dupack\"`"))]
+    #[schemars(extend("x-default" = "`\"rack\"` with `sack = true`, else `\"dupack\"`"))]
     pub recovery: Opt<RecoveryName>,
     /// ACK every `delayed_ack_segments` segments or after `delayed_ack_timeout`
     #[schemars(extend("x-default" = "false"))]
@@ -988,9 +999,9 @@ pub struct TcpSection {
     /// with `delayed_ack`: the first N in-order data segments of a connection are ACKed at once (Linux's quick-ACK mode, TCP_MAX_QUICKACKS = 16)
     #[schemars(extend("x-default" = "0; 16 with `profile = \"linux\"`"))]
     pub delayed_ack_quickack: Opt<Int<0>>,
-    /// slow start adds at most this many SMSS per ACK: 2 is RFC 3465's L (byte counting); 1 is RFC 5681 §3.1's standard and ns-3's TcpNewReno (with delayed ACKs cwnd then grows 1.5× per round, not 2×)
-    #[schemars(extend("x-default" = "2"))]
-    pub abc_limit: Opt<Int<1>>,
+    /// slow start adds at most this many SMSS per ACK: 2 is RFC 3465's L (byte counting); 1 is RFC 5681 §3.1's standard and ns-3's TcpNewReno (with delayed ACKs cwnd then grows 1.5× per round, not 2×); `"unlimited"` adds every acknowledged byte (up to ssthresh), as Linux's tcp_slow_start counts every segment an ACK covers
+    #[schemars(extend("x-default" = "2; `\"unlimited\"` with `profile = \"linux\"`"))]
+    pub abc_limit: Opt<AbcLimit>,
     /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
     #[schemars(extend("x-default" = "false"))]
     pub sack: Opt<Bool>,
@@ -1006,6 +1017,15 @@ pub struct TcpSection {
     /// slow-start exit before the first loss: `off`, `linux` (tcp_cubic's defaults: from a window of 16 segments, an ACK train longer than half the minimum RTT, or an RTT 4–16 ms above the minimum; cc = `cubic` only) or `rfc9406` (HyStart++: an RTT rise of max(4 ms, min RTT/8) ends slow start in Conservative Slow Start, any cc). docs/model.md
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"` and cc = `cubic`"))]
     pub hystart: Opt<HyStartName>,
+    /// whether cwnd grows only while the sender uses it: `off` (every ACK of new data grows it) or `linux` (tcp_is_cwnd_limited: only if the flight reached cwnd since the window now acknowledged was sent, or, in slow start, while cwnd is below twice the largest flight of that window; an application- or receiver-window-limited sender keeps its cwnd). docs/model.md
+    #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
+    pub cwnd_validation: Opt<CwndValidationName>,
+    /// what an ACK counts toward window growth (slow start and congestion avoidance): `acked` (RFC 5681: the bytes it newly acknowledges cumulatively, SACKed ones included once the cumulative ACK reaches them) or `delivered` (Linux's acked_sacked: the bytes it newly delivers, cumulatively or by SACK, so a SACKed segment counts once, when SACKed, and only an ACK that advances snd_una grows the window)
+    #[schemars(extend("x-default" = "`\"acked\"`; `\"delivered\"` with `profile = \"linux\"`"))]
+    pub ack_counting: Opt<AckCountingName>,
+    /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
+    #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
+    pub idle_restart: Opt<IdleRestartName>,
     /// RTT samples from the echoed timestamp of every ACK that advances snd_una (RFC 7323; a delayed ACK echoes the earliest unacknowledged segment's, §4.3). false: one timed segment per RTT, never a retransmitted one, and a backed-off RTO kept until a valid sample (Karn's algorithm, RFC 6298)
     #[schemars(extend("x-default" = "true"))]
     pub timestamps: Opt<Bool>,

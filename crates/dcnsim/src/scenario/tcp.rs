@@ -100,9 +100,12 @@ impl TcpSection {
             max_backoff: self.max_backoff.unwrap_or(d.max_backoff),
             dupack_threshold: self.dupack_threshold.unwrap_or(d.dupack_threshold),
             reordering: self.reordering.unwrap_or(d.reordering),
-            // RACK needs SACK: without it Linux falls back to duplicate ACKs.
+            // With SACK, RACK-TLP (RFC 8985), Linux's default since 4.18 (issue
+            // 24: duplicate-ACK counting leaves a lost tail to the RTO, so
+            // SACK took more timeouts than no SACK). RACK needs SACK:
+            // without it Linux falls back to duplicate ACKs.
             recovery: self.recovery.unwrap_or(if sack {
-                d.recovery
+                LossRecovery::Rack
             } else {
                 LossRecovery::DupAck
             }),
@@ -124,6 +127,9 @@ impl TcpSection {
                     d.hystart
                 },
             ),
+            cwnd_validation: self.cwnd_validation.unwrap_or(d.cwnd_validation),
+            ack_counting: self.ack_counting.unwrap_or(d.ack_counting),
+            idle_restart: self.idle_restart.unwrap_or(d.idle_restart),
             timestamps: self.timestamps.unwrap_or(d.timestamps),
             // DCTCP and FaST imply ECN unless it is explicitly (and wrongly) off.
             ecn: self.ecn.unwrap_or(d.ecn || cc.needs_ecn()),

@@ -190,6 +190,26 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         (SimTime::from_ms(40), 2, 16)
     );
     assert_eq!(l.dupack_threshold, 3);
+    // Linux's window growth: every segment delivered, only while cwnd-limited.
+    assert_eq!(
+        (l.abc_limit, l.cwnd_validation, l.ack_counting),
+        (ABC_UNLIMITED, CwndValidation::Linux, AckCounting::Delivered)
+    );
+    let d = TcpConfig::default();
+    assert_eq!(
+        (d.abc_limit, d.cwnd_validation, d.ack_counting),
+        (2, CwndValidation::Off, AckCounting::Acked)
+    );
+    let o = tcp_of(
+        json!({"profile": "linux", "abc_limit": 2, "cwnd_validation": "off", "ack_counting": "acked"}),
+        None,
+    );
+    assert_eq!(
+        (o.abc_limit, o.cwnd_validation, o.ack_counting),
+        (2, CwndValidation::Off, AckCounting::Acked)
+    );
+    let u = tcp_of(json!({"abc_limit": "unlimited"}), None);
+    assert_eq!(u.abc_limit, ABC_UNLIMITED);
     // "papers" and no profile are the same defaults
     assert_eq!(
         tcp_of(json!({"profile": "papers"}), None),
@@ -241,6 +261,21 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
             .any(|e| e.path == "tcp.profile" && e.message.contains("linux")),
         "{errs:?}"
     );
+    // The growth keys name themselves and the valid values.
+    for (key, bad, says) in [
+        ("abc_limit", json!("lots"), "unlimited"),
+        ("abc_limit", json!(0), "≥ 1"),
+        ("cwnd_validation", json!("on"), "linux"),
+        ("ack_counting", json!("sacked"), "delivered"),
+    ] {
+        doc["tcp"] = json!({ key: bad });
+        let errs = parse_config(&doc).unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.path == format!("tcp.{key}") && e.message.contains(says)),
+            "{key}: {errs:?}"
+        );
+    }
 }
 
 #[test]

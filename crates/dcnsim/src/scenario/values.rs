@@ -83,6 +83,22 @@ pub(crate) const HYSTART_NAMES: &[(&str, HyStart)] = &[
     ("rfc9406", HyStart::Rfc9406),
 ];
 
+pub(crate) const CWND_VALIDATION_NAMES: &[(&str, CwndValidation)] = &[
+    ("off", CwndValidation::Off),
+    ("linux", CwndValidation::Linux),
+];
+
+pub(crate) const ACK_COUNTING_NAMES: &[(&str, AckCounting)] = &[
+    ("acked", AckCounting::Acked),
+    ("delivered", AckCounting::Delivered),
+];
+
+pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
+    ("off", IdleRestart::Off),
+    ("rfc5681", IdleRestart::Rfc5681),
+    ("linux", IdleRestart::Linux),
+];
+
 pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),
@@ -154,6 +170,14 @@ pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, Strin
 
 pub(crate) fn u32_in(min: u32) -> impl Fn(&Value) -> Result<u32, String> {
     move |v| int_in(min as u64, u32::MAX as u64)(v).map(|x| x as u32)
+}
+
+/// `tcp.abc_limit`: SMSS per ACK ≥ 1, or "unlimited" (Linux's count).
+pub(crate) fn abc_limit(v: &Value) -> Result<u32, String> {
+    if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
+        return Ok(ABC_UNLIMITED);
+    }
+    u32_in(1)(v).map_err(|e| format!("{e} (or \"unlimited\")"))
 }
 
 /// A number in [0, 1], or in (0, 1] when `zero_ok` is false: a JSON number

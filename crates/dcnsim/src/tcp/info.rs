@@ -18,6 +18,9 @@ pub struct TcpInfo {
     pub lost: u64,
     pub retrans: u64,
     pub reordering: u32,
+    /// Reordering events detected (Linux's `reord_seen`; here also the
+    /// fast retransmits shown spurious by timestamps).
+    pub reord_seen: u64,
     /// Smoothed RTT in µs (0 before the first sample).
     pub rtt_us: u64,
 }
@@ -66,6 +69,7 @@ impl TcpFlow {
             lost,
             retrans,
             reordering: self.dupthresh,
+            reord_seen: self.stats.reorder_events,
             rtt_us: self.srtt.map_or(0, |r| r.0 / 1_000_000),
         }
     }

@@ -39,6 +39,7 @@
 //! application's message (block), and by how many duplicate ACKs preceded it.
 
 pub mod cc;
+pub mod cwnd_validation;
 pub mod echo;
 pub mod hystart;
 pub mod info;
@@ -288,6 +289,8 @@ pub struct TcpFlow {
     prr: Prr,
     /// HyStart (`tcp.hystart`).
     ss_exit: hystart::SlowStartExit,
+    /// How much of cwnd the current window used (`tcp.cwnd_validation`).
+    cwnd_use: cwnd_validation::CwndUse,
     /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
     rescue_rxt: Option<u64>,
     /// Without timestamps: the segment being timed (its end, when sent).
@@ -375,6 +378,7 @@ impl TcpFlow {
             sb: Counters::default(),
             prr: Prr::default(),
             ss_exit: hystart::SlowStartExit::new(cfg.hystart),
+            cwnd_use: cwnd_validation::CwndUse::default(),
             recover: 0,
             partial_seen: false,
             srtt: None,
@@ -480,6 +484,7 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
+        self.restart_after_idle(io.now());
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.msg_ends.push_back((self.app_limit, tag));

@@ -85,7 +85,7 @@ impl TcpFlow {
         self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);
         self.classify_timeout();
-        let flight = self.snd_max - self.snd_una;
+        let flight = self.reduction_base(self.snd_max - self.snd_una);
         // RFC 5681 §3.1: ssthresh is held when the same data times out again.
         if self.cong != CongState::Loss || self.backoff == 1 {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::Rto, now);

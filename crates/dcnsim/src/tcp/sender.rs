@@ -58,10 +58,23 @@ impl TcpFlow {
 
     /// Send whatever the window allows.
     pub fn try_send(&mut self, io: &mut TcpIo) {
-        if self.cfg.sack && self.cong == CongState::Recovery {
-            self.sack_send(io);
-            return;
+        // Linux validates cwnd after a pass that had new data to send
+        // (tcp_write_xmit runs only with a send head).
+        let pending = self.app_limit > self.snd_max;
+        let snd_max = self.snd_max;
+        let in_flight = if self.cfg.sack && self.cong == CongState::Recovery {
+            self.sack_send(io)
+        } else {
+            self.send_in_order(io)
+        };
+        if pending {
+            self.cwnd_validate(in_flight, self.snd_max > snd_max);
         }
+    }
+
+    /// Outside SACK recovery: go-back-N resends after a timeout, then new
+    /// data, while the window allows. Returns the flight it leaves.
+    fn send_in_order(&mut self, io: &mut TcpIo) -> u64 {
         loop {
             let wnd = self.window();
             let inflight = self.in_order_flight(wnd);
@@ -75,7 +88,7 @@ impl TcpFlow {
                     continue;
                 }
                 if inflight > 0 && inflight + s.len as u64 > wnd {
-                    return;
+                    return inflight;
                 }
                 self.snd_nxt = s.end();
                 self.transmit(io, s.start, s.len, true);
@@ -83,14 +96,14 @@ impl TcpFlow {
             }
             let available = self.app_limit - self.snd_max;
             if available == 0 {
-                return;
+                return inflight;
             }
             let view = self.seg_view(available);
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
             if inflight > 0 && inflight + len as u64 > wnd {
-                return;
+                return inflight;
             }
             self.send_new(io, len);
         }
@@ -229,6 +242,9 @@ impl TcpFlow {
         // RFC 6937 DeliveredData: the change in snd_una plus the change in
         // SACKed bytes (newly SACKed, less the SACKed bytes now acked).
         let mut delivered = ack - self.snd_una;
+        // Linux's prior_fack: cumulatively ACKed data is reordered only
+        // below the highest SACK before this ACK.
+        let prior_fack = self.rack.fack;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
             delivered += self.mark_sacked(&blocks[..p.nsack as usize], now);
@@ -254,7 +270,12 @@ impl TcpFlow {
                 self.first_flight = Some((bs, self.snd_max));
             }
             let track = self.tracks_delivery();
-            let mut degree = 0;
+            let mut reord: Option<u64> = None;
+            // HyStart's delay sample: the newest segment this ACK covers
+            // that was sent once, timed from its send time whatever the
+            // timestamp option (tcp_cubic's per-ACK delay; without
+            // timestamps Karn's timing samples once per RTT).
+            let mut send_rtt = None;
             self.sb.lt_bytes = 0;
             while let Some(s) = self.segs.front() {
                 if s.end() <= ack {
@@ -263,11 +284,19 @@ impl TcpFlow {
                         self.sb.sacked_bytes -= s.len as u64;
                         delivered -= s.len as u64;
                     }
+                    if !s.sacked && !s.retx_ever {
+                        send_rtt = Some(now.saturating_sub(s.xmit));
+                    }
                     if track && !s.sacked {
-                        let d = self
-                            .rack
-                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
-                        degree = degree.max(d);
+                        let r = self.rack.on_delivered(
+                            s.start,
+                            s.end(),
+                            s.xmit,
+                            s.retx_ever,
+                            now,
+                            prior_fack,
+                        );
+                        reord = reord.or(r);
                     }
                     self.segs.pop_front();
                 } else {
@@ -283,7 +312,7 @@ impl TcpFlow {
                     break;
                 }
             }
-            self.on_reorder_degree(degree);
+            self.on_reordered(reord);
             // Only RACK sends tail loss probes: otherwise its state stays cold.
             if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
                 self.rack.tlp_end = None;
@@ -325,14 +354,12 @@ impl TcpFlow {
                         self.cong = CongState::Open;
                     }
                     self.dupacks = 0;
-                    let info = self.slow_start_exit(info);
-                    self.cc.on_ack(&mut self.st, &info);
+                    self.grow_cwnd(info, delivered, send_rtt);
                 }
                 CongState::Open => {
                     self.dupacks = 0;
                     if !cut {
-                        let info = self.slow_start_exit(info);
-                        self.cc.on_ack(&mut self.st, &info);
+                        self.grow_cwnd(info, delivered, send_rtt);
                     }
                 }
             }
@@ -397,14 +424,37 @@ impl TcpFlow {
         }
     }
 
+    /// Window growth on an ACK of new data outside recovery: HyStart sees
+    /// every ACK, the cc grows cwnd only while it is used (Linux's
+    /// bictcp_acked before tcp_cong_avoid's tcp_is_cwnd_limited test).
+    /// `delivered` is what the ACK newly delivered (RFC 6937's
+    /// DeliveredData), counted instead of `info.acked` under
+    /// `ack_counting = "delivered"`.
+    /// `send_rtt` is HyStart's delay sample when the ACK has no RTT sample.
+    #[inline]
+    fn grow_cwnd(&mut self, info: AckInfo, delivered: u64, send_rtt: Option<SimTime>) {
+        let acked = match self.cfg.ack_counting {
+            crate::config::AckCounting::Acked => info.acked,
+            crate::config::AckCounting::Delivered => delivered,
+        };
+        let info = self.slow_start_exit(AckInfo { acked, ..info }, send_rtt);
+        if self.may_grow_cwnd() {
+            self.cc.on_ack(&mut self.st, &info);
+        }
+    }
+
     /// HyStart in slow start (before the cc grows the window): it may set
     /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
     #[inline]
-    fn slow_start_exit(&mut self, info: AckInfo) -> AckInfo {
+    fn slow_start_exit(&mut self, info: AckInfo, send_rtt: Option<SimTime>) -> AckInfo {
         if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
             return info;
         }
-        let acked = self.ss_exit.on_ack(&mut self.st, &info);
+        let sampled = AckInfo {
+            rtt: info.rtt.or(send_rtt),
+            ..info
+        };
+        let acked = self.ss_exit.on_ack(&mut self.st, &sampled);
         AckInfo { acked, ..info }
     }
 
@@ -427,7 +477,8 @@ impl TcpFlow {
         // segment, so every ECE there is fresh.
         let stale_echo = self.send_cwr && !self.cfg.cc.needs_ecn();
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
-            self.st.ssthresh = self.cc.ssthresh(&self.st, a.flight, LossKind::Ecn, a.now);
+            let base = self.reduction_base(a.flight);
+            self.st.ssthresh = self.cc.ssthresh(&self.st, base, LossKind::Ecn, a.now);
             self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
             self.st.ca_acked = 0;
             self.ss_exit.on_loss(false);

@@ -2044,3 +2044,12 @@ fn a_lost_retransmission_is_resent_without_the_rto() {
         assert_eq!(w.flow.stats.timeouts, 0);
     }
 }
+
+// Linux's slow-start counting and cwnd validation (issue 24).
+mod linux;
+
+// Recovery entered by RACK's reordering timer (issue 24).
+mod reo_timer;
+
+// Reordering detection from SACKs (issue 24).
+mod reorder;

@@ -139,6 +139,9 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         # ns-3's SACK recovery of 2013-14 had no PRR (TcpPrrRecovery came
         # with ns-3.29): RFC 6675's rate, dcnsim's "rfc6675"
         "reduction": "rfc6675",
+        # and found losses by duplicate ACKs only: no RACK (dcnsim's
+        # default with SACK since issue 24)
+        "recovery": "dupack",
         "dctcp_g": 0.0625,
     }
     t.update(series)

@@ -200,8 +200,10 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         # and by one segment per new ACK in slow start, whatever it acks
         # (TcpAgent::opencwnd: cwnd_ += 1), not RFC 3465's L = 2 SMSS
         "abc_limit": 1,
-        # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR
+        # ns-2's SACK agents pace recovery by RFC 6675's pipe, no PRR,
+        # and count duplicate ACKs (no RACK)
         "reduction": "rfc6675",
+        "recovery": "dupack",
     }
     if not cfg.header_compression:
         t["header"] = HEADER

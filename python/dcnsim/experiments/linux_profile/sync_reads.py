@@ -53,7 +53,8 @@ ABLATIONS: Dict[str, Dict[str, Any]] = {
     "linux, hystart = off": {"profile": "linux", "hystart": "off"},
     "linux, reduction = rfc6675": {"profile": "linux", "reduction": "rfc6675"},
     "linux, no delayed ACKs": {"profile": "linux", "delayed_ack": False},
-    "papers, sack = true": {"sack": True},
+    # SACK alone: loss detection stays the papers' duplicate ACKs
+    "papers, sack = true": {"sack": True, "recovery": "dupack"},
 }
 
 

@@ -108,6 +108,9 @@ def tcp(**over: Any) -> Dict[str, Any]:
         "ca_increase": "per_ack",
         # ns-3.23 had no PRR (TcpPrrRecovery came with ns-3.29)
         "reduction": "rfc6675",
+        # nor RACK: losses by duplicate ACKs (dcnsim's default with SACK
+        # is RACK since issue 24; the RACK-TLP variant sets it)
+        "recovery": "dupack",
         "dupack_threshold": 3,
     }
     t.update(over)

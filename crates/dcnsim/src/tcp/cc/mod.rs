@@ -125,8 +125,8 @@ pub fn half_flight(s: &CcState, flight: u64) -> u64 {
     (flight / 2).max(2 * s.smss)
 }
 
-/// Slow start with appropriate byte counting (RFC 3465, L = `abc_limit`·SMSS), up to
-/// ssthresh. Returns the acknowledged bytes left over for congestion
+/// Slow start with appropriate byte counting (RFC 3465, L = `abc_limit`·SMSS;
+/// unlimited, every acknowledged byte, as Linux), up to ssthresh. Returns the acknowledged bytes left over for congestion
 /// avoidance (non-zero only when this ACK crossed ssthresh, or cwnd was
 /// already at or above it).
 #[inline]
@@ -134,7 +134,10 @@ pub fn slow_start(s: &mut CcState, acked: u64, abc_limit: u64) -> u64 {
     if s.cwnd >= s.ssthresh {
         return acked;
     }
-    let inc = acked.min(abc_limit * s.smss).min(s.ssthresh - s.cwnd);
+    // `abc_limit` = ABC_UNLIMITED (Linux) must not overflow.
+    let inc = acked
+        .min(abc_limit.saturating_mul(s.smss))
+        .min(s.ssthresh - s.cwnd);
     s.cwnd += inc;
     if s.cwnd < s.ssthresh {
         0

@@ -17,7 +17,8 @@ impl TcpFlow {
 
     /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment. One pass
     /// over the scoreboard per call; pipe then follows what is sent.
-    pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) {
+    /// Returns the pipe it leaves.
+    pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) -> u64 {
         let mut b = self.board();
         let mut cursor = 0;
         loop {
@@ -27,7 +28,7 @@ impl TcpFlow {
             if let Some(i) = self.next_lost(&b, cursor) {
                 let s = self.segs[i];
                 if b.pipe + s.len as u64 > wnd {
-                    return;
+                    return b.pipe;
                 }
                 cursor = i + 1;
                 self.segs[i].rexmit = true;
@@ -46,12 +47,12 @@ impl TcpFlow {
                     Some(i) => (i, false),
                     None => match self.next_seg_rescue() {
                         Some(i) => (i, true),
-                        None => return,
+                        None => return b.pipe,
                     },
                 };
                 let s = self.segs[i];
                 if b.pipe + s.len as u64 > wnd {
-                    return;
+                    return b.pipe;
                 }
                 if rescue {
                     // HighRxt is not updated: the rescue stays out of pipe.
@@ -71,7 +72,7 @@ impl TcpFlow {
             // counted from snd_una: new data must also end within it.
             let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
             if b.pipe + len as u64 > wnd || beyond_rwnd {
-                return;
+                return b.pipe;
             }
             self.send_new(io, len);
             b.pipe += len as u64;
@@ -183,7 +184,8 @@ impl TcpFlow {
     pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
         // RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count the
         // segments Limited Transmit sent.
-        let flight = (self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes);
+        let flight =
+            self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes));
         let first = if self.rack_on() {
             self.segs.iter().find(|s| s.lost).map(|s| s.start)
         } else {
@@ -275,9 +277,17 @@ impl TcpFlow {
     /// Mark what `blocks` cover as SACKed; returns the bytes newly SACKed.
     pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) -> u64 {
         let track = self.tracks_delivery();
-        let mut degree = 0;
+        let mut reord: Option<u64> = None;
         let (mut n, mut bytes) = (0u32, 0u64);
-        for &(l, r) in blocks {
+        // In sequence order, as Linux walks them: a receiver lists its most
+        // recent block first, and taken in that order a lower block looked
+        // reordered against a higher one the same ACK reported.
+        let mut sorted = [(0u64, 0u64); 4];
+        let k = blocks.len().min(sorted.len());
+        sorted[..k].copy_from_slice(&blocks[..k]);
+        sorted[..k].sort_unstable();
+        let fack_before = self.rack.fack;
+        for &(l, r) in &sorted[..k] {
             if r <= self.snd_una {
                 continue;
             }
@@ -288,10 +298,18 @@ impl TcpFlow {
                 }
                 if s.start >= l && s.end() <= r && !s.sacked {
                     if track {
-                        let d = self
-                            .rack
-                            .on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now);
-                        degree = degree.max(d);
+                        let r = self.rack.on_delivered(
+                            s.start,
+                            s.end(),
+                            s.xmit,
+                            s.retx_ever,
+                            now,
+                            fack_before,
+                        );
+                        reord = match (reord, r) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
                     }
                     s.sacked = true;
                     n += 1;
@@ -301,7 +319,7 @@ impl TcpFlow {
         }
         self.sb.sacked_segs += n;
         self.sb.sacked_bytes += bytes;
-        self.on_reorder_degree(degree);
+        self.on_reordered(reord);
         bytes
     }
 }

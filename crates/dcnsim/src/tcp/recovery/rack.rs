@@ -19,6 +19,10 @@ use crate::sim::queue::LazyTimer;
 use crate::sim::time::SimTime;
 use crate::tcp::*;
 
+/// RFC 8985 §7.2's WCDelAckT, the worst-case delayed-ACK time a probe of
+/// a single segment allows for.
+const WC_DEL_ACK_T: SimTime = SimTime::from_ms(200);
+
 /// What the flow's RACK timer is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RackTimer {
@@ -75,8 +79,12 @@ pub fn sent_after(t1: SimTime, s1: u64, t2: SimTime, s2: u64) -> bool {
 impl Rack {
     /// RFC 8985 §6.2 steps 1–3 for one newly delivered segment
     /// (`start..end`, last sent at `xmit`, `retx` if ever retransmitted).
-    /// Returns the reordering degree in bytes (how far below the highest
-    /// delivered sequence an original transmission arrived), 0 if none.
+    /// `fack_before` is the highest delivered sequence before the ACK that
+    /// delivers it: an original transmission below it arrived out of order,
+    /// and its start is returned (Linux's `reord`). Within one ACK nothing
+    /// counts as reordered against what the same ACK delivers (Linux walks
+    /// the SACK blocks in sequence order, and compares cumulatively
+    /// acknowledged data with the highest SACK before the ACK).
     pub fn on_delivered(
         &mut self,
         start: u64,
@@ -84,7 +92,8 @@ impl Rack {
         xmit: SimTime,
         retx: bool,
         now: SimTime,
-    ) -> u64 {
+        fack_before: u64,
+    ) -> Option<u64> {
         let rtt = now.saturating_sub(xmit);
         // A retransmitted segment acknowledged sooner than any RTT seen was
         // delivered by an earlier copy: its send time says nothing.
@@ -99,13 +108,12 @@ impl Rack {
                 self.end_seq = end;
             }
         }
-        let mut degree = 0;
-        if end < self.fack && !retx {
+        let reordered = (end <= fack_before && !retx).then_some(start);
+        if reordered.is_some() {
             self.reordering_seen = true;
-            degree = self.fack - start;
         }
         self.fack = self.fack.max(end);
-        degree
+        reordered
     }
 
     /// RFC 8985 §6.2 step 4 (the reordering window), given whether the
@@ -184,20 +192,32 @@ impl TcpFlow {
         self.cfg.recovery == LossRecovery::Rack
     }
 
-    /// An original transmission was delivered `degree` bytes below the
-    /// highest delivered sequence: Linux's reordering degree. The adaptive
-    /// threshold rises to cover it before it causes a spurious retransmit.
-    pub(in crate::tcp) fn on_reorder_degree(&mut self, degree: u64) {
-        if degree == 0 {
+    /// An ACK delivered original transmissions out of order, the lowest
+    /// starting at `low` (None: no reordering). As Linux's
+    /// tcp_check_sack_reordering the degree is measured up to the end of
+    /// the highest SACKed segment (its `highest_sack` is the segment after
+    /// it; snd_una when none is SACKed), and the
+    /// adaptive threshold becomes the degree in segments when it exceeds
+    /// the threshold, so it covers that reordering next time.
+    pub(in crate::tcp) fn on_reordered(&mut self, low: Option<u64>) {
+        let Some(low) = low else {
+            return;
+        };
+        let fack = self
+            .segs
+            .iter()
+            .rev()
+            .find(|s| s.sacked)
+            .map_or(self.snd_una, |s| s.end());
+        if low >= fack {
             return;
         }
         self.stats.reorder_events += 1;
-        if self.cfg.reordering == Reordering::Adaptive {
-            let segs = degree.div_ceil(self.st.smss.max(1)) as u32;
-            self.dupthresh = self
-                .dupthresh
-                .max(segs.saturating_add(1))
-                .min(MAX_REORDERING);
+        let smss = self.st.smss.max(1);
+        let metric = fack - low;
+        if self.cfg.reordering == Reordering::Adaptive && metric > self.dupthresh as u64 * smss {
+            let segs = metric.div_ceil(smss).min(MAX_REORDERING as u64) as u32;
+            self.dupthresh = self.dupthresh.max(segs);
         }
     }
 
@@ -285,11 +305,18 @@ impl TcpFlow {
             .srtt
             .map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
         if self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack {
-            // One segment out: its ACK may be delayed (WCDelAckT).
-            pto += self.cfg.delayed_ack_timeout;
+            // One segment out: its ACK may be delayed by up to the peer's
+            // worst case, WCDelAckT (RFC 8985 §7.2 recommends 200 ms, the
+            // TCP_RTO_MIN Linux adds), not the receiver's usual timer: a
+            // Linux receiver's delayed-ACK timer adapts up to 200 ms.
+            pto += WC_DEL_ACK_T.max(self.cfg.delayed_ack_timeout);
         }
         if let Some(d) = self.rto.deadline() {
-            pto = pto.min(d.saturating_sub(now));
+            // Linux arms the probe in the retransmission timer's place,
+            // capped at the RTO: at a tie the probe goes first (one
+            // nanosecond early) and the RTO restarts after it; the RTO
+            // firing first instead meant no probe at all.
+            pto = pto.min(d.saturating_sub(now).saturating_sub(SimTime(1)));
         }
         self.rack.timer.arm(io, now + pto, TcpTimer::Rack);
         self.rack.timer_kind = RackTimer::Probe;
@@ -304,7 +331,18 @@ impl TcpFlow {
         match self.rack.timer_kind {
             RackTimer::Reorder => {
                 if self.cong != CongState::Loss {
+                    let entering = self.cong == CongState::Open;
                     self.rack_detect(io);
+                    if entering && self.cong == CongState::Recovery {
+                        // No ACK paces this entry: Linux's tcp_rack_reo_timeout
+                        // runs the reduction as for an ACK that delivered one
+                        // segment and did not advance snd_una
+                        // (tcp_cwnd_reduction(sk, 1, 0, 0)), so the fast
+                        // retransmission leaves alone. Without it cwnd =
+                        // ssthresh let every segment the timer found lost
+                        // go at once, up to ssthresh − pipe.
+                        self.prr_ack(self.st.smss, false);
+                    }
                 }
             }
             RackTimer::Probe => self.send_probe(io),

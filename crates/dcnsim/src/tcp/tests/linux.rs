@@ -1,0 +1,185 @@
+//! Linux's window growth under `profile = "linux"`: slow start counts
+//! every segment an ACK covers (`abc_limit = "unlimited"`), and cwnd grows
+//! only while the sender uses it (`cwnd_validation = "linux"`).
+
+use super::*;
+use crate::config::{CwndValidation, ABC_UNLIMITED};
+
+/// NewReno, 1000-byte segments, an initial window of 10, no ECN.
+fn linux_growth(abc_limit: u32, validation: CwndValidation) -> TcpConfig {
+    reno(|t| {
+        t.abc_limit = abc_limit;
+        t.cwnd_validation = validation;
+    })
+}
+
+/// Slow start under the Linux profile grows cwnd by the number of
+/// segments an ACK covers, where RFC 3465's L = 2 caps it at two; it
+/// stops at ssthresh either way.
+#[test]
+fn linux_slow_start_grows_cwnd_by_the_segments_an_ack_covers() {
+    let m = MSS as u64;
+    for (limit, per_ack) in [(ABC_UNLIMITED, 4), (2, 2)] {
+        let mut w = world(linux_growth(limit, CwndValidation::Off));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(4 * m, false));
+        assert_eq!(w.flow.st.cwnd, (10 + per_ack) * m, "abc_limit {limit}");
+    }
+    // Capped at ssthresh: the rest goes to congestion avoidance.
+    let mut w = world(reno(|t| {
+        t.abc_limit = ABC_UNLIMITED;
+        t.init_ssthresh_segments = Some(12);
+    }));
+    w.flow.app_write(&mut w.io, 100 * m, None);
+    w.flow.on_ack(&mut w.io, &ack_pkt(8 * m, false));
+    assert_eq!(w.flow.st.cwnd, 12 * m);
+}
+
+/// cwnd does not grow while the sender is application-limited: an
+/// application that keeps 3 segments in flight under a window of 10 gets
+/// every one ACKed and cwnd stays 10 (slow start grows only below twice
+/// the largest flight); without validation each ACK adds a segment.
+#[test]
+fn cwnd_does_not_grow_while_the_sender_is_application_limited() {
+    let m = MSS as u64;
+    for (validation, grown) in [(CwndValidation::Linux, 10), (CwndValidation::Off, 10 + 30)] {
+        let mut w = world(linux_growth(ABC_UNLIMITED, validation));
+        let mut acked = 0;
+        for _ in 0..10 {
+            w.flow.app_write(&mut w.io, 3 * m, None);
+            for _ in 0..3 {
+                acked += m;
+                w.flow.on_ack(&mut w.io, &ack_pkt(acked, false));
+            }
+        }
+        assert_eq!(w.flow.st.cwnd, grown * m, "{validation:?}");
+    }
+}
+
+/// Slow start under validation still reaches twice the largest flight of
+/// the window being ACKed, and no more: 9 segments out grow cwnd to 18.
+#[test]
+fn validated_slow_start_grows_to_twice_the_flight_used() {
+    let m = MSS as u64;
+    let mut w = world(linux_growth(ABC_UNLIMITED, CwndValidation::Linux));
+    w.flow.app_write(&mut w.io, 9 * m, None);
+    for k in 1..=9 {
+        w.flow.on_ack(&mut w.io, &ack_pkt(k * m, false));
+    }
+    assert_eq!(w.flow.st.cwnd, 18 * m);
+}
+
+/// A sender that fills cwnd grows it as before, in slow start and in
+/// congestion avoidance; one held back by the receiver's window does not.
+#[test]
+fn cwnd_grows_when_cwnd_limited_and_not_when_rwnd_limited() {
+    let m = MSS as u64;
+    for ssthresh in [None, Some(10)] {
+        let mut w = world(reno(|t| {
+            t.abc_limit = ABC_UNLIMITED;
+            t.cwnd_validation = CwndValidation::Linux;
+            t.init_ssthresh_segments = ssthresh;
+        }));
+        w.flow.app_write(&mut w.io, 1000 * m, None);
+        let mut acked = 0;
+        for _ in 0..20 {
+            acked += m;
+            w.flow.on_ack(&mut w.io, &ack_pkt(acked, false));
+        }
+        assert!(
+            w.flow.st.cwnd > 10 * m,
+            "{ssthresh:?}: cwnd {}",
+            w.flow.st.cwnd
+        );
+    }
+    let mut w = world(reno(|t| {
+        t.abc_limit = ABC_UNLIMITED;
+        t.cwnd_validation = CwndValidation::Linux;
+        t.init_ssthresh_segments = Some(10);
+        t.rwnd_bytes = 5 * MSS as u64;
+    }));
+    w.flow.app_write(&mut w.io, 1000 * m, None);
+    let mut acked = 0;
+    for _ in 0..100 {
+        acked += m;
+        w.flow.on_ack(&mut w.io, &ack_pkt(acked, false));
+    }
+    assert_eq!(w.flow.st.cwnd, 10 * m, "rwnd-limited: cwnd untouched");
+}
+
+/// Under `ack_counting = "delivered"` a segment grows the window once,
+/// when first delivered: a SACK alone grows nothing, and the cumulative
+/// ACK that then covers the SACKed segments counts only the bytes it newly
+/// delivers. RFC 5681's `acked` counts the SACKed ones at the cumulative
+/// ACK.
+#[test]
+fn delivered_counting_counts_a_sacked_segment_once() {
+    use crate::config::AckCounting;
+    let m = MSS as u64;
+    for (counting, grown) in [(AckCounting::Delivered, 1), (AckCounting::Acked, 3)] {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.abc_limit = ABC_UNLIMITED;
+            t.ack_counting = counting;
+        }));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        // Segments 1 and 2 SACKed (reordering), then segment 0 arrives.
+        w.flow.on_ack(&mut w.io, &sack_ack0(0, &[(m, 3 * m)]));
+        assert_eq!(w.flow.st.cwnd, 10 * m, "{counting:?}: a SACK grows nothing");
+        w.flow.on_ack(&mut w.io, &ack_pkt(3 * m, false));
+        assert_eq!(w.flow.st.cwnd, (10 + grown) * m, "{counting:?}");
+    }
+}
+
+/// Under cwnd validation a congestion signal reduces cwnd, as Linux's
+/// ssthresh functions do (RFC 9438 §4.6 allows it only with validation):
+/// a timeout with one segment in flight under a window of 10 sets
+/// ssthresh to half the window, where RFC 5681's FlightSize gives the
+/// floor of two segments.
+#[test]
+fn under_validation_ssthresh_comes_from_cwnd_not_the_flight() {
+    let m = MSS as u64;
+    for (validation, ssthresh) in [(CwndValidation::Linux, 5), (CwndValidation::Off, 2)] {
+        let mut w = world(linux_growth(ABC_UNLIMITED, validation));
+        w.flow.app_write(&mut w.io, m, None);
+        run_timers(&mut w, SimTime::from_ms(300));
+        assert_eq!(w.flow.stats.timeouts, 1, "{validation:?}");
+        assert_eq!(w.flow.st.ssthresh, ssthresh * m, "{validation:?}");
+    }
+}
+
+/// cwnd after an idle period: kept while the idle time is below the RTO;
+/// beyond it RFC 5681 §4.1 restarts from min(IW, cwnd), Linux halves cwnd
+/// per RTO of idle time down to the initial window, and `off` keeps it.
+#[test]
+fn an_idle_sender_restarts_its_window_after_an_rto_of_silence() {
+    use crate::config::IdleRestart;
+    let m = MSS as u64;
+    for (idle_ms, restart, cwnd) in [
+        (150, IdleRestart::Linux, 40),
+        (150, IdleRestart::Rfc5681, 40),
+        (300, IdleRestart::Linux, 20),
+        (700, IdleRestart::Linux, 10),
+        (300, IdleRestart::Rfc5681, 10),
+        (300, IdleRestart::Off, 40),
+    ] {
+        let mut w = world(reno(|t| {
+            t.idle_restart = restart;
+            t.abc_limit = ABC_UNLIMITED;
+        }));
+        // Two rounds of slow start, each fully ACKed: cwnd 10 → 20 → 40.
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(10 * m, false));
+        w.flow.app_write(&mut w.io, 20 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(30 * m, false));
+        assert_eq!(w.flow.st.cwnd, 40 * m);
+        run_timers(&mut w, SimTime::from_ms(idle_ms));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        assert_eq!(
+            w.flow.st.cwnd,
+            cwnd * m,
+            "{restart:?} after {idle_ms} ms (RTO {:?})",
+            w.flow.current_rto()
+        );
+    }
+}

@@ -1,0 +1,64 @@
+//! Recovery that RACK's reordering timer starts, with no ACK to pace it.
+
+use super::*;
+use crate::config::{LossRecovery, Reduction, Reordering};
+
+/// Ten segments at t = 0; at `ACK_AT` a SACK of the last one only. One
+/// SACKed segment is below the duplicate threshold, so RACK waits out the
+/// reordering window of the nine sent before it; its timer then finds all
+/// nine lost and starts recovery. Returns the world 100 µs on, before any
+/// further ACK.
+fn reo_timer_entry(red: Reduction) -> Script {
+    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
+    t.reduction = red;
+    let mut w = world(t);
+    let m = MSS as u64;
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    run_timers(&mut w, ACK_AT);
+    w.flow
+        .on_ack(&mut w.io, &sack_ack(0, &[(9 * m, 10 * m)], SimTime::ZERO));
+    assert!(retransmitted(&w).is_empty(), "{red:?}: RACK waits");
+    run_timers(&mut w, ACK_AT + SimTime::from_us(100));
+    assert_eq!(w.flow.cong, CongState::Recovery, "{red:?}");
+    w
+}
+
+/// Recovery entered by the reordering timer is paced by the reduction
+/// rule, as on an ACK that delivered one segment without advancing
+/// snd_una (Linux's tcp_rack_reo_timeout): PRR-bis lets only the fast
+/// retransmission leave, RFC 6937's slow-start bound one segment more,
+/// where RFC 6675's cwnd = ssthresh sends ssthresh − pipe at once.
+#[test]
+fn recovery_entered_by_the_reordering_timer_is_paced_by_prr() {
+    let m = MSS as u64;
+    for (red, sent) in [(Reduction::PrrBis, 1), (Reduction::Prr, 2)] {
+        let w = reo_timer_entry(red);
+        assert_eq!(retransmitted(&w), (0..sent).collect::<Vec<_>>(), "{red:?}");
+        assert!(w.flow.st.cwnd <= w.flow.board().pipe + m, "{red:?}");
+    }
+    let w = reo_timer_entry(Reduction::Rfc6675);
+    let ssthresh = w.flow.st.ssthresh / m;
+    assert_eq!(ssthresh, 5, "half the flight of 10");
+    assert_eq!(retransmitted(&w), (0..ssthresh).collect::<Vec<_>>());
+}
+
+/// A tail loss probe of a single segment allows for the peer's
+/// worst-case delayed ACK (RFC 8985 §7.2's WCDelAckT, 200 ms, as Linux),
+/// not the receiver's usual 40 ms timer; capped at the RTO it still goes
+/// first, and the RTO restarts after it (Linux arms the probe in the
+/// retransmission timer's place).
+#[test]
+fn a_one_segment_probe_waits_for_a_delayed_ack_and_goes_before_the_rto() {
+    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
+    t.delayed_ack = true;
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, MSS as u64, None);
+    let rto_at = w.flow.rto.deadline().expect("RTO armed");
+    run_timers(&mut w, SimTime::from_ms(150));
+    assert_eq!(w.flow.stats.tlp_probes, 0, "not after 2·SRTT + 40 ms");
+    run_timers(&mut w, rto_at + SimTime::from_ms(50));
+    assert_eq!(w.flow.stats.tlp_probes, 1);
+    assert_eq!(w.flow.stats.timeouts, 0, "the probe, not the RTO");
+    let probe_at = data_sent(&w).last().unwrap().ts;
+    assert_eq!(probe_at, rto_at - SimTime(1));
+}
