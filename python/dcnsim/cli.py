@@ -80,19 +80,19 @@ def format_summary(result) -> str:
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
-    qi = result.tables.columns("queue_inputs") if "queue_inputs" in result.tables else {}
+    qi = result.tables.core_columns("queue_inputs") if "queue_inputs" in result.tables else {}
     dropped = [int(d) for d in qi.get("dropped", ())]
     if sum(dropped) > 0:
         # The switch queue that dropped most, split by input port: port
         # blackout shows as one input losing a far larger share. Read from
-        # the core's columns: a summary needs no pandas.
+        # the core's columns: a summary needs neither numpy nor pandas.
         by_queue: Dict[int, int] = {}
         for qid, d in zip(qi["queue_id"], dropped):
             by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
         q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
         rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
 
-        def values(c: str) -> List[Any]:  # by position: numpy arrays, or an assigned DataFrame's columns
+        def values(c: str) -> List[Any]:  # by position: the core's arrays and lists, or a DataFrame's columns
             v = qi[c]
             return v.tolist() if hasattr(v, "tolist") else list(v)
 
