@@ -61,6 +61,25 @@ def test_validate_and_a_run_with_its_summary_import_nothing_heavy():
     assert got["rc"] == 0 and got["heavy"] == [], got
 
 
+# The same probe, reporting which of these modules got loaded.
+LIGHT_PROBE = PROBE.replace("m.split('.')[0] in %r" % (HEAVY,), "m in ('dcnsim.tuning', 'dcnsim.bench')")
+assert LIGHT_PROBE != PROBE
+
+
+@needs_core
+def test_run_and_validate_skip_the_tune_and_bench_parsers():
+    # argparse never asks a `run` about `tune` or `bench`: their modules stay
+    # unloaded; `--help` still has them
+    for argv in (("run", str(DATA / "small_incast.toml")), ("validate", str(DATA / "small_incast.toml")),
+                 ("--version",)):
+        got = loaded_by(*argv, code=LIGHT_PROBE)
+        assert got["rc"] == 0 and got["heavy"] == [], (argv, got)
+    from dcnsim.cli import build_parser
+
+    helptext = build_parser().format_help()
+    assert "tune" in helptext and "bench" in helptext
+
+
 @needs_core
 def test_a_run_writing_small_csv_tables_imports_nothing_heavy(tmp_path):
     got = loaded_by("run", str(DATA / "small_incast.toml"), "--out", str(tmp_path / "out"))
