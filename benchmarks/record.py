@@ -155,7 +155,7 @@ def render_bench(r: Dict[str, Any]) -> str:
     rows = ["| scenario | simulated | wall (median) | events/s | packet-hops/s | peak RSS |",
             "|---|---|---|---|---|---|"]
     for name, s in b["scenarios"].items():
-        rows.append(f"| {name} | {s['sim_s']:g} s | {s['wall_s']:.3f} s | {_m(s['events_per_s'])} "
+        rows.append(f"| {name} | {s['sim_s']:.4g} s | {s['wall_s']:.3f} s | {_m(s['events_per_s'])} "
                     f"| {_m(s['packet_hops_per_s'])} | {s['peak_rss_mb']:.1f} MB |")
     sc = b["scenarios"]
     extra = ""
@@ -170,7 +170,7 @@ def render_soak(r: Dict[str, Any]) -> str:
     b = r["soak"]
     rows = ["| stop | events | wall | peak RSS |", "|---|---|---|---|"]
     for s in b["scenarios"].values():
-        rows.append(f"| {s['sim_s']:g} s | {_m(s['events'])} | {s['wall_s']:.1f} s | {s['peak_rss_mb']:.1f} MB |")
+        rows.append(f"| {s['sim_s']:.4g} s | {_m(s['events'])} | {s['wall_s']:.1f} s | {s['peak_rss_mb']:.1f} MB |")
     return (f"{_stamp_line(b)} (`dcnsim bench --scenario soak`, a fresh process per stop; the process "
             "holds the interpreter and the core, no numpy or pandas).\n\n" + "\n".join(rows))
 
@@ -179,7 +179,8 @@ def render_startup(r: Dict[str, Any]) -> str:
     b = r["startup"]
     rows = ["| command | CPU | peak RSS | heavy packages imported |", "|---|---|---|---|"]
     for label, s in b["commands"].items():
-        cmd = "`dcnsim --version`" if label == "--version" else f"`dcnsim {label}`"
+        cmd = {"--version": "`dcnsim --version`", "validate": "`dcnsim validate FILE`",
+               "run (tiny)": "`dcnsim run FILE` (tiny)"}.get(label, f"`dcnsim {label}`")
         rows.append(f"| {cmd} | {s['cpu_s']:.3f} s | {s['peak_rss_mb']:.1f} MB | {', '.join(s['heavy_imports']) or 'none'} |")
     return (f"{_stamp_line(b)}; median of {b['repeat']} fresh processes "
             f"(`python benchmarks/startup.py --repeat {b['repeat']}`).\n\n" + "\n".join(rows))
@@ -208,12 +209,14 @@ RENDER: Dict[str, Callable[[Dict[str, Any]], str]] = {
     "htsim": render_htsim,
 }
 
-BLOCK = re.compile(r"(<!-- results\.json: (\w+) -->\n)(.*?)(\n<!-- /results\.json -->)", re.S)
+#: A block: its opening marker, its body (never another block's marker:
+#: an empty body must not reach into the next block) and its closing marker.
+BLOCK = re.compile(r"(<!-- results\.json: (\w+) -->\n)((?:(?!<!-- /?results\.json).)*?)(<!-- /results\.json -->)", re.S)
 
 
 def blocks(text: str) -> List[tuple]:
     """(name, body) of every results.json block of a doc."""
-    return [(m.group(2), m.group(3)) for m in BLOCK.finditer(text)]
+    return [(m.group(2), m.group(3).rstrip("\n")) for m in BLOCK.finditer(text)]
 
 
 def render_doc(text: str, results: Dict[str, Any]) -> str:
@@ -221,7 +224,7 @@ def render_doc(text: str, results: Dict[str, Any]) -> str:
         name = m.group(2)
         if name not in RENDER:
             raise KeyError(f"unknown results.json block {name!r}")
-        return m.group(1) + RENDER[name](results) + m.group(4)
+        return m.group(1) + RENDER[name](results) + "\n" + m.group(4)
 
     return BLOCK.sub(sub, text)
 
