@@ -59,7 +59,9 @@ def _git(*args: str) -> str:
 
 def stamp() -> Dict[str, Any]:
     """When, at which commit and under what load a section was measured."""
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    # the file and the docs' tables this script writes are not the code measured
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/results.json",
+                      *(f":!{d.relative_to(ROOT)}" for d in DOCS)))
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if dirty else ""),
