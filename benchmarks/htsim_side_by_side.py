@@ -1,6 +1,6 @@
 """dcnsim vs stock htsim on htsim's DCTCP permutation example, runs interleaved.
 
-    python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16]
+    python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16] [--json FILE]
 
 HTSIM_BINARY is csg-htsim's ``htsim_dctcp_permutation``, built stock (tested
 at 841d9e7), its sources untouched: ``make libhtsim.a`` in ``sim/`` (the
@@ -39,6 +39,9 @@ htsim's permutation builder fails an assertion (abort) in about one run in
 twenty, on its draw from the clock: such a run is retried, up to
 ``--retries`` times, and the retries are reported. A missing or broken
 binary is an error with a message, not a traceback.
+
+``--json FILE`` also writes the rows and every run as JSON (what
+benchmarks/record.py keeps in benchmarks/results.json).
 """
 
 import argparse
@@ -178,6 +181,7 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per k (default 3)")
     ap.add_argument("--k", type=int, nargs="+", default=[8, 12, 16], help="fat-tree sizes (even; default 8 12 16)")
     ap.add_argument("--retries", type=int, default=5, help="reruns of an htsim run that aborts (default 5)")
+    ap.add_argument("--json", help="also write the rows and every run to this JSON file")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
@@ -195,6 +199,7 @@ def main() -> int:
           "| htsim hops (from its log) | htsim / dcnsim delivered packets | ratio, hops per CPU s | ratio, per wall s "
           "| htsim retries |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
     for k in a.k:
         ours, theirs = [], []
         try:
@@ -219,7 +224,23 @@ def main() -> int:
             print(f"  {name} rounds: " + "; ".join(
                 f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s, {r['hops'] / 1e6:.2f} M hops from deliveries"
                 for r in runs), file=sys.stderr)
+        rows.append({"k": k, "hosts": k ** 3 // 4, "dcnsim_wall_s": o["wall"], "dcnsim_cpu_s": o["cpu"],
+                     "dcnsim_core_s": o["core"], "dcnsim_hops": o["hops_exact"],
+                     "dcnsim_hops_from_deliveries": o["hops"], "htsim_wall_s": t["wall"], "htsim_cpu_s": t["cpu"],
+                     "htsim_hops": t["hops"], "delivered_ratio": delivered, "ratio_cpu": r_cpu, "ratio_wall": r_wall,
+                     "retries": sum(r["retries"] for r in theirs),
+                     "dcnsim_runs": ours, "htsim_runs": theirs})
+        if a.json:  # after every k: a later k that fails keeps the earlier ones
+            Path(a.json).write_text(json.dumps({"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
+                                                "rows": rows}, indent=2) + "\n")
     return 0
+
+
+def _htsim_id(binary: str) -> str:
+    """The htsim build: its source checkout's commit when the binary sits in one."""
+    d = Path(binary).resolve().parent
+    r = subprocess.run(["git", "-C", str(d), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return f"stock csg-htsim {r.stdout.strip()}" if r.returncode == 0 and r.stdout.strip() else "stock csg-htsim"
 
 
 if __name__ == "__main__":

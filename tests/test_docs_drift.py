@@ -297,3 +297,69 @@ def test_the_readme_test_command_is_what_ci_runs():
     assert len(ci) == 1, ci
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"\n{ci[0]}\n" in readme, f"README.md's test command differs from .ci/run's: {ci[0]}"
+
+
+# ---------------------------------------------------------------- figures from benchmarks/results.json
+
+def _record_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_record", REPO / "benchmarks" / "record.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+#: Which doc quotes which recorded figures (issue 28 item 4): each must be
+#: a results.json block, so that it is made from the file.
+REQUIRED_BLOCKS = {
+    "docs/performance.md": {"machine", "bench", "startup", "htsim"},
+    "docs/robustness.md": {"soak"},
+    "README.md": {"bench", "htsim"},
+}
+
+
+def test_doc_figures_are_the_recorded_benchmark_files():
+    """Every table of machine-dependent figures (events/s, packet-hops/s,
+    peak RSS, start-up CPU, htsim ratios) sits between
+    `<!-- results.json: NAME -->` markers and equals what
+    `python benchmarks/record.py --docs-only` makes from
+    benchmarks/results.json: a figure edited by hand, or a file re-recorded
+    without the docs, fails here."""
+    record = _record_module()
+    results = record.load()
+    for key in ("machine", "bench", "startup", "soak", "htsim"):
+        assert key in results, f"benchmarks/results.json has no {key!r} section: run python benchmarks/record.py"
+    for sec in ("bench", "startup", "soak", "htsim"):
+        st = results[sec]["stamp"]
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", st["date"]) and st["commit"], st
+    for doc in record.DOCS:
+        rel = str(doc.relative_to(REPO))
+        text = doc.read_text(encoding="utf-8")
+        names = {n for n, _ in record.blocks(text)}
+        missing = REQUIRED_BLOCKS.get(rel, set()) - names
+        assert not missing, f"{rel} lacks the results.json blocks {sorted(missing)}"
+        want = record.render_doc(text, results)
+        if want != text:
+            diff = [f"- {a}\n+ {b}" for a, b in zip(text.splitlines(), want.splitlines()) if a != b]
+            raise AssertionError(f"{rel} differs from benchmarks/results.json (run `python benchmarks/record.py "
+                                 f"--docs-only` after recording):\n" + "\n".join(diff[:10]))
+
+
+def test_a_hand_edited_figure_is_caught():
+    record = _record_module()
+    results = record.load()
+    text = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    body = next(b for n, b in record.blocks(text) if n == "bench")
+    figure = re.search(r"\| (\d+\.\d) M \|", body)
+    assert figure, body
+    edited = text.replace(figure.group(0), f"| {float(figure.group(1)) + 0.1:.1f} M |", 1)
+    assert record.render_doc(edited, results) != edited
+    # an empty block is filled in place: the text between two blocks stays
+    two = ("a\n<!-- results.json: machine -->\n<!-- /results.json -->\nkept\n"
+           "<!-- results.json: machine -->\nold\n<!-- /results.json -->\nz\n")
+    filled = record.render_doc(two, results)
+    machine = record.render_machine(results)
+    assert filled == (f"a\n<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nkept\n"
+                      f"<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nz\n")
+    assert record.render_doc(filled, results) == filled

@@ -1,12 +1,14 @@
 """Every command imports only what it uses: `dcnsim --version`, `validate`,
-a run printing its summary and the bench child start without pandas,
-pyarrow, matplotlib, Optuna or Dask. Checked in a fresh interpreter (this
-one has pandas loaded already); which modules got imported, not how long
-it took (benchmarks/startup.py measures that)."""
+a run printing its summary (and writing small CSV tables) and the bench
+child start without numpy, pandas, pyarrow, matplotlib, Optuna or Dask.
+Checked in a fresh interpreter (this one has pandas loaded already); which
+modules got imported, not how long it took (benchmarks/startup.py measures
+that, and benchmarks/results.json records it)."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import sys
 import pytest
 from conftest import DATA, needs_core
 
-HEAVY = ("pandas", "pyarrow", "matplotlib", "optuna", "dask", "distributed")
+HEAVY = ("numpy", "pandas", "pyarrow", "matplotlib", "optuna", "dask", "distributed")
 
 # Runs the command line in-process, then reports what is loaded; SystemExit
 # (argparse's --version and --help) counts as having run.
@@ -57,6 +59,81 @@ def test_validate_and_a_run_with_its_summary_import_nothing_heavy():
     # the summary has a hot-queue line (this incast drops): it too reads the core's columns
     got = loaded_by("run", str(DATA / "small_incast.toml"))
     assert got["rc"] == 0 and got["heavy"] == [], got
+
+
+# The same probe, reporting which of these modules got loaded.
+LIGHT_PROBE = PROBE.replace("m.split('.')[0] in %r" % (HEAVY,), "m in ('dcnsim.tuning', 'dcnsim.bench')")
+assert LIGHT_PROBE != PROBE
+
+
+@needs_core
+def test_run_and_validate_skip_the_tune_and_bench_parsers():
+    # argparse never asks a `run` about `tune` or `bench`: their modules stay
+    # unloaded; `--help` still has them
+    for argv in (("run", str(DATA / "small_incast.toml")), ("validate", str(DATA / "small_incast.toml")),
+                 ("--version",)):
+        got = loaded_by(*argv, code=LIGHT_PROBE)
+        assert got["rc"] == 0 and got["heavy"] == [], (argv, got)
+    from dcnsim.cli import build_parser
+
+    helptext = build_parser().format_help()
+    assert "tune" in helptext and "bench" in helptext
+
+
+@needs_core
+def test_a_run_writing_small_csv_tables_imports_nothing_heavy(tmp_path):
+    got = loaded_by("run", str(DATA / "small_incast.toml"), "--out", str(tmp_path / "out"))
+    assert got["rc"] == 0 and got["heavy"] == [], got
+    assert (tmp_path / "out" / "flows.csv").exists() and (tmp_path / "out" / "summary.json").exists()
+
+
+@needs_core
+def test_small_tables_written_without_pandas_equal_pandas_csv(tmp_path):
+    # Every table of a run with queries (NaN QCTs are possible), blocks and
+    # losses, written by the standard library and by pandas: the same bytes.
+    import io
+
+    import dcnsim
+    from dcnsim.result import _write_csv
+
+    paths = [DATA / "small_incast.toml", *sorted((DATA / "golden").glob("*.toml"))]
+    assert len(paths) > 2
+    for path in paths:
+        r = dcnsim.run(path)
+        for name in r.tables:
+            plain = io.StringIO()
+            r.tables._write_csv(name, plain)
+            ref = io.StringIO()
+            _write_csv(r.tables[name], ref)
+            assert plain.getvalue() == ref.getvalue(), (path.name, name)
+    # floats pandas writes its own way: NaN (empty), inf, -0.0, tiny and huge
+    import array
+
+    import pandas as pd
+    from dcnsim.result import _write_csv_plain
+
+    odd = array.array("d", [math.nan, math.inf, -math.inf, -0.0, 1e-300, 1.5e300, 0.1, 3.0, 123456789.123456789])
+    cols = {"x": odd, "n": array.array("q", range(len(odd))), "b": array.array("B", [0, 1] * 4 + [1]),
+            "s": ["a", "b,c", 'd"e', "", "f\ng", "h", "i", "j", "k"]}
+    plain = io.StringIO()
+    _write_csv_plain(cols, ["b"], plain)
+    df = pd.DataFrame({"x": list(odd), "n": list(cols["n"]), "b": [bool(v) for v in cols["b"]], "s": cols["s"]})
+    ref = io.StringIO()
+    _write_csv(df, ref)
+    assert plain.getvalue() == ref.getvalue()
+
+
+def test_percentile_without_numpy_is_numpys_to_the_bit():
+    import random
+
+    import numpy as np
+    from dcnsim.result import _pct
+
+    rng = random.Random(5)
+    for n in (1, 2, 3, 7, 100, 1001):
+        xs = [rng.lognormvariate(-6, 2) for _ in range(n)]
+        for q in (0, 1, 25, 50, 90, 99, 99.9, 100):
+            assert _pct(xs, q) == float(np.percentile(np.asarray(xs), q)), (n, q)
 
 
 @needs_core

@@ -71,6 +71,18 @@ def test_result_write_failure_leaves_no_partial_table(tmp_path, monkeypatch):
         return real(self, fh, *a, **kw)
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", exploding)
+    # small tables are written without pandas: explode there too
+    import dcnsim.result as result_mod
+
+    plain = result_mod._write_csv_plain
+
+    def exploding_plain(cols, bools, fh):
+        if "block" in cols:
+            fh.write("app,block\n0,")
+            raise OSError("no space left on device")
+        return plain(cols, bools, fh)
+
+    monkeypatch.setattr(result_mod, "_write_csv_plain", exploding_plain)
     with pytest.raises(OSError):
         r.write(tmp_path / "out")
     out = tmp_path / "out"

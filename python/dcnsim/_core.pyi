@@ -4,9 +4,8 @@ The contract: scenarios go in as JSON text (the TOML document of
 docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypedDict, Union
-
-import numpy.typing as npt
+from array import array
+from typing import Callable, Dict, List, Optional, Tuple, TypedDict, Union
 
 __all__ = [
     "build",
@@ -29,9 +28,10 @@ __all__ = [
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
 # runtime counterpart): the shape of what `run` returns.
 
-#: a column: int64 (uint64 only if a value does not fit), float64, bool, or
-#: object (Python str) numpy array, built in Rust
-_Column = npt.NDArray[Any]
+#: a column, built in Rust: an ``array.array`` of int64 (``"q"``; ``"Q"``,
+#: uint64, only if a value does not fit), float64 (``"d"``) or bool (``"B"``,
+#: 0/1 bytes), or a list of str; result.py views them as numpy arrays
+_Column = Union["array[int]", "array[float]", List[str]]
 _Table = Dict[str, _Column]
 
 class _RunOutput(TypedDict):

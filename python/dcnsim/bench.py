@@ -4,8 +4,8 @@ Each scenario runs in one fresh subprocess (``python -m dcnsim.bench NAME
 REPEAT``) so its peak RSS is its own; the child times ``_core.run`` for
 each of its repeats and reports one JSON line. The child starts from this
 module, not the command line, and this module imports nothing heavy (no
-pandas), so the child's RSS is the interpreter plus the core (and numpy,
-which the core's tables use).
+numpy, no pandas: the core's tables are ``array.array`` columns), so the
+child's RSS is the interpreter plus the core and what the run holds.
 """
 
 from __future__ import annotations
@@ -227,11 +227,8 @@ def child(name: str, repeat: int = 1) -> Dict[str, Any]:
     time and the peak RSS over all of them."""
     if repeat < 1:
         raise ValueError(f"repeat: must be at least 1, got {repeat}")
-    # numpy is imported by the first run that builds its tables: load it
-    # before the clock starts, or every scenario's wall time carries its
-    # ~0.1 s import (5x the whole of longflows_64).
-    import numpy  # noqa: F401
-
+    # The first run's tables import the standard library's `array` (a
+    # built-in module, microseconds): nothing else to load before the clock.
     from . import _core
     from .scenario import to_json
 

@@ -80,19 +80,19 @@ def format_summary(result) -> str:
     if "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
-    qi = result.tables.columns("queue_inputs") if "queue_inputs" in result.tables else {}
+    qi = result.tables.core_columns("queue_inputs") if "queue_inputs" in result.tables else {}
     dropped = [int(d) for d in qi.get("dropped", ())]
     if sum(dropped) > 0:
         # The switch queue that dropped most, split by input port: port
         # blackout shows as one input losing a far larger share. Read from
-        # the core's columns: a summary needs no pandas.
+        # the core's columns: a summary needs neither numpy nor pandas.
         by_queue: Dict[int, int] = {}
         for qid, d in zip(qi["queue_id"], dropped):
             by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
         q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
         rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
 
-        def values(c: str) -> List[Any]:  # by position: numpy arrays, or an assigned DataFrame's columns
+        def values(c: str) -> List[Any]:  # by position: the core's arrays and lists, or a DataFrame's columns
             v = qi[c]
             return v.tolist() if hasattr(v, "tolist") else list(v)
 
@@ -448,7 +448,16 @@ def cmd_model(args) -> int:
 # ----------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Commands whose parser needs none of the others': `main` builds only the
+#: light part of the parser for them, as the `tune` and `bench` parsers
+#: import their modules (tuning.py and bench.py, ≈ 20 ms of a 0.14 s start).
+LIGHT = ("run", "validate", "schema", "--version")
+
+
+def build_parser(light: bool = False) -> argparse.ArgumentParser:
+    """The command line. ``light``: without the `tune` and `bench`
+    subcommands (for a `run`, `validate`, `schema` or `--version`, which
+    argparse never asks about them)."""
     from . import __version__
 
     p = argparse.ArgumentParser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
@@ -486,9 +495,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "instead of local processes; needs dcnsim[cluster]")
     s.set_defaults(func=cmd_sweep)
 
-    from .tuning import add_parser as add_tune_parser
+    if not light:
+        from .tuning import add_parser as add_tune_parser
 
-    add_tune_parser(sub)
+        add_tune_parser(sub)
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
     d.add_argument("--out", default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
@@ -499,6 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-progress", action="store_true")
     d.set_defaults(func=cmd_demo)
 
+    if light:
+        return p
     b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     from . import bench
@@ -593,8 +605,8 @@ def _warning_printer(fallback):
 def main(argv: Optional[Sequence[str]] = None) -> int:
     import warnings
 
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
     args = parser.parse_args(argv)
     shown = warnings.showwarning
     warnings.showwarning = _warning_printer(shown)

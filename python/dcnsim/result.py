@@ -1,13 +1,17 @@
 """The result of one run: tidy tables (pandas) plus run-level scalars.
 
-The core hands over numpy columns; a table becomes a pandas DataFrame only
-when it is first asked for (``Result.flows``, ``Result.tables[name]``), so
-a run whose caller reads only the summary and the headline metrics (``dcnsim
-run`` without ``--out``, a sweep worker) never imports pandas.
+The core hands over typed columns (``array.array`` and lists of str); a
+column becomes a numpy array, and a table a pandas DataFrame, only when it
+is first asked for (``Result.tables.columns(name)``, ``Result.flows``,
+``Result.tables[name]``). A run whose caller reads only the summary and the
+headline metrics (``dcnsim run``, a sweep worker) imports neither numpy nor
+pandas, and small tables are written as CSV by the standard library.
 """
 
 from __future__ import annotations
 
+import array
+import csv
 import functools
 import json
 import math
@@ -59,6 +63,37 @@ def _write_csv(df: Any, fh: IO[Any]) -> None:
     df.to_csv(fh, index=False, lineterminator="\n")
 
 
+#: Tables of at most this many cells are written by :func:`_write_csv_plain`;
+#: larger ones by pandas, whose writer is faster per cell than importing it
+#: (≈ 0.5 s) is slow.
+PLAIN_CSV_CELLS = 200_000
+
+
+def _csv_cell(v: Any) -> Any:
+    # pandas' to_csv: floats as repr, NaN as an empty field, the rest as str
+    if isinstance(v, float):
+        return "" if v != v else repr(v)
+    return v
+
+
+def _write_csv_plain(cols: Mapping[str, Sequence[Any]], bools: Sequence[str], fh: IO[Any]) -> None:
+    """The CSV pandas' ``to_csv(index=False, lineterminator="\\n")`` writes
+    for these columns (tests/test_write.py compares them byte for byte),
+    without importing pandas. ``bools``: columns of 0/1 bytes to write as
+    ``True``/``False``."""
+    w = csv.writer(fh, lineterminator="\n")
+    w.writerow(list(cols))
+    values = []
+    for name, v in cols.items():
+        v = v.tolist() if hasattr(v, "tolist") else list(v)
+        if name in bools:
+            v = [bool(x) for x in v]
+        elif v and isinstance(v[0], float):
+            v = [_csv_cell(x) for x in v]
+        values.append(v)
+    w.writerows(zip(*values))
+
+
 def _write_parquet(df: Any, fh: IO[Any]) -> None:
     df.to_parquet(fh, index=False)
 
@@ -90,11 +125,46 @@ def _finite(xs: Iterable[Any]) -> List[float]:
 
 
 def _pct(xs: List[float], q: float) -> float:
+    """``numpy.percentile(xs, q)`` (its default, linear interpolation),
+    computed as numpy does step by step so the float is the same to the
+    last bit (tests/test_startup.py compares them), without importing it."""
     if not xs:
         return math.nan
-    import numpy as np
+    v = sorted(xs)
+    n = len(v)
+    # numpy's virtual index for its default method, "linear": (n - 1)·q
+    virtual = (n - 1) * (q / 100)
+    if virtual >= n - 1:
+        return float(v[-1])
+    if virtual < 0:
+        return float(v[0])
+    lo = math.floor(virtual)
+    gamma = virtual - lo
+    a, b = v[lo], v[lo + 1]
+    d = b - a
+    # numpy's _lerp: from the nearer end, so the result stays within [a, b]
+    return float(b - d * (1 - gamma) if gamma >= 0.5 else a + d * gamma)
 
-    return float(np.percentile(np.asarray(xs, dtype=float), q))
+
+#: ``array.array`` typecode -> numpy dtype of the column
+_DTYPES = {"q": "int64", "Q": "uint64", "d": "float64", "B": "bool"}
+
+
+def _numpy_column(v: Any, dtype: Optional[str]) -> Any:
+    """A column from the core as a numpy array: a view of its ``array.array``
+    (no copy), or an object array of its strings; other values (numpy arrays,
+    hand-made lists) as they are."""
+    if isinstance(v, array.array):
+        import numpy as np
+
+        return np.frombuffer(v, dtype=_DTYPES[v.typecode]) if len(v) else np.array([], dtype=_DTYPES[v.typecode])
+    if isinstance(v, list) and dtype == "object":
+        import numpy as np
+
+        out = np.empty(len(v), dtype=object)
+        out[:] = v
+        return out
+    return v
 
 
 def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
@@ -102,25 +172,28 @@ def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
 
     if cols is None:  # absent: empty, with the core's columns and dtypes
         return pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA[name]})
-    # numpy arrays from the core (plain lists from hand-made raw dicts)
+    # numpy views of the core's columns (plain lists from hand-made raw dicts)
     return pd.DataFrame(dict(cols), copy=False)
 
 
 class Tables(MutableMapping[str, Any]):
     """``Result.tables``: table name -> pandas DataFrame, each built on first
     access from the core's columns and kept. :meth:`columns` reads a table
-    without pandas. A DataFrame assigned to a name replaces the table for
-    everything after (metrics, checks, ``write``)."""
+    as numpy arrays without pandas, :meth:`core_columns` as the core's own
+    sequences without numpy either. A DataFrame assigned to a name replaces
+    the table for everything after (metrics, checks, ``write``)."""
 
     def __init__(self, raw: Mapping[str, Optional[Mapping[str, Any]]]):
         self._raw: Dict[str, Optional[Mapping[str, Any]]] = dict(raw)
         self._frames: Dict[str, Any] = {}
+        self._numpy: Dict[str, Dict[str, Any]] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._frames:
             if name not in self._raw:
                 raise KeyError(name)
-            self._frames[name] = _frame(name, self._raw[name])
+            raw = self._raw[name]
+            self._frames[name] = _frame(name, None if raw is None else self.columns(name))
         return self._frames[name]
 
     def __setitem__(self, name: str, df: Any) -> None:
@@ -141,19 +214,44 @@ class Tables(MutableMapping[str, Any]):
         return len(self._raw)
 
     def columns(self, name: str) -> Dict[str, Sequence[Any]]:
-        """Column name -> values (the core's numpy arrays, or the assigned
-        DataFrame's columns), without building a DataFrame."""
+        """Column name -> numpy array (views of the core's columns, made on
+        first call and kept; or the assigned DataFrame's columns), without
+        building a DataFrame."""
         if name in self._frames:
             df = self._frames[name]
             return {str(c): df[c] for c in df.columns}
         cols = self._raw[name]
         if cols is None:
             return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
+        if name not in self._numpy:
+            dtypes = dict(TABLE_SCHEMA.get(name, []))
+            self._numpy[name] = {c: _numpy_column(v, dtypes.get(c)) for c, v in cols.items()}
+        return dict(self._numpy[name])
+
+    def core_columns(self, name: str) -> Dict[str, Sequence[Any]]:
+        """Column name -> the core's values as they came (``array.array`` of
+        numbers, 0/1 bytes for bools, lists of str; or the assigned
+        DataFrame's columns): for reading a few numbers without numpy."""
+        if name in self._frames:
+            return self.columns(name)
+        cols = self._raw[name]
+        if cols is None:
+            return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
         return dict(cols)
 
     def rows(self, name: str) -> int:
-        cols = self.columns(name)
+        cols = self.core_columns(name)
         return len(next(iter(cols.values()))) if cols else 0
+
+    def _write_csv(self, name: str, fh: IO[Any]) -> None:
+        """One table as CSV: small ones from the core's columns by the
+        standard library, the rest (and assigned DataFrames) by pandas."""
+        cols = self.core_columns(name)
+        if name not in self._frames and self.rows(name) * max(len(cols), 1) <= PLAIN_CSV_CELLS:
+            bools = [c for c, d in TABLE_SCHEMA.get(name, []) if d == "bool"]
+            _write_csv_plain(cols, bools, fh)
+        else:
+            _write_csv(self[name], fh)
 
 
 def _jsonable(v: Any) -> Any:
@@ -263,10 +361,10 @@ class Result:
           of completed blocks, ``block_timeouts`` and, of them,
           ``block_request_timeouts``.
         """
-        # from the columns, not DataFrames: `dcnsim run` and sweep workers
-        # need these numbers and nothing that would import pandas
+        # from the core's columns, not DataFrames: `dcnsim run` and sweep
+        # workers need these numbers and nothing that would import numpy
         t = self.tables
-        f, q, b = t.columns("flows"), t.columns("queries"), t.columns("blocks")
+        f, q, b = t.core_columns("flows"), t.core_columns("queries"), t.core_columns("blocks")
         nf, nq, nb = t.rows("flows"), t.rows("queries"), t.rows("blocks")
         # counts are ints (as in ``summary``), so tables and JSON show 12, not 12.0
         out: Dict[str, float] = {}
@@ -315,11 +413,11 @@ class Result:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        for name, df in self.tables.items():
+        for name in self.tables:
             if format == "csv":
-                atomic_write(out / f"{name}.csv", functools.partial(_write_csv, df))
+                atomic_write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
             else:
-                atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, df), mode="wb")
+                atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, self.tables[name]), mode="wb")
         for fname, data in self.pcaps.items():
             safe = Path(fname).name  # a bare file name, never a path out of out_dir
             atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")

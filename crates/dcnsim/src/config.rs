@@ -715,6 +715,19 @@ pub enum AppSpec {
     Poisson(Box<PoissonSpec>),
 }
 
+impl AppSpec {
+    /// The app's TCP configuration; none for UDP.
+    pub fn tcp(&self) -> Option<&TcpConfig> {
+        match self {
+            AppSpec::Bulk { tcp, .. }
+            | AppSpec::PartitionAggregate { tcp, .. }
+            | AppSpec::SyncReads { tcp, .. } => Some(tcp),
+            AppSpec::Poisson(p) => Some(&p.tcp),
+            AppSpec::UdpCbr { .. } => None,
+        }
+    }
+}
+
 /// Open-loop Poisson flow arrivals (pFabric-style workload): each arrival
 /// opens a new TCP flow of a size drawn from `cdf` between a random pair.
 #[derive(Clone, Debug, PartialEq)]

@@ -37,7 +37,7 @@ pub use apps::parse_cdf_table;
 pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
-use crate::config::{AppSpec, Config, Limit, RoutingMode, TcpConfig};
+use crate::config::{AppSpec, Config, Limit, RoutingMode};
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
 use apps::parse_app;
@@ -287,21 +287,19 @@ pub fn parse_config_str_until(
 /// sizes are bytes, so a paper's K = 20 copied as `ecn_k = 20` marks every
 /// packet that finds another queued, and such a buffer drops every full
 /// packet. `ecn_k = 0` (mark every packet) is meant and stays silent.
+///
+/// A memory estimate over `limits.memory` (its part allocated before the
+/// run can be stopped fits, or the scenario is refused): the run-time
+/// guard stops the run if it really holds more.
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     let mut out = ecn_cc_warnings(cfg);
     out.extend(sub_packet_warnings(cfg));
+    out.extend(
+        crate::stats::limits::warnings(cfg, &cfg.limits)
+            .into_iter()
+            .map(|(path, message)| ScenarioError { path, message }),
+    );
     out
-}
-
-/// Each app's TCP config (none for UDP).
-fn app_tcp(a: &AppSpec) -> Option<&TcpConfig> {
-    match a {
-        AppSpec::Bulk { tcp, .. }
-        | AppSpec::PartitionAggregate { tcp, .. }
-        | AppSpec::SyncReads { tcp, .. } => Some(tcp),
-        AppSpec::Poisson(p) => Some(&p.tcp),
-        AppSpec::UdpCbr { .. } => None,
-    }
 }
 
 fn sub_packet_warnings(cfg: &Config) -> Vec<ScenarioError> {
@@ -309,7 +307,7 @@ fn sub_packet_warnings(cfg: &Config) -> Vec<ScenarioError> {
     let full = cfg
         .apps
         .iter()
-        .map(|a| match (a, app_tcp(a)) {
+        .map(|a| match (a, a.tcp()) {
             (_, Some(t)) => t.mss as u64 + t.header_bytes as u64,
             (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
             _ => 0,
@@ -374,7 +372,7 @@ fn ecn_cc_warnings(cfg: &Config) -> Vec<ScenarioError> {
     // cc name -> the apps using it, in order.
     let mut by_cc: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, a) in cfg.apps.iter().enumerate() {
-        let Some(tcp) = app_tcp(a) else {
+        let Some(tcp) = a.tcp() else {
             continue;
         };
         if !tcp.cc.needs_ecn() {

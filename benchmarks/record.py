@@ -1,0 +1,284 @@
+"""Record the machine-dependent figures the docs quote, in one file:
+benchmarks/results.json (machine, date, commit and load with each
+section), and the doc tables made from it.
+
+    python benchmarks/record.py [--htsim HTSIM_BINARY] [--only SECTION ...] [--repeat N]
+
+Sections (each stamped with its own date, commit and load average, so one
+can be re-run alone with ``--only``; the others are kept from the file):
+
+* ``startup``: CPU seconds and peak RSS of ``dcnsim --version``,
+  ``validate`` and a tiny ``run`` (benchmarks/startup.py), with the heavy
+  packages each imported;
+* ``bench``: ``dcnsim bench``'s default set and the larger htsim mirrors
+  (``dctcp_perm_k12``, ``dctcp_perm_k16``, ``dctcp_perm_k16_128flows``,
+  ``dctcp_perm_k32``):
+  events/s, packet-hops/s and peak RSS, the median of ``--repeat`` runs;
+* ``soak``: ``dcnsim bench --scenario soak``: peak RSS at 10, 30 and 60 s;
+* ``htsim``: benchmarks/htsim_side_by_side.py against stock htsim, only
+  with ``--htsim`` (about an hour on a shared 2-core machine); without it
+  the file's previous ``htsim`` section is kept as it was.
+
+Then the tables between ``<!-- results.json: NAME -->`` and
+``<!-- /results.json -->`` in docs/performance.md, docs/robustness.md and
+README.md are rewritten from the file (``--docs-only`` does only that).
+tests/test_docs_drift.py renders them again from the file and fails when a
+doc differs: a figure in a doc is the one in the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results.json"
+DOCS = [ROOT / "docs" / "performance.md", ROOT / "docs" / "robustness.md", ROOT / "README.md"]
+SECTIONS = ("startup", "bench", "soak", "htsim")
+BENCH = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "poisson_websearch_k8",
+         "dctcp_perm_k12", "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32")
+SOAK = ("soak_10s", "soak_30s", "soak_60s")
+
+
+# ---------------------------------------------------------------------------
+# measuring
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def stamp() -> Dict[str, Any]:
+    """When, at which commit and under what load a section was measured."""
+    # the file and the docs' tables this script writes are not the code measured
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/results.json",
+                      *(f":!{d.relative_to(ROOT)}" for d in DOCS)))
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if dirty else ""),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+
+
+def machine() -> Dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "unknown"
+    mem_gb = None
+    try:
+        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))  # type: ignore[union-attr]
+        mem_gb = round(kb / 2**20, 1)
+    except (OSError, AttributeError):
+        pass
+    import dcnsim
+
+    return {"cpu": cpu, "logical_cpus": os.cpu_count(), "memory_gb": mem_gb,
+            "os": f"{platform.system()} {platform.release()}", "python": platform.python_version(),
+            "dcnsim_core": dcnsim.core_id()}
+
+
+def measure_startup(repeat: int) -> Dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import startup
+
+    env = startup._env(None)
+    out: Dict[str, Any] = {"repeat": repeat, "commands": {}}
+    for label, args in startup.COMMANDS.items():
+        runs = [startup.measure(args, env) for _ in range(repeat)]
+        _total, _slow, heavy = startup.importtime(args, env, 1)
+        out["commands"][label] = {"cpu_s": round(statistics.median(c for c, _ in runs), 3),
+                                  "peak_rss_mb": round(statistics.median(r for _, r in runs), 1),
+                                  "heavy_imports": heavy}
+    return out
+
+
+def measure_bench(names, repeat: int) -> Dict[str, Any]:
+    from dcnsim import bench
+
+    out: Dict[str, Any] = {"repeat": repeat, "scenarios": {}}
+    for name in names:
+        rec = bench.run_one(name, repeat)
+        print(f"  {name}: {rec['packet_hops_per_s'] / 1e6:.1f} M hops/s, {rec['peak_rss_mb']:.1f} MB", file=sys.stderr)
+        out["scenarios"][name] = {
+            "sim_s": rec["sim_s"], "wall_s": round(rec["wall_s"], 3), "walls_s": [round(w, 3) for w in rec["walls_s"]],
+            "events": rec["events"], "packet_hops": rec["packet_hops"],
+            "events_per_s": round(rec["events_per_s"]), "packet_hops_per_s": round(rec["packet_hops_per_s"]),
+            "peak_rss_mb": round(rec["peak_rss_mb"], 1),
+        }
+    return out
+
+
+def measure_htsim(binary: str, pairs: int) -> Dict[str, Any]:
+    out = ROOT / "benchmarks" / ".htsim_side_by_side.json"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "htsim_side_by_side.py"), binary, "--pairs", str(pairs),
+           "--json", str(out)]
+    subprocess.run(cmd, check=True)
+    rec = json.loads(out.read_text())
+    out.unlink()
+    return rec
+
+
+# ---------------------------------------------------------------------------
+# the doc tables, made from the file (tests/test_docs_drift.py makes them again)
+
+
+def _m(x: float) -> str:
+    return f"{x / 1e6:.1f} M"
+
+
+def _stamp_line(sec: Dict[str, Any]) -> str:
+    s = sec["stamp"]
+    return f"Recorded {s['date']} at {s['commit']}, load average {s['load_average']}"
+
+
+def render_machine(r: Dict[str, Any]) -> str:
+    m = r["machine"]
+    return (f"Machine of benchmarks/results.json: {m['cpu']}, {m['logical_cpus']} logical CPUs, "
+            f"{m['memory_gb']} GB, {m['os']}, Python {m['python']}; shared with other users while measured "
+            f"(each section gives its load average).")
+
+
+def render_bench(r: Dict[str, Any]) -> str:
+    b = r["bench"]
+    rows = ["| scenario | simulated | wall (median) | events/s | packet-hops/s | peak RSS |",
+            "|---|---|---|---|---|---|"]
+    for name, s in b["scenarios"].items():
+        rows.append(f"| {name} | {s['sim_s']:.4g} s | {s['wall_s']:.3f} s | {_m(s['events_per_s'])} "
+                    f"| {_m(s['packet_hops_per_s'])} | {s['peak_rss_mb']:.1f} MB |")
+    sc = b["scenarios"]
+    extra = ""
+    if "dctcp_perm_k8" in sc and "dctcp_perm_k16" in sc:
+        ratio = sc["dctcp_perm_k16"]["packet_hops_per_s"] / sc["dctcp_perm_k8"]["packet_hops_per_s"]
+        extra = f" k = 16 runs at {ratio:.2f}× of k = 8's packet-hops/s."
+    return (f"{_stamp_line(b)}; median of {b['repeat']} runs each, one fresh process per scenario "
+            f"(`dcnsim bench --repeat {b['repeat']}`).{extra}\n\n" + "\n".join(rows))
+
+
+def render_soak(r: Dict[str, Any]) -> str:
+    b = r["soak"]
+    rows = ["| stop | events | wall | peak RSS |", "|---|---|---|---|"]
+    for s in b["scenarios"].values():
+        rows.append(f"| {s['sim_s']:.4g} s | {_m(s['events'])} | {s['wall_s']:.1f} s | {s['peak_rss_mb']:.1f} MB |")
+    return (f"{_stamp_line(b)} (`dcnsim bench --scenario soak`, a fresh process per stop; the process "
+            "holds the interpreter and the core, no numpy or pandas).\n\n" + "\n".join(rows))
+
+
+def render_startup(r: Dict[str, Any]) -> str:
+    b = r["startup"]
+    rows = ["| command | CPU | peak RSS | heavy packages imported |", "|---|---|---|---|"]
+    for label, s in b["commands"].items():
+        cmd = {"--version": "`dcnsim --version`", "validate": "`dcnsim validate FILE`",
+               "run (tiny)": "`dcnsim run FILE` (tiny)"}.get(label, f"`dcnsim {label}`")
+        rows.append(f"| {cmd} | {s['cpu_s']:.3f} s | {s['peak_rss_mb']:.1f} MB | {', '.join(s['heavy_imports']) or 'none'} |")
+    return (f"{_stamp_line(b)}; median of {b['repeat']} fresh processes "
+            f"(`python benchmarks/startup.py --repeat {b['repeat']}`).\n\n" + "\n".join(rows))
+
+
+def render_htsim(r: Dict[str, Any]) -> str:
+    b = r.get("htsim")
+    if not b:
+        return "Not recorded yet: `python benchmarks/record.py --only htsim --htsim HTSIM_BINARY`."
+    rows = ["| k | hosts | dcnsim process: wall / CPU (core) | dcnsim packet-hops (from deliveries) "
+            "| htsim process: wall / CPU | htsim packet-hops (its log) | htsim / dcnsim delivered packets "
+            "| ratio per CPU s (median of pairs) | per wall s | htsim retries |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for k in b["rows"]:
+        rows.append(f"| {k['k']} | {k['hosts']:,} | {k['dcnsim_wall_s']:.2f} s / {k['dcnsim_cpu_s']:.2f} s "
+                    f"({k['dcnsim_core_s']:.2f} s) | {_m(k['dcnsim_hops'])} ({_m(k['dcnsim_hops_from_deliveries'])}) "
+                    f"| {k['htsim_wall_s']:.2f} s / {k['htsim_cpu_s']:.2f} s | {_m(k['htsim_hops'])} "
+                    f"| {k['delivered_ratio']:.3f} | {k['ratio_cpu']:.2f}× | {k['ratio_wall']:.2f}× | {k['retries']} |")
+    return (f"{_stamp_line(b)}; {b['pairs']} interleaved pairs per k "
+            f"(`python benchmarks/htsim_side_by_side.py HTSIM --pairs {b['pairs']}`), htsim {b['htsim']}.\n\n"
+            + "\n".join(rows))
+
+
+RENDER: Dict[str, Callable[[Dict[str, Any]], str]] = {
+    "machine": render_machine, "bench": render_bench, "soak": render_soak, "startup": render_startup,
+    "htsim": render_htsim,
+}
+
+#: A block: its opening marker, its body (never another block's marker:
+#: an empty body must not reach into the next block) and its closing marker.
+BLOCK = re.compile(r"(<!-- results\.json: (\w+) -->\n)((?:(?!<!-- /?results\.json).)*?)(<!-- /results\.json -->)", re.S)
+
+
+def blocks(text: str) -> List[tuple]:
+    """(name, body) of every results.json block of a doc."""
+    return [(m.group(2), m.group(3).rstrip("\n")) for m in BLOCK.finditer(text)]
+
+
+def render_doc(text: str, results: Dict[str, Any]) -> str:
+    def sub(m: "re.Match[str]") -> str:
+        name = m.group(2)
+        if name not in RENDER:
+            raise KeyError(f"unknown results.json block {name!r}")
+        return m.group(1) + RENDER[name](results) + "\n" + m.group(4)
+
+    return BLOCK.sub(sub, text)
+
+
+def load(path: Path = RESULTS) -> Dict[str, Any]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def write_docs(results: Dict[str, Any]) -> List[Path]:
+    changed = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        new = render_doc(text, results)
+        if new != text:
+            doc.write_text(new, encoding="utf-8")
+            changed.append(doc)
+    return changed
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="+", choices=SECTIONS, help="measure these sections, keep the others")
+    ap.add_argument("--htsim", help="stock htsim_dctcp_permutation binary: measure the htsim section too")
+    ap.add_argument("--pairs", type=int, default=3, help="htsim pairs per k (default 3)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per bench scenario, processes per startup "
+                                                         "command x 2 (default 3)")
+    ap.add_argument("--docs-only", action="store_true", help="only rewrite the doc tables from the file")
+    a = ap.parse_args(argv)
+    results = load()
+    if not a.docs_only:
+        wanted = a.only or [s for s in SECTIONS if s != "htsim" or a.htsim]
+        if "htsim" in wanted and not a.htsim:
+            ap.error("the htsim section needs --htsim HTSIM_BINARY")
+        results["machine"] = machine()
+        for sec in wanted:
+            print(f"recording {sec} ...", file=sys.stderr)
+            st = stamp()
+            if sec == "startup":
+                data = measure_startup(2 * a.repeat + 1)
+            elif sec == "bench":
+                data = measure_bench(BENCH, a.repeat)
+            elif sec == "soak":
+                data = measure_bench(SOAK, 1)
+            else:
+                data = measure_htsim(a.htsim, a.pairs)
+            results[sec] = {"stamp": st, **data}
+            # each section as soon as it is measured: an interrupted run keeps what it has
+            RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    for doc in write_docs(results):
+        print(f"rewrote the results.json tables of {doc.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
