@@ -1002,7 +1002,7 @@ pub struct TcpSection {
     /// slow start adds at most this many SMSS per ACK: 2 is RFC 3465's L (byte counting); 1 is RFC 5681 §3.1's standard and ns-3's TcpNewReno (with delayed ACKs cwnd then grows 1.5× per round, not 2×); `"unlimited"` adds every acknowledged byte (up to ssthresh), as Linux's tcp_slow_start counts every segment an ACK covers
     #[schemars(extend("x-default" = "2; `\"unlimited\"` with `profile = \"linux\"`"))]
     pub abc_limit: Opt<AbcLimit>,
-    /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege) and the retransmissions after it skip SACKed segments
+    /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege): the retransmissions after it skip SACKed segments, and SACKed bytes take no room in cwnd (RFC 6675 §5.1)
     #[schemars(extend("x-default" = "false"))]
     pub sack: Opt<Bool>,
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
