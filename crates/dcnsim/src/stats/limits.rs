@@ -853,15 +853,9 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
             (e.trace, "trace.interval", "trace samples"),
             (e.pcap, "pcap.hosts", "pcap records"),
         ];
-        let worst = terms.iter().max_by_key(|t| t.0).unwrap();
-        let breakdown = terms
-            .iter()
-            .filter(|t| t.0 > 0)
-            .map(|t| format!("{} {} ({})", t.2, fmt_bytes(t.0), t.1))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let (worst, breakdown) = largest_term(&terms);
         out.push((
-            worst.1.to_string(),
+            worst.to_string(),
             format!(
                 "the run needs about {} of memory that the run-time guard could not stop in time, \
                  over the {} limit ({breakdown}); make the scenario smaller or raise `limits.memory`",
@@ -884,6 +878,20 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         ));
     }
     out
+}
+
+/// The key behind the largest of `terms` (bytes, key, what) and every
+/// non-zero term as "what N (key)", for a message that says where the
+/// memory goes.
+fn largest_term<'a>(terms: &[(u64, &'a str, &str)]) -> (&'a str, String) {
+    let worst = terms.iter().max_by_key(|t| t.0).map_or("topology", |t| t.1);
+    let breakdown = terms
+        .iter()
+        .filter(|t| t.0 > 0)
+        .map(|t| format!("{} {} ({})", t.2, fmt_bytes(t.0), t.1))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (worst, breakdown)
 }
 
 /// The memory estimate over `limits.memory`, as a warning (field path,
@@ -920,15 +928,9 @@ pub fn warnings(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         (e.trace, "trace.interval", "trace samples"),
         (e.pcap, "pcap.hosts", "pcap records"),
     ];
-    let worst = terms.iter().max_by_key(|t| t.0).unwrap();
-    let breakdown = terms
-        .iter()
-        .filter(|t| t.0 > 0)
-        .map(|t| format!("{} {} ({})", t.2, fmt_bytes(t.0), t.1))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let (worst, breakdown) = largest_term(&terms);
     vec![(
-        worst.1.to_string(),
+        worst.to_string(),
         format!(
             "the run may need up to about {} of memory, over the {} limit ({breakdown}); \
              it runs, and stops with a `limits.memory` error if it really holds more \
