@@ -110,7 +110,9 @@ NIC_ALT = "unlimited"
 VARIANTS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], str]] = {
     "": ({}, {}, ""),
     "nic": ({"nic_buffer": NIC_ALT}, {}, "host NIC queues that never drop"),
-    "sack": ({}, {"sack": True}, "SACK on"),
+    # RFC 6675 recovery as the figure says: losses found by duplicate ACKs,
+    # not the RACK-TLP dcnsim defaults to with SACK since issue 24
+    "sack": ({}, {"sack": True, "recovery": "dupack"}, "SACK on"),
 }
 
 
