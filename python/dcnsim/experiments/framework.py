@@ -73,6 +73,7 @@ __all__ = [
     "beyond_text",
     "attribute",
     "source_problems",
+    "in_subdir",
 ]
 
 @dataclass
@@ -287,6 +288,21 @@ def source_problems(paper: Paper, comparisons: Sequence[Comparison], fig: Option
         if named:
             out.append(f"{c.quantity!r} names our variant {', '.join(named)}")
     return out
+
+
+def in_subdir(sub: str, *analyses: Callable[[Any, Path], FigureResult]) -> Callable[[Any, Path], FigureResult]:
+    """One figure's analysis made of several ``analyses`` of a variant's
+    runs, their plots written under ``out_dir/sub`` so that they do not
+    replace the tallied figures' plots of the same names: the first
+    analysis's table, and all their figures, comparisons and notes."""
+    def analyze(summary: Any, out_dir: Path) -> FigureResult:
+        d = out_dir / sub
+        d.mkdir(parents=True, exist_ok=True)
+        res = [a(summary, d) for a in analyses]
+        notes = list(dict.fromkeys(n for r in res for n in r.notes))
+        return FigureResult(res[0].table, [p for r in res for p in r.figures],
+                            [c for r in res for c in r.comparisons], notes)
+    return analyze
 
 
 def beyond_text(comparisons: Sequence[Comparison]) -> str:

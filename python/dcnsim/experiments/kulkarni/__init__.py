@@ -39,11 +39,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import List, Tuple
 
 from ...sweep import Point
-from ..framework import Figure, FigureResult, Paper, Setting
+from ..framework import Figure, Paper, Setting, in_subdir
 from .common import BASE as BASE
 from .common import BEST_P as BEST_P
 from .common import BUFFER_KB as BUFFER_KB
@@ -166,15 +165,8 @@ def _in_bytes(points_fn):
 
 def _bytes_analysis(*analyses):
     """The tallied figures' analyses on the byte-counted runs, their plots
-    under ``buffer-bytes/`` so that they do not replace the tallied ones."""
-    def analyze(summary, out_dir: Path) -> FigureResult:
-        sub = out_dir / "buffer-bytes"
-        sub.mkdir(parents=True, exist_ok=True)
-        res = [a(summary, sub) for a in analyses]
-        notes = list(dict.fromkeys(n for r in res for n in r.notes))
-        return FigureResult(res[0].table, [p for r in res for p in r.figures],
-                            [c for r in res for c in r.comparisons], notes)
-    return analyze
+    under ``buffer-bytes/``."""
+    return in_subdir("buffer-bytes", *analyses)
 
 
 # ---------------------------------------------------------------- the paper

@@ -27,11 +27,10 @@ column): what our number must satisfy for the verdict it gets.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import List
 
 from ...sweep import Point
-from ..framework import Figure, FigureResult, Paper, Setting
+from ..framework import Figure, Paper, Setting, in_subdir
 from .background import BG_MBPS as BG_MBPS
 from .background import FIG8C_SERIES as FIG8C_SERIES
 from .background import QUICK_BG_MBPS as QUICK_BG_MBPS
@@ -137,17 +136,6 @@ def _with_headers_52(points_fn):
     return fn
 
 
-def _in_subdir(sub: str, *analyses):
-    """Several analyses of one variant's runs, their plots under ``sub/``
-    so that they do not replace the tallied figures' plots."""
-    def analyze(summary, out_dir: Path) -> FigureResult:
-        d = out_dir / sub
-        d.mkdir(parents=True, exist_ok=True)
-        res = [a(summary, d) for a in analyses]
-        notes = list(dict.fromkeys(n for r in res for n in r.notes))
-        return FigureResult(res[0].table, [p for r in res for p in r.figures],
-                            [c for r in res for c in r.comparisons], notes)
-    return analyze
 
 
 # ---------------------------------------------------------------- the paper
@@ -253,12 +241,12 @@ def _figures() -> List[Figure]:
                "SACK, a two-flow star"),
         # setup unknown (the headers): the port-race figures with 1448 + 52 B
         Figure("8-h52", "Figs. 8a, 8b and 9 with 1448 + 52 B segments", _with_headers_52(_fig8_points),
-               _in_subdir("headers-52", _analyze_fig8a, _analyze_fig8b, _analyze_fig9), "as Figs. 8a, 8b, 9",
+               in_subdir("headers-52", _analyze_fig8a, _analyze_fig8b, _analyze_fig9), "as Figs. 8a, 8b, 9",
                setting=HEADERS_52),
         Figure("8c-h52", "Fig. 8c with 1448 + 52 B segments", _with_headers_52(_fig8c_points),
-               _in_subdir("headers-52", _analyze_fig8c), "as Fig. 8c", setting=HEADERS_52),
+               in_subdir("headers-52", _analyze_fig8c), "as Fig. 8c", setting=HEADERS_52),
         Figure("10-h52", "Fig. 10 with 1448 + 52 B segments", _with_headers_52(_fig10_points),
-               _in_subdir("headers-52", _analyze_fig10), "as Fig. 10", setting=HEADERS_52),
+               in_subdir("headers-52", _analyze_fig10), "as Fig. 10", setting=HEADERS_52),
     ]
     # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
     at = next(i for i, f in enumerate(figs) if f.id == "12")
