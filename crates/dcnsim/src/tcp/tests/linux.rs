@@ -183,3 +183,40 @@ fn an_idle_sender_restarts_its_window_after_an_rto_of_silence() {
         );
     }
 }
+
+/// tcp_cubic (`cubic_linux`, the linux profile) grows cwnd at least one
+/// segment per 20 acknowledged while W_max is unknown (bictcp_update caps
+/// cnt at 20 while `last_max_cwnd == 0`): before the first congestion
+/// event and again after a timeout, which resets it. On the plateau of the
+/// curve (K = 0, t + min RTT ≈ 1 s) RFC 9438's arithmetic adds nothing in
+/// 22 segments, nor does Linux's once a loss has set W_max.
+#[test]
+fn linux_cubic_grows_a_segment_per_20_acked_while_w_max_is_unknown() {
+    use crate::config::CubicParams;
+    use crate::tcp::cc::cubic::Cubic;
+    use crate::tcp::cc::tests::{ack, st};
+    use crate::tcp::cc::{CongestionControl, LossKind};
+    let m = 1000; // st()'s SMSS
+    // 11 ACKs of 2 segments, 100 ms apart, min RTT 100 ms, from cwnd 48 in
+    // congestion avoidance: 22 segments acknowledged.
+    let grow = |c: &mut Cubic| {
+        let mut s = st(48 * m, 48 * m);
+        for i in 0..11 {
+            let mut a = ack(i * 100_000, 2 * m, false, 2 * m, 2 * m);
+            a.rtt = Some(SimTime::from_ms(100));
+            c.on_ack(&mut s, &a);
+        }
+        s.cwnd / m
+    };
+    let params = |linux| CubicParams {
+        linux,
+        ..CubicParams::default()
+    };
+    assert_eq!(grow(&mut Cubic::new(params(true))), 49, "linux, no loss yet");
+    assert_eq!(grow(&mut Cubic::new(params(false))), 48, "RFC 9438");
+    for (kind, cwnd) in [(LossKind::DupAck, 48), (LossKind::Rto, 49)] {
+        let mut c = Cubic::new(params(true));
+        c.ssthresh(&st(48 * m, 0), 48 * m, kind, SimTime::ZERO);
+        assert_eq!(grow(&mut c), cwnd, "linux after {kind:?}");
+    }
+}
