@@ -446,7 +446,9 @@ pub enum AckCounting {
     /// Linux (tcp_cong_control's acked_sacked): the bytes the ACK newly
     /// delivers, cumulatively or by SACK; a SACKed segment counts once,
     /// when SACKed, and grows the window only with an ACK that advances
-    /// snd_una (tcp_may_raise_cwnd).
+    /// snd_una (tcp_may_raise_cwnd). Without SACK a duplicate ACK counts
+    /// as one segment delivered (tcp_add_reno_sack) and the cumulative ACK
+    /// after it as the rest, at least one segment (tcp_remove_reno_sacks).
     Delivered,
 }
 

@@ -357,6 +357,11 @@ impl TcpFlow {
                     self.grow_cwnd(info, delivered, send_rtt);
                 }
                 CongState::Open => {
+                    let delivered = if self.cfg.sack {
+                        delivered
+                    } else {
+                        self.reno_delivered(acked, flight)
+                    };
                     self.dupacks = 0;
                     if !cut {
                         self.grow_cwnd(info, delivered, send_rtt);
@@ -441,6 +446,19 @@ impl TcpFlow {
         if self.may_grow_cwnd() {
             self.cc.on_ack(&mut self.st, &info);
         }
+    }
+
+    /// What a cumulative ACK without SACK delivers, as Linux counts it:
+    /// each duplicate ACK before it was one segment delivered
+    /// (tcp_add_reno_sack, at most all but one of the segments in
+    /// flight, tcp_limit_reno_sacked), so the ACK itself delivers the
+    /// segments it acknowledges less those, at least one: it filled the
+    /// hole (tcp_remove_reno_sacks). `flight` is what was outstanding
+    /// before the ACK. Under `ack_counting = "acked"` growth ignores it.
+    fn reno_delivered(&self, acked: u64, flight: u64) -> u64 {
+        let smss = self.st.smss.max(1);
+        let dup = (self.dupacks as u64).min(flight.div_ceil(smss).saturating_sub(1));
+        acked.saturating_sub(dup * smss).max(acked.min(smss))
     }
 
     /// HyStart in slow start (before the cc grows the window): it may set

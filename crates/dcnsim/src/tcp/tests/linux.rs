@@ -220,3 +220,31 @@ fn linux_cubic_grows_a_segment_per_20_acked_while_w_max_is_unknown() {
         assert_eq!(grow(&mut c), cwnd, "linux after {kind:?}");
     }
 }
+
+/// Without SACK, `ack_counting = "delivered"` counts each duplicate ACK as
+/// a segment delivered (Linux's tcp_add_reno_sack), so the cumulative ACK
+/// after two of them delivers its three segments less those two, and at
+/// least one (tcp_remove_reno_sacks): cwnd grows by 1 in slow start, where
+/// RFC 5681's `acked` grows it by 3.
+#[test]
+fn without_sack_duplicate_acks_count_as_delivered() {
+    use crate::config::AckCounting;
+    let m = MSS as u64;
+    for (counting, grown) in [(AckCounting::Delivered, 1), (AckCounting::Acked, 3)] {
+        let mut w = world(reno(|t| {
+            t.sack = false;
+            t.abc_limit = ABC_UNLIMITED;
+            t.ack_counting = counting;
+        }));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        // Segments 1 and 2 arrive before segment 0 (reordering).
+        w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
+        w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
+        assert_eq!(w.flow.st.cwnd, 10 * m, "{counting:?}: dupacks grow nothing");
+        w.flow.on_ack(&mut w.io, &ack_pkt(3 * m, false));
+        assert_eq!(w.flow.st.cwnd, (10 + grown) * m, "{counting:?}");
+        // The next ACK counts in full: the duplicate ACKs are used up.
+        w.flow.on_ack(&mut w.io, &ack_pkt(5 * m, false));
+        assert_eq!(w.flow.st.cwnd, (12 + grown) * m, "{counting:?}");
+    }
+}
