@@ -449,6 +449,8 @@ pub enum AckCounting {
     /// snd_una (tcp_may_raise_cwnd). Without SACK a duplicate ACK counts
     /// as one segment delivered (tcp_add_reno_sack) and the cumulative ACK
     /// after it as the rest, at least one segment (tcp_remove_reno_sacks).
+    /// Once reordering has raised the degree above `dupack_threshold`, a
+    /// SACK-only ACK grows the window too (tcp_may_raise_cwnd).
     Delivered,
 }
 

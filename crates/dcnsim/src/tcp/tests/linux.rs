@@ -197,8 +197,8 @@ fn linux_cubic_grows_a_segment_per_20_acked_while_w_max_is_unknown() {
     use crate::tcp::cc::tests::{ack, st};
     use crate::tcp::cc::{CongestionControl, LossKind};
     let m = 1000; // st()'s SMSS
-    // 11 ACKs of 2 segments, 100 ms apart, min RTT 100 ms, from cwnd 48 in
-    // congestion avoidance: 22 segments acknowledged.
+                  // 11 ACKs of 2 segments, 100 ms apart, min RTT 100 ms, from cwnd 48 in
+                  // congestion avoidance: 22 segments acknowledged.
     let grow = |c: &mut Cubic| {
         let mut s = st(48 * m, 48 * m);
         for i in 0..11 {
@@ -212,7 +212,11 @@ fn linux_cubic_grows_a_segment_per_20_acked_while_w_max_is_unknown() {
         linux,
         ..CubicParams::default()
     };
-    assert_eq!(grow(&mut Cubic::new(params(true))), 49, "linux, no loss yet");
+    assert_eq!(
+        grow(&mut Cubic::new(params(true))),
+        49,
+        "linux, no loss yet"
+    );
     assert_eq!(grow(&mut Cubic::new(params(false))), 48, "RFC 9438");
     for (kind, cwnd) in [(LossKind::DupAck, 48), (LossKind::Rto, 49)] {
         let mut c = Cubic::new(params(true));
@@ -246,5 +250,35 @@ fn without_sack_duplicate_acks_count_as_delivered() {
         // The next ACK counts in full: the duplicate ACKs are used up.
         w.flow.on_ack(&mut w.io, &ack_pkt(5 * m, false));
         assert_eq!(w.flow.st.cwnd, (12 + grown) * m, "{counting:?}");
+    }
+}
+
+/// Once reordering has raised the degree above `dupack_threshold` (Linux's
+/// `tp->reordering > net.ipv4.tcp_reordering`), `ack_counting =
+/// "delivered"` grows cwnd on an ACK that only SACKs new data
+/// (tcp_may_raise_cwnd: FLAG_FORWARD_PROGRESS); below it such an ACK grows
+/// nothing (FLAG_DATA_ACKED only), nor does it under RFC 5681's `acked`.
+#[test]
+fn a_sack_grows_cwnd_once_reordering_raised_the_degree() {
+    use crate::config::AckCounting;
+    let m = MSS as u64;
+    for (counting, degree, grown) in [
+        (AckCounting::Delivered, 10, 1),
+        (AckCounting::Delivered, 3, 0),
+        (AckCounting::Acked, 10, 0),
+    ] {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.abc_limit = ABC_UNLIMITED;
+            t.ack_counting = counting;
+        }));
+        w.flow.dupthresh = degree;
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        w.flow.on_ack(&mut w.io, &sack_ack0(0, &[(m, 2 * m)]));
+        assert_eq!(
+            w.flow.st.cwnd,
+            (10 + grown) * m,
+            "{counting:?}, degree {degree}"
+        );
     }
 }
