@@ -28,6 +28,8 @@ use crate::sim::time::SimTime;
 pub const C: f64 = 0.4;
 /// tcp_cubic's C: bic_scale = 41 in units of 1/1024 segments/s³, ×10.
 pub const C_LINUX: f64 = 410.0 / 1024.0;
+/// How long tcp_cubic keeps its cnt while cwnd is unchanged: HZ/32 jiffies.
+const CNT_HOLD: SimTime = SimTime::from_us(31_250);
 /// RFC 9438 §4.6: multiplicative decrease factor (Linux uses 717/1024).
 pub const BETA: f64 = 0.7;
 /// RFC 9438 §4.3: α_cubic = 3·(1 − β)/(1 + β), the Reno-friendly AIMD increase.
@@ -77,6 +79,12 @@ struct LinuxState {
     /// tcp_friendliness's ack_cnt (bytes) and tcp_cwnd (segments).
     reno_acked: u64,
     reno_cwnd: u64,
+    /// bictcp_update's last `cnt` (segments ACKed per segment of growth),
+    /// and the cwnd (segments) and time it was computed at; 0 before the
+    /// first in an epoch.
+    cnt: u64,
+    last_cwnd: u64,
+    last_time: SimTime,
 }
 
 impl Cubic {
@@ -99,6 +107,9 @@ impl Cubic {
                     cwnd_cnt: 0,
                     reno_acked: 0,
                     reno_cwnd: 0,
+                    cnt: 0,
+                    last_cwnd: 0,
+                    last_time: SimTime::ZERO,
                 })
             }),
         }
@@ -142,6 +153,7 @@ impl Cubic {
             l.cwnd_cnt = 0;
             l.reno_acked = 0;
             l.reno_cwnd = s.cwnd / s.smss.max(1);
+            l.cnt = 0;
         }
         if self.cwnd_prior == 0 {
             // §4.10: leaving the first slow start without a congestion event.
@@ -167,15 +179,41 @@ impl Cubic {
     /// it), at most 20 while W_max is unknown (`last_max_cwnd == 0`), at
     /// most what the Reno-friendly window needs (tcp_friendliness, α =
     /// 3·(1 − β)/(1 + β) throughout, no RFC 9438 switch to 1), at least 2.
-    fn linux_growth(&mut self, s: &mut CcState, t: f64, acked: u64) {
+    fn linux_growth(&mut self, s: &mut CcState, now: SimTime, t: f64, acked: u64) {
         let (w_max, k) = (self.w_max, self.k);
         let Some(l) = self.linux.as_mut() else {
             return;
         };
         let smss = s.smss.max(1);
         let cwnd = (s.cwnd / smss).max(1);
+        l.reno_acked += acked;
+        // bictcp_update keeps its cnt while cwnd is unchanged and less than
+        // HZ/32 jiffies (1/32 s) have passed since it was computed; the
+        // ACKs still count toward the Reno-friendly window meanwhile.
+        if !(l.cnt > 0 && l.last_cwnd == cwnd && now.saturating_sub(l.last_time) <= CNT_HOLD) {
+            l.cnt = Self::linux_cnt(l, cwnd, smss, w_max, t - k);
+            l.last_cwnd = cwnd;
+            l.last_time = now;
+        }
+        let cnt = l.cnt;
+        let w = cnt * smss;
+        // tcp_cong_avoid_ai.
+        if l.cwnd_cnt >= w {
+            l.cwnd_cnt = 0;
+            s.cwnd += smss;
+        }
+        l.cwnd_cnt += acked;
+        if l.cwnd_cnt >= w {
+            let n = l.cwnd_cnt / w;
+            l.cwnd_cnt -= n * w;
+            s.cwnd += n * smss;
+        }
+    }
+
+    /// bictcp_update's cnt at `d` = t − K seconds into the curve (plus the
+    /// minimum RTT), and tcp_friendliness's Reno-friendly window.
+    fn linux_cnt(l: &mut LinuxState, cwnd: u64, smss: u64, w_max: u64, d: f64) -> u64 {
         let origin = w_max / smss;
-        let d = t - k;
         let delta = (C_LINUX * d.abs() * d * d) as u64;
         let target = if d < 0.0 {
             origin.saturating_sub(delta)
@@ -192,7 +230,6 @@ impl Cubic {
         }
         // tcp_friendliness: one segment of Reno-friendly growth per
         // cwnd·15/8 acknowledged (beta_scale = 8·(1024 + 717)/3/(1024 − 717)).
-        l.reno_acked += acked;
         let per = ((cwnd * 15) >> 3).max(1) * smss;
         while l.reno_acked > per {
             l.reno_acked -= per;
@@ -201,18 +238,7 @@ impl Cubic {
         if l.reno_cwnd > cwnd {
             cnt = cnt.min(cwnd / (l.reno_cwnd - cwnd));
         }
-        let w = cnt.max(2) * smss;
-        // tcp_cong_avoid_ai.
-        if l.cwnd_cnt >= w {
-            l.cwnd_cnt = 0;
-            s.cwnd += smss;
-        }
-        l.cwnd_cnt += acked;
-        if l.cwnd_cnt >= w {
-            let n = l.cwnd_cnt / w;
-            l.cwnd_cnt -= n * w;
-            s.cwnd += n * smss;
-        }
+        cnt.max(2)
     }
 }
 
@@ -237,7 +263,7 @@ impl CongestionControl for Cubic {
         let t = a.now.saturating_sub(epoch).as_secs_f64();
         if let Some(l) = &self.linux {
             let t = t + l.min_rtt.map_or(0.0, |r| r.as_secs_f64());
-            self.linux_growth(s, t, acked);
+            self.linux_growth(s, a.now, t, acked);
             return;
         }
         let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.as_secs_f64());

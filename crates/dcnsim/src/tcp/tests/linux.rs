@@ -282,3 +282,35 @@ fn a_sack_grows_cwnd_once_reordering_raised_the_degree() {
         );
     }
 }
+
+/// tcp_cubic recomputes its cnt at most every HZ/32 jiffies (1/32 s) while
+/// cwnd is unchanged (bictcp_update returns early): 15 ACKs 2 ms apart
+/// from cwnd 7 after a timeout keep the cnt of 20 computed on the first,
+/// though the Reno-friendly window (one segment per 7·15/8 = 13 ACKed)
+/// has reached 8 meanwhile; the next ACK, 40 ms later, recomputes cnt = 7
+/// and cwnd grows.
+#[test]
+fn linux_cubic_keeps_its_cnt_for_a_32nd_of_a_second() {
+    use crate::config::CubicParams;
+    use crate::tcp::cc::cubic::Cubic;
+    use crate::tcp::cc::tests::{ack, st};
+    use crate::tcp::cc::{CongestionControl, LossKind};
+    let m = 1000; // st()'s SMSS
+    let mut c = Cubic::new(CubicParams {
+        linux: true,
+        ..CubicParams::default()
+    });
+    c.ssthresh(&st(10 * m, 0), 10 * m, LossKind::Rto, SimTime::ZERO);
+    let mut s = st(7 * m, 7 * m);
+    let mut on = |s: &mut _, us| {
+        let mut a = ack(us, m, false, m, m);
+        a.rtt = Some(SimTime::from_ms(100));
+        c.on_ack(s, &a);
+    };
+    for i in 0..15 {
+        on(&mut s, 1_000_000 + i * 2_000);
+    }
+    assert_eq!(s.cwnd, 7 * m, "cnt held at 20 for 28 ms");
+    on(&mut s, 1_068_000);
+    assert_eq!(s.cwnd, 8 * m, "cnt recomputed: 7");
+}
