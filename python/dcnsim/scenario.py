@@ -147,6 +147,7 @@ class Tcp(_Builder):
     ecn: Optional[bool] = None
     handshake_rtt_sample: Optional[bool] = None
     cubic_fast_convergence: Optional[bool] = None
+    cubic_linux: Optional[bool] = None
     dctcp_g: Optional[Union[float, str]] = None
     dctcp_alpha_init: Optional[Union[float, str]] = None
     fast_g: Optional[Union[float, str]] = None

@@ -241,12 +241,23 @@ impl Default for DctcpParams {
 pub struct CubicParams {
     /// RFC 9438 §4.7 fast convergence.
     pub fast_convergence: bool,
+    /// Congestion avoidance by Linux's tcp_cubic arithmetic (bictcp_update,
+    /// tcp_cong_avoid_ai) instead of RFC 9438's: whole segments, the target
+    /// at t + the minimum RTT, cnt = ⌊cwnd/(target − cwnd)⌋ capped at 20
+    /// while W_max is unknown (`last_max_cwnd == 0`: before the first
+    /// congestion event and after a timeout, which resets it), so at least
+    /// one segment of growth per 20 acknowledged. RFC 9438 has no such
+    /// floor. cnt is recomputed at most every HZ/32 jiffies (1/32 s) while
+    /// cwnd is unchanged. Reductions (β, fast convergence, §4.8) are
+    /// unchanged.
+    pub linux: bool,
 }
 
 impl Default for CubicParams {
     fn default() -> Self {
         CubicParams {
             fast_convergence: true,
+            linux: false,
         }
     }
 }
@@ -437,7 +448,11 @@ pub enum AckCounting {
     /// Linux (tcp_cong_control's acked_sacked): the bytes the ACK newly
     /// delivers, cumulatively or by SACK; a SACKed segment counts once,
     /// when SACKed, and grows the window only with an ACK that advances
-    /// snd_una (tcp_may_raise_cwnd).
+    /// snd_una (tcp_may_raise_cwnd). Without SACK a duplicate ACK counts
+    /// as one segment delivered (tcp_add_reno_sack) and the cumulative ACK
+    /// after it as the rest, at least one segment (tcp_remove_reno_sacks).
+    /// Once reordering has raised the degree above `dupack_threshold`, a
+    /// SACK-only ACK grows the window too (tcp_may_raise_cwnd).
     Delivered,
 }
 
@@ -644,6 +659,11 @@ impl TcpConfig {
             ack_counting: AckCounting::Delivered,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
+            // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.
+            cubic: CubicParams {
+                linux: true,
+                ..CubicParams::default()
+            },
             timestamps: true,
             ..TcpConfig::default()
         }

@@ -1020,7 +1020,7 @@ pub struct TcpSection {
     /// whether cwnd grows only while the sender uses it: `off` (every ACK of new data grows it) or `linux` (tcp_is_cwnd_limited: only if the flight reached cwnd since the window now acknowledged was sent, or, in slow start, while cwnd is below twice the largest flight of that window; an application- or receiver-window-limited sender keeps its cwnd). docs/model.md
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub cwnd_validation: Opt<CwndValidationName>,
-    /// what an ACK counts toward window growth (slow start and congestion avoidance): `acked` (RFC 5681: the bytes it newly acknowledges cumulatively, SACKed ones included once the cumulative ACK reaches them) or `delivered` (Linux's acked_sacked: the bytes it newly delivers, cumulatively or by SACK, so a SACKed segment counts once, when SACKed, and only an ACK that advances snd_una grows the window)
+    /// what an ACK counts toward window growth (slow start and congestion avoidance): `acked` (RFC 5681: the bytes it newly acknowledges cumulatively, SACKed ones included once the cumulative ACK reaches them) or `delivered` (Linux's acked_sacked: the bytes it newly delivers, cumulatively or by SACK, so a SACKed segment counts once, when SACKed, and only an ACK that advances snd_una grows the window; without SACK each duplicate ACK counts as a segment delivered and the cumulative ACK after them as what it acknowledges less those, at least one segment, as Linux's tcp_add_reno_sack and tcp_remove_reno_sacks; once reordering has raised the degree above `dupack_threshold`, an ACK that only SACKs new data grows the window too, as tcp_may_raise_cwnd allows)
     #[schemars(extend("x-default" = "`\"acked\"`; `\"delivered\"` with `profile = \"linux\"`"))]
     pub ack_counting: Opt<AckCountingName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
@@ -1038,6 +1038,9 @@ pub struct TcpSection {
     /// CUBIC: RFC 9438 §4.7 fast convergence (C = 0.4 and β = 0.7 are fixed)
     #[schemars(extend("x-default" = "true"))]
     pub cubic_fast_convergence: Opt<Bool>,
+    /// CUBIC: congestion avoidance by Linux's tcp_cubic arithmetic (bictcp_update, tcp_cong_avoid_ai) instead of RFC 9438's: whole segments; the target W_max + ⌊C·(t − K)³⌋ at t + the minimum RTT (not SRTT); one segment of growth per cnt = ⌊cwnd/(target − cwnd)⌋ acknowledged, capped at 20 while W_max is unknown (before the first congestion event and after a timeout: `last_max_cwnd == 0`), so at least one segment per 20 acknowledged, where RFC 9438 has no such floor; the Reno-friendly rate 3·(1 − β)/(1 + β) throughout; cnt recomputed at most every 1/32 s (HZ/32 jiffies) while cwnd is unchanged. Reductions are unchanged
+    #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
+    pub cubic_linux: Opt<Bool>,
     /// DCTCP: gain g of α ← (1 − g)·α + g·F (RFC 8257)
     #[schemars(extend("x-default" = "0.0625"))]
     pub dctcp_g: Opt<PositiveFraction>,

@@ -138,6 +138,7 @@ impl TcpSection {
                 fast_convergence: self
                     .cubic_fast_convergence
                     .unwrap_or(d.cubic.fast_convergence),
+                linux: self.cubic_linux.unwrap_or(d.cubic.linux),
             },
             dctcp: DctcpParams {
                 g: self.dctcp_g.unwrap_or(d.dctcp.g),

@@ -357,6 +357,11 @@ impl TcpFlow {
                     self.grow_cwnd(info, delivered, send_rtt);
                 }
                 CongState::Open => {
+                    let delivered = if self.cfg.sack {
+                        delivered
+                    } else {
+                        self.reno_delivered(acked, flight)
+                    };
                     self.dupacks = 0;
                     if !cut {
                         self.grow_cwnd(info, delivered, send_rtt);
@@ -387,6 +392,9 @@ impl TcpFlow {
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
             self.on_dupack(io, now);
             dupack = true;
+            if !self.rack_on() {
+                self.grow_on_sack(now, delivered);
+            }
         } else if ece {
             let info = AckInfo {
                 now,
@@ -405,6 +413,9 @@ impl TcpFlow {
         if self.rack_on() && self.cong != CongState::Loss {
             self.rack_detect(io);
             if dupack {
+                // Linux grows cwnd (tcp_cong_control) after its loss
+                // detection (tcp_fastretrans_alert) and before it sends.
+                self.grow_on_sack(now, delivered);
                 // Limited Transmit only now, after any retransmission this
                 // ACK caused: RFC 8985's RACK_sent_after breaks a tie of
                 // send times by sequence, which holds only if within one
@@ -441,6 +452,49 @@ impl TcpFlow {
         if self.may_grow_cwnd() {
             self.cc.on_ack(&mut self.st, &info);
         }
+    }
+
+    /// Window growth on an ACK that SACKs new data without advancing
+    /// snd_una, under `ack_counting = "delivered"`: Linux grows cwnd
+    /// whenever data is delivered, in order or not, once reordering has
+    /// raised its degree above the sysctl (tcp_may_raise_cwnd:
+    /// FLAG_FORWARD_PROGRESS when `tp->reordering > tcp_reordering`,
+    /// otherwise FLAG_DATA_ACKED only), outside a window reduction.
+    fn grow_on_sack(&mut self, now: SimTime, delivered: u64) {
+        if self.cfg.ack_counting != crate::config::AckCounting::Delivered
+            || delivered == 0
+            || self.dupthresh <= self.cfg.dupack_threshold
+            || self.cong != CongState::Open
+            || self.ecn_in_cwr
+        {
+            return;
+        }
+        let info = AckInfo {
+            now,
+            acked: 0,
+            ece: false,
+            rtt: None,
+            srtt: self.srtt,
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
+            flight: self.snd_max - self.snd_una,
+            segs_sent: self.segs_sent,
+            abc_limit: self.cfg.abc_limit as u64,
+        };
+        self.grow_cwnd(info, delivered, None);
+    }
+
+    /// What a cumulative ACK without SACK delivers, as Linux counts it:
+    /// each duplicate ACK before it was one segment delivered
+    /// (tcp_add_reno_sack, at most all but one of the segments in
+    /// flight, tcp_limit_reno_sacked), so the ACK itself delivers the
+    /// segments it acknowledges less those, at least one: it filled the
+    /// hole (tcp_remove_reno_sacks). `flight` is what was outstanding
+    /// before the ACK. Under `ack_counting = "acked"` growth ignores it.
+    fn reno_delivered(&self, acked: u64, flight: u64) -> u64 {
+        let smss = self.st.smss.max(1);
+        let dup = (self.dupacks as u64).min(flight.div_ceil(smss).saturating_sub(1));
+        acked.saturating_sub(dup * smss).max(acked.min(smss))
     }
 
     /// HyStart in slow start (before the cc grows the window): it may set

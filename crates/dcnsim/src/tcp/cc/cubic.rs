@@ -13,6 +13,9 @@
 //! starts with K = 0 and W_max = cwnd_epoch (§4.8, §4.10). Slow start is
 //! RFC 5681's with byte counting. Idle time is shifted out of the epoch
 //! (§4.2: t excludes application-limited periods; Linux's CA_EVENT_TX_START).
+//! With `linux` (the linux profile) congestion avoidance grows cwnd by
+//! tcp_cubic's arithmetic instead ([`Cubic::linux_growth`]), which before
+//! the first loss grows at least one segment per 20 acknowledged.
 //!
 //! Arithmetic is in `f64` with only `+ − × ÷` and a Newton cube root, so
 //! results are bit-identical on every IEEE 754 machine (no libm `cbrt`).
@@ -23,6 +26,10 @@ use crate::sim::time::SimTime;
 
 /// RFC 9438 §4.1.1 / §5: C, in segments per second³.
 pub const C: f64 = 0.4;
+/// tcp_cubic's C: bic_scale = 41 in units of 1/1024 segments/s³, ×10.
+pub const C_LINUX: f64 = 410.0 / 1024.0;
+/// How long tcp_cubic keeps its cnt while cwnd is unchanged: HZ/32 jiffies.
+const CNT_HOLD: SimTime = SimTime::from_us(31_250);
 /// RFC 9438 §4.6: multiplicative decrease factor (Linux uses 717/1024).
 pub const BETA: f64 = 0.7;
 /// RFC 9438 §4.3: α_cubic = 3·(1 − β)/(1 + β), the Reno-friendly AIMD increase.
@@ -53,6 +60,31 @@ pub struct Cubic {
     /// to cwnd_epoch when the epoch after a timeout begins (§4.8); this one
     /// is not, so Algorithm 1 keeps its reference point across timeouts.
     loss_w_max: u64,
+    /// tcp_cubic's per-ACK arithmetic ([`CubicParams::linux`]), boxed so
+    /// the RFC 9438 flows keep their cache footprint.
+    linux: Option<Box<LinuxState>>,
+}
+
+/// The state of tcp_cubic's arithmetic ([`Cubic::linux_growth`]).
+#[derive(Clone, Debug)]
+struct LinuxState {
+    /// W_max is unknown: no congestion event yet, or a timeout since the
+    /// last (tcp_cubic's `last_max_cwnd == 0`).
+    w_max_unknown: bool,
+    /// Smallest RTT sample (tcp_cubic's delay_min).
+    min_rtt: Option<SimTime>,
+    /// Bytes acknowledged toward the next segment of growth
+    /// (tcp_cong_avoid_ai's snd_cwnd_cnt, in bytes).
+    cwnd_cnt: u64,
+    /// tcp_friendliness's ack_cnt (bytes) and tcp_cwnd (segments).
+    reno_acked: u64,
+    reno_cwnd: u64,
+    /// bictcp_update's last `cnt` (segments ACKed per segment of growth),
+    /// and the cwnd (segments) and time it was computed at; 0 before the
+    /// first in an epoch.
+    cnt: u64,
+    last_cwnd: u64,
+    last_time: SimTime,
 }
 
 impl Cubic {
@@ -68,6 +100,18 @@ impl Cubic {
             frac: 0.0,
             after_rto: false,
             loss_w_max: 0,
+            linux: p.linux.then(|| {
+                Box::new(LinuxState {
+                    w_max_unknown: true,
+                    min_rtt: None,
+                    cwnd_cnt: 0,
+                    reno_acked: 0,
+                    reno_cwnd: 0,
+                    cnt: 0,
+                    last_cwnd: 0,
+                    last_time: SimTime::ZERO,
+                })
+            }),
         }
     }
 
@@ -105,6 +149,12 @@ impl Cubic {
         self.cwnd_epoch = s.cwnd;
         self.w_est = s.cwnd as f64;
         self.frac = 0.0;
+        if let Some(l) = self.linux.as_mut() {
+            l.cwnd_cnt = 0;
+            l.reno_acked = 0;
+            l.reno_cwnd = s.cwnd / s.smss.max(1);
+            l.cnt = 0;
+        }
         if self.cwnd_prior == 0 {
             // §4.10: leaving the first slow start without a congestion event.
             self.cwnd_prior = s.cwnd;
@@ -115,14 +165,90 @@ impl Cubic {
             self.k = 0.0;
         } else {
             // Figure 2, windows in segments.
-            self.k = cbrt((self.w_max - s.cwnd) as f64 / (C * s.smss as f64));
+            let c = if self.linux.is_some() { C_LINUX } else { C };
+            self.k = cbrt((self.w_max - s.cwnd) as f64 / (c * s.smss as f64));
         }
         self.after_rto = false;
+    }
+
+    /// tcp_cubic's growth on an ACK in congestion avoidance (bictcp_update,
+    /// then tcp_cong_avoid_ai), in whole segments: the target is W_max +
+    /// ⌊C·(t − K)³⌋ segments (C = 410/1024, its fixed point) at t + the
+    /// minimum RTT (delay_min), not SRTT; cwnd grows one segment per `cnt`
+    /// acknowledged, cnt = ⌊cwnd/(target − cwnd)⌋ (100·cwnd at or above
+    /// it), at most 20 while W_max is unknown (`last_max_cwnd == 0`), at
+    /// most what the Reno-friendly window needs (tcp_friendliness, α =
+    /// 3·(1 − β)/(1 + β) throughout, no RFC 9438 switch to 1), at least 2.
+    fn linux_growth(&mut self, s: &mut CcState, now: SimTime, t: f64, acked: u64) {
+        let (w_max, k) = (self.w_max, self.k);
+        let Some(l) = self.linux.as_mut() else {
+            return;
+        };
+        let smss = s.smss.max(1);
+        let cwnd = (s.cwnd / smss).max(1);
+        l.reno_acked += acked;
+        // bictcp_update keeps its cnt while cwnd is unchanged and less than
+        // HZ/32 jiffies (1/32 s) have passed since it was computed; the
+        // ACKs still count toward the Reno-friendly window meanwhile.
+        if !(l.cnt > 0 && l.last_cwnd == cwnd && now.saturating_sub(l.last_time) <= CNT_HOLD) {
+            l.cnt = Self::linux_cnt(l, cwnd, smss, w_max, t - k);
+            l.last_cwnd = cwnd;
+            l.last_time = now;
+        }
+        let cnt = l.cnt;
+        let w = cnt * smss;
+        // tcp_cong_avoid_ai.
+        if l.cwnd_cnt >= w {
+            l.cwnd_cnt = 0;
+            s.cwnd += smss;
+        }
+        l.cwnd_cnt += acked;
+        if l.cwnd_cnt >= w {
+            let n = l.cwnd_cnt / w;
+            l.cwnd_cnt -= n * w;
+            s.cwnd += n * smss;
+        }
+    }
+
+    /// bictcp_update's cnt at `d` = t − K seconds into the curve (plus the
+    /// minimum RTT), and tcp_friendliness's Reno-friendly window.
+    fn linux_cnt(l: &mut LinuxState, cwnd: u64, smss: u64, w_max: u64, d: f64) -> u64 {
+        let origin = w_max / smss;
+        let delta = (C_LINUX * d.abs() * d * d) as u64;
+        let target = if d < 0.0 {
+            origin.saturating_sub(delta)
+        } else {
+            origin + delta
+        };
+        let mut cnt = if target > cwnd {
+            cwnd / (target - cwnd)
+        } else {
+            100 * cwnd
+        };
+        if l.w_max_unknown {
+            cnt = cnt.min(20);
+        }
+        // tcp_friendliness: one segment of Reno-friendly growth per
+        // cwnd·15/8 acknowledged (beta_scale = 8·(1024 + 717)/3/(1024 − 717)).
+        let per = ((cwnd * 15) >> 3).max(1) * smss;
+        while l.reno_acked > per {
+            l.reno_acked -= per;
+            l.reno_cwnd += 1;
+        }
+        if l.reno_cwnd > cwnd {
+            cnt = cnt.min(cwnd / (l.reno_cwnd - cwnd));
+        }
+        cnt.max(2)
     }
 }
 
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
+        if let Some(r) = a.rtt {
+            if let Some(l) = self.linux.as_mut() {
+                l.min_rtt = Some(l.min_rtt.map_or(r, |m| m.min(r)));
+            }
+        }
         let acked = slow_start(s, a.acked, a.abc_limit);
         if acked == 0 {
             return;
@@ -135,6 +261,11 @@ impl CongestionControl for Cubic {
             }
         };
         let t = a.now.saturating_sub(epoch).as_secs_f64();
+        if let Some(l) = &self.linux {
+            let t = t + l.min_rtt.map_or(0.0, |r| r.as_secs_f64());
+            self.linux_growth(s, a.now, t, acked);
+            return;
+        }
         let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.as_secs_f64());
         let cwnd = s.cwnd as f64;
         let smss = s.smss as f64;
@@ -173,6 +304,15 @@ impl CongestionControl for Cubic {
         self.loss_w_max = self.w_max;
         self.cwnd_prior = s.cwnd;
         self.epoch_start = None;
+        // tcp_cubic sets last_max_cwnd here, and a timeout then clears it
+        // again (cubictcp_state's bictcp_reset on TCP_CA_Loss).
+        if let Some(l) = self.linux.as_mut() {
+            l.w_max_unknown = kind == LossKind::Rto;
+            if kind == LossKind::Rto {
+                // bictcp_reset clears delay_min too.
+                l.min_rtt = None;
+            }
+        }
         if kind == LossKind::Rto {
             self.after_rto = true;
         }
@@ -260,6 +400,7 @@ mod tests {
         // K = ∛((100 − 70)/0.4) = ∛75 s.
         let mut c = Cubic::new(CubicParams {
             fast_convergence: true,
+            ..CubicParams::default()
         });
         let mut s = st(100 * SEG, u64::MAX);
         let t0 = SimTime::from_secs(1);
@@ -292,6 +433,7 @@ mod tests {
     fn fast_convergence_lowers_w_max_when_below_the_last_one() {
         let mut c = Cubic::new(CubicParams {
             fast_convergence: true,
+            ..CubicParams::default()
         });
         let s = st(100 * SEG, u64::MAX);
         c.ssthresh(&s, 100 * SEG, LossKind::DupAck, SimTime::ZERO);
@@ -300,6 +442,7 @@ mod tests {
         assert_eq!(c.w_max(), 68 * SEG); // 80 · 1.7 / 2
         let mut c = Cubic::new(CubicParams {
             fast_convergence: false,
+            ..CubicParams::default()
         });
         c.ssthresh(
             &st(100 * SEG, 0),

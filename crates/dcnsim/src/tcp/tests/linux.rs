@@ -183,3 +183,134 @@ fn an_idle_sender_restarts_its_window_after_an_rto_of_silence() {
         );
     }
 }
+
+/// tcp_cubic (`cubic_linux`, the linux profile) grows cwnd at least one
+/// segment per 20 acknowledged while W_max is unknown (bictcp_update caps
+/// cnt at 20 while `last_max_cwnd == 0`): before the first congestion
+/// event and again after a timeout, which resets it. On the plateau of the
+/// curve (K = 0, t + min RTT ≈ 1 s) RFC 9438's arithmetic adds nothing in
+/// 22 segments, nor does Linux's once a loss has set W_max.
+#[test]
+fn linux_cubic_grows_a_segment_per_20_acked_while_w_max_is_unknown() {
+    use crate::config::CubicParams;
+    use crate::tcp::cc::cubic::Cubic;
+    use crate::tcp::cc::tests::{ack, st};
+    use crate::tcp::cc::{CongestionControl, LossKind};
+    let m = 1000; // st()'s SMSS
+                  // 11 ACKs of 2 segments, 100 ms apart, min RTT 100 ms, from cwnd 48 in
+                  // congestion avoidance: 22 segments acknowledged.
+    let grow = |c: &mut Cubic| {
+        let mut s = st(48 * m, 48 * m);
+        for i in 0..11 {
+            let mut a = ack(i * 100_000, 2 * m, false, 2 * m, 2 * m);
+            a.rtt = Some(SimTime::from_ms(100));
+            c.on_ack(&mut s, &a);
+        }
+        s.cwnd / m
+    };
+    let params = |linux| CubicParams {
+        linux,
+        ..CubicParams::default()
+    };
+    assert_eq!(
+        grow(&mut Cubic::new(params(true))),
+        49,
+        "linux, no loss yet"
+    );
+    assert_eq!(grow(&mut Cubic::new(params(false))), 48, "RFC 9438");
+    for (kind, cwnd) in [(LossKind::DupAck, 48), (LossKind::Rto, 49)] {
+        let mut c = Cubic::new(params(true));
+        c.ssthresh(&st(48 * m, 0), 48 * m, kind, SimTime::ZERO);
+        assert_eq!(grow(&mut c), cwnd, "linux after {kind:?}");
+    }
+}
+
+/// Without SACK, `ack_counting = "delivered"` counts each duplicate ACK as
+/// a segment delivered (Linux's tcp_add_reno_sack), so the cumulative ACK
+/// after two of them delivers its three segments less those two, and at
+/// least one (tcp_remove_reno_sacks): cwnd grows by 1 in slow start, where
+/// RFC 5681's `acked` grows it by 3.
+#[test]
+fn without_sack_duplicate_acks_count_as_delivered() {
+    use crate::config::AckCounting;
+    let m = MSS as u64;
+    for (counting, grown) in [(AckCounting::Delivered, 1), (AckCounting::Acked, 3)] {
+        let mut w = world(reno(|t| {
+            t.sack = false;
+            t.abc_limit = ABC_UNLIMITED;
+            t.ack_counting = counting;
+        }));
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        // Segments 1 and 2 arrive before segment 0 (reordering).
+        w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
+        w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
+        assert_eq!(w.flow.st.cwnd, 10 * m, "{counting:?}: dupacks grow nothing");
+        w.flow.on_ack(&mut w.io, &ack_pkt(3 * m, false));
+        assert_eq!(w.flow.st.cwnd, (10 + grown) * m, "{counting:?}");
+        // The next ACK counts in full: the duplicate ACKs are used up.
+        w.flow.on_ack(&mut w.io, &ack_pkt(5 * m, false));
+        assert_eq!(w.flow.st.cwnd, (12 + grown) * m, "{counting:?}");
+    }
+}
+
+/// Once reordering has raised the degree above `dupack_threshold` (Linux's
+/// `tp->reordering > net.ipv4.tcp_reordering`), `ack_counting =
+/// "delivered"` grows cwnd on an ACK that only SACKs new data
+/// (tcp_may_raise_cwnd: FLAG_FORWARD_PROGRESS); below it such an ACK grows
+/// nothing (FLAG_DATA_ACKED only), nor does it under RFC 5681's `acked`.
+#[test]
+fn a_sack_grows_cwnd_once_reordering_raised_the_degree() {
+    use crate::config::AckCounting;
+    let m = MSS as u64;
+    for (counting, degree, grown) in [
+        (AckCounting::Delivered, 10, 1),
+        (AckCounting::Delivered, 3, 0),
+        (AckCounting::Acked, 10, 0),
+    ] {
+        let mut w = world(reno(|t| {
+            t.sack = true;
+            t.abc_limit = ABC_UNLIMITED;
+            t.ack_counting = counting;
+        }));
+        w.flow.dupthresh = degree;
+        w.flow.app_write(&mut w.io, 100 * m, None);
+        w.flow.on_ack(&mut w.io, &sack_ack0(0, &[(m, 2 * m)]));
+        assert_eq!(
+            w.flow.st.cwnd,
+            (10 + grown) * m,
+            "{counting:?}, degree {degree}"
+        );
+    }
+}
+
+/// tcp_cubic recomputes its cnt at most every HZ/32 jiffies (1/32 s) while
+/// cwnd is unchanged (bictcp_update returns early): 15 ACKs 2 ms apart
+/// from cwnd 7 after a timeout keep the cnt of 20 computed on the first,
+/// though the Reno-friendly window (one segment per 7·15/8 = 13 ACKed)
+/// has reached 8 meanwhile; the next ACK, 40 ms later, recomputes cnt = 7
+/// and cwnd grows.
+#[test]
+fn linux_cubic_keeps_its_cnt_for_a_32nd_of_a_second() {
+    use crate::config::CubicParams;
+    use crate::tcp::cc::cubic::Cubic;
+    use crate::tcp::cc::tests::{ack, st};
+    use crate::tcp::cc::{CongestionControl, LossKind};
+    let m = 1000; // st()'s SMSS
+    let mut c = Cubic::new(CubicParams {
+        linux: true,
+        ..CubicParams::default()
+    });
+    c.ssthresh(&st(10 * m, 0), 10 * m, LossKind::Rto, SimTime::ZERO);
+    let mut s = st(7 * m, 7 * m);
+    let mut on = |s: &mut _, us| {
+        let mut a = ack(us, m, false, m, m);
+        a.rtt = Some(SimTime::from_ms(100));
+        c.on_ack(s, &a);
+    };
+    for i in 0..15 {
+        on(&mut s, 1_000_000 + i * 2_000);
+    }
+    assert_eq!(s.cwnd, 7 * m, "cnt held at 20 for 28 ms");
+    on(&mut s, 1_068_000);
+    assert_eq!(s.cwnd, 8 * m, "cnt recomputed: 7");
+}
