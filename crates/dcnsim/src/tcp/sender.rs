@@ -396,18 +396,7 @@ impl TcpFlow {
                 self.grow_on_sack(now, delivered);
             }
         } else if ece {
-            let info = AckInfo {
-                now,
-                acked: 0,
-                ece,
-                rtt: None,
-                srtt: self.srtt,
-                snd_una: self.snd_una,
-                snd_max: self.snd_max,
-                flight: self.snd_max - self.snd_una,
-                segs_sent: self.segs_sent,
-                abc_limit: self.cfg.abc_limit as u64,
-            };
+            let info = self.info_without_progress(now, ece);
             self.ecn_response(&info);
         }
         if self.rack_on() && self.cong != CongState::Loss {
@@ -469,18 +458,7 @@ impl TcpFlow {
         {
             return;
         }
-        let info = AckInfo {
-            now,
-            acked: 0,
-            ece: false,
-            rtt: None,
-            srtt: self.srtt,
-            snd_una: self.snd_una,
-            snd_max: self.snd_max,
-            flight: self.snd_max - self.snd_una,
-            segs_sent: self.segs_sent,
-            abc_limit: self.cfg.abc_limit as u64,
-        };
+        let info = self.info_without_progress(now, false);
         self.grow_cwnd(info, delivered, None);
     }
 
@@ -500,6 +478,23 @@ impl TcpFlow {
     /// HyStart in slow start (before the cc grows the window): it may set
     /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
     #[inline]
+    /// What congestion control sees of an ACK that advanced nothing (a
+    /// duplicate carrying SACK blocks or ECE): no bytes acked, no RTT sample.
+    fn info_without_progress(&self, now: SimTime, ece: bool) -> AckInfo {
+        AckInfo {
+            now,
+            acked: 0,
+            ece,
+            rtt: None,
+            srtt: self.srtt,
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
+            flight: self.snd_max - self.snd_una,
+            segs_sent: self.segs_sent,
+            abc_limit: self.cfg.abc_limit as u64,
+        }
+    }
+
     fn slow_start_exit(&mut self, info: AckInfo, send_rtt: Option<SimTime>) -> AckInfo {
         if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
             return info;
