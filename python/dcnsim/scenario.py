@@ -415,6 +415,8 @@ class Scenario(_Builder):
     l2_overhead: Optional[int] = 0
     switch_delay: Optional[str] = None
     host_jitter: Optional[str] = None
+    #: equal-time order: ``"fifo"`` (default, as ns-2/ns-3) or ``"seeded"``
+    ties: Optional[str] = None
     pcap: Optional[Any] = None
     #: time series: ``{"interval": "1ms", "flows": True, "queues": "switches"}``
     trace: Optional[Dict[str, Any]] = None
@@ -424,7 +426,7 @@ class Scenario(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter"):
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties"):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v

@@ -808,6 +808,19 @@ pub struct Config {
     pub trace: Option<TraceConfig>,
     /// `limits`: checked before the run (limits.rs) and, for memory, during it.
     pub limits: Limits,
+    /// `ties`: the order of equal-time events (sim/queue.rs).
+    pub ties: Ties,
+}
+
+/// The order of events at equal times (sim/queue.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ties {
+    /// First-in first-out, as ns-2 and ns-3: the papers' simulators.
+    #[default]
+    Fifo,
+    /// By component, scrambled per instant by the seed: independent of when
+    /// events were scheduled, so any number of threads gives the same run.
+    Seeded,
 }
 
 /// `trace = { interval = "1ms", flows = true, queues = "all" }`.

@@ -613,7 +613,12 @@ impl World {
         }
         let core = Core {
             inputs,
-            q: EventQueue::new(),
+            q: match cfg.ties {
+                crate::config::Ties::Fifo => EventQueue::new(),
+                crate::config::Ties::Seeded => {
+                    EventQueue::seeded(mix64(cfg.seed ^ mix64(Stream::Ties as u64)))
+                }
+            },
             links,
             arena: Arena::default(),
             routes,

@@ -51,6 +51,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         pcap_hosts: Vec::new(),
         trace: None,
         limits: Default::default(),
+        ties: Default::default(),
     }
 }
 

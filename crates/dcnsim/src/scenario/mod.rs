@@ -119,6 +119,7 @@ pub fn parse_config_until(
     let l2_overhead = d.l2_overhead.unwrap_or(0);
     let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
     let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
+    let ties = d.ties.unwrap_or_default();
 
     let topo = match &*d.topology {
         Some(v) => parse_topology(&mut ctx, v),
@@ -232,6 +233,7 @@ pub fn parse_config_until(
                 apps,
                 start_jitter,
                 limits,
+                ties,
             };
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.

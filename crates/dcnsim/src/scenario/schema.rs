@@ -16,7 +16,7 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit,
     LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode, SegPolicyKind,
-    TcpProfile, TcpRandMode,
+    TcpProfile, TcpRandMode, Ties,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -309,6 +309,7 @@ kind!(
     {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX,
      "description": "SMSS per ACK, or \"unlimited\""}
 );
+choice!(TiesName => Ties, sc::TIES_NAMES, "tie order");
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
 choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
@@ -364,6 +365,9 @@ pub struct Document {
     /// the traffic
     #[schemars(extend("x-default" = "required, ≥ 1"))]
     pub apps: Opt<AppList>,
+    /// order of events at the same picosecond: `"fifo"` (first scheduled first, as ns-2 and ns-3, the papers' simulators) or `"seeded"` (arrivals, then TCP timers, apps, UDP sources, samples; within a kind by component index scrambled per instant by the seed, so no port wins every tie; independent of when events were scheduled, as a partitioned run needs). See docs/model.md, Engine
+    #[schemars(extend("x-default" = "`\"fifo\"`"))]
+    pub ties: Opt<TiesName>,
     /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
     #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
     pub limits: Opt<Table<LimitsSection>>,

@@ -447,6 +447,23 @@ fn duplicate_json_keys_are_rejected_not_overridden() {
     parse_config_str(&siblings).unwrap();
 }
 
+/// `ties` is "fifo" unless asked; a wrong name is refused naming the key
+/// and the two it accepts.
+#[test]
+fn ties_defaults_to_fifo_and_names_its_choices() {
+    use crate::config::Ties;
+    assert_eq!(parse_config(&example()).unwrap().ties, Ties::Fifo);
+    let mut doc = example();
+    doc["ties"] = json!("seeded");
+    assert_eq!(parse_config(&doc).unwrap().ties, Ties::Seeded);
+    doc["ties"] = json!("random");
+    let errs = parse_config(&doc).unwrap_err();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].path, "ties");
+    let m = &errs[0].message;
+    assert!(m.contains("fifo") && m.contains("seeded"), "{m}");
+}
+
 #[test]
 fn parse_config_str_works() {
     let c = parse_config_str(&example().to_string()).unwrap();

@@ -99,6 +99,8 @@ pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("linux", IdleRestart::Linux),
 ];
 
+pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
+
 pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),

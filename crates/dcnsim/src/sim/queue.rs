@@ -1,15 +1,29 @@
 //! The event engine: a calendar wheel with an overflow heap, popping in
-//! (time, insertion number) order, so equal-time events run first-in
-//! first-out.
+//! time order; equal-time events in one of two orders:
 //!
-//! Equal-time events run first-in first-out, so a run is a pure function of
-//! the scenario and the seed. Components keep at most one pending event each
-//! (a link's head packet, a flow's timer), so the queue stays
-//! O(components), not O(packets).
+//! * first-in first-out (the default, `ties = "fifo"`), as ns-2 and ns-3
+//!   order them: the papers' simulators, whose phase effects in
+//!   synchronized incast the reproductions inherit (Kulkarni's
+//!   probabilistic retransmission pays off against exactly those);
+//! * by component (`ties = "seeded"`): the event's kind, then its
+//!   component's index scrambled per instant by the seed, then an app's
+//!   tag ([`Event::rank`]). That order is a property of the events alone,
+//!   not of when they were scheduled, so a partitioned run (one queue per
+//!   partition, packets handed across at window ends: `threads`, issue 29)
+//!   pops each partition's events in the order one queue pops them all.
+//!   First-in first-out cannot be kept there: a handed-over arrival is
+//!   inserted at the window's end, not when its sender scheduled it.
+//!
+//! Either way a run is a pure function of the scenario and the seed.
+//! Components keep at most one pending event each (a link's head packet,
+//! a flow's timer), so the queue stays O(components), not O(packets).
 
 use crate::sim::time::SimTime;
 
-/// What happens at an event. Indices refer to the world's arrays.
+/// What happens at an event. Indices refer to the world's arrays. At
+/// equal times events run in the order of these variants, then by index
+/// (then by an app's tag): arrivals, TCP timers, applications, UDP
+/// sources, and the time-series sample last, so it sees the instant's end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The head packet of directed link `0` reaches the far end.
@@ -30,9 +44,47 @@ pub enum Event {
     Sample,
 }
 
-/// One pending event. `key` is the time in its high 64 bits and the
-/// insertion number in its low 64, so one integer comparison orders by time
-/// and then first-in first-out, and no two keys are equal.
+/// Bits of an app's tag in an event's rank ([`Event::rank`]).
+pub const TAG_BITS: u32 = 29;
+
+impl Event {
+    /// The event's place among events at the same time `t`: its kind in
+    /// the top 3 bits, then its component's index, then an app's tag in
+    /// the low [`TAG_BITS`]. The index is scrambled by a bijection that
+    /// changes with the instant and the run's `salt` (the seed's), so a
+    /// tie between two links (two packets reaching one switch in the same
+    /// picosecond, as synchronized senders on equal links do) goes to no
+    /// link every time: a fixed order would hand the last buffer slot to
+    /// the lower-numbered port at every tie, a phase effect of our own
+    /// making. Depends on nothing but the event, the time and the seed, so
+    /// the order is the same however the run is partitioned.
+    #[inline(always)]
+    pub fn rank(self, t: u64, salt: u64) -> u64 {
+        let (kind, id, tag) = match self {
+            Event::Arrive(l) => (0, l, 0),
+            Event::Rto(f) => (1, f, 0),
+            Event::DelAck(f) => (2, f, 0),
+            Event::ProbRetx(f) => (3, f, 0),
+            Event::Rack(f) => (4, f, 0),
+            Event::App { app, tag } => {
+                debug_assert!(tag < 1 << TAG_BITS, "app tag {tag} too large");
+                (5, app, tag)
+            }
+            Event::Udp(u) => (6, u, 0),
+            Event::Sample => (7, 0, 0),
+        };
+        // xor with a per-instant word, then times an odd constant: both
+        // are bijections on u32, so distinct ids keep distinct ranks
+        let h = ((t ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32;
+        let id = (id ^ h).wrapping_mul(0x9E37_79B1);
+        (kind as u64) << 61 | (id as u64) << TAG_BITS | tag as u64
+    }
+}
+
+/// One pending event. `key` is the time in its high 64 bits and in its low
+/// 64 the insertion number (first-in first-out: no two keys equal) or the
+/// event's rank ([`Event::rank`]: equal keys are equal events, whose order
+/// cannot matter), so one integer comparison orders a pop.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct Entry {
@@ -70,7 +122,8 @@ const MIN_WINDOW: u64 = 64;
 const ARITY: usize = 4;
 
 /// The pending events: a calendar wheel for the near future and a 4-ary
-/// heap for the rest, popping in exact (time, insertion) order.
+/// heap for the rest, popping in exact key order (time, then insertion
+/// number or rank).
 ///
 /// The wheel covers `nb` buckets of `2^shift` ps from the bucket of the
 /// clock; each bucket is a list of its events sorted by key (nearly always
@@ -111,8 +164,12 @@ pub struct EventQueue {
     /// Bucket number of the overflow heap's first event (`u64::MAX` when
     /// empty), so a pop checks the horizon without reading the heap.
     overflow_bn: u64,
-    /// Insertion number of the next event scheduled.
+    /// Insertion number of the next event scheduled (first-in first-out).
     seq: u64,
+    /// Equal-time order by [`Event::rank`] salted with `salt` (the seed's),
+    /// rather than first-in first-out.
+    seeded: bool,
+    salt: u64,
     now: SimTime,
     processed: u64,
     next_tune: u64,
@@ -133,6 +190,19 @@ impl EventQueue {
     pub fn new() -> Self {
         Self::default()
     }
+    /// A queue whose equal-time order is by component, scrambled by
+    /// `salt` (a run's seed, mixed): see [`Event::rank`].
+    pub fn seeded(salt: u64) -> Self {
+        EventQueue {
+            seeded: true,
+            salt,
+            ..Self::default()
+        }
+    }
+    /// Whether equal-time events run by component ([`Self::seeded`]).
+    pub fn is_seeded(&self) -> bool {
+        self.seeded
+    }
     fn with_wheel(shift: u32, buckets: usize) -> Self {
         EventQueue {
             shift,
@@ -146,6 +216,8 @@ impl EventQueue {
             overflow: Vec::new(),
             overflow_bn: u64::MAX,
             seq: 0,
+            seeded: false,
+            salt: 0,
             now: SimTime::ZERO,
             processed: 0,
             next_tune: TUNE_EVERY,
@@ -171,11 +243,16 @@ impl EventQueue {
             "event scheduled in the past: {t} < {}",
             self.now
         );
+        let low = if self.seeded {
+            ev.rank(t.0, self.salt)
+        } else {
+            self.seq += 1;
+            self.seq - 1
+        };
         let e = Entry {
-            key: (t.0 as u128) << 64 | self.seq as u128,
+            key: (t.0 as u128) << 64 | low as u128,
             ev,
         };
-        self.seq += 1;
         let n = self.alloc(e);
         if self.in_horizon(t.0 >> self.shift) {
             self.wheel_link(n, e.key);
@@ -197,8 +274,9 @@ impl EventQueue {
         }
     }
     /// Link node `n` (key `key`, next = NIL) into its bucket, keeping the
-    /// bucket sorted by key. The common cases (an empty bucket, or a key
-    /// after the tail's) are inlined; an insertion inside a list is not.
+    /// bucket sorted by key (an equal key goes after its equals). The
+    /// common cases (an empty bucket, or a key at or after the tail's) are
+    /// inlined; an insertion inside a list is not.
     #[inline(always)]
     fn wheel_link(&mut self, n: u32, key: u128) {
         self.in_wheel += 1;
@@ -207,7 +285,7 @@ impl EventQueue {
         if head == NIL {
             self.lists[b] = [n, n];
             self.bits[b >> 6] |= 1 << (b & 63);
-        } else if self.nodes[tail as usize].e.key < key {
+        } else if self.nodes[tail as usize].e.key <= key {
             self.nodes[tail as usize].next = n;
             self.lists[b][1] = n;
         } else {
@@ -222,8 +300,8 @@ impl EventQueue {
             self.lists[b][0] = n;
             return;
         }
-        // between head and tail: the tail's key is larger, so the walk
-        // stops before the end
+        // between head and tail: the tail's key is larger (an equal one
+        // took the append path), so the walk stops before the end
         let mut p = head;
         loop {
             let next = self.nodes[p as usize].next;
@@ -605,22 +683,84 @@ mod tests {
     #[test]
     fn equal_times_run_fifo() {
         let mut q = EventQueue::new();
-        for i in 0..5 {
+        for i in [3, 0, 4, 1, 2] {
             q.schedule(SimTime(10), Event::Udp(i));
         }
         q.schedule(SimTime(5), Event::Udp(99));
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(SimTime::MAX)).collect();
         assert_eq!(order[0], Event::Udp(99));
-        assert_eq!(
-            &order[1..],
-            &[
-                Event::Udp(0),
-                Event::Udp(1),
-                Event::Udp(2),
-                Event::Udp(3),
-                Event::Udp(4)
-            ]
+        let fifo = [3, 0, 4, 1, 2].map(Event::Udp);
+        assert_eq!(&order[1..], &fifo);
+    }
+
+    /// Seeded, equal-time events run by kind, then by a per-instant
+    /// scramble of their index, then an app's tag, whatever order they
+    /// were scheduled in: the same events scheduled in two orders pop
+    /// identically; another instant or salt orders the indices otherwise.
+    #[test]
+    fn seeded_ties_run_in_component_order_not_insertion_order() {
+        let evs = [
+            Event::Sample,
+            Event::Udp(3),
+            Event::App { app: 2, tag: 7 },
+            Event::App { app: 2, tag: 1 },
+            Event::App { app: 1, tag: 9 },
+            Event::Rack(0),
+            Event::ProbRetx(4),
+            Event::DelAck(4),
+            Event::Rto(5),
+            Event::Rto(4),
+            Event::Arrive(9),
+            Event::Arrive(2),
+        ];
+        let popped = |salt: u64, t: u64, order: &mut dyn Iterator<Item = Event>| {
+            let mut q = EventQueue::seeded(salt);
+            for e in order {
+                q.schedule(SimTime(t), e);
+            }
+            std::iter::from_fn(|| q.pop_until(SimTime::MAX)).collect::<Vec<_>>()
+        };
+        let fwd = popped(1, 10, &mut evs.iter().copied());
+        let rev = popped(1, 10, &mut evs.iter().rev().copied());
+        assert_eq!(fwd, rev);
+        let kind = |e: &Event| e.rank(0, 0) >> 61;
+        assert!(
+            fwd.windows(2).all(|w| kind(&w[0]) <= kind(&w[1])),
+            "{fwd:?}"
         );
+        let mut sorted = fwd.clone();
+        sorted.sort_by_key(|e| format!("{e:?}"));
+        let mut all = evs.to_vec();
+        all.sort_by_key(|e| format!("{e:?}"));
+        assert_eq!(sorted, all, "every event once");
+        // an app's wake-ups keep their tag order
+        let tags: Vec<u32> = fwd
+            .iter()
+            .filter_map(|e| match e {
+                Event::App { app: 2, tag } => Some(*tag),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tags, [1, 7]);
+        // Ties between many links: no link wins every instant.
+        let links: Vec<Event> = (0..16).map(Event::Arrive).collect();
+        let firsts: std::collections::BTreeSet<String> = (0..64u64)
+            .map(|t| format!("{:?}", popped(1, 1000 + t, &mut links.iter().copied())[0]))
+            .collect();
+        assert!(firsts.len() > 4, "first link over 64 instants: {firsts:?}");
+    }
+
+    /// Seeded, equal keys are equal events: scheduled twice, an event
+    /// runs twice (a bucket appends an equal key after its equals).
+    #[test]
+    fn an_event_scheduled_twice_runs_twice() {
+        let mut q = EventQueue::seeded(3);
+        for _ in 0..3 {
+            q.schedule(SimTime(7), Event::Rto(1));
+            q.schedule(SimTime(7), Event::Arrive(1));
+        }
+        let got: Vec<_> = std::iter::from_fn(|| q.pop_until(SimTime::MAX)).collect();
+        assert_eq!(got, [[Event::Arrive(1); 3], [Event::Rto(1); 3]].concat());
     }
 
     /// The heap pops in (time, insertion) order for any monotone

@@ -26,6 +26,8 @@ pub enum Stream {
     Host = 5,
     /// Apps' start offsets (`start_jitter`).
     Start = 6,
+    /// The event queue's tie order at equal times (`Event::rank`).
+    Ties = 7,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {

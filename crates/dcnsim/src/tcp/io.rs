@@ -6,8 +6,8 @@
 //! — in the order it decided them, and its owner (the world, or a test)
 //! moves them on afterwards. Keeping one ordered list, rather than one for
 //! packets and one for timers, lets the world replay them exactly as if the
-//! flow had acted directly: equal-time events keep their FIFO order, so
-//! runs stay identical. The buffer is reused, so the hot path allocates
+//! flow had acted directly (packets leave the NIC in the order the flow
+//! sent them). The buffer is reused, so the hot path allocates
 //! nothing once it has grown to the largest burst.
 
 use crate::net::Packet;
