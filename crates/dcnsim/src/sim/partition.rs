@@ -1615,6 +1615,114 @@ mod tests {
             }
         }
     }
+    /// A random connected custom topology: a random tree of switches plus
+    /// extra links, each host on a random switch, rates and delays from a
+    /// few values.
+    fn random_custom(parents: &[u32], extra: &[(u32, u32)], hosts: &[u32], speed: &[u8]) -> String {
+        let switches = parents.len() + 1;
+        let rates = ["1Gbps", "10Gbps", "40Gbps"];
+        let delays = ["500ns", "1us", "3us"];
+        let mut k = 0;
+        let mut link = |a: String, b: String| {
+            let s = speed[k % speed.len()] as usize;
+            k += 1;
+            format!(
+                r#"{{"a": "{a}", "b": "{b}", "rate": "{}", "delay": "{}"}}"#,
+                rates[s % 3],
+                delays[s / 3 % 3]
+            )
+        };
+        let mut nodes: Vec<String> = (0..switches)
+            .map(|i| format!(r#"{{"name": "s{i}", "kind": "switch"}}"#))
+            .collect();
+        let mut links = Vec::new();
+        for (i, &p) in parents.iter().enumerate() {
+            links.push(link(
+                format!("s{}", i + 1),
+                format!("s{}", p as usize % (i + 1)),
+            ));
+        }
+        for &(a, b) in extra {
+            let (a, b) = (a as usize % switches, b as usize % switches);
+            if a != b {
+                links.push(link(format!("s{a}"), format!("s{b}")));
+            }
+        }
+        for (h, &sw) in hosts.iter().enumerate() {
+            nodes.push(format!(r#"{{"name": "n{h}", "kind": "host"}}"#));
+            links.push(link(
+                format!("n{h}"),
+                format!("s{}", sw as usize % switches),
+            ));
+        }
+        format!(
+            r#"{{"kind": "custom", "buffer": "100pkt", "nodes": [{}], "links": [{}]}}"#,
+            nodes.join(","),
+            links.join(",")
+        )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any connected graph, with or without an app tying hosts: the
+        /// laws hold, every graph partition has hosts, and a second call
+        /// gives the same partition.
+        #[test]
+        fn random_graphs_obey_the_laws(
+            parents in proptest::collection::vec(0u32..1000, 1..12),
+            extra in proptest::collection::vec((0u32..1000, 0u32..1000), 0..12),
+            hosts in proptest::collection::vec(0u32..1000, 2..24),
+            speed in proptest::collection::vec(0u8..9, 1..8),
+            workers in proptest::collection::vec(0usize..1000, 0..4),
+            threads in 2u32..7,
+        ) {
+            let topo = random_custom(&parents, &extra, &hosts, &speed);
+            let n = hosts.len();
+            let mut apps = vec![format!(
+                r#"{{"kind": "bulk", "src": 0, "dst": {}, "size": "1MB"}}"#,
+                n - 1
+            )];
+            let mut ws: Vec<usize> = workers.iter().map(|w| 1 + w % (n - 1)).collect();
+            ws.sort_unstable();
+            ws.dedup();
+            if !ws.is_empty() {
+                let list = ws.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(",");
+                apps.push(format!(
+                    r#"{{"kind": "partition_aggregate", "aggregator": 0, "workers": [{list}]}}"#
+                ));
+            }
+            let c = cfg(r#""switch_delay": "200ns","#, &topo, &apps.join(","));
+            let p = partition(&c, threads);
+            laws(&c, threads, &p);
+            if p.method == "graph" {
+                proptest::prop_assert!(p.hosts_per_part.iter().all(|&h| h >= 1), "{:?}", p);
+            }
+            proptest::prop_assert_eq!(&p, &partition(&c, threads));
+        }
+
+        #[test]
+        fn deal_is_contiguous_and_balanced(
+            w in proptest::collection::vec(0u64..20, 1..30),
+            p in 1usize..30,
+        ) {
+            let p = p.min(w.len());
+            let d = deal(&w, p);
+            proptest::prop_assert_eq!(d[0], 0);
+            proptest::prop_assert!(d.windows(2).all(|x| x[1] == x[0] || x[1] == x[0] + 1));
+            proptest::prop_assert_eq!(*d.last().unwrap() as usize, p - 1);
+            let mut sums = vec![0u64; p];
+            for (i, &k) in d.iter().enumerate() {
+                sums[k as usize] += w[i];
+            }
+            let total: u64 = w.iter().sum();
+            let wmax = *w.iter().max().unwrap();
+            proptest::prop_assert!(
+                sums.iter().all(|&s| s <= total.div_ceil(p as u64) + wmax),
+                "{:?} {:?}", w, sums
+            );
+        }
+    }
 }
 
 #[cfg(test)]
