@@ -1074,8 +1074,12 @@ fn graph(ctx: &Ctx, threads: usize, g: &mut Groups) -> Plan {
             causes.extend(g.tie_cause(ctx, |h| base.find(h)));
         }
         if nb_base < threads {
+            let groups = match nb_base {
+                1 => "one switch (or group of switches) with hosts".to_string(),
+                m => format!("{m} switches (or groups of switches) with hosts"),
+            };
             causes.push(format!(
-                "the topology has {nb_base} groups of switches with hosts, and a host stays with every switch it attaches to"
+                "the topology has {groups}, and a host stays with every switch it attaches to"
             ));
         }
         causes.join("; ")
@@ -1490,6 +1494,16 @@ mod tests {
         let c = cfg("", &topo, sr);
         let p = partition(&c, 2);
         laws(&c, 2, &p);
+        assert_eq!(p.method, "graph");
+        // Five switches with hosts, two of them tied: four partitions at most.
+        let p = partition(&c, 5);
+        laws(&c, 5, &p);
+        assert_eq!(p.parts, 4);
+        let why = p.reason.expect("capped");
+        assert!(
+            why.contains("app 0 (sync_reads) keeps hosts 0..=1, 7 together"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -1506,6 +1520,13 @@ mod tests {
         let p = partition(&c, 4);
         laws(&c, 4, &p);
         assert!(p.reason.as_deref().unwrap().contains("one switch"));
+        // One rack under its aggregation switch: the hosts hold their ToR.
+        let rack = r#"{"kind": "two_tier", "racks": 1, "hosts_per_rack": 4, "host_rate": "1Gbps",
+            "core_rate": "10Gbps", "delay": "5us", "buffer": "100pkt"}"#;
+        let c1 = cfg("", rack, BULK);
+        let p = partition(&c1, 2);
+        laws(&c1, 2, &p);
+        assert!(p.reason.as_deref().unwrap().contains("one switch"), "{p:?}");
         // Asked for one thread, nothing to explain.
         for threads in [0, 1] {
             let p = partition(&c, threads);
