@@ -48,3 +48,35 @@ def test_cli_validate_reports_a_bad_tie_order(tmp_path):
     p = subprocess.run([sys.executable, "-m", "dcnsim", "validate", str(path)], capture_output=True, text=True)
     assert p.returncode != 0
     assert "ties" in p.stderr + p.stdout
+
+
+def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path):
+    """`threads` / `--threads`: a fat-tree permutation on 2 threads writes
+    what 1 thread writes (the physics; how long it took and on how many
+    threads are timing)."""
+    doc = {
+        "seed": 2, "stop": "2ms",
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100KB", "ecn_k": "30KB"},
+        "tcp": {"cc": "dctcp", "rto_min": "1ms"},
+        "apps": [{"kind": "bulk", "src": s, "dst": (s + 5) % 16, "duration": "2ms"} for s in range(16)],
+    }
+    one, two = dcnsim.run({**doc, "threads": 1}), dcnsim.run({**doc, "threads": 2})
+    assert one.timing["threads"] == 1 and two.timing["threads"] == 2
+    assert one.flows.equals(two.flows) and one.queues.equals(two.queues)
+    assert one.summary == two.summary
+    path = tmp_path / "perm.json"
+    path.write_text(json.dumps(doc))
+    outs = []
+    for n in ("1", "2"):
+        out = tmp_path / f"t{n}"
+        p = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--threads", n, "--out", str(out)],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        outs.append(out)
+    for name in ("flows.csv", "queues.csv", "queue_inputs.csv"):
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    bad = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--threads", "0"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--threads" in bad.stderr
+    fifo = [str(p) for p in dcnsim.validate({**doc, "threads": 2, "ties": "fifo"})]
+    assert len(fifo) == 1 and fifo[0].startswith("ties:"), fifo

@@ -115,3 +115,16 @@ def install_hint(extra: str) -> str:
         here = Path.cwd().resolve() == src.resolve()
         return f"pip install '.[{extra}]'" + ("" if here else f" in {src}")
     return f"pip install 'dcnsim[{extra}]'"
+
+
+def parse_threads(text: str):
+    """``--threads``: a whole number >= 1 or ``auto`` (the scenario key ``threads``)."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threads expects a whole number >= 1 or 'auto', got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"--threads expects a whole number >= 1 or 'auto', got {text!r}")
+    return n

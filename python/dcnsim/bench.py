@@ -222,9 +222,10 @@ def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def child(name: str, repeat: int = 1) -> Dict[str, Any]:
-    """Run one scenario ``repeat`` times in this process; report each wall
-    time and the peak RSS over all of them."""
+def child(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
+    """Run one scenario ``repeat`` times in this process (on ``threads``
+    threads: the scenario key, if given); report each wall time and the
+    peak RSS over all of them."""
     if repeat < 1:
         raise ValueError(f"repeat: must be at least 1, got {repeat}")
     # The first run's tables import the standard library's `array` (a
@@ -232,7 +233,10 @@ def child(name: str, repeat: int = 1) -> Dict[str, Any]:
     from . import _core
     from .scenario import to_json
 
-    text = to_json(SCENARIOS[name]())
+    doc = SCENARIOS[name]()
+    if threads is not None:
+        doc["threads"] = threads
+    text = to_json(doc)
     walls, counts = [], set()
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -250,18 +254,20 @@ def child(name: str, repeat: int = 1) -> Dict[str, Any]:
         "events": float(s["events"]),
         "packet_hops": float(s["packet_hops"]),
         "peak_rss_mb": _peak_rss_mb(),
+        "threads": int(s.get("threads", 1)),
     }
 
 
-def run_one(name: str, repeat: int = 1) -> Dict[str, Any]:
-    """Run ``name`` ``repeat`` times in one fresh interpreter; the record's
-    ``wall_s`` is the median of its repeats (``walls_s``: each one)."""
+def run_one(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
+    """Run ``name`` ``repeat`` times in one fresh interpreter (on
+    ``threads`` threads if given); the record's ``wall_s`` is the median of
+    its repeats (``walls_s``: each one)."""
     if name not in SCENARIOS:
         raise KeyError(name)
     if repeat < 1:
         raise ValueError(f"repeat: must be at least 1, got {repeat}")
     proc = subprocess.run(
-        [sys.executable, "-m", "dcnsim.bench", name, str(repeat)],
+        [sys.executable, "-m", "dcnsim.bench", name, str(repeat)] + ([str(threads)] if threads is not None else []),
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},
@@ -281,15 +287,20 @@ def run_one(name: str, repeat: int = 1) -> Dict[str, Any]:
         "packet_hops_per_s": rec["packet_hops"] / wall if wall > 0 else float("nan"),
         "peak_rss_mb": rec["peak_rss_mb"],
         "walls_s": walls,
+        "threads": rec.get("threads", 1),
     }
 
 
 def _main(argv: List[str]) -> int:
-    """The child: ``python -m dcnsim.bench NAME [REPEAT]`` prints one JSON line."""
-    if not 1 <= len(argv) <= 2 or argv[0] not in SCENARIOS:
-        print(f"usage: python -m dcnsim.bench NAME [REPEAT] (NAME one of {', '.join(SCENARIOS)})", file=sys.stderr)
+    """The child: ``python -m dcnsim.bench NAME [REPEAT [THREADS]]`` prints one JSON line."""
+    if not 1 <= len(argv) <= 3 or argv[0] not in SCENARIOS:
+        print(f"usage: python -m dcnsim.bench NAME [REPEAT [THREADS]] (NAME one of {', '.join(SCENARIOS)})",
+              file=sys.stderr)
         return 2
-    print(json.dumps(child(argv[0], int(argv[1]) if len(argv) == 2 else 1)))
+    threads: Any = None
+    if len(argv) == 3:
+        threads = argv[2] if argv[2] == "auto" else int(argv[2])
+    print(json.dumps(child(argv[0], int(argv[1]) if len(argv) >= 2 else 1, threads)))
     return 0
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ._args import one_line as _one_line
-from ._args import parse_seeds, parse_set, positive_int, split_values
+from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
 from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
@@ -135,6 +136,8 @@ def cmd_run(args) -> int:
 
     try:
         doc = load_scenario(args.file)
+        if args.threads is not None:
+            doc["threads"] = args.threads
         if args.out:
             check_out_dir(args.out)
         # A bar only for a person watching (stderr a terminal), as the sweep's.
@@ -208,12 +211,18 @@ def cmd_sweep(args) -> int:
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
+    jobs = args.jobs
+    if args.threads is not None:
+        doc["threads"] = args.threads
+        if jobs is None and isinstance(args.threads, int):
+            # the cores are shared between points and each point's threads
+            jobs = max(1, (os.cpu_count() or 1) // args.threads)
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
         axes[path] = vals
     try:
         pts = grid(doc, axes, seeds=args.seeds)
-        df = run_sweep(pts, args.out, jobs=args.jobs, progress=False if args.no_progress else None,
+        df = run_sweep(pts, args.out, jobs=jobs, progress=False if args.no_progress else None,
                        format=args.format, cluster=args.cluster)
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
@@ -268,7 +277,7 @@ def cmd_bench(args) -> int:
             print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}")
     # one child per scenario, running all its repeats: each result as it comes
-    for rec in (bench.run_one(n, args.repeat) for n in names):
+    for rec in (bench.run_one(n, args.repeat, args.threads) for n in names):
         if args.json:
             print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
@@ -468,6 +477,9 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run one scenario file and print a summary")
     r.add_argument("file", help="scenario (.toml or .json)")
     r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
+                   help="run on N threads (partitions of the topology; the scenario key `threads`): "
+                        "same results as 1 thread (docs/performance.md, Threads)")
     r.add_argument("--out", metavar="DIR", help="write the tables and summary.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
     r.add_argument("--no-progress", action="store_true",
@@ -487,7 +499,10 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                    help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable)")
     s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...", help="seeds (another axis)")
     s.add_argument("--out", required=True, metavar="DIR", help="results directory (one subdirectory per point)")
-    s.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
+    s.add_argument("--jobs", type=positive_int, default=None,
+                   help="worker processes (default: CPU count, divided by --threads)")
+    s.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
+                   help="threads per point (the scenario key `threads`); the cores are split between points and threads")
     s.add_argument("--format", choices=("csv", "parquet"), default="csv")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--cluster", metavar="ADDRESS", default=None,
@@ -524,6 +539,8 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="run each scenario N times (in its one process) and report its median wall time "
                         "(and, with --json, every run's as walls_s); for ratios on a shared machine")
+    b.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
+                   help="run each scenario on N threads (the scenario key `threads`)")
     b.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("reproduce", help="reproduce a paper's figures: tables, plots, ours vs the paper's numbers")

@@ -54,7 +54,7 @@ SUMMARY_KEYS = (
 )
 
 #: How long the run took; kept apart from the physics so results compare equal.
-TIMING_KEYS = ("wall_s",)
+TIMING_KEYS = ("wall_s", "threads")
 
 FORMATS = ("csv", "parquet")
 

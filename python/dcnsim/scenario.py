@@ -417,6 +417,8 @@ class Scenario(_Builder):
     host_jitter: Optional[str] = None
     #: equal-time order: ``"fifo"`` (default, as ns-2/ns-3) or ``"seeded"``
     ties: Optional[str] = None
+    #: threads (partitions) that run this one simulation: a number or ``"auto"``
+    threads: Optional[Union[int, str]] = None
     pcap: Optional[Any] = None
     #: time series: ``{"interval": "1ms", "flows": True, "queues": "switches"}``
     trace: Optional[Dict[str, Any]] = None
@@ -426,7 +428,7 @@ class Scenario(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties"):
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties", "threads"):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v

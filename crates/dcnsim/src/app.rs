@@ -231,6 +231,7 @@ impl Rounds {
     }
 }
 
+#[derive(Clone, Debug)]
 pub struct UdpFlow {
     pub app: u32,
     pub src: u32,

@@ -810,6 +810,21 @@ pub struct Config {
     pub limits: Limits,
     /// `ties`: the order of equal-time events (sim/queue.rs).
     pub ties: Ties,
+    /// `threads`: how many threads (partitions) run the simulation.
+    pub threads: Threads,
+}
+
+/// `threads`: a number, or "auto" (see `crate::parallel::auto_threads`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    N(u32),
+    Auto,
+}
+
+impl Default for Threads {
+    fn default() -> Self {
+        Threads::N(1)
+    }
 }
 
 /// The order of events at equal times (sim/queue.rs).

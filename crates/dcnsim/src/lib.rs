@@ -10,6 +10,7 @@ pub mod app;
 pub mod cdf;
 pub mod config;
 pub mod net;
+pub mod parallel;
 pub mod scenario;
 pub mod sim;
 pub mod stats;
@@ -70,7 +71,42 @@ pub fn run_watched(
     interrupt: Option<world::Interrupt>,
     progress: Option<world::Progress>,
 ) -> Result<Results, Stopped> {
+    run_measured(cfg, interrupt, progress).map(|(r, _)| r)
+}
+
+/// [`run_watched`], with how a partitioned run went (`None` when it ran
+/// on one thread): `dcnsim bench` reports it.
+pub fn run_measured(
+    cfg: &Config,
+    interrupt: Option<world::Interrupt>,
+    progress: Option<world::Progress>,
+) -> Result<(Results, Option<parallel::ParallelStats>), Stopped> {
     let t0 = std::time::Instant::now();
+    let threads = parallel::threads_for(cfg);
+    if threads > 1 {
+        let part = sim::partition::partition(cfg, threads);
+        if parallel::single_reason(cfg, &part).is_none() {
+            let guard = world::MemoryGuard {
+                limit: cfg.limits.memory,
+                measure: limits::run_bytes,
+                interval: limits::guard_interval,
+            };
+            let (mut w, stats) = parallel::run(cfg, &part, interrupt, progress, Some(guard))
+                .ok_or(Stopped::Interrupted)?;
+            if w.interrupted {
+                return Err(Stopped::Interrupted);
+            }
+            if w.memory_stop.is_some() {
+                return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
+            }
+            install_memory_guard(&mut w, cfg);
+            if !w.memory_ok() {
+                return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
+            }
+            w.threads_used = part.parts;
+            return Ok((finish(w, t0.elapsed().as_secs_f64()), Some(stats)));
+        }
+    }
     // The check is asked during set-up (routes) too, not only by the loop.
     let mut w = match interrupt {
         Some(f) => world::World::new_interruptible(cfg, f).ok_or(Stopped::Interrupted)?,
@@ -86,7 +122,7 @@ pub fn run_watched(
     }
     // A last look before the tables are built: they are part of the bound.
     if w.memory_ok() {
-        Ok(finish(w, t0.elapsed().as_secs_f64()))
+        Ok((finish(w, t0.elapsed().as_secs_f64()), None))
     } else {
         Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()))
     }

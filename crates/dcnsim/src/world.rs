@@ -66,6 +66,9 @@ pub struct Core {
     pub captures: Vec<Capture>,
     pub inputs: InputTable,
     paths: Paths,
+    /// A partitioned run's TCP and UDP drops in event order, merged across
+    /// partitions into the flows' drop runs (`None` on one thread).
+    pub drop_log: Option<Vec<crate::parallel::DropRec>>,
 }
 
 impl Core {
@@ -296,6 +299,14 @@ impl Core {
         if dropped {
             let pk = self.arena.get(id);
             let (flow, txn) = (pk.flow as usize, pk.txn);
+            if let Some(log) = self.drop_log.as_mut() {
+                log.push(crate::parallel::DropRec {
+                    key: self.q.last_key(),
+                    flow: flow as u32,
+                    txn,
+                    kind: pk.kind,
+                });
+            }
             match pk.kind {
                 PktKind::Data => self.tcp_drops[flow].on_drop(txn),
                 PktKind::Udp => self.udp_drops[flow].on_drop(txn),
@@ -436,6 +447,14 @@ pub struct World {
     /// Told the clock and the events so far every 2¹⁶ events
     /// ([`Self::set_progress`]).
     progress: Option<Progress>,
+    /// This world's part of a partitioned run (`None` on one thread).
+    pub part: Option<Box<crate::parallel::PartCtx>>,
+    /// Threads (partitions) that ran this world: 1, or a merged
+    /// partitioned run's ([`crate::parallel`]).
+    pub threads_used: u32,
+    /// Links and route tallies are closed ([`Self::finish_books`]): a
+    /// partitioned run closes each partition's before merging them.
+    books_closed: bool,
 }
 
 /// A check the run loop makes with its periodic work, every 2¹⁶ events
@@ -511,16 +530,41 @@ impl AppCtx for World {
     }
     #[inline]
     fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
+        if let Some(p) = self.part.as_deref() {
+            // Each end's partition runs the app's event: the sender's
+            // writes, the receiver's copy only learns the message bounds.
+            let f = &self.flows[flow as usize];
+            if !p.owns_host(f.src_host) {
+                if p.owns_host(f.dst_host) {
+                    self.flows[flow as usize].mirror_write(bytes, msg_tag);
+                }
+                return;
+            }
+        }
         World::tcp_write(self, flow, bytes, msg_tag)
     }
     fn wake(&mut self, at: SimTime, app: u32, tag: u32) {
         self.core.q.schedule(at, Event::App { app, tag });
     }
     fn wake_udp(&mut self, at: SimTime, flow: u32) {
+        if let Some(p) = self.part.as_deref() {
+            if !p.owns_host(self.udps[flow as usize].src) {
+                return;
+            }
+        }
         self.core.q.schedule(at, Event::Udp(flow));
     }
     fn app_done(&mut self) {
-        self.pending_apps -= 1;
+        match self.part.as_deref_mut() {
+            Some(p) if !p.is_home() => {}
+            Some(p) => {
+                self.pending_apps -= 1;
+                if self.pending_apps == 0 {
+                    p.zero_at = Some(self.core.q.last_key());
+                }
+            }
+            None => self.pending_apps -= 1,
+        }
     }
 }
 
@@ -549,7 +593,19 @@ impl World {
     /// the two kinds of input tally on the same run).
     #[doc(hidden)]
     pub fn with_wide_switch_inputs(cfg: &Config, wide_inputs: usize) -> World {
-        Self::build(cfg, wide_inputs, &mut || false).expect("a check that never stops")
+        Self::build(cfg, wide_inputs, &mut || false, None).expect("a check that never stops")
+    }
+
+    /// Partition `part.me`'s world of a partitioned run
+    /// ([`crate::parallel`]): the whole model, of which it runs the nodes,
+    /// links and apps its partition owns; `None` if `stop` said stop
+    /// during set-up.
+    pub fn new_partition(
+        cfg: &Config,
+        part: Box<crate::parallel::PartCtx>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<World> {
+        Self::build(cfg, WIDE_SWITCH_INPUTS, stop, Some(part))
     }
 
     /// A world whose set-up (the routing tables: minutes for a k = 128
@@ -557,12 +613,17 @@ impl World {
     /// for the run ([`Self::set_interrupt`]); `None` if it said stop
     /// before the world was built.
     pub fn new_interruptible(cfg: &Config, mut interrupt: Interrupt) -> Option<World> {
-        let mut w = Self::build(cfg, WIDE_SWITCH_INPUTS, &mut *interrupt)?;
+        let mut w = Self::build(cfg, WIDE_SWITCH_INPUTS, &mut *interrupt, None)?;
         w.set_interrupt(interrupt);
         Some(w)
     }
 
-    fn build(cfg: &Config, wide_inputs: usize, stop: &mut dyn FnMut() -> bool) -> Option<World> {
+    fn build(
+        cfg: &Config,
+        wide_inputs: usize,
+        stop: &mut dyn FnMut() -> bool,
+        part: Option<Box<crate::parallel::PartCtx>>,
+    ) -> Option<World> {
         let topo = &cfg.topology;
         let routes = Routes::compute_until(topo, stop)?;
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
@@ -657,6 +718,7 @@ impl World {
             udp_drops: Vec::new(),
             capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
             captures: Vec::new(),
+            drop_log: None,
         };
         let mut core = core;
         for &h in &cfg.pcap_hosts {
@@ -689,6 +751,9 @@ impl World {
             interrupt: None,
             progress: None,
             interrupted: false,
+            part: None,
+            threads_used: 1,
+            books_closed: false,
         };
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
@@ -697,6 +762,23 @@ impl World {
         }
         w.apps = apps;
         w.pending_apps = w.apps.len();
+        if let Some(p) = part {
+            // This partition counts its home apps, sends on the links it
+            // owns the near end of, and logs drops for the merge.
+            w.pending_apps = (0..w.apps.len() as u32)
+                .filter(|&a| p.home_of(a) == p.me)
+                .count();
+            let cut = w
+                .core
+                .links
+                .infos()
+                .iter()
+                .map(|l| p.node_part[l.from as usize] == p.me && p.node_part[l.to as usize] != p.me)
+                .collect();
+            w.core.links.set_cut(cut);
+            w.core.drop_log = Some(Vec::new());
+            w.part = Some(p);
+        }
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {
                 cfg: t.clone(),
@@ -705,6 +787,11 @@ impl World {
             w.core.q.schedule(SimTime::ZERO, Event::Sample);
         }
         for i in 0..w.apps.len() {
+            if let Some(p) = w.part.as_deref() {
+                if !p.runs_app(i as u32) {
+                    continue;
+                }
+            }
             let start = w.apps[i].start_time();
             w.core.q.schedule(
                 start,
@@ -813,6 +900,37 @@ impl World {
             }
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_check && !self.periodic() {
+                break;
+            }
+        }
+    }
+
+    /// A partitioned run's step ([`crate::parallel`]): process the events
+    /// with keys below `limit`, in order, as [`Self::run`] does; stop
+    /// early, right after it, at the event that finishes this partition's
+    /// last app (its key is then in `part.zero_at`) when `pause` is set.
+    pub fn run_window(&mut self, limit: u128, pause: bool) {
+        let watch = pause && self.pending_apps > 0;
+        while let Some(ev) = self.core.q.pop_before(limit) {
+            let next = if self.deep_readahead {
+                let [l1, l2, l3] = self.core.q.peek_arrivals();
+                self.core.links.prefetch_state(l3);
+                self.core.links.prefetch_head(l2);
+                (l1 != NO_LINK).then_some(l1)
+            } else {
+                self.core.q.peek_arrive()
+            };
+            if let Some(l) = next {
+                if let Some(h) = self.core.touch_next_hop(l) {
+                    self.prefetch_endpoint(h);
+                }
+            }
+            self.dispatch(ev);
+            if self.core.q.processed() >= self.next_depth_check {
+                self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
+                self.next_depth_check = self.core.q.processed() + (1 << 16);
+            }
+            if watch && self.pending_apps == 0 {
                 break;
             }
         }
@@ -990,6 +1108,9 @@ impl World {
             Event::ProbRetx(f) => self.tcp_timer(f, TcpTimer::ProbRetx),
             Event::Rack(f) => self.tcp_timer(f, TcpTimer::Rack),
             Event::App { app, tag } => {
+                if let Some(p) = self.part.as_deref_mut() {
+                    p.enter_app(app);
+                }
                 // The apps step out of the world while one runs, so it can
                 // be handed the world as its context.
                 let mut apps = std::mem::take(&mut self.apps);
@@ -1003,7 +1124,13 @@ impl World {
                     self.core.q.schedule(next, Event::Udp(u));
                 }
             }
-            Event::Sample => self.sample(),
+            Event::Sample => {
+                if let Some(p) = self.part.as_deref_mut() {
+                    // every partition samples its own; counted once
+                    p.dup_events += (p.me != 0) as u64;
+                }
+                self.sample()
+            }
         }
     }
 
@@ -1024,6 +1151,9 @@ impl World {
                         let rx = &mut self.app_rx[f];
                         rx.msgs += 1;
                         rx.last_msg = Some(self.core.q.now());
+                        if let Some(p) = self.part.as_deref_mut() {
+                            p.cur_app = self.flows[f].app;
+                        }
                         let mut apps = std::mem::take(&mut self.apps);
                         apps[self.flows[f].app as usize].on_message(self, p.flow, tag);
                         self.apps = apps;
@@ -1137,14 +1267,30 @@ impl World {
         }
     }
 
+    /// Close the links' books (their last busy or idle stretch, what lies
+    /// beyond the end) and fold route entries' tallies into their slots;
+    /// once only.
+    pub fn finish_books(&mut self) {
+        if self.books_closed {
+            return;
+        }
+        self.books_closed = true;
+        let now = self.core.q.now();
+        self.core.links.finish(now);
+        self.core.fold_route_tallies();
+    }
+
+    /// The installed run-time memory guard, if any.
+    pub fn memory_guard(&self) -> Option<MemoryGuard> {
+        self.memory_guard
+    }
+
     /// Close the books at the end of a run: links account their last busy
     /// or idle stretch, route entries' input tallies go into their slots,
     /// open drop runs are counted. The tables are built
     /// from the finished world by [`crate::finish`].
     pub fn finish(&mut self) {
-        let now = self.core.q.now();
-        self.core.links.finish(now);
-        self.core.fold_route_tallies();
+        self.finish_books();
         for d in self
             .core
             .tcp_drops

@@ -52,6 +52,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         trace: None,
         limits: Default::default(),
         ties: Default::default(),
+        threads: Default::default(),
     }
 }
 

@@ -170,6 +170,41 @@ impl InputTable {
             + self.wide.capacity() * (std::mem::size_of::<((u32, u32), u32)>() + 1)
     }
 
+    /// Whether a switch's slots are made on use (more inputs than
+    /// [`WIDE_SWITCH_INPUTS`]): their numbering then depends on traffic,
+    /// so a partitioned run (which merges slots by number) keeps one
+    /// partition.
+    pub fn has_wide(&self) -> bool {
+        self.first.contains(&Self::WIDE)
+    }
+
+    /// Take the tallies of the slots of every egress link `e` with
+    /// `take(e)` from `other` (the partition that ran those links' sending
+    /// ends; same topology, no wide switches), for the merged report.
+    pub fn adopt_egresses(&mut self, other: &InputTable, take: impl Fn(usize) -> bool) {
+        let mut egresses: Vec<(u32, usize)> = self
+            .first
+            .iter()
+            .enumerate()
+            .filter(|&(_, &f)| f < Self::WIDE)
+            .map(|(e, &f)| (f, e))
+            .collect();
+        egresses.sort_unstable();
+        for (k, &(f, e)) in egresses.iter().enumerate() {
+            if !take(e) {
+                continue;
+            }
+            let end = egresses.get(k + 1).map_or(self.dense, |n| n.0);
+            for i in f..end {
+                self.offered[i as usize] = other.offered[i as usize];
+                match other.drops.get(&i) {
+                    Some(d) => self.drops.insert(i, *d),
+                    None => self.drops.remove(&i),
+                };
+            }
+        }
+    }
+
     /// Number of slots.
     pub fn len(&self) -> usize {
         self.offered.len()

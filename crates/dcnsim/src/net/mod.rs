@@ -463,10 +463,24 @@ pub struct LinkInfo {
     pub cfg: QueueConfig,
 }
 
+/// A packet leaving this partition on a cut link (see [`Links::set_cut`]):
+/// when it reaches the far end, and what forwarding needs of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Handoff {
+    pub link: u32,
+    pub arrive: SimTime,
+    pub h: Hdr,
+}
+
 /// Every directed link, indexed by directed-link id.
 #[derive(Default)]
 pub struct Links {
     hot: Vec<Link>,
+    /// Per link: its far end is another partition's ([`Self::set_cut`]);
+    /// empty in a run on one thread.
+    cut: Vec<bool>,
+    /// Packets enqueued on cut links since the last [`Self::take_handoffs`].
+    handoffs: Vec<Handoff>,
     /// The node each link leads to (4 bytes a link: stays in cache).
     to: Vec<u32>,
     max: Vec<LinkMax>,
@@ -685,8 +699,14 @@ impl Links {
         start_delay: SimTime,
     ) -> Enqueue {
         let now = q.now();
+        let cut = !self.cut.is_empty() && self.cut[link as usize];
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
+        if cut {
+            // The far end runs the arrivals; here the ring only keeps the
+            // buffer's accounting, its arrived packets retired lazily.
+            Self::retire_arrived(st, &self.pool, now);
+        }
         let c = &self.classes[st.class as usize];
         let wire = h.wire;
         let pkts = st.buffered as u64;
@@ -716,15 +736,110 @@ impl Links {
         if carry || area >> 64 != 0 {
             rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
         }
-        if st.len == 0 {
+        if cut {
+            self.handoffs.push(Handoff { link, arrive, h });
+        } else if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
-        } else if st.len > st.mask {
+        }
+        if st.len > st.mask {
             Self::grow(st, &mut self.pool);
         }
         let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
         *self.pool.get_mut(tail) = Slot { arrive, h };
         st.len += 1;
         Enqueue::Queued
+    }
+
+    /// Retire from a cut link's ring the packets that reached the far end
+    /// by `now` (departed ones only: their arrival is when they leave the
+    /// ring on a link whose far end is local).
+    #[inline]
+    fn retire_arrived(st: &mut LinkState, pool: &SlotPool, now: SimTime) {
+        while st.len > st.buffered && pool.get(st.base + st.head).arrive <= now {
+            st.head = (st.head + 1) & st.mask;
+            st.len -= 1;
+        }
+        if st.len == 0 {
+            st.head = 0;
+        }
+    }
+
+    /// Mark the links whose far end another partition runs (`cut[l]`):
+    /// their packets are handed over ([`Self::take_handoffs`]) rather than
+    /// scheduled to arrive here.
+    pub fn set_cut(&mut self, cut: Vec<bool>) {
+        assert_eq!(cut.len(), self.hot.len(), "one flag per link");
+        self.cut = if cut.iter().any(|&c| c) {
+            cut
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// Whether link `l`'s far end is another partition's.
+    pub fn is_cut(&self, l: usize) -> bool {
+        self.cut.get(l).copied().unwrap_or(false)
+    }
+
+    /// The packets enqueued on cut links since the last call, in the order
+    /// they were enqueued.
+    pub fn take_handoffs(&mut self) -> Vec<Handoff> {
+        std::mem::take(&mut self.handoffs)
+    }
+
+    /// A packet another partition sent on link `link` (whose far end is
+    /// here) joins the link's ring here, to arrive at `arrive`; the first
+    /// in an empty ring schedules its arrival. Packets of one link come in
+    /// the order they were sent, so the ring stays in arrival order.
+    pub fn accept(&mut self, q: &mut EventQueue, link: u32, arrive: SimTime, h: Hdr) {
+        let st = &mut self.hot[link as usize].st;
+        if st.len == 0 {
+            q.schedule(arrive, Event::Arrive(link));
+        } else if st.len > st.mask {
+            Self::grow(st, &mut self.pool);
+        }
+        debug_assert!(
+            st.len == 0
+                || self
+                    .pool
+                    .get(st.base + ((st.head + st.len - 1) & st.mask))
+                    .arrive
+                    < arrive,
+            "handed-over packets out of order on link {link}"
+        );
+        let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
+        *self.pool.get_mut(tail) = Slot { arrive, h };
+        st.len += 1;
+    }
+
+    /// At the end of a partitioned run, retire from each cut link's ring
+    /// what reached the far end: arrivals before `end`'s instant, and at
+    /// it those whose event key (`key_of`) is at most `end` — exactly the
+    /// arrivals the far end processed, as one thread's ring would have.
+    pub fn retire_cut(&mut self, end: u128, key_of: impl Fn(SimTime, u32) -> u128) {
+        for (l, link) in self.hot.iter_mut().enumerate() {
+            if !self.cut.get(l).copied().unwrap_or(false) {
+                continue;
+            }
+            let st = &mut link.st;
+            while st.len > st.buffered {
+                let a = self.pool.get(st.base + st.head).arrive;
+                if key_of(a, l as u32) > end {
+                    break;
+                }
+                st.head = (st.head + 1) & st.mask;
+                st.len -= 1;
+            }
+        }
+    }
+
+    /// Take link `i`'s state and counters from `other` (the partition
+    /// that ran its sending end), for the merged world's report: the
+    /// ring's slots stay behind (after [`Self::finish`] nothing reads
+    /// them), so this world's ring of `i` must not be used again.
+    pub fn adopt(&mut self, i: usize, other: &Links) {
+        self.hot[i] = other.hot[i];
+        self.max[i] = other.max[i];
     }
 
     /// A new byte high-water mark; past 2³² − 1 it lives in the rare line.

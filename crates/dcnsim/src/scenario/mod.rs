@@ -37,7 +37,7 @@ pub use apps::parse_cdf_table;
 pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
-use crate::config::{AppSpec, Config, Limit, RoutingMode};
+use crate::config::{AppSpec, Config, Limit, RoutingMode, Threads, Ties};
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
 use apps::parse_app;
@@ -119,7 +119,23 @@ pub fn parse_config_until(
     let l2_overhead = d.l2_overhead.unwrap_or(0);
     let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
     let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
-    let ties = d.ties.unwrap_or_default();
+    let threads = d.threads.unwrap_or_default();
+    // Setting `threads` at all (1 included) picks the order any thread
+    // count reproduces, so a 1-thread run is the reference for N threads.
+    let ties = match (*d.ties, d.threads.is_some()) {
+        (Some(t), _) => t,
+        (None, true) => Ties::Seeded,
+        (None, false) => Ties::Fifo,
+    };
+    if ties == Ties::Fifo && threads != Threads::N(1) {
+        ctx.err(
+            "ties",
+            "\"fifo\" cannot run on more than one thread: a packet handed across \
+             partitions is scheduled at a window's end, not when it was sent, so \
+             first-in first-out would depend on the partition; use \"seeded\" (or \
+             threads = 1)",
+        );
+    }
 
     let topo = match &*d.topology {
         Some(v) => parse_topology(&mut ctx, v),
@@ -234,6 +250,7 @@ pub fn parse_config_until(
                 start_jitter,
                 limits,
                 ties,
+                threads,
             };
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.

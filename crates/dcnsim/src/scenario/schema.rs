@@ -16,7 +16,7 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit,
     LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode, SegPolicyKind,
-    TcpProfile, TcpRandMode, Ties,
+    TcpProfile, TcpRandMode, Threads, Ties,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -310,6 +310,12 @@ kind!(
      "description": "SMSS per ACK, or \"unlimited\""}
 );
 choice!(TiesName => Ties, sc::TIES_NAMES, "tie order");
+kind!(
+    /// Threads of one run: ≥ 1, or "auto".
+    ThreadsKind => Threads, sc::threads, "integer ≥ 1 or \"auto\"",
+    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX,
+     "description": "threads, or \"auto\""}
+);
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
 choice!(FastSegRuleName => FastSegRule, sc::FAST_SEG_RULES, "FaST segment rule");
 choice!(TcpRandModeName => TcpRandMode, sc::TCPRAND_MODES, "TCPRand mode");
@@ -365,8 +371,11 @@ pub struct Document {
     /// the traffic
     #[schemars(extend("x-default" = "required, ≥ 1"))]
     pub apps: Opt<AppList>,
+    /// threads that run this one simulation, each a partition of the topology with its own event queue (docs/performance.md, Threads): a whole number ≥ 1, or `"auto"`. Setting it makes `ties` default to `"seeded"`, so 1 and N threads give the same bits; scenarios that cannot be cut (one switch, a `poisson` app, apps tying all hosts together) run on one
+    #[schemars(extend("x-default" = "1"))]
+    pub threads: Opt<ThreadsKind>,
     /// order of events at the same picosecond: `"fifo"` (first scheduled first, as ns-2 and ns-3, the papers' simulators) or `"seeded"` (arrivals, then TCP timers, apps, UDP sources, samples; within a kind by component index scrambled per instant by the seed, so no port wins every tie; independent of when events were scheduled, as a partitioned run needs). See docs/model.md, Engine
-    #[schemars(extend("x-default" = "`\"fifo\"`"))]
+    #[schemars(extend("x-default" = "`\"fifo\"` (`\"seeded\"` when `threads` is set)"))]
     pub ties: Opt<TiesName>,
     /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
     #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]

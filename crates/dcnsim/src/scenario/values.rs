@@ -101,6 +101,16 @@ pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
 
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
 
+/// `threads`: a whole number ≥ 1 or "auto".
+pub(crate) fn threads(v: &Value) -> Result<Threads, String> {
+    if v.as_str().map(str::to_lowercase).as_deref() == Some("auto") {
+        return Ok(Threads::Auto);
+    }
+    u32_in(1)(v)
+        .map(Threads::N)
+        .map_err(|e| format!("{e} (or \"auto\")"))
+}
+
 pub(crate) const ROUTING_NAMES: &[(&str, RoutingMode)] = &[
     ("single", RoutingMode::Single),
     ("ecmp", RoutingMode::Ecmp),

@@ -473,6 +473,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         ("packet_hops".to_string(), w.core.packet_hops as f64),
         ("sim_time_s".to_string(), now.as_secs_f64()),
         ("wall_s".to_string(), wall_s),
+        ("threads".to_string(), w.threads_used as f64),
         ("packets_created".to_string(), w.core.arena.created as f64),
         ("packets_delivered".to_string(), w.core.delivered as f64),
         ("packets_dropped".to_string(), w.core.dropped as f64),

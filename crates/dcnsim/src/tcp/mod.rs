@@ -134,6 +134,64 @@ pub enum CongState {
     Loss,
 }
 
+impl FlowStats {
+    /// Add the counters of `o`, the other end's copy (each end bumps only
+    /// its own: a partitioned run merges the two this way). The loss log
+    /// is the sender's alone.
+    pub fn absorb(&mut self, o: &FlowStats) {
+        let FlowStats {
+            segments_sent,
+            bytes_sent,
+            acks_sent,
+            ecn_marks,
+            loss_log,
+            retransmits,
+            retx_bytes,
+            timeouts,
+            timeout_period,
+            fast_retransmits,
+            ecn_cuts,
+            ooo_arrivals,
+            dup_arrivals,
+            abtt,
+            ibtt,
+            rto_first_flight,
+            rto_whole_window,
+            rto_few_dupacks,
+            rto_many_dupacks,
+            probretx_sent,
+            probretx_dupacks,
+            spurious_retransmits,
+            tlp_probes,
+            reorder_events,
+        } = o;
+        debug_assert!(loss_log.is_empty(), "a receiver logged a loss");
+        self.segments_sent += segments_sent;
+        self.bytes_sent += bytes_sent;
+        self.acks_sent += acks_sent;
+        self.ecn_marks += ecn_marks;
+        self.retransmits += retransmits;
+        self.retx_bytes += retx_bytes;
+        self.timeouts += timeouts;
+        self.timeout_period += *timeout_period;
+        self.fast_retransmits += fast_retransmits;
+        self.ecn_cuts += ecn_cuts;
+        self.ooo_arrivals += ooo_arrivals;
+        self.dup_arrivals += dup_arrivals;
+        self.abtt += abtt;
+        self.ibtt += ibtt;
+        self.rto_first_flight += rto_first_flight;
+        self.rto_whole_window += rto_whole_window;
+        self.rto_few_dupacks += rto_few_dupacks;
+        self.rto_many_dupacks += rto_many_dupacks;
+        self.probretx_sent += probretx_sent;
+        self.probretx_dupacks += probretx_dupacks;
+        self.spurious_retransmits += spurious_retransmits;
+        self.tlp_probes += tlp_probes;
+        self.reorder_events += reorder_events;
+    }
+}
+
 /// Per-flow counters reported in the `flows` table. The four a packet
 /// bumps come first (`repr(C)`): they share a line with the receiver's
 /// state in [`TcpFlow`].
@@ -493,6 +551,38 @@ impl TcpFlow {
         self.try_send(io);
         self.prx_update(io);
         self.tlp_arm(io);
+    }
+
+    /// The receiving end's half of [`Self::app_write`], for a partitioned
+    /// run whose partition holds the receiver but not the sender: the
+    /// message boundary the receiver waits for, at the same offset of the
+    /// byte stream (every write of the flow is mirrored, so the offsets
+    /// agree). Nothing is sent.
+    pub fn mirror_write(&mut self, bytes: u64, msg_tag: Option<u32>) {
+        self.app_limit += bytes;
+        if let Some(tag) = msg_tag {
+            self.msg_ends.push_back((self.app_limit, tag));
+        }
+    }
+
+    /// Take the receiving end's state and counters from `rx`, the copy of
+    /// this flow that the receiver's partition ran (this one ran the
+    /// sender): the merged flow of a partitioned run. Every field the
+    /// receiver writes is listed here; the counters each end bumps are its
+    /// own, so they add.
+    pub fn take_receiver(&mut self, rx: &TcpFlow) {
+        self.rcv_nxt = rx.rcv_nxt;
+        self.ts_recent = rx.ts_recent;
+        self.last_ack_sent = rx.last_ack_sent;
+        self.last_delivery = rx.last_delivery;
+        self.ooo = rx.ooo.clone();
+        self.unacked_segs = rx.unacked_segs;
+        self.echo = rx.echo;
+        self.msg_ends = rx.msg_ends.clone();
+        self.dack = rx.dack;
+        self.quickacks = rx.quickacks;
+        self.ooo_stamp = rx.ooo_stamp;
+        self.stats.absorb(&rx.stats);
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).

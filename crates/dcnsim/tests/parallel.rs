@@ -1,0 +1,108 @@
+//! The parallel engine (issue 29): a run on 2 threads writes the same
+//! tables, pcaps and summary (but how long it took and on how many
+//! threads) as the same run on 1, and really ran on two partitions with
+//! packets crossing the cut.
+
+mod common;
+use common::*;
+use dcnsim::config::{Config, Threads, Ties};
+use dcnsim::stats::results::Results;
+
+fn perm_k4(extra: &str) -> Config {
+    // every host sends to the host 5 along: most flows cross pods
+    let apps: Vec<String> = (0..16)
+        .map(|s| {
+            format!(
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "3ms"}}"#,
+                (s + 5) % 16
+            )
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"name": "perm", "seed": 3, "stop": "4ms", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "100KB", "ecn_k": "30KB"}},
+            "tcp": {{"cc": "dctcp", "rto_min": "1ms"}}, "apps": [{}]{extra}}}"#,
+        apps.join(",")
+    );
+    dcnsim::scenario::parse_config_str(&doc).expect("valid scenario")
+}
+
+/// Everything but how the run was executed.
+fn same(a: &Results, b: &Results) {
+    assert_eq!(a.tables, b.tables);
+    assert_eq!(a.pcaps, b.pcaps);
+    let phys = |r: &Results| -> Vec<(String, f64)> {
+        r.summary
+            .iter()
+            .filter(|(k, _)| k != "wall_s" && k != "threads")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(phys(a), phys(b));
+}
+
+fn with_threads(mut c: Config, n: u32) -> Results {
+    c.threads = Threads::N(n);
+    let (r, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
+    if n > 1 {
+        let s = stats.expect("a partitioned run");
+        assert_eq!(s.parts.len(), n as usize, "{n} partitions");
+        assert!(
+            s.parts.iter().all(|p| p.events > 0),
+            "every partition ran events"
+        );
+        assert!(
+            s.parts.iter().all(|p| p.handed_over > 0),
+            "packets crossed the cut both ways"
+        );
+        assert_eq!(r.summary_value("threads"), Some(n as f64));
+    }
+    check_conservation(&r);
+    r
+}
+
+#[test]
+fn two_threads_give_one_threads_bits_on_a_fat_tree_permutation() {
+    let c = perm_k4("");
+    assert_eq!(c.ties, Ties::Seeded, "threads picks the seeded order");
+    let one = with_threads(c.clone(), 1);
+    assert!(one.summary_value("packets_dropped").unwrap() >= 0.0);
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
+#[test]
+fn time_series_and_pcaps_merge_across_partitions() {
+    let c = perm_k4(
+        r#", "trace": {"interval": "100us", "flows": true, "queues": "switches"},
+            "pcap": {"hosts": [0, 9]}"#,
+    );
+    same(&with_threads(c.clone(), 1), &with_threads(c, 2));
+}
+
+#[test]
+fn a_run_that_ends_when_its_apps_end_ends_at_the_same_event() {
+    // sized transfers: the run ends at the last one's delivery, in the
+    // middle of a window on two threads
+    let apps: Vec<String> = (0..16)
+        .map(|s| {
+            format!(
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": {}}}"#,
+                (s + 6) % 16,
+                20_000 + 7_919 * s
+            )
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"seed": 5, "stop": "1s", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "2us", "buffer": "20pkt"}},
+            "tcp": {{"cc": "newreno", "rto_min": "1ms"}}, "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).unwrap();
+    let one = with_threads(c.clone(), 1);
+    assert_eq!(one.summary_value("apps_unfinished"), Some(0.0));
+    assert!(one.summary_value("sim_time_s").unwrap() < 0.5);
+    same(&one, &with_threads(c, 2));
+}
