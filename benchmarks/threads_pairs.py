@@ -1,0 +1,61 @@
+"""1 thread against N on the DCTCP permutation, whole process, interleaved.
+
+    python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2]
+
+Each run is a fresh interpreter (start-up and set-up included, as a user
+waits for them); a pair runs 1 thread then N threads; the two must agree
+on events and packet-hops. Prints each pair and the median ratio per k
+(docs/performance.md, Threads).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any, Dict, Tuple
+
+CHILD = """
+import json, sys
+from dcnsim import bench, _core
+from dcnsim.scenario import to_json
+doc = bench.dctcp_perm(int(sys.argv[1]), sys.argv[2])
+doc["threads"] = int(sys.argv[3])
+print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
+"""
+
+
+def one(k: int, stop: str, threads: int) -> Tuple[float, Dict[str, Any]]:
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", CHILD, str(k), stop, str(threads)],
+                       capture_output=True, text=True, check=True)
+    return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--k", type=int, nargs="+", default=[16, 32])
+    ap.add_argument("--stop", nargs="+", default=["10ms", "1ms"], help="one per --k")
+    ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args(argv)
+    if len(a.stop) != len(a.k):
+        ap.error("--stop needs one value per --k")
+    for k, stop in zip(a.k, a.stop):
+        ratios = []
+        for _ in range(a.pairs):
+            w1, s1 = one(k, stop, 1)
+            wn, sn = one(k, stop, a.threads)
+            if (s1["events"], s1["packet_hops"]) != (sn["events"], sn["packet_hops"]):
+                print(f"k = {k}: 1 and {a.threads} threads disagree", file=sys.stderr)
+                return 1
+            ratios.append(w1 / wn)
+            print(f"k = {k} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x", flush=True)
+        print(f"k = {k}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
