@@ -11,6 +11,7 @@ pub mod cdf;
 pub mod config;
 pub mod net;
 pub mod parallel;
+pub mod partition;
 pub mod scenario;
 pub mod sim;
 pub mod stats;
@@ -84,7 +85,7 @@ pub fn run_measured(
     let t0 = std::time::Instant::now();
     let threads = parallel::threads_for(cfg);
     if threads > 1 {
-        let part = sim::partition::partition(cfg, threads);
+        let part = partition::partition(cfg, threads);
         if parallel::single_reason(cfg, &part).is_none() {
             let guard = world::MemoryGuard {
                 limit: cfg.limits.memory,

@@ -1,6 +1,6 @@
 //! One run on several threads: a conservative parallel engine (issue 29).
 //!
-//! The topology is cut into partitions ([`crate::sim::partition`]); each
+//! The topology is cut into partitions ([`crate::partition`]); each
 //! runs in its own [`World`] (a full copy of the model, of which it runs
 //! the nodes, links and apps it owns) on its own thread, with its own
 //! event queue. A packet enqueued on a cut link is handed to the far
@@ -20,71 +20,13 @@
 //! from the partition that ran it, before the report is built.
 
 use crate::config::{AppSpec, Config};
-use crate::net::{Handoff, Hdr, Packet, PktKind, NO_ROUTE};
-use crate::sim::partition::Partition;
+use crate::net::{Handoff, Hdr, Packet, PktKind};
+use crate::partition::{DropRec, PartCtx, Partition};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
-use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World, NO_LINK};
+use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// A TCP or UDP drop in a partitioned run: the key of the event that
-/// dropped it, so the partitions' drops replay into each flow's drop runs
-/// in the order one thread would have counted them.
-#[derive(Clone, Copy, Debug)]
-pub struct DropRec {
-    pub key: u128,
-    pub flow: u32,
-    pub txn: u32,
-    pub kind: PktKind,
-}
-
-/// What a partition's world knows of the partitioning.
-pub struct PartCtx {
-    pub me: u32,
-    /// Partition of each node.
-    pub node_part: Arc<Vec<u32>>,
-    /// Partition of each host.
-    pub host_part: Arc<Vec<u32>>,
-    /// The partition whose count of unfinished apps holds each app: a
-    /// bulk or UDP app's receiving end's (where it learns it is done), a
-    /// round-based app's (all its hosts are there).
-    pub app_home: Arc<Vec<u32>>,
-    /// The apps whose events this partition runs: its home apps, and the
-    /// bulk and UDP apps whose sending end it holds.
-    pub app_runs: Vec<bool>,
-    /// The app whose event or message runs now.
-    pub cur_app: u32,
-    /// Events run here that another partition runs too (an app's event at
-    /// both ends, the time-series sample everywhere): counted once.
-    pub dup_events: u64,
-    /// Key of the event that finished this partition's last home app.
-    pub zero_at: Option<u128>,
-}
-
-impl PartCtx {
-    #[inline]
-    pub fn owns_host(&self, h: u32) -> bool {
-        self.host_part[h as usize] == self.me
-    }
-    pub fn home_of(&self, app: u32) -> u32 {
-        self.app_home[app as usize]
-    }
-    pub fn runs_app(&self, app: u32) -> bool {
-        self.app_runs[app as usize]
-    }
-    /// Whether the app running now counts as done here.
-    pub fn is_home(&self) -> bool {
-        self.home_of(self.cur_app) == self.me
-    }
-    /// An app's event starts here.
-    pub fn enter_app(&mut self, app: u32) {
-        self.cur_app = app;
-        if !self.is_home() {
-            self.dup_events += 1;
-        }
-    }
-}
 
 /// The threads `cfg` asks for: `threads`, or for `"auto"` what the
 /// measured gain supports (docs/performance.md, Threads).
@@ -235,7 +177,11 @@ impl SpinBarrier {
 
 struct Shared {
     barrier: SpinBarrier,
+    /// `inbox[dst * n + src]`: what partition `src` handed to `dst` this
+    /// window, in the order it was enqueued (each cut link has one sender,
+    /// so a link's packets come in arrival order).
     inbox: Vec<Mutex<Vec<Transfer>>>,
+    n: usize,
     status: Mutex<Vec<Status>>,
     ctrl: Mutex<Ctrl>,
     /// Ask every partition for its memory this window.
@@ -295,6 +241,16 @@ pub fn run(
     let (home, runs) = app_homes(cfg, &host_part, part.parts);
     let home = Arc::new(home);
     let mut never = || false;
+    let routes = {
+        let stop: &mut dyn FnMut() -> bool = match interrupt.as_mut() {
+            Some(f) => &mut **f,
+            None => &mut never,
+        };
+        Arc::new(crate::net::routing::Routes::compute_until(
+            &cfg.topology,
+            stop,
+        )?)
+    };
     let mut worlds = Vec::with_capacity(n);
     for (me, runs) in runs.into_iter().enumerate() {
         let ctx = Box::new(PartCtx {
@@ -306,6 +262,7 @@ pub fn run(
             cur_app: 0,
             dup_events: 0,
             zero_at: None,
+            routes: Some(routes.clone()),
         });
         let stop: &mut dyn FnMut() -> bool = match interrupt.as_mut() {
             Some(f) => &mut **f,
@@ -315,7 +272,8 @@ pub fn run(
     }
     let sh = Shared {
         barrier: SpinBarrier::new(n),
-        inbox: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+        n,
+        inbox: (0..n * n).map(|_| Mutex::new(Vec::new())).collect(),
         status: Mutex::new(vec![Status::default(); n]),
         ctrl: Mutex::new(Ctrl::Stop),
         measure: AtomicBool::new(false),
@@ -446,7 +404,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
     let t0 = std::time::Instant::now();
     let mut ps = PartStats::default();
     let mut sense = false;
-    let n = sh.inbox.len();
+    let n = sh.n;
     let mut by_part: Vec<Vec<Transfer>> = vec![Vec::new(); n];
     let mut inbox: Vec<Transfer> = Vec::new();
     let Ctrl::Window { mut limit } = *sh.ctrl.lock().unwrap() else {
@@ -497,17 +455,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
             ps.wait_ns += sh.barrier.wait(&mut sense);
         }
         // Take in what crossed the cut towards this partition.
-        std::mem::swap(&mut inbox, &mut *sh.inbox[me].lock().unwrap());
-        // Per link the packets came in sending order; across links (and
-        // senders) fix one order, so the arena hands out the same ids.
-        inbox.sort_unstable_by_key(|t| (t.link, t.arrive));
-        for t in inbox.drain(..) {
-            let mut h = t.h;
-            h.id = w.core.arena.alloc(t.pkt);
-            h.route = NO_ROUTE;
-            h.next = NO_LINK;
-            w.core.links.accept(&mut w.core.q, t.link, t.arrive, h);
-        }
+        take_in(w, me, sh, &mut inbox);
         {
             let measure = sh.measure.load(Ordering::Relaxed);
             let bytes = if measure {
@@ -554,9 +502,28 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
             pkt,
         });
     }
+    let me = w.part.as_deref().expect("a partition").me as usize;
     for (d, v) in by_part.iter_mut().enumerate() {
         if !v.is_empty() {
-            sh.inbox[d].lock().unwrap().append(v);
+            sh.inbox[d * sh.n + me].lock().unwrap().append(v);
+        }
+    }
+}
+
+/// Take in what the other partitions handed over, sender by sender (a
+/// fixed order: the arena hands out the same ids every run), each packet
+/// on its source route again from the hop after the cut.
+fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>) {
+    for src in 0..sh.n {
+        if src == me {
+            continue;
+        }
+        std::mem::swap(buf, &mut *sh.inbox[me * sh.n + src].lock().unwrap());
+        for t in buf.drain(..) {
+            let mut h = t.h;
+            h.id = w.core.arena.alloc(t.pkt);
+            (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
+            w.core.links.accept(&mut w.core.q, t.link, t.arrive, h);
         }
     }
 }
@@ -573,18 +540,10 @@ fn finish_worker(
 ) -> PartStats {
     // Packets still crossing a cut at the end are in flight on their link,
     // as on one thread: the far end holds them (and counts them live).
-    let mut by_part = vec![Vec::new(); sh.inbox.len()];
+    let mut by_part = vec![Vec::new(); sh.n];
     post(w, &mut by_part, sh, ps);
     ps.wait_ns += sh.barrier.wait(sense);
-    let mut inbox = std::mem::take(&mut *sh.inbox[me].lock().unwrap());
-    inbox.sort_unstable_by_key(|t| (t.link, t.arrive));
-    for t in inbox {
-        let mut h = t.h;
-        h.id = w.core.arena.alloc(t.pkt);
-        h.route = NO_ROUTE;
-        h.next = NO_LINK;
-        w.core.links.accept(&mut w.core.q, t.link, t.arrive, h);
-    }
+    take_in(w, me, sh, &mut Vec::new());
     {
         let p = w.part.as_deref().expect("a partition");
         let mut st = sh.status.lock().unwrap();

@@ -35,7 +35,8 @@ pub struct Core {
     pub q: EventQueue,
     pub links: Links,
     pub arena: Arena,
-    pub routes: Routes,
+    /// Shared by a partitioned run's worlds (built once).
+    pub routes: std::sync::Arc<Routes>,
     /// Host index of each node (`u32::MAX` for switches).
     pub node_host: Vec<u32>,
     /// Node index of each host.
@@ -68,7 +69,7 @@ pub struct Core {
     paths: Paths,
     /// A partitioned run's TCP and UDP drops in event order, merged across
     /// partitions into the flows' drop runs (`None` on one thread).
-    pub drop_log: Option<Vec<crate::parallel::DropRec>>,
+    pub drop_log: Option<Vec<crate::partition::DropRec>>,
 }
 
 impl Core {
@@ -300,7 +301,7 @@ impl Core {
             let pk = self.arena.get(id);
             let (flow, txn) = (pk.flow as usize, pk.txn);
             if let Some(log) = self.drop_log.as_mut() {
-                log.push(crate::parallel::DropRec {
+                log.push(crate::partition::DropRec {
                     key: self.q.last_key(),
                     flow: flow as u32,
                     txn,
@@ -315,6 +316,26 @@ impl Core {
             self.dropped += 1;
             self.arena.release(id);
         }
+    }
+
+    /// A packet handed over from another partition, about to cross cut
+    /// link `link`: its source route's entry for the hop after that link
+    /// and the link that hop takes (computed from the packet's source host
+    /// as the sender computed it, and interned here once per flow), or
+    /// `(NO_ROUTE, NO_LINK)` where packets are routed from the tables.
+    pub fn resume_route(&mut self, pkt: &Packet, link: u32) -> (u32, u32) {
+        if !self.paths.enabled {
+            return (NO_ROUTE, NO_LINK);
+        }
+        let mut e = self.source_route(pkt.src, pkt);
+        if e == NO_ROUTE {
+            return (NO_ROUTE, NO_LINK);
+        }
+        while self.paths.hops[e as usize].link != link {
+            e += 1;
+        }
+        let next = e + 1;
+        (next, self.paths.hops[next as usize].link)
     }
 
     /// Fold every route entry's tally into its slot's word (the end of
@@ -448,7 +469,7 @@ pub struct World {
     /// ([`Self::set_progress`]).
     progress: Option<Progress>,
     /// This world's part of a partitioned run (`None` on one thread).
-    pub part: Option<Box<crate::parallel::PartCtx>>,
+    pub part: Option<Box<crate::partition::PartCtx>>,
     /// Threads (partitions) that ran this world: 1, or a merged
     /// partitioned run's ([`crate::parallel`]).
     pub threads_used: u32,
@@ -602,7 +623,7 @@ impl World {
     /// during set-up.
     pub fn new_partition(
         cfg: &Config,
-        part: Box<crate::parallel::PartCtx>,
+        part: Box<crate::partition::PartCtx>,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<World> {
         Self::build(cfg, WIDE_SWITCH_INPUTS, stop, Some(part))
@@ -622,10 +643,13 @@ impl World {
         cfg: &Config,
         wide_inputs: usize,
         stop: &mut dyn FnMut() -> bool,
-        part: Option<Box<crate::parallel::PartCtx>>,
+        part: Option<Box<crate::partition::PartCtx>>,
     ) -> Option<World> {
         let topo = &cfg.topology;
-        let routes = Routes::compute_until(topo, stop)?;
+        let routes = match part.as_deref().and_then(|p| p.routes.clone()) {
+            Some(r) => r,
+            None => std::sync::Arc::new(Routes::compute_until(topo, stop)?),
+        };
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
         let mut host_node = Vec::new();
         for (i, n) in topo.nodes.iter().enumerate() {

@@ -721,8 +721,19 @@ fn run_checked(c: &Config) -> Result<dcnsim::stats::results::Results, String> {
 }
 
 fn without_wall(mut r: dcnsim::stats::results::Results) -> dcnsim::stats::results::Results {
-    r.summary.retain(|(k, _)| k != "wall_s");
+    r.summary.retain(|(k, _)| k != "wall_s" && k != "threads");
     r
+}
+
+/// The scenario on `threads` threads (seeded ties: the order any number
+/// of threads reproduces), its laws checked.
+fn on_threads(c: &Config, threads: u32) -> dcnsim::stats::results::Results {
+    let mut c = c.clone();
+    c.ties = Ties::Seeded;
+    c.threads = Threads::N(threads);
+    let r = dcnsim::run(&c);
+    check_conservation(&r);
+    without_wall(r)
 }
 
 proptest! {
@@ -740,6 +751,8 @@ proptest! {
         prop_assert_eq!(&without_wall(stepped), &straight);
         let again = without_wall(dcnsim::run(&c));
         prop_assert_eq!(&straight, &again);
+        // Two threads (where the network can be cut) give one thread's bits.
+        prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
     }
 }
 

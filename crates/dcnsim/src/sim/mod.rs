@@ -2,7 +2,6 @@
 //! seeded random streams. It knows nothing about packets or flows; every
 //! other layer schedules its events and draws its randomness through it.
 
-pub mod partition;
 pub mod prefetch;
 pub mod queue;
 pub mod rng;

@@ -203,10 +203,12 @@ impl EventQueue {
     /// A queue whose equal-time order is by component, scrambled by
     /// `salt` (a run's seed, mixed): see [`Event::rank`].
     pub fn seeded(salt: u64) -> Self {
+        let q = Self::default();
         EventQueue {
             seeded: true,
             salt,
-            ..Self::default()
+            sorted: vec![0; q.bits.len()],
+            ..q
         }
     }
     /// Whether equal-time events run by component ([`Self::seeded`]).
@@ -219,7 +221,7 @@ impl EventQueue {
             mask: buckets as u64 - 1,
             lists: vec![[NIL; 2]; buckets],
             bits: vec![0; buckets / 64],
-            sorted: vec![0; buckets / 64],
+            sorted: Vec::new(),
             scratch: Vec::new(),
             nodes: Vec::new(),
             free: NIL,
@@ -428,7 +430,9 @@ impl EventQueue {
             self.lists[b][0] = node.next;
             if node.next == NIL {
                 self.bits[b >> 6] &= !(1 << (b & 63));
-                self.sorted[b >> 6] &= !(1 << (b & 63));
+                if self.seeded {
+                    self.sorted[b >> 6] &= !(1 << (b & 63));
+                }
             }
             self.nodes[h as usize].next = self.free;
             self.free = h;
@@ -533,7 +537,9 @@ impl EventQueue {
         self.mask = buckets as u64 - 1;
         self.lists = vec![[NIL; 2]; buckets];
         self.bits = vec![0; buckets / 64];
-        self.sorted = vec![0; buckets / 64];
+        if self.seeded {
+            self.sorted = vec![0; buckets / 64];
+        }
         self.cur = self.now.0 >> shift;
         for n in all {
             if self.in_horizon(self.nodes[n as usize].e.time() >> shift) {
@@ -682,16 +688,21 @@ impl EventQueue {
     /// events are pending at once: nodes and the heap's indices each at
     /// most twice the most pending (vector growth, at least 4), a rebuild's
     /// transient list of indices, and a wheel of at most two buckets per
-    /// pending event (and a seeded queue's sort scratch).
+    /// pending event.
     pub fn bound_bytes(pending: u64) -> u64 {
         let node = std::mem::size_of::<Node>() as u64;
-        // a bucket's list and its two bits (non-empty, sorted)
-        let bucket_bits = std::mem::size_of::<[u32; 2]>() as u64 * 64 + 16;
+        let bucket_bits = std::mem::size_of::<[u32; 2]>() as u64 * 64 + 8;
         let buckets = (2 * pending).clamp(MIN_BUCKETS as u64, MAX_BUCKETS as u64);
         let p = pending.max(4);
-        // and a sort's scratch: at most every pending event, grown by doubling
+        p.saturating_mul(2 * node + 2 * 4 + 4) + buckets * bucket_bits / 64
+    }
+    /// [`Self::bound_bytes`] of a seeded queue: also a sorted-bit per
+    /// bucket and the scratch a sort uses (at most every pending event,
+    /// grown by doubling).
+    pub fn bound_bytes_seeded(pending: u64) -> u64 {
+        let buckets = (2 * pending).clamp(MIN_BUCKETS as u64, MAX_BUCKETS as u64);
         let scratch = 2 * std::mem::size_of::<(u128, u32)>() as u64;
-        p.saturating_mul(2 * node + 2 * 4 + 4 + scratch) + buckets * bucket_bits / 64
+        Self::bound_bytes(pending) + buckets / 8 + pending.max(4).saturating_mul(scratch)
     }
 }
 
@@ -971,6 +982,7 @@ mod tests {
         assert!(reference.is_empty());
         assert!(rebuilt >= 3, "the wheel was rebuilt {rebuilt} times");
         assert!(q.heap_bytes() as u64 <= EventQueue::bound_bytes(id as u64));
+        assert!(EventQueue::bound_bytes(id as u64) < EventQueue::bound_bytes_seeded(id as u64));
     }
 
     /// A burst after a quiet spell: the buckets fitted to events a second

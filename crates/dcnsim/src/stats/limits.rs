@@ -714,7 +714,10 @@ pub fn estimate(c: &Config) -> Estimate {
     let entries = flows
         .saturating_mul(8)
         .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
-    let queue = crate::sim::queue::EventQueue::bound_bytes(entries);
+    let queue = match c.ties {
+        crate::config::Ties::Fifo => crate::sim::queue::EventQueue::bound_bytes(entries),
+        crate::config::Ties::Seeded => crate::sim::queue::EventQueue::bound_bytes_seeded(entries),
+    };
     // Static routing modes keep each flow's route (per direction) once
     // computed; a route is a shortest path between hosts, at most `hops` long.
     let route_bytes = match c.routing {

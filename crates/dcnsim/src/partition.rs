@@ -1105,6 +1105,68 @@ fn graph(ctx: &Ctx, threads: usize, g: &mut Groups) -> Plan {
     }
 }
 
+// ------------------------------------------------ a partition's world
+
+/// A TCP or UDP drop in a partitioned run: the key of the event that
+/// dropped it, so the partitions' drops replay into each flow's drop runs
+/// in the order one thread would have counted them.
+#[derive(Clone, Copy, Debug)]
+pub struct DropRec {
+    pub key: u128,
+    pub flow: u32,
+    pub txn: u32,
+    pub kind: crate::net::PktKind,
+}
+
+/// What a partition's world knows of the partitioning.
+pub struct PartCtx {
+    pub me: u32,
+    /// Partition of each node.
+    pub node_part: std::sync::Arc<Vec<u32>>,
+    /// Partition of each host.
+    pub host_part: std::sync::Arc<Vec<u32>>,
+    /// The partition whose count of unfinished apps holds each app: a
+    /// bulk or UDP app's receiving end's (where it learns it is done), a
+    /// round-based app's (all its hosts are there).
+    pub app_home: std::sync::Arc<Vec<u32>>,
+    /// The apps whose events this partition runs: its home apps, and the
+    /// bulk and UDP apps whose sending end it holds.
+    pub app_runs: Vec<bool>,
+    /// The app whose event or message runs now.
+    pub cur_app: u32,
+    /// Events run here that another partition runs too (an app's event at
+    /// both ends, the time-series sample everywhere): counted once.
+    pub dup_events: u64,
+    /// Key of the event that finished this partition's last home app.
+    pub zero_at: Option<u128>,
+    /// The routing tables, built once for all partitions.
+    pub routes: Option<std::sync::Arc<crate::net::routing::Routes>>,
+}
+
+impl PartCtx {
+    #[inline]
+    pub fn owns_host(&self, h: u32) -> bool {
+        self.host_part[h as usize] == self.me
+    }
+    pub fn home_of(&self, app: u32) -> u32 {
+        self.app_home[app as usize]
+    }
+    pub fn runs_app(&self, app: u32) -> bool {
+        self.app_runs[app as usize]
+    }
+    /// Whether the app running now counts as done here.
+    pub fn is_home(&self) -> bool {
+        self.home_of(self.cur_app) == self.me
+    }
+    /// An app's event starts here.
+    pub fn enter_app(&mut self, app: u32) {
+        self.cur_app = app;
+        if !self.is_home() {
+            self.dup_events += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
