@@ -108,6 +108,17 @@ def test_random_scenarios_obey_the_laws(doc):
     for name in ("flows", "queues", "blocks"):
         a, b = getattr(r, name), getattr(again, name)
         assert a.equals(b), f"{name} differs between two runs with the same seed"
+    # The same scenario on 1 and on 2 threads (where it can be cut): the
+    # same tables and summary (the guard may stop both, the same way).
+    try:
+        one, two = dcnsim.run({**doc, "threads": 1}), dcnsim.run({**doc, "threads": 2})
+    except dcnsim.ScenarioError as e:
+        assert all("`limits.memory`" in p for p in e.errors), e.errors
+        return
+    assert one.timing["threads"] == 1 and two.timing["threads"] in (1, 2)
+    assert one.summary == two.summary
+    for name in ("flows", "queues", "queue_inputs", "blocks"):
+        assert getattr(one, name).equals(getattr(two, name)), f"{name} differs between 1 and 2 threads"
 
 
 #: Found by the random test above (2026-11-26): two open-loop flows from

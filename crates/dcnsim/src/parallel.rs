@@ -205,6 +205,8 @@ pub struct PartStats {
     pub wait_ns: u64,
     /// Wall-clock nanoseconds in all.
     pub wall_ns: u64,
+    /// The thread that ran it.
+    pub thread: Option<std::thread::ThreadId>,
 }
 
 /// How a partitioned run went.
@@ -555,6 +557,7 @@ fn finish_worker(
     ps.wait_ns += sh.barrier.wait(sense);
     ps.events = w.core.q.processed();
     ps.wall_ns = t0.elapsed().as_nanos() as u64;
+    ps.thread = Some(std::thread::current().id());
     ps.clone()
 }
 

@@ -106,3 +106,38 @@ fn a_run_that_ends_when_its_apps_end_ends_at_the_same_event() {
     assert!(one.summary_value("sim_time_s").unwrap() < 0.5);
     same(&one, &with_threads(c, 2));
 }
+
+/// Ctrl-C and progress work on several threads as on one: the check is
+/// asked (on the caller's thread) as events go by, progress is told the
+/// clock, and a stop returns no tables.
+#[test]
+fn a_partitioned_run_reports_progress_and_stops_when_asked() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let mut c = perm_k4("");
+    c.stop = dcnsim::sim::time::SimTime::from_ms(50);
+    if let dcnsim::config::AppSpec::Bulk { amount, .. } = &mut c.apps[0] {
+        *amount = dcnsim::config::BulkAmount::Duration(dcnsim::sim::time::SimTime::from_ms(50));
+    }
+    c.threads = Threads::N(2);
+    let caller = std::thread::current().id();
+    let asked = Arc::new(AtomicU64::new(0));
+    let told = Arc::new(AtomicU64::new(0));
+    let (a, t) = (asked.clone(), told.clone());
+    let interrupt: dcnsim::world::Interrupt = Box::new(move || {
+        assert_eq!(
+            std::thread::current().id(),
+            caller,
+            "asked on the caller's thread"
+        );
+        a.fetch_add(1, Ordering::Relaxed) >= 3
+    });
+    let progress: dcnsim::world::Progress = Box::new(move |now, events| {
+        assert!(events > 0 && now.0 > 0);
+        t.fetch_add(1, Ordering::Relaxed);
+    });
+    let r = dcnsim::run_measured(&c, Some(interrupt), Some(progress));
+    assert!(matches!(r, Err(dcnsim::Stopped::Interrupted)), "stopped");
+    assert!(asked.load(Ordering::Relaxed) >= 4);
+    assert!(told.load(Ordering::Relaxed) >= 3);
+}

@@ -1,0 +1,81 @@
+"""`threads` (issue 29): every shipped scenario and every bench scenario,
+cut short, writes on 2 threads exactly what it writes on 1 — every table,
+every pcap byte, every summary value; only `Result.timing` (wall time,
+threads used) differs. Scenarios the partitioner cannot cut (a star, a
+Poisson app) run on one thread and say so."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from dcnsim import _core, bench
+from dcnsim.scenario import load_scenario, to_json
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((REPO / "scenarios").glob("*.toml"))
+# short enough for the test suite, long enough for traffic to cross the cut
+STOP = {"dctcp_perm_k32": "150us", "dctcp_perm_k16": "500us", "dctcp_perm_k12": "500us"}
+DEFAULT_STOP = "2ms"
+
+
+def _secs(v) -> float:
+    from dcnsim.units import parse_time
+
+    return parse_time(v)
+
+
+def _short(doc: dict, stop: str) -> dict:
+    doc = dict(doc)
+    if _secs(doc.get("stop", "10s")) > _secs(stop):
+        doc["stop"] = stop
+    return doc
+
+
+def _run(doc: dict, threads: int) -> dict:
+    return _core.run(to_json({**doc, "threads": threads}), None)
+
+
+def _same(a: dict, b: dict) -> None:
+    assert a["tables"].keys() == b["tables"].keys()
+    for name in a["tables"]:
+        ta, tb = a["tables"][name], b["tables"][name]
+        assert ta.keys() == tb.keys(), name
+        for col in ta:
+            va, vb = list(ta[col]), list(tb[col])
+            same = all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in zip(va, vb))
+            assert len(va) == len(vb) and same, f"{name}.{col}"
+    assert a["pcaps"] == b["pcaps"]
+    drop = ("threads", "wall_s")
+    assert {k: v for k, v in a["summary"].items() if k not in drop} == {
+        k: v for k, v in b["summary"].items() if k not in drop
+    }
+
+
+def _check(doc: dict) -> int:
+    one, two = _run(doc, 1), _run(doc, 2)
+    _same(one, two)
+    assert one["summary"]["threads"] == 1
+    return int(two["summary"]["threads"])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_scenarios_give_the_same_bits_on_two_threads(path):
+    doc = _short(load_scenario(path), DEFAULT_STOP)
+    used = _check(doc)
+    assert used in (1, 2)
+
+
+@pytest.mark.parametrize("name", sorted(bench.SCENARIOS))
+def test_bench_scenarios_give_the_same_bits_on_two_threads(name):
+    doc = _short(bench.SCENARIOS[name](), STOP.get(name, DEFAULT_STOP))
+    used = _check(doc)
+    if name.startswith(("dctcp_perm", "fattree")):
+        assert used == 2, "a fat-tree permutation is cut in two"
+
+
+def test_what_cannot_be_cut_runs_on_one_thread():
+    # a Poisson app opens flows between any hosts
+    doc = _short(bench.poisson_websearch_k8(), "1ms")
+    assert _run(doc, 2)["summary"]["threads"] == 1
