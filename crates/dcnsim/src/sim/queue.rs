@@ -352,12 +352,23 @@ impl EventQueue {
     #[inline(never)]
     fn sort_bucket(&mut self, b: usize) {
         self.sorted[b >> 6] |= 1 << (b & 63);
-        let mut n = self.lists[b][0];
-        if self.nodes[n as usize].next == NIL {
-            return;
+        // Appended in order already (events of distinct times, scheduled
+        // in time order)? Then there is nothing to do.
+        let head = self.lists[b][0];
+        let mut p = head;
+        loop {
+            let next = self.nodes[p as usize].next;
+            if next == NIL {
+                return;
+            }
+            if self.nodes[next as usize].e.key < self.nodes[p as usize].e.key {
+                break;
+            }
+            p = next;
         }
         let mut v = std::mem::take(&mut self.scratch);
         v.clear();
+        let mut n = head;
         while n != NIL {
             v.push((self.nodes[n as usize].e.key, n));
             n = self.nodes[n as usize].next;
