@@ -28,16 +28,21 @@ use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The threads `cfg` asks for: `threads`, or for `"auto"` what the
-/// measured gain supports (docs/performance.md, Threads).
+/// The threads `cfg` asks for: `threads`, or for `"auto"` every core when
+/// the cut leaves each window enough work (docs/performance.md, Threads).
 pub fn threads_for(cfg: &Config) -> u32 {
     match cfg.threads {
         crate::config::Threads::N(n) => n,
         crate::config::Threads::Auto => {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-            let hosts = cfg.topology.hosts().len();
-            if hosts >= AUTO_MIN_HOSTS {
-                cores
+            if cores < 2 {
+                return 1;
+            }
+            let part = crate::partition::partition(cfg, cores);
+            let hosts = cfg.topology.hosts().len() as f64;
+            let window_us = part.lookahead.map_or(0.0, |l| l.as_secs_f64() * 1e6);
+            if single_reason(cfg, &part).is_none() && hosts * window_us >= AUTO_MIN_HOST_MICROS {
+                part.parts
             } else {
                 1
             }
@@ -45,9 +50,13 @@ pub fn threads_for(cfg: &Config) -> u32 {
     }
 }
 
-/// Below this many hosts `threads = "auto"` runs on one thread (the
-/// measurement behind it: docs/performance.md, Threads).
-pub const AUTO_MIN_HOSTS: usize = 1024;
+/// `threads = "auto"` runs on one thread below this many hosts times the
+/// window's length in microseconds: the work a window holds. Measured at
+/// 2 threads (docs/performance.md, Threads): the DCTCP permutation at
+/// k = 8 (128 hosts, 1.03 µs windows: 132) gains 1.2–1.3×, at k = 16
+/// (1 054) 1.5×, at k = 32 (8 452) 1.9×; the k = 8 fat-tree with 25 µs
+/// links (3 200) 1.7–1.8×.
+pub const AUTO_MIN_HOST_MICROS: f64 = 100.0;
 
 /// Why a scenario runs on one partition however many threads it was
 /// given (`None`: it can be partitioned as the partitioner cuts it).

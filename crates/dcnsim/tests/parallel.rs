@@ -141,3 +141,29 @@ fn a_partitioned_run_reports_progress_and_stops_when_asked() {
     assert!(asked.load(Ordering::Relaxed) >= 4);
     assert!(told.load(Ordering::Relaxed) >= 3);
 }
+
+/// `threads = "auto"`: every core where a window holds enough work (hosts
+/// × window length), one thread where it does not; and it picks the
+/// seeded order like any `threads`.
+#[test]
+fn auto_threads_follow_the_work_a_window_holds() {
+    let doc = |delay: &str| {
+        format!(
+            r#"{{"stop": "1ms", "threads": "auto",
+                "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "{delay}", "buffer": "100KB"}},
+                "apps": [{{"kind": "bulk", "src": 0, "dst": 9, "size": 100000}}]}}"#
+        )
+    };
+    let short = dcnsim::scenario::parse_config_str(&doc("1us")).unwrap();
+    assert_eq!(short.threads, Threads::Auto);
+    assert_eq!(short.ties, Ties::Seeded);
+    // 16 hosts × 1.03 µs windows: too little work per window
+    assert_eq!(dcnsim::parallel::threads_for(&short), 1);
+    let long = dcnsim::scenario::parse_config_str(&doc("25us")).unwrap();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let want = if cores < 2 { 1 } else { cores.min(4) }; // k = 4: four pods
+    assert_eq!(dcnsim::parallel::threads_for(&long), want);
+    let bad = dcnsim::scenario::parse_config_str(&doc("1us").replace(r#""auto""#, "0")).unwrap_err();
+    assert_eq!(bad[0].path, "threads");
+    assert!(bad[0].message.contains("auto"), "{}", bad[0].message);
+}
