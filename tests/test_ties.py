@@ -80,3 +80,32 @@ def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path):
     assert bad.returncode == 2 and "--threads" in bad.stderr
     fifo = [str(p) for p in dcnsim.validate({**doc, "threads": 2, "ties": "fifo"})]
     assert len(fifo) == 1 and fifo[0].startswith("ties:"), fifo
+
+
+def test_sweep_and_bench_take_threads(tmp_path):
+    """`dcnsim sweep --threads 2`: every point on 2 threads, the same
+    physics as on 1; `dcnsim bench --threads 2` reports the threads used."""
+    import pandas as pd
+
+    doc = {
+        "stop": "1ms",
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100KB"},
+        "tcp": {"cc": "dctcp", "rto_min": "1ms"},
+        "apps": [{"kind": "bulk", "src": s, "dst": (s + 5) % 16, "duration": "1ms"} for s in range(16)],
+    }
+    path = tmp_path / "perm.json"
+    path.write_text(json.dumps(doc))
+    tables = []
+    for n in ("1", "2"):
+        out = tmp_path / f"sweep{n}"
+        p = subprocess.run([sys.executable, "-m", "dcnsim", "sweep", str(path), "--set", "topology.buffer=50KB,100KB",
+                            "--threads", n, "--out", str(out), "--no-progress"], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        tables.append(pd.read_csv(out / "sweep.csv"))
+    physics = [c for c in tables[0].columns if c not in ("wall_s", "threads", "events_per_s")]
+    assert tables[0][physics].equals(tables[1][physics])
+    p = subprocess.run([sys.executable, "-m", "dcnsim", "bench", "--json", "--scenario", "fattree_k8", "--threads", "2"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rec = json.loads(p.stdout.strip().splitlines()[-1])
+    assert rec["scenario"] == "fattree_k8" and rec["threads"] == 2

@@ -279,7 +279,12 @@ pub fn run(
             Some(f) => &mut **f,
             None => &mut never,
         };
-        worlds.push(World::new_partition(cfg, ctx, stop)?);
+        let mut w = World::new_partition(cfg, ctx, stop)?;
+        if let Some(g) = guard {
+            // each partition measures itself; the coordinator sums them
+            w.set_memory_guard(g);
+        }
+        worlds.push(w);
     }
     let sh = Shared {
         barrier: SpinBarrier::new(n),

@@ -163,7 +163,30 @@ fn auto_threads_follow_the_work_a_window_holds() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let want = if cores < 2 { 1 } else { cores.min(4) }; // k = 4: four pods
     assert_eq!(dcnsim::parallel::threads_for(&long), want);
-    let bad = dcnsim::scenario::parse_config_str(&doc("1us").replace(r#""auto""#, "0")).unwrap_err();
+    let bad =
+        dcnsim::scenario::parse_config_str(&doc("1us").replace(r#""auto""#, "0")).unwrap_err();
     assert_eq!(bad[0].path, "threads");
     assert!(bad[0].message.contains("auto"), "{}", bad[0].message);
+}
+
+/// The memory guard looks at a partitioned run as at one thread's: every
+/// partition's bytes, summed, against the limit; over it the run stops
+/// with `memory_stop` set.
+#[test]
+fn the_memory_guard_stops_a_partitioned_run() {
+    let mut c = perm_k4("");
+    c.threads = Threads::N(2);
+    let part = dcnsim::partition::partition(&c, 2);
+    assert_eq!(part.parts, 2);
+    let guard = |limit: u64| dcnsim::world::MemoryGuard {
+        limit,
+        measure: dcnsim::stats::limits::run_bytes,
+        interval: dcnsim::stats::limits::guard_interval,
+    };
+    let (w, _) = dcnsim::parallel::run(&c, &part, None, None, Some(guard(1 << 40))).unwrap();
+    assert!(w.memory_stop.is_none(), "a terabyte is enough");
+    let (w, _) = dcnsim::parallel::run(&c, &part, None, None, Some(guard(1 << 16))).unwrap();
+    let stop = w.memory_stop.expect("stopped by the guard");
+    assert!(stop.used > stop.limit && stop.limit == 1 << 16);
+    assert!(stop.at < c.stop, "stopped before the end");
 }
