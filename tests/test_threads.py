@@ -9,7 +9,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from dcnsim import _core, bench
 from dcnsim.scenario import load_scenario, to_json
 
