@@ -135,16 +135,6 @@ struct Status {
     ran_full: bool,
 }
 
-/// What the coordinator decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ctrl {
-    /// Run events below `limit`; partitions whose apps are all done wait
-    /// for the first phase.
-    Window { limit: u128 },
-    /// The run is over (no event before the stop time, or stopped).
-    Stop,
-}
-
 /// A barrier that spins (two threads on two cores hand over in well
 /// under a microsecond; a parking barrier costs tens of microseconds per
 /// window), then yields, for a machine with fewer free cores than threads.
@@ -192,7 +182,6 @@ struct Shared {
     inbox: Vec<Mutex<Vec<Transfer>>>,
     n: usize,
     status: Mutex<Vec<Status>>,
-    ctrl: Mutex<Ctrl>,
     /// Ask every partition for its memory this window.
     measure: AtomicBool,
     stopped: Mutex<Option<MemoryStop>>,
@@ -216,6 +205,9 @@ pub struct PartStats {
     pub wall_ns: u64,
     /// The thread that ran it.
     pub thread: Option<std::thread::ThreadId>,
+    /// Windows it took part in, and the most events it ran in one.
+    pub windows: u64,
+    pub max_window_events: u64,
 }
 
 /// How a partitioned run went.
@@ -262,43 +254,49 @@ pub fn run(
             stop,
         )?)
     };
-    let mut worlds = Vec::with_capacity(n);
-    for (me, runs) in runs.into_iter().enumerate() {
-        let ctx = Box::new(PartCtx {
-            me: me as u32,
-            node_part: node_part.clone(),
-            host_part: host_part.clone(),
-            app_home: home.clone(),
-            app_runs: runs,
-            cur_app: 0,
-            dup_events: 0,
-            zero_at: None,
-            routes: Some(routes.clone()),
-        });
-        let stop: &mut dyn FnMut() -> bool = match interrupt.as_mut() {
-            Some(f) => &mut **f,
-            None => &mut never,
-        };
-        let mut w = World::new_partition(cfg, ctx, stop)?;
+    // Each partition's world is built on its own thread (the routing
+    // tables, the long part, were built above with the interrupt check).
+    let ctxs: Vec<Box<PartCtx>> = runs
+        .into_iter()
+        .enumerate()
+        .map(|(me, runs)| {
+            Box::new(PartCtx {
+                me: me as u32,
+                node_part: node_part.clone(),
+                host_part: host_part.clone(),
+                app_home: home.clone(),
+                app_runs: runs,
+                cur_app: 0,
+                dup_events: 0,
+                zero_at: None,
+                routes: Some(routes.clone()),
+            })
+        })
+        .collect();
+    let build = |ctx: Box<PartCtx>| -> World {
+        let mut w =
+            World::new_partition(cfg, ctx, &mut || false).expect("a check that never stops");
         if let Some(g) = guard {
             // each partition measures itself; the coordinator sums them
             w.set_memory_guard(g);
         }
-        worlds.push(w);
+        w
+    };
+    if interrupt.as_mut().is_some_and(|stop| stop()) {
+        return None;
     }
+    let stop_key = (cfg.stop.0 as u128 + 1) << 64;
     let sh = Shared {
         barrier: SpinBarrier::new(n),
         n,
         inbox: (0..n * n).map(|_| Mutex::new(Vec::new())).collect(),
         status: Mutex::new(vec![Status::default(); n]),
-        ctrl: Mutex::new(Ctrl::Stop),
         measure: AtomicBool::new(false),
         stopped: Mutex::new(None),
         interrupted: AtomicBool::new(false),
         halt: AtomicBool::new(false),
-        params: Mutex::new((lookahead, (cfg.stop.0 as u128 + 1) << 64)),
+        params: Mutex::new((lookahead, stop_key)),
     };
-    let stop_key = (cfg.stop.0 as u128 + 1) << 64;
     let mut stats = ParallelStats {
         threads: part.parts,
         method: part.method,
@@ -307,14 +305,6 @@ pub fn run(
         parts: vec![PartStats::default(); n],
         ..ParallelStats::default()
     };
-    // The first window starts at the earliest event anywhere.
-    let first = worlds.iter_mut().filter_map(|w| w.core.q.next_key()).min();
-    *sh.ctrl.lock().unwrap() = match first {
-        Some(k) if k < stop_key => Ctrl::Window {
-            limit: window_end(k, lookahead, stop_key),
-        },
-        _ => Ctrl::Stop,
-    };
     let mut coord = Coordinator {
         interrupt: interrupt.take(),
         progress: progress.take(),
@@ -322,24 +312,30 @@ pub fn run(
         next_check: 1 << 16,
         windows: 0,
     };
-    let mut rest = worlds.split_off(1);
-    let mut w0 = worlds.pop().expect("partition 0");
-    let part_stats = std::thread::scope(|s| {
-        let handles: Vec<_> = rest
-            .iter_mut()
+    let mut ctxs = ctxs.into_iter();
+    let ctx0 = ctxs.next().expect("partition 0");
+    let (w0, rest, part_stats) = std::thread::scope(|s| {
+        let handles: Vec<_> = ctxs
             .enumerate()
-            .map(|(i, w)| {
-                let sh = &sh;
-                s.spawn(move || worker(w, i + 1, sh, None))
+            .map(|(i, ctx)| {
+                let (sh, build) = (&sh, &build);
+                s.spawn(move || {
+                    let mut w = build(ctx);
+                    let ps = worker(&mut w, i + 1, sh, None);
+                    (w, ps)
+                })
             })
             .collect();
-        let mut all = vec![worker(&mut w0, 0, &sh, Some(&mut coord))];
-        all.extend(
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a partition's thread panicked")),
-        );
-        all
+        let mut w0 = build(ctx0);
+        let ps0 = worker(&mut w0, 0, &sh, Some(&mut coord));
+        let mut all = vec![ps0];
+        let mut rest = Vec::with_capacity(n - 1);
+        for h in handles {
+            let (w, ps) = h.join().expect("a partition's thread panicked");
+            rest.push(w);
+            all.push(ps);
+        }
+        (w0, rest, all)
     });
     stats.parts = part_stats;
     stats.windows = coord.windows;
@@ -423,14 +419,25 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
     let n = sh.n;
     let mut by_part: Vec<Vec<Transfer>> = vec![Vec::new(); n];
     let mut inbox: Vec<Transfer> = Vec::new();
-    let Ctrl::Window { mut limit } = *sh.ctrl.lock().unwrap() else {
-        return finish_worker(w, me, sh, &mut ps, &mut sense, t0);
+    let (la, stop_key) = *sh.params.lock().unwrap();
+    // The first window starts at the earliest event anywhere.
+    sh.status.lock().unwrap()[me].next = w.core.q.next_key();
+    ps.wait_ns += sh.barrier.wait(&mut sense);
+    let first = sh
+        .status
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.next)
+        .min();
+    let mut limit = match first {
+        Some(k) if k < stop_key => window_end(k, la, stop_key),
+        _ => return finish_worker(w, me, sh, &mut ps, &mut sense, t0),
     };
-    let (la, stop_key) = {
-        let c = sh.params.lock().unwrap();
-        (c.0, c.1)
-    };
+    // every partition has read the first keys before any publishes again
+    ps.wait_ns += sh.barrier.wait(&mut sense);
     loop {
+        let before = w.core.q.processed();
         // Phase 1: partitions with apps left run the window, each stopping
         // right after its last app ends; the others wait for phase 2.
         let ran_full = if w.pending_apps > 0 {
@@ -470,6 +477,8 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
             }
             ps.wait_ns += sh.barrier.wait(&mut sense);
         }
+        ps.windows += 1;
+        ps.max_window_events = ps.max_window_events.max(w.core.q.processed() - before);
         // Take in what crossed the cut towards this partition.
         take_in(w, me, sh, &mut inbox);
         {
