@@ -300,14 +300,11 @@ impl Core {
         if dropped {
             let pk = self.arena.get(id);
             let (flow, txn) = (pk.flow as usize, pk.txn);
-            if let Some(log) = self.drop_log.as_mut() {
-                log.push(crate::partition::DropRec {
-                    key: self.q.last_key(),
-                    flow: flow as u32,
-                    txn,
-                    kind: pk.kind,
-                });
+            let kind = pk.kind;
+            if self.drop_log.is_some() {
+                self.log_drop(flow as u32, txn, kind);
             }
+            let pk = self.arena.get(id);
             match pk.kind {
                 PktKind::Data => self.tcp_drops[flow].on_drop(txn),
                 PktKind::Udp => self.udp_drops[flow].on_drop(txn),
@@ -336,6 +333,21 @@ impl Core {
         }
         let next = e + 1;
         (next, self.paths.hops[next as usize].link)
+    }
+
+    /// A partitioned run's drop, with the key of the event that dropped it.
+    #[cold]
+    #[inline(never)]
+    fn log_drop(&mut self, flow: u32, txn: u32, kind: PktKind) {
+        let key = self.q.last_key();
+        if let Some(log) = self.drop_log.as_mut() {
+            log.push(crate::partition::DropRec {
+                key,
+                flow,
+                txn,
+                kind,
+            });
+        }
     }
 
     /// Fold every route entry's tally into its slot's word (the end of

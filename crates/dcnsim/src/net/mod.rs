@@ -702,11 +702,6 @@ impl Links {
         let cut = !self.cut.is_empty() && self.cut[link as usize];
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
-        if cut {
-            // The far end runs the arrivals; here the ring only keeps the
-            // buffer's accounting, its arrived packets retired lazily.
-            Self::retire_arrived(st, &self.pool, now);
-        }
         let c = &self.classes[st.class as usize];
         let wire = h.wire;
         let pkts = st.buffered as u64;
@@ -742,7 +737,15 @@ impl Links {
             q.schedule(arrive, Event::Arrive(link));
         }
         if st.len > st.mask {
-            Self::grow(st, &mut self.pool);
+            // The far end of a cut link runs its arrivals; here its ring
+            // only keeps the buffer's accounting, and its arrived packets
+            // are retired when it fills.
+            if cut {
+                Self::retire_arrived(st, &self.pool, now);
+            }
+            if st.len > st.mask {
+                Self::grow(st, &mut self.pool);
+            }
         }
         let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
         *self.pool.get_mut(tail) = Slot { arrive, h };
@@ -752,10 +755,11 @@ impl Links {
 
     /// Retire from a cut link's ring the packets that reached the far end
     /// by `now` (departed ones only: their arrival is when they leave the
-    /// ring on a link whose far end is local).
-    #[inline]
+    /// ring on a link whose far end is local). Called from an enqueue that
+    /// has counted its packet in `buffered` but not yet put it in the ring.
+    #[cold]
     fn retire_arrived(st: &mut LinkState, pool: &SlotPool, now: SimTime) {
-        while st.len > st.buffered && pool.get(st.base + st.head).arrive <= now {
+        while st.len + 1 > st.buffered && pool.get(st.base + st.head).arrive <= now {
             st.head = (st.head + 1) & st.mask;
             st.len -= 1;
         }

@@ -179,7 +179,7 @@ pub struct EventQueue {
     seeded: bool,
     salt: u64,
     now: SimTime,
-    /// Key of the event popped last (its time and rank or insertion number).
+    /// Key of the event [`Self::pop_before`] popped last.
     last_key: u128,
     processed: u64,
     next_tune: u64,
@@ -450,7 +450,6 @@ impl EventQueue {
             self.in_wheel -= 1;
             self.cur = t >> self.shift;
             self.now = SimTime(t);
-            self.last_key = node.e.key;
             self.processed += 1;
             if self.processed >= self.next_tune {
                 self.tune();
@@ -468,6 +467,9 @@ impl EventQueue {
         if key >= limit {
             return None;
         }
+        // only a partitioned run asks for the key (pop_until does not
+        // keep it: a store per event on one thread's path)
+        self.last_key = key;
         self.pop_until(SimTime(u64::MAX))
     }
     /// The key of the next event, if any (moves what the horizon reaches
@@ -487,7 +489,7 @@ impl EventQueue {
         self.ensure_sorted(b);
         Some(self.nodes[self.lists[b][0] as usize].e.key)
     }
-    /// The key of the event popped last.
+    /// The key of the event [`Self::pop_before`] popped last.
     pub fn last_key(&self) -> u128 {
         self.last_key
     }
@@ -618,12 +620,14 @@ impl EventQueue {
     /// it, so the next peek does not begin with a miss.
     #[inline(always)]
     pub fn peek_arrive(&mut self) -> Option<u32> {
+        if self.seeded {
+            return self.peek_arrive_seeded();
+        }
         if self.in_wheel == 0 {
             return None;
         }
         let b = self.next_bucket((self.cur & self.mask) as usize);
-        self.ensure_sorted(b);
-        let node = self.nodes[self.lists[b][0] as usize];
+        let node = &self.nodes[self.lists[b][0] as usize];
         if self.in_wheel > 1 {
             let (_, n2) = self.after(b, node);
             if let Some(n) = self.nodes.get(n2 as usize) {
@@ -642,14 +646,16 @@ impl EventQueue {
     /// read an event after its prefetch.
     #[inline(always)]
     pub fn peek_arrivals(&mut self) -> [u32; 3] {
+        if self.seeded {
+            return self.peek_arrivals_seeded();
+        }
         let mut links = [NIL; 3];
         let n = self.in_wheel.min(3);
         if n == 0 {
             return links;
         }
         let mut b = self.next_bucket((self.cur & self.mask) as usize);
-        self.ensure_sorted(b);
-        let mut node = self.nodes[self.lists[b][0] as usize];
+        let mut node = &self.nodes[self.lists[b][0] as usize];
         for (i, l) in links.iter_mut().enumerate() {
             if let Event::Arrive(x) = node.e.ev {
                 *l = x;
@@ -665,6 +671,76 @@ impl EventQueue {
             }
             let (b2, n2) = self.after(b, node);
             b = b2;
+            node = &self.nodes[n2 as usize];
+        }
+        links
+    }
+    /// The bucket and node of the wheel event after `node` (in bucket `b`),
+    /// when the wheel holds another.
+    #[inline(always)]
+    fn after(&self, b: usize, node: &Node) -> (usize, u32) {
+        if node.next != NIL {
+            (b, node.next)
+        } else {
+            let b2 = self.next_bucket((b + 1) & self.mask as usize);
+            (b2, self.lists[b2][0])
+        }
+    }
+    // Seeded ties: the same read-ahead, sorting each bucket it looks
+    // into (an unsorted bucket's head is not its first event).
+    /// The link of the next event if it is a packet's arrival: the world
+    /// reads that link's state early, so its cache misses overlap the
+    /// current event's work. Also prefetches the node of the event after
+    /// it, so the next peek does not begin with a miss.
+    #[inline(never)]
+    fn peek_arrive_seeded(&mut self) -> Option<u32> {
+        if self.in_wheel == 0 {
+            return None;
+        }
+        let b = self.next_bucket((self.cur & self.mask) as usize);
+        self.ensure_sorted(b);
+        let node = self.nodes[self.lists[b][0] as usize];
+        if self.in_wheel > 1 {
+            let (_, n2) = self.after_seeded(b, node);
+            if let Some(n) = self.nodes.get(n2 as usize) {
+                crate::sim::prefetch::prefetch(n);
+            }
+        }
+        match node.e.ev {
+            Event::Arrive(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The links of the next three events (`u32::MAX` where there is no
+    /// such event or it is not an arrival), for a read-ahead staged over
+    /// three events; prefetches the node of the fourth. Each node is then
+    /// read an event after its prefetch.
+    #[inline(never)]
+    fn peek_arrivals_seeded(&mut self) -> [u32; 3] {
+        let mut links = [NIL; 3];
+        let n = self.in_wheel.min(3);
+        if n == 0 {
+            return links;
+        }
+        let mut b = self.next_bucket((self.cur & self.mask) as usize);
+        self.ensure_sorted(b);
+        let mut node = self.nodes[self.lists[b][0] as usize];
+        for (i, l) in links.iter_mut().enumerate() {
+            if let Event::Arrive(x) = node.e.ev {
+                *l = x;
+            }
+            if i + 1 == n {
+                if n == 3 && self.in_wheel > 3 {
+                    let (_, n4) = self.after_seeded(b, node);
+                    if let Some(x) = self.nodes.get(n4 as usize) {
+                        crate::sim::prefetch::prefetch(x);
+                    }
+                }
+                break;
+            }
+            let (b2, n2) = self.after_seeded(b, node);
+            b = b2;
             node = self.nodes[n2 as usize];
         }
         links
@@ -672,7 +748,7 @@ impl EventQueue {
     /// The bucket and node of the wheel event after `node` (in bucket `b`),
     /// when the wheel holds another.
     #[inline(always)]
-    fn after(&mut self, b: usize, node: Node) -> (usize, u32) {
+    fn after_seeded(&mut self, b: usize, node: Node) -> (usize, u32) {
         if node.next != NIL {
             (b, node.next)
         } else {
