@@ -411,7 +411,10 @@ impl EventQueue {
         unreachable!("next_bucket on an empty wheel")
     }
     /// Pop the next event, advancing the clock, unless it lies beyond `limit`.
-    #[inline]
+    /// Always inlined: the event loop's hot path (the compiler stopped
+    /// inlining it once a partitioned run's `pop_before` called it too,
+    /// +4 to +6 % per event).
+    #[inline(always)]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<Event> {
         loop {
             // Move what the horizon now reaches into the wheel; the heap
