@@ -75,6 +75,9 @@ def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path):
         outs.append(out)
     for name in ("flows.csv", "queues.csv", "queue_inputs.csv"):
         assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    shown = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--threads", "2"],
+                           capture_output=True, text=True)
+    assert "on 2 threads" in shown.stdout, shown.stdout
     bad = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--threads", "0"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--threads" in bad.stderr

@@ -120,7 +120,9 @@ def format_summary(result) -> str:
     events = float(s.get("events", math.nan))
     rate = hops / wall if wall > 0 else math.nan
     row("events", f"{fmt_count(events)} ({fmt_per_s(events / wall if wall > 0 else math.nan)})")
-    row("wall", f"{fmt_time(wall)}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
+    threads = int(result.timing.get("threads", 1))
+    on = f" on {threads} threads" if threads > 1 else ""
+    row("wall", f"{fmt_time(wall)}{on}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
     return "\n".join(lines)
 
 
