@@ -122,9 +122,6 @@ def parse_threads(text: str):
     if text.strip().lower() == "auto":
         return "auto"
     try:
-        n = int(text)
-    except ValueError:
+        return positive_int(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"--threads expects a whole number >= 1 or 'auto', got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"--threads expects a whole number >= 1 or 'auto', got {text!r}")
-    return n

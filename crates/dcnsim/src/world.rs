@@ -921,22 +921,28 @@ impl World {
             let Some(ev) = self.core.q.pop_until(self.stop) else {
                 break;
             };
-            let next = if self.deep_readahead {
-                let [l1, l2, l3] = self.core.q.peek_arrivals();
-                self.core.links.prefetch_state(l3);
-                self.core.links.prefetch_head(l2);
-                (l1 != NO_LINK).then_some(l1)
-            } else {
-                self.core.q.peek_arrive()
-            };
-            if let Some(l) = next {
-                if let Some(h) = self.core.touch_next_hop(l) {
-                    self.prefetch_endpoint(h);
-                }
-            }
+            self.read_ahead();
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_check && !self.periodic() {
                 break;
+            }
+        }
+    }
+
+    /// Start fetching what the next events will touch (see [`Self::run`]).
+    #[inline(always)]
+    fn read_ahead(&mut self) {
+        let next = if self.deep_readahead {
+            let [l1, l2, l3] = self.core.q.peek_arrivals();
+            self.core.links.prefetch_state(l3);
+            self.core.links.prefetch_head(l2);
+            (l1 != NO_LINK).then_some(l1)
+        } else {
+            self.core.q.peek_arrive()
+        };
+        if let Some(l) = next {
+            if let Some(h) = self.core.touch_next_hop(l) {
+                self.prefetch_endpoint(h);
             }
         }
     }
@@ -948,19 +954,7 @@ impl World {
     pub fn run_window(&mut self, limit: u128, pause: bool) {
         let watch = pause && self.pending_apps > 0;
         while let Some(ev) = self.core.q.pop_before(limit) {
-            let next = if self.deep_readahead {
-                let [l1, l2, l3] = self.core.q.peek_arrivals();
-                self.core.links.prefetch_state(l3);
-                self.core.links.prefetch_head(l2);
-                (l1 != NO_LINK).then_some(l1)
-            } else {
-                self.core.q.peek_arrive()
-            };
-            if let Some(l) = next {
-                if let Some(h) = self.core.touch_next_hop(l) {
-                    self.prefetch_endpoint(h);
-                }
-            }
+            self.read_ahead();
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_depth_check {
                 self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
