@@ -310,6 +310,7 @@ pub fn run(
         progress: progress.take(),
         guard,
         next_check: 1 << 16,
+        next_mem_check: 0,
         windows: 0,
     };
     let mut ctxs = ctxs.into_iter();
@@ -359,6 +360,8 @@ struct Coordinator {
     progress: Option<Progress>,
     guard: Option<MemoryGuard>,
     next_check: u64,
+    /// Events (all partitions) when the memory guard looks next.
+    next_mem_check: u64,
     windows: u64,
 }
 
@@ -367,12 +370,15 @@ impl Coordinator {
     /// progress, the interrupt check, the memory guard (whose measure the
     /// partitions take in the window after it is asked for). A stop
     /// (`halt`) takes effect at the next window's first barrier.
-    fn check(&mut self, st: &[Status], sh: &Shared) {
+    fn check(&mut self, st: &[Status], sh: &Shared, w0: &World) {
         self.windows += 1;
         let processed: u64 = st.iter().map(|s| s.processed).sum();
         if sh.measure.swap(false, Ordering::Relaxed) {
             if let Some(g) = self.guard {
                 let used: u64 = st.iter().map(|s| s.bytes).sum();
+                // the next look as one thread's guard would take it (far
+                // from the limit, rarely: a look walks every flow)
+                self.next_mem_check = processed + (g.interval)(w0, used, g.limit);
                 if used > g.limit {
                     *sh.stopped.lock().unwrap() = Some(MemoryStop {
                         used,
@@ -399,9 +405,10 @@ impl Coordinator {
                     return;
                 }
             }
-            if self.guard.is_some() {
-                sh.measure.store(true, Ordering::Relaxed);
-            }
+        }
+        if self.guard.is_some() && processed >= self.next_mem_check {
+            self.next_mem_check = u64::MAX;
+            sh.measure.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -498,7 +505,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
         ps.wait_ns += sh.barrier.wait(&mut sense);
         let st = sh.status.lock().unwrap().clone();
         if let Some(c) = coord.as_deref_mut() {
-            c.check(&st, sh);
+            c.check(&st, sh, w);
         }
         match st.iter().filter_map(|s| s.next).min() {
             Some(k) if k < stop_key => limit = window_end(k, la, stop_key),
