@@ -224,6 +224,35 @@ fn a_fat_tree_permutation_stays_under_the_bound() {
     assert_bounded("fat-tree k=8 permutation", &d);
 }
 
+/// On two threads: a world per partition (flows, links, input tallies,
+/// samples), one set of routing tables; the estimate counts the copies
+/// and still bounds the peak.
+#[test]
+fn a_fat_tree_permutation_on_two_threads_stays_under_the_bound() {
+    let n = 128; // k = 8
+    let apps: Vec<Value> = (0..n)
+        .map(|i| json!({"kind": "bulk", "src": i, "dst": (i + n / 2 + 1) % n, "size": "1MB"}))
+        .collect();
+    let doc = |threads: u32| {
+        json!({"stop": "1s", "seed": 1, "routing": {"mode": "ecmp"}, "threads": threads,
+            "topology": {"kind": "fat_tree", "k": 8, "rate": "1Gbps", "delay": "5us", "buffer": "100pkt"},
+            "tcp": {"cc": "dctcp"},
+            "apps": apps.clone()})
+    };
+    let est = |t: u32| estimate(&parse_config_str(&doc(t).to_string()).unwrap());
+    let (one, two) = (est(1), est(2));
+    assert_eq!(two.flows, 2 * one.flows, "every partition holds every flow");
+    assert!(
+        one.routes < two.routes && two.routes < 2 * one.routes,
+        "the routing tables are shared"
+    );
+    assert_eq!(
+        two.packets, one.packets,
+        "a packet lives in one partition's arena"
+    );
+    assert_bounded("fat-tree k=8 permutation, 2 threads", &doc(2));
+}
+
 /// Whatever the run does, it never holds more than `limits.memory`: the
 /// whole tiny-flow app (~166 000 flows) is refused up front (its list of
 /// flows doubles past the limit between two looks of the guard: with only

@@ -450,12 +450,20 @@ pub fn estimate(c: &Config) -> Estimate {
         crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
         _ => 0,
     };
+    // A run on several threads keeps a world per partition: its own
+    // nodes, links, input tallies, flows and samples, one set of routing
+    // tables shared (crate::parallel).
+    let copies = partitions(c);
     let routes = (groups.len() as u64)
         .saturating_mul(cols)
         .saturating_mul(4)
-        .saturating_add(nodes.saturating_mul(256 + flowlets))
-        .saturating_add(links.saturating_mul(link_bytes))
-        .saturating_add(slot_bytes);
+        .saturating_add(
+            nodes
+                .saturating_mul(256 + flowlets)
+                .saturating_add(links.saturating_mul(link_bytes))
+                .saturating_add(slot_bytes)
+                .saturating_mul(copies),
+        );
     // Per live packet: its slab slot, its id on the free list and its
     // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
     let per_pkt = (2 * crate::net::Arena::PACKET_BYTES + crate::net::Links::SLOT_BYTES) as u64;
@@ -800,6 +808,8 @@ pub fn estimate(c: &Config) -> Estimate {
         // Twice for the buffer's growth, once more for the copy returned.
         .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64)
         .fold(0u64, u64::saturating_add);
+    let flows_bytes = flows_bytes.saturating_mul(copies);
+    let trace = trace.saturating_mul(copies);
     Estimate {
         first_windows: first_segs.saturating_mul(seg_entry),
         first_windows_key: first_key.1,
@@ -813,6 +823,20 @@ pub fn estimate(c: &Config) -> Estimate {
         trace,
         pcap,
         events,
+    }
+}
+
+/// The worlds a run of `c` keeps: one per partition when `threads` cuts it
+/// ([`crate::parallel`]), else one.
+fn partitions(c: &Config) -> u64 {
+    let threads = crate::parallel::threads_for(c);
+    if threads <= 1 {
+        return 1;
+    }
+    let part = crate::partition::partition(c, threads);
+    match crate::parallel::single_reason(c, &part) {
+        None => part.parts as u64,
+        Some(_) => 1,
     }
 }
 
