@@ -211,17 +211,26 @@ fn a_large_incast_stays_under_the_bound() {
     assert_bounded("incast 64 x 256 KB", &d);
 }
 
-#[test]
-fn a_fat_tree_permutation_stays_under_the_bound() {
-    let n = 128; // k = 8
+/// A k = 8 fat-tree, every host sending 1 MB half-way round, on
+/// `threads` threads (`None`: the key unset, one thread as before).
+fn perm_k8(threads: Option<u32>) -> Value {
+    let n = 128;
     let apps: Vec<Value> = (0..n)
         .map(|i| json!({"kind": "bulk", "src": i, "dst": (i + n / 2 + 1) % n, "size": "1MB"}))
         .collect();
-    let d = json!({"stop": "1s", "seed": 1, "routing": {"mode": "ecmp"},
+    let mut d = json!({"stop": "1s", "seed": 1, "routing": {"mode": "ecmp"},
         "topology": {"kind": "fat_tree", "k": 8, "rate": "1Gbps", "delay": "5us", "buffer": "100pkt"},
         "tcp": {"cc": "dctcp"},
         "apps": apps});
-    assert_bounded("fat-tree k=8 permutation", &d);
+    if let Some(t) = threads {
+        d["threads"] = json!(t);
+    }
+    d
+}
+
+#[test]
+fn a_fat_tree_permutation_stays_under_the_bound() {
+    assert_bounded("fat-tree k=8 permutation", &perm_k8(None));
 }
 
 /// On two threads: a world per partition (flows, links, input tallies,
@@ -229,17 +238,7 @@ fn a_fat_tree_permutation_stays_under_the_bound() {
 /// and still bounds the peak.
 #[test]
 fn a_fat_tree_permutation_on_two_threads_stays_under_the_bound() {
-    let n = 128; // k = 8
-    let apps: Vec<Value> = (0..n)
-        .map(|i| json!({"kind": "bulk", "src": i, "dst": (i + n / 2 + 1) % n, "size": "1MB"}))
-        .collect();
-    let doc = |threads: u32| {
-        json!({"stop": "1s", "seed": 1, "routing": {"mode": "ecmp"}, "threads": threads,
-            "topology": {"kind": "fat_tree", "k": 8, "rate": "1Gbps", "delay": "5us", "buffer": "100pkt"},
-            "tcp": {"cc": "dctcp"},
-            "apps": apps.clone()})
-    };
-    let est = |t: u32| estimate(&parse_config_str(&doc(t).to_string()).unwrap());
+    let est = |t: u32| estimate(&parse_config_str(&perm_k8(Some(t)).to_string()).unwrap());
     let (one, two) = (est(1), est(2));
     assert_eq!(two.flows, 2 * one.flows, "every partition holds every flow");
     assert!(
@@ -250,7 +249,7 @@ fn a_fat_tree_permutation_on_two_threads_stays_under_the_bound() {
         two.packets, one.packets,
         "a packet lives in one partition's arena"
     );
-    assert_bounded("fat-tree k=8 permutation, 2 threads", &doc(2));
+    assert_bounded("fat-tree k=8 permutation, 2 threads", &perm_k8(Some(2)));
 }
 
 /// Whatever the run does, it never holds more than `limits.memory`: the
