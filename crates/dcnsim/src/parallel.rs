@@ -188,8 +188,9 @@ struct Shared {
     interrupted: AtomicBool,
     /// Stop at the next window (interrupt or memory guard).
     halt: AtomicBool,
-    /// (lookahead, stop key): every partition computes the next window.
-    params: Mutex<(SimTime, u128)>,
+    /// Every partition computes the next window from these.
+    lookahead: SimTime,
+    stop_key: u128,
 }
 
 /// Per partition, over the run: for the speed-up model (docs/performance.md).
@@ -295,7 +296,8 @@ pub fn run(
         stopped: Mutex::new(None),
         interrupted: AtomicBool::new(false),
         halt: AtomicBool::new(false),
-        params: Mutex::new((lookahead, stop_key)),
+        lookahead,
+        stop_key,
     };
     let mut stats = ParallelStats {
         threads: part.parts,
@@ -426,7 +428,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
     let n = sh.n;
     let mut by_part: Vec<Vec<Transfer>> = vec![Vec::new(); n];
     let mut inbox: Vec<Transfer> = Vec::new();
-    let (la, stop_key) = *sh.params.lock().unwrap();
+    let (la, stop_key) = (sh.lookahead, sh.stop_key);
     // The first window starts at the earliest event anywhere.
     sh.status.lock().unwrap()[me].next = w.core.q.next_key();
     ps.wait_ns += sh.barrier.wait(&mut sense);
@@ -788,16 +790,9 @@ fn merge(mut w: World, rest: Vec<World>, sh: &Shared, cfg: &Config) -> World {
             PktKind::Ack => {}
         }
     }
+    // (World::finish closes the runs still open, as on one thread)
     for (f, a) in acks.into_iter().enumerate() {
         w.core.tcp_drops[f].ack_drops = a;
-    }
-    for d in w
-        .core
-        .tcp_drops
-        .iter_mut()
-        .chain(w.core.udp_drops.iter_mut())
-    {
-        d.close();
     }
     let _ = cfg;
     let mut merged = parts.swap_remove(0);

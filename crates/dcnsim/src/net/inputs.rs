@@ -170,14 +170,6 @@ impl InputTable {
             + self.wide.capacity() * (std::mem::size_of::<((u32, u32), u32)>() + 1)
     }
 
-    /// Whether a switch's slots are made on use (more inputs than
-    /// [`WIDE_SWITCH_INPUTS`]): their numbering then depends on traffic,
-    /// so a partitioned run (which merges slots by number) keeps one
-    /// partition.
-    pub fn has_wide(&self) -> bool {
-        self.first.contains(&Self::WIDE)
-    }
-
     /// Take the tallies of the slots of every egress link `e` with
     /// `take(e)` from `other` (the partition that ran those links' sending
     /// ends; same topology, no wide switches), for the merged report.

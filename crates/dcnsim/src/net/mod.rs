@@ -780,11 +780,6 @@ impl Links {
         };
     }
 
-    /// Whether link `l`'s far end is another partition's.
-    pub fn is_cut(&self, l: usize) -> bool {
-        self.cut.get(l).copied().unwrap_or(false)
-    }
-
     /// The packets enqueued on cut links since the last call, in the order
     /// they were enqueued.
     pub fn take_handoffs(&mut self) -> Vec<Handoff> {

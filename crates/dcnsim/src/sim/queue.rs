@@ -211,10 +211,6 @@ impl EventQueue {
             ..q
         }
     }
-    /// Whether equal-time events run by component ([`Self::seeded`]).
-    pub fn is_seeded(&self) -> bool {
-        self.seeded
-    }
     fn with_wheel(shift: u32, buckets: usize) -> Self {
         EventQueue {
             shift,

@@ -107,6 +107,18 @@ fn cwnd_grows_when_cwnd_limited_and_not_when_rwnd_limited() {
     assert_eq!(w.flow.st.cwnd, 10 * m, "rwnd-limited: cwnd untouched");
 }
 
+/// A Reno sender in slow start with unlimited ABC, SACK on or off and
+/// the given ACK counting, with 100 segments written.
+fn counting_world(sack: bool, counting: crate::config::AckCounting) -> Script {
+    let mut w = world(reno(|t| {
+        t.sack = sack;
+        t.abc_limit = ABC_UNLIMITED;
+        t.ack_counting = counting;
+    }));
+    w.flow.app_write(&mut w.io, 100 * MSS as u64, None);
+    w
+}
+
 /// Under `ack_counting = "delivered"` a segment grows the window once,
 /// when first delivered: a SACK alone grows nothing, and the cumulative
 /// ACK that then covers the SACKed segments counts only the bytes it newly
@@ -117,12 +129,7 @@ fn delivered_counting_counts_a_sacked_segment_once() {
     use crate::config::AckCounting;
     let m = MSS as u64;
     for (counting, grown) in [(AckCounting::Delivered, 1), (AckCounting::Acked, 3)] {
-        let mut w = world(reno(|t| {
-            t.sack = true;
-            t.abc_limit = ABC_UNLIMITED;
-            t.ack_counting = counting;
-        }));
-        w.flow.app_write(&mut w.io, 100 * m, None);
+        let mut w = counting_world(true, counting);
         // Segments 1 and 2 SACKed (reordering), then segment 0 arrives.
         w.flow.on_ack(&mut w.io, &sack_ack0(0, &[(m, 3 * m)]));
         assert_eq!(w.flow.st.cwnd, 10 * m, "{counting:?}: a SACK grows nothing");
@@ -235,12 +242,7 @@ fn without_sack_duplicate_acks_count_as_delivered() {
     use crate::config::AckCounting;
     let m = MSS as u64;
     for (counting, grown) in [(AckCounting::Delivered, 1), (AckCounting::Acked, 3)] {
-        let mut w = world(reno(|t| {
-            t.sack = false;
-            t.abc_limit = ABC_UNLIMITED;
-            t.ack_counting = counting;
-        }));
-        w.flow.app_write(&mut w.io, 100 * m, None);
+        let mut w = counting_world(false, counting);
         // Segments 1 and 2 arrive before segment 0 (reordering).
         w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
         w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
