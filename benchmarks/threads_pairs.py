@@ -1,10 +1,13 @@
 """1 thread against N on the DCTCP permutation, whole process, interleaved.
 
-    python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2]
+    python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2] [--today]
 
 Each run is a fresh interpreter (start-up and set-up included, as a user
 waits for them); a pair runs 1 thread then N threads; the two must agree
-on events and packet-hops. Prints each pair and the median ratio per k
+on events and packet-hops. With --today each round also runs the scenario
+without a `threads` key: today's one-thread engine, first-in first-out
+ties, whose results differ (another equal-time order), so only its wall
+time is compared. Prints each round and the median ratios per k
 (docs/performance.md, Threads).
 """
 from __future__ import annotations
@@ -22,12 +25,13 @@ import json, sys
 from dcnsim import bench, _core
 from dcnsim.scenario import to_json
 doc = bench.dctcp_perm(int(sys.argv[1]), sys.argv[2])
-doc["threads"] = int(sys.argv[3])
+if sys.argv[3] != "today":
+    doc["threads"] = int(sys.argv[3])
 print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
 """
 
 
-def one(k: int, stop: str, threads: int) -> Tuple[float, Dict[str, Any]]:
+def one(k: int, stop: str, threads: Any) -> Tuple[float, Dict[str, Any]]:
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", CHILD, str(k), stop, str(threads)],
                        capture_output=True, text=True, check=True)
@@ -40,11 +44,13 @@ def main(argv=None) -> int:
     ap.add_argument("--stop", nargs="+", default=["10ms", "1ms"], help="one per --k")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--today", action="store_true",
+                    help="also run without `threads` (first-in first-out ties, one thread)")
     a = ap.parse_args(argv)
     if len(a.stop) != len(a.k):
         ap.error("--stop needs one value per --k")
     for k, stop in zip(a.k, a.stop):
-        ratios = []
+        ratios, over_today, one_vs_today = [], [], []
         for _ in range(a.pairs):
             w1, s1 = one(k, stop, 1)
             wn, sn = one(k, stop, a.threads)
@@ -52,8 +58,18 @@ def main(argv=None) -> int:
                 print(f"k = {k}: 1 and {a.threads} threads disagree", file=sys.stderr)
                 return 1
             ratios.append(w1 / wn)
-            print(f"k = {k} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x", flush=True)
+            line = f"k = {k} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
+            if a.today:
+                wt, _ = one(k, stop, "today")
+                over_today.append(wt / wn)
+                one_vs_today.append(w1 / wt)
+                line += f"; today's engine {wt:.2f} s: {wt / wn:.2f}x, 1 thread {100 * (w1 / wt - 1):+.1f} %"
+            print(line, flush=True)
         print(f"k = {k}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs", flush=True)
+        if a.today:
+            print(f"k = {k}: against today's engine, {a.threads} threads median "
+                  f"{statistics.median(over_today):.2f}x, 1 thread median "
+                  f"{100 * (statistics.median(one_vs_today) - 1):+.1f} %", flush=True)
     return 0
 
 

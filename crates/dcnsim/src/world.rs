@@ -917,11 +917,20 @@ impl World {
     /// the staging only costs instructions (k = 8 +4.7 %, k = 16 even,
     /// k = 32 −28 %: docs/performance.md). The depth changes no result.
     pub fn run(&mut self) {
+        if self.core.q.is_seeded() {
+            self.run_in::<true>()
+        } else {
+            self.run_in::<false>()
+        }
+    }
+
+    /// [`Self::run`] for one equal-time order (the queue's).
+    fn run_in<const SEEDED: bool>(&mut self) {
         while self.pending_apps > 0 {
-            let Some(ev) = self.core.q.pop_until(self.stop) else {
+            let Some(ev) = self.core.q.pop_until_in::<SEEDED>(self.stop) else {
                 break;
             };
-            self.read_ahead();
+            self.read_ahead::<SEEDED>();
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_check && !self.periodic() {
                 break;
@@ -931,14 +940,14 @@ impl World {
 
     /// Start fetching what the next events will touch (see [`Self::run`]).
     #[inline(always)]
-    fn read_ahead(&mut self) {
+    fn read_ahead<const SEEDED: bool>(&mut self) {
         let next = if self.deep_readahead {
-            let [l1, l2, l3] = self.core.q.peek_arrivals();
+            let [l1, l2, l3] = self.core.q.peek_arrivals_in::<SEEDED>();
             self.core.links.prefetch_state(l3);
             self.core.links.prefetch_head(l2);
             (l1 != NO_LINK).then_some(l1)
         } else {
-            self.core.q.peek_arrive()
+            self.core.q.peek_arrive_in::<SEEDED>()
         };
         if let Some(l) = next {
             if let Some(h) = self.core.touch_next_hop(l) {
@@ -953,8 +962,9 @@ impl World {
     /// last app (its key is then in `part.zero_at`) when `pause` is set.
     pub fn run_window(&mut self, limit: u128, pause: bool) {
         let watch = pause && self.pending_apps > 0;
+        // partitions run seeded ties (a FIFO order cannot cross a cut)
         while let Some(ev) = self.core.q.pop_before(limit) {
-            self.read_ahead();
+            self.read_ahead::<true>();
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_depth_check {
                 self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
