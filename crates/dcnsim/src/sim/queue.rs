@@ -565,16 +565,41 @@ impl EventQueue {
     /// 64 bits, a rank in the low: see [`Entry`]), advancing the clock: a
     /// partition's window ends at a time, and a run's last instant at the
     /// key of the event that finished its last app ([`crate::parallel`]).
+    ///
+    /// Nothing may be scheduled before `limit`'s time afterwards (a
+    /// window's end: handed-over packets arrive at or after it), so an
+    /// instant at that time can be gathered here even when its first event
+    /// stays queued, unlike in [`Self::next_key`], which walks it instead.
     #[inline]
     pub fn pop_before(&mut self, limit: u128) -> Option<Event> {
-        let key = self.next_key()?;
+        if self.inst.is_empty() {
+            let (b, h, node) = self.head(SimTime((limit >> 64) as u64))?;
+            let t = node.e.time();
+            let tie =
+                self.seeded && node.next != NIL && self.nodes[node.next as usize].e.time() == t;
+            if !tie {
+                let key = if self.seeded {
+                    (t as u128) << 64 | node.e.ev.rank(t, self.salt) as u128
+                } else {
+                    node.e.key
+                };
+                if key >= limit {
+                    return None;
+                }
+                // only a partitioned run asks for the key (pop_until does
+                // not keep it: a store per event on one thread's path)
+                self.last_key = key;
+                return Some(self.take_head(b, h, node));
+            }
+            self.gather(b, t);
+        }
+        let &(r, _) = self.inst.last().expect("an instant's event");
+        let key = (self.inst_t as u128) << 64 | r as u128;
         if key >= limit {
             return None;
         }
-        // only a partitioned run asks for the key (pop_until does not
-        // keep it: a store per event on one thread's path)
         self.last_key = key;
-        self.pop_until(SimTime(u64::MAX))
+        self.pop_seeded(SimTime(u64::MAX))
     }
     /// The key of the next event, if any (moves what the horizon reaches
     /// into the wheel first, as a pop would; pops nothing, and leaves the
