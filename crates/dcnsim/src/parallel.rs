@@ -553,14 +553,24 @@ fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>) {
             continue;
         }
         std::mem::swap(buf, &mut *sh.inbox[me * sh.n + src].lock().unwrap());
-        for t in buf.drain(..) {
+        for i in 0..buf.len() {
+            // the far end's link state is cold here (another thread last
+            // wrote it a window ago): fetch it a few packets ahead
+            if let Some(ahead) = buf.get(i + TAKE_IN_AHEAD) {
+                w.core.links.prefetch_state(ahead.link);
+            }
+            let t = buf[i];
             let mut h = t.h;
             h.id = w.core.arena.alloc(t.pkt);
             (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
             w.core.links.accept(&mut w.core.q, t.link, t.arrive, h);
         }
+        buf.clear();
     }
 }
+
+/// Handed-over packets ahead whose link state [`take_in`] prefetches.
+const TAKE_IN_AHEAD: usize = 4;
 
 /// The run's end, the same for every partition: publish where this one
 /// stopped, once all have.
