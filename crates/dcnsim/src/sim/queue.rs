@@ -173,11 +173,11 @@ pub struct EventQueue {
     /// once; an event scheduled at the instant while it runs is inserted
     /// by rank. An instant with one event never comes here and computes
     /// no rank (in the DCTCP permutations 99 % of events share their
-    /// instant: synchronized senders on equal links). Sorting whole buckets when the clock reached
-    /// them instead walked each bucket twice more (k = 16 DCTCP
-    /// permutation: +20 to +40 % time over first-in first-out), and
-    /// keeping every bucket sorted by rank walked it on most inserts
-    /// (+45 %).
+    /// instant: synchronized senders on equal links). Sorting whole
+    /// buckets when the clock reached them instead walked each bucket
+    /// twice more (k = 16 DCTCP permutation: +20 to +40 % time over
+    /// first-in first-out), and keeping every bucket sorted by rank walked
+    /// it on most inserts (+45 %).
     inst: Vec<(u64, Event)>,
     inst_t: u64,
     /// Seeded ties: the last wheel node the read-ahead prefetched (`NIL`:
