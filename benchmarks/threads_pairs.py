@@ -1,14 +1,19 @@
 """1 thread against N on the DCTCP permutation, whole process, interleaved.
 
     python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2] [--today]
+        [--baseline PYTHON]
 
 Each run is a fresh interpreter (start-up and set-up included, as a user
 waits for them); a pair runs 1 thread then N threads; the two must agree
 on events and packet-hops. With --today each round also runs the scenario
 without a `threads` key: today's one-thread engine, first-in first-out
 ties, whose results differ (another equal-time order), so only its wall
-time is compared. Prints each round and the median ratios per k
-(docs/performance.md, Threads).
+time is compared. With --baseline, each round also runs the scenario
+without `threads` under another interpreter, whose environment holds
+another build of dcnsim (e.g. the engine as it was before the parallel
+one: ``git worktree add ../pre d5d67ff; python -m venv ../pre-venv;
+../pre-venv/bin/pip install ../pre``). Prints each round and the median
+ratios per k (docs/performance.md, Threads).
 """
 from __future__ import annotations
 
@@ -31,9 +36,9 @@ print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
 """
 
 
-def one(k: int, stop: str, threads: Any) -> Tuple[float, Dict[str, Any]]:
+def one(k: int, stop: str, threads: Any, python: str = sys.executable) -> Tuple[float, Dict[str, Any]]:
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", CHILD, str(k), stop, str(threads)],
+    p = subprocess.run([python, "-c", CHILD, str(k), stop, str(threads)],
                        capture_output=True, text=True, check=True)
     return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -46,11 +51,23 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--today", action="store_true",
                     help="also run without `threads` (first-in first-out ties, one thread)")
+    ap.add_argument("--baseline", metavar="PYTHON",
+                    help="also run without `threads` under this interpreter (another dcnsim build)")
     a = ap.parse_args(argv)
     if len(a.stop) != len(a.k):
         ap.error("--stop needs one value per --k")
+    if a.pairs < 1:
+        ap.error(f"--pairs must be at least 1, got {a.pairs}")
+    if a.baseline:
+        try:
+            probe = subprocess.run([a.baseline, "-c", "import dcnsim._core"], capture_output=True, text=True)
+            why = (probe.stderr.strip().splitlines() or ["no output"])[-1] if probe.returncode else ""
+        except OSError as e:
+            why = e.strerror or str(e)
+        if why:
+            ap.error(f"--baseline {a.baseline}: cannot import dcnsim there ({why})")
     for k, stop in zip(a.k, a.stop):
-        ratios, over_today, one_vs_today = [], [], []
+        ratios, over_today, one_vs_today, one_vs_base = [], [], [], []
         for _ in range(a.pairs):
             w1, s1 = one(k, stop, 1)
             wn, sn = one(k, stop, a.threads)
@@ -64,12 +81,19 @@ def main(argv=None) -> int:
                 over_today.append(wt / wn)
                 one_vs_today.append(w1 / wt)
                 line += f"; today's engine {wt:.2f} s: {wt / wn:.2f}x, 1 thread {100 * (w1 / wt - 1):+.1f} %"
+            if a.baseline:
+                wb, _ = one(k, stop, "today", a.baseline)
+                one_vs_base.append(w1 / wb)
+                line += f"; baseline {wb:.2f} s: 1 thread {100 * (w1 / wb - 1):+.1f} %"
             print(line, flush=True)
         print(f"k = {k}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs", flush=True)
         if a.today:
             print(f"k = {k}: against today's engine, {a.threads} threads median "
                   f"{statistics.median(over_today):.2f}x, 1 thread median "
                   f"{100 * (statistics.median(one_vs_today) - 1):+.1f} %", flush=True)
+        if a.baseline:
+            print(f"k = {k}: against the baseline, 1 thread median "
+                  f"{100 * (statistics.median(one_vs_base) - 1):+.1f} %", flush=True)
     return 0
 
 

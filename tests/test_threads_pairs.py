@@ -1,0 +1,34 @@
+"""benchmarks/threads_pairs.py: the 1-against-N timing pairs run end to end,
+with today's engine and a baseline interpreter beside them, and a bad
+baseline is a usage error naming the option."""
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "threads_pairs.py"
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
+
+
+def test_pairs_with_today_and_a_baseline():
+    p = _run("--k", "4", "--stop", "200us", "--pairs", "1", "--today", "--baseline", sys.executable)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    # one round line with every run's time, then the medians
+    assert "1 thread" in out and "2 threads" in out and "today's engine" in out and "baseline" in out
+    assert "k = 4: median speed-up" in out
+    assert "k = 4: against the baseline, 1 thread median" in out
+
+
+def test_a_baseline_without_dcnsim_is_a_usage_error(tmp_path):
+    p = _run("--k", "4", "--stop", "200us", "--baseline", str(tmp_path / "no-python"))
+    assert p.returncode == 2
+    assert "--baseline" in p.stderr and "cannot import dcnsim" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_pairs_must_be_positive():
+    p = _run("--k", "4", "--stop", "200us", "--pairs", "0")
+    assert p.returncode == 2 and "--pairs" in p.stderr
