@@ -428,6 +428,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
     let n = sh.n;
     let mut by_part: Vec<Vec<Transfer>> = vec![Vec::new(); n];
     let mut inbox: Vec<Transfer> = Vec::new();
+    let mut headers: Vec<Hdr> = Vec::new();
     let (la, stop_key) = (sh.lookahead, sh.stop_key);
     // The first window starts at the earliest event anywhere.
     sh.status.lock().unwrap()[me].next = w.core.q.next_key();
@@ -489,7 +490,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
         ps.windows += 1;
         ps.max_window_events = ps.max_window_events.max(w.core.q.processed() - before);
         // Take in what crossed the cut towards this partition.
-        take_in(w, me, sh, &mut inbox);
+        take_in(w, me, sh, &mut inbox, &mut headers);
         {
             let measure = sh.measure.load(Ordering::Relaxed);
             let bytes = if measure {
@@ -524,7 +525,12 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
         return;
     }
     let node_part = w.part.as_deref().expect("a partition").node_part.clone();
-    for Handoff { link, arrive, h } in out {
+    for (i, &Handoff { link, arrive, h }) in out.iter().enumerate() {
+        // the packet's line is cold (the switches forwarded its header
+        // alone since its host wrote it): fetch it a few packets ahead
+        if let Some(ahead) = out.get(i + TAKE_IN_AHEAD) {
+            crate::sim::prefetch::prefetch(w.core.arena.get(ahead.h.id));
+        }
         let dest = node_part[w.core.links.to(link) as usize];
         let pkt = w.core.arena.copy_out(h.id);
         w.core.arena.release(h.id);
@@ -547,23 +553,35 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
 /// Take in what the other partitions handed over, sender by sender (a
 /// fixed order: the arena hands out the same ids every run), each packet
 /// on its source route again from the hop after the cut.
-fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>) {
+///
+/// In three passes over the packets, not one: the arena's slot, the
+/// flow's source route and the far end's link state are each cold here
+/// (another thread last wrote the link a window ago; this partition sees
+/// the flow only where it crosses), and a short loop keeps the misses of
+/// several packets in flight at once where one long body waited on each
+/// in turn (k = 32, 10 ms, 2 threads: 0.52 s → 0.36 s per partition).
+/// The passes touch disjoint state (arena, route store, links and
+/// queue), each in the packets' order, so the run is the same.
+fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>, hs: &mut Vec<Hdr>) {
     for src in 0..sh.n {
         if src == me {
             continue;
         }
         std::mem::swap(buf, &mut *sh.inbox[me * sh.n + src].lock().unwrap());
-        for i in 0..buf.len() {
-            // the far end's link state is cold here (another thread last
-            // wrote it a window ago): fetch it a few packets ahead
+        hs.clear();
+        hs.extend(buf.iter().map(|t| Hdr {
+            id: w.core.arena.alloc(t.pkt),
+            ..t.h
+        }));
+        for (t, h) in buf.iter().zip(hs.iter_mut()) {
+            (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
+        }
+        for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
+            // fetch the far end's link state a few packets ahead
             if let Some(ahead) = buf.get(i + TAKE_IN_AHEAD) {
                 w.core.links.prefetch_state(ahead.link);
             }
-            let t = buf[i];
-            let mut h = t.h;
-            h.id = w.core.arena.alloc(t.pkt);
-            (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
-            w.core.links.accept(&mut w.core.q, t.link, t.arrive, h);
+            w.core.links.accept(&mut w.core.q, t.link, t.arrive, *h);
         }
         buf.clear();
     }
@@ -587,7 +605,7 @@ fn finish_worker(
     let mut by_part = vec![Vec::new(); sh.n];
     post(w, &mut by_part, sh, ps);
     ps.wait_ns += sh.barrier.wait(sense);
-    take_in(w, me, sh, &mut Vec::new());
+    take_in(w, me, sh, &mut Vec::new(), &mut Vec::new());
     {
         let p = w.part.as_deref().expect("a partition");
         let mut st = sh.status.lock().unwrap();
