@@ -528,7 +528,7 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
     for (i, &Handoff { link, arrive, h }) in out.iter().enumerate() {
         // the packet's line is cold (the switches forwarded its header
         // alone since its host wrote it): fetch it a few packets ahead
-        if let Some(ahead) = out.get(i + TAKE_IN_AHEAD) {
+        if let Some(ahead) = out.get(i + HANDOVER_AHEAD) {
             crate::sim::prefetch::prefetch(w.core.arena.get(ahead.h.id));
         }
         let dest = node_part[w.core.links.to(link) as usize];
@@ -578,7 +578,7 @@ fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>, hs: &
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
             // fetch the far end's link state a few packets ahead
-            if let Some(ahead) = buf.get(i + TAKE_IN_AHEAD) {
+            if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
                 w.core.links.prefetch_state(ahead.link);
             }
             w.core.links.accept(&mut w.core.q, t.link, t.arrive, *h);
@@ -587,8 +587,9 @@ fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>, hs: &
     }
 }
 
-/// Handed-over packets ahead whose link state [`take_in`] prefetches.
-const TAKE_IN_AHEAD: usize = 4;
+/// How many packets ahead [`post`] prefetches a packet's arena line and
+/// [`take_in`] the far end's link state.
+const HANDOVER_AHEAD: usize = 4;
 
 /// The run's end, the same for every partition: publish where this one
 /// stopped, once all have.

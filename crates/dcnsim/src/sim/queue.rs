@@ -407,22 +407,30 @@ impl EventQueue {
         }
         self.tag_of(a).cmp(&self.tag_of(b))
     }
+    /// The event entry `k` of the instant's buffer names.
+    #[inline(always)]
+    fn event_of(&self, k: u64) -> Event {
+        self.inst_ev[(k & IDX_MASK) as usize]
+    }
     #[inline(always)]
     fn tag_of(&self, k: u64) -> u32 {
-        match self.inst_ev[(k & IDX_MASK) as usize] {
+        match self.event_of(k) {
             Event::App { tag, .. } => tag,
             _ => 0,
         }
     }
-    /// The event and rank of entry `k` of the instant's buffer.
+    /// The rank ([`Event::rank`]) of entry `k`'s event: the entry with its
+    /// tag back.
     #[inline(always)]
-    fn unpack(&self, k: u64) -> (u64, Event) {
-        let ev = self.inst_ev[(k & IDX_MASK) as usize];
-        let tag = match ev {
-            Event::App { tag, .. } => tag as u64,
-            _ => 0,
-        };
-        (k & !IDX_MASK | tag, ev)
+    fn rank_of(&self, k: u64) -> u64 {
+        k & !IDX_MASK | self.tag_of(k) as u64
+    }
+    /// The read-ahead starts again from the wheel's head: the instant it
+    /// walked is gone (a lone event popped, no instant gathered).
+    #[inline(always)]
+    fn restart_walk(&mut self) {
+        self.ahead = NIL;
+        self.trail.clear();
     }
     /// Seeded ties: move the events at time `t` (more than one, at the
     /// head of bucket `b`'s list) into the instant's buffer, by rank.
@@ -571,8 +579,7 @@ impl EventQueue {
             let t = node.e.time();
             let tie = node.next != NIL && self.nodes[node.next as usize].e.time() == t;
             if !tie {
-                self.ahead = NIL;
-                self.trail.clear();
+                self.restart_walk();
                 return Some(self.take_head(b, h, node));
             }
             self.gather(b, t);
@@ -580,7 +587,7 @@ impl EventQueue {
             return None;
         }
         let k = self.inst.pop().expect("an instant's event");
-        let ev = self.inst_ev[(k & IDX_MASK) as usize];
+        let ev = self.event_of(k);
         self.cur = self.inst_t >> self.shift;
         self.now = SimTime(self.inst_t);
         self.count_pop();
@@ -669,13 +676,12 @@ impl EventQueue {
                 // only a partitioned run asks for the key (pop_until does
                 // not keep it: a store per event on one thread's path)
                 self.last_key = key;
-                self.ahead = NIL;
-                self.trail.clear();
+                self.restart_walk();
                 return Some(self.take_head(b, h, node));
             }
             self.gather(b, t);
         }
-        let (r, _) = self.unpack(*self.inst.last().expect("an instant's event"));
+        let r = self.rank_of(*self.inst.last().expect("an instant's event"));
         let key = (self.inst_t as u128) << 64 | r as u128;
         if key >= limit {
             return None;
@@ -689,8 +695,7 @@ impl EventQueue {
     /// the next one, a packet handed over at a window's end).
     pub fn next_key(&mut self) -> Option<u128> {
         if let Some(&k) = self.inst.last() {
-            let (r, _) = self.unpack(k);
-            return Some((self.inst_t as u128) << 64 | r as u128);
+            return Some((self.inst_t as u128) << 64 | self.rank_of(k) as u128);
         }
         while self.overflow_bn <= self.cur.saturating_add(self.mask) {
             let n = self.overflow_pop();
@@ -935,28 +940,24 @@ impl EventQueue {
         }
     }
     /// [`Self::peek_arrive`] during a seeded instant: its next event,
-    /// and a prefetch of the wheel's head when it is the instant's last.
+    /// and one more step of the read-ahead's walk ([`Self::walk_ahead`]).
     #[inline(always)]
     fn peek_arrive_inst(&mut self) -> Option<u32> {
         self.walk_ahead();
-        match self
-            .inst
-            .last()
-            .map(|&k| self.inst_ev[(k & IDX_MASK) as usize])
-        {
+        match self.inst.last().map(|&k| self.event_of(k)) {
             Some(Event::Arrive(l)) => Some(l),
             _ => None,
         }
     }
     /// [`Self::peek_arrivals`] during a seeded instant: its next events,
-    /// then the wheel's.
+    /// then the wheel's; and one more step of the read-ahead's walk.
     #[inline(always)]
     fn peek_arrivals_inst(&mut self) -> [u32; 3] {
         self.walk_ahead();
         let mut links = [NIL; 3];
         let k = self.inst.len().min(3);
         for (l, &k) in links.iter_mut().zip(self.inst.iter().rev()) {
-            if let Event::Arrive(x) = self.inst_ev[(k & IDX_MASK) as usize] {
+            if let Event::Arrive(x) = self.event_of(k) {
                 *l = x;
             }
         }
