@@ -25,7 +25,7 @@ use crate::partition::{DropRec, PartCtx, Partition};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
 use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The threads `cfg` asks for: `threads`, or for `"auto"` every core when
@@ -121,12 +121,17 @@ struct Transfer {
     pkt: Packet,
 }
 
-/// What one partition tells the coordinator between phases.
+/// What one partition publishes at a window's barrier.
 #[derive(Clone, Copy, Default)]
 struct Status {
     pending: usize,
     zero_at: Option<u128>,
+    /// Its queue's next key before it takes in what crosses the cut.
     next: Option<u128>,
+    /// The earliest arrival it handed over this window: with every
+    /// partition's `next`, the next window's start, without a second
+    /// barrier after the hand-over.
+    sent_min: Option<SimTime>,
     processed: u64,
     now: SimTime,
     last_key: u128,
@@ -174,20 +179,30 @@ impl SpinBarrier {
     }
 }
 
+/// Window `w`'s slot in the double-buffered inboxes and statuses: one
+/// barrier per window lets a partition start window `w + 1` (and post and
+/// publish in it) while another still takes in window `w`'s, but never
+/// reach window `w + 2` before every partition has left window `w`.
+fn slot(win: u64) -> usize {
+    (win & 1) as usize
+}
+
 struct Shared {
     barrier: SpinBarrier,
-    /// `inbox[dst * n + src]`: what partition `src` handed to `dst` this
-    /// window, in the order it was enqueued (each cut link has one sender,
-    /// so a link's packets come in arrival order).
-    inbox: Vec<Mutex<Vec<Transfer>>>,
+    /// `inbox[slot][dst * n + src]`: what partition `src` handed to `dst`
+    /// in a window, in the order it was enqueued (each cut link has one
+    /// sender, so a link's packets come in arrival order).
+    inbox: [Vec<Mutex<Vec<Transfer>>>; 2],
     n: usize,
-    status: Mutex<Vec<Status>>,
-    /// Ask every partition for its memory this window.
-    measure: AtomicBool,
+    status: [Mutex<Vec<Status>>; 2],
+    /// The window in which every partition measures its memory (`NEVER`
+    /// when none is asked for).
+    measure_at: AtomicU64,
     stopped: Mutex<Option<MemoryStop>>,
     interrupted: AtomicBool,
-    /// Stop at the next window (interrupt or memory guard).
-    halt: AtomicBool,
+    /// The window after whose barrier every partition stops (interrupt or
+    /// memory guard), `NEVER` until one is asked for.
+    halt_at: AtomicU64,
     /// Every partition computes the next window from these.
     lookahead: SimTime,
     stop_key: u128,
@@ -290,12 +305,12 @@ pub fn run(
     let sh = Shared {
         barrier: SpinBarrier::new(n),
         n,
-        inbox: (0..n * n).map(|_| Mutex::new(Vec::new())).collect(),
-        status: Mutex::new(vec![Status::default(); n]),
-        measure: AtomicBool::new(false),
+        inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
+        status: [0, 1].map(|_| Mutex::new(vec![Status::default(); n])),
+        measure_at: AtomicU64::new(NEVER),
         stopped: Mutex::new(None),
         interrupted: AtomicBool::new(false),
-        halt: AtomicBool::new(false),
+        halt_at: AtomicU64::new(NEVER),
         lookahead,
         stop_key,
     };
@@ -367,15 +382,20 @@ struct Coordinator {
     windows: u64,
 }
 
+/// No window: `halt_at` and `measure_at` when nothing is asked for.
+const NEVER: u64 = u64::MAX;
+
 impl Coordinator {
     /// The periodic work one thread's loop does every 2¹⁶ events:
-    /// progress, the interrupt check, the memory guard (whose measure the
-    /// partitions take in the window after it is asked for). A stop
-    /// (`halt`) takes effect at the next window's first barrier.
-    fn check(&mut self, st: &[Status], sh: &Shared, w0: &World) {
+    /// progress, the interrupt check, the memory guard, after window
+    /// `win`'s barrier. A stop (`halt_at`) takes effect at the next
+    /// window's barrier; a measure is asked for two windows on (`win + 1`
+    /// may already be running on another thread, `win + 2` cannot).
+    fn check(&mut self, st: &[Status], sh: &Shared, w0: &World, win: u64) {
         self.windows += 1;
         let processed: u64 = st.iter().map(|s| s.processed).sum();
-        if sh.measure.swap(false, Ordering::Relaxed) {
+        if sh.measure_at.load(Ordering::Relaxed) == win {
+            sh.measure_at.store(NEVER, Ordering::Relaxed);
             if let Some(g) = self.guard {
                 let used: u64 = st.iter().map(|s| s.bytes).sum();
                 // the next look as one thread's guard would take it (far
@@ -387,7 +407,7 @@ impl Coordinator {
                         limit: g.limit,
                         at: st.iter().map(|s| s.now).max().unwrap_or_default(),
                     });
-                    sh.halt.store(true, Ordering::Relaxed);
+                    sh.halt_at.store(win + 1, Ordering::Relaxed);
                     return;
                 }
             }
@@ -403,24 +423,26 @@ impl Coordinator {
             if let Some(stop) = self.interrupt.as_mut() {
                 if stop() {
                     sh.interrupted.store(true, Ordering::Relaxed);
-                    sh.halt.store(true, Ordering::Relaxed);
+                    sh.halt_at.store(win + 1, Ordering::Relaxed);
                     return;
                 }
             }
         }
         if self.guard.is_some() && processed >= self.next_mem_check {
             self.next_mem_check = u64::MAX;
-            sh.measure.store(true, Ordering::Relaxed);
+            sh.measure_at.store(win + 2, Ordering::Relaxed);
         }
     }
 }
 
 /// One partition's thread: windows until the run ends. Every partition
 /// takes the same decisions from the same published statuses, so a
-/// window costs two barriers: one after running it (handed-over packets
-/// posted), one after taking them in (next events known). Only the
-/// coordinator's checks (interrupt, progress, memory) are its own; they
-/// take effect a window later.
+/// window costs one barrier, after running it and posting what crossed
+/// the cut: what each partition publishes there (its next event, the
+/// earliest arrival it handed over) is enough for all to know where the
+/// next window starts before anyone takes in. Only the coordinator's
+/// checks (interrupt, progress, memory) are its own; they take effect a
+/// window or two later.
 fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordinator>) -> PartStats {
     let t0 = std::time::Instant::now();
     let mut ps = PartStats::default();
@@ -430,11 +452,13 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
     let mut inbox: Vec<Transfer> = Vec::new();
     let mut headers: Vec<Hdr> = Vec::new();
     let (la, stop_key) = (sh.lookahead, sh.stop_key);
-    // The first window starts at the earliest event anywhere.
-    sh.status.lock().unwrap()[me].next = w.core.q.next_key();
+    // The first window starts at the earliest event anywhere (published
+    // in the slot of the window before the first, which nobody writes
+    // again until all have passed the first window's barrier).
+    let mut win: u64 = 0;
+    sh.status[slot(win + 1)].lock().unwrap()[me].next = w.core.q.next_key();
     ps.wait_ns += sh.barrier.wait(&mut sense);
-    let first = sh
-        .status
+    let first = sh.status[slot(win + 1)]
         .lock()
         .unwrap()
         .iter()
@@ -442,12 +466,11 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
         .min();
     let mut limit = match first {
         Some(k) if k < stop_key => window_end(k, la, stop_key),
-        _ => return finish_worker(w, me, sh, &mut ps, &mut sense, t0),
+        _ => return finish_worker(w, me, sh, &mut ps, &mut sense, t0, win),
     };
-    // every partition has read the first keys before any publishes again
-    ps.wait_ns += sh.barrier.wait(&mut sense);
     loop {
         let before = w.core.q.processed();
+        let at = slot(win);
         // Phase 1: partitions with apps left run the window, each stopping
         // right after its last app ends; the others wait for phase 2.
         let ran_full = if w.pending_apps > 0 {
@@ -456,17 +479,11 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
         } else {
             false
         };
-        post(w, &mut by_part, sh, &mut ps);
-        {
-            let mut st = sh.status.lock().unwrap();
-            let p = w.part.as_deref().expect("a partition");
-            st[me].pending = w.pending_apps;
-            st[me].zero_at = p.zero_at;
-            st[me].ran_full = ran_full;
-        }
+        let sent_min = post(w, &mut by_part, sh, &mut ps, at);
+        publish(w, me, sh, at, sent_min, ran_full, win);
         ps.wait_ns += sh.barrier.wait(&mut sense);
-        let st = sh.status.lock().unwrap().clone();
-        if sh.halt.load(Ordering::Relaxed) {
+        let mut st = sh.status[at].lock().unwrap().clone();
+        if sh.halt_at.load(Ordering::Relaxed) <= win {
             break;
         }
         if st.iter().all(|s| s.pending == 0) {
@@ -483,48 +500,90 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
         if st.iter().any(|s| !s.ran_full) {
             if !ran_full {
                 w.run_window(limit, false);
-                post(w, &mut by_part, sh, &mut ps);
+                let more = post(w, &mut by_part, sh, &mut ps, at);
+                let sent = match (sent_min, more) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                publish(w, me, sh, at, sent, false, win);
             }
             ps.wait_ns += sh.barrier.wait(&mut sense);
+            st = sh.status[at].lock().unwrap().clone();
         }
         ps.windows += 1;
         ps.max_window_events = ps.max_window_events.max(w.core.q.processed() - before);
         // Take in what crossed the cut towards this partition.
-        take_in(w, me, sh, &mut inbox, &mut headers);
-        {
-            let measure = sh.measure.load(Ordering::Relaxed);
-            let bytes = if measure {
-                w.memory_guard().map_or(0, |g| (g.measure)(w))
-            } else {
-                0
-            };
-            let p = w.part.as_deref().expect("a partition");
-            let mut st = sh.status.lock().unwrap();
-            st[me].next = w.core.q.next_key();
-            st[me].processed = w.core.q.processed() - p.dup_events;
-            st[me].now = w.core.q.now();
-            st[me].bytes = bytes;
-        }
-        ps.wait_ns += sh.barrier.wait(&mut sense);
-        let st = sh.status.lock().unwrap().clone();
+        take_in(w, me, sh, &mut inbox, &mut headers, at);
         if let Some(c) = coord.as_deref_mut() {
-            c.check(&st, sh, w);
+            c.check(&st, sh, w, win);
         }
-        match st.iter().filter_map(|s| s.next).min() {
+        // Where the next window starts: the earliest of every queue's
+        // next event and of every arrival just handed over (taking in
+        // schedules each at its arrival, or behind an earlier one on its
+        // link), so the same for every partition.
+        let next = st
+            .iter()
+            .filter_map(|s| s.next)
+            .chain(
+                st.iter()
+                    .filter_map(|s| s.sent_min)
+                    .map(|t| (t.0 as u128) << 64),
+            )
+            .min();
+        win += 1;
+        match next {
             Some(k) if k < stop_key => limit = window_end(k, la, stop_key),
             _ => break,
         }
     }
-    finish_worker(w, me, sh, &mut ps, &mut sense, t0)
+    finish_worker(w, me, sh, &mut ps, &mut sense, t0, win)
 }
 
-/// Hand what left on cut links to the far ends' inboxes.
-fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut PartStats) {
+/// What this partition tells the others at window `win`'s barrier (in
+/// slot `at`); its memory too when the coordinator asked for it there.
+fn publish(
+    w: &mut World,
+    me: usize,
+    sh: &Shared,
+    at: usize,
+    sent_min: Option<SimTime>,
+    ran_full: bool,
+    win: u64,
+) {
+    let bytes = if sh.measure_at.load(Ordering::Relaxed) == win {
+        // packets in the inboxes are not counted: a window's worth
+        w.memory_guard().map_or(0, |g| (g.measure)(w))
+    } else {
+        0
+    };
+    let p = w.part.as_deref().expect("a partition");
+    let mut st = sh.status[at].lock().unwrap();
+    let s = &mut st[me];
+    s.pending = w.pending_apps;
+    s.zero_at = p.zero_at;
+    s.next = w.core.q.next_key();
+    s.sent_min = sent_min;
+    s.processed = w.core.q.processed() - p.dup_events;
+    s.now = w.core.q.now();
+    s.bytes = bytes;
+    s.ran_full = ran_full;
+}
+
+/// Hand what left on cut links to the far ends' inboxes (slot `at`);
+/// the earliest arrival among them.
+fn post(
+    w: &mut World,
+    by_part: &mut [Vec<Transfer>],
+    sh: &Shared,
+    ps: &mut PartStats,
+    at: usize,
+) -> Option<SimTime> {
     let out = w.core.links.take_handoffs();
     if out.is_empty() {
-        return;
+        return None;
     }
     let node_part = w.part.as_deref().expect("a partition").node_part.clone();
+    let mut first = SimTime(u64::MAX);
     for (i, &Handoff { link, arrive, h }) in out.iter().enumerate() {
         // the packet's line is cold (the switches forwarded its header
         // alone since its host wrote it): fetch it a few packets ahead
@@ -535,6 +594,7 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
         let pkt = w.core.arena.copy_out(h.id);
         w.core.arena.release(h.id);
         ps.handed_over += 1;
+        first = first.min(arrive);
         by_part[dest as usize].push(Transfer {
             link,
             arrive,
@@ -545,9 +605,10 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
     let me = w.part.as_deref().expect("a partition").me as usize;
     for (d, v) in by_part.iter_mut().enumerate() {
         if !v.is_empty() {
-            sh.inbox[d * sh.n + me].lock().unwrap().append(v);
+            sh.inbox[at][d * sh.n + me].lock().unwrap().append(v);
         }
     }
+    Some(first)
 }
 
 /// Take in what the other partitions handed over, sender by sender (a
@@ -562,12 +623,19 @@ fn post(w: &mut World, by_part: &mut [Vec<Transfer>], sh: &Shared, ps: &mut Part
 /// in turn (k = 32, 10 ms, 2 threads: 0.52 s → 0.36 s per partition).
 /// The passes touch disjoint state (arena, route store, links and
 /// queue), each in the packets' order, so the run is the same.
-fn take_in(w: &mut World, me: usize, sh: &Shared, buf: &mut Vec<Transfer>, hs: &mut Vec<Hdr>) {
+fn take_in(
+    w: &mut World,
+    me: usize,
+    sh: &Shared,
+    buf: &mut Vec<Transfer>,
+    hs: &mut Vec<Hdr>,
+    at: usize,
+) {
     for src in 0..sh.n {
         if src == me {
             continue;
         }
-        std::mem::swap(buf, &mut *sh.inbox[me * sh.n + src].lock().unwrap());
+        std::mem::swap(buf, &mut *sh.inbox[at][me * sh.n + src].lock().unwrap());
         hs.clear();
         hs.extend(buf.iter().map(|t| Hdr {
             id: w.core.arena.alloc(t.pkt),
@@ -600,16 +668,21 @@ fn finish_worker(
     ps: &mut PartStats,
     sense: &mut bool,
     t0: std::time::Instant,
+    win: u64,
 ) -> PartStats {
     // Packets still crossing a cut at the end are in flight on their link,
     // as on one thread: the far end holds them (and counts them live).
+    // Every partition left the loop at the same window `win`, whose
+    // inboxes may still hold what it posted.
     let mut by_part = vec![Vec::new(); sh.n];
-    post(w, &mut by_part, sh, ps);
+    post(w, &mut by_part, sh, ps, slot(win));
     ps.wait_ns += sh.barrier.wait(sense);
-    take_in(w, me, sh, &mut Vec::new(), &mut Vec::new());
+    take_in(w, me, sh, &mut Vec::new(), &mut Vec::new(), slot(win));
     {
+        // past the barrier nobody reads a window's status again: the
+        // run's end goes in slot 0, where `merge` reads it
         let p = w.part.as_deref().expect("a partition");
-        let mut st = sh.status.lock().unwrap();
+        let mut st = sh.status[0].lock().unwrap();
         st[me].processed = w.core.q.processed() - p.dup_events;
         st[me].now = w.core.q.now();
         st[me].last_key = w.core.q.last_key();
@@ -625,7 +698,7 @@ fn finish_worker(
 /// One world from the partitions': each link, input tally, flow end, app,
 /// capture and sample from the partition that ran it.
 fn merge(mut w: World, rest: Vec<World>, sh: &Shared, cfg: &Config) -> World {
-    let st = sh.status.lock().unwrap().clone();
+    let st = sh.status[0].lock().unwrap().clone();
     let end_key = st.iter().map(|s| s.last_key).max().unwrap_or(0);
     let now = st.iter().map(|s| s.now).max().unwrap_or_default();
     let processed: u64 = st.iter().map(|s| s.processed).sum();
