@@ -235,6 +235,9 @@ pub struct EventQueue {
     tune_from_pops: u64,
     /// List nodes walked past by inserts inside a bucket since then.
     walked: u64,
+    /// Every list step inserts inside buckets took, same-instant ones
+    /// included (a test's measure of the wheel's work).
+    steps: u64,
 }
 
 impl Default for EventQueue {
@@ -283,6 +286,7 @@ impl EventQueue {
             tune_from: SimTime::ZERO,
             tune_from_pops: 0,
             walked: 0,
+            steps: 0,
         }
     }
     #[inline]
@@ -368,6 +372,7 @@ impl EventQueue {
                 break;
             }
             p = next;
+            self.steps += 1;
             // Only a step past an earlier instant says the bucket is too
             // wide: no width separates one instant's events.
             self.walked += ((self.nodes[p as usize].e.key ^ key) >> 64 != 0) as u64;
@@ -511,6 +516,43 @@ impl EventQueue {
         }
         least
     }
+    /// Move what the horizon now reaches out of the overflow heap. The
+    /// heap hands its events over in key order; an event that goes inside
+    /// a bucket (the bucket already holds later keys of its instant,
+    /// scheduled once the horizon reached it) is linked after the one
+    /// moved before it, not walked to from the head: from the head, an
+    /// instant of m events moved took m²/2 steps.
+    #[cold]
+    fn relink_reached(&mut self) {
+        let mut last: Option<(usize, u32)> = None;
+        while self.overflow_bn <= self.cur.saturating_add(self.mask) {
+            let n = self.overflow_pop();
+            self.nodes[n as usize].next = NIL;
+            let key = self.key(n);
+            let b = (((key >> 64) as u64 >> self.shift) & self.mask) as usize;
+            let tail = self.lists[b][1];
+            match last {
+                Some((lb, p)) if lb == b && self.key(tail) > key => {
+                    // `p`'s key is below `key`, the tail's above: the walk
+                    // from `p` stops before the end
+                    self.in_wheel += 1;
+                    let mut p = p;
+                    loop {
+                        let next = self.nodes[p as usize].next;
+                        if key < self.key(next) {
+                            self.nodes[n as usize].next = next;
+                            self.nodes[p as usize].next = n;
+                            break;
+                        }
+                        p = next;
+                        self.steps += 1;
+                    }
+                }
+                _ => self.wheel_link(n, key),
+            }
+            last = Some((b, n));
+        }
+    }
     /// Link a node that was in the overflow heap (or the old wheel).
     fn relink(&mut self, n: u32) {
         self.nodes[n as usize].next = NIL;
@@ -602,9 +644,8 @@ impl EventQueue {
         loop {
             // Move what the horizon now reaches into the wheel; the heap
             // then holds only events later than every wheel event.
-            while self.overflow_bn <= self.cur.saturating_add(self.mask) {
-                let n = self.overflow_pop();
-                self.relink(n);
+            if self.overflow_bn <= self.cur.saturating_add(self.mask) {
+                self.relink_reached();
             }
             if self.in_wheel == 0 {
                 let t = self.nodes[*self.overflow.first()? as usize].e.time();
@@ -697,9 +738,8 @@ impl EventQueue {
         if let Some(&k) = self.inst.last() {
             return Some((self.inst_t as u128) << 64 | self.rank_of(k) as u128);
         }
-        while self.overflow_bn <= self.cur.saturating_add(self.mask) {
-            let n = self.overflow_pop();
-            self.relink(n);
+        if self.overflow_bn <= self.cur.saturating_add(self.mask) {
+            self.relink_reached();
         }
         let first = if self.in_wheel == 0 {
             // the heap holds only events later than every wheel event
@@ -742,8 +782,18 @@ impl EventQueue {
             self.next_tune = self.tune_from_pops + MIN_WINDOW;
             return;
         }
-        let gap = (self.now.0 - self.tune_from.0) / pops;
         self.next_tune = self.processed + TUNE_EVERY;
+        if self.now == self.tune_from {
+            // Every pop since the last look ran at one instant (a k = 64
+            // permutation's lockstep hosts fill instants of 65,536
+            // events): no gap to measure. A width fitted to zero (1 ps
+            // buckets, a wheel reaching 1 µs) sent every event through
+            // the heap and re-built the wheel at every look; keep
+            // counting pops until the clock moves.
+            self.walked = 0;
+            return;
+        }
+        let gap = (self.now.0 - self.tune_from.0) / pops;
         self.tune_from = self.now;
         self.tune_from_pops = self.processed;
         self.walked = 0;
@@ -756,20 +806,32 @@ impl EventQueue {
         if shift.abs_diff(self.shift) <= 1 && buckets <= 2 * have && 2 * buckets >= have {
             return;
         }
-        // Relink the same nodes into the new wheel: the only extra memory
-        // is a list of their indices.
+        // Relink the same nodes into the new wheel, in key order, so each
+        // is appended at its bucket's tail (or pushed on the heap at a
+        // leaf): in the heap's order, each of an instant's events walked
+        // its bucket's list from the head past the instant's others, and
+        // a rebuild with 65,536 events at one instant took seconds. The
+        // wheel's buckets from the clock's on hold its events in key
+        // order, all before the heap's; the only extra memory is a list
+        // of their indices.
         let mut all: Vec<u32> = Vec::with_capacity(pending);
-        all.extend_from_slice(&self.overflow);
-        for (b, l) in self.lists.iter().enumerate() {
+        let first = (self.cur & self.mask) as usize;
+        for i in 0..self.lists.len() {
+            let b = (first + i) & self.mask as usize;
             if self.bits[b >> 6] & (1 << (b & 63)) == 0 {
                 continue;
             }
-            let mut n = l[0];
+            let mut n = self.lists[b][0];
             while n != NIL {
                 all.push(n);
                 n = self.nodes[n as usize].next;
             }
         }
+        let from_heap = all.len();
+        all.extend_from_slice(&self.overflow);
+        let nodes = &self.nodes;
+        all[from_heap..].sort_unstable_by_key(|&n| nodes[n as usize].e.key);
+        debug_assert!(all.windows(2).all(|p| self.key(p[0]) < self.key(p[1])));
         self.overflow.clear();
         self.overflow_bn = u64::MAX;
         self.in_wheel = 0;
@@ -1403,6 +1465,77 @@ mod tests {
         }
         assert!(q.shift + 10 < wide, "shift {} (was {wide})", q.shift);
         assert!(walked < 4 * pops, "{walked} list steps in {pops} pops");
+    }
+
+    /// Lockstep senders (a k = 64 permutation: 65,536 hosts whose packets
+    /// reach their next hop in the same picosecond) make instants of tens
+    /// of thousands of events, each scheduling the next a packet time on.
+    /// Moving them between the wheel and the heap must cost list steps in
+    /// proportion to the events, not to their square: a re-tune that
+    /// relinked them in the heap's order, a width fitted to a look with
+    /// no time between its pops, and moves out of the heap that walked
+    /// each bucket from its head made a 50 µs k = 64 run take 500 s.
+    #[test]
+    fn lockstep_instants_cost_list_steps_in_proportion_to_events() {
+        for seeded in [false, true] {
+            let mut q = if seeded {
+                EventQueue::seeded(7)
+            } else {
+                EventQueue::new()
+            };
+            let m = 20_000u32;
+            for i in 0..m {
+                q.schedule(SimTime(0), Event::Arrive(i));
+            }
+            let mut pops = 0u64;
+            while let Some(ev) = q.pop_until(SimTime(60_000_000)) {
+                pops += 1;
+                let Event::Arrive(i) = ev else { unreachable!() };
+                // a data packet's time on a 10 Gbps hop, an ACK's for some
+                let gap = if i % 3 == 0 { 1_032_000 } else { 8_200_000 };
+                q.schedule(SimTime(q.now().0 + gap), ev);
+            }
+            assert!(pops > 5 * m as u64, "{pops} pops");
+            assert!(
+                q.steps < 4 * pops,
+                "seeded {seeded}: {} list steps in {pops} pops",
+                q.steps
+            );
+        }
+    }
+
+    /// Events of one instant that waited in the heap move into a bucket
+    /// that already holds a later-scheduled event of that instant (it was
+    /// scheduled after the clock's jump brought the instant within reach,
+    /// before the move): each goes after the one moved before it, in
+    /// order, without a walk from the bucket's head.
+    #[test]
+    fn an_instant_moved_out_of_the_heap_is_linked_in_order() {
+        let mut q = EventQueue::new();
+        let reach = (q.mask + 1) << q.shift;
+        let t = reach + reach / 16;
+        q.schedule(SimTime(0), Event::Udp(u32::MAX));
+        let m = 20_000u32;
+        for i in 0..m {
+            q.schedule(SimTime(t), Event::Udp(i));
+        }
+        q.schedule(SimTime(reach / 2), Event::Sample);
+        assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(u32::MAX)));
+        assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Sample));
+        assert!(
+            q.overflow.len() == m as usize,
+            "the instant waits in the heap"
+        );
+        q.schedule(SimTime(t), Event::Udp(m));
+        assert_eq!(q.in_wheel, 1, "the late event is in the wheel");
+        for i in 0..=m {
+            assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(i)));
+        }
+        assert!(
+            q.steps < 4 * m as u64,
+            "{} list steps for {m} events",
+            q.steps
+        );
     }
 
     #[test]
