@@ -265,13 +265,15 @@ pub fn run(
             Some(f) => &mut **f,
             None => &mut never,
         };
-        Arc::new(crate::net::routing::Routes::compute_until(
+        Arc::new(crate::net::routing::Routes::compute_on(
             &cfg.topology,
+            n,
             stop,
         )?)
     };
     // Each partition's world is built on its own thread (the routing
-    // tables, the long part, were built above with the interrupt check).
+    // tables, the long part, were built above, on as many threads, with
+    // the interrupt check on the caller's).
     let ctxs: Vec<Box<PartCtx>> = runs
         .into_iter()
         .enumerate()

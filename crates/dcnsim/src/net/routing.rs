@@ -47,6 +47,108 @@ struct Uplink {
     gw: u32,
 }
 
+/// What one run of destination searches reads (shared by every thread):
+/// `adj`/`adj_off` the directed links out of each node, ascending,
+/// without those into single-homed hosts.
+struct Search<'a> {
+    n: usize,
+    is_host: &'a [bool],
+    ends: &'a [(u32, u32)],
+    adj: &'a [u32],
+    adj_off: &'a [u32],
+    col_nodes: &'a [usize],
+}
+
+/// One block's rows, each the number of a list in its own `spans`/`hops`
+/// (0: the empty list), numbered by first appearance in the block.
+struct Lists {
+    rows: Vec<u32>,
+    spans: Vec<(u32, u32)>,
+    hops: Vec<u32>,
+}
+
+impl Search<'_> {
+    fn out(&self, v: usize) -> &[u32] {
+        &self.adj[self.adj_off[v] as usize..self.adj_off[v + 1] as usize]
+    }
+
+    /// The rows of the groups whose targets are `targets`, in order;
+    /// `None` if `stop` said stop (asked every [`SETUP_POLL_WORK`] steps,
+    /// counted in `work` across a thread's blocks).
+    fn rows(
+        &self,
+        targets: &[usize],
+        work: &mut usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Lists> {
+        let n = self.n;
+        let (is_host, ends) = (self.is_host, self.ends);
+        let mut rows = Vec::with_capacity(targets.len() * self.col_nodes.len());
+        let mut spans = vec![(0u32, 0u32)];
+        let mut hops = Vec::new();
+        let mut interned: HashMap<Vec<u32>, u32> = HashMap::new();
+        interned.insert(Vec::new(), 0);
+        let mut list = Vec::new();
+        let mut dist = vec![UNREACHED; n];
+        let mut queue = Vec::with_capacity(n);
+        for &d in targets {
+            // One search touches every node and link, then every column's links.
+            *work += n + 2 * self.adj.len();
+            if *work >= SETUP_POLL_WORK {
+                *work = 0;
+                if stop() {
+                    return None;
+                }
+            }
+            dist.iter_mut().for_each(|x| *x = UNREACHED);
+            queue.clear();
+            dist[d] = 0;
+            queue.push(d);
+            let mut head = 0;
+            while head < queue.len() {
+                let v = queue[head];
+                head += 1;
+                if v != d && is_host[v] {
+                    continue; // hosts do not forward
+                }
+                // Links are full duplex: neighbours of v reach v over the reverse link.
+                for &id in self.out(v) {
+                    let w = ends[id as usize].1 as usize;
+                    if dist[w] == UNREACHED {
+                        dist[w] = dist[v] + 1;
+                        queue.push(w);
+                    }
+                }
+            }
+            for &v in self.col_nodes {
+                list.clear();
+                if v != d && dist[v] != UNREACHED {
+                    for &id in self.out(v) {
+                        let w = ends[id as usize].1 as usize;
+                        if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
+                        {
+                            list.push(id);
+                        }
+                    }
+                }
+                let span = match interned.get(&list) {
+                    Some(&s) => s,
+                    None => {
+                        let start = hops.len() as u32;
+                        hops.extend_from_slice(&list);
+                        spans.push((start, hops.len() as u32));
+                        let s = (spans.len() - 1) as u32;
+                        interned.insert(list.clone(), s);
+                        s
+                    }
+                };
+                rows.push(span);
+            }
+        }
+        Some(Lists { rows, spans, hops })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Routes {
     num_nodes: usize,
@@ -100,6 +202,23 @@ impl Routes {
     /// the per-destination searches (a k = 128 fat-tree's tables take
     /// minutes); `None` if it said stop.
     pub fn compute_until(topo: &TopologySpec, stop: &mut dyn FnMut() -> bool) -> Option<Routes> {
+        Self::compute_on(topo, 1, stop)
+    }
+
+    /// [`Self::compute_until`] on `threads` threads: the destinations'
+    /// searches in blocks of consecutive groups that the threads take in
+    /// turn, the caller's among them (it alone asks `stop`, which may need
+    /// to run there: Python's signal check does; the others stop with
+    /// it), and the lists interned in group order after. The same tables
+    /// for any number of threads: a list's number is its first appearance
+    /// in group order, and each block's lists, numbered by first
+    /// appearance within it, are taken block by block in that order. At
+    /// k = 64 the searches are most of a run's set-up.
+    pub fn compute_on(
+        topo: &TopologySpec,
+        threads: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Routes> {
         let n = topo.nodes.len();
         let host_nodes = topo.hosts();
         let is_host: Vec<bool> = topo
@@ -172,68 +291,99 @@ impl Routes {
             });
         }
 
+        // The searches skip the links into single-homed hosts: such a host
+        // is never a search's target (its gateway is), never transit and
+        // never a column, so neither its distance nor those links decide
+        // any row; at k = 64 they are 65,536 of the 70,656 nodes each
+        // search would visit.
+        let mut fwd_off = vec![0u32; n + 1];
+        let mut fwd = Vec::with_capacity(adj.len());
+        for v in 0..n {
+            fwd.extend(
+                out(v)
+                    .iter()
+                    .copied()
+                    .filter(|&id| uplink[ends[id as usize].1 as usize].link == NONE),
+            );
+            fwd_off[v + 1] = fwd.len() as u32;
+        }
+        let ctx = Search {
+            n,
+            is_host: &is_host,
+            ends: &ends,
+            adj: &fwd,
+            adj_off: &fwd_off,
+            col_nodes: &col_nodes,
+        };
+        // Blocks of consecutive groups, taken by whichever thread is free
+        // (8 a thread: the last ones in flight are short), merged in order.
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let threads = threads.max(1);
+        let block = targets.len().div_ceil(8 * threads).max(1);
+        let blocks: Vec<&[usize]> = targets.chunks(block).collect();
+        let (next, halt) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let take = |stop: &mut dyn FnMut() -> bool| -> Option<Vec<(usize, Lists)>> {
+            let mut done = Vec::new();
+            let mut work = 0;
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(part) = blocks.get(i) else {
+                    return Some(done);
+                };
+                done.push((i, ctx.rows(part, &mut work, stop)?));
+            }
+        };
+        let taken: Vec<Option<Vec<(usize, Lists)>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (1..threads.min(blocks.len()))
+                .map(|_| s.spawn(|| take(&mut || halt.load(Ordering::Relaxed))))
+                .collect();
+            let mine = take(&mut || {
+                let stopped = stop();
+                if stopped {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                stopped
+            });
+            let mut all = vec![mine];
+            all.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a routing thread panicked")),
+            );
+            all
+        });
+        let mut chunks = Vec::with_capacity(blocks.len());
+        for t in taken {
+            chunks.extend(t?);
+        }
+        chunks.sort_unstable_by_key(|&(i, _)| i);
+        debug_assert!(chunks.iter().enumerate().all(|(i, c)| c.0 == i));
         let mut rows = Vec::with_capacity(targets.len() * cols);
         let mut spans = vec![(0u32, 0u32)];
-        let mut hops = Vec::new();
+        let mut hops: Vec<u32> = Vec::new();
         let mut interned: HashMap<Vec<u32>, u32> = HashMap::new();
         interned.insert(Vec::new(), 0);
-        let mut list = Vec::new();
-        let mut dist = vec![UNREACHED; n];
-        let mut queue = Vec::with_capacity(n);
-        let mut work = 0usize;
-        for &d in &targets {
-            // One search touches every node and link, then every column's links.
-            work += n + 2 * adj.len();
-            if work >= SETUP_POLL_WORK {
-                work = 0;
-                if stop() {
-                    return None;
-                }
-            }
-            dist.iter_mut().for_each(|x| *x = UNREACHED);
-            queue.clear();
-            dist[d] = 0;
-            queue.push(d);
-            let mut head = 0;
-            while head < queue.len() {
-                let v = queue[head];
-                head += 1;
-                if v != d && is_host[v] {
-                    continue; // hosts do not forward
-                }
-                // Links are full duplex: neighbours of v reach v over the reverse link.
-                for &id in out(v) {
-                    let w = ends[id as usize].1 as usize;
-                    if dist[w] == UNREACHED {
-                        dist[w] = dist[v] + 1;
-                        queue.push(w);
-                    }
-                }
-            }
-            for &v in &col_nodes {
-                list.clear();
-                if v != d && dist[v] != UNREACHED {
-                    for &id in out(v) {
-                        let w = ends[id as usize].1 as usize;
-                        if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
-                        {
-                            list.push(id);
+        for (_, chunk) in chunks {
+            // each block's list numbers, in its order of first appearance
+            let global: Vec<u32> = chunk
+                .spans
+                .iter()
+                .map(|&(a, b)| {
+                    let list = &chunk.hops[a as usize..b as usize];
+                    match interned.get(list) {
+                        Some(&g) => g,
+                        None => {
+                            let start = hops.len() as u32;
+                            hops.extend_from_slice(list);
+                            spans.push((start, hops.len() as u32));
+                            let g = (spans.len() - 1) as u32;
+                            interned.insert(list.to_vec(), g);
+                            g
                         }
                     }
-                }
-                let span = match interned.get(&list) {
-                    Some(&s) => s,
-                    None => {
-                        let start = hops.len() as u32;
-                        hops.extend_from_slice(&list);
-                        spans.push((start, hops.len() as u32));
-                        let s = (spans.len() - 1) as u32;
-                        interned.insert(list.clone(), s);
-                        s
-                    }
-                };
-                rows.push(span);
-            }
+                })
+                .collect();
+            rows.extend(chunk.rows.iter().map(|&l| global[l as usize]));
         }
         hops.shrink_to_fit();
         spans.shrink_to_fit();
@@ -630,6 +780,49 @@ mod tests {
         assert_eq!(r2.hop_count(0, 1), None);
         assert_eq!(r2.path_count(0, 1), 0);
         assert_eq!(r2.hop_count(0, 2), Some(1));
+    }
+
+    /// The tables do not depend on how many threads built them: the same
+    /// rows, lists and list numbers (a partitioned run's forwarding, and
+    /// so its bits, read them), single- and multi-homed hosts alike.
+    #[test]
+    fn routes_are_the_same_on_any_number_of_threads() {
+        // two hosts on two switches each, on a ring of six switches
+        let mut nodes: Vec<NodeSpec> = (0..6)
+            .map(|i| node(&format!("s{i}"), NodeKind::Switch))
+            .collect();
+        let mut links: Vec<LinkSpec> = (0..6).map(|i| link(i, (i + 1) % 6)).collect();
+        for h in 0..6 {
+            nodes.push(node(&format!("h{h}"), NodeKind::Host));
+            links.push(link(6 + h, h));
+            links.push(link(6 + h, (h + 2) % 6));
+        }
+        let ring = TopologySpec { nodes, links };
+        for t in [fat(4), fat(8), ring] {
+            let one = Routes::compute(&t);
+            for threads in 2..=5 {
+                let r = Routes::compute_on(&t, threads, &mut || false).unwrap();
+                assert_eq!(r.rows, one.rows, "{threads} threads");
+                assert_eq!(r.spans, one.spans, "{threads} threads");
+                assert_eq!(r.hops, one.hops, "{threads} threads");
+            }
+        }
+    }
+
+    /// Asked to stop, a build on several threads stops and returns no
+    /// tables, as on one.
+    #[test]
+    fn routes_on_several_threads_stop_when_asked() {
+        let t = fat(32); // 512 searches of 9,472 nodes: several asks a run
+        for threads in [1, 2, 3] {
+            let mut asked = 0;
+            let r = Routes::compute_on(&t, threads, &mut || {
+                asked += 1;
+                true
+            });
+            assert!(r.is_none(), "{threads} threads");
+            assert_eq!(asked, 1, "{threads} threads: stopped at the first ask");
+        }
     }
 
     #[test]
