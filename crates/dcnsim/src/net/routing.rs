@@ -53,7 +53,9 @@ struct Uplink {
 struct Search<'a> {
     n: usize,
     is_host: &'a [bool],
-    ends: &'a [(u32, u32)],
+    /// The node each of `adj`'s links leads to, beside it (the searches
+    /// read it in order instead of looking each link up).
+    to: &'a [u32],
     adj: &'a [u32],
     adj_off: &'a [u32],
     col_nodes: &'a [usize],
@@ -72,6 +74,10 @@ impl Search<'_> {
         &self.adj[self.adj_off[v] as usize..self.adj_off[v + 1] as usize]
     }
 
+    fn to_of(&self, v: usize) -> &[u32] {
+        &self.to[self.adj_off[v] as usize..self.adj_off[v + 1] as usize]
+    }
+
     /// The rows of the groups whose targets are `targets`, in order;
     /// `None` if `stop` said stop (asked every [`SETUP_POLL_WORK`] steps,
     /// counted in `work` across a thread's blocks).
@@ -82,7 +88,7 @@ impl Search<'_> {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Lists> {
         let n = self.n;
-        let (is_host, ends) = (self.is_host, self.ends);
+        let is_host = self.is_host;
         let mut rows = Vec::with_capacity(targets.len() * self.col_nodes.len());
         let mut spans = vec![(0u32, 0u32)];
         let mut hops = Vec::new();
@@ -100,7 +106,11 @@ impl Search<'_> {
                     return None;
                 }
             }
-            dist.iter_mut().for_each(|x| *x = UNREACHED);
+            // the last search set only the nodes it queued (at k = 64, 5,120
+            // of 70,656: single-homed hosts are never reached)
+            for &v in &queue {
+                dist[v] = UNREACHED;
+            }
             queue.clear();
             dist[d] = 0;
             queue.push(d);
@@ -112,8 +122,8 @@ impl Search<'_> {
                     continue; // hosts do not forward
                 }
                 // Links are full duplex: neighbours of v reach v over the reverse link.
-                for &id in self.out(v) {
-                    let w = ends[id as usize].1 as usize;
+                for &w in self.to_of(v) {
+                    let w = w as usize;
                     if dist[w] == UNREACHED {
                         dist[w] = dist[v] + 1;
                         queue.push(w);
@@ -123,8 +133,8 @@ impl Search<'_> {
             for &v in self.col_nodes {
                 list.clear();
                 if v != d && dist[v] != UNREACHED {
-                    for &id in self.out(v) {
-                        let w = ends[id as usize].1 as usize;
+                    for (&id, &w) in self.out(v).iter().zip(self.to_of(v)) {
+                        let w = w as usize;
                         if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
                         {
                             list.push(id);
@@ -307,10 +317,11 @@ impl Routes {
             );
             fwd_off[v + 1] = fwd.len() as u32;
         }
+        let fwd_to: Vec<u32> = fwd.iter().map(|&id| ends[id as usize].1).collect();
         let ctx = Search {
             n,
             is_host: &is_host,
-            ends: &ends,
+            to: &fwd_to,
             adj: &fwd,
             adj_off: &fwd_off,
             col_nodes: &col_nodes,
