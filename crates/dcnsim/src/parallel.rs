@@ -503,10 +503,7 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
             if !ran_full {
                 w.run_window(limit, false);
                 let more = post(w, &mut by_part, sh, &mut ps, at);
-                let sent = match (sent_min, more) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
+                let sent = sent_min.into_iter().chain(more).min();
                 publish(w, me, sh, at, sent, false, win);
             }
             ps.wait_ns += sh.barrier.wait(&mut sense);

@@ -61,12 +61,47 @@ struct Search<'a> {
     col_nodes: &'a [usize],
 }
 
-/// One block's rows, each the number of a list in its own `spans`/`hops`
-/// (0: the empty list), numbered by first appearance in the block.
-struct Lists {
-    rows: Vec<u32>,
+/// Distinct next-hop lists, numbered by first appearance (0: the empty
+/// list): `hops[spans[i].0..spans[i].1]` is list `i`.
+struct Interner {
     spans: Vec<(u32, u32)>,
     hops: Vec<u32>,
+    known: HashMap<Vec<u32>, u32>,
+}
+
+impl Interner {
+    fn new() -> Self {
+        Interner {
+            spans: vec![(0, 0)],
+            hops: Vec::new(),
+            known: HashMap::from([(Vec::new(), 0)]),
+        }
+    }
+
+    /// `list`'s number, a new one if it was not seen before.
+    fn id(&mut self, list: &[u32]) -> u32 {
+        if let Some(&s) = self.known.get(list) {
+            return s;
+        }
+        let start = self.hops.len() as u32;
+        self.hops.extend_from_slice(list);
+        self.spans.push((start, self.hops.len() as u32));
+        let s = (self.spans.len() - 1) as u32;
+        self.known.insert(list.to_vec(), s);
+        s
+    }
+
+    fn list(&self, i: u32) -> &[u32] {
+        let (a, b) = self.spans[i as usize];
+        &self.hops[a as usize..b as usize]
+    }
+}
+
+/// One block's rows, each the number of a list in the block's own
+/// interner.
+struct Lists {
+    rows: Vec<u32>,
+    lists: Interner,
 }
 
 impl Search<'_> {
@@ -90,10 +125,7 @@ impl Search<'_> {
         let n = self.n;
         let is_host = self.is_host;
         let mut rows = Vec::with_capacity(targets.len() * self.col_nodes.len());
-        let mut spans = vec![(0u32, 0u32)];
-        let mut hops = Vec::new();
-        let mut interned: HashMap<Vec<u32>, u32> = HashMap::new();
-        interned.insert(Vec::new(), 0);
+        let mut lists = Interner::new();
         let mut list = Vec::new();
         let mut dist = vec![UNREACHED; n];
         let mut queue = Vec::with_capacity(n);
@@ -141,21 +173,10 @@ impl Search<'_> {
                         }
                     }
                 }
-                let span = match interned.get(&list) {
-                    Some(&s) => s,
-                    None => {
-                        let start = hops.len() as u32;
-                        hops.extend_from_slice(&list);
-                        spans.push((start, hops.len() as u32));
-                        let s = (spans.len() - 1) as u32;
-                        interned.insert(list.clone(), s);
-                        s
-                    }
-                };
-                rows.push(span);
+                rows.push(lists.id(&list));
             }
         }
-        Some(Lists { rows, spans, hops })
+        Some(Lists { rows, lists })
     }
 }
 
@@ -370,32 +391,19 @@ impl Routes {
         chunks.sort_unstable_by_key(|&(i, _)| i);
         debug_assert!(chunks.iter().enumerate().all(|(i, c)| c.0 == i));
         let mut rows = Vec::with_capacity(targets.len() * cols);
-        let mut spans = vec![(0u32, 0u32)];
-        let mut hops: Vec<u32> = Vec::new();
-        let mut interned: HashMap<Vec<u32>, u32> = HashMap::new();
-        interned.insert(Vec::new(), 0);
+        let mut lists = Interner::new();
         for (_, chunk) in chunks {
             // each block's list numbers, in its order of first appearance
-            let global: Vec<u32> = chunk
-                .spans
-                .iter()
-                .map(|&(a, b)| {
-                    let list = &chunk.hops[a as usize..b as usize];
-                    match interned.get(list) {
-                        Some(&g) => g,
-                        None => {
-                            let start = hops.len() as u32;
-                            hops.extend_from_slice(list);
-                            spans.push((start, hops.len() as u32));
-                            let g = (spans.len() - 1) as u32;
-                            interned.insert(list.to_vec(), g);
-                            g
-                        }
-                    }
-                })
+            let global: Vec<u32> = (0..chunk.lists.spans.len() as u32)
+                .map(|i| lists.id(chunk.lists.list(i)))
                 .collect();
             rows.extend(chunk.rows.iter().map(|&l| global[l as usize]));
         }
+        let Interner {
+            mut spans,
+            mut hops,
+            ..
+        } = lists;
         hops.shrink_to_fit();
         spans.shrink_to_fit();
         Some(Routes {

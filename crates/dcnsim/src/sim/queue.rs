@@ -362,26 +362,32 @@ impl EventQueue {
             return;
         }
         // between head and tail: the tail's key is larger (an equal one
-        // took the append path), so the walk stops before the end
-        let mut p = head;
+        // took the append path)
+        self.link_after(head, n, key);
+        // Buckets far wider than the gaps between events (the width was
+        // fitted to a quiet spell, and a burst followed): look at the
+        // density again at the next pop instead of up to 2^14 pops later.
+        if self.walked > WALK_BUDGET {
+            self.next_tune = self.processed;
+        }
+    }
+    /// Link node `n` (key `key`) after `p` or further down `p`'s list:
+    /// `p`'s key is below `key` and the list's tail's above, so the walk
+    /// stops before the end.
+    #[inline(always)]
+    fn link_after(&mut self, mut p: u32, n: u32, key: u128) {
         loop {
             let next = self.nodes[p as usize].next;
             if key < self.nodes[next as usize].e.key {
                 self.nodes[n as usize].next = next;
                 self.nodes[p as usize].next = n;
-                break;
+                return;
             }
             p = next;
             self.steps += 1;
             // Only a step past an earlier instant says the bucket is too
             // wide: no width separates one instant's events.
             self.walked += ((self.nodes[p as usize].e.key ^ key) >> 64 != 0) as u64;
-        }
-        // Buckets far wider than the gaps between events (the width was
-        // fitted to a quiet spell, and a burst followed): look at the
-        // density again at the next pop instead of up to 2^14 pops later.
-        if self.walked > WALK_BUDGET {
-            self.next_tune = self.processed;
         }
     }
     /// Seeded ties: an event scheduled at the instant being run joins
@@ -533,20 +539,8 @@ impl EventQueue {
             let tail = self.lists[b][1];
             match last {
                 Some((lb, p)) if lb == b && self.key(tail) > key => {
-                    // `p`'s key is below `key`, the tail's above: the walk
-                    // from `p` stops before the end
                     self.in_wheel += 1;
-                    let mut p = p;
-                    loop {
-                        let next = self.nodes[p as usize].next;
-                        if key < self.key(next) {
-                            self.nodes[n as usize].next = next;
-                            self.nodes[p as usize].next = n;
-                            break;
-                        }
-                        p = next;
-                        self.steps += 1;
-                    }
+                    self.link_after(p, n, key);
                 }
                 _ => self.wheel_link(n, key),
             }
@@ -1471,10 +1465,10 @@ mod tests {
     /// reach their next hop in the same picosecond) make instants of tens
     /// of thousands of events, each scheduling the next a packet time on.
     /// Moving them between the wheel and the heap must cost list steps in
-    /// proportion to the events, not to their square: a re-tune that
-    /// relinked them in the heap's order, a width fitted to a look with
-    /// no time between its pops, and moves out of the heap that walked
-    /// each bucket from its head made a 50 µs k = 64 run take 500 s.
+    /// proportion to the events, not to their square: a width fitted to a
+    /// look with no time between its pops, re-fitted at the next look, and
+    /// each re-tune relinking them in the heap's order made a 50 µs k = 64
+    /// run take 500 s. (Moves out of the heap in order: the next test.)
     #[test]
     fn lockstep_instants_cost_list_steps_in_proportion_to_events() {
         for seeded in [false, true] {
