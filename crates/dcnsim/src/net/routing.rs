@@ -51,7 +51,7 @@ struct Uplink {
 /// `adj`/`adj_off` the directed links out of each node, ascending,
 /// without those into single-homed hosts.
 struct Search<'a> {
-    n: usize,
+    /// Per node (so its length is the node count).
     is_host: &'a [bool],
     /// The node each of `adj`'s links leads to, beside it (the searches
     /// read it in order instead of looking each link up).
@@ -122,8 +122,8 @@ impl Search<'_> {
         work: &mut usize,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Lists> {
-        let n = self.n;
         let is_host = self.is_host;
+        let n = is_host.len();
         let mut rows = Vec::with_capacity(targets.len() * self.col_nodes.len());
         let mut lists = Interner::new();
         let mut list = Vec::new();
@@ -340,7 +340,6 @@ impl Routes {
         }
         let fwd_to: Vec<u32> = fwd.iter().map(|&id| ends[id as usize].1).collect();
         let ctx = Search {
-            n,
             is_host: &is_host,
             to: &fwd_to,
             adj: &fwd,
