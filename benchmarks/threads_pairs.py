@@ -4,8 +4,10 @@
         [--baseline PYTHON]
 
 Each run is a fresh interpreter (start-up and set-up included, as a user
-waits for them); a pair runs 1 thread then N threads; the two must agree
-on events and packet-hops. With --today each round also runs the scenario
+waits for them); a pair runs 1 thread and N threads; the two must agree
+on events and packet-hops. Each round starts with the next run of the
+last round's order (1 thread, N threads, today's, baseline), so no run
+always comes first. With --today each round also runs the scenario
 without a `threads` key: today's one-thread engine, first-in first-out
 ties, whose results differ (another equal-time order), so only its wall
 time is compared. With --baseline, each round also runs the scenario
@@ -68,21 +70,32 @@ def main(argv=None) -> int:
             ap.error(f"--baseline {a.baseline}: cannot import dcnsim there ({why})")
     for k, stop in zip(a.k, a.stop):
         ratios, over_today, one_vs_today, one_vs_base = [], [], [], []
-        for _ in range(a.pairs):
-            w1, s1 = one(k, stop, 1)
-            wn, sn = one(k, stop, a.threads)
+        runs = [("one", 1, sys.executable), ("n", a.threads, sys.executable)]
+        if a.today:
+            runs.append(("today", "today", sys.executable))
+        if a.baseline:
+            runs.append(("base", "today", a.baseline))
+        for r in range(a.pairs):
+            # each round starts with another of the runs: with a fixed
+            # order the 1-thread run, first in every round, came out 5-9 %
+            # slower against the others than in a rotating order (k = 32,
+            # 10 ms, six rounds each; docs/performance.md, Threads)
+            walls = {}
+            for name, threads, python in runs[r % len(runs):] + runs[:r % len(runs)]:
+                walls[name] = one(k, stop, threads, python)
+            (w1, s1), (wn, sn) = walls["one"], walls["n"]
             if (s1["events"], s1["packet_hops"]) != (sn["events"], sn["packet_hops"]):
                 print(f"k = {k}: 1 and {a.threads} threads disagree", file=sys.stderr)
                 return 1
             ratios.append(w1 / wn)
             line = f"k = {k} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
             if a.today:
-                wt, _ = one(k, stop, "today")
+                wt, _ = walls["today"]
                 over_today.append(wt / wn)
                 one_vs_today.append(w1 / wt)
                 line += f"; today's engine {wt:.2f} s: {wt / wn:.2f}x, 1 thread {100 * (w1 / wt - 1):+.1f} %"
             if a.baseline:
-                wb, _ = one(k, stop, "today", a.baseline)
+                wb, _ = walls["base"]
                 one_vs_base.append(w1 / wb)
                 line += f"; baseline {wb:.2f} s: 1 thread {100 * (w1 / wb - 1):+.1f} %"
             print(line, flush=True)
