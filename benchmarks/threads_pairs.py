@@ -45,6 +45,16 @@ def one(k: int, stop: str, threads: Any, python: str = sys.executable) -> Tuple[
     return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def rotated(runs: list, r: int) -> list:
+    """Round `r`'s order of `runs`: each round starts with the next run, so
+    over len(runs) rounds every run comes first once. With a fixed order
+    the 1-thread run, first in every round, came out 5-9 % slower against
+    the others than in a rotating order (k = 32, 10 ms, six rounds each;
+    docs/performance.md, Threads)."""
+    i = r % len(runs)
+    return runs[i:] + runs[:i]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, nargs="+", default=[16, 32])
@@ -76,12 +86,8 @@ def main(argv=None) -> int:
         if a.baseline:
             runs.append(("base", "today", a.baseline))
         for r in range(a.pairs):
-            # each round starts with another of the runs: with a fixed
-            # order the 1-thread run, first in every round, came out 5-9 %
-            # slower against the others than in a rotating order (k = 32,
-            # 10 ms, six rounds each; docs/performance.md, Threads)
             walls = {}
-            for name, threads, python in runs[r % len(runs):] + runs[:r % len(runs)]:
+            for name, threads, python in rotated(runs, r):
                 walls[name] = one(k, stop, threads, python)
             (w1, s1), (wn, sn) = walls["one"], walls["n"]
             if (s1["events"], s1["packet_hops"]) != (sn["events"], sn["packet_hops"]):

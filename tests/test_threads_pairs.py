@@ -1,6 +1,7 @@
 """benchmarks/threads_pairs.py: the 1-against-N timing pairs run end to end,
-with today's engine and a baseline interpreter beside them, and a bad
-baseline is a usage error naming the option."""
+with today's engine and a baseline interpreter beside them, rounds in a
+rotating order, and a bad baseline is a usage error naming the option."""
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -32,3 +33,16 @@ def test_a_baseline_without_dcnsim_is_a_usage_error(tmp_path):
 def test_pairs_must_be_positive():
     p = _run("--k", "4", "--stop", "200us", "--pairs", "0")
     assert p.returncode == 2 and "--pairs" in p.stderr
+
+
+def test_every_run_comes_first_once_per_cycle_of_rounds():
+    spec = importlib.util.spec_from_file_location("threads_pairs", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for runs in (["one", "n"], ["one", "n", "today"], ["one", "n", "today", "base"]):
+        orders = [mod.rotated(runs, r) for r in range(len(runs))]
+        # each round runs every run once, and each run leads one round
+        assert all(sorted(o) == sorted(runs) for o in orders)
+        assert sorted(o[0] for o in orders) == sorted(runs)
+        # and the cycle repeats
+        assert mod.rotated(runs, len(runs)) == orders[0]
