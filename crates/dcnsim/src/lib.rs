@@ -176,10 +176,3 @@ pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
     try_run(&cfg).map_err(|e| vec![format!("limits.memory: {e}")])
 }
 
-/// A flow-size CDF from a JSON table with a Poisson app's keys (`cdf` or
-/// `cdf_file`, optional `sampling`), and its name; or every problem.
-pub fn flow_size_cdf_json(json: &str) -> Result<(cdf::FlowSizeCdf, String), Vec<String>> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| vec![format!("<document>: invalid JSON: {e}")])?;
-    scenario::parse_cdf_table(&v).map_err(|errs| errs.iter().map(|e| e.to_string()).collect())
-}

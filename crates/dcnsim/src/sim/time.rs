@@ -32,9 +32,6 @@ impl SimTime {
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-12
     }
-    pub fn from_secs_f64(s: f64) -> Self {
-        SimTime((s * 1e12).round() as u64)
-    }
     pub fn saturating_sub(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(o.0))
     }
