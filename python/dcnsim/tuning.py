@@ -423,6 +423,197 @@ def _sampler(kind: str, seed: int):
     raise TuneError(f"--sampler: expected tpe or random, got {kind!r}")
 
 
+@dataclass
+class _Search:
+    """What one tuning run needs at every step: the runner, the parameters,
+    the objective and the constraint with its bound (None without one)."""
+
+    runner: _Runner
+    ps: List[Param]
+    obj: Objective
+    seeds: List[int]
+    cons: Optional[Constraint]
+    cons_ev: Optional[Evaluator]
+    bound: Optional[float]
+
+    def violation(self, rec_value: float) -> float:
+        """How far a constraint metric is on the wrong side of its bound
+        (≤ 0: feasible)."""
+        assert self.cons is not None and self.bound is not None
+        if not math.isfinite(rec_value):
+            return math.inf
+        return self.bound - rec_value if self.cons.op == ">=" else rec_value - self.bound
+
+    def evaluate(self, trial: Any, over: Dict[str, Any]) -> Tuple[Optional[float], str]:
+        """Run one trial's point on every seed and record it on the trial:
+        (the objective's mean, or None and why)."""
+        from .analysis import ci95
+
+        runs = self.runner.run(over)
+        vals = _values(runs, self.obj.fn)
+        for s, v in zip(self.seeds, vals):
+            trial.set_user_attr(f"seed{s}", v if math.isfinite(v) else None)
+        mean, half = ci95(vals)
+        trial.set_user_attr("ci95", half if math.isfinite(half) else None)
+        if self.cons and self.cons_ev:
+            cv = ci95(_values(runs, self.cons_ev))[0]
+            trial.set_user_attr("constraint_metric", cv if math.isfinite(cv) else None)
+            trial.set_user_attr("violation", self.violation(cv))
+            # the samplers read it: TPE models feasible and infeasible apart
+            trial.set_constraint(self.cons.metric, self.violation(cv))
+        if not all(math.isfinite(v) for v in vals):
+            return None, f"objective {self.obj.name} is not a number on some seed"
+        return mean, ""
+
+
+def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) -> List[int]:
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise TuneError(f"trials: expected a positive integer, got {trials!r}")
+    out = [int(s) for s in seeds]
+    if not out or len(set(out)) != len(out) or any(s < 0 for s in out):
+        raise TuneError(f"seeds: expected distinct integers >= 0, got {out!r}")
+    if direction is not None and direction not in ("minimize", "maximize"):
+        raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
+    return out
+
+
+def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mapping[str, Any],
+                     reference: Optional[Mapping[str, Any]]) -> None:
+    """Every override must make a valid scenario before anything runs: check
+    the range ends, the baseline and the reference once."""
+    from . import _problems
+
+    probes: List[Tuple[str, Mapping[str, Any]]] = [("baseline", baseline)]
+    if reference:
+        probes.append(("reference", reference))
+    for p in ps:
+        ends = list(p.choices) if p.kind == "choice" else [p.low, p.high]
+        for v in ends:
+            v = int(v) if p.kind == "int" else v
+            probes.append((f"param {p.path}={_fmt(v)}", {p.path: p.to_scenario(v)}))
+    errs: List[Any] = []
+    for what, over in probes:
+        try:
+            problems = _problems(with_overrides(base, over))
+        except ScenarioError as e:
+            problems = list(e.errors)
+        errs.extend(f"{what}: {pr}" for pr in problems)
+    if errs:
+        raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
+
+
+def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
+                      baseline: Mapping[str, Any]) -> Tuple[Optional[Evaluator], Optional[float]]:
+    """The constraint's metric and its bound: a relative constraint's is
+    measured on the baseline, run on the search's seeds."""
+    from .analysis import ci95
+
+    if not cons:
+        return None, None
+    cons_ev = objective_named(cons.metric, "minimize").fn
+    bound = cons.bound
+    if cons.relative:
+        ref_v = ci95(_values(runner.run(baseline, tag="baseline"), cons_ev))[0]
+        if not math.isfinite(ref_v):
+            raise TuneError(f"--constraint: the baseline's {cons.metric} is not a number")
+        bound = cons.bound * ref_v
+    return cons_ev, bound
+
+
+def _resume(study: Any, ps: Sequence[Param], reference: Optional[Mapping[str, Any]]) -> List[int]:
+    """Close the trials an interruption cut off and ask their points again
+    first; on a new study, enqueue the reference when it is a point of the
+    search space (its other parameters sampled), so the search starts from
+    the paper's choice. The cut-off trials' numbers."""
+    from optuna.trial import TrialState
+
+    interrupted = list(study.user_attrs.get("interrupted", []))
+    for ft in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(ft.number, state=TrialState.FAIL)
+        interrupted.append(ft.number)
+        if len(ft.params) == len(ps):
+            study.enqueue_trial(dict(ft.params), skip_if_exists=False)
+    study.set_user_attr("interrupted", interrupted)
+    if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
+        if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
+            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference})
+    return interrupted
+
+
+def _search(study: Any, s: _Search, trials: int, sampler: str, sampler_seed: int,
+            interrupted: Sequence[int], progress: Optional[bool]) -> int:
+    """Ask, run and tell trials until ``trials`` have finished; the trials
+    computed by this call."""
+    from optuna.trial import TrialState
+    from tqdm.auto import tqdm
+
+    from .sweep import ClusterError
+
+    done = len(_finished(study, interrupted))
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = tqdm(total=trials, initial=min(done, trials), disable=not show, unit="trial", desc="tune")
+    computed = 0
+    try:
+        while done < trials:
+            # Seeded by its index among the study's trials: the same point
+            # whether or not the study was interrupted before.
+            study.sampler = _sampler(sampler, sampler_seed + done)
+            trial = study.ask()
+            over = {p.path: p.suggest(trial) for p in s.ps}
+            try:
+                value, why = s.evaluate(trial, over)
+            except ClusterError:
+                raise  # no trial can run: stop (the trial is asked again on resume)
+            except Exception as e:  # noqa: BLE001 - recorded on the trial, the search goes on
+                value, why = None, f"{type(e).__name__}: {e}"
+            if value is None:
+                trial.set_user_attr("error", why)
+                study.tell(trial, state=TrialState.FAIL)
+            else:
+                study.tell(trial, value)
+            computed += 1
+            done = len(_finished(study, interrupted))
+            bar.update(1)
+            b = _best_row(study, s.obj, s.cons, interrupted)
+            if b is not None:
+                bar.set_postfix_str(f"best {s.obj.name}={b['value']:.4g}")
+    finally:
+        bar.close()
+    return computed
+
+
+def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
+             reference: Optional[Dict[str, Any]], confirm: List[int]) -> List[Dict[str, Any]]:
+    """The best point, the baseline and the reference run again on the
+    confirmation seeds: one row each, with the paired differences."""
+    from .analysis import ci95
+
+    named: List[Tuple[str, Dict[str, Any]]] = [("best", best_over), ("baseline", baseline)]
+    if reference:
+        named.append(("reference", reference))
+    rows: List[Dict[str, Any]] = []
+    got: Dict[str, List[float]] = {}
+    for name, over in named:
+        runs = s.runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
+        vals = _values(runs, s.obj.fn)
+        got[name] = vals
+        m, h = ci95(vals)
+        row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
+                               "seeds": ",".join(map(str, confirm)), "mean": m, "ci95": h}
+        row.update({f"seed{seed}": v for seed, v in zip(confirm, vals)})
+        if s.cons and s.cons_ev:
+            cm, ch = ci95(_values(runs, s.cons_ev))
+            row.update({f"{s.cons.metric}_mean": cm, f"{s.cons.metric}_ci95": ch,
+                        "feasible": bool(s.violation(cm) <= 0)})
+        rows.append(row)
+    for row in rows:
+        for other in ("baseline", "reference"):
+            if other in got and row["point"] != other:
+                d, h = ci95([a - b for a, b in zip(got[row["point"]], got[other])])
+                row[f"diff_vs_{other}"], row[f"diff_vs_{other}_ci95"] = d, h
+    return rows
+
+
 def tune(
     scenario: Any,
     params: Any,
@@ -459,25 +650,16 @@ def tune(
     rerun on them for the confidence intervals in ``confirm.csv`` (fresh
     seeds avoid the optimism of reusing the seeds the search chose on)."""
     try:
-        from optuna.trial import TrialState
+        import optuna  # noqa: F401 - only to say what to install before any work
     except ImportError as e:
         from ._args import install_hint
 
         raise TuneError(f"tune needs Optuna ({install_hint('tune')}): {e}") from None
     import pandas as pd
-    from tqdm.auto import tqdm
 
     from ._atomic import atomic_write, check_out_dir
-    from .analysis import ci95
-    from .sweep import ClusterError
 
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise TuneError(f"trials: expected a positive integer, got {trials!r}")
-    seeds = [int(s) for s in seeds]
-    if not seeds or len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
-        raise TuneError(f"seeds: expected distinct integers >= 0, got {seeds!r}")
-    if direction is not None and direction not in ("minimize", "maximize"):
-        raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
+    seeds = _checked_seeds(trials, seeds, direction)
     ps = _as_params(params)
     obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
     if isinstance(objective, Objective) and direction is not None:
@@ -488,116 +670,16 @@ def tune(
     confirm = [int(s) for s in (confirm_seeds or seeds)]
     out_dir = Path(out)
     base = as_dict(scenario)
-
-    # Every override must make a valid scenario before anything runs: check
-    # the range ends, the baseline and the reference once.
-    from . import _problems
-
-    probes: List[Tuple[str, Dict[str, Any]]] = [("baseline", baseline)]
-    if reference:
-        probes.append(("reference", reference))
-    for p in ps:
-        ends = list(p.choices) if p.kind == "choice" else [p.low, p.high]
-        for v in ends:
-            v = int(v) if p.kind == "int" else v
-            probes.append((f"param {p.path}={_fmt(v)}", {p.path: p.to_scenario(v)}))
-    errs: List[Any] = []
-    for what, over in probes:
-        try:
-            problems = _problems(with_overrides(base, over))
-        except ScenarioError as e:
-            problems = list(e.errors)
-        errs.extend(f"{what}: {pr}" for pr in problems)
-    if errs:
-        raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
+    _check_overrides(base, ps, baseline, reference)
     check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
-    cons_ev = objective_named(cons.metric, "minimize").fn if cons else None
-    base_runs = runner.run(baseline, tag="baseline") if cons and cons.relative else None
-    bound = None
-    if cons:
-        bound = cons.bound
-        if cons.relative:
-            assert base_runs is not None and cons_ev is not None
-            ref_v = ci95(_values(base_runs, cons_ev))[0]
-            if not math.isfinite(ref_v):
-                raise TuneError(f"--constraint: the baseline's {cons.metric} is not a number")
-            bound = cons.bound * ref_v
-
-    def violation(rec_value: float) -> float:
-        assert cons is not None and bound is not None
-        if not math.isfinite(rec_value):
-            return math.inf
-        return bound - rec_value if cons.op == ">=" else rec_value - bound
-
-    spec = _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed)
-    study = _open_study(out_dir, spec, obj.direction)
-
-    def evaluate(trial: Any, over: Dict[str, Any]) -> Tuple[Optional[float], str]:
-        runs = runner.run(over)
-        vals = _values(runs, obj.fn)
-        for s, v in zip(seeds, vals):
-            trial.set_user_attr(f"seed{s}", v if math.isfinite(v) else None)
-        mean, half = ci95(vals)
-        trial.set_user_attr("ci95", half if math.isfinite(half) else None)
-        if cons and cons_ev:
-            cv = ci95(_values(runs, cons_ev))[0]
-            trial.set_user_attr("constraint_metric", cv if math.isfinite(cv) else None)
-            trial.set_user_attr("violation", violation(cv))
-            # the samplers read it: TPE models feasible and infeasible apart
-            trial.set_constraint(cons.metric, violation(cv))
-        if not all(math.isfinite(v) for v in vals):
-            return None, f"objective {obj.name} is not a number on some seed"
-        return mean, ""
-
-    interrupted = list(study.user_attrs.get("interrupted", []))
-    # A trial cut off mid-run: close it and ask its point again first.
-    for ft in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        study.tell(ft.number, state=TrialState.FAIL)
-        interrupted.append(ft.number)
-        if len(ft.params) == len(ps):
-            study.enqueue_trial(dict(ft.params), skip_if_exists=False)
-    study.set_user_attr("interrupted", interrupted)
-    # The reference first, when it is a point of the search space (its
-    # other parameters sampled): the search starts from the paper's choice.
-    if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
-        if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
-            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference})
-
-    def finished() -> int:
-        return len(_finished(study, interrupted))
-
-    done = finished()
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = tqdm(total=trials, initial=min(done, trials), disable=not show, unit="trial", desc="tune")
-    computed = 0
-    try:
-        while done < trials:
-            # Seeded by its index among the study's trials: the same point
-            # whether or not the study was interrupted before.
-            study.sampler = _sampler(sampler, sampler_seed + done)
-            trial = study.ask()
-            over = {p.path: p.suggest(trial) for p in ps}
-            try:
-                value, why = evaluate(trial, over)
-            except ClusterError:
-                raise  # no trial can run: stop (the trial is asked again on resume)
-            except Exception as e:  # noqa: BLE001 - recorded on the trial, the search goes on
-                value, why = None, f"{type(e).__name__}: {e}"
-            if value is None:
-                trial.set_user_attr("error", why)
-                study.tell(trial, state=TrialState.FAIL)
-            else:
-                study.tell(trial, value)
-            computed += 1
-            done = finished()
-            bar.update(1)
-            b = _best_row(study, obj, cons, interrupted)
-            if b is not None:
-                bar.set_postfix_str(f"best {obj.name}={b['value']:.4g}")
-    finally:
-        bar.close()
+    cons_ev, bound = _constraint_bound(runner, cons, baseline)
+    search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
+    study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
+                        obj.direction)
+    interrupted = _resume(study, ps, reference)
+    computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
 
     table = _trials_table(study, ps, seeds, interrupted, cons)
     atomic_write(out_dir / "trials.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
@@ -609,28 +691,7 @@ def tune(
     if best_ft is not None:
         best_over = {p.path: p.to_scenario(best_ft["params"][p.path]) for p in ps}
         best.update({"trial": best_ft["number"], "params": best_over, "value": best_ft["value"]})
-        named: List[Tuple[str, Dict[str, Any]]] = [("best", best_over), ("baseline", baseline)]
-        if reference:
-            named.append(("reference", reference))
-        got: Dict[str, List[float]] = {}
-        for name, over in named:
-            runs = runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
-            vals = _values(runs, obj.fn)
-            got[name] = vals
-            m, h = ci95(vals)
-            row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
-                                   "seeds": ",".join(map(str, confirm)), "mean": m, "ci95": h}
-            row.update({f"seed{s}": v for s, v in zip(confirm, vals)})
-            if cons and cons_ev:
-                cm, ch = ci95(_values(runs, cons_ev))
-                row.update({f"{cons.metric}_mean": cm, f"{cons.metric}_ci95": ch,
-                            "feasible": bool(violation(cm) <= 0)})
-            rows.append(row)
-        for row in rows:
-            for other in ("baseline", "reference"):
-                if other in got and row["point"] != other:
-                    d, h = ci95([a - b for a, b in zip(got[row["point"]], got[other])])
-                    row[f"diff_vs_{other}"], row[f"diff_vs_{other}_ci95"] = d, h
+        rows = _confirm(search, best_over, baseline, reference, confirm)
         best["confirm"] = {r["point"]: {k: r[k] for k in ("mean", "ci95")} for r in rows}
         best["confirm_seeds"] = confirm
     conf = pd.DataFrame(rows)
