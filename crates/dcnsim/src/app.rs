@@ -718,3 +718,133 @@ impl UdpFlow {
         Some((pkt, now + self.interval))
     }
 }
+
+/// What each kind of app asks of the machine, before it runs: the limits
+/// (stats/limits.rs) add these up, so a new app states its own here.
+impl AppSpec {
+    /// (TCP flows, bytes written, whether it sends until a deadline).
+    pub fn tcp_load(&self) -> (u64, u64, bool) {
+        match self {
+            AppSpec::Bulk { amount, .. } => match amount {
+                BulkAmount::Bytes(n) => (1, *n, false),
+                BulkAmount::Duration(_) => (1, 0, true),
+            },
+            AppSpec::PartitionAggregate {
+                workers,
+                response_bytes,
+                request_bytes,
+                queries,
+                ..
+            } => {
+                let n = workers.len() as u64;
+                let b = (response_bytes.saturating_add(*request_bytes))
+                    .saturating_mul(n)
+                    .saturating_mul(*queries as u64);
+                (2 * n, b, false)
+            }
+            AppSpec::SyncReads {
+                servers,
+                sru_bytes,
+                request_bytes,
+                blocks,
+                ..
+            } => {
+                let n = servers.len() as u64;
+                let b = (sru_bytes.saturating_add(*request_bytes))
+                    .saturating_mul(n)
+                    .saturating_mul(*blocks as u64);
+                (2 * n, b, false)
+            }
+            AppSpec::Poisson(p) => {
+                // Arrivals until start + duration (or max_flows); a stop
+                // before that cuts them short. The count is Poisson with
+                // mean λ: it exceeds λ + 8√λ + 20 with probability below
+                // 10⁻¹⁴ (Chernoff), for any λ.
+                let lambda = p.arrival_rate() * p.duration.as_secs_f64();
+                let n = (lambda + 8.0 * lambda.sqrt() + 20.0).min(1e15) as u64;
+                let n = p.max_flows.map_or(n, |m| m.min(n));
+                (
+                    n,
+                    (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64,
+                    false,
+                )
+            }
+            AppSpec::UdpCbr { .. } => (0, 0, true),
+        }
+    }
+
+    /// The most bytes one of the app's flows has written and not yet had
+    /// acknowledged at any time, where the app bounds it: a sized bulk
+    /// flow its size; a round app one round's message (the next query or
+    /// block starts only when every response of the last one has arrived),
+    /// not all its rounds' bytes. None for a Poisson app (its flows' sizes
+    /// differ: the sum over flows is bounded by the bytes written, `bytes /
+    /// n` each) and for flows that send until a deadline.
+    pub fn bytes_at_once(&self) -> Option<u64> {
+        match self {
+            AppSpec::Bulk {
+                amount: BulkAmount::Bytes(n),
+                ..
+            } => Some(*n),
+            AppSpec::PartitionAggregate {
+                response_bytes,
+                request_bytes,
+                ..
+            } => Some((*response_bytes).max(*request_bytes)),
+            AppSpec::SyncReads {
+                sru_bytes,
+                request_bytes,
+                ..
+            } => Some((*sru_bytes).max(*request_bytes)),
+            _ => None,
+        }
+    }
+
+    /// Hosts the app's packets start or end at.
+    pub fn hosts(&self) -> Vec<usize> {
+        match self {
+            AppSpec::Bulk { src, dst, .. } | AppSpec::UdpCbr { src, dst, .. } => vec![*src, *dst],
+            AppSpec::PartitionAggregate {
+                aggregator,
+                workers,
+                ..
+            } => {
+                let mut v = workers.clone();
+                v.push(*aggregator);
+                v
+            }
+            AppSpec::SyncReads {
+                client, servers, ..
+            } => {
+                let mut v = servers.clone();
+                v.push(*client);
+                v
+            }
+            AppSpec::Poisson(p) => {
+                let mut v = p.sources.clone();
+                v.extend(&p.destinations);
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+        }
+    }
+
+    /// Rows the app adds to the rounds tables (`queries`, `blocks`).
+    pub fn rounds(&self) -> u64 {
+        match self {
+            AppSpec::PartitionAggregate { queries, .. } => *queries as u64,
+            AppSpec::SyncReads { blocks, .. } => *blocks as u64,
+            _ => 0,
+        }
+    }
+
+    /// Flow directions a switch may see of the app: a TCP connection's two
+    /// per flow, a UDP source's one.
+    pub fn flow_directions(&self) -> u64 {
+        match self {
+            AppSpec::UdpCbr { .. } => 1,
+            _ => self.tcp_load().0.saturating_mul(2),
+        }
+    }
+}

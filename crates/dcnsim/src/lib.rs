@@ -175,4 +175,3 @@ pub fn run_json(json: &str, seed: Option<u64>) -> Result<Results, Vec<String>> {
     }
     try_run(&cfg).map_err(|e| vec![format!("limits.memory: {e}")])
 }
-

@@ -22,6 +22,11 @@ pub use crate::net::route::{
     FLOWLET_SLOTS, FLOWLET_TABLE_BYTES, ROUTE_BYTES_FIXED, ROUTE_BYTES_PER_HOP,
 };
 
+mod footprint;
+mod reads;
+pub use footprint::Accounted;
+pub use reads::Counters;
+
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
 

@@ -26,6 +26,11 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// Heap bytes of the records held (the buffer's capacity).
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.capacity()
+    }
+
     pub fn new(host: u32) -> Self {
         let mut bytes = Vec::with_capacity(1 << 16);
         bytes.extend_from_slice(&MAGIC_NS.to_le_bytes());

@@ -109,33 +109,17 @@ pub fn fmt_bytes(b: u64) -> String {
 
 use std::mem::size_of;
 
-/// A row of the rounds tables: at most 64 numeric cells.
-const TABLE_ROW_BYTES: u64 = 64 * 8;
-/// A row of `queues`: at most 32 numeric cells (plus two node names).
-const QUEUE_ROW_BYTES: u64 = 32 * 8;
-/// A row of `queue_inputs`: at most 16 numeric cells and the 24-byte entry
-/// it is built from (plus three node names).
-const SLOT_ROW_BYTES: u64 = 16 * 8 + 24;
+use crate::stats::report::{FLOW_RESULT_BYTES, QUEUE_ROW_BYTES, ROUND_ROW_BYTES, SLOT_ROW_BYTES};
 
-/// A TCP flow's fixed cost, at most: its connection state and per-flow
-/// rows in the world (Vecs at most twice their length), its message
-/// boundaries (VecDeques of at least 4 entries) and its result rows.
+/// A TCP flow's fixed cost, at most: what the world keeps of it
+/// ([`crate::world::World::TCP_FLOW_BYTES`]) and its result rows.
 pub fn flow_bytes() -> u64 {
-    let state = size_of::<crate::tcp::TcpFlow>()
-        + size_of::<crate::app::FlowMeta>()
-        + size_of::<crate::world::AppRx>()
-        + size_of::<crate::world::DropRuns>();
-    (2 * state
-        + 2 * 4 * (size_of::<u64>() + size_of::<(u64, u32)>())
-        // the Poisson app's list of flows awaiting their last ACK
-        + 2 * 4
-        + crate::stats::report::FLOW_RESULT_BYTES) as u64
+    (crate::world::World::TCP_FLOW_BYTES + FLOW_RESULT_BYTES) as u64
 }
 
 /// A UDP source's cost, as [`flow_bytes`].
 fn udp_bytes() -> u64 {
-    (2 * (size_of::<crate::app::UdpFlow>() + size_of::<crate::world::DropRuns>())
-        + crate::stats::report::FLOW_RESULT_BYTES) as u64
+    (crate::world::World::UDP_FLOW_BYTES + FLOW_RESULT_BYTES) as u64
 }
 
 /// A queue at least this large never fills (`nic_buffer = "unlimited"` is
@@ -288,148 +272,98 @@ fn min_payload(t: &TcpConfig) -> u64 {
     p.clamp(1, t.mss.max(1)) as u64
 }
 
-/// (TCP flows, bytes written, whether it sends until a deadline) of an app.
-fn flows_of(a: &AppSpec) -> (u64, u64, bool) {
-    match a {
-        AppSpec::Bulk { amount, .. } => match amount {
-            BulkAmount::Bytes(n) => (1, *n, false),
-            BulkAmount::Duration(_) => (1, 0, true),
-        },
-        AppSpec::PartitionAggregate {
-            workers,
-            response_bytes,
-            request_bytes,
-            queries,
-            ..
-        } => {
-            let n = workers.len() as u64;
-            let b = (response_bytes.saturating_add(*request_bytes))
-                .saturating_mul(n)
-                .saturating_mul(*queries as u64);
-            (2 * n, b, false)
+/// What the topology is, for the estimate: its size, the routing tables'
+/// shape, the longest path and the switches' input slots.
+struct Fabric {
+    nodes: u64,
+    hosts: u64,
+    links: u64,
+    /// Rows of the routing tables: one per group of destinations (a
+    /// gateway switch of single-homed hosts, or a multi-homed host).
+    groups: u64,
+    /// Columns of the routing tables: nodes that are not single-homed hosts.
+    cols: u64,
+    /// Links of the longest host-to-host shortest path, at most.
+    hops: u64,
+    /// Node index of each host.
+    host_nodes: Vec<usize>,
+    /// Whether packets of one flow may take different paths (RPS, flowlets).
+    per_packet: bool,
+    /// Flow directions the switches may see (a TCP connection's two, a
+    /// UDP flow's one).
+    flow_dirs: u64,
+    /// Input-accounting slots of the switches, and their bytes.
+    slots: u64,
+    slot_bytes: u64,
+}
+
+impl Fabric {
+    fn of(c: &Config) -> Fabric {
+        let topo = &c.topology;
+        let mut degree = vec![0u32; topo.nodes.len()];
+        let mut gateway = vec![usize::MAX; topo.nodes.len()];
+        for l in &topo.links {
+            degree[l.a] += 1;
+            degree[l.b] += 1;
+            gateway[l.a] = l.b;
+            gateway[l.b] = l.a;
         }
-        AppSpec::SyncReads {
-            servers,
-            sru_bytes,
-            request_bytes,
-            blocks,
-            ..
-        } => {
-            let n = servers.len() as u64;
-            let b = (sru_bytes.saturating_add(*request_bytes))
-                .saturating_mul(n)
-                .saturating_mul(*blocks as u64);
-            (2 * n, b, false)
+        let mut groups = std::collections::BTreeSet::new();
+        let mut single = 0u64;
+        for (i, n) in topo.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Host {
+                continue;
+            }
+            let gw = gateway[i];
+            if degree[i] == 1 && gw != usize::MAX && topo.nodes[gw].kind == NodeKind::Switch {
+                single += 1;
+                groups.insert(gw);
+            } else {
+                groups.insert(topo.nodes.len() + i);
+            }
         }
-        AppSpec::Poisson(p) => {
-            // Arrivals until start + duration (or max_flows); a stop before
-            // that cuts them short.
-            // The count is Poisson with mean λ: it exceeds λ + 8√λ + 20
-            // with probability below 10⁻¹⁴ (Chernoff), for any λ.
-            let lambda = p.arrival_rate() * p.duration.as_secs_f64();
-            let n = (lambda + 8.0 * lambda.sqrt() + 20.0).min(1e15) as u64;
-            let n = p.max_flows.map_or(n, |m| m.min(n));
-            (
-                n,
-                (n as f64 * p.cdf.mean()).min(u64::MAX as f64) as u64,
-                false,
-            )
+        let nodes = topo.nodes.len() as u64;
+        let per_packet = matches!(
+            c.routing,
+            crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. }
+        );
+        let flow_dirs = c
+            .apps
+            .iter()
+            .map(AppSpec::flow_directions)
+            .fold(0u64, u64::saturating_add);
+        let (slots, slot_bytes) = input_slots(c, &degree, per_packet, flow_dirs);
+        Fabric {
+            nodes,
+            hosts: topo
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Host)
+                .count() as u64,
+            links: topo.links.len() as u64,
+            groups: groups.len() as u64,
+            cols: nodes - single,
+            hops: path_hops(topo),
+            host_nodes: topo.hosts(),
+            per_packet,
+            flow_dirs,
+            slots,
+            slot_bytes,
         }
-        AppSpec::UdpCbr { .. } => (0, 0, true),
     }
 }
 
-/// The most bytes one of an app's flows has written and not yet had
-/// acknowledged at any time, where the app bounds it: a sized bulk flow
-/// its size; a round app one round's message (the next query or block
-/// starts only when every response of the last one has arrived), not all
-/// its rounds' bytes. None for a Poisson app (its flows' sizes differ: the
-/// sum over flows is bounded by the bytes written, `bytes / n` each) and
-/// for flows that send until a deadline.
-fn at_once(a: &AppSpec) -> Option<u64> {
-    match a {
-        AppSpec::Bulk {
-            amount: BulkAmount::Bytes(n),
-            ..
-        } => Some(*n),
-        AppSpec::PartitionAggregate {
-            response_bytes,
-            request_bytes,
-            ..
-        } => Some((*response_bytes).max(*request_bytes)),
-        AppSpec::SyncReads {
-            sru_bytes,
-            request_bytes,
-            ..
-        } => Some((*sru_bytes).max(*request_bytes)),
-        _ => None,
-    }
-}
-
-pub fn estimate(c: &Config) -> Estimate {
-    let topo = &c.topology;
-    let nodes = topo.nodes.len() as u64;
-    let hosts = topo
-        .nodes
-        .iter()
-        .filter(|n| n.kind == NodeKind::Host)
-        .count() as u64;
-    let links = topo.links.len() as u64;
-    let stop_s = c.stop.as_secs_f64();
-
-    // Topology and routing state (routing.rs): rows of 4-byte entries, one
-    // row per group of destinations (a gateway switch of single-homed hosts,
-    // or a multi-homed host) and one column per node that is not a
-    // single-homed host; then per node its name, random streams and routing
-    // columns, and per link its queues and adjacency.
-    let mut degree = vec![0u32; topo.nodes.len()];
-    let mut gateway = vec![usize::MAX; topo.nodes.len()];
-    for l in &topo.links {
-        degree[l.a] += 1;
-        degree[l.b] += 1;
-        gateway[l.a] = l.b;
-        gateway[l.b] = l.a;
-    }
-    let mut groups = std::collections::BTreeSet::new();
-    let mut single = 0u64;
-    for (i, n) in topo.nodes.iter().enumerate() {
-        if n.kind != NodeKind::Host {
-            continue;
-        }
-        let gw = gateway[i];
-        if degree[i] == 1 && gw != usize::MAX && topo.nodes[gw].kind == NodeKind::Switch {
-            single += 1;
-            groups.insert(gw);
-        } else {
-            groups.insert(topo.nodes.len() + i);
-        }
-    }
-    let cols = nodes - single;
-    let link_bytes = (std::mem::size_of::<crate::config::LinkSpec>()
-        + 2 * crate::net::Links::LINK_BYTES
-        + 2 * 16) as u64;
-    // Per switch: an input-accounting slot per (egress, input) pair, and
-    // in flowlet mode a flowlet table (allocated for every node). A wide
-    // switch makes a slot per pair a packet takes: with a path per flow,
-    // at most one per flow direction it forwards (a TCP connection's two,
-    // a UDP flow's one); per-packet routing may take any pair.
-    let per_packet = matches!(
-        c.routing,
-        crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. }
-    );
-    let flow_dirs = c
-        .apps
-        .iter()
-        .map(|a| match a {
-            AppSpec::UdpCbr { .. } => 1,
-            _ => flows_of(a).0.saturating_mul(2),
-        })
-        .fold(0u64, u64::saturating_add);
+/// Per switch: an input-accounting slot per (egress, input) pair. A wide
+/// switch makes a slot per pair a packet takes: with a path per flow, at
+/// most one per flow direction it forwards; per-packet routing may take
+/// any pair. (slots, their bytes).
+fn input_slots(c: &Config, degree: &[u32], per_packet: bool, flow_dirs: u64) -> (u64, u64) {
     let (mut slots, mut slot_bytes) = (0u64, 0u64);
-    for (_, &d) in topo
+    for (_, &d) in c
+        .topology
         .nodes
         .iter()
-        .zip(&degree)
+        .zip(degree)
         .filter(|(n, _)| n.kind == NodeKind::Switch)
     {
         let pairs = d as u64 * d as u64;
@@ -446,274 +380,406 @@ pub fn estimate(c: &Config) -> Estimate {
         slots = slots.saturating_add(n);
         slot_bytes = slot_bytes.saturating_add(n.saturating_mul(each));
     }
+    (slots, slot_bytes)
+}
+
+/// Topology and routing state (routing.rs): rows of 4-byte entries, one
+/// row per group of destinations and one column per node that is not a
+/// single-homed host; then per node its name, random streams, routing
+/// columns and (in flowlet mode) flowlet table, per link its queues and
+/// adjacency, and the switches' input slots. A run on several threads
+/// keeps `copies` worlds, one per partition: its own nodes, links, input
+/// tallies, flows and samples, one set of routing tables shared
+/// (crate::parallel).
+fn routes_bytes(c: &Config, f: &Fabric, copies: u64) -> u64 {
+    let link_bytes =
+        (size_of::<crate::config::LinkSpec>() + 2 * crate::net::Links::LINK_BYTES + 2 * 16) as u64;
     let flowlets = match c.routing {
         crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
         _ => 0,
     };
-    // A run on several threads keeps a world per partition: its own
-    // nodes, links, input tallies, flows and samples, one set of routing
-    // tables shared (crate::parallel).
-    let copies = partitions(c);
-    let routes = (groups.len() as u64)
-        .saturating_mul(cols)
+    f.groups
+        .saturating_mul(f.cols)
         .saturating_mul(4)
         .saturating_add(
-            nodes
+            f.nodes
                 .saturating_mul(256 + flowlets)
-                .saturating_add(links.saturating_mul(link_bytes))
-                .saturating_add(slot_bytes)
+                .saturating_add(f.links.saturating_mul(link_bytes))
+                .saturating_add(f.slot_bytes)
                 .saturating_mul(copies),
-        );
-    // Per live packet: its slab slot, its id on the free list and its
-    // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
-    let per_pkt = (2 * crate::net::Arena::PACKET_BYTES + crate::net::Links::SLOT_BYTES) as u64;
-    let data_min = min_data_wire(c);
-    let max_wire = c
-        .apps
-        .iter()
-        .filter_map(AppSpec::tcp)
-        .map(|t| (t.mss + t.header_bytes) as u64)
-        .max()
-        .unwrap_or(1500)
-        + c.l2_overhead as u64;
-    let host_nodes = topo.hosts();
-    // Data packets the buffers and wires can hold: a byte-limited queue
-    // holds at most its size in the smallest data packets (a queue of ACKs
-    // only exists while as much data is in flight, counted below).
-    let mut buffer_pkts = 0u64;
-    // What one queue can hold of a window, in bytes (its limit, or its ECN
-    // threshold for a flow that backs off on marks), and in data packets;
-    // and the wires' data packets.
-    let (mut hop_hold, mut hop_hold_ecn) = (0u64, 0u64);
-    let (mut q_pkts, mut q_pkts_ecn) = (0u64, 0u64);
-    let mut queues = 0u64;
-    let mut wire_pkts = 0u64;
-    let mut path_pipe = 0u64;
-    let mut max_rate = 0u64;
-    let mut access_rate = vec![0u64; topo.nodes.len()];
-    for l in &topo.links {
-        max_rate = max_rate.max(l.rate_bps);
-        access_rate[l.a] = access_rate[l.a].max(l.rate_bps);
-        access_rate[l.b] = access_rate[l.b].max(l.rate_bps);
-        let pipe_bytes = (l.rate_bps as f64 * l.delay.as_secs_f64() / 8.0) as u64 + 1;
-        for q in [l.queue_ab, l.queue_ba] {
-            let (pkts, bytes) = match q.limit {
-                Limit::Packets(p) => (p, p.saturating_mul(max_wire)),
-                Limit::Bytes(b) => (b / data_min + 1, b),
-            };
-            if pkts >= UNLIMITED || bytes >= UNLIMITED {
-                // It holds whatever the windows put in it: they bound the
-                // packets then.
-                buffer_pkts = u64::MAX;
-                continue;
-            }
-            buffer_pkts = buffer_pkts.saturating_add(pkts);
-            let (k_pkts, k_bytes) = match q.ecn_k {
-                Some(Limit::Packets(p)) => (p + 1, p.saturating_add(1).saturating_mul(max_wire)),
-                Some(Limit::Bytes(b)) => (b / data_min + 2, b.saturating_add(max_wire)),
-                None => (pkts, bytes),
-            };
-            hop_hold = hop_hold.max(bytes);
-            hop_hold_ecn = hop_hold_ecn.max(k_bytes.min(bytes));
-            q_pkts = q_pkts.max(pkts);
-            q_pkts_ecn = q_pkts_ecn.max(k_pkts.min(pkts));
-            queues += 1;
-        }
-        path_pipe = path_pipe.max(2 * pipe_bytes);
-        let w = 2 * (pipe_bytes / data_min + 1);
-        buffer_pkts = buffer_pkts.saturating_add(w);
-        wire_pkts = wire_pkts.saturating_add(w);
-    }
-    // What a flow's path can hold: its wires both ways (the data and the
-    // ACKs that stand for it) and one full queue, at its bottleneck. A
-    // window past that is dropped or marked there and cut (slow start
-    // overshoots it at most twice over). Queues before the bottleneck stay
-    // short (they drain faster than the flow arrives), and an unlimited
-    // NIC queue only fills for a flow alone on its path, which grows into
-    // it by one segment per round trip (bufferbloat): the run-time guard,
-    // not this estimate, counts that.
-    let hops = path_hops(topo);
-    let path_hold = |ecn: bool| {
-        hops.saturating_mul(path_pipe)
-            .saturating_add(if ecn { hop_hold_ecn } else { hop_hold })
-    };
-    // Segments outstanding in all flows at once: their initial windows,
-    // plus twice what the network holds at one bottleneck per flow (each
-    // queue full, or at its ECN threshold) and on every wire.
-    let mut init_segs = 0u64;
-    // The first windows' segments, and the key behind the largest of them.
-    let mut first_segs = 0u64;
-    let mut first_key = (0u64, String::new());
-    let mut all_ecn = true;
+        )
+}
 
-    // Per segment of a window: the sender's scoreboard entry and the
-    // receiver's out-of-order range, each in a VecDeque/Vec at most twice
-    // its peak.
-    let seg_entry = 2 * (crate::tcp::SEG_BYTES + size_of::<(u64, u64, u64)>()) as u64;
-    let per_flow_fixed = flow_bytes();
-    let mut window_pkts = 0u64;
-    let mut udp_pkts = 0f64;
-    let mut udp = false;
-    let mut windows = 0u64;
-    // The key behind the largest windows, and those windows' total.
-    let mut windows_key = (0u64, String::new());
-    let mut flows = 0u64;
-    let mut sent = 0f64; // packets the whole run sends
-    let mut sent_by_host = vec![0f64; hosts as usize];
-    for (i, a) in c.apps.iter().enumerate() {
-        let (n, bytes, timed) = flows_of(a);
-        flows += n;
-        let (pkts_a, ends) = match (a, a.tcp()) {
-            (
-                AppSpec::UdpCbr {
-                    src,
-                    dst,
-                    rate_bps,
-                    payload_bytes,
-                    start,
-                    stop,
-                },
-                _,
-            ) => {
-                udp = true;
-                let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
-                let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
-                let p = *rate_bps as f64 / 8.0 * span / wire;
-                udp_pkts += p;
-                (p, vec![*src, *dst])
-            }
-            (_, Some(t)) => {
-                let ends = app_hosts(a);
-                let span = match a {
-                    AppSpec::Bulk {
-                        amount: BulkAmount::Duration(d),
-                        ..
-                    } => d.as_secs_f64().min(stop_s),
-                    _ => stop_s,
-                };
-                // The fastest access link among the app's hosts: no flow is
-                // acknowledged faster than its hosts can send.
-                let rate = ends
-                    .iter()
-                    .filter_map(|&h| host_nodes.get(h))
-                    .map(|&v| access_rate[v])
-                    .max()
-                    .unwrap_or(max_rate);
-                let mut acked = rate as f64 / 8.0 * span;
-                if !timed {
-                    acked = acked.min(bytes as f64 / n.max(1) as f64);
-                }
-                let ecn = t.ecn || t.cc.needs_ecn();
-                all_ecn &= ecn;
-                let (wnd, key) = window_bound(t, Some(path_hold(ecn)), acked);
-                let at_once = at_once(a).unwrap_or(bytes / n.max(1));
-                let (wnd, key) = if !timed && at_once + 1 < wnd {
-                    (at_once + 1, format!("apps[{i}]"))
-                } else {
-                    (wnd, key)
-                };
-                let segs = wnd / min_payload(t) + 1;
-                let init = t.init_cwnd_segments as u64;
-                let by_rwnd = t.rwnd_bytes / min_payload(t) + 1;
-                let by_bytes = if timed {
-                    u64::MAX
-                } else {
-                    at_once / min_payload(t) + 1
-                };
-                let first = init.min(by_rwnd).min(by_bytes);
-                init_segs = init_segs.saturating_add(first.saturating_mul(n));
-                let first_all = first.saturating_mul(n);
-                first_segs = first_segs.saturating_add(first_all);
-                if first_all >= first_key.0 {
-                    // A Poisson app's first windows add up over its many
-                    // flows: what opens them drives the sum.
-                    let key = if let AppSpec::Poisson(p) = a {
-                        match p.max_flows {
-                            Some(_) => format!("apps[{i}].flows"),
-                            None => format!("apps[{i}].duration"),
-                        }
-                    } else if first == init {
-                        "tcp.init_cwnd".to_string()
-                    } else if first == by_rwnd {
-                        "tcp.rwnd".to_string()
-                    } else {
-                        format!("apps[{i}]")
-                    };
-                    first_key = (first_all, key);
-                }
-                // Every flow's own bound (a VecDeque starts at 4 entries);
-                // the sum over flows is capped below.
-                let per_flow = segs.max(2).saturating_mul(seg_entry);
-                let w = per_flow.saturating_mul(n);
-                windows = windows.saturating_add(w);
-                if w >= windows_key.0 {
-                    windows_key = (w, key);
-                }
-                // Packets alive: at most a window of data and its ACKs per flow.
-                window_pkts = window_pkts.saturating_add(segs.saturating_mul(2).saturating_mul(n));
-                let seg_wire =
-                    (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
-                let data = if timed {
-                    max_rate as f64 / 8.0 * span / seg_wire
-                } else {
-                    bytes as f64 / min_payload(t) as f64
-                };
-                // Data twice (retransmissions) and as many ACKs.
-                (data * 4.0, ends)
-            }
-            _ => (0.0, Vec::new()),
+/// What the queues and wires can hold, for the estimate.
+struct Buffers {
+    /// Data packets the buffers and wires can hold (`u64::MAX` when a
+    /// queue is unlimited): a byte-limited queue holds at most its size in
+    /// the smallest data packets (a queue of ACKs only exists while as
+    /// much data is in flight, counted with the windows).
+    pkts: u64,
+    /// What one queue can hold of a window, in bytes: its limit, or its
+    /// ECN threshold for a flow that backs off on marks.
+    hop_hold: u64,
+    hop_hold_ecn: u64,
+    /// The same in data packets.
+    q_pkts: u64,
+    q_pkts_ecn: u64,
+    /// Limited queues.
+    queues: u64,
+    /// Data packets on the wires.
+    wire_pkts: u64,
+    /// The longest link's bandwidth-delay product, both ways.
+    path_pipe: u64,
+    max_rate: u64,
+    /// Per node, the fastest link it has.
+    access_rate: Vec<u64>,
+    /// Largest wire size of a TCP segment.
+    max_wire: u64,
+}
+
+impl Buffers {
+    fn of(c: &Config) -> Buffers {
+        let topo = &c.topology;
+        let data_min = min_data_wire(c);
+        let max_wire = c
+            .apps
+            .iter()
+            .filter_map(AppSpec::tcp)
+            .map(|t| (t.mss + t.header_bytes) as u64)
+            .max()
+            .unwrap_or(1500)
+            + c.l2_overhead as u64;
+        let mut b = Buffers {
+            pkts: 0,
+            hop_hold: 0,
+            hop_hold_ecn: 0,
+            q_pkts: 0,
+            q_pkts_ecn: 0,
+            queues: 0,
+            wire_pkts: 0,
+            path_pipe: 0,
+            max_rate: 0,
+            access_rate: vec![0u64; topo.nodes.len()],
+            max_wire,
         };
-        sent += pkts_a;
-        // A Poisson flow touches 2 of the app's hosts, each equally likely,
-        // so a captured host sees about 2/n of its packets (count 4/n to
-        // stay above the fluctuations); other apps' hosts may see them all.
-        let share = match a {
-            AppSpec::Poisson(_) if ends.len() > 4 => 4.0 / ends.len() as f64,
-            _ => 1.0,
+        for l in &topo.links {
+            b.max_rate = b.max_rate.max(l.rate_bps);
+            b.access_rate[l.a] = b.access_rate[l.a].max(l.rate_bps);
+            b.access_rate[l.b] = b.access_rate[l.b].max(l.rate_bps);
+            let pipe_bytes = (l.rate_bps as f64 * l.delay.as_secs_f64() / 8.0) as u64 + 1;
+            for q in [l.queue_ab, l.queue_ba] {
+                b.add_queue(&q, data_min);
+            }
+            b.path_pipe = b.path_pipe.max(2 * pipe_bytes);
+            let w = 2 * (pipe_bytes / data_min + 1);
+            b.pkts = b.pkts.saturating_add(w);
+            b.wire_pkts = b.wire_pkts.saturating_add(w);
+        }
+        b
+    }
+
+    fn add_queue(&mut self, q: &crate::config::QueueConfig, data_min: u64) {
+        let max_wire = self.max_wire;
+        let (pkts, bytes) = match q.limit {
+            Limit::Packets(p) => (p, p.saturating_mul(max_wire)),
+            Limit::Bytes(b) => (b / data_min + 1, b),
         };
-        for h in ends {
-            if let Some(x) = sent_by_host.get_mut(h) {
-                *x += pkts_a * share;
+        if pkts >= UNLIMITED || bytes >= UNLIMITED {
+            // It holds whatever the windows put in it: they bound the
+            // packets then.
+            self.pkts = u64::MAX;
+            return;
+        }
+        self.pkts = self.pkts.saturating_add(pkts);
+        let (k_pkts, k_bytes) = match q.ecn_k {
+            Some(Limit::Packets(p)) => (p + 1, p.saturating_add(1).saturating_mul(max_wire)),
+            Some(Limit::Bytes(b)) => (b / data_min + 2, b.saturating_add(max_wire)),
+            None => (pkts, bytes),
+        };
+        self.hop_hold = self.hop_hold.max(bytes);
+        self.hop_hold_ecn = self.hop_hold_ecn.max(k_bytes.min(bytes));
+        self.q_pkts = self.q_pkts.max(pkts);
+        self.q_pkts_ecn = self.q_pkts_ecn.max(k_pkts.min(pkts));
+        self.queues += 1;
+    }
+
+    /// What a flow's path can hold: its wires both ways (the data and the
+    /// ACKs that stand for it) and one full queue, at its bottleneck. A
+    /// window past that is dropped or marked there and cut (slow start
+    /// overshoots it at most twice over). Queues before the bottleneck
+    /// stay short (they drain faster than the flow arrives), and an
+    /// unlimited NIC queue only fills for a flow alone on its path, which
+    /// grows into it by one segment per round trip (bufferbloat): the
+    /// run-time guard, not this estimate, counts that.
+    fn path_hold(&self, hops: u64, ecn: bool) -> u64 {
+        hops.saturating_mul(self.path_pipe).saturating_add(if ecn {
+            self.hop_hold_ecn
+        } else {
+            self.hop_hold
+        })
+    }
+}
+
+/// What the apps put on the network, summed over apps.
+struct Traffic {
+    /// TCP flows.
+    flows: u64,
+    /// Segments of the flows' first windows (as `first_segs`, counted
+    /// per flow towards `outstanding`).
+    init_segs: u64,
+    first_segs: u64,
+    /// The first windows of the app with the most, and the key behind them.
+    first_key: (u64, String),
+    /// Whether every TCP flow backs off on ECN marks.
+    all_ecn: bool,
+    /// Packets alive: at most a window of data and its ACKs per flow.
+    window_pkts: u64,
+    /// Packets the UDP sources send (they have no window).
+    udp_pkts: f64,
+    udp: bool,
+    /// Every flow's own window bound, summed (capped later), and the key
+    /// behind the largest app's.
+    windows: u64,
+    windows_key: (u64, String),
+    /// Packets the whole run sends, and by host.
+    sent: f64,
+    sent_by_host: Vec<f64>,
+}
+
+/// Per segment of a window: the sender's scoreboard entry and the
+/// receiver's out-of-order range, each in a VecDeque/Vec at most twice its
+/// peak.
+const SEG_ENTRY: u64 = 2 * (crate::tcp::SEG_BYTES + size_of::<(u64, u64, u64)>()) as u64;
+
+impl Traffic {
+    fn of(c: &Config, fabric: &Fabric, net: &Buffers) -> Traffic {
+        let mut t = Traffic {
+            flows: 0,
+            init_segs: 0,
+            first_segs: 0,
+            first_key: (0, String::new()),
+            all_ecn: true,
+            window_pkts: 0,
+            udp_pkts: 0.0,
+            udp: false,
+            windows: 0,
+            windows_key: (0, String::new()),
+            sent: 0.0,
+            sent_by_host: vec![0f64; fabric.hosts as usize],
+        };
+        for (i, a) in c.apps.iter().enumerate() {
+            let (n, _, _) = a.tcp_load();
+            t.flows += n;
+            let (pkts_a, ends) = match (a, a.tcp()) {
+                (AppSpec::UdpCbr { .. }, _) => t.add_udp_app(c, a),
+                (_, Some(tcp)) => t.add_tcp_app(c, i, a, tcp, fabric, net),
+                _ => (0.0, Vec::new()),
+            };
+            t.sent += pkts_a;
+            // A Poisson flow touches 2 of the app's hosts, each equally
+            // likely, so a captured host sees about 2/n of its packets
+            // (count 4/n to stay above the fluctuations); other apps'
+            // hosts may see them all.
+            let share = match a {
+                AppSpec::Poisson(_) if ends.len() > 4 => 4.0 / ends.len() as f64,
+                _ => 1.0,
+            };
+            for h in ends {
+                if let Some(x) = t.sent_by_host.get_mut(h) {
+                    *x += pkts_a * share;
+                }
             }
         }
+        t
     }
-    let held = queues
-        .min(flows)
-        .saturating_mul(if all_ecn { q_pkts_ecn } else { q_pkts })
-        .saturating_add(wire_pkts);
-    let outstanding = init_segs.saturating_add(held.saturating_mul(2));
-    if outstanding.saturating_mul(seg_entry) < windows {
-        windows = outstanding.saturating_mul(seg_entry);
-        let key = if init_segs >= held.saturating_mul(2) {
+
+    /// A UDP source: (packets it sends, its hosts).
+    fn add_udp_app(&mut self, c: &Config, a: &AppSpec) -> (f64, Vec<usize>) {
+        let AppSpec::UdpCbr {
+            rate_bps,
+            payload_bytes,
+            start,
+            stop,
+            ..
+        } = a
+        else {
+            return (0.0, Vec::new());
+        };
+        self.udp = true;
+        let span = (*stop).min(c.stop).saturating_sub(*start).as_secs_f64();
+        let wire = (*payload_bytes as u64 + 28 + c.l2_overhead as u64) as f64;
+        let p = *rate_bps as f64 / 8.0 * span / wire;
+        self.udp_pkts += p;
+        (p, a.hosts())
+    }
+
+    /// A TCP app (`apps[i]`): adds its flows' windows, first windows and
+    /// packets alive; (packets it sends, its hosts).
+    fn add_tcp_app(
+        &mut self,
+        c: &Config,
+        i: usize,
+        a: &AppSpec,
+        t: &TcpConfig,
+        fabric: &Fabric,
+        net: &Buffers,
+    ) -> (f64, Vec<usize>) {
+        let (n, bytes, timed) = a.tcp_load();
+        let ends = a.hosts();
+        let stop_s = c.stop.as_secs_f64();
+        let span = match a {
+            AppSpec::Bulk {
+                amount: BulkAmount::Duration(d),
+                ..
+            } => d.as_secs_f64().min(stop_s),
+            _ => stop_s,
+        };
+        // The fastest access link among the app's hosts: no flow is
+        // acknowledged faster than its hosts can send.
+        let rate = ends
+            .iter()
+            .filter_map(|&h| fabric.host_nodes.get(h))
+            .map(|&v| net.access_rate[v])
+            .max()
+            .unwrap_or(net.max_rate);
+        let mut acked = rate as f64 / 8.0 * span;
+        if !timed {
+            acked = acked.min(bytes as f64 / n.max(1) as f64);
+        }
+        let ecn = t.ecn || t.cc.needs_ecn();
+        self.all_ecn &= ecn;
+        let (wnd, key) = window_bound(t, Some(net.path_hold(fabric.hops, ecn)), acked);
+        let at_once = a.bytes_at_once().unwrap_or(bytes / n.max(1));
+        let (wnd, key) = if !timed && at_once + 1 < wnd {
+            (at_once + 1, format!("apps[{i}]"))
+        } else {
+            (wnd, key)
+        };
+        let segs = wnd / min_payload(t) + 1;
+        self.add_first_windows(i, a, t, n, timed, at_once);
+        // Every flow's own bound (a VecDeque starts at 4 entries); the sum
+        // over flows is capped in `windows_and_packets`.
+        let per_flow = segs.max(2).saturating_mul(SEG_ENTRY);
+        let w = per_flow.saturating_mul(n);
+        self.windows = self.windows.saturating_add(w);
+        if w >= self.windows_key.0 {
+            self.windows_key = (w, key);
+        }
+        // Packets alive: at most a window of data and its ACKs per flow.
+        self.window_pkts = self
+            .window_pkts
+            .saturating_add(segs.saturating_mul(2).saturating_mul(n));
+        let seg_wire = (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
+        let data = if timed {
+            net.max_rate as f64 / 8.0 * span / seg_wire
+        } else {
+            bytes as f64 / min_payload(t) as f64
+        };
+        // Data twice (retransmissions) and as many ACKs.
+        (data * 4.0, ends)
+    }
+
+    /// The app's first windows: each flow sends its first window within
+    /// the one event that opens it, and the key behind the largest.
+    fn add_first_windows(
+        &mut self,
+        i: usize,
+        a: &AppSpec,
+        t: &TcpConfig,
+        n: u64,
+        timed: bool,
+        at_once: u64,
+    ) {
+        let init = t.init_cwnd_segments as u64;
+        let by_rwnd = t.rwnd_bytes / min_payload(t) + 1;
+        let by_bytes = if timed {
+            u64::MAX
+        } else {
+            at_once / min_payload(t) + 1
+        };
+        let first = init.min(by_rwnd).min(by_bytes);
+        self.init_segs = self.init_segs.saturating_add(first.saturating_mul(n));
+        let first_all = first.saturating_mul(n);
+        self.first_segs = self.first_segs.saturating_add(first_all);
+        if first_all >= self.first_key.0 {
+            // A Poisson app's first windows add up over its many flows:
+            // what opens them drives the sum.
+            let key = if let AppSpec::Poisson(p) = a {
+                match p.max_flows {
+                    Some(_) => format!("apps[{i}].flows"),
+                    None => format!("apps[{i}].duration"),
+                }
+            } else if first == init {
+                "tcp.init_cwnd".to_string()
+            } else if first == by_rwnd {
+                "tcp.rwnd".to_string()
+            } else {
+                format!("apps[{i}]")
+            };
+            self.first_key = (first_all, key);
+        }
+    }
+}
+
+/// The windows' bytes and their key, and the live packets' bytes and
+/// their key. Segments outstanding in all flows at once are their initial
+/// windows plus twice what the network holds at one bottleneck per flow
+/// (each queue full, or at its ECN threshold) and on every wire; the
+/// windows are the less of that and the flows' own bounds. Live packets
+/// are data in full buffers and busy wires, or what the flows' windows can
+/// put in flight, whichever is less; live ACKs are no more than the data
+/// they answer (one per data packet, at most). UDP has no window: its
+/// packets are bounded by what it sends.
+fn windows_and_packets(
+    fabric: &Fabric,
+    net: &Buffers,
+    tr: &Traffic,
+) -> ((u64, String), (u64, String)) {
+    let held = net
+        .queues
+        .min(tr.flows)
+        .saturating_mul(if tr.all_ecn {
+            net.q_pkts_ecn
+        } else {
+            net.q_pkts
+        })
+        .saturating_add(net.wire_pkts);
+    let outstanding = tr.init_segs.saturating_add(held.saturating_mul(2));
+    let mut windows = (tr.windows, tr.windows_key.1.clone());
+    if outstanding.saturating_mul(SEG_ENTRY) < tr.windows {
+        let key = if tr.init_segs >= held.saturating_mul(2) {
             "tcp.init_cwnd"
         } else {
             "topology.buffer"
         };
-        windows_key = (windows, key.to_string());
+        windows = (outstanding.saturating_mul(SEG_ENTRY), key.to_string());
     }
-    let window_pkts = window_pkts.min(outstanding.saturating_mul(2));
-    // Live packets: data in full buffers and busy wires, or what the flows'
-    // windows can put in flight, whichever is less; live ACKs are no more
-    // than the data they answer (one per data packet, at most). UDP has no
-    // window: its packets are bounded by what it sends.
-    let window_pkts = if udp {
-        window_pkts.saturating_add(udp_pkts.min(u64::MAX as f64) as u64)
+    let window_pkts = tr.window_pkts.min(outstanding.saturating_mul(2));
+    let window_pkts = if tr.udp {
+        window_pkts.saturating_add(tr.udp_pkts.min(u64::MAX as f64) as u64)
     } else {
         window_pkts
     };
-    let (live, packets_key) = if buffer_pkts.saturating_mul(2) <= window_pkts {
-        (buffer_pkts.saturating_mul(2), "topology.buffer".to_string())
+    let (live, packets_key) = if net.pkts.saturating_mul(2) <= window_pkts {
+        (net.pkts.saturating_mul(2), "topology.buffer".to_string())
     } else {
-        (window_pkts, windows_key.1.clone())
+        (window_pkts, windows.1.clone())
     };
+    // Per live packet: its slab slot, its id on the free list and its
+    // link-FIFO entry, each in a Vec or VecDeque at most twice its peak.
+    let per_pkt = (2 * crate::net::Arena::PACKET_BYTES + crate::net::Links::SLOT_BYTES) as u64;
     let packets = live
         .saturating_mul(per_pkt)
-        .saturating_add(2 * links * crate::net::Links::FIRST_SEGMENT_BYTES as u64);
+        .saturating_add(2 * fabric.links * crate::net::Links::FIRST_SEGMENT_BYTES as u64);
+    (windows, (packets, packets_key))
+}
 
-    // Flows and UDP sources: state, rows, timers. The event queue holds at
-    // most two entries per timer (a lazily cancelled one and the live one),
-    // four timers per flow, one per directed link, two per app
-    // (sim/queue.rs bounds the bytes of that many).
+/// Flows and UDP sources: state, rows, timers, routes and shared
+/// configurations, for one world. The event queue holds at most two
+/// entries per timer (a lazily cancelled one and the live one), four
+/// timers per flow, one per directed link, two per app (sim/queue.rs
+/// bounds the bytes of that many).
+fn flow_state_bytes(c: &Config, fabric: &Fabric, flows: u64) -> u64 {
     let udps = c
         .apps
         .iter()
@@ -721,7 +787,7 @@ pub fn estimate(c: &Config) -> Estimate {
         .count() as u64;
     let entries = flows
         .saturating_mul(8)
-        .saturating_add(2 * links + 2 * c.apps.len() as u64 + udps + 1);
+        .saturating_add(2 * fabric.links + 2 * c.apps.len() as u64 + udps + 1);
     let queue = match c.ties {
         crate::config::Ties::Fifo => crate::sim::queue::EventQueue::bound_bytes(entries),
         crate::config::Ties::Seeded => crate::sim::queue::EventQueue::bound_bytes_seeded(entries),
@@ -731,7 +797,7 @@ pub fn estimate(c: &Config) -> Estimate {
     let route_bytes = match c.routing {
         crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. } => 0,
         _ => (crate::world::ROUTE_BYTES_FIXED as u64)
-            .saturating_add(hops * crate::world::ROUTE_BYTES_PER_HOP as u64),
+            .saturating_add(fabric.hops * crate::world::ROUTE_BYTES_PER_HOP as u64),
     };
     // Flows share their configuration: one class per distinct one, at most
     // one per app (its `Arc` with two counters, and the world's list of
@@ -740,89 +806,112 @@ pub fn estimate(c: &Config) -> Estimate {
         (size_of::<crate::config::TcpConfig>() + 2 * size_of::<usize>() + 2 * size_of::<usize>())
             as u64,
     );
-    let flows_bytes = flows
-        .saturating_mul(per_flow_fixed.saturating_add(route_bytes))
+    flows
+        .saturating_mul(flow_bytes().saturating_add(route_bytes))
         .saturating_add(classes)
         .saturating_add(udps.saturating_mul(udp_bytes()))
-        .saturating_add(queue);
+        .saturating_add(queue)
+}
 
-    // Loss indications (16 bytes each in the log, a row of `losses` at the
-    // end) grow with congestion over the run, not with its size: no static
-    // bound short of one per packet sent; the run-time guard counts them.
-
-    // Other tables: a row per directed link (two node names) and per
-    // switch input slot (three); a row per round of the round apps.
-    let name_max = topo.nodes.iter().map(|n| n.name.len()).max().unwrap_or(0) as u64;
-    let name = size_of::<String>() as u64 + 32 + name_max;
-    let rounds: u64 = c
-        .apps
+/// Result tables other than per flow: a row per directed link (two node
+/// names) and per switch input slot (three); a row per round of the round
+/// apps. Loss indications (16 bytes each in the log, a row of `losses` at
+/// the end) grow with congestion over the run, not with its size: no
+/// static bound short of one per packet sent; the run-time guard counts
+/// them.
+fn tables_bytes(c: &Config, fabric: &Fabric) -> u64 {
+    let name_max = c
+        .topology
+        .nodes
         .iter()
-        .map(|a| match a {
-            AppSpec::PartitionAggregate { queries, .. } => *queries as u64,
-            AppSpec::SyncReads { blocks, .. } => *blocks as u64,
-            _ => 0,
-        })
-        .sum();
+        .map(|n| n.name.len())
+        .max()
+        .unwrap_or(0) as u64;
+    let name = size_of::<String>() as u64 + 32 + name_max;
+    let rounds: u64 = c.apps.iter().map(AppSpec::rounds).sum();
     // `queue_inputs` has a row per (egress, input) pair that offered
     // packets. With a path per flow, a flow direction offers to one pair
     // at each switch it crosses (at most `hops - 1`), so the rows are at
     // most that many per direction (at k = 32: 82 k, not the 1.3 M slots).
-    let slot_rows = if per_packet {
-        slots
+    let slot_rows = if fabric.per_packet {
+        fabric.slots
     } else {
-        slots.min(flow_dirs.saturating_mul(hops.saturating_sub(1).max(1)))
+        fabric.slots.min(
+            fabric
+                .flow_dirs
+                .saturating_mul(fabric.hops.saturating_sub(1).max(1)),
+        )
     };
-    let results = (2 * links)
-        .saturating_mul(QUEUE_ROW_BYTES + 2 * name)
-        .saturating_add(slot_rows.saturating_mul(SLOT_ROW_BYTES + 3 * name))
+    (2 * fabric.links)
+        .saturating_mul(QUEUE_ROW_BYTES as u64 + 2 * name)
+        .saturating_add(slot_rows.saturating_mul(SLOT_ROW_BYTES as u64 + 3 * name))
         .saturating_add(
-            rounds.saturating_mul(2 * (TABLE_ROW_BYTES + size_of::<crate::app::Round>() as u64)),
-        );
+            rounds.saturating_mul(
+                2 * (ROUND_ROW_BYTES as u64 + size_of::<crate::app::Round>() as u64),
+            ),
+        )
+}
 
-    // The longest path a packet takes: two hops through one switch; in
-    // larger fabrics up to one hop per switch (at most 8 counted).
-    let switches = nodes - hosts;
+/// Events: packet hops (the longest path a packet takes: two hops through
+/// one switch; in larger fabrics up to one hop per switch, at most 8
+/// counted), one per flow, and the routing's BFS over every node and link
+/// per destination group.
+fn events(fabric: &Fabric, tr: &Traffic) -> u64 {
+    let switches = fabric.nodes - fabric.hosts;
     let diameter = if switches <= 1 {
         2.0
     } else {
         (switches + 1).min(8) as f64
     };
-    // Routing: a BFS over every node and link per destination group.
-    let bfs = groups.len() as f64 * (nodes + 2 * links) as f64;
-    let events = (sent * diameter + flows as f64 + bfs).min(u64::MAX as f64) as u64;
+    let bfs = fabric.groups as f64 * (fabric.nodes + 2 * fabric.links) as f64;
+    (tr.sent * diameter + tr.flows as f64 + bfs).min(u64::MAX as f64) as u64
+}
 
-    let trace = match &c.trace {
+/// `trace` samples of one world: columns grow by doubling (twice the
+/// samples) and are copied into the result tables (once more).
+fn trace_bytes(c: &Config, flows: u64) -> u64 {
+    match &c.trace {
         Some(t) if t.interval.0 > 0 => {
             let samples = (c.stop.0 / t.interval.0).saturating_add(1);
             let per = if t.flows { flows * 48 } else { 0 } + t.queues.len() as u64 * 32;
-            // Columns grow by doubling (twice the samples) and are copied
-            // into the result tables (once more).
             samples.saturating_mul(per).saturating_mul(3)
         }
         _ => 0,
-    };
-    // A pcap record: 16-byte record header + IP + TCP with options ≤ 100 B.
-    let pcap = c
-        .pcap_hosts
+    }
+}
+
+/// `pcap` records: a record is a 16-byte header + IP + TCP with options ≤
+/// 100 B, counted twice for the buffer's growth and once more for the copy
+/// returned.
+fn pcap_bytes(c: &Config, tr: &Traffic) -> u64 {
+    c.pcap_hosts
         .iter()
-        // Twice for the buffer's growth, once more for the copy returned.
-        .map(|&h| (sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64)
-        .fold(0u64, u64::saturating_add);
-    let flows_bytes = flows_bytes.saturating_mul(copies);
-    let trace = trace.saturating_mul(copies);
+        .map(|&h| {
+            (tr.sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+pub fn estimate(c: &Config) -> Estimate {
+    let fabric = Fabric::of(c);
+    let copies = partitions(c);
+    let net = Buffers::of(c);
+    let traffic = Traffic::of(c, &fabric, &net);
+    let ((windows, windows_key), (packets, packets_key)) =
+        windows_and_packets(&fabric, &net, &traffic);
     Estimate {
-        first_windows: first_segs.saturating_mul(seg_entry),
-        first_windows_key: first_key.1,
-        windows_key: windows_key.1,
+        first_windows: traffic.first_segs.saturating_mul(SEG_ENTRY),
+        first_windows_key: traffic.first_key.1.clone(),
+        windows_key,
         packets_key,
-        routes,
+        routes: routes_bytes(c, &fabric, copies),
         packets,
         windows,
-        flows: flows_bytes,
-        results,
-        trace,
-        pcap,
-        events,
+        flows: flow_state_bytes(c, &fabric, traffic.flows).saturating_mul(copies),
+        results: tables_bytes(c, &fabric),
+        trace: trace_bytes(c, traffic.flows).saturating_mul(copies),
+        pcap: pcap_bytes(c, &traffic),
+        events: events(&fabric, &traffic),
     }
 }
 
@@ -846,7 +935,7 @@ fn flows_path(c: &Config) -> String {
     c.apps
         .iter()
         .enumerate()
-        .max_by_key(|(_, a)| flows_of(a).0)
+        .max_by_key(|(_, a)| a.tcp_load().0)
         .map_or("apps".to_string(), |(i, a)| match a {
             AppSpec::Poisson(p) if p.max_flows.is_none() => format!("apps[{i}].duration"),
             AppSpec::Poisson(_) => format!("apps[{i}].flows"),
@@ -980,131 +1069,28 @@ fn fmt_duration(s: f64) -> String {
     }
 }
 
-/// Hosts an app's packets start or end at.
-fn app_hosts(a: &AppSpec) -> Vec<usize> {
-    match a {
-        AppSpec::Bulk { src, dst, .. } | AppSpec::UdpCbr { src, dst, .. } => vec![*src, *dst],
-        AppSpec::PartitionAggregate {
-            aggregator,
-            workers,
-            ..
-        } => {
-            let mut v = workers.clone();
-            v.push(*aggregator);
-            v
-        }
-        AppSpec::SyncReads {
-            client, servers, ..
-        } => {
-            let mut v = servers.clone();
-            v.push(*client);
-            v
-        }
-        AppSpec::Poisson(p) => {
-            let mut v = p.sources.clone();
-            v.extend(&p.destinations);
-            v.sort_unstable();
-            v.dedup();
-            v
-        }
-    }
-}
+pub use crate::world::Accounted;
 
-/// What a running world holds on the heap, by component: the capacities of
-/// its structures (what the allocator handed out, not just what is used).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Accounted {
-    /// Routes, links and per-node tables (fixed once built).
-    pub fixed: usize,
-    /// Flow structs and their per-flow rows (meta, receive tallies, drop runs).
-    pub flows: usize,
-    /// Scoreboards, out-of-order ranges and message boundaries.
-    pub flow_buffers: usize,
-    /// Loss indications kept for the `losses` table.
-    pub loss_logs: usize,
-    /// Loss indications (entries, not bytes).
-    pub losses: usize,
-    /// Packet slab and link FIFOs.
-    pub packets: usize,
-    /// Event-queue buckets.
-    pub events: usize,
-    /// Trace samples.
-    pub trace: usize,
-    /// pcap records.
-    pub pcap: usize,
-    /// Apps' own lists.
-    pub apps: usize,
-}
-
-impl Accounted {
-    pub fn total(&self) -> usize {
-        self.fixed
-            + self.flows
-            + self.flow_buffers
-            + self.loss_logs
-            + self.packets
-            + self.events
-            + self.trace
-            + self.pcap
-            + self.apps
-    }
-}
-
+/// What a running world holds on the heap, by component.
 pub fn accounted(w: &crate::world::World) -> Accounted {
-    use std::mem::size_of;
-    let core = &w.core;
-    let mut a = Accounted {
-        fixed: core.fixed_heap_bytes(),
-        flows: w.flows.capacity() * size_of::<crate::tcp::TcpFlow>()
-            + w.flow_meta.capacity() * size_of::<crate::app::FlowMeta>()
-            + w.app_rx.capacity() * size_of::<crate::world::AppRx>()
-            + core.tcp_drops.capacity() * size_of::<crate::world::DropRuns>()
-            + w.udps.capacity() * size_of::<crate::app::UdpFlow>()
-            + core.udp_drops.capacity() * size_of::<crate::world::DropRuns>()
-            + core.paths_heap_bytes()
-            + w.tcp_class_bytes(),
-        packets: core.arena.heap_bytes() + core.links.pool_heap_bytes(),
-        events: core.q.heap_bytes(),
-        pcap: core.captures.iter().map(|c| c.bytes.capacity()).sum(),
-        apps: w.apps.iter().map(|a| a.heap_bytes()).sum(),
-        ..Accounted::default()
-    };
-    for f in &w.flows {
-        a.flow_buffers += f.buffer_bytes();
-        a.loss_logs += f.stats.loss_log.capacity() * size_of::<(crate::sim::time::SimTime, bool)>();
-        a.losses += f.stats.loss_log.len();
-    }
-    if let Some(t) = &w.trace {
-        a.trace = (t.f_time.capacity()
-            + t.f_flow.capacity()
-            + t.f_delivered.capacity()
-            + t.f_cwnd.capacity()
-            + t.f_ssthresh.capacity()
-            + t.f_srtt.capacity()
-            + t.q_time.capacity()
-            + t.q_id.capacity()
-            + t.q_bytes.capacity()
-            + t.q_pkts.capacity())
-            * 8;
-    }
-    a
+    w.accounted()
 }
 
 /// What building the result tables will add, at most: a row per flow and
 /// per loss indication, copies of the trace and the pcap records, and the
 /// other tables' rows.
 pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
-    let flows = w.flows.len() + w.udps.len();
-    let links = w.core.links.len();
-    let slots = w.core.inputs.len();
-    let name_max = w.core.node_names.iter().map(|n| n.len()).max().unwrap_or(0);
+    let flows = w.tcp_flows().len() + w.udp_flows().len();
+    let links = w.links().len();
+    let slots = w.inputs().len();
+    let name_max = w.node_names().iter().map(|n| n.len()).max().unwrap_or(0);
     let name = size_of::<String>() + 32 + name_max;
-    flows * crate::stats::report::FLOW_RESULT_BYTES
+    flows * FLOW_RESULT_BYTES
         + a.losses * crate::stats::report::LOSS_RESULT_BYTES
         + a.trace
         + a.pcap
-        + links * (QUEUE_ROW_BYTES as usize + 2 * name)
-        + slots * (SLOT_ROW_BYTES as usize + 3 * name)
+        + links * (QUEUE_ROW_BYTES + 2 * name)
+        + slots * (SLOT_ROW_BYTES + 3 * name)
         + a.apps
 }
 
@@ -1120,7 +1106,7 @@ pub fn run_bytes(w: &crate::world::World) -> u64 {
 pub fn guard_interval(w: &crate::world::World, used: u64, limit: u64) -> u64 {
     (limit.saturating_sub(used) / 1024)
         .max(1 << 16)
-        .max(4 * w.flows.len() as u64)
+        .max(4 * w.tcp_flows().len() as u64)
 }
 
 /// The run-time guard's verdict, as the message of a `limits.memory` error.

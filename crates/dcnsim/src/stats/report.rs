@@ -84,44 +84,93 @@ struct FlowRow {
     completed: bool,
 }
 
+/// A row of the rounds tables (`queries`, `blocks`): at most 64 numeric
+/// cells (limits.rs).
+pub const ROUND_ROW_BYTES: usize = 64 * 8;
+/// A row of `queues`: at most 32 numeric cells (plus two node names).
+pub const QUEUE_ROW_BYTES: usize = 32 * 8;
+/// A row of `queue_inputs`: at most 16 numeric cells and the 24-byte entry
+/// it is built from (plus three node names).
+pub const SLOT_ROW_BYTES: usize = 16 * 8 + 24;
+
+/// Every result table and the summary of a finished world.
 pub fn build(w: &World, wall_s: f64) -> Results {
-    let now = w.core.q.now();
-    let mut rows: Vec<FlowRow> = Vec::new();
-    for (i, f) in w.flows.iter().enumerate() {
-        let meta = w.flow_meta[i];
-        let app = &w.apps[f.app as usize];
-        let d = &w.core.tcp_drops[i];
+    let mut rows = tcp_flow_rows(w);
+    rows.extend(udp_flow_rows(w));
+    let (queries, blocks) = rounds_tables(w);
+    let mut tables = vec![
+        flows_table(&rows),
+        queues_table(w),
+        queue_inputs_table(w),
+        queries,
+        blocks,
+        losses_table(w),
+    ];
+    tables.extend(trace_tables(w));
+    Results {
+        tables,
+        summary: summary(w, wall_s),
+        pcaps: w
+            .captures()
+            .iter()
+            .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
+            .collect(),
+    }
+}
+
+/// Bytes per second as bits per second over `span_s` (0 over no time).
+fn rate_bps(bytes: u64, span_s: f64) -> f64 {
+    if span_s > 0.0 {
+        bytes as f64 * 8.0 / span_s
+    } else {
+        0.0
+    }
+}
+
+/// When TCP flow `i` ended and the bytes it delivered by then. Completion
+/// is the application's own event, never inferred from byte counts (the
+/// conservation checker compares those): a bulk flow ends when its app
+/// records the end (the last message received, or the deadline of a
+/// duration-limited flow); a request/response flow when its app has
+/// received every message written on it.
+fn tcp_flow_end(w: &World, i: usize) -> (Option<SimTime>, u64) {
+    let f = &w.tcp_flows()[i];
+    match &w.apps()[f.app as usize] {
+        App::Bulk(b) => (
+            b.end,
+            if b.end.is_some() {
+                b.delivered_at_end
+            } else {
+                f.delivered()
+            },
+        ),
+        _ => {
+            let rx = w.app_rx(i);
+            let done = f.msgs_written() > 0 && rx.msgs == f.msgs_written();
+            (if done { rx.last_msg } else { None }, f.delivered())
+        }
+    }
+}
+
+fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
+    let now = w.now();
+    let mut rows = Vec::with_capacity(w.tcp_flows().len() + w.udp_flows().len());
+    for (i, f) in w.tcp_flows().iter().enumerate() {
+        let app = &w.apps()[f.app as usize];
+        let d = w.tcp_drops(i);
+        let rx = w.app_rx(i);
         let start = f.start_time;
-        // Completion is the application's own event, never inferred from
-        // byte counts (the conservation checker compares those): a bulk flow
-        // ends when its app records the end (the last message received, or
-        // the deadline of a duration-limited flow); a request/response flow
-        // when its app has received every message written on it.
-        let rx = w.app_rx[i];
-        let (end, delivered) = match app {
-            App::Bulk(b) => (
-                b.end,
-                if b.end.is_some() {
-                    b.delivered_at_end
-                } else {
-                    f.delivered()
-                },
-            ),
-            _ => {
-                let done = f.msgs_written() > 0 && rx.msgs == f.msgs_written();
-                (if done { rx.last_msg } else { None }, f.delivered())
-            }
-        };
+        let (end, delivered) = tcp_flow_end(w, i);
         let span = match (start, end) {
             (Some(s), Some(e)) => e.saturating_sub(s),
             (Some(s), None) => now.saturating_sub(s),
-            _ => crate::sim::time::SimTime::ZERO,
+            _ => SimTime::ZERO,
         };
         rows.push(FlowRow {
             flow_id: i as u64,
             app: f.app as u64,
             app_kind: app.kind(),
-            role: meta.role.name(),
+            role: w.flow_meta(i).role.name(),
             transport: "tcp",
             src: f.src_host as u64,
             dst: f.dst_host as u64,
@@ -136,11 +185,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             received: rx.bytes,
             msgs_written: f.msgs_written(),
             msgs_received: rx.msgs,
-            goodput_bps: if span.0 > 0 {
-                delivered as f64 * 8.0 / span.as_secs_f64()
-            } else {
-                0.0
-            },
+            goodput_bps: rate_bps(delivered, span.as_secs_f64()),
             segments_sent: f.stats.segments_sent,
             bytes_sent: f.stats.bytes_sent,
             retransmits: f.stats.retransmits,
@@ -175,12 +220,20 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             completed: end.is_some(),
         });
     }
-    for (i, u) in w.udps.iter().enumerate() {
-        let d = &w.core.udp_drops[i];
+    rows
+}
+
+/// UDP sources' rows, numbered after the TCP flows; TCP-only columns are 0.
+fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
+    let now = w.now();
+    let first_id = w.tcp_flows().len();
+    let mut rows = Vec::with_capacity(w.udp_flows().len());
+    for (i, u) in w.udp_flows().iter().enumerate() {
+        let d = w.udp_drops(i);
         let end = u.stop.min(now);
         let span = end.saturating_sub(u.start);
         rows.push(FlowRow {
-            flow_id: (w.flows.len() + i) as u64,
+            flow_id: (first_id + i) as u64,
             app: u.app as u64,
             app_kind: "udp_cbr",
             role: "cbr",
@@ -196,11 +249,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             received: u.rx_bytes,
             msgs_written: 0,
             msgs_received: 0,
-            goodput_bps: if span.0 > 0 {
-                u.rx_bytes as f64 * 8.0 / span.as_secs_f64()
-            } else {
-                0.0
-            },
+            goodput_bps: rate_bps(u.rx_bytes, span.as_secs_f64()),
             segments_sent: u.sent_pkts,
             bytes_sent: u.sent_bytes,
             retransmits: 0,
@@ -235,32 +284,24 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             completed: now >= u.stop,
         });
     }
+    rows
+}
+
+fn strs(v: impl Iterator<Item = &'static str>) -> Column {
+    Column::Str(v.map(str::to_string).collect())
+}
+
+fn flows_table(r: &[FlowRow]) -> Table {
     let mut flows = Table::new("flows");
-    let r = &rows;
     flows.push("flow_id", u64s(r.iter().map(|x| x.flow_id)));
     flows.push("app", u64s(r.iter().map(|x| x.app)));
-    flows.push(
-        "app_kind",
-        Column::Str(r.iter().map(|x| x.app_kind.to_string()).collect()),
-    );
-    flows.push(
-        "role",
-        Column::Str(r.iter().map(|x| x.role.to_string()).collect()),
-    );
-    flows.push(
-        "transport",
-        Column::Str(r.iter().map(|x| x.transport.to_string()).collect()),
-    );
+    flows.push("app_kind", strs(r.iter().map(|x| x.app_kind)));
+    flows.push("role", strs(r.iter().map(|x| x.role)));
+    flows.push("transport", strs(r.iter().map(|x| x.transport)));
     flows.push("src", u64s(r.iter().map(|x| x.src)));
     flows.push("dst", u64s(r.iter().map(|x| x.dst)));
-    flows.push(
-        "cc",
-        Column::Str(r.iter().map(|x| x.cc.to_string()).collect()),
-    );
-    flows.push(
-        "segment",
-        Column::Str(r.iter().map(|x| x.segment.to_string()).collect()),
-    );
+    flows.push("cc", strs(r.iter().map(|x| x.cc)));
+    flows.push("segment", strs(r.iter().map(|x| x.segment)));
     flows.push("start_s", f64s(r.iter().map(|x| x.start_s)));
     flows.push("end_s", f64s(r.iter().map(|x| x.end_s)));
     flows.push("fct_s", f64s(r.iter().map(|x| x.end_s - x.start_s)));
@@ -337,12 +378,18 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     flows.push("received_bytes", u64s(r.iter().map(|x| x.received)));
     flows.push("messages_written", u64s(r.iter().map(|x| x.msgs_written)));
     flows.push("messages_received", u64s(r.iter().map(|x| x.msgs_received)));
+    flows
+}
 
+/// One row per directed link: its configuration, what it carried and
+/// what it held.
+fn queues_table(w: &World) -> Table {
+    let now = w.now();
     let mut queues = Table::new("queues");
-    let links = &w.core.links;
+    let links = w.links();
     let ls = links.infos();
     let st: Vec<_> = (0..links.len()).map(|i| links.stats(i)).collect();
-    let name = |n: u32| w.core.node_names[n as usize].clone();
+    let name = |n: u32| w.node_names()[n as usize].clone();
     let span = now.as_secs_f64();
     queues.push("queue_id", u64s(0..ls.len() as u64));
     queues.push(
@@ -398,7 +445,6 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             }
         })),
     );
-
     // Packets on the link at the end (buffered or propagating), counted by
     // the link itself; the conservation checker sets their sum against the
     // arena's live packets.
@@ -408,16 +454,17 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     );
     queues.push(
         "from_host",
-        Column::Bool(
-            ls.iter()
-                .map(|l| w.core.node_host[l.from as usize] != u32::MAX)
-                .collect(),
-        ),
+        Column::Bool(ls.iter().map(|l| w.node_is_host(l.from)).collect()),
     );
+    queues
+}
 
-    // Per-input-port accounting at switch egress queues (inputs that
-    // offered anything): port blackout shows as one input's drops.
-    let it = &w.core.inputs;
+/// Per-input-port accounting at switch egress queues (inputs that offered
+/// anything): port blackout shows as one input's drops.
+fn queue_inputs_table(w: &World) -> Table {
+    let it = w.inputs();
+    let ls = w.links().infos();
+    let name = |n: u32| w.node_names()[n as usize].clone();
     let rows_in: Vec<(usize, usize, crate::world::InputStats)> = it
         .slots()
         .into_iter()
@@ -449,9 +496,14 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         "max_drop_run",
         u64s(rows_in.iter().map(|r| r.2.max_drop_run)),
     );
+    qin
+}
 
+/// The `queries` (partition/aggregate) and `blocks` (synchronized reads)
+/// tables, each round's column named as its app names it.
+fn rounds_tables(w: &World) -> (Table, Table) {
     let mut queries = rounds_table(w, "queries", "partition_aggregate");
-    let blocks = rounds_table(w, "blocks", "sync_reads");
+    let mut blocks = rounds_table(w, "blocks", "sync_reads");
     // QCT is the natural name for partition/aggregate rounds.
     for (n, _) in queries.columns.iter_mut() {
         match n.as_str() {
@@ -460,38 +512,39 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             _ => {}
         }
     }
-    let mut blocks = blocks;
     for (n, _) in blocks.columns.iter_mut() {
         if n == "round" {
             *n = "block".into();
         }
     }
+    (queries, blocks)
+}
 
-    let summary = vec![
+/// The run's counters, and what each Poisson app was asked for and what
+/// it generated (so the offered load can be checked from the results
+/// alone).
+fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
+    let c = w.counters();
+    let links = w.links();
+    let mut summary = vec![
         ("seed".to_string(), w.seed as f64),
-        ("events".to_string(), w.core.q.processed() as f64),
-        ("packet_hops".to_string(), w.core.packet_hops as f64),
-        ("sim_time_s".to_string(), now.as_secs_f64()),
+        ("events".to_string(), c.events as f64),
+        ("packet_hops".to_string(), c.packet_hops as f64),
+        ("sim_time_s".to_string(), w.now().as_secs_f64()),
         ("wall_s".to_string(), wall_s),
         ("threads".to_string(), w.threads_used as f64),
-        ("packets_created".to_string(), w.core.arena.created as f64),
-        ("packets_delivered".to_string(), w.core.delivered as f64),
-        ("packets_dropped".to_string(), w.core.dropped as f64),
-        (
-            "flowlets_started".to_string(),
-            w.core.flowlets_started as f64,
-        ),
-        ("packets_in_flight".to_string(), w.core.arena.live() as f64),
+        ("packets_created".to_string(), c.packets_created as f64),
+        ("packets_delivered".to_string(), c.packets_delivered as f64),
+        ("packets_dropped".to_string(), c.packets_dropped as f64),
+        ("flowlets_started".to_string(), c.flowlets_started as f64),
+        ("packets_in_flight".to_string(), c.packets_live as f64),
         (
             "packets_on_links".to_string(),
             (0..links.len()).map(|i| links.in_flight(i) as f64).sum(),
         ),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
-    let mut summary = summary;
-    // What a Poisson app was asked for and what it generated, so the
-    // offered load can be checked from the results alone.
-    for (i, a) in w.apps.iter().enumerate() {
+    for (i, a) in w.apps().iter().enumerate() {
         if let App::Poisson(p) = a {
             summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
             summary.push((format!("app{i}_arrival_rate_per_s"), p.spec.arrival_rate()));
@@ -499,15 +552,13 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             summary.push((format!("app{i}_flows_generated"), p.generated as f64));
         }
     }
-    let pcaps = w
-        .core
-        .captures
-        .iter()
-        .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
-        .collect();
-    // Loss indications of every TCP flow, merged in time order.
+    summary
+}
+
+/// Loss indications of every TCP flow, merged in time order.
+fn losses_table(w: &World) -> Table {
     let mut log: Vec<(SimTime, u64, bool)> = w
-        .flows
+        .tcp_flows()
         .iter()
         .flat_map(|f| {
             f.stats
@@ -528,28 +579,27 @@ pub fn build(w: &World, wall_s: f64) -> Results {
                 .collect(),
         ),
     );
-    let mut tables = vec![flows, queues, qin, queries, blocks, losses];
-    if let Some(tr) = &w.trace {
-        let mut ft = Table::new("flow_ts");
-        ft.push("time_s", Column::F64(tr.f_time.clone()));
-        ft.push("flow_id", Column::U64(tr.f_flow.clone()));
-        ft.push("delivered_bytes", Column::U64(tr.f_delivered.clone()));
-        ft.push("cwnd_bytes", Column::U64(tr.f_cwnd.clone()));
-        ft.push("ssthresh_bytes", Column::F64(tr.f_ssthresh.clone()));
-        ft.push("srtt_s", Column::F64(tr.f_srtt.clone()));
-        let mut qt = Table::new("queue_ts");
-        qt.push("time_s", Column::F64(tr.q_time.clone()));
-        qt.push("queue_id", Column::U64(tr.q_id.clone()));
-        qt.push("bytes", Column::U64(tr.q_bytes.clone()));
-        qt.push("pkts", Column::U64(tr.q_pkts.clone()));
-        tables.push(ft);
-        tables.push(qt);
-    }
-    Results {
-        tables,
-        summary,
-        pcaps,
-    }
+    losses
+}
+
+/// The `trace` samples, as `flow_ts` and `queue_ts` (none without `trace`).
+fn trace_tables(w: &World) -> Vec<Table> {
+    let Some(tr) = w.trace() else {
+        return Vec::new();
+    };
+    let mut ft = Table::new("flow_ts");
+    ft.push("time_s", Column::F64(tr.f_time.clone()));
+    ft.push("flow_id", Column::U64(tr.f_flow.clone()));
+    ft.push("delivered_bytes", Column::U64(tr.f_delivered.clone()));
+    ft.push("cwnd_bytes", Column::U64(tr.f_cwnd.clone()));
+    ft.push("ssthresh_bytes", Column::F64(tr.f_ssthresh.clone()));
+    ft.push("srtt_s", Column::F64(tr.f_srtt.clone()));
+    let mut qt = Table::new("queue_ts");
+    qt.push("time_s", Column::F64(tr.q_time.clone()));
+    qt.push("queue_id", Column::U64(tr.q_id.clone()));
+    qt.push("bytes", Column::U64(tr.q_bytes.clone()));
+    qt.push("pkts", Column::U64(tr.q_pkts.clone()));
+    vec![ft, qt]
 }
 
 fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
@@ -567,7 +617,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
     let mut ibtt = Vec::new();
     let mut first_flight = Vec::new();
     let mut abtt_flows = Vec::new();
-    for (i, a) in w.apps.iter().enumerate() {
+    for (i, a) in w.apps().iter().enumerate() {
         let App::Rounds(r) = a else { continue };
         if r.kind != kind {
             continue;
@@ -581,11 +631,7 @@ fn rounds_table(w: &World, name: &str, kind: &str) -> Table {
             end.push(d.end.as_secs_f64());
             dur.push(span);
             bytes.push(d.bytes);
-            goodput.push(if span > 0.0 {
-                d.bytes as f64 * 8.0 / span
-            } else {
-                0.0
-            });
+            goodput.push(rate_bps(d.bytes, span));
             timeouts.push(d.timeouts);
             request_timeouts.push(d.request_timeouts);
             abtt.push(d.abtt);
