@@ -719,6 +719,17 @@ impl UdpFlow {
     }
 }
 
+/// A round app's load: a request flow and a response flow per server, and
+/// every round's request and response on each.
+fn round_load(servers: usize, response: u64, request: u64, rounds: u64) -> (u64, u64, bool) {
+    let n = servers as u64;
+    let b = response
+        .saturating_add(request)
+        .saturating_mul(n)
+        .saturating_mul(rounds);
+    (2 * n, b, false)
+}
+
 /// What each kind of app asks of the machine, before it runs: the limits
 /// (stats/limits.rs) add these up, so a new app states its own here.
 impl AppSpec {
@@ -733,28 +744,19 @@ impl AppSpec {
                 workers,
                 response_bytes,
                 request_bytes,
-                queries,
                 ..
-            } => {
-                let n = workers.len() as u64;
-                let b = (response_bytes.saturating_add(*request_bytes))
-                    .saturating_mul(n)
-                    .saturating_mul(*queries as u64);
-                (2 * n, b, false)
-            }
+            } => round_load(
+                workers.len(),
+                *response_bytes,
+                *request_bytes,
+                self.rounds(),
+            ),
             AppSpec::SyncReads {
                 servers,
                 sru_bytes,
                 request_bytes,
-                blocks,
                 ..
-            } => {
-                let n = servers.len() as u64;
-                let b = (sru_bytes.saturating_add(*request_bytes))
-                    .saturating_mul(n)
-                    .saturating_mul(*blocks as u64);
-                (2 * n, b, false)
-            }
+            } => round_load(servers.len(), *sru_bytes, *request_bytes, self.rounds()),
             AppSpec::Poisson(p) => {
                 // Arrivals until start + duration (or max_flows); a stop
                 // before that cuts them short. The count is Poisson with
