@@ -96,8 +96,21 @@ def serve(port: int) -> None:
             conn.close()
 
 
+#: the client's receive buffer: its window never limits a server (dcnsim's
+#: rwnd is 1 MB), whenever the client process gets to read
+RCVBUF = 4 << 20
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+TS = struct.Struct("@qq")  # struct timespec
+
+
 def connect(ip: str, port: int, cc: str, timeout: float) -> socket.socket:
-    s = socket.create_connection((ip, port), timeout=timeout)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+    # Each read carries the kernel's receive time of its last segment: a
+    # block ends when its last byte arrived, not when this process woke.
+    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    s.connect((ip, port))
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
     s.sendall(REQ.pack(b"C", len(cc)) + cc.encode())
@@ -136,7 +149,8 @@ def run_client(servers: Sequence[str], port: int, cc: str, blocks: int, size: in
     for _ in range(blocks):
         left = [size] * len(socks)
         pending = len(socks)
-        t0 = time.perf_counter()
+        last = 0.0
+        t0 = time.time()  # CLOCK_REALTIME, as SO_TIMESTAMPNS
         for s in socks:
             s.send(request)  # 9 bytes into an empty send buffer: never partial
         while pending:
@@ -145,7 +159,11 @@ def run_client(servers: Sequence[str], port: int, cc: str, blocks: int, size: in
                 raise TimeoutError(f"no data for {timeout} s; shares left {left}")
             for key, _ in events:
                 i = key.data
-                got = key.fileobj.recv_into(buf)  # type: ignore[union-attr]
+                got, anc, _, _ = key.fileobj.recvmsg_into([buf], 64)  # type: ignore[union-attr]
+                for level, kind, data in anc:
+                    if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                        sec, ns = TS.unpack(data[:TS.size])
+                        last = max(last, sec + ns * 1e-9)
                 if got == 0:
                     raise ConnectionError(f"server {servers[i]} closed the connection")
                 left[i] -= got
@@ -153,7 +171,7 @@ def run_client(servers: Sequence[str], port: int, cc: str, blocks: int, size: in
                     pending -= 1
                 elif left[i] < 0:
                     raise RuntimeError(f"server {servers[i]} sent more than its share")
-        durations.append(time.perf_counter() - t0)
+        durations.append((last or time.time()) - t0)
         if gap > 0:
             time.sleep(gap)
     for s in socks:
