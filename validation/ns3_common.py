@@ -64,12 +64,13 @@ def parse_overrides(pairs: List[str]) -> dict:
 
 def pcap_records(data: bytes) -> Iterator[Tuple[float, bytes]]:
     """(time, IP packet) of a pcap: dcnsim's LINKTYPE_RAW with nanosecond
-    stamps, or ns-3's point-to-point (PPP, 2 bytes of framing) in µs."""
+    stamps, ns-3's point-to-point (PPP, 2 bytes of framing) in µs, or
+    tcpdump's Ethernet (14 bytes; the Linux lab's veths)."""
     magic = struct.unpack("<I", data[:4])[0]
     end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
     nano = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
     link = struct.unpack(end + "I", data[20:24])[0]
-    skip = 2 if link == 9 else 0
+    skip = {9: 2, 1: 14}.get(link, 0)
     off = 24
     while off + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
