@@ -48,7 +48,7 @@ import ns3_common as common  # noqa: E402  (validation/: KEY=VALUE overrides)
 CC = {"reno": "newreno", "cubic": "cubic", "bbr": None}
 #: dcnsim's per-link delay when the kernel side does not run to measure the
 #: base RTT: a quarter of the lab's measured 1-byte round trip (README.md)
-DEFAULT_DELAY_US = 4
+DEFAULT_DELAY_US = 5
 GOODPUT_BOUND = 0.15  # the bounds for a difference that needs a mechanism
 DROPS_BOUND = 1.5
 RT_PRIORITY = 10  # chrt -f for the servers and the client
