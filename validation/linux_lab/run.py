@@ -12,8 +12,8 @@ veths into a bridge, the bottleneck an htb class over a pfifo of
 the counters (nstat in every namespace, ``tc -s`` on the bottleneck), runs
 the same scenario through dcnsim (a custom star of the same shape under
 ``profile = "linux"``) and prints both side by side, per block: goodput,
-RTO expiries, drops at the bottleneck, retransmitted segments, fast
-recoveries and (kernel) tail loss probes. A row is flagged ``*`` where
+RTO expiries (and, of them, the client's request flows'), drops at the
+bottleneck, retransmitted segments, fast recoveries and tail loss probes. A row is flagged ``*`` where
 goodput differs by more than 15 % or drops by more than 1.5×. The lab is
 torn down on exit, error or Ctrl-C. Needs root except with ``--only
 dcnsim``; never part of CI. validation/linux_lab/README.md says what the
@@ -140,7 +140,12 @@ def run_dcnsim(doc: Dict[str, Any]) -> Dict[str, float]:
     if done != blocks:
         raise RuntimeError(f"dcnsim {doc['name']}: {done} of {blocks} blocks completed")
     f = r.flows
+    # The client's flows carry the requests. In dcnsim they are connections
+    # of their own, so a server's ACK of a request crosses the congested
+    # port alone and nothing else acknowledges it; in the kernel the
+    # response's segments acknowledge the request too.
     return {"goodput_mbps": goodput / 1e6, "timeouts": float(f.timeouts.sum()) / blocks,
+            "request_timeouts": float(f[f.src == 0].timeouts.sum()) / blocks,
             "drops": float(port.dropped) / blocks, "retrans": float(f.retransmits.sum()) / blocks,
             "recoveries": float(f.fast_retransmits.sum()) / blocks, "tlps": float(f.tlp_probes.sum()) / blocks,
             "blocks": blocks}
@@ -177,11 +182,12 @@ class Lab:
 
     def counters(self, n: int) -> Dict[str, Any]:
         tcp: Dict[str, int] = {}
-        for ns in [lab.CLIENT] + [lab.server_ns(i) for i in range(1, n + 1)]:
-            for k, v in lab.nstat(ns).items():
+        client = lab.nstat(lab.CLIENT)
+        for counters in [client] + [lab.nstat(lab.server_ns(i)) for i in range(1, n + 1)]:
+            for k, v in counters.items():
                 tcp[k] = tcp.get(k, 0) + v
         other = sum(lab.qdisc_stats(lab.server_ns(i), "eth0")["drops"] for i in range(1, n + 1))
-        return {"tcp": tcp, "port": lab.qdisc_stats(lab.SWITCH, "p0"),
+        return {"tcp": tcp, "client_timeouts": client["TcpExtTCPTimeouts"], "port": lab.qdisc_stats(lab.SWITCH, "p0"),
                 "host_drops": other + lab.qdisc_stats(lab.CLIENT, "eth0")["drops"]}
 
     def run(self, n: int, cc: str, blocks: int, size: int, gap_s: float) -> Dict[str, float]:
@@ -198,6 +204,7 @@ class Lab:
         port = {k: after["port"][k] - before["port"][k] for k in ("packets", "bytes", "drops")}
         return {"goodput_mbps": 8 * n * size * blocks / sum(res["durations_s"]) / 1e6,
                 "timeouts": d["TcpExtTCPTimeouts"] / blocks, "drops": port["drops"] / blocks,
+                "request_timeouts": (after["client_timeouts"] - before["client_timeouts"]) / blocks,
                 "retrans": d["TcpRetransSegs"] / blocks,
                 "recoveries": (d["TcpExtTCPSackRecovery"] + d["TcpExtTCPRenoRecovery"]) / blocks,
                 "tlps": d["TcpExtTCPLossProbes"] / blocks, "blocks": blocks,
@@ -222,10 +229,11 @@ class Lab:
 # ------------------------------------------------------------------ table
 
 #: (key, label, format): goodput in Mbps, the rest per block
-COLS = [("goodput_mbps", "Mbps", "{:.1f}"), ("timeouts", "RTO", "{:.2f}"), ("drops", "drop", "{:.1f}"),
+COLS = [("goodput_mbps", "Mbps", "{:.1f}"), ("timeouts", "RTO", "{:.2f}"), ("request_timeouts", "reqRTO", "{:.2f}"),
+        ("drops", "drop", "{:.1f}"),
         ("retrans", "retx", "{:.1f}"), ("recoveries", "recov", "{:.2f}"), ("tlps", "TLP", "{:.2f}")]
 SIDES = (("kernel", "kern"), ("dcnsim", "sim"))
-WIDE = 10
+WIDE = 11
 
 
 def flag(kernel: Optional[Dict[str, float]], sim: Optional[Dict[str, float]]) -> str:
