@@ -4,27 +4,17 @@ kernel half needs root and network namespaces and never runs here."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import needs_core
+from conftest import load_module, needs_core
 
 REPO = Path(__file__).resolve().parents[1]
 LAB = REPO / "validation" / "linux_lab"
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-run = _load("linux_lab_run", LAB / "run.py")
+run = load_module("linux_lab_run", LAB / "run.py")
 
 
 def _error(capsys, argv):
