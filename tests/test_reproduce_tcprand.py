@@ -13,15 +13,13 @@ import pandas as pd
 import pytest
 from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
+from dcnsim.experiments.claims import claim, info, near
 from dcnsim.experiments.tcprand import (
     FIG13_RMINS,
     SERIES,
-    claim,
     drop_run_shares,
     fig1_doc,
     fig10_doc,
-    info,
-    near,
 )
 from dcnsim.experiments.tcprand import (
     testbed_doc as make_testbed,

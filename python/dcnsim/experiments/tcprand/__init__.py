@@ -62,12 +62,9 @@ from .common import QUICK_SEEDS as QUICK_SEEDS
 from .common import RATE as RATE
 from .common import RATE_BPS as RATE_BPS
 from .common import RECEIVER as RECEIVER
-from .common import claim as claim
 from .common import fig1_doc as fig1_doc
 from .common import fig1_metrics as fig1_metrics
 from .common import flows as flows
-from .common import info as info
-from .common import near as near
 from .common import tcp_table as tcp_table
 from .common import testbed_doc as testbed_doc
 from .common import testbed_topology as testbed_topology
