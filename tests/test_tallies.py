@@ -178,6 +178,8 @@ def test_every_papers_rows_name_their_source_end_to_end(tmp_path, key):
             if c.verdict in TALLIED:
                 tallied += 1
                 assert names and set(names) <= known and not c.setting, (key, f.id, c.quantity, c.series)
+                if p.register is not None:  # judged by the register, one of its tallied claims
+                    assert p.register[c.claim].tally, (key, f.id, c.quantity)
                 assert not f.setting and not f.testbed, (key, f.id, c.quantity)
             elif c.beyond:
                 beyond_rows += 1

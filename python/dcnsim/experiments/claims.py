@@ -53,6 +53,7 @@ __all__ = [
     "MODEL_CHECK",
     "judge_spec",
     "claim",
+    "compare_claim",
     "ordering",
     "near",
     "info",
@@ -349,14 +350,33 @@ def register_problems(register: Optional[Register], comparisons: Sequence[Compar
 # ---------------------------------------------------------------- verdict helpers shared by the papers
 
 
+def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
+                  partly: Optional[bool] = None, *, criterion: str,
+                  partly_criterion: Optional[str] = None, series: str = "") -> Comparison:
+    """A claim of the paper tested by ``criterion`` (the rule, in words and
+    numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
+    magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
+    ``partly`` holds — a weaker rule that must be stated in
+    ``partly_criterion`` and must be able to fail — else ``differs``.
+    ``holds=None``: the claim could not be measured (``untestable``)."""
+    if not criterion:
+        raise ValueError(f"{quantity!r}: a claim needs a criterion")
+    if partly is not None and not partly_criterion:
+        raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
+    crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
+    if holds is None:
+        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit,
+                          series=series)
+    verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, criterion=crit, series=series)
+
+
 def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion: str, note: str = "",
           partly: Optional[bool] = None, partly_rule: str = "") -> Comparison:
     """A qualitative claim tested by ``criterion``: ``agrees`` when it holds;
     when not, ``trend agrees`` when ``partly`` — the weaker rule stated in
     ``partly_rule`` — holds, else ``differs``; ``holds=None``: untestable;
     with no paper value either, a value of ours ("not in paper")."""
-    from .framework import compare_claim
-
     if holds is None and paper is None:
         return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (criterion, note) if x))
     return compare_claim(quantity, ours, paper, holds, note, partly, criterion=criterion,

@@ -40,7 +40,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 from .._atomic import atomic_write, check_out_dir
 from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
-from .claims import register_problems
+from .claims import compare_claim, register_problems
 from .paper import (
     MODEL_CHECK,
     NOT_MODELLED,
@@ -180,27 +180,6 @@ def compare_number(
         verdict = ("agrees" if rel <= rel_tol else
                    "close" if close_tol is not None and rel <= close_tol else "differs")
     return Comparison(quantity, ours, paper, verdict, note, unit, fmt, crit)
-
-
-def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
-                  partly: Optional[bool] = None, *, criterion: str,
-                  partly_criterion: Optional[str] = None, series: str = "") -> Comparison:
-    """A claim of the paper tested by ``criterion`` (the rule, in words and
-    numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
-    magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
-    ``partly`` holds — a weaker rule that must be stated in
-    ``partly_criterion`` and must be able to fail — else ``differs``.
-    ``holds=None``: the claim could not be measured (``untestable``)."""
-    if not criterion:
-        raise ValueError(f"{quantity!r}: a claim needs a criterion")
-    if partly is not None and not partly_criterion:
-        raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
-    crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
-    if holds is None:
-        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit,
-                          series=series)
-    verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, criterion=crit, series=series)
 
 
 def check_formula(quantity: str, ours: float, paper: float, *, rel_tol: float, note: str = "",
