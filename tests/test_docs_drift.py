@@ -411,3 +411,22 @@ def test_a_hand_edited_tally_or_a_changed_criterion_is_caught(monkeypatch):
     monkeypatch.setitem(reg.by_id, "fig6-fct", dataclasses.replace(reg["fig6-fct"], criterion=flipped))
     monkeypatch.setattr(reg, "claims", [reg.by_id[c.id] for c in reg.claims])
     assert tallies.render_doc(text, ["rps"]) != text
+
+
+def test_the_prose_quotes_the_last_full_run():
+    """The prose between `<!-- numbers: KEY -->` and `<!-- /numbers -->`
+    (each registered paper's per-figure results) quotes only decimals some
+    value of the last full run gives at the printed precision (its rows and
+    every figure's notes, in results.json). A number of an earlier run, or
+    one edited by hand, fails here; one that happens to equal another value
+    of the run does not: the check is that loose."""
+    from dcnsim.experiments import tallies
+
+    for key in tallies.registered_papers():
+        text = tallies.docs_of(key).read_text(encoding="utf-8")
+        blocks = [m for m in tallies.NUMBERS.finditer(text) if m.group(1) == key]
+        assert blocks, f"{key}: its doc has no '<!-- numbers: {key} -->' prose"
+        assert tallies.unsourced_numbers(key, text) == [], key
+    rps = tallies.docs_of("rps").read_text(encoding="utf-8")
+    assert "0.971 at worst" in rps
+    assert tallies.unsourced_numbers("rps", rps.replace("0.971 at worst", "0.972 at worst")) == ["0.972"]

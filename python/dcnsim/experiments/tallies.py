@@ -29,11 +29,16 @@ from .claims import Claim, judge_spec
 from .paper import TALLIED, Paper
 from .registry import PAPERS, get_paper
 
-__all__ = ["results_path", "load_results", "record", "render", "render_doc", "registered_papers", "BLOCK"]
+__all__ = ["results_path", "load_results", "record", "render", "render_doc", "registered_papers", "BLOCK",
+           "NUMBERS", "unsourced_numbers"]
 
 REPO = Path(__file__).resolve().parents[3]
 #: a doc's tally block: ``<!-- tally: rps -->`` ... ``<!-- /tally -->``
 BLOCK = re.compile(r"(<!-- tally: (\w+) -->\n)(.*?)(<!-- /tally -->)", re.S)
+#: prose that quotes the last full run: ``<!-- numbers: rps -->`` ... ``<!-- /numbers -->``
+NUMBERS = re.compile(r"<!-- numbers: (\w+) -->\n(.*?)<!-- /numbers -->", re.S)
+#: a decimal number in prose, not part of a name or version ("ns-3.23")
+_DECIMAL = re.compile(r"(?<![\w.−-])[−+-]?\d+\.\d+(?![\w.])")
 
 
 def registered_papers() -> List[str]:
@@ -63,10 +68,15 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
     ``*.report.json``) as ``<paper>/results.json``."""
     p = get_paper(key)
     rows: Dict[str, Any] = {}
+    notes: Dict[str, List[str]] = {}
     cores: set = set()
     for f in sorted(Path(run_dir).glob("*.report.json")):
         rec = json.loads(f.read_text(encoding="utf-8"))
         cores.update(rec.get("cores") or [])
+        # every row's text and every note: the numbers a doc's prose may quote
+        notes[rec["id"]] = list(rec.get("notes", [])) + [
+            f"{c['quantity']}: {c['ours']}" + (f" ({c['note']})" if c.get("note") else "")
+            for c in rec.get("comparisons", [])]
         for c in rec.get("comparisons", []):
             cid = c.get("claim")
             if cid and c["verdict"] not in ("not in paper",) and cid in p.register.by_id:
@@ -77,7 +87,8 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
     if missing:
         raise ValueError(f"{run_dir}: no row for claim(s) {', '.join(missing)}: record a full run of every figure")
     doc = {"paper": key, "source": "full run", "commit": commit, "date": date, "command": command,
-           "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims}}
+           "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims},
+           "figures": notes}
     path = results_path(p)
     text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
     atomic_write(path, lambda fh: fh.write(text))
@@ -147,6 +158,25 @@ def render_doc(text: str, keys: Optional[Sequence[str]] = None) -> str:
 
 def _write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda fh: fh.write(text))
+
+
+def unsourced_numbers(key: str, text: str) -> List[str]:
+    """The decimal numbers in ``text``'s ``<!-- numbers: KEY -->`` prose
+    that no value of the last full run gives at the precision printed: a
+    number of an older run, or one edited by hand."""
+    res = load_results(get_paper(key))
+    pool = json.dumps(res["rows"], ensure_ascii=False) + json.dumps(res.get("figures", {}), ensure_ascii=False)
+    values = [float(v.replace("−", "-")) for v in re.findall(r"[−+-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?", pool)]
+    out = []
+    for m in NUMBERS.finditer(text):
+        if m.group(1) != key:
+            continue
+        for tok in _DECIMAL.findall(m.group(2)):
+            x = float(tok.replace("−", "-"))
+            places = len(tok.split(".")[1])
+            if not any(round(abs(v), places) == round(abs(x), places) for v in values):
+                out.append(tok)
+    return out
 
 
 def docs_of(key: str) -> Path:
