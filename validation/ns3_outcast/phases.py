@@ -116,6 +116,30 @@ def dcnsim_f1_phases(pcaps: Dict[str, bytes], wire_bytes: int, l2: int, link_us:
     return arrivals, dropped, sorted(grid)
 
 
+#: Fig. 1's flows by class, as source hosts
+CLASSES = (("F1", (1,)), ("F2:3", (2, 3)), ("F4:15", tuple(range(4, 16))))
+
+
+def step_mean(points: Sequence[Tuple[float, float]], end: float) -> float:
+    """Time average over [first point, end] of a value that holds from each (time, value) to the next."""
+    if not points:
+        return float("nan")
+    area = 0.0
+    for (t0, v), (t1, _) in zip(points, list(points[1:]) + [(end, 0.0)]):
+        area += v * (min(t1, end) - t0) if t0 < end else 0.0
+    span = end - points[0][0]
+    return area / span if span > 0 else float(points[0][1])
+
+
+def class_cwnd(series: Dict[int, List[Tuple[float, float]]], end: float, mss: int) -> str:
+    """Each class's time-averaged cwnd (segments, mean over its flows) up to ``end``."""
+    out = []
+    for name, srcs in CLASSES:
+        ms = [step_mean(series[s], end) / mss for s in srcs if series.get(s)]
+        out.append(f"{name} {sum(ms) / len(ms):.1f}" if ms else f"{name} -")
+    return ", ".join(out)
+
+
 def _fmt_hist(h: List[int]) -> str:
     return " ".join(f"{x:4d}" for x in h)
 
@@ -147,7 +171,14 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
         print(f"  ns-3   {port:8} arrivals {len(a):6d} {_fmt_hist(histogram(a, t_ns3))}")
         print(f"  ns-3   {port:8} drops    {len(d):6d} {_fmt_hist(histogram(d, t_ns3))}")
     qs = [n for _, n in tr["queue"]]
-    print(f"  ns-3   edge port queue: max {max(qs) if qs else 0} packets (device queue; + 1 on the wire)")
+    end_us = trace_ms * 1e3
+    mss = 1460 if header == 40 else 1448
+    cw: Dict[int, List[Tuple[float, float]]] = {}
+    for t, src, w in tr["cwnd"]:
+        cw.setdefault(src, []).append((t, float(w)))
+    print(f"  ns-3   edge port queue: max {max(qs) if qs else 0} + 1 on the wire, mean "
+          f"{step_mean([(t, float(n)) for t, n in tr['queue']], end_us) + 1:.1f} packets; "
+          f"mean cwnd (segments) {class_cwnd(cw, end_us, mss)}")
     for t in ties:
         doc = dcnsim_doc(cc, qmax, header, seed, secs, t, l2, tcp_over)
         doc["stop"] = f"{secs:g}s"
@@ -161,8 +192,13 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
         qid = r.tables["queues"]
         qid = int(qid[(qid["node"] == EDGE) & (qid["to"] == RECEIVER)]["queue_id"].iloc[0])
         qts = r.tables["queue_ts"]
-        qts[qts["queue_id"] == qid].to_csv(sub / "edge-port-queue.csv", index=False)
-        r.tables["flow_ts"].to_csv(sub / "cwnd.csv", index=False)
+        qts = qts[qts["queue_id"] == qid]
+        qts.to_csv(sub / "edge-port-queue.csv", index=False)
+        fts = r.tables["flow_ts"]
+        fts.to_csv(sub / "cwnd.csv", index=False)
+        src_of = dict(zip(r.flows["flow_id"], r.flows["src"]))
+        dcw = {int(src_of[fid]): list(zip(g["time_s"] * 1e6, g["cwnd_bytes"].astype(float)))
+               for fid, g in fts.groupby("flow_id")}
         mss = doc["tcp"]["mss"]
         arr, drp, grid = dcnsim_f1_phases(r.pcaps, mss + doc["tcp"]["header"], l2, 1.0, 25.0)
         t_d = (mss + doc["tcp"]["header"] + l2) * 8 / 1e3
@@ -170,5 +206,6 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
         d = phase_of(drp, grid)
         print(f"  dcnsim {t:6} h1 arrivals {len(a):6d} {_fmt_hist(histogram(a, t_d))}")
         print(f"  dcnsim {t:6} h1 drops    {len(d):6d} {_fmt_hist(histogram(d, t_d))}")
-        print(f"  dcnsim {t:6} edge port drops by input port {edge_port_drops(r.queue_inputs)}")
+        print(f"  dcnsim {t:6} edge port drops by input port {edge_port_drops(r.queue_inputs)}; queue mean "
+              f"{qts['pkts'].mean():.1f} packets; mean cwnd (segments) {class_cwnd(dcw, end_us, mss)}")
     print(f"wrote {out}")
