@@ -102,3 +102,14 @@ def test_one_ack_byte_moves_the_lock_out(ties):
     # hi: F1 arrives last and starves; its port loses a larger fraction than either aggregation port
     assert share[hi] < 0.5 * FAIR, share
     assert all(drop_frac[hi]["h1"] > drop_frac[hi][p] for p in ("aggr0_0", "aggr0_1")), drop_frac
+
+
+def test_seeds_expand_and_bad_ranges_name_the_option():
+    sys.path.insert(0, str(REPO / "validation"))
+    spec = importlib.util.spec_from_file_location("ns3_outcast_run", REPO / "validation" / "ns3_outcast" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    assert run.parse_seeds("1-3,7") == [1, 2, 3, 7]
+    for bad in ("3-1", "x", "1-"):
+        with pytest.raises(ValueError, match="--seeds"):
+            run.parse_seeds(bad)

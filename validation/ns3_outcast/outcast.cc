@@ -20,8 +20,9 @@
 // on the wire the port holds Qmax, as dcnsim counts its buffer.
 //
 // Prints per flow `flow <i> src <h> bytes <b> timeouts <t> drops <d>`
-// (bytes delivered to the receiving socket by start + --secs; drops of the
-// flow's data at the receiver's edge port), per input port of the receiver's edge
+// (bytes delivered to the receiving socket by start + --secs; timeouts are
+// entries into CA_LOSS, so a further RTO in loss recovery is not counted;
+// drops of the flow's data at the receiver's edge port), per input port of the receiver's edge
 // port `port <from> offered <o> dropped <d>`, drops elsewhere and `events <n>`. With
 // --trace=FILE, for the first --trace-ms: `a t from src` (a data packet
 // arrives at the edge port), `d t from src` (dropped there), `x t src`

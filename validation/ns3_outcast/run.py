@@ -4,7 +4,7 @@ in ns-3 3.37, F1's share of the goodput seed by seed.
 Usage (from the repository root, dcnsim importable, Debian's ``libns3-dev``
 and ``g++`` installed)::
 
-    python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52
+    python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52   # docs/tcprand.md's table
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc cubic newreno
     python validation/ns3_outcast/run.py --seeds 1-10 --only dcnsim --dcnsim-l2 2 --ties fifo seeded
     python validation/ns3_outcast/run.py --trace 1 --qmax 20 --header 40 --out /tmp/outcast-trace
@@ -171,7 +171,8 @@ def main(argv=None) -> int:
     p.add_argument("--qmax", type=int, nargs="+", default=[20], help="switch port buffers, packets (20 60 100)")
     p.add_argument("--header", type=int, nargs="+", default=[40, 52], choices=sorted(HEADERS))
     p.add_argument("--cc", nargs="+", default=["cubic"], choices=sorted(CCS))
-    p.add_argument("--secs", type=float, default=3.0, help="flow duration, s (the seeds figure's 3 s)")
+    p.add_argument("--secs", type=float, default=1.0,
+                   help="flow duration, s (docs/tcprand.md's table: 1 s; the seeds figure runs 3 s)")
     p.add_argument("--ties", nargs="+", default=["fifo", "seeded"], choices=sorted(TIES),
                    help="dcnsim's order of equal-time events: fifo, seeded (threads = 1), or both")
     p.add_argument("--dcnsim-l2", type=int, default=0,
