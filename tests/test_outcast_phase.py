@@ -7,9 +7,10 @@ port's departures clock the ACKs, so a class of flows arrives at
 after a slot frees, and the class arriving last loses every race for the
 freed slot. With 1 µs links and 25 µs per switch the six-hop flows arrive
 2 − 6a µs *before* a slot frees (a = the ACK's serialization time): last
-with ACKs under 41.7 B, first with larger ones. That is why 40 B headers
-let F1 win and 52 B starve it, in dcnsim and in ns-3 alike, whatever the
-seed and the order of equal-time events. These tests need no ns-3."""
+with ACKs under 41.7 B, first with larger ones. That is why 52 B headers
+starve F1 on every seed and 40 B headers on few, in dcnsim and in ns-3
+alike, under either order of equal-time events (docs/tcprand.md, "The
+outcast in ns-3 3.37"). These tests need no ns-3."""
 
 from __future__ import annotations
 
