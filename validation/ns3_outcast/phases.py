@@ -29,18 +29,21 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import ns3_common as common
 
-#: (round-trip propagation in µs, ACK links, data links before the edge
-#: port) per input class of Fig. 1 with 1 µs links and 25 µs per switch.
-PATHS = {"F1 (h1)": (54.0, 2, 1), "F2:3 (4 hops)": (158.0, 4, 3), "F4:15 (6 hops)": (262.0, 6, 5)}
+#: Fig. 1's input classes at the receiver's edge port: (links, switch
+#: traversals) of a round trip from the port back to it, ACK links, data
+#: links before the port.
+PATHS = {"F1 (h1)": (4, 2, 2, 1), "F2:3 (4 hops)": (8, 6, 4, 3), "F4:15 (6 hops)": (12, 10, 6, 5)}
 
 
-def predicted_phases(header: int, l2: int = 0, wire: int = 1500, rate_bps: float = 1e9,
-                     paths: Optional[Dict[str, Tuple[float, int, int]]] = None) -> Dict[str, float]:
+def predicted_phases(header: int, l2: int = 0, wire: int = 1500, rate_bps: float = 1e9, link_us: float = 1.0,
+                     switch_us: float = 25.0) -> Dict[str, float]:
     """Each input class's arrival phase (µs after the port frees a slot) in
-    a steady ACK clock: ACKs of ``header + l2`` bytes, data of ``wire + l2``."""
+    a steady ACK clock: ACKs of ``header + l2`` bytes, data of ``wire + l2``;
+    a round trip's propagation is links × ``link_us`` + switches × ``switch_us``."""
     t = (wire + l2) * 8 / rate_bps * 1e6
     a = (header + l2) * 8 / rate_bps * 1e6
-    return {k: (rtt + n_ack * a + n_data * t) % t for k, (rtt, n_ack, n_data) in (paths or PATHS).items()}
+    return {k: (links * link_us + sw * switch_us + n_ack * a + n_data * t) % t
+            for k, (links, sw, n_ack, n_data) in PATHS.items()}
 
 
 def phase_of(times: Sequence[float], grid: Sequence[float]) -> List[Optional[float]]:
@@ -145,7 +148,7 @@ def _fmt_hist(h: List[int]) -> str:
 
 
 def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequence[str], l2: int,
-               tcp_over: Dict[str, Any], trace_ms: float, out: Path) -> None:
+               tcp_over: Dict[str, Any], trace_ms: float, out: Path, link_us: float = 1.0) -> None:
     """Run ``seed`` for ``trace_ms`` in both simulators, write the traces to
     ``out`` and print each input port's arrival phases at the edge port."""
     import dcnsim
@@ -157,12 +160,12 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
     print(f"seed {seed}, {cc}, Qmax {qmax}, header {header}: the first {trace_ms:g} ms")
     print("predicted phases, µs after a slot frees (steady ACK clock; T = the port's service time):")
     for name, lv in (("dcnsim", l2), ("ns-3", 2)):
-        ph = predicted_phases(header, lv)
+        ph = predicted_phases(header, lv, link_us=link_us)
         print(f"  {name:7} l2 {lv}: T = {(1500 + lv) * 8 / 1e3:.3f}; "
               + ", ".join(f"{k} {v:.3f}" for k, v in ph.items()))
     print("arrivals per 1/12 of T after a slot frees (bins 0..11), measured; drops below them")
     trace_file = out / "ns3-trace.txt"
-    args = ns3_args(exe, cc, qmax, header, seed, secs) + [f"--trace={trace_file}", f"--trace-ms={trace_ms:g}"]
+    args = ns3_args(exe, cc, qmax, header, seed, secs, link_us) + [f"--trace={trace_file}", f"--trace-ms={trace_ms:g}"]
     (out / "ns3-summary.txt").write_text(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     tr = parse_ns3_trace(trace_file.read_text())
     for port in sorted(tr["arr"]):
@@ -180,7 +183,7 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
           f"{step_mean([(t, float(n)) for t, n in tr['queue']], end_us) + 1:.1f} packets; "
           f"mean cwnd (segments) {class_cwnd(cw, end_us, mss)}")
     for t in ties:
-        doc = dcnsim_doc(cc, qmax, header, seed, secs, t, l2, tcp_over)
+        doc = dcnsim_doc(cc, qmax, header, seed, secs, t, l2, tcp_over, link_us)
         doc["stop"] = f"{secs:g}s"
         doc["pcap"] = {"hosts": "0-15"}
         doc["trace"] = {"interval": "10us", "flows": True, "queues": "switches"}
@@ -200,7 +203,7 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
         dcw = {int(src_of[fid]): list(zip(g["time_s"] * 1e6, g["cwnd_bytes"].astype(float)))
                for fid, g in fts.groupby("flow_id")}
         mss = doc["tcp"]["mss"]
-        arr, drp, grid = dcnsim_f1_phases(r.pcaps, mss + doc["tcp"]["header"], l2, 1.0, 25.0)
+        arr, drp, grid = dcnsim_f1_phases(r.pcaps, mss + doc["tcp"]["header"], l2, link_us, 25.0)
         t_d = (mss + doc["tcp"]["header"] + l2) * 8 / 1e3
         a = phase_of(arr, grid)
         d = phase_of(drp, grid)

@@ -100,16 +100,18 @@ def parse_ns3(out: str) -> Dict[str, Any]:
     return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1]}
 
 
-def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float) -> List[str]:
-    return [str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}"]
+def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0) -> List[str]:
+    return [str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
+            f"--link-us={link_us:g}"]
 
 
 def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
-            cache: Optional[Path]) -> Dict[str, Any]:
-    f = cache / f"{cc}-q{qmax}-h{header}-s{seed}-{secs:g}s.txt" if cache else None
+            cache: Optional[Path], link_us: float = 1.0) -> Dict[str, Any]:
+    link = "" if link_us == 1.0 else f"-link{link_us:g}us"
+    f = cache / f"{cc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
     if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
         return parse_ns3(f.read_text())
-    out = subprocess.run(ns3_args(exe, cc, qmax, header, seed, secs), capture_output=True, text=True,
+    out = subprocess.run(ns3_args(exe, cc, qmax, header, seed, secs, link_us), capture_output=True, text=True,
                          check=True).stdout
     if f:
         f.parent.mkdir(parents=True, exist_ok=True)
@@ -120,7 +122,7 @@ def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
 
 
 def dcnsim_doc(cc: str, qmax: int, header: int, seed: int, secs: float, ties: str, l2: int,
-               tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               tcp_over: Optional[Dict[str, Any]] = None, link_us: float = 1.0) -> Dict[str, Any]:
     """Fig. 1 from the experiment's own builder, with the header variant,
     the order of equal-time events and the framing bytes."""
     from dcnsim.experiments.tcprand.common import SERIES, fig1_doc
@@ -129,8 +131,9 @@ def dcnsim_doc(cc: str, qmax: int, header: int, seed: int, secs: float, ties: st
     top = dict(TIES[ties])
     if l2:
         top["l2_overhead"] = l2
+    topo = {} if link_us == 1.0 else {"delay": f"{round(link_us * 1000)}ns"}
     return fig1_doc(SERIES[CCS[cc]], qmax, secs, seed, tcp_over={"mss": mss, "header": hdr, **(tcp_over or {})},
-                    top_over=top, name=f"ns3-outcast-{cc}-q{qmax}-h{header}-s{seed}-{ties}")
+                    top_over=top, topo_over=topo, name=f"ns3-outcast-{cc}-q{qmax}-h{header}-s{seed}-{ties}")
 
 
 def edge_port_drops(queue_inputs) -> Dict[str, int]:
@@ -141,10 +144,10 @@ def edge_port_drops(queue_inputs) -> Dict[str, int]:
 
 
 def run_dcnsim(cc: str, qmax: int, header: int, seed: int, secs: float, ties: str, l2: int,
-               tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               tcp_over: Optional[Dict[str, Any]] = None, link_us: float = 1.0) -> Dict[str, Any]:
     import dcnsim
 
-    r = dcnsim.run(dcnsim_doc(cc, qmax, header, seed, secs, ties, l2, tcp_over))
+    r = dcnsim.run(dcnsim_doc(cc, qmax, header, seed, secs, ties, l2, tcp_over, link_us))
     f = r.flows
     good = {int(s): float(b) for s, b in zip(f["src"], f["delivered_bytes"])}
     f1, j = share_and_jain(good)
@@ -177,6 +180,9 @@ def main(argv=None) -> int:
                    help="dcnsim's order of equal-time events: fifo, seeded (threads = 1), or both")
     p.add_argument("--dcnsim-l2", type=int, default=0,
                    help="dcnsim's l2_overhead: 0 (the TCPRand setup) or 2 (ns-3's point-to-point framing)")
+    p.add_argument("--link-us", type=float, default=1.0,
+                   help="link propagation delay, µs (Fig. 1: 1); 1.05 moves the six-hop flows' arrival phase "
+                        "across the port's slot instant with 40 B headers (docs/tcprand.md)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
@@ -200,6 +206,8 @@ def main(argv=None) -> int:
         p.error(f"--secs: must be > 0, got {a.secs}")
     if a.dcnsim_l2 < 0:
         p.error(f"--dcnsim-l2: must be >= 0, got {a.dcnsim_l2}")
+    if a.link_us <= 0:
+        p.error(f"--link-us: must be > 0, got {a.link_us}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" or a.trace is not None else None
@@ -207,7 +215,7 @@ def main(argv=None) -> int:
         import phases  # validation/ns3_outcast/phases.py (this script's directory is on sys.path)
 
         phases.trace_both(exe, a.cc[0], a.qmax[0], a.header[0], a.trace, a.ties, a.dcnsim_l2, over,
-                                 a.trace_ms, a.out)
+                          a.trace_ms, a.out, a.link_us)
         return 0
     cache = None if a.no_cache else a.build / "cache"
     sims = ([] if a.only == "dcnsim" else ["ns-3"]) + ([] if a.only == "ns3" else [f"dcnsim {t}" for t in a.ties])
@@ -217,14 +225,15 @@ def main(argv=None) -> int:
             for h in a.header:
                 for s in seeds:
                     if exe is not None and a.only != "dcnsim":
-                        jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache)))
+                        jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache, a.link_us)))
                     if a.only != "ns3":
                         for t in a.ties:
-                            jobs.append((f"dcnsim {t}", (cc, q, h, s), (cc, q, h, s, a.secs, t, a.dcnsim_l2, over)))
+                            jobs.append((f"dcnsim {t}", (cc, q, h, s), (cc, q, h, s, a.secs, t, a.dcnsim_l2, over,
+                                                                      a.link_us)))
     with ProcessPoolExecutor(a.jobs) as ex:
         res = dict(ex.map(_task, jobs))
     print(f"TCPRand Fig. 1, {a.secs:g} s flows; F1 = host 1's flow (fair share 0.067); drops at {EDGE} -> "
-          f"{RECEIVER} by input port {'/'.join(PORTS)}; dcnsim l2_overhead = {a.dcnsim_l2}"
+          f"{RECEIVER} by input port {'/'.join(PORTS)}; links {a.link_us:g} µs; dcnsim l2_overhead = {a.dcnsim_l2}"
           + (f"; dcnsim tcp overrides {over}" if over else ""))
     for cc in a.cc:
         for q in a.qmax:
