@@ -36,6 +36,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "../ns3_fattree.h"
+
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -524,20 +526,11 @@ main(int argc, char* argv[])
 
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    Ipv4AddressHelper ip;
-    TrafficControlHelper tch;
     uint32_t subnet = 0;
     Ptr<PointToPointNetDevice> edgePort; // edge 0 -> host 0
     auto link = [&](Ptr<Node> a, Ptr<Node> b, double delayUs, bool aIsHost) {
         p2p.SetChannelAttribute("Delay", TimeValue(NanoSeconds(delayUs * 1000)));
-        NetDeviceContainer d = p2p.Install(a, b);
-        char base[32];
-        std::snprintf(base, sizeof base, "10.%u.%u.0", subnet / 256, subnet % 256);
-        ++subnet;
-        ip.SetBase(base, "255.255.255.0");
-        Ipv4InterfaceContainer ifs = ip.Assign(d);
-        // Assign installs ns-3.37's default queue disc (FqCoDel): the device queue is the port.
-        tch.Uninstall(d);
+        auto [d, ifs] = dcnsim_ns3::LinkP2p(p2p, a, b, subnet);
         for (uint32_t s = 0; s < 2; ++s)
         {
             Ptr<PointToPointNetDevice> dev = DynamicCast<PointToPointNetDevice>(d.Get(s));
@@ -555,32 +548,18 @@ main(int argc, char* argv[])
     const double hostLinkUs = linkUs + switchUs / 2;
     const double switchLinkUs = linkUs + switchUs;
     std::vector<Ipv4Address> hostAddr(HOSTS);
-    for (uint32_t h = 0; h < HOSTS; ++h)
-    {
-        auto [d, ifs] = link(hosts.Get(h), edges.Get(h / (K / 2)), hostLinkUs, true);
-        hostAddr[h] = ifs.GetAddress(0);
-        g_hostOfAddr[hostAddr[h].Get()] = h;
-        if (h == 0)
-        {
-            edgePort = DynamicCast<PointToPointNetDevice>(d.Get(1));
-        }
-    }
-    for (uint32_t e = 0; e < edges.GetN(); ++e)
-    {
-        uint32_t pod = e / (K / 2);
-        for (uint32_t j = 0; j < K / 2; ++j)
-        {
-            link(edges.Get(e), aggs.Get(pod * (K / 2) + j), switchLinkUs, false);
-        }
-    }
-    for (uint32_t a = 0; a < aggs.GetN(); ++a)
-    {
-        uint32_t j = a % (K / 2);
-        for (uint32_t c = 0; c < K / 2; ++c)
-        {
-            link(aggs.Get(a), cores.Get(j * (K / 2) + c), switchLinkUs, false);
-        }
-    }
+    dcnsim_ns3::WireFatTree(
+        K, hosts, edges, aggs, cores,
+        [&](uint32_t h, Ptr<Node> host, Ptr<Node> edge) {
+            auto [d, ifs] = link(host, edge, hostLinkUs, true);
+            hostAddr[h] = ifs.GetAddress(0);
+            g_hostOfAddr[hostAddr[h].Get()] = h;
+            if (h == 0)
+            {
+                edgePort = DynamicCast<PointToPointNetDevice>(d.Get(1));
+            }
+        },
+        [&](Ptr<Node> a, Ptr<Node> b) { link(a, b, switchLinkUs, false); });
     int64_t stream = 1000;
     for (auto& [id, ni] : info)
     {
@@ -627,11 +606,7 @@ main(int argc, char* argv[])
         Flow& fl = g_flows[f];
         fl.src = f + 1;
         uint16_t port = 5000 + f;
-        Ptr<Socket> l = Socket::CreateSocket(hosts.Get(0), TcpSocketFactory::GetTypeId());
-        l->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        l->Listen();
-        l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                             MakeBoundCallback(&Accepted, f));
+        dcnsim_ns3::ListenTcp(hosts.Get(0), port, MakeBoundCallback(&Accepted, f));
         Ptr<Socket> s = Socket::CreateSocket(hosts.Get(fl.src), TcpSocketFactory::GetTypeId());
         s->Bind();
         s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, f));
