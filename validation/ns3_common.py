@@ -20,9 +20,12 @@ NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", 
 
 def ns3_binary(source: Path, build_dir: Path) -> Path:
     """Compile ``source`` against the installed ns-3 into ``build_dir`` (the
-    executable is named after the source's stem), once per source change."""
+    executable is named after the source's stem), once per change of it or
+    of a shared header."""
     exe = build_dir / source.stem
-    if exe.exists() and exe.stat().st_mtime >= source.stat().st_mtime:
+    # the program and the headers validation/ shares between them (ns3_*.h)
+    deps = [source, *Path(__file__).resolve().parent.glob("ns3_*.h")]
+    if exe.exists() and exe.stat().st_mtime >= max(d.stat().st_mtime for d in deps):
         return exe
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
