@@ -134,7 +134,7 @@ def cmd_run(args) -> int:
     import dcnsim
 
     from ._atomic import check_out_dir
-    from .scenario import load_scenario
+    from ._document import load_scenario
 
     try:
         doc = load_scenario(args.file)
@@ -163,7 +163,7 @@ def cmd_validate(args) -> int:
     import dcnsim
 
     from . import _core
-    from .scenario import load_scenario, to_json
+    from ._document import load_scenario, to_json
 
     status = 0
     for f in args.files:
@@ -467,6 +467,20 @@ def cmd_model(args) -> int:
 LIGHT = ("run", "validate", "schema", "--version")
 
 
+class _Version(argparse.Action):
+    """``--version``: print and exit, as argparse's own action does, but
+    without its help formatter, which loads shutil, textwrap and locale
+    (a fifth of the start-up) to wrap one short line."""
+
+    def __init__(self, option_strings: Sequence[str], version: str, dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show program's version number and exit")
+        self.version = version
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(self.version)
+        parser.exit()
+
+
 def build_parser(light: bool = False) -> argparse.ArgumentParser:
     """The command line. ``light``: without the `tune` and `bench`
     subcommands (for a `run`, `validate`, `schema` or `--version`, which
@@ -474,7 +488,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     from . import __version__
 
     p = argparse.ArgumentParser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
-    p.add_argument("--version", action="version", version=f"dcnsim {__version__}")
+    p.add_argument("--version", action=_Version, version=f"dcnsim {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
