@@ -223,7 +223,7 @@ def test_version_and_a_run_load_neither_metadata_nor_the_builders(tmp_path):
 
     got = loaded_by("--version", code=NEW_PROBE)
     assert got["rc"] == 0
-    assert not {*NEVER_AT_START, "dcnsim.result", "tomllib", "tempfile"} & set(got["heavy"]), got
+    assert not {*NEVER_AT_START, "dcnsim.result", "tomllib", "tempfile", "typing"} & set(got["heavy"]), got
     # a run of a JSON file: no TOML reader; without --out, no tempfile
     doc = tmp_path / "tiny.json"
     doc.write_text(json.dumps(load_scenario(DATA / "small_incast.toml")))

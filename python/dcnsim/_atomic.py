@@ -5,7 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Union
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, Iterator, Union
 
 
 def _file_mode() -> int:

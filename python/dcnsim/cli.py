@@ -14,13 +14,16 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
 
 from ._args import one_line as _one_line
 from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
 from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence
 
 # ----------------------------------------------------------------------------
 # formatting
