@@ -185,8 +185,10 @@ def render_startup(r: Dict[str, Any]) -> str:
     bare = b["bare_cpu_s"]
     rows.append(f"| `python -c pass` | {bare['clean']:.3f} s | {bare['as configured']:.3f} s | | | |")
     for label, s in b["commands"].items():
+        incast = _startup_module().INCAST
         cmd = {"--version": "`dcnsim --version`", "validate": "`dcnsim validate FILE`",
-               "run (tiny)": "`dcnsim run FILE` (tiny)"}.get(label, f"`dcnsim {label}`")
+               "run (tiny)": "`dcnsim run FILE` (tiny)",
+               **{f"run {k}": f"`dcnsim run FILE`: {v}" for k, v in incast.items()}}.get(label, f"`dcnsim {label}`")
         core = f"{s['core_cpu_s']:.3f} s" if "core_cpu_s" in s else ""
         rows.append(f"| {cmd} | {s['clean']['cpu_s']:.3f} s | {s['as configured']['cpu_s']:.3f} s "
                     f"| {s['clean']['peak_rss_mb']:.1f} MB | {core} | {', '.join(s['heavy_imports']) or 'none'} |")
