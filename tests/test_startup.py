@@ -229,7 +229,7 @@ def test_version_and_a_run_load_neither_metadata_nor_the_builders(tmp_path):
     doc.write_text(json.dumps(load_scenario(DATA / "small_incast.toml")))
     got = loaded_by("run", str(doc), code=NEW_PROBE)
     assert got["rc"] == 0 and "dcnsim.result" in got["heavy"], got
-    assert not {*NEVER_AT_START, "tomllib", "tempfile"} & set(got["heavy"]), got
+    assert not {*NEVER_AT_START, "tomllib", "tempfile", "typing"} & set(got["heavy"]), got
     got = loaded_by("run", str(DATA / "small_incast.toml"), code=NEW_PROBE)
     assert got["rc"] == 0 and "tomllib" in got["heavy"] and not set(NEVER_AT_START) & set(got["heavy"]), got
 

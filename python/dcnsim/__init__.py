@@ -15,9 +15,10 @@ from . import _core
 from .errors import DcnsimWarning, Problem, ScenarioError
 
 # typing is not imported at run time here nor in the other modules `dcnsim
-# --version` loads (errors, cli, _args, _atomic): about 15 % of --version's own
-# cost. Annotations are strings (PEP 563), and mypy reads a block under any
-# constant named TYPE_CHECKING as under typing.TYPE_CHECKING.
+# --version` and `dcnsim run` load (errors, cli, _args, _atomic, _document,
+# result): about 15 % of --version's own cost. Annotations are strings
+# (PEP 563), and mypy reads a block under any constant named TYPE_CHECKING as
+# under typing.TYPE_CHECKING.
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:

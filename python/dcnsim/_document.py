@@ -16,10 +16,14 @@ import math
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Union
 
 from .errors import Problem, ScenarioError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
 
 
 def _toml():
