@@ -3,7 +3,9 @@ a run printing its summary (and writing small CSV tables) and the bench
 child start without numpy, pandas, pyarrow, matplotlib, Optuna or Dask.
 Checked in a fresh interpreter (this one has pandas loaded already); which
 modules got imported, not how long it took (benchmarks/startup.py measures
-that, and benchmarks/results.json records it)."""
+that, and benchmarks/results.json records it). Since issue 48 also: the
+version comes from the build (no importlib.metadata), and `--version` and a
+run load neither the scenario builders' dataclasses nor typing."""
 
 from __future__ import annotations
 
