@@ -201,18 +201,9 @@ def test_the_summary_read_from_columns_agrees_with_the_tables():
 
 # What a command loads beyond what the interpreter had before it started
 # (this machine's site hooks may preload modules dcnsim itself never needs).
-NEW_PROBE = """
-import json, sys
-before = set(sys.modules)
-argv = json.loads(sys.argv[1])
-from dcnsim.cli import main
-try:
-    rc = main(argv)
-except SystemExit as e:
-    rc = e.code or 0
-sys.stdout.flush()
-print("\\nLOADED " + json.dumps({"rc": rc, "heavy": sorted(set(sys.modules) - before)}))
-"""
+NEW_PROBE = PROBE.replace("argv = json.loads", "before = set(sys.modules)\nargv = json.loads").replace(
+    "sorted(m for m in sys.modules if m.split('.')[0] in %r)" % (HEAVY,), "sorted(set(sys.modules) - before)")
+assert "before = set" in NEW_PROBE and "sys.modules) - before" in NEW_PROBE
 
 # The start-up of issue 48: the version from the core, the builders'
 # dataclasses, the TOML reader and the atomic writer's tempfile where used.
