@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Union
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, Iterator, Union
 
 
 def _file_mode() -> int:
@@ -26,6 +28,8 @@ def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
     exception the temporary file is removed and ``path`` is untouched."""
     if mode not in ("w", "wb"):
         raise ValueError("mode must be 'w' or 'wb'")
+    import tempfile  # here, not at the top: a run without --out never loads it (≈ 10 ms)
+
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -89,6 +93,8 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
         if probe == target:
             raise OutputDirError(f"{target}: exists and is not a directory")
         raise OutputDirError(f"{target}: {probe} is a file, not a directory")
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=".dcnsim-probe.", dir=probe)
     except OSError as e:

@@ -14,13 +14,16 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
 
 from ._args import one_line as _one_line
 from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
 from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence
 
 # ----------------------------------------------------------------------------
 # formatting
@@ -134,7 +137,7 @@ def cmd_run(args) -> int:
     import dcnsim
 
     from ._atomic import check_out_dir
-    from .scenario import load_scenario
+    from ._document import load_scenario
 
     try:
         doc = load_scenario(args.file)
@@ -163,7 +166,7 @@ def cmd_validate(args) -> int:
     import dcnsim
 
     from . import _core
-    from .scenario import load_scenario, to_json
+    from ._document import load_scenario, to_json
 
     status = 0
     for f in args.files:
@@ -627,6 +630,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     import warnings
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:  # before building the parser, which loads shutil and locale: 1/5 of its cost
+        from . import __version__
+
+        print(f"dcnsim {__version__}")
+        return 0
     parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
     args = parser.parse_args(argv)
     shown = warnings.showwarning
