@@ -468,8 +468,13 @@ def tune(
     from tqdm.auto import tqdm
 
     from ._atomic import atomic_write, check_out_dir
-    from .analysis import ci95
+    from .analysis import ci95 as mean_ci95
     from .sweep import ClusterError
+
+    def ci95(values: Sequence[float]) -> Tuple[float, float]:
+        # one seed gives no interval: n/a (NaN, null in best.json), not ±0
+        m, h = mean_ci95(values)
+        return m, h if sum(v == v for v in values) > 1 else math.nan
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise TuneError(f"trials: expected a positive integer, got {trials!r}")
@@ -696,7 +701,8 @@ def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted:
         for p in ps:
             row[p.path] = t.params.get(p.path)
         row["objective"] = t.value
-        row["objective_ci95"] = t.user_attrs.get("ci95")
+        ci = t.user_attrs.get("ci95")  # None: one seed, no interval
+        row["objective_ci95"] = math.nan if ci is None else ci
         for s in seeds:
             row[f"seed{s}"] = t.user_attrs.get(f"seed{s}")
         if cons:
@@ -952,7 +958,7 @@ def cmd_tune(args: Any) -> int:
     factor, unit = display_unit(b["objective"])
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200,
                            "display.float_format", "{:.6g}".format):
-        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False))
+        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
         print()
         if "params" not in b:
             print("no feasible trial: see trials.csv")
@@ -960,7 +966,7 @@ def cmd_tune(args: Any) -> int:
             print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
                   f"{b['objective']} = {b['value'] * factor:.6g}{' ' + unit if unit else ''} "
                   f"(mean over seeds {','.join(map(str, b['seeds']))})")
-            print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False))
+            print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
     print(f"\n{len(res.trials)} trials ({res.computed} run now); results in {args.out}/ "
           f"(trials.csv, confirm.csv, best.json, {len(res.figures)} plot(s))")
     return 0
