@@ -8,8 +8,10 @@ Sections (each stamped with its own date, commit and load average, so one
 can be re-run alone with ``--only``; the others are kept from the file):
 
 * ``startup``: CPU seconds and peak RSS of ``dcnsim --version``,
-  ``validate`` and a tiny ``run`` (benchmarks/startup.py), with the heavy
-  packages each imported;
+  ``validate``, a tiny ``run`` and whole runs of issue 48's two incasts,
+  in a clean interpreter and as configured, with the heavy packages each
+  imported and the incasts' in-process ``dcnsim.run`` CPU
+  (benchmarks/startup.py);
 * ``bench``: ``dcnsim bench``'s default set and the larger htsim mirrors
   (``dctcp_perm_k12``, ``dctcp_perm_k16``, ``dctcp_perm_k16_128flows``,
   ``dctcp_perm_k32``):
@@ -34,7 +36,6 @@ import json
 import os
 import platform
 import re
-import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -57,8 +58,15 @@ def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
 
+def _startup_module():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import startup
+
+    return startup
+
+
 def stamp() -> Dict[str, Any]:
-    """When, at which commit and under what load a section was measured."""
+    """When, at which commit, on which CPU and under what load a section was measured."""
     # the file and the docs' tables this script writes are not the code measured
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/results.json",
                       *(f":!{d.relative_to(ROOT)}" for d in DOCS)))
@@ -66,6 +74,7 @@ def stamp() -> Dict[str, Any]:
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if dirty else ""),
         "load_average": round(os.getloadavg()[0], 1),
+        "cpu": "{cpu}, L3 {l3}".format(**_startup_module().machine()),
     }
 
 
@@ -92,18 +101,9 @@ def machine() -> Dict[str, Any]:
 
 
 def measure_startup(repeat: int) -> Dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import startup
-
-    env = startup._env(None)
-    out: Dict[str, Any] = {"repeat": repeat, "commands": {}}
-    for label, args in startup.COMMANDS.items():
-        runs = [startup.measure(args, env) for _ in range(repeat)]
-        _total, _slow, heavy = startup.importtime(args, env, 1)
-        out["commands"][label] = {"cpu_s": round(statistics.median(c for c, _ in runs), 3),
-                                  "peak_rss_mb": round(statistics.median(r for _, r in runs), 1),
-                                  "heavy_imports": heavy}
-    return out
+    rec = _startup_module().record(repeat)
+    rec.pop("machine")  # the stamp names the CPU
+    return rec
 
 
 def measure_bench(names, repeat: int) -> Dict[str, Any]:
@@ -142,7 +142,8 @@ def _m(x: float) -> str:
 
 def _stamp_line(sec: Dict[str, Any]) -> str:
     s = sec["stamp"]
-    return f"Recorded {s['date']} at {s['commit']}, load average {s['load_average']}"
+    on = f" on {s['cpu']}" if "cpu" in s else ""
+    return f"Recorded {s['date']} at {s['commit']}{on}, load average {s['load_average']}"
 
 
 def render_machine(r: Dict[str, Any]) -> str:
@@ -179,13 +180,23 @@ def render_soak(r: Dict[str, Any]) -> str:
 
 def render_startup(r: Dict[str, Any]) -> str:
     b = r["startup"]
-    rows = ["| command | CPU | peak RSS | heavy packages imported |", "|---|---|---|---|"]
+    rows = ["| command | CPU, clean interpreter | CPU, as configured | peak RSS | `dcnsim.run` in-process CPU "
+            "| heavy packages imported |", "|---|---|---|---|---|---|"]
+    bare = b["bare_cpu_s"]
+    rows.append(f"| `python -c pass` | {bare['clean']:.3f} s | {bare['as configured']:.3f} s | | | |")
     for label, s in b["commands"].items():
+        incast = _startup_module().INCAST
         cmd = {"--version": "`dcnsim --version`", "validate": "`dcnsim validate FILE`",
-               "run (tiny)": "`dcnsim run FILE` (tiny)"}.get(label, f"`dcnsim {label}`")
-        rows.append(f"| {cmd} | {s['cpu_s']:.3f} s | {s['peak_rss_mb']:.1f} MB | {', '.join(s['heavy_imports']) or 'none'} |")
-    return (f"{_stamp_line(b)}; median of {b['repeat']} fresh processes "
-            f"(`python benchmarks/startup.py --repeat {b['repeat']}`).\n\n" + "\n".join(rows))
+               "run (tiny)": "`dcnsim run FILE` (tiny)",
+               **{f"run {k}": f"`dcnsim run FILE`: {v}" for k, v in incast.items()}}.get(label, f"`dcnsim {label}`")
+        core = f"{s['core_cpu_s']:.3f} s" if "core_cpu_s" in s else ""
+        rows.append(f"| {cmd} | {s['clean']['cpu_s']:.3f} s | {s['as configured']['cpu_s']:.3f} s "
+                    f"| {s['clean']['peak_rss_mb']:.1f} MB | {core} | {', '.join(s['heavy_imports']) or 'none'} |")
+    return (f"{_stamp_line(b)} ({b['load_average'][1]} after); median of {b['repeat']} fresh processes per "
+            f"command and interpreter, interleaved (`python benchmarks/startup.py --repeat {b['repeat']}`). "
+            "Clean: a virtual environment whose start-up runs no site hook, bytecode cached (a `pip install`); "
+            "as configured: this machine's interpreter, whose site-packages hook imports certifi at every "
+            "start and whose environment sets PYTHONDONTWRITEBYTECODE.\n\n" + "\n".join(rows))
 
 
 def render_htsim(r: Dict[str, Any]) -> str:
@@ -260,7 +271,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         wanted = a.only or [s for s in SECTIONS if s != "htsim" or a.htsim]
         if "htsim" in wanted and not a.htsim:
             ap.error("the htsim section needs --htsim HTSIM_BINARY")
-        results["machine"] = machine()
+        if not a.only:  # a section measured alone names its CPU in its stamp; the file's machine stays
+            results["machine"] = machine()
         for sec in wanted:
             print(f"recording {sec} ...", file=sys.stderr)
             st = stamp()

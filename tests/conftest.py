@@ -65,6 +65,19 @@ def cli(*args: str, cwd=None, timeout: float = 300) -> subprocess.CompletedProce
     )
 
 
+def load_module(name: str, path: Path):
+    """Import the script at ``path`` as module ``name`` (validation/'s
+    harnesses are scripts, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    # registered before it runs: dataclasses look their module up
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def small_incast(**over) -> dcnsim.Scenario:
     """The builder twin of tests/data/small_incast.toml."""
     kw = dict(

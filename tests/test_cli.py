@@ -68,7 +68,7 @@ def test_validate_command(tmp_path, small_incast_path):
     r = cli("validate", str(small_incast_path))
     assert r.returncode == 0 and r.stdout.strip() == f"{small_incast_path}: ok"
     r = cli("validate", str(small_incast_path), str(bad))
-    assert r.returncode == 1 and "Traceback" not in r.stderr  # problems in a scenario: 1
+    assert r.returncode == 2 and "Traceback" not in r.stderr  # problems in a scenario: bad input, as for `run`
     r = cli("validate", str(small_incast_path), str(bad), str(tmp_path / "missing.toml"))
     assert r.returncode == 2 and "Traceback" not in r.stderr  # a file that cannot be read: bad input, 2
     out = r.stdout.strip().splitlines()

@@ -363,3 +363,70 @@ def test_a_hand_edited_figure_is_caught():
     assert filled == (f"a\n<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nkept\n"
                       f"<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nz\n")
     assert record.render_doc(filled, results) == filled
+
+
+# ---------------------------------------------------------------- paper tallies from the registers (issue 43)
+
+
+def test_paper_tallies_are_the_register_judging_the_last_full_run():
+    """Each registered paper's doc holds one tally block, equal to what
+    `python -m dcnsim.experiments.tallies render` makes from the paper's
+    claims register and its last full run (``<paper>/results.json``): a
+    verdict or number edited by hand, a criterion changed without
+    re-rendering, or a second tally in the doc fails here."""
+    from dcnsim.experiments import tallies
+
+    keys = tallies.registered_papers()
+    assert "rps" in keys, keys
+    for key in keys:
+        doc = tallies.docs_of(key)
+        text = doc.read_text(encoding="utf-8")
+        blocks = [m.group(2) for m in tallies.BLOCK.finditer(text)]
+        assert blocks == [key], f"{doc.name}: want exactly one '<!-- tally: {key} -->' block, found {blocks}"
+        want = tallies.render_doc(text, [key])
+        if want != text:
+            diff = [f"- {a}\n+ {b}" for a, b in zip(text.splitlines(), want.splitlines()) if a != b]
+            raise AssertionError(f"{doc.name}'s tally differs from its register and results.json (run `python -m "
+                                 "dcnsim.experiments.tallies render`):\n" + "\n".join(diff[:10]))
+        res = tallies.load_results(tallies.get_paper(key))
+        assert res["commit"] and re.fullmatch(r"\d{4}-\d\d-\d\d", res["date"]), res
+        assert res["commit"] in text, f"{doc.name} does not name the commit of its last full run"
+
+
+def test_a_hand_edited_tally_or_a_changed_criterion_is_caught(monkeypatch):
+    import dataclasses
+
+    from dcnsim.experiments import tallies
+
+    text = tallies.docs_of("rps").read_text(encoding="utf-8")
+    body = next(m.group(3) for m in tallies.BLOCK.finditer(text))
+    row = next(line for line in body.splitlines() if line.startswith("| fig6-fct "))
+    edited = text.replace(row, row.rsplit("|", 2)[0] + "| differs |" if not row.endswith("| differs |")
+                          else row.rsplit("|", 2)[0] + "| agrees |")
+    assert tallies.render_doc(edited, ["rps"]) != edited
+    # the register judges the stored measurement: a criterion turned round
+    # changes the rendered verdict without any re-run
+    reg = tallies.get_paper("rps").register
+    flipped = dict(reg["fig6-fct"].criterion, sign=1)
+    monkeypatch.setitem(reg.by_id, "fig6-fct", dataclasses.replace(reg["fig6-fct"], criterion=flipped))
+    monkeypatch.setattr(reg, "claims", [reg.by_id[c.id] for c in reg.claims])
+    assert tallies.render_doc(text, ["rps"]) != text
+
+
+def test_the_prose_quotes_the_last_full_run():
+    """The prose between `<!-- numbers: KEY -->` and `<!-- /numbers -->`
+    (each registered paper's per-figure results) quotes only decimals some
+    value of the last full run gives at the printed precision (its rows and
+    every figure's notes, in results.json). A number of an earlier run, or
+    one edited by hand, fails here; one that happens to equal another value
+    of the run does not: the check is that loose."""
+    from dcnsim.experiments import tallies
+
+    for key in tallies.registered_papers():
+        text = tallies.docs_of(key).read_text(encoding="utf-8")
+        blocks = [m for m in tallies.NUMBERS.finditer(text) if m.group(1) == key]
+        assert blocks, f"{key}: its doc has no '<!-- numbers: {key} -->' prose"
+        assert tallies.unsourced_numbers(key, text) == [], key
+    rps = tallies.docs_of("rps").read_text(encoding="utf-8")
+    assert "0.971 at worst" in rps
+    assert tallies.unsourced_numbers("rps", rps.replace("0.971 at worst", "0.972 at worst")) == ["0.972"]

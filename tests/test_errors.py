@@ -65,6 +65,6 @@ def test_cli_prints_path_and_reason(tmp_path):
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(odd_key_doc()))
     r = cli("validate", str(f))
-    assert r.returncode == 1
+    assert r.returncode == 2
     assert f"{f}: topology.rate: must be > 0, got '0Gbps'" in r.stdout
     assert f"{f}: topology[\"odd: key\"]: unknown key for topology kind 'star'" in r.stdout

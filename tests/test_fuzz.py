@@ -246,14 +246,12 @@ def check_cli(path: Path, out: Path):
     """`validate` and `run --out` on one file: no traceback; a rejection
     lists named problems and writes nothing; an acceptance writes tables."""
     rc, stdout, _ = cli_in_process("validate", str(path))
-    # 1: problems in a scenario; 2: a file that cannot be read or parsed
-    assert rc in (0, 1, 2)
+    # 2 for any bad file, as `run` says of it
+    assert rc in (0, 2)
     lines = stdout.strip().splitlines()
     assert lines and all(ln.startswith(f"{path}: ") for ln in lines)
     if rc != 0:
         assert_named([ln[len(f"{path}: "):] for ln in lines])
-        unread = any(ln[len(f"{path}: "):].startswith(("file:", "syntax:")) for ln in lines)
-        assert rc == (2 if unread else 1), (rc, lines)
     rc_run, _, stderr = cli_in_process("run", str(path), "--out", str(out))
     if rc != 0:
         assert rc_run == 2, "run accepted what validate rejected"

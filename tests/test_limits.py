@@ -102,6 +102,7 @@ def test_an_estimate_over_the_limit_warns_with_its_keys_and_the_run_completes(tm
     out = cli("run", str(f), "--out", str(tmp_path / "out"))
     assert out.returncode == 0, out.stderr[-2000:]
     assert "warning: topology.buffer: the run may need up to about" in out.stderr
+    assert (out.stdout + out.stderr).count("may need up to about") == 1, out.stdout  # once (issue 41)
     assert (tmp_path / "out" / "summary.json").exists()
 
 

@@ -144,15 +144,16 @@ def test_orders_of_magnitude_claims_reject_small_gains():
     """The issue's examples: a 1.1× gain for "orders of magnitude", a 0.13
     ratio for "underestimates slightly", no penalty for "small penalty"."""
 
-    from dcnsim.experiments import kulkarni as k
+    from dcnsim.experiments.kulkarni.common import BASE, ORDER_HALF
+    from dcnsim.experiments.kulkarni.goodput_ch3 import _claims_38
 
     for gain in (1.1, 1.5, 2.5):
-        c = compare_claim("gain", gain, "orders of magnitude", gain >= 10, partly=gain >= k.ORDER_HALF,
+        c = compare_claim("gain", gain, "orders of magnitude", gain >= 10, partly=gain >= ORDER_HALF,
                           criterion="ratio ≥ 10", partly_criterion="ratio ≥ √10")
         assert c.verdict == "differs", gain
-    b = pd.DataFrame({"config": [k.BASE.key()] * 3, "n": [4, 16, 32], "goodput_mbps": [900.0, 100.0, 80.0],
+    b = pd.DataFrame({"config": [BASE.key()] * 3, "n": [4, 16, 32], "goodput_mbps": [900.0, 100.0, 80.0],
                       "full_mbps": [900.0, 13.0, 10.4], "j": [2.0] * 3})
-    cl = k._claims_38(b)
+    cl = _claims_38(b)
     assert cl[0].verdict == "differs" and cl[0].criterion.startswith("0.7 ≤ ratio < 1")
 
 
@@ -175,7 +176,7 @@ def test_formula_checks_and_untestable_are_out_of_the_tally():
 
 def test_capped_log_error_keeps_zero_and_infinite_points():
     import numpy as np
-    from dcnsim.experiments.kulkarni import LOG_CAP, _gmean, male
+    from dcnsim.experiments.kulkarni.common import LOG_CAP, _gmean, male
 
     assert male([2.0], [1.0]) == pytest.approx(math.log(2))
     # a model that says 0 (or ∞, or nothing) where the simulation has a value counts as the cap
@@ -270,7 +271,7 @@ def test_fast_paper_covers_every_row():
 
 def test_fast_topology_matches_the_paper():
     import dcnsim
-    from dcnsim.experiments import fast
+    from dcnsim.experiments.fast import common as fast
 
     topo = fast.topology()
     hosts = [n for n in topo["nodes"] if n["kind"] == "host"]

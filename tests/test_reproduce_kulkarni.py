@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
-from dcnsim.experiments.kulkarni import (
+from dcnsim.experiments.kulkarni.common import (
     BASE,
     BUFFERS_CH3,
     CH4,
@@ -39,7 +39,7 @@ def test_onset_ignores_a_dip_that_recovers():
 
 
 def test_male_is_symmetric_in_log_and_caps_non_positive():
-    from dcnsim.experiments.kulkarni import LOG_CAP
+    from dcnsim.experiments.kulkarni.common import LOG_CAP
 
     assert male([2, 0.5], [1, 1]) == pytest.approx(math.log(2))
     # a missing or zero model value is 100× off, never skipped

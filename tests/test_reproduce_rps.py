@@ -15,21 +15,21 @@ import pandas as pd
 import pytest
 from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
-from dcnsim.experiments.rps import (
+from dcnsim.experiments.claims import ordering
+from dcnsim.experiments.rps.common import (
     HOSTS,
     NIC_BUFFER,
     NIC_BUFFER_ALT,
-    NO_FR_THRESHOLD,
     RPS,
     SINGLE,
     ci95,
-    ordering_claim,
     random_apps,
     random_pairs,
     scenario,
     static_apps,
     tcp,
 )
+from dcnsim.experiments.rps.static_pairs import NO_FR_THRESHOLD
 
 
 def test_every_paper_figure_is_registered():
@@ -65,10 +65,10 @@ def test_ci_and_ordering_criterion():
     assert m == 2.0 and h == pytest.approx(4.303 * 1.0 / 3 ** 0.5)
     assert ci95([5.0]) == (5.0, 0.0)
     sig = {1: (2.0, 0.5), 2: (3.0, 1.0)}
-    assert ordering_claim("q", sig, "p", +1, "a − b", "x").verdict == "agrees"
-    assert ordering_claim("q", sig, "p", -1, "a − b", "x").verdict == "differs"
+    assert ordering("q", sig, "p", +1, "a − b", "x").verdict == "agrees"
+    assert ordering("q", sig, "p", -1, "a − b", "x").verdict == "differs"
     noisy = {1: (2.0, 5.0), 2: (1.0, 5.0), 3: (-1.0, 5.0)}
-    c = ordering_claim("q", noisy, "p", +1, "a − b", "x")
+    c = ordering("q", noisy, "p", +1, "a − b", "x")
     assert c.verdict == "trend agrees" and "CI on the claimed side" in c.criterion and "trend:" in c.criterion
 
 
@@ -118,7 +118,9 @@ def test_reproduce_quick_writes_outputs_and_prints_claims(quick_run):
         assert (out / f"{stem}.csv").stat().st_size > 0
         assert (out / f"{stem}.png").stat().st_size > 1000
     report = (out / "report.md").read_text()
-    assert "Fig. 7" in report and "docs/rps.md" in report and "criterion:" in report
+    assert "Fig. 7" in report and "docs/rps.md" in report
+    # the register's criterion, printed from its parameters, judges the row
+    assert "| within 20 % of 20 % (close: 50 %) |" in report
     assert "about 20 % of packets out of order" in r.stdout
     assert not (out / "fig2.csv").exists()
 

@@ -13,19 +13,11 @@ import pandas as pd
 import pytest
 from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
-from dcnsim.experiments.tcprand import (
-    FIG13_RMINS,
-    SERIES,
-    claim,
-    drop_run_shares,
-    fig1_doc,
-    fig10_doc,
-    info,
-    near,
-)
-from dcnsim.experiments.tcprand import (
-    testbed_doc as make_testbed,
-)
+from dcnsim.experiments.claims import claim, info, near
+from dcnsim.experiments.tcprand.common import SERIES, fig1_doc
+from dcnsim.experiments.tcprand.common import testbed_doc as make_testbed
+from dcnsim.experiments.tcprand.drop_runs import FIG13_RMINS, drop_run_shares
+from dcnsim.experiments.tcprand.fattree import fig10_doc
 
 # ---------------------------------------------------------------- no simulation
 

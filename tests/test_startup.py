@@ -3,13 +3,16 @@ a run printing its summary (and writing small CSV tables) and the bench
 child start without numpy, pandas, pyarrow, matplotlib, Optuna or Dask.
 Checked in a fresh interpreter (this one has pandas loaded already); which
 modules got imported, not how long it took (benchmarks/startup.py measures
-that, and benchmarks/results.json records it)."""
+that, and benchmarks/results.json records it). Since issue 48 also: the
+version comes from the build (no importlib.metadata), and `--version` and a
+run load neither the scenario builders' dataclasses nor typing."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -188,9 +191,86 @@ def test_the_summary_read_from_columns_agrees_with_the_tables():
     q = qi.groupby("queue_id")["dropped"].sum().idxmax()
     part = qi[qi["queue_id"] == q]
     line = next(x for x in text.splitlines() if "hot queue" in x)
-    assert f"(queue {q})" in line and line.count("% of ") == len(part)
+    assert f"(queue {q})" in line and line.count("%") == len(part)  # four inputs: all named
     for row in part.itertuples():
-        assert f"{row.input_from} {row.dropped / row.offered:.1%} of {row.offered:,}" in line, (row, line)
+        assert f"{row.input_from} {row.dropped / row.offered:.1%}" in line, (row, line)
     m = r.metrics
     assert m["n_flows"] == len(r.flows) and m["drops"] == int(r.flows["drops"].sum())
     assert m["n_completed"] == int(r.flows["completed"].sum())
+
+
+# What a command loads beyond what the interpreter had before it started
+# (this machine's site hooks may preload modules dcnsim itself never needs).
+NEW_PROBE = PROBE.replace("argv = json.loads", "before = set(sys.modules)\nargv = json.loads").replace(
+    "sorted(m for m in sys.modules if m.split('.')[0] in %r)" % (HEAVY,), "sorted(set(sys.modules) - before)")
+assert "before = set" in NEW_PROBE and "sys.modules) - before" in NEW_PROBE
+
+# The start-up of issue 48: the version from the core, the builders'
+# dataclasses, the TOML reader and the atomic writer's tempfile where used.
+NEVER_AT_START = ("importlib.metadata", "dcnsim.scenario", "dataclasses")
+
+
+@needs_core
+def test_version_and_a_run_load_neither_metadata_nor_the_builders(tmp_path):
+    from dcnsim._document import load_scenario
+
+    got = loaded_by("--version", code=NEW_PROBE)
+    assert got["rc"] == 0
+    assert not {*NEVER_AT_START, "dcnsim.result", "tomllib", "tempfile", "typing"} & set(got["heavy"]), got
+    # a run of a JSON file: no TOML reader; without --out, no tempfile
+    doc = tmp_path / "tiny.json"
+    doc.write_text(json.dumps(load_scenario(DATA / "small_incast.toml")))
+    got = loaded_by("run", str(doc), code=NEW_PROBE)
+    assert got["rc"] == 0 and "dcnsim.result" in got["heavy"], got
+    assert not {*NEVER_AT_START, "tomllib", "tempfile", "typing"} & set(got["heavy"]), got
+    got = loaded_by("run", str(DATA / "small_incast.toml"), code=NEW_PROBE)
+    assert got["rc"] == 0 and "tomllib" in got["heavy"] and not set(NEVER_AT_START) & set(got["heavy"]), got
+
+
+def test_lazy_names_are_the_modules_objects():
+    # `dcnsim.Star`, `dcnsim.load_scenario`, `dcnsim.result` load on first
+    # use and are the very objects of their modules
+    code = """
+import json, sys
+import dcnsim
+loaded = "dcnsim.scenario" in sys.modules
+from dcnsim import scenario, _document
+same = (dcnsim.Star is scenario.Star and dcnsim.load_scenario is scenario.load_scenario is _document.load_scenario
+        and dcnsim.Result is dcnsim.result.Result and set(dcnsim.__all__) <= set(dir(dcnsim))
+        and all(getattr(dcnsim, n) is getattr(scenario, n) for n in scenario.__all__ if n[0].isupper()))
+try:
+    dcnsim.no_such_name
+    missing = False
+except AttributeError as e:
+    missing = "no_such_name" in str(e)
+print("LOADED " + json.dumps({"before": loaded, "same": same, "missing": missing}))
+"""
+    assert loaded_by("x", code=code) == {"before": False, "same": True, "missing": True}
+
+
+REPO = DATA.parent.parent
+
+
+@needs_core
+def test_the_version_is_the_one_the_build_writes(tmp_path):
+    # One source: the Cargo workspace's version. pyproject.toml declares the
+    # version dynamic, so maturin writes Cargo's into the wheel's metadata;
+    # the build compiles the same into the core, where __version__ reads it.
+    import dcnsim
+    from dcnsim.scenario import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and "version" in project.get("dynamic", []), project
+    cargo = tomllib.loads((REPO / "Cargo.toml").read_text())["workspace"]["package"]["version"]
+    assert dcnsim.__version__ == dcnsim.core_version() == cargo
+    # what `pip install .` or `pip install -e .` would record (maturin's PEP 517 metadata hook)
+    maturin = shutil.which("maturin")
+    if maturin is None:
+        pytest.skip("maturin is not installed: the wheel's metadata is not checked")
+    r = subprocess.run([maturin, "pep517", "write-dist-info", "--metadata-directory", str(tmp_path)], cwd=REPO,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    (meta,) = tmp_path.glob("dcnsim-*.dist-info/METADATA")
+    version = next(line.split(":", 1)[1].strip() for line in meta.read_text().splitlines()
+                   if line.startswith("Version:"))
+    assert version == dcnsim.__version__

@@ -153,7 +153,7 @@ def test_a_paper_claim_moved_beyond_without_a_variant_fails_the_figure(tmp_path)
 CHEAP = {
     "fast": ("10", "11"),
     "kulkarni": ("4.7–4.10", "4.7–4.10 bytes"),
-    "rps": ("paths", "polarisation"),
+    "rps": ("7", "paths", "polarisation"),
     "tcprand": ("5", "16", "8b-control"),
 }
 
@@ -178,6 +178,8 @@ def test_every_papers_rows_name_their_source_end_to_end(tmp_path, key):
             if c.verdict in TALLIED:
                 tallied += 1
                 assert names and set(names) <= known and not c.setting, (key, f.id, c.quantity, c.series)
+                if p.register is not None:  # judged by the register, one of its tallied claims
+                    assert p.register[c.claim].tally, (key, f.id, c.quantity)
                 assert not f.setting and not f.testbed, (key, f.id, c.quantity)
             elif c.beyond:
                 beyond_rows += 1
@@ -207,3 +209,169 @@ def test_setup_unknown_variants_run_the_same_points_with_the_other_setting():
         assert f.setting and not b.setting
         assert all(p.scenario["topology"]["buffer"].endswith("KB") for p in f.points(True))
         assert all(p.scenario["topology"]["buffer"].endswith("pkt") for p in b.points(True))
+
+
+# ---------------------------------------------------------------- the claims registers (issue 43)
+
+from dcnsim.experiments import claims as claims_mod  # noqa: E402
+from dcnsim.experiments.claims import KINDS, MODEL_CHECK, Register, judge_spec  # noqa: E402
+
+#: the papers whose tallies come from a claims register
+REGISTERED = ("rps",)
+ON_SIDE = ("agrees", "close", "trend agrees")
+
+
+def _ordering_inputs(p):
+    s = int(p["sign"])
+    return {x: (s * 5.0, 1.0) for x in (1, 2, 3)}, {x: (-s * 5.0, 1.0) for x in (1, 2, 3)}
+
+
+def _rises_inputs(p):
+    s = int(p["sign"])
+    up = {x: (s * float(x), 0.1) for x in (1, 2, 3, 4)}
+    return up, {x: (-s * float(x), 0.1) for x in (1, 2, 3, 4)}
+
+
+def _number_inputs(p):
+    v = float(p["value"])
+    far = 3 * p["abs_close"] if "abs_close" in p else 3 * p.get("abs_tol", 0) if "abs_tol" in p else \
+        3 * abs(v) * max(p.get("close_tol", 0), p["rel_tol"])
+    other = [v + far, v - far]
+    if p.get("side"):
+        # just on the wrong side of the paper's direction, inside every band
+        # a symmetric criterion would draw: "close" must not cover it
+        eps = 1e-3 * max(1.0, abs(p["ref"]))
+        other.append(p["ref"] + eps if p["side"] == "below" else p["ref"] - eps)
+    return v, other
+
+
+def _bound_inputs(p):
+    if "at_most" in p:
+        b = float(p["at_most"])
+        return b - 0.5 * abs(b), b + max(1.0, abs(b))
+    b = float(p["at_least"])
+    return b + 0.5 * abs(b), b - max(1.0, abs(b))
+
+
+def _flat_inputs(p):
+    w = float(p["within"])
+    return {x: (10.0, 0.0) for x in (2, 3, 4)}, {2: (10.0, 0.0), 3: (10.0 + 1.5 * w, 0.0), 4: (10.0 + 3 * w, 0.0)}
+
+
+#: per criterion kind: params -> (an input on the paper's side, one or more
+#: on the other side of the claim). Written here, apart from the criteria,
+#: so that a criterion cannot pass by generating its own examples.
+SYNTHETIC = {"ordering": _ordering_inputs, "rises": _rises_inputs, "number": _number_inputs,
+             "bound": _bound_inputs, "flat": _flat_inputs}
+
+
+def both_ways_problems(register: Register) -> list:
+    """Every tallied claim's criterion fed its two sides: the paper's side
+    must give agrees, close or trend agrees; the other side must give
+    differs (never close or trend agrees against the paper's direction)."""
+    out = []
+    for c in register.tallied:
+        kind = c.criterion["kind"]
+        if kind not in SYNTHETIC:
+            out.append(f"{c.id}: no synthetic inputs for criterion kind {kind!r}")
+            continue
+        on, other = SYNTHETIC[kind](c.criterion)
+        v = judge_spec(c.criterion, on)[0]
+        if v not in ON_SIDE:
+            out.append(f"{c.id}: the paper's side gives {v!r}")
+        for o in (other if isinstance(other, list) else [other]):
+            v = judge_spec(c.criterion, o)[0]
+            if v != "differs":
+                out.append(f"{c.id}: the other side ({o!r}) gives {v!r}, not 'differs'")
+    return out
+
+
+@pytest.mark.parametrize("key", REGISTERED)
+def test_every_tallied_criterion_can_fail_both_ways(key):
+    reg = get_paper(key).register
+    assert reg is not None and reg.tallied, f"{key}: no tallied claims in its register"
+    assert both_ways_problems(reg) == []
+
+
+def test_a_criterion_made_constant_fails_the_both_ways_test(monkeypatch):
+    reg = get_paper("rps").register
+    monkeypatch.setitem(KINDS, "ordering", lambda p, m: ("agrees", "x", "always agrees"))
+    problems = both_ways_problems(reg)
+    assert problems and all("other side" in p for p in problems), problems
+    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == "ordering"}
+
+
+def test_close_never_covers_the_wrong_side_of_the_papers_direction():
+    spec = {"kind": "number", "value": 0.936, "abs_tol": 0.03, "abs_close": 0.1, "side": "below", "ref": 1.0}
+    assert judge_spec(spec, 0.95)[0] == "agrees"
+    assert judge_spec(spec, 0.99)[0] == "close"
+    assert judge_spec(spec, 1.014)[0] == "differs"  # within the close band, but a gain, not a loss
+    no_side = dict(spec, side=None)
+    assert judge_spec(no_side, 1.014)[0] == "close"  # what the symmetric band alone would say
+
+
+def test_a_tie_and_two_end_points_are_not_a_trend():
+    tie = {1: (0.3, 1.0), 2: (-0.2, 1.0), 3: (0.1, 1.0)}
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, tie)[0] == "trend agrees"
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, {1: (0.0, 1.0), 2: (-0.1, 1.0)})[0] == \
+        "differs"
+    # the static case's FCT gain: significant only at the last n, never rising step by step
+    gain = {1: (0.0, 0.0), 2: (-0.21, 0.3), 3: (0.04, 0.67), 4: (-3.1, 8.9), 5: (1.18, 0.66)}
+    assert judge_spec({"kind": "rises", "sign": 1, "what": "gain"}, gain)[0] == "differs"
+
+
+def _toy_register(tmp_path, extra: str = "") -> Register:
+    f = tmp_path / "claims.toml"
+    f.write_text('paper = "toy"\n[[claim]]\nid = "a"\nwhere = "Fig. 1"\npage = "p. 1"\nsays = "A beats B"\n'
+                 'series = "A; B"\nmetric = "A − B"\ncriterion = { kind = "ordering", sign = 1, what = "A − B" }\n'
+                 'why = "measured"\n' + extra, encoding="utf-8")
+    return Register.load(f)
+
+
+def test_a_tallied_row_not_in_the_register_fails_the_reproduction(tmp_path):
+    reg = _toy_register(tmp_path, '[[claim]]\nid = "m"\nwhere = "Fig. 1"\npage = "p. 1"\nsays = "A ≤ 1"\n'
+                                  'series = "A"\nmetric = "A"\ncriterion = { kind = "bound", at_most = 1.0, '
+                                  'what = "A" }\ntally = false\nout = "a bound of the model"\n')
+    good = lambda: [reg.judge("a", {1: (3.0, 1.0)}), reg.judge("m", 0.5)]  # noqa: E731
+    p = _paper(_fig("1", good))
+    p.register = reg
+    rep = reproduce(p, out=tmp_path / "ok", jobs=1, progress=False, echo=None)
+    assert not rep.errors, rep.errors
+    by = {c.claim: c for c in rep.comparisons}
+    assert by["a"].verdict == "agrees" and by["m"].verdict == MODEL_CHECK and by["m"].judged == "agrees"
+    assert rep.counts()["agrees"] == 1 and "1 model check(s) (1 hold)" in rep.tally_text()
+    # the figure judging a claim itself, and a claim the register lacks
+    for rows, why in ((lambda: [_claim("A beats B")], "no claim of the register judged it"),
+                      (lambda: [Comparison("A", 1, 2, "agrees", criterion="c", claim="zz")], "not in the register"),
+                      (lambda: [Comparison("A", 1, 2, "agrees", criterion="c", claim="m")], "is a model check")):
+        p = _paper(_fig("1", rows))
+        p.register = reg
+        rep = reproduce(p, out=tmp_path / "bad", jobs=1, progress=False, echo=None)
+        assert "1" in rep.errors and why in rep.errors["1"], rep.errors
+
+
+@pytest.mark.parametrize("field, text, why", [
+    ("why", 'why = "measured"\n', "field 'why' is missing"),
+    ("page", 'page = "p. 1"\n', "field 'page' is missing"),
+])
+def test_a_register_entry_without_its_fields_is_refused(tmp_path, field, text, why):
+    with pytest.raises(ValueError, match=why):
+        f = tmp_path / "claims.toml"
+        _toy_register(tmp_path)  # the whole entry loads
+        f.write_text(f.read_text(encoding="utf-8").replace(text, ""), encoding="utf-8")
+        Register.load(f)
+
+
+@pytest.mark.parametrize("key", REGISTERED)
+def test_every_register_claim_is_about_the_papers_series(key):
+    p = get_paper(key)
+    assert p.register is not None and p.register.paper == key
+    for c in p.register.claims:
+        assert set(c.series.split("; ")) <= set(p.series), c.id
+        assert c.criterion["kind"] in SYNTHETIC, f"{c.id}: no synthetic inputs for {c.criterion['kind']!r}"
+
+
+def test_the_papers_share_one_claim_helper():
+    # rps and tcprand each defined their own `claim`; one module serves both now
+    from dcnsim.experiments.rps import paths
+    assert paths.claim is claims_mod.claim

@@ -128,3 +128,35 @@ def test_tcprand_paper_includes_fig11():
     ids = [f.id for f in get_paper("tcprand").figures]
     fct = [f.id for f in t11.FIGURES]
     assert fct and ids[ids.index("12") - len(fct):ids.index("12")] == fct
+
+
+def test_fig11_marks_every_missing_bar_and_its_legend_hides_none():
+    """A quick run has size groups with no paired flow: each such slot says
+    "n/a" in its series' colour instead of leaving a silent gap, and the
+    legend lies outside every panel (it once covered the "mid" bars)."""
+    import math
+
+    rows = [{"workload": wl, "load": load, "scheme": s, "bin": b, "mean_ratio": 1.0 + i / 10, "max_ratio": 1.5}
+            for wl in t11.WORKLOADS for load in t11.LOADS for i, s in enumerate(("CT200", "DCTCP"))
+            for b, _, _ in t11.FCT_BINS if not (wl == "datamining" and b == t11.FCT_BINS[-1][0] and s == "CT200")]
+    rows[0]["mean_ratio"] = math.nan  # a group present with no ratio: n/a as well
+    fig = t11._figure(pd.DataFrame(rows), "Fig. 11 test")
+    fig.canvas.draw()
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 4
+    for ax in panels:
+        bars = [p for c in ax.containers for p in c.patches]
+        nas = {round(t.get_position()[0], 6) for t in ax.texts if t.get_text() == "n/a"}
+        assert len(bars) == 2 * len(t11.LOADS) * len(t11.FCT_BINS)
+        for p in bars:
+            x = round(p.get_x() + p.get_width() / 2, 6)
+            assert np.isfinite(p.get_height()) != (x in nas), (ax.get_title(), x)
+    # the long CT200 group in both data-mining panels, and the one NaN
+    assert sum(t.get_text() == "n/a" for ax in panels for t in ax.texts) == 2 * len(t11.LOADS) + 1
+    (leg,) = [ax.get_legend() for ax in panels if ax.get_legend() is not None]
+    box = leg.get_window_extent()
+    assert not any(box.overlaps(ax.get_window_extent()) for ax in panels)
+    assert t11.NA_NOTE.split(": ")[1] in leg.get_title().get_text()
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -217,6 +217,8 @@ def test_cli_end_to_end(tmp_path, capsys):
     assert f"goodput = {best['value'] / 1e6:.6g} Mbps (mean over seeds 1)" in text, text
     assert "objective (Mbps)" in text and f"{trials['objective'].iloc[0] / 1e6:.6g}" in text
     assert f"{trials['objective'].iloc[0]:.6g}" not in text and "e+08" not in text, text
+    # one tuning seed gives no interval: n/a, never ±0 (issue 41)
+    assert trials["objective_ci95"].isna().all() and "n/a" in text.split("best (trial")[0]
 
     # a scenario the range makes invalid: exit 2, the field named
     rc = main(["tune", str(f), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"), "--no-progress"])

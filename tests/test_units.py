@@ -49,10 +49,14 @@ def decimals(draw):
 
 
 def unit_text(draw, units):
+    """A unit of ``units`` as a user may write it: prefixes and times in any
+    case, but a rate's ``bps`` and a size's ``B`` as they are (b is bits,
+    B bytes: the one letter whose case means something)."""
     unit = draw(st.sampled_from(sorted(units)))
     space = draw(st.sampled_from(["", " "]))
     case = draw(st.sampled_from([str, str.lower, str.upper]))
-    return unit, space + case(unit)
+    keep = next((end for end in ("bps", "B") if unit.endswith(end)), "")
+    return unit, space + case(unit[: len(unit) - len(keep)]) + keep
 
 
 @settings(max_examples=300, deadline=None)
@@ -105,7 +109,7 @@ def reason(fn, text: str):
 
 #: texts near the grammar: numbers, units, signs, spaces, junk, huge values
 near_units = st.one_of(
-    st.from_regex(r"[-+]?[0-9]{0,25}(\.[0-9]{0,4})?([eE][-+]?[0-9]{1,3})? ?(ps|ns|us|µs|ms|s|Gbps|Mbps|KB|B|pkt|x)?",
+    st.from_regex(r"[-+]?[0-9]{0,25}(\.[0-9]{0,4})?([eE][-+]?[0-9]{1,3})? ?(ps|ns|us|µs|ms|s|Gbps|Mbps|KB|B|pkt|x|Kb|b|GBps|kbit|MB/s|Gbit/s|bytes)?",
                   fullmatch=True),
     st.text(max_size=12),
 )
@@ -136,3 +140,47 @@ def test_errors_name_the_reason():
     with pytest.raises(ValueError, match="expected a rate like '1Gbps', got '10MB'"):
         _core.parse_rate("10MB")
     assert _core.parse_limit("100pkt") == (100, "packets") and _core.parse_limit("1KB") == (1024, "bytes")
+
+
+# ---------------------------------------------------------------- b is bits, B is bytes
+
+PREFIX = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6), st.sampled_from(sorted(PREFIX)), st.sampled_from(["b", "bit", "bits", "ib"]),
+       st.sampled_from([str, str.lower]), st.sampled_from(["", " "]))
+def test_a_size_in_bits_is_refused_with_both_readings(n, prefix, bits, case, space):
+    """`32Kb` is never silently 32 KB (or 4 KB): the error gives the bits
+    reading and the bytes reading, each in bytes, and they differ by the 8
+    bits of a byte, for a size field and a queue limit alike."""
+    text = f"{n}{space}{case(prefix)}{bits}"
+    why = reason(parse_size, text)
+    assert why is not None and why.startswith(f"'{text}' is in bits (b)"), why
+    as_bits, as_bytes = why.split(": as bits it is ")[1].split("'")[1::2][:2]
+    assert parse_size(as_bytes).binary == n * PREFIX[prefix]
+    assert parse_size(as_bits).binary * 8 == n * PREFIX[prefix]
+    assert loader_reason("topology.buffer", text) == why == loader_reason("apps[0].size", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6), st.sampled_from(["", "k", "K", "M", "G"]), st.sampled_from(["Bps", "B/s", "bytes/s", "BPS"]))
+def test_a_rate_in_bytes_is_refused_with_both_readings(n, prefix, body):
+    """`1GBps` is never silently 1 Gbps: bytes per second is 8× the bits
+    reading, and the error says both, each as a rate in bits."""
+    text = f"{n}{prefix}{body}"
+    why = reason(parse_rate, text)
+    assert why is not None and why.startswith(f"'{text}' is in bytes per second (B)"), why
+    as_bytes, as_bits = why.split(": as bytes it is ")[1].split("'")[1::2][:2]
+    assert parse_rate(as_bytes) == 8 * parse_rate(as_bits) == 8 * n * 1000 ** " KMG".index(prefix.upper() or " ")
+    assert loader_reason("topology.rate", text) == why
+
+
+def test_bits_and_bytes_spelled_every_accepted_way():
+    # rates: bps, b/s, bit/s and tc's bit, any prefix case
+    for text in ("10Gbps", "10gbps", "10 Gb/s", "10Gbit/s", "10gbit", "10e9 bps", "10000 Mbps"):
+        assert parse_rate(text) == 1e10, text
+    # sizes: B and the word byte; k and K are both kilo
+    for text in ("32KB", "32kB", "32 KiB", "32768", "32768B", "32768 bytes", "32 Kbytes"):
+        assert parse_size(text).binary == 32768, text
+    assert parse_size("32kB").decimal == 32000

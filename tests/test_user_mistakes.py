@@ -1,7 +1,13 @@
 """What a new user hit (issue 19): output paths that cannot be written fail
 before anything runs, DCTCP/FaST without an ECN-marking queue is warned
 about, a run of some figures merges into the paper's report, and the
-smaller mistakes get errors that name the option and the reason."""
+smaller mistakes get errors that name the option and the reason.
+
+And again (issue 41): results never vanish behind a closed pipe, a full
+standard output is an error of one line, `validate` and `run` agree on the
+exit status of a bad file, bits and bytes are never confused, a marking
+threshold nobody's packets can see is one warning, and the summary stays
+readable."""
 
 from __future__ import annotations
 
@@ -122,7 +128,8 @@ def test_dctcp_without_a_marking_queue_warns_on_the_command_line(tmp_path):
     r = cli("run", str(p), "--out", str(tmp_path / "o"))
     assert r.returncode == 0, r.stderr
     assert "warning: tcp.cc: dctcp" in r.stderr and "Traceback" not in r.stderr
-    assert any(ln.strip().startswith("warning") and "ecn_k" in ln for ln in r.stdout.splitlines()), r.stdout
+    # once: on stderr before the run, not again in the summary (issue 41)
+    assert (r.stdout + r.stderr).count("needs ECN-marking queues") == 1, (r.stdout, r.stderr)
     assert "ecn_k" in json.loads((tmp_path / "o" / "summary.json").read_text())["warnings"]
     r = cli("validate", str(p))
     assert r.returncode == 0 and f"{p}: warning: tcp.cc: dctcp" in r.stdout
@@ -190,7 +197,7 @@ def test_a_negative_host_count_gets_the_real_minimum(tmp_path):
     doc["topology"]["hosts"] = -3
     p.write_text(json.dumps(doc))
     r = cli("validate", str(p))
-    assert r.returncode == 1 and "topology.hosts: must be ≥ 2, got -3" in r.stdout, r.stdout
+    assert r.returncode == 2 and "topology.hosts: must be ≥ 2, got -3" in r.stdout, r.stdout
 
 
 @needs_core
@@ -292,3 +299,186 @@ def test_benchmark_scripts_answer_bad_input_with_usage(tmp_path, script, args):
     r = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "Traceback" not in r.stderr and "usage:" in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- issue 41
+
+
+def _closed_pipe_run(argv, **kw):
+    """`dcnsim ARGV` with its stdout a pipe whose read end was closed before
+    the process started: every write to it fails, however fast the run."""
+    import subprocess
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run([sys.executable, "-m", "dcnsim", *argv], stdout=w, stderr=subprocess.PIPE,
+                              text=True, timeout=300, **kw)
+    finally:
+        os.close(w)
+
+
+@needs_core
+def test_a_closed_pipe_never_loses_the_tables(tmp_path, small_incast_path):
+    """`dcnsim run x --out DIR | head -1`: the tables are written before a
+    word goes to stdout, and a reader gone afterwards is no error."""
+    out = tmp_path / "o"
+    r = _closed_pipe_run(["run", str(small_incast_path), "--out", str(out)])
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    flows = (out / "flows.csv").read_text().splitlines()
+    assert len(flows) - 1 == summary["n_flows"] > 0
+
+
+@needs_core
+def test_a_closed_pipe_keeps_a_bad_files_exit_status(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('stop = "1s"\n')
+    r = _closed_pipe_run(["validate", str(bad)])
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+
+
+FULL = Path("/dev/full")
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [["schema"], ["validate", "{ok}"], ["run", "{ok}", "--out", "{out}"],
+                                  ["reproduce", "--list"], ["model", "dctcp", "--buffer", "100KB", "--k", "20"]])
+def test_a_full_stdout_is_one_line_and_a_failure(tmp_path, small_incast_path, argv):
+    """`dcnsim schema > /dev/full`: what was printed is lost, so the exit
+    status says so, in one line on stderr and no traceback; files the
+    command was asked to write are written all the same."""
+    import subprocess
+    import sys
+
+    argv = [a.format(ok=small_incast_path, out=tmp_path / "o") for a in argv]
+    with FULL.open("w") as full:
+        r = subprocess.run([sys.executable, "-m", "dcnsim", *argv], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.splitlines() == [f"{argv[0]}: cannot write to standard output: No space left on device"], r.stderr
+    if "--out" in argv:
+        assert (tmp_path / "o" / "summary.json").exists()
+
+
+@needs_core
+@pytest.mark.parametrize("mistake", ["unknown_key", "bad_value", "unreadable"])
+def test_validate_and_run_exit_alike_on_a_bad_file(tmp_path, small_incast_path, mistake):
+    text = small_incast_path.read_text()
+    f = tmp_path / "bad.toml"
+    if mistake == "unknown_key":
+        f.write_text(text.replace("[topology]", "[topology]\nbufer = \"32KB\"", 1))
+    elif mistake == "bad_value":
+        f.write_text(text.replace('stop = "2s"', 'stop = "2"', 1))
+    else:
+        f.write_text(text + "\n[[[")
+    v, r = cli("validate", str(f)), cli("run", str(f))
+    assert v.returncode == r.returncode == 2, (v.stdout, r.stderr)
+
+
+@needs_core
+@pytest.mark.parametrize("field, text, bits, bytes_", [
+    ("topology.buffer", "32Kb", "4KB", "32KB"),
+    ("apps[0].sru", "1.5 mb", "0.1875MB", "1.5MB"),
+    ("topology.rate", "1GBps", "8Gbps", "1Gbps"),
+])
+def test_bits_and_bytes_are_never_read_8x_off(tmp_path, small_incast_path, field, text, bits, bytes_):
+    """b is bits and B bytes: a size in bits or a rate in bytes is refused,
+    naming the field and both readings, in Python and on the command line."""
+    from dcnsim.scenario import load_scenario
+
+    doc = load_scenario(small_incast_path)
+    table, key = field.split(".")
+    (doc["apps"][0] if table == "apps[0]" else doc[table])[key] = text
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(doc)
+    (p,) = e.value.errors
+    assert p.path == field and f"'{bits}'" in p.message and f"'{bytes_}'" in p.message, p
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(doc))
+    r = cli("run", str(f), "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and r.stderr.strip() == f"{f}: {p}", r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@needs_core
+def test_ecn_k_that_no_packet_can_see_is_one_warning_and_changes_nothing(tmp_path):
+    """NewReno sends no ECN-capable packet: a threshold marks nothing, the
+    run is the one without it, and the user hears that once (not "ok", not
+    that 20 bytes marks every packet)."""
+    plain = small_incast(pcap=None).to_dict()
+    marked = json.loads(json.dumps(plain))
+    marked["topology"]["ecn_k"] = 20
+    with pytest.warns(dcnsim.DcnsimWarning) as caught:
+        r = dcnsim.run(marked)
+    (w,) = [str(c.message) for c in caught]
+    assert w.startswith("topology: ecn_k is set on") and "nothing will be marked" in w and "every packet" not in w
+    base = dcnsim.run(plain)
+    assert r.queues["marked"].sum() == 0
+    assert r.flows.equals(base.flows) and r.summary["events"] == base.summary["events"]
+    f = tmp_path / "k.json"
+    f.write_text(json.dumps(marked))
+    v = cli("validate", str(f))
+    assert v.returncode == 0 and v.stdout.splitlines() == [f"{f}: valid, with 1 warning", f"{f}: warning: {w}"]
+    r = cli("run", str(f))
+    assert r.returncode == 0 and (r.stdout + r.stderr).count("nothing will be marked") == 1, r.stderr
+
+
+@needs_core
+def test_the_hot_queue_line_names_the_top_five_inputs_in_120_characters():
+    from dcnsim.cli import HOT_INPUTS, SUMMARY_WIDTH, format_summary
+
+    r = dcnsim.run(Path(__file__).resolve().parent.parent / "scenarios" / "kulkarni_incast.toml")
+    line = next(x for x in format_summary(r).splitlines() if "hot queue" in x)
+    assert len(line) <= SUMMARY_WIDTH, line
+    qi = r.queue_inputs
+    part = qi[qi["queue_id"] == qi.groupby("queue_id")["dropped"].sum().idxmax()]
+    assert len(part) == 16  # one input per server: more than the line names
+    named = line.split("drops by input: ")[1].split(", ")
+    assert named[-1] == f"{len(part) - HOT_INPUTS} more" and len(named) == HOT_INPUTS + 1
+    # those that lost the largest shares of what they offered, largest first
+    top = part.assign(share=part["dropped"] / part["offered"]).sort_values("share", ascending=False, kind="stable")
+    assert named[:-1] == [f"{t.input_from} {t.share:.1%}" for t in top.head(HOT_INPUTS).itertuples()]
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@needs_core
+def test_the_docs_incast_examples_are_the_shipped_scenario(tmp_path):
+    """The README's `dcnsim.Scenario(...)` and docs/scenario.md's Example
+    look like scenarios/kulkarni_incast.toml, so they must run it: the
+    same flows, the same block goodput (Limited Transmit off in all three)."""
+    shipped = dcnsim.run(REPO / "scenarios" / "kulkarni_incast.toml")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    start = code.index("sc = dcnsim.Scenario(")
+    ns: dict = {"dcnsim": dcnsim}
+    exec(code[start:code.index("\n)\n", start) + 3], ns)
+    built = dcnsim.run(ns["sc"])
+    assert built.flows.equals(shipped.flows)
+    # NaN-aware (Jain's index is NaN without bulk flows)
+    assert json.dumps(built.metrics, sort_keys=True) == json.dumps(shipped.metrics, sort_keys=True)
+    md = (REPO / "docs" / "scenario.md").read_text(encoding="utf-8")
+    f = tmp_path / "example.toml"
+    f.write_text(md.split("\n## Example\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    example = dcnsim.run(f)
+    assert example.flows.equals(shipped.flows)
+    assert example.metrics["block_goodput_bps"] == shipped.metrics["block_goodput_bps"]
+
+
+@needs_core
+def test_the_schema_docs_check_runs_from_an_installed_copy(tmp_path, monkeypatch, capsys):
+    """After `pip install .` the module sits in site-packages with no docs
+    beside it: the check reads docs/scenario.md of the current directory
+    (the clone), and elsewhere says in one line what it needs."""
+    from dcnsim import schema_docs
+
+    monkeypatch.setattr(schema_docs, "DOCS", tmp_path / "lib" / "docs" / "scenario.md")
+    monkeypatch.chdir(REPO)
+    assert schema_docs.main(["--check"]) == 0, capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)
+    assert schema_docs.main(["--check"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "docs/scenario.md" in line and "--docs" in line

@@ -5,25 +5,16 @@ blocks), and the incast harness's delayed-ACK keys must be ns-3's."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import needs_core
+from conftest import load_module, needs_core
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-common = _load("ns3_common", REPO / "validation" / "ns3_common.py")
+common = load_module("ns3_common", REPO / "validation" / "ns3_common.py")
 
 
 def test_overrides_keep_times_as_strings_and_reject_a_missing_value():
@@ -35,7 +26,7 @@ def test_overrides_keep_times_as_strings_and_reject_a_missing_value():
 
 def _incast_run():
     sys.path.insert(0, str(REPO / "validation"))
-    return _load("ns3_incast_run", REPO / "validation" / "ns3_incast" / "run.py")
+    return load_module("ns3_incast_run", REPO / "validation" / "ns3_incast" / "run.py")
 
 
 @needs_core

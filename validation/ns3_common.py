@@ -20,9 +20,12 @@ NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", 
 
 def ns3_binary(source: Path, build_dir: Path) -> Path:
     """Compile ``source`` against the installed ns-3 into ``build_dir`` (the
-    executable is named after the source's stem), once per source change."""
+    executable is named after the source's stem), once per change of it or
+    of a shared header."""
     exe = build_dir / source.stem
-    if exe.exists() and exe.stat().st_mtime >= source.stat().st_mtime:
+    # the program and the headers validation/ shares between them (ns3_*.h)
+    deps = [source, *Path(__file__).resolve().parent.glob("ns3_*.h")]
+    if exe.exists() and exe.stat().st_mtime >= max(d.stat().st_mtime for d in deps):
         return exe
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
@@ -64,12 +67,13 @@ def parse_overrides(pairs: List[str]) -> dict:
 
 def pcap_records(data: bytes) -> Iterator[Tuple[float, bytes]]:
     """(time, IP packet) of a pcap: dcnsim's LINKTYPE_RAW with nanosecond
-    stamps, or ns-3's point-to-point (PPP, 2 bytes of framing) in µs."""
+    stamps, ns-3's point-to-point (PPP, 2 bytes of framing) in µs, or
+    tcpdump's Ethernet (14 bytes; the Linux lab's veths)."""
     magic = struct.unpack("<I", data[:4])[0]
     end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
     nano = struct.unpack(end + "I", data[:4])[0] == 0xA1B23C4D
     link = struct.unpack(end + "I", data[20:24])[0]
-    skip = 2 if link == 9 else 0
+    skip = {9: 2, 1: 14}.get(link, 0)
     off = 24
     while off + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])

@@ -11,42 +11,76 @@ the ``dcnsim`` command line.
 
 from __future__ import annotations
 
-import json
-import threading
-import warnings as _warnings
-from typing import Any, List, Optional
-
 from . import _core
 from .errors import DcnsimWarning, Problem, ScenarioError
-from .result import Result, jain
-from .scenario import (
-    Bulk,
-    Custom,
-    FatTree,
-    LeafSpine,
-    Link,
-    Node,
-    PartitionAggregate,
-    Poisson,
-    Scenario,
-    Star,
-    SyncReads,
-    Tcp,
-    TwoTier,
-    UdpCbr,
-    as_dict,
-    load_scenario,
-    sanitize,
-    to_json,
-    with_overrides,
-)
 
-try:
-    from importlib.metadata import version as _dist_version
+# typing is not imported at run time here nor in the other modules `dcnsim
+# --version` and `dcnsim run` load (errors, cli, _args, _atomic, _document,
+# result): about 15 % of --version's own cost. Annotations are strings
+# (PEP 563), and mypy reads a block under any constant named TYPE_CHECKING as
+# under typing.TYPE_CHECKING.
+TYPE_CHECKING = False
 
-    __version__ = _dist_version("dcnsim")
-except Exception:  # not installed (e.g. run from a source tree)
-    __version__ = "0.0.0+unknown"
+if TYPE_CHECKING:
+    from typing import Any, List, Optional
+
+    from .result import Result, jain
+    from .scenario import (
+        Bulk,
+        Custom,
+        FatTree,
+        LeafSpine,
+        Link,
+        Node,
+        PartitionAggregate,
+        Poisson,
+        Scenario,
+        Star,
+        SyncReads,
+        Tcp,
+        TwoTier,
+        UdpCbr,
+        load_scenario,
+        with_overrides,
+    )
+
+    # not in __all__, but importable from dcnsim as before
+    from .scenario import as_dict as as_dict
+    from .scenario import sanitize as sanitize
+    from .scenario import to_json as to_json
+
+# Public names imported on first use (PEP 562's module __getattr__): the
+# builders' 15 dataclasses and the result tables cost tens of milliseconds
+# to import, which `dcnsim --version` and `dcnsim run FILE` need not pay.
+_LAZY = {
+    "Result": "result",
+    "jain": "result",
+    **{
+        name: "scenario"
+        for name in ("Bulk", "Custom", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Poisson",
+                     "Scenario", "Star", "SyncReads", "Tcp", "TwoTier", "UdpCbr")
+    },
+    # the same objects as dcnsim.scenario's, from the module without the builders
+    **{name: "_document" for name in ("as_dict", "load_scenario", "sanitize", "to_json", "with_overrides")},
+}
+
+
+def __getattr__(name: str) -> Any:
+    from importlib import import_module
+
+    if name in ("result", "scenario"):  # submodules `import dcnsim` used to load: `dcnsim.result.X` works as before
+        return import_module(f".{name}", __name__)
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "run",
@@ -117,6 +151,12 @@ def core_id() -> str:
     return f"{core_version()}+{core_build()}"
 
 
+#: The package's version: the Cargo workspace's, which maturin writes into
+#: the wheel's metadata and the build compiles into the core (pyproject.toml
+#: declares it dynamic), so reading it costs no importlib.metadata.
+__version__: str = core_version()
+
+
 def _require(name: str):
     fn = getattr(_core, name, None)
     if fn is None:
@@ -130,6 +170,10 @@ def _require(name: str):
 def _problems(doc: Any) -> List[Problem]:
     """Python-side problems (values JSON cannot carry) plus the core's, for
     the rest of the document; one report per field path."""
+    import json
+
+    from ._document import sanitize
+
     clean, errors = sanitize(doc)
     core = [Problem(path, message) for path, message in _require("validate")(json.dumps(clean, allow_nan=False))]
     seen = {e.path for e in errors}
@@ -141,6 +185,8 @@ def validate(scenario: Any) -> List[Problem]:
     :class:`Problem` ``(path, message)`` pair whose ``str()`` is
     ``"field.path: reason"``; an empty list means it is valid. Never raises
     for a bad scenario."""
+    from ._document import as_dict
+
     try:
         doc = as_dict(scenario)
     except ScenarioError as e:
@@ -148,7 +194,7 @@ def validate(scenario: Any) -> List[Problem]:
     return _problems(doc)
 
 
-def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> Result:
+def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "Result":
     """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
     and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``.
     ``progress=True`` shows a bar on stderr: simulated time of ``stop``,
@@ -159,6 +205,12 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> Re
     ECN-marking queue, …) runs, with a :class:`DcnsimWarning` per problem
     (also in ``Result.warnings``). Ctrl-C (SIGINT) stops the run within milliseconds and raises
     ``KeyboardInterrupt``: no result, nothing written."""
+    import threading
+    import warnings
+
+    from ._document import as_dict, to_json
+    from .result import Result
+
     doc = as_dict(scenario)
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
@@ -170,7 +222,7 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> Re
     text = to_json(doc)
     notes = [Problem(path, reason) for path, reason in _require("warnings")(text)]
     for n in notes:
-        _warnings.warn(DcnsimWarning(n.path, n.message), stacklevel=2)
+        warnings.warn(DcnsimWarning(n.path, n.message), stacklevel=2)
     # Only the main thread sees signals; elsewhere the poll would only
     # wait for the GIL.
     main = threading.current_thread() is threading.main_thread()

@@ -14,13 +14,16 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
 
 from ._args import one_line as _one_line
 from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
 from ._args import print_problems as _print_problems
 from ._atomic import OutputDirError
 from .errors import ScenarioError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence
 
 # ----------------------------------------------------------------------------
 # formatting
@@ -56,8 +59,14 @@ def fmt_per_s(x: float) -> str:
     return f"{x / 1e6:.3g} M/s" if x >= 1e5 else f"{x:,.0f}/s"
 
 
-def format_summary(result) -> str:
-    """A readable multi-line summary of a Result."""
+#: the summary's widest line (the hot-queue row), and the inputs it names
+SUMMARY_WIDTH = 120
+HOT_INPUTS = 5
+
+
+def format_summary(result, warnings: bool = True) -> str:
+    """A readable multi-line summary of a Result. ``warnings=False`` leaves
+    out the scenario's warnings (the command line has shown them on stderr)."""
     from . import __version__, core_version
 
     s, m = result.summary, result.metrics
@@ -97,15 +106,23 @@ def format_summary(result) -> str:
             v = qi[c]
             return v.tolist() if hasattr(v, "tolist") else list(v)
 
-        col = {c: values(c) for c in ("node", "to", "input_from", "offered", "max_drop_run")}
+        col = {c: values(c) for c in ("node", "to", "input_from", "offered")}
         col = {c: [v[i] for i in rows] for c, v in col.items()}
-        shares = ", ".join(
-            f"{src} {d / off:.1%} of {fmt_count(off)} (run ≤ {fmt_count(run)})"
-            for src, d, off, run in zip(col["input_from"], (dropped[i] for i in rows), col["offered"], col["max_drop_run"])
-        )
-        row("hot queue", f"{col['node'][0]}→{col['to'][0]} (queue {q}) drops by input: {shares}")
-    for w in getattr(result, "warnings", ()):
-        row("warning", w)
+        shares = [(d / off if off else 0.0, src) for src, d, off in zip(col["input_from"], (dropped[i] for i in rows), col["offered"])]
+        # the inputs that lost most first (input order among equals); one
+        # line a reader takes in: at most HOT_INPUTS of them and "N more",
+        # fewer when the names are long (queue_inputs.csv has them all)
+        shares.sort(key=lambda x: -x[0])
+        head = f"{col['node'][0]}→{col['to'][0]} (queue {q}) drops by input: "
+        for k in range(min(HOT_INPUTS, len(shares)), -1, -1):
+            more = len(shares) - k
+            text = head + ", ".join([f"{src} {share:.1%}" for share, src in shares[:k]] + ([f"{more} more"] if more else []))
+            if len(f"  {'hot queue':<12} {text}") <= SUMMARY_WIDTH:
+                break
+        row("hot queue", text)
+    if warnings:
+        for w in getattr(result, "warnings", ()):
+            row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
     unfinished = s.get("apps_unfinished", 0) or 0
     if unfinished > 0:
@@ -134,7 +151,7 @@ def cmd_run(args) -> int:
     import dcnsim
 
     from ._atomic import check_out_dir
-    from .scenario import load_scenario
+    from ._document import load_scenario
 
     try:
         doc = load_scenario(args.file)
@@ -147,14 +164,19 @@ def cmd_run(args) -> int:
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
-    print(format_summary(result))
+    out = None
     if args.out:
+        # the tables before any output: stdout may be a pipe already closed
+        # (`| head -1`), and what the user asked for must not hang on it
         try:
             out = result.write(args.out, format=args.format)
         except KeyboardInterrupt:
             # summary.json goes last: without it the directory says "incomplete"
             print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)", file=sys.stderr)
             return 130
+    # the scenario's warnings went to stderr before the run: once is enough
+    print(format_summary(result, warnings=False))
+    if out is not None:
         print(f"  tables       written to {out}/ ({args.format})")
     return 0
 
@@ -163,21 +185,21 @@ def cmd_validate(args) -> int:
     import dcnsim
 
     from . import _core
-    from .scenario import load_scenario, to_json
+    from ._document import load_scenario, to_json
 
     status = 0
     for f in args.files:
         problems = dcnsim.validate(f)
         if problems:
-            # a file that cannot be read or parsed is bad input (2), like
-            # for every other command; problems in a scenario are 1
-            unread = any(getattr(p, "path", "") in ("file", "syntax") for p in problems)
-            status = max(status, 2 if unread else 1)
+            # bad input, as `run` says of the same file: 2
+            status = 2
             for p in problems:
                 print(f"{f}: {_one_line(p)}")
         else:
-            print(f"{f}: ok")
-            for path, reason in _core.warnings(to_json(load_scenario(f))):
+            # "ok" only when nothing is to be said: a warning is a doubt
+            notes = _core.warnings(to_json(load_scenario(f)))
+            print(f"{f}: valid, with {len(notes)} warning{'s' if len(notes) > 1 else ''}" if notes else f"{f}: ok")
+            for path, reason in notes:
                 print(f"{f}: warning: {_one_line(f'{path}: {reason}')}")
     return status
 
@@ -627,12 +649,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     import warnings
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:  # before building the parser, which loads shutil and locale: 1/5 of its cost
+        from . import __version__
+
+        print(f"dcnsim {__version__}")
+        return 0
     parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
     args = parser.parse_args(argv)
+    from ._atomic import GuardedStream, StreamError
+
     shown = warnings.showwarning
     warnings.showwarning = _warning_printer(shown)
+    streams = sys.stdout, sys.stderr
+    if sys.stdout is not None:
+        sys.stdout = GuardedStream(sys.stdout, "standard output")  # type: ignore[assignment]
+    if sys.stderr is not None:
+        sys.stderr = GuardedStream(sys.stderr, "standard error")  # type: ignore[assignment]
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a failing stdout shows here, while the status can still say so
+        return status
+    except StreamError as e:  # `dcnsim schema > /dev/full`
+        print(f"{args.command}: {e}", file=sys.stderr)
+        return 1
     except ScenarioError as e:  # e.g. a bad --set path
         _print_problems(getattr(args, "file", "dcnsim"), e.errors)
         return 2
@@ -642,10 +681,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `dcnsim run x | head`
-        return 0
     finally:
         warnings.showwarning = shown
+        sys.stdout, sys.stderr = streams
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable, List, Tuple, Union
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import Iterable, List, Tuple, Union
+
 
 
 class Problem(str):

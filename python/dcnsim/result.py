@@ -16,24 +16,27 @@ import functools
 import json
 import math
 import os
+from collections.abc import MutableMapping
 from pathlib import Path
-from typing import (
-    IO,
-    Any,
-    Dict,
-    Iterable,
-    Iterator,
-    List,
-    Mapping,
-    MutableMapping,
-    Optional,
-    Sequence,
-    Tuple,
-    Union,
-)
 
 from . import _core
 from ._atomic import atomic_write
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
+if TYPE_CHECKING:
+    from typing import (
+        IO,
+        Any,
+        Dict,
+        Iterable,
+        Iterator,
+        List,
+        Mapping,
+        Optional,
+        Sequence,
+        Tuple,
+        Union,
+    )
 
 #: Every table a run can return, from the core (``dcnsim::results::TABLE_SCHEMA``,
 #: the one list): name -> [(column, numpy dtype), ...] in the core's order.
@@ -176,7 +179,7 @@ def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
     return pd.DataFrame(dict(cols), copy=False)
 
 
-class Tables(MutableMapping[str, Any]):
+class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typing at run time)
     """``Result.tables``: table name -> pandas DataFrame, each built on first
     access from the core's columns and kept. :meth:`columns` reads a table
     as numpy arrays without pandas, :meth:`core_columns` as the core's own

@@ -18,22 +18,34 @@ The only conversions are structural: builders become dicts, tuples and
 
 from __future__ import annotations
 
-import copy
-import json
 import math
-import os
-import re
 import sys
-from dataclasses import dataclass, fields
-from pathlib import Path
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Union
 
+# `from dcnsim.scenario import tomllib` (the --set value parser's TOML reader)
 if sys.version_info >= (3, 11):
-    import tomllib
+    import tomllib  # noqa: F401
 else:  # pragma: no cover - exercised on 3.9/3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # noqa: F401
 
-from .errors import Problem, ScenarioError
+# Reading, converting, checking and overriding documents live in
+# _document.py (no dataclasses there: a run of a file never builds these
+# classes); they are this module's API as they always were.
+from ._document import (  # noqa: F401
+    DOCUMENT,
+    MAX_DEPTH,
+    _Builder,
+    _plain,
+    as_dict,
+    error_path,
+    key_path,
+    load_scenario,
+    parse_path,
+    sanitize,
+    to_json,
+    with_overrides,
+)
 
 __all__ = [
     "Scenario",
@@ -60,44 +72,6 @@ __all__ = [
 
 Value = Union[str, int, float, bool]
 Hosts = Union[str, Sequence[int], range]
-
-
-# --------------------------------------------------------------------------
-# builders
-
-
-def _plain(value: Any) -> Any:
-    """Builders -> dicts, tuples/ranges -> lists, recursively. Nothing else changes."""
-    if isinstance(value, _Builder):
-        return value.to_dict()
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, range)):
-        return [_plain(v) for v in value]
-    return value
-
-
-class _Builder:
-    """Base of the builder dataclasses: ``to_dict()`` emits ``kind`` (if any),
-    then every non-``None`` field in declaration order, then ``extra``
-    (keys the builder does not know yet, passed through verbatim)."""
-
-    _kind: ClassVar[Optional[str]] = None
-
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        if self._kind is not None:
-            out["kind"] = self._kind
-        for f in fields(self):  # type: ignore[arg-type]
-            if f.name == "extra":
-                continue
-            v = getattr(self, f.name)
-            if v is not None:
-                out[f.name] = _plain(v)
-        extra = getattr(self, "extra", None)
-        if extra:
-            out.update(_plain(dict(extra)))
-        return out
 
 
 # --- [tcp] -------------------------------------------------------------------
@@ -451,246 +425,3 @@ class Scenario(_Builder):
         return out
 
 
-# --------------------------------------------------------------------------
-# loading
-
-
-def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
-    """Read a ``.toml`` or ``.json`` scenario file into a dict.
-
-    ``name`` defaults to the file stem when the file does not set it. Raises
-    :class:`ScenarioError` (field path ``file`` or ``syntax``) when the file
-    cannot be read or parsed; the message of a syntax error carries the line
-    and column."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError([Problem("file", f"no such file: {p}")]) from None
-    except IsADirectoryError:
-        raise ScenarioError([Problem("file", f"is a directory: {p}")]) from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL in the path
-        raise ScenarioError([Problem("file", f"cannot read {p}: {e}")]) from None
-    if p.suffix.lower() == ".json":
-        try:
-            doc = json.loads(text, object_pairs_hook=_unique_keys)
-        except json.JSONDecodeError as e:
-            raise ScenarioError([Problem("syntax", f"{e.msg} (at line {e.lineno}, column {e.colno})")]) from None
-        except _DuplicateKey as e:
-            raise ScenarioError([Problem("syntax", f"duplicate key {e.args[0]!r} (a JSON object may name a key once)")]) from None
-        except RecursionError:
-            raise ScenarioError([Problem("syntax", "nested deeper than Python's JSON reader allows")]) from None
-        except ValueError as e:  # e.g. an integer of more than 4300 digits
-            raise ScenarioError([Problem("syntax", f"{e}")]) from None
-    else:
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([Problem("syntax", f"{e}")]) from None
-        except RecursionError:
-            raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None
-        except ValueError as e:  # e.g. an integer of more than 4300 digits
-            raise ScenarioError([Problem("syntax", f"{e}")]) from None
-    if not isinstance(doc, dict):
-        raise ScenarioError([Problem(DOCUMENT, "expected a table/object at the top level")])
-    if "name" not in doc:
-        doc = {"name": p.stem, **doc}
-    _resolve_cdf_files(doc, p.parent)
-    return doc
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    """JSON objects with a repeated key are rejected: the last one would
-    silently win."""
-    out: Dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
-    return out
-
-
-def _resolve_cdf_files(doc: Dict[str, Any], base: Path) -> None:
-    """A relative ``cdf_file`` in a scenario file is relative to that file's
-    directory (the core, which reads it, only knows the working directory)."""
-    apps = doc.get("apps")
-    for app in apps if isinstance(apps, list) else []:
-        f = app.get("cdf_file") if isinstance(app, dict) else None
-        if isinstance(f, str) and f and not os.path.isabs(f):
-            app["cdf_file"] = str((base / f).resolve())
-
-
-def as_dict(scenario: Any) -> Dict[str, Any]:
-    """Any accepted scenario form (path, dict, builder) -> a fresh dict."""
-    if isinstance(scenario, (str, os.PathLike)):
-        return load_scenario(scenario)
-    if isinstance(scenario, _Builder):
-        return scenario.to_dict()
-    if isinstance(scenario, Mapping):
-        try:
-            return _plain(copy.deepcopy(dict(scenario)))
-        except RecursionError:
-            raise ScenarioError([Problem(DOCUMENT, f"nested more than {MAX_DEPTH} levels deep")]) from None
-    raise ScenarioError(
-        [Problem(DOCUMENT, f"expected a path, a dict or a dcnsim.Scenario, got {type(scenario).__name__}")]
-    )
-
-
-DOCUMENT = "<document>"  # the path of problems with the document as a whole (as in Rust)
-_IDENT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def key_path(parent: str, key: str) -> str:
-    """``parent.key``, or ``parent["odd key"]`` for keys that are not
-    identifiers -- the same spelling as the Rust validation's paths."""
-    if _IDENT.match(key):
-        return f"{parent}.{key}" if parent else key
-    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
-
-
-#: No scenario field nests this deep; deeper values are rejected before the
-#: core's JSON reader (limit 128) or Python's recursion limit is reached.
-MAX_DEPTH = 64
-
-
-def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
-    """A JSON-safe copy of ``value``: what JSON cannot carry is reported in
-    ``errors`` (with its path) and replaced by ``None`` (dropped, for keys)."""
-    where = path or DOCUMENT
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            errors.append(Problem(where, "text with an unpaired surrogate is not valid UTF-8"))
-            return None
-        return value
-    if isinstance(value, int) and value.bit_length() > 1024:
-        # No field takes numbers near this; JSON text of it may not even be writable.
-        errors.append(Problem(where, f"integer of {value.bit_length()} bits is far out of range"))
-        return None
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
-        errors.append(Problem(where, f"nested more than {MAX_DEPTH} levels deep"))
-        return None
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            errors.append(Problem(where, f"{value!r} is not a finite number"))
-            return None
-        return value
-    if isinstance(value, Mapping):
-        out = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                errors.append(Problem(where, f"key {k!r} is not a string"))
-                continue
-            try:
-                k.encode("utf-8")
-            except UnicodeEncodeError:
-                errors.append(Problem(where, f"key {k!r} has an unpaired surrogate (not valid UTF-8)"))
-                continue
-            out[k] = _clean(v, key_path(path, k), errors, depth + 1)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
-    errors.append(Problem(where, f"unsupported value of type {type(value).__name__}"))
-    return None
-
-
-def sanitize(doc: Any) -> Tuple[Any, List[Problem]]:
-    """``(json_safe_copy, problems)``: the problems JSON itself cannot
-    express (NaN, bytes, dates, non-string keys, ...), each with its path."""
-    errors: List[Problem] = []
-    return _clean(doc, "", errors), errors
-
-
-def to_json(doc: Mapping[str, Any]) -> str:
-    """The scenario dict as the JSON text the core reads. Values JSON cannot
-    carry raise ScenarioError with their field paths."""
-    if not isinstance(doc, Mapping):
-        raise ScenarioError([Problem(DOCUMENT, f"expected a table/object, got {type(doc).__name__}")])
-    clean, errors = sanitize(doc)
-    if errors:
-        raise ScenarioError(errors)
-    return json.dumps(clean, allow_nan=False, separators=(",", ":"))
-
-
-def error_path(problem: Union[Problem, str]) -> str:
-    """The field path of a problem (a :class:`Problem` or ``"path: reason"`` text)."""
-    return Problem.of(problem).path
-
-
-# --------------------------------------------------------------------------
-# overrides (sweeps)
-
-_INDEX = re.compile(r"\[(\d+)\]")
-
-
-def parse_path(path: str) -> List[Union[str, int]]:
-    """``"apps[0].servers"`` or ``"apps.0.servers"`` -> ``["apps", 0, "servers"]``."""
-    parts: List[Union[str, int]] = []
-    for raw in _INDEX.sub(r".\1", path).split("."):
-        if raw == "":
-            raise ScenarioError([Problem(path, "empty component in the field path")])
-        parts.append(int(raw) if raw.isdigit() else raw)
-    return parts
-
-
-def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict[str, Any]:
-    """A copy of ``doc`` with each ``dotted.path -> value`` set.
-
-    Paths name dict keys and list indices (``"apps.0.servers"`` or
-    ``"apps[0].servers"``); missing tables on the way are created; a value of
-    ``None`` deletes the key. Builders are accepted as values."""
-    out = copy.deepcopy(dict(doc))
-    errors: List[Problem] = []
-    for path, value in overrides.items():
-        parts = parse_path(path)
-        cur: Any = out
-        ok = True
-        for i, part in enumerate(parts[:-1]):
-            nxt = parts[i + 1]
-            if isinstance(cur, list):
-                if not isinstance(part, int) or part >= len(cur):
-                    errors.append(Problem(path, f"no element {part} (the list has {len(cur)})"))
-                    ok = False
-                    break
-                cur = cur[part]
-            elif isinstance(cur, dict):
-                key = str(part)
-                if key not in cur:
-                    if value is None:
-                        ok = False  # deleting something that is not there: nothing to do
-                        break
-                    cur[key] = [] if isinstance(nxt, int) else {}
-                cur = cur[key]
-            else:
-                errors.append(Problem(path, f"{'.'.join(map(str, parts[: i + 1]))} is not a table or list"))
-                ok = False
-                break
-        if not ok:
-            continue
-        last = parts[-1]
-        if isinstance(cur, list):
-            if not isinstance(last, int) or last > len(cur) or (last == len(cur) and value is None):
-                errors.append(Problem(path, f"no element {last} (the list has {len(cur)})"))
-            elif value is None:
-                del cur[last]
-            elif last == len(cur):
-                cur.append(_plain(value))
-            else:
-                cur[last] = _plain(value)
-        elif isinstance(cur, dict):
-            if value is None:
-                cur.pop(str(last), None)
-            else:
-                cur[str(last)] = _plain(value)
-        else:
-            errors.append(Problem(path, "parent is not a table or list"))
-    if errors:
-        raise ScenarioError(errors)
-    return out

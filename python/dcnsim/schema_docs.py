@@ -52,7 +52,17 @@ BUILDERS: Dict[str, Tuple[str, bool]] = {
     "Link": ("LinkSection", True),
 }
 
+#: the docs of the source tree this module is in (an editable install, or
+#: PYTHONPATH=python); an installed copy has none beside it
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenario.md"
+
+
+def default_docs() -> Path:
+    """docs/scenario.md of this module's source tree, else of the current
+    directory (``pip install .`` puts the module in site-packages, away from
+    the clone it was installed from)."""
+    here = Path("docs") / "scenario.md"
+    return DOCS if DOCS.is_file() or not here.is_file() else here
 
 _JSON_TO_PY = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict, "array": list}
 
@@ -167,14 +177,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dcnsim.schema_docs", description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="rewrite the generated regions of the docs")
     ap.add_argument("--check", action="store_true", help="exit 1 if the docs or the builders drifted")
-    ap.add_argument("--docs", type=Path, default=DOCS, help="the scenario docs (default: %(default)s)")
+    ap.add_argument("--docs", type=Path, default=None,
+                    help="the scenario docs (default: docs/scenario.md of the source tree, else of the current directory)")
     args = ap.parse_args(argv)
     schema = load_schema()
     if not (args.write or args.check):
         for name, definition in REGIONS.items():
             print(f"{begin_marker(name)}\n{table(schema, definition)}\n{end_marker(name)}\n")
         return 0
-    text = args.docs.read_text(encoding="utf-8")
+    docs = args.docs or default_docs()
+    try:
+        text = docs.read_text(encoding="utf-8")
+    except OSError as e:
+        print(f"schema_docs: cannot read {docs} ({e.strerror or e}): run from the clone's root, "
+              "or give --docs PATH", file=sys.stderr)
+        return 2
+    args.docs = docs
     new = render(text, schema)
     if args.write:
         if new != text:

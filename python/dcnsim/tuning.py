@@ -447,16 +447,14 @@ class _Search:
     def evaluate(self, trial: Any, over: Dict[str, Any]) -> Tuple[Optional[float], str]:
         """Run one trial's point on every seed and record it on the trial:
         (the objective's mean, or None and why)."""
-        from .analysis import ci95
-
         runs = self.runner.run(over)
         vals = _values(runs, self.obj.fn)
         for s, v in zip(self.seeds, vals):
             trial.set_user_attr(f"seed{s}", v if math.isfinite(v) else None)
-        mean, half = ci95(vals)
+        mean, half = _ci95(vals)
         trial.set_user_attr("ci95", half if math.isfinite(half) else None)
         if self.cons and self.cons_ev:
-            cv = ci95(_values(runs, self.cons_ev))[0]
+            cv = _ci95(_values(runs, self.cons_ev))[0]
             trial.set_user_attr("constraint_metric", cv if math.isfinite(cv) else None)
             trial.set_user_attr("violation", self.violation(cv))
             # the samplers read it: TPE models feasible and infeasible apart
@@ -464,6 +462,15 @@ class _Search:
         if not all(math.isfinite(v) for v in vals):
             return None, f"objective {self.obj.name} is not a number on some seed"
         return mean, ""
+
+
+def _ci95(values: Sequence[float]) -> Tuple[float, float]:
+    """The mean and its 95 % half-width; one seed gives no interval: n/a
+    (NaN, null in best.json), not ±0."""
+    from .analysis import ci95
+
+    m, h = ci95(values)
+    return m, h if sum(v == v for v in values) > 1 else math.nan
 
 
 def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) -> List[int]:
@@ -506,14 +513,12 @@ def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
                       baseline: Mapping[str, Any]) -> Tuple[Optional[Evaluator], Optional[float]]:
     """The constraint's metric and its bound: a relative constraint's is
     measured on the baseline, run on the search's seeds."""
-    from .analysis import ci95
-
     if not cons:
         return None, None
     cons_ev = objective_named(cons.metric, "minimize").fn
     bound = cons.bound
     if cons.relative:
-        ref_v = ci95(_values(runner.run(baseline, tag="baseline"), cons_ev))[0]
+        ref_v = _ci95(_values(runner.run(baseline, tag="baseline"), cons_ev))[0]
         if not math.isfinite(ref_v):
             raise TuneError(f"--constraint: the baseline's {cons.metric} is not a number")
         bound = cons.bound * ref_v
@@ -586,8 +591,6 @@ def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
              reference: Optional[Dict[str, Any]], confirm: List[int]) -> List[Dict[str, Any]]:
     """The best point, the baseline and the reference run again on the
     confirmation seeds: one row each, with the paired differences."""
-    from .analysis import ci95
-
     named: List[Tuple[str, Dict[str, Any]]] = [("best", best_over), ("baseline", baseline)]
     if reference:
         named.append(("reference", reference))
@@ -597,19 +600,19 @@ def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
         runs = s.runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
         vals = _values(runs, s.obj.fn)
         got[name] = vals
-        m, h = ci95(vals)
+        m, h = _ci95(vals)
         row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
                                "seeds": ",".join(map(str, confirm)), "mean": m, "ci95": h}
         row.update({f"seed{seed}": v for seed, v in zip(confirm, vals)})
         if s.cons and s.cons_ev:
-            cm, ch = ci95(_values(runs, s.cons_ev))
+            cm, ch = _ci95(_values(runs, s.cons_ev))
             row.update({f"{s.cons.metric}_mean": cm, f"{s.cons.metric}_ci95": ch,
                         "feasible": bool(s.violation(cm) <= 0)})
         rows.append(row)
     for row in rows:
         for other in ("baseline", "reference"):
             if other in got and row["point"] != other:
-                d, h = ci95([a - b for a, b in zip(got[row["point"]], got[other])])
+                d, h = _ci95([a - b for a, b in zip(got[row["point"]], got[other])])
                 row[f"diff_vs_{other}"], row[f"diff_vs_{other}_ci95"] = d, h
     return rows
 
@@ -757,7 +760,8 @@ def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted:
         for p in ps:
             row[p.path] = t.params.get(p.path)
         row["objective"] = t.value
-        row["objective_ci95"] = t.user_attrs.get("ci95")
+        ci = t.user_attrs.get("ci95")  # None: one seed, no interval
+        row["objective_ci95"] = math.nan if ci is None else ci
         for s in seeds:
             row[f"seed{s}"] = t.user_attrs.get(f"seed{s}")
         if cons:
@@ -1013,7 +1017,7 @@ def cmd_tune(args: Any) -> int:
     factor, unit = display_unit(b["objective"])
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200,
                            "display.float_format", "{:.6g}".format):
-        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False))
+        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
         print()
         if "params" not in b:
             print("no feasible trial: see trials.csv")
@@ -1021,7 +1025,7 @@ def cmd_tune(args: Any) -> int:
             print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
                   f"{b['objective']} = {b['value'] * factor:.6g}{' ' + unit if unit else ''} "
                   f"(mean over seeds {','.join(map(str, b['seeds']))})")
-            print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False))
+            print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
     print(f"\n{len(res.trials)} trials ({res.computed} run now); results in {args.out}/ "
           f"(trials.csv, confirm.csv, best.json, {len(res.figures)} plot(s))")
     return 0

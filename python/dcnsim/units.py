@@ -8,6 +8,10 @@ There is one parser: the scenario loader's, in the Rust core
 :class:`UnitError` with the loader's reason text (the same words a scenario
 file's field would get, without the field path).
 
+``b`` is bits and ``B`` bytes (as iperf and ns-3 read them): a rate is in
+bits per second and a size in bytes, so ``"1GBps"`` or ``"32Kb"`` raises
+:class:`UnitError` giving both readings rather than a value 8× off.
+
 Scenario files read ``KB`` as 1024 B (as the incast papers' SRU sizes);
 papers' buffer sizes are sometimes meant in 1000 B. :func:`parse_size`
 therefore returns both readings when the text uses a K/M/G/T prefix."""
@@ -35,7 +39,8 @@ def _core_parse(fn: Callable[[str], T], text: object) -> T:
 
 
 def parse_rate(text: str) -> float:
-    """``"1Gbps"`` -> 1e9 (bit/s, decimal prefixes; must be > 0)."""
+    """``"1Gbps"`` (or ``"1Gbit/s"``) -> 1e9 (bit/s, decimal prefixes;
+    must be > 0). Bytes per second (``"1GBps"``) is an error."""
     return float(_core_parse(_core.parse_rate, text))
 
 
@@ -59,6 +64,7 @@ class Size(NamedTuple):
 def parse_size(text: str) -> Size:
     """``"100KB"`` -> Size(102400, 100000, True); ``"1500"`` or ``"1500B"``
     -> Size(1500, 1500, False). ``KiB`` … are binary in both readings.
+    Bits (``"100Kb"``) are an error.
     Whole bytes: a fraction of a byte is rounded (halves up), as in
     scenario files."""
     binary = _core_parse(_core.parse_size, text)

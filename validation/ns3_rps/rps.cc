@@ -25,6 +25,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "../ns3_fattree.h"
+
 #include <cstdio>
 #include <map>
 #include <set>
@@ -281,46 +283,17 @@ main(int argc, char* argv[])
     // buffer, 1000 packets at both ends of every link.
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queue));
 
-    Ipv4AddressHelper ip;
-    TrafficControlHelper tch;
     uint32_t subnet = 0;
     std::vector<Ipv4Address> hostAddr(hosts.GetN());
     std::vector<Ptr<NetDevice>> hostDev(hosts.GetN());
-    auto link = [&](Ptr<Node> a, Ptr<Node> b) {
-        NetDeviceContainer d = p2p.Install(a, b);
-        char base[32];
-        std::snprintf(base, sizeof base, "10.%u.%u.0", subnet / 256, subnet % 256);
-        ++subnet;
-        ip.SetBase(base, "255.255.255.0");
-        Ipv4InterfaceContainer ifs = ip.Assign(d);
-        // Assign installs ns-3.37's default queue disc (FqCoDel): remove it.
-        tch.Uninstall(d);
-        return std::make_pair(d, ifs);
-    };
-    // Host h under edge h / 2; edge e in pod e / 2 to that pod's two
-    // aggregation switches; aggregation switch j of a pod to cores 2j, 2j + 1.
-    for (uint32_t h = 0; h < hosts.GetN(); ++h)
-    {
-        auto [d, ifs] = link(hosts.Get(h), edges.Get(h / (k / 2)));
-        hostAddr[h] = ifs.GetAddress(0);
-        hostDev[h] = d.Get(0);
-    }
-    for (uint32_t e = 0; e < edges.GetN(); ++e)
-    {
-        uint32_t pod = e / (k / 2);
-        for (uint32_t j = 0; j < k / 2; ++j)
-        {
-            link(edges.Get(e), aggs.Get(pod * (k / 2) + j));
-        }
-    }
-    for (uint32_t a = 0; a < aggs.GetN(); ++a)
-    {
-        uint32_t j = a % (k / 2);
-        for (uint32_t c = 0; c < k / 2; ++c)
-        {
-            link(aggs.Get(a), cores.Get(j * (k / 2) + c));
-        }
-    }
+    dcnsim_ns3::WireFatTree(
+        k, hosts, edges, aggs, cores,
+        [&](uint32_t h, Ptr<Node> host, Ptr<Node> edge) {
+            auto [d, ifs] = dcnsim_ns3::LinkP2p(p2p, host, edge, subnet);
+            hostAddr[h] = ifs.GetAddress(0);
+            hostDev[h] = d.Get(0);
+        },
+        [&](Ptr<Node> a, Ptr<Node> b) { dcnsim_ns3::LinkP2p(p2p, a, b, subnet); });
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/TxQueue/Drop",
                                   MakeCallback(&DeviceDrop));
@@ -338,11 +311,7 @@ main(int argc, char* argv[])
         fl.src = fl.isShort ? 0 : f;
         fl.bytes = fl.isShort ? shortBytes : longBytes;
         uint16_t port = 5000 + f;
-        Ptr<Socket> l = Socket::CreateSocket(hosts.Get(dst), TcpSocketFactory::GetTypeId());
-        l->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        l->Listen();
-        l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                             MakeBoundCallback(&Accepted, f));
+        dcnsim_ns3::ListenTcp(hosts.Get(dst), port, MakeBoundCallback(&Accepted, f));
         Ptr<Socket> s = Socket::CreateSocket(hosts.Get(fl.src), TcpSocketFactory::GetTypeId());
         s->Bind();
         s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, f));

@@ -1169,8 +1169,12 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
         };
         (tcp.mss + tcp.header_bytes) as u64
     };
+    // ECN-capable senders: without them no threshold marks (warned apart)
     let warned = |key: &str, v: Value| {
-        let doc = with(base(), |d| d["topology"][key] = v);
+        let doc = with(base(), |d| {
+            d["topology"][key] = v;
+            d["tcp"] = json!({"ecn": true});
+        });
         warnings(&parse_config(&doc).unwrap())
     };
     let w = warned("ecn_k", json!(20));
@@ -1228,4 +1232,34 @@ fn ca_increase_is_bytes_by_default_and_in_the_linux_profile() {
         "tcp.ca_increase",
         "unknown congestion-avoidance increase 'per_byte' (valid: bytes, per_ack)",
     );
+}
+
+/// A marking threshold where no packet is ECN-capable (NewReno without
+/// `tcp.ecn`, or UDP) marks nothing: one warning says so, and none about
+/// the threshold's size, which would promise marks that never come.
+#[test]
+fn ecn_k_without_an_ecn_capable_sender_is_one_warning_that_nothing_is_marked() {
+    use dcnsim::scenario::warnings;
+    for k in [json!(20), json!("20pkt")] {
+        let doc = with(base(), |d| d["topology"]["ecn_k"] = k.clone());
+        let w = warnings(&parse_config(&doc).unwrap());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].path, "topology");
+        let m = &w[0].message;
+        assert!(
+            m.contains("nothing will be marked") && m.contains("tcp.cc = newreno"),
+            "{m}"
+        );
+        assert!(!m.contains("every packet"), "{m}");
+        for ecn in [json!({"ecn": true}), json!({"cc": "dctcp"})] {
+            let doc = with(doc.clone(), |d| d["tcp"] = ecn.clone());
+            let w = warnings(&parse_config(&doc).unwrap());
+            assert!(
+                w.iter()
+                    .all(|w| !w.message.contains("nothing will be marked")),
+                "{w:?}"
+            );
+        }
+    }
+    assert!(warnings(&parse_config(&base()).unwrap()).is_empty());
 }

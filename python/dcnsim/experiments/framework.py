@@ -40,7 +40,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 from .._atomic import atomic_write, check_out_dir
 from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
+from .claims import compare_claim, register_problems
 from .paper import (
+    MODEL_CHECK,
     NOT_MODELLED,
     TALLIED,
     VERDICTS,
@@ -178,27 +180,6 @@ def compare_number(
         verdict = ("agrees" if rel <= rel_tol else
                    "close" if close_tol is not None and rel <= close_tol else "differs")
     return Comparison(quantity, ours, paper, verdict, note, unit, fmt, crit)
-
-
-def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
-                  partly: Optional[bool] = None, *, criterion: str,
-                  partly_criterion: Optional[str] = None, series: str = "") -> Comparison:
-    """A claim of the paper tested by ``criterion`` (the rule, in words and
-    numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
-    magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
-    ``partly`` holds — a weaker rule that must be stated in
-    ``partly_criterion`` and must be able to fail — else ``differs``.
-    ``holds=None``: the claim could not be measured (``untestable``)."""
-    if not criterion:
-        raise ValueError(f"{quantity!r}: a claim needs a criterion")
-    if partly is not None and not partly_criterion:
-        raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
-    crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
-    if holds is None:
-        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit,
-                          series=series)
-    verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, criterion=crit, series=series)
 
 
 def check_formula(quantity: str, ours: float, paper: float, *, rel_tol: float, note: str = "",
@@ -343,6 +324,9 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
         rest.append(f"{n_beyond} row(s) beyond the paper")
     if c[NOT_MODELLED]:
         rest.append(f"{c[NOT_MODELLED]} {NOT_MODELLED}")
+    if c[MODEL_CHECK]:
+        ok = sum(1 for x in comparisons if x.verdict == MODEL_CHECK and x.judged == "agrees")
+        rest.append(f"{c[MODEL_CHECK]} model check(s) ({ok} hold)")
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
@@ -461,7 +445,7 @@ def reproduce(
             with title_note(note):
                 res = fig.analyze(sub, out_dir)
             res.comparisons = attribute(p, fig, res.comparisons)
-            problems = source_problems(p, res.comparisons, fig)
+            problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
             if problems:
                 raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
                                  + "; ".join(problems))
@@ -581,7 +565,7 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
         lines.append(f"  paper: {fig.paper_says}")
     mine = [c for c in res.comparisons if not c.beyond]
     extra = [c for c in res.comparisons if c.beyond]
-    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.criterion_text(), c.verdict] for c in mine]
+    rows = [[c.quantity, c.ours_text(), c.paper_text(), c.criterion_text(), c.verdict_text()] for c in mine]
     if rows:
         lines.append(_table_text(rows, ["quantity", "ours", "paper", "criterion", "verdict"]))
     if extra:
@@ -591,7 +575,7 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
                                  ["quantity", "ours", "variant", "criterion", "our criterion gives"]))
     notes = [f"{c.quantity}: {c.note}" for c in res.comparisons
              if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check",
-                                         NOT_MODELLED)]
+                                         NOT_MODELLED, MODEL_CHECK)]
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:
@@ -674,7 +658,7 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
                     "|---|---|---|---|---|---|---|"]
             for cmp in mine:
                 out.append(f"| {_md_cell(cmp.quantity)} | {_md_cell(cmp.series or '—')} | {_md_cell(cmp.ours_text())} "
-                           f"| {_md_cell(cmp.paper_text())} | {_md_cell(cmp.criterion_text())} | {cmp.verdict} "
+                           f"| {_md_cell(cmp.paper_text())} | {_md_cell(cmp.criterion_text())} | {cmp.verdict_text()} "
                            f"| {_md_cell(cmp.note)} |")
             out.append("")
         if extra:

@@ -27,6 +27,7 @@ __all__ = [
     "VERDICTS",
     "TALLIED",
     "NOT_MODELLED",
+    "MODEL_CHECK",
 ]
 
 #: Verdicts a comparison may carry. The first four are the tally: a claim of
@@ -37,9 +38,14 @@ __all__ = [
 #: of ours with nothing to compare it with. "testbed not modelled": a claim
 #: measured on the paper's hardware testbed, whose stack and switches we do
 #: not model; our number is shown, the reason is its note.
+#: "model check": an entry of the paper's claims register that holds by the
+#: construction of the model or the setup (a physical bound, a property of
+#: uniform spraying): checked and shown, its criterion's verdict kept as
+#: ``judged``, never tallied (:mod:`.claims`).
 NOT_MODELLED = "testbed not modelled"
+MODEL_CHECK = "model check"
 VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper",
-            NOT_MODELLED)
+            NOT_MODELLED, MODEL_CHECK)
 #: The verdicts counted as tested claims.
 TALLIED = ("agrees", "close", "trend agrees", "differs")
 
@@ -76,6 +82,12 @@ class Comparison:
     #: for a "Beyond the paper" row (verdict "not in paper"): the verdict
     #: our criterion gives it, judged as the paper's rows are
     judged: Optional[str] = None
+    #: the id of the register's claim that judged this row (empty: a row
+    #: the figure judged itself, which a paper with a register never tallies)
+    claim: str = ""
+    #: what the figure measured for that claim (the register's criterion's
+    #: input, JSON-able), kept so that a run's results can be judged again
+    measured: Any = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -85,8 +97,9 @@ class Comparison:
         if self.verdict == NOT_MODELLED and not self.note:
             raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
         if self.judged is not None:
-            if self.verdict != "not in paper":
-                raise ValueError(f"{self.quantity!r}: only a 'not in paper' row carries a judged verdict")
+            if self.verdict not in ("not in paper", MODEL_CHECK):
+                raise ValueError(f"{self.quantity!r}: only a 'not in paper' or {MODEL_CHECK!r} row carries a "
+                                 "judged verdict")
             if self.judged not in TALLIED + ("untestable",):
                 raise ValueError(f"{self.quantity!r}: judged must be one of {TALLIED + ('untestable',)}, "
                                  f"got {self.judged!r}")
@@ -95,7 +108,7 @@ class Comparison:
     def beyond(self) -> bool:
         """A row of our own variant (another setting or a series the paper
         does not have), judged by a criterion but never tallied."""
-        return self.judged is not None or bool(self.setting)
+        return (self.judged is not None and self.verdict == "not in paper") or bool(self.setting)
 
     def series_names(self) -> List[str]:
         return [s.strip() for s in self.series.split(";") if s.strip()]
@@ -108,6 +121,12 @@ class Comparison:
 
     def criterion_text(self) -> str:
         return self.criterion or "—"
+
+    def verdict_text(self) -> str:
+        """The verdict cell: a model check shows what its criterion gives."""
+        if self.verdict == MODEL_CHECK and self.judged:
+            return f"{MODEL_CHECK} ({self.judged})"
+        return self.verdict
 
 
 @dataclass
@@ -204,6 +223,9 @@ class Paper:
     #: names of our own variants (series or settings the paper does not
     #: have, e.g. "ECMP"): a tallied claim's quantity must not name one
     variants: Tuple[str, ...] = ()
+    #: the paper's claims register (:class:`.claims.Register`): with one,
+    #: every tallied row must be judged by it
+    register: Any = None
 
     def figure(self, wanted: str) -> Figure:
         for f in self.figures:

@@ -307,12 +307,18 @@ pub fn parse_config_str_until(
 /// packet that finds another queued, and such a buffer drops every full
 /// packet. `ecn_k = 0` (mark every packet) is meant and stays silent.
 ///
+/// `ecn_k` where no app's transport is ECN-capable: nothing is marked and
+/// the run is the same as without it. Said once, in place of the
+/// sub-packet warning about the threshold, which would promise marks.
+///
 /// A memory estimate over `limits.memory` (its part allocated before the
 /// run can be stopped fits, or the scenario is refused): the run-time
 /// guard stops the run if it really holds more.
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let unmarked = unmarked_warning(cfg);
     let mut out = ecn_cc_warnings(cfg);
-    out.extend(sub_packet_warnings(cfg));
+    out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
+    out.extend(unmarked);
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
             .into_iter()
@@ -321,7 +327,45 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out
 }
 
-fn sub_packet_warnings(cfg: &Config) -> Vec<ScenarioError> {
+/// Marking thresholds on a network whose packets are never ECN-capable:
+/// no TCP app has `ecn` (or an ECN-based cc) and UDP apps send none.
+fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
+    let queues = cfg
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .filter(|q| q.ecn_k.is_some())
+        .count();
+    let tcps = || cfg.apps.iter().filter_map(|a| a.tcp());
+    if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn()) {
+        return None;
+    }
+    let mut ccs: Vec<&str> = Vec::new();
+    for t in tcps() {
+        if !ccs.contains(&t.cc.name()) {
+            ccs.push(t.cc.name());
+        }
+    }
+    let senders = if ccs.is_empty() {
+        "the apps send UDP".to_string()
+    } else {
+        format!("tcp.cc = {} with tcp.ecn = false", ccs.join(", "))
+    };
+    Some(ScenarioError {
+        path: "topology".into(),
+        message: format!(
+            "ecn_k is set on {queues} queue{}, but no app sends ECN-capable packets \
+             ({senders}): nothing will be marked, and the run is the same as without ecn_k; \
+             set tcp.ecn = true (RFC 3168) or an ECN-based cc (dctcp, fast) to use it",
+            if queues == 1 { "" } else { "s" }
+        ),
+    })
+}
+
+/// `marks`: whether any queue's marks reach an ECN-capable packet (else
+/// an `ecn_k` below one packet is not worth a word: nothing is marked).
+fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
     // The largest packet the apps send, on the wire.
     let full = cfg
         .apps
@@ -348,7 +392,11 @@ fn sub_packet_warnings(cfg: &Config) -> Vec<ScenarioError> {
         };
         let hits = [
             small(&q.limit).map(|b| ("buffer", b)),
-            q.ecn_k.as_ref().and_then(small).map(|b| ("ecn_k", b)),
+            q.ecn_k
+                .as_ref()
+                .filter(|_| marks)
+                .and_then(small)
+                .map(|b| ("ecn_k", b)),
         ];
         for key in hits.into_iter().flatten() {
             match found.iter_mut().find(|(k, _)| *k == key) {

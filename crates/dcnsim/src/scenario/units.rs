@@ -1,16 +1,20 @@
 //! Unit strings → base units.
 //!
 //! * time  (`"50us"`, `"1.5ms"`, `"2s"`, `"200ns"`, `"10ps"`) → [`SimTime`] (integer ps)
-//! * rate  (`"1Gbps"`, `"100Mbps"`, `"500Kbps"`, `"1e9bps"`; decimal prefixes) → bit/s
+//! * rate  (`"1Gbps"`, `"100Mbps"`, `"500Kbps"`, `"1e9bps"`, `"10Gbit/s"`; decimal prefixes) → bit/s
 //! * size  (`"32KB"` = 32768, `"1.5MB"`, `"1448B"`, `"32KiB"`, or a JSON integer) → bytes
 //! * limit (a size, or `"100pkt"`) → [`Limit`]
 //!
 //! Numbers are parsed exactly as decimals (no floating point), so `"1.5ms"`
 //! is exactly 1 500 000 000 ps. A value that is not a whole number of base
 //! units (`"0.1KB"` = 102.4 B) is rounded to the nearest unit (halves up).
-//! Suffixes are case-insensitive; whitespace between number and unit is
-//! allowed. Every error is a complete sentence fragment that names what was
-//! expected and what was given, ready to be prefixed with a field path.
+//! Prefixes (`k`/`K`, `m`/`M`, …) and the words `bit`/`byte` are read in any
+//! case, but the letter `b` is bits and `B` bytes (as iperf and ns-3 read
+//! them): a size in bits (`"32Kb"`) or a rate in bytes (`"1GBps"`) is an
+//! error that gives both readings, never a value 8× off. Whitespace between
+//! number and unit is allowed. Every error is a complete sentence fragment
+//! that names what was expected and what was given, ready to be prefixed
+//! with a field path.
 
 use crate::config::Limit;
 use crate::sim::time::SimTime;
@@ -33,41 +37,7 @@ const TIME_UNITS: &[(&str, u128)] = &[
     ("s", 1_000_000_000_000),
 ];
 
-const RATE_UNITS: &[(&str, u128)] = &[
-    ("bps", 1),
-    ("kbps", 1_000),
-    ("mbps", 1_000_000),
-    ("gbps", 1_000_000_000),
-    ("tbps", 1_000_000_000_000),
-];
-
-const SIZE_UNITS: &[(&str, u128)] = &[
-    ("b", 1),
-    ("kb", 1 << 10),
-    ("mb", 1 << 20),
-    ("gb", 1 << 30),
-    ("tb", 1 << 40),
-    ("kib", 1 << 10),
-    ("mib", 1 << 20),
-    ("gib", 1 << 30),
-    ("tib", 1 << 40),
-];
-
 const PKT_UNITS: &[(&str, u128)] = &[("pkt", 1), ("pkts", 1), ("packets", 1)];
-
-/// Sizes with decimal prefixes (KB = 1000 B), as papers sometimes mean
-/// buffer sizes; `KiB` … stay binary. Only [`parse_size_si`] reads these.
-const SIZE_UNITS_SI: &[(&str, u128)] = &[
-    ("b", 1),
-    ("kb", 1_000),
-    ("mb", 1_000_000),
-    ("gb", 1_000_000_000),
-    ("tb", 1_000_000_000_000),
-    ("kib", 1 << 10),
-    ("mib", 1 << 20),
-    ("gib", 1 << 30),
-    ("tib", 1 << 40),
-];
 
 const COUNT_HINT: &str = "a count like '20' or '20pkt'";
 const COUNT_UNITS: &[(&str, u128)] = &[
@@ -199,10 +169,178 @@ fn lookup(units: &[(&str, u128)], unit: &str) -> Option<u128> {
     units.iter().find(|(s, _)| *s == u).map(|(_, m)| *m)
 }
 
-/// Parse `s` as number + one of `units`. `hint` names the expected kind.
+/// What a unit's letters measure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Measure {
+    Bits,
+    Bytes,
+}
+
+/// How a unit reads for the field's kind.
+enum Unit {
+    /// The value is the number × this.
+    Mult(u128),
+    /// The right kind of quantity in the other measure: bits for a size, or
+    /// bytes per second for a rate. `right` is the same unit spelled in the
+    /// field's measure (`"KB"`, `"Gbps"`).
+    Mismatch {
+        given: Measure,
+        right: String,
+    },
+    Unknown,
+}
+
+/// Split a decimal or binary prefix off a unit: `"KiB"` → `(1, true, "B")`,
+/// `"Gbps"` → `(3, false, "bps")`, `"B"` → `(0, false, "B")`. Prefix letters
+/// are read in any case (`k` and `K` are both kilo; `m` is mega, as no size
+/// or rate is a thousandth).
+fn split_prefix(unit: &str) -> (u32, bool, &str) {
+    let power = match unit.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('k') => 1,
+        Some('m') => 2,
+        Some('g') => 3,
+        Some('t') => 4,
+        _ => return (0, false, unit),
+    };
+    let rest = &unit[1..];
+    match rest.strip_prefix(['i', 'I']) {
+        Some(body) if !body.is_empty() => (power, true, body),
+        _ if !rest.is_empty() => (power, false, rest),
+        _ => (0, false, unit),
+    }
+}
+
+/// The prefix as written in a suggestion: `K`, `Mi`, ….
+fn prefix_text(power: u32, binary: bool) -> String {
+    let p = ["", "K", "M", "G", "T"][power as usize];
+    if binary && power > 0 {
+        format!("{p}i")
+    } else {
+        p.to_string()
+    }
+}
+
+/// `b`/`bit`/`bits` are bits, `B`/`byte`/`bytes` bytes; the single letter's
+/// case decides, the words' case does not.
+fn size_measure(body: &str) -> Option<Measure> {
+    match body {
+        "b" => return Some(Measure::Bits),
+        "B" => return Some(Measure::Bytes),
+        _ => {}
+    }
+    match body.to_lowercase().as_str() {
+        "bit" | "bits" => Some(Measure::Bits),
+        "byte" | "bytes" => Some(Measure::Bytes),
+        _ => None,
+    }
+}
+
+/// `bps`, `b/s`, `bit/s`, `bits/s` and tc's `bit` are bits per second;
+/// `Bps`, `B/s`, `byte/s`, `bytes/s` bytes per second.
+fn rate_measure(body: &str) -> Option<Measure> {
+    let lower = body.to_lowercase();
+    match lower.as_str() {
+        "bps" | "b/s" => Some(if body.starts_with('B') {
+            Measure::Bytes
+        } else {
+            Measure::Bits
+        }),
+        "bit" | "bit/s" | "bits/s" => Some(Measure::Bits),
+        "byte/s" | "bytes/s" => Some(Measure::Bytes),
+        _ => None,
+    }
+}
+
+/// A size unit; `kilo` is 1024 (scenario files) or 1000 (`parse_size_si`);
+/// `Ki` … are 1024 either way.
+fn size_unit(unit: &str, kilo: u128) -> Unit {
+    let (power, binary, body) = split_prefix(unit);
+    match size_measure(body) {
+        Some(Measure::Bytes) => Unit::Mult(if binary { 1024 } else { kilo }.pow(power)),
+        Some(Measure::Bits) => Unit::Mismatch {
+            given: Measure::Bits,
+            right: format!("{}B", prefix_text(power, binary)),
+        },
+        None => Unit::Unknown,
+    }
+}
+
+/// A rate unit, decimal prefixes only (`Kibps` is unknown).
+fn rate_unit(unit: &str) -> Unit {
+    let (power, binary, body) = split_prefix(unit);
+    if binary {
+        return Unit::Unknown;
+    }
+    match rate_measure(body) {
+        Some(Measure::Bits) => Unit::Mult(1000u128.pow(power)),
+        Some(Measure::Bytes) => Unit::Mismatch {
+            given: Measure::Bytes,
+            right: format!("{}bps", prefix_text(power, false)),
+        },
+        None => Unit::Unknown,
+    }
+}
+
+fn table(units: &'static [(&'static str, u128)]) -> impl Fn(&str) -> Unit {
+    move |u| lookup(units, u).map_or(Unit::Unknown, Unit::Mult)
+}
+
+/// A decimal written out exactly (`4`, `0.1875`, `1.2e30` for extremes).
+fn decimal_text(d: Decimal) -> String {
+    let (mut m, mut e) = (d.mantissa, d.exp10);
+    while m != 0 && m % 10 == 0 {
+        m /= 10;
+        e += 1;
+    }
+    let digits = m.to_string();
+    if m == 0 || e == 0 {
+        return digits;
+    }
+    if !(-30..=20).contains(&e) {
+        return format!("{digits}e{e}");
+    }
+    if e > 0 {
+        return format!("{digits}{}", "0".repeat(e as usize));
+    }
+    let point = digits.len() as i64 + e;
+    if point > 0 {
+        let (int, frac) = digits.split_at(point as usize);
+        format!("{int}.{frac}")
+    } else {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    }
+}
+
+/// The error for a size given in bits or a rate given in bytes: both readings,
+/// spelled in the field's measure.
+fn mismatch(s: &str, num: Decimal, given: Measure, right: &str) -> String {
+    let as_typed = format!("{}{right}", decimal_text(num));
+    let Some(m) = num
+        .mantissa
+        .checked_mul(if given == Measure::Bits { 125 } else { 8 })
+    else {
+        return format!("'{}' is too large", excerpt(s));
+    };
+    let exp10 = num.exp10 - if given == Measure::Bits { 3 } else { 0 };
+    let converted = format!("{}{right}", decimal_text(Decimal { mantissa: m, exp10 }));
+    match given {
+        Measure::Bits => format!(
+            "'{}' is in bits (b), but a size is read in bytes (B): as bits it is \
+             '{converted}', as bytes '{as_typed}'; write the one you mean",
+            excerpt(s)
+        ),
+        Measure::Bytes => format!(
+            "'{}' is in bytes per second (B), but a rate is read in bits per second \
+             (b): as bytes it is '{converted}', as bits '{as_typed}'; write the one you mean",
+            excerpt(s)
+        ),
+    }
+}
+
+/// Parse `s` as number + a unit `unit` knows. `hint` names the expected kind.
 fn parse_with(
     s: &str,
-    units: &[(&str, u128)],
+    unit: impl Fn(&str) -> Unit,
     hint: &str,
     allow_bare: bool,
 ) -> Result<u64, String> {
@@ -215,17 +353,18 @@ fn parse_with(
             return Err(format!("must not be negative, got '{}'", excerpt(s)));
         }
     };
-    let unit = rest.trim();
-    let mult = if unit.is_empty() {
+    let text = rest.trim();
+    let mult = if text.is_empty() {
         if allow_bare {
             1
         } else {
             return Err(bad());
         }
     } else {
-        match lookup(units, unit) {
-            Some(m) => m,
-            None => return Err(bad()),
+        match unit(text) {
+            Unit::Mult(m) => m,
+            Unit::Mismatch { given, right } => return Err(mismatch(s, num, given, &right)),
+            Unit::Unknown => return Err(bad()),
         }
     };
     scale(num, mult).ok_or_else(|| format!("'{}' is too large", excerpt(s)))
@@ -233,12 +372,12 @@ fn parse_with(
 
 /// A time such as `"50us"`; a bare number is an error.
 pub fn parse_time(s: &str) -> Result<SimTime, String> {
-    parse_with(s, TIME_UNITS, TIME_HINT, false).map(SimTime::from_ps)
+    parse_with(s, table(TIME_UNITS), TIME_HINT, false).map(SimTime::from_ps)
 }
 
 /// A rate such as `"1Gbps"` (decimal prefixes), in bit/s; must be > 0.
 pub fn parse_rate(s: &str) -> Result<u64, String> {
-    let v = parse_with(s, RATE_UNITS, RATE_HINT, false)?;
+    let v = parse_with(s, rate_unit, RATE_HINT, false)?;
     if v == 0 {
         return Err(format!("must be > 0, got '{}'", excerpt(s)));
     }
@@ -247,18 +386,18 @@ pub fn parse_rate(s: &str) -> Result<u64, String> {
 
 /// A size such as `"32KB"` (KB = 1024 B); a string without unit is bytes.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    parse_with(s, SIZE_UNITS, SIZE_HINT, true)
+    parse_with(s, |u| size_unit(u, 1024), SIZE_HINT, true)
 }
 
 /// A size with decimal prefixes (`"100KB"` = 100 000 B; `KiB` is 1024 B):
 /// the other reading of a paper's buffer size (the models' command line).
 pub fn parse_size_si(s: &str) -> Result<u64, String> {
-    parse_with(s, SIZE_UNITS_SI, SIZE_HINT, true)
+    parse_with(s, |u| size_unit(u, 1000), SIZE_HINT, true)
 }
 
 /// A count: a bare number or one with `pkt`/`pkts`/`packets`/`seg`/`segments`.
 pub fn parse_count(s: &str) -> Result<u64, String> {
-    parse_with(s, COUNT_UNITS, COUNT_HINT, true)
+    parse_with(s, table(COUNT_UNITS), COUNT_HINT, true)
 }
 
 /// A size, or a packet count such as `"100pkt"`.
@@ -266,10 +405,10 @@ pub fn parse_limit(s: &str) -> Result<Limit, String> {
     let t = s.trim();
     if let Ok((_, rest)) = split_number(t) {
         if lookup(PKT_UNITS, rest.trim()).is_some() {
-            return parse_with(s, PKT_UNITS, LIMIT_HINT, false).map(Limit::Packets);
+            return parse_with(s, table(PKT_UNITS), LIMIT_HINT, false).map(Limit::Packets);
         }
     }
-    parse_with(s, SIZE_UNITS, LIMIT_HINT, true).map(Limit::Bytes)
+    parse_with(s, |u| size_unit(u, 1024), LIMIT_HINT, true).map(Limit::Bytes)
 }
 
 /// Describe a JSON value's type for error messages ("a string", "an integer", …).
@@ -437,6 +576,108 @@ mod tests {
             parse_size("10Gbps").unwrap_err(),
             "expected a size like '32KB' or an integer number of bytes, got '10Gbps'"
         );
+    }
+
+    /// The suggestion strings of a bits/bytes mismatch error, in order.
+    fn suggestions(e: &str) -> Vec<&str> {
+        let tail = e.split(": as ").nth(1).expect(e);
+        tail.split('\'').skip(1).step_by(2).take(2).collect()
+    }
+
+    #[test]
+    fn b_is_bits_and_capital_b_bytes() {
+        // Rates: b (any word case) is bits; B is bytes and refused.
+        assert_eq!(parse_rate("10Gbit/s"), Ok(10_000_000_000));
+        assert_eq!(parse_rate("1gbit"), Ok(1_000_000_000)); // tc's spelling
+        assert_eq!(parse_rate("100 Mb/s"), Ok(100_000_000));
+        assert_eq!(parse_rate("5kbps"), Ok(5_000));
+        let e = parse_rate("1GBps").unwrap_err();
+        assert_eq!(
+            e,
+            "'1GBps' is in bytes per second (B), but a rate is read in bits per second (b): \
+             as bytes it is '8Gbps', as bits '1Gbps'; write the one you mean"
+        );
+        for bytes in ["1GB/s", "2 MBps", "3 bytes/s", "1BPS"] {
+            assert!(
+                parse_rate(bytes)
+                    .unwrap_err()
+                    .contains("bytes per second (B)"),
+                "{bytes}"
+            );
+        }
+        assert!(parse_rate("1Gibps")
+            .unwrap_err()
+            .contains("expected a rate"));
+        // Sizes: B (and the word byte) is bytes; b and bit are refused.
+        assert_eq!(parse_size("100 bytes"), Ok(100));
+        assert_eq!(parse_size("32kB"), Ok(32768));
+        assert_eq!(parse_size_si("32kB"), Ok(32000));
+        let e = parse_size("32Kb").unwrap_err();
+        assert_eq!(
+            e,
+            "'32Kb' is in bits (b), but a size is read in bytes (B): \
+             as bits it is '4KB', as bytes '32KB'; write the one you mean"
+        );
+        assert_eq!(
+            suggestions(&parse_size("1.5 mb").unwrap_err()),
+            ["0.1875MB", "1.5MB"]
+        );
+        assert_eq!(
+            suggestions(&parse_size("32Kib").unwrap_err()),
+            ["4KiB", "32KiB"]
+        );
+        assert_eq!(
+            suggestions(&parse_size("1448b").unwrap_err()),
+            ["181B", "1448B"]
+        );
+        assert!(parse_limit("32Kb").unwrap_err().contains("in bits (b)"));
+        assert!(size_from_json(&json!("8 bits"))
+            .unwrap_err()
+            .contains("'1B'"));
+    }
+
+    /// Either reading a mismatch error offers parses, and the two differ by
+    /// exactly the 8 bits of a byte.
+    #[test]
+    fn the_two_readings_parse_and_differ_by_eight() {
+        for s in [
+            "32Kb",
+            "1.5 mb",
+            "3Gbit",
+            "800b",
+            "0.5 Tbits",
+            "12 kib",
+            "7e3b",
+        ] {
+            let e = parse_size(s).unwrap_err();
+            let [bits, bytes] = suggestions(&e)[..] else {
+                panic!("{e}")
+            };
+            let (bits, bytes) = (parse_size(bits).unwrap(), parse_size(bytes).unwrap());
+            assert_eq!(bits * 8, bytes, "{s}: {e}");
+        }
+        for s in ["1GBps", "2.5 MB/s", "100 bytes/s", "0.125TBps"] {
+            let e = parse_rate(s).unwrap_err();
+            let [bytes, bits] = suggestions(&e)[..] else {
+                panic!("{e}")
+            };
+            assert_eq!(
+                parse_rate(bytes).unwrap(),
+                8 * parse_rate(bits).unwrap(),
+                "{s}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn decimals_are_written_exactly() {
+        let d = |mantissa, exp10| decimal_text(Decimal { mantissa, exp10 });
+        assert_eq!(d(4000, -3), "4");
+        assert_eq!(d(1875, -4), "0.1875");
+        assert_eq!(d(15, -3), "0.015");
+        assert_eq!(d(12, 2), "1200");
+        assert_eq!(d(0, 5), "0");
+        assert_eq!(d(12, 40), "12e40");
     }
 
     #[test]

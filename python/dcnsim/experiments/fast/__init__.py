@@ -26,7 +26,6 @@ racks and the bottleneck is ToR 0's port to the root for every n.
 from __future__ import annotations
 
 from ..framework import Figure, Paper, Setting
-from .background import BG_CFGS as BG_CFGS
 from .background import (
     _analyze_fig7,
     _analyze_fig8,
@@ -34,52 +33,18 @@ from .background import (
     _fig8_points,
     _fig789_points,
 )
-from .common import AGG_BUFFER as AGG_BUFFER
-from .common import BASE as BASE
-from .common import BG_HOST as BG_HOST
 from .common import (
     BG_LEAD_S,
     BG_SIZE,
     HOST_JITTER,
     INIT_CWND,
+    MAIN3,
     MSS,
     PERSISTENT_GAP,
     QUERY_SPACING_S,
 )
-from .common import CORE_RATE as CORE_RATE
-from .common import DELAY as DELAY
-from .common import HOST_RATE as HOST_RATE
-from .common import K_1G as K_1G
-from .common import K_10G as K_10G
-from .common import LINESTYLES as LINESTYLES
-from .common import MAIN3 as MAIN3
-from .common import NS as NS
-from .common import PAPER_QCT_N100_MS as PAPER_QCT_N100_MS
-from .common import PER_RACK as PER_RACK
-from .common import QUERIES as QUERIES
-from .common import QUICK_NS as QUICK_NS
-from .common import QUICK_QUERIES as QUICK_QUERIES
-from .common import RACKS as RACKS
-from .common import RESPONSE as RESPONSE
-from .common import ROOT as ROOT
-from .common import RTO_MIN as RTO_MIN
-from .common import SERIES as SERIES
-from .common import SERIES_NAMES as SERIES_NAMES
-from .common import TOR_BUFFER as TOR_BUFFER
-from .common import PaConfig as PaConfig
-from .common import pa_frame as pa_frame
-from .common import pa_metrics as pa_metrics
-from .common import pa_scenario as pa_scenario
-from .common import rack_of as rack_of
-from .common import tcp as tcp
-from .common import topology as topology
-from .common import worker_hosts as worker_hosts
-from .convergence import FIG10_SENDERS as FIG10_SENDERS
 from .convergence import _analyze_fig10, _fig10_points
-from .fairness import FIG11_FLOWS as FIG11_FLOWS
 from .fairness import _analyze_fig11, _fig11_points
-from .figs4_6 import FIG4_CFGS as FIG4_CFGS
-from .figs4_6 import FIG6_N as FIG6_N
 from .figs4_6 import (
     _analyze_fig4,
     _analyze_fig5,
@@ -87,18 +52,17 @@ from .figs4_6 import (
     _fig6_points,
     _fig456_points,
 )
-from .model import S3_STAR_SETTINGS as S3_STAR_SETTINGS
 from .model import _analyze_s3, _s3_points
-from .model import star_incast as star_incast
-from .segment_size import FIG12_NS as FIG12_NS
-from .segment_size import FIG12_SIZES as FIG12_SIZES
-from .segment_size import QUICK_FIG12_NS as QUICK_FIG12_NS
-from .segment_size import QUICK_FIG12_SIZES as QUICK_FIG12_SIZES
-from .segment_size import _analyze_fig12, _fig12_points
-from .settings import QUICK_SETTINGS_NS as QUICK_SETTINGS_NS
-from .settings import SETTINGS_NS as SETTINGS_NS
-from .settings import VARIANTS as VARIANTS
-from .settings import _analyze_settings, _settings_points
+from .segment_size import (
+    _analyze_fig12,
+    _fig12_points,
+)
+from .settings import (
+    _analyze_settings,
+    _settings_points,
+)
+
+__all__ = ["PAPER"]
 
 # ---------------------------------------------------------------- the paper
 

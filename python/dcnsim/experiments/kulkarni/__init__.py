@@ -43,16 +43,6 @@ from typing import List, Tuple
 
 from ...sweep import Point
 from ..framework import Figure, Paper, Setting, in_subdir
-from .common import BASE as BASE
-from .common import BEST_P as BEST_P
-from .common import BUFFER_KB as BUFFER_KB
-from .common import BUFFER_UNIT as BUFFER_UNIT
-from .common import BUFFERS_41 as BUFFERS_41
-from .common import BUFFERS_CH3 as BUFFERS_CH3
-from .common import CH3_ORDER as CH3_ORDER
-from .common import CH4 as CH4
-from .common import CH4_DELAY as CH4_DELAY
-from .common import CH4_RWND as CH4_RWND
 from .common import (
     DATA_BYTES,
     DSR_CWND,
@@ -67,65 +57,15 @@ from .common import (
     QUICK_DATA_BYTES,
     QUICK_MIN_BLOCKS,
     SEG_SIZES,
+    KConfig,
+    point,
 )
-from .common import DELAY as DELAY
-from .common import DUPTHRESH as DUPTHRESH
-from .common import EXTRA_JITTER as EXTRA_JITTER
-from .common import FINE_NS as FINE_NS
-from .common import HEADER as HEADER
-from .common import HIST_NS as HIST_NS
-from .common import JITTER as JITTER
-from .common import LOG_CAP as LOG_CAP
-from .common import MODEL_STYLE as MODEL_STYLE
-from .common import MSS as MSS
-from .common import NS as NS
-from .common import ORDER_HALF as ORDER_HALF
-from .common import PARAM_COLS as PARAM_COLS
-from .common import PS as PS
-from .common import QUICK_FINE_NS as QUICK_FINE_NS
-from .common import QUICK_NS as QUICK_NS
-from .common import QUICK_SEG_SIZES as QUICK_SEG_SIZES
-from .common import RATE as RATE
-from .common import RATE_BPS as RATE_BPS
-from .common import REQUEST as REQUEST
-from .common import REQUEST_JITTER as REQUEST_JITTER
-from .common import RTO_MIN as RTO_MIN
-from .common import RWND as RWND
-from .common import SIM as SIM
-from .common import SRU_KB as SRU_KB
-from .common import SRUS_42 as SRUS_42
-from .common import SRUS_CH3 as SRUS_CH3
-from .common import KConfig as KConfig
-from .common import _gmean as _gmean
-from .common import blocks_for as blocks_for
-from .common import buffer_bytes as buffer_bytes
-from .common import buffer_limit as buffer_limit
-from .common import capped_log_errors as capped_log_errors
-from .common import frame as frame
-from .common import male as male
-from .common import metrics as metrics
-from .common import onset as onset
-from .common import point as point
-from .common import points as points
-from .common import scenario as scenario
-from .common import tcp_table as tcp_table
-from .common import zeta_block_start as zeta_block_start
 from .fig4_1 import _analyze_41, _fig41_points
-from .fig4_1 import onsets_by as onsets_by
 from .fig4_2 import _analyze_42, _fig42_points
-from .fig4_11 import CH4_W1000 as CH4_W1000
-from .fig4_11 import DSR as DSR
-from .fig4_11 import DSR_HC as DSR_HC
-from .fig4_11 import S_DSR as S_DSR
-from .fig4_11 import S_DSR_HC as S_DSR_HC
-from .fig4_11 import S_TCP as S_TCP
-from .fig4_11 import _analyze_411, _fig411_points
-from .figs4_3_6 import CH4_200US as CH4_200US
-from .figs4_3_6 import S200MS as S200MS
-from .figs4_3_6 import S200US as S200US
-from .figs4_3_6 import SYSTEMS as SYSTEMS
-from .figs4_3_6 import T31 as T31
-from .figs4_3_6 import T31_200US as T31_200US
+from .fig4_11 import (
+    _analyze_411,
+    _fig411_points,
+)
 from .figs4_3_6 import (
     _analyze_43,
     _analyze_44,
@@ -137,10 +77,10 @@ from .figs4_3_6 import (
     _fig46_points,
 )
 from .figs4_7_10 import _analyze_hist, _hist_points
-from .goodput_ch3 import PANELS_JITTER as PANELS_JITTER
 from .goodput_ch3 import _ch3_points, _model_fig
-from .goodput_ch3 import _claims_38 as _claims_38
 from .model_ch3 import _buffers_points, _srus_points, _sweep_fig
+
+__all__ = ["PAPER"]
 
 # ---------------------------------------------------------------- the buffer in bytes, beside
 

@@ -19,6 +19,10 @@ under E7).
   random distinct source/destination servers, drawn per run; every scheme of
   a run sees the same pairs, so schemes are compared run by run (paired).
 
+The paper's claims, each judged once, are its register (``claims.toml``,
+:data:`.common.REGISTER`); the figures are reached through ``PAPER``
+(``dcnsim.experiments.get_paper("rps")``), the modules for the rest.
+
 Schemes: the paper's "single-path forwarding" is ns-3's global routing
 without random ECMP, i.e. every flow on the same first shortest path
 (``single``); we also run hash-based ECMP (what the paper's related work and
@@ -28,67 +32,24 @@ EXPERIMENTS.md call the flow-based alternative), RPS and flowlet switching.
 from __future__ import annotations
 
 from ..framework import Figure, Paper, Setting
-from .common import BUFFER as BUFFER
-from .common import DCTCP_K as DCTCP_K
-from .common import DELAY as DELAY
-from .common import DST as DST
-from .common import ECMP as ECMP
-from .common import FEW_SHORTS as FEW_SHORTS
-from .common import FLOWLET as FLOWLET
-from .common import FLOWLET_GAP as FLOWLET_GAP
-from .common import HOSTS as HOSTS
 from .common import (
+    ECMP,
+    FLOWLET,
     INIT_CWND,
+    NIC_BUFFER,
+    NIC_BUFFER_ALT,
     QUICK_RUNS,
     RANDOM_NS,
+    REGISTER,
+    RPS,
     RTO_INIT,
     RTO_MIN,
     RUNS,
     RWND,
+    SINGLE,
     _static_points,
 )
-from .common import LONG as LONG
-from .common import LONG_BYTES as LONG_BYTES
-from .common import MSS as MSS
-from .common import NIC_BUFFER as NIC_BUFFER
-from .common import NIC_BUFFER_ALT as NIC_BUFFER_ALT
-from .common import PARAMS as PARAMS
-from .common import QUICK_RANDOM_NS as QUICK_RANDOM_NS
-from .common import QUICK_STATIC_NS as QUICK_STATIC_NS
-from .common import RATE as RATE
-from .common import (
-    RPS as RPS,
-)
-from .common import SCHEME_NAMES as SCHEME_NAMES
-from .common import SCHEMES as SCHEMES
-from .common import SHORT as SHORT
-from .common import SHORTS as SHORTS
-from .common import SINGLE as SINGLE
-from .common import STATIC_NS as STATIC_NS
-from .common import STOP_S as STOP_S
-from .common import TCP_BASE as TCP_BASE
-from .common import TCP_CCS as TCP_CCS
-from .common import TCP_RECOVERY as TCP_RECOVERY
-from .common import K as K
-from .common import ci95 as ci95
-from .common import claim as claim
-from .common import errorbar_plot as errorbar_plot
-from .common import frame as frame
-from .common import metrics as metrics
-from .common import ordering_claim as ordering_claim
-from .common import paired as paired
-from .common import random_apps as random_apps
-from .common import random_pairs as random_pairs
-from .common import scenario as scenario
-from .common import static_apps as static_apps
-from .common import (
-    tcp as tcp,
-)
-from .common import tidy as tidy
-from .common import topology as topology
 from .paths import _analyze_paths, _paths_points
-from .paths import core_shares as core_shares
-from .polarisation import POLAR_SCHEMES as POLAR_SCHEMES
 from .polarisation import _analyze_polar, _polar_points
 from .random_flows import (
     _analyze_fig5,
@@ -96,6 +57,7 @@ from .random_flows import (
     _analyze_fig7,
     _analyze_fig8,
     _analyze_fig9,
+    _fig5_points,
     _fig89_points,
     _fig567_points,
 )
@@ -108,10 +70,15 @@ from .settings import (
     _nic_points,
     _settings_points,
 )
-from .settings import LINUX_TCP as LINUX_TCP
-from .static_pairs import NO_FR_THRESHOLD as NO_FR_THRESHOLD
-from .static_pairs import RPS_NO_FR as RPS_NO_FR
-from .static_pairs import _analyze_fig2, _analyze_fig3, _analyze_fig4, _fig3_points
+from .static_pairs import (
+    RPS_NO_FR,
+    _analyze_fig2,
+    _analyze_fig3,
+    _analyze_fig4,
+    _fig3_points,
+)
+
+__all__ = ["PAPER", "SETTINGS", "SETUP"]
 
 # ---------------------------------------------------------------- the paper
 
@@ -173,6 +140,7 @@ PAPER = Paper(
     series=(SINGLE, RPS),
     variants=(ECMP, FLOWLET, RPS_NO_FR, "Linux-like", "NIC 100"),
     settings=SETTINGS,
+    register=REGISTER,
     figures=[
         Figure("2", "static pairs: mean long-flow throughput vs number of long flows",
                lambda q: _static_points(q), _analyze_fig2,
@@ -181,7 +149,7 @@ PAPER = Paper(
                "RPS smaller; the advantage grows with the number of long flows"),
         Figure("4", "static pairs: out-of-order packets of the short flow", lambda q: _static_points(q),
                _analyze_fig4, "about the same percentage for ≥ 2 long flows"),
-        Figure("5", "random pairs: mean long-flow throughput", _fig567_points, _analyze_fig5,
+        Figure("5", "random pairs: mean long-flow throughput", _fig5_points, _analyze_fig5,
                "RPS higher than single path, by more than in the static case"),
         Figure("6", "random pairs: mean short-flow FCT", _fig567_points, _analyze_fig6, "RPS smaller"),
         Figure("7", "random pairs: out-of-order packets of short flows", _fig567_points, _analyze_fig7,

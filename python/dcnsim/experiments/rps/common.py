@@ -11,7 +11,8 @@ import numpy as np
 
 from ...analysis import ci95
 from ...sweep import Point
-from ..framework import Comparison, compare_claim, read_table
+from ..claims import Register
+from ..framework import read_table
 
 # ---------------------------------------------------------------- constants
 
@@ -23,6 +24,7 @@ BUFFER = "1000pkt"  # 1000 × 1500 B = 1.5 MB per port
 LONG = "10MB"
 SHORT = "200KB"
 LONG_BYTES = 10 << 20
+SHORT_BYTES = 200 << 10
 MSS = 1460  # 1500-byte packets with 40 bytes of TCP/IP header
 #: ns-3.23 has no window scaling: the advertised window is capped at
 #: TcpSocketBase's MaxWindowSize, 65 535 B, whatever RcvBufSize (128 KB) says.
@@ -288,41 +290,8 @@ def paired(df, metric: str, a: str, b: str, col: str = "scheme", x: str = "n_lon
 
 # ---------------------------------------------------------------- verdicts
 
-
-def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion: str, *,
-          partly: Optional[bool] = None, partly_rule: str = "", note: str = "") -> Comparison:
-    """A qualitative claim whose verdict follows the stated ``criterion``;
-    ``partly`` (the weaker rule ``partly_rule``) gives "trend agrees".
-    Nothing to test against (``holds`` and ``paper`` None): a value of ours,
-    "not in paper", with the criterion as its note."""
-    if holds is None and paper is None:
-        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (criterion, note) if x))
-    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=criterion,
-                         partly_criterion=partly_rule if partly is not None else None)
-
-
-def ordering_claim(quantity: str, diffs: Dict[int, Tuple[float, float]], paper: Optional[str], sign: int, what: str,
-                   unit: str) -> Comparison:
-    """Claim "A is higher (sign = +1) / lower (sign = −1) than B" from paired
-    per-x differences A − B with their 95 % CIs.
-
-    agrees: the CI excludes 0 in the claimed direction at ≥ half of the x
-    values and lies on the wrong side at none; trend agrees: the mean is on
-    the claimed side at a majority of x and the CI is on the wrong side at
-    none; differs otherwise (or when the CI is on the wrong side anywhere)."""
-    xs = sorted(diffs)
-    if not xs:
-        return claim(quantity, "no data", paper, False, "needs paired runs")
-    sig = sum(1 for x in xs if sign * diffs[x][0] - diffs[x][1] > 0)
-    wrong = sum(1 for x in xs if -sign * diffs[x][0] - diffs[x][1] > 0)
-    side = sum(1 for x in xs if sign * diffs[x][0] > 0)
-    holds = wrong == 0 and sig * 2 >= len(xs)
-    partly = wrong == 0 and side * 2 > len(xs)
-    ours = "; ".join(f"{x}: {diffs[x][0]:+.3g} ± {diffs[x][1]:.2g}" for x in xs)
-    crit = (f"paired difference {what} per x (± 95 % CI, {unit}): the CI on the claimed side at ≥ half "
-            f"of the x and on the wrong side at none ({sig}/{len(xs)} significant, {wrong} wrong)")
-    return claim(quantity, ours, paper, holds, crit, partly=partly,
-                 partly_rule=f"the mean on the claimed side at a majority ({side}/{len(xs)}) and the CI wrong nowhere")
+#: the paper's claims, judged here; the figures only measure
+REGISTER = Register.load(Path(__file__).with_name("claims.toml"))
 
 
 # ---------------------------------------------------------------- plotting

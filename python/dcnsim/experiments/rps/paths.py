@@ -9,8 +9,9 @@ from typing import Any, Dict, List
 import numpy as np
 
 from ...sweep import Point
+from ..claims import claim
 from ..framework import FigureResult, read_table
-from .common import RPS, SCHEME_NAMES, SCHEMES, SINGLE, claim, scenario, static_apps
+from .common import REGISTER, RPS, SCHEME_NAMES, SCHEMES, SINGLE, scenario, static_apps
 
 # ---------------------------------------------------------------- per-path utilization (ours)
 
@@ -60,9 +61,7 @@ def _analyze_paths(summary, out_dir: Path) -> FigureResult:
     rps = t[t["scheme"] == RPS]["share"]
     dev = float((rps - 0.25).abs().max()) if len(rps) else math.nan
     single = t[t["scheme"] == SINGLE]["share"]
-    cmp = [claim("RPS: largest deviation of a core's share from 1/4", f"{100 * dev:.2f} points",
-                 "packets use almost completely disjoint paths (all four)", dev <= 0.03,
-                 "agrees if every core carries 25 % ± 3 points of the bytes into pod 3, differs otherwise"),
+    cmp = [REGISTER.judge("paths-quarter", 100 * dev),
            claim("single path: cores used", int((single > 0).sum()), None, None,
                  "ns-3's global routing puts every flow on the first shortest path: one core")]
     return FigureResult(t, figs, cmp, [])

@@ -8,8 +8,9 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ...sweep import Point
+from ..claims import claim
 from ..framework import FigureResult, read_table
-from .common import SHORTS, _runs, claim, random_apps, scenario
+from .common import SHORTS, _runs, random_apps, scenario
 
 # ---------------------------------------------------------------- hash polarisation (ours)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import List
 
 from ...sweep import Point
+from ..claims import ordering
 from ..framework import FigureResult, beyond
 from .common import (
     DCTCP_K,
@@ -17,7 +18,6 @@ from .common import (
     _runs,
     errorbar_plot,
     frame,
-    ordering_claim,
     paired,
     random_apps,
     scenario,
@@ -68,13 +68,13 @@ def _analyze_tcp(summary, out_dir: Path) -> FigureResult:
         d = df[df["cc"] == cname]
         for rname in rec_names[2:]:
             fr = paired(d, "fast_retransmits", rname, TCP_BASE, col="recovery")
-            cmp.append(ordering_claim(f"{cname}: fast retransmits, {rname} − {TCP_BASE}", fr, None, -1,
+            cmp.append(ordering(f"{cname}: fast retransmits, {rname} − {TCP_BASE}", fr, None, -1,
                                       f"{rname} − {TCP_BASE}", "per run"))
             tp_d = paired(d, "long_tput_mbps", rname, TCP_BASE, col="recovery")
-            cmp.append(ordering_claim(f"{cname}: long-flow throughput, {rname} − {TCP_BASE}", tp_d, None, +1,
+            cmp.append(ordering(f"{cname}: long-flow throughput, {rname} − {TCP_BASE}", tp_d, None, +1,
                                       f"{rname} − {TCP_BASE}", "Mbps"))
             fct = paired(d, "short_fct_ms", rname, TCP_BASE, col="recovery")
-            cmp.append(ordering_claim(f"{cname}: short-flow FCT, {rname} − {TCP_BASE}", fct, None, -1,
+            cmp.append(ordering(f"{cname}: short-flow FCT, {rname} − {TCP_BASE}", fct, None, -1,
                                       f"{rname} − {TCP_BASE}", "ms"))
     # the paper has no such figure: judged by our expectation, never tallied
     cmp = [beyond(c, setting=TCP_SETTING) for c in cmp]

@@ -6,13 +6,15 @@ from pathlib import Path
 from typing import List
 
 from ...sweep import Point
-from ..framework import FigureResult, beyond, compare_number
+from ..claims import ordering
+from ..framework import FigureResult, beyond
 from .common import (
     ECMP,
     NIC_BUFFER,
     NIC_BUFFER_ALT,
     QUICK_RANDOM_NS,
     RANDOM_NS,
+    REGISTER,
     RPS,
     SCHEME_NAMES,
     SCHEMES,
@@ -25,7 +27,6 @@ from .common import (
     ci95,
     errorbar_plot,
     frame,
-    ordering_claim,
     paired,
     random_apps,
     scenario,
@@ -70,21 +71,20 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
         figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
                               title="Figs. 5–6 with Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms)",
                               path=out_dir / f"{stem}.png", order=SCHEME_NAMES)
-    cmp = [
-        ordering_claim("Linux-like TCP — RPS vs single path: long-flow throughput",
-                       paired(df, "long_tput_mbps", RPS, SINGLE), "RPS higher (Fig. 5)", +1, "RPS − single path", "Mbps"),
-        ordering_claim("Linux-like TCP — RPS vs single path: short-flow FCT",
-                       paired(df, "short_fct_ms", RPS, SINGLE), "RPS smaller (Fig. 6)", -1, "RPS − single path", "ms"),
-        ordering_claim("Linux-like TCP — RPS vs ECMP: short-flow FCT",
-                       paired(df, "short_fct_ms", RPS, ECMP), "RPS smaller", -1, "RPS − ECMP", "ms"),
-    ]
+    # Linux-like endpoints are our reading, not the paper's setup: judged by
+    # the register's criteria, never tallied
     r = df[df["scheme"] == RPS]
     m, h = ci95(r["short_ooo_pct"].tolist())
-    cmp.append(compare_number("Linux-like TCP — RPS: out-of-order share of short-flow packets", m, 20.0, unit="%",
-                              note=f"± {h:.2g} (95 % CI); criterion: agrees within 20 % of the paper's ≈ 20 %, "
-                                   "close within 50 %, else differs"))
-    # Linux-like endpoints are our reading, not the paper's setup: judged, never tallied
-    cmp = [beyond(c, setting=LINUX_SETTING) for c in cmp]
+    cmp = [
+        REGISTER.variant("fig5-tput", paired(df, "long_tput_mbps", RPS, SINGLE), setting=LINUX_SETTING,
+                         quantity="Linux-like TCP — RPS vs single path: long-flow throughput"),
+        REGISTER.variant("fig6-fct", paired(df, "short_fct_ms", RPS, SINGLE), setting=LINUX_SETTING,
+                         quantity="Linux-like TCP — RPS vs single path: short-flow FCT"),
+        beyond(ordering("Linux-like TCP — RPS vs ECMP: short-flow FCT", paired(df, "short_fct_ms", RPS, ECMP),
+                        "RPS smaller", -1, "RPS − ECMP", "ms"), setting=LINUX_SETTING),
+        REGISTER.variant("fig7-ooo", m, setting=LINUX_SETTING, note=f"± {h:.2g} (95 % CI)",
+                         quantity="Linux-like TCP — RPS: out-of-order share of short-flow packets"),
+    ]
     fct = t[t["metric"] == "short_fct_ms"]
     return FigureResult(t, figs, cmp, ["mean short-flow FCT per N: " + _fmt_series(fct, SCHEME_NAMES[:3], "{:.2f}"),
                                        _loss_note(df)])
@@ -109,18 +109,15 @@ def _analyze_nic(summary, out_dir: Path) -> FigureResult:
         figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
                               title=f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ours: {NIC_BUFFER})",
                               path=out_dir / f"{stem}.png", order=SCHEME_NAMES)
-    claims = [
-        ordering_claim(f"NIC {NIC_BUFFER_ALT} — RPS vs single path: long-flow throughput",
-                       paired(df, "long_tput_mbps", RPS, SINGLE), "RPS higher (Fig. 5)", +1, "RPS − single path",
-                       "Mbps"),
-        ordering_claim(f"NIC {NIC_BUFFER_ALT} — RPS vs single path: short-flow FCT",
-                       paired(df, "short_fct_ms", RPS, SINGLE), "RPS smaller (Fig. 6)", -1, "RPS − single path", "ms"),
-        ordering_claim(f"NIC {NIC_BUFFER_ALT} — RPS vs ECMP: short-flow FCT",
-                       paired(df, "short_fct_ms", RPS, ECMP), "RPS smaller", -1, "RPS − ECMP",
-                       "ms"),
-    ]
     # an alternative reading of the setup: its verdicts are shown, not tallied (Figs. 5–6 are)
-    cmp = [beyond(c, setting=NIC_SETTING) for c in claims]
+    cmp = [
+        REGISTER.variant("fig5-tput", paired(df, "long_tput_mbps", RPS, SINGLE), setting=NIC_SETTING,
+                         quantity=f"NIC {NIC_BUFFER_ALT} — RPS vs single path: long-flow throughput"),
+        REGISTER.variant("fig6-fct", paired(df, "short_fct_ms", RPS, SINGLE), setting=NIC_SETTING,
+                         quantity=f"NIC {NIC_BUFFER_ALT} — RPS vs single path: short-flow FCT"),
+        beyond(ordering(f"NIC {NIC_BUFFER_ALT} — RPS vs ECMP: short-flow FCT", paired(df, "short_fct_ms", RPS, ECMP),
+                        "RPS smaller", -1, "RPS − ECMP", "ms"), setting=NIC_SETTING),
+    ]
     fct = t[t["metric"] == "short_fct_ms"]
     return FigureResult(t, figs, cmp, ["mean short-flow FCT per N: " + _fmt_series(fct, SCHEME_NAMES[:3], "{:.1f}"),
                                        _loss_note(df)])

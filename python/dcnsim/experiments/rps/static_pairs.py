@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, List
 
 from ...sweep import Point
+from ..claims import ordering
 from ..framework import Comparison, FigureResult, beyond
 from .common import (
     ECMP,
+    LONG_BYTES,
+    REGISTER,
     RPS,
     SCHEME_NAMES,
+    SHORT_BYTES,
     SINGLE,
     _fmt_series,
     _loss_note,
     _static_points,
     _unfinished_notes,
-    claim,
     errorbar_plot,
     frame,
-    ordering_claim,
     paired,
     tcp,
     tidy,
@@ -48,25 +51,22 @@ def _fig3_points(quick: bool) -> List[Point]:
                                                   tcp_table=tcp(dupack_threshold=NO_FR_THRESHOLD))
 
 
-def _growth_claim(diffs, quantity: str, paper) -> Comparison:
-    """"The advantage grows with n": the gain at the largest n exceeds the one at the smallest."""
-    lo, hi = min(diffs), max(diffs)
-    grow = diffs[hi][0] - diffs[lo][0]
-    spread = diffs[hi][1] + diffs[lo][1]
-    return claim(f"{quantity} at n = {lo} vs n = {hi}", f"{diffs[lo][0]:.3g} → {diffs[hi][0]:.3g} ms", paper,
-                 grow > spread, f"the gain at n = {hi} exceeds the one at n = {lo} by more than the "
-                 "sum of their 95 % CIs", partly=grow > 0, partly_rule="larger, within the CIs")
-
-
-def _rps_vs_others(d, metric: str, what: str, paper: str, ecmp: str, sign: int, unit: str) -> List[Comparison]:
-    """RPS against single-path routing (the paper's comparison) and, beyond
-    the paper (it never compares with ECMP), against ECMP, paired by run."""
+def _rps_vs_others(d, metric: str, what: str, claim_id: str, ecmp: str, sign: int, unit: str) -> List[Comparison]:
+    """RPS against single-path routing (the paper's comparison, judged by
+    the register's ``claim_id``) and, beyond the paper (it never compares
+    with ECMP), against ECMP by the same criterion, paired by run."""
     return [
-        ordering_claim(f"RPS vs single path: {what}", paired(d, metric, RPS, SINGLE), paper, sign,
-                       "RPS − single path", unit),
-        beyond(ordering_claim(f"RPS vs ECMP: {what}", paired(d, metric, RPS, ECMP), ecmp, sign,
-                              "RPS − ECMP", unit), series=f"{RPS}; {ECMP}"),
+        REGISTER.judge(claim_id, paired(d, metric, RPS, SINGLE)),
+        beyond(ordering(f"RPS vs ECMP: {what}", paired(d, metric, RPS, ECMP), ecmp, sign, "RPS − ECMP", unit),
+               series=f"{RPS}; {ECMP}"),
     ]
+
+
+def _port_load(df) -> float:
+    """Worst run's delivered bytes into S15 over its makespan, per 1 Gbps:
+    the E7→S15 port's physical bound (all flows start at t = 0)."""
+    total = df["n_long"] * LONG_BYTES + SHORT_BYTES
+    return float((total * 8 / (df["makespan_ms"] / 1e3) / 1e9).max())
 
 
 def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
@@ -75,14 +75,8 @@ def _analyze_fig2(summary, out_dir: Path) -> FigureResult:
     t = tidy(d, "long_tput_mbps", ["scheme", "n_long"])
     figs = _scheme_plot(t, 2, "mean long-flow throughput (Mbps)", "static pairs, long-flow throughput", out_dir,
                         hline=None)
-    cmp = _rps_vs_others(d, "long_tput_mbps", "long-flow throughput", "RPS slightly higher", "RPS higher", +1, "Mbps")
-    # every flow is bounded by its fair share of E7→S15 (the n long flows and the short one share it)
-    worst = 0.0
-    for (_s, n), g in d.groupby(["scheme", "n_long"]):
-        worst = max(worst, float(g["long_tput_mbps"].mean()) * n / 1000.0)
-    cmp.append(claim("n × mean long-flow throughput / 1 Gbps (fair-share bound at E7–S15)", round(worst, 3),
-                     "each flow bounded by its fair share of E7–S15", worst <= 1.0 + 1e-9,
-                     "agrees if ≤ 1 for every scheme and n (the n long flows share one 1 Gbps port), differs above"))
+    cmp = _rps_vs_others(d, "long_tput_mbps", "long-flow throughput", "fig2-tput", "RPS higher", +1, "Mbps")
+    cmp.append(REGISTER.judge("fig2-bound", _port_load(d[d["scheme"].isin([SINGLE, RPS])])))
     notes = _unfinished_notes(df) + [_loss_note(d), "means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.0f}")]
     return FigureResult(t, figs, cmp, notes)
 
@@ -93,21 +87,17 @@ def _analyze_fig3(summary, out_dir: Path) -> FigureResult:
     names = SCHEME_NAMES + [RPS_NO_FR]
     figs = _scheme_plot(t, 3, "short-flow FCT (ms)", "static pairs, FCT of the 200 KB flow", out_dir, order=names)
     d1 = df[df["n_long"] >= 1]
-    diffs = paired(d1, "short_fct_ms", SINGLE, RPS)
-    cmp = _rps_vs_others(d1, "short_fct_ms", "short-flow FCT", "RPS smaller", "RPS smaller", -1, "ms")
-    grows = "advantage grows with the number of long flows"
-    if len(diffs) >= 2:
-        cmp.append(_growth_claim(diffs, "FCT advantage of RPS (single − RPS)", grows))
+    cmp = _rps_vs_others(d1, "short_fct_ms", "short-flow FCT", "fig3-fct", "RPS smaller", -1, "ms")
+    grows = REGISTER["fig3-grows"]
+    cmp.append(grows.judge(paired(d1, "short_fct_ms", SINGLE, RPS)))
     # the variant is ours: its verdicts are shown, not tallied
-    ours: List[Comparison] = []
     if RPS_NO_FR in set(d1["scheme"]):
-        ours.append(ordering_claim(f"{RPS_NO_FR} vs single path: short-flow FCT",
+        cmp.append(beyond(ordering(f"{RPS_NO_FR} vs single path: short-flow FCT",
                                    paired(d1, "short_fct_ms", RPS_NO_FR, SINGLE), "RPS smaller", -1,
-                                   f"{RPS_NO_FR} − single path", "ms"))
-        nofr = paired(d1, "short_fct_ms", SINGLE, RPS_NO_FR)
-        if len(nofr) >= 2:
-            ours.append(_growth_claim(nofr, f"FCT advantage of {RPS_NO_FR} (single − it)", grows))
-    cmp += [beyond(c, series=RPS_NO_FR) for c in ours]
+                                   f"{RPS_NO_FR} − single path", "ms"), series=RPS_NO_FR))
+        nofr = dataclasses.replace(grows.judge(paired(d1, "short_fct_ms", SINGLE, RPS_NO_FR)), claim="",
+                                   quantity=f"FCT advantage of {RPS_NO_FR} (single − it) against n")
+        cmp.append(beyond(nofr, series=RPS_NO_FR))
     by = d1.groupby("scheme")[["drops", "fast_retransmits", "timeouts"]].sum()
     losses = "; ".join(f"{s}: {int(r.fast_retransmits)} fast retransmits, {int(r.drops)} drops, {int(r.timeouts)} "
                        "timeouts" for s, r in by.iterrows())
@@ -122,23 +112,11 @@ def _analyze_fig4(summary, out_dir: Path) -> FigureResult:
     t = tidy(df, "short_ooo_pct", ["scheme", "n_long"])
     figs = _scheme_plot(t, 4, "out-of-order packets of the short flow (%)", "static pairs, out-of-order share", out_dir)
     r = t[(t["scheme"] == RPS) & (t["n_long"] >= 2)]
-    cmp = []
-    if len(r):
-        lo, hi = float(r["mean"].min()), float(r["mean"].max())
-        ci = float(r["ci95"].max())
-        cmp.append(claim("RPS: short-flow out-of-order % for n ≥ 2 (min–max of the means)", f"{lo:.1f}–{hi:.1f} %",
-                         "about the same for ≥ 2 long flows", hi - lo <= max(5.0, 2 * ci),
-                         "agrees if the means at n ≥ 2 lie within 5 percentage points (or within twice the largest "
-                         "95 % CI) of each other; differs otherwise"))
-    one_path = df[df["scheme"] == SINGLE]
-    n_ooo = int(one_path["ooo_lossfree"].sum())
-    cmp.append(claim("single path: out-of-order arrivals in flows that lost no packet", n_ooo,
-                     "single-path forwarding prevents out-of-order delivery", n_ooo == 0,
-                     "agrees if 0 in every run (one FIFO path per flow: only a loss leaves a hole), differs otherwise",
-                     note="the out-of-order % counts every arrival above a hole, so losses (at S0's 100-packet NIC "
-                          "queue when two flows start there) count too, as a receiver-side count in ns-3 would"))
+    cmp = [REGISTER.judge("fig4-flat", {int(n): (m, h) for n, m, h in zip(r["n_long"], r["mean"], r["ci95"])}),
+           REGISTER.judge("fig4-single", int(df[df["scheme"] == SINGLE]["ooo_lossfree"].sum()),
+                          note="the out-of-order % counts every arrival above a hole, so a loss would count too")]
     ecmp_ooo = int(df[df["scheme"] == ECMP]["ooo_lossfree"].sum())
-    cmp.append(beyond(claim("ECMP: out-of-order arrivals in flows that lost no packet", ecmp_ooo,
-                            "one hashed path per flow prevents out-of-order delivery", ecmp_ooo == 0,
-                            "agrees if 0 in every run, differs otherwise"), series=ECMP))
+    cmp.append(beyond(dataclasses.replace(REGISTER.judge("fig4-single", ecmp_ooo), claim="",
+                                          quantity="ECMP: out-of-order arrivals in flows that lost no packet",
+                                          verdict="not in paper"), series=ECMP))
     return FigureResult(t, figs, cmp, ["means per n: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])

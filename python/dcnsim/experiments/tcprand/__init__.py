@@ -31,11 +31,10 @@ from typing import List
 
 from ...sweep import Point
 from ..framework import Figure, Paper, Setting, in_subdir
-from .background import BG_MBPS as BG_MBPS
-from .background import FIG8C_SERIES as FIG8C_SERIES
-from .background import QUICK_BG_MBPS as QUICK_BG_MBPS
-from .background import QUICK_FIG8C_SERIES as QUICK_FIG8C_SERIES
-from .background import _analyze_fig8c, _fig8c_points
+from .background import (
+    _analyze_fig8c,
+    _fig8c_points,
+)
 from .common import (
     DURATION_S,
     FIG8_SEEDS,
@@ -52,63 +51,44 @@ from .common import (
     SWITCH_DELAY,
     TESTBED_NOT_MODELLED,
 )
-from .common import FIG8_SERIES as FIG8_SERIES
-from .common import GROUPS as GROUPS
-from .common import LINUX as LINUX
-from .common import QMAXES as QMAXES
-from .common import QUICK_FIG8_SERIES as QUICK_FIG8_SERIES
-from .common import QUICK_QMAXES as QUICK_QMAXES
-from .common import QUICK_SEEDS as QUICK_SEEDS
-from .common import RATE as RATE
-from .common import RATE_BPS as RATE_BPS
-from .common import RECEIVER as RECEIVER
-from .common import claim as claim
-from .common import fig1_doc as fig1_doc
-from .common import fig1_metrics as fig1_metrics
-from .common import flows as flows
-from .common import info as info
-from .common import near as near
-from .common import tcp_table as tcp_table
-from .common import testbed_doc as testbed_doc
-from .common import testbed_topology as testbed_topology
 from .control import _analyze as _analyze_control
 from .control import _points as _control_points
-from .drop_runs import FIG13_RMINS as FIG13_RMINS
-from .drop_runs import RUN_BINS as RUN_BINS
-from .drop_runs import _analyze_fig13, _fig13_points
-from .drop_runs import drop_run_shares as drop_run_shares
-from .fairness import PAPER_8A_Q100 as PAPER_8A_Q100
-from .fairness import PAPER_8B_DCTCP_Q20 as PAPER_8B_DCTCP_Q20
-from .fairness import PAPER_8B_Q100 as PAPER_8B_Q100
-from .fairness import _analyze_fig8a, _analyze_fig8b, _analyze_fig9, _fig8_points
-from .fairness import fig1_point as fig1_point
-from .fattree import FIG10_NS as FIG10_NS
-from .fattree import FIG10_SERIES as FIG10_SERIES
-from .fattree import QUICK_FIG10_NS as QUICK_FIG10_NS
-from .fattree import _analyze_fig10, _fig10_points
-from .fattree import fig10_doc as fig10_doc
+from .drop_runs import (
+    _analyze_fig13,
+    _fig13_points,
+)
+from .fairness import (
+    _analyze_fig8a,
+    _analyze_fig8b,
+    _analyze_fig9,
+    _fig8_points,
+)
+from .fattree import (
+    _analyze_fig10,
+    _fig10_points,
+)
 from .fct import FIGURES as FCT_FIGURES
-from .figs16_17 import FIG16_DURATIONS as FIG16_DURATIONS
-from .figs16_17 import _analyze_fig16, _analyze_fig17, _fig16_points, _fig17_points
-from .figs16_17 import fig16_doc as fig16_doc
-from .incast import FIG15_NS as FIG15_NS
-from .incast import FIG15_SERIES as FIG15_SERIES
-from .incast import QUICK_FIG15_NS as QUICK_FIG15_NS
-from .incast import _analyze_fig15, _fig15_points
-from .incast import fig15_doc as fig15_doc
-from .microscopic import FIG14_M as FIG14_M
-from .microscopic import FIG14_PAIRS as FIG14_PAIRS
-from .microscopic import QUICK_FIG14_PAIRS as QUICK_FIG14_PAIRS
-from .microscopic import _analyze_fig14, _fig14_points
+from .figs16_17 import (
+    _analyze_fig16,
+    _analyze_fig17,
+    _fig16_points,
+    _fig17_points,
+)
+from .incast import (
+    _analyze_fig15,
+    _fig15_points,
+)
+from .microscopic import (
+    _analyze_fig14,
+    _fig14_points,
+)
 from .model import _analyze_fig5, _no_points
 from .seeds import _analyze as _analyze_seeds
 from .seeds import _points as _seeds_points
-from .settings import SETTINGS_SERIES as SETTINGS_SERIES
-from .settings import VARIANTS as VARIANTS
 from .settings import _analyze_settings, _settings_points
-from .testbed import FIG12_CASES as FIG12_CASES
-from .testbed import FIG12_SERIES as FIG12_SERIES
 from .testbed import _analyze_fig12, _fig12_points
+
+__all__ = ["PAPER"]
 
 # ---------------------------------------------------------------- the other packet sizes, beside
 

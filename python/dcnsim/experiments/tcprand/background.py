@@ -8,8 +8,12 @@ from typing import List
 import numpy as np
 
 from ...sweep import Point
+from ..claims import claim, near
 from ..framework import Comparison, FigureResult
-from .common import _fig1_frame, _mean, claim, near
+from .common import (
+    _fig1_frame,
+    _mean,
+)
 from .fairness import _fig8_seeds, fig1_point, seed_spread
 
 # ---------------------------------------------------------------- Fig. 8c

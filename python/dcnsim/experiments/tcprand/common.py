@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ...result import jain
-from ..framework import TALLIED, Comparison, compare_claim, not_modelled, read_table
+from ..framework import TALLIED, Comparison, not_modelled, read_table
 
 # ---------------------------------------------------------------- constants (§5.1)
 
@@ -67,35 +66,6 @@ PRESETS = {
 }
 
 GROUPS = (("F1", (1,)), ("F2:3", (2, 3)), ("F4:15", tuple(range(4, 16))))
-
-
-def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], rule: str, note: str = "",
-          partly: Optional[bool] = None, partly_rule: str = "") -> Comparison:
-    """A qualitative claim tested by ``rule``: ``agrees`` when it holds in
-    our runs; when it does not, ``trend agrees`` when ``partly`` — the weaker
-    rule stated in ``partly_rule`` — holds, else ``differs``; ``holds=None``:
-    untestable; with no paper value either, a value of ours ("not in paper")."""
-    if holds is None and paper is None:
-        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (rule, note) if x))
-    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=rule,
-                         partly_criterion=partly_rule if partly is not None else None)
-
-
-def near(quantity: str, ours: float, paper: float, agree: float, close: float, note: str = "",
-         fmt: str = ".3f", relative: bool = False) -> Comparison:
-    """A number against the paper's: ``agrees`` if within ``agree``, ``close``
-    within ``close`` (absolute, or relative with ``relative``), else ``differs``."""
-    kind = "relative" if relative else "absolute"
-    rule = f"agrees if the {kind} difference ≤ {agree:g}, close if ≤ {close:g}, else differs"
-    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return Comparison(quantity, ours, paper, "untestable", note or "no value measured", fmt=fmt, criterion=rule)
-    d = abs(ours - paper) / abs(paper) if relative else abs(ours - paper)
-    verdict = "agrees" if d <= agree else "close" if d <= close else "differs"
-    return Comparison(quantity, ours, paper, verdict, note, fmt=fmt, criterion=rule)
-
-
-def info(quantity: str, ours: Any, note: str = "") -> Comparison:
-    return Comparison(quantity, ours, None, "not in paper", note, criterion="— (our reference value)")
 
 
 # ---------------------------------------------------------------- scenarios

@@ -24,8 +24,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from ...sweep import Point
+from ..claims import info
 from ..framework import FigureResult, read_table
-from .common import SERIES, SWITCH_DELAY, fig1_doc, flows, info
+from .common import (
+    SERIES,
+    SWITCH_DELAY,
+    fig1_doc,
+    flows,
+)
 
 #: (name, tcp keys): fixed sizes and the spread of U[rMin, 1460]
 STAR_SERIES: Tuple[Tuple[str, Dict[str, Any]], ...] = (

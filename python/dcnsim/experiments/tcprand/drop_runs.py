@@ -9,8 +9,13 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from ...sweep import Point
+from ..claims import claim, info
 from ..framework import Comparison, FigureResult
-from .common import claim, flows, info, testbed_doc, testbed_verdicts
+from .common import (
+    flows,
+    testbed_doc,
+    testbed_verdicts,
+)
 from .fairness import _seeds
 from .microscopic import FIG14_M, _rand
 

@@ -11,6 +11,7 @@ from typing import Callable, List, Sequence
 import numpy as np
 
 from ...sweep import Point
+from ..claims import claim, info, near
 from ..framework import TALLIED, Comparison, FigureResult
 from .common import (
     DURATION_S,
@@ -26,10 +27,7 @@ from .common import (
     SERIES,
     _fig1_frame,
     _mean,
-    claim,
     fig1_doc,
-    info,
-    near,
 )
 
 # ---------------------------------------------------------------- Figs. 8a, 8b, 9

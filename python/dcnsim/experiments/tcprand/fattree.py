@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional
 
 from ...result import jain
 from ...sweep import Point
+from ..claims import claim, info
 from ..framework import Comparison, FigureResult
 from .common import (
     LINK_DELAY,
@@ -14,9 +15,7 @@ from .common import (
     SERIES,
     START_JITTER,
     SWITCH_DELAY,
-    claim,
     flows,
-    info,
     tcp_table,
 )
 from .fairness import _secs, _seeds

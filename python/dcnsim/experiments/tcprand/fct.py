@@ -209,14 +209,22 @@ def table(summary) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
-    from ...plots import new_figure, save, series_colors
+#: what an "n/a" in place of a bar means
+NA_NOTE = "n/a: no flow of that size completed under both"
+
+
+def _figure(df: pd.DataFrame, title: str):
+    """Fig. 11's four panels. Every (size group, series) slot has its bar or,
+    when no flow of that group completed under both the scheme and CUBIC (the
+    quick run's few long flows), an "n/a" in the series' colour; the legend
+    sits beside the panels, where it hides no bar."""
+    from ...plots import new_figure, series_colors
 
     bins = [b for b, _, _ in FCT_BINS]
     schemes = list(dict.fromkeys(df["scheme"])) if len(df) else []
     bars = [(s, load) for s in schemes for load in LOADS]
     colors = series_colors([f"{s}, L={load:g}" for s, load in bars])
-    fig, axes = new_figure(nrows=2, ncols=2, figsize=(11, 7), sharex=True)
+    fig, axes = new_figure(nrows=2, ncols=2, figsize=(12.5, 7), sharex=True)
     width = 0.8 / max(1, len(bars))
     for i, wl in enumerate(WORKLOADS):
         for j, (col, what) in enumerate((("mean_ratio", "average FCT"), ("max_ratio", "100th-percentile FCT"))):
@@ -225,16 +233,29 @@ def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
                 d = df[(df.workload == wl) & (df.load == load) & (df.scheme == s)].set_index("bin")
                 ys = [float(d.loc[b, col]) if b in d.index else math.nan for b in bins]
                 xs = np.arange(len(bins)) + (k - (len(bars) - 1) / 2) * width
-                ax.bar(xs, ys, width, label=f"{s}, L={load:g}", color=colors[f"{s}, L={load:g}"])
+                color = colors[f"{s}, L={load:g}"]
+                ax.bar(xs, ys, width, label=f"{s}, L={load:g}", color=color)
+                for x, y in zip(xs, ys):
+                    if not np.isfinite(y):
+                        ax.text(x, 0.02, "n/a", transform=ax.get_xaxis_transform(), rotation=90,
+                                ha="center", va="bottom", fontsize=7, color=color)
             ax.axhline(1.0, color="k", lw=0.8)
             ax.set_xticks(range(len(bins)))
             ax.set_xticklabels(["short (<100 KB)", "mid", "long (≥10 MB)"])
             ax.set_ylabel(f"{what} / CUBIC's")
             ax.set_title(f"{'data mining' if wl == 'datamining' else 'web search'}: {what}")
     if bars:
-        axes[0][0].legend(ncol=2)
+        leg = axes[0][1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), title=NA_NOTE.replace(": ", ":\n"),
+                                alignment="left")
+        leg.get_title().set_fontsize(8)
     fig.suptitle(title)
-    return save(fig, path)
+    return fig
+
+
+def _plot(df: pd.DataFrame, path: Path, title: str) -> List[Path]:
+    from ...plots import save
+
+    return save(_figure(df, title), path)
 
 
 def _ratio(df, wl, load, sch, b, col) -> float:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...result import jain
 from ...sweep import Point
+from ..claims import claim
 from ..framework import FigureResult, read_table
 from .common import (
     LINK_DELAY,
@@ -19,7 +20,6 @@ from .common import (
     SERIES,
     SWITCH_DELAY,
     WINDOW_SYNC,
-    claim,
     tcp_table,
     testbed_verdicts,
 )

@@ -6,8 +6,16 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ...sweep import Point
+from ..claims import claim
 from ..framework import FigureResult, read_table
-from .common import LINK_DELAY, RATE, SERIES, SWITCH_DELAY, _ecn_k, claim, tcp_table
+from .common import (
+    LINK_DELAY,
+    RATE,
+    SERIES,
+    SWITCH_DELAY,
+    _ecn_k,
+    tcp_table,
+)
 
 # ---------------------------------------------------------------- Fig. 15 (incast)
 

@@ -10,9 +10,14 @@ import numpy as np
 
 from ...result import jain
 from ...sweep import Point
+from ..claims import claim
 from ..framework import Comparison, FigureResult
 from .common import LINUX_MSS as MSS  # the testbed: 1448 B segments (timestamps on)
-from .common import claim, flows, testbed_doc, testbed_verdicts
+from .common import (
+    flows,
+    testbed_doc,
+    testbed_verdicts,
+)
 
 # ---------------------------------------------------------------- Fig. 14 (microscopic)
 

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import List
 
 from ...sweep import Point
+from ..claims import claim, info, near
 from ..framework import FigureResult
 from .common import (
     LINUX_MSS as MSS,  # Fig. 5 sweeps rMin up to 1448 B, the testbed's full segment
 )
-from .common import claim, info, near
 
 # ---------------------------------------------------------------- Fig. 5 (offline model)
 

@@ -20,8 +20,15 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from ...sweep import Point
+from ..claims import info
 from ..framework import Comparison, FigureResult
-from .common import LINUX_HEADER, LINUX_MSS, SERIES, fig1_doc, flows, info
+from .common import (
+    LINUX_HEADER,
+    LINUX_MSS,
+    SERIES,
+    fig1_doc,
+    flows,
+)
 from .fattree import fig10_doc
 
 #: Ten seeds: enough to see how often each outcome happens.

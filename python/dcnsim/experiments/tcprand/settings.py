@@ -8,8 +8,13 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ...sweep import Point
+from ..claims import info
 from ..framework import FigureResult
-from .common import SERIES, _fig1_frame, fig1_doc, info
+from .common import (
+    SERIES,
+    _fig1_frame,
+    fig1_doc,
+)
 from .fairness import _secs, _seeds, fig1_point
 from .testbed import _slug
 

@@ -9,8 +9,15 @@ import numpy as np
 
 from ...result import jain
 from ...sweep import Point
+from ..claims import claim
 from ..framework import Comparison, FigureResult
-from .common import PRESETS, SERIES, claim, flows, testbed_doc, testbed_verdicts
+from .common import (
+    PRESETS,
+    SERIES,
+    flows,
+    testbed_doc,
+    testbed_verdicts,
+)
 from .fairness import _secs, _seeds
 
 # ---------------------------------------------------------------- Fig. 12 (testbed topology)

@@ -1,0 +1,410 @@
+"""A paper's claims register and the criteria that judge its claims.
+
+A figure's code *measures*; the register *judges*. Each paper keeps one
+register, ``claims.toml`` beside its experiments: one entry per claim of
+the paper, with
+
+* ``id`` — stable name (``fig3-fct``), the key the figure's code and the
+  last full run's results (``results.json``) use;
+* ``where`` and ``page`` — the figure or section, and the page (or, where
+  the paper text we have carries no page numbers, where in the text);
+* ``says`` — the paper's claim in our words (shown as the "paper" column);
+* ``series`` and ``metric`` — what is measured, and from which of the
+  paper's series;
+* ``criterion`` — a table naming a criterion :data:`KINDS` with its
+  parameters (the rule is printed from it, so the doc and the verdict
+  cannot drift apart);
+* ``tally`` — ``true`` for a claim of the paper, with ``why`` (why it is a
+  claim of the paper and not a property of the model or the setup);
+  ``false`` for a *model check* kept beyond the tally, with ``out`` (why it
+  holds by construction).
+
+A figure calls ``REGISTER.judge(id, measured)``; the framework refuses a
+tallied row that the register did not judge (:func:`register_problems`).
+
+Every criterion can fail both ways: ``tests/test_claims.py`` feeds each
+tallied claim's criterion one input on the paper's side and one on the
+other side of the claim and asserts the verdicts. A *close* band never
+covers a value on the wrong side of the paper's direction.
+
+The shared verdict helpers every paper uses (``claim``, ``ordering``,
+``near``, ``info``) live here too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from .paper import MODEL_CHECK, TALLIED, Comparison
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = [
+    "Claim",
+    "Register",
+    "KINDS",
+    "MODEL_CHECK",
+    "judge_spec",
+    "claim",
+    "compare_claim",
+    "ordering",
+    "near",
+    "info",
+    "register_problems",
+]
+
+Measured = Any
+#: a criterion: (params, measured) -> (verdict, ours as text, the rule in words)
+Judge = Callable[[Mapping[str, Any], Measured], Tuple[str, str, str]]
+
+
+# ---------------------------------------------------------------- criteria
+
+
+def _xs(measured: Mapping[Any, Sequence[float]]) -> List[Any]:
+    return sorted(measured, key=lambda x: float(x))
+
+
+def _per_x_text(measured: Mapping[Any, Sequence[float]]) -> str:
+    return "; ".join(f"{x}: {measured[x][0]:+.3g} ± {measured[x][1]:.2g}" for x in _xs(measured))
+
+
+def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
+    """"A is higher (``sign`` +1) / lower (−1) than B" from per-x differences
+    A − B, each ``(mean, 95 % CI half-width)``. agrees: the CI on the
+    claimed side at ≥ half of the x and on the wrong side at none; trend
+    agrees: the mean on the claimed side at a majority and the CI wrong
+    nowhere; else differs."""
+    sign = int(p["sign"])
+    xs = _xs(measured)
+    sig = sum(1 for x in xs if sign * measured[x][0] - measured[x][1] > 0)
+    wrong = sum(1 for x in xs if -sign * measured[x][0] - measured[x][1] > 0)
+    side = sum(1 for x in xs if sign * measured[x][0] > 0)
+    unit = p.get("unit", "")
+    rule = (f"paired difference {p['what']} per x (± 95 % CI{', ' + unit if unit else ''}) "
+            f"{'above' if sign > 0 else 'below'} 0: the CI on the claimed side at ≥ half of the x and on the wrong "
+            f"side at none ({sig}/{len(xs)} significant, {wrong} wrong); trend: the mean on the claimed side at a "
+            f"majority ({side}/{len(xs)}) and the CI wrong nowhere")
+    if not xs:
+        return "untestable", "no paired runs", rule
+    if wrong == 0 and sig * 2 >= len(xs):
+        verdict = "agrees"
+    elif wrong == 0 and side * 2 > len(xs):
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _per_x_text(measured), rule
+
+
+def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
+    """"Q grows (``sign`` +1) / shrinks (−1) with x" from per-x ``(mean,
+    CI)``. agrees: the mean moves the claimed way at every step and the last
+    x exceeds the first by more than the sum of their CIs; trend agrees: the
+    claimed way at a majority of steps and last beyond first; else differs.
+    Two end points alone are not a trend: every step counts."""
+    sign = int(p["sign"])
+    xs = _xs(measured)
+    unit = p.get("unit", "")
+    steps = [sign * (measured[b][0] - measured[a][0]) for a, b in zip(xs, xs[1:])]
+    up = sum(1 for s in steps if s > 0)
+    rule = (f"{p['what']} {'rises' if sign > 0 else 'falls'} with x{' (' + unit + ')' if unit else ''}: at every step "
+            f"({up}/{len(steps)}) and last vs first beyond the sum of their 95 % CIs; trend: at a majority of steps "
+            "and last beyond first")
+    if len(xs) < 2:
+        return "untestable", "fewer than two x values", rule
+    lo, hi = measured[xs[0]], measured[xs[-1]]
+    span = sign * (hi[0] - lo[0])
+    if up == len(steps) and span > hi[1] + lo[1]:
+        verdict = "agrees"
+    elif up * 2 > len(steps) and span > 0:
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _per_x_text(measured), rule
+
+
+def _number(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """A number against the paper's ``value``: agrees within ``rel_tol``
+    (relative) or ``abs_tol`` (absolute), close within ``close_tol`` /
+    ``abs_close``. With ``side`` (``"below"``/``"above"``) and ``ref`` the
+    paper's value states a direction against ``ref`` (e.g. "loses goodput":
+    below 1.0): a value on the other side of ``ref`` differs whatever the
+    bands say."""
+    v = float(p["value"])
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    if "abs_tol" in p:
+        rule = f"|ours − {v:g}| ≤ {p['abs_tol']:g}{us}"
+        if "abs_close" in p:
+            rule += f" (close: ≤ {p['abs_close']:g}{us})"
+    else:
+        rule = f"within {100 * p['rel_tol']:g} % of {v:g}{us}"
+        if "close_tol" in p:
+            rule += f" (close: {100 * p['close_tol']:g} %)"
+    side = p.get("side")
+    if side:
+        rule += f"; {side} {p['ref']:g}{us} (the paper's direction), else differs"
+    fmt = p.get("fmt", ".3g")
+    if measured is None or (isinstance(measured, float) and math.isnan(measured)):
+        return "untestable", "n/a", rule
+    x = float(measured)
+    text = f"{format(x, fmt)}{us}"
+    if side and not ((x < p["ref"]) if side == "below" else (x > p["ref"])):
+        return "differs", text, rule
+    err = abs(x - v)
+    if "abs_tol" in p:
+        ok, near_ = err <= p["abs_tol"], "abs_close" in p and err <= p["abs_close"]
+    else:
+        rel = err / abs(v)
+        ok, near_ = rel <= p["rel_tol"], "close_tol" in p and rel <= p["close_tol"]
+    return ("agrees" if ok else "close" if near_ else "differs"), text, rule
+
+
+def _bound(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """A value at most (``at_most``) or at least (``at_least``) a bound."""
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    if "at_most" in p:
+        b, ok = float(p["at_most"]), (lambda x: x <= float(p["at_most"]))
+        rule = f"{p['what']} ≤ {b:g}{us}, differs above"
+    else:
+        b, ok = float(p["at_least"]), (lambda x: x >= float(p["at_least"]))
+        rule = f"{p['what']} ≥ {b:g}{us}, differs below"
+    if measured is None or (isinstance(measured, float) and math.isnan(measured)):
+        return "untestable", "n/a", rule
+    x = float(measured)
+    return ("agrees" if ok(x) else "differs"), f"{format(x, p.get('fmt', '.3g'))}{us}", rule
+
+
+def _flat(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
+    """"About the same over x": the per-x means lie within ``within`` of
+    each other (or within twice the largest 95 % CI, when that is wider)."""
+    xs = _xs(measured)
+    unit = p.get("unit", "")
+    rule = (f"{p['what']}: the means over x within {p['within']:g} {unit} of each other (or twice the largest "
+            "95 % CI), differs otherwise")
+    if not xs:
+        return "untestable", "no values", rule
+    means = [measured[x][0] for x in xs]
+    ci = max(measured[x][1] for x in xs)
+    lo, hi = min(means), max(means)
+    ok = hi - lo <= max(float(p["within"]), 2 * ci)
+    return ("agrees" if ok else "differs"), f"{lo:.3g}–{hi:.3g} {unit}".strip(), rule
+
+
+#: criterion kind -> judge. A register entry's ``criterion.kind`` names one.
+KINDS: Dict[str, Judge] = {
+    "ordering": _ordering,
+    "rises": _rises,
+    "number": _number,
+    "bound": _bound,
+    "flat": _flat,
+}
+
+
+def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, str]:
+    """(verdict, ours as text, the rule in words) of criterion ``spec``."""
+    kind = spec.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"criterion kind {kind!r} is not one of {sorted(KINDS)}")
+    return KINDS[kind](spec, measured)
+
+
+# ---------------------------------------------------------------- the register
+
+
+def _plain(measured: Measured) -> Any:
+    """``measured`` as JSON keeps it (mappings with string keys, lists,
+    floats), so that a stored run is judged exactly as the live one."""
+    if isinstance(measured, Mapping):
+        return {str(k): _plain(v) for k, v in measured.items()}
+    if isinstance(measured, (list, tuple)):
+        return [_plain(v) for v in measured]
+    if hasattr(measured, "item"):  # numpy scalar
+        return measured.item()
+    return measured
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    where: str
+    page: str
+    says: str
+    series: str
+    metric: str
+    criterion: Mapping[str, Any]
+    tally: bool = True
+    #: tallied: why this is a claim of the paper, not a property of the setup
+    why: str = ""
+    #: a model check: why it holds by construction (kept out of the tally)
+    out: str = ""
+    #: the paper's value or words for the "paper" column (default: ``says``)
+    paper: str = ""
+
+    def judge(self, measured: Measured, note: str = "") -> Comparison:
+        verdict, ours, rule = judge_spec(self.criterion, measured)
+        paper = self.paper or self.says
+        if not self.tally:
+            judged = verdict if verdict in TALLIED + ("untestable",) else None
+            return Comparison(self.metric, ours, paper, MODEL_CHECK, "; ".join(x for x in (self.out, note) if x),
+                              criterion=rule, series=self.series, judged=judged, claim=self.id,
+                              measured=_plain(measured))
+        return Comparison(self.metric, ours, paper, verdict, note, criterion=rule, series=self.series,
+                          claim=self.id, measured=_plain(measured))
+
+
+@dataclass
+class Register:
+    """One paper's claims, in the paper's order, from its ``claims.toml``."""
+
+    paper: str
+    claims: List[Claim]
+    source: str = ""
+    by_id: Dict[str, Claim] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {}
+        for c in self.claims:
+            if c.id in self.by_id:
+                raise ValueError(f"{self.source}: claim id {c.id!r} twice")
+            self.by_id[c.id] = c
+
+    @classmethod
+    def load(cls, path: Path) -> "Register":
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        claims = []
+        for i, raw in enumerate(doc.get("claim", [])):
+            where = f"{path.name}: claim {raw.get('id', i)!r}"
+            for need in ("id", "where", "page", "says", "series", "metric", "criterion"):
+                if not raw.get(need):
+                    raise ValueError(f"{where}: field {need!r} is missing or empty")
+            tally = bool(raw.get("tally", True))
+            if tally and not raw.get("why"):
+                raise ValueError(f"{where}: field 'why' is missing: a tallied claim says why it is the paper's, "
+                                 "not a property of the setup")
+            if not tally and not raw.get("out"):
+                raise ValueError(f"{where}: field 'out' is missing: a model check says why it holds by construction")
+            unknown = set(raw) - {f.name for f in dataclasses.fields(Claim)}
+            if unknown:
+                raise ValueError(f"{where}: unknown field(s) {sorted(unknown)}")
+            if raw["criterion"].get("kind") not in KINDS:
+                raise ValueError(f"{where}: field 'criterion.kind' must be one of {sorted(KINDS)}, "
+                                 f"got {raw['criterion'].get('kind')!r}")
+            claims.append(Claim(**{**raw, "tally": tally}))
+        return cls(str(doc.get("paper", path.parent.name)), claims, str(path))
+
+    def __getitem__(self, cid: str) -> Claim:
+        try:
+            return self.by_id[cid]
+        except KeyError:
+            raise KeyError(f"{self.paper}: no claim {cid!r} in its register {self.source}") from None
+
+    def judge(self, cid: str, measured: Measured, note: str = "") -> Comparison:
+        return self[cid].judge(measured, note)
+
+    def variant(self, cid: str, measured: Measured, *, quantity: str, setting: str = "", series: str = "",
+                note: str = "") -> Comparison:
+        """Claim ``cid``'s criterion applied to a variant of ours (a
+        ``setting`` of ours or a ``series`` the paper does not plot): shown
+        "beyond the paper" with the verdict it gives, never tallied."""
+        if not (setting or series):
+            raise ValueError(f"{quantity!r}: a variant row names its setting or its series")
+        c = self[cid].judge(measured, note)
+        judged = c.verdict if c.verdict in TALLIED + ("untestable",) else c.judged
+        return dataclasses.replace(c, quantity=quantity, verdict="not in paper", judged=judged,
+                                   setting=setting, series=series or c.series)
+
+    @property
+    def tallied(self) -> List[Claim]:
+        return [c for c in self.claims if c.tally]
+
+
+def register_problems(register: Optional[Register], comparisons: Sequence[Comparison]) -> List[str]:
+    """Why a tallied row is not the register's: it names no claim, a claim
+    the register does not hold, or a model check; or its verdict is not the
+    one the register's criterion gives (a row judged by a figure's own
+    code)."""
+    if register is None:
+        return []
+    out = []
+    for c in comparisons:
+        if c.verdict not in TALLIED:
+            continue
+        if not c.claim:
+            out.append(f"{c.quantity!r} is tallied but no claim of the register judged it")
+        elif c.claim not in register.by_id:
+            out.append(f"{c.quantity!r} names claim {c.claim!r}, which is not in the register")
+        elif not register.by_id[c.claim].tally:
+            out.append(f"{c.quantity!r} is tallied but {c.claim!r} is a model check")
+    return out
+
+
+# ---------------------------------------------------------------- verdict helpers shared by the papers
+
+
+def compare_claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], note: str = "",
+                  partly: Optional[bool] = None, *, criterion: str,
+                  partly_criterion: Optional[str] = None, series: str = "") -> Comparison:
+    """A claim of the paper tested by ``criterion`` (the rule, in words and
+    numbers, that ``holds`` evaluates, e.g. ``"ratio ≥ 10"`` for "orders of
+    magnitude"): ``agrees`` if it holds. If not, ``trend agrees`` when
+    ``partly`` holds — a weaker rule that must be stated in
+    ``partly_criterion`` and must be able to fail — else ``differs``.
+    ``holds=None``: the claim could not be measured (``untestable``)."""
+    if not criterion:
+        raise ValueError(f"{quantity!r}: a claim needs a criterion")
+    if partly is not None and not partly_criterion:
+        raise ValueError(f"{quantity!r}: partly= needs partly_criterion= (the weaker rule it tests)")
+    crit = criterion + (f"; trend: {partly_criterion}" if partly_criterion else "")
+    if holds is None:
+        return Comparison(quantity, ours, paper, "untestable", note or "not measurable in our run", criterion=crit,
+                          series=series)
+    verdict = "agrees" if bool(holds) else "trend agrees" if partly is not None and bool(partly) else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, criterion=crit, series=series)
+
+
+def claim(quantity: str, ours: Any, paper: Any, holds: Optional[bool], criterion: str, note: str = "",
+          partly: Optional[bool] = None, partly_rule: str = "") -> Comparison:
+    """A qualitative claim tested by ``criterion``: ``agrees`` when it holds;
+    when not, ``trend agrees`` when ``partly`` — the weaker rule stated in
+    ``partly_rule`` — holds, else ``differs``; ``holds=None``: untestable;
+    with no paper value either, a value of ours ("not in paper")."""
+    if holds is None and paper is None:
+        return Comparison(quantity, ours, None, "not in paper", "; ".join(x for x in (criterion, note) if x))
+    return compare_claim(quantity, ours, paper, holds, note, partly, criterion=criterion,
+                         partly_criterion=partly_rule if partly is not None else None)
+
+
+def ordering(quantity: str, diffs: Mapping[Any, Sequence[float]], paper: Optional[str], sign: int, what: str,
+             unit: str, series: str = "") -> Comparison:
+    """A row judged by the ``ordering`` criterion outside a register: a
+    comparison the paper does not make (our variants' rows, to be passed
+    through ``beyond``); see :func:`_ordering`."""
+    verdict, ours, rule = judge_spec({"kind": "ordering", "sign": sign, "what": what, "unit": unit}, diffs)
+    return Comparison(quantity, ours, paper, verdict, criterion=rule, series=series)
+
+
+def near(quantity: str, ours: float, paper: float, agree: float, close: float, note: str = "",
+         fmt: str = ".3f", relative: bool = False) -> Comparison:
+    """A number against the paper's: ``agrees`` if within ``agree``, ``close``
+    within ``close`` (absolute, or relative with ``relative``), else ``differs``."""
+    kind = "relative" if relative else "absolute"
+    rule = f"agrees if the {kind} difference ≤ {agree:g}, close if ≤ {close:g}, else differs"
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        return Comparison(quantity, ours, paper, "untestable", note or "no value measured", fmt=fmt, criterion=rule)
+    d = abs(ours - paper) / abs(paper) if relative else abs(ours - paper)
+    verdict = "agrees" if d <= agree else "close" if d <= close else "differs"
+    return Comparison(quantity, ours, paper, verdict, note, fmt=fmt, criterion=rule)
+
+
+def info(quantity: str, ours: Any, note: str = "") -> Comparison:
+    """A reference value of ours, nothing in the paper to compare it with."""
+    return Comparison(quantity, ours, None, "not in paper", note, criterion="— (our reference value)")

@@ -1,0 +1,216 @@
+"""A paper's tally as its docs show it: the register's claims judged on the
+last full run's measurements.
+
+The last full run of a paper is committed as data beside its register,
+``<paper>/results.json``: for each claim, what the figure measured (the
+criterion's input), the text our table shows and the verdict the run
+gave. The docs' tally table is rendered from the register and that file
+(:func:`render`), between ``<!-- tally: KEY -->`` and ``<!-- /tally -->``;
+tests/test_docs_drift.py checks each doc against it, as it checks the
+benchmark tables against benchmarks/results.json, without re-running the
+papers. A criterion changed in the register changes the rendered verdict
+at once (the measurement is kept): the doc must then be rendered again.
+
+    python -m dcnsim.experiments.tallies record rps DIR --commit C --command "dcnsim reproduce rps --out DIR"
+    python -m dcnsim.experiments.tallies render           # rewrite every doc's tally block
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from .._atomic import atomic_write
+from .claims import Claim, judge_spec
+from .paper import TALLIED, Paper
+from .registry import PAPERS, get_paper
+
+__all__ = ["results_path", "load_results", "record", "render", "render_doc", "registered_papers", "BLOCK",
+           "NUMBERS", "unsourced_numbers"]
+
+REPO = Path(__file__).resolve().parents[3]
+#: a doc's tally block: ``<!-- tally: rps -->`` ... ``<!-- /tally -->``
+BLOCK = re.compile(r"(<!-- tally: (\w+) -->\n)(.*?)(<!-- /tally -->)", re.S)
+#: prose that quotes the last full run: ``<!-- numbers: rps -->`` ... ``<!-- /numbers -->``
+NUMBERS = re.compile(r"<!-- numbers: (\w+) -->\n(.*?)<!-- /numbers -->", re.S)
+#: a decimal number in prose, not part of a name or version ("ns-3.23")
+_DECIMAL = re.compile(r"(?<![\w.−-])[−+-]?\d+\.\d+(?![\w.])")
+
+
+def registered_papers() -> List[str]:
+    """The papers whose tallies come from a claims register."""
+    out = []
+    for key in sorted(PAPERS):
+        p = get_paper(key)
+        if not p.own_study and p.register is not None and key == p.register.paper:
+            out.append(key)
+    return out
+
+
+def results_path(paper: Paper) -> Path:
+    return Path(paper.register.source).with_name("results.json")
+
+
+def load_results(paper: Paper) -> Dict[str, Any]:
+    path = results_path(paper)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no recorded full run of {paper.key} (python -m dcnsim.experiments.tallies "
+                                "record ...)")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, note: str = "") -> Path:
+    """Store a full run's register rows (from ``run_dir``'s per-figure
+    ``*.report.json``) as ``<paper>/results.json``."""
+    p = get_paper(key)
+    rows: Dict[str, Any] = {}
+    notes: Dict[str, List[str]] = {}
+    cores: set = set()
+    for f in sorted(Path(run_dir).glob("*.report.json")):
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        cores.update(rec.get("cores") or [])
+        # every row's text and every note: the numbers a doc's prose may quote
+        notes[rec["id"]] = list(rec.get("notes", [])) + [
+            f"{c['quantity']}: {c['ours']}" + (f" ({c['note']})" if c.get("note") else "")
+            for c in rec.get("comparisons", [])]
+        for c in rec.get("comparisons", []):
+            cid = c.get("claim")
+            if cid and c["verdict"] not in ("not in paper",) and cid in p.register.by_id:
+                rows[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
+                             "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
+                             "note": c.get("note", "")}
+    missing = [c.id for c in p.register.claims if c.id not in rows]
+    if missing:
+        raise ValueError(f"{run_dir}: no row for claim(s) {', '.join(missing)}: record a full run of every figure")
+    doc = {"paper": key, "source": "full run", "commit": commit, "date": date, "command": command,
+           "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims},
+           "figures": notes}
+    path = results_path(p)
+    text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
+    atomic_write(path, lambda fh: fh.write(text))
+    return path
+
+
+def _cell(v: Any) -> str:
+    return str(v).replace("|", "\\|").replace("\n", " ")
+
+
+def _judge(c: Claim, row: Dict[str, Any]) -> tuple:
+    """(verdict, ours, rule): the register's criterion on the stored
+    measurement; a row stored without one keeps the run's text."""
+    if row.get("measured") is None:
+        return (row.get("judged") or row["verdict"]), str(row["ours"]), "(as recorded)"
+    return judge_spec(c.criterion, row["measured"])
+
+
+def render(key: str) -> str:
+    """The tally block of paper ``key``: counts, the tallied claims and the
+    model checks kept beyond the tally."""
+    p = get_paper(key)
+    reg, res = p.register, load_results(p)
+    counts = {v: 0 for v in TALLIED + ("untestable",)}
+    tallied, checks = [], []
+    for c in reg.claims:
+        row = res["rows"].get(c.id)
+        if row is None:
+            verdict, ours, rule = "not run", "—", "—"
+        else:
+            verdict, ours, rule = _judge(c, row)
+        where = f"{c.where} ({c.page})"
+        if c.tally:
+            counts[verdict] = counts.get(verdict, 0) + 1
+            tallied.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
+                           f"{_cell(ours)} | {_cell(rule)} | {verdict} |")
+        else:
+            checks.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.metric)}: {_cell(ours)} | {_cell(rule)} "
+                          f"| {verdict} | {_cell(c.out)} |")
+    n = sum(counts[v] for v in TALLIED)
+    parts = ", ".join(f"{counts[v]} {v}" for v in TALLIED if counts[v]) or "none"
+    extra = [f"{k} {v}" for k, v in counts.items() if k not in TALLIED and v]
+    head = (f"**{n} tested claims of the paper: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
+            + f" — the register (`{Path(reg.source).relative_to(REPO / 'python').as_posix()}`) judging the "
+            f"{res['source']} at {res['commit']} ({res['date']}; `{res['command']}`"
+            + (f"; core {', '.join(res['cores'])}" if res.get("cores") else "") + ")."
+            + (f" {res['note']}" if res.get("note") else ""))
+    out = [head, "",
+           "| claim | where | the paper | ours | criterion | verdict |", "|---|---|---|---|---|---|", *tallied]
+    if checks:
+        held = sum(1 for line in checks if line.split(" | ")[-2] == "agrees")
+        out += ["", f"Checks of the model, beyond the tally ({held} of {len(checks)} hold): true by construction "
+                "of the model or the setup, so they test our simulator, not the paper.", "",
+                "| check | where | ours | criterion | our criterion gives | why not the paper's claim |",
+                "|---|---|---|---|---|---|", *checks]
+    return "\n".join(out)
+
+
+def render_doc(text: str, keys: Optional[Sequence[str]] = None) -> str:
+    """``text`` with every tally block (of ``keys``, default all) rendered."""
+    def sub(m: "re.Match[str]") -> str:
+        if keys is not None and m.group(2) not in keys:
+            return m.group(0)
+        return f"{m.group(1)}{render(m.group(2))}\n{m.group(4)}"
+    return BLOCK.sub(sub, text)
+
+
+def _write_text(path: Path, text: str) -> None:
+    atomic_write(path, lambda fh: fh.write(text))
+
+
+def unsourced_numbers(key: str, text: str) -> List[str]:
+    """The decimal numbers in ``text``'s ``<!-- numbers: KEY -->`` prose
+    that no value of the last full run gives at the precision printed: a
+    number of an older run, or one edited by hand."""
+    res = load_results(get_paper(key))
+    pool = json.dumps(res["rows"], ensure_ascii=False) + json.dumps(res.get("figures", {}), ensure_ascii=False)
+    values = [float(v.replace("−", "-")) for v in re.findall(r"[−+-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?", pool)]
+    out = []
+    for m in NUMBERS.finditer(text):
+        if m.group(1) != key:
+            continue
+        for tok in _DECIMAL.findall(m.group(2)):
+            x = float(tok.replace("−", "-"))
+            places = len(tok.split(".")[1])
+            if not any(round(abs(v), places) == round(abs(x), places) for v in values):
+                out.append(tok)
+    return out
+
+
+def docs_of(key: str) -> Path:
+    return REPO / get_paper(key).docs
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dcnsim.experiments.tallies", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="store a full run's register rows as <paper>/results.json")
+    r.add_argument("paper")
+    r.add_argument("run_dir", type=Path)
+    r.add_argument("--commit", required=True)
+    r.add_argument("--command", required=True)
+    r.add_argument("--date", required=True, help="YYYY-MM-DD of the run")
+    r.add_argument("--note", default="")
+    d = sub.add_parser("render", help="rewrite the tally blocks of the papers' docs")
+    d.add_argument("papers", nargs="*")
+    a = ap.parse_args(argv)
+    if a.cmd == "record":
+        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note))
+        return 0
+    for key in a.papers or registered_papers():
+        doc = docs_of(key)
+        text = doc.read_text(encoding="utf-8")
+        new = render_doc(text, [key])
+        if f"<!-- tally: {key} -->" not in text:
+            print(f"{doc}: no '<!-- tally: {key} -->' block", file=sys.stderr)
+            return 1
+        if new != text:
+            _write_text(doc, new)
+            print(f"rendered {doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

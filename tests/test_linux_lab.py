@@ -1,0 +1,113 @@
+"""validation/linux_lab without root: the argument handling, the dcnsim
+half (a custom star of the lab's shape), the flag rule and the table. The
+kernel half needs root and network namespaces and never runs here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import load_module, needs_core
+
+REPO = Path(__file__).resolve().parents[1]
+LAB = REPO / "validation" / "linux_lab"
+
+
+run = load_module("linux_lab_run", LAB / "run.py")
+
+
+def _error(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        run.parse_args(argv)
+    assert e.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_bad_arguments_name_the_option(capsys):
+    assert "--n: 1 to 32 servers, got [0, 33]" in _error(capsys, ["--n", "1", "0", "33"])
+    assert "--blocks" in _error(capsys, ["--blocks", "0"])
+    assert "rto" in _error(capsys, ["--rto-min", "soon"]).lower()
+    assert "is not positive" in _error(capsys, ["--rto-min", "0ms"])
+    # BBR is a kernel-only reference: dcnsim alone has nothing to run.
+    assert "no dcnsim model" in _error(capsys, ["--only", "dcnsim", "--cc", "bbr"])
+    a = run.parse_args(["--size", "256KB", "--rto-min", "10ms"])
+    assert a.size_bytes == 262144 and a.rto_min == ["10ms"]
+
+
+def test_route_times_are_what_iproute2_reads():
+    assert run.tc_time("200ms") == "200ms"
+    assert run.tc_time("0.01s") == "10ms"
+    assert run.tc_time("2500us") == "2500us"
+
+
+def test_the_dcnsim_scenario_has_the_lab_s_shape():
+    doc = run.dcnsim_scenario(4, "reno", False, "10ms", 3, 262144, bottleneck="100Mbps", buffer=32,
+                              server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=False)
+    topo = doc["topology"]
+    hosts = [n["name"] for n in topo["nodes"] if n["kind"] == "host"]
+    assert hosts == ["c", "s1", "s2", "s3", "s4"]  # the client is host 0
+    client = [lk for lk in topo["links"] if "c" in (lk["a"], lk["b"])]
+    assert client == [{"a": "c", "b": "sw", "rate": "100Mbps", "delay": "4us", "buffer": "32pkt"}]
+    assert all(lk["rate"] == "1Gbps" for lk in topo["links"] if lk not in client)
+    assert doc["tcp"] == {"profile": "linux", "cc": "newreno", "sack": False, "rto_min": "10ms",
+                          "delayed_ack": False}
+    assert doc["l2_overhead"] == 14  # the Ethernet header htb counts
+    app = doc["apps"][0]
+    assert app["kind"] == "sync_reads" and app["servers"] == "1-4" and app["sru"] == "262144B"
+    assert app["request"] == "9B"  # incast.py's request
+    q = run.dcnsim_scenario(2, "cubic", True, "200ms", 3, 10000, bottleneck="100Mbps", buffer=32,
+                            server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=True, gap="10ms")
+    assert q["apps"][0]["kind"] == "partition_aggregate" and q["apps"][0]["gap"] == "10ms"
+    with pytest.raises(ValueError, match="kernel-only"):
+        run.dcnsim_scenario(1, "bbr", True, "200ms", 1, 1000, bottleneck="100Mbps", buffer=32,
+                            server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=False)
+
+
+def _row(goodput, drops):
+    return {"goodput_mbps": goodput, "drops": drops}
+
+
+def test_flag_marks_the_issue_s_bounds_in_both_directions():
+    assert run.flag(_row(100, 10), _row(86, 10)) == ""  # 14 % apart
+    assert run.flag(_row(100, 10), _row(84, 10)) == "*"
+    assert run.flag(_row(80, 10), _row(93, 10)) == "*"  # 16 % above
+    assert run.flag(_row(90, 10), _row(90, 15)) == ""  # 1.5× exactly
+    assert run.flag(_row(90, 10), _row(90, 16)) == "*"
+    assert run.flag(_row(90, 16), _row(90, 10)) == "*"
+    assert run.flag(_row(90, 0.4), _row(90, 0)) == ""  # under one drop per block
+    assert run.flag(_row(90, 1.0), _row(90, 0)) == "*"
+    assert run.flag(None, _row(90, 1)) == ""  # one side only: nothing to compare
+
+
+def test_table_rows_line_up_with_the_header_and_show_a_missing_side():
+    pt = {"cc": "bbr", "sack": True, "rto_min": "200ms", "n": 8}
+    kernel = {k: 1.0 for k, _, _ in run.COLS}
+    for markdown in (True, False):
+        head = run.header(markdown)[0]
+        line = run.format_row(pt, kernel, None, markdown)
+        if markdown:
+            assert line.count("|") == head.count("|")
+        else:
+            # right-aligned cells end where their headings end
+            assert len(line.rstrip()) == len(head)
+            assert len(line.split()) == 4 + 2 * len(run.COLS)
+        assert line.count("—") == len(run.COLS)
+
+
+@needs_core
+def test_the_dcnsim_half_of_a_lone_flow_obeys_line_rate_and_repairs_every_drop(tmp_path, capsys):
+    out = tmp_path / "lab.json"
+    assert run.main(["--only", "dcnsim", "--cc", "reno", "cubic", "--sack", "1", "0", "--rto-min", "200ms",
+                     "--n", "1", "--blocks", "3", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == 4 and all(r["kernel"] is None for r in rows)
+    # payload's share of each 1514-byte frame at 100 Mbit/s
+    line = 100 * 1448 / (1448 + 52 + 14)
+    for r in rows:
+        s = r["dcnsim"]
+        assert 0 < s["goodput_mbps"] <= line
+        # a lone flow's drops are its own data segments: each is resent
+        assert s["retrans"] >= s["drops"]
+    printed = capsys.readouterr().out
+    assert printed.count("\n  reno") + printed.count("\n cubic") == 4

@@ -1,0 +1,198 @@
+"""Where the losses fall, block by block, in the kernel and in dcnsim.
+
+    sudo python validation/linux_lab/trace.py --cc reno --sack 0 --n 1 --blocks 100 --out /tmp/lab-trace
+    sudo python validation/linux_lab/trace.py --cc cubic --sack 1 --n 2 --blocks 20 --show 20
+
+runs one point of run.py on both sides with a pcap of every server's
+interface (tcpdump in each server namespace; dcnsim's ``pcap`` table) and
+reads both the same way: per server and block, the segments sent, the
+largest flight (highest sequence sent less the highest ACK: the window the
+sender used), each retransmission (its place in the block, counted from
+the block's end, and whether the timer sent it: nothing sent for at least
+half of RTOmin before it) and the flight when the first copy of a lost
+segment went. It prints the blocks that retransmitted (``--show`` of them)
+and a summary per side: timeouts whose segment was one of the block's last
+three (a tail loss: too few segments behind it for three duplicate ACKs),
+other timeouts, fast retransmissions, and the mean largest flight.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run as lab_run  # noqa: E402  (validation/linux_lab/run.py; puts validation/ on the path)
+
+common = lab_run.common
+lab = lab_run.lab
+REQUEST = lab_run.incast_request_bytes()
+TAIL = 3  # fewer segments than this behind a loss: no third duplicate ACK
+
+
+def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
+    """One server's pcap read as the sender sees it: per block, the segments
+    sent, the largest flight and its retransmissions."""
+    out: List[Dict[str, Any]] = []
+    cur: Optional[Dict[str, Any]] = None
+    base = None
+    snd_max = ack = 0
+    last_send = None
+    sent_flight: Dict[int, int] = {}
+    recs = [(t, f) for t, f in ((t, common.tcp_fields(ip)) for t, ip in common.pcap_records(pcap)) if f]
+    # The measured connection: the one whose server sent the most (the lab's
+    # client also opens one for its RTT probe). Its server is the side that
+    # answered the SYN.
+    sent: Dict[tuple, int] = defaultdict(int)
+    for _, f in recs:
+        sent[(f[0], f[2], f[1], f[3])] += f[7]
+    if not sent:
+        return out
+    server, sport, client, cport = max(sent, key=sent.get)  # type: ignore[arg-type]
+    conn = {(server, sport), (client, cport)}
+    first = next(t for t, f in recs if {(f[0], f[2]), (f[1], f[3])} == conn)
+    # dcnsim carries the requests on a flow of their own (other ports).
+    recs = [(t, f) for t, f in recs if {(f[0], f[2]), (f[1], f[3])} == conn
+            or (t >= first and f[1] == server and f[7] == REQUEST)]
+    for t, f in recs:
+        seq, a, flags, length = f[4], f[5], f[6], f[7]
+        if f[0] != server:  # the client's: a request opens a block; ACKs of the data
+            if length == REQUEST:
+                cur = {"t": t, "segs": 0, "max_flight": 0, "retx": [], "start": None, "gaps": []}
+                out.append(cur)
+            if flags & 0x10 and base is not None:
+                ack = max(ack, a - base)
+            continue
+        if length <= 0 or cur is None:
+            continue
+        if base is None:
+            base = seq
+        s, e = seq - base, seq - base + length
+        if cur["start"] is None:
+            cur["start"] = s
+        cur["end"] = max(cur.get("end", e), e)
+        cur["segs"] += 1
+        if last_send is not None and cur["segs"] > 1:
+            cur["gaps"].append(t - last_send)
+        if e <= snd_max:
+            timer = last_send is not None and t - last_send >= rto_min_s / 2
+            cur["retx"].append({"pos": (s - cur["start"]) // mss, "t": t, "timer": timer,
+                                "flight_at_send": sent_flight.get(s, 0)})
+        else:
+            sent_flight[s] = (max(snd_max, e) - ack) // mss
+        snd_max = max(snd_max, e)
+        cur["max_flight"] = max(cur["max_flight"], (snd_max - ack + mss - 1) // mss)
+        last_send = t
+    for b in out:
+        for r in b["retx"]:
+            r["from_end"] = (b.get("end", 0) - b["start"]) // mss - r["pos"] if b["start"] is not None else 0
+    return out
+
+
+def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
+    blocks = [b for f in flows for b in f if b["segs"]]  # not the final TCP_INFO request
+    retx = [r for b in blocks for r in b["retx"]]
+    tail = sum(1 for r in retx if r["timer"] and r["from_end"] < TAIL)
+    timers = sum(1 for r in retx if r["timer"])
+    # After its first flight a sender clocked by ACKs 121 µs apart sends one
+    # segment per ACK (two on an increment); a segment leaving within 30 µs
+    # of the previous one (the server's link takes 12 µs per frame) is part
+    # of a burst.
+    gaps = [g for b in blocks for g in b["gaps"][40:]]
+    lost = sorted((id(b), r["pos"]) for b in blocks for r in b["retx"] if not r["timer"])
+    runs = sum(1 for k, x in enumerate(lost) if k == 0 or x != (lost[k - 1][0], lost[k - 1][1] + 1))
+    return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail,
+            "burst_share": sum(1 for g in gaps if g < 30e-6) / max(len(gaps), 1),
+            "loss_run": len(lost) / max(runs, 1),
+            "fast": len(retx) - timers, "mean_max_flight": sum(b["max_flight"] for b in blocks) / max(len(blocks), 1)}
+
+
+def show(name: str, flows: List[List[Dict[str, Any]]], limit: int) -> None:
+    shown = 0
+    for i, f in enumerate(flows, 1):
+        for k, b in enumerate(f):
+            if not b["retx"] or shown >= limit:
+                continue
+            shown += 1
+            rs = " ".join(f"{'T' if r['timer'] else 'F'}@{r['pos']}(-{r['from_end']},w{r['flight_at_send']})"
+                          for r in b["retx"])
+            print(f"  {name} server {i} block {k}: {b['segs']} segs, max flight {b['max_flight']}: {rs}")
+
+
+def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
+    cfg = lab.LabConfig(a.n, quickack=True)
+    testbed = lab_run.Lab(cfg)
+    dumps: List[subprocess.Popen] = []
+    try:
+        testbed.configure(bool(a.sack), a.rto_min)
+        for i in range(1, a.n + 1):
+            dumps.append(subprocess.Popen(
+                ["ip", "netns", "exec", lab.server_ns(i), "tcpdump", "-i", "eth0", "-s", "128", "-U", "-w",
+                 str(out / f"kernel-s{i}.pcap"), "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(1)  # tcpdump opens its socket
+        res = testbed.run(a.n, a.cc, a.blocks, a.size_bytes, 0.0)
+        print(f"kernel: {res['goodput_mbps']:.1f} Mbps, RTOs/blk {res['timeouts']:.2f}, drops/blk "
+              f"{res['drops']:.1f}, base RTT {res['base_rtt_us']} us")
+        time.sleep(0.5)
+    finally:
+        for d in dumps:
+            d.send_signal(signal.SIGINT)
+            d.wait(timeout=10)
+        testbed.close()
+    return [(out / f"kernel-s{i}.pcap").read_bytes() for i in range(1, a.n + 1)]
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cc", default="reno", choices=[c for c, m in lab_run.CC.items() if m])
+    p.add_argument("--sack", type=int, default=0, choices=[0, 1])
+    p.add_argument("--rto-min", default="200ms")
+    p.add_argument("--n", type=int, default=1)
+    p.add_argument("--blocks", type=int, default=100)
+    p.add_argument("--size", default="256KB")
+    p.add_argument("--delay", default="4us", help="dcnsim's per-link delay")
+    p.add_argument("--only", choices=["kernel", "dcnsim"])
+    p.add_argument("--show", type=int, default=10, help="blocks with retransmissions to print per side")
+    p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
+    a = p.parse_args(argv)
+    a.size_bytes = int(__import__("dcnsim.units").units.parse_size(a.size).binary)
+    a.out.mkdir(parents=True, exist_ok=True)
+    rto_min_s = lab_run.time_s(a.rto_min)
+    sides = []
+    if a.only != "dcnsim":
+        lab.require_tools()
+        sides.append(("kernel", kernel_pcaps(a, a.out)))
+    if a.only != "kernel":
+        import dcnsim
+
+        doc = lab_run.dcnsim_scenario(a.n, a.cc, bool(a.sack), a.rto_min, a.blocks, a.size_bytes,
+                                      bottleneck="100Mbps", buffer=32, server_rate="1Gbps", nic_buffer=1000,
+                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False)
+        doc["pcap"] = {"hosts": f"1-{a.n}"}
+        r = dcnsim.run(doc)
+        print(f"dcnsim: {r.metrics['block_goodput_bps'] / 1e6:.1f} Mbps, RTOs/blk "
+              f"{r.metrics['block_timeouts'] / a.blocks:.2f}")
+        sides.append(("dcnsim", [r.pcaps[f"h{i}.pcap"] for i in range(1, a.n + 1)]))
+    totals: Dict[str, Dict[str, float]] = defaultdict(dict)
+    for name, pcaps in sides:
+        flows = [blocks_of(pc, 1448, rto_min_s) for pc in pcaps]
+        show(name, flows, a.show)
+        totals[name] = summary(flows)
+    for name, s in totals.items():
+        print(f"{name}: {s['blocks']} flow-blocks; timeouts: {s['tail_timeouts']} on one of a block's last "
+              f"{TAIL} segments, {s['other_timeouts']} elsewhere; fast retransmissions {s['fast']}; mean "
+              f"largest flight {s['mean_max_flight']:.1f} segments; {100 * s['burst_share']:.0f} % of the segments "
+              f"after a block's first 40 left in a burst (< 30 us after the previous); fast-retransmitted "
+              f"segments in runs of {s['loss_run']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

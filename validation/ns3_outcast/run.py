@@ -1,0 +1,266 @@
+"""Differential outcast harness (issue 46): TCPRand's Fig. 1 in dcnsim and
+in ns-3 3.37, F1's share of the goodput seed by seed.
+
+Usage (from the repository root, dcnsim importable, Debian's ``libns3-dev``
+and ``g++`` installed)::
+
+    python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52   # docs/tcprand.md's table
+    python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc cubic newreno
+    python validation/ns3_outcast/run.py --seeds 1-10 --only dcnsim --dcnsim-l2 2 --ties fifo seeded
+    python validation/ns3_outcast/run.py --trace 1 --qmax 20 --header 40 --out /tmp/outcast-trace
+
+The scenario is ``dcnsim.experiments.tcprand.common.fig1_doc`` (docs/tcprand.md,
+Fig. 1): a k = 4 fat-tree, 1 Gbps, 1 µs links and 25 µs per switch, hosts
+1..15 each send one long flow to host 0, drop-tail switch ports of Qmax
+packets, NIC queues of 100, TCPRand's TCP settings (RTOmin 2 ms, initial
+window 2, no SACK, no delayed ACKs, no Limited Transmit; CUBIC without
+HyStart, or NewReno), per-flow random ECMP from the seed and each flow's
+start within 100 µs drawn from the seed; 1460 + 40 B (no timestamps) or
+1448 + 52 B (timestamps) segments. ns-3's side is outcast.cc (its header
+comment gives the mapping). dcnsim runs with both orders of equal-time
+events: ``fifo`` (the default up to this round) and ``seeded`` (the order a
+scenario with ``threads`` set gets, run here with ``threads = 1``).
+
+Printed per (cc, Qmax, header) and seed: F1's share of the 15 flows'
+goodput, Jain's index over the 15 flows, and the drops at the receiver's
+edge port by input port (h1 = F1's port, aggr0_0 / aggr0_1 the two
+aggregation ports), then the means over the seeds. ``--trace SEED`` writes
+one run's first 100 ms from both simulators and prints where in the edge
+port's service each input port's packets arrive (phases.py).
+
+A tool, not a test: nothing in CI runs it (tests/test_validation_common.py
+checks the pieces that need no ns-3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import ns3_common as common  # noqa: E402  (validation/: shared with ns3_incast, ns3_rps)
+
+SOURCE = HERE / "outcast.cc"
+#: header -> (mss, header): ns-3's TCP without options, and with timestamps
+HEADERS = {40: (1460, 40), 52: (1448, 52)}
+CCS = {"cubic": "C", "newreno": "N"}
+#: ties -> top-level scenario keys: FIFO, or the seeded order a scenario with threads gets
+TIES: Dict[str, Dict[str, Any]] = {"fifo": {"ties": "fifo"}, "seeded": {"threads": 1}}
+PORTS = ("h1", "aggr0_0", "aggr0_1")
+EDGE, RECEIVER = "edge0_0", "h0"
+
+FLOW_RE = re.compile(r"flow (\d+) src (\d+) bytes (\d+) timeouts (\d+) drops (\d+)")
+PORT_RE = re.compile(r"port (\S+) offered (\d+) dropped (\d+)")
+
+
+def parse_seeds(s: str) -> List[int]:
+    """``"1-10"`` or ``"1,3,5"`` (or a mix) to a list of seeds; ValueError names the bad part."""
+    out: List[int] = []
+    for part in s.split(","):
+        a, sep, b = part.strip().partition("-")
+        try:
+            lo, hi = int(a), int(b) if sep else int(a)
+        except ValueError:
+            raise ValueError(f"--seeds: expected N, N-M or a comma-separated list of them, got {s!r}") from None
+        if lo < 0 or hi < lo:
+            raise ValueError(f"--seeds: {part!r} is not a range of seeds >= 0")
+        out.extend(range(lo, hi + 1))
+    return out
+
+
+def share_and_jain(goodputs: Dict[int, float]) -> Tuple[float, float]:
+    """F1's share of the 15 flows' goodput and Jain's index over them (by source host)."""
+    from dcnsim.result import jain
+
+    xs = [goodputs[s] for s in sorted(goodputs)]
+    total = sum(xs)
+    return (goodputs[1] / total if total > 0 else float("nan")), float(jain(xs))
+
+
+def parse_ns3(out: str) -> Dict[str, Any]:
+    good, timeouts, ports = {}, {}, {}
+    for line in out.splitlines():
+        m = FLOW_RE.match(line)
+        if m:
+            good[int(m[2])] = float(m[3])
+            timeouts[int(m[2])] = int(m[4])
+        m = PORT_RE.match(line)
+        if m:
+            ports[m[1]] = (int(m[2]), int(m[3]))
+    if len(good) != 15:
+        raise RuntimeError("unexpected ns-3 output:\n" + out[-2000:])
+    f1, j = share_and_jain(good)
+    return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1]}
+
+
+def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0) -> List[str]:
+    return [str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
+            f"--link-us={link_us:g}"]
+
+
+def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
+            cache: Optional[Path], link_us: float = 1.0) -> Dict[str, Any]:
+    link = "" if link_us == 1.0 else f"-link{link_us:g}us"
+    f = cache / f"{cc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
+    if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
+        return parse_ns3(f.read_text())
+    out = subprocess.run(ns3_args(exe, cc, qmax, header, seed, secs, link_us), capture_output=True, text=True,
+                         check=True).stdout
+    if f:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_suffix(".tmp")
+        tmp.write_text(out)
+        tmp.replace(f)
+    return parse_ns3(out)
+
+
+def dcnsim_doc(cc: str, qmax: int, header: int, seed: int, secs: float, ties: str, l2: int,
+               tcp_over: Optional[Dict[str, Any]] = None, link_us: float = 1.0) -> Dict[str, Any]:
+    """Fig. 1 from the experiment's own builder, with the header variant,
+    the order of equal-time events and the framing bytes."""
+    from dcnsim.experiments.tcprand.common import SERIES, fig1_doc
+
+    mss, hdr = HEADERS[header]
+    top = dict(TIES[ties])
+    if l2:
+        top["l2_overhead"] = l2
+    topo = {} if link_us == 1.0 else {"delay": f"{round(link_us * 1000)}ns"}
+    return fig1_doc(SERIES[CCS[cc]], qmax, secs, seed, tcp_over={"mss": mss, "header": hdr, **(tcp_over or {})},
+                    top_over=top, topo_over=topo, name=f"ns3-outcast-{cc}-q{qmax}-h{header}-s{seed}-{ties}")
+
+
+def edge_port_drops(queue_inputs) -> Dict[str, int]:
+    """Drops at the receiver's edge port by input port, from dcnsim's ``queue_inputs`` table."""
+    q = queue_inputs[(queue_inputs["node"] == EDGE) & (queue_inputs["to"] == RECEIVER)]
+    d = {str(r["input_from"]): int(r["dropped"]) for _, r in q.iterrows()}
+    return {p: d.get(p, 0) for p in PORTS}
+
+
+def run_dcnsim(cc: str, qmax: int, header: int, seed: int, secs: float, ties: str, l2: int,
+               tcp_over: Optional[Dict[str, Any]] = None, link_us: float = 1.0) -> Dict[str, Any]:
+    import dcnsim
+
+    r = dcnsim.run(dcnsim_doc(cc, qmax, header, seed, secs, ties, l2, tcp_over, link_us))
+    f = r.flows
+    good = {int(s): float(b) for s, b in zip(f["src"], f["delivered_bytes"])}
+    f1, j = share_and_jain(good)
+    return {"f1": f1, "jain": j, "drops": edge_port_drops(r.queue_inputs),
+            "f1_timeouts": int(f.loc[f["src"] == 1, "timeouts"].sum())}
+
+
+def _task(job: Tuple) -> Tuple[Tuple, Dict[str, Any]]:
+    kind, key, args = job
+    return (kind, key), (run_ns3(*args) if kind == "ns-3" else run_dcnsim(*args))
+
+
+def fmt_drops(d: Dict[str, int]) -> str:
+    return "/".join(str(d[p]) for p in PORTS)
+
+
+def mean(xs: List[float]) -> float:
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seeds", default="1-10", help="seeds: N-M or a comma-separated list (default 1-10)")
+    p.add_argument("--qmax", type=int, nargs="+", default=[20], help="switch port buffers, packets (20 60 100)")
+    p.add_argument("--header", type=int, nargs="+", default=[40, 52], choices=sorted(HEADERS))
+    p.add_argument("--cc", nargs="+", default=["cubic"], choices=sorted(CCS))
+    p.add_argument("--secs", type=float, default=1.0,
+                   help="flow duration, s (docs/tcprand.md's table: 1 s; the seeds figure runs 3 s)")
+    p.add_argument("--ties", nargs="+", default=["fifo", "seeded"], choices=sorted(TIES),
+                   help="dcnsim's order of equal-time events: fifo, seeded (threads = 1), or both")
+    p.add_argument("--dcnsim-l2", type=int, default=0,
+                   help="dcnsim's l2_overhead: 0 (the TCPRand setup) or 2 (ns-3's point-to-point framing)")
+    p.add_argument("--link-us", type=float, default=1.0,
+                   help="link propagation delay, µs (Fig. 1: 1); 1.05 moves the six-hop flows' arrival phase "
+                        "across the port's slot instant with 40 B headers (docs/tcprand.md)")
+    p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
+    p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
+    p.add_argument("--jobs", type=int, default=2, help="runs at once")
+    p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
+    p.add_argument("--no-cache", action="store_true", help="rerun ns-3 even where BUILD/cache has the run")
+    p.add_argument("--trace", type=int, metavar="SEED",
+                   help="write SEED's first --trace-ms of both simulators to --out and print the edge port's "
+                        "arrival phases (first --qmax, --header, --cc, --ties), then stop")
+    p.add_argument("--trace-ms", type=float, default=100.0)
+    p.add_argument("--out", type=Path, default=Path("outcast-trace"))
+    a = p.parse_args(argv)
+    try:
+        seeds = parse_seeds(a.seeds)
+        over = common.parse_overrides(a.tcp)
+    except ValueError as e:
+        p.error(str(e))
+    for q in a.qmax:
+        if q < 2:
+            p.error(f"--qmax: each must be >= 2, got {q}")
+    if a.secs <= 0:
+        p.error(f"--secs: must be > 0, got {a.secs}")
+    if a.dcnsim_l2 < 0:
+        p.error(f"--dcnsim-l2: must be >= 0, got {a.dcnsim_l2}")
+    if a.link_us <= 0:
+        p.error(f"--link-us: must be > 0, got {a.link_us}")
+    if a.jobs < 1:
+        p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" or a.trace is not None else None
+    if a.trace is not None:
+        import phases  # validation/ns3_outcast/phases.py (this script's directory is on sys.path)
+
+        phases.trace_both(exe, a.cc[0], a.qmax[0], a.header[0], a.trace, a.ties, a.dcnsim_l2, over,
+                          a.trace_ms, a.out, a.link_us)
+        return 0
+    cache = None if a.no_cache else a.build / "cache"
+    sims = ([] if a.only == "dcnsim" else ["ns-3"]) + ([] if a.only == "ns3" else [f"dcnsim {t}" for t in a.ties])
+    jobs = []
+    for cc in a.cc:
+        for q in a.qmax:
+            for h in a.header:
+                for s in seeds:
+                    if exe is not None and a.only != "dcnsim":
+                        jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache, a.link_us)))
+                    if a.only != "ns3":
+                        for t in a.ties:
+                            jobs.append((f"dcnsim {t}", (cc, q, h, s), (cc, q, h, s, a.secs, t, a.dcnsim_l2, over,
+                                                                      a.link_us)))
+    with ProcessPoolExecutor(a.jobs) as ex:
+        res = dict(ex.map(_task, jobs))
+    print(f"TCPRand Fig. 1, {a.secs:g} s flows; F1 = host 1's flow (fair share 0.067); drops at {EDGE} -> "
+          f"{RECEIVER} by input port {'/'.join(PORTS)}; links {a.link_us:g} µs; dcnsim l2_overhead = {a.dcnsim_l2}"
+          + (f"; dcnsim tcp overrides {over}" if over else ""))
+    for cc in a.cc:
+        for q in a.qmax:
+            means: Dict[Tuple[str, int], float] = {}
+            print(f"\n{cc}, Qmax = {q}")
+            print(f"{'header':>6} {'seed':>4} " + " ".join(f"{s + ' F1':>16} {'Jain':>5} {'drops':>14}" for s in sims))
+            for h in a.header:
+                for s in seeds:
+                    cells = []
+                    for sim in sims:
+                        r = res[(sim, (cc, q, h, s))]
+                        cells.append(f"{r['f1']:16.3f} {r['jain']:5.3f} {fmt_drops(r['drops']):>14}")
+                    print(f"{h:6d} {s:4d} " + " ".join(cells))
+                cells = []
+                for sim in sims:
+                    rs = [res[(sim, (cc, q, h, s))] for s in seeds]
+                    means[(sim, h)] = mean([r["f1"] for r in rs])
+                    starved = sum(r["f1"] < 0.5 / 15 for r in rs)
+                    cells.append(f"{means[(sim, h)]:16.3f} {mean([r['jain'] for r in rs]):5.3f} "
+                                 f"{f'starved {starved}/{len(rs)}':>14}")
+                print(f"{h:6d} {'mean':>4} " + " ".join(cells))
+            if len(a.header) == 2:
+                h0, h1 = a.header
+                print(f"mean F1 share, header {h0} minus {h1}: "
+                      + ", ".join(f"{sim} {means[(sim, h0)] - means[(sim, h1)]:+.3f}" for sim in sims))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
