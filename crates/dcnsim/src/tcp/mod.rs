@@ -590,9 +590,6 @@ impl TcpFlow {
         self.app_limit = self.snd_max;
     }
 
-    /// Give back the memory of the transmission and reassembly queues of a
-    /// finished flow (a Poisson workload opens thousands of flows; only
-    /// their counters need to live on).
     /// Heap bytes of this flow's buffers: scoreboard, out-of-order ranges
     /// and message boundaries (limits.rs sums them, with `stats.loss_log`,
     /// to guard `limits.memory` during a run).
@@ -604,6 +601,9 @@ impl TcpFlow {
             + self.msg_ends.capacity() * size_of::<(u64, u32)>()
     }
 
+    /// Give back the memory of the transmission and reassembly queues of a
+    /// finished flow (a Poisson workload opens thousands of flows; only
+    /// their counters need to live on).
     pub fn release_buffers(&mut self) {
         self.segs = VecDeque::new();
         self.sb = Counters::default();

@@ -475,9 +475,6 @@ impl TcpFlow {
         acked.saturating_sub(dup * smss).max(acked.min(smss))
     }
 
-    /// HyStart in slow start (before the cc grows the window): it may set
-    /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
-    #[inline]
     /// What congestion control sees of an ACK that advanced nothing (a
     /// duplicate carrying SACK blocks or ECE): no bytes acked, no RTT sample.
     fn info_without_progress(&self, now: SimTime, ece: bool) -> AckInfo {
@@ -495,6 +492,9 @@ impl TcpFlow {
         }
     }
 
+    /// HyStart in slow start (before the cc grows the window): it may set
+    /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
+    #[inline]
     fn slow_start_exit(&mut self, info: AckInfo, send_rtt: Option<SimTime>) -> AckInfo {
         if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
             return info;

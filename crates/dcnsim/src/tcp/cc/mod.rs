@@ -245,13 +245,6 @@ impl Cc {
     pub fn name(&self) -> &'static str {
         dispatch!(self, c => c.name())
     }
-    /// CUBIC's state, when this is CUBIC.
-    pub fn as_cubic(&self) -> Option<&cubic::Cubic> {
-        match self {
-            Cc::Cubic(c) => Some(c),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
