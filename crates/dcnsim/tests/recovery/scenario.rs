@@ -1,5 +1,6 @@
 //! The scenario of issue 24's recovery study, shared by tests/recovery.rs
-//! and examples/recovery_table.rs.
+//! and examples/recovery_table.rs (each uses part of it).
+#![allow(dead_code)]
 
 /// One flow, synchronized reads: 100 blocks of 256 KB from a 1 Gbps sender
 /// through a 100 Mbps, 32-packet drop-tail port (the issue's scenario).
