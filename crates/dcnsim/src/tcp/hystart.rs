@@ -76,11 +76,6 @@ impl SlowStartExit {
         }
     }
 
-    /// Whether HyStart++ holds the flow in Conservative Slow Start.
-    pub fn in_css(&self) -> bool {
-        self.css.is_some()
-    }
-
     /// A congestion event: HyStart++ is over (initial slow start only);
     /// Linux's HyStart starts afresh after a timeout.
     pub fn on_loss(&mut self, timeout: bool) {

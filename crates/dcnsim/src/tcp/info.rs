@@ -31,7 +31,7 @@ pub const INFINITE_SSTHRESH: u64 = 0x7fff_ffff;
 impl TcpFlow {
     pub fn tcp_info(&self) -> TcpInfo {
         let b = self.board();
-        let rack = self.rack_on();
+        let rack = self.rec.is_rack();
         let mut lost = 0;
         let mut retrans = 0;
         for (i, s) in self.segs.iter().enumerate() {
@@ -53,7 +53,7 @@ impl TcpFlow {
             CongState::Loss => 4,
             CongState::Recovery => 3,
             CongState::Open if self.ecn_in_cwr => 2,
-            CongState::Open if self.dupacks > 0 || self.sb.sacked_segs > 0 => 1,
+            CongState::Open if self.ep.dupacks > 0 || self.sh.sb.sacked_segs > 0 => 1,
             CongState::Open => 0,
         };
         TcpInfo {
@@ -65,7 +65,7 @@ impl TcpFlow {
                 self.st.ssthresh / smss
             },
             unacked: self.segs.len() as u64,
-            sacked: self.sb.sacked_segs as u64,
+            sacked: self.sh.sb.sacked_segs as u64,
             lost,
             retrans,
             reordering: self.dupthresh,

@@ -29,8 +29,9 @@
 //! role into `impl TcpFlow` blocks in child modules (which see the private
 //! fields): [`sender`] (window, transmission, the ACK path), [`receiver`]
 //! (data, delivery, ACKs sent), [`rto`] (RTT, timeouts, probabilistic
-//! retransmission), [`recovery`] (NewReno, SACK, and RACK-TLP in
-//! [`recovery::rack`]).
+//! retransmission). Loss recovery is a machine of its own,
+//! [`recovery::Recovery`] (NewReno, SACK or RACK-TLP), which reads a view
+//! of the sender and returns actions the flow carries out.
 //!
 //! Kulkarni's mechanisms (SPEC §2.3): probabilistic retransmission (a
 //! per-flow "retransmit thread", [`ProbRetxParams`]), Dynamic Segment
@@ -50,9 +51,7 @@ pub mod rto;
 pub mod seg;
 pub mod sender;
 
-use crate::config::{
-    LossRecovery, ProbRetxParams, ProbRetxTarget, Reordering, TcpConfig, MAX_REORDERING,
-};
+use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig, MAX_REORDERING};
 use crate::net::{flags, Packet, PktKind};
 use crate::sim::queue::{Fire, LazyTimer};
 use crate::sim::rng::Rng;
@@ -62,9 +61,8 @@ use echo::{EchoAction, EchoMode, EcnEcho};
 pub use info::TcpInfo;
 pub use io::{TcpIo, TcpOut, TcpTimer};
 use rand::Rng as _;
-use recovery::rack::{Rack, Undo};
-use recovery::reduction::Prr;
-use recovery::scoreboard::Counters;
+use recovery::rack::Undo;
+use recovery::{Episode, Recovery, Shared};
 use seg::{SegPolicy, SegView};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -286,15 +284,13 @@ pub struct TcpFlow {
     ecn_recover: u64,
     // ---- lines 3–4: congestion control, then the sender's small state
     cc: Cc,
-    recover: u64,
+    /// The recovery episode every machine shares (`recover`, duplicate ACKs).
+    ep: Episode,
     backoff: u32,
-    dupacks: u32,
     /// Duplicate ACKs (and SACKed segments) that mean loss: the configured
     /// threshold, raised by reordering when `reordering = "adaptive"`.
     pub dupthresh: u32,
     pub cong: CongState,
-    /// A partial ACK has already restarted the timer in this recovery (RFC 6582 "impatient").
-    partial_seen: bool,
     ecn_in_cwr: bool,
     send_cwr: bool,
     /// The thread is suspended (duplicate ACKs reached the threshold).
@@ -310,7 +306,8 @@ pub struct TcpFlow {
     pub src_host: u32,
     pub dst_host: u32,
     pub app: u32,
-    /// Undo information of the current fast recovery (Eifel detection).
+    /// Undo information of the current fast recovery (Eifel detection),
+    /// set by every recovery machine's entry, checked on every ACK.
     undo: Option<Undo>,
     // ---- line 6: sender
     /// Start offsets of the application's messages (blocks) not yet
@@ -340,17 +337,14 @@ pub struct TcpFlow {
     pub stats: FlowStats,
     // ---- cold: loss recovery, mechanisms that are off by default, set-up
     rng: Rng,
-    rack: Rack,
-    /// Running totals over the scoreboard.
-    sb: Counters,
-    /// Proportional Rate Reduction's state of the current recovery.
-    prr: Prr,
+    /// The loss-recovery machine (NewReno, SACK or RACK-TLP) and its state.
+    rec: Recovery,
+    /// The scoreboard's running facts every machine reads.
+    sh: Shared,
     /// HyStart (`tcp.hystart`).
     ss_exit: hystart::SlowStartExit,
     /// How much of cwnd the current window used (`tcp.cwnd_validation`).
     cwnd_use: cwnd_validation::CwndUse,
-    /// RFC 6675 RescueRxt: the recovery point of the last rescue retransmission.
-    rescue_rxt: Option<u64>,
     /// Without timestamps: the segment being timed (its end, when sent).
     rtt_timing: Option<(u64, SimTime)>,
     /// Probabilistic retransmission: the thread's next run that retransmits.
@@ -376,7 +370,7 @@ impl TcpFlow {
         prefetch(&self.segs);
         prefetch(&self.srtt);
         prefetch(&self.cc);
-        prefetch(&self.recover);
+        prefetch(&self.ep);
         prefetch(&self.cfg);
         prefetch(&self.msg_starts);
         prefetch(&self.stats);
@@ -429,16 +423,13 @@ impl TcpFlow {
             snd_max: 0,
             segs: VecDeque::new(),
             cong: CongState::Open,
-            dupacks: 0,
             dupthresh: cfg.dupack_threshold,
             undo: None,
-            rack: Rack::default(),
-            sb: Counters::default(),
-            prr: Prr::default(),
+            rec: Recovery::new(&cfg),
+            sh: Shared::new(&cfg),
             ss_exit: hystart::SlowStartExit::new(cfg.hystart),
             cwnd_use: cwnd_validation::CwndUse::default(),
-            recover: 0,
-            partial_seen: false,
+            ep: Episode::default(),
             srtt: None,
             rttvar: SimTime::ZERO,
             rto_base: cfg.rto_init,
@@ -449,7 +440,6 @@ impl TcpFlow {
             send_cwr: false,
             last_activity: SimTime::ZERO,
             last_send: SimTime::ZERO,
-            rescue_rxt: None,
             rtt_timing: None,
             segs_sent: 0,
             msg_starts: VecDeque::new(),
@@ -590,9 +580,6 @@ impl TcpFlow {
         self.app_limit = self.snd_max;
     }
 
-    /// Give back the memory of the transmission and reassembly queues of a
-    /// finished flow (a Poisson workload opens thousands of flows; only
-    /// their counters need to live on).
     /// Heap bytes of this flow's buffers: scoreboard, out-of-order ranges
     /// and message boundaries (limits.rs sums them, with `stats.loss_log`,
     /// to guard `limits.memory` during a run).
@@ -604,9 +591,12 @@ impl TcpFlow {
             + self.msg_ends.capacity() * size_of::<(u64, u32)>()
     }
 
+    /// Give back the memory of the transmission and reassembly queues of a
+    /// finished flow (a Poisson workload opens thousands of flows; only
+    /// their counters need to live on).
     pub fn release_buffers(&mut self) {
         self.segs = VecDeque::new();
-        self.sb = Counters::default();
+        self.sh.sb = Default::default();
         self.ooo = Vec::new();
         self.msg_starts = VecDeque::new();
         self.msg_ends = VecDeque::new();
@@ -667,10 +657,11 @@ impl TcpFlow {
         }
         let sacked = self.segs.iter().filter(|s| s.sacked);
         let (n, bytes) = sacked.fold((0u32, 0u64), |(n, b), s| (n + 1, b + s.len as u64));
-        if (n, bytes) != (self.sb.sacked_segs, self.sb.sacked_bytes) && !self.segs.is_empty() {
+        if (n, bytes) != (self.sh.sb.sacked_segs, self.sh.sb.sacked_bytes) && !self.segs.is_empty()
+        {
             v.push(format!(
                 "flow {id}: SACKed counts {:?} differ from the scoreboard's ({n}, {bytes})",
-                (self.sb.sacked_segs, self.sb.sacked_bytes)
+                (self.sh.sb.sacked_segs, self.sh.sb.sacked_bytes)
             ));
         }
         if at != self.snd_max {

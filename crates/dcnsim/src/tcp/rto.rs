@@ -94,8 +94,8 @@ impl TcpFlow {
         self.ss_exit.on_loss(true);
         self.st.ca_acked = 0;
         self.cong = CongState::Loss;
-        self.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
-        self.dupacks = 0;
+        self.ep.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
+        self.ep.dupacks = 0;
         self.snd_nxt = self.snd_una;
         // SACKed marks stay (our receivers never renege, RFC 2018 §8's
         // reason to clear them); the go-back-N resend skips those segments.
@@ -104,8 +104,7 @@ impl TcpFlow {
             s.lost = false;
         }
         self.undo = None;
-        self.rack.tlp_end = None;
-        self.rack.timer.cancel();
+        self.rec.on_timeout();
         // RFC 6298 (5.5): back off, capped.
         self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
         self.arm_rto(io);
@@ -143,7 +142,7 @@ impl TcpFlow {
                 self.stats.rto_first_flight += 1;
             }
         }
-        match self.dupacks {
+        match self.ep.dupacks {
             0 => self.stats.rto_whole_window += 1,
             d if d < self.cfg.dupack_threshold => self.stats.rto_few_dupacks += 1,
             _ => self.stats.rto_many_dupacks += 1,

@@ -62,7 +62,7 @@ impl TcpFlow {
         // (tcp_write_xmit runs only with a send head).
         let pending = self.app_limit > self.snd_max;
         let snd_max = self.snd_max;
-        let in_flight = if self.cfg.sack && self.cong == CongState::Recovery {
+        let in_flight = if self.cong == CongState::Recovery && self.rec.uses_sack() {
             self.sack_send(io)
         } else {
             self.send_in_order(io)
@@ -129,7 +129,7 @@ impl TcpFlow {
                 return;
             }
             self.send_new(io, len as u32);
-            self.sb.lt_bytes += len;
+            self.sh.sb.lt_bytes += len;
             pipe += len;
         }
     }
@@ -147,7 +147,7 @@ impl TcpFlow {
         let after = self.snd_max - self.snd_una + len;
         if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
             self.send_new(io, len as u32);
-            self.sb.lt_bytes += len;
+            self.sh.sb.lt_bytes += len;
         }
     }
 
@@ -195,8 +195,9 @@ impl TcpFlow {
         }
         self.last_send = now;
         if self.cong == CongState::Recovery {
-            self.prr.out += len as u64; // RFC 6937 §3: prr_out += data sent
-            self.prr.ack_out += len as u64;
+            if let Some(m) = self.rec.sack_mut() {
+                m.prr.sent(len as u64);
+            }
         }
         let pkt = Packet {
             kind: PktKind::Data,
@@ -221,12 +222,8 @@ impl TcpFlow {
         }
     }
 
-    pub(in crate::tcp) fn retransmit_head(&mut self, io: &mut TcpIo) {
-        if let Some(&s) = self.segs.front() {
-            self.transmit(io, s.start, s.len, true);
-        }
-    }
-
+    /// An ACK arrives: update the scoreboard, let the recovery machine
+    /// judge it, carry out what it asks, grow the window, send.
     pub fn on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
         let now = io.now();
         let ack = p.seq;
@@ -238,189 +235,228 @@ impl TcpFlow {
         }
         let ece = p.flags & flags::ECE != 0;
         let mut dupack = false;
-        self.prr.ack_out = 0;
+        if let Some(m) = self.rec.sack_mut() {
+            m.prr.ack_out = 0;
+        }
         // RFC 6937 DeliveredData: the change in snd_una plus the change in
         // SACKed bytes (newly SACKed, less the SACKed bytes now acked).
         let mut delivered = ack - self.snd_una;
         // Linux's prior_fack: cumulatively ACKed data is reordered only
         // below the highest SACK before this ACK.
-        let prior_fack = self.rack.fack;
+        let prior_fack = self.sh.seen.fack;
         if self.cfg.sack && p.nsack > 0 {
             let blocks = p.sack;
             delivered += self.mark_sacked(&blocks[..p.nsack as usize], now);
         }
         if ack > self.snd_una {
-            let acked = ack - self.snd_una;
-            let flight = self.snd_max - self.snd_una;
-            // RFC 7323: RTT from the echoed timestamp of an ACK that advances
-            // snd_una; without timestamps Karn's algorithm, which also keeps
-            // the backed-off RTO until a valid sample (RFC 6298 (5.7)).
-            let rtt = self.ack_rtt_sample(ack, p.ts, now);
-            if let Some(r) = rtt {
-                self.rtt_sample(r);
-                self.backoff = 1;
-            }
-            self.snd_una = ack;
-            while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
-                self.msg_starts.pop_front();
-            }
-            let bs = self.block_start();
-            if ack > bs && self.first_flight.is_none_or(|(b, _)| b != bs) {
-                // The first ACK into this message: its first flight ends at snd_max.
-                self.first_flight = Some((bs, self.snd_max));
-            }
-            let track = self.tracks_delivery();
-            let mut reord: Option<u64> = None;
-            // HyStart's delay sample: the newest segment this ACK covers
-            // that was sent once, timed from its send time whatever the
-            // timestamp option (tcp_cubic's per-ACK delay; without
-            // timestamps Karn's timing samples once per RTT).
-            let mut send_rtt = None;
-            self.sb.lt_bytes = 0;
-            while let Some(s) = self.segs.front() {
-                if s.end() <= ack {
-                    if s.sacked {
-                        self.sb.sacked_segs -= 1;
-                        self.sb.sacked_bytes -= s.len as u64;
-                        delivered -= s.len as u64;
-                    }
-                    if !s.sacked && !s.retx_ever {
-                        send_rtt = Some(now.saturating_sub(s.xmit));
-                    }
-                    if track && !s.sacked {
-                        let r = self.rack.on_delivered(
-                            s.start,
-                            s.end(),
-                            s.xmit,
-                            s.retx_ever,
-                            now,
-                            prior_fack,
-                        );
-                        reord = reord.or(r);
-                    }
-                    self.segs.pop_front();
-                } else {
-                    if s.start < ack {
-                        let s = self.segs.front_mut().unwrap();
-                        if s.sacked {
-                            self.sb.sacked_bytes -= ack - s.start;
-                            delivered -= ack - s.start;
-                        }
-                        s.len -= (ack - s.start) as u32;
-                        s.start = ack;
-                    }
-                    break;
-                }
-            }
-            self.on_reordered(reord);
-            // Only RACK sends tail loss probes: otherwise its state stays cold.
-            if self.rack_on() && self.rack.tlp_end.is_some_and(|e| ack >= e) {
-                self.rack.tlp_end = None;
-            }
-            if let Some(u) = self.undo {
-                if ack > u.seq {
-                    self.undo = None;
-                    // Eifel needs the timestamp option on the wire.
-                    if self.cfg.timestamps && p.ts < u.retx_ts {
-                        self.on_spurious_retransmit(u);
-                    }
-                }
-            }
-            if self.snd_nxt < ack {
-                self.snd_nxt = ack;
-            }
-            self.last_activity = now;
-            let info = AckInfo {
-                now,
-                acked,
-                ece,
-                rtt,
-                srtt: self.srtt,
-                snd_una: ack,
-                snd_max: self.snd_max,
-                flight,
-                segs_sent: self.segs_sent,
-                abc_limit: self.cfg.abc_limit as u64,
-            };
-            // Every ACK, in every state: per-window accounting (DCTCP's α).
-            self.cc.on_ack_ecn(&self.st, &info);
-            // The ECN response comes first; the ACK that triggers a cut
-            // does not also grow the window (RFC 3168 §6.1.2).
-            let cut = self.ecn_response(&info);
-            match self.cong {
-                CongState::Recovery => self.recovery_ack(io, &info),
-                CongState::Loss => {
-                    if ack >= self.recover {
-                        self.cong = CongState::Open;
-                    }
-                    self.dupacks = 0;
-                    self.grow_cwnd(info, delivered, send_rtt);
-                }
-                CongState::Open => {
-                    let delivered = if self.cfg.sack {
-                        delivered
-                    } else {
-                        self.reno_delivered(acked, flight)
-                    };
-                    self.dupacks = 0;
-                    if !cut {
-                        self.grow_cwnd(info, delivered, send_rtt);
-                    }
-                }
-            }
-            if self.cong != CongState::Recovery {
-                // DSR (or another policy) may grow the segment size; the
-                // byte window stays as it is.
-                self.seg_policy.resize(&mut self.st);
-                // Out of fast recovery (or none began): the retransmit thread resumes.
-                self.prx_suspended = false;
-            }
-            // RFC 6298 (5.2)/(5.3).
-            if self.snd_una >= self.snd_max {
-                self.rto.cancel();
-                // Everything is acknowledged: give back a large scoreboard.
-                // A finished flow would otherwise hold its peak window's
-                // worth of entries to the end of the run, and memory would
-                // grow with every flow ever started instead of with the
-                // flows active at once (the soak benchmark's churn).
-                if self.segs.capacity() > IDLE_CAPACITY {
-                    self.segs.shrink_to(IDLE_CAPACITY);
-                }
-            } else if self.cong != CongState::Recovery || !self.partial_seen {
-                self.arm_rto(io);
-            }
+            delivered = self.ack_new_data(io, p, delivered, prior_fack);
         } else if ack == self.snd_una && self.snd_una < self.snd_max && p.payload == 0 {
-            self.on_dupack(io, now);
+            self.on_dupack(io);
             dupack = true;
-            if !self.rack_on() {
+            if !self.rec.is_rack() {
                 self.grow_on_sack(now, delivered);
             }
         } else if ece {
             let info = self.info_without_progress(now, ece);
             self.ecn_response(&info);
         }
-        if self.rack_on() && self.cong != CongState::Loss {
-            self.rack_detect(io);
-            if dupack {
-                // Linux grows cwnd (tcp_cong_control) after its loss
-                // detection (tcp_fastretrans_alert) and before it sends.
-                self.grow_on_sack(now, delivered);
-                // Limited Transmit only now, after any retransmission this
-                // ACK caused: RFC 8985's RACK_sent_after breaks a tie of
-                // send times by sequence, which holds only if within one
-                // instant retransmissions leave before new data (as Linux
-                // sends them). New data first made the retransmission look
-                // older than the new segment, and once that was SACKed RACK
-                // declared the retransmission (still queued behind it) lost:
-                // a spurious second retransmission, counted as reordering.
-                self.dupack_limited_transmit(io);
-            }
+        if self.rec.is_rack() && self.cong != CongState::Loss {
+            self.rack_after_ack(io, dupack, delivered);
         }
         self.prr_ack(delivered, ack > prior_una);
         self.try_send(io);
         self.prx_update(io);
         if ack > prior_una {
             self.tlp_arm(io);
+        }
+    }
+
+    /// The part of [`Self::on_ack`] for an ACK that advances snd_una:
+    /// RTT, release the acknowledged segments, Eifel's check, congestion
+    /// control and the recovery machine, the timer. `delivered` is what
+    /// the ACK delivered so far; returns it less the SACKed bytes it
+    /// cumulatively acknowledged.
+    fn ack_new_data(&mut self, io: &mut TcpIo, p: &Packet, delivered: u64, prior_fack: u64) -> u64 {
+        let now = io.now();
+        let ack = p.seq;
+        let acked = ack - self.snd_una;
+        let flight = self.snd_max - self.snd_una;
+        // RFC 7323: RTT from the echoed timestamp of an ACK that advances
+        // snd_una; without timestamps Karn's algorithm, which also keeps
+        // the backed-off RTO until a valid sample (RFC 6298 (5.7)).
+        let rtt = self.ack_rtt_sample(ack, p.ts, now);
+        if let Some(r) = rtt {
+            self.rtt_sample(r);
+            self.backoff = 1;
+        }
+        self.snd_una = ack;
+        self.note_block_progress(ack);
+        let (delivered, send_rtt) = self.release_acked(ack, now, delivered, prior_fack);
+        // Only RACK sends tail loss probes.
+        if let Some(r) = self.rec.rack_mut() {
+            if r.tlp_end.is_some_and(|e| ack >= e) {
+                r.tlp_end = None;
+            }
+        }
+        if let Some(u) = self.undo {
+            if ack > u.seq {
+                self.undo = None;
+                // Eifel needs the timestamp option on the wire.
+                if self.cfg.timestamps && p.ts < u.retx_ts {
+                    self.on_spurious_retransmit(u);
+                }
+            }
+        }
+        if self.snd_nxt < ack {
+            self.snd_nxt = ack;
+        }
+        self.last_activity = now;
+        let info = AckInfo {
+            now,
+            acked,
+            ece: p.flags & flags::ECE != 0,
+            rtt,
+            srtt: self.srtt,
+            snd_una: ack,
+            snd_max: self.snd_max,
+            flight,
+            segs_sent: self.segs_sent,
+            abc_limit: self.cfg.abc_limit as u64,
+            cwnd_limited: true,
+        };
+        // Every ACK, in every state: per-window accounting (DCTCP's α).
+        self.cc.on_ack_ecn(&self.st, &info);
+        // The ECN response comes first; the ACK that triggers a cut
+        // does not also grow the window (RFC 3168 §6.1.2).
+        let cut = self.ecn_response(&info);
+        match self.cong {
+            CongState::Recovery => {
+                let acts = self.rec.on_ack(&recovery::view!(self), acked);
+                self.apply(io, acts);
+            }
+            CongState::Loss => {
+                if ack >= self.ep.recover {
+                    self.cong = CongState::Open;
+                }
+                self.ep.dupacks = 0;
+                self.grow_cwnd(info, delivered, send_rtt);
+            }
+            CongState::Open => {
+                let delivered = self
+                    .rec
+                    .delivered_on_open(delivered, acked, flight, &self.view());
+                self.ep.dupacks = 0;
+                if !cut {
+                    self.grow_cwnd(info, delivered, send_rtt);
+                }
+            }
+        }
+        if self.cong != CongState::Recovery {
+            // DSR (or another policy) may grow the segment size; the
+            // byte window stays as it is.
+            self.seg_policy.resize(&mut self.st);
+            // Out of fast recovery (or none began): the retransmit thread resumes.
+            self.prx_suspended = false;
+        }
+        self.rto_after_ack(io);
+        delivered
+    }
+
+    /// The timeout taxonomy's reference points as snd_una reaches `ack`:
+    /// the message it is in, and that message's first flight.
+    fn note_block_progress(&mut self, ack: u64) {
+        while self.msg_starts.len() >= 2 && self.msg_starts[1] <= ack {
+            self.msg_starts.pop_front();
+        }
+        let bs = self.block_start();
+        if ack > bs && self.first_flight.is_none_or(|(b, _)| b != bs) {
+            // The first ACK into this message: its first flight ends at snd_max.
+            self.first_flight = Some((bs, self.snd_max));
+        }
+    }
+
+    /// Drop the segments below `ack` from the scoreboard, feeding RACK's
+    /// delivery record. Returns `delivered` less the SACKed bytes now
+    /// cumulatively acknowledged, and HyStart's delay sample: the newest
+    /// segment this ACK covers that was sent once, timed from its send
+    /// time whatever the timestamp option (tcp_cubic's per-ACK delay;
+    /// without timestamps Karn's timing samples once per RTT).
+    fn release_acked(
+        &mut self,
+        ack: u64,
+        now: SimTime,
+        mut delivered: u64,
+        prior_fack: u64,
+    ) -> (u64, Option<SimTime>) {
+        let track = self.sh.track;
+        let mut reord: Option<u64> = None;
+        let mut send_rtt = None;
+        self.sh.sb.lt_bytes = 0;
+        while let Some(s) = self.segs.front() {
+            if s.end() <= ack {
+                if s.sacked {
+                    self.sh.sb.sacked_segs -= 1;
+                    self.sh.sb.sacked_bytes -= s.len as u64;
+                    delivered -= s.len as u64;
+                }
+                if !s.sacked && !s.retx_ever {
+                    send_rtt = Some(now.saturating_sub(s.xmit));
+                }
+                if track && !s.sacked {
+                    reord = reord.or(self.sh.seen.on_seg(s, now, prior_fack));
+                }
+                self.segs.pop_front();
+            } else {
+                if s.start < ack {
+                    let s = self.segs.front_mut().unwrap();
+                    if s.sacked {
+                        self.sh.sb.sacked_bytes -= ack - s.start;
+                        delivered -= ack - s.start;
+                    }
+                    s.len -= (ack - s.start) as u32;
+                    s.start = ack;
+                }
+                break;
+            }
+        }
+        self.on_reordered(reord);
+        (delivered, send_rtt)
+    }
+
+    /// RFC 6298 (5.2)/(5.3) after an ACK of new data.
+    fn rto_after_ack(&mut self, io: &mut TcpIo) {
+        if self.snd_una >= self.snd_max {
+            self.rto.cancel();
+            // Everything is acknowledged: give back a large scoreboard.
+            // A finished flow would otherwise hold its peak window's
+            // worth of entries to the end of the run, and memory would
+            // grow with every flow ever started instead of with the
+            // flows active at once (the soak benchmark's churn).
+            if self.segs.capacity() > IDLE_CAPACITY {
+                self.segs.shrink_to(IDLE_CAPACITY);
+            }
+        } else if self.cong != CongState::Recovery || !self.ep.partial_seen {
+            self.arm_rto(io);
+        }
+    }
+
+    /// RACK-TLP after any ACK outside Loss: time-based detection, then on
+    /// a duplicate ACK window growth and Limited Transmit.
+    fn rack_after_ack(&mut self, io: &mut TcpIo, dupack: bool, delivered: u64) {
+        self.rack_detect(io);
+        if dupack {
+            // Linux grows cwnd (tcp_cong_control) after its loss
+            // detection (tcp_fastretrans_alert) and before it sends.
+            self.grow_on_sack(io.now(), delivered);
+            // Limited Transmit only now, after any retransmission this
+            // ACK caused: RFC 8985's RACK_sent_after breaks a tie of
+            // send times by sequence, which holds only if within one
+            // instant retransmissions leave before new data (as Linux
+            // sends them). New data first made the retransmission look
+            // older than the new segment, and once that was SACKed RACK
+            // declared the retransmission (still queued behind it) lost:
+            // a spurious second retransmission, counted as reordering.
+            self.dupack_limited_transmit(io);
         }
     }
 
@@ -438,9 +474,14 @@ impl TcpFlow {
             crate::config::AckCounting::Delivered => delivered,
         };
         let info = self.slow_start_exit(AckInfo { acked, ..info }, send_rtt);
-        if self.may_grow_cwnd() {
-            self.cc.on_ack(&mut self.st, &info);
-        }
+        let cwnd_limited = self.may_grow_cwnd();
+        self.cc.on_ack(
+            &mut self.st,
+            &AckInfo {
+                cwnd_limited,
+                ..info
+            },
+        );
     }
 
     /// Window growth on an ACK that SACKs new data without advancing
@@ -462,22 +503,6 @@ impl TcpFlow {
         self.grow_cwnd(info, delivered, None);
     }
 
-    /// What a cumulative ACK without SACK delivers, as Linux counts it:
-    /// each duplicate ACK before it was one segment delivered
-    /// (tcp_add_reno_sack, at most all but one of the segments in
-    /// flight, tcp_limit_reno_sacked), so the ACK itself delivers the
-    /// segments it acknowledges less those, at least one: it filled the
-    /// hole (tcp_remove_reno_sacks). `flight` is what was outstanding
-    /// before the ACK. Under `ack_counting = "acked"` growth ignores it.
-    fn reno_delivered(&self, acked: u64, flight: u64) -> u64 {
-        let smss = self.st.smss.max(1);
-        let dup = (self.dupacks as u64).min(flight.div_ceil(smss).saturating_sub(1));
-        acked.saturating_sub(dup * smss).max(acked.min(smss))
-    }
-
-    /// HyStart in slow start (before the cc grows the window): it may set
-    /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
-    #[inline]
     /// What congestion control sees of an ACK that advanced nothing (a
     /// duplicate carrying SACK blocks or ECE): no bytes acked, no RTT sample.
     fn info_without_progress(&self, now: SimTime, ece: bool) -> AckInfo {
@@ -492,9 +517,13 @@ impl TcpFlow {
             flight: self.snd_max - self.snd_una,
             segs_sent: self.segs_sent,
             abc_limit: self.cfg.abc_limit as u64,
+            cwnd_limited: true,
         }
     }
 
+    /// HyStart in slow start (before the cc grows the window): it may set
+    /// ssthresh = cwnd, and HyStart++'s CSS counts fewer bytes.
+    #[inline]
     fn slow_start_exit(&mut self, info: AckInfo, send_rtt: Option<SimTime>) -> AckInfo {
         if self.st.cwnd >= self.st.ssthresh || self.cfg.hystart == crate::config::HyStart::Off {
             return info;

@@ -1329,7 +1329,7 @@ fn an_old_ack_with_ece_is_ignored() {
         f.on_ack(&mut w.io, &ack_pkt(3 * m, true));
         assert_eq!(f.stats.ecn_cuts, 0, "{cc:?}");
         assert_eq!((f.st.cwnd, f.st.ssthresh), (cwnd, ssthresh), "{cc:?}");
-        assert_eq!(f.dupacks, 0, "{cc:?}");
+        assert_eq!(f.ep.dupacks, 0, "{cc:?}");
         assert_eq!(f.snd_una(), 5 * m);
     }
 }
@@ -1468,7 +1468,7 @@ fn newreno_partial_and_full_acks() {
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(f.st.ssthresh, 5 * m);
     assert_eq!(f.st.cwnd, 8 * m);
-    assert_eq!(f.recover, 10 * m);
+    assert_eq!(f.ep.recover, 10 * m);
     for _ in 0..2 {
         f.on_ack(&mut w.io, &ack_pkt(0, false));
     }
@@ -1479,7 +1479,7 @@ fn newreno_partial_and_full_acks() {
     f.on_ack(&mut w.io, &ack_pkt(4 * m, false));
     assert_eq!(f.cong, CongState::Recovery);
     assert_eq!(f.st.cwnd, 10 * m - 4 * m + m);
-    assert!(f.partial_seen && f.rto.is_armed());
+    assert!(f.ep.partial_seen && f.rto.is_armed());
     assert_eq!(retransmitted(&w), vec![0, 4]);
     // Full ACK: nothing left in flight, cwnd = min(5, 0 + 1) + ... = 2 segments.
     let f = &mut w.flow;
@@ -1770,7 +1770,7 @@ fn hot_fields_stay_in_their_lines() {
     line!(ecn_recover, 2);
     assert_eq!(offset_of!(TcpFlow, cc) / 64, 3);
     assert!((offset_of!(TcpFlow, cc) + size_of_val(&f.cc) - 1) / 64 <= 4);
-    line!(recover, 4);
+    line!(ep, 4);
     line!(prx_hit, 4);
     line!(cfg, 5);
     line!(id, 5);
@@ -1835,7 +1835,7 @@ fn prr_sends_ssthresh_over_recoverfs_of_what_is_delivered() {
     let m = MSS as u64;
     for red in [Prr, PrrBis] {
         let (log, w) = prr_run(red);
-        let rfs = w.flow.prr.recover_fs;
+        let rfs = w.flow.rec.sack().unwrap().prr.recover_fs;
         let mut checked = 0;
         for &(delivered, sent, pipe, ssthresh) in &log {
             if pipe <= ssthresh + m {
@@ -1909,7 +1909,7 @@ fn no_ack_in_recovery_sends_more_than_prr_allows() {
             let ssthresh = f.st.ssthresh;
             prr_delivered += delivered;
             let allowed = if pipe_before > ssthresh {
-                (prr_delivered * ssthresh).div_ceil(f.prr.recover_fs) - prr_out
+                (prr_delivered * ssthresh).div_ceil(f.rec.sack().unwrap().prr.recover_fs) - prr_out
             } else {
                 let ssrb = prr_delivered.saturating_sub(prr_out).max(delivered) + m;
                 let limit = match red {
@@ -1945,7 +1945,7 @@ fn recovery_ends_at_cwnd_equal_to_ssthresh() {
         assert_eq!(f.cong, CongState::Recovery);
         let ssthresh = f.st.ssthresh;
         // The retransmission arrives: everything up to what recovery began with is acked.
-        f.on_ack(&mut w.io, &sack_ack0(f.recover, &[]));
+        f.on_ack(&mut w.io, &sack_ack0(f.ep.recover, &[]));
         assert_eq!(f.cong, CongState::Open, "{red:?}");
         assert_eq!(f.st.cwnd, ssthresh, "{red:?}");
     }

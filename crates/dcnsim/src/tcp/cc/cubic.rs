@@ -380,6 +380,7 @@ mod tests {
             flight: 0,
             segs_sent: 0,
             abc_limit: 2,
+            cwnd_limited: true,
         }
     }
 

@@ -5,7 +5,8 @@
 //! sizes). Each algorithm keeps its private state (DCTCP's α, CUBIC's W_max
 //! and K, FaST's probing stage) and is dispatched through the [`Cc`] enum,
 //! so the hot path is a `match`, never a heap object. Loss *recovery*
-//! (NewReno partial ACKs, SACK, RTO) lives in the sender, not here; an
+//! (NewReno partial ACKs, SACK, RACK-TLP) lives in [`super::recovery`], the
+//! RTO in the sender, not here; an
 //! algorithm only chooses ssthresh on each congestion signal
 //! ([`CongestionControl::ssthresh`], which is also how DCTCP and FaST
 //! replace RFC 3168's halving on ECN-Echo) and grows the window on ACKs.
@@ -55,6 +56,11 @@ pub struct AckInfo {
     /// Slow start's most SMSS per ACK (`abc_limit`; carried here, not in
     /// [`CcState`], which fills the flow's first cache line).
     pub abc_limit: u64,
+    /// Whether the sender has been using its window (Linux's
+    /// tcp_is_cwnd_limited under `tcp.cwnd_validation`): [`Cc::on_ack`]
+    /// grows it only then, so a sender held back by its application or
+    /// the receiver does not inflate cwnd untested.
+    pub cwnd_limited: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +230,9 @@ impl Cc {
     }
     #[inline]
     pub fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        dispatch!(self, c => c.on_ack(s, a))
+        if a.cwnd_limited {
+            dispatch!(self, c => c.on_ack(s, a))
+        }
     }
     #[inline]
     pub fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, now: SimTime) -> u64 {
@@ -244,13 +252,6 @@ impl Cc {
     }
     pub fn name(&self) -> &'static str {
         dispatch!(self, c => c.name())
-    }
-    /// CUBIC's state, when this is CUBIC.
-    pub fn as_cubic(&self) -> Option<&cubic::Cubic> {
-        match self {
-            Cc::Cubic(c) => Some(c),
-            _ => None,
-        }
     }
 }
 
@@ -280,6 +281,7 @@ pub(crate) mod tests {
             flight: snd_max - (snd_una - acked),
             segs_sent: 1000,
             abc_limit: 2,
+            cwnd_limited: true,
         }
     }
 

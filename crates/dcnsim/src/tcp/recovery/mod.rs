@@ -1,82 +1,355 @@
-//! Loss recovery of a [`TcpFlow`]: duplicate ACKs, fast retransmit and
-//! NewReno fast recovery (RFC 6582), the SACK scoreboard and NextSeg
-//! (RFC 6675, [`scoreboard`]), the rate reduction while recovering
-//! ([`reduction`]: RFC 6675, PRR or PRR-bis), and RACK-TLP ([`rack`]).
+//! Loss recovery of a [`TcpFlow`] as three machines behind one enum,
+//! [`Recovery`], dispatched with a `match` as [`super::cc::Cc`] is:
+//!
+//! - [`newreno::NewReno`]: duplicate-ACK counting, fast retransmit and
+//!   NewReno fast recovery (RFC 6582), without SACK;
+//! - [`sack::Sack`]: the SACK scoreboard's IsLost() and NextSeg (RFC 6675,
+//!   [`scoreboard`]) with the configured rate reduction while recovering
+//!   ([`reduction`]: RFC 6675, PRR or PRR-bis);
+//! - [`rack::RackTlp`]: RACK-TLP's time-based loss detection and tail loss
+//!   probes (RFC 8985) on top of the SACK machine's sending.
+//!
+//! A machine does no I/O and never touches the flow: its hooks
+//! ([`Recovery::enter`], [`Recovery::on_ack`], [`Recovery::on_dupack`],
+//! [`Recovery::on_timeout`], and the exit an [`Action::Exit`] asks for)
+//! read a [`View`] of the sender — the scoreboard, the window, snd_una and
+//! snd_max, the episode — and return [`Actions`] (retransmit this segment,
+//! set cwnd, restart the timer, start or end the episode) that the flow
+//! carries out in order, as its owner carries out the flow's outbox. What
+//! every machine shares lives beside the enum: the episode ([`Episode`])
+//! and the Eifel undo ([`Undo`]), in the flow's ACK lines, and the
+//! scoreboard's running facts ([`Shared`]).
 
+pub mod newreno;
 pub mod rack;
 pub mod reduction;
+pub mod sack;
 pub mod scoreboard;
 
+use crate::config::{LossRecovery, Reordering, TcpConfig};
 use crate::tcp::*;
+use rack::{Delivery, RackTlp, Undo};
+use scoreboard::{Counters, LossMarks};
+
+/// The state of the current recovery episode every machine reads, small
+/// enough to sit in the flow's ACK lines.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::tcp) struct Episode {
+    /// RFC 6582's `recover`: snd_max at the last fast retransmit or timeout.
+    pub recover: u64,
+    /// Duplicate ACKs since the last ACK of new data.
+    pub dupacks: u32,
+    /// A partial ACK has already restarted the timer in this recovery
+    /// (RFC 6582 "impatient").
+    pub partial_seen: bool,
+}
+
+/// The scoreboard's running facts, shared by every machine (the adaptive
+/// duplicate-ACK threshold reads the delivery record under any of them).
+#[derive(Debug)]
+pub(in crate::tcp) struct Shared {
+    /// Running totals over the scoreboard.
+    pub sb: Counters,
+    /// RFC 8985 §6.1's record of what was delivered: RACK's clock, and the
+    /// reordering the adaptive threshold measures.
+    pub seen: Delivery,
+    /// Whether delivered segments feed `seen` (RACK, or the adaptive
+    /// threshold's SACK-based reordering detection).
+    pub track: bool,
+}
+
+impl Shared {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Shared {
+            sb: Counters::default(),
+            seen: Delivery::default(),
+            track: cfg.recovery == LossRecovery::Rack || cfg.reordering == Reordering::Adaptive,
+        }
+    }
+}
+
+/// The loss-recovery machine of a flow.
+#[derive(Debug)]
+pub(in crate::tcp) enum Recovery {
+    NewReno(newreno::NewReno),
+    Sack(sack::Sack),
+    Rack(RackTlp),
+}
+
+/// What a machine reads of the sender.
+#[derive(Clone, Copy)]
+pub(in crate::tcp) struct View<'a> {
+    /// The scoreboard: every transmitted, not yet cumulatively ACKed segment.
+    pub segs: &'a VecDeque<Seg>,
+    pub sb: Counters,
+    /// Window state (cwnd, ssthresh, smss) as it stands.
+    pub st: CcState,
+    pub snd_una: u64,
+    pub snd_max: u64,
+    pub cong: CongState,
+    pub ep: Episode,
+    pub dupthresh: u32,
+}
+
+impl View<'_> {
+    /// RFC 6675 IsLost() for the first unacknowledged segment, from the
+    /// running counts.
+    pub fn head_is_lost(&self) -> bool {
+        let thresh = self.dupthresh;
+        let byte_thresh = (thresh as u64).saturating_sub(1) * self.st.smss;
+        let (mut n, mut bytes) = (self.sb.sacked_segs, self.sb.sacked_bytes);
+        if let Some(h) = self.segs.front().filter(|s| s.sacked) {
+            n -= 1;
+            bytes -= h.len as u64;
+        }
+        n >= thresh || bytes > byte_thresh
+    }
+}
+
+/// One thing a machine asks the flow to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::tcp) enum Action {
+    /// Retransmit the scoreboard's segment `i` (an index into
+    /// [`View::segs`], which no action moves). `mark`: record it as
+    /// retransmitted in this episode (RFC 6675's HighRxt), with snd_max as
+    /// it leaves; `rearm`: restart the retransmission timer if it is the
+    /// head ([`TcpFlow::rearm_rto_on_head`]).
+    Retransmit { i: usize, mark: bool, rearm: bool },
+    /// Set the congestion window.
+    SetCwnd(u64),
+    /// Restart the retransmission timer unless a partial ACK of this
+    /// episode already did (RFC 6582 §4.1 "impatient").
+    RestartRtoOnce,
+    /// Start a recovery episode ([`TcpFlow::enter_recovery`]).
+    Enter,
+    /// Limited Transmit on a duplicate ACK below the threshold.
+    LimitedTransmit,
+    /// The episode is over: back to Open, the duplicate ACKs forgotten;
+    /// `clear_marks` clears the segments' retransmitted-in-this-episode
+    /// marks.
+    Exit { clear_marks: bool },
+}
+
+/// The actions of one hook, in the order they are carried out (at most
+/// three: no hook asks for more).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::tcp) struct Actions {
+    list: [Option<Action>; 3],
+}
+
+impl Actions {
+    pub fn none() -> Self {
+        Actions::default()
+    }
+    /// `a`, then `b`, …
+    pub fn of(acts: &[Action]) -> Self {
+        let mut out = Actions::none();
+        for (slot, &a) in out.list.iter_mut().zip(acts) {
+            *slot = Some(a);
+        }
+        debug_assert!(acts.len() <= out.list.len(), "too many actions");
+        out
+    }
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.list.iter().map_while(|a| *a)
+    }
+    /// The first segment these actions retransmit.
+    pub fn first_retransmit(&self) -> Option<usize> {
+        self.iter().find_map(|a| match a {
+            Action::Retransmit { i, .. } => Some(i),
+            _ => None,
+        })
+    }
+}
+
+impl Recovery {
+    /// The machine `cfg` asks for: RACK-TLP (which needs SACK: the scenario
+    /// check rejects it without), SACK's RFC 6675, or NewReno.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        if cfg.recovery == LossRecovery::Rack {
+            Recovery::Rack(RackTlp::new(sack::Sack::new(cfg)))
+        } else if cfg.sack {
+            Recovery::Sack(sack::Sack::new(cfg))
+        } else {
+            Recovery::NewReno(newreno::NewReno)
+        }
+    }
+
+    /// The SACK machine RACK-TLP sends with, or the SACK machine itself.
+    #[inline]
+    pub fn sack(&self) -> Option<&sack::Sack> {
+        match self {
+            Recovery::NewReno(_) => None,
+            Recovery::Sack(s) => Some(s),
+            Recovery::Rack(r) => Some(&r.sack),
+        }
+    }
+    #[inline]
+    pub fn sack_mut(&mut self) -> Option<&mut sack::Sack> {
+        match self {
+            Recovery::NewReno(_) => None,
+            Recovery::Sack(s) => Some(s),
+            Recovery::Rack(r) => Some(&mut r.sack),
+        }
+    }
+    #[inline]
+    pub fn rack(&self) -> Option<&RackTlp> {
+        match self {
+            Recovery::Rack(r) => Some(r),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn rack_mut(&mut self) -> Option<&mut RackTlp> {
+        match self {
+            Recovery::Rack(r) => Some(r),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn is_rack(&self) -> bool {
+        matches!(self, Recovery::Rack(_))
+    }
+    /// Whether recovery sends by pipe (RFC 6675 NextSeg) rather than
+    /// in order under an inflated window (RFC 6582).
+    #[inline]
+    pub fn uses_sack(&self) -> bool {
+        !matches!(self, Recovery::NewReno(_))
+    }
+
+    /// How the scoreboard decides what is lost.
+    #[inline]
+    pub fn marks(&self) -> LossMarks {
+        match self {
+            Recovery::NewReno(_) => LossMarks::DupAck { lost_rexmit: false },
+            Recovery::Sack(s) => LossMarks::DupAck {
+                lost_rexmit: s.prr_on(),
+            },
+            Recovery::Rack(_) => LossMarks::Rack,
+        }
+    }
+
+    /// A recovery episode begins: ssthresh is set, the episode's `recover`
+    /// point too. What to retransmit first and the window to recover with.
+    pub fn enter(&mut self, v: &View) -> Actions {
+        match self {
+            Recovery::NewReno(m) => m.enter(v),
+            Recovery::Sack(m) => m.enter(
+                v,
+                LossMarks::DupAck {
+                    lost_rexmit: m.prr_on(),
+                },
+            ),
+            Recovery::Rack(m) => m.enter(v),
+        }
+    }
+
+    /// An ACK of new data arrived in recovery (snd_una has moved): end the
+    /// episode on a full ACK, go on on a partial one.
+    pub fn on_ack(&mut self, v: &View, acked: u64) -> Actions {
+        match self {
+            Recovery::NewReno(m) => m.on_ack(v, acked),
+            Recovery::Sack(m) => m.on_ack(v),
+            Recovery::Rack(m) => m.on_ack(v),
+        }
+    }
+
+    /// A duplicate ACK (already counted in [`Episode::dupacks`]).
+    pub fn on_dupack(&mut self, v: &View) -> Actions {
+        match self {
+            Recovery::NewReno(m) => m.on_dupack(v),
+            Recovery::Sack(m) => m.on_dupack(v),
+            Recovery::Rack(_) => Actions::none(),
+        }
+    }
+
+    /// The retransmission timer fired: the timer takes over, the episode's
+    /// own timers stop.
+    pub fn on_timeout(&mut self) {
+        if let Recovery::Rack(m) = self {
+            m.on_timeout();
+        }
+    }
+
+    /// What an ACK of new data delivered outside recovery, as window growth
+    /// counts it: SACK counts what was delivered (RFC 6937 DeliveredData);
+    /// NewReno, without SACK, what [`newreno::NewReno::delivered`] says.
+    #[inline]
+    pub fn delivered_on_open(&self, delivered: u64, acked: u64, flight: u64, v: &View) -> u64 {
+        match self {
+            Recovery::NewReno(m) => m.delivered(acked, flight, v),
+            _ => delivered,
+        }
+    }
+}
+
+/// `view!(flow)`: the flow's [`View`], borrowing only the fields it
+/// reads, so the flow's machine can be borrowed mutably beside it.
+macro_rules! view {
+    ($f:expr) => {
+        $crate::tcp::recovery::View {
+            segs: &$f.segs,
+            sb: $f.sh.sb,
+            st: $f.st,
+            snd_una: $f.snd_una,
+            snd_max: $f.snd_max,
+            cong: $f.cong,
+            ep: $f.ep,
+            dupthresh: $f.dupthresh,
+        }
+    };
+}
+pub(in crate::tcp) use view;
 
 impl TcpFlow {
+    /// What the recovery machine sees of this flow now.
+    #[inline]
+    pub(in crate::tcp) fn view(&self) -> View<'_> {
+        view!(self)
+    }
+
+    /// Carry out what the recovery machine asked for, in order.
+    pub(in crate::tcp) fn apply(&mut self, io: &mut TcpIo, acts: Actions) {
+        for a in acts.iter() {
+            match a {
+                Action::Retransmit { i, mark, rearm } => {
+                    let s = self.segs[i];
+                    if mark {
+                        self.segs[i].rexmit = true;
+                        self.segs[i].rexmit_hi = self.snd_max;
+                    }
+                    self.transmit(io, s.start, s.len, true);
+                    if rearm {
+                        self.rearm_rto_on_head(io, s.start);
+                    }
+                }
+                Action::SetCwnd(c) => self.st.cwnd = c,
+                Action::RestartRtoOnce => {
+                    if !self.ep.partial_seen {
+                        self.ep.partial_seen = true;
+                        self.arm_rto(io);
+                    }
+                }
+                Action::Enter => self.enter_recovery(io, io.now()),
+                Action::LimitedTransmit => self.dupack_limited_transmit(io),
+                Action::Exit { clear_marks } => {
+                    if clear_marks {
+                        for s in self.segs.iter_mut() {
+                            s.rexmit = false;
+                        }
+                    }
+                    // RFC 6937 §3 "On exiting recovery": cwnd = ssthresh
+                    // (set by the machine before).
+                    self.cong = CongState::Open;
+                    self.ep.dupacks = 0;
+                }
+            }
+        }
+    }
+
     pub(in crate::tcp) fn seg_index(&self, seq: u64) -> Option<usize> {
         let i = self.segs.partition_point(|s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
-    }
-
-    /// RFC 6675 §5 step (C): send while cwnd − pipe ≥ 1 segment. One pass
-    /// over the scoreboard per call; pipe then follows what is sent.
-    /// Returns the pipe it leaves.
-    pub(in crate::tcp) fn sack_send(&mut self, io: &mut TcpIo) -> u64 {
-        let mut b = self.board();
-        let mut cursor = 0;
-        loop {
-            let wnd = self.window();
-            // NextSeg (1): the first lost segment not yet retransmitted
-            // (RFC 6675 §4), or one whose retransmission is lost as well.
-            if let Some(i) = self.next_lost(&b, cursor) {
-                let s = self.segs[i];
-                if b.pipe + s.len as u64 > wnd {
-                    return b.pipe;
-                }
-                cursor = i + 1;
-                self.segs[i].rexmit = true;
-                self.segs[i].rexmit_hi = self.snd_max;
-                self.transmit(io, s.start, s.len, true);
-                self.rearm_rto_on_head(io, s.start);
-                b.pipe += s.len as u64;
-                continue;
-            }
-            // NextSeg (2): new data.
-            let available = self.app_limit - self.snd_max;
-            if available == 0 {
-                // No new data: rules (3) and (4) keep a response's tail
-                // from waiting for the RTO.
-                let (i, rescue) = match self.next_seg_rule3() {
-                    Some(i) => (i, false),
-                    None => match self.next_seg_rescue() {
-                        Some(i) => (i, true),
-                        None => return b.pipe,
-                    },
-                };
-                let s = self.segs[i];
-                if b.pipe + s.len as u64 > wnd {
-                    return b.pipe;
-                }
-                if rescue {
-                    // HighRxt is not updated: the rescue stays out of pipe.
-                    self.rescue_rxt = Some(self.recover);
-                } else {
-                    // Not lost, so already in pipe once; the copy adds one.
-                    self.segs[i].rexmit = true;
-                    self.segs[i].rexmit_hi = self.snd_max;
-                    b.pipe += s.len as u64;
-                }
-                self.transmit(io, s.start, s.len, true);
-                continue;
-            }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng);
-            // pipe leaves out SACKed bytes, but the receive window is
-            // counted from snd_una: new data must also end within it.
-            let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;
-            if b.pipe + len as u64 > wnd || beyond_rwnd {
-                return b.pipe;
-            }
-            self.send_new(io, len);
-            b.pipe += len as u64;
-        }
     }
 
     /// With RACK, a new copy of the head (snd_una) restarts the
@@ -86,85 +359,115 @@ impl TcpFlow {
     /// lost and sent another the timeout still fired about one RTO after
     /// the earlier one, before the new copy's ACK could arrive.
     #[inline]
-    fn rearm_rto_on_head(&mut self, io: &mut TcpIo, start: u64) {
-        if self.rack_on() && start == self.snd_una {
+    pub(in crate::tcp) fn rearm_rto_on_head(&mut self, io: &mut TcpIo, start: u64) {
+        if start == self.snd_una {
             self.arm_rto(io);
         }
-    }
-
-    /// RFC 6675 NextSeg (3): the first unSACKed segment above HighRxt (the
-    /// highest retransmission) and below the highest SACKed byte, lost or
-    /// not by IsLost().
-    pub(in crate::tcp) fn next_seg_rule3(&self) -> Option<usize> {
-        let high_sacked = self.segs.iter().rev().find(|s| s.sacked)?.end();
-        let from = self
-            .segs
-            .iter()
-            .rposition(|s| s.rexmit)
-            .map_or(0, |i| i + 1);
-        (from..self.segs.len()).find(|&i| !self.segs[i].sacked && self.segs[i].start < high_sacked)
-    }
-
-    /// RFC 6675 NextSeg (4), with `sack_rescue`: once per recovery (while
-    /// HighACK has not passed RescueRxt) the highest unSACKed segment.
-    pub(in crate::tcp) fn next_seg_rescue(&self) -> Option<usize> {
-        if !self.cfg.sack_rescue || self.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
-            return None;
-        }
-        self.segs.iter().rposition(|s| !s.sacked)
     }
 
     /// Limited Transmit on a duplicate ACK, while Open and below dupthresh.
     pub(in crate::tcp) fn dupack_limited_transmit(&mut self, io: &mut TcpIo) {
         if !self.cfg.limited_transmit
             || self.cong != CongState::Open
-            || self.dupacks >= self.dupthresh
+            || self.ep.dupacks >= self.dupthresh
         {
             return;
         }
-        if self.cfg.sack {
+        if self.rec.uses_sack() {
             // RFC 6675 §5 step (3): with SACK, bounded by pipe (3.2–3.3),
             // and for every duplicate ACK below DupThresh — also when the
             // adaptive threshold has raised it.
             self.sack_limited_transmit(io);
-        } else if self.dupacks <= 2 {
+        } else if self.ep.dupacks <= 2 {
             // RFC 3042 §2: the first two duplicate ACKs.
             self.limited_transmit(io);
         }
     }
 
-    pub(in crate::tcp) fn on_dupack(&mut self, io: &mut TcpIo, now: SimTime) {
-        self.dupacks += 1;
-        if self.dupacks >= self.cfg.dupack_threshold {
+    pub(in crate::tcp) fn on_dupack(&mut self, io: &mut TcpIo) {
+        self.ep.dupacks += 1;
+        if self.ep.dupacks >= self.cfg.dupack_threshold {
             // Algorithm 3: suspend the retransmit thread, fast retransmit.
             self.prx_suspended = true;
         }
-        match self.cong {
-            CongState::Recovery => {
-                if !self.cfg.sack {
-                    self.st.cwnd += self.st.smss; // RFC 6582 §3.2 step 3: inflate
-                }
+        let acts = self.rec.on_dupack(&view!(self));
+        self.apply(io, acts);
+    }
+
+    /// RFC 6582 §3.2 step 1 (and RFC 6675 §5) before a fast retransmit;
+    /// its effects common to every machine, then the machine's own.
+    pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
+        // RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count the
+        // segments Limited Transmit sent.
+        let flight =
+            self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sh.sb.lt_bytes));
+        let (cwnd, ssthresh) = (self.st.cwnd, self.st.ssthresh);
+        if let Some(r) = self.rec.rack_mut() {
+            r.tlp_end = None;
+        }
+        self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
+        self.ss_exit.on_loss(false);
+        self.ep.recover = self.snd_max;
+        self.cong = CongState::Recovery;
+        self.ep.partial_seen = false;
+        let acts = self.rec.enter(&view!(self));
+        // Eifel's undo remembers the first segment this recovery resends.
+        self.undo = acts.first_retransmit().map(|i| Undo {
+            seq: self.segs[i].start,
+            retx_ts: now,
+            cwnd,
+            ssthresh,
+        });
+        self.stats.fast_retransmits += 1;
+        self.stats.loss_log.push((now, false));
+        self.apply(io, acts);
+        self.st.ca_acked = 0;
+    }
+
+    /// Mark what `blocks` cover as SACKed; returns the bytes newly SACKed.
+    pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) -> u64 {
+        let track = self.sh.track;
+        let mut reord: Option<u64> = None;
+        let (mut n, mut bytes) = (0u32, 0u64);
+        // In sequence order, as Linux walks them: a receiver lists its most
+        // recent block first, and taken in that order a lower block looked
+        // reordered against a higher one the same ACK reported.
+        let mut sorted = [(0u64, 0u64); 4];
+        let k = blocks.len().min(sorted.len());
+        sorted[..k].copy_from_slice(&blocks[..k]);
+        sorted[..k].sort_unstable();
+        let fack_before = self.sh.seen.fack;
+        for &(l, r) in &sorted[..k] {
+            if r <= self.snd_una {
+                continue;
             }
-            CongState::Open | CongState::Loss => {
-                if self.rack_on() {
-                    // RACK decides by time (rack_detect), not by count; its
-                    // Limited Transmit comes after that (on_ack).
-                    return;
+            let i0 = self.segs.partition_point(|s| s.end() <= l);
+            for s in self.segs.iter_mut().skip(i0) {
+                if s.start >= r {
+                    break;
                 }
-                let sack_says_lost = self.cfg.sack && self.head_is_lost();
-                let fresh = self.fresh_loss();
-                if (self.dupacks >= self.dupthresh || sack_says_lost) && fresh {
-                    // The retransmission goes first: a Limited Transmit
-                    // segment on the ACK that starts recovery would leave
-                    // ahead of it (RFC 6675 §5: step (4), not (3)).
-                    self.enter_recovery(io, now);
-                } else {
-                    self.dupack_limited_transmit(io);
+                if s.start >= l && s.end() <= r && !s.sacked {
+                    if track {
+                        let r = self.sh.seen.on_seg(s, now, fack_before);
+                        reord = match (reord, r) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
+                    }
+                    s.sacked = true;
+                    n += 1;
+                    bytes += s.len as u64;
                 }
             }
         }
+        self.sh.sb.sacked_segs += n;
+        self.sh.sb.sacked_bytes += bytes;
+        self.on_reordered(reord);
+        bytes
     }
+}
 
+impl View<'_> {
     /// Whether duplicate ACKs at snd_una may start a new fast retransmit:
     /// the ACK covers the `recover` point (snd_max at the last recovery or
     /// timeout). RFC 6582 §3.2 step 1 (§4.1) wants it to cover *more* than
@@ -177,149 +480,57 @@ impl TcpFlow {
     /// previous `recover`), so it is not applied yet: see docs/model.md and
     /// the ignored test `duplicate_acks_from_go_back_n_duplicates_are_not_a_loss`.
     #[inline]
-    pub(in crate::tcp) fn fresh_loss(&self) -> bool {
-        self.snd_una >= self.recover
+    pub fn fresh_loss(&self) -> bool {
+        self.snd_una >= self.ep.recover
+    }
+}
+
+#[cfg(test)]
+pub(in crate::tcp) mod testkit {
+    //! A scoreboard and window to drive a machine alone, without a flow.
+
+    use super::*;
+
+    pub const MSS: u64 = 1000;
+
+    /// `n` segments of one MSS from 0, those in `sacked` SACKed.
+    pub fn board(n: u64, sacked: &[u64]) -> VecDeque<Seg> {
+        (0..n)
+            .map(|k| Seg {
+                start: k * MSS,
+                len: MSS as u32,
+                sacked: sacked.contains(&k),
+                rexmit: false,
+                rexmit_hi: 0,
+                xmit: SimTime::from_us(k),
+                retx_ever: false,
+                lost: false,
+            })
+            .collect()
     }
 
-    pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
-        // RFC 5681 §3.2 step 2: FlightSize for ssthresh MUST NOT count the
-        // segments Limited Transmit sent.
-        let flight =
-            self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sb.lt_bytes));
-        let first = if self.rack_on() {
-            self.segs.iter().find(|s| s.lost).map(|s| s.start)
-        } else {
-            self.segs.front().map(|s| s.start)
-        };
-        self.undo = first.map(|seq| Undo {
-            seq,
-            retx_ts: now,
-            cwnd: self.st.cwnd,
-            ssthresh: self.st.ssthresh,
-        });
-        self.rack.tlp_end = None;
-        self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
-        self.ss_exit.on_loss(false);
-        self.recover = self.snd_max;
-        self.cong = CongState::Recovery;
-        self.partial_seen = false;
-        self.prr_start();
-        self.stats.fast_retransmits += 1;
-        self.stats.loss_log.push((io.now(), false));
-        if self.rack_on() {
-            self.st.cwnd = self.st.ssthresh;
-            // RFC 6675 §5 (4.3): the first segment presumed lost goes out
-            // now, whatever the window; the rest via NextSeg (sack_send).
-            // Leaving it to NextSeg sent nothing when pipe exceeded the new
-            // cwnd, so an episode could end (the "lost" segment was only
-            // late) having counted a fast retransmit that never happened
-            // (found by tests/properties.rs: retransmits < fast retransmits).
-            if let Some(i) = self.segs.iter().position(|s| s.lost) {
-                let (start, len) = (self.segs[i].start, self.segs[i].len);
-                self.segs[i].rexmit = true;
-                self.segs[i].rexmit_hi = self.snd_max;
-                self.transmit(io, start, len, true);
-                self.rearm_rto_on_head(io, start);
-            }
-        } else if self.cfg.sack {
-            // RFC 6675 §5 step (4): cwnd = ssthresh, retransmit via NextSeg.
-            self.st.cwnd = self.st.ssthresh;
-            let snd_max = self.snd_max;
-            if let Some(s) = self.segs.front_mut() {
-                s.rexmit = true;
-                s.rexmit_hi = snd_max;
-                let (start, len) = (s.start, s.len);
-                self.transmit(io, start, len, true);
-            }
-        } else {
-            self.retransmit_head(io);
-            self.st.cwnd = self.st.ssthresh + 3 * self.st.smss;
+    /// The sender's view of `segs` with cwnd, ssthresh in MSS, in `cong`.
+    pub fn view(segs: &VecDeque<Seg>, cwnd: u64, ssthresh: u64, cong: CongState) -> View<'_> {
+        let sacked: Vec<&Seg> = segs.iter().filter(|s| s.sacked).collect();
+        let snd_una = segs.front().map_or(0, |s| s.start);
+        View {
+            segs,
+            sb: Counters {
+                sacked_segs: sacked.len() as u32,
+                sacked_bytes: sacked.iter().map(|s| s.len as u64).sum(),
+                lt_bytes: 0,
+            },
+            st: CcState {
+                cwnd: cwnd * MSS,
+                ssthresh: ssthresh * MSS,
+                smss: MSS,
+                ca_acked: 0,
+            },
+            snd_una,
+            snd_max: segs.back().map_or(snd_una, |s| s.end()),
+            cong,
+            ep: Episode::default(),
+            dupthresh: 3,
         }
-        self.st.ca_acked = 0;
-    }
-
-    pub(in crate::tcp) fn recovery_ack(&mut self, io: &mut TcpIo, a: &AckInfo) {
-        if a.snd_una >= self.recover {
-            // Full ACK: deflate (RFC 6582 §3.2 step 5, option 1).
-            let flight = self.snd_max - self.snd_una;
-            self.st.cwnd = self
-                .st
-                .ssthresh
-                .min(flight.max(self.st.smss) + self.st.smss);
-            if self.cfg.sack {
-                self.st.cwnd = self.st.ssthresh;
-                for s in self.segs.iter_mut() {
-                    s.rexmit = false;
-                }
-            }
-            // RFC 6937 §3 "On exiting recovery": cwnd = ssthresh (set above).
-            self.cong = CongState::Open;
-            self.dupacks = 0;
-            self.rack.on_recovery_end();
-            return;
-        }
-        if self.cfg.sack {
-            return; // RFC 6675: partial ACKs only update the scoreboard
-        }
-        // Partial ACK: retransmit the next hole, deflate by the amount acked.
-        self.retransmit_head(io);
-        self.st.cwnd = self.st.cwnd.saturating_sub(a.acked);
-        if a.acked >= self.st.smss {
-            self.st.cwnd += self.st.smss;
-        }
-        self.st.cwnd = self.st.cwnd.max(self.st.smss);
-        if !self.partial_seen {
-            self.partial_seen = true;
-            self.arm_rto(io);
-        }
-    }
-
-    /// Mark what `blocks` cover as SACKed; returns the bytes newly SACKed.
-    pub(in crate::tcp) fn mark_sacked(&mut self, blocks: &[(u64, u64)], now: SimTime) -> u64 {
-        let track = self.tracks_delivery();
-        let mut reord: Option<u64> = None;
-        let (mut n, mut bytes) = (0u32, 0u64);
-        // In sequence order, as Linux walks them: a receiver lists its most
-        // recent block first, and taken in that order a lower block looked
-        // reordered against a higher one the same ACK reported.
-        let mut sorted = [(0u64, 0u64); 4];
-        let k = blocks.len().min(sorted.len());
-        sorted[..k].copy_from_slice(&blocks[..k]);
-        sorted[..k].sort_unstable();
-        let fack_before = self.rack.fack;
-        for &(l, r) in &sorted[..k] {
-            if r <= self.snd_una {
-                continue;
-            }
-            let i0 = self.segs.partition_point(|s| s.end() <= l);
-            for s in self.segs.iter_mut().skip(i0) {
-                if s.start >= r {
-                    break;
-                }
-                if s.start >= l && s.end() <= r && !s.sacked {
-                    if track {
-                        let r = self.rack.on_delivered(
-                            s.start,
-                            s.end(),
-                            s.xmit,
-                            s.retx_ever,
-                            now,
-                            fack_before,
-                        );
-                        reord = match (reord, r) {
-                            (Some(a), Some(b)) => Some(a.min(b)),
-                            (a, b) => a.or(b),
-                        };
-                    }
-                    s.sacked = true;
-                    n += 1;
-                    bytes += s.len as u64;
-                }
-            }
-        }
-        self.sb.sacked_segs += n;
-        self.sb.sacked_bytes += bytes;
-        self.on_reordered(reord);
-        bytes
     }
 }

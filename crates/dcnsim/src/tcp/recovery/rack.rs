@@ -15,6 +15,9 @@
 //! original's send time); in RACK mode this stands in for the DSACK
 //! signal of RFC 8985 §6.2 step 4 that widens the reordering window.
 
+use super::sack::Sack;
+use super::{Action, Actions, View};
+use crate::config::Reordering;
 use crate::sim::queue::LazyTimer;
 use crate::sim::time::SimTime;
 use crate::tcp::*;
@@ -32,9 +35,12 @@ pub enum RackTimer {
     Probe,
 }
 
-/// RFC 8985 §6.1 per-connection state.
-#[derive(Debug)]
-pub struct Rack {
+/// RFC 8985 §6.1's record of delivered segments: the most recently *sent*
+/// one delivered and its RTT, the minimum RTT, the highest delivered
+/// sequence, whether reordering was seen. RACK detects loss from it; the
+/// adaptive threshold measures reordering with it under every machine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Delivery {
     /// Send time and end of the most recently *sent* segment that has been delivered.
     pub xmit_ts: SimTime,
     pub end_seq: u64,
@@ -44,30 +50,6 @@ pub struct Rack {
     /// Highest end sequence delivered (cumulatively or by SACK).
     pub fack: u64,
     pub reordering_seen: bool,
-    pub reo_wnd_mult: u32,
-    pub reo_wnd_persist: u32,
-    /// snd_max when the pending tail loss probe was sent.
-    pub tlp_end: Option<u64>,
-    pub timer: LazyTimer,
-    pub timer_kind: RackTimer,
-}
-
-impl Default for Rack {
-    fn default() -> Self {
-        Rack {
-            xmit_ts: SimTime::ZERO,
-            end_seq: 0,
-            rtt: SimTime::ZERO,
-            min_rtt: None,
-            fack: 0,
-            reordering_seen: false,
-            reo_wnd_mult: 1,
-            reo_wnd_persist: 0,
-            tlp_end: None,
-            timer: LazyTimer::default(),
-            timer_kind: RackTimer::Reorder,
-        }
-    }
 }
 
 /// RFC 8985 RACK_sent_after: whether (t1, s1) was sent after (t2, s2).
@@ -76,7 +58,7 @@ pub fn sent_after(t1: SimTime, s1: u64, t2: SimTime, s2: u64) -> bool {
     t1 > t2 || (t1 == t2 && s1 > s2)
 }
 
-impl Rack {
+impl Delivery {
     /// RFC 8985 §6.2 steps 1–3 for one newly delivered segment
     /// (`start..end`, last sent at `xmit`, `retx` if ever retransmitted).
     /// `fack_before` is the highest delivered sequence before the ACK that
@@ -116,37 +98,15 @@ impl Rack {
         reordered
     }
 
-    /// RFC 8985 §6.2 step 4 (the reordering window), given whether the
-    /// flow is in recovery, how many segments are SACKed and SRTT.
-    pub fn reo_wnd(
-        &self,
-        in_recovery: bool,
-        sacked_segs: u32,
-        dupthresh: u32,
-        srtt: SimTime,
-    ) -> SimTime {
-        if !self.reordering_seen && (in_recovery || sacked_segs >= dupthresh) {
-            return SimTime::ZERO;
-        }
-        let min_rtt = self.min_rtt.unwrap_or(srtt);
-        SimTime(min_rtt.0 / 4 * self.reo_wnd_mult as u64).min(srtt)
-    }
-
-    /// A retransmission proved spurious (the DSACK signal of step 4).
-    pub fn on_spurious(&mut self) {
-        self.reo_wnd_mult = self.reo_wnd_mult.saturating_add(1);
-        self.reo_wnd_persist = 16;
-    }
-
-    /// Leaving recovery: after 16 recoveries without a new spurious
-    /// retransmission the window shrinks back.
-    pub fn on_recovery_end(&mut self) {
-        if self.reo_wnd_persist > 0 {
-            self.reo_wnd_persist -= 1;
-            if self.reo_wnd_persist == 0 {
-                self.reo_wnd_mult = 1;
-            }
-        }
+    /// [`Self::on_delivered`] for the scoreboard's segment `s`.
+    #[inline]
+    pub(in crate::tcp) fn on_seg(
+        &mut self,
+        s: &Seg,
+        now: SimTime,
+        fack_before: u64,
+    ) -> Option<u64> {
+        self.on_delivered(s.start, s.end(), s.xmit, s.retx_ever, now, fack_before)
     }
 
     /// Time still to wait before a segment sent at `xmit` counts as lost:
@@ -168,6 +128,149 @@ impl Rack {
     }
 }
 
+/// RACK-TLP's machine: time-based loss detection and tail loss probes on
+/// top of the SACK machine's sending and reduction.
+#[derive(Debug)]
+pub(in crate::tcp) struct RackTlp {
+    pub sack: Sack,
+    pub reo_wnd_mult: u32,
+    pub reo_wnd_persist: u32,
+    /// snd_max when the pending tail loss probe was sent.
+    pub tlp_end: Option<u64>,
+    pub timer: LazyTimer,
+    pub timer_kind: RackTimer,
+}
+
+impl RackTlp {
+    pub fn new(sack: Sack) -> Self {
+        RackTlp {
+            sack,
+            reo_wnd_mult: 1,
+            reo_wnd_persist: 0,
+            tlp_end: None,
+            timer: LazyTimer::default(),
+            timer_kind: RackTimer::Reorder,
+        }
+    }
+
+    /// RFC 8985 §6.2 step 4 (the reordering window), given whether the
+    /// flow is in recovery, how many segments are SACKed and SRTT.
+    pub fn reo_wnd(
+        &self,
+        d: &Delivery,
+        in_recovery: bool,
+        sacked_segs: u32,
+        dupthresh: u32,
+        srtt: SimTime,
+    ) -> SimTime {
+        if !d.reordering_seen && (in_recovery || sacked_segs >= dupthresh) {
+            return SimTime::ZERO;
+        }
+        let min_rtt = d.min_rtt.unwrap_or(srtt);
+        SimTime(min_rtt.0 / 4 * self.reo_wnd_mult as u64).min(srtt)
+    }
+
+    /// RFC 8985 §6.2 step 5 over the scoreboard: mark lost every segment
+    /// sent before the most recently delivered one whose reordering window
+    /// `reo` has passed. Returns whether any was marked, and the longest
+    /// wait for the others (the reordering timer).
+    pub fn detect(
+        &self,
+        d: &Delivery,
+        segs: &mut VecDeque<Seg>,
+        reo: SimTime,
+        now: SimTime,
+    ) -> (bool, Option<SimTime>) {
+        let (mut any, mut wait) = (false, None::<SimTime>);
+        for s in segs.iter_mut() {
+            if s.sacked || s.lost {
+                continue;
+            }
+            match d.remaining(s.xmit, s.end(), reo, now) {
+                None => {}
+                Some(SimTime::ZERO) => {
+                    s.lost = true;
+                    any = true;
+                }
+                Some(r) => wait = Some(wait.map_or(r, |w| w.max(r))),
+            }
+        }
+        (any, wait)
+    }
+
+    /// RACK's entry: the first segment it marked lost goes out now
+    /// (RFC 6675 §5 (4.3), whatever the window); the rest via NextSeg.
+    /// Leaving it to NextSeg sent nothing when pipe exceeded the new cwnd,
+    /// so an episode could end (the "lost" segment was only late) having
+    /// counted a fast retransmit that never happened (found by
+    /// tests/properties.rs: retransmits < fast retransmits).
+    pub fn enter(&mut self, v: &View) -> Actions {
+        let first = v.segs.iter().position(|s| s.lost);
+        self.sack
+            .enter_with(v, super::scoreboard::LossMarks::Rack, first)
+    }
+
+    /// An ACK of new data in recovery: as SACK's; leaving recovery also
+    /// ages the widened reordering window.
+    pub fn on_ack(&mut self, v: &View) -> Actions {
+        let acts = self.sack.on_ack(v);
+        if acts.iter().any(|a| matches!(a, Action::Exit { .. })) {
+            self.on_recovery_end();
+        }
+        acts
+    }
+
+    /// A retransmission proved spurious (the DSACK signal of step 4).
+    pub fn on_spurious(&mut self) {
+        self.reo_wnd_mult = self.reo_wnd_mult.saturating_add(1);
+        self.reo_wnd_persist = 16;
+    }
+
+    /// Leaving recovery: after 16 recoveries without a new spurious
+    /// retransmission the window shrinks back.
+    pub fn on_recovery_end(&mut self) {
+        if self.reo_wnd_persist > 0 {
+            self.reo_wnd_persist -= 1;
+            if self.reo_wnd_persist == 0 {
+                self.reo_wnd_mult = 1;
+            }
+        }
+    }
+
+    /// The retransmission timer took over: no probe is pending.
+    pub fn on_timeout(&mut self) {
+        self.tlp_end = None;
+        self.timer.cancel();
+    }
+
+    /// RFC 8985 §7.2's probe timeout: 2·SRTT (1 s before a sample), plus
+    /// the worst-case delayed ACK when one segment is out
+    /// (`one_segment_delack`: the peer's delayed-ACK timer), capped just
+    /// below the retransmission timer's remaining time `rto_left`.
+    pub fn pto(
+        srtt: Option<SimTime>,
+        one_segment_delack: Option<SimTime>,
+        rto_left: Option<SimTime>,
+    ) -> SimTime {
+        let mut pto = srtt.map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
+        if let Some(dack) = one_segment_delack {
+            // One segment out: its ACK may be delayed by up to the peer's
+            // worst case, WCDelAckT (RFC 8985 §7.2 recommends 200 ms, the
+            // TCP_RTO_MIN Linux adds), not the receiver's usual timer: a
+            // Linux receiver's delayed-ACK timer adapts up to 200 ms.
+            pto += WC_DEL_ACK_T.max(dack);
+        }
+        if let Some(left) = rto_left {
+            // Linux arms the probe in the retransmission timer's place,
+            // capped at the RTO: at a tie the probe goes first (one
+            // nanosecond early) and the RTO restarts after it; the RTO
+            // firing first instead meant no probe at all.
+            pto = pto.min(left.saturating_sub(SimTime(1)));
+        }
+        pto
+    }
+}
+
 /// The state of the Eifel undo: what the last fast retransmission changed.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -180,18 +283,6 @@ pub struct Undo {
 }
 
 impl TcpFlow {
-    /// Whether delivered segments feed RACK's state (RACK, or the adaptive
-    /// threshold's SACK-based reordering detection).
-    #[inline]
-    pub(in crate::tcp) fn tracks_delivery(&self) -> bool {
-        self.cfg.recovery == LossRecovery::Rack || self.cfg.reordering == Reordering::Adaptive
-    }
-
-    #[inline]
-    pub(in crate::tcp) fn rack_on(&self) -> bool {
-        self.cfg.recovery == LossRecovery::Rack
-    }
-
     /// An ACK delivered original transmissions out of order, the lowest
     /// starting at `low` (None: no reordering). As Linux's
     /// tcp_check_sack_reordering the degree is measured up to the end of
@@ -226,8 +317,8 @@ impl TcpFlow {
     pub(in crate::tcp) fn on_spurious_retransmit(&mut self, u: Undo) {
         self.stats.spurious_retransmits += 1;
         self.stats.reorder_events += 1;
-        if self.rack_on() {
-            self.rack.on_spurious();
+        if let Some(r) = self.rec.rack_mut() {
+            r.on_spurious();
         }
         if self.cfg.reordering != Reordering::Adaptive {
             return;
@@ -236,7 +327,7 @@ impl TcpFlow {
         // overtaking the original.
         self.dupthresh = self
             .dupthresh
-            .max(self.dupacks.saturating_add(1))
+            .max(self.ep.dupacks.saturating_add(1))
             .min(MAX_REORDERING);
         if self.cong == CongState::Recovery {
             // Undo the reduction (RFC 4015 style: restore the window).
@@ -244,8 +335,8 @@ impl TcpFlow {
             self.st.ssthresh = u.ssthresh;
             self.st.ca_acked = 0;
             self.cong = CongState::Open;
-            self.recover = self.snd_una;
-            self.dupacks = 0;
+            self.ep.recover = self.snd_una;
+            self.ep.dupacks = 0;
             for s in self.segs.iter_mut() {
                 s.rexmit = false;
             }
@@ -258,32 +349,18 @@ impl TcpFlow {
     pub(in crate::tcp) fn rack_detect(&mut self, io: &mut TcpIo) {
         let now = io.now();
         let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
-        let sacked = self.sb.sacked_segs;
-        let reo = self.rack.reo_wnd(
-            self.cong == CongState::Recovery,
-            sacked,
-            self.cfg.dupack_threshold,
-            srtt,
-        );
-        let (mut any, mut wait) = (false, None::<SimTime>);
-        for s in self.segs.iter_mut() {
-            if s.sacked || s.lost {
-                continue;
-            }
-            match self.rack.remaining(s.xmit, s.end(), reo, now) {
-                None => {}
-                Some(SimTime::ZERO) => {
-                    s.lost = true;
-                    any = true;
-                }
-                Some(r) => wait = Some(wait.map_or(r, |w| w.max(r))),
-            }
-        }
+        let in_recovery = self.cong == CongState::Recovery;
+        let (sacked, thresh) = (self.sh.sb.sacked_segs, self.cfg.dupack_threshold);
+        let Some(r) = self.rec.rack_mut() else {
+            return;
+        };
+        let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
+        let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, reo, now);
         if let Some(w) = wait {
-            self.rack.timer.arm(io, now + w, TcpTimer::Rack);
-            self.rack.timer_kind = RackTimer::Reorder;
+            r.timer.arm(io, now + w, TcpTimer::Rack);
+            r.timer_kind = RackTimer::Reorder;
         }
-        self.prr.rack_lost |= any;
+        r.sack.prr.rack_lost |= any;
         if any && self.cong == CongState::Open {
             self.enter_recovery(io, now);
         }
@@ -292,43 +369,39 @@ impl TcpFlow {
     /// RFC 8985 §7.2: arm the probe timeout while the flow is open with
     /// data in flight and no probe or reordering wait pending.
     pub(in crate::tcp) fn tlp_arm(&mut self, io: &mut TcpIo) {
-        if !self.rack_on()
-            || self.cong != CongState::Open
-            || self.snd_una >= self.snd_max
-            || self.rack.tlp_end.is_some()
-            || (self.rack.timer.is_armed() && self.rack.timer_kind == RackTimer::Reorder)
+        let open = self.cong == CongState::Open && self.snd_una < self.snd_max;
+        let Some(r) = self.rec.rack() else {
+            return;
+        };
+        if !open
+            || r.tlp_end.is_some()
+            || (r.timer.is_armed() && r.timer_kind == RackTimer::Reorder)
         {
             return;
         }
         let now = io.now();
-        let mut pto = self
-            .srtt
-            .map_or(SimTime::from_secs(1), |s| SimTime(2 * s.0));
-        if self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack {
-            // One segment out: its ACK may be delayed by up to the peer's
-            // worst case, WCDelAckT (RFC 8985 §7.2 recommends 200 ms, the
-            // TCP_RTO_MIN Linux adds), not the receiver's usual timer: a
-            // Linux receiver's delayed-ACK timer adapts up to 200 ms.
-            pto += WC_DEL_ACK_T.max(self.cfg.delayed_ack_timeout);
-        }
-        if let Some(d) = self.rto.deadline() {
-            // Linux arms the probe in the retransmission timer's place,
-            // capped at the RTO: at a tie the probe goes first (one
-            // nanosecond early) and the RTO restarts after it; the RTO
-            // firing first instead meant no probe at all.
-            pto = pto.min(d.saturating_sub(now).saturating_sub(SimTime(1)));
-        }
-        self.rack.timer.arm(io, now + pto, TcpTimer::Rack);
-        self.rack.timer_kind = RackTimer::Probe;
+        let one_out = self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack;
+        let pto = RackTlp::pto(
+            self.srtt,
+            one_out.then_some(self.cfg.delayed_ack_timeout),
+            self.rto.deadline().map(|d| d.saturating_sub(now)),
+        );
+        let r = self.rec.rack_mut().expect("RACK");
+        r.timer.arm(io, now + pto, TcpTimer::Rack);
+        r.timer_kind = RackTimer::Probe;
     }
 
     /// The RACK timer: a reordering window ended, or the probe timeout.
     pub(in crate::tcp) fn on_rack_event(&mut self, io: &mut TcpIo) {
-        if self.rack.timer.fire(io, TcpTimer::Rack) != Fire::Expired {
+        let Some(r) = self.rec.rack_mut() else {
+            return;
+        };
+        if r.timer.fire(io, TcpTimer::Rack) != Fire::Expired {
             return;
         }
-        self.rack.timer.cancel();
-        match self.rack.timer_kind {
+        r.timer.cancel();
+        let kind = r.timer_kind;
+        match kind {
             RackTimer::Reorder => {
                 if self.cong != CongState::Loss {
                     let entering = self.cong == CongState::Open;
@@ -373,7 +446,132 @@ impl TcpFlow {
             return;
         }
         self.stats.tlp_probes += 1;
-        self.rack.tlp_end = Some(self.snd_max);
+        let snd_max = self.snd_max;
+        if let Some(r) = self.rec.rack_mut() {
+            r.tlp_end = Some(snd_max);
+        }
         self.arm_rto(io);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{board, view, MSS};
+    use super::*;
+    use crate::config::TcpConfig;
+
+    fn rack() -> RackTlp {
+        RackTlp::new(Sack::new(&TcpConfig {
+            sack: true,
+            ..TcpConfig::default()
+        }))
+    }
+
+    const RTT: SimTime = SimTime::from_us(100);
+
+    /// Segments 0–9 sent 1 µs apart; segment 5 delivered (SACKed) one RTT
+    /// after it left: the record is its send time and RTT.
+    fn delivered_fifth() -> Delivery {
+        let mut d = Delivery::default();
+        let sent = SimTime::from_us(5);
+        assert_eq!(
+            d.on_delivered(5 * MSS, 6 * MSS, sent, false, sent + RTT, 0),
+            None
+        );
+        d
+    }
+
+    /// RFC 8985's law: a segment is lost once a segment sent after it was
+    /// delivered and RTT + reo_wnd has passed since it left; segments sent
+    /// after the delivered one cannot be judged yet.
+    #[test]
+    fn segments_sent_before_a_delivered_one_are_lost_after_rtt_plus_reo_wnd() {
+        let d = delivered_fifth();
+        let m = rack();
+        let mut q = board(10, &[5]);
+        let reo = SimTime::from_us(20);
+        // At the ACK (5 µs + RTT): segment k < 5 waits 20 µs less the
+        // 5 − k µs it was sent before segment 5.
+        let now = SimTime::from_us(5) + RTT;
+        let (any, wait) = m.detect(&d, &mut q, reo, now);
+        assert!(!any);
+        assert_eq!(wait, Some(SimTime::from_us(19)), "segment 4 waits longest");
+        // 20 µs later all of 0–4 are lost; 6–9 are not judged.
+        let (any, wait) = m.detect(&d, &mut q, reo, now + reo);
+        assert!(any);
+        assert_eq!(wait, None);
+        let lost: Vec<bool> = q.iter().map(|s| s.lost).collect();
+        assert_eq!(
+            lost,
+            [true, true, true, true, true, false, false, false, false, false]
+        );
+    }
+
+    /// The reordering window: zero in recovery (or with dupthresh SACKed)
+    /// until reordering was seen, then min_rtt/4 widened by each spurious
+    /// retransmission, never above SRTT; 16 recoveries without one narrow
+    /// it back.
+    #[test]
+    fn the_reordering_window_widens_on_spurious_retransmits_and_decays() {
+        let mut d = delivered_fifth();
+        let mut m = rack();
+        let srtt = RTT;
+        assert_eq!(m.reo_wnd(&d, true, 0, 3, srtt), SimTime::ZERO);
+        assert_eq!(m.reo_wnd(&d, false, 0, 3, srtt), SimTime::from_us(25));
+        assert_eq!(m.reo_wnd(&d, false, 3, 3, srtt), SimTime::ZERO);
+        // An original delivered below the highest delivered sequence.
+        let low = d.on_delivered(0, MSS, SimTime::ZERO, false, RTT, d.fack);
+        assert_eq!(low, Some(0));
+        assert!(d.reordering_seen);
+        assert_eq!(m.reo_wnd(&d, true, 0, 3, srtt), SimTime::from_us(25));
+        m.on_spurious();
+        m.on_spurious();
+        assert_eq!(m.reo_wnd(&d, true, 0, 3, srtt), SimTime::from_us(75));
+        for _ in 0..5 {
+            m.on_spurious();
+        }
+        assert_eq!(m.reo_wnd(&d, true, 0, 3, srtt), srtt, "capped at SRTT");
+        for _ in 0..16 {
+            m.on_recovery_end();
+        }
+        assert_eq!(m.reo_wnd(&d, true, 0, 3, srtt), SimTime::from_us(25));
+    }
+
+    /// Entry resends the first segment RACK marked lost (restarting the
+    /// timer if it is the head), not the head by default.
+    #[test]
+    fn entry_resends_the_first_marked_segment() {
+        let mut q = board(10, &[5]);
+        q[2].lost = true;
+        q[3].lost = true;
+        let v = view(&q, 10, 5, CongState::Recovery);
+        let acts: Vec<_> = rack().enter(&v).iter().collect();
+        assert_eq!(
+            acts,
+            [
+                Action::SetCwnd(5 * MSS),
+                Action::Retransmit {
+                    i: 2,
+                    mark: true,
+                    rearm: true
+                }
+            ]
+        );
+    }
+
+    /// The probe timeout: 2·SRTT, plus the worst-case delayed ACK for a
+    /// single segment, and always just before the RTO would fire.
+    #[test]
+    fn the_probe_fires_after_two_srtt_and_before_the_rto() {
+        assert_eq!(RackTlp::pto(Some(RTT), None, None), SimTime::from_us(200));
+        assert_eq!(
+            RackTlp::pto(Some(RTT), Some(SimTime::from_ms(40)), None),
+            SimTime::from_us(200) + SimTime::from_ms(200)
+        );
+        assert_eq!(
+            RackTlp::pto(Some(RTT), None, Some(SimTime::from_us(150))),
+            SimTime(SimTime::from_us(150).0 - 1)
+        );
+        assert_eq!(RackTlp::pto(None, None, None), SimTime::from_secs(1));
     }
 }
