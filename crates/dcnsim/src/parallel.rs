@@ -1272,6 +1272,19 @@ fn merge(mut w: World, rest: Vec<World>, st: &[Status], cfg: &Config) -> World {
 mod tests {
     use super::*;
 
+    /// Nothing opens the gate until its waiter sleeps (a deadline only so
+    /// that a waiter that never sleeps fails instead of hanging).
+    fn until_asleep(gate: &Gate) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while gate.sleepers.load(Ordering::SeqCst) == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the waiter never slept"
+            );
+            std::thread::yield_now();
+        }
+    }
+
     /// A worker whose partners are late spins at most [`SPIN_LIMIT`]
     /// times, looks once more for work left undone, then sleeps until the
     /// next generation opens, and wakes then.
@@ -1288,16 +1301,7 @@ mod tests {
             });
             ws
         });
-        // nothing opens the gate until the waiter sleeps (a deadline only
-        // so that a waiter that never sleeps fails instead of hanging)
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-        while gate.sleepers.load(Ordering::SeqCst) == 0 {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the waiter never slept"
-            );
-            std::thread::yield_now();
-        }
+        until_asleep(&gate);
         gate.open(1);
         let ws = waiter.join().unwrap();
         assert_eq!(ws.parks, 1, "slept once");
@@ -1328,14 +1332,7 @@ mod tests {
                     }
                 })
             });
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-            while gate.sleepers.load(Ordering::SeqCst) == 0 {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "the waiter never slept"
-                );
-                std::thread::yield_now();
-            }
+            until_asleep(&gate);
             gate.open(1);
         });
         assert_eq!(ws.stolen, 3);

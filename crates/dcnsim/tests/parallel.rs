@@ -8,16 +8,21 @@ use common::*;
 use dcnsim::config::{Config, Threads, Ties};
 use dcnsim::stats::results::Results;
 
-fn perm_k4(extra: &str) -> Config {
-    // every host sends to the host 5 along: most flows cross pods
-    let apps: Vec<String> = (0..16)
+/// Bulk apps from each of 16 hosts to the host 5 along, for `duration`.
+fn five_along(duration: &str) -> Vec<String> {
+    (0..16)
         .map(|s| {
             format!(
-                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "3ms"}}"#,
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "{duration}"}}"#,
                 (s + 5) % 16
             )
         })
-        .collect();
+        .collect()
+}
+
+fn perm_k4(extra: &str) -> Config {
+    // every host sends to the host 5 along: most flows cross pods
+    let apps = five_along("3ms");
     let doc = format!(
         r#"{{"name": "perm", "seed": 3, "stop": "4ms", "threads": 1,
             "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
@@ -210,14 +215,7 @@ fn the_memory_guard_stops_a_partitioned_run() {
 fn eight_partitions_on_two_workers_give_one_threads_bits() {
     // 8 leaves of 2 hosts; every host sends to the host 5 along, on
     // another leaf
-    let apps: Vec<String> = (0..16)
-        .map(|s| {
-            format!(
-                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "2ms"}}"#,
-                (s + 5) % 16
-            )
-        })
-        .collect();
+    let apps = five_along("2ms");
     let doc = format!(
         r#"{{"seed": 7, "stop": "3ms", "threads": 8,
             "topology": {{"kind": "leaf_spine", "leaves": 8, "spines": 2, "hosts_per_leaf": 2,
