@@ -1,7 +1,7 @@
 """1 thread against N on the DCTCP permutation, whole process, interleaved.
 
     python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2] [--today]
-        [--baseline PYTHON]
+        [--baseline PYTHON] [--scenario FILE ...] [--spin N]
 
 Each run is a fresh interpreter (start-up and set-up included, as a user
 waits for them); a pair runs 1 thread and N threads; the two must agree
@@ -16,11 +16,18 @@ another build of dcnsim (e.g. the engine as it was before the parallel
 one: ``git worktree add ../pre d5d67ff; python -m venv ../pre-venv;
 ../pre-venv/bin/pip install ../pre``). Prints each round and the median
 ratios per k (docs/performance.md, Threads).
+
+With --scenario the pairs run those scenario files (their own stop, or
+--stop's values one per file) instead of the permutations. With --spin N,
+N other processes spin on the machine's cores for the whole measurement
+(a busy machine, docs/performance.md "Threads on a busy machine"); each
+round prints the one-minute load average before it.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -30,17 +37,27 @@ from typing import Any, Dict, Tuple
 CHILD = """
 import json, sys
 from dcnsim import bench, _core
-from dcnsim.scenario import to_json
-doc = bench.dctcp_perm(int(sys.argv[1]), sys.argv[2])
-if sys.argv[3] != "today":
-    doc["threads"] = int(sys.argv[3])
+from dcnsim.scenario import load_scenario, to_json
+what, stop, threads = sys.argv[1:4]
+if what.isdigit():
+    doc = bench.dctcp_perm(int(what), stop)
+else:
+    doc = load_scenario(what)
+    if stop != "-":
+        doc["stop"] = stop
+if threads != "today":
+    doc["threads"] = int(threads)
 print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
 """
 
+SPIN = "while 1: pass"
 
-def one(k: int, stop: str, threads: Any, python: str = sys.executable) -> Tuple[float, Dict[str, Any]]:
+
+def one(what: Any, stop: str, threads: Any, python: str = sys.executable) -> Tuple[float, Dict[str, Any]]:
+    """One fresh interpreter's run of the DCTCP permutation at k = `what`
+    (an int) or of scenario file `what`; its wall time and summary."""
     t0 = time.perf_counter()
-    p = subprocess.run([python, "-c", CHILD, str(k), stop, str(threads)],
+    p = subprocess.run([python, "-c", CHILD, str(what), stop, str(threads)],
                        capture_output=True, text=True, check=True)
     return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -58,16 +75,25 @@ def rotated(runs: list, r: int) -> list:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, nargs="+", default=[16, 32])
-    ap.add_argument("--stop", nargs="+", default=["10ms", "1ms"], help="one per --k")
+    ap.add_argument("--stop", nargs="+", help="one per --k (default 10ms 1ms) or --scenario (default its own)")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--today", action="store_true",
                     help="also run without `threads` (first-in first-out ties, one thread)")
     ap.add_argument("--baseline", metavar="PYTHON",
                     help="also run without `threads` under this interpreter (another dcnsim build)")
+    ap.add_argument("--scenario", nargs="+", metavar="FILE",
+                    help="run these scenario files instead of the permutations")
+    ap.add_argument("--spin", type=int, default=0, metavar="N",
+                    help="keep N other processes spinning during the runs (a busy machine)")
     a = ap.parse_args(argv)
-    if len(a.stop) != len(a.k):
-        ap.error("--stop needs one value per --k")
+    targets = list(a.scenario) if a.scenario else list(a.k)
+    if a.stop is None:
+        a.stop = ["-"] * len(targets) if a.scenario else ["10ms", "1ms"]
+    if len(a.stop) != len(targets):
+        ap.error("--stop needs one value per --k" + (" (per --scenario)" if a.scenario else ""))
+    if a.spin < 0:
+        ap.error(f"--spin must be 0 or more, got {a.spin}")
     if a.pairs < 1:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
     if a.baseline:
@@ -78,7 +104,18 @@ def main(argv=None) -> int:
             why = e.strerror or str(e)
         if why:
             ap.error(f"--baseline {a.baseline}: cannot import dcnsim there ({why})")
-    for k, stop in zip(a.k, a.stop):
+    spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(a.spin)]
+    try:
+        return measure(a, targets)
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
+def measure(a: argparse.Namespace, targets: list) -> int:
+    for k, stop in zip(targets, a.stop):
+        label = f"k = {k}" if isinstance(k, int) else os.path.basename(k)
         ratios, over_today, one_vs_today, one_vs_base = [], [], [], []
         runs = [("one", 1, sys.executable), ("n", a.threads, sys.executable)]
         if a.today:
@@ -87,14 +124,16 @@ def main(argv=None) -> int:
             runs.append(("base", "today", a.baseline))
         for r in range(a.pairs):
             walls = {}
+            load = os.getloadavg()[0]
             for name, threads, python in rotated(runs, r):
                 walls[name] = one(k, stop, threads, python)
             (w1, s1), (wn, sn) = walls["one"], walls["n"]
             if (s1["events"], s1["packet_hops"]) != (sn["events"], sn["packet_hops"]):
-                print(f"k = {k}: 1 and {a.threads} threads disagree", file=sys.stderr)
+                print(f"{label}: 1 and {a.threads} threads disagree", file=sys.stderr)
                 return 1
             ratios.append(w1 / wn)
-            line = f"k = {k} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
+            line = (f"{label} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
+                    f" (load {load:.1f})")
             if a.today:
                 wt, _ = walls["today"]
                 over_today.append(wt / wn)
@@ -105,13 +144,15 @@ def main(argv=None) -> int:
                 one_vs_base.append(w1 / wb)
                 line += f"; baseline {wb:.2f} s: 1 thread {100 * (w1 / wb - 1):+.1f} %"
             print(line, flush=True)
-        print(f"k = {k}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs", flush=True)
+        print(f"{label}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs"
+              f" ({a.threads} threads' wall time {100 * (1 / statistics.median(ratios) - 1):+.1f} % against 1's)",
+              flush=True)
         if a.today:
-            print(f"k = {k}: against today's engine, {a.threads} threads median "
+            print(f"{label}: against today's engine, {a.threads} threads median "
                   f"{statistics.median(over_today):.2f}x, 1 thread median "
                   f"{100 * (statistics.median(one_vs_today) - 1):+.1f} %", flush=True)
         if a.baseline:
-            print(f"k = {k}: against the baseline, 1 thread median "
+            print(f"{label}: against the baseline, 1 thread median "
                   f"{100 * (statistics.median(one_vs_base) - 1):+.1f} %", flush=True)
     return 0
 

@@ -5,7 +5,11 @@ threads used) differs. Scenarios the partitioner cannot cut (a star, a
 Poisson app) run on one thread and say so."""
 from __future__ import annotations
 
+import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,13 @@ SHIPPED = sorted((REPO / "scenarios").glob("*.toml"))
 # short enough for the test suite, long enough for traffic to cross the cut
 STOP = {"dctcp_perm_k32": "150us", "dctcp_perm_k16": "500us", "dctcp_perm_k12": "500us"}
 DEFAULT_STOP = "2ms"
+
+
+@pytest.fixture(autouse=True)
+def _cut_as_asked(monkeypatch):
+    # these tests are about the cut: make it however busy the machine is
+    # (on one free core a run goes on one thread instead)
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
 
 
 def _secs(v) -> float:
@@ -78,3 +89,51 @@ def test_what_cannot_be_cut_runs_on_one_thread():
     # a Poisson app opens flows between any hosts
     doc = _short(bench.poisson_websearch_k8(), "1ms")
     assert _run(doc, 2)["summary"]["threads"] == 1
+
+
+# A child process held to one core; it runs the document (argv[1]) and
+# prints its results, every table column as a list of reprs (same bits,
+# NaNs included).
+ONE_CORE = """
+import json, os, sys
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+from dcnsim import _core
+from dcnsim.scenario import to_json
+r = _core.run(to_json(json.loads(sys.argv[1])), None)
+tables = {n: {c: [repr(x) for x in v] for c, v in t.items()} for n, t in r["tables"].items()}
+print(json.dumps({"tables": tables, "summary": dict(r["summary"])}))
+"""
+
+
+def _on_one_core(doc: dict, env: dict):
+    p = subprocess.run([sys.executable, "-c", ONE_CORE, json.dumps(doc)], capture_output=True, text=True,
+                       env={**os.environ, **env}, check=True)
+    return json.loads(p.stdout), [line for line in p.stderr.splitlines() if line.startswith("dcnsim:")]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_threads_beyond_the_cores_run_on_as_many_workers():
+    # 64 threads asked of a k = 4 fat-tree (four pods: four partitions) in
+    # a process held to one core: one worker runs all four, says so in
+    # one line, and writes one thread's bits
+    doc = _short(bench.dctcp_perm(4, "1ms"), "1ms")
+    one, said = _on_one_core({**doc, "threads": 1}, {"DCNSIM_FREE_CORES": "8"})
+    assert said == []
+    many, said = _on_one_core({**doc, "threads": 64}, {"DCNSIM_FREE_CORES": "8"})
+    assert len(said) == 1 and "4 partitions on 1 core: 1 worker thread" in said[0], said
+    assert many["summary"]["threads"] == 4
+    assert one["tables"] == many["tables"]
+    drop = ("threads", "wall_s")
+    assert {k: v for k, v in one["summary"].items() if k not in drop} == {
+        k: v for k, v in many["summary"].items() if k not in drop
+    }
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_a_run_with_one_core_free_goes_on_one_thread():
+    # the machine's own count of free cores (no override): a process held
+    # to one core has one, where a cut only adds the hand-over
+    doc = {**_short(bench.dctcp_perm(4, "1ms"), "1ms"), "threads": 2}
+    r, said = _on_one_core(doc, {"DCNSIM_FREE_CORES": ""})
+    assert r["summary"]["threads"] == 1
+    assert len(said) == 1 and "running the 2 partitions on one thread instead" in said[0], said

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "threads_pairs.py"
+OUTCAST = str(SCRIPT.parents[1] / "scenarios" / "outcast_fattree.toml")
 
 
 def _run(*args):
@@ -46,3 +47,16 @@ def test_every_run_comes_first_once_per_cycle_of_rounds():
         assert sorted(o[0] for o in orders) == sorted(runs)
         # and the cycle repeats
         assert mod.rotated(runs, len(runs)) == orders[0]
+
+
+def test_pairs_of_a_scenario_file_on_a_busy_machine():
+    # a shipped scenario cut short, with one other process spinning
+    p = _run("--scenario", OUTCAST, "--stop", "2ms", "--pairs", "1", "--spin", "1")
+    assert p.returncode == 0, p.stderr
+    assert "outcast_fattree.toml 2ms: 1 thread" in p.stdout and "(load " in p.stdout
+    assert "outcast_fattree.toml: median speed-up" in p.stdout and "against 1's" in p.stdout
+
+
+def test_stop_needs_one_value_per_scenario():
+    p = _run("--scenario", OUTCAST, "--stop", "1ms", "2ms")
+    assert p.returncode == 2 and "per --scenario" in p.stderr

@@ -86,7 +86,7 @@ pub fn run_measured(
     let threads = parallel::threads_for(cfg);
     if threads > 1 {
         let part = partition::partition(cfg, threads);
-        if parallel::single_reason(cfg, &part).is_none() {
+        if parallel::single_reason(cfg, &part).is_none() && parallel::worth_cutting(&part) {
             let guard = world::MemoryGuard {
                 limit: cfg.limits.memory,
                 measure: limits::run_bytes,

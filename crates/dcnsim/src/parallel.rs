@@ -26,28 +26,90 @@ use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
 use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
-/// The threads `cfg` asks for: `threads`, or for `"auto"` every core when
-/// the cut leaves each window enough work (docs/performance.md, Threads).
+/// The partitions `cfg` asks for: `threads`, or for `"auto"` as many as
+/// the cores free now when the cut leaves each window enough work
+/// (docs/performance.md, Threads). The number never changes the results
+/// (`threads` picks the seeded order of equal-time events), only the speed.
 pub fn threads_for(cfg: &Config) -> u32 {
     match cfg.threads {
         crate::config::Threads::N(n) => n,
-        crate::config::Threads::Auto => {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-            if cores < 2 {
-                return 1;
-            }
-            let part = crate::partition::partition(cfg, cores);
-            let hosts = cfg.topology.hosts().len() as f64;
-            let window_us = part.lookahead.map_or(0.0, |l| l.as_secs_f64() * 1e6);
-            if single_reason(cfg, &part).is_none() && hosts * window_us >= AUTO_MIN_HOST_MICROS {
-                part.parts
-            } else {
-                1
-            }
-        }
+        crate::config::Threads::Auto => auto_threads(cfg, free_cores()),
     }
+}
+
+/// `threads = "auto"` on a machine with `free` cores free: every one of
+/// them when the topology can be cut and a window holds enough work, one
+/// thread otherwise (with one free core, a cut only adds the hand-over).
+pub fn auto_threads(cfg: &Config, free: u32) -> u32 {
+    if free < 2 {
+        return 1;
+    }
+    let part = crate::partition::partition(cfg, free);
+    let hosts = cfg.topology.hosts().len() as f64;
+    let window_us = part.lookahead.map_or(0.0, |l| l.as_secs_f64() * 1e6);
+    if single_reason(cfg, &part).is_none() && hosts * window_us >= AUTO_MIN_HOST_MICROS {
+        part.parts
+    } else {
+        1
+    }
+}
+
+/// The cores free for this run now: this process's cores less the other
+/// work runnable on the machine, at least one; or `DCNSIM_FREE_CORES`
+/// when set (for benchmarks and tests that must run a given way).
+pub fn free_cores() -> u32 {
+    forced_free_cores().unwrap_or_else(|| machine_cores().saturating_sub(others_runnable(1)).max(1))
+}
+
+/// `DCNSIM_FREE_CORES`, when set to a number.
+fn forced_free_cores() -> Option<u32> {
+    std::env::var("DCNSIM_FREE_CORES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .map(|n| n.max(1))
+}
+
+/// Whether a run cut into `part` should run partitioned now: not when one
+/// core is free, where a cut only adds the hand-over (one line on stderr
+/// says so; one thread writes the same results).
+pub fn worth_cutting(part: &Partition) -> bool {
+    let free = free_cores();
+    if free >= 2 {
+        return true;
+    }
+    eprintln!(
+        "dcnsim: one core free now ({} other task(s) runnable on {} core(s)): running the {} \
+         partitions on one thread instead (the same results)",
+        others_runnable(1),
+        machine_cores(),
+        part.parts
+    );
+    false
+}
+
+/// Tasks runnable on the machine now that are not among `ours`, from
+/// `/proc/loadavg` (none where it cannot be read).
+fn others_runnable(ours: u32) -> u32 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| runnable(&s))
+        .map_or(0, |r| r.saturating_sub(ours))
+}
+
+/// The tasks runnable now (the running ones and those waiting for a
+/// core), from `/proc/loadavg`'s fourth field, "runnable/total": the
+/// moment's count, not the load averages, which lag a minute behind
+/// (after a run on two threads they still count it).
+fn runnable(loadavg: &str) -> Option<u32> {
+    loadavg
+        .split_whitespace()
+        .nth(3)?
+        .split('/')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// `threads = "auto"` runs on one thread below this many hosts times the
@@ -140,69 +202,204 @@ struct Status {
     ran_full: bool,
 }
 
-/// A barrier that spins (two threads on two cores hand over in well
-/// under a microsecond; a parking barrier costs tens of microseconds per
-/// window), then yields, for a machine with fewer free cores than threads.
-struct SpinBarrier {
-    n: usize,
-    count: AtomicUsize,
-    sense: AtomicBool,
+/// Spins a waiting worker makes before it parks. A spin is one
+/// `spin_loop` hint and a look at the generation (tens of nanoseconds):
+/// on two free cores a worker hands over in well under a microsecond,
+/// and this covers a window's usual imbalance; past it the worker sleeps
+/// and leaves its core to whatever needs it (another worker of this run,
+/// or another program on a busy machine).
+pub const SPIN_LIMIT: u32 = 1 << 12;
+
+/// Spins after which a waiting worker runs a partition whose owner has
+/// not started it (a worker still spinning claims its own within a
+/// fraction of a microsecond, so an owner this late is off its core):
+/// the run then goes on at the speed of the workers that have a core.
+const STEAL_SPINS: u32 = 1 << 6;
+
+/// Where the workers wait for the next step: a generation number they
+/// spin on for at most [`SPIN_LIMIT`] spins, then sleep on a condition
+/// variable until it changes.
+struct Gate {
+    generation: AtomicU64,
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
 }
 
-impl SpinBarrier {
-    fn new(n: usize) -> Self {
-        SpinBarrier {
-            n,
-            count: AtomicUsize::new(0),
-            sense: AtomicBool::new(false),
+/// How one worker waited, over a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WaitStats {
+    /// Spins in all.
+    pub spins: u64,
+    /// Times it slept, and the most spins before one.
+    pub parks: u64,
+    pub max_spins_before_park: u32,
+    /// Partitions it ran for an owner that had not started them.
+    pub stolen: u64,
+}
+
+impl Gate {
+    fn new() -> Self {
+        Gate {
+            generation: AtomicU64::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
-    /// Wait for all `n`; returns the nanoseconds spent waiting.
-    fn wait(&self, local: &mut bool) -> u64 {
-        let t0 = std::time::Instant::now();
-        *local = !*local;
-        if self.count.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
-            self.count.store(0, Ordering::Relaxed);
-            self.sense.store(*local, Ordering::Release);
-        } else {
-            let mut spins = 0u32;
-            while self.sense.load(Ordering::Acquire) != *local {
-                if spins < 20_000 {
-                    std::hint::spin_loop();
-                    spins += 1;
-                } else {
-                    std::thread::yield_now();
+
+    /// Open generation `next`: spinning workers see it, sleeping ones are
+    /// woken.
+    fn open(&self, next: u64) {
+        // SeqCst with the sleeper's count-then-look below: either it sees
+        // the new generation or this sees it counted.
+        self.generation.store(next, Ordering::SeqCst);
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _held = self.lock.lock().unwrap();
+            self.wake.notify_all();
+        }
+    }
+
+    /// Wait while the generation is `g`. After [`STEAL_SPINS`] spins,
+    /// every so often, `steal` may run work left undone (it returns true
+    /// if it ran some: the wait starts over); after [`SPIN_LIMIT`] spins,
+    /// and a last `steal` that finds nothing, sleep.
+    fn wait(&self, g: u64, ws: &mut WaitStats, mut steal: impl FnMut() -> bool) {
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == g {
+            if spins < SPIN_LIMIT {
+                std::hint::spin_loop();
+                spins += 1;
+                ws.spins += 1;
+                if spins >= STEAL_SPINS && spins.is_multiple_of(32) && steal() {
+                    ws.stolen += 1;
+                    spins = 0;
                 }
+                continue;
             }
+            if steal() {
+                ws.stolen += 1;
+                spins = 0;
+                continue;
+            }
+            ws.parks += 1;
+            ws.max_spins_before_park = ws.max_spins_before_park.max(spins);
+            let mut held = self.lock.lock().unwrap();
+            self.sleepers.fetch_add(1, Ordering::SeqCst);
+            while self.generation.load(Ordering::SeqCst) == g {
+                held = self.wake.wait(held).unwrap();
+            }
+            self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            break;
         }
-        t0.elapsed().as_nanos() as u64
     }
 }
 
-/// Window `w`'s slot in the double-buffered inboxes and statuses: one
-/// barrier per window lets a partition start window `w + 1` (and post and
-/// publish in it) while another still takes in window `w`'s, but never
-/// reach window `w + 2` before every partition has left window `w`.
+/// Window `w`'s slot in the double-buffered inboxes: a partition may take
+/// in window `w`'s packets while another, already in window `w + 1`,
+/// posts its own.
 fn slot(win: u64) -> usize {
     (win & 1) as usize
 }
 
+/// A step every partition takes between two of the workers' meetings.
+/// Which comes next is decided, from what the partitions published, by
+/// the worker that finishes a step's last partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Build the partition's world.
+    Build,
+    /// Publish the queue's first key.
+    Start,
+    /// Take in what crossed the cut in the window before (unless this is
+    /// the first); run window `win` up to `limit`, those with apps left
+    /// stopping right after their last app's end; hand over what crossed
+    /// the cut; publish (with the memory held when `measure`).
+    Window {
+        win: u64,
+        limit: u128,
+        take_in: bool,
+        measure: bool,
+    },
+    /// An app ended in window `win` somewhere, not everywhere: the
+    /// partitions that stopped or had none run the rest of it.
+    Rest {
+        win: u64,
+        limit: u128,
+    },
+    /// The run ends in window `win` (at `end`, right after the event that
+    /// ended the last app, or where the window stopped): run up to it and
+    /// hand over what crossed.
+    Finish {
+        win: u64,
+        end: Option<u128>,
+    },
+    /// Take in what window `win` handed over (in flight on its link at the
+    /// end, as on one thread) and publish where this partition stopped.
+    Close {
+        win: u64,
+    },
+    Done,
+}
+
+/// One partition: its world and what it publishes.
+struct Part {
+    world: Option<World>,
+    ctx: Option<Box<PartCtx>>,
+    status: Status,
+    stats: PartStats,
+    window_start: u64,
+    by_part: Vec<Vec<Transfer>>,
+    inbox: Vec<Transfer>,
+    headers: Vec<Hdr>,
+}
+
+/// The decider's own state (only the worker that closes a step reads it).
+struct Plan {
+    windows: u64,
+    /// Events (all partitions) when the memory guard looks next.
+    next_mem_check: u64,
+    /// When the machine's other work was last counted, and its running
+    /// mean (tasks runnable that are not this run's).
+    last_look: std::time::Instant,
+    others: f64,
+}
+
+/// How often a run with adapting workers counts the machine's other work.
+const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(10);
+
 struct Shared {
-    barrier: SpinBarrier,
+    parts: Vec<Mutex<Part>>,
+    /// The current generation and its step (workers that were away read
+    /// both at once, so they join the current step).
+    step: Mutex<(u64, Step)>,
+    gate: Gate,
+    /// `claimed[p]`: the generations partition `p` was taken for, so each
+    /// step runs it exactly once, on whichever worker gets there first.
+    claimed: Vec<AtomicU64>,
+    done: AtomicUsize,
+    plan: Mutex<Plan>,
+    /// Workers that run partitions now (the first `active`; the others
+    /// sleep on `roster`): the machine's free cores, counted as the run
+    /// goes when `adapt` is set, never more than `workers`.
+    active: AtomicUsize,
+    workers: usize,
+    adapt: bool,
+    roster: Mutex<()>,
+    roster_changed: Condvar,
+    finished: AtomicBool,
     /// `inbox[slot][dst * n + src]`: what partition `src` handed to `dst`
     /// in a window, in the order it was enqueued (each cut link has one
     /// sender, so a link's packets come in arrival order).
     inbox: [Vec<Mutex<Vec<Transfer>>>; 2],
     n: usize,
-    status: [Mutex<Vec<Status>>; 2],
-    /// The window in which every partition measures its memory (`NEVER`
-    /// when none is asked for).
-    measure_at: AtomicU64,
+    guard: Option<MemoryGuard>,
     stopped: Mutex<Option<MemoryStop>>,
-    interrupted: AtomicBool,
-    /// The window after whose barrier every partition stops (interrupt or
-    /// memory guard), `NEVER` until one is asked for.
-    halt_at: AtomicU64,
+    /// Set by the coordinator when the interrupt check says stop.
+    halt: AtomicBool,
+    /// Events so far and the slowest partition's clock, for progress.
+    processed: AtomicU64,
+    now_min: AtomicU64,
     /// Every partition computes the next window from these.
     lookahead: SimTime,
     stop_key: u128,
@@ -215,11 +412,7 @@ pub struct PartStats {
     pub events: u64,
     /// Packets it handed to other partitions.
     pub handed_over: u64,
-    /// Wall-clock nanoseconds it waited at barriers.
-    pub wait_ns: u64,
-    /// Wall-clock nanoseconds in all.
-    pub wall_ns: u64,
-    /// The thread that ran it.
+    /// The thread that ran its last window.
     pub thread: Option<std::thread::ThreadId>,
     /// Windows it took part in, and the most events it ran in one.
     pub windows: u64,
@@ -229,25 +422,81 @@ pub struct PartStats {
 /// How a partitioned run went.
 #[derive(Clone, Debug, Default)]
 pub struct ParallelStats {
+    /// Partitions.
     pub threads: u32,
+    /// Worker threads that ran them (at most the machine's cores).
+    pub workers: u32,
     pub method: &'static str,
     pub windows: u64,
     pub lookahead: SimTime,
     pub cut_links: usize,
     pub parts: Vec<PartStats>,
+    /// How each worker waited.
+    pub waits: Vec<WaitStats>,
+    /// Wall-clock nanoseconds from the workers' start to their end.
+    pub wall_ns: u64,
 }
 
-/// Run `cfg` on `part.parts` threads and merge the partitions' worlds into
-/// one, ready for [`crate::finish`]; `None` if `interrupt` said stop
-/// during set-up. The caller checked [`single_reason`] is `None`.
+/// The cores this process may run on (its CPU affinity and quota).
+pub fn machine_cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+}
+
+/// Worker threads for `parts` partitions on `cores` cores: one each, but
+/// never more than the cores (a worker then runs several partitions in
+/// each window; the results do not change).
+pub fn workers_for(parts: u32, cores: u32) -> u32 {
+    parts.min(cores.max(1))
+}
+
+/// Run `cfg` on `part.parts` partitions and merge their worlds into one,
+/// ready for [`crate::finish`]; `None` if `interrupt` said stop during
+/// set-up. The caller checked [`single_reason`] is `None`. The partitions
+/// run on [`workers_for`] threads (the caller's among them).
 pub fn run(
     cfg: &Config,
     part: &Partition,
+    interrupt: Option<Interrupt>,
+    progress: Option<Progress>,
+    guard: Option<MemoryGuard>,
+) -> Option<(World, ParallelStats)> {
+    let cores = machine_cores();
+    let workers = workers_for(part.parts, cores);
+    if workers < part.parts {
+        eprintln!(
+            "dcnsim: {} partitions on {cores} core{}: {workers} worker thread{} each run several \
+             partitions per window (the same results, no faster than {cores} thread{})",
+            part.parts,
+            if cores == 1 { "" } else { "s" },
+            if workers == 1 { "" } else { "s" },
+            if cores == 1 { "" } else { "s" },
+        );
+    }
+    run_on(
+        cfg,
+        part,
+        workers as usize,
+        true,
+        interrupt,
+        progress,
+        guard,
+    )
+}
+
+/// [`run`] on `workers` threads (1 ..= partitions); with `adapt`, only as
+/// many of them run partitions as the machine has cores free (counted
+/// every [`LOOK_EVERY`]: the others sleep), else all of them.
+pub fn run_on(
+    cfg: &Config,
+    part: &Partition,
+    workers: usize,
+    adapt: bool,
     mut interrupt: Option<Interrupt>,
-    mut progress: Option<Progress>,
+    progress: Option<Progress>,
     guard: Option<MemoryGuard>,
 ) -> Option<(World, ParallelStats)> {
     let n = part.parts as usize;
+    let workers = workers.clamp(1, n);
     let lookahead = part.lookahead.expect("a cut has a lookahead");
     let node_part = Arc::new(part.node_part.clone());
     let host_part: Arc<Vec<u32>> = Arc::new(
@@ -267,101 +516,126 @@ pub fn run(
         };
         Arc::new(crate::net::routing::Routes::compute_on(
             &cfg.topology,
-            n,
+            workers,
             stop,
         )?)
-    };
-    // Each partition's world is built on its own thread (the routing
-    // tables, the long part, were built above, on as many threads, with
-    // the interrupt check on the caller's).
-    let ctxs: Vec<Box<PartCtx>> = runs
-        .into_iter()
-        .enumerate()
-        .map(|(me, runs)| {
-            Box::new(PartCtx {
-                me: me as u32,
-                node_part: node_part.clone(),
-                host_part: host_part.clone(),
-                app_home: home.clone(),
-                app_runs: runs,
-                cur_app: 0,
-                dup_events: 0,
-                zero_at: None,
-                routes: Some(routes.clone()),
-            })
-        })
-        .collect();
-    let build = |ctx: Box<PartCtx>| -> World {
-        let mut w =
-            World::new_partition(cfg, ctx, &mut || false).expect("a check that never stops");
-        if let Some(g) = guard {
-            // each partition measures itself; the coordinator sums them
-            w.set_memory_guard(g);
-        }
-        w
     };
     if interrupt.as_mut().is_some_and(|stop| stop()) {
         return None;
     }
-    let stop_key = (cfg.stop.0 as u128 + 1) << 64;
-    let sh = Shared {
-        barrier: SpinBarrier::new(n),
-        n,
+    // Each partition's world is built by a worker (the routing tables, the
+    // long part, were built above, with the interrupt check on the
+    // caller's thread).
+    let parts = runs
+        .into_iter()
+        .enumerate()
+        .map(|(me, runs)| {
+            Mutex::new(Part {
+                world: None,
+                ctx: Some(Box::new(PartCtx {
+                    me: me as u32,
+                    node_part: node_part.clone(),
+                    host_part: host_part.clone(),
+                    app_home: home.clone(),
+                    app_runs: runs,
+                    cur_app: 0,
+                    dup_events: 0,
+                    zero_at: None,
+                    routes: Some(routes.clone()),
+                })),
+                status: Status::default(),
+                stats: PartStats::default(),
+                window_start: 0,
+                by_part: vec![Vec::new(); n],
+                inbox: Vec::new(),
+                headers: Vec::new(),
+            })
+        })
+        .collect();
+    let mut sh = Shared {
+        parts,
+        step: Mutex::new((0, Step::Build)),
+        gate: Gate::new(),
+        claimed: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        done: AtomicUsize::new(0),
+        plan: Mutex::new(Plan {
+            windows: 0,
+            next_mem_check: 0,
+            last_look: std::time::Instant::now(),
+            others: others_runnable(1) as f64,
+        }),
+        active: AtomicUsize::new(workers),
+        workers,
+        adapt,
+        roster: Mutex::new(()),
+        roster_changed: Condvar::new(),
+        finished: AtomicBool::new(false),
         inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
-        status: [0, 1].map(|_| Mutex::new(vec![Status::default(); n])),
-        measure_at: AtomicU64::new(NEVER),
-        stopped: Mutex::new(None),
-        interrupted: AtomicBool::new(false),
-        halt_at: AtomicU64::new(NEVER),
-        lookahead,
-        stop_key,
-    };
-    let mut stats = ParallelStats {
-        threads: part.parts,
-        method: part.method,
-        lookahead,
-        cut_links: part.cut_links.len(),
-        parts: vec![PartStats::default(); n],
-        ..ParallelStats::default()
-    };
-    let mut coord = Coordinator {
-        interrupt: interrupt.take(),
-        progress: progress.take(),
+        n,
         guard,
-        next_check: 1 << 16,
-        next_mem_check: 0,
-        windows: 0,
+        stopped: Mutex::new(None),
+        halt: AtomicBool::new(false),
+        processed: AtomicU64::new(0),
+        now_min: AtomicU64::new(0),
+        lookahead,
+        stop_key: (cfg.stop.0 as u128 + 1) << 64,
     };
-    let mut ctxs = ctxs.into_iter();
-    let ctx0 = ctxs.next().expect("partition 0");
-    let (w0, rest, part_stats) = std::thread::scope(|s| {
-        let handles: Vec<_> = ctxs
-            .enumerate()
-            .map(|(i, ctx)| {
-                let (sh, build) = (&sh, &build);
-                s.spawn(move || {
-                    let mut w = build(ctx);
-                    let ps = worker(&mut w, i + 1, sh, None);
-                    (w, ps)
-                })
+    if let Some(free) = forced_free_cores() {
+        sh.adapt = false;
+        sh.active
+            .store(workers.min(free as usize), Ordering::Relaxed);
+    } else if adapt {
+        let plan = sh.plan.lock().unwrap();
+        sh.active
+            .store(active_for(workers, plan.others), Ordering::Relaxed);
+    }
+    let mut coord = Coordinator {
+        interrupt,
+        progress,
+        next_check: 1 << 16,
+    };
+    let t0 = std::time::Instant::now();
+    let waits = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..workers)
+            .map(|me| {
+                let sh = &sh;
+                s.spawn(move || worker(sh, cfg, me, workers, None))
             })
             .collect();
-        let mut w0 = build(ctx0);
-        let ps0 = worker(&mut w0, 0, &sh, Some(&mut coord));
-        let mut all = vec![ps0];
-        let mut rest = Vec::with_capacity(n - 1);
-        for h in handles {
-            let (w, ps) = h.join().expect("a partition's thread panicked");
-            rest.push(w);
-            all.push(ps);
-        }
-        (w0, rest, all)
+        let mut all = vec![worker(&sh, cfg, 0, workers, Some(&mut coord))];
+        all.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a worker thread panicked")),
+        );
+        all
     });
-    stats.parts = part_stats;
-    stats.windows = coord.windows;
-    let mut w = merge(w0, rest, &sh, cfg);
+    let wall_ns = t0.elapsed().as_nanos() as u64;
+    let mut statuses = Vec::with_capacity(n);
+    let mut worlds = Vec::with_capacity(n);
+    let mut part_stats = Vec::with_capacity(n);
+    for p in sh.parts {
+        let p = p.into_inner().unwrap();
+        statuses.push(p.status);
+        worlds.push(p.world.expect("built"));
+        part_stats.push(p.stats);
+    }
+    let stats = ParallelStats {
+        threads: part.parts,
+        workers: workers as u32,
+        method: part.method,
+        windows: sh.plan.lock().unwrap().windows,
+        lookahead,
+        cut_links: part.cut_links.len(),
+        parts: part_stats,
+        waits,
+        wall_ns,
+    };
+    let mut worlds = worlds.into_iter();
+    let w0 = worlds.next().expect("partition 0");
+    let mut w = merge(w0, worlds.collect(), &statuses, cfg);
     w.memory_stop = *sh.stopped.lock().unwrap();
-    w.interrupted = sh.interrupted.load(Ordering::Relaxed);
+    w.interrupted = sh.halt.load(Ordering::Relaxed);
     Some((w, stats))
 }
 
@@ -372,154 +646,186 @@ fn window_end(start: u128, lookahead: SimTime, stop_key: u128) -> u128 {
     (((t + lookahead.0) as u128) << 64).min(stop_key)
 }
 
-/// The coordinator's part (partition 0's thread, the caller's: the
-/// interrupt check may need to run there, as Python's signal check does).
+/// The caller's checks (its thread's: the interrupt check may need to run
+/// there, as Python's signal check does): progress and the interrupt,
+/// every 2¹⁶ events, between steps.
 struct Coordinator {
     interrupt: Option<Interrupt>,
     progress: Option<Progress>,
-    guard: Option<MemoryGuard>,
     next_check: u64,
-    /// Events (all partitions) when the memory guard looks next.
-    next_mem_check: u64,
-    windows: u64,
 }
 
-/// No window: `halt_at` and `measure_at` when nothing is asked for.
-const NEVER: u64 = u64::MAX;
-
 impl Coordinator {
-    /// The periodic work one thread's loop does every 2¹⁶ events:
-    /// progress, the interrupt check, the memory guard, after window
-    /// `win`'s barrier. A stop (`halt_at`) takes effect at the next
-    /// window's barrier; a measure is asked for two windows on (`win + 1`
-    /// may already be running on another thread, `win + 2` cannot).
-    fn check(&mut self, st: &[Status], sh: &Shared, w0: &World, win: u64) {
-        self.windows += 1;
-        let processed: u64 = st.iter().map(|s| s.processed).sum();
-        if sh.measure_at.load(Ordering::Relaxed) == win {
-            sh.measure_at.store(NEVER, Ordering::Relaxed);
-            if let Some(g) = self.guard {
-                let used: u64 = st.iter().map(|s| s.bytes).sum();
-                // the next look as one thread's guard would take it (far
-                // from the limit, rarely: a look walks every flow)
-                self.next_mem_check = processed + (g.interval)(w0, used, g.limit);
-                if used > g.limit {
-                    *sh.stopped.lock().unwrap() = Some(MemoryStop {
-                        used,
-                        limit: g.limit,
-                        at: st.iter().map(|s| s.now).max().unwrap_or_default(),
-                    });
-                    sh.halt_at.store(win + 1, Ordering::Relaxed);
-                    return;
-                }
-            }
+    fn check(&mut self, sh: &Shared) {
+        let processed = sh.processed.load(Ordering::Relaxed);
+        if processed < self.next_check {
+            return;
         }
-        if processed >= self.next_check {
-            self.next_check = processed + (1 << 16);
-            if let Some(tell) = self.progress.as_mut() {
-                tell(
-                    st.iter().map(|s| s.now).min().unwrap_or_default(),
-                    processed,
-                );
-            }
-            if let Some(stop) = self.interrupt.as_mut() {
-                if stop() {
-                    sh.interrupted.store(true, Ordering::Relaxed);
-                    sh.halt_at.store(win + 1, Ordering::Relaxed);
-                    return;
-                }
-            }
+        self.next_check = processed + (1 << 16);
+        if let Some(tell) = self.progress.as_mut() {
+            tell(SimTime(sh.now_min.load(Ordering::Relaxed)), processed);
         }
-        if self.guard.is_some() && processed >= self.next_mem_check {
-            self.next_mem_check = u64::MAX;
-            sh.measure_at.store(win + 2, Ordering::Relaxed);
+        if let Some(stop) = self.interrupt.as_mut() {
+            if stop() {
+                // the decider stops the run at the next window's end
+                sh.halt.store(true, Ordering::Relaxed);
+            }
         }
     }
 }
 
-/// One partition's thread: windows until the run ends. Every partition
-/// takes the same decisions from the same published statuses, so a
-/// window costs one barrier, after running it and posting what crossed
-/// the cut: what each partition publishes there (its next event, the
-/// earliest arrival it handed over) is enough for all to know where the
-/// next window starts before anyone takes in. Only the coordinator's
-/// checks (interrupt, progress, memory) are its own; they take effect a
-/// window or two later.
-fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordinator>) -> PartStats {
-    let t0 = std::time::Instant::now();
-    let mut ps = PartStats::default();
-    let mut sense = false;
-    let n = sh.n;
-    let mut by_part: Vec<Vec<Transfer>> = vec![Vec::new(); n];
-    let mut inbox: Vec<Transfer> = Vec::new();
-    let mut headers: Vec<Hdr> = Vec::new();
-    let (la, stop_key) = (sh.lookahead, sh.stop_key);
-    // The first window starts at the earliest event anywhere (published
-    // in the slot of the window before the first, which nobody writes
-    // again until all have passed the first window's barrier).
-    let mut win: u64 = 0;
-    sh.status[slot(win + 1)].lock().unwrap()[me].next = w.core.q.next_key();
-    ps.wait_ns += sh.barrier.wait(&mut sense);
-    let first = sh.status[slot(win + 1)]
-        .lock()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s.next)
-        .min();
-    let mut limit = match first {
-        Some(k) if k < stop_key => window_end(k, la, stop_key),
-        _ => return finish_worker(w, me, sh, &mut ps, &mut sense, t0, win),
-    };
+/// One worker: at each generation, its own partitions' step first
+/// (partition `p` belongs to worker `p % workers`, so on free cores each
+/// keeps its partitions' state in its cache), then, while it waits for
+/// the others, any partition whose owner has not started it.
+fn worker(
+    sh: &Shared,
+    cfg: &Config,
+    me: usize,
+    workers: usize,
+    mut coord: Option<&mut Coordinator>,
+) -> WaitStats {
+    let mut ws = WaitStats::default();
     loop {
-        let before = w.core.q.processed();
-        let at = slot(win);
-        // Phase 1: partitions with apps left run the window, each stopping
-        // right after its last app ends; the others wait for phase 2.
-        let ran_full = if w.pending_apps > 0 {
-            w.run_window(limit, true);
-            w.pending_apps > 0
-        } else {
-            false
-        };
-        let sent_min = post(w, &mut by_part, sh, &mut ps, at);
-        publish(w, me, sh, at, sent_min, ran_full, win);
-        ps.wait_ns += sh.barrier.wait(&mut sense);
-        let mut st = sh.status[at].lock().unwrap().clone();
-        if sh.halt_at.load(Ordering::Relaxed) <= win {
-            break;
+        let (g, step) = *sh.step.lock().unwrap();
+        if step == Step::Done {
+            return ws;
         }
-        if st.iter().all(|s| s.pending == 0) {
-            // The last app finished in this window: the run ends at the
-            // latest partition's end, every partition up to that event.
-            let end = st
-                .iter()
-                .filter_map(|s| s.zero_at)
-                .max()
-                .expect("an app ended");
-            w.run_window(end + 1, false);
-            break;
-        }
-        if st.iter().any(|s| !s.ran_full) {
-            if !ran_full {
-                w.run_window(limit, false);
-                let more = post(w, &mut by_part, sh, &mut ps, at);
-                let sent = sent_min.into_iter().chain(more).min();
-                publish(w, me, sh, at, sent, false, win);
+        let active = sh.active.load(Ordering::Relaxed).clamp(1, workers);
+        if me >= active {
+            // not needed now: sleep until the machine frees a core for
+            // this worker, or the run ends
+            let mut held = sh.roster.lock().unwrap();
+            while sh.active.load(Ordering::Relaxed) <= me && !sh.finished.load(Ordering::Relaxed) {
+                held = sh.roster_changed.wait(held).unwrap();
             }
-            ps.wait_ns += sh.barrier.wait(&mut sense);
-            st = sh.status[at].lock().unwrap().clone();
+            continue;
         }
-        ps.windows += 1;
-        ps.max_window_events = ps.max_window_events.max(w.core.q.processed() - before);
-        // Take in what crossed the cut towards this partition.
-        take_in(w, me, sh, &mut inbox, &mut headers, at);
+        for p in (me..sh.n).step_by(active) {
+            take(sh, cfg, p, g, step);
+        }
+        let order = (me..sh.n).chain(0..me);
+        sh.gate.wait(g, &mut ws, || {
+            order.clone().any(|p| take(sh, cfg, p, g, step))
+        });
         if let Some(c) = coord.as_deref_mut() {
-            c.check(&st, sh, w, win);
+            c.check(sh);
         }
-        // Where the next window starts: the earliest of every queue's
-        // next event and of every arrival just handed over (taking in
-        // schedules each at its arrival, or behind an earlier one on its
-        // link), so the same for every partition.
+    }
+}
+
+/// Run partition `p`'s part of generation `g`'s `step` unless a worker
+/// took it already; whoever finishes the step's last partition decides
+/// the next step and opens it. True if this worker ran it.
+fn take(sh: &Shared, cfg: &Config, p: usize, g: u64, step: Step) -> bool {
+    if sh.claimed[p]
+        .compare_exchange(g, g + 1, Ordering::AcqRel, Ordering::Relaxed)
+        .is_err()
+    {
+        return false;
+    }
+    do_step(sh, cfg, p, &mut sh.parts[p].lock().unwrap(), step);
+    if sh.done.fetch_add(1, Ordering::AcqRel) + 1 == sh.n {
+        sh.done.store(0, Ordering::Relaxed);
+        let next = decide(sh, step);
+        *sh.step.lock().unwrap() = (g + 1, next);
+        sh.gate.open(g + 1);
+        if next == Step::Done {
+            sh.finished.store(true, Ordering::Relaxed);
+            let _held = sh.roster.lock().unwrap();
+            sh.roster_changed.notify_all();
+        }
+    }
+    true
+}
+
+/// Partition `me`'s part of `step`.
+fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
+    if step == Step::Build {
+        let ctx = part.ctx.take().expect("built once");
+        let mut w =
+            World::new_partition(cfg, ctx, &mut || false).expect("a check that never stops");
+        if let Some(g) = sh.guard {
+            // each partition measures itself; the decider sums them
+            w.set_memory_guard(g);
+        }
+        part.world = Some(w);
+        return;
+    }
+    let Part {
+        world,
+        status,
+        stats,
+        window_start,
+        by_part,
+        inbox,
+        headers,
+        ..
+    } = part;
+    let w = world.as_mut().expect("built");
+    match step {
+        Step::Build | Step::Done => {}
+        Step::Start => status.next = w.core.q.next_key(),
+        Step::Window {
+            win,
+            limit,
+            take_in: earlier,
+            measure,
+        } => {
+            if earlier {
+                take_in(w, me, sh, inbox, headers, slot(win - 1));
+            }
+            *window_start = w.core.q.processed();
+            let ran_full = if w.pending_apps > 0 {
+                w.run_window(limit, true);
+                w.pending_apps > 0
+            } else {
+                false
+            };
+            let sent = post(w, by_part, sh, stats, slot(win));
+            publish(w, status, sent, ran_full, measure);
+            stats.windows += 1;
+            stats.thread = Some(std::thread::current().id());
+            let ran = w.core.q.processed() - *window_start;
+            stats.max_window_events = stats.max_window_events.max(ran);
+        }
+        Step::Rest { win, limit } => {
+            if !status.ran_full {
+                w.run_window(limit, false);
+                let more = post(w, by_part, sh, stats, slot(win));
+                let sent = status.sent_min.into_iter().chain(more).min();
+                publish(w, status, sent, false, false);
+                let ran = w.core.q.processed() - *window_start;
+                stats.max_window_events = stats.max_window_events.max(ran);
+            }
+        }
+        Step::Finish { win, end } => {
+            if let Some(end) = end {
+                w.run_window(end + 1, false);
+            }
+            post(w, by_part, sh, stats, slot(win));
+        }
+        Step::Close { win } => {
+            take_in(w, me, sh, inbox, headers, slot(win));
+            let p = w.part.as_deref().expect("a partition");
+            status.processed = w.core.q.processed() - p.dup_events;
+            status.now = w.core.q.now();
+            status.last_key = w.core.q.last_key();
+            status.sent = stats.handed_over;
+            stats.events = w.core.q.processed();
+        }
+    }
+}
+
+/// The step after `step`, from what every partition published in it (so
+/// the same whichever worker decides, and however many there are).
+fn decide(sh: &Shared, step: Step) -> Step {
+    let st: Vec<Status> = sh.parts.iter().map(|p| p.lock().unwrap().status).collect();
+    let (la, stop_key) = (sh.lookahead, sh.stop_key);
+    // Where the next window starts: the earliest of every queue's next
+    // event and of every arrival just handed over (taking in schedules
+    // each at its arrival, or behind an earlier one on its link).
+    let next_window = |win: Option<u64>| {
         let next = st
             .iter()
             .filter_map(|s| s.next)
@@ -529,42 +835,140 @@ fn worker(w: &mut World, me: usize, sh: &Shared, mut coord: Option<&mut Coordina
                     .map(|t| (t.0 as u128) << 64),
             )
             .min();
-        win += 1;
         match next {
-            Some(k) if k < stop_key => limit = window_end(k, la, stop_key),
-            _ => break,
+            Some(k) if k < stop_key => {
+                let mut plan = sh.plan.lock().unwrap();
+                let processed: u64 = st.iter().map(|s| s.processed).sum();
+                let measure = sh.guard.is_some() && processed >= plan.next_mem_check;
+                if measure {
+                    plan.next_mem_check = u64::MAX;
+                }
+                Step::Window {
+                    win: win.map_or(0, |w| w + 1),
+                    limit: window_end(k, la, stop_key),
+                    take_in: win.is_some(),
+                    measure,
+                }
+            }
+            _ => Step::Finish {
+                win: win.unwrap_or(0),
+                end: None,
+            },
         }
+    };
+    match step {
+        Step::Build => Step::Start,
+        Step::Start => next_window(None),
+        Step::Window { win, measure, .. } => {
+            {
+                let mut plan = sh.plan.lock().unwrap();
+                plan.windows += 1;
+                // (the clock only every 64 windows: it costs more than a
+                // short window's hand-over)
+                if sh.adapt
+                    && plan.windows.is_multiple_of(64)
+                    && plan.last_look.elapsed() >= LOOK_EVERY
+                {
+                    recount(sh, &mut plan);
+                }
+            }
+            let processed: u64 = st.iter().map(|s| s.processed).sum();
+            sh.processed.store(processed, Ordering::Relaxed);
+            let now_min = st.iter().map(|s| s.now).min().unwrap_or_default();
+            sh.now_min.store(now_min.0, Ordering::Relaxed);
+            if measure && over_memory(sh, &st, processed) {
+                return Step::Finish { win, end: None };
+            }
+            if sh.halt.load(Ordering::Relaxed) {
+                return Step::Finish { win, end: None };
+            }
+            if st.iter().all(|s| s.pending == 0) {
+                // The last app finished in this window: the run ends at
+                // the latest partition's end, every partition up to that
+                // event.
+                let end = st.iter().filter_map(|s| s.zero_at).max();
+                return Step::Finish { win, end };
+            }
+            if st.iter().any(|s| !s.ran_full) {
+                let Step::Window { limit, .. } = step else {
+                    unreachable!()
+                };
+                return Step::Rest { win, limit };
+            }
+            next_window(Some(win))
+        }
+        Step::Rest { win, .. } => next_window(Some(win)),
+        Step::Finish { win, .. } => Step::Close { win },
+        Step::Close { .. } | Step::Done => Step::Done,
     }
-    finish_worker(w, me, sh, &mut ps, &mut sense, t0, win)
 }
 
-/// What this partition tells the others at window `win`'s barrier (in
-/// slot `at`); its memory too when the coordinator asked for it there.
+/// Count the machine's other work again and set the workers that run
+/// partitions from its running mean (a moment's count jumps as programs
+/// wait and wake; the mean over the last ~40 ms follows what lasts).
+fn recount(sh: &Shared, plan: &mut Plan) {
+    plan.last_look = std::time::Instant::now();
+    let ours = sh.active.load(Ordering::Relaxed) as u32;
+    plan.others = 0.75 * plan.others + 0.25 * others_runnable(ours) as f64;
+    let want = active_for(sh.workers, plan.others);
+    if sh.active.swap(want, Ordering::Relaxed) < want {
+        let _held = sh.roster.lock().unwrap();
+        sh.roster_changed.notify_all();
+    }
+}
+
+/// Workers to run partitions with `others` tasks runnable besides this
+/// run's: one per free core, at least one, at most `workers`.
+fn active_for(workers: usize, others: f64) -> usize {
+    let free = (machine_cores() as f64 - others).round().max(1.0) as usize;
+    free.min(workers)
+}
+
+/// The memory guard's look at a window's end: every partition's bytes,
+/// summed, against the limit (true: over it, the run stops); the next
+/// look as one thread's guard would take it (far from the limit, rarely:
+/// a look walks every flow).
+fn over_memory(sh: &Shared, st: &[Status], processed: u64) -> bool {
+    let Some(g) = sh.guard else { return false };
+    let used: u64 = st.iter().map(|s| s.bytes).sum();
+    let interval = {
+        let p0 = sh.parts[0].lock().unwrap();
+        (g.interval)(p0.world.as_ref().expect("built"), used, g.limit)
+    };
+    sh.plan.lock().unwrap().next_mem_check = processed + interval;
+    if used <= g.limit {
+        return false;
+    }
+    *sh.stopped.lock().unwrap() = Some(MemoryStop {
+        used,
+        limit: g.limit,
+        at: st.iter().map(|s| s.now).max().unwrap_or_default(),
+    });
+    true
+}
+
+/// What a partition tells the others at a window's end; its memory too
+/// when the decider asked for it.
 fn publish(
     w: &mut World,
-    me: usize,
-    sh: &Shared,
-    at: usize,
+    s: &mut Status,
     sent_min: Option<SimTime>,
     ran_full: bool,
-    win: u64,
+    measure: bool,
 ) {
-    let bytes = if sh.measure_at.load(Ordering::Relaxed) == win {
-        // packets in the inboxes are not counted: a window's worth
-        w.memory_guard().map_or(0, |g| (g.measure)(w))
-    } else {
-        0
-    };
     let p = w.part.as_deref().expect("a partition");
-    let mut st = sh.status[at].lock().unwrap();
-    let s = &mut st[me];
     s.pending = w.pending_apps;
     s.zero_at = p.zero_at;
     s.next = w.core.q.next_key();
     s.sent_min = sent_min;
     s.processed = w.core.q.processed() - p.dup_events;
     s.now = w.core.q.now();
-    s.bytes = bytes;
+    // packets in the inboxes are not counted: a window's worth
+    s.bytes = if measure {
+        w.memory_guard().map_or(0, |g| (g.measure)(w))
+    } else {
+        0
+    };
     s.ran_full = ran_full;
 }
 
@@ -658,46 +1062,9 @@ fn take_in(
 /// [`take_in`] the far end's link state.
 const HANDOVER_AHEAD: usize = 4;
 
-/// The run's end, the same for every partition: publish where this one
-/// stopped, once all have.
-fn finish_worker(
-    w: &mut World,
-    me: usize,
-    sh: &Shared,
-    ps: &mut PartStats,
-    sense: &mut bool,
-    t0: std::time::Instant,
-    win: u64,
-) -> PartStats {
-    // Packets still crossing a cut at the end are in flight on their link,
-    // as on one thread: the far end holds them (and counts them live).
-    // Every partition left the loop at the same window `win`, whose
-    // inboxes may still hold what it posted.
-    let mut by_part = vec![Vec::new(); sh.n];
-    post(w, &mut by_part, sh, ps, slot(win));
-    ps.wait_ns += sh.barrier.wait(sense);
-    take_in(w, me, sh, &mut Vec::new(), &mut Vec::new(), slot(win));
-    {
-        // past the barrier nobody reads a window's status again: the
-        // run's end goes in slot 0, where `merge` reads it
-        let p = w.part.as_deref().expect("a partition");
-        let mut st = sh.status[0].lock().unwrap();
-        st[me].processed = w.core.q.processed() - p.dup_events;
-        st[me].now = w.core.q.now();
-        st[me].last_key = w.core.q.last_key();
-        st[me].sent = ps.handed_over;
-    }
-    ps.wait_ns += sh.barrier.wait(sense);
-    ps.events = w.core.q.processed();
-    ps.wall_ns = t0.elapsed().as_nanos() as u64;
-    ps.thread = Some(std::thread::current().id());
-    ps.clone()
-}
-
 /// One world from the partitions': each link, input tally, flow end, app,
 /// capture and sample from the partition that ran it.
-fn merge(mut w: World, rest: Vec<World>, sh: &Shared, cfg: &Config) -> World {
-    let st = sh.status[0].lock().unwrap().clone();
+fn merge(mut w: World, rest: Vec<World>, st: &[Status], cfg: &Config) -> World {
     let end_key = st.iter().map(|s| s.last_key).max().unwrap_or(0);
     let now = st.iter().map(|s| s.now).max().unwrap_or_default();
     let processed: u64 = st.iter().map(|s| s.processed).sum();
@@ -899,4 +1266,96 @@ fn merge(mut w: World, rest: Vec<World>, sh: &Shared, cfg: &Config) -> World {
     let mut merged = parts.swap_remove(0);
     merged.part = None;
     merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nothing opens the gate until its waiter sleeps (a deadline only so
+    /// that a waiter that never sleeps fails instead of hanging).
+    fn until_asleep(gate: &Gate) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while gate.sleepers.load(Ordering::SeqCst) == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the waiter never slept"
+            );
+            std::thread::yield_now();
+        }
+    }
+
+    /// A worker whose partners are late spins at most [`SPIN_LIMIT`]
+    /// times, looks once more for work left undone, then sleeps until the
+    /// next generation opens, and wakes then.
+    #[test]
+    fn a_waiting_worker_parks_after_a_bounded_spin() {
+        let gate = Arc::new(Gate::new());
+        let looked = Arc::new(AtomicU64::new(0));
+        let (g, l) = (gate.clone(), looked.clone());
+        let waiter = std::thread::spawn(move || {
+            let mut ws = WaitStats::default();
+            g.wait(0, &mut ws, || {
+                l.fetch_add(1, Ordering::Relaxed);
+                false
+            });
+            ws
+        });
+        until_asleep(&gate);
+        gate.open(1);
+        let ws = waiter.join().unwrap();
+        assert_eq!(ws.parks, 1, "slept once");
+        assert_eq!(ws.spins, SPIN_LIMIT as u64, "after a bounded spin");
+        assert_eq!(ws.max_spins_before_park, SPIN_LIMIT);
+        // it looked for a late owner's partition every 32 spins past
+        // STEAL_SPINS, and once more before it slept
+        let looks = (STEAL_SPINS..=SPIN_LIMIT).filter(|s| s % 32 == 0).count() as u64 + 1;
+        assert_eq!(looked.load(Ordering::Relaxed), looks);
+        assert_eq!(ws.stolen, 0);
+    }
+
+    /// Work found while waiting starts the spin over: a worker that runs a
+    /// late owner's partition does not sleep for the time it spent on it.
+    #[test]
+    fn a_worker_that_steals_starts_its_spin_over() {
+        let gate = Gate::new();
+        let mut ws = WaitStats::default();
+        let mut left = 3;
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                gate.wait(0, &mut ws, || {
+                    if left > 0 {
+                        left -= 1;
+                        true
+                    } else {
+                        false
+                    }
+                })
+            });
+            until_asleep(&gate);
+            gate.open(1);
+        });
+        assert_eq!(ws.stolen, 3);
+        assert_eq!(ws.parks, 1);
+        // each steal restarted the count, so the spin before the sleep
+        // was a whole one
+        assert_eq!(ws.max_spins_before_park, SPIN_LIMIT);
+        assert_eq!(ws.spins, 3 * STEAL_SPINS as u64 + SPIN_LIMIT as u64);
+    }
+
+    #[test]
+    fn workers_never_outnumber_cores_or_partitions() {
+        assert_eq!(workers_for(8, 2), 2);
+        assert_eq!(workers_for(64, 2), 2);
+        assert_eq!(workers_for(2, 16), 2);
+        assert_eq!(workers_for(4, 0), 1);
+    }
+
+    #[test]
+    fn runnable_tasks_are_read_from_loadavg() {
+        assert_eq!(runnable("0.31 0.50 0.60 1/812 4242\n"), Some(1));
+        // the moment's count, however high the averages
+        assert_eq!(runnable("5.77 1.94 0.75 3/900 4242\n"), Some(3));
+        assert_eq!(runnable("garbage"), None);
+    }
 }

@@ -8,16 +8,21 @@ use common::*;
 use dcnsim::config::{Config, Threads, Ties};
 use dcnsim::stats::results::Results;
 
-fn perm_k4(extra: &str) -> Config {
-    // every host sends to the host 5 along: most flows cross pods
-    let apps: Vec<String> = (0..16)
+/// Bulk apps from each of 16 hosts to the host 5 along, for `duration`.
+fn five_along(duration: &str) -> Vec<String> {
+    (0..16)
         .map(|s| {
             format!(
-                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "3ms"}}"#,
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "duration": "{duration}"}}"#,
                 (s + 5) % 16
             )
         })
-        .collect();
+        .collect()
+}
+
+fn perm_k4(extra: &str) -> Config {
+    // every host sends to the host 5 along: most flows cross pods
+    let apps = five_along("3ms");
     let doc = format!(
         r#"{{"name": "perm", "seed": 3, "stop": "4ms", "threads": 1,
             "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
@@ -42,7 +47,14 @@ fn same(a: &Results, b: &Results) {
     assert_eq!(phys(a), phys(b));
 }
 
+/// Cut as asked however busy the machine is now (on one free core a run
+/// goes on one thread instead; these tests are about the cut).
+fn cut_as_asked() {
+    std::env::set_var("DCNSIM_FREE_CORES", "8");
+}
+
 fn with_threads(mut c: Config, n: u32) -> Results {
+    cut_as_asked();
     c.threads = Threads::N(n);
     let (r, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
     if n > 1 {
@@ -120,6 +132,7 @@ fn a_partitioned_run_reports_progress_and_stops_when_asked() {
         *amount = dcnsim::config::BulkAmount::Duration(dcnsim::sim::time::SimTime::from_ms(50));
     }
     c.threads = Threads::N(2);
+    cut_as_asked();
     let caller = std::thread::current().id();
     let asked = Arc::new(AtomicU64::new(0));
     let told = Arc::new(AtomicU64::new(0));
@@ -142,9 +155,9 @@ fn a_partitioned_run_reports_progress_and_stops_when_asked() {
     assert!(told.load(Ordering::Relaxed) >= 3);
 }
 
-/// `threads = "auto"`: every core where a window holds enough work (hosts
-/// × window length), one thread where it does not; and it picks the
-/// seeded order like any `threads`.
+/// `threads = "auto"`: every free core where a window holds enough work
+/// (hosts × window length), one thread where it does not or where one
+/// core is free; and it picks the seeded order like any `threads`.
 #[test]
 fn auto_threads_follow_the_work_a_window_holds() {
     let doc = |delay: &str| {
@@ -158,11 +171,15 @@ fn auto_threads_follow_the_work_a_window_holds() {
     assert_eq!(short.threads, Threads::Auto);
     assert_eq!(short.ties, Ties::Seeded);
     // 16 hosts × 1.03 µs windows: too little work per window
-    assert_eq!(dcnsim::parallel::threads_for(&short), 1);
+    assert_eq!(dcnsim::parallel::auto_threads(&short, 2), 1);
     let long = dcnsim::scenario::parse_config_str(&doc("25us")).unwrap();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-    let want = if cores < 2 { 1 } else { cores.min(4) }; // k = 4: four pods
-    assert_eq!(dcnsim::parallel::threads_for(&long), want);
+    // every free core, up to k = 4's four pods; one when one core is free
+    assert_eq!(dcnsim::parallel::auto_threads(&long, 2), 2);
+    assert_eq!(dcnsim::parallel::auto_threads(&long, 8), 4);
+    assert_eq!(dcnsim::parallel::auto_threads(&long, 1), 1);
+    // here and now: never more than the cores free
+    let now = dcnsim::parallel::threads_for(&long);
+    assert!((1..=dcnsim::parallel::free_cores().min(4)).contains(&now));
     let bad =
         dcnsim::scenario::parse_config_str(&doc("1us").replace(r#""auto""#, "0")).unwrap_err();
     assert_eq!(bad[0].path, "threads");
@@ -189,4 +206,35 @@ fn the_memory_guard_stops_a_partitioned_run() {
     let stop = w.memory_stop.expect("stopped by the guard");
     assert!(stop.used > stop.limit && stop.limit == 1 << 16);
     assert!(stop.at < c.stop, "stopped before the end");
+}
+
+/// Partitions may outnumber the workers (the machine's cores): eight
+/// partitions on two workers, each running four in every window, write
+/// one thread's bits.
+#[test]
+fn eight_partitions_on_two_workers_give_one_threads_bits() {
+    // 8 leaves of 2 hosts; every host sends to the host 5 along, on
+    // another leaf
+    let apps = five_along("2ms");
+    let doc = format!(
+        r#"{{"seed": 7, "stop": "3ms", "threads": 8,
+            "topology": {{"kind": "leaf_spine", "leaves": 8, "spines": 2, "hosts_per_leaf": 2,
+                         "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us",
+                         "buffer": "100KB", "ecn_k": "30KB"}},
+            "tcp": {{"cc": "dctcp", "rto_min": "1ms"}}, "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+    let part = dcnsim::partition::partition(&c, 8);
+    assert_eq!(part.parts, 8, "one partition per leaf");
+    assert_eq!(dcnsim::parallel::single_reason(&c, &part), None);
+    let (w, stats) = dcnsim::parallel::run_on(&c, &part, 2, false, None, None, None).expect("runs");
+    assert_eq!((stats.workers, stats.parts.len()), (2, 8));
+    assert!(stats
+        .parts
+        .iter()
+        .all(|p| p.events > 0 && p.handed_over > 0));
+    let eight_on_two = dcnsim::finish(w, 0.0);
+    check_conservation(&eight_on_two);
+    same(&with_threads(c, 1), &eight_on_two);
 }
