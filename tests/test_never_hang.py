@@ -60,7 +60,8 @@ def test_a_k64_fat_tree_with_every_app_kind_validates_promptly(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("validating a k = 64 fat-tree took over 20 s: set-up is not linear in its size")
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip().endswith(": ok"), p.stdout
+    # valid (its ecn_k with NewReno draws the one "nothing will be marked" warning)
+    assert p.stdout.splitlines()[0].endswith((": ok", ": valid, with 1 warning")), p.stdout
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")

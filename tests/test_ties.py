@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import dcnsim
+import pytest
 
 # 8 servers answer one client at once over a star with a small buffer:
 # their bursts reach the switch in the same picosecond.
@@ -50,7 +51,14 @@ def test_cli_validate_reports_a_bad_tie_order(tmp_path):
     assert "ties" in p.stderr + p.stdout
 
 
-def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path):
+@pytest.fixture
+def cut_as_asked(monkeypatch):
+    """Cut as asked however busy the machine is now (on one free core a run
+    goes on one thread instead: tests/test_threads.py checks that rule)."""
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+
+
+def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path, cut_as_asked):
     """`threads` / `--threads`: a fat-tree permutation on 2 threads writes
     what 1 thread writes (the physics; how long it took and on how many
     threads are timing)."""
@@ -85,7 +93,7 @@ def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path):
     assert len(fifo) == 1 and fifo[0].startswith("ties:"), fifo
 
 
-def test_sweep_and_bench_take_threads(tmp_path):
+def test_sweep_and_bench_take_threads(tmp_path, cut_as_asked):
     """`dcnsim sweep --threads 2`: every point on 2 threads, the same
     physics as on 1; `dcnsim bench --threads 2` reports the threads used."""
     import pandas as pd

@@ -667,7 +667,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr = GuardedStream(sys.stderr, "standard error")  # type: ignore[assignment]
     try:
         status = int(args.func(args) or 0)
-        sys.stdout.flush()  # a failing stdout shows here, while the status can still say so
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a failing stdout shows here, while the status can still say so
         return status
     except StreamError as e:  # `dcnsim schema > /dev/full`
         print(f"{args.command}: {e}", file=sys.stderr)

@@ -152,7 +152,10 @@ def builder_problems(schema: Dict[str, Any]) -> List[str]:
     out: List[str] = []
     for cls_name, (definition, check_types) in BUILDERS.items():
         cls = getattr(scenario, cls_name)
-        hints = typing.get_type_hints(cls)
+        # In scenario's namespace: the builders' base (_document._Builder) names
+        # ClassVar, which _document imports only for type checkers (so that
+        # `dcnsim --version` never loads typing).
+        hints = typing.get_type_hints(cls, globalns=vars(scenario))
         fields = [f.name for f in dataclasses.fields(cls) if f.name != "extra"]
         props = dict(_definition(schema, definition)["properties"])
         definition = definition or "the document"
