@@ -267,6 +267,28 @@ def test_reproduce_list_counts_the_simulations_from_the_figures():
     assert f"({full:,} simulations; --quick: {quick:,})" in r.stdout.splitlines()[0]
 
 
+def test_a_failed_write_says_so_in_one_line_and_fails(tmp_path, monkeypatch, small_incast_path, capsys):
+    """A disk that fills while the tables are written: exit 1, one line
+    naming the file and the reason, and the directory never looks done."""
+    import errno
+
+    from dcnsim import cli as cli_mod
+    from dcnsim.result import Result
+
+    def disk_full(self, out_dir, format="csv"):
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        raise OSError(errno.ENOSPC, "No space left on device", str(Path(out_dir) / "flows.csv"))
+
+    monkeypatch.setattr(Result, "write", disk_full)
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "o")]) == 1
+    captured = capsys.readouterr()
+    err = [line for line in captured.err.splitlines() if "writing --out" in line]
+    assert len(err) == 1 and "No space left on device" in err[0] and "flows.csv" in err[0], captured.err
+    assert "Traceback" not in captured.err
+    assert not (tmp_path / "o" / "summary.json").exists()
+    assert "tables       written" not in captured.out
+
+
 def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeypatch, small_incast_path, capsys):
     from dcnsim import cli as cli_mod
     from dcnsim.result import Result

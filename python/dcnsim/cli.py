@@ -174,6 +174,11 @@ def cmd_run(args) -> int:
             # summary.json goes last: without it the directory says "incomplete"
             print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)", file=sys.stderr)
             return 130
+        except OSError as e:  # a full disk, a read-only mount: one line, not a traceback
+            where = f" ({e.filename})" if e.filename else ""
+            print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; "
+                  "it is incomplete (it has no summary.json)", file=sys.stderr)
+            return 1
     # the scenario's warnings went to stderr before the run: once is enough
     print(format_summary(result, warnings=False))
     if out is not None:
