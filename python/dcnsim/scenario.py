@@ -116,6 +116,7 @@ class Tcp(_Builder):
     hystart: Optional[str] = None
     cwnd_validation: Optional[str] = None
     ack_counting: Optional[str] = None
+    cwnd_counting: Optional[str] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

@@ -439,6 +439,20 @@ pub enum IdleRestart {
     Linux,
 }
 
+/// What the send test counts cwnd in (`tcp.cwnd_counting`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndCounting {
+    /// Bytes: a segment goes out while the flight plus it fits cwnd, so a
+    /// sub-MSS tail leaves beside the segment that filled a fractional
+    /// cwnd: what the papers' simulators did.
+    Bytes,
+    /// Linux's tcp_cwnd_test: a segment goes out while fewer segments
+    /// than ⌊cwnd / SMSS⌋ are in flight, whatever their size, so a
+    /// block's sub-MSS tail waits for an ACK instead of riding on a full
+    /// queue (issue 45, mechanism A).
+    Packets,
+}
+
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AckCounting {
@@ -536,6 +550,8 @@ pub struct TcpConfig {
     pub cwnd_validation: CwndValidation,
     /// What an ACK of new data counts toward growth.
     pub ack_counting: AckCounting,
+    /// What the send test counts cwnd in.
+    pub cwnd_counting: CwndCounting,
     /// cwnd after an idle period longer than the RTO.
     pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
@@ -591,6 +607,7 @@ impl Default for TcpConfig {
             // The papers' simulators grew cwnd on every ACK.
             cwnd_validation: CwndValidation::Off,
             ack_counting: AckCounting::Acked,
+            cwnd_counting: CwndCounting::Bytes,
             idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
@@ -657,6 +674,8 @@ impl TcpConfig {
             cwnd_validation: CwndValidation::Linux,
             // tcp_cong_control grows by acked_sacked (newly delivered).
             ack_counting: AckCounting::Delivered,
+            // tcp_cwnd_test: tcp_packets_in_flight < snd_cwnd.
+            cwnd_counting: CwndCounting::Packets,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

@@ -14,9 +14,9 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    AckCounting, CaIncrease, CcKind, CwndValidation, FastSegRule, HyStart, IdleRestart, Limit,
-    LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode, SegPolicyKind,
-    TcpProfile, TcpRandMode, Threads, Ties,
+    AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
+    IdleRestart, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode,
+    SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -301,6 +301,7 @@ choice!(ReductionName => Reduction, sc::REDUCTION_NAMES, "rate reduction");
 choice!(HyStartName => HyStart, sc::HYSTART_NAMES, "HyStart variant");
 choice!(CwndValidationName => CwndValidation, sc::CWND_VALIDATION_NAMES, "cwnd validation");
 choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
+choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd counting");
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 
 kind!(
@@ -1036,6 +1037,9 @@ pub struct TcpSection {
     /// what an ACK counts toward window growth (slow start and congestion avoidance): `acked` (RFC 5681: the bytes it newly acknowledges cumulatively, SACKed ones included once the cumulative ACK reaches them) or `delivered` (Linux's acked_sacked: the bytes it newly delivers, cumulatively or by SACK, so a SACKed segment counts once, when SACKed, and only an ACK that advances snd_una grows the window; without SACK each duplicate ACK counts as a segment delivered and the cumulative ACK after them as what it acknowledges less those, at least one segment, as Linux's tcp_add_reno_sack and tcp_remove_reno_sacks; once reordering has raised the degree above `dupack_threshold`, an ACK that only SACKs new data grows the window too, as tcp_may_raise_cwnd allows)
     #[schemars(extend("x-default" = "`\"acked\"`; `\"delivered\"` with `profile = \"linux\"`"))]
     pub ack_counting: Opt<AckCountingName>,
+    /// what the send test counts cwnd in: `bytes` (a segment goes out while the flight plus it fits cwnd, so a sub-MSS tail leaves beside the segment that filled a fractional cwnd) or `packets` (Linux's tcp_cwnd_test: while fewer segments than ⌊cwnd / SMSS⌋ are in flight, whatever their size, so a block's sub-MSS tail waits for an ACK). The receiver's window is counted in bytes either way. docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"bytes\"`; `\"packets\"` with `profile = \"linux\"`"))]
+    pub cwnd_counting: Opt<CwndCountingName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub idle_restart: Opt<IdleRestartName>,

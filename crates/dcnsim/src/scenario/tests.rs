@@ -208,6 +208,17 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         (o.abc_limit, o.cwnd_validation, o.ack_counting),
         (2, CwndValidation::Off, AckCounting::Acked)
     );
+    // tcp_cwnd_test counts packets; the papers' stacks bytes; the key wins.
+    assert_eq!(
+        (l.cwnd_counting, d.cwnd_counting, o.cwnd_counting),
+        (
+            CwndCounting::Packets,
+            CwndCounting::Bytes,
+            CwndCounting::Packets
+        )
+    );
+    let b = tcp_of(json!({"profile": "linux", "cwnd_counting": "bytes"}), None);
+    assert_eq!(b.cwnd_counting, CwndCounting::Bytes);
     let u = tcp_of(json!({"abc_limit": "unlimited"}), None);
     assert_eq!(u.abc_limit, ABC_UNLIMITED);
     // "papers" and no profile are the same defaults
@@ -267,6 +278,7 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("abc_limit", json!(0), "≥ 1"),
         ("cwnd_validation", json!("on"), "linux"),
         ("ack_counting", json!("sacked"), "delivered"),
+        ("cwnd_counting", json!("segments"), "packets"),
     ] {
         doc["tcp"] = json!({ key: bad });
         let errs = parse_config(&doc).unwrap_err();

@@ -93,6 +93,11 @@ pub(crate) const ACK_COUNTING_NAMES: &[(&str, AckCounting)] = &[
     ("delivered", AckCounting::Delivered),
 ];
 
+pub(crate) const CWND_COUNTING_NAMES: &[(&str, CwndCounting)] = &[
+    ("bytes", CwndCounting::Bytes),
+    ("packets", CwndCounting::Packets),
+];
+
 pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("off", IdleRestart::Off),
     ("rfc5681", IdleRestart::Rfc5681),

@@ -87,7 +87,7 @@ impl TcpFlow {
                     self.snd_nxt = s.end();
                     continue;
                 }
-                if inflight > 0 && inflight + s.len as u64 > wnd {
+                if inflight > 0 && self.window_full(inflight, s.len, wnd) {
                     return inflight;
                 }
                 self.snd_nxt = s.end();
@@ -102,11 +102,40 @@ impl TcpFlow {
             let len = self.seg_policy.next_payload(&view, &mut self.rng);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
-            if inflight > 0 && inflight + len as u64 > wnd {
+            if inflight > 0 && self.window_full(inflight, len, wnd) {
                 return inflight;
             }
             self.send_new(io, len);
         }
+    }
+
+    /// Whether a segment of `len` bytes may not join `inflight` bytes
+    /// under the window `wnd`. Under `cwnd_counting = "packets"` cwnd
+    /// admits ⌊cwnd / SMSS⌋ segments of any size (Linux's tcp_cwnd_test),
+    /// so a sub-MSS tail cannot slip in beside a full segment on a
+    /// fractional cwnd; the receiver's window stays in bytes.
+    fn window_full(&self, inflight: u64, len: u32, wnd: u64) -> bool {
+        match self.cfg.cwnd_counting {
+            crate::config::CwndCounting::Bytes => inflight + len as u64 > wnd,
+            crate::config::CwndCounting::Packets => {
+                let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
+                self.in_order_flight_segs() >= cwnd_segs
+                    || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
+            }
+        }
+    }
+
+    /// Segments in flight for the send test: those sent below snd_nxt,
+    /// less the SACKed ones after a timeout (as `in_order_flight`).
+    fn in_order_flight_segs(&self) -> u64 {
+        let nxt = self.snd_nxt;
+        let sent = self.segs.partition_point(|s| s.start < nxt);
+        let sacked = if self.cong == CongState::Loss && self.sh.sb.sacked_segs > 0 {
+            self.segs.iter().take(sent).filter(|s| s.sacked).count()
+        } else {
+            0
+        };
+        (sent - sacked) as u64
     }
 
     /// RFC 6675 §5 step (3): Limited Transmit with SACK sends new data while
