@@ -265,6 +265,37 @@ SYNTHETIC = {"ordering": _ordering_inputs, "rises": _rises_inputs, "number": _nu
              "bound": _bound_inputs, "flat": _flat_inputs}
 
 
+def _ranked_inputs(p):
+    order, r = list(p["order"]), float(p["min_ratio"])
+    k = len(order)
+    spread = {name: (10.0 * (2 * r) ** (k - 1 - i), 0.1) for i, name in enumerate(order)}
+    reversed_ = {name: (10.0 * (2 * r) ** i, 0.1) for i, name in enumerate(order)}
+    # a tie is no order, whichever way the means fall and however tight the CIs
+    tie = {name: (30.0 + 0.01 * (k - i), 0.001) for i, name in enumerate(order)}
+    return spread, [reversed_, tie]
+
+
+def _band_inputs(p):
+    lo, hi = float(p["lo"]), float(p["hi"])
+    w = hi - lo
+    other = [lo - w, hi + w, {"a": (lo + hi) / 2, "b": hi + w}]
+    if p.get("lo_open"):
+        other.append(lo)
+    return (lo + hi) / 2, other
+
+
+def _all_inputs(p):
+    subs = {sub["key"]: SYNTHETIC[sub["kind"]](sub) for sub in p["of"]}
+    on = {key: s[0] for key, s in subs.items()}
+    # each criterion failing alone fails the claim
+    other = [{**on, key: o} for key, (_on, others) in subs.items()
+             for o in (others if isinstance(others, list) else [others])]
+    return on, other
+
+
+SYNTHETIC.update({"ranked": _ranked_inputs, "band": _band_inputs, "all": _all_inputs})
+
+
 def both_ways_problems(register: Register) -> list:
     """Every tallied claim's criterion fed its two sides: the paper's side
     must give agrees, close or trend agrees; the other side must give
@@ -375,3 +406,16 @@ def test_the_papers_share_one_claim_helper():
     # rps and tcprand each defined their own `claim`; one module serves both now
     from dcnsim.experiments.rps import paths
     assert paths.claim is claims_mod.claim
+
+
+
+def test_the_new_kinds_can_fail_both_ways():
+    """ranked, band and all, each fed the synthetic inputs of its two sides."""
+    specs = [{"kind": "ranked", "order": ["A", "B", "C"], "min_ratio": 1.1},
+             {"kind": "band", "lo": 1.1, "hi": 2.0, "lo_open": True, "what": "r"},
+             {"kind": "all", "of": [{"key": "x", "kind": "ordering", "sign": 1, "what": "d"},
+                                    {"key": "y", "kind": "bound", "at_least": 0.95, "what": "j"}]}]
+    for spec in specs:
+        on, other = SYNTHETIC[spec["kind"]](spec)
+        assert judge_spec(spec, on)[0] in ON_SIDE, spec
+        assert [judge_spec(spec, o)[0] for o in other] == ["differs"] * len(other), spec

@@ -209,6 +209,67 @@ KINDS: Dict[str, Judge] = {
 }
 
 
+# ---- FaST's register (issue 43): an order with real gaps, a band, several criteria at once
+
+#: worst first wins when a claim is several criteria at once (``all``)
+_RANK = {"agrees": 0, "close": 1, "trend agrees": 2, "untestable": 3, "differs": 4}
+
+
+def _ranked(p: Mapping[str, Any], measured: Mapping[str, Sequence[float]]) -> Tuple[str, str, str]:
+    """"A > B > C" (``order``, the paper's, highest first) from each one's
+    ``(mean, 95 % CI)``: agrees when every one exceeds the next by a factor
+    ≥ ``min_ratio`` and by more than their CIs combined (√(h₁² + h₂²), the
+    runs are not paired); else differs. A tie is not an order, however the
+    means happen to fall."""
+    order = list(p["order"])
+    r = float(p["min_ratio"])
+    unit = p.get("unit", "")
+    rule = (f"{' > '.join(order)}: each ≥ {r:g} × the next and above it by more than their 95 % CIs combined "
+            "(a tie is not an order), differs otherwise")
+    if any(measured.get(k) is None or math.isnan(float(measured[k][0])) for k in order):
+        return "untestable", "n/a", rule
+    text = " / ".join(f"{measured[k][0]:.3g} ± {measured[k][1]:.2g}" for k in order) + (f" {unit}" if unit else "")
+    ok = all(measured[a][0] >= r * measured[b][0]
+             and measured[a][0] - measured[b][0] > math.hypot(measured[a][1], measured[b][1])
+             for a, b in zip(order, order[1:]))
+    return ("agrees" if ok else "differs"), text, rule
+
+
+def _band(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """Every value (a number, or a mapping name -> number) within
+    ``lo`` … ``hi``; ``lo_open``: strictly above ``lo``. Two claims the
+    paper contrasts ("slightly more" against "almost the same") take bands
+    that do not overlap."""
+    lo, hi, opened = float(p["lo"]), float(p["hi"]), bool(p.get("lo_open", False))
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    rule = f"{p['what']}: {lo:g} {'<' if opened else '≤'} each ≤ {hi:g}{us}, differs outside"
+    vals = dict(measured) if isinstance(measured, Mapping) else {"": measured}
+    if not vals or any(v is None or math.isnan(float(v)) for v in vals.values()):
+        return "untestable", "n/a", rule
+    fmt = p.get("fmt", ".3g")
+    text = "; ".join(f"{k + ': ' if k else ''}{format(float(v), fmt)}{us}" for k, v in vals.items())
+    ok = all((float(v) > lo if opened else float(v) >= lo) and float(v) <= hi for v in vals.values())
+    return ("agrees" if ok else "differs"), text, rule
+
+
+def _all(p: Mapping[str, Any], measured: Mapping[str, Any]) -> Tuple[str, str, str]:
+    """One claim that holds only if each of several criteria does (``of``:
+    criteria, each with the ``key`` of its input in ``measured``), e.g.
+    "every protocol's QCT rises": the verdict is the worst of theirs."""
+    verdicts, texts, rules = [], [], []
+    for sub in p["of"]:
+        key = sub["key"]
+        v, t, r = judge_spec(sub, measured[key]) if key in measured else ("untestable", "n/a", "")
+        verdicts.append(v)
+        texts.append(f"{key}: {t}")
+        rules.append(f"{key}: {r or sub['kind']}")
+    return max(verdicts, key=_RANK.__getitem__), " — ".join(texts), "each of — " + " — ".join(rules)
+
+
+KINDS.update({"ranked": _ranked, "band": _band, "all": _all})
+
+
 def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, str]:
     """(verdict, ours as text, the rule in words) of criterion ``spec``."""
     kind = spec.get("kind")
