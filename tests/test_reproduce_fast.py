@@ -300,10 +300,16 @@ def test_reproduce_fast_quick_fig4_cli(tmp_path):
         assert (out / f).is_file(), f
     assert not (out / "fig5.csv").exists()
     # the paper's numbers next to ours, and the implicit settings
-    assert "Fig. 4" in r.stdout and "72.0 ms" in r.stdout and "43.0 ms" in r.stdout and "16.0 ms" in r.stdout
+    assert "Fig. 4" in r.stdout and "≈ 72 ms" in r.stdout and "≈ 43 ms" in r.stdout and "16 ms" in r.stdout
     assert "init_cwnd" in r.stdout and "delayed ACKs" in r.stdout and "SACK" in r.stdout
     md = (out / "report.md").read_text()
     assert "mean QCT at n = 100, NewReno" in md and "![Fig. 4](fig4.png)" in md
+    # every tallied row is a claim of the register (issue 43), judged by its criterion
+    import json
+
+    rows = json.loads((out / "fig4.report.json").read_text())["comparisons"]
+    assert {c["claim"] for c in rows if c["verdict"] in TALLIED} == {
+        "fig4-newreno", "fig4-dctcp", "fig4-fast", "fig4-order", "fig4-fast50"}
 
     df = pd.read_csv(out / "fig4.csv")
     base = df[df["config"] == "pa-fresh-ic2"]

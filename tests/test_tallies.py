@@ -217,7 +217,7 @@ from dcnsim.experiments import claims as claims_mod  # noqa: E402
 from dcnsim.experiments.claims import KINDS, MODEL_CHECK, Register, judge_spec  # noqa: E402
 
 #: the papers whose tallies come from a claims register
-REGISTERED = ("rps",)
+REGISTERED = ("rps", "fast")
 ON_SIDE = ("agrees", "close", "trend agrees")
 
 
@@ -407,6 +407,40 @@ def test_the_papers_share_one_claim_helper():
     from dcnsim.experiments.rps import paths
     assert paths.claim is claims_mod.claim
 
+
+def test_a_constant_band_fails_the_both_ways_test_on_fasts_register(monkeypatch):
+    reg = get_paper("fast").register
+    monkeypatch.setitem(KINDS, "band", lambda p, m: ("agrees", "x", "always agrees"))
+    problems = both_ways_problems(reg)
+    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == "band"}
+
+
+def test_fasts_contrasts_are_judged_as_contrasts():
+    """Issue 43 item 6: Fig. 4's order is not a tie; Fig. 8's "slightly
+    more" and "almost the same" take bands that do not overlap; Fig. 11's
+    index passes FaST's 0.999 and not NewReno's or DCTCP's (last run's
+    0.9911 and 0.9968)."""
+    reg = get_paper("fast").register
+    tie = {"NewReno": (32.2, 0.06), "DCTCP": (31.9, 0.08), "FaST": (16.1, 1.0)}
+    assert judge_spec(reg["fig4-order"].criterion, tie)[0] == "differs"
+    assert judge_spec(reg["fig4-order"].criterion, {"NewReno": (72, 2), "DCTCP": (43, 2), "FaST": (16, 1)})[0] == \
+        "agrees"
+    more, same = reg["fig8-more"].criterion, reg["fig8-fast-same"].criterion
+    assert more["lo"] >= same["hi"] and more.get("lo_open")
+    for r in (0.95, 1.0, 1.1, 1.12, 1.6, 2.0, 2.5):
+        assert not (judge_spec(more, r)[0] == "agrees" and judge_spec(same, r)[0] == "agrees"), r
+    assert judge_spec(same, 1.60)[0] == "differs"  # the old band 0.5–2 passed it
+    jain = reg["fig11-jain"].criterion
+    assert judge_spec(jain, 0.999)[0] == "agrees"
+    assert [judge_spec(jain, j)[0] for j in (0.9911, 0.9968)] == ["differs", "differs"]
+
+
+def test_fasts_register_keeps_the_issues_rows_out_and_one_row_per_claim():
+    reg = get_paper("fast").register
+    out = {c.id for c in reg.claims if not c.tally}
+    assert {"s3-onset-ratio", "s3-onset-topology"} <= out
+    assert len([c for c in reg.claims if c.where.startswith("Fig. 10")]) == 1
+    assert "fig7-raises" in reg.by_id and reg["fig7-raises"].tally
 
 
 def test_the_new_kinds_can_fail_both_ways():

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...sweep import Point
+from ..claims import Register
 from ..framework import read_table
 
 # ---------------------------------------------------------------- constants
@@ -65,6 +66,9 @@ MAIN3 = SERIES_NAMES[:3]
 LINESTYLES = {"FaST, eq. 9 literal": "--"}
 
 PAPER_QCT_N100_MS = {"NewReno": 72.0, "DCTCP": 43.0, "FaST": 16.0}
+
+#: the paper's claims, judged here (claims.toml); the figures only measure
+REGISTER = Register.load(Path(__file__).with_name("claims.toml"))
 
 # ---------------------------------------------------------------- scenarios
 
@@ -273,6 +277,8 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
         "qct_p99_ms": float(np.percentile(done, 99) * 1e3) if len(done) else math.nan,
         "qct_max_ms": float(done.max() * 1e3) if len(done) else math.nan,
         "timeouts_per_query": float(q["timeouts"].astype(float).mean()) if len(q) else math.nan,
+        # the same half-width for the timeouts, so that a claim over n can weigh each point by its noise
+        "timeouts_ci95": float(ci95(q["timeouts"].astype(float).tolist())[1]) if len(q) >= 2 else math.nan,
     }
     # fresh connections: every query is its own app, started on a fixed grid;
     # report any query still running when the next one starts
@@ -324,6 +330,23 @@ def _at(df, **kw) -> Any:
 def _val(df, col: str, **kw) -> float:
     d = _at(df, **kw)
     return float(d[col].iloc[0]) if len(d) else math.nan
+
+
+def diff_ci(df, col: str, ci: str, a: Dict[str, Any], b: Dict[str, Any], scale_b: float = 1.0,
+            ns: Optional[Sequence[int]] = None) -> Dict[int, Tuple[float, float]]:
+    """Per n: ``col`` of the rows selected by ``a`` minus ``scale_b`` × that
+    of ``b``, with the 95 % half-width of the difference (``ci`` is each
+    point's half-width; the runs are not paired, so they add in
+    quadrature)."""
+    da = _at(df, **a).set_index("n")
+    db = _at(df, **b).set_index("n")
+    out = {}
+    for n in sorted(set(da.index) & set(db.index)):
+        if ns is not None and n not in ns:
+            continue
+        out[int(n)] = (float(da.loc[n, col] - scale_b * db.loc[n, col]),
+                       float(math.hypot(da.loc[n, ci], scale_b * db.loc[n, ci])))
+    return out
 
 
 def _first_n(df, col: str, **kw) -> Optional[int]:

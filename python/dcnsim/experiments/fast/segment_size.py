@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import List
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, compare_claim, compare_number
-from .common import BASE, QUERIES, QUICK_QUERIES, _overlap_notes, pa_frame, pa_scenario
+from ..framework import Comparison, FigureResult
+from .common import (
+    BASE,
+    QUERIES,
+    QUICK_QUERIES,
+    REGISTER,
+    _overlap_notes,
+    pa_frame,
+    pa_scenario,
+)
 
 # ---------------------------------------------------------------- Fig. 12 (segment size)
 
@@ -43,23 +52,21 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     )
     cmps: List[Comparison] = []
     piv = df.pivot(index="segment_bytes", columns="n", values="qct_mean_ms")
+    ci = df.pivot(index="segment_bytes", columns="n", values="qct_ci95_ms")
     smin, smax = piv.index.min(), piv.index.max()
     if 25 in piv:
-        cmps.append(compare_claim("N = 25: larger segments better (QCT at 100 B vs 1500 B)",
-                                  f"{piv.loc[smin, 25]:.1f} vs {piv.loc[smax, 25]:.1f} ms", "larger is better",
-                                  piv.loc[smax, 25] < piv.loc[smin, 25], criterion="QCT(1500 B) < QCT(100 B)"))
+        cmps.append(REGISTER.judge("fig12-n25", {25: (float(piv.loc[smax, 25] - piv.loc[smin, 25]),
+                                                      float(math.hypot(ci.loc[smax, 25], ci.loc[smin, 25])))},
+                                   note=f"{piv.loc[smin, 25]:.1f} ms at {int(smin)} B, {piv.loc[smax, 25]:.1f} ms at {int(smax)} B"))
     big = [n for n in piv.columns if n >= 40]
-    better = {n: float(piv[n].min()) < float(piv.loc[smax, n]) * 0.9 for n in big}
-    cmps.append(compare_claim("N ≥ 40: a smaller segment beats 1500 B", ", ".join(
-        f"N={n}: best {int(piv[n].idxmin())} B" for n in big), "smaller is better", all(better.values()),
-        criterion="at every N ≥ 40 some segment < 1500 B gives a QCT ≥ 10 % below 1500 B's"))
+    smaller = piv[piv.index < smax]
+    ratio = {n: float(smaller[n].min() / piv.loc[smax, n]) for n in big}
+    cmps.append(REGISTER.judge("fig12-smaller", max(ratio.values()) if ratio else math.nan,
+                               note=", ".join(f"N={n}: best {int(smaller[n].idxmin())} B, {r:.2f} × 1500 B's"
+                                              for n, r in ratio.items())))
     if 40 in piv:
-        cmps.append(compare_number("N = 40: QCT with 1500 B segments", float(piv.loc[smax, 40]), 12.5, unit="ms",
-                                   rel_tol=0.2))
+        cmps.append(REGISTER.judge("fig12-n40", float(piv.loc[smax, 40])))
         best = int(piv[40].idxmin())
-        cmps.append(compare_claim("N = 40: best segment size", f"{best} B", "≈ 1000 B", abs(best - 1000) <= 300,
-                                  partly=best < 1500, criterion="700–1300 B",
-                                  partly_criterion="below 1500 B",
-                                  note="" if abs(best - 1000) <= 300 else
-                                  "our DCTCP stays loss-free up to a larger segment at N = 40 than the paper's"))
+        cmps.append(REGISTER.judge("fig12-best", best, note="" if abs(best - 1000) <= 300 else
+                                   "our DCTCP stays loss-free up to a larger segment at N = 40 than the paper's"))
     return FigureResult(df.drop(columns=["N"]), paths, cmps, _overlap_notes(df))
