@@ -995,7 +995,7 @@ pub struct TcpSection {
     /// duplicate ACKs that trigger fast retransmit
     #[schemars(extend("x-default" = "3"))]
     pub dupack_threshold: Opt<Int<1>>,
-    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300). docs/model.md
+    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300); without SACK, duplicate ACKs beyond the segments outstanding set it to that many, as Linux's tcp_check_reno_reordering, and a timeout after at least `dupack_threshold` duplicates lowers it back. docs/model.md
     #[schemars(extend("x-default" = "`\"fixed\"`"))]
     pub reordering: Opt<ReorderingName>,
     /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
