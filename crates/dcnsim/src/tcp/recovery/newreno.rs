@@ -14,7 +14,7 @@
 //! net/ipv4/tcp_input.c).
 
 use super::{Action, Actions, View};
-use crate::config::{Reordering, TcpConfig, MAX_REORDERING};
+use crate::config::{PartialAckTimer, Reordering, TcpConfig, MAX_REORDERING};
 use crate::tcp::CongState;
 
 /// RFC 6582's machine, with Linux's duplicate-ACK count when the
@@ -31,6 +31,10 @@ pub(in crate::tcp) struct NewReno {
     /// segments delivered above the hole, never more than the segments
     /// outstanding less the holes.
     sacked: u32,
+    /// RFC 6582 §4.1's Slow-but-Steady timer (`partial_ack_timer`): every
+    /// partial ACK restarts it, which the flow does after any ACK of new
+    /// data unless the Impatient rule already did once.
+    steady: bool,
 }
 
 impl NewReno {
@@ -39,6 +43,7 @@ impl NewReno {
             detect: cfg.reordering == Reordering::Adaptive,
             base: cfg.dupack_threshold,
             sacked: 0,
+            steady: cfg.partial_ack_timer == PartialAckTimer::SlowButSteady,
         }
     }
 
@@ -179,16 +184,22 @@ impl NewReno {
         if acked >= st.smss {
             cwnd += st.smss;
         }
-        let deflate = [Action::SetCwnd(cwnd.max(st.smss)), Action::RestartRtoOnce];
-        if v.segs.is_empty() {
-            return Actions::of(&deflate);
-        }
         let retx = Action::Retransmit {
             i: 0,
             mark: false,
             rearm: false,
         };
-        Actions::of(&[retx, deflate[0], deflate[1]])
+        let acts = [
+            retx,
+            Action::SetCwnd(cwnd.max(st.smss)),
+            Action::RestartRtoOnce,
+        ];
+        // Nothing left to resend: no retransmission. Slow-but-Steady: no
+        // restart of its own, the flow restarts the timer after this ACK
+        // as after any other.
+        let first = usize::from(v.segs.is_empty());
+        let last = if self.steady { 2 } else { 3 };
+        Actions::of(&acts[first..last])
     }
 
     /// What a cumulative ACK without SACK delivers, as Linux counts it:
@@ -314,6 +325,26 @@ mod tests {
             NewReno::default().on_ack(&v, MSS).iter().next(),
             Some(Action::SetCwnd(3 * MSS))
         );
+    }
+
+    /// Impatient: only the first partial ACK of an episode asks for a
+    /// restart; Slow-but-Steady leaves it to the flow's restart after
+    /// every ACK of new data.
+    #[test]
+    fn the_impatient_timer_restarts_once_the_steady_one_with_every_ack() {
+        let segs = board(6, &[]);
+        let mut v = view(&segs, 12, 5, CongState::Recovery);
+        v.ep.recover = 10 * MSS;
+        let restarts = |m: &NewReno| {
+            m.on_ack(&v, MSS)
+                .iter()
+                .filter(|&a| a == Action::RestartRtoOnce)
+                .count()
+        };
+        assert_eq!(restarts(&NewReno::default()), 1);
+        assert_eq!(restarts(&linux()), 0);
+        // Both still resend the next hole and deflate.
+        assert_eq!(linux().on_ack(&v, MSS).iter().next(), Some(retx_head()));
     }
 
     fn linux() -> NewReno {
