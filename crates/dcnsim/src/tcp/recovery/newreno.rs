@@ -120,6 +120,7 @@ impl NewReno {
             Actions::none()
         }
     }
+
     /// RFC 6582 §3.2 step 2–3 (RFC 5681 §3.2 step 3): retransmit the head,
     /// cwnd = ssthresh + 3·SMSS.
     pub fn enter(&self, v: &View) -> Actions {
