@@ -111,3 +111,30 @@ def test_the_dcnsim_half_of_a_lone_flow_obeys_line_rate_and_repairs_every_drop(t
         assert s["retrans"] >= s["drops"]
     printed = capsys.readouterr().out
     assert printed.count("\n  reno") + printed.count("\n cubic") == 4
+
+
+@needs_core
+def test_the_dcnsim_half_runs_again_beside_a_saved_kernel_half(tmp_path, capsys):
+    """--kernel-from: the kernel's numbers come from the file unchanged, and
+    dcnsim's per-link delay from the base RTT measured there (a quarter)."""
+    saved = tmp_path / "kernel.json"
+    kernel = {"goodput_mbps": 94.0, "timeouts": 0.0, "request_timeouts": 0.0, "drops": 1.0, "retrans": 1.0,
+              "recoveries": 0.5, "tlps": 0.0, "blocks": 3, "base_rtt_us": 24}
+    saved.write_text(json.dumps({"meta": {"date": "then", "commit": "abc"},
+                                 "rows": [{"cc": "reno", "sack": False, "rto_min": "200ms", "n": 1,
+                                           "kernel": kernel, "dcnsim": None}]}))
+    out = tmp_path / "again.json"
+    assert run.main(["--kernel-from", str(saved), "--cc", "reno", "--sack", "0", "--rto-min", "200ms",
+                     "--n", "1", "2", "--blocks", "3", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    one, two = doc["rows"]
+    assert one["kernel"] == kernel and two["kernel"] is None
+    assert one["dcnsim"]["delay_us"] == 6 and two["dcnsim"]["delay_us"] == run.DEFAULT_DELAY_US
+    assert doc["meta"]["kernel_from"]["commit"] == "abc"
+    # a file of another number of blocks, or not a run's file, is named
+    assert "ran [3] blocks per point; pass --blocks 3" in _error(
+        capsys, ["--kernel-from", str(saved), "--blocks", "50"])
+    junk = tmp_path / "junk.json"
+    junk.write_text("[]")
+    assert "--kernel-from: " in _error(capsys, ["--kernel-from", str(junk)])
+    assert "--only has nothing to choose" in _error(capsys, ["--kernel-from", str(saved), "--only", "dcnsim"])

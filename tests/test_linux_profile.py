@@ -4,6 +4,7 @@ win, quick-ACK at start, and the synchronized-reads comparison runs."""
 from __future__ import annotations
 
 import dcnsim
+import pytest
 from conftest import needs_core
 
 pytestmark = needs_core
@@ -125,17 +126,28 @@ def goodput(r, blocks: int = 40) -> float:
     return 8 * 256 * 1024 * blocks / float(r.blocks.duration_s.sum())
 
 
-def test_without_sack_a_lone_flow_keeps_its_goodput():
-    """In the kernel (validation/linux_lab, 2026-11-28 at 8bfaeef) disabling
-    SACK cost a lone flow on this star at most 1 % of its goodput; the issue
-    bounds dcnsim's loss at 15 %. Linux counts cwnd in packets
-    (tcp_cwnd_test), so a block's sub-MSS tail waits for an ACK instead of
-    leaving beside the last full segment into a full queue, where it was
-    dropped with nothing behind it to raise a duplicate ACK and, without SACK,
-    no tail loss probe: an RTO per such block (issue 45, mechanism A)."""
-    with_sack = goodput(dcnsim.run(lab_star(True)))
-    without = dcnsim.run(lab_star(False))
-    assert goodput(without) >= 0.85 * with_sack, (goodput(without), with_sack)
+#: What disabling SACK cost a lone flow in the kernel, at most: the lab's
+#: n = 1 rows (validation/linux_lab/run.py --cc reno cubic --sack 1 0
+#: --rto-min 200ms 10ms --n 1 --blocks 200; 2026-11-28 17:46 UTC, the lab at
+#: 068a005, Linux 6.18.44, load average 23): reno 94.8 → 94.7 (200 ms) and
+#: 94.9 → 94.8 Mbit/s (10 ms), CUBIC 90.7 → 86.4 (200 ms: four RTOs in 200
+#: blocks) and 94.5 → 92.7 (10 ms). docs/linux_profile.md, "The kernel in a lab".
+KERNEL_SACK_LOSS = 0.05
+
+
+@pytest.mark.parametrize("cc", ["newreno", "cubic"])
+def test_without_sack_a_lone_flow_keeps_its_goodput(cc):
+    """Disabling SACK costs a lone flow on the lab's star no more goodput
+    than it cost the kernel (KERNEL_SACK_LOSS). Linux counts cwnd in
+    packets (tcp_cwnd_test), so a block's sub-MSS tail waits for an ACK
+    instead of leaving beside the last full segment into a full queue,
+    where it was dropped with nothing behind it to raise a duplicate ACK
+    and, without SACK, no tail loss probe: an RTO per such block (issue 45,
+    mechanism A)."""
+    with_sack = goodput(dcnsim.run(lab_star(True, cc=cc)))
+    without = dcnsim.run(lab_star(False, cc=cc))
+    assert goodput(without) >= (1 - KERNEL_SACK_LOSS) * with_sack, (goodput(without), with_sack)
     # the same run counting cwnd in bytes loses tails to timeouts
-    bytes_ = dcnsim.run(lab_star(False, cwnd_counting="bytes"))
+    bytes_ = dcnsim.run(lab_star(False, cc=cc, cwnd_counting="bytes"))
+    assert goodput(bytes_) < (1 - KERNEL_SACK_LOSS) * with_sack
     assert int(without.flows.timeouts.sum()) < int(bytes_.flows.timeouts.sum())

@@ -117,6 +117,7 @@ class Tcp(_Builder):
     cwnd_validation: Optional[str] = None
     ack_counting: Optional[str] = None
     cwnd_counting: Optional[str] = None
+    partial_ack_timer: Optional[str] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

@@ -4,6 +4,7 @@
     sudo python validation/linux_lab/run.py --cc bbr --n 1 8            # the kernel alone (no BBR in dcnsim)
     python validation/linux_lab/run.py --only dcnsim --n 1 2 4          # no root: dcnsim's half
     sudo python validation/linux_lab/run.py --down                      # remove a lab left behind
+    python validation/linux_lab/run.py --kernel-from lab.json --blocks 50   # dcnsim again beside a saved kernel half
 
 builds the lab (lab.py: namespaces for a client, a switch and the servers,
 veths into a bridge, the bottleneck an htb class over a pfifo of
@@ -308,6 +309,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--no-realtime", action="store_true",
                    help="run the lab's servers and client at normal priority (default: SCHED_FIFO)")
     p.add_argument("--only", choices=["kernel", "dcnsim"], help="run one side")
+    p.add_argument("--kernel-from", type=Path, metavar="FILE",
+                   help="the kernel's half from an earlier run's --json (no root): dcnsim's half runs again "
+                        "beside it, each point with the base RTT measured there")
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--json", type=Path, metavar="FILE", help="write every point's numbers here (after each point)")
     p.add_argument("--down", action="store_true", help="remove everything the lab made, and exit")
@@ -336,7 +340,32 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         a.tcp_over = common.parse_overrides(a.tcp)
     except ValueError as e:
         p.error(str(e))
+    a.saved = {}
+    if a.kernel_from is not None:
+        if a.only is not None:
+            p.error("--kernel-from: the kernel's half comes from the file; --only has nothing to choose")
+        a.saved = saved_kernel(p, a.kernel_from, a.blocks)
     return a
+
+
+def point_key(pt: Dict[str, Any]) -> tuple:
+    return (pt["cc"], bool(pt["sack"]), pt["rto_min"], int(pt["n"]))
+
+
+def saved_kernel(p: argparse.ArgumentParser, path: Path, blocks: int) -> Dict[tuple, Dict[str, Any]]:
+    """The kernel rows of an earlier ``--json`` by point; an error naming
+    --kernel-from when the file is not one or ran another number of blocks."""
+    try:
+        doc = json.loads(path.read_text())
+        rows = {point_key(r): r["kernel"] for r in doc["rows"] if r.get("kernel")}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        p.error(f"--kernel-from: {path} is not a run.py --json file ({e})")
+    if not rows:
+        p.error(f"--kernel-from: {path} has no kernel half")
+    ran = {k["blocks"] for k in rows.values()}
+    if ran != {blocks}:
+        p.error(f"--kernel-from: {path} ran {sorted(ran)} blocks per point; pass --blocks {min(ran)}")
+    return rows
 
 
 def points(a: argparse.Namespace) -> List[Dict[str, Any]]:
@@ -370,7 +399,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         lab.require_tools()
         print("removed:", " ".join(lab.down()) or "nothing")
         return 0
-    kernel_side = a.only != "dcnsim"
+    kernel_side = a.only != "dcnsim" and not a.saved
     testbed: Optional[Lab] = None
     # Ctrl-C raises KeyboardInterrupt; a SIGTERM or SIGHUP should tear down the same way.
     # (SIGINT too: a shell starts background jobs with it ignored.)
@@ -380,6 +409,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": git_commit(), "kernel": os.uname().release, "argv": list(argv or sys.argv[1:]),
             "loadavg_start": Path("/proc/loadavg").read_text().split()[:3]}
+    if a.saved:
+        meta["kernel_from"] = {"file": str(a.kernel_from), **json.loads(a.kernel_from.read_text())["meta"]}
     rows: List[Dict[str, Any]] = []
     try:
         if kernel_side:
@@ -402,6 +433,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     testbed.configure(pt["sack"], pt["rto_min"])
                     configured = (pt["sack"], pt["rto_min"])
                 kernel = testbed.run(pt["n"], pt["cc"], a.blocks, a.size_bytes, a.gap_s)
+            elif a.saved:
+                kernel = a.saved.get(point_key(pt))
             delay = a.delay_us if a.delay_us is not None else \
                 max(1.0, kernel["base_rtt_us"] / 4) if kernel and kernel.get("base_rtt_us") else DEFAULT_DELAY_US
             if a.only != "kernel" and CC[pt["cc"]] is not None:

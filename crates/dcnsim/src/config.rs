@@ -453,6 +453,19 @@ pub enum CwndCounting {
     Packets,
 }
 
+/// When NewReno's fast recovery restarts the retransmission timer on a
+/// partial ACK (`tcp.partial_ack_timer`, RFC 6582 §4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartialAckTimer {
+    /// The first partial ACK of an episode only ("Impatient"): a recovery
+    /// of many holes ends in a timeout: what the papers' simulators did.
+    Impatient,
+    /// Every partial ACK ("Slow-but-Steady"), as Linux rearms the timer on
+    /// every ACK that advances snd_una (tcp_clean_rtx_queue's
+    /// FLAG_SET_XMIT_TIMER), so a long recovery goes on one hole per RTT.
+    SlowButSteady,
+}
+
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AckCounting {
@@ -552,6 +565,8 @@ pub struct TcpConfig {
     pub ack_counting: AckCounting,
     /// What the send test counts cwnd in.
     pub cwnd_counting: CwndCounting,
+    /// When NewReno recovery restarts the timer on partial ACKs.
+    pub partial_ack_timer: PartialAckTimer,
     /// cwnd after an idle period longer than the RTO.
     pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
@@ -608,6 +623,7 @@ impl Default for TcpConfig {
             cwnd_validation: CwndValidation::Off,
             ack_counting: AckCounting::Acked,
             cwnd_counting: CwndCounting::Bytes,
+            partial_ack_timer: PartialAckTimer::Impatient,
             idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
@@ -676,6 +692,8 @@ impl TcpConfig {
             ack_counting: AckCounting::Delivered,
             // tcp_cwnd_test: tcp_packets_in_flight < snd_cwnd.
             cwnd_counting: CwndCounting::Packets,
+            // tcp_clean_rtx_queue → tcp_rearm_rto on every ACK of new data.
+            partial_ack_timer: PartialAckTimer::SlowButSteady,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

@@ -15,8 +15,8 @@ use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
-    IdleRestart, Limit, LossRecovery, NodeKind, ProbRetxTarget, Reduction, Reordering, RoutingMode,
-    SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
+    IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, Reduction,
+    Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -303,6 +303,7 @@ choice!(CwndValidationName => CwndValidation, sc::CWND_VALIDATION_NAMES, "cwnd v
 choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
 choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd counting");
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
+choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
 
 kind!(
     /// Slow start's most SMSS per ACK: ≥ 1, or "unlimited".
@@ -995,7 +996,7 @@ pub struct TcpSection {
     /// duplicate ACKs that trigger fast retransmit
     #[schemars(extend("x-default" = "3"))]
     pub dupack_threshold: Opt<Int<1>>,
-    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300). docs/model.md
+    /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300); without SACK, duplicate ACKs beyond the segments outstanding set it to that many, as Linux's tcp_check_reno_reordering, and a timeout after at least `dupack_threshold` duplicates lowers it back. docs/model.md
     #[schemars(extend("x-default" = "`\"fixed\"`"))]
     pub reordering: Opt<ReorderingName>,
     /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
@@ -1040,6 +1041,9 @@ pub struct TcpSection {
     /// what the send test counts cwnd in: `bytes` (a segment goes out while the flight plus it fits cwnd, so a sub-MSS tail leaves beside the segment that filled a fractional cwnd) or `packets` (Linux's tcp_cwnd_test: while fewer segments than ⌊cwnd / SMSS⌋ are in flight, whatever their size, so a block's sub-MSS tail waits for an ACK). The receiver's window is counted in bytes either way. docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"bytes\"`; `\"packets\"` with `profile = \"linux\"`"))]
     pub cwnd_counting: Opt<CwndCountingName>,
+    /// when NewReno's fast recovery (without SACK) restarts the retransmission timer on a partial ACK, RFC 6582 §4.1: `impatient` (the first partial ACK of an episode only, so a recovery of many holes ends in a timeout) or `slow_but_steady` (every partial ACK, as Linux rearms the timer on every ACK of new data). With SACK the timer restarts on every ACK of new data either way. docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"impatient\"`; `\"slow_but_steady\"` with `profile = \"linux\"`"))]
+    pub partial_ack_timer: Opt<PartialAckTimerName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub idle_restart: Opt<IdleRestartName>,

@@ -219,6 +219,24 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
     );
     let b = tcp_of(json!({"profile": "linux", "cwnd_counting": "bytes"}), None);
     assert_eq!(b.cwnd_counting, CwndCounting::Bytes);
+    // Linux rearms the timer on every ACK of new data; the key wins.
+    assert_eq!(
+        (
+            l.partial_ack_timer,
+            d.partial_ack_timer,
+            o.partial_ack_timer
+        ),
+        (
+            PartialAckTimer::SlowButSteady,
+            PartialAckTimer::Impatient,
+            PartialAckTimer::SlowButSteady
+        )
+    );
+    let i = tcp_of(
+        json!({"profile": "linux", "partial_ack_timer": "impatient"}),
+        None,
+    );
+    assert_eq!(i.partial_ack_timer, PartialAckTimer::Impatient);
     let u = tcp_of(json!({"abc_limit": "unlimited"}), None);
     assert_eq!(u.abc_limit, ABC_UNLIMITED);
     // "papers" and no profile are the same defaults
@@ -279,6 +297,7 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("cwnd_validation", json!("on"), "linux"),
         ("ack_counting", json!("sacked"), "delivered"),
         ("cwnd_counting", json!("segments"), "packets"),
+        ("partial_ack_timer", json!("patient"), "slow_but_steady"),
     ] {
         doc["tcp"] = json!({ key: bad });
         let errs = parse_config(&doc).unwrap_err();

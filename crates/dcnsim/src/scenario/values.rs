@@ -98,6 +98,11 @@ pub(crate) const CWND_COUNTING_NAMES: &[(&str, CwndCounting)] = &[
     ("packets", CwndCounting::Packets),
 ];
 
+pub(crate) const PARTIAL_ACK_TIMER_NAMES: &[(&str, PartialAckTimer)] = &[
+    ("impatient", PartialAckTimer::Impatient),
+    ("slow_but_steady", PartialAckTimer::SlowButSteady),
+];
+
 pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("off", IdleRestart::Off),
     ("rfc5681", IdleRestart::Rfc5681),

@@ -85,6 +85,10 @@ impl TcpFlow {
         self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);
         self.classify_timeout();
+        // The machine sees the state the timeout ends (Linux's
+        // tcp_enter_loss reads it before entering Loss).
+        let acts = self.rec.on_timeout(&recovery::view!(self));
+        self.apply(io, acts);
         let flight = self.reduction_base(self.snd_max - self.snd_una);
         // RFC 5681 §3.1: ssthresh is held when the same data times out again.
         if self.cong != CongState::Loss || self.backoff == 1 {
@@ -104,7 +108,6 @@ impl TcpFlow {
             s.lost = false;
         }
         self.undo = None;
-        self.rec.on_timeout();
         // RFC 6298 (5.5): back off, capped.
         self.backoff = (self.backoff * 2).min(self.cfg.max_backoff.max(1));
         self.arm_rto(io);

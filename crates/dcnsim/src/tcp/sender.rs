@@ -320,7 +320,13 @@ impl TcpFlow {
         }
         self.snd_una = ack;
         self.note_block_progress(ack);
+        let outstanding = self.segs.len();
         let (delivered, send_rtt) = self.release_acked(ack, now, delivered, prior_fack);
+        let acked_segs = (outstanding - self.segs.len()) as u32;
+        let acts = self
+            .rec
+            .on_cumulative_ack(&recovery::view!(self), acked_segs);
+        self.apply(io, acts);
         // Only RACK sends tail loss probes.
         if let Some(r) = self.rec.rack_mut() {
             if r.tlp_end.is_some_and(|e| ack >= e) {

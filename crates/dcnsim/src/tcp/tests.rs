@@ -2053,3 +2053,37 @@ mod reo_timer;
 
 // Reordering detection from SACKs (issue 24).
 mod reorder;
+
+/// RFC 6582 §4.1 without SACK: eight holes in one window are repaired one
+/// per partial ACK, each behind the new data the inflated window sends.
+/// The Impatient timer, restarted by the first partial ACK only, fires
+/// before the last hole is repaired; Slow-but-Steady (Linux, which rearms
+/// the RTO on every ACK of new data) finishes the recovery without one.
+#[test]
+fn a_long_newreno_recovery_times_out_only_when_impatient() {
+    use crate::config::PartialAckTimer;
+    let m = MSS as u64;
+    for (timer, want) in [
+        (PartialAckTimer::Impatient, true),
+        (PartialAckTimer::SlowButSteady, false),
+    ] {
+        let mut w = world(reno(|t| {
+            t.init_cwnd_segments = 20;
+            t.rto_min = SimTime::from_ms(2);
+            t.partial_ack_timer = timer;
+        }));
+        w.flow.app_write(&mut w.io, 200 * m, None);
+        let mut next = 0;
+        let holes = [0u64, 2, 4, 6, 8, 10, 12, 14];
+        let mut lose = |p: &Packet| p.flags & flags::RETX == 0 && holes.contains(&(p.seq / m));
+        fifo(&mut w, &mut next, &mut lose, SimTime::from_us(50));
+        let f = &w.flow;
+        assert_eq!(f.snd_una(), 200 * m, "{timer:?}: all delivered");
+        assert_eq!(
+            f.stats.timeouts > 0,
+            want,
+            "{timer:?}: {} timeouts",
+            f.stats.timeouts
+        );
+    }
+}

@@ -128,6 +128,11 @@ pub(in crate::tcp) enum Action {
     /// `clear_marks` clears the segments' retransmitted-in-this-episode
     /// marks.
     Exit { clear_marks: bool },
+    /// Duplicate ACKs showed reordering of this degree (in segments): it
+    /// becomes the duplicate-ACK threshold, and counts as an event.
+    Reordered(u32),
+    /// The reordering degree was overestimated: back to this threshold.
+    ResetReordering(u32),
 }
 
 /// The actions of one hook, in the order they are carried out (at most
@@ -171,7 +176,7 @@ impl Recovery {
         } else if cfg.sack {
             Recovery::Sack(sack::Sack::new(cfg))
         } else {
-            Recovery::NewReno(newreno::NewReno)
+            Recovery::NewReno(newreno::NewReno::new(cfg))
         }
     }
 
@@ -263,11 +268,25 @@ impl Recovery {
         }
     }
 
-    /// The retransmission timer fired: the timer takes over, the episode's
-    /// own timers stop.
-    pub fn on_timeout(&mut self) {
-        if let Recovery::Rack(m) = self {
-            m.on_timeout();
+    /// An ACK of new data took `acked_segs` segments off the scoreboard,
+    /// in any state (before the state's own hook).
+    pub fn on_cumulative_ack(&mut self, v: &View, acked_segs: u32) -> Actions {
+        match self {
+            Recovery::NewReno(m) => m.on_cumulative_ack(v, acked_segs),
+            Recovery::Sack(_) | Recovery::Rack(_) => Actions::none(),
+        }
+    }
+
+    /// The retransmission timer fired (`v` as it stood before): the timer
+    /// takes over, the episode's own timers stop.
+    pub fn on_timeout(&mut self, v: &View) -> Actions {
+        match self {
+            Recovery::NewReno(m) => m.on_timeout(v),
+            Recovery::Sack(_) => Actions::none(),
+            Recovery::Rack(m) => {
+                m.on_timeout();
+                Actions::none()
+            }
         }
     }
 
@@ -343,6 +362,11 @@ impl TcpFlow {
                     self.cong = CongState::Open;
                     self.ep.dupacks = 0;
                 }
+                Action::Reordered(degree) => {
+                    self.stats.reorder_events += 1;
+                    self.dupthresh = degree;
+                }
+                Action::ResetReordering(t) => self.dupthresh = self.dupthresh.min(t),
             }
         }
     }

@@ -4,15 +4,123 @@
 //! SMSS, a partial ACK retransmits the next hole and deflates by what it
 //! acknowledged, and the ACK that covers `recover` deflates and ends the
 //! episode.
+//!
+//! Under `reordering = "adaptive"` it also keeps Linux's estimate of
+//! reordering without SACK (issue 45, mechanism B): each duplicate ACK
+//! counts as one segment SACKed above the hole (tcp_add_reno_sack), and
+//! more of them than the segments outstanding can explain are taken for
+//! reordering, whose degree becomes the duplicate-ACK threshold
+//! (tcp_limit_reno_sacked, tcp_check_reno_reordering in
+//! net/ipv4/tcp_input.c).
 
 use super::{Action, Actions, View};
+use crate::config::{PartialAckTimer, Reordering, TcpConfig, MAX_REORDERING};
 use crate::tcp::CongState;
 
-/// RFC 6582's machine: no state beyond the shared [`super::Episode`].
+/// RFC 6582's machine, with Linux's duplicate-ACK count when the
+/// threshold is adaptive.
 #[derive(Clone, Copy, Debug, Default)]
-pub(in crate::tcp) struct NewReno;
+pub(in crate::tcp) struct NewReno {
+    /// Linux's reordering detection without SACK (`reordering =
+    /// "adaptive"`); off, the machine is RFC 6582's alone.
+    detect: bool,
+    /// `net.ipv4.tcp_reordering` (`dupack_threshold`): what a timeout
+    /// after many duplicate ACKs lowers the threshold back to.
+    base: u32,
+    /// Linux's `sacked_out` without SACK: the duplicate ACKs taken as
+    /// segments delivered above the hole, never more than the segments
+    /// outstanding less the holes.
+    sacked: u32,
+    /// RFC 6582 §4.1's Slow-but-Steady timer (`partial_ack_timer`): every
+    /// partial ACK restarts it, which the flow does after any ACK of new
+    /// data unless the Impatient rule already did once.
+    steady: bool,
+}
 
 impl NewReno {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        NewReno {
+            detect: cfg.reordering == Reordering::Adaptive,
+            base: cfg.dupack_threshold,
+            sacked: 0,
+            steady: cfg.partial_ack_timer == PartialAckTimer::SlowButSteady,
+        }
+    }
+
+    /// Whether Linux counts a duplicate ACK in this state: always in Open
+    /// (Disorder) and Recovery; after a timeout only once new data went
+    /// beyond the point the timeout marked lost and before the ACKs reach
+    /// it (tcp_process_loss: a duplicate ACK there reports new data).
+    fn counts(v: &View) -> bool {
+        match v.cong {
+            CongState::Open | CongState::Recovery => true,
+            CongState::Loss => v.snd_max > v.ep.recover && v.snd_una < v.ep.recover,
+        }
+    }
+
+    /// tcp_limit_reno_sacked and tcp_check_reno_reordering: the count
+    /// plus the holes (the segments marked lost, at least one) exceeds the
+    /// segments outstanding — reordering, or duplicates the receiver
+    /// already held. Clip the count and return the new degree, the
+    /// segments outstanding (`addend`: plus those the ACK just covered).
+    fn check(&mut self, v: &View, addend: u32) -> Option<Action> {
+        let out = v.segs.len() as u32;
+        // After a timeout Linux has marked everything sent before it lost
+        // (tcp_timeout_mark_lost); otherwise only the head, in Recovery.
+        let lost = match v.cong {
+            CongState::Loss => v.segs.partition_point(|s| s.end() <= v.ep.recover) as u32,
+            CongState::Open | CongState::Recovery => 1,
+        };
+        let holes = lost.max(1).min(out);
+        if self.sacked + holes <= out {
+            return None;
+        }
+        self.sacked = out - holes;
+        Some(Action::Reordered(
+            out.saturating_add(addend).min(MAX_REORDERING),
+        ))
+    }
+
+    /// An ACK of `acked_segs` new segments arrived (the scoreboard in `v`
+    /// already without them; `v.cong` the state before it): Linux's
+    /// tcp_remove_reno_sacks takes the hole it filled and one duplicate
+    /// ACK per other segment off the count and checks it again, and
+    /// tcp_fastretrans_alert forgets the count outside Recovery, or as
+    /// Recovery ends.
+    pub fn on_cumulative_ack(&mut self, v: &View, acked_segs: u32) -> Actions {
+        if !self.detect {
+            return Actions::none();
+        }
+        if acked_segs > 0 {
+            self.sacked = self.sacked.saturating_sub(acked_segs - 1);
+        }
+        let act = self.check(v, acked_segs);
+        let reached = v.snd_una >= v.ep.recover;
+        if match v.cong {
+            CongState::Open => true,
+            CongState::Recovery => reached,
+            // At the recovery point Linux leaves Loss before its reset.
+            CongState::Loss => !reached,
+        } {
+            self.sacked = 0;
+        }
+        act.map_or(Actions::none(), |a| Actions::of(&[a]))
+    }
+
+    /// The retransmission timer fired (`v.cong` the state before it):
+    /// Linux forgets the count (tcp_timeout_mark_lost), and a timeout in
+    /// Open or Disorder after at least `tcp_reordering` duplicate ACKs
+    /// says the degree was overestimated (tcp_enter_loss).
+    pub fn on_timeout(&mut self, v: &View) -> Actions {
+        let lower = self.detect && v.cong == CongState::Open && self.sacked >= self.base;
+        self.sacked = 0;
+        if lower && v.dupthresh > self.base {
+            Actions::of(&[Action::ResetReordering(self.base)])
+        } else {
+            Actions::none()
+        }
+    }
+
     /// RFC 6582 §3.2 step 2–3 (RFC 5681 §3.2 step 3): retransmit the head,
     /// cwnd = ssthresh + 3·SMSS.
     pub fn enter(&self, v: &View) -> Actions {
@@ -30,17 +138,35 @@ impl NewReno {
     }
 
     /// A duplicate ACK: inflate in recovery (§3.2 step 3); otherwise fast
-    /// retransmit at the threshold, Limited Transmit below it.
-    pub fn on_dupack(&self, v: &View) -> Actions {
-        match v.cong {
-            CongState::Recovery => Actions::of(&[Action::SetCwnd(v.st.cwnd + v.st.smss)]),
-            CongState::Open | CongState::Loss => {
-                if v.ep.dupacks >= v.dupthresh && v.fresh_loss() {
-                    Actions::of(&[Action::Enter])
-                } else {
-                    Actions::of(&[Action::LimitedTransmit])
+    /// retransmit at the threshold, Limited Transmit below it. With
+    /// detection the threshold is compared with Linux's count, which
+    /// reordering may have clipped and raised first (tcp_add_reno_sack
+    /// runs before tcp_time_to_recover).
+    pub fn on_dupack(&mut self, v: &View) -> Actions {
+        let (mut dupacks, mut thresh, mut seen) = (v.ep.dupacks, v.dupthresh, None);
+        if self.detect {
+            if Self::counts(v) {
+                self.sacked += 1;
+                seen = self.check(v, 0);
+                if let Some(Action::Reordered(t)) = seen {
+                    thresh = t;
                 }
             }
+            dupacks = self.sacked;
+        }
+        let act = match v.cong {
+            CongState::Recovery => Action::SetCwnd(v.st.cwnd + v.st.smss),
+            CongState::Open | CongState::Loss => {
+                if dupacks >= thresh && v.fresh_loss() {
+                    Action::Enter
+                } else {
+                    Action::LimitedTransmit
+                }
+            }
+        };
+        match seen {
+            Some(r) => Actions::of(&[r, act]),
+            None => Actions::of(&[act]),
         }
     }
 
@@ -59,16 +185,22 @@ impl NewReno {
         if acked >= st.smss {
             cwnd += st.smss;
         }
-        let deflate = [Action::SetCwnd(cwnd.max(st.smss)), Action::RestartRtoOnce];
-        if v.segs.is_empty() {
-            return Actions::of(&deflate);
-        }
         let retx = Action::Retransmit {
             i: 0,
             mark: false,
             rearm: false,
         };
-        Actions::of(&[retx, deflate[0], deflate[1]])
+        let acts = [
+            retx,
+            Action::SetCwnd(cwnd.max(st.smss)),
+            Action::RestartRtoOnce,
+        ];
+        // Nothing left to resend: no retransmission. Slow-but-Steady: no
+        // restart of its own, the flow restarts the timer after this ACK
+        // as after any other.
+        let first = usize::from(v.segs.is_empty());
+        let last = if self.steady { 2 } else { 3 };
+        Actions::of(&acts[first..last])
     }
 
     /// What a cumulative ACK without SACK delivers, as Linux counts it:
@@ -90,6 +222,7 @@ impl NewReno {
 mod tests {
     use super::super::testkit::{board, view, MSS};
     use super::*;
+    use std::collections::VecDeque;
 
     fn retx_head() -> Action {
         Action::Retransmit {
@@ -112,7 +245,10 @@ mod tests {
             } else {
                 Action::Enter
             };
-            assert_eq!(NewReno.on_dupack(&v).iter().collect::<Vec<_>>(), [want]);
+            assert_eq!(
+                NewReno::default().on_dupack(&v).iter().collect::<Vec<_>>(),
+                [want]
+            );
         }
     }
 
@@ -125,11 +261,14 @@ mod tests {
         v.ep.dupacks = 5;
         v.ep.recover = 5 * MSS;
         assert_eq!(
-            NewReno.on_dupack(&v).iter().next(),
+            NewReno::default().on_dupack(&v).iter().next(),
             Some(Action::LimitedTransmit)
         );
         v.ep.recover = 0;
-        assert_eq!(NewReno.on_dupack(&v).iter().next(), Some(Action::Enter));
+        assert_eq!(
+            NewReno::default().on_dupack(&v).iter().next(),
+            Some(Action::Enter)
+        );
     }
 
     /// Entry retransmits the head and inflates by the three segments the
@@ -139,10 +278,10 @@ mod tests {
     fn entry_and_duplicates_inflate_the_window() {
         let segs = board(10, &[]);
         let v = view(&segs, 10, 5, CongState::Recovery);
-        let acts: Vec<_> = NewReno.enter(&v).iter().collect();
+        let acts: Vec<_> = NewReno::default().enter(&v).iter().collect();
         assert_eq!(acts, [retx_head(), Action::SetCwnd(8 * MSS)]);
         let v = view(&segs, 8, 5, CongState::Recovery);
-        let acts: Vec<_> = NewReno.on_dupack(&v).iter().collect();
+        let acts: Vec<_> = NewReno::default().on_dupack(&v).iter().collect();
         assert_eq!(acts, [Action::SetCwnd(9 * MSS)]);
     }
 
@@ -154,7 +293,7 @@ mod tests {
         let segs = board(6, &[]);
         let mut v = view(&segs, 12, 5, CongState::Recovery);
         v.ep.recover = 10 * MSS;
-        let acts: Vec<_> = NewReno.on_ack(&v, 4 * MSS).iter().collect();
+        let acts: Vec<_> = NewReno::default().on_ack(&v, 4 * MSS).iter().collect();
         assert_eq!(
             acts,
             [
@@ -167,11 +306,11 @@ mod tests {
         let v2 = view(&segs, 2, 5, CongState::Recovery);
         let v2 = View { ep: v.ep, ..v2 };
         assert_eq!(
-            NewReno.on_ack(&v2, 4 * MSS).iter().nth(1),
+            NewReno::default().on_ack(&v2, 4 * MSS).iter().nth(1),
             Some(Action::SetCwnd(MSS))
         );
         v.ep.recover = 0;
-        let acts: Vec<_> = NewReno.on_ack(&v, 4 * MSS).iter().collect();
+        let acts: Vec<_> = NewReno::default().on_ack(&v, 4 * MSS).iter().collect();
         assert_eq!(
             acts,
             [
@@ -184,9 +323,117 @@ mod tests {
         let mut v = view(&short, 12, 5, CongState::Recovery);
         v.ep.recover = 0;
         assert_eq!(
-            NewReno.on_ack(&v, MSS).iter().next(),
+            NewReno::default().on_ack(&v, MSS).iter().next(),
             Some(Action::SetCwnd(3 * MSS))
         );
+    }
+
+    /// Impatient: only the first partial ACK of an episode asks for a
+    /// restart; Slow-but-Steady leaves it to the flow's restart after
+    /// every ACK of new data.
+    #[test]
+    fn the_impatient_timer_restarts_once_the_steady_one_with_every_ack() {
+        let segs = board(6, &[]);
+        let mut v = view(&segs, 12, 5, CongState::Recovery);
+        v.ep.recover = 10 * MSS;
+        let restarts = |m: &NewReno| {
+            m.on_ack(&v, MSS)
+                .iter()
+                .filter(|&a| a == Action::RestartRtoOnce)
+                .count()
+        };
+        assert_eq!(restarts(&NewReno::default()), 1);
+        assert_eq!(restarts(&linux()), 0);
+        // Both still resend the next hole and deflate.
+        assert_eq!(linux().on_ack(&v, MSS).iter().next(), Some(retx_head()));
+    }
+
+    fn linux() -> NewReno {
+        NewReno::new(&crate::config::TcpConfig::linux())
+    }
+
+    /// Linux's count without SACK: one duplicate ACK per segment above the
+    /// hole is what a loss explains; one more than the flight can is
+    /// reordering, whose degree — the segments outstanding — becomes the
+    /// threshold, before the fast-retransmit test of that ACK.
+    #[test]
+    fn duplicate_acks_beyond_the_flight_raise_the_threshold_to_it() {
+        let segs = board(10, &[]);
+        let mut m = linux();
+        let mut v = view(&segs, 10, 5, CongState::Recovery);
+        for d in 1..=9 {
+            v.ep.dupacks = d;
+            let acts: Vec<_> = m.on_dupack(&v).iter().collect();
+            assert_eq!(acts, [Action::SetCwnd(11 * MSS)], "dupack {d}");
+        }
+        v.ep.dupacks = 10;
+        let acts: Vec<_> = m.on_dupack(&v).iter().collect();
+        assert_eq!(acts[0], Action::Reordered(10));
+        // The count stays clipped at the flight less the hole: each
+        // further duplicate is reordering again.
+        v.ep.dupacks = 11;
+        assert_eq!(m.on_dupack(&v).iter().next(), Some(Action::Reordered(10)));
+        // RFC 6582's machine alone (`reordering = "fixed"`) never does.
+        let mut fixed = NewReno::default();
+        assert!(fixed
+            .on_dupack(&v)
+            .iter()
+            .all(|a| a == Action::SetCwnd(11 * MSS)));
+    }
+
+    /// With the threshold raised, three duplicate ACKs for a 4-segment
+    /// flight start no fast retransmit; a timeout after them (in Open)
+    /// brings it back to `dupack_threshold`, one after fewer does not.
+    #[test]
+    fn a_raised_threshold_holds_until_a_timeout_after_many_duplicates() {
+        let segs = board(4, &[]);
+        let mut m = linux();
+        let mut v = view(&segs, 4, 2, CongState::Open);
+        v.dupthresh = 10;
+        for d in 1..=3 {
+            v.ep.dupacks = d;
+            assert_eq!(
+                m.on_dupack(&v).iter().collect::<Vec<_>>(),
+                [Action::LimitedTransmit]
+            );
+        }
+        assert_eq!(
+            m.on_timeout(&v).iter().collect::<Vec<_>>(),
+            [Action::ResetReordering(3)]
+        );
+        let mut m = linux();
+        v.ep.dupacks = 1;
+        m.on_dupack(&v);
+        assert_eq!(m.on_timeout(&v).iter().next(), None);
+    }
+
+    /// A cumulative ACK takes the hole and one duplicate per other segment
+    /// off the count; covering less than the duplicate ACKs claimed is
+    /// reordering of the flight before it. Outside Recovery the count is
+    /// then forgotten.
+    #[test]
+    fn a_short_cumulative_ack_after_all_but_one_duplicated_is_reordering() {
+        let mut m = linux();
+        let ten = board(10, &[]);
+        let mut v = view(&ten, 10, 5, CongState::Open);
+        v.dupthresh = 20;
+        for d in 1..=9 {
+            v.ep.dupacks = d;
+            m.on_dupack(&v);
+        }
+        // 9 duplicates for 10 outstanding, then an ACK of one segment.
+        let nine: VecDeque<_> = ten.iter().skip(1).copied().collect();
+        let after = View {
+            segs: &nine,
+            snd_una: MSS,
+            ..v
+        };
+        assert_eq!(
+            m.on_cumulative_ack(&after, 1).iter().collect::<Vec<_>>(),
+            [Action::Reordered(10)]
+        );
+        // Forgotten: a new duplicate is the first again.
+        assert_eq!(m.sacked, 0);
     }
 
     /// Linux's count without SACK: duplicate ACKs were deliveries, so the
@@ -196,9 +443,9 @@ mod tests {
         let segs = board(10, &[]);
         let mut v = view(&segs, 10, 5, CongState::Open);
         v.ep.dupacks = 3;
-        assert_eq!(NewReno.delivered(5 * MSS, 10 * MSS, &v), 2 * MSS);
-        assert_eq!(NewReno.delivered(2 * MSS, 10 * MSS, &v), MSS);
+        assert_eq!(NewReno::default().delivered(5 * MSS, 10 * MSS, &v), 2 * MSS);
+        assert_eq!(NewReno::default().delivered(2 * MSS, 10 * MSS, &v), MSS);
         v.ep.dupacks = 0;
-        assert_eq!(NewReno.delivered(5 * MSS, 10 * MSS, &v), 5 * MSS);
+        assert_eq!(NewReno::default().delivered(5 * MSS, 10 * MSS, &v), 5 * MSS);
     }
 }
