@@ -209,6 +209,110 @@ KINDS: Dict[str, Judge] = {
 }
 
 
+# ---------------------------------------------------------------- criteria added for Kulkarni (issue 43)
+
+
+def _values(measured: Any) -> Optional[List[float]]:
+    """A number, a list of numbers or a mapping x -> number as a list
+    (mapping in x order); None when a value is missing or NaN."""
+    if measured is None:
+        return None
+    if isinstance(measured, Mapping):
+        vals = [measured[x] for x in _xs(measured)]
+    elif isinstance(measured, (list, tuple)):
+        vals = list(measured)
+    else:
+        vals = [measured]
+    out = []
+    for v in vals:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return None
+        out.append(float(v))
+    return out or None
+
+
+def _vals_text(vals: Sequence[float], p: Mapping[str, Any]) -> str:
+    unit = p.get("unit", "")
+    return " / ".join(format(v, p.get("fmt", ".3g")) for v in vals) + (f" {unit}" if unit else "")
+
+
+def _band(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """Every value (a number, or one per x) inside ``[lo, hi]`` — "a small
+    penalty", "works reasonably well" — else differs: a value below ``lo``
+    and one above ``hi`` both fail. With ``outside`` ("no longer
+    matches"), every value outside the band agrees and one inside differs."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    unit = p.get("unit", "")
+    out = bool(p.get("outside"))
+    rule = (f"{p['what']} {'outside' if out else 'within'} [{lo:g}, {hi:g}]{' ' + unit if unit else ''} "
+            f"(every value), differs {'inside' if out else 'outside'}")
+    vals = _values(measured)
+    if vals is None:
+        return "untestable", "n/a", rule
+    ok = all((lo <= v <= hi) != out for v in vals)
+    return ("agrees" if ok else "differs"), _vals_text(vals, p), rule
+
+
+def _threshold(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """Every value at least ``at_least`` (or at most ``at_most``): agrees;
+    every value past the weaker ``trend_at_least`` (``trend_at_most``),
+    e.g. half an order of magnitude for "orders of magnitude": trend
+    agrees; else differs. The weaker level lies on the claim's side of the
+    other side: a value on the wrong side of it differs."""
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    if "at_least" in p:
+        strong, weak = float(p["at_least"]), float(p.get("trend_at_least", p["at_least"]))
+        if weak > strong:
+            raise ValueError(f"criterion {p}: trend_at_least must not exceed at_least")
+        beyond = lambda v, b: v >= b  # noqa: E731
+        rel = "≥"
+    else:
+        strong, weak = float(p["at_most"]), float(p.get("trend_at_most", p["at_most"]))
+        if weak < strong:
+            raise ValueError(f"criterion {p}: trend_at_most must not be below at_most")
+        beyond = lambda v, b: v <= b  # noqa: E731
+        rel = "≤"
+    rule = f"{p['what']} {rel} {strong:g}{us}"
+    if weak != strong:
+        rule += f"; trend: {rel} {weak:g}{us}"
+    rule += ", differs otherwise"
+    vals = _values(measured)
+    if vals is None:
+        return "untestable", "n/a", rule
+    if all(beyond(v, strong) for v in vals):
+        verdict = "agrees"
+    elif all(beyond(v, weak) for v in vals):
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _vals_text(vals, p), rule
+
+
+def _step_ratio(p: Mapping[str, Any], measured: Mapping[Any, Any]) -> Tuple[str, str, str]:
+    """"Doubling x doubles Q": per x (in order) a value; every step's ratio
+    Q(next)/Q(this) within ``[lo, hi]``: agrees; every ratio above 1 (Q
+    grows at each step, by less or more than the claim): trend agrees; a
+    step at which Q does not grow: differs."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    rule = (f"{p['what']}: the ratio at every step within [{lo:g}, {hi:g}]; trend: > 1 at every step; "
+            "differs otherwise")
+    vals = _values(measured) if isinstance(measured, Mapping) else None
+    if vals is None or len(vals) < 2:
+        return "untestable", "a value missing" if vals is None else "fewer than two x values", rule
+    ratios = [b / a if a > 0 else math.inf for a, b in zip(vals, vals[1:])]
+    if all(lo <= r <= hi for r in ratios):
+        verdict = "agrees"
+    elif all(r > 1 for r in ratios):
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _vals_text(vals, p) + " (ratios " + ", ".join(f"{r:.2f}" for r in ratios) + ")", rule
+
+
+KINDS.update({"band": _band, "threshold": _threshold, "step_ratio": _step_ratio})
+
+
 def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, str]:
     """(verdict, ours as text, the rule in words) of criterion ``spec``."""
     kind = spec.get("kind")
