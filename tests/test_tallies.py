@@ -277,11 +277,15 @@ def _ranked_inputs(p):
 
 def _band_inputs(p):
     lo, hi = float(p["lo"]), float(p["hi"])
-    w = hi - lo
-    other = [lo - w, hi + w, {"a": (lo + hi) / 2, "b": hi + w}]
+    w = max(hi - lo, 1e-3)
+    mid = (lo + hi) / 2
+    if p.get("outside"):
+        return hi + w, [mid, [hi + w, mid]]
+    # every value counts: a list and a mapping with one value out differ
+    other = [lo - w, hi + w, {"a": mid, "b": hi + w}, [mid, lo - w]]
     if p.get("lo_open"):
         other.append(lo)
-    return (lo + hi) / 2, other
+    return [mid, mid], other
 
 
 def _all_inputs(p):
@@ -453,3 +457,65 @@ def test_the_new_kinds_can_fail_both_ways():
         on, other = SYNTHETIC[spec["kind"]](spec)
         assert judge_spec(spec, on)[0] in ON_SIDE, spec
         assert [judge_spec(spec, o)[0] for o in other] == ["differs"] * len(other), spec
+
+
+# ---------------------------------------------------------------- Kulkarni's register (issue 43)
+
+
+def _threshold_inputs(p):
+    if "at_least" in p:
+        strong, weak = float(p["at_least"]), float(p.get("trend_at_least", p["at_least"]))
+        return strong + abs(strong) + 1.0, [weak - abs(weak) - 1.0, [strong + 1.0, weak - 1.0]]
+    strong, weak = float(p["at_most"]), float(p.get("trend_at_most", p["at_most"]))
+    return strong - abs(strong) - 1.0, [weak + abs(weak) + 1.0, [strong - 1.0, weak + 1.0]]
+
+
+def _step_ratio_inputs(p):
+    r = (float(p["lo"]) + float(p["hi"])) / 2
+    return {1: 4.0, 2: 4.0 * r, 4: 4.0 * r * r}, [{1: 8.0, 2: 6.0, 4: 4.0}, {1: 4.0, 2: 4.0 * r, 4: 4.0 * r}]
+
+
+SYNTHETIC.update({"threshold": _threshold_inputs, "step_ratio": _step_ratio_inputs})
+
+
+def test_kulkarnis_tallied_criteria_can_fail_both_ways():
+    reg = get_paper("kulkarni").register
+    assert reg is not None and len(reg.tallied) >= 30
+    assert both_ways_problems(reg) == []
+    # every claim is about the dissertation's series, with inputs to test it
+    for c in reg.claims:
+        assert set(c.series.split("; ")) <= set(get_paper("kulkarni").series), c.id
+        assert c.criterion["kind"] in SYNTHETIC, c.id
+
+
+@pytest.mark.parametrize("kind", ["threshold", "band", "bound", "rises"])
+def test_a_kulkarni_criterion_made_constant_fails_the_both_ways_test(monkeypatch, kind):
+    reg = get_paper("kulkarni").register
+    monkeypatch.setitem(KINDS, kind, lambda p, m: ("agrees", "x", "always agrees"))
+    problems = both_ways_problems(reg)
+    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == kind}
+
+
+def test_kulkarnis_model_checks_are_the_split_models_premises():
+    """Issue 43 item 3: Fig. 3.12's whole-window (n ≤ 3) and too-few-dupACK
+    (n > 3) shares are the premises eq. 3.40 is built on, kept out of the
+    tally; Fig. 4.11's header-compression rows are not the paper's."""
+    reg = get_paper("kulkarni").register
+    assert {c.id for c in reg.claims if not c.tally} == {"fig3.12-whole-window", "fig3.12-few-dupacks"}
+    assert not any("compression" in c.says or "compression" in c.metric for c in reg.tallied)
+    assert {c.id for c in reg.tallied if c.where == "Fig. 4.11"} == {"fig4.11-penalty", "fig4.11-better"}
+
+
+def test_the_new_criteria_judge_each_value_and_their_trend():
+    thr = {"kind": "threshold", "at_least": 10.0, "trend_at_least": 3.1623, "what": "r"}
+    assert [judge_spec(thr, v)[0] for v in (12.0, 5.6, 2.0)] == ["agrees", "trend agrees", "differs"]
+    assert judge_spec(thr, [12.0, 5.6])[0] == "trend agrees"  # every value, not the best one
+    assert judge_spec(thr, float("nan"))[0] == "untestable"
+    band = {"kind": "band", "lo": 0.7, "hi": 0.995, "what": "DSR / TCP"}
+    assert [judge_spec(band, v)[0] for v in ([0.9, 0.8], [0.9997, 1.05], [0.9, 1.0], 0.5)] == \
+        ["agrees", "differs", "differs", "differs"]
+    assert judge_spec(dict(band, outside=True), 0.25)[0] == "agrees"
+    steps = {"kind": "step_ratio", "lo": 1.5, "hi": 2.5, "what": "onset"}
+    assert judge_spec(steps, {16: 4, 32: 8, 64: 16})[0] == "agrees"
+    assert judge_spec(steps, {16: 6, 32: 8, 64: 11, 128: 16, 256: 32})[0] == "trend agrees"
+    assert judge_spec(steps, {16: 6, 32: 6, 64: 11})[0] == "differs"

@@ -209,7 +209,7 @@ KINDS: Dict[str, Judge] = {
 }
 
 
-# ---- FaST's register (issue 43): an order with real gaps, a band, several criteria at once
+# ---- criteria added for FaST (issue 43): an order with real gaps, several criteria at once
 
 #: worst first wins when a claim is several criteria at once (``all``)
 _RANK = {"agrees": 0, "close": 1, "trend agrees": 2, "untestable": 3, "differs": 4}
@@ -235,24 +235,6 @@ def _ranked(p: Mapping[str, Any], measured: Mapping[str, Sequence[float]]) -> Tu
     return ("agrees" if ok else "differs"), text, rule
 
 
-def _band(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
-    """Every value (a number, or a mapping name -> number) within
-    ``lo`` … ``hi``; ``lo_open``: strictly above ``lo``. Two claims the
-    paper contrasts ("slightly more" against "almost the same") take bands
-    that do not overlap."""
-    lo, hi, opened = float(p["lo"]), float(p["hi"]), bool(p.get("lo_open", False))
-    unit = p.get("unit", "")
-    us = f" {unit}" if unit else ""
-    rule = f"{p['what']}: {lo:g} {'<' if opened else '≤'} each ≤ {hi:g}{us}, differs outside"
-    vals = dict(measured) if isinstance(measured, Mapping) else {"": measured}
-    if not vals or any(v is None or math.isnan(float(v)) for v in vals.values()):
-        return "untestable", "n/a", rule
-    fmt = p.get("fmt", ".3g")
-    text = "; ".join(f"{k + ': ' if k else ''}{format(float(v), fmt)}{us}" for k, v in vals.items())
-    ok = all((float(v) > lo if opened else float(v) >= lo) and float(v) <= hi for v in vals.values())
-    return ("agrees" if ok else "differs"), text, rule
-
-
 def _all(p: Mapping[str, Any], measured: Mapping[str, Any]) -> Tuple[str, str, str]:
     """One claim that holds only if each of several criteria does (``of``:
     criteria, each with the ``key`` of its input in ``measured``), e.g.
@@ -267,7 +249,130 @@ def _all(p: Mapping[str, Any], measured: Mapping[str, Any]) -> Tuple[str, str, s
     return max(verdicts, key=_RANK.__getitem__), " — ".join(texts), "each of — " + " — ".join(rules)
 
 
-KINDS.update({"ranked": _ranked, "band": _band, "all": _all})
+# ---------------------------------------------------------------- criteria added for Kulkarni (issue 43)
+
+
+def _values(measured: Any) -> Optional[List[float]]:
+    """A number, a list of numbers or a mapping x -> number as a list
+    (mapping in x order); None when a value is missing or NaN."""
+    if measured is None:
+        return None
+    if isinstance(measured, Mapping):
+        vals = [measured[x] for x in _xs(measured)]
+    elif isinstance(measured, (list, tuple)):
+        vals = list(measured)
+    else:
+        vals = [measured]
+    out = []
+    for v in vals:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return None
+        out.append(float(v))
+    return out or None
+
+
+def _vals_text(vals: Sequence[float], p: Mapping[str, Any]) -> str:
+    unit = p.get("unit", "")
+    return " / ".join(format(v, p.get("fmt", ".3g")) for v in vals) + (f" {unit}" if unit else "")
+
+
+def _band(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """Every value (a number, a list, or a mapping name or x -> number)
+    inside ``[lo, hi]`` — "a small penalty", "almost the same" — else
+    differs: a value below ``lo`` and one above ``hi`` both fail.
+    ``lo_open``: strictly above ``lo``, so two claims the paper contrasts
+    ("slightly more" against "almost the same") take bands that do not
+    overlap. ``outside`` ("no longer matches"): every value outside the band
+    agrees and one inside differs."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    opened, out = bool(p.get("lo_open")), bool(p.get("outside"))
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    rule = (f"{p['what']} {'outside' if out else 'within'} {'(' if opened else '['}{lo:g}, {hi:g}]{us} "
+            f"(every value), differs {'inside' if out else 'outside'}")
+    named = isinstance(measured, Mapping) and not all(_is_number(k) for k in measured)
+    if named:
+        if not measured or any(v is None or math.isnan(float(v)) for v in measured.values()):
+            return "untestable", "n/a", rule
+        items = [(str(k), float(v)) for k, v in measured.items()]
+        text = "; ".join(f"{k}: {format(v, p.get('fmt', '.3g'))}{us}" for k, v in items)
+        vals: Optional[List[float]] = [v for _, v in items]
+    else:
+        vals = _values(measured)
+        if vals is None:
+            return "untestable", "n/a", rule
+        text = _vals_text(vals, p)
+    inside = [(lo < v if opened else lo <= v) and v <= hi for v in vals]
+    ok = all(i != out for i in inside)
+    return ("agrees" if ok else "differs"), text, rule
+
+
+def _is_number(x: Any) -> bool:
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _threshold(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """Every value at least ``at_least`` (or at most ``at_most``): agrees;
+    every value past the weaker ``trend_at_least`` (``trend_at_most``),
+    e.g. half an order of magnitude for "orders of magnitude": trend
+    agrees; else differs. The weaker level lies on the claim's side of the
+    other side: a value on the wrong side of it differs."""
+    unit = p.get("unit", "")
+    us = f" {unit}" if unit else ""
+    if "at_least" in p:
+        strong, weak = float(p["at_least"]), float(p.get("trend_at_least", p["at_least"]))
+        if weak > strong:
+            raise ValueError(f"criterion {p}: trend_at_least must not exceed at_least")
+        beyond = lambda v, b: v >= b  # noqa: E731
+        rel = "≥"
+    else:
+        strong, weak = float(p["at_most"]), float(p.get("trend_at_most", p["at_most"]))
+        if weak < strong:
+            raise ValueError(f"criterion {p}: trend_at_most must not be below at_most")
+        beyond = lambda v, b: v <= b  # noqa: E731
+        rel = "≤"
+    rule = f"{p['what']} {rel} {strong:g}{us}"
+    if weak != strong:
+        rule += f"; trend: {rel} {weak:g}{us}"
+    rule += ", differs otherwise"
+    vals = _values(measured)
+    if vals is None:
+        return "untestable", "n/a", rule
+    if all(beyond(v, strong) for v in vals):
+        verdict = "agrees"
+    elif all(beyond(v, weak) for v in vals):
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _vals_text(vals, p), rule
+
+
+def _step_ratio(p: Mapping[str, Any], measured: Mapping[Any, Any]) -> Tuple[str, str, str]:
+    """"Doubling x doubles Q": per x (in order) a value; every step's ratio
+    Q(next)/Q(this) within ``[lo, hi]``: agrees; every ratio above 1 (Q
+    grows at each step, by less or more than the claim): trend agrees; a
+    step at which Q does not grow: differs."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    rule = (f"{p['what']}: the ratio at every step within [{lo:g}, {hi:g}]; trend: > 1 at every step; "
+            "differs otherwise")
+    vals = _values(measured) if isinstance(measured, Mapping) else None
+    if vals is None or len(vals) < 2:
+        return "untestable", "a value missing" if vals is None else "fewer than two x values", rule
+    ratios = [b / a if a > 0 else math.inf for a, b in zip(vals, vals[1:])]
+    if all(lo <= r <= hi for r in ratios):
+        verdict = "agrees"
+    elif all(r > 1 for r in ratios):
+        verdict = "trend agrees"
+    else:
+        verdict = "differs"
+    return verdict, _vals_text(vals, p) + " (ratios " + ", ".join(f"{r:.2f}" for r in ratios) + ")", rule
+
+
+KINDS.update({"ranked": _ranked, "all": _all, "band": _band, "threshold": _threshold, "step_ratio": _step_ratio})
 
 
 def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, str]:

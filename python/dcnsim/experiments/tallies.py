@@ -79,7 +79,9 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
             for c in rec.get("comparisons", [])]
         for c in rec.get("comparisons", []):
             cid = c.get("claim")
-            if cid and c["verdict"] not in ("not in paper",) and cid in p.register.by_id:
+            # a row of a setting of ours (a model check of a variant figure)
+            # is not the paper's setup: only the paper's own rows are recorded
+            if cid and c["verdict"] not in ("not in paper",) and not c.get("setting") and cid in p.register.by_id:
                 rows[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
                              "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
                              "note": c.get("note", "")}

@@ -3,6 +3,8 @@ Auburn University, 2012): Figs. 3.8–3.21 (the incast model against
 simulation) and Figs. 4.1–4.11 (incast countermeasures).
 
 ``dcnsim reproduce kulkarni`` runs every Kulkarni row of EXPERIMENTS.md.
+The dissertation's claims, each judged once, are its register
+(``claims.toml``, :data:`.common.REGISTER`); the figures only measure.
 docs/kulkarni.md explains the setup, every choice the dissertation leaves
 open and every difference from its results; the choices are also in
 :data:`SETTINGS` and printed with the results.
@@ -56,6 +58,7 @@ from .common import (
     PROBRETX_PERIOD,
     QUICK_DATA_BYTES,
     QUICK_MIN_BLOCKS,
+    REGISTER,
     SEG_SIZES,
     KConfig,
     point,
@@ -207,6 +210,7 @@ PAPER = Paper(
     settings=SETTINGS,
     series=("simulation", "models", "default TCP", "RTOmin 200 µs", "probabilistic retransmission", "DSR"),
     variants=("Table 3.1 links", "host_jitter", "Limited Transmit", "our 256 KB onset"),
+    register=REGISTER,
     figures=[
         KFigure("3.8", "Full model (eq. 3.39) vs simulation", _ch3_points,
                 _model_fig("3.8", {"full_mbps": MODEL_NAMES["full"]}, "Fig. 3.8: Full model vs simulation",

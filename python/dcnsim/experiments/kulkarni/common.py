@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ...sweep import Point
+from ..claims import Register
 from ..framework import read_table
 
 # ---------------------------------------------------------------- constants (Table 3.1)
@@ -84,6 +85,13 @@ MODEL_STYLE = {v: "--" for v in MODEL_NAMES.values()}
 #: one colour per series in every Chapter 3 figure
 CH3_ORDER = [SIM, MODEL_NAMES["td"], MODEL_NAMES["full"], MODEL_NAMES["split"], MODEL_NAMES["ibtt"],
              MODEL_NAMES["abtt"], MODEL_NAMES["padhye"]]
+
+#: the dissertation's claims, judged here; the figures only measure
+REGISTER = Register.load(Path(__file__).with_name("claims.toml"))
+
+#: an onset "beyond the sweep" (no collapse up to the largest n), as a
+#: number the criteria can order: twice the largest n of any sweep
+NO_ONSET = 2 * 64
 
 # ---------------------------------------------------------------- scenarios
 
@@ -479,10 +487,6 @@ def male(model: Sequence[float], sim: Sequence[float]) -> float:
     e = capped_log_errors(model, sim)
     return float(np.mean(e)) if len(e) else math.nan
 
-
-#: "orders of magnitude" is tested as a ratio ≥ 10; its trend, "at least half
-#: an order of magnitude", as ≥ √10.
-ORDER_HALF = math.sqrt(10.0)
 
 
 def _fmt(v: Any, f: str = "{:.0f}") -> str:

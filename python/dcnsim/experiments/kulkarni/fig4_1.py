@@ -8,16 +8,18 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, compare_claim
+from ..framework import Comparison, FigureResult
 from .common import (
     BUFFERS_41,
     CH4,
     FINE_NS,
     HEADER,
     MSS,
+    NO_ONSET,
     ONSET_FRACTION,
     QUICK_FINE_NS,
     RATE_BPS,
+    REGISTER,
     _at_value,
     _fmt,
     _join,
@@ -93,15 +95,11 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     cmps: List[Comparison] = []
     ratios = [b / a for a, b in zip(ons, ons[1:]) if a and b]
     doubles = bool(ratios) and all(1.5 <= r <= 2.5 for r in ratios)
-    grows = bool(ratios) and all(r > 1 for r in ratios)
-    cmps.append(compare_claim("onset (servers) for " + "/".join(str(b) for b in BUFFERS_41) + f" {unit}", _join(ons),
-                              "doubling the buffer doubles the servers before collapse", doubles, partly=grows,
-                              criterion="each buffer doubling multiplies the onset by 1.5–2.5",
-                              partly_criterion="the onset grows at each doubling",
-                              note="ratios per doubling: " + ", ".join(f"{r:.2f}" for r in ratios)
-                              + ("; the window budget n·rwnd ≤ C·RTT + B has a constant C·RTT ≈ 50 KB term, so "
-                                 "the no-loss limit grows by less than 2× per doubling at small buffers"
-                                 if not doubles else "")))
+    cmps.append(REGISTER.judge("fig4.1-doubling", {b: float(NO_ONSET if o is None else o)
+                                                   for b, o in zip(BUFFERS_41, ons)},
+                               note="" if doubles else "the window budget n·rwnd ≤ C·RTT + B has a constant "
+                               "C·RTT ≈ 50 KB term, so the no-loss limit grows by less than 2× per doubling at "
+                               "small buffers"))
     for b, o in zip(BUFFERS_41, ons):
         ns, g = _series(df, buffer_kb=b)
         cmps.append(Comparison(f"{b} {unit}: onset; goodput just before / at it (Mbps)",

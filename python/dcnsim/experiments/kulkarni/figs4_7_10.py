@@ -9,12 +9,13 @@ from typing import List
 import numpy as np
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, compare_claim
+from ..framework import Comparison, FigureResult
 from .common import (
     CH4,
     HIST_NS,
     HIST_RWND,
     QUICK_SEG_SIZES,
+    REGISTER,
     SEG_SIZES,
     _at,
     _finite,
@@ -74,26 +75,21 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         d = _at(df, n=n).sort_values("mss")
         to = d["timeouts_per_block"].to_numpy(dtype=float)
         ss = d["mss"].to_numpy()
-        rho = _spearman(ss, to)
-        smallest, largest = to[0], to[-1]
-        cmps.append(compare_claim(
-            f"Fig. 4.{7 + j}, n = {n}: timeouts per block at " + "/".join(str(s) for s in ss) + " B",
-            _join(to, "{:.2f}") + f" (Spearman ρ {rho:+.2f})", "smaller segments → fewer timeouts",
-            bool(rho > 0.7 and smallest < largest) if (largest > 0 or smallest > 0) else None,
-            partly=bool(smallest < largest),
-            criterion="Spearman ρ(segment size, timeouts) > 0.7 and smallest < largest",
-            partly_criterion="smallest segment < largest segment",
-            note="no timeout at any segment size" if largest == 0 and smallest == 0 else
-            "no timeout with 1 KB segments; the smallest segments (many more packets per RTT in a 32 KB "
-            "buffer) do time out" if largest == 0 else ""))
-    dpt = [_spearman(*[_at(df, n=n).sort_values("mss")[c].to_numpy(dtype=float) for c in ("mss", "drops_per_timeout")])
-           for n in HIST_NS]
-    cmps.append(compare_claim("drops per timeout vs segment size, Spearman ρ per n (" + "/".join(map(str, HIST_NS)) + ")",
-                              _join(dpt, "{:+.2f}"), "smaller segments: more packets lost before a timeout",
-                              all(r < -0.7 for r in dpt if _finite(r)) if any(_finite(r) for r in dpt) else None,
-                              partly=sum(r < 0 for r in dpt if _finite(r)) > 2,
-                              criterion="ρ < −0.7 at every n with a defined ρ",
-                              partly_criterion="ρ < 0 at ≥ 3 n"))
+        cmps.append(REGISTER.judge(f"fig4.{7 + j}-n{n}", {int(s_): (t, 0.0) for s_, t in zip(ss, to)},
+                                   note="/".join(str(s_) for s_ in ss) + " B: " + _join(to, "{:.2f}")
+                                   + f" (Spearman ρ {_spearman(ss, to):+.2f})"))
+    dpt = {n: _spearman(*[_at(df, n=n).sort_values("mss")[c].to_numpy(dtype=float)
+                          for c in ("mss", "drops_per_timeout")]) for n in HIST_NS}
+    defined = {n: r for n, r in dpt.items() if _finite(r)}
+    cmps.append(REGISTER.judge("fig4.7-drops", defined or None,
+                               note="ρ per n (" + "/".join(map(str, HIST_NS)) + "): " + _join(list(dpt.values()),
+                                                                                             "{:+.2f}")
+                               + ("" if len(defined) == len(dpt) else "; n/a: too few timeouts for a ρ")))
+    smallest = min(sizes)
+    at_small = {int(n): float(_at(df, n=n, mss=smallest)["timeouts_per_block"].iloc[0]) for n in HIST_NS}
+    cmps.append(REGISTER.judge("fig4.7-avoid", max(at_small.values()),
+                               note=f"{smallest} B, n = " + "/".join(map(str, at_small)) + ": "
+                               + _join(list(at_small.values()), "{:.2f}") + " timeouts per block"))
     return FigureResult(df, paths, cmps, _note_unfinished(df) + [
         "the dissertation's histograms are lost with its images; we plot timeouts per block split into ABTT and "
         "IBTT (top) and the packets dropped per timeout (bottom, the 'peak moves right' claim)"])

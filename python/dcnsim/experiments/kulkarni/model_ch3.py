@@ -9,13 +9,15 @@ from typing import List
 import numpy as np
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, compare_claim
+from ..framework import Comparison, FigureResult
 from .common import (
     BASE,
     BUFFERS_CH3,
     CH3_ORDER,
     MODEL_NAMES,
+    NO_ONSET,
     ONSET_FRACTION,
+    REGISTER,
     SIM,
     SRUS_CH3,
     _at,
@@ -81,41 +83,19 @@ def _sweep_fig(kind: str):
             ms.append(male(d["split_mbps"], d["goodput_mbps"]))
             mf.append(male(d["full_mbps"], d["goodput_mbps"]))
         labels = "/".join(str(v) for v in values) + f" {unit['u']}"
-        on_ok = [o if o is not None else 10**6 for o in ons]
+        on_x = {v: (float(NO_ONSET if o is None else o), 0.0) for v, o in zip(values, ons)}
+        after_x = {v: (a, 0.0) for v, a in zip(values, after)}
+        split_x = {v: (f - s_, 0.0) for v, s_, f in zip(values, ms, mf)}
+        male_note = f"{labels}: MALE Split " + _join(ms, "{:.2f}") + " vs Full " + _join(mf, "{:.2f}")
+        tag = "fig3.13" if kind == "buffer" else "fig3.17"
         cmps: List[Comparison] = []
         if kind == "buffer":
-            later = all(b >= a for a, b in zip(on_ok, on_ok[1:]))
-            cmps.append(compare_claim(f"onset of collapse (servers), {labels}", _join(ons),
-                                      "larger buffer → later collapse", later and on_ok[-1] > on_ok[0],
-                                      partly=on_ok[-1] > on_ok[0],
-                                      criterion="onset never earlier with a larger buffer, and later at the largest",
-                                      partly_criterion="later at the largest buffer than at the smallest"))
-            higher = all(b >= a * 0.95 for a, b in zip(after, after[1:]))
-            cmps.append(compare_claim(f"mean goodput for n ≥ 16 (Mbps), {labels}", _join(after),
-                                      "larger buffer → higher goodput", higher and after[-1] > after[0],
-                                      partly=after[-1] > after[0],
-                                      criterion="each step ≥ 0.95× the previous, last > first",
-                                      partly_criterion="last > first"))
+            cmps.append(REGISTER.judge("fig3.13-onset", on_x, note=f"{labels}: {_join(ons)}"))
+            cmps.append(REGISTER.judge("fig3.13-goodput", after_x, note=f"{labels}: {_join(after)} Mbps"))
         else:
-            higher = all(b >= a * 0.95 for a, b in zip(after, after[1:]))
-            cmps.append(compare_claim(f"mean goodput for n ≥ 16 (Mbps), {labels}", _join(after),
-                                      "larger SRU → higher goodput after collapse", higher and after[-1] > after[0],
-                                      partly=after[-1] > after[0],
-                                      criterion="each step ≥ 0.95× the previous, last > first",
-                                      partly_criterion="last > first"))
-            known = [o for o in ons if o is not None]
-            same = bool(known) and len(known) == len(ons) and max(known) <= 1.5 * min(known)
-            cmps.append(compare_claim(f"onset of collapse (servers), {labels}", _join(ons),
-                                      "SRU size has little impact on the onset", same,
-                                      criterion="an onset at every SRU, largest ≤ 1.5× smallest",
-                                      note="" if same else "the onset moves with the SRU: a larger SRU gives "
-                                           "more blocks' worth of congestion-avoidance time between the "
-                                           "start-of-block bursts"))
-        cmps.append(compare_claim(f"MALE Split vs Full, {labels}", _join(ms, "{:.2f}") + "  vs  " + _join(mf, "{:.2f}"),
-                                  "Split closer than Full", all(a < b for a, b in zip(ms, mf)),
-                                  partly=sum(a < b for a, b in zip(ms, mf)) > len(ms) / 2,
-                                  criterion="Split's MALE < Full's at every setting",
-                                  partly_criterion="at more than half the settings"))
+            cmps.append(REGISTER.judge("fig3.17-goodput", after_x, note=f"{labels}: {_join(after)} Mbps"))
+            cmps.append(REGISTER.judge("fig3.17-onset", on_x, note=f"{labels}: {_join(ons)}"))
+        cmps.append(REGISTER.judge(f"{tag}-split", split_x, note=male_note))
         return FigureResult(df, paths, cmps, _note_unfinished(df) + _model_notes()
                             + [f"onset: the first n from which goodput stays below {ONSET_FRACTION:.0%} of the "
                                "best goodput with fewer servers"])
