@@ -1,8 +1,9 @@
 """`threads` (issue 29): every shipped scenario and every bench scenario,
 cut short, writes on 2 threads exactly what it writes on 1 — every table,
 every pcap byte, every summary value; only `Result.timing` (wall time,
-threads used) differs. Scenarios the partitioner cannot cut (a star, a
-Poisson app) run on one thread and say so."""
+threads used) differs. A Poisson load is cut like a permutation: every
+partition draws the same arrivals from the seed. Scenarios the partitioner
+cannot cut (a star's one switch) run on one thread and say so."""
 from __future__ import annotations
 
 import json
@@ -85,9 +86,44 @@ def test_bench_scenarios_give_the_same_bits_on_two_threads(name):
         assert used == 2, "a fat-tree permutation is cut in two"
 
 
+@pytest.mark.parametrize("threads", [2, 4])
+def test_a_poisson_load_gives_the_same_bits_on_two_and_four_threads(threads):
+    # arrivals are drawn from the seed in every partition, whatever the cut
+    doc = _short(bench.poisson_websearch_k8(), "5ms")
+    one, many = _run(doc, 1), _run(doc, threads)
+    assert many["summary"]["threads"] == threads
+    assert one["summary"]["app0_flows_generated"] > 10
+    _same(one, many)
+
+
+def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_path):
+    # the shipped Poisson scenario, from the command line, cut short
+    text = (REPO / "scenarios" / "websearch_fattree.toml").read_text()
+    assert 'stop = "400ms"' in text
+    short = tmp_path / "websearch.toml"
+    short.write_text(text.replace('stop = "400ms"', 'stop = "20ms"'))
+    out = {}
+    for n in (1, 2):
+        out[n] = tmp_path / f"t{n}"
+        subprocess.run([sys.executable, "-m", "dcnsim", "run", str(short), "--threads", str(n), "--out", str(out[n]),
+                        "--no-progress"], check=True, capture_output=True, env={**os.environ, "DCNSIM_FREE_CORES": "8"})
+    summary = {n: json.loads((out[n] / "summary.json").read_text()) for n in (1, 2)}
+    assert summary[2]["threads"] == 2, "two partitions"
+    tables = sorted(p.name for p in out[1].glob("*.csv"))
+    assert "flows.csv" in tables and tables == sorted(p.name for p in out[2].glob("*.csv"))
+    for name in tables:
+        assert (out[1] / name).read_bytes() == (out[2] / name).read_bytes(), name
+    drop = ("threads", "wall_s")
+    assert {k: v for k, v in summary[1].items() if k not in drop} == {
+        k: v for k, v in summary[2].items() if k not in drop
+    }
+
+
 def test_what_cannot_be_cut_runs_on_one_thread():
-    # a Poisson app opens flows between any hosts
-    doc = _short(bench.poisson_websearch_k8(), "1ms")
+    # a star has one switch: every host is tied to it
+    doc = {"name": "star", "stop": "1ms",
+           "topology": {"kind": "star", "hosts": 8, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+           "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "1ms"}]}
     assert _run(doc, 2)["summary"]["threads"] == 1
 
 
