@@ -120,12 +120,15 @@ def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_pat
     }
 
 
-def test_what_cannot_be_cut_runs_on_one_thread():
+def test_what_cannot_be_cut_runs_on_one_thread_and_says_why(capfd):
     # a star has one switch: every host is tied to it
     doc = {"name": "star", "stop": "1ms",
            "topology": {"kind": "star", "hosts": 8, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
            "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "1ms"}]}
+    capfd.readouterr()
     assert _run(doc, 2)["summary"]["threads"] == 1
+    said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
+    assert len(said) == 1 and "threads = 2: one thread" in said[0] and "one switch" in said[0], said
 
 
 # A child process held to one core; it runs the document (argv[1]) and

@@ -61,6 +61,9 @@ impl ExecPlan {
                 if plan.is_cut() && !worth_cutting(&plan.partition) {
                     return Self::one(cfg, "one core is free now".into());
                 }
+                if let Some(why) = plan.single.as_deref() {
+                    eprintln!("dcnsim: threads = {n}: one thread, as {why}");
+                }
                 plan
             }
         }
