@@ -33,9 +33,13 @@ fn perm_k4(extra: &str) -> Config {
     dcnsim::scenario::parse_config_str(&doc).expect("valid scenario")
 }
 
-/// Everything but how the run was executed.
+/// Everything but how the run was executed. (Tables are compared as
+/// printed, so a NaN, a UDP flow's RTT, equals a NaN.)
 fn same(a: &Results, b: &Results) {
-    assert_eq!(a.tables, b.tables);
+    assert!(
+        format!("{:?}", a.tables) == format!("{:?}", b.tables),
+        "the tables differ"
+    );
     assert_eq!(a.pcaps, b.pcaps);
     let phys = |r: &Results| -> Vec<(String, f64)> {
         r.summary
@@ -291,4 +295,40 @@ fn a_poisson_run_that_ends_with_its_last_flow_ends_at_the_same_event() {
     let two = with_threads(c.clone(), 2);
     same(&one, &two);
     same(&one, &with_threads(c, 4));
+}
+
+/// Poisson loads beside bulk and UDP apps, over seeds and cuts (a
+/// leaf-spine's leaves: up to 8 partitions on as many workers as the
+/// machine has, and a fat-tree's pods), each the same bits as one thread.
+#[test]
+fn poisson_with_other_apps_gives_one_threads_bits_over_seeds_and_cuts() {
+    let topologies = [
+        r#"{"kind": "leaf_spine", "leaves": 8, "spines": 2, "hosts_per_leaf": 2,
+            "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us",
+            "buffer": "30KB", "ecn_k": "10KB"}"#,
+        r#"{"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "2us", "buffer": "20pkt"}"#,
+    ];
+    for (t, topo) in topologies.iter().enumerate() {
+        for seed in [1u64, 2, 3] {
+            let doc = format!(
+                r#"{{"seed": {seed}, "stop": "3ms", "threads": 1, "topology": {topo},
+                    "tcp": {{"cc": "dctcp", "rto_min": "1ms"}},
+                    "apps": [
+                      {{"kind": "poisson", "load": 0.4, "cdf": [[100, 0], ["30KB", 1]], "duration": "2ms",
+                        "sources": "0-7", "start": "{}us"}},
+                      {{"kind": "bulk", "src": 3, "dst": 12, "size": 200000}},
+                      {{"kind": "udp_cbr", "src": 9, "dst": 1, "rate": "100Mbps", "stop": "2ms"}}]}}"#,
+                50 * seed
+            );
+            let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+            let one = with_threads(c.clone(), 1);
+            assert!(one.summary_value("app0_flows_generated").unwrap() > 10.0);
+            for n in [2, 4] {
+                same(&one, &with_threads(c.clone(), n));
+            }
+            if t == 0 {
+                same(&one, &with_threads(c, 8));
+            }
+        }
+    }
 }
