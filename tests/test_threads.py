@@ -1,8 +1,9 @@
 """`threads` (issue 29): every shipped scenario and every bench scenario,
 cut short, writes on 2 threads exactly what it writes on 1 — every table,
 every pcap byte, every summary value; only `Result.timing` (wall time,
-threads used) differs. Scenarios the partitioner cannot cut (a star, a
-Poisson app) run on one thread and say so."""
+threads used) differs. A Poisson load is cut like a permutation: every
+partition draws the same arrivals from the seed. Scenarios the partitioner
+cannot cut (a star's one switch) run on one thread and say so."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,8 @@ from dcnsim.scenario import load_scenario, to_json
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "scenarios").glob("*.toml"))
 # short enough for the test suite, long enough for traffic to cross the cut
-STOP = {"dctcp_perm_k32": "150us", "dctcp_perm_k16": "500us", "dctcp_perm_k12": "500us"}
+STOP = {"dctcp_perm_k32": "150us", "dctcp_perm_k16": "500us", "dctcp_perm_k12": "500us",
+        "websearch_k32": "100us"}
 DEFAULT_STOP = "2ms"
 
 
@@ -72,7 +74,7 @@ def _check(doc: dict) -> int:
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_shipped_scenarios_give_the_same_bits_on_two_threads(path):
-    doc = _short(load_scenario(path), DEFAULT_STOP)
+    doc = _short(load_scenario(path), STOP.get(path.stem, DEFAULT_STOP))
     used = _check(doc)
     assert used in (1, 2)
 
@@ -85,10 +87,48 @@ def test_bench_scenarios_give_the_same_bits_on_two_threads(name):
         assert used == 2, "a fat-tree permutation is cut in two"
 
 
-def test_what_cannot_be_cut_runs_on_one_thread():
-    # a Poisson app opens flows between any hosts
-    doc = _short(bench.poisson_websearch_k8(), "1ms")
+@pytest.mark.parametrize("threads", [2, 4])
+def test_a_poisson_load_gives_the_same_bits_on_two_and_four_threads(threads):
+    # arrivals are drawn from the seed in every partition, whatever the cut
+    doc = _short(bench.poisson_websearch_k8(), "5ms")
+    one, many = _run(doc, 1), _run(doc, threads)
+    assert many["summary"]["threads"] == threads
+    assert one["summary"]["app0_flows_generated"] > 10
+    _same(one, many)
+
+
+def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_path):
+    # the shipped Poisson scenario, from the command line, cut short
+    text = (REPO / "scenarios" / "websearch_fattree.toml").read_text()
+    assert 'stop = "400ms"' in text
+    short = tmp_path / "websearch.toml"
+    short.write_text(text.replace('stop = "400ms"', 'stop = "20ms"'))
+    out = {}
+    for n in (1, 2):
+        out[n] = tmp_path / f"t{n}"
+        subprocess.run([sys.executable, "-m", "dcnsim", "run", str(short), "--threads", str(n), "--out", str(out[n]),
+                        "--no-progress"], check=True, capture_output=True, env={**os.environ, "DCNSIM_FREE_CORES": "8"})
+    summary = {n: json.loads((out[n] / "summary.json").read_text()) for n in (1, 2)}
+    assert summary[2]["threads"] == 2, "two partitions"
+    tables = sorted(p.name for p in out[1].glob("*.csv"))
+    assert "flows.csv" in tables and tables == sorted(p.name for p in out[2].glob("*.csv"))
+    for name in tables:
+        assert (out[1] / name).read_bytes() == (out[2] / name).read_bytes(), name
+    drop = ("threads", "wall_s")
+    assert {k: v for k, v in summary[1].items() if k not in drop} == {
+        k: v for k, v in summary[2].items() if k not in drop
+    }
+
+
+def test_what_cannot_be_cut_runs_on_one_thread_and_says_why(capfd):
+    # a star has one switch: every host is tied to it
+    doc = {"name": "star", "stop": "1ms",
+           "topology": {"kind": "star", "hosts": 8, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+           "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "1ms"}]}
+    capfd.readouterr()
     assert _run(doc, 2)["summary"]["threads"] == 1
+    said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
+    assert len(said) == 1 and "threads = 2: one thread" in said[0] and "one switch" in said[0], said
 
 
 # A child process held to one core; it runs the document (argv[1]) and

@@ -44,6 +44,9 @@ pub trait AppCtx {
     fn wake(&mut self, at: SimTime, app: u32, tag: u32);
     /// Start UDP source `flow` ticking at `at`.
     fn wake_udp(&mut self, at: SimTime, flow: u32);
+    /// Whether this world runs host `host`'s end of its flows: always on
+    /// one thread; in a partitioned run, the hosts of its partition.
+    fn runs_host(&self, host: u32) -> bool;
     /// The calling app has finished.
     fn app_done(&mut self);
 }
@@ -332,6 +335,13 @@ impl Arrivals {
 /// Open-loop Poisson flow arrivals: every arrival opens a new TCP flow
 /// (created when it arrives, so memory grows with flows started, not with
 /// the run's length up front) and writes its whole size at once.
+///
+/// In a partitioned run every partition runs the app: each draws every
+/// arrival (the seed's stream, whatever the cut) and opens every flow, so
+/// flows have the same numbers everywhere; the sender's partition writes,
+/// the receiver's learns the message's end ([`AppCtx::tcp_write`]). Each
+/// copy waits only for the flows it receives (`outstanding`): the app is
+/// done when every copy is, at the event that ends it on one thread.
 pub struct PoissonApp {
     pub spec: Box<PoissonSpec>,
     arrivals: Arrivals,
@@ -345,6 +355,12 @@ pub struct PoissonApp {
     gen_done: bool,
     /// Flows whose last byte arrived; their sender buffers are released once acknowledged.
     finished: Vec<u32>,
+    /// Flows this world sends to a host it does not run (a partitioned
+    /// run): it never sees their last byte arrive, so it looks at their
+    /// acknowledgements when the list has doubled since it last did
+    /// (a look per arrival on average). Empty on one thread.
+    sent_away: Vec<u32>,
+    sent_away_looked: usize,
 }
 
 // A handful of apps per run, never copied: the size difference between
@@ -379,7 +395,7 @@ impl App {
             }
             // Its spec and CDF are fixed and small; what grows is the
             // list of flows waiting for their last ACK.
-            App::Poisson(p) => p.finished.capacity() * 4,
+            App::Poisson(p) => (p.finished.capacity() + p.sent_away.capacity()) * 4,
         }
     }
 
@@ -509,6 +525,8 @@ impl App {
                     outstanding: 0,
                     gen_done: false,
                     finished: Vec::new(),
+                    sent_away: Vec::new(),
+                    sent_away_looked: 0,
                 })
             }
         }
@@ -611,7 +629,13 @@ impl App {
             },
             App::Poisson(p) => {
                 p.outstanding -= 1;
-                p.finished.push(flow);
+                if w.runs_host(w.flows()[flow as usize].src_host) {
+                    p.finished.push(flow);
+                } else {
+                    // the receiver's copy in a partitioned run: it holds
+                    // nothing more of this flow's data
+                    w.flow_mut(flow).release_buffers();
+                }
                 if p.gen_done && p.outstanding == 0 {
                     w.app_done();
                 }
@@ -655,19 +679,16 @@ impl PoissonApp {
             if let Some(a) = p.pending.take() {
                 p.generated += 1;
                 p.generated_bytes += a.bytes;
-                p.outstanding += 1;
+                p.outstanding += w.runs_host(a.dst) as u64;
                 opened = Some((a, p.spec.tcp.clone(), p.generated - 1));
             }
         }
         // Release the buffers of flows fully acknowledged since the last arrival.
-        p.finished.retain(|&f| {
-            let fl = w.flow_mut(f);
-            let done = fl.snd_una() >= fl.app_bytes();
-            if done {
-                fl.release_buffers();
-            }
-            !done
-        });
+        p.finished.retain(|&f| !release_if_acked(w, f));
+        if p.sent_away.len() >= 2 * p.sent_away_looked.max(8) {
+            p.sent_away.retain(|&f| !release_if_acked(w, f));
+            p.sent_away_looked = p.sent_away.len();
+        }
         let limit = p.spec.max_flows.unwrap_or(u64::MAX);
         if p.generated < limit {
             let a = p.arrivals.next_arrival();
@@ -681,7 +702,6 @@ impl PoissonApp {
         } else {
             p.gen_done = true;
         }
-        let idle = p.gen_done && p.outstanding == 0;
         if let Some((a, tcp, idx)) = opened {
             let meta = FlowMeta {
                 role: Role::Flow,
@@ -689,10 +709,27 @@ impl PoissonApp {
             };
             let f = w.add_tcp_flow(app, a.src, a.dst, &tcp, meta);
             w.tcp_write(f, a.bytes, Some(0));
-        } else if idle {
+            if w.runs_host(a.src) && !w.runs_host(a.dst) {
+                p.sent_away.push(f);
+            }
+        }
+        // (on one thread a flow just opened is outstanding; a partition
+        // that does not receive it may be done at its arrival)
+        if p.gen_done && p.outstanding == 0 {
             w.app_done();
         }
     }
+}
+
+/// Give back the buffers of TCP flow `f` if everything it was given is
+/// acknowledged; whether it did.
+fn release_if_acked(w: &mut impl AppCtx, f: u32) -> bool {
+    let fl = w.flow_mut(f);
+    let done = fl.snd_una() >= fl.app_bytes();
+    if done {
+        fl.release_buffers();
+    }
+    done
 }
 
 impl UdpFlow {

@@ -83,30 +83,29 @@ pub fn run_measured(
     progress: Option<world::Progress>,
 ) -> Result<(Results, Option<parallel::ParallelStats>), Stopped> {
     let t0 = std::time::Instant::now();
-    let threads = parallel::threads_for(cfg);
-    if threads > 1 {
-        let part = partition::partition(cfg, threads);
-        if parallel::single_reason(cfg, &part).is_none() && parallel::worth_cutting(&part) {
-            let guard = world::MemoryGuard {
-                limit: cfg.limits.memory,
-                measure: limits::run_bytes,
-                interval: limits::guard_interval,
-            };
-            let (mut w, stats) = parallel::run(cfg, &part, interrupt, progress, Some(guard))
-                .ok_or(Stopped::Interrupted)?;
-            if w.interrupted {
-                return Err(Stopped::Interrupted);
-            }
-            if w.memory_stop.is_some() {
-                return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
-            }
-            install_memory_guard(&mut w, cfg);
-            if !w.memory_ok() {
-                return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
-            }
-            w.threads_used = part.parts;
-            return Ok((finish(w, t0.elapsed().as_secs_f64()), Some(stats)));
+    // Decided once: the engine runs it, the merged world's `threads_used`
+    // gives the memory estimate its worlds.
+    let plan = parallel::ExecPlan::of(cfg);
+    if plan.is_cut() {
+        let guard = world::MemoryGuard {
+            limit: cfg.limits.memory,
+            measure: limits::run_bytes,
+            interval: limits::guard_interval,
+        };
+        let (mut w, stats) = parallel::run(cfg, &plan, interrupt, progress, Some(guard))
+            .ok_or(Stopped::Interrupted)?;
+        w.threads_used = plan.parts();
+        if w.interrupted {
+            return Err(Stopped::Interrupted);
         }
+        if w.memory_stop.is_some() {
+            return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
+        }
+        install_memory_guard(&mut w, cfg);
+        if !w.memory_ok() {
+            return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
+        }
+        return Ok((finish(w, t0.elapsed().as_secs_f64()), Some(stats)));
     }
     // The check is asked during set-up (routes) too, not only by the loop.
     let mut w = match interrupt {
@@ -145,10 +144,13 @@ fn install_memory_guard(w: &mut world::World, cfg: &Config) {
 }
 
 /// The `limits.memory` message of a run the guard stopped, with the
-/// pre-run estimate for comparison; `None` if it was not stopped.
+/// estimate for comparison (of as many worlds as the run kept); `None` if
+/// it was not stopped.
 pub fn memory_error(w: &world::World, cfg: &Config) -> Option<String> {
-    w.memory_stop
-        .map(|s| limits::memory_exceeded(s.used, s.limit, limits::estimate(cfg).memory(), s.at))
+    w.memory_stop.map(|s| {
+        let est = limits::estimate_for(cfg, w.threads_used.max(1) as u64).memory();
+        limits::memory_exceeded(s.used, s.limit, est, s.at)
+    })
 }
 
 /// The result tables of a world that has run as far as it will

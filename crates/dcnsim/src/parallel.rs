@@ -21,39 +21,126 @@
 
 use crate::config::{AppSpec, Config};
 use crate::net::{Handoff, Hdr, Packet, PktKind};
-use crate::partition::{DropRec, PartCtx, Partition};
+use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
 use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// The partitions `cfg` asks for: `threads`, or for `"auto"` as many as
-/// the cores free now when the cut leaves each window enough work
-/// (docs/performance.md, Threads). The number never changes the results
-/// (`threads` picks the seeded order of equal-time events), only the speed.
-pub fn threads_for(cfg: &Config) -> u32 {
-    match cfg.threads {
-        crate::config::Threads::N(n) => n,
-        crate::config::Threads::Auto => auto_threads(cfg, free_cores()),
+/// How a run is executed: its partition (one part: one world on one
+/// thread), the worker threads and the window. Decided once, where the
+/// run starts ([`crate::run_measured`]), and handed to the engine
+/// ([`run`]); the merged world's `threads_used` hands its worlds to the
+/// memory estimate.
+#[derive(Clone, Debug)]
+pub struct ExecPlan {
+    /// The cut; `partition.parts` partitions when [`Self::is_cut`].
+    pub partition: Partition,
+    /// Worker threads that run the partitions ([`workers_for`]).
+    pub workers: u32,
+    /// The synchronization window: the cut's smallest lookahead.
+    pub window: Option<SimTime>,
+    /// Why the run goes on one thread though more were asked (`None`: cut,
+    /// or one asked).
+    pub single: Option<String>,
+}
+
+impl ExecPlan {
+    /// The plan for `cfg` here and now: `threads` partitions (or for
+    /// `"auto"` as many as the cores free now when the cut leaves each
+    /// window enough work: docs/performance.md, Threads), one thread when
+    /// one core is free (one stderr line says so). The number never
+    /// changes the results (`threads` picks the seeded order of
+    /// equal-time events), only the speed.
+    pub fn of(cfg: &Config) -> ExecPlan {
+        match cfg.threads {
+            crate::config::Threads::Auto => Self::auto(cfg, free_cores()),
+            crate::config::Threads::N(n) => {
+                let plan = Self::cut(cfg, n);
+                if plan.is_cut() && !worth_cutting(&plan.partition) {
+                    return Self::one(cfg, "one core is free now".into());
+                }
+                if let Some(why) = plan.single.as_deref() {
+                    eprintln!("dcnsim: threads = {n}: one thread, as {why}");
+                }
+                plan
+            }
+        }
+    }
+
+    /// `threads = "auto"` on a machine with `free` cores free: every one of
+    /// them when the topology can be cut and a window holds enough work,
+    /// one thread otherwise (with one free core, a cut only adds the
+    /// hand-over).
+    pub fn auto(cfg: &Config, free: u32) -> ExecPlan {
+        if free < 2 {
+            return Self::one(cfg, "one core is free now".into());
+        }
+        let plan = Self::cut(cfg, free);
+        let hosts = cfg.topology.hosts().len() as f64;
+        let window_us = plan.window.map_or(0.0, |l| l.as_secs_f64() * 1e6);
+        if plan.is_cut() && hosts * window_us < AUTO_MIN_HOST_MICROS {
+            return Self::one(
+                cfg,
+                format!(
+                    "a window holds too little work ({hosts} hosts × {window_us:.2} µs < \
+                     {AUTO_MIN_HOST_MICROS})"
+                ),
+            );
+        }
+        plan
+    }
+
+    /// `cfg` cut into `threads` partitions as far as it can be, however
+    /// busy the machine is (tests and benchmarks of the cut).
+    pub fn cut(cfg: &Config, threads: u32) -> ExecPlan {
+        let partition = crate::partition::partition(cfg, threads);
+        let single = if threads > 1 {
+            single_reason(cfg, &partition)
+        } else {
+            None
+        };
+        ExecPlan {
+            workers: if single.is_some() {
+                1
+            } else {
+                workers_for(partition.parts, machine_cores())
+            },
+            window: partition.lookahead,
+            partition,
+            single,
+        }
+    }
+
+    /// One world on one thread, for `why`.
+    fn one(cfg: &Config, why: String) -> ExecPlan {
+        ExecPlan {
+            partition: crate::partition::partition(cfg, 1),
+            workers: 1,
+            window: None,
+            single: Some(why),
+        }
+    }
+
+    /// Whether the run is cut into partitions.
+    pub fn is_cut(&self) -> bool {
+        self.single.is_none() && self.partition.parts > 1
+    }
+
+    /// The partitions the run has: the worlds it keeps.
+    pub fn parts(&self) -> u32 {
+        if self.is_cut() {
+            self.partition.parts
+        } else {
+            1
+        }
     }
 }
 
-/// `threads = "auto"` on a machine with `free` cores free: every one of
-/// them when the topology can be cut and a window holds enough work, one
-/// thread otherwise (with one free core, a cut only adds the hand-over).
+/// The partitions [`ExecPlan::auto`] makes of `cfg` with `free` cores free.
 pub fn auto_threads(cfg: &Config, free: u32) -> u32 {
-    if free < 2 {
-        return 1;
-    }
-    let part = crate::partition::partition(cfg, free);
-    let hosts = cfg.topology.hosts().len() as f64;
-    let window_us = part.lookahead.map_or(0.0, |l| l.as_secs_f64() * 1e6);
-    if single_reason(cfg, &part).is_none() && hosts * window_us >= AUTO_MIN_HOST_MICROS {
-        part.parts
-    } else {
-        1
-    }
+    ExecPlan::auto(cfg, free).parts()
 }
 
 /// The cores free for this run now: this process's cores less the other
@@ -74,7 +161,7 @@ fn forced_free_cores() -> Option<u32> {
 /// Whether a run cut into `part` should run partitioned now: not when one
 /// core is free, where a cut only adds the hand-over (one line on stderr
 /// says so; one thread writes the same results).
-pub fn worth_cutting(part: &Partition) -> bool {
+fn worth_cutting(part: &Partition) -> bool {
     let free = free_cores();
     if free >= 2 {
         return true;
@@ -122,7 +209,7 @@ pub const AUTO_MIN_HOST_MICROS: f64 = 100.0;
 
 /// Why a scenario runs on one partition however many threads it was
 /// given (`None`: it can be partitioned as the partitioner cuts it).
-pub fn single_reason(cfg: &Config, part: &Partition) -> Option<String> {
+fn single_reason(cfg: &Config, part: &Partition) -> Option<String> {
     let mut inputs = vec![0usize; cfg.topology.nodes.len()];
     for l in &cfg.topology.links {
         inputs[l.a] += 1;
@@ -161,10 +248,14 @@ fn app_homes(cfg: &Config, host_part: &[u32], parts: u32) -> (Vec<u32>, Vec<Vec<
             }
             AppSpec::PartitionAggregate { aggregator, .. } => (host_part[*aggregator], None),
             AppSpec::SyncReads { client, .. } => (host_part[*client], None),
-            // the partitioner keeps a Poisson scenario whole
-            AppSpec::Poisson(_) => (0, None),
+            // every partition draws its arrivals (app.rs, PoissonApp)
+            AppSpec::Poisson(_) => (EVERY_PART, None),
         };
         home.push(h);
+        if h == EVERY_PART {
+            runs.iter_mut().for_each(|r| r[i] = true);
+            continue;
+        }
         runs[h as usize][i] = true;
         if let Some(o) = other {
             runs[o as usize][i] = true;
@@ -355,7 +446,7 @@ struct Part {
 }
 
 /// The decider's own state (only the worker that closes a step reads it).
-struct Plan {
+struct Decider {
     windows: u64,
     /// Events (all partitions) when the memory guard looks next.
     next_mem_check: u64,
@@ -378,7 +469,7 @@ struct Shared {
     /// step runs it exactly once, on whichever worker gets there first.
     claimed: Vec<AtomicU64>,
     done: AtomicUsize,
-    plan: Mutex<Plan>,
+    plan: Mutex<Decider>,
     /// Workers that run partitions now (the first `active`; the others
     /// sleep on `roster`): the machine's free cores, counted as the run
     /// goes when `adapt` is set, never more than `workers`.
@@ -449,19 +540,19 @@ pub fn workers_for(parts: u32, cores: u32) -> u32 {
     parts.min(cores.max(1))
 }
 
-/// Run `cfg` on `part.parts` partitions and merge their worlds into one,
-/// ready for [`crate::finish`]; `None` if `interrupt` said stop during
-/// set-up. The caller checked [`single_reason`] is `None`. The partitions
-/// run on [`workers_for`] threads (the caller's among them).
+/// Run `cfg` as `plan` cuts it ([`ExecPlan::is_cut`]) and merge the
+/// partitions' worlds into one, ready for [`crate::finish`]; `None` if
+/// `interrupt` said stop during set-up. The partitions run on
+/// `plan.workers` threads (the caller's among them).
 pub fn run(
     cfg: &Config,
-    part: &Partition,
+    plan: &ExecPlan,
     interrupt: Option<Interrupt>,
     progress: Option<Progress>,
     guard: Option<MemoryGuard>,
 ) -> Option<(World, ParallelStats)> {
-    let cores = machine_cores();
-    let workers = workers_for(part.parts, cores);
+    let part = &plan.partition;
+    let (cores, workers) = (machine_cores(), plan.workers);
     if workers < part.parts {
         eprintln!(
             "dcnsim: {} partitions on {cores} core{}: {workers} worker thread{} each run several \
@@ -474,7 +565,7 @@ pub fn run(
     }
     run_on(
         cfg,
-        part,
+        plan,
         workers as usize,
         true,
         interrupt,
@@ -488,16 +579,18 @@ pub fn run(
 /// every [`LOOK_EVERY`]: the others sleep), else all of them.
 pub fn run_on(
     cfg: &Config,
-    part: &Partition,
+    plan: &ExecPlan,
     workers: usize,
     adapt: bool,
     mut interrupt: Option<Interrupt>,
     progress: Option<Progress>,
     guard: Option<MemoryGuard>,
 ) -> Option<(World, ParallelStats)> {
+    assert!(plan.is_cut(), "a plan that cuts: {:?}", plan.single);
+    let part = &plan.partition;
     let n = part.parts as usize;
     let workers = workers.clamp(1, n);
-    let lookahead = part.lookahead.expect("a cut has a lookahead");
+    let lookahead = plan.window.expect("a cut has a lookahead");
     let node_part = Arc::new(part.node_part.clone());
     let host_part: Arc<Vec<u32>> = Arc::new(
         cfg.topology
@@ -538,6 +631,7 @@ pub fn run_on(
                     host_part: host_part.clone(),
                     app_home: home.clone(),
                     app_runs: runs,
+                    app_finished: vec![false; cfg.apps.len()],
                     cur_app: 0,
                     dup_events: 0,
                     zero_at: None,
@@ -558,7 +652,7 @@ pub fn run_on(
         gate: Gate::new(),
         claimed: (0..n).map(|_| AtomicU64::new(0)).collect(),
         done: AtomicUsize::new(0),
-        plan: Mutex::new(Plan {
+        plan: Mutex::new(Decider {
             windows: 0,
             next_mem_check: 0,
             last_look: std::time::Instant::now(),
@@ -906,7 +1000,7 @@ fn decide(sh: &Shared, step: Step) -> Step {
 /// Count the machine's other work again and set the workers that run
 /// partitions from its running mean (a moment's count jumps as programs
 /// wait and wake; the mean over the last ~40 ms follows what lasts).
-fn recount(sh: &Shared, plan: &mut Plan) {
+fn recount(sh: &Shared, plan: &mut Decider) {
     plan.last_look = std::time::Instant::now();
     let ours = sh.active.load(Ordering::Relaxed) as u32;
     plan.others = 0.75 * plan.others + 0.25 * others_runnable(ours) as f64;
@@ -1157,17 +1251,24 @@ fn merge(mut w: World, rest: Vec<World>, st: &[Status], cfg: &Config) -> World {
         m.last_rx = rx.last_rx;
         w.udps[u] = m;
     }
-    // Apps: their home's copy.
+    // Apps: their home's copy (partition 0's of an app every partition
+    // runs: they drew the same arrivals); unfinished where its home did
+    // not see it finish, or any partition, for an app all run.
+    let finished = |p: &World, a: usize| p.part.as_deref().expect("a partition").app_finished[a];
+    let mut pending = 0;
     for a in 0..w.apps.len() {
-        let h = app_home[a] as usize;
-        if h != 0 {
-            std::mem::swap(&mut w.apps[a], &mut others[h - 1].apps[a]);
+        let done = match app_home[a] {
+            EVERY_PART => finished(w, a) && others.iter().all(|o| finished(o, a)),
+            0 => finished(w, a),
+            h => finished(&others[h as usize - 1], a),
+        };
+        pending += usize::from(!done);
+        let h = app_home[a];
+        if h != 0 && h != EVERY_PART {
+            std::mem::swap(&mut w.apps[a], &mut others[h as usize - 1].apps[a]);
         }
     }
-    w.pending_apps = std::iter::once(&*w)
-        .chain(others.iter())
-        .map(|p| p.pending_apps)
-        .sum();
+    w.pending_apps = pending;
     // Captures: the host's partition.
     for c in 0..w.core.captures.len() {
         let h = w.core.captures[c].host;
@@ -1198,11 +1299,12 @@ fn merge(mut w: World, rest: Vec<World>, st: &[Status], cfg: &Config) -> World {
             .collect();
         let t = w.trace.as_mut().expect("traced");
         let get = |p: usize| if p == 0 { None } else { Some(&traces[p - 1]) };
-        let nf = flows_src.len().max(1);
+        // every partition holds every flow at every sample (a Poisson
+        // app's too, opened everywhere at its arrival), so rows line up
         for i in 0..t.f_flow.len() {
             let f = t.f_flow[i] as usize;
-            debug_assert_eq!(i % nf, f);
             if let Some(o) = get(flows_src[f]) {
+                debug_assert_eq!(o.f_flow[i], t.f_flow[i]);
                 t.f_cwnd[i] = o.f_cwnd[i];
                 t.f_ssthresh[i] = o.f_ssthresh[i];
                 t.f_srtt[i] = o.f_srtt[i];

@@ -87,17 +87,6 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
     if threads <= 1 || n == 0 {
         return ctx.finish(vec![0; n], "single", None);
     }
-    if let Some(i) = cfg
-        .apps
-        .iter()
-        .position(|a| matches!(a, AppSpec::Poisson(_)))
-    {
-        // It opens flows at run time between hosts it draws and follows
-        // them at zero delay, so no host can be placed apart from the app
-        // before the run.
-        let why = format!("app {i} (poisson) opens flows between any two hosts at run time");
-        return ctx.finish(vec![0; n], "single", Some(why));
-    }
     // `base`: what the structure alone ties together (a host and every node
     // it links to: its access link is never cut); `full`: plus the apps.
     let mut base = Dsu::new(n);
@@ -280,7 +269,9 @@ fn ties(cfg: &Config) -> Vec<Tie> {
                 client, servers, ..
             } => Some(tie(i, "sync_reads", *client, servers)),
             // The engine carries a bulk or UDP flow's packets across a cut
-            // like any other; Poisson apps were dealt with before.
+            // like any other. Every partition draws a Poisson app's
+            // arrivals from the seed and opens each flow, and the sender's
+            // partition starts it: nothing it does reads across the cut.
             AppSpec::Bulk { .. } | AppSpec::UdpCbr { .. } | AppSpec::Poisson(_) => None,
         })
         .collect()
@@ -1118,6 +1109,11 @@ pub struct DropRec {
     pub kind: crate::net::PktKind,
 }
 
+/// [`PartCtx::app_home`] of an app that every partition runs and counts
+/// (a Poisson app: each draws every arrival, and is done when the flows
+/// it receives are; the run's end is the last partition's).
+pub const EVERY_PART: u32 = u32::MAX;
+
 /// What a partition's world knows of the partitioning.
 pub struct PartCtx {
     pub me: u32,
@@ -1127,11 +1123,15 @@ pub struct PartCtx {
     pub host_part: std::sync::Arc<Vec<u32>>,
     /// The partition whose count of unfinished apps holds each app: a
     /// bulk or UDP app's receiving end's (where it learns it is done), a
-    /// round-based app's (all its hosts are there).
+    /// round-based app's (all its hosts are there), or [`EVERY_PART`].
     pub app_home: std::sync::Arc<Vec<u32>>,
-    /// The apps whose events this partition runs: its home apps, and the
-    /// bulk and UDP apps whose sending end it holds.
+    /// The apps whose events this partition runs: its home apps, the bulk
+    /// and UDP apps whose sending end it holds, the apps every partition
+    /// runs.
     pub app_runs: Vec<bool>,
+    /// The home apps this partition saw finish (the merge counts the
+    /// unfinished ones).
+    pub app_finished: Vec<bool>,
     /// The app whose event or message runs now.
     pub cur_app: u32,
     /// Events run here that another partition runs too (an app's event at
@@ -1154,16 +1154,35 @@ impl PartCtx {
     pub fn runs_app(&self, app: u32) -> bool {
         self.app_runs[app as usize]
     }
+    /// Whether this partition counts app `app` among its unfinished ones.
+    pub fn is_home_of(&self, app: u32) -> bool {
+        let h = self.home_of(app);
+        h == self.me || h == EVERY_PART
+    }
     /// Whether the app running now counts as done here.
     pub fn is_home(&self) -> bool {
-        self.home_of(self.cur_app) == self.me
+        self.is_home_of(self.cur_app)
     }
-    /// An app's event starts here.
+    /// An app's event starts here: counted once over the partitions (by
+    /// its home, or partition 0 for an app every partition runs).
     pub fn enter_app(&mut self, app: u32) {
         self.cur_app = app;
-        if !self.is_home() {
+        let counted = match self.home_of(app) {
+            EVERY_PART => 0,
+            h => h,
+        };
+        if counted != self.me {
             self.dup_events += 1;
         }
+    }
+    /// The app running now finished here; whether it counts here (it is
+    /// one of this partition's home apps).
+    pub fn finish_app(&mut self) -> bool {
+        if !self.is_home() {
+            return false;
+        }
+        self.app_finished[self.cur_app as usize] = true;
+        true
     }
 }
 
@@ -1569,13 +1588,14 @@ mod tests {
     }
 
     #[test]
-    fn poisson_and_star_give_one_partition_with_a_reason() {
+    fn poisson_is_cut_and_a_star_gives_one_partition_with_a_reason() {
+        // a Poisson app ties no hosts: its arrivals are drawn everywhere
         let poisson = r#"{"kind": "poisson", "load": 0.5, "cdf": [[100, 0], ["1KB", 1]],
             "flows": 3, "duration": "1ms"}"#;
         let c = cfg("", &fat_tree(4), &format!("{BULK}, {poisson}"));
         let p = partition(&c, 4);
         laws(&c, 4, &p);
-        assert!(p.reason.as_deref().unwrap().contains("app 1 (poisson)"));
+        assert_eq!((p.parts, p.method, p.reason), (4, "fat_tree_pods", None));
         let star =
             r#"{"kind": "star", "hosts": 8, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"}"#;
         let c = cfg("", star, BULK);

@@ -592,13 +592,17 @@ impl AppCtx for World {
         }
         self.core.q.schedule(at, Event::Udp(flow));
     }
+    fn runs_host(&self, host: u32) -> bool {
+        self.part.as_deref().is_none_or(|p| p.owns_host(host))
+    }
     fn app_done(&mut self) {
         match self.part.as_deref_mut() {
-            Some(p) if !p.is_home() => {}
             Some(p) => {
-                self.pending_apps -= 1;
-                if self.pending_apps == 0 {
-                    p.zero_at = Some(self.core.q.last_key());
+                if p.finish_app() {
+                    self.pending_apps -= 1;
+                    if self.pending_apps == 0 {
+                        p.zero_at = Some(self.core.q.last_key());
+                    }
                 }
             }
             None => self.pending_apps -= 1,
@@ -807,7 +811,7 @@ impl World {
             // This partition counts its home apps, sends on the links it
             // owns the near end of, and logs drops for the merge.
             w.pending_apps = (0..w.apps.len() as u32)
-                .filter(|&a| p.home_of(a) == p.me)
+                .filter(|&a| p.is_home_of(a))
                 .count();
             let cut = w
                 .core

@@ -33,9 +33,13 @@ fn perm_k4(extra: &str) -> Config {
     dcnsim::scenario::parse_config_str(&doc).expect("valid scenario")
 }
 
-/// Everything but how the run was executed.
+/// Everything but how the run was executed. (Tables are compared as
+/// printed, so a NaN, a UDP flow's RTT, equals a NaN.)
 fn same(a: &Results, b: &Results) {
-    assert_eq!(a.tables, b.tables);
+    assert!(
+        format!("{:?}", a.tables) == format!("{:?}", b.tables),
+        "the tables differ"
+    );
     assert_eq!(a.pcaps, b.pcaps);
     let phys = |r: &Results| -> Vec<(String, f64)> {
         r.summary
@@ -178,8 +182,15 @@ fn auto_threads_follow_the_work_a_window_holds() {
     assert_eq!(dcnsim::parallel::auto_threads(&long, 8), 4);
     assert_eq!(dcnsim::parallel::auto_threads(&long, 1), 1);
     // here and now: never more than the cores free
-    let now = dcnsim::parallel::threads_for(&long);
+    let now = dcnsim::parallel::ExecPlan::of(&long).parts();
     assert!((1..=dcnsim::parallel::free_cores().min(4)).contains(&now));
+    // a plan that does not cut says why
+    let one = dcnsim::parallel::ExecPlan::auto(&short, 2);
+    assert!(!one.is_cut() && one.single.as_deref().unwrap().contains("too little work"));
+    assert_eq!(
+        one.partition.parts, 1,
+        "and has not kept a cut it will not use"
+    );
     let bad =
         dcnsim::scenario::parse_config_str(&doc("1us").replace(r#""auto""#, "0")).unwrap_err();
     assert_eq!(bad[0].path, "threads");
@@ -193,16 +204,16 @@ fn auto_threads_follow_the_work_a_window_holds() {
 fn the_memory_guard_stops_a_partitioned_run() {
     let mut c = perm_k4("");
     c.threads = Threads::N(2);
-    let part = dcnsim::partition::partition(&c, 2);
-    assert_eq!(part.parts, 2);
+    let plan = dcnsim::parallel::ExecPlan::cut(&c, 2);
+    assert_eq!(plan.parts(), 2);
     let guard = |limit: u64| dcnsim::world::MemoryGuard {
         limit,
         measure: dcnsim::stats::limits::run_bytes,
         interval: dcnsim::stats::limits::guard_interval,
     };
-    let (w, _) = dcnsim::parallel::run(&c, &part, None, None, Some(guard(1 << 40))).unwrap();
+    let (w, _) = dcnsim::parallel::run(&c, &plan, None, None, Some(guard(1 << 40))).unwrap();
     assert!(w.memory_stop.is_none(), "a terabyte is enough");
-    let (w, _) = dcnsim::parallel::run(&c, &part, None, None, Some(guard(1 << 16))).unwrap();
+    let (w, _) = dcnsim::parallel::run(&c, &plan, None, None, Some(guard(1 << 16))).unwrap();
     let stop = w.memory_stop.expect("stopped by the guard");
     assert!(stop.used > stop.limit && stop.limit == 1 << 16);
     assert!(stop.at < c.stop, "stopped before the end");
@@ -225,10 +236,10 @@ fn eight_partitions_on_two_workers_give_one_threads_bits() {
         apps.join(",")
     );
     let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
-    let part = dcnsim::partition::partition(&c, 8);
-    assert_eq!(part.parts, 8, "one partition per leaf");
-    assert_eq!(dcnsim::parallel::single_reason(&c, &part), None);
-    let (w, stats) = dcnsim::parallel::run_on(&c, &part, 2, false, None, None, None).expect("runs");
+    let plan = dcnsim::parallel::ExecPlan::cut(&c, 8);
+    assert_eq!(plan.parts(), 8, "one partition per leaf");
+    assert_eq!(plan.single, None);
+    let (w, stats) = dcnsim::parallel::run_on(&c, &plan, 2, false, None, None, None).expect("runs");
     assert_eq!((stats.workers, stats.parts.len()), (2, 8));
     assert!(stats
         .parts
@@ -237,4 +248,87 @@ fn eight_partitions_on_two_workers_give_one_threads_bits() {
     let eight_on_two = dcnsim::finish(w, 0.0);
     check_conservation(&eight_on_two);
     same(&with_threads(c, 1), &eight_on_two);
+}
+
+/// A Poisson load on a k = 4 fat-tree (flows of 1–100 KB between random
+/// hosts at `load`, arriving for `duration`), cut into pods like any other.
+fn poisson_k4(load: f64, duration: &str, stop: &str, extra: &str) -> Config {
+    let doc = format!(
+        r#"{{"name": "poisson", "seed": 11, "stop": "{stop}", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "60KB", "ecn_k": "20KB"}},
+            "tcp": {{"cc": "dctcp", "rto_min": "1ms"}},
+            "apps": [{{"kind": "poisson", "load": {load}, "cdf": [[1000, 0], ["20KB", 0.6], ["100KB", 1]],
+                       "duration": "{duration}"}}]{extra}}}"#
+    );
+    dcnsim::scenario::parse_config_str(&doc).expect("valid scenario")
+}
+
+/// Every partition draws the same arrivals from the seed and starts the
+/// flows whose sender it holds: 1, 2 and 4 threads write the same bits,
+/// the flows' time series (rows added as flows open) included.
+#[test]
+fn a_poisson_load_gives_one_threads_bits_on_two_and_four_threads() {
+    let c = poisson_k4(
+        0.5,
+        "2ms",
+        "3ms",
+        r#", "trace": {"interval": "250us", "flows": true, "queues": "switches"}"#,
+    );
+    assert_eq!(dcnsim::partition::partition(&c, 4).parts, 4);
+    let one = with_threads(c.clone(), 1);
+    let generated = one.summary_value("app0_flows_generated").unwrap();
+    assert!(generated > 100.0, "{generated} flows");
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
+/// A Poisson app ends, on one thread, at the event that completes its last
+/// flow; cut, each partition's copy waits for the flows it receives, and
+/// the run ends at the latest of them: the same event.
+#[test]
+fn a_poisson_run_that_ends_with_its_last_flow_ends_at_the_same_event() {
+    let c = poisson_k4(0.3, "1ms", "1s", "");
+    let one = with_threads(c.clone(), 1);
+    assert_eq!(one.summary_value("apps_unfinished"), Some(0.0));
+    assert!(one.summary_value("sim_time_s").unwrap() < 0.5);
+    let two = with_threads(c.clone(), 2);
+    same(&one, &two);
+    same(&one, &with_threads(c, 4));
+}
+
+/// Poisson loads beside bulk and UDP apps, over seeds and cuts (a
+/// leaf-spine's leaves: up to 8 partitions on as many workers as the
+/// machine has, and a fat-tree's pods), each the same bits as one thread.
+#[test]
+fn poisson_with_other_apps_gives_one_threads_bits_over_seeds_and_cuts() {
+    let topologies = [
+        r#"{"kind": "leaf_spine", "leaves": 8, "spines": 2, "hosts_per_leaf": 2,
+            "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us",
+            "buffer": "30KB", "ecn_k": "10KB"}"#,
+        r#"{"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "2us", "buffer": "20pkt"}"#,
+    ];
+    for (t, topo) in topologies.iter().enumerate() {
+        for seed in [1u64, 2, 3] {
+            let doc = format!(
+                r#"{{"seed": {seed}, "stop": "3ms", "threads": 1, "topology": {topo},
+                    "tcp": {{"cc": "dctcp", "rto_min": "1ms"}},
+                    "apps": [
+                      {{"kind": "poisson", "load": 0.4, "cdf": [[100, 0], ["30KB", 1]], "duration": "2ms",
+                        "sources": "0-7", "start": "{}us"}},
+                      {{"kind": "bulk", "src": 3, "dst": 12, "size": 200000}},
+                      {{"kind": "udp_cbr", "src": 9, "dst": 1, "rate": "100Mbps", "stop": "2ms"}}]}}"#,
+                50 * seed
+            );
+            let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+            let one = with_threads(c.clone(), 1);
+            assert!(one.summary_value("app0_flows_generated").unwrap() > 10.0);
+            for n in [2, 4] {
+                same(&one, &with_threads(c.clone(), n));
+            }
+            if t == 0 {
+                same(&one, &with_threads(c, 8));
+            }
+        }
+    }
 }

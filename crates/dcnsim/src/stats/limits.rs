@@ -892,9 +892,17 @@ fn pcap_bytes(c: &Config, tr: &Traffic) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
+/// The estimate before the run, as validation makes it: as many worlds
+/// as the run may keep at most ([`worlds_at_most`]).
 pub fn estimate(c: &Config) -> Estimate {
+    estimate_for(c, worlds_at_most(c))
+}
+
+/// The estimate of a run that keeps `copies` worlds: one per partition
+/// of its execution plan (`crate::parallel::ExecPlan`), one on one thread.
+pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
     let fabric = Fabric::of(c);
-    let copies = partitions(c);
+    let copies = copies.max(1);
     let net = Buffers::of(c);
     let traffic = Traffic::of(c, &fabric, &net);
     let ((windows, windows_key), (packets, packets_key)) =
@@ -915,18 +923,35 @@ pub fn estimate(c: &Config) -> Estimate {
     }
 }
 
-/// The worlds a run of `c` keeps: one per partition when `threads` cuts it
-/// ([`crate::parallel`]), else one.
-fn partitions(c: &Config) -> u64 {
-    let threads = crate::parallel::threads_for(c);
-    if threads <= 1 {
+/// The most worlds a run of `c` can keep, without cutting it (the run
+/// decides its cut once, where it starts): one per thread asked (for
+/// `"auto"`, per core this process may use), and never more than the
+/// switches with hosts (a host stays with its switch, so each partition
+/// holds one at least).
+pub fn worlds_at_most(c: &Config) -> u64 {
+    let asked = match c.threads {
+        crate::config::Threads::N(n) => n as u64,
+        crate::config::Threads::Auto => {
+            std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
+        }
+    };
+    if asked <= 1 {
         return 1;
     }
-    let part = crate::partition::partition(c, threads);
-    match crate::parallel::single_reason(c, &part) {
-        None => part.parts as u64,
-        Some(_) => 1,
-    }
+    let topo = &c.topology;
+    let host = |v: usize| topo.nodes[v].kind == crate::config::NodeKind::Host;
+    let mut access: Vec<usize> = topo
+        .links
+        .iter()
+        .filter_map(|l| match (host(l.a), host(l.b)) {
+            (true, false) => Some(l.b),
+            (false, true) => Some(l.a),
+            _ => None,
+        })
+        .collect();
+    access.sort_unstable();
+    access.dedup();
+    asked.min((access.len() as u64).max(1))
 }
 
 /// The key of the app that opens the most flows (a Poisson app's `load`
