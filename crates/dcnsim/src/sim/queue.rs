@@ -320,6 +320,13 @@ pub struct EventQueue {
     /// Clock and pop count when the current density window began.
     tune_from: SimTime,
     tune_from_pops: u64,
+    /// Time since then that the clock jumped over an empty wheel (every
+    /// flow of an incast waiting on its retransmission timer, the gap
+    /// between two queries): left out of the mean gap, which would
+    /// otherwise fit the buckets to the idle spells and make them wide
+    /// for the bursts, where most inserts then walked inside a bucket's
+    /// list (the FaST incast: 161,550 of 421,521 events).
+    idle: u64,
     /// List nodes walked past by inserts inside a bucket since then.
     walked: u64,
     /// Every list step inserts inside buckets took, same-instant ones
@@ -374,6 +381,7 @@ impl EventQueue {
             next_tune: TUNE_EVERY,
             tune_from: SimTime::ZERO,
             tune_from_pops: 0,
+            idle: 0,
             walked: 0,
             steps: 0,
         }
@@ -738,6 +746,7 @@ impl EventQueue {
                 }
                 // jump the wheel to the next event; nothing pending is
                 // earlier, and the clock moves there on this pop
+                self.idle += t.saturating_sub(self.now.0);
                 self.cur = t >> self.shift;
                 continue;
             }
@@ -877,7 +886,13 @@ impl EventQueue {
             self.walked = 0;
             return;
         }
-        let gap = (self.now.0 - self.tune_from.0) / pops;
+        let elapsed = self.now.0 - self.tune_from.0;
+        let busy = match elapsed.saturating_sub(self.idle) {
+            0 => elapsed,
+            b => b,
+        };
+        let gap = busy / pops;
+        self.idle = 0;
         self.tune_from = self.now;
         self.tune_from_pops = self.processed;
         self.walked = 0;
