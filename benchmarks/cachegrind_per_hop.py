@@ -9,21 +9,41 @@ totals by the difference in packet-hops, so set-up and report cost cancel::
 
     cargo build --release --example perf_ft -p dcnsim
     python benchmarks/cachegrind_per_hop.py [--binary target/release/examples/perf_ft] [--k 8 16]
+
+``--scenario NAME ...`` does the same for ``dcnsim bench`` scenarios, run by
+``run_json`` (crates/dcnsim/examples/run_json.rs: the core without Python)
+whole and shortened to half (half the queries of a partition/aggregate
+app, else half the simulated time): the table gives the marginal cost per
+hop (set-up and report cancel) and the whole run's per hop (what
+``dcnsim bench`` times). ``--LL 33554432,16,64`` models a 32 MiB L3 (the
+AMD EPYC machines)::
+
+    cargo build --release --example run_json -p dcnsim
+    python benchmarks/cachegrind_per_hop.py --scenario ns3_fast_incast_n100 ns3_dctcp_bulk_64 dctcp_perm_k8 \\
+        --LL 33554432,16,64
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any, Dict
 
 #: Two run lengths (ms of simulated time) per k.
 LENGTHS = {4: (20, 40), 8: (10, 20), 16: (6, 9), 32: (1, 2)}
 
 
-def run(binary: str, k: int, ms: int) -> dict:
-    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=32768,8,64", "--LL=1048576,8,64",
-                        "--cachegrind-out-file=/dev/null", binary, str(k), str(ms)],
+#: ``--scenario``: the bench's permutations run 20 ms (half: 10 ms), not their bench length.
+SCENARIO_STOP = {"dctcp_perm_k8": 0.02, "dctcp_perm_k12": 0.004, "dctcp_perm_k16": 0.002, "fattree_k8": 0.02}
+
+
+def run(binary: str, *args: str, ll: str = "1048576,8,64") -> dict:
+    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=32768,8,64", f"--LL={ll}",
+                        "--cachegrind-out-file=/dev/null", binary, *args],
                        capture_output=True, text=True, check=True)
 
     def total(key: str) -> float:
@@ -33,19 +53,81 @@ def run(binary: str, k: int, ms: int) -> dict:
             "d1": total(r"D1\s+misses"), "ll": total("LL misses")}
 
 
+def _seconds(text: str) -> float:
+    from dcnsim.units import parse_time  # noqa: PLC0415  (only --scenario needs dcnsim)
+
+    return parse_time(text)
+
+
+def shortened(doc: Dict[str, Any], half: bool, stop: float = 0.0) -> Dict[str, Any]:
+    """``doc`` to ``stop`` seconds (when given), and halved: half the
+    queries of its partition/aggregate apps if it has any, else half the
+    simulated time (apps' durations cut to it)."""
+    doc = json.loads(json.dumps(doc))
+    end = stop or _seconds(doc["stop"])
+    if half and any(a.get("kind") == "partition_aggregate" for a in doc["apps"]):
+        for a in doc["apps"]:
+            if a.get("kind") == "partition_aggregate":
+                a["queries"] = max(1, a.get("queries", 1) // 2)
+    elif half:
+        end /= 2
+    if stop or half and end < _seconds(doc["stop"]):
+        doc["stop"] = f"{end:.9g}s"
+        for a in doc["apps"]:
+            if "duration" in a:
+                a["duration"] = f"{min(end, _seconds(a['duration'])):.9g}s"
+    return doc
+
+
+def per_hop_scenarios(binary: str, names: list, ll: str) -> None:
+    from dcnsim import bench  # noqa: PLC0415
+
+    print("| scenario | instructions / hop (marginal) | D1 misses / hop | LL misses / hop "
+          "| instructions / hop (whole run) | packet-hops |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            doc = bench.SCENARIOS[name]()
+            res = []
+            for half in (True, False):
+                path = Path(tmp) / f"{name}_{half}.json"
+                path.write_text(json.dumps(shortened(doc, half, SCENARIO_STOP.get(name, 0.0))))
+                res.append(run(binary, str(path), ll=ll))
+            short, long = res
+            dh = long["hops"] - short["hops"]
+            per = {key: (long[key] - short[key]) / dh for key in ("instr", "d1", "ll")}
+            print(f"| {name} | {per['instr']:.0f} | {per['d1']:.2f} | {per['ll']:.3f} "
+                  f"| {long['instr'] / long['hops']:.0f} | {long['hops']:,.0f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", default="target/release/examples/perf_ft")
+    ap.add_argument("--binary", help="perf_ft, or run_json with --scenario (default: target/release/examples/...)")
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16], choices=sorted(LENGTHS))
+    ap.add_argument("--scenario", nargs="+", metavar="NAME", help="dcnsim bench scenarios instead of perf_ft")
+    ap.add_argument("--LL", dest="ll", default="1048576,8,64",
+                    help="last-level cache model, bytes,ways,line (default one 1 MiB L2; 33554432,16,64: a 32 MiB L3)")
     a = ap.parse_args()
+    example = "run_json" if a.scenario else "perf_ft"
+    binary = a.binary or f"target/release/examples/{example}"
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not installed (apt-get install valgrind)")
-    if not (os.path.isfile(a.binary) and os.access(a.binary, os.X_OK)):
-        ap.error(f"{a.binary}: not an executable (build it: cargo build --release --example perf_ft -p dcnsim)")
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        ap.error(f"{binary}: not an executable (build it: cargo build --release --example {example} -p dcnsim)")
+    if not re.fullmatch(r"\d+,\d+,\d+", a.ll):
+        ap.error(f"--LL: bytes,ways,line-bytes (e.g. 33554432,16,64), got {a.ll!r}")
+    if a.scenario:
+        from dcnsim import bench  # noqa: PLC0415
+
+        unknown = [n for n in a.scenario if n not in bench.SCENARIOS]
+        if unknown:
+            ap.error(f"--scenario: unknown {', '.join(unknown)} (one of {', '.join(bench.SCENARIOS)})")
+        per_hop_scenarios(binary, a.scenario, a.ll)
+        return
     print("| k | instructions / hop | D1 misses / hop | LL misses / hop |")
     print("|---|---|---|---|")
     for k in a.k:
-        short, long = (run(a.binary, k, ms) for ms in LENGTHS[k])
+        short, long = (run(binary, str(k), str(ms), ll=a.ll) for ms in LENGTHS[k])
         dh = long["hops"] - short["hops"]
         per = {key: (long[key] - short[key]) / dh for key in ("instr", "d1", "ll")}
         print(f"| {k} | {per['instr']:.0f} | {per['d1']:.2f} | {per['ll']:.2f} |", flush=True)

@@ -19,7 +19,10 @@ can be re-run alone with ``--only``; the others are kept from the file):
 * ``soak``: ``dcnsim bench --scenario soak``: peak RSS at 10, 30 and 60 s;
 * ``htsim``: benchmarks/htsim_side_by_side.py against stock htsim, only
   with ``--htsim`` (about an hour on a shared 2-core machine); without it
-  the file's previous ``htsim`` section is kept as it was.
+  the file's previous ``htsim`` section is kept as it was;
+* ``ns3``: benchmarks/ns3_side_by_side.py against ns-3 (Debian's
+  libns3-dev), only with ``--ns3`` (about 20 s of ns-3 CPU per run); kept
+  otherwise.
 
 Then the tables between ``<!-- results.json: NAME -->`` and
 ``<!-- /results.json -->`` in docs/performance.md, docs/robustness.md and
@@ -44,7 +47,7 @@ from typing import Any, Callable, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.json"
 DOCS = [ROOT / "docs" / "performance.md", ROOT / "docs" / "robustness.md", ROOT / "README.md"]
-SECTIONS = ("startup", "bench", "soak", "htsim")
+SECTIONS = ("startup", "bench", "soak", "htsim", "ns3")
 BENCH = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "poisson_websearch_k8",
          "dctcp_perm_k12", "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32")
 SOAK = ("soak_10s", "soak_30s", "soak_60s")
@@ -127,6 +130,16 @@ def measure_htsim(binary: str, pairs: int) -> Dict[str, Any]:
     cmd = [sys.executable, str(ROOT / "benchmarks" / "htsim_side_by_side.py"), binary, "--pairs", str(pairs),
            "--json", str(out)]
     subprocess.run(cmd, check=True)
+    rec = json.loads(out.read_text())
+    out.unlink()
+    return rec
+
+
+def measure_ns3(pairs: int) -> Dict[str, Any]:
+    out = ROOT / "benchmarks" / ".ns3_side_by_side.json"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ns3_side_by_side.py"), "--pairs", str(pairs), "--json", str(out)]
+    # exit 1 when packet-hops differ by more than 1 %: the record says so
+    subprocess.run(cmd, check=False)
     rec = json.loads(out.read_text())
     out.unlink()
     return rec
@@ -217,9 +230,21 @@ def render_htsim(r: Dict[str, Any]) -> str:
             + "\n".join(rows))
 
 
+def render_ns3(r: Dict[str, Any]) -> str:
+    b = r.get("ns3")
+    if not b:
+        return "Not recorded yet: `python benchmarks/record.py --only ns3 --ns3`."
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ns3_side_by_side
+
+    return (f"{_stamp_line(b)} ({b['load_average']} after); ns-3 {b['ns3']}, {b['pairs']} interleaved pairs per "
+            f"scenario, ratios the median over pairs (`python benchmarks/ns3_side_by_side.py --pairs "
+            f"{b['pairs']}`).\n\n" + ns3_side_by_side.markdown(b))
+
+
 RENDER: Dict[str, Callable[[Dict[str, Any]], str]] = {
     "machine": render_machine, "bench": render_bench, "soak": render_soak, "startup": render_startup,
-    "htsim": render_htsim,
+    "htsim": render_htsim, "ns3": render_ns3,
 }
 
 #: A block: its opening marker, its body (never another block's marker:
@@ -261,16 +286,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", nargs="+", choices=SECTIONS, help="measure these sections, keep the others")
     ap.add_argument("--htsim", help="stock htsim_dctcp_permutation binary: measure the htsim section too")
-    ap.add_argument("--pairs", type=int, default=3, help="htsim pairs per k (default 3)")
+    ap.add_argument("--pairs", type=int, default=3, help="htsim pairs per k, ns-3 pairs per scenario (default 3)")
+    ap.add_argument("--ns3", action="store_true", help="measure the ns3 section too (needs ns-3 installed)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per bench scenario, processes per startup "
                                                          "command x 2 (default 3)")
     ap.add_argument("--docs-only", action="store_true", help="only rewrite the doc tables from the file")
     a = ap.parse_args(argv)
     results = load()
     if not a.docs_only:
-        wanted = a.only or [s for s in SECTIONS if s != "htsim" or a.htsim]
+        wanted = a.only or [s for s in SECTIONS if (s != "htsim" or a.htsim) and (s != "ns3" or a.ns3)]
         if "htsim" in wanted and not a.htsim:
             ap.error("the htsim section needs --htsim HTSIM_BINARY")
+        if "ns3" in wanted and not a.ns3:
+            ap.error("the ns3 section needs --ns3 (and ns-3 installed)")
         if not a.only:  # a section measured alone names its CPU in its stamp; the file's machine stays
             results["machine"] = machine()
         for sec in wanted:
@@ -282,6 +310,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 data = measure_bench(BENCH, a.repeat)
             elif sec == "soak":
                 data = measure_bench(SOAK, 1)
+            elif sec == "ns3":
+                data = measure_ns3(a.pairs)
             else:
                 data = measure_htsim(a.htsim, a.pairs)
             results[sec] = {"stamp": st, **data}

@@ -220,8 +220,35 @@ def test_bench_scenarios_are_well_formed():
     assert [(a["src"], a["dst"]) for a in sparse["apps"]] == [(a["src"], a["dst"]) for a in full["apps"][::8]]
 
 
+def test_bench_ns3_scenarios_are_the_ones_the_ns3_harness_runs():
+    """The two scenarios timed against ns-3 are validation/ns3_incast's
+    documents for its FaST setup (n = 100, 100 queries, ns-3 NewReno's
+    growth) and its DCTCP star with 64 bulk senders: if the harness's
+    matching changes, the bench follows or this fails."""
+    import importlib.util
+    from pathlib import Path
+
+    from dcnsim import bench
+
+    path = Path(__file__).resolve().parent.parent / "validation" / "ns3_incast" / "run.py"
+    spec = importlib.util.spec_from_file_location("ns3_incast_run", path)
+    v = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(v)
+    fast = v.SETUPS["fast"]
+    reno = {"ca_increase": v.NS3_CA_INCREASE["newreno"], "abc_limit": v.NS3_ABC_LIMIT["newreno"], **fast["tcp"]}
+    want = v.dcnsim_scenario(100, "newreno", 100, "persistent", 0.01, reno, fast["buffer"])
+    got = bench.ns3_fast_incast_n100()
+    assert {**got, "name": want["name"]} == want
+    want = v.dcnsim_scenario(64, "dctcp", 1, "persistent", 0.01)
+    got = bench.ns3_dctcp_bulk_64()
+    assert [(a["src"], a["dst"], a["duration"]) for a in got["apps"]] == [(i, 0, "1s") for i in range(1, 65)]
+    assert {k: got[k] for k in ("seed", "l2_overhead", "host_jitter", "routing", "tcp")} == \
+        {k: want[k] for k in ("seed", "l2_overhead", "host_jitter", "routing", "tcp")}
+    assert got["topology"] == {**want["topology"], "hosts": 65} and got["stop"] == "1s"
+
+
 @needs_core
-@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "dctcp_perm_k12",
+@pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "ns3_fast_incast_n100", "ns3_dctcp_bulk_64", "fattree_k8", "dctcp_perm_k8", "dctcp_perm_k12",
                                   "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32"])
 def test_bench_scenarios_validate(name):
     from dcnsim import bench

@@ -313,7 +313,7 @@ def _record_module():
 #: Which doc quotes which recorded figures (issue 28 item 4): each must be
 #: a results.json block, so that it is made from the file.
 REQUIRED_BLOCKS = {
-    "docs/performance.md": {"machine", "bench", "startup", "htsim"},
+    "docs/performance.md": {"machine", "bench", "startup", "htsim", "ns3"},
     "docs/robustness.md": {"soak"},
     "README.md": {"bench", "htsim"},
 }
@@ -321,16 +321,16 @@ REQUIRED_BLOCKS = {
 
 def test_doc_figures_are_the_recorded_benchmark_files():
     """Every table of machine-dependent figures (events/s, packet-hops/s,
-    peak RSS, start-up CPU, htsim ratios) sits between
+    peak RSS, start-up CPU, htsim and ns-3 ratios) sits between
     `<!-- results.json: NAME -->` markers and equals what
     `python benchmarks/record.py --docs-only` makes from
     benchmarks/results.json: a figure edited by hand, or a file re-recorded
     without the docs, fails here."""
     record = _record_module()
     results = record.load()
-    for key in ("machine", "bench", "startup", "soak", "htsim"):
+    for key in ("machine", "bench", "startup", "soak", "htsim", "ns3"):
         assert key in results, f"benchmarks/results.json has no {key!r} section: run python benchmarks/record.py"
-    for sec in ("bench", "startup", "soak", "htsim"):
+    for sec in ("bench", "startup", "soak", "htsim", "ns3"):
         st = results[sec]["stamp"]
         assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", st["date"]) and st["commit"], st
     for doc in record.DOCS:

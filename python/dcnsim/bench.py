@@ -56,6 +56,46 @@ def longflows_64() -> Dict[str, Any]:
     }
 
 
+def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """validation/ns3_incast's star (incast.cc): 1 Gbps, 25 us links,
+    100,000-byte ports marking ECN above 20 packets, ns-3's 2 bytes of
+    point-to-point framing, no host jitter, one path."""
+    return {
+        "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s",
+        "topology": {"kind": "star", "hosts": hosts, "rate": "1Gbps", "delay": "25us", "buffer": "100000B",
+                     "ecn_k": "20pkt"},
+        "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
+    }
+
+
+def ns3_fast_incast_n100() -> Dict[str, Any]:
+    """The FaST paper's incast as ns-3 runs it (``python
+    validation/ns3_incast/run.py --setup fast --n 100 --queries 100 --cc
+    newreno``): 100 workers answer 100 queries of 10,000 B over persistent
+    connections, 10 ms apart; NewReno as ns-3's TcpNewReno (one SMSS per
+    ACK in slow start, SMSS²/cwnd in congestion avoidance), initial window
+    2, MSS 1460 without timestamps, SACK or Limited Transmit, RTOmin 10 ms,
+    no delayed ACKs, a 65,535 B receive window. benchmarks/ns3_side_by_side.py
+    times it against ns-3 3.37."""
+    tcp = {"cc": "newreno", "mss": 1460, "header": 40, "init_cwnd": 2, "rto_min": "10ms", "sack": False,
+           "delayed_ack": False, "rwnd": "65535B", "recovery": "dupack", "ca_increase": "per_ack", "abc_limit": 1,
+           "limited_transmit": False}
+    pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-100", "response": "10000B",
+          "request": "64B", "queries": 100, "gap": "0.01s", "start": "0.1s"}
+    return _ns3_star("ns3_fast_incast_n100", 101, tcp, "105.1s", [pa])
+
+
+def ns3_dctcp_bulk_64() -> Dict[str, Any]:
+    """64 DCTCP bulk flows into host 0 for 1 s on validation/ns3_incast's
+    star (its ``issue18`` transport: initial window 10, MSS 1448 with
+    timestamps, SACK, RTOmin 10 ms, no delayed ACKs). benchmarks/ns3_side_by_side.py
+    times it against ns-3 3.37."""
+    tcp = {"cc": "dctcp", "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms", "sack": True,
+           "delayed_ack": False, "rwnd": "1MB", "recovery": "dupack"}
+    return _ns3_star("ns3_dctcp_bulk_64", 65, tcp, "1s",
+                     [{"kind": "bulk", "src": i, "dst": 0, "duration": "1s"} for i in range(1, 65)])
+
+
 def derangement(n: int, seed: int) -> List[int]:
     """A seeded random permutation with no fixed point (Sattolo's algorithm:
     a uniformly random n-cycle), so no host sends to itself."""
@@ -197,6 +237,9 @@ GROUPS: Dict[str, List[str]] = {"soak": [f"soak_{s}s" for s in SOAK_SECONDS]}
 SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
     "incast_pa": incast_pa,
     "longflows_64": longflows_64,
+    # the two incasts timed against ns-3 (issue 48)
+    "ns3_fast_incast_n100": ns3_fast_incast_n100,
+    "ns3_dctcp_bulk_64": ns3_dctcp_bulk_64,
     "fattree_k8": fattree_k8,
     # htsim's example runs 0.21 s; the larger trees run shorter so a bench
     # stays minutes, not hours (benchmarks/htsim_side_by_side.py runs the
@@ -213,7 +256,8 @@ SCENARIOS: Dict[str, Callable[[], Dict[str, Any]]] = {
 
 #: What ``dcnsim bench`` runs without ``--scenario`` (k = 12 and up are
 #: opt-in: they take from tens of seconds to minutes).
-DEFAULT = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "poisson_websearch_k8")
+DEFAULT = ("incast_pa", "longflows_64", "ns3_fast_incast_n100", "ns3_dctcp_bulk_64", "fattree_k8", "dctcp_perm_k8",
+           "poisson_websearch_k8")
 
 
 def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:

@@ -4,6 +4,10 @@
 // Prints one line per query (or "query <q> unfinished ..." with the
 // workers whose response never arrived):
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
+// then "packet_hops <h>" (every packet sent onto a link, host or switch);
+// with --bulk=S no queries: every worker sends to the aggregator for S
+// seconds (BulkSendApplication) and only packet_hops is printed
+// (benchmarks/ns3_side_by_side.py's 64 DCTCP bulk flows);
 // and with --verbose one line per sender event and the drop reasons:
 //   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
 //   drop_reason "<reason>" <count>
@@ -54,6 +58,13 @@ bool g_persistent = false;
 uint32_t g_cur = 0;      // the query running (persistent connections)
 uint32_t g_queries = 20;
 double g_gap = 0.01;     // persistent: seconds from a query's end to the next
+uint64_t g_hops = 0;     // packets sent onto a link (PhyTxBegin on every device)
+
+void
+CountHop(Ptr<const Packet>)
+{
+    g_hops++;
+}
 
 uint32_t
 QueryOf(uint32_t q)
@@ -576,6 +587,8 @@ main(int argc, char* argv[])
                  recovery);
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
+    double bulk = 0;
+    cmd.AddValue("bulk", "no queries: every worker sends to the aggregator for this many seconds", bulk);
     std::string pcap;
     bool pcapAll = false;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
@@ -686,6 +699,30 @@ main(int argc, char* argv[])
     bottleneck->TraceConnectWithoutContext("Enqueue", MakeCallback(&QueueEnqueue));
     bottleneck->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&QueueDropReason));
 
+    Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxBegin",
+                                  MakeCallback(&CountHop));
+    if (bulk > 0)
+    {
+        // Each worker's socket is made before its application starts, so
+        // the attributes set above (ECN, SACK, ...) apply as to a query's.
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
+        sink.Install(hosts.Get(0)).Start(Seconds(0));
+        Ipv4Address agg = hosts.Get(0)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+        for (uint32_t w = 0; w < g_n; ++w)
+        {
+            BulkSendHelper send("ns3::TcpSocketFactory", InetSocketAddress(agg, 9));
+            send.SetAttribute("MaxBytes", UintegerValue(0));
+            send.SetAttribute("SendSize", UintegerValue(mss));
+            ApplicationContainer a = send.Install(hosts.Get(1 + w));
+            a.Start(Seconds(0));
+            a.Stop(Seconds(bulk));
+        }
+        Simulator::Stop(Seconds(bulk));
+        Simulator::Run();
+        std::printf("packet_hops %lu\n", (unsigned long)g_hops);
+        Simulator::Destroy();
+        return 0;
+    }
     g_q.resize(queries);
     g_workerGot.assign(queries, std::vector<uint32_t>(g_n, 0));
     g_answered.assign(queries, std::vector<bool>(g_n, false));
@@ -740,6 +777,7 @@ main(int argc, char* argv[])
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
                     (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
     }
+    std::printf("packet_hops %lu\n", (unsigned long)g_hops);
     if (g_verbose)
     {
         for (const auto& [reason, count] : g_dropReasons)

@@ -1,0 +1,218 @@
+"""dcnsim against ns-3 on the same scenarios: CPU seconds per run, side by
+side, with both sides' packet-hops checked to agree.
+
+    python benchmarks/ns3_side_by_side.py [--pairs 3] [--scenario NAME ...] [--json OUT]
+
+Needs Debian's ns-3 (``apt-get install libns3-dev ns3 g++ pkg-config``;
+``pkg-config ns3-core`` names the version) and dcnsim importable. The ns-3
+program (validation/ns3_incast/incast.cc) is compiled once per change of
+its source into ``--build`` (default ``$TMPDIR/dcnsim-ns3-side-by-side``),
+outside the repository. Per pair, in alternating order, three fresh
+processes run the same scenario:
+
+* ns-3's program (its CPU: user + system of the child, from ``wait4``);
+* dcnsim's core: a child that times ``dcnsim.run(doc)`` in-process by its
+  own CPU clock (``resource.getrusage`` around the call): the simulator's
+  cost without the interpreter's start-up or the summary;
+* the whole ``dcnsim run FILE`` process (its CPU from ``wait4``).
+
+Each side counts its packet-hops (a packet sent onto a link: ns-3's
+PhyTxBegin on every point-to-point device, dcnsim's ``packet_hops``); they
+must agree within 1 % or the scenario's row says ``DISAGREE`` and the exit
+status is 1. A ratio is ns-3's CPU over dcnsim's, the median over pairs
+(CPU time is what a shared machine disturbs least; wall time is printed
+too). ``--json`` writes the record benchmarks/record.py keeps as the
+``ns3`` section of benchmarks/results.json (``python benchmarks/record.py
+--only ns3 --ns3``).
+
+Adding a scenario (the DCTCP permutation of the parallel-runs issue): a
+:class:`Scenario` in :data:`SCENARIOS` naming its ns-3 source (compiled the
+same way, against the libraries of validation/ns3_common.py), the program's
+arguments, and the dcnsim document (a function of no arguments, e.g. one
+of ``dcnsim.bench.SCENARIOS``). The program must print ``packet_hops N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "validation"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import ns3_common  # noqa: E402  (validation/: compiles ns-3 programs)
+
+INCAST_CC = ROOT / "validation" / "ns3_incast" / "incast.cc"
+TOLERANCE = 0.01
+
+
+class Scenario(NamedTuple):
+    """One row: the ns-3 program and its arguments, and dcnsim's document."""
+
+    label: str
+    source: Path
+    args: List[str]
+    doc: Callable[[], Dict[str, Any]]
+
+
+def _bench(name: str) -> Callable[[], Dict[str, Any]]:
+    def doc() -> Dict[str, Any]:
+        from dcnsim import bench
+
+        return bench.SCENARIOS[name]()
+
+    return doc
+
+
+#: name -> scenario; the ns-3 arguments are validation/ns3_incast/run.py's
+#: for the same setups (tests/test_cli.py checks the dcnsim documents are
+#: that harness's).
+SCENARIOS: Dict[str, Scenario] = {
+    "ns3_fast_incast_n100": Scenario(
+        "FaST incast, n = 100, 100 queries, NewReno", INCAST_CC,
+        ["--n=100", "--cc=newreno", "--queries=100", "--persistent=1", "--gap=0.01", "--iw=2", "--mss=1460",
+         "--sack=0", "--timestamps=0", "--lt=0", "--rcvbuf=65535", "--buffer=100000B"],
+        _bench("ns3_fast_incast_n100")),
+    "ns3_dctcp_bulk_64": Scenario(
+        "64 DCTCP bulk flows into one port, 1 s", INCAST_CC, ["--n=64", "--cc=dctcp", "--bulk=1"],
+        _bench("ns3_dctcp_bulk_64")),
+}
+
+# A child that runs one document in-process and reports the run's own CPU
+# (the interpreter's start-up and the import are outside the clock).
+CORE = """
+import json, resource, sys, time
+import dcnsim
+doc = json.load(open(sys.argv[1]))
+cpu = lambda: (lambda r: r.ru_utime + r.ru_stime)(resource.getrusage(resource.RUSAGE_SELF))
+c0, t0 = cpu(), time.perf_counter()
+r = dcnsim.run(doc)
+c1, t1 = cpu(), time.perf_counter()
+print(json.dumps({"cpu_s": c1 - c0, "wall_s": t1 - t0, "packet_hops": int(r.summary["packet_hops"])}))
+"""
+
+
+def timed(cmd: List[str], env: Optional[Dict[str, str]] = None) -> Tuple[str, float, float]:
+    """Run ``cmd`` to the end; its stdout, wall seconds and CPU seconds
+    (user + system: what the children's rusage gained, one child at a time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p.stdout, wall, cpu
+
+
+def hops_of(out: str, what: str) -> int:
+    m = re.search(r"packet_hops (\d+)", out) or re.search(r"([\d,]+) packet-hops", out)
+    if m is None:
+        raise RuntimeError(f"{what} printed no packet-hop count:\n{out[-1000:]}")
+    return int(m.group(1).replace(",", ""))
+
+
+def run_pair(s: Scenario, exe: Path, doc_path: Path, ns3_first: bool) -> Dict[str, float]:
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+
+    def ns3() -> Dict[str, float]:
+        out, wall, cpu = timed([str(exe), *s.args])
+        return {"ns3_wall_s": wall, "ns3_cpu_s": cpu, "ns3_hops": hops_of(out, "ns-3")}
+
+    def dcnsim() -> Dict[str, float]:
+        out, _, _ = timed([sys.executable, "-c", CORE, str(doc_path)], env)
+        core = json.loads(out.strip().splitlines()[-1])
+        out, wall, cpu = timed([sys.executable, "-m", "dcnsim", "run", str(doc_path)], env)
+        return {"core_cpu_s": core["cpu_s"], "core_wall_s": core["wall_s"], "dcnsim_hops": core["packet_hops"],
+                "process_wall_s": wall, "process_cpu_s": cpu, "process_hops": hops_of(out, "dcnsim run")}
+
+    first, second = (ns3, dcnsim) if ns3_first else (dcnsim, ns3)
+    return {**first(), **second()}
+
+
+def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import startup  # the machine's CPU model and L3
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            s = SCENARIOS[name]
+            exe = ns3_common.ns3_binary(s.source, build)
+            doc_path = Path(tmp) / f"{name}.json"
+            doc_path.write_text(json.dumps(s.doc()))
+            runs = []
+            for i in range(pairs):
+                runs.append(run_pair(s, exe, doc_path, ns3_first=i % 2 == 0))
+                r = runs[-1]
+                print(f"  {name} pair {i + 1}: ns-3 {r['ns3_cpu_s']:.2f} s CPU, dcnsim core {r['core_cpu_s']:.3f} s, "
+                      f"process {r['process_cpu_s']:.3f} s", file=sys.stderr, flush=True)
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            ns3_hops, hops = runs[0]["ns3_hops"], runs[0]["dcnsim_hops"]
+            rows.append({
+                "scenario": name, "label": s.label, "ns3_args": " ".join(s.args),
+                "ns3_cpu_s": [round(r["ns3_cpu_s"], 2) for r in runs],
+                "core_cpu_s": [round(r["core_cpu_s"], 4) for r in runs],
+                "process_cpu_s": [round(r["process_cpu_s"], 3) for r in runs],
+                "ns3_hops": int(ns3_hops), "dcnsim_hops": int(hops),
+                "hops_diff": round((hops - ns3_hops) / ns3_hops, 4),
+                "hops_agree": abs(hops - ns3_hops) <= TOLERANCE * ns3_hops,
+                "core_hops_per_cpu_s": round(hops / med["core_cpu_s"]),
+                "core_hops_per_wall_s": round(hops / med["core_wall_s"]),
+                "ratio_core": round(statistics.median(r["ns3_cpu_s"] / r["core_cpu_s"] for r in runs), 1),
+                "ratio_process": round(statistics.median(r["ns3_cpu_s"] / r["process_cpu_s"] for r in runs), 1),
+            })
+    version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout.strip()
+    m = startup.machine()
+    return {"pairs": pairs, "ns3": version or "unknown", "cpu": m["cpu"], "l3": m["l3"],
+            "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "rows": rows}
+
+
+def markdown(rec: Dict[str, Any]) -> str:
+    lines = ["| scenario | ns-3 CPU | dcnsim core CPU (`dcnsim.run`) | core packet-hops per CPU s | ns-3 / core "
+             "| dcnsim process CPU (`dcnsim run FILE`) | ns-3 / process | packet-hops ns-3 / dcnsim |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rec["rows"]:
+        span = lambda xs, f: f"{f.format(min(xs))}–{f.format(max(xs))} s"  # noqa: E731
+        agree = (f"{r['ns3_hops']:,} / {r['dcnsim_hops']:,} ({100 * r['hops_diff']:+.1f} %"
+                 + (")" if r["hops_agree"] else ", beyond 1 %)"))
+        lines.append(f"| {r['label']} | {span(r['ns3_cpu_s'], '{:.1f}')} | {span(r['core_cpu_s'], '{:.3f}')} "
+                     f"| {r['core_hops_per_cpu_s'] / 1e6:.1f} M | {r['ratio_core']:.0f}× "
+                     f"| {span(r['process_cpu_s'], '{:.3f}')} | {r['ratio_process']:.0f}× | {agree} |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=3, help="interleaved pairs per scenario (default 3)")
+    ap.add_argument("--scenario", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS))
+    ap.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-side-by-side",
+                    help="where the ns-3 program is compiled (outside the repository)")
+    ap.add_argument("--json", type=Path, help="write the record here")
+    a = ap.parse_args(argv)
+    if a.pairs < 1:
+        ap.error(f"--pairs: at least 1, got {a.pairs}")
+    if subprocess.run(["pkg-config", "--exists", "ns3-core"]).returncode != 0:
+        ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
+    rec = measure(a.scenario, a.pairs, a.build)
+    print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['cpu']}, L3 {rec['l3']}, load average {rec['load_average']}; "
+          f"{a.pairs} interleaved pairs, medians")
+    print(markdown(rec))
+    if a.json:
+        a.json.write_text(json.dumps(rec, indent=2) + "\n")
+    return 0 if all(r["hops_agree"] for r in rec["rows"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
