@@ -89,10 +89,65 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
     doc = {"paper": key, "source": "full run", "commit": commit, "date": date, "command": command,
            "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims},
            "figures": notes}
+    if p.register.beside:
+        doc["beside"] = _beside_rows(p, run_dir)
     path = results_path(p)
     text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
     atomic_write(path, lambda fh: fh.write(text))
     return path
+
+
+def _beside_rows(p: Paper, run_dir: Path) -> Dict[str, Dict[str, Any]]:
+    """Per ``[[beside]]`` setting: each tallied claim's row as the variant
+    figures (whose setting starts with its ``match``) measured it."""
+    out: Dict[str, Dict[str, Any]] = {}
+    for b in p.register.beside:
+        got: Dict[str, Any] = {}
+        for f in sorted(Path(run_dir).glob("*.report.json")):
+            rec = json.loads(f.read_text(encoding="utf-8"))
+            for c in rec.get("comparisons", []):
+                cid = c.get("claim")
+                if cid in p.register.by_id and str(c.get("setting") or "").startswith(b["match"]):
+                    got[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
+                                "measured": c.get("measured"), "verdict": c.get("judged") or c["verdict"],
+                                "judged": c.get("judged"), "note": c.get("note", "")}
+        missing = [c.id for c in p.register.tallied if c.id not in got and c.id not in b.get("same", [])]
+        if missing:
+            raise ValueError(f"{run_dir}: beside {b['key']!r}: no row for claim(s) {', '.join(missing)} under "
+                             f"{b['match']!r}, and the register does not list them as the same")
+        out[b["key"]] = {c.id: got[c.id] for c in p.register.tallied if c.id in got}
+    return out
+
+
+def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[str]:
+    """The whole tally again under each ``[[beside]]`` setting, beside the
+    paper's: a claim re-run under it is judged on that run, a claim the
+    setting cannot change keeps the paper setup's verdict (said so)."""
+    out: List[str] = []
+    for b in p.register.beside:
+        rows = res.get("beside", {}).get(b["key"], {})
+        counts = {v: 0 for v in TALLIED + ("untestable", "not run")}
+        lines = []
+        for c in p.register.tallied:
+            if c.id in rows:
+                verdict, ours, _ = _judge(c, rows[c.id])
+                src = f"Fig. {rows[c.id]['figure']}"
+            elif c.id in b.get("same", []):
+                verdict, ours, src = main[c.id], "as in the paper setup", b["same_why"]
+            else:
+                verdict, ours, src = "not run", "—", "—"
+            counts[verdict] = counts.get(verdict, 0) + 1
+            moved = "" if verdict == main[c.id] else f" (paper setup: {main[c.id]})"
+            lines.append(f"| {_cell(c.id)} | {_cell(ours)} | {_cell(src)} | {verdict}{moved} |")
+        n = sum(counts[v] for v in TALLIED)
+        parts = ", ".join(f"{counts[v]} {v}" for v in TALLIED if counts[v]) or "none"
+        extra = [f"{k} {v}" for k, v in counts.items() if k not in TALLIED and v]
+        changed = sum(1 for line in lines if "(paper setup:" in line)
+        out += ["", f"**The same {n} claims under {b['title']}: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
+                + f" — {changed} verdict(s) differ from the paper setup's. Shown beside the tally, never added to it; "
+                "the same criteria on the variant figures of the same run.", "",
+                "| claim | ours | measured by | verdict |", "|---|---|---|---|", *lines]
+    return out
 
 
 def _cell(v: Any) -> str:
@@ -114,12 +169,14 @@ def render(key: str) -> str:
     reg, res = p.register, load_results(p)
     counts = {v: 0 for v in TALLIED + ("untestable",)}
     tallied, checks = [], []
+    main: Dict[str, str] = {}
     for c in reg.claims:
         row = res["rows"].get(c.id)
         if row is None:
             verdict, ours, rule = "not run", "—", "—"
         else:
             verdict, ours, rule = _judge(c, row)
+        main[c.id] = verdict
         where = f"{c.where} ({c.page})"
         if c.tally:
             counts[verdict] = counts.get(verdict, 0) + 1
@@ -144,6 +201,8 @@ def render(key: str) -> str:
                 "of the model or the setup, so they test our simulator, not the paper.", "",
                 "| check | where | ours | criterion | our criterion gives | why not the paper's claim |",
                 "|---|---|---|---|---|---|", *checks]
+    if reg.beside:
+        out += _render_beside(p, res, main)
     return "\n".join(out)
 
 
