@@ -63,9 +63,12 @@ def load_results(paper: Paper) -> Dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, note: str = "") -> Path:
+def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, note: str = "",
+           partial: bool = False) -> Path:
     """Store a full run's register rows (from ``run_dir``'s per-figure
-    ``*.report.json``) as ``<paper>/results.json``."""
+    ``*.report.json``) as ``<paper>/results.json``. ``partial``: a run that
+    did not finish every figure is stored with its missing claims named
+    (``not_run``), and the tally renders them "not run"."""
     p = get_paper(key)
     rows: Dict[str, Any] = {}
     notes: Dict[str, List[str]] = {}
@@ -84,11 +87,13 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
                              "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
                              "note": c.get("note", "")}
     missing = [c.id for c in p.register.claims if c.id not in rows]
-    if missing:
+    if missing and not partial:
         raise ValueError(f"{run_dir}: no row for claim(s) {', '.join(missing)}: record a full run of every figure")
-    doc = {"paper": key, "source": "full run", "commit": commit, "date": date, "command": command,
-           "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims},
-           "figures": notes}
+    doc = {"paper": key, "source": "partial run" if missing else "full run", "commit": commit, "date": date,
+           "command": command, "cores": sorted(cores), "note": note,
+           "rows": {c.id: rows[c.id] for c in p.register.claims if c.id in rows}, "figures": notes}
+    if missing:
+        doc["not_run"] = missing
     if p.register.beside:
         doc["beside"] = _beside_rows(p, run_dir)
     path = results_path(p)
@@ -107,14 +112,15 @@ def _beside_rows(p: Paper, run_dir: Path) -> Dict[str, Dict[str, Any]]:
             rec = json.loads(f.read_text(encoding="utf-8"))
             for c in rec.get("comparisons", []):
                 cid = c.get("claim")
-                if cid in p.register.by_id and str(c.get("setting") or "").startswith(b["match"]):
+                # the claim's own series under the setting (not a variant
+                # series of ours judged by the same criterion, e.g. CT200)
+                if cid in p.register.by_id and str(c.get("setting") or "").startswith(b["match"]) \
+                        and c.get("series") == p.register[cid].series:
                     got[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
                                 "measured": c.get("measured"), "verdict": c.get("judged") or c["verdict"],
                                 "judged": c.get("judged"), "note": c.get("note", "")}
-        missing = [c.id for c in p.register.tallied if c.id not in got and c.id not in b.get("same", [])]
-        if missing:
-            raise ValueError(f"{run_dir}: beside {b['key']!r}: no row for claim(s) {', '.join(missing)} under "
-                             f"{b['match']!r}, and the register does not list them as the same")
+        # a claim neither re-run under the setting nor listed as the same
+        # is rendered "not run" and counted so: a partial run says so
         out[b["key"]] = {c.id: got[c.id] for c in p.register.tallied if c.id in got}
     return out
 
@@ -252,11 +258,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     r.add_argument("--command", required=True)
     r.add_argument("--date", required=True, help="YYYY-MM-DD of the run")
     r.add_argument("--note", default="")
+    r.add_argument("--partial", action="store_true", help="a run that did not finish every figure: its missing "
+                   "claims are stored as not run")
     d = sub.add_parser("render", help="rewrite the tally blocks of the papers' docs")
     d.add_argument("papers", nargs="*")
     a = ap.parse_args(argv)
     if a.cmd == "record":
-        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note))
+        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note,
+                     partial=a.partial))
         return 0
     for key in a.papers or registered_papers():
         doc = docs_of(key)
