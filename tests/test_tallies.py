@@ -449,3 +449,28 @@ def test_tcprands_register_tallies_the_issues_rows():
     (b,) = reg.beside
     from dcnsim.experiments.tcprand import HEADERS_52
     assert HEADERS_52.startswith(b["match"])
+
+
+def test_a_partial_run_is_recorded_with_its_missing_claims_not_run(tmp_path, monkeypatch):
+    """A run that did not finish every figure is refused unless recorded
+    as partial; then its missing claims are named and render "not run"."""
+    import json
+
+    from dcnsim.experiments import tallies
+
+    p = get_paper("rps")
+    run = tmp_path / "run"
+    run.mkdir()
+    c = p.register.judge("fig7-ooo", 16.0)
+    rec = {"id": "7", "comparisons": [{"quantity": c.quantity, "ours": c.ours, "verdict": c.verdict, "note": "",
+                                       "claim": c.claim, "measured": c.measured, "series": c.series}]}
+    (run / "fig7.report.json").write_text(json.dumps(rec), encoding="utf-8")
+    monkeypatch.setattr(tallies, "results_path", lambda paper: tmp_path / "results.json")
+    with pytest.raises(ValueError, match="record a full run of every figure"):
+        tallies.record("rps", run, commit="abc", command="x", date="2026-01-01")
+    tallies.record("rps", run, commit="abc", command="x", date="2026-01-01", partial=True)
+    res = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert res["source"] == "partial run" and list(res["rows"]) == ["fig7-ooo"]
+    assert set(res["not_run"]) == {x.id for x in p.register.claims} - {"fig7-ooo"}
+    text = tallies.render("rps")
+    assert "**1 tested claims of the paper: 1 agrees** (not run 10)" in text and "partial run at abc" in text
