@@ -139,11 +139,12 @@ def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[
                 verdict, ours, _ = _judge(c, rows[c.id])
                 src = f"Fig. {rows[c.id]['figure']}"
             elif c.id in b.get("same", []):
-                verdict, ours, src = main[c.id], "as in the paper setup", b["same_why"]
+                verdict, ours, src = main[c.id], "as in the paper setup", "the same run (the setting cannot change it)"
             else:
                 verdict, ours, src = "not run", "—", "—"
             counts[verdict] = counts.get(verdict, 0) + 1
-            moved = "" if verdict == main[c.id] else f" (paper setup: {main[c.id]})"
+            moved = "" if verdict == main[c.id] or "not run" in (verdict, main[c.id]) else \
+                f" (paper setup: {main[c.id]})"
             lines.append(f"| {_cell(c.id)} | {_cell(ours)} | {_cell(src)} | {verdict}{moved} |")
         n = sum(counts[v] for v in TALLIED)
         parts = ", ".join(f"{counts[v]} {v}" for v in TALLIED if counts[v]) or "none"
@@ -151,7 +152,8 @@ def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[
         changed = sum(1 for line in lines if "(paper setup:" in line)
         out += ["", f"**The same {n} claims under {b['title']}: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
                 + f" — {changed} verdict(s) differ from the paper setup's. Shown beside the tally, never added to it; "
-                "the same criteria on the variant figures of the same run.", "",
+                f"the same criteria on the variant figures of the same run; the same for {', '.join(b.get('same', []))}"
+                f" ({b['same_why']}).", "",
                 "| claim | ours | measured by | verdict |", "|---|---|---|---|", *lines]
     return out
 
