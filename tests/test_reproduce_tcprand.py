@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import cli, needs_core
 from dcnsim.experiments import get_paper
-from dcnsim.experiments.claims import claim, info, near
+from dcnsim.experiments.claims import claim, info
 from dcnsim.experiments.tcprand.common import SERIES, fig1_doc
 from dcnsim.experiments.tcprand.common import testbed_doc as make_testbed
 from dcnsim.experiments.tcprand.drop_runs import FIG13_RMINS, drop_run_shares
@@ -72,23 +72,23 @@ def test_testbed_verdicts_are_shown_but_not_tallied():
     assert f"F1 fewer timeouts: {TESTBED_NOT_MODELLED}" in text
 
 
-def test_seed_spread_prints_each_seeds_verdict():
-    """A verdict on the mean over seeds carries every seed's own verdict
-    (and a number its per-seed range); a split is said in the note."""
-    from dcnsim.experiments.tcprand.fairness import seed_spread
+def test_claims_are_judged_on_the_distribution_over_seeds():
+    """Issue 46 item 3: a claim is judged on the seeds' distribution. Two
+    series compared seed by seed keep only the difference the series make:
+    a constant gap over seeds of very different Jain gives a zero-width CI."""
+    from dcnsim.experiments.tcprand.common import over_seeds, paired_seeds
 
-    df = pd.DataFrame({"series": ["C"] * 3, "qmax": [20] * 3, "seed": [1, 2, 3], "jain": [0.80, 0.90, 0.99]})
-
-    def build(m):
-        j = float(m["jain"].iloc[0])
-        return [near("Jain", j, 0.9, 0.02, 0.05), claim("C unfair", f"{j:.2f}", "yes", j < 0.95, "Jain < 0.95"),
-                info("ref", j)]
-
-    mean, fair, ref = seed_spread(df, ["series", "qmax"], build)
-    assert mean.verdict == "agrees" and mean.ours == "0.897 (0.800–0.990) [seeds: 2 differs, 1 agrees]"
-    assert "does not hold for every one of the 3 seeds" in mean.note
-    assert fair.verdict == "agrees" and fair.ours.endswith("[seeds: 2 agrees, 1 differs]")
-    assert ref.verdict == "not in paper" and ref.ours == pytest.approx(0.8966, abs=1e-3)
+    a = [0.30, 0.60, 0.95]
+    df = pd.DataFrame({"series": ["C"] * 3 + ["CT200"] * 3, "qmax": [20] * 6, "seed": [1, 2, 3] * 2,
+                       "jain": a + [x + 0.02 for x in a]})
+    (m, h), = paired_seeds(df, "CT200", "C", "qmax", "jain").values()
+    assert m == pytest.approx(0.02) and h == pytest.approx(0.0, abs=1e-12)
+    # unpaired, the seeds' spread stays: the same mean, a CI wider than the gap
+    (m, h), = over_seeds(df, "qmax", "jain", series="C").values()
+    assert m == pytest.approx(sum(a) / 3) and h > 0.5
+    # a seed one series lacks is left out of the pairing, not zero-filled
+    (m, _), = paired_seeds(df[~((df.series == "C") & (df.seed == 3))], "CT200", "C", "qmax", "jain").values()
+    assert m == pytest.approx(0.02)
 
 
 def test_every_figure_of_the_evaluation_is_listed():

@@ -134,7 +134,9 @@ def test_the_reviewers_rows_are_out_of_the_tallies():
                 ("tcprand_fct", "11-nic"), ("tcprand_fct", "11-sack"), ("fast", "settings"), ("tcprand", "settings")}
     for key, fid in variants:
         assert get_paper(key).figure(fid).setting, f"{key} {fid} should be a figure of ours"
-    testbed = {"12", "13", "14", "16", "17"}
+    # Fig. 16 (flow convergence on a star) is tallied: a property of the
+    # congestion control, not of the testbed's outcast regime (issue 43 item 5)
+    testbed = {"12", "13", "14", "17"}
     for f in get_paper("tcprand").figures:
         assert bool(f.testbed) == (f.id in testbed), f"tcprand Fig. {f.id}"
     assert "ECMP" in get_paper("rps").variants and "ECMP" not in get_paper("rps").series
@@ -195,7 +197,7 @@ def test_setup_unknown_variants_run_the_same_points_with_the_other_setting():
     """Issue 26: where the paper leaves a setting open and the verdict hangs
     on it, the other value runs beside, as a figure of ours."""
     t = get_paper("tcprand")
-    for fid, base in (("8-h52", "8a"), ("8c-h52", "8c"), ("10-h52", "10")):
+    for fid, base in (("8-h52", "8a"), ("8c-h52", "8c"), ("10-h52", "10"), ("11-h52", "11"), ("15-h52", "15")):
         f, b = t.figure(fid), t.figure(base)
         assert f.setting and not b.setting
         pts, ref = f.points(True), b.points(True)
@@ -217,7 +219,7 @@ from dcnsim.experiments import claims as claims_mod  # noqa: E402
 from dcnsim.experiments.claims import KINDS, MODEL_CHECK, Register, judge_spec  # noqa: E402
 
 #: the papers whose tallies come from a claims register
-REGISTERED = ("rps", "fast")
+REGISTERED = ("rps", "fast", "tcprand")
 ON_SIDE = ("agrees", "close", "trend agrees")
 
 
@@ -258,11 +260,27 @@ def _flat_inputs(p):
     return {x: (10.0, 0.0) for x in (2, 3, 4)}, {2: (10.0, 0.0), 3: (10.0 + 1.5 * w, 0.0), 4: (10.0 + 3 * w, 0.0)}
 
 
+def _level_inputs(p):
+    s, ref = int(p["sign"]), float(p["ref"])
+    d = max(1.0, abs(ref))
+    return ({x: (ref + s * d, 0.1 * d) for x in (20, 60, 100)},
+            # the mean just on the wrong side, the CI clear of the reference
+            [{x: (ref - s * d, 0.1 * d) for x in (20, 60, 100)},
+             {x: (ref - s * 0.05 * d, 0.01 * d) for x in (20, 60, 100)}])
+
+
+def _near_inputs(p):
+    lo, hi = float(p["lo"]), float(p["hi"])
+    w = hi - lo
+    return {x: ((lo + hi) / 2, 0.0) for x in (4, 8, 16)}, [{x: (hi + 2 * w, 0.0) for x in (4, 8, 16)},
+                                                           {x: (lo - w / 2, 0.0) for x in (4, 8, 16)}]
+
+
 #: per criterion kind: params -> (an input on the paper's side, one or more
 #: on the other side of the claim). Written here, apart from the criteria,
 #: so that a criterion cannot pass by generating its own examples.
 SYNTHETIC = {"ordering": _ordering_inputs, "rises": _rises_inputs, "number": _number_inputs,
-             "bound": _bound_inputs, "flat": _flat_inputs}
+             "bound": _bound_inputs, "flat": _flat_inputs, "level": _level_inputs, "near": _near_inputs}
 
 
 def _ranked_inputs(p):
@@ -519,3 +537,84 @@ def test_the_new_criteria_judge_each_value_and_their_trend():
     assert judge_spec(steps, {16: 4, 32: 8, 64: 16})[0] == "agrees"
     assert judge_spec(steps, {16: 6, 32: 8, 64: 11, 128: 16, 256: 32})[0] == "trend agrees"
     assert judge_spec(steps, {16: 6, 32: 6, 64: 11})[0] == "differs"
+
+
+# ---------------------------------------------------------------- TCPRand's register (issues 43, 46)
+
+
+@pytest.mark.parametrize("kind", ["level", "near"])
+def test_a_criterion_kind_made_constant_fails_the_both_ways_test(monkeypatch, kind):
+    """The kinds TCPRand added: each made constant, the both-ways test
+    names exactly the claims judged by it."""
+    reg = get_paper("tcprand").register
+    monkeypatch.setitem(KINDS, kind, lambda p, m: ("agrees", "x", "always agrees"))
+    problems = both_ways_problems(reg)
+    assert problems and all("other side" in p for p in problems), problems
+    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == kind}
+
+
+def test_level_is_judged_on_the_distribution_over_seeds():
+    """Issue 46 item 3: F1 starved on some seeds and not others is not an
+    outcast the paper can count: the CI over seeds must clear the level."""
+    spec = {"kind": "level", "sign": -1, "ref": 0.5, "what": "F1 ÷ fair share"}
+    # the C baseline at Qmax 20 over five seeds (1460 + 40 B): 3 seeds ahead, 2 starved
+    shares = [2.3, 2.9, 2.95, 0.6, 2.8]
+    from dcnsim.analysis import ci95
+    assert judge_spec(spec, {20: ci95(shares)})[0] == "differs"
+    assert judge_spec(spec, {20: ci95([0.05, 0.06, 0.04, 0.05, 0.06])})[0] == "agrees"
+    # the mean below, the CI reaching over the level: a trend, not agreement
+    assert judge_spec(spec, {20: (0.3, 0.4)})[0] == "trend agrees"
+
+
+def test_near_counts_the_mean_not_a_ci_that_reaches_in():
+    spec = {"kind": "near", "lo": 0.75, "hi": 1.33, "what": "share"}
+    assert judge_spec(spec, {4: (1.0, 0.1), 8: (0.9, 0.1)})[0] == "agrees"
+    assert judge_spec(spec, {4: (1.0, 0.1), 8: (0.52, 0.3), 16: (0.9, 0.0)})[0] == "trend agrees"
+    assert judge_spec(spec, {4: (1.3, 0.1), 8: (0.97, 0.1), 16: (0.6, 0.5), 32: (0.52, 0.5), 64: (0.53, 0.5)})[0] \
+        == "differs"
+
+
+def test_tcprands_register_tallies_the_issues_rows():
+    """Issue 43 items 3, 5 and 6 as data: Fig. 5's two constructions are
+    model checks, Fig. 16 is tallied, the outcast is F1's share over seeds,
+    DCTCP's goodput loss has its direction, and a tie is not shorter."""
+    reg = get_paper("tcprand").register
+    assert not reg["fig5-x2-full"].tally and not reg["fig5-both"].tally
+    assert reg["fig16-converge"].tally
+    for cid in ("fig8a-c-outcast", "fig8a-n-outcast", "fig10-outcast"):
+        assert reg[cid].criterion["kind"] == "level" and ("F1" in reg[cid].metric or "2-hop" in reg[cid].metric)
+    assert judge_spec(reg["fig8b-dctcp-q20"].criterion, 1.014)[0] == "differs"
+    assert judge_spec(reg["fig11-long"].criterion, 1.0)[0] == "differs"
+    assert judge_spec(reg["fig10-fair"].criterion, {n: (0.53, 0.05) for n in (16, 32, 64, 112)})[0] == "differs"
+    # the seeds decide Fig. 9's "every group more timeouts", not one seed
+    assert reg["fig9-q20-more"].criterion["kind"] == "ordering"
+    # the whole tally under the other header, beside: every tallied claim is
+    # re-run under it or listed as one it cannot change
+    (b,) = reg.beside
+    from dcnsim.experiments.tcprand import HEADERS_52
+    assert HEADERS_52.startswith(b["match"])
+
+
+def test_a_partial_run_is_recorded_with_its_missing_claims_not_run(tmp_path, monkeypatch):
+    """A run that did not finish every figure is refused unless recorded
+    as partial; then its missing claims are named and render "not run"."""
+    import json
+
+    from dcnsim.experiments import tallies
+
+    p = get_paper("rps")
+    run = tmp_path / "run"
+    run.mkdir()
+    c = p.register.judge("fig7-ooo", 16.0)
+    rec = {"id": "7", "comparisons": [{"quantity": c.quantity, "ours": c.ours, "verdict": c.verdict, "note": "",
+                                       "claim": c.claim, "measured": c.measured, "series": c.series}]}
+    (run / "fig7.report.json").write_text(json.dumps(rec), encoding="utf-8")
+    monkeypatch.setattr(tallies, "results_path", lambda paper: tmp_path / "results.json")
+    with pytest.raises(ValueError, match="record a full run of every figure"):
+        tallies.record("rps", run, commit="abc", command="x", date="2026-01-01")
+    tallies.record("rps", run, commit="abc", command="x", date="2026-01-01", partial=True)
+    res = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert res["source"] == "partial run" and list(res["rows"]) == ["fig7-ooo"]
+    assert set(res["not_run"]) == {x.id for x in p.register.claims} - {"fig7-ooo"}
+    text = tallies.render("rps")
+    assert "**1 tested claims of the paper: 1 agrees** (not run 10)" in text and "partial run at abc" in text

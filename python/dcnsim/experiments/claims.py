@@ -199,6 +199,35 @@ def _flat(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tupl
     return ("agrees" if ok else "differs"), f"{lo:.3g}–{hi:.3g} {unit}".strip(), rule
 
 
+def _level(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
+    """"Q is above (``sign`` +1) / below (−1) ``ref`` at every x", Q a
+    distribution over seeds given per x as ``(mean, 95 % CI)``: the
+    ``ordering`` rule on Q − ref (the CI on the claimed side at ≥ half of
+    the x and on the wrong side at none; trend: the mean on the claimed side
+    at a majority, the CI wrong nowhere). Shows Q itself, not Q − ref."""
+    ref = float(p["ref"])
+    shifted = {x: (v[0] - ref, v[1]) for x, v in measured.items()}
+    verdict, _, rule = _ordering({**p, "what": f"{p['what']} − {ref:g}"}, shifted)
+    return verdict, _per_x_text(measured), rule.replace("paired difference ", "", 1)
+
+
+def _near(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
+    """"Q stays near a level": per x ``(mean, 95 % CI)`` of Q, agrees when
+    the mean lies in [``lo``, ``hi``] at every x, trend agrees at a majority
+    of the x, else differs. A CI reaching into the band does not count: the
+    mean is the estimate."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    xs = _xs(measured)
+    inside = sum(1 for x in xs if lo <= measured[x][0] <= hi)
+    unit = p.get("unit", "")
+    rule = (f"{p['what']}: the mean over seeds within [{lo:g}, {hi:g}]{' ' + unit if unit else ''} at every x "
+            f"({inside}/{len(xs)}); trend: at a majority of the x")
+    if not xs:
+        return "untestable", "no values", rule
+    verdict = "agrees" if inside == len(xs) else "trend agrees" if inside * 2 > len(xs) else "differs"
+    return verdict, _per_x_text(measured), rule
+
+
 #: criterion kind -> judge. A register entry's ``criterion.kind`` names one.
 KINDS: Dict[str, Judge] = {
     "ordering": _ordering,
@@ -206,6 +235,8 @@ KINDS: Dict[str, Judge] = {
     "number": _number,
     "bound": _bound,
     "flat": _flat,
+    "level": _level,
+    "near": _near,
 }
 
 
@@ -434,6 +465,11 @@ class Register:
     paper: str
     claims: List[Claim]
     source: str = ""
+    #: the whole tally again under another setting, shown beside the paper's
+    #: (``[[beside]]`` in the register: ``key``, ``title``, ``match`` — the
+    #: start of the variant figures' setting —, ``same``: the tallied claims
+    #: whose measurement the setting cannot change, with ``same_why``)
+    beside: List[Dict[str, Any]] = field(default_factory=list)
     by_id: Dict[str, Claim] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -465,7 +501,16 @@ class Register:
                 raise ValueError(f"{where}: field 'criterion.kind' must be one of {sorted(KINDS)}, "
                                  f"got {raw['criterion'].get('kind')!r}")
             claims.append(Claim(**{**raw, "tally": tally}))
-        return cls(str(doc.get("paper", path.parent.name)), claims, str(path))
+        beside = [dict(b) for b in doc.get("beside", [])]
+        ids = {c.id for c in claims}
+        for b in beside:
+            for need in ("key", "title", "match", "same_why"):
+                if not b.get(need):
+                    raise ValueError(f"{path.name}: beside {b.get('key', '?')!r}: field {need!r} is missing or empty")
+            unknown = sorted(set(b.get("same", [])) - ids)
+            if unknown:
+                raise ValueError(f"{path.name}: beside {b['key']!r}: field 'same' names no claim {unknown}")
+        return cls(str(doc.get("paper", path.parent.name)), claims, str(path), beside)
 
     def __getitem__(self, cid: str) -> Claim:
         try:

@@ -63,9 +63,12 @@ def load_results(paper: Paper) -> Dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, note: str = "") -> Path:
+def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, note: str = "",
+           partial: bool = False) -> Path:
     """Store a full run's register rows (from ``run_dir``'s per-figure
-    ``*.report.json``) as ``<paper>/results.json``."""
+    ``*.report.json``) as ``<paper>/results.json``. ``partial``: a run that
+    did not finish every figure is stored with its missing claims named
+    (``not_run``), and the tally renders them "not run"."""
     p = get_paper(key)
     rows: Dict[str, Any] = {}
     notes: Dict[str, List[str]] = {}
@@ -86,15 +89,75 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
                              "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
                              "note": c.get("note", "")}
     missing = [c.id for c in p.register.claims if c.id not in rows]
-    if missing:
+    if missing and not partial:
         raise ValueError(f"{run_dir}: no row for claim(s) {', '.join(missing)}: record a full run of every figure")
-    doc = {"paper": key, "source": "full run", "commit": commit, "date": date, "command": command,
-           "cores": sorted(cores), "note": note, "rows": {c.id: rows[c.id] for c in p.register.claims},
-           "figures": notes}
+    doc = {"paper": key, "source": "partial run" if missing else "full run", "commit": commit, "date": date,
+           "command": command, "cores": sorted(cores), "note": note,
+           "rows": {c.id: rows[c.id] for c in p.register.claims if c.id in rows}, "figures": notes}
+    if missing:
+        doc["not_run"] = missing
+    if p.register.beside:
+        doc["beside"] = _beside_rows(p, run_dir)
     path = results_path(p)
     text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
     atomic_write(path, lambda fh: fh.write(text))
     return path
+
+
+def _beside_rows(p: Paper, run_dir: Path) -> Dict[str, Dict[str, Any]]:
+    """Per ``[[beside]]`` setting: each tallied claim's row as the variant
+    figures (whose setting starts with its ``match``) measured it."""
+    out: Dict[str, Dict[str, Any]] = {}
+    for b in p.register.beside:
+        got: Dict[str, Any] = {}
+        for f in sorted(Path(run_dir).glob("*.report.json")):
+            rec = json.loads(f.read_text(encoding="utf-8"))
+            for c in rec.get("comparisons", []):
+                cid = c.get("claim")
+                # the claim's own series under the setting (not a variant
+                # series of ours judged by the same criterion, e.g. CT200)
+                if cid in p.register.by_id and str(c.get("setting") or "").startswith(b["match"]) \
+                        and c.get("series") == p.register[cid].series:
+                    got[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
+                                "measured": c.get("measured"), "verdict": c.get("judged") or c["verdict"],
+                                "judged": c.get("judged"), "note": c.get("note", "")}
+        # a claim neither re-run under the setting nor listed as the same
+        # is rendered "not run" and counted so: a partial run says so
+        out[b["key"]] = {c.id: got[c.id] for c in p.register.tallied if c.id in got}
+    return out
+
+
+def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[str]:
+    """The whole tally again under each ``[[beside]]`` setting, beside the
+    paper's: a claim re-run under it is judged on that run, a claim the
+    setting cannot change keeps the paper setup's verdict (said so)."""
+    out: List[str] = []
+    for b in p.register.beside:
+        rows = res.get("beside", {}).get(b["key"], {})
+        counts = {v: 0 for v in TALLIED + ("untestable", "not run")}
+        lines = []
+        for c in p.register.tallied:
+            if c.id in rows:
+                verdict, ours, _ = _judge(c, rows[c.id])
+                src = f"Fig. {rows[c.id]['figure']}"
+            elif c.id in b.get("same", []):
+                verdict, ours, src = main[c.id], "as in the paper setup", "the same run (the setting cannot change it)"
+            else:
+                verdict, ours, src = "not run", "—", "—"
+            counts[verdict] = counts.get(verdict, 0) + 1
+            moved = "" if verdict == main[c.id] or "not run" in (verdict, main[c.id]) else \
+                f" (paper setup: {main[c.id]})"
+            lines.append(f"| {_cell(c.id)} | {_cell(ours)} | {_cell(src)} | {verdict}{moved} |")
+        n = sum(counts[v] for v in TALLIED)
+        parts = ", ".join(f"{counts[v]} {v}" for v in TALLIED if counts[v]) or "none"
+        extra = [f"{k} {v}" for k, v in counts.items() if k not in TALLIED and v]
+        changed = sum(1 for line in lines if "(paper setup:" in line)
+        out += ["", f"**The same {n} claims under {b['title']}: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
+                + f" — {changed} verdict(s) differ from the paper setup's. Shown beside the tally, never added to it; "
+                f"the same criteria on the variant figures of the same run; the same for {', '.join(b.get('same', []))}"
+                f" ({b['same_why']}).", "",
+                "| claim | ours | measured by | verdict |", "|---|---|---|---|", *lines]
+    return out
 
 
 def _cell(v: Any) -> str:
@@ -116,12 +179,14 @@ def render(key: str) -> str:
     reg, res = p.register, load_results(p)
     counts = {v: 0 for v in TALLIED + ("untestable",)}
     tallied, checks = [], []
+    main: Dict[str, str] = {}
     for c in reg.claims:
         row = res["rows"].get(c.id)
         if row is None:
             verdict, ours, rule = "not run", "—", "—"
         else:
             verdict, ours, rule = _judge(c, row)
+        main[c.id] = verdict
         where = f"{c.where} ({c.page})"
         if c.tally:
             counts[verdict] = counts.get(verdict, 0) + 1
@@ -146,6 +211,8 @@ def render(key: str) -> str:
                 "of the model or the setup, so they test our simulator, not the paper.", "",
                 "| check | where | ours | criterion | our criterion gives | why not the paper's claim |",
                 "|---|---|---|---|---|---|", *checks]
+    if reg.beside:
+        out += _render_beside(p, res, main)
     return "\n".join(out)
 
 
@@ -195,11 +262,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     r.add_argument("--command", required=True)
     r.add_argument("--date", required=True, help="YYYY-MM-DD of the run")
     r.add_argument("--note", default="")
+    r.add_argument("--partial", action="store_true", help="a run that did not finish every figure: its missing "
+                   "claims are stored as not run")
     d = sub.add_parser("render", help="rewrite the tally blocks of the papers' docs")
     d.add_argument("papers", nargs="*")
     a = ap.parse_args(argv)
     if a.cmd == "record":
-        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note))
+        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note,
+                     partial=a.partial))
         return 0
     for key in a.papers or registered_papers():
         doc = docs_of(key)

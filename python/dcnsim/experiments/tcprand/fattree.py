@@ -7,15 +7,17 @@ from typing import Any, Dict, List, Optional
 
 from ...result import jain
 from ...sweep import Point
-from ..claims import claim, info
+from ..claims import info
 from ..framework import Comparison, FigureResult
 from .common import (
     LINK_DELAY,
     RATE,
+    REGISTER,
     SERIES,
     START_JITTER,
     SWITCH_DELAY,
     flows,
+    over_seeds,
     tcp_table,
 )
 from .fairness import _secs, _seeds
@@ -83,26 +85,17 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
         ax.legend(fontsize=8)
     axes[0].set_ylabel("goodput (Mbps)")
     paths = save(fig, out_dir / "fig10.png")
-    C = m[m.series == "C"].set_index("n6")
-    T = m[m.series == "CTD"].set_index("n6")
+    df["share"] = df["two_hop_mbps"] / df["fair_share_mbps"]
+    df["lead_mbps"] = df["two_hop_mbps"] - df["six_hop_mean_mbps"]
+    C = df[df.series == "C"]
     cmps: List[Comparison] = []
-    small = [n for n in C.index if n <= 2]
-    if small:
-        ok = all(C.loc[n, "two_hop_mbps"] > C.loc[n, "six_hop_mean_mbps"] for n in small)
-        cmps.append(claim("CUBIC, ≤ 2 six-hop flows: the 2-hop flow gets more (shorter RTT)",
-                          ", ".join(f"{C.loc[n, 'two_hop_mbps']:.0f} vs {C.loc[n, 'six_hop_mean_mbps']:.0f}" for n in small),
-                          "yes", ok, "2-hop goodput > mean 6-hop goodput at n ≤ 2"))
-    nmax = max(C.index)
-    r = C.loc[nmax, "two_hop_mbps"] / C.loc[nmax, "fair_share_mbps"]
-    cmps.append(claim(f"CUBIC, {nmax} six-hop flows: the 2-hop flow is outcast", f"{r:.2f} × fair share",
-                      "outcast", r < 0.5, "2-hop goodput < 0.5 × fair share at the largest n"))
-    big = [n for n in T.index if n >= 4]
-    rs = [T.loc[n, "two_hop_mbps"] / T.loc[n, "fair_share_mbps"] for n in big]
-    cmps.append(claim("TCPRand: the 2-hop flow near its fair share for n ≥ 4", ", ".join(f"{x:.2f}" for x in rs),
-                      "agrees with fair share", all(0.5 <= x <= 2 for x in rs),
-                      "2-hop goodput within [0.5, 2] × fair share at every n ≥ 4",
-                      partly=sum(0.5 <= x <= 2 for x in rs) > len(rs) / 2,
-                      partly_rule="at more than half of the n values"))
+    small = C[C.n6 <= 2]
+    if len(small):
+        cmps.append(REGISTER.judge("fig10-ahead", over_seeds(small, "n6", "lead_mbps")))
+    nmax = int(C["n6"].max())
+    cmps.append(REGISTER.judge("fig10-outcast", over_seeds(C[C.n6 == nmax], "n6", "share")))
+    T = df[(df.series == "CTD") & (df.n6 >= 4)]
+    cmps.append(REGISTER.judge("fig10-fair", over_seeds(T, "n6", "share")))
     S = m[m.series == "CT200"].set_index("n6")
     if len(S):
         rs = [S.loc[n, "two_hop_mbps"] / S.loc[n, "fair_share_mbps"] for n in S.index if n >= 4]

@@ -31,7 +31,6 @@ alone for ``dcnsim reproduce tcprand_fct``.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -48,8 +47,6 @@ from ..framework import (
     FigureResult,
     Paper,
     Setting,
-    beyond,
-    compare_claim,
     read_table,
 )
 
@@ -267,6 +264,18 @@ def _fmt(x: float) -> str:
     return "n/a" if not np.isfinite(x) else f"{x:.2f}"
 
 
+def _judge(cid: str, sch: str, measured: Any, note: str = "") -> Comparison:
+    """Fig. 11's claim ``cid`` on scheme ``sch``: the register judges CTD's
+    (the series the caption plots); the same criterion on our static CT200
+    goes beyond the paper."""
+    from .common import REGISTER
+
+    if sch in FIG11_SERIES:
+        return REGISTER.judge(cid, measured, note=note)
+    c = REGISTER[cid]
+    return REGISTER.variant(cid, measured, quantity=c.metric.replace("CTD", sch), series=f"{sch}; CUBIC", note=note)
+
+
 def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
     out: List[Comparison] = []
     if tcprand_ran:
@@ -279,45 +288,24 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
             worst = max((max(m, x) for _, _, m, x in vals if np.isfinite(m) and np.isfinite(x)), default=math.nan)
             maxes = [_ratio(df, wl, load, sch, "short", "max_ratio") for wl in WORKLOADS for load in LOADS]
             ours = ", ".join(f"{wl[:3]} {load:g}: {_fmt(m)}/{_fmt(x)}" for wl, load, m, x in vals)
-            rows: List[Comparison] = []
-            rows.append(compare_claim(
-                f"{sch}: short flows, mean/p99 FCT ÷ CUBIC's", ours, "not increased noticeably (average, 100th pct.)",
-                bool(worst <= SHORT_OK) if np.isfinite(worst) else None, partly=bool(np.isfinite(worst) and worst <= SHORT_PARTLY),
-                criterion=f"every mean and 99th-percentile ratio ≤ {SHORT_OK:.2f}",
-                partly_criterion=f"every ratio ≤ {SHORT_PARTLY:.2f}",
-                note=f"worst {_fmt(worst)}; max-FCT ratios (one flow each, not judged): "
-                     + ", ".join(_fmt(x) for x in maxes)))
+            out.append(_judge("fig11-short", sch, worst, note=f"mean/p99 per cell: {ours}; max-FCT ratios (one flow "
+                              "each, not judged): " + ", ".join(_fmt(x) for x in maxes)))
             # Long flows faster at load 0.8 (cells with enough paired long flows).
             lv = [(wl, _ratio(df, wl, 0.8, sch, "long", "mean_ratio")) for wl in WORKLOADS
                   if _ratio(df, wl, 0.8, sch, "long", "paired_flows") >= MIN_LONG]
             if lv:
-                rows.append(compare_claim(
-                    f"{sch}: long flows at L = 0.8, mean FCT ÷ CUBIC's",
-                    ", ".join(f"{wl}: {_fmt(v)}" for wl, v in lv), "< 1 (CUBIC's long flows time out)",
-                    all(v < 1 for _, v in lv), partly=any(v < 1 for _, v in lv),
-                    criterion=f"< 1 in every workload with ≥ {MIN_LONG} paired long flows "
-                    f"({', '.join(wl for wl, _ in lv)})", partly_criterion="< 1 in some"))
+                out.append(_judge("fig11-long", sch, max(v for _, v in lv),
+                                  note=", ".join(f"{wl}: {_fmt(v)}" for wl, v in lv)))
             if _ratio(df, "websearch", 0.8, sch, "long", "paired_flows") >= MIN_LONG:
-                w = _ratio(df, "websearch", 0.8, sch, "long", "max_ratio")
-                rows.append(compare_claim(
-                    f"{sch}: web search, long flows at L = 0.8, 100th-percentile FCT ÷ CUBIC's", _fmt(w), "< 1",
-                    bool(w < 1) if np.isfinite(w) else None, criterion="ratio < 1"))
-            # Fig. 11's caption plots adaptive TCPRand (CTD) and DCTCP against
-            # CUBIC; the static CT200 series is ours, judged beside the tally
-            rows = [dataclasses.replace(c, series=f"{sch}; CUBIC") for c in rows]
-            out += rows if sch in FIG11_SERIES else [beyond(c, series=f"{sch}; CUBIC") for c in rows]
+                out.append(_judge("fig11-long-max", sch, _ratio(df, "websearch", 0.8, sch, "long", "max_ratio")))
     if "DCTCP" in set(df.get("scheme", [])):
         d = df[(df.scheme == "DCTCP") & ~((df.bin == "long") & (df.paired_flows < MIN_LONG))]
         r = d["mean_ratio"].to_numpy(dtype=float)
         r = r[np.isfinite(r)]
         faster, slower = int(np.sum(r < 1 - SAME)), int(np.sum(r > 1 + SAME))
-        out.append(compare_claim(
-            "DCTCP: (workload, load, bin) cells with mean FCT faster / slower than CUBIC's",
-            f"{faster} / {slower} of {len(r)}", "in general decreases FCT",
-            bool(faster >= 2 * slower and faster > 0), partly=bool(faster > slower),
-            series="DCTCP; CUBIC",
-            criterion=f"faster cells ≥ 2 × slower cells (± {SAME:.0%} counts as unchanged; long cells need "
-            f"≥ {MIN_LONG} paired flows)", partly_criterion="more faster cells than slower"))
+        out.append(_judge("fig11-dctcp", "DCTCP", faster / (faster + slower) if faster + slower else math.nan,
+                          note=f"{faster} faster / {slower} slower of {len(r)} cells (± {SAME:.0%} counts as "
+                          f"unchanged; long cells need ≥ {MIN_LONG} paired flows)"))
     return out
 
 

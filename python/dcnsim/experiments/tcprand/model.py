@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import List
 
 from ...sweep import Point
-from ..claims import claim, info, near
+from ..claims import info
 from ..framework import FigureResult
 from .common import (
     LINUX_MSS as MSS,  # Fig. 5 sweeps rMin up to 1448 B, the testbed's full segment
 )
+from .common import REGISTER
 
 # ---------------------------------------------------------------- Fig. 5 (offline model)
 
@@ -46,13 +47,11 @@ def _analyze_fig5(summary, out_dir: Path) -> FigureResult:
     paths = save(fig, out_dir / "fig5.png")
     U = u.set_index("rmin")
     cmps = [
-        claim("rMin = 1448: X2 never enqueued", f"{U.loc[MSS, 'p_x2']:.3f}", "0", U.loc[MSS, "p_x2"] == 0.0,
-              "P(X2) = 0 exactly"),
-        near("P(X2) at rMin = 1 B", float(U.loc[1, "p_x2"]), 0.63, 0.03, 0.08),
-        near("P(Y2) at rMin = 1 B", float(U.loc[1, "p_y2"]), 0.58, 0.03, 0.08),
-        near("P(neither) at rMin = 1 B", float(U.loc[1, "p_neither"]), 0.11, 0.03, 0.08),
-        near("P(both) at rMin = 1 B", float(U.loc[1, "p_both"]), 0.32, 0.03, 0.08,
-             note="paper: 0.63 + 0.58 − 1 + 0.11"),
+        REGISTER.judge("fig5-x2-full", float(U.loc[MSS, "p_x2"])),
+        REGISTER.judge("fig5-x2", float(U.loc[1, "p_x2"])),
+        REGISTER.judge("fig5-y2", float(U.loc[1, "p_y2"])),
+        REGISTER.judge("fig5-neither", float(U.loc[1, "p_neither"])),
+        REGISTER.judge("fig5-both", float(U.loc[1, "p_both"])),
         info("aligned reading at rMin = 1 B: P(X2), neither",
              f"{float(a.set_index('rmin').loc[1, 'p_x2']):.2f}, {float(a.set_index('rmin').loc[1, 'p_neither']):.2f}",
              "the other reading of where Y1 falls in the output port's service (docs/models.md §4)"),
