@@ -98,6 +98,18 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
         let why = format!("app {i} (poisson) opens flows between any two hosts at run time");
         return ctx.finish(vec![0; n], "single", Some(why));
     }
+    if cfg.trimming.is_some()
+        || cfg.apps.iter().any(|a| {
+            a.tcp()
+                .is_some_and(|t| t.transport == crate::config::Transport::Ndp)
+        })
+    {
+        // A priority link starts its next packet at an event of its own
+        // (net/trim.rs), not at enqueue, so its arrivals are not known a
+        // window ahead; an NDP receiver's pacer serves all its senders.
+        let why = "trimming queues and NDP run on one thread".to_string();
+        return ctx.finish(vec![0; n], "single", Some(why));
+    }
     // `base`: what the structure alone ties together (a host and every node
     // it links to: its access link is never cut); `full`: plus the apps.
     let mut base = Dsu::new(n);
