@@ -104,8 +104,8 @@ fn ndp_incast_delivers_everything_without_timeouts() {
         "every trimmed packet is resent once"
     );
 
-    let tcp = run(&scenario(8, &apps.replace("size", "size"), false, "tcp")
-        .replace(r#""init_cwnd": 10"#, r#""init_cwnd": 15"#));
+    let tcp =
+        run(&scenario(8, &apps, false, "tcp").replace(r#""init_cwnd": 10"#, r#""init_cwnd": 15"#));
     assert!(col_u64(&tcp, "flows", "timeouts").iter().sum::<u64>() > 0);
     let no_trim = run(&scenario(8, &apps, false, "ndp"));
     assert!(col_u64(&no_trim, "flows", "timeouts").iter().sum::<u64>() > 0);
