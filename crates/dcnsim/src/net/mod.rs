@@ -522,21 +522,7 @@ impl Links {
         delay: SimTime,
         cfg: QueueConfig,
     ) -> u32 {
-        let c = LinkClass::new(rate_bps, delay, cfg);
-        let key = [
-            c.ps_per_byte,
-            c.rate_bps,
-            c.delay.0,
-            c.lim_bytes,
-            c.lim_pkts,
-            c.ecn_bytes,
-            c.ecn_pkts,
-        ];
-        let classes = &mut self.classes;
-        let class = *self.class_of.entry(key).or_insert_with(|| {
-            classes.push(c);
-            (classes.len() - 1) as u32
-        });
+        let class = self.intern(LinkClass::new(rate_bps, delay, cfg));
         self.hot.push(Link {
             st: LinkState {
                 class,
@@ -556,6 +542,24 @@ impl Links {
             cfg,
         });
         (self.hot.len() - 1) as u32
+    }
+
+    /// The index of class `c`, added if new.
+    fn intern(&mut self, c: LinkClass) -> u32 {
+        let key = [
+            c.ps_per_byte,
+            c.rate_bps,
+            c.delay.0,
+            c.lim_bytes,
+            c.lim_pkts,
+            c.ecn_bytes,
+            c.ecn_pkts,
+        ];
+        let classes = &mut self.classes;
+        *self.class_of.entry(key).or_insert_with(|| {
+            classes.push(c);
+            (classes.len() - 1) as u32
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -747,12 +751,7 @@ impl Links {
             Self::raise_max_bytes(m, rare, st.q_bytes);
         }
         m.pkts = m.pkts.max(st.buffered);
-        let area = wire as u128 * (depart.0 - now.0) as u128;
-        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
-        st.byte_time = lo;
-        if carry || area >> 64 != 0 {
-            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
-        }
+        Self::add_area(st, rare, wire as u128 * (depart.0 - now.0) as u128);
         if cut {
             self.handoffs.push(Handoff { link, arrive, h });
         } else if st.len == 0 {
@@ -880,6 +879,17 @@ impl Links {
     pub fn adopt(&mut self, i: usize, other: &Links) {
         self.hot[i] = other.hot[i];
         self.max[i] = other.max[i];
+    }
+
+    /// Add `area` byte·ps to the link's occupancy integral (its high bits
+    /// and carries in the rare line).
+    #[inline(always)]
+    fn add_area(st: &mut LinkState, rare: &mut LinkRare, area: u128) {
+        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
+        st.byte_time = lo;
+        if carry || area >> 64 != 0 {
+            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
+        }
     }
 
     /// A new byte high-water mark; past 2³² − 1 it lives in the rare line.

@@ -161,21 +161,7 @@ impl Links {
         for l in 0..self.hot.len() {
             let mut c = self.classes[self.hot[l].st.class as usize];
             c.lim_bytes = PRIO_LIMIT;
-            let key = [
-                c.ps_per_byte,
-                c.rate_bps,
-                c.delay.0,
-                c.lim_bytes,
-                c.lim_pkts,
-                c.ecn_bytes,
-                c.ecn_pkts,
-            ];
-            let classes = &mut self.classes;
-            let class = *self.class_of.entry(key).or_insert_with(|| {
-                classes.push(c);
-                (classes.len() - 1) as u32
-            });
-            self.hot[l].st.class = class;
+            self.hot[l].st.class = self.intern(c);
         }
     }
 
@@ -319,12 +305,7 @@ impl Links {
         st.q_bytes += wire as u64;
         st.buffered += 1;
         let arrive = depart + c.delay;
-        let area = wire as u128 * (depart.0 - w.at.0) as u128;
-        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
-        st.byte_time = lo;
-        if carry || area >> 64 != 0 {
-            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
-        }
+        Self::add_area(st, rare, wire as u128 * (depart.0 - w.at.0) as u128);
         if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
         }
