@@ -152,6 +152,11 @@ class Tcp(_Builder):
     tcprand_mu: Optional[float] = None
     tcprand_v_tau: Optional[Union[float, str]] = None
     tcprand_v_omega: Optional[Union[float, str]] = None
+    #: ``"tcp"`` or ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``)
+    transport: Optional[str] = None
+    ndp_initial_window: Optional[int] = None
+    ndp_pull_rate: Optional[Union[float, str]] = None
+    ndp_rto: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -400,6 +405,10 @@ class Scenario(_Builder):
     trace: Optional[Dict[str, Any]] = None
     #: guards checked before a run: ``{"memory": "64GB", "events": 1e13}``
     limits: Optional[Dict[str, Any]] = None
+    #: payload trimming and header queues at every switch port (NDP's
+    #: switch): ``{}`` for htsim's defaults, or ``{"header_buffer": "64KB",
+    #: "return_to_sender": True}``
+    trimming: Optional[Dict[str, Any]] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -422,6 +431,8 @@ class Scenario(_Builder):
         out["apps"] = [_plain(a) for a in apps]
         if self.limits is not None:
             out["limits"] = _plain(self.limits)
+        if self.trimming is not None:
+            out["trimming"] = _plain(self.trimming)
         if self.extra:
             out.update(_plain(dict(self.extra)))
         return out

@@ -15,6 +15,18 @@ pub enum Limit {
     Packets(u64),
 }
 
+/// `[trimming]`: payload trimming and header queues (net/trim.rs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrimConfig {
+    /// Header queue limit (`None`: twice each queue's data limit).
+    pub header_limit: Option<Limit>,
+    /// Wire bytes of a trimmed packet.
+    pub header_bytes: u32,
+    /// A trimmed header that finds the header queue full goes back to
+    /// its sender instead of being dropped.
+    pub return_to_sender: bool,
+}
+
 /// Per-port egress queue configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueConfig {
@@ -585,6 +597,40 @@ pub struct TcpConfig {
     pub dsr: DsrParams,
     pub tcprand: TcpRandParams,
     pub probretx: ProbRetxParams,
+    /// `transport`: TCP, or NDP's receiver-driven transport (tcp/ndp.rs).
+    pub transport: Transport,
+    pub ndp: NdpParams,
+}
+
+/// `tcp.transport`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Transport {
+    #[default]
+    Tcp,
+    Ndp,
+}
+
+/// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NdpParams {
+    /// Packets sent unsolicited when a transfer starts; 0: one BDP of the
+    /// flow's path (the paper's; htsim's main_ndp: 15).
+    pub initial_window: u32,
+    /// The pull pacer's rate as a fraction of the receiver's line rate
+    /// (htsim: 0.99).
+    pub pull_rate: f64,
+    /// Resend what has been unanswered this long (htsim's main_ndp: 50 ms).
+    pub rto: SimTime,
+}
+
+impl Default for NdpParams {
+    fn default() -> Self {
+        NdpParams {
+            initial_window: 0,
+            pull_rate: 0.99,
+            rto: SimTime::from_ms(50),
+        }
+    }
 }
 
 impl Default for TcpConfig {
@@ -634,6 +680,8 @@ impl Default for TcpConfig {
             dsr: DsrParams::default(),
             tcprand: TcpRandParams::default(),
             probretx: ProbRetxParams::default(),
+            transport: Transport::Tcp,
+            ndp: NdpParams::default(),
         }
     }
 }
@@ -849,6 +897,8 @@ pub struct Config {
     pub ties: Ties,
     /// `threads`: how many threads (partitions) run the simulation.
     pub threads: Threads,
+    /// `[trimming]`: switches trim payloads and serve headers first.
+    pub trimming: Option<TrimConfig>,
 }
 
 /// `threads`: a number, or "auto" (see `crate::parallel::auto_threads`).

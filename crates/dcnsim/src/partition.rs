@@ -87,6 +87,18 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
     if threads <= 1 || n == 0 {
         return ctx.finish(vec![0; n], "single", None);
     }
+    if cfg.trimming.is_some()
+        || cfg.apps.iter().any(|a| {
+            a.tcp()
+                .is_some_and(|t| t.transport == crate::config::Transport::Ndp)
+        })
+    {
+        // A priority link starts its next packet at an event of its own
+        // (net/trim.rs), not at enqueue, so its arrivals are not known a
+        // window ahead; an NDP receiver's pacer serves all its senders.
+        let why = "trimming queues and NDP run on one thread".to_string();
+        return ctx.finish(vec![0; n], "single", Some(why));
+    }
     // `base`: what the structure alone ties together (a host and every node
     // it links to: its access link is never cut); `full`: plus the apps.
     let mut base = Dsu::new(n);

@@ -4,7 +4,7 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
-use crate::net::{Arena, Enqueue, Hdr, Links, Packet, PktKind, NO_ROUTE};
+use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktKind, NO_ROUTE};
 use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
@@ -290,7 +290,8 @@ impl Core {
             } else {
                 SimTime::ZERO
             };
-        let dropped = self.links.enqueue(link, h, &mut self.q, jitter) == Enqueue::Dropped;
+        let res = self.links.enqueue(link, h, &mut self.q, jitter);
+        let dropped = res == Enqueue::Dropped;
         if !from_host {
             if entry == NO_ROUTE {
                 self.inputs.record(slot, dropped);
@@ -317,7 +318,24 @@ impl Core {
             }
             self.dropped += 1;
             self.arena.release(id);
+        } else if res == Enqueue::Bounced {
+            self.bounce(node, h);
         }
+    }
+
+    /// A trimmed NDP header that found a full header queue at `node` goes
+    /// back to its sender (`trimming.return_to_sender`), routed from the
+    /// tables; it is marked so that it is not bounced twice.
+    #[cold]
+    #[inline(never)]
+    fn bounce(&mut self, node: u32, mut h: Hdr) {
+        let pk = self.arena.get_mut(h.id);
+        std::mem::swap(&mut pk.src, &mut pk.dst);
+        pk.flags |= flags::BOUNCED;
+        h.flags |= flags::BOUNCED;
+        h.route = NO_ROUTE;
+        h.next = NO_LINK;
+        self.forward(node, h, NO_LINK);
     }
 
     /// A packet handed over from another partition, about to cross cut
@@ -493,6 +511,23 @@ pub struct World {
     /// Links and route tallies are closed ([`Self::finish_books`]): a
     /// partitioned run closes each partition's before merging them.
     books_closed: bool,
+    /// NDP's pull pacers, one per host (empty without NDP flows).
+    pacers: Vec<Pacer>,
+    /// Trimmed headers of TCP flows that reached their receiver: TCP
+    /// cannot use a header, so each is a loss.
+    pub tcp_headers_discarded: u64,
+}
+
+/// A receiving host's NDP pull pacer (tcp/ndp.rs): one pull per packet
+/// time at `ndp_pull_rate` × its line rate, round-robin over its flows.
+#[derive(Clone, Debug, Default)]
+struct Pacer {
+    /// No pull before this.
+    next: SimTime,
+    /// Flows with pulls waiting, in turn.
+    rr: std::collections::VecDeque<u32>,
+    /// An `Event::Pace` is pending.
+    armed: bool,
 }
 
 /// A check the run loop makes with its periodic work, every 2¹⁶ events
@@ -799,7 +834,19 @@ impl World {
             part: None,
             threads_used: 1,
             books_closed: false,
+            pacers: Vec::new(),
+            tcp_headers_discarded: 0,
         };
+        if let Some(t) = &cfg.trimming {
+            let egress: Vec<bool> = w
+                .core
+                .links
+                .infos()
+                .iter()
+                .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
+                .collect();
+            w.core.links.set_trimming(t, &egress, cfg.seed);
+        }
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
             let jitter = cfg.start_jitter.get(i).copied().unwrap_or(SimTime::ZERO);
@@ -870,8 +917,20 @@ impl World {
             }
         };
         let mut f = TcpFlow::new(id, app, src, dst, class, rng);
+        if f.is_ndp() && self.pacers.is_empty() {
+            self.pacers = vec![Pacer::default(); self.core.host_node.len()];
+        }
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
+        if f.is_ndp() {
+            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
+            let nic = self.core.host_nic[src as usize] as usize;
+            f.ndp_set_window(
+                rtt,
+                self.core.links.info(nic).rate_bps,
+                self.core.l2_overhead,
+            );
+        }
         self.flows.push(f);
         self.app_rx.push(AppRx::default());
         self.flow_meta.push(meta);
@@ -1173,6 +1232,8 @@ impl World {
                     self.core.q.schedule(next, Event::Udp(u));
                 }
             }
+            Event::Pace(h) => self.pace(h),
+            Event::Serve(l) => self.core.links.serve(&mut self.core.q, l),
             Event::Sample => {
                 if let Some(p) = self.part.as_deref_mut() {
                     // every partition samples its own; counted once
@@ -1186,28 +1247,18 @@ impl World {
     #[inline]
     fn deliver(&mut self, p: &Packet) {
         match p.kind {
+            PktKind::Data if p.flags & (flags::NDP | flags::TRIMMED) != 0 => self.deliver_ndp(p),
             PktKind::Data => {
                 let f = p.flow as usize;
                 let io = self.tcp_io.at(self.core.q.now());
-                let mut n = self.flows[f].on_data(io, p);
+                let n = self.flows[f].on_data(io, p);
                 self.flush_tcp(p.flow);
-                if n > 0 {
-                    if self.fault.is_some() {
-                        n = self.inject_handoff(n);
-                    }
-                    self.app_rx[f].bytes += n;
-                    while let Some(tag) = self.flows[f].pop_delivered_msg() {
-                        let rx = &mut self.app_rx[f];
-                        rx.msgs += 1;
-                        rx.last_msg = Some(self.core.q.now());
-                        if let Some(p) = self.part.as_deref_mut() {
-                            p.cur_app = self.flows[f].app;
-                        }
-                        let mut apps = std::mem::take(&mut self.apps);
-                        apps[self.flows[f].app as usize].on_message(self, p.flow, tag);
-                        self.apps = apps;
-                    }
-                }
+                self.hand_up(f, n);
+            }
+            PktKind::Ack if p.flags & flags::NDP != 0 => {
+                let io = self.tcp_io.at(self.core.q.now());
+                self.flows[p.flow as usize].ndp_on_ack(io, p);
+                self.flush_tcp(p.flow);
             }
             PktKind::Ack => {
                 let io = self.tcp_io.at(self.core.q.now());
@@ -1215,6 +1266,139 @@ impl World {
                 self.flush_tcp(p.flow);
             }
             PktKind::Udp => self.udps[p.flow as usize].on_receive(p, self.core.q.now()),
+        }
+    }
+
+    /// In-order delivery of TCP flow `f` advanced by `n` bytes: the
+    /// application's tally, and each message completed to its app.
+    #[inline(always)]
+    fn hand_up(&mut self, f: usize, mut n: u64) {
+        if n > 0 {
+            if self.fault.is_some() {
+                n = self.inject_handoff(n);
+            }
+            self.app_rx[f].bytes += n;
+            while let Some(tag) = self.flows[f].pop_delivered_msg() {
+                let rx = &mut self.app_rx[f];
+                rx.msgs += 1;
+                rx.last_msg = Some(self.core.q.now());
+                if let Some(p) = self.part.as_deref_mut() {
+                    p.cur_app = self.flows[f].app;
+                }
+                let mut apps = std::mem::take(&mut self.apps);
+                apps[self.flows[f].app as usize].on_message(self, f as u32, tag);
+                self.apps = apps;
+            }
+        }
+    }
+
+    /// A packet of an NDP flow reaches its receiver (data or a trimmed
+    /// header) or, bounced, its sender; or a TCP data packet that a
+    /// trimming queue cut to its header, which TCP cannot use (a loss).
+    #[inline(never)]
+    fn deliver_ndp(&mut self, p: &Packet) {
+        let f = p.flow as usize;
+        if p.flags & flags::NDP == 0 {
+            self.tcp_headers_discarded += 1;
+            return;
+        }
+        let io = self.tcp_io.at(self.core.q.now());
+        if p.flags & flags::BOUNCED != 0 {
+            self.flows[f].ndp_on_bounce(io, p);
+            self.flush_tcp(p.flow);
+            return;
+        }
+        let (n, more) = self.flows[f].ndp_on_data(io, p);
+        if more {
+            self.ask_pull(f);
+        }
+        self.flush_tcp(p.flow);
+        self.hand_up(f, n);
+    }
+
+    /// Time between two pulls for flow `f` at its receiver's pacer: one
+    /// full packet at `ndp_pull_rate` × the receiver's line rate.
+    fn pull_spacing(&self, f: usize) -> SimTime {
+        let fl = &self.flows[f];
+        let nic = self.core.host_nic[fl.dst_host as usize] as usize;
+        let rate = self.core.links.info(nic).rate_bps as f64;
+        let bytes = (fl.cfg.mss + fl.cfg.header_bytes + self.core.l2_overhead) as f64;
+        SimTime((bytes * 8e12 / rate / fl.cfg.ndp.pull_rate).round() as u64)
+    }
+
+    /// NDP flow `f`'s receiver asks its pacer for a pull: on the ACK or
+    /// NACK it just made if the pacer is free, else later.
+    fn ask_pull(&mut self, f: usize) {
+        let now = self.core.q.now();
+        let host = self.flows[f].dst_host;
+        let spacing = self.pull_spacing(f);
+        let pc = &mut self.pacers[host as usize];
+        let n = self.flows[f].ndp_mut().expect("an NDP flow");
+        n.pulls_asked += 1;
+        if pc.rr.is_empty() && now >= pc.next {
+            n.pulls_released += 1;
+            let no = n.pulls_released;
+            let ack = self.tcp_io.last_send_mut().expect("the ACK just made");
+            ack.flags |= flags::PULL;
+            ack.txn = no;
+            pc.next = now + spacing;
+            return;
+        }
+        if !n.queued {
+            n.queued = true;
+            pc.rr.push_back(f as u32);
+        }
+        if !pc.armed {
+            pc.armed = true;
+            self.core.q.schedule(pc.next.max(now), Event::Pace(host));
+        }
+    }
+
+    /// Host `host`'s pacer releases one pull, to the next flow in turn
+    /// that still wants data.
+    fn pace(&mut self, host: u32) {
+        let now = self.core.q.now();
+        self.pacers[host as usize].armed = false;
+        while let Some(f) = self.pacers[host as usize].rr.pop_front() {
+            let fl = &mut self.flows[f as usize];
+            let done = fl.delivered() >= fl.app_bytes();
+            let n = fl.ndp_mut().expect("an NDP flow");
+            if done {
+                // As htsim's sink releases a finished flow's pulls.
+                n.pulls_asked = n.pulls_released;
+            }
+            if n.pulls_pending() == 0 {
+                n.queued = false;
+                continue;
+            }
+            n.pulls_released += 1;
+            let no = n.pulls_released;
+            if n.pulls_pending() > 0 {
+                self.pacers[host as usize].rr.push_back(f);
+            } else {
+                n.queued = false;
+            }
+            let fl = &self.flows[f as usize];
+            let pkt = Packet {
+                kind: PktKind::Ack,
+                flags: flags::NDP | flags::PULL,
+                flow: f,
+                txn: no,
+                src: fl.dst_host,
+                dst: fl.src_host,
+                wire: fl.ndp_ctrl_wire(self.core.l2_overhead),
+                seq: crate::tcp::ndp::NO_SEQ,
+                ts: now,
+                ..Packet::EMPTY
+            };
+            self.pacers[host as usize].next = now + self.pull_spacing(f as usize);
+            self.core.send_from_host(host, pkt);
+            break;
+        }
+        let pc = &mut self.pacers[host as usize];
+        if !pc.rr.is_empty() {
+            pc.armed = true;
+            self.core.q.schedule(pc.next, Event::Pace(host));
         }
     }
 

@@ -53,6 +53,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         limits: Default::default(),
         ties: Default::default(),
         threads: Default::default(),
+        trimming: None,
     }
 }
 

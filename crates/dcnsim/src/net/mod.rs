@@ -23,6 +23,7 @@ pub mod pcap;
 pub mod route;
 pub mod routing;
 pub mod topology;
+pub mod trim;
 
 use crate::config::{Limit, QueueConfig};
 use crate::sim::queue::{Event, EventQueue};
@@ -44,6 +45,17 @@ pub mod flags {
     pub const RETX: u8 = 16;
     /// Kulkarni's probabilistic-retransmission mark (a reserved TCP bit).
     pub const MARKED: u8 = 32;
+    /// Data: a trimming queue cut the payload (a header). On an NDP ACK:
+    /// a NACK (the answer to a trimmed header).
+    pub const TRIMMED: u8 = 64;
+    /// A packet of an NDP flow (tcp/ndp.rs).
+    pub const NDP: u8 = 128;
+    /// On an NDP ACK, NACK or PULL: a pull rides along (number in `txn`).
+    /// ECE's bit: NDP echoes no ECN.
+    pub const PULL: u8 = ECE;
+    /// On a trimmed NDP data header: returned to its sender once already
+    /// (CWR's bit: NDP sends no CWR).
+    pub const BOUNCED: u8 = CWR;
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -274,6 +286,9 @@ pub struct QueueStats {
 pub enum Enqueue {
     Queued,
     Dropped,
+    /// A trimmed header found the header queue full and goes back to its
+    /// sender (`trimming.return_to_sender`): the caller turns it round.
+    Bounced,
 }
 
 /// What links share: rate, delay and queue limits, interned per distinct
@@ -488,6 +503,13 @@ pub struct Links {
     classes: Vec<LinkClass>,
     class_of: HashMap<[u64; 7], u32>,
     pool: SlotPool,
+    /// Per link, its two queues when trimming is on (net/trim.rs); empty
+    /// otherwise.
+    prio: Vec<trim::Prio>,
+    /// Wire bytes of a trimmed header, and whether full header queues
+    /// return trimmed headers to their senders.
+    trim_header: u32,
+    trim_rts: bool,
 }
 
 impl Links {
@@ -500,21 +522,7 @@ impl Links {
         delay: SimTime,
         cfg: QueueConfig,
     ) -> u32 {
-        let c = LinkClass::new(rate_bps, delay, cfg);
-        let key = [
-            c.ps_per_byte,
-            c.rate_bps,
-            c.delay.0,
-            c.lim_bytes,
-            c.lim_pkts,
-            c.ecn_bytes,
-            c.ecn_pkts,
-        ];
-        let classes = &mut self.classes;
-        let class = *self.class_of.entry(key).or_insert_with(|| {
-            classes.push(c);
-            (classes.len() - 1) as u32
-        });
+        let class = self.intern(LinkClass::new(rate_bps, delay, cfg));
         self.hot.push(Link {
             st: LinkState {
                 class,
@@ -534,6 +542,24 @@ impl Links {
             cfg,
         });
         (self.hot.len() - 1) as u32
+    }
+
+    /// The index of class `c`, added if new.
+    fn intern(&mut self, c: LinkClass) -> u32 {
+        let key = [
+            c.ps_per_byte,
+            c.rate_bps,
+            c.delay.0,
+            c.lim_bytes,
+            c.lim_pkts,
+            c.ecn_bytes,
+            c.ecn_pkts,
+        ];
+        let classes = &mut self.classes;
+        *self.class_of.entry(key).or_insert_with(|| {
+            classes.push(c);
+            (classes.len() - 1) as u32
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -681,9 +707,10 @@ impl Links {
 
     /// Buffer occupancy (bytes, packets) of link `i` at `now`.
     pub fn occupancy(&mut self, i: usize, now: SimTime) -> (u64, u64) {
+        let (wb, wp) = self.prio_waiting(i);
         let st = &mut self.hot[i].st;
         Self::advance(st, &self.pool, &self.classes, now);
-        (st.q_bytes, st.buffered as u64)
+        (st.q_bytes + wb, st.buffered as u64 + wp)
     }
 
     /// Offer packet `h` to link `link`'s egress queue (drop-tail; ECN marks
@@ -706,8 +733,7 @@ impl Links {
         let wire = h.wire;
         let pkts = st.buffered as u64;
         if st.q_bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
-            rare.dropped += 1;
-            return Enqueue::Dropped;
+            return self.over_limit(link, h, q, start_delay);
         }
         if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
             h.flags |= flags::CE;
@@ -725,12 +751,7 @@ impl Links {
             Self::raise_max_bytes(m, rare, st.q_bytes);
         }
         m.pkts = m.pkts.max(st.buffered);
-        let area = wire as u128 * (depart.0 - now.0) as u128;
-        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
-        st.byte_time = lo;
-        if carry || area >> 64 != 0 {
-            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
-        }
+        Self::add_area(st, rare, wire as u128 * (depart.0 - now.0) as u128);
         if cut {
             self.handoffs.push(Handoff { link, arrive, h });
         } else if st.len == 0 {
@@ -751,6 +772,25 @@ impl Links {
         *self.pool.get_mut(tail) = Slot { arrive, h };
         st.len += 1;
         Enqueue::Queued
+    }
+
+    /// The FIFO's limit refused packet `h`: a drop, or, on a link with
+    /// priority queues (whose class has a zero limit so that every
+    /// enqueue comes here, net/trim.rs), the priority path.
+    #[cold]
+    #[inline(never)]
+    fn over_limit(
+        &mut self,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Enqueue {
+        if !self.prio.is_empty() {
+            return self.enqueue_prio(link, h, q, start_delay);
+        }
+        self.hot[link as usize].rare.dropped += 1;
+        Enqueue::Dropped
     }
 
     /// Retire from a cut link's ring the packets that reached the far end
@@ -841,6 +881,17 @@ impl Links {
         self.max[i] = other.max[i];
     }
 
+    /// Add `area` byte·ps to the link's occupancy integral (its high bits
+    /// and carries in the rare line).
+    #[inline(always)]
+    fn add_area(st: &mut LinkState, rare: &mut LinkRare, area: u128) {
+        let (lo, carry) = st.byte_time.overflowing_add(area as u64);
+        st.byte_time = lo;
+        if carry || area >> 64 != 0 {
+            rare.byte_time_hi += (area >> 64) as u64 + carry as u64;
+        }
+    }
+
     /// A new byte high-water mark; past 2³² − 1 it lives in the rare line.
     #[inline]
     fn raise_max_bytes(m: &mut LinkMax, rare: &mut LinkRare, q_bytes: u64) {
@@ -893,10 +944,15 @@ impl Links {
     /// Bring every buffer up to the end of the run and close the occupancy
     /// integrals: packets still buffered are counted only up to `now`.
     pub fn finish(&mut self, now: SimTime) {
-        for Link { st, rare } in self.hot.iter_mut() {
+        // Packets still waiting in priority queues count up to the end.
+        let waiting: Vec<u128> = (0..self.prio.len())
+            .map(|l| self.prio_waiting_area(l, now))
+            .collect();
+        for (l, Link { st, rare }) in self.hot.iter_mut().enumerate() {
             Self::advance(st, &self.pool, &self.classes, now);
             let delay = self.classes[st.class as usize].delay;
             let mut byte_time = (rare.byte_time_hi as u128) << 64 | st.byte_time as u128;
+            byte_time += waiting.get(l).copied().unwrap_or(0);
             for k in st.len - st.buffered..st.len {
                 let s = self.pool.get(st.base + (st.head.wrapping_add(k) & st.mask));
                 byte_time -= s.h.wire as u128 * (s.arrive - delay - now).0 as u128;
@@ -911,28 +967,29 @@ impl Links {
     pub fn stats(&self, i: usize) -> QueueStats {
         let Link { st, rare } = &self.hot[i];
         let m = self.max[i];
+        let (wb, wp) = self.prio_waiting(i);
         QueueStats {
             enqueued: st.enqueued,
             dropped: rare.dropped,
             marked: rare.marked,
             max_bytes: (m.bytes as u64).max(rare.max_bytes),
             max_pkts: m.pkts as u64,
-            tx_bytes: st.enq_bytes - st.q_bytes,
-            tx_pkts: st.enqueued - st.buffered as u64,
-            arrived: st.enqueued - st.len as u64,
+            tx_bytes: st.enq_bytes - st.q_bytes - wb,
+            tx_pkts: st.enqueued - st.buffered as u64 - wp,
+            arrived: st.enqueued - st.len as u64 - wp,
             byte_time: (rare.byte_time_hi as u128) << 64 | st.byte_time as u128,
         }
     }
 
     /// Packets on link `i`: buffered or propagating.
     pub fn in_flight(&self, i: usize) -> usize {
-        self.hot[i].st.len as usize
+        self.hot[i].st.len as usize + self.prio_waiting(i).1 as usize
     }
 
     /// Packets still in link `i`'s buffer (not yet fully serialized) as of
     /// the last event at this link.
     pub fn buffered(&self, i: usize) -> usize {
-        self.hot[i].st.buffered as usize
+        self.hot[i].st.buffered as usize + self.prio_waiting(i).1 as usize
     }
 }
 

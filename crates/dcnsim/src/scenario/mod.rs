@@ -37,7 +37,7 @@ pub use apps::parse_cdf_table;
 pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
-use crate::config::{AppSpec, Config, Limit, RoutingMode, Threads, Ties};
+use crate::config::{AppSpec, Config, Limit, RoutingMode, Threads, Ties, Transport, TrimConfig};
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
 use apps::parse_app;
@@ -176,6 +176,19 @@ pub fn parse_config_until(
         Some(v) => parse_trace(&mut ctx, v, &topo).map(Some),
     };
 
+    // [trimming]: payload trimming and header queues (net/trim.rs).
+    let trimming = match &*d.trimming {
+        None => Some(None),
+        Some(v) => schema::read_table::<schema::TrimmingSection>(v, "trimming", "", &mut ctx.errs)
+            .map(|r| {
+                Some(TrimConfig {
+                    header_limit: *r.value.header_buffer,
+                    header_bytes: r.value.header.unwrap_or(64),
+                    return_to_sender: r.value.return_to_sender.unwrap_or(false),
+                })
+            }),
+    };
+
     // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
     let limits = match &*d.limits {
         None => Some(crate::stats::limits::Limits::default()),
@@ -233,9 +246,17 @@ pub fn parse_config_until(
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
-    match (topo.spec, routing, pcap_hosts, trace, limits) {
-        (Some(topology), Some(routing), Some(pcap_hosts), Some(trace), Some(limits)) => {
+    match (topo.spec, routing, pcap_hosts, trace, limits, trimming) {
+        (
+            Some(topology),
+            Some(routing),
+            Some(pcap_hosts),
+            Some(trace),
+            Some(limits),
+            Some(trimming),
+        ) => {
             let cfg = Config {
+                trimming,
                 trace,
                 name,
                 topology,
@@ -319,12 +340,32 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     let mut out = ecn_cc_warnings(cfg);
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
     out.extend(unmarked);
+    out.extend(ndp_warnings(cfg));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
             .into_iter()
             .map(|(path, message)| ScenarioError { path, message }),
     );
     out
+}
+
+/// NDP without trimming: a data packet that overflows a queue is lost
+/// silently and waits for `ndp_rto`; NDP assumes switches trim.
+fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    if cfg.trimming.is_some() {
+        return Vec::new();
+    }
+    cfg.apps
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.tcp().is_some_and(|t| t.transport == Transport::Ndp))
+        .map(|(i, _)| ScenarioError {
+            path: format!("apps[{i}].tcp.transport"),
+            message: "\"ndp\" without [trimming]: switches drop instead of trimming, so every \
+                      overflow waits for ndp_rto"
+                .into(),
+        })
+        .collect()
 }
 
 /// Marking thresholds on a network whose packets are never ECN-capable:

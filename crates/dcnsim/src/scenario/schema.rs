@@ -16,7 +16,7 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
     IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, Reduction,
-    Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
+    Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties, Transport,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -304,6 +304,7 @@ choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
 choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd counting");
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
+choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
 kind!(
     /// Slow start's most SMSS per ACK: ≥ 1, or "unlimited".
@@ -382,6 +383,24 @@ pub struct Document {
     /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
     #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
     pub limits: Opt<Table<LimitsSection>>,
+    /// payload trimming and header queues at every switch port (NDP's switch): `header_buffer` (limit, default twice each port's `buffer`), `header` (size of a trimmed packet, default `"64B"`), `return_to_sender` (bool, default false). See [Trimming](#trimming) and docs/model.md, Trimming
+    #[schemars(extend("x-default" = "none (drop-tail FIFOs)"))]
+    pub trimming: Opt<Table<TrimmingSection>>,
+}
+
+/// `[trimming]`: payload trimming and a header queue served first.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrimmingSection {
+    /// the header queue's limit per port
+    #[schemars(extend("x-default" = "twice the port's `buffer` (htsim)"))]
+    pub header_buffer: Opt<LimitValue>,
+    /// wire bytes of a trimmed packet (htsim's NDP header: 64)
+    #[schemars(extend("x-default" = "`\"64B\"`"))]
+    pub header: Opt<SegmentSize>,
+    /// a trimmed header that finds the header queue full goes back to its sender (htsim's `_return_to_sender`) instead of being dropped
+    #[schemars(extend("x-default" = "false"))]
+    pub return_to_sender: Opt<Bool>,
 }
 
 /// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with
@@ -1128,6 +1147,18 @@ pub struct TcpSection {
     /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
     #[schemars(extend("x-default" = "preset"))]
     pub tcprand_v_omega: Opt<ScaleOrZero>,
+    /// `tcp` or `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP). With `ndp` the congestion-control, recovery and ACK keys do not apply
+    #[schemars(extend("x-default" = "`\"tcp\"`"))]
+    pub transport: Opt<TransportName>,
+    /// NDP: packets sent unsolicited when a transfer starts; 0: one bandwidth-delay product of the flow's unloaded path at the sender's line rate, rounded up (the paper's choice; htsim's main_ndp uses 15)
+    #[schemars(extend("x-default" = "0 (one BDP)"))]
+    pub ndp_initial_window: Opt<Int<0>>,
+    /// NDP: the receiver's pull pacer releases one `mss + header` packet's worth of pulls per this fraction of its line rate (htsim: 0.99)
+    #[schemars(extend("x-default" = "0.99"))]
+    pub ndp_pull_rate: Opt<PositiveFraction>,
+    /// NDP: a packet unanswered this long is sent again (htsim's main_ndp: 50 ms)
+    #[schemars(extend("x-default" = "`\"50ms\"`"))]
+    pub ndp_rto: Opt<PositiveTime>,
 }
 
 // ------------------------------------------------------------------ reading

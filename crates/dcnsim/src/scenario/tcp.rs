@@ -174,6 +174,12 @@ impl TcpSection {
                 period: self.probretx_period.unwrap_or(d.probretx.period),
                 target: self.probretx_target.unwrap_or(d.probretx.target),
             },
+            transport: (*self.transport).unwrap_or(d.transport),
+            ndp: NdpParams {
+                initial_window: self.ndp_initial_window.unwrap_or(d.ndp.initial_window),
+                pull_rate: self.ndp_pull_rate.unwrap_or(d.ndp.pull_rate),
+                rto: self.ndp_rto.unwrap_or(d.ndp.rto),
+            },
         }
     }
 }

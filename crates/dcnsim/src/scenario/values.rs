@@ -109,6 +109,9 @@ pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("linux", IdleRestart::Linux),
 ];
 
+pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] =
+    &[("tcp", Transport::Tcp), ("ndp", Transport::Ndp)];
+
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
 
 /// `threads`: a whole number ≥ 1 or "auto".

@@ -42,6 +42,10 @@ pub enum Event {
     Udp(u32),
     /// Periodic time-series sample.
     Sample,
+    /// The NDP pull pacer of host `0` may release its next pull.
+    Pace(u32),
+    /// The serializer of priority link `0` (trimming queues) is free.
+    Serve(u32),
 }
 
 /// Bits of an app's tag in an event's rank ([`Event::rank`]).
@@ -71,7 +75,11 @@ impl Event {
                 (5, app, tag)
             }
             Event::Udp(u) => (6, u, 0),
+            // Pacers and serializers share the last kind with the sample,
+            // at odd and even ids above it, so no rank moved when they came.
             Event::Sample => (7, 0, 0),
+            Event::Pace(h) => (7, 2 * h + 1, 0),
+            Event::Serve(l) => (7, 2 * l + 2, 0),
         };
         // xor with a per-instant word, then times an odd constant: both
         // are bijections on u32, so distinct ids keep distinct ranks

@@ -28,6 +28,8 @@ pub enum Stream {
     Start = 6,
     /// The event queue's tie order at equal times (`Event::rank`).
     Ties = 7,
+    /// Trimming queues' choice of which data packet to cut (net/trim.rs).
+    Trim = 8,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {

@@ -171,7 +171,7 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             app: f.app as u64,
             app_kind: app.kind(),
             role: w.flow_meta(i).role.name(),
-            transport: "tcp",
+            transport: if f.is_ndp() { "ndp" } else { "tcp" },
             src: f.src_host as u64,
             dst: f.dst_host as u64,
             cc: f.cc_name(),
@@ -544,6 +544,17 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         ),
         ("apps_unfinished".to_string(), w.pending_apps as f64),
     ];
+    // Only with trimming on, so every other run's summary is unchanged.
+    if links.trimming() {
+        let t = links.trim_counts();
+        summary.push(("packets_trimmed".to_string(), t.trimmed as f64));
+        summary.push(("header_drops".to_string(), t.header_drops as f64));
+        summary.push(("headers_bounced".to_string(), t.bounced as f64));
+        summary.push((
+            "tcp_headers_discarded".to_string(),
+            w.tcp_headers_discarded as f64,
+        ));
+    }
     for (i, a) in w.apps().iter().enumerate() {
         if let App::Poisson(p) = a {
             summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));

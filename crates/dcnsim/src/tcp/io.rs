@@ -85,6 +85,14 @@ impl TcpIo {
     pub fn clear(&mut self) {
         self.out.clear();
     }
+    /// The last packet asked to be sent, if the last request was a send
+    /// (the world puts an NDP pull on an ACK just made).
+    pub fn last_send_mut(&mut self) -> Option<&mut Packet> {
+        match self.out.last_mut() {
+            Some(TcpOut::Send(p)) => Some(p),
+            _ => None,
+        }
+    }
     #[inline(always)]
     pub(super) fn send(&mut self, pkt: Packet) {
         self.out.push(TcpOut::Send(pkt));

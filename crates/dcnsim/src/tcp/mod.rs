@@ -45,6 +45,7 @@ pub mod echo;
 pub mod hystart;
 pub mod info;
 pub mod io;
+pub mod ndp;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -357,6 +358,9 @@ pub struct TcpFlow {
     msgs_written: u64,
     /// Time the first byte was written.
     pub start_time: Option<SimTime>,
+    /// NDP's state when `cfg.transport` is NDP (tcp/ndp.rs): the flow then
+    /// sends and acknowledges as NDP does.
+    ndp: Option<Box<ndp::NdpState>>,
 }
 
 impl TcpFlow {
@@ -458,6 +462,7 @@ impl TcpFlow {
             echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
             msg_ends: VecDeque::new(),
             msgs_written: 0,
+            ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
             stats: FlowStats::default(),
             start_time: None,
             last_delivery: SimTime::ZERO,
@@ -531,6 +536,14 @@ impl TcpFlow {
         if msg_tag.is_some() {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
+        }
+        if self.ndp.is_some() {
+            self.app_limit += bytes;
+            if let Some(tag) = msg_tag {
+                self.msg_ends.push_back((self.app_limit, tag));
+                self.msgs_written += 1;
+            }
+            return self.ndp_write(io);
         }
         self.restart_after_idle(io.now());
         self.app_limit += bytes;
@@ -664,7 +677,9 @@ impl TcpFlow {
                 (self.sh.sb.sacked_segs, self.sh.sb.sacked_bytes)
             ));
         }
-        if at != self.snd_max {
+        // NDP keeps its own books of what is in flight (tcp/ndp.rs).
+        self.ndp_violations(&mut v);
+        if at != self.snd_max && self.ndp.is_none() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max

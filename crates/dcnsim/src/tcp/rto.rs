@@ -61,6 +61,7 @@ impl TcpFlow {
     /// later or cancelled) are recognised and ignored or rescheduled.
     pub fn on_timer(&mut self, io: &mut TcpIo, timer: TcpTimer) {
         match timer {
+            TcpTimer::Rto if self.ndp.is_some() => self.ndp_on_rto(io),
             TcpTimer::Rto => self.on_rto_event(io),
             TcpTimer::DelAck => self.on_delack_event(io),
             TcpTimer::ProbRetx => self.on_prx_event(io),

@@ -1,0 +1,453 @@
+//! Payload trimming and a header queue served first (`[trimming]`; NDP's
+//! switch, after htsim's `CompositeQueue`).
+//!
+//! With trimming on, every link's egress has two FIFOs: a header queue
+//! (pure ACKs, NDP's control packets and trimmed headers) and a data
+//! queue (data and UDP), and the serializer always takes the header
+//! queue's head first (strict priority, not preemptive). At a switch's
+//! egress a data packet that would take the data queue over its limit
+//! (`buffer`) is trimmed: cut to its header (`trimming.header` bytes on
+//! the wire, `flags::TRIMMED`) and offered to the header queue. As in
+//! htsim, the packet cut is the arriving one or, with probability ½, the
+//! oldest waiting data packet (which then takes the arriving packet's
+//! place in the data queue), so a queue's newest arrivals do not always
+//! lose. A header that finds the header queue over its limit
+//! (`trimming.header_buffer`, default twice the data queue's, as htsim)
+//! is dropped — or, with `trimming.return_to_sender`, a trimmed data
+//! header not bounced before is sent back towards its sender. Hosts' NICs
+//! serve headers first too but never trim (their `nic_buffer` drops as
+//! before).
+//!
+//! **Cost to every other scenario: none on the FIFO path.** A link with
+//! priority queues is given a link class whose drop-tail limit is zero,
+//! so every enqueue on it takes the FIFO path's over-limit branch (cold),
+//! where [`Links::over_limit`] hands it here. The FIFO's lazy departures
+//! no longer hold (a header overtakes waiting data), so a priority link's
+//! serializer is driven by an event at each departure
+//! (`Event::Serve(link)`, scheduled only while packets wait); a packet
+//! enters the link's ring (its propagation pipe) when it starts
+//! serialization, so its arrival at the far end is the ring's as before.
+
+use super::{flags, Enqueue, Hdr, Link, Links, PktKind, Slot};
+use crate::config::{Limit, TrimConfig};
+use crate::sim::queue::{Event, EventQueue};
+use crate::sim::rng::Rng;
+use crate::sim::time::SimTime;
+use rand::Rng as _;
+use std::collections::VecDeque;
+
+/// One waiting packet and when it was enqueued.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    at: SimTime,
+    h: Hdr,
+    /// Start serialization no earlier than `at + delay` (host jitter).
+    delay: SimTime,
+}
+
+/// A link's two queues.
+#[derive(Debug)]
+pub(super) struct Prio {
+    hi: VecDeque<Waiting>,
+    lo: VecDeque<Waiting>,
+    hi_bytes: u64,
+    lo_bytes: u64,
+    /// The packet being serialized is a data packet of this many bytes
+    /// (0: a header, or none): htsim counts it in the data queue.
+    serving_lo: u32,
+    /// A `Serve` event is pending (at the serializer's next departure).
+    serve_armed: bool,
+    /// A switch's egress: trims. A host's NIC only prioritises.
+    trims: bool,
+    lo_lim: (u64, u64),
+    hi_lim: (u64, u64),
+    rng: Rng,
+    pub(super) counts: TrimCounts,
+}
+
+/// What a link's trimming did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrimCounts {
+    /// Data packets cut to their header.
+    pub trimmed: u64,
+    /// Headers (and pure ACKs) dropped because the header queue was full.
+    pub header_drops: u64,
+    /// Trimmed headers sent back to their sender.
+    pub bounced: u64,
+}
+
+impl std::ops::AddAssign for TrimCounts {
+    fn add_assign(&mut self, o: TrimCounts) {
+        self.trimmed += o.trimmed;
+        self.header_drops += o.header_drops;
+        self.bounced += o.bounced;
+    }
+}
+
+fn split(l: Limit) -> (u64, u64) {
+    match l {
+        Limit::Bytes(b) => (b, u64::MAX),
+        Limit::Packets(p) => (u64::MAX, p),
+    }
+}
+
+fn twice(l: Limit) -> Limit {
+    match l {
+        Limit::Bytes(b) => Limit::Bytes(b.saturating_mul(2)),
+        Limit::Packets(p) => Limit::Packets(p.saturating_mul(2)),
+    }
+}
+
+/// The link class limit that sends every enqueue to the priority path.
+pub(super) const PRIO_LIMIT: u64 = 0;
+
+/// A header goes to the header queue: pure ACKs and control packets, and
+/// data cut to its header.
+#[inline]
+fn is_header(h: &Hdr) -> bool {
+    h.kind == PktKind::Ack || h.flags & flags::TRIMMED != 0
+}
+
+impl Prio {
+    pub(super) fn new(data_limit: Limit, cfg: &TrimConfig, trims: bool, rng: Rng) -> Prio {
+        Prio {
+            hi: VecDeque::new(),
+            lo: VecDeque::new(),
+            hi_bytes: 0,
+            lo_bytes: 0,
+            serving_lo: 0,
+            serve_armed: false,
+            trims,
+            lo_lim: split(data_limit),
+            hi_lim: split(cfg.header_limit.unwrap_or(twice(data_limit))),
+            rng,
+            counts: TrimCounts::default(),
+        }
+    }
+
+    fn over(lim: (u64, u64), bytes: u64, pkts: usize, wire: u32) -> bool {
+        bytes + wire as u64 > lim.0 || pkts as u64 + 1 > lim.1
+    }
+
+    /// Packets and bytes waiting (not yet being serialized).
+    pub(super) fn waiting(&self) -> (u64, u64) {
+        (
+            self.hi_bytes + self.lo_bytes,
+            (self.hi.len() + self.lo.len()) as u64,
+        )
+    }
+}
+
+impl Links {
+    /// Give every link two queues (see the module's notes): `switch_egress[l]`
+    /// says whether link `l` leaves a switch (and so trims).
+    pub fn set_trimming(&mut self, cfg: &TrimConfig, switch_egress: &[bool], seed: u64) {
+        use crate::sim::rng::{stream, Stream};
+        self.trim_header = cfg.header_bytes;
+        self.trim_rts = cfg.return_to_sender;
+        self.prio = (0..self.hot.len())
+            .map(|l| {
+                let info = self.info[l];
+                Prio::new(
+                    info.cfg.limit,
+                    cfg,
+                    switch_egress[l],
+                    stream(seed, Stream::Trim, l as u64),
+                )
+            })
+            .collect();
+        // Each link's class with a zero limit (see above): its own class,
+        // since the key includes the limits.
+        for l in 0..self.hot.len() {
+            let mut c = self.classes[self.hot[l].st.class as usize];
+            c.lim_bytes = PRIO_LIMIT;
+            self.hot[l].st.class = self.intern(c);
+        }
+    }
+
+    /// Whether links have priority queues.
+    #[inline]
+    pub fn trimming(&self) -> bool {
+        !self.prio.is_empty()
+    }
+
+    /// What the links' trimming did, summed.
+    pub fn trim_counts(&self) -> TrimCounts {
+        let mut t = TrimCounts::default();
+        for p in &self.prio {
+            t += p.counts;
+        }
+        t
+    }
+
+    /// Packet `h` offered to priority link `link` at `q.now()`.
+    pub(super) fn enqueue_prio(
+        &mut self,
+        link: u32,
+        mut h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Enqueue {
+        let now = q.now();
+        let l = link as usize;
+        let trim_wire = self.trim_header;
+        let rts = self.trim_rts;
+        let p = &mut self.prio[l];
+        let mut w = Waiting {
+            at: now,
+            h,
+            delay: start_delay,
+        };
+        if !is_header(&h) {
+            // htsim counts the data packet being serialized in the queue.
+            let lo_bytes = p.lo_bytes + p.serving_lo as u64;
+            let lo_pkts = p.lo.len() + (p.serving_lo > 0) as usize;
+            if !p.trims || !Prio::over(p.lo_lim, lo_bytes, lo_pkts, h.wire) {
+                p.lo_bytes += h.wire as u64;
+                p.lo.push_back(w);
+                return self.accepted(link, h.wire, q);
+            }
+            p.counts.trimmed += 1;
+            // htsim: half the time the oldest waiting data packet is cut
+            // and the arrival takes its place (here only while the header
+            // queue has room for it; htsim would drop it there).
+            let head = p.rng.gen_bool(0.5);
+            if head && !p.lo.is_empty() && !Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), trim_wire)
+            {
+                let mut old = p.lo.pop_front().expect("not empty");
+                p.lo_bytes -= old.h.wire as u64;
+                self.hot[l].st.enq_bytes -= (old.h.wire - trim_wire) as u64;
+                old.h.wire = trim_wire;
+                old.h.flags |= flags::TRIMMED;
+                p.hi_bytes += trim_wire as u64;
+                p.hi.push_back(old);
+                p.lo_bytes += h.wire as u64;
+                p.lo.push_back(w);
+                return self.accepted(link, h.wire, q);
+            }
+            h.wire = trim_wire;
+            h.flags |= flags::TRIMMED;
+            w.h = h;
+        }
+        self.offer_header(link, w, q, rts)
+    }
+
+    /// A header offered to link `link`'s header queue.
+    fn offer_header(&mut self, link: u32, w: Waiting, q: &mut EventQueue, rts: bool) -> Enqueue {
+        let p = &mut self.prio[link as usize];
+        if Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), w.h.wire) {
+            let data = w.h.kind == PktKind::Data;
+            if rts && data && w.h.flags & flags::BOUNCED == 0 {
+                p.counts.bounced += 1;
+                return Enqueue::Bounced;
+            }
+            p.counts.header_drops += 1;
+            self.hot[link as usize].rare.dropped += 1;
+            return Enqueue::Dropped;
+        }
+        p.hi_bytes += w.h.wire as u64;
+        p.hi.push_back(w);
+        self.accepted(link, w.h.wire, q)
+    }
+
+    /// A packet of `wire` bytes joined link `link`'s queues: count it,
+    /// and start the serializer if idle.
+    fn accepted(&mut self, link: u32, wire: u32, q: &mut EventQueue) -> Enqueue {
+        let l = link as usize;
+        let now = q.now();
+        let st = &mut self.hot[l].st;
+        st.enqueued += 1;
+        st.enq_bytes += wire as u64;
+        let (wb, wp) = self.prio[l].waiting();
+        let m = &mut self.max[l];
+        // The FIFO path advanced the ring's buffer to `now` before it
+        // handed the packet here.
+        let bytes = st.q_bytes + wb;
+        let pkts = st.buffered as u64 + wp;
+        if bytes > m.bytes as u64 {
+            Self::raise_max_bytes(m, &mut self.hot[l].rare, bytes);
+        }
+        m.pkts = m.pkts.max(pkts as u32);
+        if self.hot[l].st.free_at <= now {
+            self.serve(q, link);
+        } else if !self.prio[l].serve_armed {
+            self.prio[l].serve_armed = true;
+            q.schedule(self.hot[l].st.free_at, Event::Serve(link));
+        }
+        Enqueue::Queued
+    }
+
+    /// The serializer of priority link `link` is free (a departure, or an
+    /// enqueue on an idle link): start the next packet, headers first.
+    pub fn serve(&mut self, q: &mut EventQueue, link: u32) {
+        let now = q.now();
+        let l = link as usize;
+        let p = &mut self.prio[l];
+        p.serve_armed = false;
+        p.serving_lo = 0;
+        let w = if let Some(w) = p.hi.pop_front() {
+            p.hi_bytes -= w.h.wire as u64;
+            w
+        } else if let Some(w) = p.lo.pop_front() {
+            p.lo_bytes -= w.h.wire as u64;
+            p.serving_lo = w.h.wire;
+            w
+        } else {
+            return;
+        };
+        let more = !(p.hi.is_empty() && p.lo.is_empty());
+        let Link { st, rare } = &mut self.hot[l];
+        Self::advance(st, &self.pool, &self.classes, now);
+        let c = &self.classes[st.class as usize];
+        let wire = w.h.wire;
+        let depart = st.free_at.max(now).max(w.at + w.delay) + c.tx_time(wire);
+        st.free_at = depart;
+        st.q_bytes += wire as u64;
+        st.buffered += 1;
+        let arrive = depart + c.delay;
+        Self::add_area(st, rare, wire as u128 * (depart.0 - w.at.0) as u128);
+        if st.len == 0 {
+            q.schedule(arrive, Event::Arrive(link));
+        }
+        if st.len > st.mask {
+            Self::grow(st, &mut self.pool);
+        }
+        let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
+        *self.pool.get_mut(tail) = Slot { arrive, h: w.h };
+        st.len += 1;
+        if more {
+            self.prio[l].serve_armed = true;
+            q.schedule(depart, Event::Serve(link));
+        }
+    }
+
+    /// Waiting packets (not yet serialized) on link `i`: bytes, packets.
+    pub(super) fn prio_waiting(&self, i: usize) -> (u64, u64) {
+        self.prio.get(i).map_or((0, 0), Prio::waiting)
+    }
+
+    /// ∫ bytes dt of link `i`'s waiting packets up to `now` (they are
+    /// counted when they start; at the end of a run, up to its end).
+    pub(super) fn prio_waiting_area(&self, i: usize, now: SimTime) -> u128 {
+        self.prio.get(i).map_or(0, |p| {
+            p.hi.iter()
+                .chain(p.lo.iter())
+                .map(|w| w.h.wire as u128 * now.saturating_sub(w.at).0 as u128)
+                .sum()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::QueueConfig;
+
+    /// A switch port with a data queue of 2 packets (the one being sent
+    /// counts) and a header queue of `hdr` packets, at 8 Gbps (1 ns a
+    /// byte), 5 ns of propagation.
+    fn port(hdr: u64) -> Links {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(2),
+            ecn_k: None,
+        };
+        links.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
+        let t = TrimConfig {
+            header_limit: Some(Limit::Packets(hdr)),
+            header_bytes: 64,
+            return_to_sender: false,
+        };
+        links.set_trimming(&t, &[true], 1);
+        links
+    }
+
+    fn data(id: u32) -> Hdr {
+        Hdr {
+            id,
+            wire: 1000,
+            kind: PktKind::Data,
+            ..Hdr::default()
+        }
+    }
+
+    /// Everything offered, in arrival order at the far end: (id, wire).
+    fn drain(links: &mut Links, q: &mut EventQueue) -> Vec<(u32, u32)> {
+        let mut got = Vec::new();
+        while let Some(ev) = q.pop_until(SimTime::MAX) {
+            match ev {
+                Event::Arrive(l) => {
+                    let h = links.arrive(q, l);
+                    got.push((h.id, h.wire));
+                }
+                Event::Serve(l) => links.serve(q, l),
+                e => unreachable!("{e:?}"),
+            }
+        }
+        got
+    }
+
+    /// A burst of 20 data packets at one instant: the first is sent, one
+    /// waits, the other 18 are cut to 64-byte headers (none dropped: the
+    /// header queue has room), and the headers overtake the waiting data
+    /// packet. Without trimming the same burst loses 18.
+    #[test]
+    fn overflow_is_trimmed_and_headers_go_first() {
+        let mut links = port(100);
+        let mut q = EventQueue::new();
+        for i in 0..20 {
+            assert_eq!(
+                links.enqueue(0, data(i), &mut q, SimTime::ZERO),
+                Enqueue::Queued
+            );
+        }
+        assert_eq!(links.trim_counts().trimmed, 18);
+        let got = drain(&mut links, &mut q);
+        assert_eq!(got.len(), 20, "every packet arrives");
+        assert_eq!(got[0], (0, 1000), "the packet on the wire first");
+        assert!(got[1..19].iter().all(|&(_, w)| w == 64), "then the headers");
+        assert_eq!(got[19].1, 1000, "the waiting data packet last");
+        let s = links.stats(0);
+        assert_eq!((s.dropped, s.enqueued, s.arrived), (0, 20, 20));
+        assert_eq!(s.tx_bytes, 2 * 1000 + 18 * 64);
+
+        let mut fifo = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(2),
+            ecn_k: None,
+        };
+        fifo.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
+        let mut q = EventQueue::new();
+        let dropped = (0..20)
+            .filter(|&i| fifo.enqueue(0, data(i), &mut q, SimTime::ZERO) == Enqueue::Dropped)
+            .count();
+        assert_eq!(dropped, 18);
+    }
+
+    /// A header is dropped only when the header queue is full: with room
+    /// for 4, a burst that makes 18 headers keeps 4 and drops each of the
+    /// other 14 when 4 are waiting.
+    #[test]
+    fn headers_drop_only_when_the_header_queue_is_full() {
+        let mut links = port(4);
+        let mut q = EventQueue::new();
+        let mut waiting_headers = 0;
+        let mut drops = 0;
+        for i in 0..20 {
+            let before = links.trim_counts().trimmed;
+            let r = links.enqueue(0, data(i), &mut q, SimTime::ZERO);
+            let trimmed = links.trim_counts().trimmed > before;
+            match r {
+                Enqueue::Dropped => {
+                    assert_eq!(waiting_headers, 4, "header {i} dropped with room");
+                    drops += 1;
+                }
+                Enqueue::Queued if trimmed => waiting_headers += 1,
+                Enqueue::Queued => {}
+                Enqueue::Bounced => unreachable!("return_to_sender is off"),
+            }
+        }
+        assert_eq!((drops, links.trim_counts().header_drops), (14, 14));
+        assert_eq!(drain(&mut links, &mut q).len(), 6);
+    }
+}

@@ -1,0 +1,343 @@
+//! NDP (Handley et al., "Re-architecting datacenter networks and stacks
+//! for low latency and high performance", SIGCOMM 2017) as a mode of the
+//! endpoint (`tcp.transport = "ndp"`): the byte stream, messages,
+//! delivery and counters are the flow's, the sending and acknowledging
+//! are NDP's.
+//!
+//! * The sender sends its first `ndp_initial_window` packets unsolicited,
+//!   then one packet per pull: a retransmission first (a NACKed, bounced
+//!   or timed-out packet), else new data. Pulls are numbered; a pull
+//!   numbered n lets the sender have sent n pulled packets in all, so a
+//!   lost pull is made up by the next.
+//! * The receiver answers every data packet with an ACK and every trimmed
+//!   header (a data packet a switch cut to its header) with a NACK, at
+//!   once, and asks its host's pull pacer for one pull per packet that
+//!   arrived, header or whole. The pacer (in the world: one per receiving
+//!   host, shared by its flows) releases pulls no faster than one
+//!   `mss + header` packet per `ndp_pull_rate` × the host's line rate,
+//!   round-robin over its flows; a pull the pacer may release at once
+//!   rides on the ACK or NACK (`flags::PULL`), others leave as PULL
+//!   packets later.
+//! * A header that finds a switch's header queue full is dropped, or with
+//!   `trimming.return_to_sender` sent back to the sender (a bounce), which
+//!   queues the packet for retransmission and resends it at once only if
+//!   it has nothing else in flight (so no pull is coming).
+//! * Anything unanswered for `ndp_rto` is resent (the last resort: with
+//!   trimming no data packet is lost silently).
+//!
+//! On the wire: data is `PktKind::Data` with `flags::NDP`; ACK, NACK and
+//! PULL are `PktKind::Ack` with `flags::NDP`, `seq` the first byte of the
+//! packet acknowledged ([`NO_SEQ`] on a PULL), `flags::TRIMMED` on a NACK,
+//! `flags::PULL` and the pull number in `txn` when a pull rides along.
+
+use super::*;
+use std::collections::BTreeMap;
+
+/// `seq` of a PULL packet: it acknowledges nothing.
+pub const NO_SEQ: u64 = u64::MAX;
+
+/// NDP's state of one flow, both ends (each end touches only its own).
+#[derive(Clone, Debug, Default)]
+pub struct NdpState {
+    /// Sender: packets to send again on the next pull (first byte → length).
+    rtx: BTreeMap<u64, u32>,
+    /// Sender: packets sent and not yet answered (first byte → length,
+    /// last send time).
+    out: BTreeMap<u64, (u32, SimTime)>,
+    /// Sender: packets a transfer sends unsolicited (`ndp_initial_window`,
+    /// or one BDP of the path, set by the world).
+    pub iw: u32,
+    /// Sender: pulled packets sent, and the highest pull number heard.
+    last_pull: u32,
+    max_pull: u32,
+    /// Receiver: pulls asked of the pacer, and released by it.
+    pub pulls_asked: u32,
+    pub pulls_released: u32,
+    /// Receiver: the flow waits in its pacer's round-robin list.
+    pub queued: bool,
+    /// Counters: NACKs and bounces the sender received, pulls it heard.
+    pub nacks: u64,
+    pub bounces: u64,
+    pub pulls: u64,
+}
+
+impl NdpState {
+    /// Pulls the receiver has asked for that its pacer has not released.
+    pub fn pulls_pending(&self) -> u32 {
+        self.pulls_asked - self.pulls_released
+    }
+}
+
+impl TcpFlow {
+    /// Whether this flow runs NDP.
+    #[inline]
+    pub fn is_ndp(&self) -> bool {
+        self.ndp.is_some()
+    }
+
+    /// The NDP state (both ends), for the world's pacer and the report.
+    pub fn ndp(&self) -> Option<&NdpState> {
+        self.ndp.as_deref()
+    }
+
+    pub fn ndp_mut(&mut self) -> Option<&mut NdpState> {
+        self.ndp.as_deref_mut()
+    }
+
+    /// Set the initial window: `ndp_initial_window`, or with 0 there the
+    /// packets of one bandwidth-delay product of the flow's path (`rtt`
+    /// unloaded, `rate_bps` the sender's line rate), rounded up.
+    pub fn ndp_set_window(&mut self, rtt: SimTime, rate_bps: u64, l2: u32) {
+        let wire = (self.cfg.mss + self.cfg.header_bytes + l2) as u128;
+        let iw = match self.cfg.ndp.initial_window {
+            0 => (rtt.0 as u128 * rate_bps as u128).div_ceil(8_000_000_000_000 * wire) as u32,
+            n => n,
+        };
+        if let Some(n) = self.ndp.as_deref_mut() {
+            n.iw = iw.max(1);
+        }
+    }
+
+    /// The wire size of an NDP control packet (ACK, NACK, PULL).
+    pub fn ndp_ctrl_wire(&self, l2: u32) -> u32 {
+        self.cfg.header_bytes + l2
+    }
+
+    /// The application wrote: with nothing in flight, a new initial
+    /// window goes out unsolicited; otherwise the bytes wait for pulls (a
+    /// pull already heard and unused sends at once).
+    pub(in crate::tcp) fn ndp_write(&mut self, io: &mut TcpIo) {
+        let n = self.ndp.as_deref_mut().expect("an NDP flow");
+        if n.out.is_empty() && n.rtx.is_empty() {
+            // A new transfer, as htsim's flow start: pulls left over from
+            // the last one (heard when there was nothing to send) lapse.
+            n.last_pull = n.max_pull;
+            for _ in 0..n.iw.max(1) {
+                if !self.ndp_send_one(io) {
+                    break;
+                }
+            }
+        } else {
+            self.ndp_use_pulls(io);
+        }
+    }
+
+    /// Send one packet: a retransmission if one waits, else new data.
+    /// Returns false when there is nothing to send.
+    fn ndp_send_one(&mut self, io: &mut TcpIo) -> bool {
+        let now = io.now();
+        let n = self.ndp.as_deref_mut().expect("an NDP flow");
+        let (start, len, retx) = if let Some((s, l)) = n.rtx.pop_first() {
+            (s, l, true)
+        } else if self.snd_max < self.app_limit {
+            let len = (self.app_limit - self.snd_max).min(self.cfg.mss as u64) as u32;
+            let s = self.snd_max;
+            self.snd_max += len as u64;
+            self.snd_nxt = self.snd_max;
+            (s, len, false)
+        } else {
+            return false;
+        };
+        n.out.insert(start, (len, now));
+        let wire = len + self.cfg.header_bytes + io.l2_overhead();
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        let mut f = flags::NDP;
+        if retx {
+            self.stats.retransmits += 1;
+            self.stats.retx_bytes += len as u64;
+            f |= flags::RETX;
+        }
+        self.segs_sent += 1;
+        self.last_send = now;
+        io.send(Packet {
+            kind: PktKind::Data,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: self.segs_sent as u32,
+            src: self.src_host,
+            dst: self.dst_host,
+            payload: len,
+            wire,
+            seq: start,
+            ts: now,
+            sack: [(0, 0); 3],
+        });
+        if !self.rto.is_armed() {
+            let at = now + self.cfg.ndp.rto;
+            self.rto.arm(io, at, TcpTimer::Rto);
+        }
+        true
+    }
+
+    /// Send what the pulls heard so far allow.
+    fn ndp_use_pulls(&mut self, io: &mut TcpIo) {
+        loop {
+            let n = self.ndp.as_deref().expect("an NDP flow");
+            if n.last_pull >= n.max_pull || !self.ndp_send_one(io) {
+                break;
+            }
+            self.ndp.as_deref_mut().expect("an NDP flow").last_pull += 1;
+        }
+    }
+
+    /// The lowest byte not yet acknowledged.
+    fn ndp_update_una(&mut self) {
+        let n = self.ndp.as_deref().expect("an NDP flow");
+        let lo = [n.out.keys().next(), n.rtx.keys().next()]
+            .into_iter()
+            .flatten()
+            .min()
+            .copied();
+        self.snd_una = lo.unwrap_or(self.snd_max);
+    }
+
+    /// An ACK, NACK or PULL reaches the sender.
+    pub fn ndp_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        let now = io.now();
+        let n = self.ndp.as_deref_mut().expect("an NDP flow");
+        if p.seq != NO_SEQ {
+            if let Some((len, sent)) = n.out.remove(&p.seq) {
+                if p.flags & flags::TRIMMED != 0 {
+                    n.nacks += 1;
+                    n.rtx.insert(p.seq, len);
+                } else {
+                    self.ndp_rtt_sample(now.saturating_sub(sent));
+                }
+            }
+            self.last_activity = now;
+            self.ndp_update_una();
+        }
+        if p.flags & flags::PULL != 0 {
+            let n = self.ndp.as_deref_mut().expect("an NDP flow");
+            n.pulls += 1;
+            n.max_pull = n.max_pull.max(p.txn);
+            self.ndp_use_pulls(io);
+        }
+        if self.snd_una >= self.snd_max {
+            self.rto.cancel();
+        }
+    }
+
+    /// SRTT from ACKs of packets sent once (RFC 6298's smoothing), for
+    /// the report: NDP's timeout does not follow it.
+    fn ndp_rtt_sample(&mut self, r: SimTime) {
+        self.srtt = Some(match self.srtt {
+            None => r,
+            Some(s) => SimTime((s.0 * 7 + r.0) / 8),
+        });
+    }
+
+    /// A header the fabric returned to its sender (return-to-sender).
+    pub fn ndp_on_bounce(&mut self, io: &mut TcpIo, p: &Packet) {
+        let n = self.ndp.as_deref_mut().expect("an NDP flow");
+        n.bounces += 1;
+        if let Some((len, _)) = n.out.remove(&p.seq) {
+            n.rtx.insert(p.seq, len);
+        }
+        // Nothing else in flight: no ACK or NACK will bring a pull, so
+        // the receiver would never ask for it.
+        if n.out.is_empty() {
+            self.ndp_send_one(io);
+        }
+        self.ndp_update_una();
+    }
+
+    /// The retransmission timer: resend everything unanswered for `ndp_rto`.
+    pub(in crate::tcp) fn ndp_on_rto(&mut self, io: &mut TcpIo) {
+        if self.rto.fire(io, TcpTimer::Rto) != Fire::Expired {
+            return;
+        }
+        let now = io.now();
+        let rto = self.cfg.ndp.rto;
+        let n = self.ndp.as_deref_mut().expect("an NDP flow");
+        let late: Vec<(u64, u32)> = n
+            .out
+            .iter()
+            .filter(|(_, &(_, t))| t + rto <= now)
+            .map(|(&s, &(l, _))| (s, l))
+            .collect();
+        if !late.is_empty() {
+            self.stats.timeouts += 1;
+            self.stats.loss_log.push((now, true));
+        }
+        for (s, l) in late {
+            let n = self.ndp.as_deref_mut().expect("an NDP flow");
+            n.out.remove(&s);
+            n.rtx.insert(s, l);
+            self.ndp_send_one(io);
+        }
+        let n = self.ndp.as_deref().expect("an NDP flow");
+        if let Some(first) = n.out.values().map(|&(_, t)| t).min() {
+            self.rto.arm(io, first + rto, TcpTimer::Rto);
+        }
+    }
+
+    /// A data packet or a trimmed header reaches the receiver: an ACK or
+    /// a NACK goes back at once. Returns the bytes in-order delivery
+    /// advanced by, and whether the flow still wants pulls (the world then
+    /// asks the pacer for one; the answer is the last packet sent).
+    pub fn ndp_on_data(&mut self, io: &mut TcpIo, p: &Packet) -> (u64, bool) {
+        let trimmed = p.flags & flags::TRIMMED != 0;
+        let before = self.rcv_nxt;
+        if !trimmed {
+            let (start, end) = (p.seq, p.seq + p.payload as u64);
+            if end <= self.rcv_nxt {
+                self.stats.dup_arrivals += 1;
+            } else if start > self.rcv_nxt {
+                self.stats.ooo_arrivals += 1;
+                self.insert_ooo(start, end);
+            } else {
+                self.rcv_nxt = end;
+                while let Some(&(l, r, _)) = self.ooo.first() {
+                    if l > self.rcv_nxt {
+                        break;
+                    }
+                    self.rcv_nxt = self.rcv_nxt.max(r);
+                    self.ooo.remove(0);
+                }
+                self.last_delivery = io.now();
+            }
+        }
+        let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
+        self.stats.acks_sent += 1;
+        io.send(Packet {
+            kind: PktKind::Ack,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: 0,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.ndp_ctrl_wire(io.l2_overhead()),
+            seq: p.seq,
+            ts: p.ts,
+            sack: [(0, 0); 3],
+        });
+        // Everything written so far has arrived: no more pulls (as
+        // htsim's sink releases a finished flow's pulls).
+        let more = self.rcv_nxt < self.app_limit;
+        (self.rcv_nxt - before, more)
+    }
+
+    /// Every broken NDP invariant (see [`Self::invariant_violations`]).
+    pub(in crate::tcp) fn ndp_violations(&self, v: &mut Vec<String>) {
+        let Some(n) = self.ndp.as_deref() else {
+            return;
+        };
+        let id = self.id;
+        if let Some(s) = n.out.keys().find(|s| n.rtx.contains_key(s)) {
+            v.push(format!(
+                "flow {id}: NDP packet {s} both in flight and queued to resend"
+            ));
+        }
+        if n.pulls_released > n.pulls_asked {
+            v.push(format!(
+                "flow {id}: NDP pacer released {} pulls of {} asked",
+                n.pulls_released, n.pulls_asked
+            ));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+"""NDP side by side: htsim's own ``main_ndp`` (its authors' NDP) and dcnsim's
+mirror, on a permutation and an incast of a k-ary fat-tree, runs interleaved.
+
+Usage (from the repository root, with dcnsim importable)::
+
+    python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--markdown] [--json FILE]
+
+HTSIM_NDP is csg-htsim's ``htsim_ndp`` (tested at 841d9e7), built stock
+outside this repository: ``make libhtsim.a`` in ``sim/`` and ``make
+htsim_ndp`` in ``sim/datacenter``. It runs as its authors ship it, with
+its defaults (composite queues of 15 packets of 9,000 B, headers queued
+first up to twice that, 1 µs links, 100 Gbps, 9,000-byte MTU with 64-byte
+headers, initial window 15, pull pacer at 0.99 of line rate, minimum RTO
+50 ms, no return-to-sender) and ``-strat rand`` (a random path per
+packet: what dcnsim's ``rps`` gives on a fat-tree) on a connection matrix
+written here.
+
+The mirror (:func:`mirror`): the same fat-tree, ``routing.mode = "rps"``,
+``buffer = "135000B"`` (htsim's ``memFromPkt(15)``), ``nic_buffer =
+"unlimited"`` (htsim's host queues), ``[trimming]`` with its defaults,
+``tcp.transport = "ndp"`` with ``mss = 9000``, ``header = 64`` and the
+NDP defaults, which are htsim's.
+
+Workloads: ``perm``: host i sends ``--perm-size`` bytes to host
+(i + n/2) mod n (every flow crosses the core); ``incast``: hosts 1 … m
+(m = min(n − 1, 31)) each send ``--incast-size`` bytes to host 0. All flows
+start at 0.
+
+Per run: median and p99 flow completion time, total goodput (bytes
+delivered over the last completion), retransmissions (htsim's ``Rtx``;
+with trimming and no timeouts, one per trimmed packet) and bounces, and
+the whole process's CPU seconds (``RUSAGE_CHILDREN``: htsim's set-up and
+log included, as dcnsim's interpreter start, scenario check and tables).
+Packet-hops per CPU second are compared on dcnsim's count of hops for
+both (the two run the same packets up to the differences reported), so
+the speed ratio is htsim's CPU over dcnsim's. The machine is shared:
+runs alternate (htsim, dcnsim) ``--pairs`` times and medians are
+reported. A tool, not a test: nothing in CI runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: htsim's main_ndp defaults, mirrored.
+RATE = "100Gbps"
+MTU = 9000
+HEADER = 64
+QUEUE_BYTES = 15 * MTU
+
+
+def hosts(k: int) -> int:
+    return k * k * k // 4
+
+
+def connections(k: int, workload: str, perm_size: int, incast_size: int) -> list:
+    n = hosts(k)
+    if workload == "perm":
+        return [(i, (i + n // 2) % n, perm_size) for i in range(n)]
+    m = min(n - 1, 31)
+    return [(s, 0, incast_size) for s in range(1, m + 1)]
+
+
+def write_matrix(path: Path, n: int, conns: list) -> None:
+    lines = [f"Nodes {n}", f"Connections {len(conns)}"]
+    lines += [f"{s}->{d} start 0 size {b}" for s, d, b in conns]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def mirror(k: int, conns: list, end_us: int) -> dict:
+    """dcnsim's scenario for the same fabric and connections."""
+    return {
+        "name": f"ndp_k{k}",
+        "seed": 1,
+        "stop": f"{end_us}us",
+        "routing": {"mode": "rps"},
+        "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
+                     "buffer": f"{QUEUE_BYTES}B", "nic_buffer": "unlimited"},
+        "trimming": {},
+        "tcp": {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15},
+        "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
+    }
+
+
+def cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path) -> dict:
+    cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), "-strat", "rand",
+           "-end", str(end_us), "-o", str(log)]
+    c0, t0 = cpu_children(), time.perf_counter()
+    # htsim writes idmap.txt into its working directory: keep it in ours
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
+    wall, cpu = time.perf_counter() - t0, cpu_children() - c0
+    if p.returncode != 0:
+        raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
+    fct, total = [], 0
+    for m in re.finditer(r"Flow ndp_(\d+)_(\d+) flow_id \d+ finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
+        fct.append(float(m.group(3)) * 1e-6)
+        total += int(m.group(4))
+    m = re.search(r"New: (\d+) Rtx: (\d+) Bounced: (\d+)", p.stdout)
+    if not m:
+        raise RuntimeError("htsim printed no 'New: … Rtx: … Bounced: …' line")
+    return {"wall": wall, "cpu": cpu, "fct": fct, "bytes": total, "new": int(m.group(1)),
+            "retx": int(m.group(2)), "bounced": int(m.group(3))}
+
+
+def run_dcnsim(scenario: dict, workdir: Path) -> dict:
+    """The mirror through the ``dcnsim`` command (a whole process, as htsim)."""
+    path = workdir / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    out = workdir / "out"
+    cmd = [sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(out), "--no-progress"]
+    c0, t0 = cpu_children(), time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - t0, cpu_children() - c0
+    if p.returncode != 0:
+        raise RuntimeError(f"dcnsim run failed: {p.stderr.strip()[-400:]}")
+    import pandas as pd
+
+    flows = pd.read_csv(out / "flows.csv")
+    summary = json.loads((out / "summary.json").read_text())
+    done = flows[flows["completed"]]
+    return {"wall": wall, "cpu": cpu, "fct": list(done["end_s"] - done["start_s"]),
+            "bytes": int(flows["delivered_bytes"].sum()), "new": int(flows["segments_sent"].sum() - flows["retransmits"].sum()),
+            "retx": int(flows["retransmits"].sum()), "bounced": int(summary.get("headers_bounced", 0)),
+            "trimmed": int(summary.get("packets_trimmed", 0)), "timeouts": int(flows["timeouts"].sum()),
+            "hops": float(summary["packet_hops"]), "flows": len(flows), "completed": len(done)}
+
+
+def pct(v: list, q: float) -> float:
+    s = sorted(v)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+
+
+def stats(r: dict) -> dict:
+    fct = r["fct"]
+    span = max(fct) if fct else float("nan")
+    return {"fct_med_us": pct(fct, 0.5) * 1e6, "fct_p99_us": pct(fct, 0.99) * 1e6,
+            "goodput_gbps": r["bytes"] * 8 / span / 1e9, "retx": r["retx"], "bounced": r["bounced"],
+            "completed": len(fct)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("htsim", help="path to a stock htsim_ndp binary")
+    ap.add_argument("--k", type=int, nargs="+", default=[4, 8])
+    ap.add_argument("--workloads", nargs="+", default=["perm", "incast"], choices=["perm", "incast"])
+    ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per case")
+    ap.add_argument("--perm-size", type=int, default=2_000_000, help="bytes per permutation flow")
+    ap.add_argument("--incast-size", type=int, default=450_000, help="bytes per incast sender")
+    ap.add_argument("--end-us", type=int, default=20_000, help="simulated time of both runs (µs)")
+    ap.add_argument("--json", help="write every run's numbers here")
+    a = ap.parse_args()
+    if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
+        ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_ndp first)")
+    rows, raw = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpd = Path(tmp)
+        for k in a.k:
+            for wl in a.workloads:
+                conns = connections(k, wl, a.perm_size, a.incast_size)
+                matrix = tmpd / f"{wl}_k{k}.cm"
+                write_matrix(matrix, hosts(k), conns)
+                theirs, ours = [], []
+                for i in range(a.pairs):
+                    theirs.append(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log"))
+                    ours.append(run_dcnsim(mirror(k, conns, a.end_us), tmpd))
+                    print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
+                          f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+                h, d = stats(theirs[0]), stats(ours[0])  # both deterministic: the numbers of any pair
+                hc = statistics.median(r["cpu"] for r in theirs)
+                dc = statistics.median(r["cpu"] for r in ours)
+                hops = ours[0]["hops"]
+                rows.append((k, wl, len(conns), h, d, ours[0], hc, dc, hops))
+                raw.append({"k": k, "workload": wl, "htsim": theirs, "dcnsim": ours})
+    print("| k | workload | flows | FCT median µs (htsim / dcnsim) | FCT p99 µs | goodput Gbps | "
+          "retransmissions (htsim Rtx / dcnsim) | dcnsim trims / timeouts | bounces | "
+          "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for k, wl, n, h, d, o, hc, dc, hops in rows:
+        print(f"| {k} | {wl} | {n} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+              f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
+              f"{h['retx']} / {d['retx']} | {o['trimmed']} / {o['timeouts']} | {h['bounced']} / {d['bounced']} | "
+              f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(raw, indent=1))
+
+
+if __name__ == "__main__":
+    main()
