@@ -327,12 +327,12 @@ def _band(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
             return "untestable", "n/a", rule
         items = [(str(k), float(v)) for k, v in measured.items()]
         text = "; ".join(f"{k}: {format(v, p.get('fmt', '.3g'))}{us}" for k, v in items)
-        vals: Optional[List[float]] = [v for _, v in items]
+        vals: List[float] = [v for _, v in items]
     else:
-        vals = _values(measured)
-        if vals is None:
+        got = _values(measured)
+        if got is None:
             return "untestable", "n/a", rule
-        text = _vals_text(vals, p)
+        vals, text = got, _vals_text(got, p)
     inside = [(lo < v if opened else lo <= v) and v <= hi for v in vals]
     ok = all(i != out for i in inside)
     return ("agrees" if ok else "differs"), text, rule
@@ -507,9 +507,9 @@ class Register:
             for need in ("key", "title", "match", "same_why"):
                 if not b.get(need):
                     raise ValueError(f"{path.name}: beside {b.get('key', '?')!r}: field {need!r} is missing or empty")
-            unknown = sorted(set(b.get("same", [])) - ids)
-            if unknown:
-                raise ValueError(f"{path.name}: beside {b['key']!r}: field 'same' names no claim {unknown}")
+            strays = sorted(set(b.get("same", [])) - ids)
+            if strays:
+                raise ValueError(f"{path.name}: beside {b['key']!r}: field 'same' names no claim {strays}")
         return cls(str(doc.get("paper", path.parent.name)), claims, str(path), beside)
 
     def __getitem__(self, cid: str) -> Claim:

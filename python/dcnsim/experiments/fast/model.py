@@ -135,20 +135,20 @@ def _analyze_s3(summary, out_dir: Path) -> FigureResult:
                       float(n_star_max(1e9, 100e-6, 102_400, 1500, 2)), 37.5, rel_tol=0.02),
     ]
 
-    def onset(o: Any) -> float:
+    def as_onset(o: Any) -> float:
         # no onset in the scanned range is a measurement: the onset lies beyond it (∞, judged "differs")
         return float(o) if o is not None and not _nan(o) else math.inf
 
     ref = on[(on["topology"] == "star") & (on["buffer_bytes"] == 100_000)]
     if len(ref):
-        cmps.append(REGISTER.judge("s3-onset", onset(ref["sim_onset_n"].iloc[0]),
+        cmps.append(REGISTER.judge("s3-onset", as_onset(ref["sim_onset_n"].iloc[0]),
                                    note=f"N*max = {float(ref['n_star_max'].iloc[0]):.1f} (eq. 7, RTT 100 µs)"))
-    cmps.append(REGISTER.judge("s3-onset-ratio", {r["setting"]: onset(r["sim_onset_n"]) / r["n_star_max"]
+    cmps.append(REGISTER.judge("s3-onset-ratio", {r["setting"]: as_onset(r["sim_onset_n"]) / r["n_star_max"]
                                                   for _, r in star.iterrows()}))
     if len(tt):
         r = tt.iloc[0]
-        cmps.append(REGISTER.judge("s3-onset-topology", onset(r["sim_onset_n"]) / r["n_star_max"],
-                                   note=f"onset {onset(r['sim_onset_n']):g} workers; N*max = {r['n_star_max']:.1f} "
+        cmps.append(REGISTER.judge("s3-onset-topology", as_onset(r["sim_onset_n"]) / r["n_star_max"],
+                                   note=f"onset {as_onset(r['sim_onset_n']):g} workers; N*max = {r['n_star_max']:.1f} "
                                         "at the cross-rack RTT of 200 µs; 1/5 of the workers share the root's rack "
                                         "(RTT 100 µs)"))
     on.to_csv(out_dir / "sec3_onsets.csv", index=False)
