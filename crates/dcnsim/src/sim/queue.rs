@@ -109,7 +109,11 @@ impl Event {
                 tag: (rank & ((1 << TAG_BITS) - 1)) as u32,
             },
             6 => Event::Udp(id),
-            _ => Event::Sample,
+            // the last kind's ids: the sample 0, pacers odd, serializers
+            // even above it ([`Self::rank_in`])
+            _ if id == 0 => Event::Sample,
+            _ if id & 1 == 1 => Event::Pace(id >> 1),
+            _ => Event::Serve((id >> 1) - 1),
         }
     }
 }
@@ -1398,6 +1402,9 @@ mod tests {
                 Event::App { app: id, tag },
                 Event::Udp(id),
                 Event::Sample,
+                // the last kind holds two indices each (odd and even ids)
+                Event::Pace(id >> 2),
+                Event::Serve(id >> 2),
             ] {
                 let h = instant_word(t, salt);
                 assert_eq!(Event::from_rank(ev.rank(t, salt), h), ev);
