@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import dcnsim
 import pandas as pd
@@ -128,3 +131,23 @@ def test_invalid_point_fails_before_running(tmp_path):
 def test_duplicate_labels_rejected(tmp_path):
     with pytest.raises(ValueError):
         run_sweep([("a", small_pa(), 1), ("a", small_pa(), 2)], tmp_path, progress=False)
+
+
+@pytest.mark.parametrize("share, user, want", [(1, None, "1"), (0, None, None), (1, "3", "3")])
+def test_workers_with_a_core_each_run_their_points_on_one_thread(share, user, want):
+    """threads = "auto" (the default) counts the cores free when a run
+    starts: a worker per core tells its runs that their share is one, so
+    points starting together do not each cut their run across every core;
+    fewer workers than cores leave it to the count of runnable tasks, and a
+    user's own DCNSIM_FREE_CORES stands."""
+    env = {k: v for k, v in os.environ.items() if k != "DCNSIM_FREE_CORES"}
+    if user is not None:
+        env["DCNSIM_FREE_CORES"] = user
+    code = ("import os; from dcnsim.sweep import _worker_init; "
+            f"_worker_init(max(1, (os.cpu_count() or 1) - 1 + {share})); "
+            "print(os.environ.get('DCNSIM_FREE_CORES'))")
+    cores = os.cpu_count() or 1
+    if share == 0 and cores == 1:
+        pytest.skip("one core: every worker count is a worker per core")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(want)

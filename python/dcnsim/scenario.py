@@ -396,9 +396,11 @@ class Scenario(_Builder):
     l2_overhead: Optional[int] = 0
     switch_delay: Optional[str] = None
     host_jitter: Optional[str] = None
-    #: equal-time order: ``"fifo"`` (default, as ns-2/ns-3) or ``"seeded"``
+    #: equal-time order: ``"seeded"`` (default: any thread count, the same
+    #: bits) or ``"fifo"`` (as ns-2/ns-3; one thread)
     ties: Optional[str] = None
-    #: threads (partitions) that run this one simulation: a number or ``"auto"``
+    #: threads (partitions) that run this one simulation: a number or
+    #: ``"auto"`` (default: the cores free now, where the cut pays)
     threads: Optional[Union[int, str]] = None
     pcap: Optional[Any] = None
     #: time series: ``{"interval": "1ms", "flows": True, "queues": "switches"}``

@@ -116,11 +116,20 @@ def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
     return result.summary_record()
 
 
-def _worker_init() -> None:
+def _worker_init(workers: int = 1) -> None:
     """Workers leave Ctrl-C to the parent, which stops them all at once
     (:func:`_stop_pool`): a worker that took it itself would print a
-    traceback, and move on to the next point it had already queued."""
+    traceback, and move on to the next point it had already queued.
+
+    A run's ``threads = "auto"`` (the default) counts the cores free when
+    it starts; points starting together would each see the others' cores
+    free and cut their runs into more threads than the machine has. With
+    a worker per core or more, each worker's share is one core, and its
+    runs are told so (``DCNSIM_FREE_CORES``, unless the user set it);
+    with fewer, the count of runnable tasks sees the other workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if workers >= (os.cpu_count() or 1):
+        os.environ.setdefault("DCNSIM_FREE_CORES", "1")
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -285,7 +294,7 @@ def run_sweep(
                     failures[pts[i].label] = f"{type(e).__name__}: {e}"
                 bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(workers,)) as pool:
                 futures = {pool.submit(_run_point, docs[i], str(dirs[i]), format): i for i in todo}
                 pending = set(futures)
                 try:

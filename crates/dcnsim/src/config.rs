@@ -918,10 +918,11 @@ impl Default for Threads {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Ties {
     /// First-in first-out, as ns-2 and ns-3: the papers' simulators.
-    #[default]
     Fifo,
     /// By component, scrambled per instant by the seed: independent of when
-    /// events were scheduled, so any number of threads gives the same run.
+    /// events were scheduled, so any number of threads gives the same run
+    /// (the default).
+    #[default]
     Seeded,
 }
 

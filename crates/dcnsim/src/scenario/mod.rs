@@ -119,14 +119,16 @@ pub fn parse_config_until(
     let l2_overhead = d.l2_overhead.unwrap_or(0);
     let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
     let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
-    let threads = d.threads.unwrap_or_default();
-    // Setting `threads` at all (1 included) picks the order any thread
-    // count reproduces, so a 1-thread run is the reference for N threads.
-    let ties = match (*d.ties, d.threads.is_some()) {
-        (Some(t), _) => t,
-        (None, true) => Ties::Seeded,
-        (None, false) => Ties::Fifo,
-    };
+    // The seeded order by default, which any thread count reproduces, and
+    // as many threads as pay now ("auto"): a user who sets neither gets
+    // every free core and the bits one thread writes. First-in first-out
+    // (ns-2's and ns-3's order) is asked for by name, and then runs on one
+    // thread unless told otherwise (and refused on more, below).
+    let ties = d.ties.unwrap_or(Ties::Seeded);
+    let threads = d.threads.unwrap_or(match ties {
+        Ties::Seeded => Threads::Auto,
+        Ties::Fifo => Threads::N(1),
+    });
     if ties == Ties::Fifo && threads != Threads::N(1) {
         ctx.err(
             "ties",

@@ -478,13 +478,22 @@ fn duplicate_json_keys_are_rejected_not_overridden() {
     parse_config_str(&siblings).unwrap();
 }
 
-/// `ties` is "fifo" unless asked; a wrong name is refused naming the key
-/// and the two it accepts.
+/// `ties` is "seeded" and `threads` "auto" unless asked; "fifo" asked
+/// for runs on one thread; a wrong name is refused naming the key and the
+/// two it accepts.
 #[test]
-fn ties_defaults_to_fifo_and_names_its_choices() {
-    use crate::config::Ties;
-    assert_eq!(parse_config(&example()).unwrap().ties, Ties::Fifo);
+fn ties_default_to_seeded_on_every_core_and_name_their_choices() {
+    use crate::config::{Threads, Ties};
+    let c = parse_config(&example()).unwrap();
+    assert_eq!((c.ties, c.threads), (Ties::Seeded, Threads::Auto));
     let mut doc = example();
+    doc["ties"] = json!("fifo");
+    let c = parse_config(&doc).unwrap();
+    assert_eq!((c.ties, c.threads), (Ties::Fifo, Threads::N(1)));
+    doc["threads"] = json!(4);
+    let errs = parse_config(&doc).unwrap_err();
+    assert_eq!(errs[0].path, "ties", "{errs:?}");
+    doc.as_object_mut().unwrap().remove("threads");
     doc["ties"] = json!("seeded");
     assert_eq!(parse_config(&doc).unwrap().ties, Ties::Seeded);
     doc["ties"] = json!("random");
