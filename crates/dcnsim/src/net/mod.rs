@@ -1097,6 +1097,86 @@ mod tests {
         }
     }
 
+    /// A sink is a link like any other up to its far end: offered the same
+    /// packets at the same times as a link whose far end is here, it
+    /// queues, marks and drops the same ones, and puts in its outbox, in
+    /// order, each packet it accepted with the header and the arrival time
+    /// the other link delivers it at, while nothing arrives at its own
+    /// end. Closed, it counts what the other counts, with its own class
+    /// back. Bursts overflow a 40-packet buffer and pass its 10-packet
+    /// marking threshold, and fill the sink's ring past several doublings.
+    #[test]
+    fn a_sink_queues_as_a_link_and_hands_its_packets_over() {
+        let cfg = QueueConfig {
+            limit: Limit::Packets(40),
+            ecn_k: Some(Limit::Packets(10)),
+        };
+        let build = || {
+            let mut links = Links::default();
+            for (a, b) in [(0, 1), (1, 0)] {
+                links.push(a, b, 8_000_000_000, SimTime(5_000_000), cfg);
+            }
+            links
+        };
+        let (mut here, mut sink) = (build(), build());
+        sink.set_sinks(vec![true, false]);
+        let (mut qh, mut qs) = (EventQueue::new(), EventQueue::new());
+        let mut t = 0u64;
+        let mut n = 0u32;
+        for b in 0..200u64 {
+            let burst = 1 + mix64(b) % 80;
+            for i in 0..burst {
+                let at = SimTime(t + i * 50_000);
+                qh.schedule(at, Event::Udp(n));
+                qs.schedule(at, Event::Udp(n));
+                n += 1;
+            }
+            t += burst * 50_000 + mix64(b ^ 5) % 400_000_000;
+        }
+        let hdr = |i: u32| Hdr {
+            id: i,
+            wire: 64 + (mix64(i as u64 + 3) % 1500) as u32,
+            flags: flags::ECT,
+            ..Hdr::default()
+        };
+        let (mut offered, mut delivered) = (Vec::new(), Vec::new());
+        while let Some(ev) = qh.pop_until(SimTime(u64::MAX)) {
+            match ev {
+                Event::Udp(i) => offered.push(here.enqueue(0, hdr(i), &mut qh, SimTime::ZERO)),
+                Event::Arrive(0) => {
+                    let h = here.arrive(&mut qh, 0);
+                    delivered.push((qh.now(), h.id, h.flags));
+                }
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+        let mut sunk = Vec::new();
+        while let Some(ev) = qs.pop_until(SimTime(u64::MAX)) {
+            let Event::Udp(i) = ev else {
+                panic!("{ev:?} at the sink's own end")
+            };
+            sunk.push(sink.enqueue(0, hdr(i), &mut qs, SimTime::ZERO));
+        }
+        assert_eq!(offered, sunk);
+        assert!(offered.contains(&Enqueue::Dropped), "no drop");
+        let out: Vec<_> = sink
+            .take_outbox()
+            .iter()
+            .map(|o| (o.arrive, o.h.id, o.h.flags))
+            .collect();
+        assert!(out.iter().any(|o| o.2 & flags::CE != 0), "no mark");
+        assert_eq!(out, delivered);
+        let end = SimTime(u64::MAX / 2);
+        here.occupancy(0, end);
+        sink.occupancy(0, end);
+        sink.close_sinks(u128::MAX, |t, _| t.0 as u128);
+        assert_eq!(
+            format!("{:?}", sink.stats(0)),
+            format!("{:?}", here.stats(0))
+        );
+        assert_eq!(sink.hot[0].st.class, here.hot[0].st.class);
+    }
+
     /// Past what the state line holds — a buffer above 2³² − 1 bytes, an
     /// occupancy integral above 2⁶⁴ byte·ps — the counts carry into the
     /// rare line and come out exact: 480,000 packets of 9,000 bytes
