@@ -247,16 +247,30 @@ pub struct UdpFlow {
     pub stop: SimTime,
     pub sent_pkts: u64,
     pub sent_bytes: u64,
-    pub rx_pkts: u64,
-    pub rx_bytes: u64,
-    pub last_rx: SimTime,
+    /// What the receiving end counted.
+    pub rx: UdpRx,
+}
+
+/// A UDP flow's receiving end: all it writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UdpRx {
+    pub pkts: u64,
+    pub bytes: u64,
+    /// When the last packet arrived.
+    pub last: SimTime,
 }
 
 impl UdpFlow {
     pub fn on_receive(&mut self, p: &Packet, now: SimTime) {
-        self.rx_pkts += 1;
-        self.rx_bytes += p.payload as u64;
-        self.last_rx = now;
+        self.rx.pkts += 1;
+        self.rx.bytes += p.payload as u64;
+        self.rx.last = now;
+    }
+
+    /// Absorb `rx`, the copy of this flow that ran its receiving end
+    /// (this one ran the sender).
+    pub fn absorb(&mut self, rx: &UdpFlow) {
+        self.rx = rx.rx;
     }
 }
 
@@ -507,9 +521,7 @@ impl App {
                     stop: *stop,
                     sent_pkts: 0,
                     sent_bytes: 0,
-                    rx_pkts: 0,
-                    rx_bytes: 0,
-                    last_rx: SimTime::ZERO,
+                    rx: UdpRx::default(),
                 });
                 App::Udp { flow }
             }

@@ -24,7 +24,7 @@ use crate::net::{Handoff, Hdr, Packet, PktKind};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
-use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, World};
+use crate::world::{Interrupt, MemoryGuard, MemoryStop, Progress, Whole, World};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -494,6 +494,8 @@ struct Shared {
     /// Every partition computes the next window from these.
     lookahead: SimTime,
     stop_key: u128,
+    /// The routing tables, built once for every partition's world.
+    routes: Arc<crate::net::routing::Routes>,
 }
 
 /// Per partition, over the run: for the speed-up model (docs/performance.md).
@@ -635,7 +637,7 @@ pub fn run_on(
                     cur_app: 0,
                     dup_events: 0,
                     zero_at: None,
-                    routes: Some(routes.clone()),
+                    drops: Vec::new(),
                 })),
                 status: Status::default(),
                 stats: PartStats::default(),
@@ -673,6 +675,7 @@ pub fn run_on(
         now_min: AtomicU64::new(0),
         lookahead,
         stop_key: (cfg.stop.0 as u128 + 1) << 64,
+        routes,
     };
     if let Some(free) = forced_free_cores() {
         sh.adapt = false;
@@ -725,9 +728,7 @@ pub fn run_on(
         waits,
         wall_ns,
     };
-    let mut worlds = worlds.into_iter();
-    let w0 = worlds.next().expect("partition 0");
-    let mut w = merge(w0, worlds.collect(), &statuses, cfg);
+    let mut w = merge(worlds, &statuses);
     w.memory_stop = *sh.stopped.lock().unwrap();
     w.interrupted = sh.halt.load(Ordering::Relaxed);
     Some((w, stats))
@@ -837,8 +838,7 @@ fn take(sh: &Shared, cfg: &Config, p: usize, g: u64, step: Step) -> bool {
 fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
     if step == Step::Build {
         let ctx = part.ctx.take().expect("built once");
-        let mut w =
-            World::new_partition(cfg, ctx, &mut || false).expect("a check that never stops");
+        let mut w = World::with_seam(cfg, ctx, sh.routes.clone());
         if let Some(g) = sh.guard {
             // each partition measures itself; the decider sums them
             w.set_memory_guard(g);
@@ -901,7 +901,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         }
         Step::Close { win } => {
             take_in(w, me, sh, inbox, headers, slot(win));
-            let p = w.part.as_deref().expect("a partition");
+            let p = ctx(w);
             status.processed = w.core.q.processed() - p.dup_events;
             status.now = w.core.q.now();
             status.last_key = w.core.q.last_key();
@@ -1050,12 +1050,12 @@ fn publish(
     ran_full: bool,
     measure: bool,
 ) {
-    let p = w.part.as_deref().expect("a partition");
+    let (zero_at, dup_events) = (ctx(w).zero_at, ctx(w).dup_events);
     s.pending = w.pending_apps;
-    s.zero_at = p.zero_at;
+    s.zero_at = zero_at;
     s.next = w.core.q.next_key();
     s.sent_min = sent_min;
-    s.processed = w.core.q.processed() - p.dup_events;
+    s.processed = w.core.q.processed() - dup_events;
     s.now = w.core.q.now();
     // packets in the inboxes are not counted: a window's worth
     s.bytes = if measure {
@@ -1075,11 +1075,11 @@ fn post(
     ps: &mut PartStats,
     at: usize,
 ) -> Option<SimTime> {
-    let out = w.core.links.take_handoffs();
+    let out = w.core.links.take_outbox();
     if out.is_empty() {
         return None;
     }
-    let node_part = w.part.as_deref().expect("a partition").node_part.clone();
+    let node_part = ctx(w).node_part.clone();
     let mut first = SimTime(u64::MAX);
     for (i, &Handoff { link, arrive, h }) in out.iter().enumerate() {
         // the packet's line is cold (the switches forwarded its header
@@ -1099,7 +1099,7 @@ fn post(
             pkt,
         });
     }
-    let me = w.part.as_deref().expect("a partition").me as usize;
+    let me = ctx(w).me as usize;
     for (d, v) in by_part.iter_mut().enumerate() {
         if !v.is_empty() {
             sh.inbox[at][d * sh.n + me].lock().unwrap().append(v);
@@ -1156,218 +1156,171 @@ fn take_in(
 /// [`take_in`] the far end's link state.
 const HANDOVER_AHEAD: usize = 4;
 
-/// One world from the partitions': each link, input tally, flow end, app,
-/// capture and sample from the partition that ran it.
-fn merge(mut w: World, rest: Vec<World>, st: &[Status], cfg: &Config) -> World {
+/// Partition `w`'s context: the seam its world was built with.
+fn ctx(w: &World) -> &PartCtx {
+    (&*w.core.seam as &dyn std::any::Any)
+        .downcast_ref()
+        .expect("a partition's world")
+}
+
+/// `v[a]` and `v[b]`, `a != b`, both writable.
+fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (lo, hi) = v.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = v.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+/// Into partition 0's list `field`, each item from the partition
+/// `owner(i)` that ran it.
+fn gather<T>(
+    parts: &mut [World],
+    field: fn(&mut World) -> &mut Vec<T>,
+    owner: impl Fn(usize) -> usize,
+) {
+    for i in 0..field(&mut parts[0]).len() {
+        let p = owner(i);
+        if p != 0 {
+            let (w, o) = two_mut(parts, 0, p);
+            std::mem::swap(&mut field(w)[i], &mut field(o)[i]);
+        }
+    }
+}
+
+/// One world from the partitions' (`parts[p]` ran partition `p`): each
+/// component absorbs its other halves from the partitions that ran them
+/// (links and input tallies from their sending end's, a flow's receiver
+/// from its receiver's, counters from all), and every list takes each
+/// item from its owner.
+fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
     let end_key = st.iter().map(|s| s.last_key).max().unwrap_or(0);
     let now = st.iter().map(|s| s.now).max().unwrap_or_default();
     let processed: u64 = st.iter().map(|s| s.processed).sum();
     let handed: u64 = st.iter().map(|s| s.sent).sum();
-    let mut parts: Vec<World> = Vec::with_capacity(rest.len() + 1);
-    // Each partition closes its own books first: links up to the run's
-    // end (cut links retire what the far end received), route tallies.
-    let close = |w: &mut World| {
-        w.core.q.set_end(now, end_key, processed);
-        w.finish_books();
-        let q = &w.core.q;
-        let key_of = |t: SimTime, l: u32| q.key_of(t, Event::Arrive(l));
-        w.core.links.retire_cut(end_key, key_of);
-    };
-    close(&mut w);
-    parts.push(w);
-    for mut x in rest {
-        close(&mut x);
-        parts.push(x);
-    }
-    let me = |p: &World| p.part.as_deref().expect("a partition").me as usize;
-    debug_assert!(parts.iter().enumerate().all(|(i, p)| me(p) == i));
-    let node_part = parts[0].part.as_deref().unwrap().node_part.clone();
-    let host_part = parts[0].part.as_deref().unwrap().host_part.clone();
-    let app_home = parts[0].part.as_deref().unwrap().app_home.clone();
-    let (first, others) = parts.split_first_mut().expect("partition 0");
-    let w = first;
-    // Links and their input tallies: the sending end's partition.
-    for (i, info) in w.core.links.infos().to_vec().iter().enumerate() {
-        let p = node_part[info.from as usize] as usize;
-        if p != 0 {
-            w.core.links.adopt(i, &others[p - 1].core.links);
-        }
-    }
-    for (k, o) in others.iter().enumerate() {
-        let p = (k + 1) as u32;
-        let infos = w.core.links.infos().to_vec();
+    // Each partition closes its own books first (links up to the run's
+    // end, sinks retiring what the far end received, route tallies) and
+    // gives back its context: the merged world runs the whole model.
+    let ctxs: Vec<Box<PartCtx>> = parts
+        .iter_mut()
+        .map(|w| {
+            w.core.q.set_end(now, end_key, processed);
+            w.finish_books();
+            let q = &w.core.q;
+            let key_of = |t: SimTime, l: u32| q.key_of(t, Event::Arrive(l));
+            w.core.links.close_sinks(end_key, key_of);
+            let seam = std::mem::replace(&mut w.core.seam, Box::new(Whole));
+            (seam as Box<dyn std::any::Any>)
+                .downcast()
+                .expect("a partition's world")
+        })
+        .collect();
+    debug_assert!(ctxs.iter().enumerate().all(|(i, c)| c.me as usize == i));
+    let PartCtx {
+        node_part,
+        host_part,
+        app_home,
+        ..
+    } = &*ctxs[0];
+    let from: Vec<usize> = parts[0]
+        .core
+        .links
+        .infos()
+        .iter()
+        .map(|l| node_part[l.from as usize] as usize)
+        .collect();
+    let host = |h: u32| host_part[h as usize] as usize;
+    let ends: Vec<(usize, usize)> = parts[0]
+        .flows
+        .iter()
+        .map(|f| (host(f.src_host), host(f.dst_host)))
+        .collect();
+    for p in 1..parts.len() {
+        let (w, o) = two_mut(&mut parts, 0, p);
+        w.core.links.absorb(&o.core.links, |l| from[l] == p);
         w.core
             .inputs
-            .adopt_egresses(&o.core.inputs, |e| node_part[infos[e].from as usize] == p);
+            .adopt_egresses(&o.core.inputs, |e| from[e] == p);
+        w.core.absorb_counts(&o.core);
+        if let (Some(t), Some(ot)) = (w.trace.as_mut(), o.trace.as_ref()) {
+            t.absorb(ot, |f| ends[f].0 == p, |f| ends[f].1 == p, |q| from[q] == p);
+        }
     }
-    // Flows: the sender's copy, with the receiver's half.
-    for f in 0..w.flows.len() {
-        let (src, dst) = (w.flows[f].src_host, w.flows[f].dst_host);
-        let (ps, pd) = (
-            host_part[src as usize] as usize,
-            host_part[dst as usize] as usize,
-        );
+    // a handed-over packet was made and freed in both partitions
+    parts[0].core.arena.created -= handed;
+    parts[0].core.arena.released -= handed;
+    // Flows: the sender's copy absorbs the receiver's.
+    for (f, &(ps, pd)) in ends.iter().enumerate() {
         if ps != pd {
-            match (ps, pd) {
-                (0, d) => w.flows[f].take_receiver(&others[d - 1].flows[f]),
-                (s, 0) => others[s - 1].flows[f].take_receiver(&w.flows[f]),
-                (s, d) => {
-                    let (lo, hi) = others.split_at_mut(s.max(d) - 1);
-                    let (tx, rx) = if s < d {
-                        (&mut lo[s - 1], &hi[0])
-                    } else {
-                        (&mut hi[0], &lo[d - 1])
-                    };
-                    tx.flows[f].take_receiver(&rx.flows[f]);
-                }
-            }
-        }
-        if ps != 0 {
-            std::mem::swap(&mut w.flows[f], &mut others[ps - 1].flows[f]);
-        }
-        if pd != 0 {
-            w.app_rx[f] = others[pd - 1].app_rx[f];
+            let (tx, rx) = two_mut(&mut parts, ps, pd);
+            tx.flows[f].absorb(&rx.flows[f]);
         }
     }
-    for u in 0..w.udps.len() {
-        let (src, dst) = (w.udps[u].src, w.udps[u].dst);
-        let (ps, pd) = (
-            host_part[src as usize] as usize,
-            host_part[dst as usize] as usize,
-        );
-        let tx = if ps == 0 {
-            w.udps[u].clone()
-        } else {
-            others[ps - 1].udps[u].clone()
-        };
-        let rx = if pd == 0 {
-            w.udps[u].clone()
-        } else {
-            others[pd - 1].udps[u].clone()
-        };
-        let mut m = tx;
-        m.rx_pkts = rx.rx_pkts;
-        m.rx_bytes = rx.rx_bytes;
-        m.last_rx = rx.last_rx;
-        w.udps[u] = m;
+    gather(&mut parts, |w| &mut w.flows, |f| ends[f].0);
+    gather(&mut parts, |w| &mut w.app_rx, |f| ends[f].1);
+    let udp_ends: Vec<(usize, usize)> = parts[0]
+        .udps
+        .iter()
+        .map(|u| (host(u.src), host(u.dst)))
+        .collect();
+    for (u, &(ps, pd)) in udp_ends.iter().enumerate() {
+        if ps != pd {
+            let (tx, rx) = two_mut(&mut parts, ps, pd);
+            tx.udps[u].absorb(&rx.udps[u]);
+        }
     }
+    gather(&mut parts, |w| &mut w.udps, |u| udp_ends[u].0);
+    let captured: Vec<usize> = parts[0]
+        .core
+        .captures
+        .iter()
+        .map(|c| host(c.host))
+        .collect();
+    gather(&mut parts, |w| &mut w.core.captures, |c| captured[c]);
     // Apps: their home's copy (partition 0's of an app every partition
     // runs: they drew the same arrivals); unfinished where its home did
     // not see it finish, or any partition, for an app all run.
-    let finished = |p: &World, a: usize| p.part.as_deref().expect("a partition").app_finished[a];
-    let mut pending = 0;
-    for a in 0..w.apps.len() {
-        let done = match app_home[a] {
-            EVERY_PART => finished(w, a) && others.iter().all(|o| finished(o, a)),
-            0 => finished(w, a),
-            h => finished(&others[h as usize - 1], a),
-        };
-        pending += usize::from(!done);
-        let h = app_home[a];
-        if h != 0 && h != EVERY_PART {
-            std::mem::swap(&mut w.apps[a], &mut others[h as usize - 1].apps[a]);
-        }
-    }
-    w.pending_apps = pending;
-    // Captures: the host's partition.
-    for c in 0..w.core.captures.len() {
-        let h = w.core.captures[c].host;
-        let p = host_part[h as usize] as usize;
-        if p != 0 {
-            std::mem::swap(&mut w.core.captures[c], &mut others[p - 1].core.captures[c]);
-        }
-    }
-    // Time series: each row's fields from the partitions that own them.
-    if let Some(queues) = w.trace.as_ref().map(|t| t.cfg.queues.clone()) {
-        let flows_src: Vec<usize> = w
-            .flows
-            .iter()
-            .map(|f| host_part[f.src_host as usize] as usize)
-            .collect();
-        let flows_dst: Vec<usize> = w
-            .flows
-            .iter()
-            .map(|f| host_part[f.dst_host as usize] as usize)
-            .collect();
-        let qowner: Vec<usize> = queues
-            .iter()
-            .map(|&q| node_part[w.core.links.info(q).from as usize] as usize)
-            .collect();
-        let traces: Vec<crate::world::Trace> = others
-            .iter_mut()
-            .map(|o| o.trace.take().unwrap_or_default())
-            .collect();
-        let t = w.trace.as_mut().expect("traced");
-        let get = |p: usize| if p == 0 { None } else { Some(&traces[p - 1]) };
-        // every partition holds every flow at every sample (a Poisson
-        // app's too, opened everywhere at its arrival), so rows line up
-        for i in 0..t.f_flow.len() {
-            let f = t.f_flow[i] as usize;
-            if let Some(o) = get(flows_src[f]) {
-                debug_assert_eq!(o.f_flow[i], t.f_flow[i]);
-                t.f_cwnd[i] = o.f_cwnd[i];
-                t.f_ssthresh[i] = o.f_ssthresh[i];
-                t.f_srtt[i] = o.f_srtt[i];
-            }
-            if let Some(o) = get(flows_dst[f]) {
-                t.f_delivered[i] = o.f_delivered[i];
-            }
-        }
-        let nq = qowner.len().max(1);
-        for i in 0..t.q_id.len() {
-            if let Some(o) = get(qowner[i % nq]) {
-                t.q_bytes[i] = o.q_bytes[i];
-                t.q_pkts[i] = o.q_pkts[i];
-            }
-        }
-    }
-    // Counters: sums; a handed-over packet was made and freed twice.
-    let sum = |f: &dyn Fn(&World) -> u64| -> u64 { others.iter().map(f).sum() };
-    w.core.packet_hops += sum(&|o| o.core.packet_hops);
-    w.core.delivered += sum(&|o| o.core.delivered);
-    w.core.dropped += sum(&|o| o.core.dropped);
-    w.core.flowlets_started += sum(&|o| o.core.flowlets_started);
-    w.core.arena.created += sum(&|o| o.core.arena.created);
-    w.core.arena.released += sum(&|o| o.core.arena.released);
-    w.core.arena.created -= handed;
-    w.core.arena.released -= handed;
-    // Drop runs: every partition's drops, replayed in event order.
-    let mut log: Vec<DropRec> = w.core.drop_log.take().unwrap_or_default();
-    for o in others.iter_mut() {
-        log.extend(o.core.drop_log.take().unwrap_or_default());
-    }
-    log.sort_by_key(|d| d.key);
-    let acks: Vec<u64> = (0..w.core.tcp_drops.len())
-        .map(|f| {
-            std::iter::once(&*w)
-                .chain(others.iter())
-                .map(|p| p.core.tcp_drops[f].ack_drops)
-                .sum()
+    let home = |a: usize| match app_home[a] {
+        EVERY_PART => 0,
+        h => h as usize,
+    };
+    gather(&mut parts, |w| &mut w.apps, home);
+    parts[0].pending_apps = (0..app_home.len())
+        .filter(|&a| match app_home[a] {
+            EVERY_PART => !ctxs.iter().all(|c| c.app_finished[a]),
+            h => !ctxs[h as usize].app_finished[a],
         })
+        .count();
+    replay_drops(&mut parts, &ctxs);
+    parts.swap_remove(0)
+}
+
+/// The flows' drop runs of the merged world (`parts[0]`): every
+/// partition's drops replayed in event order, as one thread counted them;
+/// dropped ACKs summed. (World::finish closes the runs still open.)
+fn replay_drops(parts: &mut [World], ctxs: &[Box<PartCtx>]) {
+    let mut log: Vec<&DropRec> = ctxs.iter().flat_map(|c| &c.drops).collect();
+    log.sort_by_key(|d| d.key);
+    let acks: Vec<u64> = (0..parts[0].core.tcp_drops.len())
+        .map(|f| parts.iter().map(|p| p.core.tcp_drops[f].ack_drops).sum())
         .collect();
-    for d in w
-        .core
-        .tcp_drops
-        .iter_mut()
-        .chain(w.core.udp_drops.iter_mut())
-    {
+    let core = &mut parts[0].core;
+    for d in core.tcp_drops.iter_mut().chain(core.udp_drops.iter_mut()) {
         *d = Default::default();
     }
-    for d in &log {
+    for d in log {
         match d.kind {
-            PktKind::Data => w.core.tcp_drops[d.flow as usize].on_drop(d.txn),
-            PktKind::Udp => w.core.udp_drops[d.flow as usize].on_drop(d.txn),
+            PktKind::Data => core.tcp_drops[d.flow as usize].on_drop(d.txn),
+            PktKind::Udp => core.udp_drops[d.flow as usize].on_drop(d.txn),
             PktKind::Ack => {}
         }
     }
-    // (World::finish closes the runs still open, as on one thread)
     for (f, a) in acks.into_iter().enumerate() {
-        w.core.tcp_drops[f].ack_drops = a;
+        core.tcp_drops[f].ack_drops = a;
     }
-    let _ = cfg;
-    let mut merged = parts.swap_remove(0);
-    merged.part = None;
-    merged
 }
 
 #[cfg(test)]

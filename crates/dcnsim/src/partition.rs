@@ -1151,8 +1151,52 @@ pub struct PartCtx {
     pub dup_events: u64,
     /// Key of the event that finished this partition's last home app.
     pub zero_at: Option<u128>,
-    /// The routing tables, built once for all partitions.
-    pub routes: Option<std::sync::Arc<crate::net::routing::Routes>>,
+    /// Its TCP and UDP drops in event order, replayed across partitions
+    /// into the flows' drop runs when the worlds merge.
+    pub drops: Vec<DropRec>,
+}
+
+/// A partition's world runs its nodes, hosts and apps, and tells this
+/// context of what the merge and the run's end need.
+impl crate::world::Seam for PartCtx {
+    #[inline]
+    fn runs_node(&self, node: u32) -> bool {
+        self.node_part[node as usize] == self.me
+    }
+    #[inline]
+    fn runs_host(&self, host: u32) -> bool {
+        self.owns_host(host)
+    }
+    fn runs_app(&self, app: u32) -> bool {
+        self.app_runs[app as usize]
+    }
+    fn counts_app(&self, app: u32) -> bool {
+        self.is_home_of(app)
+    }
+    fn app_event(&mut self, app: u32) {
+        self.enter_app(app)
+    }
+    fn app_message(&mut self, app: u32) {
+        self.cur_app = app;
+    }
+    fn app_done(&mut self) -> bool {
+        self.finish_app()
+    }
+    fn all_apps_done(&mut self, key: u128) {
+        self.zero_at = Some(key);
+    }
+    fn sample(&mut self) {
+        // every partition samples its own; counted once
+        self.dup_events += (self.me != 0) as u64;
+    }
+    fn dropped(&mut self, key: u128, flow: u32, txn: u32, kind: crate::net::PktKind) {
+        self.drops.push(DropRec {
+            key,
+            flow,
+            txn,
+            kind,
+        });
+    }
 }
 
 impl PartCtx {

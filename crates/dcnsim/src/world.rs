@@ -24,8 +24,10 @@ pub use crate::net::route::{
 
 mod footprint;
 mod reads;
+mod seam;
 pub use footprint::Accounted;
 pub use reads::Counters;
+pub use seam::{Seam, Whole};
 
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
@@ -72,9 +74,9 @@ pub struct Core {
     pub captures: Vec<Capture>,
     pub inputs: InputTable,
     paths: Paths,
-    /// A partitioned run's TCP and UDP drops in event order, merged across
-    /// partitions into the flows' drop runs (`None` on one thread).
-    pub drop_log: Option<Vec<crate::partition::DropRec>>,
+    /// What this world runs of the model, and whom it tells of drops and
+    /// apps' ends ([`Whole`] on one thread).
+    pub seam: Box<dyn Seam>,
 }
 
 impl Core {
@@ -307,11 +309,8 @@ impl Core {
             let pk = self.arena.get(id);
             let (flow, txn) = (pk.flow as usize, pk.txn);
             let kind = pk.kind;
-            if self.drop_log.is_some() {
-                self.log_drop(flow as u32, txn, kind);
-            }
-            let pk = self.arena.get(id);
-            match pk.kind {
+            self.seam.dropped(self.q.last_key(), flow as u32, txn, kind);
+            match kind {
                 PktKind::Data => self.tcp_drops[flow].on_drop(txn),
                 PktKind::Udp => self.udp_drops[flow].on_drop(txn),
                 PktKind::Ack => self.tcp_drops[flow].ack_drops += 1,
@@ -338,11 +337,11 @@ impl Core {
         self.forward(node, h, NO_LINK);
     }
 
-    /// A packet handed over from another partition, about to cross cut
-    /// link `link`: its source route's entry for the hop after that link
-    /// and the link that hop takes (computed from the packet's source host
-    /// as the sender computed it, and interned here once per flow), or
-    /// `(NO_ROUTE, NO_LINK)` where packets are routed from the tables.
+    /// A packet that enters this world on link `link` (sent into a sink
+    /// by another world): its source route's entry for the hop after that
+    /// link and the link that hop takes (computed from the packet's source
+    /// host as the sender computed it, and interned here once per flow),
+    /// or `(NO_ROUTE, NO_LINK)` where packets are routed from the tables.
     pub fn resume_route(&mut self, pkt: &Packet, link: u32) -> (u32, u32) {
         if !self.paths.enabled {
             return (NO_ROUTE, NO_LINK);
@@ -358,19 +357,15 @@ impl Core {
         (next, self.paths.hops[next as usize].link)
     }
 
-    /// A partitioned run's drop, with the key of the event that dropped it.
-    #[cold]
-    #[inline(never)]
-    fn log_drop(&mut self, flow: u32, txn: u32, kind: PktKind) {
-        let key = self.q.last_key();
-        if let Some(log) = self.drop_log.as_mut() {
-            log.push(crate::partition::DropRec {
-                key,
-                flow,
-                txn,
-                kind,
-            });
-        }
+    /// Add the counts of `o`, the core of a world that ran other nodes of
+    /// the same model.
+    pub fn absorb_counts(&mut self, o: &Core) {
+        self.packet_hops += o.packet_hops;
+        self.delivered += o.delivered;
+        self.dropped += o.dropped;
+        self.flowlets_started += o.flowlets_started;
+        self.arena.created += o.arena.created;
+        self.arena.released += o.arena.released;
     }
 
     /// Fold every route entry's tally into its slot's word (the end of
@@ -503,8 +498,6 @@ pub struct World {
     /// Told the clock and the events so far every 2¹⁶ events
     /// ([`Self::set_progress`]).
     progress: Option<Progress>,
-    /// This world's part of a partitioned run (`None` on one thread).
-    pub part: Option<Box<crate::partition::PartCtx>>,
     /// Threads (partitions) that ran this world: 1, or a merged
     /// partitioned run's ([`crate::parallel`]).
     pub threads_used: u32,
@@ -603,44 +596,33 @@ impl AppCtx for World {
     }
     #[inline]
     fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
-        if let Some(p) = self.part.as_deref() {
-            // Each end's partition runs the app's event: the sender's
-            // writes, the receiver's copy only learns the message bounds.
-            let f = &self.flows[flow as usize];
-            if !p.owns_host(f.src_host) {
-                if p.owns_host(f.dst_host) {
-                    self.flows[flow as usize].mirror_write(bytes, msg_tag);
-                }
-                return;
-            }
+        // Each end's world runs the app's event: the sender's writes, a
+        // receiver's without the sender only learns the message bounds.
+        let f = &self.flows[flow as usize];
+        if self.core.seam.runs_host(f.src_host) {
+            World::tcp_write(self, flow, bytes, msg_tag)
+        } else if self.core.seam.runs_host(f.dst_host) {
+            self.flows[flow as usize].note_write(bytes, msg_tag);
         }
-        World::tcp_write(self, flow, bytes, msg_tag)
     }
     fn wake(&mut self, at: SimTime, app: u32, tag: u32) {
         self.core.q.schedule(at, Event::App { app, tag });
     }
     fn wake_udp(&mut self, at: SimTime, flow: u32) {
-        if let Some(p) = self.part.as_deref() {
-            if !p.owns_host(self.udps[flow as usize].src) {
-                return;
-            }
+        if self.core.seam.runs_host(self.udps[flow as usize].src) {
+            self.core.q.schedule(at, Event::Udp(flow));
         }
-        self.core.q.schedule(at, Event::Udp(flow));
     }
     fn runs_host(&self, host: u32) -> bool {
-        self.part.as_deref().is_none_or(|p| p.owns_host(host))
+        self.core.seam.runs_host(host)
     }
     fn app_done(&mut self) {
-        match self.part.as_deref_mut() {
-            Some(p) => {
-                if p.finish_app() {
-                    self.pending_apps -= 1;
-                    if self.pending_apps == 0 {
-                        p.zero_at = Some(self.core.q.last_key());
-                    }
-                }
+        if self.core.seam.app_done() {
+            self.pending_apps -= 1;
+            if self.pending_apps == 0 {
+                let key = self.core.q.last_key();
+                self.core.seam.all_apps_done(key);
             }
-            None => self.pending_apps -= 1,
         }
     }
 }
@@ -661,6 +643,39 @@ pub struct Trace {
     pub q_pkts: Vec<u64>,
 }
 
+impl Trace {
+    /// Absorb from `o`, the same samples taken by another world of the
+    /// same model (its rows line up with these: every world holds every
+    /// flow at every sample), the fields that world ran: a flow's window
+    /// and RTT where it ran the sender, its delivered bytes where it ran
+    /// the receiver, a queue's occupancy where it ran the link.
+    pub fn absorb(
+        &mut self,
+        o: &Trace,
+        sender: impl Fn(usize) -> bool,
+        receiver: impl Fn(usize) -> bool,
+        queue: impl Fn(usize) -> bool,
+    ) {
+        for (i, &f) in self.f_flow.iter().enumerate() {
+            debug_assert_eq!(o.f_flow[i], f, "sample rows line up");
+            if sender(f as usize) {
+                self.f_cwnd[i] = o.f_cwnd[i];
+                self.f_ssthresh[i] = o.f_ssthresh[i];
+                self.f_srtt[i] = o.f_srtt[i];
+            }
+            if receiver(f as usize) {
+                self.f_delivered[i] = o.f_delivered[i];
+            }
+        }
+        for (i, &q) in self.q_id.iter().enumerate() {
+            if queue(q as usize) {
+                self.q_bytes[i] = o.q_bytes[i];
+                self.q_pkts[i] = o.q_pkts[i];
+            }
+        }
+    }
+}
+
 impl World {
     pub fn new(cfg: &Config) -> World {
         Self::with_wide_switch_inputs(cfg, WIDE_SWITCH_INPUTS)
@@ -670,19 +685,16 @@ impl World {
     /// the two kinds of input tally on the same run).
     #[doc(hidden)]
     pub fn with_wide_switch_inputs(cfg: &Config, wide_inputs: usize) -> World {
-        Self::build(cfg, wide_inputs, &mut || false, None).expect("a check that never stops")
+        Self::build(cfg, wide_inputs, &mut || false, Box::new(Whole), None)
+            .expect("a check that never stops")
     }
 
-    /// Partition `part.me`'s world of a partitioned run
-    /// ([`crate::parallel`]): the whole model, of which it runs the nodes,
-    /// links and apps its partition owns; `None` if `stop` said stop
-    /// during set-up.
-    pub fn new_partition(
-        cfg: &Config,
-        part: Box<crate::partition::PartCtx>,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Option<World> {
-        Self::build(cfg, WIDE_SWITCH_INPUTS, stop, Some(part))
+    /// A world of the whole model that runs what `seam` says it runs
+    /// (a partition's, [`crate::parallel`]), on the routing tables
+    /// `routes` built once for every such world.
+    pub fn with_seam(cfg: &Config, seam: Box<dyn Seam>, routes: std::sync::Arc<Routes>) -> World {
+        Self::build(cfg, WIDE_SWITCH_INPUTS, &mut || false, seam, Some(routes))
+            .expect("a check that never stops")
     }
 
     /// A world whose set-up (the routing tables: minutes for a k = 128
@@ -690,7 +702,13 @@ impl World {
     /// for the run ([`Self::set_interrupt`]); `None` if it said stop
     /// before the world was built.
     pub fn new_interruptible(cfg: &Config, mut interrupt: Interrupt) -> Option<World> {
-        let mut w = Self::build(cfg, WIDE_SWITCH_INPUTS, &mut *interrupt, None)?;
+        let mut w = Self::build(
+            cfg,
+            WIDE_SWITCH_INPUTS,
+            &mut *interrupt,
+            Box::new(Whole),
+            None,
+        )?;
         w.set_interrupt(interrupt);
         Some(w)
     }
@@ -699,10 +717,11 @@ impl World {
         cfg: &Config,
         wide_inputs: usize,
         stop: &mut dyn FnMut() -> bool,
-        part: Option<Box<crate::partition::PartCtx>>,
+        seam: Box<dyn Seam>,
+        routes: Option<std::sync::Arc<Routes>>,
     ) -> Option<World> {
         let topo = &cfg.topology;
-        let routes = match part.as_deref().and_then(|p| p.routes.clone()) {
+        let routes = match routes {
             Some(r) => r,
             None => std::sync::Arc::new(Routes::compute_until(topo, stop)?),
         };
@@ -798,7 +817,7 @@ impl World {
             udp_drops: Vec::new(),
             capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
             captures: Vec::new(),
-            drop_log: None,
+            seam,
         };
         let mut core = core;
         for &h in &cfg.pcap_hosts {
@@ -831,7 +850,6 @@ impl World {
             interrupt: None,
             progress: None,
             interrupted: false,
-            part: None,
             threads_used: 1,
             books_closed: false,
             pacers: Vec::new(),
@@ -853,24 +871,19 @@ impl World {
             apps.push(App::build(&mut w, i as u32, spec, jitter));
         }
         w.apps = apps;
-        w.pending_apps = w.apps.len();
-        if let Some(p) = part {
-            // This partition counts its home apps, sends on the links it
-            // owns the near end of, and logs drops for the merge.
-            w.pending_apps = (0..w.apps.len() as u32)
-                .filter(|&a| p.is_home_of(a))
-                .count();
-            let cut = w
-                .core
-                .links
-                .infos()
-                .iter()
-                .map(|l| p.node_part[l.from as usize] == p.me && p.node_part[l.to as usize] != p.me)
-                .collect();
-            w.core.links.set_cut(cut);
-            w.core.drop_log = Some(Vec::new());
-            w.part = Some(p);
-        }
+        let seam = &w.core.seam;
+        w.pending_apps = (0..w.apps.len() as u32)
+            .filter(|&a| seam.counts_app(a))
+            .count();
+        // A link whose far end another world runs is a sink here.
+        let sinks = w
+            .core
+            .links
+            .infos()
+            .iter()
+            .map(|l| seam.runs_node(l.from) && !seam.runs_node(l.to))
+            .collect();
+        w.core.links.set_sinks(sinks);
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {
                 cfg: t.clone(),
@@ -879,10 +892,8 @@ impl World {
             w.core.q.schedule(SimTime::ZERO, Event::Sample);
         }
         for i in 0..w.apps.len() {
-            if let Some(p) = w.part.as_deref() {
-                if !p.runs_app(i as u32) {
-                    continue;
-                }
+            if !w.core.seam.runs_app(i as u32) {
+                continue;
             }
             let start = w.apps[i].start_time();
             w.core.q.schedule(
@@ -1024,13 +1035,14 @@ impl World {
         }
     }
 
-    /// A partitioned run's step ([`crate::parallel`]): process the events
-    /// with keys below `limit`, in order, as [`Self::run`] does; stop
-    /// early, right after it, at the event that finishes this partition's
-    /// last app (its key is then in `part.zero_at`) when `pause` is set.
+    /// One window of a run in step with other worlds
+    /// ([`crate::parallel`]): process the events with keys below `limit`,
+    /// in order, as [`Self::run`] does; stop early, right after it, at the
+    /// event that finishes this world's last app (its key goes to
+    /// [`Seam::all_apps_done`]) when `pause` is set.
     pub fn run_window(&mut self, limit: u128, pause: bool) {
         let watch = pause && self.pending_apps > 0;
-        // partitions run seeded ties (a FIFO order cannot cross a cut)
+        // keyed pops: seeded ties (a FIFO order cannot cross a sink)
         while let Some(ev) = self.core.q.pop_before(limit) {
             self.read_ahead::<true>();
             self.dispatch(ev);
@@ -1216,9 +1228,7 @@ impl World {
             Event::ProbRetx(f) => self.tcp_timer(f, TcpTimer::ProbRetx),
             Event::Rack(f) => self.tcp_timer(f, TcpTimer::Rack),
             Event::App { app, tag } => {
-                if let Some(p) = self.part.as_deref_mut() {
-                    p.enter_app(app);
-                }
+                self.core.seam.app_event(app);
                 // The apps step out of the world while one runs, so it can
                 // be handed the world as its context.
                 let mut apps = std::mem::take(&mut self.apps);
@@ -1235,10 +1245,7 @@ impl World {
             Event::Pace(h) => self.pace(h),
             Event::Serve(l) => self.core.links.serve(&mut self.core.q, l),
             Event::Sample => {
-                if let Some(p) = self.part.as_deref_mut() {
-                    // every partition samples its own; counted once
-                    p.dup_events += (p.me != 0) as u64;
-                }
+                self.core.seam.sample();
                 self.sample()
             }
         }
@@ -1282,9 +1289,7 @@ impl World {
                 let rx = &mut self.app_rx[f];
                 rx.msgs += 1;
                 rx.last_msg = Some(self.core.q.now());
-                if let Some(p) = self.part.as_deref_mut() {
-                    p.cur_app = self.flows[f].app;
-                }
+                self.core.seam.app_message(self.flows[f].app);
                 let mut apps = std::mem::take(&mut self.apps);
                 apps[self.flows[f].app as usize].on_message(self, f as u32, tag);
                 self.apps = apps;

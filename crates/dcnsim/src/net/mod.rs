@@ -478,8 +478,8 @@ pub struct LinkInfo {
     pub cfg: QueueConfig,
 }
 
-/// A packet leaving this partition on a cut link (see [`Links::set_cut`]):
-/// when it reaches the far end, and what forwarding needs of it.
+/// A packet sent into a sink (see [`Links::set_sinks`]): when it reaches
+/// the far end, and what forwarding needs of it there.
 #[derive(Clone, Copy, Debug)]
 pub struct Handoff {
     pub link: u32,
@@ -487,15 +487,19 @@ pub struct Handoff {
     pub h: Hdr,
 }
 
+/// [`Links::sinks`] of a link whose far end is here.
+const NOT_A_SINK: u32 = u32::MAX;
+
 /// Every directed link, indexed by directed-link id.
 #[derive(Default)]
 pub struct Links {
     hot: Vec<Link>,
-    /// Per link: its far end is another partition's ([`Self::set_cut`]);
-    /// empty in a run on one thread.
-    cut: Vec<bool>,
-    /// Packets enqueued on cut links since the last [`Self::take_handoffs`].
-    handoffs: Vec<Handoff>,
+    /// Per link whose far end is a sink ([`Self::set_sinks`]), the class it
+    /// enqueues with ([`NOT_A_SINK`] for the others); empty when no link
+    /// is a sink.
+    sinks: Vec<u32>,
+    /// Packets sent into sinks since the last [`Self::take_outbox`].
+    outbox: Vec<Handoff>,
     /// The node each link leads to (4 bytes a link: stays in cache).
     to: Vec<u32>,
     max: Vec<LinkMax>,
@@ -721,18 +725,42 @@ impl Links {
     pub fn enqueue(
         &mut self,
         link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Enqueue {
+        self.enqueue_on::<false>(link, h, q, start_delay)
+    }
+
+    /// [`Self::enqueue`] on a link whose far end is here (`SINK` false), or
+    /// on one whose far end is a sink, with the class it keeps for that
+    /// ([`Self::set_sinks`]): the packet goes to the outbox instead of
+    /// arriving here.
+    #[inline(always)]
+    fn enqueue_on<const SINK: bool>(
+        &mut self,
+        link: u32,
         mut h: Hdr,
         q: &mut EventQueue,
         start_delay: SimTime,
     ) -> Enqueue {
         let now = q.now();
-        let cut = !self.cut.is_empty() && self.cut[link as usize];
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
-        let c = &self.classes[st.class as usize];
+        let class = if SINK {
+            self.sinks[link as usize]
+        } else {
+            st.class
+        };
+        let c = &self.classes[class as usize];
         let wire = h.wire;
         let pkts = st.buffered as u64;
         if st.q_bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
+            if SINK {
+                // (sinks have no priority queues: set_sinks)
+                rare.dropped += 1;
+                return Enqueue::Dropped;
+            }
             return self.over_limit(link, h, q, start_delay);
         }
         if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
@@ -752,16 +780,16 @@ impl Links {
         }
         m.pkts = m.pkts.max(st.buffered);
         Self::add_area(st, rare, wire as u128 * (depart.0 - now.0) as u128);
-        if cut {
-            self.handoffs.push(Handoff { link, arrive, h });
+        if SINK {
+            self.outbox.push(Handoff { link, arrive, h });
         } else if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
         }
         if st.len > st.mask {
-            // The far end of a cut link runs its arrivals; here its ring
-            // only keeps the buffer's accounting, and its arrived packets
-            // are retired when it fills.
-            if cut {
+            // The far end of a sink runs its arrivals; here its ring only
+            // keeps the buffer's accounting, and its arrived packets are
+            // retired when it fills.
+            if SINK {
                 Self::retire_arrived(st, &self.pool, now);
             }
             if st.len > st.mask {
@@ -774,9 +802,10 @@ impl Links {
         Enqueue::Queued
     }
 
-    /// The FIFO's limit refused packet `h`: a drop, or, on a link with
-    /// priority queues (whose class has a zero limit so that every
-    /// enqueue comes here, net/trim.rs), the priority path.
+    /// The FIFO's limit refused packet `h`: a drop, or, on a link whose
+    /// far end is a sink or that has priority queues (whose class has a
+    /// zero limit so that every enqueue comes here: [`Self::set_sinks`],
+    /// net/trim.rs), the sink's or the priority path.
     #[cold]
     #[inline(never)]
     fn over_limit(
@@ -786,6 +815,13 @@ impl Links {
         q: &mut EventQueue,
         start_delay: SimTime,
     ) -> Enqueue {
+        if self
+            .sinks
+            .get(link as usize)
+            .is_some_and(|&c| c != NOT_A_SINK)
+        {
+            return self.enqueue_on::<true>(link, h, q, start_delay);
+        }
         if !self.prio.is_empty() {
             return self.enqueue_prio(link, h, q, start_delay);
         }
@@ -793,7 +829,7 @@ impl Links {
         Enqueue::Dropped
     }
 
-    /// Retire from a cut link's ring the packets that reached the far end
+    /// Retire from a sink link's ring the packets that reached the far end
     /// by `now` (departed ones only: their arrival is when they leave the
     /// ring on a link whose far end is local). Called from an enqueue that
     /// has counted its packet in `buffered` but not yet put it in the ring.
@@ -808,28 +844,44 @@ impl Links {
         }
     }
 
-    /// Mark the links whose far end another partition runs (`cut[l]`):
-    /// their packets are handed over ([`Self::take_handoffs`]) rather than
-    /// scheduled to arrive here.
-    pub fn set_cut(&mut self, cut: Vec<bool>) {
-        assert_eq!(cut.len(), self.hot.len(), "one flag per link");
-        self.cut = if cut.iter().any(|&c| c) {
-            cut
-        } else {
-            Vec::new()
-        };
+    /// Make the far end of each link with `sink[l]` a sink: a packet
+    /// enqueued there is queued, marked, dropped and timed as anywhere,
+    /// then put in the outbox ([`Self::take_outbox`]) instead of arriving
+    /// here. Each such link gets a class of its own that refuses every
+    /// packet (as a trimming link's does), so its enqueues leave the
+    /// per-hop path for [`Self::over_limit`], and the links whose far end
+    /// is here pay nothing for sinks.
+    pub fn set_sinks(&mut self, sink: Vec<bool>) {
+        assert_eq!(sink.len(), self.hot.len(), "one flag per link");
+        self.sinks = Vec::new();
+        if !sink.iter().any(|&s| s) {
+            return;
+        }
+        assert!(
+            self.prio.is_empty(),
+            "a link with priority queues cannot end in a sink"
+        );
+        self.sinks = vec![NOT_A_SINK; sink.len()];
+        for (l, _) in sink.iter().enumerate().filter(|s| *s.1) {
+            let own = self.hot[l].st.class;
+            let mut c = self.classes[own as usize];
+            (c.lim_bytes, c.lim_pkts) = (0, 0);
+            self.hot[l].st.class = self.intern(c);
+            self.sinks[l] = own;
+        }
     }
 
-    /// The packets enqueued on cut links since the last call, in the order
-    /// they were enqueued.
-    pub fn take_handoffs(&mut self) -> Vec<Handoff> {
-        std::mem::take(&mut self.handoffs)
+    /// The packets sent into sinks since the last call, in the order they
+    /// were enqueued.
+    pub fn take_outbox(&mut self) -> Vec<Handoff> {
+        std::mem::take(&mut self.outbox)
     }
 
-    /// A packet another partition sent on link `link` (whose far end is
-    /// here) joins the link's ring here, to arrive at `arrive`; the first
-    /// in an empty ring schedules its arrival. Packets of one link come in
-    /// the order they were sent, so the ring stays in arrival order.
+    /// A packet sent on link `link` by the world that runs its sending
+    /// end (where the link ends in a sink) joins the link's ring here, to
+    /// arrive at `arrive`; the first in an empty ring schedules its
+    /// arrival. Packets of one link come in the order they were sent, so
+    /// the ring stays in arrival order.
     pub fn accept(&mut self, q: &mut EventQueue, link: u32, arrive: SimTime, h: Hdr) {
         let st = &mut self.hot[link as usize].st;
         if st.len == 0 {
@@ -851,16 +903,19 @@ impl Links {
         st.len += 1;
     }
 
-    /// At the end of a partitioned run, retire from each cut link's ring
-    /// what reached the far end: arrivals before `end`'s instant, and at
-    /// it those whose event key (`key_of`) is at most `end` — exactly the
-    /// arrivals the far end processed, as one thread's ring would have.
-    pub fn retire_cut(&mut self, end: u128, key_of: impl Fn(SimTime, u32) -> u128) {
-        for (l, link) in self.hot.iter_mut().enumerate() {
-            if !self.cut.get(l).copied().unwrap_or(false) {
+    /// At the end of a run in step with other worlds, retire from each
+    /// sink link's ring what reached the far end: arrivals before `end`'s
+    /// instant, and at it those whose event key (`key_of`) is at most
+    /// `end` — exactly the arrivals the far end processed, as one
+    /// thread's ring would have; then give the link its own class back:
+    /// from here on it reads as any other link.
+    pub fn close_sinks(&mut self, end: u128, key_of: impl Fn(SimTime, u32) -> u128) {
+        for (l, &own) in self.sinks.iter().enumerate() {
+            if own == NOT_A_SINK {
                 continue;
             }
-            let st = &mut link.st;
+            let st = &mut self.hot[l].st;
+            st.class = own;
             while st.len > st.buffered {
                 let a = self.pool.get(st.base + st.head).arrive;
                 if key_of(a, l as u32) > end {
@@ -870,15 +925,20 @@ impl Links {
                 st.len -= 1;
             }
         }
+        self.sinks = Vec::new();
     }
 
-    /// Take link `i`'s state and counters from `other` (the partition
-    /// that ran its sending end), for the merged world's report: the
-    /// ring's slots stay behind (after [`Self::finish`] nothing reads
-    /// them), so this world's ring of `i` must not be used again.
-    pub fn adopt(&mut self, i: usize, other: &Links) {
-        self.hot[i] = other.hot[i];
-        self.max[i] = other.max[i];
+    /// Absorb from `other` (the world that ran their sending ends, its
+    /// sinks closed) the state and counters of the links `theirs` names,
+    /// for a merged world's report: the rings' slots stay behind (after
+    /// [`Self::finish`] nothing reads them), so this world's rings of
+    /// those links must not be used again.
+    pub fn absorb(&mut self, other: &Links, theirs: impl Fn(usize) -> bool) {
+        debug_assert!(other.sinks.is_empty(), "the other world's sinks are closed");
+        for i in (0..self.hot.len()).filter(|&i| theirs(i)) {
+            self.hot[i] = other.hot[i];
+            self.max[i] = other.max[i];
+        }
     }
 
     /// Add `area` byte·ps to the link's occupancy integral (its high bits
@@ -1035,6 +1095,86 @@ mod tests {
         for (id, want) in live {
             assert_eq!(format!("{:?}", arena.copy_out(id)), format!("{want:?}"));
         }
+    }
+
+    /// A sink is a link like any other up to its far end: offered the same
+    /// packets at the same times as a link whose far end is here, it
+    /// queues, marks and drops the same ones, and puts in its outbox, in
+    /// order, each packet it accepted with the header and the arrival time
+    /// the other link delivers it at, while nothing arrives at its own
+    /// end. Closed, it counts what the other counts, with its own class
+    /// back. Bursts overflow a 40-packet buffer and pass its 10-packet
+    /// marking threshold, and fill the sink's ring past several doublings.
+    #[test]
+    fn a_sink_queues_as_a_link_and_hands_its_packets_over() {
+        let cfg = QueueConfig {
+            limit: Limit::Packets(40),
+            ecn_k: Some(Limit::Packets(10)),
+        };
+        let build = || {
+            let mut links = Links::default();
+            for (a, b) in [(0, 1), (1, 0)] {
+                links.push(a, b, 8_000_000_000, SimTime(5_000_000), cfg);
+            }
+            links
+        };
+        let (mut here, mut sink) = (build(), build());
+        sink.set_sinks(vec![true, false]);
+        let (mut qh, mut qs) = (EventQueue::new(), EventQueue::new());
+        let mut t = 0u64;
+        let mut n = 0u32;
+        for b in 0..200u64 {
+            let burst = 1 + mix64(b) % 80;
+            for i in 0..burst {
+                let at = SimTime(t + i * 50_000);
+                qh.schedule(at, Event::Udp(n));
+                qs.schedule(at, Event::Udp(n));
+                n += 1;
+            }
+            t += burst * 50_000 + mix64(b ^ 5) % 400_000_000;
+        }
+        let hdr = |i: u32| Hdr {
+            id: i,
+            wire: 64 + (mix64(i as u64 + 3) % 1500) as u32,
+            flags: flags::ECT,
+            ..Hdr::default()
+        };
+        let (mut offered, mut delivered) = (Vec::new(), Vec::new());
+        while let Some(ev) = qh.pop_until(SimTime(u64::MAX)) {
+            match ev {
+                Event::Udp(i) => offered.push(here.enqueue(0, hdr(i), &mut qh, SimTime::ZERO)),
+                Event::Arrive(0) => {
+                    let h = here.arrive(&mut qh, 0);
+                    delivered.push((qh.now(), h.id, h.flags));
+                }
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+        let mut sunk = Vec::new();
+        while let Some(ev) = qs.pop_until(SimTime(u64::MAX)) {
+            let Event::Udp(i) = ev else {
+                panic!("{ev:?} at the sink's own end")
+            };
+            sunk.push(sink.enqueue(0, hdr(i), &mut qs, SimTime::ZERO));
+        }
+        assert_eq!(offered, sunk);
+        assert!(offered.contains(&Enqueue::Dropped), "no drop");
+        let out: Vec<_> = sink
+            .take_outbox()
+            .iter()
+            .map(|o| (o.arrive, o.h.id, o.h.flags))
+            .collect();
+        assert!(out.iter().any(|o| o.2 & flags::CE != 0), "no mark");
+        assert_eq!(out, delivered);
+        let end = SimTime(u64::MAX / 2);
+        here.occupancy(0, end);
+        sink.occupancy(0, end);
+        sink.close_sinks(u128::MAX, |t, _| t.0 as u128);
+        assert_eq!(
+            format!("{:?}", sink.stats(0)),
+            format!("{:?}", here.stats(0))
+        );
+        assert_eq!(sink.hot[0].st.class, here.hot[0].st.class);
     }
 
     /// Past what the state line holds — a buffer above 2³² − 1 bytes, an

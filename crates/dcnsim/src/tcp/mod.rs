@@ -249,6 +249,35 @@ pub struct FlowStats {
     pub reorder_events: u64,
 }
 
+/// The receiving end's state on a data segment's path (line 8 and the
+/// start of line 9 of [`TcpFlow`]): only the receiver writes it, so a world
+/// that runs the receiver alone holds all of it ([`TcpFlow::absorb`]).
+#[derive(Clone, Debug)]
+#[repr(C)]
+struct RxLines {
+    rcv_nxt: u64,
+    ts_recent: SimTime,
+    /// rcv_nxt carried by the last ACK sent (RFC 7323 Last.ACK.sent).
+    last_ack_sent: u64,
+    /// Time the last byte was delivered.
+    last_delivery: SimTime,
+    /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
+    ooo: Vec<(u64, u64, u64)>,
+    unacked_segs: u32,
+    echo: EcnEcho,
+    /// Message boundaries the application waits for at the receiver.
+    msg_ends: VecDeque<(u64, u32)>,
+}
+
+/// The receiving end's rarely used state (behind the hot lines).
+#[derive(Clone, Copy, Debug)]
+struct RxRare {
+    dack: LazyTimer,
+    /// Data segments still to be ACKed at once (`delayed_ack_quickack`).
+    quickacks: u32,
+    ooo_stamp: u64,
+}
+
 /// One TCP connection (both ends).
 ///
 /// Laid out for the hot path (`repr(C)`, cache-line aligned): a packet
@@ -320,21 +349,10 @@ pub struct TcpFlow {
     /// Its tag ends line 6 (`repr(u8)`: the tag comes first); a Fixed
     /// policy reads nothing else, the others line 7.
     seg_policy: SegPolicy,
-    // ---- line 8: receiver, every data segment
-    rcv_nxt: u64,
-    ts_recent: SimTime,
-    /// rcv_nxt carried by the last ACK sent (RFC 7323 Last.ACK.sent).
-    last_ack_sent: u64,
-    /// Time the last byte was delivered.
-    pub last_delivery: SimTime,
-    /// Out-of-order ranges above rcv_nxt, sorted, disjoint; with recency stamps for SACK.
-    ooo: Vec<(u64, u64, u64)>,
-    unacked_segs: u32,
-    echo: EcnEcho,
-    // ---- line 9: receiver, then the counters both ends bump (the first
-    // four fields of `FlowStats`)
-    /// Message boundaries the application waits for at the receiver.
-    msg_ends: VecDeque<(u64, u32)>,
+    // ---- line 8 and the start of line 9: receiver, every data segment
+    rx: RxLines,
+    // ---- line 9: then the counters both ends bump (the first four
+    // fields of `FlowStats`)
     pub stats: FlowStats,
     // ---- cold: loss recovery, mechanisms that are off by default, set-up
     rng: Rng,
@@ -350,10 +368,7 @@ pub struct TcpFlow {
     rtt_timing: Option<(u64, SimTime)>,
     /// Probabilistic retransmission: the thread's next run that retransmits.
     prx: LazyTimer,
-    dack: LazyTimer,
-    /// Data segments still to be ACKed at once (`delayed_ack_quickack`).
-    quickacks: u32,
-    ooo_stamp: u64,
+    rx_rare: RxRare,
     /// Messages the application has written (each ends in a tagged byte).
     msgs_written: u64,
     /// Time the first byte was written.
@@ -385,8 +400,8 @@ impl TcpFlow {
     pub fn prefetch_receiver(&self) {
         use crate::sim::prefetch::prefetch;
         prefetch(&self.cfg);
-        prefetch(&self.rcv_nxt);
-        prefetch(&self.msg_ends);
+        prefetch(&self.rx.rcv_nxt);
+        prefetch(&self.rx.msg_ends);
     }
 
     /// A flow of configuration `cfg`: a `TcpConfig`, or one shared with
@@ -451,21 +466,25 @@ impl TcpFlow {
             prx: LazyTimer::default(),
             prx_hit: false,
             prx_suspended: false,
-            rcv_nxt: 0,
-            ooo: Vec::new(),
-            ooo_stamp: 0,
-            unacked_segs: 0,
-            dack: LazyTimer::default(),
-            quickacks: cfg.delayed_ack_quickack,
-            ts_recent: SimTime::ZERO,
-            last_ack_sent: 0,
-            echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
-            msg_ends: VecDeque::new(),
+            rx: RxLines {
+                rcv_nxt: 0,
+                ts_recent: SimTime::ZERO,
+                last_ack_sent: 0,
+                last_delivery: SimTime::ZERO,
+                ooo: Vec::new(),
+                unacked_segs: 0,
+                echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
+                msg_ends: VecDeque::new(),
+            },
+            rx_rare: RxRare {
+                dack: LazyTimer::default(),
+                quickacks: cfg.delayed_ack_quickack,
+                ooo_stamp: 0,
+            },
             msgs_written: 0,
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
             stats: FlowStats::default(),
             start_time: None,
-            last_delivery: SimTime::ZERO,
             cfg,
         }
     }
@@ -490,7 +509,7 @@ impl TcpFlow {
     }
     /// Bytes delivered in order to the receiving application.
     pub fn delivered(&self) -> u64 {
-        self.rcv_nxt
+        self.rx.rcv_nxt
     }
     /// Messages the application has written.
     pub fn msgs_written(&self) -> u64 {
@@ -540,7 +559,7 @@ impl TcpFlow {
         if self.ndp.is_some() {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
-                self.msg_ends.push_back((self.app_limit, tag));
+                self.rx.msg_ends.push_back((self.app_limit, tag));
                 self.msgs_written += 1;
             }
             return self.ndp_write(io);
@@ -548,7 +567,7 @@ impl TcpFlow {
         self.restart_after_idle(io.now());
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
-            self.msg_ends.push_back((self.app_limit, tag));
+            self.rx.msg_ends.push_back((self.app_limit, tag));
             self.msgs_written += 1;
         }
         self.try_send(io);
@@ -556,35 +575,23 @@ impl TcpFlow {
         self.tlp_arm(io);
     }
 
-    /// The receiving end's half of [`Self::app_write`], for a partitioned
-    /// run whose partition holds the receiver but not the sender: the
-    /// message boundary the receiver waits for, at the same offset of the
-    /// byte stream (every write of the flow is mirrored, so the offsets
-    /// agree). Nothing is sent.
-    pub fn mirror_write(&mut self, bytes: u64, msg_tag: Option<u32>) {
+    /// The receiving end's half of [`Self::app_write`], in a world that
+    /// runs the receiver but not the sender: the message boundary the
+    /// receiver waits for, at the same offset of the byte stream (every
+    /// write of the flow is noted, so the offsets agree). Nothing is sent.
+    pub fn note_write(&mut self, bytes: u64, msg_tag: Option<u32>) {
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
-            self.msg_ends.push_back((self.app_limit, tag));
+            self.rx.msg_ends.push_back((self.app_limit, tag));
         }
     }
 
-    /// Take the receiving end's state and counters from `rx`, the copy of
-    /// this flow that the receiver's partition ran (this one ran the
-    /// sender): the merged flow of a partitioned run. Every field the
-    /// receiver writes is listed here; the counters each end bumps are its
-    /// own, so they add.
-    pub fn take_receiver(&mut self, rx: &TcpFlow) {
-        self.rcv_nxt = rx.rcv_nxt;
-        self.ts_recent = rx.ts_recent;
-        self.last_ack_sent = rx.last_ack_sent;
-        self.last_delivery = rx.last_delivery;
-        self.ooo = rx.ooo.clone();
-        self.unacked_segs = rx.unacked_segs;
-        self.echo = rx.echo;
-        self.msg_ends = rx.msg_ends.clone();
-        self.dack = rx.dack;
-        self.quickacks = rx.quickacks;
-        self.ooo_stamp = rx.ooo_stamp;
+    /// Absorb `rx`, the copy of this flow that ran its receiving end
+    /// (this one ran the sender): its receiver state, whole, and its
+    /// counters, which add (each end bumps only its own).
+    pub fn absorb(&mut self, rx: &TcpFlow) {
+        self.rx = rx.rx.clone();
+        self.rx_rare = rx.rx_rare;
         self.stats.absorb(&rx.stats);
     }
 
@@ -599,9 +606,9 @@ impl TcpFlow {
     pub fn buffer_bytes(&self) -> usize {
         use std::mem::size_of;
         self.segs.capacity() * size_of::<Seg>()
-            + self.ooo.capacity() * size_of::<(u64, u64, u64)>()
+            + self.rx.ooo.capacity() * size_of::<(u64, u64, u64)>()
             + self.msg_starts.capacity() * size_of::<u64>()
-            + self.msg_ends.capacity() * size_of::<(u64, u32)>()
+            + self.rx.msg_ends.capacity() * size_of::<(u64, u32)>()
     }
 
     /// Give back the memory of the transmission and reassembly queues of a
@@ -610,16 +617,16 @@ impl TcpFlow {
     pub fn release_buffers(&mut self) {
         self.segs = VecDeque::new();
         self.sh.sb = Default::default();
-        self.ooo = Vec::new();
+        self.rx.ooo = Vec::new();
         self.msg_starts = VecDeque::new();
-        self.msg_ends = VecDeque::new();
+        self.rx.msg_ends = VecDeque::new();
     }
 
     /// A message whose last byte has been delivered, if any.
     pub fn pop_delivered_msg(&mut self) -> Option<u32> {
-        match self.msg_ends.front() {
-            Some(&(end, tag)) if end <= self.rcv_nxt => {
-                self.msg_ends.pop_front();
+        match self.rx.msg_ends.front() {
+            Some(&(end, tag)) if end <= self.rx.rcv_nxt => {
+                self.rx.msg_ends.pop_front();
                 Some(tag)
             }
             _ => None,
@@ -632,7 +639,7 @@ impl TcpFlow {
     /// out-of-order list (capacity, not length): what an idle or finished
     /// flow costs in memory beyond its fixed size.
     pub fn retained_entries(&self) -> usize {
-        self.segs.capacity() + self.ooo.capacity()
+        self.segs.capacity() + self.rx.ooo.capacity()
     }
 
     /// Every broken internal invariant of the connection, as text (empty
@@ -687,22 +694,22 @@ impl TcpFlow {
         }
         // The receiver never has more than was sent, and the sender never
         // saw an ACK for more than the receiver has.
-        if self.rcv_nxt > self.snd_max {
+        if self.rx.rcv_nxt > self.snd_max {
             v.push(format!(
                 "flow {id}: receiver delivered {} > sent {}",
-                self.rcv_nxt, self.snd_max
+                self.rx.rcv_nxt, self.snd_max
             ));
         }
-        if self.snd_una > self.rcv_nxt {
+        if self.snd_una > self.rx.rcv_nxt {
             v.push(format!(
                 "flow {id}: snd_una {} ahead of the receiver's rcv_nxt {}",
-                self.snd_una, self.rcv_nxt
+                self.snd_una, self.rx.rcv_nxt
             ));
         }
         // Out-of-order ranges: sorted, disjoint, non-adjacent, strictly
         // above the delivered prefix and within what was sent.
-        let mut prev = self.rcv_nxt;
-        for (k, &(l, r, _)) in self.ooo.iter().enumerate() {
+        let mut prev = self.rx.rcv_nxt;
+        for (k, &(l, r, _)) in self.rx.ooo.iter().enumerate() {
             if l <= prev || r <= l || r > self.snd_max {
                 v.push(format!(
                     "flow {id}: out-of-order range {k} [{l}, {r}) after {prev} (snd_max {})",
@@ -713,9 +720,10 @@ impl TcpFlow {
             prev = r;
         }
         if self
+            .rx
             .msg_ends
             .iter()
-            .zip(self.msg_ends.iter().skip(1))
+            .zip(self.rx.msg_ends.iter().skip(1))
             .any(|(a, b)| b.0 < a.0)
         {
             v.push(format!("flow {id}: message ends out of order"));

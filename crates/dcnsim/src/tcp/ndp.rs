@@ -280,24 +280,24 @@ impl TcpFlow {
     /// asks the pacer for one; the answer is the last packet sent).
     pub fn ndp_on_data(&mut self, io: &mut TcpIo, p: &Packet) -> (u64, bool) {
         let trimmed = p.flags & flags::TRIMMED != 0;
-        let before = self.rcv_nxt;
+        let before = self.rx.rcv_nxt;
         if !trimmed {
             let (start, end) = (p.seq, p.seq + p.payload as u64);
-            if end <= self.rcv_nxt {
+            if end <= self.rx.rcv_nxt {
                 self.stats.dup_arrivals += 1;
-            } else if start > self.rcv_nxt {
+            } else if start > self.rx.rcv_nxt {
                 self.stats.ooo_arrivals += 1;
                 self.insert_ooo(start, end);
             } else {
-                self.rcv_nxt = end;
-                while let Some(&(l, r, _)) = self.ooo.first() {
-                    if l > self.rcv_nxt {
+                self.rx.rcv_nxt = end;
+                while let Some(&(l, r, _)) = self.rx.ooo.first() {
+                    if l > self.rx.rcv_nxt {
                         break;
                     }
-                    self.rcv_nxt = self.rcv_nxt.max(r);
-                    self.ooo.remove(0);
+                    self.rx.rcv_nxt = self.rx.rcv_nxt.max(r);
+                    self.rx.ooo.remove(0);
                 }
-                self.last_delivery = io.now();
+                self.rx.last_delivery = io.now();
             }
         }
         let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
@@ -318,8 +318,8 @@ impl TcpFlow {
         });
         // Everything written so far has arrived: no more pulls (as
         // htsim's sink releases a finished flow's pulls).
-        let more = self.rcv_nxt < self.app_limit;
-        (self.rcv_nxt - before, more)
+        let more = self.rx.rcv_nxt < self.app_limit;
+        (self.rx.rcv_nxt - before, more)
     }
 
     /// Every broken NDP invariant (see [`Self::invariant_violations`]).

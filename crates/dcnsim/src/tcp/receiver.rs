@@ -17,79 +17,79 @@ impl TcpFlow {
         }
         let mut ack_now = false;
         if let EchoAction::StateChanged { prior_ece } =
-            self.echo.on_segment(ce, p.flags & flags::CWR != 0)
+            self.rx.echo.on_segment(ce, p.flags & flags::CWR != 0)
         {
             // RFC 8257 §3.2: a delayed ACK must not merge segments with
             // different CE; flush it with the prior state, ACK this one now.
-            if self.unacked_segs > 0 {
-                let ts = self.ts_recent;
+            if self.rx.unacked_segs > 0 {
+                let ts = self.rx.ts_recent;
                 self.send_ack_ece(io, ts, prior_ece);
             }
             ack_now = true;
         }
         let marked = p.flags & flags::MARKED != 0;
-        if end <= self.rcv_nxt {
+        if end <= self.rx.rcv_nxt {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
             self.send_ack(io, p.ts);
             return 0;
         }
-        if start > self.rcv_nxt {
+        if start > self.rx.rcv_nxt {
             self.stats.ooo_arrivals += 1;
-            let marked_new = marked && !self.ooo.iter().any(|&(l, r, _)| l <= start && end <= r);
+            let marked_new = marked && !self.rx.ooo.iter().any(|&(l, r, _)| l <= start && end <= r);
             self.insert_ooo(start, end);
-            self.send_ack(io, self.ts_recent);
+            self.send_ack(io, self.rx.ts_recent);
             if marked_new {
-                self.probretx_extra_acks(io, self.ts_recent);
+                self.probretx_extra_acks(io, self.rx.ts_recent);
             }
             return 0;
         }
-        let had_hole = !self.ooo.is_empty();
-        let before = self.rcv_nxt;
-        self.rcv_nxt = end;
+        let had_hole = !self.rx.ooo.is_empty();
+        let before = self.rx.rcv_nxt;
+        self.rx.rcv_nxt = end;
         // RFC 7323 §4.3: TS.Recent only from a segment at or below the last
         // ACK sent, so a delayed ACK echoes its earliest segment's timestamp.
-        if start <= self.last_ack_sent {
-            self.ts_recent = p.ts;
+        if start <= self.rx.last_ack_sent {
+            self.rx.ts_recent = p.ts;
         }
-        let ts = self.ts_recent;
+        let ts = self.rx.ts_recent;
         // Pull in any out-of-order ranges that are now contiguous.
         let mut i = 0;
-        while i < self.ooo.len() {
-            let (l, r, _) = self.ooo[i];
-            if l <= self.rcv_nxt {
-                self.rcv_nxt = self.rcv_nxt.max(r);
-                self.ooo.remove(i);
+        while i < self.rx.ooo.len() {
+            let (l, r, _) = self.rx.ooo[i];
+            if l <= self.rx.rcv_nxt {
+                self.rx.rcv_nxt = self.rx.rcv_nxt.max(r);
+                self.rx.ooo.remove(i);
             } else {
                 i += 1;
             }
         }
-        if self.ooo.is_empty() && self.ooo.capacity() > IDLE_CAPACITY {
-            self.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
+        if self.rx.ooo.is_empty() && self.rx.ooo.capacity() > IDLE_CAPACITY {
+            self.rx.ooo.shrink_to(IDLE_CAPACITY); // the holes are filled: as above
         }
-        self.last_delivery = io.now();
+        self.rx.last_delivery = io.now();
         if marked {
             // Algorithm 2: the normal ACK (at once), then three duplicates of it.
             self.send_ack(io, ts);
             self.probretx_extra_acks(io, ts);
         } else if had_hole || !self.cfg.delayed_ack || ack_now {
             self.send_ack(io, ts);
-        } else if self.quickacks > 0 {
+        } else if self.rx_rare.quickacks > 0 {
             // Linux's quick-ACK mode at connection start: ACKing every
             // segment keeps slow start's ACK clock, which a delayed-ACK
             // timer would stall while the window is still small.
-            self.quickacks -= 1;
+            self.rx_rare.quickacks -= 1;
             self.send_ack(io, ts);
         } else {
-            self.unacked_segs += 1;
-            if self.unacked_segs >= self.cfg.delayed_ack_segments {
+            self.rx.unacked_segs += 1;
+            if self.rx.unacked_segs >= self.cfg.delayed_ack_segments {
                 self.send_ack(io, ts);
-            } else if !self.dack.is_armed() {
+            } else if !self.rx_rare.dack.is_armed() {
                 let at = io.now() + self.cfg.delayed_ack_timeout;
-                self.dack.arm(io, at, TcpTimer::DelAck);
+                self.rx_rare.dack.arm(io, at, TcpTimer::DelAck);
             }
         }
-        self.rcv_nxt - before
+        self.rx.rcv_nxt - before
     }
 
     /// Kulkarni's Algorithm 2: after the ACK of a marked segment not seen
@@ -103,38 +103,39 @@ impl TcpFlow {
     }
 
     pub(in crate::tcp) fn insert_ooo(&mut self, l: u64, r: u64) {
-        self.ooo_stamp += 1;
-        let stamp = self.ooo_stamp;
-        let i = self.ooo.partition_point(|&(_, rr, _)| rr < l);
+        self.rx_rare.ooo_stamp += 1;
+        let stamp = self.rx_rare.ooo_stamp;
+        let i = self.rx.ooo.partition_point(|&(_, rr, _)| rr < l);
         let mut nl = l;
         let mut nr = r;
         let mut j = i;
-        while j < self.ooo.len() && self.ooo[j].0 <= nr {
-            nl = nl.min(self.ooo[j].0);
-            nr = nr.max(self.ooo[j].1);
+        while j < self.rx.ooo.len() && self.rx.ooo[j].0 <= nr {
+            nl = nl.min(self.rx.ooo[j].0);
+            nr = nr.max(self.rx.ooo[j].1);
             j += 1;
         }
-        self.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
+        self.rx.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
     }
 
     pub(in crate::tcp) fn on_delack_event(&mut self, io: &mut TcpIo) {
-        if self.dack.fire(io, TcpTimer::DelAck) == Fire::Expired && self.unacked_segs > 0 {
-            let ts = self.ts_recent;
+        if self.rx_rare.dack.fire(io, TcpTimer::DelAck) == Fire::Expired && self.rx.unacked_segs > 0
+        {
+            let ts = self.rx.ts_recent;
             self.send_ack(io, ts);
         }
     }
 
     pub(in crate::tcp) fn send_ack(&mut self, io: &mut TcpIo, ts: SimTime) {
-        let ece = self.echo.ece();
+        let ece = self.rx.echo.ece();
         self.send_ack_ece(io, ts, ece);
     }
 
     pub(in crate::tcp) fn send_ack_ece(&mut self, io: &mut TcpIo, ts: SimTime, ece: bool) {
-        self.unacked_segs = 0;
-        self.last_ack_sent = self.rcv_nxt;
+        self.rx.unacked_segs = 0;
+        self.rx.last_ack_sent = self.rx.rcv_nxt;
         if self.cfg.delayed_ack {
             // Only delayed ACKs arm it: otherwise its line stays cold.
-            self.dack.cancel();
+            self.rx_rare.dack.cancel();
         }
         let mut f = 0;
         if ece {
@@ -150,17 +151,23 @@ impl TcpFlow {
             dst: self.src_host,
             payload: 0,
             wire: self.cfg.header_bytes + io.l2_overhead(),
-            seq: self.rcv_nxt,
+            seq: self.rx.rcv_nxt,
             ts,
             sack: [(0, 0); 3],
         };
-        if self.cfg.sack && !self.ooo.is_empty() {
+        if self.cfg.sack && !self.rx.ooo.is_empty() {
             // RFC 2018: the most recently changed block first, then others.
             // Stamps are distinct, so picking the three newest in turn gives
             // the order a sort would, without copying the list per ACK.
             let mut below = u64::MAX;
             for k in 0..3 {
-                let Some(b) = self.ooo.iter().filter(|b| b.2 < below).max_by_key(|b| b.2) else {
+                let Some(b) = self
+                    .rx
+                    .ooo
+                    .iter()
+                    .filter(|b| b.2 < below)
+                    .max_by_key(|b| b.2)
+                else {
                     break;
                 };
                 pkt.sack[k] = (b.0, b.1);

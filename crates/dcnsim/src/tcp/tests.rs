@@ -1746,13 +1746,13 @@ fn hot_fields_stay_in_their_lines() {
     use std::mem::{offset_of, size_of_val};
     let f = TcpFlow::new(0, 0, 0, 1, TcpConfig::default(), stream(1, Stream::Flow, 0));
     macro_rules! line {
-        ($field:ident, $n:expr) => {{
-            let at = offset_of!(TcpFlow, $field);
-            let end = at + size_of_val(&f.$field) - 1;
+        ($($field:ident).+, $n:expr) => {{
+            let at = offset_of!(TcpFlow, $($field).+);
+            let end = at + size_of_val(&f.$($field).+) - 1;
             assert_eq!(
                 (at / 64, end / 64),
                 ($n, $n),
-                concat!(stringify!($field), " left line ", stringify!($n))
+                concat!(stringify!($($field).+), " left line ", stringify!($n))
             );
         }};
     }
@@ -1780,11 +1780,11 @@ fn hot_fields_stay_in_their_lines() {
     line!(first_flight, 6);
     // The policy's tag (its first byte, `repr(u8)`) ends line 6.
     assert_eq!(offset_of!(TcpFlow, seg_policy) / 64, 6);
-    line!(rcv_nxt, 8);
-    line!(ooo, 8);
-    line!(unacked_segs, 8);
-    line!(echo, 8);
-    line!(msg_ends, 9);
+    line!(rx.rcv_nxt, 8);
+    line!(rx.ooo, 8);
+    line!(rx.unacked_segs, 8);
+    line!(rx.echo, 8);
+    line!(rx.msg_ends, 9);
     let stats = offset_of!(TcpFlow, stats);
     assert_eq!(stats / 64, 9);
     assert_eq!(
