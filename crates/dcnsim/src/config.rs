@@ -476,6 +476,12 @@ pub enum PartialAckTimer {
     /// every ACK that advances snd_una (tcp_clean_rtx_queue's
     /// FLAG_SET_XMIT_TIMER), so a long recovery goes on one hole per RTT.
     SlowButSteady,
+    /// Slow-but-Steady, and the fast retransmission restarts the timer
+    /// too: Linux rearms it whenever it resends the head of the
+    /// retransmit queue (tcp_xmit_retransmit_queue), so duplicate ACKs
+    /// slow to arrive behind a full queue do not leave the recovery's
+    /// first retransmission to a timer set when the window went out.
+    Linux,
 }
 
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
@@ -740,8 +746,9 @@ impl TcpConfig {
             ack_counting: AckCounting::Delivered,
             // tcp_cwnd_test: tcp_packets_in_flight < snd_cwnd.
             cwnd_counting: CwndCounting::Packets,
-            // tcp_clean_rtx_queue → tcp_rearm_rto on every ACK of new data.
-            partial_ack_timer: PartialAckTimer::SlowButSteady,
+            // tcp_clean_rtx_queue → tcp_rearm_rto on every ACK of new data,
+            // tcp_xmit_retransmit_queue on every resend of the head.
+            partial_ack_timer: PartialAckTimer::Linux,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

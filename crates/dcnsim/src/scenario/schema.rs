@@ -1060,8 +1060,8 @@ pub struct TcpSection {
     /// what the send test counts cwnd in: `bytes` (a segment goes out while the flight plus it fits cwnd, so a sub-MSS tail leaves beside the segment that filled a fractional cwnd) or `packets` (Linux's tcp_cwnd_test: while fewer segments than ⌊cwnd / SMSS⌋ are in flight, whatever their size, so a block's sub-MSS tail waits for an ACK). The receiver's window is counted in bytes either way. docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"bytes\"`; `\"packets\"` with `profile = \"linux\"`"))]
     pub cwnd_counting: Opt<CwndCountingName>,
-    /// when NewReno's fast recovery (without SACK) restarts the retransmission timer on a partial ACK, RFC 6582 §4.1: `impatient` (the first partial ACK of an episode only, so a recovery of many holes ends in a timeout) or `slow_but_steady` (every partial ACK, as Linux rearms the timer on every ACK of new data). With SACK the timer restarts on every ACK of new data either way. docs/linux_profile.md
-    #[schemars(extend("x-default" = "`\"impatient\"`; `\"slow_but_steady\"` with `profile = \"linux\"`"))]
+    /// when NewReno's fast recovery (without SACK) restarts the retransmission timer on a partial ACK, RFC 6582 §4.1: `impatient` (the first partial ACK of an episode only, so a recovery of many holes ends in a timeout) `slow_but_steady` (every partial ACK) or `linux` (every partial ACK and the fast retransmission, as Linux rearms the timer on every ACK of new data and every resend of the head, tcp_xmit_retransmit_queue). With SACK the timer restarts on every ACK of new data either way. docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"impatient\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub partial_ack_timer: Opt<PartialAckTimerName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]

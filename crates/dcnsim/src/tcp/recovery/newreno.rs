@@ -35,6 +35,10 @@ pub(in crate::tcp) struct NewReno {
     /// partial ACK restarts it, which the flow does after any ACK of new
     /// data unless the Impatient rule already did once.
     steady: bool,
+    /// Linux's timer (`partial_ack_timer = "linux"`): the fast
+    /// retransmission of the head restarts it as well
+    /// (tcp_xmit_retransmit_queue).
+    rearm_on_entry: bool,
 }
 
 impl NewReno {
@@ -43,7 +47,8 @@ impl NewReno {
             detect: cfg.reordering == Reordering::Adaptive,
             base: cfg.dupack_threshold,
             sacked: 0,
-            steady: cfg.partial_ack_timer == PartialAckTimer::SlowButSteady,
+            steady: cfg.partial_ack_timer != PartialAckTimer::Impatient,
+            rearm_on_entry: cfg.partial_ack_timer == PartialAckTimer::Linux,
         }
     }
 
@@ -122,12 +127,15 @@ impl NewReno {
     }
 
     /// RFC 6582 §3.2 step 2–3 (RFC 5681 §3.2 step 3): retransmit the head,
-    /// cwnd = ssthresh + 3·SMSS.
+    /// cwnd = ssthresh + 3·SMSS. Under Linux's timer the retransmission
+    /// restarts it: three duplicate ACKs slowed by a full queue can take
+    /// most of an RTO, and the timer set when the window went out would
+    /// otherwise fire before the retransmission's ACK is back.
     pub fn enter(&self, v: &View) -> Actions {
         let retx = Action::Retransmit {
             i: 0,
             mark: false,
-            rearm: false,
+            rearm: self.rearm_on_entry,
         };
         let cwnd = Action::SetCwnd(v.st.ssthresh + 3 * v.st.smss);
         if v.segs.is_empty() {
@@ -346,6 +354,35 @@ mod tests {
         assert_eq!(restarts(&linux()), 0);
         // Both still resend the next hole and deflate.
         assert_eq!(linux().on_ack(&v, MSS).iter().next(), Some(retx_head()));
+    }
+
+    /// Only Linux's timer restarts at the fast retransmission; RFC 6582's
+    /// variants leave the timer running from the window's first send.
+    #[test]
+    fn only_the_linux_timer_restarts_at_the_fast_retransmission() {
+        use crate::config::{PartialAckTimer, TcpConfig};
+        let segs = board(10, &[]);
+        let v = view(&segs, 10, 5, CongState::Recovery);
+        for (timer, want) in [
+            (PartialAckTimer::Impatient, false),
+            (PartialAckTimer::SlowButSteady, false),
+            (PartialAckTimer::Linux, true),
+        ] {
+            let cfg = TcpConfig {
+                partial_ack_timer: timer,
+                ..TcpConfig::default()
+            };
+            let retx = NewReno::new(&cfg).enter(&v).iter().next();
+            assert_eq!(
+                retx,
+                Some(Action::Retransmit {
+                    i: 0,
+                    mark: false,
+                    rearm: want
+                }),
+                "{timer:?}"
+            );
+        }
     }
 
     fn linux() -> NewReno {
