@@ -104,6 +104,11 @@ pub(crate) const PARTIAL_ACK_TIMER_NAMES: &[(&str, PartialAckTimer)] = &[
     ("linux", PartialAckTimer::Linux),
 ];
 
+pub(crate) const RENO_REDUCTION_NAMES: &[(&str, RenoReduction)] = &[
+    ("inflation", RenoReduction::Inflation),
+    ("prr", RenoReduction::Prr),
+];
+
 pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("off", IdleRestart::Off),
     ("rfc5681", IdleRestart::Rfc5681),
