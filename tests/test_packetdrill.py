@@ -128,3 +128,14 @@ def test_hystart_delay_exit_without_timestamps(run, tmp_path):
     p.write_text(src)
     r = run.run_script(p, 4000)
     assert r.ok, r.reason
+
+
+@pytest.mark.parametrize("timer", ["slow_but_steady", "impatient"])
+def test_fast_retransmit_rto_restart_script_fails_without_linux_timer(run, timer):
+    # The script shows Linux's restart of the RTO at the fast
+    # retransmission: with RFC 6582's timers the one set when the window
+    # went out fires in the middle of the recovery, and the script fails.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "reno-fast-retransmit-restarts-rto.pkt"
+    r = run.run_script(script, 4000, overrides={"partial_ack_timer": timer})
+    assert not r.ok
+    assert "1:1001" in r.reason or "ca_state" in r.reason, r.reason

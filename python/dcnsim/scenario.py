@@ -118,6 +118,7 @@ class Tcp(_Builder):
     ack_counting: Optional[str] = None
     cwnd_counting: Optional[str] = None
     partial_ack_timer: Optional[str] = None
+    reno_reduction: Optional[str] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

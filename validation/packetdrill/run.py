@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run packetdrill scripts against dcnsim's TCP endpoint under `profile = "linux"`.
 
-    python validation/packetdrill/run.py FILE.pkt...  [-v] [--tolerance_usecs N]
+    python validation/packetdrill/run.py FILE.pkt...  [-v] [--tolerance_usecs N] [--tcp KEY=VALUE]...
 
 Each script is read into a list of timed events (the handshake, writes,
 inbound segments, `%{ }%` asserts), handed to the Rust example binary
@@ -20,6 +20,10 @@ FIN), so they are read for their options and sequence numbers, not judged;
 the PSH flag, window and options of outbound segments are not compared.
 Backtick shell lines are read for the sysctls they set; those without a
 counterpart here are listed as ignored.
+
+`--tcp KEY=VALUE` sets a `[tcp]` key over the profile and the script's
+sysctls (the value read as JSON, else as a string): what a script shows
+can be checked to fail with the mechanism turned off.
 
 One line per script, then `N passed, M failed`; exit status 1 if any failed.
 """
@@ -294,7 +298,7 @@ def build() -> None:
         sys.exit(f"building packetdrill_endpoint failed:\n{r.stderr}")
 
 
-def run_script(path: Path, tol: float, verbose: bool = False) -> Result:
+def run_script(path: Path, tol: float, verbose: bool = False, overrides: dict | None = None) -> Result:
     name = path.name
     ignored: list[str] = []
     options: dict = {}
@@ -313,6 +317,7 @@ def run_script(path: Path, tol: float, verbose: bool = False) -> Result:
         for ev in events:
             if ev.kind == "shell":
                 read_shell(ev.text, tcp, ignored)
+        tcp.update(overrides or {})
         try:
             result = drive(name, events, tcp, tol, ignored, verbose)
         except Fail as e:
@@ -611,15 +616,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("scripts", nargs="+", type=Path)
     ap.add_argument("--tolerance_usecs", type=int, default=4000)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--tcp", action="append", default=[], metavar="KEY=VALUE",
+                    help="a [tcp] key over the profile and the script's sysctls")
     ap.add_argument(
         "--no-build", action="store_true", help="use the built binary as it is"
     )
     a = ap.parse_args(argv)
+    overrides = {}
+    for kv in a.tcp:
+        key, sep, value = kv.partition("=")
+        if not sep or not key:
+            ap.error(f"--tcp {kv!r}: expected KEY=VALUE")
+        try:
+            overrides[key] = json.loads(value)
+        except ValueError:
+            overrides[key] = value
     if not a.no_build:
         build()
     passed = failed = 0
     for path in a.scripts:
-        r = run_script(path, a.tolerance_usecs, a.verbose)
+        r = run_script(path, a.tolerance_usecs, a.verbose, overrides)
         status = "PASS" if r.ok else "FAIL"
         line = f"{status} {path.parent.name}/{r.name}"
         if r.reason:

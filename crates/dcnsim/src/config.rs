@@ -476,6 +476,25 @@ pub enum PartialAckTimer {
     /// every ACK that advances snd_una (tcp_clean_rtx_queue's
     /// FLAG_SET_XMIT_TIMER), so a long recovery goes on one hole per RTT.
     SlowButSteady,
+    /// Slow-but-Steady, and the fast retransmission restarts the timer
+    /// too: Linux rearms it whenever it resends the head of the
+    /// retransmit queue (tcp_xmit_retransmit_queue), so duplicate ACKs
+    /// slow to arrive behind a full queue do not leave the recovery's
+    /// first retransmission to a timer set when the window went out.
+    Linux,
+}
+
+/// How NewReno's fast recovery paces what it sends (`tcp.reno_reduction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenoReduction {
+    /// RFC 6582's window inflation and deflation: what the papers'
+    /// simulators did.
+    Inflation,
+    /// Linux's Proportional Rate Reduction, which tcp_cwnd_reduction
+    /// applies in every recovery, Reno's too: each ACK sends in proportion
+    /// to what it delivered (a duplicate ACK one segment), cwnd = ssthresh
+    /// at the end.
+    Prr,
 }
 
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
@@ -579,6 +598,8 @@ pub struct TcpConfig {
     pub cwnd_counting: CwndCounting,
     /// When NewReno recovery restarts the timer on partial ACKs.
     pub partial_ack_timer: PartialAckTimer,
+    /// How NewReno recovery paces what it sends.
+    pub reno_reduction: RenoReduction,
     /// cwnd after an idle period longer than the RTO.
     pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
@@ -670,6 +691,7 @@ impl Default for TcpConfig {
             ack_counting: AckCounting::Acked,
             cwnd_counting: CwndCounting::Bytes,
             partial_ack_timer: PartialAckTimer::Impatient,
+            reno_reduction: RenoReduction::Inflation,
             idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
@@ -740,8 +762,11 @@ impl TcpConfig {
             ack_counting: AckCounting::Delivered,
             // tcp_cwnd_test: tcp_packets_in_flight < snd_cwnd.
             cwnd_counting: CwndCounting::Packets,
-            // tcp_clean_rtx_queue → tcp_rearm_rto on every ACK of new data.
-            partial_ack_timer: PartialAckTimer::SlowButSteady,
+            // tcp_clean_rtx_queue → tcp_rearm_rto on every ACK of new data,
+            // tcp_xmit_retransmit_queue on every resend of the head.
+            partial_ack_timer: PartialAckTimer::Linux,
+            // tcp_cwnd_reduction in every Recovery, with or without SACK.
+            reno_reduction: RenoReduction::Prr,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

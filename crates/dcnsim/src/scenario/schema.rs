@@ -16,7 +16,8 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
     IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, Reduction,
-    Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties, Transport,
+    RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
+    Transport,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -304,6 +305,7 @@ choice!(AckCountingName => AckCounting, sc::ACK_COUNTING_NAMES, "ACK counting");
 choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd counting");
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
+choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno recovery pacing");
 choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
 kind!(
@@ -1045,7 +1047,7 @@ pub struct TcpSection {
     /// Limited Transmit (RFC 5681 §3.2: a TCP SHOULD), cwnd unchanged, so a loss with only one or two segments behind it still reaches the third duplicate ACK instead of the RTO. Without SACK RFC 3042: one new segment on each of the first two duplicate ACKs if the flight stays ≤ cwnd + 2·SMSS; with SACK RFC 6675 §5 step 3: new data while cwnd − pipe ≥ 1 SMSS on every duplicate ACK below the (possibly raised) threshold. Its segments do not count in the flight that sets ssthresh (RFC 5681 §3.2 step 2)
     #[schemars(extend("x-default" = "true"))]
     pub limited_transmit: Opt<Bool>,
-    /// rate reduction in SACK fast recovery: `rfc6675` (cwnd = ssthresh at once, each ACK sends what cwnd − pipe allows; ns-2's and ns-3's classic recovery), `prr` (RFC 6937 PRR-SSRB) or `prr_bis` (RFC 6937bis, Linux's: the slow-start catch-up only on an ACK that advances snd_una and reports no new loss). Both PRR rules also resend a retransmission found lost again without waiting for the RTO. Without SACK, RFC 6582's window inflation paces recovery. docs/model.md
+    /// rate reduction in SACK fast recovery: `rfc6675` (cwnd = ssthresh at once, each ACK sends what cwnd − pipe allows; ns-2's and ns-3's classic recovery), `prr` (RFC 6937 PRR-SSRB) or `prr_bis` (RFC 6937bis, Linux's: the slow-start catch-up only on an ACK that advances snd_una and reports no new loss). Both PRR rules also resend a retransmission found lost again without waiting for the RTO. Without SACK `reno_reduction` paces recovery. docs/model.md
     #[schemars(extend("x-default" = "`\"prr_bis\"`"))]
     pub reduction: Opt<ReductionName>,
     /// slow-start exit before the first loss: `off`, `linux` (tcp_cubic's defaults: from a window of 16 segments, an ACK train longer than half the minimum RTT, or an RTT 4–16 ms above the minimum; cc = `cubic` only) or `rfc9406` (HyStart++: an RTT rise of max(4 ms, min RTT/8) ends slow start in Conservative Slow Start, any cc). docs/model.md
@@ -1060,9 +1062,12 @@ pub struct TcpSection {
     /// what the send test counts cwnd in: `bytes` (a segment goes out while the flight plus it fits cwnd, so a sub-MSS tail leaves beside the segment that filled a fractional cwnd) or `packets` (Linux's tcp_cwnd_test: while fewer segments than ⌊cwnd / SMSS⌋ are in flight, whatever their size, so a block's sub-MSS tail waits for an ACK). The receiver's window is counted in bytes either way. docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"bytes\"`; `\"packets\"` with `profile = \"linux\"`"))]
     pub cwnd_counting: Opt<CwndCountingName>,
-    /// when NewReno's fast recovery (without SACK) restarts the retransmission timer on a partial ACK, RFC 6582 §4.1: `impatient` (the first partial ACK of an episode only, so a recovery of many holes ends in a timeout) or `slow_but_steady` (every partial ACK, as Linux rearms the timer on every ACK of new data). With SACK the timer restarts on every ACK of new data either way. docs/linux_profile.md
-    #[schemars(extend("x-default" = "`\"impatient\"`; `\"slow_but_steady\"` with `profile = \"linux\"`"))]
+    /// when NewReno's fast recovery (without SACK) restarts the retransmission timer on a partial ACK, RFC 6582 §4.1: `impatient` (the first partial ACK of an episode only, so a recovery of many holes ends in a timeout), `slow_but_steady` (every partial ACK) or `linux` (every partial ACK and the fast retransmission, as Linux rearms the timer on every ACK of new data and every resend of the head, tcp_xmit_retransmit_queue). With SACK the timer restarts on every ACK of new data either way. docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"impatient\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub partial_ack_timer: Opt<PartialAckTimerName>,
+    /// how NewReno's fast recovery (without SACK) paces what it sends: `inflation` (RFC 6582: cwnd = ssthresh + 3·SMSS on entry, one SMSS more per duplicate ACK, deflated on partial ACKs and to min(ssthresh, FlightSize + SMSS) at the end) or `prr` (Linux's tcp_cwnd_reduction, which runs in every recovery: each ACK sends in proportion to what it delivered, a duplicate ACK counting as one segment, so the fast retransmission leaves alone; cwnd = ssthresh at the end). docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"inflation\"`; `\"prr\"` with `profile = \"linux\"`"))]
+    pub reno_reduction: Opt<RenoReductionName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub idle_restart: Opt<IdleRestartName>,

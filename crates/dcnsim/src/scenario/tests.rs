@@ -219,7 +219,8 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
     );
     let b = tcp_of(json!({"profile": "linux", "cwnd_counting": "bytes"}), None);
     assert_eq!(b.cwnd_counting, CwndCounting::Bytes);
-    // Linux rearms the timer on every ACK of new data; the key wins.
+    // Linux rearms the timer on every ACK of new data and on every resend
+    // of the head; the key wins.
     assert_eq!(
         (
             l.partial_ack_timer,
@@ -227,16 +228,19 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
             o.partial_ack_timer
         ),
         (
-            PartialAckTimer::SlowButSteady,
+            PartialAckTimer::Linux,
             PartialAckTimer::Impatient,
-            PartialAckTimer::SlowButSteady
+            PartialAckTimer::Linux
         )
     );
-    let i = tcp_of(
-        json!({"profile": "linux", "partial_ack_timer": "impatient"}),
-        None,
-    );
-    assert_eq!(i.partial_ack_timer, PartialAckTimer::Impatient);
+    for (name, want) in [
+        ("impatient", PartialAckTimer::Impatient),
+        ("slow_but_steady", PartialAckTimer::SlowButSteady),
+        ("linux", PartialAckTimer::Linux),
+    ] {
+        let i = tcp_of(json!({"profile": "linux", "partial_ack_timer": name}), None);
+        assert_eq!(i.partial_ack_timer, want, "{name}");
+    }
     let u = tcp_of(json!({"abc_limit": "unlimited"}), None);
     assert_eq!(u.abc_limit, ABC_UNLIMITED);
     // "papers" and no profile are the same defaults

@@ -101,6 +101,12 @@ pub(crate) const CWND_COUNTING_NAMES: &[(&str, CwndCounting)] = &[
 pub(crate) const PARTIAL_ACK_TIMER_NAMES: &[(&str, PartialAckTimer)] = &[
     ("impatient", PartialAckTimer::Impatient),
     ("slow_but_steady", PartialAckTimer::SlowButSteady),
+    ("linux", PartialAckTimer::Linux),
+];
+
+pub(crate) const RENO_REDUCTION_NAMES: &[(&str, RenoReduction)] = &[
+    ("inflation", RenoReduction::Inflation),
+    ("prr", RenoReduction::Prr),
 ];
 
 pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[

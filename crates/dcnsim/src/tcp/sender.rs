@@ -224,9 +224,7 @@ impl TcpFlow {
         }
         self.last_send = now;
         if self.cong == CongState::Recovery {
-            if let Some(m) = self.rec.sack_mut() {
-                m.prr.sent(len as u64);
-            }
+            self.rec.sent_in_recovery(len as u64);
         }
         let pkt = Packet {
             kind: PktKind::Data,

@@ -2066,6 +2066,7 @@ fn a_long_newreno_recovery_times_out_only_when_impatient() {
     for (timer, want) in [
         (PartialAckTimer::Impatient, true),
         (PartialAckTimer::SlowButSteady, false),
+        (PartialAckTimer::Linux, false),
     ] {
         let mut w = world(reno(|t| {
             t.init_cwnd_segments = 20;

@@ -180,6 +180,16 @@ impl Recovery {
         }
     }
 
+    /// A segment of `len` bytes left during recovery: PRR's prr_out.
+    #[inline]
+    pub fn sent_in_recovery(&mut self, len: u64) {
+        match self {
+            Recovery::NewReno(m) => m.sent(),
+            Recovery::Sack(m) => m.prr.sent(len),
+            Recovery::Rack(r) => r.sack.prr.sent(len),
+        }
+    }
+
     /// The SACK machine RACK-TLP sends with, or the SACK machine itself.
     #[inline]
     pub fn sack(&self) -> Option<&sack::Sack> {

@@ -14,7 +14,7 @@
 //! net/ipv4/tcp_input.c).
 
 use super::{Action, Actions, View};
-use crate::config::{PartialAckTimer, Reordering, TcpConfig, MAX_REORDERING};
+use crate::config::{PartialAckTimer, RenoReduction, Reordering, TcpConfig, MAX_REORDERING};
 use crate::tcp::CongState;
 
 /// RFC 6582's machine, with Linux's duplicate-ACK count when the
@@ -35,6 +35,45 @@ pub(in crate::tcp) struct NewReno {
     /// partial ACK restarts it, which the flow does after any ACK of new
     /// data unless the Impatient rule already did once.
     steady: bool,
+    /// Linux's timer (`partial_ack_timer = "linux"`): the fast
+    /// retransmission of the head restarts it as well
+    /// (tcp_xmit_retransmit_queue).
+    rearm_on_entry: bool,
+    /// Linux's pacing (`reno_reduction = "prr"`): PRR's counts for the
+    /// episode instead of RFC 6582's inflation.
+    prr: Option<RenoPrr>,
+}
+
+/// tcp_cwnd_reduction's state for one Reno recovery, in segments (Linux
+/// counts packets): what was delivered and sent since it began, and the
+/// window it began from (`prior_cwnd`, its RecoverFS).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::tcp) struct RenoPrr {
+    delivered: u64,
+    out: u64,
+    prior_cwnd: u64,
+}
+
+impl RenoPrr {
+    /// tcp_cwnd_reduction (net/ipv4/tcp_input.c) for an ACK that delivered
+    /// `delivered` segments with `pipe` in flight (tcp_packets_in_flight):
+    /// the segments it may send. Above ssthresh in proportion to what was
+    /// delivered (ssthresh / prior_cwnd of it); below, what was delivered
+    /// and not yet answered, or this ACK's delivery, one more on an ACK
+    /// that advances snd_una and marks nothing lost, never past ssthresh;
+    /// at least one while nothing has gone (the fast retransmission).
+    fn sndcnt(&mut self, pipe: u64, ssthresh: u64, delivered: u64, safe: bool) -> u64 {
+        self.delivered += delivered;
+        let sndcnt = if pipe > ssthresh {
+            (ssthresh * self.delivered)
+                .div_ceil(self.prior_cwnd.max(1))
+                .saturating_sub(self.out)
+        } else {
+            let bound = self.delivered.saturating_sub(self.out).max(delivered) + u64::from(safe);
+            bound.min(ssthresh - pipe)
+        };
+        sndcnt.max(u64::from(self.out == 0))
+    }
 }
 
 impl NewReno {
@@ -43,7 +82,9 @@ impl NewReno {
             detect: cfg.reordering == Reordering::Adaptive,
             base: cfg.dupack_threshold,
             sacked: 0,
-            steady: cfg.partial_ack_timer == PartialAckTimer::SlowButSteady,
+            steady: cfg.partial_ack_timer != PartialAckTimer::Impatient,
+            rearm_on_entry: cfg.partial_ack_timer == PartialAckTimer::Linux,
+            prr: (cfg.reno_reduction == RenoReduction::Prr).then(RenoPrr::default),
         }
     }
 
@@ -122,14 +163,33 @@ impl NewReno {
     }
 
     /// RFC 6582 §3.2 step 2–3 (RFC 5681 §3.2 step 3): retransmit the head,
-    /// cwnd = ssthresh + 3·SMSS.
-    pub fn enter(&self, v: &View) -> Actions {
+    /// cwnd = ssthresh + 3·SMSS. Under Linux's timer the retransmission
+    /// restarts it: three duplicate ACKs slowed by a full queue can take
+    /// most of an RTO, and the timer set when the window went out would
+    /// otherwise fire before the retransmission's ACK is back.
+    pub fn enter(&mut self, v: &View) -> Actions {
         let retx = Action::Retransmit {
             i: 0,
             mark: false,
-            rearm: false,
+            rearm: self.rearm_on_entry,
         };
-        let cwnd = Action::SetCwnd(v.st.ssthresh + 3 * v.st.smss);
+        let dups = self.dup_count(v);
+        let cwnd = match self.prr.as_mut() {
+            // The duplicate ACK that starts it delivered one segment; the
+            // head, now lost, is out of the pipe until resent.
+            Some(p) => {
+                let smss = v.st.smss.max(1);
+                *p = RenoPrr {
+                    prior_cwnd: v.st.cwnd / smss,
+                    ..RenoPrr::default()
+                };
+                let out = v.segs.len() as u64;
+                let pipe = out.saturating_sub(dups + 1);
+                let n = p.sndcnt(pipe, v.st.ssthresh / smss, 1, false);
+                Action::SetCwnd(Self::flight_window(v, n, !v.segs.is_empty()))
+            }
+            None => Action::SetCwnd(v.st.ssthresh + 3 * v.st.smss),
+        };
         if v.segs.is_empty() {
             Actions::of(&[cwnd])
         } else {
@@ -154,8 +214,24 @@ impl NewReno {
             }
             dupacks = self.sacked;
         }
+        let dups = self.dup_count(v);
         let act = match v.cong {
-            CongState::Recovery => Action::SetCwnd(v.st.cwnd + v.st.smss),
+            CongState::Recovery => match self.prr.as_mut() {
+                // Linux's pipe leaves out the duplicate ACKs' segments;
+                // one clipped as reordering delivered nothing.
+                Some(p) => {
+                    let smss = v.st.smss.max(1);
+                    let delivered = u64::from(!self.detect || seen.is_none());
+                    if delivered == 0 {
+                        return Actions::of(&[seen.expect("clipped")]);
+                    }
+                    let out = v.segs.len() as u64;
+                    let pipe = out.saturating_sub(dups);
+                    let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, false);
+                    Action::SetCwnd(Self::flight_window(v, n, false))
+                }
+                None => Action::SetCwnd(v.st.cwnd + v.st.smss),
+            },
             CongState::Open | CongState::Loss => {
                 if dupacks >= thresh && v.fresh_loss() {
                     Action::Enter
@@ -171,13 +247,20 @@ impl NewReno {
     }
 
     /// An ACK of new data in recovery, `acked` bytes.
-    pub fn on_ack(&self, v: &View, acked: u64) -> Actions {
+    pub fn on_ack(&mut self, v: &View, acked: u64) -> Actions {
         let st = v.st;
         if v.snd_una >= v.ep.recover {
-            // Full ACK: deflate (§3.2 step 5, option 1).
+            // Full ACK: deflate (§3.2 step 5, option 1); under PRR cwnd =
+            // ssthresh, as tcp_end_cwnd_reduction sets it.
             let flight = v.snd_max - v.snd_una;
-            let cwnd = st.ssthresh.min(flight.max(st.smss) + st.smss);
+            let cwnd = match self.prr {
+                Some(_) => st.ssthresh,
+                None => st.ssthresh.min(flight.max(st.smss) + st.smss),
+            };
             return Actions::of(&[Action::SetCwnd(cwnd), Action::Exit { clear_marks: false }]);
+        }
+        if self.prr.is_some() {
+            return self.prr_partial_ack(v, acked);
         }
         // Partial ACK (§3.2 step 5): retransmit the next hole, deflate by
         // the amount acked, add back one SMSS if it acked that much.
@@ -201,6 +284,60 @@ impl NewReno {
         let first = usize::from(v.segs.is_empty());
         let last = if self.steady { 2 } else { 3 };
         Actions::of(&acts[first..last])
+    }
+
+    /// A partial ACK under PRR: what it delivered as Linux counts it
+    /// ([`Self::delivered`]), the head it uncovered marked lost and
+    /// resent (tcp_newreno_mark_lost: a new loss, so no slow-start extra).
+    fn prr_partial_ack(&mut self, v: &View, acked: u64) -> Actions {
+        let smss = v.st.smss.max(1);
+        let before = v.snd_max - v.snd_una + acked;
+        let delivered = self.delivered(acked, before, v).div_ceil(smss);
+        let out = v.segs.len() as u64;
+        let resend = out > 0;
+        let pipe = out.saturating_sub(self.dup_count(v) + u64::from(resend));
+        let p = self.prr.as_mut().expect("PRR");
+        let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, false);
+        let cwnd = Action::SetCwnd(Self::flight_window(v, n, resend));
+        let retx = Action::Retransmit {
+            i: 0,
+            mark: false,
+            rearm: false,
+        };
+        if resend {
+            Actions::of(&[retx, cwnd])
+        } else {
+            Actions::of(&[cwnd])
+        }
+    }
+
+    /// The duplicate ACKs Linux counts as segments delivered above the
+    /// hole (its `sacked_out`): the machine's count with detection, else
+    /// the episode's, at most all but one of the segments outstanding.
+    fn dup_count(&self, v: &View) -> u64 {
+        let out = (v.segs.len() as u64).saturating_sub(1);
+        if self.detect {
+            u64::from(self.sacked).min(out)
+        } else {
+            u64::from(v.ep.dupacks).min(out)
+        }
+    }
+
+    /// The window that lets `sndcnt` segments go, in the flow's terms: it
+    /// counts every segment outstanding, where Linux's pipe leaves out
+    /// those the duplicate ACKs delivered; a retransmission of the head
+    /// sent with it takes one of them.
+    fn flight_window(v: &View, sndcnt: u64, resend: bool) -> u64 {
+        let segs = v.segs.len() as u64 + sndcnt;
+        segs.saturating_sub(u64::from(resend)).max(1) * v.st.smss
+    }
+
+    /// A segment left during recovery (prr_out).
+    #[inline]
+    pub fn sent(&mut self) {
+        if let Some(p) = self.prr.as_mut() {
+            p.out += 1;
+        }
     }
 
     /// What a cumulative ACK without SACK delivers, as Linux counts it:
@@ -336,20 +473,129 @@ mod tests {
         let segs = board(6, &[]);
         let mut v = view(&segs, 12, 5, CongState::Recovery);
         v.ep.recover = 10 * MSS;
-        let restarts = |m: &NewReno| {
+        let restarts = |mut m: NewReno| {
             m.on_ack(&v, MSS)
                 .iter()
                 .filter(|&a| a == Action::RestartRtoOnce)
                 .count()
         };
-        assert_eq!(restarts(&NewReno::default()), 1);
-        assert_eq!(restarts(&linux()), 0);
+        assert_eq!(restarts(NewReno::default()), 1);
+        assert_eq!(restarts(linux()), 0);
         // Both still resend the next hole and deflate.
         assert_eq!(linux().on_ack(&v, MSS).iter().next(), Some(retx_head()));
     }
 
+    /// Only Linux's timer restarts at the fast retransmission; RFC 6582's
+    /// variants leave the timer running from the window's first send.
+    #[test]
+    fn only_the_linux_timer_restarts_at_the_fast_retransmission() {
+        use crate::config::{PartialAckTimer, TcpConfig};
+        let segs = board(10, &[]);
+        let v = view(&segs, 10, 5, CongState::Recovery);
+        for (timer, want) in [
+            (PartialAckTimer::Impatient, false),
+            (PartialAckTimer::SlowButSteady, false),
+            (PartialAckTimer::Linux, true),
+        ] {
+            let cfg = TcpConfig {
+                partial_ack_timer: timer,
+                ..TcpConfig::default()
+            };
+            let retx = NewReno::new(&cfg).enter(&v).iter().next();
+            assert_eq!(
+                retx,
+                Some(Action::Retransmit {
+                    i: 0,
+                    mark: false,
+                    rearm: want
+                }),
+                "{timer:?}"
+            );
+        }
+    }
+
+    /// Linux's PRR in Reno recovery: a window of 4 with the head lost
+    /// and three duplicate ACKs (ssthresh 2) sends the fast
+    /// retransmission alone, where RFC 6582's inflation (cwnd 5, ssthresh
+    /// plus three, over a flight of 4) lets a new segment go with it; the
+    /// full ACK leaves cwnd = ssthresh.
+    #[test]
+    fn prr_sends_the_fast_retransmission_alone_and_ends_at_ssthresh() {
+        let segs = board(4, &[]);
+        let mut v = view(&segs, 4, 2, CongState::Open);
+        v.ep.dupacks = 3;
+        let mut m = linux();
+        let mut inflation = NewReno::default();
+        for d in 1..=3 {
+            v.ep.dupacks = d;
+            m.on_dupack(&v);
+        }
+        v.cong = CongState::Recovery;
+        // The flow sends while fewer segments than cwnd are outstanding;
+        // the retransmission goes regardless.
+        let new_segs = |acts: Actions| match acts.iter().nth(1) {
+            Some(Action::SetCwnd(c)) => (c / MSS).saturating_sub(4),
+            a => panic!("{a:?}"),
+        };
+        assert_eq!(new_segs(m.enter(&v)), 0, "PRR");
+        assert_eq!(new_segs(inflation.enter(&v)), 1, "RFC 6582");
+        m.sent();
+        // Full ACK: cwnd = ssthresh, not min(ssthresh, flight + SMSS).
+        let none: VecDeque<_> = VecDeque::new();
+        let mut end = View {
+            segs: &none,
+            snd_una: 4 * MSS,
+            snd_max: 4 * MSS,
+            ..v
+        };
+        end.ep.recover = 4 * MSS;
+        let acts: Vec<_> = m.on_ack(&end, 4 * MSS).iter().collect();
+        assert_eq!(acts[0], Action::SetCwnd(2 * MSS));
+    }
+
+    /// tcp_cwnd_reduction's law: above ssthresh what leaves is
+    /// ssthresh / prior_cwnd of what was delivered (rounded up), below it
+    /// no more than what was delivered and not yet answered (plus one on
+    /// a safe ACK), never past ssthresh; the first call always sends one.
+    #[test]
+    fn reno_prr_sends_in_proportion_then_up_to_ssthresh() {
+        let mut p = RenoPrr {
+            prior_cwnd: 20,
+            ..RenoPrr::default()
+        };
+        let mut sent = 0;
+        for k in 1..=10u64 {
+            let n = p.sndcnt(20 - k, 10, 1, false);
+            p.out += n;
+            sent += n;
+            assert_eq!(sent, (10 * k).div_ceil(20), "after {k} delivered");
+        }
+        // Below ssthresh: the backlog delivered − out, at most ssthresh − pipe.
+        let mut q = RenoPrr {
+            delivered: 6,
+            out: 2,
+            prior_cwnd: 20,
+        };
+        assert_eq!(q.sndcnt(8, 10, 1, false), 2);
+        let mut q = RenoPrr {
+            delivered: 6,
+            out: 2,
+            prior_cwnd: 20,
+        };
+        assert_eq!(q.sndcnt(3, 10, 1, true), 6);
+    }
+
     fn linux() -> NewReno {
         NewReno::new(&crate::config::TcpConfig::linux())
+    }
+
+    /// The profile's detection with RFC 6582's inflation, whose window
+    /// shows each duplicate ACK.
+    fn linux_inflation() -> NewReno {
+        NewReno::new(&crate::config::TcpConfig {
+            reno_reduction: crate::config::RenoReduction::Inflation,
+            ..crate::config::TcpConfig::linux()
+        })
     }
 
     /// Linux's count without SACK: one duplicate ACK per segment above the
@@ -359,7 +605,7 @@ mod tests {
     #[test]
     fn duplicate_acks_beyond_the_flight_raise_the_threshold_to_it() {
         let segs = board(10, &[]);
-        let mut m = linux();
+        let mut m = linux_inflation();
         let mut v = view(&segs, 10, 5, CongState::Recovery);
         for d in 1..=9 {
             v.ep.dupacks = d;

@@ -15,7 +15,8 @@
 //!   conservative bound and Linux still allow prr_delivered − prr_out on
 //!   other ACKs: docs/model.md.)
 //!
-//! Without SACK RFC 6582's window inflation paces recovery whatever the key.
+//! Without SACK `tcp.reno_reduction` paces recovery: RFC 6582's window
+//! inflation, or Linux's PRR in the NewReno machine (`newreno::RenoPrr`).
 
 use super::scoreboard::Board;
 use crate::config::Reduction;
