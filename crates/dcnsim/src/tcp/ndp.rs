@@ -282,23 +282,7 @@ impl TcpFlow {
         let trimmed = p.flags & flags::TRIMMED != 0;
         let before = self.rcv_nxt;
         if !trimmed {
-            let (start, end) = (p.seq, p.seq + p.payload as u64);
-            if end <= self.rcv_nxt {
-                self.stats.dup_arrivals += 1;
-            } else if start > self.rcv_nxt {
-                self.stats.ooo_arrivals += 1;
-                self.insert_ooo(start, end);
-            } else {
-                self.rcv_nxt = end;
-                while let Some(&(l, r, _)) = self.ooo.first() {
-                    if l > self.rcv_nxt {
-                        break;
-                    }
-                    self.rcv_nxt = self.rcv_nxt.max(r);
-                    self.ooo.remove(0);
-                }
-                self.last_delivery = io.now();
-            }
+            self.take_payload(io, p);
         }
         let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
         self.stats.acks_sent += 1;

@@ -254,6 +254,9 @@ impl TcpFlow {
     /// An ACK arrives: update the scoreboard, let the recovery machine
     /// judge it, carry out what it asks, grow the window, send.
     pub fn on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        if self.cfg.transport == crate::config::Transport::Swift {
+            return self.swift_on_ack(io, p);
+        }
         let now = io.now();
         let ack = p.seq;
         let prior_una = self.snd_una;
