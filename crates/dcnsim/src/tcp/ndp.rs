@@ -139,31 +139,8 @@ impl TcpFlow {
             return false;
         };
         n.out.insert(start, (len, now));
-        let wire = len + self.cfg.header_bytes + io.l2_overhead();
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += len as u64;
-        let mut f = flags::NDP;
-        if retx {
-            self.stats.retransmits += 1;
-            self.stats.retx_bytes += len as u64;
-            f |= flags::RETX;
-        }
-        self.segs_sent += 1;
-        self.last_send = now;
-        io.send(Packet {
-            kind: PktKind::Data,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: self.segs_sent as u32,
-            src: self.src_host,
-            dst: self.dst_host,
-            payload: len,
-            wire,
-            seq: start,
-            ts: now,
-            sack: [(0, 0); 3],
-        });
+        let pkt = self.modern_data(io, start, len, retx, flags::NDP);
+        io.send(pkt);
         if !self.rto.is_armed() {
             let at = now + self.cfg.ndp.rto;
             self.rto.arm(io, at, TcpTimer::Rto);

@@ -127,30 +127,8 @@ impl TcpFlow {
         let len = (self.app_limit - start).min(self.cfg.mss as u64) as u32;
         let retx = start < self.snd_max;
         self.snd_max = self.snd_max.max(start + len as u64);
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += len as u64;
-        let mut f = 0;
-        if retx {
-            self.stats.retransmits += 1;
-            self.stats.retx_bytes += len as u64;
-            f |= flags::RETX;
-        }
-        self.segs_sent += 1;
-        self.last_send = now;
-        io.send_nic_stamped(Packet {
-            kind: PktKind::Data,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: self.segs_sent as u32,
-            src: self.src_host,
-            dst: self.dst_host,
-            payload: len,
-            wire: len + self.cfg.header_bytes + io.l2_overhead(),
-            seq: start,
-            ts: now,
-            sack: [(0, 0); 3],
-        });
+        let pkt = self.modern_data(io, start, len, retx, 0);
+        io.send_nic_stamped(pkt);
         if !self.rto.is_armed() {
             let at = now + self.swift.as_deref().expect("a Swift flow").rto;
             self.rto.arm(io, at, TcpTimer::Rto);
@@ -431,5 +409,173 @@ impl TcpFlow {
                 s.fcwnd, s.ecwnd
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Transport;
+    use crate::sim::rng::{stream, Stream};
+
+    const MSS: u32 = 4000;
+
+    /// A Swift flow from host 0 to host 1 over `hops` links, with 100
+    /// packets written.
+    fn flow(hops: u32) -> (TcpFlow, TcpIo) {
+        let cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Swift,
+            ..TcpConfig::default()
+        };
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        f.swift_set_hops(hops);
+        let mut io = TcpIo::new(0);
+        f.app_write(&mut io, 100 * MSS as u64, None);
+        (f, io)
+    }
+
+    /// An ACK of everything up to `ack`, of a packet sent at `sent`, that
+    /// the receiver held for `held`.
+    fn ack(ack: u64, sent: SimTime, held: SimTime) -> Packet {
+        Packet {
+            kind: PktKind::Ack,
+            src: 1,
+            dst: 0,
+            seq: ack,
+            ts: sent,
+            txn: (held.0 / 1000) as u32,
+            ..Packet::EMPTY
+        }
+    }
+
+    fn windows(f: &TcpFlow) -> (f64, f64) {
+        let s = f.swift().unwrap();
+        (s.fcwnd, s.ecwnd)
+    }
+
+    #[test]
+    fn the_target_grows_with_hops_and_falls_with_the_window() {
+        let (f, _) = flow(6);
+        let p = f.cfg.swift;
+        let base = p.base_target + SimTime(6 * p.hop_scale().0);
+        let pkt = MSS as f64;
+        // flow scaling adds its whole range at fs_min_cwnd, nothing from fs_max_cwnd up
+        let at_min = f.swift_target(p.fs_min_cwnd * pkt);
+        assert!(
+            at_min.0.abs_diff((base + p.fs_range()).0) <= 1,
+            "{at_min} vs {base}"
+        );
+        assert_eq!(f.swift_target(p.fs_max_cwnd * pkt), base);
+        assert_eq!(f.swift_target(1000.0 * pkt), base);
+        assert!(f.swift_target(4.0 * pkt) > f.swift_target(16.0 * pkt));
+        let (g, _) = flow(2);
+        assert_eq!(
+            f.swift_target(1000.0 * pkt).0 - g.swift_target(1000.0 * pkt).0,
+            4 * p.hop_scale().0
+        );
+    }
+
+    #[test]
+    fn delay_under_the_target_grows_the_window_by_ai_per_window() {
+        let (mut f, mut io) = flow(2);
+        let w0 = f.swift_cwnd();
+        // one window of ACKs, each of one packet, RTT 10 µs: + ai packets
+        let n = (w0 / MSS as f64) as u64;
+        for i in 1..=n {
+            let now = SimTime::from_us(10 + i);
+            f.on_ack(
+                io.at(now),
+                &ack(i * MSS as u64, SimTime::from_us(i), SimTime::ZERO),
+            );
+        }
+        let grown = (f.swift_cwnd() - w0) / MSS as f64;
+        assert!((grown - f.cfg.swift.ai).abs() < 0.1, "{grown}");
+    }
+
+    #[test]
+    fn delay_over_the_target_cuts_once_per_rtt_by_beta_up_to_max_mdf() {
+        let (mut f, mut io) = flow(2);
+        let p = f.cfg.swift;
+        let w0 = f.swift_cwnd();
+        let target = f.swift_target(w0);
+        // an RTT of twice the target: cut by β/2
+        let delay = SimTime(2 * target.0);
+        f.on_ack(io.at(delay), &ack(MSS as u64, SimTime::ZERO, SimTime::ZERO));
+        let w1 = f.swift_cwnd();
+        assert!((w1 / w0 - (1.0 - p.beta / 2.0)).abs() < 1e-9, "{}", w1 / w0);
+        // the next ACK within the same RTT does not cut again
+        let t = delay + SimTime::from_us(1);
+        f.on_ack(
+            io.at(t),
+            &ack(2 * MSS as u64, SimTime::from_us(1), SimTime::ZERO),
+        );
+        assert_eq!(f.swift_cwnd(), w1);
+        assert_eq!(f.swift().unwrap().decreases, 1);
+        // an RTT later, ten times the target: the cut stops at max_mdf
+        let t = t + SimTime(10 * target.0);
+        f.on_ack(
+            io.at(t),
+            &ack(3 * MSS as u64, t - SimTime(10 * target.0), SimTime::ZERO),
+        );
+        assert!((f.swift_cwnd() / w1 - (1.0 - p.max_mdf)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn endpoint_delay_cuts_the_endpoint_window_not_the_fabric_one() {
+        let (mut f, mut io) = flow(2);
+        let (fw, ew) = windows(&f);
+        let held = SimTime(3 * f.cfg.swift.endpoint_target.0);
+        // 10 µs of fabric, 60 µs held at the receiver
+        let now = SimTime::from_us(10) + held;
+        f.on_ack(io.at(now), &ack(MSS as u64, SimTime::ZERO, held));
+        let (fw1, ew1) = windows(&f);
+        assert!(fw1 > fw, "the fabric delay is under its target");
+        assert!(ew1 < ew, "the endpoint delay is over its target");
+        assert_eq!(f.swift_cwnd(), ew1);
+        let s = f.swift().unwrap();
+        assert_eq!((s.last_fabric, s.last_endpoint), (now - held, held));
+    }
+
+    #[test]
+    fn below_one_packet_the_pacer_sends_one_per_rtt_times_mss_over_cwnd() {
+        let (mut f, mut io) = flow(2);
+        io.clear();
+        let rtt = SimTime::from_us(100);
+        {
+            let s = f.swift.as_deref_mut().unwrap();
+            s.rtt = rtt;
+            s.fcwnd = MSS as f64 / 4.0;
+        }
+        // everything sent so far is acknowledged: only the pacer may send
+        f.snd_una = f.snd_max;
+        f.snd_nxt = f.snd_max;
+        let now = SimTime::from_ms(1);
+        f.swift_limits(now);
+        let gap = SimTime(4 * rtt.0);
+        assert_eq!(f.swift().unwrap().pacing_delay, gap);
+        f.swift_send_packets(io.at(now));
+        let mut t = now;
+        for k in 0..5u64 {
+            let wake: Vec<_> = io
+                .drain()
+                .filter_map(|o| match o {
+                    TcpOut::Wake {
+                        at,
+                        timer: TcpTimer::DelAck,
+                    } => Some(at),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(wake.len(), 1, "one pacer wake-up at a time");
+            if k > 0 {
+                assert_eq!(wake[0], t + gap);
+            }
+            t = wake[0];
+            let before = f.stats.segments_sent;
+            f.on_timer(io.at(t), TcpTimer::DelAck);
+            assert_eq!(f.stats.segments_sent, before + 1, "one packet per wake-up");
+        }
+        assert_eq!(f.swift().unwrap().paced, 5);
     }
 }
