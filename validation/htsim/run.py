@@ -164,7 +164,7 @@ SWIFT_HEADER = 40
 SWIFT_QUEUE_PKTS = 200
 
 
-def swift_mirror(k: int, conns: list, end_us: int) -> dict:
+def swift_mirror(k: int, conns: list, end_us: int, queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
     """dcnsim's scenario for main_swift's fabric: per-flow paths (``ecmp``;
     main_swift picks one of the paths at random per flow), 800,000-byte
     queues, unlimited NIC queues, the Swift defaults (htsim's)."""
@@ -173,7 +173,7 @@ def swift_mirror(k: int, conns: list, end_us: int) -> dict:
         "seed": 1,
         "stop": f"{end_us}us",
         "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
-                     "buffer": f"{SWIFT_QUEUE_PKTS * SWIFT_MTU}B", "nic_buffer": "unlimited"},
+                     "buffer": f"{queue_pkts * SWIFT_MTU}B", "nic_buffer": "unlimited"},
         "tcp": {"transport": "swift", "mss": SWIFT_MTU - SWIFT_HEADER, "header": SWIFT_HEADER},
         "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
     }
@@ -185,9 +185,10 @@ def swift_packets(size: int) -> int:
     return max(1, round(size / (SWIFT_MTU - SWIFT_HEADER)) - 1)
 
 
-def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, pkts: int) -> dict:
+def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, pkts: int,
+                    queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
     cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), "-end", str(end_us), "-o", str(log),
-           "-q", str(SWIFT_QUEUE_PKTS), "-mtu", str(SWIFT_MTU), "-flowsize", str(pkts)]
+           "-q", str(queue_pkts), "-mtu", str(SWIFT_MTU), "-flowsize", str(pkts)]
     c0, t0 = cpu_children(), time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
     wall, cpu = time.perf_counter() - t0, cpu_children() - c0
@@ -216,8 +217,9 @@ def swift_main(a: argparse.Namespace) -> None:
                 write_matrix(matrix, hosts(k), conns)
                 theirs, ours = [], []
                 for i in range(a.pairs):
-                    theirs.append(run_htsim_swift(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", pkts))
-                    ours.append(run_dcnsim(swift_mirror(k, conns, a.end_us), tmpd))
+                    theirs.append(run_htsim_swift(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", pkts,
+                                                  a.queue_pkts))
+                    ours.append(run_dcnsim(swift_mirror(k, conns, a.end_us, a.queue_pkts), tmpd))
                     print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
                           f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
                 h, d = stats(theirs[0]), stats(ours[0])
@@ -249,6 +251,8 @@ def main() -> None:
     ap.add_argument("--incast-size", type=int, default=450_000, help="bytes per incast sender")
     ap.add_argument("--end-us", type=int, default=20_000, help="simulated time of both runs (µs)")
     ap.add_argument("--json", help="write every run's numbers here")
+    ap.add_argument("--queue-pkts", type=int, default=SWIFT_QUEUE_PKTS,
+                    help="swift: switch queues in packets of 4,000 B (main_swift's -q)")
     ap.add_argument("--transport", default="ndp", choices=["ndp", "swift"],
                     help="which of htsim's mains HTSIM is (htsim_ndp or htsim_swift)")
     a = ap.parse_args()
