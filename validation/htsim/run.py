@@ -154,6 +154,20 @@ def stats(r: dict) -> dict:
             "completed": len(fct)}
 
 
+def interleave(a: argparse.Namespace, tmpd: Path, k: int, wl: str, conns: list, theirs_of, ours_of) -> tuple:
+    """Write the connection matrix, run ``theirs_of(matrix)`` and
+    ``ours_of()`` alternately ``a.pairs`` times; both lists of runs."""
+    matrix = tmpd / f"{wl}_k{k}.cm"
+    write_matrix(matrix, hosts(k), conns)
+    theirs, ours = [], []
+    for i in range(a.pairs):
+        theirs.append(theirs_of(matrix))
+        ours.append(ours_of())
+        print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
+              f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+    return theirs, ours
+
+
 # --- Swift (``--transport swift``): htsim's main_swift beside dcnsim's -------
 
 #: main_swift's packet (4,000 B on the wire, ACKs 40 B) and queues: -q
@@ -213,15 +227,11 @@ def swift_main(a: argparse.Namespace) -> None:
                 pkts = swift_packets(conns[0][2])
                 # both send flowsize + 1 packets of SWIFT_MTU - SWIFT_HEADER bytes
                 conns = [(s, d, (pkts + 1) * (SWIFT_MTU - SWIFT_HEADER)) for s, d, _ in conns]
-                matrix = tmpd / f"{wl}_k{k}.cm"
-                write_matrix(matrix, hosts(k), conns)
-                theirs, ours = [], []
-                for i in range(a.pairs):
-                    theirs.append(run_htsim_swift(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", pkts,
-                                                  a.queue_pkts))
-                    ours.append(run_dcnsim(swift_mirror(k, conns, a.end_us, a.queue_pkts), tmpd))
-                    print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
-                          f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+                theirs, ours = interleave(
+                    a, tmpd, k, wl, conns,
+                    lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
+                                                           a.queue_pkts),
+                    lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts), tmpd))
                 h, d = stats(theirs[0]), stats(ours[0])
                 hc = statistics.median(r["cpu"] for r in theirs)
                 dc = statistics.median(r["cpu"] for r in ours)
@@ -266,14 +276,10 @@ def main() -> None:
         for k in a.k:
             for wl in a.workloads:
                 conns = connections(k, wl, a.perm_size, a.incast_size)
-                matrix = tmpd / f"{wl}_k{k}.cm"
-                write_matrix(matrix, hosts(k), conns)
-                theirs, ours = [], []
-                for i in range(a.pairs):
-                    theirs.append(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log"))
-                    ours.append(run_dcnsim(mirror(k, conns, a.end_us), tmpd))
-                    print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
-                          f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+                theirs, ours = interleave(
+                    a, tmpd, k, wl, conns,
+                    lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log"),
+                    lambda k=k, c=conns: run_dcnsim(mirror(k, c, a.end_us), tmpd))
                 h, d = stats(theirs[0]), stats(ours[0])  # both deterministic: the numbers of any pair
                 hc = statistics.median(r["cpu"] for r in theirs)
                 dc = statistics.median(r["cpu"] for r in ours)
