@@ -4,6 +4,11 @@ mirror, on a permutation and an incast of a k-ary fat-tree, runs interleaved.
 Usage (from the repository root, with dcnsim importable)::
 
     python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--markdown] [--json FILE]
+    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3]
+
+With ``--transport swift`` the binary is csg-htsim's ``htsim_swift`` (``make
+htsim_swift`` in ``sim/datacenter``) and the mirror is :func:`swift_mirror`
+(docs/swift.md says what is mirrored and why).
 
 HTSIM_NDP is csg-htsim's ``htsim_ndp`` (tested at 841d9e7), built stock
 outside this repository: ``make libhtsim.a`` in ``sim/`` and ``make
