@@ -278,6 +278,13 @@ impl TcpFlow {
         let mss = self.cfg.mss as u64;
         let max_mdf = self.cfg.swift.max_mdf;
         let una = self.snd_una;
+        if ack == una && una >= self.snd_max {
+            // Nothing in flight: an ACK the receiver sent for a duplicate
+            // (reordered or resent) is no sign of a loss.
+            self.swift_limits(now);
+            self.swift_send_packets(io);
+            return;
+        }
         let s = self.swift.as_deref_mut().expect("a Swift flow");
         if ack > una {
             let rto = s.rto;
