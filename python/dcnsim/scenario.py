@@ -153,11 +153,25 @@ class Tcp(_Builder):
     tcprand_mu: Optional[float] = None
     tcprand_v_tau: Optional[Union[float, str]] = None
     tcprand_v_omega: Optional[Union[float, str]] = None
-    #: ``"tcp"`` or ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``)
+    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``) or ``"swift"`` (delay-based; docs/swift.md)
     transport: Optional[str] = None
     ndp_initial_window: Optional[int] = None
     ndp_pull_rate: Optional[Union[float, str]] = None
     ndp_rto: Optional[str] = None
+    swift_base_target: Optional[str] = None
+    swift_hop_scale: Optional[str] = None
+    swift_fs_range: Optional[str] = None
+    swift_fs_min_cwnd: Optional[float] = None
+    swift_fs_max_cwnd: Optional[float] = None
+    swift_endpoint_target: Optional[str] = None
+    swift_ai: Optional[float] = None
+    swift_beta: Optional[Union[float, str]] = None
+    swift_max_mdf: Optional[Union[float, str]] = None
+    swift_min_cwnd: Optional[Union[str, int]] = None
+    swift_max_cwnd: Optional[int] = None
+    swift_initial_window: Optional[int] = None
+    swift_rtx_reset_threshold: Optional[int] = None
+    swift_rto_min: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:

@@ -4,6 +4,11 @@ mirror, on a permutation and an incast of a k-ary fat-tree, runs interleaved.
 Usage (from the repository root, with dcnsim importable)::
 
     python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--markdown] [--json FILE]
+    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3]
+
+With ``--transport swift`` the binary is csg-htsim's ``htsim_swift`` (``make
+htsim_swift`` in ``sim/datacenter``) and the mirror is :func:`swift_mirror`
+(docs/swift.md says what is mirrored and why).
 
 HTSIM_NDP is csg-htsim's ``htsim_ndp`` (tested at 841d9e7), built stock
 outside this repository: ``make libhtsim.a`` in ``sim/`` and ``make
@@ -137,6 +142,7 @@ def run_dcnsim(scenario: dict, workdir: Path) -> dict:
             "bytes": int(flows["delivered_bytes"].sum()), "new": int(flows["segments_sent"].sum() - flows["retransmits"].sum()),
             "retx": int(flows["retransmits"].sum()), "bounced": int(summary.get("headers_bounced", 0)),
             "trimmed": int(summary.get("packets_trimmed", 0)), "timeouts": int(flows["timeouts"].sum()),
+            "drops": int(summary["packets_dropped"]),
             "hops": float(summary["packet_hops"]), "flows": len(flows), "completed": len(done)}
 
 
@@ -153,9 +159,106 @@ def stats(r: dict) -> dict:
             "completed": len(fct)}
 
 
+def interleave(a: argparse.Namespace, tmpd: Path, k: int, wl: str, conns: list, theirs_of, ours_of) -> tuple:
+    """Write the connection matrix, run ``theirs_of(matrix)`` and
+    ``ours_of()`` alternately ``a.pairs`` times; both lists of runs."""
+    matrix = tmpd / f"{wl}_k{k}.cm"
+    write_matrix(matrix, hosts(k), conns)
+    theirs, ours = [], []
+    for i in range(a.pairs):
+        theirs.append(theirs_of(matrix))
+        ours.append(ours_of())
+        print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
+              f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+    return theirs, ours
+
+
+# --- Swift (``--transport swift``): htsim's main_swift beside dcnsim's -------
+
+#: main_swift's packet (4,000 B on the wire, ACKs 40 B) and queues: -q
+#: packets of RandomQueue, which drops at random (10 %) in its top 3
+#: packets; with 200 packets Swift's targets keep well below that.
+SWIFT_MTU = 4000
+SWIFT_HEADER = 40
+SWIFT_QUEUE_PKTS = 200
+
+
+def swift_mirror(k: int, conns: list, end_us: int, queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
+    """dcnsim's scenario for main_swift's fabric: per-flow paths (``ecmp``;
+    main_swift picks one of the paths at random per flow), 800,000-byte
+    queues, unlimited NIC queues, the Swift defaults (htsim's)."""
+    return {
+        "name": f"swift_k{k}",
+        "seed": 1,
+        "stop": f"{end_us}us",
+        "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
+                     "buffer": f"{queue_pkts * SWIFT_MTU}B", "nic_buffer": "unlimited"},
+        "tcp": {"transport": "swift", "mss": SWIFT_MTU - SWIFT_HEADER, "header": SWIFT_HEADER},
+        "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
+    }
+
+
+def swift_packets(size: int) -> int:
+    """main_swift's ``-flowsize`` for flows of ``size`` bytes: it sends one
+    packet more than it is told (its flow size is flowsize + 1 packets)."""
+    return max(1, round(size / (SWIFT_MTU - SWIFT_HEADER)) - 1)
+
+
+def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, pkts: int,
+                    queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
+    cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), "-end", str(end_us), "-o", str(log),
+           "-q", str(queue_pkts), "-mtu", str(SWIFT_MTU), "-flowsize", str(pkts)]
+    c0, t0 = cpu_children(), time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
+    wall, cpu = time.perf_counter() - t0, cpu_children() - c0
+    if p.returncode != 0:
+        raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
+    done: dict = {}
+    # a finished flow prints again on every later ACK: its first line counts
+    for m in re.finditer(r"Flow (swift_\d+_\d+) finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
+        done.setdefault(m.group(1), (float(m.group(2)) * 1e-6, int(m.group(3))))
+    return {"wall": wall, "cpu": cpu, "fct": [t for t, _ in done.values()],
+            "bytes": sum(b for _, b in done.values()), "retx": p.stdout.count("retransmit_packet"),
+            "timeouts": len(re.findall(r" RTO .* FAST RECOVERY", p.stdout)), "bounced": 0}
+
+
+def swift_main(a: argparse.Namespace) -> None:
+    rows, raw = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpd = Path(tmp)
+        for k in a.k:
+            for wl in a.workloads:
+                conns = connections(k, wl, a.perm_size, a.incast_size)
+                pkts = swift_packets(conns[0][2])
+                # both send flowsize + 1 packets of SWIFT_MTU - SWIFT_HEADER bytes
+                conns = [(s, d, (pkts + 1) * (SWIFT_MTU - SWIFT_HEADER)) for s, d, _ in conns]
+                theirs, ours = interleave(
+                    a, tmpd, k, wl, conns,
+                    lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
+                                                           a.queue_pkts),
+                    lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts), tmpd))
+                h, d = stats(theirs[0]), stats(ours[0])
+                hc = statistics.median(r["cpu"] for r in theirs)
+                dc = statistics.median(r["cpu"] for r in ours)
+                rows.append((k, wl, len(conns), h, d, theirs[0], ours[0], hc, dc, ours[0]["hops"]))
+                raw.append({"k": k, "workload": wl, "htsim": theirs, "dcnsim": ours})
+    print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
+          "goodput Gbps | retransmissions (htsim / dcnsim) | timeouts | dcnsim drops | "
+          "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for k, wl, n, h, d, t, o, hc, dc, hops in rows:
+        print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | "
+              f"{h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+              f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
+              f"{h['retx']} / {d['retx']} | {t['timeouts']} / {o['timeouts']} | {o['drops']} | "
+              f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(raw, indent=1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("htsim", help="path to a stock htsim_ndp binary")
+    ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport swift, htsim_swift) binary")
     ap.add_argument("--k", type=int, nargs="+", default=[4, 8])
     ap.add_argument("--workloads", nargs="+", default=["perm", "incast"], choices=["perm", "incast"])
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per case")
@@ -163,23 +266,25 @@ def main() -> None:
     ap.add_argument("--incast-size", type=int, default=450_000, help="bytes per incast sender")
     ap.add_argument("--end-us", type=int, default=20_000, help="simulated time of both runs (µs)")
     ap.add_argument("--json", help="write every run's numbers here")
+    ap.add_argument("--queue-pkts", type=int, default=SWIFT_QUEUE_PKTS,
+                    help="swift: switch queues in packets of 4,000 B (main_swift's -q)")
+    ap.add_argument("--transport", default="ndp", choices=["ndp", "swift"],
+                    help="which of htsim's mains HTSIM is (htsim_ndp or htsim_swift)")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
-        ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_ndp first)")
+        ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
+    if a.transport == "swift":
+        return swift_main(a)
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
         for k in a.k:
             for wl in a.workloads:
                 conns = connections(k, wl, a.perm_size, a.incast_size)
-                matrix = tmpd / f"{wl}_k{k}.cm"
-                write_matrix(matrix, hosts(k), conns)
-                theirs, ours = [], []
-                for i in range(a.pairs):
-                    theirs.append(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log"))
-                    ours.append(run_dcnsim(mirror(k, conns, a.end_us), tmpd))
-                    print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
-                          f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+                theirs, ours = interleave(
+                    a, tmpd, k, wl, conns,
+                    lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log"),
+                    lambda k=k, c=conns: run_dcnsim(mirror(k, c, a.end_us), tmpd))
                 h, d = stats(theirs[0]), stats(ours[0])  # both deterministic: the numbers of any pair
                 hc = statistics.median(r["cpu"] for r in theirs)
                 dc = statistics.median(r["cpu"] for r in ours)

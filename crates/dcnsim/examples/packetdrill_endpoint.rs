@@ -89,7 +89,7 @@ impl Driver {
                     self.wakes.push((at, self.asked, timer));
                     self.asked += 1;
                 }
-                TcpOut::Send(p) => {
+                TcpOut::Send(p) | TcpOut::SendNicStamped(p) => {
                     if p.kind == PktKind::Data {
                         self.sent_at.insert(p.seq + p.payload as u64, now);
                     }

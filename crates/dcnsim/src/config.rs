@@ -621,6 +621,7 @@ pub struct TcpConfig {
     /// `transport`: TCP, or NDP's receiver-driven transport (tcp/ndp.rs).
     pub transport: Transport,
     pub ndp: NdpParams,
+    pub swift: SwiftParams,
 }
 
 /// `tcp.transport`.
@@ -629,6 +630,8 @@ pub enum Transport {
     #[default]
     Tcp,
     Ndp,
+    /// Swift's delay-based window (tcp/swift.rs).
+    Swift,
 }
 
 /// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
@@ -651,6 +654,73 @@ impl Default for NdpParams {
             pull_rate: 0.99,
             rto: SimTime::from_ms(50),
         }
+    }
+}
+
+/// Swift's parameters (`swift_*` keys; Kumar et al., SIGCOMM 2020,
+/// Algorithm 1). The paper gives the algorithm with symbolic constants;
+/// the defaults are those of htsim's Swift (csg-htsim 841d9e7, swift.cpp),
+/// the implementation docs/swift.md compares against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwiftParams {
+    /// Base fabric target delay (htsim: 20 µs).
+    pub base_target: SimTime,
+    /// Target added per hop of the path (`h`; htsim: base_target / 6.55).
+    pub hop_scale: Option<SimTime>,
+    /// Flow scaling's largest addition to the target (htsim: 5 × base).
+    pub fs_range: Option<SimTime>,
+    /// Flow scaling: windows (packets) at which it adds fs_range and 0.
+    pub fs_min_cwnd: f64,
+    pub fs_max_cwnd: f64,
+    /// Endpoint target delay (receiver's hold of an ACK).
+    pub endpoint_target: SimTime,
+    /// Additive increase per RTT, packets (htsim: 1).
+    pub ai: f64,
+    /// Multiplicative-decrease gain β (htsim: 0.8).
+    pub beta: f64,
+    /// Largest decrease in one step (htsim: 0.5).
+    pub max_mdf: f64,
+    /// Window bounds in bytes (htsim: 10 bytes and 1000 packets).
+    pub min_cwnd: u32,
+    pub max_cwnd_packets: u32,
+    /// Initial window, packets (htsim's main_swift: 15).
+    pub initial_window: u32,
+    /// Timeouts in a row after which the window drops to min_cwnd (htsim: 5).
+    pub rtx_reset_threshold: u32,
+    /// Smallest retransmission timeout (htsim: 100 µs; 1 ms before an RTT sample).
+    pub rto_min: SimTime,
+}
+
+impl Default for SwiftParams {
+    fn default() -> Self {
+        SwiftParams {
+            base_target: SimTime::from_us(20),
+            hop_scale: None,
+            fs_range: None,
+            fs_min_cwnd: 0.1,
+            fs_max_cwnd: 100.0,
+            endpoint_target: SimTime::from_us(20),
+            ai: 1.0,
+            beta: 0.8,
+            max_mdf: 0.5,
+            min_cwnd: 10,
+            max_cwnd_packets: 1000,
+            initial_window: 15,
+            rtx_reset_threshold: 5,
+            rto_min: SimTime::from_us(100),
+        }
+    }
+}
+
+impl SwiftParams {
+    /// `h`: the target added per hop.
+    pub fn hop_scale(&self) -> SimTime {
+        self.hop_scale
+            .unwrap_or(SimTime((self.base_target.0 as f64 / 6.55) as u64))
+    }
+    /// Flow scaling's range.
+    pub fn fs_range(&self) -> SimTime {
+        self.fs_range.unwrap_or(SimTime(5 * self.base_target.0))
     }
 }
 
@@ -704,6 +774,7 @@ impl Default for TcpConfig {
             probretx: ProbRetxParams::default(),
             transport: Transport::Tcp,
             ndp: NdpParams::default(),
+            swift: SwiftParams::default(),
         }
     }
 }

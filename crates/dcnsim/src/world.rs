@@ -403,6 +403,32 @@ impl Core {
 
     /// Unloaded round-trip time of a packet of `fwd` wire bytes from `src`
     /// to `dst` and one of `rev` bytes back, along the first shortest path.
+    /// A packet whose `ts` is the time it starts to leave its host's NIC:
+    /// now plus the NIC's backlog at its line rate (the NIC serves in
+    /// order, so what waits ahead is all that delays it).
+    #[cold]
+    pub fn send_nic_stamped(&mut self, mut pkt: Packet) {
+        let nic = self.host_nic[pkt.src as usize] as usize;
+        let now = self.q.now();
+        let (bytes, _) = self.links.occupancy(nic, now);
+        let rate = self.links.info(nic).rate_bps;
+        pkt.ts = now + SimTime((bytes as u128 * 8_000_000_000_000 / rate as u128) as u64);
+        self.send_from_host(pkt.src, pkt);
+    }
+
+    /// Links from host `src` to host `dst` on the first of its routes.
+    pub fn hops(&self, src: u32, dst: u32) -> u32 {
+        let mut node = self.host_node[src as usize] as usize;
+        let target = self.host_node[dst as usize] as usize;
+        let mut n = 0;
+        while node != target {
+            let l = self.routes.next_hops(node, dst as usize)[0] as usize;
+            node = self.links.info(l).to as usize;
+            n += 1;
+        }
+        n
+    }
+
     pub fn base_rtt(&self, src: u32, dst: u32, fwd: u32, rev: u32) -> SimTime {
         self.one_way(src, dst, fwd) + self.one_way(dst, src, rev)
     }
@@ -942,6 +968,9 @@ impl World {
                 self.core.l2_overhead,
             );
         }
+        if f.is_swift() {
+            f.swift_set_hops(self.core.hops(src, dst));
+        }
         self.flows.push(f);
         self.app_rx.push(AppRx::default());
         self.flow_meta.push(meta);
@@ -1431,6 +1460,7 @@ impl World {
         for out in self.tcp_io.pending() {
             match out {
                 TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, *pkt),
+                TcpOut::SendNicStamped(pkt) => self.core.send_nic_stamped(*pkt),
                 TcpOut::Wake { at, timer } => {
                     let ev = match timer {
                         TcpTimer::Rto => Event::Rto(flow),

@@ -963,3 +963,29 @@ fn rack_recovery_resends_when_it_starts() {
     let fast: u64 = col_u64(&r, "flows", "fast_retransmits").iter().sum();
     assert!(fast > 0, "the case enters RACK recovery");
 }
+
+proptest! {
+    #![proptest_config(cases(32))]
+
+    /// Swift (tcp/swift.rs) under the same draws: its own window, pacer
+    /// and go-back-N recovery keep every law TCP keeps.
+    #[test]
+    fn swift_runs_obey_the_laws(d in draw()) {
+        let mut c = build(&d);
+        for a in &mut c.apps {
+            let tcp = match a {
+                AppSpec::Bulk { tcp, .. }
+                | AppSpec::PartitionAggregate { tcp, .. }
+                | AppSpec::SyncReads { tcp, .. } => tcp,
+                AppSpec::Poisson(p) => &mut p.tcp,
+                AppSpec::UdpCbr { .. } => continue,
+            };
+            tcp.transport = Transport::Swift;
+        }
+        let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
+        check_conservation(&stepped);
+        let straight = without_wall(dcnsim::run(&c));
+        prop_assert_eq!(&without_wall(stepped), &straight);
+        prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
+    }
+}

@@ -1152,7 +1152,7 @@ pub struct TcpSection {
     /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
     #[schemars(extend("x-default" = "preset"))]
     pub tcprand_v_omega: Opt<ScaleOrZero>,
-    /// `tcp` or `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP). With `ndp` the congestion-control, recovery and ACK keys do not apply
+    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) or `swift` (Kumar et al. 2020: delay-based window, docs/swift.md). With `ndp` or `swift` the congestion-control, recovery and ACK keys do not apply
     #[schemars(extend("x-default" = "`\"tcp\"`"))]
     pub transport: Opt<TransportName>,
     /// NDP: packets sent unsolicited when a transfer starts; 0: one bandwidth-delay product of the flow's unloaded path at the sender's line rate, rounded up (the paper's choice; htsim's main_ndp uses 15)
@@ -1164,6 +1164,48 @@ pub struct TcpSection {
     /// NDP: a packet unanswered this long is sent again (htsim's main_ndp: 50 ms)
     #[schemars(extend("x-default" = "`\"50ms\"`"))]
     pub ndp_rto: Opt<PositiveTime>,
+    /// Swift: base fabric target delay (docs/swift.md; defaults are htsim's Swift)
+    #[schemars(extend("x-default" = "`\"20us\"`"))]
+    pub swift_base_target: Opt<PositiveTime>,
+    /// Swift: target added per hop of the path, `h`
+    #[schemars(extend("x-default" = "swift_base_target / 6.55"))]
+    pub swift_hop_scale: Opt<Time>,
+    /// Swift: flow scaling's largest addition to the target (added at a window of `swift_fs_min_cwnd`, none from `swift_fs_max_cwnd` up)
+    #[schemars(extend("x-default" = "5 × swift_base_target"))]
+    pub swift_fs_range: Opt<Time>,
+    /// Swift: flow scaling's smallest window, packets
+    #[schemars(extend("x-default" = "0.1"))]
+    pub swift_fs_min_cwnd: Opt<PositiveNumber>,
+    /// Swift: flow scaling's largest window, packets
+    #[schemars(extend("x-default" = "100"))]
+    pub swift_fs_max_cwnd: Opt<PositiveNumber>,
+    /// Swift: endpoint target delay (the receiver's hold of an ACK)
+    #[schemars(extend("x-default" = "`\"20us\"`"))]
+    pub swift_endpoint_target: Opt<PositiveTime>,
+    /// Swift: additive increase per RTT, packets
+    #[schemars(extend("x-default" = "1"))]
+    pub swift_ai: Opt<PositiveNumber>,
+    /// Swift: multiplicative-decrease gain β (0 turns the delay-based decrease off)
+    #[schemars(extend("x-default" = "0.8"))]
+    pub swift_beta: Opt<Fraction>,
+    /// Swift: largest decrease in one step, `max_mdf`
+    #[schemars(extend("x-default" = "0.5"))]
+    pub swift_max_mdf: Opt<Fraction>,
+    /// Swift: smallest window (below one packet the sender paces)
+    #[schemars(extend("x-default" = "`\"10B\"`"))]
+    pub swift_min_cwnd: Opt<SegmentSize>,
+    /// Swift: largest window, packets
+    #[schemars(extend("x-default" = "1000"))]
+    pub swift_max_cwnd: Opt<Int<1>>,
+    /// Swift: initial window, packets (htsim's main_swift: 15)
+    #[schemars(extend("x-default" = "15"))]
+    pub swift_initial_window: Opt<Int<1>>,
+    /// Swift: timeouts in a row after which the window falls to `swift_min_cwnd`
+    #[schemars(extend("x-default" = "5"))]
+    pub swift_rtx_reset_threshold: Opt<Int<1>>,
+    /// Swift: smallest retransmission timeout (1 ms before the first RTT sample)
+    #[schemars(extend("x-default" = "`\"100us\"`"))]
+    pub swift_rto_min: Opt<PositiveTime>,
 }
 
 // ------------------------------------------------------------------ reading

@@ -181,6 +181,26 @@ impl TcpSection {
                 pull_rate: self.ndp_pull_rate.unwrap_or(d.ndp.pull_rate),
                 rto: self.ndp_rto.unwrap_or(d.ndp.rto),
             },
+            swift: SwiftParams {
+                base_target: self.swift_base_target.unwrap_or(d.swift.base_target),
+                hop_scale: self.swift_hop_scale.or(d.swift.hop_scale),
+                fs_range: self.swift_fs_range.or(d.swift.fs_range),
+                fs_min_cwnd: self.swift_fs_min_cwnd.unwrap_or(d.swift.fs_min_cwnd),
+                fs_max_cwnd: self.swift_fs_max_cwnd.unwrap_or(d.swift.fs_max_cwnd),
+                endpoint_target: self
+                    .swift_endpoint_target
+                    .unwrap_or(d.swift.endpoint_target),
+                ai: self.swift_ai.unwrap_or(d.swift.ai),
+                beta: self.swift_beta.unwrap_or(d.swift.beta),
+                max_mdf: self.swift_max_mdf.unwrap_or(d.swift.max_mdf),
+                min_cwnd: self.swift_min_cwnd.unwrap_or(d.swift.min_cwnd),
+                max_cwnd_packets: self.swift_max_cwnd.unwrap_or(d.swift.max_cwnd_packets),
+                initial_window: self.swift_initial_window.unwrap_or(d.swift.initial_window),
+                rtx_reset_threshold: self
+                    .swift_rtx_reset_threshold
+                    .unwrap_or(d.swift.rtx_reset_threshold),
+                rto_min: self.swift_rto_min.unwrap_or(d.swift.rto_min),
+            },
         }
     }
 }
@@ -199,6 +219,28 @@ pub(super) fn tcp_cross_checks(
                 c.rwnd_bytes, c.mss
             ),
             &["rwnd", "mss"][..],
+        ));
+    }
+    if c.transport == Transport::Swift && c.swift.fs_min_cwnd >= c.swift.fs_max_cwnd {
+        out.push((
+            "swift_fs_min_cwnd",
+            format!(
+                "swift_fs_min_cwnd ({}) must be below swift_fs_max_cwnd ({})",
+                c.swift.fs_min_cwnd, c.swift.fs_max_cwnd
+            ),
+            &["swift_fs_min_cwnd", "swift_fs_max_cwnd"][..],
+        ));
+    }
+    if c.transport == Transport::Swift
+        && c.swift.min_cwnd as u64 > c.swift.max_cwnd_packets as u64 * c.mss as u64
+    {
+        out.push((
+            "swift_min_cwnd",
+            format!(
+                "swift_min_cwnd ({} bytes) exceeds swift_max_cwnd ({} packets of {} bytes)",
+                c.swift.min_cwnd, c.swift.max_cwnd_packets, c.mss
+            ),
+            &["swift_min_cwnd", "swift_max_cwnd"][..],
         ));
     }
     if c.rto_max < c.rto_min {

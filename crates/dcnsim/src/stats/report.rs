@@ -171,7 +171,13 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             app: f.app as u64,
             app_kind: app.kind(),
             role: w.flow_meta(i).role.name(),
-            transport: if f.is_ndp() { "ndp" } else { "tcp" },
+            transport: if f.is_ndp() {
+                "ndp"
+            } else if f.is_swift() {
+                "swift"
+            } else {
+                "tcp"
+            },
             src: f.src_host as u64,
             dst: f.dst_host as u64,
             cc: f.cc_name(),
@@ -554,6 +560,14 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
             "tcp_headers_discarded".to_string(),
             w.tcp_headers_discarded as f64,
         ));
+    }
+    // Only with Swift flows, so every other run's summary is unchanged.
+    let swift: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.swift()).collect();
+    if !swift.is_empty() {
+        let paced = swift.iter().map(|s| s.paced).sum::<u64>();
+        let cuts = swift.iter().map(|s| s.decreases).sum::<u64>();
+        summary.push(("swift_paced_packets".to_string(), paced as f64));
+        summary.push(("swift_window_decreases".to_string(), cuts as f64));
     }
     for (i, a) in w.apps().iter().enumerate() {
         if let App::Poisson(p) = a {

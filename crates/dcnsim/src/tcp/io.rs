@@ -35,6 +35,10 @@ pub enum TcpOut {
     Send(Packet),
     /// Call [`super::TcpFlow::on_timer`] with `timer` at time `at`.
     Wake { at: SimTime, timer: TcpTimer },
+    /// Hand this packet to the NIC of host `pkt.src` now, its `ts` set to
+    /// the time it will start to leave the NIC (a hardware TX timestamp,
+    /// as Swift's; tcp/swift.rs).
+    SendNicStamped(Packet),
 }
 
 /// The clock reading and outbox an endpoint works with.
@@ -96,6 +100,9 @@ impl TcpIo {
     #[inline(always)]
     pub(super) fn send(&mut self, pkt: Packet) {
         self.out.push(TcpOut::Send(pkt));
+    }
+    pub(super) fn send_nic_stamped(&mut self, pkt: Packet) {
+        self.out.push(TcpOut::SendNicStamped(pkt));
     }
 }
 

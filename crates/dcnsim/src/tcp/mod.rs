@@ -51,6 +51,7 @@ pub mod recovery;
 pub mod rto;
 pub mod seg;
 pub mod sender;
+pub mod swift;
 
 use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig, MAX_REORDERING};
 use crate::net::{flags, Packet, PktKind};
@@ -376,6 +377,8 @@ pub struct TcpFlow {
     /// NDP's state when `cfg.transport` is NDP (tcp/ndp.rs): the flow then
     /// sends and acknowledges as NDP does.
     ndp: Option<Box<ndp::NdpState>>,
+    /// Swift's state when `cfg.transport` is Swift (tcp/swift.rs).
+    swift: Option<Box<swift::SwiftState>>,
 }
 
 impl TcpFlow {
@@ -483,6 +486,8 @@ impl TcpFlow {
             },
             msgs_written: 0,
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
+            swift: (cfg.transport == crate::config::Transport::Swift)
+                .then(|| Box::new(Self::swift_state(&cfg))),
             stats: FlowStats::default(),
             start_time: None,
             cfg,
@@ -556,13 +561,17 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
-        if self.ndp.is_some() {
+        if self.ndp.is_some() || self.swift.is_some() {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
                 self.rx.msg_ends.push_back((self.app_limit, tag));
                 self.msgs_written += 1;
             }
-            return self.ndp_write(io);
+            return if self.ndp.is_some() {
+                self.ndp_write(io)
+            } else {
+                self.swift_write(io)
+            };
         }
         self.restart_after_idle(io.now());
         self.app_limit += bytes;
@@ -686,7 +695,8 @@ impl TcpFlow {
         }
         // NDP keeps its own books of what is in flight (tcp/ndp.rs).
         self.ndp_violations(&mut v);
-        if at != self.snd_max && self.ndp.is_none() {
+        self.swift_violations(&mut v);
+        if at != self.snd_max && self.ndp.is_none() && self.swift.is_none() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max

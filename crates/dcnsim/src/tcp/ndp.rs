@@ -139,31 +139,8 @@ impl TcpFlow {
             return false;
         };
         n.out.insert(start, (len, now));
-        let wire = len + self.cfg.header_bytes + io.l2_overhead();
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += len as u64;
-        let mut f = flags::NDP;
-        if retx {
-            self.stats.retransmits += 1;
-            self.stats.retx_bytes += len as u64;
-            f |= flags::RETX;
-        }
-        self.segs_sent += 1;
-        self.last_send = now;
-        io.send(Packet {
-            kind: PktKind::Data,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: self.segs_sent as u32,
-            src: self.src_host,
-            dst: self.dst_host,
-            payload: len,
-            wire,
-            seq: start,
-            ts: now,
-            sack: [(0, 0); 3],
-        });
+        let pkt = self.modern_data(io, start, len, retx, flags::NDP);
+        io.send(pkt);
         if !self.rto.is_armed() {
             let at = now + self.cfg.ndp.rto;
             self.rto.arm(io, at, TcpTimer::Rto);
@@ -282,23 +259,7 @@ impl TcpFlow {
         let trimmed = p.flags & flags::TRIMMED != 0;
         let before = self.rx.rcv_nxt;
         if !trimmed {
-            let (start, end) = (p.seq, p.seq + p.payload as u64);
-            if end <= self.rx.rcv_nxt {
-                self.stats.dup_arrivals += 1;
-            } else if start > self.rx.rcv_nxt {
-                self.stats.ooo_arrivals += 1;
-                self.insert_ooo(start, end);
-            } else {
-                self.rx.rcv_nxt = end;
-                while let Some(&(l, r, _)) = self.rx.ooo.first() {
-                    if l > self.rx.rcv_nxt {
-                        break;
-                    }
-                    self.rx.rcv_nxt = self.rx.rcv_nxt.max(r);
-                    self.rx.ooo.remove(0);
-                }
-                self.rx.last_delivery = io.now();
-            }
+            self.take_payload(io, p);
         }
         let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
         self.stats.acks_sent += 1;

@@ -5,10 +5,38 @@
 use super::*;
 
 impl TcpFlow {
+    /// A modern transport's receiver (NDP, Swift) takes a packet's payload:
+    /// in order, out of order or a duplicate, with no ACK of TCP's.
+    /// Returns the bytes in-order delivery advanced by.
+    pub(in crate::tcp) fn take_payload(&mut self, io: &TcpIo, p: &Packet) -> u64 {
+        let before = self.rx.rcv_nxt;
+        let (start, end) = (p.seq, p.seq + p.payload as u64);
+        if end <= self.rx.rcv_nxt {
+            self.stats.dup_arrivals += 1;
+        } else if start > self.rx.rcv_nxt {
+            self.stats.ooo_arrivals += 1;
+            self.insert_ooo(start, end);
+        } else {
+            self.rx.rcv_nxt = end;
+            while let Some(&(l, r, _)) = self.rx.ooo.first() {
+                if l > self.rx.rcv_nxt {
+                    break;
+                }
+                self.rx.rcv_nxt = self.rx.rcv_nxt.max(r);
+                self.rx.ooo.remove(0);
+            }
+            self.rx.last_delivery = io.now();
+        }
+        self.rx.rcv_nxt - before
+    }
+
     /// A data segment arrives at the receiver. Returns how many bytes
     /// in-order delivery advanced by: what the receiving application is
     /// handed now (and, when > 0, it may have messages to collect).
     pub fn on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
+        if self.cfg.transport == crate::config::Transport::Swift {
+            return self.swift_on_data(io, p);
+        }
         let start = p.seq;
         let end = p.seq + p.payload as u64;
         let ce = p.flags & flags::CE != 0;

@@ -6,6 +6,41 @@
 use super::*;
 
 impl TcpFlow {
+    /// A modern transport's (NDP's, Swift's) data packet `[start, start +
+    /// len)`, counted as sent (and as a retransmission if `retx`).
+    pub(in crate::tcp) fn modern_data(
+        &mut self,
+        io: &TcpIo,
+        start: u64,
+        len: u32,
+        retx: bool,
+        mut f: u8,
+    ) -> Packet {
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        if retx {
+            self.stats.retransmits += 1;
+            self.stats.retx_bytes += len as u64;
+            f |= flags::RETX;
+        }
+        self.segs_sent += 1;
+        self.last_send = io.now();
+        Packet {
+            kind: PktKind::Data,
+            flags: f,
+            nsack: 0,
+            flow: self.id,
+            txn: self.segs_sent as u32,
+            src: self.src_host,
+            dst: self.dst_host,
+            payload: len,
+            wire: len + self.cfg.header_bytes + io.l2_overhead(),
+            seq: start,
+            ts: io.now(),
+            sack: [(0, 0); 3],
+        }
+    }
+
     #[inline]
     pub(in crate::tcp) fn window(&self) -> u64 {
         self.cc.send_window(&self.st).min(self.cfg.rwnd_bytes)
@@ -252,6 +287,9 @@ impl TcpFlow {
     /// An ACK arrives: update the scoreboard, let the recovery machine
     /// judge it, carry out what it asks, grow the window, send.
     pub fn on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        if self.cfg.transport == crate::config::Transport::Swift {
+            return self.swift_on_ack(io, p);
+        }
         let now = io.now();
         let ack = p.seq;
         let prior_una = self.snd_una;

@@ -52,7 +52,7 @@ fn emitted(w: &Script) -> Vec<Packet> {
     w.io.pending()
         .iter()
         .filter_map(|o| match o {
-            TcpOut::Send(p) => Some(*p),
+            TcpOut::Send(p) | TcpOut::SendNicStamped(p) => Some(*p),
             TcpOut::Wake { .. } => None,
         })
         .collect()
@@ -1587,7 +1587,7 @@ fn since(w: &Script, mark: usize) -> (Vec<Packet>, Vec<(SimTime, TcpTimer)>) {
     let (mut pkts, mut wakes) = (Vec::new(), Vec::new());
     for o in &w.io.pending()[mark..] {
         match *o {
-            TcpOut::Send(p) => pkts.push(p),
+            TcpOut::Send(p) | TcpOut::SendNicStamped(p) => pkts.push(p),
             TcpOut::Wake { at, timer } => wakes.push((at, timer)),
         }
     }

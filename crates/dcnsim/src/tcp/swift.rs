@@ -1,0 +1,588 @@
+//! Swift (Kumar et al., "Swift: Delay is Simple and Effective for
+//! Congestion Control in the Datacenter", SIGCOMM 2020) as a mode of the
+//! endpoint (`tcp.transport = "swift"`): the byte stream, messages,
+//! delivery and counters are the flow's, the window and the sending are
+//! Swift's (Algorithm 1), with htsim's loss recovery (csg-htsim's
+//! swift.cpp: fast retransmit on the third duplicate ACK, inflation in
+//! recovery, go-back-N after a timeout).
+//!
+//! * Timestamps as a NIC takes them: a data packet's `ts` is the time it
+//!   starts to leave the sender's NIC (the world stamps it,
+//!   [`TcpOut::SendNicStamped`]); the receiver acknowledges every packet,
+//!   echoing that `ts` and carrying in `txn` the nanoseconds it held the
+//!   packet before its ACK left (t3 − t2). So per ACK, at the sender,
+//!   endpoint delay = t3 − t2 and fabric delay = now − ts − endpoint.
+//! * Two windows, fabric and endpoint, each additive increase below its
+//!   target and multiplicative decrease above it, at most one decrease
+//!   per RTT; the window used is the smaller. The fabric target grows
+//!   with the path's hops and, for small windows, with 1/√cwnd (flow
+//!   scaling).
+//! * Below one packet of window the sender paces: one packet per
+//!   RTT × mss / cwnd, on the delayed-ACK timer's slot (a Swift receiver
+//!   acknowledges every packet at once and never uses it).
+
+use super::*;
+
+/// Swift's state of one flow (the sender's; the receiver keeps only the
+/// flow's own `rcv_nxt` and out-of-order ranges).
+#[derive(Clone, Debug, Default)]
+pub struct SwiftState {
+    /// Fabric and endpoint windows, bytes.
+    fcwnd: f64,
+    ecwnd: f64,
+    /// The window at the start of the current event (for "did it fall").
+    prev: f64,
+    /// Recovery: window inflation, duplicate ACKs, in fast recovery, and
+    /// the ACK that ends it.
+    inflate: u64,
+    dupacks: u32,
+    in_fr: bool,
+    recover: u64,
+    /// When the window last fell, and whether an RTT has passed since.
+    last_decrease: SimTime,
+    can_decrease: bool,
+    /// Timeouts since the last ACK.
+    retransmit_cnt: u32,
+    /// Smoothed RTT (0: no sample yet), its deviation and the timeout.
+    rtt: SimTime,
+    mdev: SimTime,
+    rto: SimTime,
+    /// Gap between paced packets (0: the window is at least a packet).
+    pacing_delay: SimTime,
+    /// Links from the sender to the receiver (the target's hop term).
+    pub hops: u32,
+    /// Counters: window decreases, packets sent by the pacer, and the
+    /// last fabric and endpoint delays measured.
+    pub decreases: u64,
+    pub paced: u64,
+    pub last_fabric: SimTime,
+    pub last_endpoint: SimTime,
+}
+
+impl TcpFlow {
+    /// Whether this flow runs Swift.
+    #[inline]
+    pub fn is_swift(&self) -> bool {
+        self.swift.is_some()
+    }
+
+    /// The Swift state, for the report and tests.
+    pub fn swift(&self) -> Option<&SwiftState> {
+        self.swift.as_deref()
+    }
+
+    pub(in crate::tcp) fn swift_state(cfg: &TcpConfig) -> SwiftState {
+        let w = cfg.swift.initial_window as f64 * cfg.mss as f64;
+        SwiftState {
+            fcwnd: w,
+            ecwnd: w,
+            prev: w,
+            can_decrease: true,
+            rto: SimTime::from_ms(1),
+            ..SwiftState::default()
+        }
+    }
+
+    /// The world tells the flow its path's length in links.
+    pub fn swift_set_hops(&mut self, hops: u32) {
+        if let Some(s) = self.swift.as_deref_mut() {
+            s.hops = hops;
+        }
+    }
+
+    /// Swift's fabric target for a window of `cwnd` bytes: base + hops × h
+    /// + flow scaling, α/√(cwnd in packets) + β clamped to [0, fs_range],
+    ///   with α = fs_range / (1/√fs_min_cwnd − 1/√fs_max_cwnd) and
+    ///   β = −α/√fs_max_cwnd.
+    pub fn swift_target(&self, cwnd: f64) -> SimTime {
+        let p = &self.cfg.swift;
+        let hops = self.swift.as_deref().map_or(0, |s| s.hops);
+        let range = p.fs_range().0 as f64;
+        let alpha = range / (1.0 / p.fs_min_cwnd.sqrt() - 1.0 / p.fs_max_cwnd.sqrt());
+        let beta = -alpha / p.fs_max_cwnd.sqrt();
+        let pkts = cwnd / self.cfg.mss as f64;
+        let fs = if pkts > 0.0 {
+            (alpha / pkts.sqrt() + beta).clamp(0.0, range)
+        } else {
+            0.0
+        };
+        p.base_target + SimTime(p.hop_scale().0 * hops as u64) + SimTime(fs.round() as u64)
+    }
+
+    /// The window in force, bytes.
+    fn swift_cwnd(&self) -> f64 {
+        let s = self.swift.as_deref().expect("a Swift flow");
+        s.fcwnd.min(s.ecwnd)
+    }
+
+    /// The application wrote: send what the window allows.
+    pub(in crate::tcp) fn swift_write(&mut self, io: &mut TcpIo) {
+        self.swift_send_packets(io);
+    }
+
+    /// Send packet `[start, start + len)`: new data when `start` is at
+    /// snd_max, else a retransmission.
+    fn swift_send_at(&mut self, io: &mut TcpIo, start: u64) {
+        let now = io.now();
+        let len = (self.app_limit - start).min(self.cfg.mss as u64) as u32;
+        let retx = start < self.snd_max;
+        self.snd_max = self.snd_max.max(start + len as u64);
+        let pkt = self.modern_data(io, start, len, retx, 0);
+        io.send_nic_stamped(pkt);
+        if !self.rto.is_armed() {
+            let at = now + self.swift.as_deref().expect("a Swift flow").rto;
+            self.rto.arm(io, at, TcpTimer::Rto);
+        }
+    }
+
+    /// The next new packet (at snd_nxt), if the application has written one.
+    fn swift_send_next(&mut self, io: &mut TcpIo) -> bool {
+        if self.snd_nxt >= self.app_limit {
+            return false;
+        }
+        let start = self.snd_nxt;
+        self.swift_send_at(io, start);
+        self.snd_nxt = (start + self.cfg.mss as u64).min(self.app_limit);
+        true
+    }
+
+    /// htsim's send_packets: with a window of a packet or more, send while
+    /// it has room; below one packet, start the pacer.
+    fn swift_send_packets(&mut self, io: &mut TcpIo) {
+        let s = self.swift.as_deref().expect("a Swift flow");
+        let c = self.swift_cwnd() + s.inflate as f64;
+        let mss = self.cfg.mss as u64;
+        if c < mss as f64 {
+            if !self.rx_rare.dack.is_armed() && self.snd_nxt < self.app_limit {
+                let at = (self.last_send + s.pacing_delay).max(io.now());
+                self.rx_rare.dack.arm(io, at, TcpTimer::DelAck);
+            }
+            return;
+        }
+        while self.snd_nxt < self.app_limit {
+            let len = (self.app_limit - self.snd_nxt).min(mss);
+            if (self.snd_una as f64 + c) < (self.snd_nxt + len) as f64 {
+                break;
+            }
+            self.rx_rare.dack.cancel();
+            self.swift_send_next(io);
+        }
+    }
+
+    /// The pacer's wake-up: one packet, then the next wake-up if still
+    /// below a packet of window.
+    pub(in crate::tcp) fn swift_on_pace(&mut self, io: &mut TcpIo) {
+        if self.rx_rare.dack.fire(io, TcpTimer::DelAck) != Fire::Expired {
+            return;
+        }
+        if self.swift_send_next(io) {
+            self.swift.as_deref_mut().expect("a Swift flow").paced += 1;
+        }
+        let d = self.swift.as_deref().expect("a Swift flow").pacing_delay;
+        if d > SimTime::ZERO && self.snd_nxt < self.app_limit {
+            self.rx_rare.dack.arm(io, io.now() + d, TcpTimer::DelAck);
+        }
+    }
+
+    /// RTT, deviation and timeout from one sample (htsim's update_rtt).
+    fn swift_rtt(&mut self, delay: SimTime) {
+        let rto_min = self.cfg.swift.rto_min;
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        if delay > SimTime::ZERO {
+            if s.rtt > SimTime::ZERO {
+                let d = delay.0.abs_diff(s.rtt.0);
+                s.mdev = SimTime(3 * s.mdev.0 / 4 + d / 4);
+                s.rtt = SimTime(7 * s.rtt.0 / 8 + delay.0 / 8);
+            } else {
+                s.rtt = delay;
+                s.mdev = SimTime(delay.0 / 2);
+            }
+            s.rto = SimTime(s.rtt.0 + 4 * s.mdev.0);
+        }
+        s.rto = s.rto.max(rto_min);
+        self.srtt = Some(s.rtt);
+    }
+
+    /// Algorithm 1 on one ACK: both windows grow below their targets and
+    /// fall (at most once per RTT) above them.
+    fn swift_adjust(&mut self, now: SimTime, fabric: SimTime, endpoint: SimTime, acked: u64) {
+        let target = self.swift_target(self.swift_cwnd());
+        let p = self.cfg.swift;
+        let mss = self.cfg.mss as f64;
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        s.prev = s.fcwnd.min(s.ecwnd);
+        s.can_decrease = now.saturating_sub(s.last_decrease) >= s.rtt;
+        s.retransmit_cnt = 0;
+        s.last_fabric = fabric;
+        s.last_endpoint = endpoint;
+        let step = |w: &mut f64, delay: SimTime, target: SimTime, can: bool| {
+            if delay < target {
+                *w += if *w >= mss {
+                    mss * p.ai * acked as f64 / *w
+                } else {
+                    p.ai * acked as f64
+                };
+            } else if can {
+                let over = (delay.0 - target.0) as f64 / delay.0 as f64;
+                *w *= (1.0 - p.beta * over).max(1.0 - p.max_mdf);
+            }
+        };
+        let can = s.can_decrease;
+        step(&mut s.fcwnd, fabric, target, can);
+        step(&mut s.ecwnd, endpoint, p.endpoint_target, can);
+    }
+
+    /// Bounds, the time of a decrease, the pacing gap (the end of every
+    /// event that may move the window).
+    fn swift_limits(&mut self, now: SimTime) {
+        let lo = self.cfg.swift.min_cwnd as f64;
+        let hi = self.cfg.swift.max_cwnd_packets as f64 * self.cfg.mss as f64;
+        let mss = self.cfg.mss as f64;
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        s.fcwnd = s.fcwnd.clamp(lo, hi);
+        s.ecwnd = s.ecwnd.clamp(lo, hi);
+        let w = s.fcwnd.min(s.ecwnd);
+        if w < s.prev {
+            s.last_decrease = now;
+            s.decreases += 1;
+        }
+        s.prev = w;
+        s.pacing_delay = if w < mss {
+            SimTime((s.rtt.0 as f64 * mss / w) as u64)
+        } else {
+            SimTime::ZERO
+        };
+        self.st.cwnd = w as u64;
+    }
+
+    /// An ACK reaches the sender.
+    pub(in crate::tcp) fn swift_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        let now = io.now();
+        let ack = p.seq;
+        if ack < self.snd_una || ack > self.snd_max {
+            return;
+        }
+        let total = now.saturating_sub(p.ts);
+        let endpoint = SimTime(p.txn as u64 * 1000).min(total);
+        let fabric = total - endpoint;
+        self.swift_rtt(total);
+        let acked = ack - self.snd_una;
+        self.swift_adjust(now, fabric, endpoint, acked);
+        self.last_activity = now;
+        self.swift_handle_ack(io, ack);
+    }
+
+    /// htsim's handle_ack: new data, fast recovery, duplicate ACKs.
+    fn swift_handle_ack(&mut self, io: &mut TcpIo, ack: u64) {
+        let now = io.now();
+        let mss = self.cfg.mss as u64;
+        let max_mdf = self.cfg.swift.max_mdf;
+        let una = self.snd_una;
+        if ack == una && una >= self.snd_max {
+            // Nothing in flight: an ACK the receiver sent for a duplicate
+            // (reordered or resent) is no sign of a loss.
+            self.swift_limits(now);
+            self.swift_send_packets(io);
+            return;
+        }
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        if ack > una {
+            let rto = s.rto;
+            // A partial ACK in fast recovery: the next hole goes out at once.
+            let partial = s.in_fr && ack < s.recover;
+            if !s.in_fr {
+                s.dupacks = 0;
+            } else if !partial {
+                // The whole recovery window is acknowledged: one decrease.
+                s.inflate = 0;
+                s.dupacks = 0;
+                s.in_fr = false;
+                s.retransmit_cnt = 0;
+                if s.can_decrease {
+                    s.fcwnd *= 1.0 - max_mdf;
+                }
+            } else {
+                s.inflate = s.inflate.saturating_sub(ack - una) + mss;
+            }
+            self.snd_una = ack;
+            self.snd_nxt = self.snd_nxt.max(ack);
+            if ack >= self.snd_max {
+                self.rto.cancel();
+            } else {
+                self.rto.arm(io, now + rto, TcpTimer::Rto);
+            }
+            if partial {
+                self.swift_send_at(io, ack);
+            }
+            self.swift_limits(now);
+            self.swift_send_packets(io);
+            return;
+        }
+        if s.in_fr {
+            let cap = s.fcwnd.min(s.ecwnd) as u64;
+            s.inflate = (s.inflate + mss).min(cap);
+            self.swift_send_packets(io);
+            return;
+        }
+        s.dupacks += 1;
+        if s.dupacks != self.cfg.dupack_threshold {
+            self.swift_limits(now);
+            self.swift_send_packets(io);
+            return;
+        }
+        if una < s.recover {
+            // RFC 3782: not after a timeout until it has been recovered.
+            return;
+        }
+        s.in_fr = true;
+        s.recover = self.snd_nxt;
+        self.stats.fast_retransmits += 1;
+        self.stats.loss_log.push((now, false));
+        self.swift_limits(now);
+        self.swift_send_at(io, una);
+    }
+
+    /// The retransmission timer: go back to snd_una, cut the window.
+    pub(in crate::tcp) fn swift_on_rto(&mut self, io: &mut TcpIo) {
+        if self.rto.fire(io, TcpTimer::Rto) != Fire::Expired || self.snd_una >= self.snd_max {
+            return;
+        }
+        let now = io.now();
+        self.stats.timeouts += 1;
+        self.stats.loss_log.push((now, true));
+        self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        let p = self.cfg.swift;
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        s.prev = s.fcwnd.min(s.ecwnd);
+        s.rto = SimTime(2 * s.rto.0);
+        s.in_fr = false;
+        s.inflate = 0;
+        s.recover = self.snd_max;
+        s.dupacks = 0;
+        s.retransmit_cnt += 1;
+        if s.retransmit_cnt >= p.rtx_reset_threshold {
+            s.fcwnd = p.min_cwnd as f64;
+            s.ecwnd = p.min_cwnd as f64;
+        } else if now.saturating_sub(s.last_decrease) >= s.rtt {
+            s.fcwnd *= 1.0 - p.max_mdf;
+        }
+        self.swift_limits(now);
+        let una = self.snd_una;
+        self.snd_nxt = (una + self.cfg.mss as u64).min(self.app_limit);
+        self.swift_send_at(io, una);
+        let rto = self.swift.as_deref().expect("a Swift flow").rto;
+        self.rto.arm(io, now + rto, TcpTimer::Rto);
+    }
+
+    /// A data packet reaches the receiver: a cumulative ACK goes back at
+    /// once, echoing the packet's NIC timestamp. Returns the bytes
+    /// in-order delivery advanced by.
+    pub(in crate::tcp) fn swift_on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
+        // t2: the packet reaches the receiver's NIC.
+        let arrived = io.now();
+        let n = self.take_payload(io, p);
+        self.stats.acks_sent += 1;
+        // t3 − t2: this receiver answers at once; the field carries
+        // whatever it held the packet for.
+        let held = (io.now().0 - arrived.0) / 1000;
+        io.send(Packet {
+            kind: PktKind::Ack,
+            flags: 0,
+            nsack: 0,
+            flow: self.id,
+            txn: held.min(u32::MAX as u64) as u32,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.cfg.header_bytes + io.l2_overhead(),
+            seq: self.rx.rcv_nxt,
+            ts: p.ts,
+            sack: [(0, 0); 3],
+        });
+        n
+    }
+
+    /// Every broken Swift invariant (see [`Self::invariant_violations`]).
+    pub(in crate::tcp) fn swift_violations(&self, v: &mut Vec<String>) {
+        let Some(s) = self.swift.as_deref() else {
+            return;
+        };
+        let id = self.id;
+        let lo = self.cfg.swift.min_cwnd as f64;
+        let hi = self.cfg.swift.max_cwnd_packets as f64 * self.cfg.mss as f64;
+        if !(lo <= s.fcwnd && s.fcwnd <= hi && lo <= s.ecwnd && s.ecwnd <= hi) {
+            v.push(format!(
+                "flow {id}: Swift windows {} and {} outside [{lo}, {hi}]",
+                s.fcwnd, s.ecwnd
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Transport;
+    use crate::sim::rng::{stream, Stream};
+
+    const MSS: u32 = 4000;
+
+    /// A Swift flow from host 0 to host 1 over `hops` links, with 100
+    /// packets written.
+    fn flow(hops: u32) -> (TcpFlow, TcpIo) {
+        let cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Swift,
+            ..TcpConfig::default()
+        };
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        f.swift_set_hops(hops);
+        let mut io = TcpIo::new(0);
+        f.app_write(&mut io, 100 * MSS as u64, None);
+        (f, io)
+    }
+
+    /// An ACK of everything up to `ack`, of a packet sent at `sent`, that
+    /// the receiver held for `held`.
+    fn ack(ack: u64, sent: SimTime, held: SimTime) -> Packet {
+        Packet {
+            kind: PktKind::Ack,
+            src: 1,
+            dst: 0,
+            seq: ack,
+            ts: sent,
+            txn: (held.0 / 1000) as u32,
+            ..Packet::EMPTY
+        }
+    }
+
+    fn windows(f: &TcpFlow) -> (f64, f64) {
+        let s = f.swift().unwrap();
+        (s.fcwnd, s.ecwnd)
+    }
+
+    #[test]
+    fn the_target_grows_with_hops_and_falls_with_the_window() {
+        let (f, _) = flow(6);
+        let p = f.cfg.swift;
+        let base = p.base_target + SimTime(6 * p.hop_scale().0);
+        let pkt = MSS as f64;
+        // flow scaling adds its whole range at fs_min_cwnd, nothing from fs_max_cwnd up
+        let at_min = f.swift_target(p.fs_min_cwnd * pkt);
+        assert!(
+            at_min.0.abs_diff((base + p.fs_range()).0) <= 1,
+            "{at_min} vs {base}"
+        );
+        assert_eq!(f.swift_target(p.fs_max_cwnd * pkt), base);
+        assert_eq!(f.swift_target(1000.0 * pkt), base);
+        assert!(f.swift_target(4.0 * pkt) > f.swift_target(16.0 * pkt));
+        let (g, _) = flow(2);
+        assert_eq!(
+            f.swift_target(1000.0 * pkt).0 - g.swift_target(1000.0 * pkt).0,
+            4 * p.hop_scale().0
+        );
+    }
+
+    #[test]
+    fn delay_under_the_target_grows_the_window_by_ai_per_window() {
+        let (mut f, mut io) = flow(2);
+        let w0 = f.swift_cwnd();
+        // one window of ACKs, each of one packet, RTT 10 µs: + ai packets
+        let n = (w0 / MSS as f64) as u64;
+        for i in 1..=n {
+            let now = SimTime::from_us(10 + i);
+            f.on_ack(
+                io.at(now),
+                &ack(i * MSS as u64, SimTime::from_us(i), SimTime::ZERO),
+            );
+        }
+        let grown = (f.swift_cwnd() - w0) / MSS as f64;
+        assert!((grown - f.cfg.swift.ai).abs() < 0.1, "{grown}");
+    }
+
+    #[test]
+    fn delay_over_the_target_cuts_once_per_rtt_by_beta_up_to_max_mdf() {
+        let (mut f, mut io) = flow(2);
+        let p = f.cfg.swift;
+        let w0 = f.swift_cwnd();
+        let target = f.swift_target(w0);
+        // an RTT of twice the target: cut by β/2
+        let delay = SimTime(2 * target.0);
+        f.on_ack(io.at(delay), &ack(MSS as u64, SimTime::ZERO, SimTime::ZERO));
+        let w1 = f.swift_cwnd();
+        assert!((w1 / w0 - (1.0 - p.beta / 2.0)).abs() < 1e-9, "{}", w1 / w0);
+        // the next ACK within the same RTT does not cut again
+        let t = delay + SimTime::from_us(1);
+        f.on_ack(
+            io.at(t),
+            &ack(2 * MSS as u64, SimTime::from_us(1), SimTime::ZERO),
+        );
+        assert_eq!(f.swift_cwnd(), w1);
+        assert_eq!(f.swift().unwrap().decreases, 1);
+        // an RTT later, ten times the target: the cut stops at max_mdf
+        let t = t + SimTime(10 * target.0);
+        f.on_ack(
+            io.at(t),
+            &ack(3 * MSS as u64, t - SimTime(10 * target.0), SimTime::ZERO),
+        );
+        assert!((f.swift_cwnd() / w1 - (1.0 - p.max_mdf)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn endpoint_delay_cuts_the_endpoint_window_not_the_fabric_one() {
+        let (mut f, mut io) = flow(2);
+        let (fw, ew) = windows(&f);
+        let held = SimTime(3 * f.cfg.swift.endpoint_target.0);
+        // 10 µs of fabric, 60 µs held at the receiver
+        let now = SimTime::from_us(10) + held;
+        f.on_ack(io.at(now), &ack(MSS as u64, SimTime::ZERO, held));
+        let (fw1, ew1) = windows(&f);
+        assert!(fw1 > fw, "the fabric delay is under its target");
+        assert!(ew1 < ew, "the endpoint delay is over its target");
+        assert_eq!(f.swift_cwnd(), ew1);
+        let s = f.swift().unwrap();
+        assert_eq!((s.last_fabric, s.last_endpoint), (now - held, held));
+    }
+
+    #[test]
+    fn below_one_packet_the_pacer_sends_one_per_rtt_times_mss_over_cwnd() {
+        let (mut f, mut io) = flow(2);
+        io.clear();
+        let rtt = SimTime::from_us(100);
+        {
+            let s = f.swift.as_deref_mut().unwrap();
+            s.rtt = rtt;
+            s.fcwnd = MSS as f64 / 4.0;
+        }
+        // everything sent so far is acknowledged: only the pacer may send
+        f.snd_una = f.snd_max;
+        f.snd_nxt = f.snd_max;
+        let now = SimTime::from_ms(1);
+        f.swift_limits(now);
+        let gap = SimTime(4 * rtt.0);
+        assert_eq!(f.swift().unwrap().pacing_delay, gap);
+        f.swift_send_packets(io.at(now));
+        let mut t = now;
+        for k in 0..5u64 {
+            let wake: Vec<_> = io
+                .drain()
+                .filter_map(|o| match o {
+                    TcpOut::Wake {
+                        at,
+                        timer: TcpTimer::DelAck,
+                    } => Some(at),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(wake.len(), 1, "one pacer wake-up at a time");
+            if k > 0 {
+                assert_eq!(wake[0], t + gap);
+            }
+            t = wake[0];
+            let before = f.stats.segments_sent;
+            f.on_timer(io.at(t), TcpTimer::DelAck);
+            assert_eq!(f.stats.segments_sent, before + 1, "one packet per wake-up");
+        }
+        assert_eq!(f.swift().unwrap().paced, 5);
+    }
+}

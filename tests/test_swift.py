@@ -1,0 +1,165 @@
+"""Swift (Kumar et al., SIGCOMM 2020; tcp.transport = "swift", docs/swift.md):
+the delay law, pacing below one packet, determinism, the command line and
+bad keys named."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import dcnsim
+import pytest
+from conftest import needs_core
+from dcnsim import ScenarioError
+
+pytestmark = needs_core
+
+MSS = 4000
+BASE_US = 20.0
+#: links from a host to a host in another pod of a fat-tree
+HOPS = 6
+
+
+def long_flows(beta: float = 0.8, senders: int = 4, **tcp) -> dcnsim.Scenario:
+    """``senders`` long flows from other pods into host 0 of a k = 4
+    fat-tree, each starting with 200 packets in flight: a standing queue of
+    several hundred microseconds that only the delay-based decrease drains
+    (the buffers are large enough that nothing is lost)."""
+    return dcnsim.Scenario(
+        topology=dcnsim.FatTree(k=4, rate="100Gbps", delay="1us", buffer="4MB", nic_buffer="unlimited"),
+        tcp=dcnsim.Tcp(transport="swift", mss=MSS, header=64, swift_beta=beta,
+                       swift_initial_window=200, **tcp),
+        apps=[dcnsim.Bulk(src=s, dst=0, duration="10ms") for s in range(4, 4 + senders)],
+        trace={"interval": "10us"},
+        stop="10ms",
+    )
+
+
+def target_us(cwnd_bytes: float) -> float:
+    """Swift's fabric target with the defaults: base + hops × h + flow
+    scaling α/√cwnd + β clamped to [0, fs_range] (docs/swift.md)."""
+    h = BASE_US / 6.55
+    fs_range = 5 * BASE_US
+    alpha = fs_range / (1 / math.sqrt(0.1) - 1 / math.sqrt(100))
+    beta = -alpha / math.sqrt(100)
+    fs = min(max(alpha / math.sqrt(cwnd_bytes / MSS) + beta, 0.0), fs_range)
+    return BASE_US + HOPS * h + fs
+
+
+def second_half(r: dcnsim.Result):
+    ts = r.flow_ts
+    return ts[ts["time_s"] >= 0.005]
+
+
+def test_median_rtt_over_the_second_half_is_swifts_target():
+    r = dcnsim.run(long_flows())
+    half = second_half(r)
+    rtt = half["srtt_s"].median() * 1e6
+    target = half["cwnd_bytes"].map(target_us).median()
+    assert abs(rtt - target) <= 0.1 * target, (rtt, target)
+    # delay is held at the target without giving up the line: 4 flows
+    # share the receiver's 100 Gbps link
+    delivered = r.flows["delivered_bytes"].sum()
+    assert delivered * 8 / 0.010 >= 0.9 * 100e9
+    assert r.summary["packets_dropped"] == 0
+    assert r.summary["swift_window_decreases"] > 0
+    # and fairly: each flow within 10 % of an equal share
+    share = r.flows["delivered_bytes"] / delivered
+    assert (abs(share - 0.25) <= 0.025).all(), list(share)
+
+
+def test_without_the_delay_based_decrease_the_queue_stays():
+    """The same run with β = 0 (no multiplicative decrease on delay): the
+    initial queue is never drained, the RTT stays far above the target."""
+    r = dcnsim.run(long_flows(beta=0.0))
+    half = second_half(r)
+    rtt = half["srtt_s"].median() * 1e6
+    target = half["cwnd_bytes"].map(target_us).median()
+    assert rtt > 2 * target, (rtt, target)
+    assert r.summary["swift_window_decreases"] == 0
+
+
+def incast(senders: int) -> dcnsim.Scenario:
+    """``senders`` hosts of a star into one: their fair share of the
+    receiver's link is below one packet per target delay."""
+    return dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=senders + 1, rate="10Gbps", delay="1us", buffer="8MB", nic_buffer="unlimited"),
+        tcp=dcnsim.Tcp(transport="swift", mss=MSS, header=64, swift_initial_window=1),
+        apps=[dcnsim.Bulk(src=s, dst=0, duration="20ms") for s in range(1, senders + 1)],
+        stop="20ms",
+    )
+
+
+def test_below_one_packet_of_window_the_sender_paces():
+    """100 senders into one 10 Gbps link of a star: one packet of each per
+    RTT would queue 100 packets (about 325 µs), far over even the largest
+    target (base + 2 hops × h + fs_range ≈ 126 µs, flow scaling's full range
+    at these windows), so windows fall below a packet and the pacer sends.
+    The link stays busy, nothing is lost, and the RTT is held at the target
+    rather than at the 100-packet queue."""
+    r = dcnsim.run(incast(100))
+    assert r.summary["swift_paced_packets"] > 0
+    assert r.summary["packets_dropped"] == 0
+    delivered = r.flows["delivered_bytes"].sum()
+    assert delivered * 8 / 0.020 >= 0.85 * 10e9
+    assert (r.flows["delivered_bytes"] > 0).all()
+    assert (r.flows["final_cwnd_bytes"] < MSS).mean() > 0.5
+    largest_target = BASE_US + 2 * BASE_US / 6.55 + 5 * BASE_US
+    assert r.flows["srtt_s"].median() * 1e6 <= 1.1 * largest_target, r.flows["srtt_s"].median()
+
+
+def test_swift_is_deterministic():
+    a = dcnsim.run(incast(20))
+    b = dcnsim.run(incast(20))
+    assert a.flows.drop(columns=[c for c in a.flows.columns if "wall" in c]).equals(
+        b.flows.drop(columns=[c for c in b.flows.columns if "wall" in c]))
+    keep = {k: v for k, v in a.summary.items() if "wall" not in k}
+    assert keep == {k: v for k, v in b.summary.items() if "wall" not in k}
+
+
+def test_swift_recovers_losses():
+    """Small buffers: the initial windows overflow the receiver's port;
+    fast retransmit and timeouts deliver every byte."""
+    sc = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=9, rate="10Gbps", delay="1us", buffer="40000B", nic_buffer="unlimited"),
+        tcp=dcnsim.Tcp(transport="swift", mss=MSS, header=64, swift_initial_window=30),
+        apps=[dcnsim.Bulk(src=s, dst=0, size="400000B") for s in range(1, 9)],
+        stop="1s",
+    )
+    r = dcnsim.run(sc)
+    assert r.summary["packets_dropped"] > 0
+    assert (r.flows["delivered_bytes"] == 400000).all()
+    assert r.flows["retransmits"].sum() > 0
+
+
+def test_swift_from_the_command_line(tmp_path):
+    path = tmp_path / "swift.json"
+    path.write_text(json.dumps(incast(8).to_dict()))
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(out), "--no-progress"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert "swift_window_decreases" in summary
+    assert "swift,".encode() in (out / "flows.csv").read_bytes()
+
+
+@pytest.mark.parametrize("change, path", [
+    ({"transport": "swfit"}, "tcp.transport"),
+    ({"swift_beta": 1.5}, "tcp.swift_beta"),
+    ({"swift_max_mdf": -0.1}, "tcp.swift_max_mdf"),
+    ({"swift_base_target": "0us"}, "tcp.swift_base_target"),
+    ({"swift_fs_min_cwnd": 0}, "tcp.swift_fs_min_cwnd"),
+    ({"swift_fs_min_cwnd": 200}, "tcp.swift_fs_min_cwnd"),
+    ({"swift_initial_window": 0}, "tcp.swift_initial_window"),
+    ({"swift_ai": "fast"}, "tcp.swift_ai"),
+    ({"swift_targt": "20us"}, "tcp.swift_targt"),
+])
+def test_bad_swift_keys_are_named(change, path):
+    doc = incast(4).to_dict()
+    doc["tcp"] = {**doc["tcp"], **change}
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(doc)
+    assert path in str(e.value)
