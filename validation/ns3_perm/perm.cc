@@ -3,10 +3,10 @@
 // dctcp_perm on a k-ary fat-tree, one long DCTCP flow from each listed
 // source to its partner, every link --rate with --delay-us, switch ports of
 // --buffer bytes marking ECN (CE) above --ecn-k bytes, hosts that never drop.
-// validation/ns3_perm/args.py writes the arguments from the dcnsim document.
+// validation/ns3_perm/perm_args.py writes the arguments from the dcnsim document.
 //
 // Paths: each flow's data and its ACKs follow the paths dcnsim's ECMP hash
-// gives them in that document (args.py works them out; tests/test_ns3_perm.py
+// gives them in that document (perm_args.py works them out; tests/test_ns3_perm.py
 // holds them to dcnsim's own queue_inputs table). A flow is
 //   src:dst:jd:id:ja:ia
 // where jd / ja is the aggregation switch (0 .. k/2 - 1, within the pod)
