@@ -12,10 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import dcnsim
 import pytest
 from conftest import load_module, needs_core
-
-import dcnsim
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "validation"))
