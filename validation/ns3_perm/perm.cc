@@ -81,7 +81,7 @@ enum Kind
 // Source routing on the fat-tree with each flow's path given: the node's
 // kind and index, and its interface towards each neighbour node (by ns-3
 // node id) with the neighbour's address.
-class PermRouting : public Ipv4RoutingProtocol
+class PermRouting : public dcnsim_ns3::RoutingBase
 {
   public:
     static TypeId GetTypeId()
@@ -176,47 +176,6 @@ class PermRouting : public Ipv4RoutingProtocol
         return true;
     }
 
-    void NotifyInterfaceUp(uint32_t) override
-    {
-    }
-
-    void NotifyInterfaceDown(uint32_t) override
-    {
-    }
-
-    void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override
-    {
-    }
-
-    void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override
-    {
-    }
-
-    void SetIpv4(Ptr<Ipv4> ipv4) override
-    {
-        m_ipv4 = ipv4;
-    }
-
-    void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override
-    {
-    }
-
-  private:
-    Ptr<Ipv4> m_ipv4;
-};
-
-class PermRoutingHelper : public Ipv4RoutingHelper
-{
-  public:
-    Ipv4RoutingHelper* Copy() const override
-    {
-        return new PermRoutingHelper(*this);
-    }
-
-    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node>) const override
-    {
-        return CreateObject<PermRouting>();
-    }
 };
 
 // "src:dst:jd:id:ja:ia,..." -> flows; false on a malformed one.
@@ -322,7 +281,7 @@ main(int argc, char* argv[])
     aggs.Create(g_k * half);
     cores.Create(half * half);
     InternetStackHelper stack;
-    PermRoutingHelper routing;
+    dcnsim_ns3::RoutingHelperOf<PermRouting> routing;
     stack.SetRoutingHelper(routing);
     stack.Install(hosts);
     stack.Install(edges);
