@@ -5,16 +5,21 @@ side, with both sides' packet-hops checked to agree.
 
 Needs Debian's ns-3 (``apt-get install libns3-dev ns3 g++ pkg-config``;
 ``pkg-config ns3-core`` names the version) and dcnsim importable. The ns-3
-program (validation/ns3_incast/incast.cc) is compiled once per change of
-its source into ``--build`` (default ``$TMPDIR/dcnsim-ns3-side-by-side``),
-outside the repository. Per pair, in alternating order, three fresh
-processes run the same scenario:
+programs (validation/ns3_incast/incast.cc for the incasts,
+validation/ns3_perm/perm.cc for the DCTCP permutations) are compiled once
+per change of their source into ``--build`` (default
+``$TMPDIR/dcnsim-ns3-side-by-side``), outside the repository. Per pair, in
+alternating order, fresh processes run the same scenario:
 
 * ns-3's program (its CPU: user + system of the child, from ``wait4``);
 * dcnsim's core: a child that times ``dcnsim.run(doc)`` in-process by its
   own CPU clock (``resource.getrusage`` around the call): the simulator's
   cost without the interpreter's start-up or the summary;
-* the whole ``dcnsim run FILE`` process (its CPU from ``wait4``).
+* the whole ``dcnsim run FILE`` process (its CPU from ``wait4``);
+
+the two dcnsim processes once per entry of the scenario's ``threads`` (the
+permutations: 1 and 2, the document's ``threads`` key; each its own row,
+beside the pair's one ns-3 run).
 
 Each side counts its packet-hops (a packet sent onto a link: ns-3's
 PhyTxBegin on every point-to-point device, dcnsim's ``packet_hops``); they
@@ -25,11 +30,13 @@ too). ``--json`` writes the record benchmarks/record.py keeps as the
 ``ns3`` section of benchmarks/results.json (``python benchmarks/record.py
 --only ns3 --ns3``).
 
-Adding a scenario (the DCTCP permutation of the parallel-runs issue): a
-:class:`Scenario` in :data:`SCENARIOS` naming its ns-3 source (compiled the
-same way, against the libraries of validation/ns3_common.py), the program's
-arguments, and the dcnsim document (a function of no arguments, e.g. one
-of ``dcnsim.bench.SCENARIOS``). The program must print ``packet_hops N``.
+Adding a scenario: a :class:`Scenario` in :data:`SCENARIOS` naming its
+ns-3 source (compiled the same way, against the libraries of
+validation/ns3_common.py), the program's arguments (a list, or a function
+of the dcnsim document: the permutations' are validation/ns3_perm/perm_args.py's,
+flows and paths included), the dcnsim document (a function of no
+arguments, e.g. one of ``dcnsim.bench.SCENARIOS``) and the thread counts
+to run it on. The program must print ``packet_hops N``.
 """
 
 from __future__ import annotations
@@ -45,24 +52,50 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "validation"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "validation" / "ns3_perm"))
 import ns3_common  # noqa: E402  (validation/: compiles ns-3 programs)
+import perm_args  # noqa: E402  (validation/ns3_perm/: perm.cc's arguments from the dcnsim document)
 
 INCAST_CC = ROOT / "validation" / "ns3_incast" / "incast.cc"
+PERM_CC = ROOT / "validation" / "ns3_perm" / "perm.cc"
 TOLERANCE = 0.01
 
 
 class Scenario(NamedTuple):
-    """One row: the ns-3 program and its arguments, and dcnsim's document."""
+    """The ns-3 program and its arguments (or the function of dcnsim's
+    document that gives them), dcnsim's document, and the ``threads`` it
+    runs on (None: the document's own; a row each)."""
 
     label: str
     source: Path
-    args: List[str]
+    args: Union[List[str], Callable[[Dict[str, Any]], List[str]]]
     doc: Callable[[], Dict[str, Any]]
+    threads: Tuple[Optional[int], ...] = (None,)
+
+    def ns3_args(self) -> List[str]:
+        return self.args(self.doc()) if callable(self.args) else list(self.args)
+
+    def docs(self) -> List[Tuple[str, Dict[str, Any]]]:
+        """(row label, document) per thread count."""
+        out = []
+        for t in self.threads:
+            doc = self.doc()
+            if t is not None:
+                doc["threads"] = t
+            out.append((self.label + ("" if t is None else f", dcnsim on {t} thread{'s' if t > 1 else ''}"), doc))
+        return out
+
+
+def bench_perm(k: int) -> Dict[str, Any]:
+    """``dcnsim bench``'s DCTCP permutation at k (its k = 8 scenario's 210 ms)."""
+    from dcnsim import bench
+
+    return bench.dctcp_perm(k, "210ms")
 
 
 def _bench(name: str) -> Callable[[], Dict[str, Any]]:
@@ -86,6 +119,14 @@ SCENARIOS: Dict[str, Scenario] = {
     "ns3_dctcp_bulk_64": Scenario(
         "64 DCTCP bulk flows into one port, 1 s", INCAST_CC, ["--n=64", "--cc=dctcp", "--bulk=1"],
         _bench("ns3_dctcp_bulk_64")),
+    # issue 42 item 5: dcnsim.bench's DCTCP permutation (htsim's example) at
+    # k = 4 and 8, 210 ms, each flow on dcnsim's ECMP path in ns-3 too
+    "ns3_dctcp_perm_k4": Scenario(
+        "DCTCP permutation, k = 4 (16 flows), 210 ms", PERM_CC, perm_args.ns3_args,
+        lambda: bench_perm(4), (1, 2)),
+    "ns3_dctcp_perm_k8": Scenario(
+        "DCTCP permutation, k = 8 (128 flows), 210 ms", PERM_CC, perm_args.ns3_args,
+        lambda: bench_perm(8), (1, 2)),
 }
 
 # A child that runs one document in-process and reports the run's own CPU
@@ -98,7 +139,8 @@ cpu = lambda: (lambda r: r.ru_utime + r.ru_stime)(resource.getrusage(resource.RU
 c0, t0 = cpu(), time.perf_counter()
 r = dcnsim.run(doc)
 c1, t1 = cpu(), time.perf_counter()
-print(json.dumps({"cpu_s": c1 - c0, "wall_s": t1 - t0, "packet_hops": int(r.summary["packet_hops"])}))
+print(json.dumps({"cpu_s": c1 - c0, "wall_s": t1 - t0, "packet_hops": int(r.summary["packet_hops"]),
+                  "threads": int(r.timing.get("threads", 1))}))
 """
 
 
@@ -123,22 +165,35 @@ def hops_of(out: str, what: str) -> int:
     return int(m.group(1).replace(",", ""))
 
 
-def run_pair(s: Scenario, exe: Path, doc_path: Path, ns3_first: bool) -> Dict[str, float]:
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+def run_pair(s: Scenario, exe: Path, doc_paths: List[Path],
+             ns3_first: bool) -> Tuple[Dict[str, float], List[Dict[str, float]]]:
+    """One pair: ns-3's run and dcnsim's (core and process) on each of
+    ``doc_paths`` (one per entry of ``s.threads``), ns-3 first or last,
+    dcnsim's in the same alternation."""
+    # dcnsim runs a cut on one thread when the machine has one core free
+    # now (issue 42 item 0); the rows measure the threads they name, so
+    # they say how many cores to take as free (docs/performance.md)
+    envs = {p: {**os.environ, "PYTHONHASHSEED": "0", **({"DCNSIM_FREE_CORES": str(t)} if t else {})}
+            for p, t in zip(doc_paths, s.threads)}
 
     def ns3() -> Dict[str, float]:
-        out, wall, cpu = timed([str(exe), *s.args])
+        out, wall, cpu = timed([str(exe), *s.ns3_args()])
         return {"ns3_wall_s": wall, "ns3_cpu_s": cpu, "ns3_hops": hops_of(out, "ns-3")}
 
-    def dcnsim() -> Dict[str, float]:
-        out, _, _ = timed([sys.executable, "-c", CORE, str(doc_path)], env)
+    def dcnsim(doc_path: Path) -> Dict[str, float]:
+        out, _, _ = timed([sys.executable, "-c", CORE, str(doc_path)], envs[doc_path])
         core = json.loads(out.strip().splitlines()[-1])
-        out, wall, cpu = timed([sys.executable, "-m", "dcnsim", "run", str(doc_path)], env)
+        out, wall, cpu = timed([sys.executable, "-m", "dcnsim", "run", str(doc_path)], envs[doc_path])
         return {"core_cpu_s": core["cpu_s"], "core_wall_s": core["wall_s"], "dcnsim_hops": core["packet_hops"],
-                "process_wall_s": wall, "process_cpu_s": cpu, "process_hops": hops_of(out, "dcnsim run")}
+                "threads_used": core["threads"], "process_wall_s": wall, "process_cpu_s": cpu,
+                "process_hops": hops_of(out, "dcnsim run")}
 
-    first, second = (ns3, dcnsim) if ns3_first else (dcnsim, ns3)
-    return {**first(), **second()}
+    order = doc_paths if ns3_first else doc_paths[::-1]
+    ns = ns3() if ns3_first else None
+    ds = {p: dcnsim(p) for p in order}
+    if ns is None:
+        ns = ns3()
+    return ns, [ds[p] for p in doc_paths]
 
 
 def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
@@ -150,44 +205,74 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
         for name in names:
             s = SCENARIOS[name]
             exe = ns3_common.ns3_binary(s.source, build)
-            doc_path = Path(tmp) / f"{name}.json"
-            doc_path.write_text(json.dumps(s.doc()))
-            runs = []
+            labelled = s.docs()
+            doc_paths = []
+            for i, (_, doc) in enumerate(labelled):
+                doc_paths.append(Path(tmp) / f"{name}-{i}.json")
+                doc_paths[-1].write_text(json.dumps(doc))
+            ns3_runs: List[Dict[str, float]] = []
+            runs: List[List[Dict[str, float]]] = [[] for _ in labelled]
             for i in range(pairs):
-                runs.append(run_pair(s, exe, doc_path, ns3_first=i % 2 == 0))
-                r = runs[-1]
-                print(f"  {name} pair {i + 1}: ns-3 {r['ns3_cpu_s']:.2f} s CPU, dcnsim core {r['core_cpu_s']:.3f} s, "
-                      f"process {r['process_cpu_s']:.3f} s", file=sys.stderr, flush=True)
-            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-            ns3_hops, hops = runs[0]["ns3_hops"], runs[0]["dcnsim_hops"]
-            rows.append({
-                "scenario": name, "label": s.label, "ns3_args": " ".join(s.args),
-                "ns3_cpu_s": [round(r["ns3_cpu_s"], 2) for r in runs],
-                "core_cpu_s": [round(r["core_cpu_s"], 4) for r in runs],
-                "process_cpu_s": [round(r["process_cpu_s"], 3) for r in runs],
-                "ns3_hops": int(ns3_hops), "dcnsim_hops": int(hops),
-                "hops_diff": round((hops - ns3_hops) / ns3_hops, 4),
-                "hops_agree": abs(hops - ns3_hops) <= TOLERANCE * ns3_hops,
-                "core_hops_per_cpu_s": round(hops / med["core_cpu_s"]),
-                "core_hops_per_wall_s": round(hops / med["core_wall_s"]),
-                "ratio_core": round(statistics.median(r["ns3_cpu_s"] / r["core_cpu_s"] for r in runs), 1),
-                "ratio_process": round(statistics.median(r["ns3_cpu_s"] / r["process_cpu_s"] for r in runs), 1),
-            })
+                ns, ds = run_pair(s, exe, doc_paths, ns3_first=i % 2 == 0)
+                ns3_runs.append(ns)
+                for acc, d in zip(runs, ds):
+                    acc.append(d)
+                print(f"  {name} pair {i + 1}: ns-3 {ns['ns3_cpu_s']:.2f} s CPU, dcnsim core "
+                      + ", ".join(f"{d['core_cpu_s']:.3f} s ({d['threads_used']} thr)" for d in ds)
+                      + ", process " + ", ".join(f"{d['process_cpu_s']:.3f} s" for d in ds),
+                      file=sys.stderr, flush=True)
+            for (label, _), t, rs in zip(labelled, s.threads, runs):
+                rows.append(row(name, label, t, s.ns3_args(), ns3_runs, rs))
     version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout.strip()
     m = startup.machine()
     return {"pairs": pairs, "ns3": version or "unknown", "cpu": m["cpu"], "l3": m["l3"],
             "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "rows": rows}
 
 
+def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_runs: List[Dict[str, float]],
+        runs: List[Dict[str, float]]) -> Dict[str, Any]:
+    """One scenario's (and thread count's) record over the pairs: each
+    ratio is ns-3's run over dcnsim's of the same pair, then the median."""
+    ns3_hops, hops = ns3_runs[0]["ns3_hops"], runs[0]["dcnsim_hops"]
+    med = {k: statistics.median(r[k] for r in runs) for k in ("core_cpu_s", "core_wall_s")}
+    # the permutations' flow list is long: the record keeps the rest of the command line
+    args = [a for a in ns3_args if not a.startswith("--flows=")]
+    return {
+        "scenario": name, "label": label, "threads": threads,
+        "threads_used": [int(r["threads_used"]) for r in runs],
+        "ns3_args": " ".join(args) + (" --flows=(one per flow, from the dcnsim document)" if len(args) < len(ns3_args)
+                                      else ""),
+        "ns3_cpu_s": [round(r["ns3_cpu_s"], 2) for r in ns3_runs],
+        "ns3_wall_s": [round(r["ns3_wall_s"], 2) for r in ns3_runs],
+        "core_cpu_s": [round(r["core_cpu_s"], 4) for r in runs],
+        "core_wall_s": [round(r["core_wall_s"], 4) for r in runs],
+        "process_cpu_s": [round(r["process_cpu_s"], 3) for r in runs],
+        "ns3_hops": int(ns3_hops), "dcnsim_hops": int(hops),
+        "hops_diff": round((hops - ns3_hops) / ns3_hops, 4),
+        "hops_agree": abs(hops - ns3_hops) <= TOLERANCE * ns3_hops,
+        "core_hops_per_cpu_s": round(hops / med["core_cpu_s"]),
+        "core_hops_per_wall_s": round(hops / med["core_wall_s"]),
+        "ratio_core": round(statistics.median(n["ns3_cpu_s"] / r["core_cpu_s"] for n, r in zip(ns3_runs, runs)), 1),
+        "ratio_process": round(statistics.median(n["ns3_cpu_s"] / r["process_cpu_s"]
+                                                 for n, r in zip(ns3_runs, runs)), 1),
+    }
+
+
 def markdown(rec: Dict[str, Any]) -> str:
-    lines = ["| scenario | ns-3 CPU | dcnsim core CPU (`dcnsim.run`) | core packet-hops per CPU s | ns-3 / core "
-             "| dcnsim process CPU (`dcnsim run FILE`) | ns-3 / process | packet-hops ns-3 / dcnsim |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| scenario | ns-3 CPU | dcnsim core CPU (`dcnsim.run`) | core wall | core packet-hops per CPU s "
+             "| ns-3 / core | dcnsim process CPU (`dcnsim run FILE`) | ns-3 / process | packet-hops ns-3 / dcnsim |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rec["rows"]:
-        span = lambda xs, f: f"{f.format(min(xs))}–{f.format(max(xs))} s"  # noqa: E731
+        span = lambda xs, f: f"{f.format(min(xs))}–{f.format(max(xs))} s" if xs else "—"  # noqa: E731
         agree = (f"{r['ns3_hops']:,} / {r['dcnsim_hops']:,} ({100 * r['hops_diff']:+.1f} %"
                  + (")" if r["hops_agree"] else ", beyond 1 %)"))
-        lines.append(f"| {r['label']} | {span(r['ns3_cpu_s'], '{:.1f}')} | {span(r['core_cpu_s'], '{:.3f}')} "
+        label = r["label"]
+        fewer = sum(u < r["threads"] for u in r.get("threads_used", [])) if r.get("threads") else 0
+        if fewer:
+            # dcnsim runs fewer threads than asked when the machine has no core free for them
+            label += f" (ran on fewer threads, the machine busy: {fewer} of {len(r['threads_used'])} pairs)"
+        lines.append(f"| {label} | {span(r['ns3_cpu_s'], '{:.1f}')} | {span(r['core_cpu_s'], '{:.3f}')} "
+                     f"| {span(r.get('core_wall_s', []), '{:.3f}')} "
                      f"| {r['core_hops_per_cpu_s'] / 1e6:.1f} M | {r['ratio_core']:.0f}× "
                      f"| {span(r['process_cpu_s'], '{:.3f}')} | {r['ratio_process']:.0f}× | {agree} |")
     return "\n".join(lines)

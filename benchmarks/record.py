@@ -21,8 +21,11 @@ can be re-run alone with ``--only``; the others are kept from the file):
   with ``--htsim`` (about an hour on a shared 2-core machine); without it
   the file's previous ``htsim`` section is kept as it was;
 * ``ns3``: benchmarks/ns3_side_by_side.py against ns-3 (Debian's
-  libns3-dev), only with ``--ns3`` (about 20 s of ns-3 CPU per run); kept
-  otherwise.
+  libns3-dev) on the two incasts, only with ``--ns3`` (about 20 s of ns-3
+  CPU per run); kept otherwise;
+* ``ns3_perm``: the same script on the DCTCP permutation at k = 4 and 8,
+  dcnsim on 1 and 2 threads, also only with ``--ns3`` (about 60 s and
+  500 s of ns-3 CPU per pair).
 
 Then the tables between ``<!-- results.json: NAME -->`` and
 ``<!-- /results.json -->`` in docs/performance.md, docs/robustness.md and
@@ -47,7 +50,9 @@ from typing import Any, Callable, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.json"
 DOCS = [ROOT / "docs" / "performance.md", ROOT / "docs" / "robustness.md", ROOT / "README.md"]
-SECTIONS = ("startup", "bench", "soak", "htsim", "ns3")
+SECTIONS = ("startup", "bench", "soak", "htsim", "ns3", "ns3_perm")
+#: benchmarks/ns3_side_by_side.py's scenarios per section
+NS3 = {"ns3": ("ns3_fast_incast_n100", "ns3_dctcp_bulk_64"), "ns3_perm": ("ns3_dctcp_perm_k4", "ns3_dctcp_perm_k8")}
 BENCH = ("incast_pa", "longflows_64", "fattree_k8", "dctcp_perm_k8", "poisson_websearch_k8",
          "dctcp_perm_k12", "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32")
 SOAK = ("soak_10s", "soak_30s", "soak_60s")
@@ -135,9 +140,10 @@ def measure_htsim(binary: str, pairs: int) -> Dict[str, Any]:
     return rec
 
 
-def measure_ns3(pairs: int) -> Dict[str, Any]:
-    out = ROOT / "benchmarks" / ".ns3_side_by_side.json"
-    cmd = [sys.executable, str(ROOT / "benchmarks" / "ns3_side_by_side.py"), "--pairs", str(pairs), "--json", str(out)]
+def measure_ns3(pairs: int, section: str = "ns3") -> Dict[str, Any]:
+    out = ROOT / "benchmarks" / f".{section}_side_by_side.json"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ns3_side_by_side.py"), "--pairs", str(pairs), "--json", str(out),
+           "--scenario", *NS3[section]]
     # exit 1 when packet-hops differ by more than 1 %: the record says so
     subprocess.run(cmd, check=False)
     rec = json.loads(out.read_text())
@@ -230,21 +236,23 @@ def render_htsim(r: Dict[str, Any]) -> str:
             + "\n".join(rows))
 
 
-def render_ns3(r: Dict[str, Any]) -> str:
-    b = r.get("ns3")
+def render_ns3(r: Dict[str, Any], section: str = "ns3") -> str:
+    b = r.get(section)
     if not b:
-        return "Not recorded yet: `python benchmarks/record.py --only ns3 --ns3`."
+        return f"Not recorded yet: `python benchmarks/record.py --only {section} --ns3`."
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import ns3_side_by_side
 
+    # the incasts' record predates --scenario: it ran the script's default set, the incasts
+    which = "" if section == "ns3" else " --scenario " + " ".join(NS3[section])
     return (f"{_stamp_line(b)} ({b['load_average']} after); ns-3 {b['ns3']}, {b['pairs']} interleaved pairs per "
             f"scenario, ratios the median over pairs (`python benchmarks/ns3_side_by_side.py --pairs "
-            f"{b['pairs']}`).\n\n" + ns3_side_by_side.markdown(b))
+            f"{b['pairs']}{which}`).\n\n" + ns3_side_by_side.markdown(b))
 
 
 RENDER: Dict[str, Callable[[Dict[str, Any]], str]] = {
     "machine": render_machine, "bench": render_bench, "soak": render_soak, "startup": render_startup,
-    "htsim": render_htsim, "ns3": render_ns3,
+    "htsim": render_htsim, "ns3": render_ns3, "ns3_perm": lambda r: render_ns3(r, "ns3_perm"),
 }
 
 #: A block: its opening marker, its body (never another block's marker:
@@ -294,11 +302,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = ap.parse_args(argv)
     results = load()
     if not a.docs_only:
-        wanted = a.only or [s for s in SECTIONS if (s != "htsim" or a.htsim) and (s != "ns3" or a.ns3)]
+        wanted = a.only or [s for s in SECTIONS if (s != "htsim" or a.htsim) and (s not in NS3 or a.ns3)]
         if "htsim" in wanted and not a.htsim:
             ap.error("the htsim section needs --htsim HTSIM_BINARY")
-        if "ns3" in wanted and not a.ns3:
-            ap.error("the ns3 section needs --ns3 (and ns-3 installed)")
+        for sec in NS3:
+            if sec in wanted and not a.ns3:
+                ap.error(f"the {sec} section needs --ns3 (and ns-3 installed)")
         if not a.only:  # a section measured alone names its CPU in its stamp; the file's machine stays
             results["machine"] = machine()
         for sec in wanted:
@@ -310,8 +319,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 data = measure_bench(BENCH, a.repeat)
             elif sec == "soak":
                 data = measure_bench(SOAK, 1)
-            elif sec == "ns3":
-                data = measure_ns3(a.pairs)
+            elif sec in NS3:
+                data = measure_ns3(a.pairs, sec)
             else:
                 data = measure_htsim(a.htsim, a.pairs)
             results[sec] = {"stamp": st, **data}

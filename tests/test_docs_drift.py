@@ -313,7 +313,7 @@ def _record_module():
 #: Which doc quotes which recorded figures (issue 28 item 4): each must be
 #: a results.json block, so that it is made from the file.
 REQUIRED_BLOCKS = {
-    "docs/performance.md": {"machine", "bench", "startup", "htsim", "ns3"},
+    "docs/performance.md": {"machine", "bench", "startup", "htsim", "ns3", "ns3_perm"},
     "docs/robustness.md": {"soak"},
     "README.md": {"bench", "htsim"},
 }
@@ -328,9 +328,9 @@ def test_doc_figures_are_the_recorded_benchmark_files():
     without the docs, fails here."""
     record = _record_module()
     results = record.load()
-    for key in ("machine", "bench", "startup", "soak", "htsim", "ns3"):
+    for key in ("machine", "bench", "startup", "soak", "htsim", "ns3", "ns3_perm"):
         assert key in results, f"benchmarks/results.json has no {key!r} section: run python benchmarks/record.py"
-    for sec in ("bench", "startup", "soak", "htsim", "ns3"):
+    for sec in ("bench", "startup", "soak", "htsim", "ns3", "ns3_perm"):
         st = results[sec]["stamp"]
         assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", st["date"]) and st["commit"], st
     for doc in record.DOCS:

@@ -1,6 +1,7 @@
-// What the ns-3 programs on a fat-tree (ns3_rps/rps.cc, ns3_outcast/outcast.cc)
-// share: point-to-point links with an address block each and no queue disc,
-// the k-ary fat-tree's wiring, and a listening TCP socket. Included by path ("../ns3_fattree.h");
+// What the ns-3 programs on a fat-tree (ns3_rps/rps.cc, ns3_outcast/outcast.cc,
+// ns3_perm/perm.cc) share: point-to-point links with an address block each and
+// no queue disc, the k-ary fat-tree's wiring, a listening TCP socket, and the
+// frame of a routing protocol that routes by its own rules. Included by path ("../ns3_fattree.h");
 // ns3_common.py rebuilds a program when this file changes.
 
 #ifndef DCNSIM_VALIDATION_NS3_FATTREE_H
@@ -78,6 +79,56 @@ ListenTcp(ns3::Ptr<ns3::Node> node, uint16_t port,
     l->Listen();
     l->SetAcceptCallback(ns3::MakeNullCallback<bool, ns3::Ptr<ns3::Socket>, const ns3::Address&>(), accepted);
 }
+
+// A routing protocol that decides each packet itself (RouteInput /
+// RouteOutput): the members it leaves empty, and the node's Ipv4.
+class RoutingBase : public ns3::Ipv4RoutingProtocol
+{
+  public:
+    void NotifyInterfaceUp(uint32_t) override
+    {
+    }
+
+    void NotifyInterfaceDown(uint32_t) override
+    {
+    }
+
+    void NotifyAddAddress(uint32_t, ns3::Ipv4InterfaceAddress) override
+    {
+    }
+
+    void NotifyRemoveAddress(uint32_t, ns3::Ipv4InterfaceAddress) override
+    {
+    }
+
+    void SetIpv4(ns3::Ptr<ns3::Ipv4> ipv4) override
+    {
+        m_ipv4 = ipv4;
+    }
+
+    void PrintRoutingTable(ns3::Ptr<ns3::OutputStreamWrapper>, ns3::Time::Unit) const override
+    {
+    }
+
+  protected:
+    ns3::Ptr<ns3::Ipv4> m_ipv4;
+};
+
+// InternetStackHelper::SetRoutingHelper's argument: a fresh R on every node.
+template <class R>
+class RoutingHelperOf : public ns3::Ipv4RoutingHelper
+{
+  public:
+    ns3::Ipv4RoutingHelper* Copy() const override
+    {
+        return new RoutingHelperOf<R>(*this);
+    }
+
+    ns3::Ptr<ns3::Ipv4RoutingProtocol> Create(ns3::Ptr<ns3::Node>) const override
+    {
+        return ns3::CreateObject<R>();
+    }
+};
 
 } // namespace dcnsim_ns3
 

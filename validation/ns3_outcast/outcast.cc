@@ -129,7 +129,7 @@ SrcHost(const Ipv4Header& h)
     return it == g_hostOfAddr.end() ? UINT32_MAX : it->second;
 }
 
-class FatTreeRouting : public Ipv4RoutingProtocol
+class FatTreeRouting : public dcnsim_ns3::RoutingBase
 {
   public:
     static TypeId GetTypeId()
@@ -251,47 +251,6 @@ class FatTreeRouting : public Ipv4RoutingProtocol
         return true;
     }
 
-    void NotifyInterfaceUp(uint32_t) override
-    {
-    }
-
-    void NotifyInterfaceDown(uint32_t) override
-    {
-    }
-
-    void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override
-    {
-    }
-
-    void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override
-    {
-    }
-
-    void SetIpv4(Ptr<Ipv4> ipv4) override
-    {
-        m_ipv4 = ipv4;
-    }
-
-    void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override
-    {
-    }
-
-  private:
-    Ptr<Ipv4> m_ipv4;
-};
-
-class FatTreeRoutingHelper : public Ipv4RoutingHelper
-{
-  public:
-    Ipv4RoutingHelper* Copy() const override
-    {
-        return new FatTreeRoutingHelper(*this);
-    }
-
-    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node>) const override
-    {
-        return CreateObject<FatTreeRouting>();
-    }
 };
 
 uint32_t
@@ -517,7 +476,7 @@ main(int argc, char* argv[])
     }
 
     InternetStackHelper stack;
-    FatTreeRoutingHelper routing;
+    dcnsim_ns3::RoutingHelperOf<FatTreeRouting> routing;
     stack.SetRoutingHelper(routing);
     stack.Install(hosts);
     stack.Install(edges);
