@@ -41,10 +41,23 @@ fn total(r: &Results, col: &str) -> u64 {
     col_u64(r, "flows", col).iter().sum()
 }
 
+/// `c` with first-in first-out ties, the order of ns-2 (the dissertation's
+/// simulator), not the seeded default.
+fn fifo(c: Config) -> Config {
+    Config {
+        ties: Ties::Fifo,
+        ..c
+    }
+}
+
+/// Under first-in first-out ties, as the dissertation simulated it. The
+/// gain is against the phase effects that order leaves at the client's
+/// port: under the seeded order (the default) default TCP loses less to
+/// them and the gain all but vanishes (docs/model.md, Engine).
 #[test]
 fn probabilistic_retransmission_raises_goodput_at_16_servers() {
-    let base = run(&kulkarni(16, BLOCKS, |_| {}));
-    let prx = run(&kulkarni(16, BLOCKS, |t| t.probretx.p = 0.001));
+    let base = run(&fifo(kulkarni(16, BLOCKS, |_| {})));
+    let prx = run(&fifo(kulkarni(16, BLOCKS, |t| t.probretx.p = 0.001)));
     let (g0, g1) = (steady_goodput(&base), steady_goodput(&prx));
     assert!(
         g1 > 1.5 * g0,
@@ -57,10 +70,10 @@ fn probabilistic_retransmission_raises_goodput_at_16_servers() {
     assert_eq!(total(&prx, "probretx_dupacks") % 3, 0);
     assert_eq!(total(&base, "probretx_sent"), 0);
     // Both readings of "highest unacknowledged" beat default TCP here.
-    let low = run(&kulkarni(16, BLOCKS, |t| {
+    let low = run(&fifo(kulkarni(16, BLOCKS, |t| {
         t.probretx.p = 0.001;
         t.probretx.target = ProbRetxTarget::Lowest;
-    }));
+    })));
     assert!(steady_goodput(&low) > g0);
 }
 
