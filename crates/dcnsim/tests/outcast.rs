@@ -61,10 +61,19 @@ fn goodputs(r: &Results) -> Vec<f64> {
 /// 20-packet queues, although it has the shortest RTT; at R's edge switch
 /// its input port (the one from host 1) loses a fraction of its packets at
 /// least twice that of either aggregation port (in our runs, ~45 % vs < 10 %).
+///
+/// Under first-in first-out ties (ns-2's and ns-3's order, the paper's
+/// setting). Under the seeded order, the default since issue 42, seed 1
+/// loses no more at h1's port than at an aggregation port (0.465 against
+/// 0.542): the blackout is a tie-order effect there, which the TCPRand
+/// re-run under the default must weigh (tests/test_outcast_phase.py runs
+/// Fig. 1 under both orders).
 #[test]
 fn port_blackout_starves_the_two_hop_flow() {
     for seed in 1..=3 {
-        let r = run(&fig1(0.5, seed, json!({})));
+        let mut doc = fig1(0.5, seed, json!({}));
+        doc["ties"] = json!("fifo");
+        let r = run(&doc);
         let g = goodputs(&r);
         let fair = g.iter().sum::<f64>() / g.len() as f64;
         assert!(
