@@ -187,14 +187,13 @@ fn a_star_never_reports_reordering() {
     star_reordering_check(Ties::Fifo);
 }
 
-/// Under the seeded order, the default since issue 42: a known defect,
-/// found when the default changed. SACK recovery without Limited Transmit,
-/// seed 2, reports one reordering event on a star, which cannot reorder:
-/// the same-instant misjudgement RACK had (a retransmission judged older
-/// than new data sent before it in the same instant), reached here by the
-/// other order of an instant's events. Ignored, not deleted, until fixed.
+/// Under the seeded order, the default since issue 42. It found a defect
+/// the FIFO order hid: SACK recovery without Limited Transmit (seed 2)
+/// entered a second recovery whose head's first retransmission was still
+/// queued, resent it, and Eifel took the ACK echoing the first copy for the
+/// original's — a spurious retransmission and a reordering event on a star
+/// (fixed: tcp::tests::eifel_does_not_judge_a_head_resent_before).
 #[test]
-#[ignore = "known defect under seeded ties: SACK without Limited Transmit reports reordering on a star (seed 2)"]
 fn a_star_never_reports_reordering_under_seeded_ties() {
     star_reordering_check(Ties::Seeded);
 }

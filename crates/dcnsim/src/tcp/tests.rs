@@ -1128,6 +1128,49 @@ fn fifo(w: &mut Script, next: &mut usize, lose: &mut dyn FnMut(&Packet) -> bool,
     }
 }
 
+/// A recovery whose head was already resent (an earlier episode's copy,
+/// still queued) must not call itself spurious when the ACK echoes that
+/// earlier copy: the loss was real. Found on a star under seeded ties
+/// (tests/physics.rs): the ACK echoed the first retransmission, older than
+/// the second, and Eifel read it as the original's arrival — a reordering
+/// event on a path that cannot reorder. The control: the same exchange
+/// with no earlier copy, the ACK echoing the original, is spurious.
+#[test]
+fn eifel_does_not_judge_a_head_resent_before() {
+    use crate::config::{LossRecovery::DupAck, Reordering::Fixed};
+    let m = MSS as u64;
+    for earlier_copy in [true, false] {
+        let mut t = loss_tcp(DupAck, Fixed);
+        t.limited_transmit = false;
+        let mut w = world(t);
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        let first = SimTime::from_us(100);
+        run_timers(&mut w, first);
+        if earlier_copy {
+            let f = &mut w.flow;
+            f.transmit(&mut w.io, 0, MSS as u32, true);
+        }
+        run_timers(&mut w, SimTime::from_us(200));
+        for k in 1..=3 {
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &sack_ack(0, &[(m, (k + 1) * m)], SimTime::ZERO));
+        }
+        assert_eq!(w.flow.stats.fast_retransmits, 1, "copy {earlier_copy}");
+        // The ACK for everything echoes the earlier copy's stamp, or the
+        // original's (sent at 0) when there was none.
+        let echo = if earlier_copy { first } else { SimTime::ZERO };
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &sack_ack(10 * m, &[], echo));
+        let f = &w.flow;
+        assert_eq!(f.snd_una(), 10 * m);
+        assert_eq!(
+            (f.stats.spurious_retransmits, f.stats.reorder_events),
+            if earlier_copy { (0, 0) } else { (1, 1) },
+            "earlier copy {earlier_copy}"
+        );
+    }
+}
+
 /// Issue 18 (false reordering on a star): NewReno without SACK; segments
 /// 0–3 of a 10-segment response are lost, the fast retransmission of 0
 /// too, so the RTO repairs them by go-back-N, which also resends 4, 5 and 6

@@ -445,13 +445,22 @@ impl TcpFlow {
         self.cong = CongState::Recovery;
         self.ep.partial_seen = false;
         let acts = self.rec.enter(&view!(self));
-        // Eifel's undo remembers the first segment this recovery resends.
-        self.undo = acts.first_retransmit().map(|i| Undo {
-            seq: self.segs[i].start,
-            retx_ts: now,
-            cwnd,
-            ssthresh,
-        });
+        // Eifel's undo remembers the first segment this recovery resends,
+        // when this is its first retransmission. A segment already resent
+        // (in an earlier episode, whose copy may still be in flight) makes
+        // the echo ambiguous: an ACK echoing the earlier copy's timestamp,
+        // older than this one's, would read as the original's arrival and
+        // call a real loss spurious (Linux keeps the first retransmission's
+        // stamp, retrans_stamp, for the same reason).
+        self.undo = acts
+            .first_retransmit()
+            .filter(|&i| !self.segs[i].retx_ever)
+            .map(|i| Undo {
+                seq: self.segs[i].start,
+                retx_ts: now,
+                cwnd,
+                ssthresh,
+            });
         self.stats.fast_retransmits += 1;
         self.stats.loss_log.push((now, false));
         self.apply(io, acts);
