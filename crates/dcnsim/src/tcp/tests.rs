@@ -1148,7 +1148,7 @@ fn eifel_does_not_judge_a_head_resent_before() {
         run_timers(&mut w, first);
         if earlier_copy {
             let f = &mut w.flow;
-            f.transmit(&mut w.io, 0, MSS as u32, true);
+            f.transmit(&mut w.io, 0, MSS, true);
         }
         run_timers(&mut w, SimTime::from_us(200));
         for k in 1..=3 {
