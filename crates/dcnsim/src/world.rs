@@ -75,6 +75,8 @@ pub struct Core {
     /// A partitioned run's TCP and UDP drops in event order, merged across
     /// partitions into the flows' drop runs (`None` on one thread).
     pub drop_log: Option<Vec<crate::partition::DropRec>>,
+    /// In-band telemetry's side table (net/int.rs; off: never touched).
+    pub int: crate::net::int::Int,
 }
 
 impl Core {
@@ -100,6 +102,9 @@ impl Core {
             flags: pkt.flags,
             kind: pkt.kind,
         };
+        if self.int.on {
+            self.int.attach(h.id);
+        }
         self.forward(node, h, NO_LINK);
     }
 
@@ -291,6 +296,9 @@ impl Core {
                 SimTime::ZERO
             };
         let res = self.links.enqueue(link, h, &mut self.q, jitter);
+        if self.int.on && !from_host {
+            self.int_record(link, h, res);
+        }
         let dropped = res == Enqueue::Dropped;
         if !from_host {
             if entry == NO_ROUTE {
@@ -320,6 +328,15 @@ impl Core {
             self.arena.release(id);
         } else if res == Enqueue::Bounced {
             self.bounce(node, h);
+        }
+    }
+
+    /// A data packet left a switch by `link` (INT on): its record.
+    #[cold]
+    #[inline(never)]
+    fn int_record(&mut self, link: u32, h: Hdr, res: Enqueue) {
+        if res == Enqueue::Queued && h.kind == PktKind::Data && !self.links.trimming() {
+            self.int.record(h.id, self.links.int_hop(link, h.wire));
         }
     }
 
@@ -516,6 +533,8 @@ pub struct World {
     /// Trimmed headers of TCP flows that reached their receiver: TCP
     /// cannot use a header, so each is a loss.
     pub tcp_headers_discarded: u64,
+    /// The INT records of the packet now being delivered (net/int.rs).
+    int_rx: crate::net::int::IntStack,
 }
 
 /// A receiving host's NDP pull pacer (tcp/ndp.rs): one pull per packet
@@ -799,6 +818,7 @@ impl World {
             capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
             captures: Vec::new(),
             drop_log: None,
+            int: crate::net::int::Int::new(cfg.int),
         };
         let mut core = core;
         for &h in &cfg.pcap_hosts {
@@ -836,6 +856,7 @@ impl World {
             books_closed: false,
             pacers: Vec::new(),
             tcp_headers_discarded: 0,
+            int_rx: Default::default(),
         };
         if let Some(t) = &cfg.trimming {
             let egress: Vec<bool> = w
@@ -922,6 +943,11 @@ impl World {
         }
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
+        if f.is_hpcc() {
+            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
+            let nic = self.core.host_nic[src as usize] as usize;
+            f.hpcc_setup(rtt, self.core.links.info(nic).rate_bps);
+        }
         if f.is_ndp() {
             let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
             let nic = self.core.host_nic[src as usize] as usize;
@@ -1197,6 +1223,9 @@ impl World {
             core.node_host[node as usize], p.dst,
             "packet delivered to the wrong host"
         );
+        if core.int.on {
+            self.int_rx = core.int.get(id);
+        }
         core.arena.release(id);
         core.delivered += 1;
         let c = core.capture_of[p.dst as usize];
@@ -1257,7 +1286,12 @@ impl World {
             }
             PktKind::Ack if p.flags & flags::NDP != 0 => {
                 let io = self.tcp_io.at(self.core.q.now());
-                self.flows[p.flow as usize].ndp_on_ack(io, p);
+                let f = &mut self.flows[p.flow as usize];
+                if f.is_hpcc() {
+                    f.hpcc_on_ack(io, p, &self.int_rx);
+                } else {
+                    f.ndp_on_ack(io, p);
+                }
                 self.flush_tcp(p.flow);
             }
             PktKind::Ack => {
@@ -1303,6 +1337,16 @@ impl World {
             return;
         }
         let io = self.tcp_io.at(self.core.q.now());
+        if self.flows[f].is_hpcc() {
+            // The ACK it sends carries the packet's INT records back.
+            let n = self.flows[f].hpcc_on_data(io, p);
+            if !self.tcp_io.pending().is_empty() {
+                self.core.int.echo_next(self.int_rx);
+            }
+            self.flush_tcp(p.flow);
+            self.hand_up(f, n);
+            return;
+        }
         if p.flags & flags::BOUNCED != 0 {
             self.flows[f].ndp_on_bounce(io, p);
             self.flush_tcp(p.flow);

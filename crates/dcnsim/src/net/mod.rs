@@ -19,6 +19,7 @@
 //! 64-byte lines rather than one heap allocation each.
 
 pub mod inputs;
+pub mod int;
 pub mod pcap;
 pub mod route;
 pub mod routing;

@@ -180,6 +180,14 @@ impl TcpSection {
                 pull_rate: self.ndp_pull_rate.unwrap_or(d.ndp.pull_rate),
                 rto: self.ndp_rto.unwrap_or(d.ndp.rto),
             },
+            hpcc: HpccParams {
+                eta: self.hpcc_eta.unwrap_or(d.hpcc.eta),
+                max_stage: self.hpcc_max_stage.unwrap_or(d.hpcc.max_stage),
+                w_ai: self.hpcc_w_ai.map_or(d.hpcc.w_ai, u64::from),
+                n: self.hpcc_n.unwrap_or(d.hpcc.n),
+                base_rtt: self.hpcc_base_rtt.unwrap_or(d.hpcc.base_rtt),
+                rto: self.hpcc_rto.unwrap_or(d.hpcc.rto),
+            },
         }
     }
 }

@@ -109,8 +109,11 @@ pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("linux", IdleRestart::Linux),
 ];
 
-pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] =
-    &[("tcp", Transport::Tcp), ("ndp", Transport::Ndp)];
+pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
+    ("tcp", Transport::Tcp),
+    ("ndp", Transport::Ndp),
+    ("hpcc", Transport::Hpcc),
+];
 
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
 

@@ -171,7 +171,13 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             app: f.app as u64,
             app_kind: app.kind(),
             role: w.flow_meta(i).role.name(),
-            transport: if f.is_ndp() { "ndp" } else { "tcp" },
+            transport: if f.is_ndp() {
+                "ndp"
+            } else if f.is_hpcc() {
+                "hpcc"
+            } else {
+                "tcp"
+            },
             src: f.src_host as u64,
             dst: f.dst_host as u64,
             cc: f.cc_name(),

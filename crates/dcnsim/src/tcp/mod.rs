@@ -42,6 +42,7 @@
 pub mod cc;
 pub mod cwnd_validation;
 pub mod echo;
+pub mod hpcc;
 pub mod hystart;
 pub mod info;
 pub mod io;
@@ -361,6 +362,8 @@ pub struct TcpFlow {
     /// NDP's state when `cfg.transport` is NDP (tcp/ndp.rs): the flow then
     /// sends and acknowledges as NDP does.
     ndp: Option<Box<ndp::NdpState>>,
+    /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
+    hpcc: Option<Box<hpcc::HpccState>>,
 }
 
 impl TcpFlow {
@@ -463,6 +466,7 @@ impl TcpFlow {
             msg_ends: VecDeque::new(),
             msgs_written: 0,
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
+            hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
             stats: FlowStats::default(),
             start_time: None,
             last_delivery: SimTime::ZERO,
@@ -537,11 +541,14 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
-        if self.ndp.is_some() {
+        if self.ndp.is_some() || self.hpcc.is_some() {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
                 self.msg_ends.push_back((self.app_limit, tag));
                 self.msgs_written += 1;
+            }
+            if self.hpcc.is_some() {
+                return self.hpcc_write(io);
             }
             return self.ndp_write(io);
         }
@@ -679,7 +686,8 @@ impl TcpFlow {
         }
         // NDP keeps its own books of what is in flight (tcp/ndp.rs).
         self.ndp_violations(&mut v);
-        if at != self.snd_max && self.ndp.is_none() {
+        self.hpcc_violations(&mut v);
+        if at != self.snd_max && self.ndp.is_none() && self.hpcc.is_none() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max

@@ -62,6 +62,8 @@ impl TcpFlow {
     pub fn on_timer(&mut self, io: &mut TcpIo, timer: TcpTimer) {
         match timer {
             TcpTimer::Rto if self.ndp.is_some() => self.ndp_on_rto(io),
+            TcpTimer::Rto if self.hpcc.is_some() => self.hpcc_on_rto(io),
+            TcpTimer::ProbRetx if self.hpcc.is_some() => self.hpcc_on_pace(io),
             TcpTimer::Rto => self.on_rto_event(io),
             TcpTimer::DelAck => self.on_delack_event(io),
             TcpTimer::ProbRetx => self.on_prx_event(io),
