@@ -4,7 +4,7 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
-use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktKind, NO_ROUTE};
+use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktId, PktKind, NO_ROUTE};
 use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
@@ -26,6 +26,17 @@ mod footprint;
 mod reads;
 pub use footprint::Accounted;
 pub use reads::Counters;
+
+/// The event of TCP flow `flow`'s timer `timer`.
+#[inline]
+fn wake(flow: u32, timer: TcpTimer) -> Event {
+    match timer {
+        TcpTimer::Rto => Event::Rto(flow),
+        TcpTimer::DelAck => Event::DelAck(flow),
+        TcpTimer::ProbRetx => Event::ProbRetx(flow),
+        TcpTimer::Rack => Event::Rack(flow),
+    }
+}
 
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
@@ -75,14 +86,12 @@ pub struct Core {
     /// A partitioned run's TCP and UDP drops in event order, merged across
     /// partitions into the flows' drop runs (`None` on one thread).
     pub drop_log: Option<Vec<crate::partition::DropRec>>,
-    /// In-band telemetry's side table (net/int.rs; off: never touched).
-    pub int: crate::net::int::Int,
 }
 
 impl Core {
     /// A host hands a new packet to its NIC.
     #[inline]
-    pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
+    pub fn send_from_host(&mut self, host: u32, pkt: Packet) -> PktId {
         let node = self.host_node[host as usize];
         let c = self.capture_of[host as usize];
         if c != u32::MAX {
@@ -102,10 +111,8 @@ impl Core {
             flags: pkt.flags,
             kind: pkt.kind,
         };
-        if self.int.on {
-            self.int.attach(h.id);
-        }
         self.forward(node, h, NO_LINK);
+        h.id
     }
 
     /// The egress link at `node` for a packet with these header fields, as
@@ -296,9 +303,6 @@ impl Core {
                 SimTime::ZERO
             };
         let res = self.links.enqueue(link, h, &mut self.q, jitter);
-        if self.int.on && !from_host {
-            self.int_record(link, h, res);
-        }
         let dropped = res == Enqueue::Dropped;
         if !from_host {
             if entry == NO_ROUTE {
@@ -325,18 +329,12 @@ impl Core {
                 PktKind::Ack => self.tcp_drops[flow].ack_drops += 1,
             }
             self.dropped += 1;
+            if self.links.int.on() {
+                self.links.int.clear(id);
+            }
             self.arena.release(id);
         } else if res == Enqueue::Bounced {
             self.bounce(node, h);
-        }
-    }
-
-    /// A data packet left a switch by `link` (INT on): its record.
-    #[cold]
-    #[inline(never)]
-    fn int_record(&mut self, link: u32, h: Hdr, res: Enqueue) {
-        if res == Enqueue::Queued && h.kind == PktKind::Data && !self.links.trimming() {
-            self.int.record(h.id, self.links.int_hop(link, h.wire));
         }
     }
 
@@ -533,8 +531,6 @@ pub struct World {
     /// Trimmed headers of TCP flows that reached their receiver: TCP
     /// cannot use a header, so each is a loss.
     pub tcp_headers_discarded: u64,
-    /// The INT records of the packet now being delivered (net/int.rs).
-    int_rx: crate::net::int::IntStack,
 }
 
 /// A receiving host's NDP pull pacer (tcp/ndp.rs): one pull per packet
@@ -818,7 +814,6 @@ impl World {
             capture_of: vec![u32::MAX; cfg.topology.hosts().len()],
             captures: Vec::new(),
             drop_log: None,
-            int: crate::net::int::Int::new(cfg.int),
         };
         let mut core = core;
         for &h in &cfg.pcap_hosts {
@@ -856,17 +851,19 @@ impl World {
             books_closed: false,
             pacers: Vec::new(),
             tcp_headers_discarded: 0,
-            int_rx: Default::default(),
         };
+        let egress: Vec<bool> = w
+            .core
+            .links
+            .infos()
+            .iter()
+            .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
+            .collect();
         if let Some(t) = &cfg.trimming {
-            let egress: Vec<bool> = w
-                .core
-                .links
-                .infos()
-                .iter()
-                .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
-                .collect();
             w.core.links.set_trimming(t, &egress, cfg.seed);
+        }
+        if cfg.int {
+            w.core.links.set_int(&egress);
         }
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
@@ -1223,16 +1220,14 @@ impl World {
             core.node_host[node as usize], p.dst,
             "packet delivered to the wrong host"
         );
-        if core.int.on {
-            self.int_rx = core.int.get(id);
-        }
+
         core.arena.release(id);
         core.delivered += 1;
         let c = core.capture_of[p.dst as usize];
         if c != u32::MAX {
             core.captures[c as usize].record(core.q.now(), &p);
         }
-        self.deliver(&p);
+        self.deliver(&p, id);
     }
 
     /// Every event but a packet's arrival.
@@ -1274,9 +1269,11 @@ impl World {
     }
 
     #[inline]
-    fn deliver(&mut self, p: &Packet) {
+    fn deliver(&mut self, p: &Packet, id: PktId) {
         match p.kind {
-            PktKind::Data if p.flags & (flags::NDP | flags::TRIMMED) != 0 => self.deliver_ndp(p),
+            PktKind::Data if p.flags & (flags::NDP | flags::TRIMMED) != 0 => {
+                self.deliver_ndp(p, id)
+            }
             PktKind::Data => {
                 let f = p.flow as usize;
                 let io = self.tcp_io.at(self.core.q.now());
@@ -1288,7 +1285,9 @@ impl World {
                 let io = self.tcp_io.at(self.core.q.now());
                 let f = &mut self.flows[p.flow as usize];
                 if f.is_hpcc() {
-                    f.hpcc_on_ack(io, p, &self.int_rx);
+                    // The records the ACK carries (its id is free again).
+                    let int = self.core.links.int.take(id);
+                    f.hpcc_on_ack(io, p, &int);
                 } else {
                     f.ndp_on_ack(io, p);
                 }
@@ -1330,7 +1329,7 @@ impl World {
     /// header) or, bounced, its sender; or a TCP data packet that a
     /// trimming queue cut to its header, which TCP cannot use (a loss).
     #[inline(never)]
-    fn deliver_ndp(&mut self, p: &Packet) {
+    fn deliver_ndp(&mut self, p: &Packet, id: PktId) {
         let f = p.flow as usize;
         if p.flags & flags::NDP == 0 {
             self.tcp_headers_discarded += 1;
@@ -1339,11 +1338,18 @@ impl World {
         let io = self.tcp_io.at(self.core.q.now());
         if self.flows[f].is_hpcc() {
             // The ACK it sends carries the packet's INT records back.
+            let int = self.core.links.int.take(id);
             let n = self.flows[f].hpcc_on_data(io, p);
-            if !self.tcp_io.pending().is_empty() {
-                self.core.int.echo_next(self.int_rx);
+            for out in self.tcp_io.pending() {
+                match out {
+                    TcpOut::Send(pkt) => {
+                        let ack = self.core.send_from_host(pkt.src, *pkt);
+                        self.core.links.int.set(ack, int);
+                    }
+                    TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(p.flow, *timer)),
+                }
             }
-            self.flush_tcp(p.flow);
+            self.tcp_io.clear();
             self.hand_up(f, n);
             return;
         }
@@ -1469,16 +1475,10 @@ impl World {
         // straight into the arena.
         for out in self.tcp_io.pending() {
             match out {
-                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, *pkt),
-                TcpOut::Wake { at, timer } => {
-                    let ev = match timer {
-                        TcpTimer::Rto => Event::Rto(flow),
-                        TcpTimer::DelAck => Event::DelAck(flow),
-                        TcpTimer::ProbRetx => Event::ProbRetx(flow),
-                        TcpTimer::Rack => Event::Rack(flow),
-                    };
-                    self.core.q.schedule(*at, ev);
+                TcpOut::Send(pkt) => {
+                    self.core.send_from_host(pkt.src, *pkt);
                 }
+                TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(flow, *timer)),
             }
         }
         self.tcp_io.clear();

@@ -511,6 +511,8 @@ pub struct Links {
     /// return trimmed headers to their senders.
     trim_header: u32,
     trim_rts: bool,
+    /// In-band telemetry (net/int.rs; off: empty, never touched).
+    pub int: int::Int,
 }
 
 impl Links {
@@ -789,6 +791,11 @@ impl Links {
     ) -> Enqueue {
         if !self.prio.is_empty() {
             return self.enqueue_prio(link, h, q, start_delay);
+        }
+        if self.int.on() {
+            if let Some(res) = self.enqueue_int(link, h, q, start_delay) {
+                return res;
+            }
         }
         self.hot[link as usize].rare.dropped += 1;
         Enqueue::Dropped
