@@ -12,7 +12,7 @@ htsim_hpcc`` in ``sim/datacenter``) runs with its defaults (lossless
 input queues with PFC at 12/15 packets of 9,000 B, 1 µs links, 100 Gbps,
 T = 12 µs, η = 0.95, maxStage 5, W_AI = one MTU) and ``-strat ecmp_host
 -paths 1`` (per-flow ECMP, the only strategy its main accepts); the
-mirror (:func:`mirror_hpcc`) is ``routing.mode = "ecmp"``, ``buffer =
+mirror (:func:`mirror` with ``transport = "hpcc"``) is ``routing.mode = "ecmp"``, ``buffer =
 "100MB"`` (no drop, as PFC; the queue stays at the congested port
 instead of spreading upstream), ``tcp.transport = "hpcc"`` with
 ``hpcc_base_rtt = "12us"`` and ``hpcc_w_ai = 9000``. The NDP-specific
@@ -91,32 +91,26 @@ def write_matrix(path: Path, n: int, conns: list) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def mirror_hpcc(k: int, conns: list, end_us: int) -> dict:
-    """dcnsim's HPCC scenario for htsim's main_hpcc fabric and connections."""
+def mirror(k: int, conns: list, end_us: int, transport: str = "ndp") -> dict:
+    """dcnsim's scenario for the same fabric and connections: htsim's
+    main_ndp (``rps``, trimming) or main_hpcc (per-flow ECMP, ports too
+    large to drop, as its lossless fabric)."""
+    if transport == "ndp":
+        extra: dict = {"routing": {"mode": "rps"}, "trimming": {}}
+        buffer = f"{QUEUE_BYTES}B"
+        tcp = {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15}
+    else:
+        extra = {"routing": {"mode": "ecmp"}}
+        buffer = "100MB"
+        tcp = {"transport": "hpcc", "mss": MTU, "header": HEADER, "hpcc_base_rtt": "12us", "hpcc_w_ai": MTU}
     return {
-        "name": f"hpcc_k{k}",
+        "name": f"{transport}_k{k}",
         "seed": 1,
         "stop": f"{end_us}us",
-        "routing": {"mode": "ecmp"},
+        **extra,
         "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
-                     "buffer": "100MB", "nic_buffer": "unlimited"},
-        "tcp": {"transport": "hpcc", "mss": MTU, "header": HEADER, "hpcc_base_rtt": "12us",
-                "hpcc_w_ai": MTU},
-        "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
-    }
-
-
-def mirror(k: int, conns: list, end_us: int) -> dict:
-    """dcnsim's scenario for the same fabric and connections."""
-    return {
-        "name": f"ndp_k{k}",
-        "seed": 1,
-        "stop": f"{end_us}us",
-        "routing": {"mode": "rps"},
-        "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
-                     "buffer": f"{QUEUE_BYTES}B", "nic_buffer": "unlimited"},
-        "trimming": {},
-        "tcp": {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15},
+                     "buffer": buffer, "nic_buffer": "unlimited"},
+        "tcp": tcp,
         "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
     }
 
@@ -209,7 +203,10 @@ def main() -> None:
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
-    scenario = mirror if a.transport == "ndp" else mirror_hpcc
+
+    def scenario(k: int, conns: list, end_us: int) -> dict:
+        return mirror(k, conns, end_us, a.transport)
+
     if a.seeds:
         return seed_spread(a, scenario)
     rows, raw = [], []

@@ -154,24 +154,8 @@ impl TcpFlow {
             self.segs_sent += 1;
         }
         self.last_send = now;
-        io.send(Packet {
-            kind: PktKind::Data,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: self.stats.segments_sent as u32,
-            src: self.src_host,
-            dst: self.dst_host,
-            payload: len,
-            wire,
-            seq: start,
-            ts: now,
-            sack: [(0, 0); 3],
-        });
-        if !self.rto.is_armed() {
-            let at = now + self.cfg.hpcc.rto;
-            self.rto.arm(io, at, TcpTimer::Rto);
-        }
+        let txn = self.stats.segments_sent as u32;
+        self.send_marked_data(io, start, len, wire, f, txn, self.cfg.hpcc.rto);
     }
 
     /// The pacing timer: the next packet may go.
@@ -212,7 +196,7 @@ impl TcpFlow {
             self.snd_una = p.seq.min(self.snd_max);
             self.last_activity = now;
             if p.flags & flags::RETX == 0 {
-                self.hpcc_rtt_sample(now.saturating_sub(p.ts));
+                self.ndp_rtt_sample(now.saturating_sub(p.ts));
             }
         }
         if p.flags & flags::TRIMMED != 0 {
@@ -248,14 +232,6 @@ impl TcpFlow {
         self.hpcc_send(io);
     }
 
-    /// SRTT for the report (HPCC's control does not use it).
-    fn hpcc_rtt_sample(&mut self, r: SimTime) {
-        self.srtt = Some(match self.srtt {
-            None => r,
-            Some(s) => SimTime((s.0 * 7 + r.0) / 8),
-        });
-    }
-
     /// A data packet reaches the receiver: in order, it is taken and
     /// acknowledged; above a gap, it is discarded and the gap NACKed once;
     /// below `rcv_nxt` (a go-back-N resend), acknowledged again. Returns
@@ -279,21 +255,9 @@ impl TcpFlow {
             h.nacked_at = Some(self.rcv_nxt);
             nack = true;
         }
-        self.stats.acks_sent += 1;
-        io.send(Packet {
-            kind: PktKind::Ack,
-            flags: flags::NDP | if nack { flags::TRIMMED } else { 0 } | (p.flags & flags::RETX),
-            nsack: 0,
-            flow: self.id,
-            txn: 0,
-            src: self.dst_host,
-            dst: self.src_host,
-            payload: 0,
-            wire: self.cfg.header_bytes + io.l2_overhead(),
-            seq: self.rcv_nxt,
-            ts: p.ts,
-            sack: [(0, 0); 3],
-        });
+        // RETX echoed: the sender takes no RTT sample from a resend's ACK.
+        let f = flags::NDP | if nack { flags::TRIMMED } else { 0 } | (p.flags & flags::RETX);
+        self.send_marked_ack(io, f, self.rcv_nxt, p.ts);
         self.rcv_nxt - before
     }
 

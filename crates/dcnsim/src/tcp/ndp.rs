@@ -150,12 +150,38 @@ impl TcpFlow {
         }
         self.segs_sent += 1;
         self.last_send = now;
+        self.send_marked_data(
+            io,
+            start,
+            len,
+            wire,
+            f,
+            self.segs_sent as u32,
+            self.cfg.ndp.rto,
+        );
+        true
+    }
+
+    /// Hand NDP's or HPCC's data packet (`flags` includes `flags::NDP`) of
+    /// `len` bytes from `start` to the NIC, and arm the timer for `rto`
+    /// if it is idle.
+    pub(in crate::tcp) fn send_marked_data(
+        &mut self,
+        io: &mut TcpIo,
+        start: u64,
+        len: u32,
+        wire: u32,
+        flags: u8,
+        txn: u32,
+        rto: SimTime,
+    ) {
+        let now = io.now();
         io.send(Packet {
             kind: PktKind::Data,
-            flags: f,
+            flags,
             nsack: 0,
             flow: self.id,
-            txn: self.segs_sent as u32,
+            txn,
             src: self.src_host,
             dst: self.dst_host,
             payload: len,
@@ -165,10 +191,34 @@ impl TcpFlow {
             sack: [(0, 0); 3],
         });
         if !self.rto.is_armed() {
-            let at = now + self.cfg.ndp.rto;
-            self.rto.arm(io, at, TcpTimer::Rto);
+            self.rto.arm(io, now + rto, TcpTimer::Rto);
         }
-        true
+    }
+
+    /// Hand the receiver's ACK (NDP's ACK or NACK, HPCC's) to the NIC:
+    /// `seq` acknowledged, `ts` echoed.
+    pub(in crate::tcp) fn send_marked_ack(
+        &mut self,
+        io: &mut TcpIo,
+        flags: u8,
+        seq: u64,
+        ts: SimTime,
+    ) {
+        self.stats.acks_sent += 1;
+        io.send(Packet {
+            kind: PktKind::Ack,
+            flags,
+            nsack: 0,
+            flow: self.id,
+            txn: 0,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.ndp_ctrl_wire(io.l2_overhead()),
+            seq,
+            ts,
+            sack: [(0, 0); 3],
+        });
     }
 
     /// Send what the pulls heard so far allow.
@@ -221,8 +271,8 @@ impl TcpFlow {
     }
 
     /// SRTT from ACKs of packets sent once (RFC 6298's smoothing), for
-    /// the report: NDP's timeout does not follow it.
-    fn ndp_rtt_sample(&mut self, r: SimTime) {
+    /// the report: NDP's and HPCC's timeouts do not follow it.
+    pub(in crate::tcp) fn ndp_rtt_sample(&mut self, r: SimTime) {
         self.srtt = Some(match self.srtt {
             None => r,
             Some(s) => SimTime((s.0 * 7 + r.0) / 8),
@@ -301,21 +351,7 @@ impl TcpFlow {
             }
         }
         let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
-        self.stats.acks_sent += 1;
-        io.send(Packet {
-            kind: PktKind::Ack,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: 0,
-            src: self.dst_host,
-            dst: self.src_host,
-            payload: 0,
-            wire: self.ndp_ctrl_wire(io.l2_overhead()),
-            seq: p.seq,
-            ts: p.ts,
-            sack: [(0, 0); 3],
-        });
+        self.send_marked_ack(io, f, p.seq, p.ts);
         // Everything written so far has arrived: no more pulls (as
         // htsim's sink releases a finished flow's pulls).
         let more = self.rcv_nxt < self.app_limit;
