@@ -212,29 +212,35 @@ def main() -> None:
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
-        for k in a.k:
-            for wl in a.workloads:
-                conns = connections(k, wl, a.perm_size, a.incast_size)
-                matrix = tmpd / f"{wl}_k{k}.cm"
-                write_matrix(matrix, hosts(k), conns)
-                theirs, ours = [], []
-                for i in range(a.pairs):
-                    theirs.append(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", a.transport))
-                    ours.append(run_dcnsim(scenario(k, conns, a.end_us), tmpd))
-                    print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
-                          f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
-                h, d = stats(theirs[0]), stats(ours[0])  # both deterministic: the numbers of any pair
-                hc = statistics.median(r["cpu"] for r in theirs)
-                dc = statistics.median(r["cpu"] for r in ours)
-                hops = ours[0]["hops"]
-                rows.append((k, wl, len(conns), h, d, ours[0], hc, dc, hops))
-                raw.append({"k": k, "workload": wl, "transport": a.transport, "htsim": theirs, "dcnsim": ours})
+        for k, wl, conns, matrix in cases(a, tmpd):
+            theirs, ours = [], []
+            for i in range(a.pairs):
+                theirs.append(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", a.transport))
+                ours.append(run_dcnsim(scenario(k, conns, a.end_us), tmpd))
+                print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
+                      f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
+            h, d = stats(theirs[0]), stats(ours[0])  # dcnsim's are deterministic; htsim's HPCC is not: its first
+            hc = statistics.median(r["cpu"] for r in theirs)
+            dc = statistics.median(r["cpu"] for r in ours)
+            hops = ours[0]["hops"]
+            rows.append((k, wl, len(conns), h, d, ours[0], hc, dc, hops))
+            raw.append({"k": k, "workload": wl, "transport": a.transport, "htsim": theirs, "dcnsim": ours})
     if a.transport == "hpcc":
         print_hpcc(rows)
     else:
         print_ndp(rows)
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
+
+
+def cases(a: argparse.Namespace, tmpd: Path):
+    """Each (k, workload) asked for: its connections, and htsim's matrix of them written in `tmpd`."""
+    for k in a.k:
+        for wl in a.workloads:
+            conns = connections(k, wl, a.perm_size, a.incast_size)
+            matrix = tmpd / f"{wl}_k{k}.cm"
+            write_matrix(matrix, hosts(k), conns)
+            yield k, wl, conns, matrix
 
 
 def seed_spread(a: argparse.Namespace, scenario) -> None:
@@ -244,19 +250,15 @@ def seed_spread(a: argparse.Namespace, scenario) -> None:
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
-        for k in a.k:
-            for wl in a.workloads:
-                conns = connections(k, wl, a.perm_size, a.incast_size)
-                matrix = tmpd / f"{wl}_k{k}.cm"
-                write_matrix(matrix, hosts(k), conns)
-                for seed in a.seeds:
-                    h = stats(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", a.transport, seed))
-                    doc = scenario(k, conns, a.end_us)
-                    doc["seed"] = seed
-                    d = stats(run_dcnsim(doc, tmpd))
-                    print(f"| {k} | {wl} | {seed} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
-                          f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | "
-                          f"{h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} |", flush=True)
+        for k, wl, conns, matrix in cases(a, tmpd):
+            for seed in a.seeds:
+                h = stats(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", a.transport, seed))
+                doc = scenario(k, conns, a.end_us)
+                doc["seed"] = seed
+                d = stats(run_dcnsim(doc, tmpd))
+                print(f"| {k} | {wl} | {seed} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+                      f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | "
+                      f"{h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} |", flush=True)
 
 
 def print_hpcc(rows: list) -> None:

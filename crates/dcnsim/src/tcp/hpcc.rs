@@ -143,14 +143,8 @@ impl TcpFlow {
         let retx = start < self.snd_max;
         self.snd_nxt += len as u64;
         self.snd_max = self.snd_max.max(self.snd_nxt);
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += len as u64;
-        let mut f = flags::NDP;
-        if retx {
-            self.stats.retransmits += 1;
-            self.stats.retx_bytes += len as u64;
-            f |= flags::RETX;
-        } else {
+        let f = self.count_marked_send(len, retx);
+        if !retx {
             self.segs_sent += 1;
         }
         self.last_send = now;

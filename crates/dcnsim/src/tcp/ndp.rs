@@ -140,14 +140,7 @@ impl TcpFlow {
         };
         n.out.insert(start, (len, now));
         let wire = len + self.cfg.header_bytes + io.l2_overhead();
-        self.stats.segments_sent += 1;
-        self.stats.bytes_sent += len as u64;
-        let mut f = flags::NDP;
-        if retx {
-            self.stats.retransmits += 1;
-            self.stats.retx_bytes += len as u64;
-            f |= flags::RETX;
-        }
+        let f = self.count_marked_send(len, retx);
         self.segs_sent += 1;
         self.last_send = now;
         self.send_marked_data(
@@ -160,6 +153,19 @@ impl TcpFlow {
             self.cfg.ndp.rto,
         );
         true
+    }
+
+    /// Count a data packet of NDP or HPCC about to be sent; its flags.
+    pub(in crate::tcp) fn count_marked_send(&mut self, len: u32, retx: bool) -> u8 {
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        if retx {
+            self.stats.retransmits += 1;
+            self.stats.retx_bytes += len as u64;
+            flags::NDP | flags::RETX
+        } else {
+            flags::NDP
+        }
     }
 
     /// Hand NDP's or HPCC's data packet (`flags` includes `flags::NDP`) of
