@@ -149,7 +149,7 @@ impl TcpFlow {
         }
         self.last_send = now;
         let txn = self.stats.segments_sent as u32;
-        self.send_marked_data(io, start, len, wire, f, txn, self.cfg.hpcc.rto);
+        self.send_marked_data(io, start, len, wire, f, txn);
     }
 
     /// The pacing timer: the next packet may go.

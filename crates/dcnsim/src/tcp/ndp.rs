@@ -143,15 +143,7 @@ impl TcpFlow {
         let f = self.count_marked_send(len, retx);
         self.segs_sent += 1;
         self.last_send = now;
-        self.send_marked_data(
-            io,
-            start,
-            len,
-            wire,
-            f,
-            self.segs_sent as u32,
-            self.cfg.ndp.rto,
-        );
+        self.send_marked_data(io, start, len, wire, f, self.segs_sent as u32);
         true
     }
 
@@ -169,8 +161,8 @@ impl TcpFlow {
     }
 
     /// Hand NDP's or HPCC's data packet (`flags` includes `flags::NDP`) of
-    /// `len` bytes from `start` to the NIC, and arm the timer for `rto`
-    /// if it is idle.
+    /// `len` bytes from `start` to the NIC, and arm the timer for the
+    /// transport's timeout (`ndp_rto`, `hpcc_rto`) if it is idle.
     pub(in crate::tcp) fn send_marked_data(
         &mut self,
         io: &mut TcpIo,
@@ -179,9 +171,13 @@ impl TcpFlow {
         wire: u32,
         flags: u8,
         txn: u32,
-        rto: SimTime,
     ) {
         let now = io.now();
+        let rto = if self.hpcc.is_some() {
+            self.cfg.hpcc.rto
+        } else {
+            self.cfg.ndp.rto
+        };
         io.send(Packet {
             kind: PktKind::Data,
             flags,
