@@ -12,12 +12,10 @@ removal, which the scenario parser refuses)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import dcnsim
 import pytest
-from conftest import needs_core
+from conftest import cli, needs_core
 from dcnsim import ScenarioError
 
 pytestmark = needs_core
@@ -90,8 +88,7 @@ def test_hpcc_from_the_command_line(tmp_path):
     path = tmp_path / "hpcc.json"
     path.write_text(json.dumps(long_flows(0.95).to_dict()))
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(out), "--no-progress"],
-                       capture_output=True, text=True)
+    p = cli("run", str(path), "--out", str(out), "--no-progress")
     assert p.returncode == 0, p.stderr
     flows = (out / "flows.csv").read_text()
     assert "hpcc" in flows
