@@ -5,12 +5,10 @@ keys are named. The transport's laws are in crates/dcnsim/tests/ndp.rs."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import dcnsim
 import pytest
-from conftest import needs_core
+from conftest import cli, needs_core
 from dcnsim import ScenarioError
 
 pytestmark = needs_core
@@ -52,8 +50,7 @@ def test_ndp_from_the_command_line(tmp_path):
     path = tmp_path / "ndp.json"
     path.write_text(json.dumps(incast(True).to_dict()))
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(out), "--no-progress"],
-                       capture_output=True, text=True)
+    p = cli("run", str(path), "--out", str(out), "--no-progress")
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["packets_trimmed"] > 0

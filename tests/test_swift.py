@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import dcnsim
 import pytest
-from conftest import needs_core
+from conftest import cli, needs_core
 from dcnsim import ScenarioError
 
 pytestmark = needs_core
@@ -138,8 +136,7 @@ def test_swift_from_the_command_line(tmp_path):
     path = tmp_path / "swift.json"
     path.write_text(json.dumps(incast(8).to_dict()))
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--out", str(out), "--no-progress"],
-                       capture_output=True, text=True)
+    p = cli("run", str(path), "--out", str(out), "--no-progress")
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert "swift_window_decreases" in summary

@@ -153,7 +153,7 @@ class Tcp(_Builder):
     tcprand_mu: Optional[float] = None
     tcprand_v_tau: Optional[Union[float, str]] = None
     tcprand_v_omega: Optional[Union[float, str]] = None
-    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``) or ``"swift"`` (delay-based; docs/swift.md)
+    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``), ``"swift"`` (delay-based; docs/swift.md) or ``"hpcc"`` (INT-based; docs/hpcc.md)
     transport: Optional[str] = None
     ndp_initial_window: Optional[int] = None
     ndp_pull_rate: Optional[Union[float, str]] = None
@@ -172,6 +172,13 @@ class Tcp(_Builder):
     swift_initial_window: Optional[int] = None
     swift_rtx_reset_threshold: Optional[int] = None
     swift_rto_min: Optional[str] = None
+    #: HPCC (``transport="hpcc"``; docs/hpcc.md): η, maxStage, W_AI, N, T, go-back-N timeout
+    hpcc_eta: Optional[Union[float, str]] = None
+    hpcc_max_stage: Optional[int] = None
+    hpcc_w_ai: Optional[Union[str, int]] = None
+    hpcc_n: Optional[int] = None
+    hpcc_base_rtt: Optional[str] = None
+    hpcc_rto: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -426,11 +433,13 @@ class Scenario(_Builder):
     #: switch): ``{}`` for htsim's defaults, or ``{"header_buffer": "64KB",
     #: "return_to_sender": True}``
     trimming: Optional[Dict[str, Any]] = None
+    #: in-band telemetry at every switch egress (on by itself when a flow runs HPCC)
+    int: Optional[bool] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties", "threads"):
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties", "threads", "int"):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v

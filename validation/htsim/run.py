@@ -1,14 +1,28 @@
-"""NDP side by side: htsim's own ``main_ndp`` (its authors' NDP) and dcnsim's
-mirror, on a permutation and an incast of a k-ary fat-tree, runs interleaved.
+"""NDP, HPCC and Swift side by side: htsim's own ``main_ndp`` (its authors'
+NDP), ``main_hpcc`` or ``main_swift`` and dcnsim's mirror, on a permutation and an incast of a k-ary
+fat-tree, runs interleaved.
 
 Usage (from the repository root, with dcnsim importable)::
 
-    python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--markdown] [--json FILE]
+    python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--json FILE]
+    python validation/htsim/run.py HTSIM_HPCC --transport hpcc [--k 4 8] [--pairs 3] [--seeds 1 2 3]
     python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3]
 
 With ``--transport swift`` the binary is csg-htsim's ``htsim_swift`` (``make
 htsim_swift`` in ``sim/datacenter``) and the mirror is :func:`swift_mirror`
 (docs/swift.md says what is mirrored and why).
+
+HPCC (``--transport hpcc``, docs/hpcc.md): ``htsim_hpcc`` (``make
+htsim_hpcc`` in ``sim/datacenter``) runs with its defaults (lossless
+input queues with PFC at 12/15 packets of 9,000 B, 1 µs links, 100 Gbps,
+T = 12 µs, η = 0.95, maxStage 5, W_AI = one MTU) and ``-strat ecmp_host
+-paths 1`` (per-flow ECMP, the only strategy its main accepts); the
+mirror (:func:`mirror` with ``transport = "hpcc"``) is ``routing.mode = "ecmp"``, ``buffer =
+"100MB"`` (no drop, as PFC; the queue stays at the congested port
+instead of spreading upstream), ``tcp.transport = "hpcc"`` with
+``hpcc_base_rtt = "12us"`` and ``hpcc_w_ai = 9000``. The NDP-specific
+columns read as: retransmissions in bytes for htsim (its ``Rtx``
+counter), packets for dcnsim; trims none.
 
 HTSIM_NDP is csg-htsim's ``htsim_ndp`` (tested at 841d9e7), built stock
 outside this repository: ``make libhtsim.a`` in ``sim/`` and ``make
@@ -82,17 +96,26 @@ def write_matrix(path: Path, n: int, conns: list) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def mirror(k: int, conns: list, end_us: int) -> dict:
-    """dcnsim's scenario for the same fabric and connections."""
+def mirror(k: int, conns: list, end_us: int, transport: str = "ndp") -> dict:
+    """dcnsim's scenario for the same fabric and connections: htsim's
+    main_ndp (``rps``, trimming) or main_hpcc (per-flow ECMP, ports too
+    large to drop, as its lossless fabric)."""
+    if transport == "ndp":
+        extra: dict = {"routing": {"mode": "rps"}, "trimming": {}}
+        buffer = f"{QUEUE_BYTES}B"
+        tcp = {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15}
+    else:
+        extra = {"routing": {"mode": "ecmp"}}
+        buffer = "100MB"
+        tcp = {"transport": "hpcc", "mss": MTU, "header": HEADER, "hpcc_base_rtt": "12us", "hpcc_w_ai": MTU}
     return {
-        "name": f"ndp_k{k}",
+        "name": f"{transport}_k{k}",
         "seed": 1,
         "stop": f"{end_us}us",
-        "routing": {"mode": "rps"},
+        **extra,
         "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
-                     "buffer": f"{QUEUE_BYTES}B", "nic_buffer": "unlimited"},
-        "trimming": {},
-        "tcp": {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15},
+                     "buffer": buffer, "nic_buffer": "unlimited"},
+        "tcp": tcp,
         "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
     }
 
@@ -102,9 +125,11 @@ def cpu_children() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path) -> dict:
-    cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), "-strat", "rand",
-           "-end", str(end_us), "-o", str(log)]
+def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path, transport: str = "ndp",
+              seed: int = 0) -> dict:
+    strat = ["-strat", "rand"] if transport == "ndp" else ["-strat", "ecmp_host", "-paths", "1"]
+    cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), *strat,
+           "-end", str(end_us), "-o", str(log)] + (["-seed", str(seed)] if seed else [])
     c0, t0 = cpu_children(), time.perf_counter()
     # htsim writes idmap.txt into its working directory: keep it in ours
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
@@ -112,9 +137,16 @@ def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path) -> dict
     if p.returncode != 0:
         raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
     fct, total = [], 0
-    for m in re.finditer(r"Flow ndp_(\d+)_(\d+) flow_id \d+ finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
+    flow = r"Flow ndp_(\d+)_(\d+) flow_id \d+" if transport == "ndp" else r"Flow HPCC_(\d+)_(\d+)"
+    for m in re.finditer(flow + r" finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
         fct.append(float(m.group(3)) * 1e-6)
         total += int(m.group(4))
+    if transport == "hpcc":
+        m = re.search(r"New: (\d+) Rtx: (\d+)", p.stdout)
+        if not m:
+            raise RuntimeError("htsim printed no 'New: … Rtx: …' line")
+        return {"wall": wall, "cpu": cpu, "fct": fct, "bytes": total, "new": int(m.group(1)),
+                "retx": int(m.group(2)), "bounced": 0}
     m = re.search(r"New: (\d+) Rtx: (\d+) Bounced: (\d+)", p.stdout)
     if not m:
         raise RuntimeError("htsim printed no 'New: … Rtx: … Bounced: …' line")
@@ -159,11 +191,9 @@ def stats(r: dict) -> dict:
             "completed": len(fct)}
 
 
-def interleave(a: argparse.Namespace, tmpd: Path, k: int, wl: str, conns: list, theirs_of, ours_of) -> tuple:
-    """Write the connection matrix, run ``theirs_of(matrix)`` and
-    ``ours_of()`` alternately ``a.pairs`` times; both lists of runs."""
-    matrix = tmpd / f"{wl}_k{k}.cm"
-    write_matrix(matrix, hosts(k), conns)
+def interleave(a: argparse.Namespace, k: int, wl: str, matrix: Path, theirs_of, ours_of) -> tuple:
+    """Run ``theirs_of(matrix)`` and ``ours_of()`` alternately ``a.pairs``
+    times; both lists of runs."""
     theirs, ours = [], []
     for i in range(a.pairs):
         theirs.append(theirs_of(matrix))
@@ -171,6 +201,19 @@ def interleave(a: argparse.Namespace, tmpd: Path, k: int, wl: str, conns: list, 
         print(f"  k={k} {wl} pair {i + 1}: htsim cpu {theirs[-1]['cpu']:.2f}s, "
               f"dcnsim cpu {ours[-1]['cpu']:.2f}s", file=sys.stderr)
     return theirs, ours
+
+
+def cases(a: argparse.Namespace, tmpd: Path, resize=None):
+    """Each (k, workload) asked for: its connections (sizes passed through
+    ``resize`` if given), and htsim's matrix of them written in `tmpd`."""
+    for k in a.k:
+        for wl in a.workloads:
+            conns = connections(k, wl, a.perm_size, a.incast_size)
+            if resize is not None:
+                conns = resize(conns)
+            matrix = tmpd / f"{wl}_k{k}.cm"
+            write_matrix(matrix, hosts(k), conns)
+            yield k, wl, conns, matrix
 
 
 # --- Swift (``--transport swift``): htsim's main_swift beside dcnsim's -------
@@ -222,26 +265,29 @@ def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, p
             "timeouts": len(re.findall(r" RTO .* FAST RECOVERY", p.stdout)), "bounced": 0}
 
 
+def swift_sizes(conns: list) -> list:
+    """The connections resized so both simulators send flowsize + 1 packets
+    of SWIFT_MTU - SWIFT_HEADER bytes."""
+    pkts = swift_packets(conns[0][2])
+    return [(s, d, (pkts + 1) * (SWIFT_MTU - SWIFT_HEADER)) for s, d, _ in conns]
+
+
 def swift_main(a: argparse.Namespace) -> None:
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
-        for k in a.k:
-            for wl in a.workloads:
-                conns = connections(k, wl, a.perm_size, a.incast_size)
-                pkts = swift_packets(conns[0][2])
-                # both send flowsize + 1 packets of SWIFT_MTU - SWIFT_HEADER bytes
-                conns = [(s, d, (pkts + 1) * (SWIFT_MTU - SWIFT_HEADER)) for s, d, _ in conns]
-                theirs, ours = interleave(
-                    a, tmpd, k, wl, conns,
-                    lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
-                                                           a.queue_pkts),
-                    lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts), tmpd))
-                h, d = stats(theirs[0]), stats(ours[0])
-                hc = statistics.median(r["cpu"] for r in theirs)
-                dc = statistics.median(r["cpu"] for r in ours)
-                rows.append((k, wl, len(conns), h, d, theirs[0], ours[0], hc, dc, ours[0]["hops"]))
-                raw.append({"k": k, "workload": wl, "htsim": theirs, "dcnsim": ours})
+        for k, wl, conns, matrix in cases(a, tmpd, swift_sizes):
+            pkts = swift_packets(conns[0][2])
+            theirs, ours = interleave(
+                a, k, wl, matrix,
+                lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
+                                                       a.queue_pkts),
+                lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts), tmpd))
+            h, d = stats(theirs[0]), stats(ours[0])
+            hc = statistics.median(r["cpu"] for r in theirs)
+            dc = statistics.median(r["cpu"] for r in ours)
+            rows.append((k, wl, len(conns), h, d, theirs[0], ours[0], hc, dc, ours[0]["hops"]))
+            raw.append({"k": k, "workload": wl, "transport": "swift", "htsim": theirs, "dcnsim": ours})
     print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
           "goodput Gbps | retransmissions (htsim / dcnsim) | timeouts | dcnsim drops | "
           "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
@@ -258,7 +304,10 @@ def swift_main(a: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport swift, htsim_swift) binary")
+    ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport hpcc or swift, htsim_hpcc "
+                                  "or htsim_swift) binary")
+    ap.add_argument("--transport", default="ndp", choices=["ndp", "hpcc", "swift"],
+                    help="which of htsim's mains HTSIM is (htsim_ndp, htsim_hpcc or htsim_swift)")
     ap.add_argument("--k", type=int, nargs="+", default=[4, 8])
     ap.add_argument("--workloads", nargs="+", default=["perm", "incast"], choices=["perm", "incast"])
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per case")
@@ -266,31 +315,77 @@ def main() -> None:
     ap.add_argument("--incast-size", type=int, default=450_000, help="bytes per incast sender")
     ap.add_argument("--end-us", type=int, default=20_000, help="simulated time of both runs (µs)")
     ap.add_argument("--json", help="write every run's numbers here")
+    ap.add_argument("--seeds", type=int, nargs="+",
+                    help="instead of the table: each simulator's behaviour under these seeds (htsim -seed, "
+                         "dcnsim seed), one row per seed: how much the draw of paths moves the numbers")
     ap.add_argument("--queue-pkts", type=int, default=SWIFT_QUEUE_PKTS,
                     help="swift: switch queues in packets of 4,000 B (main_swift's -q)")
-    ap.add_argument("--transport", default="ndp", choices=["ndp", "swift"],
-                    help="which of htsim's mains HTSIM is (htsim_ndp or htsim_swift)")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
     if a.transport == "swift":
+        if a.seeds:
+            ap.error("--seeds: with --transport ndp or hpcc only")
         return swift_main(a)
+
+    def scenario(k: int, conns: list, end_us: int) -> dict:
+        return mirror(k, conns, end_us, a.transport)
+
+    if a.seeds:
+        return seed_spread(a, scenario)
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
-        for k in a.k:
-            for wl in a.workloads:
-                conns = connections(k, wl, a.perm_size, a.incast_size)
-                theirs, ours = interleave(
-                    a, tmpd, k, wl, conns,
-                    lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log"),
-                    lambda k=k, c=conns: run_dcnsim(mirror(k, c, a.end_us), tmpd))
-                h, d = stats(theirs[0]), stats(ours[0])  # both deterministic: the numbers of any pair
-                hc = statistics.median(r["cpu"] for r in theirs)
-                dc = statistics.median(r["cpu"] for r in ours)
-                hops = ours[0]["hops"]
-                rows.append((k, wl, len(conns), h, d, ours[0], hc, dc, hops))
-                raw.append({"k": k, "workload": wl, "htsim": theirs, "dcnsim": ours})
+        for k, wl, conns, matrix in cases(a, tmpd):
+            theirs, ours = interleave(
+                a, k, wl, matrix,
+                lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log", a.transport),
+                lambda k=k, c=conns: run_dcnsim(scenario(k, c, a.end_us), tmpd))
+            h, d = stats(theirs[0]), stats(ours[0])  # dcnsim's are deterministic; htsim's HPCC is not: its first
+            hc = statistics.median(r["cpu"] for r in theirs)
+            dc = statistics.median(r["cpu"] for r in ours)
+            hops = ours[0]["hops"]
+            rows.append((k, wl, len(conns), h, d, ours[0], hc, dc, hops))
+            raw.append({"k": k, "workload": wl, "transport": a.transport, "htsim": theirs, "dcnsim": ours})
+    if a.transport == "hpcc":
+        print_hpcc(rows)
+    else:
+        print_ndp(rows)
+    if a.json:
+        Path(a.json).write_text(json.dumps(raw, indent=1))
+
+
+def seed_spread(a: argparse.Namespace, scenario) -> None:
+    """One row per (k, workload, seed): FCT median, p99 and goodput of each
+    simulator with that seed."""
+    print("| k | workload | seed | FCT median µs (htsim / dcnsim) | FCT p99 µs | goodput Gbps |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpd = Path(tmp)
+        for k, wl, conns, matrix in cases(a, tmpd):
+            for seed in a.seeds:
+                h = stats(run_htsim(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log", a.transport, seed))
+                doc = scenario(k, conns, a.end_us)
+                doc["seed"] = seed
+                d = stats(run_dcnsim(doc, tmpd))
+                print(f"| {k} | {wl} | {seed} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+                      f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | "
+                      f"{h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} |", flush=True)
+
+
+def print_hpcc(rows: list) -> None:
+    print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
+          "goodput Gbps | drops (htsim: lossless / dcnsim) | go-back-N (htsim Rtx bytes / dcnsim resent packets) | "
+          "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for k, wl, n, h, d, o, hc, dc, hops in rows:
+        print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+              f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
+              f"0 / {o['drops']} | {h['retx']} / {d['retx']} | "
+              f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+
+
+def print_ndp(rows: list) -> None:
     print("| k | workload | flows | FCT median µs (htsim / dcnsim) | FCT p99 µs | goodput Gbps | "
           "retransmissions (htsim Rtx / dcnsim) | dcnsim trims / timeouts | bounces | "
           "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
@@ -300,8 +395,6 @@ def main() -> None:
               f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
               f"{h['retx']} / {d['retx']} | {o['trimmed']} / {o['timeouts']} | {h['bounced']} / {d['bounced']} | "
               f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
-    if a.json:
-        Path(a.json).write_text(json.dumps(raw, indent=1))
 
 
 if __name__ == "__main__":

@@ -622,6 +622,7 @@ pub struct TcpConfig {
     pub transport: Transport,
     pub ndp: NdpParams,
     pub swift: SwiftParams,
+    pub hpcc: HpccParams,
 }
 
 /// `tcp.transport`.
@@ -632,6 +633,8 @@ pub enum Transport {
     Ndp,
     /// Swift's delay-based window (tcp/swift.rs).
     Swift,
+    /// HPCC (tcp/hpcc.rs): windows from in-band telemetry.
+    Hpcc,
 }
 
 /// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
@@ -724,6 +727,38 @@ impl SwiftParams {
     }
 }
 
+/// HPCC's parameters (`hpcc_*` keys), defaults the paper's (Li et al.,
+/// SIGCOMM 2019, §3.3 and Algorithm 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HpccParams {
+    /// η, the target utilisation.
+    pub eta: f64,
+    /// maxStage: additive-increase rounds before a multiplicative step.
+    pub max_stage: u32,
+    /// W_AI in bytes; 0: W_init·(1 − η)/N (the paper's rule).
+    pub w_ai: u64,
+    /// N of that rule: the flows expected at once on a link.
+    pub n: u32,
+    /// T, the base RTT; zero: the flow's unloaded path RTT.
+    pub base_rtt: SimTime,
+    /// Go back to the first unacknowledged byte when nothing was
+    /// acknowledged for this long (a lost tail has no NACK).
+    pub rto: SimTime,
+}
+
+impl Default for HpccParams {
+    fn default() -> Self {
+        HpccParams {
+            eta: 0.95,
+            max_stage: 5,
+            w_ai: 0,
+            n: 10,
+            base_rtt: SimTime::ZERO,
+            rto: SimTime::from_ms(1),
+        }
+    }
+}
+
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
@@ -775,6 +810,7 @@ impl Default for TcpConfig {
             transport: Transport::Tcp,
             ndp: NdpParams::default(),
             swift: SwiftParams::default(),
+            hpcc: HpccParams::default(),
         }
     }
 }
@@ -995,6 +1031,9 @@ pub struct Config {
     pub threads: Threads,
     /// `[trimming]`: switches trim payloads and serve headers first.
     pub trimming: Option<TrimConfig>,
+    /// In-band telemetry at every switch egress (net/int.rs): on when a
+    /// flow runs HPCC, or when `int = true`.
+    pub int: bool,
 }
 
 /// `threads`: a number, or "auto" (see `crate::parallel::auto_threads`).

@@ -4,7 +4,7 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
-use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktKind, NO_ROUTE};
+use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktId, PktKind, NO_ROUTE};
 use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
@@ -28,6 +28,17 @@ mod seam;
 pub use footprint::Accounted;
 pub use reads::Counters;
 pub use seam::{Seam, Whole};
+
+/// The event of TCP flow `flow`'s timer `timer`.
+#[inline]
+fn wake(flow: u32, timer: TcpTimer) -> Event {
+    match timer {
+        TcpTimer::Rto => Event::Rto(flow),
+        TcpTimer::DelAck => Event::DelAck(flow),
+        TcpTimer::ProbRetx => Event::ProbRetx(flow),
+        TcpTimer::Rack => Event::Rack(flow),
+    }
+}
 
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
@@ -82,7 +93,7 @@ pub struct Core {
 impl Core {
     /// A host hands a new packet to its NIC.
     #[inline]
-    pub fn send_from_host(&mut self, host: u32, pkt: Packet) {
+    pub fn send_from_host(&mut self, host: u32, pkt: Packet) -> PktId {
         let node = self.host_node[host as usize];
         let c = self.capture_of[host as usize];
         if c != u32::MAX {
@@ -103,6 +114,7 @@ impl Core {
             kind: pkt.kind,
         };
         self.forward(node, h, NO_LINK);
+        h.id
     }
 
     /// The egress link at `node` for a packet with these header fields, as
@@ -316,6 +328,9 @@ impl Core {
                 PktKind::Ack => self.tcp_drops[flow].ack_drops += 1,
             }
             self.dropped += 1;
+            if self.links.int.on() {
+                self.links.int.clear(id);
+            }
             self.arena.release(id);
         } else if res == Enqueue::Bounced {
             self.bounce(node, h);
@@ -881,15 +896,18 @@ impl World {
             pacers: Vec::new(),
             tcp_headers_discarded: 0,
         };
+        let egress: Vec<bool> = w
+            .core
+            .links
+            .infos()
+            .iter()
+            .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
+            .collect();
         if let Some(t) = &cfg.trimming {
-            let egress: Vec<bool> = w
-                .core
-                .links
-                .infos()
-                .iter()
-                .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
-                .collect();
             w.core.links.set_trimming(t, &egress, cfg.seed);
+        }
+        if cfg.int {
+            w.core.links.set_int(&egress);
         }
         let mut apps = Vec::with_capacity(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
@@ -959,6 +977,11 @@ impl World {
         }
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
+        if f.is_hpcc() {
+            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
+            let nic = self.core.host_nic[src as usize] as usize;
+            f.hpcc_setup(rtt, self.core.links.info(nic).rate_bps);
+        }
         if f.is_ndp() {
             let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
             let nic = self.core.host_nic[src as usize] as usize;
@@ -1238,13 +1261,14 @@ impl World {
             core.node_host[node as usize], p.dst,
             "packet delivered to the wrong host"
         );
+
         core.arena.release(id);
         core.delivered += 1;
         let c = core.capture_of[p.dst as usize];
         if c != u32::MAX {
             core.captures[c as usize].record(core.q.now(), &p);
         }
-        self.deliver(&p);
+        self.deliver(&p, id);
     }
 
     /// Every event but a packet's arrival.
@@ -1281,9 +1305,11 @@ impl World {
     }
 
     #[inline]
-    fn deliver(&mut self, p: &Packet) {
+    fn deliver(&mut self, p: &Packet, id: PktId) {
         match p.kind {
-            PktKind::Data if p.flags & (flags::NDP | flags::TRIMMED) != 0 => self.deliver_ndp(p),
+            PktKind::Data if p.flags & (flags::NDP | flags::TRIMMED) != 0 => {
+                self.deliver_ndp(p, id)
+            }
             PktKind::Data => {
                 let f = p.flow as usize;
                 let io = self.tcp_io.at(self.core.q.now());
@@ -1293,7 +1319,14 @@ impl World {
             }
             PktKind::Ack if p.flags & flags::NDP != 0 => {
                 let io = self.tcp_io.at(self.core.q.now());
-                self.flows[p.flow as usize].ndp_on_ack(io, p);
+                let f = &mut self.flows[p.flow as usize];
+                if f.is_hpcc() {
+                    // The records the ACK carries (its id is free again).
+                    let int = self.core.links.int.take(id);
+                    f.hpcc_on_ack(io, p, &int);
+                } else {
+                    f.ndp_on_ack(io, p);
+                }
                 self.flush_tcp(p.flow);
             }
             PktKind::Ack => {
@@ -1330,13 +1363,31 @@ impl World {
     /// header) or, bounced, its sender; or a TCP data packet that a
     /// trimming queue cut to its header, which TCP cannot use (a loss).
     #[inline(never)]
-    fn deliver_ndp(&mut self, p: &Packet) {
+    fn deliver_ndp(&mut self, p: &Packet, id: PktId) {
         let f = p.flow as usize;
         if p.flags & flags::NDP == 0 {
             self.tcp_headers_discarded += 1;
             return;
         }
         let io = self.tcp_io.at(self.core.q.now());
+        if self.flows[f].is_hpcc() {
+            // The ACK it sends carries the packet's INT records back.
+            let int = self.core.links.int.take(id);
+            let n = self.flows[f].hpcc_on_data(io, p);
+            for out in self.tcp_io.pending() {
+                match out {
+                    TcpOut::Send(pkt) => {
+                        let ack = self.core.send_from_host(pkt.src, *pkt);
+                        self.core.links.int.set(ack, int);
+                    }
+                    TcpOut::SendNicStamped(_) => unreachable!("HPCC stamps no packet at the NIC"),
+                    TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(p.flow, *timer)),
+                }
+            }
+            self.tcp_io.clear();
+            self.hand_up(f, n);
+            return;
+        }
         if p.flags & flags::BOUNCED != 0 {
             self.flows[f].ndp_on_bounce(io, p);
             self.flush_tcp(p.flow);
@@ -1459,17 +1510,11 @@ impl World {
         // straight into the arena.
         for out in self.tcp_io.pending() {
             match out {
-                TcpOut::Send(pkt) => self.core.send_from_host(pkt.src, *pkt),
-                TcpOut::SendNicStamped(pkt) => self.core.send_nic_stamped(*pkt),
-                TcpOut::Wake { at, timer } => {
-                    let ev = match timer {
-                        TcpTimer::Rto => Event::Rto(flow),
-                        TcpTimer::DelAck => Event::DelAck(flow),
-                        TcpTimer::ProbRetx => Event::ProbRetx(flow),
-                        TcpTimer::Rack => Event::Rack(flow),
-                    };
-                    self.core.q.schedule(*at, ev);
+                TcpOut::Send(pkt) => {
+                    self.core.send_from_host(pkt.src, *pkt);
                 }
+                TcpOut::SendNicStamped(pkt) => self.core.send_nic_stamped(*pkt),
+                TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(flow, *timer)),
             }
         }
         self.tcp_io.clear();

@@ -54,6 +54,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         ties: Default::default(),
         threads: Default::default(),
         trimming: None,
+        int: false,
     }
 }
 

@@ -19,6 +19,7 @@
 //! 64-byte lines rather than one heap allocation each.
 
 pub mod inputs;
+pub mod int;
 pub mod pcap;
 pub mod route;
 pub mod routing;
@@ -514,6 +515,8 @@ pub struct Links {
     /// return trimmed headers to their senders.
     trim_header: u32,
     trim_rts: bool,
+    /// In-band telemetry (net/int.rs; off: empty, never touched).
+    pub int: int::Int,
 }
 
 impl Links {
@@ -824,6 +827,11 @@ impl Links {
         }
         if !self.prio.is_empty() {
             return self.enqueue_prio(link, h, q, start_delay);
+        }
+        if self.int.on() {
+            if let Some(res) = self.enqueue_int(link, h, q, start_delay) {
+                return res;
+            }
         }
         self.hot[link as usize].rare.dropped += 1;
         Enqueue::Dropped

@@ -245,6 +245,21 @@ pub fn parse_config_until(
         ),
     }
 
+    let hpcc = apps
+        .iter()
+        .any(|a| a.tcp().is_some_and(|t| t.transport == Transport::Hpcc));
+    if hpcc && *d.int == Some(false) {
+        ctx.err(
+            "int",
+            "\"hpcc\" flows need in-band telemetry: leave int unset or true",
+        );
+    }
+    if (hpcc || *d.int == Some(true)) && d.trimming.is_some() {
+        ctx.err(
+            "trimming",
+            "in-band telemetry reads the drop-tail FIFO's state: not with [trimming]",
+        );
+    }
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
@@ -258,6 +273,7 @@ pub fn parse_config_until(
             Some(trimming),
         ) => {
             let cfg = Config {
+                int: (*d.int).unwrap_or(hpcc),
                 trimming,
                 trace,
                 name,

@@ -388,6 +388,9 @@ pub struct Document {
     /// payload trimming and header queues at every switch port (NDP's switch): `header_buffer` (limit, default twice each port's `buffer`), `header` (size of a trimmed packet, default `"64B"`), `return_to_sender` (bool, default false). See [Trimming](#trimming) and docs/model.md, Trimming
     #[schemars(extend("x-default" = "none (drop-tail FIFOs)"))]
     pub trimming: Opt<Table<TrimmingSection>>,
+    /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
+    #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
+    pub int: Opt<Bool>,
 }
 
 /// `[trimming]`: payload trimming and a header queue served first.
@@ -1152,7 +1155,7 @@ pub struct TcpSection {
     /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
     #[schemars(extend("x-default" = "preset"))]
     pub tcprand_v_omega: Opt<ScaleOrZero>,
-    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) or `swift` (Kumar et al. 2020: delay-based window, docs/swift.md). With `ndp` or `swift` the congestion-control, recovery and ACK keys do not apply
+    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) `swift` (Kumar et al. 2020: delay-based window, docs/swift.md) or `hpcc` (Li et al. 2019: windows from in-band telemetry; docs/hpcc.md). With `ndp`, `swift` or `hpcc` the congestion-control, recovery and ACK keys do not apply
     #[schemars(extend("x-default" = "`\"tcp\"`"))]
     pub transport: Opt<TransportName>,
     /// NDP: packets sent unsolicited when a transfer starts; 0: one bandwidth-delay product of the flow's unloaded path at the sender's line rate, rounded up (the paper's choice; htsim's main_ndp uses 15)
@@ -1206,6 +1209,24 @@ pub struct TcpSection {
     /// Swift: smallest retransmission timeout (1 ms before the first RTT sample)
     #[schemars(extend("x-default" = "`\"100us\"`"))]
     pub swift_rto_min: Opt<PositiveTime>,
+    /// HPCC: η, the target utilisation of the most loaded link (Li et al. 2019, §3.3)
+    #[schemars(extend("x-default" = "0.95"))]
+    pub hpcc_eta: Opt<PositiveFraction>,
+    /// HPCC: maxStage, rounds of additive increase before a multiplicative step towards η
+    #[schemars(extend("x-default" = "5"))]
+    pub hpcc_max_stage: Opt<Int<0>>,
+    /// HPCC: W_AI, the additive increase per RTT
+    #[schemars(extend("x-default" = "W_init·(1 − η)/`hpcc_n` (the paper's rule)"))]
+    pub hpcc_w_ai: Opt<SegmentSize>,
+    /// HPCC: N of the W_AI rule, the flows expected at once on a link
+    #[schemars(extend("x-default" = "10"))]
+    pub hpcc_n: Opt<Int<1>>,
+    /// HPCC: T, the base RTT (W_init = line rate × T, pacing at W/T)
+    #[schemars(extend("x-default" = "the flow's unloaded path RTT"))]
+    pub hpcc_base_rtt: Opt<PositiveTime>,
+    /// HPCC: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
+    #[schemars(extend("x-default" = "`\"1ms\"`"))]
+    pub hpcc_rto: Opt<PositiveTime>,
 }
 
 // ------------------------------------------------------------------ reading

@@ -201,6 +201,14 @@ impl TcpSection {
                     .unwrap_or(d.swift.rtx_reset_threshold),
                 rto_min: self.swift_rto_min.unwrap_or(d.swift.rto_min),
             },
+            hpcc: HpccParams {
+                eta: self.hpcc_eta.unwrap_or(d.hpcc.eta),
+                max_stage: self.hpcc_max_stage.unwrap_or(d.hpcc.max_stage),
+                w_ai: self.hpcc_w_ai.map_or(d.hpcc.w_ai, u64::from),
+                n: self.hpcc_n.unwrap_or(d.hpcc.n),
+                base_rtt: self.hpcc_base_rtt.unwrap_or(d.hpcc.base_rtt),
+                rto: self.hpcc_rto.unwrap_or(d.hpcc.rto),
+            },
         }
     }
 }

@@ -119,6 +119,7 @@ pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
     ("tcp", Transport::Tcp),
     ("ndp", Transport::Ndp),
     ("swift", Transport::Swift),
+    ("hpcc", Transport::Hpcc),
 ];
 
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];

@@ -175,6 +175,8 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
                 "ndp"
             } else if f.is_swift() {
                 "swift"
+            } else if f.is_hpcc() {
+                "hpcc"
             } else {
                 "tcp"
             },

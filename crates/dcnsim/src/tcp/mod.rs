@@ -42,6 +42,7 @@
 pub mod cc;
 pub mod cwnd_validation;
 pub mod echo;
+pub mod hpcc;
 pub mod hystart;
 pub mod info;
 pub mod io;
@@ -379,6 +380,8 @@ pub struct TcpFlow {
     ndp: Option<Box<ndp::NdpState>>,
     /// Swift's state when `cfg.transport` is Swift (tcp/swift.rs).
     swift: Option<Box<swift::SwiftState>>,
+    /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
+    hpcc: Option<Box<hpcc::HpccState>>,
 }
 
 impl TcpFlow {
@@ -488,6 +491,7 @@ impl TcpFlow {
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
             swift: (cfg.transport == crate::config::Transport::Swift)
                 .then(|| Box::new(Self::swift_state(&cfg))),
+            hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
             stats: FlowStats::default(),
             start_time: None,
             cfg,
@@ -561,7 +565,7 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
-        if self.ndp.is_some() || self.swift.is_some() {
+        if self.ndp.is_some() || self.swift.is_some() || self.hpcc.is_some() {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
                 self.rx.msg_ends.push_back((self.app_limit, tag));
@@ -569,6 +573,8 @@ impl TcpFlow {
             }
             return if self.ndp.is_some() {
                 self.ndp_write(io)
+            } else if self.hpcc.is_some() {
+                self.hpcc_write(io)
             } else {
                 self.swift_write(io)
             };
@@ -696,7 +702,8 @@ impl TcpFlow {
         // NDP keeps its own books of what is in flight (tcp/ndp.rs).
         self.ndp_violations(&mut v);
         self.swift_violations(&mut v);
-        if at != self.snd_max && self.ndp.is_none() && self.swift.is_none() {
+        self.hpcc_violations(&mut v);
+        if at != self.snd_max && self.ndp.is_none() && self.swift.is_none() && self.hpcc.is_none() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max

@@ -139,13 +139,57 @@ impl TcpFlow {
             return false;
         };
         n.out.insert(start, (len, now));
+        self.send_marked_data(io, start, len, retx);
+        true
+    }
+
+    /// Hand NDP's or HPCC's data packet of `len` bytes from `start` to the
+    /// NIC, and arm the timer for the transport's timeout (`ndp_rto`,
+    /// `hpcc_rto`) if it is idle.
+    pub(in crate::tcp) fn send_marked_data(
+        &mut self,
+        io: &mut TcpIo,
+        start: u64,
+        len: u32,
+        retx: bool,
+    ) {
         let pkt = self.modern_data(io, start, len, retx, flags::NDP);
         io.send(pkt);
         if !self.rto.is_armed() {
-            let at = now + self.cfg.ndp.rto;
+            let rto = if self.hpcc.is_some() {
+                self.cfg.hpcc.rto
+            } else {
+                self.cfg.ndp.rto
+            };
+            let at = io.now() + rto;
             self.rto.arm(io, at, TcpTimer::Rto);
         }
-        true
+    }
+
+    /// Hand the receiver's ACK (NDP's ACK or NACK, HPCC's) to the NIC:
+    /// `seq` acknowledged, `ts` echoed.
+    pub(in crate::tcp) fn send_marked_ack(
+        &mut self,
+        io: &mut TcpIo,
+        flags: u8,
+        seq: u64,
+        ts: SimTime,
+    ) {
+        self.stats.acks_sent += 1;
+        io.send(Packet {
+            kind: PktKind::Ack,
+            flags,
+            nsack: 0,
+            flow: self.id,
+            txn: 0,
+            src: self.dst_host,
+            dst: self.src_host,
+            payload: 0,
+            wire: self.ndp_ctrl_wire(io.l2_overhead()),
+            seq,
+            ts,
+            sack: [(0, 0); 3],
+        });
     }
 
     /// Send what the pulls heard so far allow.
@@ -198,8 +242,8 @@ impl TcpFlow {
     }
 
     /// SRTT from ACKs of packets sent once (RFC 6298's smoothing), for
-    /// the report: NDP's timeout does not follow it.
-    fn ndp_rtt_sample(&mut self, r: SimTime) {
+    /// the report: NDP's and HPCC's timeouts do not follow it.
+    pub(in crate::tcp) fn ndp_rtt_sample(&mut self, r: SimTime) {
         self.srtt = Some(match self.srtt {
             None => r,
             Some(s) => SimTime((s.0 * 7 + r.0) / 8),
@@ -262,21 +306,7 @@ impl TcpFlow {
             self.take_payload(io, p);
         }
         let f = flags::NDP | if trimmed { flags::TRIMMED } else { 0 };
-        self.stats.acks_sent += 1;
-        io.send(Packet {
-            kind: PktKind::Ack,
-            flags: f,
-            nsack: 0,
-            flow: self.id,
-            txn: 0,
-            src: self.dst_host,
-            dst: self.src_host,
-            payload: 0,
-            wire: self.ndp_ctrl_wire(io.l2_overhead()),
-            seq: p.seq,
-            ts: p.ts,
-            sack: [(0, 0); 3],
-        });
+        self.send_marked_ack(io, f, p.seq, p.ts);
         // Everything written so far has arrived: no more pulls (as
         // htsim's sink releases a finished flow's pulls).
         let more = self.rx.rcv_nxt < self.app_limit;

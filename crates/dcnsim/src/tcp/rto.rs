@@ -64,6 +64,8 @@ impl TcpFlow {
             TcpTimer::Rto if self.ndp.is_some() => self.ndp_on_rto(io),
             TcpTimer::Rto if self.swift.is_some() => self.swift_on_rto(io),
             TcpTimer::DelAck if self.swift.is_some() => self.swift_on_pace(io),
+            TcpTimer::Rto if self.hpcc.is_some() => self.hpcc_on_rto(io),
+            TcpTimer::ProbRetx if self.hpcc.is_some() => self.hpcc_on_pace(io),
             TcpTimer::Rto => self.on_rto_event(io),
             TcpTimer::DelAck => self.on_delack_event(io),
             TcpTimer::ProbRetx => self.on_prx_event(io),

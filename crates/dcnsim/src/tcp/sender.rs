@@ -6,7 +6,7 @@
 use super::*;
 
 impl TcpFlow {
-    /// A modern transport's (NDP's, Swift's) data packet `[start, start +
+    /// A modern transport's (NDP's, HPCC's, Swift's) data packet `[start, start +
     /// len)`, counted as sent (and as a retransmission if `retx`).
     pub(in crate::tcp) fn modern_data(
         &mut self,

@@ -72,7 +72,9 @@ impl World {
         let mut a = Accounted {
             fixed: core.fixed_heap_bytes(),
             flows: self.flow_rows_heap_bytes(),
-            packets: core.arena.heap_bytes() + core.links.pool_heap_bytes(),
+            packets: core.arena.heap_bytes()
+                + core.links.pool_heap_bytes()
+                + core.links.int.heap_bytes(),
             events: core.q.heap_bytes(),
             pcap: core.captures.iter().map(|c| c.heap_bytes()).sum(),
             apps: self.apps.iter().map(|a| a.heap_bytes()).sum(),

@@ -1,0 +1,74 @@
+//! HPCC over in-band telemetry (tcp/hpcc.rs, net/int.rs): the laws of
+//! issue 47 on whole runs, each beside the same run with the telemetry
+//! taken away (`Config::int` off, which the scenario parser refuses for
+//! HPCC flows: the senders then never see a record, and their windows stay
+//! at W_init = line rate × T), so the law is seen to depend on it.
+
+mod common;
+use common::*;
+use dcnsim::stats::results::Results;
+
+const STOP_S: f64 = 0.004;
+
+/// Two long HPCC flows from other pods into host 0 of a k = 4 fat-tree
+/// (100 Gbps, 1 µs links, 9,000-byte packets with 64-byte headers, 1 MB
+/// ports): host 0's ToR port is the bottleneck.
+fn config(eta: f64, int: bool) -> dcnsim::config::Config {
+    let doc = format!(
+        r#"{{"name": "hpcc", "seed": 3, "stop": "4ms",
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us",
+                          "buffer": "1MB", "nic_buffer": "unlimited"}},
+            "tcp": {{"transport": "hpcc", "mss": 9000, "header": 64, "hpcc_eta": {eta}}},
+            "trace": {{"interval": "100us", "queues": "switches"}},
+            "apps": [{{"kind": "bulk", "src": 4, "dst": 0, "duration": "1s"}},
+                     {{"kind": "bulk", "src": 8, "dst": 0, "duration": "1s"}}]}}"#
+    );
+    let mut cfg = dcnsim::scenario::parse_config_str(&doc).expect("a valid scenario");
+    assert!(cfg.int, "HPCC turns telemetry on");
+    cfg.int = int;
+    cfg
+}
+
+/// The bottleneck's utilisation (wire bytes over line rate) and the
+/// largest switch queue in packets, over the second half of the run.
+fn second_half(r: &Results) -> (f64, u64) {
+    let t = col_f64(r, "flow_ts", "time_s");
+    let d = col_u64(r, "flow_ts", "delivered_bytes");
+    let at = |x: f64| -> u64 {
+        t.iter()
+            .zip(d)
+            .filter(|(s, _)| (**s - x).abs() < 1e-9)
+            .map(|(_, b)| *b)
+            .sum()
+    };
+    let bytes = (at(STOP_S) - at(STOP_S / 2.0)) as f64 * 9064.0 / 9000.0;
+    let util = bytes * 8.0 / (STOP_S / 2.0) / 100e9;
+    let qt = col_f64(r, "queue_ts", "time_s");
+    let qp = col_u64(r, "queue_ts", "pkts");
+    let q = qt
+        .iter()
+        .zip(qp)
+        .filter(|(s, _)| **s >= STOP_S / 2.0)
+        .map(|(_, p)| *p)
+        .max()
+        .unwrap();
+    (util, q)
+}
+
+/// Utilisation holds within 5 % of η with a queue of a few packets, at
+/// η = 0.95 and at η = 0.8; without telemetry the same flows keep the
+/// bottleneck busy all the time and queue a bandwidth-delay product.
+#[test]
+fn utilisation_tracks_eta_only_with_telemetry() {
+    for eta in [0.95, 0.8] {
+        let (util, q) = second_half(&dcnsim::run(&config(eta, true)));
+        assert!(
+            (util - eta).abs() <= 0.05 * eta,
+            "η = {eta}: utilisation {util:.4}"
+        );
+        assert!(q <= 3, "η = {eta}: {q} packets queued");
+        let (util, q) = second_half(&dcnsim::run(&config(eta, false)));
+        assert!(util > 0.99, "η = {eta} without INT: utilisation {util:.4}");
+        assert!(q > 10, "η = {eta} without INT: only {q} packets queued");
+    }
+}

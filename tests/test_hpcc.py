@@ -1,0 +1,116 @@
+"""HPCC and in-band telemetry (issue 47): the laws of Li et al.'s control
+loop on a fat-tree, from Python and the ``dcnsim`` command; determinism;
+bad keys named. Equations and defaults: docs/hpcc.md.
+
+The laws: long flows sharing one bottleneck hold its utilisation at η
+(within 5 %), whatever η is, with a queue of a few packets. Without the
+INT-driven window (every flow at its initial window, line rate × T) the
+same flows fill the bottleneck to 100 % and queue a bandwidth-delay
+product there, so both checks fail (crates/dcnsim/tests/hpcc.rs runs that
+removal, which the scenario parser refuses)."""
+
+from __future__ import annotations
+
+import json
+
+import dcnsim
+import pytest
+from conftest import cli, needs_core
+from dcnsim import ScenarioError
+
+pytestmark = needs_core
+
+MSS, HEADER = 9000, 64
+RATE = 100e9
+STOP = 0.004
+
+
+def long_flows(eta=None, senders=(4, 8), **tcp) -> dcnsim.Scenario:
+    """Long HPCC flows from other pods into host 0 of a k = 4 fat-tree
+    (100 Gbps, 1 µs links, 1 MB ports): host 0's ToR port is the bottleneck."""
+    return dcnsim.Scenario(
+        topology=dcnsim.FatTree(k=4, rate="100Gbps", delay="1us", buffer="1MB", nic_buffer="unlimited"),
+        tcp=dcnsim.Tcp(transport="hpcc", mss=MSS, header=HEADER, hpcc_eta=eta, **tcp),
+        apps=[dcnsim.Bulk(src=s, dst=0, duration="10s") for s in senders],
+        trace={"interval": "100us", "flows": True, "queues": "switches"},
+        stop=f"{STOP}s",
+    )
+
+
+def second_half(r):
+    """Bottleneck utilisation (wire bytes over line rate) and the largest
+    queue of any switch port, in packets, over the run's second half."""
+    ft = r.flow_ts
+    at = ft.time_s.round(9)
+    delivered = ft[at == round(STOP, 9)].delivered_bytes.sum() - ft[at == round(STOP / 2, 9)].delivered_bytes.sum()
+    util = delivered * (MSS + HEADER) / MSS * 8 / (STOP / 2) / RATE
+    q = r.queue_ts
+    return util, int(q[q.time_s >= STOP / 2].pkts.max())
+
+
+@pytest.mark.parametrize("eta", [0.95, 0.8])
+def test_utilisation_holds_at_eta_with_a_queue_of_a_few_packets(eta):
+    r = dcnsim.run(long_flows(eta))
+    util, queue = second_half(r)
+    assert abs(util - eta) <= 0.05 * eta, f"utilisation {util:.4f} with η = {eta}"
+    assert queue <= 3, f"{queue} packets queued at a switch port"
+    assert (r.flows["transport"] == "hpcc").all()
+    assert r.flows["retransmits"].sum() == 0 and r.summary["packets_dropped"] == 0
+
+
+def test_go_back_n_delivers_every_byte_of_a_lossy_incast():
+    """Eight senders start at W_init each into a 100 KB port: packets are
+    dropped, and go-back-N (a NACK per gap, hpcc_rto for a lost tail)
+    resends until every byte has arrived, each resent packet counted."""
+    sc = dcnsim.Scenario(
+        topology=dcnsim.FatTree(k=4, rate="100Gbps", delay="1us", buffer="100KB", nic_buffer="unlimited"),
+        tcp=dcnsim.Tcp(transport="hpcc", mss=MSS, header=HEADER),
+        apps=[dcnsim.Bulk(src=s, dst=0, size="450000B") for s in range(1, 9)],
+        stop="20ms",
+    )
+    r = dcnsim.run(sc)
+    assert r.summary["packets_dropped"] > 0
+    assert (r.flows["delivered_bytes"] == 450000).all() and r.flows["completed"].all()
+    # a dropped data packet is resent, and so is everything after it in flight
+    assert r.flows["retransmits"].sum() >= r.summary["packets_dropped"]
+    assert r.conservation_problems() == []
+
+
+def test_same_scenario_same_results():
+    a = dcnsim.run(long_flows(0.95, senders=(4, 8, 12)))
+    b = dcnsim.run(long_flows(0.95, senders=(4, 8, 12)))
+    assert a.flows.equals(b.flows)
+    assert a.flow_ts.equals(b.flow_ts)
+    assert a.summary == b.summary
+
+
+def test_hpcc_from_the_command_line(tmp_path):
+    path = tmp_path / "hpcc.json"
+    path.write_text(json.dumps(long_flows(0.95).to_dict()))
+    out = tmp_path / "out"
+    p = cli("run", str(path), "--out", str(out), "--no-progress")
+    assert p.returncode == 0, p.stderr
+    flows = (out / "flows.csv").read_text()
+    assert "hpcc" in flows
+
+
+@pytest.mark.parametrize("change, path", [
+    ({"tcp": {"transport": "hpc"}}, "tcp.transport"),
+    ({"tcp": {"hpcc_eta": 1.5}}, "tcp.hpcc_eta"),
+    ({"tcp": {"hpcc_eta": 0}}, "tcp.hpcc_eta"),
+    ({"tcp": {"hpcc_max_stage": -1}}, "tcp.hpcc_max_stage"),
+    ({"tcp": {"hpcc_w_ai": "0B"}}, "tcp.hpcc_w_ai"),
+    ({"tcp": {"hpcc_n": 0}}, "tcp.hpcc_n"),
+    ({"tcp": {"hpcc_base_rtt": "0us"}}, "tcp.hpcc_base_rtt"),
+    ({"tcp": {"hpcc_rto": "soon"}}, "tcp.hpcc_rto"),
+    ({"int": False}, "int"),
+    ({"int": "yes"}, "int"),
+    ({"trimming": {}}, "trimming"),
+])
+def test_bad_hpcc_and_int_keys_are_named(change, path):
+    doc = long_flows(0.95).to_dict()
+    for k, v in change.items():
+        doc[k] = {**doc.get(k, {}), **v} if isinstance(v, dict) else v
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(doc)
+    assert path in str(e.value)
