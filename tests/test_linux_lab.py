@@ -138,3 +138,51 @@ def test_the_dcnsim_half_runs_again_beside_a_saved_kernel_half(tmp_path, capsys)
     junk.write_text("[]")
     assert "--kernel-from: " in _error(capsys, ["--kernel-from", str(junk)])
     assert "--only has nothing to choose" in _error(capsys, ["--kernel-from", str(saved), "--only", "dcnsim"])
+
+
+# ---- trace.py: one server's pcap read block by block -------------------------
+
+trace = load_module("linux_lab_trace", LAB / "trace.py")
+
+
+def _pcap(packets):
+    """A nanosecond LINKTYPE_RAW pcap of IPv4/TCP packets (t, src, dst, sport, dport, seq, ack, len)."""
+    import struct
+    out = [struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, 65535, 101)]
+    for t, src, dst, sport, dport, seq, ack, n in packets:
+        tcp = struct.pack(">HHIIBBHHH", sport, dport, seq, ack, 5 << 4, 0x10, 65535, 0, 0)
+        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + 20 + n, 0, 0, 64, 6, 0, bytes([10, 0, 0, src]),
+                         bytes([10, 0, 0, dst]))
+        pkt = ip + tcp + b"\0" * n
+        sec, ns = int(t), round((t - int(t)) * 1e9)
+        out.append(struct.pack("<IIII", sec, ns, len(pkt), len(pkt)) + pkt)
+    return b"".join(out)
+
+
+def test_trace_a_request_resent_by_its_timer_opens_no_block():
+    """dcnsim carries requests on a flow of their own whose timer may resend
+    one (E): the resend is the same request, not a new block. Two blocks of
+    four segments; the first block's request is resent 200 ms in, and its
+    last segment is resent by the timer 300 ms in, after the server sent
+    nothing (a stall of every server, this being the only one)."""
+    mss, req = 1448, trace.REQUEST
+    server, client = 2, 1
+    data = lambda t, k: (t, server, client, 5000, 6000, 1 + k * mss, 1, mss)  # noqa: E731
+    request = lambda t, seq: (t, client, server, 7000, 5001, seq, 1, req)  # noqa: E731
+    ack = lambda t, k: (t, client, server, 6000, 5000, 1, 1 + k * mss, 0)  # noqa: E731
+    pk = [ack(0.0, 0), request(0.0001, 100)]       # the connection is open before the first request
+    pk += [data(0.001 + 0.0001 * k, k) for k in range(4)]
+    pk += [ack(0.0012, 1), ack(0.0013, 2), ack(0.0014, 3)]
+    pk += [request(0.2, 100)]                      # the same request again (its flow's timer)
+    pk += [data(0.3, 3), ack(0.3002, 4)]           # the tail resent by the server's timer
+    pk += [request(0.31, 100 + req)]               # the next block's request
+    pk += [data(0.311 + 0.0001 * k, 4 + k) for k in range(4)]
+    pk += [ack(0.312, 8)]
+    blocks = trace.blocks_of(_pcap(pk), mss, 0.2)
+    assert [b["segs"] for b in blocks] == [5, 4], "the resent request cut the first block in two"
+    (r,) = blocks[0]["retx"]
+    assert r["timer"] and r["pos"] == 3 and r["from_end"] == 1
+    s = trace.summary([blocks])
+    assert (s["tail_timeouts"], s["other_timeouts"]) == (1, 0)
+    # no segment from 0.0013 to 0.3 and none from 0.3 to 0.311: one stall, over 2 blocks
+    assert s["stalled_per_block"] == pytest.approx((0.3 - 0.0013 + 0.011) / 2)

@@ -13,7 +13,8 @@ half of RTOmin before it) and the flight when the first copy of a lost
 segment went. It prints the blocks that retransmitted (``--show`` of them)
 and a summary per side: timeouts whose segment was one of the block's last
 three (a tail loss: too few segments behind it for three duplicate ACKs),
-other timeouts, fast retransmissions, and the mean largest flight.
+other timeouts, fast retransmissions, the mean largest flight, and the
+time per block that no server sent anything (every one waiting on a timer).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ common = lab_run.common
 lab = lab_run.lab
 REQUEST = lab_run.incast_request_bytes()
 TAIL = 3  # fewer segments than this behind a loss: no third duplicate ACK
+
+
+#: A gap in every server's sending longer than this is a stall.
+STALL = 0.01
 
 
 def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
@@ -61,10 +66,15 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
     # dcnsim carries the requests on a flow of their own (other ports).
     recs = [(t, f) for t, f in recs if {(f[0], f[2]), (f[1], f[3])} == conn
             or (t >= first and f[1] == server and f[7] == REQUEST)]
+    requests = set()
     for t, f in recs:
         seq, a, flags, length = f[4], f[5], f[6], f[7]
         if f[0] != server:  # the client's: a request opens a block; ACKs of the data
-            if length == REQUEST:
+            # a request resent by its flow's timer (E) is not a new block:
+            # opening one there cut a block in two and counted the losses
+            # before the cut as the end of a block
+            if length == REQUEST and (f[2], seq) not in requests:
+                requests.add((f[2], seq))
                 cur = {"t": t, "segs": 0, "max_flight": 0, "retx": [], "start": None, "gaps": []}
                 out.append(cur)
             if flags & 0x10 and base is not None:
@@ -79,6 +89,7 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
             cur["start"] = s
         cur["end"] = max(cur.get("end", e), e)
         cur["segs"] += 1
+        cur.setdefault("sends", []).append(t)
         if last_send is not None and cur["segs"] > 1:
             cur["gaps"].append(t - last_send)
         if e <= snd_max:
@@ -108,7 +119,14 @@ def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
     gaps = [g for b in blocks for g in b["gaps"][40:]]
     lost = sorted((id(b), r["pos"]) for b in blocks for r in b["retx"] if not r["timer"])
     runs = sum(1 for k, x in enumerate(lost) if k == 0 or x != (lost[k - 1][0], lost[k - 1][1] + 1))
+    # Time no server sent anything for more than STALL (every unfinished one
+    # waiting on its timer; a segment takes 121 µs at 100 Mbit/s): timeouts
+    # that overlap idle the bottleneck, timeouts spread out do not.
+    sends = sorted(t for b in blocks for t in b.get("sends", []))
+    stalled = sum(g for g in (y - x for x, y in zip(sends, sends[1:])) if g > STALL)
+    per_server = max(max((sum(1 for b in f if b["segs"]) for f in flows), default=1), 1)
     return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail,
+            "stalled_per_block": stalled / per_server,
             "burst_share": sum(1 for g in gaps if g < 30e-6) / max(len(gaps), 1),
             "loss_run": len(lost) / max(runs, 1),
             "fast": len(retx) - timers, "mean_max_flight": sum(b["max_flight"] for b in blocks) / max(len(blocks), 1)}
@@ -190,7 +208,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"{TAIL} segments, {s['other_timeouts']} elsewhere; fast retransmissions {s['fast']}; mean "
               f"largest flight {s['mean_max_flight']:.1f} segments; {100 * s['burst_share']:.0f} % of the segments "
               f"after a block's first 40 left in a burst (< 30 us after the previous); fast-retransmitted "
-              f"segments in runs of {s['loss_run']:.2f}")
+              f"segments in runs of {s['loss_run']:.2f}; no server sending for over {STALL * 1e3:.0f} ms: "
+              f"{s['stalled_per_block'] * 1e3:.0f} ms per block")
     return 0
 
 
