@@ -14,21 +14,28 @@ from the data.
 from __future__ import annotations
 
 from ..paper import Figure, Paper, Setting
-from .schemes import ECN_SCHEMES, SCHEME_NAMES, SCHEMES, fabric_features, scheme_tcp, settings_text
+from .schemes import (
+    ECN_SCHEMES,
+    SCHEME_NAMES,
+    SCHEMES,
+    fabric_features,
+    scheme_tcp,
+    settings_text,
+)
 from .workloads import (
     KU_NS,
     KU_QUICK_NS,
     KU_RTT_PER_HOP_US,
-    OC_RTT_PER_HOP_US,
-    PA_RTT_PER_HOP_US,
     OC_QMAXES,
     OC_QUICK_QMAXES,
     OC_QUICK_SECS,
+    OC_RTT_PER_HOP_US,
     OC_SECS,
     PA_NS,
     PA_QUERIES,
     PA_QUICK_NS,
     PA_QUICK_QUERIES,
+    PA_RTT_PER_HOP_US,
     QUICK_SEEDS,
     SEEDS,
     ku_analyze,
@@ -39,7 +46,8 @@ from .workloads import (
     pa_points,
 )
 
-__all__ = ["PAPER", "SCHEMES", "SCHEME_NAMES", "ECN_SCHEMES", "scheme_tcp", "ku_points", "pa_points", "oc_points"]
+__all__ = ["PAPER", "SCHEMES", "SCHEME_NAMES", "ECN_SCHEMES", "scheme_tcp", "ku_points", "pa_points", "oc_points",
+           "KU_QUICK_NS", "PA_QUICK_NS", "OC_QUICK_QMAXES"]
 
 _PER_HOP = (f"sync_reads {KU_RTT_PER_HOP_US:.1f} µs, partition_aggregate {PA_RTT_PER_HOP_US:.1f} µs, "
             f"outcast {OC_RTT_PER_HOP_US:.1f} µs")

@@ -82,7 +82,7 @@ def scheme_tcp(scheme: str, base: Dict[str, Any], rtt_per_hop_us: float) -> Dict
         raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
     kind, keys = SCHEMES[scheme]
     if kind == "transport":
-        t = {k: base[k] for k in ("mss", "header") if k in base}
+        t: Dict[str, Any] = {k: base[k] for k in ("mss", "header") if k in base}
         t.update(keys)
         if keys["transport"] == "swift":
             t["swift_hop_scale"] = swift_hop_scale(rtt_per_hop_us)

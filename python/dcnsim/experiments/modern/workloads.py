@@ -27,7 +27,14 @@ from ..framework import read_table
 from ..kulkarni import common as kulkarni
 from ..paper import Comparison, FigureResult
 from ..tcprand import common as tcprand
-from .schemes import PAPERS_SCHEMES, SCHEME_NAMES, STAR_ECN_K, apply_fabric, scheme_tcp, slug
+from .schemes import (
+    PAPERS_SCHEMES,
+    SCHEME_NAMES,
+    STAR_ECN_K,
+    apply_fabric,
+    scheme_tcp,
+    slug,
+)
 
 SEEDS = (1, 2, 3)
 QUICK_SEEDS = (1,)
