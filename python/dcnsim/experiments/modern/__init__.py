@@ -55,7 +55,7 @@ _SEEDS = f"seeds {', '.join(map(str, SEEDS))} (quick: {', '.join(map(str, QUICK_
 
 PAPER = Paper(
     key="modern",
-    title="The papers' schemes and the transports that came after: the seeds' incast workloads",
+    title="Our own study: the papers' schemes and the transports that came after, on the seeds' incast workloads",
     citation="dcnsim's own study (docs/modern.md): the workloads of Kulkarni 2012 (synchronized reads), Hwang & "
              "Yoo 2014 (FaST's partition/aggregate) and Lee et al. 2017 (TCPRand's outcast fat-tree), each run "
              "with NewReno, DCTCP, FaST, TCPRand (CUBIC + adaptive TCPRand), NDP (Handley et al. 2017), Swift "

@@ -243,7 +243,7 @@ def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, titl
             ax.set_yscale("log")
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(f"{title} (dcnsim's own study)", fontsize=10)
     return save(fig, path)
 
 
@@ -363,5 +363,6 @@ def _plot_groups(long: Any, path: Path) -> List[Path]:
         ax.set_title(f"Qmax = {q} packets", fontsize=9)
         ax.grid(alpha=0.3, axis="y")
     axes[0].legend(fontsize=7)
-    fig.suptitle("outcast (TCPRand's k = 4 fat-tree): 15 long flows into host 0, 1 Gbps", fontsize=10)
+    fig.suptitle("outcast (TCPRand's k = 4 fat-tree): 15 long flows into host 0, 1 Gbps (dcnsim's own study)",
+                 fontsize=10)
     return save(fig, path)
