@@ -20,6 +20,8 @@ PAPERS: Dict[str, Union[str, Paper]] = {
     "rps": "dcnsim.experiments.rps",
     # our own study: listed with the papers, no paper tally (Paper.own_study)
     "linux": "dcnsim.experiments.linux_profile",
+    # our own study: the seeds' incast workloads with NDP, Swift and HPCC beside the papers' schemes
+    "modern": "dcnsim.experiments.modern",
     "tcprand_fct": "dcnsim.experiments.tcprand.fct",
 }
 
