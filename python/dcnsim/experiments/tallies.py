@@ -232,9 +232,14 @@ def _write_text(path: Path, text: str) -> None:
 def unsourced_numbers(key: str, text: str) -> List[str]:
     """The decimal numbers in ``text``'s ``<!-- numbers: KEY -->`` prose
     that no value of the last full run gives at the precision printed: a
-    number of an older run, or one edited by hand."""
-    res = load_results(get_paper(key))
+    number of an older run, or one edited by hand. The paper's own values
+    (the register's "paper" column) are sources too: prose quotes them
+    beside ours ("0.620 (paper 0.63)")."""
+    p = get_paper(key)
+    res = load_results(p)
     pool = json.dumps(res["rows"], ensure_ascii=False) + json.dumps(res.get("figures", {}), ensure_ascii=False)
+    if p.register is not None:
+        pool += " ".join(f"{c.paper} {c.says}" for c in p.register.claims)
     values = [float(v.replace("−", "-")) for v in re.findall(r"[−+-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?", pool)]
     out = []
     for m in NUMBERS.finditer(text):
