@@ -353,7 +353,7 @@ def cmd_reproduce(args) -> int:
     try:
         report = reproduce(paper, figures=wanted or None, quick=args.quick, out=args.out, jobs=args.jobs,
                            progress=False if args.no_progress else None, echo=lambda s: print(s, flush=True),
-                           cluster=args.cluster)
+                           cluster=args.cluster, ties=args.ties)
     except ClusterError as e:
         print(f"reproduce: {e}", file=sys.stderr)
         return 2
@@ -587,6 +587,10 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     rp.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) "
                         "instead of local processes; needs dcnsim[cluster]")
+    rp.add_argument("--ties", choices=("fifo", "seeded"), default=None,
+                    help="order of equal-time events in every simulation (the scenario key `ties`): fifo is "
+                         "ns-2's and ns-3's, the papers' simulators'; default: the engine's (seeded). "
+                         "The default --out gets the order's name")
     rp.set_defaults(func=cmd_reproduce)
 
     mp = sub.add_parser("model", help="evaluate an analytical model")

@@ -115,6 +115,10 @@ class Report:
 # ---------------------------------------------------------------- helpers
 
 
+#: the orders of equal-time events ``reproduce(ties=...)`` may set (the scenario key ``ties``)
+TIES = ("fifo", "seeded")
+
+
 def _pct(x: float) -> str:
     return f"{x * 100:.3g} %"
 
@@ -402,6 +406,7 @@ def reproduce(
     echo: Optional[Callable[[str], None]] = print,
     format: str = "csv",
     cluster: Optional[str] = None,
+    ties: Optional[str] = None,
 ) -> Report:
     """Run ``paper``'s figures (all, or the ids in ``figures``) and write
     tables, plots and ``report.md`` to ``out`` (default
@@ -409,22 +414,37 @@ def reproduce(
     ``quick``). All points go into one parallel sweep (``jobs`` worker
     processes, default all cores, or the workers of the Dask cluster at
     ``cluster``) under ``<out>/runs``; rerunning resumes.
-    ``echo`` receives the printed report (``None``: silent)."""
+    ``echo`` receives the printed report (``None``: silent).
+
+    ``ties`` (``"fifo"`` or ``"seeded"``) sets the order of equal-time
+    events in every simulation, as the scenario key ``ties`` does; the
+    default is the papers' modules' own (the engine's default, seeded).
+    ``"fifo"`` is ns-2's and ns-3's order, the papers' simulators': a
+    reviewer compares the two with one command each. Its default
+    directory gets the order's name (``dcnsim-repro/<paper>-fifo``), and
+    report.md never merges figures run under another order."""
     import pandas as pd
 
+    if ties is not None and ties not in TIES:
+        raise ValueError(f"ties: {ties!r} is not an order of equal-time events (one of {', '.join(TIES)})")
     t0 = time.perf_counter()
     p = get_paper(paper) if isinstance(paper, str) else paper
     figs = p.select(figures)
-    out_dir = Path(out) if out is not None else Path("dcnsim-repro") / (p.key + ("-quick" if quick else ""))
+    default_dir = p.key + ("-quick" if quick else "") + (f"-{ties}" if ties else "")
+    out_dir = Path(out) if out is not None else Path("dcnsim-repro") / default_dir
     check_out_dir(out_dir)  # a bad path fails now, not after the simulations
     out_dir.mkdir(parents=True, exist_ok=True)
     say = echo or (lambda s: None)
 
     points, per_fig = _collect(figs, quick)
+    if ties is not None:
+        for pt in points:
+            pt.scenario["ties"] = ties
     n_jobs = max(1, jobs or os.cpu_count() or 1)
     where = f"the Dask cluster at {cluster}" if cluster else f"{n_jobs} worker(s)"
+    order = f", ties = {ties}" if ties else ""
     say(f"{p.title} — reproducing {', '.join(f.id for f in figs)} "
-        f"({'quick' if quick else 'full'} run): {len(points)} simulations on {where}, results in {out_dir}/")
+        f"({'quick' if quick else 'full'} run{order}): {len(points)} simulations on {where}, results in {out_dir}/")
     runs = out_dir / "runs"
     df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format, cluster=cluster)
     if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
@@ -464,10 +484,11 @@ def reproduce(
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
                     len(points), len(computed), n_jobs, cores)
     for fig in figs:
-        _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores)
-    # report.md holds every figure reproduced in this directory: those of
-    # this run, and the sections earlier runs stored for the others.
-    earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs])
+        _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties)
+    # report.md holds every figure reproduced in this directory under the
+    # same order of ties: those of this run, and the sections earlier runs
+    # stored for the others.
+    earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties)
     merged = dataclasses.replace(
         report,
         results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
@@ -500,10 +521,13 @@ def _json_value(v: Any) -> Any:
 
 
 def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], error: Optional[str],
-                   cores: List[str]) -> None:
+                   cores: List[str], ties: Optional[str] = None) -> None:
     """What report.md shows of ``fig``, kept beside its table
-    (``<slug>.report.json``) for later runs of other figures to merge."""
+    (``<slug>.report.json``) for later runs of other figures to merge;
+    ``ties``: the order the run set, if it set one."""
     rec: Dict[str, Any] = {"id": fig.id, "cores": cores, "error": error}
+    if ties is not None:
+        rec["ties"] = ties
     if res is not None:
         rec.update(figures=[Path(f).name for f in res.figures], notes=list(res.notes),
                    comparisons=[dataclasses.asdict(c) for c in res.comparisons])
@@ -511,16 +535,17 @@ def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], erro
     atomic_write(out_dir / f"{fig.slug}.report.json", lambda fh: fh.write(text + "\n"))
 
 
-def _load_sections(out_dir: Path, figs: Sequence[Figure]):
-    """The stored sections of ``figs`` (those an earlier run wrote): id ->
-    (FigureResult or None, error or None). A section that no longer reads
-    (another version's format) is left out, as if never run."""
+def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = None):
+    """The stored sections of ``figs`` (those an earlier run wrote under
+    the same ``ties``): id -> (FigureResult or None, error or None). A
+    section that no longer reads (another version's format), or that ran
+    under another order of ties, is left out, as if never run."""
     out: Dict[str, Any] = {}
     for fig in figs:
         path = out_dir / f"{fig.slug}.report.json"
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
-            if rec.get("id") != fig.id:
+            if rec.get("id") != fig.id or rec.get("ties") != ties:
                 continue
             if rec.get("error") is not None:
                 out[fig.id] = (None, str(rec["error"]))

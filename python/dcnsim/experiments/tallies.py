@@ -75,6 +75,11 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
     cores: set = set()
     for f in sorted(Path(run_dir).glob("*.report.json")):
         rec = json.loads(f.read_text(encoding="utf-8"))
+        if rec.get("ties") is not None:
+            # the docs' tally is the engine's default order; a run of
+            # another order (`reproduce --ties`) is compared beside it
+            raise ValueError(f"{f.name}: this figure ran with ties = {rec['ties']!r} (`reproduce --ties`); "
+                             "a tally records a run in the engine's default order")
         cores.update(rec.get("cores") or [])
         # every row's text and every note: the numbers a doc's prose may quote
         notes[rec["id"]] = list(rec.get("notes", [])) + [
@@ -273,8 +278,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     d.add_argument("papers", nargs="*")
     a = ap.parse_args(argv)
     if a.cmd == "record":
-        print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note,
-                     partial=a.partial))
+        try:
+            print(record(a.paper, a.run_dir, commit=a.commit, command=a.command, date=a.date, note=a.note,
+                         partial=a.partial))
+        except ValueError as e:
+            print(f"tallies record: {e}", file=sys.stderr)
+            return 2
         return 0
     for key in a.papers or registered_papers():
         doc = docs_of(key)
