@@ -120,14 +120,16 @@ def test_the_text_names_what_the_data_shows(run):
 
 
 def test_collapse_onset_is_kulkarnis():
-    from dcnsim.experiments.modern.workloads import collapse_onset
+    from dcnsim.experiments.modern.workloads import ku_text
 
-    t = pd.DataFrame({"n": [1, 2, 4, 8, 16], "g": [900.0, 800.0, 500.0, 400.0, 420.0]})
-    # from n = 8 on, goodput stays below half the best seen at fewer servers
-    assert collapse_onset(t, "n", "g") == 8
-    # a dip that recovers is no collapse
-    t2 = pd.DataFrame({"n": [1, 2, 4], "g": [900.0, 400.0, 800.0]})
-    assert collapse_onset(t2, "n", "g") is None
+    rows = []
+    for scheme, gs in (("A", [900.0, 800.0, 500.0, 400.0, 420.0]), ("B", [900.0, 400.0, 800.0, 850.0, 820.0])):
+        rows += [{"scheme": scheme, "n": n, "goodput_mbps": g, "timeouts": 0.0} for n, g in zip([1, 2, 4, 8, 16], gs)]
+    text = " ".join(ku_text(pd.DataFrame(rows)))
+    # A: from n = 8 on, goodput stays below half the best seen at fewer servers
+    assert "A from n = 8" in text
+    # B: a dip that recovers is no collapse
+    assert "no collapse up to n = 16: B" in text
 
 
 def test_same_seed_same_tables(run, tmp_path):

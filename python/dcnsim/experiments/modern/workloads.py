@@ -254,23 +254,11 @@ def _names(schemes: Sequence[str]) -> str:
     return ", ".join(s[:-1]) + f" and {s[-1]}" if len(s) > 1 else (s[0] if s else "none")
 
 
-def collapse_onset(g: Any, x: str, col: str, fraction: float = kulkarni.ONSET_FRACTION) -> Optional[int]:
-    """Kulkarni's onset of collapse: the smallest x from which ``col`` stays
-    below ``fraction`` of its best at smaller x (None: no collapse)."""
-    g = g.sort_values(x)
-    xs, ys = g[x].tolist(), g[col].tolist()
-    for i in range(1, len(xs)):
-        best = max(ys[:i])
-        if all(y < fraction * best for y in ys[i:]):
-            return int(xs[i])
-    return None
-
-
 def ku_text(table: Any) -> List[str]:
     notes = []
     top = int(table["n"].max())
     at = table[table["n"] == top].set_index("scheme")
-    onsets = {s: collapse_onset(g, "n", "goodput_mbps") for s, g in table.groupby("scheme", sort=False)}
+    onsets = {s: kulkarni.onset(g["n"], g["goodput_mbps"]) for s, g in table.groupby("scheme", sort=False)}
     fell = {s: o for s, o in onsets.items() if o is not None}
     held = [s for s, o in onsets.items() if o is None]
     if fell:
