@@ -41,6 +41,23 @@ def test_route_times_are_what_iproute2_reads():
     assert run.tc_time("2500us") == "2500us"
 
 
+def test_every_lab_interface_sends_one_segment_per_packet_unless_gso_is_asked(monkeypatch):
+    """TCP builds multi-segment GSO packets whatever ethtool says, and its
+    deferral sends them back to back: the lab caps GSO at one segment on
+    both ends of every veth, and only --gso leaves the kernel's default."""
+    lab = run.lab
+    for gso in (False, True):
+        calls = []
+        monkeypatch.setattr(lab, "sh", lambda cmd, ns=None, check=True, calls=calls: calls.append((ns, cmd)))
+        lab.host("dl45-s1", lab.server_ip(1), "p1", "1gbit", lab.LabConfig(1, gso=gso))
+        capped = {(ns, cmd[4]) for ns, cmd in calls if cmd[:3] == ["ip", "link", "set"] and "gso_max_segs" in cmd
+                  and cmd[cmd.index("gso_max_segs") + 1] == "1"}
+        offloaded = {(ns, cmd[2]) for ns, cmd in calls if cmd[:2] == ["ethtool", "-K"]}
+        assert offloaded == {("dl45-s1", "eth0"), (lab.SWITCH, "p1")}
+        assert capped == (set() if gso else offloaded)
+    assert run.parse_args(["--gso"]).gso and not run.parse_args([]).gso
+
+
 def test_the_dcnsim_scenario_has_the_lab_s_shape():
     doc = run.dcnsim_scenario(4, "reno", False, "10ms", 3, 262144, bottleneck="100Mbps", buffer=32,
                               server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=False)

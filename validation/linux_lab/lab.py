@@ -11,8 +11,9 @@ at the client link's rate whose leaf is a pfifo of ``buffer`` packets (the
 drop-tail port). Each server's ``eth0`` is shaped the same way at the server
 link's rate over a pfifo of ``nic_buffer`` packets (dcnsim's host NIC queue),
 and so is the client's. Segmentation and receive offloads are off on every
-interface (ethtool), so TCP hands the qdiscs MTU frames and a pfifo of N
-packets holds N frames. ``rto_min`` and ``quickack`` are route metrics on
+interface (ethtool), and every interface takes GSO packets of one segment
+(``gso_max_segs 1``), so TCP hands the qdiscs MTU frames, one per skb, and a
+pfifo of N packets holds N frames. ``rto_min`` and ``quickack`` are route metrics on
 the connected route of every namespace; SACK and the metrics cache are
 per-namespace sysctls; the congestion control is set per socket
 (incast.py).
@@ -69,6 +70,7 @@ class LabConfig:
     rto_min: str = "200ms"  # route metric
     quickack: bool = True  # route metric: ACK every segment at once (delayed ACKs off)
     sack: bool = True  # net.ipv4.tcp_sack in every namespace
+    gso: bool = False  # let TCP build multi-segment GSO packets (the kernel's default; see offloads_off)
 
     def __post_init__(self) -> None:
         if not 1 <= self.n <= MAX_SERVERS:
@@ -129,10 +131,18 @@ def shape(ns: str, dev: str, rate: str, limit: int) -> None:
     sh(tc + ["qdisc", "replace", "dev", dev, "parent", "1:1", "handle", "10:", "pfifo", "limit", str(limit)], ns)
 
 
-def offloads_off(ns: str, dev: str) -> None:
+def offloads_off(ns: str, dev: str, gso: bool = False) -> None:
     # TSO/GSO would hand the qdisc 64 KB super-frames (a pfifo counts each as
     # one packet); GRO would merge them again on the way in.
     sh(["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], ns)
+    if not gso:
+        # ethtool's "gso off" is not enough: TCP builds GSO packets whatever
+        # the device offers (segmented in software after the qdisc), sized by
+        # tcp_tso_autosize and held back by tcp_tso_should_defer, so a server
+        # sent nothing on half its ACKs and 2-6 back-to-back segments on the
+        # others (59 % of its segments within 30 us of the one before, with
+        # one ACK every 121 us). One segment per GSO packet keeps the ACK clock.
+        sh(["ip", "link", "set", "dev", dev, "gso_max_segs", "1"], ns)
 
 
 def route(ns: str, ip: str, cfg: LabConfig) -> None:
@@ -156,8 +166,8 @@ def host(ns: str, ip: str, peer: str, rate: str, cfg: LabConfig) -> None:
     sh(["ip", "addr", "add", f"{ip}/24", "dev", "eth0"], ns)
     sh(["ip", "link", "set", "eth0", "up"], ns)
     sh(["ip", "link", "set", peer, "master", "br0", "up"], SWITCH)
-    offloads_off(ns, "eth0")
-    offloads_off(SWITCH, peer)
+    offloads_off(ns, "eth0", cfg.gso)
+    offloads_off(SWITCH, peer, cfg.gso)
     shape(ns, "eth0", rate, cfg.nic_buffer)
     route(ns, ip, cfg)
     sysctls(ns, cfg)

@@ -306,6 +306,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--jitter", default="0s", help="dcnsim sync_reads: each request waits U[0, jitter]")
     p.add_argument("--seed", type=int, default=1, help="dcnsim's seed")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
+    p.add_argument("--gso", action="store_true",
+                   help="kernel side: let TCP build multi-segment GSO packets (the kernel's default), which leave "
+                        "back to back; without it every skb is one segment (lab.py offloads_off)")
     p.add_argument("--no-realtime", action="store_true",
                    help="run the lab's servers and client at normal priority (default: SCHED_FIFO)")
     p.add_argument("--only", choices=["kernel", "dcnsim"], help="run one side")
@@ -408,7 +411,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         signal.signal(sig, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": git_commit(), "kernel": os.uname().release, "argv": list(argv or sys.argv[1:]),
-            "loadavg_start": Path("/proc/loadavg").read_text().split()[:3]}
+            "loadavg_start": Path("/proc/loadavg").read_text().split()[:3], "gso": a.gso}
     if a.saved:
         meta["kernel_from"] = {"file": str(a.kernel_from), **json.loads(a.kernel_from.read_text())["meta"]}
     rows: List[Dict[str, Any]] = []
@@ -418,10 +421,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             cfg = lab.LabConfig(max(a.n), bottleneck=f"{rate_bps(a.bottleneck)}bit", buffer=a.buffer,
                                 server_rate=f"{rate_bps(a.server_rate)}bit",
                                 client_rate=f"{rate_bps(a.bottleneck)}bit", nic_buffer=a.nic_buffer,
-                                quickack=not a.delayed_ack)
+                                quickack=not a.delayed_ack, gso=a.gso)
             testbed = Lab(cfg, realtime=not a.no_realtime)
         print(f"{a.blocks} blocks of {a.size_bytes} B per server per point; {a.bottleneck} bottleneck, "
-              f"{a.buffer}-packet drop-tail port; delayed ACKs {'on' if a.delayed_ack else 'off'}; load "
+              f"{a.buffer}-packet drop-tail port; delayed ACKs {'on' if a.delayed_ack else 'off'}; "
+              f"kernel GSO {'on' if a.gso else 'one segment per packet'}; load "
               f"{' '.join(meta['loadavg_start'])}", flush=True)
         for line in header(a.markdown):
             print(line, flush=True)

@@ -145,7 +145,7 @@ def show(name: str, flows: List[List[Dict[str, Any]]], limit: int) -> None:
 
 
 def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
-    cfg = lab.LabConfig(a.n, quickack=True)
+    cfg = lab.LabConfig(a.n, quickack=True, gso=a.gso)
     testbed = lab_run.Lab(cfg)
     dumps: List[subprocess.Popen] = []
     try:
@@ -176,6 +176,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--blocks", type=int, default=100)
     p.add_argument("--size", default="256KB")
     p.add_argument("--delay", default="4us", help="dcnsim's per-link delay")
+    p.add_argument("--gso", action="store_true", help="kernel: multi-segment GSO packets (run.py --gso)")
     p.add_argument("--only", choices=["kernel", "dcnsim"])
     p.add_argument("--show", type=int, default=10, help="blocks with retransmissions to print per side")
     p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
