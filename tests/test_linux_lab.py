@@ -203,3 +203,33 @@ def test_trace_a_request_resent_by_its_timer_opens_no_block():
     assert (s["tail_timeouts"], s["other_timeouts"]) == (1, 0)
     # no segment from 0.0013 to 0.3 and none from 0.3 to 0.311: one stall, over 2 blocks
     assert s["stalled_per_block"] == pytest.approx((0.3 - 0.0013 + 0.011) / 2)
+
+
+def test_trace_counts_what_each_ack_releases():
+    """The per-ACK count that found mechanism C: a sender clocked by its
+    ACKs sends one segment per ACK of new data; a sender that batches (GSO)
+    sends nothing on some ACKs and several on others, though the gaps
+    between ACKs are the same."""
+    mss, req = 1448, trace.REQUEST
+    server, client = 2, 1
+
+    def run(pattern):
+        pk = [(0.0, client, server, 6000, 5000, 1, 1, 0), (0.0001, client, server, 7000, 5001, 100, 1, req)]
+        t, sent, acked = 0.001, 0, 0
+        for _ in range(2):
+            pk.append((t, server, client, 5000, 6000, 1 + sent * mss, 1, mss))
+            t, sent = t + 1e-5, sent + 1
+        for k in pattern:
+            acked, t = acked + 1, t + 1.21e-4  # one ACK per 121 us, each of one segment
+            pk.append((t, client, server, 6000, 5000, 1, 1 + acked * mss, 0))
+            for _ in range(k):
+                t, sent = t + 1e-6, sent + 1
+                pk.append((t, server, client, 5000, 6000, 1 + (sent - 1) * mss, 1, mss))
+        return trace.summary([trace.blocks_of(_pcap(pk), mss, 0.2)])
+
+    clocked = run([1] * 100)
+    assert clocked["acks_released_none"] == 0 and clocked["acks_released_several"] == 0
+    batched = run([1] * 40 + [0, 0, 3] * 20)
+    assert batched["acks_released_none"] == pytest.approx(2 / 3)
+    assert batched["acks_released_several"] == pytest.approx(1 / 3)
+    assert batched["burst_share"] > clocked["burst_share"] == 0

@@ -78,6 +78,9 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
                 cur = {"t": t, "segs": 0, "max_flight": 0, "retx": [], "start": None, "gaps": []}
                 out.append(cur)
             if flags & 0x10 and base is not None:
+                if cur is not None and a - base > ack:
+                    # an ACK of new data: count the segments it releases
+                    cur.setdefault("released", []).append(0)
                 ack = max(ack, a - base)
             continue
         if length <= 0 or cur is None:
@@ -90,6 +93,8 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
         cur["end"] = max(cur.get("end", e), e)
         cur["segs"] += 1
         cur.setdefault("sends", []).append(t)
+        if cur.get("released"):
+            cur["released"][-1] += 1
         if last_send is not None and cur["segs"] > 1:
             cur["gaps"].append(t - last_send)
         if e <= snd_max:
@@ -117,6 +122,10 @@ def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
     # of the previous one (the server's link takes 12 µs per frame) is part
     # of a burst.
     gaps = [g for b in blocks for g in b["gaps"][40:]]
+    # What each ACK of new data released, after a block's first 40: one
+    # segment (two on an increment) when each ACK clocks the sender; none on
+    # some and several on others when the sender batches (GSO, mechanism C).
+    released = [k for b in blocks for k in b.get("released", [])[40:]]
     lost = sorted((id(b), r["pos"]) for b in blocks for r in b["retx"] if not r["timer"])
     runs = sum(1 for k, x in enumerate(lost) if k == 0 or x != (lost[k - 1][0], lost[k - 1][1] + 1))
     # Time no server sent anything for more than STALL (every unfinished one
@@ -128,6 +137,8 @@ def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
     return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail,
             "stalled_per_block": stalled / per_server,
             "burst_share": sum(1 for g in gaps if g < 30e-6) / max(len(gaps), 1),
+            "acks_released_none": sum(1 for k in released if k == 0) / max(len(released), 1),
+            "acks_released_several": sum(1 for k in released if k >= 3) / max(len(released), 1),
             "loss_run": len(lost) / max(runs, 1),
             "fast": len(retx) - timers, "mean_max_flight": sum(b["max_flight"] for b in blocks) / max(len(blocks), 1)}
 
@@ -208,7 +219,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{name}: {s['blocks']} flow-blocks; timeouts: {s['tail_timeouts']} on one of a block's last "
               f"{TAIL} segments, {s['other_timeouts']} elsewhere; fast retransmissions {s['fast']}; mean "
               f"largest flight {s['mean_max_flight']:.1f} segments; {100 * s['burst_share']:.0f} % of the segments "
-              f"after a block's first 40 left in a burst (< 30 us after the previous); fast-retransmitted "
+              f"after a block's first 40 left in a burst (< 30 us after the previous), "
+              f"{100 * s['acks_released_none']:.0f} % of the ACKs of new data released no segment and "
+              f"{100 * s['acks_released_several']:.0f} % three or more; fast-retransmitted "
               f"segments in runs of {s['loss_run']:.2f}; no server sending for over {STALL * 1e3:.0f} ms: "
               f"{s['stalled_per_block'] * 1e3:.0f} ms per block")
     return 0
