@@ -146,3 +146,26 @@ def test_onset_moves_right_with_buffer_size(quick_run):
         ons.append(o if o is not None else math.inf)
     assert all(b >= a for a, b in zip(ons, ons[1:])), ons
     assert ons[-1] > ons[0], ons
+
+
+def test_timeout_counts_are_the_servers_not_the_request_flows(tmp_path):
+    """At n = 32 some servers' ACKs of a block's request are lost at the
+    client's port and the client's request flow times out although the
+    server has the request: a timeout that stalls nothing, and one the
+    blocks table sums with the servers'. The dissertation's timeouts (ABTT,
+    IBTT, ζ) are the servers': the figures count the response flows alone,
+    as the flows table splits them by role."""
+    import dcnsim
+    from dcnsim.experiments.kulkarni.common import metrics, scenario
+
+    r = dcnsim.run({**scenario(32, blocks=8), "seed": 1})
+    d = r.write(tmp_path / "run")
+    b, f = r.blocks, r.flows
+    assert int(b["request_timeouts"].sum()) > 0, "no request timeout: the test needs a larger n"
+    resp = f[f["role"] == "response"]
+    m = metrics({"dir": str(d)})
+    nb = len(b)
+    assert m["timeouts_per_block"] == pytest.approx(float(resp["timeouts"].sum()) / nb)
+    assert m["abtt_per_block"] == pytest.approx(float(resp["abtt"].sum()) / nb)
+    assert m["first_flight_per_block"] == pytest.approx(float(resp["rto_first_flight"].sum()) / nb)
+    assert m["request_timeouts_per_block"] == pytest.approx(float(f[f["role"] == "request"]["timeouts"].sum()) / nb)
