@@ -297,8 +297,9 @@ const ARITY: usize = 4;
 const FAR_BUCKETS: u64 = 256;
 /// Longest far list moved into the wheel in the order scheduled when that
 /// is not key order ([`EventQueue::move_far_list`]): the FaST incast's
-/// lists hold up to a hundred timers, spread over a far bucket's many
-/// buckets, and sorting them cost more than the few steps they take.
+/// lists hold dozens of timers (more than 32 often, at most 256), spread
+/// over a far bucket's many buckets, and sorting them cost more than the
+/// few steps they take (10.0 M → 5.5 M instructions of moves).
 const FAR_SORT_ABOVE: usize = 256;
 
 /// The pending events: a calendar wheel for the near future, a far wheel
