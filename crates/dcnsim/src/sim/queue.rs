@@ -1,5 +1,5 @@
-//! The event engine: a calendar wheel with an overflow heap, popping in
-//! time order; equal-time events in one of two orders:
+//! The event engine: a calendar wheel, a coarser far wheel behind it and
+//! an overflow heap, popping in time order; equal-time events in one of two orders:
 //!
 //! * first-in first-out (the default, `ties = "fifo"`), as ns-2 and ns-3
 //!   order them: the papers' simulators, whose phase effects in
@@ -291,17 +291,31 @@ const SELECT_MAX: u32 = 4;
 const TRAIL_MAX: usize = 256;
 /// Overflow-heap fan-out.
 const ARITY: usize = 4;
+/// Buckets of the far wheel (a power of two), each half the near wheel's
+/// reach wide: together they reach 128 near wheels ahead, past a TCP
+/// retransmission timer and its first backoffs.
+const FAR_BUCKETS: u64 = 256;
+/// Longest far list moved into the wheel in the order scheduled when that
+/// is not key order ([`EventQueue::move_far_list`]): the FaST incast's
+/// lists hold dozens of timers (more than 32 often, at most 256), spread
+/// over a far bucket's many buckets, and sorting them cost more than the
+/// few steps they take (10.0 M → 5.5 M instructions of moves).
+const FAR_SORT_ABOVE: usize = 256;
 
-/// The pending events: a calendar wheel for the near future and a 4-ary
-/// heap for the rest, popping in exact key order (time, then insertion
-/// number or rank).
+/// The pending events: a calendar wheel for the near future, a far wheel
+/// of [`FAR_BUCKETS`] coarse buckets after it and a 4-ary heap for the
+/// rest, popping in exact key order (time, then insertion number or rank).
 ///
 /// The wheel covers `nb` buckets of `2^shift` ps from the bucket of the
 /// clock; each bucket is a list of its events sorted by key (nearly always
 /// appended at the tail: a new event has the largest insertion number), and
-/// a bitmap finds the next non-empty bucket. Events beyond the wheel's
-/// horizon (retransmission timers, mostly) wait in the heap and move into
-/// the wheel when the horizon reaches them. Every 2¹⁴ pops (sooner once
+/// a bitmap finds the next non-empty bucket. It holds the events before
+/// `front`, more than half and at most all of its buckets ahead. Later
+/// events (retransmission timers, mostly) wait unsorted in the far wheel,
+/// whose buckets are half the wheel's reach wide, and a far bucket moves
+/// into the wheel whole when the clock comes within half a wheel of it;
+/// events beyond the far wheel wait in the heap and move into the far
+/// wheel when it reaches them. Every 2¹⁴ pops (sooner once
 /// inserts inside buckets have walked 2¹⁴ list nodes: the buckets are too
 /// wide for a burst after a quiet spell) the bucket width is set to the
 /// mean gap between events and the wheel to [`SPAN`] buckets per pending
@@ -366,14 +380,43 @@ pub struct EventQueue {
     /// Free list through `Node::next`.
     free: u32,
     /// Absolute bucket number (time >> shift) of the clock: the wheel holds
-    /// exactly the events of buckets `cur .. cur + buckets`.
+    /// events of buckets `cur .. front`, and `front <= cur + buckets`.
     cur: u64,
     in_wheel: usize,
-    /// Events beyond the horizon: their nodes, as a 4-ary min-heap on key.
+    /// Absolute bucket number where the far wheel begins: every event of
+    /// an earlier bucket is in the (near) wheel, every later one in the far
+    /// wheel or the heap. A multiple of half the wheel's buckets.
+    front: u64,
+    /// Far bucket number (time >> `far_shift`) of `front`.
+    far_cur: u64,
+    /// log2 of a far bucket's width in ps: `shift` plus log2(buckets) − 1,
+    /// so a far bucket is half the wheel's reach.
+    far_shift: u32,
+    /// The clock's bucket number at which the next far bucket moves into
+    /// the wheel (`front` minus a far bucket's width): one comparison per
+    /// pop, as the heap's horizon check was.
+    move_at: u64,
+    /// The far wheel: [`FAR_BUCKETS`] lists (head, tail) of the events of
+    /// far buckets `far_cur .. far_cur + FAR_BUCKETS`, each in the order
+    /// scheduled; bit `i` of `far_bits` set iff list `i` is non-empty.
+    /// A retransmission timer (an incast re-arms hundreds per query, each a
+    /// wake-up 10 ms or more ahead) lands here with one append and moves
+    /// into the wheel with one more link, where the heap cost a sift down
+    /// and one up (≈ 430 instructions per wake-up on the FaST incast).
+    far_lists: Vec<[u32; 2]>,
+    far_bits: [u64; (FAR_BUCKETS / 64) as usize],
+    far_len: usize,
+    /// The node of the earliest far event (far wheel or heap), `NIL` when
+    /// not known: a pop with the wheel empty reads it, and it holds until
+    /// a far bucket or heap event moves into the wheel.
+    far_first: u32,
+    /// A far bucket's nodes while they move into the wheel (scratch).
+    moving: Vec<u32>,
+    /// Events beyond the far wheel: their nodes, as a 4-ary min-heap on key.
     overflow: Vec<Far>,
-    /// Bucket number of the overflow heap's first event (`u64::MAX` when
-    /// empty), so a pop checks the horizon without reading the heap.
-    overflow_bn: u64,
+    /// Far bucket number of the overflow heap's first event (`u64::MAX`
+    /// when empty).
+    overflow_fb: u64,
     /// Insertion number of the next event scheduled (first-in first-out).
     seq: u64,
     /// Equal-time order by [`Event::rank`] salted with `salt` (the seed's),
@@ -422,7 +465,7 @@ impl EventQueue {
         }
     }
     fn with_wheel(shift: u32, buckets: usize) -> Self {
-        EventQueue {
+        let mut q = EventQueue {
             shift,
             mask: buckets as u64 - 1,
             lists: vec![[NIL; 2]; buckets],
@@ -438,8 +481,17 @@ impl EventQueue {
             free: NIL,
             cur: 0,
             in_wheel: 0,
+            front: 0,
+            far_cur: 0,
+            far_shift: 0,
+            move_at: 0,
+            far_lists: vec![[NIL; 2]; FAR_BUCKETS as usize],
+            far_bits: [0; (FAR_BUCKETS / 64) as usize],
+            far_len: 0,
+            far_first: NIL,
+            moving: Vec::new(),
             overflow: Vec::new(),
-            overflow_bn: u64::MAX,
+            overflow_fb: u64::MAX,
             seq: 0,
             seeded: false,
             salt: 0,
@@ -452,7 +504,25 @@ impl EventQueue {
             idle: 0,
             walked: 0,
             steps: 0,
-        }
+        };
+        q.set_front();
+        q
+    }
+    /// A far bucket's width in wheel buckets: half the wheel's.
+    #[inline(always)]
+    fn far_width(&self) -> u64 {
+        (self.mask >> 1) + 1
+    }
+    /// Place the far wheel for the wheel's geometry and the clock: its
+    /// first bucket the second whole one after the clock's, so the wheel
+    /// reaches more than half its buckets ahead, and at most all of them.
+    fn set_front(&mut self) {
+        let half = self.far_width();
+        self.far_shift = self.shift + half.trailing_zeros();
+        self.far_cur = self.cur / half + 2;
+        self.front = self.far_cur * half;
+        self.move_at = self.front - half;
+        self.far_first = NIL;
     }
     #[inline]
     pub fn now(&self) -> SimTime {
@@ -461,7 +531,7 @@ impl EventQueue {
     /// Whether bucket number `bn` (≥ `cur`) lies within the wheel.
     #[inline(always)]
     fn in_horizon(&self, bn: u64) -> bool {
-        bn - self.cur <= self.mask
+        bn < self.front
     }
     /// Schedule `ev` at absolute time `t`. Scheduling in the past is a bug.
     #[inline(always)]
@@ -489,7 +559,31 @@ impl EventQueue {
         if self.in_horizon(t.0 >> self.shift) {
             self.wheel_link(n, e.key);
         } else {
+            self.far_push(n);
+        }
+    }
+    /// Put node `n`, beyond the wheel, in the far wheel if it reaches it,
+    /// else in the heap.
+    #[cold]
+    fn far_push(&mut self, n: u32) {
+        let key = self.key(n);
+        let fb = (key >> 64) as u64 >> self.far_shift;
+        if fb - self.far_cur < FAR_BUCKETS {
+            let i = (fb & (FAR_BUCKETS - 1)) as usize;
+            let [head, tail] = self.far_lists[i];
+            if head == NIL {
+                self.far_lists[i] = [n, n];
+                self.far_bits[i >> 6] |= 1 << (i & 63);
+            } else {
+                self.nodes[tail as usize].next = n;
+                self.far_lists[i][1] = n;
+            }
+            self.far_len += 1;
+        } else {
             self.overflow_push(n);
+        }
+        if self.far_first != NIL && key < self.key(self.far_first) {
+            self.far_first = n;
         }
     }
     /// A node holding `e`, from the free list if it has one.
@@ -645,14 +739,25 @@ impl EventQueue {
     /// earliest pending (nothing gathered): walked, not moved, because an
     /// event may still be scheduled before `t` ([`Self::next_key`]).
     #[cold]
-    fn least_rank_at(&self, t: u64) -> u64 {
-        let rank = |n: u32| self.nodes[n as usize].e.key as u64;
+    fn least_rank_at(&mut self, t: u64) -> u64 {
+        let rank = |q: &Self, n: u32| q.nodes[n as usize].e.key as u64;
         let mut least = u64::MAX;
         if self.in_wheel > 0 {
             let b = self.next_bucket((self.cur & self.mask) as usize);
             let mut n = self.lists[b][0];
             while n != NIL && self.nodes[n as usize].e.time() == t {
-                least = least.min(rank(n));
+                least = least.min(rank(self, n));
+                n = self.nodes[n as usize].next;
+            }
+            return least;
+        }
+        if self.far_len > 0 {
+            // the far wheel's first list holds the earliest far events
+            let mut n = self.far_lists[self.first_far_list()][0];
+            while n != NIL {
+                if self.nodes[n as usize].e.time() == t {
+                    least = least.min(rank(self, n));
+                }
                 n = self.nodes[n as usize].next;
             }
             return least;
@@ -665,36 +770,133 @@ impl EventQueue {
             if self.nodes[n as usize].e.time() != t {
                 continue;
             }
-            least = least.min(rank(n));
+            least = least.min(rank(self, n));
             stack.extend(
                 (ARITY * i + 1..ARITY * i + 1 + ARITY).filter(|&c| c < self.overflow.len()),
             );
         }
         least
     }
-    /// Move what the horizon now reaches out of the overflow heap. The
-    /// heap hands its events over in key order; an event that goes inside
-    /// a bucket (the bucket already holds later keys of its instant,
-    /// scheduled once the horizon reached it) is linked after the one
-    /// moved before it, not walked to from the head: from the head, an
-    /// instant of m events moved took m²/2 steps.
+    /// The far wheel's first non-empty list (it must hold an event).
+    fn first_far_list(&self) -> usize {
+        (0..FAR_BUCKETS)
+            .map(|d| ((self.far_cur + d) & (FAR_BUCKETS - 1)) as usize)
+            .find(|&i| self.far_bits[i >> 6] & (1 << (i & 63)) != 0)
+            .expect("a far event")
+    }
+    /// The node of the earliest event beyond the wheel, if any (known
+    /// since the last move, or found: the least key of the far wheel's
+    /// first list, or the heap's first).
+    fn far_first(&mut self) -> Option<u32> {
+        if self.far_first == NIL {
+            self.far_first = if self.far_len > 0 {
+                let mut n = self.far_lists[self.first_far_list()][0];
+                let mut best = n;
+                while n != NIL {
+                    if self.key(n) < self.key(best) {
+                        best = n;
+                    }
+                    n = self.nodes[n as usize].next;
+                }
+                best
+            } else {
+                self.overflow.first()?.n
+            };
+        }
+        Some(self.far_first)
+    }
+    /// The clock has reached `move_at`: move far buckets into the wheel
+    /// until the far wheel begins more than half the wheel's buckets
+    /// ahead, and what the far wheel then reaches out of the heap. A far
+    /// bucket's events, in the order scheduled, are sorted by key first
+    /// when they are not in order, so each is appended at its bucket's
+    /// tail (the wheel holds nothing at or after `front`): an instant of
+    /// m events costs m links, not m²/2 steps.
     #[cold]
-    fn relink_reached(&mut self) {
-        let mut last: Option<(usize, u32)> = None;
-        while self.overflow_bn <= self.cur.saturating_add(self.mask) {
+    fn advance_front(&mut self) {
+        let half = self.far_width();
+        let target = self.cur / half + 2;
+        self.far_first = NIL;
+        while self.far_cur < target {
+            if self.far_len == 0 {
+                // an empty far wheel: on to the target, or to where the
+                // heap's first event enters the far wheel
+                let to = target.min(self.overflow_fb.saturating_sub(FAR_BUCKETS - 1));
+                if to > self.far_cur {
+                    self.far_cur = to;
+                    self.refill_far();
+                    continue;
+                }
+            }
+            let i = (self.far_cur & (FAR_BUCKETS - 1)) as usize;
+            if self.far_bits[i >> 6] & (1 << (i & 63)) != 0 {
+                self.move_far_list(i);
+            }
+            self.far_cur += 1;
+            // the list just emptied now stands for the far wheel's last bucket
+            self.refill_far();
+        }
+        self.front = self.far_cur * half;
+        self.move_at = self.front - half;
+    }
+    /// Move what the far wheel now reaches out of the heap, in key order
+    /// (into the wheel what lies before the far wheel's first bucket).
+    fn refill_far(&mut self) {
+        while self.overflow_fb < self.far_cur + FAR_BUCKETS {
             let n = self.overflow_pop();
             self.nodes[n as usize].next = NIL;
-            let key = self.key(n);
-            let b = (((key >> 64) as u64 >> self.shift) & self.mask) as usize;
-            let tail = self.lists[b][1];
-            match last {
-                Some((lb, p)) if lb == b && self.key(tail) > key => {
-                    self.in_wheel += 1;
-                    self.link_after(p, n, key);
-                }
-                _ => self.wheel_link(n, key),
+            self.far_push_moved(n);
+        }
+    }
+    /// Move far list `i` (its bucket now below `front`'s) into the wheel:
+    /// in the order scheduled when that is key order or the list is short
+    /// (timers: the wheel's buckets there are empty and narrow, so an
+    /// insertion out of order steps past few nodes), else sorted by key
+    /// first, so a long list (instants of thousands of events) is
+    /// appended, not walked m²/2 steps.
+    fn move_far_list(&mut self, i: usize) {
+        let head = self.far_lists[i][0];
+        let (mut len, mut sorted) = (0, true);
+        let mut n = head;
+        while n != NIL {
+            let next = self.nodes[n as usize].next;
+            sorted &= next == NIL || self.key(n) <= self.key(next);
+            len += 1;
+            n = next;
+        }
+        self.far_lists[i] = [NIL; 2];
+        self.far_bits[i >> 6] &= !(1 << (i & 63));
+        self.far_len -= len;
+        if sorted || len <= FAR_SORT_ABOVE {
+            let mut n = head;
+            while n != NIL {
+                let next = self.nodes[n as usize].next;
+                self.relink(n);
+                n = next;
             }
-            last = Some((b, n));
+            return;
+        }
+        let mut moving = std::mem::take(&mut self.moving);
+        moving.clear();
+        let mut n = head;
+        while n != NIL {
+            moving.push(n);
+            n = self.nodes[n as usize].next;
+        }
+        let nodes = &self.nodes;
+        moving.sort_unstable_by_key(|&n| nodes[n as usize].e.key);
+        for &n in &moving {
+            self.relink(n);
+        }
+        self.moving = moving;
+    }
+    /// Place node `n` out of the heap (in key order): in the wheel if the
+    /// far wheel's front passed it, else at its far list's tail.
+    fn far_push_moved(&mut self, n: u32) {
+        if (self.key(n) >> 64) as u64 >> self.far_shift < self.far_cur {
+            self.relink(n);
+        } else {
+            self.far_push(n);
         }
     }
     /// Link a node that was in the overflow heap (or the old wheel).
@@ -841,13 +1043,14 @@ impl EventQueue {
     #[inline(always)]
     fn head(&mut self, limit: SimTime) -> Option<(usize, u32, Node)> {
         loop {
-            // Move what the horizon now reaches into the wheel; the heap
-            // then holds only events later than every wheel event.
-            if self.overflow_bn <= self.cur.saturating_add(self.mask) {
-                self.relink_reached();
+            // Move the far buckets the clock now nears into the wheel; the
+            // far wheel and the heap then hold only later events.
+            if self.move_at <= self.cur {
+                self.advance_front();
             }
             if self.in_wheel == 0 {
-                let t = (self.overflow.first()?.key >> 64) as u64;
+                let first = self.far_first()?;
+                let t = self.nodes[first as usize].e.time();
                 if t > limit.0 {
                     return None;
                 }
@@ -949,12 +1152,13 @@ impl EventQueue {
         if let Some(&k) = self.inst.last() {
             return Some((self.inst_t as u128) << 64 | k as u128);
         }
-        if self.overflow_bn <= self.cur.saturating_add(self.mask) {
-            self.relink_reached();
+        if self.move_at <= self.cur {
+            self.advance_front();
         }
         let first = if self.in_wheel == 0 {
-            // the heap holds only events later than every wheel event
-            self.nodes[self.overflow.first()?.n as usize]
+            // the far wheel and the heap hold only later events
+            let n = self.far_first()?;
+            self.nodes[n as usize]
         } else {
             let b = self.next_bucket((self.cur & self.mask) as usize);
             self.nodes[self.lists[b][0] as usize]
@@ -1029,8 +1233,8 @@ impl EventQueue {
         // its bucket's list from the head past the instant's others, and
         // a rebuild with 65,536 events at one instant took seconds. The
         // wheel's buckets from the clock's on hold its events in key
-        // order, all before the heap's; the only extra memory is a list
-        // of their indices.
+        // order, all before the far wheel's and the heap's (sorted here);
+        // the only extra memory is a list of their indices.
         let mut all: Vec<u32> = Vec::with_capacity(pending);
         let first = (self.cur & self.mask) as usize;
         for i in 0..self.lists.len() {
@@ -1045,6 +1249,13 @@ impl EventQueue {
             }
         }
         let from_heap = all.len();
+        for i in 0..FAR_BUCKETS as usize {
+            let mut n = self.far_lists[i][0];
+            while n != NIL {
+                all.push(n);
+                n = self.nodes[n as usize].next;
+            }
+        }
         all.extend(self.overflow.iter().map(|f| f.n));
         let nodes = &self.nodes;
         all[from_heap..].sort_unstable_by_key(|&n| nodes[n as usize].e.key);
@@ -1055,18 +1266,23 @@ impl EventQueue {
             self.key(p[0]) < self.key(p[1])
         }));
         self.overflow.clear();
-        self.overflow_bn = u64::MAX;
+        self.overflow_fb = u64::MAX;
+        self.far_lists.fill([NIL; 2]);
+        self.far_bits = [0; (FAR_BUCKETS / 64) as usize];
+        self.far_len = 0;
         self.in_wheel = 0;
         self.shift = shift;
         self.mask = buckets as u64 - 1;
         self.lists = vec![[NIL; 2]; buckets];
         self.bits = vec![0; buckets / 64];
         self.cur = self.now.0 >> shift;
+        self.set_front();
         for n in all {
             if self.in_horizon(self.nodes[n as usize].e.time() >> shift) {
                 self.relink(n);
             } else {
-                self.overflow_push(n);
+                self.nodes[n as usize].next = NIL;
+                self.far_push(n);
             }
         }
     }
@@ -1089,12 +1305,12 @@ impl EventQueue {
             i = p;
         }
         heap[i] = Far { key, n };
-        self.overflow_bn = self.overflow_top_bn();
+        self.overflow_fb = self.overflow_top_fb();
     }
-    fn overflow_top_bn(&self) -> u64 {
+    fn overflow_top_fb(&self) -> u64 {
         self.overflow
             .first()
-            .map_or(u64::MAX, |f| (f.key >> 64) as u64 >> self.shift)
+            .map_or(u64::MAX, |f| (f.key >> 64) as u64 >> self.far_shift)
     }
     fn overflow_pop(&mut self) -> u32 {
         let heap = &mut self.overflow;
@@ -1102,7 +1318,7 @@ impl EventQueue {
         let last = heap.pop().expect("non-empty");
         let n = heap.len();
         if n == 0 {
-            self.overflow_bn = u64::MAX;
+            self.overflow_fb = u64::MAX;
             return top;
         }
         let key = last.key;
@@ -1128,7 +1344,7 @@ impl EventQueue {
             i = c + m;
         }
         heap[i] = last;
-        self.overflow_bn = self.overflow_top_bn();
+        self.overflow_fb = self.overflow_top_fb();
         top
     }
     /// The link of the next event if it is a packet's arrival: the world
@@ -1263,12 +1479,14 @@ impl EventQueue {
         self.processed
     }
     pub fn pending(&self) -> usize {
-        self.in_wheel + self.overflow.len() + self.inst.len()
+        self.in_wheel + self.far_len + self.overflow.len() + self.inst.len()
     }
     /// Heap bytes of the queue (capacities, not just what is pending).
     pub fn heap_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.overflow.capacity() * std::mem::size_of::<Far>()
+            + self.far_lists.capacity() * std::mem::size_of::<[u32; 2]>()
+            + self.moving.capacity() * std::mem::size_of::<u32>()
             + self.lists.capacity() * std::mem::size_of::<[u32; 2]>()
             + self.bits.capacity() * 8
             + self.inst.capacity() * std::mem::size_of::<u64>()
@@ -1278,15 +1496,17 @@ impl EventQueue {
     /// An upper bound on [`Self::heap_bytes`] while at most `pending`
     /// events are pending at once: nodes and the heap's entries each at
     /// most twice the most pending (vector growth, at least 4), a rebuild's
-    /// transient list of indices, and a wheel of at most 2 × [`SPAN`]
-    /// buckets per pending event.
+    /// transient list of indices and a far bucket's moving list (at most
+    /// twice the most pending each), a wheel of at most 2 × [`SPAN`]
+    /// buckets per pending event, and the far wheel's lists.
     pub fn bound_bytes(pending: u64) -> u64 {
         let node = std::mem::size_of::<Node>() as u64;
         let bucket_bits = std::mem::size_of::<[u32; 2]>() as u64 * 64 + 8;
         let buckets = (2 * SPAN as u64 * pending).clamp(MIN_BUCKETS as u64, MAX_BUCKETS as u64);
         let p = pending.max(4);
         let far = std::mem::size_of::<Far>() as u64;
-        p.saturating_mul(2 * node + 2 * far + 4) + buckets * bucket_bits / 64
+        let far_lists = FAR_BUCKETS * std::mem::size_of::<[u32; 2]>() as u64;
+        p.saturating_mul(2 * node + 2 * far + 4 + 8) + buckets * bucket_bits / 64 + far_lists
     }
     /// [`Self::bound_bytes`] of a seeded queue: also an instant's buffer
     /// and its sort's scratch (at most every pending event, grown by
@@ -1776,38 +1996,86 @@ mod tests {
         }
     }
 
-    /// Events of one instant that waited in the heap move into a bucket
-    /// that already holds a later-scheduled event of that instant (it was
-    /// scheduled after the clock's jump brought the instant within reach,
-    /// before the move): each goes after the one moved before it, in
-    /// order, without a walk from the bucket's head.
+    /// An instant of many events that waited beyond the wheel, in the far
+    /// wheel or in the heap, with a later-scheduled event of the same
+    /// instant behind them: they reach the wheel in order, each appended
+    /// at its bucket's tail (no list steps), and pop first-in first-out.
     #[test]
-    fn an_instant_moved_out_of_the_heap_is_linked_in_order() {
+    fn an_instant_moved_from_far_is_linked_in_order() {
+        let q0 = EventQueue::new();
+        let reach = (q0.mask + 1) << q0.shift;
+        let far_reach = FAR_BUCKETS * (reach / 2);
+        for t in [4 * reach + reach / 16, 2 * far_reach + reach / 16] {
+            let mut q = EventQueue::new();
+            q.schedule(SimTime(0), Event::Udp(u32::MAX));
+            let m = 20_000u32;
+            for i in 0..m {
+                q.schedule(SimTime(t), Event::Udp(i));
+            }
+            let in_heap = q.overflow.len();
+            assert_eq!(
+                in_heap + q.far_len,
+                m as usize,
+                "the instant waits beyond the wheel"
+            );
+            assert_eq!(
+                in_heap == 0,
+                t < far_reach,
+                "the far wheel holds what it reaches"
+            );
+            assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(u32::MAX)));
+            q.schedule(SimTime(t), Event::Udp(m));
+            for i in 0..=m {
+                assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(i)));
+            }
+            assert_eq!(q.steps, 0, "{} list steps for {m} events", q.steps);
+        }
+    }
+
+    /// Retransmission timers far beyond the wheel (an incast's, each a
+    /// wake-up ten wheels ahead, re-armed when it fires) while packets keep
+    /// the wheel busy: they wait in the far wheel, never in the heap, and
+    /// every pop is the earliest pending (time, insertion).
+    #[test]
+    fn far_timers_wait_in_the_far_wheel_not_the_heap() {
+        use std::collections::BTreeSet;
         let mut q = EventQueue::new();
         let reach = (q.mask + 1) << q.shift;
-        let t = reach + reach / 16;
-        q.schedule(SimTime(0), Event::Udp(u32::MAX));
-        let m = 20_000u32;
-        for i in 0..m {
-            q.schedule(SimTime(t), Event::Udp(i));
+        let mut reference: BTreeSet<(u64, u32)> = BTreeSet::new();
+        let flows = 200u32;
+        for f in 0..flows {
+            let t = 10 * reach + f as u64 * 997;
+            q.schedule(SimTime(t), Event::Rto(f));
+            reference.insert((t, f));
         }
-        q.schedule(SimTime(reach / 2), Event::Sample);
-        assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(u32::MAX)));
-        assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Sample));
-        assert!(
-            q.overflow.len() == m as usize,
-            "the instant waits in the heap"
-        );
-        q.schedule(SimTime(t), Event::Udp(m));
-        assert_eq!(q.in_wheel, 1, "the late event is in the wheel");
-        for i in 0..=m {
-            assert_eq!(q.pop_until(SimTime::MAX), Some(Event::Udp(i)));
+        // a packet stream: one event per eighth of a bucket
+        let gap = (1u64 << q.shift) / 8;
+        q.schedule(SimTime(gap), Event::Arrive(0));
+        reference.insert((gap, u32::MAX));
+        let mut fired = 0;
+        while fired < 3 * flows {
+            let first = *reference.iter().next().unwrap();
+            reference.remove(&first);
+            let ev = q.pop_until(SimTime::MAX).unwrap();
+            assert_eq!(q.now().0, first.0);
+            let next = match ev {
+                Event::Arrive(0) => (q.now().0 + gap, u32::MAX),
+                Event::Rto(f) => {
+                    assert_eq!(f, first.1);
+                    fired += 1;
+                    (q.now().0 + 10 * reach, f)
+                }
+                other => panic!("{other:?}"),
+            };
+            let ev = if next.1 == u32::MAX {
+                Event::Arrive(0)
+            } else {
+                ev
+            };
+            q.schedule(SimTime(next.0), ev);
+            reference.insert(next);
+            assert!(q.overflow.is_empty(), "a timer went through the heap");
         }
-        assert!(
-            q.steps < 4 * m as u64,
-            "{} list steps for {m} events",
-            q.steps
-        );
     }
 
     #[test]
