@@ -73,7 +73,12 @@ use std::sync::Arc;
 /// One transmitted, not yet cumulatively acknowledged segment. Segments are
 /// retransmitted with the bounds they were first sent with, as a real stack
 /// retransmits its skbs.
+///
+/// Half a line, aligned to it: an ACK reads the scoreboard's front, the
+/// entries it acknowledges, which at a large fabric have left the cache
+/// since they were sent; an entry that straddled two lines cost two misses.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct Seg {
     start: u64,
     len: u32,
@@ -121,6 +126,7 @@ impl<T> std::ops::DerefMut for HalfLine<T> {
 
 /// Bytes of one scoreboard entry (limits.rs).
 pub const SEG_BYTES: usize = std::mem::size_of::<Seg>();
+const _: () = assert!(SEG_BYTES == 32, "a scoreboard entry is half a line");
 
 /// Scoreboard / out-of-order capacity kept by an idle connection.
 const IDLE_CAPACITY: usize = 16;
