@@ -73,7 +73,12 @@ use std::sync::Arc;
 /// One transmitted, not yet cumulatively acknowledged segment. Segments are
 /// retransmitted with the bounds they were first sent with, as a real stack
 /// retransmits its skbs.
+///
+/// Half a line, aligned to it: an ACK reads the scoreboard's front, the
+/// entries it acknowledges, which at a large fabric have left the cache
+/// since they were sent; an entry that straddled two lines cost two misses.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct Seg {
     start: u64,
     len: u32,
@@ -121,6 +126,7 @@ impl<T> std::ops::DerefMut for HalfLine<T> {
 
 /// Bytes of one scoreboard entry (limits.rs).
 pub const SEG_BYTES: usize = std::mem::size_of::<Seg>();
+const _: () = assert!(SEG_BYTES == 32, "a scoreboard entry is half a line");
 
 /// Scoreboard / out-of-order capacity kept by an idle connection.
 const IDLE_CAPACITY: usize = 16;
@@ -289,7 +295,8 @@ struct RxRare {
 /// guards it), and everything else — configuration shared by all flows of a
 /// class, recovery state used only on loss, counters of rare events,
 /// timers of mechanisms that are off — lies behind. An ACK touches lines
-/// 0–6 and 9, a data segment lines 5, 8 and 9, and the shared class.
+/// 0–6, 9 and 13–16 (the recovery machine and the scoreboard's running
+/// facts), a data segment lines 5, 8 and 9, and the shared class.
 #[repr(C, align(64))]
 pub struct TcpFlow {
     // ---- line 0: sender, every ACK and every send
@@ -356,12 +363,17 @@ pub struct TcpFlow {
     // ---- line 9: then the counters both ends bump (the first four
     // fields of `FlowStats`)
     pub stats: FlowStats,
-    // ---- cold: loss recovery, mechanisms that are off by default, set-up
-    rng: Rng,
-    /// The loss-recovery machine (NewReno, SACK or RACK-TLP) and its state.
+    /// Time the first byte was written (cold: here it pads the counters to
+    /// the next line, where the recovery machine starts).
+    pub start_time: Option<SimTime>,
+    // ---- lines 13–16: read by every ACK but behind the sender's lines:
+    // the loss-recovery machine (NewReno, SACK or RACK-TLP), its tag and a
+    // NewReno machine in line 13, then the scoreboard's running facts
+    // every machine reads.
     rec: Recovery,
-    /// The scoreboard's running facts every machine reads.
     sh: Shared,
+    // ---- cold: mechanisms that are off by default, set-up
+    rng: Rng,
     /// HyStart (`tcp.hystart`).
     ss_exit: hystart::SlowStartExit,
     /// How much of cwnd the current window used (`tcp.cwnd_validation`).
@@ -373,8 +385,6 @@ pub struct TcpFlow {
     rx_rare: RxRare,
     /// Messages the application has written (each ends in a tagged byte).
     msgs_written: u64,
-    /// Time the first byte was written.
-    pub start_time: Option<SimTime>,
     /// NDP's state when `cfg.transport` is NDP (tcp/ndp.rs): the flow then
     /// sends and acknowledges as NDP does.
     ndp: Option<Box<ndp::NdpState>>,
@@ -399,6 +409,12 @@ impl TcpFlow {
         prefetch(&self.cfg);
         prefetch(&self.msg_starts);
         prefetch(&self.stats);
+        // Behind those lines, yet read by every ACK: the recovery machine
+        // (its tag, and a NewReno machine whole, in one line) and the
+        // scoreboard's running facts.
+        prefetch(&self.rec);
+        prefetch(&self.sh.sb);
+        prefetch(&self.sh.seen.fack);
     }
 
     /// The same for an arriving data segment and the ACK it sends.

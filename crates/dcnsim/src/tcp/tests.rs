@@ -1835,6 +1835,21 @@ fn hot_fields_stay_in_their_lines() {
         9,
         "the packet counters of FlowStats left line 9"
     );
+    // Every ACK reads the recovery machine: it starts line 13, and a
+    // NewReno machine's tag and the flag its ACK hook reads share that line.
+    assert_eq!(
+        offset_of!(TcpFlow, rec),
+        13 * 64,
+        "the recovery machine left line 13"
+    );
+    let mut c = TcpConfig::default();
+    (c.sack, c.recovery) = (false, crate::config::LossRecovery::DupAck);
+    let reno = Box::new(TcpFlow::new(0, 0, 0, 1, c, stream(1, Stream::Flow, 0)));
+    let Recovery::NewReno(m) = &reno.rec else {
+        panic!("a flow without SACK runs NewReno")
+    };
+    let at = m.detect_at() - std::ptr::addr_of!(*reno) as usize;
+    assert_eq!(at / 64, 13, "NewReno's ACK flag left the machine's line");
 }
 
 // ------------------------------------------------------------------

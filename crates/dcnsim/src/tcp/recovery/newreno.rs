@@ -77,6 +77,13 @@ impl RenoPrr {
 }
 
 impl NewReno {
+    /// Where the flag every ACK of new data reads first lies
+    /// ([`Self::on_cumulative_ack`]; the layout test's probe).
+    #[cfg(test)]
+    pub fn detect_at(&self) -> usize {
+        std::ptr::addr_of!(self.detect) as usize
+    }
+
     pub fn new(cfg: &TcpConfig) -> Self {
         NewReno {
             detect: cfg.reordering == Reordering::Adaptive,
