@@ -125,7 +125,7 @@ def measure_bench(names, repeat: int) -> Dict[str, Any]:
             "sim_s": rec["sim_s"], "wall_s": round(rec["wall_s"], 3), "walls_s": [round(w, 3) for w in rec["walls_s"]],
             "events": rec["events"], "packet_hops": rec["packet_hops"],
             "events_per_s": round(rec["events_per_s"]), "packet_hops_per_s": round(rec["packet_hops_per_s"]),
-            "peak_rss_mb": round(rec["peak_rss_mb"], 1),
+            "peak_rss_mb": round(rec["peak_rss_mb"], 1), "threads": rec["threads"],
         }
     return out
 
@@ -174,16 +174,21 @@ def render_machine(r: Dict[str, Any]) -> str:
 
 def render_bench(r: Dict[str, Any]) -> str:
     b = r["bench"]
-    rows = ["| scenario | simulated | wall (median) | events/s | packet-hops/s | peak RSS |",
-            "|---|---|---|---|---|---|"]
+    # threads: what `auto` (the default) chose, from the cores free at the time
+    rows = ["| scenario | simulated | wall (median) | events/s | packet-hops/s | peak RSS | threads |",
+            "|---|---|---|---|---|---|---|"]
     for name, s in b["scenarios"].items():
         rows.append(f"| {name} | {s['sim_s']:.4g} s | {s['wall_s']:.3f} s | {_m(s['events_per_s'])} "
-                    f"| {_m(s['packet_hops_per_s'])} | {s['peak_rss_mb']:.1f} MB |")
+                    f"| {_m(s['packet_hops_per_s'])} | {s['peak_rss_mb']:.1f} MB | {s.get('threads', '—')} |")
     sc = b["scenarios"]
     extra = ""
     if "dctcp_perm_k8" in sc and "dctcp_perm_k16" in sc:
-        ratio = sc["dctcp_perm_k16"]["packet_hops_per_s"] / sc["dctcp_perm_k8"]["packet_hops_per_s"]
-        extra = f" k = 16 runs at {ratio:.2f}× of k = 8's packet-hops/s."
+        k8, k16 = sc["dctcp_perm_k8"], sc["dctcp_perm_k16"]
+        ratio = k16["packet_hops_per_s"] / k8["packet_hops_per_s"]
+        extra = f" k = 16 runs at {ratio:.2f}× of k = 8's packet-hops/s"
+        if k8.get("threads") != k16.get("threads"):
+            extra += f" (k = 8 on {k8.get('threads')} threads, k = 16 on {k16.get('threads')}: not like for like)"
+        extra += "."
     return (f"{_stamp_line(b)}; median of {b['repeat']} runs each, one fresh process per scenario "
             f"(`dcnsim bench --repeat {b['repeat']}`).{extra}\n\n" + "\n".join(rows))
 

@@ -180,8 +180,11 @@ def test_bench_json_keys():
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
     rec = json.loads(lines[0])
-    assert list(rec) == ["scenario", "wall_s", "sim_s", "events", "events_per_s", "packet_hops", "packet_hops_per_s", "peak_rss_mb"]
+    assert list(rec) == ["scenario", "wall_s", "sim_s", "events", "events_per_s", "packet_hops", "packet_hops_per_s",
+                         "peak_rss_mb", "threads"]
     assert rec["scenario"] == "longflows_64"
+    # the threads the run used, always (longflows_64 is a star: one)
+    assert rec["threads"] == 1
     assert rec["events"] > 0 and rec["packet_hops"] > 0 and rec["peak_rss_mb"] > 0
     assert rec["events_per_s"] == pytest.approx(rec["events"] / rec["wall_s"])
     r = cli("bench", "--scenario", "nonsense")

@@ -299,13 +299,15 @@ def cmd_bench(args) -> int:
     if args.repeat < 1:
         print(f"bench: --repeat must be at least 1, got {args.repeat}", file=sys.stderr)
         return 2
-    keys = bench.KEYS + (("walls_s",) if args.repeat > 1 else ()) + (("threads",) if args.threads is not None else ())
+    # the threads each run used: under the default (`auto`) that depends on
+    # the cores free when it ran, and a speed is read against it
+    keys = bench.KEYS + (("walls_s",) if args.repeat > 1 else ()) + ("threads",)
     w = max(len("scenario"), *map(len, names))
     if not args.json:
         if args.repeat > 1:
             print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events/s':>11} {'packet_hops':>12} {'hops/s':>11} {'peak_rss_mb':>11}"
-              + (f" {'threads':>7}" if args.threads is not None else ""))
+              f" {'threads':>7}")
     # one child per scenario, running all its repeats: each result as it comes
     for rec in (bench.run_one(n, args.repeat, args.threads) for n in names):
         if args.json:
@@ -314,7 +316,7 @@ def cmd_bench(args) -> int:
             print(
                 f"{rec['scenario']:<{w}} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>11.3e} "
                 f"{rec['packet_hops']:>12,} {rec['packet_hops_per_s']:>11.3e} {rec['peak_rss_mb']:>11.1f}"
-                + (f" {rec['threads']:>7}" if args.threads is not None else ""),
+                f" {rec['threads']:>7}",
                 flush=True,
             )
     return 0
