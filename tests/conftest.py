@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -150,11 +151,20 @@ def small_incast_path() -> Path:
 SIGINT_DEADLINE_S = 10.0
 
 
+def default_sigint() -> None:
+    """In a child, before it runs Python: SIGINT at its default action. A
+    shell starts background jobs with SIGINT ignored and children inherit
+    that; Python installs its KeyboardInterrupt handler only when SIGINT is
+    not ignored, so a Ctrl-C test run from such a job would fail for the
+    runner's sake, not dcnsim's."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn_dcnsim(*args: str, cwd=None, env=None) -> subprocess.Popen:
     """`python -m dcnsim ARGS` in its own session, so a signal can go to the
     whole process group as a terminal's Ctrl-C does (sweep workers too)."""
     return subprocess.Popen([sys.executable, "-m", "dcnsim", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=default_sigint)
 
 
 def core_start_hook(tmp_path: Path) -> Tuple[Path, str]:

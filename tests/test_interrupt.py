@@ -15,8 +15,8 @@ import time
 import dcnsim
 import pytest
 from conftest import SIGINT_DEADLINE_S as DEADLINE_S
+from conftest import default_sigint, needs_core
 from conftest import interrupt as _interrupt
-from conftest import needs_core
 from conftest import spawn_dcnsim as _spawn
 from dcnsim import _core
 
@@ -86,7 +86,7 @@ def test_sigint_in_python_raises_keyboardinterrupt_promptly(tmp_path, started):
         "    print('KeyboardInterrupt'); sys.exit(7)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=default_sigint)
     out, err, took = _interrupt(proc, started)
     assert proc.returncode == 7 and out.strip() == "KeyboardInterrupt", (out, err)
     assert took < DEADLINE_S
