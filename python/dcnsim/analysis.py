@@ -199,6 +199,21 @@ _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2
         2.045, 2.042]
 
 
+def servers_timeouts(table: pd.DataFrame, col: str = "timeouts") -> pd.Series:
+    """Per row of a ``blocks`` or ``queries`` table, the timeout count
+    ``col`` (``timeouts``, ``abtt``, ``rto_first_flight``) of the servers'
+    (workers') flows alone. The tables sum the client's request flows too,
+    whose timer fires when a server's ACK of the request is lost at the
+    client's port although the server has the request: a timeout that
+    stalls nothing, and not one the papers count. A request flow sends one
+    segment per round, so each of its timeouts is also an ABTT and a
+    first-flight timeout, and ``request_timeouts`` is subtracted from each."""
+    x = table[col].astype(float)
+    if "request_timeouts" in table:
+        x = x - table["request_timeouts"].astype(float)
+    return x
+
+
 def ci95(values: Sequence[float]) -> Tuple[float, float]:
     """Mean and the half-width of its 95 % confidence interval (Student t);
     half-width 0 for a single value or identical values."""

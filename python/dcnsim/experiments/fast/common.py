@@ -262,18 +262,15 @@ def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
 @lru_cache(maxsize=4096)
 def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     """Per-point metrics of a partition/aggregate run (cached per file version)."""
-    from ...analysis import ci95
+    from ...analysis import ci95, servers_timeouts
 
     q = read_table(point_dir, "queries")
     qct = q["qct_s"].astype(float)
-    # The workers' timeouts, as the paper counts them (and Fig. 6 per worker):
-    # not the query flows' own, whose timer fires when a worker's ACK of the
-    # query is lost at the aggregator's port although the worker has it (the
-    # paper's ns-3 sockets carry that ACK on the response): up to 16 % of the
-    # total per query at n = 100 for NewReno and DCTCP, none for FaST.
-    to = q["timeouts"].astype(float)
-    if "request_timeouts" in q:
-        to = to - q["request_timeouts"].astype(float)
+    # The workers' timeouts, as the paper counts them (and Fig. 6 per worker;
+    # its ns-3 sockets carry the ACK of a query on the response): the query
+    # flows' own were up to 16 % of the total per query at n = 100 for
+    # NewReno and DCTCP, none for FaST.
+    to = servers_timeouts(q)
     done = qct.dropna()
     out = {
         "queries": float(len(q)),

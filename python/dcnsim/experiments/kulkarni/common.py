@@ -274,20 +274,15 @@ def _finite(x: Any) -> bool:
 
 
 def servers_only(blocks, col: str) -> float:
-    """The mean per block of a timeout count of the blocks table (``timeouts``,
-    ``abtt``, ``rto_first_flight``) over the servers' flows alone. The table
-    sums the client's request flows too, whose timer fires when a server's
-    ACK of the request is lost at the client's port although the server has
-    the request: a timeout that stalls nothing. A request flow sends one
-    segment per block, so each of its timeouts is also an ABTT and a
-    first-flight timeout; at n = 64 (seed 1) they were 15 % of the timeouts
-    and 42 % of the ABTTs."""
+    """The mean per block of a timeout count of the blocks table over the
+    servers' flows alone (:func:`dcnsim.analysis.servers_timeouts`; at
+    n = 64, seed 1, the request flows' were 15 % of the timeouts and 42 % of
+    the ABTTs)."""
+    from ...analysis import servers_timeouts
+
     if blocks is None or not len(blocks) or col not in blocks:
         return math.nan
-    x = blocks[col].astype(float)
-    if "request_timeouts" in blocks:
-        x = x - blocks["request_timeouts"].astype(float)
-    return float(x.mean())
+    return float(servers_timeouts(blocks, col).mean())
 
 
 def zeta_block_start(d: Path) -> float:
@@ -299,6 +294,8 @@ def zeta_block_start(d: Path) -> float:
     blocks. It bounds the exact count (distinct flows with a first-flight
     timeout, which the tables do not carry) from above; ``abtt_flows``
     (no ACK of the block had arrived) bounds it from below."""
+    from ...analysis import servers_timeouts
+
     blocks = read_table(d, "blocks")
     losses = read_table(d, "losses")
     flows = read_table(d, "flows")
@@ -311,10 +308,7 @@ def zeta_block_start(d: Path) -> float:
     t = to["time_s"].to_numpy(dtype=float)
     f = to["flow_id"].to_numpy(dtype=int)
     per_block = []
-    # first-flight expiries of the servers' flows (servers_only)
-    ff_servers = blocks["rto_first_flight"].to_numpy(dtype=float)
-    if "request_timeouts" in blocks:
-        ff_servers = ff_servers - blocks["request_timeouts"].to_numpy(dtype=float)
+    ff_servers = servers_timeouts(blocks, "rto_first_flight").to_numpy()
     for s0, e0, ff in zip(blocks["start_s"].to_numpy(dtype=float), blocks["end_s"].to_numpy(dtype=float),
                           ff_servers):
         m = (t >= s0) & (t <= e0)

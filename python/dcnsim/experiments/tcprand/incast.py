@@ -49,6 +49,7 @@ def _fig15_points(quick: bool) -> List[Point]:
 def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
     import pandas as pd
 
+    from ...analysis import servers_timeouts
     from ...plots import new_figure, save
 
     rows = []
@@ -56,9 +57,7 @@ def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
         b = read_table(r, "blocks")
         rows.append({"series": r["series"], "n": int(r["n"]),
                      "goodput_mbps": 8 * float(b["bytes"].sum()) / float(b["duration_s"].sum()) / 1e6,
-                     # the senders' timeouts, not the request flows' (a sender's ACK of a request lost)
-                     "timeouts_per_block": float((b["timeouts"] - b["request_timeouts"]).mean()
-                                                 if "request_timeouts" in b else b["timeouts"].mean())})
+                     "timeouts_per_block": float(servers_timeouts(b).mean())})
     df = pd.DataFrame(rows)
     fig, ax = new_figure(figsize=(7, 4))
     for s in FIG15_SERIES:
