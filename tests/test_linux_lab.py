@@ -233,3 +233,43 @@ def test_trace_counts_what_each_ack_releases():
     assert batched["acks_released_none"] == pytest.approx(2 / 3)
     assert batched["acks_released_several"] == pytest.approx(1 / 3)
     assert batched["burst_share"] > clocked["burst_share"] == 0
+
+
+def test_trace_measures_how_far_apart_the_servers_start_a_block():
+    """The spread of the servers' first data segments of a block, from one
+    clock: three servers answering 0, 300 and 900 us after one another in
+    the first block and 0, 100, 200 in the second spread 900 and 200 us
+    (the median of the blocks: 550)."""
+    mss, req = 1448, trace.REQUEST
+    client = 1
+
+    def server(addr, starts):
+        pk = [(0.0, client, addr, 6000 + addr, 5000, 1, 1, 0)]
+        for k, start in enumerate(starts):
+            pk.append((start - 5e-5, client, addr, 7000 + addr, 5001, 100 + k * req, 1, req))
+            pk.append((start, addr, client, 5000, 6000 + addr, 1 + k * mss, 1, mss))
+            pk.append((start + 2e-4, client, addr, 6000 + addr, 5000, 1, 1 + (k + 1) * mss, 0))
+        return trace.blocks_of(_pcap(pk), mss, 0.2)
+
+    flows = [server(2, [0.010, 0.050]), server(3, [0.0103, 0.0501]), server(4, [0.0109, 0.0502])]
+    assert trace.summary(flows)["start_spread_us"] == pytest.approx(550, abs=1e-3)
+    assert trace.summary(flows[:1])["start_spread_us"] == 0  # one server: nothing to spread
+
+
+def test_kernel_sysctls_are_checked_and_set_in_every_namespace(monkeypatch, capsys):
+    """--sysctl switches a kernel mechanism off to see whether it is what
+    parts the two sides: only per-namespace network keys, never the lab's
+    own, and each host namespace gets them with the lab's."""
+    lab = run.lab
+    assert lab.parse_sysctls(["net.ipv4.tcp_frto=0", "net.ipv4.tcp_slow_start_after_idle=0"]) == {
+        "net.ipv4.tcp_frto": "0", "net.ipv4.tcp_slow_start_after_idle": "0"}
+    assert "expected KEY=VALUE" in _error(capsys, ["--sysctl", "net.ipv4.tcp_frto"])
+    assert "not a per-namespace network sysctl" in _error(capsys, ["--sysctl", "kernel.hz=100"])
+    assert "use --sack" in _error(capsys, ["--sysctl", "net.ipv4.tcp_sack=0"])
+    assert run.parse_args(["--sysctl", "net.ipv4.tcp_frto=0"]).sysctls == {"net.ipv4.tcp_frto": "0"}
+    calls = []
+    monkeypatch.setattr(lab, "sh", lambda cmd, ns=None, check=True: calls.append((ns, cmd)))
+    lab.host("dl45-s1", lab.server_ip(1), "p1", "1gbit",
+             lab.LabConfig(1, sack=False, extra_sysctls={"net.ipv4.tcp_frto": "0"}))
+    (cmd,) = [c for ns, c in calls if c[0] == "sysctl" and ns == "dl45-s1"]
+    assert "net.ipv4.tcp_sack=0" in cmd and "net.ipv4.tcp_frto=0" in cmd

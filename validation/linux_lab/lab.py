@@ -34,8 +34,8 @@ import shutil
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence
 
 PREFIX = "dl45-"
 CLIENT = PREFIX + "c"
@@ -71,6 +71,9 @@ class LabConfig:
     quickack: bool = True  # route metric: ACK every segment at once (delayed ACKs off)
     sack: bool = True  # net.ipv4.tcp_sack in every namespace
     gso: bool = False  # let TCP build multi-segment GSO packets (the kernel's default; see offloads_off)
+    # Further per-namespace sysctls (``--sysctl``), e.g. net.ipv4.tcp_slow_start_after_idle=0: a kernel
+    # mechanism switched off to see whether it is what parts the two sides.
+    extra_sysctls: Dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 1 <= self.n <= MAX_SERVERS:
@@ -154,7 +157,23 @@ def route(ns: str, ip: str, cfg: LabConfig) -> None:
 def sysctls(ns: str, cfg: LabConfig) -> None:
     sh(["sysctl", "-q", "-w", f"net.ipv4.tcp_sack={int(cfg.sack)}",
         # No ssthresh or RTT carried from one connection to the next.
-        "net.ipv4.tcp_no_metrics_save=1"], ns)
+        "net.ipv4.tcp_no_metrics_save=1", *(f"{k}={v}" for k, v in cfg.extra_sysctls.items())], ns)
+
+
+def parse_sysctls(items: Sequence[str]) -> Dict[str, str]:
+    """``KEY=VALUE`` arguments as a dict; only net.ipv4.* and net.core.* keys (per network namespace)."""
+    out: Dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise ValueError(f"--sysctl: expected KEY=VALUE, got {item!r}")
+        if not key.startswith(("net.ipv4.", "net.core.")):
+            raise ValueError(f"--sysctl: {key!r} is not a per-namespace network sysctl (net.ipv4.* or net.core.*)")
+        if key in ("net.ipv4.tcp_sack", "net.ipv4.tcp_no_metrics_save"):
+            raise ValueError(f"--sysctl: {key} is the lab's own (use --sack for SACK)")
+        out[key] = value
+    return out
 
 
 def host(ns: str, ip: str, peer: str, rate: str, cfg: LabConfig) -> None:

@@ -306,6 +306,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--jitter", default="0s", help="dcnsim sync_reads: each request waits U[0, jitter]")
     p.add_argument("--seed", type=int, default=1, help="dcnsim's seed")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
+    p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="kernel: further per-namespace sysctls, e.g. net.ipv4.tcp_slow_start_after_idle=0")
     p.add_argument("--gso", action="store_true",
                    help="kernel side: let TCP build multi-segment GSO packets (the kernel's default), which leave "
                         "back to back; without it every skb is one segment (lab.py offloads_off)")
@@ -341,6 +343,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         rate_bps(a.bottleneck), rate_bps(a.server_rate), time_s(a.jitter)
         a.delay_us = None if a.delay == "auto" else time_s(a.delay) * 1e6
         a.tcp_over = common.parse_overrides(a.tcp)
+        a.sysctls = lab.parse_sysctls(a.sysctl)
     except ValueError as e:
         p.error(str(e))
     a.saved = {}
@@ -411,7 +414,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         signal.signal(sig, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": git_commit(), "kernel": os.uname().release, "argv": list(argv or sys.argv[1:]),
-            "loadavg_start": Path("/proc/loadavg").read_text().split()[:3], "gso": a.gso}
+            "loadavg_start": Path("/proc/loadavg").read_text().split()[:3], "gso": a.gso,
+            "sysctl": a.sysctls}
     if a.saved:
         meta["kernel_from"] = {"file": str(a.kernel_from), **json.loads(a.kernel_from.read_text())["meta"]}
     rows: List[Dict[str, Any]] = []
@@ -421,7 +425,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             cfg = lab.LabConfig(max(a.n), bottleneck=f"{rate_bps(a.bottleneck)}bit", buffer=a.buffer,
                                 server_rate=f"{rate_bps(a.server_rate)}bit",
                                 client_rate=f"{rate_bps(a.bottleneck)}bit", nic_buffer=a.nic_buffer,
-                                quickack=not a.delayed_ack, gso=a.gso)
+                                quickack=not a.delayed_ack, gso=a.gso, extra_sysctls=a.sysctls)
             testbed = Lab(cfg, realtime=not a.no_realtime)
         print(f"{a.blocks} blocks of {a.size_bytes} B per server per point; {a.bottleneck} bottleneck, "
               f"{a.buffer}-packet drop-tail port; delayed ACKs {'on' if a.delayed_ack else 'off'}; "

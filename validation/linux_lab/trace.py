@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -134,8 +135,19 @@ def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
     sends = sorted(t for b in blocks for t in b.get("sends", []))
     stalled = sum(g for g in (y - x for x, y in zip(sends, sends[1:])) if g > STALL)
     per_server = max(max((sum(1 for b in f if b["segs"]) for f in flows), default=1), 1)
+    # How far apart the servers start a block: the spread of their first data
+    # segments (one clock: every namespace is on this machine). dcnsim's
+    # servers answer the instant a request lands, so only the client's own
+    # serialization of the n requests spreads them.
+    spreads = []
+    for k in range(min((len(f) for f in flows), default=0)):
+        firsts = [f[k]["sends"][0] for f in flows if f[k].get("sends")]
+        if len(firsts) == len(flows) > 1:
+            spreads.append(max(firsts) - min(firsts))
     return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail,
             "stalled_per_block": stalled / per_server,
+            # the median: a request resent by its flow's timer (E) starts one server a timeout late
+            "start_spread_us": 1e6 * statistics.median(spreads) if spreads else 0.0,
             "burst_share": sum(1 for g in gaps if g < 30e-6) / max(len(gaps), 1),
             "acks_released_none": sum(1 for k in released if k == 0) / max(len(released), 1),
             "acks_released_several": sum(1 for k in released if k >= 3) / max(len(released), 1),
@@ -156,7 +168,7 @@ def show(name: str, flows: List[List[Dict[str, Any]]], limit: int) -> None:
 
 
 def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
-    cfg = lab.LabConfig(a.n, quickack=True, gso=a.gso)
+    cfg = lab.LabConfig(a.n, quickack=True, gso=a.gso, extra_sysctls=lab.parse_sysctls(a.sysctl))
     testbed = lab_run.Lab(cfg)
     dumps: List[subprocess.Popen] = []
     try:
@@ -187,11 +199,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--blocks", type=int, default=100)
     p.add_argument("--size", default="256KB")
     p.add_argument("--delay", default="4us", help="dcnsim's per-link delay")
+    p.add_argument("--jitter", default="0s", help="dcnsim: each request waits U[0, jitter] (run.py --jitter)")
     p.add_argument("--gso", action="store_true", help="kernel: multi-segment GSO packets (run.py --gso)")
+    p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="kernel: further per-namespace sysctls (run.py --sysctl)")
     p.add_argument("--only", choices=["kernel", "dcnsim"])
     p.add_argument("--show", type=int, default=10, help="blocks with retransmissions to print per side")
     p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
     a = p.parse_args(argv)
+    try:
+        lab.parse_sysctls(a.sysctl)
+    except ValueError as e:
+        p.error(str(e))
     a.size_bytes = int(__import__("dcnsim.units").units.parse_size(a.size).binary)
     a.out.mkdir(parents=True, exist_ok=True)
     rto_min_s = lab_run.time_s(a.rto_min)
@@ -204,7 +223,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         doc = lab_run.dcnsim_scenario(a.n, a.cc, bool(a.sack), a.rto_min, a.blocks, a.size_bytes,
                                       bottleneck="100Mbps", buffer=32, server_rate="1Gbps", nic_buffer=1000,
-                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False)
+                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter)
         doc["pcap"] = {"hosts": f"1-{a.n}"}
         r = dcnsim.run(doc)
         print(f"dcnsim: {r.metrics['block_goodput_bps'] / 1e6:.1f} Mbps, RTOs/blk "
@@ -223,7 +242,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"{100 * s['acks_released_none']:.0f} % of the ACKs of new data released no segment and "
               f"{100 * s['acks_released_several']:.0f} % three or more; fast-retransmitted "
               f"segments in runs of {s['loss_run']:.2f}; no server sending for over {STALL * 1e3:.0f} ms: "
-              f"{s['stalled_per_block'] * 1e3:.0f} ms per block")
+              f"{s['stalled_per_block'] * 1e3:.0f} ms per block; servers' first segments of a block "
+              f"{s['start_spread_us']:.0f} us apart (median spread)")
     return 0
 
 
