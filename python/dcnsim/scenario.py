@@ -119,6 +119,7 @@ class Tcp(_Builder):
     cwnd_counting: Optional[str] = None
     partial_ack_timer: Optional[str] = None
     reno_reduction: Optional[str] = None
+    rack_timers: Optional[str] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

@@ -497,6 +497,23 @@ pub enum RenoReduction {
     Prr,
 }
 
+/// When RACK-TLP's timers fire (`tcp.rack_timers`, with `recovery = "rack"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RackTimers {
+    /// RFC 8985 §7.2: the probe 2·SRTT after the last transmission (plus
+    /// WCDelAckT when one segment is out and the peer delays ACKs),
+    /// whenever the flow is not in recovery; the reordering timer when the
+    /// window ends.
+    Rfc8985,
+    /// Linux's tcp_schedule_loss_probe and tcp_rack_mark_lost: the probe
+    /// 2·SRTT + TCP_TIMEOUT_MIN_US (2 ms) after it, or 2·SRTT + RTOmin when
+    /// one segment is out, and only in the Open state: no probe while a
+    /// segment is SACKed or a retransmission is outstanding (Disorder); the
+    /// reordering timer 2 ms after the window ends. (The kernel then
+    /// rounds both up to whole jiffies; not modelled.)
+    Linux,
+}
+
 /// What an ACK counts toward window growth (`tcp.ack_counting`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AckCounting {
@@ -600,6 +617,8 @@ pub struct TcpConfig {
     pub partial_ack_timer: PartialAckTimer,
     /// How NewReno recovery paces what it sends.
     pub reno_reduction: RenoReduction,
+    /// When RACK-TLP's probe and reordering timers fire.
+    pub rack_timers: RackTimers,
     /// cwnd after an idle period longer than the RTO.
     pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
@@ -797,6 +816,7 @@ impl Default for TcpConfig {
             cwnd_counting: CwndCounting::Bytes,
             partial_ack_timer: PartialAckTimer::Impatient,
             reno_reduction: RenoReduction::Inflation,
+            rack_timers: RackTimers::Rfc8985,
             idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
@@ -874,6 +894,9 @@ impl TcpConfig {
             partial_ack_timer: PartialAckTimer::Linux,
             // tcp_cwnd_reduction in every Recovery, with or without SACK.
             reno_reduction: RenoReduction::Prr,
+            // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN_US),
+            // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN_US).
+            rack_timers: RackTimers::Linux,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

@@ -15,9 +15,9 @@ use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
-    IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, Reduction,
-    RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties,
-    Transport,
+    IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, RackTimers,
+    Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
+    Threads, Ties, Transport,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -306,6 +306,7 @@ choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd countin
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
 choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno recovery pacing");
+choice!(RackTimersName => RackTimers, sc::RACK_TIMERS_NAMES, "RACK-TLP timers");
 choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
 kind!(
@@ -1071,6 +1072,9 @@ pub struct TcpSection {
     /// how NewReno's fast recovery (without SACK) paces what it sends: `inflation` (RFC 6582: cwnd = ssthresh + 3·SMSS on entry, one SMSS more per duplicate ACK, deflated on partial ACKs and to min(ssthresh, FlightSize + SMSS) at the end) or `prr` (Linux's tcp_cwnd_reduction, which runs in every recovery: each ACK sends in proportion to what it delivered, a duplicate ACK counting as one segment, so the fast retransmission leaves alone; cwnd = ssthresh at the end). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"inflation\"`; `\"prr\"` with `profile = \"linux\"`"))]
     pub reno_reduction: Opt<RenoReductionName>,
+    /// when RACK-TLP's timers fire (with `recovery = "rack"`): `rfc8985` (the tail loss probe 2·SRTT after the last transmission, plus WCDelAckT, 200 ms, when one segment is out and the peer delays ACKs, whenever the flow is not in recovery; the reordering timer when the window ends) or `linux` (tcp_schedule_loss_probe: 2·SRTT + 2 ms, TCP_TIMEOUT_MIN_US, or 2·SRTT + `rto_min` when one segment is out, and only in the Open state: no probe while a segment is SACKed or a retransmission is outstanding, Linux's Disorder; tcp_rack_mark_lost: the reordering timer 2 ms after the window ends; the kernel's rounding to jiffies is not modelled). docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"rfc8985\"`; `\"linux\"` with `profile = \"linux\"`"))]
+    pub rack_timers: Opt<RackTimersName>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub idle_restart: Opt<IdleRestartName>,

@@ -241,6 +241,14 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         let i = tcp_of(json!({"profile": "linux", "partial_ack_timer": name}), None);
         assert_eq!(i.partial_ack_timer, want, "{name}");
     }
+    // Linux's probe and reordering timers (tcp_schedule_loss_probe,
+    // tcp_rack_mark_lost); the key wins.
+    assert_eq!(
+        (l.rack_timers, d.rack_timers),
+        (RackTimers::Linux, RackTimers::Rfc8985)
+    );
+    let r = tcp_of(json!({"profile": "linux", "rack_timers": "rfc8985"}), None);
+    assert_eq!(r.rack_timers, RackTimers::Rfc8985);
     let u = tcp_of(json!({"abc_limit": "unlimited"}), None);
     assert_eq!(u.abc_limit, ABC_UNLIMITED);
     // "papers" and no profile are the same defaults
@@ -302,6 +310,7 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("ack_counting", json!("sacked"), "delivered"),
         ("cwnd_counting", json!("segments"), "packets"),
         ("partial_ack_timer", json!("patient"), "slow_but_steady"),
+        ("rack_timers", json!("kernel"), "rfc8985"),
     ] {
         doc["tcp"] = json!({ key: bad });
         let errs = parse_config(&doc).unwrap_err();

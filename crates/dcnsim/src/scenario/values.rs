@@ -109,6 +109,11 @@ pub(crate) const RENO_REDUCTION_NAMES: &[(&str, RenoReduction)] = &[
     ("prr", RenoReduction::Prr),
 ];
 
+pub(crate) const RACK_TIMERS_NAMES: &[(&str, RackTimers)] = &[
+    ("rfc8985", RackTimers::Rfc8985),
+    ("linux", RackTimers::Linux),
+];
+
 pub(crate) const IDLE_RESTART_NAMES: &[(&str, IdleRestart)] = &[
     ("off", IdleRestart::Off),
     ("rfc5681", IdleRestart::Rfc5681),

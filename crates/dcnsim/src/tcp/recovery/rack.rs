@@ -17,7 +17,7 @@
 
 use super::sack::Sack;
 use super::{Action, Actions, View};
-use crate::config::Reordering;
+use crate::config::{RackTimers, Reordering};
 use crate::sim::queue::LazyTimer;
 use crate::sim::time::SimTime;
 use crate::tcp::*;
@@ -25,6 +25,11 @@ use crate::tcp::*;
 /// RFC 8985 §7.2's WCDelAckT, the worst-case delayed-ACK time a probe of
 /// a single segment allows for.
 const WC_DEL_ACK_T: SimTime = SimTime::from_ms(200);
+
+/// Linux's TCP_TIMEOUT_MIN_US: the slack tcp_schedule_loss_probe adds to
+/// 2·SRTT and tcp_rack_mark_lost to the reordering wait (`rack_timers =
+/// "linux"`), so neither timer fires within a jiffy or two of its cause.
+pub const TCP_TIMEOUT_MIN: SimTime = SimTime::from_ms(2);
 
 /// What the flow's RACK timer is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,6 +274,33 @@ impl RackTlp {
         }
         pto
     }
+
+    /// Linux's probe timeout (tcp_schedule_loss_probe, 6.x): 2·SRTT plus
+    /// RTOmin when one segment is out (the worst-case delayed ACK, whatever
+    /// the peer does) and TCP_TIMEOUT_MIN otherwise; 1 s before a sample;
+    /// capped as [`Self::pto`] at the retransmission timer's remaining time.
+    pub fn pto_linux(
+        srtt: Option<SimTime>,
+        one_segment_out: bool,
+        rto_min: SimTime,
+        rto_left: Option<SimTime>,
+    ) -> SimTime {
+        let mut pto = match srtt {
+            Some(s) => {
+                SimTime(2 * s.0)
+                    + if one_segment_out {
+                        rto_min
+                    } else {
+                        TCP_TIMEOUT_MIN
+                    }
+            }
+            None => SimTime::from_secs(1),
+        };
+        if let Some(left) = rto_left {
+            pto = pto.min(left.saturating_sub(SimTime(1)));
+        }
+        pto
+    }
 }
 
 /// The state of the Eifel undo: what the last fast retransmission changed.
@@ -357,7 +389,12 @@ impl TcpFlow {
         let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
         let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, reo, now);
         if let Some(w) = wait {
-            r.timer.arm(io, now + w, TcpTimer::Rack);
+            let slack = if self.cfg.rack_timers == RackTimers::Linux {
+                TCP_TIMEOUT_MIN
+            } else {
+                SimTime::ZERO
+            };
+            r.timer.arm(io, now + w + slack, TcpTimer::Rack);
             r.timer_kind = RackTimer::Reorder;
         }
         r.sack.prr.rack_lost |= any;
@@ -380,12 +417,30 @@ impl TcpFlow {
             return;
         }
         let now = io.now();
-        let one_out = self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack;
-        let pto = RackTlp::pto(
-            self.srtt,
-            one_out.then_some(self.cfg.delayed_ack_timeout),
-            self.rto.deadline().map(|d| d.saturating_sub(now)),
-        );
+        let rto_left = self.rto.deadline().map(|d| d.saturating_sub(now));
+        let pto = if self.cfg.rack_timers == RackTimers::Linux {
+            // tcp_schedule_loss_probe arms nothing outside Open and CWR:
+            // in Disorder (a segment SACKed, or a retransmission out, or
+            // the head ever retransmitted: tcp_try_to_open) the SACKs
+            // to come will tell, and the RTO covers the rest.
+            // A probe armed before is replaced by the RTO there, as
+            // tcp_set_xmit_timer's tcp_rearm_rto replaces it.
+            if self.sh.sb.sacked_segs > 0 || self.segs.iter().any(|s| s.retx_ever) {
+                let r = self.rec.rack_mut().expect("RACK");
+                if r.timer_kind == RackTimer::Probe && r.timer.is_armed() {
+                    r.timer.cancel();
+                }
+                return;
+            }
+            RackTlp::pto_linux(self.srtt, self.segs.len() == 1, self.cfg.rto_min, rto_left)
+        } else {
+            let one_out = self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack;
+            RackTlp::pto(
+                self.srtt,
+                one_out.then_some(self.cfg.delayed_ack_timeout),
+                rto_left,
+            )
+        };
         let r = self.rec.rack_mut().expect("RACK");
         r.timer.arm(io, now + pto, TcpTimer::Rack);
         r.timer_kind = RackTimer::Probe;

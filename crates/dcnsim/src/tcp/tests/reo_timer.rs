@@ -1,7 +1,8 @@
 //! Recovery that RACK's reordering timer starts, with no ACK to pace it.
 
 use super::*;
-use crate::config::{LossRecovery, Reduction, Reordering};
+use crate::config::{LossRecovery, RackTimers, Reduction, Reordering};
+use crate::tcp::recovery::rack::RackTlp;
 
 /// Ten segments at t = 0; at `ACK_AT` a SACK of the last one only. One
 /// SACKed segment is below the duplicate threshold, so RACK waits out the
@@ -61,4 +62,105 @@ fn a_one_segment_probe_waits_for_a_delayed_ack_and_goes_before_the_rto() {
     assert_eq!(w.flow.stats.timeouts, 0, "the probe, not the RTO");
     let probe_at = data_sent(&w).last().unwrap().ts;
     assert_eq!(probe_at, rto_at - SimTime(1));
+}
+
+/// Ten segments at t = 0, the first seven cumulatively ACKed at `ACK_AT`
+/// under `rack_timers`, the last three lost: the flow is Open with an
+/// RTT sample and nothing SACKed. `before_last` runs before the seventh
+/// ACK. Returns the world then.
+fn open_with_a_lost_tail(rules: RackTimers, before_last: impl Fn(&mut Script)) -> Script {
+    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
+    t.rack_timers = rules;
+    let mut w = world(t);
+    let m = MSS as u64;
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    run_timers(&mut w, ACK_AT);
+    for i in 1..=7 {
+        if i == 7 {
+            before_last(&mut w);
+        }
+        w.flow
+            .on_ack(&mut w.io, &sack_ack(i * m, &[], SimTime::ZERO));
+    }
+    w
+}
+
+/// Linux arms the probe 2·SRTT + TCP_TIMEOUT_MIN (2 ms) after the last
+/// ACK (tcp_schedule_loss_probe), RFC 8985 at 2·SRTT.
+#[test]
+fn linux_probes_two_milliseconds_after_rfc8985() {
+    for (rules, slack) in [
+        (RackTimers::Rfc8985, SimTime::ZERO),
+        (RackTimers::Linux, SimTime::from_ms(2)),
+    ] {
+        let mut w = open_with_a_lost_tail(rules, |_| ());
+        let srtt = w.flow.srtt().unwrap();
+        let due = ACK_AT + SimTime(2 * srtt.0) + slack;
+        run_timers(&mut w, due - SimTime(1));
+        assert_eq!(w.flow.stats.tlp_probes, 0, "{rules:?}: early");
+        run_timers(&mut w, due);
+        assert_eq!(w.flow.stats.tlp_probes, 1, "{rules:?}");
+        assert_eq!(data_sent(&w).last().unwrap().ts, due, "{rules:?}");
+    }
+}
+
+/// With one segment out Linux adds the connection's RTOmin (the peer's
+/// worst-case delayed ACK) whatever the peer does; RFC 8985's WCDelAckT
+/// only when the peer delays ACKs. Capped at the RTO, the probe goes
+/// first either way.
+#[test]
+fn a_lone_segment_probe_waits_rto_min_under_linux() {
+    assert_eq!(
+        RackTlp::pto_linux(
+            Some(SimTime::from_us(100)),
+            true,
+            SimTime::from_ms(10),
+            None
+        ),
+        SimTime::from_us(10_200)
+    );
+    assert_eq!(
+        RackTlp::pto_linux(
+            Some(SimTime::from_us(100)),
+            false,
+            SimTime::from_ms(10),
+            None
+        ),
+        SimTime::from_us(2_200)
+    );
+    assert_eq!(
+        RackTlp::pto_linux(None, false, SimTime::from_ms(10), None),
+        SimTime::from_secs(1)
+    );
+    assert_eq!(
+        RackTlp::pto_linux(
+            Some(SimTime::from_us(100)),
+            true,
+            SimTime::from_ms(200),
+            Some(SimTime::from_ms(150))
+        ),
+        SimTime::from_ms(150) - SimTime(1)
+    );
+}
+
+/// Linux probes only in Open (and CWR): once a segment is SACKed or a
+/// retransmission is outstanding the connection is in Disorder, where
+/// an ACK that advances snd_una arms the RTO, not the probe, and a probe
+/// armed before gives way to it (tcp_set_xmit_timer); RFC 8985 keeps
+/// probing while the flow is not in recovery.
+#[test]
+fn linux_sends_no_probe_in_disorder() {
+    let m = MSS as u64;
+    for (rules, probes) in [(RackTimers::Rfc8985, 1), (RackTimers::Linux, 0)] {
+        // The seventh ACK leaves segment 7 at the head, marked as once
+        // retransmitted (tcp_any_retrans_done): Disorder.
+        let mut w = open_with_a_lost_tail(rules, |w| {
+            let head = w.flow.segs.iter_mut().find(|s| s.start == 7 * m).unwrap();
+            head.retx_ever = true;
+        });
+        let rto_at = w.flow.rto.deadline().expect("RTO armed");
+        run_timers(&mut w, rto_at - SimTime(2));
+        assert_eq!(w.flow.stats.tlp_probes, probes, "{rules:?}");
+        assert_eq!(w.flow.cong, CongState::Open, "{rules:?}");
+    }
 }
