@@ -110,37 +110,20 @@ fn linux_probes_two_milliseconds_after_rfc8985() {
 /// first either way.
 #[test]
 fn a_lone_segment_probe_waits_rto_min_under_linux() {
-    assert_eq!(
-        RackTlp::pto_linux(
-            Some(SimTime::from_us(100)),
-            true,
-            SimTime::from_ms(10),
-            None
-        ),
-        SimTime::from_us(10_200)
-    );
-    assert_eq!(
-        RackTlp::pto_linux(
-            Some(SimTime::from_us(100)),
-            false,
-            SimTime::from_ms(10),
-            None
-        ),
-        SimTime::from_us(2_200)
-    );
-    assert_eq!(
-        RackTlp::pto_linux(None, false, SimTime::from_ms(10), None),
-        SimTime::from_secs(1)
-    );
-    assert_eq!(
-        RackTlp::pto_linux(
-            Some(SimTime::from_us(100)),
-            true,
-            SimTime::from_ms(200),
-            Some(SimTime::from_ms(150))
-        ),
-        SimTime::from_ms(150) - SimTime(1)
-    );
+    let us = SimTime::from_us;
+    let (srtt, rto_min) = (Some(us(100)), SimTime::from_ms(10));
+    for (srtt, one_out, rto_left, want) in [
+        (srtt, true, None, us(10_200)),
+        (srtt, false, None, us(2_200)),
+        (None, false, None, SimTime::from_secs(1)),
+        (srtt, true, Some(us(5_000)), us(5_000) - SimTime(1)),
+    ] {
+        let got = RackTlp::pto_linux(srtt, one_out, rto_min, rto_left);
+        assert_eq!(
+            got, want,
+            "srtt {srtt:?}, one out {one_out}, RTO in {rto_left:?}"
+        );
+    }
 }
 
 /// Linux probes only in Open (and CWR): once a segment is SACKed or a
