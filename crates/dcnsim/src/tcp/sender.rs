@@ -110,25 +110,14 @@ impl TcpFlow {
     /// Outside SACK recovery: go-back-N resends after a timeout, then new
     /// data, while the window allows. Returns the flight it leaves.
     fn send_in_order(&mut self, io: &mut TcpIo) -> u64 {
+        if self.snd_nxt < self.snd_max {
+            if let Some(inflight) = self.go_back_n(io) {
+                return inflight;
+            }
+        }
         loop {
             let wnd = self.window();
             let inflight = self.in_order_flight(wnd);
-            if self.snd_nxt < self.snd_max {
-                // Go-back-N after a timeout: resend the recorded segments in order.
-                let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");
-                let s = self.segs[i];
-                if s.sacked {
-                    // SACKed before the timeout: the receiver holds it.
-                    self.snd_nxt = s.end();
-                    continue;
-                }
-                if inflight > 0 && self.window_full(inflight, s.len, wnd) {
-                    return inflight;
-                }
-                self.snd_nxt = s.end();
-                self.transmit(io, s.start, s.len, true);
-                continue;
-            }
             let available = self.app_limit - self.snd_max;
             if available == 0 {
                 return inflight;
@@ -142,6 +131,38 @@ impl TcpFlow {
             }
             self.send_new(io, len);
         }
+    }
+
+    /// Go-back-N after a timeout: resend the recorded segments from
+    /// snd_nxt in order while the window allows. Returns the flight when
+    /// the window fills, `None` once snd_nxt reaches snd_max. The
+    /// scoreboard's segments are contiguous and none is added or removed
+    /// here, so after segment `i` the resend goes on at `i + 1` (checked)
+    /// without a search per segment.
+    #[inline(never)]
+    fn go_back_n(&mut self, io: &mut TcpIo) -> Option<u64> {
+        let mut next = usize::MAX;
+        while self.snd_nxt < self.snd_max {
+            let wnd = self.window();
+            let inflight = self.in_order_flight(wnd);
+            let i = match self.segs.get(next) {
+                Some(s) if s.start == self.snd_nxt => next,
+                _ => self.seg_index(self.snd_nxt).expect("segment at snd_nxt"),
+            };
+            next = i + 1;
+            let s = self.segs[i];
+            if s.sacked {
+                // SACKed before the timeout: the receiver holds it.
+                self.snd_nxt = s.end();
+                continue;
+            }
+            if inflight > 0 && self.window_full(inflight, s.len, wnd) {
+                return Some(inflight);
+            }
+            self.snd_nxt = s.end();
+            self.retransmit(io, i);
+        }
+        None
     }
 
     /// Whether a segment of `len` bytes may not join `inflight` bytes
@@ -219,6 +240,24 @@ impl TcpFlow {
         self.transmit_flags(io, start, len, retx, 0);
     }
 
+    /// Retransmit scoreboard segment `i` whole, for a caller that holds
+    /// its index: [`Self::transmit`] of its range without the search for
+    /// the segment it lies in.
+    pub(in crate::tcp) fn retransmit(&mut self, io: &mut TcpIo, i: usize) {
+        self.note_resent(i, io.now());
+        let s = self.segs[i];
+        self.send_data(io, s.start, s.len, true, 0);
+    }
+
+    /// Segment `i` is sent again at `now`.
+    #[inline(always)]
+    fn note_resent(&mut self, i: usize, now: SimTime) {
+        let s = &mut self.segs[i];
+        s.xmit = now;
+        s.retx_ever = true;
+        s.lost = false;
+    }
+
     /// Transmit with extra header flags (`flags::MARKED` for the
     /// probabilistic-retransmission thread).
     pub(in crate::tcp) fn transmit_flags(
@@ -229,6 +268,17 @@ impl TcpFlow {
         retx: bool,
         extra: u8,
     ) {
+        if retx {
+            if let Some(i) = self.seg_index(start) {
+                self.note_resent(i, io.now());
+            }
+        }
+        self.send_data(io, start, len, retx, extra);
+    }
+
+    /// [`Self::transmit_flags`] once a retransmitted segment is marked.
+    #[inline]
+    fn send_data(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool, extra: u8) {
         let now = io.now();
         let mut f = extra;
         if self.cfg.ecn {
@@ -242,12 +292,6 @@ impl TcpFlow {
             f |= flags::RETX;
             self.stats.retransmits += 1;
             self.stats.retx_bytes += len as u64;
-            if let Some(i) = self.seg_index(start) {
-                let s = &mut self.segs[i];
-                s.xmit = now;
-                s.retx_ever = true;
-                s.lost = false;
-            }
             if self.rtt_timing.is_some_and(|(end, _)| start < end) {
                 self.rtt_timing = None; // Karn: its ACK would be ambiguous
             }

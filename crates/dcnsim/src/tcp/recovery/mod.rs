@@ -347,7 +347,7 @@ impl TcpFlow {
                         self.segs[i].rexmit = true;
                         self.segs[i].rexmit_hi = self.snd_max;
                     }
-                    self.transmit(io, s.start, s.len, true);
+                    self.retransmit(io, i);
                     if rearm {
                         self.rearm_rto_on_head(io, s.start);
                     }

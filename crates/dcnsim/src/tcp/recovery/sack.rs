@@ -174,7 +174,7 @@ impl TcpFlow {
                     self.segs[i].rexmit_hi = self.snd_max;
                     b.pipe += s.len as u64;
                 }
-                self.transmit(io, s.start, s.len, true);
+                self.retransmit(io, i);
                 continue;
             }
             let view = self.seg_view(available);
