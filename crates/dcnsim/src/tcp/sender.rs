@@ -62,6 +62,21 @@ impl TcpFlow {
         }
     }
 
+    /// The payload of the next new segment with `available` bytes waiting:
+    /// [`SegPolicy::next_payload`] on [`Self::seg_view`], the view built
+    /// only for a policy that reads it.
+    #[inline]
+    pub(in crate::tcp) fn next_len(&mut self, available: u64) -> u32 {
+        if let Some(len) = self
+            .seg_policy
+            .payload_without_view(self.st.smss, available)
+        {
+            return len;
+        }
+        let view = self.seg_view(available);
+        self.seg_policy.next_payload(&view, &mut self.rng)
+    }
+
     /// Record and transmit a new segment of `len` bytes at snd_max.
     pub(in crate::tcp) fn send_new(&mut self, io: &mut TcpIo, len: u32) {
         if self.snd_una == self.snd_max && self.segs_sent > 0 {
@@ -122,8 +137,7 @@ impl TcpFlow {
             if available == 0 {
                 return inflight;
             }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            let len = self.next_len(available);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
             if inflight > 0 && self.window_full(inflight, len, wnd) {
@@ -207,8 +221,7 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+            let len = self.next_len(available) as u64;
             let beyond_rwnd = self.snd_max + len > self.snd_una + self.cfg.rwnd_bytes;
             if pipe + len > self.window() || beyond_rwnd {
                 return;
@@ -227,8 +240,7 @@ impl TcpFlow {
         if available == 0 || self.snd_nxt < self.snd_max {
             return;
         }
-        let view = self.seg_view(available);
-        let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+        let len = self.next_len(available) as u64;
         let after = self.snd_max - self.snd_una + len;
         if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
             self.send_new(io, len as u32);

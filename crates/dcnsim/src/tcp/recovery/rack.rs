@@ -432,9 +432,8 @@ impl TcpFlow {
         }
         let available = self.app_limit - self.snd_max;
         let inflight = self.snd_max - self.snd_una;
-        let view = self.seg_view(available);
         let new_len = if available > 0 {
-            self.seg_policy.next_payload(&view, &mut self.rng)
+            self.next_len(available)
         } else {
             0
         };
