@@ -183,16 +183,21 @@ impl TcpFlow {
     /// under the window `wnd`. Under `cwnd_counting = "packets"` cwnd
     /// admits ⌊cwnd / SMSS⌋ segments of any size (Linux's tcp_cwnd_test),
     /// so a sub-MSS tail cannot slip in beside a full segment on a
-    /// fractional cwnd; the receiver's window stays in bytes.
+    /// fractional cwnd; the receiver's window stays in bytes. The byte
+    /// test, asked once or twice per send, is made inline.
+    #[inline(always)]
     fn window_full(&self, inflight: u64, len: u32, wnd: u64) -> bool {
         match self.cfg.cwnd_counting {
             crate::config::CwndCounting::Bytes => inflight + len as u64 > wnd,
-            crate::config::CwndCounting::Packets => {
-                let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
-                self.in_order_flight_segs() >= cwnd_segs
-                    || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
-            }
+            crate::config::CwndCounting::Packets => self.window_full_in_packets(len),
         }
+    }
+
+    #[inline(never)]
+    fn window_full_in_packets(&self, len: u32) -> bool {
+        let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
+        self.in_order_flight_segs() >= cwnd_segs
+            || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
     }
 
     /// Segments in flight for the send test: those sent below snd_nxt,
