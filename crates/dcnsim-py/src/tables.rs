@@ -9,6 +9,7 @@
 //! worker) does not need. result.py views them as numpy arrays, without a
 //! copy, when a table is first asked for.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use dcnsim::stats::results::{Column, Dtype, Results, TABLE_SCHEMA};
@@ -42,15 +43,15 @@ fn u64_column(py: Python<'_>, array: &Bound<'_, PyAny>, v: Vec<u64>) -> PyResult
 
 /// Strings become a list; equal strings share one Python object (a column
 /// of a few kinds and node names repeats them many times).
-fn str_column(py: Python<'_>, v: Vec<String>) -> PyObject {
-    let mut seen: HashMap<String, PyObject> = HashMap::new();
+fn str_column(py: Python<'_>, v: Vec<Cow<'static, str>>) -> PyObject {
+    let mut seen: HashMap<Cow<'static, str>, PyObject> = HashMap::new();
     let objs: Vec<PyObject> = v
         .into_iter()
         .map(|s| {
             if let Some(o) = seen.get(&s) {
                 return o.clone_ref(py);
             }
-            let o: PyObject = s.as_str().into_py(py);
+            let o: PyObject = s.as_ref().into_py(py);
             seen.insert(s, o.clone_ref(py));
             o
         })

@@ -1135,7 +1135,7 @@ fn take_in(
         std::mem::swap(buf, &mut *sh.inbox[at][me * sh.n + src].lock().unwrap());
         hs.clear();
         hs.extend(buf.iter().map(|t| Hdr {
-            id: w.core.arena.alloc(t.pkt),
+            id: w.core.arena.alloc(&t.pkt),
             ..t.h
         }));
         for (t, h) in buf.iter().zip(hs.iter_mut()) {

@@ -93,14 +93,14 @@ pub struct Core {
 impl Core {
     /// A host hands a new packet to its NIC.
     #[inline]
-    pub fn send_from_host(&mut self, host: u32, pkt: Packet) -> PktId {
+    pub fn send_from_host(&mut self, host: u32, pkt: &Packet) -> PktId {
         let node = self.host_node[host as usize];
         let c = self.capture_of[host as usize];
         if c != u32::MAX {
-            self.captures[c as usize].record(self.q.now(), &pkt);
+            self.captures[c as usize].record(self.q.now(), pkt);
         }
         let route = if self.paths.enabled {
-            self.source_route(host, &pkt)
+            self.source_route(host, pkt)
         } else {
             NO_ROUTE
         };
@@ -428,7 +428,7 @@ impl Core {
         let (bytes, _) = self.links.occupancy(nic, now);
         let rate = self.links.info(nic).rate_bps;
         pkt.ts = now + SimTime((bytes as u128 * 8_000_000_000_000 / rate as u128) as u64);
-        self.send_from_host(pkt.src, pkt);
+        self.send_from_host(pkt.src, &pkt);
     }
 
     /// Links from host `src` to host `dst` on the first of its routes.
@@ -1291,7 +1291,7 @@ impl World {
             Event::Udp(u) => {
                 let now = self.core.q.now();
                 if let Some((pkt, next)) = self.udps[u as usize].tick(u, now) {
-                    self.core.send_from_host(pkt.src, pkt);
+                    self.core.send_from_host(pkt.src, &pkt);
                     self.core.q.schedule(next, Event::Udp(u));
                 }
             }
@@ -1377,7 +1377,7 @@ impl World {
             for out in self.tcp_io.pending() {
                 match out {
                     TcpOut::Send(pkt) => {
-                        let ack = self.core.send_from_host(pkt.src, *pkt);
+                        let ack = self.core.send_from_host(pkt.src, pkt);
                         self.core.links.int.set(ack, int);
                     }
                     TcpOut::SendNicStamped(_) => unreachable!("HPCC stamps no packet at the NIC"),
@@ -1477,7 +1477,7 @@ impl World {
                 ..Packet::EMPTY
             };
             self.pacers[host as usize].next = now + self.pull_spacing(f as usize);
-            self.core.send_from_host(host, pkt);
+            self.core.send_from_host(host, &pkt);
             break;
         }
         let pc = &mut self.pacers[host as usize];
@@ -1507,11 +1507,12 @@ impl World {
     #[inline]
     fn flush_tcp(&mut self, flow: u32) {
         // By reference, then one clear: each packet is copied once more,
-        // straight into the arena.
+        // from the outbox straight into the arena (`send_from_host` takes
+        // it by reference: by value it was copied to the stack first).
         for out in self.tcp_io.pending() {
             match out {
                 TcpOut::Send(pkt) => {
-                    self.core.send_from_host(pkt.src, *pkt);
+                    self.core.send_from_host(pkt.src, pkt);
                 }
                 TcpOut::SendNicStamped(pkt) => self.core.send_nic_stamped(*pkt),
                 TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(flow, *timer)),

@@ -510,14 +510,9 @@ fn cc_is_selectable_per_app_in_scenarios() {
         _ => unreachable!(),
     };
     let (cc, seg, role) = (col("cc"), col("segment"), col("role"));
-    assert_eq!((cc[0].as_str(), seg[0].as_str()), ("dctcp", "fixed"));
+    assert_eq!((&*cc[0], &*seg[0]), ("dctcp", "fixed"));
     for i in 1..cc.len() - 1 {
-        assert_eq!(
-            (cc[i].as_str(), seg[i].as_str()),
-            ("fast", "fast"),
-            "{}",
-            role[i]
-        );
+        assert_eq!((&*cc[i], &*seg[i]), ("fast", "fast"), "{}", role[i]);
     }
     assert_eq!(cc.last().unwrap(), "cubic");
     assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));

@@ -77,7 +77,7 @@ pub fn col_bool<'a>(r: &'a Results, table: &str, col: &str) -> &'a [bool] {
     }
 }
 
-pub fn col_str<'a>(r: &'a Results, table: &str, col: &str) -> &'a [String] {
+pub fn col_str<'a>(r: &'a Results, table: &str, col: &str) -> &'a [std::borrow::Cow<'static, str>] {
     match r.table(table).unwrap().column(col).unwrap() {
         Column::Str(v) => v,
         c => panic!("{col} is not str: {c:?}"),

@@ -51,7 +51,7 @@ fn starving_port(r: &Results) -> String {
             let fb = dropped[b] as f64 / offered[b] as f64;
             fa.total_cmp(&fb)
         })
-        .map(|k| from[k].clone())
+        .map(|k| from[k].to_string())
         .expect("the receiver's edge port has inputs")
 }
 

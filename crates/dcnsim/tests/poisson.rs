@@ -140,7 +140,7 @@ fn pairs_are_random_distinct_and_in_range() {
 
 fn str_col(r: &Results, col: &str) -> Vec<String> {
     match r.table("flows").unwrap().column(col).unwrap() {
-        Column::Str(v) => v.clone(),
+        Column::Str(v) => v.iter().map(|s| s.to_string()).collect(),
         _ => unreachable!(),
     }
 }

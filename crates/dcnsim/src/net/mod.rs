@@ -175,7 +175,7 @@ pub struct Arena {
 
 impl Arena {
     #[inline]
-    pub fn alloc(&mut self, pkt: Packet) -> PktId {
+    pub fn alloc(&mut self, pkt: &Packet) -> PktId {
         self.created += 1;
         let head = PktHead {
             flow: pkt.flow,
@@ -198,7 +198,7 @@ impl Arena {
             (self.pkts.len() - 1) as PktId
         };
         if pkt.nsack > 0 {
-            self.put_sack(id, &pkt);
+            self.put_sack(id, pkt);
         }
         id
     }
@@ -1097,7 +1097,7 @@ mod tests {
                 kind: [PktKind::Data, PktKind::Ack, PktKind::Udp][(r >> 40) as usize % 3],
                 ..Packet::EMPTY
             };
-            live.push((arena.alloc(p), p));
+            live.push((arena.alloc(&p), p));
         }
         assert!(arena.live() == live.len() as u64 && arena.released > 0);
         for (id, want) in live {
@@ -1256,7 +1256,7 @@ mod tests {
             let now = q.now();
             match ev {
                 Event::Udp(i) => {
-                    let id = arena.alloc(Packet {
+                    let id = arena.alloc(&Packet {
                         txn: i,
                         wire: wire(i),
                         ..Packet::EMPTY

@@ -5,6 +5,7 @@ use crate::config::Limit;
 use crate::sim::time::SimTime;
 use crate::stats::results::{Column, Results, Table};
 use crate::world::World;
+use std::borrow::Cow;
 
 fn f64s(v: impl Iterator<Item = f64>) -> Column {
     Column::F64(v.collect())
@@ -19,16 +20,16 @@ pub const FLOW_COLUMNS_MAX: usize = 80;
 pub const FLOW_STR_COLUMNS_MAX: usize = 5;
 
 /// Bytes the result tables take per flow, at most: the row built first,
-/// then one 8-byte cell per column and a short string (24 bytes plus a
-/// 32-byte allocation) per string column (limits.rs).
+/// then one 8-byte cell per column and a short string (24 bytes plus, if
+/// owned, a 32-byte allocation) per string column (limits.rs).
 pub const FLOW_RESULT_BYTES: usize = std::mem::size_of::<FlowRow>()
     + FLOW_COLUMNS_MAX * 8
-    + FLOW_STR_COLUMNS_MAX * (std::mem::size_of::<String>() + 32);
+    + FLOW_STR_COLUMNS_MAX * (std::mem::size_of::<Cow<str>>() + 32);
 
 /// Bytes per row of the `losses` table, at most: the merged log entry,
 /// time, flow id and the kind as a string.
 pub const LOSS_RESULT_BYTES: usize =
-    std::mem::size_of::<(SimTime, u64, bool)>() + 8 + 8 + std::mem::size_of::<String>() + 32;
+    std::mem::size_of::<(SimTime, u64, bool)>() + 8 + 8 + std::mem::size_of::<Cow<str>>() + 32;
 
 /// One row of the `flows` table, TCP or UDP.
 struct FlowRow {
@@ -296,7 +297,7 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
 }
 
 fn strs(v: impl Iterator<Item = &'static str>) -> Column {
-    Column::Str(v.map(str::to_string).collect())
+    Column::Str(v.map(Cow::Borrowed).collect())
 }
 
 fn flows_table(r: &[FlowRow]) -> Table {
@@ -397,7 +398,7 @@ fn queues_table(w: &World) -> Table {
     let links = w.links();
     let ls = links.infos();
     let st: Vec<_> = (0..links.len()).map(|i| links.stats(i)).collect();
-    let name = |n: u32| w.node_names()[n as usize].clone();
+    let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
     let span = now.as_secs_f64();
     queues.push("queue_id", u64s(0..ls.len() as u64));
     queues.push(
@@ -472,7 +473,7 @@ fn queues_table(w: &World) -> Table {
 fn queue_inputs_table(w: &World) -> Table {
     let it = w.inputs();
     let ls = w.links().infos();
-    let name = |n: u32| w.node_names()[n as usize].clone();
+    let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
     let rows_in: Vec<(usize, usize, crate::world::InputStats)> = it
         .slots()
         .into_iter()
@@ -612,7 +613,7 @@ fn losses_table(w: &World) -> Table {
         "kind",
         Column::Str(
             log.iter()
-                .map(|x| if x.2 { "timeout" } else { "fast_retransmit" }.to_string())
+                .map(|x| Cow::Borrowed(if x.2 { "timeout" } else { "fast_retransmit" }))
                 .collect(),
         ),
     );

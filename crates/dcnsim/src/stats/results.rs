@@ -1,12 +1,16 @@
 //! Result tables: named columns, ready to become pandas DataFrames.
 
+use std::borrow::Cow;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Column {
     U64(Vec<u64>),
     I64(Vec<i64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
-    Str(Vec<String>),
+    /// Text: a label the core knows (a kind, a role) borrowed, no copy
+    /// per row (a losses table has tens of thousands); a name owned.
+    Str(Vec<Cow<'static, str>>),
 }
 
 /// A column's element type (numpy's name for it in [`Dtype::name`]).

@@ -62,6 +62,21 @@ impl TcpFlow {
         }
     }
 
+    /// The payload of the next new segment with `available` bytes waiting:
+    /// [`SegPolicy::next_payload`] on [`Self::seg_view`], the view built
+    /// only for a policy that reads it.
+    #[inline]
+    pub(in crate::tcp) fn next_len(&mut self, available: u64) -> u32 {
+        if let Some(len) = self
+            .seg_policy
+            .payload_without_view(self.st.smss, available)
+        {
+            return len;
+        }
+        let view = self.seg_view(available);
+        self.seg_policy.next_payload(&view, &mut self.rng)
+    }
+
     /// Record and transmit a new segment of `len` bytes at snd_max.
     pub(in crate::tcp) fn send_new(&mut self, io: &mut TcpIo, len: u32) {
         if self.snd_una == self.snd_max && self.segs_sent > 0 {
@@ -110,31 +125,19 @@ impl TcpFlow {
     /// Outside SACK recovery: go-back-N resends after a timeout, then new
     /// data, while the window allows. Returns the flight it leaves.
     fn send_in_order(&mut self, io: &mut TcpIo) -> u64 {
+        if self.snd_nxt < self.snd_max {
+            if let Some(inflight) = self.go_back_n(io) {
+                return inflight;
+            }
+        }
         loop {
             let wnd = self.window();
             let inflight = self.in_order_flight(wnd);
-            if self.snd_nxt < self.snd_max {
-                // Go-back-N after a timeout: resend the recorded segments in order.
-                let i = self.seg_index(self.snd_nxt).expect("segment at snd_nxt");
-                let s = self.segs[i];
-                if s.sacked {
-                    // SACKed before the timeout: the receiver holds it.
-                    self.snd_nxt = s.end();
-                    continue;
-                }
-                if inflight > 0 && self.window_full(inflight, s.len, wnd) {
-                    return inflight;
-                }
-                self.snd_nxt = s.end();
-                self.transmit(io, s.start, s.len, true);
-                continue;
-            }
             let available = self.app_limit - self.snd_max;
             if available == 0 {
                 return inflight;
             }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            let len = self.next_len(available);
             // A segment goes out only when it fits (no SWS), but an empty
             // pipe always sends one so a window below one segment cannot stall.
             if inflight > 0 && self.window_full(inflight, len, wnd) {
@@ -144,20 +147,57 @@ impl TcpFlow {
         }
     }
 
+    /// Go-back-N after a timeout: resend the recorded segments from
+    /// snd_nxt in order while the window allows. Returns the flight when
+    /// the window fills, `None` once snd_nxt reaches snd_max. The
+    /// scoreboard's segments are contiguous and none is added or removed
+    /// here, so after segment `i` the resend goes on at `i + 1` (checked)
+    /// without a search per segment.
+    #[inline(never)]
+    fn go_back_n(&mut self, io: &mut TcpIo) -> Option<u64> {
+        let mut next = usize::MAX;
+        while self.snd_nxt < self.snd_max {
+            let wnd = self.window();
+            let inflight = self.in_order_flight(wnd);
+            let i = match self.segs.get(next) {
+                Some(s) if s.start == self.snd_nxt => next,
+                _ => self.seg_index(self.snd_nxt).expect("segment at snd_nxt"),
+            };
+            next = i + 1;
+            let s = self.segs[i];
+            if s.sacked {
+                // SACKed before the timeout: the receiver holds it.
+                self.snd_nxt = s.end();
+                continue;
+            }
+            if inflight > 0 && self.window_full(inflight, s.len, wnd) {
+                return Some(inflight);
+            }
+            self.snd_nxt = s.end();
+            self.retransmit(io, i);
+        }
+        None
+    }
+
     /// Whether a segment of `len` bytes may not join `inflight` bytes
     /// under the window `wnd`. Under `cwnd_counting = "packets"` cwnd
     /// admits ⌊cwnd / SMSS⌋ segments of any size (Linux's tcp_cwnd_test),
     /// so a sub-MSS tail cannot slip in beside a full segment on a
-    /// fractional cwnd; the receiver's window stays in bytes.
+    /// fractional cwnd; the receiver's window stays in bytes. The byte
+    /// test, asked once or twice per send, is made inline.
+    #[inline(always)]
     fn window_full(&self, inflight: u64, len: u32, wnd: u64) -> bool {
         match self.cfg.cwnd_counting {
             crate::config::CwndCounting::Bytes => inflight + len as u64 > wnd,
-            crate::config::CwndCounting::Packets => {
-                let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
-                self.in_order_flight_segs() >= cwnd_segs
-                    || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
-            }
+            crate::config::CwndCounting::Packets => self.window_full_in_packets(len),
         }
+    }
+
+    #[inline(never)]
+    fn window_full_in_packets(&self, len: u32) -> bool {
+        let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
+        self.in_order_flight_segs() >= cwnd_segs
+            || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
     }
 
     /// Segments in flight for the send test: those sent below snd_nxt,
@@ -186,8 +226,7 @@ impl TcpFlow {
             if available == 0 {
                 return;
             }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+            let len = self.next_len(available) as u64;
             let beyond_rwnd = self.snd_max + len > self.snd_una + self.cfg.rwnd_bytes;
             if pipe + len > self.window() || beyond_rwnd {
                 return;
@@ -206,8 +245,7 @@ impl TcpFlow {
         if available == 0 || self.snd_nxt < self.snd_max {
             return;
         }
-        let view = self.seg_view(available);
-        let len = self.seg_policy.next_payload(&view, &mut self.rng) as u64;
+        let len = self.next_len(available) as u64;
         let after = self.snd_max - self.snd_una + len;
         if after <= self.st.cwnd + 2 * self.st.smss && after <= self.cfg.rwnd_bytes {
             self.send_new(io, len as u32);
@@ -217,6 +255,24 @@ impl TcpFlow {
 
     pub(in crate::tcp) fn transmit(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool) {
         self.transmit_flags(io, start, len, retx, 0);
+    }
+
+    /// Retransmit scoreboard segment `i` whole, for a caller that holds
+    /// its index: [`Self::transmit`] of its range without the search for
+    /// the segment it lies in.
+    pub(in crate::tcp) fn retransmit(&mut self, io: &mut TcpIo, i: usize) {
+        self.note_resent(i, io.now());
+        let s = self.segs[i];
+        self.send_data(io, s.start, s.len, true, 0);
+    }
+
+    /// Segment `i` is sent again at `now`.
+    #[inline(always)]
+    fn note_resent(&mut self, i: usize, now: SimTime) {
+        let s = &mut self.segs[i];
+        s.xmit = now;
+        s.retx_ever = true;
+        s.lost = false;
     }
 
     /// Transmit with extra header flags (`flags::MARKED` for the
@@ -229,6 +285,17 @@ impl TcpFlow {
         retx: bool,
         extra: u8,
     ) {
+        if retx {
+            if let Some(i) = self.seg_index(start) {
+                self.note_resent(i, io.now());
+            }
+        }
+        self.send_data(io, start, len, retx, extra);
+    }
+
+    /// [`Self::transmit_flags`] once a retransmitted segment is marked.
+    #[inline]
+    fn send_data(&mut self, io: &mut TcpIo, start: u64, len: u32, retx: bool, extra: u8) {
         let now = io.now();
         let mut f = extra;
         if self.cfg.ecn {
@@ -242,12 +309,6 @@ impl TcpFlow {
             f |= flags::RETX;
             self.stats.retransmits += 1;
             self.stats.retx_bytes += len as u64;
-            if let Some(i) = self.seg_index(start) {
-                let s = &mut self.segs[i];
-                s.xmit = now;
-                s.retx_ever = true;
-                s.lost = false;
-            }
             if self.rtt_timing.is_some_and(|(end, _)| start < end) {
                 self.rtt_timing = None; // Karn: its ACK would be ambiguous
             }

@@ -158,6 +158,10 @@ impl Actions {
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         self.list.iter().map_while(|a| *a)
     }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.list[0].is_none()
+    }
     /// The first segment these actions retransmit.
     pub fn first_retransmit(&self) -> Option<usize> {
         self.iter().find_map(|a| match a {
@@ -337,8 +341,18 @@ impl TcpFlow {
         view!(self)
     }
 
-    /// Carry out what the recovery machine asked for, in order.
+    /// Carry out what the recovery machine asked for, in order. Nearly
+    /// every ACK asks for nothing: that is seen here, inline, before the
+    /// call.
+    #[inline(always)]
     pub(in crate::tcp) fn apply(&mut self, io: &mut TcpIo, acts: Actions) {
+        if !acts.is_empty() {
+            self.apply_all(io, acts);
+        }
+    }
+
+    #[inline(never)]
+    fn apply_all(&mut self, io: &mut TcpIo, acts: Actions) {
         for a in acts.iter() {
             match a {
                 Action::Retransmit { i, mark, rearm } => {
@@ -347,7 +361,7 @@ impl TcpFlow {
                         self.segs[i].rexmit = true;
                         self.segs[i].rexmit_hi = self.snd_max;
                     }
-                    self.transmit(io, s.start, s.len, true);
+                    self.retransmit(io, i);
                     if rearm {
                         self.rearm_rto_on_head(io, s.start);
                     }

@@ -404,8 +404,17 @@ impl TcpFlow {
     }
 
     /// RFC 8985 §7.2: arm the probe timeout while the flow is open with
-    /// data in flight and no probe or reordering wait pending.
+    /// data in flight and no probe or reordering wait pending. Only RACK
+    /// probes: for the other machines nothing is done, seen inline.
+    #[inline(always)]
     pub(in crate::tcp) fn tlp_arm(&mut self, io: &mut TcpIo) {
+        if self.rec.is_rack() {
+            self.tlp_arm_rack(io);
+        }
+    }
+
+    #[inline(never)]
+    fn tlp_arm_rack(&mut self, io: &mut TcpIo) {
         let open = self.cong == CongState::Open && self.snd_una < self.snd_max;
         let Some(r) = self.rec.rack() else {
             return;
@@ -487,9 +496,8 @@ impl TcpFlow {
         }
         let available = self.app_limit - self.snd_max;
         let inflight = self.snd_max - self.snd_una;
-        let view = self.seg_view(available);
         let new_len = if available > 0 {
-            self.seg_policy.next_payload(&view, &mut self.rng)
+            self.next_len(available)
         } else {
             0
         };

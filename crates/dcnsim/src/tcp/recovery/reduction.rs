@@ -124,8 +124,17 @@ impl Prr {
 impl TcpFlow {
     /// Every ACK in SACK recovery under a PRR rule, after loss detection
     /// and before sending: set cwnd = pipe + sndcnt ([`Prr::on_ack`]).
+    /// Outside recovery (nearly every ACK) nothing is done, seen inline.
+    #[inline(always)]
     pub(in crate::tcp) fn prr_ack(&mut self, delivered: u64, una_advanced: bool) {
-        if self.cong != CongState::Recovery || !self.rec.sack().is_some_and(|s| s.prr_on()) {
+        if self.cong == CongState::Recovery {
+            self.prr_ack_in_recovery(delivered, una_advanced);
+        }
+    }
+
+    #[inline(never)]
+    fn prr_ack_in_recovery(&mut self, delivered: u64, una_advanced: bool) {
+        if !self.rec.sack().is_some_and(|s| s.prr_on()) {
             return;
         }
         let b = self.board();

@@ -174,11 +174,10 @@ impl TcpFlow {
                     self.segs[i].rexmit_hi = self.snd_max;
                     b.pipe += s.len as u64;
                 }
-                self.transmit(io, s.start, s.len, true);
+                self.retransmit(io, i);
                 continue;
             }
-            let view = self.seg_view(available);
-            let len = self.seg_policy.next_payload(&view, &mut self.rng);
+            let len = self.next_len(available);
             // pipe leaves out SACKed bytes, but the receive window is
             // counted from snd_una: new data must also end within it.
             let beyond_rwnd = self.snd_max + len as u64 > self.snd_una + self.cfg.rwnd_bytes;

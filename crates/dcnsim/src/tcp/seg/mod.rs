@@ -140,12 +140,30 @@ impl SegPolicy {
     #[inline]
     pub fn next_payload(&mut self, v: &SegView, rng: &mut Rng) -> u32 {
         let want = dispatch!(self, p => p.want(v, rng));
-        want.min(v.smss).min(v.available).max(1) as u32
+        clamp_payload(want, v.smss, v.available)
+    }
+    /// [`Self::next_payload`] when the policy reads nothing of the view
+    /// but SMSS and what is available: `Fixed`, which wants SMSS. The
+    /// sender's per-segment path then skips building the view (and asking
+    /// the congestion control for its hints). `None` for the other policies.
+    #[inline(always)]
+    pub fn payload_without_view(&self, smss: u64, available: u64) -> Option<u32> {
+        match self {
+            SegPolicy::Fixed(_) => Some(clamp_payload(smss, smss, available)),
+            _ => None,
+        }
     }
     pub fn name(&self) -> &'static str {
         dispatch!(self, p => p.name())
     }
 }
+
+/// A policy's wanted payload clamped to [1, min(SMSS, available)].
+#[inline(always)]
+fn clamp_payload(want: u64, smss: u64, available: u64) -> u32 {
+    want.min(smss).min(available).max(1) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::cc::fast::{fast_segment, fast_window};
@@ -209,6 +227,38 @@ mod tests {
             vwnd,
             w_max: None,
             epoch_start_cwnd: None,
+        }
+    }
+
+    /// The sender sizes a fixed-policy segment without a view: it must be
+    /// what `next_payload` gives on any view with the same SMSS and
+    /// available bytes (SMSS, or what is left, at least one byte); every
+    /// other policy reads the view and gets none.
+    #[test]
+    fn a_payload_without_view_is_the_fixed_policys_next_payload() {
+        let mut rng = crate::sim::rng::stream(1, crate::sim::rng::Stream::Flow, 0);
+        let mut fixed = SegPolicy::new(&TcpConfig::default());
+        for smss in [1, 536, MSS, 9000] {
+            for available in [0, 1, smss - 1, smss, smss + 1, 1 << 40] {
+                let v = SegView {
+                    smss,
+                    ..view(7 * smss, Some(smss / 3), 5, available)
+                };
+                let len = fixed.payload_without_view(smss, available);
+                assert_eq!(len, Some(fixed.next_payload(&v, &mut rng)));
+                assert_eq!(len, Some(available.clamp(1, smss) as u32));
+            }
+        }
+        for seg in [
+            SegPolicyKind::Fast,
+            SegPolicyKind::Dsr,
+            SegPolicyKind::TcpRand,
+        ] {
+            let p = SegPolicy::new(&TcpConfig {
+                seg,
+                ..TcpConfig::default()
+            });
+            assert_eq!(p.payload_without_view(MSS, 1 << 20), None, "{seg:?}");
         }
     }
 
