@@ -4,18 +4,25 @@ use super::*;
 use crate::config::{LossRecovery, RackTimers, Reduction, Reordering};
 use crate::tcp::recovery::rack::RackTlp;
 
+/// RACK with SACK, `set` applied to the config; ten segments sent at
+/// t = 0 and the clock run to `ACK_AT`, before any ACK.
+fn ten_out_under_rack(set: impl FnOnce(&mut TcpConfig)) -> Script {
+    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
+    set(&mut t);
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, 10 * MSS as u64, None);
+    run_timers(&mut w, ACK_AT);
+    w
+}
+
 /// Ten segments at t = 0; at `ACK_AT` a SACK of the last one only. One
 /// SACKed segment is below the duplicate threshold, so RACK waits out the
 /// reordering window of the nine sent before it; its timer then finds all
 /// nine lost and starts recovery. Returns the world 100 µs on, before any
 /// further ACK.
 fn reo_timer_entry(red: Reduction) -> Script {
-    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
-    t.reduction = red;
-    let mut w = world(t);
+    let mut w = ten_out_under_rack(|t| t.reduction = red);
     let m = MSS as u64;
-    w.flow.app_write(&mut w.io, 10 * m, None);
-    run_timers(&mut w, ACK_AT);
     w.flow
         .on_ack(&mut w.io, &sack_ack(0, &[(9 * m, 10 * m)], SimTime::ZERO));
     assert!(retransmitted(&w).is_empty(), "{red:?}: RACK waits");
@@ -69,12 +76,8 @@ fn a_one_segment_probe_waits_for_a_delayed_ack_and_goes_before_the_rto() {
 /// RTT sample and nothing SACKed. `before_last` runs before the seventh
 /// ACK. Returns the world then.
 fn open_with_a_lost_tail(rules: RackTimers, before_last: impl Fn(&mut Script)) -> Script {
-    let mut t = loss_tcp(LossRecovery::Rack, Reordering::Fixed);
-    t.rack_timers = rules;
-    let mut w = world(t);
+    let mut w = ten_out_under_rack(|t| t.rack_timers = rules);
     let m = MSS as u64;
-    w.flow.app_write(&mut w.io, 10 * m, None);
-    run_timers(&mut w, ACK_AT);
     for i in 1..=7 {
         if i == 7 {
             before_last(&mut w);
