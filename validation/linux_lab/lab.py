@@ -154,6 +154,10 @@ def route(ns: str, ip: str, cfg: LabConfig) -> None:
         "rto_min", cfg.rto_min, "quickack", "1" if cfg.quickack else "0"], ns)
 
 
+#: The sysctls the lab sets itself (``--sysctl`` may not override them).
+LAB_SYSCTLS = ("net.ipv4.tcp_sack", "net.ipv4.tcp_no_metrics_save")
+
+
 def sysctls(ns: str, cfg: LabConfig) -> None:
     sh(["sysctl", "-q", "-w", f"net.ipv4.tcp_sack={int(cfg.sack)}",
         # No ssthresh or RTT carried from one connection to the next.
@@ -170,7 +174,7 @@ def parse_sysctls(items: Sequence[str]) -> Dict[str, str]:
             raise ValueError(f"--sysctl: expected KEY=VALUE, got {item!r}")
         if not key.startswith(("net.ipv4.", "net.core.")):
             raise ValueError(f"--sysctl: {key!r} is not a per-namespace network sysctl (net.ipv4.* or net.core.*)")
-        if key in ("net.ipv4.tcp_sack", "net.ipv4.tcp_no_metrics_save"):
+        if key in LAB_SYSCTLS:
             raise ValueError(f"--sysctl: {key} is the lab's own (use --sack for SACK)")
         out[key] = value
     return out

@@ -168,7 +168,7 @@ def show(name: str, flows: List[List[Dict[str, Any]]], limit: int) -> None:
 
 
 def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
-    cfg = lab.LabConfig(a.n, quickack=True, gso=a.gso, extra_sysctls=lab.parse_sysctls(a.sysctl))
+    cfg = lab.LabConfig(a.n, quickack=True, gso=a.gso, extra_sysctls=a.sysctls)
     testbed = lab_run.Lab(cfg)
     dumps: List[subprocess.Popen] = []
     try:
@@ -208,7 +208,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
     a = p.parse_args(argv)
     try:
-        lab.parse_sysctls(a.sysctl)
+        a.sysctls = lab.parse_sysctls(a.sysctl)
     except ValueError as e:
         p.error(str(e))
     a.size_bytes = int(__import__("dcnsim.units").units.parse_size(a.size).binary)

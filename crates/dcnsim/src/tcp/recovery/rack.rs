@@ -265,14 +265,7 @@ impl RackTlp {
             // Linux receiver's delayed-ACK timer adapts up to 200 ms.
             pto += WC_DEL_ACK_T.max(dack);
         }
-        if let Some(left) = rto_left {
-            // Linux arms the probe in the retransmission timer's place,
-            // capped at the RTO: at a tie the probe goes first (one
-            // nanosecond early) and the RTO restarts after it; the RTO
-            // firing first instead meant no probe at all.
-            pto = pto.min(left.saturating_sub(SimTime(1)));
-        }
-        pto
+        cap_at_rto(pto, rto_left)
     }
 
     /// Linux's probe timeout (tcp_schedule_loss_probe, 6.x): 2·SRTT plus
@@ -285,7 +278,7 @@ impl RackTlp {
         rto_min: SimTime,
         rto_left: Option<SimTime>,
     ) -> SimTime {
-        let mut pto = match srtt {
+        let pto = match srtt {
             Some(s) => {
                 SimTime(2 * s.0)
                     + if one_segment_out {
@@ -296,11 +289,17 @@ impl RackTlp {
             }
             None => SimTime::from_secs(1),
         };
-        if let Some(left) = rto_left {
-            pto = pto.min(left.saturating_sub(SimTime(1)));
-        }
-        pto
+        cap_at_rto(pto, rto_left)
     }
+}
+
+/// A probe timeout capped just below the retransmission timer's remaining
+/// time `rto_left`: Linux arms the probe in the retransmission timer's
+/// place, capped at the RTO, so at a tie the probe goes first (one
+/// nanosecond early) and the RTO restarts after it; the RTO firing first
+/// instead meant no probe at all.
+fn cap_at_rto(pto: SimTime, rto_left: Option<SimTime>) -> SimTime {
+    rto_left.map_or(pto, |left| pto.min(left.saturating_sub(SimTime(1))))
 }
 
 /// The state of the Eifel undo: what the last fast retransmission changed.
@@ -434,7 +433,10 @@ impl TcpFlow {
             // to come will tell, and the RTO covers the rest.
             // A probe armed before is replaced by the RTO there, as
             // tcp_set_xmit_timer's tcp_rearm_rto replaces it.
-            if self.sh.sb.sacked_segs > 0 || self.segs.iter().any(|s| s.retx_ever) {
+            // A flow that never retransmitted has no such segment: the
+            // scoreboard is walked only after its first retransmission.
+            let retx_out = self.stats.retransmits > 0 && self.segs.iter().any(|s| s.retx_ever);
+            if self.sh.sb.sacked_segs > 0 || retx_out {
                 let r = self.rec.rack_mut().expect("RACK");
                 if r.timer_kind == RackTimer::Probe && r.timer.is_armed() {
                     r.timer.cancel();

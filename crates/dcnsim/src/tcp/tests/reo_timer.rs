@@ -143,6 +143,7 @@ fn linux_sends_no_probe_in_disorder() {
         let mut w = open_with_a_lost_tail(rules, |w| {
             let head = w.flow.segs.iter_mut().find(|s| s.start == 7 * m).unwrap();
             head.retx_ever = true;
+            w.flow.stats.retransmits += 1; // as the retransmission counts it
         });
         let rto_at = w.flow.rto.deadline().expect("RTO armed");
         run_timers(&mut w, rto_at - SimTime(2));
