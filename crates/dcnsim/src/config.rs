@@ -259,9 +259,10 @@ pub struct CubicParams {
     /// while W_max is unknown (`last_max_cwnd == 0`: before the first
     /// congestion event and after a timeout, which resets it), so at least
     /// one segment of growth per 20 acknowledged. RFC 9438 has no such
-    /// floor. cnt is recomputed at most every HZ/32 jiffies (1/32 s) while
-    /// cwnd is unchanged. Reductions (β, fast convergence, §4.8) are
-    /// unchanged.
+    /// floor. cnt is recomputed at most every HZ/32 jiffies while cwnd is
+    /// unchanged, and at most once per jiffy (HZ = 250: 4 ms) otherwise:
+    /// within a jiffy only the Reno-friendly bound applies to it.
+    /// Reductions (β, fast convergence, §4.8) are unchanged.
     pub linux: bool,
 }
 

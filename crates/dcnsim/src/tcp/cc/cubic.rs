@@ -28,8 +28,12 @@ use crate::sim::time::SimTime;
 pub const C: f64 = 0.4;
 /// tcp_cubic's C: bic_scale = 41 in units of 1/1024 segments/s³, ×10.
 pub const C_LINUX: f64 = 410.0 / 1024.0;
-/// How long tcp_cubic keeps its cnt while cwnd is unchanged: HZ/32 jiffies.
-const CNT_HOLD: SimTime = SimTime::from_us(31_250);
+/// tcp_cubic's clock is the kernel's jiffy: HZ = 250 (Debian's default, and
+/// the kernel of validation/linux_lab).
+const JIFFY: SimTime = SimTime::from_ms(4);
+/// How long tcp_cubic keeps its cnt while cwnd is unchanged: HZ/32 jiffies
+/// (integer division: 7 at HZ = 250).
+const CNT_HOLD_JIFFIES: u64 = 7;
 /// RFC 9438 §4.6: multiplicative decrease factor (Linux uses 717/1024).
 pub const BETA: f64 = 0.7;
 /// RFC 9438 §4.3: α_cubic = 3·(1 − β)/(1 + β), the Reno-friendly AIMD increase.
@@ -187,10 +191,23 @@ impl Cubic {
         let smss = s.smss.max(1);
         let cwnd = (s.cwnd / smss).max(1);
         l.reno_acked += acked;
-        // bictcp_update keeps its cnt while cwnd is unchanged and less than
-        // HZ/32 jiffies (1/32 s) have passed since it was computed; the
-        // ACKs still count toward the Reno-friendly window meanwhile.
-        if !(l.cnt > 0 && l.last_cwnd == cwnd && now.saturating_sub(l.last_time) <= CNT_HOLD) {
+        let (j, last) = (now.ps() / JIFFY.ps(), l.last_time.ps() / JIFFY.ps());
+        // bictcp_update keeps its cnt while cwnd is unchanged and no more
+        // than HZ/32 jiffies have passed since it was computed; the ACKs
+        // still count toward the Reno-friendly window meanwhile.
+        let hold = l.cnt > 0 && l.last_cwnd == cwnd && j - last <= CNT_HOLD_JIFFIES;
+        if hold {
+            // cnt as computed
+        } else if l.cnt > 0 && j == last {
+            // The cubic function updates cnt at most once per jiffy: within
+            // it only the Reno-friendly bound applies, to the cnt already
+            // computed, and that computation's cwnd and time stay
+            // (bictcp_update's `goto tcp_friendliness`). A catch-up to the
+            // Reno-friendly window therefore goes on at the jiffy's smallest
+            // cnt, past that window, until the next jiffy: issue 45's CUBIC
+            // rows at n = 2 (docs/linux_profile.md).
+            l.cnt = Self::reno_friendly(l, cwnd, smss, l.cnt);
+        } else {
             l.cnt = Self::linux_cnt(l, cwnd, smss, w_max, t - k);
             l.last_cwnd = cwnd;
             l.last_time = now;
@@ -228,8 +245,13 @@ impl Cubic {
         if l.w_max_unknown {
             cnt = cnt.min(20);
         }
-        // tcp_friendliness: one segment of Reno-friendly growth per
-        // cwnd·15/8 acknowledged (beta_scale = 8·(1024 + 717)/3/(1024 − 717)).
+        Self::reno_friendly(l, cwnd, smss, cnt)
+    }
+
+    /// tcp_friendliness: one segment of Reno-friendly window per cwnd·15/8
+    /// acknowledged (beta_scale = 8·(1024 + 717)/3/(1024 − 717)); `cnt` at
+    /// most what catching up with that window needs, and at least 2.
+    fn reno_friendly(l: &mut LinuxState, cwnd: u64, smss: u64, mut cnt: u64) -> u64 {
         let per = ((cwnd * 15) >> 3).max(1) * smss;
         while l.reno_acked > per {
             l.reno_acked -= per;
@@ -562,5 +584,52 @@ mod tests {
         );
         c.on_tx_start(SimTime::from_ms(501), SimTime::from_ms(500));
         assert_eq!(c.epoch_start(), Some(SimTime::from_ms(501)));
+    }
+
+    #[test]
+    fn linux_catch_up_keeps_its_cnt_for_the_rest_of_the_jiffy() {
+        // tcp_cubic updates cnt at most once per jiffy (bictcp_update's
+        // `goto tcp_friendliness`): a catch-up to the Reno-friendly window
+        // that begins in a jiffy goes on at that jiffy's cnt, past the
+        // window, until the next jiffy. After a loss at 17 segments
+        // (W_max 20 before), cwnd 11.9 holds its cnt for HZ/32 jiffies while
+        // the Reno-friendly window grows with every ACK (one every 242 us,
+        // two flows through a 100 Mbit/s port); then it catches up.
+        let smss = 1448;
+        let mut c = Cubic::new(CubicParams {
+            fast_convergence: true,
+            linux: true,
+        });
+        let mut s = st(17 * smss, u64::MAX);
+        s.smss = smss;
+        let mut now = SimTime::from_ms(100);
+        s.ssthresh = c.ssthresh(&s, 20 * smss, LossKind::DupAck, now);
+        s.cwnd = 17 * smss;
+        s.ssthresh = c.ssthresh(&s, 17 * smss, LossKind::DupAck, now);
+        s.cwnd = s.ssthresh;
+        let jiffy = |t: SimTime| t.ps() / JIFFY.ps();
+        let (mut began, mut friendly_then) = (None, 0);
+        for _ in 0..200 {
+            now += SimTime::from_us(242);
+            let before = s.cwnd / smss;
+            c.on_ack(&mut s, &ack_at(now, smss, SimTime::from_us(30)));
+            let l = c.linux.as_ref().unwrap();
+            if began.is_none() && s.cwnd / smss > before && before >= 12 {
+                began = Some(jiffy(now));
+                friendly_then = l.reno_cwnd;
+            }
+            if began.is_some_and(|j| jiffy(now) > j) {
+                break;
+            }
+        }
+        assert!(began.is_some(), "no catch-up in 200 ACKs");
+        // By the end of the jiffy the catch-up began in, cwnd is past the
+        // Reno-friendly window it was catching up with: the cnt of the
+        // jiffy's first ACK held. Recomputing cnt on every ACK stops there.
+        assert!(
+            s.cwnd / smss > friendly_then,
+            "cwnd {} stopped at the Reno-friendly window {friendly_then}",
+            s.cwnd / smss
+        );
     }
 }
