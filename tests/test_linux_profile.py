@@ -150,6 +150,12 @@ def test_without_sack_a_lone_flow_keeps_its_goodput(cc):
     with_sack = goodput(dcnsim.run(lab_star(True, cc=cc)))
     without = dcnsim.run(lab_star(False, cc=cc))
     assert goodput(without) >= (1 - KERNEL_SACK_LOSS) * with_sack, (goodput(without), with_sack)
+    if cc == "cubic":
+        # tcp_cubic's reductions leave whole segments (⌊cwnd·717/1024⌋), so
+        # a window in bytes has no room for the tail beside a full segment
+        # either: the contrast below is NewReno's, whose halving in bytes
+        # leaves a fraction of a segment
+        return
     # the same run counting cwnd in bytes loses tails to timeouts
     bytes_ = dcnsim.run(lab_star(False, cc=cc, cwnd_counting="bytes"))
     assert goodput(bytes_) < (1 - KERNEL_SACK_LOSS) * with_sack

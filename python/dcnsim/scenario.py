@@ -126,6 +126,7 @@ class Tcp(_Builder):
     handshake_rtt_sample: Optional[bool] = None
     cubic_fast_convergence: Optional[bool] = None
     cubic_linux: Optional[bool] = None
+    hz: Optional[int] = None
     dctcp_g: Optional[Union[float, str]] = None
     dctcp_alpha_init: Optional[Union[float, str]] = None
     fast_g: Optional[Union[float, str]] = None

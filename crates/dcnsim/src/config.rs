@@ -259,11 +259,17 @@ pub struct CubicParams {
     /// while W_max is unknown (`last_max_cwnd == 0`: before the first
     /// congestion event and after a timeout, which resets it), so at least
     /// one segment of growth per 20 acknowledged. RFC 9438 has no such
-    /// floor. cnt is recomputed at most every HZ/32 jiffies while cwnd is
-    /// unchanged, and at most once per jiffy (HZ = 250: 4 ms) otherwise:
-    /// within a jiffy only the Reno-friendly bound applies to it.
-    /// Reductions (β, fast convergence, §4.8) are unchanged.
+    /// floor. Time is the kernel's jiffies ([`Self::hz`]): cnt is
+    /// recomputed at most every HZ/32 jiffies while cwnd is unchanged, and
+    /// at most once per jiffy otherwise (within a jiffy only the
+    /// Reno-friendly bound applies to it), and t counts whole jiffies plus
+    /// the minimum RTT rounded up to one. Reductions in whole segments:
+    /// ssthresh = ⌊cwnd·717/1024⌋, W_max after fast convergence
+    /// ⌊cwnd·1741/2048⌋ (bictcp_recalc_ssthresh).
     pub linux: bool,
+    /// The kernel's timer tick (CONFIG_HZ) for `linux`: 250 (Debian's and
+    /// Ubuntu's kernels, and validation/linux_lab's), 100, 300 or 1000.
+    pub hz: u32,
 }
 
 impl Default for CubicParams {
@@ -271,6 +277,7 @@ impl Default for CubicParams {
         CubicParams {
             fast_convergence: true,
             linux: false,
+            hz: 250,
         }
     }
 }

@@ -1090,9 +1090,12 @@ pub struct TcpSection {
     /// CUBIC: RFC 9438 §4.7 fast convergence (C = 0.4 and β = 0.7 are fixed)
     #[schemars(extend("x-default" = "true"))]
     pub cubic_fast_convergence: Opt<Bool>,
-    /// CUBIC: congestion avoidance by Linux's tcp_cubic arithmetic (bictcp_update, tcp_cong_avoid_ai) instead of RFC 9438's: whole segments; the target W_max + ⌊C·(t − K)³⌋ at t + the minimum RTT (not SRTT); one segment of growth per cnt = ⌊cwnd/(target − cwnd)⌋ acknowledged, capped at 20 while W_max is unknown (before the first congestion event and after a timeout: `last_max_cwnd == 0`), so at least one segment per 20 acknowledged, where RFC 9438 has no such floor; the Reno-friendly rate 3·(1 − β)/(1 + β) throughout; cnt recomputed at most every 1/32 s (HZ/32 jiffies) while cwnd is unchanged. Reductions are unchanged
+    /// CUBIC: congestion avoidance by Linux's tcp_cubic arithmetic (bictcp_update, tcp_cong_avoid_ai) instead of RFC 9438's: whole segments; the target W_max + ⌊C·(t − K)³⌋ at t + the minimum RTT (not SRTT); one segment of growth per cnt = ⌊cwnd/(target − cwnd)⌋ acknowledged, capped at 20 while W_max is unknown (before the first congestion event and after a timeout: `last_max_cwnd == 0`), so at least one segment per 20 acknowledged, where RFC 9438 has no such floor; the Reno-friendly rate 3·(1 − β)/(1 + β) throughout; time in the kernel's jiffies (`hz`): cnt held HZ/32 jiffies while cwnd is unchanged and recomputed at most once per jiffy, t in whole jiffies plus the minimum RTT rounded up to one; reductions in whole segments (ssthresh ⌊cwnd·717/1024⌋, W_max ⌊cwnd·1741/2048⌋ with fast convergence)
     #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub cubic_linux: Opt<Bool>,
+    /// CUBIC with `cubic_linux`: the kernel's timer tick (CONFIG_HZ: 100, 250, 300 or 1000), the clock tcp_cubic counts in: cnt is held HZ/32 jiffies while cwnd is unchanged and recomputed at most once per jiffy (docs/linux_profile.md, mechanism H)
+    #[schemars(extend("x-default" = "250 (Debian's and Ubuntu's kernels)"))]
+    pub hz: Opt<Int<1>>,
     /// DCTCP: gain g of α ← (1 − g)·α + g·F (RFC 8257)
     #[schemars(extend("x-default" = "0.0625"))]
     pub dctcp_g: Opt<PositiveFraction>,

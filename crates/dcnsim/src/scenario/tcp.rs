@@ -143,6 +143,7 @@ impl TcpSection {
                     .cubic_fast_convergence
                     .unwrap_or(d.cubic.fast_convergence),
                 linux: self.cubic_linux.unwrap_or(d.cubic.linux),
+                hz: self.hz.unwrap_or(d.cubic.hz),
             },
             dctcp: DctcpParams {
                 g: self.dctcp_g.unwrap_or(d.dctcp.g),
@@ -271,6 +272,16 @@ pub(super) fn tcp_cross_checks(
             "recovery",
             "'rack' detects losses from SACK information (RFC 8985): set sack = true".to_string(),
             &["recovery", "sack"][..],
+        ));
+    }
+    if ![100, 250, 300, 1000].contains(&c.cubic.hz) {
+        out.push((
+            "hz",
+            format!(
+                "the kernel's CONFIG_HZ is 100, 250, 300 or 1000, got {}",
+                c.cubic.hz
+            ),
+            &["hz"][..],
         ));
     }
     if c.hystart == HyStart::Linux && c.cc != CcKind::Cubic {

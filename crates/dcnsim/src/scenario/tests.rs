@@ -311,6 +311,8 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("cwnd_counting", json!("segments"), "packets"),
         ("partial_ack_timer", json!("patient"), "slow_but_steady"),
         ("rack_timers", json!("kernel"), "rfc8985"),
+        ("hz", json!(200), "100, 250, 300 or 1000"),
+        ("hz", json!(0), "≥ 1"),
     ] {
         doc["tcp"] = json!({ key: bad });
         let errs = parse_config(&doc).unwrap_err();

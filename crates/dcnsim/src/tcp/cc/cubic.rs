@@ -28,12 +28,6 @@ use crate::sim::time::SimTime;
 pub const C: f64 = 0.4;
 /// tcp_cubic's C: bic_scale = 41 in units of 1/1024 segments/s³, ×10.
 pub const C_LINUX: f64 = 410.0 / 1024.0;
-/// tcp_cubic's clock is the kernel's jiffy: HZ = 250 (Debian's default, and
-/// the kernel of validation/linux_lab).
-const JIFFY: SimTime = SimTime::from_ms(4);
-/// How long tcp_cubic keeps its cnt while cwnd is unchanged: HZ/32 jiffies
-/// (integer division: 7 at HZ = 250).
-const CNT_HOLD_JIFFIES: u64 = 7;
 /// RFC 9438 §4.6: multiplicative decrease factor (Linux uses 717/1024).
 pub const BETA: f64 = 0.7;
 /// RFC 9438 §4.3: α_cubic = 3·(1 − β)/(1 + β), the Reno-friendly AIMD increase.
@@ -84,11 +78,23 @@ struct LinuxState {
     reno_acked: u64,
     reno_cwnd: u64,
     /// bictcp_update's last `cnt` (segments ACKed per segment of growth),
-    /// and the cwnd (segments) and time it was computed at; 0 before the
+    /// and the cwnd (segments) and jiffy it was computed at; 0 before the
     /// first in an epoch.
     cnt: u64,
     last_cwnd: u64,
-    last_time: SimTime,
+    last_jiffy: u64,
+    /// The kernel's jiffy (1/HZ s, [`CubicParams::hz`]), tcp_cubic's clock,
+    /// and HZ/32, the jiffies cnt is held while cwnd is unchanged.
+    jiffy: SimTime,
+    hold_jiffies: u64,
+}
+
+impl LinuxState {
+    /// The jiffy `t` falls in (tcp_jiffies32, from the run's start).
+    #[inline]
+    fn jiffies(&self, t: SimTime) -> u64 {
+        t.ps() / self.jiffy.ps()
+    }
 }
 
 impl Cubic {
@@ -113,7 +119,9 @@ impl Cubic {
                     reno_cwnd: 0,
                     cnt: 0,
                     last_cwnd: 0,
-                    last_time: SimTime::ZERO,
+                    last_jiffy: 0,
+                    jiffy: SimTime::from_ps(1_000_000_000_000 / u64::from(p.hz.max(1))),
+                    hold_jiffies: u64::from(p.hz / 32),
                 })
             }),
         }
@@ -191,26 +199,27 @@ impl Cubic {
         let smss = s.smss.max(1);
         let cwnd = (s.cwnd / smss).max(1);
         l.reno_acked += acked;
-        let (j, last) = (now.ps() / JIFFY.ps(), l.last_time.ps() / JIFFY.ps());
+        let (j, last) = (l.jiffies(now), l.last_jiffy);
         // bictcp_update keeps its cnt while cwnd is unchanged and no more
-        // than HZ/32 jiffies have passed since it was computed; the ACKs
-        // still count toward the Reno-friendly window meanwhile.
-        let hold = l.cnt > 0 && l.last_cwnd == cwnd && j - last <= CNT_HOLD_JIFFIES;
+        // than HZ/32 jiffies have passed since it was computed (28 ms at
+        // HZ = 250: the kernel's flat windows in the lab's tcp_probe trace);
+        // the ACKs still count toward the Reno-friendly window meanwhile.
+        let hold = l.cnt > 0 && l.last_cwnd == cwnd && j - last <= l.hold_jiffies;
         if hold {
             // cnt as computed
         } else if l.cnt > 0 && j == last {
             // The cubic function updates cnt at most once per jiffy: within
             // it only the Reno-friendly bound applies, to the cnt already
-            // computed, and that computation's cwnd and time stay
-            // (bictcp_update's `goto tcp_friendliness`). A catch-up to the
-            // Reno-friendly window therefore goes on at the jiffy's smallest
-            // cnt, past that window, until the next jiffy: issue 45's CUBIC
-            // rows at n = 2 (docs/linux_profile.md).
+            // computed, whose cwnd and jiffy stay (bictcp_update's `goto
+            // tcp_friendliness`). A hold ends at a jiffy's start, so the
+            // catch-up to the Reno-friendly window that follows goes on at
+            // its first cnt for a whole jiffy, past that window: issue 45's
+            // CUBIC rows at n = 2 (docs/linux_profile.md, mechanism H).
             l.cnt = Self::reno_friendly(l, cwnd, smss, l.cnt);
         } else {
             l.cnt = Self::linux_cnt(l, cwnd, smss, w_max, t - k);
             l.last_cwnd = cwnd;
-            l.last_time = now;
+            l.last_jiffy = j;
         }
         let cnt = l.cnt;
         let w = cnt * smss;
@@ -264,6 +273,40 @@ impl Cubic {
     }
 }
 
+impl Cubic {
+    /// bictcp_recalc_ssthresh, in whole segments of the window `flight`
+    /// reduces (cwnd under Linux's validation): W_max (last_max_cwnd) =
+    /// ⌊cwnd·(1024 + 717)/2048⌋ with fast convergence below the last one,
+    /// else cwnd; ssthresh = ⌊cwnd·717/1024⌋, at least 2. RFC 9438's β = 0.7
+    /// in bytes kept a fraction of a segment more, which the next reduction
+    /// carried: a window cycling a segment higher than the kernel's.
+    fn linux_ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind) -> u64 {
+        let smss = s.smss.max(1);
+        let cwnd = s.cwnd / smss;
+        self.w_max = if self.fast_convergence && s.cwnd < self.w_max {
+            cwnd * (1024 + 717) / 2048 * smss
+        } else {
+            cwnd * smss
+        };
+        self.loss_w_max = self.w_max;
+        self.cwnd_prior = s.cwnd;
+        self.epoch_start = None;
+        if kind == LossKind::Rto {
+            self.after_rto = true;
+        }
+        // tcp_cubic sets last_max_cwnd here, and a timeout then clears it
+        // again (cubictcp_state's bictcp_reset on TCP_CA_Loss).
+        if let Some(l) = self.linux.as_mut() {
+            l.w_max_unknown = kind == LossKind::Rto;
+            if kind == LossKind::Rto {
+                // bictcp_reset clears delay_min too.
+                l.min_rtt = None;
+            }
+        }
+        ((flight / smss * 717) >> 10).max(2) * smss
+    }
+}
+
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
         if let Some(r) = a.rtt {
@@ -282,12 +325,16 @@ impl CongestionControl for Cubic {
                 a.now
             }
         };
-        let t = a.now.saturating_sub(epoch).as_secs_f64();
         if let Some(l) = &self.linux {
-            let t = t + l.min_rtt.map_or(0.0, |r| r.as_secs_f64());
+            // bictcp_update's t: whole jiffies since the epoch began, plus
+            // the minimum RTT rounded up to whole jiffies (usecs_to_jiffies).
+            let rtt = l.min_rtt.map_or(0, |r| r.ps().div_ceil(l.jiffy.ps()));
+            let jiffies = l.jiffies(a.now) - l.jiffies(epoch) + rtt;
+            let t = (jiffies * l.jiffy.ps()) as f64 * 1e-12;
             self.linux_growth(s, a.now, t, acked);
             return;
         }
+        let t = a.now.saturating_sub(epoch).as_secs_f64();
         let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.as_secs_f64());
         let cwnd = s.cwnd as f64;
         let smss = s.smss as f64;
@@ -317,6 +364,9 @@ impl CongestionControl for Cubic {
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {
+        if self.linux.is_some() {
+            return self.linux_ssthresh(s, flight, kind);
+        }
         // §4.7 fast convergence, then §4.6.
         self.w_max = if self.fast_convergence && s.cwnd < self.w_max {
             (s.cwnd as f64 * (1.0 + BETA) / 2.0) as u64
@@ -326,15 +376,6 @@ impl CongestionControl for Cubic {
         self.loss_w_max = self.w_max;
         self.cwnd_prior = s.cwnd;
         self.epoch_start = None;
-        // tcp_cubic sets last_max_cwnd here, and a timeout then clears it
-        // again (cubictcp_state's bictcp_reset on TCP_CA_Loss).
-        if let Some(l) = self.linux.as_mut() {
-            l.w_max_unknown = kind == LossKind::Rto;
-            if kind == LossKind::Rto {
-                // bictcp_reset clears delay_min too.
-                l.min_rtt = None;
-            }
-        }
         if kind == LossKind::Rto {
             self.after_rto = true;
         }
@@ -597,8 +638,8 @@ mod tests {
         // two flows through a 100 Mbit/s port); then it catches up.
         let smss = 1448;
         let mut c = Cubic::new(CubicParams {
-            fast_convergence: true,
             linux: true,
+            ..CubicParams::default()
         });
         let mut s = st(17 * smss, u64::MAX);
         s.smss = smss;
@@ -607,7 +648,7 @@ mod tests {
         s.cwnd = 17 * smss;
         s.ssthresh = c.ssthresh(&s, 17 * smss, LossKind::DupAck, now);
         s.cwnd = s.ssthresh;
-        let jiffy = |t: SimTime| t.ps() / JIFFY.ps();
+        let jiffy = |t: SimTime| t.ps() / SimTime::from_ms(4).ps();
         let (mut began, mut friendly_then) = (None, 0);
         for _ in 0..200 {
             now += SimTime::from_us(242);
@@ -631,5 +672,61 @@ mod tests {
             "cwnd {} stopped at the Reno-friendly window {friendly_then}",
             s.cwnd / smss
         );
+    }
+
+    #[test]
+    fn linux_reductions_are_whole_segments() {
+        // bictcp_recalc_ssthresh: ssthresh ⌊cwnd·717/1024⌋ and, below the
+        // last W_max, W_max ⌊cwnd·1741/2048⌋: 17 segments give 11 and 14,
+        // where β = 0.7 in bytes keeps 11.9 and 14.45.
+        let linux = CubicParams {
+            linux: true,
+            ..CubicParams::default()
+        };
+        let (s20, s17) = (st(20 * SEG, u64::MAX), st(17 * SEG, u64::MAX));
+        let mut c = Cubic::new(linux);
+        assert_eq!(
+            c.ssthresh(&s20, 20 * SEG, LossKind::DupAck, SimTime::ZERO),
+            14 * SEG
+        );
+        assert_eq!(c.w_max(), 20 * SEG);
+        assert_eq!(
+            c.ssthresh(&s17, 17 * SEG, LossKind::DupAck, SimTime::ZERO),
+            11 * SEG
+        );
+        assert_eq!(c.w_max(), 14 * SEG);
+        let mut rfc = Cubic::new(CubicParams::default());
+        rfc.ssthresh(&s20, 20 * SEG, LossKind::DupAck, SimTime::ZERO);
+        assert_eq!(
+            rfc.ssthresh(&s17, 17 * SEG, LossKind::DupAck, SimTime::ZERO),
+            11_900
+        );
+        assert_eq!(rfc.w_max(), 14_450);
+    }
+
+    #[test]
+    fn linux_cnt_is_held_hz_over_32_jiffies() {
+        // After a timeout W_max is unknown and cnt is 20 at cwnd 7; an ACK
+        // 34 ms after cnt was computed finds it held at HZ = 100 (3 jiffies
+        // of 10 ms may pass) and recomputed (7) at HZ = 250 (7 jiffies of
+        // 4 ms), where the 17 segments acknowledged since then grow cwnd.
+        let cwnd_after = |hz| {
+            let mut c = Cubic::new(CubicParams {
+                linux: true,
+                hz,
+                ..CubicParams::default()
+            });
+            c.ssthresh(&st(10 * SEG, 0), 10 * SEG, LossKind::Rto, SimTime::ZERO);
+            let mut s = st(7 * SEG, 7 * SEG);
+            for us in (0..16).map(|i| 1_000_000 + i * 2_000).chain([1_034_000]) {
+                c.on_ack(
+                    &mut s,
+                    &ack_at(SimTime::from_us(us), SEG, SimTime::from_ms(100)),
+                );
+            }
+            s.cwnd / SEG
+        };
+        assert_eq!(cwnd_after(100), 7, "HZ = 100: cnt still held at 20");
+        assert_eq!(cwnd_after(250), 8, "HZ = 250: cnt recomputed");
     }
 }

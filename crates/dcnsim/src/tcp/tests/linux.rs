@@ -285,8 +285,9 @@ fn a_sack_grows_cwnd_once_reordering_raised_the_degree() {
     }
 }
 
-/// tcp_cubic recomputes its cnt at most every HZ/32 jiffies (1/32 s) while
-/// cwnd is unchanged (bictcp_update returns early): 15 ACKs 2 ms apart
+/// tcp_cubic recomputes its cnt at most every HZ/32 jiffies (28 ms at
+/// HZ = 250) while cwnd is unchanged (bictcp_update returns early): 15 ACKs
+/// 2 ms apart
 /// from cwnd 7 after a timeout keep the cnt of 20 computed on the first,
 /// though the Reno-friendly window (one segment per 7·15/8 = 13 ACKed)
 /// has reached 8 meanwhile; the next ACK, 40 ms later, recomputes cnt = 7
