@@ -10,8 +10,8 @@ from unittest import mock
 
 import dcnsim
 import pytest
-from dcnsim.units import parse_time
 from conftest import needs_core
+from dcnsim.units import parse_time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
