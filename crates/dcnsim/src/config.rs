@@ -259,7 +259,7 @@ pub struct CubicParams {
     /// while W_max is unknown (`last_max_cwnd == 0`: before the first
     /// congestion event and after a timeout, which resets it), so at least
     /// one segment of growth per 20 acknowledged. RFC 9438 has no such
-    /// floor. Time is the kernel's jiffies ([`Self::hz`]): cnt is
+    /// floor. Time is the kernel's jiffies ([`TcpConfig::hz`]): cnt is
     /// recomputed at most every HZ/32 jiffies while cwnd is unchanged, and
     /// at most once per jiffy otherwise (within a jiffy only the
     /// Reno-friendly bound applies to it), and t counts whole jiffies plus
@@ -267,9 +267,6 @@ pub struct CubicParams {
     /// ssthresh = ⌊cwnd·717/1024⌋, W_max after fast convergence
     /// ⌊cwnd·1741/2048⌋ (bictcp_recalc_ssthresh).
     pub linux: bool,
-    /// The kernel's timer tick (CONFIG_HZ) for `linux`: 250 (Debian's and
-    /// Ubuntu's kernels, and validation/linux_lab's), 100, 300 or 1000.
-    pub hz: u32,
 }
 
 impl Default for CubicParams {
@@ -277,7 +274,6 @@ impl Default for CubicParams {
         CubicParams {
             fast_convergence: true,
             linux: false,
-            hz: 250,
         }
     }
 }
@@ -513,12 +509,14 @@ pub enum RackTimers {
     /// whenever the flow is not in recovery; the reordering timer when the
     /// window ends.
     Rfc8985,
-    /// Linux's tcp_schedule_loss_probe and tcp_rack_mark_lost: the probe
-    /// 2·SRTT + TCP_TIMEOUT_MIN_US (2 ms) after it, or 2·SRTT + RTOmin when
-    /// one segment is out, and only in the Open state: no probe while a
-    /// segment is SACKed or a retransmission is outstanding (Disorder); the
-    /// reordering timer 2 ms after the window ends. (The kernel then
-    /// rounds both up to whole jiffies; not modelled.)
+    /// Linux's tcp_schedule_loss_probe and tcp_rack_mark_lost, in jiffies
+    /// ([`TcpConfig::hz`]) as Linux 6.18 runs them: the probe 2·SRTT
+    /// rounded up to whole jiffies plus TCP_TIMEOUT_MIN (2 jiffies), or
+    /// plus TCP_RTO_MIN (200 ms) when one segment is out, capped at the
+    /// RTO, and only in the Open state: no probe while a segment is SACKed
+    /// or a retransmission is outstanding (Disorder); the reordering timer
+    /// the window's remaining wait rounded up plus 2 jiffies. Each fires at
+    /// a tick.
     Linux,
 }
 
@@ -627,6 +625,11 @@ pub struct TcpConfig {
     pub reno_reduction: RenoReduction,
     /// When RACK-TLP's probe and reordering timers fire.
     pub rack_timers: RackTimers,
+    /// The kernel's timer tick (CONFIG_HZ) for what Linux counts in
+    /// jiffies: `cubic.linux`'s arithmetic and `rack_timers = Linux`. 250
+    /// (Debian's and Ubuntu's kernels, and validation/linux_lab's), 100,
+    /// 300 or 1000.
+    pub hz: u32,
     /// cwnd after an idle period longer than the RTO.
     pub idle_restart: IdleRestart,
     /// RTT samples from echoed timestamps (RFC 7323) on every ACK that
@@ -825,6 +828,7 @@ impl Default for TcpConfig {
             partial_ack_timer: PartialAckTimer::Impatient,
             reno_reduction: RenoReduction::Inflation,
             rack_timers: RackTimers::Rfc8985,
+            hz: 250,
             idle_restart: IdleRestart::Off,
             timestamps: true,
             ecn: false,
@@ -902,8 +906,8 @@ impl TcpConfig {
             partial_ack_timer: PartialAckTimer::Linux,
             // tcp_cwnd_reduction in every Recovery, with or without SACK.
             reno_reduction: RenoReduction::Prr,
-            // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN_US),
-            // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN_US).
+            // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),
+            // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN), in jiffies of `hz`.
             rack_timers: RackTimers::Linux,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,

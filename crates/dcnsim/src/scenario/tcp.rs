@@ -143,8 +143,8 @@ impl TcpSection {
                     .cubic_fast_convergence
                     .unwrap_or(d.cubic.fast_convergence),
                 linux: self.cubic_linux.unwrap_or(d.cubic.linux),
-                hz: self.hz.unwrap_or(d.cubic.hz),
             },
+            hz: self.hz.unwrap_or(d.hz),
             dctcp: DctcpParams {
                 g: self.dctcp_g.unwrap_or(d.dctcp.g),
                 alpha_init: self.dctcp_alpha_init.unwrap_or(d.dctcp.alpha_init),
@@ -274,12 +274,12 @@ pub(super) fn tcp_cross_checks(
             &["recovery", "sack"][..],
         ));
     }
-    if ![100, 250, 300, 1000].contains(&c.cubic.hz) {
+    if ![100, 250, 300, 1000].contains(&c.hz) {
         out.push((
             "hz",
             format!(
                 "the kernel's CONFIG_HZ is 100, 250, 300 or 1000, got {}",
-                c.cubic.hz
+                c.hz
             ),
             &["hz"][..],
         ));

@@ -46,6 +46,7 @@ pub mod hpcc;
 pub mod hystart;
 pub mod info;
 pub mod io;
+pub mod jiffies;
 pub mod ndp;
 pub mod receiver;
 pub mod recovery;

@@ -83,7 +83,7 @@ struct LinuxState {
     cnt: u64,
     last_cwnd: u64,
     last_jiffy: u64,
-    /// The kernel's jiffy (1/HZ s, [`CubicParams::hz`]), tcp_cubic's clock,
+    /// The kernel's jiffy (1/HZ s, [`crate::config::TcpConfig::hz`]), tcp_cubic's clock,
     /// and HZ/32, the jiffies cnt is held while cwnd is unchanged.
     jiffy: SimTime,
     hold_jiffies: u64,
@@ -98,7 +98,13 @@ impl LinuxState {
 }
 
 impl Cubic {
+    /// CUBIC at HZ = 250 (the default `tcp.hz`).
     pub fn new(p: CubicParams) -> Self {
+        Self::with_hz(p, 250)
+    }
+
+    /// CUBIC whose Linux arithmetic counts jiffies of 1/`hz` s.
+    pub fn with_hz(p: CubicParams, hz: u32) -> Self {
         Cubic {
             fast_convergence: p.fast_convergence,
             w_max: 0,
@@ -120,8 +126,8 @@ impl Cubic {
                     cnt: 0,
                     last_cwnd: 0,
                     last_jiffy: 0,
-                    jiffy: SimTime::from_ps(1_000_000_000_000 / u64::from(p.hz.max(1))),
-                    hold_jiffies: u64::from(p.hz / 32),
+                    jiffy: crate::tcp::jiffies::jiffy(hz),
+                    hold_jiffies: u64::from(hz / 32),
                 })
             }),
         }
@@ -711,11 +717,13 @@ mod tests {
         // of 10 ms may pass) and recomputed (7) at HZ = 250 (7 jiffies of
         // 4 ms), where the 17 segments acknowledged since then grow cwnd.
         let cwnd_after = |hz| {
-            let mut c = Cubic::new(CubicParams {
-                linux: true,
+            let mut c = Cubic::with_hz(
+                CubicParams {
+                    linux: true,
+                    ..CubicParams::default()
+                },
                 hz,
-                ..CubicParams::default()
-            });
+            );
             c.ssthresh(&st(10 * SEG, 0), 10 * SEG, LossKind::Rto, SimTime::ZERO);
             let mut s = st(7 * SEG, 7 * SEG);
             for us in (0..16).map(|i| 1_000_000 + i * 2_000).chain([1_034_000]) {

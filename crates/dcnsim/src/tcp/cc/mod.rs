@@ -219,7 +219,7 @@ impl Cc {
             CcKind::NewReno => Cc::NewReno(NewReno {
                 ca: cfg.ca_increase,
             }),
-            CcKind::Cubic => Cc::Cubic(cubic::Cubic::new(cfg.cubic)),
+            CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hz(cfg.cubic, cfg.hz)),
             CcKind::Dctcp => Cc::Dctcp(dctcp::Dctcp::new(cfg.dctcp).with_ca(cfg.ca_increase)),
             CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast).with_ca(cfg.ca_increase)),
         }

@@ -20,16 +20,27 @@ use super::{Action, Actions, View};
 use crate::config::{RackTimers, Reordering};
 use crate::sim::queue::LazyTimer;
 use crate::sim::time::SimTime;
+use crate::tcp::jiffies::{jiffy, timer_deadline};
 use crate::tcp::*;
 
 /// RFC 8985 §7.2's WCDelAckT, the worst-case delayed-ACK time a probe of
 /// a single segment allows for.
 const WC_DEL_ACK_T: SimTime = SimTime::from_ms(200);
 
-/// Linux's TCP_TIMEOUT_MIN_US: the slack tcp_schedule_loss_probe adds to
-/// 2·SRTT and tcp_rack_mark_lost to the reordering wait (`rack_timers =
-/// "linux"`), so neither timer fires within a jiffy or two of its cause.
-pub const TCP_TIMEOUT_MIN: SimTime = SimTime::from_ms(2);
+/// Linux's TCP_TIMEOUT_MIN, in jiffies: the slack tcp_schedule_loss_probe
+/// adds to 2·SRTT and tcp_rack_mark_lost to the reordering wait
+/// (`rack_timers = "linux"`), so neither timer fires within a jiffy or two
+/// of its cause. (Measured on Linux 6.18 at HZ = 250 with packetdrill: a
+/// probe 207 ms after a send with SRTT 100 ms, a reordering retransmission
+/// 32 ms after a SACK that left 25 ms to wait; the microsecond version,
+/// `TCP_TIMEOUT_MIN_US` = 2 ms, would give 200–204 and 24–28.)
+pub const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
+
+/// Linux's TCP_RTO_MIN (200 ms, HZ/5 jiffies), which tcp_schedule_loss_probe
+/// adds for the peer's delayed ACK when one segment is out, whatever the
+/// route's RTOmin (measured: with `rto_min 10ms` on the route the probe
+/// still waits for the RTO).
+pub const TCP_RTO_MIN: SimTime = SimTime::from_ms(200);
 
 /// What the flow's RACK timer is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,28 +279,28 @@ impl RackTlp {
         cap_at_rto(pto, rto_left)
     }
 
-    /// Linux's probe timeout (tcp_schedule_loss_probe, 6.x): 2·SRTT plus
-    /// RTOmin when one segment is out (the worst-case delayed ACK, whatever
-    /// the peer does) and TCP_TIMEOUT_MIN otherwise; 1 s before a sample;
-    /// capped as [`Self::pto`] at the retransmission timer's remaining time.
+    /// When Linux's probe fires if armed at `now` (tcp_schedule_loss_probe
+    /// as Linux 6.18 runs it, in jiffies of 1/`hz` s): 2·SRTT rounded up to
+    /// whole jiffies plus TCP_RTO_MIN when one segment is out (the
+    /// worst-case delayed ACK, whatever the peer does) or TCP_TIMEOUT_MIN
+    /// otherwise; 1 s before a sample; at a tick; capped as [`Self::pto`]
+    /// at the retransmission timer's remaining time.
     pub fn pto_linux(
+        now: SimTime,
         srtt: Option<SimTime>,
         one_segment_out: bool,
-        rto_min: SimTime,
+        hz: u32,
         rto_left: Option<SimTime>,
     ) -> SimTime {
-        let pto = match srtt {
-            Some(s) => {
-                SimTime(2 * s.0)
-                    + if one_segment_out {
-                        rto_min
-                    } else {
-                        TCP_TIMEOUT_MIN
-                    }
+        let deadline = match srtt {
+            Some(s) if one_segment_out => {
+                let extra = TCP_RTO_MIN.ps().div_ceil(jiffy(hz).ps());
+                timer_deadline(now, SimTime(2 * s.0), extra, hz)
             }
-            None => SimTime::from_secs(1),
+            Some(s) => timer_deadline(now, SimTime(2 * s.0), TCP_TIMEOUT_MIN_JIFFIES, hz),
+            None => timer_deadline(now, SimTime::from_secs(1), 0, hz),
         };
-        cap_at_rto(pto, rto_left)
+        cap_at_rto(deadline - now, rto_left)
     }
 }
 
@@ -388,12 +399,12 @@ impl TcpFlow {
         let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
         let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, reo, now);
         if let Some(w) = wait {
-            let slack = if self.cfg.rack_timers == RackTimers::Linux {
-                TCP_TIMEOUT_MIN
+            let due = if self.cfg.rack_timers == RackTimers::Linux {
+                timer_deadline(now, w, TCP_TIMEOUT_MIN_JIFFIES, self.cfg.hz)
             } else {
-                SimTime::ZERO
+                now + w
             };
-            r.timer.arm(io, now + w + slack, TcpTimer::Rack);
+            r.timer.arm(io, due, TcpTimer::Rack);
             r.timer_kind = RackTimer::Reorder;
         }
         r.sack.prr.rack_lost |= any;
@@ -443,7 +454,7 @@ impl TcpFlow {
                 }
                 return;
             }
-            RackTlp::pto_linux(self.srtt, self.segs.len() == 1, self.cfg.rto_min, rto_left)
+            RackTlp::pto_linux(now, self.srtt, self.segs.len() == 1, self.cfg.hz, rto_left)
         } else {
             let one_out = self.snd_max - self.snd_una <= self.st.smss && self.cfg.delayed_ack;
             RackTlp::pto(

@@ -88,17 +88,20 @@ fn open_with_a_lost_tail(rules: RackTimers, before_last: impl Fn(&mut Script)) -
     w
 }
 
-/// Linux arms the probe 2·SRTT + TCP_TIMEOUT_MIN (2 ms) after the last
-/// ACK (tcp_schedule_loss_probe), RFC 8985 at 2·SRTT.
+/// Linux arms the probe 2·SRTT, rounded up to whole jiffies, plus
+/// TCP_TIMEOUT_MIN (2 jiffies) after the last ACK, and it fires at a tick
+/// (tcp_schedule_loss_probe; HZ = 250 by default); RFC 8985 at 2·SRTT.
 #[test]
-fn linux_probes_two_milliseconds_after_rfc8985() {
-    for (rules, slack) in [
-        (RackTimers::Rfc8985, SimTime::ZERO),
-        (RackTimers::Linux, SimTime::from_ms(2)),
-    ] {
+fn linux_probes_at_a_tick_two_jiffies_after_rfc8985() {
+    use crate::tcp::jiffies::timer_deadline;
+    for rules in [RackTimers::Rfc8985, RackTimers::Linux] {
         let mut w = open_with_a_lost_tail(rules, |_| ());
         let srtt = w.flow.srtt().unwrap();
-        let due = ACK_AT + SimTime(2 * srtt.0) + slack;
+        let due = match rules {
+            RackTimers::Rfc8985 => ACK_AT + SimTime(2 * srtt.0),
+            RackTimers::Linux => timer_deadline(ACK_AT, SimTime(2 * srtt.0), 2, 250),
+        };
+        assert!(due >= ACK_AT + SimTime(2 * srtt.0));
         run_timers(&mut w, due - SimTime(1));
         assert_eq!(w.flow.stats.tlp_probes, 0, "{rules:?}: early");
         run_timers(&mut w, due);
@@ -107,24 +110,28 @@ fn linux_probes_two_milliseconds_after_rfc8985() {
     }
 }
 
-/// With one segment out Linux adds the connection's RTOmin (the peer's
-/// worst-case delayed ACK) whatever the peer does; RFC 8985's WCDelAckT
-/// only when the peer delays ACKs. Capped at the RTO, the probe goes
-/// first either way.
+/// With one segment out Linux adds TCP_RTO_MIN (200 ms, the peer's
+/// worst-case delayed ACK) whatever the peer does and whatever the route's
+/// RTOmin; RFC 8985's WCDelAckT only when the peer delays ACKs. In
+/// jiffies, from the tick the arming falls in; capped at the RTO, the
+/// probe goes first either way.
 #[test]
-fn a_lone_segment_probe_waits_rto_min_under_linux() {
-    let us = SimTime::from_us;
-    let (srtt, rto_min) = (Some(us(100)), SimTime::from_ms(10));
-    for (srtt, one_out, rto_left, want) in [
-        (srtt, true, None, us(10_200)),
-        (srtt, false, None, us(2_200)),
-        (None, false, None, SimTime::from_secs(1)),
-        (srtt, true, Some(us(5_000)), us(5_000) - SimTime(1)),
+fn a_lone_segment_probe_waits_tcp_rto_min_in_jiffies_under_linux() {
+    let (us, ms) = (SimTime::from_us, SimTime::from_ms);
+    let (now, srtt) = (ms(1), Some(us(100)));
+    for (hz, srtt, one_out, rto_left, want) in [
+        // 2·SRTT = 200 us: 1 jiffy, + 50 (200 ms), from tick 0: 204 ms
+        (250, srtt, true, None, ms(203)),
+        // + 2 jiffies: tick 3, 12 ms
+        (250, srtt, false, None, ms(11)),
+        (1000, srtt, false, None, ms(3)),
+        (250, None, false, None, ms(999)),
+        (250, srtt, true, Some(ms(5)), ms(5) - SimTime(1)),
     ] {
-        let got = RackTlp::pto_linux(srtt, one_out, rto_min, rto_left);
+        let got = RackTlp::pto_linux(now, srtt, one_out, hz, rto_left);
         assert_eq!(
             got, want,
-            "srtt {srtt:?}, one out {one_out}, RTO in {rto_left:?}"
+            "HZ {hz}, srtt {srtt:?}, one out {one_out}, RTO in {rto_left:?}"
         );
     }
 }
@@ -150,4 +157,30 @@ fn linux_sends_no_probe_in_disorder() {
         assert_eq!(w.flow.stats.tlp_probes, probes, "{rules:?}");
         assert_eq!(w.flow.cong, CongState::Open, "{rules:?}");
     }
+}
+
+/// Linux's reordering timer waits the window's remainder rounded up to
+/// whole jiffies plus TCP_TIMEOUT_MIN (2 jiffies) and fires at a tick
+/// (tcp_rack_mark_lost; HZ = 250 by default): the same SACK of the tenth
+/// segment starts recovery 8–16 ms after RFC 8985's timer would.
+#[test]
+fn linux_reordering_timer_fires_at_a_tick_two_jiffies_later() {
+    let first_retx = |rules| {
+        let mut w = ten_out_under_rack(|t| t.rack_timers = rules);
+        let m = MSS as u64;
+        w.flow
+            .on_ack(&mut w.io, &sack_ack(0, &[(9 * m, 10 * m)], SimTime::ZERO));
+        run_timers(&mut w, SimTime::from_ms(50));
+        assert_eq!(retransmitted(&w).first(), Some(&0), "{rules:?}");
+        let sent = data_sent(&w);
+        sent.iter().find(|p| p.flags & flags::RETX != 0).unwrap().ts
+    };
+    let (rfc, linux) = (
+        first_retx(RackTimers::Rfc8985),
+        first_retx(RackTimers::Linux),
+    );
+    let jiffy = SimTime::from_ms(4);
+    assert_eq!(linux.ps() % jiffy.ps(), 0, "{linux:?} is on a tick");
+    assert!(linux >= rfc + SimTime(2 * jiffy.0), "{rfc:?} -> {linux:?}");
+    assert!(linux < rfc + SimTime(4 * jiffy.0), "{rfc:?} -> {linux:?}");
 }
