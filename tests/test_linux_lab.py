@@ -157,6 +157,32 @@ def test_the_dcnsim_half_runs_again_beside_a_saved_kernel_half(tmp_path, capsys)
     assert "--only has nothing to choose" in _error(capsys, ["--kernel-from", str(saved), "--only", "dcnsim"])
 
 
+def test_the_dcnsim_half_ticks_at_the_kernel_s_hz(tmp_path, monkeypatch):
+    """dcnsim's linux profile counts in jiffies (`tcp.hz`): the lab runs it at
+    the kernel's CONFIG_HZ, read from /boot/config-RELEASE, recorded in the
+    --json meta; --kernel-from takes the file's; `--tcp hz=N` wins."""
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    (boot / "config-6.1.0-lab").write_text("CONFIG_HZ_1000=y\nCONFIG_HZ=1000\n")
+    assert run.kernel_hz("6.1.0-lab", boot=boot) == 1000
+    assert run.kernel_hz("no-such-release", boot=boot) is None
+    monkeypatch.setattr(run, "kernel_hz", lambda release=None, boot=None: {None: 300}.get(release))
+    saved = tmp_path / "kernel.json"
+    saved.write_text(json.dumps({"meta": {"hz": 100}, "rows": []}))
+
+    def hz(argv):
+        return run.dcnsim_hz(run.argparse.Namespace(**{"kernel_from": None, "tcp_over": {}, **argv}))
+
+    assert hz({}) == 300
+    assert hz({"kernel_from": saved}) == 100
+    assert hz({"kernel_from": saved, "tcp_over": {"hz": 1000}}) == 1000
+    # the scenario carries it, under any --tcp override
+    a = run.parse_args(["--n", "2", "--tcp", "sack=true"])
+    a.hz = 1000
+    doc = run.sim_doc(a, {"n": 2, "cc": "cubic", "sack": True, "rto_min": "200ms"}, 6.0)
+    assert doc["tcp"]["hz"] == 1000 and doc["tcp"]["sack"] is True
+
+
 # ---- trace.py: one server's pcap read block by block -------------------------
 
 trace = load_module("linux_lab_trace", LAB / "trace.py")

@@ -111,6 +111,40 @@ def dcnsim_scenario(n: int, cc: str, sack: bool, rto_min: str, blocks: int, size
             "tcp": tcp, "apps": [app]}
 
 
+def kernel_hz(release: Optional[str] = None, boot: Path = Path("/boot")) -> Optional[int]:
+    """This kernel's CONFIG_HZ, from /boot/config-RELEASE or /proc/config.gz
+    (None when neither says): the tick dcnsim's linux profile counts in
+    (`tcp.hz`: tcp_cubic's arithmetic and the probe and reordering timers)."""
+    import gzip
+
+    running = os.uname().release
+    release = release or running
+    sources = [(boot / f"config-{release}", open)]
+    if release == running:
+        sources.append((Path("/proc/config.gz"), gzip.open))
+    for path, opener in sources:
+        try:
+            with opener(path, "rt") as f:
+                for line in f:
+                    if line.startswith("CONFIG_HZ="):
+                        return int(line.split("=", 1)[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def dcnsim_hz(a: argparse.Namespace) -> Optional[int]:
+    """The HZ dcnsim's half runs at: `--tcp hz=N` if given, else the saved
+    kernel half's (`--kernel-from`), else this kernel's; None leaves dcnsim's
+    default (250)."""
+    if "hz" in a.tcp_over:
+        return int(a.tcp_over["hz"])
+    if a.kernel_from is not None:
+        meta = json.loads(a.kernel_from.read_text())["meta"]
+        return meta.get("hz") or (kernel_hz(meta["kernel"]) if meta.get("kernel") else None)
+    return kernel_hz()
+
+
 def incast_request_bytes() -> int:
     import incast
 
@@ -380,10 +414,11 @@ def points(a: argparse.Namespace) -> List[Dict[str, Any]]:
 
 
 def sim_doc(a: argparse.Namespace, pt: Dict[str, Any], delay_us: float) -> Dict[str, Any]:
+    hz = {"hz": a.hz} if a.hz is not None else {}
     return dcnsim_scenario(pt["n"], pt["cc"], pt["sack"], pt["rto_min"], a.blocks, a.size_bytes,
                            bottleneck=a.bottleneck, buffer=a.buffer, server_rate=a.server_rate,
                            nic_buffer=a.nic_buffer, delay_us=delay_us, delayed_ack=a.delayed_ack,
-                           jitter=a.jitter, gap=a.gap, seed=a.seed, tcp_over=a.tcp_over)
+                           jitter=a.jitter, gap=a.gap, seed=a.seed, tcp_over={**hz, **a.tcp_over})
 
 
 def save(path: Optional[Path], rows: List[Dict[str, Any]], meta: Dict[str, Any]) -> None:
@@ -415,7 +450,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": git_commit(), "kernel": os.uname().release, "argv": list(argv or sys.argv[1:]),
             "loadavg_start": Path("/proc/loadavg").read_text().split()[:3], "gso": a.gso,
-            "sysctl": a.sysctls}
+            "sysctl": a.sysctls, "hz": kernel_hz() if kernel_side else None}
+    a.hz = dcnsim_hz(a)
     if a.saved:
         meta["kernel_from"] = {"file": str(a.kernel_from), **json.loads(a.kernel_from.read_text())["meta"]}
     rows: List[Dict[str, Any]] = []
@@ -429,7 +465,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             testbed = Lab(cfg, realtime=not a.no_realtime)
         print(f"{a.blocks} blocks of {a.size_bytes} B per server per point; {a.bottleneck} bottleneck, "
               f"{a.buffer}-packet drop-tail port; delayed ACKs {'on' if a.delayed_ack else 'off'}; "
-              f"kernel GSO {'on' if a.gso else 'one segment per packet'}; load "
+              f"kernel GSO {'on' if a.gso else 'one segment per packet'}; dcnsim at HZ = "
+              f"{a.hz if a.hz is not None else '250 (the kernel: unknown)'}; load "
               f"{' '.join(meta['loadavg_start'])}", flush=True)
         for line in header(a.markdown):
             print(line, flush=True)

@@ -221,9 +221,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.only != "kernel":
         import dcnsim
 
+        # dcnsim's linux profile ticks at this kernel's CONFIG_HZ, as run.py's
+        hz = lab_run.kernel_hz()
         doc = lab_run.dcnsim_scenario(a.n, a.cc, bool(a.sack), a.rto_min, a.blocks, a.size_bytes,
                                       bottleneck="100Mbps", buffer=32, server_rate="1Gbps", nic_buffer=1000,
-                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter)
+                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter,
+                                      tcp_over={"hz": hz} if hz else None)
         doc["pcap"] = {"hosts": f"1-{a.n}"}
         r = dcnsim.run(doc)
         print(f"dcnsim: {r.metrics['block_goodput_bps'] / 1e6:.1f} Mbps, RTOs/blk "
