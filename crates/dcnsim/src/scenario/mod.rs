@@ -359,12 +359,44 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
+    out.extend(hz_warnings(cfg));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
             .into_iter()
             .map(|(path, message)| ScenarioError { path, message }),
     );
     out
+}
+
+/// A kernel tick other than the default that nothing counts in: `tcp.hz`
+/// acts only on Linux's jiffy arithmetic (`cubic_linux`, `rack_timers =
+/// "linux"` with RACK), so under another stack it would change nothing.
+fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    use crate::config::{CcKind, LossRecovery, RackTimers, TcpConfig};
+    let default_hz = TcpConfig::default().hz;
+    let idle: Vec<String> = cfg
+        .apps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let t = a.tcp()?;
+            let ticks = (t.cc == CcKind::Cubic && t.cubic.linux)
+                || (t.recovery == LossRecovery::Rack && t.rack_timers == RackTimers::Linux);
+            (t.hz != default_hz && !ticks).then(|| i.to_string())
+        })
+        .collect();
+    if idle.is_empty() {
+        return Vec::new();
+    }
+    vec![ScenarioError {
+        path: "tcp.hz".into(),
+        message: format!(
+            "hz changes nothing for app{} {}: only `cubic_linux` (cc = \"cubic\") and \
+             `rack_timers = \"linux\"` count in jiffies (both on under profile = \"linux\")",
+            if idle.len() > 1 { "s" } else { "" },
+            idle.join(", ")
+        ),
+    }]
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost

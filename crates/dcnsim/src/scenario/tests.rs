@@ -739,3 +739,24 @@ proptest! {
         let _ = parse_config_str(&s);
     }
 }
+
+/// `tcp.hz` away from its default warns where no Linux jiffy arithmetic
+/// would read it, naming the key; under the linux profile it does not.
+#[test]
+fn an_hz_nothing_counts_in_warns() {
+    let hz_warnings = |tcp: Value| {
+        let mut doc = example();
+        doc["tcp"] = tcp;
+        let c = parse_config(&doc).unwrap();
+        warnings(&c)
+            .into_iter()
+            .filter(|w| w.path == "tcp.hz")
+            .collect::<Vec<_>>()
+    };
+    let w = hz_warnings(json!({"hz": 1000}));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].message.contains("changes nothing") && w[0].message.contains("cubic_linux"));
+    assert!(hz_warnings(json!({"profile": "linux", "hz": 1000})).is_empty());
+    assert!(hz_warnings(json!({"cc": "cubic", "cubic_linux": true, "hz": 100})).is_empty());
+    assert!(hz_warnings(json!({})).is_empty());
+}
