@@ -279,40 +279,6 @@ impl Cubic {
     }
 }
 
-impl Cubic {
-    /// bictcp_recalc_ssthresh, in whole segments of the window `flight`
-    /// reduces (cwnd under Linux's validation): W_max (last_max_cwnd) =
-    /// ⌊cwnd·(1024 + 717)/2048⌋ with fast convergence below the last one,
-    /// else cwnd; ssthresh = ⌊cwnd·717/1024⌋, at least 2. RFC 9438's β = 0.7
-    /// in bytes kept a fraction of a segment more, which the next reduction
-    /// carried: a window cycling a segment higher than the kernel's.
-    fn linux_ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind) -> u64 {
-        let smss = s.smss.max(1);
-        let cwnd = s.cwnd / smss;
-        self.w_max = if self.fast_convergence && s.cwnd < self.w_max {
-            cwnd * (1024 + 717) / 2048 * smss
-        } else {
-            cwnd * smss
-        };
-        self.loss_w_max = self.w_max;
-        self.cwnd_prior = s.cwnd;
-        self.epoch_start = None;
-        if kind == LossKind::Rto {
-            self.after_rto = true;
-        }
-        // tcp_cubic sets last_max_cwnd here, and a timeout then clears it
-        // again (cubictcp_state's bictcp_reset on TCP_CA_Loss).
-        if let Some(l) = self.linux.as_mut() {
-            l.w_max_unknown = kind == LossKind::Rto;
-            if kind == LossKind::Rto {
-                // bictcp_reset clears delay_min too.
-                l.min_rtt = None;
-            }
-        }
-        ((flight / smss * 717) >> 10).max(2) * smss
-    }
-}
-
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
         if let Some(r) = a.rtt {
@@ -370,14 +336,20 @@ impl CongestionControl for Cubic {
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {
-        if self.linux.is_some() {
-            return self.linux_ssthresh(s, flight, kind);
-        }
-        // §4.7 fast convergence, then §4.6.
-        self.w_max = if self.fast_convergence && s.cwnd < self.w_max {
-            (s.cwnd as f64 * (1.0 + BETA) / 2.0) as u64
-        } else {
-            s.cwnd
+        // §4.7 fast convergence, then §4.6; under `linux`
+        // bictcp_recalc_ssthresh's whole segments of the window `flight`
+        // reduces (cwnd under Linux's validation): W_max (last_max_cwnd) =
+        // ⌊cwnd·(1024 + 717)/2048⌋ below the last one, ssthresh =
+        // ⌊cwnd·717/1024⌋. β = 0.7 in bytes kept a fraction of a segment
+        // more, which the next reduction carried: a window cycling a
+        // segment higher than the kernel's.
+        let smss = s.smss.max(1);
+        let converge = self.fast_convergence && s.cwnd < self.w_max;
+        self.w_max = match (self.linux.is_some(), converge) {
+            (false, true) => (s.cwnd as f64 * (1.0 + BETA) / 2.0) as u64,
+            (false, false) => s.cwnd,
+            (true, true) => s.cwnd / smss * (1024 + 717) / 2048 * smss,
+            (true, false) => s.cwnd / smss * smss,
         };
         self.loss_w_max = self.w_max;
         self.cwnd_prior = s.cwnd;
@@ -385,7 +357,19 @@ impl CongestionControl for Cubic {
         if kind == LossKind::Rto {
             self.after_rto = true;
         }
-        ((flight as f64 * BETA) as u64).max(2 * s.smss)
+        match self.linux.as_mut() {
+            None => ((flight as f64 * BETA) as u64).max(2 * s.smss),
+            Some(l) => {
+                // tcp_cubic sets last_max_cwnd here, and a timeout then
+                // clears it again (cubictcp_state's bictcp_reset on
+                // TCP_CA_Loss), delay_min too.
+                l.w_max_unknown = kind == LossKind::Rto;
+                if kind == LossKind::Rto {
+                    l.min_rtt = None;
+                }
+                ((flight / smss * 717) >> 10).max(2) * smss
+            }
+        }
     }
 
     fn on_tx_start(&mut self, now: SimTime, idle: SimTime) {
