@@ -1102,7 +1102,14 @@ fn post(
     let me = ctx(w).me as usize;
     for (d, v) in by_part.iter_mut().enumerate() {
         if !v.is_empty() {
-            sh.inbox[at][d * sh.n + me].lock().unwrap().append(v);
+            // the far end swapped the slot's last contents out: trade
+            // buffers instead of copying every packet a second time
+            let mut inbox = sh.inbox[at][d * sh.n + me].lock().unwrap();
+            if inbox.is_empty() {
+                std::mem::swap(&mut *inbox, v);
+            } else {
+                inbox.append(v);
+            }
         }
     }
     Some(first)
@@ -1138,7 +1145,15 @@ fn take_in(
             id: w.core.arena.alloc(&t.pkt),
             ..t.h
         }));
-        for (t, h) in buf.iter().zip(hs.iter_mut()) {
+        for (i, (t, h)) in buf.iter().zip(hs.iter_mut()).enumerate() {
+            // the flow's route slot, then the hops it names: two dependent
+            // misses a packet, started two and one strides ahead
+            if let Some(ahead) = buf.get(i + 2 * HANDOVER_AHEAD) {
+                w.core.prefetch_resume_slot(&ahead.pkt);
+            }
+            if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
+                w.core.prefetch_resume_hops(&ahead.pkt);
+            }
             (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
@@ -1153,8 +1168,9 @@ fn take_in(
 }
 
 /// How many packets ahead [`post`] prefetches a packet's arena line and
-/// [`take_in`] the far end's link state.
-const HANDOVER_AHEAD: usize = 4;
+/// [`take_in`] the far end's link state and the route's hops (the flow's
+/// route slot twice as far: the hops' address is read from it).
+const HANDOVER_AHEAD: usize = 8;
 
 /// Partition `w`'s context: the seam its world was built with.
 fn ctx(w: &World) -> &PartCtx {

@@ -40,6 +40,17 @@ fn wake(flow: u32, timer: TcpTimer) -> Event {
     }
 }
 
+/// Where a packet's flow keeps its source route: the index into the TCP
+/// (data `2f`, ACKs `2f + 1`) or, when the flag is set, the UDP slots.
+#[inline(always)]
+fn route_slot(p: &Packet) -> (usize, bool) {
+    match p.kind {
+        PktKind::Data => (2 * p.flow as usize, false),
+        PktKind::Ack => (2 * p.flow as usize + 1, false),
+        PktKind::Udp => (p.flow as usize, true),
+    }
+}
+
 /// "No input link": a packet handed to a NIC by its own host.
 pub const NO_LINK: u32 = u32::MAX;
 
@@ -164,11 +175,7 @@ impl Core {
             dst: p.dst,
             route: 0,
         };
-        let (i, udp) = match p.kind {
-            PktKind::Data => (2 * p.flow as usize, false),
-            PktKind::Ack => (2 * p.flow as usize + 1, false),
-            PktKind::Udp => (p.flow as usize, true),
-        };
+        let (i, udp) = route_slot(p);
         let v = if udp {
             &self.paths.udp
         } else {
@@ -350,6 +357,44 @@ impl Core {
         h.route = NO_ROUTE;
         h.next = NO_LINK;
         self.forward(node, h, NO_LINK);
+    }
+
+    /// Prefetch the flow's route slot that [`Self::resume_route`] reads
+    /// first for `pkt` (a no-op where there is none).
+    #[inline(always)]
+    pub fn prefetch_resume_slot(&self, pkt: &Packet) {
+        let (i, udp) = route_slot(pkt);
+        let v = if udp {
+            &self.paths.udp
+        } else {
+            &self.paths.tcp
+        };
+        if let Some(r) = v.get(i) {
+            prefetch(r);
+        }
+    }
+
+    /// Prefetch the first and last hop entries of the route that
+    /// [`Self::resume_route`] walks for `pkt`: a route of a fat-tree is at
+    /// most six 12-byte entries, two cache lines. Reads the flow's route
+    /// slot, so call it once [`Self::prefetch_resume_slot`] has that on its way.
+    #[inline(always)]
+    pub fn prefetch_resume_hops(&self, pkt: &Packet) {
+        let (i, udp) = route_slot(pkt);
+        let v = if udp {
+            &self.paths.udp
+        } else {
+            &self.paths.tcp
+        };
+        if let Some(r) = v.get(i) {
+            let e = r.route as usize;
+            if let Some(first) = self.paths.hops.get(e) {
+                prefetch(first);
+            }
+            if let Some(last) = self.paths.hops.get(e + 5) {
+                prefetch(last);
+            }
+        }
     }
 
     /// A packet that enters this world on link `link` (sent into a sink
