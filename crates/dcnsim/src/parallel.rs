@@ -441,6 +441,9 @@ struct Part {
     stats: PartStats,
     window_start: u64,
     by_part: Vec<Vec<Transfer>>,
+    /// The world's outbox, traded for this one each window (both keep
+    /// their capacity: a new buffer a window grew by doubling each time).
+    outbox: Vec<Handoff>,
     inbox: Vec<Transfer>,
     headers: Vec<Hdr>,
 }
@@ -643,6 +646,7 @@ pub fn run_on(
                 stats: PartStats::default(),
                 window_start: 0,
                 by_part: vec![Vec::new(); n],
+                outbox: Vec::new(),
                 inbox: Vec::new(),
                 headers: Vec::new(),
             })
@@ -852,6 +856,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         stats,
         window_start,
         by_part,
+        outbox,
         inbox,
         headers,
         ..
@@ -876,7 +881,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             } else {
                 false
             };
-            let sent = post(w, by_part, sh, stats, slot(win));
+            let sent = post(w, by_part, outbox, sh, stats, slot(win));
             publish(w, status, sent, ran_full, measure);
             stats.windows += 1;
             stats.thread = Some(std::thread::current().id());
@@ -886,7 +891,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         Step::Rest { win, limit } => {
             if !status.ran_full {
                 w.run_window(limit, false);
-                let more = post(w, by_part, sh, stats, slot(win));
+                let more = post(w, by_part, outbox, sh, stats, slot(win));
                 let sent = status.sent_min.into_iter().chain(more).min();
                 publish(w, status, sent, false, false);
                 let ran = w.core.q.processed() - *window_start;
@@ -897,7 +902,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             if let Some(end) = end {
                 w.run_window(end + 1, false);
             }
-            post(w, by_part, sh, stats, slot(win));
+            post(w, by_part, outbox, sh, stats, slot(win));
         }
         Step::Close { win } => {
             take_in(w, me, sh, inbox, headers, slot(win));
@@ -1071,11 +1076,12 @@ fn publish(
 fn post(
     w: &mut World,
     by_part: &mut [Vec<Transfer>],
+    out: &mut Vec<Handoff>,
     sh: &Shared,
     ps: &mut PartStats,
     at: usize,
 ) -> Option<SimTime> {
-    let out = w.core.links.take_outbox();
+    w.core.links.swap_outbox(out);
     if out.is_empty() {
         return None;
     }

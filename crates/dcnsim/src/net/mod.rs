@@ -885,6 +885,15 @@ impl Links {
         std::mem::take(&mut self.outbox)
     }
 
+    /// [`Self::take_outbox`] into `buf`, whose allocation (cleared) the
+    /// outbox takes in exchange: a run in step with other worlds empties
+    /// its outbox every window, and a fresh one would grow by doubling
+    /// each time.
+    pub fn swap_outbox(&mut self, buf: &mut Vec<Handoff>) {
+        buf.clear();
+        std::mem::swap(&mut self.outbox, buf);
+    }
+
     /// A packet sent on link `link` by the world that runs its sending
     /// end (where the link ends in a sink) joins the link's ring here, to
     /// arrive at `arrive`; the first in an empty ring schedules its
