@@ -1,7 +1,8 @@
 //! Runs one scenario given as a JSON file (e.g. from `dcnsim bench
 //! --dump-scenario`, or `python -c 'from dcnsim.bench import ...'`) with no
 //! Python in the process, so profilers (callgrind, cachegrind, perf) see only
-//! the simulator. Prints wall time, events and packet-hops.
+//! the simulator. Prints wall time, events and packet-hops; for a run cut
+//! into partitions, also where its wall time went (docs/performance.md).
 //!
 //!     cargo build --release --example run_json -p dcnsim
 //!     target/release/examples/run_json scenario.json
@@ -13,15 +14,31 @@ fn main() {
         .nth(1)
         .expect("usage: run_json SCENARIO.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let t0 = std::time::Instant::now();
-    let r = match dcnsim::run_json(&text, None) {
-        Ok(r) => r,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{e}");
-            }
-            std::process::exit(2);
+    let cfg = dcnsim::scenario::parse_config_str(&text).unwrap_or_else(|errs| {
+        for e in errs {
+            eprintln!("{e}");
         }
-    };
+        std::process::exit(2);
+    });
+    let t0 = std::time::Instant::now();
+    let (r, stats) = dcnsim::run_measured(&cfg, None, None).unwrap_or_else(|e| {
+        eprintln!("{e:?}");
+        std::process::exit(2);
+    });
     println!("{}", common::rate_line(&r, t0.elapsed().as_secs_f64()));
+    if let Some(s) = stats {
+        let sec = |ns: u64| ns as f64 / 1e9;
+        let mean = sec(s.busy_ns) / f64::from(s.threads);
+        println!(
+            "{} partitions on {} workers, {} windows: workers {:.3}s = slowest partition's windows {:.3}s \
+             (mean {mean:.3}s + imbalance {:.3}s) + steps between windows, build and close {:.3}s",
+            s.threads,
+            s.workers,
+            s.windows,
+            sec(s.wall_ns),
+            sec(s.critical_ns),
+            sec(s.critical_ns) - mean,
+            sec(s.wall_ns) - sec(s.critical_ns),
+        );
+    }
 }

@@ -291,6 +291,10 @@ struct Status {
     bytes: u64,
     sent: u64,
     ran_full: bool,
+    /// Nanoseconds of work on this window (taking in, running, posting):
+    /// the decider sums them and the slowest per window (the load's
+    /// imbalance, [`ParallelStats::critical_ns`]).
+    busy_ns: u64,
 }
 
 /// Spins a waiting worker makes before it parks. A spin is one
@@ -457,6 +461,9 @@ struct Decider {
     /// mean (tasks runnable that are not this run's).
     last_look: std::time::Instant,
     others: f64,
+    /// [`ParallelStats::busy_ns`] and [`ParallelStats::critical_ns`].
+    busy_ns: u64,
+    critical_ns: u64,
 }
 
 /// How often a run with adapting workers counts the machine's other work.
@@ -531,6 +538,13 @@ pub struct ParallelStats {
     pub waits: Vec<WaitStats>,
     /// Wall-clock nanoseconds from the workers' start to their end.
     pub wall_ns: u64,
+    /// Nanoseconds the partitions worked on their windows (take-in, run,
+    /// hand-over), all added up; and per window the slowest partition's,
+    /// added up: with free cores `wall_ns` is `critical_ns` plus what
+    /// the steps between windows and the build and close cost, and
+    /// `critical_ns` less `busy_ns` / partitions is the load's imbalance.
+    pub busy_ns: u64,
+    pub critical_ns: u64,
 }
 
 /// The cores this process may run on (its CPU affinity and quota).
@@ -663,6 +677,8 @@ pub fn run_on(
             next_mem_check: 0,
             last_look: std::time::Instant::now(),
             others: others_runnable(1) as f64,
+            busy_ns: 0,
+            critical_ns: 0,
         }),
         active: AtomicUsize::new(workers),
         workers,
@@ -721,17 +737,21 @@ pub fn run_on(
         worlds.push(p.world.expect("built"));
         part_stats.push(p.stats);
     }
+    let plan = sh.plan.lock().unwrap();
     let stats = ParallelStats {
         threads: part.parts,
         workers: workers as u32,
         method: part.method,
-        windows: sh.plan.lock().unwrap().windows,
+        windows: plan.windows,
+        busy_ns: plan.busy_ns,
+        critical_ns: plan.critical_ns,
         lookahead,
         cut_links: part.cut_links.len(),
         parts: part_stats,
         waits,
         wall_ns,
     };
+    drop(plan);
     let mut w = merge(worlds, &statuses);
     w.memory_stop = *sh.stopped.lock().unwrap();
     w.interrupted = sh.halt.load(Ordering::Relaxed);
@@ -871,6 +891,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             take_in: earlier,
             measure,
         } => {
+            let t0 = std::time::Instant::now();
             if earlier {
                 take_in(w, me, sh, inbox, headers, slot(win - 1));
             }
@@ -883,6 +904,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             };
             let sent = post(w, by_part, outbox, sh, stats, slot(win));
             publish(w, status, sent, ran_full, measure);
+            status.busy_ns = t0.elapsed().as_nanos() as u64;
             stats.windows += 1;
             stats.thread = Some(std::thread::current().id());
             let ran = w.core.q.processed() - *window_start;
@@ -890,10 +912,13 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         }
         Step::Rest { win, limit } => {
             if !status.ran_full {
+                let t0 = std::time::Instant::now();
                 w.run_window(limit, false);
                 let more = post(w, by_part, outbox, sh, stats, slot(win));
                 let sent = status.sent_min.into_iter().chain(more).min();
+                let before = status.busy_ns;
                 publish(w, status, sent, false, false);
+                status.busy_ns = before + t0.elapsed().as_nanos() as u64;
                 let ran = w.core.q.processed() - *window_start;
                 stats.max_window_events = stats.max_window_events.max(ran);
             }
@@ -962,6 +987,9 @@ fn decide(sh: &Shared, step: Step) -> Step {
             {
                 let mut plan = sh.plan.lock().unwrap();
                 plan.windows += 1;
+                if st.iter().all(|s| s.ran_full) {
+                    add_busy(&mut plan, &st);
+                }
                 // (the clock only every 64 windows: it costs more than a
                 // short window's hand-over)
                 if sh.adapt
@@ -996,7 +1024,10 @@ fn decide(sh: &Shared, step: Step) -> Step {
             }
             next_window(Some(win))
         }
-        Step::Rest { win, .. } => next_window(Some(win)),
+        Step::Rest { win, .. } => {
+            add_busy(&mut sh.plan.lock().unwrap(), &st);
+            next_window(Some(win))
+        }
         Step::Finish { win, .. } => Step::Close { win },
         Step::Close { .. } | Step::Done => Step::Done,
     }
@@ -1069,6 +1100,13 @@ fn publish(
         0
     };
     s.ran_full = ran_full;
+}
+
+/// A window's work, once all its steps are done: every partition's, and
+/// the slowest's.
+fn add_busy(plan: &mut Decider, st: &[Status]) {
+    plan.busy_ns += st.iter().map(|s| s.busy_ns).sum::<u64>();
+    plan.critical_ns += st.iter().map(|s| s.busy_ns).max().unwrap_or(0);
 }
 
 /// Hand what left on cut links to the far ends' inboxes (slot `at`);

@@ -73,6 +73,16 @@ fn with_threads(mut c: Config, n: u32) -> Results {
             "packets crossed the cut both ways"
         );
         assert_eq!(r.summary_value("threads"), Some(n as f64));
+        // each window's slowest partition lies between its mean and its
+        // sum, and the windows follow one another inside the workers' time
+        assert!(s.busy_ns > 0, "the windows' work is measured");
+        assert!(
+            s.critical_ns <= s.busy_ns && s.critical_ns * u64::from(s.threads) >= s.busy_ns,
+            "slowest {} ns against all {} ns",
+            s.critical_ns,
+            s.busy_ns
+        );
+        assert!(s.critical_ns <= s.wall_ns, "{s:?}");
     }
     check_conservation(&r);
     r
