@@ -916,9 +916,8 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
                 w.run_window(limit, false);
                 let more = post(w, by_part, outbox, sh, stats, slot(win));
                 let sent = status.sent_min.into_iter().chain(more).min();
-                let before = status.busy_ns;
                 publish(w, status, sent, false, false);
-                status.busy_ns = before + t0.elapsed().as_nanos() as u64;
+                status.busy_ns += t0.elapsed().as_nanos() as u64;
                 let ran = w.core.q.processed() - *window_start;
                 stats.max_window_events = stats.max_window_events.max(ran);
             }

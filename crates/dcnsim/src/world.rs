@@ -359,17 +359,24 @@ impl Core {
         self.forward(node, h, NO_LINK);
     }
 
+    /// The route slot of `pkt`'s flow, if the store has grown that far
+    /// (whether it holds this packet's route is [`Self::source_route`]'s
+    /// check).
+    #[inline(always)]
+    fn flow_route(&self, pkt: &Packet) -> Option<&FlowRoute> {
+        let (i, udp) = route_slot(pkt);
+        if udp {
+            self.paths.udp.get(i)
+        } else {
+            self.paths.tcp.get(i)
+        }
+    }
+
     /// Prefetch the flow's route slot that [`Self::resume_route`] reads
     /// first for `pkt` (a no-op where there is none).
     #[inline(always)]
     pub fn prefetch_resume_slot(&self, pkt: &Packet) {
-        let (i, udp) = route_slot(pkt);
-        let v = if udp {
-            &self.paths.udp
-        } else {
-            &self.paths.tcp
-        };
-        if let Some(r) = v.get(i) {
+        if let Some(r) = self.flow_route(pkt) {
             prefetch(r);
         }
     }
@@ -380,13 +387,7 @@ impl Core {
     /// slot, so call it once [`Self::prefetch_resume_slot`] has that on its way.
     #[inline(always)]
     pub fn prefetch_resume_hops(&self, pkt: &Packet) {
-        let (i, udp) = route_slot(pkt);
-        let v = if udp {
-            &self.paths.udp
-        } else {
-            &self.paths.tcp
-        };
-        if let Some(r) = v.get(i) {
+        if let Some(r) = self.flow_route(pkt) {
             let e = r.route as usize;
             if let Some(first) = self.paths.hops.get(e) {
                 prefetch(first);
