@@ -22,7 +22,10 @@ fn main() {
     });
     let t0 = std::time::Instant::now();
     let (r, stats) = dcnsim::run_measured(&cfg, None, None).unwrap_or_else(|e| {
-        eprintln!("{e:?}");
+        match e {
+            dcnsim::Stopped::Memory(why) => eprintln!("limits.memory: {why}"),
+            dcnsim::Stopped::Interrupted => eprintln!("interrupted"),
+        }
         std::process::exit(2);
     });
     println!("{}", common::rate_line(&r, t0.elapsed().as_secs_f64()));
