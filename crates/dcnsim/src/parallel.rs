@@ -291,7 +291,7 @@ struct Status {
     bytes: u64,
     sent: u64,
     ran_full: bool,
-    /// Nanoseconds of work on this window (taking in, running, posting):
+    /// Nanoseconds of work on this step (taking in, running, posting):
     /// the decider sums them and the slowest per window (the load's
     /// imbalance, [`ParallelStats::critical_ns`]).
     busy_ns: u64,
@@ -539,8 +539,8 @@ pub struct ParallelStats {
     /// Wall-clock nanoseconds from the workers' start to their end.
     pub wall_ns: u64,
     /// Nanoseconds the partitions worked on their windows (take-in, run,
-    /// hand-over), all added up; and per window the slowest partition's,
-    /// added up: with free cores `wall_ns` is `critical_ns` plus what
+    /// hand-over), all added up; and per window (and per rest of a window
+    /// an app ended in) the slowest partition's, added up: with free cores `wall_ns` is `critical_ns` plus what
     /// the steps between windows and the build and close cost, and
     /// `critical_ns` less `busy_ns` / partitions is the load's imbalance.
     pub busy_ns: u64,
@@ -911,13 +911,16 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             stats.max_window_events = stats.max_window_events.max(ran);
         }
         Step::Rest { win, limit } => {
+            // a step of its own, after a barrier: its slowest partition
+            // adds to the critical path apart from the window's
+            status.busy_ns = 0;
             if !status.ran_full {
                 let t0 = std::time::Instant::now();
                 w.run_window(limit, false);
                 let more = post(w, by_part, outbox, sh, stats, slot(win));
                 let sent = status.sent_min.into_iter().chain(more).min();
                 publish(w, status, sent, false, false);
-                status.busy_ns += t0.elapsed().as_nanos() as u64;
+                status.busy_ns = t0.elapsed().as_nanos() as u64;
                 let ran = w.core.q.processed() - *window_start;
                 stats.max_window_events = stats.max_window_events.max(ran);
             }
@@ -986,9 +989,7 @@ fn decide(sh: &Shared, step: Step) -> Step {
             {
                 let mut plan = sh.plan.lock().unwrap();
                 plan.windows += 1;
-                if st.iter().all(|s| s.ran_full) {
-                    add_busy(&mut plan, &st);
-                }
+                add_busy(&mut plan, &st);
                 // (the clock only every 64 windows: it costs more than a
                 // short window's hand-over)
                 if sh.adapt
@@ -1101,8 +1102,8 @@ fn publish(
     s.ran_full = ran_full;
 }
 
-/// A window's work, once all its steps are done: every partition's, and
-/// the slowest's.
+/// A step's work (a window, or the rest of one after an app ended):
+/// every partition's, and the slowest's.
 fn add_busy(plan: &mut Decider, st: &[Status]) {
     plan.busy_ns += st.iter().map(|s| s.busy_ns).sum::<u64>();
     plan.critical_ns += st.iter().map(|s| s.busy_ns).max().unwrap_or(0);

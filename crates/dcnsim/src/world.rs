@@ -175,17 +175,12 @@ impl Core {
             dst: p.dst,
             route: 0,
         };
-        let (i, udp) = route_slot(p);
-        let v = if udp {
-            &self.paths.udp
-        } else {
-            &self.paths.tcp
-        };
-        if let Some(r) = v.get(i) {
+        if let Some(r) = self.flow_route(p) {
             if (r.host, r.src, r.dst) == (host, p.src, p.dst) {
                 return r.route;
             }
         }
+        let (i, udp) = route_slot(p);
         self.new_source_route(key, i, udp, p)
     }
 
