@@ -52,6 +52,9 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
     snd_max = ack = 0
     last_send = None
     sent_flight: Dict[int, int] = {}
+    copies: Dict[int, int] = defaultdict(int)  # sends of each segment (by its start) so far
+    dup_at = -1  # the cumulative ACK the duplicates below repeat
+    dups = 0  # duplicate ACKs of it received so far
     recs = [(t, f) for t, f in ((t, common.tcp_fields(ip)) for t, ip in common.pcap_records(pcap)) if f]
     # The measured connection: the one whose server sent the most (the lab's
     # client also opens one for its RTT probe). Its server is the side that
@@ -82,6 +85,10 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
                 if cur is not None and a - base > ack:
                     # an ACK of new data: count the segments it releases
                     cur.setdefault("released", []).append(0)
+                if a - base > ack:
+                    dup_at, dups = a - base, 0
+                elif a - base == ack == dup_at and length == 0 and snd_max > ack:
+                    dups += 1
                 ack = max(ack, a - base)
             continue
         if length <= 0 or cur is None:
@@ -100,10 +107,17 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
             cur["gaps"].append(t - last_send)
         if e <= snd_max:
             timer = last_send is not None and t - last_send >= rto_min_s / 2
+            prev = cur["retx"][-1] if cur["retx"] else None
             cur["retx"].append({"pos": (s - cur["start"]) // mss, "t": t, "timer": timer,
-                                "flight_at_send": sent_flight.get(s, 0)})
+                                "flight_at_send": sent_flight.get(s, 0),
+                                # what the sender had seen of this hole when it resent it
+                                "copies": copies[s], "dupacks": dups if s == ack == dup_at else 0,
+                                # a fast recovery was under way: the timer ended it
+                                "in_recovery": bool(timer and prev is not None and not prev["timer"]
+                                                    and t - prev["t"] < 2 * rto_min_s)})
         else:
             sent_flight[s] = (max(snd_max, e) - ack) // mss
+        copies[s] += 1
         snd_max = max(snd_max, e)
         cur["max_flight"] = max(cur["max_flight"], (snd_max - ack + mss - 1) // mss)
         last_send = t
@@ -144,7 +158,27 @@ def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
         firsts = [f[k]["sends"][0] for f in flows if f[k].get("sends")]
         if len(firsts) == len(flows) > 1:
             spreads.append(max(firsts) - min(firsts))
-    return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail,
+    # Why each timeout's segment waited for the timer, from what its sender
+    # had seen: its retransmission was lost too (it had gone twice); no
+    # duplicate ACK of it came (everything behind it lost, or nothing
+    # behind it); one or two came (too few for fast retransmit); three or
+    # more came and the sender still did not resend it (a raised
+    # duplicate-ACK threshold, or a later hole of a Reno recovery waiting
+    # for its partial ACK).
+    why = {"retx_lost": 0, "no_dupack": 0, "few_dupacks": 0, "dupacks_unused": 0, "in_recovery": 0}
+    for r in retx:
+        if not r["timer"]:
+            continue
+        why["in_recovery"] += r["in_recovery"]
+        if r["copies"] >= 2:
+            why["retx_lost"] += 1
+        elif r["dupacks"] == 0:
+            why["no_dupack"] += 1
+        elif r["dupacks"] < TAIL:
+            why["few_dupacks"] += 1
+        else:
+            why["dupacks_unused"] += 1
+    return {"blocks": len(blocks), "tail_timeouts": tail, "other_timeouts": timers - tail, "why": why,
             "stalled_per_block": stalled / per_server,
             # the median: a request resent by its flow's timer (E) starts one server a timeout late
             "start_spread_us": 1e6 * statistics.median(spreads) if spreads else 0.0,
@@ -162,7 +196,8 @@ def show(name: str, flows: List[List[Dict[str, Any]]], limit: int) -> None:
             if not b["retx"] or shown >= limit:
                 continue
             shown += 1
-            rs = " ".join(f"{'T' if r['timer'] else 'F'}@{r['pos']}(-{r['from_end']},w{r['flight_at_send']})"
+            rs = " ".join(f"{'T' if r['timer'] else 'F'}@{r['pos']}(-{r['from_end']},w{r['flight_at_send']}"
+                          f",d{r['dupacks']}{',again' if r['copies'] >= 2 else ''})"
                           for r in b["retx"])
             print(f"  {name} server {i} block {k}: {b['segs']} segs, max flight {b['max_flight']}: {rs}")
 
@@ -203,6 +238,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--gso", action="store_true", help="kernel: multi-segment GSO packets (run.py --gso)")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
                    help="kernel: further per-namespace sysctls (run.py --sysctl)")
+    p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim: [tcp] overrides (run.py --tcp)")
+    p.add_argument("--seed", type=int, default=1, help="dcnsim's seed (its jitter's draws)")
     p.add_argument("--only", choices=["kernel", "dcnsim"])
     p.add_argument("--show", type=int, default=10, help="blocks with retransmissions to print per side")
     p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
@@ -226,7 +263,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         doc = lab_run.dcnsim_scenario(a.n, a.cc, bool(a.sack), a.rto_min, a.blocks, a.size_bytes,
                                       bottleneck="100Mbps", buffer=32, server_rate="1Gbps", nic_buffer=1000,
                                       delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter,
-                                      tcp_over={"hz": hz} if hz else None)
+                                      seed=a.seed,
+                                      tcp_over={**({"hz": hz} if hz else {}), **common.parse_overrides(a.tcp)})
         doc["pcap"] = {"hosts": f"1-{a.n}"}
         r = dcnsim.run(doc)
         print(f"dcnsim: {r.metrics['block_goodput_bps'] / 1e6:.1f} Mbps, RTOs/blk "
@@ -246,7 +284,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"{100 * s['acks_released_several']:.0f} % three or more; fast-retransmitted "
               f"segments in runs of {s['loss_run']:.2f}; no server sending for over {STALL * 1e3:.0f} ms: "
               f"{s['stalled_per_block'] * 1e3:.0f} ms per block; servers' first segments of a block "
-              f"{s['start_spread_us']:.0f} us apart (median spread)")
+              f"{s['start_spread_us']:.0f} us apart (median spread); the timeouts' segments had: "
+              f"their retransmission lost {s['why']['retx_lost']}, no duplicate ACK {s['why']['no_dupack']}, "
+              f"one or two {s['why']['few_dupacks']}, three or more unused {s['why']['dupacks_unused']}; "
+              f"{s['why']['in_recovery']} of them ended a fast recovery")
     return 0
 
 

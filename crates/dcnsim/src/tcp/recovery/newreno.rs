@@ -42,6 +42,10 @@ pub(in crate::tcp) struct NewReno {
     /// Linux's pacing (`reno_reduction = "prr"`): PRR's counts for the
     /// episode instead of RFC 6582's inflation.
     prr: Option<RenoPrr>,
+    /// Under PRR: a partial ACK marked the head lost but its count let
+    /// nothing go, so the head waits for an ACK that does (Linux resends
+    /// only within cwnd, tcp_xmit_retransmit_queue) — or for the timer.
+    owed: bool,
 }
 
 /// tcp_cwnd_reduction's state for one Reno recovery, in segments (Linux
@@ -92,6 +96,7 @@ impl NewReno {
             steady: cfg.partial_ack_timer != PartialAckTimer::Impatient,
             rearm_on_entry: cfg.partial_ack_timer == PartialAckTimer::Linux,
             prr: (cfg.reno_reduction == RenoReduction::Prr).then(RenoPrr::default),
+            owed: false,
         }
     }
 
@@ -162,6 +167,7 @@ impl NewReno {
     pub fn on_timeout(&mut self, v: &View) -> Actions {
         let lower = self.detect && v.cong == CongState::Open && self.sacked >= self.base;
         self.sacked = 0;
+        self.owed = false;
         if lower && v.dupthresh > self.base {
             Actions::of(&[Action::ResetReordering(self.base)])
         } else {
@@ -181,6 +187,7 @@ impl NewReno {
             rearm: self.rearm_on_entry,
         };
         let dups = self.dup_count(v);
+        self.owed = false;
         let cwnd = match self.prr.as_mut() {
             // The duplicate ACK that starts it delivered one segment; the
             // head, now lost, is out of the pipe until resent.
@@ -232,9 +239,25 @@ impl NewReno {
                     if delivered == 0 {
                         return Actions::of(&[seen.expect("clipped")]);
                     }
+                    // An owed head is lost and not resent: out of the pipe.
                     let out = v.segs.len() as u64;
-                    let pipe = out.saturating_sub(dups);
+                    let pipe = out.saturating_sub(dups + u64::from(self.owed));
                     let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, false);
+                    if self.owed && n > 0 && !v.segs.is_empty() {
+                        // tcp_xmit_retransmit_queue: the lost head first,
+                        // restarting the timer as it goes
+                        self.owed = false;
+                        let retx = Action::Retransmit {
+                            i: 0,
+                            mark: false,
+                            rearm: self.rearm_on_entry,
+                        };
+                        let cwnd = Action::SetCwnd(Self::flight_window(v, n, true));
+                        return match seen {
+                            Some(r) => Actions::of(&[r, retx, cwnd]),
+                            None => Actions::of(&[retx, cwnd]),
+                        };
+                    }
                     Action::SetCwnd(Self::flight_window(v, n, false))
                 }
                 None => Action::SetCwnd(v.st.cwnd + v.st.smss),
@@ -257,6 +280,7 @@ impl NewReno {
     pub fn on_ack(&mut self, v: &View, acked: u64) -> Actions {
         let st = v.st;
         if v.snd_una >= v.ep.recover {
+            self.owed = false;
             // Full ACK: deflate (§3.2 step 5, option 1); under PRR cwnd =
             // ssthresh, as tcp_end_cwnd_reduction sets it.
             let flight = v.snd_max - v.snd_una;
@@ -294,17 +318,22 @@ impl NewReno {
     }
 
     /// A partial ACK under PRR: what it delivered as Linux counts it
-    /// ([`Self::delivered`]), the head it uncovered marked lost and
-    /// resent (tcp_newreno_mark_lost: a new loss, so no slow-start extra).
+    /// ([`Self::delivered`]), the head it uncovered marked lost
+    /// (tcp_newreno_mark_lost: a new loss, so no slow-start extra) and
+    /// resent if the count lets a segment go. Above ssthresh it may not:
+    /// in an incast most of the pipe Linux counts is lost too, no further
+    /// ACK comes, and the head waits for the timer (issue 45, mechanism I).
     fn prr_partial_ack(&mut self, v: &View, acked: u64) -> Actions {
         let smss = v.st.smss.max(1);
         let before = v.snd_max - v.snd_una + acked;
         let delivered = self.delivered(acked, before, v).div_ceil(smss);
         let out = v.segs.len() as u64;
-        let resend = out > 0;
-        let pipe = out.saturating_sub(self.dup_count(v) + u64::from(resend));
+        let lost = out > 0;
+        let pipe = out.saturating_sub(self.dup_count(v) + u64::from(lost));
         let p = self.prr.as_mut().expect("PRR");
         let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, false);
+        let resend = lost && n > 0;
+        self.owed = lost && !resend;
         let cwnd = Action::SetCwnd(Self::flight_window(v, n, resend));
         let retx = Action::Retransmit {
             i: 0,
@@ -700,5 +729,55 @@ mod tests {
         assert_eq!(NewReno::default().delivered(2 * MSS, 10 * MSS, &v), MSS);
         v.ep.dupacks = 0;
         assert_eq!(NewReno::default().delivered(5 * MSS, 10 * MSS, &v), 5 * MSS);
+    }
+
+    /// Linux resends a hole only within the window PRR leaves
+    /// (validation/packetdrill/scripts/reno-prr-partial-ack-waits.pkt,
+    /// which Linux 6.18 passes): 10 out, 1 and 2 lost, three duplicate
+    /// ACKs send the fast retransmission; the partial ACK for it leaves a
+    /// pipe of 9 - 3 - 1 = 5 = ssthresh and earns nothing, so segment 2
+    /// is owed, not resent; the next duplicate ACK earns one and resends
+    /// it first. RFC 6582's inflation resends at the partial ACK.
+    #[test]
+    fn a_partial_ack_that_earns_nothing_owes_the_hole_to_the_next_ack() {
+        let retransmits = |acts: &Actions| {
+            acts.iter()
+                .filter(|a| matches!(a, Action::Retransmit { .. }))
+                .count()
+        };
+        for (mut m, prr) in [(linux(), true), (linux_inflation(), false)] {
+            let ten = board(10, &[]);
+            let mut v = view(&ten, 10, 5, CongState::Open);
+            for d in 1..=3 {
+                v.ep.dupacks = d;
+                m.on_dupack(&v);
+            }
+            v.cong = CongState::Recovery;
+            v.ep.recover = 10 * MSS;
+            assert_eq!(retransmits(&m.enter(&v)), 1, "the fast retransmission");
+            m.sent();
+            let nine: VecDeque<_> = ten.iter().skip(1).copied().collect();
+            let mut after = View {
+                segs: &nine,
+                snd_una: MSS,
+                ..v
+            };
+            m.on_cumulative_ack(&after, 1);
+            let partial = m.on_ack(&after, MSS);
+            assert_eq!(
+                retransmits(&partial),
+                usize::from(!prr),
+                "partial ACK, PRR {prr}"
+            );
+            if prr {
+                assert!(m.owed);
+                // Its window lets nothing new go either.
+                assert_eq!(partial.iter().last(), Some(Action::SetCwnd(9 * MSS)));
+                after.ep.dupacks = 4;
+                let dup = m.on_dupack(&after);
+                assert_eq!(retransmits(&dup), 1, "the next duplicate ACK resends it");
+                assert!(!m.owed);
+            }
+        }
     }
 }
