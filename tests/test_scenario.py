@@ -272,3 +272,28 @@ def test_loss_recovery_options_run_end_to_end_and_are_checked():
     for key in opts:
         with pytest.raises(dcnsim.ScenarioError, match=f"tcp.{key}"):
             dcnsim.run(incast(**{key: "yes"}))
+
+
+@needs_core
+def test_sync_reads_spacing_sends_request_i_at_i_spacings():
+    """`spacing`: request i of a block (in the order of `servers`) leaves i
+    spacings after the block starts — the first block starts at 0, so the
+    request flows open at 0, s, 2s — and a block lasts at least (n − 1)
+    spacings; 0 (the default) sends them at once. A bad value names the
+    field."""
+    def run(spacing):
+        sc = dcnsim.Scenario(
+            topology=dcnsim.Star(hosts=4, rate="1Gbps", delay="10us", buffer="100pkt"), stop="1s", name="t",
+            apps=[dcnsim.SyncReads(client=0, servers="1-3", sru="10KB", blocks=2, spacing=spacing)])
+        return dcnsim.run(sc)
+    spaced = run("1ms")
+    flows = spaced.tables["flows"]
+    req = flows[flows["role"] == "request"].sort_values("dst")
+    assert [round(t, 9) for t in req["start_s"]] == [0.0, 0.001, 0.002]
+    assert (spaced.tables["blocks"]["duration_s"] >= 0.002).all()
+    at_once = run(None)
+    flows = at_once.tables["flows"]
+    assert (flows[flows["role"] == "request"]["start_s"] == 0.0).all()
+    assert (at_once.tables["blocks"]["duration_s"] < 0.002).all()
+    with pytest.raises(ScenarioError, match="spacing"):
+        run("-1ms")

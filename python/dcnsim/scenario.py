@@ -354,6 +354,7 @@ class SyncReads(_Builder):
     request: Optional[Union[str, int]] = None
     blocks: Optional[int] = None
     jitter: Optional[str] = None
+    spacing: Optional[str] = None
     start: Optional[str] = None
     start_jitter: Optional[str] = None
     tcp: Optional[Union[Tcp, Dict[str, Any]]] = None

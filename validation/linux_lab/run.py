@@ -79,7 +79,7 @@ def tc_time(text: str) -> str:
 
 def dcnsim_scenario(n: int, cc: str, sack: bool, rto_min: str, blocks: int, size: int, *, bottleneck: str,
                     buffer: int, server_rate: str, nic_buffer: int, delay_us: float, delayed_ack: bool,
-                    jitter: str = "0s", gap: str = "0s", seed: int = 1,
+                    jitter: str = "0s", spacing: str = "0s", gap: str = "0s", seed: int = 1,
                     tcp_over: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The lab's shape as a dcnsim scenario: a custom star, the client on a
     ``bottleneck`` link whose switch side holds ``buffer`` packets, each
@@ -103,7 +103,7 @@ def dcnsim_scenario(n: int, cc: str, sack: bool, rto_min: str, blocks: int, size
                "request": f"{incast_request_bytes()}B", "queries": blocks, "gap": gap, "start": "0s"}
     else:
         app = {"kind": "sync_reads", "client": 0, "servers": f"1-{n}", "sru": f"{size}B",
-               "request": f"{incast_request_bytes()}B", "blocks": blocks, "jitter": jitter}
+               "request": f"{incast_request_bytes()}B", "blocks": blocks, "jitter": jitter, "spacing": spacing}
     return {"name": f"linux-lab-{cc}-sack{int(sack)}-{rto_min}-n{n}", "seed": seed, "stop": "3600s",
             "l2_overhead": 14,
             "topology": {"kind": "custom", "buffer": f"{nic_buffer}pkt", "nic_buffer": f"{nic_buffer}pkt",
@@ -338,6 +338,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                    help="dcnsim's per-link delay; auto: a quarter of the kernel's measured 1-byte RTT "
                         f"({DEFAULT_DELAY_US} us without the kernel side)")
     p.add_argument("--jitter", default="0s", help="dcnsim sync_reads: each request waits U[0, jitter]")
+    p.add_argument("--spacing", default="0s",
+                   help="dcnsim sync_reads: request i leaves i x spacing into the block, as the lab's client and "
+                        "servers start in turn (trace.py prints their median spread; about 130us a server here)")
     p.add_argument("--seed", type=int, default=1, help="dcnsim's seed")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
@@ -374,7 +377,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                 raise units.UnitError(f"{t!r} is not positive")
         a.size_bytes = int(units.parse_size(a.size).binary)
         a.gap_s = time_s(a.gap)
-        rate_bps(a.bottleneck), rate_bps(a.server_rate), time_s(a.jitter)
+        rate_bps(a.bottleneck), rate_bps(a.server_rate), time_s(a.jitter), time_s(a.spacing)
         a.delay_us = None if a.delay == "auto" else time_s(a.delay) * 1e6
         a.tcp_over = common.parse_overrides(a.tcp)
         a.sysctls = lab.parse_sysctls(a.sysctl)
@@ -418,7 +421,7 @@ def sim_doc(a: argparse.Namespace, pt: Dict[str, Any], delay_us: float) -> Dict[
     return dcnsim_scenario(pt["n"], pt["cc"], pt["sack"], pt["rto_min"], a.blocks, a.size_bytes,
                            bottleneck=a.bottleneck, buffer=a.buffer, server_rate=a.server_rate,
                            nic_buffer=a.nic_buffer, delay_us=delay_us, delayed_ack=a.delayed_ack,
-                           jitter=a.jitter, gap=a.gap, seed=a.seed, tcp_over={**hz, **a.tcp_over})
+                           jitter=a.jitter, spacing=a.spacing, gap=a.gap, seed=a.seed, tcp_over={**hz, **a.tcp_over})
 
 
 def save(path: Optional[Path], rows: List[Dict[str, Any]], meta: Dict[str, Any]) -> None:

@@ -235,6 +235,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--size", default="256KB")
     p.add_argument("--delay", default="4us", help="dcnsim's per-link delay")
     p.add_argument("--jitter", default="0s", help="dcnsim: each request waits U[0, jitter] (run.py --jitter)")
+    p.add_argument("--spacing", default="0s", help="dcnsim: request i leaves i x spacing into a block (run.py --spacing)")
     p.add_argument("--gso", action="store_true", help="kernel: multi-segment GSO packets (run.py --gso)")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
                    help="kernel: further per-namespace sysctls (run.py --sysctl)")
@@ -262,7 +263,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         hz = lab_run.kernel_hz()
         doc = lab_run.dcnsim_scenario(a.n, a.cc, bool(a.sack), a.rto_min, a.blocks, a.size_bytes,
                                       bottleneck="100Mbps", buffer=32, server_rate="1Gbps", nic_buffer=1000,
-                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter,
+                                      delay_us=lab_run.time_s(a.delay) * 1e6, delayed_ack=False, jitter=a.jitter, spacing=a.spacing,
                                       seed=a.seed,
                                       tcp_over={**({"hz": hz} if hz else {}), **common.parse_overrides(a.tcp)})
         doc["pcap"] = {"hosts": f"1-{a.n}"}

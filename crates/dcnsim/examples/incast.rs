@@ -20,6 +20,7 @@ fn main() {
             request_bytes: 64,
             blocks: 40,
             jitter: SimTime::from_us(20),
+            spacing: SimTime::ZERO,
             start: SimTime::ZERO,
             tcp: t,
         }];

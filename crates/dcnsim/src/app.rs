@@ -153,6 +153,7 @@ pub struct Rounds {
     pub rounds: u32,
     pub gap: SimTime,
     pub jitter: SimTime,
+    pub spacing: SimTime,
     pub start: SimTime,
     rng: Rng,
     cur: u32,
@@ -172,6 +173,8 @@ pub struct RoundShape {
     pub rounds: u32,
     pub gap: SimTime,
     pub jitter: SimTime,
+    /// Request i leaves i × spacing into the round (before its jitter).
+    pub spacing: SimTime,
     pub start: SimTime,
 }
 
@@ -222,6 +225,7 @@ impl Rounds {
             rounds: s.rounds,
             gap: s.gap,
             jitter: s.jitter,
+            spacing: s.spacing,
             start: s.start,
             rng: stream(w.seed(), Stream::App, id as u64),
             cur: 0,
@@ -474,6 +478,7 @@ impl App {
                     rounds: *queries,
                     gap: *gap,
                     jitter: SimTime::ZERO,
+                    spacing: SimTime::ZERO,
                     start: *start + offset,
                 };
                 App::Rounds(Rounds::build(w, id, *aggregator, workers, tcp, shape))
@@ -485,6 +490,7 @@ impl App {
                 request_bytes,
                 blocks,
                 jitter,
+                spacing,
                 start,
                 tcp,
             } => {
@@ -495,6 +501,7 @@ impl App {
                     rounds: *blocks,
                     gap: SimTime::ZERO,
                     jitter: *jitter,
+                    spacing: *spacing,
                     start: *start + offset,
                 };
                 App::Rounds(Rounds::build(w, id, *client, servers, tcp, shape))
@@ -670,8 +677,11 @@ impl Rounds {
             .extend(r.resp_flows.iter().map(|&f| flows[f as usize].stats.abtt));
         let round = r.cur;
         for i in 0..r.servers.len() {
-            if r.jitter > SimTime::ZERO {
-                let d = SimTime(r.rng.gen_range(0..=r.jitter.0));
+            if r.jitter > SimTime::ZERO || r.spacing > SimTime::ZERO {
+                let mut d = SimTime(r.spacing.0.saturating_mul(i as u64));
+                if r.jitter > SimTime::ZERO {
+                    d += SimTime(r.rng.gen_range(0..=r.jitter.0));
+                }
                 w.wake(now + d, app, 1 + i as u32);
             } else {
                 w.tcp_write(r.req_flows[i], r.request_bytes, Some(round));

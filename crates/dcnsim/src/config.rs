@@ -971,6 +971,10 @@ pub enum AppSpec {
         blocks: u32,
         /// Each request leaves the client after a uniform random delay in [0, jitter].
         jitter: SimTime,
+        /// Request i (in the order of `servers`) leaves i × spacing after
+        /// the block starts (before its jitter): a client that issues its
+        /// requests one after another.
+        spacing: SimTime,
         start: SimTime,
         tcp: TcpConfig,
     },

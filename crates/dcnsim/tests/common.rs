@@ -229,6 +229,7 @@ pub fn kulkarni_incast(
         request_bytes: 64,
         blocks,
         jitter: SimTime::from_us(20),
+        spacing: SimTime::ZERO,
         start: SimTime::ZERO,
         tcp,
     };

@@ -160,6 +160,7 @@ fn same_seed_same_tables_and_jitter_depends_on_seed() {
             request_bytes: 64,
             blocks: 10,
             jitter: SimTime::from_us(20),
+            spacing: SimTime::ZERO,
             start: SimTime::ZERO,
             tcp: tcp(1024),
         }];

@@ -466,6 +466,7 @@ fn build(d: &Draw) -> Config {
                 request_bytes: 64,
                 blocks: *blocks,
                 jitter: SimTime::from_us(5),
+                spacing: SimTime::ZERO,
                 start: SimTime::ZERO,
                 tcp: tcp.clone(),
             },

@@ -159,6 +159,7 @@ pub(super) fn parse_app(
                     request_bytes: a.request.unwrap_or(64),
                     blocks: a.blocks.unwrap_or(100),
                     jitter: a.jitter.unwrap_or(SimTime::ZERO),
+                    spacing: a.spacing.unwrap_or(SimTime::ZERO),
                     start: a.start.unwrap_or(SimTime::ZERO),
                     tcp,
                 },

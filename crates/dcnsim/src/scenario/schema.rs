@@ -876,6 +876,9 @@ pub struct SyncReadsApp {
     /// each request waits U[0, jitter]
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub jitter: Opt<Time>,
+    /// request i, in the order of `servers`, leaves i × spacing after the block starts, before its jitter: a client that issues its requests one after another (a real host's per-request cost; validation/linux_lab measures its own)
+    #[schemars(extend("x-default" = "`\"0s\"` (all at once)"))]
+    pub spacing: Opt<Time>,
 }
 
 /// `kind = "udp_cbr"`: constant-bit-rate UDP (not a TCP app: no `tcp`).

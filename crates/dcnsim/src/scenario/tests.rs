@@ -44,6 +44,7 @@ fn doc_example_parses() {
         jitter,
         start,
         tcp,
+        ..
     } = &c.apps[0]
     else {
         panic!()
