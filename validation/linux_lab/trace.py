@@ -13,8 +13,13 @@ half of RTOmin before it) and the flight when the first copy of a lost
 segment went. It prints the blocks that retransmitted (``--show`` of them)
 and a summary per side: timeouts whose segment was one of the block's last
 three (a tail loss: too few segments behind it for three duplicate ACKs),
-other timeouts, fast retransmissions, the mean largest flight, and the
-time per block that no server sent anything (every one waiting on a timer).
+other timeouts, fast retransmissions, the mean largest flight, the
+time per block that no server sent anything (every one waiting on a timer),
+and what each timeout's segment had been through: its retransmission lost,
+no duplicate ACK of it, one or two, three or more that started nothing,
+and whether the timeout ended a fast recovery (docs/linux_profile.md,
+mechanism I). In ``--show``'s lines ``d3`` is the duplicate ACKs a
+retransmitted segment had drawn, ``again`` a second retransmission.
 """
 
 from __future__ import annotations
