@@ -15,7 +15,11 @@ alternating order, fresh processes run the same scenario:
 * dcnsim's core: a child that times ``dcnsim.run(doc)`` in-process by its
   own CPU clock (``resource.getrusage`` around the call): the simulator's
   cost without the interpreter's start-up or the summary;
-* the whole ``dcnsim run FILE`` process (its CPU from ``wait4``);
+* the whole ``dcnsim run FILE`` process (its CPU from ``wait4``), twice:
+  in this interpreter as configured, and in a clean one (benchmarks/startup.py's:
+  a fresh virtual environment, no ``.pth`` start-up hooks, bytecode cached,
+  as a ``pip install`` gives a user; this machine's site hook and
+  ``PYTHONDONTWRITEBYTECODE`` cost the configured one ≈ 0.08 s a process);
 
 the two dcnsim processes once per entry of the scenario's ``threads`` (the
 permutations: 1 and 2, the document's ``threads`` key; each its own row,
@@ -165,8 +169,8 @@ def hops_of(out: str, what: str) -> int:
     return int(m.group(1).replace(",", ""))
 
 
-def run_pair(s: Scenario, exe: Path, doc_paths: List[Path],
-             ns3_first: bool) -> Tuple[Dict[str, float], List[Dict[str, float]]]:
+def run_pair(s: Scenario, exe: Path, doc_paths: List[Path], ns3_first: bool,
+             clean: Tuple[str, Dict[str, str]]) -> Tuple[Dict[str, float], List[Dict[str, float]]]:
     """One pair: ns-3's run and dcnsim's (core and process) on each of
     ``doc_paths`` (one per entry of ``s.threads``), ns-3 first or last,
     dcnsim's in the same alternation."""
@@ -175,6 +179,9 @@ def run_pair(s: Scenario, exe: Path, doc_paths: List[Path],
     # they say how many cores to take as free (docs/performance.md)
     envs = {p: {**os.environ, "PYTHONHASHSEED": "0", **({"DCNSIM_FREE_CORES": str(t)} if t else {})}
             for p, t in zip(doc_paths, s.threads)}
+    clean_python, clean_env = clean
+    clean_envs = {p: {**clean_env, **({"DCNSIM_FREE_CORES": str(t)} if t else {})}
+                  for p, t in zip(doc_paths, s.threads)}
 
     def ns3() -> Dict[str, float]:
         out, wall, cpu = timed([str(exe), *s.ns3_args()])
@@ -184,9 +191,10 @@ def run_pair(s: Scenario, exe: Path, doc_paths: List[Path],
         out, _, _ = timed([sys.executable, "-c", CORE, str(doc_path)], envs[doc_path])
         core = json.loads(out.strip().splitlines()[-1])
         out, wall, cpu = timed([sys.executable, "-m", "dcnsim", "run", str(doc_path)], envs[doc_path])
+        _, _, clean_cpu = timed([clean_python, "-m", "dcnsim", "run", str(doc_path)], clean_envs[doc_path])
         return {"core_cpu_s": core["cpu_s"], "core_wall_s": core["wall_s"], "dcnsim_hops": core["packet_hops"],
                 "threads_used": core["threads"], "process_wall_s": wall, "process_cpu_s": cpu,
-                "process_hops": hops_of(out, "dcnsim run")}
+                "process_clean_cpu_s": clean_cpu, "process_hops": hops_of(out, "dcnsim run")}
 
     order = doc_paths if ns3_first else doc_paths[::-1]
     ns = ns3() if ns3_first else None
@@ -202,6 +210,9 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        clean = startup.interpreters(Path(tmp), None)["clean"]
+        # the clean interpreter's first start compiles and caches the bytecode
+        timed([clean[0], "-m", "dcnsim", "--version"], clean[1])
         for name in names:
             s = SCENARIOS[name]
             exe = ns3_common.ns3_binary(s.source, build)
@@ -212,14 +223,16 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
                 doc_paths[-1].write_text(json.dumps(doc))
             ns3_runs: List[Dict[str, float]] = []
             runs: List[List[Dict[str, float]]] = [[] for _ in labelled]
+            timed([clean[0], "-m", "dcnsim", "run", str(doc_paths[0])], clean[1])  # its run path's bytecode
             for i in range(pairs):
-                ns, ds = run_pair(s, exe, doc_paths, ns3_first=i % 2 == 0)
+                ns, ds = run_pair(s, exe, doc_paths, ns3_first=i % 2 == 0, clean=clean)
                 ns3_runs.append(ns)
                 for acc, d in zip(runs, ds):
                     acc.append(d)
                 print(f"  {name} pair {i + 1}: ns-3 {ns['ns3_cpu_s']:.2f} s CPU, dcnsim core "
                       + ", ".join(f"{d['core_cpu_s']:.3f} s ({d['threads_used']} thr)" for d in ds)
-                      + ", process " + ", ".join(f"{d['process_cpu_s']:.3f} s" for d in ds),
+                      + ", process " + ", ".join(f"{d['process_cpu_s']:.3f} s" for d in ds)
+                      + ", clean " + ", ".join(f"{d['process_clean_cpu_s']:.3f} s" for d in ds),
                       file=sys.stderr, flush=True)
             for (label, _), t, rs in zip(labelled, s.threads, runs):
                 rows.append(row(name, label, t, s.ns3_args(), ns3_runs, rs))
@@ -247,6 +260,7 @@ def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_
         "core_cpu_s": [round(r["core_cpu_s"], 4) for r in runs],
         "core_wall_s": [round(r["core_wall_s"], 4) for r in runs],
         "process_cpu_s": [round(r["process_cpu_s"], 3) for r in runs],
+        "process_clean_cpu_s": [round(r["process_clean_cpu_s"], 3) for r in runs],
         "ns3_hops": int(ns3_hops), "dcnsim_hops": int(hops),
         "hops_diff": round((hops - ns3_hops) / ns3_hops, 4),
         "hops_agree": abs(hops - ns3_hops) <= TOLERANCE * ns3_hops,
@@ -255,13 +269,16 @@ def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_
         "ratio_core": round(statistics.median(n["ns3_cpu_s"] / r["core_cpu_s"] for n, r in zip(ns3_runs, runs)), 1),
         "ratio_process": round(statistics.median(n["ns3_cpu_s"] / r["process_cpu_s"]
                                                  for n, r in zip(ns3_runs, runs)), 1),
+        "ratio_process_clean": round(statistics.median(n["ns3_cpu_s"] / r["process_clean_cpu_s"]
+                                                       for n, r in zip(ns3_runs, runs)), 1),
     }
 
 
 def markdown(rec: Dict[str, Any]) -> str:
     lines = ["| scenario | ns-3 CPU | dcnsim core CPU (`dcnsim.run`) | core wall | core packet-hops per CPU s "
-             "| ns-3 / core | dcnsim process CPU (`dcnsim run FILE`) | ns-3 / process | packet-hops ns-3 / dcnsim |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| ns-3 / core | dcnsim process CPU (`dcnsim run FILE`) | ns-3 / process "
+             "| process CPU, clean interpreter | ns-3 / clean process | packet-hops ns-3 / dcnsim |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rec["rows"]:
         span = lambda xs, f: f"{f.format(min(xs))}–{f.format(max(xs))} s" if xs else "—"  # noqa: E731
         agree = (f"{r['ns3_hops']:,} / {r['dcnsim_hops']:,} ({100 * r['hops_diff']:+.1f} %"
@@ -274,7 +291,10 @@ def markdown(rec: Dict[str, Any]) -> str:
         lines.append(f"| {label} | {span(r['ns3_cpu_s'], '{:.1f}')} | {span(r['core_cpu_s'], '{:.3f}')} "
                      f"| {span(r.get('core_wall_s', []), '{:.3f}')} "
                      f"| {r['core_hops_per_cpu_s'] / 1e6:.1f} M | {r['ratio_core']:.0f}× "
-                     f"| {span(r['process_cpu_s'], '{:.3f}')} | {r['ratio_process']:.0f}× | {agree} |")
+                     f"| {span(r['process_cpu_s'], '{:.3f}')} | {r['ratio_process']:.0f}× "
+                     + (f"| {span(r['process_clean_cpu_s'], '{:.3f}')} | {r['ratio_process_clean']:.0f}× "
+                        if "process_clean_cpu_s" in r else "| — | — ")
+                     + f"| {agree} |")
     return "\n".join(lines)
 
 
