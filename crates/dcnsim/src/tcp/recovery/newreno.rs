@@ -245,7 +245,8 @@ impl NewReno {
                     let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, false);
                     if self.owed && n > 0 && !v.segs.is_empty() {
                         // tcp_xmit_retransmit_queue: the lost head first,
-                        // restarting the timer as it goes
+                        // restarting the timer as it goes (`seen` is None
+                        // here: a clipped duplicate returned above)
                         self.owed = false;
                         let retx = Action::Retransmit {
                             i: 0,
@@ -253,10 +254,7 @@ impl NewReno {
                             rearm: self.rearm_on_entry,
                         };
                         let cwnd = Action::SetCwnd(Self::flight_window(v, n, true));
-                        return match seen {
-                            Some(r) => Actions::of(&[r, retx, cwnd]),
-                            None => Actions::of(&[retx, cwnd]),
-                        };
+                        return Actions::of(&[retx, cwnd]);
                     }
                     Action::SetCwnd(Self::flight_window(v, n, false))
                 }
