@@ -147,7 +147,34 @@ pub fn auto_threads(cfg: &Config, free: u32) -> u32 {
 /// work runnable on the machine, at least one; or `DCNSIM_FREE_CORES`
 /// when set (for benchmarks and tests that must run a given way).
 pub fn free_cores() -> u32 {
-    forced_free_cores().unwrap_or_else(|| machine_cores().saturating_sub(others_runnable(1)).max(1))
+    forced_free_cores().unwrap_or_else(|| machine_cores().saturating_sub(settled_others()).max(1))
+}
+
+/// Looks at the runnable tasks [`settled_others`] takes at most.
+const SETTLE_LOOKS: u32 = 5;
+/// The time between them.
+const SETTLE_GAP: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// The other tasks runnable on the machine, as a load that stays: the
+/// fewest over a few looks some milliseconds apart (at once when the
+/// first finds none). One look counts what is runnable for a moment — a
+/// pipeline's other commands starting with this one (`run | head`),
+/// a shell — and took a quiet machine's `threads = 2` to one thread.
+fn settled_others() -> u32 {
+    settle(|| others_runnable(1), || std::thread::sleep(SETTLE_GAP))
+}
+
+/// [`settled_others`] with its look and its wait given.
+fn settle(mut look: impl FnMut() -> u32, mut wait: impl FnMut()) -> u32 {
+    let mut others = look();
+    for _ in 1..SETTLE_LOOKS {
+        if others == 0 {
+            break;
+        }
+        wait();
+        others = others.min(look());
+    }
+    others
 }
 
 /// `DCNSIM_FREE_CORES`, when set to a number.
@@ -162,15 +189,23 @@ fn forced_free_cores() -> Option<u32> {
 /// core is free, where a cut only adds the hand-over (one line on stderr
 /// says so; one thread writes the same results).
 fn worth_cutting(part: &Partition) -> bool {
-    let free = free_cores();
-    if free >= 2 {
-        return true;
-    }
+    let why = match forced_free_cores() {
+        Some(free) if free >= 2 => return true,
+        Some(_) => "DCNSIM_FREE_CORES = 1".to_string(),
+        None => {
+            let others = settled_others();
+            if machine_cores().saturating_sub(others) >= 2 {
+                return true;
+            }
+            format!(
+                "{others} other task(s) runnable on {} core(s)",
+                machine_cores()
+            )
+        }
+    };
     eprintln!(
-        "dcnsim: one core free now ({} other task(s) runnable on {} core(s)): running the {} \
-         partitions on one thread instead (the same results)",
-        others_runnable(1),
-        machine_cores(),
+        "dcnsim: one core free now ({why}): running the {} partitions on one thread instead \
+         (the same results)",
         part.parts
     );
     false
@@ -1456,6 +1491,28 @@ mod tests {
         // was a whole one
         assert_eq!(ws.max_spins_before_park, SPIN_LIMIT);
         assert_eq!(ws.spins, 3 * STEAL_SPINS as u64 + SPIN_LIMIT as u64);
+    }
+
+    #[test]
+    fn a_moments_load_does_not_count_a_lasting_one_does() {
+        let run = |seen: &[u32]| {
+            let (mut looks, mut waits) = (0, 0);
+            let others = settle(
+                || {
+                    looks += 1;
+                    seen[looks - 1]
+                },
+                || waits += 1,
+            );
+            (others, looks, waits)
+        };
+        // a quiet machine: one look, no wait
+        assert_eq!(run(&[0]), (0, 1, 0));
+        // a pipeline's other command starting beside this run
+        assert_eq!(run(&[1, 0]), (0, 2, 1));
+        // a process that spins: runnable at every look
+        assert_eq!(run(&[1; SETTLE_LOOKS as usize]), (1, 5, 4));
+        assert_eq!(run(&[3, 2, 2, 1, 2]), (1, 5, 4));
     }
 
     #[test]
