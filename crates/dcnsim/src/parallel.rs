@@ -78,16 +78,18 @@ impl ExecPlan {
             return Self::one(cfg, "one core is free now".into());
         }
         let plan = Self::cut(cfg, free);
-        let hosts = cfg.topology.hosts().len() as f64;
-        let window_us = plan.window.map_or(0.0, |l| l.as_secs_f64() * 1e6);
-        if plan.is_cut() && hosts * window_us < AUTO_MIN_HOST_MICROS {
-            return Self::one(
-                cfg,
-                format!(
-                    "a window holds too little work ({hosts} hosts × {window_us:.2} µs < \
-                     {AUTO_MIN_HOST_MICROS})"
-                ),
-            );
+        if let (true, Some(window)) = (plan.is_cut(), plan.window) {
+            let events = window_events(cfg, window);
+            if events < AUTO_MIN_WINDOW_EVENTS {
+                return Self::one(
+                    cfg,
+                    format!(
+                        "a window holds too little work (at most ≈ {events:.0} events in {:.2} µs, \
+                         < {AUTO_MIN_WINDOW_EVENTS})",
+                        window.as_secs_f64() * 1e6
+                    ),
+                );
+            }
         }
         plan
     }
@@ -234,13 +236,142 @@ fn runnable(loadavg: &str) -> Option<u32> {
         .ok()
 }
 
-/// `threads = "auto"` runs on one thread below this many hosts times the
-/// window's length in microseconds: the work a window holds. Measured at
-/// 2 threads (docs/performance.md, Threads): the DCTCP permutation at
-/// k = 8 (128 hosts, 1.03 µs windows: 132) gains 1.2–1.3×, at k = 16
-/// (1 054) 1.5×, at k = 32 (8 452) 1.9×; the k = 8 fat-tree with 25 µs
-/// links (3 200) 1.7–1.8×.
-pub const AUTO_MIN_HOST_MICROS: f64 = 100.0;
+/// `threads = "auto"` runs on one thread where a window holds fewer events
+/// than this ([`window_events`]' estimate). Measured at 2 threads
+/// (docs/performance.md, Threads): the DCTCP permutation at k = 4 (≈ 25 a
+/// window of 1.03 µs) ran 0.83× one thread's speed, k = 8 (≈ 210) 1.2–1.3×,
+/// k = 16 1.5×; outcast_fattree (15 flows into one 1 Gbps port: ≈ 25 a
+/// window of 26 µs) 0.5–0.7×. The bound it replaces, hosts × window ≥ 100
+/// µs, cut outcast_fattree (16 hosts × 26.3 µs): its hosts mostly wait.
+pub const AUTO_MIN_WINDOW_EVENTS: f64 = 100.0;
+
+/// About how many events a window of `window` holds when the apps'
+/// bottlenecks are busy: the packets they deliver per second, each with
+/// its ACK, times the mean number of links between two hosts (an event a
+/// hop). A bulk flow's destination takes at most its access link's rate
+/// and its sources' together, and a source sends at most its own; a
+/// poisson app offers its load of its sources' capacity; a UDP source its
+/// rate; an incast's client at most its link's; packets are full segments.
+/// The scale of the work, not a forecast: drops, timers and idle flows move
+/// a run's count (tests/parallel.rs holds it to a quarter to twice).
+pub fn window_events(cfg: &Config, window: SimTime) -> f64 {
+    let topo = &cfg.topology;
+    let hosts = topo.hosts();
+    let mut host_of = vec![usize::MAX; topo.nodes.len()];
+    for (h, &n) in hosts.iter().enumerate() {
+        host_of[n] = h;
+    }
+    // each host's access link: the fastest link it has
+    let mut access = vec![0u64; hosts.len()];
+    for l in &topo.links {
+        for end in [l.a, l.b] {
+            if let Some(a) = access.get_mut(host_of[end]) {
+                *a = (*a).max(l.rate_bps);
+            }
+        }
+    }
+    let rate = |h: usize| access.get(h).copied().unwrap_or(0) as f64;
+    let seg = |t: &crate::config::TcpConfig| f64::from(t.mss + t.header_bytes).max(1.0) * 8.0;
+    // bulk flows: bits/s into each destination and out of each source, in
+    // the smallest of their segments
+    let (mut into, mut out) = (vec![0.0f64; hosts.len()], vec![0.0f64; hosts.len()]);
+    let mut bulk_seg = f64::MAX;
+    let mut pps = 0.0;
+    for app in &cfg.apps {
+        match app {
+            AppSpec::Bulk { src, dst, tcp, .. } => {
+                if let (Some(i), Some(o)) = (into.get_mut(*dst), out.get_mut(*src)) {
+                    *i += rate(*src);
+                    *o += rate(*dst);
+                    bulk_seg = bulk_seg.min(seg(tcp));
+                }
+            }
+            AppSpec::PartitionAggregate {
+                aggregator,
+                workers,
+                tcp,
+                ..
+            } => {
+                let offered: f64 = workers.iter().map(|&w| rate(w)).sum();
+                pps += offered.min(rate(*aggregator)) / seg(tcp);
+            }
+            AppSpec::SyncReads {
+                client,
+                servers,
+                tcp,
+                ..
+            } => {
+                let offered: f64 = servers.iter().map(|&s| rate(s)).sum();
+                pps += offered.min(rate(*client)) / seg(tcp);
+            }
+            AppSpec::UdpCbr {
+                src,
+                rate_bps,
+                payload_bytes,
+                ..
+            } => {
+                pps += (*rate_bps as f64).min(rate(*src)) / (f64::from(*payload_bytes + 28) * 8.0);
+            }
+            AppSpec::Poisson(p) => pps += p.load * p.capacity_bps as f64 / seg(&p.tcp),
+        }
+    }
+    let capped = |v: &[f64]| -> f64 { v.iter().enumerate().map(|(h, &b)| b.min(rate(h))).sum() };
+    if bulk_seg < f64::MAX {
+        pps += capped(&into).min(capped(&out)) / bulk_seg;
+    }
+    pps * 2.0 * mean_host_hops(cfg) * window.as_secs_f64()
+}
+
+/// The mean number of links between two hosts, from breadth-first walks
+/// out of up to eight hosts spread over the host list.
+fn mean_host_hops(cfg: &Config) -> f64 {
+    let topo = &cfg.topology;
+    let hosts = topo.hosts();
+    if hosts.len() < 2 {
+        return 1.0;
+    }
+    let mut adj = vec![Vec::new(); topo.nodes.len()];
+    for l in &topo.links {
+        adj[l.a].push(l.b);
+        adj[l.b].push(l.a);
+    }
+    let is_host: Vec<bool> = topo
+        .nodes
+        .iter()
+        .map(|n| n.kind == crate::config::NodeKind::Host)
+        .collect();
+    let (mut sum, mut pairs) = (0.0, 0.0);
+    let samples = hosts.len().min(8);
+    for i in 0..samples {
+        let from = hosts[i * hosts.len() / samples];
+        let mut dist = vec![u32::MAX; topo.nodes.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        dist[from] = 0;
+        while let Some(n) = queue.pop_front() {
+            // a host forwards nothing: paths run through switches
+            if is_host[n] && n != from {
+                continue;
+            }
+            for &m in &adj[n] {
+                if dist[m] == u32::MAX {
+                    dist[m] = dist[n] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        for &h in &hosts {
+            if h != from && dist[h] != u32::MAX {
+                sum += f64::from(dist[h]);
+                pairs += 1.0;
+            }
+        }
+    }
+    if pairs == 0.0 {
+        1.0
+    } else {
+        sum / pairs
+    }
+}
 
 /// Why a scenario runs on one partition however many threads it was
 /// given (`None`: it can be partitioned as the partitioner cuts it).

@@ -342,3 +342,47 @@ fn poisson_with_other_apps_gives_one_threads_bits_over_seeds_and_cuts() {
         }
     }
 }
+
+/// `threads = "auto"`'s estimate of a window's work is the right size: a
+/// run's events per window lie between a quarter of `window_events` and
+/// twice it, on a permutation whose every host sends at line rate, and on
+/// an outcast (16 hosts, 15 flows into one port, 25 µs links), which the
+/// rule it replaced (hosts × window ≥ 100 µs) cut though its hosts mostly
+/// wait.
+#[test]
+fn a_windows_events_are_near_the_auto_estimate() {
+    let outcast: Vec<String> = (1..16)
+        .map(|s| format!(r#"{{"kind": "bulk", "src": {s}, "dst": 0, "duration": "20ms"}}"#))
+        .collect();
+    let outcast = format!(
+        r#"{{"stop": "20ms", "threads": "auto",
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "25us", "buffer": "20pkt"}},
+            "tcp": {{"cc": "cubic", "rto_min": "2ms"}}, "apps": [{}]}}"#,
+        outcast.join(",")
+    );
+    let outcast = dcnsim::scenario::parse_config_str(&outcast).expect("valid scenario");
+    for (name, cfg, cut) in [
+        ("permutation", perm_k4(""), true),
+        ("outcast", outcast, false),
+    ] {
+        let window = dcnsim::parallel::ExecPlan::cut(&cfg, 2)
+            .window
+            .expect("a fat-tree is cut");
+        let estimate = dcnsim::parallel::window_events(&cfg, window);
+        let mut one = cfg.clone();
+        one.threads = Threads::N(1);
+        let (r, _) = dcnsim::run_measured(&one, None, None).expect("runs");
+        let per_window =
+            r.summary_value("events").unwrap() * window.as_secs_f64() / cfg.stop.as_secs_f64();
+        assert!(
+            per_window <= 2.0 * estimate && per_window >= estimate / 4.0,
+            "{name}: {per_window:.1} events a window against an estimate of {estimate:.1}"
+        );
+        assert_eq!(
+            dcnsim::parallel::auto_threads(&cfg, 2) > 1,
+            cut,
+            "{name}: auto cuts only above {} events a window ({estimate:.1})",
+            dcnsim::parallel::AUTO_MIN_WINDOW_EVENTS
+        );
+    }
+}
