@@ -55,7 +55,23 @@ impl ExecPlan {
     /// equal-time events), only the speed.
     pub fn of(cfg: &Config) -> ExecPlan {
         match cfg.threads {
-            crate::config::Threads::Auto => Self::auto(cfg, free_cores()),
+            crate::config::Threads::Auto => {
+                // what the scenario allows first: a run that will not be cut
+                // (a star, too little work a window) never looks at the
+                // machine, whose count may wait a few milliseconds
+                if let Some(free) = forced_free_cores() {
+                    return Self::auto(cfg, free);
+                }
+                let cores = machine_cores();
+                let plan = Self::auto(cfg, cores);
+                if !plan.is_cut() {
+                    return plan;
+                }
+                match free_cores() {
+                    free if free >= cores => plan,
+                    free => Self::auto(cfg, free),
+                }
+            }
             crate::config::Threads::N(n) => {
                 let plan = Self::cut(cfg, n);
                 if plan.is_cut() && !worth_cutting(&plan.partition) {
