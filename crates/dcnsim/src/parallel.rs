@@ -303,22 +303,19 @@ pub fn window_events(cfg: &Config, window: SimTime) -> f64 {
                 }
             }
             AppSpec::PartitionAggregate {
-                aggregator,
-                workers,
+                aggregator: to,
+                workers: from,
                 tcp,
                 ..
-            } => {
-                let offered: f64 = workers.iter().map(|&w| rate(w)).sum();
-                pps += offered.min(rate(*aggregator)) / seg(tcp);
             }
-            AppSpec::SyncReads {
-                client,
-                servers,
+            | AppSpec::SyncReads {
+                client: to,
+                servers: from,
                 tcp,
                 ..
             } => {
-                let offered: f64 = servers.iter().map(|&s| rate(s)).sum();
-                pps += offered.min(rate(*client)) / seg(tcp);
+                let offered: f64 = from.iter().map(|&h| rate(h)).sum();
+                pps += offered.min(rate(*to)) / seg(tcp);
             }
             AppSpec::UdpCbr {
                 src,
