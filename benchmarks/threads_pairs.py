@@ -1,16 +1,21 @@
 """1 thread against N on the DCTCP permutation, whole process, interleaved.
 
     python benchmarks/threads_pairs.py [--k 16 32] [--stop 10ms 1ms] [--pairs 3] [--threads 2] [--today]
-        [--baseline PYTHON] [--scenario FILE ...] [--spin N]
+        [--fifo] [--baseline PYTHON] [--scenario FILE ...] [--spin N]
 
 Each run is a fresh interpreter (start-up and set-up included, as a user
 waits for them); a pair runs 1 thread and N threads; the two must agree
 on events and packet-hops. Each round starts with the next run of the
-last round's order (1 thread, N threads, today's, baseline), so no run
-always comes first. With --today each round also runs the scenario
-without a `threads` key: today's one-thread engine, first-in first-out
-ties, whose results differ (another equal-time order), so only its wall
-time is compared. With --baseline, each round also runs the scenario
+last round's order (1 thread, N threads, today's, FIFO, baseline), so no
+run always comes first. With --today each round also runs the scenario
+without a `threads` key: what a user gets by default (`threads =
+"auto"`, seeded ties; before 1693f22 this was one thread with first-in
+first-out ties). With --fifo each round also runs it on one thread with
+`ties = "fifo"` (ns-2's and ns-3's order of equal-time events), whose
+results differ (another order), so it is compared by wall time and by
+wall time per event: one thread's price for the seeded order, which lets
+any number of threads give the same bits (docs/performance.md, "The
+seeded order's price"). With --baseline, each round also runs the scenario
 without `threads` under another interpreter, whose environment holds
 another build of dcnsim (e.g. the engine as it was before the parallel
 one: ``git worktree add ../pre d5d67ff; python -m venv ../pre-venv;
@@ -45,7 +50,9 @@ else:
     doc = load_scenario(what)
     if stop != "-":
         doc["stop"] = stop
-if threads != "today":
+if threads == "fifo":
+    doc["threads"], doc["ties"] = 1, "fifo"
+elif threads != "today":
     doc["threads"] = int(threads)
 print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
 """
@@ -79,7 +86,9 @@ def main(argv=None) -> int:
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--today", action="store_true",
-                    help="also run without `threads` (first-in first-out ties, one thread)")
+                    help="also run without `threads` (the default: \"auto\", seeded ties)")
+    ap.add_argument("--fifo", action="store_true",
+                    help="also run on one thread with first-in first-out ties (the seeded order's price)")
     ap.add_argument("--baseline", metavar="PYTHON",
                     help="also run without `threads` under this interpreter (another dcnsim build)")
     ap.add_argument("--scenario", nargs="+", metavar="FILE",
@@ -117,9 +126,12 @@ def measure(a: argparse.Namespace, targets: list) -> int:
     for k, stop in zip(targets, a.stop):
         label = f"k = {k}" if isinstance(k, int) else os.path.basename(k)
         ratios, over_today, one_vs_today, one_vs_base = [], [], [], []
+        price, price_per_event = [], []
         runs = [("one", 1, sys.executable), ("n", a.threads, sys.executable)]
         if a.today:
             runs.append(("today", "today", sys.executable))
+        if a.fifo:
+            runs.append(("fifo", "fifo", sys.executable))
         if a.baseline:
             runs.append(("base", "today", a.baseline))
         for r in range(a.pairs):
@@ -139,6 +151,12 @@ def measure(a: argparse.Namespace, targets: list) -> int:
                 over_today.append(wt / wn)
                 one_vs_today.append(w1 / wt)
                 line += f"; today's engine {wt:.2f} s: {wt / wn:.2f}x, 1 thread {100 * (w1 / wt - 1):+.1f} %"
+            if a.fifo:
+                wf, sf = walls["fifo"]
+                price.append(w1 / wf)
+                price_per_event.append((w1 / s1["events"]) / (wf / sf["events"]))
+                line += (f"; FIFO ties {wf:.2f} s: 1 thread seeded {100 * (w1 / wf - 1):+.1f} % "
+                         f"({100 * (price_per_event[-1] - 1):+.1f} % per event)")
             if a.baseline:
                 wb, _ = walls["base"]
                 one_vs_base.append(w1 / wb)
@@ -151,6 +169,10 @@ def measure(a: argparse.Namespace, targets: list) -> int:
             print(f"{label}: against today's engine, {a.threads} threads median "
                   f"{statistics.median(over_today):.2f}x, 1 thread median "
                   f"{100 * (statistics.median(one_vs_today) - 1):+.1f} %", flush=True)
+        if a.fifo:
+            print(f"{label}: the seeded order's price on 1 thread, median "
+                  f"{100 * (statistics.median(price) - 1):+.1f} % "
+                  f"({100 * (statistics.median(price_per_event) - 1):+.1f} % per event)", flush=True)
         if a.baseline:
             print(f"{label}: against the baseline, 1 thread median "
                   f"{100 * (statistics.median(one_vs_base) - 1):+.1f} %", flush=True)

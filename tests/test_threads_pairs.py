@@ -24,6 +24,15 @@ def test_pairs_with_today_and_a_baseline():
     assert "k = 4: against the baseline, 1 thread median" in out
 
 
+def test_the_seeded_orders_price_against_fifo_ties():
+    # one thread with ties = "fifo" beside the seeded runs: a price per run
+    # and per event (the two orders run different simulations)
+    p = _run("--k", "4", "--stop", "200us", "--pairs", "1", "--fifo")
+    assert p.returncode == 0, p.stderr
+    assert "FIFO ties" in p.stdout and "per event)" in p.stdout
+    assert "k = 4: the seeded order's price on 1 thread, median" in p.stdout
+
+
 def test_a_baseline_without_dcnsim_is_a_usage_error(tmp_path):
     p = _run("--k", "4", "--stop", "200us", "--baseline", str(tmp_path / "no-python"))
     assert p.returncode == 2
@@ -40,7 +49,7 @@ def test_every_run_comes_first_once_per_cycle_of_rounds():
     spec = importlib.util.spec_from_file_location("threads_pairs", SCRIPT)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    for runs in (["one", "n"], ["one", "n", "today"], ["one", "n", "today", "base"]):
+    for runs in (["one", "n"], ["one", "n", "today"], ["one", "n", "today", "fifo", "base"]):
         orders = [mod.rotated(runs, r) for r in range(len(runs))]
         # each round runs every run once, and each run leads one round
         assert all(sorted(o) == sorted(runs) for o in orders)
