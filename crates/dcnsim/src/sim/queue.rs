@@ -639,7 +639,16 @@ impl EventQueue {
             return;
         }
         let tail_key = self.nodes[tail as usize].e.key;
-        if tail_key <= key || (self.seeded && (tail_key ^ key) >> 64 == 0) {
+        // seeded: by time alone (an event of the tail's instant is
+        // appended whatever its rank), one comparison of the high halves;
+        // the full key's compare, true or false by the ranks' scramble,
+        // was mispredicted half the time (k = 16: 3.4 M of 48.8 M)
+        let append = if self.seeded {
+            (tail_key >> 64) <= (key >> 64)
+        } else {
+            tail_key <= key
+        };
+        if append {
             self.nodes[tail as usize].next = n;
             self.lists[b][1] = n;
         } else {
