@@ -177,3 +177,16 @@ def test_a_run_with_one_core_free_goes_on_one_thread():
     r, said = _on_one_core(doc, {"DCNSIM_FREE_CORES": ""})
     assert r["summary"]["threads"] == 1
     assert len(said) == 1 and "running the 2 partitions on one thread instead" in said[0], said
+
+
+@pytest.mark.parametrize("name, cut", [("outcast_fattree", False), ("outcast_testbed", False),
+                                       ("fattree_rps", False), ("websearch_fattree", True)])
+def test_auto_cuts_a_shipped_scenario_only_where_a_window_holds_work(name, cut):
+    # cores to spare (the fixture's DCNSIM_FREE_CORES = 8) and no `threads`
+    # key: the outcast scenarios (15 flows into one port, ≈ 24 events a
+    # window) ran 0.57-0.61x one thread's speed on two, and go on one;
+    # the web-search load (≈ 1,850 a window, 1.57x on two) is cut
+    doc = _short(load_scenario(str(REPO / "scenarios" / f"{name}.toml")), "1ms")
+    doc.pop("threads", None)
+    r = _core.run(to_json(doc), None)
+    assert (r["summary"]["threads"] > 1) == cut, r["summary"]["threads"]
