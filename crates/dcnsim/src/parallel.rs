@@ -100,7 +100,7 @@ impl ExecPlan {
                 return Self::one(
                     cfg,
                     format!(
-                        "a window holds too little work (at most ≈ {events:.0} events in {:.2} µs, \
+                        "a window holds too little work (about {events:.0} events in {:.2} µs, \
                          < {AUTO_MIN_WINDOW_EVENTS})",
                         window.as_secs_f64() * 1e6
                     ),

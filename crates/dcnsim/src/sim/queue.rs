@@ -1289,13 +1289,17 @@ impl EventQueue {
         if shift.abs_diff(self.shift) > 1 {
             self.reach_buckets = MIN_BUCKETS;
         }
-        let short = near_far * 8 > pops && have < MAX_BUCKETS;
+        // never past the buckets the memory bound allows (bound_bytes: two
+        // SPANs a pending event), a power of two
+        let cap = (2 * SPAN * pending).clamp(MIN_BUCKETS, MAX_BUCKETS);
+        let cap = 1usize << (usize::BITS - 1 - cap.leading_zeros());
+        let short = near_far * 8 > pops && 2 * have <= cap;
         if short {
             self.reach_buckets = self.reach_buckets.max(2 * have);
         }
         let buckets = (SPAN * pending)
             .next_power_of_two()
-            .clamp(self.reach_buckets.min(MAX_BUCKETS), MAX_BUCKETS);
+            .clamp(self.reach_buckets.min(cap), MAX_BUCKETS);
         if !short && shift.abs_diff(self.shift) <= 1 && buckets <= 2 * have && 2 * buckets >= have {
             return;
         }
