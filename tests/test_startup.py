@@ -274,3 +274,86 @@ def test_the_version_is_the_one_the_build_writes(tmp_path):
     version = next(line.split(":", 1)[1].strip() for line in meta.read_text().splitlines()
                    if line.startswith("Version:"))
     assert version == dcnsim.__version__
+
+
+# A run without --out loads none of these (issue 48, the process's start):
+# pathlib (which brings urllib.parse and ipaddress; a scenario file is read
+# with os.path), shutil (argparse asked it for the terminal's width for each
+# argument it was given), threading and csv (used only where they are).
+NOT_FOR_A_RUN = ("pathlib", "urllib.parse", "ipaddress", "shutil", "threading", "csv", "tempfile")
+
+# NEW_PROBE without the site hooks (-S: no .pth file preloads anything, so
+# "not loaded" means dcnsim did not load it), dcnsim found on PYTHONPATH.
+BARE_PROBE = NEW_PROBE.replace('print("\\nLOADED " + json.dumps({',
+                               'print("\\nLOADED " + json.dumps({"at_start": sorted(before), ')
+assert BARE_PROBE != NEW_PROBE
+
+
+@needs_core
+def test_a_run_without_out_loads_no_path_terminal_or_thread_module(tmp_path):
+    import dcnsim
+
+    env = {**os.environ, "PYTHONHASHSEED": "0",
+           "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(dcnsim.__file__)))}
+    for argv in (("run", str(DATA / "small_incast.toml")), ("validate", str(DATA / "small_incast.toml")),
+                 ("--version",)):
+        r = subprocess.run([sys.executable, "-S", "-c", BARE_PROBE, json.dumps(list(argv))], capture_output=True,
+                           text=True, timeout=120, env=env)
+        last = [line for line in r.stdout.splitlines() if line.startswith("LOADED ")]
+        assert last, f"probe failed: {r.stderr}"
+        got = json.loads(last[-1][len("LOADED "):])
+        assert got["rc"] == 0, (argv, got)
+        assert not set(NOT_FOR_A_RUN) & set(got["at_start"]), got["at_start"]  # the check can fail
+        assert not set(NOT_FOR_A_RUN) & set(got["heavy"]), (argv, sorted(set(NOT_FOR_A_RUN) & set(got["heavy"])))
+    # where a run writes its tables it loads what writing takes
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-S", "-c", BARE_PROBE,
+                        json.dumps(["run", str(DATA / "small_incast.toml"), "--out", str(out)])],
+                       capture_output=True, text=True, timeout=120, env=env)
+    got = json.loads([line for line in r.stdout.splitlines() if line.startswith("LOADED ")][-1][len("LOADED "):])
+    assert got["rc"] == 0 and {"pathlib", "csv", "tempfile"} <= set(got["heavy"]), got
+    assert (out / "flows.csv").exists()
+
+
+GC_PROBE = """
+import gc, json, sys
+import dcnsim.cli as cli
+scenario = json.loads(sys.argv[1])[0]
+seen = {}
+run = cli.cmd_run
+def spy(args):
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())
+    return run(args)
+cli.cmd_run = spy
+rc = cli.main(["run", scenario])
+direct = dict(seen, after=gc.get_freeze_count())
+sys.argv = ["dcnsim", "run", scenario]
+from dcnsim._entry import entry
+rc2 = entry()
+sys.stdout.flush()
+print("\\nLOADED " + json.dumps({"rc": [rc, rc2], "direct": direct, "entry": seen,
+                                 "after": gc.get_freeze_count()}))
+"""
+
+
+@needs_core
+def test_the_process_entry_runs_the_command_with_its_start_up_frozen():
+    # `dcnsim` (console script, python -m) starts through dcnsim._entry: the
+    # collector off while the command starts, what the start made frozen
+    # (no collection walks it again, nor the one at exit), the command itself
+    # with the collector on; main() called from Python leaves the collector alone
+    got = loaded_by(str(DATA / "small_incast.toml"), code=GC_PROBE)
+    assert got["rc"] == [0, 0], got
+    assert got["direct"] == {"enabled": True, "frozen": 0, "after": 0}, got
+    assert got["entry"]["enabled"] and got["entry"]["frozen"] > 1000, got
+    assert got["after"] > 1000, got  # frozen again at the end: the collection at exit walks nothing
+    # both ways a user starts the command go through it
+    import importlib
+
+    import dcnsim._entry
+    from dcnsim.scenario import tomllib
+
+    target = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["dcnsim"]
+    module, func = target.split(":")
+    assert getattr(importlib.import_module(module), func) is dcnsim._entry.entry
+    assert "from ._entry import entry" in (REPO / "python" / "dcnsim" / "__main__.py").read_text()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
@@ -107,6 +106,7 @@ def install_hint(extra: str) -> str:
     directory; ``pip install 'dcnsim[tune]'`` otherwise."""
     import json
     from importlib import metadata
+    from pathlib import Path
     from urllib.parse import unquote, urlparse
 
     try:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import IO, Any, Callable, Iterator, Union
 
 
@@ -28,7 +28,10 @@ def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
     exception the temporary file is removed and ``path`` is untouched."""
     if mode not in ("w", "wb"):
         raise ValueError("mode must be 'w' or 'wb'")
-    import tempfile  # here, not at the top: a run without --out never loads it (≈ 10 ms)
+    # here, not at the top: a run without --out never loads them (tempfile ≈ 10 ms;
+    # pathlib brings urllib.parse and ipaddress, ≈ 3 ms of every start)
+    import tempfile
+    from pathlib import Path
 
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -81,6 +84,8 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     nothing that stays: the writability probe is a temporary file, removed
     at once (``os.access`` is not enough: it says yes to root on read-only
     file systems and no to ACL grants)."""
+    from pathlib import Path
+
     target = Path(path)
     probe = target
     while not probe.exists():

@@ -13,7 +13,6 @@ import json
 import math
 import os
 import sys
-from pathlib import Path
 
 from ._args import one_line as _one_line
 from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
@@ -262,7 +261,7 @@ def cmd_sweep(args) -> int:
     except SweepError as e:
         print(str(e), file=sys.stderr)
         return 1
-    atomic_write(Path(args.out) / "sweep.csv", lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+    atomic_write(os.path.join(args.out, "sweep.csv"), lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
     params = list(axes) + (["seed"] if args.seeds else [])
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
         print(df[_summary_columns(df, params)].to_string(index=False))
@@ -496,13 +495,49 @@ def cmd_model(args) -> int:
 LIGHT = ("run", "validate", "schema", "--version")
 
 
+def _help_width() -> int:
+    """The width argparse's help is wrapped to: the terminal's, less 2, as
+    argparse's own formatter reckons it (``shutil.get_terminal_size``:
+    ``COLUMNS``, then standard output's terminal, else 80), without
+    importing shutil (with bz2, lzma and fnmatch, ≈ 2 ms of every start:
+    argparse makes a formatter for each argument it is given)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    out = sys.__stdout__
+    if columns <= 0 and out is not None:
+        try:
+            columns = os.get_terminal_size(out.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help formatter with :func:`_help_width`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: Optional[int] = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help is :class:`_Help`'s; subcommands'
+    parsers are of this class too (``add_subparsers`` makes its own type)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(light: bool = False) -> argparse.ArgumentParser:
     """The command line. ``light``: without the `tune` and `bench`
     subcommands (for a `run`, `validate`, `schema` or `--version`, which
     argparse never asks about them)."""
     from . import __version__
 
-    p = argparse.ArgumentParser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
+    p = _Parser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
     p.add_argument("--version", action="version", version=f"dcnsim {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -635,10 +670,10 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
     if command in ("sweep", "demo", "reproduce"):
         return f"interrupted; finished points are kept, pending ones were cancelled; {resume}"
-    if command == "tune" and out is not None and (Path(out) / "study.log").exists():
+    if command == "tune" and out is not None and os.path.exists(os.path.join(out, "study.log")):
         # the journal holds every finished trial; the one under way is asked again on resume
-        return (f"interrupted; the study so far is kept ({Path(out) / 'study.log'}, runs in "
-                f"{Path(out) / 'runs'}), the trial under way is asked again; {resume}")
+        return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, runs in "
+                f"{os.path.join(out, 'runs')}), the trial under way is asked again; {resume}")
     return "interrupted; nothing written"
 
 
@@ -656,11 +691,11 @@ def _warning_printer(fallback):
     return show
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int:
     import warnings
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv == ["--version"]:  # before building the parser, which loads shutil and locale: 1/5 of its cost
+    if argv == ["--version"]:  # before building the parser, which loads gettext and locale
         from . import __version__
 
         print(f"dcnsim {__version__}")
@@ -669,6 +704,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     from ._atomic import GuardedStream, StreamError
 
+    if _process:  # started by dcnsim._entry, the collector off: see there
+        import gc
+
+        gc.freeze()
+        gc.enable()
     shown = warnings.showwarning
     warnings.showwarning = _warning_printer(shown)
     streams = sys.stdout, sys.stderr
