@@ -229,30 +229,35 @@ macro_rules! network {
 /// nearly all of at most 16.
 #[inline(always)]
 fn sort8_desc(v: &mut Vec<u64>) {
+    sort_padded_desc::<8>(v, |a| {
+        network!(a; (0, 1), (2, 3), (0, 2), (1, 3), (1, 2), (4, 5), (6, 7), (4, 6), (5, 7), (5, 6),
+            (0, 4), (2, 6), (2, 4), (1, 5), (3, 7), (3, 5), (1, 2), (3, 4), (5, 6));
+    });
+}
+
+/// `v` (at most `N` entries) padded with zeros to `N`, sorted by `network`,
+/// cut back to its length.
+#[inline(always)]
+fn sort_padded_desc<const N: usize>(v: &mut Vec<u64>, network: impl FnOnce(&mut [u64; N])) {
     let n = v.len();
-    debug_assert!(n <= 8);
-    v.resize(8, 0);
-    let a: &mut [u64; 8] = v.as_mut_slice().try_into().expect("8 entries");
-    network!(a; (0, 1), (2, 3), (0, 2), (1, 3), (1, 2), (4, 5), (6, 7), (4, 6), (5, 7), (5, 6),
-        (0, 4), (2, 6), (2, 4), (1, 5), (3, 7), (3, 5), (1, 2), (3, 4), (5, 6));
+    debug_assert!(n <= N);
+    v.resize(N, 0);
+    network(v.as_mut_slice().try_into().expect("N entries"));
     v.truncate(n);
 }
 
 /// [`sort8_desc`] for up to 16 entries (Batcher's network, 63 steps).
 #[inline(never)]
 fn sort16_desc(v: &mut Vec<u64>) {
-    let n = v.len();
-    debug_assert!(n <= 16);
-    v.resize(16, 0);
-    let a: &mut [u64; 16] = v.as_mut_slice().try_into().expect("16 entries");
-    network!(a; (0, 1), (2, 3), (0, 2), (1, 3), (1, 2), (4, 5), (6, 7), (4, 6), (5, 7), (5, 6),
+    sort_padded_desc::<16>(v, |a| {
+        network!(a; (0, 1), (2, 3), (0, 2), (1, 3), (1, 2), (4, 5), (6, 7), (4, 6), (5, 7), (5, 6),
         (0, 4), (2, 6), (2, 4), (1, 5), (3, 7), (3, 5), (1, 2), (3, 4), (5, 6), (8, 9), (10, 11),
         (8, 10), (9, 11), (9, 10), (12, 13), (14, 15), (12, 14), (13, 15), (13, 14), (8, 12),
         (10, 14), (10, 12), (9, 13), (11, 15), (11, 13), (9, 10), (11, 12), (13, 14), (0, 8),
         (4, 12), (4, 8), (2, 10), (6, 14), (6, 10), (2, 4), (6, 8), (10, 12), (1, 9), (5, 13),
         (5, 9), (3, 11), (7, 15), (7, 11), (3, 5), (7, 9), (11, 13), (1, 2), (3, 4), (5, 6), (7, 8),
         (9, 10), (11, 12), (13, 14));
-    v.truncate(n);
+    });
 }
 
 /// Sort `v` descending by insertion: a nearly sorted list, or a short one
@@ -2325,11 +2330,8 @@ mod tests {
                 for i in 0..dup.min(v.len() / 2) {
                     v[2 * i + 1] = v[2 * i];
                 }
-                let mut want = v.clone();
-                want.sort_unstable_by(|a, b| b.cmp(a));
-                let (mut sorted, mut counts) = (Vec::new(), Vec::new());
-                sort_desc(&mut v, &mut sorted, &mut counts);
-                prop_assert_eq!(v, want);
+                let (got, want) = both_sorts(v);
+                prop_assert_eq!(got, want);
             }
 
             /// The short lists the networks sort, with 0 (the padding's
@@ -2337,13 +2339,18 @@ mod tests {
             #[test]
             fn short_lists_as_the_library_sorts(v in proptest::collection::vec(
                 prop_oneof![Just(u64::MAX), Just(0u64), any::<u64>()], 0..=17)) {
-                let mut v = v;
-                let mut want = v.clone();
-                want.sort_unstable_by(|a, b| b.cmp(a));
-                let (mut sorted, mut counts) = (Vec::new(), Vec::new());
-                sort_desc(&mut v, &mut sorted, &mut counts);
-                prop_assert_eq!(v, want);
+                let (got, want) = both_sorts(v);
+                prop_assert_eq!(got, want);
             }
+        }
+
+        /// `v` sorted by [`sort_desc`], and by the library, descending.
+        fn both_sorts(mut v: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
+            let mut want = v.clone();
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            let (mut sorted, mut counts) = (Vec::new(), Vec::new());
+            sort_desc(&mut v, &mut sorted, &mut counts);
+            (v, want)
         }
 
         /// Every list of up to 16 zeros and ones, each length through its
