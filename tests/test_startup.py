@@ -357,3 +357,19 @@ def test_the_process_entry_runs_the_command_with_its_start_up_frozen():
     module, func = target.split(":")
     assert getattr(importlib.import_module(module), func) is dcnsim._entry.entry
     assert "from ._entry import entry" in (REPO / "python" / "dcnsim" / "__main__.py").read_text()
+
+
+def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch):
+    # dcnsim's formatter reckons the width without importing shutil; it must
+    # be the one argparse's own formatter takes from shutil.get_terminal_size
+    from dcnsim.cli import _help_width, build_parser
+
+    for columns in ("50", "133", "0", "x", None):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert _help_width() == shutil.get_terminal_size().columns - 2, columns
+    monkeypatch.setenv("COLUMNS", "60")
+    lines = build_parser().format_help().splitlines()
+    assert max(len(line) for line in lines) <= 58 < max(len(line) for line in lines) + 10, lines

@@ -518,8 +518,10 @@ class _Help(argparse.HelpFormatter):
     """argparse's help formatter with :func:`_help_width`."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: Optional[int] = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+                 width: Optional[int] = None, **kwargs: Any) -> None:
+        # **kwargs: what newer argparse versions add (3.14's `color`)
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width,
+                         **kwargs)
 
 
 class _Parser(argparse.ArgumentParser):
