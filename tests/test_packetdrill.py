@@ -139,3 +139,15 @@ def test_fast_retransmit_rto_restart_script_fails_without_linux_timer(run, timer
     r = run.run_script(script, 4000, overrides={"partial_ack_timer": timer})
     assert not r.ok
     assert "1:1001" in r.reason or "ca_state" in r.reason, r.reason
+
+
+def test_rto_lost_retransmission_script_fails_without_rack_in_loss(run):
+    # After a timeout the resend of 1001:2001 is lost and the SACK of the
+    # segment resent after it shows it: Linux (rack_in_loss) sends it again
+    # at once, in Recovery; a sender that leaves it to the next timeout
+    # sends the next segment of its go-back-N, 3001:4001, and fails.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "rto-lost-retransmission-enters-recovery.pkt"
+    assert run.run_script(script, 4000).ok
+    r = run.run_script(script, 4000, overrides={"rack_in_loss": False})
+    assert not r.ok
+    assert "3001:4001" in r.reason, r.reason

@@ -120,6 +120,7 @@ class Tcp(_Builder):
     partial_ack_timer: Optional[str] = None
     reno_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
+    rack_in_loss: Optional[bool] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

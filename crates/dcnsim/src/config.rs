@@ -625,6 +625,10 @@ pub struct TcpConfig {
     pub reno_reduction: RenoReduction,
     /// When RACK-TLP's probe and reordering timers fire.
     pub rack_timers: RackTimers,
+    /// RACK keeps looking for lost segments after a timeout (Linux's
+    /// tcp_fastretrans_alert in TCP_CA_Loss), and a retransmission found
+    /// lost moves the flow from Loss to Recovery.
+    pub rack_in_loss: bool,
     /// The kernel's timer tick (CONFIG_HZ) for what Linux counts in
     /// jiffies: `cubic.linux`'s arithmetic and `rack_timers = Linux`. 250
     /// (Debian's and Ubuntu's kernels, and validation/linux_lab's), 100,
@@ -828,6 +832,7 @@ impl Default for TcpConfig {
             partial_ack_timer: PartialAckTimer::Impatient,
             reno_reduction: RenoReduction::Inflation,
             rack_timers: RackTimers::Rfc8985,
+            rack_in_loss: false,
             hz: 250,
             idle_restart: IdleRestart::Off,
             timestamps: true,
@@ -909,6 +914,9 @@ impl TcpConfig {
             // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),
             // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN), in jiffies of `hz`.
             rack_timers: RackTimers::Linux,
+            // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
+            // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.
+            rack_in_loss: true,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

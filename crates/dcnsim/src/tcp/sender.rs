@@ -386,8 +386,13 @@ impl TcpFlow {
             let info = self.info_without_progress(now, ece);
             self.ecn_response(&info);
         }
-        if self.rec.is_rack() && self.cong != CongState::Loss {
-            self.rack_after_ack(io, dupack, delivered);
+        if self.rec.is_rack() {
+            if self.cong != CongState::Loss {
+                self.rack_after_ack(io, dupack, delivered);
+            } else if self.cfg.rack_in_loss && ack <= prior_una {
+                // (an ACK of new data ran it before growing cwnd)
+                self.rack_loss_detect(io);
+            }
         }
         self.prr_ack(delivered, ack > prior_una);
         self.try_send(io);
@@ -467,11 +472,20 @@ impl TcpFlow {
                 self.apply(io, acts);
             }
             CongState::Loss => {
+                self.ep.dupacks = 0;
                 if ack >= self.ep.recover {
                     self.cong = CongState::Open;
                 }
-                self.ep.dupacks = 0;
-                self.grow_cwnd(info, delivered, send_rtt);
+                // Linux's loss detection (tcp_fastretrans_alert) runs
+                // before its window growth (tcp_cong_control): a resend
+                // found lost starts Recovery, whose PRR sets cwnd.
+                let recovering = self.cong == CongState::Loss
+                    && self.rec.is_rack()
+                    && self.cfg.rack_in_loss
+                    && self.rack_loss_detect(io);
+                if !recovering {
+                    self.grow_cwnd(info, delivered, send_rtt);
+                }
             }
             CongState::Open => {
                 let delivered = self

@@ -2109,6 +2109,9 @@ mod linux;
 // Recovery entered by RACK's reordering timer (issue 24).
 mod reo_timer;
 
+// RACK after a timeout: a resend lost again (issue 45, mechanism J).
+mod rack_loss;
+
 // Reordering detection from SACKs (issue 24).
 mod reorder;
 

@@ -197,8 +197,21 @@ impl RackTlp {
         reo: SimTime,
         now: SimTime,
     ) -> (bool, Option<SimTime>) {
+        let all = segs.len();
+        self.detect_below(d, segs, all, reo, now)
+    }
+
+    /// [`Self::detect`] over the first `upto` segments of the scoreboard.
+    pub fn detect_below(
+        &self,
+        d: &Delivery,
+        segs: &mut VecDeque<Seg>,
+        upto: usize,
+        reo: SimTime,
+        now: SimTime,
+    ) -> (bool, Option<SimTime>) {
         let (mut any, mut wait) = (false, None::<SimTime>);
-        for s in segs.iter_mut() {
+        for s in segs.iter_mut().take(upto) {
             if s.sacked || s.lost {
                 continue;
             }
@@ -413,6 +426,51 @@ impl TcpFlow {
         }
     }
 
+    /// Loss detection after a timeout (`rack_in_loss`, Linux's
+    /// tcp_fastretrans_alert in TCP_CA_Loss). The timeout deemed every
+    /// segment lost and the flow resends them in order (go-back-N, below
+    /// snd_nxt); RACK judges those resends as it judges any segment, with
+    /// no reordering window until reordering is seen (tcp_rack_reo_wnd at
+    /// CA_Loss and above). A resend found lost ends the Loss state as
+    /// Linux's FLAG_LOST_RETRANS does: the flow enters Recovery (a second
+    /// reduction, from the window the timeout left), what the timeout left
+    /// unsent counts as lost there too (tcp_timeout_mark_lost marked it),
+    /// and PRR resends the first lost segment now. Without this the
+    /// flow kept sending new data past the hole, one segment per SACK, until
+    /// the next, backed-off, timeout (docs/linux_profile.md, mechanism J).
+    /// Returns whether the flow entered Recovery.
+    pub(in crate::tcp) fn rack_loss_detect(&mut self, io: &mut TcpIo) -> bool {
+        let now = io.now();
+        let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
+        let (sacked, thresh) = (self.sh.sb.sacked_segs, self.cfg.dupack_threshold);
+        let nxt = self.snd_nxt;
+        let resent = self.segs.partition_point(|s| s.start < nxt);
+        let Some(r) = self.rec.rack_mut() else {
+            return false;
+        };
+        let reo = r.reo_wnd(&self.sh.seen, true, sacked, thresh, srtt);
+        let (any, wait) = r.detect_below(&self.sh.seen, &mut self.segs, resent, reo, now);
+        if let Some(w) = wait {
+            let due = if self.cfg.rack_timers == RackTimers::Linux {
+                timer_deadline(now, w, TCP_TIMEOUT_MIN_JIFFIES, self.cfg.hz)
+            } else {
+                now + w
+            };
+            r.timer.arm(io, due, TcpTimer::Rack);
+            r.timer_kind = RackTimer::Reorder;
+        }
+        if !any {
+            return false;
+        }
+        r.sack.prr.rack_lost = true;
+        for s in self.segs.iter_mut().skip(resent) {
+            s.lost |= !s.sacked;
+        }
+        self.snd_nxt = self.snd_max;
+        self.enter_recovery(io, now);
+        true
+    }
+
     /// RFC 8985 §7.2: arm the probe timeout while the flow is open with
     /// data in flight and no probe or reordering wait pending. Only RACK
     /// probes: for the other machines nothing is done, seen inline.
@@ -480,7 +538,11 @@ impl TcpFlow {
         let kind = r.timer_kind;
         match kind {
             RackTimer::Reorder => {
-                if self.cong != CongState::Loss {
+                if self.cong == CongState::Loss {
+                    if self.cfg.rack_in_loss {
+                        self.rack_loss_detect(io);
+                    }
+                } else {
                     let entering = self.cong == CongState::Open;
                     self.rack_detect(io);
                     if entering && self.cong == CongState::Recovery {
