@@ -227,6 +227,20 @@ impl RackTlp {
         (any, wait)
     }
 
+    /// Arm the reordering timer for the longest wait `w` [`Self::detect`]
+    /// left: `w` on (RFC 8985), or as Linux's tcp_rack_mark_lost arms it,
+    /// in whole jiffies of `hz` plus TCP_TIMEOUT_MIN, firing at a tick.
+    pub fn arm_reorder(&mut self, io: &mut TcpIo, w: SimTime, timers: RackTimers, hz: u32) {
+        let now = io.now();
+        let due = if timers == RackTimers::Linux {
+            timer_deadline(now, w, TCP_TIMEOUT_MIN_JIFFIES, hz)
+        } else {
+            now + w
+        };
+        self.timer.arm(io, due, TcpTimer::Rack);
+        self.timer_kind = RackTimer::Reorder;
+    }
+
     /// RACK's entry: the first segment it marked lost goes out now
     /// (RFC 6675 §5 (4.3), whatever the window); the rest via NextSeg.
     /// Leaving it to NextSeg sent nothing when pipe exceeded the new cwnd,
@@ -412,13 +426,7 @@ impl TcpFlow {
         let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
         let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, reo, now);
         if let Some(w) = wait {
-            let due = if self.cfg.rack_timers == RackTimers::Linux {
-                timer_deadline(now, w, TCP_TIMEOUT_MIN_JIFFIES, self.cfg.hz)
-            } else {
-                now + w
-            };
-            r.timer.arm(io, due, TcpTimer::Rack);
-            r.timer_kind = RackTimer::Reorder;
+            r.arm_reorder(io, w, self.cfg.rack_timers, self.cfg.hz);
         }
         r.sack.prr.rack_lost |= any;
         if any && self.cong == CongState::Open {
@@ -451,13 +459,7 @@ impl TcpFlow {
         let reo = r.reo_wnd(&self.sh.seen, true, sacked, thresh, srtt);
         let (any, wait) = r.detect_below(&self.sh.seen, &mut self.segs, resent, reo, now);
         if let Some(w) = wait {
-            let due = if self.cfg.rack_timers == RackTimers::Linux {
-                timer_deadline(now, w, TCP_TIMEOUT_MIN_JIFFIES, self.cfg.hz)
-            } else {
-                now + w
-            };
-            r.timer.arm(io, due, TcpTimer::Rack);
-            r.timer_kind = RackTimer::Reorder;
+            r.arm_reorder(io, w, self.cfg.rack_timers, self.cfg.hz);
         }
         if !any {
             return false;
