@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import dcnsim
 import pytest
 from conftest import load_module, needs_core
 
@@ -299,3 +300,27 @@ def test_kernel_sysctls_are_checked_and_set_in_every_namespace(monkeypatch, caps
              lab.LabConfig(1, sack=False, extra_sysctls={"net.ipv4.tcp_frto": "0"}))
     (cmd,) = [c for ns, c in calls if c[0] == "sysctl" and ns == "dl45-s1"]
     assert "net.ipv4.tcp_sack=0" in cmd and "net.ipv4.tcp_frto=0" in cmd
+
+
+@needs_core
+@pytest.mark.parametrize("rack_in_loss", [True, False])
+def test_after_a_timeout_no_server_sends_its_block_past_a_hole(rack_in_loss):
+    """The lab's n = 32 incast with SACK (reno, RTOmin 200 ms, 6 blocks),
+    read from dcnsim's pcaps as trace.py reads the kernel's: under the linux
+    profile no server's largest flight in a block (highest segment sent less
+    the highest cumulative ACK) exceeds what the port holds plus an initial
+    window, 42 segments (the kernel's: 24 at most, docs/linux_profile.md
+    mechanism J). Without RACK after the timeout (rack_in_loss = false) a
+    resend lost again waits for the next timeout while the flow sends on,
+    one segment per SACK, up to the whole block (181 segments)."""
+    doc = run.dcnsim_scenario(32, "reno", True, "200ms", 6, 262144, bottleneck="100Mbps", buffer=32,
+                              server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=False,
+                              tcp_over={"rack_in_loss": rack_in_loss})
+    doc["pcap"] = {"hosts": "1-32"}
+    r = dcnsim.run(doc)
+    flights = [b["max_flight"] for i in range(1, 33) for b in trace.blocks_of(r.pcaps[f"h{i}.pcap"], 1448, 0.2)]
+    assert len(flights) == 32 * 6
+    if rack_in_loss:
+        assert max(flights) <= 32 + 10, max(flights)
+    else:
+        assert max(flights) > 32 + 10
