@@ -127,6 +127,8 @@ def test_the_dcnsim_half_of_a_lone_flow_obeys_line_rate_and_repairs_every_drop(t
         assert 0 < s["goodput_mbps"] <= line
         # a lone flow's drops are its own data segments: each is resent
         assert s["retrans"] >= s["drops"]
+        # the client's share of the timeouts and probes is a part of them
+        assert 0 <= s["request_timeouts"] <= s["timeouts"] and 0 <= s["request_tlps"] <= s["tlps"]
     printed = capsys.readouterr().out
     assert printed.count("\n  reno") + printed.count("\n cubic") == 4
 

@@ -183,7 +183,7 @@ def run_dcnsim(doc: Dict[str, Any]) -> Dict[str, float]:
             "request_timeouts": float(f[f.src == 0].timeouts.sum()) / blocks,
             "drops": float(port.dropped) / blocks, "retrans": float(f.retransmits.sum()) / blocks,
             "recoveries": float(f.fast_retransmits.sum()) / blocks, "tlps": float(f.tlp_probes.sum()) / blocks,
-            "blocks": blocks}
+            "request_tlps": float(f[f.src == 0].tlp_probes.sum()) / blocks, "blocks": blocks}
 
 
 # ------------------------------------------------------------------ kernel
@@ -222,7 +222,8 @@ class Lab:
             for k, v in counters.items():
                 tcp[k] = tcp.get(k, 0) + v
         other = sum(lab.qdisc_stats(lab.server_ns(i), "eth0")["drops"] for i in range(1, n + 1))
-        return {"tcp": tcp, "client_timeouts": client["TcpExtTCPTimeouts"], "port": lab.qdisc_stats(lab.SWITCH, "p0"),
+        return {"tcp": tcp, "client_timeouts": client["TcpExtTCPTimeouts"],
+                "client_tlps": client.get("TcpExtTCPLossProbes", 0), "port": lab.qdisc_stats(lab.SWITCH, "p0"),
                 "host_drops": other + lab.qdisc_stats(lab.CLIENT, "eth0")["drops"]}
 
     def run(self, n: int, cc: str, blocks: int, size: int, gap_s: float) -> Dict[str, float]:
@@ -242,7 +243,8 @@ class Lab:
                 "request_timeouts": (after["client_timeouts"] - before["client_timeouts"]) / blocks,
                 "retrans": d["TcpRetransSegs"] / blocks,
                 "recoveries": (d["TcpExtTCPSackRecovery"] + d["TcpExtTCPRenoRecovery"]) / blocks,
-                "tlps": d["TcpExtTCPLossProbes"] / blocks, "blocks": blocks,
+                "tlps": d["TcpExtTCPLossProbes"] / blocks,
+                "request_tlps": (after["client_tlps"] - before["client_tlps"]) / blocks, "blocks": blocks,
                 "base_rtt_us": res["base_rtt_us"],
                 "frame_bytes": port["bytes"] / max(port["packets"], 1),
                 "host_drops": after["host_drops"] - before["host_drops"],
@@ -266,7 +268,8 @@ class Lab:
 #: (key, label, format): goodput in Mbps, the rest per block
 COLS = [("goodput_mbps", "Mbps", "{:.1f}"), ("timeouts", "RTO", "{:.2f}"), ("request_timeouts", "reqRTO", "{:.2f}"),
         ("drops", "drop", "{:.1f}"),
-        ("retrans", "retx", "{:.1f}"), ("recoveries", "recov", "{:.2f}"), ("tlps", "TLP", "{:.2f}")]
+        ("retrans", "retx", "{:.1f}"), ("recoveries", "recov", "{:.2f}"), ("tlps", "TLP", "{:.2f}"),
+        ("request_tlps", "reqTLP", "{:.2f}")]
 SIDES = (("kernel", "kern"), ("dcnsim", "sim"))
 WIDE = 11
 
