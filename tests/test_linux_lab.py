@@ -326,3 +326,34 @@ def test_after_a_timeout_no_server_sends_its_block_past_a_hole(rack_in_loss):
         assert max(flights) <= 32 + 10, max(flights)
     else:
         assert max(flights) > 32 + 10
+
+
+def test_incast_servers_told_a_start_instant_send_from_it_on_loopback():
+    """incast.py without root, over loopback: with --sync-start the client
+    tells every server one instant (a T request before the D) and times the
+    block from it. A server that sent at once would deliver its share before
+    that instant (a negative duration); the 20 ms wait itself is not timed."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    incast = load_module("linux_lab_incast", LAB / "incast.py")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, str(LAB / "incast.py"), "serve", "--port", str(port)])
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        res = incast.run_client(["127.0.0.1"], port, "reno", blocks=3, size=10000, gap=0.0, probes=0,
+                                timeout=30.0, sync_start=0.02)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert len(res["durations_s"]) == 3
+    assert all(0 < d < 0.02 for d in res["durations_s"]), res["durations_s"]

@@ -10,7 +10,11 @@ A request is 9 bytes, an op and a 64-bit big-endian argument:
 * ``C`` n: the next n bytes name the congestion control the server sets on
   this connection (TCP_CONGESTION), before any data;
 * ``I`` 0: the server answers with a 4-byte length and a JSON object of its
-  socket's TCP_INFO (min_rtt, total_retrans, cwnd, ...).
+  socket's TCP_INFO (min_rtt, total_retrans, cwnd, ...);
+* ``T`` t: the next ``D`` starts at CLOCK_REALTIME t ns, not at once
+  (``--sync-start``: every server of a block starts at one instant, where
+  requests written one after another and servers woken in turn start them
+  ≈ 70–130 µs apart; every namespace reads the same clock).
 
 The client first measures the path's base RTT on a connection of its own
 to the first server: 1-byte answers, whose ACKs the client's quickack route
@@ -19,7 +23,9 @@ trip (its CUBIC and HyStart never see it: that connection closes before the
 measured ones open). Then it opens one connection per server, kept for the
 whole run as dcnsim's sync_reads app keeps its flows, and for each block
 sends every server its request back to back and reads until every share has
-arrived; the block's duration runs from the first request to the last byte.
+arrived; the block's duration runs from the first request (with
+``--sync-start``, from the instant the servers were told to start) to the
+last byte.
 ``--gap`` waits between blocks (partition/aggregate queries: small
 responses, a gap; synchronized reads: 256 KB and no gap). It prints one
 JSON object: the durations, the base RTT and each server's TCP_INFO at the
@@ -75,10 +81,17 @@ def serve(port: int) -> None:
     while True:
         conn, _ = ls.accept()
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        start_at = 0
         try:
             while True:
                 op, arg = REQ.unpack(recv_exact(conn, REQ.size))
-                if op == b"D":
+                if op == b"T":
+                    start_at = arg
+                elif op == b"D":
+                    if start_at:
+                        # a real-time process sleeps to the instant (no timer slack)
+                        time.sleep(max(0, start_at - time.time_ns()) / 1e9)
+                        start_at = 0
                     while arg > 0:
                         k = min(arg, len(zeros))
                         conn.sendall(zeros[:k])
@@ -136,7 +149,7 @@ def base_rtt_us(ip: str, port: int, cc: str, rounds: int, timeout: float) -> int
 
 
 def run_client(servers: Sequence[str], port: int, cc: str, blocks: int, size: int, gap: float,
-               probes: int = 20, timeout: float = 120.0) -> dict:
+               probes: int = 20, timeout: float = 120.0, sync_start: float = 0.0) -> dict:
     rtt = base_rtt_us(servers[0], port, cc, probes, timeout) if probes else None
     socks = [connect(ip, port, cc, timeout) for ip in servers]
     sel = selectors.DefaultSelector()
@@ -151,8 +164,13 @@ def run_client(servers: Sequence[str], port: int, cc: str, blocks: int, size: in
         pending = len(socks)
         last = 0.0
         t0 = time.time()  # CLOCK_REALTIME, as SO_TIMESTAMPNS
+        req = request
+        if sync_start > 0:
+            start_at = time.time_ns() + int(sync_start * 1e9)
+            req = REQ.pack(b"T", start_at) + request
+            t0 = start_at / 1e9
         for s in socks:
-            s.send(request)  # 9 bytes into an empty send buffer: never partial
+            s.send(req)  # 9 or 18 bytes into an empty send buffer: never partial
         while pending:
             events = sel.select(timeout)
             if not events:
@@ -196,11 +214,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     c.add_argument("--size", type=int, default=256 * 1024, help="bytes per server per block (query response)")
     c.add_argument("--gap", type=float, default=0.0, help="seconds between blocks")
     c.add_argument("--probes", type=int, default=20, help="1-byte round trips that measure the base RTT (0: none)")
+    c.add_argument("--sync-start", type=float, default=0.0, metavar="SECONDS",
+                   help="every server starts its share this long after the block's first request, at one "
+                        "instant (0: as each request arrives)")
     a = p.parse_args(argv)
     if a.mode == "serve":
         serve(a.port)
         return 0
-    json.dump(run_client(a.servers, a.port, a.cc, a.blocks, a.size, a.gap, a.probes), sys.stdout)
+    json.dump(run_client(a.servers, a.port, a.cc, a.blocks, a.size, a.gap, a.probes, sync_start=a.sync_start),
+              sys.stdout)
     print()
     return 0
 

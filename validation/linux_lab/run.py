@@ -226,13 +226,14 @@ class Lab:
                 "client_tlps": client.get("TcpExtTCPLossProbes", 0), "port": lab.qdisc_stats(lab.SWITCH, "p0"),
                 "host_drops": other + lab.qdisc_stats(lab.CLIENT, "eth0")["drops"]}
 
-    def run(self, n: int, cc: str, blocks: int, size: int, gap_s: float) -> Dict[str, float]:
+    def run(self, n: int, cc: str, blocks: int, size: int, gap_s: float, sync_start_s: float = 0.0) -> Dict[str, float]:
         for p in self.servers:
             if p.poll() is not None:
                 raise RuntimeError(f"a server exited ({p.returncode}): {p.stderr.read().decode()[-500:]}")
         before = self.counters(n)
         out = lab.sh([*self.rt, sys.executable, str(HERE / "incast.py"), "client", "--port", str(lab.PORT), "--cc", cc,
                       "--blocks", str(blocks), "--size", str(size), "--gap", str(gap_s),
+                      "--sync-start", str(sync_start_s),
                       "--servers", *[lab.server_ip(i) for i in range(1, n + 1)]], lab.CLIENT)
         after = self.counters(n)
         res = json.loads(out)
@@ -344,6 +345,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--spacing", default="0s",
                    help="dcnsim sync_reads: request i leaves i x spacing into the block, as the lab's client and "
                         "servers start in turn (trace.py prints their median spread; about 130us a server here)")
+    p.add_argument("--sync-start", default="0s", metavar="TIME",
+                   help="kernel: every server starts its share this long after the block's first request, at "
+                        "one instant (incast.py's T request; the block is timed from that instant), as dcnsim's "
+                        "servers start together; 0s: each as its request arrives and its process wakes")
     p.add_argument("--seed", type=int, default=1, help="dcnsim's seed")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
@@ -380,6 +385,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                 raise units.UnitError(f"{t!r} is not positive")
         a.size_bytes = int(units.parse_size(a.size).binary)
         a.gap_s = time_s(a.gap)
+        a.sync_start_s = time_s(a.sync_start)
+        if a.sync_start_s < 0:
+            raise units.UnitError(f"--sync-start: {a.sync_start!r} is negative")
         rate_bps(a.bottleneck), rate_bps(a.server_rate), time_s(a.jitter), time_s(a.spacing)
         a.delay_us = None if a.delay == "auto" else time_s(a.delay) * 1e6
         a.tcp_over = common.parse_overrides(a.tcp)
@@ -483,7 +491,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if configured != (pt["sack"], pt["rto_min"]):
                     testbed.configure(pt["sack"], pt["rto_min"])
                     configured = (pt["sack"], pt["rto_min"])
-                kernel = testbed.run(pt["n"], pt["cc"], a.blocks, a.size_bytes, a.gap_s)
+                kernel = testbed.run(pt["n"], pt["cc"], a.blocks, a.size_bytes, a.gap_s, a.sync_start_s)
             elif a.saved:
                 kernel = a.saved.get(point_key(pt))
             delay = a.delay_us if a.delay_us is not None else \

@@ -41,6 +41,8 @@ import run as lab_run  # noqa: E402  (validation/linux_lab/run.py; puts validati
 common = lab_run.common
 lab = lab_run.lab
 REQUEST = lab_run.incast_request_bytes()
+#: a block's request alone, or after a start time (run.py --sync-start)
+REQUESTS = (REQUEST, 2 * REQUEST)
 TAIL = 3  # fewer segments than this behind a loss: no third duplicate ACK
 
 
@@ -74,7 +76,7 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
     first = next(t for t, f in recs if {(f[0], f[2]), (f[1], f[3])} == conn)
     # dcnsim carries the requests on a flow of their own (other ports).
     recs = [(t, f) for t, f in recs if {(f[0], f[2]), (f[1], f[3])} == conn
-            or (t >= first and f[1] == server and f[7] == REQUEST)]
+            or (t >= first and f[1] == server and f[7] in REQUESTS)]
     requests = set()
     for t, f in recs:
         seq, a, flags, length = f[4], f[5], f[6], f[7]
@@ -82,7 +84,7 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
             # a request resent by its flow's timer (E) is not a new block:
             # opening one there cut a block in two and counted the losses
             # before the cut as the end of a block
-            if length == REQUEST and (f[2], seq) not in requests:
+            if length in REQUESTS and (f[2], seq) not in requests:
                 requests.add((f[2], seq))
                 cur = {"t": t, "segs": 0, "max_flight": 0, "retx": [], "start": None, "gaps": []}
                 out.append(cur)
@@ -218,7 +220,7 @@ def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
                 ["ip", "netns", "exec", lab.server_ns(i), "tcpdump", "-i", "eth0", "-s", "128", "-U", "-w",
                  str(out / f"kernel-s{i}.pcap"), "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         time.sleep(1)  # tcpdump opens its socket
-        res = testbed.run(a.n, a.cc, a.blocks, a.size_bytes, 0.0)
+        res = testbed.run(a.n, a.cc, a.blocks, a.size_bytes, 0.0, lab_run.time_s(a.sync_start))
         print(f"kernel: {res['goodput_mbps']:.1f} Mbps, RTOs/blk {res['timeouts']:.2f}, drops/blk "
               f"{res['drops']:.1f}, base RTT {res['base_rtt_us']} us")
         time.sleep(0.5)
@@ -242,6 +244,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--jitter", default="0s", help="dcnsim: each request waits U[0, jitter] (run.py --jitter)")
     p.add_argument("--spacing", default="0s", help="dcnsim: request i leaves i x spacing into a block (run.py --spacing)")
     p.add_argument("--gso", action="store_true", help="kernel: multi-segment GSO packets (run.py --gso)")
+    p.add_argument("--sync-start", default="0s", help="kernel: the servers start a block at one instant (run.py --sync-start)")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
                    help="kernel: further per-namespace sysctls (run.py --sysctl)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim: [tcp] overrides (run.py --tcp)")
