@@ -25,6 +25,7 @@ retransmitted segment had drawn, ``again`` a second retransmission.
 from __future__ import annotations
 
 import argparse
+import shutil
 import signal
 import statistics
 import subprocess
@@ -263,6 +264,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sides = []
     if a.only != "dcnsim":
         lab.require_tools()
+        if shutil.which("tcpdump") is None:
+            raise SystemExit("trace.py's kernel side needs tcpdump (apt-get install tcpdump)")
         sides.append(("kernel", kernel_pcaps(a, a.out)))
     if a.only != "kernel":
         import dcnsim
