@@ -186,23 +186,12 @@ impl RackTlp {
         SimTime(min_rtt.0 / 4 * self.reo_wnd_mult as u64).min(srtt)
     }
 
-    /// RFC 8985 §6.2 step 5 over the scoreboard: mark lost every segment
-    /// sent before the most recently delivered one whose reordering window
-    /// `reo` has passed. Returns whether any was marked, and the longest
-    /// wait for the others (the reordering timer).
+    /// RFC 8985 §6.2 step 5 over the first `upto` segments of the
+    /// scoreboard: mark lost every segment sent before the most recently
+    /// delivered one whose reordering window `reo` has passed. Returns
+    /// whether any was marked, and the longest wait for the others (the
+    /// reordering timer).
     pub fn detect(
-        &self,
-        d: &Delivery,
-        segs: &mut VecDeque<Seg>,
-        reo: SimTime,
-        now: SimTime,
-    ) -> (bool, Option<SimTime>) {
-        let all = segs.len();
-        self.detect_below(d, segs, all, reo, now)
-    }
-
-    /// [`Self::detect`] over the first `upto` segments of the scoreboard.
-    pub fn detect_below(
         &self,
         d: &Delivery,
         segs: &mut VecDeque<Seg>,
@@ -416,22 +405,31 @@ impl TcpFlow {
     /// recently delivered one whose reordering window has passed; arm the
     /// reordering timer for the others; start recovery on a loss.
     pub(in crate::tcp) fn rack_detect(&mut self, io: &mut TcpIo) {
+        let in_recovery = self.cong == CongState::Recovery;
+        let all = self.segs.len();
+        if self.rack_mark(io, all, in_recovery) && self.cong == CongState::Open {
+            self.enter_recovery(io, io.now());
+        }
+    }
+
+    /// RFC 8985 §6.2 step 5 over the first `upto` segments, with the
+    /// reordering window of a flow `in_recovery` or not; arms the
+    /// reordering timer for the segments still to judge. Returns whether
+    /// any segment was marked lost.
+    fn rack_mark(&mut self, io: &mut TcpIo, upto: usize, in_recovery: bool) -> bool {
         let now = io.now();
         let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
-        let in_recovery = self.cong == CongState::Recovery;
         let (sacked, thresh) = (self.sh.sb.sacked_segs, self.cfg.dupack_threshold);
         let Some(r) = self.rec.rack_mut() else {
-            return;
+            return false;
         };
         let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
-        let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, reo, now);
+        let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, upto, reo, now);
         if let Some(w) = wait {
             r.arm_reorder(io, w, self.cfg.rack_timers, self.cfg.hz);
         }
         r.sack.prr.rack_lost |= any;
-        if any && self.cong == CongState::Open {
-            self.enter_recovery(io, now);
-        }
+        any
     }
 
     /// Loss detection after a timeout (`rack_in_loss`, Linux's
@@ -448,28 +446,17 @@ impl TcpFlow {
     /// the next, backed-off, timeout (docs/linux_profile.md, mechanism J).
     /// Returns whether the flow entered Recovery.
     pub(in crate::tcp) fn rack_loss_detect(&mut self, io: &mut TcpIo) -> bool {
-        let now = io.now();
-        let srtt = self.srtt.unwrap_or(self.cfg.rto_init);
-        let (sacked, thresh) = (self.sh.sb.sacked_segs, self.cfg.dupack_threshold);
         let nxt = self.snd_nxt;
         let resent = self.segs.partition_point(|s| s.start < nxt);
-        let Some(r) = self.rec.rack_mut() else {
-            return false;
-        };
-        let reo = r.reo_wnd(&self.sh.seen, true, sacked, thresh, srtt);
-        let (any, wait) = r.detect_below(&self.sh.seen, &mut self.segs, resent, reo, now);
-        if let Some(w) = wait {
-            r.arm_reorder(io, w, self.cfg.rack_timers, self.cfg.hz);
-        }
-        if !any {
+        // CA_Loss is above CA_Recovery: the window recovery's
+        if !self.rack_mark(io, resent, true) {
             return false;
         }
-        r.sack.prr.rack_lost = true;
         for s in self.segs.iter_mut().skip(resent) {
             s.lost |= !s.sacked;
         }
         self.snd_nxt = self.snd_max;
-        self.enter_recovery(io, now);
+        self.enter_recovery(io, io.now());
         true
     }
 
@@ -633,11 +620,11 @@ mod tests {
         // At the ACK (5 µs + RTT): segment k < 5 waits 20 µs less the
         // 5 − k µs it was sent before segment 5.
         let now = SimTime::from_us(5) + RTT;
-        let (any, wait) = m.detect(&d, &mut q, reo, now);
+        let (any, wait) = m.detect(&d, &mut q, 10, reo, now);
         assert!(!any);
         assert_eq!(wait, Some(SimTime::from_us(19)), "segment 4 waits longest");
         // 20 µs later all of 0–4 are lost; 6–9 are not judged.
-        let (any, wait) = m.detect(&d, &mut q, reo, now + reo);
+        let (any, wait) = m.detect(&d, &mut q, 10, reo, now + reo);
         assert!(any);
         assert_eq!(wait, None);
         let lost: Vec<bool> = q.iter().map(|s| s.lost).collect();
