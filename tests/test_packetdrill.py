@@ -151,3 +151,25 @@ def test_rto_lost_retransmission_script_fails_without_rack_in_loss(run):
     r = run.run_script(script, 4000, overrides={"rack_in_loss": False})
     assert not r.ok
     assert "3001:4001" in r.reason, r.reason
+
+
+def test_reno_hold_script_fails_without_the_hold(run, tmp_path):
+    # Without SACK Linux holds a recovery whose ACKs reach exactly its
+    # recovery point (tcp_is_non_sack_preventing_reopen): duplicate ACKs
+    # there start no fast retransmit, and the lost segment waits for the
+    # timer at 0.6 s. Without `reno_hold` the flow is Open at that point;
+    # with the state checks taken out, what is left to fail on is the
+    # packet itself: 10001:11001 resent on the third duplicate ACK, 0.4 s.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "reno-hold-at-recovery-point.pkt"
+    assert run.run_script(script, 4000).ok
+    r = run.run_script(script, 4000, overrides={"reno_hold": False})
+    assert not r.ok
+    src = script.read_text()
+    held = "   +0 %{ assert tcpi_ca_state == TCP_CA_Recovery, tcpi_ca_state }%\n"
+    assert src.count(held) == 3
+    p = tmp_path / "no-state-checks.pkt"
+    p.write_text(src.replace(held, ""))
+    assert run.run_script(p, 4000).ok
+    r = run.run_script(p, 4000, overrides={"reno_hold": False})
+    assert not r.ok
+    assert "10001:11001" in r.reason, r.reason

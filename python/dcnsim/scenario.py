@@ -121,6 +121,7 @@ class Tcp(_Builder):
     reno_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
     rack_in_loss: Optional[bool] = None
+    reno_hold: Optional[bool] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None
     ecn: Optional[bool] = None

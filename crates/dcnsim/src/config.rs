@@ -629,6 +629,11 @@ pub struct TcpConfig {
     /// tcp_fastretrans_alert in TCP_CA_Loss), and a retransmission found
     /// lost moves the flow from Loss to Recovery.
     pub rack_in_loss: bool,
+    /// Without SACK, a recovery or timeout whose ACKs reach exactly its
+    /// `recover` point is held there until an ACK covers data above it
+    /// (Linux's tcp_is_non_sack_preventing_reopen, RFC 2582 §5's careful
+    /// variant): duplicate ACKs at that point start no fast retransmit.
+    pub reno_hold: bool,
     /// The kernel's timer tick (CONFIG_HZ) for what Linux counts in
     /// jiffies: `cubic.linux`'s arithmetic and `rack_timers = Linux`. 250
     /// (Debian's and Ubuntu's kernels, and validation/linux_lab's), 100,
@@ -833,6 +838,7 @@ impl Default for TcpConfig {
             reno_reduction: RenoReduction::Inflation,
             rack_timers: RackTimers::Rfc8985,
             rack_in_loss: false,
+            reno_hold: false,
             hz: 250,
             idle_restart: IdleRestart::Off,
             timestamps: true,
@@ -917,6 +923,9 @@ impl TcpConfig {
             // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
             // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.
             rack_in_loss: true,
+            // tcp_try_undo_recovery / tcp_try_undo_loss: "Hold old state
+            // until something *above* high_seq is ACKed" (tcp_is_reno).
+            reno_hold: true,
             // net.ipv4.tcp_slow_start_after_idle = 1.
             idle_restart: IdleRestart::Linux,
             // tcp_cubic's bictcp_update: cnt ≤ 20 while last_max_cwnd == 0.

@@ -1081,6 +1081,9 @@ pub struct TcpSection {
     /// with `recovery = "rack"`: after a timeout RACK keeps marking lost what a later-sent segment's delivery shows lost (no reordering window there until reordering is seen), and a retransmission so found lost moves the flow from the timeout's Loss state to Recovery, whose PRR resends it first, as Linux does (tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss, FLAG_LOST_RETRANS, tcp_enter_recovery). false: after a timeout only the next timeout repairs a lost resend, and the flow sends new data past the hole meanwhile. docs/linux_profile.md, mechanism J
     #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub rack_in_loss: Opt<Bool>,
+    /// without SACK: a fast recovery or a timeout whose ACKs reach exactly its recovery point (snd_max when it began) is held there until an ACK covers data above that point, as Linux does (tcp_is_non_sack_preventing_reopen, "Hold old state until something *above* high_seq is ACKed"; RFC 2582 §5's careful variant): duplicate ACKs at that point start no new fast retransmit and, in a held recovery, send nothing, so a segment lost right at the recovery point waits for the timer. false: at the recovery point the flow is open and duplicate ACKs fast-retransmit (RFC 6582 §3.2 as written). docs/linux_profile.md, mechanism K
+    #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
+    pub reno_hold: Opt<Bool>,
     /// cwnd when the application writes after the sender was idle (nothing in flight) for longer than the RTO: `off` (kept), `rfc5681` (§4.1: min(IW, cwnd)) or `linux` (tcp_cwnd_restart, `tcp_slow_start_after_idle = 1`: ssthresh keeps 3/4 of cwnd, then cwnd halves per RTO of idle time, not below min(IW, cwnd))
     #[schemars(extend("x-default" = "`\"off\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub idle_restart: Opt<IdleRestartName>,

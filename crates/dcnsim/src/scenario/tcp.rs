@@ -134,6 +134,7 @@ impl TcpSection {
             reno_reduction: self.reno_reduction.unwrap_or(d.reno_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
             rack_in_loss: self.rack_in_loss.unwrap_or(d.rack_in_loss),
+            reno_hold: self.reno_hold.unwrap_or(d.reno_hold),
             idle_restart: self.idle_restart.unwrap_or(d.idle_restart),
             timestamps: self.timestamps.unwrap_or(d.timestamps),
             // DCTCP and FaST imply ECN unless it is explicitly (and wrongly) off.

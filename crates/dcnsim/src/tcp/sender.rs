@@ -473,7 +473,8 @@ impl TcpFlow {
             }
             CongState::Loss => {
                 self.ep.dupacks = 0;
-                if ack >= self.ep.recover {
+                // `reno_hold`: Linux leaves Loss only past high_seq without SACK.
+                if ack > self.ep.recover || (ack == self.ep.recover && !self.holds_at_recover()) {
                     self.cong = CongState::Open;
                 }
                 // Linux's loss detection (tcp_fastretrans_alert) runs

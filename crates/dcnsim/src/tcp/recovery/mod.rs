@@ -442,6 +442,13 @@ impl TcpFlow {
         self.apply(io, acts);
     }
 
+    /// `reno_hold` in force: without SACK (the NewReno machine) an episode
+    /// reaching exactly `recover` stays until an ACK covers more.
+    #[inline]
+    pub(in crate::tcp) fn holds_at_recover(&self) -> bool {
+        self.cfg.reno_hold && !self.rec.uses_sack()
+    }
+
     /// RFC 6582 §3.2 step 1 (and RFC 6675 §5) before a fast retransmit;
     /// its effects common to every machine, then the machine's own.
     pub(in crate::tcp) fn enter_recovery(&mut self, io: &mut TcpIo, now: SimTime) {
@@ -570,6 +577,7 @@ pub(in crate::tcp) mod testkit {
     pub fn view(segs: &VecDeque<Seg>, cwnd: u64, ssthresh: u64, cong: CongState) -> View<'_> {
         let sacked: Vec<&Seg> = segs.iter().filter(|s| s.sacked).collect();
         let snd_una = segs.front().map_or(0, |s| s.start);
+        let snd_max = segs.back().map_or(snd_una, |s| s.end());
         View {
             segs,
             sb: Counters {
@@ -584,9 +592,13 @@ pub(in crate::tcp) mod testkit {
                 ca_acked: 0,
             },
             snd_una,
-            snd_max: segs.back().map_or(snd_una, |s| s.end()),
+            snd_max,
             cong,
-            ep: Episode::default(),
+            // an episode began when all of the board was out
+            ep: Episode {
+                recover: if cong == CongState::Open { 0 } else { snd_max },
+                ..Episode::default()
+            },
             dupthresh: 3,
         }
     }

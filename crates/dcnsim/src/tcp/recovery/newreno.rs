@@ -46,6 +46,9 @@ pub(in crate::tcp) struct NewReno {
     /// nothing go, so the head waits for an ACK that does (Linux resends
     /// only within cwnd, tcp_xmit_retransmit_queue) — or for the timer.
     owed: bool,
+    /// `reno_hold`: an episode whose ACKs reach exactly `recover` is held
+    /// until one covers more (tcp_is_non_sack_preventing_reopen).
+    hold: bool,
 }
 
 /// tcp_cwnd_reduction's state for one Reno recovery, in segments (Linux
@@ -97,7 +100,16 @@ impl NewReno {
             rearm_on_entry: cfg.partial_ack_timer == PartialAckTimer::Linux,
             prr: (cfg.reno_reduction == RenoReduction::Prr).then(RenoPrr::default),
             owed: false,
+            hold: cfg.reno_hold,
         }
+    }
+
+    /// Linux holds the episode: snd_una sits exactly at `recover` after a
+    /// recovery or a timeout (`v.cong` not Open), and nothing above it is
+    /// acknowledged yet. Duplicate ACKs there may come from the episode's
+    /// own resends of segments the receiver held, so they prove no loss.
+    fn held(&self, v: &View) -> bool {
+        self.hold && v.cong != CongState::Open && v.snd_una == v.ep.recover
     }
 
     /// Whether Linux counts a duplicate ACK in this state: always in Open
@@ -217,6 +229,12 @@ impl NewReno {
     /// reordering may have clipped and raised first (tcp_add_reno_sack
     /// runs before tcp_time_to_recover).
     pub fn on_dupack(&mut self, v: &View) -> Actions {
+        if self.held(v) && v.cong == CongState::Recovery {
+            // tcp_fastretrans_alert returns at its state-exit check, before
+            // tcp_add_reno_sack: the ACK delivered nothing, so PRR
+            // (tcp_cwnd_reduction) sends nothing either.
+            return Actions::none();
+        }
         let (mut dupacks, mut thresh, mut seen) = (v.ep.dupacks, v.dupthresh, None);
         if self.detect {
             if Self::counts(v) {
@@ -261,7 +279,7 @@ impl NewReno {
                 None => Action::SetCwnd(v.st.cwnd + v.st.smss),
             },
             CongState::Open | CongState::Loss => {
-                if dupacks >= thresh && v.fresh_loss() {
+                if dupacks >= thresh && v.fresh_loss() && !self.held(v) {
                     Action::Enter
                 } else {
                     Action::LimitedTransmit
@@ -277,6 +295,9 @@ impl NewReno {
     /// An ACK of new data in recovery, `acked` bytes.
     pub fn on_ack(&mut self, v: &View, acked: u64) -> Actions {
         let st = v.st;
+        if self.held(v) {
+            return self.held_ack(v, acked);
+        }
         if v.snd_una >= v.ep.recover {
             self.owed = false;
             // Full ACK: deflate (§3.2 step 5, option 1); under PRR cwnd =
@@ -313,6 +334,27 @@ impl NewReno {
         let first = usize::from(v.segs.is_empty());
         let last = if self.steady { 2 } else { 3 };
         Actions::of(&acts[first..last])
+    }
+
+    /// The ACK that brings a held recovery to `recover`: the episode goes
+    /// on (no exit, no deflation to ssthresh yet) with nothing left to
+    /// resend below `recover`. Under PRR tcp_cwnd_reduction still runs on
+    /// what it delivered, as an ACK that advanced snd_una and marked
+    /// nothing lost; under inflation the window deflates as at the end.
+    fn held_ack(&mut self, v: &View, acked: u64) -> Actions {
+        self.owed = false;
+        let st = v.st;
+        let Some(p) = self.prr.as_mut() else {
+            let flight = v.snd_max - v.snd_una;
+            return Actions::of(&[Action::SetCwnd(
+                st.ssthresh.min(flight.max(st.smss) + st.smss),
+            )]);
+        };
+        let smss = st.smss.max(1);
+        let delivered = acked.div_ceil(smss);
+        let pipe = v.segs.len() as u64;
+        let n = p.sndcnt(pipe, st.ssthresh / smss, delivered, true);
+        Actions::of(&[Action::SetCwnd(Self::flight_window(v, n, false))])
     }
 
     /// A partial ACK under PRR: what it delivered as Linux counts it
