@@ -1192,6 +1192,75 @@ fn duplicate_acks_from_go_back_n_duplicates_are_not_a_loss() {
     duplicate_acks_after_go_back_n(true);
 }
 
+/// Linux holds a Reno recovery whose ACKs reach exactly its recovery point
+/// (`reno_hold`; validation/packetdrill/scripts/reno-hold-at-recovery-point.pkt,
+/// which Linux 6.18 passes, is this exchange on the wire): segment 0 is
+/// lost and recovered, the retransmission's ACK lands on `recover`, new
+/// data goes, and its first segment is lost. The duplicate ACKs at
+/// `recover` start no fast retransmit and send nothing; the timer resends
+/// it. Without the hold the flow is Open there and the third duplicate
+/// ACK fast-retransmits it.
+#[test]
+fn a_held_recovery_leaves_a_loss_at_its_recovery_point_to_the_timer() {
+    use crate::config::{PartialAckTimer, RenoReduction};
+    let m = MSS as u64;
+    for hold in [true, false] {
+        let mut w = world(reno(|t| {
+            t.sack = false;
+            t.timestamps = false;
+            t.limited_transmit = false;
+            t.reno_reduction = RenoReduction::Prr;
+            t.partial_ack_timer = PartialAckTimer::Linux;
+            t.rto_min = SimTime::from_ms(200);
+            t.reno_hold = hold;
+        }));
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        let rtt = SimTime::from_us(100);
+        run_timers(&mut w, rtt);
+        for _ in 0..3 {
+            w.flow.on_ack(&mut w.io, &ack_pkt(0, false));
+        }
+        assert_eq!(retransmitted(&w), [0], "hold {hold}");
+        assert_eq!(w.flow.cong, CongState::Recovery);
+        run_timers(&mut w, SimTime::from_us(200));
+        w.flow.on_ack(&mut w.io, &ack_pkt(10 * m, false));
+        let cong = if hold {
+            CongState::Recovery
+        } else {
+            CongState::Open
+        };
+        assert_eq!(w.flow.cong, cong, "hold {hold}: at recover");
+        w.flow.app_write(&mut w.io, 5 * m, None);
+        let new: Vec<u64> = data_sent(&w)[11..].iter().map(|p| p.seq / m).collect();
+        assert_eq!(new[0], 10, "hold {hold}: new data after the recovery");
+        run_timers(&mut w, SimTime::from_us(300));
+        let sent = data_sent(&w).len();
+        for _ in 0..4 {
+            w.flow.on_ack(&mut w.io, &ack_pkt(10 * m, false));
+        }
+        if hold {
+            assert_eq!(
+                data_sent(&w).len(),
+                sent,
+                "duplicate ACKs of a held recovery send nothing"
+            );
+            assert_eq!(w.flow.stats.fast_retransmits, 1);
+            assert_eq!(w.flow.cong, CongState::Recovery);
+            run_timers(&mut w, SimTime::from_ms(600));
+            assert_eq!(w.flow.stats.timeouts, 1, "the timer repairs it");
+            assert_eq!(retransmitted(&w), [0, 10]);
+            assert_eq!(w.flow.cong, CongState::Loss);
+            // the timeout's ACK lands on its recovery point: Loss is held too
+            w.flow.on_ack(&mut w.io, &ack_pkt(w.flow.snd_max, false));
+            assert_eq!(w.flow.cong, CongState::Loss);
+        } else {
+            assert_eq!(w.flow.stats.fast_retransmits, 2);
+            assert_eq!(retransmitted(&w), [0, 10]);
+            assert_eq!(w.flow.stats.timeouts, 0);
+        }
+    }
+}
+
 /// Without `reno_hold` the duplicates of go-back-N start a second fast
 /// retransmit at the recovery point.
 #[test]
