@@ -446,7 +446,7 @@ impl TcpFlow {
     /// reaching exactly `recover` stays until an ACK covers more.
     #[inline]
     pub(in crate::tcp) fn holds_at_recover(&self) -> bool {
-        self.cfg.reno_hold && !self.rec.uses_sack()
+        matches!(&self.rec, Recovery::NewReno(m) if m.holds())
     }
 
     /// RFC 6582 §3.2 step 1 (and RFC 6675 §5) before a fast retransmit;

@@ -112,6 +112,11 @@ impl NewReno {
         self.hold && v.cong != CongState::Open && v.snd_una == v.ep.recover
     }
 
+    /// Whether this machine holds its episodes at `recover` (`reno_hold`).
+    pub fn holds(&self) -> bool {
+        self.hold
+    }
+
     /// Whether Linux counts a duplicate ACK in this state: always in Open
     /// (Disorder) and Recovery; after a timeout only once new data went
     /// beyond the point the timeout marked lost and before the ACKs reach
@@ -302,10 +307,9 @@ impl NewReno {
             self.owed = false;
             // Full ACK: deflate (§3.2 step 5, option 1); under PRR cwnd =
             // ssthresh, as tcp_end_cwnd_reduction sets it.
-            let flight = v.snd_max - v.snd_una;
             let cwnd = match self.prr {
                 Some(_) => st.ssthresh,
-                None => st.ssthresh.min(flight.max(st.smss) + st.smss),
+                None => Self::deflated(v),
             };
             return Actions::of(&[Action::SetCwnd(cwnd), Action::Exit { clear_marks: false }]);
         }
@@ -343,18 +347,26 @@ impl NewReno {
     /// nothing lost; under inflation the window deflates as at the end.
     fn held_ack(&mut self, v: &View, acked: u64) -> Actions {
         self.owed = false;
-        let st = v.st;
-        let Some(p) = self.prr.as_mut() else {
-            let flight = v.snd_max - v.snd_una;
-            return Actions::of(&[Action::SetCwnd(
-                st.ssthresh.min(flight.max(st.smss) + st.smss),
-            )]);
-        };
-        let smss = st.smss.max(1);
-        let delivered = acked.div_ceil(smss);
+        if self.prr.is_none() {
+            return Actions::of(&[Action::SetCwnd(Self::deflated(v))]);
+        }
+        let smss = v.st.smss.max(1);
+        let before = v.snd_max - v.snd_una + acked;
+        let delivered = self.delivered(acked, before, v).div_ceil(smss);
+        // the held state forgets the duplicate ACKs (tcp_reset_reno_sack)
+        // and nothing above `recover` is marked lost: all of it is in the pipe
         let pipe = v.segs.len() as u64;
-        let n = p.sndcnt(pipe, st.ssthresh / smss, delivered, true);
+        let p = self.prr.as_mut().expect("PRR");
+        let n = p.sndcnt(pipe, v.st.ssthresh / smss, delivered, true);
         Actions::of(&[Action::SetCwnd(Self::flight_window(v, n, false))])
+    }
+
+    /// RFC 6582 §3.2 step 5 option 1, the window at a recovery's end:
+    /// min(ssthresh, FlightSize + SMSS).
+    fn deflated(v: &View) -> u64 {
+        let st = v.st;
+        st.ssthresh
+            .min((v.snd_max - v.snd_una).max(st.smss) + st.smss)
     }
 
     /// A partial ACK under PRR: what it delivered as Linux counts it
