@@ -11,7 +11,7 @@ import pickle
 import dcnsim
 import pytest
 from conftest import cli
-from dcnsim import Problem, ScenarioError, _core
+from dcnsim import Problem, ScenarioError, _core, errors
 
 
 def odd_key_doc() -> dict:
@@ -68,3 +68,49 @@ def test_cli_prints_path_and_reason(tmp_path):
     assert r.returncode == 2
     assert f"{f}: topology.rate: must be > 0, got '0Gbps'" in r.stdout
     assert f"{f}: topology[\"odd: key\"]: unknown key for topology kind 'star'" in r.stdout
+
+
+def many_bad_apps_doc(n: int) -> dict:
+    # one mistake repeated by every app, as a generated scenario makes it, and one elsewhere
+    return {"topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us", "buffer": "10pkt"},
+            "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "1KB", "start": "-1ms"} for _ in range(n)]
+            + [{"kind": "bulk", "src": 0, "dst": 7, "size": "1KB"}]}
+
+
+def test_many_problems_are_summed_up_by_field_and_validate_prints_every_one(tmp_path):
+    n = 3 * errors.SHOWN
+    f = tmp_path / "many.json"
+    f.write_text(json.dumps(many_bad_apps_doc(n)))
+    problems = dcnsim.validate(f)
+    assert len(problems) == n + 1  # every app's start, and the last app's dst
+    r = cli("run", str(f))
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(lines) == errors.SHOWN and all(ln.startswith(f"{f}: ") for ln in lines)
+    assert lines[:-1] == [f"{f}: {p}" for p in problems[: errors.SHOWN - 1]]
+    rest = len(problems) - (errors.SHOWN - 1)
+    assert lines[-1] == (f"{f}: ... {rest} more problems: apps[*].start ({rest - 1}), apps[*].dst (1); "
+                         f"`dcnsim validate {f}` prints every one")
+    r = cli("validate", str(f))
+    assert r.returncode == 2 and r.stdout.strip().splitlines() == [f"{f}: {p}" for p in problems]
+    with pytest.raises(ScenarioError) as e:
+        dcnsim.run(many_bad_apps_doc(n))
+    assert len(e.value.errors) == n + 1  # the exception keeps every one; its text sums up
+    assert len(str(e.value).splitlines()) == errors.SHOWN and str(e.value).endswith("(every one in .errors)")
+
+
+def test_a_few_problems_are_all_shown(tmp_path):
+    f = tmp_path / "few.json"
+    f.write_text(json.dumps(many_bad_apps_doc(errors.SHOWN - 1)))
+    r = cli("run", str(f))
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [f"{f}: {p}" for p in dcnsim.validate(f)]
+
+
+def test_fields_fold_list_indices_in_order_of_first_appearance():
+    ps = [Problem("apps[3].size", "x"), Problem("topology.k", "y"), Problem("apps[12].size", "z"),
+          Problem("apps[0].flows[2].cc", "w")]
+    assert errors.fields_of(ps) == [("apps[*].size", 2), ("topology.k", 1), ("apps[*].flows[*].cc", 1)]
+    head, more = errors.more_problems(ps * 10, shown=5)
+    assert head == (ps * 10)[:4]
+    assert more == "36 more problems: apps[*].size (18), topology.k (9), apps[*].flows[*].cc (9)"

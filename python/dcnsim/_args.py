@@ -22,8 +22,16 @@ def one_line(problem: object) -> str:
 
 
 def print_problems(file: str, problems: Sequence[object]) -> None:
-    for p in problems:
+    """Every problem on its own line, each starting with its file; past
+    ``errors.SHOWN`` the rest as one line by field, pointing at ``dcnsim
+    validate``, which prints them all."""
+    from .errors import Problem, more_problems
+
+    head, more = more_problems([Problem.of(p) for p in problems])  # type: ignore[arg-type]
+    for p in head:
         print(f"{file}: {one_line(p)}", file=sys.stderr)
+    if more:
+        print(f"{file}: ... {more}; `dcnsim validate {file}` prints every one", file=sys.stderr)
 
 
 def split_values(text: str) -> List[str]:

@@ -49,6 +49,39 @@ class Problem(str):
         return (Problem, (self.path, self.message))
 
 
+# Problems shown before the rest are summed up, in an exception's text and on
+# `dcnsim run`'s standard error: a scenario of 8,192 apps with one bad key
+# shared by all has 8,192 problems, and a screen of them hides the first.
+SHOWN = 20
+
+
+def fields_of(problems: "Iterable[object]") -> "List[Tuple[str, int]]":
+    """How many of ``problems`` fall on each field, list indices folded
+    (``apps[3].duration`` and ``apps[7].duration`` are ``apps[*].duration``),
+    in order of first appearance."""
+    import re
+
+    counts: "dict[str, int]" = {}
+    for p in problems:
+        path = p.path if isinstance(p, Problem) else str(p).partition(": ")[0]
+        key = re.sub(r"\[[0-9]+\]", "[*]", path)
+        counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())
+
+
+def more_problems(problems: "List[Problem]", shown: int = SHOWN) -> "Tuple[List[Problem], str]":
+    """The first problems to show in full and a line for the rest (``""`` when
+    every one is shown): ``"8,172 more problems: apps[*].duration (8,172)"``,
+    the three commonest fields of the rest by first appearance."""
+    if len(problems) <= shown:
+        return problems, ""
+    head, rest = problems[: shown - 1], problems[shown - 1:]
+    fields = fields_of(rest)
+    named = ", ".join(f"{k} ({n:,})" for k, n in fields[:3])
+    more = f", and {len(fields) - 3:,} other field{'s' if len(fields) > 4 else ''}" if len(fields) > 3 else ""
+    return head, f"{len(rest):,} more problems: {named}{more}"
+
+
 class ScenarioError(ValueError):
     """A scenario could not be read or is invalid.
 
@@ -60,7 +93,9 @@ class ScenarioError(ValueError):
 
     def __init__(self, errors: Iterable[Union[Problem, Tuple[str, str], str]]):
         self.errors: List[Problem] = [Problem.of(e) for e in errors] or [Problem("scenario", "invalid")]
-        super().__init__("\n".join(self.errors))
+        # the text sums up past SHOWN problems (`.errors` keeps every one)
+        head, more = more_problems(self.errors)
+        super().__init__("\n".join(head + ([f"... {more} (every one in .errors)"] if more else [])))
 
     @property
     def pairs(self) -> List[Tuple[str, str]]:
