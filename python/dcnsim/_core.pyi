@@ -5,10 +5,22 @@ docs/scenario.md converted to JSON); results come back as plain columns.
 """
 
 from array import array
-from typing import Callable, Dict, List, Optional, Tuple, TypedDict, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypedDict,
+    Union,
+)
 
 __all__ = [
     "build",
+    "float_reprs",
     "flow_size_cdf",
     "jain",
     "parse_count",
@@ -23,6 +35,7 @@ __all__ = [
     "validate",
     "version",
     "warnings",
+    "write_csv",
 ]
 
 # Stub-only names (underscored, so `mypy.stubtest` knows they have no
@@ -58,6 +71,15 @@ class _TableSchema(TypedDict):
 
 def table_schema() -> Dict[str, _TableSchema]:
     """Every table a run can return, with its columns and their dtypes."""
+
+def write_csv(fh: Any, columns: Mapping[str, Any], bools: Sequence[str], quote_cr: bool) -> bool:
+    """Write a table of the core's columns (``array.array`` or lists of str)
+    to the text file ``fh`` as pandas' ``to_csv(index=False,
+    lineterminator="\\n")`` would; False, with nothing written, for columns
+    of another kind or of unequal lengths."""
+
+def float_reprs(xs: Sequence[float]) -> List[str]:
+    """Each float as ``write_csv`` writes it: Python's ``repr``, NaN empty."""
 
 def validate(scenario_json: str) -> List[Tuple[str, str]]:
     """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""

@@ -2,6 +2,7 @@
 // pyo3 0.22 macros expand to conversions newer clippy flags.
 #![allow(clippy::useless_conversion)]
 
+mod csv_out;
 mod metrics;
 mod problems;
 mod tables;
@@ -198,5 +199,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     units::register(m)?;
     metrics::register(m)?;
     tables::register(m)?;
+    csv_out::register(m)?;
     Ok(())
 }
