@@ -30,6 +30,9 @@ def _cut_as_asked(monkeypatch):
     # these tests are about the cut: make it however busy the machine is
     # (on one free core a run goes on one thread instead)
     monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    # and however little work a window holds (`threads = n` runs on one
+    # thread where the cut would be slower)
+    monkeypatch.setenv("DCNSIM_CUT", "always")
 
 
 def _secs(v) -> float:
@@ -129,6 +132,33 @@ def test_what_cannot_be_cut_runs_on_one_thread_and_says_why(capfd):
     assert _run(doc, 2)["summary"]["threads"] == 1
     said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
     assert len(said) == 1 and "threads = 2: one thread" in said[0] and "one switch" in said[0], said
+
+
+@pytest.mark.parametrize("name", ["outcast_fattree", "outcast_testbed"])
+def test_threads_asked_where_a_cut_is_slower_go_on_one_thread_and_say_why(name, monkeypatch, capfd):
+    # two threads ran the shipped outcast fat-trees (≈ 24 events a window)
+    # at half one thread's speed on two idle cores: `threads = 2` now goes
+    # on one thread there, saying why, with the same results; DCNSIM_CUT =
+    # always cuts anyway (what the other tests here do)
+    doc = _short(load_scenario(str(REPO / "scenarios" / f"{name}.toml")), "1ms")
+    monkeypatch.delenv("DCNSIM_CUT")
+    capfd.readouterr()
+    one = _run(doc, 2)
+    assert one["summary"]["threads"] == 1
+    said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
+    assert len(said) == 1, said
+    assert "threads = 2: one thread, as a window holds too little work" in said[0], said
+    assert "2 threads run slower than one; the same results (DCNSIM_CUT=always cuts anyway)" in said[0], said
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    cut = _run(doc, 2)
+    assert cut["summary"]["threads"] == 2
+    _same(one, cut)
+
+
+def test_threads_asked_where_a_window_holds_work_cut_as_asked(monkeypatch):
+    monkeypatch.delenv("DCNSIM_CUT")
+    doc = _short(load_scenario(str(REPO / "scenarios" / "websearch_fattree.toml")), "1ms")
+    assert _run(doc, 2)["summary"]["threads"] == 2
 
 
 # A child process held to one core; it runs the document (argv[1]) and

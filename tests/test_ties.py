@@ -54,8 +54,10 @@ def test_cli_validate_reports_a_bad_tie_order(tmp_path):
 @pytest.fixture
 def cut_as_asked(monkeypatch):
     """Cut as asked however busy the machine is now (on one free core a run
-    goes on one thread instead: tests/test_threads.py checks that rule)."""
+    goes on one thread instead: tests/test_threads.py checks that rule) and
+    however little work a window holds."""
     monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    monkeypatch.setenv("DCNSIM_CUT", "always")
 
 
 def test_threads_from_python_and_the_cli_give_the_same_tables(tmp_path, cut_as_asked):

@@ -73,7 +73,7 @@ impl ExecPlan {
                 }
             }
             crate::config::Threads::N(n) => {
-                let plan = Self::cut(cfg, n);
+                let plan = Self::asked(cfg, n, cut_always());
                 if plan.is_cut() && !worth_cutting(&plan.partition) {
                     return Self::one(cfg, "one core is free now".into());
                 }
@@ -94,20 +94,30 @@ impl ExecPlan {
             return Self::one(cfg, "one core is free now".into());
         }
         let plan = Self::cut(cfg, free);
-        if let (true, Some(window)) = (plan.is_cut(), plan.window) {
-            let events = window_events(cfg, window);
-            if events < AUTO_MIN_WINDOW_EVENTS {
-                return Self::one(
-                    cfg,
-                    format!(
-                        "a window holds too little work (about {events:.0} events in {:.2} µs, \
-                         < {AUTO_MIN_WINDOW_EVENTS})",
-                        window.as_secs_f64() * 1e6
-                    ),
-                );
-            }
+        match too_little_work(cfg, &plan) {
+            Some(why) => Self::one(cfg, why),
+            None => plan,
         }
-        plan
+    }
+
+    /// `threads = n` as asked: cut into `n` partitions, except where a
+    /// window holds too little work, where the hand-overs cost more than a
+    /// second core gives (the shipped outcast fat-trees: about 24 events a
+    /// window, twice one thread's time on two) and the run goes on one
+    /// thread with the same results; `cut_always` (`DCNSIM_CUT=always`, for
+    /// tests and benchmarks of the cut itself) cuts anyway.
+    pub fn asked(cfg: &Config, n: u32, cut_always: bool) -> ExecPlan {
+        let plan = Self::cut(cfg, n);
+        if cut_always {
+            return plan;
+        }
+        match too_little_work(cfg, &plan) {
+            Some(why) => Self::one(
+                cfg,
+                format!("{why}, where {n} threads run slower than one; the same results (DCNSIM_CUT=always cuts anyway)"),
+            ),
+            None => plan,
+        }
     }
 
     /// `cfg` cut into `threads` partitions as far as it can be, however
@@ -193,6 +203,26 @@ fn settle(mut look: impl FnMut() -> u32, mut wait: impl FnMut()) -> u32 {
         others = others.min(look());
     }
     others
+}
+
+/// Why a cut `plan` of `cfg` would not pay (a window holds fewer than
+/// [`AUTO_MIN_WINDOW_EVENTS`]); `None` when it would, or is not a cut.
+fn too_little_work(cfg: &Config, plan: &ExecPlan) -> Option<String> {
+    let window = plan.window.filter(|_| plan.is_cut())?;
+    let events = window_events(cfg, window);
+    (events < AUTO_MIN_WINDOW_EVENTS).then(|| {
+        format!(
+            "a window holds too little work (about {events:.0} events in {:.2} µs, \
+             < {AUTO_MIN_WINDOW_EVENTS})",
+            window.as_secs_f64() * 1e6
+        )
+    })
+}
+
+/// `DCNSIM_CUT=always`: `threads = n` cuts into `n` partitions however
+/// little work a window holds.
+pub fn cut_always() -> bool {
+    std::env::var("DCNSIM_CUT").is_ok_and(|v| v.trim() == "always")
 }
 
 /// `DCNSIM_FREE_CORES`, when set to a number.

@@ -52,9 +52,11 @@ fn same(a: &Results, b: &Results) {
 }
 
 /// Cut as asked however busy the machine is now (on one free core a run
-/// goes on one thread instead; these tests are about the cut).
+/// goes on one thread instead) and however little work a window holds
+/// (`threads = n` goes on one thread then): these tests are about the cut.
 fn cut_as_asked() {
     std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
 }
 
 fn with_threads(mut c: Config, n: u32) -> Results {
@@ -194,6 +196,18 @@ fn auto_threads_follow_the_work_a_window_holds() {
     // here and now: never more than the cores free
     let now = dcnsim::parallel::ExecPlan::of(&long).parts();
     assert!((1..=dcnsim::parallel::free_cores().min(4)).contains(&now));
+    // `threads = 2` asked: cut where a window holds work, one thread where
+    // the hand-overs would cost more (unless cut_always)
+    use dcnsim::parallel::ExecPlan;
+    assert_eq!(ExecPlan::asked(&long, 2, false).parts(), 2);
+    let asked = ExecPlan::asked(&short, 2, false);
+    assert!(!asked.is_cut() && asked.partition.parts == 1);
+    let why = asked.single.as_deref().unwrap();
+    assert!(
+        why.contains("too little work") && why.contains("2 threads run slower than one"),
+        "{why}"
+    );
+    assert_eq!(ExecPlan::asked(&short, 2, true).parts(), 2);
     // a plan that does not cut says why
     let one = dcnsim::parallel::ExecPlan::auto(&short, 2);
     assert!(!one.is_cut() && one.single.as_deref().unwrap().contains("too little work"));

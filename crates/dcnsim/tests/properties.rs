@@ -729,9 +729,10 @@ fn without_wall(mut r: dcnsim::stats::results::Results) -> dcnsim::stats::result
 /// The scenario on `threads` threads (seeded ties: the order any number
 /// of threads reproduces), its laws checked.
 fn on_threads(c: &Config, threads: u32) -> dcnsim::stats::results::Results {
-    // Cut as asked however busy the machine is now: on one free core a run
-    // goes on one thread instead, and these cases are about the cut.
+    // Cut as asked however busy the machine is now and however little
+    // work a window holds: these cases are about the cut.
     std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
     let mut c = c.clone();
     c.ties = Ties::Seeded;
     c.threads = Threads::N(threads);

@@ -377,7 +377,7 @@ pub struct Document {
     /// the traffic
     #[schemars(extend("x-default" = "required, ≥ 1"))]
     pub apps: Opt<AppList>,
-    /// threads that run this one simulation, each a partition of the topology with its own event queue (docs/performance.md, Threads): a whole number ≥ 1, or `"auto"` (as many as the cores free now when the cut pays, else one). Any number gives the same bits (the seeded order of `ties`); scenarios that cannot be cut (one switch) run on one, and say why when a number was asked for
+    /// threads that run this one simulation, each a partition of the topology with its own event queue (docs/performance.md, Threads): a whole number ≥ 1, or `"auto"` (as many as the cores free now when the cut pays, else one). Any number gives the same bits (the seeded order of `ties`); scenarios that cannot be cut (one switch), or whose windows hold too little work for a cut to pay (a number asked there runs slower than one thread; `DCNSIM_CUT=always` cuts anyway), run on one, and say why when a number was asked for
     #[schemars(extend("x-default" = "`\"auto\"` (`1` with `ties = \"fifo\"`)"))]
     pub threads: Opt<ThreadsKind>,
     /// order of events at the same picosecond: `"seeded"` (arrivals, then TCP timers, apps, UDP sources, samples; within a kind by component index scrambled per instant by the seed, so no port wins every tie; independent of when events were scheduled, as a partitioned run needs) or `"fifo"` (first scheduled first, as ns-2 and ns-3, the papers' simulators; one thread only). See docs/model.md, Engine
