@@ -108,7 +108,12 @@ pub fn push_float_repr(out: &mut String, x: f64) {
         }
     }
     let digits = std::str::from_utf8(&digits[..n]).expect("ASCII digits");
-    let n = n as i32;
+    let tie = python_tie(x, digits, exp);
+    let (digits, exp) = match &tie {
+        Some((d, e)) => (d.as_str(), *e),
+        None => (digits, exp),
+    };
+    let n = digits.len() as i32;
     // the point's place: the value is 0.DIGITS × 10^point
     let point = exp + 1;
     if neg {
@@ -137,6 +142,65 @@ pub fn push_float_repr(out: &mut String, x: f64) {
         let e = point - 1;
         let _ = write!(out, "e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
     }
+}
+
+/// Where `x` lies exactly halfway between two shortest candidates (both
+/// read back as `x`), Python's `repr` (David Gay's dtoa, mode 0) takes the
+/// one with an even last digit and Rust's `{:e}` may take the other:
+/// 562949953421312.25 is `562949953421312.2` in Python, `...3` in Rust.
+/// Returns Python's digits and exponent when they differ from Rust's
+/// `digits` and `exp` (`x = d.ddd × 10^exp`). `x`'s exact decimal digits are
+/// an integer `m × 5^k` (for `x = m × 2^-k`) or `m × 2^q` less its trailing
+/// zeros; a halfway point has one digit more than the shortest, a 5.
+fn python_tie(x: f64, digits: &str, exp: i32) -> Option<(String, i32)> {
+    let bits = x.abs().to_bits();
+    let (field, frac) = ((bits >> 52) as i32, bits & ((1 << 52) - 1));
+    let (m, q) = match field {
+        0 => (frac, -1074),
+        _ => (frac | 1 << 52, field - 1075),
+    };
+    if m == 0 {
+        return None;
+    }
+    let (m, q) = (m >> m.trailing_zeros(), q + m.trailing_zeros() as i32);
+    let mut exact: u128 = if q >= 0 {
+        // an even integer's last significant digit is 5 only if its 2s
+        // are all spent on trailing zeros: q ≤ 22, as 5^q divides m < 2^53
+        if q > 22 {
+            return None;
+        }
+        (m as u128) << q
+    } else {
+        // m × 5^k has more than 18 digits past k = 27: no halfway point of
+        // ≤ 17 digits
+        if -q > 27 {
+            return None;
+        }
+        m as u128 * 5u128.pow((-q) as u32)
+    };
+    while exact.is_multiple_of(10) {
+        exact /= 10;
+    }
+    if exact % 10 != 5 || exact.ilog10() + 1 != digits.len() as u32 + 1 {
+        return None;
+    }
+    let low = exact / 10;
+    let even = if low.is_multiple_of(2) { low } else { low + 1 };
+    let ours: u128 = digits.parse().ok()?;
+    if even == ours {
+        return None;
+    }
+    let mut text = even.to_string();
+    let mut exp = exp;
+    if text.len() > digits.len() {
+        // 99…9 + 1: one digit more, all zeros after the first
+        text.truncate(1);
+        exp += 1;
+    }
+    let back: f64 = format!("{}e{}", text, exp + 1 - text.len() as i32)
+        .parse()
+        .ok()?;
+    (back == x.abs()).then_some((text, exp))
 }
 
 /// A float's `{:e}` text: at most 17 digits, a point, a sign and an
@@ -306,6 +370,9 @@ mod tests {
             (f64::NEG_INFINITY, "-inf"),
             (5e-324, "5e-324"),
             (f64::MAX, "1.7976931348623157e+308"),
+            // exactly halfway between two shortest candidates: the even one
+            (562949953421312.2, "562949953421312.2"),
+            (-562949953421312.2, "-562949953421312.2"),
         ] {
             assert_eq!(repr(x), r, "{x:e}");
         }
