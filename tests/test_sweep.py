@@ -151,3 +151,64 @@ def test_workers_with_a_core_each_run_their_points_on_one_thread(share, user, wa
         pytest.skip("one core: every worker count is a worker per core")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(want)
+
+
+def _shipped(name: str, stop: str = "1ms") -> dict:
+    from pathlib import Path
+
+    from dcnsim.scenario import load_scenario
+
+    doc = load_scenario(str(Path(__file__).resolve().parent.parent / "scenarios" / f"{name}.toml"))
+    doc["stop"] = stop
+    return doc
+
+
+@pytest.mark.parametrize("name, threads, cores, want", [
+    ("outcast_fattree", 2, 2, 2),      # ≈ 24 events a window: each point goes on one thread
+    ("kulkarni_incast", 2, 8, 8),      # a star cannot be cut
+    ("websearch_fattree", 2, 2, 1),    # cut in two: the two cores are one point's
+    ("websearch_fattree", 2, 8, 4),
+    ("websearch_fattree", 4, 8, 2),    # k = 4: four pods, four partitions
+])
+def test_a_sweeps_pool_shares_the_cores_with_the_threads_points_really_use(monkeypatch, name, threads, cores,
+                                                                           want):
+    from dcnsim.sweep import jobs_for_threads
+
+    monkeypatch.delenv("DCNSIM_CUT", raising=False)
+    pts = grid(_shipped(name), {"seed": [1, 2, 3]})
+    assert jobs_for_threads(pts, threads, cores=cores) == want
+
+
+def test_a_sweep_cut_as_asked_shares_the_cores_by_the_threads_asked(monkeypatch):
+    from dcnsim.sweep import jobs_for_threads
+
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    assert jobs_for_threads(grid(_shipped("outcast_fattree"), {"seed": [1, 2]}), 2, cores=2) == 1
+
+
+def test_the_most_threads_of_any_point_size_the_pool(monkeypatch):
+    # an axis that makes one point cuttable: the pool is sized for it
+    from dcnsim.sweep import jobs_for_threads
+
+    monkeypatch.delenv("DCNSIM_CUT", raising=False)
+    star = _shipped("kulkarni_incast")
+    pts = grid(star, {"seed": [1]}) + grid(_shipped("websearch_fattree"), {"seed": [1]})
+    assert jobs_for_threads(pts, 2, cores=4) == 2
+    assert jobs_for_threads(pts[:1], 2, cores=4) == 4
+
+
+def test_a_sweep_whose_points_go_on_one_thread_says_so_once_and_writes_their_tables(tmp_path, monkeypatch):
+    from conftest import cli
+
+    monkeypatch.delenv("DCNSIM_CUT", raising=False)
+    base = tmp_path / "outcast.json"
+    base.write_text(json.dumps(_shipped("outcast_fattree", "20ms")))
+    r = cli("sweep", str(base), "--threads", "2", "--seeds", "1,2,3", "--out", str(tmp_path / "two"), "--no-progress")
+    assert r.returncode == 0, r.stderr
+    said = [ln for ln in r.stderr.splitlines() if ln.startswith(("sweep:", "dcnsim:"))]
+    assert len(said) == 1 and said[0].startswith("sweep: --threads 2: every point runs on one thread"), said
+    r = cli("sweep", str(base), "--seeds", "1,2,3", "--out", str(tmp_path / "one"), "--no-progress")
+    assert r.returncode == 0, r.stderr
+    for seed in (1, 2, 3):
+        a, b = tmp_path / "two" / f"seed={seed}", tmp_path / "one" / f"seed={seed}"
+        assert table_bytes(a) == table_bytes(b)

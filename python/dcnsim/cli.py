@@ -232,7 +232,14 @@ def cmd_sweep(args) -> int:
 
     from ._atomic import atomic_write
     from .scenario import load_scenario
-    from .sweep import ClusterError, SweepError, grid, run_sweep
+    from .sweep import (
+        ClusterError,
+        SweepError,
+        grid,
+        jobs_for_threads,
+        run_sweep,
+        threads_used,
+    )
 
     try:
         doc = load_scenario(args.file)
@@ -242,14 +249,21 @@ def cmd_sweep(args) -> int:
     jobs = args.jobs
     if args.threads is not None:
         doc["threads"] = args.threads
-        if jobs is None and isinstance(args.threads, int):
-            # the cores are shared between points and each point's threads
-            jobs = max(1, (os.cpu_count() or 1) // args.threads)
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
         axes[path] = vals
     try:
         pts = grid(doc, axes, seeds=args.seeds)
+        if isinstance(args.threads, int) and args.threads > 1 and threads_used(pts, args.threads) == 1:
+            # one line for the sweep, not one per point from each run
+            print(f"sweep: --threads {args.threads}: every point runs on one thread (its topology cannot be "
+                  "cut, or a window holds too little work for the cut to pay: `dcnsim run` of a point with "
+                  f"--threads {args.threads} says which); the points share the cores instead", file=sys.stderr)
+            doc["threads"] = 1
+            pts = grid(doc, axes, seeds=args.seeds)
+        elif jobs is None and isinstance(args.threads, int) and args.threads > 1:
+            # the cores are shared between points and the threads each really runs on
+            jobs = jobs_for_threads(pts, args.threads)
         df = run_sweep(pts, args.out, jobs=jobs, progress=False if args.no_progress else None,
                        format=args.format, cluster=args.cluster)
     except ScenarioError as e:

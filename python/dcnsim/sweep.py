@@ -371,6 +371,34 @@ def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, b
         client.close()
 
 
+def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = None) -> int:
+    """The most threads any of ``points`` really runs on when asked for
+    ``threads``: 1 for a point that goes on one thread (a star's one
+    switch; a fabric whose windows hold too little work for the cut to
+    pay). Stops looking once ``enough`` is reached."""
+    from . import _core
+    from ._document import to_json
+
+    used, seen = 1, set()
+    for p in points:
+        if id(p.scenario) in seen:  # a grid's seeds share their scenario
+            continue
+        seen.add(id(p.scenario))
+        used = max(used, _core.planned_threads(to_json({**as_dict(p.scenario), "threads": threads})))
+        if enough is not None and used >= enough:
+            break
+    return used
+
+
+def jobs_for_threads(points: Sequence[Point], threads: int, cores: Optional[int] = None) -> int:
+    """Worker processes for a sweep whose points run on ``threads`` threads
+    each: the cores shared between the points and the threads a point really
+    uses (:func:`threads_used`): ``--threads 2`` must not halve a sweep that
+    runs each point on one."""
+    cores = max(1, cores or os.cpu_count() or 1)
+    return max(1, cores // min(threads_used(points, threads, enough=cores), cores))
+
+
 def grid(
     base: Any,
     axes: Mapping[str, Sequence[Any]],

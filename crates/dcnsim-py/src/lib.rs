@@ -148,6 +148,27 @@ fn warnings(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
     })
 }
 
+/// The threads a run of the scenario (JSON text) would use with cores to
+/// spare: its `threads` as the engine plans it (1 where the topology
+/// cannot be cut or a window holds too little work for the cut to pay,
+/// unless `DCNSIM_CUT=always`; `"auto"` on this process's cores); 1 for an
+/// invalid scenario (its run reports why). A sweep sizes its pool by it.
+#[pyfunction]
+fn planned_threads(py: Python<'_>, scenario_json: &str) -> PyResult<u32> {
+    use dcnsim::config::Threads;
+    use dcnsim::parallel::{cut_always, ExecPlan};
+    Ok(match parse_interruptible(py, scenario_json)? {
+        Ok(cfg) => match cfg.threads {
+            Threads::N(n) => ExecPlan::asked(&cfg, n, cut_always()).parts(),
+            Threads::Auto => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+                ExecPlan::auto(&cfg, cores).parts()
+            }
+        },
+        Err(_) => 1,
+    })
+}
+
 /// (name, sampling, points, mean bytes) as Python receives it.
 type CdfTuple = (String, String, Vec<(f64, f64)>, f64);
 
@@ -191,6 +212,7 @@ fn build() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(warnings, m)?)?;
+    m.add_function(wrap_pyfunction!(planned_threads, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
