@@ -212,3 +212,19 @@ def test_a_sweep_whose_points_go_on_one_thread_says_so_once_and_writes_their_tab
     for seed in (1, 2, 3):
         a, b = tmp_path / "two" / f"seed={seed}", tmp_path / "one" / f"seed={seed}"
         assert table_bytes(a) == table_bytes(b)
+
+
+def test_an_invalid_point_is_not_rewritten_around(tmp_path, monkeypatch):
+    # "fifo" ties cannot run on two threads: the points must fail saying so,
+    # not run on one thread because the sweep took them for uncuttable
+    from conftest import cli
+    from dcnsim.sweep import threads_used
+
+    monkeypatch.delenv("DCNSIM_CUT", raising=False)
+    doc = {**_shipped("websearch_fattree", "1ms"), "ties": "fifo"}
+    assert threads_used(grid(doc, {"seed": [1]}), 2) == 2
+    base = tmp_path / "fifo.json"
+    base.write_text(json.dumps(doc))
+    r = cli("sweep", str(base), "--threads", "2", "--out", str(tmp_path / "out"), "--no-progress")
+    assert r.returncode != 0 and "cannot run on more than one thread" in r.stderr + r.stdout, r.stderr
+    assert "every point runs on one thread" not in r.stderr

@@ -73,9 +73,9 @@ class _TableSchema(TypedDict):
 def table_schema() -> Dict[str, _TableSchema]:
     """Every table a run can return, with its columns and their dtypes."""
 
-def planned_threads(scenario_json: str) -> int:
+def planned_threads(scenario_json: str) -> Optional[int]:
     """The threads a run of the scenario would use with cores to spare (1
-    where it cannot be cut or the cut would not pay; 1 if invalid)."""
+    where it cannot be cut or the cut would not pay; None if invalid)."""
 
 def write_csv(fh: Any, columns: Mapping[str, Any], bools: Sequence[str], quote_cr: bool) -> bool:
     """Write a table of the core's columns (``array.array`` or lists of str)

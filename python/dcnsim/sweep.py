@@ -375,7 +375,9 @@ def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = 
     """The most threads any of ``points`` really runs on when asked for
     ``threads``: 1 for a point that goes on one thread (a star's one
     switch; a fabric whose windows hold too little work for the cut to
-    pay). Stops looking once ``enough`` is reached."""
+    pay); an invalid point counts as ``threads`` (its run reports why, and
+    nothing is rewritten around it). Stops looking once ``enough`` is
+    reached."""
     from . import _core
     from ._document import to_json
 
@@ -384,7 +386,8 @@ def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = 
         if id(p.scenario) in seen:  # a grid's seeds share their scenario
             continue
         seen.add(id(p.scenario))
-        used = max(used, _core.planned_threads(to_json({**as_dict(p.scenario), "threads": threads})))
+        planned = _core.planned_threads(to_json({**as_dict(p.scenario), "threads": threads}))
+        used = max(used, threads if planned is None else planned)
         if enough is not None and used >= enough:
             break
     return used

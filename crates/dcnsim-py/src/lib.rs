@@ -151,21 +151,22 @@ fn warnings(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
 /// The threads a run of the scenario (JSON text) would use with cores to
 /// spare: its `threads` as the engine plans it (1 where the topology
 /// cannot be cut or a window holds too little work for the cut to pay,
-/// unless `DCNSIM_CUT=always`; `"auto"` on this process's cores); 1 for an
-/// invalid scenario (its run reports why). A sweep sizes its pool by it.
+/// unless `DCNSIM_CUT=always`; `"auto"` on this process's cores); `None`
+/// for an invalid scenario (its run reports why). A sweep sizes its pool by
+/// it.
 #[pyfunction]
-fn planned_threads(py: Python<'_>, scenario_json: &str) -> PyResult<u32> {
+fn planned_threads(py: Python<'_>, scenario_json: &str) -> PyResult<Option<u32>> {
     use dcnsim::config::Threads;
     use dcnsim::parallel::{cut_always, ExecPlan};
     Ok(match parse_interruptible(py, scenario_json)? {
-        Ok(cfg) => match cfg.threads {
+        Ok(cfg) => Some(match cfg.threads {
             Threads::N(n) => ExecPlan::asked(&cfg, n, cut_always()).parts(),
             Threads::Auto => {
                 let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
                 ExecPlan::auto(&cfg, cores).parts()
             }
-        },
-        Err(_) => 1,
+        }),
+        Err(_) => None,
     })
 }
 
