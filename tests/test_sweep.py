@@ -228,3 +228,12 @@ def test_an_invalid_point_is_not_rewritten_around(tmp_path, monkeypatch):
     r = cli("sweep", str(base), "--threads", "2", "--out", str(tmp_path / "out"), "--no-progress")
     assert r.returncode != 0 and "cannot run on more than one thread" in r.stderr + r.stdout, r.stderr
     assert "every point runs on one thread" not in r.stderr
+
+
+def test_points_left_unplanned_past_the_budget_count_as_the_threads_asked(monkeypatch):
+    from dcnsim.sweep import threads_used
+
+    monkeypatch.delenv("DCNSIM_CUT", raising=False)
+    pts = grid(_shipped("outcast_fattree"), {"seed": [1, 2, 3]})
+    assert threads_used(pts, 2) == 1
+    assert threads_used(pts, 2, budget_s=-1.0) == 2  # nothing planned: no rewrite, the pool as asked

@@ -371,20 +371,31 @@ def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, b
         client.close()
 
 
-def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = None) -> int:
+#: Seconds a sweep spends planning its points' threads before it takes the
+#: rest to use every thread asked (a k = 32 fat-tree takes ≈ 0.1 s to plan).
+PLAN_BUDGET_S = 1.0
+
+
+def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = None,
+                 budget_s: float = PLAN_BUDGET_S) -> int:
     """The most threads any of ``points`` really runs on when asked for
     ``threads``: 1 for a point that goes on one thread (a star's one
     switch; a fabric whose windows hold too little work for the cut to
     pay); an invalid point counts as ``threads`` (its run reports why, and
-    nothing is rewritten around it). Stops looking once ``enough`` is
-    reached."""
+    nothing is rewritten around it), and so do the points left when
+    planning has taken ``budget_s`` (a grid of large fabrics). Stops
+    looking once ``enough`` is reached."""
+    import time
+
     from . import _core
     from ._document import to_json
 
-    used, seen = 1, set()
+    used, seen, start = 1, set(), time.monotonic()
     for p in points:
         if id(p.scenario) in seen:  # a grid's seeds share their scenario
             continue
+        if time.monotonic() - start > budget_s:
+            return threads
         seen.add(id(p.scenario))
         planned = _core.planned_threads(to_json({**as_dict(p.scenario), "threads": threads}))
         used = max(used, threads if planned is None else planned)
