@@ -220,9 +220,21 @@ fn too_little_work(cfg: &Config, plan: &ExecPlan) -> Option<String> {
 }
 
 /// `DCNSIM_CUT=always`: `threads = n` cuts into `n` partitions however
-/// little work a window holds.
+/// little work a window holds. Any other value is ignored, and one stderr
+/// line says so (a `DCNSIM_CUT=1` that did nothing would leave a benchmark
+/// of the cut measuring one thread).
 pub fn cut_always() -> bool {
-    std::env::var("DCNSIM_CUT").is_ok_and(|v| v.trim() == "always")
+    static SAID: std::sync::Once = std::sync::Once::new();
+    match std::env::var("DCNSIM_CUT") {
+        Ok(v) if v.trim() == "always" => true,
+        Ok(v) if !v.trim().is_empty() => {
+            SAID.call_once(|| {
+                eprintln!("dcnsim: DCNSIM_CUT={v:?} ignored: its one value is \"always\"");
+            });
+            false
+        }
+        _ => false,
+    }
 }
 
 /// `DCNSIM_FREE_CORES`, when set to a number.
