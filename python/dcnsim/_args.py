@@ -13,7 +13,9 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, List, Sequence
+    from typing import Any, List
+
+    from .errors import Problem
 
 
 def one_line(problem: object) -> str:
@@ -21,13 +23,13 @@ def one_line(problem: object) -> str:
     return str(problem).replace("\r", "\\r").replace("\n", "\\n")
 
 
-def print_problems(file: str, problems: Sequence[object]) -> None:
-    """Every problem on its own line, each starting with its file; past
-    ``errors.SHOWN`` the rest as one line by field, pointing at ``dcnsim
-    validate``, which prints them all."""
-    from .errors import Problem, more_problems
+def print_problems(file: str, problems: List[Problem]) -> None:
+    """Every problem (a ``ScenarioError``'s ``errors``) on its own line, each
+    starting with its file; past ``errors.SHOWN`` the rest as one line by
+    field, pointing at ``dcnsim validate``, which prints them all."""
+    from .errors import more_problems
 
-    head, more = more_problems([Problem.of(p) for p in problems])  # type: ignore[arg-type]
+    head, more = more_problems(problems)
     for p in head:
         print(f"{file}: {one_line(p)}", file=sys.stderr)
     if more:

@@ -254,16 +254,20 @@ def cmd_sweep(args) -> int:
         axes[path] = vals
     try:
         pts = grid(doc, axes, seeds=args.seeds)
-        if isinstance(args.threads, int) and args.threads > 1 and threads_used(pts, args.threads) == 1:
-            # one line for the sweep, not one per point from each run
-            print(f"sweep: --threads {args.threads}: every point runs on one thread (its topology cannot be "
-                  "cut, or a window holds too little work for the cut to pay: `dcnsim run` of a point with "
-                  f"--threads {args.threads} says which); the points share the cores instead", file=sys.stderr)
-            doc["threads"] = 1
-            pts = grid(doc, axes, seeds=args.seeds)
-        elif jobs is None and isinstance(args.threads, int) and args.threads > 1:
-            # the cores are shared between points and the threads each really runs on
-            jobs = jobs_for_threads(pts, args.threads)
+        if isinstance(args.threads, int) and args.threads > 1:
+            cores = os.cpu_count() or 1
+            # planned once: whether any point is cut, and the most threads one uses
+            used = threads_used(pts, args.threads, enough=max(2, cores))
+            if used == 1:
+                # one line for the sweep, not one per point from each run
+                print(f"sweep: --threads {args.threads}: every point runs on one thread (its topology cannot be "
+                      "cut, or a window holds too little work for the cut to pay: `dcnsim run` of a point with "
+                      f"--threads {args.threads} says which); the points share the cores instead", file=sys.stderr)
+                doc["threads"] = 1
+                pts = grid(doc, axes, seeds=args.seeds)
+            elif jobs is None:
+                # the cores are shared between points and the threads each really runs on
+                jobs = jobs_for_threads(pts, args.threads, cores=cores, used=used)
         df = run_sweep(pts, args.out, jobs=jobs, progress=False if args.no_progress else None,
                        format=args.format, cluster=args.cluster)
     except ScenarioError as e:

@@ -55,7 +55,7 @@ class Problem(str):
 SHOWN = 20
 
 
-def fields_of(problems: "Iterable[object]") -> "List[Tuple[str, int]]":
+def fields_of(problems: "Iterable[Problem]") -> "List[Tuple[str, int]]":
     """How many of ``problems`` fall on each field, list indices folded
     (``apps[3].duration`` and ``apps[7].duration`` are ``apps[*].duration``),
     in order of first appearance."""
@@ -63,8 +63,7 @@ def fields_of(problems: "Iterable[object]") -> "List[Tuple[str, int]]":
 
     counts: "dict[str, int]" = {}
     for p in problems:
-        path = p.path if isinstance(p, Problem) else str(p).partition(": ")[0]
-        key = re.sub(r"\[[0-9]+\]", "[*]", path)
+        key = re.sub(r"\[[0-9]+\]", "[*]", p.path)
         counts[key] = counts.get(key, 0) + 1
     return list(counts.items())
 

@@ -78,21 +78,17 @@ def _csv_cell(v: Any) -> Any:
     return v
 
 
-_QUOTES_CR: List[bool] = []
-
-
+@functools.lru_cache(maxsize=None)
 def _csv_quotes_cr() -> bool:
     """Whether this interpreter's ``csv`` quotes a field holding a carriage
     return when the line terminator is ``"\\n"`` (Python 3.11's does not),
     so the core's writer gives its bytes."""
-    if not _QUOTES_CR:
-        import csv
-        import io
+    import csv
+    import io
 
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerow(["a\rb"])
-        _QUOTES_CR.append(buf.getvalue().startswith('"'))
-    return _QUOTES_CR[0]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(["a\rb"])
+    return buf.getvalue().startswith('"')
 
 
 def _write_csv_plain(cols: Mapping[str, Sequence[Any]], bools: Sequence[str], fh: IO[Any]) -> None:

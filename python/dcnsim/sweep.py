@@ -404,13 +404,16 @@ def threads_used(points: Sequence[Point], threads: int, enough: Optional[int] = 
     return used
 
 
-def jobs_for_threads(points: Sequence[Point], threads: int, cores: Optional[int] = None) -> int:
+def jobs_for_threads(points: Sequence[Point], threads: int, cores: Optional[int] = None,
+                     used: Optional[int] = None) -> int:
     """Worker processes for a sweep whose points run on ``threads`` threads
     each: the cores shared between the points and the threads a point really
-    uses (:func:`threads_used`): ``--threads 2`` must not halve a sweep that
-    runs each point on one."""
+    uses (:func:`threads_used`, or ``used`` when the caller has it):
+    ``--threads 2`` must not halve a sweep that runs each point on one."""
     cores = max(1, cores or os.cpu_count() or 1)
-    return max(1, cores // min(threads_used(points, threads, enough=cores), cores))
+    if used is None:
+        used = threads_used(points, threads, enough=cores)
+    return max(1, cores // min(used, cores))
 
 
 def grid(

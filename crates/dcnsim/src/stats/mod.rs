@@ -3,6 +3,7 @@
 //! bounds a run before and while it runs (`limits`). Reads every lower
 //! layer; nothing below reads it.
 
+pub mod csv;
 pub mod limits;
 pub mod report;
 pub mod results;

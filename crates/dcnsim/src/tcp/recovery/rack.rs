@@ -448,7 +448,8 @@ impl TcpFlow {
     pub(in crate::tcp) fn rack_loss_detect(&mut self, io: &mut TcpIo) -> bool {
         let nxt = self.snd_nxt;
         let resent = self.segs.partition_point(|s| s.start < nxt);
-        // CA_Loss is above CA_Recovery: the window recovery's
+        // CA_Loss is above CA_Recovery: RACK's reordering window is the one
+        // a flow in recovery gets (tcp_rack_reo_wnd)
         if !self.rack_mark(io, resent, true) {
             return false;
         }
