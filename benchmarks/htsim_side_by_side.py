@@ -1,6 +1,6 @@
 """dcnsim vs stock htsim on htsim's DCTCP permutation example, runs interleaved.
 
-    python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16] [--json FILE]
+    python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16] [--threads 1 auto] [--json FILE]
 
 HTSIM_BINARY is csg-htsim's ``htsim_dctcp_permutation``, built stock (tested
 at 841d9e7), its sources untouched: ``make libhtsim.a`` in ``sim/`` (the
@@ -34,6 +34,16 @@ For each k it alternates one htsim run and one ``dcnsim run`` of the mirror,
 * the ratio of packet-hops per CPU second (and per wall second), taken per
   pair (an htsim run and the dcnsim run after it, under the same load) and
   reported as the median of those ratios.
+
+``--threads`` sets dcnsim's ``threads`` (default ``auto``, what a user who
+sets nothing gets); several values give a row each, all measured in the
+same pairs (after the pair's htsim run, in an order that rotates from pair
+to pair). htsim runs on one core, so the ratio per CPU second compares one
+core with one core only with ``--threads 1``: a run cut over two threads
+spends its CPU on two cores and its hand-over between them, so its ratio
+per CPU second is below one thread's while its ratio per wall second is
+above it. The row names the threads each run used (``auto`` chooses by
+the machine's load at the start).
 
 htsim's permutation builder fails an assertion (abort) in about one run in
 twenty, on its draw from the clock: such a run is retried, up to
@@ -153,13 +163,14 @@ def run_htsim(binary: str, k: int, retries: int) -> dict:
     raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
 
 
-def run_dcnsim(k: int) -> dict:
+def run_dcnsim(k: int, threads: str = "auto") -> dict:
     import csv
 
     from dcnsim.bench import dctcp_perm
     from dcnsim.scenario import to_json
 
     scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
+    scenario["threads"] = threads if threads == "auto" else int(threads)
     if scenario["tcp"]["mss"] != DCNSIM_SEGMENT:
         raise RuntimeError(f"the mirror's tcp.mss is {scenario['tcp']['mss']}, this script counts {DCNSIM_SEGMENT}")
     with tempfile.TemporaryDirectory() as d:
@@ -170,7 +181,8 @@ def run_dcnsim(k: int) -> dict:
         s = json.loads((out / "summary.json").read_text())
         with open(out / "flows.csv", newline="") as fh:
             flows = [(int(r["src"]), int(r["dst"]), int(r["delivered_bytes"])) for r in csv.DictReader(fh)]
-        return {"wall": wall, "cpu": cpu, "core": float(s["wall_s"]), "hops_exact": float(s["packet_hops"]),
+        return {"wall": wall, "cpu": cpu, "core": float(s["wall_s"]), "threads_used": int(s.get("threads", 1)),
+                "hops_exact": float(s["packet_hops"]),
                 "packets": sum(b for *_x, b in flows) / DCNSIM_SEGMENT,
                 "hops": delivered_hops(k, flows, DCNSIM_SEGMENT)}
 
@@ -181,12 +193,18 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per k (default 3)")
     ap.add_argument("--k", type=int, nargs="+", default=[8, 12, 16], help="fat-tree sizes (even; default 8 12 16)")
     ap.add_argument("--retries", type=int, default=5, help="reruns of an htsim run that aborts (default 5)")
+    ap.add_argument("--threads", nargs="+", default=["auto"], metavar="T",
+                    help="dcnsim's threads: 'auto' or a count; several give a row each, measured in the same pairs "
+                         "(default auto; 1 compares one core with htsim's one)")
     ap.add_argument("--json", help="also write the rows and every run to this JSON file")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
     if a.pairs < 1 or a.retries < 0 or any(k < 2 or k % 2 for k in a.k):
         ap.error("--pairs must be >= 1, --retries >= 0 and every --k an even number >= 2")
+    bad = [t for t in a.threads if t != "auto" and not (t.isdigit() and int(t) >= 1)]
+    if bad or len(set(a.threads)) < len(a.threads):
+        ap.error(f"--threads takes distinct values, each 'auto' or a count >= 1 (got {' '.join(a.threads)})")
     try:
         import dcnsim  # noqa: F401
     except ImportError as e:
@@ -195,44 +213,55 @@ def main() -> int:
     med = statistics.median
     print(f"simulated {STOP_S} s per run (htsim's fixed end time); medians of {a.pairs} interleaved pair(s), "
           "ratios the median of the per-pair ratios")
-    print("| k | hosts | dcnsim wall (core) | dcnsim CPU | dcnsim hops (from deliveries) | htsim wall | htsim CPU "
+    print("| k | hosts | dcnsim threads: asked (used) | dcnsim wall (core) | dcnsim CPU "
+          "| dcnsim hops (from deliveries) | htsim wall | htsim CPU "
           "| htsim hops (from its log) | htsim / dcnsim delivered packets | ratio, hops per CPU s | ratio, per wall s "
           "| htsim retries |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in a.k:
-        ours, theirs = [], []
+        ours = {t: [] for t in a.threads}
+        theirs = []
         try:
-            for _ in range(a.pairs):
+            for i in range(a.pairs):
                 theirs.append(run_htsim(a.htsim, k, a.retries))
-                ours.append(run_dcnsim(k))
+                # the thread settings in an order that rotates per pair, so
+                # none always runs right after htsim
+                for t in a.threads[i % len(a.threads):] + a.threads[:i % len(a.threads)]:
+                    ours[t].append(run_dcnsim(k, t))
         except (OSError, RuntimeError) as e:
             print(f"k = {k}: {e}", file=sys.stderr)
             return 1
-        o = {key: med([r[key] for r in ours]) for key in ours[0]}
         t = {key: med([r[key] for r in theirs]) for key in theirs[0]}
-        # Per pair: the two runs of a pair ran back to back, under about
-        # the same load from the machine's other users.
-        r_cpu = med([(u["hops_exact"] / u["cpu"]) / (h["hops"] / h["cpu"]) for u, h in zip(ours, theirs)])
-        r_wall = med([(u["hops_exact"] / u["wall"]) / (h["hops"] / h["wall"]) for u, h in zip(ours, theirs)])
-        delivered = med([h["packets"] / u["packets"] for u, h in zip(ours, theirs)])
-        print(f"| {k} | {k ** 3 // 4} | {o['wall']:.2f} s ({o['core']:.2f} s) | {o['cpu']:.2f} s "
-              f"| {o['hops_exact'] / 1e6:.1f} M ({o['hops'] / 1e6:.1f} M) | {t['wall']:.2f} s | {t['cpu']:.2f} s "
-              f"| {t['hops'] / 1e6:.1f} M | {delivered:.3f} "
-              f"| {r_cpu:.2f}× | {r_wall:.2f}× | {sum(r['retries'] for r in theirs)} |", flush=True)
-        for name, runs in (("dcnsim", ours), ("htsim", theirs)):
-            print(f"  {name} rounds: " + "; ".join(
-                f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s, {r['hops'] / 1e6:.2f} M hops from deliveries"
-                for r in runs), file=sys.stderr)
-        rows.append({"k": k, "hosts": k ** 3 // 4, "dcnsim_wall_s": o["wall"], "dcnsim_cpu_s": o["cpu"],
-                     "dcnsim_core_s": o["core"], "dcnsim_hops": o["hops_exact"],
-                     "dcnsim_hops_from_deliveries": o["hops"], "htsim_wall_s": t["wall"], "htsim_cpu_s": t["cpu"],
-                     "htsim_hops": t["hops"], "delivered_ratio": delivered, "ratio_cpu": r_cpu, "ratio_wall": r_wall,
-                     "retries": sum(r["retries"] for r in theirs),
-                     "dcnsim_runs": ours, "htsim_runs": theirs})
+        print("  htsim rounds: " + "; ".join(
+            f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s, {r['hops'] / 1e6:.2f} M hops from its log"
+            for r in theirs), file=sys.stderr)
+        for threads, runs in ours.items():
+            o = {key: med([r[key] for r in runs]) for key in runs[0]}
+            used = sorted({r["threads_used"] for r in runs})
+            # Per pair: the two runs of a pair ran back to back, under about
+            # the same load from the machine's other users.
+            r_cpu = med([(u["hops_exact"] / u["cpu"]) / (h["hops"] / h["cpu"]) for u, h in zip(runs, theirs)])
+            r_wall = med([(u["hops_exact"] / u["wall"]) / (h["hops"] / h["wall"]) for u, h in zip(runs, theirs)])
+            delivered = med([h["packets"] / u["packets"] for u, h in zip(runs, theirs)])
+            print(f"| {k} | {k ** 3 // 4} | {threads} ({', '.join(map(str, used))}) "
+                  f"| {o['wall']:.2f} s ({o['core']:.2f} s) | {o['cpu']:.2f} s "
+                  f"| {o['hops_exact'] / 1e6:.1f} M ({o['hops'] / 1e6:.1f} M) | {t['wall']:.2f} s | {t['cpu']:.2f} s "
+                  f"| {t['hops'] / 1e6:.1f} M | {delivered:.3f} "
+                  f"| {r_cpu:.2f}× | {r_wall:.2f}× | {sum(r['retries'] for r in theirs)} |", flush=True)
+            print(f"  dcnsim (threads {threads}) rounds: " + "; ".join(
+                f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s on {r['threads_used']} thread(s), "
+                f"{r['hops'] / 1e6:.2f} M hops from deliveries" for r in runs), file=sys.stderr)
+            rows.append({"k": k, "hosts": k ** 3 // 4, "threads": threads, "threads_used": used,
+                         "dcnsim_wall_s": o["wall"], "dcnsim_cpu_s": o["cpu"],
+                         "dcnsim_core_s": o["core"], "dcnsim_hops": o["hops_exact"],
+                         "dcnsim_hops_from_deliveries": o["hops"], "htsim_wall_s": t["wall"], "htsim_cpu_s": t["cpu"],
+                         "htsim_hops": t["hops"], "delivered_ratio": delivered, "ratio_cpu": r_cpu,
+                         "ratio_wall": r_wall, "retries": sum(r["retries"] for r in theirs),
+                         "dcnsim_runs": runs, "htsim_runs": theirs})
         if a.json:  # after every k: a later k that fails keeps the earlier ones
             Path(a.json).write_text(json.dumps({"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
-                                                "rows": rows}, indent=2) + "\n")
+                                                "threads": a.threads, "rows": rows}, indent=2) + "\n")
     return 0
 
 

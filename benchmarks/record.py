@@ -132,8 +132,10 @@ def measure_bench(names, repeat: int) -> Dict[str, Any]:
 
 def measure_htsim(binary: str, pairs: int) -> Dict[str, Any]:
     out = ROOT / "benchmarks" / ".htsim_side_by_side.json"
+    # one thread beside `auto`: htsim runs on one core, so only one thread's
+    # ratio per CPU second compares a core with a core
     cmd = [sys.executable, str(ROOT / "benchmarks" / "htsim_side_by_side.py"), binary, "--pairs", str(pairs),
-           "--json", str(out)]
+           "--threads", "1", "auto", "--json", str(out)]
     subprocess.run(cmd, check=True)
     rec = json.loads(out.read_text())
     out.unlink()
@@ -227,17 +229,22 @@ def render_htsim(r: Dict[str, Any]) -> str:
     b = r.get("htsim")
     if not b:
         return "Not recorded yet: `python benchmarks/record.py --only htsim --htsim HTSIM_BINARY`."
-    rows = ["| k | hosts | dcnsim process: wall / CPU (core) | dcnsim packet-hops (from deliveries) "
+    rows = ["| k | hosts | dcnsim threads: asked (used) | dcnsim process: wall / CPU (core) "
+            "| dcnsim packet-hops (from deliveries) "
             "| htsim process: wall / CPU | htsim packet-hops (its log) | htsim / dcnsim delivered packets "
             "| ratio per CPU s (median of pairs) | per wall s | htsim retries |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for k in b["rows"]:
-        rows.append(f"| {k['k']} | {k['hosts']:,} | {k['dcnsim_wall_s']:.2f} s / {k['dcnsim_cpu_s']:.2f} s "
+        # rows recorded before the script took --threads ran `auto`, the threads used unrecorded
+        used = ", ".join(map(str, k.get("threads_used", []))) or "not recorded"
+        rows.append(f"| {k['k']} | {k['hosts']:,} | {k.get('threads', 'auto')} ({used}) "
+                    f"| {k['dcnsim_wall_s']:.2f} s / {k['dcnsim_cpu_s']:.2f} s "
                     f"({k['dcnsim_core_s']:.2f} s) | {_m(k['dcnsim_hops'])} ({_m(k['dcnsim_hops_from_deliveries'])}) "
                     f"| {k['htsim_wall_s']:.2f} s / {k['htsim_cpu_s']:.2f} s | {_m(k['htsim_hops'])} "
                     f"| {k['delivered_ratio']:.3f} | {k['ratio_cpu']:.2f}× | {k['ratio_wall']:.2f}× | {k['retries']} |")
     return (f"{_stamp_line(b)}; {b['pairs']} interleaved pairs per k "
-            f"(`python benchmarks/htsim_side_by_side.py HTSIM --pairs {b['pairs']}`), htsim {b['htsim']}.\n\n"
+            f"(`python benchmarks/htsim_side_by_side.py HTSIM --pairs {b['pairs']}"
+            f"{' --threads ' + ' '.join(b['threads']) if 'threads' in b else ''}`), htsim {b['htsim']}.\n\n"
             + "\n".join(rows))
 
 
