@@ -305,6 +305,20 @@ def test_a_run_without_out_loads_no_path_terminal_or_thread_module(tmp_path):
         assert got["rc"] == 0, (argv, got)
         assert not set(NOT_FOR_A_RUN) & set(got["at_start"]), got["at_start"]  # the check can fail
         assert not set(NOT_FOR_A_RUN) & set(got["heavy"]), (argv, sorted(set(NOT_FOR_A_RUN) & set(got["heavy"])))
+    # a run of a JSON file (no TOML reader, so no typing) without --out loads
+    # neither the atomic writer (with contextlib) nor `copy` (with weakref):
+    # the document is read fresh, and every command's stream guard is apart
+    from dcnsim._document import load_scenario
+
+    doc = tmp_path / "tiny.json"
+    doc.write_text(json.dumps(load_scenario(DATA / "small_incast.toml")))
+    r = subprocess.run([sys.executable, "-S", "-c", BARE_PROBE, json.dumps(["run", str(doc)])], capture_output=True,
+                       text=True, timeout=120, env=env)
+    got = json.loads([line for line in r.stdout.splitlines() if line.startswith("LOADED ")][-1][len("LOADED "):])
+    not_for_json = {"dcnsim._atomic", "contextlib", "copy", "weakref"}
+    assert got["rc"] == 0 and "dcnsim._streams" in got["heavy"], got  # the check can fail
+    assert not not_for_json & set(got["at_start"]), got["at_start"]
+    assert not not_for_json & set(got["heavy"]), sorted(not_for_json & set(got["heavy"]))
     # where a run writes its tables it loads what writing takes
     out = tmp_path / "out"
     r = subprocess.run([sys.executable, "-S", "-c", BARE_PROBE,

@@ -10,7 +10,6 @@ reader, and ``dcnsim run FILE`` starts tens of milliseconds sooner.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
@@ -159,8 +158,11 @@ def as_dict(scenario: Any) -> Dict[str, Any]:
     if isinstance(scenario, _Builder):
         return scenario.to_dict()
     if isinstance(scenario, Mapping):
+        # _plain builds every dict and list anew, so nothing of the caller's
+        # is changed by what a run sets (its seed, its threads); a deep copy
+        # before it copied the document twice and loaded `copy` with `weakref`
         try:
-            return _plain(copy.deepcopy(dict(scenario)))
+            return _plain(scenario)
         except RecursionError:
             raise ScenarioError([Problem(DOCUMENT, f"nested more than {MAX_DEPTH} levels deep")]) from None
     raise ScenarioError(
@@ -274,6 +276,8 @@ def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict
     Paths name dict keys and list indices (``"apps.0.servers"`` or
     ``"apps[0].servers"``); missing tables on the way are created; a value of
     ``None`` deletes the key. Builders are accepted as values."""
+    import copy
+
     out = copy.deepcopy(dict(doc))
     errors: List[Problem] = []
     for path, value in overrides.items():

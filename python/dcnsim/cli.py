@@ -17,8 +17,7 @@ import sys
 from ._args import one_line as _one_line
 from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
 from ._args import print_problems as _print_problems
-from ._atomic import OutputDirError
-from .errors import ScenarioError
+from .errors import OutputDirError, ScenarioError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
@@ -149,7 +148,6 @@ def format_summary(result, warnings: bool = True) -> str:
 def cmd_run(args) -> int:
     import dcnsim
 
-    from ._atomic import check_out_dir
     from ._document import load_scenario
 
     try:
@@ -157,6 +155,9 @@ def cmd_run(args) -> int:
         if args.threads is not None:
             doc["threads"] = args.threads
         if args.out:
+            # here: a run without --out never loads the writers (nor contextlib)
+            from ._atomic import check_out_dir
+
             check_out_dir(args.out)
         # A bar only for a person watching (stderr a terminal), as the sweep's.
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
@@ -722,7 +723,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         return 0
     parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
     args = parser.parse_args(argv)
-    from ._atomic import GuardedStream, StreamError
+    from ._streams import GuardedStream, StreamError
 
     if _process:  # started by dcnsim._entry, the collector off: see there
         import gc

@@ -105,6 +105,11 @@ class ScenarioError(ValueError):
         return (type(self), (self.pairs,))
 
 
+class OutputDirError(OSError):
+    """An output directory that cannot be created or written to; raised
+    before anything runs, so no simulation time is lost on it."""
+
+
 class DcnsimWarning(UserWarning):
     """A scenario that is valid but probably not what was meant (e.g. DCTCP
     on a network with no ECN-marking queue). ``field`` names the key."""

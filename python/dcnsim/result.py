@@ -18,7 +18,6 @@ import os
 from collections.abc import MutableMapping
 
 from . import _core
-from ._atomic import atomic_write
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
@@ -434,7 +433,11 @@ class Result:
         Each file is written atomically."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
-        from pathlib import Path  # here: pathlib is ≈ 3 ms of a start (see _atomic)
+        # here: pathlib is ≈ 3 ms of a start (see _atomic), the atomic writer
+        # brings contextlib; a run that writes nothing loads neither
+        from pathlib import Path
+
+        from ._atomic import atomic_write
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
