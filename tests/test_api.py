@@ -57,6 +57,22 @@ def test_result_records_scenario_and_seed(incast):
     assert dcnsim.run(small_incast(), seed=big).summary["seed"] == big
 
 
+def test_a_run_leaves_the_callers_document_as_it_was():
+    # a dict with nested tables, lists and a tuple: the run sets its seed
+    # and reads every part, the result keeps its own copy
+    import copy
+
+    doc = small_incast().to_dict()
+    doc["apps"][0]["servers"] = (1, 2, 3, 4)  # a tuple: the run's copy has a list
+    before = copy.deepcopy(doc)
+    r = dcnsim.run(doc, seed=11)
+    assert doc == before and doc["seed"] != 11
+    r.scenario["topology"]["hosts"] = 10**6
+    r.scenario["apps"].append({"kind": "bulk"})
+    assert doc == before
+    assert dcnsim.validate(doc) == [] and doc == before
+
+
 def test_flow_laws(incast, pa):
     for r in (incast, pa):
         f = r.flows
