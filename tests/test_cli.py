@@ -109,6 +109,40 @@ def test_run_prints_a_summary(small_incast_path):
 
 
 @needs_core
+def test_run_set_changes_the_scenario_as_editing_the_file_would(tmp_path, small_incast_path):
+    """`dcnsim run FILE --set PATH=VALUE`: the run is the one of the file
+    with those fields edited (same tables), scenario.json records them, and
+    a bad path, value or spelling is one line naming the field (exit 2)."""
+    from dcnsim.scenario import load_scenario
+
+    r = cli("run", str(small_incast_path), "--set", "apps.0.blocks=5", "--set", "topology.buffer=64KB",
+            "--set", "tcp.sack=true", "--out", str(tmp_path / "set"))
+    assert r.returncode == 0, r.stderr
+    edited = load_scenario(small_incast_path)
+    edited["apps"][0]["blocks"] = 5
+    edited["topology"]["buffer"] = "64KB"
+    edited["tcp"]["sack"] = True
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    r2 = cli("run", str(tmp_path / "edited.json"), "--out", str(tmp_path / "edited"))
+    assert r2.returncode == 0, r2.stderr
+    for name in ("flows", "blocks", "queues"):
+        assert (tmp_path / "set" / f"{name}.csv").read_bytes() == (tmp_path / "edited" / f"{name}.csv").read_bytes()
+    assert len(pd.read_csv(tmp_path / "set" / "blocks.csv")) == 5  # the law the setting fixes
+    assert json.loads((tmp_path / "set" / "scenario.json").read_text()) == edited
+    # without --set the file's own 3 blocks: the override really changed the run
+    base = cli("run", str(small_incast_path), "--out", str(tmp_path / "base"))
+    assert base.returncode == 0 and len(pd.read_csv(tmp_path / "base" / "blocks.csv")) == 3
+
+    for spec, field in (("apps.3.blocks=5", "apps.3.blocks"), ("tcp.cc=cubicc", "tcp.cc"),
+                        ("topology.buffer=16KB,32KB", "topology.buffer")):
+        bad = cli("run", str(small_incast_path), "--set", spec)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, (spec, bad.stderr)
+        assert f"{small_incast_path}: {field}:" in bad.stderr, (spec, bad.stderr)
+    bad = cli("run", str(small_incast_path), "--set", "nonsense")
+    assert bad.returncode == 2 and "--set expects PATH=VALUE" in bad.stderr
+
+
+@needs_core
 def test_run_shows_drops_by_input_port(tmp_path):
     """The outcast scenario, shortened: the CLI names the hottest switch
     queue and its drops per input port; --out writes queue_inputs.csv."""

@@ -13,7 +13,7 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, List
+    from typing import Any, List, Tuple
 
     from .errors import Problem
 
@@ -87,6 +87,15 @@ def parse_set(spec: str):
         raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
     vals = [parse_value(v) for v in split_values(values)]
     return path, vals
+
+
+def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:
+    """One ``PATH=VALUE`` (``run --set``, ``tune --set``/``--baseline``/
+    ``--reference``): the value as :func:`parse_value` reads it."""
+    if "=" not in spec or not spec.split("=", 1)[0].strip():
+        raise argparse.ArgumentTypeError(f"{flag} expects PATH=VALUE, got {spec!r}")
+    k, v = spec.split("=", 1)
+    return k.strip(), parse_value(v.strip())
 
 
 def parse_seeds(text: str) -> List[int]:

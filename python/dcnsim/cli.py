@@ -15,7 +15,14 @@ import os
 import sys
 
 from ._args import one_line as _one_line
-from ._args import parse_seeds, parse_set, parse_threads, positive_int, split_values
+from ._args import (
+    parse_seeds,
+    parse_set,
+    parse_threads,
+    positive_int,
+    set_pair,
+    split_values,
+)
 from ._args import print_problems as _print_problems
 from .errors import OutputDirError, ScenarioError
 
@@ -148,10 +155,12 @@ def format_summary(result, warnings: bool = True) -> str:
 def cmd_run(args) -> int:
     import dcnsim
 
-    from ._document import load_scenario
+    from ._document import load_scenario, with_overrides
 
     try:
         doc = load_scenario(args.file)
+        if args.set:
+            doc = with_overrides(doc, dict(args.set))
         if args.threads is not None:
             doc["threads"] = args.threads
         if args.out:
@@ -566,6 +575,9 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run one scenario file and print a summary")
     r.add_argument("file", help="scenario (.toml or .json)")
     r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    r.add_argument("--set", action="append", type=set_pair, default=[], metavar="PATH=VALUE",
+                   help="change one field of the scenario first (repeatable), e.g. topology.buffer=32KB, "
+                        "tcp.cc=dctcp or apps.0.servers=1-8; several values of a field are a sweep (dcnsim sweep)")
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
                         "same results as 1 thread (docs/performance.md, Threads)")

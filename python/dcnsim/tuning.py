@@ -892,18 +892,9 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
 # --------------------------------------------------------------------------- CLI
 
 
-def _set_pair(spec: str, flag: str) -> Tuple[str, Any]:
-    from ._args import parse_value
-
-    if "=" not in spec or not spec.split("=", 1)[0].strip():
-        raise argparse.ArgumentTypeError(f"{flag} expects PATH=VALUE, got {spec!r}")
-    k, v = spec.split("=", 1)
-    return k.strip(), parse_value(v.strip())
-
-
 def add_parser(sub: Any) -> None:
     """Register ``dcnsim tune`` on the CLI's subcommands."""
-    from ._args import parse_seeds, positive_int
+    from ._args import parse_seeds, positive_int, set_pair
 
     def param(s: str) -> Param:
         try:
@@ -922,7 +913,7 @@ def add_parser(sub: Any) -> None:
                                    "Every trial is an ordinary cached run; rerun the command to resume. "
                                    "docs/tune.md has worked examples.")
     t.add_argument("file", help="base scenario (.toml or .json)")
-    t.add_argument("--set", action="append", type=lambda s: _set_pair(s, "--set"), default=[],
+    t.add_argument("--set", action="append", type=lambda s: set_pair(s, "--set"), default=[],
                    metavar="PATH=VALUE", help="change the base scenario first (repeatable), e.g. apps.0.servers=1-8")
     t.add_argument("--param", action="append", type=param, required=True, metavar="PATH=RANGE",
                    help="a parameter and its range (repeatable): tcp.probretx_p=log:1e-4:0.1, "
@@ -937,9 +928,9 @@ def add_parser(sub: Any) -> None:
                    help="seeds every trial runs on (default 1,2)")
     t.add_argument("--constraint", type=constraint, default=None, metavar="EXPR",
                    help="e.g. goodput>=0.95*baseline or timeouts<=10: trials that break it are never best")
-    t.add_argument("--baseline", action="append", type=lambda s: _set_pair(s, "--baseline"), default=[],
+    t.add_argument("--baseline", action="append", type=lambda s: set_pair(s, "--baseline"), default=[],
                    metavar="PATH=VALUE", help="overrides of the baseline run (repeatable; default: the scenario as is)")
-    t.add_argument("--reference", action="append", type=lambda s: _set_pair(s, "--reference"), default=[],
+    t.add_argument("--reference", action="append", type=lambda s: set_pair(s, "--reference"), default=[],
                    metavar="PATH=VALUE", help="a point to compare the best with, e.g. the paper's choice (repeatable)")
     t.add_argument("--confirm-seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
