@@ -20,6 +20,7 @@ from typing import (
 
 __all__ = [
     "build",
+    "check",
     "float_reprs",
     "flow_size_cdf",
     "jain",
@@ -88,6 +89,11 @@ def float_reprs(xs: Sequence[float]) -> List[str]:
 
 def validate(scenario_json: str) -> List[Tuple[str, str]]:
     """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
+
+def check(scenario_json: str) -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
+    """``(problems, warnings)`` from one reading of the document, as
+    :func:`validate` and :func:`warnings` give them (no warnings when there
+    are problems)."""
 
 def warnings(scenario_json: str) -> List[Tuple[str, str]]:
     """What is valid but probably not meant (e.g. DCTCP with no ECN-marking
