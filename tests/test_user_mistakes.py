@@ -111,7 +111,34 @@ def test_dctcp_without_a_marking_queue_warns_in_python():
     with pytest.warns(dcnsim.DcnsimWarning, match=r"tcp\.cc: dctcp .*ecn_k") as rec:
         r = dcnsim.run(_dctcp())
     assert len(rec) == 1 and rec[0].message.field == "tcp.cc"
+    # it names the caller's line (here conftest's wrapper of dcnsim.run), not
+    # dcnsim's own, though the core gives the warning in the middle of the call
+    assert not rec[0].filename.startswith(os.path.dirname(dcnsim.__file__)), rec[0].filename
     assert r.warnings and "ecn_k" in r.warnings[0]
+    # a filter that makes it an error stops the run before its first event:
+    # the core's progress calls (every 2^16 events) come for the same run
+    # with the warning let through, none with it raised
+    long = _dctcp()
+    long["apps"][0]["blocks"] = 60
+    text = dcnsim.to_json(long)
+
+    def run_core(on_warnings):
+        calls: list = []
+        dcnsim._require("run")(text, None, True, lambda *a: calls.append(a), on_warnings)
+        return calls
+
+    assert run_core(lambda pairs: None)
+    calls: list = []
+    with pytest.raises(dcnsim.DcnsimWarning, match="ecn_k"):
+        def raising(pairs):
+            raise dcnsim.DcnsimWarning(*pairs[0])
+
+        dcnsim._require("run")(text, None, True, lambda *a: calls.append(a), raising)
+    assert calls == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        with pytest.raises(dcnsim.DcnsimWarning, match="ecn_k"):
+            dcnsim.run(long)
     assert "ecn_k" in r.summary_record()["warnings"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", dcnsim.DcnsimWarning)

@@ -170,24 +170,14 @@ def _require(name: str):
 def _problems(doc: Any) -> List[Problem]:
     """Python-side problems (values JSON cannot carry) plus the core's, for
     the rest of the document; one report per field path."""
-    return _checked(doc)[0]
-
-
-def _checked(doc: Any) -> Tuple[List[Problem], List[Problem], str]:
-    """``(problems, warnings, text)``: :func:`_problems`, the core's warnings
-    (none while there are problems) and the JSON text the core read, from
-    one walk of the document and one reading in the core (a k = 32
-    fat-tree's document, 8,192 apps, takes tens of milliseconds each)."""
     import json
 
     from ._document import sanitize
 
     clean, errors = sanitize(doc)
-    text = json.dumps(clean, allow_nan=False, separators=(",", ":"))
-    found, notes = _require("check")(text)
+    core = [Problem(path, message) for path, message in _require("validate")(json.dumps(clean, allow_nan=False))]
     seen = {e.path for e in errors}
-    problems = errors + [Problem(path, message) for path, message in found if path not in seen]
-    return problems, ([] if problems else [Problem(path, reason) for path, reason in notes]), text
+    return errors + [e for e in core if e.path not in seen]
 
 
 def validate(scenario: Any) -> List[Problem]:
@@ -215,10 +205,11 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     ECN-marking queue, …) runs, with a :class:`DcnsimWarning` per problem
     (also in ``Result.warnings``). Ctrl-C (SIGINT) stops the run within milliseconds and raises
     ``KeyboardInterrupt``: no result, nothing written."""
+    import json
     import sys
     import warnings
 
-    from ._document import as_dict
+    from ._document import as_dict, sanitize
     from .result import Result
 
     doc = as_dict(scenario)
@@ -226,11 +217,21 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
         doc["seed"] = seed
-    problems, notes, text = _checked(doc)
-    if problems:
-        raise ScenarioError(problems)
-    for n in notes:
-        warnings.warn(DcnsimWarning(n.path, n.message), stacklevel=2)
+    clean, errors = sanitize(doc)
+    if errors:  # with the core's problems of the rest, one report per field
+        raise ScenarioError(_problems(doc))
+    text = json.dumps(clean, allow_nan=False, separators=(",", ":"))
+    notes: List[Problem] = []
+
+    def warn(pairs: List[Tuple[str, str]]) -> None:
+        # the core calls this once it has read the document, before it
+        # builds anything: warnings show before a long run starts, and the
+        # document is read once (a k = 32 fat-tree's, 8,192 apps, takes
+        # tens of milliseconds a reading, none of it on more than one core)
+        for path, reason in pairs:
+            notes.append(Problem(path, reason))
+            # 3: this function, run, then run's caller (the core's frames are not Python's)
+            warnings.warn(DcnsimWarning(path, reason), stacklevel=3)
     # Only the main thread sees signals; elsewhere the poll would only
     # wait for the GIL. No threading module loaded, no other thread made
     # (every pool starts its threads through it), so this is the main one:
@@ -244,7 +245,7 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         bar = RunBar()
     done = False
     try:
-        raw = _require("run")(text, seed, main, bar.report if bar else None)
+        raw = _require("run")(text, seed, main, bar.report if bar else None, warn)
         done = True
     except ValueError as e:  # the core's `problems`: (path, reason) pairs
         raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None

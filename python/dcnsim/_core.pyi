@@ -20,7 +20,6 @@ from typing import (
 
 __all__ = [
     "build",
-    "check",
     "float_reprs",
     "flow_size_cdf",
     "jain",
@@ -90,17 +89,13 @@ def float_reprs(xs: Sequence[float]) -> List[str]:
 def validate(scenario_json: str) -> List[Tuple[str, str]]:
     """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
 
-def check(scenario_json: str) -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
-    """``(problems, warnings)`` from one reading of the document, as
-    :func:`validate` and :func:`warnings` give them (no warnings when there
-    are problems)."""
-
 def warnings(scenario_json: str) -> List[Tuple[str, str]]:
     """What is valid but probably not meant (e.g. DCTCP with no ECN-marking
     queue), as ``(field.path, reason)`` pairs; ``[]`` for an invalid one too."""
 
 def run(scenario_json: str, seed: Optional[int] = None, interruptible: bool = True,
-        progress: Optional[Callable[[float, int, float], None]] = None) -> _RunOutput:
+        progress: Optional[Callable[[float, int, float], None]] = None,
+        on_warnings: Optional[Callable[[List[Tuple[str, str]]], None]] = None) -> _RunOutput:
     """Run the scenario (``seed`` overrides its ``seed``).
 
     ``interruptible``: poll the interpreter's signal handlers every 2**16
@@ -108,6 +103,10 @@ def run(scenario_json: str, seed: Optional[int] = None, interruptible: bool = Tr
 
     ``progress(sim_seconds, events, stop_seconds)``: called every 2**16
     events; an exception it raises stops the run and is raised here.
+
+    ``on_warnings(pairs)``: called once the document is read, before
+    anything is built, with what :func:`warnings` gives when that is not
+    empty; an exception it raises is raised here and nothing runs.
 
     Raises ``ValueError`` if it is invalid: its text lists the problems
     (``"path: reason"``, one per line), its ``problems`` attribute holds

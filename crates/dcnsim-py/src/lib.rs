@@ -74,17 +74,28 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
 /// `progress(sim_seconds, events, stop_seconds)`, if given, is called every 2¹⁶ events
 /// (with the interrupt poll, off the per-event path); an exception it
 /// raises stops the run and is raised here.
+///
+/// `on_warnings(pairs)`, if given, is called once the document is read and
+/// before anything is built, with what `warnings` would give (when there
+/// is any): the caller reports them before a long run starts, without
+/// reading the document once more; an exception it raises (a warning
+/// filter set to "error") is raised here and nothing runs.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, interruptible=true, progress=None))]
+#[pyo3(signature = (scenario_json, seed=None, interruptible=true, progress=None, on_warnings=None))]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
     seed: Option<u64>,
     interruptible: bool,
     progress: Option<PyObject>,
+    on_warnings: Option<PyObject>,
 ) -> PyResult<PyObject> {
     let json = scenario_json.to_owned();
     let raised: Raised = Arc::default();
+    // what `on_warnings` raised: kept apart from `raised`, which a signal
+    // handler may fill meanwhile
+    let warned: Raised = Arc::default();
+    let warned_in = Arc::clone(&warned);
     let progress_given = progress.is_some();
     let progress_raised = Arc::clone(&raised);
     let tell = move |stop: dcnsim::sim::time::SimTime| {
@@ -122,6 +133,15 @@ fn run(
         if let Some(s) = seed {
             cfg.seed = s;
         }
+        if let Some(f) = on_warnings.as_ref() {
+            let notes = problems::pairs(dcnsim::scenario::warnings(&cfg));
+            if !notes.is_empty() {
+                if let Err(e) = Python::with_gil(|py| f.call1(py, (notes,))) {
+                    *warned_in.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    return Err(Vec::new());
+                }
+            }
+        }
         // The run-time memory guard's stop is a problem at `limits.memory`
         // like the pre-run estimate's refusal, not a panic.
         let res = dcnsim::run_watched(&cfg, hook, tell(cfg.stop)).map_err(|e| match e {
@@ -130,30 +150,12 @@ fn run(
         })?;
         Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
     });
+    take_raised(&warned)?;
     take_raised(&raised)?;
     match r {
         Ok((res, seed)) => tables::results_into_py(py, res, seed),
         Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
     }
-}
-
-/// `validate` and `warnings` from one reading of the document: `(problems,
-/// warnings)`, the warnings `[]` when there are problems. `dcnsim.run`
-/// checks a document with it before running it: each reading of a k = 32
-/// fat-tree's document (8,192 apps) takes tens of milliseconds of a run
-/// that cannot be spread over threads.
-#[pyfunction]
-fn check(
-    py: Python<'_>,
-    scenario_json: &str,
-) -> PyResult<(Vec<problems::Pair>, Vec<problems::Pair>)> {
-    Ok(match parse_interruptible(py, scenario_json)? {
-        Ok(cfg) => (
-            Vec::new(),
-            problems::pairs(dcnsim::scenario::warnings(&cfg)),
-        ),
-        Err(errs) => (problems::pairs(errs), Vec::new()),
-    })
 }
 
 /// What is valid but probably not meant (an ECN-based congestion control
@@ -232,7 +234,6 @@ fn build() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(warnings, m)?)?;
-    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(planned_threads, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
