@@ -297,3 +297,58 @@ def test_sync_reads_spacing_sends_request_i_at_i_spacings():
     assert (at_once.tables["blocks"]["duration_s"] < 0.002).all()
     with pytest.raises(ScenarioError, match="spacing"):
         run("-1ms")
+
+
+# ---------------------------------------------------------------- the JSON text of a document
+
+_SCALARS = [0, -3, 2**70, 2**1100, 1.5, float("nan"), float("inf"), True, None, "16KB", "é µs", "\ud800", b"x"]
+
+
+def _documents():
+    from collections import OrderedDict
+    from types import MappingProxyType
+
+    from hypothesis import strategies as st
+
+    keys = st.sampled_from(["a", "rate", "é", "\udc00", 3, ("t",)])
+    leaves = st.sampled_from(_SCALARS) | st.integers() | st.floats() | st.text(max_size=4)
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(keys, inner, max_size=4)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=3).map(OrderedDict)
+        | st.dictionaries(st.just("m"), inner, max_size=1).map(MappingProxyType),
+        max_leaves=20,
+    )
+
+
+def test_json_text_is_sanitize_then_dumps():
+    """The fast path (a plain document written as it is) gives the text and
+    the problems `sanitize` then `json.dumps` give, for plain documents,
+    documents with values JSON cannot carry, subclasses and Mappings."""
+    from dcnsim._document import MAX_DEPTH, json_text, sanitize
+    from hypothesis import given, settings
+
+    def reference(doc):
+        clean, errors = sanitize(doc)
+        return json.dumps(clean, allow_nan=False, separators=(",", ":")), errors
+
+    @settings(max_examples=400, deadline=None)
+    @given(_documents())
+    def check(doc):
+        assert json_text(doc) == reference(doc)
+
+    check()
+    # nesting at and past the limit, and a document that contains itself
+    deep: list = []
+    cur = deep
+    for _ in range(MAX_DEPTH + 2):
+        cur.append([])
+        cur = cur[0]
+    shallow = {"a": [[[1]]]}
+    loop: dict = {"a": 1}
+    loop["self"] = loop
+    for doc in (deep, shallow, loop, small_incast().to_dict()):
+        assert json_text(doc) == reference(doc)
+    assert json_text(small_incast().to_dict())[1] == []  # the plain path: nothing to report

@@ -205,11 +205,10 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     ECN-marking queue, …) runs, with a :class:`DcnsimWarning` per problem
     (also in ``Result.warnings``). Ctrl-C (SIGINT) stops the run within milliseconds and raises
     ``KeyboardInterrupt``: no result, nothing written."""
-    import json
     import sys
     import warnings
 
-    from ._document import as_dict, sanitize
+    from ._document import as_dict, json_text
     from .result import Result
 
     doc = as_dict(scenario)
@@ -217,10 +216,9 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
         doc["seed"] = seed
-    clean, errors = sanitize(doc)
+    text, errors = json_text(doc)
     if errors:  # with the core's problems of the rest, one report per field
         raise ScenarioError(_problems(doc))
-    text = json.dumps(clean, allow_nan=False, separators=(",", ":"))
     notes: List[Problem] = []
 
     def warn(pairs: List[Tuple[str, str]]) -> None:
