@@ -237,6 +237,7 @@ loaded = "dcnsim.scenario" in sys.modules
 from dcnsim import scenario, _document
 same = (dcnsim.Star is scenario.Star and dcnsim.load_scenario is scenario.load_scenario is _document.load_scenario
         and dcnsim.Result is dcnsim.result.Result and set(dcnsim.__all__) <= set(dir(dcnsim))
+        and not {"annotations", "TYPE_CHECKING"} & set(dir(dcnsim))
         and all(getattr(dcnsim, n) is getattr(scenario, n) for n in scenario.__all__ if n[0].isupper()))
 try:
     dcnsim.no_such_name

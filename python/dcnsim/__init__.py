@@ -79,7 +79,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    # what a tab completes: the package's names, lazy ones included, not
+    # the `from __future__` feature or the TYPE_CHECKING flag of this file
+    return sorted((set(globals()) | set(_LAZY)) - {"annotations", "TYPE_CHECKING"})
 
 
 __all__ = [
