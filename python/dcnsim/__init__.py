@@ -172,12 +172,10 @@ def _require(name: str):
 def _problems(doc: Any) -> List[Problem]:
     """Python-side problems (values JSON cannot carry) plus the core's, for
     the rest of the document; one report per field path."""
-    import json
+    from ._document import json_text
 
-    from ._document import sanitize
-
-    clean, errors = sanitize(doc)
-    core = [Problem(path, message) for path, message in _require("validate")(json.dumps(clean, allow_nan=False))]
+    text, errors = json_text(doc)
+    core = [Problem(path, message) for path, message in _require("validate")(text)]
     seen = {e.path for e in errors}
     return errors + [e for e in core if e.path not in seen]
 

@@ -278,10 +278,10 @@ def json_text(doc: Any) -> Tuple[str, List[Problem]]:
     """``(text, problems)``: the JSON text the core reads and what JSON
     cannot carry (``sanitize``'s problems; the text is then of its copy).
     A plain document is written as it is, without ``sanitize``'s copy."""
-    if _plain_json(doc):
-        return json.dumps(doc, allow_nan=False, separators=(",", ":")), []
-    clean, errors = sanitize(doc)
-    return json.dumps(clean, allow_nan=False, separators=(",", ":")), errors
+    errors: List[Problem] = []
+    if not _plain_json(doc):
+        doc, errors = sanitize(doc)
+    return json.dumps(doc, allow_nan=False, separators=(",", ":")), errors
 
 
 def to_json(doc: Mapping[str, Any]) -> str:

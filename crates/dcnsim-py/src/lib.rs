@@ -177,16 +177,8 @@ fn warnings(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
 /// it.
 #[pyfunction]
 fn planned_threads(py: Python<'_>, scenario_json: &str) -> PyResult<Option<u32>> {
-    use dcnsim::config::Threads;
-    use dcnsim::parallel::{cut_always, ExecPlan};
     Ok(match parse_interruptible(py, scenario_json)? {
-        Ok(cfg) => Some(match cfg.threads {
-            Threads::N(n) => ExecPlan::asked(&cfg, n, cut_always()).parts(),
-            Threads::Auto => {
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-                ExecPlan::auto(&cfg, cores).parts()
-            }
-        }),
+        Ok(cfg) => Some(dcnsim::parallel::ExecPlan::with_cores_to_spare(&cfg).parts()),
         Err(_) => None,
     })
 }

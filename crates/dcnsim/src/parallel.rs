@@ -156,6 +156,16 @@ impl ExecPlan {
         self.single.is_none() && self.partition.parts > 1
     }
 
+    /// The plan of `cfg` with cores to spare (however busy the machine is
+    /// now): `threads = n` as [`Self::asked`] plans it, `"auto"` on the
+    /// cores this process may run on. What a sweep sizes its pool by.
+    pub fn with_cores_to_spare(cfg: &Config) -> ExecPlan {
+        match cfg.threads {
+            crate::config::Threads::N(n) => Self::asked(cfg, n, cut_always()),
+            crate::config::Threads::Auto => Self::auto(cfg, machine_cores()),
+        }
+    }
+
     /// The partitions the run has: the worlds it keeps.
     pub fn parts(&self) -> u32 {
         if self.is_cut() {
