@@ -127,6 +127,12 @@ impl Search<'_> {
         let mut rows = Vec::with_capacity(targets.len() * self.col_nodes.len());
         let mut lists = Interner::new();
         let mut list = Vec::new();
+        // Each column's list for the last target: a column's links toward
+        // the targets of one pod (consecutive groups) are mostly the same
+        // list, and comparing with it is cheaper than hashing it. The
+        // numbers are the ones `id` would give (it numbers equal lists
+        // alike), so the tables do not change.
+        let mut last = vec![0u32; self.col_nodes.len()];
         let mut dist = vec![UNREACHED; n];
         let mut queue = Vec::with_capacity(n);
         for &d in targets {
@@ -162,7 +168,7 @@ impl Search<'_> {
                     }
                 }
             }
-            for &v in self.col_nodes {
+            for (&v, last) in self.col_nodes.iter().zip(&mut last) {
                 list.clear();
                 if v != d && dist[v] != UNREACHED {
                     for (&id, &w) in self.out(v).iter().zip(self.to_of(v)) {
@@ -173,7 +179,10 @@ impl Search<'_> {
                         }
                     }
                 }
-                rows.push(lists.id(&list));
+                if lists.list(*last) != list.as_slice() {
+                    *last = lists.id(&list);
+                }
+                rows.push(*last);
             }
         }
         Some(Lists { rows, lists })
