@@ -218,7 +218,7 @@ pub fn parse_config_until(
 
     let mut apps = Vec::new();
     let mut start_jitter = Vec::new();
-    match &*d.apps {
+    match d.apps.and(doc.get("apps")) {
         None if doc.get("apps").is_some() => {} // already reported
         None => ctx.err("apps", "missing required key"),
         Some(Value::Array(items)) => {
