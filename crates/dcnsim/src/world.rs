@@ -815,7 +815,7 @@ impl World {
                 host_node.push(i as u32);
             }
         }
-        let mut links = Links::default();
+        let mut links = Links::with_capacity(2 * topo.links.len());
         for l in &topo.links {
             let extra = |to: usize| {
                 if topo.nodes[to].kind == NodeKind::Switch {
@@ -951,6 +951,12 @@ impl World {
             w.core.links.set_int(&egress);
         }
         let mut apps = Vec::with_capacity(cfg.apps.len());
+        // at least a flow an app (a permutation's 8,192 bulk apps grew
+        // these by doubling: each step a copy of every flow so far)
+        w.flows.reserve(cfg.apps.len());
+        w.app_rx.reserve(cfg.apps.len());
+        w.flow_meta.reserve(cfg.apps.len());
+        w.core.tcp_drops.reserve(cfg.apps.len());
         for (i, spec) in cfg.apps.iter().enumerate() {
             let jitter = cfg.start_jitter.get(i).copied().unwrap_or(SimTime::ZERO);
             apps.push(App::build(&mut w, i as u32, spec, jitter));

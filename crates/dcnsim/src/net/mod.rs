@@ -520,6 +520,18 @@ pub struct Links {
 }
 
 impl Links {
+    /// Room for `n` directed links: a k = 32 fat-tree's 49,152 grew the
+    /// per-link tables by doubling, a copy and fresh pages each time.
+    pub fn with_capacity(n: usize) -> Links {
+        Links {
+            hot: Vec::with_capacity(n),
+            to: Vec::with_capacity(n),
+            max: Vec::with_capacity(n),
+            info: Vec::with_capacity(n),
+            ..Links::default()
+        }
+    }
+
     /// Add the next directed link; returns its id.
     pub fn push(
         &mut self,
