@@ -128,3 +128,48 @@ def test_written_tables_reload_equal(tmp_path):
     # scenario.json is a runnable scenario that reproduces the run
     again = dcnsim.run(tmp_path / "scenario.json")
     pd.testing.assert_frame_equal(again.flows, r.flows)
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4)
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+        | st.dictionaries(st.integers(0, 3), inner, max_size=2),
+        max_leaves=25,
+    )
+
+
+def test_readable_json_writes_what_dumps_writes():
+    """scenario.json's and summary.json's text holds the values json.dumps
+    writes (NaN and the infinities as it writes them, keys that are not
+    text as it turns them into text), on any JSON-like value."""
+    from dcnsim._document import readable_json
+    from hypothesis import given, settings
+
+    def same(a, b):  # NaN == NaN for the comparison
+        return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
+
+    @settings(max_examples=300, deadline=None)
+    @given(_json_values())
+    def check(value):
+        assert same(json.loads(readable_json(value)), json.loads(json.dumps(value)))
+
+    check()
+
+
+def test_readable_json_puts_a_table_of_a_list_on_its_own_line():
+    from dcnsim._document import readable_json
+
+    doc = {"name": "perm", "topology": {"kind": "fat_tree", "k": 4},
+           "apps": [{"kind": "bulk", "src": i, "dst": [i + 1, i + 2]} for i in range(3)], "servers": [1, 2, 3]}
+    lines = readable_json(doc).splitlines()
+    assert lines[0] == "{" and lines[-1] == "}"
+    assert '  "topology": {' in lines and '    "k": 4' in lines
+    assert [x.strip().rstrip(",") for x in lines if '"bulk"' in x] == [
+        json.dumps(a, separators=(", ", ": ")) for a in doc["apps"]]
+    assert '  "servers": [1, 2, 3]' in lines

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import array
 import functools
-import json
 import math
 import os
 from collections.abc import MutableMapping
@@ -438,6 +437,7 @@ class Result:
         from pathlib import Path
 
         from ._atomic import atomic_write
+        from ._document import readable_json
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -449,8 +449,8 @@ class Result:
         for fname, data in self.pcaps.items():
             safe = Path(fname).name  # a bare file name, never a path out of out_dir
             atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
-        atomic_write(out / "scenario.json", lambda fh: fh.write(json.dumps(self.scenario, indent=2) + "\n"))
-        atomic_write(out / "summary.json", lambda fh: fh.write(json.dumps(self.summary_record(), indent=2) + "\n"))
+        atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
+        atomic_write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
         return out
 
     def conservation_problems(self) -> List[str]:
