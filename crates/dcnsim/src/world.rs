@@ -58,6 +58,13 @@ pub const NO_LINK: u32 = u32::MAX;
 /// read-ahead over three events: 32 MiB, a server's last-level cache (the
 /// project machine's L3). A heuristic for speed only; no result depends on it.
 pub const DEEP_READAHEAD_BYTES: usize = 32 << 20;
+/// At or below this much hot state the loop does not read ahead at all:
+/// 512 KiB, half a Zen 4 core's L2 (the rest holds code, routes and the
+/// stack). A star's incast (0.13–0.43 MB) ran 10–14 % faster without it; a
+/// k = 8 fat-tree (0.35 MB at its start, over 1 MB soon) reads ahead as
+/// before, and k = 16 without any read-ahead ran 30 % slower
+/// (docs/performance.md, "The hot path").
+pub const SHALLOW_READAHEAD_BYTES: usize = 512 << 10;
 
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
@@ -567,6 +574,11 @@ pub struct World {
     /// cache: the loop then stages its read-ahead over three events (see
     /// [`Self::run`]).
     deep_readahead: bool,
+    /// Whether the loop reads ahead at all ([`Self::choose_readahead`]).
+    shallow_readahead: bool,
+    /// Hot bytes above which it does ([`SHALLOW_READAHEAD_BYTES`]; tests
+    /// set 0 or `usize::MAX`).
+    pub shallow_readahead_above: usize,
     /// The size of that state above which it does
     /// ([`DEEP_READAHEAD_BYTES`]; tests set 0 or `usize::MAX`).
     #[doc(hidden)]
@@ -927,6 +939,8 @@ impl World {
             next_depth_check: 0,
             next_check: 0,
             deep_readahead: false,
+            shallow_readahead: true,
+            shallow_readahead_above: SHALLOW_READAHEAD_BYTES,
             deep_readahead_above: DEEP_READAHEAD_BYTES,
             memory_stop: None,
             interrupt: None,
@@ -1093,7 +1107,9 @@ impl World {
     /// the fourth event's node, the third's link state and the second's
     /// head slot are prefetched, each read an event later. Below that size
     /// the staging only costs instructions (k = 8 +4.7 %, k = 16 even,
-    /// k = 32 −28 %: docs/performance.md). The depth changes no result.
+    /// k = 32 −28 %: docs/performance.md). Below half an L2 there is no
+    /// read-ahead at all ([`Self::choose_readahead`]). The depth changes no
+    /// result.
     pub fn run(&mut self) {
         if self.core.q.is_seeded() {
             self.run_in::<true>()
@@ -1119,6 +1135,9 @@ impl World {
     /// Start fetching what the next events will touch (see [`Self::run`]).
     #[inline(always)]
     fn read_ahead<const SEEDED: bool>(&mut self) {
+        if !self.shallow_readahead {
+            return;
+        }
         let next = if self.deep_readahead {
             let [l1, l2, l3] = self.core.q.peek_arrivals_in::<SEEDED>();
             self.core.links.prefetch_state(l3);
@@ -1146,7 +1165,7 @@ impl World {
             self.read_ahead::<true>();
             self.dispatch(ev);
             if self.core.q.processed() >= self.next_depth_check {
-                self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
+                self.choose_readahead();
                 self.next_depth_check = self.core.q.processed() + (1 << 16);
             }
             if watch && self.pending_apps == 0 {
@@ -1163,7 +1182,7 @@ impl World {
     fn periodic(&mut self) -> bool {
         let p = self.core.q.processed();
         if p >= self.next_depth_check {
-            self.deep_readahead = self.hot_bytes() > self.deep_readahead_above;
+            self.choose_readahead();
             self.next_depth_check = p + (1 << 16);
             if let Some(tell) = self.progress.as_mut() {
                 tell(self.core.q.now(), p);
@@ -1178,6 +1197,17 @@ impl World {
         let ok = p < self.next_mem_check || self.memory_ok();
         self.next_check = self.next_mem_check.min(self.next_depth_check);
         ok
+    }
+
+    /// Whether the loop reads ahead, and how deep, for the state the run
+    /// holds now ([`Self::hot_bytes`]): none while it all fits in a core's
+    /// L2 with room to spare ([`SHALLOW_READAHEAD_BYTES`]), where a
+    /// prefetch finds its line in cache already and costs its instructions
+    /// alone; an event ahead above that, three above a last-level cache.
+    fn choose_readahead(&mut self) {
+        let hot = self.hot_bytes();
+        self.shallow_readahead = hot > self.shallow_readahead_above;
+        self.deep_readahead = hot > self.deep_readahead_above;
     }
 
     /// The state a packet's hops can touch, from capacities (cheap): link

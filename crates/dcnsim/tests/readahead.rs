@@ -1,6 +1,7 @@
 //! The event loop's read-ahead depth (world.rs, `World::run`) is chosen by
-//! the size of the run's state, for speed only: forcing either depth must
-//! leave every table, scalar and pcap byte the same.
+//! the size of the run's state, for speed only: forcing any depth (none,
+//! one event ahead, three) must leave every table, scalar and pcap byte the
+//! same.
 
 mod common;
 
@@ -10,18 +11,21 @@ use dcnsim::stats::results::Results;
 use dcnsim::world::World;
 use serde_json::json;
 
-fn run_with_threshold(doc: &serde_json::Value, above: usize) -> Results {
+fn run_with_threshold(doc: &serde_json::Value, shallow: usize, deep: usize) -> Results {
     let cfg = parse_config(doc).unwrap();
     let mut w = World::new(&cfg);
-    w.deep_readahead_above = above;
+    w.shallow_readahead_above = shallow;
+    w.deep_readahead_above = deep;
     w.run();
     dcnsim::finish(w, 0.0)
 }
 
 fn assert_same(doc: serde_json::Value) {
-    let deep = run_with_threshold(&doc, 0);
-    let shallow = run_with_threshold(&doc, usize::MAX);
+    let deep = run_with_threshold(&doc, 0, 0);
+    let shallow = run_with_threshold(&doc, 0, usize::MAX);
+    let none = run_with_threshold(&doc, usize::MAX, usize::MAX);
     assert_same_tables(&deep, &shallow);
+    assert_same_tables(&deep, &none);
     let scalars = |r: &Results| -> Vec<(String, f64)> {
         r.summary
             .iter()
@@ -30,7 +34,9 @@ fn assert_same(doc: serde_json::Value) {
             .collect()
     };
     assert_eq!(scalars(&deep), scalars(&shallow));
+    assert_eq!(scalars(&deep), scalars(&none));
     assert_eq!(deep.pcaps, shallow.pcaps);
+    assert_eq!(deep.pcaps, none.pcaps);
     let events = deep.summary.iter().find(|(k, _)| k == "events").unwrap().1;
     assert!(
         events > 1e5,
