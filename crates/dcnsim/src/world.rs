@@ -578,6 +578,7 @@ pub struct World {
     shallow_readahead: bool,
     /// Hot bytes above which it does ([`SHALLOW_READAHEAD_BYTES`]; tests
     /// set 0 or `usize::MAX`).
+    #[doc(hidden)]
     pub shallow_readahead_above: usize,
     /// The size of that state above which it does
     /// ([`DEEP_READAHEAD_BYTES`]; tests set 0 or `usize::MAX`).
