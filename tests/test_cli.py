@@ -284,6 +284,24 @@ def test_bench_ns3_scenarios_are_the_ones_the_ns3_harness_runs():
     assert got["topology"] == {**want["topology"], "hosts": 65} and got["stop"] == "1s"
 
 
+def test_ns3_side_by_side_runs_dctcp_as_the_harness_does():
+    """ns-3.37's TcpDctcp cuts below RFC 5681's 2-segment floor, which dcnsim
+    keeps: the harness runs every DCTCP comparison with its work-arounds
+    (run.py's NS3_WORKAROUNDS), so the side by side's DCTCP bulk flows do
+    too (without them 64 flows of one segment fit the port, and the two
+    simulators carry different packets); the NewReno incast takes none."""
+    from pathlib import Path
+
+    from conftest import load_module
+
+    root = Path(__file__).resolve().parent.parent
+    run = load_module("ns3_incast_run", root / "validation" / "ns3_incast" / "run.py")
+    sbs = load_module("ns3_side_by_side", root / "benchmarks" / "ns3_side_by_side.py")
+    bulk, fast = sbs.SCENARIOS["ns3_dctcp_bulk_64"].ns3_args(), sbs.SCENARIOS["ns3_fast_incast_n100"].ns3_args()
+    assert "--cc=dctcp" in bulk and all(a in bulk for a in run.NS3_WORKAROUNDS)
+    assert "--cc=newreno" in fast and not any(a in fast for a in run.NS3_WORKAROUNDS)
+
+
 @needs_core
 @pytest.mark.parametrize("name", ["incast_pa", "longflows_64", "ns3_fast_incast_n100", "ns3_dctcp_bulk_64", "fattree_k8", "dctcp_perm_k8", "dctcp_perm_k12",
                                   "dctcp_perm_k16", "dctcp_perm_k16_128flows", "dctcp_perm_k32"])

@@ -6,8 +6,9 @@
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
 // then "packet_hops <h>" (every packet sent onto a link, host or switch);
 // with --bulk=S no queries: every worker sends to the aggregator for S
-// seconds (BulkSendApplication) and only packet_hops is printed
-// (benchmarks/ns3_side_by_side.py's 64 DCTCP bulk flows);
+// seconds (BulkSendApplication) and "bulk drops <d> marks <m>" and
+// packet_hops are printed (benchmarks/ns3_side_by_side.py's 64 DCTCP bulk
+// flows);
 // and with --verbose one line per sender event and the drop reasons:
 //   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
 //   drop_reason "<reason>" <count>
@@ -719,6 +720,7 @@ main(int argc, char* argv[])
         }
         Simulator::Stop(Seconds(bulk));
         Simulator::Run();
+        std::printf("bulk drops %lu marks %lu\n", (unsigned long)g_drops, (unsigned long)g_marks);
         std::printf("packet_hops %lu\n", (unsigned long)g_hops);
         Simulator::Destroy();
         return 0;
