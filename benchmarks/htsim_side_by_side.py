@@ -65,6 +65,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Union
 
 #: htsim's example ends at 0.21 s (``setEndtime`` in its source).
 STOP_S = 0.21
@@ -163,14 +164,14 @@ def run_htsim(binary: str, k: int, retries: int) -> dict:
     raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
 
 
-def run_dcnsim(k: int, threads: str = "auto") -> dict:
+def run_dcnsim(k: int, threads: Union[str, int] = "auto") -> dict:
     import csv
 
     from dcnsim.bench import dctcp_perm
     from dcnsim.scenario import to_json
 
     scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
-    scenario["threads"] = threads if threads == "auto" else int(threads)
+    scenario["threads"] = threads
     if scenario["tcp"]["mss"] != DCNSIM_SEGMENT:
         raise RuntimeError(f"the mirror's tcp.mss is {scenario['tcp']['mss']}, this script counts {DCNSIM_SEGMENT}")
     with tempfile.TemporaryDirectory() as d:
@@ -187,13 +188,22 @@ def run_dcnsim(k: int, threads: str = "auto") -> dict:
                 "hops": delivered_hops(k, flows, DCNSIM_SEGMENT)}
 
 
+def threads_arg(text: str) -> Union[str, int]:
+    """One ``--threads`` value, read as ``dcnsim run --threads`` reads it."""
+    try:
+        from dcnsim._args import parse_threads
+    except ImportError as e:
+        raise argparse.ArgumentTypeError(f"dcnsim is not importable ({e}): pip install -e .") from None
+    return parse_threads(text)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="see the module docstring for the build")
     ap.add_argument("htsim", help="path to a stock htsim_dctcp_permutation binary")
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per k (default 3)")
     ap.add_argument("--k", type=int, nargs="+", default=[8, 12, 16], help="fat-tree sizes (even; default 8 12 16)")
     ap.add_argument("--retries", type=int, default=5, help="reruns of an htsim run that aborts (default 5)")
-    ap.add_argument("--threads", nargs="+", default=["auto"], metavar="T",
+    ap.add_argument("--threads", nargs="+", type=threads_arg, default=["auto"], metavar="T",
                     help="dcnsim's threads: 'auto' or a count; several give a row each, measured in the same pairs "
                          "(default auto; 1 compares one core with htsim's one)")
     ap.add_argument("--json", help="also write the rows and every run to this JSON file")
@@ -202,9 +212,8 @@ def main() -> int:
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
     if a.pairs < 1 or a.retries < 0 or any(k < 2 or k % 2 for k in a.k):
         ap.error("--pairs must be >= 1, --retries >= 0 and every --k an even number >= 2")
-    bad = [t for t in a.threads if t != "auto" and not (t.isdigit() and int(t) >= 1)]
-    if bad or len(set(a.threads)) < len(a.threads):
-        ap.error(f"--threads takes distinct values, each 'auto' or a count >= 1 (got {' '.join(a.threads)})")
+    if len(set(a.threads)) < len(a.threads):
+        ap.error(f"--threads takes distinct values (got {' '.join(map(str, a.threads))})")
     try:
         import dcnsim  # noqa: F401
     except ImportError as e:

@@ -244,7 +244,7 @@ def render_htsim(r: Dict[str, Any]) -> str:
                     f"| {k['delivered_ratio']:.3f} | {k['ratio_cpu']:.2f}× | {k['ratio_wall']:.2f}× | {k['retries']} |")
     return (f"{_stamp_line(b)}; {b['pairs']} interleaved pairs per k "
             f"(`python benchmarks/htsim_side_by_side.py HTSIM --pairs {b['pairs']}"
-            f"{' --threads ' + ' '.join(b['threads']) if 'threads' in b else ''}`), htsim {b['htsim']}.\n\n"
+            f"{' --threads ' + ' '.join(map(str, b['threads'])) if 'threads' in b else ''}`), htsim {b['htsim']}.\n\n"
             + "\n".join(rows))
 
 

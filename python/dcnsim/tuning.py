@@ -913,7 +913,7 @@ def add_parser(sub: Any) -> None:
                                    "Every trial is an ordinary cached run; rerun the command to resume. "
                                    "docs/tune.md has worked examples.")
     t.add_argument("file", help="base scenario (.toml or .json)")
-    t.add_argument("--set", action="append", type=lambda s: set_pair(s, "--set"), default=[],
+    t.add_argument("--set", action="append", type=set_pair, default=[],
                    metavar="PATH=VALUE", help="change the base scenario first (repeatable), e.g. apps.0.servers=1-8")
     t.add_argument("--param", action="append", type=param, required=True, metavar="PATH=RANGE",
                    help="a parameter and its range (repeatable): tcp.probretx_p=log:1e-4:0.1, "
