@@ -2,37 +2,14 @@
 //! per-flow drop runs ([`DropRuns`]): what the `queue_inputs` and drop-run
 //! tables of the report are counted from.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use super::{FixedHashMap, LinkInfo};
 
-use super::LinkInfo;
-
-/// Hashes slot and link numbers one multiply per word (FxHash's step): a
-/// drop looks its slot's record up, and with the standard library's
-/// SipHash that lookup was most of a drop's cost (≈ 400 instructions per
-/// drop; an n = 100 incast drops 34,000 packets). Nothing hashed here is
-/// chosen by an adversary, and no output depends on the maps' order
-/// ([`InputTable::slots`] sorts).
-#[derive(Clone, Copy, Default)]
-struct SlotHasher(u64);
-
-impl Hasher for SlotHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u32(b as u32);
-        }
-    }
-}
-
-type SlotMap<K, V> = HashMap<K, V, BuildHasherDefault<SlotHasher>>;
+/// Slot and link numbers to records ([`super::FixedHashMap`]): a drop
+/// looks its slot's record up, and with the standard library's SipHash
+/// that lookup was most of a drop's cost (≈ 400 instructions per drop; an
+/// n = 100 incast drops 34,000 packets). No output depends on the maps'
+/// order ([`InputTable::slots`] sorts).
+type SlotMap<K, V> = FixedHashMap<K, V>;
 
 /// Consecutive-drop bookkeeping for one flow (data packets only).
 #[derive(Clone, Debug, Default)]

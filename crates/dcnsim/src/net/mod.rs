@@ -29,7 +29,13 @@ pub mod trim;
 use crate::config::{Limit, QueueConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::{tx_time, SimTime};
-use std::collections::HashMap;
+
+/// A hash map whose hasher is foldhash's with a fixed seed: fast on the
+/// short integer keys the network's tables intern (SipHash, the standard
+/// map's default, was 7 % of a k = 32 fat-tree's set-up), and the same on
+/// every run. Nothing hashed here is chosen by an adversary, and no output
+/// depends on a map's order (they are looked up, never walked for output).
+pub(crate) type FixedHashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 pub type PktId = u32;
 
@@ -506,7 +512,7 @@ pub struct Links {
     max: Vec<LinkMax>,
     info: Vec<LinkInfo>,
     classes: Vec<LinkClass>,
-    class_of: HashMap<[u64; 7], u32>,
+    class_of: FixedHashMap<[u64; 7], u32>,
     pool: SlotPool,
     /// Per link, its two queues when trimming is on (net/trim.rs); empty
     /// otherwise.

@@ -2,7 +2,7 @@
 //! (`Paths`, one `FlowRoute` per flow direction), the flowlet table's
 //! entries and the 5-tuple hash the modes share.
 
-use std::collections::HashMap;
+use super::FixedHashMap;
 
 use super::inputs::InputTable;
 use super::{PktKind, NO_ROUTE};
@@ -111,7 +111,7 @@ pub(crate) struct Paths {
     /// Routes, each a run of hops ending at a host.
     pub(crate) hops: Vec<RouteHop>,
     /// Identical routes (many flows between the same hosts) are stored once.
-    pub(crate) interned: HashMap<Vec<Hop>, u32>,
+    pub(crate) interned: FixedHashMap<Vec<Hop>, u32>,
     /// The route entries through each input-tally slot, to fold them in
     /// (cold: never read per hop): per slot the last entry interned
     /// (`u32::MAX`: none), and per entry the one before it in its slot.

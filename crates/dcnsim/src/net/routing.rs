@@ -23,8 +23,9 @@
 //! 1,024 × 1,344 entries plus lists, ≈ 18 MB, per host. Multi-homed hosts
 //! (custom topologies) are their own group and have their own column.
 
+use super::FixedHashMap;
 use crate::config::{NodeKind, TopologySpec};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 const UNREACHED: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
@@ -66,7 +67,7 @@ struct Search<'a> {
 struct Interner {
     spans: Vec<(u32, u32)>,
     hops: Vec<u32>,
-    known: HashMap<Vec<u32>, u32>,
+    known: FixedHashMap<Vec<u32>, u32>,
 }
 
 impl Interner {
@@ -74,7 +75,7 @@ impl Interner {
         Interner {
             spans: vec![(0, 0)],
             hops: Vec::new(),
-            known: HashMap::from([(Vec::new(), 0)]),
+            known: FixedHashMap::from_iter([(Vec::new(), 0)]),
         }
     }
 
@@ -314,7 +315,7 @@ impl Routes {
         let cols = col_nodes.len();
 
         // Destination groups: one per gateway switch, one per other host.
-        let mut group_of_target: HashMap<usize, u32> = HashMap::new();
+        let mut group_of_target: FixedHashMap<usize, u32> = FixedHashMap::default();
         let mut targets = Vec::new();
         let mut dests = Vec::with_capacity(host_nodes.len());
         for &h in &host_nodes {
