@@ -853,6 +853,37 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// Any graph of hosts and switches (dual-homed hosts, hosts behind
+        /// hosts, parallel links, islands): the grouped tables are the
+        /// per-host searches' lists, on one thread and on three.
+        #[test]
+        fn any_graph_routes_as_per_host_searches(
+            kinds in proptest::collection::vec(proptest::bool::ANY, 2..12),
+            pairs in proptest::collection::vec((0usize..12, 0usize..12), 0..30),
+        ) {
+            let n = kinds.len();
+            let nodes = kinds
+                .iter()
+                .enumerate()
+                .map(|(i, &host)| node(&format!("n{i}"), if host { NodeKind::Host } else { NodeKind::Switch }))
+                .collect();
+            let links = pairs
+                .iter()
+                .map(|&(a, b)| (a % n, b % n))
+                .filter(|&(a, b)| a != b)
+                .map(|(a, b)| link(a, b))
+                .collect();
+            let t = TopologySpec { nodes, links };
+            assert_same_as_reference(&t);
+            proptest::prop_assert_eq!(
+                Routes::compute_on(&t, 3, &mut || false),
+                Some(Routes::compute(&t))
+            );
+        }
+    }
+
     #[test]
     fn parallel_links_are_equal_cost() {
         let t = TopologySpec {
