@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -67,6 +68,33 @@ def one(what: Any, stop: str, threads: Any, python: str = sys.executable) -> Tup
     p = subprocess.run([python, "-c", CHILD, str(what), stop, str(threads)],
                        capture_output=True, text=True, check=True)
     return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def median_interval(xs: list, level: float = 0.95) -> Tuple[float, float, float]:
+    """A distribution-free interval for the median of the population the
+    pairs' ratios come from: the j-th smallest and j-th largest of n,
+    which hold it with probability P(j <= B <= n - j), B ~ Binomial(n, 1/2)
+    (it holds for any continuous distribution, assuming only independent
+    pairs). The narrowest such interval whose probability reaches `level`,
+    and that probability; with too few pairs for `level` (95 %: fewer
+    than 6), the smallest and largest and what they reach."""
+    v = sorted(xs)
+    n = len(v)
+    if n == 0:
+        raise ValueError("no values")
+
+    def coverage(j: int) -> float:
+        return sum(math.comb(n, i) for i in range(j, n - j + 1)) / 2 ** n
+
+    j = 1
+    while j + 1 <= n - j and coverage(j + 1) >= level:
+        j += 1
+    return v[j - 1], v[n - j], coverage(j)
+
+
+def _interval_text(xs: list) -> str:
+    lo, hi, p = median_interval(xs)
+    return f"{lo:.2f}x to {hi:.2f}x holds the median with probability {100 * p:.1f} %"
 
 
 def rotated(runs: list, r: int) -> list:
@@ -163,7 +191,8 @@ def measure(a: argparse.Namespace, targets: list) -> int:
                 line += f"; baseline {wb:.2f} s: 1 thread {100 * (w1 / wb - 1):+.1f} %"
             print(line, flush=True)
         print(f"{label}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs"
-              f" ({a.threads} threads' wall time {100 * (1 / statistics.median(ratios) - 1):+.1f} % against 1's)",
+              f" ({a.threads} threads' wall time {100 * (1 / statistics.median(ratios) - 1):+.1f} % against 1's;"
+              f" {_interval_text(ratios)})",
               flush=True)
         if a.today:
             print(f"{label}: against today's engine, {a.threads} threads median "

@@ -20,7 +20,7 @@ def test_pairs_with_today_and_a_baseline():
     out = p.stdout
     # one round line with every run's time, then the medians
     assert "1 thread" in out and "2 threads" in out and "today's engine" in out and "baseline" in out
-    assert "k = 4: median speed-up" in out
+    assert "k = 4: median speed-up" in out and "holds the median with probability" in out
     assert "k = 4: against the baseline, 1 thread median" in out
 
 
@@ -69,3 +69,34 @@ def test_pairs_of_a_scenario_file_on_a_busy_machine():
 def test_stop_needs_one_value_per_scenario():
     p = _run("--scenario", OUTCAST, "--stop", "1ms", "2ms")
     assert p.returncode == 2 and "per --scenario" in p.stderr
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("threads_pairs", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_medians_interval_holds_it_as_often_as_it_says():
+    import math
+    import random
+
+    mod = _module()
+    # twelve pairs: the 3rd smallest to the 3rd largest, (4096 - 2(1 + 12 + 66)) / 4096
+    xs = [1.62, 2.21, 1.70, 1.78, 1.80, 1.75, 1.90, 1.66, 1.85, 1.79, 1.72, 1.83]
+    lo, hi, p = mod.median_interval(xs)
+    assert (lo, hi) == (sorted(xs)[2], sorted(xs)[9])
+    assert math.isclose(p, 3938 / 4096)
+    # five pairs cannot reach 95 %: all of them, 1 - 2/32
+    lo, hi, p = mod.median_interval([3.0, 1.0, 2.0, 5.0, 4.0])
+    assert (lo, hi, p) == (1.0, 5.0, 30 / 32)
+    # and the law itself: over many samples of a skewed distribution, the
+    # interval holds the true median about as often as it says
+    rng = random.Random(7)
+    true_median = math.log(2)  # of the exponential distribution, rate 1
+    held, trials = 0, 4000
+    for _ in range(trials):
+        lo, hi, p = mod.median_interval([rng.expovariate(1.0) for _ in range(12)])
+        held += lo <= true_median <= hi
+    assert abs(held / trials - 3938 / 4096) < 0.015
