@@ -172,11 +172,16 @@ impl Search<'_> {
             for (&v, last) in self.col_nodes.iter().zip(&mut last) {
                 list.clear();
                 if v != d && dist[v] != UNREACHED {
-                    for (&id, &w) in self.out(v).iter().zip(self.to_of(v)) {
+                    // a neighbour one step nearer (`dist[v]` is at least 1
+                    // here, so `nearer` is never UNREACHED); the link's id
+                    // is read only for the few that are
+                    let nearer = dist[v] - 1;
+                    let to = self.to_of(v);
+                    let ids = &self.out(v)[..to.len()];
+                    for (i, &w) in to.iter().enumerate() {
                         let w = w as usize;
-                        if dist[w] != UNREACHED && dist[w] + 1 == dist[v] && (w == d || !is_host[w])
-                        {
-                            list.push(id);
+                        if dist[w] == nearer && (w == d || !is_host[w]) {
+                            list.push(ids[i]);
                         }
                     }
                 }
