@@ -388,3 +388,23 @@ def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     lines = build_parser().format_help().splitlines()
     assert max(len(line) for line in lines) <= 58 < max(len(line) for line in lines) + 10, lines
+
+
+@needs_core
+def test_a_string_column_holds_one_object_per_distinct_string():
+    # equal strings cross as one Python object (tables.rs: a run of equal
+    # ones without hashing, the rest through a map): columns of a few kinds
+    # repeated thousands of times cost neither memory nor time per row
+    from dcnsim import _core
+    from dcnsim._document import load_scenario, to_json
+
+    raw = _core.run(to_json(load_scenario(DATA / "small_incast.toml")), None)
+    seen = 0
+    for name, table in raw["tables"].items():
+        for col, values in table.items():
+            if isinstance(values, list) and values and isinstance(values[0], str):
+                seen += 1
+                assert len({id(v) for v in values}) == len(set(values)), (name, col)
+    assert seen >= 3  # node names, queue names, loss kinds
+    kinds = raw["tables"]["losses"]["kind"]
+    assert set(kinds) <= {"timeout", "fast_retransmit"} and len(kinds) > 2

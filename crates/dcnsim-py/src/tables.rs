@@ -42,20 +42,26 @@ fn u64_column(py: Python<'_>, array: &Bound<'_, PyAny>, v: Vec<u64>) -> PyResult
 }
 
 /// Strings become a list; equal strings share one Python object (a column
-/// of a few kinds and node names repeats them many times).
+/// of a few kinds and node names repeats them many times). A string equal
+/// to the one before is found without hashing it, the others through a
+/// map with hashbrown's fast hasher: the standard map's SipHash on the
+/// FaST incast's 35,000 loss kinds was 0.7 % of its whole `dcnsim run`.
 fn str_column(py: Python<'_>, v: Vec<Cow<'static, str>>) -> PyObject {
-    let mut seen: HashMap<Cow<'static, str>, PyObject> = HashMap::new();
-    let objs: Vec<PyObject> = v
-        .into_iter()
-        .map(|s| {
-            if let Some(o) = seen.get(&s) {
-                return o.clone_ref(py);
+    let mut seen: HashMap<&str, PyObject, foldhash::fast::FixedState> = HashMap::default();
+    let mut prev: Option<(&str, PyObject)> = None;
+    let mut objs: Vec<PyObject> = Vec::with_capacity(v.len());
+    for s in &v {
+        let s: &str = s;
+        if let Some((p, o)) = &prev {
+            if *p == s {
+                objs.push(o.clone_ref(py));
+                continue;
             }
-            let o: PyObject = s.as_ref().into_py(py);
-            seen.insert(s, o.clone_ref(py));
-            o
-        })
-        .collect();
+        }
+        let o = seen.entry(s).or_insert_with(|| s.into_py(py)).clone_ref(py);
+        prev = Some((s, o.clone_ref(py)));
+        objs.push(o);
+    }
     PyList::new_bound(py, objs).into_any().unbind()
 }
 
