@@ -6,7 +6,8 @@
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
 // then "packet_hops <h>" (every packet sent onto a link, host or switch);
 // with --bulk=S no queries: every worker sends to the aggregator for S
-// seconds (BulkSendApplication) and "bulk drops <d> marks <m>" and
+// seconds (BulkSendApplication) and "bulk drops <d> marks <m>
+// fast_recoveries <r> timeouts <t>" (the senders') and
 // packet_hops are printed (benchmarks/ns3_side_by_side.py's 64 DCTCP bulk
 // flows);
 // and with --verbose one line per sender event and the drop reasons:
@@ -709,6 +710,7 @@ main(int argc, char* argv[])
         PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
         sink.Install(hosts.Get(0)).Start(Seconds(0));
         Ipv4Address agg = hosts.Get(0)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+        std::vector<Ptr<BulkSendApplication>> senders;
         for (uint32_t w = 0; w < g_n; ++w)
         {
             BulkSendHelper send("ns3::TcpSocketFactory", InetSocketAddress(agg, 9));
@@ -717,10 +719,24 @@ main(int argc, char* argv[])
             ApplicationContainer a = send.Install(hosts.Get(1 + w));
             a.Start(Seconds(0));
             a.Stop(Seconds(bulk));
+            senders.push_back(DynamicCast<BulkSendApplication>(a.Get(0)));
         }
+        // The whole run is one "query": each sender's fast recoveries and
+        // timeouts, counted as a query's are, once its socket exists (its
+        // application makes it at start; nothing happens in the first ns).
+        g_q.assign(1, QueryStats());
+        Simulator::Schedule(NanoSeconds(1), [senders]() {
+            for (uint32_t w = 0; w < senders.size(); ++w)
+            {
+                Ptr<Socket> s = senders[w]->GetSocket();
+                s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongStateChange, 0u, w));
+                s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, 0u, w));
+            }
+        });
         Simulator::Stop(Seconds(bulk));
         Simulator::Run();
-        std::printf("bulk drops %lu marks %lu\n", (unsigned long)g_drops, (unsigned long)g_marks);
+        std::printf("bulk drops %lu marks %lu fast_recoveries %u timeouts %u\n", (unsigned long)g_drops,
+                    (unsigned long)g_marks, g_q[0].fastRecoveries, g_q[0].timeouts);
         std::printf("packet_hops %lu\n", (unsigned long)g_hops);
         Simulator::Destroy();
         return 0;
