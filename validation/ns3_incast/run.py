@@ -119,11 +119,14 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
     else:
         apps = [dict(pa, queries=1, start=f"{0.1 + q * SPACING_S:g}s") for q in range(queries)]
         stop = 0.1 + queries * SPACING_S + 5
+    topology: Dict[str, Any] = {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer}
+    if cc == "dctcp":
+        # incast.cc marks (a RED queue disc at K) only for DCTCP; the other
+        # transports' ports are drop-tail FIFOs, as without ecn_k here
+        topology["ecn_k"] = "20pkt"
     return {
         "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
-        "topology": {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer,
-                     "ecn_k": "20pkt"},
-        "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
+        "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
     }
 
 
