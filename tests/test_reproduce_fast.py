@@ -350,10 +350,10 @@ def test_timeouts_per_query_are_the_workers(tmp_path):
     the queries table sums those timeouts with the workers'. Figs. 4, 5 and
     8 count the workers' (as Fig. 6 does per worker and the paper does)."""
     import dcnsim
-    from dcnsim.experiments.fast.common import SERIES, _pa_metrics, pa_scenario
+    from dcnsim.experiments.fast.common import SERIES, _pa_metrics, as_run, pa_scenario
 
     newreno = next(s for name, _, s in SERIES if name == "NewReno")
-    r = dcnsim.run(pa_scenario(100, newreno, queries=4))
+    r = dcnsim.run(as_run(pa_scenario(100, newreno, queries=4)))
     d = r.write(tmp_path / "run")
     q, f = r.queries, r.flows
     assert int(q["request_timeouts"].sum()) > 0, "no query flow timed out: the test needs more workers"
@@ -361,3 +361,39 @@ def test_timeouts_per_query_are_the_workers(tmp_path):
     m = _pa_metrics(str(d), 0.0)
     assert m["timeouts_per_query"] == pytest.approx(float(workers["timeouts"].sum()) / len(q))
     assert m["request_timeouts_per_query"] > 0
+
+
+@needs_core
+@pytest.mark.parametrize("key", ["fast", "kulkarni", "tcprand", "tcprand_fct", "rps", "linux", "modern"])
+def test_no_reproduction_point_draws_a_scenario_warning(key):
+    """A scenario warning says a document is probably not what was meant
+    (an ECN threshold no packet can meet, ...); a reproduction's own points
+    must not draw one, or `dcnsim reproduce` tells its user that the
+    paper's setup is misconfigured. The quick points of every paper (the
+    FaST NewReno runs drew "nothing will be marked" until their switches
+    left K out)."""
+    import dcnsim
+    from dcnsim.experiments import paper_keys
+    from dcnsim.experiments.framework import _collect
+    from dcnsim.scenario import to_json
+
+    assert key in paper_keys()
+    points, _ = _collect(list(get_paper(key).figures), quick=True)
+    assert points
+    drawn = {p.label: w for p in points if (w := dcnsim._core.warnings(to_json(p.scenario)))}
+    assert drawn == {}, f"{len(drawn)} of {len(points)} points, e.g. {next(iter(drawn.items()))}"
+
+
+def test_fast_points_keep_the_paper_thresholds_for_ecn_transports():
+    """The FaST figures' switches mark at K = 20 (1 Gbps) and 65 packets
+    (10 Gbps) in the runs of the ECN transports; only NewReno's runs leave K
+    out. A document built by `pa_scenario` and given another transport
+    afterwards (the modern schemes) keeps K."""
+    from dcnsim.experiments.fast.common import BASE, SERIES, _pa_point, pa_scenario
+
+    for series in SERIES:
+        links = _pa_point(BASE, series, 30, 1).scenario["topology"]["links"]
+        ks = {link.get("ecn_k") for link in links}
+        assert ks == ({"20pkt", "65pkt"} if series[0] != "NewReno" else {None}), series[0]
+    links = pa_scenario(30, {"cc": "newreno"}, BASE, queries=1)["topology"]["links"]
+    assert {link.get("ecn_k") for link in links} == {"20pkt", "65pkt"}

@@ -18,6 +18,7 @@ from .common import (
     TOR_BUFFER,
     _at,
     _doc,
+    as_run,
     tcp,
 )
 
@@ -34,7 +35,7 @@ def _fig11_points(quick: bool) -> List[Point]:
     for name, key, keys in SERIES:
         apps = [{"kind": "bulk", "src": h, "dst": 0, "duration": f"{dur:g}s"} for h in range(1, FIG11_FLOWS + 1)]
         label = f"fair45-{key}-{dur:g}s"
-        doc = _doc(label, topo, tcp(keys), apps, dur + 1.0)
+        doc = as_run(_doc(label, topo, tcp(keys), apps, dur + 1.0))
         pts.append(Point(label, doc, None, {"series": name, "duration_s": dur}))
     return pts
 
