@@ -31,7 +31,10 @@ PhyTxBegin on every point-to-point device, dcnsim's ``packet_hops``); they
 must agree within 1 % or the scenario's row says ``DISAGREE`` and the exit
 status is 1. A ratio is ns-3's CPU over dcnsim's, the median over pairs
 (CPU time is what a shared machine disturbs least; wall time is printed
-too). ``--json`` writes the record benchmarks/record.py keeps as the
+too), with the pairs that hold the median of such pairs with 95 % or more
+(order statistics; nine pairs: the second smallest and second largest,
+96.1 %), since a shared VM moves a record's median by more than its
+goals' margins. ``--json`` writes the record benchmarks/record.py keeps as the
 ``ns3`` section of benchmarks/results.json (``python benchmarks/record.py
 --only ns3 --ns3``).
 
@@ -65,6 +68,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "validation" / "ns3_perm"))
 import ns3_common  # noqa: E402  (validation/: compiles ns-3 programs)
 import perm_args  # noqa: E402  (validation/ns3_perm/: perm.cc's arguments from the dcnsim document)
+from threads_pairs import median_interval  # noqa: E402  (benchmarks/: order-statistic interval)
 
 INCAST_CC = ROOT / "validation" / "ns3_incast" / "incast.cc"
 PERM_CC = ROOT / "validation" / "ns3_perm" / "perm.cc"
@@ -268,6 +272,17 @@ def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_
     ratio is ns-3's run over dcnsim's of the same pair, then the median."""
     ns3_hops, hops = ns3_runs[0]["ns3_hops"], runs[0]["dcnsim_hops"]
     med = {k: statistics.median(r[k] for r in runs) for k in ("core_cpu_s", "core_wall_s")}
+    ratios = {k: [n["ns3_cpu_s"] / r[k] for n, r in zip(ns3_runs, runs)]
+              for k in ("core_cpu_s", "process_cpu_s", "process_clean_cpu_s")}
+
+    def interval(k: str) -> List[float]:
+        # where the median of such pairs' ratios lies: the j-th smallest
+        # and largest pair, and the probability they hold it (any
+        # distribution; threads_pairs.median_interval). Of 9 pairs, the
+        # second smallest and second largest (96.1 %).
+        lo, hi, p = median_interval(ratios[k])
+        return [round(lo, 1), round(hi, 1), round(p, 4)]
+
     # the permutations' flow list is long: the record keeps the rest of the command line
     args = [a for a in ns3_args if not a.startswith("--flows=")]
     return {
@@ -286,12 +301,32 @@ def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_
         "hops_agree": abs(hops - ns3_hops) <= TOLERANCE * ns3_hops,
         "core_hops_per_cpu_s": round(hops / med["core_cpu_s"]),
         "core_hops_per_wall_s": round(hops / med["core_wall_s"]),
-        "ratio_core": round(statistics.median(n["ns3_cpu_s"] / r["core_cpu_s"] for n, r in zip(ns3_runs, runs)), 1),
-        "ratio_process": round(statistics.median(n["ns3_cpu_s"] / r["process_cpu_s"]
-                                                 for n, r in zip(ns3_runs, runs)), 1),
-        "ratio_process_clean": round(statistics.median(n["ns3_cpu_s"] / r["process_clean_cpu_s"]
-                                                       for n, r in zip(ns3_runs, runs)), 1),
+        "ratio_core": round(statistics.median(ratios["core_cpu_s"]), 1),
+        "ratio_process": round(statistics.median(ratios["process_cpu_s"]), 1),
+        "ratio_process_clean": round(statistics.median(ratios["process_clean_cpu_s"]), 1),
+        "interval_core": interval("core_cpu_s"),
+        "interval_process": interval("process_cpu_s"),
+        "interval_process_clean": interval("process_clean_cpu_s"),
     }
+
+
+def _ratio(r: Dict[str, Any], key: str) -> str:
+    """A ratio cell: the median over pairs, and where a record has it the
+    interval that holds the median of such pairs (its probability in the
+    table's heading line)."""
+    iv = r.get(f"interval_{key}")
+    text = f"{r[f'ratio_{key}']:.0f}×"
+    return f"{text} ({iv[0]:.0f}–{iv[1]:.0f}×)" if iv else text
+
+
+def interval_note(rec: Dict[str, Any]) -> str:
+    """What a record's ratio intervals are, for its heading ("" without)."""
+    ps = {r["interval_core"][2] for r in rec["rows"] if r.get("interval_core")}
+    if not ps:
+        return ""
+    p = min(ps)
+    return (f"; in parentheses the pairs' ratios that hold the median of such pairs with probability "
+            f"{100 * p:.1f} % or more (order statistics, any distribution)")
 
 
 def markdown(rec: Dict[str, Any]) -> str:
@@ -310,9 +345,9 @@ def markdown(rec: Dict[str, Any]) -> str:
             label += f" (ran on fewer threads, the machine busy: {fewer} of {len(r['threads_used'])} pairs)"
         lines.append(f"| {label} | {span(r['ns3_cpu_s'], '{:.1f}')} | {span(r['core_cpu_s'], '{:.3f}')} "
                      f"| {span(r.get('core_wall_s', []), '{:.3f}')} "
-                     f"| {r['core_hops_per_cpu_s'] / 1e6:.1f} M | {r['ratio_core']:.0f}× "
-                     f"| {span(r['process_cpu_s'], '{:.3f}')} | {r['ratio_process']:.0f}× "
-                     + (f"| {span(r['process_clean_cpu_s'], '{:.3f}')} | {r['ratio_process_clean']:.0f}× "
+                     f"| {r['core_hops_per_cpu_s'] / 1e6:.1f} M | {_ratio(r, 'core')} "
+                     f"| {span(r['process_cpu_s'], '{:.3f}')} | {_ratio(r, 'process')} "
+                     + (f"| {span(r['process_clean_cpu_s'], '{:.3f}')} | {_ratio(r, 'process_clean')} "
                         if "process_clean_cpu_s" in r else "| — | — ")
                      + f"| {agree} |")
     return "\n".join(lines)
@@ -332,7 +367,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
     rec = measure(a.scenario, a.pairs, a.build)
     print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['cpu']}, L3 {rec['l3']}, load average {rec['load_average']}; "
-          f"{a.pairs} interleaved pairs, medians")
+          f"{a.pairs} interleaved pairs, medians{interval_note(rec)}")
     print(markdown(rec))
     if a.json:
         a.json.write_text(json.dumps(rec, indent=2) + "\n")

@@ -258,8 +258,8 @@ def render_ns3(r: Dict[str, Any], section: str = "ns3") -> str:
     # the incasts' record predates --scenario: it ran the script's default set, the incasts
     which = "" if section == "ns3" else " --scenario " + " ".join(NS3[section])
     return (f"{_stamp_line(b)} ({b['load_average']} after); ns-3 {b['ns3']}, {b['pairs']} interleaved pairs per "
-            f"scenario, ratios the median over pairs (`python benchmarks/ns3_side_by_side.py --pairs "
-            f"{b['pairs']}{which}`).\n\n" + ns3_side_by_side.markdown(b))
+            f"scenario, ratios the median over pairs{ns3_side_by_side.interval_note(b)} (`python "
+            f"benchmarks/ns3_side_by_side.py --pairs {b['pairs']}{which}`).\n\n" + ns3_side_by_side.markdown(b))
 
 
 RENDER: Dict[str, Callable[[Dict[str, Any]], str]] = {

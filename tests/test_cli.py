@@ -284,6 +284,34 @@ def test_bench_ns3_scenarios_are_the_ones_the_ns3_harness_runs():
     assert got["topology"] == {**want["topology"], "hosts": 65} and got["stop"] == "1s"
 
 
+def test_ns3_side_by_side_gives_each_ratio_an_interval_for_its_median():
+    """A ratio over pairs moves between records on a shared VM (100x per
+    process in one, 87x two minutes later): each ratio comes with the pairs
+    that hold the median of such pairs, and the probability they do (order
+    statistics: nothing assumed of the distribution). Of nine pairs the
+    second smallest and second largest hold it with 96.1 %; a record made
+    before intervals renders as it did."""
+    from pathlib import Path
+
+    from conftest import load_module
+
+    sbs = load_module("ns3_side_by_side", Path(__file__).resolve().parent.parent / "benchmarks" / "ns3_side_by_side.py")
+    ns3 = [{"ns3_cpu_s": x, "ns3_wall_s": x, "ns3_hops": 1000} for x in (6.0, 6.5, 5.8, 7.0, 6.2, 6.1, 5.9, 6.4, 6.6)]
+    clean = (0.060, 0.065, 0.059, 0.090, 0.061, 0.058, 0.080, 0.062, 0.063)
+    runs = [{"core_cpu_s": c / 2, "core_wall_s": c / 2, "process_cpu_s": c * 1.5, "process_clean_cpu_s": c,
+             "dcnsim_hops": 1003, "threads_used": 1} for c in clean]
+    r = sbs.row("x", "X", None, ["--a"], ns3, runs)
+    per_pair = sorted(n["ns3_cpu_s"] / c for n, c in zip(ns3, clean))
+    lo, hi, p = r["interval_process_clean"]
+    assert (lo, hi) == (round(per_pair[1], 1), round(per_pair[-2], 1)) and p == round(1 - 2 * 10 / 2 ** 9, 4)
+    assert lo <= r["ratio_process_clean"] <= hi
+    table = sbs.markdown({"rows": [r]})
+    assert f"{r['ratio_process_clean']:.0f}× ({lo:.0f}–{hi:.0f}×)" in table
+    assert "96.1 %" in sbs.interval_note({"rows": [r]})
+    old = {k: v for k, v in r.items() if not k.startswith("interval_")}
+    assert "×)" not in sbs.markdown({"rows": [old]}) and sbs.interval_note({"rows": [old]}) == ""
+
+
 def test_ns3_side_by_side_runs_dctcp_as_the_harness_does():
     """ns-3.37's TcpDctcp cuts below RFC 5681's 2-segment floor, which dcnsim
     keeps: the harness runs every DCTCP comparison with its work-arounds
