@@ -364,21 +364,22 @@ def test_timeouts_per_query_are_the_workers(tmp_path):
 
 
 @needs_core
+@pytest.mark.parametrize("quick", [True, False])
 @pytest.mark.parametrize("key", ["fast", "kulkarni", "tcprand", "tcprand_fct", "rps", "linux", "modern"])
-def test_no_reproduction_point_draws_a_scenario_warning(key):
+def test_no_reproduction_point_draws_a_scenario_warning(key, quick):
     """A scenario warning says a document is probably not what was meant
     (an ECN threshold no packet can meet, ...); a reproduction's own points
     must not draw one, or `dcnsim reproduce` tells its user that the
-    paper's setup is misconfigured. The quick points of every paper (the
-    FaST NewReno runs drew "nothing will be marked" until their switches
-    left K out)."""
+    paper's setup is misconfigured. Every paper's points, quick and full
+    (the FaST NewReno runs drew "nothing will be marked" until their
+    switches left K out)."""
     import dcnsim
     from dcnsim.experiments import paper_keys
     from dcnsim.experiments.framework import _collect
     from dcnsim.scenario import to_json
 
     assert key in paper_keys()
-    points, _ = _collect(list(get_paper(key).figures), quick=True)
+    points, _ = _collect(list(get_paper(key).figures), quick=quick)
     assert points
     drawn = {p.label: w for p in points if (w := dcnsim._core.warnings(to_json(p.scenario)))}
     assert drawn == {}, f"{len(drawn)} of {len(points)} points, e.g. {next(iter(drawn.items()))}"
