@@ -175,7 +175,7 @@ def as_run(doc: Dict[str, Any]) -> Dict[str, Any]:
     For the figures' points only: a document built here and then given
     another transport (the modern schemes reuse :func:`pa_scenario`) keeps
     its thresholds."""
-    if _sends_ect(doc["tcp"]):
+    if any(_sends_ect({**doc["tcp"], **app.get("tcp", {})}) for app in doc["apps"]):
         return doc
     topo = {k: v for k, v in doc["topology"].items() if not k.endswith("ecn_k")}
     if "links" in topo:
