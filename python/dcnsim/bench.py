@@ -56,15 +56,14 @@ def longflows_64() -> Dict[str, Any]:
     }
 
 
-def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[Dict[str, Any]],
-              ecn: bool) -> Dict[str, Any]:
+def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[Dict[str, Any]]) -> Dict[str, Any]:
     """validation/ns3_incast's star (incast.cc): 1 Gbps, 25 us links,
-    100,000-byte ports (marking ECN above 20 packets when ``ecn``: for a
-    transport that sends ECN-capable packets; without, the key would
-    change nothing and draw the scenario's warning that it does not),
-    ns-3's 2 bytes of point-to-point framing, no host jitter, one path."""
+    100,000-byte ports, marking ECN above 20 packets for DCTCP only (as
+    incast.cc: the other transports' ports are drop-tail FIFOs, and their
+    packets are not ECN-capable), ns-3's 2 bytes of point-to-point framing,
+    no host jitter, one path."""
     topology = {"kind": "star", "hosts": hosts, "rate": "1Gbps", "delay": "25us", "buffer": "100000B"}
-    if ecn:
+    if tcp["cc"] == "dctcp":
         topology["ecn_k"] = "20pkt"
     return {
         "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s",
@@ -86,8 +85,7 @@ def ns3_fast_incast_n100() -> Dict[str, Any]:
            "limited_transmit": False}
     pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": "1-100", "response": "10000B",
           "request": "64B", "queries": 100, "gap": "0.01s", "start": "0.1s"}
-    # NewReno sends no ECN-capable packets: no marking threshold
-    return _ns3_star("ns3_fast_incast_n100", 101, tcp, "105.1s", [pa], ecn=False)
+    return _ns3_star("ns3_fast_incast_n100", 101, tcp, "105.1s", [pa])
 
 
 def ns3_dctcp_bulk_64() -> Dict[str, Any]:
@@ -98,7 +96,7 @@ def ns3_dctcp_bulk_64() -> Dict[str, Any]:
     tcp = {"cc": "dctcp", "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms", "sack": True,
            "delayed_ack": False, "rwnd": "1MB", "recovery": "dupack"}
     return _ns3_star("ns3_dctcp_bulk_64", 65, tcp, "1s",
-                     [{"kind": "bulk", "src": i, "dst": 0, "duration": "1s"} for i in range(1, 65)], ecn=True)
+                     [{"kind": "bulk", "src": i, "dst": 0, "duration": "1s"} for i in range(1, 65)])
 
 
 def derangement(n: int, seed: int) -> List[int]:

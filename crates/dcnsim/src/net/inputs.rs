@@ -2,14 +2,11 @@
 //! per-flow drop runs ([`DropRuns`]): what the `queue_inputs` and drop-run
 //! tables of the report are counted from.
 
+// The tallies' maps are `FixedHashMap`s: a drop looks its slot's record
+// up, and with the standard library's SipHash that lookup was most of a
+// drop's cost (≈ 400 instructions per drop; an n = 100 incast drops 34,000
+// packets). No output depends on the maps' order (`InputTable::slots` sorts).
 use super::{FixedHashMap, LinkInfo};
-
-/// Slot and link numbers to records ([`super::FixedHashMap`]): a drop
-/// looks its slot's record up, and with the standard library's SipHash
-/// that lookup was most of a drop's cost (≈ 400 instructions per drop; an
-/// n = 100 incast drops 34,000 packets). No output depends on the maps'
-/// order ([`InputTable::slots`] sorts).
-type SlotMap<K, V> = FixedHashMap<K, V>;
 
 /// Consecutive-drop bookkeeping for one flow (data packets only).
 #[derive(Clone, Debug, Default)]
@@ -91,13 +88,13 @@ pub struct InputTable {
     /// Slots `0..dense` belong to the dense switches.
     dense: u32,
     /// Wide switches' slots by (egress, input).
-    wide: SlotMap<(u32, u32), u32>,
+    wide: FixedHashMap<(u32, u32), u32>,
     /// Low 32 bits of each slot's offered count, of the packets routed
     /// from the tables (a switch's inputs to one egress share a cache
     /// line) and, once the slot has dropped, of source-routed ones too;
     /// until then those count in their route entry ([`RouteHop`]).
     offered: Vec<u32>,
-    drops: SlotMap<u32, InputDrops>,
+    drops: FixedHashMap<u32, InputDrops>,
     /// The input link of each slot (for the report).
     pub slot_link: Vec<u32>,
 }
