@@ -34,6 +34,21 @@ pub struct QueueConfig {
     pub limit: Limit,
     /// ECN marking threshold on the instantaneous queue (on enqueue); `None` = no marking.
     pub ecn_k: Option<Limit>,
+    /// What the threshold does to a packet that is not ECN-capable.
+    pub non_ect: NonEct,
+}
+
+/// `topology.ecn_non_ect`: a packet that is not ECN-capable (no ECT) and
+/// finds the queue over `ecn_k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum NonEct {
+    /// Queued as at any drop-tail port: the threshold only marks (the default).
+    #[default]
+    Queue,
+    /// Dropped where an ECN-capable packet would be marked, as RED/WRED
+    /// with ECN does (ns-3's `RedQueueDisc` with `UseEcn`, Linux `red ecn`,
+    /// switch ASICs' WRED with ECN at one threshold).
+    Drop,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,11 @@ use dcnsim::sim::time::SimTime;
 use dcnsim::stats::results::{Column, Results};
 
 pub fn q(limit: Limit) -> QueueConfig {
-    QueueConfig { limit, ecn_k: None }
+    QueueConfig {
+        limit,
+        ecn_k: None,
+        non_ect: NonEct::Queue,
+    }
 }
 
 /// `n` hosts on one switch; switch ports get `buffer`, NICs 10 MB.

@@ -100,6 +100,43 @@ fn two_threads_give_one_threads_bits_on_a_fat_tree_permutation() {
     same(&one, &with_threads(c, 4));
 }
 
+/// Queues that drop packets without ECT over K (`ecn_non_ect = "drop"`,
+/// RED with ECN), NewReno and DCTCP flows sharing them: the gate works on
+/// the cut links' sinks as on the links, so 2 and 4 threads give one
+/// thread's bits, and NewReno's packets and every flow's ACKs (never
+/// ECN-capable) are dropped at the threshold.
+#[test]
+fn gated_queues_give_one_threads_bits_on_two_and_four_threads() {
+    let apps: Vec<String> = five_along("3ms")
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if i % 2 == 0 {
+                a.replace(
+                    r#""kind": "bulk","#,
+                    r#""kind": "bulk", "tcp": {"cc": "newreno"},"#,
+                )
+            } else {
+                a
+            }
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"name": "gated", "seed": 3, "stop": "4ms", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "100KB", "ecn_k": "30KB", "ecn_non_ect": "drop"}},
+            "tcp": {{"cc": "dctcp", "rto_min": "1ms"}}, "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    let at_k = one.summary_value("packets_dropped_non_ect").unwrap();
+    assert!(at_k > 0.0, "nothing dropped at the threshold");
+    assert!(one.summary_value("packets_dropped").unwrap() >= at_k);
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(

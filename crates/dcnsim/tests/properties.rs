@@ -319,6 +319,7 @@ fn build_topology(d: &Draw) -> TopologySpec {
     let switch_queue = QueueConfig {
         limit: d.buffer,
         ecn_k: d.ecn_k.map(Limit::Packets),
+        non_ect: NonEct::Queue,
     };
     match d.topo {
         TopoDraw::Star { hosts } => topology::star(&topology::StarParams {

@@ -194,7 +194,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Limit, QueueConfig};
+    use crate::config::{Limit, NonEct, QueueConfig};
     use crate::net::{flags, Enqueue, Hdr, Links, PktKind, NO_ROUTE};
     use crate::sim::queue::EventQueue;
 
@@ -221,6 +221,7 @@ mod tests {
         let cfg = QueueConfig {
             limit: Limit::Packets(2),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         };
         let l = links.push(0, 1, 10_000_000_000, SimTime::from_us(1), cfg);
         links.set_int(&[true]);

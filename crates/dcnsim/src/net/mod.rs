@@ -26,7 +26,7 @@ pub mod routing;
 pub mod topology;
 pub mod trim;
 
-use crate::config::{Limit, QueueConfig};
+use crate::config::{Limit, NonEct, QueueConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::{tx_time, SimTime};
 
@@ -275,6 +275,9 @@ impl Arena {
 pub struct QueueStats {
     pub enqueued: u64,
     pub dropped: u64,
+    /// Of `dropped`, packets without ECT dropped at the ECN threshold
+    /// (`topology.ecn_non_ect = "drop"`), not for want of room.
+    pub dropped_non_ect: u64,
     pub marked: u64,
     pub max_bytes: u64,
     pub max_pkts: u64,
@@ -445,6 +448,9 @@ struct LinkState {
 struct LinkRare {
     dropped: u64,
     marked: u64,
+    /// Of `dropped`, packets without ECT over the ECN threshold
+    /// ([`NonEct::Drop`]).
+    dropped_non_ect: u64,
     /// Bits 64–127 of the occupancy integral.
     byte_time_hi: u64,
     /// The buffer's high-water mark in bytes once it passed 2³² − 1.
@@ -523,7 +529,15 @@ pub struct Links {
     trim_rts: bool,
     /// In-band telemetry (net/int.rs; off: empty, never touched).
     pub int: int::Int,
+    /// Per link, the real class of a link that drops packets without ECT
+    /// over its threshold ([`Self::over_gate`]; `NOT_GATED` otherwise);
+    /// empty when no link does, and short of the links added after the
+    /// last gated one.
+    red: Vec<u32>,
 }
+
+/// [`Links::red`]'s entry for a link that is not gated.
+const NOT_GATED: u32 = u32::MAX;
 
 impl Links {
     /// Room for `n` directed links: a k = 32 fat-tree's 49,152 grew the
@@ -547,7 +561,10 @@ impl Links {
         delay: SimTime,
         cfg: QueueConfig,
     ) -> u32 {
-        let class = self.intern(LinkClass::new(rate_bps, delay, cfg));
+        let mut class = self.intern(LinkClass::new(rate_bps, delay, cfg));
+        if cfg.non_ect == NonEct::Drop && cfg.ecn_k.is_some() {
+            class = self.gate(class);
+        }
         self.hot.push(Link {
             st: LinkState {
                 class,
@@ -567,6 +584,29 @@ impl Links {
             cfg,
         });
         (self.hot.len() - 1) as u32
+    }
+
+    /// The link being added has class `real` and drops packets without
+    /// ECT over its threshold: its class becomes a gate whose limits are
+    /// the threshold (every packet that may be over K leaves the per-hop
+    /// path for [`Self::over_gate`]), `real` kept beside it.
+    fn gate(&mut self, real: u32) -> u32 {
+        let l = self.hot.len();
+        if self.red.len() <= l {
+            self.red.resize(l + 1, NOT_GATED);
+        }
+        self.red[l] = real;
+        let mut c = self.classes[real as usize];
+        // q_bytes > K implies q_bytes + wire > K, and pkts > K is pkts + 1 > K + 1
+        c.lim_bytes = c.lim_bytes.min(c.ecn_bytes);
+        c.lim_pkts = c.lim_pkts.min(c.ecn_pkts.saturating_add(1));
+        self.intern(c)
+    }
+
+    /// Whether some link drops packets without ECT over its threshold
+    /// (`topology.ecn_non_ect = "drop"`).
+    pub fn gated(&self) -> bool {
+        !self.red.is_empty()
     }
 
     /// The index of class `c`, added if new.
@@ -769,7 +809,12 @@ impl Links {
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let class = if SINK {
-            self.sinks[link as usize]
+            // a gated link's sink applies its gate itself (below), under
+            // the real class
+            match self.red.get(link as usize) {
+                Some(&real) if real != NOT_GATED => real,
+                _ => self.sinks[link as usize],
+            }
         } else {
             st.class
         };
@@ -787,6 +832,17 @@ impl Links {
         if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
             h.flags |= flags::CE;
             rare.marked += 1;
+        }
+        // A gated link's sink: the gate's drop is here, off the per-hop
+        // path's instantiation.
+        if SINK
+            && (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts)
+            && h.flags & flags::ECT == 0
+            && self.red.get(link as usize).is_some_and(|&r| r != NOT_GATED)
+        {
+            rare.dropped += 1;
+            rare.dropped_non_ect += 1;
+            return Enqueue::Dropped;
         }
         st.q_bytes += wire as u64;
         st.buffered += 1;
@@ -851,8 +907,52 @@ impl Links {
                 return res;
             }
         }
+        if !self.red.is_empty() {
+            if let Some(res) = self.over_gate(link, h, q, start_delay) {
+                return res;
+            }
+        }
         self.hot[link as usize].rare.dropped += 1;
         Enqueue::Dropped
+    }
+
+    /// `topology.ecn_non_ect = "drop"`: link `link`'s class is a gate
+    /// whose limit is its threshold K (so the per-hop path pays nothing
+    /// for the option, and only packets that may be over K come here).
+    /// Under the queue's real class: a packet without ECT over K is
+    /// dropped, as RED with ECN drops it (counted apart from overflow);
+    /// any other is offered as usual (marked if ECN-capable). `None`: not
+    /// a gated link, or over the real limit (an overflow drop).
+    #[cold]
+    #[inline(never)]
+    fn over_gate(
+        &mut self,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Option<Enqueue> {
+        let real = *self.red.get(link as usize)?;
+        if real == NOT_GATED {
+            return None;
+        }
+        let l = link as usize;
+        let Link { st, rare } = &mut self.hot[l];
+        Self::advance(st, &self.pool, &self.classes, q.now());
+        let c = &self.classes[real as usize];
+        let pkts = st.buffered as u64;
+        if st.q_bytes + h.wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
+            return None;
+        }
+        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT == 0 {
+            rare.dropped += 1;
+            rare.dropped_non_ect += 1;
+            return Some(Enqueue::Dropped);
+        }
+        let gate = std::mem::replace(&mut st.class, real);
+        let res = self.enqueue_on::<false>(link, h, q, start_delay);
+        self.hot[l].st.class = gate;
+        Some(res)
     }
 
     /// Retire from a sink link's ring the packets that reached the far end
@@ -1066,6 +1166,7 @@ impl Links {
         QueueStats {
             enqueued: st.enqueued,
             dropped: rare.dropped,
+            dropped_non_ect: rare.dropped_non_ect,
             marked: rare.marked,
             max_bytes: (m.bytes as u64).max(rare.max_bytes),
             max_pkts: m.pkts as u64,
@@ -1142,9 +1243,21 @@ mod tests {
     /// marking threshold, and fill the sink's ring past several doublings.
     #[test]
     fn a_sink_queues_as_a_link_and_hands_its_packets_over() {
+        sink_queues_as_a_link(NonEct::Queue);
+    }
+
+    /// The same with the queue dropping what it cannot mark
+    /// (`ecn_non_ect = "drop"`): its sink gates as the link does.
+    #[test]
+    fn a_gated_sink_queues_as_a_link_and_hands_its_packets_over() {
+        sink_queues_as_a_link(NonEct::Drop);
+    }
+
+    fn sink_queues_as_a_link(non_ect: NonEct) {
         let cfg = QueueConfig {
             limit: Limit::Packets(40),
             ecn_k: Some(Limit::Packets(10)),
+            non_ect,
         };
         let build = || {
             let mut links = Links::default();
@@ -1168,10 +1281,11 @@ mod tests {
             }
             t += burst * 50_000 + mix64(b ^ 5) % 400_000_000;
         }
+        // two packets in three ECN-capable
         let hdr = |i: u32| Hdr {
             id: i,
             wire: 64 + (mix64(i as u64 + 3) % 1500) as u32,
-            flags: flags::ECT,
+            flags: if i.is_multiple_of(3) { 0 } else { flags::ECT },
             ..Hdr::default()
         };
         let (mut offered, mut delivered) = (Vec::new(), Vec::new());
@@ -1210,6 +1324,72 @@ mod tests {
             format!("{:?}", here.stats(0))
         );
         assert_eq!(sink.hot[0].st.class, here.hot[0].st.class);
+        let st = here.stats(0);
+        if non_ect == NonEct::Drop {
+            assert!(st.dropped_non_ect > 0, "nothing dropped at the threshold");
+            assert!(st.dropped > st.dropped_non_ect, "no overflow drop");
+        } else {
+            assert_eq!(st.dropped_non_ect, 0);
+        }
+    }
+
+    /// `ecn_non_ect`: over the threshold K a packet without ECT is queued
+    /// (`Queue`) or dropped (`Drop`), an ECN-capable one marked either way;
+    /// under K nothing is dropped or marked while the buffer has room; at
+    /// the buffer's limit every packet is dropped as overflow. Checked
+    /// packet by packet against the occupancy each one found, on a
+    /// 10-packet threshold in bytes and in packets.
+    #[test]
+    fn a_gated_queue_drops_what_it_cannot_mark_over_k() {
+        for k in [Limit::Packets(10), Limit::Bytes(10 * 1500)] {
+            for non_ect in [NonEct::Queue, NonEct::Drop] {
+                let cfg = QueueConfig {
+                    limit: Limit::Packets(40),
+                    ecn_k: Some(k),
+                    non_ect,
+                };
+                let mut links = Links::default();
+                links.push(0, 1, 1_000_000_000, SimTime(1_000_000), cfg);
+                let mut q = EventQueue::new();
+                let (mut marked, mut early, mut overflow) = (0u64, 0u64, 0u64);
+                // 200 packets at once: the buffer fills past K and its limit
+                for i in 0..200u32 {
+                    let ect = i % 2 == 0;
+                    let h = Hdr {
+                        id: i,
+                        wire: 1500,
+                        flags: if ect { flags::ECT } else { 0 },
+                        ..Hdr::default()
+                    };
+                    let (bytes, pkts) = links.occupancy(0, q.now());
+                    let over_k = match k {
+                        Limit::Packets(n) => pkts > n,
+                        Limit::Bytes(b) => bytes > b,
+                    };
+                    let res = links.enqueue(0, h, &mut q, SimTime::ZERO);
+                    let full = pkts + 1 > 40;
+                    let want = if full || (over_k && !ect && non_ect == NonEct::Drop) {
+                        Enqueue::Dropped
+                    } else {
+                        Enqueue::Queued
+                    };
+                    assert_eq!(res, want, "packet {i} ({k:?}, {non_ect:?})");
+                    match res {
+                        Enqueue::Dropped if full => overflow += 1,
+                        Enqueue::Dropped => early += 1,
+                        _ if over_k && ect => marked += 1,
+                        _ => {}
+                    }
+                }
+                let st = links.stats(0);
+                assert_eq!(st.marked, marked);
+                assert_eq!(st.dropped, early + overflow);
+                assert_eq!(st.dropped_non_ect, early);
+                assert!(marked > 0 && overflow > 0);
+                assert_eq!(early > 0, non_ect == NonEct::Drop);
+                assert_eq!(links.gated(), non_ect == NonEct::Drop);
+            }
+        }
     }
 
     /// Past what the state line holds — a buffer above 2³² − 1 bytes, an
@@ -1222,6 +1402,7 @@ mod tests {
         let cfg = QueueConfig {
             limit: Limit::Packets(u64::MAX),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         };
         let l = links.push(0, 1, 8_000_000, SimTime::ZERO, cfg);
         let mut q = EventQueue::new();
@@ -1257,6 +1438,7 @@ mod tests {
         let cfg = QueueConfig {
             limit: Limit::Packets(1000),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         };
         let delay = SimTime(5_000);
         // 8 Gbps: 1 ps per bit, 1 ns per byte.

@@ -541,7 +541,7 @@ impl Routes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Limit, LinkSpec, NodeSpec, QueueConfig};
+    use crate::config::{Limit, LinkSpec, NodeSpec, NonEct, QueueConfig};
     use crate::net::topology::{self, FatTreeParams, StarParams, DEFAULT_NIC_BUFFER};
     use crate::sim::time::SimTime;
 
@@ -549,6 +549,7 @@ mod tests {
         QueueConfig {
             limit: Limit::Packets(100),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         }
     }
 

@@ -14,7 +14,7 @@
 //! only assume the counts are ≥ 1 (and `k` even), and use checked
 //! arithmetic via [`TopologyParams::node_count`].
 
-use crate::config::{Limit, LinkSpec, NodeKind, NodeSpec, QueueConfig, TopologySpec};
+use crate::config::{Limit, LinkSpec, NodeKind, NodeSpec, NonEct, QueueConfig, TopologySpec};
 use crate::sim::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -195,7 +195,11 @@ impl TopologyParams {
 }
 
 fn nic(limit: Limit) -> QueueConfig {
-    QueueConfig { limit, ecn_k: None }
+    QueueConfig {
+        limit,
+        ecn_k: None,
+        non_ect: NonEct::Queue,
+    }
 }
 
 struct Builder {
@@ -634,7 +638,11 @@ mod tests {
     use super::*;
 
     fn q(limit: Limit) -> QueueConfig {
-        QueueConfig { limit, ecn_k: None }
+        QueueConfig {
+            limit,
+            ecn_k: None,
+            non_ect: NonEct::Queue,
+        }
     }
 
     fn ft(k: usize) -> TopologySpec {
@@ -747,6 +755,7 @@ mod tests {
             switch_queue: QueueConfig {
                 limit: Limit::Bytes(32768),
                 ecn_k: Some(Limit::Packets(20)),
+                non_ect: NonEct::Queue,
             },
             nic_buffer: DEFAULT_NIC_BUFFER,
         });
@@ -768,6 +777,7 @@ mod tests {
         let up_q = QueueConfig {
             limit: Limit::Bytes(100 << 10),
             ecn_k: Some(Limit::Packets(65)),
+            non_ect: NonEct::Queue,
         };
         let t = two_tier(&TwoTierParams {
             racks: 5,

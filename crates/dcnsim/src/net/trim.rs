@@ -341,7 +341,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::QueueConfig;
+    use crate::config::{NonEct, QueueConfig};
 
     /// A switch port with a data queue of 2 packets (the one being sent
     /// counts) and a header queue of `hdr` packets, at 8 Gbps (1 ns a
@@ -351,6 +351,7 @@ mod tests {
         let cfg = QueueConfig {
             limit: Limit::Packets(2),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         };
         links.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
         let t = TrimConfig {
@@ -415,6 +416,7 @@ mod tests {
         let cfg = QueueConfig {
             limit: Limit::Packets(2),
             ecn_k: None,
+            non_ect: NonEct::Queue,
         };
         fifo.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
         let mut q = EventQueue::new();

@@ -37,7 +37,9 @@ pub use apps::parse_cdf_table;
 pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
-use crate::config::{AppSpec, Config, Limit, RoutingMode, Threads, Ties, Transport, TrimConfig};
+use crate::config::{
+    AppSpec, Config, Limit, NonEct, RoutingMode, Threads, Ties, Transport, TrimConfig,
+};
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
 use apps::parse_app;
@@ -260,6 +262,19 @@ pub fn parse_config_until(
             "in-band telemetry reads the drop-tail FIFO's state: not with [trimming]",
         );
     }
+    let gated = topo.spec.as_ref().is_some_and(|t| {
+        t.links
+            .iter()
+            .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+            .any(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Drop)
+    });
+    if gated && d.trimming.is_some() {
+        ctx.err(
+            "topology.ecn_non_ect",
+            "\"drop\" drops at the ECN threshold, and a trimming switch neither marks nor \
+             drops there (it trims): not with [trimming]",
+        );
+    }
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
@@ -347,8 +362,11 @@ pub fn parse_config_str_until(
 /// packet. `ecn_k = 0` (mark every packet) is meant and stays silent.
 ///
 /// `ecn_k` where no app's transport is ECN-capable: nothing is marked and
-/// the run is the same as without it. Said once, in place of the
+/// the run is the same as without it (unless those queues drop what they
+/// cannot mark: `ecn_non_ect = "drop"`). Said once, in place of the
 /// sub-packet warning about the threshold, which would promise marks.
+///
+/// `ecn_non_ect = "drop"` where no queue has an `ecn_k`: nothing to drop at.
 ///
 /// A memory estimate over `limits.memory` (its part allocated before the
 /// run can be stopped fits, or the scenario is refused): the run-time
@@ -356,6 +374,20 @@ pub fn parse_config_str_until(
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     let unmarked = unmarked_warning(cfg);
     let mut out = ecn_cc_warnings(cfg);
+    let queues = || {
+        cfg.topology
+            .links
+            .iter()
+            .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+    };
+    if queues().any(|q| q.non_ect == NonEct::Drop) && queues().all(|q| q.ecn_k.is_none()) {
+        out.push(ScenarioError {
+            path: "topology.ecn_non_ect".into(),
+            message: "\"drop\" drops packets without ECT where a queue's ecn_k would mark, \
+                      but no queue has an ecn_k: the run is the same as without it"
+                .into(),
+        });
+    }
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
@@ -426,7 +458,7 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
         .links
         .iter()
         .flat_map(|l| [&l.queue_ab, &l.queue_ba])
-        .filter(|q| q.ecn_k.is_some())
+        .filter(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Queue)
         .count();
     let tcps = || cfg.apps.iter().filter_map(|a| a.tcp());
     if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn()) {

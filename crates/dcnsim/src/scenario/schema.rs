@@ -15,9 +15,9 @@ use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
-    IdleRestart, Limit, LossRecovery, NodeKind, PartialAckTimer, ProbRetxTarget, RackTimers,
-    Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile, TcpRandMode,
-    Threads, Ties, Transport,
+    IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
+    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile,
+    TcpRandMode, Threads, Ties, Transport,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -338,6 +338,7 @@ kind!(
      "description": "SMSS per ACK, or \"unlimited\""}
 );
 choice!(TiesName => Ties, sc::TIES_NAMES, "tie order");
+choice!(NonEctName => NonEct, sc::NON_ECT_NAMES, "non-ECT policy");
 kind!(
     /// Threads of one run: ≥ 1, or "auto".
     ThreadsKind => Threads, sc::threads, "integer ≥ 1 or \"auto\"",
@@ -543,6 +544,7 @@ impl<T: JsonSchema> Kind for ListOf<T> {
 pub struct Queues {
     pub buffer: Option<Limit>,
     pub ecn_k: Option<Limit>,
+    pub ecn_non_ect: NonEct,
     pub nic_buffer: Option<Limit>,
 }
 
@@ -562,6 +564,9 @@ macro_rules! topology {
             /// ECN marking threshold K of the switch ports (absent: no marking)
             #[schemars(extend("x-default" = "none"))]
             pub ecn_k: Opt<LimitValue>,
+            /// what a switch port over its `ecn_k` does with a packet that is not ECN-capable: `"queue"` it as drop-tail does (the threshold only marks), or `"drop"` it where an ECN-capable one would be marked, as RED/WRED with ECN does (ns-3's RedQueueDisc with UseEcn, Linux `red ecn`)
+            #[schemars(extend("x-default" = "`\"queue\"`"))]
+            pub ecn_non_ect: Opt<NonEctName>,
             /// the hosts' own egress queue, never ECN-marking
             #[schemars(extend("x-default" = "`\"100pkt\"`"))]
             pub nic_buffer: Opt<NicBuffer>,
@@ -572,6 +577,7 @@ macro_rules! topology {
                 Queues {
                     buffer: *self.buffer,
                     ecn_k: *self.ecn_k,
+                    ecn_non_ect: (*self.ecn_non_ect).unwrap_or_default(),
                     nic_buffer: *self.nic_buffer,
                 }
             }

@@ -412,14 +412,16 @@ fn two_tier_buffer_fallbacks() {
         up.queue_ab,
         QueueConfig {
             limit: Limit::Bytes(102_400),
-            ecn_k: Some(Limit::Packets(20))
+            ecn_k: Some(Limit::Packets(20)),
+            non_ect: NonEct::Queue
         }
     );
     assert_eq!(
         up.queue_ba,
         QueueConfig {
             limit: Limit::Bytes(10 << 20),
-            ecn_k: Some(Limit::Packets(100))
+            ecn_k: Some(Limit::Packets(100)),
+            non_ect: NonEct::Queue
         }
     );
 }
@@ -440,21 +442,24 @@ fn custom_topology_with_overrides() {
         t.links[0].queue_ab,
         QueueConfig {
             limit: Limit::Bytes(1 << 20),
-            ecn_k: None
+            ecn_k: None,
+            non_ect: NonEct::Queue
         }
     );
     assert_eq!(
         t.links[0].queue_ba,
         QueueConfig {
             limit: Limit::Bytes(102_400),
-            ecn_k: None
+            ecn_k: None,
+            non_ect: NonEct::Queue
         }
     );
     assert_eq!(
         t.links[1].queue_ab,
         QueueConfig {
             limit: Limit::Packets(20),
-            ecn_k: Some(Limit::Packets(5))
+            ecn_k: Some(Limit::Packets(5)),
+            non_ect: NonEct::Queue
         }
     );
     assert_eq!(t.links[1].rate_bps, 10_000_000_000);
@@ -760,4 +765,88 @@ fn an_hz_nothing_counts_in_warns() {
     assert!(hz_warnings(json!({"profile": "linux", "hz": 1000})).is_empty());
     assert!(hz_warnings(json!({"cc": "cubic", "cubic_linux": true, "hz": 100})).is_empty());
     assert!(hz_warnings(json!({})).is_empty());
+}
+
+/// `topology.ecn_non_ect`: "queue" (the default) or "drop", on every
+/// switch queue that has an `ecn_k` (a two-tier network's per-tier
+/// thresholds and a custom link's own too), never on a host's NIC; a bad name is an error
+/// naming the key; with [trimming] an error; without any `ecn_k` a
+/// warning; and with NewReno alone no "nothing will be marked" warning,
+/// since the threshold now drops.
+#[test]
+fn ecn_non_ect_reaches_every_marking_queue() {
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "two_tier", "racks": 2, "hosts_per_rack": 8,
+        "host_rate": "1Gbps", "core_rate": "10Gbps", "delay": "25us",
+        "buffer": "100KB", "ecn_k": "20pkt", "agg_ecn_k": "65pkt", "ecn_non_ect": "drop"});
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 15, "size": "1MB"}]);
+    let c = parse_config(&doc).unwrap();
+    let t = &c.topology;
+    let mut switch_queues = 0;
+    for l in &t.links {
+        for (from, q) in [(l.a, &l.queue_ab), (l.b, &l.queue_ba)] {
+            if t.nodes[from].kind == NodeKind::Host {
+                assert_eq!(q.ecn_k, None);
+            } else {
+                assert!(q.ecn_k.is_some());
+                assert_eq!(q.non_ect, NonEct::Drop);
+                switch_queues += 1;
+            }
+        }
+    }
+    assert!(switch_queues > 0);
+    let w = warnings(&c);
+    assert!(
+        w.iter()
+            .all(|w| !w.message.contains("nothing will be marked")),
+        "{w:?}"
+    );
+    doc["topology"]["ecn_non_ect"] = json!("queue");
+    let c = parse_config(&doc).unwrap();
+    assert!(warnings(&c)
+        .iter()
+        .any(|w| w.message.contains("nothing will be marked")));
+
+    doc["topology"]["ecn_non_ect"] = json!("red");
+    let e = format!("{:?}", parse_config(&doc).unwrap_err());
+    assert!(
+        e.contains("topology.ecn_non_ect") && e.contains("drop"),
+        "{e}"
+    );
+
+    doc["topology"]["ecn_non_ect"] = json!("drop");
+    doc["trimming"] = json!({});
+    let e = format!("{:?}", parse_config(&doc).unwrap_err());
+    assert!(
+        e.contains("topology.ecn_non_ect") && e.contains("trimming"),
+        "{e}"
+    );
+
+    let mut doc = example();
+    doc["topology"]["ecn_non_ect"] = json!("drop");
+    let c = parse_config(&doc).unwrap();
+    let w = warnings(&c);
+    assert!(
+        w.iter().any(
+            |w| w.path == "topology.ecn_non_ect" && w.message.contains("no queue has an ecn_k")
+        ),
+        "{w:?}"
+    );
+
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "ecn_non_ect": "drop", "nodes": [
+        {"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}, {"name": "s", "kind": "switch"}],
+        "links": [{"a": "a", "b": "s", "rate": "10Gbps", "delay": "1us", "ecn_k": "5pkt"},
+                  {"a": "s", "b": "b", "rate": "10Gbps", "delay": "1us"}]});
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"}]);
+    let c = parse_config(&doc).unwrap();
+    let gated: Vec<_> = c
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .filter(|q| q.ecn_k.is_some())
+        .collect();
+    assert_eq!(gated.len(), 1, "the one link's switch end");
+    assert_eq!(gated[0].non_ect, NonEct::Drop);
 }

@@ -80,6 +80,7 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     };
     let nic_buffer = q.nic_buffer.unwrap_or(DEFAULT_NIC_BUFFER);
     let ecn_k = q.ecn_k;
+    let non_ect = q.ecn_non_ect;
     let has_buffer = t.has("buffer");
     let buf = q.buffer;
     // A required key: reported when absent (a bad value is reported already).
@@ -115,7 +116,11 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                     hosts,
                     rate_bps: rate.unwrap_or(1),
                     delay: delay.unwrap_or_default(),
-                    switch_queue: QueueConfig { limit: b, ecn_k },
+                    switch_queue: QueueConfig {
+                        limit: b,
+                        ecn_k,
+                        non_ect,
+                    },
                     nic_buffer,
                 })
             })
@@ -159,14 +164,17 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                         tor_queue: QueueConfig {
                             limit: tor_b,
                             ecn_k: tor_k,
+                            non_ect,
                         },
                         uplink_queue: QueueConfig {
                             limit: up_b,
                             ecn_k: up_k,
+                            non_ect,
                         },
                         agg_queue: QueueConfig {
                             limit: agg_b,
                             ecn_k: agg_k,
+                            non_ect,
                         },
                         nic_buffer,
                     }))
@@ -186,7 +194,11 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                     k,
                     rate_bps: rate.unwrap_or(1),
                     delay: delay.unwrap_or_default(),
-                    switch_queue: QueueConfig { limit: b, ecn_k },
+                    switch_queue: QueueConfig {
+                        limit: b,
+                        ecn_k,
+                        non_ect,
+                    },
                     nic_buffer,
                 })
             })
@@ -211,7 +223,11 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
                         host_rate_bps: host_rate.unwrap_or(1),
                         fabric_rate_bps: fabric_rate.unwrap_or(1),
                         delay: delay.unwrap_or_default(),
-                        switch_queue: QueueConfig { limit: b, ecn_k },
+                        switch_queue: QueueConfig {
+                            limit: b,
+                            ecn_k,
+                            non_ect,
+                        },
                         nic_buffer,
                     }))
                 }
@@ -219,7 +235,8 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             }
         }
         Topology::Custom(a) => {
-            let (p, all_ok, nodes_ok) = parse_custom(ctx, &t, &a, buf, ecn_k, nic_buffer);
+            let (p, all_ok, nodes_ok) =
+                parse_custom(ctx, &t, &a, buf, (ecn_k, non_ect), nic_buffer);
             track(all_ok.then_some(()));
             if !nodes_ok {
                 // Host numbering is unknown: check names only, skip host ranges.
@@ -318,7 +335,7 @@ pub(super) fn parse_custom(
     t: &Tbl,
     a: &schema::CustomTopology,
     buf: Option<Limit>,
-    ecn_k: Option<Limit>,
+    (ecn_k, non_ect): (Option<Limit>, NonEct),
     nic_buffer: Limit,
 ) -> (Option<CustomParams>, bool, bool) {
     let mut ok = true;
@@ -425,6 +442,7 @@ pub(super) fn parse_custom(
                     switch_queue: QueueConfig {
                         limit,
                         ecn_k: l.ecn_k.or(ecn_k),
+                        non_ect,
                     },
                 });
             }

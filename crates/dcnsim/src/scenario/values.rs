@@ -127,6 +127,8 @@ pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
     ("hpcc", Transport::Hpcc),
 ];
 
+pub(crate) const NON_ECT_NAMES: &[(&str, NonEct)] =
+    &[("queue", NonEct::Queue), ("drop", NonEct::Drop)];
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
 
 /// `threads`: a whole number ≥ 1 or "auto".

@@ -564,6 +564,15 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
             w.tcp_headers_discarded as f64,
         ));
     }
+    // Only where a queue drops packets without ECT at its threshold
+    // (`topology.ecn_non_ect = "drop"`), so every other run's summary is
+    // unchanged: of `packets_dropped`, those (the rest found no room).
+    if links.gated() {
+        let n: u64 = (0..links.len())
+            .map(|i| links.stats(i).dropped_non_ect)
+            .sum();
+        summary.push(("packets_dropped_non_ect".to_string(), n as f64));
+    }
     // Only with Swift flows, so every other run's summary is unchanged.
     let swift: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.swift()).collect();
     if !swift.is_empty() {
