@@ -84,7 +84,10 @@ def format_summary(result, warnings: bool = True) -> str:
 
     row("flows", f"{fmt_count(m['n_flows'])} ({fmt_count(m['n_completed'])} completed)")
     row("goodput", f"{fmt_rate(m['goodput_bps'])} total" + (f", Jain {m['jain']:.4f} (bulk flows)" if math.isfinite(m["jain"]) else ""))
-    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, {fmt_count(m['drops'])} drops")
+    non_ect = s.get("packets_dropped_non_ect")
+    # (the flows' drops count data; a queue's count every packet, ACKs too)
+    at_k = f"; {fmt_count(non_ect)} packets without ECT dropped over ecn_k" if non_ect else ""
+    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, {fmt_count(m['drops'])} drops{at_k}")
     if "n_queries" in m:
         row(
             "queries",

@@ -208,6 +208,7 @@ class Star(_Builder):
     delay: Optional[str] = None
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
+    ecn_non_ect: Optional[str] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -230,6 +231,7 @@ class TwoTier(_Builder):
     uplink_ecn_k: Optional[Union[str, int]] = None
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
+    ecn_non_ect: Optional[str] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -244,6 +246,7 @@ class FatTree(_Builder):
     delay: Optional[str] = None
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
+    ecn_non_ect: Optional[str] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -261,6 +264,7 @@ class LeafSpine(_Builder):
     delay: Optional[str] = None
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
+    ecn_non_ect: Optional[str] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -296,6 +300,7 @@ class Custom(_Builder):
     links: List[Any]
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
+    ecn_non_ect: Optional[str] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
