@@ -547,6 +547,10 @@ main(int argc, char* argv[])
     double spacing = 0.2;
     std::string buffer = "100000B";
     uint32_t k = 20;
+    // RED with ECN at K on the switch ports for every transport, not only
+    // DCTCP: packets that are not ECN-capable are dropped at K (dcnsim's
+    // topology.ecn_non_ect = "drop")
+    bool red = false;
     uint32_t mss = 1448;
     uint32_t iw = 10;
     double rtoMinMs = 10;
@@ -566,7 +570,8 @@ main(int argc, char* argv[])
     cmd.AddValue("persistent", "one connection per worker for all queries", g_persistent);
     cmd.AddValue("gap", "persistent: seconds from a query's end to the next", g_gap);
     cmd.AddValue("buffer", "switch port buffer (ns-3 QueueSize)", buffer);
-    cmd.AddValue("k", "ECN marking threshold, packets (dctcp)", k);
+    cmd.AddValue("k", "ECN marking threshold, packets (dctcp, or any cc with --red)", k);
+    cmd.AddValue("red", "RED with ECN at K for every cc (not ECN-capable: dropped at K)", red);
     cmd.AddValue("mss", "segment size", mss);
     cmd.AddValue("iw", "initial window, segments", iw);
     cmd.AddValue("response", "response bytes", g_response);
@@ -653,7 +658,7 @@ main(int argc, char* argv[])
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
 
     TrafficControlHelper tch;
-    if (cc == "dctcp")
+    if (cc == "dctcp" || red)
     {
         tch.SetRootQueueDisc("ns3::RedQueueDisc",
                              "MaxSize", StringValue(buffer),

@@ -13,6 +13,7 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --cc linuxreno       # ns-3's byte-counting Reno
     python validation/ns3_incast/run.py --setup fast --connections fresh --n 30   # FaST's transport
     python validation/ns3_incast/run.py --setup fast --connections fresh --n 30 100 --delayed-ack 2
+    python validation/ns3_incast/run.py --red --cc newreno   # RED-with-ECN ports for every transport
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
 25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
@@ -25,7 +26,10 @@ starting ``--gap`` after the previous one ends; ``fresh``: each query opens
 new connections (ns-3: handshake 20 ms before the query), queries 0.2 s
 apart. Per query: the workers' fast recoveries and timeouts, the drops and
 ECN marks at the aggregator's switch port, the mean and 99th-percentile
-query completion time. A query that does not complete (a stalled flow)
+query completion time. ``--red``: every transport's ports are RED with ECN
+at K (ns-3's RedQueueDisc with UseEcn, MinTh = MaxTh = K; dcnsim's
+``ecn_k`` with ``ecn_non_ect = "drop"``), so a packet that is not
+ECN-capable (NewReno's, any pure ACK) is dropped at K. A query that does not complete (a stalled flow)
 fails the run loudly; ns-3.37's TcpDctcp needs ``--ns3-workarounds`` for
 that (validation/README.md). This is a tool, not a test: nothing in CI
 runs it.
@@ -104,7 +108,8 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
 
 
 def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
-                    tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B") -> Dict[str, Any]:
+                    tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B",
+                    red: bool = False) -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document."""
     tcp: Dict[str, Any] = {"cc": "newreno" if cc == "linuxreno" else cc, "mss": 1448, "header": 52, "init_cwnd": 10, "rto_min": "10ms",
                            "sack": True, "delayed_ack": False, "rwnd": "1MB",
@@ -120,10 +125,13 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
         apps = [dict(pa, queries=1, start=f"{0.1 + q * SPACING_S:g}s") for q in range(queries)]
         stop = 0.1 + queries * SPACING_S + 5
     topology: Dict[str, Any] = {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer}
-    if cc == "dctcp":
+    if cc == "dctcp" or red:
         # incast.cc marks (a RED queue disc at K) only for DCTCP; the other
         # transports' ports are drop-tail FIFOs, as without ecn_k here
         topology["ecn_k"] = "20pkt"
+    if red:
+        # --red: RED with ECN drops at K what it cannot mark, whatever the cc
+        topology["ecn_non_ect"] = "drop"
     return {
         "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
         "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
@@ -131,11 +139,12 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
 
 
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
-               tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B") -> List[Dict[str, float]]:
+               tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B",
+               red: bool = False) -> List[Dict[str, float]]:
     import dcnsim
     import numpy as np
 
-    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer))
+    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red))
     flows, qs = r.flows, r.queries
     if len(qs) != queries or qs.qct_s.isna().any():
         raise Unfinished(f"dcnsim {cc} n = {n}: {len(qs)} of {queries} queries completed")
@@ -233,6 +242,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help="extra incast.cc flags for every ns-3 run, space-separated, e.g. "
                         "--ns3-args='--loss-exit-ack=1 --flightsize=1' (the rows then say so)")
     p.add_argument("--markdown", action="store_true", help="print the rows as a Markdown table")
+    p.add_argument("--red", action="store_true",
+                   help="RED with ECN at K on the switch ports for every transport: packets that are not "
+                        "ECN-capable are dropped at K (dcnsim: ecn_non_ect = \"drop\")")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     setup = SETUPS[a.setup]
@@ -246,7 +258,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     print(f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
-          f"percentile)" + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
+          f"percentile)" + ("; RED with ECN at K on every port (not ECN-capable: dropped at K)" if a.red else "")
+          + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
           + (f"; dcnsim tcp overrides {over}" if over else ""))
     cols = ["fast_recoveries", "timeouts", "drops", "marks", "qct_ms"]
     if a.markdown:
@@ -268,10 +281,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             try:
                 if a.only != "ns3":
                     sims.append((f"dcnsim {tcp_over.get('ca_increase', 'bytes')}",
-                                 run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"])))
+                                 run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"],
+                                            a.red)))
                 if exe is not None:
                     flags = a.ns3_args.split()
-                    extra = list(setup["ns3"]) + ns3_delack + flags
+                    extra = list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
