@@ -79,6 +79,30 @@ def test_dropping_changes_nothing_when_every_packet_over_k_can_be_marked():
         assert drop.tables[t].equals(queue.tables[t]), t
 
 
+@pytest.mark.parametrize("cc", ["dctcp", "fast"])
+def test_an_ecn_transports_incast_loses_nothing_at_k(cc):
+    """A DCTCP (or FaST) incast: its data, its retransmissions and its
+    pure ACKs are all ECN-capable (Linux's tcp_ca_needs_ecn), so the
+    workers' ACKs of the requests, which cross the hot port, are marked
+    there and not dropped: "drop" drops nothing, and the run is the same
+    packet for packet as with "queue" (ns-3's RED port likewise drops only
+    for lack of room: validation/README.md)."""
+    doc = {"name": "pa", "seed": 1, "stop": "2s",
+           "topology": {"kind": "star", "hosts": 41, "rate": "1Gbps", "delay": "25us",
+                        "buffer": "100KB", "ecn_k": f"{K}pkt", "ecn_non_ect": "drop"},
+           "tcp": {"cc": cc, "rto_min": "10ms"},
+           "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-40",
+                     "response": "20KB", "queries": 10}]}
+    drop = dcnsim.run(doc)
+    queued = copy.deepcopy(doc)
+    queued["topology"]["ecn_non_ect"] = "queue"
+    queue = dcnsim.run(queued)
+    assert drop.summary["packets_dropped_non_ect"] == 0
+    assert bottleneck(drop)["marked"] > 0
+    for t in ("flows", "queues", "queue_inputs", "queries", "losses"):
+        assert drop.tables[t].equals(queue.tables[t]), t
+
+
 def test_mixed_transports_newreno_loses_at_k_dctcp_is_marked():
     """DCTCP and NewReno into one gated port: the NewReno flow's data is
     dropped at K, the DCTCP flow's marked (every drop at the port is a

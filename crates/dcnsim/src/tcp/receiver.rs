@@ -165,7 +165,16 @@ impl TcpFlow {
             // Only delayed ACKs arm it: otherwise its line stays cold.
             self.rx_rare.dack.cancel();
         }
-        let mut f = 0;
+        // A congestion control that needs ECN sends its pure ACKs
+        // ECN-capable too (Linux's tcp_ca_needs_ecn keeps ECT on ACKs and
+        // retransmissions; ns-3's DctcpEcn mode): a RED port with ECN
+        // would drop them at K otherwise (`ecn_non_ect = "drop"`). A CE
+        // mark on an ACK is ignored by its receiver, as in Linux.
+        let mut f = if self.cfg.cc.needs_ecn() {
+            flags::ECT
+        } else {
+            0
+        };
         if ece {
             f |= flags::ECE;
         }

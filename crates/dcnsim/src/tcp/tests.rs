@@ -256,6 +256,37 @@ fn ecn_off_never_sets_ect_or_ece() {
     assert!(data_sent(&w).iter().all(|p| p.flags & flags::ECT != 0));
 }
 
+/// Pure ACKs are ECN-capable only for a congestion control that needs ECN
+/// (DCTCP, FaST: Linux's tcp_ca_needs_ecn, ns-3's DctcpEcn), so a RED port
+/// with ECN marks them rather than drops them; classic RFC 3168 ECN
+/// (`tcp.ecn` with CUBIC or NewReno) and ECN off send them without ECT.
+#[test]
+fn only_an_ecn_congestion_control_sends_ect_acks() {
+    for (cc, ecn, ect) in [
+        (CcKind::Dctcp, true, true),
+        (CcKind::Fast, true, true),
+        (CcKind::Cubic, true, false),
+        (CcKind::NewReno, true, false),
+        (CcKind::NewReno, false, false),
+    ] {
+        let mut t = tcp(cc);
+        t.ecn = ecn;
+        let mut w = world(t);
+        let m = MSS as u64;
+        for i in 0..4 {
+            w.flow
+                .on_data(&mut w.io, &data_pkt(i * m, MSS, i == 2 && ecn));
+        }
+        let a = acks(&w);
+        assert!(!a.is_empty());
+        assert!(
+            a.iter().all(|p| (p.flags & flags::ECT != 0) == ect),
+            "{cc:?}, ecn {ecn}: {:?}",
+            a.iter().map(|p| p.flags).collect::<Vec<_>>()
+        );
+    }
+}
+
 /// FaST's first flight is the probes only; the window then follows vwnd in
 /// sub-MSS segments once ECN-Echo has cut it below Wmin.
 #[test]
