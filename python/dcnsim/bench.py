@@ -58,13 +58,15 @@ def longflows_64() -> Dict[str, Any]:
 
 def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[Dict[str, Any]]) -> Dict[str, Any]:
     """validation/ns3_incast's star (incast.cc): 1 Gbps, 25 us links,
-    100,000-byte ports, marking ECN above 20 packets for DCTCP only (as
+    100,000-byte ports, for DCTCP only RED with ECN at 20 packets (as
     incast.cc: the other transports' ports are drop-tail FIFOs, and their
-    packets are not ECN-capable), ns-3's 2 bytes of point-to-point framing,
-    no host jitter, one path."""
+    packets are not ECN-capable; RED drops what it cannot mark, which no
+    DCTCP packet is), ns-3's 2 bytes of point-to-point framing, no host
+    jitter, one path."""
     topology = {"kind": "star", "hosts": hosts, "rate": "1Gbps", "delay": "25us", "buffer": "100000B"}
     if tcp["cc"] == "dctcp":
         topology["ecn_k"] = "20pkt"
+        topology["ecn_non_ect"] = "drop"
     return {
         "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s",
         "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,

@@ -16,8 +16,9 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --red --cc newreno   # RED-with-ECN ports for every transport
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
-25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP;
-NewReno flows are not ECN-capable and see a plain drop-tail queue), RTOmin
+25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP:
+RED with ECN, which marks its packets, ACKs included, and would drop any
+other at K; NewReno's ports are plain drop-tail queues), RTOmin
 10 ms, initial window 10, MSS 1448 with timestamps (1500-byte IP packets,
 2 bytes of point-to-point framing), SACK, no delayed ACKs, 64-byte
 requests and 10,000-byte responses, no host jitter. ``persistent``
@@ -126,11 +127,10 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
         stop = 0.1 + queries * SPACING_S + 5
     topology: Dict[str, Any] = {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer}
     if cc == "dctcp" or red:
-        # incast.cc marks (a RED queue disc at K) only for DCTCP; the other
-        # transports' ports are drop-tail FIFOs, as without ecn_k here
+        # incast.cc's RED queue disc at K (for DCTCP, or any cc with --red)
+        # marks what is ECN-capable and drops the rest there; without it
+        # the ports are drop-tail FIFOs, as without ecn_k here
         topology["ecn_k"] = "20pkt"
-    if red:
-        # --red: RED with ECN drops at K what it cannot mark, whatever the cc
         topology["ecn_non_ect"] = "drop"
     return {
         "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
