@@ -299,7 +299,12 @@ impl TcpFlow {
         let now = io.now();
         let mut f = extra;
         if self.cfg.ecn {
-            f |= flags::ECT;
+            // RFC 3168 §6.1.5: a retransmission is not ECN-capable, unless
+            // the congestion control needs ECN (Linux keeps ECT for it:
+            // tcp_ca_needs_ecn; a RED port would drop it at K otherwise)
+            if !retx || self.cfg.cc.needs_ecn() {
+                f |= flags::ECT;
+            }
             if self.send_cwr && !retx {
                 f |= flags::CWR;
                 self.send_cwr = false;

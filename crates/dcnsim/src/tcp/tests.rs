@@ -287,6 +287,32 @@ fn only_an_ecn_congestion_control_sends_ect_acks() {
     }
 }
 
+/// RFC 3168 §6.1.5: classic ECN sends a retransmission without ECT (and
+/// without CWR); a congestion control that needs ECN keeps ECT on it, as
+/// Linux does (`tcp_ca_needs_ecn`). A lost first flight, resent by the RTO.
+#[test]
+fn only_an_ecn_congestion_control_retransmits_ect() {
+    for (cc, keep) in [
+        (CcKind::NewReno, false),
+        (CcKind::Cubic, false),
+        (CcKind::Dctcp, true),
+    ] {
+        let mut w = world(tcp(cc));
+        w.flow.app_write(&mut w.io, 3 * MSS as u64, None);
+        run_timers(&mut w, SimTime::from_secs(2));
+        let sent = data_sent(&w);
+        let (retx, first): (Vec<&Packet>, Vec<&Packet>) =
+            sent.iter().partition(|p| p.flags & flags::RETX != 0);
+        assert!(!retx.is_empty() && !first.is_empty(), "{cc:?}");
+        assert!(first.iter().all(|p| p.flags & flags::ECT != 0), "{cc:?}");
+        assert!(
+            retx.iter().all(|p| (p.flags & flags::ECT != 0) == keep),
+            "{cc:?}"
+        );
+        assert!(retx.iter().all(|p| p.flags & flags::CWR == 0), "{cc:?}");
+    }
+}
+
 /// FaST's first flight is the probes only; the window then follows vwnd in
 /// sub-MSS segments once ECN-Echo has cut it below Wmin.
 #[test]
