@@ -398,3 +398,16 @@ def test_fast_points_keep_the_paper_thresholds_for_ecn_transports():
         assert ks == ({"20pkt", "65pkt"} if series[0] != "NewReno" else {None}), series[0]
     links = pa_scenario(30, {"cc": "newreno"}, BASE, queries=1)["topology"]["links"]
     assert {link.get("ecn_k") for link in links} == {"20pkt", "65pkt"}
+
+
+def test_fast_newreno_points_keep_the_thresholds_on_ports_that_drop_at_k():
+    """`as_run` leaves K out of NewReno's documents only because a port
+    that merely marks never touches a NewReno packet; on RED-with-ECN ports
+    (`ecn_non_ect = "drop"`) K drops NewReno's packets, so it stays."""
+    from dcnsim.experiments.fast.common import BASE, as_run, pa_scenario
+
+    doc = pa_scenario(30, {"cc": "newreno"}, BASE, queries=1)
+    assert {link.get("ecn_k") for link in as_run(doc)["topology"]["links"]} == {None}
+    doc["topology"]["ecn_non_ect"] = "drop"
+    links = as_run(doc)["topology"]["links"]
+    assert {link.get("ecn_k") for link in links} == {"20pkt", "65pkt"}

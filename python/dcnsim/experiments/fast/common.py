@@ -174,8 +174,11 @@ def as_run(doc: Dict[str, Any]) -> Dict[str, Any]:
     scenario's warning that they change nothing (docs/fast.md, Setup).
     For the figures' points only: a document built here and then given
     another transport (the modern schemes reuse :func:`pa_scenario`) keeps
-    its thresholds."""
+    its thresholds, and so does one whose ports drop what they cannot mark
+    (``ecn_non_ect = "drop"``: there the thresholds drop NewReno's packets)."""
     if any(_sends_ect({**doc["tcp"], **app.get("tcp", {})}) for app in doc["apps"]):
+        return doc
+    if doc["topology"].get("ecn_non_ect") == "drop":
         return doc
     topo = {k: v for k, v in doc["topology"].items() if not k.endswith("ecn_k")}
     if "links" in topo:
