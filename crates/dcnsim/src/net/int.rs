@@ -165,9 +165,7 @@ impl Links {
         if real == u32::MAX || zero == real {
             return None;
         }
-        self.hot[link as usize].st.class = real;
-        let res = self.enqueue(link, h, q, start_delay);
-        self.hot[link as usize].st.class = zero;
+        let res = self.enqueue_as(real, link, h, q, start_delay);
         if res == Enqueue::Queued && carries_int(&h) {
             let hop = self.int_hop(link, h.wire);
             self.int.slot(h.id).push(hop);

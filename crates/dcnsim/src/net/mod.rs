@@ -343,6 +343,13 @@ impl LinkClass {
         }
     }
 
+    /// A packet that finds `q_bytes` and `pkts` queued is over the ECN
+    /// threshold (marked if ECN-capable; at a gate, dropped if not).
+    #[inline(always)]
+    fn over_k(&self, q_bytes: u64, pkts: u64) -> bool {
+        q_bytes > self.ecn_bytes || pkts > self.ecn_pkts
+    }
+
     #[inline]
     fn tx_time(&self, bytes: u32) -> SimTime {
         if self.ps_per_byte != 0 {
@@ -455,6 +462,16 @@ struct LinkRare {
     byte_time_hi: u64,
     /// The buffer's high-water mark in bytes once it passed 2³² − 1.
     max_bytes: u64,
+}
+
+impl LinkRare {
+    /// A packet without ECT dropped at a gate's threshold ([`NonEct::Drop`]).
+    #[cold]
+    fn drop_non_ect(&mut self) -> Enqueue {
+        self.dropped += 1;
+        self.dropped_non_ect += 1;
+        Enqueue::Dropped
+    }
 }
 
 const _: () = assert!(
@@ -836,13 +853,11 @@ impl Links {
         // A gated link's sink: the gate's drop is here, off the per-hop
         // path's instantiation.
         if SINK
-            && (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts)
+            && c.over_k(st.q_bytes, pkts)
             && h.flags & flags::ECT == 0
             && self.red.get(link as usize).is_some_and(|&r| r != NOT_GATED)
         {
-            rare.dropped += 1;
-            rare.dropped_non_ect += 1;
-            return Enqueue::Dropped;
+            return rare.drop_non_ect();
         }
         st.q_bytes += wire as u64;
         st.buffered += 1;
@@ -936,23 +951,34 @@ impl Links {
         if real == NOT_GATED {
             return None;
         }
-        let l = link as usize;
-        let Link { st, rare } = &mut self.hot[l];
+        let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, q.now());
         let c = &self.classes[real as usize];
         let pkts = st.buffered as u64;
         if st.q_bytes + h.wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
             return None;
         }
-        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT == 0 {
-            rare.dropped += 1;
-            rare.dropped_non_ect += 1;
-            return Some(Enqueue::Dropped);
+        if c.over_k(st.q_bytes, pkts) && h.flags & flags::ECT == 0 {
+            return Some(rare.drop_non_ect());
         }
-        let gate = std::mem::replace(&mut st.class, real);
-        let res = self.enqueue_on::<false>(link, h, q, start_delay);
-        self.hot[l].st.class = gate;
-        Some(res)
+        Some(self.enqueue_as(real, link, h, q, start_delay))
+    }
+
+    /// Offer packet `h` to link `link` under class `class` instead of the
+    /// link's own (a gate's or INT's zero-limit class keeps its real one
+    /// aside), the link's own restored after.
+    pub(super) fn enqueue_as(
+        &mut self,
+        class: u32,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Enqueue {
+        let own = std::mem::replace(&mut self.hot[link as usize].st.class, class);
+        let res = self.enqueue(link, h, q, start_delay);
+        self.hot[link as usize].st.class = own;
+        res
     }
 
     /// Retire from a sink link's ring the packets that reached the far end

@@ -170,7 +170,9 @@ impl TcpFlow {
         // retransmissions; ns-3's DctcpEcn mode): a RED port with ECN
         // would drop them at K otherwise (`ecn_non_ect = "drop"`). A CE
         // mark on an ACK is ignored by its receiver, as in Linux.
-        let mut f = if self.cfg.cc.needs_ecn() {
+        // (`ecn` first: it is set whenever the cc needs ECN, and false
+        // for most flows, which then read nothing more)
+        let mut f = if self.cfg.ecn && self.cfg.cc.needs_ecn() {
             flags::ECT
         } else {
             0
