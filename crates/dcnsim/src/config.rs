@@ -263,6 +263,40 @@ impl Default for DctcpParams {
     }
 }
 
+/// Protective Load Balancing (PLB, SIGCOMM 2022; Linux's tcp_plb.c, run
+/// by tcp_dctcp): a flow whose rounds are congested for long enough
+/// changes its flow label, which the fabric's ECMP hash includes, and so
+/// its path. Defaults are Linux's sysctls (`net.ipv4.tcp_plb_*`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlbParams {
+    /// `tcp_plb_enabled` (Linux's default: off).
+    pub enabled: bool,
+    /// `tcp_plb_rehash_rounds`: consecutive congested rounds that force a
+    /// new path.
+    pub rehash_rounds: u32,
+    /// `tcp_plb_idle_rehash_rounds`: congested rounds after which a sender
+    /// with nothing in flight takes a new path when it sends again (0: never).
+    pub idle_rehash_rounds: u32,
+    /// `tcp_plb_cong_thresh` (128/256 in Linux): a round is congested when at
+    /// least this fraction of what it delivered was CE-marked.
+    pub cong_thresh: f64,
+    /// `tcp_plb_suspend_rto_sec`: after a timeout PLB keeps the path the
+    /// timeout chose for this long plus a random part of it again.
+    pub suspend_rto: SimTime,
+}
+
+impl Default for PlbParams {
+    fn default() -> Self {
+        PlbParams {
+            enabled: false,
+            rehash_rounds: 12,
+            idle_rehash_rounds: 3,
+            cong_thresh: 0.5,
+            suspend_rto: SimTime::from_secs(60),
+        }
+    }
+}
+
 /// CUBIC parameters (RFC 9438; C = 0.4 and β = 0.7 are fixed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CubicParams {
@@ -668,6 +702,8 @@ pub struct TcpConfig {
     pub handshake_rtt_sample: bool,
     pub cubic: CubicParams,
     pub dctcp: DctcpParams,
+    /// Protective Load Balancing (DCTCP only).
+    pub plb: PlbParams,
     pub fast: FastParams,
     pub dsr: DsrParams,
     pub tcprand: TcpRandParams,
@@ -861,6 +897,7 @@ impl Default for TcpConfig {
             handshake_rtt_sample: true,
             cubic: CubicParams::default(),
             dctcp: DctcpParams::default(),
+            plb: PlbParams::default(),
             fast: FastParams::default(),
             dsr: DsrParams::default(),
             tcprand: TcpRandParams::default(),

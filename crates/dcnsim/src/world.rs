@@ -138,7 +138,15 @@ impl Core {
     /// The egress link at `node` for a packet with these header fields, as
     /// the routing mode picks it (`None`: no route).
     #[inline(always)]
-    fn pick(&mut self, node: u32, src: u32, dst: u32, flow: u32, kind: PktKind) -> Option<u32> {
+    fn pick(
+        &mut self,
+        node: u32,
+        src: u32,
+        dst: u32,
+        flow: u32,
+        kind: PktKind,
+        label: u16,
+    ) -> Option<u32> {
         let hops = self.routes.next_hops(node as usize, dst as usize);
         Some(match hops.len() {
             0 => return None,
@@ -146,16 +154,16 @@ impl Core {
             n => match self.mode {
                 RoutingMode::Single => hops[0],
                 RoutingMode::Ecmp => {
-                    let tuple = five_tuple(src, dst, flow, kind);
+                    let tuple = five_tuple(src, dst, flow, kind, label);
                     hops[(mix64(tuple ^ self.ecmp_salt[node as usize]) % n as u64) as usize]
                 }
                 // Every switch computes the same function of the tuple.
                 RoutingMode::EcmpUnsalted => {
-                    hops[(mix64(five_tuple(src, dst, flow, kind)) % n as u64) as usize]
+                    hops[(mix64(five_tuple(src, dst, flow, kind, label)) % n as u64) as usize]
                 }
                 RoutingMode::Rps => hops[self.switch_rng[node as usize].gen_range(0..n)],
                 RoutingMode::Flowlet { gap } => {
-                    let tuple = five_tuple(src, dst, flow, kind);
+                    let tuple = five_tuple(src, dst, flow, kind, label);
                     let h = mix64(tuple ^ self.ecmp_salt[node as usize]);
                     let slot = node as usize * FLOWLET_SLOTS + (h as usize & (FLOWLET_SLOTS - 1));
                     let now = self.q.now();
@@ -176,14 +184,16 @@ impl Core {
     /// by its flow, computed and interned on the flow's first packet.
     #[inline]
     fn source_route(&mut self, host: u32, p: &Packet) -> u32 {
+        // a host sends its own packets (the route starts at `src`)
+        debug_assert_eq!(host, p.src);
         let key = FlowRoute {
-            host,
+            label: p.label as u32,
             src: p.src,
             dst: p.dst,
             route: 0,
         };
         if let Some(r) = self.flow_route(p) {
-            if (r.host, r.src, r.dst) == (host, p.src, p.dst) {
+            if (r.src, r.dst, r.label) == (p.src, p.dst, p.label as u32) {
                 return r.route;
             }
         }
@@ -196,10 +206,10 @@ impl Core {
         // Walk the path the tables give, hop by hop, exactly as `forward`
         // would (static modes draw no randomness, so nothing is consumed).
         let mut hops = Vec::new();
-        let mut node = self.host_node[key.host as usize];
+        let mut node = self.host_node[key.src as usize];
         let mut input = NO_LINK;
         key.route = loop {
-            let Some(link) = self.pick(node, p.src, p.dst, p.flow, p.kind) else {
+            let Some(link) = self.pick(node, p.src, p.dst, p.flow, p.kind, p.label) else {
                 // Unreachable: route hop by hop, to fail where it always did.
                 break NO_ROUTE;
             };
@@ -293,8 +303,8 @@ impl Core {
             (hop.link, hop.slot & !RouteHop::DIRECT)
         } else {
             let pk = self.arena.get(id);
-            let (src, dst, flow, kind) = (pk.src, pk.dst, pk.flow, pk.kind);
-            let Some(link) = self.pick(node, src, dst, flow, kind) else {
+            let (src, dst, flow, kind, label) = (pk.src, pk.dst, pk.flow, pk.kind, pk.label);
+            let Some(link) = self.pick(node, src, dst, flow, kind, label) else {
                 unreachable!("no route from node {node} to host {dst}")
             };
             let slot = if from_host {

@@ -91,6 +91,10 @@ pub struct Packet {
     pub kind: PktKind,
     pub flags: u8,
     pub nsack: u8,
+    /// The data's flow label (0 until PLB or a timeout draws another),
+    /// which ECMP hashes with the 5-tuple: an IPv6 flow label, as Linux's
+    /// `sk_rethink_txhash` changes it.
+    pub label: u16,
     pub seq: u64,
     pub ts: SimTime,
     pub sack: [(u64, u64); 3],
@@ -101,6 +105,7 @@ impl Packet {
         kind: PktKind::Data,
         flags: 0,
         nsack: 0,
+        label: 0,
         flow: 0,
         txn: 0,
         src: 0,
@@ -156,6 +161,7 @@ pub struct PktHead {
     pub kind: PktKind,
     pub flags: u8,
     pub nsack: u8,
+    pub label: u16,
     pub seq: u64,
     pub ts: SimTime,
 }
@@ -193,6 +199,7 @@ impl Arena {
             kind: pkt.kind,
             flags: pkt.flags,
             nsack: pkt.nsack,
+            label: pkt.label,
             seq: pkt.seq,
             ts: pkt.ts,
         };
@@ -248,6 +255,7 @@ impl Arena {
             kind: p.kind,
             flags: p.flags,
             nsack: p.nsack,
+            label: p.label,
             seq: p.seq,
             ts: p.ts,
             sack,
@@ -1247,6 +1255,7 @@ mod tests {
                 txn: (r >> 32) as u32,
                 seq: r,
                 nsack,
+                label: 0,
                 sack,
                 kind: [PktKind::Data, PktKind::Ack, PktKind::Udp][(r >> 40) as usize % 3],
                 ..Packet::EMPTY

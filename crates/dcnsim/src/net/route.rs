@@ -36,10 +36,15 @@ pub const ROUTE_BYTES_FIXED: usize =
 /// Bytes of a switch's flowlet table (limits.rs).
 pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 
-/// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) as one word.
+/// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) and the
+/// flow label as one word (label 0 leaves the 5-tuple's word as it was).
 #[inline]
-pub(crate) fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind) -> u64 {
-    (src as u64) << 40 ^ (dst as u64) << 16 ^ (flow as u64) << 2 ^ kind as u64
+pub(crate) fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind, label: u16) -> u64 {
+    (src as u64) << 40
+        ^ (dst as u64) << 16
+        ^ (flow as u64) << 2
+        ^ kind as u64
+        ^ (label as u64) << 48
 }
 
 /// One hop of a source route: the egress link, and (after the first hop,
@@ -74,11 +79,13 @@ impl RouteHop {
     pub(crate) const DIRECT: u32 = 1 << 31;
 }
 
-/// The route of one flow direction, valid for packets from `host` with
-/// these addresses.
+/// The route of one flow direction, valid for packets with these
+/// addresses and flow label (a packet leaves from its `src` host).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FlowRoute {
-    pub(crate) host: u32,
+    /// The flow label the route was worked out for ([`crate::net::Packet::label`]);
+    /// `u32::MAX` in an empty slot, which no label equals.
+    pub(crate) label: u32,
     pub(crate) src: u32,
     pub(crate) dst: u32,
     pub(crate) route: u32,
@@ -86,7 +93,7 @@ pub(crate) struct FlowRoute {
 
 impl FlowRoute {
     pub(crate) const NONE: FlowRoute = FlowRoute {
-        host: u32::MAX,
+        label: u32::MAX,
         src: u32::MAX,
         dst: u32::MAX,
         route: NO_ROUTE,

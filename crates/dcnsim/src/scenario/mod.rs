@@ -391,6 +391,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
+    out.extend(plb_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
@@ -427,6 +428,36 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
              `rack_timers = \"linux\"` count in jiffies (both on under profile = \"linux\")",
             if idle.len() > 1 { "s" } else { "" },
             idle.join(", ")
+        ),
+    }]
+}
+
+/// PLB under a routing mode that does not hash the flow label: `single`
+/// takes one path whatever the label, `rps` sprays every packet anyway.
+fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    use crate::config::RoutingMode;
+    let mode = match cfg.routing {
+        RoutingMode::Single => "single",
+        RoutingMode::Rps => "rps",
+        _ => return Vec::new(),
+    };
+    let apps: Vec<String> = cfg
+        .apps
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.tcp().is_some_and(|t| t.plb.enabled))
+        .map(|(i, _)| i.to_string())
+        .collect();
+    if apps.is_empty() {
+        return Vec::new();
+    }
+    vec![ScenarioError {
+        path: "tcp.plb".into(),
+        message: format!(
+            "routing mode \"{mode}\" does not hash the flow label, so PLB's new labels move no \
+             packet of app{} {} (use \"ecmp\", \"ecmp_unsalted\" or \"flowlet\")",
+            if apps.len() > 1 { "s" } else { "" },
+            apps.join(", ")
         ),
     }]
 }

@@ -151,6 +151,15 @@ impl TcpSection {
                 g: self.dctcp_g.unwrap_or(d.dctcp.g),
                 alpha_init: self.dctcp_alpha_init.unwrap_or(d.dctcp.alpha_init),
             },
+            plb: PlbParams {
+                enabled: self.plb.unwrap_or(d.plb.enabled),
+                rehash_rounds: self.plb_rehash_rounds.unwrap_or(d.plb.rehash_rounds),
+                idle_rehash_rounds: self
+                    .plb_idle_rehash_rounds
+                    .unwrap_or(d.plb.idle_rehash_rounds),
+                cong_thresh: self.plb_cong_thresh.unwrap_or(d.plb.cong_thresh),
+                suspend_rto: self.plb_suspend_rto.unwrap_or(d.plb.suspend_rto),
+            },
             fast: FastParams {
                 g: self.fast_g.unwrap_or(d.fast.g),
                 alpha_init: self.fast_alpha_init.unwrap_or(d.fast.alpha_init),
@@ -294,6 +303,24 @@ pub(super) fn tcp_cross_checks(
                 c.cc.name()
             ),
             &["hystart", "cc"][..],
+        ));
+    }
+    if c.plb.enabled && (c.cc != CcKind::Dctcp || c.transport != Transport::Tcp) {
+        let what = if c.transport != Transport::Tcp {
+            let name = super::values::TRANSPORT_NAMES
+                .iter()
+                .find(|(_, t)| *t == c.transport)
+                .map_or("?", |(n, _)| n);
+            format!("transport is '{name}'")
+        } else {
+            format!("cc is '{}'", c.cc.name())
+        };
+        out.push((
+            "plb",
+            format!(
+                "PLB reads DCTCP's per-round fraction of CE-marked bytes (Linux runs it in tcp_dctcp) and needs cc = 'dctcp' over TCP ({what})"
+            ),
+            &["plb", "cc", "transport"][..],
         ));
     }
     if c.cc.needs_ecn() && !c.ecn {

@@ -69,6 +69,7 @@ struct FlowRow {
     spurious_retransmits: u64,
     tlp_probes: u64,
     reorder_events: u64,
+    rehashes: u64,
     dupthresh: u64,
     drops: u64,
     ack_drops: u64,
@@ -213,6 +214,7 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             spurious_retransmits: f.stats.spurious_retransmits,
             tlp_probes: f.stats.tlp_probes,
             reorder_events: f.stats.reorder_events,
+            rehashes: f.rehashes(),
             dupthresh: f.dupthresh as u64,
             drops: d.drops,
             ack_drops: d.ack_drops,
@@ -277,6 +279,7 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             spurious_retransmits: 0,
             tlp_probes: 0,
             reorder_events: 0,
+            rehashes: 0,
             dupthresh: 0,
             drops: d.drops,
             ack_drops: 0,
@@ -356,6 +359,7 @@ fn flows_table(r: &[FlowRow]) -> Table {
     );
     flows.push("tlp_probes", u64s(r.iter().map(|x| x.tlp_probes)));
     flows.push("reorder_events", u64s(r.iter().map(|x| x.reorder_events)));
+    flows.push("rehashes", u64s(r.iter().map(|x| x.rehashes)));
     flows.push("dupthresh", u64s(r.iter().map(|x| x.dupthresh)));
     flows.push("drops", u64s(r.iter().map(|x| x.drops)));
     flows.push("ack_drops", u64s(r.iter().map(|x| x.ack_drops)));

@@ -87,6 +87,7 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("spurious_retransmits", Dtype::U64),
             ("tlp_probes", Dtype::U64),
             ("reorder_events", Dtype::U64),
+            ("rehashes", Dtype::U64),
             ("dupthresh", Dtype::U64),
             ("drops", Dtype::U64),
             ("ack_drops", Dtype::U64),

@@ -48,6 +48,7 @@ pub mod info;
 pub mod io;
 pub mod jiffies;
 pub mod ndp;
+pub mod plb;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -338,6 +339,10 @@ pub struct TcpFlow {
     /// Whether the pending run of the thread is a success of the coin (or
     /// only the end of a bounded batch of failed tosses).
     prx_hit: bool,
+    /// The flow label its data carry ([`Packet::label`]): 0 until PLB or
+    /// a timeout under PLB draws another (tcp/plb.rs). In the line every
+    /// send reads.
+    label: u16,
     // ---- line 5: both ends
     /// The flow's configuration, shared by every flow of its class (the
     /// world interns one per distinct configuration).
@@ -393,6 +398,8 @@ pub struct TcpFlow {
     swift: Option<Box<swift::SwiftState>>,
     /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
     hpcc: Option<Box<hpcc::HpccState>>,
+    /// Protective Load Balancing's state when `cfg.plb` is on (tcp/plb.rs).
+    plb: Option<Box<plb::PlbState>>,
 }
 
 impl TcpFlow {
@@ -443,6 +450,7 @@ impl TcpFlow {
             *Arc::make_mut(&mut cfg) = Self::class_of(&cfg);
         }
         let smss = SegPolicy::initial_smss(&cfg);
+        let plb = cfg.plb.enabled.then(|| Box::new(plb::PlbState::new(&rng)));
         TcpFlow {
             id,
             app,
@@ -489,6 +497,7 @@ impl TcpFlow {
             prx: LazyTimer::default(),
             prx_hit: false,
             prx_suspended: false,
+            label: 0,
             rx: RxLines {
                 rcv_nxt: 0,
                 ts_recent: SimTime::ZERO,
@@ -509,6 +518,7 @@ impl TcpFlow {
             swift: (cfg.transport == crate::config::Transport::Swift)
                 .then(|| Box::new(Self::swift_state(&cfg))),
             hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
+            plb,
             stats: FlowStats::default(),
             start_time: None,
             cfg,

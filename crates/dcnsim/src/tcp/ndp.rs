@@ -180,6 +180,7 @@ impl TcpFlow {
             kind: PktKind::Ack,
             flags,
             nsack: 0,
+            label: 0,
             flow: self.id,
             txn: 0,
             src: self.dst_host,

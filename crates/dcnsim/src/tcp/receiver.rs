@@ -184,6 +184,7 @@ impl TcpFlow {
             kind: PktKind::Ack,
             flags: f,
             nsack: 0,
+            label: 0,
             flow: self.id,
             txn: 0,
             src: self.dst_host,

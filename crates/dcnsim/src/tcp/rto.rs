@@ -86,6 +86,9 @@ impl TcpFlow {
             return;
         }
         let now = io.now();
+        if self.cfg.plb.enabled {
+            self.plb_on_timeout(now);
+        }
         self.stats.timeouts += 1;
         self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);

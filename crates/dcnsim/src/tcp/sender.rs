@@ -29,6 +29,7 @@ impl TcpFlow {
             kind: PktKind::Data,
             flags: f,
             nsack: 0,
+            label: self.label,
             flow: self.id,
             txn: self.segs_sent as u32,
             src: self.src_host,
@@ -84,6 +85,7 @@ impl TcpFlow {
             let now = io.now();
             let idle = now.saturating_sub(self.last_send);
             self.cc.on_tx_start(now, idle);
+            self.plb_tx_start(now);
         }
         let start = self.snd_max;
         self.segs.push_back(Seg {
@@ -331,6 +333,7 @@ impl TcpFlow {
             kind: PktKind::Data,
             flags: f,
             nsack: 0,
+            label: self.label,
             flow: self.id,
             txn: self.stats.segments_sent as u32,
             src: self.src_host,
@@ -467,7 +470,11 @@ impl TcpFlow {
             cwnd_limited: true,
         };
         // Every ACK, in every state: per-window accounting (DCTCP's α).
-        self.cc.on_ack_ecn(&self.st, &info);
+        if self.cfg.plb.enabled {
+            self.on_ack_ecn_plb(&info);
+        } else {
+            self.cc.on_ack_ecn(&self.st, &info);
+        }
         // The ECN response comes first; the ACK that triggers a cut
         // does not also grow the window (RFC 3168 §6.1.2).
         let cut = self.ecn_response(&info);

@@ -389,6 +389,7 @@ impl TcpFlow {
             kind: PktKind::Ack,
             flags: 0,
             nsack: 0,
+            label: 0,
             flow: self.id,
             txn: held.min(u32::MAX as u64) as u32,
             src: self.dst_host,

@@ -1966,6 +1966,7 @@ fn hot_fields_stay_in_their_lines() {
     assert!((offset_of!(TcpFlow, cc) + size_of_val(&f.cc) - 1) / 64 <= 4);
     line!(ep, 4);
     line!(prx_hit, 4);
+    line!(label, 4);
     line!(cfg, 5);
     line!(id, 5);
     line!(app, 5);
@@ -2265,6 +2266,9 @@ mod rack_loss;
 
 // Reordering detection from SACKs (issue 24).
 mod reorder;
+
+// Protective Load Balancing: when a DCTCP sender takes a new flow label.
+mod plb;
 
 /// RFC 6582 §4.1 without SACK: eight holes in one window are repaired one
 /// per partial ACK, each behind the new data the inflated window sends.

@@ -48,6 +48,12 @@ impl AlphaEstimator {
         self.updates
     }
 
+    /// The open window's bytes acknowledged and marked so far (PLB reads
+    /// them before an ACK, and so the F of a window that ACK closes).
+    pub fn pending(&self) -> (u64, u64) {
+        (self.bytes_acked, self.bytes_marked)
+    }
+
     /// Account one ACK; returns true when it closed an observation window
     /// and α was updated.
     #[inline]

@@ -224,7 +224,9 @@ impl Cc {
             CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast).with_ca(cfg.ca_increase)),
         }
     }
-    #[inline]
+    // always: called from the ACK path and from PLB's (tcp/plb.rs), and
+    // the ACK path's copy was inlined before PLB gave it a second caller
+    #[inline(always)]
     pub fn on_ack_ecn(&mut self, s: &CcState, a: &AckInfo) {
         dispatch!(self, c => c.on_ack_ecn(s, a))
     }
@@ -245,6 +247,18 @@ impl Cc {
     #[inline]
     pub fn on_tx_start(&mut self, now: SimTime, idle: SimTime) {
         dispatch!(self, c => c.on_tx_start(now, idle))
+    }
+    /// DCTCP's observation windows (rounds) closed so far, and the open
+    /// one's bytes acknowledged and marked (`None` for a cc without
+    /// rounds): what PLB reads (tcp/plb.rs).
+    pub fn rounds(&self) -> Option<(u64, u64, u64)> {
+        match self {
+            Cc::Dctcp(d) => {
+                let (acked, marked) = d.estimator().pending();
+                Some((d.estimator().updates(), acked, marked))
+            }
+            _ => None,
+        }
     }
     #[inline]
     pub fn hints(&self, s: &CcState) -> CcHints {

@@ -1,0 +1,163 @@
+//! Protective Load Balancing (PLB; Qureshi et al., SIGCOMM 2022), as Linux
+//! runs it for DCTCP (net/ipv4/tcp_plb.c, tcp_dctcp.c): once per round the
+//! sender learns what fraction of the data it delivered was CE-marked; after
+//! `rehash_rounds` congested rounds in a row (or `idle_rehash_rounds` when
+//! it next sends with nothing in flight) it draws a new flow label, which
+//! the fabric's ECMP hash includes, so its data take another path. A
+//! timeout draws a new label as well (Linux rethinks the hash on every RTO,
+//! `tcp_write_timeout`) and suspends PLB for `suspend_rto` plus a random
+//! part of it, so PLB does not move the flow back onto a path the timeout
+//! left.
+//!
+//! The label lives in [`TcpFlow`]'s sending lines and rides on each data
+//! packet ([`crate::net::Packet::label`]); the world hashes it with the
+//! 5-tuple wherever it hashes the 5-tuple. Only the sender's data move:
+//! the receiver's ACKs keep their own (unchanged) label, as the other
+//! socket's hash in Linux.
+
+use super::TcpFlow;
+use crate::sim::rng::{mix64, Rng};
+use crate::sim::time::SimTime;
+use rand::{Rng as _, SeedableRng};
+
+/// A flow's PLB state (Linux's `struct tcp_plb_state`).
+#[derive(Clone, Debug)]
+pub(crate) struct PlbState {
+    /// Consecutive congested rounds, capped at `rehash_rounds`.
+    consec: u32,
+    /// While set, PLB keeps the flow where it is (after a timeout).
+    pause_until: Option<SimTime>,
+    /// New labels and suspensions, from a stream of the flow's own that no
+    /// other draw of the flow shares.
+    rng: Rng,
+    /// New labels drawn, PLB's and the timeouts' (Linux's TCP_NLA_REHASH:
+    /// plb_rehash + timeout_rehash). Here, not in the flow's counters, whose
+    /// lines are laid out for the ACK path.
+    rehashes: u64,
+}
+
+impl PlbState {
+    /// The state of a flow whose random stream is `flow_rng` (left as it
+    /// is: PLB's draws come from a stream derived from it).
+    pub(crate) fn new(flow_rng: &Rng) -> Self {
+        let seed = flow_rng.clone().gen::<u64>();
+        PlbState {
+            consec: 0,
+            pause_until: None,
+            rehashes: 0,
+            rng: Rng::seed_from_u64(mix64(seed ^ 0x504c_425f_6c61_6265)),
+        }
+    }
+}
+
+impl TcpFlow {
+    /// A DCTCP round closed with `fraction` of its acknowledged bytes
+    /// CE-marked (tcp_plb_update_state, then tcp_plb_check_rehash).
+    pub(in crate::tcp) fn plb_round(&mut self, fraction: f64, now: SimTime) {
+        let p = self.cfg.plb;
+        let Some(s) = self.plb.as_deref_mut() else {
+            return;
+        };
+        if fraction < p.cong_thresh {
+            s.consec = 0;
+        } else if s.consec < p.rehash_rounds {
+            s.consec += 1;
+        }
+        // The ACK that closed the round still counts its data in flight
+        // (Linux's in_ack_event runs before the retransmit queue is
+        // cleaned), so only the forced rule can fire here.
+        self.plb_check(false, now);
+    }
+
+    /// [`super::cc::Cc::on_ack_ecn`] for a flow with PLB: a DCTCP round
+    /// this ACK closes feeds PLB. Out of line: the flows without PLB do not
+    /// carry it.
+    #[inline(never)]
+    pub(in crate::tcp) fn on_ack_ecn_plb(&mut self, info: &super::cc::AckInfo) {
+        let before = self.cc.rounds();
+        self.cc.on_ack_ecn(&self.st, info);
+        let (Some((m, acked, marked)), Some((n, _, _))) = (before, self.cc.rounds()) else {
+            return;
+        };
+        if n != m {
+            // the closed window's F, as the estimator computed it
+            let marked = marked + if info.ece { info.acked } else { 0 };
+            let fraction = marked as f64 / (acked + info.acked) as f64;
+            self.plb_round(fraction, info.now);
+        }
+    }
+
+    /// The sender starts sending with nothing in flight (Linux's
+    /// CA_EVENT_TX_START): an idle flow whose last rounds were congested
+    /// moves now, between flowlets, where moving reorders nothing.
+    #[inline]
+    pub(in crate::tcp) fn plb_tx_start(&mut self, now: SimTime) {
+        if self.plb.is_some() {
+            self.plb_check(true, now);
+        }
+    }
+
+    /// tcp_plb_check_rehash.
+    fn plb_check(&mut self, idle: bool, now: SimTime) {
+        let p = self.cfg.plb;
+        let Some(s) = self.plb.as_deref_mut() else {
+            return;
+        };
+        let forced = s.consec >= p.rehash_rounds;
+        let idle = idle && p.idle_rehash_rounds > 0 && s.consec >= p.idle_rehash_rounds;
+        if !forced && !idle {
+            return;
+        }
+        if s.pause_until.is_some_and(|t| now >= t) {
+            s.pause_until = None;
+        }
+        if s.pause_until.is_some() {
+            return;
+        }
+        s.consec = 0;
+        self.plb_rehash();
+    }
+
+    /// A timeout: a new label (tcp_write_timeout's sk_rethink_txhash), then
+    /// PLB suspended for `suspend_rto` plus up to as long again
+    /// (tcp_plb_update_state_upon_rto).
+    pub(in crate::tcp) fn plb_on_timeout(&mut self, now: SimTime) {
+        let suspend = self.cfg.plb.suspend_rto.0;
+        let Some(s) = self.plb.as_deref_mut() else {
+            return;
+        };
+        let extra = if suspend > 0 {
+            s.rng.gen_range(0..suspend)
+        } else {
+            0
+        };
+        s.pause_until = Some(SimTime(now.0.saturating_add(suspend + extra)));
+        s.consec = 0;
+        self.plb_rehash();
+    }
+
+    /// Draw a new flow label, another than the one in use (sk_rethink_txhash).
+    fn plb_rehash(&mut self) {
+        let Some(s) = self.plb.as_deref_mut() else {
+            return;
+        };
+        let old = self.label;
+        self.label = loop {
+            let l: u16 = s.rng.gen();
+            if l != old {
+                break l;
+            }
+        };
+        s.rehashes += 1;
+    }
+
+    /// New flow labels the flow drew (0 without PLB).
+    pub fn rehashes(&self) -> u64 {
+        self.plb.as_ref().map_or(0, |s| s.rehashes)
+    }
+
+    /// The flow label its data carry now.
+    pub fn label(&self) -> u16 {
+        self.label
+    }
+}

@@ -1,0 +1,182 @@
+//! Protective Load Balancing (tcp/plb.rs): when a DCTCP sender draws a new
+//! flow label, and which of its packets carry it.
+
+use super::*;
+use crate::config::PlbParams;
+
+/// DCTCP with PLB: `rounds` congested rounds move the flow, idle moves
+/// after `idle` (0: never), a round is congested at half its bytes marked.
+fn plb_tcp(rounds: u32, idle: u32) -> TcpConfig {
+    let mut t = tcp(CcKind::Dctcp);
+    // α is each round's F, so a test can read the F PLB judged
+    t.dctcp.g = 1.0;
+    t.plb = PlbParams {
+        enabled: true,
+        rehash_rounds: rounds,
+        idle_rehash_rounds: idle,
+        ..PlbParams::default()
+    };
+    t
+}
+
+/// One DCTCP round closed by an ACK of everything sent but the last
+/// segment (so the flight never empties), CE-echoed or not; returns the
+/// rounds closed so far.
+fn round(w: &mut Script, marked: bool) -> u64 {
+    let ack = w.flow.snd_max() - MSS as u64;
+    assert!(
+        ack > w.flow.snd_una(),
+        "a round needs new data acknowledged"
+    );
+    w.flow.on_ack(&mut w.io, &ack_pkt(ack, marked));
+    match w.flow.cc() {
+        Cc::Dctcp(d) => d.estimator().updates(),
+        _ => unreachable!(),
+    }
+}
+
+fn labels(w: &Script) -> Vec<u16> {
+    data_sent(w).iter().map(|p| p.label).collect()
+}
+
+/// Three marked rounds in a row move the flow; two, then an unmarked one,
+/// do not (the count starts again), and every data packet sent after the
+/// move carries the new label, every one before it the old.
+#[test]
+fn plb_moves_a_flow_after_its_rehash_rounds_of_congestion_in_a_row() {
+    let mut w = world(plb_tcp(3, 0));
+    w.flow.app_write(&mut w.io, 1000 * MSS as u64, None);
+    let mut closed = 0;
+    for marked in [true, true, false, true, true] {
+        let n = round(&mut w, marked);
+        assert_eq!(n, closed + 1, "each ACK closes one round");
+        closed = n;
+    }
+    assert_eq!(w.flow.rehashes(), 0, "never three marked rounds in a row");
+    assert!(labels(&w).iter().all(|&l| l == 0));
+    let before = data_sent(&w).len();
+    round(&mut w, true);
+    assert_eq!(w.flow.rehashes(), 1);
+    let new = w.flow.label();
+    assert_ne!(new, 0);
+    let after = labels(&w);
+    assert!(after.len() > before, "the ACK sent new data");
+    assert!(after[..before].iter().all(|&l| l == 0));
+    assert!(after[before..].iter().all(|&l| l == new), "{after:?}");
+    // The count restarted at the move: three more marked rounds for the next.
+    round(&mut w, true);
+    round(&mut w, true);
+    assert_eq!(w.flow.rehashes(), 1);
+    round(&mut w, true);
+    assert_eq!(w.flow.rehashes(), 2);
+    assert_ne!(w.flow.label(), new);
+}
+
+/// A round is congested at `plb_cong_thresh` of its acknowledged bytes
+/// marked, not below: at a threshold of one half, a round of which three
+/// segments in eleven were marked leaves the flow where it is, a round all
+/// marked moves it.
+#[test]
+fn plb_counts_only_rounds_marked_at_its_threshold() {
+    let mut w = world(plb_tcp(1, 0));
+    let m = MSS as u64;
+    w.flow.app_write(&mut w.io, 1000 * m, None);
+    // The first ACK closes the first round (unmarked); the next round
+    // ends at what has been sent by then.
+    w.flow.on_ack(&mut w.io, &ack_pkt(m, false));
+    let end = w.flow.snd_max();
+    assert_eq!(end, 12 * m, "slow start sent two more");
+    w.flow.on_ack(&mut w.io, &ack_pkt(4 * m, true));
+    w.flow.on_ack(&mut w.io, &ack_pkt(end, false));
+    match w.flow.cc() {
+        // α = F of the round with g = 1: the round's marked share was 3/11
+        Cc::Dctcp(d) => {
+            assert_eq!(d.estimator().updates(), 2);
+            assert!((d.alpha() - 3.0 / 11.0).abs() < 1e-12, "{}", d.alpha());
+        }
+        _ => unreachable!(),
+    }
+    assert_eq!(w.flow.rehashes(), 0, "3/11 marked is below one half");
+    round(&mut w, true);
+    assert_eq!(w.flow.rehashes(), 1, "a round all marked is over it");
+}
+
+/// Without PLB nothing moves, however marked.
+#[test]
+fn without_plb_the_label_stays() {
+    let mut w = world(tcp(CcKind::Dctcp));
+    w.flow.app_write(&mut w.io, 1000 * MSS as u64, None);
+    for _ in 0..30 {
+        round(&mut w, true);
+    }
+    assert_eq!(w.flow.rehashes(), 0);
+    assert!(labels(&w).iter().all(|&l| l == 0));
+}
+
+/// A timeout draws a new label for the retransmission (Linux rethinks the
+/// hash on every RTO) and suspends PLB: marked rounds then move nothing
+/// until `plb_suspend_rto` (plus its random part) has passed.
+#[test]
+fn a_timeout_moves_the_flow_and_suspends_plb() {
+    let mut t = plb_tcp(1, 0);
+    t.plb.suspend_rto = SimTime::from_ms(50);
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, 1000 * MSS as u64, None);
+    let first = data_sent(&w).len();
+    // RTOmin (200 ms) after the first flight, nothing acknowledged.
+    let rto_at = SimTime::from_ms(201);
+    run_timers(&mut w, rto_at);
+    assert_eq!(w.flow.stats.timeouts, 1);
+    assert_eq!(w.flow.rehashes(), 1);
+    let label = w.flow.label();
+    assert_ne!(label, 0);
+    let sent = data_sent(&w);
+    assert_eq!(sent[first].seq, 0, "the head resent");
+    assert_eq!(sent[first].label, label);
+    // Marked rounds while suspended: no move.
+    let m = MSS as u64;
+    w.flow.on_ack(&mut w.io, &ack_pkt(m, true));
+    for _ in 0..5 {
+        w.flow
+            .on_ack(&mut w.io, &ack_pkt(w.flow.snd_max() - m, true));
+    }
+    assert_eq!(w.flow.rehashes(), 1, "suspended");
+    // 50 ms plus at most 50 ms later the next congested round moves it.
+    w.io.at(rto_at + SimTime::from_ms(100));
+    w.flow
+        .on_ack(&mut w.io, &ack_pkt(w.flow.snd_max() - m, true));
+    assert_eq!(w.flow.rehashes(), 2);
+    assert_ne!(w.flow.label(), label);
+}
+
+/// A sender whose last rounds were congested moves when it next sends
+/// with nothing in flight (Linux's CA_EVENT_TX_START), before that send,
+/// short of the forced rule's rounds; a round's end with data in flight
+/// does not move it.
+#[test]
+fn an_idle_sender_moves_when_it_sends_again() {
+    let mut w = world(plb_tcp(12, 2));
+    let m = MSS as u64;
+    // Ten segments, then two more on the first ACK: all twelve written.
+    w.flow.app_write(&mut w.io, 12 * m, None);
+    round(&mut w, true);
+    assert_eq!(w.flow.snd_max(), 12 * m);
+    // The second marked round ends with everything acknowledged and
+    // nothing left to send.
+    w.flow.on_ack(&mut w.io, &ack_pkt(12 * m, true));
+    assert_eq!(w.flow.snd_una(), w.flow.snd_max());
+    assert_eq!(
+        w.flow.rehashes(),
+        0,
+        "two rounds are short of the forced rule's 12"
+    );
+    let before = data_sent(&w).len();
+    w.io.at(SimTime::from_ms(5));
+    w.flow.app_write(&mut w.io, 10 * m, None);
+    assert_eq!(w.flow.rehashes(), 1, "idle after two congested rounds");
+    let sent = data_sent(&w);
+    assert!(sent.len() > before);
+    assert!(sent[..before].iter().all(|p| p.label == 0));
+    assert!(sent[before..].iter().all(|p| p.label == w.flow.label()));
+    assert_ne!(w.flow.label(), 0);
+}
