@@ -122,3 +122,19 @@ def test_the_command_line_says_how_many_labels_were_drawn():
                           "--set", "stop=6ms", "--set", "tcp.plb=false", "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, check=True)
     assert "new flow labels" not in off.stdout
+
+
+def test_the_builders_carry_plb():
+    """The Python builders write the same document as the dict above."""
+    from dcnsim import Bulk, FatTree, Scenario, Tcp
+
+    s = Scenario(
+        FatTree(k=4, rate="10Gbps", delay="1us", buffer="300pkt", ecn_k="20pkt"),
+        [Bulk(src=i, dst=8 + i, size="10MB") for i in range(4)],
+        tcp=Tcp(cc="dctcp", rwnd="100pkt", rto_min="1ms", plb=True, plb_cong_thresh=0.1,
+                plb_rehash_rounds=3),
+        routing="ecmp", stop="1s", name="plb-four", seed=4)
+    a = dcnsim.run(s)
+    b = dcnsim.run(four_flows(4, EAGER))
+    assert a.flows.rehashes.sum() > 0
+    assert a.tables["flows"].equals(b.tables["flows"])

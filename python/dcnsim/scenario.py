@@ -131,6 +131,11 @@ class Tcp(_Builder):
     hz: Optional[int] = None
     dctcp_g: Optional[Union[float, str]] = None
     dctcp_alpha_init: Optional[Union[float, str]] = None
+    plb: Optional[bool] = None
+    plb_rehash_rounds: Optional[int] = None
+    plb_idle_rehash_rounds: Optional[int] = None
+    plb_cong_thresh: Optional[Union[float, str]] = None
+    plb_suspend_rto: Optional[str] = None
     fast_g: Optional[Union[float, str]] = None
     fast_alpha_init: Optional[Union[float, str]] = None
     fast_wmin: Optional[int] = None
