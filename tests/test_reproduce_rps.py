@@ -164,3 +164,18 @@ def test_every_figure_analyzes_in_quick_mode(tmp_path):
 
     rep = reproduce("rps", quick=True, out=tmp_path, progress=False, echo=None)
     assert not rep.errors, rep.errors
+
+
+@needs_core
+def test_the_plb_figure_moves_flows_only_under_plb(tmp_path):
+    """Our PLB figure (DCTCP on the random pairs): ECMP and RPS draw no
+    flow label, eager PLB does; its rows stand beyond the paper's tally."""
+    r = cli("reproduce", "rps", "--quick", "--figure", "plb", "--out", str(tmp_path), "--no-progress",
+            timeout=300)
+    assert r.returncode == 0, r.stderr + r.stdout
+    t = pd.read_csv(tmp_path / "plb.csv")
+    moved = t[t["metric"] == "rehashes"].groupby("scheme")["mean"].max()
+    assert moved["ECMP"] == 0 and moved[RPS] == 0, moved
+    assert moved["ECMP + PLB (20 %, 3 rounds)"] > 0, moved
+    assert "0 tested claims" in r.stdout and "beyond the paper" in r.stdout
+    assert (tmp_path / "plb.png").stat().st_size > 1000

@@ -1,8 +1,8 @@
 """Packet spraying vs single-path forwarding (Kaymak & Rojas-Cessa, JCSM 5(1), 2016): Figs. 2–9.
 
 ``dcnsim reproduce rps`` runs every figure of the paper's evaluation and
-three of our own (per-path utilization, hash polarisation, reordering-robust
-TCP). The setup, every setting the paper leaves open and every difference
+our own (per-path utilization, hash polarisation, reordering-robust TCP,
+PLB's host-driven repathing, other endpoints and NIC queues). The setup, every setting the paper leaves open and every difference
 from the paper are explained in docs/rps.md; the settings are also listed
 in :data:`SETTINGS` and printed with the results.
 
@@ -61,6 +61,7 @@ from .random_flows import (
     _fig89_points,
     _fig567_points,
 )
+from .plb import PLB_SETTING, _analyze_plb, _plb_points
 from .reordering import TCP_SETTING, _analyze_tcp, _tcp_points
 from .settings import (
     LINUX_SETTING,
@@ -164,6 +165,8 @@ PAPER = Paper(
                _analyze_polar, "", series=(ECMP,), setting="hash ECMP with and without per-switch salt (ours)"),
         Figure("tcp", "RPS with reordering-robust loss detection: NewReno, CUBIC, DCTCP", _tcp_points, _analyze_tcp,
                "", series=(RPS,), setting=TCP_SETTING),
+        Figure("plb", "DCTCP on random pairs: ECMP, ECMP with PLB (host-driven repathing) and RPS", _plb_points,
+               _analyze_plb, "", series=(ECMP, RPS), setting=PLB_SETTING),
         Figure("settings", "Figs. 5–6 with Linux-like endpoints instead of ns-3.23's defaults", _settings_points,
                _analyze_settings, "as Figs. 5–6", setting=LINUX_SETTING),
         Figure("nic", f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ns-3's default) instead of {NIC_BUFFER}",

@@ -237,6 +237,8 @@ def _metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     }
     if "spurious_retransmits" in f:
         out["spurious_retransmits"] = float(f["spurious_retransmits"].sum())
+    # new flow labels (tcp.plb); absent from results of cores before PLB
+    out["rehashes"] = float(f["rehashes"].sum()) if "rehashes" in f else 0.0
     return out
 
 
