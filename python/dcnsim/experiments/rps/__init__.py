@@ -50,6 +50,7 @@ from .common import (
     _static_points,
 )
 from .paths import _analyze_paths, _paths_points
+from .plb import PLB_SETTING, _analyze_plb, _plb_points
 from .polarisation import _analyze_polar, _polar_points
 from .random_flows import (
     _analyze_fig5,
@@ -61,7 +62,6 @@ from .random_flows import (
     _fig89_points,
     _fig567_points,
 )
-from .plb import PLB_SETTING, _analyze_plb, _plb_points
 from .reordering import TCP_SETTING, _analyze_tcp, _tcp_points
 from .settings import (
     LINUX_SETTING,

@@ -299,6 +299,18 @@ REGISTER = Register.load(Path(__file__).with_name("claims.toml"))
 # ---------------------------------------------------------------- plotting
 
 
+def tput_and_fct_plots(t, stems: Tuple[str, str], *, title: str, out_dir: Path, order: Sequence[str]) -> List[Path]:
+    """A random-pairs figure's two panels: mean long-flow throughput and
+    mean short-flow FCT against the number of long flows, one series per
+    scheme (``t``: :func:`tidy` rows of both metrics)."""
+    figs: List[Path] = []
+    for (metric, ylabel), stem in zip((("long_tput_mbps", "mean long-flow throughput (Mbps)"),
+                                       ("short_fct_ms", "mean short-flow FCT (ms)")), stems):
+        figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
+                              title=title, path=out_dir / f"{stem}.png", order=order)
+    return figs
+
+
 def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: str, path: Path,
                   order: Optional[Sequence[str]] = None, logy: bool = False, facet: Optional[str] = None,
                   hline: Optional[Tuple[float, str]] = None) -> List[Path]:

@@ -22,13 +22,13 @@ from .common import (
     RPS,
     SHORTS,
     _runs,
-    errorbar_plot,
     frame,
     paired,
     random_apps,
     scenario,
     tcp,
     tidy,
+    tput_and_fct_plots,
 )
 
 #: the plb figure's variant, as its Beyond-the-paper rows name it
@@ -66,12 +66,8 @@ def _analyze_plb(summary, out_dir: Path) -> FigureResult:
     names = [s[0] for s in PLB_SCHEMES]
     t = pd.concat([tidy(df, m, ["scheme", "n_long"]) for m in ("long_tput_mbps", "short_fct_ms", "rehashes")],
                   ignore_index=True)
-    figs = []
-    for metric, ylabel, stem in (("long_tput_mbps", "mean long-flow throughput (Mbps)", "plb"),
-                                 ("short_fct_ms", "mean short-flow FCT (ms)", "plb_fct")):
-        figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
-                              title="DCTCP, random pairs (20 short flows): ECMP, PLB, RPS",
-                              path=out_dir / f"{stem}.png", order=names)
+    figs = tput_and_fct_plots(t, ("plb", "plb_fct"), out_dir=out_dir, order=names,
+                              title="DCTCP, random pairs (20 short flows): ECMP, PLB, RPS")
     cmp = []
     for name in (PLB_LINUX, PLB_EAGER, RPS):
         cmp.append(ordering(f"long-flow throughput, {name} − ECMP", paired(df, "long_tput_mbps", name, ECMP),

@@ -25,13 +25,13 @@ from .common import (
     _random_points,
     _runs,
     ci95,
-    errorbar_plot,
     frame,
     paired,
     random_apps,
     scenario,
     tcp,
     tidy,
+    tput_and_fct_plots,
 )
 
 # ---------------------------------------------------------------- the implicit TCP settings (ours)
@@ -65,12 +65,8 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     t = pd.concat([tidy(df, m, ["scheme", "n_long"]) for m in ("long_tput_mbps", "short_fct_ms", "short_ooo_pct")],
                   ignore_index=True)
-    figs = []
-    for metric, ylabel, stem in (("long_tput_mbps", "mean long-flow throughput (Mbps)", "settings_tput"),
-                                 ("short_fct_ms", "mean short-flow FCT (ms)", "settings_fct")):
-        figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
-                              title="Figs. 5–6 with Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms)",
-                              path=out_dir / f"{stem}.png", order=SCHEME_NAMES)
+    figs = tput_and_fct_plots(t, ("settings_tput", "settings_fct"), out_dir=out_dir, order=SCHEME_NAMES,
+                              title="Figs. 5–6 with Linux-like endpoints (IW 10, no delayed ACK, SACK, RTOmin 200 ms)")
     # Linux-like endpoints are our reading, not the paper's setup: judged by
     # the register's criteria, never tallied
     r = df[df["scheme"] == RPS]
@@ -103,12 +99,8 @@ def _analyze_nic(summary, out_dir: Path) -> FigureResult:
 
     df = frame(summary)
     t = pd.concat([tidy(df, m, ["scheme", "n_long"]) for m in ("long_tput_mbps", "short_fct_ms")], ignore_index=True)
-    figs = []
-    for metric, ylabel, stem in (("long_tput_mbps", "mean long-flow throughput (Mbps)", "nic_tput"),
-                                 ("short_fct_ms", "mean short-flow FCT (ms)", "nic_fct")):
-        figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
-                              title=f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ours: {NIC_BUFFER})",
-                              path=out_dir / f"{stem}.png", order=SCHEME_NAMES)
+    figs = tput_and_fct_plots(t, ("nic_tput", "nic_fct"), out_dir=out_dir, order=SCHEME_NAMES,
+                              title=f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ours: {NIC_BUFFER})")
     # an alternative reading of the setup: its verdicts are shown, not tallied (Figs. 5–6 are)
     cmp = [
         REGISTER.variant("fig5-tput", paired(df, "long_tput_mbps", RPS, SINGLE), setting=NIC_SETTING,
