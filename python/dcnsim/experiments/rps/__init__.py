@@ -50,7 +50,14 @@ from .common import (
     _static_points,
 )
 from .paths import _analyze_paths, _paths_points
-from .plb import PLB_SETTING, _analyze_plb, _plb_points
+from .plb import (
+    PLB_SETTING,
+    PLBPERM_SETTING,
+    _analyze_plb,
+    _analyze_plbperm,
+    _plb_points,
+    _plbperm_points,
+)
 from .polarisation import _analyze_polar, _polar_points
 from .random_flows import (
     _analyze_fig5,
@@ -167,6 +174,8 @@ PAPER = Paper(
                "", series=(RPS,), setting=TCP_SETTING),
         Figure("plb", "DCTCP on random pairs: ECMP, ECMP with PLB (host-driven repathing) and RPS", _plb_points,
                _analyze_plb, "", series=(ECMP, RPS), setting=PLB_SETTING),
+        Figure("plbperm", "DCTCP on a permutation (host i → i + 8): ECMP, ECMP with PLB and RPS", _plbperm_points,
+               _analyze_plbperm, "", series=(ECMP, RPS), setting=PLBPERM_SETTING),
         Figure("settings", "Figs. 5–6 with Linux-like endpoints instead of ns-3.23's defaults", _settings_points,
                _analyze_settings, "as Figs. 5–6", setting=LINUX_SETTING),
         Figure("nic", f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ns-3's default) instead of {NIC_BUFFER}",

@@ -5,7 +5,9 @@ The paper's alternative to a fixed path is spraying every packet. PLB
 path per flow but lets a sender whose rounds stay ECN-congested draw a new
 flow label, and so another path. On the random pairs of Figs. 5–6, with
 DCTCP marking at K, this figure runs ECMP, ECMP with PLB at Linux's
-defaults, ECMP with PLB eager (20 % of a round marked, 3 rounds) and RPS.
+defaults, ECMP with PLB eager (20 % of a round marked, 3 rounds) and RPS;
+``plbperm`` runs the same schemes on a permutation (host i → i + 8, every
+host one 10 MB flow out and one in), where flows meet only in the fabric.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from ..framework import FigureResult, beyond
 from .common import (
     DCTCP_K,
     ECMP,
+    LONG,
     RPS,
     SHORTS,
+    _bulk,
     _runs,
     frame,
     paired,
@@ -79,4 +83,62 @@ def _analyze_plb(summary, out_dir: Path) -> FigureResult:
     moved = df.groupby("scheme")[["rehashes", "timeouts"]].sum()
     notes = ["new flow labels / timeouts, all runs: " + "; ".join(
         f"{s}: {int(moved.loc[s, 'rehashes'])} / {int(moved.loc[s, 'timeouts'])}" for s in names if s in moved.index)]
+    return FigureResult(t, figs, cmp, notes)
+
+
+# ---------------------------------------------------------------- the same schemes on a permutation
+
+#: the plbperm figure's variant
+PLBPERM_SETTING = "DCTCP (SACK, K = 20 packets) on a permutation (host i → i + 8): ECMP with and without PLB, and RPS"
+PERM_N = 16
+#: the bar chart's short names for the schemes
+TICKS = {PLB_LINUX: "PLB, Linux's\n50 %, 12 rounds", PLB_EAGER: "PLB\n20 %, 3 rounds"}
+
+
+def _plbperm_points(quick: bool) -> List[Point]:
+    apps = [_bulk(i, (i + PERM_N // 2) % PERM_N, LONG) for i in range(PERM_N)]
+    pts = []
+    for name, key, routing, extra in PLB_SCHEMES:
+        for run in _runs(quick):
+            label = f"plbperm-{key}-r{run:02d}"
+            doc = scenario(label, apps, routing, run, tcp(cc="dctcp", sack=True, **extra), ecn_k=DCTCP_K)
+            pts.append(Point(label, doc, None, {"scheme": name, "n_long": PERM_N, "run": run, "shorts": 0,
+                                                "case": "permutation"}))
+    return pts
+
+
+def _analyze_plbperm(summary, out_dir: Path) -> FigureResult:
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+
+    from ...plots import STYLE, save, series_colors
+
+    df = frame(summary)
+    names = [s[0] for s in PLB_SCHEMES]
+    t = pd.concat([tidy(df, m, ["scheme"]) for m in ("long_tput_mbps", "makespan_ms", "rehashes")],
+                  ignore_index=True)
+    colors = series_colors(names)
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, 2, figsize=(9.6, 4.0))
+        for ax, (metric, ylabel) in zip(axes, (("long_tput_mbps", "mean flow throughput (Mbps)"),
+                                               ("makespan_ms", "last flow's completion (ms)"))):
+            g = t[t["metric"] == metric].set_index("scheme").reindex(names)
+            ax.bar(np.arange(len(names)), g["mean"], yerr=g["ci95"], color=[colors[n] for n in names], capsize=4)
+            ax.set_xticks(np.arange(len(names)), [TICKS.get(n, n) for n in names], fontsize=8)
+            ax.set_ylabel(ylabel)
+        fig.suptitle(f"DCTCP, permutation of {PERM_N} flows of 10 MB: ECMP, PLB, RPS (means over runs, "
+                     "bars 95 % CI)", fontsize=11)
+    figs = save(fig, out_dir / "plbperm.png")
+    cmp = []
+    for name in (PLB_LINUX, PLB_EAGER, RPS):
+        cmp.append(ordering(f"permutation: flow throughput, {name} − ECMP", paired(df, "long_tput_mbps", name, ECMP),
+                            None, +1, f"{name} − ECMP", "Mbps"))
+        cmp.append(ordering(f"permutation: last completion, {name} − ECMP", paired(df, "makespan_ms", name, ECMP),
+                            None, -1, f"{name} − ECMP", "ms"))
+    cmp = [beyond(c, setting=PLBPERM_SETTING) for c in cmp]
+    moved = df.groupby("scheme")[["rehashes", "timeouts", "long_tput_mbps", "makespan_ms"]].mean()
+    notes = ["mean per run (new flow labels, timeouts, flow throughput Mbps, last completion ms): " + "; ".join(
+        f"{s}: {moved.loc[s, 'rehashes']:.1f}, {moved.loc[s, 'timeouts']:.1f}, {moved.loc[s, 'long_tput_mbps']:.0f}, "
+        f"{moved.loc[s, 'makespan_ms']:.0f}" for s in names if s in moved.index)]
     return FigureResult(t, figs, cmp, notes)
