@@ -138,3 +138,20 @@ def test_the_builders_carry_plb():
     b = dcnsim.run(four_flows(4, EAGER))
     assert a.flows.rehashes.sum() > 0
     assert a.tables["flows"].equals(b.tables["flows"])
+
+
+def test_txrehash_draws_a_new_label_at_every_timeout_and_only_then():
+    """`tcp.txrehash` without PLB (the outcast fat-tree's CUBIC flows, which
+    time out at its 20-packet ports): each flow's new labels are its
+    timeouts, one for one; without it none."""
+    doc = dcnsim.load_scenario(ROOT / "scenarios" / "outcast_fattree.toml")
+    doc["stop"] = "100ms"
+    doc["tcp"] = {**doc["tcp"], "txrehash": True}
+    f = dcnsim.run(doc).flows
+    assert f.timeouts.sum() > 0
+    assert (f.rehashes == f.timeouts).all(), f[["timeouts", "rehashes"]]
+    doc["tcp"]["txrehash"] = False
+    assert dcnsim.run(doc).flows.rehashes.sum() == 0
+    doc["tcp"] = {**doc["tcp"], "txrehash": True, "transport": "ndp"}
+    problems = [str(p) for p in dcnsim.validate(doc)]
+    assert any(p.startswith("tcp.txrehash:") and "TCP" in p for p in problems), problems

@@ -88,11 +88,11 @@ def format_summary(result, warnings: bool = True) -> str:
     # (the flows' drops count data; a queue's count every packet, ACKs too)
     at_k = f"; {fmt_count(non_ect)} packets without ECT dropped over ecn_k" if non_ect else ""
     row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, {fmt_count(m['drops'])} drops{at_k}")
-    # PLB's moves (`tcp.plb`): absent from results of cores before the column
+    # PLB's moves and timeouts' (`tcp.plb`, `tcp.txrehash`): absent from results of cores before the column
     fc = result.tables.core_columns("flows") if "flows" in result.tables else {}
     rehashes = sum(int(x) for x in fc.get("rehashes", ()))
     if rehashes:
-        row("paths", f"{fmt_count(rehashes)} new flow labels drawn (PLB and its timeouts) by "
+        row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
                      f"{fmt_count(sum(1 for x in fc['rehashes'] if int(x)))} flows")
     if "n_queries" in m:
         row(

@@ -136,6 +136,7 @@ class Tcp(_Builder):
     plb_idle_rehash_rounds: Optional[int] = None
     plb_cong_thresh: Optional[Union[float, str]] = None
     plb_suspend_rto: Optional[str] = None
+    txrehash: Optional[bool] = None
     fast_g: Optional[Union[float, str]] = None
     fast_alpha_init: Optional[Union[float, str]] = None
     fast_wmin: Optional[int] = None

@@ -704,6 +704,10 @@ pub struct TcpConfig {
     pub dctcp: DctcpParams,
     /// Protective Load Balancing (DCTCP only).
     pub plb: PlbParams,
+    /// A timeout draws a new flow label (Linux's `net.core.txrehash`,
+    /// tcp_write_timeout's sk_rethink_txhash): a flow whose switches hash
+    /// the label takes another path after every RTO (Protective ReRoute).
+    pub txrehash: bool,
     pub fast: FastParams,
     pub dsr: DsrParams,
     pub tcprand: TcpRandParams,
@@ -898,6 +902,7 @@ impl Default for TcpConfig {
             cubic: CubicParams::default(),
             dctcp: DctcpParams::default(),
             plb: PlbParams::default(),
+            txrehash: false,
             fast: FastParams::default(),
             dsr: DsrParams::default(),
             tcprand: TcpRandParams::default(),

@@ -445,7 +445,7 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .apps
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.tcp().is_some_and(|t| t.plb.enabled))
+        .filter(|(_, a)| a.tcp().is_some_and(|t| t.plb.enabled || t.txrehash))
         .map(|(i, _)| i.to_string())
         .collect();
     if apps.is_empty() {
@@ -454,8 +454,8 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
     vec![ScenarioError {
         path: "tcp.plb".into(),
         message: format!(
-            "routing mode \"{mode}\" does not hash the flow label, so PLB's new labels move no \
-             packet of app{} {} (use \"ecmp\", \"ecmp_unsalted\" or \"flowlet\")",
+            "routing mode \"{mode}\" does not hash the flow label, so the new labels of PLB and \
+             txrehash move no packet of app{} {} (use \"ecmp\", \"ecmp_unsalted\" or \"flowlet\")",
             if apps.len() > 1 { "s" } else { "" },
             apps.join(", ")
         ),

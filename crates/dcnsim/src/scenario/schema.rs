@@ -1139,7 +1139,7 @@ pub struct TcpSection {
     /// DCTCP: α before the first window of feedback
     #[schemars(extend("x-default" = "1"))]
     pub dctcp_alpha_init: Opt<Fraction>,
-    /// Protective Load Balancing (PLB, SIGCOMM 2022; Linux's tcp_plb, `net.ipv4.tcp_plb_enabled`), cc = `dctcp` only: after `plb_rehash_rounds` consecutive rounds in which at least `plb_cong_thresh` of the bytes acknowledged were CE-marked, the flow draws a new flow label, which the fabric's ECMP hash includes, so its data take another path (as an IPv6 flow label under `ecmp`, `ecmp_unsalted` or `flowlet` routing; `single` and `rps` ignore it). A timeout draws a new label too (Linux rehashes on every RTO, `sk_rethink_txhash`) and suspends PLB for `plb_suspend_rto` plus a random part of it. The flows table counts both in `rehashes`. docs/model.md
+    /// Protective Load Balancing (PLB, SIGCOMM 2022; Linux's tcp_plb, `net.ipv4.tcp_plb_enabled`), cc = `dctcp` only: after `plb_rehash_rounds` consecutive rounds in which at least `plb_cong_thresh` of the bytes acknowledged were CE-marked, the flow draws a new flow label, which the fabric's ECMP hash includes, so its data take another path (as an IPv6 flow label under `ecmp`, `ecmp_unsalted` or `flowlet` routing; `single` and `rps` ignore it). A timeout suspends PLB for `plb_suspend_rto` plus a random part of it, and draws a new label too while `txrehash` is on (its default with PLB, as Linux's `net.core.txrehash`). The flows table counts both in `rehashes`. docs/model.md
     #[schemars(extend("x-default" = "false"))]
     pub plb: Opt<Bool>,
     /// PLB: consecutive congested rounds that move the flow (`tcp_plb_rehash_rounds`)
@@ -1151,6 +1151,9 @@ pub struct TcpSection {
     /// PLB: the fraction of a round's acknowledged bytes CE-marked that makes it congested (`tcp_plb_cong_thresh`, 128/256)
     #[schemars(extend("x-default" = "0.5"))]
     pub plb_cong_thresh: Opt<PositiveFraction>,
+    /// a timeout draws a new flow label, so a flow under `ecmp`, `ecmp_unsalted` or `flowlet` routing takes another path after every RTO, as Linux does for an IPv6 flow (`net.core.txrehash`, on there by default; tcp_write_timeout's sk_rethink_txhash: Protective ReRoute, SIGCOMM 2023). Any cc, TCP transport only; counted in the flows' `rehashes`
+    #[schemars(extend("x-default" = "false; true with `plb`"))]
+    pub txrehash: Opt<Bool>,
     /// PLB: how long a timeout suspends it, plus a random part up to as long again (`tcp_plb_suspend_rto_sec`)
     #[schemars(extend("x-default" = "`\"60s\"`"))]
     pub plb_suspend_rto: Opt<Time>,

@@ -160,6 +160,10 @@ impl TcpSection {
                 cong_thresh: self.plb_cong_thresh.unwrap_or(d.plb.cong_thresh),
                 suspend_rto: self.plb_suspend_rto.unwrap_or(d.plb.suspend_rto),
             },
+            // Linux's default (on) where the label is hashed: with PLB
+            txrehash: self
+                .txrehash
+                .unwrap_or(self.plb.unwrap_or(d.plb.enabled) || d.txrehash),
             fast: FastParams {
                 g: self.fast_g.unwrap_or(d.fast.g),
                 alpha_init: self.fast_alpha_init.unwrap_or(d.fast.alpha_init),
@@ -321,6 +325,14 @@ pub(super) fn tcp_cross_checks(
                 "PLB reads DCTCP's per-round fraction of CE-marked bytes (Linux runs it in tcp_dctcp) and needs cc = 'dctcp' over TCP ({what})"
             ),
             &["plb", "cc", "transport"][..],
+        ));
+    }
+    if c.txrehash && c.transport != Transport::Tcp {
+        out.push((
+            "txrehash",
+            "a new flow label on a timeout is TCP's (tcp_write_timeout); this transport has its own timers"
+                .to_string(),
+            &["txrehash", "transport"][..],
         ));
     }
     if c.cc.needs_ecn() && !c.ecn {

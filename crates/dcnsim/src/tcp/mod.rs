@@ -398,7 +398,7 @@ pub struct TcpFlow {
     swift: Option<Box<swift::SwiftState>>,
     /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
     hpcc: Option<Box<hpcc::HpccState>>,
-    /// Protective Load Balancing's state when `cfg.plb` is on (tcp/plb.rs).
+    /// The flow label's state when `cfg.plb` or `cfg.txrehash` is on (tcp/plb.rs).
     plb: Option<Box<plb::PlbState>>,
 }
 
@@ -450,7 +450,7 @@ impl TcpFlow {
             *Arc::make_mut(&mut cfg) = Self::class_of(&cfg);
         }
         let smss = SegPolicy::initial_smss(&cfg);
-        let plb = cfg.plb.enabled.then(|| Box::new(plb::PlbState::new(&rng)));
+        let plb = (cfg.plb.enabled || cfg.txrehash).then(|| Box::new(plb::PlbState::new(&rng)));
         TcpFlow {
             id,
             app,

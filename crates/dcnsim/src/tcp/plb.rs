@@ -118,22 +118,27 @@ impl TcpFlow {
         self.plb_rehash();
     }
 
-    /// A timeout: a new label (tcp_write_timeout's sk_rethink_txhash), then
-    /// PLB suspended for `suspend_rto` plus up to as long again
-    /// (tcp_plb_update_state_upon_rto).
+    /// A timeout: PLB suspended for `suspend_rto` plus up to as long again
+    /// (tcp_plb_update_state_upon_rto), and with `txrehash` a new label
+    /// (tcp_write_timeout's sk_rethink_txhash).
     pub(in crate::tcp) fn plb_on_timeout(&mut self, now: SimTime) {
         let suspend = self.cfg.plb.suspend_rto.0;
+        let (plb, txrehash) = (self.cfg.plb.enabled, self.cfg.txrehash);
         let Some(s) = self.plb.as_deref_mut() else {
             return;
         };
-        let extra = if suspend > 0 {
-            s.rng.gen_range(0..suspend)
-        } else {
-            0
-        };
-        s.pause_until = Some(SimTime(now.0.saturating_add(suspend + extra)));
-        s.consec = 0;
-        self.plb_rehash();
+        if plb {
+            let extra = if suspend > 0 {
+                s.rng.gen_range(0..suspend)
+            } else {
+                0
+            };
+            s.pause_until = Some(SimTime(now.0.saturating_add(suspend + extra)));
+            s.consec = 0;
+        }
+        if txrehash {
+            self.plb_rehash();
+        }
     }
 
     /// Draw a new flow label, another than the one in use (sk_rethink_txhash).
@@ -151,7 +156,7 @@ impl TcpFlow {
         s.rehashes += 1;
     }
 
-    /// New flow labels the flow drew (0 without PLB).
+    /// New flow labels the flow drew (0 without PLB or `txrehash`).
     pub fn rehashes(&self) -> u64 {
         self.plb.as_ref().map_or(0, |s| s.rehashes)
     }

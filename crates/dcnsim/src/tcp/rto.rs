@@ -86,7 +86,7 @@ impl TcpFlow {
             return;
         }
         let now = io.now();
-        if self.cfg.plb.enabled {
+        if self.cfg.plb.enabled || self.cfg.txrehash {
             self.plb_on_timeout(now);
         }
         self.stats.timeouts += 1;

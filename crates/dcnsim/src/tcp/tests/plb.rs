@@ -16,6 +16,8 @@ fn plb_tcp(rounds: u32, idle: u32) -> TcpConfig {
         idle_rehash_rounds: idle,
         ..PlbParams::default()
     };
+    // as a scenario with `plb` defaults it (Linux's net.core.txrehash)
+    t.txrehash = true;
     t
 }
 
@@ -147,6 +149,44 @@ fn a_timeout_moves_the_flow_and_suspends_plb() {
         .on_ack(&mut w.io, &ack_pkt(w.flow.snd_max() - m, true));
     assert_eq!(w.flow.rehashes(), 2);
     assert_ne!(w.flow.label(), label);
+}
+
+/// `txrehash` alone (any cc, here NewReno without ECN): every timeout draws a
+/// new label for the resend, and nothing else does; PLB without it: a
+/// timeout suspends PLB but keeps the label.
+#[test]
+fn txrehash_moves_a_flow_on_each_timeout_and_plb_without_it_keeps_the_label() {
+    let mut t = tcp(CcKind::NewReno);
+    t.ecn = false;
+    t.txrehash = true;
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, 100 * MSS as u64, None);
+    let first = data_sent(&w).len();
+    // RTOmin 200 ms, then 400 ms backed off: two timeouts by 601 ms
+    run_timers(&mut w, SimTime::from_ms(601));
+    assert_eq!(w.flow.stats.timeouts, 2);
+    assert_eq!(w.flow.rehashes(), 2);
+    let sent = data_sent(&w);
+    assert_eq!(sent.len(), first + 2, "the head, resent twice");
+    assert_ne!(sent[first].label, 0);
+    assert_ne!(sent[first + 1].label, sent[first].label);
+    assert_eq!(sent[first + 1].label, w.flow.label());
+
+    let mut t = plb_tcp(1, 0);
+    t.txrehash = false;
+    t.plb.suspend_rto = SimTime::from_ms(50);
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, 1000 * MSS as u64, None);
+    run_timers(&mut w, SimTime::from_ms(201));
+    assert_eq!(
+        (w.flow.stats.timeouts, w.flow.rehashes(), w.flow.label()),
+        (1, 0, 0)
+    );
+    let m = MSS as u64;
+    w.flow.on_ack(&mut w.io, &ack_pkt(m, true));
+    w.flow
+        .on_ack(&mut w.io, &ack_pkt(w.flow.snd_max() - m, true));
+    assert_eq!(w.flow.rehashes(), 0, "suspended by the timeout");
 }
 
 /// A sender whose last rounds were congested moves when it next sends
