@@ -4,10 +4,11 @@
 //! `rehash_rounds` congested rounds in a row (or `idle_rehash_rounds` when
 //! it next sends with nothing in flight) it draws a new flow label, which
 //! the fabric's ECMP hash includes, so its data take another path. A
-//! timeout draws a new label as well (Linux rethinks the hash on every RTO,
-//! `tcp_write_timeout`) and suspends PLB for `suspend_rto` plus a random
-//! part of it, so PLB does not move the flow back onto a path the timeout
-//! left.
+//! timeout suspends PLB for `suspend_rto` plus a random part of it, so PLB
+//! does not move the flow back onto a path the timeout left, and with
+//! `txrehash` (Linux's net.core.txrehash; on by default with PLB, and
+//! usable without it) draws a new label itself, as Linux rethinks the hash
+//! on every RTO (`tcp_write_timeout`).
 //!
 //! The label lives in [`TcpFlow`]'s sending lines and rides on each data
 //! packet ([`crate::net::Packet::label`]); the world hashes it with the
@@ -92,7 +93,7 @@ impl TcpFlow {
     /// moves now, between flowlets, where moving reorders nothing.
     #[inline]
     pub(in crate::tcp) fn plb_tx_start(&mut self, now: SimTime) {
-        if self.plb.is_some() {
+        if self.cfg.plb.enabled {
             self.plb_check(true, now);
         }
     }
