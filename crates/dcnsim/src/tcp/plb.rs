@@ -162,6 +162,13 @@ impl TcpFlow {
         self.plb.as_ref().map_or(0, |s| s.rehashes)
     }
 
+    /// When a timeout's suspension of PLB ends (`None`: not suspended); for
+    /// tests that follow Linux's rules step by step.
+    #[cfg(test)]
+    pub(in crate::tcp) fn plb_pause_until(&self) -> Option<SimTime> {
+        self.plb.as_ref().and_then(|s| s.pause_until)
+    }
+
     /// The flow label its data carry now.
     pub fn label(&self) -> u16 {
         self.label

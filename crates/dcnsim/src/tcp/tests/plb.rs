@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::config::PlbParams;
+use proptest::prelude::*;
 
 /// DCTCP with PLB: `rounds` congested rounds move the flow, idle moves
 /// after `idle` (0: never), a round is congested at half its bytes marked.
@@ -219,4 +220,124 @@ fn an_idle_sender_moves_when_it_sends_again() {
     assert!(sent[..before].iter().all(|p| p.label == 0));
     assert!(sent[before..].iter().all(|p| p.label == w.flow.label()));
     assert_ne!(w.flow.label(), 0);
+}
+
+/// Linux's tcp_plb.c, transcribed as the reference the flow's rules are
+/// held to: tcp_plb_update_state, tcp_plb_check_rehash and
+/// tcp_plb_update_state_upon_rto (with tcp_write_timeout's rehash when
+/// `txrehash`), on `u64` picoseconds instead of jiffies.
+struct LinuxPlb {
+    rounds: u32,
+    idle_rounds: u32,
+    thresh: f64,
+    txrehash: bool,
+    consec: u32,
+    pause_until: Option<u64>,
+    rehashes: u64,
+}
+
+impl LinuxPlb {
+    fn update_state(&mut self, ratio: f64) {
+        if ratio < self.thresh {
+            self.consec = 0;
+        } else if self.consec < self.rounds {
+            self.consec += 1;
+        }
+    }
+    fn check_rehash(&mut self, packets_out: bool, now: u64) {
+        let forced = self.consec >= self.rounds;
+        let idle = self.idle_rounds > 0 && !packets_out && self.consec >= self.idle_rounds;
+        if !forced && !idle {
+            return;
+        }
+        if self.pause_until.is_some_and(|t| now >= t) {
+            self.pause_until = None;
+        }
+        if self.pause_until.is_some() {
+            return;
+        }
+        self.rehashes += 1;
+        self.consec = 0;
+    }
+    /// `pause`: the suspension's end the flow drew (random in Linux too).
+    fn upon_rto(&mut self, pause: u64) {
+        if self.txrehash {
+            self.rehashes += 1;
+        }
+        self.pause_until = Some(pause);
+        self.consec = 0;
+    }
+}
+
+#[derive(Clone, Debug)]
+enum PlbOp {
+    /// A round closes with this fraction of its bytes marked (data in flight).
+    Round(f64),
+    /// The sender sends again with nothing in flight.
+    Idle,
+    Timeout,
+    /// The clock moves on, µs.
+    Wait(u64),
+}
+
+fn plb_op() -> impl Strategy<Value = PlbOp> {
+    prop_oneof![
+        4 => prop_oneof![Just(0.0), Just(0.1), Just(0.2), Just(0.5), Just(0.7), Just(1.0), 0.0f64..=1.0]
+            .prop_map(PlbOp::Round),
+        1 => Just(PlbOp::Idle),
+        1 => Just(PlbOp::Timeout),
+        2 => (0u64..3_000).prop_map(PlbOp::Wait),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the rounds, idle restarts, timeouts and waits, the flow
+    /// draws a new label exactly when Linux's PLB would, and every new label
+    /// differs from the one before; a suspension ends 1–2 × `plb_suspend_rto`
+    /// after its timeout.
+    #[test]
+    fn plb_moves_when_linux_would(
+        rounds in 1u32..6,
+        idle_rounds in 0u32..4,
+        thresh in prop_oneof![Just(0.2), Just(0.5), 0.05f64..1.0],
+        txrehash in any::<bool>(),
+        ops in proptest::collection::vec(plb_op(), 1..80),
+    ) {
+        let mut t = plb_tcp(rounds, idle_rounds);
+        t.plb.cong_thresh = thresh;
+        t.plb.suspend_rto = SimTime::from_ms(1);
+        t.txrehash = txrehash;
+        let mut w = world(t);
+        let mut linux = LinuxPlb {
+            rounds, idle_rounds, thresh, txrehash, consec: 0, pause_until: None, rehashes: 0,
+        };
+        let mut now = SimTime::ZERO;
+        for op in ops {
+            let (label, drawn) = (w.flow.label(), linux.rehashes);
+            match op {
+                PlbOp::Round(f) => {
+                    w.flow.plb_round(f, now);
+                    linux.update_state(f);
+                    linux.check_rehash(true, now.0);
+                }
+                PlbOp::Idle => {
+                    w.flow.plb_tx_start(now);
+                    linux.check_rehash(false, now.0);
+                }
+                PlbOp::Timeout => {
+                    w.flow.plb_on_timeout(now);
+                    let pause = w.flow.plb_pause_until().expect("a timeout suspends PLB");
+                    let s = SimTime::from_ms(1).0;
+                    prop_assert!(pause.0 >= now.0 + s && pause.0 < now.0 + 2 * s, "{pause} after {now}");
+                    linux.upon_rto(pause.0);
+                }
+                PlbOp::Wait(us) => now += SimTime::from_us(us),
+            }
+            prop_assert_eq!(w.flow.rehashes(), linux.rehashes);
+            // a new label exactly when this step drew one
+            prop_assert_eq!(w.flow.label() != label, linux.rehashes != drawn);
+        }
+    }
 }
