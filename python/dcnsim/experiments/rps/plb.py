@@ -63,6 +63,18 @@ def _plb_points(quick: bool) -> List[Point]:
     return pts
 
 
+def _against_ecmp(df, setting: str, quantities) -> list:
+    """Each scheme against ECMP, run by run, on each (name, metric, the
+    side PLB is meant to move it to, unit): rows beyond the paper (it has
+    no such figure), judged by our expectation, never tallied."""
+    cmp = []
+    for name in (PLB_LINUX, PLB_EAGER, RPS):
+        for quantity, metric, sign, unit in quantities:
+            cmp.append(ordering(f"{quantity}, {name} − ECMP", paired(df, metric, name, ECMP), None, sign,
+                                f"{name} − ECMP", unit))
+    return [beyond(c, setting=setting) for c in cmp]
+
+
 def _analyze_plb(summary, out_dir: Path) -> FigureResult:
     import pandas as pd
 
@@ -72,14 +84,8 @@ def _analyze_plb(summary, out_dir: Path) -> FigureResult:
                   ignore_index=True)
     figs = tput_and_fct_plots(t, ("plb", "plb_fct"), out_dir=out_dir, order=names,
                               title="DCTCP, random pairs (20 short flows): ECMP, PLB, RPS")
-    cmp = []
-    for name in (PLB_LINUX, PLB_EAGER, RPS):
-        cmp.append(ordering(f"long-flow throughput, {name} − ECMP", paired(df, "long_tput_mbps", name, ECMP),
-                            None, +1, f"{name} − ECMP", "Mbps"))
-        cmp.append(ordering(f"short-flow FCT, {name} − ECMP", paired(df, "short_fct_ms", name, ECMP),
-                            None, -1, f"{name} − ECMP", "ms"))
-    # the paper has no such figure: judged by our expectation, never tallied
-    cmp = [beyond(c, setting=PLB_SETTING) for c in cmp]
+    cmp = _against_ecmp(df, PLB_SETTING, (("long-flow throughput", "long_tput_mbps", +1, "Mbps"),
+                                          ("short-flow FCT", "short_fct_ms", -1, "ms")))
     moved = df.groupby("scheme")[["rehashes", "timeouts"]].sum()
     notes = ["new flow labels / timeouts, all runs: " + "; ".join(
         f"{s}: {int(moved.loc[s, 'rehashes'])} / {int(moved.loc[s, 'timeouts'])}" for s in names if s in moved.index)]
@@ -130,13 +136,8 @@ def _analyze_plbperm(summary, out_dir: Path) -> FigureResult:
         fig.suptitle(f"DCTCP, permutation of {PERM_N} flows of 10 MB: ECMP, PLB, RPS (means over runs, "
                      "bars 95 % CI)", fontsize=11)
     figs = save(fig, out_dir / "plbperm.png")
-    cmp = []
-    for name in (PLB_LINUX, PLB_EAGER, RPS):
-        cmp.append(ordering(f"permutation: flow throughput, {name} − ECMP", paired(df, "long_tput_mbps", name, ECMP),
-                            None, +1, f"{name} − ECMP", "Mbps"))
-        cmp.append(ordering(f"permutation: last completion, {name} − ECMP", paired(df, "makespan_ms", name, ECMP),
-                            None, -1, f"{name} − ECMP", "ms"))
-    cmp = [beyond(c, setting=PLBPERM_SETTING) for c in cmp]
+    cmp = _against_ecmp(df, PLBPERM_SETTING, (("permutation: flow throughput", "long_tput_mbps", +1, "Mbps"),
+                                              ("permutation: last completion", "makespan_ms", -1, "ms")))
     moved = df.groupby("scheme")[["rehashes", "timeouts", "long_tput_mbps", "makespan_ms"]].mean()
     notes = ["mean per run (new flow labels, timeouts, flow throughput Mbps, last completion ms): " + "; ".join(
         f"{s}: {moved.loc[s, 'rehashes']:.1f}, {moved.loc[s, 'timeouts']:.1f}, {moved.loc[s, 'long_tput_mbps']:.0f}, "
