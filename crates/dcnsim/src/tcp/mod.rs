@@ -340,8 +340,7 @@ pub struct TcpFlow {
     /// only the end of a bounded batch of failed tosses).
     prx_hit: bool,
     /// The flow label its data carry ([`Packet::label`]): 0 until PLB or
-    /// a timeout under PLB draws another (tcp/plb.rs). In the line every
-    /// send reads.
+    /// `txrehash` draws another (tcp/plb.rs). In the line every send reads.
     label: u16,
     // ---- line 5: both ends
     /// The flow's configuration, shared by every flow of its class (the

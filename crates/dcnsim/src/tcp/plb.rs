@@ -53,7 +53,9 @@ impl PlbState {
 
 impl TcpFlow {
     /// A DCTCP round closed with `fraction` of its acknowledged bytes
-    /// CE-marked (tcp_plb_update_state, then tcp_plb_check_rehash).
+    /// CE-marked (tcp_plb_update_state, then tcp_plb_check_rehash). Out of
+    /// line: the ACK path calls it once a round, for flows with PLB.
+    #[inline(never)]
     pub(in crate::tcp) fn plb_round(&mut self, fraction: f64, now: SimTime) {
         let p = self.cfg.plb;
         let Some(s) = self.plb.as_deref_mut() else {
@@ -68,24 +70,6 @@ impl TcpFlow {
         // (Linux's in_ack_event runs before the retransmit queue is
         // cleaned), so only the forced rule can fire here.
         self.plb_check(false, now);
-    }
-
-    /// [`super::cc::Cc::on_ack_ecn`] for a flow with PLB: a DCTCP round
-    /// this ACK closes feeds PLB. Out of line: the flows without PLB do not
-    /// carry it.
-    #[inline(never)]
-    pub(in crate::tcp) fn on_ack_ecn_plb(&mut self, info: &super::cc::AckInfo) {
-        let before = self.cc.rounds();
-        self.cc.on_ack_ecn(&self.st, info);
-        let (Some((m, acked, marked)), Some((n, _, _))) = (before, self.cc.rounds()) else {
-            return;
-        };
-        if n != m {
-            // the closed window's F, as the estimator computed it
-            let marked = marked + if info.ece { info.acked } else { 0 };
-            let fraction = marked as f64 / (acked + info.acked) as f64;
-            self.plb_round(fraction, info.now);
-        }
     }
 
     /// The sender starts sending with nothing in flight (Linux's

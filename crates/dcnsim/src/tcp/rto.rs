@@ -86,9 +86,8 @@ impl TcpFlow {
             return;
         }
         let now = io.now();
-        if self.cfg.plb.enabled || self.cfg.txrehash {
-            self.plb_on_timeout(now);
-        }
+        // (a no-op for a flow without PLB or txrehash: no label state)
+        self.plb_on_timeout(now);
         self.stats.timeouts += 1;
         self.stats.loss_log.push((now, true));
         self.stats.timeout_period += now.saturating_sub(self.last_activity);

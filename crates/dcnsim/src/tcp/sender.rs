@@ -469,11 +469,12 @@ impl TcpFlow {
             abc_limit: self.cfg.abc_limit as u64,
             cwnd_limited: true,
         };
-        // Every ACK, in every state: per-window accounting (DCTCP's α).
-        if self.cfg.plb.enabled {
-            self.on_ack_ecn_plb(&info);
-        } else {
-            self.cc.on_ack_ecn(&self.st, &info);
+        // Every ACK, in every state: per-window accounting (DCTCP's α);
+        // once a round, PLB's look at it
+        if let Some(marked) = self.cc.on_ack_ecn(&self.st, &info) {
+            if self.cfg.plb.enabled {
+                self.plb_round(marked, now);
+            }
         }
         // The ECN response comes first; the ACK that triggers a cut
         // does not also grow the window (RFC 3168 §6.1.2).

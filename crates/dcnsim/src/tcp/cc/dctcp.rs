@@ -48,16 +48,10 @@ impl AlphaEstimator {
         self.updates
     }
 
-    /// The open window's bytes acknowledged and marked so far (PLB reads
-    /// them before an ACK, and so the F of a window that ACK closes).
-    pub fn pending(&self) -> (u64, u64) {
-        (self.bytes_acked, self.bytes_marked)
-    }
-
-    /// Account one ACK; returns true when it closed an observation window
-    /// and α was updated.
+    /// Account one ACK; returns the fraction of marked bytes F of the
+    /// observation window it closed (α was updated), if it closed one.
     #[inline]
-    pub fn on_ack(&mut self, a: &AckInfo) -> bool {
+    pub fn on_ack(&mut self, a: &AckInfo) -> Option<f64> {
         // Steps 1–3 (SACK ignored: bytes count when cumulatively acknowledged).
         self.bytes_acked += a.acked;
         if a.ece {
@@ -68,7 +62,7 @@ impl AlphaEstimator {
         // the window's data is then acknowledged (otherwise an app-limited
         // flow whose last ACK lands exactly on WindowEnd never updates α).
         if a.snd_una < self.window_end || self.bytes_acked == 0 {
-            return false;
+            return None;
         }
         // Steps 5–6.
         let f = self.bytes_marked as f64 / self.bytes_acked as f64;
@@ -78,7 +72,7 @@ impl AlphaEstimator {
         self.bytes_acked = 0;
         self.bytes_marked = 0;
         self.updates += 1;
-        true
+        Some(f)
     }
 
     /// RFC 8257 §3.3 step 9: cwnd·(1 − α/2), in bytes.
@@ -116,8 +110,8 @@ impl Dctcp {
 
 impl CongestionControl for Dctcp {
     #[inline]
-    fn on_ack_ecn(&mut self, _s: &CcState, a: &AckInfo) {
-        self.est.on_ack(a);
+    fn on_ack_ecn(&mut self, _s: &CcState, a: &AckInfo) -> Option<f64> {
+        self.est.on_ack(a)
     }
 
     fn ca_increase(&self) -> CaIncrease {
@@ -156,7 +150,9 @@ mod tests {
     /// window; after it, windows are `per_window` segments long. The ACK is
     /// unmarked, so α becomes (1 − g)·α.
     fn prime(est: &mut AlphaEstimator, per_window: u64) {
-        assert!(est.on_ack(&ack(0, SEG, false, SEG, (1 + per_window) * SEG)));
+        assert!(est
+            .on_ack(&ack(0, SEG, false, SEG, (1 + per_window) * SEG))
+            .is_some());
     }
 
     /// Feed `windows` windows of `per_window` one-segment ACKs (the sender
@@ -174,7 +170,7 @@ mod tests {
             for i in 0..per_window {
                 una += SEG;
                 let a = ack(una / SEG, SEG, marked(w, i), una, una + per_window * SEG);
-                if est.on_ack(&a) {
+                if est.on_ack(&a).is_some() {
                     alphas.push(est.alpha());
                 }
             }
@@ -220,8 +216,10 @@ mod tests {
         // Two ACKs per window: 1 byte marked, 9 999 unmarked → F ≈ 1e-4.
         let mut est = AlphaEstimator::new(1.0, 1.0);
         prime(&mut est, 10);
-        assert!(!est.on_ack(&ack(1, 1, true, SEG + 1, 11 * SEG)));
-        assert!(est.on_ack(&ack(2, 9_999, false, 11 * SEG, 21 * SEG)));
+        assert!(est.on_ack(&ack(1, 1, true, SEG + 1, 11 * SEG)).is_none());
+        assert!(est
+            .on_ack(&ack(2, 9_999, false, 11 * SEG, 21 * SEG))
+            .is_some());
         assert!((est.alpha() - 1e-4).abs() < 1e-12);
     }
 
@@ -229,9 +227,9 @@ mod tests {
     fn window_closes_on_the_ack_that_reaches_window_end() {
         let mut est = AlphaEstimator::new(0.5, 0.0);
         // The first ACK closes the initial (empty) window, and opens one to 3000.
-        assert!(est.on_ack(&ack(1, 1000, false, 1000, 3000)));
-        assert!(!est.on_ack(&ack(2, 1000, true, 2000, 3000)));
-        assert!(est.on_ack(&ack(3, 1000, true, 3000, 5000)));
+        assert!(est.on_ack(&ack(1, 1000, false, 1000, 3000)).is_some());
+        assert!(est.on_ack(&ack(2, 1000, true, 2000, 3000)).is_none());
+        assert!(est.on_ack(&ack(3, 1000, true, 3000, 5000)).is_some());
         assert!((est.alpha() - 0.5 * (2.0 / 2.0)).abs() < 1e-12);
     }
 

@@ -88,12 +88,14 @@ impl Fast {
 }
 
 impl CongestionControl for Fast {
+    /// (PLB is DCTCP's: FaST's rounds are not reported.)
     #[inline]
-    fn on_ack_ecn(&mut self, _s: &CcState, a: &AckInfo) {
+    fn on_ack_ecn(&mut self, _s: &CcState, a: &AckInfo) -> Option<f64> {
         self.est.on_ack(a);
         if self.probing && a.segs_sent >= self.p.probe_segments as u64 {
             self.probing = false;
         }
+        None
     }
 
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {

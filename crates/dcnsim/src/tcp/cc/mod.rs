@@ -93,8 +93,12 @@ pub struct CcHints {
 pub trait CongestionControl {
     /// Every ACK that acknowledges new data, in every congestion state (open,
     /// fast recovery, after an RTO), before any window change: per-window
-    /// accounting such as DCTCP's marked/acked bytes.
-    fn on_ack_ecn(&mut self, _s: &CcState, _a: &AckInfo) {}
+    /// accounting such as DCTCP's marked/acked bytes. Returns the fraction
+    /// of marked bytes of the round (DCTCP's observation window) the ACK
+    /// closed, where PLB reads it (tcp/plb.rs); `None` otherwise.
+    fn on_ack_ecn(&mut self, _s: &CcState, _a: &AckInfo) -> Option<f64> {
+        None
+    }
     /// Grow the window on an ACK that advanced snd_una outside loss recovery
     /// (not called on the ACK that triggered an ECN cut).
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
@@ -224,10 +228,8 @@ impl Cc {
             CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast).with_ca(cfg.ca_increase)),
         }
     }
-    // always: called from the ACK path and from PLB's (tcp/plb.rs), and
-    // the ACK path's copy was inlined before PLB gave it a second caller
-    #[inline(always)]
-    pub fn on_ack_ecn(&mut self, s: &CcState, a: &AckInfo) {
+    #[inline]
+    pub fn on_ack_ecn(&mut self, s: &CcState, a: &AckInfo) -> Option<f64> {
         dispatch!(self, c => c.on_ack_ecn(s, a))
     }
     #[inline]
@@ -247,18 +249,6 @@ impl Cc {
     #[inline]
     pub fn on_tx_start(&mut self, now: SimTime, idle: SimTime) {
         dispatch!(self, c => c.on_tx_start(now, idle))
-    }
-    /// DCTCP's observation windows (rounds) closed so far, and the open
-    /// one's bytes acknowledged and marked (`None` for a cc without
-    /// rounds): what PLB reads (tcp/plb.rs).
-    pub fn rounds(&self) -> Option<(u64, u64, u64)> {
-        match self {
-            Cc::Dctcp(d) => {
-                let (acked, marked) = d.estimator().pending();
-                Some((d.estimator().updates(), acked, marked))
-            }
-            _ => None,
-        }
     }
     #[inline]
     pub fn hints(&self, s: &CcState) -> CcHints {
