@@ -140,16 +140,17 @@ def test_the_builders_carry_plb():
     assert a.tables["flows"].equals(b.tables["flows"])
 
 
-def test_txrehash_draws_a_new_label_at_every_timeout_and_only_then():
+def test_txrehash_draws_a_new_label_at_every_timeout_and_duplicate_and_only_then():
     """`tcp.txrehash` without PLB (the outcast fat-tree's CUBIC flows, which
     time out at its 20-packet ports): each flow's new labels are its
-    timeouts, one for one; without it none."""
+    timeouts (the data's) and the data segments its receiver got twice (the
+    ACKs'), one for one; without it none."""
     doc = dcnsim.load_scenario(ROOT / "scenarios" / "outcast_fattree.toml")
     doc["stop"] = "100ms"
     doc["tcp"] = {**doc["tcp"], "txrehash": True}
     f = dcnsim.run(doc).flows
-    assert f.timeouts.sum() > 0
-    assert (f.rehashes == f.timeouts).all(), f[["timeouts", "rehashes"]]
+    assert f.timeouts.sum() > 0 and f.dup_arrivals.sum() > 0
+    assert (f.rehashes == f.timeouts + f.dup_arrivals).all(), f[["timeouts", "dup_arrivals", "rehashes"]]
     doc["tcp"]["txrehash"] = False
     assert dcnsim.run(doc).flows.rehashes.sum() == 0
     doc["tcp"] = {**doc["tcp"], "txrehash": True, "transport": "ndp"}

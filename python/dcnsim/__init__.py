@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .scenario import (
         Bulk,
         Custom,
+        Failure,
         FatTree,
         LeafSpine,
         Link,
@@ -57,7 +58,7 @@ _LAZY = {
     "jain": "result",
     **{
         name: "scenario"
-        for name in ("Bulk", "Custom", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Poisson",
+        for name in ("Bulk", "Custom", "Failure", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Poisson",
                      "Scenario", "Star", "SyncReads", "Tcp", "TwoTier", "UdpCbr")
     },
     # the same objects as dcnsim.scenario's, from the module without the builders
@@ -104,6 +105,7 @@ __all__ = [
     "Custom",
     "Node",
     "Link",
+    "Failure",
     "Bulk",
     "PartitionAggregate",
     "SyncReads",

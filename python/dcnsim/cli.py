@@ -94,6 +94,13 @@ def format_summary(result, warnings: bool = True) -> str:
     if rehashes:
         row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
                      f"{fmt_count(sum(1 for x in fc['rehashes'] if int(x)))} flows")
+    failed = s.get("packets_dropped_failed")
+    if failed is not None:
+        ft = result.tables.core_columns("failures") if "failures" in result.tables else {}
+        ends = set(zip(ft.get("node", ()), ft.get("to", ())))
+        cables = len({frozenset(e) for e in ends})
+        row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} failed link{'s' if cables != 1 else ''} "
+                        f"({fmt_count(len(ends))} directions; [[failures]])")
     if "n_queries" in m:
         row(
             "queries",

@@ -41,7 +41,8 @@ TABLE_SCHEMA: Dict[str, List[Tuple[str, str]]] = {
     name: [(str(c), str(d)) for c, d in t["columns"]] for name, t in _core.table_schema().items()
 }
 #: The tables every run returns (possibly empty) and their columns; the
-#: others (``flow_ts``, ``queue_ts``) only come with a scenario ``trace``.
+#: others come with what asks for them: ``flow_ts``, ``queue_ts`` with a
+#: scenario ``trace``, ``failures`` with its ``failures``.
 TABLE_COLUMNS: Dict[str, List[str]] = {
     name: [c for c, _ in TABLE_SCHEMA[name]] for name, t in _core.table_schema().items() if t["always"]
 }
@@ -357,6 +358,12 @@ class Result:
     def queue_ts(self):
         """Time series of the traced queues (only with ``trace.queues``)."""
         return self.tables.get("queue_ts")
+
+    @property
+    def failures(self):
+        """One row per ``[[failures]]`` entry and directed link it strikes,
+        with the packets it cost there (``lost``); None without failures."""
+        return self.tables.get("failures")
 
     def __repr__(self) -> str:
         name = self.scenario.get("name", "scenario")

@@ -412,6 +412,28 @@ class Poisson(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
+# --- failures ----------------------------------------------------------------
+
+
+@dataclass
+class Failure(_Builder):
+    """Every link joining nodes ``a`` and ``b`` (names: ``"h3"``,
+    ``"aggr0_1"``) goes down (``loss=1``, the default), loses a fraction
+    of its packets (``0 < loss < 1``) or runs at ``rate`` from ``at`` until
+    ``until`` (default: for good), in ``direction`` ``"both"``,
+    ``"a_to_b"`` or ``"b_to_a"``. Routing does not react (docs/model.md,
+    Link failures)."""
+
+    a: str
+    b: str
+    at: Optional[str] = None
+    until: Optional[str] = None
+    loss: Optional[Union[float, str]] = None
+    rate: Optional[str] = None
+    direction: Optional[str] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
 # --- the whole scenario ------------------------------------------------------
 
 
@@ -451,6 +473,8 @@ class Scenario(_Builder):
     trimming: Optional[Dict[str, Any]] = None
     #: in-band telemetry at every switch egress (on by itself when a flow runs HPCC)
     int: Optional[bool] = None
+    #: links that go down, lose packets or slow down: ``Failure`` or dicts
+    failures: Optional[Sequence[Any]] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
@@ -475,6 +499,8 @@ class Scenario(_Builder):
             out["limits"] = _plain(self.limits)
         if self.trimming is not None:
             out["trimming"] = _plain(self.trimming)
+        if self.failures is not None:
+            out["failures"] = [_plain(f) for f in self.failures]
         if self.extra:
             out.update(_plain(dict(self.extra)))
         return out

@@ -1147,6 +1147,25 @@ pub struct Config {
     /// In-band telemetry at every switch egress (net/int.rs): on when a
     /// flow runs HPCC, or when `int = true`.
     pub int: bool,
+    /// `[[failures]]`: links that go down, lose packets or slow down for
+    /// a while (net/failure.rs).
+    pub failures: Vec<FailureSpec>,
+}
+
+/// One `[[failures]]` entry: what happens to some directed links from
+/// `at` until `until` (net/failure.rs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureSpec {
+    /// The directed links it strikes (`2·i` is topology link `i` from `a`
+    /// to `b`, `2·i + 1` back: net/routing.rs).
+    pub dlinks: Vec<u32>,
+    pub at: SimTime,
+    /// When the link is restored (`SimTime::MAX`: never).
+    pub until: SimTime,
+    /// The fraction of packets lost meanwhile: 1 is a link down.
+    pub loss: f64,
+    /// The rate the link runs at meanwhile (`None`: its own).
+    pub rate_bps: Option<u64>,
 }
 
 /// `threads`: a number, or "auto" (see `crate::parallel::auto_threads`).

@@ -975,6 +975,7 @@ impl World {
         if cfg.int {
             w.core.links.set_int(&egress);
         }
+        w.core.links.set_failures(&cfg.failures, cfg.seed);
         let mut apps = Vec::with_capacity(cfg.apps.len());
         // at least a flow an app (a permutation's 8,192 bulk apps grew
         // these by doubling: each step a copy of every flow so far)

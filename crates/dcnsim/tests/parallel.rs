@@ -100,6 +100,35 @@ fn two_threads_give_one_threads_bits_on_a_fat_tree_permutation() {
     same(&one, &with_threads(c, 4));
 }
 
+/// Links that fail (down for a while, lossy, slower): each partition
+/// judges the packets it sends on its links, cut links included, with the
+/// link's own stream, so 2 and 4 threads give one thread's bits.
+#[test]
+fn failures_give_one_threads_bits_on_two_and_four_threads() {
+    // with txrehash, whose ACK labels the receiver's partition draws
+    let c = perm_k4(
+        r#", "failures": [{"a": "aggr0_0", "b": "core0", "at": "1ms", "until": "2ms"},
+                        {"a": "aggr1_1", "b": "core2", "loss": 0.05},
+                        {"a": "aggr2_0", "b": "core1", "rate": "2Gbps"}]"#,
+    );
+    let mut c = c;
+    for a in &mut c.apps {
+        if let dcnsim::config::AppSpec::Bulk { tcp, .. } = a {
+            tcp.txrehash = true;
+        }
+    }
+    let one = with_threads(c.clone(), 1);
+    assert!(one.summary_value("packets_dropped_failed").unwrap() > 0.0);
+    assert!(
+        common::col_u64(&one, "flows", "rehashes")
+            .iter()
+            .sum::<u64>()
+            > 0
+    );
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
 /// Queues that drop packets without ECT over K (`ecn_non_ect = "drop"`,
 /// RED with ECN), NewReno and DCTCP flows sharing them: the gate works on
 /// the cut links' sinks as on the links, so 2 and 4 threads give one

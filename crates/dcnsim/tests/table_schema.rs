@@ -1,6 +1,7 @@
 //! `results::TABLE_SCHEMA` is the list of tables and columns Python gives
 //! absent tables: a run that exercises every table (all four app kinds, a
-//! trace) returns exactly those columns, in that order, with those types.
+//! trace, a failure) returns exactly those columns, in that order, with
+//! those types.
 
 use dcnsim::stats::results::{table_schema, Results, TABLE_SCHEMA};
 
@@ -44,9 +45,11 @@ fn every_table_has_the_schema_columns() {
         });
         if trace {
             v["trace"] = serde_json::json!({"interval": "1ms", "queues": "all"});
+            v["failures"] = serde_json::json!([{"a": "h1", "b": "sw", "loss": 0.01}]);
         }
         v.to_string()
     };
+    // traced: with the tables a scenario asks for (trace, failures)
     for traced in [false, true] {
         let r = dcnsim::run_json(&doc(traced), None).unwrap();
         conforms(&r, traced);

@@ -18,6 +18,7 @@
 //! apart in [`LinkInfo`]. The FIFOs are rings in one shared pool of
 //! 64-byte lines rather than one heap allocation each.
 
+pub mod failure;
 pub mod inputs;
 pub mod int;
 pub mod pcap;
@@ -286,6 +287,9 @@ pub struct QueueStats {
     /// Of `dropped`, packets without ECT dropped at the ECN threshold
     /// (`topology.ecn_non_ect = "drop"`), not for want of room.
     pub dropped_non_ect: u64,
+    /// Of `dropped`, packets lost to a failure of the link
+    /// (`[[failures]]`), not for want of room.
+    pub dropped_failed: u64,
     pub marked: u64,
     pub max_bytes: u64,
     pub max_pkts: u64,
@@ -470,6 +474,8 @@ struct LinkRare {
     byte_time_hi: u64,
     /// The buffer's high-water mark in bytes once it passed 2³² − 1.
     max_bytes: u64,
+    /// Of `dropped`, packets a failure of the link cost (net/failure.rs).
+    dropped_failed: u64,
 }
 
 impl LinkRare {
@@ -559,6 +565,8 @@ pub struct Links {
     /// empty when no link does, and short of the links added after the
     /// last gated one.
     red: Vec<u32>,
+    /// Links that go down, lose packets or slow down (net/failure.rs).
+    failures: failure::Failures,
 }
 
 /// [`Links::red`]'s entry for a link that is not gated.
@@ -915,6 +923,11 @@ impl Links {
         q: &mut EventQueue,
         start_delay: SimTime,
     ) -> Enqueue {
+        if !self.failures.is_empty() {
+            if let Some(res) = self.over_failure(link, h, q, start_delay) {
+                return res;
+            }
+        }
         if self
             .sinks
             .get(link as usize)
@@ -1108,6 +1121,7 @@ impl Links {
             self.hot[i] = other.hot[i];
             self.max[i] = other.max[i];
         }
+        self.absorb_failures(other, &theirs);
     }
 
     /// Add `area` byte·ps to the link's occupancy integral (its high bits
@@ -1201,6 +1215,7 @@ impl Links {
             enqueued: st.enqueued,
             dropped: rare.dropped,
             dropped_non_ect: rare.dropped_non_ect,
+            dropped_failed: rare.dropped_failed,
             marked: rare.marked,
             max_bytes: (m.bytes as u64).max(rare.max_bytes),
             max_pkts: m.pkts as u64,

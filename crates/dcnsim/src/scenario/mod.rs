@@ -25,6 +25,7 @@ pub mod schema;
 pub mod units;
 
 mod apps;
+mod failures;
 mod json;
 mod routing;
 mod table;
@@ -275,6 +276,18 @@ pub fn parse_config_until(
              drops there (it trims): not with [trimming]",
         );
     }
+    let failures = match &*d.failures {
+        None => Some(Vec::new()),
+        Some(v) => failures::parse_failures(
+            &mut ctx,
+            v,
+            &failures::Around {
+                topo: topo.spec.as_ref(),
+                trimming: d.trimming.is_some(),
+                int: hpcc || *d.int == Some(true),
+            },
+        ),
+    };
     if !ctx.errs.is_empty() {
         return Err(ctx.errs);
     }
@@ -288,6 +301,7 @@ pub fn parse_config_until(
             Some(trimming),
         ) => {
             let cfg = Config {
+                failures: failures.unwrap_or_default(),
                 int: (*d.int).unwrap_or(hpcc),
                 trimming,
                 trace,

@@ -315,6 +315,7 @@ macro_rules! choice {
 
 choice!(RoutingModeName => RoutingMode, sc::ROUTING_NAMES, "routing mode");
 choice!(NodeKindName => NodeKind, sc::NODE_KINDS, "node kind");
+choice!(DirectionName => (bool, bool), sc::DIRECTION_NAMES, "direction");
 choice!(Cc => CcKind, sc::CC_NAMES, "congestion control");
 choice!(Segment => SegPolicyKind, sc::SEGMENT_NAMES, "segment policy");
 choice!(ReorderingName => Reordering, sc::REORDERING_NAMES, "reordering mode");
@@ -415,6 +416,37 @@ pub struct Document {
     /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
     #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
     pub int: Opt<Bool>,
+    /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`. See [Failures](#failures) and docs/model.md, Link failures
+    #[schemars(extend("x-default" = "none"))]
+    pub failures: Opt<ListOf<FailureSection>>,
+}
+
+/// One `[[failures]]` entry: every link joining `a` and `b` fails.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["a", "b"]))]
+pub struct FailureSection {
+    /// a node's name (a host's `"h3"`, a switch's `"aggr0_1"`)
+    #[schemars(extend("x-default" = "required"))]
+    pub a: Opt<Text>,
+    /// the name of the node at the link's other end
+    #[schemars(extend("x-default" = "required"))]
+    pub b: Opt<Text>,
+    /// when the failure starts
+    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    pub at: Opt<Time>,
+    /// when the link is restored (after `at`)
+    #[schemars(extend("x-default" = "never"))]
+    pub until: Opt<PositiveTime>,
+    /// the fraction of packets lost meanwhile: 1 is a link down, less a gray failure
+    #[schemars(extend("x-default" = "1, or 0 with `rate`"))]
+    pub loss: Opt<Fraction>,
+    /// the rate the link runs at meanwhile (a degraded link)
+    #[schemars(extend("x-default" = "the link's own"))]
+    pub rate: Opt<Rate>,
+    /// `both`, `a_to_b` or `b_to_a`: which directions fail
+    #[schemars(extend("x-default" = "`\"both\"`"))]
+    pub direction: Opt<DirectionName>,
 }
 
 /// `[trimming]`: payload trimming and a header queue served first.
@@ -1151,7 +1183,7 @@ pub struct TcpSection {
     /// PLB: the fraction of a round's acknowledged bytes CE-marked that makes it congested (`tcp_plb_cong_thresh`, 128/256)
     #[schemars(extend("x-default" = "0.5"))]
     pub plb_cong_thresh: Opt<PositiveFraction>,
-    /// a timeout draws a new flow label, so a flow under `ecmp`, `ecmp_unsalted` or `flowlet` routing takes another path after every RTO, as Linux does for an IPv6 flow (`net.core.txrehash`, on there by default; tcp_write_timeout's sk_rethink_txhash: Protective ReRoute, SIGCOMM 2023). Any cc, TCP transport only; counted in the flows' `rehashes`
+    /// a timeout draws a new flow label, so a flow under `ecmp`, `ecmp_unsalted` or `flowlet` routing takes another path after every RTO, as Linux does for an IPv6 flow (`net.core.txrehash`, on there by default; tcp_write_timeout's sk_rethink_txhash: Protective ReRoute, SIGCOMM 2023); and a receiver that gets a segment it already has (its ACKs may be lost) draws a new label for its ACKs (tcp_rcv_spurious_retrans). Any cc, TCP transport only; counted in the flows' `rehashes`
     #[schemars(extend("x-default" = "false; true with `plb`"))]
     pub txrehash: Opt<Bool>,
     /// PLB: how long a timeout suspends it, plus a random part up to as long again (`tcp_plb_suspend_rto_sec`)

@@ -161,6 +161,13 @@ pub(super) const SAMPLING_NAMES: &[(&str, Sampling)] =
     &[("linear", Sampling::Linear), ("step", Sampling::Step)];
 
 /// Node kinds of a custom topology.
+/// A failure's `direction`: (a → b fails, b → a fails).
+pub(crate) const DIRECTION_NAMES: &[(&str, (bool, bool))] = &[
+    ("both", (true, true)),
+    ("a_to_b", (true, false)),
+    ("b_to_a", (false, true)),
+];
+
 pub(crate) const NODE_KINDS: &[(&str, NodeKind)] =
     &[("host", NodeKind::Host), ("switch", NodeKind::Switch)];
 

@@ -30,6 +30,8 @@ pub enum Stream {
     Ties = 7,
     /// Trimming queues' choice of which data packet to cut (net/trim.rs).
     Trim = 8,
+    /// Lossy links' draws (`[[failures]]`, net/failure.rs).
+    Failure = 9,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {

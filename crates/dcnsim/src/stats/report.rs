@@ -109,6 +109,9 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         losses_table(w),
     ];
     tables.extend(trace_tables(w));
+    if w.links().has_failures() {
+        tables.push(failures_table(w));
+    }
     Results {
         tables,
         summary: summary(w, wall_s),
@@ -577,6 +580,14 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
             .sum();
         summary.push(("packets_dropped_non_ect".to_string(), n as f64));
     }
+    // Only with `[[failures]]`, so every other run's summary is unchanged:
+    // of `packets_dropped`, those a failed link lost.
+    if links.has_failures() {
+        let n: u64 = (0..links.len())
+            .map(|i| links.stats(i).dropped_failed)
+            .sum();
+        summary.push(("packets_dropped_failed".to_string(), n as f64));
+    }
     // Only with Swift flows, so every other run's summary is unchanged.
     let swift: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.swift()).collect();
     if !swift.is_empty() {
@@ -594,6 +605,46 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         }
     }
     summary
+}
+
+/// `failures`: one row per `[[failures]]` entry and directed link it
+/// strikes, with the packets it cost there.
+fn failures_table(w: &World) -> Table {
+    let links = w.links();
+    let rows = links.failure_rows();
+    let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
+    let secs = |t: SimTime| {
+        if t == SimTime::MAX {
+            f64::INFINITY
+        } else {
+            t.as_secs_f64()
+        }
+    };
+    let mut t = Table::new("failures");
+    t.push("failure", u64s(rows.iter().map(|r| r.spec as u64)));
+    t.push("queue_id", u64s(rows.iter().map(|r| r.link as u64)));
+    t.push(
+        "node",
+        Column::Str(
+            rows.iter()
+                .map(|r| name(links.info(r.link as usize).from))
+                .collect(),
+        ),
+    );
+    t.push(
+        "to",
+        Column::Str(
+            rows.iter()
+                .map(|r| name(links.info(r.link as usize).to))
+                .collect(),
+        ),
+    );
+    t.push("at_s", f64s(rows.iter().map(|r| secs(r.at))));
+    t.push("until_s", f64s(rows.iter().map(|r| secs(r.until))));
+    t.push("loss", f64s(rows.iter().map(|r| r.loss)));
+    t.push("rate_bps", u64s(rows.iter().map(|r| r.rate_bps)));
+    t.push("lost", u64s(rows.iter().map(|r| r.lost)));
+    t
 }
 
 /// Loss indications of every TCP flow, merged in time order.

@@ -220,6 +220,21 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("pkts", Dtype::U64),
         ],
     },
+    TableSchema {
+        name: "failures",
+        always: false,
+        columns: &[
+            ("failure", Dtype::U64),
+            ("queue_id", Dtype::U64),
+            ("node", Dtype::Str),
+            ("to", Dtype::Str),
+            ("at_s", Dtype::F64),
+            ("until_s", Dtype::F64),
+            ("loss", Dtype::F64),
+            ("rate_bps", Dtype::U64),
+            ("lost", Dtype::U64),
+        ],
+    },
 ];
 
 /// The schema of table `name`, if the core has such a table.

@@ -286,6 +286,14 @@ struct RxRare {
     /// Data segments still to be ACKed at once (`delayed_ack_quickack`).
     quickacks: u32,
     ooo_stamp: u64,
+    /// The flow label its ACKs carry: with `txrehash` a segment the
+    /// receiver already has draws another (tcp/plb.rs, `rx_rehash`).
+    ack_label: u16,
+    /// New ACK labels drawn.
+    ack_rehashes: u32,
+    /// Where the ACK labels' draws start (from the flow's seed, so either
+    /// partition holding the receiver draws the same).
+    ack_salt: u64,
 }
 
 /// One TCP connection (both ends).
@@ -450,6 +458,7 @@ impl TcpFlow {
         }
         let smss = SegPolicy::initial_smss(&cfg);
         let plb = (cfg.plb.enabled || cfg.txrehash).then(|| Box::new(plb::PlbState::new(&rng)));
+        let ack_salt = plb::ack_salt(&rng);
         TcpFlow {
             id,
             app,
@@ -511,6 +520,9 @@ impl TcpFlow {
                 dack: LazyTimer::default(),
                 quickacks: cfg.delayed_ack_quickack,
                 ooo_stamp: 0,
+                ack_label: 0,
+                ack_rehashes: 0,
+                ack_salt,
             },
             msgs_written: 0,
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),

@@ -51,6 +51,12 @@ impl PlbState {
     }
 }
 
+/// Where a flow's ACK labels' draws start ([`TcpFlow::rx_rehash`]), from
+/// its random stream (left as it is).
+pub(crate) fn ack_salt(flow_rng: &Rng) -> u64 {
+    mix64(flow_rng.clone().gen::<u64>() ^ 0x4143_4b5f_6c61_6265)
+}
+
 impl TcpFlow {
     /// A DCTCP round closed with `fraction` of its acknowledged bytes
     /// CE-marked (tcp_plb_update_state, then tcp_plb_check_rehash). Out of
@@ -141,9 +147,29 @@ impl TcpFlow {
         s.rehashes += 1;
     }
 
-    /// New flow labels the flow drew (0 without PLB or `txrehash`).
+    /// `txrehash` at the receiver: a segment it already has (a spurious
+    /// retransmission, so perhaps its ACKs are being lost) draws a new
+    /// label for its ACKs, as Linux's tcp_rcv_spurious_retrans does
+    /// (TCPDuplicateDataRehash). From the flow's salt and the draw's
+    /// number, not a stream: the world that runs the receiver may not be
+    /// the sender's.
+    #[cold]
+    pub(in crate::tcp) fn rx_rehash(&mut self) {
+        let r = &mut self.rx_rare;
+        let old = r.ack_label;
+        r.ack_label = loop {
+            r.ack_rehashes += 1;
+            let l = (mix64(r.ack_salt ^ r.ack_rehashes as u64) >> 48) as u16;
+            if l != old {
+                break l;
+            }
+        };
+    }
+
+    /// New flow labels the flow drew, its data's (PLB's and the timeouts')
+    /// and its ACKs' (0 without PLB or `txrehash`).
     pub fn rehashes(&self) -> u64 {
-        self.plb.as_ref().map_or(0, |s| s.rehashes)
+        self.plb.as_ref().map_or(0, |s| s.rehashes) + self.rx_rare.ack_rehashes as u64
     }
 
     /// When a timeout's suspension of PLB ends (`None`: not suspended); for

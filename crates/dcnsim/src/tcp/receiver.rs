@@ -59,6 +59,9 @@ impl TcpFlow {
         if end <= self.rx.rcv_nxt {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
+            if self.cfg.txrehash {
+                self.rx_rehash();
+            }
             self.send_ack(io, p.ts);
             return 0;
         }
@@ -184,7 +187,11 @@ impl TcpFlow {
             kind: PktKind::Ack,
             flags: f,
             nsack: 0,
-            label: 0,
+            label: if self.cfg.txrehash {
+                self.rx_rare.ack_label
+            } else {
+                0
+            },
             flow: self.id,
             txn: 0,
             src: self.dst_host,

@@ -1,0 +1,274 @@
+//! Link failures (`[[failures]]`): a link that goes down, loses a fraction
+//! of its packets (a gray failure: a dirty optic, a flapping lane) or runs
+//! at a lower rate for a while, as data-center studies of path failures
+//! and asymmetry set them (Protective ReRoute, SIGCOMM 2023; CONGA and
+//! Hermes's degraded links; htsim's failed fat-tree links run slower).
+//!
+//! **The rule.** While a link is down, a packet is lost when its time on
+//! the link, from its enqueue to its arrival at the far end, overlaps the
+//! outage: the packets in the buffer and on the wire when the link fails
+//! are lost, and nothing passes until it is restored. Each such packet is
+//! known to be lost when it is offered (its departure and arrival are
+//! known then: the FIFO is served at a constant rate), so it is dropped
+//! there, and so never takes buffer room. Only packets that would have
+//! been lost with it could have queued behind it, so the others' timing is
+//! the same as if it had been queued and then flushed. While a link loses
+//! a fraction `loss`, each packet offered is lost with that probability
+//! (from its own seeded stream) and still takes its time on the wire: a
+//! corrupted frame spends the link's capacity and is discarded at the far
+//! end. While a link is slow, what it accepts is serialized at the slower
+//! rate. Routing does not react (it sees no failure): ECMP keeps hashing
+//! flows onto a link that is down, as a fabric does until its routing
+//! converges, and only a new flow label (`tcp.txrehash`, `tcp.plb`) or
+//! spraying moves them.
+//!
+//! **Cost.** Nothing for a link that never fails, whatever the run: a
+//! failing link gets a class of its own that refuses every packet (as a
+//! trimming or sink link's does), so its enqueues alone leave the per-hop
+//! path for [`Links::over_failure`], before, during and after its windows.
+
+use super::{Enqueue, Hdr, LinkClass, Links};
+use crate::config::FailureSpec;
+use crate::sim::queue::EventQueue;
+use crate::sim::rng::{stream, Rng, Stream};
+use crate::sim::time::SimTime;
+use rand::Rng as _;
+
+const NONE: u32 = u32::MAX;
+
+/// One failure on one directed link.
+#[derive(Clone, Debug)]
+struct Window {
+    at: SimTime,
+    until: SimTime,
+    loss: f64,
+    /// The class the link enqueues with meanwhile (its own, or slower).
+    class: u32,
+    /// The `[[failures]]` entry it comes from.
+    spec: u32,
+    /// Packets it cost (down: overlapped the outage; lossy: drawn lost).
+    lost: u64,
+}
+
+/// A directed link that fails at least once.
+#[derive(Clone, Debug)]
+struct Failing {
+    link: u32,
+    /// Its class while it fails or may fail: zero limits, so every enqueue
+    /// comes to [`Links::over_failure`].
+    gate: u32,
+    /// The class it had (maybe a gate of `ecn_non_ect = "drop"`, which its
+    /// own path handles once this one has let a packet through).
+    base: u32,
+    /// Its windows, by `at` (they do not overlap: scenario/mod.rs).
+    windows: Vec<Window>,
+    rng: Rng,
+}
+
+/// The failing links of a world (empty: none).
+#[derive(Clone, Debug, Default)]
+pub struct Failures {
+    /// Per directed link, its entry in `links` (`NONE`: never fails);
+    /// empty when no link fails.
+    of: Vec<u32>,
+    links: Vec<Failing>,
+}
+
+/// What a failure cost one directed link, for the `failures` table.
+#[derive(Clone, Copy, Debug)]
+pub struct FailureRow {
+    pub spec: u32,
+    pub link: u32,
+    pub at: SimTime,
+    pub until: SimTime,
+    pub loss: f64,
+    pub rate_bps: u64,
+    pub lost: u64,
+}
+
+impl Failures {
+    pub(super) fn is_empty(&self) -> bool {
+        self.links.is_empty()
+    }
+}
+
+impl Links {
+    /// Make the directed links of `specs` fail as they say. Call once the
+    /// links, their trimming and INT are set and before [`Self::set_sinks`]
+    /// (a sink keeps the failure's class and comes here like any other).
+    pub fn set_failures(&mut self, specs: &[FailureSpec], seed: u64) {
+        if specs.is_empty() {
+            return;
+        }
+        self.failures.of = vec![NONE; self.hot.len()];
+        for (s, spec) in specs.iter().enumerate() {
+            for &l in &spec.dlinks {
+                let li = l as usize;
+                if self.failures.of[li] == NONE {
+                    let base = self.hot[li].st.class;
+                    let mut c = self.classes[base as usize];
+                    (c.lim_bytes, c.lim_pkts) = (0, 0);
+                    let gate = self.intern(c);
+                    self.hot[li].st.class = gate;
+                    self.failures.of[li] = self.failures.links.len() as u32;
+                    self.failures.links.push(Failing {
+                        link: l,
+                        gate,
+                        base,
+                        windows: Vec::new(),
+                        rng: stream(seed, Stream::Failure, l as u64),
+                    });
+                }
+                let fi = self.failures.of[li] as usize;
+                let base = self.failures.links[fi].base;
+                let class = match spec.rate_bps {
+                    Some(r) => {
+                        let c = self.classes[base as usize];
+                        self.intern(LinkClass {
+                            ps_per_byte: if 8_000_000_000_000u64.is_multiple_of(r) {
+                                8_000_000_000_000u64 / r
+                            } else {
+                                0
+                            },
+                            rate_bps: r,
+                            ..c
+                        })
+                    }
+                    None => base,
+                };
+                let w = &mut self.failures.links[fi].windows;
+                w.push(Window {
+                    at: spec.at,
+                    until: spec.until,
+                    loss: spec.loss,
+                    class,
+                    spec: s as u32,
+                    lost: 0,
+                });
+                w.sort_by_key(|w| w.at);
+            }
+        }
+    }
+
+    /// Whether some link fails.
+    pub fn has_failures(&self) -> bool {
+        !self.failures.is_empty()
+    }
+
+    /// Packet `h` offered to a failing link `link` (`None`: the link does
+    /// not fail, or this is the enqueue a failure let through, under the
+    /// class it chose). Down across the packet's time on the link: lost.
+    /// Lossy now: lost with the window's probability, after its time on
+    /// the wire if the buffer had room. Otherwise offered under the class
+    /// of the moment (the link's own, or a slower one).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn over_failure(
+        &mut self,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Option<Enqueue> {
+        let fi = *self.failures.of.get(link as usize)?;
+        if fi == NONE {
+            return None;
+        }
+        let f = &mut self.failures.links[fi as usize];
+        let l = link as usize;
+        if self.hot[l].st.class != f.gate {
+            return None;
+        }
+        let now = q.now();
+        let super::Link { st, rare } = &mut self.hot[l];
+        Self::advance(st, &self.pool, &self.classes, now);
+        let active = f.windows.iter().position(|w| w.at <= now && now < w.until);
+        let class = active.map_or(f.base, |i| f.windows[i].class);
+        let c = &self.classes[class as usize];
+        let depart = st.free_at.max(now + start_delay) + c.tx_time(h.wire);
+        let arrive = depart + c.delay;
+        if let Some(w) = f
+            .windows
+            .iter_mut()
+            .find(|w| w.loss >= 1.0 && w.at < arrive && now < w.until)
+        {
+            w.lost += 1;
+            rare.dropped += 1;
+            rare.dropped_failed += 1;
+            return Some(Enqueue::Dropped);
+        }
+        if let Some(i) = active {
+            let w = &mut f.windows[i];
+            if w.loss > 0.0 && f.rng.gen::<f64>() < w.loss {
+                rare.dropped += 1;
+                let room =
+                    st.q_bytes + h.wire as u64 <= c.lim_bytes && (st.buffered as u64) < c.lim_pkts;
+                if room {
+                    // a corrupted frame: sent, discarded at the far end
+                    st.free_at = depart;
+                    w.lost += 1;
+                    rare.dropped_failed += 1;
+                }
+                return Some(Enqueue::Dropped);
+            }
+        }
+        Some(self.enqueue_under(class, link, h, q, start_delay))
+    }
+
+    /// Offer `h` to `link` under `class`, whether its far end is here or a
+    /// sink (whose class is the sink's entry).
+    fn enqueue_under(
+        &mut self,
+        class: u32,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+    ) -> Enqueue {
+        let l = link as usize;
+        match self.sinks.get(l) {
+            Some(&own) if own != super::NOT_A_SINK => {
+                self.sinks[l] = class;
+                let res = self.enqueue_on::<true>(link, h, q, start_delay);
+                self.sinks[l] = own;
+                res
+            }
+            _ => self.enqueue_as(class, link, h, q, start_delay),
+        }
+    }
+
+    /// Absorb the failure counters of the links `theirs` names from
+    /// `other` (see [`Self::absorb`]).
+    pub(super) fn absorb_failures(&mut self, other: &Links, theirs: &impl Fn(usize) -> bool) {
+        for (mine, o) in self.failures.links.iter_mut().zip(&other.failures.links) {
+            if theirs(mine.link as usize) {
+                for (w, ow) in mine.windows.iter_mut().zip(&o.windows) {
+                    w.lost = ow.lost;
+                }
+            }
+        }
+    }
+
+    /// Every failure on every directed link, by `[[failures]]` entry, then
+    /// link.
+    pub fn failure_rows(&self) -> Vec<FailureRow> {
+        let mut rows: Vec<FailureRow> = self
+            .failures
+            .links
+            .iter()
+            .flat_map(|f| {
+                f.windows.iter().map(move |w| FailureRow {
+                    spec: w.spec,
+                    link: f.link,
+                    at: w.at,
+                    until: w.until,
+                    loss: w.loss,
+                    rate_bps: self.classes[w.class as usize].rate_bps,
+                    lost: w.lost,
+                })
+            })
+            .collect();
+        rows.sort_by_key(|r| (r.spec, r.link));
+        rows
+    }
+}

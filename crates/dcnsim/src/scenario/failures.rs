@@ -1,0 +1,173 @@
+//! `[[failures]]`: links that go down, lose packets or slow down for a
+//! while (net/failure.rs), named by the nodes they join.
+
+use super::schema;
+use super::table::{idx_path, key_path, Ctx};
+use super::units;
+use crate::config::{FailureSpec, NonEct, TopologySpec};
+use crate::sim::time::SimTime;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What the failures must not meet elsewhere in the document.
+pub(super) struct Around<'a> {
+    /// The topology, when it read without problems.
+    pub topo: Option<&'a TopologySpec>,
+    pub trimming: bool,
+    pub int: bool,
+}
+
+/// `failures = [{a, b, at, until, loss, rate, direction}, …]`, each entry
+/// checked against the topology: its nodes exist and some link joins them,
+/// its window is not empty, it changes something, and no two windows of
+/// one link overlap. `None` when something was reported.
+pub(super) fn parse_failures(
+    ctx: &mut Ctx,
+    v: &Value,
+    around: &Around,
+) -> Option<Vec<FailureSpec>> {
+    let Value::Array(items) = v else {
+        ctx.err(
+            "failures",
+            format!("expected an array of tables, got {}", units::json_type(v)),
+        );
+        return None;
+    };
+    let errs_before = ctx.errs.len();
+    if !items.is_empty() && around.trimming {
+        ctx.err(
+            "failures",
+            "link failures are not modelled with [trimming] (a trimming port's two queues)",
+        );
+    }
+    if !items.is_empty() && around.int {
+        ctx.err(
+            "failures",
+            "link failures are not modelled with in-band telemetry (int, hpcc flows)",
+        );
+    }
+    let names: HashMap<&str, usize> = around
+        .topo
+        .map(|t| {
+            t.nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.name.as_str(), i))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(items.len());
+    // per directed link: (window start, end, entry) of the entries so far
+    let mut taken: HashMap<u32, Vec<(SimTime, SimTime, usize)>> = HashMap::new();
+    for (i, it) in items.iter().enumerate() {
+        let path = idx_path("failures", i);
+        let Some(r) = schema::read_table::<schema::FailureSection>(it, &path, "", &mut ctx.errs)
+        else {
+            continue;
+        };
+        let f = r.value;
+        let given = |k: &str| it.get(k).is_some();
+        for key in ["a", "b"] {
+            if !given(key) {
+                ctx.err(key_path(&path, key), "missing required key");
+            }
+        }
+        let at = f.at.unwrap_or(SimTime::ZERO);
+        let until = f.until.unwrap_or(SimTime::MAX);
+        if f.until.is_some() && until <= at {
+            ctx.err(
+                key_path(&path, "until"),
+                format!("must be after at ({until} ≤ {at}): the link would never fail"),
+            );
+        }
+        let loss = f.loss.unwrap_or(if f.rate.is_some() { 0.0 } else { 1.0 });
+        if given("loss") && f.loss.is_some() && loss == 0.0 && f.rate.is_none() {
+            ctx.err(
+                key_path(&path, "loss"),
+                "0 without rate: the failure would change nothing",
+            );
+        }
+        let (ab, ba) = f.direction.unwrap_or((true, true));
+        let (Some(a), Some(b)) = (f.a.0.as_deref(), f.b.0.as_deref()) else {
+            continue;
+        };
+        let Some(topo) = around.topo else {
+            continue; // the topology's own problems are reported
+        };
+        let mut ends = [None, None];
+        for (k, (key, name)) in [("a", a), ("b", b)].into_iter().enumerate() {
+            match names.get(name) {
+                Some(&n) => ends[k] = Some(n),
+                None => {
+                    let hint = crate::text::suggest(name, names.keys().copied())
+                        .map(|s| format!(" (did you mean '{s}'?)"))
+                        .unwrap_or_default();
+                    ctx.err(
+                        key_path(&path, key),
+                        format!("unknown node '{}'{hint}", crate::text::excerpt(name)),
+                    );
+                }
+            }
+        }
+        let [Some(na), Some(nb)] = ends else {
+            continue;
+        };
+        let mut dlinks = Vec::new();
+        for (li, l) in topo.links.iter().enumerate() {
+            let fwd = if (l.a, l.b) == (na, nb) {
+                Some(true)
+            } else if (l.a, l.b) == (nb, na) {
+                Some(false)
+            } else {
+                None
+            };
+            let Some(fwd) = fwd else { continue };
+            // directed link 2·li runs l.a → l.b (net/routing.rs)
+            let (a_to_b, b_to_a) = if fwd {
+                (2 * li as u32, 2 * li as u32 + 1)
+            } else {
+                (2 * li as u32 + 1, 2 * li as u32)
+            };
+            if ab {
+                dlinks.push(a_to_b);
+            }
+            if ba {
+                dlinks.push(b_to_a);
+            }
+            let gated =
+                |q: &crate::config::QueueConfig| q.ecn_k.is_some() && q.non_ect == NonEct::Drop;
+            if f.rate.is_some() && (gated(&l.queue_ab) || gated(&l.queue_ba)) {
+                ctx.err(
+                    key_path(&path, "rate"),
+                    "a slower rate is not modelled on a port with ecn_non_ect = \"drop\"",
+                );
+            }
+        }
+        if dlinks.is_empty() && (ab || ba) {
+            ctx.err(
+                key_path(&path, "b"),
+                format!("no link joins '{a}' and '{b}'"),
+            );
+            continue;
+        }
+        for &d in &dlinks {
+            let seen = taken.entry(d).or_default();
+            if let Some(&(_, _, j)) = seen.iter().find(|&&(s, e, _)| s < until && at < e) {
+                ctx.err(
+                    path.clone(),
+                    format!("overlaps failures[{j}] on the link from '{a}' to '{b}' (or back): one failure at a time on a link"),
+                );
+                break;
+            }
+            seen.push((at, until, i));
+        }
+        out.push(FailureSpec {
+            dlinks,
+            at,
+            until,
+            loss,
+            rate_bps: *f.rate,
+        });
+    }
+    (ctx.errs.len() == errs_before).then_some(out)
+}

@@ -1,0 +1,239 @@
+//! Link failures (`[[failures]]`, net/failure.rs): the laws each kind must
+//! keep, the black hole that only a new flow label escapes, and the
+//! errors a bad entry gets.
+
+mod common;
+use common::*;
+use dcnsim::stats::results::Results;
+use serde_json::{json, Value};
+
+/// h0 — s0 — h1, 1 Gbps, 10 µs links, and `apps`, `failures`.
+fn line(apps: Value, failures: Value, stop: &str) -> Value {
+    json!({
+        "name": "line", "seed": 5, "stop": stop,
+        "topology": {"kind": "custom", "buffer": "200pkt",
+            "nodes": [{"name": "h0", "kind": "host"}, {"name": "s0", "kind": "switch"},
+                      {"name": "h1", "kind": "host"}],
+            "links": [{"a": "h0", "b": "s0", "rate": "1Gbps", "delay": "10us"},
+                      {"a": "s0", "b": "h1", "rate": "1Gbps", "delay": "10us"}]},
+        "apps": apps, "failures": failures,
+    })
+}
+
+/// The `failures` table's `lost`, and the summary's total, which agree.
+fn lost(r: &Results) -> u64 {
+    let total: u64 = col_u64(r, "failures", "lost").iter().sum();
+    assert_eq!(
+        r.summary_value("packets_dropped_failed"),
+        Some(total as f64),
+        "the summary counts what the table does"
+    );
+    total
+}
+
+/// Down from `at` to `until`, a constant-rate stream loses exactly the
+/// packets whose time on the link overlaps the outage: those offered to
+/// it from one transit (serialization plus propagation) before `at` until
+/// `until`. Nothing else is lost, and every loss is the failure's.
+#[test]
+fn a_link_down_loses_the_packets_whose_time_on_it_overlaps_the_outage() {
+    // 1000-byte datagrams at 100 Mbps: one every 80 µs (wire bytes / rate)
+    let apps = json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "100Mbps",
+                       "payload": 1000, "stop": "8ms"}]);
+    let fail = json!([{"a": "s0", "b": "h1", "direction": "a_to_b", "at": "2ms", "until": "5ms"}]);
+    let r = run_checked(&line(apps.clone(), fail, "10ms"));
+    let base = run_checked(&line(apps, json!([]), "10ms"));
+    assert!(
+        base.table("failures").is_none(),
+        "no table without failures"
+    );
+    assert_eq!(base.summary_value("packets_dropped_failed"), None);
+    assert_eq!(base.summary_value("packets_dropped"), Some(0.0));
+    let wire = col_u64(&r, "queues", "tx_bytes")[0] / col_u64(&r, "queues", "tx_pkts")[0];
+    let interval = wire as f64 * 8.0 / 100e6;
+    let transit = wire as f64 * 8.0 / 1e9 + 10e-6;
+    let span = 3e-3 + transit;
+    let n = lost(&r) as f64;
+    assert!(
+        n >= (span / interval).floor() && n <= (span / interval).ceil(),
+        "{n} lost, {span} s of outage and transit at one every {interval} s"
+    );
+    assert_eq!(r.summary_value("packets_dropped"), Some(n));
+    // the stream's other packets all arrive
+    let sent = base.summary_value("packets_delivered").unwrap();
+    assert_eq!(r.summary_value("packets_delivered"), Some(sent - n));
+    assert_eq!(col_u64(&r, "failures", "queue_id"), &[2]);
+}
+
+/// A link slowed to a quarter of its rate carries a quarter: a bulk flow
+/// through it fills the slower rate and no more (line rate on a degraded
+/// link), and nothing is lost to the failure itself.
+#[test]
+fn a_slower_link_carries_its_new_rate() {
+    let apps = json!([{"kind": "bulk", "src": 0, "dst": 1, "duration": "20ms",
+                       "tcp": {"cc": "cubic", "rto_min": "1ms"}}]);
+    let fail = json!([{"a": "s0", "b": "h1", "rate": "250Mbps"}]);
+    let r = run_checked(&line(apps, fail, "20ms"));
+    assert_eq!(lost(&r), 0);
+    assert_eq!(col_f64(&r, "failures", "loss"), &[0.0, 0.0]);
+    assert_eq!(
+        col_u64(&r, "failures", "rate_bps"),
+        &[250_000_000, 250_000_000]
+    );
+    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
+    let t = r.summary_value("sim_time_s").unwrap();
+    assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
+    assert!(
+        tx >= 250e6 * t * 0.9,
+        "{tx} bits in {t} s: the flow does not fill 250 Mbps"
+    );
+}
+
+/// A gray failure loses each packet with its probability, independently:
+/// the count is within four standard deviations of n·p, and a loss is
+/// drawn only while the window is open.
+#[test]
+fn a_lossy_link_loses_its_fraction() {
+    let apps = json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "200Mbps",
+                       "payload": 1000, "stop": "200ms"}]);
+    let fail = json!([{"a": "h0", "b": "s0", "loss": 0.1, "at": "50ms", "until": "150ms"}]);
+    let r = run_checked(&line(apps, fail, "210ms"));
+    let sent = col_u64(&r, "queues", "tx_pkts")[0] + col_u64(&r, "queues", "dropped")[0];
+    // the window holds half the stream
+    let offered = sent as f64 * 0.5;
+    let n = lost(&r) as f64;
+    let sd = (offered * 0.1 * 0.9).sqrt();
+    assert!(
+        (n - offered * 0.1).abs() <= 4.0 * sd,
+        "{n} lost of about {offered} offered at p = 0.1"
+    );
+    // lost frames still took their time on the wire, so the link's
+    // transmissions and the losses never exceed its rate
+    let wire = col_u64(&r, "queues", "tx_bytes")[0] / col_u64(&r, "queues", "tx_pkts")[0];
+    assert!((sent as f64) * wire as f64 * 8.0 <= 1e9 * 0.21);
+}
+
+/// The black hole of a fabric whose routing has not converged: a core
+/// link goes down for good (a quarter of the paths between pods 0 and 2), ECMP keeps hashing flows onto it, and those
+/// flows stall, timing out again and again. With `tcp.txrehash` each
+/// timeout draws a new flow label and the receiver, seeing its data again,
+/// draws one for its ACKs, so every flow finds a live path and completes
+/// (Protective ReRoute's claim).
+#[test]
+fn only_a_new_flow_label_escapes_a_black_hole() {
+    let run = |txrehash: bool| {
+        let apps: Vec<Value> = (0..16)
+            .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 8) % 16, "size": "2MB"}))
+            .collect();
+        run_checked(&json!({
+            "name": "hole", "seed": 2, "stop": "1s",
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "300pkt", "ecn_k": "20pkt"},
+            "tcp": {"cc": "dctcp", "rto_min": "1ms", "rwnd": "100pkt", "txrehash": txrehash},
+            "apps": apps,
+            "failures": [{"a": "aggr0_0", "b": "core0", "at": "500us"}],
+        }))
+    };
+    let stuck = run(false);
+    let done = col_bool(&stuck, "flows", "completed");
+    assert!(lost(&stuck) > 0);
+    assert!(
+        done.iter().any(|&d| !d),
+        "some flow must cross a dead link for the test to mean anything"
+    );
+    for (i, &d) in done.iter().enumerate() {
+        if !d {
+            assert!(
+                col_u64(&stuck, "flows", "timeouts")[i] > 1,
+                "flow {i} stalled without timeouts"
+            );
+        }
+    }
+    assert!(col_u64(&stuck, "flows", "rehashes").iter().all(|&n| n == 0));
+    let moved = run(true);
+    assert!(
+        col_bool(&moved, "flows", "completed").iter().all(|&d| d),
+        "a flow stayed in the black hole with txrehash"
+    );
+    let rehashes = col_u64(&moved, "flows", "rehashes");
+    for (i, &d) in done.iter().enumerate() {
+        if !d {
+            assert!(rehashes[i] > 0, "flow {i} escaped without a new label");
+        }
+    }
+}
+
+/// Same scenario, same seed: the same bits, lossy draws included.
+#[test]
+fn failures_are_deterministic() {
+    let apps = json!([{"kind": "bulk", "src": 0, "dst": 1, "duration": "10ms",
+                       "tcp": {"cc": "newreno", "rto_min": "1ms"}}]);
+    let fail = json!([{"a": "s0", "b": "h1", "loss": 0.02},
+                      {"a": "h0", "b": "s0", "at": "3ms", "until": "4ms"}]);
+    let a = run_checked(&line(apps.clone(), fail.clone(), "10ms"));
+    let b = run_checked(&line(apps, fail, "10ms"));
+    assert_same_tables(&a, &b);
+    assert!(lost(&a) > 0);
+}
+
+#[test]
+fn bad_failures_are_named() {
+    let apps = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"}]);
+    let errs = |f: Value| {
+        dcnsim::scenario::parse_config(&line(apps.clone(), f, "1s")).expect_err("invalid")
+    };
+    assert_err(
+        &errs(json!([{"a": "s1", "b": "h1"}])),
+        "failures[0].a",
+        "unknown node 's1' (did you mean 's0'?)",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "h1"}])),
+        "failures[0].b",
+        "no link joins 'h0' and 'h1'",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "at": "2ms", "until": "1ms"}])),
+        "failures[0].until",
+        "must be after at",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "loss": 0}])),
+        "failures[0].loss",
+        "change nothing",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "loss": 1.5}])),
+        "failures[0].loss",
+        "",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "direction": "up"}])),
+        "failures[0].direction",
+        "",
+    );
+    assert_err(
+        &errs(json!([{"b": "s0"}])),
+        "failures[0].a",
+        "missing required key",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "until": "5ms"}, {"a": "s0", "b": "h0", "at": "4ms"}])),
+        "failures[1]",
+        "overlaps failures[0]",
+    );
+    // one direction each: no overlap
+    dcnsim::scenario::parse_config(&line(
+        apps.clone(),
+        json!([{"a": "h0", "b": "s0", "direction": "a_to_b"}, {"a": "h0", "b": "s0", "direction": "b_to_a", "rate": "1Mbps"}]),
+        "1s",
+    ))
+    .expect("one failure a direction");
+    let mut trim = line(apps.clone(), json!([{"a": "h0", "b": "s0"}]), "1s");
+    trim["trimming"] = json!({});
+    assert_err(
+        &dcnsim::scenario::parse_config(&trim).unwrap_err(),
+        "failures",
+        "[trimming]",
+    );
+}

@@ -1,0 +1,84 @@
+"""Link failures (`[[failures]]`) from Python and the command line: the
+builder writes the document the core reads, the results carry the
+`failures` table and the summary's count, `dcnsim run` names them, and a
+bad entry is refused with its field. The physics (the outage rule, a lossy
+link's fraction, a slower link's rate, the black hole only a new flow label
+escapes, the same bits on any number of threads) is in
+crates/dcnsim/tests/failures.rs and tests/parallel.rs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import dcnsim
+
+try:
+    from conftest import needs_core
+
+    pytestmark = needs_core
+except ImportError:  # pragma: no cover
+    pass
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "scenarios" / "link_failure_fattree.toml"
+
+
+def line_scenario(failures: list) -> dcnsim.Scenario:
+    """h0 - s0 - h1 at 1 Gbps, a 100 Mbps UDP stream h0 -> h1 for 8 ms."""
+    return dcnsim.Scenario(
+        name="line", stop="10ms",
+        topology=dcnsim.Custom(
+            nodes=[("h0", "host"), ("s0", "switch"), ("h1", "host")],
+            links=[dcnsim.Link("h0", "s0", rate="1Gbps", delay="10us"),
+                   dcnsim.Link("s0", "h1", rate="1Gbps", delay="10us")],
+            buffer="100pkt"),
+        apps=dcnsim.UdpCbr(0, 1, rate="100Mbps", payload=1000, stop="8ms"),
+        failures=failures,
+    )
+
+
+def test_the_builder_writes_failures_and_the_results_count_them():
+    sc = line_scenario([dcnsim.Failure("s0", "h1", at="2ms", until="5ms", direction="a_to_b"),
+                        {"a": "h0", "b": "s0", "loss": 0.5, "at": "6ms"}])
+    doc = sc.to_dict()
+    assert doc["failures"][0] == {"a": "s0", "b": "h1", "at": "2ms", "until": "5ms", "direction": "a_to_b"}
+    r = dcnsim.run(sc)
+    f = r.failures
+    assert list(f.columns) == ["failure", "queue_id", "node", "to", "at_s", "until_s", "loss", "rate_bps", "lost"]
+    assert list(f.failure) == [0, 1, 1]
+    assert list(zip(f.node, f.to)) == [("s0", "h1"), ("h0", "s0"), ("s0", "h0")]
+    assert f.until_s.iloc[1] == float("inf")
+    assert (f.lost.iloc[:2] > 0).all()
+    # the reverse direction carries nothing while the stream is UDP
+    assert f.lost.iloc[2] == 0
+    assert r.summary["packets_dropped_failed"] == f.lost.sum()
+    assert r.summary["packets_dropped"] == f.lost.sum()
+    assert not r.conservation_problems()
+    # without failures: no table, no summary key
+    clean = dcnsim.run(line_scenario([]))
+    assert clean.failures is None and "packets_dropped_failed" not in clean.summary
+    # the same stream: what the failures lost is all that did not arrive
+    assert clean.summary["packets_created"] == r.summary["packets_created"]
+    arrived = [x.summary["packets_delivered"] + x.summary["packets_in_flight"] for x in (clean, r)]
+    assert arrived[0] == arrived[1] + f.lost.sum()
+
+
+def test_dcnsim_run_names_the_failures_and_txrehash_escapes_the_black_hole():
+    out = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "failures" in out and "on 1 failed link (2 directions" in out, out
+    assert "16 (16 completed)" in out, out
+    stuck = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "tcp.txrehash=false"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "16 (16 completed)" not in stuck and "had not finished" in stuck, stuck
+
+
+def test_bad_failures_name_their_field():
+    problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "s0", "b": "h9"}]).to_dict())]
+    assert any(p.startswith("failures[0].b: unknown node 'h9'") for p in problems), problems
+    problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "h0", "b": "s0", "rate": "fast"}]).to_dict())]
+    assert any(p.startswith("failures[0].rate:") for p in problems), problems
+    problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "h0", "b": "h1"}]).to_dict())]
+    assert any(p.startswith("failures[0].b: no link joins 'h0' and 'h1'") for p in problems), problems
