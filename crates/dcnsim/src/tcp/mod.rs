@@ -275,6 +275,10 @@ struct RxLines {
     ooo: Vec<(u64, u64, u64)>,
     unacked_segs: u32,
     echo: EcnEcho,
+    /// The flow label its ACKs carry (in the padding after `echo`, so an
+    /// ACK reads it without a test): with `txrehash` a segment the
+    /// receiver already has draws another (tcp/plb.rs, `rx_rehash`).
+    ack_label: u16,
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
 }
@@ -286,10 +290,7 @@ struct RxRare {
     /// Data segments still to be ACKed at once (`delayed_ack_quickack`).
     quickacks: u32,
     ooo_stamp: u64,
-    /// The flow label its ACKs carry: with `txrehash` a segment the
-    /// receiver already has draws another (tcp/plb.rs, `rx_rehash`).
-    ack_label: u16,
-    /// New ACK labels drawn.
+    /// New ACK labels drawn ([`RxLines::ack_label`]).
     ack_rehashes: u32,
     /// Where the ACK labels' draws start (from the flow's seed, so either
     /// partition holding the receiver draws the same).
@@ -514,13 +515,13 @@ impl TcpFlow {
                 ooo: Vec::new(),
                 unacked_segs: 0,
                 echo: EcnEcho::new(EchoMode::for_flow(cfg.cc, cfg.ecn)),
+                ack_label: 0,
                 msg_ends: VecDeque::new(),
             },
             rx_rare: RxRare {
                 dack: LazyTimer::default(),
                 quickacks: cfg.delayed_ack_quickack,
                 ooo_stamp: 0,
-                ack_label: 0,
                 ack_rehashes: 0,
                 ack_salt,
             },

@@ -156,8 +156,8 @@ impl TcpFlow {
     #[cold]
     pub(in crate::tcp) fn rx_rehash(&mut self) {
         let r = &mut self.rx_rare;
-        let old = r.ack_label;
-        r.ack_label = loop {
+        let old = self.rx.ack_label;
+        self.rx.ack_label = loop {
             r.ack_rehashes += 1;
             let l = (mix64(r.ack_salt ^ r.ack_rehashes as u64) >> 48) as u16;
             if l != old {

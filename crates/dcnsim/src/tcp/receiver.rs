@@ -187,11 +187,7 @@ impl TcpFlow {
             kind: PktKind::Ack,
             flags: f,
             nsack: 0,
-            label: if self.cfg.txrehash {
-                self.rx_rare.ack_label
-            } else {
-                0
-            },
+            label: self.rx.ack_label,
             flow: self.id,
             txn: 0,
             src: self.dst_host,
