@@ -185,3 +185,22 @@ def test_the_plb_figures_move_flows_only_under_plb(tmp_path):
     # the fabric collides, and moving off a shared link shortens the last
     perm = pd.read_csv(tmp_path / "plbperm.csv").set_index(["metric", "scheme"])["mean"]
     assert perm["makespan_ms", "ECMP + PLB (20 %, 3 rounds)"] < perm["makespan_ms", "ECMP"]
+
+
+@needs_core
+def test_the_failure_figure_shows_who_leaves_a_black_hole(tmp_path):
+    """Our failure figure (a core link down for good under the permutation,
+    routing not converged): ECMP leaves the flows hashed onto it stuck, and
+    a new flow label at each timeout (txrehash) or a new flowlet after the
+    pause gets them out; only txrehash draws labels. Rows beyond the tally."""
+    r = cli("reproduce", "rps", "--quick", "--figure", "failure", "--out", str(tmp_path),
+            "--no-progress", "--jobs", "2", timeout=300)
+    assert r.returncode == 0, r.stderr + r.stdout
+    t = pd.read_csv(tmp_path / "failure.csv").set_index(["metric", "scheme"])["mean"]
+    assert t["unfinished", "ECMP"] > 0
+    for escape in ("ECMP + txrehash", "flowlet 500 µs"):
+        assert t["unfinished", escape] < t["unfinished", "ECMP"], escape
+    assert t["rehashes", "ECMP + txrehash"] > 0
+    assert t["rehashes", "ECMP"] == t["rehashes", RPS] == t["rehashes", "flowlet 500 µs"] == 0
+    assert (tmp_path / "failure.png").stat().st_size > 1000
+    assert "0 tested claims" in r.stdout and "beyond the paper" in r.stdout

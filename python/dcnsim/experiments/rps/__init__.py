@@ -49,6 +49,7 @@ from .common import (
     SINGLE,
     _static_points,
 )
+from .failure import FAILURE_SETTING, _analyze_failure, _failure_points
 from .paths import _analyze_paths, _paths_points
 from .plb import (
     PLB_SETTING,
@@ -176,6 +177,8 @@ PAPER = Paper(
                _analyze_plb, "", series=(ECMP, RPS), setting=PLB_SETTING),
         Figure("plbperm", "DCTCP on a permutation (host i → i + 8): ECMP, ECMP with PLB and RPS", _plbperm_points,
                _analyze_plbperm, "", series=(ECMP, RPS), setting=PLBPERM_SETTING),
+        Figure("failure", "a core link down under a permutation: ECMP, ECMP with txrehash, flowlets and RPS",
+               _failure_points, _analyze_failure, "", series=(ECMP, RPS), setting=FAILURE_SETTING),
         Figure("settings", "Figs. 5–6 with Linux-like endpoints instead of ns-3.23's defaults", _settings_points,
                _analyze_settings, "as Figs. 5–6", setting=LINUX_SETTING),
         Figure("nic", f"Figs. 5–6 with {NIC_BUFFER_ALT} host NIC queues (ns-3's default) instead of {NIC_BUFFER}",
