@@ -82,3 +82,21 @@ def test_bad_failures_name_their_field():
     assert any(p.startswith("failures[0].rate:") for p in problems), problems
     problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "h0", "b": "h1"}]).to_dict())]
     assert any(p.startswith("failures[0].b: no link joins 'h0' and 'h1'") for p in problems), problems
+
+
+def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():
+    """Routing does not react: a permanent outage under ECMP with flows that
+    never draw a new label is a trap, said before the run; with txrehash,
+    with an end to the outage, or under spraying it is not."""
+    doc = dcnsim.load_scenario(FILE)
+    doc["stop"] = "1ms"
+
+    def warned(d: dict) -> list:
+        return [w for w in dcnsim.run(d).warnings if w.startswith("failures[0]")]
+
+    assert warned(doc) == []  # the file sets txrehash
+    doc["tcp"]["txrehash"] = False
+    (w,) = warned(doc)
+    assert "routing does not react" in w and "tcp.txrehash" in w, w
+    assert warned({**doc, "failures": [{**doc["failures"][0], "until": "50ms"}]}) == []
+    assert warned({**doc, "routing": {"mode": "rps"}}) == []

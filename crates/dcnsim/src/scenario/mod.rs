@@ -406,6 +406,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
     out.extend(plb_warnings(cfg));
+    out.extend(failure_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
@@ -474,6 +475,36 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
             apps.join(", ")
         ),
     }]
+}
+
+/// A link down for good under per-flow routing, with TCP flows that never
+/// draw a new flow label: routing does not react (net/failure.rs), so a
+/// flow hashed onto the link stalls, its timer backing off, until `stop`.
+fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    use crate::config::RoutingMode;
+    if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
+        return Vec::new();
+    }
+    let pinned = cfg
+        .apps
+        .iter()
+        .filter_map(|a| a.tcp())
+        .any(|t| t.transport == Transport::Tcp && !t.txrehash && !t.plb.enabled);
+    if !pinned {
+        return Vec::new();
+    }
+    cfg.failures
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.loss >= 1.0 && f.until == SimTime::MAX)
+        .map(|(i, _)| ScenarioError {
+            path: format!("failures[{i}]"),
+            message: "down for good, and routing does not react: a TCP flow whose packets or ACKs \
+                      hash onto the link stalls until stop; set tcp.txrehash = true (a new flow \
+                      label at each timeout, as Linux does) or give the failure an until"
+                .into(),
+        })
+        .collect()
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost
