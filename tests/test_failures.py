@@ -100,3 +100,16 @@ def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():
     assert "routing does not react" in w and "tcp.txrehash" in w, w
     assert warned({**doc, "failures": [{**doc["failures"][0], "until": "50ms"}]}) == []
     assert warned({**doc, "routing": {"mode": "rps"}}) == []
+
+
+def test_a_withdrawn_link_is_routed_around_from_python():
+    """`withdrawn = true`: routing has converged around the dead core link,
+    so the file's flows complete without a new label and lose nothing."""
+    doc = dcnsim.load_scenario(FILE)
+    doc["tcp"]["txrehash"] = False
+    doc["failures"] = [dcnsim.Failure("aggr0_0", "core0", withdrawn=True).to_dict()]
+    assert doc["failures"] == [{"a": "aggr0_0", "b": "core0", "withdrawn": True}]
+    r = dcnsim.run(doc)
+    assert r.flows.completed.all() and r.flows.rehashes.sum() == 0
+    assert r.summary["packets_dropped_failed"] == 0
+    assert not [w for w in r.warnings if w.startswith("failures")]

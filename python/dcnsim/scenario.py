@@ -422,7 +422,8 @@ class Failure(_Builder):
     of its packets (``0 < loss < 1``) or runs at ``rate`` from ``at`` until
     ``until`` (default: for good), in ``direction`` ``"both"``,
     ``"a_to_b"`` or ``"b_to_a"``. Routing does not react (docs/model.md,
-    Link failures)."""
+    Link failures) unless ``withdrawn=True``: converged around the link
+    from the start."""
 
     a: str
     b: str
@@ -431,6 +432,8 @@ class Failure(_Builder):
     loss: Optional[Union[float, str]] = None
     rate: Optional[str] = None
     direction: Optional[str] = None
+    #: routing has converged around it (a link between switches, down from the start for good)
+    withdrawn: Optional[bool] = None
     extra: Optional[Dict[str, Any]] = None
 
 

@@ -1166,6 +1166,26 @@ pub struct FailureSpec {
     pub loss: f64,
     /// The rate the link runs at meanwhile (`None`: its own).
     pub rate_bps: Option<u64>,
+    /// Routing has converged around it: no path uses the link (down from
+    /// the start for good, both ways, between two switches).
+    pub withdrawn: bool,
+}
+
+impl Config {
+    /// Per directed link, whether routing avoids it (`[[failures]]` with
+    /// `withdrawn`); empty when none is.
+    pub fn withdrawn_links(&self) -> Vec<bool> {
+        if !self.failures.iter().any(|f| f.withdrawn) {
+            return Vec::new();
+        }
+        let mut dead = vec![false; 2 * self.topology.links.len()];
+        for f in self.failures.iter().filter(|f| f.withdrawn) {
+            for &l in &f.dlinks {
+                dead[l as usize] = true;
+            }
+        }
+        dead
+    }
 }
 
 /// `threads`: a number, or "auto" (see `crate::parallel::auto_threads`).

@@ -857,8 +857,9 @@ pub fn run_on(
             Some(f) => &mut **f,
             None => &mut never,
         };
-        Arc::new(crate::net::routing::Routes::compute_on(
+        Arc::new(crate::net::routing::Routes::compute_without(
             &cfg.topology,
+            &cfg.withdrawn_links(),
             workers,
             stop,
         )?)

@@ -828,7 +828,12 @@ impl World {
         let topo = &cfg.topology;
         let routes = match routes {
             Some(r) => r,
-            None => std::sync::Arc::new(Routes::compute_until(topo, stop)?),
+            None => std::sync::Arc::new(Routes::compute_without(
+                topo,
+                &cfg.withdrawn_links(),
+                1,
+                stop,
+            )?),
         };
         let mut node_host = vec![u32::MAX; topo.nodes.len()];
         let mut host_node = Vec::new();

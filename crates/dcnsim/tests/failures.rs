@@ -237,3 +237,94 @@ fn bad_failures_are_named() {
         "[trimming]",
     );
 }
+
+/// A fat-tree whose routing has converged around a dead core link
+/// (`withdrawn`): ECMP spreads over the paths left, so no packet enters the
+/// link, nothing is lost to it and every flow completes without a timeout
+/// it caused; the same failure not withdrawn loses packets and stalls flows.
+#[test]
+fn a_withdrawn_link_carries_nothing_and_costs_no_packet() {
+    let run = |withdrawn: bool| {
+        let apps: Vec<Value> = (0..16)
+            .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 8) % 16, "size": "2MB"}))
+            .collect();
+        run_checked(&json!({
+            "name": "converged", "seed": 2, "stop": "1s",
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "300pkt", "ecn_k": "20pkt"},
+            "tcp": {"cc": "dctcp", "rto_min": "1ms", "rwnd": "100pkt"},
+            "apps": apps,
+            "failures": [{"a": "aggr0_0", "b": "core0", "withdrawn": withdrawn}],
+        }))
+    };
+    let r = run(true);
+    assert_eq!(lost(&r), 0);
+    let q = col_u64(&r, "failures", "queue_id");
+    let offered: Vec<u64> = q
+        .iter()
+        .map(|&i| {
+            col_u64(&r, "queues", "enqueued")[i as usize]
+                + col_u64(&r, "queues", "dropped")[i as usize]
+        })
+        .collect();
+    assert_eq!(offered, vec![0, 0], "a withdrawn link was offered packets");
+    assert!(col_bool(&r, "flows", "completed").iter().all(|&d| d));
+    // pod 0's traffic up through aggr0_0 all goes to core1
+    let names = |c: &str| col_str(&r, "queues", c).to_vec();
+    let (from, to) = (names("node"), names("to"));
+    let tx = col_u64(&r, "queues", "tx_pkts");
+    let up = |a: &str, b: &str| {
+        (0..tx.len())
+            .find(|&i| from[i] == a && to[i] == b)
+            .map(|i| tx[i])
+            .unwrap()
+    };
+    assert_eq!(up("aggr0_0", "core0"), 0);
+    assert!(up("aggr0_0", "core1") > 0);
+    let stuck = run(false);
+    assert!(lost(&stuck) > 0);
+}
+
+#[test]
+fn a_withdrawn_link_must_be_down_from_the_start_between_switches_and_cut_nothing() {
+    let ft = |failures: Value| {
+        json!({
+            "name": "w", "stop": "1ms",
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"},
+            "apps": [{"kind": "bulk", "src": 0, "dst": 8, "size": "1MB"}],
+            "failures": failures,
+        })
+    };
+    let errs = |f: Value| dcnsim::scenario::parse_config(&ft(f)).expect_err("invalid");
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "at": "1ms", "withdrawn": true}])),
+        "failures[0].withdrawn",
+        "at says otherwise",
+    );
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "loss": 0.5, "withdrawn": true}])),
+        "failures[0].withdrawn",
+        "loss says otherwise",
+    );
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "direction": "a_to_b", "withdrawn": true}])),
+        "failures[0].withdrawn",
+        "direction",
+    );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "edge0_0", "withdrawn": true}])),
+        "failures[0].withdrawn",
+        "two switches",
+    );
+    // both of edge0_0's uplinks: its hosts are cut off
+    assert_err(
+        &errs(json!([{"a": "edge0_0", "b": "aggr0_0", "withdrawn": true},
+                     {"a": "edge0_0", "b": "aggr0_1", "withdrawn": true}])),
+        "failures",
+        "no path between 'h0' and 'h2'",
+    );
+    dcnsim::scenario::parse_config(&ft(
+        json!([{"a": "edge0_0", "b": "aggr0_0", "withdrawn": true}]),
+    ))
+    .expect("one uplink of two withdrawn");
+}

@@ -265,6 +265,19 @@ impl Routes {
         threads: usize,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Routes> {
+        Self::compute_without(topo, &[], threads, stop)
+    }
+
+    /// [`Self::compute_on`] with the directed links `dead` names (both
+    /// directions of a cable between two switches: the searches assume
+    /// full-duplex links; empty: none) left out of every path, as a fabric
+    /// whose routing has withdrawn them (`[[failures]]`, `withdrawn`).
+    pub fn compute_without(
+        topo: &TopologySpec,
+        dead: &[bool],
+        threads: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Routes> {
         let n = topo.nodes.len();
         let host_nodes = topo.hosts();
         let is_host: Vec<bool> = topo
@@ -345,12 +358,10 @@ impl Routes {
         let mut fwd_off = vec![0u32; n + 1];
         let mut fwd = Vec::with_capacity(adj.len());
         for v in 0..n {
-            fwd.extend(
-                out(v)
-                    .iter()
-                    .copied()
-                    .filter(|&id| uplink[ends[id as usize].1 as usize].link == NONE),
-            );
+            fwd.extend(out(v).iter().copied().filter(|&id| {
+                uplink[ends[id as usize].1 as usize].link == NONE
+                    && !dead.get(id as usize).copied().unwrap_or(false)
+            }));
             fwd_off[v + 1] = fwd.len() as u32;
         }
         let fwd_to: Vec<u32> = fwd.iter().map(|&id| ends[id as usize].1).collect();

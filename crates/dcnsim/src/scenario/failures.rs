@@ -4,10 +4,10 @@
 use super::schema;
 use super::table::{idx_path, key_path, Ctx};
 use super::units;
-use crate::config::{FailureSpec, NonEct, TopologySpec};
+use crate::config::{FailureSpec, NodeKind, NonEct, TopologySpec};
 use crate::sim::time::SimTime;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the failures must not meet elsewhere in the document.
 pub(super) struct Around<'a> {
@@ -88,6 +88,32 @@ pub(super) fn parse_failures(
             );
         }
         let (ab, ba) = f.direction.unwrap_or((true, true));
+        let withdrawn = f.withdrawn.unwrap_or(false);
+        if withdrawn {
+            let why = if at != SimTime::ZERO {
+                Some("at")
+            } else if f.until.is_some() {
+                Some("until")
+            } else if loss < 1.0 {
+                Some("loss")
+            } else if f.rate.is_some() {
+                Some("rate")
+            } else if !(ab && ba) {
+                Some("direction")
+            } else {
+                None
+            };
+            if let Some(key) = why {
+                ctx.err(
+                    key_path(&path, "withdrawn"),
+                    format!(
+                        "routing that has converged around a link needs it down from the start \
+                         for good, both ways ({key} says otherwise): routing that converges \
+                         during a run is not modelled"
+                    ),
+                );
+            }
+        }
         let (Some(a), Some(b)) = (f.a.0.as_deref(), f.b.0.as_deref()) else {
             continue;
         };
@@ -112,6 +138,14 @@ pub(super) fn parse_failures(
         let [Some(na), Some(nb)] = ends else {
             continue;
         };
+        if withdrawn
+            && (topo.nodes[na].kind == NodeKind::Host || topo.nodes[nb].kind == NodeKind::Host)
+        {
+            ctx.err(
+                key_path(&path, "withdrawn"),
+                "only a link between two switches can be routed around (a host's link is its way in)",
+            );
+        }
         let mut dlinks = Vec::new();
         for (li, l) in topo.links.iter().enumerate() {
             let fwd = if (l.a, l.b) == (na, nb) {
@@ -167,7 +201,68 @@ pub(super) fn parse_failures(
             until,
             loss,
             rate_bps: *f.rate,
+            withdrawn,
         });
     }
+    if ctx.errs.len() == errs_before {
+        if let Some(topo) = around.topo {
+            cut_off(ctx, topo, &out);
+        }
+    }
     (ctx.errs.len() == errs_before).then_some(out)
+}
+
+/// Withdrawn links must leave every pair of hosts a path through switches
+/// (routing has nowhere to send a packet otherwise): the switches joined
+/// by the links still in use, and every host on the one group of them.
+fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
+    let dead: HashSet<u32> = failures
+        .iter()
+        .filter(|f| f.withdrawn)
+        .flat_map(|f| f.dlinks.iter().copied())
+        .collect();
+    if dead.is_empty() {
+        return;
+    }
+    let n = topo.nodes.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut v: usize) -> usize {
+        while p[v] != v {
+            p[v] = p[p[v]];
+            v = p[v];
+        }
+        v
+    }
+    let is_host = |v: usize| topo.nodes[v].kind == NodeKind::Host;
+    for (i, l) in topo.links.iter().enumerate() {
+        if dead.contains(&(2 * i as u32)) || is_host(l.a) || is_host(l.b) {
+            continue;
+        }
+        let (ra, rb) = (root(&mut parent, l.a), root(&mut parent, l.b));
+        parent[ra] = rb;
+    }
+    // each host's group: the group of the switches it is linked to
+    let mut group = vec![None; n];
+    for l in &topo.links {
+        for (h, sw) in [(l.a, l.b), (l.b, l.a)] {
+            if is_host(h) && !is_host(sw) {
+                let r = root(&mut parent, sw);
+                group[h].get_or_insert(r);
+            }
+        }
+    }
+    let hosts = topo.hosts();
+    let Some(&first) = hosts.first() else { return };
+    for &h in &hosts[1..] {
+        if group[h] != group[first] {
+            ctx.err(
+                "failures",
+                format!(
+                    "the withdrawn links leave no path between '{}' and '{}'",
+                    topo.nodes[first].name, topo.nodes[h].name
+                ),
+            );
+            return;
+        }
+    }
 }

@@ -496,12 +496,13 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
     cfg.failures
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.loss >= 1.0 && f.until == SimTime::MAX)
+        .filter(|(_, f)| f.loss >= 1.0 && f.until == SimTime::MAX && !f.withdrawn)
         .map(|(i, _)| ScenarioError {
             path: format!("failures[{i}]"),
             message: "down for good, and routing does not react: a TCP flow whose packets or ACKs \
                       hash onto the link stalls until stop; set tcp.txrehash = true (a new flow \
-                      label at each timeout, as Linux does) or give the failure an until"
+                      label at each timeout, as Linux does), give the failure an until, or set \
+                      withdrawn = true (routing converged around it)"
                 .into(),
         })
         .collect()

@@ -416,7 +416,7 @@ pub struct Document {
     /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
     #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
     pub int: Opt<Bool>,
-    /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`. See [Failures](#failures) and docs/model.md, Link failures
+    /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`, `withdrawn`. See [Failures](#failures) and docs/model.md, Link failures
     #[schemars(extend("x-default" = "none"))]
     pub failures: Opt<ListOf<FailureSection>>,
 }
@@ -447,6 +447,9 @@ pub struct FailureSection {
     /// `both`, `a_to_b` or `b_to_a`: which directions fail
     #[schemars(extend("x-default" = "`\"both\"`"))]
     pub direction: Opt<DirectionName>,
+    /// routing has converged around the failure: no path uses the link (ECMP spreads over the others). Only for a link between two switches down from the start for good, both ways
+    #[schemars(extend("x-default" = "false"))]
+    pub withdrawn: Opt<Bool>,
 }
 
 /// `[trimming]`: payload trimming and a header queue served first.
