@@ -357,3 +357,22 @@ def test_incast_servers_told_a_start_instant_send_from_it_on_loopback():
         server.wait(timeout=10)
     assert len(res["durations_s"]) == 3
     assert all(0 < d < 0.02 for d in res["durations_s"]), res["durations_s"]
+
+
+@needs_core
+def test_the_txrehash_lab_dcnsim_half_draws_one_ack_label_per_timeout(capsys):
+    """txrehash.py's dcnsim half (no root): the ACKs lost for 0.3 s, the
+    sender times out and moves at each timeout, and the receiver moves its
+    ACKs once per retransmission that came on a new label, never for the
+    duplicate after the blackout on the last label: the kernel's counts
+    (4 timeouts, 4 + 4 labels, 5 duplicates) follow the same rule."""
+    import argparse
+
+    tx = load_module("linux_lab_txrehash", LAB / "txrehash.py")
+    args = argparse.Namespace(rto_min="10ms", at=0.3, blackout=0.3, bytes=1_200_000, chunk=20_000, gap=0.01)
+    d = tx.dcnsim_half(args)
+    assert d["timeouts"] >= 3
+    assert d["ACK labels drawn"] == d["timeouts"]
+    assert d["duplicate segments received"] == d["timeouts"] + 1
+    assert tx.main(["--only", "dcnsim"]) == 0
+    assert "ACK labels drawn" in capsys.readouterr().out

@@ -140,17 +140,21 @@ def test_the_builders_carry_plb():
     assert a.tables["flows"].equals(b.tables["flows"])
 
 
-def test_txrehash_draws_a_new_label_at_every_timeout_and_duplicate_and_only_then():
+def test_txrehash_draws_a_new_label_at_every_timeout_and_only_then():
     """`tcp.txrehash` without PLB (the outcast fat-tree's CUBIC flows, which
-    time out at its 20-packet ports): each flow's new labels are its
-    timeouts (the data's) and the data segments its receiver got twice (the
-    ACKs'), one for one; without it none."""
+    time out at its 20-packet ports): the data's new labels are the flow's
+    timeouts, one for one, and the receiver draws one for its ACKs only on
+    a duplicate that carries a new label, so at most once per timeout:
+    timeouts <= rehashes <= 2 x timeouts; without it none."""
     doc = dcnsim.load_scenario(ROOT / "scenarios" / "outcast_fattree.toml")
     doc["stop"] = "100ms"
     doc["tcp"] = {**doc["tcp"], "txrehash": True}
     f = dcnsim.run(doc).flows
-    assert f.timeouts.sum() > 0 and f.dup_arrivals.sum() > 0
-    assert (f.rehashes == f.timeouts + f.dup_arrivals).all(), f[["timeouts", "dup_arrivals", "rehashes"]]
+    assert f.timeouts.sum() > 0
+    assert (f.rehashes >= f.timeouts).all() and (f.rehashes <= 2 * f.timeouts).all(), \
+        f[["timeouts", "dup_arrivals", "rehashes"]]
+    # some receiver saw its sender's retransmission on a new label
+    assert (f.rehashes > f.timeouts).any()
     doc["tcp"]["txrehash"] = False
     assert dcnsim.run(doc).flows.rehashes.sum() == 0
     doc["tcp"] = {**doc["tcp"], "txrehash": True, "transport": "ndp"}

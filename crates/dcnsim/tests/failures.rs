@@ -107,10 +107,8 @@ fn a_lossy_link_loses_its_fraction() {
         (n - offered * 0.1).abs() <= 4.0 * sd,
         "{n} lost of about {offered} offered at p = 0.1"
     );
-    // lost frames still took their time on the wire, so the link's
-    // transmissions and the losses never exceed its rate
-    let wire = col_u64(&r, "queues", "tx_bytes")[0] / col_u64(&r, "queues", "tx_pkts")[0];
-    assert!((sent as f64) * wire as f64 * 8.0 <= 1e9 * 0.21);
+    // the stream's other packets all arrive: the losses are all the failure's
+    assert_eq!(r.summary_value("packets_dropped"), Some(n));
 }
 
 /// The black hole of a fabric whose routing has not converged: a core

@@ -14,9 +14,10 @@
 //! been lost with it could have queued behind it, so the others' timing is
 //! the same as if it had been queued and then flushed. While a link loses
 //! a fraction `loss`, each packet offered is lost with that probability
-//! (from its own seeded stream) and still takes its time on the wire: a
-//! corrupted frame spends the link's capacity and is discarded at the far
-//! end. While a link is slow, what it accepts is serialized at the slower
+//! (from its own seeded stream), dropped when offered: a corrupted frame
+//! would also take its time on the wire before the far end discarded it,
+//! a share `loss` of the link's capacity, under 1 % at the loss rates of
+//! gray failures (10⁻⁴ to 10⁻²). While a link is slow, what it accepts is serialized at the slower
 //! rate. Routing does not react (it sees no failure): ECMP keeps hashing
 //! flows onto a link that is down, as a fabric does until its routing
 //! converges, and only a new flow label (`tcp.txrehash`, `tcp.plb`) or
@@ -158,8 +159,7 @@ impl Links {
     /// Packet `h` offered to a failing link `link` (`None`: the link does
     /// not fail, or this is the enqueue a failure let through, under the
     /// class it chose). Down across the packet's time on the link: lost.
-    /// Lossy now: lost with the window's probability, after its time on
-    /// the wire if the buffer had room. Otherwise offered under the class
+    /// Lossy now: lost with the window's probability. Otherwise offered under the class
     /// of the moment (the link's own, or a slower one).
     #[cold]
     #[inline(never)]
@@ -200,15 +200,9 @@ impl Links {
         if let Some(i) = active {
             let w = &mut f.windows[i];
             if w.loss > 0.0 && f.rng.gen::<f64>() < w.loss {
+                w.lost += 1;
                 rare.dropped += 1;
-                let room =
-                    st.q_bytes + h.wire as u64 <= c.lim_bytes && (st.buffered as u64) < c.lim_pkts;
-                if room {
-                    // a corrupted frame: sent, discarded at the far end
-                    st.free_at = depart;
-                    w.lost += 1;
-                    rare.dropped_failed += 1;
-                }
+                rare.dropped_failed += 1;
                 return Some(Enqueue::Dropped);
             }
         }

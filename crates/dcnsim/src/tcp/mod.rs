@@ -292,6 +292,9 @@ struct RxRare {
     ooo_stamp: u64,
     /// New ACK labels drawn ([`RxLines::ack_label`]).
     ack_rehashes: u32,
+    /// The flow label of the last data segment received (Linux's
+    /// `lrcv_flowlabel`), kept with `txrehash` only.
+    lrcv_label: u16,
     /// Where the ACK labels' draws start (from the flow's seed, so either
     /// partition holding the receiver draws the same).
     ack_salt: u64,
@@ -523,6 +526,7 @@ impl TcpFlow {
                 quickacks: cfg.delayed_ack_quickack,
                 ooo_stamp: 0,
                 ack_rehashes: 0,
+                lrcv_label: 0,
                 ack_salt,
             },
             msgs_written: 0,

@@ -147,14 +147,26 @@ impl TcpFlow {
         s.rehashes += 1;
     }
 
-    /// `txrehash` at the receiver: a segment it already has (a spurious
-    /// retransmission, so perhaps its ACKs are being lost) draws a new
-    /// label for its ACKs, as Linux's tcp_rcv_spurious_retrans does
-    /// (TCPDuplicateDataRehash). From the flow's salt and the draw's
-    /// number, not a stream: the world that runs the receiver may not be
-    /// the sender's.
+    /// `txrehash` at the receiver, for each data segment: one it already
+    /// has (`dup`) that carries another flow label than the last segment
+    /// did — its sender timed out and moved, so perhaps the ACKs are being
+    /// lost — draws a new label for the ACKs, as Linux (since 6.7) does in
+    /// tcp_rcv_spurious_retrans (TCPDuplicateDataRehash); a duplicate on
+    /// the same label (reordering, a spurious fast retransmit) does not.
+    /// Every segment's label is kept as the last (`lrcv_flowlabel`).
+    #[inline(never)]
+    pub(in crate::tcp) fn rx_note_label(&mut self, label: u16, dup: bool) {
+        if dup && label != self.rx_rare.lrcv_label {
+            self.rx_rehash();
+        }
+        self.rx_rare.lrcv_label = label;
+    }
+
+    /// A new label for the flow's ACKs, from the flow's salt and the
+    /// draw's number, not a stream: the world that runs the receiver may
+    /// not be the sender's.
     #[cold]
-    pub(in crate::tcp) fn rx_rehash(&mut self) {
+    fn rx_rehash(&mut self) {
         let r = &mut self.rx_rare;
         let old = self.rx.ack_label;
         self.rx.ack_label = loop {

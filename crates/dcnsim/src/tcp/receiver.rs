@@ -56,12 +56,12 @@ impl TcpFlow {
             ack_now = true;
         }
         let marked = p.flags & flags::MARKED != 0;
+        if self.cfg.txrehash {
+            self.rx_note_label(p.label, end <= self.rx.rcv_nxt);
+        }
         if end <= self.rx.rcv_nxt {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
-            if self.cfg.txrehash {
-                self.rx_rehash();
-            }
             self.send_ack(io, p.ts);
             return 0;
         }

@@ -341,3 +341,48 @@ proptest! {
         }
     }
 }
+
+/// `txrehash` at the receiver (Linux's tcp_rcv_spurious_retrans since
+/// 6.7): a segment it already has draws a new label for the ACKs only
+/// when it carries another label than the last segment did (its sender
+/// timed out and moved); a duplicate on the same label (reordering, a
+/// spurious fast retransmit) keeps the ACKs where they are. Every ACK
+/// after the draw carries the new label; without txrehash none changes.
+#[test]
+fn the_receiver_moves_its_acks_on_a_duplicate_with_a_new_label_only() {
+    let m = MSS as u64;
+    for txrehash in [true, false] {
+        let mut t = tcp(CcKind::NewReno);
+        t.txrehash = txrehash;
+        let mut w = world(t);
+        let seg = |seq: u64, label: u16| Packet {
+            label,
+            ..data_pkt(seq, MSS, false)
+        };
+        w.flow.on_data(&mut w.io, &seg(0, 0));
+        w.flow.on_data(&mut w.io, &seg(m, 0));
+        // the same label again: reordering's spurious retransmission
+        w.flow.on_data(&mut w.io, &seg(0, 0));
+        assert_eq!(w.flow.rehashes(), 0);
+        // the sender timed out and moved: its retransmission carries 7
+        w.flow.on_data(&mut w.io, &seg(0, 7));
+        assert_eq!(w.flow.rehashes(), u64::from(txrehash));
+        // another duplicate on label 7: the last segment's label already
+        w.flow.on_data(&mut w.io, &seg(m, 7));
+        assert_eq!(w.flow.rehashes(), u64::from(txrehash));
+        // new data on label 7, then a duplicate back on 0 (a late copy)
+        w.flow.on_data(&mut w.io, &seg(2 * m, 7));
+        w.flow.on_data(&mut w.io, &seg(m, 0));
+        assert_eq!(w.flow.rehashes(), 2 * u64::from(txrehash));
+        let labels: Vec<u16> = acks(&w).iter().map(|a| a.label).collect();
+        assert!(!labels.is_empty());
+        if txrehash {
+            // the ACKs before the first draw on the old label, after on new ones
+            assert_eq!(&labels[..3], &[0, 0, 0], "{labels:?}");
+            assert!(labels[3..].iter().all(|&l| l != 0), "{labels:?}");
+            assert_ne!(labels[3], *labels.last().unwrap(), "{labels:?}");
+        } else {
+            assert!(labels.iter().all(|&l| l == 0));
+        }
+    }
+}
