@@ -138,8 +138,7 @@ impl TcpFlow {
             return;
         };
         let old = self.label;
-        // never 0, the label of a flow that never moved (the receiver's
-        // test of a segment's label relies on it: `rx_note_label`)
+        // never 0, the label of a flow that never moved
         self.label = loop {
             let l: u16 = s.rng.gen();
             if l != old && l != 0 {
@@ -156,15 +155,8 @@ impl TcpFlow {
     /// tcp_rcv_spurious_retrans (TCPDuplicateDataRehash); a duplicate on
     /// the same label (reordering, a spurious fast retransmit) does not.
     /// Every segment's label is kept as the last (`lrcv_flowlabel`).
-    ///
-    /// Called for segments on a label other than 0 only: the data's labels
-    /// are never drawn as 0, so a segment on label 0 comes from a sender
-    /// that never moved, and the last segment's label was 0 too.
     #[inline(never)]
     pub(in crate::tcp) fn rx_note_label(&mut self, label: u16, dup: bool) {
-        if !self.cfg.txrehash {
-            return;
-        }
         if dup && label != self.rx_rare.lrcv_label {
             self.rx_rehash();
         }

@@ -56,7 +56,7 @@ impl TcpFlow {
             ack_now = true;
         }
         let marked = p.flags & flags::MARKED != 0;
-        if p.label != 0 {
+        if self.cfg.txrehash {
             self.rx_note_label(p.label, end <= self.rx.rcv_nxt);
         }
         if end <= self.rx.rcv_nxt {
