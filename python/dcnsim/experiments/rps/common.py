@@ -311,6 +311,31 @@ def tput_and_fct_plots(t, stems: Tuple[str, str], *, title: str, out_dir: Path, 
     return figs
 
 
+def scheme_bars(t, order: Sequence[str], panels: Sequence[Tuple[str, str]], *, ticks: Dict[str, str], title: str,
+                path: Path, log_last: bool = False) -> List[Path]:
+    """A permutation figure's panels side by side: per panel (metric, y
+    label) one bar a scheme, in ``order``, its mean over runs with its
+    95 % CI (``t``: :func:`tidy` rows by scheme); ``ticks`` shortens
+    scheme names under the bars; ``log_last`` puts the last panel's y axis
+    on a log scale."""
+    import matplotlib.pyplot as plt
+
+    from ...plots import STYLE, save, series_colors
+
+    colors = series_colors(list(order))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 4.0))
+        for ax, (metric, ylabel) in zip(np.atleast_1d(axes), panels):
+            g = t[t["metric"] == metric].set_index("scheme").reindex(order)
+            ax.bar(np.arange(len(order)), g["mean"], yerr=g["ci95"], color=[colors[n] for n in order], capsize=4)
+            ax.set_xticks(np.arange(len(order)), [ticks.get(n, n) for n in order], fontsize=8)
+            ax.set_ylabel(ylabel)
+        if log_last:
+            np.atleast_1d(axes)[-1].set_yscale("log")
+        fig.suptitle(title, fontsize=10)
+    return save(fig, path)
+
+
 def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: str, path: Path,
                   order: Optional[Sequence[str]] = None, logy: bool = False, facet: Optional[str] = None,
                   hline: Optional[Tuple[float, str]] = None) -> List[Path]:

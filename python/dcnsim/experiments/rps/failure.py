@@ -4,7 +4,8 @@ The paper's fabric never fails. In a real one a link goes down and, until
 routing converges, ECMP keeps hashing flows onto it: a black hole that only
 moves a flow when something gives it another path. On the permutation of
 ``plbperm`` (host i → i + 8, 16 flows of 10 MB, DCTCP with SACK at K = 20
-packets) the link aggr0_0–core0 fails both ways at 20 ms for good, and four
+packets) the link aggr0_0–core0 fails both ways at 20 ms until the run's
+end, and four
 schemes meet it: ECMP (stuck), ECMP with ``tcp.txrehash`` (a new flow label
 at each timeout, and one for the ACKs when data arrive twice: Linux's
 Protective ReRoute), flowlet switching (a pause longer than the gap, as a
@@ -33,13 +34,14 @@ from .common import (
     frame,
     paired,
     scenario,
+    scheme_bars,
     tcp,
     tidy,
 )
 
 #: the figure's variant, as its Beyond-the-paper rows name it
 FAILURE_SETTING = ("DCTCP (SACK, K = 20 packets) on a permutation (host i → i + 8), the core link aggr0_0–core0 "
-                   "down from 20 ms for good, routing not converged")
+                   "down from 20 ms to the end, routing not converged")
 ECMP_TXREHASH = "ECMP + txrehash"
 #: (series, label key, [routing] table, extra [tcp] keys)
 FAILURE_SCHEMES: List[Tuple[str, str, Dict[str, Any], Dict[str, Any]]] = [
@@ -69,29 +71,16 @@ def _failure_points(quick: bool) -> List[Point]:
 
 
 def _analyze_failure(summary, out_dir: Path) -> FigureResult:
-    import matplotlib.pyplot as plt
-    import numpy as np
     import pandas as pd
-
-    from ...plots import STYLE, save, series_colors
 
     df = frame(summary)
     names = [s[0] for s in FAILURE_SCHEMES]
     metrics = ("unfinished", "makespan_ms", "timeouts", "rehashes", "drops")
     t = pd.concat([tidy(df, m, ["scheme"]) for m in metrics], ignore_index=True)
-    colors = series_colors(names)
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, 2, figsize=(9.6, 4.0))
-        for ax, (metric, ylabel) in zip(axes, (("unfinished", f"flows unfinished at {STOP_S:g} s (of {PERM_N})"),
-                                               ("makespan_ms", "last finished flow's completion (ms)"))):
-            g = t[t["metric"] == metric].set_index("scheme").reindex(names)
-            ax.bar(np.arange(len(names)), g["mean"], yerr=g["ci95"], color=[colors[n] for n in names], capsize=4)
-            ax.set_xticks(np.arange(len(names)), [TICKS.get(n, n) for n in names], fontsize=8)
-            ax.set_ylabel(ylabel)
-        axes[1].set_yscale("log")
-        fig.suptitle(f"DCTCP, permutation of {PERM_N} flows of 10 MB, core link aggr0_0–core0 down from 20 ms "
-                     "(means over runs, bars 95 % CI)", fontsize=10)
-    figs = save(fig, out_dir / "failure.png")
+    figs = scheme_bars(t, names, (("unfinished", f"flows unfinished at {STOP_S:g} s (of {PERM_N})"),
+                                  ("makespan_ms", "last finished flow's completion (ms)")), ticks=TICKS,
+                       title=f"DCTCP, permutation of {PERM_N} flows of 10 MB, core link aggr0_0–core0 down from "
+                             "20 ms (means over runs, bars 95 % CI)", path=out_dir / "failure.png", log_last=True)
     cmp = [beyond(ordering(f"failure: flows unfinished at {STOP_S:g} s, {name} − ECMP",
                            paired(df, "unfinished", name, ECMP), None, -1, f"{name} − ECMP", "flows"),
                   setting=FAILURE_SETTING)

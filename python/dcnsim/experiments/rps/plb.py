@@ -30,6 +30,7 @@ from .common import (
     paired,
     random_apps,
     scenario,
+    scheme_bars,
     tcp,
     tidy,
     tput_and_fct_plots,
@@ -114,28 +115,16 @@ def _plbperm_points(quick: bool) -> List[Point]:
 
 
 def _analyze_plbperm(summary, out_dir: Path) -> FigureResult:
-    import matplotlib.pyplot as plt
-    import numpy as np
     import pandas as pd
-
-    from ...plots import STYLE, save, series_colors
 
     df = frame(summary)
     names = [s[0] for s in PLB_SCHEMES]
     t = pd.concat([tidy(df, m, ["scheme"]) for m in ("long_tput_mbps", "makespan_ms", "rehashes")],
                   ignore_index=True)
-    colors = series_colors(names)
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, 2, figsize=(9.6, 4.0))
-        for ax, (metric, ylabel) in zip(axes, (("long_tput_mbps", "mean flow throughput (Mbps)"),
-                                               ("makespan_ms", "last flow's completion (ms)"))):
-            g = t[t["metric"] == metric].set_index("scheme").reindex(names)
-            ax.bar(np.arange(len(names)), g["mean"], yerr=g["ci95"], color=[colors[n] for n in names], capsize=4)
-            ax.set_xticks(np.arange(len(names)), [TICKS.get(n, n) for n in names], fontsize=8)
-            ax.set_ylabel(ylabel)
-        fig.suptitle(f"DCTCP, permutation of {PERM_N} flows of 10 MB: ECMP, PLB, RPS (means over runs, "
-                     "bars 95 % CI)", fontsize=11)
-    figs = save(fig, out_dir / "plbperm.png")
+    figs = scheme_bars(t, names, (("long_tput_mbps", "mean flow throughput (Mbps)"),
+                                  ("makespan_ms", "last flow's completion (ms)")), ticks=TICKS,
+                       title=f"DCTCP, permutation of {PERM_N} flows of 10 MB: ECMP, PLB, RPS (means over runs, "
+                             "bars 95 % CI)", path=out_dir / "plbperm.png")
     cmp = _against_ecmp(df, PLBPERM_SETTING, (("permutation: flow throughput", "long_tput_mbps", +1, "Mbps"),
                                               ("permutation: last completion", "makespan_ms", -1, "ms")))
     moved = df.groupby("scheme")[["rehashes", "timeouts", "long_tput_mbps", "makespan_ms"]].mean()
