@@ -70,6 +70,8 @@ def test_dcnsim_run_names_the_failures_and_txrehash_escapes_the_black_hole():
                          capture_output=True, text=True, check=True).stdout
     assert "failures" in out and "on 1 failed link (2 directions" in out, out
     assert "16 (16 completed)" in out, out
+    # the failed link's drops are the failure's, not a hot queue's
+    assert "aggr0_0→core0" not in out and "core0→aggr0_0" not in out, out
     stuck = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "tcp.txrehash=false"],
                            capture_output=True, text=True, check=True).stdout
     assert "16 (16 completed)" not in stuck and "had not finished" in stuck, stuck

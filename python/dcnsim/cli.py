@@ -95,8 +95,8 @@ def format_summary(result, warnings: bool = True) -> str:
         row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
                      f"{fmt_count(sum(1 for x in fc['rehashes'] if int(x)))} flows")
     failed = s.get("packets_dropped_failed")
+    ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:
-        ft = result.tables.core_columns("failures") if "failures" in result.tables else {}
         ends = set(zip(ft.get("node", ()), ft.get("to", ())))
         cables = len({frozenset(e) for e in ends})
         row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} failed link{'s' if cables != 1 else ''} "
@@ -113,13 +113,16 @@ def format_summary(result, warnings: bool = True) -> str:
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
     qi = result.tables.core_columns("queue_inputs") if "queue_inputs" in result.tables else {}
     dropped = [int(d) for d in qi.get("dropped", ())]
-    if sum(dropped) > 0:
+    # a failing link's drops are the failure's (its own line above), not congestion
+    failing = {int(x) for x in ft.get("queue_id", ())}
+    by_queue: Dict[int, int] = {}
+    for qid, d in zip(qi.get("queue_id", ()), dropped):
+        if int(qid) not in failing:
+            by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
+    if sum(by_queue.values()) > 0:
         # The switch queue that dropped most, split by input port: port
         # blackout shows as one input losing a far larger share. Read from
         # the core's columns: a summary needs neither numpy nor pandas.
-        by_queue: Dict[int, int] = {}
-        for qid, d in zip(qi["queue_id"], dropped):
-            by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
         q = max(sorted(by_queue), key=lambda k: by_queue[k])  # the lowest id among equals
         rows = [i for i, qid in enumerate(qi["queue_id"]) if int(qid) == q]
 
