@@ -91,10 +91,10 @@ def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():
     never draw a new label is a trap, said before the run; with txrehash,
     with an end to the outage, or under spraying it is not."""
     doc = dcnsim.load_scenario(FILE)
-    doc["stop"] = "1ms"
+    doc["stop"] = "3ms"  # past the failure's start (2 ms)
 
     def warned(d: dict) -> list:
-        return [w for w in dcnsim.run(d).warnings if w.startswith("failures[0]")]
+        return [w for w in dcnsim.run(d).warnings if w.startswith("failures[0]: down")]
 
     assert warned(doc) == []  # the file sets txrehash
     doc["tcp"]["txrehash"] = False
@@ -115,3 +115,12 @@ def test_a_withdrawn_link_is_routed_around_from_python():
     assert r.flows.completed.all() and r.flows.rehashes.sum() == 0
     assert r.summary["packets_dropped_failed"] == 0
     assert not [w for w in r.warnings if w.startswith("failures")]
+
+
+def test_a_failure_after_stop_is_warned_about():
+    doc = dcnsim.load_scenario(FILE)
+    doc["stop"] = "1ms"
+    doc["failures"][0]["at"] = "2ms"
+    r = dcnsim.run(doc)
+    assert any(w.startswith("failures[0].at:") and "never happens" in w for w in r.warnings), r.warnings
+    assert r.summary["packets_dropped_failed"] == 0

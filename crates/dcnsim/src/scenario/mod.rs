@@ -482,8 +482,21 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// flow hashed onto the link stalls, its timer backing off, until `stop`.
 fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
     use crate::config::RoutingMode;
+    let mut out: Vec<ScenarioError> = cfg
+        .failures
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.at >= cfg.stop)
+        .map(|(i, f)| ScenarioError {
+            path: format!("failures[{i}].at"),
+            message: format!(
+                "{} is not before stop ({}): the failure never happens",
+                f.at, cfg.stop
+            ),
+        })
+        .collect();
     if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
-        return Vec::new();
+        return out;
     }
     let pinned = cfg
         .apps
@@ -491,21 +504,26 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .filter_map(|a| a.tcp())
         .any(|t| t.transport == Transport::Tcp && !t.txrehash && !t.plb.enabled);
     if !pinned {
-        return Vec::new();
+        return out;
     }
-    cfg.failures
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.loss >= 1.0 && f.until == SimTime::MAX && !f.withdrawn)
-        .map(|(i, _)| ScenarioError {
-            path: format!("failures[{i}]"),
-            message: "down for good, and routing does not react: a TCP flow whose packets or ACKs \
+    out.extend(
+        cfg.failures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.loss >= 1.0 && f.until == SimTime::MAX && !f.withdrawn && f.at < cfg.stop
+            })
+            .map(|(i, _)| ScenarioError {
+                path: format!("failures[{i}]"),
+                message:
+                    "down for good, and routing does not react: a TCP flow whose packets or ACKs \
                       hash onto the link stalls until stop; set tcp.txrehash = true (a new flow \
                       label at each timeout, as Linux does), give the failure an until, or set \
                       withdrawn = true (routing converged around it)"
-                .into(),
-        })
-        .collect()
+                        .into(),
+            }),
+    );
+    out
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost
