@@ -124,3 +124,16 @@ def test_a_failure_after_stop_is_warned_about():
     r = dcnsim.run(doc)
     assert any(w.startswith("failures[0].at:") and "never happens" in w for w in r.warnings), r.warnings
     assert r.summary["packets_dropped_failed"] == 0
+
+
+def test_routing_that_converges_moves_the_stuck_flows_from_python():
+    """`converge`: routing withdraws the dead core link 5 ms after it
+    failed, so the file's flows all finish without new flow labels, where
+    without it some never do; no warning about a link down for good."""
+    doc = dcnsim.load_scenario(FILE)
+    doc["tcp"]["txrehash"] = False
+    doc["failures"] = [dcnsim.Failure("aggr0_0", "core0", at="2ms", converge="5ms").to_dict()]
+    r = dcnsim.run(doc)
+    assert r.flows.completed.all() and r.flows.rehashes.sum() == 0
+    assert r.summary["packets_dropped_failed"] > 0
+    assert not [w for w in r.warnings if w.startswith("failures[0]: down")]

@@ -422,8 +422,9 @@ class Failure(_Builder):
     of its packets (``0 < loss < 1``) or runs at ``rate`` from ``at`` until
     ``until`` (default: for good), in ``direction`` ``"both"``,
     ``"a_to_b"`` or ``"b_to_a"``. Routing does not react (docs/model.md,
-    Link failures) unless ``withdrawn=True``: converged around the link
-    from the start."""
+    Link failures) unless ``withdrawn=True`` (converged around the link
+    from the start) or ``converge`` (routing withdraws it that long after
+    ``at``)."""
 
     a: str
     b: str
@@ -434,6 +435,8 @@ class Failure(_Builder):
     direction: Optional[str] = None
     #: routing has converged around it (a link between switches, down from the start for good)
     withdrawn: Optional[bool] = None
+    #: routing withdraws the link this long after ``at`` (and restores it as long after ``until``)
+    converge: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
 

@@ -1169,6 +1169,9 @@ pub struct FailureSpec {
     /// Routing has converged around it: no path uses the link (down from
     /// the start for good, both ways, between two switches).
     pub withdrawn: bool,
+    /// Routing converges this long after `at` (withdraws the link) and as
+    /// long after `until` (restores it); `None`: it never reacts.
+    pub converge: Option<SimTime>,
 }
 
 impl Config {
@@ -1185,6 +1188,42 @@ impl Config {
             }
         }
         dead
+    }
+
+    /// When routing converges around a failure (`converge`), before
+    /// `stop`: each instant the set of routed-around links changes, with
+    /// the set from then on (per directed link; the `withdrawn` ones
+    /// included). Empty when no failure converges.
+    pub fn reroutes(&self) -> Vec<(SimTime, Vec<bool>)> {
+        let conv = || self.failures.iter().filter_map(|f| Some((f, f.converge?)));
+        let mut times: Vec<SimTime> = conv()
+            .flat_map(|(f, c)| {
+                [
+                    Some(f.at.saturating_add(c)),
+                    (f.until != SimTime::MAX).then(|| f.until.saturating_add(c)),
+                ]
+            })
+            .flatten()
+            .filter(|&t| t < self.stop)
+            .collect();
+        times.sort_unstable();
+        times.dedup();
+        times
+            .into_iter()
+            .map(|t| {
+                let mut dead = self.withdrawn_links();
+                dead.resize(2 * self.topology.links.len(), false);
+                for (f, c) in conv() {
+                    let restored = f.until != SimTime::MAX && f.until.saturating_add(c) <= t;
+                    if f.at.saturating_add(c) <= t && !restored {
+                        for &l in &f.dlinks {
+                            dead[l as usize] = true;
+                        }
+                    }
+                }
+                (t, dead)
+            })
+            .collect()
     }
 }
 

@@ -570,6 +570,8 @@ pub struct World {
     pub app_rx: Vec<AppRx>,
     #[doc(hidden)]
     pub fault: Option<Fault>,
+    /// Routing's changes at failures' `converge` times (None: none).
+    reroutes: Option<Box<Reroutes>>,
     /// Packets that reached a host / in-order hand-offs so far (for `fault`).
     fault_count: [u64; 2],
     /// The run-time memory guard, if one is installed ([`crate::guarded_world`]).
@@ -746,6 +748,18 @@ pub struct Trace {
     pub q_id: Vec<u64>,
     pub q_bytes: Vec<u64>,
     pub q_pkts: Vec<u64>,
+    /// When the next sample is due (the clock event also serves `Reroutes`).
+    pub next: SimTime,
+}
+
+/// Routing that converges around failing links (`[[failures]]` with
+/// `converge`): the tables are computed anew at each instant the set of
+/// routed-around links changes, in every partition alike.
+pub struct Reroutes {
+    topo: crate::config::TopologySpec,
+    /// (when, per directed link whether routing avoids it from then on).
+    steps: Vec<(SimTime, Vec<bool>)>,
+    next: usize,
 }
 
 impl Trace {
@@ -909,10 +923,14 @@ impl World {
             },
             flowlets_started: 0,
             paths: Paths {
+                // hop by hop where routing changes during the run
+                // (`converge`): a packet in flight then takes the tables of
+                // the moment at each hop, in whichever partition forwards
+                // it, where a source route would be the sender's
                 enabled: matches!(
                     cfg.routing,
                     RoutingMode::Single | RoutingMode::Ecmp | RoutingMode::EcmpUnsalted
-                ),
+                ) && cfg.failures.iter().all(|f| f.converge.is_none()),
                 ..Paths::default()
             },
             l2_overhead: cfg.l2_overhead,
@@ -950,6 +968,7 @@ impl World {
             app_rx: Vec::new(),
             fault: None,
             fault_count: [0; 2],
+            reroutes: None,
             memory_guard: None,
             next_mem_check: u64::MAX,
             next_depth_check: 0,
@@ -1012,6 +1031,17 @@ impl World {
                 ..Trace::default()
             });
             w.core.q.schedule(SimTime::ZERO, Event::Sample);
+        }
+        let steps = cfg.reroutes();
+        if !steps.is_empty() {
+            for (t, _) in &steps {
+                w.core.q.schedule(*t, Event::Sample);
+            }
+            w.reroutes = Some(Box::new(Reroutes {
+                topo: cfg.topology.clone(),
+                steps,
+                next: 0,
+            }));
         }
         for i in 0..w.apps.len() {
             if !w.core.seam.runs_app(i as u32) {
@@ -1393,7 +1423,7 @@ impl World {
             Event::Serve(l) => self.core.links.serve(&mut self.core.q, l),
             Event::Sample => {
                 self.core.seam.sample();
-                self.sample()
+                self.timed()
             }
         }
     }
@@ -1670,8 +1700,34 @@ impl World {
             tr.q_pkts.push(p);
         }
         let next = now + tr.cfg.interval;
+        tr.next = next;
         if next <= self.stop {
             self.core.q.schedule(next, Event::Sample);
+        }
+    }
+
+    /// The clock event (`Event::Sample`): routing's changes due now
+    /// ([`Reroutes`]), then the time series' sample if one is due.
+    fn timed(&mut self) {
+        let now = self.core.q.now();
+        if let Some(r) = self.reroutes.as_deref_mut() {
+            while let Some((t, dead)) = r.steps.get(r.next) {
+                if *t > now {
+                    break;
+                }
+                let core = &mut self.core;
+                core.routes = std::sync::Arc::new(
+                    Routes::compute_without(&r.topo, dead, 1, &mut || false)
+                        .expect("a search that is never stopped"),
+                );
+                // the flowlets' next hops were the old tables' (source
+                // routes are off in such runs: `Paths::enabled`)
+                core.flowlets.iter_mut().for_each(|e| e.key = 0);
+                r.next += 1;
+            }
+        }
+        if self.trace.as_ref().is_some_and(|t| t.next == now) {
+            self.sample();
         }
     }
 

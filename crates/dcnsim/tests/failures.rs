@@ -314,6 +314,21 @@ fn a_withdrawn_link_must_be_down_from_the_start_between_switches_and_cut_nothing
         "failures[0].withdrawn",
         "two switches",
     );
+    assert_err(
+        &errs(json!([{"a": "h0", "b": "edge0_0", "converge": "1ms"}])),
+        "failures[0].converge",
+        "two switches",
+    );
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "loss": 0.1, "converge": "1ms"}])),
+        "failures[0].converge",
+        "not with loss",
+    );
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "withdrawn": true, "converge": "1ms"}])),
+        "failures[0].converge",
+        "not with withdrawn",
+    );
     // both of edge0_0's uplinks: its hosts are cut off
     assert_err(
         &errs(json!([{"a": "edge0_0", "b": "aggr0_0", "withdrawn": true},
@@ -325,4 +340,73 @@ fn a_withdrawn_link_must_be_down_from_the_start_between_switches_and_cut_nothing
         json!([{"a": "edge0_0", "b": "aggr0_0", "withdrawn": true}]),
     ))
     .expect("one uplink of two withdrawn");
+}
+
+/// Routing that converges (`converge`): a core link down for good, no new
+/// flow labels, and routing withdraws it 5 ms later: the flows ECMP had
+/// hashed onto it time out until then and finish after, with nothing lost
+/// once routing has moved them; without `converge` they stall. With an
+/// end, routing restores the link as long after it, and ECMP uses it
+/// again: it carries more than when it stays withdrawn.
+#[test]
+fn converged_routing_moves_flows_off_a_dead_link_and_back_when_it_returns() {
+    let run = |failure: Value, duration: &str, stop: &str| {
+        let apps: Vec<Value> = (0..16)
+            .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 8) % 16, "duration": duration}))
+            .collect();
+        run_checked(&json!({
+            "name": "converge", "seed": 2, "stop": stop,
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "300pkt", "ecn_k": "20pkt"},
+            "tcp": {"cc": "dctcp", "rto_min": "1ms", "rwnd": "100pkt"},
+            "apps": apps,
+            "failures": [failure],
+        }))
+    };
+    let hole = json!({"a": "aggr0_0", "b": "core0", "at": "500us"});
+    let stuck = run(hole.clone(), "30ms", "40ms");
+    let converged = run(
+        json!({"a": "aggr0_0", "b": "core0", "at": "500us", "converge": "5ms"}),
+        "30ms",
+        "40ms",
+    );
+    let delivered = |r: &Results| col_u64(r, "flows", "delivered_bytes").iter().sum::<u64>();
+    assert!(
+        lost(&converged) > 0,
+        "nothing lost before routing converged"
+    );
+    assert!(lost(&converged) <= lost(&stuck));
+    assert!(delivered(&converged) > delivered(&stuck));
+    // every flow moves data after routing converged: none delivers nothing
+    let stalled = |r: &Results| {
+        col_u64(r, "flows", "delivered_bytes")
+            .iter()
+            .filter(|&&b| b < 1 << 20)
+            .count()
+    };
+    assert!(
+        stalled(&stuck) > 0,
+        "some flow must be stuck for the test to mean anything"
+    );
+    assert_eq!(stalled(&converged), 0);
+    // restored 10 ms after it failed, routing takes it back 5 ms after that
+    let link = |r: &Results| {
+        let (from, to) = (col_str(r, "queues", "node"), col_str(r, "queues", "to"));
+        let tx = col_u64(r, "queues", "tx_pkts");
+        (0..tx.len())
+            .find(|&i| from[i] == "aggr0_0" && to[i] == "core0")
+            .map(|i| tx[i])
+            .unwrap()
+    };
+    let back = run(
+        json!({"a": "aggr0_0", "b": "core0", "at": "500us", "until": "10ms", "converge": "5ms"}),
+        "30ms",
+        "40ms",
+    );
+    assert!(
+        link(&back) > link(&converged),
+        "{} packets after the link returned, {} without",
+        link(&back),
+        link(&converged)
+    );
 }

@@ -100,15 +100,16 @@ fn two_threads_give_one_threads_bits_on_a_fat_tree_permutation() {
     same(&one, &with_threads(c, 4));
 }
 
-/// Links that fail (down for a while, lossy, slower, withdrawn from
-/// routing, whose tables the partitions share): each partition
+/// Links that fail (down for a while with routing converging around it,
+/// lossy, slower, withdrawn from routing, whose tables the partitions
+/// share and each recomputes at the convergence): each partition
 /// judges the packets it sends on its links, cut links included, with the
 /// link's own stream, so 2 and 4 threads give one thread's bits.
 #[test]
 fn failures_give_one_threads_bits_on_two_and_four_threads() {
     // with txrehash, whose ACK labels the receiver's partition draws
     let c = perm_k4(
-        r#", "failures": [{"a": "aggr0_0", "b": "core0", "at": "1ms", "until": "2ms"},
+        r#", "failures": [{"a": "aggr0_0", "b": "core0", "at": "1ms", "until": "2ms", "converge": "300us"},
                         {"a": "aggr1_1", "b": "core2", "loss": 0.05},
                         {"a": "aggr2_0", "b": "core1", "rate": "2Gbps"},
                         {"a": "aggr3_1", "b": "core3", "withdrawn": true}]"#,

@@ -89,6 +89,21 @@ pub(super) fn parse_failures(
         }
         let (ab, ba) = f.direction.unwrap_or((true, true));
         let withdrawn = f.withdrawn.unwrap_or(false);
+        let converge = *f.converge;
+        if converge.is_some() {
+            let why = if withdrawn {
+                Some("withdrawn: routed around from the start already")
+            } else if loss < 1.0 {
+                Some("loss: routing withdraws a link that is down")
+            } else if !(ab && ba) {
+                Some("direction: routing withdraws a link both ways")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                ctx.err(key_path(&path, "converge"), format!("not with {why}"));
+            }
+        }
         if withdrawn {
             let why = if at != SimTime::ZERO {
                 Some("at")
@@ -138,11 +153,16 @@ pub(super) fn parse_failures(
         let [Some(na), Some(nb)] = ends else {
             continue;
         };
-        if withdrawn
-            && (topo.nodes[na].kind == NodeKind::Host || topo.nodes[nb].kind == NodeKind::Host)
-        {
+        let routed = if withdrawn {
+            Some("withdrawn")
+        } else {
+            converge.map(|_| "converge")
+        };
+        if let Some(key) = routed.filter(|_| {
+            topo.nodes[na].kind == NodeKind::Host || topo.nodes[nb].kind == NodeKind::Host
+        }) {
             ctx.err(
-                key_path(&path, "withdrawn"),
+                key_path(&path, key),
                 "only a link between two switches can be routed around (a host's link is its way in)",
             );
         }
@@ -202,6 +222,7 @@ pub(super) fn parse_failures(
             loss,
             rate_bps: *f.rate,
             withdrawn,
+            converge,
         });
     }
     if ctx.errs.len() == errs_before {
@@ -216,9 +237,10 @@ pub(super) fn parse_failures(
 /// (routing has nowhere to send a packet otherwise): the switches joined
 /// by the links still in use, and every host on the one group of them.
 fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
+    // every link routing may route around, at any time (conservative)
     let dead: HashSet<u32> = failures
         .iter()
-        .filter(|f| f.withdrawn)
+        .filter(|f| f.withdrawn || f.converge.is_some())
         .flat_map(|f| f.dlinks.iter().copied())
         .collect();
     if dead.is_empty() {
@@ -258,7 +280,7 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
             ctx.err(
                 "failures",
                 format!(
-                    "the withdrawn links leave no path between '{}' and '{}'",
+                    "the links routed around (withdrawn, converge) leave no path between '{}' and '{}'",
                     topo.nodes[first].name, topo.nodes[h].name
                 ),
             );

@@ -511,7 +511,11 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
             .iter()
             .enumerate()
             .filter(|(_, f)| {
-                f.loss >= 1.0 && f.until == SimTime::MAX && !f.withdrawn && f.at < cfg.stop
+                f.loss >= 1.0
+                    && f.until == SimTime::MAX
+                    && !f.withdrawn
+                    && f.converge.is_none()
+                    && f.at < cfg.stop
             })
             .map(|(i, _)| ScenarioError {
                 path: format!("failures[{i}]"),
@@ -519,7 +523,7 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
                     "down for good, and routing does not react: a TCP flow whose packets or ACKs \
                       hash onto the link stalls until stop; set tcp.txrehash = true (a new flow \
                       label at each timeout, as Linux does), give the failure an until, or set \
-                      withdrawn = true (routing converged around it)"
+                      withdrawn = true or a converge time (routing converged around it)"
                         .into(),
             }),
     );

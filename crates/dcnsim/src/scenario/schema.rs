@@ -416,7 +416,7 @@ pub struct Document {
     /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
     #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
     pub int: Opt<Bool>,
-    /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`, `withdrawn`. See [Failures](#failures) and docs/model.md, Link failures
+    /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`, `withdrawn`, `converge`. See [Failures](#failures) and docs/model.md, Link failures
     #[schemars(extend("x-default" = "none"))]
     pub failures: Opt<ListOf<FailureSection>>,
 }
@@ -450,6 +450,9 @@ pub struct FailureSection {
     /// routing has converged around the failure: no path uses the link (ECMP spreads over the others). Only for a link between two switches down from the start for good, both ways
     #[schemars(extend("x-default" = "false"))]
     pub withdrawn: Opt<Bool>,
+    /// routing converges this long after `at`: the link is withdrawn from every path (ECMP spreads over the others), and restored as long after `until`. Only for a link down (`loss = 1`) between two switches, both ways
+    #[schemars(extend("x-default" = "never (routing does not react)"))]
+    pub converge: Opt<Time>,
 }
 
 /// `[trimming]`: payload trimming and a header queue served first.

@@ -35,6 +35,9 @@ impl SimTime {
     pub fn saturating_sub(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(o.0))
     }
+    pub fn saturating_add(self, o: SimTime) -> SimTime {
+        SimTime(self.0.saturating_add(o.0))
+    }
     pub fn saturating_mul(self, k: u64) -> SimTime {
         SimTime(self.0.saturating_mul(k))
     }
