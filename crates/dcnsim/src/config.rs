@@ -1175,14 +1175,23 @@ pub struct FailureSpec {
 }
 
 impl Config {
-    /// Per directed link, whether routing avoids it (`[[failures]]` with
-    /// `withdrawn`); empty when none is.
-    pub fn withdrawn_links(&self) -> Vec<bool> {
-        if !self.failures.iter().any(|f| f.withdrawn) {
+    /// Per directed link, whether routing avoids it at `t`: the
+    /// `withdrawn` failures', and those whose routing has converged by
+    /// then (`converge` after `at`) and not yet restored them (as long
+    /// after `until`). Empty when it avoids none.
+    pub fn routed_around(&self, t: SimTime) -> Vec<bool> {
+        let avoided = |f: &&FailureSpec| {
+            f.withdrawn
+                || f.converge.is_some_and(|c| {
+                    let restored = f.until != SimTime::MAX && f.until.saturating_add(c) <= t;
+                    f.at.saturating_add(c) <= t && !restored
+                })
+        };
+        if !self.failures.iter().any(|f| avoided(&f)) {
             return Vec::new();
         }
         let mut dead = vec![false; 2 * self.topology.links.len()];
-        for f in self.failures.iter().filter(|f| f.withdrawn) {
+        for f in self.failures.iter().filter(avoided) {
             for &l in &f.dlinks {
                 dead[l as usize] = true;
             }
@@ -1190,13 +1199,14 @@ impl Config {
         dead
     }
 
-    /// When routing converges around a failure (`converge`), before
-    /// `stop`: each instant the set of routed-around links changes, with
-    /// the set from then on (per directed link; the `withdrawn` ones
-    /// included). Empty when no failure converges.
+    /// When routing converges around a failure or restores its link
+    /// (`converge`), before `stop`, each with [`Self::routed_around`] from
+    /// then on. Empty when no failure converges.
     pub fn reroutes(&self) -> Vec<(SimTime, Vec<bool>)> {
-        let conv = || self.failures.iter().filter_map(|f| Some((f, f.converge?)));
-        let mut times: Vec<SimTime> = conv()
+        let mut times: Vec<SimTime> = self
+            .failures
+            .iter()
+            .filter_map(|f| Some((f, f.converge?)))
             .flat_map(|(f, c)| {
                 [
                     Some(f.at.saturating_add(c)),
@@ -1210,19 +1220,7 @@ impl Config {
         times.dedup();
         times
             .into_iter()
-            .map(|t| {
-                let mut dead = self.withdrawn_links();
-                dead.resize(2 * self.topology.links.len(), false);
-                for (f, c) in conv() {
-                    let restored = f.until != SimTime::MAX && f.until.saturating_add(c) <= t;
-                    if f.at.saturating_add(c) <= t && !restored {
-                        for &l in &f.dlinks {
-                            dead[l as usize] = true;
-                        }
-                    }
-                }
-                (t, dead)
-            })
+            .map(|t| (t, self.routed_around(t)))
             .collect()
     }
 }

@@ -859,7 +859,7 @@ pub fn run_on(
         };
         Arc::new(crate::net::routing::Routes::compute_without(
             &cfg.topology,
-            &cfg.withdrawn_links(),
+            &cfg.routed_around(SimTime::ZERO),
             workers,
             stop,
         )?)

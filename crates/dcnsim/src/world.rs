@@ -844,7 +844,7 @@ impl World {
             Some(r) => r,
             None => std::sync::Arc::new(Routes::compute_without(
                 topo,
-                &cfg.withdrawn_links(),
+                &cfg.routed_around(SimTime::ZERO),
                 1,
                 stop,
             )?),

@@ -28,7 +28,7 @@
 //! trimming or sink link's does), so its enqueues alone leave the per-hop
 //! path for [`Links::over_failure`], before, during and after its windows.
 
-use super::{Enqueue, Hdr, LinkClass, Links};
+use super::{Enqueue, Hdr, Links};
 use crate::config::FailureSpec;
 use crate::sim::queue::EventQueue;
 use crate::sim::rng::{stream, Rng, Stream};
@@ -61,7 +61,8 @@ struct Failing {
     /// The class it had (maybe a gate of `ecn_non_ect = "drop"`, which its
     /// own path handles once this one has let a packet through).
     base: u32,
-    /// Its windows, by `at` (they do not overlap: scenario/mod.rs).
+    /// Its windows, in `[[failures]]` order (they do not overlap:
+    /// scenario/failures.rs).
     windows: Vec<Window>,
     rng: Rng,
 }
@@ -107,9 +108,7 @@ impl Links {
                 let li = l as usize;
                 if self.failures.of[li] == NONE {
                     let base = self.hot[li].st.class;
-                    let mut c = self.classes[base as usize];
-                    (c.lim_bytes, c.lim_pkts) = (0, 0);
-                    let gate = self.intern(c);
+                    let gate = self.refusing(base);
                     self.hot[li].st.class = gate;
                     self.failures.of[li] = self.failures.links.len() as u32;
                     self.failures.links.push(Failing {
@@ -123,22 +122,10 @@ impl Links {
                 let fi = self.failures.of[li] as usize;
                 let base = self.failures.links[fi].base;
                 let class = match spec.rate_bps {
-                    Some(r) => {
-                        let c = self.classes[base as usize];
-                        self.intern(LinkClass {
-                            ps_per_byte: if 8_000_000_000_000u64.is_multiple_of(r) {
-                                8_000_000_000_000u64 / r
-                            } else {
-                                0
-                            },
-                            rate_bps: r,
-                            ..c
-                        })
-                    }
+                    Some(r) => self.intern(self.classes[base as usize].at_rate(r)),
                     None => base,
                 };
-                let w = &mut self.failures.links[fi].windows;
-                w.push(Window {
+                self.failures.links[fi].windows.push(Window {
                     at: spec.at,
                     until: spec.until,
                     loss: spec.loss,
@@ -146,7 +133,6 @@ impl Links {
                     spec: s as u32,
                     lost: 0,
                 });
-                w.sort_by_key(|w| w.at);
             }
         }
     }

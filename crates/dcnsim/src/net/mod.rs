@@ -341,17 +341,32 @@ impl LinkClass {
         let (lim_bytes, lim_pkts) = split(Some(cfg.limit));
         let (ecn_bytes, ecn_pkts) = split(cfg.ecn_k);
         LinkClass {
-            ps_per_byte: if 8_000_000_000_000u64.is_multiple_of(rate_bps) {
-                8_000_000_000_000u64 / rate_bps
-            } else {
-                0
-            },
+            ps_per_byte: Self::ps_per_byte(rate_bps),
             rate_bps,
             delay,
             lim_bytes,
             lim_pkts,
             ecn_bytes,
             ecn_pkts,
+        }
+    }
+
+    /// Exact picoseconds per byte at `rate_bps` when it divides 8·10¹²
+    /// evenly, else 0 (`tx_time` divides then).
+    fn ps_per_byte(rate_bps: u64) -> u64 {
+        if 8_000_000_000_000u64.is_multiple_of(rate_bps) {
+            8_000_000_000_000u64 / rate_bps
+        } else {
+            0
+        }
+    }
+
+    /// This class at another rate (a slower link: net/failure.rs).
+    fn at_rate(self, rate_bps: u64) -> Self {
+        LinkClass {
+            ps_per_byte: Self::ps_per_byte(rate_bps),
+            rate_bps,
+            ..self
         }
     }
 
@@ -640,6 +655,15 @@ impl Links {
     /// (`topology.ecn_non_ect = "drop"`).
     pub fn gated(&self) -> bool {
         !self.red.is_empty()
+    }
+
+    /// Class `class` with zero limits (interned): every enqueue under it
+    /// leaves the per-hop path for [`Self::over_limit`], where a sink or a
+    /// failing link keeps its own class aside.
+    fn refusing(&mut self, class: u32) -> u32 {
+        let mut c = self.classes[class as usize];
+        (c.lim_bytes, c.lim_pkts) = (0, 0);
+        self.intern(c)
     }
 
     /// The index of class `c`, added if new.
@@ -1037,9 +1061,7 @@ impl Links {
         self.sinks = vec![NOT_A_SINK; sink.len()];
         for (l, _) in sink.iter().enumerate().filter(|s| *s.1) {
             let own = self.hot[l].st.class;
-            let mut c = self.classes[own as usize];
-            (c.lim_bytes, c.lim_pkts) = (0, 0);
-            self.hot[l].st.class = self.intern(c);
+            self.hot[l].st.class = self.refusing(own);
             self.sinks[l] = own;
         }
     }

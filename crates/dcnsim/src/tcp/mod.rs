@@ -276,8 +276,8 @@ struct RxLines {
     unacked_segs: u32,
     echo: EcnEcho,
     /// The flow label its ACKs carry (in the padding after `echo`, so an
-    /// ACK reads it without a test): with `txrehash` a segment the
-    /// receiver already has draws another (tcp/plb.rs, `rx_rehash`).
+    /// ACK reads it without a test): with `txrehash` a duplicate segment
+    /// on a new label draws another (tcp/plb.rs, `rx_note_label`).
     ack_label: u16,
     /// Message boundaries the application waits for at the receiver.
     msg_ends: VecDeque<(u64, u32)>,
