@@ -101,6 +101,18 @@ def format_summary(result, warnings: bool = True) -> str:
         cables = len({frozenset(e) for e in ends})
         row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} failed link{'s' if cables != 1 else ''} "
                         f"({fmt_count(len(ends))} directions; [[failures]])")
+    pauses = s.get("pfc_pauses")
+    if pauses is not None:
+        # `[pfc]`: the pauses, and the ingress port that held its sender longest
+        pc = result.tables.core_columns("pfc") if "pfc" in result.tables else {}
+        paused = [float(x) for x in pc.get("paused_s", ())]
+        most = max(range(len(paused)), key=lambda i: (paused[i], -i)) if paused and max(paused) > 0 else None
+        longest = f"; longest {pc['node'][most]}→{pc['to'][most]} {fmt_time(paused[most])}" if most is not None else ""
+        row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
+                   f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
+        if s.get("packets_dropped"):
+            row("", f"warning: {fmt_count(s['packets_dropped'])} packets dropped at full egress buffers under PFC: a port's "
+                    "buffer must hold what its inputs bring at xoff plus a round trip each")
     if "n_queries" in m:
         row(
             "queries",

@@ -42,7 +42,7 @@ TABLE_SCHEMA: Dict[str, List[Tuple[str, str]]] = {
 }
 #: The tables every run returns (possibly empty) and their columns; the
 #: others come with what asks for them: ``flow_ts``, ``queue_ts`` with a
-#: scenario ``trace``, ``failures`` with its ``failures``.
+#: scenario ``trace``, ``failures`` with its ``failures``, ``pfc`` with ``[pfc]``.
 TABLE_COLUMNS: Dict[str, List[str]] = {
     name: [c for c, _ in TABLE_SCHEMA[name]] for name, t in _core.table_schema().items() if t["always"]
 }
@@ -364,6 +364,14 @@ class Result:
         """One row per ``[[failures]]`` entry and directed link it strikes,
         with the packets it cost there (``lost``); None without failures."""
         return self.tables.get("failures")
+
+    @property
+    def pfc(self):
+        """One row per switch ingress port under ``[pfc]``: the PAUSE frames
+        it sent (``pauses``), the time its sender spent paused
+        (``paused_s``) and the most bytes it held in the switch
+        (``max_held_bytes``); None without PFC."""
+        return self.tables.get("pfc")
 
     def __repr__(self) -> str:
         name = self.scenario.get("name", "scenario")

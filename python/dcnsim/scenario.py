@@ -477,6 +477,9 @@ class Scenario(_Builder):
     #: switch): ``{}`` for htsim's defaults, or ``{"header_buffer": "64KB",
     #: "return_to_sender": True}``
     trimming: Optional[Dict[str, Any]] = None
+    #: priority flow control at every switch ingress (a lossless fabric):
+    #: ``{}`` for htsim's thresholds, or ``{"xoff": "30KB", "xon": "20KB"}``
+    pfc: Optional[Dict[str, Any]] = None
     #: in-band telemetry at every switch egress (on by itself when a flow runs HPCC)
     int: Optional[bool] = None
     #: links that go down, lose packets or slow down: ``Failure`` or dicts
@@ -507,6 +510,8 @@ class Scenario(_Builder):
             out["trimming"] = _plain(self.trimming)
         if self.failures is not None:
             out["failures"] = [_plain(f) for f in self.failures]
+        if self.pfc is not None:
+            out["pfc"] = _plain(self.pfc)
         if self.extra:
             out.update(_plain(dict(self.extra)))
         return out

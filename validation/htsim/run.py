@@ -18,8 +18,9 @@ input queues with PFC at 12/15 packets of 9,000 B, 1 µs links, 100 Gbps,
 T = 12 µs, η = 0.95, maxStage 5, W_AI = one MTU) and ``-strat ecmp_host
 -paths 1`` (per-flow ECMP, the only strategy its main accepts); the
 mirror (:func:`mirror` with ``transport = "hpcc"``) is ``routing.mode = "ecmp"``, ``buffer =
-"100MB"`` (no drop, as PFC; the queue stays at the congested port
-instead of spreading upstream), ``tcp.transport = "hpcc"`` with
+"100MB"`` (no drop, as htsim's lossless queues) with ``[pfc]`` at htsim's
+thresholds (its defaults; ``--no-pfc``: without, the queue then stays at
+the congested port instead of spreading upstream), ``tcp.transport = "hpcc"`` with
 ``hpcc_base_rtt = "12us"`` and ``hpcc_w_ai = 9000``. The NDP-specific
 columns read as: retransmissions in bytes for htsim (its ``Rtx``
 counter), packets for dcnsim; trims none.
@@ -96,16 +97,19 @@ def write_matrix(path: Path, n: int, conns: list) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def mirror(k: int, conns: list, end_us: int, transport: str = "ndp") -> dict:
+def mirror(k: int, conns: list, end_us: int, transport: str = "ndp", pfc: bool = True) -> dict:
     """dcnsim's scenario for the same fabric and connections: htsim's
-    main_ndp (``rps``, trimming) or main_hpcc (per-flow ECMP, ports too
-    large to drop, as its lossless fabric)."""
+    main_ndp (``rps``, trimming) or main_hpcc (per-flow ECMP, its lossless
+    fabric: ``[pfc]`` at htsim's thresholds and egress queues too large to
+    drop; ``pfc = False``: the queues alone, the mirror before dcnsim had PFC)."""
     if transport == "ndp":
         extra: dict = {"routing": {"mode": "rps"}, "trimming": {}}
         buffer = f"{QUEUE_BYTES}B"
         tcp = {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15}
     else:
-        extra = {"routing": {"mode": "ecmp"}}
+        # htsim's lossless fabric: PFC at its thresholds (the [pfc] defaults:
+        # 15 and 12 packets of 9,000 B), egress queues that never drop
+        extra = {"routing": {"mode": "ecmp"}, "pfc": {} if pfc else {"enabled": False}}
         buffer = "100MB"
         tcp = {"transport": "hpcc", "mss": MTU, "header": HEADER, "hpcc_base_rtt": "12us", "hpcc_w_ai": MTU}
     return {
@@ -320,7 +324,11 @@ def main() -> None:
                          "dcnsim seed), one row per seed: how much the draw of paths moves the numbers")
     ap.add_argument("--queue-pkts", type=int, default=SWIFT_QUEUE_PKTS,
                     help="swift: switch queues in packets of 4,000 B (main_swift's -q)")
+    ap.add_argument("--no-pfc", action="store_true",
+                    help="hpcc: the mirror without [pfc] (egress queues too large to drop, no pauses)")
     a = ap.parse_args()
+    if a.no_pfc and a.transport != "hpcc":
+        ap.error("--no-pfc: with --transport hpcc only")
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
     if a.transport == "swift":
@@ -329,7 +337,7 @@ def main() -> None:
         return swift_main(a)
 
     def scenario(k: int, conns: list, end_us: int) -> dict:
-        return mirror(k, conns, end_us, a.transport)
+        return mirror(k, conns, end_us, a.transport, pfc=not a.no_pfc)
 
     if a.seeds:
         return seed_spread(a, scenario)

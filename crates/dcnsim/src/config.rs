@@ -27,6 +27,16 @@ pub struct TrimConfig {
     pub return_to_sender: bool,
 }
 
+/// `[pfc]`: priority flow control at every switch ingress (net/pfc.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PfcConfig {
+    /// An ingress port holding more than this many bytes in its switch
+    /// pauses its sender.
+    pub xoff: u64,
+    /// ... and resumes it below this many.
+    pub xon: u64,
+}
+
 /// Per-port egress queue configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueConfig {
@@ -1144,6 +1154,8 @@ pub struct Config {
     pub threads: Threads,
     /// `[trimming]`: switches trim payloads and serve headers first.
     pub trimming: Option<TrimConfig>,
+    /// `[pfc]`: a lossless fabric (net/pfc.rs).
+    pub pfc: Option<PfcConfig>,
     /// In-band telemetry at every switch egress (net/int.rs): on when a
     /// flow runs HPCC, or when `int = true`.
     pub int: bool,

@@ -93,6 +93,13 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
         let why = "in-band telemetry (HPCC) runs on one thread".to_string();
         return ctx.finish(vec![0; n], "single", Some(why));
     }
+    if cfg.pfc.is_some() {
+        // A paused port starts its next packet when a RESUME reaches it
+        // (net/pfc.rs), not at enqueue, so its arrivals are not known a
+        // window ahead.
+        let why = "PFC's pauses run on one thread".to_string();
+        return ctx.finish(vec![0; n], "single", Some(why));
+    }
     if cfg.trimming.is_some()
         || cfg.apps.iter().any(|a| {
             a.tcp()

@@ -52,7 +52,7 @@ fn route_slot(p: &Packet) -> (usize, bool) {
 }
 
 /// "No input link": a packet handed to a NIC by its own host.
-pub const NO_LINK: u32 = u32::MAX;
+pub use crate::net::NO_LINK;
 
 /// Above this much hot state ([`World::run`]) the event loop stages its
 /// read-ahead over three events: 32 MiB, a server's last-level cache (the
@@ -323,7 +323,7 @@ impl Core {
             } else {
                 SimTime::ZERO
             };
-        let res = self.links.enqueue(link, h, &mut self.q, jitter);
+        let res = self.links.enqueue_from(link, h, &mut self.q, jitter, input);
         let dropped = res == Enqueue::Dropped;
         if !from_host {
             if entry == NO_ROUTE {
@@ -998,6 +998,9 @@ impl World {
         }
         if cfg.int {
             w.core.links.set_int(&egress);
+        }
+        if let Some(p) = &cfg.pfc {
+            w.core.links.set_pfc(p, &egress);
         }
         w.core.links.set_failures(&cfg.failures, cfg.seed);
         let mut apps = Vec::with_capacity(cfg.apps.len());

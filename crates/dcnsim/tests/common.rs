@@ -58,6 +58,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         ties: Default::default(),
         threads: Default::default(),
         trimming: None,
+        pfc: None,
         int: false,
         failures: Vec::new(),
     }

@@ -1,11 +1,13 @@
 //! `results::TABLE_SCHEMA` is the list of tables and columns Python gives
 //! absent tables: a run that exercises every table (all four app kinds, a
-//! trace, a failure) returns exactly those columns, in that order, with
-//! those types.
+//! trace, a failure; PFC in a run of its own, as failures and PFC do not
+//! go together) returns exactly those columns, in that order, with those
+//! types.
 
 use dcnsim::stats::results::{table_schema, Results, TABLE_SCHEMA};
 
-fn conforms(r: &Results, traced: bool) {
+/// `asked`: the tables beyond the always-present ones the run asked for.
+fn conforms(r: &Results, asked: &[&str]) {
     for t in &r.tables {
         let s = table_schema(&t.name)
             .unwrap_or_else(|| panic!("table {} is not in TABLE_SCHEMA", t.name));
@@ -21,7 +23,7 @@ fn conforms(r: &Results, traced: bool) {
         let present = r.table(s.name).is_some();
         assert_eq!(
             present,
-            s.always || traced,
+            s.always || asked.contains(&s.name),
             "table {} present = {present}",
             s.name
         );
@@ -30,7 +32,7 @@ fn conforms(r: &Results, traced: bool) {
 
 #[test]
 fn every_table_has_the_schema_columns() {
-    let doc = |trace: bool| {
+    let doc = |trace: bool, pfc: bool| {
         let mut v = serde_json::json!({
             "name": "all-tables", "stop": "50ms",
             "topology": {"kind": "star", "hosts": 12, "rate": "1Gbps", "delay": "25us",
@@ -47,11 +49,19 @@ fn every_table_has_the_schema_columns() {
             v["trace"] = serde_json::json!({"interval": "1ms", "queues": "all"});
             v["failures"] = serde_json::json!([{"a": "h1", "b": "sw", "loss": 0.01}]);
         }
+        if pfc {
+            v["pfc"] = serde_json::json!({});
+        }
         v.to_string()
     };
-    // traced: with the tables a scenario asks for (trace, failures)
-    for traced in [false, true] {
-        let r = dcnsim::run_json(&doc(traced), None).unwrap();
-        conforms(&r, traced);
+    // with none, then the tables a scenario asks for
+    let runs: [(bool, bool, &[&str]); 3] = [
+        (false, false, &[]),
+        (true, false, &["flow_ts", "queue_ts", "failures"]),
+        (false, true, &["pfc"]),
+    ];
+    for (trace, pfc, asked) in runs {
+        let r = dcnsim::run_json(&doc(trace, pfc), None).unwrap();
+        conforms(&r, asked);
     }
 }

@@ -28,7 +28,7 @@
 //! trimming or sink link's does), so its enqueues alone leave the per-hop
 //! path for [`Links::over_failure`], before, during and after its windows.
 
-use super::{Enqueue, Hdr, Links};
+use super::{Enqueue, Hdr, Links, NO_LINK};
 use crate::config::FailureSpec;
 use crate::sim::queue::EventQueue;
 use crate::sim::rng::{stream, Rng, Stream};
@@ -209,7 +209,7 @@ impl Links {
         match self.sinks.get(l) {
             Some(&own) if own != super::NOT_A_SINK => {
                 self.sinks[l] = class;
-                let res = self.enqueue_on::<true>(link, h, q, start_delay);
+                let res = self.enqueue_on::<true>(link, h, q, start_delay, NO_LINK);
                 self.sinks[l] = own;
                 res
             }

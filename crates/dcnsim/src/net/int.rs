@@ -111,6 +111,17 @@ impl Int {
         std::mem::take(self.slot(id))
     }
 
+    /// The real class of INT egress `l` (`None`: not one, or INT off).
+    pub(super) fn real_class(&self, l: usize) -> Option<u32> {
+        self.real_class.get(l).copied().filter(|&c| c != u32::MAX)
+    }
+
+    /// Append a hop's record to packet `id` (PFC writes it at dequeue:
+    /// net/pfc.rs).
+    pub(super) fn push(&mut self, id: PktId, hop: IntHop) {
+        self.slot(id).push(hop);
+    }
+
     /// Packet `id` was dropped: its id starts the next packet empty.
     #[cold]
     pub fn clear(&mut self, id: PktId) {
@@ -126,7 +137,7 @@ impl Int {
 
 /// Whether packet `h` carries an INT header: HPCC's data.
 #[inline]
-fn carries_int(h: &Hdr) -> bool {
+pub(super) fn carries_int(h: &Hdr) -> bool {
     h.kind == PktKind::Data && h.flags & flags::NDP != 0
 }
 

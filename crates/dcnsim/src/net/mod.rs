@@ -22,6 +22,7 @@ pub mod failure;
 pub mod inputs;
 pub mod int;
 pub mod pcap;
+pub mod pfc;
 pub mod route;
 pub mod routing;
 pub mod topology;
@@ -39,6 +40,9 @@ use crate::sim::time::{tx_time, SimTime};
 pub(crate) type FixedHashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 pub type PktId = u32;
+
+/// No link: a packet's input when its own host sent it.
+pub const NO_LINK: u32 = u32::MAX;
 
 pub mod flags {
     /// ECN-capable transport.
@@ -582,6 +586,8 @@ pub struct Links {
     red: Vec<u32>,
     /// Links that go down, lose packets or slow down (net/failure.rs).
     failures: failure::Failures,
+    /// Priority flow control (net/pfc.rs; off: empty, never touched).
+    pfc: pfc::Pfc,
 }
 
 /// [`Links::red`]'s entry for a link that is not gated.
@@ -698,6 +704,7 @@ impl Links {
             + self.info.capacity() * size_of::<LinkInfo>()
             + self.classes.capacity() * size_of::<LinkClass>()
             + self.class_of.capacity() * (size_of::<([u64; 7], u32)>() + 1)
+            + self.pfc.heap_bytes()
     }
 
     /// Heap bytes of the shared FIFO pool (buffered and propagating
@@ -847,7 +854,22 @@ impl Links {
         q: &mut EventQueue,
         start_delay: SimTime,
     ) -> Enqueue {
-        self.enqueue_on::<false>(link, h, q, start_delay)
+        self.enqueue_on::<false>(link, h, q, start_delay, NO_LINK)
+    }
+
+    /// [`Self::enqueue`] of a packet that came in on link `input`
+    /// (`NO_LINK`: from the node's own host), which PFC counts against
+    /// that input (net/pfc.rs).
+    #[inline(always)]
+    pub fn enqueue_from(
+        &mut self,
+        link: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+        input: u32,
+    ) -> Enqueue {
+        self.enqueue_on::<false>(link, h, q, start_delay, input)
     }
 
     /// [`Self::enqueue`] on a link whose far end is here (`SINK` false), or
@@ -861,6 +883,7 @@ impl Links {
         mut h: Hdr,
         q: &mut EventQueue,
         start_delay: SimTime,
+        input: u32,
     ) -> Enqueue {
         let now = q.now();
         let Link { st, rare } = &mut self.hot[link as usize];
@@ -884,7 +907,7 @@ impl Links {
                 rare.dropped += 1;
                 return Enqueue::Dropped;
             }
-            return self.over_limit(link, h, q, start_delay);
+            return self.over_limit(link, h, q, start_delay, input);
         }
         if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
             h.flags |= flags::CE;
@@ -946,7 +969,11 @@ impl Links {
         h: Hdr,
         q: &mut EventQueue,
         start_delay: SimTime,
+        input: u32,
     ) -> Enqueue {
+        if self.pfc.on() {
+            return self.enqueue_pfc(link, h, q, start_delay, input);
+        }
         if !self.failures.is_empty() {
             if let Some(res) = self.over_failure(link, h, q, start_delay) {
                 return res;
@@ -957,7 +984,7 @@ impl Links {
             .get(link as usize)
             .is_some_and(|&c| c != NOT_A_SINK)
         {
-            return self.enqueue_on::<true>(link, h, q, start_delay);
+            return self.enqueue_on::<true>(link, h, q, start_delay, input);
         }
         if !self.prio.is_empty() {
             return self.enqueue_prio(link, h, q, start_delay);
@@ -1210,7 +1237,12 @@ impl Links {
     /// integrals: packets still buffered are counted only up to `now`.
     pub fn finish(&mut self, now: SimTime) {
         // Packets still waiting in priority queues count up to the end.
-        let waiting: Vec<u128> = (0..self.prio.len())
+        let queued = if self.pfc.on() {
+            self.hot.len()
+        } else {
+            self.prio.len()
+        };
+        let waiting: Vec<u128> = (0..queued)
             .map(|l| self.prio_waiting_area(l, now))
             .collect();
         for (l, Link { st, rare }) in self.hot.iter_mut().enumerate() {

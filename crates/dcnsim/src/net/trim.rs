@@ -279,7 +279,11 @@ impl Links {
 
     /// The serializer of priority link `link` is free (a departure, or an
     /// enqueue on an idle link): start the next packet, headers first.
+    /// (Under PFC, PFC's serializer: net/pfc.rs.)
     pub fn serve(&mut self, q: &mut EventQueue, link: u32) {
+        if self.pfc_on() {
+            return self.serve_pfc(q, link);
+        }
         let now = q.now();
         let l = link as usize;
         let p = &mut self.prio[l];
@@ -322,13 +326,20 @@ impl Links {
     }
 
     /// Waiting packets (not yet serialized) on link `i`: bytes, packets.
+    /// (PFC's queues too: net/pfc.rs.)
     pub(super) fn prio_waiting(&self, i: usize) -> (u64, u64) {
+        if self.pfc_on() {
+            return self.pfc_waiting(i);
+        }
         self.prio.get(i).map_or((0, 0), Prio::waiting)
     }
 
     /// ∫ bytes dt of link `i`'s waiting packets up to `now` (they are
     /// counted when they start; at the end of a run, up to its end).
     pub(super) fn prio_waiting_area(&self, i: usize, now: SimTime) -> u128 {
+        if self.pfc_on() {
+            return self.pfc_waiting_area(i, now);
+        }
         self.prio.get(i).map_or(0, |p| {
             p.hi.iter()
                 .chain(p.lo.iter())

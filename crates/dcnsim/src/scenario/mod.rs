@@ -39,7 +39,7 @@ pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
 use crate::config::{
-    AppSpec, Config, Limit, NonEct, RoutingMode, Threads, Ties, Transport, TrimConfig,
+    AppSpec, Config, Limit, NonEct, PfcConfig, RoutingMode, Threads, Ties, Transport, TrimConfig,
 };
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
@@ -95,6 +95,11 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 
 /// The one problem of a validation that `stop` ended.
 pub const INTERRUPTED: &str = "interrupted";
+
+/// `[pfc]`'s thresholds when a key is left out: htsim's HPCC fabric's (15
+/// and 12 packets of 9,000 B).
+pub const PFC_XOFF: u64 = 135_000;
+pub const PFC_XON: u64 = 108_000;
 
 /// [`parse_config`], asking `interrupt` after each costly step (the
 /// topology, every 64 apps, before the size check); if it says stop, the one
@@ -194,6 +199,50 @@ pub fn parse_config_until(
             }),
     };
 
+    // [pfc]: a lossless fabric (net/pfc.rs).
+    let pfc = match &*d.pfc {
+        None => None,
+        Some(v) => {
+            schema::read_table::<schema::PfcSection>(v, "pfc", "", &mut ctx.errs).and_then(|r| {
+                let xoff = r.value.xoff.unwrap_or(PFC_XOFF);
+                let xon = r.value.xon.unwrap_or(PFC_XON.min(xoff));
+                if xon > xoff {
+                    ctx.err(
+                        "pfc.xon",
+                        format!(
+                            "{xon} bytes is above xoff ({xoff}): a port would be resumed while \
+                             still over the count that paused it"
+                        ),
+                    );
+                    return None;
+                }
+                r.value
+                    .enabled
+                    .unwrap_or(true)
+                    .then_some(PfcConfig { xoff, xon })
+            })
+        }
+    };
+    if pfc.is_some() {
+        let clash = [
+            (
+                d.trimming.is_some(),
+                "trimming",
+                "[trimming] (a trimming switch loses no packet, it cuts them)",
+            ),
+            (
+                d.failures.is_some(),
+                "failures",
+                "[[failures]] (not modelled on a paused fabric)",
+            ),
+        ];
+        for (on, key, what) in clash {
+            if on {
+                ctx.err(key, format!("not with [pfc]: {what}"));
+            }
+        }
+    }
+
     // limits = { memory = "16GB", events = 1e12 }: the guard of limits.rs.
     let limits = match &*d.limits {
         None => Some(crate::stats::limits::Limits::default()),
@@ -269,6 +318,12 @@ pub fn parse_config_until(
             .flat_map(|l| [&l.queue_ab, &l.queue_ba])
             .any(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Drop)
     });
+    if gated && d.pfc.is_some() {
+        ctx.err(
+            "topology.ecn_non_ect",
+            "\"drop\" drops at the ECN threshold: not with [pfc] (a lossless fabric)",
+        );
+    }
     if gated && d.trimming.is_some() {
         ctx.err(
             "topology.ecn_non_ect",
@@ -303,6 +358,7 @@ pub fn parse_config_until(
             let cfg = Config {
                 failures: failures.unwrap_or_default(),
                 int: (*d.int).unwrap_or(hpcc),
+                pfc,
                 trimming,
                 trace,
                 name,

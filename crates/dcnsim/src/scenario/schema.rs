@@ -416,6 +416,9 @@ pub struct Document {
     /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
     #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
     pub int: Opt<Bool>,
+    /// priority flow control at every switch ingress (a lossless fabric, as RoCE and HPCC run on): `xoff` (size, default `"135000B"`), `xon` (size ≤ `xoff`, default `"108000B"`), htsim's thresholds; `enabled` (bool, default true). See [PFC](#pfc) and docs/model.md, Priority flow control
+    #[schemars(extend("x-default" = "none (ports drop when full)"))]
+    pub pfc: Opt<Table<PfcSection>>,
     /// links that go down, lose packets or slow down for a while: `a`, `b` (the node names the link joins), `at`, `until`, `loss`, `rate`, `direction`, `withdrawn`, `converge`. See [Failures](#failures) and docs/model.md, Link failures
     #[schemars(extend("x-default" = "none"))]
     pub failures: Opt<ListOf<FailureSection>>,
@@ -468,6 +471,21 @@ pub struct TrimmingSection {
     /// a trimmed header that finds the header queue full goes back to its sender (htsim's `_return_to_sender`) instead of being dropped
     #[schemars(extend("x-default" = "false"))]
     pub return_to_sender: Opt<Bool>,
+}
+
+/// `[pfc]`: priority flow control (one class) at every switch ingress.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct PfcSection {
+    /// false turns the table off (so a sweep can compare `--set pfc.enabled=true,false`)
+    #[schemars(extend("x-default" = "true"))]
+    pub enabled: Opt<Bool>,
+    /// an ingress port whose packets hold more than this in its switch pauses the port's sender (htsim's HPCC: 15 packets of 9,000 B)
+    #[schemars(extend("x-default" = "`\"135000B\"`"))]
+    pub xoff: Opt<PositiveSize>,
+    /// the paused sender is resumed when the count falls below this (htsim's HPCC: 12 packets of 9,000 B)
+    #[schemars(extend("x-default" = "`\"108000B\"`"))]
+    pub xon: Opt<PositiveSize>,
 }
 
 /// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with

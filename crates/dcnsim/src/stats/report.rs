@@ -112,6 +112,9 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     if w.links().has_failures() {
         tables.push(failures_table(w));
     }
+    if w.links().pfc_on() {
+        tables.push(pfc_table(w));
+    }
     Results {
         tables,
         summary: summary(w, wall_s),
@@ -588,6 +591,16 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
             .sum();
         summary.push(("packets_dropped_failed".to_string(), n as f64));
     }
+    // Only with `[pfc]`, so every other run's summary is unchanged.
+    if links.pfc_on() {
+        let counts = links.pfc_counts(w.now());
+        let pauses: u64 = counts.iter().map(|c| c.pauses).sum();
+        let ports = counts.iter().filter(|c| c.pauses > 0).count();
+        let paused: u64 = counts.iter().map(|c| c.paused_ps).sum();
+        summary.push(("pfc_pauses".to_string(), pauses as f64));
+        summary.push(("pfc_ports_paused".to_string(), ports as f64));
+        summary.push(("pfc_paused_s".to_string(), SimTime(paused).as_secs_f64()));
+    }
     // Only with Swift flows, so every other run's summary is unchanged.
     let swift: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.swift()).collect();
     if !swift.is_empty() {
@@ -644,6 +657,42 @@ fn failures_table(w: &World) -> Table {
     t.push("loss", f64s(rows.iter().map(|r| r.loss)));
     t.push("rate_bps", u64s(rows.iter().map(|r| r.rate_bps)));
     t.push("lost", u64s(rows.iter().map(|r| r.lost)));
+    t
+}
+
+/// `pfc`: one row per directed link into a switch (an ingress port):
+/// the PAUSE frames it sent back, the time its sender spent paused, and
+/// the most bytes it had in the switch.
+fn pfc_table(w: &World) -> Table {
+    let links = w.links();
+    let counts = links.pfc_counts(w.now());
+    let is_switch = |n: u32| !w.node_is_host(n);
+    let rows: Vec<usize> = (0..links.len())
+        .filter(|&l| is_switch(links.info(l).to))
+        .collect();
+    let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
+    let mut t = Table::new("pfc");
+    t.push("queue_id", u64s(rows.iter().map(|&l| l as u64)));
+    t.push(
+        "node",
+        Column::Str(rows.iter().map(|&l| name(links.info(l).from)).collect()),
+    );
+    t.push(
+        "to",
+        Column::Str(rows.iter().map(|&l| name(links.info(l).to)).collect()),
+    );
+    t.push("pauses", u64s(rows.iter().map(|&l| counts[l].pauses)));
+    t.push(
+        "paused_s",
+        f64s(
+            rows.iter()
+                .map(|&l| SimTime(counts[l].paused_ps).as_secs_f64()),
+        ),
+    );
+    t.push(
+        "max_held_bytes",
+        u64s(rows.iter().map(|&l| counts[l].max_held)),
+    );
     t
 }
 

@@ -235,6 +235,18 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("lost", Dtype::U64),
         ],
     },
+    TableSchema {
+        name: "pfc",
+        always: false,
+        columns: &[
+            ("queue_id", Dtype::U64),
+            ("node", Dtype::Str),
+            ("to", Dtype::Str),
+            ("pauses", Dtype::U64),
+            ("paused_s", Dtype::F64),
+            ("max_held_bytes", Dtype::U64),
+        ],
+    },
 ];
 
 /// The schema of table `name`, if the core has such a table.

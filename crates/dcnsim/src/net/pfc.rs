@@ -1,0 +1,492 @@
+//! Priority flow control (`[pfc]`: IEEE 802.1Qbb with one traffic class),
+//! the lossless Ethernet that RoCE fabrics and HPCC run over.
+//!
+//! **The rule** (as htsim's `LosslessInputQueue` / `LosslessOutputQueue`
+//! have it, the fabric of its HPCC experiments): a switch counts, per
+//! ingress port, the bytes of the packets that came in through it and
+//! have not yet left the switch (a packet is counted when it joins an
+//! egress queue and released when its serialization there ends). When an
+//! ingress port's count goes above `xoff` the switch sends PAUSE to the
+//! port's upstream sender (a switch's egress or a host's NIC); when it
+//! falls below `xon`, RESUME. Each travels the link's propagation delay
+//! back, jumping every queue (a MAC control frame). A paused sender
+//! finishes the packet it is serializing and starts no other until it
+//! is resumed; its queue keeps filling (a host's NIC without limit: the
+//! bytes wait in the host, as a paused NIC holds back its stack). Pauses
+//! spread congestion upstream hop by hop instead of dropping: with
+//! thresholds that leave a link's round trip of headroom below the
+//! buffer, nothing is lost. A switch egress still drops past its
+//! `buffer` (htsim's never do; a drop there says the thresholds leave too
+//! little headroom, and `dcnsim run` warns).
+//!
+//! **Cost to every other scenario: none on the FIFO path.** As with
+//! trimming (net/trim.rs), every link is given a link class whose
+//! drop-tail limit is zero, so each enqueue takes the FIFO's cold
+//! over-limit branch, which hands it here; a link's serializer is driven by
+//! an event at each departure (`Event::Serve`), since a paused port's
+//! departures are not known when a packet is enqueued. A packet enters the
+//! link's ring (its propagation pipe) when it starts serialization.
+
+use super::{flags, int, Enqueue, Hdr, Link, Links, Slot, NO_LINK};
+use crate::config::PfcConfig;
+use crate::sim::queue::{Event, EventQueue};
+use crate::sim::time::SimTime;
+use std::collections::VecDeque;
+
+/// One waiting packet.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    at: SimTime,
+    h: Hdr,
+    /// Start serialization no earlier than `at + delay` (host jitter).
+    delay: SimTime,
+    /// The link it came in on (`NO_LINK`: from the host's own stack).
+    input: u32,
+}
+
+/// One directed link's state: as an egress (its queue and serializer, at
+/// the link's sending node) and as an ingress (the bytes it brought into
+/// the switch at its far end, and the pause that count sends back).
+#[derive(Clone, Debug)]
+struct Port {
+    waiting: VecDeque<Waiting>,
+    waiting_bytes: u64,
+    /// The class whose limits and ECN threshold the queue applies (the
+    /// link's own holds a zero limit: see the module's notes).
+    real_class: u32,
+    /// A host's NIC: no drop-tail limit (a paused NIC holds the host back).
+    nic: bool,
+    /// Input link of the packet being serialized, and its wire bytes
+    /// (released at the switch when its serialization ends).
+    serving_in: u32,
+    serving_wire: u32,
+    /// A `Serve` event is pending at the serializer's `free_at`.
+    armed: bool,
+    /// Pause state changes on their way to this link's sender (time they
+    /// arrive, paused?), oldest first, and the state reached.
+    changes: VecDeque<(SimTime, bool)>,
+    paused: bool,
+    /// As an ingress: bytes held in the far end's switch, and whether the
+    /// last frame sent back was a PAUSE.
+    held: u64,
+    xoff_sent: bool,
+    counts: PfcCounts,
+    /// When the last PAUSE reaches the sender.
+    pause_from: SimTime,
+}
+
+/// What PFC did on one directed link, as an ingress port of the switch at
+/// its far end (the pauses it sent back) and to its sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PfcCounts {
+    /// PAUSE frames sent to the link's sender (each followed by a RESUME,
+    /// unless the run ended first).
+    pub pauses: u64,
+    /// Time the sender spent paused, in ps (up to [`Links::pfc_counts`]'s
+    /// `end` for a pause still on).
+    pub paused_ps: u64,
+    /// The most bytes the link had in the far end's switch at once.
+    pub max_held: u64,
+}
+
+/// The fabric's PFC: per directed link its [`Port`]; empty when off.
+#[derive(Clone, Debug, Default)]
+pub struct Pfc {
+    ports: Vec<Port>,
+    xoff: u64,
+    xon: u64,
+}
+
+impl Pfc {
+    #[inline]
+    pub fn on(&self) -> bool {
+        !self.ports.is_empty()
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.ports.capacity() * std::mem::size_of::<Port>()
+            + self
+                .ports
+                .iter()
+                .map(|p| {
+                    p.waiting.capacity() * std::mem::size_of::<Waiting>()
+                        + p.changes.capacity() * 16
+                })
+                .sum::<usize>()
+    }
+}
+
+impl Links {
+    /// Turn PFC on at every link: `from_switch[l]` says whether link `l`
+    /// leaves a switch (a host's NIC has no drop-tail limit under PFC),
+    /// `into_switch[l]` whether it enters one (its bytes there are
+    /// counted, and pause its sender). With INT on, call after
+    /// [`Self::set_int`] (its egresses keep their real classes there).
+    pub fn set_pfc(&mut self, cfg: &PfcConfig, from_switch: &[bool]) {
+        assert!(!self.trimming(), "PFC and trimming queues: not together");
+        let mut ports = Vec::with_capacity(self.hot.len());
+        assert_eq!(from_switch.len(), self.hot.len(), "a flag per link");
+        for (l, &from_switch) in from_switch.iter().enumerate() {
+            let own = self.hot[l].st.class;
+            let real = match self.int.real_class(l) {
+                Some(c) => c,
+                None => own,
+            };
+            let mut c = self.classes[own as usize];
+            c.lim_bytes = super::trim::PRIO_LIMIT;
+            self.hot[l].st.class = self.intern(c);
+            ports.push(Port {
+                waiting: VecDeque::new(),
+                waiting_bytes: 0,
+                real_class: real,
+                nic: !from_switch,
+                serving_in: NO_LINK,
+                serving_wire: 0,
+                armed: false,
+                changes: VecDeque::new(),
+                paused: false,
+                held: 0,
+                xoff_sent: false,
+                counts: PfcCounts::default(),
+                pause_from: SimTime::ZERO,
+            });
+        }
+        self.pfc = Pfc {
+            ports,
+            xoff: cfg.xoff,
+            xon: cfg.xon,
+        };
+    }
+
+    /// Whether PFC is on.
+    #[inline]
+    pub fn pfc_on(&self) -> bool {
+        self.pfc.on()
+    }
+
+    /// Per directed link, what PFC did, a pause still on counted up to `end`.
+    pub fn pfc_counts(&self, end: SimTime) -> Vec<PfcCounts> {
+        self.pfc
+            .ports
+            .iter()
+            .map(|p| {
+                let mut c = p.counts;
+                if p.xoff_sent && end > p.pause_from {
+                    c.paused_ps += (end - p.pause_from).0;
+                }
+                c
+            })
+            .collect()
+    }
+
+    /// Packet `h`, come in on `input` (`NO_LINK`: from the host), offered
+    /// to link `link`'s queue at `q.now()`.
+    pub(super) fn enqueue_pfc(
+        &mut self,
+        link: u32,
+        mut h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+        input: u32,
+    ) -> Enqueue {
+        let now = q.now();
+        let l = link as usize;
+        let Link { st, rare } = &mut self.hot[l];
+        Self::advance(st, &self.pool, &self.classes, now);
+        let p = &mut self.pfc.ports[l];
+        let c = &self.classes[p.real_class as usize];
+        let wire = h.wire;
+        // the packet being serialized counts, as in the FIFO
+        let bytes = st.q_bytes + p.waiting_bytes;
+        let pkts = st.buffered as u64 + p.waiting.len() as u64;
+        if !p.nic && (bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts) {
+            rare.dropped += 1;
+            return Enqueue::Dropped;
+        }
+        if (bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
+            h.flags |= flags::CE;
+            rare.marked += 1;
+        }
+        p.waiting.push_back(Waiting {
+            at: now,
+            h,
+            delay: start_delay,
+            input,
+        });
+        p.waiting_bytes += wire as u64;
+        st.enqueued += 1;
+        st.enq_bytes += wire as u64;
+        let m = &mut self.max[l];
+        if bytes + wire as u64 > m.bytes as u64 {
+            Self::raise_max_bytes(m, rare, bytes + wire as u64);
+        }
+        m.pkts = m.pkts.max(pkts as u32 + 1);
+        if input != NO_LINK {
+            let (xoff, i) = (self.pfc.xoff, input as usize);
+            let ing = &mut self.pfc.ports[i];
+            ing.held += wire as u64;
+            ing.counts.max_held = ing.counts.max_held.max(ing.held);
+            if ing.held > xoff && !ing.xoff_sent {
+                // PAUSE, to the input link's sender, a propagation delay away
+                ing.xoff_sent = true;
+                ing.counts.pauses += 1;
+                let t = now + self.info[i].delay;
+                ing.pause_from = t;
+                ing.changes.push_back((t, true));
+            }
+        }
+        if self.hot[l].st.free_at <= now {
+            self.serve_pfc(q, link);
+        } else if !self.pfc.ports[l].armed {
+            self.pfc.ports[l].armed = true;
+            q.schedule(self.hot[l].st.free_at, Event::Serve(link));
+        }
+        Enqueue::Queued
+    }
+
+    /// Link `link`'s serializer may be free (a departure, an enqueue on
+    /// an idle link, or a RESUME reaching it): release the packet whose
+    /// serialization ended at the switch it came into, apply the pause
+    /// frames that have arrived, and start the next packet unless paused.
+    /// Idempotent: an event that finds the serializer busy arms the next.
+    pub(super) fn serve_pfc(&mut self, q: &mut EventQueue, link: u32) {
+        let now = q.now();
+        let l = link as usize;
+        let free_at = self.hot[l].st.free_at;
+        let p = &mut self.pfc.ports[l];
+        if p.serving_in != NO_LINK && free_at <= now {
+            let (i, wire) = (p.serving_in, p.serving_wire);
+            p.serving_in = NO_LINK;
+            self.release(q, i, wire);
+        }
+        let p = &mut self.pfc.ports[l];
+        while let Some(&(t, paused)) = p.changes.front() {
+            if t > now {
+                break;
+            }
+            p.paused = paused;
+            p.changes.pop_front();
+        }
+        if free_at > now {
+            if !p.armed {
+                p.armed = true;
+                q.schedule(free_at, Event::Serve(link));
+            }
+            return;
+        }
+        p.armed = false;
+        if p.paused {
+            return; // the RESUME's arrival serves it
+        }
+        let Some(w) = p.waiting.pop_front() else {
+            return;
+        };
+        p.waiting_bytes -= w.h.wire as u64;
+        let left = p.waiting_bytes;
+        let more = !p.waiting.is_empty();
+        let Link { st, rare } = &mut self.hot[l];
+        Self::advance(st, &self.pool, &self.classes, now);
+        let c = &self.classes[st.class as usize];
+        let wire = w.h.wire;
+        let depart = st.free_at.max(now).max(w.at + w.delay) + c.tx_time(wire);
+        st.free_at = depart;
+        st.q_bytes += wire as u64;
+        st.buffered += 1;
+        let arrive = depart + c.delay;
+        Self::add_area(st, rare, wire as u128 * (depart.0 - w.at.0) as u128);
+        if st.len == 0 {
+            q.schedule(arrive, Event::Arrive(link));
+        }
+        if st.len > st.mask {
+            Self::grow(st, &mut self.pool);
+        }
+        let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
+        *self.pool.get_mut(tail) = Slot { arrive, h: w.h };
+        st.len += 1;
+        if self.int.on() && int::carries_int(&w.h) && self.int.real_class(l).is_some() {
+            // written at dequeue, as a switch does: the queue left behind,
+            // the bytes sent by the end of this packet
+            let hop = int::IntHop {
+                link,
+                qlen: left,
+                tx_bytes: st.enq_bytes - left,
+                ts: depart,
+                rate_bps: c.rate_bps,
+            };
+            self.int.push(w.h.id, hop);
+        }
+        let p = &mut self.pfc.ports[l];
+        if w.input != NO_LINK {
+            p.serving_in = w.input;
+            p.serving_wire = wire;
+        }
+        if more || w.input != NO_LINK {
+            p.armed = true;
+            q.schedule(depart, Event::Serve(link));
+        }
+    }
+
+    /// `wire` bytes that came in on link `input` left the switch: below
+    /// `xon`, RESUME to its sender, whose serializer the frame's arrival
+    /// serves.
+    fn release(&mut self, q: &mut EventQueue, input: u32, wire: u32) {
+        let i = input as usize;
+        let xon = self.pfc.xon;
+        let ing = &mut self.pfc.ports[i];
+        ing.held -= wire as u64;
+        if ing.xoff_sent && ing.held < xon {
+            ing.xoff_sent = false;
+            let t = q.now() + self.info[i].delay;
+            ing.counts.paused_ps += (t - ing.pause_from).0;
+            ing.changes.push_back((t, false));
+            q.schedule(t, Event::Serve(input));
+        }
+    }
+
+    /// Waiting packets (not yet serialized) under PFC on link `i`: bytes, packets.
+    pub(super) fn pfc_waiting(&self, i: usize) -> (u64, u64) {
+        self.pfc
+            .ports
+            .get(i)
+            .map_or((0, 0), |p| (p.waiting_bytes, p.waiting.len() as u64))
+    }
+
+    /// ∫ bytes dt of link `i`'s waiting packets up to `now`.
+    pub(super) fn pfc_waiting_area(&self, i: usize, now: SimTime) -> u128 {
+        self.pfc.ports.get(i).map_or(0, |p| {
+            p.waiting
+                .iter()
+                .map(|w| w.h.wire as u128 * now.saturating_sub(w.at).0 as u128)
+                .sum()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Limit, NonEct, QueueConfig};
+    use crate::net::{PktKind, NO_ROUTE};
+
+    fn data(id: u32, wire: u32) -> Hdr {
+        Hdr {
+            id,
+            wire,
+            route: NO_ROUTE,
+            next: u32::MAX,
+            flow: 0,
+            flags: 0,
+            kind: PktKind::Data,
+        }
+    }
+
+    /// Host 0 → switch 1 → host 2, 8 Gbps (1 ns a byte), 1 µs of
+    /// propagation each, the switch's egress to host 2 at 1 Gbps (8 ns a
+    /// byte): the switch fills faster than it drains.
+    fn line(xoff: u64, xon: u64) -> Links {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Bytes(1_000_000),
+            ecn_k: None,
+            non_ect: NonEct::Queue,
+        };
+        links.push(0, 1, 8_000_000_000, SimTime(1_000_000), cfg);
+        links.push(1, 2, 1_000_000_000, SimTime(1_000_000), cfg);
+        links.set_pfc(&PfcConfig { xoff, xon }, &[false, true]);
+        links
+    }
+
+    /// Run the line: the host offers `n` packets of 1,000 B at once; the
+    /// switch forwards each as it arrives. Returns the arrivals at host 2
+    /// and the most bytes the switch held for link 0.
+    fn run(links: &mut Links, n: u32) -> (Vec<(SimTime, u32)>, PfcCounts) {
+        let mut q = EventQueue::new();
+        for i in 0..n {
+            assert_eq!(
+                links.enqueue(0, data(i, 1000), &mut q, SimTime::ZERO),
+                Enqueue::Queued
+            );
+        }
+        let mut got = Vec::new();
+        while let Some(ev) = q.pop_until(SimTime::MAX) {
+            match ev {
+                Event::Arrive(0) => {
+                    let h = links.arrive(&mut q, 0);
+                    assert_eq!(
+                        links.enqueue_from(1, h, &mut q, SimTime::ZERO, 0),
+                        Enqueue::Queued
+                    );
+                }
+                Event::Arrive(1) => {
+                    let h = links.arrive(&mut q, 1);
+                    got.push((q.now(), h.id));
+                }
+                Event::Serve(l) => links.serve(&mut q, l),
+                e => unreachable!("{e:?}"),
+            }
+        }
+        let c = links.pfc_counts(q.now())[0];
+        (got, c)
+    }
+
+    /// Every packet arrives, in order, the bottleneck busy from its first
+    /// packet to its last (pauses upstream never starve it: the switch
+    /// resumes its sender while `xon` bytes are still queued), and the
+    /// switch never holds more than `xoff` plus what was in flight when
+    /// it paused (the link's round trip at 8 Gbps, 2 µs: 2,000 B, plus a
+    /// packet being serialized and one crossing the threshold).
+    #[test]
+    fn pauses_hold_the_switch_near_xoff_and_lose_nothing() {
+        let mut links = line(10_000, 8_000);
+        let (got, c) = run(&mut links, 100);
+        assert_eq!(got.len(), 100);
+        assert!(got.windows(2).all(|w| w[0].1 + 1 == w[1].1), "in order");
+        // 8 µs a packet at 1 Gbps, back to back from the first
+        for w in got.windows(2) {
+            assert_eq!((w[1].0 - w[0].0).0, 8_000_000, "the bottleneck idled");
+        }
+        assert!(c.pauses >= 2, "the switch paused its sender: {c:?}");
+        assert!(c.max_held > 10_000, "{c:?}");
+        assert!(c.max_held <= 10_000 + 2_000 + 2 * 1000, "{c:?}");
+        let s = links.stats(1);
+        assert_eq!((s.dropped, s.arrived), (0, 100));
+        assert!(
+            s.max_bytes <= c.max_held,
+            "the egress holds only link 0's bytes"
+        );
+        // without PFC the same burst fills the switch's egress to ~88 KB
+        let mut fifo = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Bytes(1_000_000),
+            ecn_k: None,
+            non_ect: NonEct::Queue,
+        };
+        fifo.push(0, 1, 8_000_000_000, SimTime(1_000_000), cfg);
+        fifo.push(1, 2, 1_000_000_000, SimTime(1_000_000), cfg);
+        let mut q = EventQueue::new();
+        for i in 0..100 {
+            fifo.enqueue(0, data(i, 1000), &mut q, SimTime::ZERO);
+        }
+        while let Some(ev) = q.pop_until(SimTime::MAX) {
+            if let Event::Arrive(l) = ev {
+                let h = fifo.arrive(&mut q, l);
+                if l == 0 {
+                    fifo.enqueue(1, h, &mut q, SimTime::ZERO);
+                }
+            }
+        }
+        assert!(fifo.stats(1).max_bytes > 80_000);
+    }
+
+    /// The sender spends the time the switch needs to drain from `xoff`
+    /// to `xon` paused: with the egress 8× slower than the ingress, most
+    /// of the burst's time.
+    #[test]
+    fn the_sender_is_paused_while_the_switch_drains() {
+        let mut links = line(10_000, 8_000);
+        let (got, c) = run(&mut links, 100);
+        let span = got.last().unwrap().0 .0;
+        assert!(c.paused_ps > span / 2, "{c:?} over {span} ps");
+        assert!(c.paused_ps < span, "{c:?} over {span} ps");
+    }
+}

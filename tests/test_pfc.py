@@ -1,0 +1,99 @@
+"""Priority flow control (`[pfc]`) from Python and the command line: the
+builder writes the table the core reads, the results carry the `pfc`
+table and the summary's counts, `dcnsim run` prints a `pfc` line (and a
+warning when a paused fabric still dropped), `enabled = false` turns it
+off for a sweep, and a bad table is refused with its field. The physics
+(nothing lost, an ingress held near xoff, head-of-line blocking, HPCC over
+it, one thread) is in crates/dcnsim/tests/pfc.rs and net/pfc.rs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import dcnsim
+
+try:
+    from conftest import needs_core
+
+    pytestmark = needs_core
+except ImportError:  # pragma: no cover
+    pass
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "scenarios" / "pfc_incast.toml"
+
+
+def incast(pfc, workers: int = 16, buffer: str = "1MB") -> dcnsim.Scenario:
+    return dcnsim.Scenario(
+        name="pfc", stop="1s",
+        topology={"kind": "star", "hosts": workers + 1, "rate": "10Gbps", "delay": "1us", "buffer": buffer},
+        tcp={"cc": "newreno", "rto_min": "1ms"},
+        apps=[{"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{workers}",
+               "response": "256KB", "queries": 5, "gap": "1ms"}],
+        pfc=pfc,
+    )
+
+
+def test_the_builder_writes_pfc_and_the_results_count_the_pauses():
+    sc = incast({"xoff": "20KB", "xon": "15KB"})
+    assert sc.to_dict()["pfc"] == {"xoff": "20KB", "xon": "15KB"}
+    r = dcnsim.run(sc)
+    p = r.pfc
+    assert list(p.columns) == ["queue_id", "node", "to", "pauses", "paused_s", "max_held_bytes"]
+    assert set(p.to) == {"sw"} and len(p) == 17  # every port into the one switch
+    workers = p[p.node != "h0"]
+    assert (workers.pauses > 0).all() and (workers.paused_s > 0).all()
+    assert r.summary["pfc_pauses"] == p.pauses.sum()
+    assert r.summary["pfc_ports_paused"] == 16
+    assert abs(r.summary["pfc_paused_s"] - p.paused_s.sum()) < 1e-9
+    assert r.summary["packets_dropped"] == 0 and r.flows.timeouts.sum() == 0
+    assert not r.conservation_problems()
+    off = dcnsim.run(incast(None))
+    assert off.pfc is None and "pfc_pauses" not in off.summary
+    assert off.summary["packets_dropped"] > 0
+
+
+def test_enabled_false_is_no_pfc_so_a_sweep_can_compare():
+    off = dcnsim.run(incast({"enabled": False, "xoff": "20KB"}))
+    none = dcnsim.run(incast(None))
+    assert off.pfc is None
+    assert off.flows.equals(none.flows) and off.queues.equals(none.queues)
+
+
+def test_dcnsim_run_prints_the_pauses_and_warns_when_a_paused_fabric_drops():
+    out = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "0 timeouts, 0 retransmits, 0 drops" in out, out
+    assert "pauses from 32 ingress ports" in out and "longest h" in out, out
+    assert "warning" not in out, out
+    # a buffer smaller than what 32 ports hold at xoff: drops, said
+    small = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "topology.buffer=200KB"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "warning:" in small and "dropped at full egress buffers under PFC" in small, small
+    plain = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "pfc.enabled=false"],
+                           capture_output=True, text=True, check=True).stdout
+    assert " pfc " not in plain and "0 drops" not in plain, plain
+
+
+def test_bad_pfc_tables_name_their_field():
+    problems = [str(p) for p in dcnsim.validate(incast({"xoff": "10KB", "xon": "20KB"}).to_dict())]
+    assert any(p.startswith("pfc.xon:") and "above xoff" in p for p in problems), problems
+    problems = [str(p) for p in dcnsim.validate(incast({"xof": "10KB"}).to_dict())]
+    assert any(p.startswith("pfc.xof: unknown key") for p in problems), problems
+    doc = incast({}).to_dict()
+    doc["trimming"] = {}
+    problems = [str(p) for p in dcnsim.validate(doc)]
+    assert any(p.startswith("trimming: not with [pfc]") for p in problems), problems
+
+
+def test_threads_asked_for_run_on_one_and_say_why(capfd):
+    sc = incast({})
+    one = dcnsim.run(sc)
+    sc.threads = 2
+    capfd.readouterr()
+    two = dcnsim.run(sc)
+    said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
+    assert said == ["dcnsim: threads = 2: one thread, as PFC's pauses run on one thread"], said
+    assert two.flows.equals(one.flows) and two.pfc.equals(one.pfc)
