@@ -218,3 +218,30 @@ fn bad_pfc_tables_name_the_key() {
         "not with [pfc]",
     );
 }
+
+/// A port whose buffer is below what one input brings before its pause
+/// acts is named before the run (and the run does drop there); ports
+/// with room are not.
+#[test]
+fn a_buffer_below_xoff_and_a_round_trip_is_warned_about() {
+    let warned = |doc: &Value| -> Vec<String> {
+        let cfg = dcnsim::scenario::parse_config_str(&doc.to_string()).unwrap();
+        dcnsim::scenario::warnings(&cfg)
+            .into_iter()
+            .filter(|w| w.path == "pfc.xoff")
+            .map(|w| w.message)
+            .collect()
+    };
+    let roomy = incast(8, "1MB", json!({"xoff": "20KB", "xon": "15KB"}));
+    assert!(warned(&roomy).is_empty(), "{:?}", warned(&roomy));
+    // htsim's 135,000-byte xoff over 100 KB ports
+    let tight = incast(8, "100KB", json!({}));
+    let w = warned(&tight);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("port sw→h") && w[0].contains("raise topology.buffer"),
+        "{w:?}"
+    );
+    let r = run_checked(&tight);
+    assert!(s(&r, "packets_dropped") > 0.0, "and it drops");
+}

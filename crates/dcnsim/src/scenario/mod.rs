@@ -463,6 +463,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(ndp_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
+    out.extend(pfc_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
@@ -584,6 +585,60 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
             }),
     );
     out
+}
+
+/// `[pfc]` with a switch port whose buffer is smaller than what one of the
+/// switch's inputs can bring before its pause takes effect (`xoff`, the
+/// link's round trip at line rate, a packet in serialization at each end):
+/// that port can drop however the fabric pauses. The worst such port is
+/// named.
+fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let Some(p) = cfg.pfc else {
+        return Vec::new();
+    };
+    let t = &cfg.topology;
+    let wire = cfg
+        .apps
+        .iter()
+        .filter_map(|a| a.tcp())
+        .map(|c| (c.mss + c.header_bytes) as u64 + cfg.l2_overhead as u64)
+        .max()
+        .unwrap_or(1500);
+    let switch = |n: usize| t.nodes[n].kind == crate::config::NodeKind::Switch;
+    // per switch, the most one input can bring before its pause acts
+    let mut need = vec![0u64; t.nodes.len()];
+    for l in &t.links {
+        let rtt_bytes = (l.rate_bps as u128 * 2 * l.delay.0 as u128 / 8 / 1_000_000_000_000) as u64;
+        let h = p.xoff + rtt_bytes + 2 * wire;
+        for to in [l.a, l.b] {
+            need[to] = need[to].max(h);
+        }
+    }
+    let mut worst: Option<(u64, usize, usize)> = None;
+    for l in &t.links {
+        for (from, to, q) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
+            if !switch(from) {
+                continue;
+            }
+            let bytes = match q.limit {
+                Limit::Bytes(b) => b,
+                Limit::Packets(n) => n.saturating_mul(wire),
+            };
+            if bytes < need[from] && worst.is_none_or(|(b, _, _)| bytes < b) {
+                worst = Some((bytes, from, to));
+            }
+        }
+    }
+    let Some((bytes, from, to)) = worst else {
+        return Vec::new();
+    };
+    vec![ScenarioError {
+        path: "pfc.xoff".into(),
+        message: format!(
+            "port {}→{} holds {bytes} bytes, less than one input of {} brings before its pause              takes effect ({} bytes: xoff, a round trip at line rate, two packets): it can drop              however the fabric pauses; raise topology.buffer or lower xoff",
+            t.nodes[from].name, t.nodes[to].name, t.nodes[from].name, need[from]
+        ),
+    }]
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost
