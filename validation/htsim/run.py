@@ -178,7 +178,8 @@ def run_dcnsim(scenario: dict, workdir: Path) -> dict:
             "bytes": int(flows["delivered_bytes"].sum()), "new": int(flows["segments_sent"].sum() - flows["retransmits"].sum()),
             "retx": int(flows["retransmits"].sum()), "bounced": int(summary.get("headers_bounced", 0)),
             "trimmed": int(summary.get("packets_trimmed", 0)), "timeouts": int(flows["timeouts"].sum()),
-            "drops": int(summary["packets_dropped"]),
+            "drops": int(summary["packets_dropped"]), "pauses": int(summary.get("pfc_pauses", 0)),
+            "ports_paused": int(summary.get("pfc_ports_paused", 0)),
             "hops": float(summary["packet_hops"]), "flows": len(flows), "completed": len(done)}
 
 
@@ -383,13 +384,14 @@ def seed_spread(a: argparse.Namespace, scenario) -> None:
 
 def print_hpcc(rows: list) -> None:
     print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
-          "goodput Gbps | drops (htsim: lossless / dcnsim) | go-back-N (htsim Rtx bytes / dcnsim resent packets) | "
+          "goodput Gbps | drops (htsim: lossless / dcnsim) | dcnsim PFC pauses (ports) | "
+          "go-back-N (htsim Rtx bytes / dcnsim resent packets) | "
           "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for k, wl, n, h, d, o, hc, dc, hops in rows:
         print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
               f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
-              f"0 / {o['drops']} | {h['retx']} / {d['retx']} | "
+              f"0 / {o['drops']} | {o['pauses']} ({o['ports_paused']}) | {h['retx']} / {d['retx']} | "
               f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
 
 

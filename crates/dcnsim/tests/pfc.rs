@@ -245,3 +245,53 @@ fn a_buffer_below_xoff_and_a_round_trip_is_warned_about() {
     let r = run_checked(&tight);
     assert!(s(&r, "packets_dropped") > 0.0, "and it drops");
 }
+
+/// Where nothing pauses, PFC's event-driven serializers are the lazy FIFO:
+/// a DCTCP permutation and an incast on a k = 4 fat-tree, thresholds no
+/// port reaches, NICs without limit on both sides: the same packet-hops,
+/// flows and queues to the bit (only the events differ: a departure is an
+/// event of its own under PFC).
+#[test]
+fn where_nothing_pauses_pfc_is_the_fifo() {
+    let doc = |pfc: bool| {
+        let mut apps: Vec<Value> = (0..16)
+            .map(|i| json!({"kind": "bulk", "src": i, "dst": (i + 8) % 16, "size": "2MB"}))
+            .collect();
+        apps.push(
+            json!({"kind": "partition_aggregate", "aggregator": 0, "workers": "1-15",
+                         "response": "64KB", "queries": 3, "gap": "1ms"}),
+        );
+        let mut d = json!({
+            "name": "eq", "seed": 2, "stop": "20ms", "threads": 1,
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "200pkt", "ecn_k": "20pkt", "nic_buffer": "unlimited"},
+            "tcp": {"cc": "dctcp", "rto_min": "1ms"},
+            "apps": apps,
+        });
+        if pfc {
+            d["pfc"] = json!({"xoff": "1GB", "xon": "1GB"});
+        }
+        d
+    };
+    let (fifo, paused) = (run_checked(&doc(false)), run_checked(&doc(true)));
+    assert_eq!(s(&paused, "pfc_pauses"), 0.0);
+    assert_eq!(s(&fifo, "packet_hops"), s(&paused, "packet_hops"));
+    for (table, cols) in [
+        (
+            "flows",
+            &["delivered_bytes", "end_s", "timeouts", "retransmits"][..],
+        ),
+        (
+            "queues",
+            &["enqueued", "dropped", "marked", "max_bytes", "tx_bytes"][..],
+        ),
+    ] {
+        for c in cols {
+            assert_eq!(
+                fifo.table(table).unwrap().column(c),
+                paused.table(table).unwrap().column(c),
+                "{table}.{c}"
+            );
+        }
+    }
+}

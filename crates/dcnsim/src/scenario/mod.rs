@@ -635,7 +635,9 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
     vec![ScenarioError {
         path: "pfc.xoff".into(),
         message: format!(
-            "port {}→{} holds {bytes} bytes, less than one input of {} brings before its pause              takes effect ({} bytes: xoff, a round trip at line rate, two packets): it can drop              however the fabric pauses; raise topology.buffer or lower xoff",
+            "port {}→{} holds {bytes} bytes, less than one input of {} brings before its pause \
+             takes effect ({} bytes: xoff, a round trip at line rate, two packets): it can drop \
+             however the fabric pauses; raise topology.buffer or lower xoff",
             t.nodes[from].name, t.nodes[to].name, t.nodes[from].name, need[from]
         ),
     }]
