@@ -94,7 +94,7 @@ def test_plb_gives_one_threads_bits_on_two(monkeypatch):
 
 def test_plb_needs_dctcp_over_tcp():
     for tcp, names in (({"cc": "newreno", "plb": True}, "'newreno'"),
-                       ({"cc": "dctcp", "plb": True, "transport": "swift"}, "'swift'")):
+                       ({"cc": "dctcp", "plb": True, "transport": "ndp"}, "'ndp'")):
         doc = four_flows(1)
         doc["tcp"] = tcp
         problems = [str(p) for p in dcnsim.validate(doc)]
@@ -160,3 +160,29 @@ def test_txrehash_draws_a_new_label_at_every_timeout_and_only_then():
     doc["tcp"] = {**doc["tcp"], "txrehash": True, "transport": "ndp"}
     problems = [str(p) for p in dcnsim.validate(doc)]
     assert any(p.startswith("tcp.txrehash:") and "TCP" in p for p in problems), problems
+
+
+def swift_perm(plb: bool, flows: int = 16, size: str = "20MB") -> dcnsim.Scenario:
+    """htsim's Swift fabric (docs/swift.md): k = 4, 100 Gbps, 800,000-byte
+    queues; host i -> i + 8 of `flows` hosts."""
+    return dcnsim.Scenario(
+        name="swift-plb", seed=1, stop="50ms",
+        topology={"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us", "buffer": "800000B",
+                  "nic_buffer": "unlimited"},
+        tcp={"transport": "swift", "mss": 3960, "header": 40, "plb": plb},
+        apps=[{"kind": "bulk", "src": i, "dst": (i + 8) % 16, "size": size} for i in range(flows)],
+    )
+
+
+def test_swift_plb_moves_flows_whose_delay_stays_over_target_and_no_other():
+    """Swift's PLB (htsim's rule): in a permutation whose ECMP paths collide
+    some flows move; a flow alone on its path never sees its delay over the
+    base target, so it never moves; without PLB nothing moves. txrehash
+    (TCP's) stays off by default."""
+    crowded = dcnsim.run(swift_perm(True))
+    assert crowded.flows.completed.all()
+    assert crowded.flows.rehashes.sum() > 0
+    assert crowded.scenario["tcp"]["plb"] is True
+    alone = dcnsim.run(swift_perm(True, flows=1))
+    assert alone.flows.completed.all() and alone.flows.rehashes.sum() == 0
+    assert dcnsim.run(swift_perm(False)).flows.rehashes.sum() == 0

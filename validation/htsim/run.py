@@ -6,7 +6,7 @@ Usage (from the repository root, with dcnsim importable)::
 
     python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--json FILE]
     python validation/htsim/run.py HTSIM_HPCC --transport hpcc [--k 4 8] [--pairs 3] [--seeds 1 2 3]
-    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3]
+    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3] [--plb]
 
 With ``--transport swift`` the binary is csg-htsim's ``htsim_swift`` (``make
 htsim_swift`` in ``sim/datacenter``) and the mirror is :func:`swift_mirror`
@@ -179,6 +179,7 @@ def run_dcnsim(scenario: dict, workdir: Path) -> dict:
             "retx": int(flows["retransmits"].sum()), "bounced": int(summary.get("headers_bounced", 0)),
             "trimmed": int(summary.get("packets_trimmed", 0)), "timeouts": int(flows["timeouts"].sum()),
             "drops": int(summary["packets_dropped"]), "pauses": int(summary.get("pfc_pauses", 0)),
+            "rehashes": int(flows["rehashes"].sum()) if "rehashes" in flows else 0,
             "ports_paused": int(summary.get("pfc_ports_paused", 0)),
             "hops": float(summary["packet_hops"]), "flows": len(flows), "completed": len(done)}
 
@@ -231,17 +232,28 @@ SWIFT_HEADER = 40
 SWIFT_QUEUE_PKTS = 200
 
 
-def swift_mirror(k: int, conns: list, end_us: int, queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
+def swift_mirror(k: int, conns: list, end_us: int, queue_pkts: int = SWIFT_QUEUE_PKTS, plb: bool = False,
+                 htsim_hops: bool = True) -> dict:
     """dcnsim's scenario for main_swift's fabric: per-flow paths (``ecmp``;
     main_swift picks one of the paths at random per flow), 800,000-byte
-    queues, unlimited NIC queues, the Swift defaults (htsim's)."""
+    queues, unlimited NIC queues, the Swift defaults (htsim's); ``plb``:
+    Swift's PLB (``tcp.plb``, htsim's ``-plb on``)."""
+    # htsim's target has no hop term in main_swift: SwiftSrc::set_paths
+    # reroutes every flow through Route::clone, which leaves the clone's
+    # hop count at 0 (route.cpp: clone() passes the count to Route(int
+    # size), a capacity), so `targetDelay` adds 0 × h
+    tcp = {"transport": "swift", "mss": SWIFT_MTU - SWIFT_HEADER, "header": SWIFT_HEADER,
+           "swift_hop_scale": "0us" if htsim_hops else None}
+    tcp = {k: v for k, v in tcp.items() if v is not None}
+    if plb:
+        tcp["plb"] = True
     return {
         "name": f"swift_k{k}",
         "seed": 1,
         "stop": f"{end_us}us",
         "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
                      "buffer": f"{queue_pkts * SWIFT_MTU}B", "nic_buffer": "unlimited"},
-        "tcp": {"transport": "swift", "mss": SWIFT_MTU - SWIFT_HEADER, "header": SWIFT_HEADER},
+        "tcp": tcp,
         "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
     }
 
@@ -253,9 +265,9 @@ def swift_packets(size: int) -> int:
 
 
 def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, pkts: int,
-                    queue_pkts: int = SWIFT_QUEUE_PKTS) -> dict:
+                    queue_pkts: int = SWIFT_QUEUE_PKTS, plb: bool = False) -> dict:
     cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), "-end", str(end_us), "-o", str(log),
-           "-q", str(queue_pkts), "-mtu", str(SWIFT_MTU), "-flowsize", str(pkts)]
+           "-q", str(queue_pkts), "-mtu", str(SWIFT_MTU), "-flowsize", str(pkts)] + (["-plb", "on"] if plb else [])
     c0, t0 = cpu_children(), time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
     wall, cpu = time.perf_counter() - t0, cpu_children() - c0
@@ -267,7 +279,9 @@ def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, p
         done.setdefault(m.group(1), (float(m.group(2)) * 1e-6, int(m.group(3))))
     return {"wall": wall, "cpu": cpu, "fct": [t for t, _ in done.values()],
             "bytes": sum(b for _, b in done.values()), "retx": p.stdout.count("retransmit_packet"),
-            "timeouts": len(re.findall(r" RTO .* FAST RECOVERY", p.stdout)), "bounced": 0}
+            "timeouts": len(re.findall(r" RTO .* FAST RECOVERY", p.stdout)), "bounced": 0,
+            # PLB's moves: one "td move_path" line each
+            "moves": p.stdout.count(" td move_path")}
 
 
 def swift_sizes(conns: list) -> list:
@@ -286,23 +300,23 @@ def swift_main(a: argparse.Namespace) -> None:
             theirs, ours = interleave(
                 a, k, wl, matrix,
                 lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
-                                                       a.queue_pkts),
-                lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts), tmpd))
+                                                       a.queue_pkts, a.plb),
+                lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts, a.plb), tmpd))
             h, d = stats(theirs[0]), stats(ours[0])
             hc = statistics.median(r["cpu"] for r in theirs)
             dc = statistics.median(r["cpu"] for r in ours)
             rows.append((k, wl, len(conns), h, d, theirs[0], ours[0], hc, dc, ours[0]["hops"]))
             raw.append({"k": k, "workload": wl, "transport": "swift", "htsim": theirs, "dcnsim": ours})
     print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
-          "goodput Gbps | retransmissions (htsim / dcnsim) | timeouts | dcnsim drops | "
+          "goodput Gbps | retransmissions (htsim / dcnsim) | timeouts | dcnsim drops | PLB moves (htsim / dcnsim) | "
           "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for k, wl, n, h, d, t, o, hc, dc, hops in rows:
         print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | "
               f"{h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
               f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
               f"{h['retx']} / {d['retx']} | {t['timeouts']} / {o['timeouts']} | {o['drops']} | "
-              f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+              f"{t['moves']} / {o['rehashes']} | {hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
 
@@ -325,11 +339,15 @@ def main() -> None:
                          "dcnsim seed), one row per seed: how much the draw of paths moves the numbers")
     ap.add_argument("--queue-pkts", type=int, default=SWIFT_QUEUE_PKTS,
                     help="swift: switch queues in packets of 4,000 B (main_swift's -q)")
+    ap.add_argument("--plb", action="store_true",
+                    help="swift: Swift's PLB on both sides (htsim's -plb on, dcnsim's tcp.plb)")
     ap.add_argument("--no-pfc", action="store_true",
                     help="hpcc: the mirror without [pfc] (egress queues too large to drop, no pauses)")
     a = ap.parse_args()
     if a.no_pfc and a.transport != "hpcc":
         ap.error("--no-pfc: with --transport hpcc only")
+    if a.plb and a.transport != "swift":
+        ap.error("--plb: with --transport swift only")
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
     if a.transport == "swift":

@@ -161,9 +161,12 @@ impl TcpSection {
                 suspend_rto: self.plb_suspend_rto.unwrap_or(d.plb.suspend_rto),
             },
             // Linux's default (on) where the label is hashed: with PLB
-            txrehash: self
-                .txrehash
-                .unwrap_or(self.plb.unwrap_or(d.plb.enabled) || d.txrehash),
+            // over TCP (Swift's PLB is htsim's, without it)
+            txrehash: self.txrehash.unwrap_or(
+                (self.plb.unwrap_or(d.plb.enabled)
+                    && (*self.transport).unwrap_or(d.transport) == Transport::Tcp)
+                    || d.txrehash,
+            ),
             fast: FastParams {
                 g: self.fast_g.unwrap_or(d.fast.g),
                 alpha_init: self.fast_alpha_init.unwrap_or(d.fast.alpha_init),
@@ -309,7 +312,10 @@ pub(super) fn tcp_cross_checks(
             &["hystart", "cc"][..],
         ));
     }
-    if c.plb.enabled && (c.cc != CcKind::Dctcp || c.transport != Transport::Tcp) {
+    if c.plb.enabled
+        && c.transport != Transport::Swift
+        && (c.cc != CcKind::Dctcp || c.transport != Transport::Tcp)
+    {
         let what = if c.transport != Transport::Tcp {
             let name = super::values::TRANSPORT_NAMES
                 .iter()
@@ -322,7 +328,7 @@ pub(super) fn tcp_cross_checks(
         out.push((
             "plb",
             format!(
-                "PLB reads DCTCP's per-round fraction of CE-marked bytes (Linux runs it in tcp_dctcp) and needs cc = 'dctcp' over TCP ({what})"
+                "PLB reads DCTCP's per-round fraction of CE-marked bytes (Linux runs it in tcp_dctcp), or Swift's delay (htsim's), and needs cc = 'dctcp' over TCP or transport = 'swift' ({what})"
             ),
             &["plb", "cc", "transport"][..],
         ));

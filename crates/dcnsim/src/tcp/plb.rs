@@ -35,6 +35,11 @@ pub(crate) struct PlbState {
     /// plb_rehash + timeout_rehash). Here, not in the flow's counters, whose
     /// lines are laid out for the ACK path.
     rehashes: u64,
+    /// Swift's PLB (htsim's): the last ACK whose fabric delay was within
+    /// the base target (`None` before the first ACK), and how long the
+    /// flow may go without one before it moves.
+    last_good: Option<SimTime>,
+    interval: SimTime,
 }
 
 impl PlbState {
@@ -47,9 +52,15 @@ impl PlbState {
             pause_until: None,
             rehashes: 0,
             rng: Rng::seed_from_u64(mix64(seed ^ 0x504c_425f_6c61_6265)),
+            last_good: None,
+            interval: SWIFT_PLB_FIRST,
         }
     }
 }
+
+/// Swift's PLB before its first good delay: a second (htsim's "disable
+/// PLB til we've seen some traffic").
+const SWIFT_PLB_FIRST: SimTime = SimTime(1_000_000_000_000);
 
 /// Where a flow's ACK labels' draws start ([`TcpFlow::rx_rehash`]), from
 /// its random stream (left as it is).
@@ -107,6 +118,38 @@ impl TcpFlow {
         }
         s.consec = 0;
         self.plb_rehash();
+    }
+
+    /// Swift's PLB, as htsim's `SwiftSubflowSrc` runs it (swift.cpp,
+    /// `adjust_cwnd`), on every ACK: a fabric `delay` within `base` (the
+    /// target without its flow-scaling term: base plus the path's hops) is
+    /// a good path, and the flow may then go 5 to 7 RTTs (`srtt`; the
+    /// draw uniform) without another before it moves to a new label. Out
+    /// of line: Swift's ACK path calls it for flows with PLB only.
+    #[inline(never)]
+    pub(in crate::tcp) fn swift_plb(
+        &mut self,
+        now: SimTime,
+        delay: SimTime,
+        base: SimTime,
+        srtt: SimTime,
+    ) {
+        let Some(s) = self.plb.as_deref_mut() else {
+            return;
+        };
+        let last = *s.last_good.get_or_insert(now);
+        if delay <= base {
+            s.last_good = Some(now);
+            let spread = if srtt.0 > 0 {
+                s.rng.gen_range(0..2 * srtt.0)
+            } else {
+                0
+            };
+            s.interval = SimTime(5 * srtt.0 + spread);
+        } else if now.saturating_sub(last) > s.interval {
+            s.last_good = Some(now);
+            self.plb_rehash();
+        }
     }
 
     /// A timeout: PLB suspended for `suspend_rto` plus up to as long again

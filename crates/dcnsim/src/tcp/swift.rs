@@ -268,6 +268,11 @@ impl TcpFlow {
         self.swift_rtt(total);
         let acked = ack - self.snd_una;
         self.swift_adjust(now, fabric, endpoint, acked);
+        if self.cfg.plb.enabled {
+            let base = self.swift_target(0.0);
+            let srtt = self.swift.as_deref().map_or(SimTime::ZERO, |s| s.rtt);
+            self.swift_plb(now, fabric, base, srtt);
+        }
         self.last_activity = now;
         self.swift_handle_ack(io, ack);
     }
@@ -499,6 +504,64 @@ mod tests {
         }
         let grown = (f.swift_cwnd() - w0) / MSS as f64;
         assert!((grown - f.cfg.swift.ai).abs() < 0.1, "{grown}");
+    }
+
+    /// Swift's PLB (htsim's rule): after an ACK whose fabric delay is
+    /// within the base target (base plus hops, no flow scaling), the flow
+    /// moves to a new label at the first ACK more than 5–7 smoothed RTTs
+    /// later without another such; a good ACK in between starts the wait
+    /// again. Before any good ACK it waits a second.
+    #[test]
+    fn plb_moves_a_swift_flow_after_five_to_seven_rtts_over_its_base_target() {
+        let mut cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Swift,
+            ..TcpConfig::default()
+        };
+        cfg.plb.enabled = true;
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        f.swift_set_hops(2);
+        let mut io = TcpIo::new(0);
+        f.app_write(&mut io, 100_000 * MSS as u64, None);
+        let base = f.swift_target(0.0);
+        let (good, bad) = (SimTime(base.0 / 2), SimTime(3 * base.0));
+        let mut acked = 0u64;
+        // (an ACK past what was sent is ignored; a paced flow sends slowly)
+        let mut at = |f: &mut TcpFlow, io: &mut TcpIo, t: SimTime, delay: SimTime| {
+            acked = (acked + MSS as u64).min(f.snd_max());
+            f.on_ack(io.at(t), &ack(acked, t - delay, SimTime::ZERO));
+        };
+        // bad delays from the start: nothing moves within a second
+        let mut t = SimTime::from_us(100);
+        for _ in 0..50 {
+            at(&mut f, &mut io, t, bad);
+            t += SimTime::from_us(5);
+        }
+        assert_eq!(f.rehashes(), 0);
+        // one good ACK, then bad ones every µs
+        at(&mut f, &mut io, t, good);
+        let (last_good, srtt) = (t, f.swift().unwrap().rtt);
+        let mut moved = None;
+        for _ in 0..10_000 {
+            t += SimTime::from_us(1);
+            at(&mut f, &mut io, t, bad);
+            if f.rehashes() > 0 {
+                moved = Some(t);
+                break;
+            }
+        }
+        let wait = moved.expect("the flow moved") - last_good;
+        assert!(
+            wait.0 > 5 * srtt.0 && wait.0 <= 7 * srtt.0 + SimTime::from_us(1).0,
+            "{wait:?} at srtt {srtt:?}"
+        );
+        assert_ne!(f.label(), 0, "a new label");
+        // good ACKs keep it where it is
+        for _ in 0..1_000 {
+            t += SimTime::from_us(1);
+            at(&mut f, &mut io, t, good);
+        }
+        assert_eq!(f.rehashes(), 1);
     }
 
     #[test]
