@@ -27,7 +27,7 @@
 //! departures are not known when a packet is enqueued. A packet enters the
 //! link's ring (its propagation pipe) when it starts serialization.
 
-use super::{flags, int, Enqueue, Hdr, Link, Links, Slot, NO_LINK};
+use super::{flags, int, Enqueue, Hdr, Link, Links, NO_LINK};
 use crate::config::PfcConfig;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::SimTime;
@@ -284,34 +284,18 @@ impl Links {
         p.waiting_bytes -= w.h.wire as u64;
         let left = p.waiting_bytes;
         let more = !p.waiting.is_empty();
-        let Link { st, rare } = &mut self.hot[l];
-        Self::advance(st, &self.pool, &self.classes, now);
-        let c = &self.classes[st.class as usize];
         let wire = w.h.wire;
-        let depart = st.free_at.max(now).max(w.at + w.delay) + c.tx_time(wire);
-        st.free_at = depart;
-        st.q_bytes += wire as u64;
-        st.buffered += 1;
-        let arrive = depart + c.delay;
-        Self::add_area(st, rare, wire as u128 * (depart.0 - w.at.0) as u128);
-        if st.len == 0 {
-            q.schedule(arrive, Event::Arrive(link));
-        }
-        if st.len > st.mask {
-            Self::grow(st, &mut self.pool);
-        }
-        let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
-        *self.pool.get_mut(tail) = Slot { arrive, h: w.h };
-        st.len += 1;
+        let depart = self.start_serializing(q, link, w.h, w.at, w.delay);
         if self.int.on() && int::carries_int(&w.h) && self.int.real_class(l).is_some() {
             // written at dequeue, as a switch does: the queue left behind,
             // the bytes sent by the end of this packet
+            let st = &self.hot[l].st;
             let hop = int::IntHop {
                 link,
                 qlen: left,
                 tx_bytes: st.enq_bytes - left,
                 ts: depart,
-                rate_bps: c.rate_bps,
+                rate_bps: self.classes[st.class as usize].rate_bps,
             };
             self.int.push(w.h.id, hop);
         }
@@ -384,6 +368,13 @@ mod tests {
     /// propagation each, the switch's egress to host 2 at 1 Gbps (8 ns a
     /// byte): the switch fills faster than it drains.
     fn line(xoff: u64, xon: u64) -> Links {
+        let mut links = fifo_line();
+        links.set_pfc(&PfcConfig { xoff, xon }, &[false, true]);
+        links
+    }
+
+    /// The same line without PFC.
+    fn fifo_line() -> Links {
         let mut links = Links::default();
         let cfg = QueueConfig {
             limit: Limit::Bytes(1_000_000),
@@ -392,7 +383,6 @@ mod tests {
         };
         links.push(0, 1, 8_000_000_000, SimTime(1_000_000), cfg);
         links.push(1, 2, 1_000_000_000, SimTime(1_000_000), cfg);
-        links.set_pfc(&PfcConfig { xoff, xon }, &[false, true]);
         links
     }
 
@@ -455,14 +445,7 @@ mod tests {
             "the egress holds only link 0's bytes"
         );
         // without PFC the same burst fills the switch's egress to ~88 KB
-        let mut fifo = Links::default();
-        let cfg = QueueConfig {
-            limit: Limit::Bytes(1_000_000),
-            ecn_k: None,
-            non_ect: NonEct::Queue,
-        };
-        fifo.push(0, 1, 8_000_000_000, SimTime(1_000_000), cfg);
-        fifo.push(1, 2, 1_000_000_000, SimTime(1_000_000), cfg);
+        let mut fifo = fifo_line();
         let mut q = EventQueue::new();
         for i in 0..100 {
             fifo.enqueue(0, data(i, 1000), &mut q, SimTime::ZERO);

@@ -284,7 +284,6 @@ impl Links {
         if self.pfc_on() {
             return self.serve_pfc(q, link);
         }
-        let now = q.now();
         let l = link as usize;
         let p = &mut self.prio[l];
         p.serve_armed = false;
@@ -300,16 +299,38 @@ impl Links {
             return;
         };
         let more = !(p.hi.is_empty() && p.lo.is_empty());
-        let Link { st, rare } = &mut self.hot[l];
+        let depart = self.start_serializing(q, link, w.h, w.at, w.delay);
+        if more {
+            self.prio[l].serve_armed = true;
+            q.schedule(depart, Event::Serve(link));
+        }
+    }
+
+    /// A waiting packet `h` (enqueued at `at`, to start no earlier than
+    /// `at + delay`) starts serialization on link `link`, whose serializer
+    /// is free: it enters the link's ring (its propagation pipe), and the
+    /// buffer's accounting and occupancy integral count it. Returns the end
+    /// of its serialization. The event-driven serializers' common step
+    /// (trimming's queues here, PFC's in net/pfc.rs).
+    pub(super) fn start_serializing(
+        &mut self,
+        q: &mut EventQueue,
+        link: u32,
+        h: Hdr,
+        at: SimTime,
+        delay: SimTime,
+    ) -> SimTime {
+        let now = q.now();
+        let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let c = &self.classes[st.class as usize];
-        let wire = w.h.wire;
-        let depart = st.free_at.max(now).max(w.at + w.delay) + c.tx_time(wire);
+        let wire = h.wire;
+        let depart = st.free_at.max(now).max(at + delay) + c.tx_time(wire);
         st.free_at = depart;
         st.q_bytes += wire as u64;
         st.buffered += 1;
         let arrive = depart + c.delay;
-        Self::add_area(st, rare, wire as u128 * (depart.0 - w.at.0) as u128);
+        Self::add_area(st, rare, wire as u128 * (depart.0 - at.0) as u128);
         if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
         }
@@ -317,12 +338,9 @@ impl Links {
             Self::grow(st, &mut self.pool);
         }
         let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
-        *self.pool.get_mut(tail) = Slot { arrive, h: w.h };
+        *self.pool.get_mut(tail) = Slot { arrive, h };
         st.len += 1;
-        if more {
-            self.prio[l].serve_armed = true;
-            q.schedule(depart, Event::Serve(link));
-        }
+        depart
     }
 
     /// Waiting packets (not yet serialized) on link `i`: bytes, packets.
