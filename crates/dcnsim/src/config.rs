@@ -28,13 +28,13 @@ pub struct TrimConfig {
 }
 
 /// `[pfc]`: priority flow control at every switch ingress (net/pfc.rs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PfcConfig {
-    /// An ingress port holding more than this many bytes in its switch
-    /// pauses its sender.
-    pub xoff: u64,
-    /// ... and resumes it below this many.
-    pub xon: u64,
+    /// An ingress port holding more than this (bytes, or packets) in its
+    /// switch pauses its sender.
+    pub xoff: Limit,
+    /// ... and resumes it below this.
+    pub xon: Limit,
 }
 
 /// Per-port egress queue configuration.

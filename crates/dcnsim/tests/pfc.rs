@@ -295,3 +295,41 @@ fn where_nothing_pauses_pfc_is_the_fifo() {
         }
     }
 }
+
+/// Thresholds in packets, as htsim writes them (15 and 12 packets): an
+/// ingress then holds at most `xoff` packets plus a round trip's and two
+/// more; and a byte threshold below one packet, the easy slip (`xoff = 15`
+/// meant as packets), is warned about with the packet reading offered.
+#[test]
+fn thresholds_in_packets_hold_packets_and_a_bytes_slip_is_named() {
+    let r = run_checked(&incast(16, "1MB", json!({"xoff": "15pkt", "xon": "12pkt"})));
+    assert_eq!(s(&r, "packets_dropped"), 0.0);
+    assert!(s(&r, "pfc_pauses") > 0.0);
+    // 1,500-byte packets: 15 of them, a round trip (2,500 B) and two more
+    let held = col_u64(&r, "pfc", "max_held_bytes");
+    assert!(
+        held.iter().all(|&h| h <= 15 * 1_500 + 2_500 + 2 * 1_500),
+        "{held:?}"
+    );
+    assert!(held.iter().any(|&h| h > 14 * 1_500), "{held:?}");
+    let warned = |pfc: Value| -> Vec<String> {
+        let cfg = dcnsim::scenario::parse_config_str(&incast(4, "1MB", pfc).to_string()).unwrap();
+        dcnsim::scenario::warnings(&cfg)
+            .into_iter()
+            .filter(|w| w.path == "pfc.xoff")
+            .map(|w| w.message)
+            .collect()
+    };
+    let w = warned(json!({"xoff": 15, "xon": 12}));
+    assert!(
+        w.iter()
+            .any(|m| m.contains("less than one full-size packet") && m.contains("\"15pkt\"")),
+        "{w:?}"
+    );
+    assert!(warned(json!({"xoff": "15pkt", "xon": "12pkt"})).is_empty());
+    let errs = dcnsim::scenario::parse_config_str(
+        &incast(4, "1MB", json!({"xoff": "10pkt", "xon": "20pkt"})).to_string(),
+    )
+    .expect_err("refused");
+    assert_err(&errs, "pfc.xon", "20 packets is above xoff (10 packets)");
+}

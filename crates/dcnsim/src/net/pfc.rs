@@ -28,7 +28,7 @@
 //! link's ring (its propagation pipe) when it starts serialization.
 
 use super::{flags, int, Enqueue, Hdr, Link, Links, NO_LINK};
-use crate::config::PfcConfig;
+use crate::config::{Limit, PfcConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::SimTime;
 use std::collections::VecDeque;
@@ -69,6 +69,7 @@ struct Port {
     /// As an ingress: bytes held in the far end's switch, and whether the
     /// last frame sent back was a PAUSE.
     held: u64,
+    held_pkts: u64,
     xoff_sent: bool,
     counts: PfcCounts,
     /// When the last PAUSE reaches the sender.
@@ -90,11 +91,40 @@ pub struct PfcCounts {
 }
 
 /// The fabric's PFC: per directed link its [`Port`]; empty when off.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Pfc {
     ports: Vec<Port>,
-    xoff: u64,
-    xon: u64,
+    xoff: Limit,
+    xon: Limit,
+}
+
+impl Default for Pfc {
+    /// Off: no ports.
+    fn default() -> Self {
+        Pfc {
+            ports: Vec::new(),
+            xoff: Limit::Bytes(0),
+            xon: Limit::Bytes(0),
+        }
+    }
+}
+
+impl Port {
+    /// Over `xoff` (bytes or packets held).
+    fn over(&self, xoff: Limit) -> bool {
+        match xoff {
+            Limit::Bytes(b) => self.held > b,
+            Limit::Packets(n) => self.held_pkts > n,
+        }
+    }
+
+    /// Under `xon`.
+    fn under(&self, xon: Limit) -> bool {
+        match xon {
+            Limit::Bytes(b) => self.held < b,
+            Limit::Packets(n) => self.held_pkts < n,
+        }
+    }
 }
 
 impl Pfc {
@@ -146,6 +176,7 @@ impl Links {
                 changes: VecDeque::new(),
                 paused: false,
                 held: 0,
+                held_pkts: 0,
                 xoff_sent: false,
                 counts: PfcCounts::default(),
                 pause_from: SimTime::ZERO,
@@ -225,8 +256,9 @@ impl Links {
             let (xoff, i) = (self.pfc.xoff, input as usize);
             let ing = &mut self.pfc.ports[i];
             ing.held += wire as u64;
+            ing.held_pkts += 1;
             ing.counts.max_held = ing.counts.max_held.max(ing.held);
-            if ing.held > xoff && !ing.xoff_sent {
+            if !ing.xoff_sent && ing.over(xoff) {
                 // PAUSE, to the input link's sender, a propagation delay away
                 ing.xoff_sent = true;
                 ing.counts.pauses += 1;
@@ -318,7 +350,8 @@ impl Links {
         let xon = self.pfc.xon;
         let ing = &mut self.pfc.ports[i];
         ing.held -= wire as u64;
-        if ing.xoff_sent && ing.held < xon {
+        ing.held_pkts -= 1;
+        if ing.xoff_sent && ing.under(xon) {
             ing.xoff_sent = false;
             let t = q.now() + self.info[i].delay;
             ing.counts.paused_ps += (t - ing.pause_from).0;
@@ -369,6 +402,7 @@ mod tests {
     /// byte): the switch fills faster than it drains.
     fn line(xoff: u64, xon: u64) -> Links {
         let mut links = fifo_line();
+        let (xoff, xon) = (Limit::Bytes(xoff), Limit::Bytes(xon));
         links.set_pfc(&PfcConfig { xoff, xon }, &[false, true]);
         links
     }

@@ -96,6 +96,14 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 /// The one problem of a validation that `stop` ended.
 pub const INTERRUPTED: &str = "interrupted";
 
+/// A PFC threshold in words.
+fn pfc_text(l: Limit) -> String {
+    match l {
+        Limit::Bytes(b) => format!("{b} bytes"),
+        Limit::Packets(n) => format!("{n} packets"),
+    }
+}
+
 /// `[pfc]`'s thresholds when a key is left out: htsim's HPCC fabric's (15
 /// and 12 packets of 9,000 B).
 pub const PFC_XOFF: u64 = 135_000;
@@ -200,29 +208,52 @@ pub fn parse_config_until(
     };
 
     // [pfc]: a lossless fabric (net/pfc.rs).
-    let pfc = match &*d.pfc {
-        None => None,
-        Some(v) => {
-            schema::read_table::<schema::PfcSection>(v, "pfc", "", &mut ctx.errs).and_then(|r| {
-                let xoff = r.value.xoff.unwrap_or(PFC_XOFF);
-                let xon = r.value.xon.unwrap_or(PFC_XON.min(xoff));
-                if xon > xoff {
-                    ctx.err(
-                        "pfc.xon",
-                        format!(
-                            "{xon} bytes is above xoff ({xoff}): a port would be resumed while \
-                             still over the count that paused it"
-                        ),
-                    );
-                    return None;
-                }
-                r.value
-                    .enabled
-                    .unwrap_or(true)
-                    .then_some(PfcConfig { xoff, xon })
-            })
-        }
-    };
+    let pfc =
+        match &*d.pfc {
+            None => None,
+            Some(v) => schema::read_table::<schema::PfcSection>(v, "pfc", "", &mut ctx.errs)
+                .and_then(|r| {
+                    let xoff = r.value.xoff.unwrap_or(Limit::Bytes(PFC_XOFF));
+                    let xon = r.value.xon.unwrap_or(match xoff {
+                        Limit::Bytes(b) => Limit::Bytes(PFC_XON.min(b)),
+                        Limit::Packets(n) => Limit::Packets(n * 4 / 5),
+                    });
+                    let mut ok = true;
+                    for (key, v) in [("pfc.xoff", xoff), ("pfc.xon", xon)] {
+                        if matches!(v, Limit::Bytes(0) | Limit::Packets(0)) {
+                            ctx.err(
+                                key,
+                                "must be above 0: a port holding nothing would pause its sender",
+                            );
+                            ok = false;
+                        }
+                    }
+                    let above = match (xon, xoff) {
+                        (Limit::Bytes(a), Limit::Bytes(b))
+                        | (Limit::Packets(a), Limit::Packets(b)) => a > b,
+                        _ => false,
+                    };
+                    if above {
+                        ctx.err(
+                            "pfc.xon",
+                            format!(
+                                "{} is above xoff ({}): a port would be resumed while still over \
+                             the count that paused it",
+                                pfc_text(xon),
+                                pfc_text(xoff)
+                            ),
+                        );
+                        ok = false;
+                    }
+                    if !ok {
+                        return None;
+                    }
+                    r.value
+                        .enabled
+                        .unwrap_or(true)
+                        .then_some(PfcConfig { xoff, xon })
+                }),
+        };
     if pfc.is_some() {
         let clash = [
             (
@@ -604,12 +635,28 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .map(|c| (c.mss + c.header_bytes) as u64 + cfg.l2_overhead as u64)
         .max()
         .unwrap_or(1500);
+    let mut out = Vec::new();
+    let xoff = match p.xoff {
+        Limit::Bytes(b) => {
+            if b < wire {
+                out.push(ScenarioError {
+                    path: "pfc.xoff".into(),
+                    message: format!(
+                        "{b} bytes is less than one full-size packet ({wire} bytes on the wire): \
+                         every packet pauses its sender (did you mean \"{b}pkt\"?)"
+                    ),
+                });
+            }
+            b
+        }
+        Limit::Packets(n) => n.saturating_mul(wire),
+    };
     let switch = |n: usize| t.nodes[n].kind == crate::config::NodeKind::Switch;
     // per switch, the most one input can bring before its pause acts
     let mut need = vec![0u64; t.nodes.len()];
     for l in &t.links {
         let rtt_bytes = (l.rate_bps as u128 * 2 * l.delay.0 as u128 / 8 / 1_000_000_000_000) as u64;
-        let h = p.xoff + rtt_bytes + 2 * wire;
+        let h = xoff + rtt_bytes + 2 * wire;
         for to in [l.a, l.b] {
             need[to] = need[to].max(h);
         }
@@ -630,9 +677,9 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         }
     }
     let Some((bytes, from, to)) = worst else {
-        return Vec::new();
+        return out;
     };
-    vec![ScenarioError {
+    out.push(ScenarioError {
         path: "pfc.xoff".into(),
         message: format!(
             "port {}→{} holds {bytes} bytes, less than one input of {} brings before its pause \
@@ -640,7 +687,8 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
              however the fabric pauses; raise topology.buffer or lower xoff",
             t.nodes[from].name, t.nodes[to].name, t.nodes[from].name, need[from]
         ),
-    }]
+    });
+    out
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost

@@ -480,12 +480,12 @@ pub struct PfcSection {
     /// false turns the table off (so a sweep can compare `--set pfc.enabled=true,false`)
     #[schemars(extend("x-default" = "true"))]
     pub enabled: Opt<Bool>,
-    /// an ingress port whose packets hold more than this in its switch pauses the port's sender (htsim's HPCC: 15 packets of 9,000 B)
+    /// an ingress port whose packets hold more than this (bytes, or `"15pkt"` packets) in its switch pauses the port's sender (htsim's HPCC: 15 packets of 9,000 B)
     #[schemars(extend("x-default" = "`\"135000B\"`"))]
-    pub xoff: Opt<PositiveSize>,
-    /// the paused sender is resumed when the count falls below this (htsim's HPCC: 12 packets of 9,000 B)
+    pub xoff: Opt<LimitValue>,
+    /// the paused sender is resumed when the count falls below this (bytes or packets; htsim's HPCC: 12 packets of 9,000 B)
     #[schemars(extend("x-default" = "`\"108000B\"`"))]
-    pub xon: Opt<PositiveSize>,
+    pub xon: Opt<LimitValue>,
 }
 
 /// `[routing]`: `salt` only with `mode = "ecmp"`, `flowlet_gap` only with
