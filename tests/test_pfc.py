@@ -50,8 +50,11 @@ def test_the_builder_writes_pfc_and_the_results_count_the_pauses():
     assert abs(r.summary["pfc_paused_s"] - p.paused_s.sum()) < 1e-9
     assert r.summary["packets_dropped"] == 0 and r.flows.timeouts.sum() == 0
     assert not r.conservation_problems()
+    log = r.pfc_log
+    assert list(log.columns) == ["time_s", "queue_id", "node", "to", "paused"]
+    assert log.paused.sum() == p.pauses.sum() and log.time_s.is_monotonic_increasing
     off = dcnsim.run(incast(None))
-    assert off.pfc is None and "pfc_pauses" not in off.summary
+    assert off.pfc is None and off.pfc_log is None and "pfc_pauses" not in off.summary
     assert off.summary["packets_dropped"] > 0
 
 

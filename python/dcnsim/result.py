@@ -42,7 +42,7 @@ TABLE_SCHEMA: Dict[str, List[Tuple[str, str]]] = {
 }
 #: The tables every run returns (possibly empty) and their columns; the
 #: others come with what asks for them: ``flow_ts``, ``queue_ts`` with a
-#: scenario ``trace``, ``failures`` with its ``failures``, ``pfc`` with ``[pfc]``.
+#: scenario ``trace``, ``failures`` with its ``failures``, ``pfc`` and ``pfc_log`` with ``[pfc]``.
 TABLE_COLUMNS: Dict[str, List[str]] = {
     name: [c for c, _ in TABLE_SCHEMA[name]] for name, t in _core.table_schema().items() if t["always"]
 }
@@ -372,6 +372,13 @@ class Result:
         (``paused_s``) and the most bytes it held in the switch
         (``max_held_bytes``); None without PFC."""
         return self.tables.get("pfc")
+
+    @property
+    def pfc_log(self):
+        """Every PAUSE (``paused`` True) and RESUME under ``[pfc]``, at the
+        time it reaches the sender of link ``queue_id`` (``node`` → ``to``),
+        in time order: how pauses spread upstream; None without PFC."""
+        return self.tables.get("pfc_log")
 
     def __repr__(self) -> str:
         name = self.scenario.get("name", "scenario")

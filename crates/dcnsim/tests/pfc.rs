@@ -333,3 +333,45 @@ fn thresholds_in_packets_hold_packets_and_a_bytes_slip_is_named() {
     .expect_err("refused");
     assert_err(&errs, "pfc.xon", "20 packets is above xoff (10 packets)");
 }
+
+/// The pause log agrees with the per-port table: per link it alternates
+/// PAUSE, RESUME, … from a PAUSE, in time order; its PAUSEs are the
+/// table's `pauses`, and the paused intervals it spells (the last one open
+/// to the end of the run) add up to the table's `paused_s`.
+#[test]
+fn the_pause_log_spells_the_table() {
+    let r = run_checked(&incast(8, "1MB", json!({"xoff": "20KB", "xon": "15KB"})));
+    let (t, q, on) = (
+        col_f64(&r, "pfc_log", "time_s"),
+        col_u64(&r, "pfc_log", "queue_id"),
+        col_bool(&r, "pfc_log", "paused"),
+    );
+    assert!(!t.is_empty());
+    assert!(t.windows(2).all(|w| w[0] <= w[1]), "in time order");
+    let end = s(&r, "sim_time_s");
+    let ids = col_u64(&r, "pfc", "queue_id");
+    let pauses = col_u64(&r, "pfc", "pauses");
+    let paused = col_f64(&r, "pfc", "paused_s");
+    for (k, &id) in ids.iter().enumerate() {
+        let mine: Vec<(f64, bool)> = (0..t.len())
+            .filter(|&i| q[i] == id)
+            .map(|i| (t[i], on[i]))
+            .collect();
+        assert!(
+            mine.iter()
+                .enumerate()
+                .all(|(i, &(_, p))| p == (i % 2 == 0)),
+            "link {id}: {mine:?}"
+        );
+        assert_eq!(mine.iter().filter(|x| x.1).count() as u64, pauses[k]);
+        let mut sum = 0.0;
+        for pair in mine.chunks(2) {
+            sum += pair.get(1).map_or(end, |x| x.0) - pair[0].0;
+        }
+        assert!(
+            (sum - paused[k]).abs() < 1e-9,
+            "link {id}: {sum} against {}",
+            paused[k]
+        );
+    }
+}

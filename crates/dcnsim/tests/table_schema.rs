@@ -58,7 +58,7 @@ fn every_table_has_the_schema_columns() {
     let runs: [(bool, bool, &[&str]); 3] = [
         (false, false, &[]),
         (true, false, &["flow_ts", "queue_ts", "failures"]),
-        (false, true, &["pfc"]),
+        (false, true, &["pfc", "pfc_log"]),
     ];
     for (trace, pfc, asked) in runs {
         let r = dcnsim::run_json(&doc(trace, pfc), None).unwrap();

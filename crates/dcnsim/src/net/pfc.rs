@@ -96,6 +96,9 @@ pub struct Pfc {
     ports: Vec<Port>,
     xoff: Limit,
     xon: Limit,
+    /// Every PAUSE and RESUME sent, in the order sent: (when it reaches
+    /// the sender, link, paused?).
+    log: Vec<(SimTime, u32, bool)>,
 }
 
 impl Default for Pfc {
@@ -105,6 +108,7 @@ impl Default for Pfc {
             ports: Vec::new(),
             xoff: Limit::Bytes(0),
             xon: Limit::Bytes(0),
+            log: Vec::new(),
         }
     }
 }
@@ -143,6 +147,7 @@ impl Pfc {
                         + p.changes.capacity() * 16
                 })
                 .sum::<usize>()
+            + self.log.capacity() * 16
     }
 }
 
@@ -186,6 +191,7 @@ impl Links {
             ports,
             xoff: cfg.xoff,
             xon: cfg.xon,
+            log: Vec::new(),
         };
     }
 
@@ -208,6 +214,15 @@ impl Links {
                 c
             })
             .collect()
+    }
+
+    /// Every PAUSE and RESUME sent: when it reaches the sender, the link
+    /// (whose sender it pauses), and whether it pauses. In time order.
+    pub fn pfc_log(&self) -> Vec<(SimTime, u32, bool)> {
+        let mut log = self.pfc.log.clone();
+        // sent in time order, each a link's delay ahead: stable by arrival
+        log.sort_by_key(|&(t, _, _)| t);
+        log
     }
 
     /// Packet `h`, come in on `input` (`NO_LINK`: from the host), offered
@@ -265,6 +280,7 @@ impl Links {
                 let t = now + self.info[i].delay;
                 ing.pause_from = t;
                 ing.changes.push_back((t, true));
+                self.pfc.log.push((t, input, true));
             }
         }
         if self.hot[l].st.free_at <= now {
@@ -356,6 +372,7 @@ impl Links {
             let t = q.now() + self.info[i].delay;
             ing.counts.paused_ps += (t - ing.pause_from).0;
             ing.changes.push_back((t, false));
+            self.pfc.log.push((t, input, false));
             q.schedule(t, Event::Serve(input));
         }
     }

@@ -114,6 +114,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
     }
     if w.links().pfc_on() {
         tables.push(pfc_table(w));
+        tables.push(pfc_log_table(w));
     }
     Results {
         tables,
@@ -693,6 +694,36 @@ fn pfc_table(w: &World) -> Table {
         "max_held_bytes",
         u64s(rows.iter().map(|&l| counts[l].max_held)),
     );
+    t
+}
+
+/// `pfc_log`: every PAUSE (`paused` true) and RESUME, at the time it
+/// reaches the sender of link `queue_id` (`node` → `to`), in time order:
+/// how pauses spread upstream.
+fn pfc_log_table(w: &World) -> Table {
+    let links = w.links();
+    let log = links.pfc_log();
+    let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
+    let mut t = Table::new("pfc_log");
+    t.push("time_s", f64s(log.iter().map(|x| x.0.as_secs_f64())));
+    t.push("queue_id", u64s(log.iter().map(|x| x.1 as u64)));
+    t.push(
+        "node",
+        Column::Str(
+            log.iter()
+                .map(|x| name(links.info(x.1 as usize).from))
+                .collect(),
+        ),
+    );
+    t.push(
+        "to",
+        Column::Str(
+            log.iter()
+                .map(|x| name(links.info(x.1 as usize).to))
+                .collect(),
+        ),
+    );
+    t.push("paused", Column::Bool(log.iter().map(|x| x.2).collect()));
     t
 }
 

@@ -247,6 +247,17 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("max_held_bytes", Dtype::U64),
         ],
     },
+    TableSchema {
+        name: "pfc_log",
+        always: false,
+        columns: &[
+            ("time_s", Dtype::F64),
+            ("queue_id", Dtype::U64),
+            ("node", Dtype::Str),
+            ("to", Dtype::Str),
+            ("paused", Dtype::Bool),
+        ],
+    },
 ];
 
 /// The schema of table `name`, if the core has such a table.
