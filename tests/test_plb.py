@@ -186,3 +186,11 @@ def test_swift_plb_moves_flows_whose_delay_stays_over_target_and_no_other():
     alone = dcnsim.run(swift_perm(True, flows=1))
     assert alone.flows.completed.all() and alone.flows.rehashes.sum() == 0
     assert dcnsim.run(swift_perm(False)).flows.rehashes.sum() == 0
+
+
+def test_the_swift_plb_file_moves_flows_and_says_so():
+    out = subprocess.run([sys.executable, "-m", "dcnsim", "run", "scenarios/swift_plb_fattree.toml", "--no-progress"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "16 (16 completed)" in out, out
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("paths"))
+    assert "new flow labels drawn" in line
