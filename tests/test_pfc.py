@@ -58,6 +58,14 @@ def test_the_builder_writes_pfc_and_the_results_count_the_pauses():
     assert off.summary["packets_dropped"] > 0
 
 
+def test_the_pfc_builder_writes_the_table():
+    assert dcnsim.Pfc(xoff="15pkt", xon="12pkt").to_dict() == {"xoff": "15pkt", "xon": "12pkt"}
+    assert dcnsim.Pfc().to_dict() == {}
+    built = dcnsim.run(incast(dcnsim.Pfc(xoff="20KB", xon="15KB")))
+    plain = dcnsim.run(incast({"xoff": "20KB", "xon": "15KB"}))
+    assert built.pfc.equals(plain.pfc) and built.flows.equals(plain.flows)
+
+
 def test_enabled_false_is_no_pfc_so_a_sweep_can_compare():
     off = dcnsim.run(incast({"enabled": False, "xoff": "20KB"}))
     none = dcnsim.run(incast(None))

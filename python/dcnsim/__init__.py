@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Link,
         Node,
         PartitionAggregate,
+        Pfc,
         Poisson,
         Scenario,
         Star,
@@ -58,8 +59,8 @@ _LAZY = {
     "jain": "result",
     **{
         name: "scenario"
-        for name in ("Bulk", "Custom", "Failure", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Poisson",
-                     "Scenario", "Star", "SyncReads", "Tcp", "TwoTier", "UdpCbr")
+        for name in ("Bulk", "Custom", "Failure", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Pfc",
+                     "Poisson", "Scenario", "Star", "SyncReads", "Tcp", "TwoTier", "UdpCbr")
     },
     # the same objects as dcnsim.scenario's, from the module without the builders
     **{name: "_document" for name in ("as_dict", "load_scenario", "sanitize", "to_json", "with_overrides")},
@@ -106,6 +107,7 @@ __all__ = [
     "Node",
     "Link",
     "Failure",
+    "Pfc",
     "Bulk",
     "PartitionAggregate",
     "SyncReads",

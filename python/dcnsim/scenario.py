@@ -440,6 +440,23 @@ class Failure(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
+# --- priority flow control ---------------------------------------------------
+
+
+@dataclass
+class Pfc(_Builder):
+    """Priority flow control at every switch ingress (``[pfc]``, a lossless
+    fabric): a port holding more than ``xoff`` (bytes, or ``"15pkt"``) in
+    its switch pauses its sender until it falls below ``xon``; every
+    argument left out takes htsim's value (135,000 and 108,000 B);
+    ``enabled=False`` turns it off (docs/model.md, Priority flow control)."""
+
+    xoff: Optional[Union[str, int]] = None
+    xon: Optional[Union[str, int]] = None
+    enabled: Optional[bool] = None
+    extra: Optional[Dict[str, Any]] = None
+
+
 # --- the whole scenario ------------------------------------------------------
 
 
@@ -478,8 +495,8 @@ class Scenario(_Builder):
     #: "return_to_sender": True}``
     trimming: Optional[Dict[str, Any]] = None
     #: priority flow control at every switch ingress (a lossless fabric):
-    #: ``{}`` for htsim's thresholds, or ``{"xoff": "30KB", "xon": "20KB"}``
-    pfc: Optional[Dict[str, Any]] = None
+    #: ``Pfc()`` or ``{}`` for htsim's thresholds, ``Pfc(xoff="30KB", xon="20KB")``
+    pfc: Optional[Union[Pfc, Dict[str, Any]]] = None
     #: in-band telemetry at every switch egress (on by itself when a flow runs HPCC)
     int: Optional[bool] = None
     #: links that go down, lose packets or slow down: ``Failure`` or dicts

@@ -50,6 +50,7 @@ BUILDERS: Dict[str, Tuple[str, bool]] = {
     "Custom": ("CustomTopology", True),
     "Node": ("NodeSection", True),
     "Link": ("LinkSection", True),
+    "Pfc": ("PfcSection", True),
 }
 
 #: the docs of the source tree this module is in (an editable install, or
