@@ -523,4 +523,69 @@ mod tests {
         assert!(c.paused_ps > span / 2, "{c:?} over {span} ps");
         assert!(c.paused_ps < span, "{c:?} over {span} ps");
     }
+
+    /// INT under PFC is written at dequeue: a burst of three HPCC packets
+    /// and a TCP one on an idle switch egress (10 Gbps, 1,500 B: 1.2 µs
+    /// each) records the queue each leaves behind (the first starts as it
+    /// arrives, before the others: 0 B; the second leaves the third and
+    /// the TCP packet, 3,000 B; the third 1,500 B), the bytes sent by the
+    /// end of each (1,500, 3,000, 4,500: the records' difference over their
+    /// timestamps is the line rate), and those ends; the TCP packet
+    /// records nothing.
+    #[test]
+    fn int_records_are_written_at_dequeue() {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Bytes(1_000_000),
+            ecn_k: None,
+            non_ect: NonEct::Queue,
+        };
+        let l = links.push(0, 1, 10_000_000_000, SimTime::from_us(1), cfg);
+        links.set_int(&[true]);
+        let big = Limit::Bytes(1 << 30);
+        links.set_pfc(
+            &PfcConfig {
+                xoff: big,
+                xon: big,
+            },
+            &[true],
+        );
+        let mut q = EventQueue::new();
+        for id in 0..3 {
+            let mut h = data(id, 1500);
+            h.flags = flags::NDP;
+            assert_eq!(links.enqueue(l, h, &mut q, SimTime::ZERO), Enqueue::Queued);
+        }
+        assert_eq!(
+            links.enqueue(l, data(3, 1500), &mut q, SimTime::ZERO),
+            Enqueue::Queued
+        );
+        while let Some(ev) = q.pop_until(SimTime::MAX) {
+            match ev {
+                Event::Arrive(_) => {
+                    links.arrive(&mut q, l);
+                }
+                Event::Serve(k) => links.serve(&mut q, k),
+                e => unreachable!("{e:?}"),
+            }
+        }
+        let recs: Vec<_> = (0..3).map(|id| links.int.take(id).hops()[0]).collect();
+        assert_eq!(
+            recs.iter().map(|r| r.qlen).collect::<Vec<_>>(),
+            [0, 3000, 1500]
+        );
+        assert_eq!(
+            recs.iter().map(|r| r.tx_bytes).collect::<Vec<_>>(),
+            [1500, 3000, 4500]
+        );
+        let per = SimTime(1_200_000);
+        assert_eq!(
+            recs.iter().map(|r| r.ts).collect::<Vec<_>>(),
+            [per, SimTime(2 * per.0), SimTime(3 * per.0)]
+        );
+        let rate = (recs[2].tx_bytes - recs[0].tx_bytes) as f64 * 8e12
+            / (recs[2].ts - recs[0].ts).0 as f64;
+        assert!((rate - 10e9).abs() < 1.0, "{rate}");
+        assert_eq!(links.int.take(3).n, 0, "TCP data carries no INT");
+    }
 }
