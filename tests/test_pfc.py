@@ -82,7 +82,7 @@ def test_dcnsim_run_prints_the_pauses_and_warns_when_a_paused_fabric_drops():
     # a buffer smaller than what 32 ports hold at xoff: drops, said
     small = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "topology.buffer=200KB"],
                            capture_output=True, text=True, check=True).stdout
-    assert "warning:" in small and "dropped at full egress buffers under PFC" in small, small
+    assert "warning:" in small and "dropped at full switch buffers under PFC" in small, small
     plain = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "pfc.enabled=false"],
                            capture_output=True, text=True, check=True).stdout
     assert " pfc " not in plain and "0 drops" not in plain, plain

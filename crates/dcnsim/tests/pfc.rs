@@ -375,3 +375,57 @@ fn the_pause_log_spells_the_table() {
         );
     }
 }
+
+/// Open-loop sources behind paused NICs: two UDP streams of 8 Gbps into
+/// one 10 Gbps port. PFC keeps the switch lossless and pauses the NICs;
+/// the hosts drop what their `nic_buffer` cannot hold (a kernel's full
+/// qdisc), so a NIC's queue stays within it instead of growing without
+/// end, and the port still carries its line rate.
+#[test]
+fn udp_behind_a_paused_nic_is_held_to_its_nic_buffer() {
+    let udp = |src: u32| {
+        json!({"kind": "udp_cbr", "src": src, "dst": 0, "rate": "8Gbps",
+                                "payload": 1400, "stop": "5ms"})
+    };
+    let doc = json!({
+        "name": "udp-pfc", "seed": 1, "stop": "6ms",
+        "topology": {"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "1us",
+                     "buffer": "1MB", "nic_buffer": "100pkt"},
+        "apps": [udp(1), udp(2)],
+        "pfc": {"xoff": "30KB", "xon": "20KB"},
+    });
+    let r = run_checked(&doc);
+    assert!(s(&r, "pfc_pauses") > 0.0);
+    let from_host = col_bool(&r, "queues", "from_host");
+    let dropped = col_u64(&r, "queues", "dropped");
+    let max_pkts = col_u64(&r, "queues", "max_pkts");
+    let (mut host_drops, mut switch_drops) = (0, 0);
+    for i in 0..dropped.len() {
+        if from_host[i] {
+            host_drops += dropped[i];
+            assert!(
+                max_pkts[i] <= 100,
+                "a NIC queue past its nic_buffer: {}",
+                max_pkts[i]
+            );
+        } else {
+            switch_drops += dropped[i];
+        }
+    }
+    assert_eq!(switch_drops, 0, "the fabric is lossless");
+    assert!(
+        host_drops > 0,
+        "16 Gbps offered to 10: the hosts drop the rest"
+    );
+    // the port to h0 is busy from the first packet to the streams' end
+    let tx = col_u64(&r, "queues", "tx_bytes");
+    let to_h0 = (0..tx.len())
+        .filter(|&i| !from_host[i])
+        .map(|i| tx[i])
+        .max()
+        .unwrap();
+    assert!(
+        to_h0 as f64 > 0.95 * 10e9 / 8.0 * 0.005,
+        "{to_h0} bytes in 5 ms"
+    );
+}

@@ -11,8 +11,9 @@
 //! falls below `xon`, RESUME. Each travels the link's propagation delay
 //! back, jumping every queue (a MAC control frame). A paused sender
 //! finishes the packet it is serializing and starts no other until it
-//! is resumed; its queue keeps filling (a host's NIC without limit: the
-//! bytes wait in the host, as a paused NIC holds back its stack). Pauses
+//! is resumed; its queue keeps filling (a host's NIC without limit for
+//! its transports, whose windows bound it: the bytes wait in the host, as
+//! a paused NIC holds back its stack; UDP keeps `nic_buffer`). Pauses
 //! spread congestion upstream hop by hop instead of dropping: with
 //! thresholds that leave a link's round trip of headroom below the
 //! buffer, nothing is lost. A switch egress still drops past its
@@ -27,7 +28,7 @@
 //! departures are not known when a packet is enqueued. A packet enters the
 //! link's ring (its propagation pipe) when it starts serialization.
 
-use super::{flags, int, Enqueue, Hdr, Link, Links, NO_LINK};
+use super::{flags, int, Enqueue, Hdr, Link, Links, PktKind, NO_LINK};
 use crate::config::{Limit, PfcConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::SimTime;
@@ -54,7 +55,8 @@ struct Port {
     /// The class whose limits and ECN threshold the queue applies (the
     /// link's own holds a zero limit: see the module's notes).
     real_class: u32,
-    /// A host's NIC: no drop-tail limit (a paused NIC holds the host back).
+    /// A host's NIC: no drop-tail limit but for UDP (a paused NIC holds the
+    /// host's transports back).
     nic: bool,
     /// Input link of the packet being serialized, and its wire bytes
     /// (released at the switch when its serialization ends).
@@ -245,7 +247,12 @@ impl Links {
         // the packet being serialized counts, as in the FIFO
         let bytes = st.q_bytes + p.waiting_bytes;
         let pkts = st.buffered as u64 + p.waiting.len() as u64;
-        if !p.nic && (bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts) {
+        // A host's NIC holds back its transports' packets whatever their
+        // number (their windows bound it), and drops a UDP source's past
+        // `nic_buffer`, as a kernel's full qdisc does: a paused NIC must
+        // not queue an open-loop source without end.
+        let bounded = !p.nic || h.kind == PktKind::Udp;
+        if bounded && (bytes + wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts) {
             rare.dropped += 1;
             return Enqueue::Dropped;
         }
@@ -400,7 +407,7 @@ impl Links {
 mod tests {
     use super::*;
     use crate::config::{Limit, NonEct, QueueConfig};
-    use crate::net::{PktKind, NO_ROUTE};
+    use crate::net::NO_ROUTE;
 
     fn data(id: u32, wire: u32) -> Hdr {
         Hdr {
