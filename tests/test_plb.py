@@ -194,3 +194,13 @@ def test_the_swift_plb_file_moves_flows_and_says_so():
     assert "16 (16 completed)" in out, out
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("paths"))
     assert "new flow labels drawn" in line
+
+
+def test_swift_plb_is_the_same_on_one_and_two_threads(monkeypatch):
+    """Swift's PLB draws its waits and labels from each flow's own stream,
+    so a run cut in two partitions moves the same flows at the same times."""
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    doc = dcnsim.load_scenario(str(ROOT / "scenarios" / "swift_plb_fattree.toml"))
+    one, two = dcnsim.run({**doc, "threads": 1}), dcnsim.run({**doc, "threads": 2})
+    assert one.flows.rehashes.sum() > 0
+    assert one.flows.equals(two.flows) and one.queues.equals(two.queues)
