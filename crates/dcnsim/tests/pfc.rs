@@ -332,6 +332,14 @@ fn thresholds_in_packets_hold_packets_and_a_bytes_slip_is_named() {
     )
     .expect_err("refused");
     assert_err(&errs, "pfc.xon", "20 packets is above xoff (10 packets)");
+    // xon left out: four fifths of xoff, and at least a packet
+    let one =
+        dcnsim::scenario::parse_config_str(&incast(4, "1MB", json!({"xoff": "1pkt"})).to_string())
+            .expect("xoff alone is enough");
+    assert_eq!(
+        one.pfc.map(|p| p.xon),
+        Some(dcnsim::config::Limit::Packets(1))
+    );
 }
 
 /// The pause log agrees with the per-port table: per link it alternates

@@ -216,7 +216,7 @@ pub fn parse_config_until(
                     let xoff = r.value.xoff.unwrap_or(Limit::Bytes(PFC_XOFF));
                     let xon = r.value.xon.unwrap_or(match xoff {
                         Limit::Bytes(b) => Limit::Bytes(PFC_XON.min(b)),
-                        Limit::Packets(n) => Limit::Packets(n * 4 / 5),
+                        Limit::Packets(n) => Limit::Packets((n * 4 / 5).max(1)),
                     });
                     let mut ok = true;
                     for (key, v) in [("pfc.xoff", xoff), ("pfc.xon", xon)] {
