@@ -155,9 +155,9 @@ impl Pfc {
 
 impl Links {
     /// Turn PFC on at every link: `from_switch[l]` says whether link `l`
-    /// leaves a switch (a host's NIC has no drop-tail limit under PFC),
-    /// `into_switch[l]` whether it enters one (its bytes there are
-    /// counted, and pause its sender). With INT on, call after
+    /// leaves a switch (else it is a host's NIC: no drop-tail limit but
+    /// for UDP). The links a packet comes in on are counted where it is
+    /// enqueued ([`Self::enqueue_from`]). With INT on, call after
     /// [`Self::set_int`] (its egresses keep their real classes there).
     pub fn set_pfc(&mut self, cfg: &PfcConfig, from_switch: &[bool]) {
         assert!(!self.trimming(), "PFC and trimming queues: not together");
@@ -165,13 +165,8 @@ impl Links {
         assert_eq!(from_switch.len(), self.hot.len(), "a flag per link");
         for (l, &from_switch) in from_switch.iter().enumerate() {
             let own = self.hot[l].st.class;
-            let real = match self.int.real_class(l) {
-                Some(c) => c,
-                None => own,
-            };
-            let mut c = self.classes[own as usize];
-            c.lim_bytes = super::trim::PRIO_LIMIT;
-            self.hot[l].st.class = self.intern(c);
+            let real = self.int.real_class(l).unwrap_or(own);
+            self.hot[l].st.class = self.refusing(own);
             ports.push(Port {
                 waiting: VecDeque::new(),
                 waiting_bytes: 0,
@@ -256,7 +251,7 @@ impl Links {
             rare.dropped += 1;
             return Enqueue::Dropped;
         }
-        if (bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
+        if c.over_k(bytes, pkts) && h.flags & flags::ECT != 0 {
             h.flags |= flags::CE;
             rare.marked += 1;
         }

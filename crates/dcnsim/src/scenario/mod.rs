@@ -96,6 +96,21 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 /// The one problem of a validation that `stop` ended.
 pub const INTERRUPTED: &str = "interrupted";
 
+/// The largest packet the apps send, on the wire (TCP's mss and header,
+/// UDP's payload and its 28 header bytes, plus `l2_overhead`).
+fn full_packet(cfg: &Config) -> u64 {
+    cfg.apps
+        .iter()
+        .map(|a| match (a, a.tcp()) {
+            (_, Some(t)) => t.mss as u64 + t.header_bytes as u64,
+            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        + cfg.l2_overhead as u64
+}
+
 /// A PFC threshold in words.
 fn pfc_text(l: Limit) -> String {
     match l {
@@ -628,13 +643,7 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     };
     let t = &cfg.topology;
-    let wire = cfg
-        .apps
-        .iter()
-        .filter_map(|a| a.tcp())
-        .map(|c| (c.mss + c.header_bytes) as u64 + cfg.l2_overhead as u64)
-        .max()
-        .unwrap_or(1500);
+    let wire = full_packet(cfg);
     let mut out = Vec::new();
     let xoff = match p.xoff {
         Limit::Bytes(b) => {
@@ -749,18 +758,7 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
 /// `marks`: whether any queue's marks reach an ECN-capable packet (else
 /// an `ecn_k` below one packet is not worth a word: nothing is marked).
 fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
-    // The largest packet the apps send, on the wire.
-    let full = cfg
-        .apps
-        .iter()
-        .map(|a| match (a, a.tcp()) {
-            (_, Some(t)) => t.mss as u64 + t.header_bytes as u64,
-            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
-        + cfg.l2_overhead as u64;
+    let full = full_packet(cfg);
     // (key, bytes) -> queues with it
     let mut found: Vec<((&str, u64), usize)> = Vec::new();
     for q in cfg
