@@ -163,7 +163,7 @@ class Tcp(_Builder):
     tcprand_mu: Optional[float] = None
     tcprand_v_tau: Optional[Union[float, str]] = None
     tcprand_v_omega: Optional[Union[float, str]] = None
-    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``), ``"swift"`` (delay-based; docs/swift.md) or ``"hpcc"`` (INT-based; docs/hpcc.md)
+    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``), ``"swift"`` (delay-based; docs/swift.md), ``"hpcc"`` (INT-based; docs/hpcc.md) or ``"dcqcn"`` (RoCE's ECN-based rate control; docs/dcqcn.md)
     transport: Optional[str] = None
     ndp_initial_window: Optional[int] = None
     ndp_pull_rate: Optional[Union[float, str]] = None
@@ -189,6 +189,16 @@ class Tcp(_Builder):
     hpcc_n: Optional[int] = None
     hpcc_base_rtt: Optional[str] = None
     hpcc_rto: Optional[str] = None
+    #: DCQCN (``transport="dcqcn"``; docs/dcqcn.md): g, timer, B, F, R_AI, R_HAI, rate floor, CNP interval, go-back-N timeout
+    dcqcn_g: Optional[Union[float, str]] = None
+    dcqcn_timer: Optional[str] = None
+    dcqcn_byte_counter: Optional[Union[str, int]] = None
+    dcqcn_f: Optional[int] = None
+    dcqcn_rai: Optional[str] = None
+    dcqcn_rhai: Optional[str] = None
+    dcqcn_min_rate: Optional[str] = None
+    dcqcn_cnp_interval: Optional[str] = None
+    dcqcn_rto: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:

@@ -727,6 +727,7 @@ pub struct TcpConfig {
     pub ndp: NdpParams,
     pub swift: SwiftParams,
     pub hpcc: HpccParams,
+    pub dcqcn: DcqcnParams,
 }
 
 /// `tcp.transport`.
@@ -739,6 +740,8 @@ pub enum Transport {
     Swift,
     /// HPCC (tcp/hpcc.rs): windows from in-band telemetry.
     Hpcc,
+    /// DCQCN (tcp/dcqcn.rs): RoCE's rate control from ECN marks.
+    Dcqcn,
 }
 
 /// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
@@ -863,6 +866,49 @@ impl Default for HpccParams {
     }
 }
 
+/// DCQCN's parameters (`dcqcn_*` keys; Zhu et al., SIGCOMM 2015, §3),
+/// defaults those of htsim's DCQCN (`dcqcn.cpp`). Rates left at 0 are
+/// taken from the sender's line rate when the flow starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DcqcnParams {
+    /// g, the gain of α's moving average.
+    pub g: f64,
+    /// The period of the rate-increase timer and of α's decay (the
+    /// paper's T and K).
+    pub timer: SimTime,
+    /// B: every B bytes sent count one byte-counter stage.
+    pub byte_counter: u64,
+    /// F: stages of fast recovery before additive increase.
+    pub f: u32,
+    /// R_AI, b/s; 0: the line rate / 20 (htsim's).
+    pub rai_bps: u64,
+    /// R_HAI, b/s; 0: the line rate / 10 (htsim's).
+    pub rhai_bps: u64,
+    /// The rate never falls below this, b/s; 0: the line rate / 1000.
+    pub min_rate_bps: u64,
+    /// N: the receiver sends at most one CNP per flow per interval.
+    pub cnp_interval: SimTime,
+    /// Go back to the first unacknowledged byte when nothing was
+    /// acknowledged for this long (a lost tail has no NACK).
+    pub rto: SimTime,
+}
+
+impl Default for DcqcnParams {
+    fn default() -> Self {
+        DcqcnParams {
+            g: 1.0 / 256.0,
+            timer: SimTime::from_us(55),
+            byte_counter: 10_000_000,
+            f: 5,
+            rai_bps: 0,
+            rhai_bps: 0,
+            min_rate_bps: 0,
+            cnp_interval: SimTime::from_us(50),
+            rto: SimTime::from_ms(1),
+        }
+    }
+}
+
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
@@ -921,6 +967,7 @@ impl Default for TcpConfig {
             ndp: NdpParams::default(),
             swift: SwiftParams::default(),
             hpcc: HpccParams::default(),
+            dcqcn: DcqcnParams::default(),
         }
     }
 }

@@ -1093,6 +1093,11 @@ impl World {
             let nic = self.core.host_nic[src as usize] as usize;
             f.hpcc_setup(rtt, self.core.links.info(nic).rate_bps);
         }
+        if f.is_dcqcn() {
+            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
+            let nic = self.core.host_nic[src as usize] as usize;
+            f.dcqcn_setup(rtt, self.core.links.info(nic).rate_bps);
+        }
         if f.is_ndp() {
             let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
             let nic = self.core.host_nic[src as usize] as usize;
@@ -1451,6 +1456,8 @@ impl World {
                     // The records the ACK carries (its id is free again).
                     let int = self.core.links.int.take(id);
                     f.hpcc_on_ack(io, p, &int);
+                } else if f.is_dcqcn() {
+                    f.dcqcn_on_ack(io, p);
                 } else {
                     f.ndp_on_ack(io, p);
                 }
@@ -1512,6 +1519,12 @@ impl World {
                 }
             }
             self.tcp_io.clear();
+            self.hand_up(f, n);
+            return;
+        }
+        if self.flows[f].is_dcqcn() {
+            let n = self.flows[f].dcqcn_on_data(io, p);
+            self.flush_tcp(p.flow);
             self.hand_up(f, n);
             return;
         }

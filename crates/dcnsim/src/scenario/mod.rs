@@ -507,6 +507,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
+    out.extend(dcqcn_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
@@ -719,6 +720,42 @@ fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .collect()
 }
 
+/// DCQCN where no switch queue marks: no CNP is ever sent, so every flow
+/// sends at line rate whatever the queues do.
+fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let marks = cfg
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .any(|q| q.ecn_k.is_some());
+    if marks {
+        return Vec::new();
+    }
+    let apps: Vec<usize> = cfg
+        .apps
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.tcp().is_some_and(|t| t.transport == Transport::Dcqcn))
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&first) = apps.first() else {
+        return Vec::new();
+    };
+    let others = match apps.len() {
+        1 => String::new(),
+        n => format!(" (and {} more apps)", n - 1),
+    };
+    vec![ScenarioError {
+        path: format!("apps[{first}].tcp.transport"),
+        message: format!(
+            "\"dcqcn\"{others} where no queue has an ecn_k: nothing is marked, no CNP is \
+             sent, and every flow sends at line rate; set the topology's ecn_k (DCQCN's \
+             paper marks from Kmin = 5 KB)"
+        ),
+    }]
+}
+
 /// Marking thresholds on a network whose packets are never ECN-capable:
 /// no TCP app has `ecn` (or an ECN-based cc) and UDP apps send none.
 fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
@@ -730,7 +767,7 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
         .filter(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Queue)
         .count();
     let tcps = || cfg.apps.iter().filter_map(|a| a.tcp());
-    if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn()) {
+    if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn() || t.transport == Transport::Dcqcn) {
         return None;
     }
     let mut ccs: Vec<&str> = Vec::new();

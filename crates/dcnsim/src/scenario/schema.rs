@@ -1273,7 +1273,7 @@ pub struct TcpSection {
     /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
     #[schemars(extend("x-default" = "preset"))]
     pub tcprand_v_omega: Opt<ScaleOrZero>,
-    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) `swift` (Kumar et al. 2020: delay-based window, docs/swift.md) or `hpcc` (Li et al. 2019: windows from in-band telemetry; docs/hpcc.md). With `ndp`, `swift` or `hpcc` the congestion-control, recovery and ACK keys do not apply
+    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) `swift` (Kumar et al. 2020: delay-based window, docs/swift.md), `hpcc` (Li et al. 2019: windows from in-band telemetry; docs/hpcc.md) or `dcqcn` (Zhu et al. 2015: RoCE's rate control from ECN marks, go-back-N; docs/dcqcn.md). With `ndp`, `swift`, `hpcc` or `dcqcn` the congestion-control, recovery and ACK keys do not apply
     #[schemars(extend("x-default" = "`\"tcp\"`"))]
     pub transport: Opt<TransportName>,
     /// NDP: packets sent unsolicited when a transfer starts; 0: one bandwidth-delay product of the flow's unloaded path at the sender's line rate, rounded up (the paper's choice; htsim's main_ndp uses 15)
@@ -1345,6 +1345,33 @@ pub struct TcpSection {
     /// HPCC: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
     #[schemars(extend("x-default" = "`\"1ms\"`"))]
     pub hpcc_rto: Opt<PositiveTime>,
+    /// DCQCN: g, the gain of α's moving average (Zhu et al. 2015, §3)
+    #[schemars(extend("x-default" = "`\"1/256\"`"))]
+    pub dcqcn_g: Opt<PositiveFraction>,
+    /// DCQCN: the period of the rate-increase timer and of α's decay (the paper's T and K)
+    #[schemars(extend("x-default" = "`\"55us\"`"))]
+    pub dcqcn_timer: Opt<PositiveTime>,
+    /// DCQCN: B, the bytes sent per byte-counter stage
+    #[schemars(extend("x-default" = "`\"10MB\"`"))]
+    pub dcqcn_byte_counter: Opt<PositiveSize>,
+    /// DCQCN: F, the stages of fast recovery before additive increase
+    #[schemars(extend("x-default" = "5"))]
+    pub dcqcn_f: Opt<Int<1>>,
+    /// DCQCN: R_AI, the target rate's additive increase per stage
+    #[schemars(extend("x-default" = "the line rate / 20 (htsim's)"))]
+    pub dcqcn_rai: Opt<Rate>,
+    /// DCQCN: R_HAI, the target rate's hyper increase per stage
+    #[schemars(extend("x-default" = "the line rate / 10 (htsim's)"))]
+    pub dcqcn_rhai: Opt<Rate>,
+    /// DCQCN: the lowest rate a cut leaves
+    #[schemars(extend("x-default" = "the line rate / 1000"))]
+    pub dcqcn_min_rate: Opt<Rate>,
+    /// DCQCN: N, the receiver sends at most one CNP per flow in this interval
+    #[schemars(extend("x-default" = "`\"50us\"`"))]
+    pub dcqcn_cnp_interval: Opt<PositiveTime>,
+    /// DCQCN: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
+    #[schemars(extend("x-default" = "`\"1ms\"`"))]
+    pub dcqcn_rto: Opt<PositiveTime>,
 }
 
 // ------------------------------------------------------------------ reading

@@ -229,6 +229,17 @@ impl TcpSection {
                 base_rtt: self.hpcc_base_rtt.unwrap_or(d.hpcc.base_rtt),
                 rto: self.hpcc_rto.unwrap_or(d.hpcc.rto),
             },
+            dcqcn: DcqcnParams {
+                g: self.dcqcn_g.unwrap_or(d.dcqcn.g),
+                timer: self.dcqcn_timer.unwrap_or(d.dcqcn.timer),
+                byte_counter: self.dcqcn_byte_counter.unwrap_or(d.dcqcn.byte_counter),
+                f: self.dcqcn_f.unwrap_or(d.dcqcn.f),
+                rai_bps: self.dcqcn_rai.unwrap_or(d.dcqcn.rai_bps),
+                rhai_bps: self.dcqcn_rhai.unwrap_or(d.dcqcn.rhai_bps),
+                min_rate_bps: self.dcqcn_min_rate.unwrap_or(d.dcqcn.min_rate_bps),
+                cnp_interval: self.dcqcn_cnp_interval.unwrap_or(d.dcqcn.cnp_interval),
+                rto: self.dcqcn_rto.unwrap_or(d.dcqcn.rto),
+            },
         }
     }
 }

@@ -125,6 +125,7 @@ pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
     ("ndp", Transport::Ndp),
     ("swift", Transport::Swift),
     ("hpcc", Transport::Hpcc),
+    ("dcqcn", Transport::Dcqcn),
 ];
 
 pub(crate) const NON_ECT_NAMES: &[(&str, NonEct)] =

@@ -186,6 +186,8 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
                 "swift"
             } else if f.is_hpcc() {
                 "hpcc"
+            } else if f.is_dcqcn() {
+                "dcqcn"
             } else {
                 "tcp"
             },

@@ -154,25 +154,34 @@ impl TcpFlow {
 
     /// Nothing acknowledged for `hpcc_rto`: go back to `snd_una`.
     pub(in crate::tcp) fn hpcc_on_rto(&mut self, io: &mut TcpIo) {
+        if self.gbn_on_rto(io, self.cfg.hpcc.rto) {
+            self.hpcc_send(io);
+        }
+    }
+
+    /// RoCE's go-back-N timeout (HPCC's and DCQCN's): nothing acknowledged
+    /// for `rto`. Returns whether the sender went back to `snd_una` (the
+    /// caller sends again).
+    pub(in crate::tcp) fn gbn_on_rto(&mut self, io: &mut TcpIo, rto: SimTime) -> bool {
         if self.rto.fire(io, TcpTimer::Rto) != Fire::Expired {
-            return;
+            return false;
         }
         if self.snd_una >= self.snd_max {
-            return;
+            return false;
         }
         let now = io.now();
-        if self.last_activity + self.cfg.hpcc.rto > now {
-            let at = self.last_activity + self.cfg.hpcc.rto;
+        if self.last_activity + rto > now {
+            let at = self.last_activity + rto;
             self.rto.arm(io, at, TcpTimer::Rto);
-            return;
+            return false;
         }
         self.stats.timeouts += 1;
         self.stats.loss_log.push((now, true));
         self.last_activity = now;
         self.snd_nxt = self.snd_una;
-        let at = now + self.cfg.hpcc.rto;
+        let at = now + rto;
         self.rto.arm(io, at, TcpTimer::Rto);
-        self.hpcc_send(io);
+        true
     }
 
     /// An ACK or NACK reaches the sender, carrying `int`: the records of
@@ -225,6 +234,25 @@ impl TcpFlow {
     /// the bytes in-order delivery advanced by. The ACK must carry the
     /// packet's INT records (the world attaches them).
     pub fn hpcc_on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
+        let h = self.hpcc.as_deref_mut().expect("an HPCC flow");
+        let mut nacked = h.nacked_at;
+        let (n, _) = self.gbn_receive(io, p, &mut nacked, 0);
+        self.hpcc.as_deref_mut().expect("an HPCC flow").nacked_at = nacked;
+        n
+    }
+
+    /// RoCE's go-back-N receiver (HPCC's and DCQCN's): in order, a packet
+    /// is taken and acknowledged; above a gap, discarded and the gap
+    /// NACKed once (`nacked_at`: the gap last NACKed); below `rcv_nxt`,
+    /// acknowledged again. The ACK carries `extra` flags too. Returns the
+    /// bytes in-order delivery advanced by and whether an ACK or NACK went.
+    pub(in crate::tcp) fn gbn_receive(
+        &mut self,
+        io: &mut TcpIo,
+        p: &Packet,
+        nacked_at: &mut Option<u64>,
+        extra: u8,
+    ) -> (u64, bool) {
         let before = self.rx.rcv_nxt;
         let trimmed = p.flags & flags::TRIMMED != 0;
         let mut nack = false;
@@ -235,17 +263,17 @@ impl TcpFlow {
             self.stats.dup_arrivals += 1;
         } else {
             self.stats.ooo_arrivals += 1;
-            let h = self.hpcc.as_deref_mut().expect("an HPCC flow");
-            if h.nacked_at == Some(self.rx.rcv_nxt) {
-                return 0;
+            if *nacked_at == Some(self.rx.rcv_nxt) {
+                return (0, false);
             }
-            h.nacked_at = Some(self.rx.rcv_nxt);
+            *nacked_at = Some(self.rx.rcv_nxt);
             nack = true;
         }
         // RETX echoed: the sender takes no RTT sample from a resend's ACK.
-        let f = flags::NDP | if nack { flags::TRIMMED } else { 0 } | (p.flags & flags::RETX);
+        let f =
+            flags::NDP | extra | if nack { flags::TRIMMED } else { 0 } | (p.flags & flags::RETX);
         self.send_marked_ack(io, f, self.rx.rcv_nxt, p.ts);
-        self.rx.rcv_nxt - before
+        (self.rx.rcv_nxt - before, true)
     }
 
     /// Every broken HPCC invariant (see [`Self::invariant_violations`]).

@@ -41,6 +41,7 @@
 
 pub mod cc;
 pub mod cwnd_validation;
+pub mod dcqcn;
 pub mod echo;
 pub mod hpcc;
 pub mod hystart;
@@ -409,6 +410,8 @@ pub struct TcpFlow {
     swift: Option<Box<swift::SwiftState>>,
     /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
     hpcc: Option<Box<hpcc::HpccState>>,
+    /// DCQCN's state when `cfg.transport` is DCQCN (tcp/dcqcn.rs).
+    dcqcn: Option<Box<dcqcn::DcqcnState>>,
     /// The flow label's state when `cfg.plb` or `cfg.txrehash` is on (tcp/plb.rs).
     plb: Option<Box<plb::PlbState>>,
 }
@@ -534,6 +537,7 @@ impl TcpFlow {
             swift: (cfg.transport == crate::config::Transport::Swift)
                 .then(|| Box::new(Self::swift_state(&cfg))),
             hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
+            dcqcn: (cfg.transport == crate::config::Transport::Dcqcn).then(Box::default),
             plb,
             stats: FlowStats::default(),
             start_time: None,
@@ -608,7 +612,8 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
-        if self.ndp.is_some() || self.swift.is_some() || self.hpcc.is_some() {
+        if self.ndp.is_some() || self.swift.is_some() || self.hpcc.is_some() || self.dcqcn.is_some()
+        {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
                 self.rx.msg_ends.push_back((self.app_limit, tag));
@@ -618,6 +623,8 @@ impl TcpFlow {
                 self.ndp_write(io)
             } else if self.hpcc.is_some() {
                 self.hpcc_write(io)
+            } else if self.dcqcn.is_some() {
+                self.dcqcn_write(io)
             } else {
                 self.swift_write(io)
             };
@@ -651,6 +658,9 @@ impl TcpFlow {
         self.rx = rx.rx.clone();
         self.rx_rare = rx.rx_rare;
         self.stats.absorb(&rx.stats);
+        if let (Some(d), Some(r)) = (self.dcqcn.as_deref_mut(), rx.dcqcn.as_deref()) {
+            d.absorb(r);
+        }
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).
@@ -746,7 +756,13 @@ impl TcpFlow {
         self.ndp_violations(&mut v);
         self.swift_violations(&mut v);
         self.hpcc_violations(&mut v);
-        if at != self.snd_max && self.ndp.is_none() && self.swift.is_none() && self.hpcc.is_none() {
+        self.dcqcn_violations(&mut v);
+        if at != self.snd_max
+            && self.ndp.is_none()
+            && self.swift.is_none()
+            && self.hpcc.is_none()
+            && self.dcqcn.is_none()
+        {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max

@@ -1,0 +1,398 @@
+//! DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA
+//! Deployments", SIGCOMM 2015), RoCEv2's congestion control, as a mode of
+//! the endpoint (`tcp.transport = "dcqcn"`): the byte stream, messages,
+//! delivery and counters are the flow's; the rate, its pacing and the
+//! acknowledging are DCQCN's over RoCE's go-back-N. Equations and the
+//! comparison with htsim's: docs/dcqcn.md.
+//!
+//! * Switches mark ECN as for any ECN-capable packet (`ecn_k`); DCQCN's
+//!   data are ECT.
+//! * The receiver (the paper's NP) acknowledges every packet; when a
+//!   CE-marked packet arrives and it sent its flow no CNP for
+//!   `dcqcn_cnp_interval` (N = 50 µs), the ACK carries a CNP (the ACK
+//!   with the CNP bit, as the HPCC authors' ns-3 sends it: a separate
+//!   64-byte packet on a NIC, at the same instant and on the same path).
+//! * The sender (RP) sends at its current rate R_C, with no window. A CNP
+//!   cuts: R_T = R_C, R_C = R_C·(1 − α/2), α = (1 − g)·α + g, and resets
+//!   both increase counters. Every `dcqcn_timer` (55 µs) after a cut
+//!   without another, α decays to (1 − g)·α and the timer counter T
+//!   steps; every B bytes sent the byte counter BC steps. Each step
+//!   raises the rate: fast recovery R_C = (R_T + R_C)/2 while
+//!   max(T, BC) ≤ F; hyper increase R_T += (min(T, BC) − F)·R_HAI when
+//!   both are above F; else additive increase R_T += R_AI, then
+//!   R_C = (R_T + R_C)/2. R_C and R_T stay within [min rate, line rate].
+//! * Loss recovery is RoCE's go-back-N (HPCC's, tcp/hpcc.rs): the
+//!   receiver takes data only in order and NACKs a gap once; the sender
+//!   resends from there; `dcqcn_rto` without progress does the same.
+//!
+//! On the wire: data is `PktKind::Data` with `flags::NDP | flags::ECT`, an
+//! ACK `PktKind::Ack` with `flags::NDP` (a NACK with `TRIMMED`, a CNP with
+//! [`CNP`]). Pacing uses the flow's probabilistic-retransmission timer
+//! slot (`TcpTimer::ProbRetx`) and DCQCN's timer the delayed-ACK slot
+//! (`TcpTimer::DelAck`), which a DCQCN flow has no other use for.
+
+use super::*;
+
+/// On a DCQCN ACK: a CNP rides along (ECE's bit: the ACK echoes no ECN).
+pub const CNP: u8 = flags::ECE;
+
+/// DCQCN's state of one flow, both ends (each end touches only its own).
+#[derive(Clone, Debug, Default)]
+pub struct DcqcnState {
+    /// The line rate and the rates of the configuration, b/s.
+    line: f64,
+    rai: f64,
+    rhai: f64,
+    min_rate: f64,
+    /// T of the report: the unloaded path RTT (`cwnd` shows R_C × T).
+    base_rtt: SimTime,
+    /// R_C, the current rate, and R_T, the target rate, b/s.
+    pub rc: f64,
+    pub rt: f64,
+    /// α, the estimate of the congestion extent.
+    pub alpha: f64,
+    /// The timer's and the byte counter's stages since the last cut, and
+    /// the bytes sent towards the next byte-counter stage.
+    t_stage: u32,
+    bc_stage: u32,
+    bytes: u64,
+    /// Pacing: no new packet before this.
+    next_send: SimTime,
+    /// Receiver: when it last sent a CNP, and the gap it NACKed.
+    last_cnp: Option<SimTime>,
+    nacked_at: Option<u64>,
+    /// Counters: CNPs the receiver sent; cuts (CNPs the sender acted on),
+    /// rate increases and NACKs the sender received.
+    pub cnps_sent: u64,
+    pub cuts: u64,
+    pub increases: u64,
+    pub nacks: u64,
+}
+
+impl TcpFlow {
+    /// Whether this flow runs DCQCN.
+    #[inline]
+    pub fn is_dcqcn(&self) -> bool {
+        self.dcqcn.is_some()
+    }
+
+    /// The DCQCN state (both ends), for tests and the report.
+    pub fn dcqcn(&self) -> Option<&DcqcnState> {
+        self.dcqcn.as_deref()
+    }
+
+    /// The rates from `rate_bps` (the sender's line rate) where the
+    /// configuration leaves them to it; R_C = R_T = line rate, α = 1.
+    pub fn dcqcn_setup(&mut self, rtt: SimTime, rate_bps: u64) {
+        let p = self.cfg.dcqcn;
+        let line = rate_bps as f64;
+        let or = |v: u64, d: f64| if v > 0 { v as f64 } else { d };
+        if let Some(d) = self.dcqcn.as_deref_mut() {
+            d.line = line;
+            d.rai = or(p.rai_bps, line / 20.0);
+            d.rhai = or(p.rhai_bps, line / 10.0);
+            d.min_rate = or(p.min_rate_bps, line / 1000.0).min(line);
+            d.base_rtt = rtt;
+            d.rc = line;
+            d.rt = line;
+            d.alpha = 1.0;
+            self.st.cwnd = d.window();
+        }
+    }
+
+    /// The application wrote: send what pacing allows.
+    pub(in crate::tcp) fn dcqcn_write(&mut self, io: &mut TcpIo) {
+        self.dcqcn_send(io);
+    }
+
+    /// Send while pacing allows; otherwise wait for the pacing timer.
+    fn dcqcn_send(&mut self, io: &mut TcpIo) {
+        let now = io.now();
+        let l2 = io.l2_overhead();
+        while self.snd_nxt < self.app_limit {
+            let d = self.dcqcn.as_deref().expect("a DCQCN flow");
+            if now < d.next_send {
+                let at = d.next_send;
+                self.prx.arm(io, at, TcpTimer::ProbRetx);
+                return;
+            }
+            let len = (self.app_limit - self.snd_nxt).min(self.cfg.mss as u64) as u32;
+            let wire = len + self.cfg.header_bytes + l2;
+            let gap = (wire as f64 * 8e12 / d.rc).round() as u64;
+            let start = self.snd_nxt;
+            let retx = start < self.snd_max;
+            self.snd_nxt += len as u64;
+            self.snd_max = self.snd_max.max(self.snd_nxt);
+            let pkt = self.modern_data(io, start, len, retx, flags::NDP | flags::ECT);
+            io.send(pkt);
+            if !self.rto.is_armed() {
+                let at = now + self.cfg.dcqcn.rto;
+                self.rto.arm(io, at, TcpTimer::Rto);
+            }
+            let b = self.cfg.dcqcn.byte_counter;
+            let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+            d.next_send = now + SimTime(gap.max(1));
+            d.bytes += len as u64;
+            if d.bytes >= b {
+                d.bytes = 0;
+                d.bc_stage += 1;
+                d.increase(self.cfg.dcqcn.f);
+                self.st.cwnd = d.window();
+            }
+        }
+    }
+
+    /// The pacing timer: the next packet may go.
+    pub(in crate::tcp) fn dcqcn_on_pace(&mut self, io: &mut TcpIo) {
+        if self.prx.fire(io, TcpTimer::ProbRetx) == Fire::Expired {
+            self.dcqcn_send(io);
+        }
+    }
+
+    /// DCQCN's timer: `dcqcn_timer` without a cut. α decays, the timer
+    /// stage steps and the rate rises; the timer runs on while the rate
+    /// is below line rate or α above its floor, and the flow has data.
+    pub(in crate::tcp) fn dcqcn_on_timer(&mut self, io: &mut TcpIo) {
+        if self.rx_rare.dack.fire(io, TcpTimer::DelAck) != Fire::Expired {
+            return;
+        }
+        let p = self.cfg.dcqcn;
+        let busy = self.snd_una < self.app_limit;
+        let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+        d.alpha *= 1.0 - p.g;
+        d.t_stage += 1;
+        d.increase(p.f);
+        self.st.cwnd = d.window();
+        // Once at line rate, α alone changes: it matters to the next cut,
+        // so it keeps decaying while the flow sends (and stops on an idle
+        // flow, whose next cut then starts from the α it left).
+        if busy && (d.rc < d.line || d.alpha > 1e-6) {
+            self.rx_rare
+                .dack
+                .arm(io, io.now() + p.timer, TcpTimer::DelAck);
+        }
+    }
+
+    /// Nothing acknowledged for `dcqcn_rto`: go back to `snd_una`.
+    pub(in crate::tcp) fn dcqcn_on_rto(&mut self, io: &mut TcpIo) {
+        if self.gbn_on_rto(io, self.cfg.dcqcn.rto) {
+            self.dcqcn_send(io);
+        }
+    }
+
+    /// An ACK, NACK or CNP reaches the sender.
+    pub fn dcqcn_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
+        let now = io.now();
+        if p.seq > self.snd_una {
+            self.snd_una = p.seq.min(self.snd_max);
+            self.last_activity = now;
+            if p.flags & flags::RETX == 0 {
+                self.ndp_rtt_sample(now.saturating_sub(p.ts));
+            }
+        }
+        if p.flags & flags::TRIMMED != 0 {
+            // A NACK: go back (RoCE's go-back-N).
+            self.dcqcn.as_deref_mut().expect("a DCQCN flow").nacks += 1;
+            self.stats.fast_retransmits += 1;
+            self.stats.loss_log.push((now, false));
+            self.snd_nxt = self.snd_una;
+        } else {
+            self.snd_nxt = self.snd_nxt.max(self.snd_una);
+        }
+        if p.flags & CNP != 0 {
+            let g = self.cfg.dcqcn.g;
+            let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+            d.cut(g);
+            self.st.cwnd = d.window();
+            self.stats.ecn_cuts += 1;
+            // The increase timer restarts from the cut.
+            let at = now + self.cfg.dcqcn.timer;
+            self.rx_rare.dack.cancel();
+            self.rx_rare.dack.arm(io, at, TcpTimer::DelAck);
+            // A packet paced at the old rate may wait longer: the next
+            // one goes one gap at the new rate after the last.
+            let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+            if d.next_send > now {
+                let full = self.cfg.mss + self.cfg.header_bytes + io.l2_overhead();
+                let gap = (full as f64 * 8e12 / d.rc).round() as u64;
+                let old = (full as f64 * 8e12 / d.rt).round() as u64;
+                d.next_send = d.next_send + SimTime(gap.saturating_sub(old));
+            }
+        }
+        if self.snd_una >= self.snd_max {
+            self.rto.cancel();
+        } else {
+            let at = now + self.cfg.dcqcn.rto;
+            self.rto.arm(io, at, TcpTimer::Rto);
+        }
+        self.dcqcn_send(io);
+    }
+
+    /// A data packet reaches the receiver: go-back-N's answer (an ACK or a
+    /// NACK), carrying a CNP when the packet is CE-marked and the flow had
+    /// none for `dcqcn_cnp_interval`. Returns the bytes in-order delivery
+    /// advanced by.
+    pub fn dcqcn_on_data(&mut self, io: &mut TcpIo, p: &Packet) -> u64 {
+        let now = io.now();
+        let interval = self.cfg.dcqcn.cnp_interval;
+        let marked = p.flags & flags::CE != 0;
+        if marked {
+            self.stats.ecn_marks += 1;
+        }
+        let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+        let cnp = marked && d.last_cnp.is_none_or(|t| now >= t + interval);
+        let mut nacked = d.nacked_at;
+        let (n, acked) = self.gbn_receive(io, p, &mut nacked, if cnp { CNP } else { 0 });
+        let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+        d.nacked_at = nacked;
+        if cnp && acked {
+            d.last_cnp = Some(now);
+            d.cnps_sent += 1;
+        }
+        n
+    }
+
+    /// Every broken DCQCN invariant (see [`Self::invariant_violations`]).
+    pub(in crate::tcp) fn dcqcn_violations(&self, v: &mut Vec<String>) {
+        let Some(d) = self.dcqcn.as_deref() else {
+            return;
+        };
+        let id = self.id;
+        if d.line > 0.0 && !(d.rc >= d.min_rate && d.rc <= d.line && d.rt <= d.line) {
+            v.push(format!(
+                "flow {id}: DCQCN rate {} (target {}) outside [{}, {}]",
+                d.rc, d.rt, d.min_rate, d.line
+            ));
+        }
+        if !(0.0..=1.0).contains(&d.alpha) {
+            v.push(format!("flow {id}: DCQCN alpha {} outside [0, 1]", d.alpha));
+        }
+        if self.snd_nxt < self.snd_una || self.snd_nxt > self.snd_max {
+            v.push(format!(
+                "flow {id}: DCQCN snd_nxt {} outside [snd_una {}, snd_max {}]",
+                self.snd_nxt, self.snd_una, self.snd_max
+            ));
+        }
+    }
+}
+
+impl DcqcnState {
+    /// A CNP: R_T = R_C, R_C = R_C·(1 − α/2), α = (1 − g)·α + g; the
+    /// increase counters start again.
+    fn cut(&mut self, g: f64) {
+        self.rt = self.rc;
+        self.rc = (self.rc * (1.0 - self.alpha / 2.0)).max(self.min_rate);
+        self.alpha = (1.0 - g) * self.alpha + g;
+        self.t_stage = 0;
+        self.bc_stage = 0;
+        self.bytes = 0;
+        self.cuts += 1;
+    }
+
+    /// One stage of the timer or the byte counter: fast recovery, then
+    /// additive, then hyper increase (htsim's `increaseRate`).
+    fn increase(&mut self, f: u32) {
+        if self.rc >= self.line {
+            return;
+        }
+        let (hi, lo) = (
+            self.t_stage.max(self.bc_stage),
+            self.t_stage.min(self.bc_stage),
+        );
+        if hi > f {
+            self.rt += if lo > f {
+                (lo - f) as f64 * self.rhai
+            } else {
+                self.rai
+            };
+            self.rt = self.rt.min(self.line);
+        }
+        self.rc = ((self.rt + self.rc) / 2.0).min(self.line);
+        self.increases += 1;
+    }
+
+    /// R_C × T in bytes: what the report and traces show as the window.
+    fn window(&self) -> u64 {
+        (self.rc * self.base_rtt.0 as f64 / 8e12) as u64
+    }
+
+    /// The receiver's half, from the partition that held the receiver.
+    pub(in crate::tcp) fn absorb(&mut self, rx: &DcqcnState) {
+        self.last_cnp = rx.last_cnp;
+        self.nacked_at = rx.nacked_at;
+        self.cnps_sent += rx.cnps_sent;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> DcqcnState {
+        DcqcnState {
+            line: 100e9,
+            rai: 5e9,
+            rhai: 10e9,
+            min_rate: 100e6,
+            base_rtt: SimTime::from_us(10),
+            rc: 100e9,
+            rt: 100e9,
+            alpha: 1.0,
+            ..Default::default()
+        }
+    }
+
+    /// The first CNP halves the rate (α starts at 1) and sets the target
+    /// to the rate before; α moves towards 1 by g; a later cut with a
+    /// decayed α cuts less.
+    #[test]
+    fn a_cut_takes_alpha_over_two() {
+        let mut d = state();
+        d.cut(1.0 / 256.0);
+        assert_eq!((d.rc, d.rt), (50e9, 100e9));
+        assert_eq!(d.alpha, 1.0, "(1 - g)·1 + g = 1");
+        d.alpha = 0.2;
+        d.cut(0.5);
+        assert_eq!((d.rc, d.rt), (45e9, 50e9));
+        assert_eq!(d.alpha, 0.6);
+        // never below the floor
+        d.alpha = 1.0;
+        for _ in 0..20 {
+            d.cut(0.0);
+        }
+        assert_eq!(d.rc, d.min_rate);
+    }
+
+    /// After a cut: F stages of fast recovery halve the distance to the
+    /// target without moving it; then additive steps raise the target by
+    /// R_AI; with both counters past F, hyper steps by (min − F)·R_HAI;
+    /// and nothing passes line rate.
+    #[test]
+    fn increases_recover_then_probe() {
+        let mut d = state();
+        d.cut(0.0);
+        for s in 1..=5 {
+            d.t_stage = s;
+            d.increase(5);
+            assert_eq!(d.rt, 100e9, "fast recovery keeps the target");
+        }
+        assert!((d.rc - (100e9 - 50e9 / 32.0)).abs() < 1.0, "{}", d.rc);
+        let mut d = state();
+        d.rc = 20e9;
+        d.rt = 20e9;
+        d.t_stage = 6;
+        d.increase(5);
+        assert_eq!((d.rt, d.rc), (25e9, 22.5e9), "additive: R_T + R_AI");
+        d.bc_stage = 8;
+        d.t_stage = 7;
+        d.increase(5);
+        assert_eq!(d.rt, 45e9, "hyper: (min(7, 8) − 5)·R_HAI");
+        assert_eq!(d.rc, 33.75e9);
+        for _ in 0..40 {
+            d.increase(5);
+        }
+        assert!(d.rt <= d.line && d.rc <= d.line);
+        assert_eq!(d.rt, d.line);
+        assert!(d.line - d.rc < 1.0, "{}", d.rc);
+    }
+}
