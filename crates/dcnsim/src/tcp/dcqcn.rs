@@ -216,7 +216,7 @@ impl TcpFlow {
                 let full = self.cfg.mss + self.cfg.header_bytes + io.l2_overhead();
                 let gap = (full as f64 * 8e12 / d.rc).round() as u64;
                 let old = (full as f64 * 8e12 / d.rt).round() as u64;
-                d.next_send = d.next_send + SimTime(gap.saturating_sub(old));
+                d.next_send += SimTime(gap.saturating_sub(old));
             }
         }
         if self.snd_una >= self.snd_max {

@@ -1,0 +1,250 @@
+//! DCQCN (tcp/dcqcn.rs) on whole runs: the laws its parts keep (an
+//! uncongested flow is never cut and runs at line rate; CNPs no closer
+//! than their interval; an incast's queue held near the marking threshold
+//! where the same flows without marks fill the PFC headroom; go-back-N
+//! delivering every byte through drops), each against a run where the law
+//! would fail without the mechanism.
+
+mod common;
+use common::*;
+use dcnsim::config::{Threads, Ties};
+use dcnsim::stats::results::Results;
+use serde_json::{json, Value};
+
+/// `n` long DCQCN flows into host 0 of a 100 Gbps star (1 µs links, 4 MB
+/// ports, 4 KB packets) for `stop`; `ecn_k` and `[pfc]` as given.
+fn incast(n: usize, ecn_k: Option<&str>, pfc: bool, tcp: Value, stop: &str) -> Value {
+    let mut t = json!({"transport": "dcqcn", "mss": 4096});
+    for (k, v) in tcp.as_object().into_iter().flatten() {
+        t[k] = v.clone();
+    }
+    let mut doc = json!({
+        "name": "dcqcn", "seed": 2, "stop": stop,
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "4MB"},
+        "tcp": t,
+        "trace": {"interval": "50us", "queues": "switches"},
+        "apps": (1..=n).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "duration": "1s"}))
+            .collect::<Vec<_>>(),
+    });
+    if let Some(k) = ecn_k {
+        doc["topology"]["ecn_k"] = json!(k);
+    }
+    if pfc {
+        doc["pfc"] = json!({});
+    }
+    doc
+}
+
+fn s(r: &Results, k: &str) -> f64 {
+    r.summary_value(k)
+        .unwrap_or_else(|| panic!("no {k} in the summary"))
+}
+
+/// The bytes the flows delivered after `from` seconds (the flow time
+/// series' last sample less its sample at `from`).
+fn delivered_after(r: &Results, from: f64) -> f64 {
+    let t = col_f64(r, "flow_ts", "time_s");
+    let d = col_u64(r, "flow_ts", "delivered_bytes");
+    let last = t.iter().cloned().fold(0.0, f64::max);
+    let at = |x: f64| -> f64 {
+        t.iter()
+            .zip(d)
+            .filter(|(s, _)| (**s - x).abs() < 1e-9)
+            .map(|(_, b)| *b as f64)
+            .sum()
+    };
+    at(last) - at(from)
+}
+
+/// The host-0 port's largest queue (bytes) after `from` seconds.
+fn max_queue_after(r: &Results, from: f64) -> u64 {
+    let t = col_f64(r, "queue_ts", "time_s");
+    let b = col_u64(r, "queue_ts", "bytes");
+    t.iter()
+        .zip(b)
+        .filter(|(s, _)| **s >= from)
+        .map(|(_, b)| *b)
+        .max()
+        .unwrap()
+}
+
+/// A flow alone on its path: its queue never passes one packet, so no
+/// packet is marked, no CNP sent, no cut made; the transfer takes the time
+/// its wire bytes take at line rate plus the path's latency (under 2 %
+/// over it).
+#[test]
+fn an_uncongested_flow_runs_at_line_rate_and_is_never_cut() {
+    let doc = json!({
+        "name": "one", "seed": 1, "stop": "10ms",
+        "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "4MB", "ecn_k": "20KB"},
+        "tcp": {"transport": "dcqcn", "mss": 4096},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
+    });
+    let r = run_checked(&doc);
+    assert_eq!(col_str(&r, "flows", "transport")[0], "dcqcn");
+    assert_eq!(col_u64(&r, "flows", "ecn_marks")[0], 0);
+    assert_eq!(col_u64(&r, "flows", "ecn_cuts")[0], 0);
+    assert!(col_bool(&r, "flows", "completed")[0]);
+    let fct = col_f64(&r, "flows", "fct_s")[0];
+    // "4MB" is 4 MiB: 1,024 packets of 4,096 bytes and 40 bytes of header
+    // (a star's links add no link-layer bytes)
+    let wire = 4_194_304.0 + 1024.0 * 40.0;
+    let ideal = wire * 8.0 / 100e9;
+    assert!(
+        fct > ideal && fct < 1.02 * ideal + 5e-6,
+        "FCT {fct} s against {ideal} s at line rate"
+    );
+}
+
+/// Eight long flows into one port over PFC: marks come back as CNPs and
+/// cut the senders, so the port's queue stays within a few times the
+/// marking threshold in the second half, its line stays busy (above 80 %),
+/// the flows share it fairly (Jain above 0.9) and nothing is lost. The
+/// same flows without marks are never cut: the queue climbs to what PFC
+/// holds back (far above the threshold), and the fabric pauses far more.
+#[test]
+fn an_incast_is_cut_to_the_marking_threshold_and_loses_nothing() {
+    let r = run_checked(&incast(8, Some("100KB"), true, json!({}), "10ms"));
+    assert_eq!(s(&r, "packets_dropped"), 0.0);
+    let cuts = col_u64(&r, "flows", "ecn_cuts");
+    assert!(cuts.iter().all(|&c| c > 0), "every sender cut: {cuts:?}");
+    let util = delivered_after(&r, 0.005) * 8.0 / 0.005 / 100e9;
+    assert!(util > 0.8, "utilisation {util}");
+    let per: Vec<f64> = col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .map(|&b| b as f64)
+        .collect();
+    let jain = per.iter().sum::<f64>().powi(2) / (8.0 * per.iter().map(|x| x * x).sum::<f64>());
+    assert!(jain > 0.9, "Jain {jain}: {per:?}");
+    let q = max_queue_after(&r, 0.005);
+    assert!(q < 400_000, "queue {q} bytes against ecn_k 100 KB");
+
+    let unmarked = run_checked(&incast(8, None, true, json!({}), "10ms"));
+    assert_eq!(s(&unmarked, "packets_dropped"), 0.0);
+    assert!(col_u64(&unmarked, "flows", "ecn_cuts")
+        .iter()
+        .all(|&c| c == 0));
+    let q0 = max_queue_after(&unmarked, 0.005);
+    assert!(q0 > 2 * q, "unmarked queue {q0} against {q}");
+    assert!(s(&unmarked, "pfc_pauses") > 4.0 * s(&r, "pfc_pauses"));
+}
+
+/// A receiver sends its flow at most one CNP per `dcqcn_cnp_interval`, so
+/// a sender's cuts over a run are at most its length over the interval
+/// (plus the first); with a longer interval the senders are cut less
+/// often, and the bound moves with it.
+#[test]
+fn cnps_are_no_closer_than_their_interval() {
+    for (interval, us) in [("50us", 50.0), ("400us", 400.0)] {
+        let r = run_checked(&incast(
+            4,
+            Some("20KB"),
+            true,
+            json!({"dcqcn_cnp_interval": interval}),
+            "4ms",
+        ));
+        let bound = (4000.0 / us) as u64 + 1;
+        let cuts = col_u64(&r, "flows", "ecn_cuts");
+        assert!(
+            cuts.iter().all(|&c| c > 0 && c <= bound),
+            "{interval}: cuts {cuts:?} against at most {bound}"
+        );
+        if us == 50.0 {
+            assert!(
+                cuts.iter().any(|&c| c > 4000 / 400 + 1),
+                "at 50 µs some flow is cut more often than 400 µs allows: {cuts:?}"
+            );
+        }
+    }
+}
+
+/// Without PFC a shallow port drops; the receiver NACKs each gap and the
+/// sender goes back to it (go-back-N), so every byte of every flow is
+/// delivered once, in order, and every flow completes.
+#[test]
+fn go_back_n_delivers_every_byte_through_drops() {
+    let mut doc = json!({
+        "name": "lossy", "seed": 4, "stop": "1s",
+        "topology": {"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "200KB", "ecn_k": "50KB"},
+        "tcp": {"transport": "dcqcn", "mss": 4096},
+        "apps": (1..=8).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "size": "2MB"}))
+            .collect::<Vec<_>>(),
+    });
+    let r = run_checked(&doc);
+    assert!(
+        s(&r, "packets_dropped") > 0.0,
+        "the incast overflows 200 KB"
+    );
+    assert!(col_u64(&r, "flows", "fast_retransmits").iter().sum::<u64>() > 0);
+    assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));
+    assert!(col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .all(|&b| b == 2 * 1024 * 1024));
+    // the same on the seeded and the first-in first-out order of ties
+    doc["ties"] = json!("fifo");
+    let fifo = run_checked(&doc);
+    assert!(col_bool(&fifo, "flows", "completed").iter().all(|&c| c));
+}
+
+/// Same scenario and seed, same bits; and on a fat-tree without PFC the
+/// run cuts into partitions and gives one thread's bits on two (the
+/// receiver's CNP state merged back with the rest of the receiver).
+#[test]
+fn dcqcn_runs_are_deterministic_and_cut_across_threads() {
+    let apps: Vec<Value> = (0..16)
+        .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "1MB"}))
+        .collect();
+    let doc = json!({
+        "name": "perm", "seed": 3, "stop": "20ms", "threads": 1,
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                     "buffer": "400KB", "ecn_k": "30KB"},
+        "tcp": {"transport": "dcqcn"},
+        "apps": apps,
+    });
+    let mut c = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    assert_eq!(c.ties, Ties::Seeded);
+    let one = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    let again = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    assert_same_tables(&one, &again);
+    assert!(col_u64(&one, "flows", "ecn_cuts").iter().sum::<u64>() > 0);
+    std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
+    c.threads = Threads::N(2);
+    let (two, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
+    let st = stats.expect("a partitioned run");
+    assert_eq!(st.parts.len(), 2);
+    assert!(st.parts.iter().all(|p| p.handed_over > 0));
+    assert_same_tables(&one, &two);
+    check_conservation(&two);
+}
+
+/// A DCQCN scenario where no queue marks is run but said to be pointless
+/// (no CNP can come), once for all its apps.
+#[test]
+fn dcqcn_without_marking_is_warned_once() {
+    let doc = incast(3, None, false, json!({}), "1ms");
+    let cfg = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    let w = dcnsim::scenario::warnings(&cfg);
+    let hits: Vec<_> = w.iter().filter(|e| e.message.contains("dcqcn")).collect();
+    assert_eq!(hits.len(), 1, "{w:?}");
+    assert_eq!(hits[0].path, "apps[0].tcp.transport");
+    assert!(
+        hits[0].message.contains("2 more apps"),
+        "{}",
+        hits[0].message
+    );
+    assert!(!w
+        .iter()
+        .any(|e| e.message.contains("no app sends ECN-capable")));
+    let marked = incast(3, Some("20KB"), false, json!({}), "1ms");
+    let cfg = dcnsim::scenario::parse_config_str(&marked.to_string()).expect("valid");
+    let w = dcnsim::scenario::warnings(&cfg);
+    assert!(
+        !w.iter()
+            .any(|e| e.message.contains("dcqcn") || e.message.contains("ECN-capable")),
+        "{w:?}"
+    );
+}
