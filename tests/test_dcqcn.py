@@ -1,0 +1,86 @@
+"""DCQCN (`tcp.transport = "dcqcn"`) from Python and the command line: the
+builder takes the `dcqcn_*` keys, a run reports its flows as `dcqcn` with
+their CNP cuts, the shipped scenario runs lossless to the end, a sweep can
+move a parameter and the result moves the way DCQCN says it must, and a
+bad key is refused with its field. The laws on whole runs are in
+crates/dcnsim/tests/dcqcn.rs, the rate machine's in tcp/dcqcn.rs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import dcnsim
+import pytest
+
+try:
+    from conftest import needs_core
+
+    pytestmark = needs_core
+except ImportError:  # pragma: no cover
+    pass
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "scenarios" / "dcqcn_incast.toml"
+
+
+def incast(**tcp) -> dcnsim.Scenario:
+    return dcnsim.Scenario(
+        name="dcqcn", stop="20ms",
+        topology={"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
+                  "buffer": "4MB", "ecn_k": "50KB"},
+        tcp=dcnsim.Tcp(transport="dcqcn", mss=4096, **tcp),
+        apps=[{"kind": "bulk", "src": s, "dst": 0, "duration": "1s"} for s in range(1, 9)],
+        pfc=dcnsim.Pfc(),
+    )
+
+
+def test_the_builder_takes_dcqcn_keys_and_flows_report_their_cuts():
+    sc = incast(dcqcn_g="1/16", dcqcn_timer="100us", dcqcn_rai="1Gbps")
+    d = sc.to_dict()["tcp"]
+    assert d["transport"] == "dcqcn" and d["dcqcn_g"] == "1/16" and d["dcqcn_rai"] == "1Gbps"
+    r = dcnsim.run(sc)
+    f = r.flows
+    assert set(f.transport) == {"dcqcn"}
+    assert (f.ecn_marks > 0).all() and (f.ecn_cuts > 0).all()
+    # each flow's CNPs are at most one per 50 µs of the 20 ms run
+    assert (f.ecn_cuts <= 20_000 / 50 + 1).all()
+    assert r.summary["packets_dropped"] == 0
+    assert not r.conservation_problems()
+
+
+def test_a_longer_cnp_interval_cuts_less_often():
+    """N bounds the CNPs a receiver sends: at 1 ms no flow is cut more than
+    21 times in 20 ms, far fewer than at the default 50 µs."""
+    fast = dcnsim.run(incast()).flows.ecn_cuts
+    slow = dcnsim.run(incast(dcqcn_cnp_interval="1ms")).flows.ecn_cuts
+    assert (slow <= 21).all()
+    assert fast.sum() > 2 * slow.sum()
+
+
+def test_the_shipped_scenario_runs_lossless_from_the_cli():
+    out = subprocess.run(
+        [sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "apps[0].queries=2"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "0 drops" in out and "0 timeouts" in out
+    assert "queries      2:" in out
+
+
+@pytest.mark.parametrize(
+    "key, value, needle",
+    [
+        ("dcqcn_g", 0, "dcqcn_g"),
+        ("dcqcn_f", 0, "dcqcn_f"),
+        ("dcqcn_rai", "fast", "dcqcn_rai"),
+        ("dcqcn_timer", "0us", "dcqcn_timer"),
+    ],
+)
+def test_bad_dcqcn_keys_are_refused_with_their_field(key, value, needle):
+    sc = incast()
+    doc = sc.to_dict()
+    doc["tcp"][key] = value
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(doc)
+    assert needle in str(e.value)
