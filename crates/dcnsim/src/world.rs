@@ -1457,7 +1457,10 @@ impl World {
                     let int = self.core.links.int.take(id);
                     f.hpcc_on_ack(io, p, &int);
                 } else if f.is_dcqcn() {
-                    f.dcqcn_on_ack(io, p);
+                    let nic = self.core.host_nic[f.src_host as usize] as usize;
+                    let backlog = self.core.links.occupancy(nic, self.core.q.now()).0;
+                    let io = self.tcp_io.at(self.core.q.now()).set_nic_backlog(backlog);
+                    self.flows[p.flow as usize].dcqcn_on_ack(io, p);
                 } else {
                     f.ndp_on_ack(io, p);
                 }
@@ -1630,14 +1633,30 @@ impl World {
     /// A TCP flow's timer wake-up is due.
     #[inline]
     fn tcp_timer(&mut self, flow: u32, timer: TcpTimer) {
-        let io = self.tcp_io.at(self.core.q.now());
+        let backlog = self.dcqcn_backlog(flow);
+        let io = self.tcp_io.at(self.core.q.now()).set_nic_backlog(backlog);
         self.flows[flow as usize].on_timer(io, timer);
         self.flush_tcp(flow);
     }
 
+    /// The bytes waiting at a DCQCN flow's NIC (0 for any other flow): a
+    /// RoCE NIC makes a queue pair's next packet only when its transmit
+    /// queue has room, so a paused NIC stops the sender instead of
+    /// queueing what its rate would send.
+    #[inline]
+    fn dcqcn_backlog(&mut self, flow: u32) -> u64 {
+        let f = &self.flows[flow as usize];
+        if !f.is_dcqcn() {
+            return 0;
+        }
+        let nic = self.core.host_nic[f.src_host as usize] as usize;
+        self.core.links.occupancy(nic, self.core.q.now()).0
+    }
+
     /// The application writes to TCP flow `flow` (see [`TcpFlow::app_write`]).
     pub fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>) {
-        let io = self.tcp_io.at(self.core.q.now());
+        let backlog = self.dcqcn_backlog(flow);
+        let io = self.tcp_io.at(self.core.q.now()).set_nic_backlog(backlog);
         self.flows[flow as usize].app_write(io, bytes, msg_tag);
         self.flush_tcp(flow);
     }

@@ -100,8 +100,9 @@ fn an_uncongested_flow_runs_at_line_rate_and_is_never_cut() {
 
 /// Eight long flows into one port over PFC: marks come back as CNPs and
 /// cut the senders, so the port's queue stays within a few times the
-/// marking threshold in the second half, its line stays busy (above 80 %),
-/// the flows share it fairly (Jain above 0.9) and nothing is lost. The
+/// marking threshold in the second half, its line stays busy (above half),
+/// the flows share it fairly (Jain above 0.9), nothing is lost, and a
+/// paused sender stops instead of queueing at its NIC. The
 /// same flows without marks are never cut: the queue climbs to what PFC
 /// holds back (far above the threshold), and the fabric pauses far more.
 #[test]
@@ -110,8 +111,12 @@ fn an_incast_is_cut_to_the_marking_threshold_and_loses_nothing() {
     assert_eq!(s(&r, "packets_dropped"), 0.0);
     let cuts = col_u64(&r, "flows", "ecn_cuts");
     assert!(cuts.iter().all(|&c| c > 0), "every sender cut: {cuts:?}");
+    // the increases bring the cut senders back: without them (timer or
+    // byte counter broken) eight senders halved a few times stay at a few
+    // per cent of the line; DCQCN's own cost, its cuts, leaves it below
+    // full (htsim's parameters: about 3/4)
     let util = delivered_after(&r, 0.005) * 8.0 / 0.005 / 100e9;
-    assert!(util > 0.8, "utilisation {util}");
+    assert!(util > 0.5, "utilisation {util}");
     let per: Vec<f64> = col_u64(&r, "flows", "delivered_bytes")
         .iter()
         .map(|&b| b as f64)
@@ -120,6 +125,19 @@ fn an_incast_is_cut_to_the_marking_threshold_and_loses_nothing() {
     assert!(jain > 0.9, "Jain {jain}: {per:?}");
     let q = max_queue_after(&r, 0.005);
     assert!(q < 400_000, "queue {q} bytes against ecn_k 100 KB");
+    // a paused sender stops: its NIC never holds more than the packet it
+    // sends and one behind it (4,096 + 40 bytes each)
+    let nodes = col_str(&r, "queues", "node");
+    let max = col_u64(&r, "queues", "max_bytes");
+    let nics: Vec<u64> = (0..nodes.len())
+        .filter(|&i| nodes[i].starts_with('h') && nodes[i] != "h0")
+        .map(|i| max[i])
+        .collect();
+    assert_eq!(nics.len(), 8);
+    assert!(
+        nics.iter().all(|&b| b <= 2 * 4136),
+        "senders' NICs: {nics:?}"
+    );
 
     let unmarked = run_checked(&incast(8, None, true, json!({}), "10ms"));
     assert_eq!(s(&unmarked, "packets_dropped"), 0.0);

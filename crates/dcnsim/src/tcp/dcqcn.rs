@@ -11,8 +11,14 @@
 //!   CE-marked packet arrives and it sent its flow no CNP for
 //!   `dcqcn_cnp_interval` (N = 50 µs), the ACK carries a CNP (the ACK
 //!   with the CNP bit, as the HPCC authors' ns-3 sends it: a separate
-//!   64-byte packet on a NIC, at the same instant and on the same path).
-//! * The sender (RP) sends at its current rate R_C, with no window. A CNP
+//!   64-byte packet on a NIC, at the same instant and on the same path);
+//!   a packet marked sooner waits for the interval's end, when one CNP
+//!   goes on an ACK of its own (the paper's "at most one CNP every N µs
+//!   if any packet in that window was marked", as htsim's sink does).
+//! * The sender (RP) sends at its current rate R_C, with no window, and
+//!   only while its NIC's queue holds less than two packets (a NIC makes a
+//!   queue pair's next packet when its transmit queue has room, so a PFC
+//!   pause stops the sender rather than queueing its rate's packets). A CNP
 //!   cuts: R_T = R_C, R_C = R_C·(1 − α/2), α = (1 − g)·α + g, and resets
 //!   both increase counters. Every `dcqcn_timer` (55 µs) after a cut
 //!   without another, α decays to (1 − g)·α and the timer counter T
@@ -58,8 +64,14 @@ pub struct DcqcnState {
     bytes: u64,
     /// Pacing: no new packet before this.
     next_send: SimTime,
-    /// Receiver: when it last sent a CNP, and the gap it NACKed.
+    /// Looks at a full NIC in a row (the wait doubles, to 8 packet times).
+    nic_waits: u32,
+    /// Receiver: when it last sent a CNP, whether a packet marked since
+    /// waits for the next one (`cnp_timer`, at the interval's end), and
+    /// the gap it NACKed.
     last_cnp: Option<SimTime>,
+    cnp_pending: bool,
+    cnp_timer: LazyTimer,
     nacked_at: Option<u64>,
     /// Counters: CNPs the receiver sent; cuts (CNPs the sender acted on),
     /// rate increases and NACKs the sender received.
@@ -109,15 +121,30 @@ impl TcpFlow {
     fn dcqcn_send(&mut self, io: &mut TcpIo) {
         let now = io.now();
         let l2 = io.l2_overhead();
+        let full = (self.cfg.mss + self.cfg.header_bytes + l2) as u64;
+        let mut backlog = io.nic_backlog();
         while self.snd_nxt < self.app_limit {
-            let d = self.dcqcn.as_deref().expect("a DCQCN flow");
+            let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             if now < d.next_send {
                 let at = d.next_send;
                 self.prx.arm(io, at, TcpTimer::ProbRetx);
                 return;
             }
+            if backlog >= 2 * full {
+                // The NIC holds a packet behind the one it sends (or is
+                // paused; an ACK or two besides do not count): look again
+                // when that one could have left,
+                // backing off to 8 packet times while it stays full.
+                let tx = (full as f64 * 8e12 / d.line).round() as u64;
+                let at = now + SimTime(tx.max(1) << d.nic_waits.min(3));
+                d.nic_waits += 1;
+                self.prx.arm(io, at, TcpTimer::ProbRetx);
+                return;
+            }
+            d.nic_waits = 0;
             let len = (self.app_limit - self.snd_nxt).min(self.cfg.mss as u64) as u32;
             let wire = len + self.cfg.header_bytes + l2;
+            backlog += wire as u64;
             let gap = (wire as f64 * 8e12 / d.rc).round() as u64;
             let start = self.snd_nxt;
             let retx = start < self.snd_max;
@@ -248,8 +275,32 @@ impl TcpFlow {
         if cnp && acked {
             d.last_cnp = Some(now);
             d.cnps_sent += 1;
+            d.cnp_pending = false;
+        } else if marked {
+            // Marked inside the interval: one CNP when it ends (the
+            // paper's "at most one CNP every N µs if any packet that
+            // arrives within that window was marked").
+            d.cnp_pending = true;
+            if !d.cnp_timer.is_armed() {
+                let at = d.last_cnp.map_or(now, |t| t + interval).max(now);
+                d.cnp_timer.arm(io, at, TcpTimer::Rack);
+            }
         }
         n
+    }
+
+    /// The receiver's CNP interval ended with a marked packet since the
+    /// last CNP: send one now, on an ACK of what it has.
+    pub(in crate::tcp) fn dcqcn_on_cnp_timer(&mut self, io: &mut TcpIo) {
+        let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+        if d.cnp_timer.fire(io, TcpTimer::Rack) != Fire::Expired || !d.cnp_pending {
+            return;
+        }
+        d.cnp_pending = false;
+        d.last_cnp = Some(io.now());
+        d.cnps_sent += 1;
+        let ts = io.now();
+        self.send_marked_ack(io, flags::NDP | CNP, self.rx.rcv_nxt, ts);
     }
 
     /// Every broken DCQCN invariant (see [`Self::invariant_violations`]).
@@ -319,6 +370,8 @@ impl DcqcnState {
     /// The receiver's half, from the partition that held the receiver.
     pub(in crate::tcp) fn absorb(&mut self, rx: &DcqcnState) {
         self.last_cnp = rx.last_cnp;
+        self.cnp_pending = rx.cnp_pending;
+        self.cnp_timer = rx.cnp_timer;
         self.nacked_at = rx.nacked_at;
         self.cnps_sent += rx.cnps_sent;
     }
@@ -327,6 +380,127 @@ impl DcqcnState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Transport;
+    use crate::sim::rng::{stream, Stream};
+
+    const MSS: u32 = 4000;
+
+    /// A DCQCN flow from host 0 to host 1 at 100 Gbps (both ends).
+    fn flow() -> (TcpFlow, TcpIo) {
+        let cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Dcqcn,
+            ..TcpConfig::default()
+        };
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        f.dcqcn_setup(SimTime::from_us(10), 100_000_000_000);
+        (f, TcpIo::new(0))
+    }
+
+    fn data(seq: u64, ce: bool) -> Packet {
+        Packet {
+            kind: PktKind::Data,
+            flags: flags::NDP | flags::ECT | if ce { flags::CE } else { 0 },
+            src: 0,
+            dst: 1,
+            seq,
+            payload: MSS,
+            ..Packet::EMPTY
+        }
+    }
+
+    /// (CNP ACKs sent, wake-ups asked) by the last call.
+    fn outs(io: &mut TcpIo) -> (usize, Vec<SimTime>) {
+        let mut cnps = 0;
+        let mut wakes = Vec::new();
+        for o in io.drain() {
+            match o {
+                TcpOut::Send(p) if p.kind == PktKind::Ack && p.flags & CNP != 0 => cnps += 1,
+                TcpOut::Wake { at, .. } => wakes.push(at),
+                _ => {}
+            }
+        }
+        (cnps, wakes)
+    }
+
+    /// The first marked packet is answered by a CNP at once; packets
+    /// marked inside the next 50 µs send none, but one CNP goes when the
+    /// interval ends; a packet marked after that with none pending waits
+    /// for the next interval's end again, and an interval without marks
+    /// sends nothing.
+    #[test]
+    fn marks_inside_an_interval_bring_one_cnp_at_its_end() {
+        let (mut f, mut io) = flow();
+        let us = SimTime::from_us;
+        f.dcqcn_on_data(io.at(us(0)), &data(0, true));
+        assert_eq!(outs(&mut io).0, 1, "the first mark: a CNP at once");
+        f.dcqcn_on_data(io.at(us(10)), &data(MSS as u64, true));
+        let (n, wakes) = outs(&mut io);
+        assert_eq!(
+            (n, wakes),
+            (0, vec![us(50)]),
+            "no CNP inside; one asked at 50 µs"
+        );
+        f.dcqcn_on_data(io.at(us(20)), &data(2 * MSS as u64, true));
+        assert_eq!(outs(&mut io), (0, vec![]));
+        f.on_timer(io.at(us(50)), TcpTimer::Rack);
+        assert_eq!(outs(&mut io).0, 1, "the interval's end: one CNP");
+        assert_eq!(f.dcqcn().unwrap().cnps_sent, 2);
+        f.dcqcn_on_data(io.at(us(60)), &data(3 * MSS as u64, true));
+        assert_eq!(outs(&mut io), (0, vec![us(100)]));
+        f.on_timer(io.at(us(100)), TcpTimer::Rack);
+        assert_eq!(outs(&mut io).0, 1);
+        // unmarked packets ask for nothing; a mark 50 µs after the last
+        // CNP goes at once
+        f.dcqcn_on_data(io.at(us(120)), &data(4 * MSS as u64, false));
+        assert_eq!(outs(&mut io), (0, vec![]));
+        f.dcqcn_on_data(io.at(us(150)), &data(5 * MSS as u64, true));
+        assert_eq!(outs(&mut io).0, 1);
+        assert_eq!(f.dcqcn().unwrap().cnps_sent, 4);
+    }
+
+    /// A sender whose NIC holds two packets or more (a PFC pause) sends
+    /// nothing and looks again later, backing off; once the NIC has room
+    /// it sends at its rate again. Packets are never queued behind a
+    /// paused NIC at the sender's rate.
+    #[test]
+    fn a_full_nic_holds_the_sender() {
+        let (mut f, mut io) = flow();
+        let us = SimTime::from_us;
+        f.app_write(io.at(us(0)), 100 * MSS as u64, None);
+        let (n, wakes) = outs_data(&mut io);
+        assert_eq!(n, 1, "one packet, then paced");
+        let full = (MSS + 40) as u64;
+        let mut waits = Vec::new();
+        // the pacing wake-up, when the NIC turns out full
+        let mut t = *wakes.last().expect("paced");
+        for _ in 0..5 {
+            f.on_timer(io.at(t).set_nic_backlog(2 * full), TcpTimer::ProbRetx);
+            let (n, wakes) = outs_data(&mut io);
+            assert_eq!(n, 0, "a full NIC: nothing sent");
+            let at = *wakes.last().expect("a look again asked");
+            waits.push(at.0 - t.0);
+            t = at;
+        }
+        let tx = (full as f64 * 8e12 / 100e9).round() as u64;
+        assert_eq!(waits, vec![tx, 2 * tx, 4 * tx, 8 * tx, 8 * tx]);
+        f.on_timer(io.at(t).set_nic_backlog(full), TcpTimer::ProbRetx);
+        assert_eq!(outs_data(&mut io).0, 1, "room again: it sends");
+    }
+
+    /// (data packets sent, wake-ups asked) by the last call.
+    fn outs_data(io: &mut TcpIo) -> (usize, Vec<SimTime>) {
+        let mut n = 0;
+        let mut wakes = Vec::new();
+        for o in io.drain() {
+            match o {
+                TcpOut::Send(p) if p.kind == PktKind::Data => n += 1,
+                TcpOut::Wake { at, .. } => wakes.push(at),
+                _ => {}
+            }
+        }
+        (n, wakes)
+    }
 
     fn state() -> DcqcnState {
         DcqcnState {

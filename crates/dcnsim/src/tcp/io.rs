@@ -48,6 +48,10 @@ pub struct TcpIo {
     /// Link-layer bytes added to every packet's wire size.
     l2_overhead: u32,
     out: Vec<TcpOut>,
+    /// Bytes waiting at the NIC of the flow being called, set by the world
+    /// for DCQCN's calls only (a RoCE NIC makes its next packet when its
+    /// transmit queue has room; tcp/dcqcn.rs).
+    nic_backlog: u64,
 }
 
 impl TcpIo {
@@ -56,6 +60,7 @@ impl TcpIo {
             now: SimTime::ZERO,
             l2_overhead,
             out: Vec::with_capacity(64),
+            nic_backlog: 0,
         }
     }
     /// Set the clock for the next call into an endpoint.
@@ -67,6 +72,16 @@ impl TcpIo {
     #[inline]
     pub fn now(&self) -> SimTime {
         self.now
+    }
+    /// Tell a DCQCN sender how many bytes wait at its NIC.
+    #[inline]
+    pub fn set_nic_backlog(&mut self, bytes: u64) -> &mut TcpIo {
+        self.nic_backlog = bytes;
+        self
+    }
+    #[inline]
+    pub(super) fn nic_backlog(&self) -> u64 {
+        self.nic_backlog
     }
     #[inline]
     pub fn l2_overhead(&self) -> u32 {

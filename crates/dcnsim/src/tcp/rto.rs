@@ -69,6 +69,7 @@ impl TcpFlow {
             TcpTimer::Rto if self.dcqcn.is_some() => self.dcqcn_on_rto(io),
             TcpTimer::ProbRetx if self.dcqcn.is_some() => self.dcqcn_on_pace(io),
             TcpTimer::DelAck if self.dcqcn.is_some() => self.dcqcn_on_timer(io),
+            TcpTimer::Rack if self.dcqcn.is_some() => self.dcqcn_on_cnp_timer(io),
             TcpTimer::Rto => self.on_rto_event(io),
             TcpTimer::DelAck => self.on_delack_event(io),
             TcpTimer::ProbRetx => self.on_prx_event(io),
