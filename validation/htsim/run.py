@@ -1,12 +1,32 @@
-"""NDP, HPCC and Swift side by side: htsim's own ``main_ndp`` (its authors'
-NDP), ``main_hpcc`` or ``main_swift`` and dcnsim's mirror, on a permutation and an incast of a k-ary
-fat-tree, runs interleaved.
+"""NDP, HPCC, Swift and DCQCN side by side: htsim's own ``main_ndp`` (its authors'
+NDP), ``main_hpcc``, ``main_swift`` or ``main_roce -dcqcn`` and dcnsim's mirror, on a permutation and an
+incast of a k-ary fat-tree, runs interleaved.
 
 Usage (from the repository root, with dcnsim importable)::
 
     python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--json FILE]
     python validation/htsim/run.py HTSIM_HPCC --transport hpcc [--k 4 8] [--pairs 3] [--seeds 1 2 3]
     python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3] [--plb]
+    python validation/htsim/run.py HTSIM_ROCE --transport dcqcn [--k 4] [--pairs 3] [--seeds 1 2 3]
+
+DCQCN (``--transport dcqcn``, docs/dcqcn.md): csg-htsim has no DCQCN; the
+Ultra Ethernet Consortium's htsim (ultraethernet/uet-htsim and its forks,
+``sim/dcqcn.cpp``) does, run by its ``main_roce`` with ``-dcqcn K``
+(ECN at K packets, marked at dequeue, lossless input queues with PFC at
+12/15 packets, 4,000-byte MTU with 64-byte headers, 1 µs links, 100 Gbps).
+As shipped it cannot run these workloads (its scheduled events multiply
+past ~750 µs: its timer reschedules start extra pacing chains and α, one
+value shared by every sender, decays on every event once 55 µs passed);
+HTSIM_ROCE is main_roce built with three changes, in words: α per sender,
+α's last-update time set when it decays, and the timer/pacing event doing
+nothing once the flow is done (the byte counter counting bytes, not
+packets, a fourth, changes nothing at these sizes). It runs with ``-strat
+ecmp_host -paths 256 -q 1000 -dcqcn 10``; CNP counts are read from a
+``FLOW … cnps N`` line per flow when the build prints one. The mirror
+(:func:`mirror` with ``transport = "dcqcn"``): ``ecn_k = "40000B"``,
+``[pfc]`` at 60,000 / 48,000 B, ``buffer = "100MB"``, ``routing.mode =
+"ecmp"``, ``tcp.transport = "dcqcn"`` with ``mss = 4000``, ``header = 64``
+and the DCQCN defaults (htsim's).
 
 With ``--transport swift`` the binary is csg-htsim's ``htsim_swift`` (``make
 htsim_swift`` in ``sim/datacenter``) and the mirror is :func:`swift_mirror`
@@ -78,6 +98,10 @@ MTU = 9000
 HEADER = 64
 QUEUE_BYTES = 15 * MTU
 
+#: main_roce's packet and its -dcqcn threshold (packets of the MTU)
+DCQCN_MTU = 4000
+DCQCN_K_PKTS = 10
+
 
 def hosts(k: int) -> int:
     return k * k * k // 4
@@ -102,10 +126,19 @@ def mirror(k: int, conns: list, end_us: int, transport: str = "ndp", pfc: bool =
     main_ndp (``rps``, trimming) or main_hpcc (per-flow ECMP, its lossless
     fabric: ``[pfc]`` at htsim's thresholds and egress queues too large to
     drop; ``pfc = False``: the queues alone, the mirror before dcnsim had PFC)."""
+    topo_extra: dict = {}
     if transport == "ndp":
         extra: dict = {"routing": {"mode": "rps"}, "trimming": {}}
         buffer = f"{QUEUE_BYTES}B"
         tcp = {"transport": "ndp", "mss": MTU, "header": HEADER, "ndp_initial_window": 15}
+    elif transport == "dcqcn":
+        # main_roce: lossless input queues pausing at 15 packets and
+        # resuming at 12, ECN at -dcqcn packets, per-flow ECMP
+        extra = {"routing": {"mode": "ecmp"},
+                 "pfc": {"xoff": f"{15 * DCQCN_MTU}B", "xon": f"{12 * DCQCN_MTU}B"} if pfc else {"enabled": False}}
+        buffer = "100MB"
+        topo_extra = {"ecn_k": f"{DCQCN_K_PKTS * DCQCN_MTU}B"}
+        tcp = {"transport": "dcqcn", "mss": DCQCN_MTU, "header": HEADER}
     else:
         # htsim's lossless fabric: PFC at its thresholds (the [pfc] defaults:
         # 15 and 12 packets of 9,000 B), egress queues that never drop
@@ -118,7 +151,7 @@ def mirror(k: int, conns: list, end_us: int, transport: str = "ndp", pfc: bool =
         "stop": f"{end_us}us",
         **extra,
         "topology": {"kind": "fat_tree", "k": k, "rate": RATE, "delay": "1us",
-                     "buffer": buffer, "nic_buffer": "unlimited"},
+                     "buffer": buffer, "nic_buffer": "unlimited", **topo_extra},
         "tcp": tcp,
         "apps": [{"kind": "bulk", "src": s, "dst": d, "size": f"{b}B"} for s, d, b in conns],
     }
@@ -131,7 +164,9 @@ def cpu_children() -> float:
 
 def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path, transport: str = "ndp",
               seed: int = 0) -> dict:
-    strat = ["-strat", "rand"] if transport == "ndp" else ["-strat", "ecmp_host", "-paths", "1"]
+    strat = {"ndp": ["-strat", "rand"],
+             "dcqcn": ["-strat", "ecmp_host", "-paths", "256", "-q", "1000", "-dcqcn", str(DCQCN_K_PKTS)]}.get(
+        transport, ["-strat", "ecmp_host", "-paths", "1"])
     cmd = [binary, "-nodes", str(hosts(k)), "-tm", str(matrix), *strat,
            "-end", str(end_us), "-o", str(log)] + (["-seed", str(seed)] if seed else [])
     c0, t0 = cpu_children(), time.perf_counter()
@@ -141,6 +176,15 @@ def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path, transpo
     if p.returncode != 0:
         raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
     fct, total = [], 0
+    if transport == "dcqcn":
+        # main_roce's "total bytes" is a packet count
+        for m in re.finditer(r"Flow Roce_\d+_\d+ \d+ finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
+            fct.append(float(m.group(1)) * 1e-6)
+            total += int(m.group(2)) * DCQCN_MTU
+        cnps = [int(c) for c in re.findall(r"^FLOW .* cnps (\d+)$", p.stdout, re.M)]
+        m = re.search(r"New: (\d+) Rtx: (\d+)", p.stdout)
+        return {"wall": wall, "cpu": cpu, "fct": fct, "bytes": total, "new": int(m.group(1)) if m else 0,
+                "retx": int(m.group(2)) if m else 0, "bounced": 0, "cnps": sum(cnps) if cnps else None}
     flow = r"Flow ndp_(\d+)_(\d+) flow_id \d+" if transport == "ndp" else r"Flow HPCC_(\d+)_(\d+)"
     for m in re.finditer(flow + r" finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
         fct.append(float(m.group(3)) * 1e-6)
@@ -181,6 +225,7 @@ def run_dcnsim(scenario: dict, workdir: Path) -> dict:
             "drops": int(summary["packets_dropped"]), "pauses": int(summary.get("pfc_pauses", 0)),
             "rehashes": int(flows["rehashes"].sum()) if "rehashes" in flows else 0,
             "ports_paused": int(summary.get("pfc_ports_paused", 0)),
+            "cuts": int(flows["ecn_cuts"].sum()),
             "hops": float(summary["packet_hops"]), "flows": len(flows), "completed": len(done)}
 
 
@@ -194,7 +239,7 @@ def stats(r: dict) -> dict:
     span = max(fct) if fct else float("nan")
     return {"fct_med_us": pct(fct, 0.5) * 1e6, "fct_p99_us": pct(fct, 0.99) * 1e6,
             "goodput_gbps": r["bytes"] * 8 / span / 1e9, "retx": r["retx"], "bounced": r["bounced"],
-            "completed": len(fct)}
+            "completed": len(fct), "cnps": r.get("cnps")}
 
 
 def interleave(a: argparse.Namespace, k: int, wl: str, matrix: Path, theirs_of, ours_of) -> tuple:
@@ -325,8 +370,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport hpcc or swift, htsim_hpcc "
                                   "or htsim_swift) binary")
-    ap.add_argument("--transport", default="ndp", choices=["ndp", "hpcc", "swift"],
-                    help="which of htsim's mains HTSIM is (htsim_ndp, htsim_hpcc or htsim_swift)")
+    ap.add_argument("--transport", default="ndp", choices=["ndp", "hpcc", "swift", "dcqcn"],
+                    help="which of htsim's mains HTSIM is (htsim_ndp, htsim_hpcc, htsim_swift, or uet-htsim's "
+                         "htsim_roce with the changes above)")
     ap.add_argument("--k", type=int, nargs="+", default=[4, 8])
     ap.add_argument("--workloads", nargs="+", default=["perm", "incast"], choices=["perm", "incast"])
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per case")
@@ -342,10 +388,10 @@ def main() -> None:
     ap.add_argument("--plb", action="store_true",
                     help="swift: Swift's PLB on both sides (htsim's -plb on, dcnsim's tcp.plb)")
     ap.add_argument("--no-pfc", action="store_true",
-                    help="hpcc: the mirror without [pfc] (egress queues too large to drop, no pauses)")
+                    help="hpcc, dcqcn: the mirror without [pfc] (egress queues too large to drop, no pauses)")
     a = ap.parse_args()
-    if a.no_pfc and a.transport != "hpcc":
-        ap.error("--no-pfc: with --transport hpcc only")
+    if a.no_pfc and a.transport not in ("hpcc", "dcqcn"):
+        ap.error("--no-pfc: with --transport hpcc or dcqcn only")
     if a.plb and a.transport != "swift":
         ap.error("--plb: with --transport swift only")
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
@@ -376,6 +422,8 @@ def main() -> None:
             raw.append({"k": k, "workload": wl, "transport": a.transport, "htsim": theirs, "dcnsim": ours})
     if a.transport == "hpcc":
         print_hpcc(rows)
+    elif a.transport == "dcqcn":
+        print_dcqcn(rows)
     else:
         print_ndp(rows)
     if a.json:
@@ -410,6 +458,19 @@ def print_hpcc(rows: list) -> None:
         print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
               f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
               f"0 / {o['drops']} | {o['pauses']} ({o['ports_paused']}) | {h['retx']} / {d['retx']} | "
+              f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+
+
+def print_dcqcn(rows: list) -> None:
+    print("| k | workload | flows | completed (htsim / dcnsim) | FCT median µs (htsim / dcnsim) | FCT p99 µs | "
+          "goodput Gbps | CNPs (htsim / dcnsim cuts) | dcnsim PFC pauses (ports) | "
+          "CPU s (htsim / dcnsim) | packet-hops | M hops per CPU s (htsim / dcnsim) | ratio dcnsim/htsim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for k, wl, n, h, d, o, hc, dc, hops in rows:
+        cnps = "—" if h.get("cnps") is None else h["cnps"]
+        print(f"| {k} | {wl} | {n} | {h['completed']} / {d['completed']} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
+              f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
+              f"{cnps} / {o['cuts']} | {o['pauses']} ({o['ports_paused']}) | "
               f"{hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
 
 
