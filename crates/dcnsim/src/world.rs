@@ -1526,6 +1526,11 @@ impl World {
             return;
         }
         if self.flows[f].is_dcqcn() {
+            if self.core.links.int.on() {
+                // (an HPCC flow elsewhere turned INT on: DCQCN reads no
+                // records, and its id's must not reach the next packet)
+                self.core.links.int.clear(id);
+            }
             let n = self.flows[f].dcqcn_on_data(io, p);
             self.flush_tcp(p.flow);
             self.hand_up(f, n);

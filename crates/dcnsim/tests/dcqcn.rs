@@ -266,3 +266,45 @@ fn dcqcn_without_marking_is_warned_once() {
         "{w:?}"
     );
 }
+
+/// With an HPCC flow in the same fabric, INT is on and every data packet
+/// of a go-back-N transport collects records, DCQCN's too; DCQCN reads
+/// none, and must leave none behind for the packet that reuses its id. So
+/// an HPCC flow beside a DCQCN flow on other ports runs exactly as it
+/// does alone.
+#[test]
+fn a_dcqcn_flow_beside_hpcc_leaves_its_telemetry_alone() {
+    let doc = |with_dcqcn: bool| {
+        let mut apps = vec![json!({"kind": "bulk", "src": 1, "dst": 0, "size": "2MB",
+                                   "tcp": {"transport": "hpcc", "mss": 4096}})];
+        if with_dcqcn {
+            apps.push(json!({"kind": "bulk", "src": 2, "dst": 3, "size": "2MB",
+                             "tcp": {"transport": "dcqcn", "mss": 4096}}));
+            apps.push(json!({"kind": "bulk", "src": 4, "dst": 3, "size": "2MB",
+                             "tcp": {"transport": "dcqcn", "mss": 4096}}));
+        }
+        json!({
+            "name": "mixed", "seed": 1, "stop": "10ms",
+            "topology": {"kind": "star", "hosts": 5, "rate": "100Gbps", "delay": "1us",
+                         "buffer": "4MB", "ecn_k": "50KB"},
+            "apps": apps,
+        })
+    };
+    let alone = run_checked(&doc(false));
+    let mixed = run_checked(&doc(true));
+    assert_eq!(col_str(&mixed, "flows", "transport")[1], "dcqcn");
+    assert!(col_u64(&mixed, "flows", "ecn_cuts")[1..]
+        .iter()
+        .any(|&c| c > 0));
+    for col in ["fct_s", "srtt_s"] {
+        assert_eq!(
+            col_f64(&alone, "flows", col)[0],
+            col_f64(&mixed, "flows", col)[0],
+            "{col} of the HPCC flow"
+        );
+    }
+    assert_eq!(
+        col_u64(&alone, "flows", "final_cwnd_bytes")[0],
+        col_u64(&mixed, "flows", "final_cwnd_bytes")[0]
+    );
+}
