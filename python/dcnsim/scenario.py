@@ -225,6 +225,8 @@ class Star(_Builder):
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     ecn_non_ect: Optional[str] = None
+    ecn_kmax: Optional[Union[str, int]] = None
+    ecn_pmax: Optional[Union[float, str]] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -248,6 +250,8 @@ class TwoTier(_Builder):
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     ecn_non_ect: Optional[str] = None
+    ecn_kmax: Optional[Union[str, int]] = None
+    ecn_pmax: Optional[Union[float, str]] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -263,6 +267,8 @@ class FatTree(_Builder):
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     ecn_non_ect: Optional[str] = None
+    ecn_kmax: Optional[Union[str, int]] = None
+    ecn_pmax: Optional[Union[float, str]] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -281,6 +287,8 @@ class LeafSpine(_Builder):
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     ecn_non_ect: Optional[str] = None
+    ecn_kmax: Optional[Union[str, int]] = None
+    ecn_pmax: Optional[Union[float, str]] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 
@@ -317,6 +325,8 @@ class Custom(_Builder):
     buffer: Optional[Union[str, int]] = None
     ecn_k: Optional[Union[str, int]] = None
     ecn_non_ect: Optional[str] = None
+    ecn_kmax: Optional[Union[str, int]] = None
+    ecn_pmax: Optional[Union[float, str]] = None
     nic_buffer: Optional[Union[str, int]] = None
     extra: Optional[Dict[str, Any]] = None
 

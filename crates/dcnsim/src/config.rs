@@ -27,6 +27,17 @@ pub struct TrimConfig {
     pub return_to_sender: bool,
 }
 
+/// `topology.ecn_kmax` and `ecn_pmax`: RED's marking ramp on every switch
+/// port with an `ecn_k` (net/ramp.rs): above K (K_min) an ECN-capable
+/// packet is marked with a probability rising linearly to `pmax` at
+/// `kmax`, and always past `kmax` (the DCQCN paper's switches; ns-3's
+/// RedQueueDisc on the instantaneous queue).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EcnRamp {
+    pub kmax: Limit,
+    pub pmax: f64,
+}
+
 /// `[pfc]`: priority flow control at every switch ingress (net/pfc.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PfcConfig {
@@ -1203,6 +1214,8 @@ pub struct Config {
     pub trimming: Option<TrimConfig>,
     /// `[pfc]`: a lossless fabric (net/pfc.rs).
     pub pfc: Option<PfcConfig>,
+    /// RED's marking ramp above every switch port's `ecn_k` (net/ramp.rs).
+    pub ecn_ramp: Option<EcnRamp>,
     /// In-band telemetry at every switch egress (net/int.rs): on when a
     /// flow runs HPCC, or when `int = true`.
     pub int: bool,

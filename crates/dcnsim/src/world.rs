@@ -1002,6 +1002,9 @@ impl World {
         if let Some(p) = &cfg.pfc {
             w.core.links.set_pfc(p, &egress);
         }
+        if let Some(r) = &cfg.ecn_ramp {
+            w.core.links.set_ecn_ramp(r, cfg.seed);
+        }
         w.core.links.set_failures(&cfg.failures, cfg.seed);
         let mut apps = Vec::with_capacity(cfg.apps.len());
         // at least a flow an app (a permutation's 8,192 bulk apps grew

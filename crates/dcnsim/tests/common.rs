@@ -59,6 +59,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         threads: Default::default(),
         trimming: None,
         pfc: None,
+        ecn_ramp: None,
         int: false,
         failures: Vec::new(),
     }

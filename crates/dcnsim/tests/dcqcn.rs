@@ -308,3 +308,147 @@ fn a_dcqcn_flow_beside_hpcc_leaves_its_telemetry_alone() {
         col_u64(&mixed, "flows", "final_cwnd_bytes")[0]
     );
 }
+
+/// RED's ramp (`ecn_kmax`, `ecn_pmax`; net/ramp.rs) with the DCQCN paper's
+/// switch (K_min 5 KB, K_max 200 KB, P_max 1 %) against DCTCP's step at the
+/// same 5 KB, which marks every packet over it: between the thresholds only
+/// a few packets in a hundred are marked, so the senders are told later
+/// and the queue runs longer (the paper's reason for the ramp: a step at a
+/// few KB keeps the link idle after every cut), and the line is busier.
+#[test]
+fn reds_ramp_runs_a_longer_queue_and_a_busier_line_than_the_step() {
+    let mut step = incast(8, Some("5KB"), true, json!({}), "10ms");
+    step["trace"] = json!({"interval": "50us", "queues": "switches"});
+    let mut ramp = step.clone();
+    ramp["topology"]["ecn_kmax"] = json!("200KB");
+    ramp["topology"]["ecn_pmax"] = json!(0.01);
+    let (a, b) = (run_checked(&step), run_checked(&ramp));
+    let mean_queue = |r: &Results| {
+        let t = col_f64(r, "queue_ts", "time_s");
+        let q = col_u64(r, "queue_ts", "bytes");
+        let v: Vec<f64> = t
+            .iter()
+            .zip(q)
+            .filter(|(t, _)| **t >= 0.002)
+            .map(|(_, q)| *q as f64)
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let (qa, qb) = (mean_queue(&a), mean_queue(&b));
+    assert!(qb > 2.0 * qa, "ramp queue {qb} against step {qa}");
+    let (ua, ub) = (delivered_after(&a, 0.002), delivered_after(&b, 0.002));
+    assert!(ub > ua, "ramp delivered {ub} against step {ua}");
+    assert!(col_u64(&b, "flows", "ecn_cuts").iter().all(|&c| c > 0));
+    assert_eq!(s(&b, "packets_dropped"), 0.0);
+}
+
+/// The ramp's draws are each link's own: two threads mark the packets
+/// one thread does (a fat-tree DCTCP permutation under RED).
+#[test]
+fn reds_ramp_gives_one_threads_bits_on_two() {
+    let apps: Vec<Value> = (0..16)
+        .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "duration": "3ms"}))
+        .collect();
+    let doc = json!({
+        "name": "red", "seed": 3, "stop": "4ms", "threads": 1,
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                     "buffer": "200KB", "ecn_k": "10KB", "ecn_kmax": "60KB", "ecn_pmax": 0.2},
+        "tcp": {"cc": "dctcp", "rto_min": "1ms"},
+        "apps": apps,
+    });
+    let mut c = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    assert!(c.ecn_ramp.is_some());
+    let one = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    let marked: u64 = col_u64(&one, "queues", "marked").iter().sum();
+    assert!(marked > 0);
+    std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
+    c.threads = Threads::N(2);
+    let (two, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
+    assert_eq!(stats.expect("partitioned").parts.len(), 2);
+    assert_same_tables(&one, &two);
+}
+
+/// A ramp that cannot be: each mistake named at its key.
+#[test]
+fn a_bad_ramp_is_refused_at_its_key() {
+    let errs = |topo: Value| {
+        let doc = json!({
+            "name": "bad", "stop": "1ms",
+            "topology": topo,
+            "tcp": {"cc": "dctcp"},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "1MB"}],
+        });
+        dcnsim::scenario::parse_config_str(&doc.to_string()).expect_err("refused")
+    };
+    let star = |extra: Value| {
+        let mut t = json!({"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "1us",
+                           "buffer": "1MB"});
+        for (k, v) in extra.as_object().unwrap() {
+            t[k] = v.clone();
+        }
+        t
+    };
+    assert_err(
+        &errs(star(json!({"ecn_k": "10KB", "ecn_pmax": 0.1}))),
+        "topology.ecn_pmax",
+        "set ecn_kmax too",
+    );
+    assert_err(
+        &errs(star(json!({"ecn_kmax": "100KB"}))),
+        "topology.ecn_kmax",
+        "no port has one",
+    );
+    assert_err(
+        &errs(star(json!({"ecn_k": "100KB", "ecn_kmax": "50KB"}))),
+        "topology.ecn_kmax",
+        "must be above every port's ecn_k",
+    );
+    assert_err(
+        &errs(star(json!({"ecn_k": "10pkt", "ecn_kmax": "50KB"}))),
+        "topology.ecn_kmax",
+        "give both in one unit",
+    );
+    assert_err(
+        &errs(star(
+            json!({"ecn_k": "10KB", "ecn_kmax": "50KB", "ecn_non_ect": "drop"}),
+        )),
+        "topology.ecn_kmax",
+        "not modelled",
+    );
+    assert_err(
+        &errs(star(
+            json!({"ecn_k": "10KB", "ecn_kmax": "50KB", "ecn_pmax": 0}),
+        )),
+        "topology.ecn_pmax",
+        "",
+    );
+    let with = |key: &str, v: Value| {
+        let mut doc = json!({
+            "name": "bad", "stop": "1ms",
+            "topology": star(json!({"ecn_k": "10KB", "ecn_kmax": "50KB"})),
+            "tcp": {"cc": "dctcp"},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "1MB"}],
+        });
+        doc[key] = v;
+        dcnsim::scenario::parse_config_str(&doc.to_string()).expect_err("refused")
+    };
+    assert_err(
+        &with("trimming", json!({})),
+        "topology.ecn_kmax",
+        "[trimming]",
+    );
+    assert_err(
+        &with("int", json!(true)),
+        "topology.ecn_kmax",
+        "in-band telemetry",
+    );
+    assert_err(
+        &with(
+            "failures",
+            json!([{"link": ["sw", "h1"], "at": "0s", "loss": 0.1}]),
+        ),
+        "topology.ecn_kmax",
+        "[[failures]]",
+    );
+}

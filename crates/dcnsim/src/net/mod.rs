@@ -23,6 +23,7 @@ pub mod inputs;
 pub mod int;
 pub mod pcap;
 pub mod pfc;
+pub mod ramp;
 pub mod route;
 pub mod routing;
 pub mod topology;
@@ -381,6 +382,16 @@ impl LinkClass {
         q_bytes > self.ecn_bytes || pkts > self.ecn_pkts
     }
 
+    /// RED's ramp on a port over this class's threshold (net/ramp.rs).
+    #[inline]
+    fn ramp_marks(&self, rare: &mut LinkRare, q_bytes: u64, pkts: u64) -> bool {
+        if self.ecn_pkts != u64::MAX {
+            ramp::marks(rare, pkts, self.ecn_pkts)
+        } else {
+            ramp::marks(rare, q_bytes, self.ecn_bytes)
+        }
+    }
+
     #[inline]
     fn tx_time(&self, bytes: u32) -> SimTime {
         if self.ps_per_byte != 0 {
@@ -495,6 +506,11 @@ struct LinkRare {
     max_bytes: u64,
     /// Of `dropped`, packets a failure of the link cost (net/failure.rs).
     dropped_failed: u64,
+    /// RED's marking ramp (net/ramp.rs): K_max in the unit of the
+    /// threshold (0: no ramp), P_max, and its stream's state.
+    ramp_kmax: u32,
+    ramp_pmax: f32,
+    ramp_rng: u64,
 }
 
 impl LinkRare {
@@ -510,6 +526,10 @@ impl LinkRare {
 const _: () = assert!(
     std::mem::size_of::<LinkState>() == 64,
     "the state is one line"
+);
+const _: () = assert!(
+    std::mem::size_of::<LinkRare>() <= 64,
+    "the rare part is one line"
 );
 
 /// The per-link part of forwarding: its state line, and its rare line.
@@ -588,6 +608,9 @@ pub struct Links {
     failures: failure::Failures,
     /// Priority flow control (net/pfc.rs; off: empty, never touched).
     pfc: pfc::Pfc,
+    /// Per link, the classes of a link with RED's ramp (net/ramp.rs;
+    /// `NOT_RAMPED` otherwise); empty when no link has one.
+    ramped: Vec<ramp::Ramped>,
 }
 
 /// [`Links::red`]'s entry for a link that is not gated.
@@ -893,7 +916,10 @@ impl Links {
             // the real class
             match self.red.get(link as usize) {
                 Some(&real) if real != NOT_GATED => real,
-                _ => self.sinks[link as usize],
+                _ => match self.ramped.get(link as usize) {
+                    Some(r) if r.real != u32::MAX => r.real,
+                    _ => self.sinks[link as usize],
+                },
             }
         } else {
             st.class
@@ -909,7 +935,11 @@ impl Links {
             }
             return self.over_limit(link, h, q, start_delay, input);
         }
-        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts) && h.flags & flags::ECT != 0 {
+        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts)
+            && h.flags & flags::ECT != 0
+            // (a sink's ramp: the per-hop instantiation has none)
+            && (!SINK || rare.ramp_kmax == 0 || c.ramp_marks(rare, st.q_bytes, pkts))
+        {
             h.flags |= flags::CE;
             rare.marked += 1;
         }
@@ -996,6 +1026,11 @@ impl Links {
         }
         if !self.red.is_empty() {
             if let Some(res) = self.over_gate(link, h, q, start_delay) {
+                return res;
+            }
+        }
+        if !self.ramped.is_empty() {
+            if let Some(res) = self.over_ramp(link, h, q, start_delay) {
                 return res;
             }
         }

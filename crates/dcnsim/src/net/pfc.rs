@@ -139,6 +139,11 @@ impl Pfc {
         !self.ports.is_empty()
     }
 
+    /// The class link `l`'s queue applies under PFC (its own is refusing).
+    pub(super) fn real_class(&self, l: usize) -> u32 {
+        self.ports[l].real_class
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.ports.capacity() * std::mem::size_of::<Port>()
             + self
@@ -251,7 +256,10 @@ impl Links {
             rare.dropped += 1;
             return Enqueue::Dropped;
         }
-        if c.over_k(bytes, pkts) && h.flags & flags::ECT != 0 {
+        if c.over_k(bytes, pkts)
+            && h.flags & flags::ECT != 0
+            && (rare.ramp_kmax == 0 || c.ramp_marks(rare, bytes, pkts))
+        {
             h.flags |= flags::CE;
             rare.marked += 1;
         }

@@ -39,7 +39,8 @@ pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
 use crate::config::{
-    AppSpec, Config, Limit, NonEct, PfcConfig, RoutingMode, Threads, Ties, Transport, TrimConfig,
+    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, Threads, Ties, TopologySpec,
+    Transport, TrimConfig,
 };
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
@@ -111,7 +112,7 @@ fn full_packet(cfg: &Config) -> u64 {
         + cfg.l2_overhead as u64
 }
 
-/// A PFC threshold in words.
+/// A threshold (PFC's, RED's) in words.
 fn pfc_text(l: Limit) -> String {
     match l {
         Limit::Bytes(b) => format!("{b} bytes"),
@@ -177,6 +178,7 @@ pub fn parse_config_until(
             TopoOut {
                 spec: None,
                 hosts: None,
+                ramp: None,
             }
         }
     };
@@ -364,6 +366,31 @@ pub fn parse_config_until(
             .flat_map(|l| [&l.queue_ab, &l.queue_ba])
             .any(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Drop)
     });
+    if let (Some(r), Some(t)) = (&topo.ramp, &topo.spec) {
+        let with = [
+            (
+                d.trimming.is_some(),
+                "[trimming] (a trimming port trims, it does not mark)",
+            ),
+            (
+                hpcc || *d.int == Some(true),
+                "in-band telemetry (int, hpcc flows)",
+            ),
+            (
+                (*d.failures)
+                    .as_ref()
+                    .is_some_and(|f| f.as_array().is_none_or(|a| !a.is_empty())),
+                "[[failures]]",
+            ),
+        ];
+        ramp_checks(&mut ctx, r, t, gated);
+        for (_, what) in with.iter().filter(|w| w.0) {
+            ctx.err(
+                "topology.ecn_kmax",
+                format!("RED's ramp is not modelled with {what}"),
+            );
+        }
+    }
     if gated && d.pfc.is_some() {
         ctx.err(
             "topology.ecn_non_ect",
@@ -405,6 +432,7 @@ pub fn parse_config_until(
                 failures: failures.unwrap_or_default(),
                 int: (*d.int).unwrap_or(hpcc),
                 pfc,
+                ecn_ramp: topo.ramp,
                 trimming,
                 trace,
                 name,
@@ -718,6 +746,62 @@ fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
                 .into(),
         })
         .collect()
+}
+
+/// `ecn_kmax` against the ports it ramps from: some port marks, every
+/// marking port's `ecn_k` is in the unit of `ecn_kmax` and below it, and
+/// no port drops packets without ECT at its threshold (RED would drop them
+/// with the ramp's probability; that is not modelled).
+fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec, gated: bool) {
+    let ks: Vec<Limit> = t
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .filter_map(|q| q.ecn_k)
+        .collect();
+    let unit = |l: &Limit| match l {
+        Limit::Bytes(_) => "bytes",
+        Limit::Packets(_) => "packets",
+    };
+    if ks.is_empty() {
+        ctx.err(
+            "topology.ecn_kmax",
+            "RED's ramp starts at each port's ecn_k, and no port has one: set ecn_k",
+        );
+        return;
+    }
+    if let Some(k) = ks.iter().find(|k| unit(k) != unit(&r.kmax)) {
+        ctx.err(
+            "topology.ecn_kmax",
+            format!(
+                "ecn_kmax is in {} and an ecn_k in {} ({}): give both in one unit",
+                unit(&r.kmax),
+                unit(k),
+                pfc_text(*k)
+            ),
+        );
+        return;
+    }
+    let val = |l: &Limit| match *l {
+        Limit::Bytes(b) | Limit::Packets(b) => b,
+    };
+    if let Some(k) = ks.iter().find(|k| val(k) >= val(&r.kmax)) {
+        ctx.err(
+            "topology.ecn_kmax",
+            format!(
+                "ecn_kmax ({}) must be above every port's ecn_k (K_min), and one is {}",
+                pfc_text(r.kmax),
+                pfc_text(*k)
+            ),
+        );
+    }
+    if gated {
+        ctx.err(
+            "topology.ecn_kmax",
+            "RED's ramp with ecn_non_ect = \"drop\": dropping packets without ECT along \
+             the ramp is not modelled; leave ecn_non_ect at \"queue\"",
+        );
+    }
 }
 
 /// DCQCN where no switch queue marks: no CNP is ever sent, so every flow

@@ -601,6 +601,8 @@ pub struct Queues {
     pub buffer: Option<Limit>,
     pub ecn_k: Option<Limit>,
     pub ecn_non_ect: NonEct,
+    pub ecn_kmax: Option<Limit>,
+    pub ecn_pmax: Option<f64>,
     pub nic_buffer: Option<Limit>,
 }
 
@@ -623,6 +625,12 @@ macro_rules! topology {
             /// what a switch port over its `ecn_k` does with a packet that is not ECN-capable: `"queue"` it as drop-tail does (the threshold only marks), or `"drop"` it where an ECN-capable one would be marked, as RED/WRED with ECN does (ns-3's RedQueueDisc with UseEcn, Linux `red ecn`)
             #[schemars(extend("x-default" = "`\"queue\"`"))]
             pub ecn_non_ect: Opt<NonEctName>,
+            /// RED's marking ramp: the queue at which the marking probability reaches `ecn_pmax`, and past which every ECN-capable packet is marked; from each switch port's `ecn_k` (K_min) up, in its unit (the DCQCN paper's switches: K_min 5 KB, K_max 200 KB; ns-3's RedQueueDisc with ECN on the instantaneous queue). Absent: every ECN-capable packet over `ecn_k` is marked (DCTCP's step)
+            #[schemars(extend("x-default" = "none"))]
+            pub ecn_kmax: Opt<LimitValue>,
+            /// RED's marking probability at `ecn_kmax`, rising linearly from 0 at `ecn_k`
+            #[schemars(extend("x-default" = "`0.01` (DCQCN's paper) with `ecn_kmax`"))]
+            pub ecn_pmax: Opt<PositiveFraction>,
             /// the hosts' own egress queue, never ECN-marking
             #[schemars(extend("x-default" = "`\"100pkt\"`"))]
             pub nic_buffer: Opt<NicBuffer>,
@@ -634,6 +642,8 @@ macro_rules! topology {
                     buffer: *self.buffer,
                     ecn_k: *self.ecn_k,
                     ecn_non_ect: (*self.ecn_non_ect).unwrap_or_default(),
+                    ecn_kmax: *self.ecn_kmax,
+                    ecn_pmax: *self.ecn_pmax,
                     nic_buffer: *self.nic_buffer,
                 }
             }

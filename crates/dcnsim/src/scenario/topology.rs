@@ -21,6 +21,8 @@ use std::collections::BTreeSet;
 pub(super) struct TopoOut {
     pub(super) spec: Option<TopologySpec>,
     pub(super) hosts: Option<usize>,
+    /// `ecn_kmax`/`ecn_pmax`, checked against the ports (scenario/mod.rs).
+    pub(super) ramp: Option<EcnRamp>,
 }
 
 pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
@@ -28,6 +30,7 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
     let none = TopoOut {
         spec: None,
         hosts: None,
+        ramp: None,
     };
     let Some(t) = Tbl::new(ctx, v, "topology") else {
         return none;
@@ -77,6 +80,20 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
         Topology::FatTree(a) => a.queues(),
         Topology::LeafSpine(a) => a.queues(),
         Topology::Custom(a) => a.queues(),
+    };
+    let ramp = match (q.ecn_kmax, q.ecn_pmax) {
+        (Some(kmax), pmax) => Some(EcnRamp {
+            kmax,
+            pmax: pmax.unwrap_or(0.01),
+        }),
+        (None, Some(_)) => {
+            ctx.err(
+                t.p("ecn_pmax"),
+                "RED's probability at ecn_kmax: set ecn_kmax too",
+            );
+            None
+        }
+        (None, None) => None,
     };
     let nic_buffer = q.nic_buffer.unwrap_or(DEFAULT_NIC_BUFFER);
     let ecn_k = q.ecn_k;
@@ -286,6 +303,7 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
         return TopoOut {
             spec: None,
             hosts: Some(hosts),
+            ramp: None,
         };
     }
     if kind == "custom" {
@@ -295,12 +313,14 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             Ok(spec) => TopoOut {
                 spec: (ok && !missing).then_some(spec),
                 hosts: Some(hosts),
+                ramp,
             },
             Err(errs) => {
                 ctx.errs.extend(errs.into_iter().map(ScenarioError::from));
                 TopoOut {
                     spec: None,
                     hosts: Some(hosts),
+                    ramp: None,
                 }
             }
         };
@@ -309,18 +329,21 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
         return TopoOut {
             spec: None,
             hosts: Some(hosts),
+            ramp: None,
         };
     }
     match params.build() {
         Ok(spec) => TopoOut {
             spec: Some(spec),
             hosts: Some(hosts),
+            ramp,
         },
         Err(errs) => {
             ctx.errs.extend(errs.into_iter().map(ScenarioError::from));
             TopoOut {
                 spec: None,
                 hosts: Some(hosts),
+                ramp: None,
             }
         }
     }

@@ -32,6 +32,8 @@ pub enum Stream {
     Trim = 8,
     /// Lossy links' draws (`[[failures]]`, net/failure.rs).
     Failure = 9,
+    /// RED marking ramps' draws (`topology.ecn_kmax`, net/ramp.rs).
+    EcnRamp = 10,
 }
 
 pub fn stream(seed: u64, kind: Stream, id: u64) -> Rng {
