@@ -210,21 +210,8 @@ impl TcpFlow {
     /// An ACK, NACK or CNP reaches the sender.
     pub fn dcqcn_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
         let now = io.now();
-        if p.seq > self.snd_una {
-            self.snd_una = p.seq.min(self.snd_max);
-            self.last_activity = now;
-            if p.flags & flags::RETX == 0 {
-                self.ndp_rtt_sample(now.saturating_sub(p.ts));
-            }
-        }
-        if p.flags & flags::TRIMMED != 0 {
-            // A NACK: go back (RoCE's go-back-N).
+        if self.gbn_on_ack(io, p) {
             self.dcqcn.as_deref_mut().expect("a DCQCN flow").nacks += 1;
-            self.stats.fast_retransmits += 1;
-            self.stats.loss_log.push((now, false));
-            self.snd_nxt = self.snd_una;
-        } else {
-            self.snd_nxt = self.snd_nxt.max(self.snd_una);
         }
         if p.flags & CNP != 0 {
             let g = self.cfg.dcqcn.g;
@@ -246,12 +233,7 @@ impl TcpFlow {
                 d.next_send += SimTime(gap.saturating_sub(old));
             }
         }
-        if self.snd_una >= self.snd_max {
-            self.rto.cancel();
-        } else {
-            let at = now + self.cfg.dcqcn.rto;
-            self.rto.arm(io, at, TcpTimer::Rto);
-        }
+        self.gbn_arm_rto(io, self.cfg.dcqcn.rto);
         self.dcqcn_send(io);
     }
 

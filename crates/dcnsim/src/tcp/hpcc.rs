@@ -187,24 +187,9 @@ impl TcpFlow {
     /// An ACK or NACK reaches the sender, carrying `int`: the records of
     /// the data packet it answers.
     pub fn hpcc_on_ack(&mut self, io: &mut TcpIo, p: &Packet, int: &IntStack) {
-        let now = io.now();
-        if p.seq > self.snd_una {
-            self.snd_una = p.seq.min(self.snd_max);
-            self.last_activity = now;
-            if p.flags & flags::RETX == 0 {
-                self.ndp_rtt_sample(now.saturating_sub(p.ts));
-            }
-        }
-        if p.flags & flags::TRIMMED != 0 {
-            // A NACK: the receiver has everything below `seq`, and not
-            // the packet after it. Go back (RoCE's go-back-N).
-            let h = self.hpcc.as_deref_mut().expect("an HPCC flow");
-            h.nacks += 1;
-            self.stats.fast_retransmits += 1;
-            self.stats.loss_log.push((now, false));
-            self.snd_nxt = self.snd_una;
+        if self.gbn_on_ack(io, p) {
+            self.hpcc.as_deref_mut().expect("an HPCC flow").nacks += 1;
         } else {
-            self.snd_nxt = self.snd_nxt.max(self.snd_una);
             let snd_nxt = self.snd_nxt;
             let h = self.hpcc.as_deref_mut().expect("an HPCC flow");
             if let Some(u) = h.measure_inflight(int) {
@@ -219,13 +204,44 @@ impl TcpFlow {
             }
             h.last = *int;
         }
+        self.gbn_arm_rto(io, self.cfg.hpcc.rto);
+        self.hpcc_send(io);
+    }
+
+    /// RoCE's go-back-N sender on an ACK or NACK (HPCC's and DCQCN's):
+    /// the cumulative ACK advances `snd_una` (an RTT sample unless it
+    /// answers a resend); a NACK (the receiver has everything below `seq`
+    /// and not the packet after it) sends the sender back there. Returns
+    /// whether it was a NACK.
+    pub(in crate::tcp) fn gbn_on_ack(&mut self, io: &TcpIo, p: &Packet) -> bool {
+        let now = io.now();
+        if p.seq > self.snd_una {
+            self.snd_una = p.seq.min(self.snd_max);
+            self.last_activity = now;
+            if p.flags & flags::RETX == 0 {
+                self.ndp_rtt_sample(now.saturating_sub(p.ts));
+            }
+        }
+        if p.flags & flags::TRIMMED != 0 {
+            self.stats.fast_retransmits += 1;
+            self.stats.loss_log.push((now, false));
+            self.snd_nxt = self.snd_una;
+            true
+        } else {
+            self.snd_nxt = self.snd_nxt.max(self.snd_una);
+            false
+        }
+    }
+
+    /// Go-back-N's timer after an ACK: off with nothing outstanding, else
+    /// `rto` from now.
+    pub(in crate::tcp) fn gbn_arm_rto(&mut self, io: &mut TcpIo, rto: SimTime) {
         if self.snd_una >= self.snd_max {
             self.rto.cancel();
         } else {
-            let at = now + self.cfg.hpcc.rto;
+            let at = io.now() + rto;
             self.rto.arm(io, at, TcpTimer::Rto);
         }
-        self.hpcc_send(io);
     }
 
     /// A data packet reaches the receiver: in order, it is taken and
