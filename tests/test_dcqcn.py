@@ -66,6 +66,9 @@ def test_the_shipped_scenario_runs_lossless_from_the_cli():
     ).stdout
     assert "0 drops" in out and "0 timeouts" in out
     assert "queries      2:" in out
+    # the ECN line: the port's marks and the senders' CNP cuts, as the results count them
+    ecn = next(line for line in out.splitlines() if line.strip().startswith("ecn "))
+    assert "marked CE at 1 port;" in ecn and "rate cuts on CNPs" in ecn
 
 
 @pytest.mark.parametrize(

@@ -94,6 +94,17 @@ def format_summary(result, warnings: bool = True) -> str:
     if rehashes:
         row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
                      f"{fmt_count(sum(1 for x in fc['rehashes'] if int(x)))} flows")
+    # ECN: the ports' marks and the senders' reactions (DCTCP's window cuts,
+    # DCQCN's CNPs); absent where nothing was marked
+    qm = result.tables.core_columns("queues") if "queues" in result.tables else {}
+    marks = [int(x) for x in qm.get("marked", ())]
+    if sum(marks):
+        ramp = " (RED's ramp)" if (result.scenario.get("topology") or {}).get("ecn_kmax") is not None else ""
+        cuts = sum(int(x) for x in fc.get("ecn_cuts", ()))
+        by = "rate cuts on CNPs" if "dcqcn" in set(fc.get("transport", ())) else "window cuts"
+        ports = sum(1 for x in marks if x)
+        row("ecn", f"{fmt_count(sum(marks))} packets marked CE at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}; "
+                   f"senders made {fmt_count(cuts)} {by}")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:
