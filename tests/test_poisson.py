@@ -171,3 +171,31 @@ def test_import_dcnsim_stays_light():
     code = "import sys, dcnsim; dcnsim.Poisson; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_fct_helpers_count_every_transport_but_udp():
+    """The FCT helpers take the flows of every transport with completion
+    times (a comparison of HPCC against DCQCN on one workload used to find
+    none: they kept `transport == "tcp"` alone) and leave UDP sources out."""
+    def run(transport: str) -> pd.DataFrame:
+        sc = small(flows=60, load=0.5)
+        # (DCQCN reads the marks; HPCC reads INT and would be warned that nothing marks)
+        sc.topology = dcnsim.FatTree(k=4, rate="10Gbps", delay="1us", buffer="1MB",
+                                     ecn_k="30KB" if transport == "dcqcn" else None)
+        sc.tcp = dcnsim.Tcp(transport=transport, mss=4096)
+        sc.pfc = dcnsim.Pfc()
+        return dcnsim.run(sc).flows
+    hp, dq = run("hpcc"), run("dcqcn")
+    assert set(hp.transport) == {"hpcc"} and set(dq.transport) == {"dcqcn"}
+    for f in (hp, dq):
+        s = fct_bins(f)
+        assert s.flows.sum() == len(f) == 60
+        assert s.completed.sum() == int(f.completed.sum()) > 0
+    a, b = common_completed(hp, dq)
+    assert len(a) == len(b) > 0
+    sc = small(flows=20)
+    sc.apps = [dcnsim.Poisson(load=0.5, cdf="websearch", flows=20),
+               {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "10Mbps", "payload": 1000}]
+    f = dcnsim.run(sc).flows
+    assert "udp" in set(f.transport)
+    assert fct_bins(f).flows.sum() == int((f.transport != "udp").sum())

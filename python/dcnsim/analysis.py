@@ -103,15 +103,19 @@ def flow_size_cdf(
 
 
 def _tcp(flows: pd.DataFrame) -> pd.DataFrame:
+    """The flows of a transport with completion times: every TCP-like
+    endpoint (``tcp``, ``ndp``, ``swift``, ``hpcc``, ``dcqcn``), not UDP's
+    open-loop sources."""
     if "transport" in flows.columns:
-        return flows[flows["transport"] == "tcp"]
+        return flows[flows["transport"] != "udp"]
     return flows
 
 
 def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
     """FCT statistics per flow-size bin, one row per bin (index: bin name).
 
-    Columns: ``lo_bytes``, ``hi_bytes``, ``flows`` (TCP flows in the bin),
+    Columns: ``lo_bytes``, ``hi_bytes``, ``flows`` (flows in the bin, of any
+    transport but UDP),
     ``completed``, ``incomplete`` (still running when the run stopped: they
     are left out of the statistics, so say how many), ``mean_s``, ``p50_s``,
     ``p99_s``, ``max_s`` (the paper's "100th percentile") of ``fct_s`` over

@@ -452,3 +452,26 @@ fn a_bad_ramp_is_refused_at_its_key() {
         "[[failures]]",
     );
 }
+
+/// A marking threshold where only HPCC flows run: HPCC sends nothing
+/// ECN-capable whatever `tcp.cc` says, and the warning says so by its
+/// transport, not by a congestion control that does not run.
+#[test]
+fn marks_nobody_reads_are_named_by_transport() {
+    let doc = json!({
+        "name": "unread", "stop": "1ms",
+        "topology": {"kind": "star", "hosts": 3, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "1MB", "ecn_k": "20KB"},
+        "tcp": {"transport": "hpcc", "mss": 4096},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "1MB"}],
+    });
+    let cfg = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    let w = dcnsim::scenario::warnings(&cfg);
+    let m = &w
+        .iter()
+        .find(|e| e.message.contains("nothing will be marked"))
+        .expect("warned")
+        .message;
+    assert!(m.contains("tcp.transport = hpcc"), "{m}");
+    assert!(!m.contains("tcp.cc ="), "{m}");
+}

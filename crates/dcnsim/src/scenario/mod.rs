@@ -854,24 +854,45 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
     if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn() || t.transport == Transport::Dcqcn) {
         return None;
     }
-    let mut ccs: Vec<&str> = Vec::new();
+    let (mut ccs, mut others): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
     for t in tcps() {
-        if !ccs.contains(&t.cc.name()) {
-            ccs.push(t.cc.name());
+        // NDP, Swift and HPCC send no ECN-capable packet whatever tcp.cc says
+        let (list, name) = match t.transport {
+            Transport::Tcp => (&mut ccs, t.cc.name()),
+            other => (
+                &mut others,
+                values::TRANSPORT_NAMES
+                    .iter()
+                    .find(|(_, v)| *v == other)
+                    .map_or("?", |(n, _)| *n),
+            ),
+        };
+        if !list.contains(&name) {
+            list.push(name);
         }
     }
-    let senders = if ccs.is_empty() {
-        "the apps send UDP".to_string()
-    } else {
-        format!("tcp.cc = {} with tcp.ecn = false", ccs.join(", "))
-    };
+    let mut senders: Vec<String> = Vec::new();
+    if !ccs.is_empty() {
+        senders.push(format!("tcp.cc = {} with tcp.ecn = false", ccs.join(", ")));
+    }
+    if !others.is_empty() {
+        senders.push(format!(
+            "tcp.transport = {}, which reads no ECN",
+            others.join(", ")
+        ));
+    }
+    if senders.is_empty() {
+        senders.push("the apps send UDP".to_string());
+    }
     Some(ScenarioError {
         path: "topology".into(),
         message: format!(
             "ecn_k is set on {queues} queue{}, but no app sends ECN-capable packets \
-             ({senders}): nothing will be marked, and the run is the same as without ecn_k; \
-             set tcp.ecn = true (RFC 3168) or an ECN-based cc (dctcp, fast) to use it",
-            if queues == 1 { "" } else { "s" }
+             ({}): nothing will be marked, and the run is the same as without ecn_k; \
+             set tcp.ecn = true (RFC 3168), an ECN-based cc (dctcp, fast) or transport \
+             dcqcn to use it",
+            if queues == 1 { "" } else { "s" },
+            senders.join("; ")
         ),
     })
 }
