@@ -265,6 +265,19 @@ fn dcqcn_without_marking_is_warned_once() {
             .any(|e| e.message.contains("dcqcn") || e.message.contains("ECN-capable")),
         "{w:?}"
     );
+    // trimming ports trim where they would mark: no CNP either
+    let mut trimmed = marked.clone();
+    trimmed["trimming"] = json!({});
+    trimmed.as_object_mut().unwrap().remove("pfc");
+    let cfg = dcnsim::scenario::parse_config_str(&trimmed.to_string()).expect("valid");
+    let w = dcnsim::scenario::warnings(&cfg);
+    let hits: Vec<_> = w.iter().filter(|e| e.message.contains("dcqcn")).collect();
+    assert_eq!(hits.len(), 1, "{w:?}");
+    assert!(
+        hits[0].message.contains("[trimming]"),
+        "{}",
+        hits[0].message
+    );
 }
 
 /// With an HPCC flow in the same fabric, INT is on and every data packet

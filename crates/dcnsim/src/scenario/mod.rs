@@ -813,7 +813,9 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .iter()
         .flat_map(|l| [&l.queue_ab, &l.queue_ba])
         .any(|q| q.ecn_k.is_some());
-    if marks {
+    // a trimming port trims where it would mark (net/trim.rs)
+    let trims = cfg.trimming.is_some();
+    if marks && !trims {
         return Vec::new();
     }
     let apps: Vec<usize> = cfg
@@ -830,13 +832,22 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
         1 => String::new(),
         n => format!(" (and {} more apps)", n - 1),
     };
-    vec![ScenarioError {
-        path: format!("apps[{first}].tcp.transport"),
-        message: format!(
+    let message = if trims {
+        format!(
+            "\"dcqcn\"{others} with [trimming]: a trimming port trims instead of marking, \
+             so no CNP is sent, every flow sends at line rate, and each trimmed packet is a \
+             loss go-back-N resends everything after; DCQCN runs over ECN marks (and PFC)"
+        )
+    } else {
+        format!(
             "\"dcqcn\"{others} where no queue has an ecn_k: nothing is marked, no CNP is \
              sent, and every flow sends at line rate; set the topology's ecn_k (DCQCN's \
              paper marks from Kmin = 5 KB)"
-        ),
+        )
+    };
+    vec![ScenarioError {
+        path: format!("apps[{first}].tcp.transport"),
+        message,
     }]
 }
 
