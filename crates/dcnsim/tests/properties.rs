@@ -992,3 +992,31 @@ proptest! {
         prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
     }
 }
+
+proptest! {
+    #![proptest_config(cases(32))]
+
+    /// DCQCN (tcp/dcqcn.rs) under the same draws: its rate, CNPs, NIC
+    /// back-pressure and go-back-N keep every law TCP keeps (its rate and
+    /// α within bounds: `invariant_violations`), stepped as straight, on
+    /// two threads as on one.
+    #[test]
+    fn dcqcn_runs_obey_the_laws(d in draw()) {
+        let mut c = build(&d);
+        for a in &mut c.apps {
+            let tcp = match a {
+                AppSpec::Bulk { tcp, .. }
+                | AppSpec::PartitionAggregate { tcp, .. }
+                | AppSpec::SyncReads { tcp, .. } => tcp,
+                AppSpec::Poisson(p) => &mut p.tcp,
+                AppSpec::UdpCbr { .. } => continue,
+            };
+            tcp.transport = Transport::Dcqcn;
+        }
+        let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
+        check_conservation(&stepped);
+        let straight = without_wall(dcnsim::run(&c));
+        prop_assert_eq!(&without_wall(stepped), &straight);
+        prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
+    }
+}
