@@ -121,8 +121,7 @@ def format_summary(result, warnings: bool = True) -> str:
         longest = f"; longest {pc['node'][most]}→{pc['to'][most]} {fmt_time(paused[most])}" if most is not None else ""
         row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
                    f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
-        qc = result.tables.core_columns("queues") if "queues" in result.tables else {}
-        at_switches = sum(int(d) for d, h in zip(qc.get("dropped", ()), qc.get("from_host", ())) if not h)
+        at_switches = sum(int(d) for d, h in zip(qm.get("dropped", ()), qm.get("from_host", ())) if not h)
         if at_switches:
             row("", f"warning: {fmt_count(at_switches)} packets dropped at full switch buffers under PFC: a port's "
                     "buffer must hold what its inputs bring at xoff plus a round trip each")

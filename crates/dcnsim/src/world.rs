@@ -1091,24 +1091,19 @@ impl World {
         }
         let hdr = cfg.header_bytes + self.core.l2_overhead;
         f.handshake_sample(self.core.base_rtt(src, dst, hdr, hdr));
-        if f.is_hpcc() {
+        if f.is_hpcc() || f.is_dcqcn() || f.is_ndp() {
+            // the unloaded RTT of a full packet and its ACK, and the
+            // sender's line rate: what these transports size themselves by
             let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
             let nic = self.core.host_nic[src as usize] as usize;
-            f.hpcc_setup(rtt, self.core.links.info(nic).rate_bps);
-        }
-        if f.is_dcqcn() {
-            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
-            let nic = self.core.host_nic[src as usize] as usize;
-            f.dcqcn_setup(rtt, self.core.links.info(nic).rate_bps);
-        }
-        if f.is_ndp() {
-            let rtt = self.core.base_rtt(src, dst, hdr + cfg.mss, hdr);
-            let nic = self.core.host_nic[src as usize] as usize;
-            f.ndp_set_window(
-                rtt,
-                self.core.links.info(nic).rate_bps,
-                self.core.l2_overhead,
-            );
+            let rate = self.core.links.info(nic).rate_bps;
+            if f.is_hpcc() {
+                f.hpcc_setup(rtt, rate);
+            } else if f.is_dcqcn() {
+                f.dcqcn_setup(rtt, rate);
+            } else {
+                f.ndp_set_window(rtt, rate, self.core.l2_overhead);
+            }
         }
         if f.is_swift() {
             f.swift_set_hops(self.core.hops(src, dst));
@@ -1460,8 +1455,7 @@ impl World {
                     let int = self.core.links.int.take(id);
                     f.hpcc_on_ack(io, p, &int);
                 } else if f.is_dcqcn() {
-                    let nic = self.core.host_nic[f.src_host as usize] as usize;
-                    let backlog = self.core.links.occupancy(nic, self.core.q.now()).0;
+                    let backlog = self.dcqcn_backlog(p.flow);
                     let io = self.tcp_io.at(self.core.q.now()).set_nic_backlog(backlog);
                     self.flows[p.flow as usize].dcqcn_on_ack(io, p);
                 } else {

@@ -967,6 +967,29 @@ fn rack_recovery_resends_when_it_starts() {
     assert!(fast > 0, "the case enters RACK recovery");
 }
 
+/// Every TCP app of the draw's scenario runs `transport`; the laws TCP
+/// keeps (conservation, the flows' invariants at every step, the same run
+/// stepped as straight, two threads as one) must hold for it too.
+fn transport_keeps_the_laws(d: &Draw, transport: Transport) -> Result<(), TestCaseError> {
+    let mut c = build(d);
+    for a in &mut c.apps {
+        let tcp = match a {
+            AppSpec::Bulk { tcp, .. }
+            | AppSpec::PartitionAggregate { tcp, .. }
+            | AppSpec::SyncReads { tcp, .. } => tcp,
+            AppSpec::Poisson(p) => &mut p.tcp,
+            AppSpec::UdpCbr { .. } => continue,
+        };
+        tcp.transport = transport;
+    }
+    let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
+    check_conservation(&stepped);
+    let straight = without_wall(dcnsim::run(&c));
+    prop_assert_eq!(&without_wall(stepped), &straight);
+    prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(cases(32))]
 
@@ -974,49 +997,14 @@ proptest! {
     /// and go-back-N recovery keep every law TCP keeps.
     #[test]
     fn swift_runs_obey_the_laws(d in draw()) {
-        let mut c = build(&d);
-        for a in &mut c.apps {
-            let tcp = match a {
-                AppSpec::Bulk { tcp, .. }
-                | AppSpec::PartitionAggregate { tcp, .. }
-                | AppSpec::SyncReads { tcp, .. } => tcp,
-                AppSpec::Poisson(p) => &mut p.tcp,
-                AppSpec::UdpCbr { .. } => continue,
-            };
-            tcp.transport = Transport::Swift;
-        }
-        let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
-        check_conservation(&stepped);
-        let straight = without_wall(dcnsim::run(&c));
-        prop_assert_eq!(&without_wall(stepped), &straight);
-        prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
+        transport_keeps_the_laws(&d, Transport::Swift)?;
     }
-}
-
-proptest! {
-    #![proptest_config(cases(32))]
 
     /// DCQCN (tcp/dcqcn.rs) under the same draws: its rate, CNPs, NIC
     /// back-pressure and go-back-N keep every law TCP keeps (its rate and
-    /// α within bounds: `invariant_violations`), stepped as straight, on
-    /// two threads as on one.
+    /// α within bounds: `invariant_violations`).
     #[test]
     fn dcqcn_runs_obey_the_laws(d in draw()) {
-        let mut c = build(&d);
-        for a in &mut c.apps {
-            let tcp = match a {
-                AppSpec::Bulk { tcp, .. }
-                | AppSpec::PartitionAggregate { tcp, .. }
-                | AppSpec::SyncReads { tcp, .. } => tcp,
-                AppSpec::Poisson(p) => &mut p.tcp,
-                AppSpec::UdpCbr { .. } => continue,
-            };
-            tcp.transport = Transport::Dcqcn;
-        }
-        let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
-        check_conservation(&stepped);
-        let straight = without_wall(dcnsim::run(&c));
-        prop_assert_eq!(&without_wall(stepped), &straight);
-        prop_assert_eq!(&on_threads(&c, 1), &on_threads(&c, 2));
+        transport_keeps_the_laws(&d, Transport::Dcqcn)?;
     }
 }

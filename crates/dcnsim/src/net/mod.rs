@@ -382,6 +382,17 @@ impl LinkClass {
         q_bytes > self.ecn_bytes || pkts > self.ecn_pkts
     }
 
+    /// This class with its limits at its ECN threshold K: every packet
+    /// that may find the queue over K leaves the per-hop enqueue for the
+    /// over-limit branch (the gates of `ecn_non_ect = "drop"` and of RED's
+    /// ramp).
+    fn gated_at_k(mut self) -> LinkClass {
+        // q_bytes > K implies q_bytes + wire > K, and pkts > K is pkts + 1 > K + 1
+        self.lim_bytes = self.lim_bytes.min(self.ecn_bytes);
+        self.lim_pkts = self.lim_pkts.min(self.ecn_pkts.saturating_add(1));
+        self
+    }
+
     /// RED's ramp on a port over this class's threshold (net/ramp.rs).
     #[inline]
     fn ramp_marks(&self, rare: &mut LinkRare, q_bytes: u64, pkts: u64) -> bool {
@@ -673,10 +684,7 @@ impl Links {
             self.red.resize(l + 1, NOT_GATED);
         }
         self.red[l] = real;
-        let mut c = self.classes[real as usize];
-        // q_bytes > K implies q_bytes + wire > K, and pkts > K is pkts + 1 > K + 1
-        c.lim_bytes = c.lim_bytes.min(c.ecn_bytes);
-        c.lim_pkts = c.lim_pkts.min(c.ecn_pkts.saturating_add(1));
+        let c = self.classes[real as usize].gated_at_k();
         self.intern(c)
     }
 

@@ -69,10 +69,7 @@ impl Links {
             if self.pfc.on() {
                 continue;
             }
-            let mut gate = c;
-            // q_bytes > K implies q_bytes + wire > K, and pkts > K is pkts + 1 > K + 1
-            gate.lim_bytes = gate.lim_bytes.min(c.ecn_bytes);
-            gate.lim_pkts = gate.lim_pkts.min(c.ecn_pkts.saturating_add(1));
+            let gate = c.gated_at_k();
             let mut quiet = c;
             (quiet.ecn_bytes, quiet.ecn_pkts) = (u64::MAX, u64::MAX);
             let (gate, quiet) = (self.intern(gate), self.intern(quiet));

@@ -113,7 +113,7 @@ fn full_packet(cfg: &Config) -> u64 {
 }
 
 /// A threshold (PFC's, RED's) in words.
-fn pfc_text(l: Limit) -> String {
+fn limit_text(l: Limit) -> String {
     match l {
         Limit::Bytes(b) => format!("{b} bytes"),
         Limit::Packets(n) => format!("{n} packets"),
@@ -256,8 +256,8 @@ pub fn parse_config_until(
                             format!(
                                 "{} is above xoff ({}): a port would be resumed while still over \
                              the count that paused it",
-                                pfc_text(xon),
-                                pfc_text(xoff)
+                                limit_text(xon),
+                                limit_text(xoff)
                             ),
                         );
                         ok = false;
@@ -382,8 +382,13 @@ pub fn parse_config_until(
                     .is_some_and(|f| f.as_array().is_none_or(|a| !a.is_empty())),
                 "[[failures]]",
             ),
+            (
+                gated,
+                "ecn_non_ect = \"drop\" (dropping packets without ECT along the ramp); \
+                 leave ecn_non_ect at \"queue\"",
+            ),
         ];
-        ramp_checks(&mut ctx, r, t, gated);
+        ramp_checks(&mut ctx, r, t);
         for (_, what) in with.iter().filter(|w| w.0) {
             ctx.err(
                 "topology.ecn_kmax",
@@ -748,11 +753,9 @@ fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .collect()
 }
 
-/// `ecn_kmax` against the ports it ramps from: some port marks, every
-/// marking port's `ecn_k` is in the unit of `ecn_kmax` and below it, and
-/// no port drops packets without ECT at its threshold (RED would drop them
-/// with the ramp's probability; that is not modelled).
-fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec, gated: bool) {
+/// `ecn_kmax` against the ports it ramps from: some port marks, and every
+/// marking port's `ecn_k` is in the unit of `ecn_kmax` and below it.
+fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec) {
     let ks: Vec<Limit> = t
         .links
         .iter()
@@ -777,7 +780,7 @@ fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec, gated: bool) {
                 "ecn_kmax is in {} and an ecn_k in {} ({}): give both in one unit",
                 unit(&r.kmax),
                 unit(k),
-                pfc_text(*k)
+                limit_text(*k)
             ),
         );
         return;
@@ -790,16 +793,9 @@ fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec, gated: bool) {
             "topology.ecn_kmax",
             format!(
                 "ecn_kmax ({}) must be above every port's ecn_k (K_min), and one is {}",
-                pfc_text(r.kmax),
-                pfc_text(*k)
+                limit_text(r.kmax),
+                limit_text(*k)
             ),
-        );
-    }
-    if gated {
-        ctx.err(
-            "topology.ecn_kmax",
-            "RED's ramp with ecn_non_ect = \"drop\": dropping packets without ECT along \
-             the ramp is not modelled; leave ecn_non_ect at \"queue\"",
         );
     }
 }

@@ -73,12 +73,9 @@ pub struct DcqcnState {
     cnp_pending: bool,
     cnp_timer: LazyTimer,
     nacked_at: Option<u64>,
-    /// Counters: CNPs the receiver sent; cuts (CNPs the sender acted on),
-    /// rate increases and NACKs the sender received.
+    /// CNPs the receiver sent (the sender's cuts are the flow's
+    /// `ecn_cuts`, its NACKs `fast_retransmits`).
     pub cnps_sent: u64,
-    pub cuts: u64,
-    pub increases: u64,
-    pub nacks: u64,
 }
 
 impl TcpFlow {
@@ -112,13 +109,9 @@ impl TcpFlow {
         }
     }
 
-    /// The application wrote: send what pacing allows.
-    pub(in crate::tcp) fn dcqcn_write(&mut self, io: &mut TcpIo) {
-        self.dcqcn_send(io);
-    }
-
-    /// Send while pacing allows; otherwise wait for the pacing timer.
-    fn dcqcn_send(&mut self, io: &mut TcpIo) {
+    /// Send while pacing and the NIC allow (the application wrote, an ACK
+    /// came, a timer fired); otherwise wait for the pacing timer.
+    pub(in crate::tcp) fn dcqcn_send(&mut self, io: &mut TcpIo) {
         let now = io.now();
         let l2 = io.l2_overhead();
         let full = (self.cfg.mss + self.cfg.header_bytes + l2) as u64;
@@ -210,9 +203,7 @@ impl TcpFlow {
     /// An ACK, NACK or CNP reaches the sender.
     pub fn dcqcn_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
         let now = io.now();
-        if self.gbn_on_ack(io, p) {
-            self.dcqcn.as_deref_mut().expect("a DCQCN flow").nacks += 1;
-        }
+        self.gbn_on_ack(io, p);
         if p.flags & CNP != 0 {
             let g = self.cfg.dcqcn.g;
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
@@ -221,7 +212,6 @@ impl TcpFlow {
             self.stats.ecn_cuts += 1;
             // The increase timer restarts from the cut.
             let at = now + self.cfg.dcqcn.timer;
-            self.rx_rare.dack.cancel();
             self.rx_rare.dack.arm(io, at, TcpTimer::DelAck);
             // A packet paced at the old rate may wait longer: the next
             // one goes one gap at the new rate after the last.
@@ -319,7 +309,6 @@ impl DcqcnState {
         self.t_stage = 0;
         self.bc_stage = 0;
         self.bytes = 0;
-        self.cuts += 1;
     }
 
     /// One stage of the timer or the byte counter: fast recovery, then
@@ -341,7 +330,6 @@ impl DcqcnState {
             self.rt = self.rt.min(self.line);
         }
         self.rc = ((self.rt + self.rc) / 2.0).min(self.line);
-        self.increases += 1;
     }
 
     /// R_C × T in bytes: what the report and traces show as the window.

@@ -612,8 +612,7 @@ impl TcpFlow {
             // A message (block) starts here: the timeout taxonomy's reference point.
             self.msg_starts.push_back(self.app_limit);
         }
-        if self.ndp.is_some() || self.swift.is_some() || self.hpcc.is_some() || self.dcqcn.is_some()
-        {
+        if self.own_transport() {
             self.app_limit += bytes;
             if let Some(tag) = msg_tag {
                 self.rx.msg_ends.push_back((self.app_limit, tag));
@@ -624,7 +623,7 @@ impl TcpFlow {
             } else if self.hpcc.is_some() {
                 self.hpcc_write(io)
             } else if self.dcqcn.is_some() {
-                self.dcqcn_write(io)
+                self.dcqcn_send(io)
             } else {
                 self.swift_write(io)
             };
@@ -661,6 +660,12 @@ impl TcpFlow {
         if let (Some(d), Some(r)) = (self.dcqcn.as_deref_mut(), rx.dcqcn.as_deref()) {
             d.absorb(r);
         }
+    }
+
+    /// Whether the flow runs a transport of its own (NDP, Swift, HPCC,
+    /// DCQCN) instead of TCP's scoreboard, recovery and congestion control.
+    fn own_transport(&self) -> bool {
+        self.ndp.is_some() || self.swift.is_some() || self.hpcc.is_some() || self.dcqcn.is_some()
     }
 
     /// Stop offering new data (a duration-limited bulk flow ends).
@@ -757,12 +762,7 @@ impl TcpFlow {
         self.swift_violations(&mut v);
         self.hpcc_violations(&mut v);
         self.dcqcn_violations(&mut v);
-        if at != self.snd_max
-            && self.ndp.is_none()
-            && self.swift.is_none()
-            && self.hpcc.is_none()
-            && self.dcqcn.is_none()
-        {
+        if at != self.snd_max && !self.own_transport() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",
                 self.snd_max
