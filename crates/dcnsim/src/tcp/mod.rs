@@ -574,6 +574,9 @@ impl TcpFlow {
     pub fn snd_max(&self) -> u64 {
         self.snd_max
     }
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }
