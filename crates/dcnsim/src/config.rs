@@ -144,6 +144,8 @@ pub enum CcKind {
     Dctcp,
     /// FaST (Hwang & Yoo, TIIS 2014; SPEC §2.1).
     Fast,
+    /// BBR v1 as Linux's tcp_bbr.c (tcp/cc/bbr.rs): model-based, paced.
+    Bbr,
 }
 
 impl CcKind {
@@ -153,6 +155,7 @@ impl CcKind {
             CcKind::Cubic => "cubic",
             CcKind::Dctcp => "dctcp",
             CcKind::Fast => "fast",
+            CcKind::Bbr => "bbr",
         }
     }
     /// Algorithms built on ECN: they always negotiate it, and their

@@ -982,6 +982,12 @@ fn rack_recovery_resends_when_it_starts() {
 /// keeps (conservation, the flows' invariants at every step, the same run
 /// stepped as straight, two threads as one) must hold for it too.
 fn transport_keeps_the_laws(d: &Draw, transport: Transport) -> Result<(), TestCaseError> {
+    tcp_keeps_the_laws(d, |tcp| tcp.transport = transport)
+}
+
+/// The laws of [`transport_keeps_the_laws`] for every TCP app of the draw
+/// set by `set`.
+fn tcp_keeps_the_laws(d: &Draw, set: impl Fn(&mut TcpConfig)) -> Result<(), TestCaseError> {
     let mut c = build(d);
     for a in &mut c.apps {
         let tcp = match a {
@@ -991,7 +997,7 @@ fn transport_keeps_the_laws(d: &Draw, transport: Transport) -> Result<(), TestCa
             AppSpec::Poisson(p) => &mut p.tcp,
             AppSpec::UdpCbr { .. } => continue,
         };
-        tcp.transport = transport;
+        set(tcp);
     }
     let stepped = run_checked(&c).map_err(TestCaseError::fail)?;
     check_conservation(&stepped);
@@ -1017,6 +1023,22 @@ proptest! {
     #[test]
     fn dcqcn_runs_obey_the_laws(d in draw()) {
         transport_keeps_the_laws(&d, Transport::Dcqcn)?;
+    }
+
+    /// BBR (tcp/cc/bbr.rs) under the same draws, with and without SACK:
+    /// its pacing, sampler and window keep every law TCP keeps (its
+    /// records one per scoreboard entry: `invariant_violations`).
+    #[test]
+    fn bbr_runs_obey_the_laws(d in draw(), sack in any::<bool>()) {
+        tcp_keeps_the_laws(&d, |tcp| {
+            // what BBR refuses (scenario/tcp.rs) off
+            tcp.cc = CcKind::Bbr;
+            tcp.seg = SegPolicyKind::Fixed;
+            tcp.probretx.p = 0.0;
+            tcp.hystart = HyStart::Off;
+            tcp.sack = sack;
+            tcp.recovery = if sack { LossRecovery::Rack } else { LossRecovery::DupAck };
+        })?;
     }
 }
 

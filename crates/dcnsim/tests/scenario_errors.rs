@@ -276,7 +276,7 @@ fn unknown_cc_lists_valid() {
     assert_err(
         &e,
         "tcp.cc",
-        "unknown congestion control 'vegas' (valid: newreno, cubic, dctcp, fast)",
+        "unknown congestion control 'vegas' (valid: newreno, cubic, dctcp, fast, bbr)",
     );
     assert_err(
         &e,

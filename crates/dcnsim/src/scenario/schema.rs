@@ -1073,7 +1073,7 @@ pub struct TcpSection {
     /// the defaults every other key overrides: `papers` (the papers' NewReno stack: the defaults listed here) or `linux` (today's Linux: CUBIC, SACK, RACK-TLP, Limited Transmit, Eifel undo, delayed ACKs with quick-ACK at start, IW 10, RTOmin 200 ms, MSS 1448 with timestamps; docs/linux_profile.md)
     #[schemars(extend("x-default" = "`\"papers\"`"))]
     pub profile: Opt<ProfileName>,
-    /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`
+    /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`, `bbr` (Linux's BBR v1, paced; docs/bbr.md)
     #[schemars(extend("x-default" = "`\"newreno\"`"))]
     pub cc: Opt<Cc>,
     /// segment-size policy: `fixed`, `fast`, `dsr`, `tcprand`

@@ -282,6 +282,35 @@ pub(super) fn tcp_cross_checks(
             &["swift_min_cwnd", "swift_max_cwnd"][..],
         ));
     }
+    if c.cc == CcKind::Bbr && c.transport == Transport::Tcp {
+        if c.probretx.p > 0.0 {
+            out.push((
+                "probretx_p",
+                "BBR paces its segments on the timer probabilistic retransmission runs on; they cannot be combined (set probretx_p = 0 or another cc)".to_string(),
+                &["probretx_p", "cc"][..],
+            ));
+        }
+        if c.seg != SegPolicyKind::Fixed {
+            out.push((
+                "segment",
+                format!(
+                    "BBR counts its model in segments of mss bytes (Linux's packets); segment = '{}' varies them (use segment = 'fixed' with cc = 'bbr')",
+                    super::values::SEGMENT_NAMES
+                        .iter()
+                        .find(|(_, k)| *k == c.seg)
+                        .map_or("?", |(n, _)| n)
+                ),
+                &["segment", "cc"][..],
+            ));
+        }
+        if c.hystart != HyStart::Off {
+            out.push((
+                "hystart",
+                "BBR leaves STARTUP by its own bandwidth test; HyStart is a slow-start exit for window-growing algorithms (set hystart = 'off')".to_string(),
+                &["hystart", "cc"][..],
+            ));
+        }
+    }
     if c.rto_max < c.rto_min {
         out.push((
             "rto_max",

@@ -19,6 +19,7 @@ pub(crate) const CC_NAMES: &[(&str, CcKind)] = &[
     ("cubic", CcKind::Cubic),
     ("dctcp", CcKind::Dctcp),
     ("fast", CcKind::Fast),
+    ("bbr", CcKind::Bbr),
 ];
 
 /// Segment-size policy names. Adding a variant is one line here.

@@ -72,7 +72,10 @@ impl TcpFlow {
     /// (`tcp.idle_restart`): the path may have changed since cwnd was last
     /// tested, and a full window at once would be a line-rate burst.
     pub(in crate::tcp) fn restart_after_idle(&mut self, now: SimTime) {
+        // Linux leaves a congestion control with its own cong_control
+        // (BBR) alone after idle (tcp_slow_start_after_idle_check).
         if self.cfg.idle_restart == IdleRestart::Off
+            || matches!(self.cc, super::cc::Cc::Bbr(_))
             || self.snd_una < self.snd_max
             || self.segs_sent == 0
         {

@@ -39,6 +39,7 @@
 //! taxonomy: every RTO is classified ABTT or IBTT by where it falls in the
 //! application's message (block), and by how many duplicate ACKs preceded it.
 
+pub mod bbr;
 pub mod cc;
 pub mod cwnd_validation;
 pub mod dcqcn;
@@ -466,12 +467,16 @@ impl TcpFlow {
         let smss = SegPolicy::initial_smss(&cfg);
         let plb = (cfg.plb.enabled || cfg.txrehash).then(|| Box::new(plb::PlbState::new(&rng)));
         let ack_salt = plb::ack_salt(&rng);
+        let mut cc = Cc::new(&cfg);
+        if let Cc::Bbr(b) = &mut cc {
+            b.set_seed(crate::sim::rng::mix64(ack_salt ^ 0x6262_725f_6379_636c));
+        }
         TcpFlow {
             id,
             app,
             src_host,
             dst_host,
-            cc: Cc::new(&cfg),
+            cc,
             st: CcState {
                 cwnd: cfg.init_cwnd_segments as u64 * smss,
                 ssthresh: cfg
@@ -600,6 +605,9 @@ impl TcpFlow {
     pub fn handshake_sample(&mut self, rtt: SimTime) {
         if self.cfg.handshake_rtt_sample {
             self.rtt_sample(rtt);
+            if let Cc::Bbr(b) = &mut self.cc {
+                b.note_rtt(rtt);
+            }
         }
     }
 
@@ -632,6 +640,9 @@ impl TcpFlow {
             };
         }
         self.restart_after_idle(io.now());
+        if let Cc::Bbr(_) = self.cc {
+            self.bbr_app_write();
+        }
         self.app_limit += bytes;
         if let Some(tag) = msg_tag {
             self.rx.msg_ends.push_back((self.app_limit, tag));
@@ -765,6 +776,7 @@ impl TcpFlow {
         self.swift_violations(&mut v);
         self.hpcc_violations(&mut v);
         self.dcqcn_violations(&mut v);
+        self.bbr_violations(&mut v);
         if at != self.snd_max && !self.own_transport() {
             v.push(format!(
                 "flow {id}: scoreboard ends at {at}, snd_max is {}",

@@ -70,6 +70,7 @@ impl TcpFlow {
             TcpTimer::ProbRetx if self.dcqcn.is_some() => self.dcqcn_on_pace(io),
             TcpTimer::DelAck if self.dcqcn.is_some() => self.dcqcn_on_timer(io),
             TcpTimer::Rack if self.dcqcn.is_some() => self.dcqcn_on_cnp_timer(io),
+            TcpTimer::ProbRetx if matches!(self.cc, super::cc::Cc::Bbr(_)) => self.bbr_on_pace(io),
             TcpTimer::Rto => self.on_rto_event(io),
             TcpTimer::DelAck => self.on_delack_event(io),
             TcpTimer::ProbRetx => self.on_prx_event(io),
@@ -112,6 +113,9 @@ impl TcpFlow {
         self.ep.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
         self.ep.dupacks = 0;
         self.snd_nxt = self.snd_una;
+        if let super::cc::Cc::Bbr(_) = self.cc {
+            self.bbr_on_timeout();
+        }
         // SACKed marks stay (our receivers never renege, RFC 2018 §8's
         // reason to clear them); the go-back-N resend skips those segments.
         for s in self.segs.iter_mut() {

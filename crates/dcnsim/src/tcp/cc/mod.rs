@@ -12,8 +12,10 @@
 //! replace RFC 3168's halving on ECN-Echo) and grows the window on ACKs.
 //!
 //! Algorithms: [`NewReno`] (RFC 5681/6582), [`cubic::Cubic`] (RFC 9438),
-//! [`dctcp::Dctcp`] (RFC 8257), [`fast::Fast`] (SPEC §2.1).
+//! [`dctcp::Dctcp`] (RFC 8257), [`fast::Fast`] (SPEC §2.1), [`bbr::Bbr`]
+//! (Linux's tcp_bbr.c: sets cwnd and a pacing rate from its own model).
 
+pub mod bbr;
 pub mod cubic;
 pub mod dctcp;
 pub mod fast;
@@ -202,6 +204,9 @@ pub enum Cc {
     Cubic(cubic::Cubic),
     Dctcp(dctcp::Dctcp),
     Fast(fast::Fast),
+    /// Boxed: BBR's model and its delivery-rate sampler are large, and
+    /// `Cc` sits in the sender's hot lines.
+    Bbr(Box<bbr::Bbr>),
 }
 
 /// `dispatch!(self, c => expr)` evaluates `expr` with `c` bound to the
@@ -213,6 +218,7 @@ macro_rules! dispatch {
             Cc::Cubic($c) => $e,
             Cc::Dctcp($c) => $e,
             Cc::Fast($c) => $e,
+            Cc::Bbr($c) => $e,
         }
     };
 }
@@ -226,6 +232,8 @@ impl Cc {
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hz(cfg.cubic, cfg.hz)),
             CcKind::Dctcp => Cc::Dctcp(dctcp::Dctcp::new(cfg.dctcp).with_ca(cfg.ca_increase)),
             CcKind::Fast => Cc::Fast(fast::Fast::new(cfg.fast).with_ca(cfg.ca_increase)),
+            // (the flow gives it its random stream: TcpFlow::new)
+            CcKind::Bbr => Cc::Bbr(Box::new(bbr::Bbr::new(cfg.hz, 0))),
         }
     }
     #[inline]
@@ -393,7 +401,13 @@ pub(crate) mod tests {
 
     #[test]
     fn every_kind_builds_and_names_itself() {
-        for kind in [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp, CcKind::Fast] {
+        for kind in [
+            CcKind::NewReno,
+            CcKind::Cubic,
+            CcKind::Dctcp,
+            CcKind::Fast,
+            CcKind::Bbr,
+        ] {
             let cfg = TcpConfig {
                 cc: kind,
                 ..TcpConfig::default()

@@ -366,7 +366,14 @@ impl TcpFlow {
                         self.rearm_rto_on_head(io, s.start);
                     }
                 }
-                Action::SetCwnd(c) => self.st.cwnd = c,
+                Action::SetCwnd(c) => {
+                    // BBR sets its own window on every ACK (Linux skips
+                    // the recovery's cwnd reductions for a cong_control
+                    // algorithm: tcp_cwnd_reduction, tcp_end_cwnd_reduction).
+                    if !matches!(self.cc, super::cc::Cc::Bbr(_)) {
+                        self.st.cwnd = c;
+                    }
+                }
                 Action::RestartRtoOnce => {
                     if !self.ep.partial_seen {
                         self.ep.partial_seen = true;

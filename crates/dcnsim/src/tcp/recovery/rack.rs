@@ -190,7 +190,7 @@ impl RackTlp {
     /// scoreboard: mark lost every segment sent before the most recently
     /// delivered one whose reordering window `reo` has passed. Returns
     /// whether any was marked, and the longest wait for the others (the
-    /// reordering timer).
+    /// reordering timer). Returns the bytes marked lost.
     pub fn detect(
         &self,
         d: &Delivery,
@@ -198,8 +198,8 @@ impl RackTlp {
         upto: usize,
         reo: SimTime,
         now: SimTime,
-    ) -> (bool, Option<SimTime>) {
-        let (mut any, mut wait) = (false, None::<SimTime>);
+    ) -> (u64, Option<SimTime>) {
+        let (mut lost, mut wait) = (0, None::<SimTime>);
         for s in segs.iter_mut().take(upto) {
             if s.sacked || s.lost {
                 continue;
@@ -208,12 +208,12 @@ impl RackTlp {
                 None => {}
                 Some(SimTime::ZERO) => {
                     s.lost = true;
-                    any = true;
+                    lost += s.len as u64;
                 }
                 Some(r) => wait = Some(wait.map_or(r, |w| w.max(r))),
             }
         }
-        (any, wait)
+        (lost, wait)
     }
 
     /// Arm the reordering timer for the longest wait `w` [`Self::detect`]
@@ -389,7 +389,13 @@ impl TcpFlow {
             .min(MAX_REORDERING);
         if self.cong == CongState::Recovery {
             // Undo the reduction (RFC 4015 style: restore the window).
-            self.st.cwnd = u.cwnd;
+            // BBR keeps its window and forgets its bandwidth plateau and
+            // policer sampling instead (bbr_undo_cwnd).
+            if let super::super::cc::Cc::Bbr(b) = &mut self.cc {
+                b.undo();
+            } else {
+                self.st.cwnd = u.cwnd;
+            }
             self.st.ssthresh = u.ssthresh;
             self.st.ca_acked = 0;
             self.cong = CongState::Open;
@@ -424,11 +430,15 @@ impl TcpFlow {
             return false;
         };
         let reo = r.reo_wnd(&self.sh.seen, in_recovery, sacked, thresh, srtt);
-        let (any, wait) = r.detect(&self.sh.seen, &mut self.segs, upto, reo, now);
+        let (lost, wait) = r.detect(&self.sh.seen, &mut self.segs, upto, reo, now);
         if let Some(w) = wait {
             r.arm_reorder(io, w, self.cfg.rack_timers, self.cfg.hz);
         }
+        let any = lost > 0;
         r.sack.prr.rack_lost |= any;
+        if let super::super::cc::Cc::Bbr(b) = &mut self.cc {
+            b.mark_lost(lost);
+        }
         any
     }
 
@@ -621,12 +631,12 @@ mod tests {
         // At the ACK (5 µs + RTT): segment k < 5 waits 20 µs less the
         // 5 − k µs it was sent before segment 5.
         let now = SimTime::from_us(5) + RTT;
-        let (any, wait) = m.detect(&d, &mut q, 10, reo, now);
-        assert!(!any);
+        let (lost, wait) = m.detect(&d, &mut q, 10, reo, now);
+        assert_eq!(lost, 0);
         assert_eq!(wait, Some(SimTime::from_us(19)), "segment 4 waits longest");
         // 20 µs later all of 0–4 are lost; 6–9 are not judged.
-        let (any, wait) = m.detect(&d, &mut q, 10, reo, now + reo);
-        assert!(any);
+        let (lost, wait) = m.detect(&d, &mut q, 10, reo, now + reo);
+        assert_eq!(lost, 5 * MSS, "segments 0-4");
         assert_eq!(wait, None);
         let lost: Vec<bool> = q.iter().map(|s| s.lost).collect();
         assert_eq!(

@@ -124,6 +124,9 @@ impl TcpFlow {
         let mut b = self.board();
         let mut cursor = 0;
         loop {
+            if self.paced_out(io) {
+                return b.pipe;
+            }
             let wnd = self.window();
             // NextSeg (1): the first lost segment not yet retransmitted
             // (RFC 6675 §4), or one whose retransmission is lost as well.
