@@ -30,8 +30,6 @@ def test_bad_arguments_name_the_option(capsys):
     assert "--blocks" in _error(capsys, ["--blocks", "0"])
     assert "rto" in _error(capsys, ["--rto-min", "soon"]).lower()
     assert "is not positive" in _error(capsys, ["--rto-min", "0ms"])
-    # BBR is a kernel-only reference: dcnsim alone has nothing to run.
-    assert "no dcnsim model" in _error(capsys, ["--only", "dcnsim", "--cc", "bbr"])
     a = run.parse_args(["--size", "256KB", "--rto-min", "10ms"])
     assert a.size_bytes == 262144 and a.rto_min == ["10ms"]
 
@@ -77,9 +75,10 @@ def test_the_dcnsim_scenario_has_the_lab_s_shape():
     q = run.dcnsim_scenario(2, "cubic", True, "200ms", 3, 10000, bottleneck="100Mbps", buffer=32,
                             server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=True, gap="10ms")
     assert q["apps"][0]["kind"] == "partition_aggregate" and q["apps"][0]["gap"] == "10ms"
-    with pytest.raises(ValueError, match="kernel-only"):
-        run.dcnsim_scenario(1, "bbr", True, "200ms", 1, 1000, bottleneck="100Mbps", buffer=32,
+    # BBR runs on both sides (docs/bbr.md): the kernel's name is dcnsim's.
+    b = run.dcnsim_scenario(1, "bbr", True, "200ms", 1, 1000, bottleneck="100Mbps", buffer=32,
                             server_rate="1Gbps", nic_buffer=1000, delay_us=4, delayed_ack=False)
+    assert b["tcp"]["cc"] == "bbr" and b["tcp"]["profile"] == "linux"
 
 
 def _row(goodput, drops):

@@ -1,7 +1,7 @@
 """Incast on the real kernel beside dcnsim's ``profile = "linux"``.
 
     sudo python validation/linux_lab/run.py --cc reno cubic --sack 1 0 --rto-min 200ms 10ms --n 1 2 4 8 16 32
-    sudo python validation/linux_lab/run.py --cc bbr --n 1 8            # the kernel alone (no BBR in dcnsim)
+    sudo python validation/linux_lab/run.py --cc bbr --n 1 8            # BBR, the kernel's and dcnsim's (docs/bbr.md)
     python validation/linux_lab/run.py --only dcnsim --n 1 2 4          # no root: dcnsim's half
     sudo python validation/linux_lab/run.py --down                      # remove a lab left behind
     python validation/linux_lab/run.py --kernel-from lab.json --blocks 50   # dcnsim again beside a saved kernel half
@@ -45,8 +45,7 @@ import lab  # noqa: E402  (validation/linux_lab/)
 import ns3_common as common  # noqa: E402  (validation/: KEY=VALUE overrides)
 
 #: the kernel's congestion controls the lab runs, and dcnsim's counterpart
-#: (None: a kernel-only reference)
-CC = {"reno": "newreno", "cubic": "cubic", "bbr": None}
+CC = {"reno": "newreno", "cubic": "cubic", "bbr": "bbr"}
 #: dcnsim's per-link delay when the kernel side does not run to measure the
 #: base RTT: a quarter of the lab's measured 1-byte round trip (README.md)
 DEFAULT_DELAY_US = 5
@@ -88,8 +87,6 @@ def dcnsim_scenario(n: int, cc: str, sack: bool, rto_min: str, blocks: int, size
     policy. The kernel's frames are Ethernet: 14 bytes of header on every
     packet (htb counts them, no FCS or preamble on a veth)."""
     dcc = CC[cc]
-    if dcc is None:
-        raise ValueError(f"cc: {cc!r} has no dcnsim model (a kernel-only reference)")
     delay = f"{delay_us:g}us"
     nodes = [{"name": "sw", "kind": "switch"}, {"name": "c", "kind": "host"}]
     links = [{"a": "c", "b": "sw", "rate": bottleneck, "delay": delay, "buffer": f"{buffer}pkt"}]
@@ -322,7 +319,7 @@ def format_row(point: Dict[str, Any], kernel: Optional[Dict[str, float]], sim: O
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cc", nargs="+", default=["reno", "cubic"], choices=sorted(CC),
-                   help="congestion controls (bbr: the kernel alone)")
+                   help="congestion controls")
     p.add_argument("--sack", nargs="+", type=int, default=[1, 0], choices=[0, 1])
     p.add_argument("--rto-min", nargs="+", default=["200ms", "10ms"], metavar="TIME")
     p.add_argument("--n", nargs="+", type=int, default=[1, 2, 4, 8, 16, 32], help=f"servers, 1 to {lab.MAX_SERVERS}")
@@ -375,8 +372,6 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         p.error(f"--blocks: at least 1, got {a.blocks}")
     if a.buffer < 1 or a.nic_buffer < 1:
         p.error("--buffer/--nic-buffer: at least one packet")
-    if a.only == "dcnsim" and all(CC[c] is None for c in a.cc):
-        p.error(f"--cc {' '.join(a.cc)}: no dcnsim model (kernel-only references)")
     try:
         import dcnsim.units as units
 
@@ -496,7 +491,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 kernel = a.saved.get(point_key(pt))
             delay = a.delay_us if a.delay_us is not None else \
                 max(1.0, kernel["base_rtt_us"] / 4) if kernel and kernel.get("base_rtt_us") else DEFAULT_DELAY_US
-            if a.only != "kernel" and CC[pt["cc"]] is not None:
+            if a.only != "kernel":
                 sim = run_dcnsim(sim_doc(a, pt, delay))
                 sim["delay_us"] = delay
             print(format_row(pt, kernel, sim, a.markdown), flush=True)
