@@ -1095,3 +1095,57 @@ fn dcqcn_regression_flowlet_fat_tree() {
     };
     transport_keeps_the_laws(&d, Transport::Dcqcn).unwrap();
 }
+
+/// Regression (found by `bbr_runs_obey_the_laws` on its first debug-build
+/// CI run): BBR left ssthresh at u64::MAX and NewReno's entry without
+/// SACK set cwnd = ssthresh + 3 SMSS, which overflowed (BBR ignores that
+/// window; its ssthresh is now Linux's finite TCP_INFINITE_SSTHRESH).
+#[test]
+fn bbr_regression_newreno_entry_on_an_infinite_ssthresh() {
+    let d = Draw {
+        topo: TopoDraw::Star { hosts: 2 },
+        gbps: 1,
+        delay_us: 2,
+        buffer: Limit::Packets(1),
+        nic: Limit::Bytes(5972),
+        ecn_k: Some(2),
+        routing: RoutingMode::Single,
+        apps: vec![AppDraw::Bulk {
+            src: 0,
+            dst: 1,
+            bytes: 14150,
+            start_us: 223,
+        }],
+        cc: CcKind::Dctcp,
+        seg: SegPolicyKind::Fast,
+        mss: 1415,
+        init_cwnd: 7,
+        rwnd_segs: 9,
+        sack: true,
+        ecn: false,
+        delayed_ack: false,
+        jitter_ns: 0,
+        seed: 10292319404726134036,
+        knobs: Knobs {
+            dupack_threshold: 3,
+            max_backoff: 64,
+            probretx_p: 0.0,
+            probretx_lowest: false,
+            delayed_ack_segments: 2,
+            header_bytes: 40,
+            l2_overhead: 0,
+            switch_delay_ns: 0,
+            rack: false,
+            adaptive_reordering: false,
+        },
+    };
+    tcp_keeps_the_laws(&d, |tcp| {
+        tcp.cc = CcKind::Bbr;
+        tcp.seg = SegPolicyKind::Fixed;
+        tcp.probretx.p = 0.0;
+        tcp.hystart = HyStart::Off;
+        tcp.sack = false;
+        tcp.recovery = LossRecovery::DupAck;
+    })
+    .unwrap();
+}

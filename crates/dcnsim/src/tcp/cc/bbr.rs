@@ -1077,7 +1077,10 @@ impl CongestionControl for Bbr {
     /// leaves ssthresh as it is.
     fn ssthresh(&mut self, s: &CcState, _flight: u64, _kind: LossKind, _now: SimTime) -> u64 {
         self.on_loss_signal(s);
-        s.ssthresh
+        // Linux's snd_ssthresh stays TCP_INFINITE_SSTHRESH (0x7fffffff
+        // packets): finite, so a recovery machine's ssthresh + 3 SMSS (whose
+        // window BBR then ignores) cannot overflow.
+        s.ssthresh.min(0x7fff_ffff * s.smss.max(1))
     }
     fn hints(&self, _s: &CcState) -> CcHints {
         CcHints::default()
