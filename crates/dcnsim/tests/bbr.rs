@@ -49,8 +49,8 @@ fn bulk(n: usize) -> Value {
 
 /// The client port's queue samples (packets) after `from` seconds.
 fn queue_after(r: &Results, from: f64) -> Vec<u64> {
-    // queue 1 is the switch's port toward the client (the first link's
-    // far end; the host's own NIC is queue 0)
+    // the switch's first queue is its port toward the client (the first
+    // link listed)
     let id = col_u64(r, "queues", "queue_id");
     let node = col_str(r, "queues", "node");
     let hot = id

@@ -1007,6 +1007,21 @@ fn tcp_keeps_the_laws(d: &Draw, set: impl Fn(&mut TcpConfig)) -> Result<(), Test
     Ok(())
 }
 
+/// A draw's TCP as BBR, with SACK (and RACK) or without; what BBR
+/// refuses (scenario/tcp.rs) off.
+fn as_bbr(tcp: &mut TcpConfig, sack: bool) {
+    tcp.cc = CcKind::Bbr;
+    tcp.seg = SegPolicyKind::Fixed;
+    tcp.probretx.p = 0.0;
+    tcp.hystart = HyStart::Off;
+    tcp.sack = sack;
+    tcp.recovery = if sack {
+        LossRecovery::Rack
+    } else {
+        LossRecovery::DupAck
+    };
+}
+
 proptest! {
     #![proptest_config(cases(32))]
 
@@ -1030,15 +1045,7 @@ proptest! {
     /// records one per scoreboard entry: `invariant_violations`).
     #[test]
     fn bbr_runs_obey_the_laws(d in draw(), sack in any::<bool>()) {
-        tcp_keeps_the_laws(&d, |tcp| {
-            // what BBR refuses (scenario/tcp.rs) off
-            tcp.cc = CcKind::Bbr;
-            tcp.seg = SegPolicyKind::Fixed;
-            tcp.probretx.p = 0.0;
-            tcp.hystart = HyStart::Off;
-            tcp.sack = sack;
-            tcp.recovery = if sack { LossRecovery::Rack } else { LossRecovery::DupAck };
-        })?;
+        tcp_keeps_the_laws(&d, |tcp| as_bbr(tcp, sack))?;
     }
 }
 
@@ -1126,26 +1133,7 @@ fn bbr_regression_newreno_entry_on_an_infinite_ssthresh() {
         delayed_ack: false,
         jitter_ns: 0,
         seed: 10292319404726134036,
-        knobs: Knobs {
-            dupack_threshold: 3,
-            max_backoff: 64,
-            probretx_p: 0.0,
-            probretx_lowest: false,
-            delayed_ack_segments: 2,
-            header_bytes: 40,
-            l2_overhead: 0,
-            switch_delay_ns: 0,
-            rack: false,
-            adaptive_reordering: false,
-        },
+        knobs: Knobs::default(),
     };
-    tcp_keeps_the_laws(&d, |tcp| {
-        tcp.cc = CcKind::Bbr;
-        tcp.seg = SegPolicyKind::Fixed;
-        tcp.probretx.p = 0.0;
-        tcp.hystart = HyStart::Off;
-        tcp.sack = false;
-        tcp.recovery = LossRecovery::DupAck;
-    })
-    .unwrap();
+    tcp_keeps_the_laws(&d, |tcp| as_bbr(tcp, false)).unwrap();
 }
