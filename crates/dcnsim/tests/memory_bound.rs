@@ -211,6 +211,19 @@ fn a_large_incast_stays_under_the_bound() {
     assert_bounded("incast 64 x 256 KB", &d);
 }
 
+/// BBR keeps a sending record beside every scoreboard entry and its
+/// model in a box per flow: the estimate counts both (limits.rs). 64 BBR
+/// flows with large windows (1000-packet ports, Linux's stack) into one
+/// port.
+#[test]
+fn a_bbr_incast_stays_under_the_bound() {
+    let d = json!({"stop": "2s", "seed": 1,
+        "topology": {"kind": "star", "hosts": 65, "rate": "1Gbps", "delay": "20us", "buffer": "1000pkt"},
+        "tcp": {"profile": "linux", "cc": "bbr", "rwnd": "4000pkt"},
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-64", "sru": "2MB", "blocks": 2}]});
+    assert_bounded("BBR incast 64 x 2 MB", &d);
+}
+
 /// A k = 8 fat-tree, every host sending 1 MB half-way round, on
 /// `threads` threads (`None`: the key unset, one thread as before).
 fn perm_k8(threads: Option<u32>) -> Value {

@@ -659,7 +659,15 @@ impl Traffic {
         self.add_first_windows(i, a, t, n, timed, at_once);
         // Every flow's own bound (a VecDeque starts at 4 entries); the sum
         // over flows is capped in `windows_and_packets`.
-        let per_flow = segs.max(2).saturating_mul(SEG_ENTRY);
+        let mut per_flow = segs.max(2).saturating_mul(SEG_ENTRY);
+        if t.cc == crate::config::CcKind::Bbr {
+            // BBR's sending record beside each entry (a VecDeque at most
+            // twice its peak) and its boxed model
+            use crate::tcp::cc::bbr::{STATE_BYTES, TX_REC_BYTES};
+            per_flow = per_flow
+                .saturating_add(segs.max(2).saturating_mul(2 * TX_REC_BYTES as u64))
+                .saturating_add(STATE_BYTES as u64);
+        }
         let w = per_flow.saturating_mul(n);
         self.windows = self.windows.saturating_add(w);
         if w >= self.windows_key.0 {

@@ -103,6 +103,12 @@ pub enum CaState {
     Loss,
 }
 
+/// Bytes of one sending record (limits.rs: a BBR flow's window costs this
+/// beside each scoreboard entry).
+pub const TX_REC_BYTES: usize = std::mem::size_of::<TxRec>();
+/// Bytes of a BBR flow's boxed state (limits.rs).
+pub const STATE_BYTES: usize = std::mem::size_of::<Bbr>();
+
 /// One segment's sending record (tcp_rate_skb_sent), kept beside the
 /// sender's scoreboard entry of the same index.
 #[derive(Clone, Copy, Debug)]
