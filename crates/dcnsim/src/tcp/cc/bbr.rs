@@ -83,17 +83,6 @@ pub enum Mode {
     ProbeRtt,
 }
 
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Startup => "startup",
-            Mode::Drain => "drain",
-            Mode::ProbeBw => "probe_bw",
-            Mode::ProbeRtt => "probe_rtt",
-        }
-    }
-}
-
 /// The sender's loss state as BBR reads it (Linux's icsk_ca_state: Open,
 /// Disorder and CWR are all below Recovery).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -341,14 +330,8 @@ impl Bbr {
     pub fn full_bw_reached(&self) -> bool {
         self.full_bw_reached
     }
-    pub fn uses_lt_bw(&self) -> bool {
-        self.lt_use_bw
-    }
     pub fn delivered(&self) -> u64 {
         self.delivered
-    }
-    pub fn lost(&self) -> u64 {
-        self.lost
     }
     /// Sending records kept (one per scoreboard entry).
     pub fn records(&self) -> usize {
