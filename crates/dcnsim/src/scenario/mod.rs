@@ -866,13 +866,7 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
         // NDP, Swift and HPCC send no ECN-capable packet whatever tcp.cc says
         let (list, name) = match t.transport {
             Transport::Tcp => (&mut ccs, t.cc.name()),
-            other => (
-                &mut others,
-                values::TRANSPORT_NAMES
-                    .iter()
-                    .find(|(_, v)| *v == other)
-                    .map_or("?", |(n, _)| *n),
-            ),
+            other => (&mut others, values::name_of(values::TRANSPORT_NAMES, other)),
         };
         if !list.contains(&name) {
             list.push(name);

@@ -295,10 +295,7 @@ pub(super) fn tcp_cross_checks(
                 "segment",
                 format!(
                     "BBR counts its model in segments of mss bytes (Linux's packets); segment = '{}' varies them (use segment = 'fixed' with cc = 'bbr')",
-                    super::values::SEGMENT_NAMES
-                        .iter()
-                        .find(|(_, k)| *k == c.seg)
-                        .map_or("?", |(n, _)| n)
+                    super::values::name_of(super::values::SEGMENT_NAMES, c.seg)
                 ),
                 &["segment", "cc"][..],
             ));
@@ -357,10 +354,7 @@ pub(super) fn tcp_cross_checks(
         && (c.cc != CcKind::Dctcp || c.transport != Transport::Tcp)
     {
         let what = if c.transport != Transport::Tcp {
-            let name = super::values::TRANSPORT_NAMES
-                .iter()
-                .find(|(_, t)| *t == c.transport)
-                .map_or("?", |(n, _)| n);
+            let name = super::values::name_of(super::values::TRANSPORT_NAMES, c.transport);
             format!("transport is '{name}'")
         } else {
             format!("cc is '{}'", c.cc.name())

@@ -374,6 +374,11 @@ pub(crate) fn nic_buffer(v: &Value) -> Result<Limit, String> {
     buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
 }
 
+/// The name `v` goes by in a names table (the reverse of [`named`]).
+pub(crate) fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
+}
+
 pub(crate) fn named<'a, T: Copy>(
     table: &'a [(&'a str, T)],
     what: &str,

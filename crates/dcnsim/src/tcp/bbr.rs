@@ -32,7 +32,7 @@ impl TcpFlow {
             if !b.initialised() {
                 b.init(now, srtt, cwnd.div_ceil(smss.max(1)), smss);
             }
-            let rec = b.skb_sent(now, nothing_out, false);
+            let rec = b.skb_sent(now, nothing_out);
             b.push_tx(rec);
             b.on_send(now, len as u64);
         }
@@ -70,9 +70,7 @@ impl TcpFlow {
             return;
         };
         let mut sorted = [(0u64, 0u64); 4];
-        let k = blocks.len().min(sorted.len());
-        sorted[..k].copy_from_slice(&blocks[..k]);
-        sorted[..k].sort_unstable();
+        let k = super::recovery::sort_blocks(&mut sorted, blocks);
         for &(l, r) in &sorted[..k] {
             let i0 = self.segs.partition_point(|s| s.end() <= l);
             for (j, s) in self.segs.iter().enumerate().skip(i0) {
@@ -97,7 +95,7 @@ impl TcpFlow {
             if counts {
                 b.mark_lost(s.len as u64);
             }
-            b.resent(i, now, false);
+            b.resent(i, now);
             b.on_send(now, s.len as u64);
         }
     }
@@ -209,9 +207,7 @@ impl TcpFlow {
         };
         match b.hold_until(io.now()) {
             Some(t) => {
-                if self.prx.deadline() != Some(t) {
-                    self.prx.arm(io, t, TcpTimer::ProbRetx);
-                }
+                self.prx.arm(io, t, TcpTimer::ProbRetx);
                 true
             }
             None => false,

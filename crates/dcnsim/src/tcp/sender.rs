@@ -462,7 +462,11 @@ impl TcpFlow {
         self.snd_una = ack;
         self.note_block_progress(ack);
         let outstanding = self.segs.len();
-        let (delivered, send_rtt) = self.release_acked(ack, now, delivered, prior_fack, acked);
+        if let Cc::Bbr(_) = self.cc {
+            // before the entries go: each carries its sending record
+            self.bbr_cum_acked(ack, now, acked);
+        }
+        let (delivered, send_rtt) = self.release_acked(ack, now, delivered, prior_fack);
         let acked_segs = (outstanding - self.segs.len()) as u32;
         let acts = self
             .rec
@@ -578,11 +582,7 @@ impl TcpFlow {
         now: SimTime,
         mut delivered: u64,
         prior_fack: u64,
-        acked: u64,
     ) -> (u64, Option<SimTime>) {
-        if let Cc::Bbr(_) = self.cc {
-            self.bbr_cum_acked(ack, now, acked);
-        }
         let track = self.sh.track;
         let mut reord: Option<u64> = None;
         let mut send_rtt = None;

@@ -106,7 +106,6 @@ pub struct TxRec {
     delivered_mstamp: SimTime,
     first_tx: SimTime,
     app_limited: bool,
-    retrans: bool,
     /// Counted as delivered already (SACKed): its cumulative ACK adds
     /// nothing (the kernel zeroes its delivered_mstamp).
     done: bool,
@@ -161,7 +160,6 @@ struct Sample {
     prior_delivered: Option<u64>,
     prior_mstamp: SimTime,
     is_app_limited: bool,
-    is_retrans: bool,
     last_end: u64,
     /// The send phase, then the sample's interval (None: invalid).
     interval: Option<SimTime>,
@@ -396,7 +394,7 @@ impl Bbr {
     /// tcp_rate_skb_sent for a segment about to leave (new or resent):
     /// the record its delivery will be measured from. `nothing_out`: no
     /// segment is outstanding (the sample then starts now).
-    pub fn skb_sent(&mut self, now: SimTime, nothing_out: bool, retrans: bool) -> TxRec {
+    pub fn skb_sent(&mut self, now: SimTime, nothing_out: bool) -> TxRec {
         if nothing_out {
             self.first_tx_mstamp = now;
             self.delivered_mstamp = now;
@@ -406,16 +404,16 @@ impl Bbr {
             delivered_mstamp: self.delivered_mstamp,
             first_tx: self.first_tx_mstamp,
             app_limited: self.app_limited != 0,
-            retrans,
             done: false,
         }
     }
     pub fn push_tx(&mut self, rec: TxRec) {
         self.tx.push_back(rec);
     }
-    /// The record of scoreboard entry `i` when it is resent.
-    pub fn resent(&mut self, i: usize, now: SimTime, nothing_out: bool) {
-        let rec = self.skb_sent(now, nothing_out, true);
+    /// The record of scoreboard entry `i` when it is resent (something is
+    /// outstanding: the entry itself).
+    pub fn resent(&mut self, i: usize, now: SimTime) {
+        let rec = self.skb_sent(now, false);
         if let Some(r) = self.tx.get_mut(i) {
             *r = rec;
         }
@@ -457,7 +455,6 @@ impl Bbr {
             self.rs.prior_delivered = Some(rec.delivered);
             self.rs.prior_mstamp = rec.delivered_mstamp;
             self.rs.is_app_limited = rec.app_limited;
-            self.rs.is_retrans = rec.retrans;
             self.rs.last_end = end;
             self.first_tx_mstamp = xmit;
             self.rs.interval = Some(xmit.saturating_sub(rec.first_tx));
@@ -570,7 +567,8 @@ impl Bbr {
     /// bbr_tso_segs_goal: about 1 ms at the pacing rate, at least 2
     /// segments (1 below 1.2 Mbit/s), at most a 64 KB GSO packet.
     fn tso_segs_goal(&self, smss: u64) -> u64 {
-        let min = if self.pacing_rate * 8.0 < MIN_TSO_RATE / 8.0 {
+        // (the kernel compares bytes/s with bbr_min_tso_rate >> 3)
+        let min = if self.pacing_rate < MIN_TSO_RATE / 8.0 {
             1
         } else {
             2
@@ -613,10 +611,15 @@ impl Bbr {
         cwnd_pkts: u64,
         smss: u64,
     ) {
-        let rate = Self::rate(bw, gain);
         if !self.has_seen_rtt && srtt.is_some() {
             self.init_pacing_rate_from_rtt(srtt, cwnd_pkts, smss);
         }
+        self.raise_pacing_rate(Self::rate(bw, gain));
+    }
+
+    /// Only up until BtlBw is found: STARTUP must not slow down on a low
+    /// early sample.
+    fn raise_pacing_rate(&mut self, rate: f64) {
         if self.full_bw_reached || rate > self.pacing_rate {
             self.pacing_rate = rate;
         }
@@ -762,10 +765,7 @@ impl Bbr {
         self.ack_epoch_acked = 0;
         match self.mode {
             Mode::ProbeBw => {
-                let r = Self::rate(self.bw(), UNIT);
-                if self.full_bw_reached || r > self.pacing_rate {
-                    self.pacing_rate = r;
-                }
+                self.raise_pacing_rate(Self::rate(self.bw(), UNIT));
                 None
             }
             Mode::ProbeRtt => self.check_probe_rtt_done(now, cwnd_pkts),
@@ -1123,6 +1123,23 @@ mod tests {
         );
     }
 
+    /// bbr_tso_segs_goal: about 1 ms at the pacing rate in segments, at
+    /// least 2 (1 below the kernel's 1.2 Mbit/s), at most a 64 KB GSO
+    /// packet's worth.
+    #[test]
+    fn tso_bursts_are_a_millisecond_at_the_pacing_rate() {
+        let mut b = Bbr::new(250, 1);
+        let smss = 1000;
+        b.pacing_rate = 1.1e6 / 8.0; // 1.1 Mbit/s
+        assert_eq!(b.tso_segs_goal(smss), 1);
+        b.pacing_rate = 1.3e6 / 8.0;
+        assert_eq!(b.tso_segs_goal(smss), 2);
+        b.pacing_rate = 100e6 / 8.0; // 12,207 B per 1/1024 s
+        assert_eq!(b.tso_segs_goal(smss), 12);
+        b.pacing_rate = 10e9 / 8.0;
+        assert_eq!(b.tso_segs_goal(smss), (GSO_MAX_BYTES / smss as f64) as u64);
+    }
+
     #[test]
     fn pacing_spaces_segments_at_the_rate_after_the_first_ten() {
         let mut b = Bbr::new(250, 1);
@@ -1153,7 +1170,7 @@ mod tests {
         b.init(SimTime::ZERO, None, 10, smss);
         // ten segments sent 1 µs apart from t = 0; each ACKed 100 µs later
         for k in 0..10u64 {
-            let rec = b.skb_sent(SimTime::from_us(k), k == 0, false);
+            let rec = b.skb_sent(SimTime::from_us(k), k == 0);
             b.push_tx(rec);
         }
         let mut rates = vec![];
@@ -1227,7 +1244,7 @@ mod tests {
                 let left = sent.len() as u64;
                 ack(b, t, t + rtt, left, &mut out);
             }
-            let rec = b.skb_sent(now, sent.is_empty(), false);
+            let rec = b.skb_sent(now, sent.is_empty());
             b.push_tx(rec);
             sent.push_back(now);
         }

@@ -91,6 +91,18 @@ pub(in crate::tcp) struct View<'a> {
     pub dupthresh: u32,
 }
 
+/// An ACK's SACK blocks (at most four) into `sorted`, in sequence order,
+/// as Linux walks them: a receiver lists its most recent block first, and
+/// taken in that order a lower block looked reordered against a higher one
+/// the same ACK reported. Returns how many of `sorted` are blocks.
+#[inline(always)]
+pub(in crate::tcp) fn sort_blocks(sorted: &mut [(u64, u64); 4], blocks: &[(u64, u64)]) -> usize {
+    let k = blocks.len().min(sorted.len());
+    sorted[..k].copy_from_slice(&blocks[..k]);
+    sorted[..k].sort_unstable();
+    k
+}
+
 impl View<'_> {
     /// RFC 6675 IsLost() for the first unacknowledged segment, from the
     /// running counts.
@@ -500,13 +512,8 @@ impl TcpFlow {
         let track = self.sh.track;
         let mut reord: Option<u64> = None;
         let (mut n, mut bytes) = (0u32, 0u64);
-        // In sequence order, as Linux walks them: a receiver lists its most
-        // recent block first, and taken in that order a lower block looked
-        // reordered against a higher one the same ACK reported.
         let mut sorted = [(0u64, 0u64); 4];
-        let k = blocks.len().min(sorted.len());
-        sorted[..k].copy_from_slice(&blocks[..k]);
-        sorted[..k].sort_unstable();
+        let k = sort_blocks(&mut sorted, blocks);
         let fack_before = self.sh.seen.fack;
         for &(l, r) in &sorted[..k] {
             if r <= self.snd_una {

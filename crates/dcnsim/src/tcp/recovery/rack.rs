@@ -188,9 +188,9 @@ impl RackTlp {
 
     /// RFC 8985 §6.2 step 5 over the first `upto` segments of the
     /// scoreboard: mark lost every segment sent before the most recently
-    /// delivered one whose reordering window `reo` has passed. Returns
-    /// whether any was marked, and the longest wait for the others (the
-    /// reordering timer). Returns the bytes marked lost.
+    /// delivered one whose reordering window `reo` has passed. Returns the
+    /// bytes marked lost and the longest wait for the others (the
+    /// reordering timer).
     pub fn detect(
         &self,
         d: &Delivery,
