@@ -104,7 +104,7 @@ def flow_size_cdf(
 
 def _tcp(flows: pd.DataFrame) -> pd.DataFrame:
     """The flows of a transport with completion times: every TCP-like
-    endpoint (``tcp``, ``ndp``, ``swift``, ``hpcc``, ``dcqcn``), not UDP's
+    endpoint (``tcp``, ``ndp``, ``swift``, ``hpcc``, ``dcqcn``, ``timely``), not UDP's
     open-loop sources."""
     if "transport" in flows.columns:
         return flows[flows["transport"] != "udp"]

@@ -163,7 +163,7 @@ class Tcp(_Builder):
     tcprand_mu: Optional[float] = None
     tcprand_v_tau: Optional[Union[float, str]] = None
     tcprand_v_omega: Optional[Union[float, str]] = None
-    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``), ``"swift"`` (delay-based; docs/swift.md), ``"hpcc"`` (INT-based; docs/hpcc.md) or ``"dcqcn"`` (RoCE's ECN-based rate control; docs/dcqcn.md)
+    #: ``"tcp"``, ``"ndp"`` (receiver-driven; needs ``Scenario(trimming=...)``), ``"swift"`` (delay-based; docs/swift.md), ``"hpcc"`` (INT-based; docs/hpcc.md), ``"dcqcn"`` (RoCE's ECN-based rate control; docs/dcqcn.md) or ``"timely"`` (RoCE's RTT-gradient rate control; docs/timely.md)
     transport: Optional[str] = None
     ndp_initial_window: Optional[int] = None
     ndp_pull_rate: Optional[Union[float, str]] = None
@@ -199,6 +199,17 @@ class Tcp(_Builder):
     dcqcn_min_rate: Optional[str] = None
     dcqcn_cnp_interval: Optional[str] = None
     dcqcn_rto: Optional[str] = None
+    #: TIMELY (``transport="timely"``; docs/timely.md): α, β, T_low, T_high, minRTT, δ, δ_HAI, N, rate floor, go-back-N timeout
+    timely_alpha: Optional[Union[float, str]] = None
+    timely_beta: Optional[Union[float, str]] = None
+    timely_t_low: Optional[str] = None
+    timely_t_high: Optional[str] = None
+    timely_min_rtt: Optional[str] = None
+    timely_rai: Optional[str] = None
+    timely_rhai: Optional[str] = None
+    timely_hai_after: Optional[int] = None
+    timely_min_rate: Optional[str] = None
+    timely_rto: Optional[str] = None
     extra: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:

@@ -742,6 +742,7 @@ pub struct TcpConfig {
     pub swift: SwiftParams,
     pub hpcc: HpccParams,
     pub dcqcn: DcqcnParams,
+    pub timely: TimelyParams,
 }
 
 /// `tcp.transport`.
@@ -756,6 +757,9 @@ pub enum Transport {
     Hpcc,
     /// DCQCN (tcp/dcqcn.rs): RoCE's rate control from ECN marks.
     Dcqcn,
+    /// TIMELY (tcp/timely.rs): RoCE's rate control from RTT gradients, on
+    /// DCQCN's rate sender.
+    Timely,
 }
 
 /// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
@@ -923,6 +927,52 @@ impl Default for DcqcnParams {
     }
 }
 
+/// TIMELY's parameters (`timely_*` keys; Mittal et al., SIGCOMM 2015,
+/// Algorithm 1). Defaults are those of the HPCC authors' ns-3
+/// (rdma-hw.cc's attributes, and run.py's increase steps at 100 Gbps scaled
+/// with the line rate), the implementation docs/timely.md compares against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimelyParams {
+    /// α, the weight of the newest RTT difference in its moving average.
+    pub alpha: f64,
+    /// β, the multiplicative-decrease factor.
+    pub beta: f64,
+    /// Below this RTT the rate rises whatever the gradient.
+    pub t_low: SimTime,
+    /// Above this RTT the rate falls by β·(1 − T_high/RTT).
+    pub t_high: SimTime,
+    /// The gradient's normaliser (the paper's minRTT).
+    pub min_rtt: SimTime,
+    /// δ, the additive increase, b/s; 0: the line rate / 1000.
+    pub rai_bps: u64,
+    /// The hyper-active increase, b/s; 0: 5 δ.
+    pub rhai_bps: u64,
+    /// Increases in a row after which each is the hyper-active one (N).
+    pub hai_after: u32,
+    /// The rate never falls below this, b/s; 0: the line rate / 1000.
+    pub min_rate_bps: u64,
+    /// Go back to the first unacknowledged byte when nothing was
+    /// acknowledged for this long (a lost tail has no NACK).
+    pub rto: SimTime,
+}
+
+impl Default for TimelyParams {
+    fn default() -> Self {
+        TimelyParams {
+            alpha: 0.875,
+            beta: 0.8,
+            t_low: SimTime::from_us(50),
+            t_high: SimTime::from_us(500),
+            min_rtt: SimTime::from_us(20),
+            rai_bps: 0,
+            rhai_bps: 0,
+            hai_after: 5,
+            min_rate_bps: 0,
+            rto: SimTime::from_ms(1),
+        }
+    }
+}
+
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
@@ -982,6 +1032,7 @@ impl Default for TcpConfig {
             swift: SwiftParams::default(),
             hpcc: HpccParams::default(),
             dcqcn: DcqcnParams::default(),
+            timely: TimelyParams::default(),
         }
     }
 }

@@ -1040,6 +1040,14 @@ proptest! {
         transport_keeps_the_laws(&d, Transport::Dcqcn)?;
     }
 
+    /// TIMELY (tcp/timely.rs) under the same draws: DCQCN's rate sender
+    /// with RTT-driven rates keeps every law TCP keeps (its rate within
+    /// bounds: `invariant_violations`).
+    #[test]
+    fn timely_runs_obey_the_laws(d in draw()) {
+        transport_keeps_the_laws(&d, Transport::Timely)?;
+    }
+
     /// BBR (tcp/cc/bbr.rs) under the same draws, with and without SACK:
     /// its pacing, sampler and window keep every law TCP keeps (its
     /// records one per scoreboard entry: `invariant_violations`).
@@ -1101,6 +1109,68 @@ fn dcqcn_regression_flowlet_fat_tree() {
         },
     };
     transport_keeps_the_laws(&d, Transport::Dcqcn).unwrap();
+}
+
+/// Regression (found by `timely_runs_obey_the_laws` on its first run): on a
+/// 1 Gbps diamond a TIMELY sender cut to its floor (1 Mbps: a 1 KB packet
+/// every 8 ms) went back on a timeout and, paced, had resent nothing when
+/// the next 1 ms timeout came, which counted another timeout with no
+/// retransmission behind it. Go-back-N's timer now waits while nothing has
+/// been resent since going back.
+#[test]
+fn timely_regression_paced_past_the_timeout() {
+    let d = Draw {
+        topo: TopoDraw::Diamond,
+        gbps: 1,
+        delay_us: 7,
+        buffer: Limit::Bytes(5485),
+        nic: Limit::Packets(6),
+        ecn_k: Some(4),
+        routing: RoutingMode::EcmpUnsalted,
+        apps: vec![
+            AppDraw::Bulk {
+                src: 0,
+                dst: 1,
+                bytes: 1,
+                start_us: 0,
+            },
+            AppDraw::SyncReads {
+                client: 3,
+                servers: vec![1, 2, 0],
+                sru: 6439,
+                blocks: 2,
+            },
+            AppDraw::SyncReads {
+                client: 3,
+                servers: vec![0, 2],
+                sru: 7932,
+                blocks: 2,
+            },
+        ],
+        cc: CcKind::Fast,
+        seg: SegPolicyKind::Dsr,
+        mss: 1019,
+        init_cwnd: 7,
+        rwnd_segs: 27,
+        sack: false,
+        ecn: true,
+        delayed_ack: false,
+        jitter_ns: 1000,
+        seed: 2267665887317643207,
+        knobs: Knobs {
+            dupack_threshold: 3,
+            max_backoff: 1,
+            probretx_p: 0.3,
+            probretx_lowest: false,
+            delayed_ack_segments: 3,
+            header_bytes: 4,
+            l2_overhead: 0,
+            switch_delay_ns: 0,
+            rack: true,
+            adaptive_reordering: false,
+        },
+    };
+    transport_keeps_the_laws(&d, Transport::Timely).unwrap();
 }
 
 /// Regression (found by `bbr_runs_obey_the_laws` on its first debug-build

@@ -1283,7 +1283,7 @@ pub struct TcpSection {
     /// v_ω ≥ 0 or `"inf"`: end point ω = W_max + (W_max − α)/v_ω (0 → no end point, `"inf"` → ω = W_max)
     #[schemars(extend("x-default" = "preset"))]
     pub tcprand_v_omega: Opt<ScaleOrZero>,
-    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) `swift` (Kumar et al. 2020: delay-based window, docs/swift.md), `hpcc` (Li et al. 2019: windows from in-band telemetry; docs/hpcc.md) or `dcqcn` (Zhu et al. 2015: RoCE's rate control from ECN marks, go-back-N; docs/dcqcn.md). With `ndp`, `swift`, `hpcc` or `dcqcn` the congestion-control, recovery and ACK keys do not apply
+    /// `tcp`, `ndp` (Handley et al. 2017: receiver-driven pulls, trimmed headers answered by NACKs; needs `[trimming]`; docs/model.md, NDP) `swift` (Kumar et al. 2020: delay-based window, docs/swift.md), `hpcc` (Li et al. 2019: windows from in-band telemetry; docs/hpcc.md) `dcqcn` (Zhu et al. 2015: RoCE's rate control from ECN marks, go-back-N; docs/dcqcn.md) or `timely` (Mittal et al. 2015: RoCE's rate control from RTT gradients, go-back-N; docs/timely.md). With `ndp`, `swift`, `hpcc`, `dcqcn` or `timely` the congestion-control, recovery and ACK keys do not apply
     #[schemars(extend("x-default" = "`\"tcp\"`"))]
     pub transport: Opt<TransportName>,
     /// NDP: packets sent unsolicited when a transfer starts; 0: one bandwidth-delay product of the flow's unloaded path at the sender's line rate, rounded up (the paper's choice; htsim's main_ndp uses 15)
@@ -1382,6 +1382,36 @@ pub struct TcpSection {
     /// DCQCN: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
     #[schemars(extend("x-default" = "`\"1ms\"`"))]
     pub dcqcn_rto: Opt<PositiveTime>,
+    /// TIMELY: α, the weight of the newest RTT difference in the gradient's moving average (Mittal et al. 2015, Algorithm 1; docs/timely.md)
+    #[schemars(extend("x-default" = "0.875 (the HPCC authors' ns-3)"))]
+    pub timely_alpha: Opt<PositiveFraction>,
+    /// TIMELY: β, the multiplicative decrease: by β·(1 − T_high/RTT) above `timely_t_high`, by β × gradient on a rising RTT
+    #[schemars(extend("x-default" = "0.8"))]
+    pub timely_beta: Opt<PositiveFraction>,
+    /// TIMELY: T_low, below this RTT the rate rises whatever the gradient
+    #[schemars(extend("x-default" = "`\"50us\"`"))]
+    pub timely_t_low: Opt<Time>,
+    /// TIMELY: T_high, above this RTT the rate falls whatever the gradient (more than `timely_t_low`)
+    #[schemars(extend("x-default" = "`\"500us\"`"))]
+    pub timely_t_high: Opt<PositiveTime>,
+    /// TIMELY: minRTT, the gradient's normaliser (RTT difference / minRTT)
+    #[schemars(extend("x-default" = "`\"20us\"`"))]
+    pub timely_min_rtt: Opt<PositiveTime>,
+    /// TIMELY: δ, the additive increase per update
+    #[schemars(extend("x-default" = "the line rate / 1000 (100 Mbps at 100 Gbps, as the HPCC authors' run.py)"))]
+    pub timely_rai: Opt<Rate>,
+    /// TIMELY: the hyper-active increase, taken once `timely_hai_after` increases came in a row
+    #[schemars(extend("x-default" = "5 × `timely_rai`"))]
+    pub timely_rhai: Opt<Rate>,
+    /// TIMELY: N, the increases in a row after which each is the hyper-active one
+    #[schemars(extend("x-default" = "5"))]
+    pub timely_hai_after: Opt<Int<1>>,
+    /// TIMELY: the lowest rate a decrease leaves
+    #[schemars(extend("x-default" = "the line rate / 1000"))]
+    pub timely_min_rate: Opt<Rate>,
+    /// TIMELY: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
+    #[schemars(extend("x-default" = "`\"1ms\"`"))]
+    pub timely_rto: Opt<PositiveTime>,
 }
 
 // ------------------------------------------------------------------ reading

@@ -240,6 +240,18 @@ impl TcpSection {
                 cnp_interval: self.dcqcn_cnp_interval.unwrap_or(d.dcqcn.cnp_interval),
                 rto: self.dcqcn_rto.unwrap_or(d.dcqcn.rto),
             },
+            timely: TimelyParams {
+                alpha: self.timely_alpha.unwrap_or(d.timely.alpha),
+                beta: self.timely_beta.unwrap_or(d.timely.beta),
+                t_low: self.timely_t_low.unwrap_or(d.timely.t_low),
+                t_high: self.timely_t_high.unwrap_or(d.timely.t_high),
+                min_rtt: self.timely_min_rtt.unwrap_or(d.timely.min_rtt),
+                rai_bps: self.timely_rai.unwrap_or(d.timely.rai_bps),
+                rhai_bps: self.timely_rhai.unwrap_or(d.timely.rhai_bps),
+                hai_after: self.timely_hai_after.unwrap_or(d.timely.hai_after),
+                min_rate_bps: self.timely_min_rate.unwrap_or(d.timely.min_rate_bps),
+                rto: self.timely_rto.unwrap_or(d.timely.rto),
+            },
         }
     }
 }
@@ -280,6 +292,16 @@ pub(super) fn tcp_cross_checks(
                 c.swift.min_cwnd, c.swift.max_cwnd_packets, c.mss
             ),
             &["swift_min_cwnd", "swift_max_cwnd"][..],
+        ));
+    }
+    if c.transport == Transport::Timely && c.timely.t_low >= c.timely.t_high {
+        out.push((
+            "timely_t_low",
+            format!(
+                "timely_t_low ({}) must be below timely_t_high ({})",
+                c.timely.t_low, c.timely.t_high
+            ),
+            &["timely_t_low", "timely_t_high"][..],
         ));
     }
     if c.cc == CcKind::Bbr && c.transport == Transport::Tcp {

@@ -127,6 +127,7 @@ pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
     ("swift", Transport::Swift),
     ("hpcc", Transport::Hpcc),
     ("dcqcn", Transport::Dcqcn),
+    ("timely", Transport::Timely),
 ];
 
 pub(crate) const NON_ECT_NAMES: &[(&str, NonEct)] =

@@ -186,6 +186,8 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
                 "swift"
             } else if f.is_hpcc() {
                 "hpcc"
+            } else if f.is_timely() {
+                "timely"
             } else if f.is_dcqcn() {
                 "dcqcn"
             } else {
@@ -611,6 +613,14 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         let cuts = swift.iter().map(|s| s.decreases).sum::<u64>();
         summary.push(("swift_paced_packets".to_string(), paced as f64));
         summary.push(("swift_window_decreases".to_string(), cuts as f64));
+    }
+    // Only with TIMELY flows, so every other run's summary is unchanged.
+    let timely: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.timely()).collect();
+    if !timely.is_empty() {
+        let updates = timely.iter().map(|t| t.updates).sum::<u64>();
+        let cuts = timely.iter().map(|t| t.decreases).sum::<u64>();
+        summary.push(("timely_rate_updates".to_string(), updates as f64));
+        summary.push(("timely_rate_decreases".to_string(), cuts as f64));
     }
     for (i, a) in w.apps().iter().enumerate() {
         if let App::Poisson(p) = a {

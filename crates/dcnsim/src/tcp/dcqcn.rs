@@ -36,6 +36,11 @@
 //! [`CNP`]). Pacing uses the flow's probabilistic-retransmission timer
 //! slot (`TcpTimer::ProbRetx`) and DCQCN's timer the delayed-ACK slot
 //! (`TcpTimer::DelAck`), which a DCQCN flow has no other use for.
+//!
+//! TIMELY (`tcp.transport = "timely"`, tcp/timely.rs) runs on this rate
+//! sender and receiver with its own controller in place of the CNP's cuts
+//! and the increase timer: [`DcqcnState::timely`] is set, the data are not
+//! ECN-capable, and the rate moves on ACKs' RTTs.
 
 use super::*;
 
@@ -76,13 +81,35 @@ pub struct DcqcnState {
     /// CNPs the receiver sent (the sender's cuts are the flow's
     /// `ecn_cuts`, its NACKs `fast_retransmits`).
     pub cnps_sent: u64,
+    /// TIMELY's controller, which sets the rate instead of DCQCN's (a
+    /// flow of `tcp.transport = "timely"`).
+    pub timely: Option<super::timely::TimelyState>,
 }
 
 impl TcpFlow {
-    /// Whether this flow runs DCQCN.
+    /// Whether this flow runs RoCE's rate sender: DCQCN, or TIMELY on it.
     #[inline]
     pub fn is_dcqcn(&self) -> bool {
         self.dcqcn.is_some()
+    }
+
+    /// Whether this flow runs TIMELY (on DCQCN's rate sender).
+    pub fn is_timely(&self) -> bool {
+        self.dcqcn.as_deref().is_some_and(|d| d.timely.is_some())
+    }
+
+    /// TIMELY's controller (the sender's), for tests and the report.
+    pub fn timely(&self) -> Option<&super::timely::TimelyState> {
+        self.dcqcn.as_deref().and_then(|d| d.timely.as_ref())
+    }
+
+    /// Go-back-N's timeout: DCQCN's or TIMELY's key.
+    fn roce_rto(&self) -> SimTime {
+        if self.is_timely() {
+            self.cfg.timely.rto
+        } else {
+            self.cfg.dcqcn.rto
+        }
     }
 
     /// The DCQCN state (both ends), for tests and the report.
@@ -96,11 +123,18 @@ impl TcpFlow {
         let p = self.cfg.dcqcn;
         let line = rate_bps as f64;
         let or = |v: u64, d: f64| if v > 0 { v as f64 } else { d };
+        let timely = self.cfg.transport == crate::config::Transport::Timely;
+        let floor = if timely {
+            self.cfg.timely.min_rate_bps
+        } else {
+            p.min_rate_bps
+        };
         if let Some(d) = self.dcqcn.as_deref_mut() {
             d.line = line;
             d.rai = or(p.rai_bps, line / 20.0);
             d.rhai = or(p.rhai_bps, line / 10.0);
-            d.min_rate = or(p.min_rate_bps, line / 1000.0).min(line);
+            d.min_rate = or(floor, line / 1000.0).min(line);
+            d.timely = timely.then(|| super::timely::TimelyState::new(&self.cfg.timely, line));
             d.base_rtt = rtt;
             d.rc = line;
             d.rt = line;
@@ -116,6 +150,12 @@ impl TcpFlow {
         let l2 = io.l2_overhead();
         let full = (self.cfg.mss + self.cfg.header_bytes + l2) as u64;
         let mut backlog = io.nic_backlog();
+        let timely = self.is_timely();
+        let (ect, rto) = if timely {
+            (0, self.cfg.timely.rto)
+        } else {
+            (flags::ECT, self.cfg.dcqcn.rto)
+        };
         while self.snd_nxt < self.app_limit {
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             if now < d.next_send {
@@ -143,15 +183,17 @@ impl TcpFlow {
             let retx = start < self.snd_max;
             self.snd_nxt += len as u64;
             self.snd_max = self.snd_max.max(self.snd_nxt);
-            let pkt = self.modern_data(io, start, len, retx, flags::NDP | flags::ECT);
+            let pkt = self.modern_data(io, start, len, retx, flags::NDP | ect);
             io.send(pkt);
             if !self.rto.is_armed() {
-                let at = now + self.cfg.dcqcn.rto;
-                self.rto.arm(io, at, TcpTimer::Rto);
+                self.rto.arm(io, now + rto, TcpTimer::Rto);
             }
             let b = self.cfg.dcqcn.byte_counter;
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             d.next_send = now + SimTime(gap.max(1));
+            if timely {
+                continue;
+            }
             d.bytes += len as u64;
             if d.bytes >= b {
                 d.bytes = 0;
@@ -195,7 +237,8 @@ impl TcpFlow {
 
     /// Nothing acknowledged for `dcqcn_rto`: go back to `snd_una`.
     pub(in crate::tcp) fn dcqcn_on_rto(&mut self, io: &mut TcpIo) {
-        if self.gbn_on_rto(io, self.cfg.dcqcn.rto) {
+        if self.gbn_on_rto(io, self.roce_rto()) {
+            self.timely_went_back();
             self.dcqcn_send(io);
         }
     }
@@ -203,8 +246,13 @@ impl TcpFlow {
     /// An ACK, NACK or CNP reaches the sender.
     pub fn dcqcn_on_ack(&mut self, io: &mut TcpIo, p: &Packet) {
         let now = io.now();
-        self.gbn_on_ack(io, p);
-        if p.flags & CNP != 0 {
+        let nack = self.gbn_on_ack(io, p);
+        if self.is_timely() {
+            if nack {
+                self.timely_went_back();
+            }
+            self.timely_on_ack(now.saturating_sub(p.ts), p.seq);
+        } else if p.flags & CNP != 0 {
             let g = self.cfg.dcqcn.g;
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             d.cut(g);
@@ -223,8 +271,29 @@ impl TcpFlow {
                 d.next_send += SimTime(gap.saturating_sub(old));
             }
         }
-        self.gbn_arm_rto(io, self.cfg.dcqcn.rto);
+        self.gbn_arm_rto(io, self.roce_rto());
         self.dcqcn_send(io);
+    }
+
+    /// Go-back-N resends from `snd_una`: TIMELY's round ends with the next
+    /// ACK past it (tcp/timely.rs, `went_back`).
+    fn timely_went_back(&mut self) {
+        let snd_nxt = self.snd_nxt;
+        if let Some(t) = self.dcqcn.as_deref_mut().and_then(|d| d.timely.as_mut()) {
+            t.went_back(snd_nxt);
+        }
+    }
+
+    /// TIMELY's update from an ACK's (or NACK's) RTT (tcp/timely.rs).
+    fn timely_on_ack(&mut self, rtt: SimTime, ack: u64) {
+        let p = self.cfg.timely;
+        let snd_nxt = self.snd_nxt;
+        let d = self.dcqcn.as_deref_mut().expect("a TIMELY flow");
+        let lim = (d.min_rate, d.line);
+        let t = d.timely.as_mut().expect("a TIMELY flow");
+        t.on_rtt(&p, rtt, ack, snd_nxt, &mut d.rc, lim);
+        d.rt = d.rc;
+        self.st.cwnd = d.window();
     }
 
     /// A data packet reaches the receiver: go-back-N's answer (an ACK or a

@@ -175,6 +175,13 @@ impl TcpFlow {
             self.rto.arm(io, at, TcpTimer::Rto);
             return false;
         }
+        if self.snd_nxt == self.snd_una {
+            // Gone back and nothing resent since (a rate-paced sender at
+            // a low rate waits longer than `rto` for its next packet):
+            // nothing is outstanding to time out.
+            self.rto.arm(io, now + rto, TcpTimer::Rto);
+            return false;
+        }
         self.stats.timeouts += 1;
         self.stats.loss_log.push((now, true));
         self.last_activity = now;

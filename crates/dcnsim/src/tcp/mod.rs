@@ -57,6 +57,7 @@ pub mod rto;
 pub mod seg;
 pub mod sender;
 pub mod swift;
+pub mod timely;
 
 use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig, MAX_REORDERING};
 use crate::net::{flags, Packet, PktKind};
@@ -411,7 +412,8 @@ pub struct TcpFlow {
     swift: Option<Box<swift::SwiftState>>,
     /// HPCC's state when `cfg.transport` is HPCC (tcp/hpcc.rs).
     hpcc: Option<Box<hpcc::HpccState>>,
-    /// DCQCN's state when `cfg.transport` is DCQCN (tcp/dcqcn.rs).
+    /// DCQCN's state when `cfg.transport` is DCQCN, or TIMELY on DCQCN's
+    /// rate sender (tcp/dcqcn.rs, tcp/timely.rs).
     dcqcn: Option<Box<dcqcn::DcqcnState>>,
     /// The flow label's state when `cfg.plb` or `cfg.txrehash` is on (tcp/plb.rs).
     plb: Option<Box<plb::PlbState>>,
@@ -542,7 +544,11 @@ impl TcpFlow {
             swift: (cfg.transport == crate::config::Transport::Swift)
                 .then(|| Box::new(Self::swift_state(&cfg))),
             hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
-            dcqcn: (cfg.transport == crate::config::Transport::Dcqcn).then(Box::default),
+            dcqcn: matches!(
+                cfg.transport,
+                crate::config::Transport::Dcqcn | crate::config::Transport::Timely
+            )
+            .then(Box::default),
             plb,
             stats: FlowStats::default(),
             start_time: None,

@@ -1,0 +1,194 @@
+//! TIMELY (tcp/timely.rs, on DCQCN's rate sender) on whole runs: the laws
+//! its parts keep (an uncongested flow is never cut and runs at line rate;
+//! RTTs above T_high cut the senders, so an incast's queue stays far below
+//! what the same flows hold up when their RTTs never reach the
+//! thresholds; nothing of TIMELY is ECN-capable; go-back-N delivers every
+//! byte through drops; the same bits on one thread and two), each against
+//! a run where the law would fail without the mechanism.
+
+mod common;
+use common::*;
+use dcnsim::config::{Threads, Ties};
+use dcnsim::stats::results::Results;
+use serde_json::{json, Value};
+
+/// `n` long TIMELY flows into host 0 of a 100 Gbps star (1 µs links, 8 MB
+/// ports, 4 KB packets, PFC) for `stop`, with `tcp` keys added.
+fn incast(n: usize, tcp: Value, stop: &str) -> Value {
+    let mut t = json!({"transport": "timely", "mss": 4096});
+    for (k, v) in tcp.as_object().into_iter().flatten() {
+        t[k] = v.clone();
+    }
+    json!({
+        "name": "timely", "seed": 2, "stop": stop,
+        "topology": {"kind": "star", "hosts": n + 1, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "8MB"},
+        "tcp": t,
+        "pfc": {},
+        "trace": {"interval": "50us", "queues": "switches"},
+        "apps": (1..=n).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "duration": "1s"}))
+            .collect::<Vec<_>>(),
+    })
+}
+
+fn s(r: &Results, k: &str) -> f64 {
+    r.summary_value(k)
+        .unwrap_or_else(|| panic!("no {k} in the summary"))
+}
+
+/// The switch ports' largest queue (bytes) after `from` seconds.
+fn max_queue_after(r: &Results, from: f64) -> u64 {
+    let t = col_f64(r, "queue_ts", "time_s");
+    let b = col_u64(r, "queue_ts", "bytes");
+    t.iter()
+        .zip(b)
+        .filter(|(s, _)| **s >= from)
+        .map(|(_, b)| *b)
+        .max()
+        .unwrap()
+}
+
+/// A flow alone on its path sees its unloaded RTT (a few µs, under T_low)
+/// on every ACK, so TIMELY only raises a rate that starts at line rate:
+/// no decrease, and the transfer takes its wire bytes' time at line rate
+/// plus the path's latency (under 2 % over it). Its packets are not
+/// ECN-capable: a low marking threshold marks none.
+#[test]
+fn an_uncongested_flow_runs_at_line_rate_and_is_never_cut() {
+    let doc = json!({
+        "name": "one", "seed": 1, "stop": "10ms",
+        "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "4MB", "ecn_k": "1KB"},
+        "tcp": {"transport": "timely", "mss": 4096},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
+    });
+    let r = run_checked(&doc);
+    assert_eq!(col_str(&r, "flows", "transport")[0], "timely");
+    assert!(s(&r, "timely_rate_updates") > 0.0, "updates once per RTT");
+    assert_eq!(s(&r, "timely_rate_decreases"), 0.0);
+    assert_eq!(col_u64(&r, "queues", "marked").iter().sum::<u64>(), 0);
+    assert!(col_bool(&r, "flows", "completed")[0]);
+    let fct = col_f64(&r, "flows", "fct_s")[0];
+    let wire = 4_194_304.0 + 1024.0 * 40.0;
+    let ideal = wire * 8.0 / 100e9;
+    assert!(
+        fct > ideal && fct < 1.02 * ideal + 5e-6,
+        "FCT {fct} s against {ideal} s at line rate"
+    );
+}
+
+/// Eight long flows into one port over PFC. With T_low 20 µs and T_high
+/// 200 µs the RTTs that queue brings cut the senders, so in the second half
+/// the port's queue stays under 100 µs of line rate (1.25 MB), the line
+/// stays busy, nothing is lost, and the flows share it (Jain above 0.9).
+/// The same flows with thresholds no RTT reaches (T_low 1 s) are never cut:
+/// their queue climbs to what PFC holds back, with many times the pauses.
+#[test]
+fn rtts_above_the_thresholds_cut_an_incast_to_a_short_queue() {
+    let r = run_checked(&incast(
+        8,
+        json!({"timely_t_low": "20us", "timely_t_high": "200us"}),
+        "10ms",
+    ));
+    assert_eq!(s(&r, "packets_dropped"), 0.0);
+    assert!(s(&r, "timely_rate_decreases") > 8.0);
+    let q = max_queue_after(&r, 0.005);
+    assert!(q < 1_250_000, "queue {q} bytes");
+    let per: Vec<f64> = col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .map(|&b| b as f64)
+        .collect();
+    let total: f64 = per.iter().sum();
+    assert!(
+        total * 8.0 / 0.01 > 0.8 * 100e9,
+        "goodput {} Gbps",
+        total * 8.0 / 0.01 / 1e9
+    );
+    let jain = total.powi(2) / (8.0 * per.iter().map(|x| x * x).sum::<f64>());
+    assert!(jain > 0.9, "Jain {jain}: {per:?}");
+
+    let uncut = run_checked(&incast(
+        8,
+        json!({"timely_t_low": "1s", "timely_t_high": "2s"}),
+        "10ms",
+    ));
+    assert_eq!(s(&uncut, "timely_rate_decreases"), 0.0);
+    assert_eq!(s(&uncut, "packets_dropped"), 0.0);
+    let q0 = max_queue_after(&uncut, 0.005);
+    assert!(q0 > 2 * q, "uncut queue {q0} against {q}");
+    assert!(s(&uncut, "pfc_pauses") > 10.0 * s(&r, "pfc_pauses").max(1.0));
+}
+
+/// Without PFC a shallow port drops; the receiver NACKs each gap and the
+/// sender goes back to it, and TIMELY's round ends with the first ACK past
+/// where it went back, so the senders keep cutting: every byte of every
+/// flow is delivered once, in order, and every flow completes.
+#[test]
+fn go_back_n_delivers_every_byte_through_drops() {
+    let mut doc = json!({
+        "name": "lossy", "seed": 4, "stop": "1s",
+        "topology": {"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "200KB"},
+        "tcp": {"transport": "timely", "mss": 4096},
+        "apps": (1..=8).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "size": "2MB"}))
+            .collect::<Vec<_>>(),
+    });
+    let r = run_checked(&doc);
+    assert!(
+        s(&r, "packets_dropped") > 0.0,
+        "the incast overflows 200 KB"
+    );
+    assert!(col_u64(&r, "flows", "fast_retransmits").iter().sum::<u64>() > 0);
+    assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));
+    assert!(col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .all(|&b| b == 2 * 1024 * 1024));
+    doc["ties"] = json!("fifo");
+    let fifo = run_checked(&doc);
+    assert!(col_bool(&fifo, "flows", "completed").iter().all(|&c| c));
+}
+
+/// Same scenario and seed, same bits; on a fat-tree the run cuts into
+/// partitions and gives one thread's bits on two.
+#[test]
+fn timely_runs_are_deterministic_and_cut_across_threads() {
+    let apps: Vec<Value> = (0..16)
+        .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "1MB"}))
+        .collect();
+    let doc = json!({
+        "name": "perm", "seed": 3, "stop": "20ms", "threads": 1,
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                     "buffer": "400KB"},
+        "tcp": {"transport": "timely", "timely_t_low": "10us", "timely_t_high": "40us"},
+        "apps": apps,
+    });
+    let mut c = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    assert_eq!(c.ties, Ties::Seeded);
+    let one = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    let again = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    assert_same_tables(&one, &again);
+    assert!(s(&one, "timely_rate_decreases") > 0.0);
+    std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
+    c.threads = Threads::N(2);
+    let (two, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
+    let st = stats.expect("a partitioned run");
+    assert_eq!(st.parts.len(), 2);
+    assert_same_tables(&one, &two);
+    check_conservation(&two);
+}
+
+/// Thresholds the wrong way round are refused at the key.
+#[test]
+fn t_low_at_or_above_t_high_is_refused() {
+    let mut doc = incast(
+        2,
+        json!({"timely_t_low": "500us", "timely_t_high": "500us"}),
+        "1ms",
+    );
+    let errs = dcnsim::scenario::parse_config_str(&doc.to_string()).expect_err("refused");
+    assert_err(&errs, "tcp.timely_t_low", "must be below timely_t_high");
+    // not TIMELY: its keys are not checked against each other
+    doc["tcp"]["transport"] = json!("dcqcn");
+    dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+}

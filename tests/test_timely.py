@@ -1,0 +1,100 @@
+"""TIMELY (`tcp.transport = "timely"`) from Python and the command line: the
+builder takes the `timely_*` keys, a run reports its flows as `timely` with
+its rate updates in the summary, the shipped scenario runs lossless to the
+end, moving T_high moves the standing queue the way TIMELY says it must,
+and bad keys are refused with their field. The laws on whole runs are in
+crates/dcnsim/tests/timely.rs, the update rule's in tcp/timely.rs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import dcnsim
+import pytest
+
+try:
+    from conftest import needs_core
+
+    pytestmark = needs_core
+except ImportError:  # pragma: no cover
+    pass
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "scenarios" / "timely_incast.toml"
+
+
+def incast(n: int = 8, **tcp) -> dcnsim.Scenario:
+    return dcnsim.Scenario(
+        name="timely", stop="10ms",
+        topology={"kind": "star", "hosts": n + 1, "rate": "100Gbps", "delay": "1us",
+                  "buffer": "8MB"},
+        tcp=dcnsim.Tcp(transport="timely", mss=4096, **tcp),
+        apps=[{"kind": "bulk", "src": s, "dst": 0, "duration": "1s"} for s in range(1, n + 1)],
+        pfc=dcnsim.Pfc(),
+        trace={"interval": "50us", "queues": "switches"},
+    )
+
+
+def late_queue(r: dcnsim.Result) -> float:
+    """The hot port's mean queue (bytes) over the second half."""
+    q = r.tables["queue_ts"]
+    q = q[q.time_s >= 0.005]
+    return float(q.groupby("queue_id").bytes.mean().max())
+
+
+def test_the_builder_takes_timely_keys_and_flows_report_their_updates():
+    sc = incast(timely_t_low="20us", timely_t_high="200us", timely_rai="200Mbps", timely_beta=0.5)
+    d = sc.to_dict()["tcp"]
+    assert d["transport"] == "timely" and d["timely_t_high"] == "200us" and d["timely_beta"] == 0.5
+    r = dcnsim.run(sc)
+    assert set(r.flows.transport) == {"timely"}
+    s = r.summary
+    # once per RTT at most: eight flows of 10 ms at an RTT of at least the
+    # unloaded 4.7 µs
+    assert 0 < s["timely_rate_decreases"] < s["timely_rate_updates"] <= 8 * 10_000 / 4.7
+    assert s["packets_dropped"] == 0
+    # no switch marks (its packets are not ECN-capable) and no CNP
+    assert (r.flows.ecn_cuts == 0).all()
+    assert not r.conservation_problems()
+
+
+def test_rtts_that_never_reach_the_thresholds_leave_the_queue_to_pfc():
+    """Thresholds no RTT reaches never cut: the queue stands far longer
+    than with T_high = 200 µs, which cuts whenever the queue passes 2.5 MB
+    of delay and otherwise follows the gradient."""
+    cut = dcnsim.run(incast(timely_t_low="20us", timely_t_high="200us"))
+    uncut = dcnsim.run(incast(timely_t_low="1s", timely_t_high="2s"))
+    assert uncut.summary["timely_rate_decreases"] == 0
+    assert late_queue(uncut) > 2 * late_queue(cut)
+
+
+def test_the_shipped_scenario_runs_lossless_from_the_cli():
+    out = subprocess.run(
+        [sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "apps[0].queries=2"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "0 drops" in out and "0 timeouts" in out
+    assert "queries      2:" in out
+    # nothing is marked: no ECN line
+    assert not any(line.strip().startswith("ecn ") for line in out.splitlines())
+
+
+@pytest.mark.parametrize(
+    "key, value, needle",
+    [
+        ("timely_alpha", 0, "timely_alpha"),
+        ("timely_beta", 1.5, "timely_beta"),
+        ("timely_hai_after", 0, "timely_hai_after"),
+        ("timely_rai", "fast", "timely_rai"),
+        ("timely_t_high", "0us", "timely_t_high"),
+        ("timely_t_low", "1ms", "must be below timely_t_high"),
+    ],
+)
+def test_bad_timely_keys_are_refused_with_their_field(key, value, needle):
+    doc = incast().to_dict()
+    doc["tcp"][key] = value
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(doc)
+    assert needle in str(e.value)
