@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dcnsim
 import pytest
+from dcnsim.scenario import tomllib
 
 try:
     from conftest import needs_core
@@ -79,6 +80,13 @@ def test_the_shipped_scenario_runs_lossless_from_the_cli():
     assert "queries      2:" in out
     # nothing is marked: no ECN line
     assert not any(line.strip().startswith("ecn ") for line in out.splitlines())
+    # the rate updates' own line, with the counts the summary holds
+    line = next(x for x in out.splitlines() if x.strip().startswith("timely "))
+    doc = tomllib.loads(FILE.read_text())
+    doc["apps"][0]["queries"] = 2
+    s = dcnsim.run(doc).summary
+    assert line.split()[1:] == [f"{int(s['timely_rate_updates']):,}", "rate", "updates", "from", "RTTs,",
+                                f"{int(s['timely_rate_decreases']):,}", "of", "them", "cuts"]
 
 
 @pytest.mark.parametrize(

@@ -105,6 +105,11 @@ def format_summary(result, warnings: bool = True) -> str:
         ports = sum(1 for x in marks if x)
         row("ecn", f"{fmt_count(sum(marks))} packets marked CE at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}; "
                    f"senders made {fmt_count(cuts)} {by}")
+    # TIMELY moves its rates on RTTs, not marks: what its updates did
+    updates = s.get("timely_rate_updates")
+    if updates is not None:
+        row("timely", f"{fmt_count(updates)} rate updates from RTTs, "
+                      f"{fmt_count(s.get('timely_rate_decreases', 0))} of them cuts")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:
