@@ -43,7 +43,8 @@ pub struct TimelyState {
     last_update_seq: u64,
     /// Increases since the last decrease.
     inc_stage: u32,
-    /// Updates that moved the rate, and of those the decreases.
+    /// Updates after the first (an increase at line rate counts too),
+    /// and of those the decreases.
     pub updates: u64,
     pub decreases: u64,
 }
