@@ -342,3 +342,102 @@ pub fn run_checked(doc: &serde_json::Value) -> Results {
     check_conservation(&r);
     r
 }
+
+/// RoCE's go-back-N through drops (DCQCN's and TIMELY's law): eight 2 MB
+/// flows of `tcp` into one 100 Gbps port of 200 KB without PFC (`ecn_k`
+/// as given) overflow it, the receiver NACKs each gap and the sender goes
+/// back to it, so every byte of every flow is delivered once and every
+/// flow completes, under the seeded and the first-in first-out order of
+/// ties. Returns the seeded run.
+pub fn go_back_n_delivers_every_byte(tcp: serde_json::Value, ecn_k: Option<&str>) -> Results {
+    use serde_json::json;
+    let mut doc = json!({
+        "name": "lossy", "seed": 4, "stop": "1s",
+        "topology": {"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "200KB"},
+        "tcp": tcp,
+        "apps": (1..=8).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "size": "2MB"}))
+            .collect::<Vec<_>>(),
+    });
+    if let Some(k) = ecn_k {
+        doc["topology"]["ecn_k"] = json!(k);
+    }
+    let mut runs = Vec::new();
+    for ties in ["seeded", "fifo"] {
+        doc["ties"] = json!(ties);
+        let r = run_checked(&doc);
+        assert!(
+            r.summary_value("packets_dropped").unwrap() > 0.0,
+            "{ties}: the incast overflows 200 KB"
+        );
+        assert!(col_u64(&r, "flows", "fast_retransmits").iter().sum::<u64>() > 0);
+        assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));
+        assert!(col_u64(&r, "flows", "delivered_bytes")
+            .iter()
+            .all(|&b| b == 2 * 1024 * 1024));
+        runs.push(r);
+    }
+    runs.swap_remove(0)
+}
+
+/// `doc` (with `threads = 1`) twice on one thread, then cut into two
+/// partitions on two workers: the same tables every time, bytes conserved
+/// on two. Returns the one-thread run and the two-thread run's stats.
+pub fn same_bits_on_one_thread_and_two(
+    doc: &serde_json::Value,
+) -> (Results, dcnsim::parallel::ParallelStats) {
+    let mut c = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
+    assert_eq!(c.ties, Ties::Seeded);
+    let one = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    let again = dcnsim::run_measured(&c, None, None).expect("runs").0;
+    assert_same_tables(&one, &again);
+    std::env::set_var("DCNSIM_FREE_CORES", "8");
+    std::env::set_var("DCNSIM_CUT", "always");
+    c.threads = Threads::N(2);
+    let (two, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
+    let st = stats.expect("a partitioned run");
+    assert_eq!(st.parts.len(), 2);
+    assert_same_tables(&one, &two);
+    check_conservation(&two);
+    (one, st)
+}
+
+/// The switch ports' largest queue (bytes) in the `queue_ts` trace from
+/// `from` seconds on.
+pub fn max_queue_after(r: &Results, from: f64) -> u64 {
+    let t = col_f64(r, "queue_ts", "time_s");
+    let b = col_u64(r, "queue_ts", "bytes");
+    t.iter()
+        .zip(b)
+        .filter(|(s, _)| **s >= from)
+        .map(|(_, b)| *b)
+        .max()
+        .unwrap()
+}
+
+/// One 4 MiB flow of `tcp` (4,096-byte packets) alone from host 1 to host
+/// 0 of a 100 Gbps star (1 µs links, 4 MB ports, `ecn_k`): it completes,
+/// and takes the time its wire bytes take at line rate plus the path's
+/// latency (under 2 % over it). Returns the run.
+pub fn a_lone_flow_at_line_rate(tcp: serde_json::Value, ecn_k: &str) -> Results {
+    use serde_json::json;
+    let doc = json!({
+        "name": "one", "seed": 1, "stop": "10ms",
+        "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "4MB", "ecn_k": ecn_k},
+        "tcp": tcp,
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
+    });
+    let r = run_checked(&doc);
+    assert!(col_bool(&r, "flows", "completed")[0]);
+    let fct = col_f64(&r, "flows", "fct_s")[0];
+    // "4MB" is 4 MiB: 1,024 packets of 4,096 bytes and 40 bytes of header
+    // (a star's links add no link-layer bytes)
+    let wire = 4_194_304.0 + 1024.0 * 40.0;
+    let ideal = wire * 8.0 / 100e9;
+    assert!(
+        fct > ideal && fct < 1.02 * ideal + 5e-6,
+        "FCT {fct} s against {ideal} s at line rate"
+    );
+    r
+}

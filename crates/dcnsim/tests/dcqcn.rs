@@ -7,7 +7,7 @@
 
 mod common;
 use common::*;
-use dcnsim::config::{Threads, Ties};
+use dcnsim::config::Threads;
 use dcnsim::stats::results::Results;
 use serde_json::{json, Value};
 
@@ -57,45 +57,16 @@ fn delivered_after(r: &Results, from: f64) -> f64 {
     at(last) - at(from)
 }
 
-/// The host-0 port's largest queue (bytes) after `from` seconds.
-fn max_queue_after(r: &Results, from: f64) -> u64 {
-    let t = col_f64(r, "queue_ts", "time_s");
-    let b = col_u64(r, "queue_ts", "bytes");
-    t.iter()
-        .zip(b)
-        .filter(|(s, _)| **s >= from)
-        .map(|(_, b)| *b)
-        .max()
-        .unwrap()
-}
-
 /// A flow alone on its path: its queue never passes one packet, so no
 /// packet is marked, no CNP sent, no cut made; the transfer takes the time
 /// its wire bytes take at line rate plus the path's latency (under 2 %
 /// over it).
 #[test]
 fn an_uncongested_flow_runs_at_line_rate_and_is_never_cut() {
-    let doc = json!({
-        "name": "one", "seed": 1, "stop": "10ms",
-        "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "1us",
-                     "buffer": "4MB", "ecn_k": "20KB"},
-        "tcp": {"transport": "dcqcn", "mss": 4096},
-        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
-    });
-    let r = run_checked(&doc);
+    let r = a_lone_flow_at_line_rate(json!({"transport": "dcqcn", "mss": 4096}), "20KB");
     assert_eq!(col_str(&r, "flows", "transport")[0], "dcqcn");
     assert_eq!(col_u64(&r, "flows", "ecn_marks")[0], 0);
     assert_eq!(col_u64(&r, "flows", "ecn_cuts")[0], 0);
-    assert!(col_bool(&r, "flows", "completed")[0]);
-    let fct = col_f64(&r, "flows", "fct_s")[0];
-    // "4MB" is 4 MiB: 1,024 packets of 4,096 bytes and 40 bytes of header
-    // (a star's links add no link-layer bytes)
-    let wire = 4_194_304.0 + 1024.0 * 40.0;
-    let ideal = wire * 8.0 / 100e9;
-    assert!(
-        fct > ideal && fct < 1.02 * ideal + 5e-6,
-        "FCT {fct} s against {ideal} s at line rate"
-    );
 }
 
 /// Eight long flows into one port over PFC: marks come back as CNPs and
@@ -183,28 +154,7 @@ fn cnps_are_no_closer_than_their_interval() {
 /// delivered once, in order, and every flow completes.
 #[test]
 fn go_back_n_delivers_every_byte_through_drops() {
-    let mut doc = json!({
-        "name": "lossy", "seed": 4, "stop": "1s",
-        "topology": {"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
-                     "buffer": "200KB", "ecn_k": "50KB"},
-        "tcp": {"transport": "dcqcn", "mss": 4096},
-        "apps": (1..=8).map(|s| json!({"kind": "bulk", "src": s, "dst": 0, "size": "2MB"}))
-            .collect::<Vec<_>>(),
-    });
-    let r = run_checked(&doc);
-    assert!(
-        s(&r, "packets_dropped") > 0.0,
-        "the incast overflows 200 KB"
-    );
-    assert!(col_u64(&r, "flows", "fast_retransmits").iter().sum::<u64>() > 0);
-    assert!(col_bool(&r, "flows", "completed").iter().all(|&c| c));
-    assert!(col_u64(&r, "flows", "delivered_bytes")
-        .iter()
-        .all(|&b| b == 2 * 1024 * 1024));
-    // the same on the seeded and the first-in first-out order of ties
-    doc["ties"] = json!("fifo");
-    let fifo = run_checked(&doc);
-    assert!(col_bool(&fifo, "flows", "completed").iter().all(|&c| c));
+    go_back_n_delivers_every_byte(json!({"transport": "dcqcn", "mss": 4096}), Some("50KB"));
 }
 
 /// Same scenario and seed, same bits; and on a fat-tree without PFC the
@@ -222,21 +172,9 @@ fn dcqcn_runs_are_deterministic_and_cut_across_threads() {
         "tcp": {"transport": "dcqcn"},
         "apps": apps,
     });
-    let mut c = dcnsim::scenario::parse_config_str(&doc.to_string()).expect("valid");
-    assert_eq!(c.ties, Ties::Seeded);
-    let one = dcnsim::run_measured(&c, None, None).expect("runs").0;
-    let again = dcnsim::run_measured(&c, None, None).expect("runs").0;
-    assert_same_tables(&one, &again);
+    let (one, st) = same_bits_on_one_thread_and_two(&doc);
     assert!(col_u64(&one, "flows", "ecn_cuts").iter().sum::<u64>() > 0);
-    std::env::set_var("DCNSIM_FREE_CORES", "8");
-    std::env::set_var("DCNSIM_CUT", "always");
-    c.threads = Threads::N(2);
-    let (two, stats) = dcnsim::run_measured(&c, None, None).expect("runs");
-    let st = stats.expect("a partitioned run");
-    assert_eq!(st.parts.len(), 2);
     assert!(st.parts.iter().all(|p| p.handed_over > 0));
-    assert_same_tables(&one, &two);
-    check_conservation(&two);
 }
 
 /// A DCQCN scenario where no queue marks is run but said to be pointless
