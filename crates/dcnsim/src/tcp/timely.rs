@@ -240,4 +240,36 @@ mod tests {
         );
         assert_eq!(s.updates, 2);
     }
+
+    /// After going back, the round ends with the first ACK past where the
+    /// sender went back, not past the old `snd_nxt` (which a lossy port
+    /// may never let an ACK reach while the rate stays uncut).
+    #[test]
+    fn a_go_back_ends_the_round_at_the_resend() {
+        let p = TimelyParams::default();
+        let mut s = TimelyState::new(&p, LINE);
+        let mut rate = 50e9;
+        let lim = (FLOOR, LINE);
+        s.on_rtt(&p, us(600), 10, 1000, &mut rate, lim);
+        // an ACK at 400 is inside the round that ends past 1000 …
+        let mut kept = s.clone();
+        assert_eq!(
+            kept.on_rtt(&p, us(900), 400, 1000, &mut rate, lim),
+            Step::None
+        );
+        // … unless the sender went back to 300 first
+        s.went_back(300);
+        assert_eq!(
+            s.on_rtt(&p, us(900), 400, 700, &mut rate, lim),
+            Step::Decrease
+        );
+        assert!(rate < 50e9);
+        // before the first update there is no round to end
+        let mut fresh = TimelyState::new(&p, LINE);
+        fresh.went_back(0);
+        assert_eq!(
+            fresh.on_rtt(&p, us(30), 10, 100, &mut rate, lim),
+            Step::None
+        );
+    }
 }
