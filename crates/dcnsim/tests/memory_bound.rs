@@ -224,6 +224,19 @@ fn a_bbr_incast_stays_under_the_bound() {
     assert_bounded("BBR incast 64 x 2 MB", &d);
 }
 
+/// Many coexisting tiny flows of each rate-based RoCE transport: a DCQCN
+/// or TIMELY flow holds a boxed rate state beside its connection (and
+/// TIMELY's controller in it), which the per-flow bound must cover.
+#[test]
+fn many_tiny_roce_flows_stay_under_the_bound() {
+    for transport in ["dcqcn", "timely"] {
+        let mut d = tiny_poisson(20_000, "16GB");
+        d["tcp"] = json!({"transport": transport, "mss": 1000});
+        d["topology"]["ecn_k"] = json!("2pkt");
+        assert_bounded(&format!("tiny {transport} poisson, 20000 flows"), &d);
+    }
+}
+
 /// A k = 8 fat-tree, every host sending 1 MB half-way round, on
 /// `threads` threads (`None`: the key unset, one thread as before).
 fn perm_k8(threads: Option<u32>) -> Value {
