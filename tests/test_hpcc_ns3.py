@@ -1,9 +1,11 @@
 """validation/hpcc_ns3/run.py without the fork: the config it writes is the
-one the HPCC authors' run.py writes for TIMELY at 100 Gbps, dcnsim's mirror
-sets every TIMELY key to the fork's value and runs the incast to the end
-no faster than the line allows, and the fork's timing and PFC arithmetic
-come out as its sources say. With the fork built (``HPCC_NS3_THIRD`` names
-its scratch/third) the two simulators' FCTs on a 4-sender incast agree."""
+one the HPCC authors' run.py writes for TIMELY and HPCC at 100 Gbps,
+dcnsim's mirror sets every TIMELY and HPCC key to the fork's value and runs
+the incast to the end no faster than the line allows, the fork's timing,
+base RTT and PFC arithmetic come out as its sources say, and the fat-tree
+file and permutation put every host, link and flow where dcnsim does.
+With the fork built (``HPCC_NS3_THIRD`` names its scratch/third) the two
+simulators' FCTs on a 4-sender incast agree."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+import dcnsim
 import pytest
 from conftest import load_module, needs_core
 
@@ -55,6 +58,80 @@ def test_the_forks_clock_and_pfc_threshold():
     xs = [hn.pfc_thresholds(n) for n in (2, 4, 8, 16)]
     assert all(xon < xoff for xoff, xon in xs)
     assert [x for x, _ in xs] == sorted((x for x, _ in xs), reverse=True), "more inputs pause sooner"
+
+
+def test_the_fork_config_is_run_pys_hp_at_100g():
+    # run.py --cc hp --bw 100 (--utgt 95 --mi 0 --hpai 0), python2 division
+    c = keys(hn.fork_config("hpcc"))
+    assert c["CC_MODE"] == "3" and c["RATE_AI"] == "40Mb/s" and c["RATE_HAI"] == "40Mb/s"
+    assert (c["HAS_WIN"], c["VAR_WIN"], c["FAST_REACT"], c["GLOBAL_T"]) == ("1", "1", "1", "1")
+    assert (c["U_TARGET"], c["MI_THRESH"], c["INT_MULTI"], c["ACK_HIGH_PRIO"]) == ("0.95", "0", "4", "0")
+    assert (c["MULTI_RATE"], c["SAMPLE_FEEDBACK"], c["MIN_RATE"]) == ("0", "0", "1000Mb/s")
+    assert c["BUFFER_SIZE"] == "32" and c["L2_ACK_INTERVAL"] == "1" and c["PACKET_PAYLOAD_SIZE"] == "1000"
+    # the other transports' configs are untouched by HPCC's
+    assert keys(hn.fork_config("timely"))["HAS_WIN"] == "0" and keys(hn.fork_config("dcqcn"))["INT_MULTI"] == "1"
+
+
+def test_the_forks_base_rtt_is_third_ccs_max_rtt():
+    # 2 × propagation + 80 ns of payload serialization per link, longest host pair
+    assert hn.star_rtt_ns(4) == hn.star_rtt_ns(16) == 2 * 2000 + 2 * 80
+    names = hn.fattree_nodes(4)
+    rtt, bdp = hn.fork_max_rtt(len(names), list(range(16, len(names))), hn.fattree_links(4))
+    assert (rtt, bdp) == (2 * 6000 + 6 * 80, 156_000)
+    assert hn.hpcc_w_ai_bytes(4160) == 21 and hn.hpcc_w_ai_bytes(12480) == 62  # 20.8 B, 62.4 B
+
+
+def test_the_hpcc_mirror_matches_the_forks_hp_and_keeps_the_incasts_queue_short():
+    t = hn.mirror("hpcc", 4).to_dict()["tcp"]
+    assert (t["transport"], t["mss"], t["header"]) == ("hpcc", 1000, 14 + 20 + 8 + 6 + 42)
+    assert (t["hpcc_eta"], t["hpcc_max_stage"], t["hpcc_w_ai"], t["hpcc_base_rtt"]) == (0.95, 0, "21B", "4160ns")
+    f = hn.mirror("hpcc", 0, topology="fattree").to_dict()["tcp"]
+    assert (f["hpcc_w_ai"], f["hpcc_base_rtt"]) == ("62B", "12480ns")
+    r = hn.run_dcnsim(hn.mirror("hpcc", 4), 4)
+    assert len(r["fct"]) == r["flows"] == 4 and r["drops"] == 0 and r["pfc_pauses"] == 0
+    wire = 4 * hn.SIZE / hn.PAYLOAD * (hn.PAYLOAD + 90) * 8 / 100e9
+    assert wire < max(r["fct"]) < 1.25 * wire
+    # the first round trip's burst (3 senders' BDP of 52 KB over the line), then η
+    assert r["max_queue"] < 250_000
+
+
+def test_the_fattree_file_puts_every_host_and_link_where_dcnsim_does(tmp_path):
+    hn.write_fork_files(tmp_path, "hpcc", 0, 10_000, topology="fattree", k=4, seed=1)
+    lines = (tmp_path / "topology.txt").read_text().splitlines()
+    nodes, nsw, nlinks = map(int, lines[0].split())
+    switches = set(map(int, lines[1].split()))
+    links = [tuple(map(int, x.split()[:2])) for x in lines[2:]]
+    assert (nodes, nsw, nlinks, len(switches), len(links)) == (36, 20, 48, 20, 48)
+    hosts = [i for i in range(nodes) if i not in switches]
+    assert hosts == list(range(16))
+    assert all(x.split()[2:] == ["100Gbps", "0.001ms", "0"] for x in lines[2:])
+    names = hn.fattree_nodes(4)
+    fork_edge = {a: names[b] for a, b in links if a in hosts}
+    r = dcnsim.run(hn.mirror("hpcc", 0, 10_000, topology="fattree", seed=1))
+    q = r.queues
+    ours_edge = {int(n[1:]): to for n, to in zip(q["node"], q["to"]) if n.startswith("h")}
+    assert fork_edge == ours_edge and ours_edge[0] == ours_edge[1] == "edge0_0" and ours_edge[15] == "edge3_1"
+    # every link of the file is a link of dcnsim's fat-tree (both directions), and no other
+    fork_pairs = {frozenset((names[a], names[b])) for a, b in links}
+    ours_pairs = {frozenset((n, to)) for n, to in zip(q["node"], q["to"])}
+    assert fork_pairs == ours_pairs
+
+
+def test_the_permutation_is_a_derangement_and_the_same_on_both_sides(tmp_path):
+    perms = []
+    for seed in (1, 2, 3):
+        p = hn.derangement(16, seed)
+        assert sorted(p) == list(range(16)) and all(i != x for i, x in enumerate(p))
+        assert p == hn.derangement(16, seed)
+        hn.write_fork_files(tmp_path / str(seed), "timely", 0, 10_000, topology="fattree", seed=seed)
+        rows = (tmp_path / str(seed) / "flow.txt").read_text().splitlines()
+        assert int(rows[0]) == 16
+        fork = [tuple(map(int, x.split()[:2])) for x in rows[1:]]
+        sc = hn.mirror("timely", 0, 10_000, topology="fattree", seed=seed).to_dict()
+        ours = [(a["src"], a["dst"]) for a in sc["apps"]]
+        assert fork == ours == list(enumerate(p)) and sc["seed"] == seed
+        perms.append(p)
+    assert perms[0] != perms[1] != perms[2]
 
 
 @pytest.mark.skipif(not os.environ.get("HPCC_NS3_THIRD"), reason="the HPCC authors' ns-3 is not built")

@@ -1,12 +1,13 @@
-"""TIMELY and DCQCN on a star incast beside the HPCC authors' ns-3
-(alibaba-edu/High-Precision-Congestion-Control, ``simulation/``: TIMELY is
-its ``CC_MODE 7``, DCQCN its ``CC_MODE 1``, both in
-``src/point-to-point/model/rdma-hw.cc``).
+"""TIMELY, DCQCN and HPCC beside the HPCC authors' ns-3, on a star incast
+or a fat-tree permutation (alibaba-edu/High-Precision-Congestion-Control,
+``simulation/``: TIMELY is its ``CC_MODE 7``, DCQCN its ``CC_MODE 1``,
+HPCC its ``CC_MODE 3``, all in ``src/point-to-point/model/rdma-hw.cc``).
 
 Usage (from the repository root, with dcnsim importable)::
 
-    python validation/hpcc_ns3/run.py NS3_BINARY [--transport timely dcqcn] [--n 4 8 16] [--json OUT]
+    python validation/hpcc_ns3/run.py NS3_BINARY [--transport timely dcqcn hpcc] [--n 4 8 16] [--json OUT]
     python validation/hpcc_ns3/run.py --build-dir DIR --transport dcqcn --n 16 --qlen
+    python validation/hpcc_ns3/run.py NS3_BINARY --transport hpcc --topology fattree --k 4 --seed 1 --size 10000000
     python validation/hpcc_ns3/run.py NS3_BINARY --only ns3 --keep /tmp/hpcc-incast   # the fork's files and outputs
 
 The incast: N senders and one receiver on one switch, every link 100 Gbps
@@ -20,6 +21,27 @@ set-up included; dcnsim's ``dcnsim.run`` in this process,
 (the fork: a second, untimed run with its packet trace on the switch,
 ``ENABLE_TRACE``; dcnsim: ``queues.max_bytes``); ``--ns-rate`` runs
 dcnsim's links at the fork's effective data rate (below).
+
+``--topology fattree --k 4`` (the star stays the default): a k-ary
+fat-tree, every link 100 Gbps with 1 µs propagation, and a permutation:
+host i writes ``--size`` bytes to host π(i), all at once, π a derangement
+of the k³/4 hosts drawn from ``--seed`` (:func:`derangement`, the same on
+both sides; ``--seed`` also salts dcnsim's ECMP hash). The fork's topology
+file (:func:`fattree_links`, in the format of its ``mix/fat.txt``) numbers
+its nodes as dcnsim does (:func:`fattree_nodes`: hosts pod by pod and edge
+by edge, then per pod its edges ``edge{pod}_{i}`` and aggregation switches
+``aggr{pod}_{i}``, then the cores), lists the links in dcnsim's order and
+wires them as dcnsim's ``fat_tree`` does, so host h sits under the same
+edge switch on both sides and flow i joins the same physical positions.
+The paths do not match: the fork's switches hash (sip, dip, ports) with
+their node id as seed (switch-node.cc ``EcmpHash``), dcnsim hashes its own
+flow key salted by the scenario's seed, so which flows share a fabric link
+differs (k = 4, seed 1: the fork puts two flows on 12 fabric ports,
+dcnsim on 14, neither three on any), and a
+permutation's FCTs are set by those collisions: compare the distributions
+(median / p99 / max), not flows. The ideal is one ``--size`` at 100 Gbps
+(each host link carries one flow each way); ``--qlen`` there is the
+largest queue of any switch port (the fork: every switch traced).
 
 **The peer.** NS3_BINARY is the fork's ``scratch/third`` (its main: one
 argument, a ``mix/config.txt``-style file); ``--build-dir DIR`` looks for
@@ -62,7 +84,8 @@ timestamp for TIMELY: 1,056 and 1,048 B on the wire); ``buffer`` 32 MiB
 per port (the fork's shared buffer: one port takes it all here);
 ``nic_buffer = "unlimited"`` (the fork's queue pairs never drop);
 ``[pfc]`` at the fork's dynamic threshold for N equally loaded inputs
-(:func:`pfc_thresholds`; neither side pauses with 1 MB flows at N ≤ 16);
+(:func:`pfc_thresholds`; neither side pauses with 1 MB flows at N ≤ 16;
+on the fat-tree the threshold with 2 of a switch's 4 ports loaded);
 TIMELY: ``timely_alpha`` 0.875, ``timely_beta`` 0.8, ``timely_t_low`` 50
 µs, ``timely_t_high`` 500 µs, ``timely_min_rtt`` 20 µs, ``timely_rai``
 100 Mbps, ``timely_rhai`` 500 Mbps, ``timely_hai_after`` 5,
@@ -92,7 +115,56 @@ the queue the packet leaves behind, dcnsim at arrival on the queue it
 finds; the fork's CNP is every marked packet's ACK (the sender cuts at
 most once per 4 µs), dcnsim's receiver sends one per 4 µs. The fork's
 ECN marks draw from ns-3's global random stream, dcnsim's from the
-port's seeded stream. A tool, not a test: nothing in CI runs it.
+port's seeded stream.
+
+**HPCC.** The fork's side is what ``run.py --cc hp --bw 100`` writes (its
+defaults ``--utgt 95 --mi 0 --hpai 0``): ``CC_MODE 3``, ``RATE_AI``
+10·bw/25 = 40 Mb/s, ``HAS_WIN 1``, ``VAR_WIN 1``, ``FAST_REACT 1``,
+``U_TARGET 0.95``, ``MI_THRESH 0``, ``INT_MULTI`` bw/25 = 4, ``ACK_HIGH_PRIO
+0``, and as for the others ``GLOBAL_T 1``, ``MULTI_RATE 0``,
+``SAMPLE_FEEDBACK 0``, ``MIN_RATE 1000Mb/s``, PFC (ECN marks by the same
+maps, which HPCC ignores). The fork works in rates (rdma-hw.cc
+``UpdateRateHp``): on the first ACK past ``m_lastUpdateSeq`` (the
+``snd_nxt`` of the last update) R_c ← R_c/(U/η) + R_AI, with U the
+τ/T-smoothed max over hops of txRate/B + min(qlen, qlen_prev)/(B·T), when
+U ≥ η or incStage ≥ MI_THRESH (with MI_THRESH 0 always: its additive
+branch is never taken); every other ACK (fast react) sets R = R_c/(U/η) +
+R_AI and leaves R_c; packets are paced at R and the window is maxBdp ·
+R/R_line (``VAR_WIN``). maxBdp = B·T, so W = R·T exactly, and the rate law
+is dcnsim's window law (docs/hpcc.md) times T: ``hpcc_eta`` 0.95,
+``hpcc_max_stage`` 0 (the same test, incStage ≥ maxStage), ``hpcc_w_ai`` =
+R_AI · T (:func:`hpcc_w_ai_bytes`: 40 Mb/s × 4.16 µs = 20.8 B, 21 B on the
+star as dcnsim's sizes are whole bytes, +1 %; 62.4 → 62 B on the fat-tree,
+−0.6 %), ``hpcc_base_rtt`` = the fork's T: third.cc's maxRtt, 2 × the
+path's propagation plus the payload's serialization per link (1,000 B at
+100 Gbps: 80 ns, headers not counted) on the longest host-to-host path
+(:func:`fork_max_rtt`: 4,160 ns on the star, 12,480 ns on the k = 4
+fat-tree), which ``GLOBAL_T 1`` gives every flow (the fat-tree's
+intra-edge flows too, so not dcnsim's per-flow default); ``hpcc_rto``
+100 ms, the run's end (the fork has no timeout: lossless, go-back-N on a
+NACK only). ``header`` 90: the fork's HPCC packets carry its whole INT
+header, 5 hops of 8 B and a 2-byte count, whatever the path (1,090 B,
+87 ns on its clock: 100.23 Gbps); no ACK priority on either side (the
+fork's switches never set ``AckHighPrio``).
+
+What still differs for HPCC: the fork's U starts at 1
+(rdma-queue-pair.cc), dcnsim's at 0; the fork's first ACK stores the
+records and sets ``m_lastUpdateSeq`` to ``snd_nxt``, dcnsim's first ACK
+stores them and its second moves W_c (to W_init: U is still small), so
+both move the reference a round trip in; the fork's INT fields are
+quantized (qlen in 80 × INT_MULTI = 320 B, bytes in 128 × INT_MULTI = 512
+B, time in ns, 24 bits), dcnsim's exact; the fork's queue is the port's
+total bytes left behind at dequeue, ACKs included, dcnsim's (under PFC)
+what the packet leaves behind too; the fork's rate floor is ``MIN_RATE``
+1 Gb/s, dcnsim's W_init/1000 (0.1 Gb/s, no key); the fork sends while in
+flight < W (a packet past W), dcnsim while in flight + packet ≤ W; the
+fork's pacing gaps are truncated to whole ns; its ACKs are 88 B (14 + 20
++ a 12-byte qbb header + the 42-byte INT), dcnsim's ``header`` bytes (90).
+``MULTI_RATE`` (a rate per hop, the smallest taken) and
+``SAMPLE_FEEDBACK`` (fast react skips hops with an empty queue) are off
+in run.py and absent from dcnsim; fast react on every ACK is what dcnsim's
+per-ACK ComputeWind(·, false) does. A tool, not a test: nothing in CI
+runs it.
 """
 
 from __future__ import annotations
@@ -108,6 +180,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 RATE_GBPS = 100
 DELAY_US = 1
@@ -116,8 +189,15 @@ SIZE = 1_000_000          # bytes per sender
 START_S = 2.0             # the fork's flows start at absolute seconds (its run.py's convention)
 STOP_S = 4.0              # run.py's SIMULATOR_STOP_TIME
 #: the fork's data-packet headers: PPP (14, Ethernet-sized) + IPv4 20 + UDP 8
-#: + SeqTs 6, and TIMELY's 8-byte send timestamp (IntHeader::TS)
-HEADER = {"timely": 14 + 20 + 8 + 6 + 8, "dcqcn": 14 + 20 + 8 + 6}
+#: + SeqTs 6, and TIMELY's 8-byte send timestamp (IntHeader::TS) or HPCC's
+#: INT header (IntHeader::NORMAL: 5 hops of 8 bytes and a 2-byte hop count,
+#: whatever the path's length)
+HEADER = {"timely": 14 + 20 + 8 + 6 + 8, "dcqcn": 14 + 20 + 8 + 6, "hpcc": 14 + 20 + 8 + 6 + 5 * 8 + 2}
+TRANSPORTS = ("timely", "dcqcn", "hpcc")
+CC_MODE = {"timely": 7, "dcqcn": 1, "hpcc": 3}
+#: run.py --cc hp: RATE_AI 10·bw/25 Mb/s, INT_MULTI bw/25, U_TARGET utgt/100
+HPCC_RAI_BPS = 10 * RATE_GBPS // 25 * 10**6
+HPCC_ETA = 95 / 100.
 #: the fork's switch buffer (BUFFER_SIZE 16 * bw / 50 MiB) and its MMU's constants
 BUFFER_BYTES = (16 * RATE_GBPS // 50) * 1024 * 1024
 RESERVE = 4 * 1024
@@ -203,20 +283,129 @@ def fork_config(transport: str, trace: bool = False, bw: int = RATE_GBPS) -> str
         return CONFIG_TEMPLATE.format(mode=7, ai=10 * bw // 10, hai=50 * bw // 10, **common)
     if transport == "dcqcn":
         return CONFIG_TEMPLATE.format(mode=1, ai=5 * bw // 25, hai=50 * bw // 25, **common)
+    if transport == "hpcc":
+        # run.py --cc hp --utgt 95 --mi 0 --hpai 0: ai = hai = 10·bw/25, window on
+        # and variable, fast react, INT's units × bw/25, no ACK priority
+        common.update(has_win=1, vwin=1, us=1, u_tgt=HPCC_ETA, mi=0, int_multi=bw // 25, ack_prio=0)
+        return CONFIG_TEMPLATE.format(mode=3, ai=10 * bw // 25, hai=10 * bw // 25, **common)
     raise ValueError(transport)
 
 
-def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: bool = False) -> None:
-    """Topology (hosts 0 … n, the receiver n; switch n + 1), flows, trace
-    list and config of the incast, in the formats of the fork's mix/*.txt."""
+def star_links(n: int) -> list:
+    """The incast's links: hosts 0 … n (the receiver n), the switch n + 1."""
+    return [(n + 1, h) for h in range(n + 1)]
+
+
+def fattree_nodes(k: int) -> list:
+    """dcnsim's names of a k-ary fat-tree's nodes, by node id (its node
+    order, net/topology.rs ``fat_tree``): the hosts ``h{i}`` pod by pod and
+    edge by edge, then per pod its edge switches ``edge{pod}_{i}`` and
+    aggregation switches ``aggr{pod}_{i}``, then the cores ``core{i}``. The
+    fork's topology file numbers its nodes the same way."""
+    half = k // 2
+    names = [f"h{h}" for h in range(k * half * half)]
+    for pod in range(k):
+        names += [f"edge{pod}_{i}" for i in range(half)] + [f"aggr{pod}_{i}" for i in range(half)]
+    return names + [f"core{i}" for i in range(half * half)]
+
+
+def fattree_links(k: int) -> list:
+    """The fat-tree's links (node ids of :func:`fattree_nodes`) in dcnsim's
+    order: host h to edge (h // (k/2)) % (k/2) of pod h // (k/2)², each edge
+    to every aggregation switch of its pod, aggregation switch i of every
+    pod to cores i·k/2 … i·k/2 + k/2 − 1."""
+    half = k // 2
+    hosts = k * half * half
+    edge = [[hosts + pod * k + i for i in range(half)] for pod in range(k)]
+    aggr = [[hosts + pod * k + half + i for i in range(half)] for pod in range(k)]
+    core = [hosts + k * k + i for i in range(half * half)]
+    links = [(h, edge[h // (half * half)][(h // half) % half]) for h in range(hosts)]
+    links += [(e, a) for pod in range(k) for e in edge[pod] for a in aggr[pod]]
+    links += [(a, c) for pod in range(k) for i, a in enumerate(aggr[pod]) for c in core[i * half:(i + 1) * half]]
+    return links
+
+
+def topology_text(nodes: int, switches: list, links: list) -> str:
+    """The fork's topology format (its mix/fat.txt): ``nodes switches
+    links``, the switches' ids, then ``a b rate delay error_rate``."""
+    lines = [f"{nodes} {len(switches)} {len(links)}", " ".join(str(x) for x in switches)]
+    lines += [f"{a} {b} {RATE_GBPS}Gbps {DELAY_US / 1000:g}ms 0" for a, b in links]
+    return "\n".join(lines) + "\n"
+
+
+def fork_max_rtt(nodes: int, switches: list, links: list) -> tuple:
+    """third.cc's (maxRtt ns, maxBdp bytes): per host pair, a BFS through
+    switches sums the links' delays and the payload's serialization times
+    (PACKET_PAYLOAD_SIZE · 8 / bw, headers not counted); RTT = 2 · delay +
+    that, BDP = RTT · the path's slowest rate. With ``GLOBAL_T 1`` (run.py's)
+    every flow takes the largest as its base RTT and its window."""
+    bw = RATE_GBPS * 10**9
+    delay_ns = DELAY_US * 1000
+    sw = set(switches)
+    nbr: dict = {i: [] for i in range(nodes)}
+    for a, b in links:
+        nbr[a].append(b)
+        nbr[b].append(a)
+    max_rtt = max_bdp = 0
+    for h in (i for i in range(nodes) if i not in sw):
+        dis, d, tx, q = {h: 0}, {h: 0}, {h: 0}, [h]
+        for now in q:
+            for nxt in nbr[now]:
+                if nxt not in dis:
+                    dis[nxt], d[nxt] = dis[now] + 1, d[now] + delay_ns
+                    tx[nxt] = tx[now] + PAYLOAD * 10**9 * 8 // bw
+                    if nxt in sw:
+                        q.append(nxt)
+        for j in (x for x in dis if x not in sw):
+            rtt = 2 * d[j] + tx[j]
+            max_rtt, max_bdp = max(max_rtt, rtt), max(max_bdp, rtt * bw // 10**9 // 8)
+    return max_rtt, max_bdp
+
+
+def star_rtt_ns(n: int) -> int:
+    return fork_max_rtt(n + 2, [n + 1], star_links(n))[0]
+
+
+def fattree_rtt_ns(k: int) -> int:
+    hosts = k ** 3 // 4
+    return fork_max_rtt(len(fattree_nodes(k)), list(range(hosts, len(fattree_nodes(k)))), fattree_links(k))[0]
+
+
+def derangement(n: int, seed: int) -> list:
+    """π of 0 … n−1 with no fixed point, drawn from ``seed`` (Python's
+    Mersenne Twister, shuffles until none is fixed): host i sends to π[i]."""
+    import random
+
+    rng = random.Random(seed)
+    p = list(range(n))
+    while True:
+        rng.shuffle(p)
+        if all(i != x for i, x in enumerate(p)):
+            return p
+
+
+def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: bool = False,
+                     topology: str = "star", k: int = 4, seed: int = 1) -> None:
+    """Topology, flows, trace list and config, in the formats of the fork's
+    mix/*.txt. ``star``: hosts 0 … n, the receiver n, the switch n + 1,
+    senders 0 … n−1. ``fattree``: :func:`fattree_nodes`'s numbering, host i
+    to :func:`derangement` (k³/4, seed)[i] (``n`` unused); ``trace`` lists
+    every switch."""
     d.mkdir(parents=True, exist_ok=True)
-    sw = n + 1
-    links = [f"{sw} {h} {RATE_GBPS}Gbps {DELAY_US / 1000:g}ms 0" for h in range(n + 1)]
-    (d / "topology.txt").write_text(f"{n + 2} 1 {n + 1}\n{sw}\n" + "\n".join(links) + "\n")
+    if topology == "star":
+        switches, links, nodes = [n + 1], star_links(n), n + 2
+        pairs = [(s, n) for s in range(n)]
+    else:
+        names = fattree_nodes(k)
+        hosts = k ** 3 // 4
+        switches, links, nodes = list(range(hosts, len(names))), fattree_links(k), len(names)
+        pairs = list(enumerate(derangement(hosts, seed)))
+    (d / "topology.txt").write_text(topology_text(nodes, switches, links))
     # src dst pg dport size start(s)
-    flows = [f"{s} {n} 3 100 {size} {START_S}" for s in range(n)]
-    (d / "flow.txt").write_text(f"{n}\n" + "\n".join(flows) + "\n")
-    (d / "trace.txt").write_text(f"1\n{sw}\n" if trace else "0\n")
+    flows = [f"{s} {t} 3 100 {size} {START_S}" for s, t in pairs]
+    (d / "flow.txt").write_text(f"{len(flows)}\n" + "\n".join(flows) + "\n")
+    traced = switches if trace else []
+    (d / "trace.txt").write_text(f"{len(traced)}\n" + "".join(f"{x}\n" for x in traced))
     (d / "config.txt").write_text(fork_config(transport, trace))
 
 
@@ -253,28 +442,30 @@ _REC = struct.Struct("<QHBBIIIHBBBB")
 _REC_SIZE = 56
 
 
-def fork_max_queue(trace: Path, n: int) -> int:
+def fork_max_queue(trace: Path, n: Optional[int]) -> int:
     """The largest queue (bytes of queue index 3, the data's) the fork's
     packet trace shows at the switch's port to the receiver (interface n + 1:
-    the topology lists the switch's links in host order)."""
+    the topology lists the switch's links in host order); ``n`` None: at
+    any switch port traced (the fat-tree's)."""
     raw = trace.read_bytes()
     (count,) = struct.unpack_from("<I", raw, 0)
     off = 4 + count * 11 + 4  # SimSetting: (u16 node, u8 intf, u64 bps) each, then u32 win
     best = 0
     for i in range(off, len(raw) - _REC_SIZE + 1, _REC_SIZE):
         _t, node, intf, qidx, qlen, _s, _d, _sz, _l3, event, _e, ntype = _REC.unpack_from(raw, i)
-        if ntype == 1 and intf == n + 1 and qidx == 3 and event in (1, 2):
+        if ntype == 1 and (n is None or intf == n + 1) and qidx == 3 and event in (1, 2):
             best = max(best, qlen)
     return best
 
 
-def pfc_thresholds(n: int) -> tuple:
+def pfc_thresholds(n: int, ports: Optional[int] = None) -> tuple:
     """(xoff, xon) in bytes for dcnsim's static [pfc], at the fork's dynamic
-    threshold when ``n`` input ports hold the same: a port pauses once its
-    shared bytes s (its bytes past the 4 KiB reserve) reach (B − headroom −
+    threshold when ``n`` input ports of a switch of ``ports`` ports (the
+    star's n + 1 by default) hold the same: a port pauses once its shared
+    bytes s (its bytes past the 4 KiB reserve) reach (B − headroom −
     reserve − n·s) >> 3, i.e. s = (B − H − R) / (8 + n), and resumes 3 KiB
     below."""
-    ports = n + 1
+    ports = n + 1 if ports is None else ports
     free = BUFFER_BYTES - ports * HEADROOM - ports * RESERVE
     shared = free // ((1 << PFC_SHIFT) + n)
     xoff = shared + RESERVE
@@ -289,35 +480,68 @@ def ns_rate_bps(transport: str) -> int:
     return bits * 10**9 // (bits * 10**9 // (RATE_GBPS * 10**9))
 
 
-def mirror(transport: str, n: int, size: int = SIZE, ns_rate: bool = False):
-    """dcnsim's scenario for the same incast (module docstring); ``ns_rate``:
+def hpcc_w_ai_bytes(rtt_ns: int) -> int:
+    """W_AI for dcnsim: the fork adds RATE_AI to the rate once per update,
+    and its window is rate × T (VAR_WIN), so W_AI = RATE_AI × T, rounded to
+    whole bytes (dcnsim's sizes are integers)."""
+    return (HPCC_RAI_BPS * rtt_ns + 4 * 10**9) // (8 * 10**9)
+
+
+def mirror(transport: str, n: int, size: int = SIZE, ns_rate: bool = False,
+           topology: str = "star", k: int = 4, seed: int = 1):
+    """dcnsim's scenario for the same case (module docstring); ``ns_rate``:
     links at the fork's effective data rate (:func:`ns_rate_bps`)."""
     import dcnsim
 
-    xoff, xon = pfc_thresholds(n)
     rate = f"{ns_rate_bps(transport)}bps" if ns_rate else f"{RATE_GBPS}Gbps"
-    topo = dict(hosts=n + 1, rate=rate, delay=f"{DELAY_US}us", buffer=f"{BUFFER_BYTES}B",
-                nic_buffer="unlimited")
+    topo = dict(rate=rate, delay=f"{DELAY_US}us", buffer=f"{BUFFER_BYTES}B", nic_buffer="unlimited")
+    if topology == "star":
+        xoff, xon = pfc_thresholds(n)
+        rtt = star_rtt_ns(n)
+        hosts = n + 1
+        pairs = [(s, n) for s in range(n)]
+    else:
+        xoff, xon = pfc_thresholds(k // 2, k)
+        rtt = fattree_rtt_ns(k)
+        hosts = k ** 3 // 4
+        pairs = list(enumerate(derangement(hosts, seed)))
     if transport == "timely":
         tcp = dcnsim.Tcp(transport="timely", mss=PAYLOAD, header=HEADER["timely"],
                          timely_alpha=0.875, timely_beta=0.8, timely_t_low="50us", timely_t_high="500us",
                          timely_min_rtt="20us", timely_rai="100Mbps", timely_rhai="500Mbps",
                          timely_hai_after=5, timely_min_rate="1000Mbps")
-    else:
+    elif transport == "dcqcn":
         # run.py's maps at 100 Gbps: K_min 400 KB, K_max 1,600 KB (KB = 1,000 B), P_max 0.2
         topo.update(ecn_k="400000B", ecn_kmax="1600000B", ecn_pmax=0.2)
         tcp = dcnsim.Tcp(transport="dcqcn", mss=PAYLOAD, header=HEADER["dcqcn"],
                          dcqcn_g=0.00390625, dcqcn_timer="300us", dcqcn_f=1, dcqcn_rai="20Mbps",
                          dcqcn_rhai="200Mbps", dcqcn_min_rate="1000Mbps", dcqcn_cnp_interval="4us",
                          dcqcn_byte_counter="1TB")
+    elif transport == "hpcc":
+        # T: the fork's maxRtt (GLOBAL_T 1), W_AI = RATE_AI × T, MI_THRESH 0 =
+        # maxStage 0 (incStage ≥ 0 always: every update multiplicative); no RTO
+        # in the fork (lossless), so none before the run's end
+        tcp = dcnsim.Tcp(transport="hpcc", mss=PAYLOAD, header=HEADER["hpcc"], hpcc_eta=HPCC_ETA,
+                         hpcc_max_stage=0, hpcc_w_ai=f"{hpcc_w_ai_bytes(rtt)}B", hpcc_base_rtt=f"{rtt}ns",
+                         hpcc_rto="100ms")
+    else:
+        raise ValueError(transport)
+    if topology == "star":
+        top = dcnsim.Star(hosts=hosts, **topo)
+        name = f"hpcc_ns3_{transport}_n{n}"
+    else:
+        top = dcnsim.FatTree(k=k, **topo)
+        name = f"hpcc_ns3_{transport}_fattree_k{k}"
     return dcnsim.Scenario(
-        name=f"hpcc_ns3_{transport}_n{n}", seed=1, stop="100ms",
-        topology=dcnsim.Star(**topo), tcp=tcp, pfc=dcnsim.Pfc(xoff=f"{xoff}B", xon=f"{xon}B"),
-        apps=[dcnsim.Bulk(src=s, dst=n, size=size) for s in range(n)])
+        name=name, seed=seed, stop="100ms", routing="ecmp",
+        topology=top, tcp=tcp, pfc=dcnsim.Pfc(xoff=f"{xoff}B", xon=f"{xon}B"),
+        apps=[dcnsim.Bulk(src=s, dst=t, size=size) for s, t in pairs])
 
 
-def run_dcnsim(scenario, n: int) -> dict:
-    """The mirror through the Python API, in this process."""
+def run_dcnsim(scenario, n: Optional[int]) -> dict:
+    """The mirror through the Python API, in this process; ``max_queue``:
+    the star's port to the receiver (host ``n``), or with ``n`` None the
+    largest of every switch port's."""
     import dcnsim
 
     c0, t0 = time.process_time(), time.perf_counter()
@@ -326,10 +550,10 @@ def run_dcnsim(scenario, n: int) -> dict:
     flows = r.flows
     done = flows[flows["completed"]]
     q = r.queues
-    port = q[(q["node"] == "sw") & (q["to"] == f"h{n}")]
+    port = q[~q["from_host"]] if n is None else q[(q["node"] == "sw") & (q["to"] == f"h{n}")]
     return {"cpu": cpu, "wall": wall, "fct": [float(x) for x in done["fct_s"]], "flows": len(flows),
             "pfc_pauses": int(r.summary.get("pfc_pauses") or 0), "drops": int(r.summary["packets_dropped"]),
-            "max_queue": int(port["max_bytes"].iloc[0]) if len(port) else None,
+            "max_queue": int(port["max_bytes"].max()) if len(port) else None,
             "cuts": int(flows["ecn_cuts"].sum()), "marks": int(flows["ecn_marks"].sum())}
 
 
@@ -349,16 +573,16 @@ def fmt(r: dict, key: str) -> str:
 
 
 def print_table(rows: list, size: int, qlen: bool) -> None:
-    """One row per (transport, N): ``ns-3 / dcnsim`` in each cell."""
-
-    def ideal(n: int) -> float:
-        return n * size * 8 / (RATE_GBPS * 1e9)
+    """One row per (transport, case): ``ns-3 / dcnsim`` in each cell. A row
+    is (transport, case label, ideal last FCT in s, the fork's, dcnsim's):
+    the star's ideal is N · size at 100 Gbps, the permutation's one size
+    (every host link carries one flow each way)."""
 
     def ok(r: dict) -> bool:
         return not r.get("error")
 
-    def ratio(r: dict, n: int) -> str:
-        return f"{max(r['fct']) / ideal(n):.3f}" if ok(r) and r["fct"] else "—"
+    def ratio(r: dict, ideal: float) -> str:
+        return f"{max(r['fct']) / ideal:.3f}" if ok(r) and r["fct"] else "—"
 
     def cnt(r: dict, k: str, f: str = "{}") -> str:
         return f.format(r[k]) if ok(r) and r.get(k) is not None else "—"
@@ -369,15 +593,16 @@ def print_table(rows: list, size: int, qlen: bool) -> None:
     def done(r: dict) -> str:
         return f"{len(r['fct'])}/{r['flows']}" if ok(r) else "—"
 
-    print("| transport | N | flows completed (ns-3 / dcnsim) | FCT median µs (ns-3 / dcnsim) | FCT p99 µs | "
-          "FCT max µs | ideal N·size/100G µs | last / ideal (ns-3 / dcnsim) | PFC pauses (ns-3 / dcnsim) |"
+    print(f"size {size} B per flow")
+    print("| transport | case | flows completed (ns-3 / dcnsim) | FCT median µs (ns-3 / dcnsim) | FCT p99 µs | "
+          "FCT max µs | ideal last µs | last / ideal (ns-3 / dcnsim) | PFC pauses (ns-3 / dcnsim) |"
           + (" max queue KB (ns-3 / dcnsim) |" if qlen else "") + " CPU s (ns-3 / dcnsim) |")
     print("|---|---|---|---|---|---|---|---|---|" + ("---|" if qlen else "") + "---|")
-    for transport, n, t, o in rows:
+    for transport, label, ideal, t, o in rows:
         q = f" {kb(t)} / {kb(o)} |" if qlen else ""
-        print(f"| {transport} | {n} | {done(t)} / {done(o)} | "
+        print(f"| {transport} | {label} | {done(t)} / {done(o)} | "
               f"{fmt(t, 'med')} / {fmt(o, 'med')} | {fmt(t, 'p99')} / {fmt(o, 'p99')} | "
-              f"{fmt(t, 'max')} / {fmt(o, 'max')} | {ideal(n) * 1e6:.1f} | {ratio(t, n)} / {ratio(o, n)} | "
+              f"{fmt(t, 'max')} / {fmt(o, 'max')} | {ideal * 1e6:.1f} | {ratio(t, ideal)} / {ratio(o, ideal)} | "
               f"{cnt(t, 'pfc_pauses')} / {cnt(o, 'pfc_pauses')} |{q} "
               f"{cnt(t, 'cpu', '{:.2f}')} / {cnt(o, 'cpu', '{:.3f}')} |")
 
@@ -386,19 +611,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ns3", nargs="?", metavar="NS3_BINARY", help="the fork's scratch/third, built (module docstring)")
     ap.add_argument("--build-dir", help="where the fork was built: DIR/third or DIR/build/third")
-    ap.add_argument("--transport", nargs="+", default=["timely", "dcqcn"], choices=["timely", "dcqcn"])
-    ap.add_argument("--n", type=int, nargs="+", default=[4, 8, 16], help="senders")
-    ap.add_argument("--size", type=int, default=SIZE, help="bytes per sender")
+    ap.add_argument("--transport", nargs="+", default=["timely", "dcqcn"], choices=list(TRANSPORTS))
+    ap.add_argument("--topology", choices=["star", "fattree"], default="star",
+                    help="star: the N-sender incast; fattree: a k-ary fat-tree's permutation (--k, --seed)")
+    ap.add_argument("--n", type=int, nargs="+", default=[4, 8, 16], help="senders (star)")
+    ap.add_argument("--k", type=int, default=4, help="the fat-tree's k (fattree)")
+    ap.add_argument("--seed", type=int, default=1,
+                    help="draws the permutation (fattree) and salts dcnsim's ECMP hash")
+    ap.add_argument("--size", type=int, default=SIZE, help="bytes per flow")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each side per case (CPU: the median)")
     ap.add_argument("--only", choices=["ns3", "dcnsim"], help="run one side only")
     ap.add_argument("--qlen", action="store_true",
-                    help="also the receiver port's largest queue (the fork: a second, traced run)")
+                    help="also the largest queue: the star's receiver port, every switch port of the fat-tree "
+                         "(the fork: a second, traced run)")
     ap.add_argument("--ns-rate", action="store_true",
                     help="dcnsim's links at the fork's effective data rate (100.57 Gbps for TIMELY's 1,056 B, "
-                         "101.0 for DCQCN's 1,048 B: its serialization times truncated to whole ns)")
-    ap.add_argument("--keep", help="write the fork's files and outputs under KEEP/<transport>_n<N>/ and keep them")
+                         "101.0 for DCQCN's 1,048 B, 100.23 for HPCC's 1,090 B: its serialization times "
+                         "truncated to whole ns)")
+    ap.add_argument("--keep", help="write the fork's files and outputs under KEEP/<transport>_n<N>/ "
+                                   "(KEEP/<transport>_fattree_k<K>/) and keep them")
     ap.add_argument("--json", help="write every run's numbers here")
     a = ap.parse_args()
+    if a.topology == "fattree" and (a.k < 2 or a.k % 2):
+        ap.error("--k must be even")
 
     binary = None
     if a.only != "dcnsim":
@@ -409,41 +644,50 @@ def main() -> None:
         if binary is None:
             ap.error("give the fork's built scratch/third (NS3_BINARY or --build-dir; see the module docstring)")
 
+    if a.topology == "star":
+        cases = [(n, f"{n}", f"n{n}", n * a.size * 8 / (RATE_GBPS * 1e9)) for n in a.n]
+    else:
+        cases = [(None, f"k={a.k} perm", f"fattree_k{a.k}", a.size * 8 / (RATE_GBPS * 1e9))]
+    topo_kw = dict(topology=a.topology, k=a.k, seed=a.seed)
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(a.keep) if a.keep else Path(tmp)
         for transport in a.transport:
-            for n in a.n:
+            for n, label, tag, ideal in cases:
                 theirs: dict = {"error": "not run"}
                 ours: dict = {"error": "not run"}
+                nn = n if n is not None else 0
                 if binary:
-                    d = base / f"{transport}_n{n}"
-                    write_fork_files(d, transport, n, a.size)
+                    d = base / f"{transport}_{tag}"
+                    write_fork_files(d, transport, nn, a.size, **topo_kw)
                     runs = [run_fork(binary, d) for _ in range(a.repeat)]
                     theirs = dict(runs[0], cpu=statistics.median(r["cpu"] for r in runs),
                                   cpus=[r["cpu"] for r in runs])
                     if a.qlen:
-                        dt = base / f"{transport}_n{n}_trace"
-                        write_fork_files(dt, transport, n, a.size, trace=True)
+                        dt = base / f"{transport}_{tag}_trace"
+                        write_fork_files(dt, transport, nn, a.size, trace=True, **topo_kw)
                         run_fork(binary, dt)
                         theirs["max_queue"] = fork_max_queue(dt / "mix.tr", n)
                 if a.only != "ns3":
                     try:
-                        runs = [run_dcnsim(mirror(transport, n, a.size, a.ns_rate), n) for _ in range(a.repeat)]
+                        runs = [run_dcnsim(mirror(transport, nn, a.size, a.ns_rate, **topo_kw), n)
+                                for _ in range(a.repeat)]
                         ours = dict(runs[0], cpu=statistics.median(r["cpu"] for r in runs),
                                     cpus=[r["cpu"] for r in runs])
                     except ValueError as e:  # dcnsim.ScenarioError: e.g. a transport this dcnsim lacks
                         ours = {"error": str(e).replace("\n", "; ")[:300]}
-                        print(f"  dcnsim {transport} n={n}: {ours['error']}", file=sys.stderr)
-                print(f"  {transport} n={n}: fork cpu {theirs.get('cpu', float('nan')):.2f}s, "
+                        print(f"  dcnsim {transport} {label}: {ours['error']}", file=sys.stderr)
+                print(f"  {transport} {label}: fork cpu {theirs.get('cpu', float('nan')):.2f}s, "
                       f"dcnsim cpu {ours.get('cpu', float('nan')):.3f}s", file=sys.stderr)
-                rows.append((transport, n, theirs, ours))
-                raw.append({"transport": transport, "n": n, "size": a.size, "ns3": theirs, "dcnsim": ours})
+                rows.append((transport, label, ideal, theirs, ours))
+                raw.append({"transport": transport, "topology": a.topology, "n": n,
+                            "k": a.k if n is None else None, "seed": a.seed, "size": a.size,
+                            "ns3": theirs, "dcnsim": ours})
 
     print_table(rows, a.size, a.qlen)
-    errs = [(tr, n, o["error"]) for tr, n, _, o in rows if o.get("error") and o["error"] != "not run"]
-    for tr, n, e in errs:
-        print(f"dcnsim {tr} n={n}: {e}")
+    errs = [(tr, lb, o["error"]) for tr, lb, _, _, o in rows if o.get("error") and o["error"] != "not run"]
+    for tr, lb, e in errs:
+        print(f"dcnsim {tr} {lb}: {e}")
     if a.json:
         from dcnsim._atomic import atomic_write
 
