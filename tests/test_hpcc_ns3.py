@@ -142,3 +142,21 @@ def test_timely_agrees_with_the_fork_on_an_incast():
     ours = hn.run_dcnsim(hn.mirror("timely", 4, 10_000_000), 4)
     for a, b in ((sorted(theirs["fct"])[1], sorted(ours["fct"])[1]), (max(theirs["fct"]), max(ours["fct"]))):
         assert abs(a - b) < 0.05 * a, (theirs["fct"], ours["fct"])
+
+
+def test_ecmp_draws_move_only_the_hash_inputs(tmp_path):
+    """``--draws``: draw 0 is run.py's files and the plain mirror; a later
+    draw changes the fork's destination ports (all distinct from draw 0's)
+    and dcnsim's seed, never the permutation or anything else."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    hn.write_fork_files(a, "hpcc", 0, topology="fattree", k=4, seed=3)
+    hn.write_fork_files(b, "hpcc", 0, topology="fattree", k=4, seed=3, draw=2)
+    fa = [x.split() for x in (a / "flow.txt").read_text().splitlines()[1:]]
+    fb = [x.split() for x in (b / "flow.txt").read_text().splitlines()[1:]]
+    assert {x[3] for x in fa} == {"100"}
+    assert all(x[:3] + x[4:] == y[:3] + y[4:] for x, y in zip(fa, fb))
+    assert len({y[3] for y in fb}) == len(fb) and "100" not in {y[3] for y in fb}
+    assert (a / "topology.txt").read_text() == (b / "topology.txt").read_text()
+    m0, m2 = (hn.mirror("hpcc", 0, topology="fattree", k=4, seed=3, draw=d).to_dict() for d in (0, 2))
+    assert m0["seed"] == 3 and m2["seed"] == 2003
+    assert m0["apps"] == m2["apps"] and m0["tcp"] == m2["tcp"] and m0["topology"] == m2["topology"]

@@ -39,7 +39,10 @@ flow key salted by the scenario's seed, so which flows share a fabric link
 differs (k = 4, seed 1: the fork puts two flows on 12 fabric ports,
 dcnsim on 14, neither three on any), and a
 permutation's FCTs are set by those collisions: compare the distributions
-(median / p99 / max), not flows. The ideal is one ``--size`` at 100 Gbps
+(median / p99 / max), not flows, and with ``--draws N`` over N ECMP draws
+per side (the fork: another destination port per flow, :func:`fork_dport`;
+dcnsim: another hash salt), the median and last FCT as the median over
+the draws and their range. The ideal is one ``--size`` at 100 Gbps
 (each host link carries one flow each way); ``--qlen`` there is the
 largest queue of any switch port (the fork: every switch traced).
 
@@ -385,12 +388,13 @@ def derangement(n: int, seed: int) -> list:
 
 
 def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: bool = False,
-                     topology: str = "star", k: int = 4, seed: int = 1) -> None:
+                     topology: str = "star", k: int = 4, seed: int = 1, draw: int = 0) -> None:
     """Topology, flows, trace list and config, in the formats of the fork's
     mix/*.txt. ``star``: hosts 0 … n, the receiver n, the switch n + 1,
     senders 0 … n−1. ``fattree``: :func:`fattree_nodes`'s numbering, host i
     to :func:`derangement` (k³/4, seed)[i] (``n`` unused); ``trace`` lists
-    every switch."""
+    every switch. ``draw`` > 0: flow i's destination port is
+    :func:`fork_dport` (draw, i), so the fork's ECMP hash draws other paths."""
     d.mkdir(parents=True, exist_ok=True)
     if topology == "star":
         switches, links, nodes = [n + 1], star_links(n), n + 2
@@ -402,11 +406,19 @@ def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: b
         pairs = list(enumerate(derangement(hosts, seed)))
     (d / "topology.txt").write_text(topology_text(nodes, switches, links))
     # src dst pg dport size start(s)
-    flows = [f"{s} {t} 3 100 {size} {START_S}" for s, t in pairs]
+    flows = [f"{s} {t} 3 {fork_dport(draw, i)} {size} {START_S}" for i, (s, t) in enumerate(pairs)]
     (d / "flow.txt").write_text(f"{len(flows)}\n" + "\n".join(flows) + "\n")
     traced = switches if trace else []
     (d / "trace.txt").write_text(f"{len(traced)}\n" + "".join(f"{x}\n" for x in traced))
     (d / "config.txt").write_text(fork_config(transport, trace))
+
+
+def fork_dport(draw: int, i: int) -> int:
+    """Flow i's destination port in ECMP draw ``draw`` (0: run.py's 100 for
+    every flow). The fork's switches hash (sip, dip, sport, dport) seeded by
+    their node id, and it numbers source ports itself, so the port is the
+    one input left to draw another set of paths with."""
+    return 100 if draw == 0 else 100 + 17 * draw + i
 
 
 def cpu_children() -> float:
@@ -488,9 +500,11 @@ def hpcc_w_ai_bytes(rtt_ns: int) -> int:
 
 
 def mirror(transport: str, n: int, size: int = SIZE, ns_rate: bool = False,
-           topology: str = "star", k: int = 4, seed: int = 1):
+           topology: str = "star", k: int = 4, seed: int = 1, draw: int = 0):
     """dcnsim's scenario for the same case (module docstring); ``ns_rate``:
-    links at the fork's effective data rate (:func:`ns_rate_bps`)."""
+    links at the fork's effective data rate (:func:`ns_rate_bps`); ``draw``
+    > 0: the scenario's seed (which salts the ECMP hash) is ``seed`` + 1000 ·
+    ``draw``, the permutation still drawn from ``seed``."""
     import dcnsim
 
     rate = f"{ns_rate_bps(transport)}bps" if ns_rate else f"{RATE_GBPS}Gbps"
@@ -533,7 +547,7 @@ def mirror(transport: str, n: int, size: int = SIZE, ns_rate: bool = False,
         top = dcnsim.FatTree(k=k, **topo)
         name = f"hpcc_ns3_{transport}_fattree_k{k}"
     return dcnsim.Scenario(
-        name=name, seed=seed, stop="100ms", routing="ecmp",
+        name=name, seed=seed + 1000 * draw, stop="100ms", routing="ecmp",
         topology=top, tcp=tcp, pfc=dcnsim.Pfc(xoff=f"{xoff}B", xon=f"{xon}B"),
         apps=[dcnsim.Bulk(src=s, dst=t, size=size) for s, t in pairs])
 
@@ -619,6 +633,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1,
                     help="draws the permutation (fattree) and salts dcnsim's ECMP hash")
     ap.add_argument("--size", type=int, default=SIZE, help="bytes per flow")
+    ap.add_argument("--draws", type=int, default=1,
+                    help="fattree: run each side under this many ECMP draws (the fork: other destination "
+                         "ports; dcnsim: other hash salts) and print the spread of the median and last FCT")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each side per case (CPU: the median)")
     ap.add_argument("--only", choices=["ns3", "dcnsim"], help="run one side only")
     ap.add_argument("--qlen", action="store_true",
@@ -634,6 +651,8 @@ def main() -> None:
     a = ap.parse_args()
     if a.topology == "fattree" and (a.k < 2 or a.k % 2):
         ap.error("--k must be even")
+    if a.draws < 1 or (a.draws > 1 and a.topology != "fattree"):
+        ap.error("--draws N (N ≥ 1) is for --topology fattree: a star's incast has one path")
 
     binary = None
     if a.only != "dcnsim":
@@ -643,6 +662,10 @@ def main() -> None:
         binary = next((c for c in cands if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
         if binary is None:
             ap.error("give the fork's built scratch/third (NS3_BINARY or --build-dir; see the module docstring)")
+
+    if a.draws > 1:
+        draws_table(a, binary)
+        return
 
     if a.topology == "star":
         cases = [(n, f"{n}", f"n{n}", n * a.size * 8 / (RATE_GBPS * 1e9)) for n in a.n]
@@ -688,6 +711,49 @@ def main() -> None:
     errs = [(tr, lb, o["error"]) for tr, lb, _, _, o in rows if o.get("error") and o["error"] != "not run"]
     for tr, lb, e in errs:
         print(f"dcnsim {tr} {lb}: {e}")
+    if a.json:
+        from dcnsim._atomic import atomic_write
+
+        atomic_write(a.json, lambda f: f.write(json.dumps(raw, indent=1)))
+
+
+def draws_table(a, binary: Optional[str]) -> None:
+    """``--draws``: per transport, the permutation's median and last FCT on
+    each side, as the median over the draws and their range."""
+    rows, raw = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for transport in a.transport:
+            med: dict = {"ns3": [], "dcnsim": []}
+            last: dict = {"ns3": [], "dcnsim": []}
+            for draw in range(a.draws):
+                kw = dict(topology="fattree", k=a.k, seed=a.seed, draw=draw)
+                if binary:
+                    d = Path(tmp) / f"{transport}_{draw}"
+                    write_fork_files(d, transport, 0, a.size, **kw)
+                    f = run_fork(binary, d)["fct"]
+                    med["ns3"].append(statistics.median(f))
+                    last["ns3"].append(max(f))
+                if a.only != "ns3":
+                    f = run_dcnsim(mirror(transport, 0, a.size, a.ns_rate, **kw), None)["fct"]
+                    med["dcnsim"].append(statistics.median(f))
+                    last["dcnsim"].append(max(f))
+                print(f"  {transport} draw {draw} done", file=sys.stderr)
+            rows.append((transport, med, last))
+            raw.append({"transport": transport, "k": a.k, "seed": a.seed, "size": a.size,
+                        "draws": a.draws, "median_fct": med, "last_fct": last})
+
+    def cell(v: list) -> str:
+        if not v:
+            return "—"
+        return f"{statistics.median(v) * 1e6:.0f} ({min(v) * 1e6:.0f}–{max(v) * 1e6:.0f})"
+
+    print(f"k = {a.k} permutation (seed {a.seed}), {a.size} B per flow, {a.draws} ECMP draws per side; "
+          "the median over draws (their range)")
+    print("| transport | median FCT µs, ns-3 | median FCT µs, dcnsim | last FCT µs, ns-3 | last FCT µs, dcnsim |")
+    print("|---|---|---|---|---|")
+    for transport, med, last in rows:
+        print(f"| {transport} | {cell(med['ns3'])} | {cell(med['dcnsim'])} | {cell(last['ns3'])} | "
+              f"{cell(last['dcnsim'])} |")
     if a.json:
         from dcnsim._atomic import atomic_write
 
