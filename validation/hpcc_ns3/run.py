@@ -269,11 +269,13 @@ QLEN_MON_END {qlen_end}
 """
 
 
-def fork_config(transport: str, trace: bool = False, bw: int = RATE_GBPS) -> str:
+def fork_config(transport: str, trace: bool = False, bw: int = RATE_GBPS, int_multi: Optional[int] = None) -> str:
     """The config file the fork's ``run.py --cc TRANSPORT --bw BW`` writes
     (python2's integer division), with local file names and the queue
     monitor scheduled past the end (never runs); ``trace``: the packet
-    trace (``ENABLE_TRACE 1``) of the nodes trace.txt lists."""
+    trace (``ENABLE_TRACE 1``) of the nodes trace.txt lists; ``int_multi``:
+    HPCC's INT_MULTI instead of run.py's bw/25 (1: INT readings 4× finer
+    at 100 Gbps: queue lengths in 80 B steps, bytes in 128 B)."""
     kmax_map = "2 %d %d %d %d" % (bw * 1000000000, 400 * bw // 25, bw * 4 * 1000000000, 400 * bw * 4 // 25)
     kmin_map = "2 %d %d %d %d" % (bw * 1000000000, 100 * bw // 25, bw * 4 * 1000000000, 100 * bw * 4 // 25)
     pmax_map = "2 %d %.2f %d %.2f" % (bw * 1000000000, 0.2, bw * 4 * 1000000000, 0.2)
@@ -289,7 +291,8 @@ def fork_config(transport: str, trace: bool = False, bw: int = RATE_GBPS) -> str
     if transport == "hpcc":
         # run.py --cc hp --utgt 95 --mi 0 --hpai 0: ai = hai = 10·bw/25, window on
         # and variable, fast react, INT's units × bw/25, no ACK priority
-        common.update(has_win=1, vwin=1, us=1, u_tgt=HPCC_ETA, mi=0, int_multi=bw // 25, ack_prio=0)
+        common.update(has_win=1, vwin=1, us=1, u_tgt=HPCC_ETA, mi=0,
+                      int_multi=bw // 25 if int_multi is None else int_multi, ack_prio=0)
         return CONFIG_TEMPLATE.format(mode=3, ai=10 * bw // 25, hai=10 * bw // 25, **common)
     raise ValueError(transport)
 
@@ -388,7 +391,8 @@ def derangement(n: int, seed: int) -> list:
 
 
 def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: bool = False,
-                     topology: str = "star", k: int = 4, seed: int = 1, draw: int = 0) -> None:
+                     topology: str = "star", k: int = 4, seed: int = 1, draw: int = 0,
+                     int_multi: Optional[int] = None) -> None:
     """Topology, flows, trace list and config, in the formats of the fork's
     mix/*.txt. ``star``: hosts 0 … n, the receiver n, the switch n + 1,
     senders 0 … n−1. ``fattree``: :func:`fattree_nodes`'s numbering, host i
@@ -410,7 +414,7 @@ def write_fork_files(d: Path, transport: str, n: int, size: int = SIZE, trace: b
     (d / "flow.txt").write_text(f"{len(flows)}\n" + "\n".join(flows) + "\n")
     traced = switches if trace else []
     (d / "trace.txt").write_text(f"{len(traced)}\n" + "".join(f"{x}\n" for x in traced))
-    (d / "config.txt").write_text(fork_config(transport, trace))
+    (d / "config.txt").write_text(fork_config(transport, trace, int_multi=int_multi))
 
 
 def fork_dport(draw: int, i: int) -> int:
@@ -633,6 +637,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1,
                     help="draws the permutation (fattree) and salts dcnsim's ECMP hash")
     ap.add_argument("--size", type=int, default=SIZE, help="bytes per flow")
+    ap.add_argument("--int-multi", type=int,
+                    help="hpcc: the fork's INT_MULTI instead of run.py's bw/25 (1: its INT readings 4x finer)")
     ap.add_argument("--draws", type=int, default=1,
                     help="fattree: run each side under this many ECMP draws (the fork: other destination "
                          "ports; dcnsim: other hash salts) and print the spread of the median and last FCT")
@@ -682,13 +688,13 @@ def main() -> None:
                 nn = n if n is not None else 0
                 if binary:
                     d = base / f"{transport}_{tag}"
-                    write_fork_files(d, transport, nn, a.size, **topo_kw)
+                    write_fork_files(d, transport, nn, a.size, int_multi=a.int_multi, **topo_kw)
                     runs = [run_fork(binary, d) for _ in range(a.repeat)]
                     theirs = dict(runs[0], cpu=statistics.median(r["cpu"] for r in runs),
                                   cpus=[r["cpu"] for r in runs])
                     if a.qlen:
                         dt = base / f"{transport}_{tag}_trace"
-                        write_fork_files(dt, transport, nn, a.size, trace=True, **topo_kw)
+                        write_fork_files(dt, transport, nn, a.size, trace=True, int_multi=a.int_multi, **topo_kw)
                         run_fork(binary, dt)
                         theirs["max_queue"] = fork_max_queue(dt / "mix.tr", n)
                 if a.only != "ns3":
@@ -729,7 +735,7 @@ def draws_table(a, binary: Optional[str]) -> None:
                 kw = dict(topology="fattree", k=a.k, seed=a.seed, draw=draw)
                 if binary:
                     d = Path(tmp) / f"{transport}_{draw}"
-                    write_fork_files(d, transport, 0, a.size, **kw)
+                    write_fork_files(d, transport, 0, a.size, int_multi=a.int_multi, **kw)
                     f = run_fork(binary, d)["fct"]
                     med["ns3"].append(statistics.median(f))
                     last["ns3"].append(max(f))
