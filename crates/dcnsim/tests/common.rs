@@ -441,3 +441,22 @@ pub fn a_lone_flow_at_line_rate(tcp: serde_json::Value, ecn_k: &str) -> Results 
     );
     r
 }
+
+/// A k = 4 fat-tree (10 Gbps, 1 µs, 400 KB ports, `ecn_k` if given) on one
+/// thread, host s sending 1 MB to host s + 5 (mod 16), with `tcp`: the
+/// document [`same_bits_on_one_thread_and_two`] cuts.
+pub fn k4_shifted_permutation(tcp: serde_json::Value, ecn_k: Option<&str>) -> serde_json::Value {
+    use serde_json::json;
+    let mut doc = json!({
+        "name": "perm", "seed": 3, "stop": "20ms", "threads": 1,
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                     "buffer": "400KB"},
+        "tcp": tcp,
+        "apps": (0..16).map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "1MB"}))
+            .collect::<Vec<_>>(),
+    });
+    if let Some(k) = ecn_k {
+        doc["topology"]["ecn_k"] = json!(k);
+    }
+    doc
+}

@@ -162,16 +162,7 @@ fn go_back_n_delivers_every_byte_through_drops() {
 /// receiver's CNP state merged back with the rest of the receiver).
 #[test]
 fn dcqcn_runs_are_deterministic_and_cut_across_threads() {
-    let apps: Vec<Value> = (0..16)
-        .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "1MB"}))
-        .collect();
-    let doc = json!({
-        "name": "perm", "seed": 3, "stop": "20ms", "threads": 1,
-        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
-                     "buffer": "400KB", "ecn_k": "30KB"},
-        "tcp": {"transport": "dcqcn"},
-        "apps": apps,
-    });
+    let doc = k4_shifted_permutation(json!({"transport": "dcqcn"}), Some("30KB"));
     let (one, st) = same_bits_on_one_thread_and_two(&doc);
     assert!(col_u64(&one, "flows", "ecn_cuts").iter().sum::<u64>() > 0);
     assert!(st.parts.iter().all(|p| p.handed_over > 0));

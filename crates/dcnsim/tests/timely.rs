@@ -114,16 +114,10 @@ fn go_back_n_delivers_every_byte_through_drops() {
 /// partitions and gives one thread's bits on two.
 #[test]
 fn timely_runs_are_deterministic_and_cut_across_threads() {
-    let apps: Vec<Value> = (0..16)
-        .map(|s| json!({"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "1MB"}))
-        .collect();
-    let doc = json!({
-        "name": "perm", "seed": 3, "stop": "20ms", "threads": 1,
-        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
-                     "buffer": "400KB"},
-        "tcp": {"transport": "timely", "timely_t_low": "10us", "timely_t_high": "40us"},
-        "apps": apps,
-    });
+    let doc = k4_shifted_permutation(
+        json!({"transport": "timely", "timely_t_low": "10us", "timely_t_high": "40us"}),
+        None,
+    );
     let (one, _) = same_bits_on_one_thread_and_two(&doc);
     assert!(s(&one, "timely_rate_decreases") > 0.0);
 }
