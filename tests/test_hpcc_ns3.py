@@ -85,6 +85,7 @@ def test_the_hpcc_mirror_matches_the_forks_hp_and_keeps_the_incasts_queue_short(
     t = hn.mirror("hpcc", 4).to_dict()["tcp"]
     assert (t["transport"], t["mss"], t["header"]) == ("hpcc", 1000, 14 + 20 + 8 + 6 + 42)
     assert (t["hpcc_eta"], t["hpcc_max_stage"], t["hpcc_w_ai"], t["hpcc_base_rtt"]) == (0.95, 0, "21B", "4160ns")
+    assert t["hpcc_u_init"] == 1, "the fork's U starts at 1 (rdma-queue-pair.cc)"
     f = hn.mirror("hpcc", 0, topology="fattree").to_dict()["tcp"]
     assert (f["hpcc_w_ai"], f["hpcc_base_rtt"]) == ("62B", "12480ns")
     r = hn.run_dcnsim(hn.mirror("hpcc", 4), 4)

@@ -182,12 +182,13 @@ class Tcp(_Builder):
     swift_initial_window: Optional[int] = None
     swift_rtx_reset_threshold: Optional[int] = None
     swift_rto_min: Optional[str] = None
-    #: HPCC (``transport="hpcc"``; docs/hpcc.md): η, maxStage, W_AI, N, T, go-back-N timeout
+    #: HPCC (``transport="hpcc"``; docs/hpcc.md): η, maxStage, W_AI, N, T, U's start, go-back-N timeout
     hpcc_eta: Optional[Union[float, str]] = None
     hpcc_max_stage: Optional[int] = None
     hpcc_w_ai: Optional[Union[str, int]] = None
     hpcc_n: Optional[int] = None
     hpcc_base_rtt: Optional[str] = None
+    hpcc_u_init: Optional[Union[float, str]] = None
     hpcc_rto: Optional[str] = None
     #: DCQCN (``transport="dcqcn"``; docs/dcqcn.md): g, timer, B, F, R_AI, R_HAI, rate floor, CNP interval, go-back-N timeout
     dcqcn_g: Optional[Union[float, str]] = None

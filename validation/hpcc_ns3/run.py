@@ -150,8 +150,10 @@ header, 5 hops of 8 B and a 2-byte count, whatever the path (1,090 B,
 87 ns on its clock: 100.23 Gbps); no ACK priority on either side (the
 fork's switches never set ``AckHighPrio``).
 
-What still differs for HPCC: the fork's U starts at 1
-(rdma-queue-pair.cc), dcnsim's at 0; the fork's first ACK stores the
+``hpcc_u_init`` 1: the fork's U starts at 1 (rdma-queue-pair.cc;
+dcnsim's default 0, htsim's η).
+
+What still differs for HPCC: the fork's first ACK stores the
 records and sets ``m_lastUpdateSeq`` to ``snd_nxt``, dcnsim's first ACK
 stores them and its second moves W_c (to W_init: U is still small), so
 both move the reference a round trip in; the fork's INT fields are
@@ -541,7 +543,7 @@ def mirror(transport: str, n: int, size: int = SIZE, ns_rate: bool = False,
         # in the fork (lossless), so none before the run's end
         tcp = dcnsim.Tcp(transport="hpcc", mss=PAYLOAD, header=HEADER["hpcc"], hpcc_eta=HPCC_ETA,
                          hpcc_max_stage=0, hpcc_w_ai=f"{hpcc_w_ai_bytes(rtt)}B", hpcc_base_rtt=f"{rtt}ns",
-                         hpcc_rto="100ms")
+                         hpcc_u_init=1, hpcc_rto="100ms")
     else:
         raise ValueError(transport)
     if topology == "star":

@@ -866,6 +866,9 @@ pub struct HpccParams {
     pub n: u32,
     /// T, the base RTT; zero: the flow's unloaded path RTT.
     pub base_rtt: SimTime,
+    /// U before the first telemetry (htsim starts at η, the HPCC
+    /// authors' ns-3 at 1).
+    pub u_init: f64,
     /// Go back to the first unacknowledged byte when nothing was
     /// acknowledged for this long (a lost tail has no NACK).
     pub rto: SimTime,
@@ -879,6 +882,7 @@ impl Default for HpccParams {
             w_ai: 0,
             n: 10,
             base_rtt: SimTime::ZERO,
+            u_init: 0.0,
             rto: SimTime::from_ms(1),
         }
     }

@@ -72,3 +72,30 @@ fn utilisation_tracks_eta_only_with_telemetry() {
         assert!(q > 10, "η = {eta} without INT: only {q} packets queued");
     }
 }
+
+/// `hpcc_u_init`: U's value before the first telemetry. A flow alone on
+/// its path sees u′ near its own utilisation, under η; started at 0 its
+/// U stays under η and its window at W_init, so it runs at line rate;
+/// started at 1 (the HPCC authors' ns-3) U is above η for its first
+/// rounds, every update divides the window by U/η, and the same transfer
+/// takes longer. With U at η (htsim's start) the first update leaves the
+/// window where it is.
+#[test]
+fn u_init_sets_where_the_first_rounds_start() {
+    let fct = |u: f64| {
+        let doc = serde_json::json!({
+            "name": "u", "seed": 1, "stop": "10ms",
+            "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "1us",
+                         "buffer": "4MB"},
+            "tcp": {"transport": "hpcc", "mss": 4096, "hpcc_u_init": u},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
+        });
+        let r = run_checked(&doc);
+        assert!(col_bool(&r, "flows", "completed")[0]);
+        col_f64(&r, "flows", "fct_s")[0]
+    };
+    let (zero, eta, one) = (fct(0.0), fct(0.95), fct(1.0));
+    // (a few µs of 360: U meets the flow's own u′ within a few packets)
+    assert!(one > zero, "U from 1: {one} s against {zero} s from 0");
+    assert!(eta <= one && eta >= zero, "{zero} ≤ {eta} ≤ {one}");
+}

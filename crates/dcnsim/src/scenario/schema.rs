@@ -1352,6 +1352,9 @@ pub struct TcpSection {
     /// HPCC: T, the base RTT (W_init = line rate × T, pacing at W/T)
     #[schemars(extend("x-default" = "the flow's unloaded path RTT"))]
     pub hpcc_base_rtt: Opt<PositiveTime>,
+    /// HPCC: U before the first ACK's telemetry is smoothed in (htsim's HPCC starts at η, the HPCC authors' ns-3 at 1; docs/hpcc.md)
+    #[schemars(extend("x-default" = "0"))]
+    pub hpcc_u_init: Opt<Fraction>,
     /// HPCC: with nothing acknowledged this long, go back to the first unacknowledged byte (a lost tail brings no NACK)
     #[schemars(extend("x-default" = "`\"1ms\"`"))]
     pub hpcc_rto: Opt<PositiveTime>,

@@ -227,6 +227,7 @@ impl TcpSection {
                 w_ai: self.hpcc_w_ai.map_or(d.hpcc.w_ai, u64::from),
                 n: self.hpcc_n.unwrap_or(d.hpcc.n),
                 base_rtt: self.hpcc_base_rtt.unwrap_or(d.hpcc.base_rtt),
+                u_init: self.hpcc_u_init.unwrap_or(d.hpcc.u_init),
                 rto: self.hpcc_rto.unwrap_or(d.hpcc.rto),
             },
             dcqcn: DcqcnParams {

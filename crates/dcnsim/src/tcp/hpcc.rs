@@ -99,7 +99,7 @@ impl TcpFlow {
             h.max_stage = p.max_stage;
             h.w = w_init;
             h.wc = w_init;
-            h.u = 0.0;
+            h.u = p.u_init;
             self.st.cwnd = w_init as u64;
         }
     }
