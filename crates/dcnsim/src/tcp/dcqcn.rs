@@ -151,11 +151,9 @@ impl TcpFlow {
         let full = (self.cfg.mss + self.cfg.header_bytes + l2) as u64;
         let mut backlog = io.nic_backlog();
         let timely = self.is_timely();
-        let (ect, rto) = if timely {
-            (0, self.cfg.timely.rto)
-        } else {
-            (flags::ECT, self.cfg.dcqcn.rto)
-        };
+        // TIMELY's data are not ECN-capable: no switch marks them
+        let ect = if timely { 0 } else { flags::ECT };
+        let rto = self.roce_rto();
         while self.snd_nxt < self.app_limit {
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             if now < d.next_send {
