@@ -240,6 +240,10 @@ CI_ALLOWED_SKIPS: Tuple[Tuple[str, Callable[[], bool]], ...] = (
     (r"^tshark not installed", lambda: not _apt_can_install()),
     # signals, process groups: POSIX only
     (r"^POSIX", lambda: os.name != "posix"),
+    # the HPCC authors' ns-3 fork is in no registry (a GitHub checkout built
+    # by hand with a python2-era waf: validation/hpcc_ns3/run.py says how), so
+    # CI cannot build it; its comparison runs where HPCC_NS3_THIRD names one
+    (r"^the HPCC authors' ns-3 fork is not built", lambda: not os.environ.get("HPCC_NS3_THIRD")),
 )
 
 

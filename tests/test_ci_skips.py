@@ -36,6 +36,10 @@ def test_needs_tshark():
 def test_needs_posix():
     pass
 
+@pytest.mark.skipif(True, reason="the HPCC authors' ns-3 fork is not built (HPCC_NS3_THIRD unset)")
+def test_needs_the_hpcc_fork():
+    pass
+
 @pytest.mark.xfail(reason="a known bug, not a skip")
 def test_expected_failure():
     assert False
@@ -78,7 +82,7 @@ def outcomes(tmp_path: Path, ci: bool) -> dict:
 def test_without_ci_skips_stay_skips(tmp_path):
     got = outcomes(tmp_path, ci=False)
     assert got["test_runs"] == "passed"
-    for name in ("test_skips_itself", "test_marked_skip", "test_needs_tshark", "test_needs_posix"):
+    for name in ("test_skips_itself", "test_marked_skip", "test_needs_tshark", "test_needs_posix", "test_needs_the_hpcc_fork"):
         assert got[name] == "skipped", (name, got)
     assert got["test_expected_failure"] == "skipped"  # junit's word for xfail
     assert "test_never_collected" not in got
@@ -97,6 +101,8 @@ def test_under_ci_a_skip_off_the_allowlist_fails(tmp_path):
     # the allowlist, where it applies here
     assert (got["test_needs_tshark"] in bad) is conftest._apt_can_install(), got
     assert got["test_needs_posix"] in (bad if os.name == "posix" else ("skipped",)), got
+    # the fork: allowed while HPCC_NS3_THIRD names none (a run that names one must not skip it)
+    assert got["test_needs_the_hpcc_fork"] in (bad if os.environ.get("HPCC_NS3_THIRD") else ("skipped",)), got
     assert got["test_expected_failure"] == "skipped", got  # xfail is not a skip
     # a module skipped at import fails too
     assert any(v == "error" and "test_module_skip" in k for k, v in got.items()), got

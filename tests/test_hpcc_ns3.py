@@ -135,7 +135,8 @@ def test_the_permutation_is_a_derangement_and_the_same_on_both_sides(tmp_path):
     assert perms[0] != perms[1] != perms[2]
 
 
-@pytest.mark.skipif(not os.environ.get("HPCC_NS3_THIRD"), reason="the HPCC authors' ns-3 is not built")
+@pytest.mark.skipif(not os.environ.get("HPCC_NS3_THIRD"), reason="the HPCC authors' ns-3 fork is not built "
+                    "(HPCC_NS3_THIRD unset; no registry carries it, validation/hpcc_ns3/run.py says how to build it)")
 def test_timely_agrees_with_the_fork_on_an_incast():
     d = Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-hpcc-ns3-test"
     hn.write_fork_files(d, "timely", 4, 10_000_000)
