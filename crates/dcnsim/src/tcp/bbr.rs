@@ -10,7 +10,7 @@
 //! the BBR state, one per scoreboard entry and in the same order (entries
 //! are only appended when sent and taken from the front when acknowledged).
 
-use super::cc::bbr::{AckView, CaState};
+use super::cc::bbr::{AckView, CaState, HeldRetx};
 use super::cc::Cc;
 use super::{CongState, TcpFlow, TcpIo, TcpTimer};
 use crate::sim::queue::Fire;
@@ -113,6 +113,7 @@ impl TcpFlow {
         if let Cc::Bbr(b) = &mut self.cc {
             b.mark_lost(lost);
             b.on_timeout();
+            b.drop_held();
         }
     }
 
@@ -214,12 +215,84 @@ impl TcpFlow {
         }
     }
 
+    /// Whether pacing holds back recovery's retransmission of segment `i`
+    /// (it then waits for the pacing timer, behind any held before it).
+    /// The kernel sends every recovery retransmission, the fast
+    /// retransmit included, from its retransmit queue, which stops at
+    /// tcp_pacing_check; only the timeout's resend of the head leaves at
+    /// once (tcp_retransmit_timer), and that does not come this way.
+    #[inline(always)]
+    pub(in crate::tcp) fn pacing_holds_retx(
+        &mut self,
+        io: &mut TcpIo,
+        i: usize,
+        mark: bool,
+        rearm: bool,
+    ) -> bool {
+        match &self.cc {
+            Cc::Bbr(_) => self.bbr_hold_retx(io, i, mark, rearm),
+            _ => false,
+        }
+    }
+
+    #[inline(never)]
+    fn bbr_hold_retx(&mut self, io: &mut TcpIo, i: usize, mark: bool, rearm: bool) -> bool {
+        // Behind one already held the timer is armed (it drains them all).
+        let queued = matches!(&self.cc, Cc::Bbr(b) if b.holds_retx());
+        if !queued && !self.bbr_pace_hold(io) {
+            return false;
+        }
+        let h = HeldRetx {
+            seq: self.segs[i].start,
+            at: io.now(),
+            mark,
+            rearm,
+        };
+        if let Cc::Bbr(b) = &mut self.cc {
+            b.hold_retx(h);
+        }
+        true
+    }
+
     /// The pacing timer (BBR flows use the probabilistic-retransmission
-    /// slot, which they cannot have): the next segment may go.
+    /// slot, which they cannot have): the next segment may go, the held
+    /// retransmissions first (tcp_tsq_write: the retransmit queue, then
+    /// new data).
     pub(in crate::tcp) fn bbr_on_pace(&mut self, io: &mut TcpIo) {
         if self.prx.fire(io, TcpTimer::ProbRetx) == Fire::Expired {
+            self.bbr_send_held(io);
             self.try_send(io);
             self.tlp_arm(io);
+        }
+    }
+
+    /// Send the held retransmissions while pacing lets them go. One whose
+    /// segment was acknowledged, SACKed or resent since, or held in a
+    /// recovery that has ended, is dropped.
+    fn bbr_send_held(&mut self, io: &mut TcpIo) {
+        loop {
+            let Cc::Bbr(b) = &mut self.cc else {
+                return;
+            };
+            let Some(h) = b.next_held() else {
+                return;
+            };
+            let seg = self
+                .seg_index(h.seq)
+                .filter(|&i| self.segs[i].start == h.seq);
+            let Some(i) = seg.filter(|&i| {
+                let s = &self.segs[i];
+                self.cong == CongState::Recovery && !s.sacked && s.xmit < h.at
+            }) else {
+                continue;
+            };
+            if self.bbr_pace_hold(io) {
+                if let Cc::Bbr(b) = &mut self.cc {
+                    b.unpop_held(h);
+                }
+                return;
+            }
+            self.resend(io, i, h.mark, h.rearm);
         }
     }
 

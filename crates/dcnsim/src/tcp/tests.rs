@@ -2304,3 +2304,55 @@ fn a_long_newreno_recovery_times_out_only_when_impatient() {
         );
     }
 }
+
+/// BBR paces recovery's retransmissions as the kernel does: the fast
+/// retransmit that three duplicate ACKs call for, arriving while the
+/// pacing gate holds the sender, waits for the pacing timer and then
+/// leaves ahead of new data (tcp_xmit_retransmit_queue stops at
+/// tcp_pacing_check; tcp_tsq_write sends the retransmit queue first).
+/// With and without SACK.
+#[test]
+fn a_bbr_fast_retransmit_waits_for_its_pacing_slot() {
+    let m = MSS as u64;
+    for sack in [false, true] {
+        let mut w = world(TcpConfig {
+            cc: CcKind::Bbr,
+            mss: MSS,
+            init_cwnd_segments: 10,
+            sack,
+            ..TcpConfig::default()
+        });
+        w.flow.app_write(&mut w.io, 60 * m, None);
+        assert_eq!(data_sent(&w).len(), 10, "sack {sack}: the initial window");
+        run_timers(&mut w, ACK_AT);
+        // Segment 0 is delivered, 1 is lost; the cumulative ACK lets new
+        // data go and the pacing gate closes behind it.
+        w.flow.on_ack(&mut w.io, &sack_ack(m, &[], SimTime::ZERO));
+        let hold = match &w.flow.cc {
+            Cc::Bbr(b) => b.hold_until(w.io.now()),
+            _ => unreachable!(),
+        };
+        let hold = hold.expect("pacing holds the sender after the ACK's sends");
+        for k in 3..=5u64 {
+            let blocks = [(2 * m, k * m)];
+            let p = sack_ack(m, if sack { &blocks } else { &[] }, SimTime::ZERO);
+            w.flow.on_ack(&mut w.io, &p);
+        }
+        assert_eq!(w.flow.cong, CongState::Recovery, "sack {sack}");
+        assert!(
+            retransmitted(&w).is_empty(),
+            "sack {sack}: resent at {:?}, before the pacing slot at {hold:?}",
+            w.io.now()
+        );
+        let before = data_sent(&w).len();
+        run_timers(&mut w, hold);
+        let after = data_sent(&w);
+        assert!(after.len() > before, "sack {sack}: the slot sends");
+        assert_eq!(
+            (after[before].seq, after[before].flags & flags::RETX != 0),
+            (m, true),
+            "sack {sack}: the retransmission leaves first, in its slot"
+        );
+        assert_eq!(retransmitted(&w), vec![1], "sack {sack}: once");
+    }
+}

@@ -247,6 +247,20 @@ pub struct Bbr {
     /// Earliest departure time of the next segment (tcp_wstamp_ns).
     wstamp: SimTime,
     segs_out: u64,
+    /// Recovery's retransmissions the pacing gate held back, oldest
+    /// first: the kernel's retransmit queue stops at tcp_pacing_check and
+    /// goes on when the pacing timer fires (tcp_tsq_write).
+    held: VecDeque<HeldRetx>,
+}
+
+/// A retransmission recovery asked for while pacing held the sender back:
+/// the segment starting at `seq`, asked at `at`, with its action's marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldRetx {
+    pub seq: u64,
+    pub at: SimTime,
+    pub mark: bool,
+    pub rearm: bool,
 }
 
 impl Bbr {
@@ -302,6 +316,7 @@ impl Bbr {
             delivery_rate: 0.0,
             wstamp: SimTime::ZERO,
             segs_out: 0,
+            held: VecDeque::new(),
         }
     }
 
@@ -406,6 +421,27 @@ impl Bbr {
             app_limited: self.app_limited != 0,
             done: false,
         }
+    }
+    /// A retransmission waits for the pacing timer, behind any held before.
+    pub fn hold_retx(&mut self, h: HeldRetx) {
+        self.held.push_back(h);
+    }
+    /// The oldest held retransmission, taken.
+    pub fn next_held(&mut self) -> Option<HeldRetx> {
+        self.held.pop_front()
+    }
+    /// The oldest held retransmission goes back to the front (pacing held
+    /// the sender again before it could leave).
+    pub fn unpop_held(&mut self, h: HeldRetx) {
+        self.held.push_front(h);
+    }
+    pub fn holds_retx(&self) -> bool {
+        !self.held.is_empty()
+    }
+    /// A timeout takes over: what recovery held is forgotten (the go-back-N
+    /// resend covers it).
+    pub fn drop_held(&mut self) {
+        self.held.clear();
     }
     pub fn push_tx(&mut self, rec: TxRec) {
         self.tx.push_back(rec);

@@ -368,14 +368,8 @@ impl TcpFlow {
         for a in acts.iter() {
             match a {
                 Action::Retransmit { i, mark, rearm } => {
-                    let s = self.segs[i];
-                    if mark {
-                        self.segs[i].rexmit = true;
-                        self.segs[i].rexmit_hi = self.snd_max;
-                    }
-                    self.retransmit(io, i);
-                    if rearm {
-                        self.rearm_rto_on_head(io, s.start);
+                    if !self.pacing_holds_retx(io, i, mark, rearm) {
+                        self.resend(io, i, mark, rearm);
                     }
                 }
                 Action::SetCwnd(c) => {
@@ -411,6 +405,19 @@ impl TcpFlow {
                 }
                 Action::ResetReordering(t) => self.dupthresh = self.dupthresh.min(t),
             }
+        }
+    }
+
+    /// Recovery's retransmission of segment `i`, now.
+    pub(in crate::tcp) fn resend(&mut self, io: &mut TcpIo, i: usize, mark: bool, rearm: bool) {
+        let s = self.segs[i];
+        if mark {
+            self.segs[i].rexmit = true;
+            self.segs[i].rexmit_hi = self.snd_max;
+        }
+        self.retransmit(io, i);
+        if rearm {
+            self.rearm_rto_on_head(io, s.start);
         }
     }
 
