@@ -153,6 +153,15 @@ def test_rto_lost_retransmission_script_fails_without_rack_in_loss(run):
     assert "3001:4001" in r.reason, r.reason
 
 
+def test_ecn_cwr_script_fails_under_rfc3168s_cut(run):
+    # Linux's CWR reduces cwnd by PRR ACK by ACK (5 after the echo, with 3
+    # in flight and ssthresh 7); RFC 3168's cut sets it to 7 at once.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "ecn-cwr-prr.pkt"
+    r = run.run_script(script, 4000, overrides={"ecn_reduction": "cut"})
+    assert not r.ok
+    assert "tcpi_snd_cwnd == 5" in r.reason and "(got 7)" in r.reason, r.reason
+
+
 def test_reno_hold_script_fails_without_the_hold(run, tmp_path):
     # Without SACK Linux holds a recovery whose ACKs reach exactly its
     # recovery point (tcp_is_non_sack_preventing_reopen): duplicate ACKs

@@ -119,6 +119,7 @@ class Tcp(_Builder):
     cwnd_counting: Optional[str] = None
     partial_ack_timer: Optional[str] = None
     reno_reduction: Optional[str] = None
+    ecn_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
     rack_in_loss: Optional[bool] = None
     reno_hold: Optional[bool] = None

@@ -574,6 +574,20 @@ pub enum RenoReduction {
     Prr,
 }
 
+/// How an ECN echo reduces the window (`tcp.ecn_reduction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnReduction {
+    /// RFC 3168 §6.1.2: cwnd falls to the new ssthresh on the ACK that
+    /// echoes the mark (the papers' simulators and ns-3).
+    Cut,
+    /// Linux since 3.7 ("tcp: use PRR to reduce cwin in CWR state"): the
+    /// CWR state reduces cwnd by Proportional Rate Reduction on every ACK
+    /// that delivers data (tcp_cwnd_reduction, the window neither cut at
+    /// once nor grown), and sets cwnd = ssthresh when it ends
+    /// (tcp_end_cwnd_reduction).
+    Prr,
+}
+
 /// When RACK-TLP's timers fire (`tcp.rack_timers`, with `recovery = "rack"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RackTimers {
@@ -696,6 +710,8 @@ pub struct TcpConfig {
     pub partial_ack_timer: PartialAckTimer,
     /// How NewReno recovery paces what it sends.
     pub reno_reduction: RenoReduction,
+    /// How an ECN echo reduces the window.
+    pub ecn_reduction: EcnReduction,
     /// When RACK-TLP's probe and reordering timers fire.
     pub rack_timers: RackTimers,
     /// RACK keeps looking for lost segments after a timeout (Linux's
@@ -1015,6 +1031,7 @@ impl Default for TcpConfig {
             cwnd_counting: CwndCounting::Bytes,
             partial_ack_timer: PartialAckTimer::Impatient,
             reno_reduction: RenoReduction::Inflation,
+            ecn_reduction: EcnReduction::Cut,
             rack_timers: RackTimers::Rfc8985,
             rack_in_loss: false,
             reno_hold: false,
@@ -1100,6 +1117,8 @@ impl TcpConfig {
             partial_ack_timer: PartialAckTimer::Linux,
             // tcp_cwnd_reduction in every Recovery, with or without SACK.
             reno_reduction: RenoReduction::Prr,
+            // tcp_enter_cwr → tcp_cwnd_reduction on every ACK in CWR.
+            ecn_reduction: EcnReduction::Prr,
             // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),
             // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN), in jiffies of `hz`.
             rack_timers: RackTimers::Linux,

@@ -14,8 +14,8 @@ use super::table::key_path;
 use super::values as sc;
 use super::{ScenarioError, DOCUMENT};
 use crate::config::{
-    AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, FastSegRule, HyStart,
-    IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
+    AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, EcnReduction, FastSegRule,
+    HyStart, IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
     RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile,
     TcpRandMode, Threads, Ties, Transport,
 };
@@ -329,6 +329,7 @@ choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd countin
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
 choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno recovery pacing");
+choice!(EcnReductionName => EcnReduction, sc::ECN_REDUCTION_NAMES, "ECN window reduction");
 choice!(RackTimersName => RackTimers, sc::RACK_TIMERS_NAMES, "RACK-TLP timers");
 choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
@@ -1169,6 +1170,9 @@ pub struct TcpSection {
     /// how NewReno's fast recovery (without SACK) paces what it sends: `inflation` (RFC 6582: cwnd = ssthresh + 3·SMSS on entry, one SMSS more per duplicate ACK, deflated on partial ACKs and to min(ssthresh, FlightSize + SMSS) at the end) or `prr` (Linux's tcp_cwnd_reduction, which runs in every recovery: each ACK sends in proportion to what it delivered, a duplicate ACK counting as one segment, so the fast retransmission leaves alone; cwnd = ssthresh at the end). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"inflation\"`; `\"prr\"` with `profile = \"linux\"`"))]
     pub reno_reduction: Opt<RenoReductionName>,
+    /// how an ECN echo (ECE) reduces the window of a flow not in loss recovery: `cut` (RFC 3168 §6.1.2: cwnd falls to the new ssthresh on the ACK that echoes it, then grows as usual; the papers' simulators and ns-3) or `prr` (Linux's CWR state since 3.7: every ACK that delivers data sets cwnd to what is in flight plus PRR's count, tcp_cwnd_reduction with the slow-start bound on an ACK that advances snd_una, the window neither cut at once nor grown; cwnd = ssthresh when snd_una passes the point of the echo, tcp_end_cwnd_reduction). Either way ssthresh is the congestion control's (DCTCP's cwnd·(1 − α/2), CUBIC's β·cwnd, Reno's half). docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"cut\"`; `\"prr\"` with `profile = \"linux\"`"))]
+    pub ecn_reduction: Opt<EcnReductionName>,
     /// when RACK-TLP's timers fire (with `recovery = "rack"`): `rfc8985` (the tail loss probe 2·SRTT after the last transmission, plus WCDelAckT, 200 ms, when one segment is out and the peer delays ACKs, whenever the flow is not in recovery; the reordering timer when the window ends) or `linux` (in jiffies of `hz`, as Linux 6.18 runs them, each firing at a tick: tcp_schedule_loss_probe's 2·SRTT rounded up to whole jiffies plus TCP_TIMEOUT_MIN, 2 jiffies, or plus TCP_RTO_MIN, 200 ms, when one segment is out, whatever `rto_min`, and only in the Open state: no probe while a segment is SACKed or a retransmission is outstanding, Linux's Disorder; tcp_rack_mark_lost's reordering timer the window's remaining wait rounded up plus 2 jiffies). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"rfc8985\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub rack_timers: Opt<RackTimersName>,

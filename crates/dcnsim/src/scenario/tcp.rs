@@ -132,6 +132,7 @@ impl TcpSection {
             cwnd_counting: self.cwnd_counting.unwrap_or(d.cwnd_counting),
             partial_ack_timer: self.partial_ack_timer.unwrap_or(d.partial_ack_timer),
             reno_reduction: self.reno_reduction.unwrap_or(d.reno_reduction),
+            ecn_reduction: self.ecn_reduction.unwrap_or(d.ecn_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
             rack_in_loss: self.rack_in_loss.unwrap_or(d.rack_in_loss),
             reno_hold: self.reno_hold.unwrap_or(d.reno_hold),

@@ -59,7 +59,7 @@ pub mod sender;
 pub mod swift;
 pub mod timely;
 
-use crate::config::{ProbRetxParams, ProbRetxTarget, TcpConfig, MAX_REORDERING};
+use crate::config::{EcnReduction, ProbRetxParams, ProbRetxTarget, TcpConfig, MAX_REORDERING};
 use crate::net::{flags, Packet, PktKind};
 use crate::sim::queue::{Fire, LazyTimer};
 use crate::sim::rng::Rng;
@@ -135,6 +135,18 @@ const _: () = assert!(SEG_BYTES == 32, "a scoreboard entry is half a line");
 
 /// Scoreboard / out-of-order capacity kept by an idle connection.
 const IDLE_CAPACITY: usize = 16;
+
+/// Linux's CWR state reducing cwnd by PRR (`ecn_reduction = "prr"`;
+/// tcp_init_cwnd_reduction's fields, in bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CwrPrr {
+    /// cwnd when the echo came (prior_cwnd).
+    prior_cwnd: u64,
+    /// Bytes delivered since (prr_delivered).
+    delivered: u64,
+    /// snd_max then: what was sent since is prr_out.
+    snd_max: u64,
+}
 
 /// Congestion state names as in Linux / ns-3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,6 +361,9 @@ pub struct TcpFlow {
     pub cong: CongState,
     ecn_in_cwr: bool,
     send_cwr: bool,
+    /// With `ecn_reduction = "prr"`: a CWR is reducing cwnd (its state is
+    /// `cwr`, cold).
+    cwr_on: bool,
     /// The thread is suspended (duplicate ACKs reached the threshold).
     prx_suspended: bool,
     /// Whether the pending run of the thread is a success of the coin (or
@@ -394,6 +409,8 @@ pub struct TcpFlow {
     sh: Shared,
     // ---- cold: mechanisms that are off by default, set-up
     rng: Rng,
+    /// Linux's CWR by PRR while `cwr_on`.
+    cwr: CwrPrr,
     /// HyStart (`tcp.hystart`).
     ss_exit: hystart::SlowStartExit,
     /// How much of cwnd the current window used (`tcp.cwnd_validation`).
@@ -510,6 +527,8 @@ impl TcpFlow {
             ecn_recover: 0,
             ecn_in_cwr: false,
             send_cwr: false,
+            cwr_on: false,
+            cwr: CwrPrr::default(),
             last_activity: SimTime::ZERO,
             last_send: SimTime::ZERO,
             rtt_timing: None,

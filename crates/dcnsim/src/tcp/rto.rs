@@ -110,6 +110,7 @@ impl TcpFlow {
         self.ss_exit.on_loss(true);
         self.st.ca_acked = 0;
         self.cong = CongState::Loss;
+        self.cwr_on = false;
         self.ep.recover = self.snd_max; // RFC 6582 §3.2 step 1 after a timeout
         self.ep.dupacks = 0;
         self.snd_nxt = self.snd_una;

@@ -541,7 +541,8 @@ impl TcpFlow {
                     .rec
                     .delivered_on_open(delivered, acked, flight, &self.view());
                 self.ep.dupacks = 0;
-                if !cut {
+                // In a CWR by PRR the reduction owns cwnd (tcp_cong_control).
+                if !cut && !self.cwr_on {
                     self.grow_cwnd(info, delivered, send_rtt);
                 }
             }
@@ -742,7 +743,11 @@ impl TcpFlow {
         // Leave CWR on an ACK at or beyond the recovery point (SPEC §2
         // pitfall: not only beyond it).
         if self.ecn_in_cwr && a.snd_una >= self.ecn_recover {
-            self.ecn_in_cwr = false;
+            if !self.cwr_on {
+                self.ecn_in_cwr = false;
+            } else if a.snd_una > self.ecn_recover {
+                self.cwr_end();
+            }
         }
         // With classic ECN the receiver latches ECE until it sees CWR: while
         // our CWR has not gone out yet (no new data since the cut), an ECE
@@ -752,7 +757,11 @@ impl TcpFlow {
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
             let base = self.reduction_base(a.flight);
             self.st.ssthresh = self.cc.ssthresh(&self.st, base, LossKind::Ecn, a.now);
-            self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
+            if self.cfg.ecn_reduction == EcnReduction::Cut {
+                self.st.cwnd = self.st.cwnd.min(self.st.ssthresh);
+            } else {
+                self.cwr_start();
+            }
             self.st.ca_acked = 0;
             self.ss_exit.on_loss(false);
             self.ecn_in_cwr = true;
@@ -762,5 +771,30 @@ impl TcpFlow {
             return true;
         }
         false
+    }
+
+    /// `ecn_reduction = "prr"`: the echo starts Linux's CWR
+    /// (tcp_init_cwnd_reduction); this ACK's share follows in prr_ack.
+    #[inline(never)]
+    fn cwr_start(&mut self) {
+        self.cwr_on = true;
+        self.cwr = CwrPrr {
+            prior_cwnd: self.st.cwnd,
+            delivered: 0,
+            snd_max: self.snd_max,
+        };
+    }
+
+    /// Linux's CWR by PRR holds until something *above* the point of the
+    /// echo is ACKed, so that the CWR bit has reached the receiver
+    /// (tcp_fastretrans_alert), and ends at ssthresh
+    /// (tcp_end_cwnd_reduction).
+    #[inline(never)]
+    fn cwr_end(&mut self) {
+        self.ecn_in_cwr = false;
+        self.cwr_on = false;
+        if self.cong == CongState::Open {
+            self.st.cwnd = self.st.ssthresh;
+        }
     }
 }

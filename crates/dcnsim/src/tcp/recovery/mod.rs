@@ -490,6 +490,8 @@ impl TcpFlow {
         self.ss_exit.on_loss(false);
         self.ep.recover = self.snd_max;
         self.cong = CongState::Recovery;
+        // (recovery's own reduction takes over from a CWR's)
+        self.cwr_on = false;
         self.ep.partial_seen = false;
         let acts = self.rec.enter(&view!(self));
         // Eifel's undo remembers the first segment this recovery resends,

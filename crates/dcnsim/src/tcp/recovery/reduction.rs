@@ -129,7 +129,41 @@ impl TcpFlow {
     pub(in crate::tcp) fn prr_ack(&mut self, delivered: u64, una_advanced: bool) {
         if self.cong == CongState::Recovery {
             self.prr_ack_in_recovery(delivered, una_advanced);
+        } else if self.cwr_on {
+            self.cwr_reduction(delivered, una_advanced);
         }
+    }
+
+    /// An ACK in CWR under `ecn_reduction = "prr"` (tcp_cwnd_reduction):
+    /// cwnd = what is in flight + sndcnt, sndcnt proportional to what was
+    /// delivered while the flight exceeds ssthresh (ssthresh/prior_cwnd of
+    /// it, less what was sent), else up to one segment more than delivered
+    /// on an ACK that advances snd_una (the slow-start bound), never past
+    /// ssthresh; at least one segment while nothing has been sent. An ACK
+    /// that delivers nothing changes nothing.
+    #[inline(never)]
+    fn cwr_reduction(&mut self, delivered: u64, una_advanced: bool) {
+        if delivered == 0 {
+            return;
+        }
+        self.cwr.delivered += delivered;
+        let c = self.cwr;
+        let (ssthresh, smss) = (self.st.ssthresh, self.st.smss);
+        let pipe = self.board().pipe;
+        let out = self.snd_max - c.snd_max;
+        let sndcnt = if pipe > ssthresh {
+            let target =
+                (c.delivered as u128 * ssthresh as u128).div_ceil(c.prior_cwnd.max(1) as u128);
+            (target as u64).saturating_sub(out)
+        } else {
+            // (Linux counts packets: an ACK that delivers part of one
+            // still earns a whole one.)
+            let bound = c.delivered.saturating_sub(out).max(delivered.max(smss))
+                + if una_advanced { smss } else { 0 };
+            (ssthresh - pipe).min(bound)
+        };
+        let sndcnt = if out == 0 { sndcnt.max(smss) } else { sndcnt };
+        self.st.cwnd = pipe + sndcnt;
     }
 
     #[inline(never)]

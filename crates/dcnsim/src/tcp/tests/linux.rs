@@ -317,3 +317,50 @@ fn linux_cubic_keeps_its_cnt_for_a_32nd_of_a_second() {
     on(&mut s, 1_068_000);
     assert_eq!(s.cwnd, 8 * m, "cnt recomputed: 7");
 }
+
+/// Linux's CWR by PRR (`ecn_reduction = "prr"`), as Linux 6.18 runs
+/// packetdrill's cwnd-moderation-ecn-enter-cwr script (measured on the
+/// lab's kernel with CUBIC; validation/packetdrill/scripts/ecn-cwr-prr.pkt
+/// holds it): with cwnd 10 and four segments out, the ACK of the first
+/// echoes a mark. ssthresh becomes CUBIC's 0.7 · 10 = 7, and cwnd = the
+/// three in flight + min(ssthresh − 3, 1 delivered + 1) = 5; the next
+/// ACKs keep it at in flight plus min(ssthresh − in flight, delivered −
+/// sent + 1), no growth, also on the ACK of everything sent before the
+/// echo (CWR holds until something above that point is ACKed); the ACK
+/// past it ends CWR at ssthresh. RFC 3168's cut (`"cut"`) sets cwnd = 7
+/// at once and never goes below.
+#[test]
+fn cwr_by_prr_reduces_the_window_ack_by_ack_as_linux() {
+    let m = MSS as u64;
+    let run = |mode: crate::config::EcnReduction| {
+        let mut w = world(TcpConfig {
+            cc: CcKind::Cubic,
+            mss: MSS,
+            ecn: true,
+            sack: true,
+            ecn_reduction: mode,
+            ..TcpConfig::linux()
+        });
+        w.flow.app_write(&mut w.io, 4 * m, None);
+        assert_eq!(data_sent(&w).len(), 4);
+        let mut seen = Vec::new();
+        w.flow.on_ack(&mut w.io, &ack_pkt(m, true));
+        seen.push((w.flow.st.cwnd / m, w.flow.st.ssthresh / m));
+        for k in 2..=4 {
+            w.flow.on_ack(&mut w.io, &ack_pkt(k * m, false));
+            seen.push((w.flow.st.cwnd / m, w.flow.st.ssthresh / m));
+        }
+        // New data, and the ACK of one segment of it.
+        w.flow.app_write(&mut w.io, 4 * m, None);
+        w.flow.on_ack(&mut w.io, &ack_pkt(5 * m, false));
+        seen.push((w.flow.st.cwnd / m, w.flow.st.ssthresh / m));
+        seen
+    };
+    assert_eq!(
+        run(crate::config::EcnReduction::Prr),
+        [(5, 7), (5, 7), (5, 7), (5, 7), (7, 7)]
+    );
+    let cut = run(crate::config::EcnReduction::Cut);
+    assert_eq!(cut[0], (7, 7), "RFC 3168: cut at once");
+    assert!(cut.iter().all(|c| c.0 >= 7), "never below it: {cut:?}");
+}
