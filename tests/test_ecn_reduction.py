@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import dcnsim
 import pytest
+from conftest import ROOT, needs_core
 
-try:
-    from conftest import needs_core
-
-    pytestmark = needs_core
-except ImportError:  # pragma: no cover
-    pass
-
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = needs_core
 FILE = ROOT / "scenarios" / "bbr_incast.toml"
 
 
