@@ -486,12 +486,16 @@ impl TcpFlow {
         if let Some(r) = self.rec.rack_mut() {
             r.tlp_end = None;
         }
-        self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
+        // From Linux's CWR (`ecn_reduction = "prr"`) there is no second
+        // reduction: the echo's ssthresh stands and the congestion control
+        // is not asked again (tcp_enter_recovery starts a reduction only
+        // outside one); recovery's own PRR takes over the window.
+        if !std::mem::take(&mut self.cwr_on) {
+            self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
+        }
         self.ss_exit.on_loss(false);
         self.ep.recover = self.snd_max;
         self.cong = CongState::Recovery;
-        // (recovery's own reduction takes over from a CWR's)
-        self.cwr_on = false;
         self.ep.partial_seen = false;
         let acts = self.rec.enter(&view!(self));
         // Eifel's undo remembers the first segment this recovery resends,

@@ -364,3 +364,45 @@ fn cwr_by_prr_reduces_the_window_ack_by_ack_as_linux() {
     assert_eq!(cut[0], (7, 7), "RFC 3168: cut at once");
     assert!(cut.iter().all(|c| c.0 >= 7), "never below it: {cut:?}");
 }
+
+/// A loss found during a CWR by PRR starts fast recovery with the
+/// echo's ssthresh (Linux's tcp_enter_recovery starts no second reduction
+/// while one is under way): ten segments out, an echo on the first ACK
+/// (ssthresh 7), three ACKs in CWR, then three SACKs past 4001:5001. Under
+/// `"cut"` the recovery reduces again, from the window the cut left.
+#[test]
+fn a_loss_during_cwr_by_prr_keeps_the_echos_ssthresh() {
+    let m = MSS as u64;
+    let run = |mode: crate::config::EcnReduction| {
+        let mut w = world(TcpConfig {
+            cc: CcKind::Cubic,
+            mss: MSS,
+            ecn: true,
+            sack: true,
+            ecn_reduction: mode,
+            ..TcpConfig::linux()
+        });
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        // (every ACK one RTT after the window: RACK then times the resend
+        // after the SACKed segments' sends)
+        run_timers(&mut w, ACK_AT);
+        w.flow.on_ack(&mut w.io, &ack_pkt(m, true));
+        for k in 2..=4 {
+            w.flow.on_ack(&mut w.io, &ack_pkt(k * m, false));
+        }
+        for k in 6..=8 {
+            w.flow.on_ack(
+                &mut w.io,
+                &sack_ack(4 * m, &[(5 * m, k * m)], SimTime::ZERO),
+            );
+        }
+        assert_eq!(w.flow.cong, CongState::Recovery, "{mode:?}");
+        assert_eq!(retransmitted(&w), vec![4], "{mode:?}");
+        w.flow.st.ssthresh / m
+    };
+    assert_eq!(run(crate::config::EcnReduction::Prr), 7);
+    assert!(
+        run(crate::config::EcnReduction::Cut) < 7,
+        "a second reduction"
+    );
+}
