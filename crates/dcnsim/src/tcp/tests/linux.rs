@@ -318,6 +318,19 @@ fn linux_cubic_keeps_its_cnt_for_a_32nd_of_a_second() {
     assert_eq!(s.cwnd, 8 * m, "cnt recomputed: 7");
 }
 
+/// The Linux profile with CUBIC, ECN and SACK, 1000-byte segments, and
+/// the ECN response `mode`.
+fn ecn_cubic(mode: crate::config::EcnReduction) -> TcpConfig {
+    TcpConfig {
+        cc: CcKind::Cubic,
+        mss: MSS,
+        ecn: true,
+        sack: true,
+        ecn_reduction: mode,
+        ..TcpConfig::linux()
+    }
+}
+
 /// Linux's CWR by PRR (`ecn_reduction = "prr"`), as Linux 6.18 runs
 /// packetdrill's cwnd-moderation-ecn-enter-cwr script (measured on the
 /// lab's kernel with CUBIC; validation/packetdrill/scripts/ecn-cwr-prr.pkt
@@ -333,14 +346,7 @@ fn linux_cubic_keeps_its_cnt_for_a_32nd_of_a_second() {
 fn cwr_by_prr_reduces_the_window_ack_by_ack_as_linux() {
     let m = MSS as u64;
     let run = |mode: crate::config::EcnReduction| {
-        let mut w = world(TcpConfig {
-            cc: CcKind::Cubic,
-            mss: MSS,
-            ecn: true,
-            sack: true,
-            ecn_reduction: mode,
-            ..TcpConfig::linux()
-        });
+        let mut w = world(ecn_cubic(mode));
         w.flow.app_write(&mut w.io, 4 * m, None);
         assert_eq!(data_sent(&w).len(), 4);
         let mut seen = Vec::new();
@@ -374,14 +380,7 @@ fn cwr_by_prr_reduces_the_window_ack_by_ack_as_linux() {
 fn a_loss_during_cwr_by_prr_keeps_the_echos_ssthresh() {
     let m = MSS as u64;
     let run = |mode: crate::config::EcnReduction| {
-        let mut w = world(TcpConfig {
-            cc: CcKind::Cubic,
-            mss: MSS,
-            ecn: true,
-            sack: true,
-            ecn_reduction: mode,
-            ..TcpConfig::linux()
-        });
+        let mut w = world(ecn_cubic(mode));
         w.flow.app_write(&mut w.io, 10 * m, None);
         // (every ACK one RTT after the window: RACK then times the resend
         // after the SACKed segments' sends)
