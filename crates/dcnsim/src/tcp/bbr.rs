@@ -277,12 +277,9 @@ impl TcpFlow {
             let Some(h) = b.next_held() else {
                 return;
             };
-            let seg = self
-                .seg_index(h.seq)
-                .filter(|&i| self.segs[i].start == h.seq);
-            let Some(i) = seg.filter(|&i| {
+            let Some(i) = self.seg_index(h.seq).filter(|&i| {
                 let s = &self.segs[i];
-                self.cong == CongState::Recovery && !s.sacked && s.xmit < h.at
+                s.start == h.seq && self.cong == CongState::Recovery && !s.sacked && s.xmit < h.at
             }) else {
                 continue;
             };

@@ -142,10 +142,9 @@ const IDLE_CAPACITY: usize = 16;
 pub(crate) struct CwrPrr {
     /// cwnd when the echo came (prior_cwnd).
     prior_cwnd: u64,
-    /// Bytes delivered since (prr_delivered).
+    /// Bytes delivered since (prr_delivered). What was sent since, past
+    /// `ecn_recover` (snd_max at the echo), is prr_out.
     delivered: u64,
-    /// snd_max then: what was sent since is prr_out.
-    snd_max: u64,
 }
 
 /// Congestion state names as in Linux / ns-3.

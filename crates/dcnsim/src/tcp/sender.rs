@@ -781,7 +781,6 @@ impl TcpFlow {
         self.cwr = CwrPrr {
             prior_cwnd: self.st.cwnd,
             delivered: 0,
-            snd_max: self.snd_max,
         };
     }
 
@@ -791,10 +790,10 @@ impl TcpFlow {
     /// (tcp_end_cwnd_reduction).
     #[inline(never)]
     fn cwr_end(&mut self) {
+        // (a CWR begins only in Open, and recovery or a timeout ends it)
+        debug_assert_eq!(self.cong, CongState::Open);
         self.ecn_in_cwr = false;
         self.cwr_on = false;
-        if self.cong == CongState::Open {
-            self.st.cwnd = self.st.ssthresh;
-        }
+        self.st.cwnd = self.st.ssthresh;
     }
 }

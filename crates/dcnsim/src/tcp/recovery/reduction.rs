@@ -150,7 +150,7 @@ impl TcpFlow {
         let c = self.cwr;
         let (ssthresh, smss) = (self.st.ssthresh, self.st.smss);
         let pipe = self.board().pipe;
-        let out = self.snd_max - c.snd_max;
+        let out = self.snd_max - self.ecn_recover;
         let sndcnt = if pipe > ssthresh {
             let target =
                 (c.delivered as u128 * ssthresh as u128).div_ceil(c.prior_cwnd.max(1) as u128);
