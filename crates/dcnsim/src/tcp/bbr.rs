@@ -281,6 +281,9 @@ impl TcpFlow {
                 let s = &self.segs[i];
                 s.start == h.seq && self.cong == CongState::Recovery && !s.sacked && s.xmit < h.at
             }) else {
+                if let Cc::Bbr(b) = &mut self.cc {
+                    b.cancel_held();
+                }
                 continue;
             };
             if self.bbr_pace_hold(io) {

@@ -84,6 +84,8 @@ pub struct DcqcnState {
     /// TIMELY's controller, which sets the rate instead of DCQCN's (a
     /// flow of `tcp.transport = "timely"`).
     pub timely: Option<super::timely::TimelyState>,
+    /// Go-backs that ended with nothing resent (tcp/hpcc.rs, `gbn_on_ack`).
+    pub unsent_go_backs: u64,
 }
 
 impl TcpFlow {
@@ -537,6 +539,65 @@ mod tests {
             }
         }
         (n, wakes)
+    }
+
+    fn nack(seq: u64) -> Packet {
+        Packet {
+            kind: PktKind::Ack,
+            flags: flags::NDP | flags::TRIMMED,
+            src: 1,
+            dst: 0,
+            seq,
+            ..Packet::EMPTY
+        }
+    }
+
+    /// Found by `timely_runs_obey_the_laws` (reordered packets, a paced
+    /// sender): a second NACK that comes before the first go-back has
+    /// resent anything ends that go-back unsent, as does an ACK of
+    /// everything; a NACK after a resend ends nothing. Every NACK is a
+    /// fast retransmit, and each is a resend or an unsent go-back.
+    #[test]
+    fn a_go_back_that_resends_nothing_is_counted() {
+        let (mut f, mut io) = flow();
+        // 1 Gbps: a packet every 32 µs, so the resend waits for its slot
+        f.dcqcn_setup(SimTime::from_us(10), 1_000_000_000);
+        let us = SimTime::from_us;
+        f.app_write(io.at(us(0)), 100 * MSS as u64, None);
+        let mut t = us(0);
+        for _ in 0..5 {
+            let (_, wakes) = outs_data(&mut io);
+            t = *wakes.last().expect("paced");
+            f.on_timer(io.at(t), TcpTimer::ProbRetx);
+        }
+        let (_, wakes) = outs_data(&mut io);
+        let at = *wakes.last().expect("the next slot");
+        assert_eq!(f.snd_max(), 6 * MSS as u64);
+        let m = MSS as u64;
+        f.dcqcn_on_ack(io.at(t + us(1)), &nack(m));
+        assert_eq!((f.snd_nxt(), f.stats.fast_retransmits), (m, 1));
+        assert_eq!(outs_data(&mut io).0, 0, "paced: the resend waits");
+        f.dcqcn_on_ack(io.at(t + us(2)), &nack(2 * m));
+        assert_eq!((f.snd_una(), f.snd_nxt()), (2 * m, 2 * m));
+        assert_eq!(f.stats.fast_retransmits, 2);
+        assert_eq!(f.unsent_retx(), 1, "the first go-back ended unsent");
+        f.on_timer(io.at(at), TcpTimer::ProbRetx);
+        assert_eq!(outs_data(&mut io).0, 1);
+        assert_eq!((f.stats.retransmits, f.snd_nxt()), (1, 3 * m));
+        f.dcqcn_on_ack(io.at(at + us(1)), &nack(3 * m));
+        assert_eq!(f.stats.fast_retransmits, 3);
+        assert_eq!(f.unsent_retx(), 1, "the second resent");
+        // the originals were late: an ACK of everything before the third
+        // go-back's slot leaves nothing to resend
+        let all = f.snd_max();
+        let mut ack = nack(all);
+        ack.flags = flags::NDP;
+        f.dcqcn_on_ack(io.at(at + us(2)), &ack);
+        assert_eq!(f.unsent_retx(), 2);
+        assert_eq!(
+            f.stats.retransmits + f.unsent_retx(),
+            f.stats.fast_retransmits
+        );
     }
 
     fn state() -> DcqcnState {

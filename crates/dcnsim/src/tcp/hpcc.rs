@@ -60,6 +60,8 @@ pub struct HpccState {
     /// Counters: NACKs the sender received, window updates from INT.
     pub nacks: u64,
     pub updates: u64,
+    /// Go-backs that ended with nothing resent (`gbn_on_ack`).
+    pub unsent_go_backs: u64,
 }
 
 impl TcpFlow {
@@ -220,8 +222,17 @@ impl TcpFlow {
     /// answers a resend); a NACK (the receiver has everything below `seq`
     /// and not the packet after it) sends the sender back there. Returns
     /// whether it was a NACK.
+    ///
+    /// A paced sender's go-back (on a NACK or a timeout) waits for its
+    /// slot, `snd_nxt` still at `snd_una` (as `gbn_on_rto` reads it), and
+    /// may end with nothing resent: a NACK for a later gap of reordered
+    /// packets sends it back again, or an ACK of everything (the
+    /// originals were late, not lost) leaves nothing to resend. Those are
+    /// counted, so each loss indication is a resend or one of them
+    /// (tests/properties.rs).
     pub(in crate::tcp) fn gbn_on_ack(&mut self, io: &TcpIo, p: &Packet) -> bool {
         let now = io.now();
+        let waiting = self.snd_nxt == self.snd_una && self.snd_una < self.snd_max;
         if p.seq > self.snd_una {
             self.snd_una = p.seq.min(self.snd_max);
             self.last_activity = now;
@@ -229,7 +240,11 @@ impl TcpFlow {
                 self.ndp_rtt_sample(now.saturating_sub(p.ts));
             }
         }
-        if p.flags & flags::TRIMMED != 0 {
+        let nack = p.flags & flags::TRIMMED != 0;
+        if waiting && (nack || self.snd_una >= self.snd_max) {
+            self.gbn_went_back_unsent();
+        }
+        if nack {
             self.stats.fast_retransmits += 1;
             self.stats.loss_log.push((now, false));
             self.snd_nxt = self.snd_una;
@@ -237,6 +252,15 @@ impl TcpFlow {
         } else {
             self.snd_nxt = self.snd_nxt.max(self.snd_una);
             false
+        }
+    }
+
+    #[cold]
+    fn gbn_went_back_unsent(&mut self) {
+        if let Some(h) = self.hpcc.as_deref_mut() {
+            h.unsent_go_backs += 1;
+        } else if let Some(d) = self.dcqcn.as_deref_mut() {
+            d.unsent_go_backs += 1;
         }
     }
 

@@ -612,6 +612,21 @@ impl TcpFlow {
     pub fn srtt(&self) -> Option<SimTime> {
         self.srtt
     }
+    /// Loss indications a paced sender has not answered with a resend:
+    /// BBR's recovery retransmissions held for their pacing slot or
+    /// cancelled there (tcp/bbr.rs), go-back-N's go-backs that ended with
+    /// nothing resent (tcp/hpcc.rs, `gbn_on_ack`; one still waiting is
+    /// `snd_nxt` behind `snd_max`). Any other sender resends when it
+    /// counts the loss: 0.
+    pub fn unsent_retx(&self) -> u64 {
+        let bbr = match &self.cc {
+            Cc::Bbr(b) => b.unsent_retx(),
+            _ => 0,
+        };
+        let gbn = self.hpcc.as_deref().map_or(0, |h| h.unsent_go_backs)
+            + self.dcqcn.as_deref().map_or(0, |d| d.unsent_go_backs);
+        bbr + gbn
+    }
     /// The congestion control (its private state: α, W_max, …).
     pub fn cc(&self) -> &Cc {
         &self.cc

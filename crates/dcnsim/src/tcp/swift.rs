@@ -209,6 +209,7 @@ impl TcpFlow {
         let target = self.swift_target(self.swift_cwnd());
         let p = self.cfg.swift;
         let mss = self.cfg.mss as f64;
+        let (lo, hi) = self.swift_bounds();
         let s = self.swift.as_deref_mut().expect("a Swift flow");
         s.prev = s.fcwnd.min(s.ecwnd);
         s.can_decrease = now.saturating_sub(s.last_decrease) >= s.rtt;
@@ -230,13 +231,28 @@ impl TcpFlow {
         let can = s.can_decrease;
         step(&mut s.fcwnd, fabric, target, can);
         step(&mut s.ecwnd, endpoint, p.endpoint_target, can);
+        // Algorithm 1 ends with the clamp. htsim clamps in applySwiftLimits,
+        // which two of its paths skip (a duplicate ACK in fast recovery, a
+        // third one before the last recovery point): there a cut below
+        // min_cwnd stood until the next ACK, and fast recovery capped its
+        // inflation with it.
+        s.fcwnd = s.fcwnd.clamp(lo, hi);
+        s.ecwnd = s.ecwnd.clamp(lo, hi);
+    }
+
+    /// The windows' bounds in bytes: min_cwnd, max_cwnd_packets segments.
+    fn swift_bounds(&self) -> (f64, f64) {
+        let p = &self.cfg.swift;
+        (
+            p.min_cwnd as f64,
+            p.max_cwnd_packets as f64 * self.cfg.mss as f64,
+        )
     }
 
     /// Bounds, the time of a decrease, the pacing gap (the end of every
     /// event that may move the window).
     fn swift_limits(&mut self, now: SimTime) {
-        let lo = self.cfg.swift.min_cwnd as f64;
-        let hi = self.cfg.swift.max_cwnd_packets as f64 * self.cfg.mss as f64;
+        let (lo, hi) = self.swift_bounds();
         let mss = self.cfg.mss as f64;
         let s = self.swift.as_deref_mut().expect("a Swift flow");
         s.fcwnd = s.fcwnd.clamp(lo, hi);
@@ -414,8 +430,7 @@ impl TcpFlow {
             return;
         };
         let id = self.id;
-        let lo = self.cfg.swift.min_cwnd as f64;
-        let hi = self.cfg.swift.max_cwnd_packets as f64 * self.cfg.mss as f64;
+        let (lo, hi) = self.swift_bounds();
         if !(lo <= s.fcwnd && s.fcwnd <= hi && lo <= s.ecwnd && s.ecwnd <= hi) {
             v.push(format!(
                 "flow {id}: Swift windows {} and {} outside [{lo}, {hi}]",
@@ -648,5 +663,32 @@ mod tests {
             assert_eq!(f.stats.segments_sent, before + 1, "one packet per wake-up");
         }
         assert_eq!(f.swift().unwrap().paced, 5);
+    }
+
+    /// Found by `swift_runs_obey_the_laws`: a duplicate ACK in fast
+    /// recovery runs Algorithm 1 but not htsim's applySwiftLimits, so a cut
+    /// at min_cwnd left the window below it until the next new ACK.
+    #[test]
+    fn a_cut_in_fast_recovery_stops_at_min_cwnd() {
+        let (mut f, mut io) = flow(2);
+        let lo = f.cfg.swift.min_cwnd as f64;
+        let now = SimTime::from_ms(1);
+        {
+            let s = f.swift.as_deref_mut().unwrap();
+            s.rtt = SimTime::from_us(10);
+            s.fcwnd = lo;
+            s.in_fr = true;
+            s.recover = f.snd_max;
+        }
+        // a duplicate ACK (snd_una not moved) whose packet took 1 ms: far
+        // over the fabric target, and no decrease for longer than an RTT
+        let una = f.snd_una;
+        f.on_ack(io.at(now), &ack(una, SimTime::ZERO, SimTime::ZERO));
+        let (fw, ew) = windows(&f);
+        assert_eq!(fw, lo, "cut to the floor, not under it");
+        assert!(ew >= lo);
+        let mut v = Vec::new();
+        f.swift_violations(&mut v);
+        assert!(v.is_empty(), "{v:?}");
     }
 }

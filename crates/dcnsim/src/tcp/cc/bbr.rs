@@ -251,6 +251,12 @@ pub struct Bbr {
     /// first: the kernel's retransmit queue stops at tcp_pacing_check and
     /// goes on when the pacing timer fires (tcp_tsq_write).
     held: VecDeque<HeldRetx>,
+    /// Held retransmissions never sent: their segment was acknowledged,
+    /// SACKed or resent first, their recovery ended, or a timeout's resend
+    /// took over. A loss indication (`fast_retransmits`) can so end with
+    /// no retransmission behind it, as in the kernel, whose TCPFastRetrans
+    /// counts only what left.
+    cancelled: u64,
 }
 
 /// A retransmission recovery asked for while pacing held the sender back:
@@ -317,6 +323,7 @@ impl Bbr {
             wstamp: SimTime::ZERO,
             segs_out: 0,
             held: VecDeque::new(),
+            cancelled: 0,
         }
     }
 
@@ -438,10 +445,20 @@ impl Bbr {
     pub fn holds_retx(&self) -> bool {
         !self.held.is_empty()
     }
+    /// A held retransmission that will not be sent.
+    pub fn cancel_held(&mut self) {
+        self.cancelled += 1;
+    }
     /// A timeout takes over: what recovery held is forgotten (the go-back-N
     /// resend covers it).
     pub fn drop_held(&mut self) {
+        self.cancelled += self.held.len() as u64;
         self.held.clear();
+    }
+    /// Retransmissions recovery asked for that have not left: those held
+    /// now and those cancelled unsent.
+    pub fn unsent_retx(&self) -> u64 {
+        self.held.len() as u64 + self.cancelled
     }
     pub fn push_tx(&mut self, rec: TxRec) {
         self.tx.push_back(rec);
