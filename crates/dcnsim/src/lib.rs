@@ -12,6 +12,8 @@ pub mod config;
 pub mod net;
 pub mod parallel;
 pub mod partition;
+#[cfg(test)]
+mod proptest_ci;
 pub mod scenario;
 pub mod sim;
 pub mod stats;

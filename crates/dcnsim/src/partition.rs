@@ -1835,7 +1835,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #![proptest_config(crate::proptest_ci::config(64))]
 
         /// Any connected graph, with or without an app tying hosts: the
         /// laws hold, every graph partition has hosts, and a second call

@@ -871,7 +871,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::proptest_ci::config(256))]
         /// Any graph of hosts and switches (dual-homed hosts, hosts behind
         /// hosts, parallel links, islands): the grouped tables are the
         /// per-host searches' lists, on one thread and on three.

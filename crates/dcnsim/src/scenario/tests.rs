@@ -726,7 +726,7 @@ fn check_no_panic(doc: &Value) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(crate::proptest_ci::config(512))]
 
     #[test]
     fn random_json_never_panics(doc in arb_json()) {

@@ -2322,7 +2322,7 @@ mod tests {
         }
 
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(256))]
+            #![proptest_config(crate::proptest_ci::config(256))]
             #[test]
             fn as_the_library_sorts(v in keys(), dup in 0usize..8) {
                 let mut v = v;

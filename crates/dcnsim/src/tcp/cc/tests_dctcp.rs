@@ -68,7 +68,7 @@ fn drain(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::proptest_ci::config(64))]
 
     /// RFC 8257 §3.3 step 9 with RFC 5681's floor (Linux's dctcp_ssthresh):
     /// whatever α and the marking pattern, an ECN cut leaves ssthresh and

@@ -291,7 +291,7 @@ fn plb_op() -> impl Strategy<Value = PlbOp> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::proptest_ci::config(256))]
 
     /// Whatever the rounds, idle restarts, timeouts and waits, the flow
     /// draws a new label exactly when Linux's PLB would, and every new label
