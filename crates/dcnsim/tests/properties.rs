@@ -1515,3 +1515,78 @@ fn dcqcn_regression_phase_lock_on_one_packet_ports() {
     d.buffer = Limit::Bytes(2 * (952 + 40));
     run_checked(&dcqcn(&d)).unwrap();
 }
+
+/// Regression (found by `bbr_runs_obey_the_laws` at 100,000 cases): a BBR
+/// timeout's go-back asked the pacing gate before its first resend, so at
+/// a checkpoint a flow had counted a timeout and resent nothing. The head
+/// now leaves at once, as tcp_retransmit_timer's (tcp/bbr.rs,
+/// `bbr_resend_head`).
+#[test]
+fn bbr_regression_timeout_resend_held_by_pacing() {
+    let d = Draw {
+        topo: TopoDraw::FatTree { k: 4 },
+        gbps: 1,
+        delay_us: 6,
+        buffer: Limit::Packets(17),
+        nic: Limit::Packets(7),
+        ecn_k: Some(2),
+        routing: RoutingMode::Flowlet {
+            gap: SimTime(20_000_000),
+        },
+        apps: vec![
+            AppDraw::PartAgg {
+                agg: 10,
+                workers: vec![13, 14, 12, 1],
+                resp: 804,
+                queries: 3,
+            },
+            AppDraw::Bulk {
+                src: 10,
+                dst: 11,
+                bytes: 1,
+                start_us: 0,
+            },
+            AppDraw::SyncReads {
+                client: 9,
+                servers: vec![1, 6, 4, 3],
+                sru: 7273,
+                blocks: 2,
+            },
+            AppDraw::Bulk {
+                src: 9,
+                dst: 4,
+                bytes: 5986,
+                start_us: 173,
+            },
+            AppDraw::PartAgg {
+                agg: 6,
+                workers: vec![14, 9, 2, 8],
+                resp: 2331,
+                queries: 1,
+            },
+        ],
+        cc: CcKind::Fast,
+        seg: SegPolicyKind::Fast,
+        mss: 909,
+        init_cwnd: 2,
+        rwnd_segs: 13,
+        sack: false,
+        ecn: false,
+        delayed_ack: true,
+        jitter_ns: 0,
+        seed: 8398190384863520266,
+        knobs: Knobs {
+            dupack_threshold: 3,
+            max_backoff: 2,
+            probretx_p: 0.0,
+            probretx_lowest: false,
+            delayed_ack_segments: 1,
+            header_bytes: 4,
+            l2_overhead: 38,
+            switch_delay_ns: 1000,
+            rack: true,
+            adaptive_reordering: true,
+        },
+    };
+    tcp_keeps_the_laws(&d, |tcp| as_bbr(tcp, false)).unwrap();
+}

@@ -117,6 +117,24 @@ impl TcpFlow {
         }
     }
 
+    /// The timeout's resend of the head, past the pacing gate: the
+    /// kernel's tcp_retransmit_timer sends it itself (tcp_retransmit_skb,
+    /// no tcp_pacing_check), and its send moves the pacing clock on, so the
+    /// rest of the go-back waits its turn (tcp_xmit_retransmit_queue).
+    #[inline(never)]
+    pub(in crate::tcp) fn bbr_resend_head(&mut self, io: &mut TcpIo) {
+        let Some(i) = self.seg_index(self.snd_una) else {
+            return;
+        };
+        // The head is never SACKed (it would be acknowledged); the test
+        // keeps go_back_n's rule.
+        if self.segs[i].sacked {
+            return;
+        }
+        self.snd_nxt = self.segs[i].end();
+        self.retransmit(io, i);
+    }
+
     /// A duplicate ACK without SACK: one segment has left the network
     /// (Linux's Reno emulation counts it delivered, tcp_add_reno_sack).
     #[inline(never)]

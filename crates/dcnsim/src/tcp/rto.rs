@@ -129,6 +129,9 @@ impl TcpFlow {
         self.arm_rto(io);
         // The timer has taken over loss recovery: the thread runs again.
         self.prx_suspended = false;
+        if let super::cc::Cc::Bbr(_) = self.cc {
+            self.bbr_resend_head(io);
+        }
         self.try_send(io);
         self.prx_update(io);
     }

@@ -2356,3 +2356,45 @@ fn a_bbr_fast_retransmit_waits_for_its_pacing_slot() {
         assert_eq!(retransmitted(&w), vec![1], "sack {sack}: once");
     }
 }
+
+/// Found by `bbr_runs_obey_the_laws` at 100,000 cases: a BBR timeout's
+/// go-back-N asked the pacing gate before its first resend, so a flow
+/// whose pacing clock ran ahead (a low rate) counted a timeout and sent
+/// nothing until its slot. The kernel's tcp_retransmit_timer resends the
+/// head itself (tcp_retransmit_skb, no tcp_pacing_check).
+#[test]
+fn a_bbr_timeout_resends_the_head_at_once() {
+    let m = MSS as u64;
+    let mut w = world(TcpConfig {
+        cc: CcKind::Bbr,
+        mss: MSS,
+        init_cwnd_segments: 10,
+        ..TcpConfig::default()
+    });
+    w.flow.app_write(&mut w.io, 60 * m, None);
+    run_timers(&mut w, ACK_AT);
+    w.flow.on_ack(&mut w.io, &sack_ack(m, &[], SimTime::ZERO));
+    let hold = |w: &Script| match &w.flow.cc {
+        Cc::Bbr(b) => b.hold_until(w.io.now()),
+        _ => unreachable!(),
+    };
+    assert!(
+        hold(&w).is_some(),
+        "pacing holds the sender after the ACK's sends"
+    );
+    let before = data_sent(&w).len();
+    w.flow.on_timeout(&mut w.io);
+    let sent = data_sent(&w);
+    assert_eq!(w.flow.stats.timeouts, 1);
+    assert_eq!(
+        sent.len(),
+        before + 1,
+        "the head alone, before the pacing slot"
+    );
+    assert_eq!(
+        (sent[before].seq, sent[before].flags & flags::RETX != 0),
+        (m, true)
+    );
+    assert_eq!(retransmitted(&w), vec![1]);
+    assert_eq!(w.flow.snd_nxt(), 2 * m, "the go-back goes on from the next");
+}
