@@ -13,8 +13,13 @@ use proptest::test_runner::{Config, RngSeed};
 /// The seed CI draws from (any fixed value would do).
 pub const CI_SEED: u64 = 0x6463_6e73_696d;
 
-/// `cases` cases, from [`CI_SEED`] under CI.
+/// `cases` cases (or `PROPTEST_CASES`, for a longer hunt by hand, as
+/// tests/properties.rs reads it), from [`CI_SEED`] under CI.
 pub fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
     let mut c = Config::with_cases(cases);
     if std::env::var("CI").is_ok_and(|v| !v.is_empty())
         && std::env::var_os("PROPTEST_RNG_SEED").is_none()
