@@ -1316,18 +1316,7 @@ fn bbr_regression_fast_retransmit_held_at_a_checkpoint() {
         delayed_ack: false,
         jitter_ns: 0,
         seed: 1208941450211987407,
-        knobs: Knobs {
-            dupack_threshold: 3,
-            max_backoff: 64,
-            probretx_p: 0.0,
-            probretx_lowest: false,
-            delayed_ack_segments: 2,
-            header_bytes: 40,
-            l2_overhead: 0,
-            switch_delay_ns: 0,
-            rack: false,
-            adaptive_reordering: false,
-        },
+        knobs: Knobs::default(),
     };
     tcp_keeps_the_laws(&d, |tcp| as_bbr(tcp, true)).unwrap();
 }
@@ -1365,15 +1354,11 @@ fn timely_regression_two_nacks_before_one_resend() {
         seed: 3072066605797220856,
         knobs: Knobs {
             dupack_threshold: 4,
-            max_backoff: 64,
-            probretx_p: 0.0,
-            probretx_lowest: false,
             delayed_ack_segments: 1,
             header_bytes: 4,
-            l2_overhead: 0,
-            switch_delay_ns: 0,
             rack: true,
             adaptive_reordering: true,
+            ..Knobs::default()
         },
     };
     transport_keeps_the_laws(&d, Transport::Timely).unwrap();
@@ -1435,14 +1420,9 @@ fn swift_regression_a_cut_in_fast_recovery_under_min_cwnd() {
         knobs: Knobs {
             dupack_threshold: 1,
             max_backoff: 1,
-            probretx_p: 0.0,
-            probretx_lowest: false,
             delayed_ack_segments: 1,
-            header_bytes: 40,
             l2_overhead: 38,
-            switch_delay_ns: 0,
-            rack: false,
-            adaptive_reordering: false,
+            ..Knobs::default()
         },
     };
     transport_keeps_the_laws(&d, Transport::Swift).unwrap();
@@ -1576,16 +1556,14 @@ fn bbr_regression_timeout_resend_held_by_pacing() {
         jitter_ns: 0,
         seed: 8398190384863520266,
         knobs: Knobs {
-            dupack_threshold: 3,
             max_backoff: 2,
-            probretx_p: 0.0,
-            probretx_lowest: false,
             delayed_ack_segments: 1,
             header_bytes: 4,
             l2_overhead: 38,
             switch_delay_ns: 1000,
             rack: true,
             adaptive_reordering: true,
+            ..Knobs::default()
         },
     };
     tcp_keeps_the_laws(&d, |tcp| as_bbr(tcp, false)).unwrap();
