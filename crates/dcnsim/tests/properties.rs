@@ -1023,6 +1023,28 @@ fn rack_recovery_resends_when_it_starts() {
 /// keeps (conservation, the flows' invariants at every step, the same run
 /// stepped as straight, two threads as one) must hold for it too.
 fn transport_keeps_the_laws(d: &Draw, transport: Transport) -> Result<(), TestCaseError> {
+    tcp_keeps_the_laws(d, |tcp| tcp.transport = transport)
+}
+
+/// The laws of [`transport_keeps_the_laws`] for every TCP app of the draw
+/// set by `set`.
+fn tcp_keeps_the_laws(d: &Draw, set: impl Fn(&mut TcpConfig)) -> Result<(), TestCaseError> {
+    let mut c = build(d);
+    let mut gbn = false;
+    for a in &mut c.apps {
+        let tcp = match a {
+            AppSpec::Bulk { tcp, .. }
+            | AppSpec::PartitionAggregate { tcp, .. }
+            | AppSpec::SyncReads { tcp, .. } => tcp,
+            AppSpec::Poisson(p) => &mut p.tcp,
+            AppSpec::UdpCbr { .. } => continue,
+        };
+        set(tcp);
+        gbn |= matches!(
+            tcp.transport,
+            Transport::Dcqcn | Transport::Timely | Transport::Hpcc
+        );
+    }
     // Go-back-N's timeout is fixed (RoCE's: no backoff, and DCQCN's rate
     // is cut only by CNPs). Where a port has no room for a second packet
     // (a data packet and an ACK together), the flows' timers can fire at
@@ -1034,38 +1056,7 @@ fn transport_keeps_the_laws(d: &Draw, transport: Transport) -> Result<(), TestCa
         Limit::Packets(n) => n < 2,
         Limit::Bytes(b) => b < 2 * full,
     };
-    let gbn = matches!(
-        transport,
-        Transport::Dcqcn | Transport::Timely | Transport::Hpcc
-    );
     let lock_ok = gbn && (no_room(d.buffer) || no_room(d.nic));
-    tcp_keeps_the_laws_locks(d, |tcp| tcp.transport = transport, lock_ok)
-}
-
-/// The laws of [`transport_keeps_the_laws`] for every TCP app of the draw
-/// set by `set`.
-fn tcp_keeps_the_laws(d: &Draw, set: impl Fn(&mut TcpConfig)) -> Result<(), TestCaseError> {
-    tcp_keeps_the_laws_locks(d, set, false)
-}
-
-/// [`tcp_keeps_the_laws`], a phase lock allowed with `lock_ok`
-/// ([`run_checked_locks`]).
-fn tcp_keeps_the_laws_locks(
-    d: &Draw,
-    set: impl Fn(&mut TcpConfig),
-    lock_ok: bool,
-) -> Result<(), TestCaseError> {
-    let mut c = build(d);
-    for a in &mut c.apps {
-        let tcp = match a {
-            AppSpec::Bulk { tcp, .. }
-            | AppSpec::PartitionAggregate { tcp, .. }
-            | AppSpec::SyncReads { tcp, .. } => tcp,
-            AppSpec::Poisson(p) => &mut p.tcp,
-            AppSpec::UdpCbr { .. } => continue,
-        };
-        set(tcp);
-    }
     let stepped = run_checked_locks(&c, lock_ok).map_err(TestCaseError::fail)?;
     check_conservation(&stepped);
     let straight = without_wall(dcnsim::run(&c));
