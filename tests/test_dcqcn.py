@@ -46,6 +46,9 @@ def test_the_builder_takes_dcqcn_keys_and_flows_report_their_cuts():
     assert (f.ecn_marks > 0).all() and (f.ecn_cuts > 0).all()
     # each flow's CNPs are at most one per 50 µs of the 20 ms run
     assert (f.ecn_cuts <= 20_000 / 50 + 1).all()
+    # a cut needs a CNP, and a CNP answers at least one marked packet
+    cnps = r.summary["dcqcn_cnps_sent"]
+    assert f.ecn_cuts.sum() <= cnps <= f.ecn_marks.sum()
     assert r.summary["packets_dropped"] == 0
     assert not r.conservation_problems()
 
@@ -68,7 +71,7 @@ def test_the_shipped_scenario_runs_lossless_from_the_cli():
     assert "queries      2:" in out
     # the ECN line: the port's marks and the senders' CNP cuts, as the results count them
     ecn = next(line for line in out.splitlines() if line.strip().startswith("ecn "))
-    assert "marked CE at 1 port;" in ecn and "rate cuts on CNPs" in ecn
+    assert "marked CE at 1 port;" in ecn and "CNPs, senders made" in ecn and "rate cuts on them" in ecn
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,10 @@ def test_go_back_n_delivers_every_byte_of_a_lossy_incast():
     # a dropped data packet is resent, and so is everything after it in flight
     assert r.flows["retransmits"].sum() >= r.summary["packets_dropped"]
     assert r.conservation_problems() == []
+    # every NACK the senders heard started a go-back (a fast retransmit)
+    assert r.summary["hpcc_nacks"] == r.flows["fast_retransmits"].sum() > 0
+    # INT drove windows, at most once per ACK
+    assert 0 < r.summary["hpcc_window_updates"] <= r.summary["packets_delivered"]
 
 
 def test_same_scenario_same_results():
@@ -92,6 +96,9 @@ def test_hpcc_from_the_command_line(tmp_path):
     assert p.returncode == 0, p.stderr
     flows = (out / "flows.csv").read_text()
     assert "hpcc" in flows
+    summary = json.loads((out / "summary.json").read_text())
+    line = next(ln for ln in p.stdout.splitlines() if ln.strip().startswith("hpcc "))
+    assert f"{summary['hpcc_window_updates']:,.0f} window updates from INT" in line
 
 
 @pytest.mark.parametrize("change, path", [

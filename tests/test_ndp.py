@@ -40,10 +40,19 @@ def test_ndp_incast_from_python_trims_and_delivers_everything(ties):
     assert trimmed > 0 and r.summary["header_drops"] == 0
     # each trimmed packet is answered by a NACK and sent again, once
     assert flows["retransmits"].sum() == trimmed
+    # the senders heard each of those NACKs (none dropped: the header
+    # queue had room), and one pull per packet the receivers got beyond
+    # the unsolicited windows, at most
+    assert r.summary["ndp_nacks"] == trimmed and r.summary["ndp_bounces"] == 0
+    assert 0 < r.summary["ndp_pulls"] <= r.summary["packets_delivered"]
     # without trimming the same burst is lost and waits for the timeout
     plain = dcnsim.run(incast(False))
     assert plain.flows["timeouts"].sum() > 0
     assert "packets_trimmed" not in plain.summary
+    assert plain.summary["ndp_nacks"] == 0
+    # `enabled = false` is the table taken away (a sweep's on/off axis)
+    off = dcnsim.run({**incast(True).to_dict(), "trimming": {"enabled": False}})
+    assert off.flows.equals(plain.flows) and off.summary == plain.summary
 
 
 def test_ndp_from_the_command_line(tmp_path):
@@ -54,6 +63,10 @@ def test_ndp_from_the_command_line(tmp_path):
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["packets_trimmed"] > 0
+    # the printed summary says what the ports trimmed and what NDP heard of it
+    lines = {ln.split()[0]: ln for ln in p.stdout.splitlines() if ln.startswith("  ") and ln.split()}
+    assert f"{summary['packets_trimmed']:,.0f} packets trimmed to headers" in lines["trimming"]
+    assert f"senders heard {summary['ndp_nacks']:,.0f} NACKs" in lines["ndp"]
 
 
 @pytest.mark.parametrize("change, path", [

@@ -101,15 +101,29 @@ def format_summary(result, warnings: bool = True) -> str:
     if sum(marks):
         ramp = " (RED's ramp)" if (result.scenario.get("topology") or {}).get("ecn_kmax") is not None else ""
         cuts = sum(int(x) for x in fc.get("ecn_cuts", ()))
-        by = "rate cuts on CNPs" if "dcqcn" in set(fc.get("transport", ())) else "window cuts"
+        cnps = s.get("dcqcn_cnps_sent")
+        by = (f"receivers sent {fmt_count(cnps)} CNPs, senders made {fmt_count(cuts)} rate cuts on them"
+              if cnps is not None else f"senders made {fmt_count(cuts)} window cuts")
         ports = sum(1 for x in marks if x)
-        row("ecn", f"{fmt_count(sum(marks))} packets marked CE at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}; "
-                   f"senders made {fmt_count(cuts)} {by}")
+        row("ecn", f"{fmt_count(sum(marks))} packets marked CE at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}; {by}")
     # TIMELY moves its rates on RTTs, not marks: what its updates did
     updates = s.get("timely_rate_updates")
     if updates is not None:
         row("timely", f"{fmt_count(updates)} rate updates from RTTs, "
                       f"{fmt_count(s.get('timely_rate_decreases', 0))} of them cuts")
+    # [trimming]: what the ports cut instead of dropping, and what NDP's senders heard of it
+    trimmed = s.get("packets_trimmed")
+    if trimmed is not None:
+        discarded = s.get("tcp_headers_discarded", 0)
+        row("trimming", f"{fmt_count(trimmed)} packets trimmed to headers, {fmt_count(s.get('header_drops', 0))} "
+                        f"headers dropped, {fmt_count(s.get('headers_bounced', 0))} returned to their senders"
+                        + (f", {fmt_count(discarded)} reached TCP receivers (discarded)" if discarded else ""))
+    if s.get("ndp_pulls") is not None:
+        row("ndp", f"senders heard {fmt_count(s['ndp_nacks'])} NACKs, {fmt_count(s['ndp_bounces'])} returned headers "
+                   f"and {fmt_count(s['ndp_pulls'])} pulls")
+    if s.get("hpcc_window_updates") is not None:
+        row("hpcc", f"{fmt_count(s['hpcc_window_updates'])} window updates from INT, "
+                    f"{fmt_count(s['hpcc_nacks'])} NACKs (go-back-N)")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:

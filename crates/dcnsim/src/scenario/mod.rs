@@ -216,13 +216,15 @@ pub fn parse_config_until(
         None => Some(None),
         Some(v) => schema::read_table::<schema::TrimmingSection>(v, "trimming", "", &mut ctx.errs)
             .map(|r| {
-                Some(TrimConfig {
+                r.value.enabled.unwrap_or(true).then_some(TrimConfig {
                     header_limit: *r.value.header_buffer,
                     header_bytes: r.value.header.unwrap_or(64),
                     return_to_sender: r.value.return_to_sender.unwrap_or(false),
                 })
             }),
     };
+    // (`enabled = false` is as if the table were absent, for every check)
+    let trim_on = matches!(trimming, Some(Some(_)));
 
     // [pfc]: a lossless fabric (net/pfc.rs).
     let pfc =
@@ -274,7 +276,7 @@ pub fn parse_config_until(
     if pfc.is_some() {
         let clash = [
             (
-                d.trimming.is_some(),
+                trim_on,
                 "trimming",
                 "[trimming] (a trimming switch loses no packet, it cuts them)",
             ),
@@ -354,7 +356,7 @@ pub fn parse_config_until(
             "\"hpcc\" flows need in-band telemetry: leave int unset or true",
         );
     }
-    if (hpcc || *d.int == Some(true)) && d.trimming.is_some() {
+    if (hpcc || *d.int == Some(true)) && trim_on {
         ctx.err(
             "trimming",
             "in-band telemetry reads the drop-tail FIFO's state: not with [trimming]",
@@ -369,7 +371,7 @@ pub fn parse_config_until(
     if let (Some(r), Some(t)) = (&topo.ramp, &topo.spec) {
         let with = [
             (
-                d.trimming.is_some(),
+                trim_on,
                 "[trimming] (a trimming port trims, it does not mark)",
             ),
             (
@@ -396,13 +398,13 @@ pub fn parse_config_until(
             );
         }
     }
-    if gated && d.pfc.is_some() {
+    if gated && pfc.is_some() {
         ctx.err(
             "topology.ecn_non_ect",
             "\"drop\" drops at the ECN threshold: not with [pfc] (a lossless fabric)",
         );
     }
-    if gated && d.trimming.is_some() {
+    if gated && trim_on {
         ctx.err(
             "topology.ecn_non_ect",
             "\"drop\" drops at the ECN threshold, and a trimming switch neither marks nor \
@@ -416,7 +418,7 @@ pub fn parse_config_until(
             v,
             &failures::Around {
                 topo: topo.spec.as_ref(),
-                trimming: d.trimming.is_some(),
+                trimming: trim_on,
                 int: hpcc || *d.int == Some(true),
             },
         ),

@@ -821,6 +821,20 @@ fn ecn_non_ect_reaches_every_marking_queue() {
         e.contains("topology.ecn_non_ect") && e.contains("trimming"),
         "{e}"
     );
+    // a table turned off is no table: no clash, and no trimming or PFC
+    doc["trimming"] = json!({"enabled": false});
+    let c = parse_config(&doc).unwrap();
+    assert!(c.trimming.is_none());
+    doc.as_object_mut().unwrap().remove("trimming");
+    doc["pfc"] = json!({});
+    let e = format!("{:?}", parse_config(&doc).unwrap_err());
+    assert!(
+        e.contains("topology.ecn_non_ect") && e.contains("pfc"),
+        "{e}"
+    );
+    doc["pfc"] = json!({"enabled": false});
+    let c = parse_config(&doc).unwrap();
+    assert!(c.pfc.is_none());
 
     let mut doc = example();
     doc["topology"]["ecn_non_ect"] = json!("drop");

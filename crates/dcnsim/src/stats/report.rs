@@ -622,6 +622,37 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         summary.push(("timely_rate_updates".to_string(), updates as f64));
         summary.push(("timely_rate_decreases".to_string(), cuts as f64));
     }
+    // Only with NDP flows: what the senders heard back (a trimmed
+    // header's NACK, a header the fabric returned, the receivers' pulls).
+    let ndp: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.ndp()).collect();
+    if !ndp.is_empty() {
+        let nacks = ndp.iter().map(|n| n.nacks).sum::<u64>();
+        let bounces = ndp.iter().map(|n| n.bounces).sum::<u64>();
+        let pulls = ndp.iter().map(|n| n.pulls).sum::<u64>();
+        summary.push(("ndp_nacks".to_string(), nacks as f64));
+        summary.push(("ndp_bounces".to_string(), bounces as f64));
+        summary.push(("ndp_pulls".to_string(), pulls as f64));
+    }
+    // Only with HPCC flows: the windows INT set, and go-back-N's NACKs.
+    let hpcc: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.hpcc()).collect();
+    if !hpcc.is_empty() {
+        let updates = hpcc.iter().map(|h| h.updates).sum::<u64>();
+        let nacks = hpcc.iter().map(|h| h.nacks).sum::<u64>();
+        summary.push(("hpcc_window_updates".to_string(), updates as f64));
+        summary.push(("hpcc_nacks".to_string(), nacks as f64));
+    }
+    // Only with DCQCN flows (TIMELY on RoCE sends no CNP): the receivers'
+    // CNPs; the senders' cuts on them are the flows' `ecn_cuts`.
+    let dcqcn: Vec<_> = w
+        .tcp_flows()
+        .iter()
+        .filter(|f| f.is_dcqcn() && !f.is_timely())
+        .filter_map(|f| f.dcqcn())
+        .collect();
+    if !dcqcn.is_empty() {
+        let cnps = dcqcn.iter().map(|d| d.cnps_sent).sum::<u64>();
+        summary.push(("dcqcn_cnps_sent".to_string(), cnps as f64));
+    }
     for (i, a) in w.apps().iter().enumerate() {
         if let App::Poisson(p) = a {
             summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
