@@ -1499,6 +1499,13 @@ fn gather<T>(
 fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
     let end_key = st.iter().map(|s| s.last_key).max().unwrap_or(0);
     let now = st.iter().map(|s| s.now).max().unwrap_or_default();
+    // as World::end_at_stop: a run `stop` ended with apps unfinished ends there
+    let stop = parts[0].stop;
+    let now = if st.iter().any(|s| s.pending > 0) && stop != SimTime::MAX {
+        now.max(stop)
+    } else {
+        now
+    };
     let processed: u64 = st.iter().map(|s| s.processed).sum();
     let handed: u64 = st.iter().map(|s| s.sent).sum();
     // Each partition closes its own books first (links up to the run's

@@ -1169,6 +1169,25 @@ impl World {
         } else {
             self.run_in::<false>()
         }
+        self.end_at_stop();
+    }
+
+    /// A run that `stop` ended with apps unfinished ends at `stop` (as
+    /// ns-3's `Simulator::Stop`), not at its last event: when every flow
+    /// waits on a timer past `stop`, the last event can be long before it,
+    /// and rates over the run (goodput, a link's idle time) would be over
+    /// that shorter span, and move when a trace's samples add events.
+    fn end_at_stop(&mut self) {
+        let q = &mut self.core.q;
+        if self.pending_apps > 0
+            && !self.interrupted
+            && self.memory_stop.is_none()
+            && self.stop != SimTime::MAX
+            && q.now() < self.stop
+        {
+            let (key, processed) = (q.last_key(), q.processed());
+            q.set_end(self.stop, key, processed);
+        }
     }
 
     /// [`Self::run`] for one equal-time order (the queue's).
@@ -1347,6 +1366,10 @@ impl World {
             if self.core.q.processed() >= self.next_mem_check && !self.memory_ok() {
                 return false;
             }
+        }
+        // run to `stop` in steps ends where [`Self::run`] ends
+        if t >= self.stop {
+            self.end_at_stop();
         }
         self.pending_apps > 0
     }

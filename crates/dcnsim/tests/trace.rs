@@ -85,3 +85,71 @@ fn loss_log_lists_every_timeout_and_fast_retransmit_in_time_order() {
         assert_eq!(n("fast_retransmit"), fr[f]);
     }
 }
+
+/// A trace only observes. An incast whose flows all wait on a 10 s RTO
+/// when `stop` (5 s) comes: without a trace the last event is at a few
+/// milliseconds, with one every sample is an event. Either way the run
+/// ends at `stop`, and every table but the trace's, and the summary, are
+/// the same: goodput over the run is over 5 s, not over the last event's
+/// time (it was 240 times too high). A k = 4 fat-tree run cut short
+/// likewise ends at `stop` on one thread and on two.
+#[test]
+fn a_run_stop_ends_ends_at_stop_and_a_trace_changes_no_result() {
+    let doc = serde_json::json!({"name": "stalled", "seed": 1, "stop": "5s",
+        "topology": {"kind": "star", "hosts": 9, "rate": "1Gbps", "delay": "25us", "buffer": "32KB"},
+        "tcp": {"cc": "newreno", "rto_min": "10s"},
+        "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-8", "response": "256KB",
+                  "queries": 5}]});
+    let plain = run_checked(&doc);
+    let mut traced_doc = doc.clone();
+    traced_doc["trace"] = serde_json::json!({"interval": "0.7s", "flows": true});
+    let traced = run_checked(&traced_doc);
+    for r in [&plain, &traced] {
+        assert_eq!(r.summary_value("sim_time_s"), Some(5.0));
+        assert!(r.summary_value("apps_unfinished").unwrap() > 0.0);
+        // an unfinished flow's goodput is over its time to `stop`
+        let delivered = col_u64(r, "flows", "delivered_bytes");
+        let start = col_f64(r, "flows", "start_s");
+        let goodput = col_f64(r, "flows", "goodput_bps");
+        for (i, done) in col_bool(r, "flows", "completed").iter().enumerate() {
+            if !done {
+                let expect = delivered[i] as f64 * 8.0 / (5.0 - start[i]);
+                assert!(
+                    (goodput[i] - expect).abs() <= 1e-9 * expect.max(1.0),
+                    "flow {i}"
+                );
+            }
+        }
+    }
+    let keep = |r: &dcnsim::stats::results::Results| {
+        let mut t: Vec<_> = r
+            .tables
+            .iter()
+            .filter(|t| t.name != "flow_ts" && t.name != "queue_ts")
+            .map(|t| format!("{t:?}"))
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(keep(&plain), keep(&traced));
+    let (summary, traced_summary): (Vec<_>, Vec<_>) = (
+        plain
+            .summary
+            .iter()
+            .filter(|(k, _)| k != "events" && k != "wall_s")
+            .collect(),
+        traced
+            .summary
+            .iter()
+            .filter(|(k, _)| k != "events" && k != "wall_s")
+            .collect(),
+    );
+    assert_eq!(format!("{summary:?}"), format!("{traced_summary:?}"));
+
+    let ft = serde_json::json!({"name": "cut-short", "seed": 1, "stop": "3ms", "threads": 1,
+        "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100KB"},
+        "tcp": {"cc": "newreno", "rto_min": "1s"},
+        "apps": [{"kind": "bulk", "src": 0, "dst": 15, "size": "100MB"}]});
+    let (one, _) = same_bits_on_one_thread_and_two(&ft);
+    assert_eq!(one.summary_value("sim_time_s"), Some(0.003));
+}
