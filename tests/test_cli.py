@@ -166,6 +166,48 @@ def test_run_shows_drops_by_input_port(tmp_path):
     assert len(dcnsim.run(small_incast()).queue_inputs) > 0
 
 
+@needs_core
+def test_run_into_an_earlier_runs_directory_replaces_it_and_says_so(tmp_path, small_incast_path, capsys):
+    """The common re-run works; the earlier run's files this one does not
+    write (its pcaps, its other format) go, named in one stderr line."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "o"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
+    assert "earlier run" not in capsys.readouterr().err  # a new directory: nothing to say
+    (out / "notes.txt").write_text("mine")
+    assert cli_mod.main(["run", str(small_incast_path), "--set", "pcap.hosts=[1]", "--out", str(out),
+                         "--format", "parquet", "--no-progress"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "earlier run" in ln]
+    assert len(err) == 1 and err[0].startswith(f"run: --out {out} held an earlier run's results: replacing them")
+    assert "h0.pcap" in err[0] and "flows.csv" in err[0] and "h1.pcap" not in err[0], err
+    assert {p.name for p in out.iterdir()} == ({f"{t}.parquet" for t in TABLE_COLUMNS}
+                                               | {"h1.pcap", "scenario.json", "summary.json", "notes.txt"})
+
+
+@needs_core
+def test_an_interrupted_rerun_leaves_the_directory_marked_incomplete(tmp_path, small_incast_path, monkeypatch,
+                                                                       capsys):
+    from dcnsim import _atomic
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "o"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
+    real = _atomic.atomic_write
+
+    def cut(path, write, mode="w"):
+        if path.name == "flows.csv":
+            raise KeyboardInterrupt
+        return real(path, write, mode)
+
+    monkeypatch.setattr(_atomic, "atomic_write", cut)
+    capsys.readouterr()
+    assert cli_mod.main(["run", str(small_incast_path), "--seed", "9", "--out", str(out), "--no-progress"]) == 130
+    assert f"interrupted while writing; {out} is incomplete (it has no summary.json)" in capsys.readouterr().err
+    assert not (out / "summary.json").exists()
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 9
+
+
 # ---------------------------------------------------------------- sweep
 
 

@@ -237,3 +237,18 @@ def test_points_left_unplanned_past_the_budget_count_as_the_threads_asked(monkey
     pts = grid(_shipped("outcast_fattree"), {"seed": [1, 2, 3]})
     assert threads_used(pts, 2) == 1
     assert threads_used(pts, 2, budget_s=-1.0) == 2  # nothing planned: no rewrite, the pool as asked
+
+
+def test_a_cluster_points_files_replace_an_earlier_run_as_a_local_write_does(tmp_path):
+    # what a cluster worker sends back is stored as Result.write would write it
+    from dcnsim.sweep import _store_files
+
+    out = tmp_path / "p"
+    dcnsim.run(small_incast()).write(out)  # pcaps h0, h1
+    (out / "notes.txt").write_text("mine")
+    fresh = tmp_path / "fresh"
+    dcnsim.run(small_incast(pcap=None)).write(fresh, format="parquet")
+    files = {f.name: f.read_bytes() for f in fresh.iterdir()}
+    _store_files(out, files)
+    assert {f.name for f in out.iterdir()} == set(files) | {"notes.txt"}
+    assert all((out / n).read_bytes() == b for n, b in files.items())

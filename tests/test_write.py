@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import needs_core, small_incast
 from dcnsim._atomic import atomic_open, atomic_write
-from dcnsim.result import TABLE_COLUMNS, Result
+from dcnsim.result import TABLE_COLUMNS, TABLE_SCHEMA, Result
 
 
 def fake_result() -> Result:
@@ -108,6 +108,73 @@ def test_result_write_csv_and_parquet_roundtrip(tmp_path):
     assert json.loads((tmp_path / "c" / "scenario.json").read_text()) == {"name": "fake", "seed": 1}
     with pytest.raises(ValueError):
         r.write(tmp_path / "x", format="xlsx")
+
+
+def traced_result(seed: int = 1) -> Result:
+    """fake_result's tables plus a trace table and a pcap, as a run with
+    ``trace`` and ``pcap`` has them."""
+    r = fake_result()
+    r.tables["flow_ts"] = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA["flow_ts"]})
+    r.pcaps = {"h0.pcap": b"pcap bytes"}
+    r.scenario["seed"] = seed
+    return r
+
+
+def test_a_directory_holds_one_run_and_keeps_the_users_files(tmp_path):
+    """A second write into a directory replaces the first run: the files
+    of it the second does not write (its traces, its other format) go;
+    files dcnsim never writes stay."""
+    out = tmp_path / "out"
+    traced_result().write(out)
+    mine = {"notes.txt": "mine", "h0.pcap.orig": "mine", "flows_by_hand.csv": "mine", "plot.parquet": "mine"}
+    for name, text in mine.items():
+        (out / name).write_text(text)
+    assert {"flow_ts.csv", "h0.pcap"} <= {p.name for p in out.iterdir()}
+    fake_result().write(out)
+    names = {p.name for p in out.iterdir()}
+    assert names == {f"{t}.csv" for t in TABLE_COLUMNS} | {"scenario.json", "summary.json"} | set(mine)
+    fake_result().write(out, format="parquet")
+    names = {p.name for p in out.iterdir()}
+    assert names == {f"{t}.parquet" for t in TABLE_COLUMNS} | {"scenario.json", "summary.json"} | set(mine)
+    assert all((out / n).read_text() == t for n, t in mine.items())
+
+
+def test_a_directory_without_a_run_keeps_files_named_like_results(tmp_path):
+    # no scenario.json or summary.json: nothing says dcnsim wrote them
+    out = tmp_path / "captures"
+    out.mkdir()
+    (out / "h3.pcap").write_bytes(b"a testbed's capture")
+    (out / "flow_ts.csv").write_text("t,cwnd\n")
+    fake_result().write(out)
+    assert (out / "h3.pcap").read_bytes() == b"a testbed's capture"
+    assert (out / "flow_ts.csv").read_text() == "t,cwnd\n"
+
+
+def test_an_interrupted_rewrite_leaves_no_earlier_summary_beside_new_tables(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    traced_result(seed=1).write(out)
+    import dcnsim._atomic as atomic_mod
+
+    real = atomic_mod.atomic_write
+    written = []
+
+    def interrupted(path, write, mode="w"):
+        if len(written) == 3:  # scenario.json and two tables in
+            raise KeyboardInterrupt
+        written.append(path.name)
+        return real(path, write, mode)
+
+    monkeypatch.setattr(atomic_mod, "atomic_write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        traced_result(seed=2).write(out)
+    assert written[0] == "scenario.json"
+    assert not (out / "summary.json").exists()  # incomplete, and says so
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 2  # never the old run's beside new tables
+    monkeypatch.undo()
+    # the next write cleans up after the cut one as after a complete run
+    fake_result().write(out)
+    assert not (out / "flow_ts.csv").exists() and not (out / "h0.pcap").exists()
+    assert (out / "summary.json").is_file()
 
 
 def test_absent_tables_are_empty_with_columns():

@@ -237,13 +237,29 @@ def cmd_run(args) -> int:
         return 2
     out = None
     if args.out:
+        from .result import result_files
+
+        # said before the write: an interrupted one leaves the user knowing
+        # what was there, and which files of it this run does not replace
+        earlier = result_files(args.out)
+        if earlier:
+            ours = set(result.file_names(args.format))
+            gone = [n for n in earlier if n not in ours]
+            print(f"run: --out {args.out} held an earlier run's results: replacing them"
+                  + (f" (removing {', '.join(gone)}, which this run does not write)" if gone else ""),
+                  file=sys.stderr)
         # the tables before any output: stdout may be a pipe already closed
         # (`| head -1`), and what the user asked for must not hang on it
         try:
             out = result.write(args.out, format=args.format)
         except KeyboardInterrupt:
-            # summary.json goes last: without it the directory says "incomplete"
-            print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)", file=sys.stderr)
+            # Result.write removes an earlier summary.json before anything
+            # else and writes its own last: its absence says "incomplete"
+            if os.path.exists(os.path.join(args.out, "summary.json")):
+                print(f"interrupted before writing; {args.out} is as it was", file=sys.stderr)
+            else:
+                print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)",
+                      file=sys.stderr)
             return 130
         except OSError as e:  # a full disk, a read-only mount: one line, not a traceback
             where = f" ({e.filename})" if e.filename else ""

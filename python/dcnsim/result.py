@@ -118,6 +118,35 @@ def _write_bytes(data: bytes, fh: IO[Any]) -> None:
     fh.write(data)
 
 
+def _is_result_file(name: str) -> bool:
+    """Whether ``name`` is one dcnsim gives a result's file: a table in
+    either format, a pcap trace as the core names them (``h<host>.pcap``),
+    ``scenario.json`` or ``summary.json``."""
+    if name in ("scenario.json", "summary.json"):
+        return True
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        return False
+    if ext in FORMATS:
+        return stem in TABLE_SCHEMA
+    return ext == "pcap" and stem[:1] == "h" and stem[1:].isdigit() and stem[1:].isascii()
+
+
+def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
+    """The files of a dcnsim run in ``out_dir``, by name (sorted): none
+    unless it holds a run's ``scenario.json`` or ``summary.json`` (the one
+    is written first and the other last, so a write cut short is found
+    too); then every file named as a result's (tables in either format,
+    ``h<host>.pcap``, the two JSON files). A user's other files are not."""
+    try:
+        names = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    if "scenario.json" not in names and "summary.json" not in names:
+        return []
+    return sorted(n for n in names if _is_result_file(n))
+
+
 def jain(values: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
     one value takes everything. NaN for no values or all zeros (0/0: an
@@ -446,12 +475,26 @@ class Result:
 
     # ------------------------------------------------------------------ output
 
+    def file_names(self, format: str = "csv") -> List[str]:
+        """The files :meth:`write` writes in ``format``, by name, in the
+        order it writes them (``summary.json`` last)."""
+        if format not in FORMATS:
+            raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
+        return (["scenario.json"] + [f"{name}.{format}" for name in self.tables]
+                + [os.path.basename(f) for f in self.pcaps] + ["summary.json"])
+
     def write(self, out_dir: Union[str, os.PathLike], format: str = "csv") -> Path:
         """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
         traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
         with its effective seed) and ``summary.json`` (``summary`` plus
         ``metrics``; written last, so its presence marks a complete result).
-        Each file is written atomically."""
+        Each file is written atomically.
+
+        A directory holds one run: where ``out_dir`` holds an earlier run's
+        results (its ``scenario.json`` or ``summary.json``), that run's
+        ``summary.json`` is removed first, and so are its files this run does
+        not write again (:func:`result_files`: tables in either format, pcap
+        traces); other files are never touched."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         # here: pathlib is ≈ 3 ms of a start (see _atomic), the atomic writer
@@ -463,6 +506,20 @@ class Result:
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
+        names = set(self.file_names(format))
+        # The old completeness marker goes before anything new lands: an
+        # interrupted write must never leave an earlier run's summary
+        # vouching for this run's tables. Then the earlier run's files that
+        # would otherwise stay beside ours (its traces, its other format).
+        for old in sorted(result_files(out), key=lambda n: n != "summary.json"):
+            if old == "summary.json" or old not in names:
+                try:
+                    (out / old).unlink()
+                except FileNotFoundError:
+                    pass
+        # scenario.json first: from here on the directory says a run is
+        # written there (result_files), complete once summary.json is
+        atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
         for name in self.tables:
             if format == "csv":
                 atomic_write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
@@ -471,7 +528,6 @@ class Result:
         for fname, data in self.pcaps.items():
             safe = Path(fname).name  # a bare file name, never a path out of out_dir
             atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
-        atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
         atomic_write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
         return out
 

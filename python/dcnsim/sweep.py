@@ -158,11 +158,18 @@ def _run_point_files(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], 
 
 def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     """Write a point's files atomically, ``summary.json`` last: a point
-    directory holding a summary is complete."""
+    directory holding a summary is complete. As ``Result.write``: an
+    earlier run's summary goes first, and its files these do not replace."""
     from ._atomic import atomic_write
+    from .result import result_files
 
     out.mkdir(parents=True, exist_ok=True)
-    for name in sorted(files, key=lambda n: n == "summary.json"):
+    for old in sorted(result_files(out), key=lambda n: n != "summary.json"):
+        if old == "summary.json" or old not in files:
+            with contextlib.suppress(FileNotFoundError):
+                (out / old).unlink()
+    order = {"scenario.json": 0, "summary.json": 2}
+    for name in sorted(files, key=lambda n: order.get(n, 1)):
         data = files[name]
         atomic_write(out / Path(name).name, functools.partial(_write_bytes, data), mode="wb")
 
