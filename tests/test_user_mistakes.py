@@ -83,6 +83,30 @@ def test_an_unwritable_out_fails_at_once_with_one_line(tmp_path, small_incast_pa
 
 
 @needs_core
+@pytest.mark.parametrize("command", [
+    ["run", "FILE"], ["sweep", "FILE", "--set", "stop=1ms"], ["demo", "--quick"], ["reproduce", "fast", "--quick"],
+])
+def test_an_empty_out_is_one_line_naming_the_flag(tmp_path, small_incast_path, command):
+    """`--out "$OUT"` with OUT unset: exit 2 naming --out, and nothing
+    written where the command ran (Path("") is the current directory)."""
+    argv = [str(small_incast_path) if a == "FILE" else a for a in command]
+    r = cli(*argv, "--out", "", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "argument --out: expected a directory, got an empty path" in r.stderr.splitlines()[-1], r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_out_dirs_are_refused_in_python(tmp_path, monkeypatch):
+    from dcnsim.sweep import run_sweep
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="out_dir is an empty path"):
+        run_sweep([("a", {"stop": "1ms"}, 1)], "", progress=False)
+    with pytest.raises(OutputDirError, match="empty path"):
+        check_out_dir("")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_run_sweep_checks_its_directory_and_jobs_before_running(tmp_path):
     from dcnsim.sweep import run_sweep
 

@@ -177,6 +177,14 @@ def test_an_interrupted_rewrite_leaves_no_earlier_summary_beside_new_tables(tmp_
     assert (out / "summary.json").is_file()
 
 
+def test_an_empty_out_dir_is_an_error_naming_it(tmp_path, monkeypatch):
+    # Path("") is the current directory: an unset $OUT must not write there
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="out_dir is an empty path"):
+        fake_result().write("")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_absent_tables_are_empty_with_columns():
     r = fake_result()
     for name in ("queues", "queries", "flows"):

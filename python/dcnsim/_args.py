@@ -118,6 +118,15 @@ def positive_int(text: str) -> int:
     return v
 
 
+def out_dir(text: str) -> str:
+    """``--out``: a directory; never the empty path, which the file system
+    reads as the current directory (``--out "$OUT"`` with ``OUT`` unset)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a directory, got an empty path (an unset variable?); "
+                                         "use . for the current directory")
+    return text
+
+
 def install_hint(extra: str) -> str:
     """How to add an optional extra (``tune``, ``cluster``) to this install:
     ``pip install '.[tune]'`` when dcnsim was installed from a checkout (as

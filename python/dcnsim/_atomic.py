@@ -86,6 +86,9 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     file systems and no to ACL grants)."""
     from pathlib import Path
 
+    if not os.fspath(path):
+        # Path("") is "." : an unset $OUT would write into wherever the command ran
+        raise OutputDirError("'' is an empty path; name a directory ('.' for the current one)")
     target = Path(path)
     probe = target
     while not probe.exists():

@@ -15,6 +15,7 @@ import os
 import sys
 
 from ._args import one_line as _one_line
+from ._args import out_dir as _out_dir
 from ._args import (
     parse_seeds,
     parse_set,
@@ -659,7 +660,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
                         "same results as 1 thread (docs/performance.md, Threads)")
-    r.add_argument("--out", metavar="DIR", help="write the tables and summary.json here")
+    r.add_argument("--out", type=_out_dir, metavar="DIR", help="write the tables and summary.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
     r.add_argument("--no-progress", action="store_true",
                    help="no progress bar (shown only when stderr is a terminal)")
@@ -677,7 +678,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", type=parse_set, metavar="PATH=V1,V2,...",
                    help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable)")
     s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...", help="seeds (another axis)")
-    s.add_argument("--out", required=True, metavar="DIR", help="results directory (one subdirectory per point)")
+    s.add_argument("--out", type=_out_dir, required=True, metavar="DIR", help="results directory (one subdirectory per point)")
     s.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: CPU count, divided by --threads)")
     s.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
@@ -695,7 +696,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
         add_tune_parser(sub)
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
-    d.add_argument("--out", default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
+    d.add_argument("--out", type=_out_dir, default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
     d.add_argument("--quick", action="store_true", help="5 blocks per point and one seed (a few seconds)")
     d.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     d.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
@@ -727,7 +728,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     rp.add_argument("--figure", action="append", metavar="N",
                     help="only these figures (repeatable or comma-separated: 4,5 or §3/s3)")
     rp.add_argument("--quick", action="store_true", help="reduced version (fewer queries and points), for CI and demos")
-    rp.add_argument("--out", metavar="DIR", default=None,
+    rp.add_argument("--out", type=_out_dir, metavar="DIR", default=None,
                     help="output directory (default dcnsim-repro/PAPER, or dcnsim-repro/PAPER-quick)")
     rp.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -59,6 +59,8 @@ TIMING_KEYS = ("wall_s", "threads")
 
 FORMATS = ("csv", "parquet")
 
+EMPTY_OUT_DIR = "out_dir is an empty path; name a directory (\".\" for the current one)"
+
 
 def _write_csv(df: Any, fh: IO[Any]) -> None:
     df.to_csv(fh, index=False, lineterminator="\n")
@@ -499,6 +501,10 @@ class Result:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         # here: pathlib is ≈ 3 ms of a start (see _atomic), the atomic writer
         # brings contextlib; a run that writes nothing loads neither
+        if not os.fspath(out_dir):
+            # Path("") is the current directory: an unset variable would
+            # scatter a run's files wherever the command was started
+            raise ValueError(EMPTY_OUT_DIR)
         from pathlib import Path
 
         from ._atomic import atomic_write

@@ -245,6 +245,10 @@ def run_sweep(
         if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
             raise ValueError(f"jobs must be a positive integer or None, got {jobs!r}")
         jobs = int(jobs)
+    if not os.fspath(out_dir):  # Path("") would be the current directory
+        from .result import EMPTY_OUT_DIR
+
+        raise ValueError(EMPTY_OUT_DIR)
     pts = [_as_point(p) for p in points]
     out_root = check_out_dir(out_dir)
 
