@@ -228,6 +228,18 @@ def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
     assert r.returncode == 2 and "apps.7.servers" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("axes, said", [
+    (["--set", "stop=10ms,10ms"], "sweep: --set stop: the value 10ms is given twice"),
+    (["--set", "name=a/b,a_b"], "sweep: --set name: the values a/b and a_b would write the same point directory"),
+    (["--seeds", "1,2,1"], "argument --seeds: --seeds expects distinct seeds, got '1,2,1' (seed 1 twice)"),
+])
+def test_sweep_points_that_would_share_a_directory_are_one_line(tmp_path, small_incast_path, axes, said):
+    r = cli("sweep", str(small_incast_path), *axes, "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.splitlines()[-1].endswith(said), r.stderr
+    assert not (tmp_path / "o").exists()
+
+
 # ---------------------------------------------------------------- demo, bench
 
 

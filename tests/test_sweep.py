@@ -129,8 +129,27 @@ def test_invalid_point_fails_before_running(tmp_path):
 
 
 def test_duplicate_labels_rejected(tmp_path):
-    with pytest.raises(ValueError):
+    from dcnsim.sweep import SweepLabelError
+
+    with pytest.raises(SweepLabelError) as e:
         run_sweep([("a", small_pa(), 1), ("a", small_pa(), 2)], tmp_path, progress=False)
+    assert isinstance(e.value, ValueError) and e.value.labels == ("a", "a")
+    assert "label 'a' is given twice" in str(e.value)
+    # labels that differ only in what a file name cannot hold share a directory too
+    with pytest.raises(SweepLabelError) as e:
+        run_sweep([("x=a/b", small_pa(), 1), ("x=a_b", small_pa(), 1)], tmp_path, progress=False)
+    assert e.value.labels == ("x=a/b", "x=a_b") and e.value.directory == tmp_path / "x=a_b"
+    assert "\n" not in str(e.value) and "'x=a/b' and 'x=a_b'" in str(e.value)
+    assert list(tmp_path.iterdir()) == []  # refused before anything ran
+
+
+def test_axis_clash_finds_values_that_would_share_a_directory():
+    from dcnsim.sweep import axis_clash
+
+    assert axis_clash("stop", ["10ms", "20ms"]) is None
+    assert axis_clash("stop", ["10ms", "20ms", "10ms"]) == ("10ms", "10ms")
+    assert axis_clash("name", ["a/b", "c", "a_b"]) == ("a/b", "a_b")
+    assert axis_clash("apps.0.servers", [[1, 2], [1, 3]]) is None
 
 
 @pytest.mark.parametrize("share, user, want", [(1, None, "1"), (0, None, None), (1, "3", "3")])

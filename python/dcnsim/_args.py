@@ -105,6 +105,9 @@ def parse_seeds(text: str) -> List[int]:
         raise argparse.ArgumentTypeError(f"--seeds expects integers like 1,2,3, got {text!r}") from None
     if not seeds or any(s < 0 for s in seeds):
         raise argparse.ArgumentTypeError(f"--seeds expects integers >= 0, got {text!r}")
+    twice = next((s for i, s in enumerate(seeds) if s in seeds[:i]), None)
+    if twice is not None:  # the same run twice, into the same directory
+        raise argparse.ArgumentTypeError(f"--seeds expects distinct seeds, got {text!r} (seed {twice} twice)")
     return seeds
 
 

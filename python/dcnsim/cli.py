@@ -324,6 +324,8 @@ def cmd_sweep(args) -> int:
     from .sweep import (
         ClusterError,
         SweepError,
+        SweepLabelError,
+        axis_clash,
         grid,
         jobs_for_threads,
         run_sweep,
@@ -340,6 +342,12 @@ def cmd_sweep(args) -> int:
         doc["threads"] = args.threads
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
+        clash = axis_clash(path, vals)
+        if clash is not None:
+            a, b = clash
+            print(f"sweep: --set {path}: " + (f"the value {a} is given twice" if a == b else
+                  f"the values {a} and {b} would write the same point directory"), file=sys.stderr)
+            return 2
         axes[path] = vals
     try:
         pts = grid(doc, axes, seeds=args.seeds)
@@ -364,6 +372,9 @@ def cmd_sweep(args) -> int:
         return 2
     except ClusterError as e:
         print(f"sweep: {e}", file=sys.stderr)
+        return 2
+    except SweepLabelError as e:  # what the axes' own check cannot see: values that clash across axes
+        print(str(e), file=sys.stderr)
         return 2
     except SweepError as e:
         print(str(e), file=sys.stderr)

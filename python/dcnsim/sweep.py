@@ -54,7 +54,8 @@ from ._atomic import OutputDirError, check_out_dir
 from .errors import DcnsimWarning, Problem, ScenarioError
 from .scenario import as_dict, with_overrides
 
-__all__ = ["Point", "SweepError", "ClusterError", "OutputDirError", "run_sweep", "grid", "point_dir"]
+__all__ = ["Point", "SweepError", "SweepLabelError", "ClusterError", "OutputDirError", "run_sweep", "grid",
+           "point_dir"]
 
 
 @dataclass
@@ -76,6 +77,20 @@ class SweepError(RuntimeError):
         super().__init__(f"{len(lines)} sweep point(s) failed:\n" + "\n".join(lines))
 
 
+class SweepLabelError(ValueError):
+    """Two points of a sweep would write the same directory (equal labels,
+    or labels equal once made safe for a file system, ``a/b`` and ``a_b``);
+    raised before anything runs. ``labels``: the two; ``directory``: the
+    directory they share."""
+
+    def __init__(self, first: str, second: str, directory: Union[str, os.PathLike]):
+        self.labels = (first, second)
+        self.directory = Path(directory)
+        same = f"label {first!r} is given twice" if first == second else f"labels {first!r} and {second!r}"
+        super().__init__(f"sweep: {same}: the points would write the same directory {self.directory}; "
+                         "give each point its own label")
+
+
 class ClusterError(RuntimeError):
     """The Dask cluster cannot be used (not installed, or not reachable);
     nothing was run."""
@@ -84,10 +99,29 @@ class ClusterError(RuntimeError):
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=,+@%-]+")
 
 
+def safe_label(label: str) -> str:
+    """``label`` as the name of a point's directory (every run of other
+    characters than letters, digits and ``._=,+@%-`` made one ``_``)."""
+    return _UNSAFE.sub("_", label).strip(".") or "_"
+
+
 def point_dir(out_dir: Union[str, os.PathLike], label: str) -> Path:
     """The directory a point's results go to (label made filesystem-safe)."""
-    safe = _UNSAFE.sub("_", label).strip(".") or "_"
-    return Path(out_dir) / safe
+    return Path(out_dir) / safe_label(label)
+
+
+def axis_clash(path: str, values: Sequence[Any]) -> Optional[Tuple[str, str]]:
+    """The first two of an axis's ``values`` (as a label shows them) whose
+    points would share a directory (the same value twice, or values equal
+    once made safe, ``a/b`` and ``a_b``); ``None`` when each has its own."""
+    seen: Dict[str, str] = {}
+    for v in values:
+        text = _fmt(v)
+        key = safe_label(f"{path}={text}")
+        if key in seen:
+            return seen[key], text
+        seen[key] = text
+    return None
 
 
 def _as_point(p: Any) -> Point:
@@ -261,7 +295,7 @@ def run_sweep(
     for p in pts:
         d = point_dir(out_root, p.label)
         if d in seen:
-            raise ValueError(f"sweep labels {seen[d]!r} and {p.label!r} map to the same directory {d}")
+            raise SweepLabelError(seen[d], p.label, d)
         seen[d] = p.label
         try:
             doc = as_dict(p.scenario)
