@@ -232,6 +232,10 @@ def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
     (["--set", "stop=10ms,10ms"], "sweep: --set stop: the value 10ms is given twice"),
     (["--set", "name=a/b,a_b"], "sweep: --set name: the values a/b and a_b would write the same point directory"),
     (["--seeds", "1,2,1"], "argument --seeds: --seeds expects distinct seeds, got '1,2,1' (seed 1 twice)"),
+    # a second --set of a path would drop the first one's points
+    (["--set", "stop=10ms,20ms", "--set", "tcp.cc=cubic", "--set", "stop=30ms"],
+     "sweep: --set stop is given twice (stop=10ms,20ms and stop=30ms): give all its values in one, "
+     "--set stop=10ms,20ms,30ms"),
 ])
 def test_sweep_points_that_would_share_a_directory_are_one_line(tmp_path, small_incast_path, axes, said):
     r = cli("sweep", str(small_incast_path), *axes, "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress")

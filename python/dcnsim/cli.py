@@ -325,6 +325,7 @@ def cmd_sweep(args) -> int:
         ClusterError,
         SweepError,
         SweepLabelError,
+        _fmt,
         axis_clash,
         grid,
         jobs_for_threads,
@@ -342,6 +343,13 @@ def cmd_sweep(args) -> int:
         doc["threads"] = args.threads
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
+        if path in axes:
+            # a later --set replacing the earlier one would drop points the user asked for
+            given = [",".join(_fmt(v) for v in vs) for p, vs in args.set if p == path]
+            times = "twice" if len(given) == 2 else f"{len(given)} times"
+            print(f"sweep: --set {path} is given {times} ({' and '.join(f'{path}={g}' for g in given)}): "
+                  f"give all its values in one, --set {path}={','.join(given)}", file=sys.stderr)
+            return 2
         clash = axis_clash(path, vals)
         if clash is not None:
             a, b = clash
