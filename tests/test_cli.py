@@ -224,6 +224,10 @@ def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
     assert "8 run, 0 resumed" in r.stdout
     r = cli(*args)
     assert r.returncode == 0 and "0 run, 8 resumed" in r.stdout
+    # points stored as csv are not "resumed" by a run asking for parquet
+    r = cli(*args, "--format", "parquet")
+    assert r.returncode == 0 and "8 run; 8 of them stored as csv, run again for parquet, 0 resumed" in r.stdout
+    assert len(list(out.glob("*/flows.parquet"))) == 8 and not list(out.glob("*/flows.csv"))
     r = cli("sweep", str(small_incast_path), "--set", "apps.7.servers=1-2", "--out", str(out))
     assert r.returncode == 2 and "apps.7.servers" in r.stderr and "Traceback" not in r.stderr
 

@@ -271,3 +271,19 @@ def test_a_cluster_points_files_replace_an_earlier_run_as_a_local_write_does(tmp
     _store_files(out, files)
     assert {f.name for f in out.iterdir()} == set(files) | {"notes.txt"}
     assert all((out / n).read_bytes() == b for n, b in files.items())
+
+
+def test_a_point_stored_in_the_other_format_is_run_again_in_the_one_asked(tmp_path):
+    pts = points()[:2]
+    run_sweep(pts, tmp_path, jobs=1, progress=False)
+    d = point_dir(tmp_path, pts[0].label)
+    old = pd.read_csv(d / "blocks.csv")
+    df = run_sweep(pts, tmp_path, jobs=1, progress=False, format="parquet")
+    assert df.attrs["computed"] == df.attrs["reformatted"] == [p.label for p in pts]
+    for p in pts:
+        names = {f.name for f in point_dir(tmp_path, p.label).iterdir()}
+        assert {f"{t}.parquet" for t in TABLES} <= names and not any(n.endswith(".csv") for n in names), names
+    # the same run, in the format asked
+    pd.testing.assert_frame_equal(pd.read_parquet(d / "blocks.parquet"), old, check_dtype=False)
+    again = run_sweep(pts, tmp_path, jobs=1, progress=False, format="parquet")
+    assert again.attrs["computed"] == again.attrs["reformatted"] == []

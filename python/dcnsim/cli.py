@@ -392,7 +392,12 @@ def cmd_sweep(args) -> int:
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
         print(df[_summary_columns(df, params)].to_string(index=False))
     n_new = len(df.attrs.get("computed", []))
-    print(f"\n{len(df)} points ({n_new} run, {len(df) - n_new} resumed); results in {args.out}/ (summary: sweep.csv)")
+    n_re = len(df.attrs.get("reformatted", []))
+    other = "csv" if args.format == "parquet" else "parquet"
+    # a point complete in the other format was run again: say why it was not resumed
+    why = f"; {n_re} of them stored as {other}, run again for {args.format}" if n_re else ""
+    print(f"\n{len(df)} points ({n_new} run{why}, {len(df) - n_new} resumed); results in {args.out}/ "
+          "(summary: sweep.csv)")
     return 0
 
 

@@ -249,6 +249,13 @@ def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] =
     return rec
 
 
+def _has_tables(out: Path, format: str) -> bool:
+    """Whether ``out`` holds every table a run writes, in ``format``."""
+    from .result import TABLES
+
+    return all((out / f"{name}.{format}").is_file() for name in TABLES)
+
+
 def run_sweep(
     points: Iterable[Any],
     out_dir: Union[str, os.PathLike],
@@ -266,7 +273,9 @@ def run_sweep(
     cluster's workers instead, and ``jobs`` is then ignored. ``progress`` shows a tqdm bar
     (default: only when stderr is a terminal). Points already complete in
     ``out_dir`` are skipped; ``df.attrs["computed"]`` lists the labels run
-    this time. Invalid scenarios raise :class:`ScenarioError`, and an
+    this time, and ``df.attrs["reformatted"]`` those of them that were
+    complete but in the other ``format`` (run again to write it; the
+    old format's tables are replaced). Invalid scenarios raise :class:`ScenarioError`, and an
     ``out_dir`` that cannot be written :class:`OutputDirError`, before
     anything runs (every problem, prefixed by the point's label)."""
     import pandas as pd
@@ -313,9 +322,15 @@ def run_sweep(
 
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
+    reformat: List[str] = []
     core = _current_core()
     for i, (doc, d) in enumerate(zip(docs, dirs)):
         cached = _cached(d, doc, core)
+        if cached is not None and not _has_tables(d, format):
+            # stored in the other format: asked for parquet, a point must
+            # not be "resumed" with csv files only (the rerun replaces them)
+            reformat.append(pts[i].label)
+            cached = None
         if cached is not None:
             records[i] = cached
         else:
@@ -374,6 +389,7 @@ def run_sweep(
         rows.append(row)
     df = pd.DataFrame(rows)
     df.attrs["computed"] = [pts[i].label for i in todo]
+    df.attrs["reformatted"] = reformat
     df.attrs["out_dir"] = str(out_root)
     return df
 
