@@ -23,6 +23,19 @@ def test_split_and_parse_set_values():
     ]
 
 
+def test_threads_past_the_cores_limit_echo_what_was_typed():
+    import argparse
+
+    from dcnsim._args import MAX_THREADS, parse_threads
+
+    assert parse_threads(str(MAX_THREADS)) == MAX_THREADS and parse_threads("Auto") == "auto"
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        parse_threads("99999999999999999999")
+    assert str(e.value) == "--threads expects a whole number from 1 to 4,294,967,295 or 'auto', got '99999999999999999999'"
+    r = cli("run", "x.toml", "--threads", "99999999999999999999")
+    assert r.returncode == 2 and "1e+20" not in r.stderr and "'99999999999999999999'" in r.stderr
+
+
 def test_bad_arguments_exit_2():
     r = cli("sweep", "x.toml", "--set", "novalue", "--out", "o")
     assert r.returncode == 2 and "Traceback" not in r.stderr
@@ -106,6 +119,26 @@ def test_run_prints_a_summary(small_incast_path):
     assert r.returncode == 0, r.stderr
     for word in ("flows", "goodput", "timeouts", "drops", "blocks", "events", "wall", "packet-hops"):
         assert word in r.stdout, word
+
+
+@needs_core
+@pytest.mark.parametrize("timing, cores, said", [
+    ({"threads": 8.0}, 2, " on 2 worker threads (8 partitions), "),  # the core's "8 partitions on 2 cores"
+    ({"threads": 8.0, "workers": 3.0}, 2, " on 3 worker threads (8 partitions), "),  # the core's own count first
+    ({"threads": 4.0}, 8, " on 4 threads, "),
+    ({"threads": 1.0}, 8, None),
+])
+def test_the_wall_row_names_the_worker_threads_the_partitions_ran_on(monkeypatch, timing, cores, said):
+    from dcnsim import cli as cli_mod
+
+    r = dcnsim.run(small_incast(stop="10ms"))
+    r.timing.update(timing)
+    monkeypatch.setattr(cli_mod, "_cores", lambda: cores)
+    wall = next(ln for ln in cli_mod.format_summary(r).splitlines() if ln.strip().startswith("wall"))
+    if said is None:
+        assert "thread" not in wall and "partition" not in wall, wall
+    else:
+        assert said in wall, wall
 
 
 @needs_core
@@ -228,6 +261,8 @@ def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
     r = cli(*args, "--format", "parquet")
     assert r.returncode == 0 and "8 run; 8 of them stored as csv, run again for parquet, 0 resumed" in r.stdout
     assert len(list(out.glob("*/flows.parquet"))) == 8 and not list(out.glob("*/flows.csv"))
+    r = cli("sweep", str(small_incast_path), "--set", "stop=10ms", "--out", str(tmp_path / "one"), "--no-progress")
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].startswith("1 point (1 run, 0 resumed);"), r.stdout
     r = cli("sweep", str(small_incast_path), "--set", "apps.7.servers=1-2", "--out", str(out))
     assert r.returncode == 2 and "apps.7.servers" in r.stderr and "Traceback" not in r.stderr
 

@@ -151,11 +151,21 @@ def install_hint(extra: str) -> str:
     return f"pip install 'dcnsim[{extra}]'"
 
 
+#: The most ``threads`` the core takes (its scenario key is a u32).
+MAX_THREADS = 2**32 - 1
+
+
 def parse_threads(text: str):
-    """``--threads``: a whole number >= 1 or ``auto`` (the scenario key ``threads``)."""
+    """``--threads``: a whole number from 1 to :data:`MAX_THREADS` or
+    ``auto`` (the scenario key ``threads``)."""
     if text.strip().lower() == "auto":
         return "auto"
     try:
-        return positive_int(text)
+        n = positive_int(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"--threads expects a whole number >= 1 or 'auto', got {text!r}") from None
+    if n > MAX_THREADS:
+        # past it the core would see a float and echo 1e+20, not what was typed
+        raise argparse.ArgumentTypeError(f"--threads expects a whole number from 1 to {MAX_THREADS:,} or 'auto', "
+                                         f"got {text!r}")
+    return n

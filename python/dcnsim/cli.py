@@ -70,6 +70,16 @@ SUMMARY_WIDTH = 120
 HOT_INPUTS = 5
 
 
+def _cores() -> int:
+    """The cores this process may run on, as the core counts them for its
+    worker threads (``std::thread::available_parallelism``: the CPU
+    affinity; Linux's cgroup quota is not read here)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def format_summary(result, warnings: bool = True) -> str:
     """A readable multi-line summary of a Result. ``warnings=False`` leaves
     out the scenario's warnings (the command line has shown them on stderr)."""
@@ -205,8 +215,15 @@ def format_summary(result, warnings: bool = True) -> str:
     events = float(s.get("events", math.nan))
     rate = hops / wall if wall > 0 else math.nan
     row("events", f"{fmt_count(events)} ({fmt_per_s(events / wall if wall > 0 else math.nan)})")
+    # the core's `threads` counts partitions; on fewer cores it runs them on
+    # fewer worker threads (its stderr line says "8 partitions on 2 cores:
+    # 2 worker threads"), and the wall time is theirs
     threads = int(result.timing.get("threads", 1))
-    on = f" on {threads} threads" if threads > 1 else ""
+    workers = int(result.timing.get("workers", min(threads, _cores())))
+    if threads > 1 and workers < threads:
+        on = f" on {workers} worker thread{'s' if workers != 1 else ''} ({threads} partitions)"
+    else:
+        on = f" on {threads} threads" if threads > 1 else ""
     row("wall", f"{fmt_time(wall)}{on}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
     return "\n".join(lines)
 
@@ -396,7 +413,7 @@ def cmd_sweep(args) -> int:
     other = "csv" if args.format == "parquet" else "parquet"
     # a point complete in the other format was run again: say why it was not resumed
     why = f"; {n_re} of them stored as {other}, run again for {args.format}" if n_re else ""
-    print(f"\n{len(df)} points ({n_new} run{why}, {len(df) - n_new} resumed); results in {args.out}/ "
+    print(f"\n{len(df)} point{'s' if len(df) != 1 else ''} ({n_new} run{why}, {len(df) - n_new} resumed); results in {args.out}/ "
           "(summary: sweep.csv)")
     return 0
 
