@@ -340,6 +340,28 @@ def test_a_failed_write_says_so_in_one_line_and_fails(tmp_path, monkeypatch, sma
     assert "tables       written" not in captured.out
 
 
+def test_a_write_that_fails_before_changing_anything_says_the_directory_is_as_it_was(tmp_path, monkeypatch,
+                                                                                    small_incast_path, capsys):
+    import errno
+
+    from dcnsim import cli as cli_mod
+    from dcnsim.result import Result
+
+    out = tmp_path / "o"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def refused(self, out_dir, format="csv"):
+        raise OSError(errno.EROFS, "Read-only file system", str(out_dir))
+
+    monkeypatch.setattr(Result, "write", refused)
+    capsys.readouterr()
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert f"{out} is as it was (nothing of this run written)" in err and "no summary.json" not in err, err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
 def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeypatch, small_incast_path, capsys):
     from dcnsim import cli as cli_mod
     from dcnsim.result import Result

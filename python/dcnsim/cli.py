@@ -232,6 +232,15 @@ def format_summary(result, warnings: bool = True) -> str:
 # commands
 
 
+def _incomplete(out: str) -> str:
+    """What a write cut short left in ``out``: Result.write removes an
+    earlier summary.json before anything else and writes its own last, so
+    one there means nothing was changed yet."""
+    if os.path.exists(os.path.join(out, "summary.json")):
+        return f"{out} is as it was (nothing of this run written)"
+    return f"{out} is incomplete (it has no summary.json)"
+
+
 def cmd_run(args) -> int:
     import dcnsim
 
@@ -257,32 +266,30 @@ def cmd_run(args) -> int:
     if args.out:
         from .result import result_files
 
-        # said before the write: an interrupted one leaves the user knowing
-        # what was there, and which files of it this run does not replace
+        # what was there, and which files of it this run does not replace:
+        # read before the write, said after it, however it ended
         earlier = result_files(args.out)
+        note = None
         if earlier:
             ours = set(result.file_names(args.format))
             gone = [n for n in earlier if n not in ours]
-            print(f"run: --out {args.out} held an earlier run's results: replacing them"
-                  + (f" (removing {', '.join(gone)}, which this run does not write)" if gone else ""),
-                  file=sys.stderr)
+            note = (f"run: --out {args.out} held an earlier run's results: replacing them"
+                    + (f" (removing {', '.join(gone)}, which this run does not write)" if gone else ""))
         # the tables before any output: stdout may be a pipe already closed
         # (`| head -1`), and what the user asked for must not hang on it
         try:
-            out = result.write(args.out, format=args.format)
+            try:
+                out = result.write(args.out, format=args.format)
+            finally:
+                if note is not None:
+                    print(note, file=sys.stderr)
         except KeyboardInterrupt:
-            # Result.write removes an earlier summary.json before anything
-            # else and writes its own last: its absence says "incomplete"
-            if os.path.exists(os.path.join(args.out, "summary.json")):
-                print(f"interrupted before writing; {args.out} is as it was", file=sys.stderr)
-            else:
-                print(f"interrupted while writing; {args.out} is incomplete (it has no summary.json)",
-                      file=sys.stderr)
+            print(f"interrupted while writing; {_incomplete(args.out)}", file=sys.stderr)
             return 130
         except OSError as e:  # a full disk, a read-only mount: one line, not a traceback
             where = f" ({e.filename})" if e.filename else ""
-            print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; "
-                  "it is incomplete (it has no summary.json)", file=sys.stderr)
+            print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; {_incomplete(args.out)}",
+                  file=sys.stderr)
             return 1
     # the scenario's warnings went to stderr before the run: once is enough
     print(format_summary(result, warnings=False))
