@@ -364,8 +364,23 @@ def test_close_never_covers_the_wrong_side_of_the_papers_direction():
 
 
 def test_a_tie_and_two_end_points_are_not_a_trend():
+    # a pure tie: every CI ±1 around means that happen to fall the claimed
+    # way at two of three x (with no effect, half of all draws do)
     tie = {1: (0.3, 1.0), 2: (-0.2, 1.0), 3: (0.1, 1.0)}
-    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, tie)[0] == "trend agrees"
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, tie)[0] == "differs"
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, {x: (0.3, 1.0) for x in (1, 2, 3)})[0] == \
+        "differs"
+    # no x significant alone, the mean over the x clear of its CI: a trend
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, {x: (0.8, 1.0) for x in (1, 2, 3, 4)})[0] == \
+        "trend agrees"
+    # one x significant among noise does not carry the others
+    assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"},
+                      {1: (1.1, 1.0), 2: (0.1, 1.5), 3: (-0.2, 1.5), 4: (0.1, 1.5), 5: (0.05, 1.5)})[0] == "differs"
+    # means drifting the claimed way step by step, the ends within their CIs
+    drift = {1: (1.0, 0.5), 2: (1.2, 0.5), 3: (1.1, 0.5), 4: (1.3, 0.5)}
+    assert judge_spec({"kind": "rises", "sign": 1, "what": "q"}, drift)[0] == "differs"
+    assert judge_spec({"kind": "rises", "sign": 1, "what": "q"}, {1: (1.0, 0.1), 2: (1.6, 0.1), 3: (1.5, 0.1),
+                                                                  4: (2.0, 0.1)})[0] == "trend agrees"
     assert judge_spec({"kind": "ordering", "sign": 1, "what": "a − b"}, {1: (0.0, 1.0), 2: (-0.1, 1.0)})[0] == \
         "differs"
     # the static case's FCT gain: significant only at the last n, never rising step by step
@@ -562,8 +577,10 @@ def test_level_is_judged_on_the_distribution_over_seeds():
     from dcnsim.analysis import ci95
     assert judge_spec(spec, {20: ci95(shares)})[0] == "differs"
     assert judge_spec(spec, {20: ci95([0.05, 0.06, 0.04, 0.05, 0.06])})[0] == "agrees"
-    # the mean below, the CI reaching over the level: a trend, not agreement
-    assert judge_spec(spec, {20: (0.3, 0.4)})[0] == "trend agrees"
+    # the mean below, the CI reaching over the level: not even a trend alone
+    assert judge_spec(spec, {20: (0.3, 0.4)})[0] == "differs"
+    # each CI reaching over, the mean over the x clear of it: a trend, not agreement
+    assert judge_spec(spec, {x: (0.3, 0.25) for x in (20, 60, 100)})[0] == "trend agrees"
 
 
 def test_near_counts_the_mean_not_a_ci_that_reaches_in():

@@ -80,23 +80,30 @@ def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> 
     """"A is higher (``sign`` +1) / lower (−1) than B" from per-x differences
     A − B, each ``(mean, 95 % CI half-width)``. agrees: the CI on the
     claimed side at ≥ half of the x and on the wrong side at none; trend
-    agrees: the mean on the claimed side at a majority and the CI wrong
-    nowhere; else differs."""
+    agrees: the mean on the claimed side at a majority, the CI wrong
+    nowhere, and the mean over the x (the x's runs independent: its CI
+    √(Σ h²) / k) on the claimed side beyond its CI; else differs. Means
+    that fall the claimed way within their CIs are not a trend: with no
+    effect at all, three x do so half the time."""
     sign = int(p["sign"])
     xs = _xs(measured)
     sig = sum(1 for x in xs if sign * measured[x][0] - measured[x][1] > 0)
     wrong = sum(1 for x in xs if -sign * measured[x][0] - measured[x][1] > 0)
     side = sum(1 for x in xs if sign * measured[x][0] > 0)
+    k = len(xs) or 1
+    pooled = sum(measured[x][0] for x in xs) / k
+    pooled_ci = math.sqrt(sum(measured[x][1] ** 2 for x in xs)) / k
     unit = p.get("unit", "")
     rule = (f"paired difference {p['what']} per x (± 95 % CI{', ' + unit if unit else ''}) "
             f"{'above' if sign > 0 else 'below'} 0: the CI on the claimed side at ≥ half of the x and on the wrong "
             f"side at none ({sig}/{len(xs)} significant, {wrong} wrong); trend: the mean on the claimed side at a "
-            f"majority ({side}/{len(xs)}) and the CI wrong nowhere")
+            f"majority ({side}/{len(xs)}), the CI wrong nowhere and the mean over the x beyond its CI "
+            f"({pooled:+.3g} ± {pooled_ci:.2g})")
     if not xs:
         return "untestable", "no paired runs", rule
     if wrong == 0 and sig * 2 >= len(xs):
         verdict = "agrees"
-    elif wrong == 0 and side * 2 > len(xs):
+    elif wrong == 0 and side * 2 > len(xs) and sign * pooled - pooled_ci > 0:
         verdict = "trend agrees"
     else:
         verdict = "differs"
@@ -107,8 +114,10 @@ def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
     """"Q grows (``sign`` +1) / shrinks (−1) with x" from per-x ``(mean,
     CI)``. agrees: the mean moves the claimed way at every step and the last
     x exceeds the first by more than the sum of their CIs; trend agrees: the
-    claimed way at a majority of steps and last beyond first; else differs.
-    Two end points alone are not a trend: every step counts."""
+    claimed way at a majority of steps and the last beyond the first by
+    more than the sum of their CIs too; else differs. Two end points alone
+    are not a trend: every step counts; and means that drift the claimed
+    way within their CIs are not one either."""
     sign = int(p["sign"])
     xs = _xs(measured)
     unit = p.get("unit", "")
@@ -116,14 +125,14 @@ def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
     up = sum(1 for s in steps if s > 0)
     rule = (f"{p['what']} {'rises' if sign > 0 else 'falls'} with x{' (' + unit + ')' if unit else ''}: at every step "
             f"({up}/{len(steps)}) and last vs first beyond the sum of their 95 % CIs; trend: at a majority of steps "
-            "and last beyond first")
+            "and last vs first beyond the sum of their CIs")
     if len(xs) < 2:
         return "untestable", "fewer than two x values", rule
     lo, hi = measured[xs[0]], measured[xs[-1]]
     span = sign * (hi[0] - lo[0])
     if up == len(steps) and span > hi[1] + lo[1]:
         verdict = "agrees"
-    elif up * 2 > len(steps) and span > 0:
+    elif up * 2 > len(steps) and span > hi[1] + lo[1]:
         verdict = "trend agrees"
     else:
         verdict = "differs"
@@ -204,7 +213,8 @@ def _level(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
     distribution over seeds given per x as ``(mean, 95 % CI)``: the
     ``ordering`` rule on Q − ref (the CI on the claimed side at ≥ half of
     the x and on the wrong side at none; trend: the mean on the claimed side
-    at a majority, the CI wrong nowhere). Shows Q itself, not Q − ref."""
+    at a majority, the CI wrong nowhere and the mean over the x beyond its
+    CI). Shows Q itself, not Q − ref."""
     ref = float(p["ref"])
     shifted = {x: (v[0] - ref, v[1]) for x, v in measured.items()}
     verdict, _, rule = _ordering({**p, "what": f"{p['what']} − {ref:g}"}, shifted)
