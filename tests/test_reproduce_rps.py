@@ -67,8 +67,11 @@ def test_ci_and_ordering_criterion():
     sig = {1: (2.0, 0.5), 2: (3.0, 1.0)}
     assert ordering("q", sig, "p", +1, "a − b", "x").verdict == "agrees"
     assert ordering("q", sig, "p", -1, "a − b", "x").verdict == "differs"
+    # means on the claimed side within CIs five times wider: noise, not a trend
     noisy = {1: (2.0, 5.0), 2: (1.0, 5.0), 3: (-1.0, 5.0)}
-    c = ordering("q", noisy, "p", +1, "a − b", "x")
+    assert ordering("q", noisy, "p", +1, "a − b", "x").verdict == "differs"
+    # no x significant alone, their mean beyond its CI: a trend
+    c = ordering("q", {1: (2.0, 2.5), 2: (1.5, 2.5), 3: (1.0, 2.5)}, "p", +1, "a − b", "x")
     assert c.verdict == "trend agrees" and "CI on the claimed side" in c.criterion and "trend:" in c.criterion
 
 

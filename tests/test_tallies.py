@@ -339,6 +339,14 @@ def both_ways_problems(register: Register) -> list:
     return out
 
 
+def _judged_by(reg: Register, kind: str) -> set:
+    """The tallied claims a criterion ``kind`` judges, directly or as the
+    criterion of one of their points (a claim of ``parts``)."""
+    return {c.id for c in reg.tallied
+            if c.criterion["kind"] == kind or any(s["kind"] == kind for s in c.criterion.get("of", [])
+                                                  if isinstance(s, dict))}
+
+
 @pytest.mark.parametrize("key", REGISTERED)
 def test_every_tallied_criterion_can_fail_both_ways(key):
     reg = get_paper(key).register
@@ -351,7 +359,7 @@ def test_a_criterion_made_constant_fails_the_both_ways_test(monkeypatch):
     monkeypatch.setitem(KINDS, "ordering", lambda p, m: ("agrees", "x", "always agrees"))
     problems = both_ways_problems(reg)
     assert problems and all("other side" in p for p in problems), problems
-    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == "ordering"}
+    assert {p.split(":")[0] for p in problems} == _judged_by(reg, "ordering")
 
 
 def test_close_never_covers_the_wrong_side_of_the_papers_direction():
@@ -449,7 +457,7 @@ def test_a_constant_band_fails_the_both_ways_test_on_fasts_register(monkeypatch)
     reg = get_paper("fast").register
     monkeypatch.setitem(KINDS, "band", lambda p, m: ("agrees", "x", "always agrees"))
     problems = both_ways_problems(reg)
-    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == "band"}
+    assert {p.split(":")[0] for p in problems} == _judged_by(reg, "band")
 
 
 def test_fasts_contrasts_are_judged_as_contrasts():
@@ -526,7 +534,7 @@ def test_a_kulkarni_criterion_made_constant_fails_the_both_ways_test(monkeypatch
     reg = get_paper("kulkarni").register
     monkeypatch.setitem(KINDS, kind, lambda p, m: ("agrees", "x", "always agrees"))
     problems = both_ways_problems(reg)
-    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == kind}
+    assert {p.split(":")[0] for p in problems} == _judged_by(reg, kind)
 
 
 def test_kulkarnis_model_checks_are_the_split_models_premises():
@@ -534,7 +542,8 @@ def test_kulkarnis_model_checks_are_the_split_models_premises():
     (n > 3) shares are the premises eq. 3.40 is built on, kept out of the
     tally; Fig. 4.11's header-compression rows are not the paper's."""
     reg = get_paper("kulkarni").register
-    assert {c.id for c in reg.claims if not c.tally} == {"fig3.12-whole-window", "fig3.12-few-dupacks"}
+    assert {c.id for c in reg.claims if not c.tally and not c.counted_in} == {"fig3.12-whole-window",
+                                                                              "fig3.12-few-dupacks"}
     assert not any("compression" in c.says or "compression" in c.metric for c in reg.tallied)
     assert {c.id for c in reg.tallied if c.where == "Fig. 4.11"} == {"fig4.11-penalty", "fig4.11-better"}
 
@@ -565,7 +574,7 @@ def test_a_criterion_kind_made_constant_fails_the_both_ways_test(monkeypatch, ki
     monkeypatch.setitem(KINDS, kind, lambda p, m: ("agrees", "x", "always agrees"))
     problems = both_ways_problems(reg)
     assert problems and all("other side" in p for p in problems), problems
-    assert {p.split(":")[0] for p in problems} == {c.id for c in reg.tallied if c.criterion["kind"] == kind}
+    assert {p.split(":")[0] for p in problems} == _judged_by(reg, kind)
 
 
 def test_level_is_judged_on_the_distribution_over_seeds():
@@ -635,3 +644,62 @@ def test_a_partial_run_is_recorded_with_its_missing_claims_not_run(tmp_path, mon
     assert set(res["not_run"]) == {x.id for x in p.register.claims} - {"fig7-ooo"}
     text = tallies.render("rps")
     assert "**1 tested claims of the paper: 1 agrees** (not run 10)" in text and "partial run at abc" in text
+
+
+# ---------------------------------------------------------------- one statement, one count
+
+
+@pytest.mark.parametrize("key", ("rps", "fast", "tcprand", "kulkarni"))
+def test_every_point_of_a_statement_is_counted_in_one_tallied_claim(key):
+    reg = get_paper(key).register
+    for c in reg.claims:
+        if c.counted_in:
+            assert not c.tally and c.out, c.id
+            assert all(reg[o].tally for o in c.counted_in), c.id
+        parts = reg.parts(c.id)
+        if parts:
+            assert c.tally and c.criterion["kind"] == "all", c.id
+            assert [s["key"] for s in c.criterion["of"]] == parts
+            assert all(reg[i].counted_in == (c.id,) for i in parts), c.id
+    # a point is in one statement only
+    pts = [i for c in reg.claims for i in reg.parts(c.id)]
+    assert len(pts) == len(set(pts)), key
+
+
+def test_the_reviews_repeated_statements_are_counted_once():
+    t, k, f = (get_paper(x).register for x in ("tcprand", "kulkarni", "fast"))
+    static = {f"fig8a-{s}-fairer" for s in ("ct200", "ct100", "ct50", "nt200", "nt100", "nt50")} | {"fig8a-rmin"}
+    assert set(t.parts("fig8a-static-fairer")) == static
+    assert t["fig8a-ctd-fairer"].tally  # §10's adaptive TCPRand: a statement of its own
+    assert set(k.parts("fig4.7-4.10-fewer")) == {"fig4.7-n5", "fig4.8-n10", "fig4.9-n20", "fig4.10-n50"}
+    assert not f["fig4-order"].tally and set(f["fig4-order"].counted_in) == {"fig4-newreno", "fig4-dctcp", "fig4-fast"}
+    # Fig. 9: F1's points are judged by F1's claims only
+    assert judge_spec(t["fig9-hi-shorter"].criterion, {60.2: (5.0, 0.1), 60.4: (-1.0, 0.1)})[0] == "agrees"
+    assert judge_spec(t["fig9-q20-more"].criterion, {2: (-9.0, 0.1), 4: (1.0, 0.1), 6: (1.0, 0.1)})[0] == "agrees"
+
+
+def test_a_statement_is_judged_on_all_its_points_in_a_live_run(tmp_path):
+    f = tmp_path / "claims.toml"
+    f.write_text('paper = "toy"\n'
+                 '[[claim]]\nid = "s"\nwhere = "Fig. 1"\npage = "p. 1"\nsays = "A and C beat B"\nseries = "A; B; C"\n'
+                 'metric = "both"\ncriterion = { kind = "parts", of = ["a", "c"] }\nwhy = "one sentence"\n'
+                 + "".join(f'[[claim]]\nid = "{x}"\nwhere = "Fig. 1"\npage = "p. 1"\nsays = "{x.upper()} beats B"\n'
+                           f'series = "{x.upper()}; B"\nmetric = "{x.upper()} − B"\n'
+                           f'criterion = {{ kind = "ordering", sign = 1, what = "d" }}\ncounted_in = "s"\n'
+                           f'out = "a point of s"\n' for x in "ac"), encoding="utf-8")
+    reg = Register.load(f)
+    assert [c.id for c in reg.tallied] == ["s"]
+    rows = lambda: [reg.judge("a", {1: (3.0, 1.0)}), reg.judge("c", {1: (-3.0, 1.0)})]  # noqa: E731
+    p = Paper("toy", "A toy paper", "Nobody, 2026.", [_fig("1", rows)], series=("A", "B", "C"))
+    p.register = reg
+    rep = reproduce(p, out=tmp_path / "run", jobs=1, progress=False, echo=None)
+    assert not rep.errors, rep.errors
+    by = {c.claim: c for c in rep.comparisons}
+    assert by["a"].verdict == by["c"].verdict == "counted in another claim"
+    assert (by["a"].judged, by["c"].judged) == ("agrees", "differs")
+    assert by["s"].verdict == "differs" and rep.counts()["differs"] == 1 and sum(rep.counts()[v] for v in TALLIED) == 1
+    # an entry counted elsewhere and tallied as well is refused
+    f.write_text(f.read_text(encoding="utf-8").replace('counted_in = "s"\n', 'counted_in = "s"\ntally = true\n', 1),
+                 encoding="utf-8")
+    with pytest.raises(ValueError, match="is not tallied"):
+        Register.load(f)

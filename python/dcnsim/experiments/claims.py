@@ -17,12 +17,19 @@ the paper, with
 * ``tally`` — ``true`` for a claim of the paper, with ``why`` (why it is a
   claim of the paper and not a property of the model or the setup);
   ``false`` for a *model check* kept beyond the tally, with ``out`` (why it
-  holds by construction).
+  holds by construction);
+* ``counted_in`` — the tallied claim(s) that count this entry's statement:
+  one point of a sentence judged as one claim (that claim's criterion is
+  ``{ kind = "parts", of = [ids] }``: every point's own criterion, the
+  worst verdict of theirs), or a restatement of claims tallied already.
+  Such an entry is out of the tally, with ``out`` saying why, judged and
+  shown beside (verdict "counted in another claim"), so that each
+  statement of the paper is counted once.
 
 A figure calls ``REGISTER.judge(id, measured)``; the framework refuses a
 tallied row that the register did not judge (:func:`register_problems`).
 
-Every criterion can fail both ways: ``tests/test_claims.py`` feeds each
+Every criterion can fail both ways: ``tests/test_tallies.py`` feeds each
 tallied claim's criterion one input on the paper's side and one on the
 other side of the claim and asserts the verdicts. A *close* band never
 covers a value on the wrong side of the paper's direction.
@@ -39,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .paper import MODEL_CHECK, TALLIED, Comparison
+from .paper import COUNTED_IN, MODEL_CHECK, TALLIED, Comparison
 
 try:  # Python 3.11+
     import tomllib
@@ -421,6 +428,13 @@ def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, s
     kind = spec.get("kind")
     if kind not in KINDS:
         raise ValueError(f"criterion kind {kind!r} is not one of {sorted(KINDS)}")
+    if spec.get("exclude") and isinstance(measured, Mapping):
+        # x values the claim is not about (spraying over one path is single
+        # path by construction; a point another claim counts): not judged
+        drop = {float(x) for x in spec["exclude"]}
+        measured = {x: v for x, v in measured.items() if not (_is_number(x) and float(x) in drop)}
+        verdict, ours, rule = KINDS[kind](spec, measured)
+        return verdict, ours, rule + f" (x = {', '.join(format(float(x), 'g') for x in spec['exclude'])} not judged)"
     return KINDS[kind](spec, measured)
 
 
@@ -455,10 +469,18 @@ class Claim:
     out: str = ""
     #: the paper's value or words for the "paper" column (default: ``says``)
     paper: str = ""
+    #: the tallied claim(s) that count this entry's statement (out of the
+    #: tally, judged beside: one point of one statement, or a restatement)
+    counted_in: Tuple[str, ...] = ()
 
     def judge(self, measured: Measured, note: str = "") -> Comparison:
         verdict, ours, rule = judge_spec(self.criterion, measured)
         paper = self.paper or self.says
+        if self.counted_in:
+            judged = verdict if verdict in TALLIED + ("untestable",) else None
+            return Comparison(self.metric, ours, paper, COUNTED_IN, "; ".join(x for x in (self.out, note) if x),
+                              criterion=rule, series=self.series, judged=judged, claim=self.id,
+                              measured=_plain(measured))
         if not self.tally:
             judged = verdict if verdict in TALLIED + ("untestable",) else None
             return Comparison(self.metric, ours, paper, MODEL_CHECK, "; ".join(x for x in (self.out, note) if x),
@@ -498,19 +520,26 @@ class Register:
             for need in ("id", "where", "page", "says", "series", "metric", "criterion"):
                 if not raw.get(need):
                     raise ValueError(f"{where}: field {need!r} is missing or empty")
-            tally = bool(raw.get("tally", True))
+            counted = raw.get("counted_in", ())
+            counted = (counted,) if isinstance(counted, str) else tuple(counted)
+            if counted and raw.get("tally", False):
+                raise ValueError(f"{where}: an entry counted in another claim ({', '.join(counted)}) is not tallied")
+            tally = bool(raw.get("tally", not counted))
             if tally and not raw.get("why"):
                 raise ValueError(f"{where}: field 'why' is missing: a tallied claim says why it is the paper's, "
                                  "not a property of the setup")
+            if counted and not raw.get("out"):
+                raise ValueError(f"{where}: field 'out' is missing: an entry counted in another claim says why")
             if not tally and not raw.get("out"):
                 raise ValueError(f"{where}: field 'out' is missing: a model check says why it holds by construction")
             unknown = set(raw) - {f.name for f in dataclasses.fields(Claim)}
             if unknown:
                 raise ValueError(f"{where}: unknown field(s) {sorted(unknown)}")
-            if raw["criterion"].get("kind") not in KINDS:
-                raise ValueError(f"{where}: field 'criterion.kind' must be one of {sorted(KINDS)}, "
+            if raw["criterion"].get("kind") not in set(KINDS) | {"parts"}:
+                raise ValueError(f"{where}: field 'criterion.kind' must be one of {sorted(KINDS) + ['parts']}, "
                                  f"got {raw['criterion'].get('kind')!r}")
-            claims.append(Claim(**{**raw, "tally": tally}))
+            claims.append(Claim(**{**raw, "tally": tally, "counted_in": counted}))
+        claims = _expand_parts(claims, path.name)
         beside = [dict(b) for b in doc.get("beside", [])]
         ids = {c.id for c in claims}
         for b in beside:
@@ -521,6 +550,35 @@ class Register:
             if strays:
                 raise ValueError(f"{path.name}: beside {b['key']!r}: field 'same' names no claim {strays}")
         return cls(str(doc.get("paper", path.parent.name)), claims, str(path), beside)
+
+    def parts(self, cid: str) -> List[str]:
+        """The ids of the points claim ``cid`` judges as one statement
+        (empty: not such a claim)."""
+        return list(self[cid].criterion.get("parts", []))
+
+    def statement_rows(self, comparisons: Sequence[Comparison]) -> List[Comparison]:
+        """For each claim of several points (``parts``) whose points are all
+        among ``comparisons`` (rows of one figure) and which none of them
+        judged itself: its row, judged on the points' measurements (under
+        the points' setting of ours, if any, as a variant row)."""
+        done = {(c.claim, c.setting) for c in comparisons if c.claim}
+        # the points as the paper's series measured them (not a variant
+        # series of ours judged by the same criterion)
+        got: Dict[Tuple[str, str], Comparison] = {
+            (c.claim, c.setting): c for c in comparisons
+            if c.claim in self.by_id and self[c.claim].counted_in and c.series in ("", self[c.claim].series)}
+        out = []
+        for c in self.claims:
+            ids = self.parts(c.id)
+            for setting in sorted({s for (cid, s) in got if cid in ids}):
+                if (c.id, setting) in done or not all((i, setting) in got for i in ids):
+                    continue
+                measured = {i: got[(i, setting)].measured for i in ids}
+                if setting:
+                    out.append(self.variant(c.id, measured, quantity=c.metric, setting=setting))
+                else:
+                    out.append(self.judge(c.id, measured))
+        return out
 
     def __getitem__(self, cid: str) -> Claim:
         try:
@@ -546,6 +604,31 @@ class Register:
     @property
     def tallied(self) -> List[Claim]:
         return [c for c in self.claims if c.tally]
+
+
+def _expand_parts(claims: List[Claim], name: str) -> List[Claim]:
+    """A claim of several points (``{ kind = "parts", of = [ids] }``) as an
+    ``all`` criterion over its points' own criteria (each keyed by the
+    point's id), each point ``counted_in`` it; and every ``counted_in``
+    naming tallied claims of the register."""
+    by_id = {c.id: c for c in claims}
+    out = []
+    for c in claims:
+        for other in c.counted_in:
+            if other not in by_id or not by_id[other].tally:
+                raise ValueError(f"{name}: claim {c.id!r}: counted_in names {other!r}, not a tallied claim")
+        if c.criterion.get("kind") != "parts":
+            out.append(c)
+            continue
+        ids = list(c.criterion.get("of", []))
+        if len(ids) < 2:
+            raise ValueError(f"{name}: claim {c.id!r}: a claim of parts names two or more points")
+        for i in ids:
+            if i not in by_id or c.id not in by_id[i].counted_in or by_id[i].criterion.get("kind") == "parts":
+                raise ValueError(f"{name}: claim {c.id!r}: part {i!r} is not an entry counted_in it")
+        spec = {"kind": "all", "of": [{**by_id[i].criterion, "key": i} for i in ids], "parts": ids}
+        out.append(dataclasses.replace(c, criterion=spec))
+    return out
 
 
 def register_problems(register: Optional[Register], comparisons: Sequence[Comparison]) -> List[str]:

@@ -42,6 +42,7 @@ from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
 from .claims import compare_claim, register_problems
 from .paper import (
+    COUNTED_IN,
     MODEL_CHECK,
     NOT_MODELLED,
     TALLIED,
@@ -331,6 +332,8 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
     if c[MODEL_CHECK]:
         ok = sum(1 for x in comparisons if x.verdict == MODEL_CHECK and x.judged == "agrees")
         rest.append(f"{c[MODEL_CHECK]} model check(s) ({ok} hold)")
+    if c[COUNTED_IN]:
+        rest.append(f"{c[COUNTED_IN]} point(s) counted in another claim")
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
@@ -464,6 +467,8 @@ def reproduce(
         try:
             with title_note(note):
                 res = fig.analyze(sub, out_dir)
+            if p.register is not None:
+                res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
             res.comparisons = attribute(p, fig, res.comparisons)
             problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
             if problems:
@@ -600,7 +605,7 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
                                  ["quantity", "ours", "variant", "criterion", "our criterion gives"]))
     notes = [f"{c.quantity}: {c.note}" for c in res.comparisons
              if c.note and c.verdict in ("differs", "close", "trend agrees", "untestable", "formula check",
-                                         NOT_MODELLED, MODEL_CHECK)]
+                                         NOT_MODELLED, MODEL_CHECK, COUNTED_IN)]
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:

@@ -28,6 +28,7 @@ __all__ = [
     "TALLIED",
     "NOT_MODELLED",
     "MODEL_CHECK",
+    "COUNTED_IN",
 ]
 
 #: Verdicts a comparison may carry. The first four are the tally: a claim of
@@ -42,10 +43,16 @@ __all__ = [
 #: construction of the model or the setup (a physical bound, a property of
 #: uniform spraying): checked and shown, its criterion's verdict kept as
 #: ``judged``, never tallied (:mod:`.claims`).
+#: "counted in another claim": an entry of the register that the paper
+#: states in the same sentence as another (one of several points of one
+#: statement) or that restates claims tallied already; judged and shown
+#: beside, its verdict kept as ``judged``, and counted once, in the claim
+#: that counts the statement (:mod:`.claims`).
 NOT_MODELLED = "testbed not modelled"
 MODEL_CHECK = "model check"
+COUNTED_IN = "counted in another claim"
 VERDICTS = ("agrees", "close", "trend agrees", "differs", "untestable", "formula check", "not in paper",
-            NOT_MODELLED, MODEL_CHECK)
+            NOT_MODELLED, MODEL_CHECK, COUNTED_IN)
 #: The verdicts counted as tested claims.
 TALLIED = ("agrees", "close", "trend agrees", "differs")
 
@@ -97,9 +104,9 @@ class Comparison:
         if self.verdict == NOT_MODELLED and not self.note:
             raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
         if self.judged is not None:
-            if self.verdict not in ("not in paper", MODEL_CHECK):
-                raise ValueError(f"{self.quantity!r}: only a 'not in paper' or {MODEL_CHECK!r} row carries a "
-                                 "judged verdict")
+            if self.verdict not in ("not in paper", MODEL_CHECK, COUNTED_IN):
+                raise ValueError(f"{self.quantity!r}: only a 'not in paper', {MODEL_CHECK!r} or {COUNTED_IN!r} row "
+                                 "carries a judged verdict")
             if self.judged not in TALLIED + ("untestable",):
                 raise ValueError(f"{self.quantity!r}: judged must be one of {TALLIED + ('untestable',)}, "
                                  f"got {self.judged!r}")

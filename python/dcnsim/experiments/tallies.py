@@ -93,6 +93,7 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
                 rows[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
                              "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
                              "note": c.get("note", "")}
+    rows.update(_statements(p, rows))
     missing = [c.id for c in p.register.claims if c.id not in rows]
     if missing and not partial:
         raise ValueError(f"{run_dir}: no row for claim(s) {', '.join(missing)}: record a full run of every figure")
@@ -128,6 +129,7 @@ def _beside_rows(p: Paper, run_dir: Path) -> Dict[str, Dict[str, Any]]:
                                 "judged": c.get("judged"), "note": c.get("note", "")}
         # a claim neither re-run under the setting nor listed as the same
         # is rendered "not run" and counted so: a partial run says so
+        got.update(_statements(p, got))
         out[b["key"]] = {c.id: got[c.id] for c in p.register.tallied if c.id in got}
     return out
 
@@ -139,6 +141,7 @@ def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[
     out: List[str] = []
     for b in p.register.beside:
         rows = res.get("beside", {}).get(b["key"], {})
+        rows = {**rows, **_statements(p, rows)}
         counts = {v: 0 for v in TALLIED + ("untestable", "not run")}
         lines = []
         for c in p.register.tallied:
@@ -165,6 +168,22 @@ def _render_beside(p: Paper, res: Dict[str, Any], main: Dict[str, str]) -> List[
     return out
 
 
+def _statements(p: Paper, rows: Dict[str, Any]) -> Dict[str, Any]:
+    """The rows of the claims of several points (``parts``) that ``rows``
+    lacks and whose points it holds: judged on the points' measurements
+    (a run recorded before the points were one claim)."""
+    out: Dict[str, Any] = {}
+    for c in p.register.claims:
+        ids = p.register.parts(c.id)
+        if not ids or c.id in rows or not all(i in rows and rows[i].get("measured") is not None for i in ids):
+            continue
+        verdict, ours, _ = judge_spec(c.criterion, {i: rows[i]["measured"] for i in ids})
+        out[c.id] = {"figure": rows[ids[0]]["figure"], "quantity": c.metric, "ours": ours,
+                     "measured": {i: rows[i]["measured"] for i in ids}, "verdict": verdict, "judged": None,
+                     "note": "judged on its points' rows"}
+    return out
+
+
 def _cell(v: Any) -> str:
     return str(v).replace("|", "\\|").replace("\n", " ")
 
@@ -183,10 +202,11 @@ def render(key: str) -> str:
     p = get_paper(key)
     reg, res = p.register, load_results(p)
     counts = {v: 0 for v in TALLIED + ("untestable",)}
-    tallied, checks = [], []
+    tallied, checks, points = [], [], []
     main: Dict[str, str] = {}
+    rows = {**res["rows"], **_statements(p, res["rows"])}
     for c in reg.claims:
-        row = res["rows"].get(c.id)
+        row = rows.get(c.id)
         if row is None:
             verdict, ours, rule = "not run", "—", "—"
         else:
@@ -197,6 +217,10 @@ def render(key: str) -> str:
             counts[verdict] = counts.get(verdict, 0) + 1
             tallied.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
                            f"{_cell(ours)} | {_cell(rule)} | {verdict} |")
+        elif c.counted_in:
+            points.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
+                          f"{_cell(ours)} | {_cell(rule)} | {verdict} | {_cell(', '.join(c.counted_in))}: "
+                          f"{_cell(c.out)} |")
         else:
             checks.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.metric)}: {_cell(ours)} | {_cell(rule)} "
                           f"| {verdict} | {_cell(c.out)} |")
@@ -210,6 +234,12 @@ def render(key: str) -> str:
             + (f" {res['note']}" if res.get("note") else ""))
     out = [head, "",
            "| claim | where | the paper | ours | criterion | verdict |", "|---|---|---|---|---|---|", *tallied]
+    if points:
+        out += ["", f"Points counted in another claim ({len(points)}): one point of a statement the paper makes "
+                "once (the claim named counts it, judged on every point), or a restatement of claims tallied "
+                "already. Judged and shown, never added to the tally.", "",
+                "| point | where | the paper | ours | criterion | our criterion gives | counted in, and why |",
+                "|---|---|---|---|---|---|---|", *points]
     if checks:
         held = sum(1 for line in checks if line.split(" | ")[-2] == "agrees")
         out += ["", f"Checks of the model, beyond the tally ({held} of {len(checks)} hold): true by construction "
