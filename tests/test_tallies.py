@@ -477,6 +477,8 @@ def test_fasts_contrasts_are_judged_as_contrasts():
     assert judge_spec(same, 1.60)[0] == "differs"  # the old band 0.5–2 passed it
     jain = reg["fig11-jain"].criterion
     assert judge_spec(jain, 0.999)[0] == "agrees"
+    # the printed 0.999 to its last digit, from the paper's text: 0.9985 rounds to it, 0.9984 does not
+    assert judge_spec(jain, 0.9985)[0] == "agrees" and judge_spec(jain, 0.9984)[0] == "differs"
     assert [judge_spec(jain, j)[0] for j in (0.9886, 0.9920)] == ["differs", "differs"]
 
 
