@@ -9,6 +9,8 @@ tallied. These run without simulations (figures with no points)."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import pytest
 from dcnsim.experiments import (
@@ -518,7 +520,14 @@ def _step_ratio_inputs(p):
     return {1: 4.0, 2: 4.0 * r, 4: 4.0 * r * r}, [{1: 8.0, 2: 6.0, 4: 4.0}, {1: 4.0, 2: 4.0 * r, 4: 4.0 * r}]
 
 
-SYNTHETIC.update({"threshold": _threshold_inputs, "step_ratio": _step_ratio_inputs})
+def _slope_ratio_inputs(p):
+    ns = range(40, 101, 10)
+    # a line; against it, plausible counts that saturate (√n, log n) or accelerate (n²)
+    return ({n: 1.5 * n - 50 for n in ns},
+            [{n: 20 * math.sqrt(n) for n in ns}, {n: 30 * math.log(n) for n in ns}, {n: n * n / 50 for n in ns}])
+
+
+SYNTHETIC.update({"threshold": _threshold_inputs, "step_ratio": _step_ratio_inputs, "slope_ratio": _slope_ratio_inputs})
 
 
 def test_kulkarnis_tallied_criteria_can_fail_both_ways():

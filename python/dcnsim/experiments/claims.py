@@ -420,7 +420,39 @@ def _step_ratio(p: Mapping[str, Any], measured: Mapping[Any, Any]) -> Tuple[str,
     return verdict, _vals_text(vals, p) + " (ratios " + ", ".join(f"{r:.2f}" for r in ratios) + ")", rule
 
 
-KINDS.update({"ranked": _ranked, "all": _all, "band": _band, "threshold": _threshold, "step_ratio": _step_ratio})
+def _slope(pts: Sequence[Tuple[float, float]]) -> float:
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sxx
+
+
+def _slope_ratio(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
+    """"Q grows linearly with x": per x a value; the least-squares slope
+    over the upper half of the x (the middle x in both halves when their
+    number is odd) over that of the lower half within ``[lo, hi]``: a
+    straight line gives 1, a saturating curve (√x, log x) less, an
+    accelerating one more; else differs. A correlation cannot tell these
+    apart: √x over 40…100 has r = 0.99."""
+    lo, hi = float(p["lo"]), float(p["hi"])
+    rule = (f"{p['what']}: least-squares slope over the upper half of the x ÷ over the lower half within "
+            f"[{lo:g}, {hi:g}] (a line gives 1), differs otherwise")
+    if not isinstance(measured, Mapping):
+        return "untestable", "n/a", rule
+    vals = _values(measured)
+    xs = [float(x) for x in _xs(measured)]
+    if vals is None or len(vals) < 4:
+        return "untestable", "fewer than four x values" if vals is not None else "a value missing", rule
+    half = (len(xs) + 1) // 2
+    pts = list(zip(xs, vals))
+    s_lo, s_hi = _slope(pts[:half]), _slope(pts[-half:])
+    ratio = s_hi / s_lo if s_lo > 0 else math.inf
+    verdict = "agrees" if lo <= ratio <= hi else "differs"
+    return verdict, f"slopes {s_lo:.3g} → {s_hi:.3g} per x (ratio {ratio:.2f})", rule
+
+
+KINDS.update({"ranked": _ranked, "all": _all, "band": _band, "threshold": _threshold, "step_ratio": _step_ratio,
+              "slope_ratio": _slope_ratio})
 
 
 def judge_spec(spec: Mapping[str, Any], measured: Measured) -> Tuple[str, str, str]:

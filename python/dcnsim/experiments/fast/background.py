@@ -186,8 +186,9 @@ def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
             for s in ("DCTCP", "FaST")},
             note="mean over n < 50, NewReno / DCTCP / FaST: " + _fmt3([piv.loc[lo, s].mean() for s in MAIN3],
                                                                       "{:.0f}") + " Mbps"))
-        rel = float((abs(piv.loc[lo, "DCTCP"] - piv.loc[lo, "FaST"]) / piv.loc[lo, "DCTCP"]).mean())
-        cmps.append(_judge(cfg, "fig9-similar", rel))
-        rel2 = float((abs(hi["FaST"] - hi["NewReno"]) / hi["NewReno"]).mean()) if len(hi) else math.nan
-        cmps.append(_judge(cfg, "fig9-comparable", rel2))
+        cmps.append(_judge(cfg, "fig9-similar", diff_ci(d, "bg_throughput_mbps", "bg_throughput_ci95",
+                                                        {"series": "FaST"}, {"series": "DCTCP"}, ns=lo)))
+        cmps.append(_judge(cfg, "fig9-comparable", diff_ci(d, "bg_throughput_mbps", "bg_throughput_ci95",
+                                                           {"series": "FaST"}, {"series": "NewReno"},
+                                                           ns=[int(n) for n in hi.index])))
     return FigureResult(df.drop(columns=["panel"]), paths, cmps, _bg_notes(df))
