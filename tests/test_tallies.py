@@ -259,7 +259,22 @@ def _bound_inputs(p):
 
 def _flat_inputs(p):
     w = float(p["within"])
-    return {x: (10.0, 0.0) for x in (2, 3, 4)}, {2: (10.0, 0.0), 3: (10.0 + 1.5 * w, 0.0), 4: (10.0 + 3 * w, 0.0)}
+    # with CIs: a real spread of 1.5 w and 3 w whatever the CIs (the old
+    # "twice the largest CI" let noisier data pass), and a plausible
+    # spread just beyond the band with CIs a third of it
+    return ({x: (10.0, 0.3 * w) for x in (2, 3, 4)},
+            [{2: (10.0, 0.0), 3: (10.0 + 1.5 * w, 0.0), 4: (10.0 + 3 * w, 0.0)},
+             {2: (10.0, w), 3: (10.0 + 1.5 * w, w), 4: (10.0 + 3 * w, w)},
+             {2: (10.0, w / 3), 3: (10.0 + 0.6 * w, w / 3), 4: (10.0 + 1.2 * w, w / 3)}])
+
+
+def test_flat_does_not_reward_noise():
+    spec = {"kind": "flat", "within": 5.0, "what": "share"}
+    assert judge_spec(spec, {2: (8.9, 1.2), 3: (11.0, 2.5), 4: (11.4, 1.8)})[0] == "agrees"
+    # a spread of 8 with CIs of ± 6: passed before (twice the largest CI), now differs
+    assert judge_spec(spec, {2: (8.0, 6.0), 3: (16.0, 6.0)})[0] == "differs"
+    # means close, CIs wider than the band: not resolved
+    assert judge_spec(spec, {2: (8.0, 9.0), 3: (9.0, 9.0)})[0] == "untestable"
 
 
 def _level_inputs(p):

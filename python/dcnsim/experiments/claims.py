@@ -201,18 +201,24 @@ def _bound(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
 
 def _flat(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
     """"About the same over x": the per-x means lie within ``within`` of
-    each other (or within twice the largest 95 % CI, when that is wider)."""
+    each other and every 95 % CI is no wider than ``within`` (so the data
+    can tell "the same" from a difference of that size): agrees; the means
+    within it but a CI wider: untestable (not resolved: noise does not make
+    values "the same"); the means further apart: differs."""
     xs = _xs(measured)
     unit = p.get("unit", "")
-    rule = (f"{p['what']}: the means over x within {p['within']:g} {unit} of each other (or twice the largest "
-            "95 % CI), differs otherwise")
+    w = float(p["within"])
+    rule = (f"{p['what']}: the means over x within {w:g} {unit} of each other, every 95 % CI ≤ {w:g} (else not "
+            "resolved: untestable), differs otherwise")
     if not xs:
         return "untestable", "no values", rule
     means = [measured[x][0] for x in xs]
     ci = max(measured[x][1] for x in xs)
     lo, hi = min(means), max(means)
-    ok = hi - lo <= max(float(p["within"]), 2 * ci)
-    return ("agrees" if ok else "differs"), f"{lo:.3g}–{hi:.3g} {unit}".strip(), rule
+    text = f"{lo:.3g}–{hi:.3g} {unit}".strip() + (f" (CIs up to ± {ci:.2g})" if ci > 0 else "")
+    if hi - lo > w:
+        return "differs", text, rule
+    return ("agrees" if ci <= w else "untestable"), text, rule
 
 
 def _level(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
