@@ -168,7 +168,8 @@ SETTINGS = [
     Setting("testbed (Figs. 12, 14)", "the Fig. 7 topology as simulated drop-tail switches, Qmax 100",
             "the Cisco/HP buffers are not given"),
     Setting("testbed TCP (Figs. 12, 14, 16, 17)", "Linux 3.2: RTOmin 200 ms, SACK on (Fig. 14: on and off), "
-            "initial window 10", "the testbed ran Linux 3.2.39 with SACK by default"),
+            "initial window 10, PRR, Limited Transmit, CUBIC's HyStart",
+            "the testbed ran Linux 3.2.39: SACK, PRR (new in 3.2), HyStart on by default"),
     Setting("incast block (Fig. 15)", "128 KB per sender per block (SRU)", "'file size (or block size)'"),
 ]
 
