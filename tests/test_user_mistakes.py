@@ -85,6 +85,7 @@ def test_an_unwritable_out_fails_at_once_with_one_line(tmp_path, small_incast_pa
 @needs_core
 @pytest.mark.parametrize("command", [
     ["run", "FILE"], ["sweep", "FILE", "--set", "stop=1ms"], ["demo", "--quick"], ["reproduce", "fast", "--quick"],
+    ["tune", "FILE", "--param", "tcp.rto_min=log:1ms:10ms", "--objective", "qct_mean", "--trials", "1"],
 ])
 def test_an_empty_out_is_one_line_naming_the_flag(tmp_path, small_incast_path, command):
     """`--out "$OUT"` with OUT unset: exit 2 naming --out, and nothing

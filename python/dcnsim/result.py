@@ -55,7 +55,7 @@ SUMMARY_KEYS = (
 )
 
 #: How long the run took; kept apart from the physics so results compare equal.
-TIMING_KEYS = ("wall_s", "threads")
+TIMING_KEYS = ("wall_s", "threads", "workers")
 
 FORMATS = ("csv", "parquet")
 

@@ -894,7 +894,7 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
 
 def add_parser(sub: Any) -> None:
     """Register ``dcnsim tune`` on the CLI's subcommands."""
-    from ._args import parse_seeds, positive_int, set_pair
+    from ._args import out_dir, parse_seeds, positive_int, set_pair
 
     def param(s: str) -> Param:
         try:
@@ -936,7 +936,7 @@ def add_parser(sub: Any) -> None:
                    help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
     t.add_argument("--sampler", choices=("tpe", "random"), default="tpe")
     t.add_argument("--sampler-seed", type=int, default=0, help="seed of the sampler (default 0)")
-    t.add_argument("--out", required=True, metavar="DIR", help="study, runs, tables and plots")
+    t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     t.add_argument("--format", choices=("csv", "parquet"), default="csv")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -97,6 +97,7 @@ pub fn run_measured(
         let (mut w, stats) = parallel::run(cfg, &plan, interrupt, progress, Some(guard))
             .ok_or(Stopped::Interrupted)?;
         w.threads_used = plan.parts();
+        w.workers_used = plan.workers;
         if w.interrupted {
             return Err(Stopped::Interrupted);
         }

@@ -608,6 +608,9 @@ pub struct World {
     /// Threads (partitions) that ran this world: 1, or a merged
     /// partitioned run's ([`crate::parallel`]).
     pub threads_used: u32,
+    /// Worker threads that ran them (fewer than `threads_used` when the
+    /// partitions outnumber the cores).
+    pub workers_used: u32,
     /// Links and route tallies are closed ([`Self::finish_books`]): a
     /// partitioned run closes each partition's before merging them.
     books_closed: bool,
@@ -982,6 +985,7 @@ impl World {
             progress: None,
             interrupted: false,
             threads_used: 1,
+            workers_used: 1,
             books_closed: false,
             pacers: Vec::new(),
             tcp_headers_discarded: 0,

@@ -44,7 +44,7 @@ fn same(a: &Results, b: &Results) {
     let phys = |r: &Results| -> Vec<(String, f64)> {
         r.summary
             .iter()
-            .filter(|(k, _)| k != "wall_s" && k != "threads")
+            .filter(|(k, _)| k != "wall_s" && k != "threads" && k != "workers")
             .cloned()
             .collect()
     };
@@ -75,6 +75,9 @@ fn with_threads(mut c: Config, n: u32) -> Results {
             "packets crossed the cut both ways"
         );
         assert_eq!(r.summary_value("threads"), Some(n as f64));
+        // the workers the plan ran them on, never more than the partitions
+        assert_eq!(r.summary_value("workers"), Some(s.workers as f64));
+        assert!(s.workers >= 1 && s.workers <= n);
         // each window's slowest partition lies between its mean and its
         // sum, and the windows follow one another inside the workers' time
         assert!(s.busy_ns > 0, "the windows' work is measured");

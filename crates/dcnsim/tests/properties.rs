@@ -775,7 +775,8 @@ fn run_checked_locks(c: &Config, lock_ok: bool) -> Result<dcnsim::stats::results
 }
 
 fn without_wall(mut r: dcnsim::stats::results::Results) -> dcnsim::stats::results::Results {
-    r.summary.retain(|(k, _)| k != "wall_s" && k != "threads");
+    r.summary
+        .retain(|(k, _)| k != "wall_s" && k != "threads" && k != "workers");
     r
 }
 

@@ -452,6 +452,13 @@ fn tcp_field_ranges() {
         d["tcp"] = json!({"mss": 5_000_000_000u64})
     }));
     assert_err(&e, "tcp.mss", "must be ≤ 4294967295");
+    // past u64 a JSON integer is read as a float: still out of range
+    let e = errors(&with(base(), |d| d["threads"] = json!(1e20)));
+    assert_err(
+        &e,
+        "threads",
+        "must be ≤ 4294967295, got 100000000000000000000",
+    );
 }
 
 #[test]
@@ -1196,6 +1203,11 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
         w[0].message.contains(&format!("{full} bytes on the wire")),
         "{w:?}"
     );
+    // a size too big to be a packet count gets no "did you mean pkt";
+    // one byte is singular, and ecn_k takes "an"
+    assert!(!w[0].message.contains("did you mean"), "{w:?}");
+    let w = warned("ecn_k", json!(1));
+    assert!(w[0].message.starts_with("an ecn_k of 1 byte on"), "{w:?}");
     for silent in [json!(0), json!("20pkt"), json!(full), json!("32KB")] {
         let w = warned("ecn_k", silent.clone());
         assert!(w.is_empty(), "ecn_k = {silent}: {w:?}");

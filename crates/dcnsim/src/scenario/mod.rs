@@ -687,8 +687,14 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
                 out.push(ScenarioError {
                     path: "pfc.xoff".into(),
                     message: format!(
-                        "{b} bytes is less than one full-size packet ({wire} bytes on the wire): \
-                         every packet pauses its sender (did you mean \"{b}pkt\"?)"
+                        "{b} byte{} is less than one full-size packet ({wire} bytes on the wire): \
+                         every packet pauses its sender{}",
+                        if b == 1 { "" } else { "s" },
+                        if b < 1000 {
+                            format!(" (did you mean \"{b}pkt\"?)")
+                        } else {
+                            String::new()
+                        }
                     ),
                 });
             }
@@ -942,10 +948,21 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
             ScenarioError {
                 path: "topology".into(),
                 message: format!(
-                    "a {key} of {b} bytes on {n} queue{} is below one full-size packet \
-                     ({full} bytes on the wire): {effect}; sizes without a unit are bytes \
-                     (did you mean \"{b}pkt\"?)",
-                    if n == 1 { "" } else { "s" }
+                    "{} {key} of {b} byte{} on {n} queue{} is below one full-size packet \
+                     ({full} bytes on the wire): {effect}{}",
+                    if key.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
+                    if b == 1 { "" } else { "s" },
+                    if n == 1 { "" } else { "s" },
+                    // a count of packets written bare reads as bytes
+                    if b < 1000 {
+                        format!("; sizes without a unit are bytes (did you mean \"{b}pkt\"?)")
+                    } else {
+                        String::new()
+                    }
                 ),
             }
         })

@@ -212,6 +212,11 @@ pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, Strin
         if let Some(i) = v.as_i64().filter(|i| *i < 0) {
             return Err(format!("must be ≥ {min}, got {i}"));
         }
+        // a whole number past u64 reaches here as a float (1e+20): it is
+        // out of range, not "not an integer"
+        if let Some(x) = v.as_f64().filter(|x| x.fract() == 0.0 && *x > max as f64) {
+            return Err(format!("must be ≤ {max}, got {x:.0}"));
+        }
         let x = uint(v)?;
         if x < min {
             Err(format!("must be ≥ {min}, got {x}"))

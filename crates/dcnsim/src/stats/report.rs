@@ -557,6 +557,7 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         ("sim_time_s".to_string(), w.now().as_secs_f64()),
         ("wall_s".to_string(), wall_s),
         ("threads".to_string(), w.threads_used as f64),
+        ("workers".to_string(), w.workers_used as f64),
         ("packets_created".to_string(), c.packets_created as f64),
         ("packets_delivered".to_string(), c.packets_delivered as f64),
         ("packets_dropped".to_string(), c.packets_dropped as f64),
