@@ -1299,6 +1299,9 @@ pub struct Config {
     /// `[[failures]]`: links that go down, lose packets or slow down for
     /// a while (net/failure.rs).
     pub failures: Vec<FailureSpec>,
+    /// Warnings of TCP keys set where nothing reads them (path, message),
+    /// found while reading the document (scenario::warnings reports them).
+    pub inert_keys: Vec<(String, String)>,
 }
 
 /// One `[[failures]]` entry: what happens to some directed links from

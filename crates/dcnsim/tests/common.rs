@@ -62,6 +62,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         ecn_ramp: None,
         int: false,
         failures: Vec::new(),
+        inert_keys: Vec::new(),
     }
 }
 

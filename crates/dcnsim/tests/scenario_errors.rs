@@ -1275,3 +1275,62 @@ fn ecn_k_without_an_ecn_capable_sender_is_one_warning_that_nothing_is_marked() {
     }
     assert!(warnings(&parse_config(&base()).unwrap()).is_empty());
 }
+
+/// A TCP key set where nothing reads it is warned about, naming what
+/// would read it (a sweep over it would give flat results): a key of the
+/// top-level table when no app taking it from there reads it, an app's
+/// own when that app does not, one warning per key. A key some app
+/// reads, or that acts everywhere, stays silent.
+#[test]
+fn tcp_keys_nothing_reads_are_warned_about() {
+    use dcnsim::scenario::warnings;
+    let bulk = |src: u64, tcp: Value| json!({"kind": "bulk", "src": src, "dst": 0, "size": "1MB", "tcp": tcp});
+    let doc = with(base(), |d| {
+        d["tcp"] = json!({"cc": "newreno", "sack_rescue": true, "reduction": "prr",
+            "rack_timers": "linux", "delayed_ack_timeout": "1ms", "plb_rehash_rounds": 3,
+            "swift_ai": 3.0, "dctcp_g": 0.5, "tcprand_rmin": 100, "rto_min": "1ms"});
+        d["apps"] = json!([
+            bulk(1, json!({"hpcc_eta": 0.9})),
+            bulk(2, json!({"hpcc_eta": 0.9})),
+            bulk(3, json!({"cc": "dctcp", "ecn": true})),
+        ]);
+    });
+    let w = warnings(&parse_config(&doc).unwrap());
+    let at = |path: &str| w.iter().find(|e| e.path == path);
+    for (path, needs) in [
+        ("tcp.sack_rescue", "sack = true"),
+        ("tcp.reduction", "sack = true"),
+        ("tcp.rack_timers", "recovery = \"rack\""),
+        ("tcp.delayed_ack_timeout", "delayed_ack = true"),
+        ("tcp.plb_rehash_rounds", "plb = true"),
+        ("tcp.swift_ai", "transport = \"swift\""),
+        ("tcp.tcprand_rmin", "segment = \"tcprand\""),
+    ] {
+        let e = at(path).unwrap_or_else(|| panic!("no warning at {path}: {w:?}"));
+        assert!(
+            e.message.contains("changes nothing") && e.message.contains(needs),
+            "{e:?}"
+        );
+    }
+    // app 2 runs DCTCP: dctcp_g from [tcp] is read there
+    assert!(at("tcp.dctcp_g").is_none(), "{w:?}");
+    // a key read everywhere
+    assert!(at("tcp.rto_min").is_none(), "{w:?}");
+    // two apps' own hpcc_eta: one warning naming both
+    let e = at("apps[0].tcp.hpcc_eta").expect("the apps' own key");
+    assert!(
+        e.message.contains("apps 0, 1") && e.message.contains("transport = \"hpcc\""),
+        "{e:?}"
+    );
+    assert_eq!(w.iter().filter(|e| e.path.ends_with("hpcc_eta")).count(), 1);
+    // turned on, silent
+    let on = with(doc, |d| {
+        d["tcp"] = json!({"sack": true, "sack_rescue": true, "reduction": "prr"});
+        d["apps"] = json!([bulk(1, json!({})), bulk(2, json!({}))]);
+    });
+    let w = warnings(&parse_config(&on).unwrap());
+    assert!(
+        w.iter().all(|e| !e.message.contains("changes nothing")),
+        "{w:?}"
+    );
+}

@@ -353,6 +353,24 @@ def read_table(row: Any, table: str):
 # ---------------------------------------------------------------- the runner
 
 
+def only_read_keys(tcp: Dict[str, Any]) -> Dict[str, Any]:
+    """A builder's [tcp] table without the keys its own settings leave
+    unread: the papers' stacks name their recovery rate (``reduction``),
+    delayed-ACK timing and DCTCP gain for every series, and the core warns
+    about a key nothing reads (docs/scenario.md). Dropping them changes no
+    result; a series that turns SACK, delayed ACKs or DCTCP on keeps them."""
+    out = dict(tcp)
+    if not out.get("sack"):
+        out.pop("reduction", None)
+    if not out.get("delayed_ack"):
+        for k in ("delayed_ack_segments", "delayed_ack_timeout", "delayed_ack_quickack"):
+            out.pop(k, None)
+    if out.get("cc", "newreno") != "dctcp":
+        for k in ("dctcp_g", "dctcp_alpha_init"):
+            out.pop(k, None)
+    return out
+
+
 def _collect(figures: Sequence[Figure], quick: bool):
     """Points of every figure, deduplicated by label; per figure, its labels."""
     from ..scenario import as_dict

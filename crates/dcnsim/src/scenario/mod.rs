@@ -435,7 +435,9 @@ pub fn parse_config_until(
             Some(limits),
             Some(trimming),
         ) => {
+            let inert = inert_key_warnings(&top_tcp, doc.get("apps"), &apps);
             let cfg = Config {
+                inert_keys: inert,
                 failures: failures.unwrap_or_default(),
                 int: (*d.int).unwrap_or(hpcc),
                 pfc,
@@ -547,6 +549,10 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
     out.extend(hz_warnings(cfg));
+    out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
+        path: path.clone(),
+        message: message.clone(),
+    }));
     out.extend(
         crate::stats::limits::warnings(cfg, &cfg.limits)
             .into_iter()
@@ -584,6 +590,82 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
             idle.join(", ")
         ),
     }]
+}
+
+/// TCP keys set where nothing reads them ([`tcp::inert_key`]): a key of
+/// the top-level `[tcp]` when no app that takes it from there reads it,
+/// an app's own when that app does not. One warning per key, naming the
+/// apps (a fat-tree's thousands of overrides give one line, not
+/// thousands).
+fn inert_key_warnings(
+    top: &TcpLayer,
+    raw_apps: Option<&Value>,
+    apps: &[AppSpec],
+) -> Vec<(String, String)> {
+    let own = |i: usize| {
+        raw_apps
+            .and_then(|a| a.get(i))
+            .and_then(|a| a.get("tcp"))
+            .and_then(Value::as_object)
+    };
+    let mut out = Vec::new();
+    for key in top.keys.keys() {
+        let mut takers = apps
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| own(*i).is_none_or(|o| !o.contains_key(key)))
+            .filter_map(|(_, a)| a.tcp())
+            .peekable();
+        if takers.peek().is_none() {
+            continue;
+        }
+        let mut needs = None;
+        if takers.all(|t| {
+            needs = tcp::inert_key(key, t);
+            needs.is_some()
+        }) {
+            out.push((
+                key_path("tcp", key),
+                format!(
+                    "{key} changes nothing: it is read only with {} (no app that takes it from \
+                     [tcp] has it)",
+                    needs.unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    // key -> (what it needs, the apps that set it in vain)
+    let mut idle: Vec<(String, &str, Vec<usize>)> = Vec::new();
+    for (i, a) in apps.iter().enumerate() {
+        let (Some(o), Some(t)) = (own(i), a.tcp()) else {
+            continue;
+        };
+        for key in o.keys() {
+            if let Some(needs) = tcp::inert_key(key, t) {
+                match idle.iter_mut().find(|(k, _, _)| k == key) {
+                    Some((_, _, v)) => v.push(i),
+                    None => idle.push((key.clone(), needs, vec![i])),
+                }
+            }
+        }
+    }
+    for (key, needs, v) in idle {
+        let shown: Vec<String> = v.iter().take(5).map(|i| i.to_string()).collect();
+        let more = if v.len() > 5 {
+            format!(" and {} more", v.len() - 5)
+        } else {
+            String::new()
+        };
+        out.push((
+            format!("apps[{}].tcp.{key}", v[0]),
+            format!(
+                "{key} changes nothing for app{} {}{more}: it is read only with {needs}",
+                if v.len() > 1 { "s" } else { "" },
+                shown.join(", ")
+            ),
+        ));
+    }
+    out
 }
 
 /// PLB under a routing mode that does not hash the flow label: `single`

@@ -465,3 +465,53 @@ pub(super) fn tcp_cross_checks(
     }
     out
 }
+
+/// What must be on for a TCP key to be read, if `c` (an app's resolved
+/// TCP) never reads `key`: a sweep over such a key would give flat
+/// results, so it is warned about (as `hz`). `None`: read, or a key that
+/// acts under every configuration.
+pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
+    let t = c.transport;
+    let family = |p: &str| key.starts_with(p);
+    let (read, needs) = if family("ndp_") {
+        (t == Transport::Ndp, "transport = \"ndp\"")
+    } else if family("swift_") {
+        (t == Transport::Swift, "transport = \"swift\"")
+    } else if family("hpcc_") {
+        (t == Transport::Hpcc, "transport = \"hpcc\"")
+    } else if family("timely_") {
+        (t == Transport::Timely, "transport = \"timely\"")
+    } else if family("dcqcn_") {
+        // TIMELY runs on DCQCN's rate sender
+        (
+            matches!(t, Transport::Dcqcn | Transport::Timely),
+            "transport = \"dcqcn\" or \"timely\"",
+        )
+    } else if family("tcprand_") {
+        (c.seg == SegPolicyKind::TcpRand, "segment = \"tcprand\"")
+    } else if family("dsr_") {
+        (c.seg == SegPolicyKind::Dsr, "segment = \"dsr\"")
+    } else if family("fast_") {
+        (
+            c.cc == CcKind::Fast || c.seg == SegPolicyKind::Fast,
+            "cc or segment = \"fast\"",
+        )
+    } else if family("dctcp_") {
+        (c.cc == CcKind::Dctcp, "cc = \"dctcp\"")
+    } else if family("cubic_") {
+        (c.cc == CcKind::Cubic, "cc = \"cubic\"")
+    } else if key == "probretx_period" || key == "probretx_target" {
+        (c.probretx.p > 0.0, "probretx_p > 0")
+    } else if family("plb_") {
+        (c.plb.enabled, "plb = true")
+    } else if key == "sack_rescue" || key == "reduction" {
+        (c.sack, "sack = true")
+    } else if family("rack_") {
+        (c.recovery == LossRecovery::Rack, "recovery = \"rack\"")
+    } else if family("delayed_ack_") {
+        (c.delayed_ack, "delayed_ack = true")
+    } else {
+        return None;
+    };
+    (!read).then_some(needs)
+}

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import read_table
+from ..framework import only_read_keys, read_table
 
 # ---------------------------------------------------------------- constants
 
@@ -153,7 +153,7 @@ def tcp(series: Dict[str, Any], init_cwnd: int = INIT_CWND, **over: Any) -> Dict
         t.update({"fast_g": 0.0625, "fast_wmin": 2, "fast_smin": "100B", "fast_probe_segments": 3})
         t.setdefault("fast_seg_rule", "continuous")
     t.update(over)
-    return t
+    return only_read_keys(t)
 
 
 #: the congestion controls whose packets are ECN-capable without ``ecn = true``

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import read_table
+from ..framework import only_read_keys, read_table
 
 # ---------------------------------------------------------------- constants (Table 3.1)
 
@@ -223,7 +223,7 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         t.update({"probretx_p": cfg.probretx_p, "probretx_period": PROBRETX_PERIOD, "probretx_target": "highest"})
     if cfg.dsr:
         t.update({"dsr_mss": DSR_MSS, "dsr_cwnd": DSR_CWND})
-    return t
+    return only_read_keys(t)
 
 
 def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = "kulkarni") -> Dict[str, Any]:

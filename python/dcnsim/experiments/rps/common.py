@@ -12,7 +12,7 @@ import numpy as np
 from ...analysis import ci95
 from ...sweep import Point
 from ..claims import Register
-from ..framework import read_table
+from ..framework import only_read_keys, read_table
 
 # ---------------------------------------------------------------- constants
 
@@ -116,7 +116,7 @@ def tcp(**over: Any) -> Dict[str, Any]:
         "dupack_threshold": 3,
     }
     t.update(over)
-    return t
+    return only_read_keys(t)
 
 
 def topology(ecn_k: Optional[str] = None, nic_buffer: str = NIC_BUFFER) -> Dict[str, Any]:

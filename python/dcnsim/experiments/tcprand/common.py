@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ...analysis import ci95
 from ...result import jain
 from ..claims import Register
-from ..framework import TALLIED, Comparison, not_modelled, read_table
+from ..framework import TALLIED, Comparison, not_modelled, only_read_keys, read_table
 
 #: The paper's claims, each judged once (issue 43): the figures measure, the
 #: register judges; a tallied row it did not judge fails the reproduction.
@@ -93,7 +93,7 @@ def tcp_table(series: Dict[str, Any], **over: Any) -> Dict[str, Any]:
     if t.get("cc") == "cubic":
         # CUBIC grows by its own curve: the key would change nothing.
         del t["ca_increase"]
-    return t
+    return only_read_keys(t)
 
 
 def _ecn_k(series: Dict[str, Any], qmax: int) -> Optional[str]:
