@@ -82,3 +82,26 @@ def test_bad_ndp_and_trimming_keys_are_named(change, path):
     with pytest.raises(ScenarioError) as e:
         dcnsim.run(doc)
     assert path in str(e.value)
+
+
+def test_the_shipped_incast_trims_instead_of_timing_out(tmp_path):
+    """scenarios/ndp_incast.toml: with trimming every overflow is resent on
+    its NACK (no timeout, every byte delivered, each trimmed packet answered
+    once); the same ports drop-tail (`trimming.enabled = false`) leave NDP
+    waiting on its timeouts."""
+    from conftest import SCENARIOS
+
+    out = tmp_path / "on"
+    p = cli("run", str(SCENARIOS / "ndp_incast.toml"), "--out", str(out), "--no-progress")
+    assert p.returncode == 0, p.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["packets_trimmed"] > 0 and s["header_drops"] == 0 and s["packets_dropped"] == 0
+    assert s["ndp_nacks"] == s["packets_trimmed"] and s["timeouts"] == 0
+    assert s["n_completed"] == s["n_flows"]
+    off = tmp_path / "off"
+    p = cli("run", str(SCENARIOS / "ndp_incast.toml"), "--set", "trimming.enabled=false", "--out", str(off),
+            "--no-progress")
+    assert p.returncode == 0, p.stderr
+    s = json.loads((off / "summary.json").read_text())
+    assert "packets_trimmed" not in s and s["timeouts"] > 0 and s["packets_dropped"] > 0
+

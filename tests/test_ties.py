@@ -115,7 +115,7 @@ def test_sweep_and_bench_take_threads(tmp_path, cut_as_asked):
                             "--threads", n, "--out", str(out), "--no-progress"], capture_output=True, text=True)
         assert p.returncode == 0, p.stderr
         tables.append(pd.read_csv(out / "sweep.csv"))
-    physics = [c for c in tables[0].columns if c not in ("wall_s", "threads", "events_per_s")]
+    physics = [c for c in tables[0].columns if c not in ("wall_s", "threads", "workers", "events_per_s")]
     assert tables[0][physics].equals(tables[1][physics])
     p = subprocess.run([sys.executable, "-m", "dcnsim", "bench", "--json", "--scenario", "fattree_k8", "--threads", "2"],
                        capture_output=True, text=True)
