@@ -446,3 +446,29 @@ def test_bench_scenarios_validate(name):
     # nor is anything in a shipped benchmark "probably not meant" (a key
     # that changes nothing, ...): a user who dumps and runs one sees no warning
     assert dcnsim._core.warnings(to_json(doc)) == []
+
+
+@needs_core
+def test_the_losses_row_adds_up_to_the_packets_dropped():
+    """A drop-tail port loses ACKs too: the losses row's data drops plus its
+    "(+N of their ACKs)" are the packets row's dropped, so no reader finds
+    two counts of drops that disagree without a word."""
+    import re
+
+    from dcnsim import cli as cli_mod
+
+    # three senders into host 0's port, whose queue also carries the ACKs
+    # of host 0's own transfer to host 1
+    r = dcnsim.run({"name": "acks", "seed": 1, "stop": "50ms",
+                    "topology": {"kind": "star", "hosts": 4, "rate": "1Gbps", "delay": "10us", "buffer": "20pkt"},
+                    "apps": [{"kind": "bulk", "src": s, "dst": d, "size": "2MB"}
+                             for s, d in ((1, 0), (2, 0), (3, 0), (0, 1))]})
+    acks = int(r.flows["ack_drops"].sum())
+    assert acks > 0
+    text = cli_mod.format_summary(r)
+    losses = next(ln for ln in text.splitlines() if ln.strip().startswith("losses"))
+    data = int(re.search(r"([\d,]+) drops", losses).group(1).replace(",", ""))
+    assert data == int(r.flows["drops"].sum())
+    assert f"(+{acks:,} of their ACKs)" in losses, losses
+    assert data + acks == r.summary["packets_dropped"]
+

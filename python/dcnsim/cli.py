@@ -98,9 +98,14 @@ def format_summary(result, warnings: bool = True) -> str:
     non_ect = s.get("packets_dropped_non_ect")
     # (the flows' drops count data; a queue's count every packet, ACKs too)
     at_k = f"; {fmt_count(non_ect)} packets without ECT dropped over ecn_k" if non_ect else ""
-    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, {fmt_count(m['drops'])} drops{at_k}")
-    # PLB's moves and timeouts' (`tcp.plb`, `tcp.txrehash`): absent from results of cores before the column
     fc = result.tables.core_columns("flows") if "flows" in result.tables else {}
+    # the flows' drops are their data; their ACKs lost make up the rest of
+    # the packets row's "dropped" (a reader who adds them up finds it)
+    acks = sum(int(x) for x in fc.get("ack_drops", ()))
+    of_acks = f" (+{fmt_count(acks)} of their ACKs)" if acks else ""
+    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, "
+                  f"{fmt_count(m['drops'])} drops{of_acks}{at_k}")
+    # PLB's moves and timeouts' (`tcp.plb`, `tcp.txrehash`): absent from results of cores before the column
     rehashes = sum(int(x) for x in fc.get("rehashes", ()))
     if rehashes:
         row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
