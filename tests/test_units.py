@@ -68,6 +68,10 @@ def test_values_are_exact_decimals_rounded_half_up(data):
     if ps >= 2**64:
         with pytest.raises(UnitError, match="too large"):
             parse_time(num + ut)
+    elif ps == 0 and value > 0:
+        # a nonzero value that rounds to nothing is refused, never a silent 0
+        with pytest.raises(UnitError, match="rounds to 0"):
+            parse_time(num + ut)
     else:
         assert _core.parse_time(num + ut) == ps
         assert parse_time(num + ut) == ps / 1e12
@@ -80,7 +84,10 @@ def test_values_are_exact_decimals_rounded_half_up(data):
             parse_rate(num + ut)
     unit, ut = unit_text(data.draw, SIZE)
     b, d = half_up(value * SIZE[unit]), half_up(value * SIZE_SI[unit])
-    if max(b, d) < 2**64:
+    if value > 0 and min(b, d) == 0 and max(b, d) < 2**64:
+        with pytest.raises(UnitError, match="rounds to 0"):
+            parse_size(num + ut)
+    elif max(b, d) < 2**64:
         s = parse_size(num + ut)
         assert (s.binary, s.decimal, s.prefixed) == (float(b), float(d), b != d)
 

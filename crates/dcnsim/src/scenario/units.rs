@@ -367,7 +367,21 @@ fn parse_with(
             Unit::Unknown => return Err(bad()),
         }
     };
-    scale(num, mult).ok_or_else(|| format!("'{}' is too large", excerpt(s)))
+    let v = scale(num, mult).ok_or_else(|| format!("'{}' is too large", excerpt(s)))?;
+    // rounding to the unit is documented; rounding something to nothing is
+    // a different value (an `ecn_k` of 0.4pkt would mark every packet)
+    if v == 0 && num.mantissa != 0 {
+        return Err(format!(
+            "'{}' rounds to 0 (values are whole {}): write 0 for none, or a larger value",
+            excerpt(s),
+            if text.is_empty() {
+                "units"
+            } else {
+                "steps of the smallest unit"
+            }
+        ));
+    }
+    Ok(v)
 }
 
 /// A time such as `"50us"`; a bare number is an error.
@@ -700,13 +714,21 @@ mod tests {
         assert_eq!(parse_limit("32KB"), Ok(Limit::Bytes(32768)));
         assert_eq!(limit_from_json(&json!(1000)), Ok(Limit::Bytes(1000)));
         assert!(parse_limit("1.5pkt").is_ok()); // rounds to 2 packets
+                                                // but a nonzero value that rounds to nothing is refused
+        for s in ["0.4pkt", "0.4B", "0.4"] {
+            let e = parse_limit(s).unwrap_err();
+            assert!(e.contains("rounds to 0"), "{s}: {e}");
+        }
+        assert_eq!(parse_limit("0pkt"), Ok(Limit::Packets(0)));
+        assert!(parse_time("0.1ps").unwrap_err().contains("rounds to 0"));
         assert!(parse_limit("5us").unwrap_err().contains("packet count"));
     }
 
     #[test]
     fn rounding_is_half_up() {
         assert_eq!(parse_time("0.5ps"), Ok(SimTime::from_ps(1)));
-        assert_eq!(parse_time("0.4ps"), Ok(SimTime::from_ps(0)));
+        // a nonzero value rounding to nothing is refused, not made 0
+        assert!(parse_time("0.4ps").unwrap_err().contains("rounds to 0"));
         assert_eq!(parse_time("1.49999ps"), Ok(SimTime::from_ps(1)));
     }
 
@@ -715,7 +737,7 @@ mod tests {
         let long = "9".repeat(500) + "s";
         assert!(parse_time(&long).is_err());
         let tiny = format!("0.{}1s", "0".repeat(500));
-        assert_eq!(parse_time(&tiny), Ok(SimTime::ZERO));
+        assert!(parse_time(&tiny).unwrap_err().contains("rounds to 0"));
         assert!(parse_time("é".repeat(100).as_str()).is_err());
         assert!(parse_size("1€").is_err());
         assert_eq!(parse_size("00000000000000000000000000001KB"), Ok(1024));
