@@ -174,10 +174,17 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # (terminate_workers); _processes has been there since 3.2, and
     # shutdown() drops it, so it is read first.
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
+    # Let the pool's manager thread see its workers gone and close its
+    # wake-up pipe now: left running, it can close that pipe while the
+    # interpreter's exit hook writes to it, and Python prints "Exception
+    # ignored ... Bad file descriptor" after our last line.
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _run_point_files(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes]]:
