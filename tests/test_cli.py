@@ -277,6 +277,9 @@ def test_sweep_command_runs_and_resumes(tmp_path, small_incast_path):
     (["--set", "stop=10ms,20ms", "--set", "tcp.cc=cubic", "--set", "stop=30ms"],
      "sweep: --set stop is given twice (stop=10ms,20ms and stop=30ms): give all its values in one, "
      "--set stop=10ms,20ms,30ms"),
+    # two seed axes would run every --seeds seed once per --set seed value
+    (["--set", "seed=1,2", "--seeds", "3"], "sweep: --set seed and --seeds both give seeds: give them once, "
+     "--seeds 1,2"),
 ])
 def test_sweep_points_that_would_share_a_directory_are_one_line(tmp_path, small_incast_path, axes, said):
     r = cli("sweep", str(small_incast_path), *axes, "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress")

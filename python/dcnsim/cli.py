@@ -386,6 +386,11 @@ def cmd_sweep(args) -> int:
                   f"the values {a} and {b} would write the same point directory"), file=sys.stderr)
             return 2
         axes[path] = vals
+    if args.seeds is not None and "seed" in axes:
+        # two seed axes: every point would run each --seeds seed once per --set seed value
+        print(f"sweep: --set seed and --seeds both give seeds: give them once, "
+              f"--seeds {','.join(_fmt(v) for v in axes['seed'])}", file=sys.stderr)
+        return 2
     try:
         pts = grid(doc, axes, seeds=args.seeds)
         if isinstance(args.threads, int) and args.threads > 1:
