@@ -149,6 +149,20 @@ def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
     return sorted(n for n in names if _is_result_file(n))
 
 
+def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[str]) -> None:
+    """Before a run is written into ``out_dir``: the earlier run's
+    ``summary.json`` first (an interrupted write must never leave it
+    vouching for new tables), then its files the new run, writing ``keep``,
+    would leave beside its own (its traces, its other format)."""
+    names = set(keep)
+    for old in sorted(result_files(out_dir), key=lambda n: n != "summary.json"):
+        if old == "summary.json" or old not in names:
+            try:
+                os.unlink(os.path.join(os.fsdecode(out_dir), old))
+            except FileNotFoundError:
+                pass
+
+
 def jain(values: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
     one value takes everything. NaN for no values or all zeros (0/0: an
@@ -512,17 +526,7 @@ class Result:
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        names = set(self.file_names(format))
-        # The old completeness marker goes before anything new lands: an
-        # interrupted write must never leave an earlier run's summary
-        # vouching for this run's tables. Then the earlier run's files that
-        # would otherwise stay beside ours (its traces, its other format).
-        for old in sorted(result_files(out), key=lambda n: n != "summary.json"):
-            if old == "summary.json" or old not in names:
-                try:
-                    (out / old).unlink()
-                except FileNotFoundError:
-                    pass
+        clear_earlier_run(out, self.file_names(format))
         # scenario.json first: from here on the directory says a run is
         # written there (result_files), complete once summary.json is
         atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))

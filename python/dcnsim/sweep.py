@@ -38,7 +38,6 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
-    IO,
     Any,
     Dict,
     Iterable,
@@ -202,21 +201,14 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     directory holding a summary is complete. As ``Result.write``: an
     earlier run's summary goes first, and its files these do not replace."""
     from ._atomic import atomic_write
-    from .result import result_files
+    from .result import _write_bytes, clear_earlier_run
 
     out.mkdir(parents=True, exist_ok=True)
-    for old in sorted(result_files(out), key=lambda n: n != "summary.json"):
-        if old == "summary.json" or old not in files:
-            with contextlib.suppress(FileNotFoundError):
-                (out / old).unlink()
+    clear_earlier_run(out, files)
     order = {"scenario.json": 0, "summary.json": 2}
     for name in sorted(files, key=lambda n: order.get(n, 1)):
         data = files[name]
         atomic_write(out / Path(name).name, functools.partial(_write_bytes, data), mode="wb")
-
-
-def _write_bytes(data: bytes, fh: IO[Any]) -> None:
-    fh.write(data)
 
 
 def _connect(cluster: str):

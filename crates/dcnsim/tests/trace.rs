@@ -94,7 +94,7 @@ fn loss_log_lists_every_timeout_and_fast_retransmit_in_time_order() {
 /// time (it was 240 times too high). A k = 4 fat-tree run cut short
 /// likewise ends at `stop` on one thread and on two.
 #[test]
-fn a_run_stop_ends_ends_at_stop_and_a_trace_changes_no_result() {
+fn a_run_cut_by_stop_ends_at_stop_and_a_trace_changes_no_result() {
     let doc = serde_json::json!({"name": "stalled", "seed": 1, "stop": "5s",
         "topology": {"kind": "star", "hosts": 9, "rate": "1Gbps", "delay": "25us", "buffer": "32KB"},
         "tcp": {"cc": "newreno", "rto_min": "10s"},

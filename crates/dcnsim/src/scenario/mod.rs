@@ -614,22 +614,17 @@ fn inert_key_warnings(
             .iter()
             .enumerate()
             .filter(|(i, _)| own(*i).is_none_or(|o| !o.contains_key(key)))
-            .filter_map(|(_, a)| a.tcp())
-            .peekable();
-        if takers.peek().is_none() {
+            .filter_map(|(_, a)| a.tcp());
+        // what a key needs is the key's own (its family), whichever app asks
+        let Some(needs) = takers.next().and_then(|t| tcp::inert_key(key, t)) else {
             continue;
-        }
-        let mut needs = None;
-        if takers.all(|t| {
-            needs = tcp::inert_key(key, t);
-            needs.is_some()
-        }) {
+        };
+        if takers.all(|t| tcp::inert_key(key, t).is_some()) {
             out.push((
                 key_path("tcp", key),
                 format!(
-                    "{key} changes nothing: it is read only with {} (no app that takes it from \
-                     [tcp] has it)",
-                    needs.unwrap_or_default()
+                    "{key} changes nothing: it is read only with {needs} (no app that takes it \
+                     from [tcp] has it)"
                 ),
             ));
         }
