@@ -182,3 +182,24 @@ def test_reno_hold_script_fails_without_the_hold(run, tmp_path):
     r = run.run_script(p, 4000, overrides={"reno_hold": False})
     assert not r.ok
     assert "10001:11001" in r.reason, r.reason
+
+
+@pytest.mark.parametrize("sack_after", ["+.012", "+.008"])
+def test_a_probe_sacked_above_the_handshake_rtt_marks_the_earlier_segments_lost(run, tmp_path, sack_after):
+    # RACK's minimum RTT includes the handshake's (10 ms): the tail loss
+    # probe SACKed 12 ms after it left is not ambiguous, so 4001:6001 are
+    # lost at once; with the minimum taken from data segments alone (15 ms),
+    # or with the SACK 8 ms after the probe (below every RTT seen, as Linux
+    # too judges it), the sender waits for its retransmission timer.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "tlp-sack-marks-lost-above-handshake-rtt.pkt"
+    src = script.read_text()
+    assert "+.012 < . 1:1(0) ack 4001 win 320 <sack 6001:7001" in src
+    p = tmp_path / "probe.pkt"
+    p.write_text(src.replace("+.012 < . 1:1(0) ack 4001 win 320 <sack", f"{sack_after} < . 1:1(0) ack 4001 win 320 <sack"))
+    if sack_after == "+.012":
+        assert run.run_script(p, 4000).ok
+        r = run.run_script(p, 4000, overrides={"handshake_rtt_sample": False})
+    else:
+        r = run.run_script(p, 4000)
+    assert not r.ok
+    assert "retransmission 4001:5001" in r.reason and "sent at 0.2" in r.reason, r.reason

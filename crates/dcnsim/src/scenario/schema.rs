@@ -1194,7 +1194,7 @@ pub struct TcpSection {
     /// ECT on data, ECE echo, CWR (RFC 3168)
     #[schemars(extend("x-default" = "false; true for `dctcp` and `fast`"))]
     pub ecn: Opt<Bool>,
-    /// connection setup is instantaneous, but its RTT sample (the unloaded path RTT) seeds SRTT, as a real three-way handshake would
+    /// connection setup is instantaneous, but its RTT sample (the unloaded path RTT of header-sized packets) seeds SRTT, as a real three-way handshake would, and the minimum RTT that RACK's reordering window and its test of a resent segment's SACK read (Linux's `tcp_min_rtt` takes the SYN/SYN-ACK sample)
     #[schemars(extend("x-default" = "true"))]
     pub handshake_rtt_sample: Opt<Bool>,
     /// CUBIC: RFC 9438 §4.7 fast convergence (C = 0.4 and β = 0.7 are fixed)

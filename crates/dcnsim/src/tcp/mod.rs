@@ -640,10 +640,17 @@ impl TcpFlow {
         self.segs_sent
     }
 
-    /// Seed SRTT with the handshake's RTT sample (RFC 6298 (2.2)).
+    /// Seed SRTT with the handshake's RTT sample (RFC 6298 (2.2)), and the
+    /// minimum RTT RACK reads with it: Linux's `tcp_min_rtt` takes the
+    /// SYN/SYN-ACK sample (`tcp_ack_update_rtt` → `tcp_update_rtt_min`), so
+    /// a resent segment SACKed sooner than any *data* RTT but later than the
+    /// handshake's is not ambiguous (`tcp_rack_advance`) and moves RACK's
+    /// clock (validation/packetdrill/scripts/tlp-sack-marks-lost-above-handshake-rtt.pkt).
     pub fn handshake_sample(&mut self, rtt: SimTime) {
         if self.cfg.handshake_rtt_sample {
             self.rtt_sample(rtt);
+            let m = &mut self.sh.seen.min_rtt;
+            *m = Some(m.map_or(rtt, |m| m.min(rtt)));
             if let Cc::Bbr(b) = &mut self.cc {
                 b.note_rtt(rtt);
             }
