@@ -166,3 +166,24 @@ def test_cli_reproduces_one_workload_and_lists_the_study(tmp_path):
 
     t = pd.read_csv(tmp_path / "partition_aggregate.csv")
     assert (t["bytes_ok"] == 1).all() and len(t) == len(SCHEME_NAMES) * len(PA_QUICK_NS)
+
+
+def test_linux_and_bbr_are_the_linux_profile_with_the_workloads_packets_and_rtomin():
+    from dcnsim.experiments.modern import scheme_tcp
+
+    base = {"mss": 1024, "header": 40, "rto_min": "200ms", "cc": "newreno", "sack": False, "recovery": "dupack",
+            "limited_transmit": False}
+    # the papers' stack is replaced, not overlaid: the profile's SACK,
+    # RACK and the rest apply; the packets and the route's RTOmin stay
+    assert scheme_tcp("Linux", base, 50.0) == {"mss": 1024, "header": 40, "rto_min": "200ms", "profile": "linux"}
+    assert scheme_tcp("BBR", base, 50.0) == {"mss": 1024, "header": 40, "rto_min": "200ms", "profile": "linux",
+                                             "cc": "bbr"}
+
+
+def test_the_linux_hosts_run_their_own_congestion_control(run):
+    _, out, _ = run
+    seen = {}
+    for d in sorted((out / "runs").glob("modern-sync-*-n016-s1")):
+        f = pd.read_csv(d / "flows.csv")
+        seen[d.name.split("-")[2]] = set(f.loc[f["role"] == "response", "cc"])
+    assert seen["linux"] == {"cubic"} and seen["bbr"] == {"bbr"} and seen["newreno"] == {"newreno"}, seen

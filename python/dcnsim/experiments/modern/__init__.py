@@ -1,6 +1,7 @@
 """Our own study, not a paper's: the seeds' incast workloads run with the
-papers' schemes (NewReno, DCTCP, FaST, TCPRand) and the transports that came
-after (NDP, Swift, HPCC), side by side on the same fabrics
+papers' schemes (NewReno, DCTCP, FaST, TCPRand), today's Linux host (its TCP
+profile with CUBIC, and with BBR) and the transports that came after (NDP,
+Swift, HPCC), side by side on the same fabrics
 (docs/modern.md).
 
 ``dcnsim reproduce modern [--quick]`` runs it through the reproduction
@@ -58,8 +59,8 @@ PAPER = Paper(
     title="Our own study: the papers' schemes and the transports that came after, on the seeds' incast workloads",
     citation="dcnsim's own study (docs/modern.md): the workloads of Kulkarni 2012 (synchronized reads), Hwang & "
              "Yoo 2014 (FaST's partition/aggregate) and Lee et al. 2017 (TCPRand's outcast fat-tree), each run "
-             "with NewReno, DCTCP, FaST, TCPRand (CUBIC + adaptive TCPRand), NDP (Handley et al. 2017), Swift "
-             "(Kumar et al. 2020) and HPCC (Li et al. 2019).",
+             "with NewReno, DCTCP, FaST, TCPRand (CUBIC + adaptive TCPRand), today's Linux TCP (profile = \"linux\", "
+             "CUBIC) and BBR v1 on it, NDP (Handley et al. 2017), Swift (Kumar et al. 2020) and HPCC (Li et al. 2019).",
     figures=[
         Figure("sync_reads", "Kulkarni's synchronized reads: block goodput vs servers", ku_points, ku_analyze,
                stem="sync_reads"),
@@ -80,10 +81,10 @@ PAPER = Paper(
                 f"packets (quick: {', '.join(map(str, OC_QUICK_QMAXES))}); {OC_SECS:g} s of long flows (quick: "
                 f"{OC_QUICK_SECS:g} s); {_SEEDS}", "DCTCP and FaST mark at 0.2 Qmax (TCPRand's §6.1)"),
     ],
-    setup="Three incast workloads, each on its paper's fabric with its paper's [tcp] table, and seven schemes laid "
-          "on top: the papers' own (NewReno, DCTCP, FaST, TCPRand) and the data-center transports that came after "
-          "(NDP, Swift, HPCC), each with the switch features it needs (the settings below say which). Every row "
-          "is our value; there is no paper to compare with, so no verdict beyond \"not in paper\".",
+    setup="Three incast workloads, each on its paper's fabric with its paper's [tcp] table, and nine schemes laid "
+          "on top: the papers' own (NewReno, DCTCP, FaST, TCPRand), today's Linux host (its TCP profile, with CUBIC "
+          "and with BBR) and the data-center transports that came after (NDP, Swift, HPCC), each with the switch "
+          "features it needs (the settings below say which). Every row is our value; there is no paper to compare with, so no verdict beyond \"not in paper\".",
     docs="docs/modern.md",
     own_study=True,
 )

@@ -10,6 +10,13 @@ the papers' NewReno recovery); a scheme is laid on top of it:
   workload's ``mss`` and ``header`` are kept, every transport key keeps its
   default (docs/ndp.md, docs/swift.md, docs/hpcc.md) but for Swift's target,
   below.
+* Linux and BBR are today's Linux host (``profile = "linux"``,
+  docs/linux_profile.md: CUBIC with HyStart, SACK, RACK-TLP, PRR, delayed
+  ACKs, an initial window of 10; BBR is the same stack with ``cc = "bbr"``,
+  docs/bbr.md): the profile replaces the papers' stack, and the workload
+  keeps its ``mss`` and ``header`` (the same packets as every other scheme)
+  and its ``rto_min`` (the operator's per-route setting, ``ip route ...
+  rto_min``, as each paper configured its hosts).
 
 Fabric features, per scheme (:func:`fabric_features` says the same in
 words, for the report): DCTCP and FaST get ECN marking at the workload's K;
@@ -48,12 +55,16 @@ FAST_KEYS: Dict[str, Any] = {"cc": "fast", "fast_seg_rule": "continuous", "fast_
                              "fast_smin": "100B", "fast_probe_segments": 3}
 
 #: scheme name -> (kind, keys): kind "tcp" overlays ``keys`` on the
-#: workload's [tcp] table; kind "transport" replaces it (keeping mss, header)
+#: workload's [tcp] table; kind "transport" replaces it (keeping mss,
+#: header); kind "profile" replaces it with a profile (keeping mss, header
+#: and rto_min)
 SCHEMES: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "NewReno": ("tcp", {"cc": "newreno"}),
     "DCTCP": ("tcp", {"cc": "dctcp", "dctcp_g": 0.0625}),
     "FaST": ("tcp", dict(FAST_KEYS)),
     "TCPRand": ("tcp", dict(tcprand.SERIES["CTD"])),
+    "Linux": ("profile", {"profile": "linux"}),
+    "BBR": ("profile", {"profile": "linux", "cc": "bbr"}),
     "NDP": ("transport", {"transport": "ndp"}),
     "Swift": ("transport", {"transport": "swift"}),
     "HPCC": ("transport", {"transport": "hpcc"}),
@@ -81,10 +92,11 @@ def scheme_tcp(scheme: str, base: Dict[str, Any], rtt_per_hop_us: float) -> Dict
     if scheme not in SCHEMES:
         raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
     kind, keys = SCHEMES[scheme]
-    if kind == "transport":
-        t: Dict[str, Any] = {k: base[k] for k in ("mss", "header") if k in base}
+    if kind in ("transport", "profile"):
+        kept = ("mss", "header") + (("rto_min",) if kind == "profile" else ())
+        t: Dict[str, Any] = {k: base[k] for k in kept if k in base}
         t.update(keys)
-        if keys["transport"] == "swift":
+        if keys.get("transport") == "swift":
             t["swift_hop_scale"] = swift_hop_scale(rtt_per_hop_us)
         return t
     t = {k: v for k, v in base.items() if not k.startswith(("fast_", "dctcp_", "tcprand_")) and k != "segment"}
@@ -141,6 +153,9 @@ def settings_text(scheme: str, per_hop: str = "") -> str:
     """The scheme's own keys, for the report's settings table; ``per_hop``
     names each workload's unloaded RTT per hop (Swift's h)."""
     kind, keys = SCHEMES[scheme]
+    if kind == "profile":
+        return (", ".join(f"{k} = {v!r}" for k, v in keys.items())
+                + " (docs/linux_profile.md); the workload's mss, header and rto_min")
     if scheme == "Swift":
         return ("transport = \"swift\", every key at its default but swift_hop_scale = 3.05 µs + the workload's "
                 f"largest unloaded RTT per hop ({per_hop}); the workload's mss and header")

@@ -30,6 +30,7 @@ from ..tcprand import common as tcprand
 from .schemes import (
     PAPERS_SCHEMES,
     SCHEME_NAMES,
+    SCHEMES,
     STAR_ECN_K,
     apply_fabric,
     scheme_tcp,
@@ -226,6 +227,14 @@ def _rows(table: Any, x: str, xname: str, col: str, what: str, unit: str, per: s
             for _, r in table.iterrows()]
 
 
+def _style(scheme: str) -> str:
+    """The papers' schemes solid, today's Linux hosts dash-dotted, the
+    transports that came after dashed."""
+    if scheme in PAPERS_SCHEMES:
+        return "-"
+    return "-." if SCHEMES[scheme][0] == "profile" else "--"
+
+
 def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, title: str, path: Path,
           logy: bool = False) -> List[Path]:
     from ...plots import new_figure, save
@@ -237,8 +246,8 @@ def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, titl
             g = table[table["scheme"] == scheme]
             if not len(g):
                 continue
-            ax.plot(g[x], g[col], marker="os^vDP*"[i % 7], ms=4, color=f"C{i}",
-                    ls="-" if scheme in PAPERS_SCHEMES else "--", label=scheme)
+            ax.plot(g[x], g[col], marker="os^vDP*Xh"[i % 9], ms=4, color=f"C{i % 10}", ls=_style(scheme),
+                    label=scheme)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if logy:
