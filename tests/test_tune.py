@@ -341,3 +341,31 @@ def test_without_optuna_the_hint_fits_how_dcnsim_was_installed(tmp_path):
     # and the extra is where a user looks for it
     for doc in (ROOT / "README.md", ROOT / "docs" / "tune.md"):
         assert "pip install '.[tune]'" in doc.read_text(encoding="utf-8"), doc
+
+
+def test_the_plot_stops_a_bar_at_zero_and_labels_a_log_axis_once_per_tick(tmp_path):
+    # every objective is non-negative: a seed CI reaching below zero is drawn
+    # to 0; a log axis spanning under a decade labels its 1-2-5 ticks only
+    # (matplotlib labelled every minor tick there, and they overlapped)
+    from dcnsim.tuning import _log_axis, _trials
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    xs = pd.Series([3.0, 4.0, 6.0, 50.0])
+    y = pd.Series([60.0, 10.0, 61.0, 65.0])
+    yerr = pd.Series([40.0, 30.0, float("nan"), 5.0])
+    _trials(ax, xs, y, yerr, pd.Series([True] * 4))
+    low = min(seg[:, 1].min() for seg in ax.collections[0].get_segments())
+    assert low == 0.0, low
+    highs = sorted(seg[:, 1].max() for seg in ax.collections[0].get_segments())
+    assert highs[-1] == 100.0, "the upper half of a bar is the CI as it is"
+    _log_axis(ax, integer=True)
+    ax.set_xlim(3, 64)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels(minor=True) if t.get_text()]
+    assert labels == [], labels
+    major = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert "5" in major and "10" in major and "20" in major, major

@@ -825,9 +825,26 @@ def _axis_unit(p: "Param") -> str:
 
 
 def _trials(ax, xs, y, yerr, mask, **kw) -> None:
-    """The trials in ``mask`` as points with their seeds' 95 % CIs."""
+    """The trials in ``mask`` as points with their seeds' 95 % CIs; every
+    objective is non-negative (a rate, a time, an index), so a bar stops at
+    0 where the interval reaches below it."""
     e = None if yerr is None or not yerr[mask].notna().any() else yerr[mask].fillna(0.0)
+    if e is not None:
+        e = [e.clip(upper=y[mask].clip(lower=0.0)).to_numpy(), e.to_numpy()]
     ax.errorbar(xs[mask], y[mask], yerr=e, fmt="o", ms=4, capsize=2, elinewidth=0.8, **kw)
+
+
+def _log_axis(ax, integer: bool) -> None:
+    """A log x axis labelled at 1, 2 and 5 of each decade and nowhere else
+    (matplotlib labels every minor tick of an axis under one decade, and
+    they overlap); an integer parameter's ticks read as plain numbers."""
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    if integer:
+        ax.xaxis.set_major_formatter(ScalarFormatter())
 
 
 def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[Path]:
@@ -878,9 +895,9 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
                 if h and math.isfinite(h):
                     ax.axhspan(m - h, m + h, color="k", alpha=0.08)
         if p.log:
-            ax.set_xscale("log")
+            _log_axis(ax, p.kind == "int")
         ax.set_xlabel(f"{p.path} ({_axis_unit(p)})")
-        ax.set_ylabel(f"{obj.name} ({unit + ', ' if unit else ''}mean ± 95 % CI over seeds)")
+        ax.set_ylabel(f"{obj.name}{f' ({unit})' if unit else ''}\nmean ± 95 % CI over seeds")
         ax.set_title(f"{obj.direction} {obj.name}", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
