@@ -12,9 +12,10 @@ can be re-run alone with ``--only``; the others are kept from the file):
   in a clean interpreter and as configured, with the heavy packages each
   imported and the incasts' in-process ``dcnsim.run`` CPU
   (benchmarks/startup.py);
-* ``bench``: ``dcnsim bench``'s default set and the larger htsim mirrors
-  (``dctcp_perm_k12``, ``dctcp_perm_k16``, ``dctcp_perm_k16_128flows``,
-  ``dctcp_perm_k32``):
+* ``bench``: five of ``dcnsim bench``'s default seven (``BENCH``; the two
+  ns-3-matched incasts are the ``ns3`` section's, timed beside ns-3) and
+  the larger htsim mirrors (``dctcp_perm_k12``, ``dctcp_perm_k16``,
+  ``dctcp_perm_k16_128flows``, ``dctcp_perm_k32``):
   events/s, packet-hops/s and peak RSS, the median of ``--repeat`` runs;
 * ``soak``: ``dcnsim bench --scenario soak``: peak RSS at 10, 30 and 60 s;
 * ``htsim``: benchmarks/htsim_side_by_side.py against stock htsim, only
