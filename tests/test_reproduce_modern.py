@@ -187,3 +187,13 @@ def test_the_linux_hosts_run_their_own_congestion_control(run):
         f = pd.read_csv(d / "flows.csv")
         seen[d.name.split("-")[2]] = set(f.loc[f["role"] == "response", "cc"])
     assert seen["linux"] == {"cubic"} and seen["bbr"] == {"bbr"} and seen["newreno"] == {"newreno"}, seen
+
+
+def test_a_starved_group_is_named_not_divided_by():
+    from dcnsim.experiments.modern.workloads import oc_text
+
+    rows = [{"scheme": "A", "qmax": 20, "f1_share": 653.4 / 0.012, "F4:15_mbps": 0.012, "jain": 0.07},
+            {"scheme": "B", "qmax": 20, "f1_share": 0.5, "F4:15_mbps": 60.0, "jain": 0.9}]
+    text = " ".join(oc_text(pd.DataFrame(rows)))
+    assert "A 54,450× (the 6-hop flows starved: 0.012 Mbps each)" in text, text
+    assert "B 0.50×" in text and "outcast (below 1×): B." in text, text

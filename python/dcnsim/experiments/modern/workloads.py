@@ -304,13 +304,21 @@ def pa_text(table: Any) -> List[str]:
     return notes
 
 
+def _share(share: float, many_mbps: float) -> str:
+    """F1 over the mean 6-hop flow; when those get under 1 Mbps the ratio
+    says only that they starved, so the text says that."""
+    if many_mbps < 1.0:
+        return f"{share:,.0f}× (the 6-hop flows starved: {many_mbps:.2g} Mbps each)"
+    return f"{share:.2f}×"
+
+
 def oc_text(table: Any) -> List[str]:
     notes = []
     for q, g in table.groupby("qmax", sort=False):
         g = g.set_index("scheme")
         out = [s for s in g.index if g.loc[s, "f1_share"] < 1]
         notes.append(f"Qmax = {int(q)} packets: the 1-hop flow F1 gets "
-                     + ", ".join(f"{s} {g.loc[s, 'f1_share']:.2f}×" for s in g.index)
+                     + ", ".join(f"{s} {_share(g.loc[s, 'f1_share'], g.loc[s, 'F4:15_mbps'])}" for s in g.index)
                      + " the mean 6-hop flow's throughput; outcast (below 1×): " + _names(out)
                      + f". Most even (Jain's index): {g['jain'].idxmax()} ({g['jain'].max():.3f}), least: "
                      f"{g['jain'].idxmin()} ({g['jain'].min():.3f}).")
