@@ -897,7 +897,8 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
         if p.log:
             _log_axis(ax, p.kind == "int")
         ax.set_xlabel(f"{p.path} ({_axis_unit(p)})")
-        ax.set_ylabel(f"{obj.name}{f' ({unit})' if unit else ''}\nmean ± 95 % CI over seeds")
+        ax.set_ylabel(f"{obj.name} ({unit})\nmean ± 95 % CI over seeds" if unit
+                      else f"{obj.name}\n(mean ± 95 % CI over seeds)")
         ax.set_title(f"{obj.direction} {obj.name}", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
