@@ -77,7 +77,10 @@ def test_dcnsim_run_prints_the_pauses_and_warns_when_a_paused_fabric_drops():
     out = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE)],
                          capture_output=True, text=True, check=True).stdout
     assert "0 timeouts, 0 retransmits, 0 drops" in out, out
-    assert "pauses from 32 ingress ports" in out and "longest h" in out, out
+    assert "pauses from 32 ingress ports" in out and "most paused h" in out, out
+    # the port's pauses together, as the pfc table's paused_s, not one pause
+    line = next(x for x in out.splitlines() if x.strip().startswith("pfc"))
+    assert line.endswith(" in all"), line
     assert "warning" not in out, out
     # a buffer smaller than what 32 ports hold at xoff: drops, said
     small = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "topology.buffer=200KB"],
@@ -108,3 +111,27 @@ def test_threads_asked_for_run_on_one_and_say_why(capfd):
     said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
     assert said == ["dcnsim: threads = 2: one thread, as PFC's pauses run on one thread"], said
     assert two.flows.equals(one.flows) and two.pfc.equals(one.pfc)
+
+
+def test_the_queues_table_gives_the_limit_in_force():
+    # a NIC under PFC holds its transports' packets without limit, so its
+    # row says no limit (0 and 0), however many packets it held; the
+    # switch's ports keep their buffer; without PFC the NIC's limit shows
+    for on in (True, False):
+        q = dcnsim.run(incast(dcnsim.Pfc() if on else None, buffer="1MB")).tables["queues"]
+        nic, sw = q[q["from_host"]], q[~q["from_host"]]
+        assert (sw["limit_bytes"] == 1024 * 1024).all() and (sw["limit_pkts"] == 0).all(), sw
+        if on:
+            assert (nic["limit_bytes"] == 0).all() and (nic["limit_pkts"] == 0).all(), nic
+        else:
+            assert (nic["limit_pkts"] > 0).all() and (nic["max_pkts"] <= nic["limit_pkts"]).all(), nic
+
+
+def test_an_unlimited_queue_has_no_limit_in_the_table_not_the_largest_integer():
+    s = incast(None)
+    d = s.to_dict()
+    d["topology"]["nic_buffer"] = "unlimited"
+    q = dcnsim.run(d).tables["queues"]
+    nic = q[q["from_host"]]
+    assert (nic["limit_bytes"] == 0).all() and (nic["limit_pkts"] == 0).all(), nic
+    assert q["limit_bytes"].max() < 2**40

@@ -369,3 +369,24 @@ def test_the_plot_stops_a_bar_at_zero_and_labels_a_log_axis_once_per_tick(tmp_pa
     assert labels == [], labels
     major = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert "5" in major and "10" in major and "20" in major, major
+
+
+@needs_optuna
+def test_cli_prints_a_time_parameter_in_ms_with_its_unit(tmp_path, capsys):
+    # the plot's axis is in ms; the printed table said 0.0183 under a bare
+    # `tcp.rto_min` (seconds, the CSV's unit) before
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    out = tmp_path / "cli"
+    rc = main(["tune", str(f), "--param", "tcp.rto_min=log:2ms:50ms", "--objective", "goodput", "--trials", "2",
+               "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"])
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "tcp.rto_min (ms)" in text, text
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials["tcp.rto_min"].between(0.002, 0.05).all(), "the CSV keeps seconds"
+    lines = text.splitlines()
+    assert lines[0].split()[:4] == ["trial", "state", "tcp.rto_min", "(ms)"], lines[0]
+    rows = [line.split() for line in lines[1:3]]
+    shown = sorted(float(r[2]) for r in rows)
+    assert shown == pytest.approx(sorted(trials["tcp.rto_min"] * 1e3), rel=1e-4), (shown, text)

@@ -153,7 +153,9 @@ def format_summary(result, warnings: bool = True) -> str:
         pc = result.tables.core_columns("pfc") if "pfc" in result.tables else {}
         paused = [float(x) for x in pc.get("paused_s", ())]
         most = max(range(len(paused)), key=lambda i: (paused[i], -i)) if paused and max(paused) > 0 else None
-        longest = f"; longest {pc['node'][most]}→{pc['to'][most]} {fmt_time(paused[most])}" if most is not None else ""
+        # the port's pauses together (`pfc.paused_s`), not its longest single pause
+        longest = (f"; most paused {pc['node'][most]}→{pc['to'][most]}, {fmt_time(paused[most])} in all"
+                   if most is not None else "")
         row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
                    f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
         at_switches = sum(int(d) for d, h in zip(qm.get("dropped", ()), qm.get("from_host", ())) if not h)

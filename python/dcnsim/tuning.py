@@ -986,11 +986,14 @@ def _shown(df: Any, columns: Mapping[str, Tuple[float, str]]) -> Any:
     return out.rename(columns=names)
 
 
-def _scaled_columns(df: Any, objective: str, constraint: Optional[str]) -> Dict[str, Tuple[float, str]]:
+def _scaled_columns(df: Any, objective: str, constraint: Optional[str],
+                    params: Sequence["Param"] = ()) -> Dict[str, Tuple[float, str]]:
     obj_u = display_unit(objective)
     cols = {c: obj_u for c in df.columns
             if c in ("objective", "objective_ci95", "mean", "ci95") or re.fullmatch(r"seed\d+", str(c))
             or str(c).startswith("diff_vs_")}
+    # a time parameter's values in ms, as the plot's axis (the CSV keeps s)
+    cols.update({p.path: (1e3, "ms") for p in params if p.unit == "s"})
     if constraint:
         cons_u = display_unit(constraint)
         cols.update({c: cons_u for c in (constraint, f"{constraint}_mean", f"{constraint}_ci95") if c in df.columns})
@@ -1026,7 +1029,8 @@ def cmd_tune(args: Any) -> int:
     factor, unit = display_unit(b["objective"])
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200,
                            "display.float_format", "{:.6g}".format):
-        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
+        print(_shown(res.trials, _scaled_columns(res.trials, b["objective"], cons_metric, args.param))
+              .to_string(index=False, na_rep="n/a"))
         print()
         if "params" not in b:
             print("no feasible trial: see trials.csv")

@@ -422,26 +422,20 @@ fn queues_table(w: &World) -> Table {
     );
     queues.push("to", Column::Str(ls.iter().map(|l| name(l.to)).collect()));
     queues.push("rate_bps", u64s(ls.iter().map(|l| l.rate_bps)));
-    queues.push(
-        "limit_bytes",
-        u64s(ls.iter().map(|l| {
-            if let Limit::Bytes(b) = l.cfg.limit {
-                b
-            } else {
-                0
-            }
-        })),
-    );
-    queues.push(
-        "limit_pkts",
-        u64s(ls.iter().map(|l| {
-            if let Limit::Packets(p) = l.cfg.limit {
-                p
-            } else {
-                0
-            }
-        })),
-    );
+    // The drop-tail limit in force, in the unit it was given (0 in the
+    // other); 0 in both when there is none: `unlimited` (held as the
+    // largest u64, which read as 18 EB and wrapped in pandas' arithmetic),
+    // or a host's NIC under PFC, which holds its transports' packets
+    // without limit (only UDP's keep `nic_buffer`).
+    let pfc = links.pfc_on();
+    let limit = |l: &crate::net::LinkInfo| match l.cfg.limit {
+        _ if pfc && w.node_is_host(l.from) => (0, 0),
+        Limit::Bytes(u64::MAX) | Limit::Packets(u64::MAX) => (0, 0),
+        Limit::Bytes(b) => (b, 0),
+        Limit::Packets(p) => (0, p),
+    };
+    queues.push("limit_bytes", u64s(ls.iter().map(|l| limit(l).0)));
+    queues.push("limit_pkts", u64s(ls.iter().map(|l| limit(l).1)));
     queues.push("enqueued", u64s(st.iter().map(|s| s.enqueued)));
     queues.push("dropped", u64s(st.iter().map(|s| s.dropped)));
     queues.push("marked", u64s(st.iter().map(|s| s.marked)));
