@@ -141,7 +141,7 @@ def test_onset_moves_right_with_buffer_size(quick_run):
     df = pd.read_csv(out / "fig4_1.csv")
     ons = []
     for b in BUFFERS_CH3:  # 16/32/64/128 KB
-        d = df[df["buffer_kb"] == b].sort_values("n")
+        d = df[df["buffer"] == b].sort_values("n")
         o = onset(d["n"], d["goodput_mbps"])
         ons.append(o if o is not None else math.inf)
     assert all(b >= a for a, b in zip(ons, ons[1:])), ons

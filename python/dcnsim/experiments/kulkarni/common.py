@@ -25,8 +25,8 @@ BUFFER_KB = 32
 #: Table 3.1's "32 KB" buffer beside "S = 1 KB": ns-2's DropTail counts
 #: packets (queue-limit; bytes only with queue_in_bytes_, which the
 #: dissertation never mentions), so its runs most likely had B/S = 32
-#: packets. The tallied runs count packets ("pkt": buffer_kb packets);
-#: "B" (buffer_kb × 1024 bytes, 30 packets of 1064 B) is shown beside.
+#: packets. The tallied runs count packets ("pkt": `buffer` packets);
+#: "B" (`buffer` × 1024 bytes, 30 packets of 1064 B) is shown beside.
 BUFFER_UNIT = "pkt"
 SRU_KB = 256
 MSS = 1024
@@ -100,9 +100,11 @@ NO_ONSET = 2 * 64
 class KConfig:
     """One experimental configuration (everything but n)."""
 
-    buffer_kb: int = BUFFER_KB
-    #: "pkt": the buffer holds buffer_kb packets (B/S with S = 1 KB, as
-    #: ns-2's queue-limit); "B": buffer_kb KiB
+    #: the switch port's buffer in `buffer_unit` (the results' `buffer`
+    #: column, beside `buffer_unit`; it was `buffer_kb`, which held packets)
+    buffer: int = BUFFER_KB
+    #: "pkt": the buffer holds `buffer` packets (B/S with S = 1 KB, as
+    #: ns-2's queue-limit); "B": `buffer` KiB
     buffer_unit: str = BUFFER_UNIT
     sru_kb: int = SRU_KB
     delay: str = DELAY
@@ -121,7 +123,7 @@ class KConfig:
     limited_transmit: bool = False
 
     def key(self) -> str:
-        parts = [f"b{self.buffer_kb}{'p' if self.buffer_unit == 'pkt' else 'k'}", f"sru{self.sru_kb}k"]
+        parts = [f"b{self.buffer}{'p' if self.buffer_unit == 'pkt' else 'k'}", f"sru{self.sru_kb}k"]
         if self.delay != DELAY:
             parts.append("d" + self.delay)
         if self.rwnd != RWND:
@@ -156,16 +158,16 @@ JITTER = BASE.with_(host_jitter=EXTRA_JITTER)
 
 
 def buffer_limit(cfg: KConfig) -> str:
-    """The switch port's limit: ``buffer_kb`` packets or KiB."""
+    """The switch port's limit: ``buffer`` packets or KiB."""
     if cfg.buffer_unit not in ("pkt", "B"):
         raise ValueError(f"buffer_unit must be 'pkt' or 'B', got {cfg.buffer_unit!r}")
-    return f"{cfg.buffer_kb}pkt" if cfg.buffer_unit == "pkt" else f"{cfg.buffer_kb}KB"
+    return f"{cfg.buffer}pkt" if cfg.buffer_unit == "pkt" else f"{cfg.buffer}KB"
 
 
 def buffer_bytes(cfg_or_row: Any) -> float:
     """The buffer in bytes of 1 KB segments (packets of MSS + header)."""
     unit = getattr(cfg_or_row, "buffer_unit", None) or cfg_or_row["buffer_unit"]
-    kb = getattr(cfg_or_row, "buffer_kb", None) or cfg_or_row["buffer_kb"]
+    kb = getattr(cfg_or_row, "buffer", None) or cfg_or_row["buffer"]
     return float(kb) * ((MSS + HEADER) if unit == "pkt" else 1024)
 
 
@@ -247,7 +249,7 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
 
 def point(cfg: KConfig, n: int, quick: bool) -> Point:
     label = f"{cfg.key()}-n{n:03d}"
-    params = {"config": cfg.key(), "n": n, "buffer_kb": cfg.buffer_kb, "buffer_unit": cfg.buffer_unit,
+    params = {"config": cfg.key(), "n": n, "buffer": cfg.buffer, "buffer_unit": cfg.buffer_unit,
               "sru_kb": cfg.sru_kb, "delay": cfg.delay,
               "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "rto_granularity": cfg.rto_granularity, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
               "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression,
@@ -415,7 +417,7 @@ def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
     return _metrics_cached(str(d), s.stat().st_mtime if s.exists() else 0.0, with_model)
 
 
-PARAM_COLS = ("label", "config", "n", "buffer_kb", "buffer_unit", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
+PARAM_COLS = ("label", "config", "n", "buffer", "buffer_unit", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
               "host_jitter", "probretx_p", "dsr", "header_compression", "limited_transmit")
 
 
@@ -426,7 +428,7 @@ def frame(summary, with_model: bool = False):
     rows = []
     for _, r in summary.iterrows():
         rec = {k: r[k] for k in PARAM_COLS if k in r}
-        for k in ("n", "buffer_kb", "sru_kb", "mss"):
+        for k in ("n", "buffer", "sru_kb", "mss"):
             rec[k] = int(rec[k])
         rec["probretx_p"] = float(rec["probretx_p"])
         rec["dsr"] = bool(rec["dsr"])

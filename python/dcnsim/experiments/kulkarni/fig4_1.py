@@ -36,7 +36,7 @@ from .common import (
 
 
 def _fig41_points(quick: bool) -> List[Point]:
-    return points([CH4.with_(buffer_kb=b) for b in BUFFERS_41], QUICK_FINE_NS if quick else FINE_NS, quick)
+    return points([CH4.with_(buffer=b) for b in BUFFERS_41], QUICK_FINE_NS if quick else FINE_NS, quick)
 
 
 def onsets_by(df, col: str, values: Sequence[int], **kw) -> List[Optional[int]]:
@@ -51,13 +51,13 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     from ...plots import MARKERS, new_figure, save, series_colors
 
     df = frame(summary)
-    ons = onsets_by(df, "buffer_kb", BUFFERS_41)
+    ons = onsets_by(df, "buffer", BUFFERS_41)
     unit = buffer_unit_label(df)
     names = [f"{b} {unit}" for b in BUFFERS_41]
     colors = series_colors(names)
     fig, (ax, ax2) = new_figure(ncols=2, figsize=(11, 4.3), gridspec_kw={"width_ratios": [1.6, 1]})
     for i, b in enumerate(BUFFERS_41):
-        ns, g = _series(df, buffer_kb=b)
+        ns, g = _series(df, buffer=b)
         ax.plot(ns, g, marker=MARKERS[i % len(MARKERS)], markersize=3.5, color=colors[names[i]],
                 label=f"{b} {unit} buffer")
         if ons[i] is not None:
@@ -77,7 +77,7 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
         ax2.plot(grid, ref * grid / x0, "--", color="0.5", label=f"doubling law through 32 {unit}")
         # window budget: n·rwnd ≤ C·RTT + B
         rtt = 4 * 100e-6 + 2 * (MSS + HEADER) * 8 / RATE_BPS
-        per_kb = buffer_bytes(df.iloc[0].to_dict() | {"buffer_kb": 1})
+        per_kb = buffer_bytes(df.iloc[0].to_dict() | {"buffer": 1})
         fit = (RATE_BPS * rtt / 8 + grid * per_kb) / (20 * MSS)
         ax2.plot(grid, fit, ":", color="C3", label="n·rwnd = C·RTT + B (no-loss limit)")
     ax2.set_xscale("log", base=2)
@@ -101,7 +101,7 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
                                "C·RTT ≈ 50 KB term, so the no-loss limit grows by less than 2× per doubling at "
                                "small buffers"))
     for b, o in zip(BUFFERS_41, ons):
-        ns, g = _series(df, buffer_kb=b)
+        ns, g = _series(df, buffer=b)
         cmps.append(Comparison(f"{b} {unit}: onset; goodput just before / at it (Mbps)",
                                f"{_fmt(o)}; " + (_join([g[list(ns).index(o) - 1], g[list(ns).index(o)]])
                                                  if o is not None else "—"), None, "not in paper",

@@ -40,7 +40,7 @@ from .goodput_ch3 import _model_notes
 
 
 def _buffers_points(quick: bool) -> List[Point]:
-    return points([BASE.with_(buffer_kb=b) for b in BUFFERS_CH3], _ns(quick), quick)
+    return points([BASE.with_(buffer=b) for b in BUFFERS_CH3], _ns(quick), quick)
 
 
 def _srus_points(quick: bool) -> List[Point]:
@@ -55,7 +55,7 @@ def _after_collapse(ns, g, lo: int = 16) -> float:
 
 def _sweep_fig(kind: str):
     """Figs. 3.13–3.16 (kind = buffer) and 3.17–3.20 (kind = sru)."""
-    col = "buffer_kb" if kind == "buffer" else "sru_kb"
+    col = "buffer" if kind == "buffer" else "sru_kb"
     values = BUFFERS_CH3 if kind == "buffer" else SRUS_CH3
     first = 13 if kind == "buffer" else 17
     what = "switch buffer" if kind == "buffer" else "SRU"
