@@ -62,6 +62,21 @@ def test_model_dctcp_json_and_w_star():
     assert r.returncode == 0 and "37.50" in r.stdout and "14.17" in r.stdout
 
 
+def test_model_dctcp_labels_each_reading_of_a_kb_mss():
+    # with a KB in the MSS eq. 4's budget differs between the readings: a
+    # line each, labelled (one unlabelled line read as the 1000 B one)
+    r = cli("model", "dctcp", "--mss", "1.5KB", "--n", "10")
+    assert r.returncode == 0, r.stderr
+    budget = [line for line in r.stdout.splitlines() if "C·RTT/MSS + K" in line]
+    assert len(budget) == 2 and "[KB = 1000 B]" in budget[0] and "[KB = 1024 B]" in budget[1], budget
+    assert "28.33 pkts" in budget[0] and "28.14 pkts" in budget[1], budget
+    w = [line for line in r.stdout.splitlines() if "W*(N = 10)" in line]
+    assert len(w) == 2 and all("[KB = " in x for x in w), w
+    # an MSS in bytes has one budget: one line, no label
+    r = cli("model", "dctcp", "--mss", "1500")
+    assert sum("C·RTT/MSS + K" in line for line in r.stdout.splitlines()) == 1
+
+
 def test_model_dctcp_bad_input_exits_2():
     for args in (("--rtt", "100"), ("--capacity", "fast"), ("--buffer", "1Gbps")):
         r = cli("model", "dctcp", *args)
