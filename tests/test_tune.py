@@ -194,16 +194,23 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "drops", trials=1, out=tmp_path / "y", progress=False)
 
 
-@needs_optuna
-def test_cli_end_to_end(tmp_path, capsys):
+def _cli_tune(tmp_path, capsys, *args: str):
+    """`dcnsim tune` of one_flow("5ms") with ``args``, on one seed and one
+    job, into tmp_path/cli: its output directory and what it printed."""
     f = tmp_path / "s.json"
     f.write_text(json.dumps(one_flow("5ms").to_dict()))
     out = tmp_path / "cli"
-    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "3",
-               "--seeds", "1", "--constraint", "goodput>=0.2*baseline", "--reference", "tcp.rwnd=30000",
-               "--out", str(out), "--no-progress", "--jobs", "1"])
+    rc = main(["tune", str(f), *args, "--objective", "goodput", "--seeds", "1", "--out", str(out),
+               "--no-progress", "--jobs", "1"])
     text = capsys.readouterr().out
     assert rc == 0, text
+    return out, text
+
+
+@needs_optuna
+def test_cli_end_to_end(tmp_path, capsys):
+    out, text = _cli_tune(tmp_path, capsys, "--param", "tcp.rwnd=int:2000:60000", "--trials", "3",
+                          "--constraint", "goodput>=0.2*baseline", "--reference", "tcp.rwnd=30000")
     assert "best (trial" in text
     for name in ("trials.csv", "confirm.csv", "best.json", "objective_vs_tcp.rwnd.png", "study.log"):
         assert (out / name).is_file(), name
@@ -221,7 +228,8 @@ def test_cli_end_to_end(tmp_path, capsys):
     assert trials["objective_ci95"].isna().all() and "n/a" in text.split("best (trial")[0]
 
     # a scenario the range makes invalid: exit 2, the field named
-    rc = main(["tune", str(f), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"), "--no-progress"])
+    rc = main(["tune", str(tmp_path / "s.json"), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"),
+               "--no-progress"])
     assert rc == 2
     assert "param tcp.mss=0: tcp.mss" in capsys.readouterr().err
 
@@ -375,13 +383,7 @@ def test_the_plot_stops_a_bar_at_zero_and_labels_a_log_axis_once_per_tick(tmp_pa
 def test_cli_prints_a_time_parameter_in_ms_with_its_unit(tmp_path, capsys):
     # the plot's axis is in ms; the printed table said 0.0183 under a bare
     # `tcp.rto_min` (seconds, the CSV's unit) before
-    f = tmp_path / "s.json"
-    f.write_text(json.dumps(one_flow("5ms").to_dict()))
-    out = tmp_path / "cli"
-    rc = main(["tune", str(f), "--param", "tcp.rto_min=log:2ms:50ms", "--objective", "goodput", "--trials", "2",
-               "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"])
-    text = capsys.readouterr().out
-    assert rc == 0, text
+    out, text = _cli_tune(tmp_path, capsys, "--param", "tcp.rto_min=log:2ms:50ms", "--trials", "2")
     assert "tcp.rto_min (ms)" in text, text
     trials = pd.read_csv(out / "trials.csv")
     assert trials["tcp.rto_min"].between(0.002, 0.05).all(), "the CSV keeps seconds"
