@@ -623,8 +623,8 @@ fn inert_key_warnings(
             out.push((
                 key_path("tcp", key),
                 format!(
-                    "{key} changes nothing: it is read only with {needs} (no app that takes it \
-                     from [tcp] has it)"
+                    "{key} changes nothing: it is read only with {needs}, which no app taking \
+                     it from [tcp] has"
                 ),
             ));
         }
