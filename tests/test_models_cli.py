@@ -69,7 +69,8 @@ def test_model_dctcp_labels_each_reading_of_a_kb_mss():
     assert r.returncode == 0, r.stderr
     budget = [line for line in r.stdout.splitlines() if "C·RTT/MSS + K" in line]
     assert len(budget) == 2 and "[KB = 1000 B]" in budget[0] and "[KB = 1024 B]" in budget[1], budget
-    assert "28.33 pkts" in budget[0] and "28.14 pkts" in budget[1], budget
+    # C·RTT/MSS + K at 1 Gbps and 100 us (12,500 B) with K = 20: MSS 1,500 B or 1,536 B
+    assert f"{12_500 / 1500 + 20:.2f} pkts" in budget[0] and f"{12_500 / 1536 + 20:.2f} pkts" in budget[1], budget
     w = [line for line in r.stdout.splitlines() if "W*(N = 10)" in line]
     assert len(w) == 2 and all("[KB = " in x for x in w), w
     # an MSS in bytes has one budget: one line, no label

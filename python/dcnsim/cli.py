@@ -575,18 +575,20 @@ def _model_dctcp_text(args) -> str:
                      "with KB = 1024 B (how dcnsim's scenario files read KB)")
     else:
         lines.append(f"  B = {num(B.binary)} B, MSS = {num(mss.binary)} B")
-    # eq. 4's budget and W*(N) in each reading when the two differ (with a
-    # KB in the MSS they do; one line, unlabelled, read as the other before)
-    budgets = results if len({round(r.window_budget_pkts, 9) for *_x, r in results}) > 1 else results[:1]
-    for name, _b, _m, r in budgets:
-        tag = f"   [{name}]" if len(budgets) == 2 else ""
+    def tagged(attr: str):
+        """(tag, result) per reading of KB when ``attr`` differs between
+        them, else the one value untagged (a KB in the MSS moves eq. 4's
+        budget and N*; one unlabelled line was read as the other)."""
+        if len({round(getattr(r, attr), 9) for *_x, r in results}) > 1:
+            return [(f"   [{name}]", r) for name, _b, _m, r in results]
+        return [("", results[0][3])]
+
+    for tag, r in tagged("window_budget_pkts"):
         lines.append(f"  C·RTT/MSS + K = {r.window_budget_pkts:.2f} pkts, so W*(N) = {r.window_budget_pkts:.2f}/N "
                      f"(eq. 4){tag}")
         if args.n is not None:
             lines.append(f"  W*(N = {args.n:g}) = {r.w_star:.3f} pkts{tag}")
-    same_nstar = len({round(r.n_star, 9) for *_x, r in results}) == 1
-    for name, _b, _m, r in results[:1] if same_nstar else results:
-        tag = f"   [{name}]" if len(results) == 2 and not same_nstar else ""
+    for tag, r in tagged("n_star"):
         lines.append(f"  N*    = {r.n_star:6.2f} flows  (eq. 5: W* falls to Wmin){tag}")
     for name, _b, _m, r in results:
         tag = f"   [{name}]" if len(results) == 2 else ""

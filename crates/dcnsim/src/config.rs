@@ -15,6 +15,16 @@ pub enum Limit {
     Packets(u64),
 }
 
+impl Limit {
+    /// `nic_buffer = "unlimited"`: a byte limit no queue reaches.
+    pub const UNLIMITED: Limit = Limit::Bytes(u64::MAX);
+
+    /// Whether this is no limit at all ([`Self::UNLIMITED`], in either unit).
+    pub fn is_unlimited(self) -> bool {
+        matches!(self, Limit::Bytes(u64::MAX) | Limit::Packets(u64::MAX))
+    }
+}
+
 /// `[trimming]`: payload trimming and header queues (net/trim.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrimConfig {

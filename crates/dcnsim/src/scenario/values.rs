@@ -378,7 +378,7 @@ pub(crate) fn buffer(v: &Value) -> Result<Limit, String> {
 /// own packets, as htsim's hosts).
 pub(crate) fn nic_buffer(v: &Value) -> Result<Limit, String> {
     if v.as_str().map(str::to_lowercase).as_deref() == Some("unlimited") {
-        return Ok(Limit::Bytes(u64::MAX));
+        return Ok(Limit::UNLIMITED);
     }
     buffer(v).map_err(|e| format!("{e} (or \"unlimited\")"))
 }

@@ -430,7 +430,7 @@ fn queues_table(w: &World) -> Table {
     let pfc = links.pfc_on();
     let limit = |l: &crate::net::LinkInfo| match l.cfg.limit {
         _ if pfc && w.node_is_host(l.from) => (0, 0),
-        Limit::Bytes(u64::MAX) | Limit::Packets(u64::MAX) => (0, 0),
+        lim if lim.is_unlimited() => (0, 0),
         Limit::Bytes(b) => (b, 0),
         Limit::Packets(p) => (0, p),
     };

@@ -649,8 +649,7 @@ impl TcpFlow {
     pub fn handshake_sample(&mut self, rtt: SimTime) {
         if self.cfg.handshake_rtt_sample {
             self.rtt_sample(rtt);
-            let m = &mut self.sh.seen.min_rtt;
-            *m = Some(m.map_or(rtt, |m| m.min(rtt)));
+            self.sh.seen.note_min_rtt(rtt);
             if let Cc::Bbr(b) = &mut self.cc {
                 b.note_rtt(rtt);
             }

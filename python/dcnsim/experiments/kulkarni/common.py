@@ -100,8 +100,7 @@ NO_ONSET = 2 * 64
 class KConfig:
     """One experimental configuration (everything but n)."""
 
-    #: the switch port's buffer in `buffer_unit` (the results' `buffer`
-    #: column, beside `buffer_unit`; it was `buffer_kb`, which held packets)
+    #: the switch port's buffer, in `buffer_unit` (so is the results' column)
     buffer: int = BUFFER_KB
     #: "pkt": the buffer holds `buffer` packets (B/S with S = 1 KB, as
     #: ns-2's queue-limit); "B": `buffer` KiB
@@ -167,8 +166,8 @@ def buffer_limit(cfg: KConfig) -> str:
 def buffer_bytes(cfg_or_row: Any) -> float:
     """The buffer in bytes of 1 KB segments (packets of MSS + header)."""
     unit = getattr(cfg_or_row, "buffer_unit", None) or cfg_or_row["buffer_unit"]
-    kb = getattr(cfg_or_row, "buffer", None) or cfg_or_row["buffer"]
-    return float(kb) * ((MSS + HEADER) if unit == "pkt" else 1024)
+    size = getattr(cfg_or_row, "buffer", None) or cfg_or_row["buffer"]
+    return float(size) * ((MSS + HEADER) if unit == "pkt" else 1024)
 
 
 def buffer_unit_label(df) -> str:

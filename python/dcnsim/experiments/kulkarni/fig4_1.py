@@ -77,8 +77,8 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
         ax2.plot(grid, ref * grid / x0, "--", color="0.5", label=f"doubling law through 32 {unit}")
         # window budget: n·rwnd ≤ C·RTT + B
         rtt = 4 * 100e-6 + 2 * (MSS + HEADER) * 8 / RATE_BPS
-        per_kb = buffer_bytes(df.iloc[0].to_dict() | {"buffer": 1})
-        fit = (RATE_BPS * rtt / 8 + grid * per_kb) / (20 * MSS)
+        per_unit = buffer_bytes(df.iloc[0].to_dict() | {"buffer": 1})
+        fit = (RATE_BPS * rtt / 8 + grid * per_unit) / (20 * MSS)
         ax2.plot(grid, fit, ":", color="C3", label="n·rwnd = C·RTT + B (no-loss limit)")
     ax2.set_xscale("log", base=2)
     ax2.set_yscale("log", base=2)

@@ -75,6 +75,13 @@ pub fn sent_after(t1: SimTime, s1: u64, t2: SimTime, s2: u64) -> bool {
 }
 
 impl Delivery {
+    /// An RTT sample for the minimum RTT (a data segment's, or the
+    /// handshake's: Linux's `tcp_min_rtt` takes both).
+    #[inline]
+    pub fn note_min_rtt(&mut self, rtt: SimTime) {
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    }
+
     /// RFC 8985 §6.2 steps 1–3 for one newly delivered segment
     /// (`start..end`, last sent at `xmit`, `retx` if ever retransmitted).
     /// `fack_before` is the highest delivered sequence before the ACK that
@@ -98,7 +105,7 @@ impl Delivery {
         let ambiguous = retx && self.min_rtt.is_some_and(|m| rtt < m);
         if !ambiguous {
             if !retx {
-                self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+                self.note_min_rtt(rtt);
             }
             if sent_after(xmit, end, self.xmit_ts, self.end_seq) {
                 self.rtt = rtt;
