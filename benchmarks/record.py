@@ -205,6 +205,10 @@ def render_soak(r: Dict[str, Any]) -> str:
             "holds the interpreter and the core, no numpy or pandas).\n\n" + "\n".join(rows))
 
 
+def _rss(mb: Any) -> str:
+    return "—" if mb is None else f"{mb:.1f} MB"
+
+
 def render_startup(r: Dict[str, Any]) -> str:
     b = r["startup"]
     rows = ["| command | CPU, clean interpreter | CPU, as configured | peak RSS | `dcnsim.run` in-process CPU "
@@ -218,7 +222,7 @@ def render_startup(r: Dict[str, Any]) -> str:
                **{f"run {k}": f"`dcnsim run FILE`: {v}" for k, v in incast.items()}}.get(label, f"`dcnsim {label}`")
         core = f"{s['core_cpu_s']:.3f} s" if "core_cpu_s" in s else ""
         rows.append(f"| {cmd} | {s['clean']['cpu_s']:.3f} s | {s['as configured']['cpu_s']:.3f} s "
-                    f"| {s['clean']['peak_rss_mb']:.1f} MB | {core} | {', '.join(s['heavy_imports']) or 'none'} |")
+                    f"| {_rss(s['clean']['peak_rss_mb'])} | {core} | {', '.join(s['heavy_imports']) or 'none'} |")
     return (f"{_stamp_line(b)} ({b['load_average'][1]} after); median of {b['repeat']} fresh processes per "
             f"command and interpreter, interleaved (`python benchmarks/startup.py --repeat {b['repeat']}`). "
             "Clean: a virtual environment whose start-up runs no site hook, bytecode cached (a `pip install`); "

@@ -129,8 +129,8 @@ def interpreters(tmp: Path, pythonpath: Optional[str]) -> Dict[str, Tuple[str, D
     return {"clean": (str(exe), clean), "as configured": (sys.executable, configured)}
 
 
-def measure(argv: List[str], python: str, env: Dict[str, str]) -> Tuple[float, float]:
-    """CPU seconds (user + system) and peak RSS (MB) of one `python -m dcnsim ARGV`."""
+def measure(argv: List[str], python: str, env: Dict[str, str]) -> float:
+    """CPU seconds (user + system) of one `python -m dcnsim ARGV`."""
     proc = subprocess.Popen([python, "-m", "dcnsim", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env=env)
     _, status, ru = os.wait4(proc.pid, 0)
@@ -138,8 +138,39 @@ def measure(argv: List[str], python: str, env: Dict[str, str]) -> Tuple[float, f
     err = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode != 0:
         raise SystemExit(f"dcnsim {' '.join(argv)} failed (exit {proc.returncode}): {err.strip()}")
-    rss = ru.ru_maxrss / (1024 * 1024) if sys.platform == "darwin" else ru.ru_maxrss / 1024
-    return ru.ru_utime + ru.ru_stime, rss
+    return ru.ru_utime + ru.ru_stime
+
+
+# `python -m dcnsim ARGV` that writes its own peak RSS (VmHWM, kB) to the
+# file named by its first argument when it exits. The child's `ru_maxrss`
+# will not do on Linux: execve carries the spawner's high-water mark into
+# the child, so every command lighter than this script read as this
+# script's RSS (17.3 MB for all of them in the tables before).
+RSS_PROBE = """
+import atexit, runpy, sys
+out = sys.argv.pop(1)
+def hwm():
+    with open("/proc/self/status") as f:
+        kb = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+    with open(out, "w") as f:
+        f.write(kb)
+atexit.register(hwm)
+sys.argv[0] = "dcnsim"
+runpy.run_module("dcnsim", run_name="__main__", alter_sys=True)
+"""
+
+
+def peak_rss(argv: List[str], python: str, env: Dict[str, str], tmp: Path) -> Optional[float]:
+    """Peak RSS (MB of 2**20 bytes) of `python -m dcnsim ARGV`, from the
+    process itself (Linux's /proc; None elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    out = tmp / "hwm.txt"
+    r = subprocess.run([python, "-c", RSS_PROBE, str(out), *argv], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, env=env)
+    if r.returncode != 0:
+        raise SystemExit(f"dcnsim {' '.join(argv)} failed (exit {r.returncode}): {r.stderr.decode().strip()}")
+    return int(out.read_text()) / 1024
 
 
 def bare(python: str, env: Dict[str, str]) -> float:
@@ -204,7 +235,8 @@ def record(repeat: int, pythonpath: Optional[str] = None, top: int = 6) -> Dict[
                 measure(args, python, env)
         out: Dict[str, Any] = {"machine": machine(), "repeat": repeat, "interpreters": list(pythons),
                                "bare_cpu_s": {}, "commands": {}}
-        runs: Dict[Tuple[str, str], List[Tuple[float, float]]] = {}
+        runs: Dict[Tuple[str, str], List[float]] = {}
+        rss: Dict[Tuple[str, str], List[Optional[float]]] = {}
         bares: Dict[str, List[float]] = {name: [] for name in pythons}
         cores: Dict[str, List[float]] = {}
         for _ in range(repeat):
@@ -212,6 +244,7 @@ def record(repeat: int, pythonpath: Optional[str] = None, top: int = 6) -> Dict[
                 bares[name].append(bare(python, env))
                 for label, args in cmds.items():
                     runs.setdefault((label, name), []).append(measure(args, python, env))
+                    rss.setdefault((label, name), []).append(peak_rss(args, python, env, tmp))
             python, env = pythons["clean"]
             for label, args in cmds.items():
                 if label.startswith("run ") and label != "run (tiny)":
@@ -220,9 +253,9 @@ def record(repeat: int, pythonpath: Optional[str] = None, top: int = 6) -> Dict[
         for label, args in cmds.items():
             rec: Dict[str, Any] = {}
             for name in pythons:
-                rs = runs[(label, name)]
-                rec[name] = {"cpu_s": round(statistics.median(c for c, _ in rs), 3),
-                             "peak_rss_mb": round(statistics.median(r for _, r in rs), 1)}
+                peaks = [r for r in rss[(label, name)] if r is not None]
+                rec[name] = {"cpu_s": round(statistics.median(runs[(label, name)]), 3),
+                             "peak_rss_mb": round(statistics.median(peaks), 1) if peaks else None}
             python, env = pythons["clean"]
             _total, slow, heavy = importtime(args, python, env, top)
             rec["heavy_imports"] = heavy
@@ -232,6 +265,10 @@ def record(repeat: int, pythonpath: Optional[str] = None, top: int = 6) -> Dict[
             out["commands"][label] = rec
     out["load_average"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
     return out
+
+
+def _mb(x: Optional[float]) -> str:
+    return "—" if x is None else f"{x:.1f}"
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -251,7 +288,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"{'python -c pass':<20} " + " ".join(f"{rec['bare_cpu_s'][n]:>18.3f} {'':>7}" for n in names))
     for label, c in rec["commands"].items():
         core = f"{c['core_cpu_s']:>11.3f}" if "core_cpu_s" in c else ""
-        print(f"{label:<20} " + " ".join(f"{c[n]['cpu_s']:>18.3f} {c[n]['peak_rss_mb']:>7.1f}" for n in names)
+        print(f"{label:<20} " + " ".join(f"{c[n]['cpu_s']:>18.3f} {_mb(c[n]['peak_rss_mb']):>7}" for n in names)
               + f" {core}")
     print("\npython -X importtime (clean interpreter): heavy packages, then the packages that took longest (s; "
           "the flag itself slows them)")

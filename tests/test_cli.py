@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import dcnsim
 import pandas as pd
@@ -325,6 +327,23 @@ def test_bench_json_keys():
     assert rec["events_per_s"] == pytest.approx(rec["events"] / rec["wall_s"])
     r = cli("bench", "--scenario", "nonsense")
     assert r.returncode == 2
+
+
+@needs_core
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="execve's inherited high-water mark is Linux's")
+def test_bench_peak_rss_is_the_scenarios_not_its_parents():
+    # On Linux a child's ru_maxrss starts at its spawner's peak (execve
+    # carries the high-water mark over), so a bench run from a process
+    # holding 300 MB reported 300 MB for a 20 MB scenario.
+    code = ("import json, sys\n"
+            "ballast = bytearray(300 * 2**20)\n"
+            "for i in range(0, len(ballast), 4096): ballast[i] = 1\n"
+            "from dcnsim.bench import run_one\n"
+            "print(json.dumps(run_one('longflows_64')))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rec = json.loads(r.stdout.strip().splitlines()[-1])
+    assert 0 < rec["peak_rss_mb"] < 150
 
 
 @needs_core

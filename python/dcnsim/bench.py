@@ -265,8 +265,21 @@ DEFAULT = ("incast_pa", "longflows_64", "ns3_fast_incast_n100", "ns3_dctcp_bulk_
            "poisson_websearch_k8")
 
 
-def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
-    rss = resource.getrusage(who).ru_maxrss
+def _peak_rss_mb() -> float:
+    """This process's peak resident set, in MB of 2**20 bytes.
+
+    On Linux `ru_maxrss` is no good for a child: `execve` carries the
+    spawning process's high-water mark into it, so a scenario smaller than
+    the `dcnsim bench` parent would report the parent's RSS. `VmHWM` is the
+    peak of this process's own address space, which starts empty at exec."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     # Linux reports KiB, macOS bytes
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
