@@ -540,6 +540,31 @@ def test_the_hot_queue_line_names_the_top_five_inputs_in_120_characters():
     assert named[:-1] == [f"{t.input_from} {t.share:.1%}" for t in top.head(HOT_INPUTS).itertuples()]
 
 
+@needs_core
+def test_drops_at_a_senders_own_nic_are_named_as_such():
+    """One server on the client's line rate: its own link is the bottleneck,
+    so the window it grew in one block arrives at its NIC in the next at
+    once and overflows a 100-packet queue; no switch port drops. A summary
+    that said only "drops" sent the reader looking at the switch."""
+    from dcnsim.cli import SUMMARY_WIDTH, format_summary
+
+    sc = dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=2, rate="1Gbps", delay="25us", buffer="32KB", nic_buffer="100pkt"),
+        apps=[dcnsim.SyncReads(client=0, servers=[1], sru="256KB", blocks=5)], stop="2s")
+    r = dcnsim.run(sc)
+    q = r.queues
+    at_nic = int(q.loc[q["from_host"], "dropped"].sum())
+    assert at_nic > 0 and at_nic == r.summary["packets_dropped"]
+    (line,) = [x for x in format_summary(r).splitlines() if "nic drops" in x]
+    worst = q.loc[q["dropped"].idxmax()]
+    assert line.split()[2] == f"{at_nic:,}" and f"{worst['node']}→{worst['to']}" in line and "100 pkt" in line
+    assert len(line) <= SUMMARY_WIDTH and "hot queue" not in format_summary(r)
+    # a NIC that never drops (htsim's hosts, and near what ns-3's queue disc gives): no such line
+    sc.topology.nic_buffer = "unlimited"
+    r = dcnsim.run(sc)
+    assert r.summary["packets_dropped"] == 0 and "nic drops" not in format_summary(r)
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 

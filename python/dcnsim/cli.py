@@ -205,6 +205,17 @@ def format_summary(result, warnings: bool = True) -> str:
             if len(f"  {'hot queue':<12} {text}") <= SUMMARY_WIDTH:
                 break
         row("hot queue", text)
+    # Drops in the hosts' own egress queues: a sender whose own link is its
+    # bottleneck overflows its NIC (no TCP Small Queues here; ns-3 since
+    # 3.25 and Linux hold such packets back), which a user reading only
+    # "drops" would take for the switches' congestion.
+    nic = [i for i, h in enumerate(qm.get("from_host", ())) if h and int(qm["dropped"][i])]
+    if nic:
+        worst = max(nic, key=lambda i: (int(qm["dropped"][i]), -i))
+        pkts, nbytes = int(qm["limit_pkts"][worst]), int(qm["limit_bytes"][worst])
+        limit = f"{fmt_count(pkts)} pkt" if pkts else f"{fmt_count(nbytes)} B"
+        row("nic drops", f"{fmt_count(sum(int(qm['dropped'][i]) for i in nic))} packets at hosts' own NIC queues, "
+                         f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): see topology.nic_buffer")
     if warnings:
         for w in getattr(result, "warnings", ()):
             row("warning", w)
