@@ -48,6 +48,18 @@ def test_tables_have_contract_columns(incast, pa):
     assert len(pa.queries) > 0 and len(pa.blocks) == 0
 
 
+def test_an_empty_table_has_a_full_ones_dtypes(incast):
+    """A table a run did not make (no `[[failures]]`) has the columns and
+    dtypes the same table has when made: text as pandas makes text (pandas
+    3: `str`, not the empty `object` column it was)."""
+    from dcnsim.result import _frame
+
+    full = incast.queues
+    empty = _frame("queues", None)
+    assert len(empty) == 0 and list(empty.columns) == list(full.columns)
+    assert [str(t) for t in empty.dtypes] == [str(t) for t in full.dtypes]
+
+
 def test_result_records_scenario_and_seed(incast):
     assert incast.scenario == small_incast().to_dict()
     assert incast.summary["seed"] == 7

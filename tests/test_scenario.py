@@ -352,3 +352,66 @@ def test_json_text_is_sanitize_then_dumps():
     for doc in (deep, shallow, loop, small_incast().to_dict()):
         assert json_text(doc) == reference(doc)
     assert json_text(small_incast().to_dict())[1] == []  # the plain path: nothing to report
+
+
+def test_with_overrides_takes_what_run_takes(tmp_path):
+    """A path and a builder, as `run`, `validate` and `grid` take them (a
+    Scenario gave "'Scenario' object is not iterable")."""
+    sc = small_incast()
+    want = with_overrides(sc.to_dict(), {"topology.buffer": "64KB"})
+    assert with_overrides(sc, {"topology.buffer": "64KB"}) == want
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(sc.to_dict()))
+    assert with_overrides(f, {"topology.buffer": "64KB"}) == want
+    assert with_overrides(str(f), {"topology.buffer": "64KB"}) == want
+    with pytest.raises(ScenarioError, match="expected a path, a dict or a dcnsim.Scenario, got int"):
+        with_overrides(3, {})
+
+
+@needs_core
+def test_numpy_scalars_are_their_python_values():
+    """An axis from np.arange, a value read from a DataFrame: np.int64 and
+    np.bool_ are the int and bool they hold (they were 'unsupported value
+    of type int64' and, for a boolean field, '... of type bool')."""
+    np = pytest.importorskip("numpy")
+    plain = with_overrides(small_incast(), {"apps.0.blocks": 2, "tcp.sack": True})
+    numpy = with_overrides(small_incast(), {"apps.0.blocks": np.int64(2), "tcp.sack": np.bool_(True)})
+    assert dcnsim.validate(numpy) == []
+    a, b = dcnsim.run(plain), dcnsim.run(numpy)
+    assert a.flows.equals(b.flows) and a.summary["events"] == b.summary["events"]
+    odd = with_overrides(small_incast(), {"seed": np.datetime64("2020-01-01")})
+    assert [str(p) for p in dcnsim.validate(odd)] == ["seed: unsupported value of type datetime.date"]
+
+
+def test_an_integer_beyond_64_bits_is_quoted_as_given():
+    """JSON text would hand the core a float, and its message quoted the
+    float (1.8446744073709552e+19), not the number the user wrote."""
+    for big in (2**64, -(2**63) - 1, 10**30):
+        doc = with_overrides(small_incast(), {"seed": big})
+        assert [str(p) for p in dcnsim.validate(doc)] == [
+            f"seed: integer {big} is out of range (no field takes one beyond 64 bits)"]
+    for edge in (2**64 - 1, -(2**63)):
+        doc = with_overrides(small_incast(), {"apps.0.blocks": edge})
+        assert not any("beyond 64 bits" in str(p) for p in dcnsim.validate(doc))
+
+
+@needs_core
+def test_custom_links_as_tuples_or_lists_carry_rate_and_delay():
+    """A custom link has no rate or delay but its own, so the positional
+    form names them: (a, b, rate, delay); nodes (name, kind); lists as
+    tuples. The dict form runs the same network."""
+    from dcnsim.scenario import Custom
+
+    def star(nodes, links):
+        topo = Custom(nodes=nodes, links=links, buffer="64KB")
+        return dcnsim.Scenario(topology=topo, apps=[dcnsim.Bulk(src=1, dst=0, size="100KB")], stop="1s")
+
+    dicts = star([{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}, {"name": "s", "kind": "switch"}],
+                 [{"a": "h0", "b": "s", "rate": "1Gbps", "delay": "10us"},
+                  {"a": "h1", "b": "s", "rate": "1Gbps", "delay": "10us"}])
+    tuples = star([("h0", "host"), ["h1", "host"], ("s", "switch")],
+                  [("h0", "s", "1Gbps", "10us"), ["h1", "s", "1Gbps", "10us"]])
+    assert tuples.to_dict() == dicts.to_dict()
+    assert dcnsim.run(tuples).flows.equals(dcnsim.run(dicts).flows)
+    pairs = star([("h0", "host"), ("h1", "host"), ("s", "switch")], [("h0", "s"), ("h1", "s")])
+    assert "topology.links[0].rate: missing required key" in [str(p) for p in dcnsim.validate(pairs)]

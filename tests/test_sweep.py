@@ -287,3 +287,24 @@ def test_a_point_stored_in_the_other_format_is_run_again_in_the_one_asked(tmp_pa
     pd.testing.assert_frame_equal(pd.read_parquet(d / "blocks.parquet"), old, check_dtype=False)
     again = run_sweep(pts, tmp_path, jobs=1, progress=False, format="parquet")
     assert again.attrs["computed"] == again.attrs["reformatted"] == []
+
+
+def test_grid_refuses_seeds_given_both_ways():
+    with pytest.raises(ValueError, match="seed: given both as an axis and as seeds="):
+        grid(small_incast(), {"seed": [1, 2]}, seeds=[3])
+
+
+@needs_core
+def test_a_param_named_like_a_runs_figure_does_not_replace_it(tmp_path):
+    """A point's params are labels; the run's own figures (the seed it ran,
+    the threads it used) are facts. A param of the same name that differs
+    goes beside it as `param_<name>`, with a warning; one that agrees is the
+    one column it was."""
+    pts = [Point("x", small_incast(), params={"seed": 5, "note": "hello"}),
+           Point("y", small_incast(), params={"seed": 7})]
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"params.seed: differs from the seed the run reports \[point 'x'\]"):
+        df = run_sweep(pts, tmp_path / "o", progress=False).set_index("label")
+    ran = json.loads((point_dir(tmp_path / "o", "x") / "summary.json").read_text())["seed"]
+    assert ran == small_incast().seed == 7
+    assert df.loc["x", "seed"] == ran and df.loc["x", "param_seed"] == 5 and df.loc["x", "note"] == "hello"
+    assert df.loc["y", "seed"] == 7 and pd.isna(df.loc["y", "param_seed"])

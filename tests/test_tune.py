@@ -392,3 +392,24 @@ def test_cli_prints_a_time_parameter_in_ms_with_its_unit(tmp_path, capsys):
     rows = [line.split() for line in lines[1:3]]
     shown = sorted(float(r[2]) for r in rows)
     assert shown == pytest.approx(sorted(trials["tcp.rto_min"] * 1e3), rel=1e-4), (shown, text)
+
+
+@needs_optuna
+def test_the_baselines_inert_keys_are_not_the_users_slip(tmp_path):
+    """The baseline switches the scheme off, so its other keys change
+    nothing by design: no warning of them (docs/python.md's example warned
+    of its own baseline). A key inert in every trial still warns, at the
+    caller's line, not inside dcnsim."""
+    import warnings
+
+    sc = one_flow("5ms")
+    sc.tcp.extra = {"probretx_p": 0.001, "probretx_period": "20us"}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tune(sc, {"tcp.probretx_p": (1e-4, 1e-2)}, "goodput", trials=2, seeds=[1], confirm_seeds=[2],
+             baseline={"tcp.probretx_p": 0}, out=tmp_path / "a", progress=False, jobs=1, plots=False)
+    assert [str(w.message) for w in caught if issubclass(w.category, dcnsim.DcnsimWarning)] == []
+    with pytest.warns(dcnsim.DcnsimWarning, match="dctcp_g changes nothing") as caught:
+        tune(sc, {"tcp.dctcp_g": (0.01, 0.1)}, "goodput", trials=1, seeds=[1], out=tmp_path / "b",
+             progress=False, jobs=1, plots=False)
+    assert {w.filename for w in caught if issubclass(w.category, dcnsim.DcnsimWarning)} == {__file__}

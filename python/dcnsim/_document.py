@@ -182,6 +182,10 @@ def key_path(parent: str, key: str) -> str:
     return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
 
 
+#: The integers a document may hold: a field's integer is at most 64 bits
+#: (an i64 or a u64 in the core).
+INT_MIN, INT_MAX = -(2**63), 2**64 - 1
+
 #: No scenario field nests this deep; deeper values are rejected before the
 #: core's JSON reader (limit 128) or Python's recursion limit is reached.
 MAX_DEPTH = 64
@@ -198,12 +202,19 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
             errors.append(Problem(where, "text with an unpaired surrogate is not valid UTF-8"))
             return None
         return value
-    if isinstance(value, int) and value.bit_length() > 1024:
-        # No field takes numbers near this; JSON text of it may not even be writable.
-        errors.append(Problem(where, f"integer of {value.bit_length()} bits is far out of range"))
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        # No field takes one; in JSON text the core would read it as a
+        # float, and its message would quote the float, not the number given.
+        shown = f"{value}" if value.bit_length() <= 128 else f"of {value.bit_length()} bits"
+        errors.append(Problem(where, f"integer {shown} is out of range (no field takes one beyond 64 bits)"))
         return None
     if value is None or isinstance(value, (bool, int)):
         return value
+    t = type(value)
+    if t.__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        # a numpy scalar (an axis from np.arange, a value read from a
+        # DataFrame): its Python value (np.int64 -> int, np.bool_ -> bool)
+        return _clean(value.item(), path, errors, depth)
     if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
         errors.append(Problem(where, f"nested more than {MAX_DEPTH} levels deep"))
         return None
@@ -227,7 +238,8 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
         return out
     if isinstance(value, (list, tuple)):
         return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
-    errors.append(Problem(where, f"unsupported value of type {type(value).__name__}"))
+    name = t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    errors.append(Problem(where, f"unsupported value of type {name}"))
     return None
 
 
@@ -260,7 +272,7 @@ def _plain_json(value: Any, depth: int = 0) -> bool:
     if t is str:
         return _utf8(value)
     if t is int:
-        return value.bit_length() <= 1024
+        return INT_MIN <= value <= INT_MAX
     if value is None or t is bool:
         return True
     if t is float:
@@ -342,15 +354,14 @@ def parse_path(path: str) -> List[Union[str, int]]:
     return parts
 
 
-def with_overrides(doc: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict[str, Any]:
-    """A copy of ``doc`` with each ``dotted.path -> value`` set.
+def with_overrides(doc: Any, overrides: Mapping[str, Any]) -> Dict[str, Any]:
+    """A copy of ``doc`` (a dict, a path or a ``dcnsim.Scenario``, as
+    ``run`` takes) with each ``dotted.path -> value`` set.
 
     Paths name dict keys and list indices (``"apps.0.servers"`` or
     ``"apps[0].servers"``); missing tables on the way are created; a value of
     ``None`` deletes the key. Builders are accepted as values."""
-    import copy
-
-    out = copy.deepcopy(dict(doc))
+    out = as_dict(doc)
     errors: List[Problem] = []
     for path, value in overrides.items():
         parts = parse_path(path)

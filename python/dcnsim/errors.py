@@ -4,7 +4,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Iterable, List, Tuple, Union
+    from types import FrameType
+    from typing import Iterable, List, Optional, Tuple, Union
 
 
 
@@ -117,3 +118,19 @@ class DcnsimWarning(UserWarning):
     def __init__(self, field: str, reason: str):
         self.field, self.reason = field, reason
         super().__init__(f"{field}: {reason}")
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for a warning raised here that names the first
+    frame outside the dcnsim package: the user's line, however deep the
+    library's own calls (``tune`` -> its runner -> ``run_sweep``) went."""
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level = 1
+    frame: Optional[FrameType] = sys._getframe(1)  # the function that calls warnings.warn
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        level += 1
+        frame = frame.f_back
+    return level

@@ -232,7 +232,10 @@ def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
     import pandas as pd
 
     if cols is None:  # absent: empty, with the core's columns and dtypes
-        return pd.DataFrame({c: pd.Series([], dtype=d) for c, d in TABLE_SCHEMA[name]})
+        # text is numpy `object`, which pandas 3 makes its `str` dtype when
+        # it sees strings; `str` gives an empty column what a full one gets
+        # (pandas 3: `str`; before: `object`)
+        return pd.DataFrame({c: pd.Series([], dtype=str if d == "object" else d) for c, d in TABLE_SCHEMA[name]})
     # numpy views of the core's columns (plain lists from hand-made raw dicts)
     return pd.DataFrame(dict(cols), copy=False)
 

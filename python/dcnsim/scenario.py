@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 # `from dcnsim.scenario import tomllib` (the --set value parser's TOML reader)
 if sys.version_info >= (3, 11):
@@ -330,7 +330,8 @@ class Link(_Builder):
 @dataclass
 class Custom(_Builder):
     """Custom topology: ``nodes`` (``Node``, dicts or ``(name, kind)`` pairs)
-    and ``links`` (``Link``, dicts or ``(a, b)`` pairs)."""
+    and ``links`` (``Link``, dicts or ``(a, b, rate, delay)`` tuples: a link
+    has no rate or delay but its own). Tuples may be lists."""
 
     _kind: ClassVar[str] = "custom"
     nodes: List[Any]
@@ -345,13 +346,18 @@ class Custom(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out = super().to_dict()
-        out["nodes"] = [
-            {"name": n[0], "kind": n[1]} if isinstance(n, tuple) else _plain(n) for n in self.nodes
-        ]
-        out["links"] = [
-            {"a": lk[0], "b": lk[1]} if isinstance(lk, tuple) else _plain(lk) for lk in self.links
-        ]
+        out["nodes"] = [_positional(n, ("name", "kind")) for n in self.nodes]
+        out["links"] = [_positional(lk, ("a", "b", "rate", "delay")) for lk in self.links]
         return out
+
+
+def _positional(item: Any, names: Tuple[str, ...]) -> Any:
+    """A tuple or list of at most ``len(names)`` values -> the table of
+    those keys, in order; anything else as it is (a builder, a dict, or
+    what the core will name the problem of)."""
+    if isinstance(item, (tuple, list)) and 0 < len(item) <= len(names):
+        return {k: _plain(v) for k, v in zip(names, item)}
+    return _plain(item)
 
 
 # --- apps --------------------------------------------------------------------

@@ -50,7 +50,7 @@ from typing import (
 )
 
 from ._atomic import OutputDirError, check_out_dir
-from .errors import DcnsimWarning, Problem, ScenarioError
+from .errors import DcnsimWarning, Problem, ScenarioError, caller_stacklevel
 from .scenario import as_dict, with_overrides
 
 __all__ = ["Point", "SweepError", "SweepLabelError", "ClusterError", "OutputDirError", "run_sweep", "grid",
@@ -380,17 +380,40 @@ def run_sweep(
     _warn_once(pts, records)
 
     rows = []
+    clashes: Dict[str, List[str]] = {}
     for p, rec in zip(pts, records):
         row: Dict[str, Any] = {"label": p.label}
         row.update(p.params)
         for k, v in (rec or {}).items():
-            row.setdefault(k, v)
+            if k in p.params and not _same(p.params[k], v):
+                # the run's own figure (the seed it ran, the threads it
+                # used) is the column; the point's value goes beside it
+                row[f"param_{k}"] = p.params[k]
+                row[k] = v
+                clashes.setdefault(k, []).append(p.label)
+            else:
+                row.setdefault(k, v)
         rows.append(row)
+    for k, labels in clashes.items():
+        who = f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {len(pts)} points"
+        warnings.warn(DcnsimWarning(f"params.{k}", f"differs from the {k} the run reports [{who}]: the table's "
+                                    f"{k!r} column is the run's, the point's value is in 'param_{k}'"
+                                    + (" (a point's seed is Point.seed, grid's seeds=)" if k == "seed" else "")),
+                      stacklevel=caller_stacklevel())
     df = pd.DataFrame(rows)
     df.attrs["computed"] = [pts[i].label for i in todo]
     df.attrs["reformatted"] = reformat
     df.attrs["out_dir"] = str(out_root)
     return df
+
+
+def _same(a: Any, b: Any) -> bool:
+    """A point's param and the run's figure of the same name agree (1 and
+    1.0 do: the run's numbers come back as floats)."""
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - e.g. an array's ambiguous truth
+        return False
 
 
 def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]) -> None:
@@ -404,7 +427,7 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
     for w, labels in seen.items():
         field, _, reason = w.partition(": ")
         who = f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {len(pts)} points"
-        warnings.warn(DcnsimWarning(field, f"{reason} [{who}]"), stacklevel=3)
+        warnings.warn(DcnsimWarning(field, f"{reason} [{who}]"), stacklevel=caller_stacklevel())
 
 
 def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:
@@ -484,6 +507,9 @@ def grid(
     """Cartesian product of ``axes`` (``{"topology.buffer": ["16KB", "32KB"], ...}``)
     and ``seeds`` over the ``base`` scenario. Labels read
     ``topology.buffer=16KB__seed=1``; ``params`` hold the axis values."""
+    if seeds and "seed" in axes:
+        # every point would run each of `seeds` whatever its axis value says
+        raise ValueError("seed: given both as an axis and as seeds=; give the seeds once")
     doc = as_dict(base)
     keys = list(axes)
     seed_list: List[Optional[int]] = list(seeds) if seeds else [None]
