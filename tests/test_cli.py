@@ -494,3 +494,15 @@ def test_the_losses_row_adds_up_to_the_packets_dropped():
     assert f"(+{acks:,} of their ACKs)" in losses, losses
     assert data + acks == r.summary["packets_dropped"]
 
+
+
+@needs_core
+def test_run_refuses_one_field_set_twice_to_two_values(small_incast_path):
+    """The later --set won without a word (sweep refused it already); the
+    same value twice is one value."""
+    r = cli("run", str(small_incast_path), "--set", "tcp.rto_min=1ms", "--set", "tcp.rto_min=5ms")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("run: --set tcp.rto_min is given twice (tcp.rto_min=1ms and tcp.rto_min=5ms): "
+                                "give it once")
+    ok = cli("run", str(small_incast_path), "--set", "tcp.rto_min=1ms", "--set", "tcp.rto_min=1ms", "--no-progress")
+    assert ok.returncode == 0, ok.stderr

@@ -46,3 +46,14 @@ def test_model_from_run_rejects_a_non_results_dir(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="flows and blocks"):
         model_from_run(tmp_path / "empty")
+
+
+@needs_core
+def test_an_interrupted_write_is_refused_not_read(tmp_path):
+    """Without summary.json (written last) a directory is an interrupted
+    write: its tables may be of two runs (the new small ones beside the old
+    large ones), so the model refuses it, naming why."""
+    dcnsim.run(_incast(4, blocks=3)).write(tmp_path / "r")
+    (tmp_path / "r" / "summary.json").unlink()
+    with pytest.raises(ValueError, match="incomplete .it has no summary.json"):
+        model_from_run(tmp_path / "r")

@@ -11,8 +11,13 @@ import sys
 import dcnsim
 import pandas as pd
 import pytest
-from conftest import needs_core, small_incast, small_pa
+from conftest import SCENARIOS, needs_core, small_incast, small_pa
 from dcnsim.sweep import Point, grid, point_dir, run_sweep
+
+
+# a rerun over complete points of another scenario or core says so
+def replacing():
+    return pytest.warns(dcnsim.DcnsimWarning, match="held complete results of another scenario or core")
 
 pytestmark = needs_core
 
@@ -87,7 +92,8 @@ def test_changed_scenario_is_recomputed(tmp_path):
     p = Point("x", small_pa(queries=2), 1)
     run_sweep([p], tmp_path, progress=False)
     q = Point("x", small_pa(queries=3), 1)
-    df = run_sweep([q], tmp_path, progress=False)
+    with replacing():
+        df = run_sweep([q], tmp_path, progress=False)
     assert df.attrs["computed"] == ["x"]
     assert len(pd.read_csv(point_dir(tmp_path, "x") / "queries.csv")) == 3
 
@@ -103,19 +109,22 @@ def test_summary_names_the_core_and_another_core_invalidates_the_cache(tmp_path,
     assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == []
     # a new build of the same version (its sources changed): recomputed
     monkeypatch.setattr(dcnsim, "core_build", lambda: "0123456789abcdef")
-    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+    with replacing():
+        assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
     monkeypatch.undo()
     # an older core's summary on disk (another version): recomputed, and rewritten by this core
     path = point_dir(tmp_path, "x") / "summary.json"
     old = json.loads(path.read_text())
     old["core_version"] = "0.0.1"
     path.write_text(json.dumps(old))
-    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+    with replacing():
+        assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
     assert json.loads(path.read_text())["core_version"] == dcnsim.core_version()
     # a summary from before versioning (no core fields) is never trusted
     del old["core_version"], old["core_build"]
     path.write_text(json.dumps(old))
-    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
+    with replacing():
+        assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
 
 
 def test_invalid_point_fails_before_running(tmp_path):
@@ -308,3 +317,39 @@ def test_a_param_named_like_a_runs_figure_does_not_replace_it(tmp_path):
     assert ran == small_incast().seed == 7
     assert df.loc["x", "seed"] == ran and df.loc["x", "param_seed"] == 5 and df.loc["x", "note"] == "hello"
     assert df.loc["y", "seed"] == 7 and pd.isna(df.loc["y", "param_seed"])
+
+
+@needs_core
+def test_another_thread_count_keeps_the_points_it_has(tmp_path):
+    """Every thread count gives the same bits, so resuming a sweep with
+    another `threads` reruns nothing (it reran every point); another
+    scenario still reruns."""
+    doc = dcnsim.with_overrides(SCENARIOS / "fattree_rps.toml", {"stop": "2ms", "threads": 1})
+    first = run_sweep(grid(doc, {"topology.buffer": ["64KB", "128KB"]}), tmp_path, progress=False, jobs=1)
+    assert len(first.attrs["computed"]) == 2
+    for threads in (2, "auto"):
+        again = run_sweep(grid(dcnsim.with_overrides(doc, {"threads": threads}), {"topology.buffer": ["64KB", "128KB"]}),
+                          tmp_path, progress=False, jobs=1)
+        assert again.attrs["computed"] == []
+    with replacing():
+        other = run_sweep(grid(dcnsim.with_overrides(doc, {"stop": "3ms"}), {"topology.buffer": ["64KB", "128KB"]}),
+                          tmp_path, progress=False, jobs=1)
+    assert len(other.attrs["computed"]) == 2
+
+
+@needs_core
+def test_replacing_another_scenarios_results_is_said_before_running(tmp_path):
+    """Two sweeps sharing an out_dir by mistake: the second replaces the
+    first's complete points (as it must: they are of another scenario), and
+    says so before anything runs, as `run --out` does of a directory."""
+    pts = [Point("x", small_incast(), 1), Point("y", small_incast(), 2)]
+    run_sweep(pts, tmp_path, progress=False, jobs=1)
+    other = [Point(p.label, dcnsim.with_overrides(small_incast(), {"topology.buffer": "64KB"}), p.seed) for p in pts]
+    with pytest.warns(dcnsim.DcnsimWarning, match="2 of 2 points held complete results of another scenario or core"):
+        df = run_sweep(other, tmp_path, progress=False, jobs=1)
+    assert df.attrs["replaced"] == ["x", "y"] and df.attrs["computed"] == ["x", "y"]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        assert run_sweep(other, tmp_path, progress=False, jobs=1).attrs["replaced"] == []

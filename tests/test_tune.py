@@ -413,3 +413,34 @@ def test_the_baselines_inert_keys_are_not_the_users_slip(tmp_path):
         tune(sc, {"tcp.dctcp_g": (0.01, 0.1)}, "goodput", trials=1, seeds=[1], out=tmp_path / "b",
              progress=False, jobs=1, plots=False)
     assert {w.filename for w in caught if issubclass(w.category, dcnsim.DcnsimWarning)} == {__file__}
+
+
+@needs_optuna
+def test_a_metric_the_scenario_cannot_make_fails_before_any_trial(tmp_path, capsys):
+    """The default objective is qct_p99, which only queries make: on a
+    scenario without them every trial failed, and the study ended with
+    "no feasible trial" and exit 0. Now it stops first, exit 2, naming
+    the objective and the apps; the same for a constraint's metric."""
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--out", str(tmp_path / "o"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--objective: qct_p99 needs queries, which only a partition_aggregate app makes" in err, err
+    assert "the scenario's apps are bulk" in err and not (tmp_path / "o" / "trials.csv").exists()
+    with pytest.raises(TuneError, match="--constraint: block_goodput_bps needs blocks"):
+        tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "goodput", constraint="block_goodput_bps>=1",
+             out=tmp_path / "p", progress=False)
+
+
+@needs_optuna
+def test_a_study_with_no_feasible_trial_exits_1(tmp_path, capsys):
+    """Nothing to report is not a result: a script running `dcnsim tune`
+    must see it in the exit status."""
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "2",
+               "--constraint", "goodput>=1e15", "--seeds", "1", "--out", str(tmp_path / "o"), "--no-progress",
+               "--jobs", "1"])
+    out = capsys.readouterr()
+    assert rc == 1 and "no feasible trial: see trials.csv" in out.out
+    assert "2 trials (2 run now), none feasible" in out.err and (tmp_path / "o" / "trials.csv").is_file()

@@ -40,6 +40,24 @@ def test_atomic_write_replaces_whole_file(tmp_path):
     assert leftovers(tmp_path) == []
 
 
+def test_a_failed_write_names_the_file_it_was_for(tmp_path):
+    """A full disk fails a write() that names no file; the error names the
+    file being written (`run --out` prints it: 'No space left on device
+    (.../flows.csv)')."""
+    import errno
+
+    p = tmp_path / "flows.csv"
+
+    def full(fh):
+        fh.write("a,b\n")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError) as e:
+        atomic_write(p, full)
+    assert e.value.errno == errno.ENOSPC and e.value.filename == str(p)
+    assert not p.exists() and leftovers(tmp_path) == []
+
+
 def test_atomic_write_failure_leaves_nothing_partial(tmp_path):
     p = tmp_path / "x.txt"
     atomic_write(p, lambda fh: fh.write("complete\n"))

@@ -51,9 +51,12 @@ def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
             except OSError:
                 pass
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None and e.errno is not None:
+            # a failed write() names no file (a full disk): name the one meant
+            raise OSError(e.errno, e.strerror, str(target)) from e
         raise
     _fsync_dir(target.parent)
 

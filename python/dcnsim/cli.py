@@ -264,6 +264,15 @@ def cmd_run(args) -> int:
 
     from ._document import load_scenario, with_overrides
 
+    seen: Dict[str, Any] = {}
+    for path, value in args.set or []:
+        if path in seen and seen[path] != value:
+            # the later one would win without a word: which did the user mean?
+            shown = [json.dumps(v) if not isinstance(v, str) else v for v in (seen[path], value)]
+            print(f"run: --set {path} is given twice ({path}={shown[0]} and {path}={shown[1]}): "
+                  "give it once", file=sys.stderr)
+            return 2
+        seen[path] = value
     try:
         doc = load_scenario(args.file)
         if args.set:

@@ -134,7 +134,10 @@ def _as_point(p: Any) -> Point:
 
 
 def _canonical(doc: Mapping[str, Any]) -> str:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    """The text two documents of one point share. `threads` is left out:
+    every thread count gives the same bits (docs/performance.md), so a
+    sweep resumed with another --threads keeps what it has."""
+    return json.dumps({k: v for k, v in doc.items() if k != "threads"}, sort_keys=True, separators=(",", ":"))
 
 
 def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
@@ -274,7 +277,9 @@ def run_sweep(
     ``out_dir`` are skipped; ``df.attrs["computed"]`` lists the labels run
     this time, and ``df.attrs["reformatted"]`` those of them that were
     complete but in the other ``format`` (run again to write it; the
-    old format's tables are replaced). Invalid scenarios raise :class:`ScenarioError`, and an
+    old format's tables are replaced), ``df.attrs["replaced"]`` those that
+    held complete results of another scenario or core (replaced, with a
+    :class:`DcnsimWarning` before anything runs). Invalid scenarios raise :class:`ScenarioError`, and an
     ``out_dir`` that cannot be written :class:`OutputDirError`, before
     anything runs (every problem, prefixed by the point's label)."""
     import pandas as pd
@@ -322,6 +327,7 @@ def run_sweep(
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
     reformat: List[str] = []
+    replaced: List[str] = []
     core = _current_core()
     for i, (doc, d) in enumerate(zip(docs, dirs)):
         cached = _cached(d, doc, core)
@@ -336,7 +342,15 @@ def run_sweep(
             todo.append(i)
             stale = d / "summary.json"
             if stale.exists():  # never let an old summary vouch for new tables
+                if pts[i].label not in reformat:
+                    replaced.append(pts[i].label)
                 stale.unlink()
+    if replaced:
+        # complete results of another scenario or core, about to go: said
+        # before anything runs, as `run --out` says it of a directory
+        who = f"point {replaced[0]!r}" if len(replaced) == 1 else f"{len(replaced)} of {len(pts)} points"
+        warnings.warn(DcnsimWarning(os.fspath(out_dir), f"{who} held complete results of another scenario or "
+                                    "core: replacing them"), stacklevel=caller_stacklevel())
 
     failures: Dict[str, str] = {}
     show = progress if progress is not None else sys.stderr.isatty()
@@ -403,6 +417,7 @@ def run_sweep(
     df = pd.DataFrame(rows)
     df.attrs["computed"] = [pts[i].label for i in todo]
     df.attrs["reformatted"] = reformat
+    df.attrs["replaced"] = replaced
     df.attrs["out_dir"] = str(out_root)
     return df
 

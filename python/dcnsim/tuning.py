@@ -514,6 +514,26 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
         raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
 
 
+#: Metrics only some apps make: a run without such an app has none (NaN),
+#: so every trial would fail.
+_NEEDS_APP = (("qct_", "partition_aggregate", "queries"), ("block_", "sync_reads", "blocks"),
+              ("jain", "bulk", "bulk flows"))
+
+
+def _check_metric(base: Mapping[str, Any], metric: str, flag: str) -> None:
+    """A metric that needs an app kind the scenario lacks fails now, not
+    after every trial has run and failed (the default objective, qct_p99,
+    on a scenario without queries)."""
+    apps = base.get("apps")
+    apps = [apps] if isinstance(apps, Mapping) else list(apps or [])
+    kinds = [str(a.get("kind")) for a in apps if isinstance(a, Mapping)]
+    for prefix, kind, what in _NEEDS_APP:
+        if metric.startswith(prefix) and kind not in kinds:
+            have = ", ".join(dict.fromkeys(kinds)) or "none"
+            raise TuneError(f"{flag}: {metric} needs {what}, which only a {kind} app makes, and the scenario's apps "
+                            f"are {have}: every trial would fail (for these: goodput, fct_mean, fct_p99, timeouts)")
+
+
 def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
                       baseline: Mapping[str, Any]) -> Tuple[Optional[Evaluator], Optional[float]]:
     """The constraint's metric and its bound: a relative constraint's is
@@ -679,6 +699,10 @@ def tune(
     out_dir = Path(out)
     base = as_dict(scenario)
     _check_overrides(base, ps, baseline, reference)
+    if not isinstance(objective, Objective):  # an Objective's fn reads what it likes
+        _check_metric(base, obj.name, "--objective")
+    if cons is not None:
+        _check_metric(base, cons.metric, "--constraint")
     check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
@@ -1038,7 +1062,11 @@ def cmd_tune(args: Any) -> int:
               .to_string(index=False, na_rep="n/a"))
         print()
         if "params" not in b:
+            # nothing to report: a script must not take it for a result
             print("no feasible trial: see trials.csv")
+            print(f"\n{len(res.trials)} trials ({res.computed} run now), none feasible; results in {args.out}/",
+                  file=sys.stderr)
+            return 1
         else:
             print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
                   f"{b['objective']} = {b['value'] * factor:.6g}{' ' + unit if unit else ''} "

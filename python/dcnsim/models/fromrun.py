@@ -85,6 +85,11 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
     d = Path(directory)
     if not d.is_dir():
         raise FileNotFoundError(f"{d}: not a results directory")
+    if not (d / "summary.json").is_file() and (d / "scenario.json").is_file():
+        # a run's writer puts summary.json last: without it the directory is
+        # an interrupted write, its tables possibly of two runs
+        raise ValueError(f"{d}: incomplete (it has no summary.json: a write was interrupted); "
+                         "run it again with --out")
     flows, blocks = read_table(d, "flows"), read_table(d, "blocks")
     if flows is None or blocks is None:
         raise FileNotFoundError(f"{d}: needs flows and blocks tables (write them with `dcnsim run FILE --out DIR`)")
