@@ -177,6 +177,20 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # shutdown() drops it, so it is read first.
     procs = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        import threading
+
+        # Workers killed on purpose can make the manager thread fail as it
+        # marks the pool broken (CPython 3.11 sets an exception on futures
+        # it has just cancelled): a traceback after "interrupted", as if
+        # the sweep had crashed. What that thread raises now is ours.
+        earlier = threading.excepthook
+
+        def quiet(args: Any) -> None:
+            if args.thread is not manager:
+                earlier(args)
+
+        threading.excepthook = quiet
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
@@ -187,6 +201,8 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # ignored ... Bad file descriptor" after our last line.
     if manager is not None:
         manager.join(timeout=5)
+        if not manager.is_alive():
+            threading.excepthook = earlier
 
 
 def _run_point_files(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes]]:
