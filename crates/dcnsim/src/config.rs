@@ -1231,6 +1231,17 @@ impl AppSpec {
             AppSpec::UdpCbr { .. } => None,
         }
     }
+
+    /// When the app starts its first flow (or sends its first datagram).
+    pub fn start(&self) -> SimTime {
+        match self {
+            AppSpec::Bulk { start, .. }
+            | AppSpec::PartitionAggregate { start, .. }
+            | AppSpec::SyncReads { start, .. }
+            | AppSpec::UdpCbr { start, .. } => *start,
+            AppSpec::Poisson(p) => p.start,
+        }
+    }
 }
 
 /// Open-loop Poisson flow arrivals (pFabric-style workload): each arrival

@@ -1208,10 +1208,18 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
     assert!(!w[0].message.contains("did you mean"), "{w:?}");
     let w = warned("ecn_k", json!(1));
     assert!(w[0].message.starts_with("an ecn_k of 1 byte on"), "{w:?}");
-    for silent in [json!(0), json!("20pkt"), json!(full), json!("32KB")] {
+    for silent in [json!(0), json!("20pkt"), json!(full), json!("31KB")] {
         let w = warned("ecn_k", silent.clone());
         assert!(w.is_empty(), "ecn_k = {silent}: {w:?}");
     }
+    // at the 32 KB buffer: not below a packet, but nothing can be over it
+    let w = warned("ecn_k", json!("32KB"));
+    assert!(
+        w.len() == 1
+            && w[0].path == "topology.ecn_k"
+            && w[0].message.contains("nothing will be marked"),
+        "{w:?}"
+    );
     assert!(warned("buffer", json!(full)).is_empty());
 }
 

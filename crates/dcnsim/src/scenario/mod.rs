@@ -542,6 +542,9 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
         });
     }
     out.extend(sub_packet_warnings(cfg, unmarked.is_none()));
+    if unmarked.is_none() {
+        out.extend(unreachable_k_warnings(cfg));
+    }
     out.extend(unmarked);
     out.extend(ndp_warnings(cfg));
     out.extend(dcqcn_warnings(cfg));
@@ -698,19 +701,36 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// flow hashed onto the link stalls, its timer backing off, until `stop`.
 fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
     use crate::config::RoutingMode;
+    // an app that starts at or after `stop` (a UDP source's own `stop` is
+    // checked against its start as an error; the run's is the run's)
     let mut out: Vec<ScenarioError> = cfg
-        .failures
+        .apps
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.at >= cfg.stop)
-        .map(|(i, f)| ScenarioError {
-            path: format!("failures[{i}].at"),
+        .filter(|(_, a)| a.start() >= cfg.stop)
+        .map(|(i, a)| ScenarioError {
+            path: format!("apps[{i}].start"),
             message: format!(
-                "{} is not before stop ({}): the failure never happens",
-                f.at, cfg.stop
+                "{} is not before stop ({}): the app never sends, and its flows count as \
+                 unfinished",
+                a.start(),
+                cfg.stop
             ),
         })
         .collect();
+    out.extend(
+        cfg.failures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.at >= cfg.stop)
+            .map(|(i, f)| ScenarioError {
+                path: format!("failures[{i}].at"),
+                message: format!(
+                    "{} is not before stop ({}): the failure never happens",
+                    f.at, cfg.stop
+                ),
+            }),
+    );
     if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
         return out;
     }
@@ -1044,6 +1064,73 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
             }
         })
         .collect()
+}
+
+/// Marking thresholds at or above the buffer: a port marks a packet that
+/// finds more than `ecn_k` queued ahead of it, and admits one only while
+/// what is queued plus the packet fits its buffer, so such an `ecn_k` marks
+/// nothing (a unit slip, or a sweep of `ecn_k` past the buffer, runs DCTCP
+/// as drop-tail). In one unit that holds for every packet, and each such
+/// queue is named. A threshold in packets against a buffer in bytes holds
+/// only for full-size packets, so it is named only when no marking queue
+/// of the network can mark one: a single tier whose full-size packets just
+/// miss K (FaST's 10 Gbps uplinks at MSS 1500) is not worth a word.
+fn unreachable_k_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let full = full_packet(cfg).max(1);
+    // (K, buffer) -> queues with it, for certain and for full-size packets
+    let mut certain: Vec<((Limit, Limit), usize)> = Vec::new();
+    let mut full_size: Vec<((Limit, Limit), usize)> = Vec::new();
+    let mut marks_somewhere = false;
+    for q in cfg
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+    {
+        let Some(k) = q.ecn_k else { continue };
+        let (list, over) = match (k, q.limit) {
+            _ if q.limit.is_unlimited() => (&mut certain, false),
+            (Limit::Bytes(k), Limit::Bytes(b)) => (&mut certain, k >= b),
+            // at most p - 1 packets wait ahead of one that is let in
+            (Limit::Packets(k), Limit::Packets(p)) => (&mut certain, k >= p.saturating_sub(1)),
+            (Limit::Bytes(k), Limit::Packets(p)) => {
+                (&mut certain, k >= p.saturating_sub(1).saturating_mul(full))
+            }
+            (Limit::Packets(k), Limit::Bytes(b)) => (&mut full_size, k.saturating_mul(full) >= b),
+        };
+        if !over {
+            marks_somewhere = true;
+            continue;
+        }
+        match list.iter_mut().find(|(pair, _)| *pair == (k, q.limit)) {
+            Some((_, n)) => *n += 1,
+            None => list.push(((k, q.limit), 1)),
+        }
+    }
+    if marks_somewhere {
+        full_size.clear();
+    }
+    let said = |((k, limit), n): ((Limit, Limit), usize), which: String| ScenarioError {
+        path: "topology.ecn_k".into(),
+        message: format!(
+            "{} on {n} queue{} is not below their buffer of {}: {which}and ECN-based flows run \
+             as on drop-tail; set ecn_k below the buffer",
+            limit_text(k),
+            if n == 1 { "" } else { "s" },
+            limit_text(limit),
+        ),
+    };
+    let mut out: Vec<ScenarioError> = certain
+        .into_iter()
+        .map(|x| said(x, "nothing will be marked, ".into()))
+        .collect();
+    out.extend(full_size.into_iter().map(|x| {
+        said(
+            x,
+            format!("no full-size packet ({full} bytes on the wire) will be marked anywhere, "),
+        )
+    }));
+    out
 }
 
 /// An ECN-based congestion control with no marking queue anywhere.

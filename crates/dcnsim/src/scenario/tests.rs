@@ -864,3 +864,111 @@ fn ecn_non_ect_reaches_every_marking_queue() {
     assert_eq!(gated.len(), 1, "the one link's switch end");
     assert_eq!(gated[0].non_ect, NonEct::Drop);
 }
+
+/// An `ecn_k` at or above the buffer (in one unit; a threshold in packets
+/// against bytes by full-size packets) is one warning per (K, buffer) pair,
+/// only when something sends ECN-capable packets, and such a run marks
+/// nothing; a threshold one packet lower says nothing.
+#[test]
+fn ecn_k_at_the_buffer_warns_and_marks_nothing() {
+    // 1,024 B segments + 40 B of headers: 1,064 B on the wire
+    let run = |k: Value, buffer: &str, cc: &str| {
+        let mut doc = example();
+        doc["topology"]["buffer"] = json!(buffer);
+        doc["topology"]["ecn_k"] = k;
+        doc["tcp"]["cc"] = json!(cc);
+        doc["apps"][0]["blocks"] = json!(3);
+        let c = parse_config(&doc).unwrap();
+        let w: Vec<String> = warnings(&c)
+            .into_iter()
+            .filter(|w| w.path == "topology.ecn_k")
+            .map(|w| w.message)
+            .collect();
+        (c, w)
+    };
+    for (k, buffer, which) in [
+        (json!("1MB"), "64KB", "nothing will be marked"),
+        (json!(65536), "64KB", "nothing will be marked"),
+        (
+            json!("62pkt"),
+            "64KB",
+            "no full-size packet (1064 bytes on the wire) will be marked",
+        ),
+        (json!("99pkt"), "100pkt", "nothing will be marked"),
+        (json!(99 * 1064), "100pkt", "nothing will be marked"),
+    ] {
+        let (c, w) = run(k.clone(), buffer, "dctcp");
+        assert_eq!(w.len(), 1, "{k} {buffer}: {w:?}");
+        assert!(
+            w[0].contains(which) && w[0].contains("on 17 queues"),
+            "{}",
+            w[0]
+        );
+        let r = crate::run(&c);
+        let marked = match r.table("queues").unwrap().column("marked").unwrap() {
+            crate::stats::results::Column::U64(v) => v.iter().sum::<u64>(),
+            c => panic!("marked: {c:?}"),
+        };
+        if which == "nothing will be marked" {
+            assert_eq!(marked, 0, "{k}");
+        }
+        // loss-based flows send no ECT: the other warning speaks for them
+        assert!(run(k, buffer, "newreno").1.is_empty());
+    }
+    // in packets against bytes: only where no queue marks a full-size packet
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "two_tier", "racks": 2, "hosts_per_rack": 4,
+        "host_rate": "1Gbps", "core_rate": "10Gbps", "delay": "25us",
+        "buffer": "64KB", "ecn_k": "20pkt", "agg_ecn_k": "62pkt"});
+    doc["tcp"]["cc"] = json!("dctcp");
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 7, "size": "1MB"}]);
+    let ks = |d: &Value| -> Vec<ScenarioError> {
+        warnings(&parse_config(d).unwrap())
+            .into_iter()
+            .filter(|w| w.path == "topology.ecn_k")
+            .collect()
+    };
+    assert!(ks(&doc).is_empty());
+    doc["topology"]["ecn_k"] = json!("62pkt");
+    let w = ks(&doc);
+    assert!(w.len() == 1 && w[0].message.contains("anywhere"), "{w:?}");
+    for (k, buffer) in [
+        (json!(65535), "64KB"),
+        (json!("61pkt"), "64KB"),
+        (json!("98pkt"), "100pkt"),
+        (json!(99 * 1064 - 1), "100pkt"),
+    ] {
+        assert!(run(k.clone(), buffer, "dctcp").1.is_empty(), "{k}");
+    }
+}
+
+/// An app that starts at or after `stop` never sends: a warning naming its
+/// `start` (a failure after `stop` had one; this was silent, and its flows
+/// read as unfinished).
+#[test]
+fn an_app_starting_after_stop_is_named() {
+    let mut doc = example();
+    doc["stop"] = json!("200ms");
+    doc["apps"] = json!([
+        {"kind": "bulk", "src": 1, "dst": 0, "size": "10KB"},
+        {"kind": "bulk", "src": 2, "dst": 0, "size": "10KB", "start": "5s"},
+        {"kind": "bulk", "src": 3, "dst": 0, "size": "10KB", "start": "200ms"},
+        {"kind": "udp_cbr", "src": 4, "dst": 0, "rate": "1Mbps", "start": "1s", "stop": "2s"}
+    ]);
+    let w: Vec<(String, String)> = warnings(&parse_config(&doc).unwrap())
+        .into_iter()
+        .filter(|w| w.path.ends_with(".start"))
+        .map(|w| (w.path, w.message))
+        .collect();
+    let paths: Vec<&str> = w.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["apps[1].start", "apps[2].start", "apps[3].start"],
+        "{w:?}"
+    );
+    assert!(
+        w[0].1.contains("is not before stop") && w[0].1.contains("never sends"),
+        "{}",
+        w[0].1
+    );
+}
