@@ -342,6 +342,9 @@ def test_reproduce_cli_errors_and_list():
     assert r.returncode == 2 and "unknown paper" in r.stderr and "Traceback" not in r.stderr
     r = cli("reproduce", "fast", "--figure", "99")
     assert r.returncode == 2 and "no figure" in r.stderr
+    # an empty --figure named no figure, and ran them all
+    r = cli("reproduce", "fast", "--figure", "", "--quick", "--out", "/nonexistent/never-written")
+    assert r.returncode == 2 and r.stderr.startswith("reproduce: --figure '' names no figure (fast's: ")
     r = cli("reproduce")
     assert r.returncode == 2
 

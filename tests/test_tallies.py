@@ -730,3 +730,55 @@ def test_a_statement_is_judged_on_all_its_points_in_a_live_run(tmp_path):
                  encoding="utf-8")
     with pytest.raises(ValueError, match="is not tallied"):
         Register.load(f)
+
+
+def test_one_run_per_x_is_no_interval_and_says_so():
+    """One run per x (Kulkarni's deterministic trials, a --quick run's one
+    seed) has no confidence interval: the rule said "4/4 significant" of
+    intervals of ±0. Now the means alone decide, and the rule and the
+    numbers say so; the verdicts are what the means give, both ways."""
+    import math
+
+    from dcnsim.analysis import ci95
+    from dcnsim.experiments.claims import judge_spec
+
+    spec = {"kind": "ordering", "sign": 1, "what": "A − B"}
+    one = {16: ci95([0.5]), 32: ci95([0.7])}
+    assert all(math.isnan(h) for _, h in one.values())
+    verdict, ours, rule = judge_spec(spec, one)
+    assert verdict == "agrees" and "significant" not in rule and "one run per x: no interval" in rule
+    assert ours == "16: +0.5 ± n/a; 32: +0.7 ± n/a"
+    assert judge_spec(spec, {16: ci95([-0.5]), 32: ci95([-0.7])})[0] == "differs"
+    rises = {"kind": "rises", "sign": 1, "what": "goodput"}
+    v, _, rule = judge_spec(rises, {1: ci95([1.0]), 2: ci95([2.0]), 3: ci95([3.0])})
+    assert v == "agrees" and "one run per x" in rule
+    assert judge_spec(rises, {1: ci95([3.0]), 2: ci95([2.0]), 3: ci95([1.0])})[0] == "differs"
+    # several runs: intervals as before
+    _, _, rule = judge_spec(spec, {16: ci95([0.4, 0.6, 0.5]), 32: ci95([0.6, 0.8, 0.7])})
+    assert "2/2 significant" in rule and "one run" not in rule
+
+
+def test_a_run_names_the_registers_claims_it_did_not_judge():
+    """A --quick run leaves series out, so some of a figure's claims have no
+    row: the tally line names them (tcprand's quick tally said "33 tested
+    claims" of 36 and nothing of the 3); claims of figures the run did not
+    include are not missing. Fig. 11's own study says its claims are
+    TCPRand's, counted in that tally."""
+    import json
+    from pathlib import Path
+
+    from dcnsim.experiments.framework import Report
+    from dcnsim.experiments.paper import FigureResult
+    from dcnsim.experiments.registry import get_paper
+
+    paper = get_paper("tcprand")
+    rows = json.loads(Path(paper.register.source).with_name("results.json").read_text())["rows"]
+    fig8a = [c.id for c in paper.register.claims  # the register's order
+             if c.tally and not c.counted_in and rows.get(c.id, {}).get("figure") == "8a"]
+    assert fig8a
+    report = Report(paper, Path("."), True, {"8a": FigureResult(None, [], [])}, {}, 0.0, 0, 0, 1)
+    text = report.tally_text()
+    assert f"{len(fig8a)} of the register's tallied claims not run (--quick): {', '.join(fig8a)}" in text, text
+    assert "fig11" not in text  # Fig. 11 was not in this run
+    fct = Report(get_paper("tcprand_fct"), Path("."), True, {}, {}, 0.0, 0, 0, 1)
+    assert fct.tally_text().startswith("part of tcprand's tally")

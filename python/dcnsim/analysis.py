@@ -219,13 +219,14 @@ def servers_timeouts(table: pd.DataFrame, col: str = "timeouts") -> pd.Series:
 
 
 def ci95(values: Sequence[float]) -> Tuple[float, float]:
-    """Mean and the half-width of its 95 % confidence interval (Student t);
-    half-width 0 for a single value or identical values."""
+    """Mean and the half-width of its 95 % confidence interval (Student t):
+    NaN for a single value (one run gives no interval, which is not an
+    interval of 0), 0 for identical values."""
     v = np.asarray([x for x in values if x == x], dtype=float)
     if len(v) == 0:
         return math.nan, math.nan
     m = float(v.mean())
     if len(v) < 2:
-        return m, 0.0
+        return m, math.nan
     t = _T95[len(v) - 2] if len(v) - 1 <= len(_T95) else 1.96
     return m, float(t * v.std(ddof=1) / math.sqrt(len(v)))

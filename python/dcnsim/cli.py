@@ -534,6 +534,10 @@ def cmd_reproduce(args) -> int:
     try:
         paper = get_paper(args.paper)
         wanted = [w for spec in (args.figure or []) for w in spec.split(",") if w.strip()]
+        if args.figure and not wanted:  # `--figure ''` would run every figure
+            print(f"reproduce: --figure {args.figure[0]!r} names no figure ({paper.key}'s: "
+                  f"{', '.join(f.id for f in paper.figures)})", file=sys.stderr)
+            return 2
         paper.select(wanted)  # unknown figure ids fail here, before anything runs
     except KeyError as e:
         print(f"reproduce: {e.args[0]}", file=sys.stderr)

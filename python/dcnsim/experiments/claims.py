@@ -79,8 +79,24 @@ def _xs(measured: Mapping[Any, Sequence[float]]) -> List[Any]:
     return sorted(measured, key=lambda x: float(x))
 
 
+def _h(half: float) -> float:
+    """A CI half-width to compare with: one run's (NaN: no interval) as 0,
+    so the mean alone decides; the rule says so (:func:`_one_run`)."""
+    return 0.0 if half != half else half
+
+
+def _one_run(measured: Mapping[Any, Sequence[float]]) -> bool:
+    """Whether some x has one run only (its half-width NaN: no interval)."""
+    return any(v[1] != v[1] for v in measured.values())
+
+
+#: what a rule says when its intervals are single runs: no significance
+ONE_RUN = "one run per x: no interval, the means alone decide"
+
+
 def _per_x_text(measured: Mapping[Any, Sequence[float]]) -> str:
-    return "; ".join(f"{x}: {measured[x][0]:+.3g} ± {measured[x][1]:.2g}" for x in _xs(measured))
+    return "; ".join(f"{x}: {measured[x][0]:+.3g} ± " + ("n/a" if measured[x][1] != measured[x][1]
+                                                          else f"{measured[x][1]:.2g}") for x in _xs(measured))
 
 
 def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
@@ -94,18 +110,21 @@ def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> 
     effect at all, three x do so half the time."""
     sign = int(p["sign"])
     xs = _xs(measured)
-    sig = sum(1 for x in xs if sign * measured[x][0] - measured[x][1] > 0)
-    wrong = sum(1 for x in xs if -sign * measured[x][0] - measured[x][1] > 0)
+    sig = sum(1 for x in xs if sign * measured[x][0] - _h(measured[x][1]) > 0)
+    wrong = sum(1 for x in xs if -sign * measured[x][0] - _h(measured[x][1]) > 0)
     side = sum(1 for x in xs if sign * measured[x][0] > 0)
     k = len(xs) or 1
     pooled = sum(measured[x][0] for x in xs) / k
-    pooled_ci = math.sqrt(sum(measured[x][1] ** 2 for x in xs)) / k
+    pooled_ci = math.sqrt(sum(_h(measured[x][1]) ** 2 for x in xs)) / k
     unit = p.get("unit", "")
+    one = _one_run(measured)
+    counts = (f"{sig}/{len(xs)} on the claimed side, {wrong} on the wrong; {ONE_RUN}" if one
+              else f"{sig}/{len(xs)} significant, {wrong} wrong")
     rule = (f"paired difference {p['what']} per x (± 95 % CI{', ' + unit if unit else ''}) "
             f"{'above' if sign > 0 else 'below'} 0: the CI on the claimed side at ≥ half of the x and on the wrong "
-            f"side at none ({sig}/{len(xs)} significant, {wrong} wrong); trend: the mean on the claimed side at a "
+            f"side at none ({counts}); trend: the mean on the claimed side at a "
             f"majority ({side}/{len(xs)}), the CI wrong nowhere and the mean over the x beyond its CI "
-            f"({pooled:+.3g} ± {pooled_ci:.2g})")
+            f"({pooled:+.3g}" + (")" if one else f" ± {pooled_ci:.2g})"))
     if not xs:
         return "untestable", "no paired runs", rule
     if wrong == 0 and sig * 2 >= len(xs):
@@ -132,14 +151,14 @@ def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
     up = sum(1 for s in steps if s > 0)
     rule = (f"{p['what']} {'rises' if sign > 0 else 'falls'} with x{' (' + unit + ')' if unit else ''}: at every step "
             f"({up}/{len(steps)}) and last vs first beyond the sum of their 95 % CIs; trend: at a majority of steps "
-            "and last vs first beyond the sum of their CIs")
+            "and last vs first beyond the sum of their CIs" + (f" ({ONE_RUN})" if _one_run(measured) else ""))
     if len(xs) < 2:
         return "untestable", "fewer than two x values", rule
     lo, hi = measured[xs[0]], measured[xs[-1]]
     span = sign * (hi[0] - lo[0])
-    if up == len(steps) and span > hi[1] + lo[1]:
+    if up == len(steps) and span > _h(hi[1]) + _h(lo[1]):
         verdict = "agrees"
-    elif up * 2 > len(steps) and span > hi[1] + lo[1]:
+    elif up * 2 > len(steps) and span > _h(hi[1]) + _h(lo[1]):
         verdict = "trend agrees"
     else:
         verdict = "differs"
@@ -213,9 +232,11 @@ def _flat(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tupl
     if not xs:
         return "untestable", "no values", rule
     means = [measured[x][0] for x in xs]
-    ci = max(measured[x][1] for x in xs)
+    ci = max(_h(measured[x][1]) for x in xs)
     lo, hi = min(means), max(means)
     text = f"{lo:.3g}–{hi:.3g} {unit}".strip() + (f" (CIs up to ± {ci:.2g})" if ci > 0 else "")
+    if _one_run(measured):
+        text += f" ({ONE_RUN})"
     if hi - lo > w:
         return "differs", text, rule
     return ("agrees" if ci <= w else "untestable"), text, rule
@@ -282,9 +303,12 @@ def _ranked(p: Mapping[str, Any], measured: Mapping[str, Sequence[float]]) -> Tu
             "(a tie is not an order), differs otherwise")
     if any(measured.get(k) is None or math.isnan(float(measured[k][0])) for k in order):
         return "untestable", "n/a", rule
-    text = " / ".join(f"{measured[k][0]:.3g} ± {measured[k][1]:.2g}" for k in order) + (f" {unit}" if unit else "")
+    text = " / ".join(f"{measured[k][0]:.3g} ± " + ("n/a" if measured[k][1] != measured[k][1] else f"{measured[k][1]:.2g}")
+                      for k in order) + (f" {unit}" if unit else "")
+    if any(measured[k][1] != measured[k][1] for k in order):
+        text += f" ({ONE_RUN.replace('per x', 'each')})"
     ok = all(measured[a][0] >= r * measured[b][0]
-             and measured[a][0] - measured[b][0] > math.hypot(measured[a][1], measured[b][1])
+             and measured[a][0] - measured[b][0] > math.hypot(_h(measured[a][1]), _h(measured[b][1]))
              for a, b in zip(order, order[1:]))
     return ("agrees" if ok else "differs"), text, rule
 

@@ -107,7 +107,42 @@ class Report:
     def tally_text(self) -> str:
         if self.paper.own_study:
             return "our own study, no paper to tally against"
-        return tally_text(self.comparisons)
+        text = tally_text(self.comparisons)
+        if self.paper.tallied_in:
+            text = (f"part of {self.paper.tallied_in}'s tally (`dcnsim reproduce {self.paper.tallied_in}` counts "
+                    "these claims; do not add them to it again): " + text)
+        reg = self.paper.register
+        if reg is None:
+            return text
+        # the register's tallied claims this run judged no row of (--quick
+        # leaves some series out, --figure some figures): said, not dropped
+        judged = {c.claim for c in self.comparisons if c.claim}
+        missing = [c.id for c in reg.claims if c.tally and not c.counted_in and c.id not in judged
+                   and self._could_judge(c)]
+        if missing:
+            why = "--quick" if self.quick else "this run's figures"
+            text += (f"; {len(missing)} of the register's tallied claims not run ({why}): "
+                     + ", ".join(missing))
+        return text
+
+    def _could_judge(self, claim: Any) -> bool:
+        """Whether one of this run's figures is where ``claim`` is judged
+        (the paper's last full run, ``results.json`` beside its register,
+        names each claim's figure): a paper reproduced in part (``--figure``,
+        or ``tcprand_fct``, Fig. 11 of TCPRand's register) does not miss
+        the other figures' claims."""
+        where = getattr(self, "_claim_figures", None)
+        if where is None:
+            where = {}
+            path = Path(self.paper.register.source).with_name("results.json")
+            try:
+                rows = json.loads(path.read_text(encoding="utf-8")).get("rows", {})
+                where = {k: str(v.get("figure", "")) for k, v in rows.items()}
+            except (OSError, ValueError):
+                pass
+            self._claim_figures = where
+        fig = where.get(claim.id)
+        return fig is None or fig in self.results
 
     def beyond_text(self) -> str:
         return "" if self.paper.own_study else beyond_text(self.comparisons)

@@ -233,6 +233,9 @@ class Paper:
     #: the paper's claims register (:class:`.claims.Register`): with one,
     #: every tallied row must be judged by it
     register: Any = None
+    #: the paper whose tally counts this one's claims (``tcprand_fct`` is
+    #: Fig. 11 of TCPRand: its claims are tcprand's, counted there once)
+    tallied_in: str = ""
 
     def figure(self, wanted: str) -> Figure:
         for f in self.figures:

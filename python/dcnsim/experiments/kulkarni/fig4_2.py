@@ -67,6 +67,6 @@ def _analyze_42(summary, out_dir: Path) -> FigureResult:
     cmps.append(info("goodput ratio 1 MB / 256 KB SRU for n ≥ 10 (geometric mean)",
                      f"{_gmean(g1m[big] / g256[big]):.1f}×"))
     after = [_after_collapse(*_series(df, sru_kb=s)) for s in SRUS_42]
-    cmps.append(REGISTER.judge("fig4.2-grows", {s: (a, 0.0) for s, a in zip(SRUS_42, after)},
+    cmps.append(REGISTER.judge("fig4.2-grows", {s: (a, math.nan) for s, a in zip(SRUS_42, after)},
                                note="/".join(str(s) for s in SRUS_42) + f" KB: {_join(after)} Mbps"))
     return FigureResult(df.drop(columns=["series"]), paths, cmps, _note_unfinished(df))

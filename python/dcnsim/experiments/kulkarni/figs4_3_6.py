@@ -150,7 +150,7 @@ def _analyze_45(summary, out_dir: Path) -> FigureResult:
     mus = float(np.mean(_series(df, "switch_drop_ratio", config=CH4_200US.key())[1]))
     high = [p for p in PS if p >= BEST_P]
     return FigureResult(df.drop(columns=["series"]), paths, [
-        REGISTER.judge("fig4.5-congestion", {p: (100 * mean[p], 0.0) for p in high},
+        REGISTER.judge("fig4.5-congestion", {p: (100 * mean[p], math.nan) for p in high},
                        note="all p: " + _join([100 * mean[p] for p in PS], "{:.2f}") + " % for p = "
                        + "/".join(f"{p:g}" for p in PS)),
         REGISTER.judge("fig4.5-low-drops", mean[BEST_P] / m0 if m0 > 0 else math.nan,

@@ -75,7 +75,7 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         d = _at(df, n=n).sort_values("mss")
         to = d["timeouts_per_block"].to_numpy(dtype=float)
         ss = d["mss"].to_numpy()
-        cmps.append(REGISTER.judge(f"fig4.{7 + j}-n{n}", {int(s_): (t, 0.0) for s_, t in zip(ss, to)},
+        cmps.append(REGISTER.judge(f"fig4.{7 + j}-n{n}", {int(s_): (t, math.nan) for s_, t in zip(ss, to)},
                                    note="/".join(str(s_) for s_ in ss) + " B: " + _join(to, "{:.2f}")
                                    + f" (Spearman ρ {_spearman(ss, to):+.2f})"))
     dpt = {n: _spearman(*[_at(df, n=n).sort_values("mss")[c].to_numpy(dtype=float)

@@ -83,9 +83,9 @@ def _sweep_fig(kind: str):
             ms.append(male(d["split_mbps"], d["goodput_mbps"]))
             mf.append(male(d["full_mbps"], d["goodput_mbps"]))
         labels = "/".join(str(v) for v in values) + f" {unit['u']}"
-        on_x = {v: (float(NO_ONSET if o is None else o), 0.0) for v, o in zip(values, ons)}
-        after_x = {v: (a, 0.0) for v, a in zip(values, after)}
-        split_x = {v: (f - s_, 0.0) for v, s_, f in zip(values, ms, mf)}
+        on_x = {v: (float(NO_ONSET if o is None else o), math.nan) for v, o in zip(values, ons)}
+        after_x = {v: (a, math.nan) for v, a in zip(values, after)}
+        split_x = {v: (f - s_, math.nan) for v, s_, f in zip(values, ms, mf)}
         male_note = f"{labels}: MALE Split " + _join(ms, "{:.2f}") + " vs Full " + _join(mf, "{:.2f}")
         tag = "fig3.13" if kind == "buffer" else "fig3.17"
         cmps: List[Comparison] = []

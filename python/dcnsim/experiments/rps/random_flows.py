@@ -91,7 +91,7 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
                         hline=(20.0, "paper: about 20 %"))
     r = df[df["scheme"] == RPS]
     m, h = ci95(r["short_ooo_pct"].tolist())
-    cmp = [REGISTER.judge("fig7-ooo", m, note=f"± {h:.2g} (95 % CI)")]
+    cmp = [REGISTER.judge("fig7-ooo", m, note=f"± {h:.2g} (95 % CI)" if h == h else "one run: no interval")]
     return FigureResult(t, figs, cmp, ["means per N: " + _fmt_series(t, SCHEME_NAMES, "{:.1f}")])
 
 

@@ -78,7 +78,7 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
                          quantity="Linux-like TCP — RPS vs single path: short-flow FCT"),
         beyond(ordering("Linux-like TCP — RPS vs ECMP: short-flow FCT", paired(df, "short_fct_ms", RPS, ECMP),
                         "RPS smaller", -1, "RPS − ECMP", "ms"), setting=LINUX_SETTING),
-        REGISTER.variant("fig7-ooo", m, setting=LINUX_SETTING, note=f"± {h:.2g} (95 % CI)",
+        REGISTER.variant("fig7-ooo", m, setting=LINUX_SETTING, note=f"± {h:.2g} (95 % CI)" if h == h else "one run: no interval",
                          quantity="Linux-like TCP — RPS: out-of-order share of short-flow packets"),
     ]
     fct = t[t["metric"] == "short_fct_ms"]

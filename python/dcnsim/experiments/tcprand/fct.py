@@ -397,5 +397,6 @@ PAPER = Paper(
     settings=SETTINGS,
     series=FIG11_SERIES,
     variants=("CT200",),
+    tallied_in="tcprand",
     setup=__doc__.split("\n\n")[1],
 )
