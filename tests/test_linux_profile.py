@@ -76,7 +76,7 @@ def test_reproduce_linux_runs_through_the_framework_with_no_tally(tmp_path):
     table = rep.results["sync_reads"].table
     assert set(table["stack"]) == set(STACKS) and set(table["n"]) == {1, 2}
     report = (tmp_path / "report.md").read_text()
-    assert "No tally" in report and "**Tally:**" not in report and "tested claims" not in report
+    assert "No tally" in report and "**Tally**" not in report and "tested claims" not in report
     assert "summary: our own study, no paper to tally against" in said
     # every row is one of ours, none a tested claim of a paper
     assert rep.comparisons and {c.verdict for c in rep.comparisons} == {"not in paper"}

@@ -66,7 +66,7 @@ def test_every_scheme_and_point_is_in_each_table(run):
 def test_report_is_our_own_study_with_no_tally(run):
     rep, out, said = run
     report = (out / "report.md").read_text()
-    assert "No tally" in report and "**Tally:**" not in report and "tested claims" not in report
+    assert "No tally" in report and "**Tally**" not in report and "tested claims" not in report
     assert "summary: our own study, no paper to tally against" in said
     assert rep.comparisons and {c.verdict for c in rep.comparisons} == {"not in paper"}
     # the fabric each scheme had is in the settings table

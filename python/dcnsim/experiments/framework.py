@@ -624,10 +624,13 @@ def _fig_name(fig: Figure) -> str:
     return fig.id
 
 
-def _table_text(rows: List[List[str]], header: List[str], first_max: int = 56) -> str:
+def _table_text(rows: List[List[str]], header: List[str], first_max: int = 56, col_max: int = 40) -> str:
     """Aligned columns; a first cell longer than ``first_max`` gets its own
-    line and the values go on the next, indented."""
-    widths = [max([len(h)] + [len(r[i]) for r in rows if i or len(r[i]) <= first_max]) for i, h in enumerate(header)]
+    line and the values go on the next, indented. No column is padded past
+    ``col_max``: a longer cell runs over its own row only (padding every row
+    to one long criterion made lines of 1,400 characters)."""
+    widths = [min(max([len(h)] + [len(r[i]) for r in rows if i or len(r[i]) <= first_max]), col_max if i else first_max)
+              for i, h in enumerate(header)]
 
     def line(cells):
         return "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -706,7 +709,8 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
         out.append("**No tally:** our own study, not a paper's; its rows are our values, to read against the "
                    "study's baseline.")
     else:
-        out.append(f"**Tally:** {report.tally_text()} (the paper's own claims, in its own setup).")
+        # the qualifier before the list: after it, it read as said of its last item
+        out.append(f"**Tally** (the paper's own claims, in its own setup): {report.tally_text()}.")
         out.append("")
         if report.beyond_text():
             out.append(f"**Beyond the paper:** {report.beyond_text()}. These rows come from settings or series "
