@@ -9,6 +9,7 @@ exist, the paper's numbers are printed beside ours, and the laws hold
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -416,3 +417,21 @@ def test_fast_newreno_points_keep_the_thresholds_on_ports_that_drop_at_k():
     doc["topology"]["ecn_non_ect"] = "drop"
     links = as_run(doc)["topology"]["links"]
     assert {link.get("ecn_k") for link in links} == {"20pkt", "65pkt"}
+
+
+def test_a_variants_plots_are_linked_in_their_own_directory(tmp_path, monkeypatch):
+    """A variant figure (`in_subdir`) writes plots named as the tallied
+    ones under a subdirectory; the report linked the tallied ones (by name
+    alone). Links are relative to the run's directory, from a fresh run
+    (absolute or cwd-relative paths) and from a stored section alike."""
+    from dcnsim.experiments.framework import _rel
+
+    out = tmp_path / "run"
+    (out / "buffer-bytes").mkdir(parents=True)
+    for f in (out / "fig3_8.png", out / "buffer-bytes" / "fig3_8.png"):
+        f.write_bytes(b"png")
+    assert _rel(out / "buffer-bytes" / "fig3_8.png", out) == "buffer-bytes/fig3_8.png"
+    assert _rel(out / "fig3_8.png", out) == "fig3_8.png"
+    monkeypatch.chdir(tmp_path)
+    assert _rel("run/buffer-bytes/fig3_8.png", Path("run")) == "buffer-bytes/fig3_8.png"
+    assert _rel("buffer-bytes/fig3_8.png", Path("run")) == "buffer-bytes/fig3_8.png"  # a stored section's

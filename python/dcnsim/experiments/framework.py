@@ -536,7 +536,7 @@ def reproduce(
         _write_csv(out_dir / f"{fig.slug}.csv", res.table)
         results[fig.id] = res
         say("")
-        say(format_figure_text(fig, res))
+        say(format_figure_text(fig, res, out_dir))
 
     cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
@@ -578,6 +578,21 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
+def _rel(f: Any, out_dir: Optional[Path]) -> str:
+    """A plot's path as the report links it: relative to the run's
+    directory, so a variant's plots in a subdirectory (``in_subdir``) are
+    linked there, not to the tallied plots of the same names."""
+    path = Path(f)
+    if out_dir is None:
+        return path.name
+    if not path.is_absolute() and (Path(out_dir) / path).exists():
+        return path.as_posix()  # already relative to the run (a stored section's)
+    try:
+        return path.resolve().relative_to(Path(out_dir).resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
 def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], error: Optional[str],
                    cores: List[str], ties: Optional[str] = None) -> None:
     """What report.md shows of ``fig``, kept beside its table
@@ -587,7 +602,7 @@ def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], erro
     if ties is not None:
         rec["ties"] = ties
     if res is not None:
-        rec.update(figures=[Path(f).name for f in res.figures], notes=list(res.notes),
+        rec.update(figures=[_rel(f, out_dir) for f in res.figures], notes=list(res.notes),
                    comparisons=[dataclasses.asdict(c) for c in res.comparisons])
     text = json.dumps(rec, indent=1, allow_nan=True, default=_json_value)
     atomic_write(out_dir / f"{fig.slug}.report.json", lambda fh: fh.write(text + "\n"))
@@ -645,7 +660,7 @@ def _table_text(rows: List[List[str]], header: List[str], first_max: int = 56, c
     return "\n".join(out)
 
 
-def format_figure_text(fig: Figure, res: FigureResult) -> str:
+def format_figure_text(fig: Figure, res: FigureResult, out_dir: Optional[Path] = None) -> str:
     lines = [f"{_fig_name(fig)} — {fig.title}"]
     if fig.paper_says:
         lines.append(f"  paper: {fig.paper_says}")
@@ -665,7 +680,7 @@ def format_figure_text(fig: Figure, res: FigureResult) -> str:
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:
-        lines.append("  wrote " + ", ".join(str(Path(f).name) for f in res.figures) + f", {fig.slug}.csv")
+        lines.append("  wrote " + ", ".join(_rel(f, out_dir) for f in res.figures) + f", {fig.slug}.csv")
     return "\n".join(lines)
 
 
@@ -758,7 +773,7 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
                            f"| {_md_cell(cmp.criterion_text())} | {cmp.judged or '—'} | {_md_cell(cmp.note)} |")
             out.append("")
         for f in res.figures:
-            out += [f"![{_fig_name(fig)}]({Path(f).name})", ""]
+            out += [f"![{_fig_name(fig)}]({_rel(f, report.out_dir)})", ""]
         for n in res.notes:
             out.append(f"* {n}")
         if res.notes:
