@@ -327,13 +327,22 @@ def scheme_bars(t, order: Sequence[str], panels: Sequence[Tuple[str, str]], *, t
         fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 4.0))
         for ax, (metric, ylabel) in zip(np.atleast_1d(axes), panels):
             g = t[t["metric"] == metric].set_index("scheme").reindex(order)
-            ax.bar(np.arange(len(order)), g["mean"], yerr=g["ci95"], color=[colors[n] for n in order], capsize=4)
+            ax.bar(np.arange(len(order)), g["mean"], yerr=_err(g), color=[colors[n] for n in order], capsize=4)
             ax.set_xticks(np.arange(len(order)), [ticks.get(n, n) for n in order], fontsize=8)
             ax.set_ylabel(ylabel)
         if log_last:
             np.atleast_1d(axes)[-1].set_yscale("log")
         fig.suptitle(title, fontsize=10)
     return save(fig, path)
+
+
+def _err(g) -> Any:
+    """Error bars of a quantity that cannot be negative (counts, rates,
+    times, shares): the 95 % CI, its lower arm stopped at 0 (a count's CI
+    of ±1.4 around 0.6 drew bars to −0.8 flows); one run: none."""
+    mean = np.asarray(g["mean"], dtype=float)
+    ci = np.nan_to_num(np.asarray(g["ci95"], dtype=float), nan=0.0)
+    return np.vstack([np.minimum(ci, np.maximum(mean, 0.0)), ci])
 
 
 def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: str, path: Path,
@@ -352,12 +361,20 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
                                  sharey=True)
         for ax, fv in zip(axes[0], facets):
             d = t if fv is None else t[t[facet] == fv]
+            xs = sorted(set(d[x]))
+            # one x (a --quick run): the series side by side around it, on
+            # an axis of whole units, not stacked on a 0.4-wide axis
+            dodge = 0.12 if len(xs) == 1 else 0.0
             for i, n in enumerate(names):
                 g = d[d[series] == n].sort_values(x)
                 if len(g) == 0:
                     continue
-                ax.errorbar(g[x], g["mean"], yerr=g["ci95"], marker=MARKERS[i % len(MARKERS)], capsize=3,
+                shift = dodge * (i - (len(names) - 1) / 2)
+                ax.errorbar(g[x] + shift, g["mean"], yerr=_err(g), marker=MARKERS[i % len(MARKERS)], capsize=3,
                             color=colors[n], label=str(n))
+            if len(xs) == 1:
+                ax.set_xticks(xs)
+                ax.set_xlim(xs[0] - 1, xs[0] + 1)
             if hline:
                 ax.axhline(hline[0], linestyle="--", linewidth=1.0, color="0.5", label=hline[1])
             if logy:
@@ -368,7 +385,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
         axes[0][0].set_ylabel(ylabel)
-        axes[0][0].legend(title="mean ± 95 % CI over runs", title_fontsize=8)
+        axes[0][0].legend(title="mean ± 95 % CI over runs", title_fontsize=8, loc="best")
         fig.suptitle(title, fontsize=11)
     return save(fig, path)
 
