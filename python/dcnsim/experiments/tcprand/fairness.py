@@ -229,6 +229,7 @@ def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
         ax.set_ylabel("ratio TCPRand (CTD) / CUBIC")
         ax.set_title(title)
         ax.legend(fontsize=8)
+    fig.suptitle("Fig. 9: timeouts per flow, TCPRand (CTD) ÷ CUBIC, per switch buffer", fontsize=11)
     paths = save(fig, out_dir / "fig9.png")
     cmps = _claims_9(tab, df)
     return FigureResult(tab, paths, cmps, ["per-flow timeouts and timeout period (time stalled on RTO) averaged "
