@@ -280,16 +280,25 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
     out: List[Comparison] = []
     if tcprand_ran:
         for sch in TCPRAND_SERIES:
-            # Short flows not hurt. The 100th percentile of thousands of
-            # short flows is one flow (one unlucky timeout decides it), so the
-            # tail is judged by the 99th percentile; the max is reported.
-            vals = [(wl, load, _ratio(df, wl, load, sch, "short", "mean_ratio"),
-                     _ratio(df, wl, load, sch, "short", "p99_ratio")) for wl in WORKLOADS for load in LOADS]
-            worst = max((max(m, x) for _, _, m, x in vals if np.isfinite(m) and np.isfinite(x)), default=math.nan)
-            maxes = [_ratio(df, wl, load, sch, "short", "max_ratio") for wl in WORKLOADS for load in LOADS]
-            ours = ", ".join(f"{wl[:3]} {load:g}: {_fmt(m)}/{_fmt(x)}" for wl, load, m, x in vals)
-            out.append(_judge("fig11-short", sch, worst, note=f"mean/p99 per cell: {ours}; max-FCT ratios (one flow "
-                              "each, not judged): " + ", ".join(_fmt(x) for x in maxes)))
+            # Short flows not hurt, "average and 100 percentile" (§6.4): the
+            # paper's statistics judge its claim. The 100th percentile of
+            # thousands of short flows is one flow (one unlucky timeout
+            # decides it), so the 99th percentile is judged beside, as ours.
+            def worst(stat: str, sch: str = sch) -> Tuple[float, str]:
+                vals = [(wl, load, _ratio(df, wl, load, sch, "short", "mean_ratio"),
+                         _ratio(df, wl, load, sch, "short", stat)) for wl in WORKLOADS for load in LOADS]
+                w = max((max(m, x) for _, _, m, x in vals if np.isfinite(m) and np.isfinite(x)), default=math.nan)
+                return w, ", ".join(f"{wl[:3]} {load:g}: {_fmt(m)}/{_fmt(x)}" for wl, load, m, x in vals)
+
+            w100, cells100 = worst("max_ratio")
+            w99, cells99 = worst("p99_ratio")
+            out.append(_judge("fig11-short", sch, w100, note=f"mean/max per cell: {cells100} (a max is one flow)"))
+            from .common import REGISTER
+
+            out.append(REGISTER.variant("fig11-short", w99, quantity=REGISTER["fig11-short"].metric.replace(
+                "100th-percentile", "99th-percentile (ours: the 100th is one flow)").replace("CTD", sch),
+                series=f"{sch}; CUBIC" if sch not in FIG11_SERIES else "CTD (p99); CUBIC",
+                note=f"mean/p99 per cell: {cells99}"))
             # Long flows faster at load 0.8 (cells with enough paired long flows).
             lv = [(wl, _ratio(df, wl, 0.8, sch, "long", "mean_ratio")) for wl in WORKLOADS
                   if _ratio(df, wl, 0.8, sch, "long", "paired_flows") >= MIN_LONG]
