@@ -782,3 +782,17 @@ def test_a_run_names_the_registers_claims_it_did_not_judge():
     assert "fig11" not in text  # Fig. 11 was not in this run
     fct = Report(get_paper("tcprand_fct"), Path("."), True, {}, {}, 0.0, 0, 0, 1)
     assert fct.tally_text().startswith("part of tcprand's tally")
+
+
+def test_a_variants_model_checks_are_counted_with_the_variants():
+    """Kulkarni's "4 model check(s)" in the paper's line held 2 of its
+    bytes variant's: a check under a setting of ours is counted on the
+    "beyond the paper" line, as that variant's other rows are."""
+    from dcnsim.experiments.framework import beyond_text
+
+    rows = [Comparison("A", 1, 2, "agrees", criterion="c", claim="a"),
+            Comparison("m", 1, 1, MODEL_CHECK, criterion="c", judged="agrees", claim="m"),
+            Comparison("m, bytes", 1, 1, MODEL_CHECK, criterion="c", judged="agrees", claim="m", setting="bytes"),
+            Comparison("m, bytes", 1, 1, MODEL_CHECK, criterion="c", judged="differs", claim="m", setting="bytes")]
+    assert "1 model check(s) (1 hold)" in tally_text(rows)
+    assert "2 model check(s) (1 hold)" in beyond_text(rows)

@@ -330,7 +330,9 @@ def beyond_text(comparisons: Sequence[Comparison]) -> str:
     """The "Beyond the paper" line: our variants' rows, judged by the same
     criteria, counted apart (empty when there are none)."""
     rows = [x for x in comparisons if x.verdict == "not in paper" and x.beyond]
-    if not rows:
+    checks = [x for x in comparisons if x.verdict == MODEL_CHECK and x.setting]
+    counted = sum(1 for x in comparisons if x.verdict == COUNTED_IN and x.setting)
+    if not rows and not checks and not counted:
         return ""
     judged = {v: 0 for v in TALLIED + ("untestable",)}
     for x in rows:
@@ -341,6 +343,10 @@ def beyond_text(comparisons: Sequence[Comparison]) -> str:
     extra = f"; {judged['untestable']} untestable" if judged["untestable"] else ""
     shown = len(rows) - n - judged["untestable"]
     extra += f"; {shown} shown without a criterion" if shown else ""
+    if checks:
+        extra += f"; {len(checks)} model check(s) ({sum(1 for x in checks if x.judged == 'agrees')} hold)"
+    if counted:
+        extra += f"; {counted} point(s) counted in another of their rows"
     return f"{n} rows of our variants judged by the same criteria: {parts}{extra} (not in the paper's tally)"
 
 
@@ -364,11 +370,15 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
         rest.append(f"{n_beyond} row(s) beyond the paper")
     if c[NOT_MODELLED]:
         rest.append(f"{c[NOT_MODELLED]} {NOT_MODELLED}")
-    if c[MODEL_CHECK]:
-        ok = sum(1 for x in comparisons if x.verdict == MODEL_CHECK and x.judged == "agrees")
-        rest.append(f"{c[MODEL_CHECK]} model check(s) ({ok} hold)")
-    if c[COUNTED_IN]:
-        rest.append(f"{c[COUNTED_IN]} point(s) counted in another claim")
+    # the paper's setup only: a variant's model checks and counted points
+    # are our rows (the "beyond the paper" line counts them)
+    checks = [x for x in comparisons if x.verdict == MODEL_CHECK and not x.setting]
+    if checks:
+        ok = sum(1 for x in checks if x.judged == "agrees")
+        rest.append(f"{len(checks)} model check(s) ({ok} hold)")
+    counted = sum(1 for x in comparisons if x.verdict == COUNTED_IN and not x.setting)
+    if counted:
+        rest.append(f"{counted} point(s) counted in another claim")
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
