@@ -169,3 +169,17 @@ def test_timeout_counts_are_the_servers_not_the_request_flows(tmp_path):
     assert m["abtt_per_block"] == pytest.approx(float(resp["abtt"].sum()) / nb)
     assert m["first_flight_per_block"] == pytest.approx(float(resp["rto_first_flight"].sum()) / nb)
     assert m["request_timeouts_per_block"] == pytest.approx(float(f[f["role"] == "request"]["timeouts"].sum()) / nb)
+
+
+def test_the_bytes_variants_rows_name_their_buffers_in_kb(tmp_path):
+    """The byte-counted runs sweep buffers of 16-128 KB; their rows were
+    named as the tallied ones, "per buffer (packets)"."""
+    from dcnsim.experiments.kulkarni import _bytes_analysis
+    from dcnsim.experiments.paper import Comparison, FigureResult
+
+    def analysis(summary, out_dir):
+        return FigureResult(None, [], [Comparison("onset (servers) per buffer (packets)", 1, 2, "agrees", criterion="c")])
+
+    res = _bytes_analysis(analysis)(None, tmp_path)
+    assert [c.quantity for c in res.comparisons] == ["onset (servers) per buffer (KB)"]
+    assert (tmp_path / "buffer-bytes").is_dir()

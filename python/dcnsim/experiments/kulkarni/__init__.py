@@ -41,10 +41,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import List, Tuple
+from pathlib import Path
+from typing import Any, List, Tuple
 
 from ...sweep import Point
 from ..framework import Figure, Paper, Setting, in_subdir
+from ..paper import FigureResult
 from .common import (
     DATA_BYTES,
     DSR_CWND,
@@ -108,8 +110,16 @@ def _in_bytes(points_fn):
 
 def _bytes_analysis(*analyses):
     """The tallied figures' analyses on the byte-counted runs, their plots
-    under ``buffer-bytes/``."""
-    return in_subdir("buffer-bytes", *analyses)
+    under ``buffer-bytes/``; their rows' buffers are in KB, not packets
+    (the quantities named "per buffer (packets)" beside values in KiB)."""
+    inner = in_subdir("buffer-bytes", *analyses)
+
+    def analyze(summary: Any, out_dir: Path) -> FigureResult:
+        res = inner(summary, out_dir)
+        res.comparisons = [dataclasses.replace(c, quantity=c.quantity.replace("(packets)", "(KB)"))
+                           for c in res.comparisons]
+        return res
+    return analyze
 
 
 # ---------------------------------------------------------------- the paper
