@@ -209,3 +209,20 @@ def test_the_failure_figure_shows_who_leaves_a_black_hole(tmp_path):
     assert t["rehashes", "ECMP"] == t["rehashes", RPS] == t["rehashes", "flowlet 500 µs"] == 0
     assert (tmp_path / "failure.png").stat().st_size > 1000
     assert "0 tested claims" in r.stdout and "beyond the paper" in r.stdout
+
+
+@needs_core
+def test_the_nic_figure_says_when_its_queues_changed_nothing(tmp_path):
+    """With no drop in its runs, the 100-packet NIC figure is Figs. 5–6
+    packet for packet: its note says so (a quick run's rows equal Figs.
+    5–6's to the digit and read as a finding); with drops, it does not."""
+    import json
+
+    r = cli("reproduce", "rps", "--quick", "--figure", "nic", "--out", str(tmp_path), "--no-progress", "--jobs", "2",
+            timeout=300)
+    assert r.returncode == 0, r.stderr + r.stdout
+    rec = json.loads((tmp_path / "nic.report.json").read_text())
+    drops = sum(json.loads((p / "summary.json").read_text())["packets_dropped"]
+                for p in (tmp_path / "runs").iterdir() if p.name.startswith("nic100"))
+    said = any("no packet was dropped in these runs" in n for n in rec["notes"])
+    assert said == (drops == 0), (drops, rec["notes"])
