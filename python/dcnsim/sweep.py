@@ -364,8 +364,7 @@ def run_sweep(
     if replaced:
         # complete results of another scenario or core, about to go: said
         # before anything runs, as `run --out` says it of a directory
-        who = f"point {replaced[0]!r}" if len(replaced) == 1 else f"{len(replaced)} of {len(pts)} points"
-        warnings.warn(DcnsimWarning(os.fspath(out_dir), f"{who} held complete results of another scenario or "
+        warnings.warn(DcnsimWarning(os.fspath(out_dir), f"{_who(replaced, len(pts))} held complete results of another scenario or "
                                     "core: replacing them"), stacklevel=caller_stacklevel())
 
     failures: Dict[str, str] = {}
@@ -425,8 +424,8 @@ def run_sweep(
                 row.setdefault(k, v)
         rows.append(row)
     for k, labels in clashes.items():
-        who = f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {len(pts)} points"
-        warnings.warn(DcnsimWarning(f"params.{k}", f"differs from the {k} the run reports [{who}]: the table's "
+        warnings.warn(DcnsimWarning(f"params.{k}", f"differs from the {k} the run reports [{_who(labels, len(pts))}]: "
+                                    "the table's "
                                     f"{k!r} column is the run's, the point's value is in 'param_{k}'"
                                     + (" (a point's seed is Point.seed, grid's seeds=)" if k == "seed" else "")),
                       stacklevel=caller_stacklevel())
@@ -436,6 +435,11 @@ def run_sweep(
     df.attrs["replaced"] = replaced
     df.attrs["out_dir"] = str(out_root)
     return df
+
+
+def _who(labels: Sequence[str], total: int) -> str:
+    """Which points a warning concerns: the one by name, or how many."""
+    return f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {total} points"
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -457,8 +461,7 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
                 seen.setdefault(w, []).append(p.label)
     for w, labels in seen.items():
         field, _, reason = w.partition(": ")
-        who = f"point {labels[0]!r}" if len(labels) == 1 else f"{len(labels)} of {len(pts)} points"
-        warnings.warn(DcnsimWarning(field, f"{reason} [{who}]"), stacklevel=caller_stacklevel())
+        warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, len(pts))}]"), stacklevel=caller_stacklevel())
 
 
 def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:

@@ -471,11 +471,11 @@ class _Search:
 
 def _ci95(values: Sequence[float]) -> Tuple[float, float]:
     """The mean and its 95 % half-width; one seed gives no interval: n/a
-    (NaN, null in best.json), not ±0."""
+    (NaN, null in best.json), not ±0 (``analysis.ci95``'s rule; imported
+    here, where it is used, as numpy is)."""
     from .analysis import ci95
 
-    m, h = ci95(values)
-    return m, h if sum(v == v for v in values) > 1 else math.nan
+    return ci95(values)
 
 
 def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) -> List[int]:

@@ -115,34 +115,23 @@ class Report:
         if reg is None:
             return text
         # the register's tallied claims this run judged no row of (--quick
-        # leaves some series out, --figure some figures): said, not dropped
+        # leaves some series out, --figure some figures): said, not dropped.
+        # Only claims of this run's figures (the last full run names each
+        # claim's): a paper run in part does not miss the others'.
+        from .tallies import load_results
+
+        try:
+            figure_of = {k: str(v.get("figure", "")) for k, v in load_results(self.paper)["rows"].items()}
+        except (OSError, ValueError):
+            figure_of = {}
         judged = {c.claim for c in self.comparisons if c.claim}
         missing = [c.id for c in reg.claims if c.tally and not c.counted_in and c.id not in judged
-                   and self._could_judge(c)]
+                   and (c.id not in figure_of or figure_of[c.id] in self.results)]
         if missing:
             why = "--quick" if self.quick else "this run's figures"
             text += (f"; {len(missing)} of the register's tallied claims not run ({why}): "
                      + ", ".join(missing))
         return text
-
-    def _could_judge(self, claim: Any) -> bool:
-        """Whether one of this run's figures is where ``claim`` is judged
-        (the paper's last full run, ``results.json`` beside its register,
-        names each claim's figure): a paper reproduced in part (``--figure``,
-        or ``tcprand_fct``, Fig. 11 of TCPRand's register) does not miss
-        the other figures' claims."""
-        where = getattr(self, "_claim_figures", None)
-        if where is None:
-            where = {}
-            path = Path(self.paper.register.source).with_name("results.json")
-            try:
-                rows = json.loads(path.read_text(encoding="utf-8")).get("rows", {})
-                where = {k: str(v.get("figure", "")) for k, v in rows.items()}
-            except (OSError, ValueError):
-                pass
-            self._claim_figures = where
-        fig = where.get(claim.id)
-        return fig is None or fig in self.results
 
     def beyond_text(self) -> str:
         return "" if self.paper.own_study else beyond_text(self.comparisons)
