@@ -83,19 +83,18 @@ def stamp() -> Dict[str, Any]:
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if dirty else ""),
         "load_average": round(os.getloadavg()[0], 1),
-        "cpu": "{cpu}, L3 {l3}".format(**_startup_module().machine()),
+        "cpu": _stamp_cpu(),
     }
 
 
+def _stamp_cpu() -> str:
+    return "{cpu}, L3 {l3}".format(**_startup_module().machine())
+
+
 def machine() -> Dict[str, Any]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        cpu = platform.processor() or "unknown"
+    """The machine of this record: CPU and L3 as the sections' stamps name
+    them (lscpu), memory, OS, Python, the core's build, and when it was read."""
+    cpu = _stamp_cpu()
     mem_gb = None
     try:
         kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))  # type: ignore[union-attr]
@@ -106,7 +105,8 @@ def machine() -> Dict[str, Any]:
 
     return {"cpu": cpu, "logical_cpus": os.cpu_count(), "memory_gb": mem_gb,
             "os": f"{platform.system()} {platform.release()}", "python": platform.python_version(),
-            "dcnsim_core": dcnsim.core_id()}
+            "dcnsim_core": dcnsim.core_id(),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def measure_startup(repeat: int) -> Dict[str, Any]:
@@ -170,9 +170,18 @@ def _stamp_line(sec: Dict[str, Any]) -> str:
 
 def render_machine(r: Dict[str, Any]) -> str:
     m = r["machine"]
-    return (f"Machine of benchmarks/results.json: {m['cpu']}, {m['logical_cpus']} logical CPUs, "
+    # sections are re-recorded alone, on whatever machine a session has:
+    # the line names the latest record's machine and what each section ran on
+    cpus: Dict[str, List[str]] = {}
+    for name in SECTIONS:
+        cpu = r.get(name, {}).get("stamp", {}).get("cpu")
+        if cpu:
+            cpus.setdefault(cpu, []).append(name)
+    where = "; ".join(f"{', '.join(names)} on {cpu}" for cpu, names in cpus.items())
+    when = f" ({m['date']})" if "date" in m else ""
+    return (f"Machine of the latest record{when}: {m['cpu']}, {m['logical_cpus']} logical CPUs, "
             f"{m['memory_gb']} GB, {m['os']}, Python {m['python']}; shared with other users while measured "
-            f"(each section gives its load average).")
+            f"(each section gives its load average). The sections as recorded: {where}.")
 
 
 def render_bench(r: Dict[str, Any]) -> str:
@@ -325,8 +334,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         for sec in NS3:
             if sec in wanted and not a.ns3:
                 ap.error(f"the {sec} section needs --ns3 (and ns-3 installed)")
-        if not a.only:  # a section measured alone names its CPU in its stamp; the file's machine stays
-            results["machine"] = machine()
+        results["machine"] = machine()  # every record's, --only too: an older one would name another CPU
         for sec in wanted:
             print(f"recording {sec} ...", file=sys.stderr)
             st = stamp()

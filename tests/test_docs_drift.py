@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -363,6 +364,25 @@ def test_a_hand_edited_figure_is_caught():
     assert filled == (f"a\n<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nkept\n"
                       f"<!-- results.json: machine -->\n{machine}\n<!-- /results.json -->\nz\n")
     assert record.render_doc(filled, results) == filled
+
+
+
+def test_the_machine_line_names_each_sections_cpu():
+    """Sections are re-recorded alone on whatever machine a session has: the
+    machine line must not name one CPU for a file whose sections ran on two
+    (it once said an Intel Xeon above tables all measured on AMD EPYCs)."""
+    record = _record_module()
+    results = json.loads(json.dumps(record.load()))
+    results["machine"]["cpu"] = "CPU B, L3 8 MiB"
+    results["machine"]["date"] = "2026-12-01 20:00 UTC"
+    for name in record.SECTIONS:
+        results.setdefault(name, {"stamp": {}})["stamp"]["cpu"] = "CPU A, L3 32 MiB"
+    results["ns3"]["stamp"]["cpu"] = "CPU B, L3 8 MiB"
+    line = record.render_machine(results)
+    assert "latest record (2026-12-01 20:00 UTC): CPU B, L3 8 MiB" in line, line
+    assert "ns3 on CPU B, L3 8 MiB" in line, line
+    others = ", ".join(n for n in record.SECTIONS if n != "ns3")
+    assert f"{others} on CPU A, L3 32 MiB" in line, line
 
 
 # ---------------------------------------------------------------- paper tallies from the registers (issue 43)
