@@ -6,7 +6,7 @@ Usage (from the repository root, with dcnsim importable)::
 
     python validation/htsim/run.py HTSIM_NDP [--k 4 8] [--pairs 3] [--json FILE]
     python validation/htsim/run.py HTSIM_HPCC --transport hpcc [--k 4 8] [--pairs 3] [--seeds 1 2 3]
-    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3] [--plb]
+    python validation/htsim/run.py HTSIM_SWIFT --transport swift [--queue-pkts 200] [--k 4 8] [--pairs 3] [--plb] [--seeds 1 2 3]
     python validation/htsim/run.py HTSIM_ROCE --transport dcqcn [--k 4] [--pairs 3] [--seeds 1 2 3]
 
 DCQCN (``--transport dcqcn``, docs/dcqcn.md): csg-htsim has no DCQCN; the
@@ -85,6 +85,7 @@ import json
 import os
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -157,6 +158,22 @@ def mirror(k: int, conns: list, end_us: int, transport: str = "ndp", pfc: bool =
     }
 
 
+class HtsimFailed(RuntimeError):
+    """htsim ended without its results (an assertion's abort, a crash): the
+    case gets no row, and the table says so beneath it."""
+
+
+def htsim_failed(p: subprocess.CompletedProcess) -> HtsimFailed:
+    how = f"exited with {p.returncode}"
+    if p.returncode < 0:
+        try:
+            how = f"died of {signal.Signals(-p.returncode).name}"
+        except ValueError:
+            how = f"died of signal {-p.returncode}"
+    last = [ln.strip() for ln in (p.stderr or "").strip().splitlines() if ln.strip()]
+    return HtsimFailed(f"htsim {how}" + (f": {last[-1][-300:]}" if last else ""))
+
+
 def cpu_children() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -174,7 +191,7 @@ def run_htsim(binary: str, k: int, matrix: Path, end_us: int, log: Path, transpo
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
     wall, cpu = time.perf_counter() - t0, cpu_children() - c0
     if p.returncode != 0:
-        raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
+        raise htsim_failed(p)
     fct, total = [], 0
     if transport == "dcqcn":
         # main_roce's "total bytes" is a packet count
@@ -254,6 +271,23 @@ def interleave(a: argparse.Namespace, k: int, wl: str, matrix: Path, theirs_of, 
     return theirs, ours
 
 
+def failure(k: int, wl: str, n: int, e: HtsimFailed, ours: dict) -> str:
+    """The line that stands for a case htsim could not run: why, and what
+    dcnsim alone gave on it."""
+    d = stats(ours)
+    return (f"k = {k} {wl}: no row, {e}; dcnsim alone: {d['completed']} of {n} flows completed, "
+            f"FCT median {d['fct_med_us']:.1f} µs, p99 {d['fct_p99_us']:.1f} µs, goodput {d['goodput_gbps']:.1f} Gbps")
+
+
+def report_failures(failed: list) -> None:
+    """Beneath the table: the cases htsim could not run (the others' rows
+    stand); the exit status says some are missing."""
+    if failed:
+        print("\nhtsim failed on these cases (their rows are missing):")
+        for line in failed:
+            print(f"- {line}")
+
+
 def cases(a: argparse.Namespace, tmpd: Path, resize=None):
     """Each (k, workload) asked for: its connections (sizes passed through
     ``resize`` if given), and htsim's matrix of them written in `tmpd`."""
@@ -317,7 +351,7 @@ def run_htsim_swift(binary: str, k: int, matrix: Path, end_us: int, log: Path, p
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=log.parent)
     wall, cpu = time.perf_counter() - t0, cpu_children() - c0
     if p.returncode != 0:
-        raise RuntimeError(f"htsim exited with {p.returncode}: {p.stderr.strip()[-400:]}")
+        raise htsim_failed(p)
     done: dict = {}
     # a finished flow prints again on every later ACK: its first line counts
     for m in re.finditer(r"Flow (swift_\d+_\d+) finished at ([\d.e+-]+) total bytes (\d+)", p.stdout):
@@ -336,17 +370,27 @@ def swift_sizes(conns: list) -> list:
     return [(s, d, (pkts + 1) * (SWIFT_MTU - SWIFT_HEADER)) for s, d, _ in conns]
 
 
-def swift_main(a: argparse.Namespace) -> None:
-    rows, raw = [], []
+def swift_main(a: argparse.Namespace) -> int:
+    rows, raw, failed = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
         for k, wl, conns, matrix in cases(a, tmpd, swift_sizes):
             pkts = swift_packets(conns[0][2])
-            theirs, ours = interleave(
-                a, k, wl, matrix,
-                lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
-                                                       a.queue_pkts, a.plb),
-                lambda k=k, c=conns: run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts, a.plb), tmpd))
+
+            def ours_of(k=k, c=conns):
+                return run_dcnsim(swift_mirror(k, c, a.end_us, a.queue_pkts, a.plb), tmpd)
+
+            try:
+                theirs, ours = interleave(
+                    a, k, wl, matrix,
+                    lambda m, k=k, n=pkts: run_htsim_swift(a.htsim, k, m, a.end_us, tmpd / "htsim.log", n,
+                                                           a.queue_pkts, a.plb),
+                    ours_of)
+            except HtsimFailed as e:  # e.g. its PLB's assertion: the other cases still run
+                mine = ours_of()
+                failed.append(failure(k, wl, len(conns), e, mine))
+                raw.append({"k": k, "workload": wl, "transport": "swift", "htsim_failed": str(e), "dcnsim": [mine]})
+                continue
             h, d = stats(theirs[0]), stats(ours[0])
             hc = statistics.median(r["cpu"] for r in theirs)
             dc = statistics.median(r["cpu"] for r in ours)
@@ -362,11 +406,13 @@ def swift_main(a: argparse.Namespace) -> None:
               f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | {h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} | "
               f"{h['retx']} / {d['retx']} | {t['timeouts']} / {o['timeouts']} | {o['drops']} | "
               f"{t['moves']} / {o['rehashes']} | {hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
+    report_failures(failed)
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
+    return 1 if failed else 0
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport hpcc or swift, htsim_hpcc "
                                   "or htsim_swift) binary")
@@ -397,23 +443,31 @@ def main() -> None:
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
     if a.transport == "swift":
-        if a.seeds:
-            ap.error("--seeds: with --transport ndp or hpcc only")
-        return swift_main(a)
+        return swift_seed_spread(a) if a.seeds else swift_main(a)
 
     def scenario(k: int, conns: list, end_us: int) -> dict:
         return mirror(k, conns, end_us, a.transport, pfc=not a.no_pfc)
 
     if a.seeds:
         return seed_spread(a, scenario)
-    rows, raw = [], []
+    rows, raw, failed = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
         for k, wl, conns, matrix in cases(a, tmpd):
-            theirs, ours = interleave(
-                a, k, wl, matrix,
-                lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log", a.transport),
-                lambda k=k, c=conns: run_dcnsim(scenario(k, c, a.end_us), tmpd))
+            def ours_of(k=k, c=conns):
+                return run_dcnsim(scenario(k, c, a.end_us), tmpd)
+
+            try:
+                theirs, ours = interleave(
+                    a, k, wl, matrix,
+                    lambda m, k=k: run_htsim(a.htsim, k, m, a.end_us, tmpd / "htsim.log", a.transport),
+                    ours_of)
+            except HtsimFailed as e:
+                mine = ours_of()
+                failed.append(failure(k, wl, len(conns), e, mine))
+                raw.append({"k": k, "workload": wl, "transport": a.transport, "htsim_failed": str(e),
+                            "dcnsim": [mine]})
+                continue
             h, d = stats(theirs[0]), stats(ours[0])  # dcnsim's are deterministic; htsim's HPCC is not: its first
             hc = statistics.median(r["cpu"] for r in theirs)
             dc = statistics.median(r["cpu"] for r in ours)
@@ -426,11 +480,13 @@ def main() -> None:
         print_dcqcn(rows)
     else:
         print_ndp(rows)
+    report_failures(failed)
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
+    return 1 if failed else 0
 
 
-def seed_spread(a: argparse.Namespace, scenario) -> None:
+def seed_spread(a: argparse.Namespace, scenario) -> int:
     """One row per (k, workload, seed): FCT median, p99 and goodput of each
     simulator with that seed."""
     print("| k | workload | seed | FCT median µs (htsim / dcnsim) | FCT p99 µs | goodput Gbps |")
@@ -446,6 +502,37 @@ def seed_spread(a: argparse.Namespace, scenario) -> None:
                 print(f"| {k} | {wl} | {seed} | {h['fct_med_us']:.1f} / {d['fct_med_us']:.1f} | "
                       f"{h['fct_p99_us']:.1f} / {d['fct_p99_us']:.1f} | "
                       f"{h['goodput_gbps']:.1f} / {d['goodput_gbps']:.1f} |", flush=True)
+    return 0
+
+
+def swift_seed_spread(a: argparse.Namespace) -> int:
+    """``--seeds`` with Swift: dcnsim's mirror under each seed (only its ECMP
+    salts change) beside htsim's one run per case: main_swift seeds itself
+    (``srand(13)``) and takes no seed, so its column is the same in every row."""
+    print("| k | workload | seed | FCT median µs (htsim, unseeded / dcnsim) | FCT p99 µs | goodput Gbps |")
+    print("|---|---|---|---|---|---|")
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpd = Path(tmp)
+        for k, wl, conns, matrix in cases(a, tmpd, swift_sizes):
+            try:
+                h = stats(run_htsim_swift(a.htsim, k, matrix, a.end_us, tmpd / "htsim.log",
+                                          swift_packets(conns[0][2]), a.queue_pkts, a.plb))
+            except HtsimFailed as e:
+                h = None
+                failed.append(f"k = {k} {wl}: {e} (its columns are empty)")
+            for seed in a.seeds:
+                doc = swift_mirror(k, conns, a.end_us, a.queue_pkts, a.plb)
+                doc["seed"] = seed
+                d = stats(run_dcnsim(doc, tmpd))
+
+                def pair(key: str, d=d, h=h) -> str:
+                    return f"{h[key]:.1f} / {d[key]:.1f}" if h else f"— / {d[key]:.1f}"
+
+                print(f"| {k} | {wl} | {seed} | {pair('fct_med_us')} | {pair('fct_p99_us')} | "
+                      f"{pair('goodput_gbps')} |", flush=True)
+    report_failures(failed)
+    return 1 if failed else 0
 
 
 def print_hpcc(rows: list) -> None:
@@ -487,4 +574,4 @@ def print_ndp(rows: list) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
