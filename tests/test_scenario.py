@@ -195,6 +195,32 @@ def test_load_errors_name_the_problem(tmp_path):
     assert "line 3" in e.value.errors[0]
 
 
+@pytest.mark.parametrize("line, key, quoted, table", [
+    ("rate = 10Gbps", "rate", '"10Gbps"', "topology"),
+    ("delay = 1.5us  # a comment", "delay", '"1.5us"', "topology"),
+    ("buffer = 100 KB", "buffer", '"100 KB"', "topology"),
+])
+def test_an_unquoted_unit_is_named_with_its_key_and_the_quoted_spelling(tmp_path, line, key, quoted, table):
+    # TOML reads `rate = 10Gbps` as a number followed by junk: its own
+    # message names neither the key nor the cure
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'name = "x"\nstop = "1s"\n[{table}]\nkind = "star"\n{line}\n')
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    msg = e.value.errors[0]
+    assert msg.startswith("syntax:") and "line 5" in msg, msg
+    assert msg.endswith(f"a value with a unit is a string in TOML: {key} = {quoted} (in [{table}])"), msg
+    # top level: no table named; another syntax error gets no such hint
+    bad.write_text("stop = 1s\n")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    assert e.value.errors[0].endswith('stop = "1s"'), e.value.errors[0]
+    bad.write_text('stop = "1s\n')
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    assert "a value with a unit" not in e.value.errors[0]
+
+
 def test_python_side_json_problems_have_paths():
     with pytest.raises(ScenarioError) as e:
         to_json({"topology": {"rate": float("nan")}, "apps": [{"x": b"raw"}], 3: 1})

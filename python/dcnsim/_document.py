@@ -77,6 +77,30 @@ class _Builder:
 # loading
 
 
+def _unquoted_unit_hint(text: str, message: str) -> str:
+    """What a TOML syntax error most often means in a scenario: a value with
+    a unit left unquoted (``rate = 10Gbps``), which TOML reads as a number
+    followed by junk. Names the key, its table and the quoted spelling;
+    empty when the failing line is not of that shape."""
+    import re
+
+    at = re.search(r"at line (\d+), column \d+", message)
+    if not at:
+        return ""
+    lines = text.splitlines()
+    n = int(at.group(1))
+    if not 1 <= n <= len(lines):
+        return ""
+    m = re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=\s*([-+]?\d[\d_.eE+-]*\s*[A-Za-z%/][^#]*?)\s*(#.*)?$", lines[n - 1])
+    if not m:
+        return ""
+    key, value = m.group(1), m.group(2)
+    table = next((t.group(1) for t in (re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", ln) for ln in reversed(lines[:n - 1]))
+                  if t), None)
+    where = f" (in [{table}])" if table else ""
+    return f"; a value with a unit is a string in TOML: {key} = \"{value}\"{where}"
+
+
 def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """Read a ``.toml`` or ``.json`` scenario file into a dict.
 
@@ -113,7 +137,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([Problem("syntax", f"{e}")]) from None
+            raise ScenarioError([Problem("syntax", f"{e}{_unquoted_unit_hint(text, str(e))}")]) from None
         except RecursionError:
             raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits

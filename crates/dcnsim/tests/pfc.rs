@@ -332,6 +332,20 @@ fn thresholds_in_packets_hold_packets_and_a_bytes_slip_is_named() {
     )
     .expect_err("refused");
     assert_err(&errs, "pfc.xon", "20 packets is above xoff (10 packets)");
+    // packets against bytes: no order holds for every packet size (10
+    // full packets are under 100 KB: every pause would resume at once)
+    for (xoff, xon) in [("10pkt", "100KB"), ("100KB", "10pkt")] {
+        let errs = dcnsim::scenario::parse_config_str(
+            &incast(4, "1MB", json!({"xoff": xoff, "xon": xon})).to_string(),
+        )
+        .expect_err("units mixed");
+        let (a, b) = if xon.ends_with("pkt") {
+            ("packets", "bytes")
+        } else {
+            ("bytes", "packets")
+        };
+        assert_err(&errs, "pfc.xon", &format!("xon is in {a} and xoff in {b}"));
+    }
     // xon left out: four fifths of xoff, and at least a packet
     let one =
         dcnsim::scenario::parse_config_str(&incast(4, "1MB", json!({"xoff": "1pkt"})).to_string())

@@ -459,6 +459,12 @@ fn tcp_field_ranges() {
         "threads",
         "must be ≤ 4294967295, got 100000000000000000000",
     );
+    // an integer that fits in 64 bits is quoted as written, not through a
+    // float (2^64 - 1 read 2^64, 2^53 + 1 read 2^53)
+    for big in [u64::MAX, (1u64 << 53) + 1] {
+        let e = errors(&with(base(), |d| d["tcp"] = json!({"mss": big})));
+        assert_err(&e, "tcp.mss", &format!("must be ≤ 4294967295, got {big}"));
+    }
 }
 
 #[test]
@@ -1221,6 +1227,51 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
         "{w:?}"
     );
     assert!(warned("buffer", json!(full)).is_empty());
+    // a host's queue is nic_buffer's, whatever topology.buffer says: the
+    // warning names that key, not a "buffer" the user set to 32 KB
+    let w = warned("nic_buffer", json!(100));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "topology.nic_buffer");
+    assert!(
+        w[0].message
+            .starts_with("a nic_buffer of 100 bytes on 17 host queues")
+            && w[0].message.contains("did you mean \"100pkt\"?"),
+        "{w:?}"
+    );
+    let w = warned("buffer", json!(100));
+    assert!(
+        w.len() == 1
+            && w[0]
+                .message
+                .starts_with("a buffer of 100 bytes on 17 switch queues"),
+        "{w:?}"
+    );
+}
+
+/// The header queue's limit (`trimming.header_buffer`, NDP's switch) is a
+/// queue limit like the others: htsim's "15 packets" written bare is 15
+/// bytes, below one trimmed header, so every trimmed header would be
+/// dropped and NDP would run on timeouts. Warned, with the packet reading.
+#[test]
+fn a_header_buffer_below_one_trimmed_header_is_warned_about() {
+    use dcnsim::scenario::warnings;
+    let warned = |hb: Value| {
+        let doc = with(base(), |d| d["trimming"] = json!({"header_buffer": hb}));
+        warnings(&parse_config(&doc).unwrap())
+    };
+    let w = warned(json!(15));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "trimming.header_buffer");
+    assert!(
+        w[0].message
+            .starts_with("15 bytes is below one trimmed header (64 bytes on the wire)")
+            && w[0].message.contains("did you mean \"15pkt\"?"),
+        "{w:?}"
+    );
+    for silent in [json!("15pkt"), json!(64), json!("2KB")] {
+        let w = warned(silent.clone());
+        assert!(w.is_empty(), "header_buffer = {silent}: {w:?}");
+    }
 }
 
 #[test]

@@ -113,6 +113,13 @@ fn full_packet(cfg: &Config) -> u64 {
 }
 
 /// A threshold (PFC's, RED's) in words.
+fn limit_unit(l: Limit) -> &'static str {
+    match l {
+        Limit::Bytes(_) => "bytes",
+        Limit::Packets(_) => "packets",
+    }
+}
+
 fn limit_text(l: Limit) -> String {
     match l {
         Limit::Bytes(b) => format!("{b} bytes"),
@@ -227,52 +234,69 @@ pub fn parse_config_until(
     let trim_on = matches!(trimming, Some(Some(_)));
 
     // [pfc]: a lossless fabric (net/pfc.rs).
-    let pfc =
-        match &*d.pfc {
-            None => None,
-            Some(v) => schema::read_table::<schema::PfcSection>(v, "pfc", "", &mut ctx.errs)
-                .and_then(|r| {
-                    let xoff = r.value.xoff.unwrap_or(Limit::Bytes(PFC_XOFF));
-                    let xon = r.value.xon.unwrap_or(match xoff {
-                        Limit::Bytes(b) => Limit::Bytes(PFC_XON.min(b)),
-                        Limit::Packets(n) => Limit::Packets((n * 4 / 5).max(1)),
-                    });
-                    let mut ok = true;
-                    for (key, v) in [("pfc.xoff", xoff), ("pfc.xon", xon)] {
-                        if matches!(v, Limit::Bytes(0) | Limit::Packets(0)) {
-                            ctx.err(
-                                key,
-                                "must be above 0: a port holding nothing would pause its sender",
-                            );
-                            ok = false;
-                        }
+    let pfc = match &*d.pfc {
+        None => None,
+        Some(v) => {
+            schema::read_table::<schema::PfcSection>(v, "pfc", "", &mut ctx.errs).and_then(|r| {
+                let xoff = r.value.xoff.unwrap_or(Limit::Bytes(PFC_XOFF));
+                let xon = r.value.xon.unwrap_or(match xoff {
+                    Limit::Bytes(b) => Limit::Bytes(PFC_XON.min(b)),
+                    Limit::Packets(n) => Limit::Packets((n * 4 / 5).max(1)),
+                });
+                let mut ok = true;
+                for (key, v) in [("pfc.xoff", xoff), ("pfc.xon", xon)] {
+                    if matches!(v, Limit::Bytes(0) | Limit::Packets(0)) {
+                        ctx.err(
+                            key,
+                            "must be above 0: a port holding nothing would pause its sender",
+                        );
+                        ok = false;
                     }
-                    let above = match (xon, xoff) {
-                        (Limit::Bytes(a), Limit::Bytes(b))
-                        | (Limit::Packets(a), Limit::Packets(b)) => a > b,
-                        _ => false,
-                    };
-                    if above {
+                }
+                let above = match (xon, xoff) {
+                    (Limit::Bytes(a), Limit::Bytes(b)) | (Limit::Packets(a), Limit::Packets(b)) => {
+                        a > b
+                    }
+                    _ => {
+                        // packets of any size against bytes: no order
+                        // holds for every packet (10pkt of 1,500 B
+                        // under 100KB resumes a port as it pauses)
                         ctx.err(
                             "pfc.xon",
                             format!(
-                                "{} is above xoff ({}): a port would be resumed while still over \
-                             the count that paused it",
+                                "xon is in {} and xoff in {} ({} and {}): give both in one unit",
+                                limit_unit(xon),
+                                limit_unit(xoff),
                                 limit_text(xon),
                                 limit_text(xoff)
                             ),
                         );
                         ok = false;
+                        false
                     }
-                    if !ok {
-                        return None;
-                    }
-                    r.value
-                        .enabled
-                        .unwrap_or(true)
-                        .then_some(PfcConfig { xoff, xon })
-                }),
-        };
+                };
+                if above {
+                    ctx.err(
+                        "pfc.xon",
+                        format!(
+                            "{} is above xoff ({}): a port would be resumed while still over \
+                             the count that paused it",
+                            limit_text(xon),
+                            limit_text(xoff)
+                        ),
+                    );
+                    ok = false;
+                }
+                if !ok {
+                    return None;
+                }
+                r.value
+                    .enabled
+                    .unwrap_or(true)
+                    .then_some(PfcConfig { xoff, xon })
+            })
+        }
+    };
     if pfc.is_some() {
         let clash = [
             (
@@ -842,8 +866,22 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// NDP without trimming: a data packet that overflows a queue is lost
 /// silently and waits for `ndp_rto`; NDP assumes switches trim.
 fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    if cfg.trimming.is_some() {
-        return Vec::new();
+    if let Some(t) = &cfg.trimming {
+        // the header queue's limit is a queue limit like any other: a count
+        // of headers written bare reads as bytes (htsim's "15 packets")
+        let wire = t.header_bytes as u64 + cfg.l2_overhead as u64;
+        return match t.header_limit {
+            Some(Limit::Bytes(b)) if b > 0 && b < wire => vec![ScenarioError {
+                path: "trimming.header_buffer".into(),
+                message: format!(
+                    "{b} byte{} is below one trimmed header ({wire} bytes on the wire): every \
+                     trimmed header is dropped, so a trimmed packet is lost as a drop would \
+                     lose it; sizes without a unit are bytes (did you mean \"{b}pkt\"?)",
+                    if b == 1 { "" } else { "s" }
+                ),
+            }],
+            _ => Vec::new(),
+        };
     }
     cfg.apps
         .iter()
@@ -1009,18 +1047,26 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
     let full = full_packet(cfg);
     // (key, bytes) -> queues with it
     let mut found: Vec<((&str, u64), usize)> = Vec::new();
-    for q in cfg
+    let nodes = &cfg.topology.nodes;
+    for (q, at) in cfg
         .topology
         .links
         .iter()
-        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .flat_map(|l| [(&l.queue_ab, l.a), (&l.queue_ba, l.b)])
     {
         let small = |lim: &Limit| match *lim {
             Limit::Bytes(b) if b > 0 && b < full => Some(b),
             _ => None,
         };
+        // a host's egress queue is always nic_buffer's (every topology
+        // kind); a switch port's is buffer's, a tier's or a link's
+        let key = if nodes[at].kind == crate::config::NodeKind::Host {
+            "nic_buffer"
+        } else {
+            "buffer"
+        };
         let hits = [
-            small(&q.limit).map(|b| ("buffer", b)),
+            small(&q.limit).map(|b| (key, b)),
             q.ecn_k
                 .as_ref()
                 .filter(|_| marks)
@@ -1043,9 +1089,15 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
                 "no full-size packet fits"
             };
             ScenarioError {
-                path: "topology".into(),
+                // nic_buffer is one key; a switch's buffer may come from
+                // topology.buffer, a tier's or a custom link's
+                path: if key == "nic_buffer" {
+                    "topology.nic_buffer".into()
+                } else {
+                    "topology".into()
+                },
                 message: format!(
-                    "{} {key} of {b} byte{} on {n} queue{} is below one full-size packet \
+                    "{} {key} of {b} byte{} on {n} {}queue{} is below one full-size packet \
                      ({full} bytes on the wire): {effect}{}",
                     if key.starts_with(['a', 'e', 'i', 'o', 'u']) {
                         "an"
@@ -1053,6 +1105,11 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
                         "a"
                     },
                     if b == 1 { "" } else { "s" },
+                    if key == "nic_buffer" {
+                        "host "
+                    } else {
+                        "switch "
+                    },
                     if n == 1 { "" } else { "s" },
                     // a count of packets written bare reads as bytes
                     if b < 1000 {

@@ -993,7 +993,7 @@ pub struct UdpCbrApp {
     /// receiving host (≠ `src`)
     #[schemars(extend("x-default" = "required"))]
     pub dst: Opt<Host>,
-    /// sending rate
+    /// sending rate, measured on the wire (each datagram's payload, 28 bytes of UDP/IP header and `l2_overhead`)
     #[schemars(extend("x-default" = "required"))]
     pub rate: Opt<Rate>,
     /// bytes per datagram

@@ -213,9 +213,12 @@ pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, Strin
             return Err(format!("must be ≥ {min}, got {i}"));
         }
         // a whole number past u64 reaches here as a float (1e+20): it is
-        // out of range, not "not an integer"
-        if let Some(x) = v.as_f64().filter(|x| x.fract() == 0.0 && *x > max as f64) {
-            return Err(format!("must be ≤ {max}, got {x:.0}"));
+        // out of range, not "not an integer"; one that fits in u64 is
+        // compared as written (through f64, 2^64 - 1 would read 2^64)
+        if v.as_u64().is_none() {
+            if let Some(x) = v.as_f64().filter(|x| x.fract() == 0.0 && *x > max as f64) {
+                return Err(format!("must be ≤ {max}, got {x:.0}"));
+            }
         }
         let x = uint(v)?;
         if x < min {
