@@ -8,7 +8,9 @@ inbound segments, `%{ }%` asserts), handed to the Rust example binary
 `packetdrill_endpoint` (crates/dcnsim/examples/packetdrill_endpoint.rs,
 built here with cargo), and what the endpoint sent is matched against the
 script's outbound (`>`) lines in order: sequence range, ACK number and time
-within packetdrill's tolerance (default --tolerance_usecs=4000). Back-to-back
+within a fixed tolerance (--tolerance_usecs, default 4000, packetdrill's
+default; packetdrill itself also allows 12.5 % of the time since the
+previous event, so this runner is the stricter of the two). Back-to-back
 segments the endpoint sent at one time are coalesced as TSO would send them,
 so `> P. 1:10001(10000)` matches ten 1000-byte segments. As in packetdrill,
 a packet the script did not expect fails it at the next `>` line it
@@ -26,6 +28,10 @@ sysctls (the value read as JSON, else as a string): what a script shows
 can be checked to fail with the mechanism turned off.
 
 One line per script, then `N passed, M failed`; exit status 1 if any failed.
+
+Linux's own scripts (google/packetdrill, fetched outside this repository)
+and how to run them, and packetdrill itself against this machine's kernel
+in a network namespace: docs/linux_profile.md, "Linux's own packetdrill scripts as the judge".
 """
 
 from __future__ import annotations
