@@ -78,6 +78,18 @@ def test_model_dctcp_labels_each_reading_of_a_kb_mss():
     assert sum("C·RTT/MSS + K" in line for line in r.stdout.splitlines()) == 1
 
 
+def test_model_dctcp_a_bare_buffer_below_one_mss_is_warned_about():
+    # "B = 100 packets" typed bare is 100 bytes: N*max falls to ~4 flows
+    r = cli("model", "dctcp", "--buffer", "100", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["decimal"]["B_bytes"] == 100  # the value is still what was typed
+    assert "--buffer 100 is 100 bytes, below one MSS (1,500 B)" in r.stderr, r.stderr
+    assert "did you mean 100 packets, --buffer 150000?" in r.stderr, r.stderr
+    for fine in ("100KB", "150000", "100B"):
+        r = cli("model", "dctcp", "--buffer", fine)
+        assert r.returncode == 0 and "warning" not in r.stderr, (fine, r.stderr)
+
+
 def test_model_dctcp_bad_input_exits_2():
     for args in (("--rtt", "100"), ("--capacity", "fast"), ("--buffer", "1Gbps")):
         r = cli("model", "dctcp", *args)

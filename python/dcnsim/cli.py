@@ -575,6 +575,13 @@ def _model_dctcp_text(args) -> str:
     for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin)):
         if v <= 0:
             raise ValueError(f"--{name}: must be > 0, got {getattr(args, name)!r}")
+    if 0 < B.binary < mss.binary and args.buffer.strip().isdigit():
+        # a paper's "B = 100 packets" typed bare reads as 100 bytes, as in a
+        # scenario file, where such a buffer is warned about the same way
+        n = int(args.buffer.strip())
+        print(f"model dctcp: warning: --buffer {args.buffer} is {n} bytes, below one MSS ({mss.binary:,.0f} B): "
+              f"sizes without a unit are bytes (did you mean {n} packets, --buffer {n * mss.binary:.0f}?)",
+              file=sys.stderr)
     readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
     if not (B.prefixed or mss.prefixed):
         readings = readings[:1]
