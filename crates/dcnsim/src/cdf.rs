@@ -93,6 +93,19 @@ impl FlowSizeCdf {
                 points.len()
             ))]);
         }
+        // HPCC's traffic_gen files (WebSearch_distribution.txt and its kin)
+        // write percent: one error saying so, not one per point over 1
+        let (_, last) = points[points.len() - 1];
+        if (last - 100.0).abs() <= 100.0 * END_TOLERANCE
+            && points
+                .iter()
+                .all(|&(_, p)| p.is_finite() && (0.0..=100.0).contains(&p))
+        {
+            return Err(vec![CdfError::whole(
+                "its probabilities end at 100: percent, as HPCC's traffic_gen files write \
+                 them? here a CDF ends at probability 1 (divide the second column by 100)",
+            )]);
+        }
         for (i, &(x, p)) in points.iter().enumerate() {
             if !x.is_finite() || x < 0.0 {
                 errs.push(CdfError::at(i, format!("size must be ≥ 0, got {x}")));
@@ -192,6 +205,16 @@ impl FlowSizeCdf {
                 return Err(bad());
             }
             let (Ok(x), Ok(p)) = (fields[0].parse::<f64>(), fields[1].parse::<f64>()) else {
+                // "10KB 0.5": an inline CDF takes units, a file does not
+                if fields[1].parse::<f64>().is_ok()
+                    && fields[0].starts_with(|c: char| c.is_ascii_digit())
+                {
+                    return Err(format!(
+                        "line {}: sizes in a CDF file are plain bytes, got '{}'",
+                        n + 1,
+                        crate::text::excerpt(fields[0])
+                    ));
+                }
                 return Err(bad());
             };
             out.push((x, p));
@@ -352,5 +375,25 @@ mod tests {
         let e = FlowSizeCdf::parse_text("1 0\n2 x\n").unwrap_err();
         assert!(e.starts_with("line 2:"), "{e}");
         assert!(FlowSizeCdf::parse_text("# nothing\n").is_err());
+        let e = FlowSizeCdf::parse_text("1 0\n10KB 1\n").unwrap_err();
+        assert_eq!(e, "line 2: sizes in a CDF file are plain bytes, got '10KB'");
+    }
+
+    /// HPCC's traffic_gen writes its CDFs in percent: one error that says
+    /// so, not an error at every point above 1.
+    #[test]
+    fn a_cdf_in_percent_is_named_once() {
+        let pct = [(0.0, 0.0), (10_000.0, 15.0), (1e6, 70.0), (3e7, 100.0)];
+        let e = FlowSizeCdf::new(&pct, Sampling::Linear).unwrap_err();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].point.is_none() && e[0].message.contains("percent"),
+            "{e:?}"
+        );
+        let frac: Vec<(f64, f64)> = pct.iter().map(|&(x, p)| (x, p / 100.0)).collect();
+        assert!(FlowSizeCdf::new(&frac, Sampling::Linear).is_ok());
+        // a CDF that ends elsewhere keeps its errors point by point
+        let e = FlowSizeCdf::new(&[(1.0, 0.5), (2.0, 50.0)], Sampling::Linear).unwrap_err();
+        assert!(e.iter().all(|x| !x.message.contains("percent")), "{e:?}");
     }
 }

@@ -83,6 +83,48 @@ fn unknown_key_with_odd_characters_is_quoted_in_path() {
     assert_err(&e, "tcp[\"rto min\"]", "unknown key");
 }
 
+/// A key of another section (a slip of the table, not of the spelling)
+/// says where it goes; a key many sections have says nothing more.
+#[test]
+fn a_key_in_the_wrong_section_names_its_home() {
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"buffer": "64KB"})));
+    assert_err(
+        &e,
+        "tcp.buffer",
+        "unknown key (a topology key: topology.buffer)",
+    );
+    let e = errors(&with(base(), |d| d["buffer"] = json!("64KB")));
+    assert_err(
+        &e,
+        "buffer",
+        "unknown key (a topology key: topology.buffer)",
+    );
+    let e = errors(&with(base(), |d| d["topology"]["rto_min"] = json!("1ms")));
+    assert_err(
+        &e,
+        "topology.rto_min",
+        "unknown key for topology kind 'star' (a tcp key: tcp.rto_min)",
+    );
+    let e = errors(&with(base(), |d| d["apps"][0]["rto_min"] = json!("1ms")));
+    assert_err(
+        &e,
+        "apps[0].rto_min",
+        "unknown key for app kind 'sync_reads' (a tcp key: apps[0].tcp.rto_min for this app, \
+         or tcp.rto_min for every app)",
+    );
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"l2_overhead": 38})));
+    assert_err(
+        &e,
+        "tcp.l2_overhead",
+        "unknown key (a top-level key: l2_overhead, outside every table)",
+    );
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"xoff": "20KB"})));
+    assert_err(&e, "tcp.xoff", "unknown key (a pfc key: pfc.xoff)");
+    // a key of many sections, or a section's name, gets no pointer
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"enabled": true})));
+    assert_eq!(e[0].to_string(), "tcp.enabled: unknown key");
+}
+
 #[test]
 fn unknown_topology_key_names_kind() {
     let e = errors(&with(base(), |d| d["topology"]["racks"] = json!(2)));

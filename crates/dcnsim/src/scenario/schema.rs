@@ -1455,6 +1455,53 @@ pub(crate) fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
     fields
 }
 
+/// A key unknown in its table but known in another section (`rto_min` in
+/// `[topology]`, `buffer` at the top level, `rto_min` on an app): where it
+/// goes, for the "unknown key" message. Keys that many sections have
+/// (`kind`, `enabled`, `rate`, …) are left to the message alone.
+fn home_of(key: &str, path: &str) -> Option<String> {
+    // (and the sections' own names: `tcp` on a UDP app is no top-level slip)
+    const GENERIC: &[&str] = &[
+        "kind", "enabled", "name", "rate", "delay", "start", "stop", "seed", "hosts", "size",
+        "tcp", "topology", "apps", "trimming", "pfc", "routing", "limits", "pcap", "trace",
+        "failures",
+    ];
+    if GENERIC.contains(&key) {
+        return None;
+    }
+    let topology = [
+        struct_fields::<StarTopology>(),
+        struct_fields::<TwoTierTopology>(),
+        struct_fields::<FatTreeTopology>(),
+        struct_fields::<LeafSpineTopology>(),
+        struct_fields::<CustomTopology>(),
+    ];
+    let sections: [(&str, &[&str]); 8] = [
+        ("", struct_fields::<Document>()),
+        ("tcp", struct_fields::<TcpSection>()),
+        ("trimming", struct_fields::<TrimmingSection>()),
+        ("pfc", struct_fields::<PfcSection>()),
+        ("routing", struct_fields::<RoutingSection>()),
+        ("limits", struct_fields::<LimitsSection>()),
+        ("pcap", struct_fields::<PcapSection>()),
+        ("trace", struct_fields::<TraceSection>()),
+    ];
+    let app = path.starts_with("apps[") && !path.contains('.');
+    if topology.iter().any(|f| f.contains(&key)) && path != "topology" {
+        return Some(format!(" (a topology key: topology.{key})"));
+    }
+    let (section, _) = sections
+        .iter()
+        .find(|(sec, fields)| *sec != path && fields.contains(&key))?;
+    Some(if section.is_empty() {
+        format!(" (a top-level key: {key}, outside every table)")
+    } else if *section == "tcp" && app {
+        format!(" (a tcp key: {path}.tcp.{key} for this app, or tcp.{key} for every app)")
+    } else {
+        format!(" (a {section} key: {section}.{key})")
+    })
+}
+
 /// A table read into `T`, with the keys that were read without problems
 /// (what an override layers over: `scenario/mod.rs` merges them).
 pub(crate) struct Read<T> {
@@ -1486,6 +1533,7 @@ pub(crate) fn read_table<T: DeserializeOwned>(
         if !keys.contains(&k.as_str()) {
             let hint = suggest(k, keys.iter().copied())
                 .map(|s| format!(" (did you mean '{s}'?)"))
+                .or_else(|| home_of(k, path))
                 .unwrap_or_default();
             errs.push(ScenarioError {
                 path: key_path(path, k),
