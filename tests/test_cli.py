@@ -506,3 +506,32 @@ def test_run_refuses_one_field_set_twice_to_two_values(small_incast_path):
                                 "give it once")
     ok = cli("run", str(small_incast_path), "--set", "tcp.rto_min=1ms", "--set", "tcp.rto_min=1ms", "--no-progress")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_a_failed_write_at_a_sweeps_end_is_one_line_saying_what_is_kept(tmp_path, small_incast_path, monkeypatch,
+                                                                         capsys):
+    # a disk that fills as the sweep writes its table: one line naming the
+    # file and how to resume (every point's files are whole), not a traceback
+    import errno
+    import os
+
+    import dcnsim._atomic as atomic
+    from dcnsim import cli
+
+    real = atomic.atomic_write
+
+    def full(path, write, mode="w"):
+        if os.path.basename(path) == "sweep.csv":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+        return real(path, write, mode)
+
+    monkeypatch.setattr(atomic, "atomic_write", full)
+    out = tmp_path / "sw"
+    argv = ["sweep", str(small_incast_path), "--set", "topology.buffer=32KB,64KB", "--jobs", "1", "--no-progress",
+            "--out", str(out)]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"sweep: No space left on device ({out / 'sweep.csv'}); what finished is kept"), err
+    assert err[-1].endswith(f"resume with: dcnsim sweep {small_incast_path} --set topology.buffer=32KB,64KB "
+                            f"--jobs 1 --no-progress --out {out}"), err
+    assert len(list(out.glob("*/summary.json"))) == 2

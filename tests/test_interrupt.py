@@ -115,3 +115,61 @@ def test_a_run_off_the_main_thread_is_not_interruptible_and_still_runs(small_inc
     t.join()
     ref = dcnsim.run(small_incast_path, seed=3)
     assert box["r"].summary == ref.summary
+
+
+def _group_left(pgid: int, patience: float = 10.0) -> str:
+    """The processes of group ``pgid`` still there after up to ``patience``
+    seconds (empty once they are all gone)."""
+    t_end = time.monotonic() + patience
+    while True:
+        ps = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(pgid)], capture_output=True, text=True)
+        if not ps.stdout.strip() or time.monotonic() > t_end:
+            return ps.stdout.strip()
+        time.sleep(0.2)
+
+
+def _wait_started(proc: subprocess.Popen, started, patience: float = 60.0) -> None:
+    t_end = time.monotonic() + patience
+    while not started.exists():
+        assert proc.poll() is None, f"exited early: {proc.communicate()}"
+        assert time.monotonic() < t_end, "the run never started"
+        time.sleep(0.05)
+    time.sleep(1.0)
+    assert proc.poll() is None
+
+
+def test_sigterm_stops_a_sweep_as_ctrl_c_does_with_a_terminated_status(tmp_path, started):
+    # `kill PID`, a batch scheduler's time limit: to the parent alone, not
+    # its group. Before, the parent died without a word and its workers
+    # ran on into the directory, orphaned, holding its output open.
+    import signal
+
+    scen = tmp_path / "long.toml"
+    scen.write_text(LONG)
+    out_dir = tmp_path / "sw"
+    proc = _spawn("sweep", str(scen), "--set", "topology.delay=10us,11us,12us,13us", "--jobs", "2",
+                  "--no-progress", "--out", str(out_dir), cwd=tmp_path)
+    _wait_started(proc, started)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, (out, err)
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted;") and "resume with: dcnsim sweep" in last, err
+    assert "Traceback" not in err, err
+    assert _group_left(proc.pid) == "", "workers left running"
+    assert not list(out_dir.rglob("summary.json")) and not list(out_dir.rglob(".*.tmp"))
+
+
+def test_a_sweep_killed_outright_takes_its_workers_with_it(tmp_path, started):
+    # SIGKILL cannot be caught: the workers learn of it from the kernel
+    # (their parent's death signal) and end instead of running on
+    import signal
+
+    scen = tmp_path / "long.toml"
+    scen.write_text(LONG)
+    proc = _spawn("sweep", str(scen), "--set", "topology.delay=10us,11us,12us,13us", "--jobs", "2",
+                  "--no-progress", "--out", str(tmp_path / "sw"), cwd=tmp_path)
+    _wait_started(proc, started)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)  # returns once the workers, which hold its pipes, are gone too
+    assert _group_left(proc.pid) == "", "workers left running"

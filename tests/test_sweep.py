@@ -298,6 +298,31 @@ def test_a_point_stored_in_the_other_format_is_run_again_in_the_one_asked(tmp_pa
     assert again.attrs["computed"] == again.attrs["reformatted"] == []
 
 
+def test_a_sweep_interrupted_before_it_rewrites_a_point_loses_none_of_it(tmp_path, monkeypatch):
+    # complete results in CSV, then the sweep asked in parquet (or over
+    # another scenario) and Ctrl-C before the first point is written: every
+    # CSV point stays complete, and the CSV sweep resumes them all. (The
+    # points' summaries were removed up front before, all of them lost.)
+    import dcnsim.sweep as sw
+
+    pts = points()[:2]
+    run_sweep(pts, tmp_path, jobs=1, progress=False)
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sw, "_run_point", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(pts, tmp_path, jobs=1, progress=False, format="parquet")
+    other = [Point(p.label, dcnsim.with_overrides(p.scenario, {"topology.buffer": "64KB"}), p.seed) for p in pts]
+    with pytest.raises(KeyboardInterrupt), pytest.warns(dcnsim.DcnsimWarning, match="replacing them"):
+        run_sweep(other, tmp_path, jobs=1, progress=False)
+    monkeypatch.undo()
+    assert all((point_dir(tmp_path, p.label) / "summary.json").is_file() for p in pts)
+    df = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    assert df.attrs["computed"] == []
+
+
 def test_grid_refuses_seeds_given_both_ways():
     with pytest.raises(ValueError, match="seed: given both as an axis and as seeds="):
         grid(small_incast(), {"seed": [1, 2]}, seeds=[3])

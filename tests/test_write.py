@@ -9,7 +9,7 @@ import dcnsim
 import pandas as pd
 import pytest
 from conftest import needs_core, small_incast
-from dcnsim._atomic import atomic_open, atomic_write
+from dcnsim._atomic import atomic_open, atomic_write, dir_lock
 from dcnsim.result import TABLE_COLUMNS, TABLE_SCHEMA, Result
 
 
@@ -266,3 +266,53 @@ def test_readable_json_puts_a_table_of_a_list_on_its_own_line():
     assert [x.strip().rstrip(",") for x in lines if '"bulk"' in x] == [
         json.dumps(a, separators=(", ", ": ")) for a in doc["apps"]]
     assert '  "servers": [1, 2, 3]' in lines
+
+
+def test_a_write_killed_outright_leaves_temporaries_the_next_write_removes(tmp_path):
+    # SIGKILL or a power cut mid-write: atomic_open's temporary stays; the
+    # next run into the directory removes those of result files, never a
+    # user's file that merely looks like one
+    r = dcnsim.run(small_incast())
+    r.write(tmp_path)
+    stale = [tmp_path / ".flows.csv.ab12cd34.tmp", tmp_path / ".h1.pcap.zz99yy88.tmp"]
+    for f in stale:
+        f.write_text("half")
+    mine = [tmp_path / ".notes.txt.ab12cd34.tmp", tmp_path / "flows.csv.tmp"]
+    for f in mine:
+        f.write_text("keep")
+    r.write(tmp_path)
+    assert not any(f.exists() for f in stale)
+    assert all(f.read_text() == "keep" for f in mine)
+
+
+def test_one_writer_at_a_time_in_a_directory(tmp_path):
+    # another process holding the directory (a run or sweep writing there):
+    # a second writer is refused at once, naming the directory, and its
+    # results mix with nothing; once the first ends, writing works
+    import subprocess
+    import sys
+
+    from dcnsim.errors import OutputDirError
+    from dcnsim.sweep import Point, run_sweep
+
+    out = tmp_path / "busy"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from dcnsim._atomic import dir_lock\n"
+                               f"with dir_lock({str(out)!r}):\n print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        r = dcnsim.run(small_incast())
+        with pytest.raises(OutputDirError, match="another dcnsim process is writing results there"):
+            r.write(out)
+        assert list(out.iterdir()) == []
+        with pytest.raises(OutputDirError, match=str(out)):
+            run_sweep([Point("a", small_incast())], out, jobs=1, progress=False)
+        assert list(out.iterdir()) == []
+    finally:
+        holder.communicate("")
+    r.write(out)
+    assert (out / "summary.json").is_file()
+    # the same process may take it again (locks are released, not leaked)
+    with dir_lock(out):
+        pass

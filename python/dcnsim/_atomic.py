@@ -8,7 +8,7 @@ import os
 # defined in errors: the CLI catches it without loading this module
 from .errors import OutputDirError
 
-__all__ = ["OutputDirError", "atomic_open", "atomic_write", "check_out_dir"]
+__all__ = ["OutputDirError", "atomic_open", "atomic_write", "check_out_dir", "dir_lock"]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
@@ -113,3 +113,33 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     os.close(fd)
     os.unlink(tmp)
     return target
+
+
+@contextlib.contextmanager
+def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
+    """Hold an exclusive advisory lock on the directory ``path`` (made if
+    missing) while results are written into it, so two dcnsim processes
+    never write one directory at once (their files would mix, and a
+    ``summary.json`` would vouch for another run's tables). A second
+    writer is refused at once with :class:`OutputDirError`. The lock is
+    the kernel's (``flock`` on the directory itself: no lock file among
+    the results) and goes with the process, however it ends; forked sweep
+    workers share it. Where ``flock`` is missing (Windows) there is none."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    os.makedirs(path, exist_ok=True)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputDirError(f"{os.fspath(path)}: another dcnsim process is writing results there; "
+                                 "wait for it to end, or choose another directory") from None
+        except OSError:  # a file system without flock: as before, unlocked
+            pass
+        yield
+    finally:
+        os.close(fd)

@@ -307,6 +307,10 @@ def cmd_run(args) -> int:
         try:
             try:
                 out = result.write(args.out, format=args.format)
+            except OutputDirError as e:  # another dcnsim writing there: nothing of ours was
+                note = None
+                print(f"run: --out {e}; this run's results were not written", file=sys.stderr)
+                return 1
             finally:
                 if note is not None:
                     print(note, file=sys.stderr)
@@ -887,6 +891,30 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     return "interrupted; nothing written"
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, a job scheduler's time limit, a closed session): the
+    same way out as Ctrl-C -- a sweep's workers stopped, not orphaned to
+    run on into the directory, and the line saying how to resume -- with
+    the exit status a terminated process has (143)."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise _Terminated()
+
+
+def _write_failed_text(command: str, argv: Sequence[str], e: OSError) -> str:
+    """A file that could not be written (a full disk, a read-only mount):
+    one line naming it, and what of the work is kept."""
+    import shlex
+
+    where = f" ({e.filename})" if e.filename else ""
+    line = f"{command}: {e.strerror or e}{where}"
+    if command in ("sweep", "reproduce", "tune"):
+        # every finished point's (trial's) files were written whole before
+        line += f"; what finished is kept; once that is fixed, resume with: {shlex.join(['dcnsim', *argv])}"
+    return line
+
+
 def _warning_printer(fallback):
     """``warnings.showwarning`` for the command line: a scenario warning is
     for the user, one line on stderr with no source location."""
@@ -916,9 +944,12 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
 
     if _process:  # started by dcnsim._entry, the collector off: see there
         import gc
+        import signal
 
         gc.freeze()
         gc.enable()
+        # only the process's own entry: a test or notebook keeps its handler
+        signal.signal(signal.SIGTERM, _on_sigterm)
     shown = warnings.showwarning
     warnings.showwarning = _warning_printer(shown)
     streams = sys.stdout, sys.stderr
@@ -940,9 +971,14 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
     except OutputDirError as e:  # checked before anything runs
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
-        return 130
+        return 143 if isinstance(e, _Terminated) else 130
+    except OSError as e:  # a results file that could not be written: one line, not a traceback
+        if e.errno is None:
+            raise
+        print(_write_failed_text(args.command, argv, e), file=sys.stderr)
+        return 1
     finally:
         warnings.showwarning = shown
         sys.stdout, sys.stderr = streams

@@ -161,6 +161,22 @@ def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[st
                 os.unlink(os.path.join(os.fsdecode(out_dir), old))
             except FileNotFoundError:
                 pass
+    # the temporaries of a write killed outright (SIGKILL, a power cut),
+    # `.NAME.XXXXXXXX.tmp` for a result's NAME (atomic_open): the writer
+    # holds the directory's lock (dir_lock), so none is another's in flight
+    try:
+        entries = list(os.scandir(os.fsdecode(out_dir)))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for e in entries:
+        n = e.name
+        if n.startswith(".") and n.endswith(".tmp") and e.is_file(follow_symlinks=False):
+            stem = n[1:-4].rpartition(".")[0]
+            if _is_result_file(stem):
+                try:
+                    os.unlink(e.path)
+                except FileNotFoundError:
+                    pass
 
 
 def jain(values: Iterable[float]) -> float:
@@ -524,24 +540,27 @@ class Result:
             raise ValueError(EMPTY_OUT_DIR)
         from pathlib import Path
 
-        from ._atomic import atomic_write
+        from ._atomic import atomic_write, dir_lock
         from ._document import readable_json
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        clear_earlier_run(out, self.file_names(format))
-        # scenario.json first: from here on the directory says a run is
-        # written there (result_files), complete once summary.json is
-        atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
-        for name in self.tables:
-            if format == "csv":
-                atomic_write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
-            else:
-                atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, self.tables[name]), mode="wb")
-        for fname, data in self.pcaps.items():
-            safe = Path(fname).name  # a bare file name, never a path out of out_dir
-            atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
-        atomic_write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
+        # one writer at a time (another process's run or sweep into the
+        # same directory would mix its files with these)
+        with dir_lock(out):
+            clear_earlier_run(out, self.file_names(format))
+            # scenario.json first: from here on the directory says a run is
+            # written there (result_files), complete once summary.json is
+            atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
+            for name in self.tables:
+                if format == "csv":
+                    atomic_write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
+                else:
+                    atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, self.tables[name]), mode="wb")
+            for fname, data in self.pcaps.items():
+                safe = Path(fname).name  # a bare file name, never a path out of out_dir
+                atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
+            atomic_write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
         return out
 
     def conservation_problems(self) -> List[str]:

@@ -49,7 +49,7 @@ from typing import (
     Union,
 )
 
-from ._atomic import OutputDirError, check_out_dir
+from ._atomic import OutputDirError, check_out_dir, dir_lock
 from .errors import DcnsimWarning, Problem, ScenarioError, caller_stacklevel
 from .scenario import as_dict, with_overrides
 
@@ -152,7 +152,49 @@ def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
     return result.summary_record()
 
 
-def _worker_init(workers: int = 1) -> None:
+#: set in a pool worker when it is told to stop (SIGTERM): the point under
+#: way unwinds, removing its temporary files, and the worker exits
+_stopping = False
+
+
+def _on_worker_term(signum: int, frame: Any) -> None:
+    global _stopping
+    _stopping = True
+    # once: a second SIGTERM (a worker can get two, its parent's death and
+    # the pool's stop) raised again inside the unwinding would cut short
+    # the removal of the point's temporary files
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
+
+
+def _pool_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
+    """:func:`_run_point` in a pool worker. The pool would catch the
+    SystemExit of a SIGTERM as the point's failure and take the next point:
+    a worker told to stop leaves once the point has unwound."""
+    try:
+        return _run_point(doc, out, format)
+    finally:
+        if _stopping:
+            os._exit(143)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker of a sweep whose process is killed outright (SIGKILL, or a
+    SIGTERM that found it without its handler) would otherwise run on into
+    the directory, orphaned, and hold the parent's output open: on Linux
+    the kernel sends it SIGTERM when its parent dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(143)
+
+
+def _worker_init(workers: int = 1, parent: Optional[int] = None) -> None:
     """Workers leave Ctrl-C to the parent, which stops them all at once
     (:func:`_stop_pool`): a worker that took it itself would print a
     traceback, and move on to the next point it had already queued.
@@ -164,6 +206,10 @@ def _worker_init(workers: int = 1) -> None:
     runs are told so (``DCNSIM_FREE_CORES``, unless the user set it);
     with fewer, the count of runnable tasks sees the other workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # (a fork carries the parent's SIGTERM handler, the command line's)
+    signal.signal(signal.SIGTERM, _on_worker_term)
+    if parent is not None:
+        _die_with_parent(parent)
     if workers >= (os.cpu_count() or 1):
         os.environ.setdefault("DCNSIM_FREE_CORES", "1")
 
@@ -297,10 +343,9 @@ def run_sweep(
     held complete results of another scenario or core (replaced, with a
     :class:`DcnsimWarning` before anything runs). Invalid scenarios raise :class:`ScenarioError`, and an
     ``out_dir`` that cannot be written :class:`OutputDirError`, before
-    anything runs (every problem, prefixed by the point's label)."""
-    import pandas as pd
-    from tqdm.auto import tqdm
-
+    anything runs (every problem, prefixed by the point's label), and so
+    does a directory another sweep or run is writing into (its lock:
+    :func:`dcnsim._atomic.dir_lock`)."""
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
     if jobs is not None:
@@ -314,6 +359,17 @@ def run_sweep(
         raise ValueError(EMPTY_OUT_DIR)
     pts = [_as_point(p) for p in points]
     out_root = check_out_dir(out_dir)
+    # one sweep at a time in a directory: the same command started again in
+    # another terminal would run every point twice and mix their files
+    with dir_lock(out_root):
+        return _sweep_locked(pts, out_root, jobs, progress, format, cluster)
+
+
+def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progress: Optional[bool], format: str,
+                  cluster: Optional[str]):
+    """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
+    import pandas as pd
+    from tqdm.auto import tqdm
 
     # resolve and validate every point before running any
     docs: List[Dict[str, Any]] = []
@@ -356,15 +412,16 @@ def run_sweep(
             records[i] = cached
         else:
             todo.append(i)
-            stale = d / "summary.json"
-            if stale.exists():  # never let an old summary vouch for new tables
-                if pts[i].label not in reformat:
-                    replaced.append(pts[i].label)
-                stale.unlink()
+            # complete results of another scenario, core or format stay
+            # until the point is written again (its write removes the old
+            # summary first, clear_earlier_run): a sweep interrupted before
+            # it reaches them loses none of them
+            if (d / "summary.json").exists() and pts[i].label not in reformat:
+                replaced.append(pts[i].label)
     if replaced:
         # complete results of another scenario or core, about to go: said
         # before anything runs, as `run --out` says it of a directory
-        warnings.warn(DcnsimWarning(os.fspath(out_dir), f"{_who(replaced, len(pts))} held complete results of another scenario or "
+        warnings.warn(DcnsimWarning(os.fspath(out_root), f"{_who(replaced, len(pts))} held complete results of another scenario or "
                                     "core: replacing them"), stacklevel=caller_stacklevel())
 
     failures: Dict[str, str] = {}
@@ -382,8 +439,9 @@ def run_sweep(
                     failures[pts[i].label] = f"{type(e).__name__}: {e}"
                 bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(workers,)) as pool:
-                futures = {pool.submit(_run_point, docs[i], str(dirs[i]), format): i for i in todo}
+            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                     initargs=(workers, os.getpid())) as pool:
+                futures = {pool.submit(_pool_point, docs[i], str(dirs[i]), format): i for i in todo}
                 pending = set(futures)
                 try:
                     while pending:
