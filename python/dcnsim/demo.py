@@ -17,6 +17,8 @@ from .sweep import Point, run_sweep
 
 SERVERS: Tuple[int, ...] = (1, 2, 4, 8, 16, 32)
 BLOCKS = 100
+#: the star's links (its `rate` below), drawn on the figure as the client's limit
+LINK_MBPS = 1000.0
 QUICK_BLOCKS = 5
 SEEDS: Tuple[int, ...] = (1, 2, 3)
 
@@ -83,7 +85,7 @@ def run_demo(
     seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean ± 1 s.d. of {len(seeds)} seeds"
     title = (f"NewReno incast, Kulkarni setup{' [quick run]' if quick else ''}\n"
              f"{blocks} blocks of 256 KB SRUs per run, {seed_text}")
-    incast_goodput_plot(table, out / "incast_goodput.png", title=title)
+    incast_goodput_plot(table, out / "incast_goodput.png", title=title, link_mbps=LINK_MBPS)
     table.attrs["computed"] = df.attrs.get("computed", [])
     return table
 

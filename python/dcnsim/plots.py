@@ -288,11 +288,20 @@ def line_plot(
     return fig
 
 
-def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None):
+def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None,
+                        link_mbps: Optional[float] = None):
     """Goodput (Mbps) vs number of servers, one line per ``series``
     (columns ``servers``, ``goodput_mbps``, ``series``), with ±1 standard
-    deviation over seeds as error bars when ``goodput_mbps_std`` is there."""
+    deviation over seeds as error bars when ``goodput_mbps_std`` is there
+    (the default title says so). ``link_mbps``: the client link's rate,
+    drawn as a reference line (none when not given: the table does not
+    carry it)."""
     spread = "goodput_mbps_std" in df.columns and bool((df["goodput_mbps_std"].astype(float) > 0).any())
+    default = "TCP incast: goodput vs number of servers" + (" (error bars: ±1 s.d. over seeds)" if spread else "")
+    lines = []
+    if link_mbps is not None:
+        rate = f"{link_mbps / 1000:g} Gbps" if link_mbps >= 1000 else f"{link_mbps:g} Mbps"
+        lines = [(float(link_mbps), f"link rate ({rate})")]
     return line_plot(
         df,
         "servers",
@@ -300,11 +309,11 @@ def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None
         "series",
         xlabel="number of servers (synchronized senders)",
         ylabel="application goodput at the client (Mbps)",
-        title=title or "TCP incast: goodput vs number of servers",
+        title=title or default,
         path=path,
         log2x=True,
         svg=svg,
-        hlines=[(1000.0, "link rate (1 Gbps)")],
+        hlines=lines,
         yerr="goodput_mbps_std" if spread else None,
     )
 
@@ -397,7 +406,15 @@ def facet_plot(
             axes[r][0].set_ylabel(ylabel)
         if sharey and not logy:
             flat[0].set_ylim(bottom=0)
-        handles, labels = flat[0].get_legend_handles_labels()
+        # every panel's series, each once (a series absent from the first
+        # panel was never named, and a first panel of one series hid the
+        # legend of all)
+        handles, labels = [], []
+        for ax in flat[:len(facets)]:
+            for hd, lb in zip(*ax.get_legend_handles_labels()):
+                if lb not in labels:
+                    handles.append(hd)
+                    labels.append(lb)
         if paper:
             from matplotlib.lines import Line2D
 

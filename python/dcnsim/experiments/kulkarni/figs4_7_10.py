@@ -54,7 +54,8 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         ax.set_xticklabels([str(s) for s in sizes])
         ax.set_xlabel("segment size (payload bytes)")
         ax2 = axes[1][j]
-        ax2.bar(xs, d["drops_per_timeout"].to_numpy(dtype=float), color="C2")
+        # points on the log axis below (a bar's length means nothing there)
+        ax2.plot(xs, d["drops_per_timeout"].to_numpy(dtype=float), "o", color="C2", markersize=7)
         ax2.set_xticks(xs)
         ax2.set_xticklabels([str(s) for s in sizes])
         ax2.set_xlabel("segment size (payload bytes)")
@@ -62,6 +63,8 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
     axes[1][0].set_ylabel("packets dropped per timeout")
     for ax2 in axes[1]:
         ax2.set_yscale("log")
+        ax2.set_xlim(-0.6, len(sizes) - 0.4)
+        ax2.grid(True, axis="y", which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, hspace=0.45, wspace=0.3)

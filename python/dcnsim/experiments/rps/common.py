@@ -317,7 +317,8 @@ def scheme_bars(t, order: Sequence[str], panels: Sequence[Tuple[str, str]], *, t
     label) one bar a scheme, in ``order``, its mean over runs with its
     95 % CI (``t``: :func:`tidy` rows by scheme); ``ticks`` shortens
     scheme names under the bars; ``log_last`` puts the last panel's y axis
-    on a log scale."""
+    on a log scale, its schemes drawn as points with their intervals (a
+    bar's length means nothing on a log axis)."""
     import matplotlib.pyplot as plt
 
     from ...plots import STYLE, save, series_colors
@@ -325,13 +326,22 @@ def scheme_bars(t, order: Sequence[str], panels: Sequence[Tuple[str, str]], *, t
     colors = series_colors(list(order))
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 4.0))
-        for ax, (metric, ylabel) in zip(np.atleast_1d(axes), panels):
+        for k, (ax, (metric, ylabel)) in enumerate(zip(np.atleast_1d(axes), panels)):
             g = t[t["metric"] == metric].set_index("scheme").reindex(order)
-            ax.bar(np.arange(len(order)), g["mean"], yerr=_err(g), color=[colors[n] for n in order], capsize=4)
-            ax.set_xticks(np.arange(len(order)), [ticks.get(n, n) for n in order], fontsize=8)
+            xs = np.arange(len(order))
+            if log_last and k == len(panels) - 1:
+                # the lower arm stops short of 0, which a log axis cannot show
+                err = _err(g)
+                mean = np.asarray(g["mean"], dtype=float)
+                err[0] = np.minimum(err[0], mean * 0.999)
+                for x, n, m, lo, hi in zip(xs, order, mean, err[0], err[1]):
+                    ax.errorbar([x], [m], yerr=[[lo], [hi]], fmt="o", color=colors[n], capsize=4, markersize=7)
+                ax.set_yscale("log")
+                ax.set_xlim(-0.6, len(order) - 0.4)
+            else:
+                ax.bar(xs, g["mean"], yerr=_err(g), color=[colors[n] for n in order], capsize=4)
+            ax.set_xticks(xs, [ticks.get(n, n) for n in order], fontsize=8)
             ax.set_ylabel(ylabel)
-        if log_last:
-            np.atleast_1d(axes)[-1].set_yscale("log")
         fig.suptitle(title, fontsize=10)
     return save(fig, path)
 

@@ -105,10 +105,15 @@ def _analyze(summary, out_dir: Path) -> FigureResult:
         names = list(dict.fromkeys(d["series"]))
         for i, sack in enumerate((False, True)):
             v = [float(d[(d["series"] == n) & (d["sack"] == sack)]["drops"].iloc[0]) for n in names]
-            ax.bar([j + 0.4 * i - 0.2 for j in range(len(names))], v, 0.4, label="SACK" if sack else "no SACK")
+            # points, not bars: on a log axis (the drops span decades) a
+            # bar's length means nothing
+            ax.plot([j + 0.2 * i - 0.1 for j in range(len(names))], v, "os"[i], markersize=7,
+                    label="SACK" if sack else "no SACK")
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names, rotation=30, ha="right", fontsize=7)
+        ax.set_xlim(-0.6, len(names) - 0.4)
         ax.set_yscale("log")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
         ax.set_ylabel("packets dropped")
         ax.set_title("two NewReno flows, star" if topo == "star" else "Fig. 1, Qmax = 100, CUBIC", fontsize=10)
     axes[0].legend(fontsize=8)

@@ -100,6 +100,7 @@ def _analyze_fig13(summary, out_dir: Path) -> FigureResult:
     b.set_ylabel("drops in runs of k / all drops of F1")
     b.set_title("(b) consecutive drops")
     b.legend(fontsize=7)
+    fig.suptitle("Fig. 13: how the outcast flow F1's drops come, by rMin (M = 15, SACK on)", fontsize=11)
     paths = save(fig, out_dir / "fig13.png")
     cmps: List[Comparison] = []
     ok = df.dropna(subset=["share_len1"])

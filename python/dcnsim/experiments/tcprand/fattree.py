@@ -84,7 +84,7 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
         ax.set_title(title)
         ax.legend(fontsize=8)
     axes[0].set_ylabel("goodput (Mbps)")
-    fig.suptitle("Fig. 10: TCP outcast on a k = 4 fat-tree, one 2-hop flow against N 6-hop flows into one host",
+    fig.suptitle("Fig. 10: TCP outcast on a k = 8 fat-tree (128 hosts), one 2-hop flow against N 6-hop flows into one host",
                  fontsize=11)
     paths = save(fig, out_dir / "fig10.png")
     df["share"] = df["two_hop_mbps"] / df["fair_share_mbps"]

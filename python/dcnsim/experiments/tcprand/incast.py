@@ -65,6 +65,7 @@ def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
         ax.plot(g["n"], g["goodput_mbps"], "o-", label={"C": "CUBIC", "CTD": "TCPRand"}.get(s, s))
     ax.set_xlabel("number of senders")
     ax.set_ylabel("goodput (Mbps)")
+    ax.set_ylim(0, None)  # from 0: a few per cent apart must not read as a collapse
     ax.set_title("Fig. 15: incast, Qmax = 100, 128 KB per sender per block")
     ax.legend()
     paths = save(fig, out_dir / "fig15.png")

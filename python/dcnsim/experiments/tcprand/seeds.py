@@ -105,6 +105,9 @@ def _analyze(summary, out_dir: Path) -> FigureResult:
         ax.set_xticklabels([h for h, _t in HEADERS], fontsize=7)
         ax.set_title(f"Fig. {fg}\n{timing}", fontsize=8)
         ax.set_ylabel("F1's share of the goodput")
+        ax.set_ylim(0, None)  # every panel from 0, so their heights compare
+    fig.suptitle("CUBIC outcast across seeds: the 2-hop flow F1's share, one dot per seed "
+                 "(dotted: its fair share)", fontsize=10)
     paths = save(fig, out_dir / "seeds.png")
     return FigureResult(df, paths, cmps, [f"C baselines, {len(set(df['seed']))} seeds, {SECS:g} s flows "
                                           f"(quick: {QUICK_SECS:g} s); F1 = the 2-hop flow from host 1"])
