@@ -111,3 +111,18 @@ def test_a_facet_plots_legend_names_every_panels_series(tmp_path, monkeypatch):
     legends = seen["fig"].legends
     assert legends, "no legend"
     assert sorted(t.get_text() for t in legends[0].get_texts()) == ["late", "only"]
+
+
+def test_a_series_keeps_its_colour_in_every_figure_given_the_papers_series():
+    from dcnsim.plots import series_colors
+
+    universe = ["N", "NT200", "C", "CT200", "CTD", "DCTCP"]
+    a = series_colors(["N", "C", "CT200", "CTD"], universe=universe)
+    b = series_colors(["C", "CTD", "DCTCP"], universe=universe)
+    assert a["C"] == b["C"] and a["CTD"] == b["CTD"]  # by position in the paper's list, not in the figure's
+    # names outside it, or past the cycle, still get distinct colours in one figure
+    c = series_colors(["C", "other", "more"], universe=universe)
+    assert len(set(c.values())) == 3 and c["C"] == a["C"]
+    long = [f"s{i}" for i in range(12)]
+    d = series_colors(["s0", "s10"], universe=long)  # s10 wraps onto s0's colour: moved
+    assert d["s0"] != d["s10"]

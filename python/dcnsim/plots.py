@@ -318,11 +318,29 @@ def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None
     )
 
 
-def series_colors(names: Sequence[Any]) -> Dict[Any, Any]:
-    """A fixed colour per series name (matplotlib's default cycle, in order),
-    so a series has the same colour in every panel and every figure."""
+def series_colors(names: Sequence[Any], universe: Optional[Sequence[Any]] = None) -> Dict[Any, Any]:
+    """A colour per series name (matplotlib's default cycle), the same in
+    every panel of a figure. By position in ``names``, unless ``universe``
+    (every series a paper's figures draw, in a fixed order) is given: then
+    by position in it, so a series keeps its colour in every figure that
+    draws it, whichever others are beside it; a name outside it, or one
+    whose colour another name of ``names`` already has (a universe longer
+    than the cycle), takes the first colour still free."""
     cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3", "C4", "C5"])
-    return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
+    if universe is None:
+        return {n: cycle[i % len(cycle)] for i, n in enumerate(names)}
+    where = {n: i for i, n in enumerate(universe)}
+    out: Dict[Any, Any] = {}
+    taken: set = set()
+    for n in names:
+        i = where.get(n)
+        if i is not None and i % len(cycle) not in taken:
+            c = i % len(cycle)
+        else:
+            c = next((j for j in range(len(cycle)) if j not in taken), len(taken) % len(cycle))
+        taken.add(c)
+        out[n] = cycle[c]
+    return out
 
 
 def facet_plot(

@@ -11,6 +11,7 @@ from ...sweep import Point
 from ..framework import Comparison, FigureResult
 from .common import (
     REGISTER,
+    SERIES,
     _fig1_frame,
     _mean,
     paired_seeds,
@@ -40,7 +41,7 @@ def _analyze_fig8c(summary, out_dir: Path) -> FigureResult:
     m = _mean(df, ["series", "bg_mbps"])
     series = list(dict.fromkeys(m["series"]))
     bgs = sorted(m["bg_mbps"].unique())
-    colors = series_colors(series)
+    colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
     fig, ax = new_figure(figsize=(8, 4))
     w = 0.8 / len(series)
     for i, s in enumerate(series):

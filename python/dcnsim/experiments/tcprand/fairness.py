@@ -73,7 +73,7 @@ def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None):
 
     qs = sorted(df["qmax"].unique())
     series = list(dict.fromkeys(df["series"]))
-    colors = series_colors(series)
+    colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
     fig, ax = new_figure(figsize=(9, 4.2))
     w = 0.8 / len(series)
     for i, s in enumerate(series):

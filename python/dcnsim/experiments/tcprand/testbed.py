@@ -63,7 +63,7 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     m["goodput_ratio"] = [r.total_mbps / base[r.case] for r in m.itertuples()]
     cases = list(dict.fromkeys(m["case"]))
     series = list(dict.fromkeys(m["series"]))
-    colors = series_colors(series)
+    colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
     fig, axes = new_figure(ncols=2, figsize=(11, 4))
     w = 0.8 / len(series)
     for ax, col, yl in ((axes[0], "jain", "Jain's index (per-sender mean goodput)"),
