@@ -365,6 +365,7 @@ def facet_plot(
     linestyles: Optional[Dict[Any, str]] = None,
     svg: bool = False,
     yerr: Optional[str] = None,
+    universe: Optional[Sequence[Any]] = None,
 ):
     """Small multiples: one panel per value of ``facet`` (or one panel), one
     line per value of ``series`` with the same colour and marker in every
@@ -382,7 +383,7 @@ def facet_plot(
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
         names += [n for n in dict.fromkeys(data[series]) if n not in names]
-    colors = series_colors(names)
+    colors = series_colors(names, universe=universe)
     nc = ncols or min(len(facets), 2 if len(facets) == 4 else 3)
     nr = int(math.ceil(len(facets) / nc))
     with plt.rc_context(STYLE):

@@ -565,9 +565,10 @@ def _long(df, cols: Dict[str, str], panel: Callable[[Any], str]):
 
 def _goodput_facets(long, path: Path, title: str, order: Sequence[str], facet_order: Sequence[str],
                     logy: bool = True, ylabel: str = "goodput at the client (Mbps)", ncols: Optional[int] = None,
-                    linestyles: Optional[Dict[str, str]] = None):
+                    linestyles: Optional[Dict[str, str]] = None, universe: Optional[Sequence[str]] = None):
     from ...plots import facet_plot
 
     return facet_plot(long, "n", "value", "series", "panel", xlabel="number of servers n",
                       ylabel=ylabel, title=title, path=path, order=list(order), facet_order=list(facet_order),
-                      logy=logy, ncols=ncols, linestyles=linestyles if linestyles is not None else MODEL_STYLE)
+                      logy=logy, ncols=ncols, linestyles=linestyles if linestyles is not None else MODEL_STYLE,
+                      universe=universe)

@@ -84,7 +84,7 @@ def _analyze_43(summary, out_dir: Path) -> FigureResult:
     df["panel"] = [_system_name(r) for _, r in df.iterrows()]
     long = df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"})
     paths = _goodput_facets(long, out_dir / "fig4_3.png", "Fig. 4.3: RTOmin 200 ms vs 200 µs (32 KB buffer)",
-                            [S200MS, S200US], SYSTEMS, logy=False, linestyles={})
+                            [S200MS, S200US], SYSTEMS, logy=False, linestyles={}, universe=_ch4_series())
     cmps: List[Comparison] = []
     for cfg_ms, cfg_us, tag in ((CH4, CH4_200US, ""), (T31, T31_200US, T31_TAG)):
         ns, gms = _series(df, config=cfg_ms.key())
@@ -110,7 +110,7 @@ def _analyze_44(summary, out_dir: Path) -> FigureResult:
     order = [S200MS] + [_pname(p) for p in PS]
     paths = _goodput_facets(long, out_dir / "fig4_4.png",
                             "Fig. 4.4: probabilistic retransmission, p sweep (RTOmin 200 ms, Ch. 4 system)",
-                            order, [""], logy=True, linestyles={S200MS: "--"})
+                            order, [""], logy=True, linestyles={S200MS: "--"}, universe=_ch4_series())
     ns, g0 = _series(df, config=CH4.key())
     score = {}
     for p in PS:
@@ -143,7 +143,7 @@ def _analyze_45(summary, out_dir: Path) -> FigureResult:
     paths = _goodput_facets(long, out_dir / "fig4_5.png",
                             "Fig. 4.5: drop ratio at the switch (packets dropped / packets received)",
                             order, [""], logy=False, ylabel="drop ratio at the switch (%)",
-                            linestyles={S200MS: "--", S200US: "--"})
+                            linestyles={S200MS: "--", S200US: "--"}, universe=_ch4_series())
     mean = {p: float(np.mean(_series(df, "switch_drop_ratio", config=CH4.with_(probretx_p=p).key())[1]))
             for p in PS}
     m0 = float(np.mean(_series(df, "switch_drop_ratio", config=CH4.key())[1]))
@@ -183,6 +183,12 @@ def _fig46_points(quick: bool) -> List[Point]:
                    *timers], _ns(quick), quick)
 
 
+def _ch4_series() -> List[str]:
+    """Every series Figs. 4.3–4.6 draw, in a fixed order: one colour each in
+    all four figures (default TCP was blue in 4.3–4.5 and orange in 4.6)."""
+    return [S200MS, S200US, *(_pname(p) for p in PS), *(f"{S200US}, {g} timer" for g in TIMERS)]
+
+
 def _analyze_46(summary, out_dir: Path) -> FigureResult:
     df = frame(summary)
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
@@ -192,7 +198,7 @@ def _analyze_46(summary, out_dir: Path) -> FigureResult:
     paths = _goodput_facets(long, out_dir / "fig4_6.png",
                             "Fig. 4.6: probabilistic retransmission (p = 0.001) vs default and RTOmin 200 µs",
                             [pn, S200MS, S200US, *(f"{S200US}, {g} timer" for g in TIMERS)], SYSTEMS, logy=False,
-                            linestyles={S200MS: "--", S200US: "--", **{f"{S200US}, {g} timer": ":" for g in TIMERS}})
+                            linestyles={S200MS: "--", S200US: "--", **{f"{S200US}, {g} timer": ":" for g in TIMERS}}, universe=_ch4_series())
     cmps: List[Comparison] = []
     for sysc, tag in ((CH4, ""), (T31, T31_TAG)):
         ns, gd = _series(df, config=sysc.key())
