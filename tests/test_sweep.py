@@ -404,3 +404,18 @@ def test_stopping_the_pool_prints_no_traceback_of_its_manager_thread(capfd):
     assert not manager.is_alive()
     err = capfd.readouterr().err
     assert "Traceback" not in err and "manager thread failed" not in err, err
+
+
+def test_a_point_directory_blocked_by_a_file_is_refused_before_anything_runs(tmp_path, monkeypatch):
+    import dcnsim.sweep as sw
+    from dcnsim.errors import OutputDirError
+
+    pts = points()[:2]
+    point_dir(tmp_path, pts[1].label).write_text("a file where the point's directory goes")
+
+    def never(*a, **k):
+        raise AssertionError("a point ran")
+
+    monkeypatch.setattr(sw, "_run_point", never)
+    with pytest.raises(OutputDirError, match=f"point '{pts[1].label}'"):
+        run_sweep(pts, tmp_path, jobs=1, progress=False)

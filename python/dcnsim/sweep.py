@@ -382,6 +382,9 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
         if d in seen:
             raise SweepLabelError(seen[d], p.label, d)
         seen[d] = p.label
+        if d.exists() and not d.is_dir():
+            # found now, not after the point's simulation has run
+            raise OutputDirError(f"{d}: exists and is not a directory (point {p.label!r}'s results go there)")
         try:
             doc = as_dict(p.scenario)
             if p.seed is not None:
