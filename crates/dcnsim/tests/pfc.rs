@@ -207,6 +207,9 @@ fn bad_pfc_tables_name_the_key() {
         "did you mean 'xoff'",
     );
     assert_err(&err(json!({"xoff": 0}), &[]), "pfc.xoff", "");
+    // xon left out follows xoff: the error is at the key written alone
+    let e = err(json!({"xoff": 0}), &[]);
+    assert!(e.iter().all(|x| x.path != "pfc.xon"), "{e:?}");
     assert_err(
         &err(json!({}), &[("trimming", json!({}))]),
         "trimming",

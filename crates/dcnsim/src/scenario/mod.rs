@@ -244,7 +244,12 @@ pub fn parse_config_until(
                     Limit::Packets(n) => Limit::Packets((n * 4 / 5).max(1)),
                 });
                 let mut ok = true;
-                for (key, v) in [("pfc.xoff", xoff), ("pfc.xon", xon)] {
+                // xon left out follows xoff: one error, at the key written
+                let given = [
+                    ("pfc.xoff", Some(xoff)),
+                    ("pfc.xon", r.value.xon.map(|_| xon)),
+                ];
+                for (key, v) in given.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))) {
                     if matches!(v, Limit::Bytes(0) | Limit::Packets(0)) {
                         ctx.err(
                             key,
