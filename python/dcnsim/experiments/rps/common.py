@@ -395,7 +395,10 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
         axes[0][0].set_ylabel(ylabel)
-        axes[0][0].legend(title="mean ± 95 % CI over runs", title_fontsize=8, loc="best")
+        # beside the panels, not over their error bars
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        axes[0][-1].legend(handles, labels, title="mean ± 95 % CI over runs", title_fontsize=8, fontsize=8,
+                           loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
         fig.suptitle(title, fontsize=11)
     return save(fig, path)
 

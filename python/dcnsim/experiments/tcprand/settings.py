@@ -68,7 +68,9 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
         ax.set_xticks(np.arange(len(variants)))
         ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=7)
         ax.set_ylabel(yl)
-    axes[0].legend(fontsize=8)
+    # beside the panels, not over the bars
+    axes[-1].legend(*axes[0].get_legend_handles_labels(), fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                    frameon=False)
     fig.suptitle("Implicit settings, one at a time (Fig. 1, Qmax = 20)")
     paths = save(fig, out_dir / "settings.png")
     M = m.set_index(["variant", "series"])

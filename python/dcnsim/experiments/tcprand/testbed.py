@@ -75,7 +75,9 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
         ax.set_xticklabels([f"(N1, N2, N3) = {c}" for c in cases])
         ax.set_ylabel(yl)
         ax.set_ylim(0, 1.1)
-    axes[0].legend(fontsize=7, loc="lower right")
+    # beside the panels, not over the bars
+    axes[-1].legend(*axes[0].get_legend_handles_labels(), fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                    frameon=False)
     fig.suptitle("Fig. 12: the testbed topology (Fig. 7), Qmax = 100")
     paths = save(fig, out_dir / "fig12.png")
     M = m.set_index(["case", "series"])
