@@ -55,8 +55,10 @@ pub(super) struct Prio {
     /// The packet being serialized is a data packet of this many bytes
     /// (0: a header, or none): htsim counts it in the data queue.
     serving_lo: u32,
-    /// A `Serve` event is pending (at the serializer's next departure).
+    /// A `Serve` event is pending (at the serializer's next departure),
+    /// at `serve_at`.
     serve_armed: bool,
+    serve_at: SimTime,
     /// A switch's egress: trims. A host's NIC only prioritises.
     trims: bool,
     lo_lim: (u64, u64),
@@ -117,6 +119,7 @@ impl Prio {
             lo_bytes: 0,
             serving_lo: 0,
             serve_armed: false,
+            serve_at: SimTime(0),
             trims,
             lo_lim: split(data_limit),
             hi_lim: split(cfg.header_limit.unwrap_or(twice(data_limit))),
@@ -271,8 +274,10 @@ impl Links {
         if self.hot[l].st.free_at <= now {
             self.serve(q, link);
         } else if !self.prio[l].serve_armed {
+            let at = self.hot[l].st.free_at;
             self.prio[l].serve_armed = true;
-            q.schedule(self.hot[l].st.free_at, Event::Serve(link));
+            self.prio[l].serve_at = at;
+            q.schedule(at, Event::Serve(link));
         }
         Enqueue::Queued
     }
@@ -285,6 +290,26 @@ impl Links {
             return self.serve_pfc(q, link);
         }
         let l = link as usize;
+        let (now, free_at) = (q.now(), self.hot[l].st.free_at);
+        if free_at > now {
+            // The serializer is busy: this Serve's instant was taken first,
+            // by an arrival at the instant it freed (accepted() serves an
+            // idle link at once) or by a packet sent past the queues.
+            // Starting another packet now would put it behind that one,
+            // counted in neither queue's limit (the port held one data
+            // packet over its buffer). A later Serve armed by that start
+            // serves next; else one is armed for when it frees.
+            let p = &mut self.prio[l];
+            if p.serve_armed && p.serve_at > now {
+                return;
+            }
+            p.serve_armed = !(p.hi.is_empty() && p.lo.is_empty());
+            if p.serve_armed {
+                p.serve_at = free_at;
+                q.schedule(free_at, Event::Serve(link));
+            }
+            return;
+        }
         let p = &mut self.prio[l];
         p.serve_armed = false;
         p.serving_lo = 0;
@@ -302,6 +327,7 @@ impl Links {
         let depart = self.start_serializing(q, link, w.h, w.at, w.delay);
         if more {
             self.prio[l].serve_armed = true;
+            self.prio[l].serve_at = depart;
             q.schedule(depart, Event::Serve(link));
         }
     }

@@ -238,7 +238,15 @@ impl TcpFlow {
             self.ndp_use_pulls(io);
         }
         if self.snd_una >= self.snd_max {
-            self.rto.cancel();
+            if self.snd_max >= self.app_limit {
+                self.rto.cancel();
+            } else if !self.rto.is_armed() {
+                // Everything sent is acknowledged and more waits for pulls:
+                // should the pulls be lost (a full header queue drops
+                // them), nothing else would ever start the flow again.
+                let at = io.now() + self.cfg.ndp.rto;
+                self.rto.arm(io, at, TcpTimer::Rto);
+            }
         }
     }
 
@@ -291,6 +299,15 @@ impl TcpFlow {
             self.ndp_send_one(io);
         }
         let n = self.ndp.as_deref().expect("an NDP flow");
+        if n.out.is_empty() && (!n.rtx.is_empty() || self.snd_max < self.app_limit) {
+            // nothing in flight, so no ACK will bring a pull, and a pull
+            // the fabric dropped is never asked again: send one unpulled
+            // (its timer armed in send_marked_data), as a bounce does
+            self.stats.timeouts += 1;
+            self.stats.loss_log.push((now, true));
+            self.ndp_send_one(io);
+            return;
+        }
         if let Some(first) = n.out.values().map(|&(_, t)| t).min() {
             self.rto.arm(io, first + rto, TcpTimer::Rto);
         }
