@@ -192,6 +192,15 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
     assert not (tmp_path / "x" / "runs").exists()
     with pytest.raises(TuneError, match="^--objective: 'drops' is not one of"):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "drops", trials=1, out=tmp_path / "y", progress=False)
+    # a metric no run reports (a typo): named, with the closest, before any
+    # run or study (every trial used to run and fail "not a number")
+    with pytest.raises(TuneError, match=r"^--objective: 'goodput_bp' is not a metric .*did you mean 'goodput_bps'"):
+        tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput_bp", direction="maximize", trials=1,
+             out=tmp_path / "z", progress=False)
+    with pytest.raises(TuneError, match=r"^--constraint: 'nosuch' is not a metric"):
+        tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput", constraint="nosuch<=3", trials=1,
+             out=tmp_path / "w", progress=False)
+    assert not (tmp_path / "z").exists() and not (tmp_path / "w").exists()
 
 
 def _cli_tune(tmp_path, capsys, *args: str):
@@ -444,3 +453,15 @@ def test_a_study_with_no_feasible_trial_exits_1(tmp_path, capsys):
     out = capsys.readouterr()
     assert rc == 1 and "no feasible trial: see trials.csv" in out.out
     assert "2 trials (2 run now), none feasible" in out.err and (tmp_path / "o" / "trials.csv").is_file()
+
+
+def test_ctrl_c_in_the_baselines_runs_says_they_are_kept(tmp_path):
+    # interrupted before the study's journal exists (the baseline of a
+    # relative constraint runs first): its runs are kept and resume
+    from dcnsim.cli import _interrupted_text
+
+    out = tmp_path / "t"
+    (out / "runs" / "baseline__seed=1").mkdir(parents=True)
+    text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(out)], str(out))
+    assert text == f"interrupted; the runs so far are kept ({out / 'runs'}); resume with: dcnsim tune s.toml --out {out}"
+    assert _interrupted_text("tune", ["tune", "s.toml"], str(tmp_path / "none")) == "interrupted; nothing written"

@@ -888,6 +888,9 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
         # the journal holds every finished trial; the one under way is asked again on resume
         return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, runs in "
                 f"{os.path.join(out, 'runs')}), the trial under way is asked again; {resume}")
+    if command == "tune" and out is not None and os.path.isdir(os.path.join(out, "runs")):
+        # cut off in the baseline's runs, before the study was opened: they are kept
+        return f"interrupted; the runs so far are kept ({os.path.join(out, 'runs')}); {resume}"
     return "interrupted; nothing written"
 
 

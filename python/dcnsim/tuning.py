@@ -520,10 +520,40 @@ _NEEDS_APP = (("qct_", "partition_aggregate", "queries"), ("block_", "sync_reads
               ("jain", "bulk", "bulk flows"))
 
 
-def _check_metric(base: Mapping[str, Any], metric: str, flag: str) -> None:
-    """A metric that needs an app kind the scenario lacks fails now, not
-    after every trial has run and failed (the default objective, qct_p99,
-    on a scenario without queries)."""
+#: What Result.metrics adds to a run's summary record once its queries or
+#: blocks complete (a run cut short has none of them yet)
+_LATE_METRICS = ("n_queries", "qct_mean_s", "qct_p50_s", "qct_p99_s", "qct_max_s", "query_timeouts_mean",
+                 "query_request_timeouts_mean", "n_blocks", "block_goodput_bps", "block_timeouts",
+                 "block_request_timeouts", "retransmits", "drops", "timeouts")
+
+
+def _record_keys(base: Mapping[str, Any]) -> List[str]:
+    """The keys a run of ``base`` can have in its summary record: those of
+    a run of it cut to its first microsecond (the core's keys depend on the
+    scenario's features, not its length) and the metrics completed queries
+    and blocks add."""
+    from . import run
+    from .scenario import with_overrides
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rec = run(with_overrides(dict(base), {"stop": "1us"})).summary_record()
+    return sorted(set(rec) | set(_LATE_METRICS))
+
+
+def _check_metric(base: Mapping[str, Any], metric: str, flag: str, keys: Optional[Sequence[str]] = None) -> None:
+    """A metric no run of the scenario can report (a typo), or one that
+    needs an app kind the scenario lacks, fails now, not after every trial
+    has run and failed (the default objective, qct_p99, on a scenario
+    without queries). ``keys``: :func:`_record_keys` of ``base``."""
+    if metric not in OBJECTIVES and keys is not None and metric not in keys:
+        import difflib
+
+        close = difflib.get_close_matches(metric, list(OBJECTIVES) + list(keys), n=1)
+        hint = close[0] if close else None
+        raise TuneError(f"{flag}: {metric!r} is not a metric a run of this scenario reports"
+                        + (f" (did you mean {hint!r}?)" if hint else "")
+                        + f"; named: {', '.join(OBJECTIVES)}; a run's summary keys: {', '.join(keys)}")
     apps = base.get("apps")
     apps = [apps] if isinstance(apps, Mapping) else list(apps or [])
     kinds = [str(a.get("kind")) for a in apps if isinstance(a, Mapping)]
@@ -606,7 +636,9 @@ def _search(study: Any, s: _Search, trials: int, sampler: str, sampler_seed: int
             bar.update(1)
             b = _best_row(study, s.obj, s.cons, interrupted)
             if b is not None:
-                bar.set_postfix_str(f"best {s.obj.name}={b['value']:.4g}")
+                # in the unit the tables print (Mbps, ms), named
+                factor, unit = display_unit(s.obj.name)
+                bar.set_postfix_str(f"best {s.obj.name}={b['value'] * factor:.4g}{' ' + unit if unit else ''}")
     finally:
         bar.close()
     return computed
@@ -699,10 +731,11 @@ def tune(
     out_dir = Path(out)
     base = as_dict(scenario)
     _check_overrides(base, ps, baseline, reference)
+    keys = _record_keys(base) if (not isinstance(objective, Objective) or cons is not None) else None
     if not isinstance(objective, Objective):  # an Objective's fn reads what it likes
-        _check_metric(base, obj.name, "--objective")
+        _check_metric(base, obj.name, "--objective", keys)
     if cons is not None:
-        _check_metric(base, cons.metric, "--constraint")
+        _check_metric(base, cons.metric, "--constraint", keys)
     check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
