@@ -152,6 +152,16 @@ def test_another_study_in_the_same_directory_is_refused(tmp_path):
     tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw)
     with pytest.raises(TuneError, match="^out: .* another scenario"):
         tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:50000"}, trials=1, **kw)
+    # refused before a relative constraint's baseline runs, which replaced
+    # the study's own cached runs first
+    kw2 = {**kw, "out": tmp_path / "r", "constraint": "goodput>=0.5*baseline"}
+    tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw2)
+    runs = sorted((tmp_path / "r" / "runs").glob("baseline*/scenario.json"))
+    before = [f.read_text() for f in runs]
+    with pytest.raises(TuneError, match="^out: .* another scenario"):
+        tune(one_flow("4ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw2)
+    assert runs and [f.read_text() for f in runs] == before
+    assert sorted((tmp_path / "r" / "runs").glob("baseline*/scenario.json")) == runs
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -465,3 +475,16 @@ def test_ctrl_c_in_the_baselines_runs_says_they_are_kept(tmp_path):
     text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(out)], str(out))
     assert text == f"interrupted; the runs so far are kept ({out / 'runs'}); resume with: dcnsim tune s.toml --out {out}"
     assert _interrupted_text("tune", ["tune", "s.toml"], str(tmp_path / "none")) == "interrupted; nothing written"
+
+
+@needs_optuna
+def test_the_references_first_trial_takes_the_scenarios_values_for_what_it_leaves_out(tmp_path):
+    # --reference names one of two tuned parameters: its first trial sets
+    # the other as the scenario does (the point the confirmation runs as
+    # the reference), not a sampled value
+    doc = one_flow("5ms").to_dict()
+    doc["tcp"]["rwnd"] = 30000
+    r = tune(doc, {"tcp.rwnd": "int:2000:60000", "tcp.mss": "int:500:1460"}, "goodput", seeds=[1], trials=2,
+             reference={"tcp.mss": 1000}, out=tmp_path / "t", progress=False, jobs=1, plots=False)
+    first = r.trials.iloc[0]
+    assert int(first["tcp.mss"]) == 1000 and int(first["tcp.rwnd"]) == 30000, first

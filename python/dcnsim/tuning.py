@@ -580,11 +580,28 @@ def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
     return cons_ev, bound
 
 
-def _resume(study: Any, ps: Sequence[Param], reference: Optional[Mapping[str, Any]]) -> List[int]:
+def _scenario_value(base: Mapping[str, Any], path: str) -> Any:
+    """The value at ``path`` (``tcp.rto_min``, ``apps.0.size``) of the
+    scenario document, or None where it does not set it."""
+    cur: Any = base
+    for part in path.split("."):
+        if isinstance(cur, Mapping) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return None
+    return cur
+
+
+def _resume(study: Any, ps: Sequence[Param], reference: Optional[Mapping[str, Any]],
+            base: Optional[Mapping[str, Any]] = None) -> List[int]:
     """Close the trials an interruption cut off and ask their points again
     first; on a new study, enqueue the reference when it is a point of the
-    search space (its other parameters sampled), so the search starts from
-    the paper's choice. The cut-off trials' numbers."""
+    search space, so the search starts from the paper's choice: the tuned
+    parameters it leaves out as the scenario sets them (the point the
+    confirmation runs as the reference), sampled where the scenario leaves
+    them to the defaults. The cut-off trials' numbers."""
     from optuna.trial import TrialState
 
     interrupted = list(study.user_attrs.get("interrupted", []))
@@ -596,7 +613,12 @@ def _resume(study: Any, ps: Sequence[Param], reference: Optional[Mapping[str, An
     study.set_user_attr("interrupted", interrupted)
     if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
         if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
-            study.enqueue_trial({p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference})
+            point = {p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference}
+            for p in ps:
+                v = _scenario_value(base or {}, p.path) if p.path not in reference else None
+                if v is not None and p.contains(v):
+                    point[p.path] = _from_scenario(p, v)
+            study.enqueue_trial(point)
     return interrupted
 
 
@@ -739,11 +761,13 @@ def tune(
     check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
     runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
-    cons_ev, bound = _constraint_bound(runner, cons, baseline)
-    search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
+    # the study first: an --out holding another study is refused before the
+    # baseline's runs (which would have replaced that study's cached ones)
     study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
                         obj.direction)
-    interrupted = _resume(study, ps, reference)
+    cons_ev, bound = _constraint_bound(runner, cons, baseline)
+    search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
+    interrupted = _resume(study, ps, reference, base)
     computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
 
     table = _trials_table(study, ps, seeds, interrupted, cons)
