@@ -488,3 +488,33 @@ def test_the_references_first_trial_takes_the_scenarios_values_for_what_it_leave
              reference={"tcp.mss": 1000}, out=tmp_path / "t", progress=False, jobs=1, plots=False)
     first = r.trials.iloc[0]
     assert int(first["tcp.mss"]) == 1000 and int(first["tcp.rwnd"]) == 30000, first
+
+
+@needs_optuna
+def test_a_resumed_studys_trials_are_numbered_as_one_runs(tmp_path, monkeypatch):
+    # Ctrl-C in trial 1, then the same call again: the same points as a run
+    # in one go, numbered 0, 1, 2, ... (Optuna's numbers skip the trial cut)
+    import dcnsim.tuning as tuning
+
+    kw = dict(objective="goodput", seeds=[1], trials=4, progress=False, jobs=1, plots=False)
+    params = {"tcp.rwnd": "int:2000:60000"}
+    whole = tune(one_flow("5ms"), params, out=tmp_path / "whole", **kw)
+    real = tuning._Search.evaluate
+    calls = {"n": 0}
+
+    def cut(self, trial, over):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(self, trial, over)
+
+    monkeypatch.setattr(tuning._Search, "evaluate", cut)
+    with pytest.raises(KeyboardInterrupt):
+        tune(one_flow("5ms"), params, out=tmp_path / "cut", **kw)
+    monkeypatch.undo()
+    resumed = tune(one_flow("5ms"), params, out=tmp_path / "cut", **kw)
+    assert list(resumed.trials["trial"]) == list(range(len(resumed.trials)))
+    assert sorted(resumed.trials["tcp.rwnd"]) == sorted(whole.trials["tcp.rwnd"])
+    assert resumed.best["trial"] in set(resumed.trials["trial"])
+    best_row = resumed.trials[resumed.trials["trial"] == resumed.best["trial"]].iloc[0]
+    assert best_row["objective"] == resumed.best["value"]

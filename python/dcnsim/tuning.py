@@ -779,7 +779,8 @@ def tune(
     rows: List[Dict[str, Any]] = []
     if best_ft is not None:
         best_over = {p.path: p.to_scenario(best_ft["params"][p.path]) for p in ps}
-        best.update({"trial": best_ft["number"], "params": best_over, "value": best_ft["value"]})
+        index = {t.number: i for i, t in enumerate(_finished(study, interrupted))}
+        best.update({"trial": index[best_ft["number"]], "params": best_over, "value": best_ft["value"]})
         rows = _confirm(search, best_over, baseline, reference, confirm)
         best["confirm"] = {r["point"]: {k: r[k] for k in ("mean", "ci95")} for r in rows}
         best["confirm_seeds"] = confirm
@@ -841,8 +842,10 @@ def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted:
     import pandas as pd
 
     rows = []
-    for t in _finished(study, interrupted):
-        row: Dict[str, Any] = {"trial": t.number, "state": t.state.name.lower()}
+    # numbered among the trials that count: a resumed study's trials are
+    # numbered as one run's (Optuna's numbers skip those an interruption cut)
+    for i, t in enumerate(_finished(study, interrupted)):
+        row: Dict[str, Any] = {"trial": i, "state": t.state.name.lower()}
         for p in ps:
             row[p.path] = t.params.get(p.path)
         row["objective"] = t.value
