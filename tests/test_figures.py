@@ -62,16 +62,13 @@ def test_save_refuses_a_faulty_figure_while_checking(tmp_path, monkeypatch):
     assert save(fig, tmp_path / "ok.png")[0].is_file()
 
 
-def test_the_demos_figure_says_its_error_bars_and_draws_no_rate_it_was_not_given(tmp_path, monkeypatch):
-    import pandas as pd
-    from dcnsim.plots import incast_goodput_plot
-
-    monkeypatch.setenv("DCNSIM_CHECK_FIGURES", "1")  # refuses unexplained error bars
-    df = pd.DataFrame({"series": ["a", "a", "b", "b"], "servers": [1, 2, 1, 2],
-                       "goodput_mbps": [900.0, 800.0, 950.0, 700.0], "goodput_mbps_std": [10.0, 20.0, 5.0, 30.0]})
-    seen = {}
+@pytest.fixture
+def saved(monkeypatch):
+    """The last figure dcnsim.plots saved, kept for the test to read
+    (``saved["fig"]``); it is still written."""
     import dcnsim.plots as plots
 
+    seen = {}
     real = plots.save
 
     def keep(fig, path, **kw):
@@ -79,6 +76,17 @@ def test_the_demos_figure_says_its_error_bars_and_draws_no_rate_it_was_not_given
         return real(fig, path, **kw)
 
     monkeypatch.setattr(plots, "save", keep)
+    return seen
+
+
+def test_the_demos_figure_says_its_error_bars_and_draws_no_rate_it_was_not_given(tmp_path, monkeypatch, saved):
+    import pandas as pd
+    from dcnsim.plots import incast_goodput_plot
+
+    monkeypatch.setenv("DCNSIM_CHECK_FIGURES", "1")  # refuses unexplained error bars
+    df = pd.DataFrame({"series": ["a", "a", "b", "b"], "servers": [1, 2, 1, 2],
+                       "goodput_mbps": [900.0, 800.0, 950.0, 700.0], "goodput_mbps_std": [10.0, 20.0, 5.0, 30.0]})
+    seen = saved
     incast_goodput_plot(df, tmp_path / "g.png")
     ax = seen["fig"].axes[0]
     assert "±1 s.d." in ax.get_title()
@@ -87,7 +95,7 @@ def test_the_demos_figure_says_its_error_bars_and_draws_no_rate_it_was_not_given
     assert "link rate (10 Gbps)" in seen["fig"].axes[0].get_legend_handles_labels()[1]
 
 
-def test_a_facet_plots_legend_names_every_panels_series(tmp_path, monkeypatch):
+def test_a_facet_plots_legend_names_every_panels_series(tmp_path, saved):
     # a series absent from the first panel was never named, and a first
     # panel of one series left the figure without a legend
     import pandas as pd
@@ -96,16 +104,7 @@ def test_a_facet_plots_legend_names_every_panels_series(tmp_path, monkeypatch):
     df = pd.DataFrame({"x": [1, 2, 1, 2, 1, 2], "y": [1.0, 2.0, 1.5, 2.5, 3.0, 1.0],
                        "s": ["only", "only", "late", "late", "only", "only"],
                        "f": ["A", "A", "B", "B", "B", "B"]})
-    seen = {}
-    import dcnsim.plots as plots
-
-    real = plots.save
-
-    def keep(fig, path, **kw):
-        seen["fig"] = fig
-        return real(fig, path, **kw)
-
-    monkeypatch.setattr(plots, "save", keep)
+    seen = saved
     facet_plot(df, "x", "y", "s", "f", xlabel="x (s)", ylabel="y (ms)", path=tmp_path / "f.png",
                facet_order=["A", "B"])
     legends = seen["fig"].legends
