@@ -232,6 +232,7 @@ impl TcpFlow {
             self.ndp_update_una();
         }
         if p.flags & flags::PULL != 0 {
+            self.last_activity = now; // a pull is the receiver alive, asking
             let n = self.ndp.as_deref_mut().expect("an NDP flow");
             n.pulls += 1;
             n.max_pull = n.max_pull.max(p.txn);
@@ -301,8 +302,15 @@ impl TcpFlow {
         let n = self.ndp.as_deref().expect("an NDP flow");
         if n.out.is_empty() && (!n.rtx.is_empty() || self.snd_max < self.app_limit) {
             // nothing in flight, so no ACK will bring a pull, and a pull
-            // the fabric dropped is never asked again: send one unpulled
+            // the fabric dropped is never asked again. Pulls still coming
+            // (the flow heard from its receiver within the timeout) will
+            // send; after a whole timeout of silence, send one unpulled
             // (its timer armed in send_marked_data), as a bounce does
+            let quiet_until = self.last_activity + rto;
+            if quiet_until > now {
+                self.rto.arm(io, quiet_until, TcpTimer::Rto);
+                return;
+            }
             self.stats.timeouts += 1;
             self.stats.loss_log.push((now, true));
             self.ndp_send_one(io);
