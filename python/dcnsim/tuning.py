@@ -1023,29 +1023,36 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--set", action="append", type=set_pair, default=[],
                    metavar="PATH=VALUE", help="change the base scenario first (repeatable), e.g. apps.0.servers=1-8")
     t.add_argument("--param", action="append", type=param, required=True, metavar="PATH=RANGE",
-                   help="a parameter and its range (repeatable): tcp.probretx_p=log:1e-4:0.1, "
-                        "tcp.dsr_cwnd=int:5:60, tcp.rto_min=log:1ms:200ms, tcp.tcprand_preset=choice:default,aggressive")
+                   help="a parameter and its range (repeatable): LOW:HIGH (float), int:LOW:HIGH, log:LOW:HIGH, "
+                        "int,log:LOW:HIGH, times (tcp.rto_min=log:1ms:200ms), packets (topology.ecn_k=2pkt:60pkt) "
+                        "or choice:A,B,C; e.g. tcp.probretx_p=log:1e-4:0.1, tcp.dsr_cwnd=int:5:60, "
+                        "tcp.tcprand_preset=choice:default,aggressive")
     t.add_argument("--objective", default="qct_p99", metavar="NAME",
                    help=f"{', '.join(OBJECTIVES)}, or any summary metric with --minimize/--maximize (default qct_p99)")
     g = t.add_mutually_exclusive_group()
-    g.add_argument("--minimize", dest="direction", action="store_const", const="minimize")
-    g.add_argument("--maximize", dest="direction", action="store_const", const="maximize")
+    g.add_argument("--minimize", dest="direction", action="store_const", const="minimize",
+                   help="the objective is best low (needed for a summary metric; the named ones know)")
+    g.add_argument("--maximize", dest="direction", action="store_const", const="maximize",
+                   help="the objective is best high")
     t.add_argument("--trials", type=positive_int, default=30, help="finished trials wanted (default 30)")
     t.add_argument("--seeds", type=parse_seeds, default=[1, 2], metavar="S1,S2,...",
                    help="seeds every trial runs on (default 1,2)")
     t.add_argument("--constraint", type=constraint, default=None, metavar="EXPR",
-                   help="e.g. goodput>=0.95*baseline or timeouts<=10: trials that break it are never best")
+                   help="e.g. goodput>=0.95*baseline or timeouts<=10: trials that break it are never best; an "
+                        "absolute bound is in SI units (goodput>=9e8 for 900 Mbps)")
     t.add_argument("--baseline", action="append", type=lambda s: set_pair(s, "--baseline"), default=[],
                    metavar="PATH=VALUE", help="overrides of the baseline run (repeatable; default: the scenario as is)")
     t.add_argument("--reference", action="append", type=lambda s: set_pair(s, "--reference"), default=[],
                    metavar="PATH=VALUE", help="a point to compare the best with, e.g. the paper's choice (repeatable)")
     t.add_argument("--confirm-seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
-    t.add_argument("--sampler", choices=("tpe", "random"), default="tpe")
+    t.add_argument("--sampler", choices=("tpe", "random"), default="tpe",
+                   help="Optuna's TPE (default) or uniform random search")
     t.add_argument("--sampler-seed", type=int, default=0, help="seed of the sampler (default 0)")
     t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
-    t.add_argument("--format", choices=("csv", "parquet"), default="csv")
+    t.add_argument("--format", choices=("csv", "parquet"), default="csv",
+                   help="the runs' table format (default csv)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="run the simulations on a Dask cluster (scheduler address); needs dcnsim[cluster]")
