@@ -741,6 +741,15 @@ fn cc_parameter_ranges() {
     );
     let e = errors(&with(base(), |d| d["tcp"] = json!({"fast_g": true})));
     assert_err(&e, "tcp.fast_g", "expected a number like 0.0625");
+    // a decimal written as a string (JSON from a tool, "0.01") is the number
+    // --set reads: the same value, not an error
+    let as_text = parse_config(&with(base(), |d| d["tcp"] = json!({"dctcp_g": "0.0625"}))).unwrap();
+    let as_num = parse_config(&with(base(), |d| d["tcp"] = json!({"dctcp_g": 0.0625}))).unwrap();
+    assert_eq!(format!("{:?}", as_text.apps), format!("{:?}", as_num.apps));
+    for bad in ["1.5", "NaN", "0.1x"] {
+        let e = errors(&with(base(), |d| d["tcp"] = json!({"dctcp_g": bad})));
+        assert!(e.iter().any(|x| x.path == "tcp.dctcp_g"), "{bad}: {e:?}");
+    }
 }
 
 #[test]

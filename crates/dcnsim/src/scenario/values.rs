@@ -255,6 +255,13 @@ pub(crate) fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, Str
         };
         let x = match v {
             Value::Number(n) => n.as_f64().ok_or_else(bad)?,
+            // "0.01" in a JSON file is what --set's 0.01 is: the number
+            Value::String(s) if !s.contains('/') => s
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(bad)?,
             Value::String(s) => {
                 let (a, b) = s.split_once('/').ok_or_else(bad)?;
                 let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>()) else {
