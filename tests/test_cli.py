@@ -535,3 +535,11 @@ def test_a_failed_write_at_a_sweeps_end_is_one_line_saying_what_is_kept(tmp_path
     assert err[-1].endswith(f"resume with: dcnsim sweep {small_incast_path} --set topology.buffer=32KB,64KB "
                             f"--jobs 1 --no-progress --out {out}"), err
     assert len(list(out.glob("*/summary.json"))) == 2
+
+
+def test_rates_read_in_their_unit_up_to_a_fabrics_total():
+    from dcnsim.cli import fmt_rate
+
+    assert fmt_rate(3.3e13) == "33 Tbps"  # 8,192 hosts at 40 % of 10 Gbps: was "3.3e+04 Gbps"
+    assert fmt_rate(9.5e11) == "950 Gbps" and fmt_rate(1.5e10) == "15 Gbps" and fmt_rate(9.7e8) == "970 Mbps"
+    assert fmt_rate(float("nan")) == "n/a"

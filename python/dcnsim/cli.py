@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 def fmt_rate(bps: float) -> str:
     if bps is None or not math.isfinite(bps):
         return "n/a"
-    for unit, scale in (("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
+    # Tbps too: a big fabric's total would print as "3.3e+04 Gbps"
+    for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
         if abs(bps) >= scale:
             return f"{bps / scale:.4g} {unit}"
     return f"{bps:.4g} bps"
