@@ -125,3 +125,14 @@ def test_a_series_keeps_its_colour_in_every_figure_given_the_papers_series():
     long = [f"s{i}" for i in range(12)]
     d = series_colors(["s0", "s10"], universe=long)  # s10 wraps onto s0's colour: moved
     assert d["s0"] != d["s10"]
+
+
+def test_a_series_keeps_a_fill_that_tells_it_apart_in_greyscale():
+    from dcnsim.plots import series_colors, series_hatches
+
+    universe = ["N", "NT200", "C", "CT200", "CTD", "DCTCP"]
+    names = ["N", "C", "CTD", "DCTCP"]
+    h = series_hatches(names, universe=universe)
+    assert len(set(h.values())) == len(names)  # ten colours fall into a few greys; the fills do not
+    assert series_hatches(["C", "DCTCP"], universe=universe)["C"] == h["C"]  # the same in every figure
+    assert set(series_colors(names, universe=universe)) == set(h)

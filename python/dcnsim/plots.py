@@ -23,8 +23,8 @@ from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa
 
 from ._atomic import atomic_write  # noqa: E402
 
-__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "incast_goodput_plot",
-           "title_note", "figure_problems", "CHECK_ENV"]
+__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "series_hatches",
+           "incast_goodput_plot", "title_note", "figure_problems", "CHECK_ENV"]
 
 #: With this environment variable set (the test suite sets it), :func:`save`
 #: refuses a figure that :func:`figure_problems` finds fault with.
@@ -316,6 +316,20 @@ def incast_goodput_plot(df, path, svg: bool = False, title: Optional[str] = None
         hlines=lines,
         yerr="goodput_mbps_std" if spread else None,
     )
+
+
+#: Bar fills that tell series apart without colour (greyscale print)
+HATCHES = ("", "//", "..", "xx", "\\\\", "oo", "--", "++", "**", "||")
+
+
+def series_hatches(names: Sequence[Any], universe: Optional[Sequence[Any]] = None) -> Dict[Any, str]:
+    """A bar hatch per series, by :func:`series_colors`'s rule (position in
+    ``universe`` when given), so bars stay apart in greyscale, where ten
+    colours fall into a few greys."""
+    colors = series_colors(names, universe)
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0", "C1", "C2", "C3", "C4", "C5"])
+    where = {c: i for i, c in enumerate(cycle)}
+    return {n: HATCHES[where.get(c, 0) % len(HATCHES)] for n, c in colors.items()}
 
 
 def series_colors(names: Sequence[Any], universe: Optional[Sequence[Any]] = None) -> Dict[Any, Any]:

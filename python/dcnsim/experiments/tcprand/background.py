@@ -35,18 +35,19 @@ def _fig8c_points(quick: bool) -> List[Point]:
 
 
 def _analyze_fig8c(summary, out_dir: Path) -> FigureResult:
-    from ...plots import new_figure, save, series_colors
+    from ...plots import new_figure, save, series_colors, series_hatches
 
     df = _fig1_frame(summary)
     m = _mean(df, ["series", "bg_mbps"])
     series = list(dict.fromkeys(m["series"]))
     bgs = sorted(m["bg_mbps"].unique())
     colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
+    hatches = series_hatches(series, universe=list(SERIES))  # and a fill that survives greyscale
     fig, ax = new_figure(figsize=(8, 4))
     w = 0.8 / len(series)
     for i, s in enumerate(series):
         v = [float(m[(m.series == s) & (m.bg_mbps == b)]["jain"].iloc[0]) for b in bgs]
-        ax.bar(np.arange(len(bgs)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s])
+        ax.bar(np.arange(len(bgs)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s], hatch=hatches[s], edgecolor="white")
     ax.set_xticks(np.arange(len(bgs)))
     ax.set_xticklabels([f"{15 * b:g} Mbps" for b in bgs])
     ax.set_xlabel("aggregate UDP CBR background (15 senders × rate)")

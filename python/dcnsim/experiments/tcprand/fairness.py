@@ -69,16 +69,17 @@ PAPER_8B_DCTCP_Q20 = 0.936
 
 
 def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None):
-    from ...plots import new_figure, save, series_colors
+    from ...plots import new_figure, save, series_colors, series_hatches
 
     qs = sorted(df["qmax"].unique())
     series = list(dict.fromkeys(df["series"]))
     colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
+    hatches = series_hatches(series, universe=list(SERIES))  # and a fill that survives greyscale
     fig, ax = new_figure(figsize=(9, 4.2))
     w = 0.8 / len(series)
     for i, s in enumerate(series):
         vals = [float(df[(df["series"] == s) & (df["qmax"] == q)][value].mean()) for q in qs]
-        ax.bar(np.arange(len(qs)) + i * w - 0.4 + w / 2, vals, w, label=s, color=colors[s])
+        ax.bar(np.arange(len(qs)) + i * w - 0.4 + w / 2, vals, w, label=s, color=colors[s], hatch=hatches[s], edgecolor="white")
     ax.set_xticks(np.arange(len(qs)))
     ax.set_xticklabels([f"Qmax = {q} pkt" for q in qs])
     ax.set_ylabel(ylabel)

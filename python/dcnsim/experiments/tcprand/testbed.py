@@ -49,7 +49,7 @@ def _slug(s: str) -> str:
 def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     import pandas as pd
 
-    from ...plots import new_figure, save, series_colors
+    from ...plots import new_figure, save, series_colors, series_hatches
 
     rows = []
     for _, r in summary.iterrows():
@@ -64,13 +64,14 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     cases = list(dict.fromkeys(m["case"]))
     series = list(dict.fromkeys(m["series"]))
     colors = series_colors(series, universe=list(SERIES))  # one colour per series in every figure
+    hatches = series_hatches(series, universe=list(SERIES))  # and a fill that survives greyscale
     fig, axes = new_figure(ncols=2, figsize=(11, 4))
     w = 0.8 / len(series)
     for ax, col, yl in ((axes[0], "jain", "Jain's index (per-sender mean goodput)"),
                         (axes[1], "goodput_ratio", "total goodput / CUBIC's")):
         for i, s in enumerate(series):
             v = [float(m[(m.case == c) & (m.series == s)][col].iloc[0]) for c in cases]
-            ax.bar(np.arange(len(cases)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s])
+            ax.bar(np.arange(len(cases)) + i * w - 0.4 + w / 2, v, w, label=s, color=colors[s], hatch=hatches[s], edgecolor="white")
         ax.set_xticks(np.arange(len(cases)))
         ax.set_xticklabels([f"(N1, N2, N3) = {c}" for c in cases])
         ax.set_ylabel(yl)
