@@ -55,10 +55,9 @@ pub(super) struct Prio {
     /// The packet being serialized is a data packet of this many bytes
     /// (0: a header, or none): htsim counts it in the data queue.
     serving_lo: u32,
-    /// A `Serve` event is pending (at the serializer's next departure),
-    /// at `serve_at`.
-    serve_armed: bool,
-    serve_at: SimTime,
+    /// When the pending `Serve` event fires (the serializer's next
+    /// departure), if one is pending.
+    serve_at: Option<SimTime>,
     /// A switch's egress: trims. A host's NIC only prioritises.
     trims: bool,
     lo_lim: (u64, u64),
@@ -118,8 +117,7 @@ impl Prio {
             hi_bytes: 0,
             lo_bytes: 0,
             serving_lo: 0,
-            serve_armed: false,
-            serve_at: SimTime(0),
+            serve_at: None,
             trims,
             lo_lim: split(data_limit),
             hi_lim: split(cfg.header_limit.unwrap_or(twice(data_limit))),
@@ -273,10 +271,9 @@ impl Links {
         m.pkts = m.pkts.max(pkts as u32);
         if self.hot[l].st.free_at <= now {
             self.serve(q, link);
-        } else if !self.prio[l].serve_armed {
+        } else if self.prio[l].serve_at.is_none() {
             let at = self.hot[l].st.free_at;
-            self.prio[l].serve_armed = true;
-            self.prio[l].serve_at = at;
+            self.prio[l].serve_at = Some(at);
             q.schedule(at, Event::Serve(link));
         }
         Enqueue::Queued
@@ -300,18 +297,18 @@ impl Links {
             // packet over its buffer). A later Serve armed by that start
             // serves next; else one is armed for when it frees.
             let p = &mut self.prio[l];
-            if p.serve_armed && p.serve_at > now {
+            if p.serve_at.is_some_and(|t| t > now) {
                 return;
             }
-            p.serve_armed = !(p.hi.is_empty() && p.lo.is_empty());
-            if p.serve_armed {
-                p.serve_at = free_at;
+            p.serve_at = None;
+            if !(p.hi.is_empty() && p.lo.is_empty()) {
+                p.serve_at = Some(free_at);
                 q.schedule(free_at, Event::Serve(link));
             }
             return;
         }
         let p = &mut self.prio[l];
-        p.serve_armed = false;
+        p.serve_at = None;
         p.serving_lo = 0;
         let w = if let Some(w) = p.hi.pop_front() {
             p.hi_bytes -= w.h.wire as u64;
@@ -326,8 +323,7 @@ impl Links {
         let more = !(p.hi.is_empty() && p.lo.is_empty());
         let depart = self.start_serializing(q, link, w.h, w.at, w.delay);
         if more {
-            self.prio[l].serve_armed = true;
-            self.prio[l].serve_at = depart;
+            self.prio[l].serve_at = Some(depart);
             q.schedule(depart, Event::Serve(link));
         }
     }

@@ -112,7 +112,7 @@ fn full_packet(cfg: &Config) -> u64 {
         + cfg.l2_overhead as u64
 }
 
-/// A threshold (PFC's, RED's) in words.
+/// A threshold's unit in words.
 fn limit_unit(l: Limit) -> &'static str {
     match l {
         Limit::Bytes(_) => "bytes",
@@ -120,6 +120,7 @@ fn limit_unit(l: Limit) -> &'static str {
     }
 }
 
+/// A threshold (PFC's, RED's) in words.
 fn limit_text(l: Limit) -> String {
     match l {
         Limit::Bytes(b) => format!("{b} bytes"),
@@ -258,38 +259,30 @@ pub fn parse_config_until(
                         ok = false;
                     }
                 }
-                let above = match (xon, xoff) {
+                let problem = match (xon, xoff) {
                     (Limit::Bytes(a), Limit::Bytes(b)) | (Limit::Packets(a), Limit::Packets(b)) => {
-                        a > b
-                    }
-                    _ => {
-                        // packets of any size against bytes: no order
-                        // holds for every packet (10pkt of 1,500 B
-                        // under 100KB resumes a port as it pauses)
-                        ctx.err(
-                            "pfc.xon",
+                        (a > b).then(|| {
                             format!(
-                                "xon is in {} and xoff in {} ({} and {}): give both in one unit",
-                                limit_unit(xon),
-                                limit_unit(xoff),
+                                "{} is above xoff ({}): a port would be resumed while still \
+                                 over the count that paused it",
                                 limit_text(xon),
                                 limit_text(xoff)
-                            ),
-                        );
-                        ok = false;
-                        false
+                            )
+                        })
                     }
+                    // packets of any size against bytes: no order holds for
+                    // every packet (10pkt of 1,500 B under 100KB resumes a
+                    // port as it pauses)
+                    _ => Some(format!(
+                        "xon is in {} and xoff in {} ({} and {}): give both in one unit",
+                        limit_unit(xon),
+                        limit_unit(xoff),
+                        limit_text(xon),
+                        limit_text(xoff)
+                    )),
                 };
-                if above {
-                    ctx.err(
-                        "pfc.xon",
-                        format!(
-                            "{} is above xoff ({}): a port would be resumed while still over \
-                             the count that paused it",
-                            limit_text(xon),
-                            limit_text(xoff)
-                        ),
-                    );
+                if let Some(why) = problem {
+                    ctx.err("pfc.xon", why);
                     ok = false;
                 }
                 if !ok {
@@ -910,10 +903,6 @@ fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec) {
         .flat_map(|l| [&l.queue_ab, &l.queue_ba])
         .filter_map(|q| q.ecn_k)
         .collect();
-    let unit = |l: &Limit| match l {
-        Limit::Bytes(_) => "bytes",
-        Limit::Packets(_) => "packets",
-    };
     if ks.is_empty() {
         ctx.err(
             "topology.ecn_kmax",
@@ -921,13 +910,13 @@ fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec) {
         );
         return;
     }
-    if let Some(k) = ks.iter().find(|k| unit(k) != unit(&r.kmax)) {
+    if let Some(k) = ks.iter().find(|k| limit_unit(**k) != limit_unit(r.kmax)) {
         ctx.err(
             "topology.ecn_kmax",
             format!(
                 "ecn_kmax is in {} and an ecn_k in {} ({}): give both in one unit",
-                unit(&r.kmax),
-                unit(k),
+                limit_unit(r.kmax),
+                limit_unit(*k),
                 limit_text(*k)
             ),
         );
