@@ -8,7 +8,7 @@ from typing import Any, Dict, List
 
 from ...result import jain as _jain
 from ...sweep import Point
-from ..framework import Comparison, FigureResult, read_table
+from ..framework import Comparison, FigureResult, _write_csv, read_table
 from .common import REGISTER, ROOT, _doc, rack_of, tcp, topology
 
 # ---------------------------------------------------------------- Fig. 10 (convergence)
@@ -109,7 +109,7 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
         + f"; convergence: the new flow's {p['window_s'] * 1e3:g} ms mean rate first at 80 % of the fair share; Jain "
           "over the last third of each phase"))
     table = ts.drop(columns=["flow"]).copy()
-    phases.to_csv(out_dir / "fig10_phases.csv", index=False)
+    _write_csv(out_dir / "fig10_phases.csv", phases)
     notes = [f"per-flow goodput from the core's time series (delivered bytes every {bin_s * 1e3:g} ms); "
              f"phase summary in fig10_phases.csv; flows start {p['interval_s']:g} s apart, 1 GB each, "
              f"run stopped at {p['stop_s']:g} s (before any flow finishes)"]

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...models.dctcp import n_star, n_star_max
 from ...sweep import Point
-from ..framework import FigureResult, check_formula
+from ..framework import FigureResult, _write_csv, check_formula
 from .common import (
     BASE,
     DELAY,
@@ -151,7 +151,7 @@ def _analyze_s3(summary, out_dir: Path) -> FigureResult:
                                    note=f"onset {as_onset(r['sim_onset_n']):g} workers; N*max = {r['n_star_max']:.1f} "
                                         "at the cross-rack RTT of 200 µs; 1/5 of the workers share the root's rack "
                                         "(RTT 100 µs)"))
-    on.to_csv(out_dir / "sec3_onsets.csv", index=False)
+    _write_csv(out_dir / "sec3_onsets.csv", on)
     return FigureResult(df, paths, cmps, ["model: C·RTT + B bytes hold N*max flows of Wmin = 2 segments of "
                                           "1500 B on the wire (MSS 1460 + 40 B headers); onsets per setting in "
                                           "sec3_onsets.csv"])
