@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -230,19 +231,34 @@ def test_an_interrupted_rerun_leaves_the_directory_marked_incomplete(tmp_path, s
 
     out = tmp_path / "o"
     assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
-    real = _atomic.atomic_write
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real_write = _atomic.StagedFiles.write
 
-    def cut(path, write, mode="w"):
+    def cut(self, path, write, mode="w"):
         if path.name == "flows.csv":
             raise KeyboardInterrupt
-        return real(path, write, mode)
+        return real_write(self, path, write, mode)
 
-    monkeypatch.setattr(_atomic, "atomic_write", cut)
+    # cut while the files are written: the earlier run is as it was
+    monkeypatch.setattr(_atomic.StagedFiles, "write", cut)
     capsys.readouterr()
+    assert cli_mod.main(["run", str(small_incast_path), "--seed", "9", "--out", str(out), "--no-progress"]) == 130
+    assert f"interrupted while writing; {out} is as it was" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    monkeypatch.setattr(_atomic.StagedFiles, "write", real_write)
+
+    def cut_commit(self):
+        tmp, target = self._pending.pop(0)  # scenario.json in place, then Ctrl-C
+        os.replace(tmp, target)
+        raise KeyboardInterrupt
+
+    # cut while they are put in place: marked incomplete
+    monkeypatch.setattr(_atomic.StagedFiles, "commit", cut_commit)
     assert cli_mod.main(["run", str(small_incast_path), "--seed", "9", "--out", str(out), "--no-progress"]) == 130
     assert f"interrupted while writing; {out} is incomplete (it has no summary.json)" in capsys.readouterr().err
     assert not (out / "summary.json").exists()
     assert json.loads((out / "scenario.json").read_text())["seed"] == 9
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
 # ---------------------------------------------------------------- sweep

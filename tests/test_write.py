@@ -171,21 +171,26 @@ def test_a_directory_without_a_run_keeps_files_named_like_results(tmp_path):
 def test_an_interrupted_rewrite_leaves_no_earlier_summary_beside_new_tables(tmp_path, monkeypatch):
     out = tmp_path / "out"
     traced_result(seed=1).write(out)
+    import os
+
     import dcnsim._atomic as atomic_mod
 
-    real = atomic_mod.atomic_write
     written = []
 
-    def interrupted(path, write, mode="w"):
-        if len(written) == 3:  # scenario.json and two tables in
-            raise KeyboardInterrupt
-        written.append(path.name)
-        return real(path, write, mode)
+    def interrupted(self):
+        # every file is written; cut while they are put in place, once
+        # scenario.json and two tables are in
+        while len(written) < 3:
+            tmp, target = self._pending.pop(0)
+            os.replace(tmp, target)
+            written.append(target.name)
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(atomic_mod, "atomic_write", interrupted)
+    monkeypatch.setattr(atomic_mod.StagedFiles, "commit", interrupted)
     with pytest.raises(KeyboardInterrupt):
         traced_result(seed=2).write(out)
     assert written[0] == "scenario.json"
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
     assert not (out / "summary.json").exists()  # incomplete, and says so
     assert json.loads((out / "scenario.json").read_text())["seed"] == 2  # never the old run's beside new tables
     monkeypatch.undo()

@@ -89,6 +89,7 @@ def __dir__() -> List[str]:
 __all__ = [
     "run",
     "validate",
+    "Problems",
     "Result",
     "ScenarioError",
     "DcnsimWarning",
@@ -184,45 +185,92 @@ def _problems(doc: Any) -> List[Problem]:
     return errors + [e for e in core if e.path not in seen]
 
 
-def validate(scenario: Any) -> List[Problem]:
+class Problems(list):  # list[Problem]: typing is not imported at run time here
+    """What :func:`validate` returns: the scenario's problems (a list of
+    :class:`Problem`, empty when it is valid), and in ``warnings`` what a
+    valid scenario probably does not mean (the warnings ``dcnsim.run``
+    emits and ``dcnsim validate`` prints; empty for an invalid one)."""
+
+    warnings: List[Problem]
+
+    def __init__(self, problems: Any = (), warnings: Any = ()) -> None:
+        super().__init__(problems)
+        self.warnings = list(warnings)
+
+
+def validate(scenario: Any) -> "Problems":
     """Every problem of a scenario (path, dict or builder), each a
     :class:`Problem` ``(path, message)`` pair whose ``str()`` is
     ``"field.path: reason"``; an empty list means it is valid. Never raises
-    for a bad scenario."""
-    from ._document import as_dict
+    for a bad scenario. The list's ``warnings`` holds the scenario's
+    warnings (DCTCP with no ECN-marking queue, ...) when it is valid, as
+    ``dcnsim validate`` prints them."""
+    from ._document import as_dict, json_text
 
     try:
         doc = as_dict(scenario)
     except ScenarioError as e:
-        return list(e.errors)
-    return _problems(doc)
+        return Problems(e.errors)
+    problems = _problems(doc)
+    if problems:
+        return Problems(problems)
+    text, _ = json_text(doc)
+    return Problems((), [Problem(path, reason) for path, reason in _require("warnings")(text)])
+
+
+def _seed(seed: Any) -> int:
+    """``seed`` as an int: any integer type (numpy's too), not a bool."""
+    import operator
+
+    try:
+        boolean = isinstance(seed, bool) or type(seed).__name__ in ("bool", "bool_")  # numpy's is "bool" since 2.0
+        value = None if boolean else operator.index(seed)
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value < 2**64:
+        raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
+    return value
+
+
+def _add_outcome_warnings(result: "Result") -> List[Problem]:
+    """What the run did that its scenario probably did not mean
+    (:meth:`Result.outcome_warnings`), added to ``result.warnings``."""
+    found = result.outcome_warnings()
+    result.warnings.extend(str(p) for p in found)
+    return found
 
 
 def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "Result":
     """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
-    and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``.
+    and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``
+    (any integer type, numpy's too).
     ``progress=True`` shows a bar on stderr: simulated time of ``stop``,
     events/s, time left (it changes no result).
 
     Raises :class:`ScenarioError` listing every problem if the scenario is
     invalid. A valid scenario that is probably not meant (DCTCP with no
     ECN-marking queue, …) runs, with a :class:`DcnsimWarning` per problem
-    (also in ``Result.warnings``). Ctrl-C (SIGINT) stops the run within milliseconds and raises
+    before it starts; so does, after it, a run whose outcome was probably
+    not meant (packets dropped in a lossless PFC fabric, apps not finished
+    at ``stop``). Both are in ``Result.warnings``. Ctrl-C (SIGINT) stops the run within milliseconds and raises
     ``KeyboardInterrupt``: no result, nothing written."""
     import sys
     import warnings
 
-    from ._document import as_dict, json_text
+    from ._document import as_dict, json_document
+    from .errors import caller_stacklevel
     from .result import Result
 
     doc = as_dict(scenario)
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
-        doc["seed"] = seed
-    text, errors = json_text(doc)
+        seed = doc["seed"] = _seed(seed)
+    # the document as plain JSON values (numpy scalars as the Python values
+    # they hold): what the core reads is what Result.scenario keeps and
+    # Result.write writes
+    plain, text, errors = json_document(doc)
     if errors:  # with the core's problems of the rest, one report per field
         raise ScenarioError(_problems(doc))
+    doc = plain
     notes: List[Problem] = []
 
     def warn(pairs: List[Tuple[str, str]]) -> None:
@@ -254,4 +302,10 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     finally:
         if bar is not None:
             bar.close(done)
-    return Result(raw, doc, warnings=notes)
+    result = Result(raw, doc, warnings=notes)
+    for p in _add_outcome_warnings(result):
+        w = DcnsimWarning(p.path, p.message)
+        # `dcnsim run` prints these in its summary, not again on stderr
+        w.after_run = True  # type: ignore[attr-defined]
+        warnings.warn(w, stacklevel=caller_stacklevel())
+    return result

@@ -8,12 +8,12 @@ import os
 # defined in errors: the CLI catches it without loading this module
 from .errors import OutputDirError
 
-__all__ = ["OutputDirError", "atomic_open", "atomic_write", "check_out_dir", "dir_lock"]
+__all__ = ["OutputDirError", "StagedFiles", "atomic_open", "atomic_write", "check_out_dir", "dir_lock"]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import IO, Any, Callable, Iterator, Union
+    from typing import IO, Any, Callable, Iterator, List, Tuple, Union
 
 
 def _file_mode() -> int:
@@ -27,30 +27,25 @@ _MODE = _file_mode()
 
 
 @contextlib.contextmanager
-def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
-    """Open a temporary file beside ``path``; on a clean exit flush, fsync and
-    ``os.replace`` it onto ``path`` (then fsync the directory). On an
-    exception the temporary file is removed and ``path`` is untouched."""
+def _temp_file(target: Path, mode: str) -> Iterator[Tuple[IO[Any], str]]:
+    """A new temporary file beside ``target`` and its path; on a clean exit
+    flushed, fsynced and given open()'s mode, on an exception removed."""
     if mode not in ("w", "wb"):
         raise ValueError("mode must be 'w' or 'wb'")
-    # here, not at the top: a run without --out never loads them (tempfile ≈ 10 ms;
-    # pathlib brings urllib.parse and ipaddress, ≈ 3 ms of every start)
+    # here, not at the top: a run without --out never loads it (≈ 10 ms)
     import tempfile
-    from pathlib import Path
 
-    target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         fh_: IO[Any] = os.fdopen(fd, "w", encoding="utf-8", newline="") if mode == "w" else os.fdopen(fd, "wb")
         with fh_ as fh:
-            yield fh
+            yield fh, tmp
             fh.flush()
             os.fsync(fh.fileno())
             try:
                 os.chmod(tmp, _MODE)
             except OSError:
                 pass
-        os.replace(tmp, target)
     except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -58,7 +53,69 @@ def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
             # a failed write() names no file (a full disk): name the one meant
             raise OSError(e.errno, e.strerror, str(target)) from e
         raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: Union[str, os.PathLike], mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on a clean exit flush, fsync and
+    ``os.replace`` it onto ``path`` (then fsync the directory). On an
+    exception the temporary file is removed and ``path`` is untouched."""
+    # pathlib here: it brings urllib.parse and ipaddress, ≈ 3 ms of every start
+    from pathlib import Path
+
+    target = Path(path)
+    with _temp_file(target, mode) as (fh, tmp):
+        yield fh
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
     _fsync_dir(target.parent)
+
+
+class StagedFiles:
+    """Files written whole to temporaries beside their targets first
+    (:meth:`write`), and put in place together, in the order written, only
+    by :meth:`commit`: a failure while any is being written (a value that
+    cannot be written, a full disk) leaves every target as it was. Used as
+    a context manager, the temporaries not committed are removed on exit."""
+
+    def __init__(self) -> None:
+        self._pending: List[Tuple[str, Path]] = []
+
+    def write(self, path: Union[str, os.PathLike], write: Callable[[IO], object], mode: str = "w") -> None:
+        from pathlib import Path
+
+        target = Path(path)
+        with _temp_file(target, mode) as (fh, tmp):
+            write(fh)
+        self._pending.append((tmp, target))
+
+    def commit(self) -> None:
+        """Rename every temporary onto its target, in the order written."""
+        dirs = []
+        while self._pending:
+            tmp, target = self._pending[0]
+            os.replace(tmp, target)
+            self._pending.pop(0)
+            if target.parent not in dirs:
+                dirs.append(target.parent)
+        for d in dirs:
+            _fsync_dir(d)
+
+    def discard(self) -> None:
+        for tmp, _ in self._pending:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        self._pending.clear()
+
+    def __enter__(self) -> "StagedFiles":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.discard()
 
 
 def atomic_write(path: Union[str, os.PathLike], write: Callable[[IO], object], mode: str = "w") -> None:
@@ -86,13 +143,15 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     file, or the nearest existing directory refuses a new file. Creates
     nothing that stays: the writability probe is a temporary file, removed
     at once (``os.access`` is not enough: it says yes to root on read-only
-    file systems and no to ACL grants)."""
+    file systems and no to ACL grants). Returns the path, a leading ``~``
+    made the home directory (as a shell makes it of ``--out ~/x``, and
+    pandas' ``to_csv`` of its path)."""
     from pathlib import Path
 
     if not os.fspath(path):
         # Path("") is "." : an unset $OUT would write into wherever the command ran
         raise OutputDirError("'' is an empty path; name a directory ('.' for the current one)")
-    target = Path(path)
+    target = Path(path).expanduser()
     probe = target
     while not probe.exists():
         if probe.is_symlink():

@@ -310,17 +310,35 @@ def _plain_json(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def json_document(doc: Any) -> Tuple[Any, str, List[Problem]]:
+    """``(document, text, problems)``: the document as plain JSON values
+    (numpy scalars as the Python values they hold; ``doc`` itself when it
+    is plain already), the JSON text the core reads, and what JSON cannot
+    carry (``sanitize``'s problems)."""
+    errors: List[Problem] = []
+    if not _plain_json(doc):
+        doc, errors = sanitize(doc)
+    return doc, json.dumps(doc, allow_nan=False, separators=(",", ":")), errors
+
+
 def json_text(doc: Any) -> Tuple[str, List[Problem]]:
     """``(text, problems)``: the JSON text the core reads and what JSON
     cannot carry (``sanitize``'s problems; the text is then of its copy).
     A plain document is written as it is, without ``sanitize``'s copy."""
-    errors: List[Problem] = []
-    if not _plain_json(doc):
-        doc, errors = sanitize(doc)
-    return json.dumps(doc, allow_nan=False, separators=(",", ":")), errors
+    _, text, errors = json_document(doc)
+    return text, errors
 
 
-_COMPACT = json.JSONEncoder(separators=(", ", ": ")).encode
+def _numpy_json(value: Any) -> Any:
+    # a numpy scalar or array left in a document or record (a Result made
+    # by hand, a metric): the Python values it holds, as json_document
+    # gives them
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_COMPACT = json.JSONEncoder(separators=(", ", ": "), default=_numpy_json).encode
 
 
 def readable_json(doc: Any) -> str:

@@ -87,6 +87,8 @@ def format_summary(result, warnings: bool = True) -> str:
     from . import __version__, core_version
 
     s, m = result.summary, result.metrics
+    # what the run did that was probably not meant: each in its place below
+    outcome = {p.path: p for p in result.outcome_warnings()}
     name = result.scenario.get("name", "scenario")
     seed = s.get("seed", result.scenario.get("seed"))
     lines = [f"dcnsim {__version__} (core {core_version()}): {name}, seed {fmt_count(seed) if seed is not None else '?'}"]
@@ -159,10 +161,8 @@ def format_summary(result, warnings: bool = True) -> str:
                    if most is not None else "")
         row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
                    f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
-        at_switches = sum(int(d) for d, h in zip(qm.get("dropped", ()), qm.get("from_host", ())) if not h)
-        if at_switches:
-            row("", f"warning: {fmt_count(at_switches)} packets dropped at full switch buffers under PFC: a port's "
-                    "buffer must hold what its inputs bring at xoff plus a round trip each")
+        if "pfc" in outcome:
+            row("", f"warning: {outcome['pfc'].message}")
     if "n_queries" in m:
         row(
             "queries",
@@ -219,11 +219,11 @@ def format_summary(result, warnings: bool = True) -> str:
                          f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): see topology.nic_buffer")
     if warnings:
         for w in getattr(result, "warnings", ()):
-            row("warning", w)
+            if w not in outcome.values():  # (dcnsim.run adds them to Result.warnings)
+                row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
-    unfinished = s.get("apps_unfinished", 0) or 0
-    if unfinished > 0:
-        row("warning", f"{fmt_count(unfinished)} app(s) had not finished at `stop`")
+    if "apps" in outcome:
+        row("warning", outcome["apps"].message)
     row(
         "packets",
         f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
@@ -253,8 +253,9 @@ def format_summary(result, warnings: bool = True) -> str:
 
 def _incomplete(out: str) -> str:
     """What a write cut short left in ``out``: Result.write removes an
-    earlier summary.json before anything else and writes its own last, so
-    one there means nothing was changed yet."""
+    earlier summary.json only once every new file is written, before it
+    puts them in place with its own summary.json last, so one there means
+    nothing was changed."""
     if os.path.exists(os.path.join(out, "summary.json")):
         return f"{out} is as it was (nothing of this run written)"
     return f"{out} is incomplete (it has no summary.json)"
@@ -283,8 +284,13 @@ def cmd_run(args) -> int:
         if args.out:
             # here: a run without --out never loads the writers (nor contextlib)
             from ._atomic import check_out_dir
+            from .result import foreign_files, foreign_files_error
 
-            check_out_dir(args.out)
+            out_dir = check_out_dir(args.out)
+            # refused by the write; said now, before the simulation's time is spent
+            foreign = foreign_files(out_dir)
+            if foreign:
+                raise OutputDirError(foreign_files_error(args.out, foreign))
         # A bar only for a person watching (stderr a terminal), as the sweep's.
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
@@ -292,29 +298,29 @@ def cmd_run(args) -> int:
         return 2
     out = None
     if args.out:
-        from .result import result_files
+        import warnings
 
-        # what was there, and which files of it this run does not replace:
-        # read before the write, said after it, however it ended
-        earlier = result_files(args.out)
-        note = None
-        if earlier:
-            ours = set(result.file_names(args.format))
-            gone = [n for n in earlier if n not in ours]
-            note = (f"run: --out {args.out} held an earlier run's results: replacing them"
-                    + (f" (removing {', '.join(gone)}, which this run does not write)" if gone else ""))
+        from .errors import DcnsimWarning
+
         # the tables before any output: stdout may be a pipe already closed
         # (`| head -1`), and what the user asked for must not hang on it
         try:
-            try:
-                out = result.write(args.out, format=args.format)
-            except OutputDirError as e:  # another dcnsim writing there: nothing of ours was
-                note = None
-                print(f"run: --out {e}; this run's results were not written", file=sys.stderr)
-                return 1
-            finally:
-                if note is not None:
-                    print(note, file=sys.stderr)
+            # Result.write says when it replaces an earlier run (once every
+            # file is written, before the earlier one goes): one line here,
+            # said however the write ended
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always", DcnsimWarning)
+                try:
+                    out = result.write(args.out, format=args.format)
+                except OutputDirError as e:  # another dcnsim writing there: nothing of ours was
+                    print(f"run: --out {e}; this run's results were not written", file=sys.stderr)
+                    return 1
+                finally:
+                    for w in said:
+                        if isinstance(w.message, DcnsimWarning):
+                            print(f"run: --out {args.out} {w.message.reason}", file=sys.stderr)
+                        else:
+                            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
         except KeyboardInterrupt:
             print(f"interrupted while writing; {_incomplete(args.out)}", file=sys.stderr)
             return 130
@@ -333,9 +339,6 @@ def cmd_run(args) -> int:
 def cmd_validate(args) -> int:
     import dcnsim
 
-    from . import _core
-    from ._document import load_scenario, to_json
-
     status = 0
     for f in args.files:
         problems = dcnsim.validate(f)
@@ -346,10 +349,10 @@ def cmd_validate(args) -> int:
                 print(f"{f}: {_one_line(p)}")
         else:
             # "ok" only when nothing is to be said: a warning is a doubt
-            notes = _core.warnings(to_json(load_scenario(f)))
+            notes = problems.warnings
             print(f"{f}: valid, with {len(notes)} warning{'s' if len(notes) > 1 else ''}" if notes else f"{f}: ok")
-            for path, reason in notes:
-                print(f"{f}: warning: {_one_line(f'{path}: {reason}')}")
+            for note in notes:
+                print(f"{f}: warning: {_one_line(note)}")
     return status
 
 
@@ -926,7 +929,9 @@ def _warning_printer(fallback):
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:
         if issubclass(category, DcnsimWarning):
-            print(f"warning: {_one_line(message)}", file=sys.stderr)
+            # a run's outcome (drops under PFC, apps unfinished): the summary says it in its place
+            if not getattr(message, "after_run", False):
+                print(f"warning: {_one_line(message)}", file=sys.stderr)
         else:
             fallback(message, category, filename, lineno, file, line)
 

@@ -17,6 +17,7 @@ import os
 from collections.abc import MutableMapping
 
 from . import _core
+from .errors import Problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
@@ -153,17 +154,33 @@ def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[st
     """Before a run is written into ``out_dir``: the earlier run's
     ``summary.json`` first (an interrupted write must never leave it
     vouching for new tables), then its files the new run, writing ``keep``,
-    would leave beside its own (its traces, its other format)."""
+    would leave beside its own (its traces, its other format); then the
+    temporaries of a write killed outright (:func:`remove_stale_temporaries`)."""
+    remove_earlier_files(out_dir, keep)
+    remove_stale_temporaries(out_dir)
+
+
+def remove_earlier_files(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[str]) -> List[str]:
+    """The earlier run's ``summary.json``, then its files not in ``keep``,
+    removed from ``out_dir``; returns the names of the latter."""
     names = set(keep)
+    gone = []
     for old in sorted(result_files(out_dir), key=lambda n: n != "summary.json"):
         if old == "summary.json" or old not in names:
             try:
                 os.unlink(os.path.join(os.fsdecode(out_dir), old))
             except FileNotFoundError:
                 pass
-    # the temporaries of a write killed outright (SIGKILL, a power cut),
-    # `.NAME.XXXXXXXX.tmp` for a result's NAME (atomic_open): the writer
-    # holds the directory's lock (dir_lock), so none is another's in flight
+            if old not in names:
+                gone.append(old)
+    return gone
+
+
+def remove_stale_temporaries(out_dir: "Union[str, os.PathLike[str]]") -> None:
+    """The temporaries of a write killed outright (SIGKILL, a power cut),
+    ``.NAME.XXXXXXXX.tmp`` for a result's NAME (atomic_open), removed: the
+    writer holds the directory's lock (dir_lock), so none is another's in
+    flight. Called before a write stages its own."""
     try:
         entries = list(os.scandir(os.fsdecode(out_dir)))
     except (FileNotFoundError, NotADirectoryError):
@@ -177,6 +194,36 @@ def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[st
                     os.unlink(e.path)
                 except FileNotFoundError:
                     pass
+
+
+def replacing_note(earlier: Sequence[str], ours: Iterable[str]) -> str:
+    """What a write into a directory holding an earlier run's files
+    (``earlier``, :func:`result_files`) says: the one text of
+    ``Result.write``'s warning and ``dcnsim run --out``'s line."""
+    keep = set(ours)
+    gone = [n for n in earlier if n not in keep]
+    return ("held an earlier run's results: replacing them"
+            + (f" (removing {', '.join(gone)}, which this run does not write)" if gone else ""))
+
+
+def foreign_files(out_dir: "Union[str, os.PathLike[str]]", names: Optional[Iterable[str]] = None) -> List[str]:
+    """The files of ``out_dir`` a write would overwrite although no dcnsim
+    run is there (no ``scenario.json`` nor ``summary.json``): a user's own
+    ``flows.csv``. ``names``: the files the write makes (default: any name
+    a result's file can have)."""
+    if result_files(out_dir):
+        return []
+    try:
+        present = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    wanted = None if names is None else set(names)
+    return sorted(n for n in present if (n in wanted if wanted is not None else _is_result_file(n)))
+
+
+def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequence[str]) -> str:
+    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no scenario.json or "
+            "summary.json): not overwriting files dcnsim did not write; move them or choose another directory")
 
 
 def jain(values: Iterable[float]) -> float:
@@ -522,14 +569,23 @@ class Result:
         """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
         traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
         with its effective seed) and ``summary.json`` (``summary`` plus
-        ``metrics``; written last, so its presence marks a complete result).
-        Each file is written atomically.
+        ``metrics``; put in place last, so its presence marks a complete
+        result). ``~`` in ``out_dir`` is the home directory. Returns the
+        directory.
+
+        Every file is first written whole to a temporary beside it; only
+        when all are written are they renamed into place, so a write that
+        fails (a value that cannot be written, a full disk, Ctrl-C) leaves
+        the directory as it was.
 
         A directory holds one run: where ``out_dir`` holds an earlier run's
-        results (its ``scenario.json`` or ``summary.json``), that run's
-        ``summary.json`` is removed first, and so are its files this run does
-        not write again (:func:`result_files`: tables in either format, pcap
-        traces); other files are never touched."""
+        results (its ``scenario.json`` or ``summary.json``), that run is
+        replaced, with a :class:`DcnsimWarning` naming its files this run
+        does not write (removed: tables in the other format, pcap traces;
+        :func:`result_files`); other files are never touched. A directory
+        with no run in it whose files this write would overwrite (a
+        ``flows.csv`` of your own) is refused with :class:`OutputDirError`,
+        as is a path that cannot be a directory."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         # here: pathlib is ≈ 3 ms of a start (see _atomic), the atomic writer
@@ -540,27 +596,48 @@ class Result:
             raise ValueError(EMPTY_OUT_DIR)
         from pathlib import Path
 
-        from ._atomic import atomic_write, dir_lock
+        from ._atomic import OutputDirError, StagedFiles, check_out_dir, dir_lock
         from ._document import readable_json
 
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        # the message run_sweep and `dcnsim run --out` give a file in the way
+        out = check_out_dir(out_dir)
+        names = self.file_names(format)
         # one writer at a time (another process's run or sweep into the
         # same directory would mix its files with these)
         with dir_lock(out):
-            clear_earlier_run(out, self.file_names(format))
-            # scenario.json first: from here on the directory says a run is
-            # written there (result_files), complete once summary.json is
-            atomic_write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
-            for name in self.tables:
-                if format == "csv":
-                    atomic_write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
-                else:
-                    atomic_write(out / f"{name}.parquet", functools.partial(_write_parquet, self.tables[name]), mode="wb")
-            for fname, data in self.pcaps.items():
-                safe = Path(fname).name  # a bare file name, never a path out of out_dir
-                atomic_write(out / safe, functools.partial(_write_bytes, data), mode="wb")
-            atomic_write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
+            earlier = result_files(out)
+            foreign = foreign_files(out, names)
+            if foreign:
+                raise OutputDirError(foreign_files_error(out, foreign))
+            remove_stale_temporaries(out)
+            with StagedFiles() as staged:
+                staged.write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
+                for name in self.tables:
+                    if format == "csv":
+                        staged.write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
+                    else:
+                        staged.write(out / f"{name}.parquet", functools.partial(_write_parquet, self.tables[name]),
+                                     mode="wb")
+                for fname, data in self.pcaps.items():
+                    safe = Path(fname).name  # a bare file name, never a path out of out_dir
+                    staged.write(out / safe, functools.partial(_write_bytes, data), mode="wb")
+                staged.write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
+                if earlier:
+                    # said before the earlier run goes: under `-W error` it
+                    # stays, and nothing of this one is written
+                    import warnings
+
+                    from .errors import DcnsimWarning, caller_stacklevel
+
+                    warnings.warn(DcnsimWarning(os.fspath(out), replacing_note(earlier, names)),
+                                  stacklevel=caller_stacklevel())
+                # everything is written: only now does the earlier run go,
+                # its summary.json first (a rename cut short never leaves it
+                # vouching for new tables); scenario.json is put in place
+                # first and summary.json last (result_files finds a write
+                # cut short, complete once summary.json is there)
+                remove_earlier_files(out, names)
+                staged.commit()
         return out
 
     def conservation_problems(self) -> List[str]:
@@ -632,6 +709,27 @@ class Result:
             else:
                 for r in tcp[tcp.delivered_bytes > tcp.app_bytes].itertuples():
                     out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > written {r.app_bytes}")
+        return out
+
+    def outcome_warnings(self) -> List[Problem]:
+        """What the run did that its scenario probably did not mean, as
+        :class:`Problem` ``(path, reason)`` pairs: packets dropped at full
+        switch buffers in a lossless (``[pfc]``) fabric; apps not finished
+        at ``stop`` (their unfinished rounds are in no ``blocks`` or
+        ``queries`` row). :func:`dcnsim.run` adds them to ``warnings`` and
+        emits each as a :class:`DcnsimWarning`; ``dcnsim run`` prints them
+        in its summary."""
+        out: List[Problem] = []
+        s = self.summary
+        if s.get("pfc_pauses") is not None and "queues" in self.tables:
+            q = self.tables.core_columns("queues")
+            at_switches = sum(int(d) for d, h in zip(q.get("dropped", ()), q.get("from_host", ())) if not h)
+            if at_switches:
+                out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC: a "
+                                          "port's buffer must hold what its inputs bring at xoff plus a round trip each"))
+        unfinished = int(s.get("apps_unfinished", 0) or 0)
+        if unfinished > 0:
+            out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"))
         return out
 
     def summary_record(self) -> Dict[str, Any]:

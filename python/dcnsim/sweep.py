@@ -146,9 +146,11 @@ def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
     from . import run
 
     with warnings.catch_warnings():
+        # the sweep says each once, for every point it concerns (its
+        # warnings, the points it replaces), not each worker on its own
         warnings.simplefilter("ignore", DcnsimWarning)
         result = run(doc)
-    result.write(out, format=format)
+        result.write(out, format=format)
     return result.summary_record()
 
 
@@ -265,15 +267,18 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     """Write a point's files atomically, ``summary.json`` last: a point
     directory holding a summary is complete. As ``Result.write``: an
     earlier run's summary goes first, and its files these do not replace."""
-    from ._atomic import atomic_write
-    from .result import _write_bytes, clear_earlier_run
+    from ._atomic import StagedFiles
+    from .result import _write_bytes, remove_earlier_files, remove_stale_temporaries
 
     out.mkdir(parents=True, exist_ok=True)
-    clear_earlier_run(out, files)
+    remove_stale_temporaries(out)
     order = {"scenario.json": 0, "summary.json": 2}
-    for name in sorted(files, key=lambda n: order.get(n, 1)):
-        data = files[name]
-        atomic_write(out / Path(name).name, functools.partial(_write_bytes, data), mode="wb")
+    with StagedFiles() as staged:
+        for name in sorted(files, key=lambda n: order.get(n, 1)):
+            staged.write(out / Path(name).name, functools.partial(_write_bytes, files[name]), mode="wb")
+        # all written: the earlier run goes only now (a full disk leaves it whole)
+        remove_earlier_files(out, files)
+        staged.commit()
 
 
 def _connect(cluster: str):
@@ -377,6 +382,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
     errors: List[Problem] = []
     seen: Dict[Path, str] = {}
     from . import _problems
+    from ._document import json_document
+    from .result import foreign_files, foreign_files_error
     for p in pts:
         d = point_dir(out_root, p.label)
         if d in seen:
@@ -385,11 +392,18 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
         if d.exists() and not d.is_dir():
             # found now, not after the point's simulation has run
             raise OutputDirError(f"{d}: exists and is not a directory (point {p.label!r}'s results go there)")
+        foreign = foreign_files(d)
+        if foreign:  # Result.write refuses them: found before anything runs
+            raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         try:
             doc = as_dict(p.scenario)
             if p.seed is not None:
                 doc["seed"] = p.seed
             problems = _problems(doc)
+            # numpy values (axes of np.arange, seeds) as the Python values
+            # they hold: compared with a stored scenario.json, and sent to
+            # the workers, as the document the core reads
+            doc = json_document(doc)[0]
         except ScenarioError as e:
             problems, doc = list(e.errors), {}
         # the point's label first: "label: field.path: reason"
@@ -515,14 +529,24 @@ def _same(a: Any, b: Any) -> bool:
 def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]) -> None:
     """One :class:`DcnsimWarning` per distinct warning of the points (run
     now or resumed), with how many points it concerns."""
-    seen: Dict[str, List[str]] = {}
+    # texts that differ only in their numbers (a run's outcome: "143
+    # packets dropped ...", "2 app(s) had not finished ...") are one
+    # warning, with the first point's numbers: not one line per point
+    seen: Dict[str, Tuple[str, List[str], set]] = {}
     for p, rec in zip(pts, records):
         for w in str((rec or {}).get("warnings") or "").splitlines():
             if w:
-                seen.setdefault(w, []).append(p.label)
-    for w, labels in seen.items():
-        field, _, reason = w.partition(": ")
-        warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, len(pts))}]"), stacklevel=caller_stacklevel())
+                first, labels, texts = seen.setdefault(_NUMBERS.sub("#", w), (w, [], set()))
+                labels.append(p.label)
+                texts.add(w)
+    for first, labels, texts in seen.values():
+        field, _, reason = first.partition(": ")
+        whose = f"; the numbers are point {labels[0]!r}'s" if len(texts) > 1 else ""
+        warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, len(pts))}{whose}]"),
+                      stacklevel=caller_stacklevel())
+
+
+_NUMBERS = re.compile(r"\d[\d,.]*")
 
 
 def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:
@@ -597,17 +621,19 @@ def jobs_for_threads(points: Sequence[Point], threads: int, cores: Optional[int]
 def grid(
     base: Any,
     axes: Mapping[str, Sequence[Any]],
-    seeds: Optional[Sequence[int]] = None,
+    seeds: Optional[Iterable[Any]] = None,
 ) -> List[Point]:
     """Cartesian product of ``axes`` (``{"topology.buffer": ["16KB", "32KB"], ...}``)
     and ``seeds`` over the ``base`` scenario. Labels read
     ``topology.buffer=16KB__seed=1``; ``params`` hold the axis values."""
-    if seeds and "seed" in axes:
+    # `seeds` may be a numpy array (np.arange), whose truth is ambiguous
+    given: List[Optional[int]] = [] if seeds is None else [_grid_seed(s) for s in seeds]
+    if given and "seed" in axes:
         # every point would run each of `seeds` whatever its axis value says
         raise ValueError("seed: given both as an axis and as seeds=; give the seeds once")
     doc = as_dict(base)
     keys = list(axes)
-    seed_list: List[Optional[int]] = list(seeds) if seeds else [None]
+    seed_list: List[Optional[int]] = given or [None]
     points = []
     for combo in itertools.product(*(list(axes[k]) for k in keys)):
         over = dict(zip(keys, combo))
@@ -621,6 +647,14 @@ def grid(
             label = "__".join(parts) or "base"
             points.append(Point(label, scen, s, params))
     return points
+
+
+def _grid_seed(s: Any) -> Any:
+    """A seed of ``grid``'s ``seeds=``: any integer type (numpy's) as an
+    int; anything else as it is, for the validation to name."""
+    if isinstance(s, numbers.Integral) and not isinstance(s, bool):
+        return int(s)
+    return s
 
 
 def _fmt(v: Any) -> str:

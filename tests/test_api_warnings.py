@@ -1,0 +1,94 @@
+"""The warnings `dcnsim run` and `dcnsim validate` print are the library's
+too: a run's outcome in Result.warnings, a scenario's in validate()'s
+list (audit 27, F4, F7)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import dcnsim
+import pytest
+from conftest import needs_core
+
+PFC_DROPS = "packets dropped at full switch buffers under PFC"
+UNFINISHED = "app(s) had not finished at `stop`"
+
+
+def lossy_pfc() -> dcnsim.Scenario:
+    # eight senders into one port whose buffer cannot hold what arrives at xoff
+    return dcnsim.Scenario(topology=dcnsim.Star(hosts=9, rate="10Gbps", delay="1us", buffer="200KB"),
+                           apps=[dcnsim.Bulk(src=i, dst=0, size="200KB") for i in range(1, 9)], stop="5ms",
+                           pfc=dcnsim.Pfc(xoff="30KB", xon="20KB"))
+
+
+def unfinished() -> dcnsim.Scenario:
+    return dcnsim.Scenario(topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="10us", buffer="32KB"),
+                           apps=dcnsim.SyncReads(client=0, servers="1-2", sru="64KB", blocks=5), stop="200us")
+
+
+@needs_core
+def test_a_runs_outcome_is_in_result_warnings_and_warned(tmp_path):
+    with pytest.warns(dcnsim.DcnsimWarning) as rec:
+        r = dcnsim.run(lossy_pfc())
+    said = [str(w.message) for w in rec]
+    assert any(s.startswith("pfc: ") and PFC_DROPS in s for s in said), said
+    assert any(w.startswith("pfc: ") and PFC_DROPS in w for w in r.warnings), r.warnings
+    with pytest.warns(dcnsim.DcnsimWarning, match=UNFINISHED.replace("(", r"\(").replace(")", r"\)")):
+        u = dcnsim.run(unfinished())
+    assert u.summary["apps_unfinished"] >= 1
+    assert f"apps: {u.summary['apps_unfinished']} {UNFINISHED}" in u.warnings
+    # and in what is written
+    record = json.loads((u.write(tmp_path / "u") / "summary.json").read_text())
+    assert UNFINISHED in record["warnings"]
+
+
+@needs_core
+def test_a_run_that_went_as_meant_has_no_outcome_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        r = dcnsim.run(dcnsim.with_overrides(unfinished(), {"stop": "1s"}))
+    assert r.warnings == [] and r.outcome_warnings() == []
+
+
+@needs_core
+def test_the_command_line_prints_them_from_the_result_once(tmp_path, capsys):
+    from dcnsim import cli as cli_mod
+
+    path = tmp_path / "pfc.json"
+    path.write_text(json.dumps(lossy_pfc().to_dict()))
+    assert cli_mod.main(["run", str(path), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    lines = [ln for ln in out.splitlines() if PFC_DROPS in ln or UNFINISHED in ln]
+    r = dcnsim.run(lossy_pfc())
+    # each in its place in the summary, in the words of Result.warnings, and not again on stderr
+    assert lines == [f"               warning: {r.outcome_warnings()[0].message}",
+                     f"  warning      {r.outcome_warnings()[1].message}"], lines
+    assert PFC_DROPS not in err and UNFINISHED not in err
+    # a summary of a result whose warnings hold them says each once
+    text = cli_mod.format_summary(r)
+    assert text.count(PFC_DROPS) == 1 and text.count(UNFINISHED) == 1
+
+
+def dctcp_without_ecn() -> dict:
+    return dcnsim.Scenario(topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="10us", buffer="32KB"),
+                           tcp=dcnsim.Tcp(cc="dctcp"),
+                           apps=dcnsim.SyncReads(client=0, servers="1-2", blocks=1)).to_dict()
+
+
+@needs_core
+def test_validate_gives_the_warnings_dcnsim_validate_prints(tmp_path, capsys):
+    from dcnsim import cli as cli_mod
+
+    problems = dcnsim.validate(dctcp_without_ecn())
+    assert problems == [] and not problems
+    assert [w.path for w in problems.warnings] == ["tcp.cc"] and "ecn_k" in problems.warnings[0].message
+    path = tmp_path / "dctcp.json"
+    path.write_text(json.dumps(dctcp_without_ecn()))
+    assert cli_mod.main(["validate", str(path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [f"{path}: valid, with 1 warning", f"{path}: warning: {problems.warnings[0]}"]
+    # an invalid scenario: its problems, no warnings
+    bad = dcnsim.validate({**dctcp_without_ecn(), "stop": "soon"})
+    assert [p.path for p in bad] == ["stop"] and bad.warnings == []
+    assert dcnsim.validate(dcnsim.with_overrides(dctcp_without_ecn(), {"topology.ecn_k": "20pkt"})).warnings == []
