@@ -957,6 +957,9 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
 
         gc.freeze()
         gc.enable()
+        # the command shows no figure: its plots need no display (dcnsim.plots
+        # picks Agg itself only where none runs), and a backend a user set stays
+        os.environ.setdefault("MPLBACKEND", "Agg")
         # only the process's own entry: a test or notebook keeps its handler
         signal.signal(signal.SIGTERM, _on_sigterm)
     shown = warnings.showwarning

@@ -1,7 +1,12 @@
-"""Plot helpers (matplotlib, Agg backend): one consistent style for the demo
-and the paper reproductions. Every figure gets labelled axes with units, a
-legend when there is more than one series, and is saved as PNG (and
-optionally SVG) atomically."""
+"""Plot helpers (matplotlib): one consistent style for the demo and the
+paper reproductions. Every figure gets labelled axes with units, a legend
+when there is more than one series, and is saved as PNG, SVG or PDF (by
+the path's suffix; optionally an SVG beside a PNG) atomically.
+
+Importing this module leaves a matplotlib backend the user chose (Jupyter's
+inline one, ``matplotlib.use(...)``, ``MPLBACKEND``) as it is: Agg is
+selected only when none was chosen and there is no display to choose one
+for (a server, a sweep worker), where matplotlib would fall back to it."""
 
 from __future__ import annotations
 
@@ -16,14 +21,38 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import matplotlib
 
-matplotlib.use("Agg")  # never needs a display; set before pyplot is imported
+
+def _agg_if_unchosen() -> None:
+    """Agg, where no backend was chosen (no ``matplotlib.use``, rcParams
+    or ``MPLBACKEND`` choice, pyplot not imported yet) and no display
+    runs: a user's choice is never changed (a notebook's inline figures
+    would stop showing), and where there is a display pyplot picks what
+    it would for the user's own figures."""
+    import sys
+
+    if "matplotlib.pyplot" in sys.modules:
+        return
+    unchosen = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
+    if unchosen is None or unchosen() is not None:
+        return
+    try:
+        from matplotlib import cbook
+
+        headless = cbook._get_running_interactive_framework() == "headless"
+    except Exception:  # noqa: BLE001 - a private helper: if it moved, leave the choice to matplotlib
+        return
+    if headless:
+        matplotlib.use("Agg")
+
+
+_agg_if_unchosen()  # before pyplot is imported
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa: E402
 
 from ._atomic import atomic_write  # noqa: E402
 
-__all__ = ["STYLE", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "series_hatches",
+__all__ = ["STYLE", "FORMATS", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "series_hatches",
            "incast_goodput_plot", "title_note", "figure_problems", "CHECK_ENV"]
 
 #: With this environment variable set (the test suite sets it), :func:`save`
@@ -198,13 +227,36 @@ def figure_problems(fig) -> List[str]:
     return out
 
 
+#: The files :func:`save` writes, by the path's suffix.
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+#: What each format is given so that one figure saves to the same bytes every time.
+_METADATA: Dict[str, Dict[str, Any]] = {"png": {"Software": "dcnsim"}, "svg": {"Date": None},
+                                        "pdf": {"CreationDate": None}}
+
+
+def _target(path: Union[str, os.PathLike]) -> Path:
+    """The file :func:`save` writes for ``path``: as named when its suffix
+    is one of :data:`FORMATS`, with ``.png`` added when it has none."""
+    target = Path(path)
+    if not target.suffix:
+        return target.with_suffix(".png")
+    if target.suffix.lower() not in FORMATS:
+        # written as PNG under another name, a .jpg would be a file its
+        # suffix lies about; a figure asked for as .pdf must not become a .png
+        raise ValueError(f"{os.fspath(path)}: a figure is saved as {', '.join(FORMATS)}; "
+                         f"got the suffix {target.suffix!r}")
+    return target
+
+
 def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bool = True) -> List[Path]:
-    """Save ``fig`` as PNG at ``path`` (suffix forced to .png) and, if
-    ``svg``, also as SVG beside it. Atomic; closes the figure. With
+    """Save ``fig`` at ``path`` in the format its suffix names (``.png``,
+    ``.svg`` or ``.pdf``; none: ``.png`` is added; another: ValueError) and,
+    if ``svg``, also as SVG beside it. Atomic; closes the figure. With
     ``tight_layout=False`` the caller's layout is kept. With
     ``DCNSIM_CHECK_FIGURES`` set, a figure with :func:`figure_problems`
     is refused (ValueError) before anything is written."""
-    png = Path(path).with_suffix(".png")
+    png = _target(path)
     png.parent.mkdir(parents=True, exist_ok=True)
     written = []
     note = _TITLE_NOTE.get()
@@ -219,9 +271,12 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
             if problems:
                 plt.close(fig)
                 raise ValueError(f"figure {png.name}: " + "; ".join(problems))
-        for target, fmt in [(png, "png")] + ([(png.with_suffix(".svg"), "svg")] if svg else []):
+        targets = [(png, FORMATS[png.suffix.lower()])]
+        if svg and targets[0][1] != "svg":
+            targets.append((png.with_suffix(".svg"), "svg"))
+        for target, fmt in targets:
             buf = io.BytesIO()
-            fig.savefig(buf, format=fmt, metadata={"Software": "dcnsim"} if fmt == "png" else {"Date": None})
+            fig.savefig(buf, format=fmt, metadata=_METADATA[fmt])
             atomic_write(target, functools.partial(_write_bytes, buf.getvalue()), mode="wb")
             written.append(target)
     plt.close(fig)

@@ -1,0 +1,54 @@
+"""dcnsim.plots leaves a user's matplotlib backend alone, and writes the
+format a path's suffix names (audit 27, F5, F13)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+
+def _python(code: str, **env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**clean, **env},
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_importing_plots_keeps_a_chosen_backend():
+    # chosen with matplotlib.use, as %matplotlib inline chooses its own
+    assert _python("import matplotlib; matplotlib.use('svg'); import dcnsim.plots; "
+                   "print(matplotlib.get_backend())") == "svg"
+    # chosen through pyplot first
+    assert _python("import matplotlib; matplotlib.use('pdf'); import matplotlib.pyplot; import dcnsim.plots; "
+                   "print(matplotlib.get_backend())") == "pdf"
+    assert _python("import matplotlib; import dcnsim.plots; print(matplotlib.get_backend())",
+                   MPLBACKEND="svg") == "svg"
+
+
+def test_without_a_display_or_a_choice_plots_use_agg_and_save(tmp_path):
+    out = _python("import matplotlib; import dcnsim.plots as p; "
+                  f"fig, ax = p.new_figure(); ax.plot([0, 1], [0, 1]); ax.set_xlabel('x (s)'); "
+                  f"ax.set_ylabel('y (s)'); print(matplotlib.get_backend(), p.save(fig, {str(tmp_path / 'f')!r}))")
+    assert out.lower().startswith("agg") and (tmp_path / "f.png").exists()
+
+
+def test_a_plot_path_suffix_is_the_format_written(tmp_path):
+    from dcnsim.plots import line_plot
+
+    df = pd.DataFrame({"x": [1, 2, 3], "y": [1.0, 2.0, 1.5]})
+    kw = dict(xlabel="x (s)", ylabel="y (s)")
+    assert line_plot(df, "x", "y", path=tmp_path / "a.pdf", **kw) == [tmp_path / "a.pdf"]
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF") and not (tmp_path / "a.png").exists()
+    assert line_plot(df, "x", "y", path=tmp_path / "b.svg", svg=True, **kw) == [tmp_path / "b.svg"]
+    assert b"<svg" in (tmp_path / "b.svg").read_bytes()
+    assert line_plot(df, "x", "y", path=tmp_path / "c.png", svg=True, **kw) == [tmp_path / "c.png",
+                                                                                 tmp_path / "c.svg"]
+    assert (tmp_path / "c.png").read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf.*'\.jpg'"):
+        line_plot(df, "x", "y", path=tmp_path / "d.jpg", **kw)
+    assert not list(tmp_path.glob("d.*"))
