@@ -62,8 +62,9 @@ class Size(NamedTuple):
 
 
 def parse_size(text: str) -> Size:
-    """``"100KB"`` -> Size(102400, 100000, True); ``"1500"`` or ``"1500B"``
-    -> Size(1500, 1500, False). ``KiB`` … are binary in both readings.
+    """``"100KB"`` -> Size(102400.0, 100000.0, True, "100KB"); ``"1500"`` or
+    ``"1500B"`` -> Size(1500.0, 1500.0, False, ...): floats, as every
+    parser here gives the models, each a whole number of bytes. ``KiB`` … are binary in both readings.
     Bits (``"100Kb"``) are an error.
     Whole bytes: a fraction of a byte is rounded (halves up), as in
     scenario files."""
