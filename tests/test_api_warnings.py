@@ -92,3 +92,19 @@ def test_validate_gives_the_warnings_dcnsim_validate_prints(tmp_path, capsys):
     bad = dcnsim.validate({**dctcp_without_ecn(), "stop": "soon"})
     assert [p.path for p in bad] == ["stop"] and bad.warnings == []
     assert dcnsim.validate(dcnsim.with_overrides(dctcp_without_ecn(), {"topology.ecn_k": "20pkt"})).warnings == []
+
+
+@needs_core
+def test_a_sweep_says_an_outcome_once_whatever_its_numbers(tmp_path):
+    from dcnsim.sweep import grid, run_sweep
+
+    # two points, each with its own count of unfinished apps
+    base = dcnsim.Scenario(topology=dcnsim.Star(hosts=5, rate="1Gbps", delay="10us", buffer="32KB"),
+                           apps=[dcnsim.SyncReads(client=0, servers="1-2", sru="64KB", blocks=5),
+                                 dcnsim.SyncReads(client=3, servers=[4], sru="8KB", blocks=1)], stop="300us")
+    pts = grid(base, {"apps.1.blocks": [1, 50]})
+    with pytest.warns(dcnsim.DcnsimWarning) as rec:
+        df = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    said = [str(w.message) for w in rec if UNFINISHED in str(w.message)]
+    assert sorted(df["apps_unfinished"]) == [1, 2]
+    assert len(said) == 1 and "[2 of 2 points; the numbers are point" in said[0], said
