@@ -9,6 +9,15 @@
 //! Sequence numbers are relative (ISN 0). ECN uses the IP ECN field and the
 //! TCP ECE/CWR flags; Kulkarni's probabilistic-retransmission mark sets the
 //! first reserved TCP header bit, which Wireshark shows as "Reserved".
+//!
+//! A data packet a switch trimmed to its header (NDP, `[trimming]`) is
+//! recorded as what the wire carried: its headers, no payload (IP total
+//! length and `orig_len` without it), with the second reserved TCP bit set;
+//! an NDP NACK (the answer to a trimmed header) carries that bit too. NDP's
+//! PULL rides in bits TCP uses for ECN (ECE, and CWR for a bounced header):
+//! on an NDP packet they are not written as ECE/CWR, a PULL sets the third
+//! reserved bit instead (its pull number is the IP ID, as a data packet's
+//! transmission number is).
 
 use crate::net::{flags, Packet, PktKind};
 use crate::sim::time::SimTime;
@@ -85,7 +94,9 @@ fn synthesize(p: &Packet, out: &mut [u8]) -> (usize, usize) {
         PktKind::Udp => {
             l4[0..2].copy_from_slice(&sport.to_be_bytes());
             l4[2..4].copy_from_slice(&dport.to_be_bytes());
-            l4[4..6].copy_from_slice(&((8 + p.payload) as u16).to_be_bytes());
+            // a datagram above 64 KiB has no length UDP can say: the
+            // field saturates as the IP total length does
+            l4[4..6].copy_from_slice(&((8 + p.payload as usize).min(65535) as u16).to_be_bytes());
             (17u8, 8usize)
         }
         PktKind::Data | PktKind::Ack => {
@@ -124,21 +135,28 @@ fn synthesize(p: &Packet, out: &mut [u8]) -> (usize, usize) {
                 }
             }
             let doff = (opt / 4) as u8;
-            // Data offset, then the three reserved bits: the mark uses the first.
-            l4[12] = doff << 4
-                | if p.flags & flags::MARKED != 0 {
-                    0x08
-                } else {
-                    0
-                };
+            let ndp = p.flags & flags::NDP != 0;
+            // Data offset, then the three reserved bits: the mark, trimmed
+            // (or an NDP NACK), an NDP PULL.
+            let mut reserved = 0u8;
+            if p.flags & flags::MARKED != 0 {
+                reserved |= 0x08;
+            }
+            if p.flags & flags::TRIMMED != 0 {
+                reserved |= 0x04;
+            }
+            if ndp && p.flags & flags::PULL != 0 {
+                reserved |= 0x02;
+            }
+            l4[12] = doff << 4 | reserved;
             let mut f = 0x10u8; // ACK
-            if p.kind == PktKind::Data && p.payload > 0 {
+            if p.kind == PktKind::Data && wire_payload(p) > 0 {
                 f |= 0x08; // PSH
             }
-            if p.flags & flags::ECE != 0 {
+            if !ndp && p.flags & flags::ECE != 0 {
                 f |= 0x40;
             }
-            if p.flags & flags::CWR != 0 {
+            if !ndp && p.flags & flags::CWR != 0 {
                 f |= 0x80;
             }
             l4[13] = f;
@@ -146,7 +164,7 @@ fn synthesize(p: &Packet, out: &mut [u8]) -> (usize, usize) {
             (6u8, opt)
         }
     };
-    let ip_len = 20 + l4_len + p.payload as usize;
+    let ip_len = 20 + l4_len + wire_payload(p) as usize;
     let ip = &mut out[..20];
     ip[0] = 0x45;
     ip[1] = match (p.flags & flags::ECT != 0, p.flags & flags::CE != 0) {
@@ -165,6 +183,16 @@ fn synthesize(p: &Packet, out: &mut [u8]) -> (usize, usize) {
     let sum = checksum(ip);
     ip[10..12].copy_from_slice(&sum.to_be_bytes());
     (ip_len, l4_len)
+}
+
+/// The payload bytes the wire carried: none for a data packet trimmed to
+/// its header.
+fn wire_payload(p: &Packet) -> u32 {
+    if p.kind == PktKind::Data && p.flags & flags::TRIMMED != 0 {
+        0
+    } else {
+        p.payload
+    }
 }
 
 fn checksum(h: &[u8]) -> u16 {
@@ -196,6 +224,61 @@ mod tests {
         // a header with a correct checksum sums to 0xffff
         assert_eq!(checksum(&buf[..20]), 0);
         assert_eq!(buf[1] & 3, 3, "CE in the IP ECN field");
+    }
+
+    #[test]
+    fn a_trimmed_header_is_recorded_without_its_payload() {
+        let full = Packet {
+            kind: PktKind::Data,
+            payload: 9000,
+            ..Packet::EMPTY
+        };
+        let trimmed = Packet {
+            flags: flags::TRIMMED,
+            ..full
+        };
+        let mut buf = [0u8; 80];
+        let (full_len, l4) = synthesize(&full, &mut buf);
+        assert_eq!(full_len, 20 + l4 + 9000);
+        let (len, l4) = synthesize(&trimmed, &mut buf);
+        assert_eq!(len, 20 + l4, "the wire carried the headers alone");
+        assert_eq!(u16::from_be_bytes([buf[2], buf[3]]) as usize, len);
+        assert_eq!(buf[20 + 12] & 0x0e, 0x04, "the trimmed bit");
+        assert_eq!(buf[20 + 13] & 0x08, 0, "no PSH without a payload");
+    }
+
+    #[test]
+    fn an_ndp_pull_is_not_an_ecn_echo() {
+        let pull = Packet {
+            kind: PktKind::Ack,
+            flags: flags::NDP | flags::PULL,
+            ..Packet::EMPTY
+        };
+        let mut buf = [0u8; 80];
+        synthesize(&pull, &mut buf);
+        assert_eq!(buf[20 + 13] & 0xc0, 0, "neither ECE nor CWR");
+        assert_eq!(buf[20 + 12] & 0x0e, 0x02, "the PULL bit");
+        // a TCP ACK's ECE is still ECE
+        let ece = Packet {
+            kind: PktKind::Ack,
+            flags: flags::ECE,
+            ..Packet::EMPTY
+        };
+        synthesize(&ece, &mut buf);
+        assert_eq!(buf[20 + 13] & 0x40, 0x40);
+        assert_eq!(buf[20 + 12] & 0x0e, 0);
+    }
+
+    #[test]
+    fn a_udp_length_above_64_kib_saturates() {
+        let p = Packet {
+            kind: PktKind::Udp,
+            payload: 70_000,
+            ..Packet::EMPTY
+        };
+        let mut buf = [0u8; 80];
+        synthesize(&p, &mut buf);
+        assert_eq!(u16::from_be_bytes([buf[24], buf[25]]), 65535);
     }
 
     #[test]

@@ -427,6 +427,23 @@ fn two_tier_buffer_fallbacks() {
 }
 
 #[test]
+fn a_node_name_with_a_line_break_is_refused() {
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "nodes": [
+        {"name": "a", "kind": "host"}, {"name": "s\r1", "kind": "switch"}, {"name": "b", "kind": "host"}],
+        "links": [
+            {"a": "a", "b": "s\r1", "rate": "1Gbps", "delay": "25us"},
+            {"a": "s\r1", "b": "b", "rate": "1Gbps", "delay": "25us"}]});
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": 1000}]);
+    let errs = parse_config(&doc).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.path == "topology.nodes[1].name"
+            && e.message.contains("control character (U+000D)")),
+        "{errs:?}"
+    );
+}
+
+#[test]
 fn custom_topology_with_overrides() {
     let mut doc = example();
     doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "nic_buffer": "1MB", "nodes": [

@@ -386,6 +386,24 @@ pub(super) fn parse_custom(
                 };
                 req(ctx, it, &path, "name");
                 req(ctx, it, &path, "kind");
+                if let Some(c) = n
+                    .value
+                    .name
+                    .0
+                    .as_deref()
+                    .and_then(|s| s.chars().find(|c| c.is_control()))
+                {
+                    // a name is a cell of the queues table and a label of the
+                    // summary: a line break would split a CSV row
+                    ctx.err(
+                        key_path(&path, "name"),
+                        format!(
+                            "a node name must not hold a control character (U+{:04X}): it names queues in the tables",
+                            c as u32
+                        ),
+                    );
+                    nodes_ok = false;
+                }
                 match (n.value.name.0, *n.value.kind) {
                     (Some(name), Some(kind)) => nodes.push(CustomNode { name, kind }),
                     (Some(name), None) => {

@@ -1,0 +1,68 @@
+"""A pcap records what the wire carried: a header trimmed by a switch is
+recorded without the payload it lost, so a receiver's trace never holds
+more bytes than its link delivered, and NDP's PULLs are not read as ECN
+echoes."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import dcnsim
+import pytest
+from conftest import needs_core, pcap_records
+
+pytestmark = needs_core
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+H0 = bytes([10, 0, 0, 1])
+
+
+def _incoming_tcp(data: bytes):
+    """(IP total length, TCP reserved bits, TCP flags) of each TCP packet
+    the trace's host received."""
+    pcap_records(data)  # the file's structure
+    off, out = 24, []
+    while off < len(data):
+        _, _, incl, _ = struct.unpack("<IIII", data[off : off + 16])
+        pkt = data[off + 16 : off + 16 + incl]
+        if pkt[9] == 6 and pkt[16:20] == H0:
+            out.append((struct.unpack(">H", pkt[2:4])[0], pkt[32] & 0x0E, pkt[33]))
+        off += 16 + incl
+    return out
+
+
+def _run(transport: str):
+    sc = dcnsim.load_scenario(SCENARIOS / "ndp_incast.toml")
+    sc["stop"] = "3ms"
+    sc["tcp"]["transport"] = transport
+    sc["pcap"] = {"hosts": [0]}
+    with pytest.warns(dcnsim.DcnsimWarning):  # cut short: the query is not done
+        return dcnsim.run(sc)
+
+
+@pytest.mark.parametrize("transport", ["ndp", "tcp"])
+def test_a_receivers_trace_never_holds_more_than_its_link_carried(transport):
+    r = _run(transport)
+    got = _incoming_tcp(r.pcaps["h0.pcap"])
+    trimmed = [ip_len for ip_len, res, _ in got if res & 0x04]
+    assert trimmed, "the port to h0 trims (the case under test)"
+    # a header of 64 B on the wire: IP and TCP headers, nothing of the 9,000 B
+    assert max(trimmed) < 100
+    port = r.queues[(r.queues["node"] == "sw") & (r.queues["to"] == "h0")]
+    carried = int(port["tx_bytes"].iloc[0])  # wire bytes: each packet's IP length or more
+    assert sum(ip_len for ip_len, _, _ in got) <= carried
+
+
+def test_an_ndp_pull_is_recorded_as_a_pull_not_an_ecn_echo():
+    r = _run("ndp")
+    data = r.pcaps["h0.pcap"]
+    off, pulls, ecn = 24, 0, 0
+    while off < len(data):
+        _, _, incl, _ = struct.unpack("<IIII", data[off : off + 16])
+        pkt = data[off + 16 : off + 16 + incl]
+        if pkt[9] == 6 and pkt[12:16] == H0:  # what h0 sent: ACKs, NACKs, pulls
+            pulls += bool(pkt[32] & 0x02)
+            ecn += bool(pkt[33] & 0xC0)
+        off += 16 + incl
+    assert pulls > 0 and ecn == 0
