@@ -257,7 +257,7 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     import sys
     import warnings
 
-    from ._document import as_dict, json_document
+    from ._document import as_dict, json_document, read_cdf_files
     from .errors import caller_stacklevel
     from .result import Result
 
@@ -293,6 +293,8 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         from ._progress import RunBar
 
         bar = RunBar()
+    # just before the core reads them: what Result.write copies is what ran
+    cdf_files = read_cdf_files(doc)
     done = False
     try:
         raw = _require("run")(text, seed, main, bar.report if bar else None, warn)
@@ -302,7 +304,7 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     finally:
         if bar is not None:
             bar.close(done)
-    result = Result(raw, doc, warnings=notes)
+    result = Result(raw, doc, warnings=notes, cdf_files=cdf_files)
     for p in _add_outcome_warnings(result):
         w = DcnsimWarning(p.path, p.message)
         # `dcnsim run` prints these in its summary, not again on stderr

@@ -175,6 +175,26 @@ def _resolve_cdf_files(doc: Dict[str, Any], base: str) -> None:
             app["cdf_file"] = os.path.realpath(os.path.join(base, f))
 
 
+def read_cdf_files(doc: Mapping[str, Any]) -> Dict[int, bytes]:
+    """The bytes of each app's ``cdf_file`` (app index -> bytes), read as a
+    run starts, as the core reads the path (relative to the working
+    directory). ``Result.write`` writes them beside ``scenario.json``: a
+    path alone cannot reproduce the run once the file is edited or moved,
+    or the results are copied elsewhere. A file that cannot be read is left
+    out (the core reports it)."""
+    out: Dict[int, bytes] = {}
+    apps = doc.get("apps")
+    for i, app in enumerate(apps if isinstance(apps, list) else []):
+        f = app.get("cdf_file") if isinstance(app, dict) else None
+        if isinstance(f, str) and f:
+            try:
+                with open(f, "rb") as fh:
+                    out[i] = fh.read()
+            except (OSError, ValueError):  # ValueError: a NUL in the path
+                pass
+    return out
+
+
 def as_dict(scenario: Any) -> Dict[str, Any]:
     """Any accepted scenario form (path, dict, builder) -> a fresh dict."""
     if isinstance(scenario, (str, os.PathLike)):

@@ -124,7 +124,8 @@ def _write_bytes(data: bytes, fh: IO[Any]) -> None:
 def _is_result_file(name: str) -> bool:
     """Whether ``name`` is one dcnsim gives a result's file: a table in
     either format, a pcap trace as the core names them (``h<host>.pcap``),
-    ``scenario.json`` or ``summary.json``."""
+    ``scenario.json``, ``summary.json`` or a run's copy of a CDF file
+    (``apps<i>.cdf``, :func:`cdf_file_name`)."""
     if name in ("scenario.json", "summary.json"):
         return True
     stem, dot, ext = name.rpartition(".")
@@ -132,7 +133,27 @@ def _is_result_file(name: str) -> bool:
         return False
     if ext in FORMATS:
         return stem in TABLE_SCHEMA
+    if ext == "cdf":
+        return stem[:4] == "apps" and stem[4:].isdigit() and stem[4:].isascii()
     return ext == "pcap" and stem[:1] == "h" and stem[1:].isdigit() and stem[1:].isascii()
+
+
+def cdf_file_name(app: int) -> str:
+    """The file beside ``scenario.json`` holding app ``app``'s ``cdf_file``
+    as the run read it (the written scenario names it, relative to itself)."""
+    return f"apps{app}.cdf"
+
+
+def with_cdf_copies(scenario: Dict[str, Any], apps: Iterable[int]) -> Dict[str, Any]:
+    """``scenario`` with the ``cdf_file`` of each of ``apps`` naming its copy
+    (:func:`cdf_file_name`): the ``scenario.json`` a run's directory holds."""
+    apps = list(apps)
+    if not apps:
+        return scenario
+    new = list(scenario["apps"])
+    for i in apps:
+        new[i] = {**new[i], "cdf_file": cdf_file_name(i)}
+    return {**scenario, "apps": new}
 
 
 def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
@@ -406,11 +427,16 @@ class Result:
     scenario and seed have equal ``summary`` and tables, never equal timing);
     ``scenario`` the scenario dict as run (with the effective seed);
     ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
-    the pcap traces the scenario asked for (file name -> bytes)."""
+    the pcap traces the scenario asked for (file name -> bytes);
+    ``cdf_files`` the bytes of each app's ``cdf_file`` as the run read them
+    (app index -> bytes)."""
 
     def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None,
-                 warnings: Iterable[str] = ()):
+                 warnings: Iterable[str] = (), cdf_files: Optional[Mapping[int, bytes]] = None):
         self.scenario: Dict[str, Any] = dict(scenario or {})
+        #: each app's ``cdf_file`` as the run read it (app index -> bytes):
+        #: :meth:`write` puts it beside ``scenario.json``, which names the copy
+        self.cdf_files: Dict[int, bytes] = {int(k): bytes(v) for k, v in (cdf_files or {}).items()}
         #: what the scenario probably did not mean ("field.path: reason"), e.g.
         #: DCTCP with no ECN-marking queue; the run is valid either way
         self.warnings: List[str] = [str(w) for w in warnings]
@@ -562,13 +588,30 @@ class Result:
         order it writes them (``summary.json`` last)."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
-        return (["scenario.json"] + [f"{name}.{format}" for name in self.tables]
+        return (["scenario.json"] + [cdf_file_name(i) for i in self._copied_cdfs()]
+                + [f"{name}.{format}" for name in self.tables]
                 + [os.path.basename(f) for f in self.pcaps] + ["summary.json"])
+
+    def _copied_cdfs(self) -> List[int]:
+        """The apps whose ``cdf_file`` :meth:`write` copies: those still
+        naming one in ``scenario`` (a Result edited by hand may not)."""
+        apps = self.scenario.get("apps")
+        apps = apps if isinstance(apps, list) else []
+        return [i for i in sorted(self.cdf_files)
+                if i < len(apps) and isinstance(apps[i], dict) and isinstance(apps[i].get("cdf_file"), str)]
+
+    def written_scenario(self) -> Dict[str, Any]:
+        """``scenario`` as :meth:`write` writes it: each ``cdf_file`` the run
+        read names its copy beside ``scenario.json`` (``apps<i>.cdf``, a path
+        relative to the scenario file), so the directory alone reruns the
+        run, whatever became of the original file."""
+        return with_cdf_copies(self.scenario, self._copied_cdfs())
 
     def write(self, out_dir: Union[str, os.PathLike], format: str = "csv") -> Path:
         """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
         traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
-        with its effective seed) and ``summary.json`` (``summary`` plus
+        with its effective seed; each ``cdf_file`` copied beside it as
+        ``apps<i>.cdf``, :meth:`written_scenario`) and ``summary.json`` (``summary`` plus
         ``metrics``; put in place last, so its presence marks a complete
         result). ``~`` in ``out_dir`` is the home directory. Returns the
         directory.
@@ -611,7 +654,12 @@ class Result:
                 raise OutputDirError(foreign_files_error(out, foreign))
             remove_stale_temporaries(out)
             with StagedFiles() as staged:
-                staged.write(out / "scenario.json", lambda fh: fh.write(readable_json(self.scenario) + "\n"))
+                scenario = self.written_scenario()
+                staged.write(out / "scenario.json", lambda fh: fh.write(readable_json(scenario) + "\n"))
+                # after scenario.json: a copy renamed into place without it
+                # would be a file no run claims, in the way of the next write
+                for i in self._copied_cdfs():
+                    staged.write(out / cdf_file_name(i), functools.partial(_write_bytes, self.cdf_files[i]), mode="wb")
                 for name in self.tables:
                     if format == "csv":
                         staged.write(out / f"{name}.csv", functools.partial(self.tables._write_csv, name))
