@@ -86,3 +86,25 @@ def test_a_later_write_replaces_an_earlier_runs_cdf_copy(tmp_path, monkeypatch):
     with pytest.warns(dcnsim.DcnsimWarning, match="removing apps0.cdf"):
         dcnsim.run(doc(cdf=[[1000, 0], [50000, 1]])).write("out")
     assert not (tmp_path / "out" / "apps0.cdf").exists()
+
+
+def test_a_sweep_resumes_a_cdf_file_point_and_reruns_it_when_the_file_changes(tmp_path, monkeypatch):
+    from dcnsim.sweep import Point, run_sweep
+
+    monkeypatch.chdir(tmp_path)
+    cdf = tmp_path / "my.cdf"
+    cdf.write_text("1000 0\n50000 1\n")
+    pts = [Point("p", doc(cdf_file="my.cdf"))]
+    first = run_sweep(pts, "sw", jobs=1, progress=False)
+    stamp = (tmp_path / "sw" / "p" / "summary.json").stat().st_mtime_ns
+    # the same document and the same file: resumed, not run again
+    again = run_sweep(pts, "sw", jobs=1, progress=False)
+    assert (tmp_path / "sw" / "p" / "summary.json").stat().st_mtime_ns == stamp
+    assert again.equals(first)
+    # the same path, other sizes: another scenario, run again
+    cdf.write_text("1000 0\n90000 1\n")
+    with pytest.warns(dcnsim.DcnsimWarning, match="another scenario"):
+        third = run_sweep(pts, "sw", jobs=1, progress=False)
+    assert (tmp_path / "sw" / "p" / "apps0.cdf").read_text() == "1000 0\n90000 1\n"
+    # flows of up to 90 kB, not 50 kB: the new file's sizes were run
+    assert third["app0_mean_size_bytes"].iloc[0] > first["app0_mean_size_bytes"].iloc[0]

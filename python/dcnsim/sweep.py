@@ -303,11 +303,20 @@ def _current_core() -> Tuple[str, str]:
 def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] = None) -> Optional[Dict[str, Any]]:
     """The point's summary if its results are valid for ``doc`` and were
     computed by ``core`` (version, build hash; default: the loaded core)."""
+    from ._document import read_cdf_files
+    from .result import cdf_file_name, with_cdf_copies
+
     summary, scen = out / "summary.json", out / "scenario.json"
     if not (summary.is_file() and scen.is_file()):
         return None
+    # a written run names its copies of the CDF files it read (Result.write):
+    # the point is the same when its document is, and each file's bytes too
+    # (a CDF edited since is another scenario, though its path is the same)
+    cdfs = read_cdf_files(doc)
     try:
-        if _canonical(json.loads(scen.read_text(encoding="utf-8"))) != _canonical(doc):
+        if _canonical(json.loads(scen.read_text(encoding="utf-8"))) != _canonical(with_cdf_copies(dict(doc), cdfs)):
+            return None
+        if any((out / cdf_file_name(i)).read_bytes() != data for i, data in cdfs.items()):
             return None
         rec = json.loads(summary.read_text(encoding="utf-8"))
     except (OSError, ValueError):
