@@ -218,7 +218,13 @@ def test_setup_unknown_variants_run_the_same_points_with_the_other_setting():
 # ---------------------------------------------------------------- the claims registers (issue 43)
 
 from dcnsim.experiments import claims as claims_mod  # noqa: E402
-from dcnsim.experiments.claims import KINDS, MODEL_CHECK, Register, judge_spec  # noqa: E402
+from dcnsim.experiments.claims import (  # noqa: E402
+    KINDS,
+    MODEL_CHECK,
+    Register,
+    judge_spec,
+    register_problems,
+)
 
 #: the papers whose tallies come from a claims register
 REGISTERED = ("rps", "fast", "tcprand")
@@ -820,3 +826,43 @@ def test_one_sentence_is_one_claim_and_no_claim_is_invented():
     # Qmax 20 is fig9-f1-period's point; 0 Mbps of background is Fig. 8a's run
     assert 20 in tcprand["fig9-f1-shorter"].criterion["exclude"]
     assert 0 in tcprand["fig8c-fairer"].criterion["exclude"]
+
+
+def test_a_testbed_claim_is_in_the_register_judged_and_never_tallied(tmp_path):
+    """A claim the paper measured on hardware we do not model is still one
+    entry of its register (a reviewer finds every claim there): judged by
+    its criterion, shown "testbed not modelled" with our criterion's
+    verdict kept, never counted."""
+    from dcnsim.experiments.paper import NOT_MODELLED
+
+    tb = ('[[claim]]\nid = "t"\nwhere = "Fig. 2"\npage = "p. 2"\nsays = "A ≤ 1 on the testbed"\nseries = "A"\n'
+          'metric = "A"\ncriterion = { kind = "bound", at_most = 1.0, what = "A" }\ntestbed = true\n'
+          'out = "testbed not modelled: its switches"\n')
+    reg = _toy_register(tmp_path, tb)
+    assert [c.id for c in reg.tallied] == ["a"]
+    row = reg.judge("t", 3.0)
+    assert row.verdict == NOT_MODELLED and row.judged == "differs" and "our criterion gives: differs" in row.note
+    assert register_problems(reg, [row]) == []
+    p = _paper(_fig("1", lambda: [reg.judge("a", {1: (3.0, 1.0)}), reg.judge("t", 0.5)]))
+    p.register = reg
+    rep = reproduce(p, out=tmp_path / "ok", jobs=1, progress=False, echo=None)
+    assert not rep.errors, rep.errors
+    assert rep.counts()["agrees"] == 1 and "1 testbed not modelled" in rep.tally_text()
+    for bad, why in (("testbed = true\n", "testbed = true\ntally = true\n"), ("testbed = true\n", "testbed = 1\n"),
+                     ('out = "testbed not modelled: its switches"\n', "")):
+        with pytest.raises(ValueError, match="testbed"):
+            _toy_register(tmp_path, tb.replace(bad, why))
+
+
+def test_tcprands_testbed_figures_are_in_its_register():
+    """Figs. 12-14 and 17 ran on the paper's testbed: their claims are the
+    register's (Fig. 17's "TCPRand's windows vary more asynchronously" was
+    judged in figure code and missing), out of the tally."""
+    reg = get_paper("tcprand").register
+    testbed = {c.id for c in reg.claims if c.testbed}
+    assert {"fig12-fairer", "fig13-single", "fig14-sack", "fig17-async"} <= testbed
+    assert not testbed & {c.id for c in reg.tallied}
+    # synchrony is cutting together: the joint-cut share, not a correlation
+    # (a negative one is windows taking turns)
+    assert judge_spec(reg["fig17-async"].criterion, {"C": (0.23, math.nan), "CTD": (0.52, math.nan)})[0] == "differs"
+    assert judge_spec(reg["fig17-async"].criterion, {"C": (0.52, math.nan), "CTD": (0.23, math.nan)})[0] == "agrees"

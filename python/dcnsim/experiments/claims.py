@@ -18,6 +18,11 @@ the paper, with
   claim of the paper and not a property of the model or the setup);
   ``false`` for a *model check* kept beyond the tally, with ``out`` (why it
   holds by construction);
+* ``testbed`` — ``true`` for a claim the paper measured on its hardware
+  testbed, whose hosts and switches we do not model: out of the tally,
+  with ``out`` saying what the testbed had that we lack; judged and shown
+  (verdict "testbed not modelled", our criterion's verdict beside it), so
+  the register holds every claim of the paper, counted or not;
 * ``counted_in`` — the tallied claim(s) that count this entry's statement:
   one point of a sentence judged as one claim (that claim's criterion is
   ``{ kind = "parts", of = [ids] }``: every point's own criterion, the
@@ -46,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .paper import COUNTED_IN, MODEL_CHECK, TALLIED, Comparison
+from .paper import COUNTED_IN, MODEL_CHECK, NOT_MODELLED, TALLIED, Comparison
 
 try:  # Python 3.11+
     import tomllib
@@ -534,10 +539,19 @@ class Claim:
     #: the tallied claim(s) that count this entry's statement (out of the
     #: tally, judged beside: one point of one statement, or a restatement)
     counted_in: Tuple[str, ...] = ()
+    #: measured on the paper's hardware testbed, which we do not model: out
+    #: of the tally, ``out`` says why; judged and shown
+    testbed: bool = False
 
     def judge(self, measured: Measured, note: str = "") -> Comparison:
         verdict, ours, rule = judge_spec(self.criterion, measured)
         paper = self.paper or self.says
+        if self.testbed:
+            judged = verdict if verdict in TALLIED + ("untestable",) else None
+            gives = f"our criterion gives: {verdict}" if judged else ""
+            return Comparison(self.metric, ours, paper, NOT_MODELLED, "; ".join(x for x in (self.out, gives, note) if x),
+                              criterion=rule, series=self.series, judged=judged, claim=self.id,
+                              measured=_plain(measured))
         if self.counted_in:
             judged = verdict if verdict in TALLIED + ("untestable",) else None
             return Comparison(self.metric, ours, paper, COUNTED_IN, "; ".join(x for x in (self.out, note) if x),
@@ -586,7 +600,16 @@ class Register:
             counted = (counted,) if isinstance(counted, str) else tuple(counted)
             if counted and raw.get("tally", False):
                 raise ValueError(f"{where}: an entry counted in another claim ({', '.join(counted)}) is not tallied")
-            tally = bool(raw.get("tally", not counted))
+            testbed = raw.get("testbed", False)
+            if not isinstance(testbed, bool):
+                raise ValueError(f"{where}: field 'testbed' must be true or false, got {testbed!r}")
+            if testbed and (raw.get("tally", False) or counted):
+                raise ValueError(f"{where}: a claim measured on the paper's testbed (testbed = true) is not tallied "
+                                 "and counts in no other claim")
+            if testbed and not raw.get("out"):
+                raise ValueError(f"{where}: field 'out' is missing: a testbed claim says what the testbed had that "
+                                 "we do not model")
+            tally = bool(raw.get("tally", not (counted or testbed)))
             if tally and not raw.get("why"):
                 raise ValueError(f"{where}: field 'why' is missing: a tallied claim says why it is the paper's, "
                                  "not a property of the setup")

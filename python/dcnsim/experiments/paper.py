@@ -104,9 +104,9 @@ class Comparison:
         if self.verdict == NOT_MODELLED and not self.note:
             raise ValueError(f"{self.quantity!r}: a {NOT_MODELLED!r} verdict needs its reason in the note")
         if self.judged is not None:
-            if self.verdict not in ("not in paper", MODEL_CHECK, COUNTED_IN):
-                raise ValueError(f"{self.quantity!r}: only a 'not in paper', {MODEL_CHECK!r} or {COUNTED_IN!r} row "
-                                 "carries a judged verdict")
+            if self.verdict not in ("not in paper", MODEL_CHECK, COUNTED_IN, NOT_MODELLED):
+                raise ValueError(f"{self.quantity!r}: only a 'not in paper', {MODEL_CHECK!r}, {COUNTED_IN!r} or "
+                                 f"{NOT_MODELLED!r} row carries a judged verdict")
             if self.judged not in TALLIED + ("untestable",):
                 raise ValueError(f"{self.quantity!r}: judged must be one of {TALLIED + ('untestable',)}, "
                                  f"got {self.judged!r}")

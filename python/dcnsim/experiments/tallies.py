@@ -202,7 +202,7 @@ def render(key: str) -> str:
     p = get_paper(key)
     reg, res = p.register, load_results(p)
     counts = {v: 0 for v in TALLIED + ("untestable",)}
-    tallied, checks, points = [], [], []
+    tallied, checks, points, testbed = [], [], [], []
     main: Dict[str, str] = {}
     rows = {**res["rows"], **_statements(p, res["rows"])}
     for c in reg.claims:
@@ -217,6 +217,9 @@ def render(key: str) -> str:
             counts[verdict] = counts.get(verdict, 0) + 1
             tallied.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
                            f"{_cell(ours)} | {_cell(rule)} | {verdict} |")
+        elif c.testbed:
+            testbed.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
+                           f"{_cell(ours)} | {_cell(rule)} | {verdict} | {_cell(c.out)} |")
         elif c.counted_in:
             points.append(f"| {_cell(c.id)} | {_cell(where)} | {_cell(c.paper or c.says)} | {_cell(c.metric)}: "
                           f"{_cell(ours)} | {_cell(rule)} | {verdict} | {_cell(', '.join(c.counted_in))}: "
@@ -240,6 +243,11 @@ def render(key: str) -> str:
                 "already. Judged and shown, never added to the tally.", "",
                 "| point | where | the paper | ours | criterion | our criterion gives | counted in, and why |",
                 "|---|---|---|---|---|---|---|", *points]
+    if testbed:
+        out += ["", f"Claims the paper measured on its hardware testbed ({len(testbed)}): testbed not modelled, "
+                "never tallied; each judged by its criterion all the same, and shown.", "",
+                "| claim | where | the paper | ours | criterion | our criterion gives | what the testbed had |",
+                "|---|---|---|---|---|---|---|", *testbed]
     if checks:
         held = sum(1 for line in checks if line.split(" | ")[-2] == "agrees")
         out += ["", f"Checks of the model, beyond the tally ({held} of {len(checks)} hold): true by construction "

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 from ...result import jain
 from ...sweep import Point
-from ..claims import claim
 from ..framework import Comparison, FigureResult
 from .common import LINUX_MSS as MSS  # the testbed: 1448 B segments (timestamps on)
 from .common import (
+    REGISTER,
     flows,
     testbed_doc,
     testbed_verdicts,
@@ -87,32 +87,24 @@ def _analyze_fig14(summary, out_dir: Path) -> FigureResult:
     fig.subplots_adjust(top=0.78, bottom=0.28, left=0.07, right=0.94, wspace=0.35)
     paths = save(fig, out_dir / "fig14.png", tight_layout=False)
     D = df.set_index(["sack", "rmin_f1", "rmin_others"])
-    cmps: List[Comparison] = []
     on = df[df.sack]
-    cmps.append(claim("SACK on: F1 has (almost) no timeouts with TCPRand",
-                      ", ".join(str(x) for x in on[on.rmin_f1 < MSS]["f1_timeouts"]), "0 (≤ 4 in one case)",
-                      bool((on[on.rmin_f1 < MSS]["f1_timeouts"] <= 4).all()), "≤ 4 timeouts in every TCPRand case"))
+    panel = {True: "SACK on", False: "SACK off"}
+
+    def retx(sack: bool, cells) -> Dict[int, Tuple[float, float]]:
+        # one run per configuration: no interval
+        return {x: (float(D.loc[(sack, a, b), "f1_retransmits"]), math.nan) for x, (a, b) in cells
+                if (sack, a, b) in D.index}
+
+    cmps: List[Comparison] = [REGISTER.judge("fig14-sack", [float(x) for x in on[on.rmin_f1 < MSS]["f1_timeouts"]])]
     if (False, MSS, MSS) in D.index and (False, 200, 200) in D.index:
         a, b = int(D.loc[(False, MSS, MSS), "f1_timeouts"]), int(D.loc[(False, 200, 200), "f1_timeouts"])
-        cmps.append(claim("SACK off: TCPRand cuts F1's timeouts (1448/1448 → 200/200)", f"{a} → {b}",
-                          "204 → 9 (M = 15, 100 s)", b < 0.5 * a, "timeouts at 200/200 < half of 1448/1448"))
-    for sack in (True, False):
-        seq = [(a, MSS) for a in (MSS, 1000, 600, 200) if (sack, a, MSS) in D.index]
-        if len(seq) >= 2:
-            v = [int(D.loc[(sack, a, b), "f1_retransmits"]) for a, b in seq]
-            cmps.append(claim(f"SACK {'on' if sack else 'off'}: F1's retransmissions grow as its own rMin falls "
-                              f"(others 1448)", " → ".join(map(str, v)), "increasing", v[-1] > v[0],
-                              "retransmissions at the smallest rMin > at 1448"))
-        seq = [(1000, b) for b in (MSS, 1000, 600, 200) if (sack, 1000, b) in D.index]
-        if len(seq) >= 2:
-            v = [int(D.loc[(sack, a, b), "f1_retransmits"]) for a, b in seq]
-            cmps.append(claim(f"SACK {'on' if sack else 'off'}: F1 (rMin 1000) retransmits less as the others' rMin "
-                              "falls", " → ".join(map(str, v)), "decreasing", v[-1] < v[0],
-                              "retransmissions with others at the smallest rMin < with others at 1448"))
-    more = bool((df["f1_retransmits"] > df["others_retransmits_mean"]).mean() >= 0.75)
-    cmps.append(claim("the outcast flow retransmits more than each non-outcast flow",
-                      f"{(df['f1_retransmits'] > df['others_retransmits_mean']).mean():.0%} of cases", "in all cases",
-                      more, "F1's retransmissions > the mean of F2:16's in ≥ 75 % of the cases"))
+        cmps.append(REGISTER.judge("fig14-nosack", b / a if a else math.nan, note=f"{a} → {b} timeouts"))
+    cmps.append(REGISTER.judge("fig14-own", {panel[s]: retx(s, [(r, (r, MSS)) for r in (MSS, 1000, 600, 200)])
+                                             for s in (True, False)}))
+    cmps.append(REGISTER.judge("fig14-others", {panel[s]: retx(s, [(r, (1000, r)) for r in (MSS, 1000, 600, 200)])
+                                                for s in (True, False)}))
+    more = df["f1_retransmits"] > df["others_retransmits_mean"]
+    cmps.append(REGISTER.judge("fig14-f1-more", float(more.mean()), note=f"{int(more.sum())} of {len(more)}"))
     return FigureResult(df, paths, testbed_verdicts(cmps), [f"testbed topology, S1: 1 flow (F1), S2: M = {FIG14_M} flows, static rMin, "
                                           "CUBIC; f1_single_share = F1's isolated drops / its drops (Fig. 13(a)'s "
                                           "quantity; Fig. 13 has the whole run-length distribution)"])
