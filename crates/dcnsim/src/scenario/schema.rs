@@ -1070,7 +1070,7 @@ pub enum App {
 /// overrides the one below it key by key, and what no layer sets takes
 /// its default (`x-default`).
 // Defaults and cross-key checks: `TcpSection::resolve`, `tcp_cross_checks`
-// in scenario/mod.rs.
+// in scenario/tcp.rs.
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpSection {
