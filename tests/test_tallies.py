@@ -85,7 +85,7 @@ def test_beyond_rows_are_judged_the_same_way_and_never_tallied(tmp_path):
     assert [c.verdict for c in extra] == ["not in paper", "not in paper"]
     # the criterion's verdict is kept: both differ
     assert [c.judged for c in extra] == ["differs", "differs"]
-    assert tally_text(cmps).startswith("1 tested claims: 1 agrees")
+    assert tally_text(cmps).startswith("1 tested claim: 1 agrees")
     assert "2 rows of our variants judged by the same criteria: 2 differs" in beyond_text(cmps)
     md = (tmp_path / "report.md").read_text()
     assert "**Beyond the paper:**" in md and "*Beyond the paper*" in md
@@ -162,6 +162,12 @@ CHEAP = {
 }
 
 
+def test_every_registered_paper_has_cheap_figures_to_run_end_to_end():
+    from dcnsim.experiments.tallies import registered_papers
+
+    assert set(registered_papers()) <= set(CHEAP), "add the new paper's cheapest figures to CHEAP"
+
+
 @pytest.mark.parametrize("key", sorted(CHEAP))
 def test_every_papers_rows_name_their_source_end_to_end(tmp_path, key):
     """Real figures of each paper through ``reproduce``: every tallied row
@@ -225,9 +231,11 @@ from dcnsim.experiments.claims import (  # noqa: E402
     judge_spec,
     register_problems,
 )
+from dcnsim.experiments.tallies import registered_papers  # noqa: E402
 
-#: the papers whose tallies come from a claims register
-REGISTERED = ("rps", "fast", "tcprand")
+#: the papers whose tallies come from a claims register: every one, a new
+#: paper's too, without a list to keep
+REGISTERED = tuple(registered_papers())
 ON_SIDE = ("agrees", "close", "trend agrees")
 
 
@@ -677,7 +685,7 @@ def test_a_partial_run_is_recorded_with_its_missing_claims_not_run(tmp_path, mon
     assert set(res["not_run"]) == {x.id for x in p.register.claims} - {"fig7-ooo"}
     text = tallies.render("rps")
     others = len(p.register.tallied) - 1
-    assert f"**1 tested claims of the paper: 1 agrees** (not run {others})" in text and "partial run at abc" in text
+    assert f"**1 tested claim of the paper: 1 agrees** (not run {others})" in text and "partial run at abc" in text
 
 
 # ---------------------------------------------------------------- one statement, one count
@@ -866,3 +874,93 @@ def test_tcprands_testbed_figures_are_in_its_register():
     # (a negative one is windows taking turns)
     assert judge_spec(reg["fig17-async"].criterion, {"C": (0.23, math.nan), "CTD": (0.52, math.nan)})[0] == "differs"
     assert judge_spec(reg["fig17-async"].criterion, {"C": (0.52, math.nan), "CTD": (0.23, math.nan)})[0] == "agrees"
+
+
+# ---------------------------------------------------------------- a claim counted once, by the register
+
+
+def test_a_claim_judged_twice_fails_its_figure_and_the_second_figure(tmp_path):
+    """Two rows of one claim were two tallied claims (and `tallies record`
+    kept the last): a figure judging a claim twice fails, and so does a
+    second figure judging a claim another figure of the run tallied."""
+    reg = _toy_register(tmp_path)
+    twice = _paper(_fig("1", lambda: [reg.judge("a", {1: (3.0, 1.0)}), reg.judge("a", {1: (-3.0, 1.0)})]))
+    twice.register = reg
+    rep = reproduce(twice, out=tmp_path / "twice", jobs=1, progress=False, echo=None)
+    assert "judged twice" in rep.errors.get("1", ""), rep.errors
+    two = _paper(_fig("1", lambda: [reg.judge("a", {1: (3.0, 1.0)})]), _fig("2", lambda: [reg.judge("a", {1: (-3.0, 1.0)})]))
+    two.register = reg
+    rep = reproduce(two, out=tmp_path / "two", jobs=1, progress=False, echo=None)
+    assert "1" not in rep.errors and "tallied by Fig. 1 already" in rep.errors.get("2", ""), rep.errors
+    assert rep.counts()["agrees"] == 1 and rep.counts()["differs"] == 0
+
+
+def test_a_verdict_the_register_did_not_give_fails_the_figure(tmp_path):
+    """A row judged by the figure's own code and tagged with a claim of the
+    register was tallied: the register's criterion judges the row's
+    measurement again, and another verdict is refused."""
+    import dataclasses
+
+    reg = _toy_register(tmp_path)
+    own = dataclasses.replace(reg.judge("a", {1: (3.0, 1.0)}), verdict="differs")
+    p = _paper(_fig("1", lambda: [own]))
+    p.register = reg
+    rep = reproduce(p, out=tmp_path / "forged", jobs=1, progress=False, echo=None)
+    assert "is not what the register's criterion gives" in rep.errors.get("1", ""), rep.errors
+
+
+def test_a_quick_run_is_not_recorded_as_the_papers_tally(tmp_path, monkeypatch):
+    import json
+
+    from dcnsim.experiments import tallies
+
+    p = get_paper("rps")
+    run = tmp_path / "run"
+    run.mkdir()
+    c = p.register.judge("fig7-ooo", 16.0)
+    rec = {"id": "7", "quick": True, "comparisons": [{"quantity": c.quantity, "ours": c.ours, "verdict": c.verdict,
+                                                      "note": "", "claim": c.claim, "measured": c.measured,
+                                                      "series": c.series}]}
+    (run / "fig7.report.json").write_text(json.dumps(rec), encoding="utf-8")
+    monkeypatch.setattr(tallies, "results_path", lambda paper: tmp_path / "results.json")
+    with pytest.raises(ValueError, match="--quick"):
+        tallies.record("rps", run, commit="abc", command="x", date="2026-01-01", partial=True)
+    assert not (tmp_path / "results.json").exists()
+
+
+def test_a_quick_and_a_full_figure_are_not_merged_into_one_report(tmp_path):
+    rows = lambda: [_claim("A beats B")]  # noqa: E731
+    p = _paper(_fig("1", rows), _fig("2", rows))
+    reproduce(p, figures=["1"], quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    reproduce(p, figures=["2"], quick=False, out=tmp_path, jobs=1, progress=False, echo=None)
+    md = (tmp_path / "report.md").read_text()
+    assert "figure 2" in md and "figure 1" not in md
+
+
+def test_the_not_run_line_names_a_failed_analysis(tmp_path):
+    reg = _toy_register(tmp_path)
+
+    def broken():
+        raise RuntimeError("the analysis broke")
+
+    # Fig. 2's variant row judged by claim a is ours, not the claim's row
+    p = _paper(_fig("1", broken), _fig("2", lambda: [reg.variant("a", {1: (3.0, 1.0)}, quantity="A at 10G",
+                                                                 setting="10 Gbps (ours)")]))
+    p.register = reg
+    rep = reproduce(p, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert "1" in rep.errors
+    assert "1 of the register's tallied claims not run (analysis failed: Fig. 1): a" in rep.tally_text()
+
+
+def test_a_register_named_for_another_paper_is_refused(monkeypatch):
+    """A copied claims.toml that kept `paper = "rps"` left the new paper out
+    of every render and drift check without a word."""
+    import dataclasses
+
+    from dcnsim.experiments import registry, tallies
+
+    p = get_paper("fast")
+    copy = dataclasses.replace(p, key="toy2")
+    monkeypatch.setitem(registry.PAPERS, "toy2", copy)
+    with pytest.raises(ValueError, match="paper = 'fast', but it is paper 'toy2'"):
+        tallies.registered_papers()

@@ -724,16 +724,40 @@ def register_problems(register: Optional[Register], comparisons: Sequence[Compar
     if register is None:
         return []
     out = []
+    seen: Dict[str, int] = {}
     for c in comparisons:
         if c.verdict not in TALLIED:
             continue
         if not c.claim:
-            out.append(f"{c.quantity!r} is tallied but no claim of the register judged it")
+            out.append(f"{c.quantity!r} is tallied but no claim of the register judged it (a claim of the paper: "
+                       "a [[claim]] of its claims.toml, judged by REGISTER.judge; a value of ours: info(); a "
+                       "variant of ours: beyond(...))")
         elif c.claim not in register.by_id:
             out.append(f"{c.quantity!r} names claim {c.claim!r}, which is not in the register")
         elif not register.by_id[c.claim].tally:
             out.append(f"{c.quantity!r} is tallied but {c.claim!r} is a model check")
+        elif c.setting:
+            continue  # a variant of ours: refused elsewhere when tallied
+        else:
+            seen[c.claim] = seen.get(c.claim, 0) + 1
+            if seen[c.claim] == 2:
+                out.append(f"claim {c.claim!r} is judged twice: a claim is counted once (one row; its points "
+                           "as one measurement, or a claim of parts)")
+            elif _rejudged(register.by_id[c.claim], c) != c.verdict:
+                out.append(f"{c.quantity!r} names claim {c.claim!r}, but its verdict {c.verdict!r} is not what the "
+                           "register's criterion gives its measurement (a row judged by the figure's own code)")
     return out
+
+
+def _rejudged(claim: Claim, c: Comparison) -> Optional[str]:
+    """The verdict ``claim``'s criterion gives ``c``'s stored measurement
+    (None: no measurement, or one the criterion cannot read)."""
+    if c.measured is None:
+        return None
+    try:
+        return judge_spec(claim.criterion, c.measured)[0]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 # ---------------------------------------------------------------- verdict helpers shared by the papers

@@ -124,11 +124,19 @@ class Report:
             figure_of = {k: str(v.get("figure", "")) for k, v in load_results(self.paper)["rows"].items()}
         except (OSError, ValueError):
             figure_of = {}
-        judged = {c.claim for c in self.comparisons if c.claim}
+        # the paper's own rows: a variant's row judged by the same claim
+        # (a setting or series of ours) is not the claim's
+        judged = {c.claim for c in self.comparisons if c.claim and not c.setting and not c.beyond
+                  and c.verdict in TALLIED + ("untestable",)}
+        ran = set(self.results) | set(self.errors)
         missing = [c.id for c in reg.claims if c.tally and not c.counted_in and c.id not in judged
-                   and (c.id not in figure_of or figure_of[c.id] in self.results)]
+                   and (c.id not in figure_of or figure_of[c.id] in ran)]
         if missing:
-            why = "--quick" if self.quick else "this run's figures"
+            if self.errors:
+                why = "analysis failed: " + ", ".join(_fig_name_of(self.paper, f) for f in self.errors)
+                why += "; or --quick" if self.quick else ""
+            else:
+                why = "--quick" if self.quick else "this run's figures"
             text += (f"; {len(missing)} of the register's tallied claims not run ({why}): "
                      + ", ".join(missing))
         return text
@@ -336,7 +344,8 @@ def beyond_text(comparisons: Sequence[Comparison]) -> str:
         extra += f"; {len(checks)} model check(s) ({sum(1 for x in checks if x.judged == 'agrees')} hold)"
     if counted:
         extra += f"; {counted} point(s) counted in another of their rows"
-    return f"{n} rows of our variants judged by the same criteria: {parts}{extra} (not in the paper's tally)"
+    rows_ = "row" if n == 1 else "rows"
+    return f"{n} {rows_} of our variants judged by the same criteria: {parts}{extra} (not in the paper's tally)"
 
 
 def tally_text(comparisons: Sequence[Comparison]) -> str:
@@ -345,7 +354,7 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
     for x in comparisons:
         c[x.verdict] += 1
     n = sum(c[v] for v in TALLIED)
-    head = f"{n} tested claims: " + (", ".join(f"{c[v]} {v}" for v in TALLIED if c[v]) or "none")
+    head = f"{n} tested claim{'' if n == 1 else 's'}: " + (", ".join(f"{c[v]} {v}" for v in TALLIED if c[v]) or "none")
     rest = []
     if c["untestable"]:
         rest.append(f"{c['untestable']} untestable")
@@ -510,6 +519,8 @@ def reproduce(
 
     results: Dict[str, FigureResult] = {}
     errors: Dict[str, str] = {}
+    # the figure that tallied each claim: a claim is counted once per run
+    tallied_by: Dict[str, str] = {}
     # A quick run's figures say so in their titles, wherever they are shown.
     note = "quick run: fewer points than the paper's" if quick else ""
     for fig in figs:
@@ -523,6 +534,9 @@ def reproduce(
                 res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
             res.comparisons = attribute(p, fig, res.comparisons)
             problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
+            problems += [f"{c.claim!r} is tallied by {_fig_name_of(p, tallied_by[c.claim])} already: a claim is "
+                         "counted once" for c in res.comparisons
+                         if c.verdict in TALLIED and c.claim in tallied_by and not c.setting]
             if problems:
                 raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
                                  + "; ".join(problems))
@@ -534,6 +548,8 @@ def reproduce(
             continue
         _write_csv(out_dir / f"{fig.slug}.csv", res.table)
         results[fig.id] = res
+        tallied_by.update({c.claim: fig.id for c in res.comparisons if c.verdict in TALLIED and c.claim
+                           and not c.setting})
         say("")
         say(format_figure_text(fig, res, out_dir))
 
@@ -541,11 +557,11 @@ def reproduce(
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
                     len(points), len(computed), n_jobs, cores)
     for fig in figs:
-        _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties)
+        _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
     # report.md holds every figure reproduced in this directory under the
     # same order of ties: those of this run, and the sections earlier runs
     # stored for the others.
-    earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties)
+    earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties, quick)
     merged = dataclasses.replace(
         report,
         results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
@@ -593,11 +609,11 @@ def _rel(f: Any, out_dir: Optional[Path]) -> str:
 
 
 def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], error: Optional[str],
-                   cores: List[str], ties: Optional[str] = None) -> None:
+                   cores: List[str], ties: Optional[str] = None, quick: bool = False) -> None:
     """What report.md shows of ``fig``, kept beside its table
     (``<slug>.report.json``) for later runs of other figures to merge;
     ``ties``: the order the run set, if it set one."""
-    rec: Dict[str, Any] = {"id": fig.id, "cores": cores, "error": error}
+    rec: Dict[str, Any] = {"id": fig.id, "cores": cores, "error": error, "quick": quick}
     if ties is not None:
         rec["ties"] = ties
     if res is not None:
@@ -607,17 +623,19 @@ def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], erro
     atomic_write(out_dir / f"{fig.slug}.report.json", lambda fh: fh.write(text + "\n"))
 
 
-def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = None):
+def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = None, quick: bool = False):
     """The stored sections of ``figs`` (those an earlier run wrote under
-    the same ``ties``): id -> (FigureResult or None, error or None). A
-    section that no longer reads (another version's format), or that ran
-    under another order of ties, is left out, as if never run."""
+    the same ``ties``, quick or full as this one): id -> (FigureResult or
+    None, error or None). A section that no longer reads (another
+    version's format), that ran under another order of ties, or a quick
+    section in a full run's report (or the other way round), is left out,
+    as if never run."""
     out: Dict[str, Any] = {}
     for fig in figs:
         path = out_dir / f"{fig.slug}.report.json"
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
-            if rec.get("id") != fig.id or rec.get("ties") != ties:
+            if rec.get("id") != fig.id or rec.get("ties") != ties or bool(rec.get("quick", False)) != quick:
                 continue
             if rec.get("error") is not None:
                 out[fig.id] = (None, str(rec["error"]))
@@ -628,6 +646,10 @@ def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = 
         except (OSError, ValueError, TypeError):
             continue
     return out
+
+
+def _fig_name_of(p: Paper, fig_id: str) -> str:
+    return next((_fig_name(f) for f in p.figures if f.id == fig_id), fig_id)
 
 
 def _fig_name(fig: Figure) -> str:

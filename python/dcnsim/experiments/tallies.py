@@ -11,7 +11,8 @@ benchmark tables against benchmarks/results.json, without re-running the
 papers. A criterion changed in the register changes the rendered verdict
 at once (the measurement is kept): the doc must then be rendered again.
 
-    python -m dcnsim.experiments.tallies record rps DIR --commit C --command "dcnsim reproduce rps --out DIR"
+    python -m dcnsim.experiments.tallies record rps DIR --commit C --date 2026-12-01 \
+        --command "dcnsim reproduce rps --out DIR"
     python -m dcnsim.experiments.tallies render           # rewrite every doc's tally block
 """
 
@@ -46,8 +47,15 @@ def registered_papers() -> List[str]:
     out = []
     for key in sorted(PAPERS):
         p = get_paper(key)
-        if not p.own_study and p.register is not None and key == p.register.paper:
+        if p.own_study or p.register is None:
+            continue
+        if key == p.register.paper:
             out.append(key)
+        elif p.register.paper != p.tallied_in:
+            # a copied register that kept its origin's name would be left
+            # out of every render and drift check without a word
+            raise ValueError(f"{p.register.source}: paper = {p.register.paper!r}, but it is paper {key!r}'s "
+                             f"register (set paper = {key!r})")
     return out
 
 
@@ -75,6 +83,9 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
     cores: set = set()
     for f in sorted(Path(run_dir).glob("*.report.json")):
         rec = json.loads(f.read_text(encoding="utf-8"))
+        if rec.get("quick"):
+            raise ValueError(f"{f.name}: this figure ran with --quick (fewer points than the paper's); a tally "
+                             "records a full run")
         if rec.get("ties") is not None:
             # the docs' tally is the engine's default order; a run of
             # another order (`reproduce --ties`) is compared beside it
@@ -90,6 +101,9 @@ def record(key: str, run_dir: Path, *, commit: str, command: str, date: str, not
             # a row of a setting of ours (a model check of a variant figure)
             # is not the paper's setup: only the paper's own rows are recorded
             if cid and c["verdict"] not in ("not in paper",) and not c.get("setting") and cid in p.register.by_id:
+                if cid in rows and rows[cid]["figure"] != rec["id"]:
+                    raise ValueError(f"{run_dir}: claim {cid!r} has a row in Fig. {rows[cid]['figure']} and in "
+                                     f"Fig. {rec['id']}: a claim is counted once")
                 rows[cid] = {"figure": rec["id"], "quantity": c["quantity"], "ours": c["ours"],
                              "measured": c.get("measured"), "verdict": c["verdict"], "judged": c.get("judged"),
                              "note": c.get("note", "")}
@@ -230,7 +244,7 @@ def render(key: str) -> str:
     n = sum(counts[v] for v in TALLIED)
     parts = ", ".join(f"{counts[v]} {v}" for v in TALLIED if counts[v]) or "none"
     extra = [f"{k} {v}" for k, v in counts.items() if k not in TALLIED and v]
-    head = (f"**{n} tested claims of the paper: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
+    head = (f"**{n} tested claim{'' if n == 1 else 's'} of the paper: {parts}**" + (f" ({', '.join(extra)})" if extra else "")
             + f" — the register (`{Path(reg.source).relative_to(REPO / 'python').as_posix()}`) judging the "
             f"{res['source']} at {res['commit']} ({res['date']}; `{res['command']}`"
             + (f"; core {', '.join(res['cores'])}" if res.get("cores") else "") + ")."
