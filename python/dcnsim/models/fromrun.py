@@ -35,6 +35,10 @@ def read_table(d: Path, name: str):
     return None
 
 
+#: the segment a TCP profile sets (payload, TCP/IP headers in bytes)
+PROFILE_SEGMENT = {"papers": (1460.0, 40.0), "linux": (1448.0, 52.0)}
+
+
 def _size_bytes(v: Any, default: float) -> float:
     """A size from scenario.json: an int (bytes) or a unit string (the core's parser)."""
     if v is None:
@@ -109,8 +113,14 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
         if not 0 <= app < len(scen["apps"]):
             raise ValueError(f"{d}: app {app} out of range (the scenario has {len(scen['apps'])} apps)")
         tcp.update((scen["apps"][app] or {}).get("tcp") or {})
-    payload = _size_bytes(tcp.get("mss"), 1460.0)
-    header = float(tcp.get("header", 4 if tcp.get("header_compression") else 40))
+    # a profile's segment when the document sets none (scenario/schema.rs,
+    # `profile`: Linux's MSS 1448 with 52 B of headers, timestamps on)
+    mss0, header0 = PROFILE_SEGMENT.get(str(tcp.get("profile", "papers")), PROFILE_SEGMENT["papers"])
+    payload = _size_bytes(tcp.get("mss"), mss0)
+    header = float(tcp.get("header", 4 if tcp.get("header_compression") else header0))
+    # every packet's framing on the wire (Ethernet's 38 B): the link's
+    # capacity in payload is smaller by it too
+    header += _size_bytes(scen.get("l2_overhead"), 0.0)
     topo = scen.get("topology") or {}
     capacity = _rate_bps(topo.get("rate") or topo.get("host_rate"))
     rto_min = tcp.get("rto_min")
