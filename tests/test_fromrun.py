@@ -74,3 +74,8 @@ def test_the_cap_and_the_block_follow_the_runs_profile_and_framing(tmp_path):
     # four servers barely lose: TD-only's window-limited rate meets the cap,
     # which is this one (40 B headers and no framing gave 962.4 Mbps)
     assert m.throughput_bps["td_bps"] == pytest.approx(1e9 * 1448 / (1448 + 52 + 38), rel=1e-6)
+    assert m.cap_bps == pytest.approx(1e9 * 1448 / (1448 + 52 + 38))
+    # a value printed at the cap says it is the cap, not the model's own
+    td = next(line for line in str(m).splitlines() if "TD-only" in line)
+    assert "[at the line-rate cap]" in td
+    assert not any("cap]" in line for line in str(m).splitlines() if "simulation " in line)

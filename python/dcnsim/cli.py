@@ -649,7 +649,7 @@ def _model_incast(args) -> int:
     if args.json:
         out = {"directory": m.directory, "inputs": m.inputs.as_dict(), "j": m.inputs.j,
                "throughput_bps": m.throughput_bps, "payload_bytes": m.payload_bytes,
-               "capacity_bps": m.capacity_bps, "notes": list(m.notes)}
+               "capacity_bps": m.capacity_bps, "cap_bps": m.cap_bps, "notes": list(m.notes)}
         print(json.dumps(out, default=float))
     else:
         print(str(m))

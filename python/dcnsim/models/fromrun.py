@@ -62,6 +62,8 @@ class RunModel:
     payload_bytes: float
     capacity_bps: Optional[float]
     notes: List[str] = field(default_factory=list)
+    #: the payload the bottleneck carries at line rate (every model's cap)
+    cap_bps: Optional[float] = None
 
     def __str__(self) -> str:
         i = self.inputs
@@ -77,7 +79,10 @@ class RunModel:
         for key, label in names:
             v = self.throughput_bps[key]
             ratio = "" if key == "sim_bps" or not (sim > 0 and v == v) else f"  ({v / sim:.2f} x simulation)"
-            lines.append(f"  {label:<22} {v / 1e6:10.1f} Mbps{ratio}")
+            # a model above the line rate is printed at it: say so, or the
+            # cap reads as the model's own value
+            capped = key != "sim_bps" and self.cap_bps is not None and v >= self.cap_bps * (1 - 1e-9)
+            lines.append(f"  {label:<22} {v / 1e6:10.1f} Mbps{ratio}" + ("  [at the line-rate cap]" if capped else ""))
         for n in self.inputs.notes + self.notes:
             lines.append(f"  note: {n}")
         return "\n".join(lines)
@@ -142,5 +147,6 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
     tp = model_vs_sim(inputs, sim_bps, payload, capacity_bps=capacity, wire_bytes=payload + header)
     if capacity is None:
         notes.append("no link rate in scenario.json: models are not capped at the bottleneck")
-    return RunModel(str(d), inputs, tp, payload, capacity, notes)
+    cap = None if capacity is None else capacity * payload / (payload + header)
+    return RunModel(str(d), inputs, tp, payload, capacity, notes, cap)
 
