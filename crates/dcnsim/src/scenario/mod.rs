@@ -568,6 +568,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
         out.extend(unreachable_k_warnings(cfg));
     }
     out.extend(unmarked);
+    out.extend(ramp_warnings(cfg));
     out.extend(ndp_warnings(cfg));
     out.extend(dcqcn_warnings(cfg));
     out.extend(plb_warnings(cfg));
@@ -935,6 +936,55 @@ fn ramp_checks(ctx: &mut Ctx, r: &EcnRamp, t: &TopologySpec) {
             ),
         );
     }
+}
+
+/// RED's ramp ending at or above a marking port's buffer: the queue
+/// overflows before the marking probability reaches `ecn_pmax`, so the
+/// ramp's top is never used (compared in one unit, packets as full-size
+/// ones where the two differ).
+fn ramp_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let Some(r) = cfg.ecn_ramp else {
+        return Vec::new();
+    };
+    let full = full_packet(cfg).max(1);
+    let bytes = |l: Limit| match l {
+        Limit::Bytes(b) => b,
+        Limit::Packets(p) => p.saturating_mul(full),
+    };
+    let mut over: Vec<(Limit, usize)> = Vec::new();
+    for q in cfg
+        .topology
+        .links
+        .iter()
+        .flat_map(|l| [&l.queue_ab, &l.queue_ba])
+        .filter(|q| q.ecn_k.is_some() && !q.limit.is_unlimited())
+    {
+        let above = match (r.kmax, q.limit) {
+            (Limit::Packets(k), Limit::Packets(p)) => k >= p,
+            (Limit::Bytes(k), Limit::Bytes(b)) => k >= b,
+            (k, b) => bytes(k) >= bytes(b),
+        };
+        if above {
+            match over.iter_mut().find(|(l, _)| *l == q.limit) {
+                Some((_, n)) => *n += 1,
+                None => over.push((q.limit, 1)),
+            }
+        }
+    }
+    over.into_iter()
+        .map(|(limit, n)| ScenarioError {
+            path: "topology.ecn_kmax".into(),
+            message: format!(
+                "ecn_kmax ({}) is not below the buffer of {n} marking queue{} ({}): the queue \
+                 overflows before RED's marking probability reaches ecn_pmax ({}); set ecn_kmax \
+                 below the buffer for the whole ramp",
+                limit_text(r.kmax),
+                if n == 1 { "" } else { "s" },
+                limit_text(limit),
+                r.pmax
+            ),
+        })
+        .collect()
 }
 
 /// DCQCN where no switch queue marks: no CNP is ever sent, so every flow

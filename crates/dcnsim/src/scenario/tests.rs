@@ -427,6 +427,35 @@ fn two_tier_buffer_fallbacks() {
 }
 
 #[test]
+fn a_ramp_ending_above_the_buffer_is_warned() {
+    let mut doc = example();
+    doc["tcp"]["cc"] = json!("dctcp");
+    doc["topology"]["buffer"] = json!("100pkt");
+    doc["topology"]["ecn_k"] = json!("20pkt");
+    doc["topology"]["ecn_kmax"] = json!("200pkt");
+    let said = |doc: &Value| {
+        warnings(&parse_config(doc).unwrap())
+            .into_iter()
+            .filter(|w| w.path == "topology.ecn_kmax")
+            .map(|w| w.message)
+            .collect::<Vec<_>>()
+    };
+    let w = said(&doc);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("ecn_kmax (200 packets) is not below the buffer of 17 marking queues (100 packets)"),
+        "{w:?}"
+    );
+    // below the buffer: the whole ramp is used, nothing to say
+    doc["topology"]["ecn_kmax"] = json!("80pkt");
+    assert!(said(&doc).is_empty());
+    // bytes against packets: packets as full-size ones (1,064 B here)
+    doc["topology"]["ecn_k"] = json!("20KB");
+    doc["topology"]["ecn_kmax"] = json!("120KB");
+    assert_eq!(said(&doc).len(), 1);
+}
+
+#[test]
 fn a_node_name_with_a_line_break_is_refused() {
     let mut doc = example();
     doc["topology"] = json!({"kind": "custom", "buffer": "100KB", "nodes": [
