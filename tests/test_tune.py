@@ -518,3 +518,33 @@ def test_a_resumed_studys_trials_are_numbered_as_one_runs(tmp_path, monkeypatch)
     assert resumed.best["trial"] in set(resumed.trials["trial"])
     best_row = resumed.trials[resumed.trials["trial"] == resumed.best["trial"]].iloc[0]
     assert best_row["objective"] == resumed.best["value"]
+
+
+@needs_optuna
+def test_a_sampler_seed_numpy_cannot_take_is_refused_before_any_work(tmp_path):
+    """Trial k's sampler takes sampler_seed + k, which numpy wants below
+    2^32: -1 ended in a numpy traceback and left a study.log that refused
+    the corrected command into the same --out."""
+    f = _scenario_file(tmp_path)
+    for bad in ("-1", str(2**32)):
+        r = cli("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "1",
+                "--seeds", "1", "--sampler-seed", bad, "--out", str(tmp_path / "t"), "--no-progress")
+        assert r.returncode == 2 and "--sampler-seed" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not (tmp_path / "t").exists()
+    with pytest.raises(TuneError, match="^sampler_seed: expected an integer in"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[1],
+             out=tmp_path / "py", progress=False, sampler_seed=2**32 - 2)
+    with pytest.raises(TuneError, match=r"^seeds: expected integers in \[0, 2\^64\)"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[2**64],
+             out=tmp_path / "py", progress=False)
+    assert not (tmp_path / "py").exists()
+
+
+def test_a_seed_beyond_64_bits_is_refused_by_the_flag_once():
+    import argparse
+
+    from dcnsim._args import parse_seeds
+
+    with pytest.raises(argparse.ArgumentTypeError, match=r"\[0, 2\^64\), got 18446744073709551616"):
+        parse_seeds(f"1,{2**64}")
+    assert parse_seeds(f"1,{2**64 - 1}") == [1, 2**64 - 1]

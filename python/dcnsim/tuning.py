@@ -484,6 +484,8 @@ def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) 
     out = [int(s) for s in seeds]
     if not out or len(set(out)) != len(out) or any(s < 0 for s in out):
         raise TuneError(f"seeds: expected distinct integers >= 0, got {out!r}")
+    if any(s >= 2**64 for s in out):  # the core's seed is 64 bits: every trial would fail
+        raise TuneError(f"seeds: expected integers in [0, 2^64), got {max(out)}")
     if direction is not None and direction not in ("minimize", "maximize"):
         raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
     return out
@@ -742,6 +744,18 @@ def tune(
     from ._atomic import atomic_write, check_out_dir
 
     seeds = _checked_seeds(trials, seeds, direction)
+    # trial k's sampler is seeded with sampler_seed + k, and numpy takes
+    # seeds below 2^32: refused before the study's directory is made
+    import operator
+
+    try:
+        ss: Optional[int] = None if isinstance(sampler_seed, bool) else operator.index(sampler_seed)
+    except TypeError:
+        ss = None
+    if ss is None or not 0 <= ss <= 2**32 - 1 - trials:
+        raise TuneError(f"sampler_seed: expected an integer in [0, 2^32 - {trials + 1}] (trial k uses "
+                        f"sampler_seed + k), got {sampler_seed!r}")
+    sampler_seed = ss
     ps = _as_params(params)
     obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
     if isinstance(objective, Objective) and direction is not None:
@@ -999,6 +1013,16 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
 # --------------------------------------------------------------------------- CLI
 
 
+def _sampler_seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer in [0, 2^32), got {text!r}") from None
+    if not 0 <= v < 2**32:
+        raise argparse.ArgumentTypeError(f"expected an integer in [0, 2^32), got {text!r}")
+    return v
+
+
 def add_parser(sub: Any) -> None:
     """Register ``dcnsim tune`` on the CLI's subcommands."""
     from ._args import out_dir, parse_seeds, positive_int, set_pair
@@ -1048,7 +1072,8 @@ def add_parser(sub: Any) -> None:
                    help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
     t.add_argument("--sampler", choices=("tpe", "random"), default="tpe",
                    help="Optuna's TPE (default) or uniform random search")
-    t.add_argument("--sampler-seed", type=int, default=0, help="seed of the sampler (default 0)")
+    t.add_argument("--sampler-seed", type=_sampler_seed, default=0,
+                   help="seed of the sampler, an integer in [0, 2^32) (default 0)")
     t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     t.add_argument("--format", choices=("csv", "parquet"), default="csv",
