@@ -11,13 +11,13 @@ import sys
 import dcnsim
 import pandas as pd
 import pytest
-from conftest import SCENARIOS, needs_core, small_incast, small_pa
+from conftest import DATA, SCENARIOS, needs_core, small_incast, small_pa
 from dcnsim.sweep import Point, grid, point_dir, run_sweep
 
 
-# a rerun over complete points of another scenario or core says so
-def replacing():
-    return pytest.warns(dcnsim.DcnsimWarning, match="held complete results of another scenario or core")
+# a rerun over complete points of another scenario or core says so, and which
+def replacing(what="(scenario|dcnsim core)"):
+    return pytest.warns(dcnsim.DcnsimWarning, match=f"held complete results of another {what}")
 
 pytestmark = needs_core
 
@@ -92,7 +92,7 @@ def test_changed_scenario_is_recomputed(tmp_path):
     p = Point("x", small_pa(queries=2), 1)
     run_sweep([p], tmp_path, progress=False)
     q = Point("x", small_pa(queries=3), 1)
-    with replacing():
+    with replacing("scenario: replacing"):
         df = run_sweep([q], tmp_path, progress=False)
     assert df.attrs["computed"] == ["x"]
     assert len(pd.read_csv(point_dir(tmp_path, "x") / "queries.csv")) == 3
@@ -108,8 +108,11 @@ def test_summary_names_the_core_and_another_core_invalidates_the_cache(tmp_path,
     # same core: resumed
     assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == []
     # a new build of the same version (its sources changed): recomputed
+    real = dcnsim.core_build()
     monkeypatch.setattr(dcnsim, "core_build", lambda: "0123456789abcdef")
-    with replacing():
+    # the warning tells a changed core from a changed scenario, and names both cores
+    with replacing(rf"dcnsim core \({dcnsim.core_version()}\+{real}; this one is "
+                   rf"{dcnsim.core_version()}\+0123456789abcdef\): replacing"):
         assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
     monkeypatch.undo()
     # an older core's summary on disk (another version): recomputed, and rewritten by this core
@@ -117,13 +120,13 @@ def test_summary_names_the_core_and_another_core_invalidates_the_cache(tmp_path,
     old = json.loads(path.read_text())
     old["core_version"] = "0.0.1"
     path.write_text(json.dumps(old))
-    with replacing():
+    with replacing(r"dcnsim core \(0\.0\.1\+"):
         assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
     assert json.loads(path.read_text())["core_version"] == dcnsim.core_version()
     # a summary from before versioning (no core fields) is never trusted
     del old["core_version"], old["core_build"]
     path.write_text(json.dumps(old))
-    with replacing():
+    with replacing(r"dcnsim core \(an unnamed core;"):
         assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
 
 
@@ -370,7 +373,7 @@ def test_replacing_another_scenarios_results_is_said_before_running(tmp_path):
     pts = [Point("x", small_incast(), 1), Point("y", small_incast(), 2)]
     run_sweep(pts, tmp_path, progress=False, jobs=1)
     other = [Point(p.label, dcnsim.with_overrides(small_incast(), {"topology.buffer": "64KB"}), p.seed) for p in pts]
-    with pytest.warns(dcnsim.DcnsimWarning, match="2 of 2 points held complete results of another scenario or core"):
+    with pytest.warns(dcnsim.DcnsimWarning, match="2 of 2 points held complete results of another scenario: replacing"):
         df = run_sweep(other, tmp_path, progress=False, jobs=1)
     assert df.attrs["replaced"] == ["x", "y"] and df.attrs["computed"] == ["x", "y"]
     import warnings
@@ -419,3 +422,57 @@ def test_a_point_directory_blocked_by_a_file_is_refused_before_anything_runs(tmp
     monkeypatch.setattr(sw, "_run_point", never)
     with pytest.raises(OutputDirError, match=f"point '{pts[1].label}'"):
         run_sweep(pts, tmp_path, jobs=1, progress=False)
+
+
+def _failing_at_run_time(monkeypatch, bad):
+    """Points whose label is in ``bad`` fail at run time (as a memory limit
+    reached mid-run does: validation cannot see it)."""
+    import dcnsim.sweep as sweep_mod
+
+    real = sweep_mod._run_point
+
+    def run_point(doc, out, format):
+        if os.path.basename(out) in bad:
+            raise dcnsim.ScenarioError([dcnsim.errors.Problem("limits.memory", "the run went over the limit")])
+        return real(doc, out, format)
+
+    monkeypatch.setattr(sweep_mod, "_run_point", run_point)
+
+
+def test_a_failed_point_leaves_the_complete_points_table(tmp_path, monkeypatch, capsys):
+    from dcnsim.sweep import SweepError
+
+    pts = points()[:3]
+    _failing_at_run_time(monkeypatch, {pts[1].label})
+    with pytest.raises(SweepError, match="1 sweep point\\(s\\) failed") as e:
+        run_sweep(pts, tmp_path, progress=True, jobs=1)
+    assert list(e.value.failures) == [pts[1].label]
+    df = e.value.df  # the completed points' table is not lost with the failure
+    assert list(df["label"]) == [pts[0].label, pts[2].label]
+    assert df.attrs["computed"] == [pts[0].label, pts[2].label] and list(df.attrs["failed"]) == [pts[1].label]
+    # the bar counts the points complete, and says at once that one failed
+    err = capsys.readouterr().err
+    assert "2/3" in err and "1 failed" in err and "3/3" not in err
+
+
+def test_cli_a_failed_point_writes_the_table_of_the_others_and_says_how_to_retry(tmp_path, monkeypatch, capsys):
+    from dcnsim import cli
+
+    out = tmp_path / "o"
+    base = ["sweep", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress", "--jobs", "1"]
+    # an earlier sweep in the same directory, with a point this one does not have
+    assert cli.main(base + ["--set", "topology.buffer=8KB,16KB"]) == 0
+    capsys.readouterr()
+    _failing_at_run_time(monkeypatch, {"topology.buffer=32KB"})
+    assert cli.main(base + ["--set", "topology.buffer=16KB,32KB,64KB"]) == 1
+    res = capsys.readouterr()
+    table = pd.read_csv(out / "sweep.csv")
+    assert list(table["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]  # not the 8KB of before
+    assert "topology.buffer=16KB" in res.out and "topology.buffer=64KB" in res.out
+    assert "topology.buffer=32KB: ScenarioError: limits.memory: the run went over the limit" in res.err
+    assert res.err.rstrip().endswith("3 points (1 run, 1 failed, 1 resumed); finished points are kept (sweep.csv "
+                                     "lists them); rerun the same command to retry the failed points")
+    # every point failing: no table of another sweep is left behind
+    _failing_at_run_time(monkeypatch, {"topology.buffer=128KB"})
+    assert cli.main(base + ["--set", "topology.buffer=128KB"]) == 1
+    assert not (out / "sweep.csv").exists()

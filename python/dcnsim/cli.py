@@ -376,12 +376,10 @@ def _summary_columns(df, params: List[str]) -> List[str]:
 
 
 def cmd_sweep(args) -> int:
-    import pandas as pd
-
-    from ._atomic import atomic_write
     from .scenario import load_scenario
     from .sweep import (
         ClusterError,
+        ClusterLostError,
         SweepError,
         SweepLabelError,
         _fmt,
@@ -442,6 +440,11 @@ def cmd_sweep(args) -> int:
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
+    except ClusterLostError as e:
+        # the cluster went away mid-sweep: what finished is kept, as after Ctrl-C
+        _write_sweep_table(args.out, e.df)
+        print(f"sweep: {e}{_listed(e.df)}; {_resume(args)}", file=sys.stderr)
+        return 2
     except ClusterError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2
@@ -449,20 +452,69 @@ def cmd_sweep(args) -> int:
         print(str(e), file=sys.stderr)
         return 2
     except SweepError as e:
+        # the complete points' table, as a sweep without failures writes it:
+        # not lost with the failed points, and no earlier sweep's left behind
+        _write_sweep_table(args.out, e.df)
+        if e.df is not None and len(e.df):
+            _print_sweep_table(e.df, list(axes) + (["seed"] if args.seeds else []))
         print(str(e), file=sys.stderr)
+        if e.df is not None:
+            print(f"\n{_sweep_counts(e.df, args.format, len(e.df) + len(e.failures), len(e.failures))}; "
+                  f"finished points are kept{_listed(e.df)}; rerun the same command to retry the failed points",
+                  file=sys.stderr)
         return 1
-    atomic_write(os.path.join(args.out, "sweep.csv"), lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
-    params = list(axes) + (["seed"] if args.seeds else [])
+    _write_sweep_table(args.out, df)
+    _print_sweep_table(df, list(axes) + (["seed"] if args.seeds else []))
+    print(f"\n{_sweep_counts(df, args.format, len(df), 0)}; results in {args.out}/ (summary: sweep.csv)")
+    return 0
+
+
+def _write_sweep_table(out: str, df) -> None:
+    """``OUT/sweep.csv``: the table of the sweep's complete points. With
+    none (every point failed, or the cluster went before any finished), an
+    earlier sweep's table is removed: it would list points this sweep does
+    not have."""
+    from ._atomic import atomic_write
+
+    path = os.path.join(out, "sweep.csv")
+    if df is None or not len(df):
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        return
+    atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+
+
+def _listed(df) -> str:
+    """Where the complete points are listed, after a sweep cut short."""
+    return " (sweep.csv lists them)" if df is not None and len(df) else ""
+
+
+def _print_sweep_table(df, params: List[str]) -> None:
+    import pandas as pd
+
     with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
         print(df[_summary_columns(df, params)].to_string(index=False))
+
+
+def _sweep_counts(df, format: str, total: int, n_failed: int) -> str:
+    """``N points (x run, y failed, z resumed)`` of a sweep's table."""
     n_new = len(df.attrs.get("computed", []))
     n_re = len(df.attrs.get("reformatted", []))
-    other = "csv" if args.format == "parquet" else "parquet"
+    other = "csv" if format == "parquet" else "parquet"
     # a point complete in the other format was run again: say why it was not resumed
-    why = f"; {n_re} of them stored as {other}, run again for {args.format}" if n_re else ""
-    print(f"\n{len(df)} point{'s' if len(df) != 1 else ''} ({n_new} run{why}, {len(df) - n_new} resumed); results in {args.out}/ "
-          "(summary: sweep.csv)")
-    return 0
+    why = f"; {n_re} of them stored as {other}, run again for {format}" if n_re else ""
+    failed = f", {n_failed} failed" if n_failed else ""
+    return (f"{total} point{'s' if total != 1 else ''} ({n_new} run{why}{failed}, "
+            f"{len(df) - n_new} resumed)")
+
+
+def _resume(args) -> str:
+    """The command that resumes this one."""
+    import shlex
+
+    return f"resume with: {shlex.join(['dcnsim', *getattr(args, 'argv', [args.command])])}"
 
 
 def cmd_demo(args) -> int:
@@ -520,7 +572,7 @@ def cmd_bench(args) -> int:
 def cmd_reproduce(args) -> int:
     from .experiments import get_paper, paper_keys, reproduce
     from .experiments.framework import _collect, _fig_name
-    from .sweep import ClusterError, SweepError
+    from .sweep import ClusterError, ClusterLostError, SweepError
 
     if args.list:
         keys = [args.paper] if args.paper else paper_keys()
@@ -555,6 +607,9 @@ def cmd_reproduce(args) -> int:
         report = reproduce(paper, figures=wanted or None, quick=args.quick, out=args.out, jobs=args.jobs,
                            progress=False if args.no_progress else None, echo=lambda s: print(s, flush=True),
                            cluster=args.cluster, ties=args.ties)
+    except ClusterLostError as e:
+        print(f"reproduce: {e}; {_resume(args)}", file=sys.stderr)
+        return 2
     except ClusterError as e:
         print(f"reproduce: {e}", file=sys.stderr)
         return 2
@@ -950,6 +1005,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         return 0
     parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
     args = parser.parse_args(argv)
+    args.argv = argv  # a command cut short prints the one that resumes it
     from ._streams import GuardedStream, StreamError
 
     if _process:  # started by dcnsim._entry, the collector off: see there

@@ -34,7 +34,12 @@ import signal
 import sys
 import tempfile
 import warnings
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    ProcessPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -53,7 +58,7 @@ from ._atomic import OutputDirError, check_out_dir, dir_lock
 from .errors import DcnsimWarning, Problem, ScenarioError, caller_stacklevel
 from .scenario import as_dict, with_overrides
 
-__all__ = ["Point", "SweepError", "SweepLabelError", "ClusterError", "OutputDirError", "run_sweep", "grid",
+__all__ = ["Point", "SweepError", "SweepLabelError", "ClusterError", "ClusterLostError", "OutputDirError", "run_sweep", "grid",
            "point_dir"]
 
 
@@ -68,10 +73,15 @@ class Point:
 
 
 class SweepError(RuntimeError):
-    """Some points failed at run time (the others were written)."""
+    """Some points failed at run time (the others were written).
+    ``failures``: label -> reason; ``df``: the table :func:`run_sweep`
+    would have returned, of the points that are complete (resumed or run
+    now; ``None`` only when built by hand), so their results are not lost
+    with the failed ones."""
 
-    def __init__(self, failures: Dict[str, str]):
+    def __init__(self, failures: Dict[str, str], df: Any = None):
         self.failures = dict(failures)
+        self.df = df
         lines = [f"{label}: {msg}" for label, msg in self.failures.items()]
         super().__init__(f"{len(lines)} sweep point(s) failed:\n" + "\n".join(lines))
 
@@ -91,8 +101,31 @@ class SweepLabelError(ValueError):
 
 
 class ClusterError(RuntimeError):
-    """The Dask cluster cannot be used (not installed, or not reachable);
+    """The Dask cluster cannot be used (not installed, not reachable, not a
+    Dask scheduler, no workers, or workers with another dcnsim core);
     nothing was run."""
+
+
+class ClusterLostError(ClusterError):
+    """The cluster became unusable mid-sweep (the scheduler lost, every
+    worker gone for :data:`WORKER_WAIT_S`, or a worker with another dcnsim
+    core joined): the points finished before are kept and the same call
+    resumes. ``df``: the table of the complete points, as
+    :class:`SweepError`'s."""
+
+    def __init__(self, message: str, df: Any = None):
+        super().__init__(message)
+        self.df = df
+
+
+#: Seconds the whole connection to a scheduler may take (TCP connect and
+#: Dask's handshake): a port where something else listens (a web server
+#: that never answers Dask's first message) must not hang the sweep.
+CONNECT_TIMEOUT_S = 10.0
+
+#: Seconds a sweep waits for a worker when the scheduler has none, at the
+#: start or after every worker left mid-sweep, before giving up.
+WORKER_WAIT_S = 30.0
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=,+@%-]+")
@@ -283,15 +316,86 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
 
 def _connect(cluster: str):
     """A ``dask.distributed`` client for ``cluster``, with errors a user can act on."""
+    import time
+
     try:
         from dask.distributed import Client
     except ImportError as e:
         raise ClusterError(f"cluster: running on a cluster needs dask.distributed "
                            f"(pip install 'dcnsim[cluster]'): {e}") from None
+    # Client(timeout=) bounds the TCP connect but not Dask's handshake
+    # read: on a port where something else listens (a web server) it waits
+    # forever, and a service that speaks first (sshd) makes it read a
+    # garbage frame length (a MemoryError). A probe whose every step is
+    # bounded tells a scheduler from anything else first.
+    start = time.monotonic()
     try:
-        return Client(cluster, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: {e}") from None
+        if not cluster.startswith("inproc://"):  # in this process (LocalCluster(processes=False)): no foreign service
+            _probe_scheduler(cluster, CONNECT_TIMEOUT_S)
+        left = max(1.0, CONNECT_TIMEOUT_S - (time.monotonic() - start))
+        return Client(cluster, timeout=f"{left}s")
+    except ClusterError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure to connect is this one error
+        raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: "
+                           f"{_connect_reason(e)}") from None
+
+
+def _connect_reason(e: BaseException) -> str:
+    """Why a connection failed, in words (a timeout's own text is empty)."""
+    if isinstance(e, TimeoutError) and not str(e):
+        return f"no Dask scheduler answered within {CONNECT_TIMEOUT_S:g} s (not a Dask scheduler?)"
+    if isinstance(e, MemoryError):  # a frame length read from another protocol's bytes
+        return "the service there does not speak Dask's protocol (not a Dask scheduler?)"
+    return f"{type(e).__name__}: {e}" if not isinstance(e, (OSError, ValueError)) or not str(e) else str(e)
+
+
+def _probe_scheduler(cluster: str, timeout: float) -> None:
+    """Connect to ``cluster`` and ask who it is, all within ``timeout``
+    seconds; raises unless a Dask scheduler answers."""
+    import asyncio
+    import threading
+
+    from distributed.comm import connect
+
+    async def ask() -> Any:
+        # a little inside the bound: a closed port's own reason ("Timed out
+        # trying to connect ...: ConnectionRefusedError") comes first
+        comm = await connect(cluster, timeout=max(0.5, timeout - 0.5))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    outcome: Dict[str, Any] = {}
+
+    def probe() -> None:
+        try:
+            outcome["identity"] = asyncio.run(asyncio.wait_for(ask(), timeout))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            outcome["error"] = e
+
+    # its own thread and event loop: the caller's thread may run a loop
+    # already (a notebook's), where asyncio.run cannot; a daemon, so a
+    # Ctrl-C during the probe ends the command at once
+    t = threading.Thread(target=probe, name="dcnsim-cluster-probe", daemon=True)
+    t.start()
+    t.join(timeout + 5)
+    if t.is_alive():
+        raise TimeoutError()
+    if "error" in outcome:
+        raise outcome["error"]
+    ident = outcome.get("identity")
+    kind = ident.get("type") if isinstance(ident, dict) else None
+    if kind != "Scheduler":
+        raise ClusterError(f"cluster: {cluster!r} is not a Dask scheduler "
+                           f"(it answered as {kind or 'something else'}){_worker_hint(kind)}")
+
+
+def _worker_hint(kind: Any) -> str:
+    """A worker's or nanny's address given for the scheduler's: which to give."""
+    return "; give the scheduler's address (dask scheduler prints it)" if kind in ("Worker", "Nanny") else ""
 
 
 def _current_core() -> Tuple[str, str]:
@@ -325,6 +429,34 @@ def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] =
     if rec.get("core_version") != version or rec.get("core_build") != build:
         return None  # another core: its numbers may differ
     return rec
+
+
+def _stored_core(out: Path) -> Optional[Tuple[Any, Any]]:
+    """The core (version, build) that wrote ``out``'s summary; ``None``
+    when it does not say (a summary from before versioning, unreadable)."""
+    try:
+        rec = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rec, dict) or "core_version" not in rec or "core_build" not in rec:
+        return None
+    return rec["core_version"], rec["core_build"]
+
+
+def _replacing_text(replaced: Sequence[str], other_core: Mapping[Optional[Tuple[Any, Any]], Sequence[str]],
+                    core: Tuple[str, str], total: int) -> str:
+    """The warning before a sweep replaces complete points: how many are of
+    another scenario and how many of another core (which)."""
+    by_core = [label for labels in other_core.values() for label in labels]
+    scen = [label for label in replaced if label not in set(by_core)]
+    cores = ", ".join("an unnamed core" if c is None else f"{c[0]}+{c[1]}" for c in other_core)
+    parts = []
+    if scen:
+        parts.append(f"{_who(scen, total)} held complete results of another scenario")
+    if by_core:
+        whose = f"{len(by_core)} of {total} points" if scen else f"{_who(by_core, total)} held complete results"
+        parts.append(f"{whose} of another dcnsim core ({cores}; this one is {core[0]}+{core[1]})")
+    return " and ".join(parts) + ": replacing them"
 
 
 def _has_tables(out: Path, format: str) -> bool:
@@ -382,7 +514,6 @@ def run_sweep(
 def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progress: Optional[bool], format: str,
                   cluster: Optional[str]):
     """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
-    import pandas as pd
     from tqdm.auto import tqdm
 
     # resolve and validate every point before running any
@@ -426,6 +557,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
     todo: List[int] = []
     reformat: List[str] = []
     replaced: List[str] = []
+    # of those, the ones another core computed, by that core
+    other_core: Dict[Optional[Tuple[Any, Any]], List[str]] = {}
     core = _current_core()
     for i, (doc, d) in enumerate(zip(docs, dirs)):
         cached = _cached(d, doc, core)
@@ -444,26 +577,44 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
             # it reaches them loses none of them
             if (d / "summary.json").exists() and pts[i].label not in reformat:
                 replaced.append(pts[i].label)
+                other = _stored_core(d)
+                if other != core:
+                    other_core.setdefault(other, []).append(pts[i].label)
     if replaced:
         # complete results of another scenario or core, about to go: said
-        # before anything runs, as `run --out` says it of a directory
-        warnings.warn(DcnsimWarning(os.fspath(out_root), f"{_who(replaced, len(pts))} held complete results of another scenario or "
-                                    "core: replacing them"), stacklevel=caller_stacklevel())
+        # before anything runs, as `run --out` says it of a directory, and
+        # which of the two (a core upgraded, or a file edited), so a user
+        # who edited nothing knows why
+        warnings.warn(DcnsimWarning(os.fspath(out_root), _replacing_text(replaced, other_core, core, len(pts))),
+                      stacklevel=caller_stacklevel())
 
     failures: Dict[str, str] = {}
     show = progress if progress is not None else sys.stderr.isatty()
     bar = tqdm(total=len(pts), initial=len(pts) - len(todo), disable=not show, unit="run", desc="sweep")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
+
+    def failed(i: int, e: BaseException) -> None:
+        failures[pts[i].label] = f"{type(e).__name__}: {e}"
+        # a failed point is not done: the bar counts the points complete
+        # and says at once how many failed (the reasons come at the end)
+        bar.set_postfix_str(f"{len(failures)} failed")
+
+    def partial() -> Any:
+        """The table of the points complete so far."""
+        done = [i for i, r in enumerate(records) if r is not None]
+        _warn_once([pts[i] for i in done], [records[i] for i in done], len(pts))
+        return _table(pts, records, done, todo, reformat, replaced, out_root, failures)
+
     try:
         if cluster is not None and todo:
-            _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar)
+            _run_on_cluster(cluster, todo, docs, dirs, format, records, failed, bar)
         elif workers == 1:
             for i in todo:
                 try:
                     records[i] = _run_point(docs[i], str(dirs[i]), format)
+                    bar.update(1)
                 except Exception as e:  # noqa: BLE001 - reported per point
-                    failures[pts[i].label] = f"{type(e).__name__}: {e}"
-                bar.update(1)
+                    failed(i, e)
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
                                      initargs=(workers, os.getpid())) as pool:
@@ -480,21 +631,37 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
                             i = futures[fut]
                             try:
                                 records[i] = fut.result()
+                                bar.update(1)
                             except Exception as e:  # noqa: BLE001
-                                failures[pts[i].label] = f"{type(e).__name__}: {e}"
-                            bar.update(1)
+                                failed(i, e)
                 except BaseException:
                     _stop_pool(pool)
                     raise
+    except ClusterLostError as e:
+        bar.close()
+        e.df = partial()
+        raise
     finally:
         bar.close()
     if failures:
-        raise SweepError(failures)
-    _warn_once(pts, records)
+        # the complete points' table goes with the error: their results
+        # are written, and a caller (the CLI's sweep.csv) needs them
+        raise SweepError(failures, partial())
+    _warn_once(pts, records, len(pts))
+    return _table(pts, records, range(len(pts)), todo, reformat, replaced, out_root, failures)
+
+
+def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], rows_of: Iterable[int],
+           todo: Sequence[int], reformat: List[str], replaced: List[str], out_root: Path,
+           failures: Mapping[str, str]) -> Any:
+    """The sweep's DataFrame: a row for each point of ``rows_of``, in the
+    order given (every point, or those complete when some failed)."""
+    import pandas as pd
 
     rows = []
     clashes: Dict[str, List[str]] = {}
-    for p, rec in zip(pts, records):
+    for i in rows_of:
+        p, rec = pts[i], records[i]
         row: Dict[str, Any] = {"label": p.label}
         row.update(p.params)
         for k, v in (rec or {}).items():
@@ -514,9 +681,10 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
                                     + (" (a point's seed is Point.seed, grid's seeds=)" if k == "seed" else "")),
                       stacklevel=caller_stacklevel())
     df = pd.DataFrame(rows)
-    df.attrs["computed"] = [pts[i].label for i in todo]
+    df.attrs["computed"] = [pts[i].label for i in todo if pts[i].label not in failures and records[i] is not None]
     df.attrs["reformatted"] = reformat
     df.attrs["replaced"] = replaced
+    df.attrs["failed"] = dict(failures)
     df.attrs["out_dir"] = str(out_root)
     return df
 
@@ -535,7 +703,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]) -> None:
+def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], total: int) -> None:
     """One :class:`DcnsimWarning` per distinct warning of the points (run
     now or resumed), with how many points it concerns."""
     # texts that differ only in their numbers (a run's outcome: "143
@@ -551,35 +719,180 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
     for first, labels, texts in seen.values():
         field, _, reason = first.partition(": ")
         whose = f"; the numbers are point {labels[0]!r}'s" if len(texts) > 1 else ""
-        warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, len(pts))}{whose}]"),
+        warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, total)}{whose}]"),
                       stacklevel=caller_stacklevel())
 
 
 _NUMBERS = re.compile(r"\d[\d,.]*")
 
 
-def _run_on_cluster(cluster, todo, docs, dirs, pts, format, records, failures, bar) -> None:
-    from dask.distributed import as_completed as dask_completed
-
-    client = _connect(cluster)
+def _cluster_point(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes], str]:
+    """:func:`_run_point_files` on a Dask worker, with the worker's address
+    (named when its core is not the client's)."""
+    record, files = _run_point_files(doc, format)
     try:
-        # pure=False: a point is run even if an identical one ran before on
-        # the cluster (its files are needed here, not a cached future)
-        futures = {client.submit(_run_point_files, docs[i], format, pure=False): i for i in todo}
+        from distributed import get_worker
+
+        where = str(get_worker().address)
+    except Exception:  # noqa: BLE001 - the address only names it
+        where = "?"
+    return record, files, where
+
+
+def _worker_core() -> str:
+    """On a Dask worker: the dcnsim core it would run points with."""
+    from . import core_id
+
+    return core_id()
+
+
+def _worker_names(client: Any) -> Dict[str, str]:
+    """Worker address -> ``address (name)`` for the messages."""
+    try:
+        info = client.scheduler_info(n_workers=-1)["workers"]
+    except Exception:  # noqa: BLE001 - the addresses alone do
+        return {}
+    return {a: f"{a} ({w['name']})" if w.get("name") not in (None, "", a) else a for a, w in info.items()}
+
+
+def _wait_for_a_worker(client: Any, cluster: str) -> None:
+    """Return once the scheduler has a worker: says so before waiting (a
+    sweep on a scheduler without workers would wait in silence), and gives
+    up after WORKER_WAIT_S."""
+    import time
+
+    if client.nthreads():
+        return
+    warnings.warn(DcnsimWarning(f"cluster {cluster}", f"the Dask scheduler has no workers; waiting up to "
+                                f"{WORKER_WAIT_S:g} s for one (start one with: dask worker {cluster})"),
+                  stacklevel=caller_stacklevel())
+    end = time.monotonic() + WORKER_WAIT_S
+    while not client.nthreads():
+        if time.monotonic() > end:
+            raise ClusterError(f"cluster: the Dask scheduler at {cluster!r} has no workers (waited "
+                               f"{WORKER_WAIT_S:g} s): start one with: dask worker {cluster}")
+        time.sleep(0.2)
+
+
+def _check_cores(client: Any, cluster: str, core: str, workers: Optional[List[str]] = None) -> Optional[str]:
+    """Why the cluster's workers (all, or ``workers``) cannot run the
+    sweep's points, or ``None``: a worker with another core than this
+    process's computes other numbers, and resuming would keep replacing
+    them."""
+    found = client.run(_worker_core, workers=workers, on_error="return")
+    names = _worker_names(client)
+    wrong = {a: (c if isinstance(c, str) else f"no usable dcnsim ({type(c).__name__}: {c})")
+             for a, c in found.items() if c != core}
+    if wrong:
+        listed = "; ".join(f"{names.get(a, a)}: {c}" for a, c in sorted(wrong.items()))
+        return (f"cluster: {len(wrong)} of {len(found)} worker(s) of the Dask scheduler at {cluster!r} "
+                f"run another dcnsim core than this process ({core}): {listed}; install the same "
+                "dcnsim build on every worker (their results would not be this core's)")
+    return None
+
+
+def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, Any]], dirs: Sequence[Path],
+                    format: str, records: List[Optional[Dict[str, Any]]], failed: Any, bar: Any) -> None:
+    import logging
+    import time
+
+    from dask.distributed import wait as dask_wait
+
+    version, build = _current_core()
+    core = f"{version}+{build}"
+    client = _connect(cluster)
+    # Dask's client logs a lost scheduler with its own tracebacks; the
+    # sweep reports it itself, in one line
+    log = logging.getLogger("distributed.client")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    total, done_before = len(records), sum(r is not None for r in records)
+
+    def lost(what: str) -> ClusterLostError:
+        done = sum(r is not None for r in records)
+        return ClusterLostError(f"cluster: {what} after {done - done_before} of {len(todo)} point(s) run "
+                                f"({done} of {total} complete); finished points are kept")
+
+    try:
         try:
-            for fut in dask_completed(list(futures)):
-                i = futures[fut]
+            _wait_for_a_worker(client, cluster)
+            wrong = _check_cores(client, cluster, core)
+            if wrong:
+                raise ClusterError(wrong)
+            # pure=False: a point is run even if an identical one ran before on
+            # the cluster (its files are needed here, not a cached future)
+            futures = {client.submit(_cluster_point, docs[i], format, pure=False): i for i in todo}
+            if client.status != "running":
+                raise lost(f"lost the Dask scheduler at {cluster!r}")
+            seen = set(client.nthreads())
+        except (OSError, TimeoutError):  # the scheduler went away while we asked it
+            raise lost(f"lost the Dask scheduler at {cluster!r}") from None
+        pending = set(futures)
+        alone_since: Optional[float] = None
+        try:
+            while pending:
                 try:
-                    records[i], files = fut.result()
-                    _store_files(dirs[i], files)
-                except Exception as e:  # noqa: BLE001 - reported per point
-                    failures[pts[i].label] = f"{type(e).__name__}: {e}"
-                bar.update(1)
+                    done, pending = dask_wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    done = set()
+                for fut in done:
+                    i = futures[fut]
+                    try:
+                        rec, files, where = fut.result()
+                    except Exception as e:  # noqa: BLE001 - reported per point, unless the cluster is gone
+                        if client.status != "running" or isinstance(e, (CancelledError, OSError)):
+                            raise lost(f"lost the Dask scheduler at {cluster!r}") from None
+                        failed(i, e)
+                        continue
+                    got = f"{rec.get('core_version')}+{rec.get('core_build')}"
+                    if got != core:
+                        # a worker that joined after the check: its point is
+                        # not stored (the rerun's check names the worker)
+                        failed(i, ClusterError(f"computed by worker {where} with dcnsim core {got}, not this "
+                                               f"process's {core}: not stored"))
+                        continue
+                    try:
+                        _store_files(dirs[i], files)
+                    except Exception as e:  # noqa: BLE001 - reported per point
+                        failed(i, e)
+                        continue
+                    records[i] = rec
+                    bar.update(1)
+                if not pending:
+                    break
+                if client.status != "running":
+                    raise lost(f"lost the Dask scheduler at {cluster!r}")
+                try:
+                    now = set(client.nthreads())
+                except Exception:  # noqa: BLE001 - the scheduler is gone
+                    raise lost(f"lost the Dask scheduler at {cluster!r}") from None
+                if now - seen:
+                    # a worker that joined since is checked as those at the
+                    # start were: the sweep stops rather than mix cores (and a
+                    # point it returns first is refused above)
+                    wrong = _check_cores(client, cluster, core, sorted(now - seen))
+                    if wrong:
+                        raise ClusterLostError(f"{wrong}; it joined after {sum(r is not None for r in records)} "
+                                               f"of {total} points were complete, which are kept")
+                seen = now
+                if now:
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                    warnings.warn(DcnsimWarning(f"cluster {cluster}", "every worker of the Dask scheduler left; "
+                                                f"waiting up to {WORKER_WAIT_S:g} s for one (start one with: "
+                                                f"dask worker {cluster})"), stacklevel=caller_stacklevel())
+                elif time.monotonic() - alone_since > WORKER_WAIT_S:
+                    raise lost(f"every worker of the Dask scheduler at {cluster!r} left (none for "
+                               f"{WORKER_WAIT_S:g} s)")
         except BaseException:
-            client.cancel(list(futures))
+            with contextlib.suppress(Exception):
+                client.cancel(list(futures))
             raise
     finally:
-        client.close()
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+        log.setLevel(level)
 
 
 #: Seconds a sweep spends planning its points' threads before it takes the
