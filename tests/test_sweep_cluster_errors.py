@@ -230,3 +230,13 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(tmp_path, monkeypa
     assert lines[0].startswith(f"sweep: cluster: lost the Dask scheduler at '{c.scheduler_address}' after 0 of 2 ")
     assert "finished points are kept" in lines[0] and lines[0].endswith("resume with: dcnsim " + " ".join(argv))
     assert not (point_dir(tmp_path / "o", "topology.buffer=16KB") / "summary.json").exists()
+
+
+def test_reproduce_report_names_the_cluster_not_a_local_worker_count(tmp_path, one_worker):
+    from dcnsim.experiments import reproduce
+    from test_reproduce_fast import fake_paper
+
+    address, _ = one_worker
+    reproduce(fake_paper(), out=tmp_path, jobs=1, progress=False, echo=None, cluster=address)
+    text = (tmp_path / "report.md").read_text()
+    assert f"on the Dask cluster at {address}" in text and "1 worker process(es)" not in text

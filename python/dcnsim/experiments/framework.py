@@ -93,6 +93,8 @@ class Report:
     #: the cores (``version+build``) that computed the points (one, since a
     #: point computed by another core is recomputed)
     cores: List[str] = field(default_factory=list)
+    #: the Dask scheduler the points ran on (``jobs`` then counts nothing)
+    cluster: Optional[str] = None
 
     @property
     def comparisons(self) -> List[Comparison]:
@@ -555,7 +557,7 @@ def reproduce(
 
     cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
     report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
-                    len(points), len(computed), n_jobs, cores)
+                    len(points), len(computed), n_jobs, cores, cluster)
     for fig in figs:
         _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
     # report.md holds every figure reproduced in this directory under the
@@ -733,7 +735,7 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
                "Rust sources); "
                f"{'quick' if report.quick else 'full'} run; "
                f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
-               f"from `runs/`); {report.jobs} worker process(es); wall time {report.wall_s:.1f} s.")
+               f"from `runs/`); {_ran_on(report)}; wall time {report.wall_s:.1f} s.")
     if earlier:
         names = ", ".join(_fig_name(f) for f in figs if f.id in earlier)
         out.append(f"{names}: from earlier runs in this directory (`dcnsim reproduce --figure` merges its "
@@ -802,3 +804,8 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
         out.append(f"Data: `{fig.slug}.csv`.")
         out.append("")
     return "\n".join(out)
+
+
+def _ran_on(report: Report) -> str:
+    """Where the report's simulations ran: a cluster's points ignore ``jobs``."""
+    return f"on the Dask cluster at {report.cluster}" if report.cluster else f"{report.jobs} worker process(es)"
