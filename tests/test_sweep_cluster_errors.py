@@ -240,3 +240,35 @@ def test_reproduce_report_names_the_cluster_not_a_local_worker_count(tmp_path, o
     reproduce(fake_paper(), out=tmp_path, jobs=1, progress=False, echo=None, cluster=address)
     text = (tmp_path / "report.md").read_text()
     assert f"on the Dask cluster at {address}" in text and "1 worker process(es)" not in text
+
+
+_STARTED = threading.Event()
+_REAL_POINT = sweep_mod._cluster_point
+
+
+def _slow_point(*a, **k):
+    # on a worker in this process (pickled by reference): the point waits
+    # here while the scheduler goes
+    _STARTED.set()
+    time.sleep(3)
+    return _REAL_POINT(*a, **k)
+
+
+def test_a_scheduler_lost_while_points_run_is_a_lost_cluster(tmp_path, monkeypatch):
+    c = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    _STARTED.clear()
+    monkeypatch.setattr(sweep_mod, "_cluster_point", _slow_point)
+
+    def kill():
+        _STARTED.wait(30)
+        c.close()
+
+    killer = threading.Thread(target=kill, daemon=True)
+    killer.start()
+    try:
+        with pytest.raises(ClusterLostError, match=f"lost the Dask scheduler at '{c.scheduler_address}' after 0 of 2 "
+                                                   r"point\(s\) run \(0 of 2 complete\); finished points are kept"):
+            run_sweep(points()[:2], tmp_path, progress=False, cluster=c.scheduler_address)
+    finally:
+        killer.join(30)
+        c.close()

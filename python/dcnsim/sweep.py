@@ -835,6 +835,8 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
                     done, pending = dask_wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     done = set()
+                except Exception:  # noqa: BLE001 - futures cancelled by a lost scheduler (FuturesCancelledError)
+                    raise lost(f"lost the Dask scheduler at {cluster!r}") from None
                 for fut in done:
                     i = futures[fut]
                     try:
