@@ -166,6 +166,17 @@ def test_a_cut_override_other_than_always_is_ignored_and_said(monkeypatch):
     assert 'dcnsim: DCNSIM_CUT="1" ignored: its one value is "always"' in said, said
 
 
+def test_a_free_cores_override_that_is_not_a_number_is_ignored_and_said():
+    doc = {**_short(load_scenario(str(REPO / "scenarios" / "outcast_fattree.toml")), "1ms"), "threads": 2}
+    p = subprocess.run([sys.executable, "-c", "import sys; from dcnsim import _core; "
+                        "print(dict(_core.run(sys.stdin.read(), None)['summary'])['threads'])"],
+                       input=to_json(doc), capture_output=True, text=True, check=True,
+                       env={**os.environ, "DCNSIM_FREE_CORES": "abc"})
+    said = [line for line in p.stderr.splitlines() if line.startswith("dcnsim:")]
+    assert 'dcnsim: DCNSIM_FREE_CORES="abc" ignored: it takes a whole number of cores; the free cores are ' \
+        "counted" in said, said
+
+
 def test_threads_asked_where_a_window_holds_work_cut_as_asked(monkeypatch):
     monkeypatch.delenv("DCNSIM_CUT")
     doc = _short(load_scenario(str(REPO / "scenarios" / "websearch_fattree.toml")), "1ms")

@@ -247,12 +247,25 @@ pub fn cut_always() -> bool {
     }
 }
 
-/// `DCNSIM_FREE_CORES`, when set to a number.
+/// `DCNSIM_FREE_CORES`, when set to a number. Another value is ignored, and
+/// one stderr line says so (a typo would otherwise leave a benchmark of two
+/// threads counting the machine's load, as `DCNSIM_CUT` says too).
 fn forced_free_cores() -> Option<u32> {
-    std::env::var("DCNSIM_FREE_CORES")
-        .ok()
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .map(|n| n.max(1))
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let v = std::env::var("DCNSIM_FREE_CORES").ok()?;
+    match v.trim().parse::<u32>() {
+        Ok(n) => Some(n.max(1)),
+        Err(_) if v.trim().is_empty() => None,
+        Err(_) => {
+            SAID.call_once(|| {
+                eprintln!(
+                    "dcnsim: DCNSIM_FREE_CORES={v:?} ignored: it takes a whole number of cores; \
+                     the free cores are counted"
+                );
+            });
+            None
+        }
+    }
 }
 
 /// Whether a run cut into `part` should run partitioned now: not when one

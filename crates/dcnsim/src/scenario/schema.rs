@@ -198,7 +198,7 @@ kind!(
 );
 kind!(
     /// An integer ≥ 0 (64 bits).
-    UInt => u64, sc::uint, "integer ≥ 0", {"type": "integer", "minimum": 0}
+    UInt => u64, sc::uint, "integer ≥ 0", {"type": "integer", "minimum": 0, "maximum": u64::MAX}
 );
 kind!(
     /// A size in bytes > 0.
@@ -215,6 +215,7 @@ kind!(
     /// A list of hosts (checked against the topology afterwards).
     HostList => Value, |v: &Value| Ok(v.clone()), "host list",
     {"type": ["array", "string"], "items": {"type": "integer", "minimum": 0},
+     "minItems": 1, "uniqueItems": true, "pattern": "^\\s*\\+?\\d+\\s*-\\s*\\+?\\d+\\s*$",
      "description": "host indices: a non-empty list without repeats, or an inclusive range string \"a-b\""}
 );
 
@@ -336,7 +337,7 @@ choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 kind!(
     /// Slow start's most SMSS per ACK: ≥ 1, or "unlimited".
     AbcLimit => u32, sc::abc_limit, "integer ≥ 1 or \"unlimited\"",
-    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX,
+    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX, "pattern": "^[Uu][Nn][Ll][Ii][Mm][Ii][Tt][Ee][Dd]$",
      "description": "SMSS per ACK, or \"unlimited\""}
 );
 choice!(TiesName => Ties, sc::TIES_NAMES, "tie order");
@@ -344,7 +345,7 @@ choice!(NonEctName => NonEct, sc::NON_ECT_NAMES, "non-ECT policy");
 kind!(
     /// Threads of one run: ≥ 1, or "auto".
     ThreadsKind => Threads, sc::threads, "integer ≥ 1 or \"auto\"",
-    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX,
+    {"type": ["string", "integer"], "minimum": 1, "maximum": u32::MAX, "pattern": "^[Aa][Uu][Tt][Oo]$",
      "description": "threads, or \"auto\""}
 );
 choice!(ProfileName => TcpProfile, sc::PROFILE_NAMES, "TCP profile");
