@@ -443,7 +443,9 @@ fn a_ramp_ending_above_the_buffer_is_warned() {
     let w = said(&doc);
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(
-        w[0].contains("ecn_kmax (200 packets) is not below the buffer of 17 marking queues (100 packets)"),
+        w[0].contains(
+            "ecn_kmax (200 packets) is not below the buffer of 17 marking queues (100 packets)"
+        ),
         "{w:?}"
     );
     // below the buffer: the whole ramp is used, nothing to say
