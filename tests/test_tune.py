@@ -548,3 +548,12 @@ def test_a_seed_beyond_64_bits_is_refused_by_the_flag_once():
     with pytest.raises(argparse.ArgumentTypeError, match=r"\[0, 2\^64\), got 18446744073709551616"):
         parse_seeds(f"1,{2**64}")
     assert parse_seeds(f"1,{2**64 - 1}") == [1, 2**64 - 1]
+
+
+def test_one_field_set_twice_is_refused_in_any_spelling(tmp_path):
+    f = _scenario_file(tmp_path)
+    r = cli("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "1",
+            "--seeds", "1", "--set", "apps[0].size=10KB", "--set", "apps.0.size=20KB", "--out", str(tmp_path / "t"))
+    assert r.returncode == 2 and "--set apps.0.size is given twice (apps[0].size and apps.0.size" in r.stderr, \
+        r.stderr
+    assert not (tmp_path / "t").exists()

@@ -605,3 +605,34 @@ def test_the_schema_docs_check_runs_from_an_installed_copy(tmp_path, monkeypatch
     assert schema_docs.main(["--check"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert "docs/scenario.md" in line and "--docs" in line
+
+
+def test_the_version_and_the_help_to_a_closed_pipe_or_a_full_disk():
+    """`dcnsim --version | true` printed a traceback (its shortcut wrote
+    before stdout was guarded); `--help > /dev/full` exited 0 with the help
+    lost."""
+    import subprocess
+    import sys
+
+    r = _closed_pipe_run(["--version"])
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    if FULL.exists():
+        for argv, says in ((["--version"], "dcnsim: cannot write"), (["--help"], "dcnsim: cannot write"),
+                           (["run", "--help"], "dcnsim: cannot write")):
+            with FULL.open("w") as full:
+                p = subprocess.run([sys.executable, "-m", "dcnsim", *argv], stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=60)
+            assert p.returncode == 1 and p.stderr.startswith(says) and "Traceback" not in p.stderr, (argv, p.stderr)
+
+
+@needs_core
+def test_one_field_in_two_spellings_is_one_field(tmp_path, small_incast_path):
+    """apps[0].x and apps.0.x name one field: run refused the same field
+    twice in one spelling and took it in two; sweep ran two identical points
+    labelled with values it never ran."""
+    r = cli("run", str(small_incast_path), "--set", "apps[0].blocks=2", "--set", "apps.0.blocks=3")
+    assert r.returncode == 2 and "is given twice (apps[0].blocks=2 and apps.0.blocks=3)" in r.stderr, r.stderr
+    s = cli("sweep", str(small_incast_path), "--set", "apps[0].blocks=1,2", "--set", "apps.0.blocks=3",
+            "--out", str(tmp_path / "sw"))
+    assert s.returncode == 2 and "apps.0.blocks is given twice" in s.stderr, s.stderr
+    assert not (tmp_path / "sw").exists()

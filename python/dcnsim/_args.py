@@ -13,7 +13,7 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, List, Tuple
+    from typing import Any, Dict, List, Optional, Tuple
 
     from .errors import Problem
 
@@ -87,6 +87,25 @@ def parse_set(spec: str):
         raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
     vals = [parse_value(v) for v in split_values(values)]
     return path, vals
+
+
+def field_key(path: str) -> str:
+    """The field a ``--set`` path names, however written: ``apps[0].size``
+    and ``apps.0.size`` are one field (both spellings are accepted)."""
+    import re
+
+    return re.sub(r"\[\s*(\d+)\s*\]", r".\1", path.strip()).lstrip(".")
+
+
+def repeated_field(paths: List[str]) -> Optional[Tuple[str, str]]:
+    """The first two of ``paths`` that name one field, or None."""
+    first: Dict[str, str] = {}
+    for p in paths:
+        k = field_key(p)
+        if k in first:
+            return first[k], p
+        first[k] = p
+    return None
 
 
 def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:

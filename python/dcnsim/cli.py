@@ -1,8 +1,10 @@
 """The ``dcnsim`` command line: run, validate, schema, sweep, tune, demo, bench, reproduce, model.
 
-Exit codes: 0 success; 1 ``validate`` found problems in a scenario; 2 bad
-input (missing file, syntax error, invalid scenario, bad arguments, an
-``--out`` that cannot be written); 130 interrupted.
+Exit codes: 0 success; 1 a run or a write failed (e.g. a results file, or
+standard output on a full disk); 2 bad input
+(missing file, syntax error, invalid scenario — ``validate`` included —,
+bad arguments, an ``--out`` that cannot be written, a cluster that cannot
+be reached); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 User errors print their problems, never a traceback.
 """
 
@@ -29,7 +31,7 @@ from .errors import OutputDirError, ScenarioError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence
+    from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 # ----------------------------------------------------------------------------
 # formatting
@@ -264,17 +266,20 @@ def _incomplete(out: str) -> str:
 def cmd_run(args) -> int:
     import dcnsim
 
+    from ._args import field_key
     from ._document import load_scenario, with_overrides
 
-    seen: Dict[str, Any] = {}
+    seen: Dict[str, Tuple[str, Any]] = {}
     for path, value in args.set or []:
-        if path in seen and seen[path] != value:
+        # apps[0].size and apps.0.size are one field
+        first = seen.get(field_key(path))
+        if first is not None and first[1] != value:
             # the later one would win without a word: which did the user mean?
-            shown = [json.dumps(v) if not isinstance(v, str) else v for v in (seen[path], value)]
-            print(f"run: --set {path} is given twice ({path}={shown[0]} and {path}={shown[1]}): "
+            shown = [json.dumps(v) if not isinstance(v, str) else v for v in (first[1], value)]
+            print(f"run: --set {path} is given twice ({first[0]}={shown[0]} and {path}={shown[1]}): "
                   "give it once", file=sys.stderr)
             return 2
-        seen[path] = value
+        seen[field_key(path)] = (path, value)
     try:
         doc = load_scenario(args.file)
         if args.set:
@@ -398,14 +403,18 @@ def cmd_sweep(args) -> int:
     jobs = args.jobs
     if args.threads is not None:
         doc["threads"] = args.threads
+    from ._args import field_key
+
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
-        if path in axes:
-            # a later --set replacing the earlier one would drop points the user asked for
-            given = [",".join(_fmt(v) for v in vs) for p, vs in args.set if p == path]
+        if field_key(path) in {field_key(a) for a in axes}:
+            # a later --set replacing the earlier one would drop points the user
+            # asked for (apps[0].size and apps.0.size are one field)
+            given = [(p, ",".join(_fmt(v) for v in vs)) for p, vs in args.set if field_key(p) == field_key(path)]
             times = "twice" if len(given) == 2 else f"{len(given)} times"
-            print(f"sweep: --set {path} is given {times} ({' and '.join(f'{path}={g}' for g in given)}): "
-                  f"give all its values in one, --set {path}={','.join(given)}", file=sys.stderr)
+            print(f"sweep: --set {path} is given {times} ({' and '.join(f'{p}={g}' for p, g in given)}): "
+                  f"give all its values in one, --set {given[0][0]}={','.join(g for _, g in given)}",
+                  file=sys.stderr)
             return 2
         clash = axis_clash(path, vals)
         if clash is not None:
@@ -1000,13 +1009,43 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # before building the parser, which loads gettext and locale
         from . import __version__
+        from ._streams import GuardedStream, StreamError
 
-        print(f"dcnsim {__version__}")
+        try:  # a reader gone (`| true`) is quiet; a full disk is one line, as for any command
+            out = GuardedStream(sys.stdout, "standard output")
+            out.write(f"dcnsim {__version__}\n")
+            out.flush()
+        except StreamError as e:
+            print(f"dcnsim: {e}", file=sys.stderr)
+            return 1
         return 0
     parser = build_parser(light=bool(argv) and argv[0] in LIGHT)
-    args = parser.parse_args(argv)
-    args.argv = argv  # a command cut short prints the one that resumes it
     from ._streams import GuardedStream, StreamError
+
+    # --help prints while parsing, and argparse swallows an OSError of its
+    # writes and exits 0: a help lost to a full disk must not (its text was
+    # all the command had to give), so stdout is guarded here already
+    plain = sys.stdout
+    if plain is not None:
+        sys.stdout = GuardedStream(plain, "standard output")  # type: ignore[assignment]
+    try:
+        args = parser.parse_args(argv)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except StreamError as e:
+        print(f"dcnsim: {e}", file=sys.stderr)
+        return 1
+    except SystemExit as e:
+        if e.code in (0, None) and sys.stdout is not None:
+            try:
+                sys.stdout.flush()
+            except StreamError as err:
+                print(f"dcnsim: {err}", file=sys.stderr)
+                return 1
+        raise
+    finally:
+        sys.stdout = plain
+    args.argv = argv  # a command cut short prints the one that resumes it
 
     if _process:  # started by dcnsim._entry, the collector off: see there
         import gc

@@ -1124,10 +1124,16 @@ def _scaled_columns(df: Any, objective: str, constraint: Optional[str],
 def cmd_tune(args: Any) -> int:
     import pandas as pd
 
-    from ._args import print_problems
+    from ._args import print_problems, repeated_field
     from .scenario import load_scenario
     from .sweep import ClusterError
 
+    for flag, pairs in (("--set", args.set), ("--baseline", args.baseline), ("--reference", args.reference)):
+        rep = repeated_field([p for p, _ in pairs or []])
+        if rep is not None:  # the later would win without a word, as `run --set` refuses
+            print(f"tune: {flag} {rep[1]} is given twice ({rep[0]} and {rep[1]} name one field): give it once",
+                  file=sys.stderr)
+            return 2
     try:
         doc = with_overrides(load_scenario(args.file), dict(args.set))
     except ScenarioError as e:
