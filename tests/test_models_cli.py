@@ -50,6 +50,17 @@ def test_model_dctcp_prints_the_papers_numbers():
     assert "KB = 1000 B" in r.stdout and "KB = 1024 B" in r.stdout
 
 
+def test_a_fractional_minimum_window_is_the_models_not_a_rounded_one():
+    """Wmin is in segments; N*max scales as 1/Wmin: 0.5 (rounded to 1
+    before) gives four times the paper's 37.5, and 0 or a word is refused."""
+    r = cli("model", "dctcp", "--buffer", "100000", "--wmin", "0.5", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["decimal"]["n_star_max"] == pytest.approx(4 * 37.5)
+    for bad in ("0", "-1", "two", "nan"):
+        r = cli("model", "dctcp", "--buffer", "100000", "--wmin", bad)
+        assert r.returncode == 2 and "--wmin" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
 def test_model_dctcp_json_and_w_star():
     r = cli("model", "dctcp", "--buffer", "100000", "--n", "40", "--json")
     assert r.returncode == 0, r.stderr

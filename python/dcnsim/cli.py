@@ -629,6 +629,18 @@ def cmd_reproduce(args) -> int:
     return 1 if report.errors else 0
 
 
+def _positive_number(text: str) -> float:
+    import math
+
+    try:
+        v = float(text.strip().removesuffix("pkt").removesuffix("segments").strip())
+    except ValueError:
+        raise ValueError(f"expected a number of segments like 2 or 0.5, got {text!r}") from None
+    if not math.isfinite(v) or v <= 0:
+        raise ValueError(f"must be a number > 0, got {text!r}")
+    return v
+
+
 def _model_dctcp_text(args) -> str:
     from .models.dctcp import dctcp_scalability
     from .units import parse_count, parse_rate, parse_size, parse_time
@@ -644,7 +656,9 @@ def _model_dctcp_text(args) -> str:
     K = opt("k", parse_count, args.k)
     B = opt("buffer", parse_size, args.buffer)
     mss = opt("mss", parse_size, args.mss)
-    wmin = opt("wmin", lambda t: parse_count(t, unit=None), args.wmin)
+    # a window in segments, fractions included (0.5 was rounded to 1 and
+    # halved N*max without a word)
+    wmin = opt("wmin", _positive_number, args.wmin)
     for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin)):
         if v <= 0:
             raise ValueError(f"--{name}: must be > 0, got {getattr(args, name)!r}")
@@ -922,7 +936,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     md.add_argument("--k", default="20", help="ECN marking threshold, packets (default 20)")
     md.add_argument("--buffer", default="100KB", help="bottleneck buffer (default 100KB; both KB readings shown)")
     md.add_argument("--mss", default="1500", help="segment size, bytes (default 1500)")
-    md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (default 2)")
+    md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (> 0, fractions too; default 2)")
     md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
     md.add_argument("--json", action="store_true", help="print one JSON object")
     md.set_defaults(func=cmd_model)
