@@ -636,3 +636,21 @@ def test_one_field_in_two_spellings_is_one_field(tmp_path, small_incast_path):
             "--out", str(tmp_path / "sw"))
     assert s.returncode == 2 and "apps.0.blocks is given twice" in s.stderr, s.stderr
     assert not (tmp_path / "sw").exists()
+
+
+@needs_core
+def test_small_mistakes_get_the_words_that_fix_them(tmp_path, small_incast_path):
+    """Several values in `run --set` point to a sweep; a JSON file named
+    .toml is said to be JSON; --confirm-seeds' error names --confirm-seeds;
+    bench --repeat takes what every count flag takes."""
+    r = cli("run", str(small_incast_path), "--set", "stop=2ms,3ms")
+    assert r.returncode == 2 and f"`dcnsim sweep {small_incast_path} --set stop=2ms,3ms` runs each" in r.stderr, \
+        r.stderr
+    j = tmp_path / "s.toml"
+    j.write_text('{"stop": "1ms"}\n')
+    v = cli("validate", str(j))
+    assert v.returncode == 2 and "the file looks like JSON: name it s.json" in v.stdout + v.stderr
+    t = cli("tune", str(small_incast_path), "--param", "tcp.rwnd=int:2000:60000", "--confirm-seeds", "1,1")
+    assert t.returncode == 2 and "--confirm-seeds expects distinct seeds" in t.stderr, t.stderr
+    b = cli("bench", "--repeat", "abc")
+    assert b.returncode == 2 and "--repeat: expected a positive integer, got 'abc'" in b.stderr, b.stderr

@@ -137,7 +137,11 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([Problem("syntax", f"{e}{_unquoted_unit_hint(text, str(e))}")]) from None
+            # a JSON document under another name reads as broken TOML
+            looks_json = text.lstrip().startswith("{") and suffix.lower() != ".json"
+            hint = (f"; the file looks like JSON: name it {stem}.json" if looks_json
+                    else _unquoted_unit_hint(text, str(e)))
+            raise ScenarioError([Problem("syntax", f"{e}{hint}")]) from None
         except RecursionError:
             raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None
         except ValueError as e:  # e.g. an integer of more than 4300 digits

@@ -300,6 +300,14 @@ def cmd_run(args) -> int:
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
+        from ._args import field_key, split_values
+
+        # `--set stop=2ms,3ms` asks for two runs: that is a sweep's --set
+        for path, value in args.set or []:
+            wrong = any(field_key(getattr(p, "path", "")).startswith(field_key(path)) for p in e.errors)
+            if wrong and isinstance(value, str) and len(split_values(value)) > 1:
+                print(f"run: --set {path}={value} gives {len(split_values(value))} values: one run takes one; "
+                      f"`dcnsim sweep {args.file} --set {path}={value}` runs each", file=sys.stderr)
         return 2
     out = None
     if args.out:
@@ -901,7 +909,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                    help=f"a scenario (repeatable): {', '.join(bench.DEFAULT)} (the default set), "
                         f"{', '.join(others)}, or {', '.join(bench.GROUPS)} (a 60 s churn run: peak RSS at "
                         f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
-    b.add_argument("--repeat", type=int, default=1, metavar="N",
+    b.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                    help="run each scenario N times (in its one process) and report its median wall time "
                         "(and, with --json, every run's as walls_s); for ratios on a shared machine")
     b.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",

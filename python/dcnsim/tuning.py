@@ -1068,7 +1068,8 @@ def add_parser(sub: Any) -> None:
                    metavar="PATH=VALUE", help="overrides of the baseline run (repeatable; default: the scenario as is)")
     t.add_argument("--reference", action="append", type=lambda s: set_pair(s, "--reference"), default=[],
                    metavar="PATH=VALUE", help="a point to compare the best with, e.g. the paper's choice (repeatable)")
-    t.add_argument("--confirm-seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
+    t.add_argument("--confirm-seeds", type=lambda t: parse_seeds(t, "--confirm-seeds"), default=None,
+                   metavar="S1,S2,...",
                    help="rerun best, baseline and reference on these seeds for the CIs (default: --seeds)")
     t.add_argument("--sampler", choices=("tpe", "random"), default="tpe",
                    help="Optuna's TPE (default) or uniform random search")
