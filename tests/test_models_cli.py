@@ -243,3 +243,13 @@ def test_model_incast_unknown_app(tmp_path):
     assert cli("run", str(f), "--out", str(tmp_path / "out")).returncode == 0
     r = cli("model", "incast", "--from-run", str(tmp_path / "out"), "--app", "3")
     assert r.returncode == 2 and "app 3" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["dctcp", "--n", "0"], "model dctcp: --n: must be a number of flows > 0"),
+    (["enqueue", "--rmin", "0"], "model enqueue: --rmin: each value in [1, --mss = 1448], got 0"),
+    (["enqueue", "--seed", "-1"], "model enqueue: --seed: expected an integer in [0, 2^64)"),
+])
+def test_a_model_options_error_names_the_option(argv, says):
+    r = cli("model", *argv)
+    assert r.returncode == 2 and r.stderr.startswith(says), r.stderr

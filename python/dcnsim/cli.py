@@ -680,6 +680,8 @@ def _model_dctcp_text(args) -> str:
     readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
     if not (B.prefixed or mss.prefixed):
         readings = readings[:1]
+    if args.n is not None and not (math.isfinite(args.n) and args.n > 0):
+        raise ValueError(f"--n: must be a number of flows > 0, got {args.n:g}")
     results = [(name, b, m, dctcp_scalability(C, rtt, K, m, b, wmin, N=args.n)) for name, b, m in readings]
     if args.json:
         out = {}
@@ -750,6 +752,13 @@ def _model_enqueue(args) -> int:
         rmins = [int(v) for v in split_values(args.rmin)]
     except ValueError:
         print(f"model enqueue: --rmin: expected whole byte counts like 1,200,1000, got {args.rmin!r}", file=sys.stderr)
+        return 2
+    bad = next((r for r in rmins if not 1 <= r <= args.mss), None)
+    if bad is not None:
+        print(f"model enqueue: --rmin: each value in [1, --mss = {args.mss}], got {bad}", file=sys.stderr)
+        return 2
+    if not 0 <= args.seed < 2**64:
+        print(f"model enqueue: --seed: expected an integer in [0, 2^64), got {args.seed}", file=sys.stderr)
         return 2
     try:
         rows = enqueue_sweep(rmins, args.trials, mss=args.mss, phase=args.phase, seed=args.seed)
