@@ -654,3 +654,9 @@ def test_small_mistakes_get_the_words_that_fix_them(tmp_path, small_incast_path)
     assert t.returncode == 2 and "--confirm-seeds expects distinct seeds" in t.stderr, t.stderr
     b = cli("bench", "--repeat", "abc")
     assert b.returncode == 2 and "--repeat: expected a positive integer, got 'abc'" in b.stderr, b.stderr
+
+
+@needs_core
+def test_a_negative_list_index_is_said_to_be_one(small_incast_path):
+    r = cli("run", str(small_incast_path), "--set", "apps[-1].blocks=3")
+    assert r.returncode == 2 and "apps[-1].blocks: [-1]: a list index counts from 0" in r.stderr, r.stderr
