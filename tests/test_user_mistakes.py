@@ -660,3 +660,13 @@ def test_small_mistakes_get_the_words_that_fix_them(tmp_path, small_incast_path)
 def test_a_negative_list_index_is_said_to_be_one(small_incast_path):
     r = cli("run", str(small_incast_path), "--set", "apps[-1].blocks=3")
     assert r.returncode == 2 and "apps[-1].blocks: [-1]: a list index counts from 0" in r.stderr, r.stderr
+
+
+def test_tunes_interrupt_line_claims_no_trial_it_does_not_know_of(tmp_path):
+    """Ctrl-C after the last trial (while the plots were written) said "the
+    trial under way is asked again": there may be none."""
+    from dcnsim.cli import _interrupted_text
+
+    (tmp_path / "study.log").write_text("")
+    text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(tmp_path)], str(tmp_path))
+    assert "a trial under way, if any, is asked again" in text and "resume with: dcnsim tune s.toml" in text

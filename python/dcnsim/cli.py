@@ -987,7 +987,7 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     if command == "tune" and out is not None and os.path.exists(os.path.join(out, "study.log")):
         # the journal holds every finished trial; the one under way is asked again on resume
         return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, runs in "
-                f"{os.path.join(out, 'runs')}), the trial under way is asked again; {resume}")
+                f"{os.path.join(out, 'runs')}), a trial under way, if any, is asked again; {resume}")
     if command == "tune" and out is not None and os.path.isdir(os.path.join(out, "runs")):
         # cut off in the baseline's runs, before the study was opened: they are kept
         return f"interrupted; the runs so far are kept ({os.path.join(out, 'runs')}); {resume}"
