@@ -93,7 +93,12 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     cmps: List[Comparison] = [
         REGISTER.judge("fig12-fairer", fairer, note="cases " + ", ".join(f"{i + 1} = {c}" for i, c in enumerate(cases))),
         REGISTER.judge("fig12-high", jains),
-        REGISTER.judge("fig12-goodput", loss, note="presets (1,1,1,1) and (1,1,∞,1)")]
+        REGISTER.judge("fig12-goodput", loss, note="presets (1,1,1,1) and (1,1,∞,1)"),
+        REGISTER.judge("fig12-conservative", {str(c): 100 * (float(M.loc[(c, "CTD (1,1,∞,1)"), "jain"])
+                                                           / float(M.loc[(c, "C"), "jain"]) - 1) for c in cases}),
+        REGISTER.judge("fig12-dctcp", [float(M.loc[(c, p), "jain"] / M.loc[(c, "DCTCP"), "jain"])
+                                       for c in cases for p in PRESETS]),
+        REGISTER.judge("fig12-worst", [1 - float(M.loc[(c, p), "goodput_ratio"]) for c in cases for p in PRESETS])]
     return FigureResult(m, paths, testbed_verdicts(cmps), ["g_i of eq. (4) is the mean goodput of sender S_i's flows, so the index is "
                                          "over the three senders; the testbed's switches are modelled as drop-tail "
                                          "with 100-packet port queues (the paper does not give their buffers)"])
