@@ -199,3 +199,14 @@ def test_fct_helpers_count_every_transport_but_udp():
     f = dcnsim.run(sc).flows
     assert "udp" in set(f.transport)
     assert fct_bins(f).flows.sum() == int((f.transport != "udp").sum())
+
+
+def test_offered_load_over_an_empty_window_says_so():
+    from dcnsim.analysis import offered_load
+
+    flows = pd.DataFrame({"start_s": [0.1], "app_bytes": [1000], "transport": ["tcp"]})
+    with pytest.raises(ValueError, match="window .* is empty"):
+        offered_load(flows, 1e9, 0.2, 0.2)
+    with pytest.raises(ValueError, match="capacity_bps must be > 0"):
+        offered_load(flows, 0.0, 0.0, 1.0)
+    assert offered_load(flows, 1e9, 0.0, 1.0) == pytest.approx(8000 / 1e9)

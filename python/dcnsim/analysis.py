@@ -192,6 +192,10 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
     """Offered load of the flows arriving in ``[start_s, end_s)``: their bytes
     over ``(end_s - start_s) × capacity_bps`` -- the quantity the Poisson
     app's ``load`` sets (capacity = Σ access-link rate of its sources)."""
+    if not end_s > start_s:
+        raise ValueError(f"offered_load: the window [{start_s}, {end_s}) s is empty")
+    if not capacity_bps > 0:
+        raise ValueError(f"offered_load: capacity_bps must be > 0, got {capacity_bps}")
     f = _tcp(flows)
     inwin = f[(f["start_s"] >= start_s) & (f["start_s"] < end_s)]
     return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)

@@ -382,6 +382,23 @@ def tally_text(comparisons: Sequence[Comparison]) -> str:
     return head + ("; not tallied: " + ", ".join(rest) if rest else "")
 
 
+def rounds_not_done(row: Any, table: str) -> float:
+    """Rounds a point's apps asked for that its ``queries`` (partition/
+    aggregate) or ``blocks`` (synchronized reads) table lacks: those tables
+    hold finished rounds only, so a round still running at ``stop`` is in no
+    row (a count of NaN completion times there is always 0). From the
+    point's ``scenario.json``; NaN when it is not there."""
+    d = Path(row["dir"] if not isinstance(row, (str, os.PathLike)) else row)
+    kind, key = {"queries": ("partition_aggregate", "queries"), "blocks": ("sync_reads", "blocks")}[table]
+    try:
+        doc = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return math.nan
+    # an app without the key runs the core's default (schema.rs: 100 of either)
+    asked = sum(int(a.get(key, 100)) for a in doc.get("apps", []) if isinstance(a, dict) and a.get("kind") == kind)
+    return float(max(0, asked - len(read_table(d, table))))
+
+
 def read_table(row: Any, table: str):
     """A point's result table (``queries``, ``flows``, ``queues``, ``blocks``)
     as a DataFrame; ``row`` is a summary row (with ``dir``) or a directory."""

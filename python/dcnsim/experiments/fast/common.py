@@ -12,7 +12,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import only_read_keys, read_table
+from ..framework import only_read_keys, read_table, rounds_not_done
 
 # ---------------------------------------------------------------- constants
 
@@ -304,7 +304,8 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     done = qct.dropna()
     out = {
         "queries": float(len(q)),
-        "unfinished": float(qct.isna().sum()),
+        # the queries table holds finished queries only: the rest are the apps' own count less its rows
+        "unfinished": rounds_not_done(point_dir, "queries"),
         "qct_mean_ms": float(done.mean() * 1e3) if len(done) else math.nan,
         # Student-t 95 % half-width of the mean over the point's queries
         "qct_ci95_ms": float(ci95(done.tolist())[1] * 1e3) if len(done) >= 2 else math.nan,

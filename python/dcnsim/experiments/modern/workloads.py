@@ -23,7 +23,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..fast import common as fast
-from ..framework import read_table
+from ..framework import read_table, rounds_not_done
 from ..kulkarni import common as kulkarni
 from ..paper import Comparison, FigureResult
 from ..tcprand import common as tcprand
@@ -149,7 +149,8 @@ def ku_metrics(row: Any) -> Dict[str, float]:
         "timeouts": float(b["timeouts"].mean()),
         **_losses(row, len(b)),
         "blocks": float(len(b)),
-        "unfinished": float(b["duration_s"].isna().sum()),
+        # the blocks table holds finished blocks only: the rest are the apps' own count less its rows
+        "unfinished": rounds_not_done(row, "blocks"),
         # every finished block carried n SRUs, every response flow its SRU
         "bytes_ok": float(bool((b.loc[done.index, "bytes"] == n * SRU_BYTES).all())
                           and bool((resp["delivered_bytes"] == resp["app_bytes"]).all())),
@@ -169,7 +170,7 @@ def pa_metrics(row: Any) -> Dict[str, float]:
         "timeouts": float(q["timeouts"].mean()),
         **_losses(row, len(q)),
         "queries": float(len(q)),
-        "unfinished": float(qct.isna().sum()),
+        "unfinished": rounds_not_done(row, "queries"),
         "bytes_ok": float(bool((done["bytes"] == n * RESPONSE_BYTES).all())),
     }
 
