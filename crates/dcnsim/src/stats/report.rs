@@ -206,7 +206,13 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             received: rx.bytes,
             msgs_written: f.msgs_written(),
             msgs_received: rx.msgs,
-            goodput_bps: rate_bps(delivered, span.as_secs_f64()),
+            // a flow that never started has no rate: NaN, not a starved 0
+            // (Jain's index over the flows would count it)
+            goodput_bps: if start.is_some() {
+                rate_bps(delivered, span.as_secs_f64())
+            } else {
+                f64::NAN
+            },
             segments_sent: f.stats.segments_sent,
             bytes_sent: f.stats.bytes_sent,
             retransmits: f.stats.retransmits,
