@@ -92,6 +92,7 @@ pub fn run_measured(
         let guard = world::MemoryGuard {
             limit: cfg.limits.memory,
             measure: limits::run_bytes,
+            slot_rows: limits::slot_rows(cfg),
             interval: limits::guard_interval,
         };
         let (mut w, stats) = parallel::run(cfg, &plan, interrupt, progress, Some(guard))
@@ -142,6 +143,7 @@ fn install_memory_guard(w: &mut world::World, cfg: &Config) {
     w.set_memory_guard(world::MemoryGuard {
         limit: cfg.limits.memory,
         measure: limits::run_bytes,
+        slot_rows: limits::slot_rows(cfg),
         interval: limits::guard_interval,
     });
 }

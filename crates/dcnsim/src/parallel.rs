@@ -1340,7 +1340,7 @@ fn publish(
     s.now = w.core.q.now();
     // packets in the inboxes are not counted: a window's worth
     s.bytes = if measure {
-        w.memory_guard().map_or(0, |g| (g.measure)(w))
+        w.memory_guard().map_or(0, |g| (g.measure)(w, g.slot_rows))
     } else {
         0
     };

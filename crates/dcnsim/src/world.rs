@@ -651,8 +651,12 @@ pub type Progress = Box<dyn FnMut(SimTime, u64) + Send>;
 pub struct MemoryGuard {
     /// `limits.memory`.
     pub limit: u64,
-    /// Bytes the run holds now plus what its result tables will add.
-    pub measure: fn(&World) -> u64,
+    /// Bytes the run holds now plus what its result tables will add, given
+    /// [`Self::slot_rows`].
+    pub measure: fn(&World, u64) -> u64,
+    /// The most rows the `queue_inputs` table can have (the switches hold
+    /// far more input slots than ever offer a packet).
+    pub slot_rows: u64,
     /// Events until the next look, given (world, bytes held, limit).
     pub interval: fn(&World, u64, u64) -> u64,
 }
@@ -1342,7 +1346,7 @@ impl World {
         let Some(g) = self.memory_guard else {
             return true;
         };
-        let used = (g.measure)(self);
+        let used = (g.measure)(self, g.slot_rows);
         if used > g.limit {
             self.memory_stop = Some(MemoryStop {
                 used,

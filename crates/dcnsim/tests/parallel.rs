@@ -305,6 +305,7 @@ fn the_memory_guard_stops_a_partitioned_run() {
     let guard = |limit: u64| dcnsim::world::MemoryGuard {
         limit,
         measure: dcnsim::stats::limits::run_bytes,
+        slot_rows: dcnsim::stats::limits::slot_rows(&c),
         interval: dcnsim::stats::limits::guard_interval,
     };
     let (w, _) = dcnsim::parallel::run(&c, &plan, None, None, Some(guard(1 << 40))).unwrap();

@@ -298,6 +298,21 @@ struct Fabric {
 }
 
 impl Fabric {
+    /// Rows of `queue_inputs` at most: a row per (egress, input) pair that
+    /// offered packets. With a path per flow, a flow direction offers to one
+    /// pair at each switch it crosses (at most `hops - 1`), so the rows are
+    /// at most that many per direction (at k = 32: 82 k, not the 1.3 M slots).
+    fn slot_rows(&self) -> u64 {
+        if self.per_packet {
+            self.slots
+        } else {
+            self.slots.min(
+                self.flow_dirs
+                    .saturating_mul(self.hops.saturating_sub(1).max(1)),
+            )
+        }
+    }
+
     fn of(c: &Config) -> Fabric {
         let topo = &c.topology;
         let mut degree = vec![0u32; topo.nodes.len()];
@@ -837,19 +852,7 @@ fn tables_bytes(c: &Config, fabric: &Fabric) -> u64 {
         .unwrap_or(0) as u64;
     let name = size_of::<String>() as u64 + 32 + name_max;
     let rounds: u64 = c.apps.iter().map(AppSpec::rounds).sum();
-    // `queue_inputs` has a row per (egress, input) pair that offered
-    // packets. With a path per flow, a flow direction offers to one pair
-    // at each switch it crosses (at most `hops - 1`), so the rows are at
-    // most that many per direction (at k = 32: 82 k, not the 1.3 M slots).
-    let slot_rows = if fabric.per_packet {
-        fabric.slots
-    } else {
-        fabric.slots.min(
-            fabric
-                .flow_dirs
-                .saturating_mul(fabric.hops.saturating_sub(1).max(1)),
-        )
-    };
+    let slot_rows = fabric.slot_rows();
     (2 * fabric.links)
         .saturating_mul(QUEUE_ROW_BYTES as u64 + 2 * name)
         .saturating_add(slot_rows.saturating_mul(SLOT_ROW_BYTES as u64 + 3 * name))
@@ -1112,10 +1115,12 @@ pub fn accounted(w: &crate::world::World) -> Accounted {
 /// What building the result tables will add, at most: a row per flow and
 /// per loss indication, copies of the trace and the pcap records, and the
 /// other tables' rows.
-pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
+pub fn results_bytes(w: &crate::world::World, a: &Accounted, slot_rows: u64) -> usize {
     let flows = w.tcp_flows().len() + w.udp_flows().len();
     let links = w.links().len();
-    let slots = w.inputs().len();
+    // the table's rows, not the slots the switches hold (1.27 M at k = 32
+    // against 110 k rows: a guard counting every slot stopped runs that fit)
+    let slots = (w.inputs().len() as u64).min(slot_rows) as usize;
     let name_max = w.node_names().iter().map(|n| n.len()).max().unwrap_or(0);
     let name = size_of::<String>() + 32 + name_max;
     flows * FLOW_RESULT_BYTES
@@ -1127,10 +1132,17 @@ pub fn results_bytes(w: &crate::world::World, a: &Accounted) -> usize {
         + a.apps
 }
 
-/// Bytes a run holds now plus what its results will add (the guard's measure).
-pub fn run_bytes(w: &crate::world::World) -> u64 {
+/// Bytes a run holds now plus what its results will add (the guard's
+/// measure), with `queue_inputs` at most `slot_rows` rows ([`slot_rows`]).
+pub fn run_bytes(w: &crate::world::World, slot_rows: u64) -> u64 {
     let a = accounted(w);
-    (a.total() + results_bytes(w, &a)) as u64
+    (a.total() + results_bytes(w, &a, slot_rows)) as u64
+}
+
+/// The most rows `queue_inputs` can have in a run of `c` (the guard's bound
+/// for that table).
+pub fn slot_rows(c: &Config) -> u64 {
+    Fabric::of(c).slot_rows()
 }
 
 /// Events between two checks of the guard: the headroom at a generous
