@@ -201,7 +201,7 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
     return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)
 
 
-# two-sided 95 % Student t quantiles, df = 1..30 (beyond: normal)
+# two-sided 95 % Student t quantiles, df = 1..30 (beyond: t95's expansion)
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
         2.045, 2.042]
@@ -232,5 +232,18 @@ def ci95(values: Sequence[float]) -> Tuple[float, float]:
     m = float(v.mean())
     if len(v) < 2:
         return m, math.nan
-    t = _T95[len(v) - 2] if len(v) - 1 <= len(_T95) else 1.96
-    return m, float(t * v.std(ddof=1) / math.sqrt(len(v)))
+    return m, float(t95(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+
+
+def t95(df: int) -> float:
+    """The two-sided 95 % Student t quantile at ``df`` degrees of freedom:
+    the table to 30, then the Cornish-Fisher expansion about the normal's
+    1.96 (to 4 decimals of the exact value at 31: 2.0395; the normal's 1.96
+    made a hundred queries' interval 1.2 % narrow)."""
+    if df < 1:
+        raise ValueError(f"t95: degrees of freedom must be >= 1, got {df}")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z, n = 1.959963984540054, float(df)
+    return (z + (z**3 + z) / (4 * n) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * n**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * n**3))
