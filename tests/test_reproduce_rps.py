@@ -242,3 +242,12 @@ def test_the_interval_is_student_t_beyond_thirty_degrees_of_freedom_too():
     import statistics
 
     assert h == pytest.approx(1.9842 * statistics.stdev(v) / 10, rel=1e-4)
+
+
+def test_tidy_counts_the_runs_its_interval_is_over():
+    import pandas as pd
+    from dcnsim.experiments.rps.common import tidy
+
+    df = pd.DataFrame({"n": [1, 1, 1], "fct": [1.0, float("nan"), 3.0]})
+    (row,) = tidy(df, "fct", ["n"]).to_dict("records")
+    assert row["runs"] == 2 and row["mean"] == 2.0 and row["ci95"] == pytest.approx(12.706 * 2 ** 0.5 / 2 ** 0.5)

@@ -275,7 +275,10 @@ def tidy(df, metric: str, by: Sequence[str]):
     for keys, g in df.groupby(list(by), sort=True):
         keys = keys if isinstance(keys, tuple) else (keys,)
         m, h = ci95(g[metric].tolist())
-        rows.append({**dict(zip(by, keys)), "metric": metric, "mean": m, "ci95": h, "runs": len(g)})
+        # the runs the mean and interval are over: ci95 leaves a run without
+        # a value (NaN: e.g. no short flow finished) out
+        rows.append({**dict(zip(by, keys)), "metric": metric, "mean": m, "ci95": h,
+                     "runs": int(g[metric].notna().sum())})
     return pd.DataFrame(rows)
 
 
