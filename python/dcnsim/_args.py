@@ -91,10 +91,15 @@ def parse_set(spec: str):
 
 def field_key(path: str) -> str:
     """The field a ``--set`` path names, however written: ``apps[0].size``
-    and ``apps.0.size`` are one field (both spellings are accepted)."""
-    import re
+    and ``apps.0.size`` are one field (both spellings are accepted): the
+    path as ``with_overrides`` reads it (a path it refuses is its own key)."""
+    from ._document import parse_path
+    from .errors import ScenarioError
 
-    return re.sub(r"\[\s*(\d+)\s*\]", r".\1", path.strip()).lstrip(".")
+    try:
+        return ".".join(map(str, parse_path(path.strip())))
+    except ScenarioError:
+        return path.strip()
 
 
 def repeated_field(paths: List[str]) -> Optional[Tuple[str, str]]:
