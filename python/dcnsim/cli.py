@@ -1061,9 +1061,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         sys.stdout = GuardedStream(plain, "standard output")  # type: ignore[assignment]
     try:
         args = parser.parse_args(argv)
-        if sys.stdout is not None:
-            sys.stdout.flush()
-    except StreamError as e:
+    except StreamError as e:  # a help the disk refused, raised through argparse's print
         print(f"dcnsim: {e}", file=sys.stderr)
         return 1
     except SystemExit as e:
