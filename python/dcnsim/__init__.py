@@ -218,6 +218,20 @@ def validate(scenario: Any) -> "Problems":
     return Problems((), [Problem(path, reason) for path, reason in _require("warnings")(text)])
 
 
+#: Every seed is an integer in ``[0, _SEED_END)``: the core's seed is 64
+#: bits. The one bound of every seed check (``run(seed=)``, ``--seeds``,
+#: ``tune``'s seeds, ``model enqueue --seed``), each naming its own field;
+#: here, so that ``import dcnsim`` checks a seed without loading ``_args``.
+_SEED_END = 2**64
+#: The range as the messages write it.
+_SEED_RANGE = "[0, 2^64)"
+
+
+def _seed_ok(value: int) -> bool:
+    """Whether the integer ``value`` is a seed the core takes."""
+    return 0 <= value < _SEED_END
+
+
 def _seed(seed: Any) -> int:
     """``seed`` as an int: any integer type (numpy's too), not a bool."""
     import operator
@@ -227,8 +241,8 @@ def _seed(seed: Any) -> int:
         value = None if boolean else operator.index(seed)
     except TypeError:
         value = None
-    if value is None or not 0 <= value < 2**64:
-        raise ScenarioError([Problem("seed", f"must be an integer in [0, 2^64), got {seed!r}")])
+    if value is None or not _seed_ok(value):
+        raise ScenarioError([Problem("seed", f"must be an integer in {_SEED_RANGE}, got {seed!r}")])
     return value
 
 

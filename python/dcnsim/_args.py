@@ -127,11 +127,13 @@ def parse_seeds(text: str, flag: str = "--seeds") -> List[int]:
         seeds = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"{flag} expects integers like 1,2,3, got {text!r}") from None
-    if not seeds or any(s < 0 for s in seeds):
+    if not seeds:
         raise argparse.ArgumentTypeError(f"{flag} expects integers >= 0, got {text!r}")
-    big = next((s for s in seeds if s >= 2**64), None)
-    if big is not None:  # the core's seed is 64 bits: said here, once, not by every point
-        raise argparse.ArgumentTypeError(f"{flag} expects integers in [0, 2^64), got {big}")
+    from . import _SEED_RANGE, _seed_ok
+
+    bad = next((s for s in seeds if not _seed_ok(s)), None)
+    if bad is not None:  # the core's seed is 64 bits: said here, once, not by every point
+        raise argparse.ArgumentTypeError(f"{flag} expects integers in {_SEED_RANGE}, got {bad}")
     twice = next((s for i, s in enumerate(seeds) if s in seeds[:i]), None)
     if twice is not None:  # the same run twice, into the same directory
         raise argparse.ArgumentTypeError(f"{flag} expects distinct seeds, got {text!r} (seed {twice} twice)")

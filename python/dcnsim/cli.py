@@ -757,8 +757,10 @@ def _model_enqueue(args) -> int:
     if bad is not None:
         print(f"model enqueue: --rmin: each value in [1, --mss = {args.mss}], got {bad}", file=sys.stderr)
         return 2
-    if not 0 <= args.seed < 2**64:
-        print(f"model enqueue: --seed: expected an integer in [0, 2^64), got {args.seed}", file=sys.stderr)
+    from . import _SEED_RANGE, _seed_ok
+
+    if not _seed_ok(args.seed):
+        print(f"model enqueue: --seed: expected an integer in {_SEED_RANGE}, got {args.seed}", file=sys.stderr)
         return 2
     try:
         rows = enqueue_sweep(rmins, args.trials, mss=args.mss, phase=args.phase, seed=args.seed)

@@ -484,11 +484,14 @@ def _ci95(values: Sequence[float]) -> Tuple[float, float]:
 def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) -> List[int]:
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise TuneError(f"trials: expected a positive integer, got {trials!r}")
+    from . import _SEED_RANGE, _seed_ok
+
     out = [int(s) for s in seeds]
-    if not out or len(set(out)) != len(out) or any(s < 0 for s in out):
+    if not out or len(set(out)) != len(out):
         raise TuneError(f"seeds: expected distinct integers >= 0, got {out!r}")
-    if any(s >= 2**64 for s in out):  # the core's seed is 64 bits: every trial would fail
-        raise TuneError(f"seeds: expected integers in [0, 2^64), got {max(out)}")
+    bad = next((s for s in out if not _seed_ok(s)), None)
+    if bad is not None:  # the core's seed is 64 bits: every trial would fail
+        raise TuneError(f"seeds: expected integers in {_SEED_RANGE}, got {bad}")
     if direction is not None and direction not in ("minimize", "maximize"):
         raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
     return out
