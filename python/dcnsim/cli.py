@@ -860,7 +860,8 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
     r.add_argument("--set", action="append", type=set_pair, default=[], metavar="PATH=VALUE",
                    help="change one field of the scenario first (repeatable), e.g. topology.buffer=32KB, "
-                        "tcp.cc=dctcp or apps.0.servers=1-8; several values of a field are a sweep (dcnsim sweep)")
+                        "tcp.cc=dctcp or apps.0.servers=1-8; a table (tcp={}) replaces the file's whole table; "
+                        "several values of a field are a sweep (dcnsim sweep)")
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
                         "same results as 1 thread (docs/performance.md, Threads)")
