@@ -78,6 +78,13 @@ def parse_value(text: str) -> Any:
     return v
 
 
+def _no_value(path: str, why: str = "no value after = (an unset shell variable?)") -> argparse.ArgumentTypeError:
+    """An empty ``--set`` value: refused, naming the field (``name=`` with
+    an unset shell variable would run a scenario named ""); the empty
+    string itself is written as TOML's ``""``."""
+    return argparse.ArgumentTypeError(f"{path}: {why}; an empty string is written {path}='\"\"'")
+
+
 def parse_set(spec: str):
     if "=" not in spec:
         raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
@@ -85,7 +92,12 @@ def parse_set(spec: str):
     path = path.strip()
     if not path:
         raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    vals = [parse_value(v) for v in split_values(values)]
+    texts = split_values(values)
+    empty = next((i for i, v in enumerate(texts) if not v), None)
+    if empty is not None:
+        raise _no_value(path) if len(texts) == 1 else _no_value(
+            path, f"value {empty + 1} of {len(texts)} is empty (a stray comma, or an unset shell variable?)")
+    vals = [parse_value(v) for v in texts]
     return path, vals
 
 
@@ -119,6 +131,8 @@ def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:
     if "=" not in spec or not spec.split("=", 1)[0].strip():
         raise argparse.ArgumentTypeError(f"{flag} expects PATH=VALUE, got {spec!r}")
     k, v = spec.split("=", 1)
+    if not v.strip():
+        raise _no_value(k.strip())
     return k.strip(), parse_value(v.strip())
 
 
