@@ -455,3 +455,73 @@ def test_queries_cut_off_by_stop_are_counted_unfinished(tmp_path):
     done = len(r.queries)
     assert 0 < done < 100
     assert pa_metrics({"dir": str(tmp_path / "p")})["unfinished"] == 100 - done
+
+
+def test_full_run_runs_every_tallied_point_on_each_seed():
+    """Figs. 4–9 and 12 run each point on every seed of SEEDS, seed 1
+    under its one-seed label (so an earlier one-seed run's points resume);
+    the quick run and the settings figure keep one seed."""
+    from dcnsim.experiments.fast import PAPER
+    from dcnsim.experiments.fast.common import QUICK_SEEDS, SEEDS
+
+    assert len(SEEDS) >= 3 and QUICK_SEEDS == (1,)
+    figs = {f.id: f for f in PAPER.figures}
+    for fid in ("4", "7", "9", "12"):
+        pts = figs[fid].points(False)
+        by_base: dict = {}
+        for p in pts:
+            base = p.label.rsplit("-s", 1)[0] if p.seed != 1 else p.label
+            assert p.scenario.get("seed", p.seed) == p.seed
+            by_base.setdefault(base, set()).add(p.seed)
+        assert all(s == set(SEEDS) for s in by_base.values()), fid
+        assert len({p.label for p in pts}) == len(pts)
+        assert {p.seed for p in figs[fid].points(True)} == {1}
+    assert {p.seed for p in figs["settings"].points(False)} == {1}
+
+
+def test_a_point_on_several_seeds_is_judged_on_its_seeds_means():
+    """The point's value is the mean of its seeds' means and its ± the
+    Student-t interval over those means, not over one seed's queries;
+    counts add up; one-seed points pass through unchanged."""
+    from dcnsim.experiments.fast.common import by_point
+
+    rows = []
+    for seed, (qct, to) in zip((1, 2, 3), ((10.0, 4.0), (12.0, 6.0), (14.0, 8.0))):
+        rows.append({"label": "p" if seed == 1 else f"p-s{seed}", "series": "DCTCP", "n": 40, "seed": seed,
+                     "qct_mean_ms": qct, "qct_ci95_ms": 0.01, "timeouts_per_query": to, "timeouts_ci95": 0.02,
+                     "queries": 100.0, "unfinished": 0.0, "qct_max_ms": qct + seed})
+    rows.append({"label": "q", "series": "FaST", "n": 40, "seed": 1, "qct_mean_ms": 5.0, "qct_ci95_ms": 0.5,
+                 "timeouts_per_query": 0.0, "timeouts_ci95": 0.0, "queries": 100.0, "unfinished": 0.0,
+                 "qct_max_ms": 6.0})
+    out = by_point(pd.DataFrame(rows), ["series", "n"]).set_index("label")
+    p = out.loc["p"]
+    # three seeds: t(2) = 4.303, s.d. of (10, 12, 14) = 2
+    assert p["qct_mean_ms"] == pytest.approx(12.0)
+    assert p["qct_ci95_ms"] == pytest.approx(4.303 * 2 / math.sqrt(3), rel=1e-3)
+    assert p["timeouts_ci95"] == pytest.approx(4.303 * 2 / math.sqrt(3), rel=1e-3)
+    assert p["queries"] == 300 and p["seeds"] == 3 and p["qct_max_ms"] == 17.0
+    assert out.loc["q", "qct_ci95_ms"] == 0.5 and out.loc["q", "seeds"] == 1
+    one = by_point(pd.DataFrame(rows[:1]), ["series", "n"])
+    assert one["qct_ci95_ms"].iloc[0] == 0.01
+
+
+@needs_core
+def test_pa_frame_aggregates_real_runs_over_seeds(tmp_path):
+    """Two seeds of one point through the sweep: pa_frame gives one row
+    whose mean is the seeds' means' mean."""
+    from dcnsim.experiments.fast.common import (
+        BASE,
+        SERIES,
+        _pa_point,
+        pa_frame,
+        pa_metrics,
+    )
+    from dcnsim.sweep import point_dir, run_sweep
+
+    pts = [_pa_point(BASE, SERIES[1], 40, 5, seed) for seed in (1, 2)]
+    summary = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    summary["dir"] = [str(point_dir(tmp_path, lab)) for lab in summary["label"]]
+    per_seed = [pa_metrics(r)["qct_mean_ms"] for _, r in summary.iterrows()]
+    df = pa_frame(summary)
+    assert len(df) == 1 and df["seeds"].iloc[0] == 2 and df["label"].iloc[0] == pts[0].label
+    assert df["qct_mean_ms"].iloc[0] == pytest.approx(sum(per_seed) / 2)

@@ -45,7 +45,9 @@ from .common import (
     MSS,
     PERSISTENT_GAP,
     QUERY_SPACING_S,
+    QUICK_SEEDS,
     REGISTER,
+    SEEDS,
 )
 from .convergence import _analyze_fig10, _fig10_points
 from .fairness import _analyze_fig11, _fig11_points
@@ -98,6 +100,11 @@ SETTINGS = [
     Setting("time between queries", f"query i starts at i × {QUERY_SPACING_S:g} s (fresh); "
             f"gap {PERSISTENT_GAP} (persistent)", "longer than any query, so queries never overlap "
             "(checked)", "persistent with a 10 ms gap, in the settings figure"),
+    Setting("seeds", f"{len(SEEDS)} per point of Figs. 4–9 and 12 (quick: {len(QUICK_SEEDS)}); a point's value is "
+            "the mean of its seeds' means, its ± the Student-t 95 % interval over them",
+            "a seed draws the hosts' jitter for all of a point's queries, so one seed's 100 queries vary far less "
+            "than its mean does from another seed's: an interval over one seed's queries is too narrow",
+            "one seed in §3, Figs. 10–11 and the settings figure"),
     Setting("host jitter", f"{HOST_JITTER}", "breaks the lock-step of identical deterministic queries; "
             "without it all 100 queries of a point are the same query", "0, in the settings figure"),
     Setting("receive window", "65 535 B", "ns-3 before 3.25 (the paper is of 2014) had no window scaling: "
@@ -119,7 +126,8 @@ SETTINGS = [
 SETUP = (
     "One aggregation switch, 5 ToRs × 20 servers; 1 Gbps server–ToR, 10 Gbps ToR–aggregation; 25 µs per link "
     "(200 µs cross-rack RTT); 100 KB per ToR port, 10 MB per aggregation port; K = 20 packets at 1 Gbps and "
-    "65 at 10 Gbps; RTOmin 10 ms; 10 KB responses; 100 queries per point; NewReno, DCTCP (g = 1/16) and FaST "
+    "65 at 10 Gbps; RTOmin 10 ms; 10 KB responses; 100 queries per point, each point of Figs. 4–9 and 12 "
+    f"on {len(SEEDS)} seeds (± the 95 % interval over the seeds' means); NewReno, DCTCP (g = 1/16) and FaST "
     "(g = 1/16, Wmin = 2, S_min = 100 B, 3 probing segments), FaST in both readings of eq. (9). "
     "Partition/aggregate: the root (host 0, a 21st server on ToR 0) queries n workers spread round-robin "
     "over the racks. The paper's KB is 1000 B (its eq. 7 needs it): 100 KB = 100 000 B."

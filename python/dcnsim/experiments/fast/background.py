@@ -49,24 +49,26 @@ def _bg_and_base_points(quick: bool) -> List[Point]:
     return _fig789_points(quick) + _pa_points([BASE], QUICK_NS if quick else NS, quick)
 
 
-def _bg_frame(summary):
-    df = pa_frame(summary)
+def _bg_metrics(r) -> dict:
+    """The background flows of one run (one per query): their mean
+    throughput and its 95 % half-width over the flows, mean FCT, and how
+    many were still running when the next trial started."""
     from ...analysis import ci95
 
-    goodput, gci, fct, late = [], [], [], []
-    for _, r in summary.iterrows():
-        f = _flows(r, ["role", "app_kind", "goodput_bps", "fct_s", "start_s", "end_s"])
-        b = f[f["app_kind"] == "bulk"]
-        goodput.append(float(b["goodput_bps"].mean()) / 1e6 if len(b) else math.nan)
-        gci.append(float(ci95((b["goodput_bps"] / 1e6).tolist())[1]) if len(b) >= 2 else math.nan)
-        fct.append(float(b["fct_s"].mean()) * 1e3 if len(b) else math.nan)
+    f = _flows(r, ["role", "app_kind", "goodput_bps", "fct_s", "start_s", "end_s"])
+    b = f[f["app_kind"] == "bulk"]
+    return {
+        "bg_throughput_mbps": float(b["goodput_bps"].mean()) / 1e6 if len(b) else math.nan,
+        "bg_throughput_ci95": float(ci95((b["goodput_bps"] / 1e6).tolist())[1]) if len(b) >= 2 else math.nan,
+        "bg_fct_ms": float(b["fct_s"].mean()) * 1e3 if len(b) else math.nan,
         # a background flow still running when the next trial starts biases the next trial
-        late.append(float(np.sum(b["end_s"].astype(float).to_numpy() - b["start_s"].astype(float).to_numpy()
-                                 > QUERY_SPACING_S - 1e-9)) if len(b) else 0.0)
-    df["bg_throughput_mbps"] = goodput
-    df["bg_throughput_ci95"] = gci
-    df["bg_fct_ms"] = fct
-    df["bg_overruns"] = late
+        "bg_overruns": float(np.sum(b["end_s"].astype(float).to_numpy() - b["start_s"].astype(float).to_numpy()
+                                    > QUERY_SPACING_S - 1e-9)) if len(b) else 0.0,
+    }
+
+
+def _bg_frame(summary):
+    df = pa_frame(summary, extra=_bg_metrics)
     df["panel"] = [_panel_name(k) for k in df["config"]]
     return df
 

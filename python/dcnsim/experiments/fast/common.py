@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -53,6 +53,15 @@ QUERIES = 100
 QUICK_QUERIES = 10
 NS: Tuple[int, ...] = tuple(range(10, 101, 10))
 QUICK_NS: Tuple[int, ...] = (10, 30, 50, 70, 100)
+#: seeds of each partition/aggregate point of Figs. 4–9 and 12. A point's
+#: ± is the Student-t 95 % interval over its seeds' means: the queries of
+#: one seed share that seed's draws (host jitter) and vary far less than
+#: one seed's mean does from the next's (n = 60: seeds' mean QCTs 12.09 to
+#: 13.55 ms against ±0.03 ms over one seed's 100 queries), so an interval
+#: over queries would call one seed's difference significant. The quick
+#: run keeps one seed (its ± is then over the queries, as it says).
+SEEDS: Tuple[int, ...] = (1, 2, 3, 4, 5)
+QUICK_SEEDS: Tuple[int, ...] = (1,)
 
 #: (series name, key used in labels, tcp keys)
 SERIES: List[Tuple[str, str, Dict[str, Any]]] = [
@@ -272,18 +281,31 @@ def pa_scenario(n: int, series: Dict[str, Any], cfg: PaConfig = BASE, queries: i
     return _doc(name, topo, t, apps, stop, l2_overhead=cfg.l2_overhead, host_jitter=cfg.host_jitter)
 
 
-def _pa_point(cfg: PaConfig, series: Tuple[str, str, Dict[str, Any]], n: int, queries: int) -> Point:
+def seed_label(label: str, seed: int) -> str:
+    """A point's label on ``seed``: seed 1's is the label itself (the
+    points of one-seed runs keep their directories)."""
+    return label if seed == 1 else f"{label}-s{seed}"
+
+
+def _pa_point(cfg: PaConfig, series: Tuple[str, str, Dict[str, Any]], n: int, queries: int,
+              seed: int = 1) -> Point:
     name, skey, keys = series
-    label = f"{cfg.key()}-{skey}-n{n:03d}"
+    label = seed_label(f"{cfg.key()}-{skey}-n{n:03d}", seed)
     params = {"config": cfg.key(), "connections": cfg.connections, "init_cwnd": cfg.init_cwnd,
               "background": cfg.bg or "none", "series": name, "n": n}
-    return Point(label, as_run(pa_scenario(n, keys, cfg, queries, name=label)), None, params)
+    doc = as_run(pa_scenario(n, keys, cfg, queries, name=label))
+    return Point(label, {**doc, "seed": seed}, seed, params)
 
 
 def _pa_points(cfgs: Sequence[PaConfig], ns: Sequence[int], quick: bool,
-               series: Sequence[Tuple[str, str, Dict[str, Any]]] = tuple(SERIES)) -> List[Point]:
+               series: Sequence[Tuple[str, str, Dict[str, Any]]] = tuple(SERIES),
+               seeds: Optional[Sequence[int]] = None) -> List[Point]:
+    """Every (configuration, series, n) point on each of ``seeds`` (the
+    run's: :data:`SEEDS`, or :data:`QUICK_SEEDS` in a quick run)."""
     q = QUICK_QUERIES if quick else QUERIES
-    return [_pa_point(c, s, n, q) for c in cfgs for s in series for n in ns]
+    if seeds is None:
+        seeds = QUICK_SEEDS if quick else SEEDS
+    return [_pa_point(c, s, n, q, seed) for c in cfgs for s in series for n in ns for seed in seeds]
 
 
 # ---------------------------------------------------------------- reading results
@@ -343,19 +365,80 @@ def _flows(row: Any, cols: Sequence[str]):
     return read_table(d, "flows")[list(cols)]
 
 
-def pa_frame(summary) -> Any:
-    """The summary rows with the per-point PA metrics as columns."""
+#: how a point's per-seed metrics become the point's: a mean over the
+#: seeds' values, a sum (counts), the largest, or a ``ci:`` column, the
+#: Student-t 95 % half-width over the seeds' values of the column named
+#: (replacing one seed's half-width over its queries or flows); a column
+#: not listed is a mean
+SEED_AGG: Dict[str, str] = {
+    "queries": "sum", "unfinished": "sum", "overlaps": "sum", "bg_overruns": "sum",
+    "qct_max_ms": "max",
+    "qct_ci95_ms": "ci:qct_mean_ms", "timeouts_ci95": "ci:timeouts_per_query",
+    "bg_throughput_ci95": "ci:bg_throughput_mbps",
+}
+
+PA_KEYS = ("config", "connections", "init_cwnd", "background", "series", "n")
+
+
+def pa_frame(summary, keys: Sequence[str] = (), extra: Optional[Callable[[Any], Dict[str, float]]] = None) -> Any:
+    """The summary rows with the per-point PA metrics as columns (and
+    ``extra(row)``'s), one row per point: a point run on several seeds
+    is one row of :data:`SEED_AGG`'s aggregates, labelled by its first
+    seed's label, with ``seeds`` the number of seeds. ``keys`` are more
+    parameter columns of the summary that tell points apart."""
     import pandas as pd
 
     rows = []
     for _, r in summary.iterrows():
-        rec = {k: r[k] for k in ("label", "config", "connections", "init_cwnd", "background", "series", "n") if k in r}
+        rec = {k: r[k] for k in ("label", *PA_KEYS, *keys) if k in r}
         for k in ("n", "init_cwnd"):
             if k in rec and rec[k] == rec[k]:  # not NaN
                 rec[k] = int(rec[k])
+        rec["seed"] = int(r["seed"]) if "seed" in r and r["seed"] == r["seed"] else 1
         rec.update(pa_metrics(r))
+        if extra is not None:
+            rec.update(extra(r))
         rows.append(rec)
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if not len(df):
+        return df
+    return by_point(df, [k for k in (*PA_KEYS, *keys) if k in df.columns])
+
+
+def by_point(df, keys: Sequence[str]) -> Any:
+    """Per-seed rows (a ``seed`` column) as one row per ``keys`` value:
+    a point of one seed stays as it is (its intervals over its queries or
+    flows); a point of several takes :data:`SEED_AGG`'s aggregates."""
+    import pandas as pd
+
+    from ...analysis import ci95
+
+    if df["seed"].nunique() <= 1:
+        return df.assign(seeds=1)
+    out = []
+    for _, g in df.sort_values("seed").groupby(list(keys), sort=False, dropna=False):
+        if len(g) == 1:
+            out.append({**g.iloc[0].to_dict(), "seeds": 1})
+            continue
+        rec: Dict[str, Any] = {k: g[k].iloc[0] for k in ("label", *keys)}
+        rec["seed"] = int(g["seed"].iloc[0])
+        rec["seeds"] = len(g)
+        for c in g.columns:
+            if c in rec or c == "seed":
+                continue
+            how = SEED_AGG.get(c, "mean")
+            if how.startswith("ci:"):
+                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
+            elif how == "sum":
+                rec[c] = float(g[c].astype(float).sum())
+            elif how == "max":
+                rec[c] = float(g[c].astype(float).max())
+            elif pd.api.types.is_numeric_dtype(g[c]):
+                rec[c] = float(g[c].astype(float).mean())
+            else:
+                rec[c] = g[c].iloc[0]
+        out.append(rec)
+    return pd.DataFrame(out)
 
 
 def _at(df, **kw) -> Any:

@@ -12,10 +12,13 @@ from .common import (
     BASE,
     QUERIES,
     QUICK_QUERIES,
+    QUICK_SEEDS,
     REGISTER,
+    SEEDS,
     _overlap_notes,
     pa_frame,
     pa_scenario,
+    seed_label,
 )
 
 # ---------------------------------------------------------------- Fig. 12 (segment size)
@@ -32,17 +35,17 @@ def _fig12_points(quick: bool) -> List[Point]:
     pts = []
     for n in ns:
         for s in sizes:
-            label = f"seg-fresh-ic2-dctcp-mss{s:04d}-n{n:03d}"
-            doc = pa_scenario(n, {"cc": "dctcp", "mss": s}, BASE, q, name=label)
-            pts.append(Point(label, doc, None, {"series": "DCTCP", "n": n, "segment_bytes": s}))
+            for seed in QUICK_SEEDS if quick else SEEDS:
+                label = seed_label(f"seg-fresh-ic2-dctcp-mss{s:04d}-n{n:03d}", seed)
+                doc = {**pa_scenario(n, {"cc": "dctcp", "mss": s}, BASE, q, name=label), "seed": seed}
+                pts.append(Point(label, doc, seed, {"series": "DCTCP", "n": n, "segment_bytes": s}))
     return pts
 
 
 def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     from ...plots import facet_plot
 
-    df = pa_frame(summary)
-    df["segment_bytes"] = summary["segment_bytes"].to_numpy()
+    df = pa_frame(summary, keys=("segment_bytes",))
     df["N"] = [f"N = {n}" for n in df["n"]]
     paths = facet_plot(
         df, "segment_bytes", "qct_mean_ms", "N", None,
