@@ -649,16 +649,36 @@ def _positive_number(text: str) -> float:
     return v
 
 
+def _option(name: str, parse, text: str):
+    """A ``model`` option's value as ``parse`` reads it; its error names
+    the option (``--mss: ...``), in every ``model`` subcommand."""
+    try:
+        return parse(text)
+    except ValueError as e:  # UnitError included: say which option
+        raise ValueError(f"--{name}: {e}") from None
+
+
+def _bytes(text: str) -> int:
+    """A whole number of bytes written as a scenario size (``1448``,
+    ``1460B``, ``9KB``: KB = 1024 B, as scenario files read it), for
+    ``model enqueue``'s payloads, as ``model dctcp --mss`` takes them."""
+    from .units import parse_size
+
+    return int(parse_size(text).binary)
+
+
+def _positive_bytes(text: str) -> int:
+    n = _bytes(text)
+    if n <= 0:
+        raise ValueError(f"must be > 0, got {text!r}")
+    return n
+
+
 def _model_dctcp_text(args) -> str:
     from .models.dctcp import dctcp_scalability
     from .units import parse_count, parse_rate, parse_size, parse_time
 
-    def opt(name: str, parse, text: str):
-        try:
-            return parse(text)
-        except ValueError as e:  # UnitError included: say which option
-            raise ValueError(f"--{name}: {e}") from None
-
+    opt = _option
     C = opt("capacity", parse_rate, args.capacity)
     rtt = opt("rtt", parse_time, args.rtt)
     K = opt("k", parse_count, args.k)
@@ -726,13 +746,15 @@ def _model_dctcp_text(args) -> str:
 
 def _model_incast(args) -> int:
     """`dcnsim model incast --from-run DIR`: Kulkarni's models beside the run's goodput."""
-    from .models.fromrun import model_from_run
+    from .models.fromrun import AppChoiceError, model_from_run
 
     try:
         m = model_from_run(args.from_run, app=args.app)
     except (FileNotFoundError, ValueError, KeyError, OSError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"model incast: {msg}", file=sys.stderr)
+        # which option to change, as every `model` error names it
+        flag = "--app" if isinstance(e, AppChoiceError) else "--from-run"
+        print(f"model incast: {flag}: {msg}", file=sys.stderr)
         return 2
     if args.json:
         out = {"directory": m.directory, "inputs": m.inputs.as_dict(), "j": m.inputs.j,
@@ -749,13 +771,15 @@ def _model_enqueue(args) -> int:
     from .models.enqueue import enqueue_sweep
 
     try:
-        rmins = [int(v) for v in split_values(args.rmin)]
-    except ValueError:
-        print(f"model enqueue: --rmin: expected whole byte counts like 1,200,1000, got {args.rmin!r}", file=sys.stderr)
+        # sizes as `model dctcp --mss` and scenario files write them (1460B, 1KB)
+        mss = _option("mss", _positive_bytes, args.mss)
+        rmins = [_option("rmin", _bytes, v) for v in split_values(args.rmin)]
+    except ValueError as e:
+        print(f"model enqueue: {e}", file=sys.stderr)
         return 2
-    bad = next((r for r in rmins if not 1 <= r <= args.mss), None)
+    bad = next((r for r in rmins if not 1 <= r <= mss), None)
     if bad is not None:
-        print(f"model enqueue: --rmin: each value in [1, --mss = {args.mss}], got {bad}", file=sys.stderr)
+        print(f"model enqueue: --rmin: each value in [1, --mss = {mss}], got {bad}", file=sys.stderr)
         return 2
     from . import _SEED_RANGE, _seed_ok
 
@@ -763,7 +787,7 @@ def _model_enqueue(args) -> int:
         print(f"model enqueue: --seed: expected an integer in {_SEED_RANGE}, got {args.seed}", file=sys.stderr)
         return 2
     try:
-        rows = enqueue_sweep(rmins, args.trials, mss=args.mss, phase=args.phase, seed=args.seed)
+        rows = enqueue_sweep(rmins, args.trials, mss=mss, phase=args.phase, seed=args.seed)
     except ValueError as e:
         print(f"model enqueue: {e}", file=sys.stderr)
         return 2
@@ -771,7 +795,7 @@ def _model_enqueue(args) -> int:
         for r in rows:
             print(json.dumps(r.as_dict()))
         return 0
-    print(f"enqueue probability of X2 and Y2 after Y1 in, X1 dropped (MSS {args.mss} B, "
+    print(f"enqueue probability of X2 and Y2 after Y1 in, X1 dropped (MSS {mss} B, "
           f"{args.trials} trials per rMin, phase {args.phase}, seed {args.seed})")
     print(f"{'rMin':>6} {'P(X2)':>7} {'P(Y2)':>7} {'both':>7} {'neither':>7}")
     for r in rows:
@@ -955,7 +979,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     md.add_argument("--rtt", default="100us", help="round-trip time (default 100us)")
     md.add_argument("--k", default="20", help="ECN marking threshold, packets (default 20)")
     md.add_argument("--buffer", default="100KB", help="bottleneck buffer (default 100KB; both KB readings shown)")
-    md.add_argument("--mss", default="1500", help="segment size, bytes (default 1500)")
+    md.add_argument("--mss", default="1500", help="segment size, bytes or a size like 1460B or 9KB (default 1500)")
     md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (> 0, fractions too; default 2)")
     md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
     md.add_argument("--json", action="store_true", help="print one JSON object")
@@ -969,9 +993,11 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     mi.set_defaults(func=cmd_model)
     me = msub.add_parser("enqueue", help="TCPRand's enqueue probability of two streams into a full port (its Fig. 5)")
     me.add_argument("--rmin", default="1,200,1000,1448", metavar="B1,B2,...",
-                    help="smallest payloads, bytes (comma-separated; default 1,200,1000,1448)")
+                    help="smallest payloads, bytes or sizes like 1KB (comma-separated; default 1,200,1000,1448)")
     me.add_argument("--trials", type=positive_int, default=1000, help="trials per rMin (default 1000, as the paper)")
-    me.add_argument("--mss", type=positive_int, default=1448, help="largest payload, bytes (default 1448)")
+    me.add_argument("--mss", default="1448",
+                    help="largest payload, bytes or a size like 1460B or 9KB (KB = 1024 B, as scenario files; "
+                         "default 1448)")
     me.add_argument("--phase", choices=("uniform", "aligned"), default="uniform",
                     help="where Y1 arrives in the output port's service cycle (default uniform; see docs/models.md)")
     me.add_argument("--seed", type=int, default=1)

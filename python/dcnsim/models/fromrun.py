@@ -21,7 +21,14 @@ from typing import Any, Dict, List, Optional, Union
 from ..units import parse_rate, parse_size, parse_time
 from .measure import IncastInputs, incast_inputs, model_vs_sim
 
-__all__ = ["RunModel", "model_from_run", "read_table"]
+__all__ = ["AppChoiceError", "RunModel", "model_from_run", "read_table"]
+
+
+class AppChoiceError(ValueError):
+    """The app asked for (``app=``, ``--app``) has no completed blocks in
+    the run or is not in its scenario, or the run's blocks are of several
+    apps and none was named; any other problem with the directory is a
+    plain ``ValueError`` (or ``FileNotFoundError``)."""
 
 
 def read_table(d: Path, name: str):
@@ -109,14 +116,16 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
         scen = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
     notes: List[str] = []
     tcp = dict(scen.get("tcp") or {})
-    if app is None and "app" in blocks.columns and blocks.app.nunique() == 1:
+    have = ", ".join(str(int(a)) for a in sorted(blocks.app.unique())) if "app" in blocks.columns else ""
+    if app is None and "app" in blocks.columns:
+        if blocks.app.nunique() > 1:
+            raise AppChoiceError(f"{d}: the run has blocks of apps {have}: name one")
         app = int(blocks.app.iloc[0])
     if app is not None and "app" in blocks.columns and app not in set(int(a) for a in blocks.app.unique()):
-        have = ", ".join(str(int(a)) for a in sorted(blocks.app.unique()))
-        raise ValueError(f"{d}: no completed block of app {app} (apps with blocks: {have})")
+        raise AppChoiceError(f"{d}: no completed block of app {app} (apps with blocks: {have})")
     if app is not None and scen.get("apps"):
         if not 0 <= app < len(scen["apps"]):
-            raise ValueError(f"{d}: app {app} out of range (the scenario has {len(scen['apps'])} apps)")
+            raise AppChoiceError(f"{d}: app {app} out of range (the scenario has {len(scen['apps'])} apps)")
         tcp.update((scen["apps"][app] or {}).get("tcp") or {})
     # a profile's segment when the document sets none (scenario/schema.rs,
     # `profile`: Linux's MSS 1448 with 52 B of headers, timestamps on)

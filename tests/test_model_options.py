@@ -1,0 +1,98 @@
+"""`dcnsim model` options: `enqueue --mss` (and `--rmin`) take sizes as
+`dctcp --mss` does (`1460B`, `9KB`: KB = 1024 B, as scenario files), and
+every subcommand's error starts with the option to change."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import needs_core
+from dcnsim.cli import main
+
+
+def _run(capsys, *argv: str):
+    rc = main(["model", *argv])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.mark.parametrize("sized, bare", [
+    (["--mss", "1460B"], ["--mss", "1460"]),
+    (["--mss", "9KB", "--rmin", "1KB,9KB"], ["--mss", "9216", "--rmin", "1024,9216"]),
+])
+def test_enqueue_takes_sizes_as_dctcp_does(capsys, sized, bare):
+    args = ["enqueue", "--trials", "50", "--json"]
+    rc, a, err = _run(capsys, *args, *sized)
+    assert rc == 0, err
+    rc, b, err = _run(capsys, *args, *bare)
+    assert rc == 0, err
+    assert a == b and len(a.splitlines()) >= 2
+
+
+def test_enqueue_prints_the_mss_it_read(capsys):
+    rc, out, err = _run(capsys, "enqueue", "--trials", "5", "--mss", "2KB", "--rmin", "1")
+    assert rc == 0, err
+    assert "(MSS 2048 B," in out.splitlines()[0], out
+
+
+def test_the_same_mss_mistake_reads_the_same_in_both_models(capsys):
+    said = {}
+    for model in ("dctcp", "enqueue"):
+        rc, _, err = _run(capsys, model, "--mss", "0")
+        assert rc == 2
+        said[model] = err.strip()
+    assert said["dctcp"] == "model dctcp: --mss: must be > 0, got '0'"
+    assert said["enqueue"] == "model enqueue: --mss: must be > 0, got '0'"
+
+
+@pytest.mark.parametrize("argv, starts", [
+    (["enqueue", "--mss", "abc"], "model enqueue: --mss: "),
+    (["enqueue", "--mss", "1500b"], "model enqueue: --mss: "),
+    (["enqueue", "--rmin", "1,abc"], "model enqueue: --rmin: "),
+    (["enqueue", "--rmin", "2000"], "model enqueue: --rmin: "),
+    (["dctcp", "--mss", "abc"], "model dctcp: --mss: "),
+    (["incast", "--from-run", "no/such/dir"], "model incast: --from-run: "),
+])
+def test_every_model_error_names_its_option(capsys, argv, starts):
+    rc, _, err = _run(capsys, *argv)
+    assert rc == 2 and err.startswith(starts), err
+
+
+_TWO_APPS = """
+name = "two-apps"
+stop = "1s"
+[topology]
+kind = "star"
+hosts = 5
+rate = "1Gbps"
+delay = "10us"
+buffer = "64KB"
+[[apps]]
+kind = "sync_reads"
+client = 0
+servers = "1-2"
+sru = "16KB"
+blocks = 2
+[[apps]]
+kind = "sync_reads"
+client = 3
+servers = "4-4"
+sru = "16KB"
+blocks = 2
+"""
+
+
+@needs_core
+def test_incast_says_which_app_option_is_wrong(tmp_path, capsys):
+    f = tmp_path / "two.toml"
+    f.write_text(_TWO_APPS)
+    assert main(["run", str(f), "--out", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    d = str(tmp_path / "out")
+    rc, _, err = _run(capsys, "incast", "--from-run", d)
+    assert rc == 2 and err.startswith("model incast: --app: ") and "apps 0, 1" in err, err
+    rc, _, err = _run(capsys, "incast", "--from-run", d, "--app", "5")
+    assert rc == 2 and err.startswith("model incast: --app: ") and "app 5" in err, err
+    rc, out, err = _run(capsys, "incast", "--from-run", d, "--app", "1", "--json")
+    assert rc == 0 and json.loads(out)["inputs"]["n"] == 1, err
