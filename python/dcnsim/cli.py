@@ -468,6 +468,13 @@ def cmd_sweep(args) -> int:
     except SweepLabelError as e:  # what the axes' own check cannot see: values that clash across axes
         print(str(e), file=sys.stderr)
         return 2
+    except KeyboardInterrupt as e:
+        # once points ran: this sweep's complete points, as after a failure
+        # (an earlier sweep's table must not pass for this one's); main says
+        # what was kept and how to resume
+        if hasattr(e, "df"):
+            _write_sweep_table(args.out, e.df)
+        raise
     except SweepError as e:
         # the complete points' table, as a sweep without failures writes it:
         # not lost with the failed points, and no earlier sweep's left behind
@@ -1006,13 +1013,21 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     return p
 
 
-def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = None) -> str:
-    """What Ctrl-C left behind, and how to go on."""
+def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = None,
+                      e: Optional[BaseException] = None) -> str:
+    """What Ctrl-C left behind, and how to go on (``e``: the interrupt, as
+    what was cut off marked it)."""
     import shlex
 
     resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
     if command in ("sweep", "demo", "reproduce"):
-        return f"interrupted; finished points are kept, pending ones were cancelled; {resume}"
+        listed = _listed(getattr(e, "df", None)) if command == "sweep" else ""
+        return f"interrupted; finished points are kept{listed}, pending ones were cancelled; {resume}"
+    if command == "tune" and out is not None and getattr(e, "trials_done", False):
+        # cut off in the confirmation runs or the files: no trial was under way
+        return (f"interrupted after the last trial; the study is complete ({os.path.join(out, 'study.log')}, runs "
+                f"in {os.path.join(out, 'runs')}): resuming asks no trial again, it finishes the confirmation "
+                f"runs and writes the tables and plots; {resume}")
     if command == "tune" and out is not None and os.path.exists(os.path.join(out, "study.log")):
         # the journal holds every finished trial; the one under way is asked again on resume
         return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, runs in "
@@ -1138,7 +1153,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
-        print(_interrupted_text(args.command, argv, getattr(args, "out", None)), file=sys.stderr)
+        print(_interrupted_text(args.command, argv, getattr(args, "out", None), e), file=sys.stderr)
         return 143 if isinstance(e, _Terminated) else 130
     except OSError as e:  # a results file that could not be written: one line, not a traceback
         if e.errno is None:

@@ -491,7 +491,10 @@ def run_sweep(
     ``out_dir`` that cannot be written :class:`OutputDirError`, before
     anything runs (every problem, prefixed by the point's label), and so
     does a directory another sweep or run is writing into (its lock:
-    :func:`dcnsim._atomic.dir_lock`)."""
+    :func:`dcnsim._atomic.dir_lock`). Ctrl-C while the points run stops
+    them (a point without its ``summary.json`` is recomputed on resume) and
+    raises ``KeyboardInterrupt`` whose ``df`` is the table of the points
+    complete by then, as :class:`SweepError`'s."""
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
     if jobs is not None:
@@ -640,6 +643,14 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
     except ClusterLostError as e:
         bar.close()
         e.df = partial()
+        raise
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM as the command line raises it
+        bar.close()
+        # the complete points' table with the interrupt, as a failure gives
+        # it (the CLI's sweep.csv); no scenario warnings on the way out
+        complete = [i for i, r in enumerate(records) if r is not None]
+        e.df = _table(pts, records, complete, todo, reformat, replaced,  # type: ignore[attr-defined]
+                      out_root, failures)
         raise
     finally:
         bar.close()

@@ -745,9 +745,7 @@ def tune(
         from ._args import install_hint
 
         raise TuneError(f"tune needs Optuna ({install_hint('tune')}): {e}") from None
-    import pandas as pd
-
-    from ._atomic import atomic_write, check_out_dir
+    from ._atomic import check_out_dir
 
     seeds = _checked_seeds(trials, seeds, direction)
     # trial k's sampler is seeded with sampler_seed + k, and numpy takes
@@ -789,6 +787,26 @@ def tune(
     search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
     interrupted = _resume(study, ps, reference, base)
     computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
+    try:
+        return _report(study, search, ps, obj, seeds, cons, bound, baseline, reference, confirm, interrupted,
+                       out_dir, plots, computed)
+    except KeyboardInterrupt as e:
+        # every trial asked for has finished: a resume asks none again, it
+        # only finishes the confirmation runs and writes the files (the
+        # command line says so, not that a trial is asked again)
+        e.trials_done = True  # type: ignore[attr-defined]
+        raise
+
+
+def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective", seeds: List[int],
+            cons: Optional["Constraint"], bound: Optional[float], baseline: Dict[str, Any],
+            reference: Optional[Dict[str, Any]], confirm: List[int], interrupted: Sequence[int], out_dir: Path,
+            plots: bool, computed: int) -> "TuneResult":
+    """:func:`tune` once the search is over: the trials' table, the best
+    point's confirmation runs, ``best.json`` and the plots."""
+    import pandas as pd
+
+    from ._atomic import atomic_write
 
     table = _trials_table(study, ps, seeds, interrupted, cons)
     atomic_write(out_dir / "trials.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))

@@ -1,0 +1,157 @@
+"""What Ctrl-C leaves behind, said as it is: a `tune` cut off after its last
+trial asks no trial again on resume (and says so), and an interrupted
+`sweep` rewrites `sweep.csv` with this sweep's complete points (as a failed
+one does), never leaving an earlier sweep's rows to pass for this one's.
+
+In-process: the interrupt is raised where it would land (in the
+confirmation runs, in a point's run), so the test does not race a timer."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import dcnsim
+import pandas as pd
+import pytest
+from conftest import needs_core
+from dcnsim import sweep, tuning
+from dcnsim.cli import main
+
+pytestmark = needs_core
+
+needs_optuna = pytest.mark.skipif(importlib.util.find_spec("optuna") is None,
+                                  reason="Optuna is not installed (pip install '.[tune]')")
+
+
+def _one_flow() -> dict:
+    return dcnsim.Scenario(
+        topology=dcnsim.Star(hosts=2, rate="1Gbps", delay="50us", buffer="1000pkt"),
+        tcp=dcnsim.Tcp(mss=1000, header=40, rto_min="10ms"),
+        apps=[dcnsim.Bulk(src=1, dst=0, duration="5ms")],
+        stop="1s",
+    ).to_dict()
+
+
+@needs_optuna
+def test_ctrl_c_after_the_last_trial_says_no_trial_is_asked_again(tmp_path, capsys, monkeypatch):
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(_one_flow()))
+    out = tmp_path / "t"
+    argv = ["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "2",
+            "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"]
+    real = tuning._confirm
+
+    def ctrl_c(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tuning, "_confirm", ctrl_c)
+    assert main(argv) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("interrupted after the last trial; the study is complete"), said
+    assert "asked again" not in said and "resuming asks no trial again" in said, said
+    assert said.endswith(f"resume with: dcnsim {' '.join(argv)}"), said
+    assert not (out / "best.json").exists()
+
+    # what it said is what a resume does: no trial run, the files written
+    monkeypatch.setattr(tuning, "_confirm", real)
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "2 trials (0 run now)" in printed, printed
+    study = optuna.load_study(study_name="dcnsim-tune",
+                              storage=JournalStorage(JournalFileBackend(str(out / "study.log"))))
+    assert len(study.trials) == 2
+    assert (out / "best.json").is_file()
+
+
+@needs_optuna
+def test_ctrl_c_in_the_search_still_says_a_trial_under_way_is_asked_again(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(_one_flow()))
+    out = tmp_path / "t"
+
+    def ctrl_c(self, *a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tuning._Search, "evaluate", ctrl_c)
+    assert main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "2",
+                 "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"]) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "a trial under way, if any, is asked again" in said, said
+
+
+def _sweep(path, out, values: str, capsys) -> int:
+    rc = main(["sweep", str(path), "--set", f"apps.0.blocks={values}", "--jobs", "1", "--no-progress",
+               "--out", str(out)])
+    capsys.readouterr()
+    return rc
+
+
+def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_incast_path, tmp_path, capsys,
+                                                                           monkeypatch):
+    out = tmp_path / "sw"
+    # an earlier sweep into the same directory, with other points
+    assert _sweep(small_incast_path, out, "1,2", capsys) == 0
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=1", "apps.0.blocks=2"]
+
+    real, calls = sweep._run_point, []
+
+    def ctrl_c_on_the_second(*a, **kw):
+        calls.append(a)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(sweep, "_run_point", ctrl_c_on_the_second)
+    argv = ["sweep", str(small_incast_path), "--set", "apps.0.blocks=2,3,4", "--jobs", "1", "--no-progress",
+            "--out", str(out)]
+    assert main(argv) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("interrupted; finished points are kept (sweep.csv lists them)"), said
+    assert said.endswith(f"resume with: dcnsim {' '.join(argv)}"), said
+    # this sweep's complete points: 2 (resumed) and 3 (run); not the earlier sweep's 1, nor 4 (never run)
+    table = pd.read_csv(out / "sweep.csv")
+    assert list(table["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3"]
+    assert not list(out.glob("*.tmp*"))
+
+    monkeypatch.setattr(sweep, "_run_point", real)
+    assert main(argv) == 0
+    assert "3 points (1 run, 2 resumed)" in capsys.readouterr().out
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3", "apps.0.blocks=4"]
+
+
+def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(small_incast_path, tmp_path,
+                                                                               capsys, monkeypatch):
+    out = tmp_path / "sw"
+    assert _sweep(small_incast_path, out, "1", capsys) == 0
+
+    def ctrl_c(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep, "_run_point", ctrl_c)
+    assert main(["sweep", str(small_incast_path), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
+                 "--out", str(out)]) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("interrupted; finished points are kept, pending ones were cancelled; resume with:"), said
+    assert not (out / "sweep.csv").exists()
+
+
+def test_run_sweep_gives_the_complete_points_with_the_interrupt(small_incast_path, tmp_path, monkeypatch):
+    real, calls = sweep._run_point, []
+
+    def ctrl_c_on_the_second(*a, **kw):
+        calls.append(a)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(sweep, "_run_point", ctrl_c_on_the_second)
+    pts = sweep.grid(small_incast_path, {"apps.0.blocks": [1, 2, 3]})
+    with pytest.raises(KeyboardInterrupt) as e:
+        sweep.run_sweep(pts, tmp_path / "sw", jobs=1, progress=False)
+    assert list(e.value.df["label"]) == ["apps.0.blocks=1"]
+    assert e.value.df.attrs["computed"] == ["apps.0.blocks=1"]
