@@ -58,6 +58,21 @@ SUMMARY_KEYS = (
 #: How long the run took; kept apart from the physics so results compare equal.
 TIMING_KEYS = ("wall_s", "threads", "workers")
 
+#: Of those, the counts (partitions, worker threads): ints, in ``timing``
+#: and in ``summary.json`` (the core hands them over as floats).
+TIMING_COUNTS = ("threads", "workers")
+
+
+def int_counts(record: Dict[str, Any]) -> Dict[str, Any]:
+    """``record`` (a summary record, ``summary.json`` as read back) with
+    :data:`TIMING_COUNTS` as ints: a file written before they were (``1.0``)
+    reads as one written now (``1``). Other values as they are."""
+    for k in TIMING_COUNTS:
+        v = record.get(k)
+        if isinstance(v, float) and v.is_integer():
+            record[k] = int(v)
+    return record
+
 FORMATS = ("csv", "parquet")
 
 EMPTY_OUT_DIR = "out_dir is an empty path; name a directory (\".\" for the current one)"
@@ -446,8 +461,10 @@ class Result:
         for k in TIMING_KEYS:  # a raw dict from an older core has them in the summary
             if k in self.summary:
                 timing.setdefault(k, float(self.summary.pop(k)))
-        #: how long the run took: ``wall_s`` (seconds of the core's own clock)
-        self.timing: Dict[str, float] = {str(k): float(v) for k, v in timing.items()}
+        #: how long the run took: ``wall_s`` (seconds of the core's own clock),
+        #: and on how many partitions (``threads``) and worker threads
+        #: (``workers``), ints
+        self.timing: Dict[str, Union[int, float]] = int_counts({str(k): float(v) for k, v in timing.items()})
         #: which core produced this result: ``{"version": ..., "build": ...}``
         self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
         #: pcap traces requested by the scenario's ``pcap`` table: file name -> bytes

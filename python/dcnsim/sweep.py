@@ -428,7 +428,11 @@ def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] =
     version, build = core or _current_core()
     if rec.get("core_version") != version or rec.get("core_build") != build:
         return None  # another core: its numbers may differ
-    return rec
+    from .result import int_counts
+
+    # threads and workers as ints, however an earlier dcnsim wrote them:
+    # the table's column is one type whether its points resumed or ran now
+    return int_counts(rec)
 
 
 def _stored_core(out: Path) -> Optional[Tuple[Any, Any]]:
