@@ -34,6 +34,7 @@ import os
 import time
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
@@ -394,9 +395,26 @@ def rounds_not_done(row: Any, table: str) -> float:
         doc = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return math.nan
-    # an app without the key runs the core's default (schema.rs: 100 of either)
-    asked = sum(int(a.get(key, 100)) for a in doc.get("apps", []) if isinstance(a, dict) and a.get("kind") == kind)
+    # an app without the key runs the core's default, as its schema states it
+    default = app_default(kind, key)
+    asked = sum(int(a.get(key, default)) for a in doc.get("apps", []) if isinstance(a, dict) and a.get("kind") == kind)
     return float(max(0, asked - len(read_table(d, table))))
+
+
+@lru_cache(maxsize=None)
+def app_default(kind: str, key: str) -> int:
+    """The core's default of an integer ``key`` of the app of ``kind``
+    (``queries`` of a ``partition_aggregate`` app, ``blocks`` of a
+    ``sync_reads`` one): its ``x-default`` in the scenario schema
+    (``dcnsim._core.schema()``), the one place the core states it."""
+    from .. import _core
+
+    defs = json.loads(_core.schema()).get("$defs", {})
+    for d in defs.values():
+        props = d.get("properties", {}) if isinstance(d, dict) else {}
+        if props.get("kind", {}).get("const") == kind and key in props:
+            return int(props[key]["x-default"])
+    raise KeyError(f"the scenario schema has no default of {kind}'s {key!r}")
 
 
 def read_table(row: Any, table: str):
