@@ -501,6 +501,7 @@ def test_a_point_on_several_seeds_is_judged_on_its_seeds_means():
     assert p["timeouts_ci95"] == pytest.approx(4.303 * 2 / math.sqrt(3), rel=1e-3)
     assert p["queries"] == 300 and p["seeds"] == 3 and p["qct_max_ms"] == 17.0
     assert out.loc["q", "qct_ci95_ms"] == 0.5 and out.loc["q", "seeds"] == 1
+    assert "seed" not in out.columns  # a row of five seeds is no one seed's
     one = by_point(pd.DataFrame(rows[:1]), ["series", "n"])
     assert one["qct_ci95_ms"].iloc[0] == 0.01
 

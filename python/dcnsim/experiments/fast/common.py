@@ -417,12 +417,12 @@ def by_point(df, keys: Sequence[str]) -> Any:
         return df.assign(seeds=1)
     out = []
     for _, g in df.sort_values("seed").groupby(list(keys), sort=False, dropna=False):
-        if len(g) == 1:
-            out.append({**g.iloc[0].to_dict(), "seeds": 1})
-            continue
+        # the row stands for all its seeds: no one seed's number on it
         rec: Dict[str, Any] = {k: g[k].iloc[0] for k in ("label", *keys)}
-        rec["seed"] = int(g["seed"].iloc[0])
         rec["seeds"] = len(g)
+        if len(g) == 1:
+            out.append({**rec, **{c: v for c, v in g.iloc[0].items() if c != "seed"}})
+            continue
         for c in g.columns:
             if c in rec or c == "seed":
                 continue
