@@ -67,6 +67,14 @@ def test_a_negative_index_is_refused_naming_the_field_in_sweep_and_tune(small_in
     assert said in capsys.readouterr().err
 
 
+def test_a_negative_index_in_the_dotted_spelling_is_refused_alike(small_incast_path, tmp_path, capsys):
+    """apps.-1 is apps[-1] spelt with a dot: the same refusal, not "no
+    element -1"."""
+    assert main(["run", str(small_incast_path), "--set", "apps.-1.blocks=2", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "apps.-1.blocks: -1: a list index counts from 0" in err and "no element" not in err
+
+
 @needs_core
 def test_a_table_value_replaces_the_files_table_whole(small_incast_path, tmp_path):
     assert main(["run", str(small_incast_path), "--set", "tcp={sack = true}", "--set", "stop=1ms",

@@ -413,10 +413,12 @@ _INDEX = re.compile(r"\[(\d+)\]")
 def parse_path(path: str) -> List[Union[str, int]]:
     """``"apps[0].servers"`` or ``"apps.0.servers"`` -> ``["apps", 0, "servers"]``."""
     parts: List[Union[str, int]] = []
-    neg = re.search(r"\[\s*-\s*\d+\s*\]", path)
-    if neg:  # "the last app" reads naturally, but a path names one element
-        raise ScenarioError([Problem(path, f"{neg.group(0)}: a list index counts from 0 (apps[0] is the first); "
-                                           "negative indices are not taken")])
+    # "the last app" reads naturally, but a path names one element: apps[-1]
+    # and apps.-1 alike
+    neg = re.search(r"\[\s*-\s*\d+\s*\]", path) or re.search(r"(?:^|\.)(-\d+)(?=\.|$)", path)
+    if neg:
+        raise ScenarioError([Problem(path, f"{neg.group(0).lstrip('.')}: a list index counts from 0 (apps[0] is the "
+                                           "first); negative indices are not taken")])
     for raw in _INDEX.sub(r".\1", path).split("."):
         if raw == "":
             raise ScenarioError([Problem(path, "empty component in the field path")])
