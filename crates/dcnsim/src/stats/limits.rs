@@ -559,6 +559,16 @@ struct Traffic {
     /// Packets the whole run sends, and by host.
     sent: f64,
     sent_by_host: Vec<f64>,
+    /// What bounds a captured host's records by its links ([`pcap_bytes`]):
+    /// whether every app is window-clocked TCP, the smallest payload of a
+    /// full segment and the largest MSS, and by host the initial windows
+    /// (bytes) of the flows it takes part in and the messages they write
+    /// (each message's last segment may be shorter than the smallest).
+    clocked: bool,
+    min_payload: u64,
+    max_mss: u64,
+    init_bytes_by_host: Vec<f64>,
+    msgs_by_host: Vec<f64>,
 }
 
 /// Per segment of a window: the sender's scoreboard entry and the
@@ -581,6 +591,11 @@ impl Traffic {
             windows_key: (0, String::new()),
             sent: 0.0,
             sent_by_host: vec![0f64; fabric.hosts as usize],
+            clocked: true,
+            min_payload: u64::MAX,
+            max_mss: 0,
+            init_bytes_by_host: vec![0f64; fabric.hosts as usize],
+            msgs_by_host: vec![0f64; fabric.hosts as usize],
         };
         for (i, a) in c.apps.iter().enumerate() {
             let (n, _, _) = a.tcp_load();
@@ -599,13 +614,41 @@ impl Traffic {
                 AppSpec::Poisson(_) if ends.len() > 4 => 4.0 / ends.len() as f64,
                 _ => 1.0,
             };
+            let (init, msgs) = t.add_clock(a, n);
             for h in ends {
                 if let Some(x) = t.sent_by_host.get_mut(h) {
                     *x += pkts_a * share;
+                    t.init_bytes_by_host[h] += init * share;
+                    t.msgs_by_host[h] += msgs * share;
                 }
             }
         }
         t
+    }
+
+    /// What [`pcap_bytes`] needs of an app of `n` flows: (the bytes of
+    /// their initial windows, the messages they write: a request and a
+    /// response per round, one message otherwise), and whether its sends
+    /// are clocked by what the network delivers. Not so for UDP (it sends
+    /// at its own rate), the modern transports (NDP's unsolicited windows
+    /// and pulls, the rate-based senders) and Kulkarni's probabilistic
+    /// retransmissions (a timer resends segments whatever was lost).
+    fn add_clock(&mut self, a: &AppSpec, n: u64) -> (f64, f64) {
+        let Some(t) = a.tcp() else {
+            self.clocked = false;
+            return (0.0, 0.0);
+        };
+        if t.transport != crate::config::Transport::Tcp || t.probretx.p > 0.0 {
+            self.clocked = false;
+        }
+        self.min_payload = self.min_payload.min(min_payload(t));
+        self.max_mss = self.max_mss.max(t.mss as u64);
+        // a window never below 4 segments (BBR's floor; the others' are lower)
+        let init = (t.init_cwnd_segments.max(4) as u64)
+            .saturating_mul(t.mss as u64)
+            .min(t.rwnd_bytes) as f64;
+        let msgs = 2.0 * a.rounds().max(1) as f64;
+        (init * n as f64, msgs * n as f64)
     }
 
     /// A UDP source: (packets it sends, its hosts).
@@ -891,16 +934,79 @@ fn trace_bytes(c: &Config, flows: u64) -> u64 {
     }
 }
 
-/// `pcap` records: a record is a 16-byte header + IP + TCP with options ≤
-/// 100 B, counted twice for the buffer's growth and once more for the copy
-/// returned.
-fn pcap_bytes(c: &Config, tr: &Traffic) -> u64 {
-    c.pcap_hosts
+/// The largest pcap record: its 16-byte header, an IPv4 header and a TCP
+/// header with the most options (60 bytes: its data offset's limit).
+const PCAP_RECORD_MAX: f64 = 16.0 + 20.0 + 60.0;
+
+/// What a capture's buffer holds before its first record
+/// (`net::pcap::Capture::new`).
+const PCAP_FIRST_BUFFER: f64 = (1u64 << 16) as f64;
+
+/// `pcap` records: each at most [`PCAP_RECORD_MAX`] bytes, counted twice
+/// for the buffer's growth and once more for the copy returned, beside
+/// each capture's first buffer.
+///
+/// A captured host records what it hands its NIC and what arrives for it:
+/// at most every packet of the apps it takes part in (`sent_by_host`), and
+/// no more than its links carry by `stop` ([`link_records`]). Each packet
+/// is recorded at most twice (by its sender and its receiver), so all the
+/// captures together hold at most twice the packets the run sends.
+fn pcap_bytes(c: &Config, fabric: &Fabric, tr: &Traffic) -> u64 {
+    let records: f64 = c
+        .pcap_hosts
         .iter()
         .map(|&h| {
-            (tr.sent_by_host.get(h).copied().unwrap_or(0.0) * 300.0).min(u64::MAX as f64) as u64
+            let all = tr.sent_by_host.get(h).copied().unwrap_or(0.0);
+            link_records(c, fabric, tr, h).map_or(all, |l| l.min(all))
         })
-        .fold(0u64, u64::saturating_add)
+        .sum();
+    let buffers = c.pcap_hosts.len() as f64 * PCAP_FIRST_BUFFER;
+    (records.min(2.0 * tr.sent) * PCAP_RECORD_MAX * 3.0 + buffers).min(u64::MAX as f64) as u64
+}
+
+/// The most packets host `h` can record by `stop` when its apps' sends
+/// are clocked by what the network delivers (`None` otherwise). Its links
+/// carry at most R·stop/8 bytes each way (every one counted at the fastest
+/// rate a failure gives it), so at most `P` = that over the smallest full
+/// segment's wire, plus one per link, plus a message's shorter last
+/// segment per message, data packets each way. What it receives is that
+/// data and the ACKs of what it sent (`P` each: a receiver sends at most
+/// one ACK per data packet that arrives). What it hands its NIC, including
+/// what the NIC drops before the link takes it, is its ACKs (`P`) and its
+/// data: new data by `stop` is at most what was acknowledged (≤ R·stop/8)
+/// plus the largest window, which starts at the initial window (at least
+/// 4 segments) and grows by at most what is acknowledged (slow start, RFC
+/// 3465) and what duplicate ACKs inflate (an MSS each, one per data packet
+/// that arrives: ≤ `P`); each segment sent at most twice (the estimate's
+/// reading of retransmissions, as for `events`).
+fn link_records(c: &Config, fabric: &Fabric, tr: &Traffic, h: usize) -> Option<f64> {
+    if !tr.clocked || tr.min_payload == u64::MAX {
+        return None;
+    }
+    let node = *fabric.host_nodes.get(h)?;
+    let mut rates = 0f64;
+    let mut links = 0f64;
+    for (i, l) in c.topology.links.iter().enumerate() {
+        if l.a != node && l.b != node {
+            continue;
+        }
+        let faster = c
+            .failures
+            .iter()
+            .filter(|f| f.dlinks.iter().any(|&d| d as usize / 2 == i))
+            .filter_map(|f| f.rate_bps)
+            .max()
+            .unwrap_or(0);
+        rates += l.rate_bps.max(faster) as f64;
+        links += 1.0;
+    }
+    let bytes = rates / 8.0 * c.stop.as_secs_f64();
+    let tails = tr.msgs_by_host.get(h).copied().unwrap_or(0.0);
+    let data = bytes / min_data_wire(c) as f64 + links + tails;
+    let init = tr.init_bytes_by_host.get(h).copied().unwrap_or(0.0);
+    let grown = 2.0 * bytes + data * tr.max_mss as f64;
+    let handed = 2.0 * ((init + grown) / tr.min_payload as f64 + tails);
+    Some(3.0 * data + handed)
 }
 
 /// The estimate before the run, as validation makes it: as many worlds
@@ -929,7 +1035,7 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
         flows: flow_state_bytes(c, &fabric, traffic.flows).saturating_mul(copies),
         results: tables_bytes(c, &fabric),
         trace: trace_bytes(c, traffic.flows).saturating_mul(copies),
-        pcap: pcap_bytes(c, &traffic),
+        pcap: pcap_bytes(c, &fabric, &traffic),
         events: events(&fabric, &traffic),
     }
 }
