@@ -821,7 +821,7 @@ impl AppSpec {
                 // before that cuts them short. The count is Poisson with
                 // mean λ: it exceeds λ + 8√λ + 20 with probability below
                 // 10⁻¹⁴ (Chernoff), for any λ.
-                let lambda = p.arrival_rate() * p.duration.as_secs_f64();
+                let lambda = p.arrival_rate() * p.duration.secs_scaled();
                 let n = (lambda + 8.0 * lambda.sqrt() + 20.0).min(1e15) as u64;
                 let n = p.max_flows.map_or(n, |m| m.min(n));
                 (

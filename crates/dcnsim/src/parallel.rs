@@ -224,7 +224,7 @@ fn too_little_work(cfg: &Config, plan: &ExecPlan) -> Option<String> {
         format!(
             "a window holds too little work (about {events:.0} events in {:.2} µs, \
              < {AUTO_MIN_WINDOW_EVENTS})",
-            window.as_secs_f64() * 1e6
+            window.secs_scaled() * 1e6
         )
     })
 }
@@ -397,7 +397,7 @@ pub fn window_events(cfg: &Config, window: SimTime) -> f64 {
     if bulk_seg < f64::MAX {
         pps += capped(&into).min(capped(&out)) / bulk_seg;
     }
-    pps * 2.0 * mean_host_hops(cfg) * window.as_secs_f64()
+    pps * 2.0 * mean_host_hops(cfg) * window.secs_scaled()
 }
 
 /// The mean number of links between two hosts, from breadth-first walks

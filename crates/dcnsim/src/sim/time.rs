@@ -29,7 +29,17 @@ impl SimTime {
     pub const fn ps(self) -> u64 {
         self.0
     }
+    /// Seconds, correctly rounded: what a user reads (100 ms is 0.1, as
+    /// Python's `units.parse_time("100ms")` gives; ps × 1e-12 rounds twice
+    /// and put a tenth of times one ulp off, 0.09999999999999999).
     pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / 1e12
+    }
+    /// ps × 1e-12, within one ulp of [`SimTime::as_secs_f64`]. The
+    /// dynamics that read time in seconds (CUBIC's curve, BBR's rates,
+    /// Poisson arrival counts, the partition planner) were built on it and
+    /// every recorded result with them: they keep it, so no packet moves.
+    pub fn secs_scaled(self) -> f64 {
         self.0 as f64 * 1e-12
     }
     pub fn saturating_sub(self, o: SimTime) -> SimTime {
@@ -93,6 +103,21 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> SimTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn seconds_are_correctly_rounded() {
+        // ms / 1e3 and ps / 1e12 are one rational number; each division
+        // rounds it once, so the two must agree bit for bit
+        for ms in 0..5000u64 {
+            assert_eq!(
+                SimTime::from_ms(ms).as_secs_f64(),
+                ms as f64 / 1e3,
+                "{ms} ms"
+            );
+        }
+        assert_eq!(SimTime::from_ms(100).as_secs_f64(), 0.1);
+        // the dynamics' conversion stays what their recorded results used
+        assert_eq!(SimTime::from_ms(100).secs_scaled(), 100e9 * 1e-12);
+    }
     #[test]
     fn serialization_of_1500_bytes_at_1gbps_is_12us() {
         assert_eq!(tx_time(1500, 1_000_000_000), SimTime::from_us(12));

@@ -397,7 +397,7 @@ impl Bbr {
             }
             None => SimTime::from_ms(1),
         };
-        let bw = (cwnd_pkts * smss) as f64 / rtt.as_secs_f64();
+        let bw = (cwnd_pkts * smss) as f64 / rtt.secs_scaled();
         self.pacing_rate = Self::rate(bw, HIGH_GAIN);
     }
 
@@ -613,7 +613,7 @@ impl Bbr {
         let Some(rtt) = self.min_rtt else {
             return 10;
         };
-        let bytes = bw * rtt.as_secs_f64() * gain as f64 / UNIT as f64;
+        let bytes = bw * rtt.secs_scaled() * gain as f64 / UNIT as f64;
         (bytes / smss as f64).ceil() as u64
     }
 
@@ -647,7 +647,7 @@ impl Bbr {
     /// segment leaves at its departure time.
     fn packets_in_net_at_edt(&self, now: SimTime, inflight_now: u64, smss: u64) -> u64 {
         let edt = self.wstamp.max(now);
-        let interval = edt.saturating_sub(now).as_secs_f64();
+        let interval = edt.saturating_sub(now).secs_scaled();
         let delivered = (self.bw() * interval / smss as f64) as u64;
         let mut at_edt = inflight_now;
         if self.pacing_gain > UNIT {
@@ -896,7 +896,7 @@ impl Bbr {
         let cwnd_now = cwnd_override.unwrap_or(cwnd_pkts);
         let cwnd = self.set_cwnd(a.state, lost_pkts, acked, inflight, bw, cwnd_now, smss);
         if let (Some(d), Some(i)) = (rs_delivered, rs.interval) {
-            self.delivery_rate = d as f64 / i.as_secs_f64();
+            self.delivery_rate = d as f64 / i.secs_scaled();
         }
         self.rs = Sample::default();
         self.lost_at_ack = self.lost;
@@ -915,7 +915,7 @@ impl Bbr {
             self.packet_conservation = false;
         }
         self.lt_sampling(losses, rs.is_app_limited);
-        let bw = d as f64 / interval.as_secs_f64();
+        let bw = d as f64 / interval.secs_scaled();
         if !rs.is_app_limited || bw >= self.max_bw() {
             self.bw.running_max(BW_RTTS, self.rtt_cnt, bw);
         }
@@ -941,7 +941,7 @@ impl Bbr {
             }
         }
         let epoch = self.delivered_mstamp.saturating_sub(self.ack_epoch_mstamp);
-        let mut expected = (self.bw() * epoch.as_secs_f64() / smss as f64) as u64;
+        let mut expected = (self.bw() * epoch.secs_scaled() / smss as f64) as u64;
         if self.ack_epoch_acked <= expected
             || self.ack_epoch_acked + acked >= ACK_EPOCH_ACKED_RESET_THRESH
         {
@@ -959,7 +959,7 @@ impl Bbr {
         if !self.full_bw_reached {
             return 0;
         }
-        let max = (self.bw() * EXTRA_ACKED_MAX.as_secs_f64() / smss as f64) as u64;
+        let max = (self.bw() * EXTRA_ACKED_MAX.secs_scaled() / smss as f64) as u64;
         self.extra_acked[0].max(self.extra_acked[1]).min(max)
     }
 

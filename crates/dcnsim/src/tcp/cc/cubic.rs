@@ -306,8 +306,8 @@ impl CongestionControl for Cubic {
             self.linux_growth(s, a.now, t, acked);
             return;
         }
-        let t = a.now.saturating_sub(epoch).as_secs_f64();
-        let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.as_secs_f64());
+        let t = a.now.saturating_sub(epoch).secs_scaled();
+        let rtt = a.srtt.or(a.rtt).map_or(0.0, |r| r.secs_scaled());
         let cwnd = s.cwnd as f64;
         let smss = s.smss as f64;
         // §4.3, Figure 4 in bytes; α_cubic becomes 1 once W_est ≥ cwnd_prior.
@@ -535,7 +535,7 @@ mod tests {
             for _ in 0..n {
                 c.on_ack(s, &ack_at(now, smss, rtt));
             }
-            out.push((now.saturating_sub(from).as_secs_f64(), s.cwnd));
+            out.push((now.saturating_sub(from).secs_scaled(), s.cwnd));
             now += rtt;
         }
         out
