@@ -1158,12 +1158,27 @@ fn largest_term<'a>(terms: &[(u64, &'a str, &str)]) -> (&'a str, String) {
 /// error if it really holds more (the estimate is an upper bound, often
 /// several times what a run holds). Empty when the estimate fits, or when
 /// [`check`] refuses the run anyway.
+///
+/// The limit does not follow the machine: an estimate over the machine's
+/// physical memory ([`machine_memory`]) with a limit that is not below it
+/// warns at `limits.memory` (the guard would not stop the run before the
+/// machine runs out); under a lower limit the warning above says the
+/// machine's figure beside the limit's.
 pub fn warnings(c: &Config, lim: &Limits) -> Vec<(String, String)> {
     let e = estimate(c);
     let mem = e.memory();
-    if mem <= lim.memory || e.unguarded() > lim.memory {
-        return Vec::new();
+    let machine = machine_memory().filter(|&m| mem > m);
+    let mut out = Vec::new();
+    if mem > lim.memory && e.unguarded() <= lim.memory {
+        out.push(over_limit(c, &e, lim, machine));
     }
+    if let Some(m) = machine.filter(|&m| lim.memory >= m) {
+        out.push(over_machine(mem, m, lim));
+    }
+    out
+}
+
+fn over_limit(c: &Config, e: &Estimate, lim: &Limits, machine: Option<u64>) -> (String, String) {
     let flows_path = flows_path(c);
     let terms = [
         (e.routes, "topology", "nodes, links and routing tables"),
@@ -1187,16 +1202,64 @@ pub fn warnings(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         (e.pcap, "pcap.hosts", "pcap records"),
     ];
     let (worst, breakdown) = largest_term(&terms);
-    vec![(
+    let machine = machine.map_or(String::new(), |m| {
+        format!(
+            "; it is also over this machine's {} (MemTotal in /proc/meminfo)",
+            fmt_bytes(m)
+        )
+    });
+    (
         worst.to_string(),
         format!(
             "the run may need up to about {} of memory, over the {} limit ({breakdown}); \
              it runs, and stops with a `limits.memory` error if it really holds more \
-             (raise `limits.memory` or make the scenario smaller to be sure)",
-            fmt_bytes(mem),
+             (raise `limits.memory` or make the scenario smaller to be sure){machine}",
+            fmt_bytes(e.memory()),
             fmt_bytes(lim.memory)
         ),
-    )]
+    )
+}
+
+/// The warning of an estimate `mem` over the machine's memory `machine`
+/// under a limit that is not below it.
+fn over_machine(mem: u64, machine: u64, lim: &Limits) -> (String, String) {
+    (
+        "limits.memory".to_string(),
+        format!(
+            "the run may need up to about {} of memory, more than this machine's {} \
+             (MemTotal in /proc/meminfo), and the {} limit is not below that: the \
+             run-time guard would not stop it before the machine runs out; set \
+             `limits.memory` under {} or make the scenario smaller (the estimate is an \
+             upper bound, often several times what a run holds)",
+            fmt_bytes(mem),
+            fmt_bytes(machine),
+            fmt_bytes(lim.memory),
+            fmt_bytes(machine)
+        ),
+    )
+}
+
+/// The machine's physical memory in bytes: `MemTotal` of /proc/meminfo,
+/// read once; `None` where it cannot be read (not Linux), and then no
+/// warning compares with it.
+pub fn machine_memory() -> Option<u64> {
+    static TOTAL: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *TOTAL.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        mem_total(&text)
+    })
+}
+
+/// `MemTotal` of a /proc/meminfo text, in bytes.
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line["MemTotal:".len()..].split_whitespace();
+    let n: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => n.checked_mul(1024),
+        None => Some(n),
+        Some(_) => None,
+    }
 }
 
 /// A wall time in the unit that reads best ("40 s", "12 min", "3.5 hours"):
