@@ -71,7 +71,7 @@ def test_the_shipped_scenario_runs_lossless_from_the_cli():
     assert "queries      2:" in out
     # the ECN line: the port's marks and the senders' CNP cuts, as the results count them
     ecn = next(line for line in out.splitlines() if line.strip().startswith("ecn "))
-    assert "marked CE at 1 port;" in ecn and "CNPs, senders made" in ecn and "rate cuts on them" in ecn
+    assert "CE marks at 1 port;" in ecn and "CNPs, senders made" in ecn and "rate cuts on them" in ecn
 
 
 @pytest.mark.parametrize(

@@ -126,7 +126,17 @@ def format_summary(result, warnings: bool = True) -> str:
         by = (f"receivers sent {fmt_count(cnps)} CNPs, senders made {fmt_count(cuts)} rate cuts on them"
               if cnps is not None else f"senders made {fmt_count(cuts)} window cuts")
         ports = sum(1 for x in marks if x)
-        row("ecn", f"{fmt_count(sum(marks))} packets marked CE at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}; {by}")
+        # a port counts each CE it sets: a packet marked at two ports counts
+        # twice, and DCTCP's ACKs are ECN-capable (as Linux's), so the ports'
+        # sum is marks, not packets; what the receivers saw is the flows'
+        seen = ""
+        if "ecn_marks" in fc:
+            data_ce = sum(int(x) for x in fc["ecn_marks"])
+            if data_ce != sum(marks):
+                seen = (f" ({fmt_count(data_ce)} data packets arrived marked; the rest marked ACKs or "
+                        "marked a packet again at a later port)")
+        row("ecn", f"{fmt_count(sum(marks))} CE marks at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}"
+                   f"{seen}; {by}")
     # TIMELY moves its rates on RTTs, not marks: what its updates did
     updates = s.get("timely_rate_updates")
     if updates is not None:
