@@ -84,6 +84,12 @@ def test_bad_failures_name_their_field():
     assert any(p.startswith("failures[0].rate:") for p in problems), problems
     problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "h0", "b": "h1"}]).to_dict())]
     assert any(p.startswith("failures[0].b: no link joins 'h0' and 'h1'") for p in problems), problems
+    # a failure slows a link: at or above the link's own rate it would not
+    for rate in ("1Gbps", "10Gbps"):
+        problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "s0", "b": "h1", "rate": rate}]).to_dict())]
+        assert any(p.startswith(f"failures[0].rate: {rate} is not below the link's own 1Gbps") for p in problems), \
+            problems
+    assert not dcnsim.validate(line_scenario([{"a": "s0", "b": "h1", "rate": "999Mbps"}]).to_dict())
 
 
 def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():

@@ -167,6 +167,7 @@ pub(super) fn parse_failures(
             );
         }
         let mut dlinks = Vec::new();
+        let mut slow_checked = false;
         for (li, l) in topo.links.iter().enumerate() {
             let fwd = if (l.a, l.b) == (na, nb) {
                 Some(true)
@@ -187,6 +188,22 @@ pub(super) fn parse_failures(
             }
             if ba {
                 dlinks.push(b_to_a);
+            }
+            // a degraded link runs slower; a "failure" at or above the
+            // link's own rate would speed it up or change nothing
+            if let Some(r) = (*f.rate).filter(|&r| r >= l.rate_bps) {
+                if !slow_checked {
+                    ctx.err(
+                        key_path(&path, "rate"),
+                        format!(
+                            "{} is not below the link's own {}: a failure slows a link (a degraded \
+                             link runs at a lower rate); it cannot speed it up",
+                            bps_text(r),
+                            bps_text(l.rate_bps)
+                        ),
+                    );
+                    slow_checked = true;
+                }
             }
             let gated =
                 |q: &crate::config::QueueConfig| q.ecn_k.is_some() && q.non_ect == NonEct::Drop;
@@ -287,4 +304,14 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
             return;
         }
     }
+}
+
+/// A rate as the scenario would write it: "10Gbps", "2.5Gbps", "100Mbps".
+fn bps_text(bps: u64) -> String {
+    for (unit, scale) in [("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)] {
+        if bps as f64 >= scale {
+            return format!("{}{unit}", bps as f64 / scale);
+        }
+    }
+    format!("{bps}bps")
 }

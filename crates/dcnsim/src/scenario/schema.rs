@@ -446,7 +446,7 @@ pub struct FailureSection {
     /// the fraction of packets lost meanwhile: 1 is a link down, less a gray failure
     #[schemars(extend("x-default" = "1, or 0 with `rate`"))]
     pub loss: Opt<Fraction>,
-    /// the rate the link runs at meanwhile (a degraded link)
+    /// the rate the link runs at meanwhile, below its own (a degraded link)
     #[schemars(extend("x-default" = "the link's own"))]
     pub rate: Opt<Rate>,
     /// `both`, `a_to_b` or `b_to_a`: which directions fail
