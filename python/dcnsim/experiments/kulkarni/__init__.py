@@ -33,7 +33,8 @@ Instead of 40 s of simulated time per trial, each point transfers a fixed
 amount of data: ``max(MIN_BLOCKS, DATA_BYTES / (n·SRU))`` blocks (512 MiB
 and at least 100 blocks; ``--quick``: 32 MiB and at least 20 blocks), so a
 single early timeout is diluted the same way at every n and every collapsed
-point still averages over ≥ 100 blocks.
+point still averages over ≥ 100 blocks. Each point runs on the five seeds of
+:data:`.common.SEEDS` (``--quick``: one), and its value is their mean.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ from .common import (
     PROBRETX_PERIOD,
     QUICK_DATA_BYTES,
     QUICK_MIN_BLOCKS,
+    QUICK_SEEDS,
     REGISTER,
+    SEEDS,
     SEG_SIZES,
     KConfig,
     point,
@@ -103,7 +106,7 @@ def _in_bytes(points_fn):
             if p.params.get("host_jitter", "0s") != "0s":
                 continue
             cfg = KConfig(**{f.name: p.params[f.name] for f in dataclasses.fields(KConfig)})
-            out.append(point(cfg.with_(buffer_unit="B"), int(p.params["n"]), quick))
+            out.append(point(cfg.with_(buffer_unit="B"), int(p.params["n"]), quick, p.seed or 1))
         return out
     return fn
 
@@ -149,8 +152,11 @@ SETTINGS = [
             f"(quick: {QUICK_DATA_BYTES // 2**20} MiB, ≥ {QUICK_MIN_BLOCKS} blocks)",
             "the dissertation ran 40 s per trial; a fixed amount of data dilutes start-up (slow start, the first "
             "overflow) equally at every n and gives every collapsed point ≥ 100 blocks to average over"),
-    Setting("seeds", "one seed per point", "the long runs average over ≥ 100 blocks; request jitter is the only "
-            "randomness in the deterministic series"),
+    Setting("seeds", f"{len(SEEDS)} per simulated point (quick: {len(QUICK_SEEDS)}); a point's value is the mean "
+            "over its seeds, a claim's interval (where its criterion takes one) the Student-t 95 % interval over the "
+            "seeds' own values", "a seed draws the request jitter and the order of equal-time events, and at small n "
+            "that order can decide a point (two servers below or above half of one): a verdict on one seed's run can "
+            "be that seed's chance"),
     Setting("switch buffer unit", "packets: 32 KB = 32 packets (B/S with S = 1 KB); the sweeps 16–256 packets",
             "ns-2's DropTail counts packets (queue-limit; bytes need queue_in_bytes_, which the dissertation never "
             "mentions) and Table 3.1 gives B = 32 KB beside S = 1 KB; for Figs. 4.7–4.10's small segments this "
@@ -198,6 +204,7 @@ SETUP = (
     "(one SRU per server; the next block is requested when the last byte of this one has arrived), request "
     "jitter U[0, 20 µs]; NewReno, 1 KB segments (mss 1024 B + 40 B headers), rwnd 1000 segments, dupthresh 3, "
     "slow start, RTOmin 200 ms (Table 3.1). Chapter 4: 100 µs links and rwnd 20 segments unless stated. "
+    f"Each point on {len(SEEDS)} seeds (quick: {len(QUICK_SEEDS)}), its value the mean over them. "
     "dcnsim reads KB as 1024 B where it counts bytes."
 )
 

@@ -73,6 +73,14 @@ SRUS_CH3: Tuple[int, ...] = (64, 128, 256, 512)
 BUFFERS_41: Tuple[int, ...] = (16, 32, 64, 128, 256)
 SRUS_42: Tuple[int, ...] = (64, 128, 256, 512, 1024)
 PS: Tuple[float, ...] = (0.0001, 0.001, 0.01, 0.1)
+#: seeds of each simulated point. A seed draws the request jitter and the
+#: order of equal-time events, and at small n that order can decide a point
+#: (n = 2, Table 3.1: two servers below or above half of one), so a point's value is
+#: the mean over its seeds and a claim's interval, where its criterion
+#: takes one, the Student-t 95 % interval over the seeds' own values. The
+#: quick run keeps one seed (no interval: the means alone decide).
+SEEDS: Tuple[int, ...] = (1, 2, 3, 4, 5)
+QUICK_SEEDS: Tuple[int, ...] = (1,)
 
 #: onset of collapse: the first n from which goodput stays below this
 #: fraction of the best goodput with fewer servers
@@ -246,18 +254,30 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
     }
 
 
-def point(cfg: KConfig, n: int, quick: bool) -> Point:
-    label = f"{cfg.key()}-n{n:03d}"
+def seed_label(label: str, seed: int) -> str:
+    """A point's label on ``seed``: seed 1's is the label itself (the
+    points of one-seed runs keep their directories and resume)."""
+    return label if seed == 1 else f"{label}-s{seed}"
+
+
+def point(cfg: KConfig, n: int, quick: bool, seed: int = 1) -> Point:
+    label = seed_label(f"{cfg.key()}-n{n:03d}", seed)
     params = {"config": cfg.key(), "n": n, "buffer": cfg.buffer, "buffer_unit": cfg.buffer_unit,
               "sru_kb": cfg.sru_kb, "delay": cfg.delay,
               "rwnd": cfg.rwnd, "rto_min": cfg.rto_min, "rto_granularity": cfg.rto_granularity, "mss": cfg.mss, "host_jitter": cfg.host_jitter,
               "probretx_p": cfg.probretx_p, "dsr": cfg.dsr, "header_compression": cfg.header_compression,
               "limited_transmit": cfg.limited_transmit}
-    return Point(label, scenario(n, cfg, blocks_for(n, cfg.sru_kb, quick), name=label), None, params)
+    doc = scenario(n, cfg, blocks_for(n, cfg.sru_kb, quick), name=label)
+    return Point(label, {**doc, "seed": seed}, seed, params)
 
 
-def points(cfgs: Sequence[KConfig], ns: Sequence[int], quick: bool) -> List[Point]:
-    return [point(c, n, quick) for c in cfgs for n in ns]
+def points(cfgs: Sequence[KConfig], ns: Sequence[int], quick: bool,
+           seeds: Optional[Sequence[int]] = None) -> List[Point]:
+    """Every (configuration, n) point on each of ``seeds`` (the run's:
+    :data:`SEEDS`, or :data:`QUICK_SEEDS` in a quick run)."""
+    if seeds is None:
+        seeds = QUICK_SEEDS if quick else SEEDS
+    return [point(c, n, quick, s) for c in cfgs for n in ns for s in seeds]
 
 
 def _ns(quick: bool) -> Tuple[int, ...]:
@@ -419,9 +439,26 @@ def metrics(row: Any, with_model: bool = False) -> Dict[str, float]:
 PARAM_COLS = ("label", "config", "n", "buffer", "buffer_unit", "sru_kb", "delay", "rwnd", "rto_min", "rto_granularity", "mss",
               "host_jitter", "probretx_p", "dsr", "header_compression", "limited_transmit")
 
+#: what tells a point from another: its configuration (every KConfig
+#: field is in its key) and n; the other parameter columns follow from it
+POINT_KEYS = ("config", "n")
 
-def frame(summary, with_model: bool = False):
-    """The figure's summary rows with every per-point metric as columns."""
+#: how a point's per-seed metrics become the point's: a mean over the
+#: seeds' values (a metric not listed), a sum (counts that are totals of a
+#: run: blocks, timeouts, drops, ...), the largest, or a ``ci:`` column,
+#: the Student-t 95 % half-width over the seeds' values of the column named
+SEED_AGG: Dict[str, str] = {
+    "blocks": "sum", "unfinished": "sum", "wall_s": "sum", "resp_timeouts": "sum", "rto_whole_window": "sum",
+    "rto_few_dupacks": "sum", "rto_many_dupacks": "sum", "fast_retransmits": "sum", "probretx_sent": "sum",
+    "drops": "sum",
+    "goodput_ci95": "ci:goodput_mbps", "timeouts_ci95": "ci:timeouts_per_block",
+    "drop_ratio_ci95": "ci:switch_drop_ratio",
+}
+
+
+def seed_frame(summary, with_model: bool = False):
+    """The figure's summary rows with every metric of each run as columns,
+    one row per run (a ``seed`` column: the seed it ran)."""
     import pandas as pd
 
     rows = []
@@ -433,9 +470,100 @@ def frame(summary, with_model: bool = False):
         rec["dsr"] = bool(rec["dsr"])
         rec["header_compression"] = bool(rec["header_compression"])
         rec["limited_transmit"] = bool(rec.get("limited_transmit", False))
+        rec["seed"] = int(r["seed"]) if "seed" in r and r["seed"] == r["seed"] else 1
         rec.update(metrics(r, with_model))
+        # one run has no interval over seeds (by_point gives a point of
+        # several seeds its own)
+        rec.update({c: math.nan for c, how in SEED_AGG.items() if how.startswith("ci:")})
         rows.append(rec)
     return pd.DataFrame(rows)
+
+
+def by_point(df, keys: Sequence[str] = POINT_KEYS):
+    """Per-run rows (a ``seed`` column) as one row per ``keys`` value, with
+    ``seeds`` the number of seeds: a point of one seed stays as it is (its
+    ``ci`` columns NaN: no interval); a point of several takes
+    :data:`SEED_AGG`'s aggregates, its parameter columns and label (seed
+    1's, the point's label in a one-seed run) from its first seed, and no
+    ``seed`` column (the row is no one seed's)."""
+    import pandas as pd
+
+    from ...analysis import ci95
+
+    if not len(df) or df["seed"].nunique() <= 1:
+        return df.assign(seeds=1)
+    out = []
+    params = [c for c in PARAM_COLS if c in df.columns]
+    # in the order of the points' first runs (a stable sort keeps it)
+    for _, g in df.sort_values("seed", kind="stable").groupby(list(keys), sort=False, dropna=False):
+        rec: Dict[str, Any] = {k: g[k].iloc[0] for k in (*params, *keys)}
+        rec["seeds"] = len(g)
+        if len(g) == 1:
+            out.append({**rec, **{c: v for c, v in g.iloc[0].items() if c != "seed"}})
+            continue
+        for c in g.columns:
+            if c in rec or c == "seed":
+                continue
+            how = SEED_AGG.get(c, "mean")
+            if how.startswith("ci:"):
+                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
+            elif how == "sum":
+                rec[c] = float(g[c].astype(float).sum())
+            elif how == "max":
+                rec[c] = float(g[c].astype(float).max())
+            elif pd.api.types.is_numeric_dtype(g[c]) and not pd.api.types.is_bool_dtype(g[c]):
+                # NaN where a seed has none (e.g. no timeout to average a
+                # stall over): the mean over the seeds that have one
+                rec[c] = float(np.nanmean(g[c].astype(float))) if g[c].notna().any() else math.nan
+            else:
+                rec[c] = g[c].iloc[0]
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
+def frame(summary, with_model: bool = False):
+    """The figure's summary rows with every per-point metric as columns,
+    one row per point: its seeds' runs folded by :func:`by_point` (the
+    mean over seeds, counts summed, ``goodput_ci95`` and the other ``ci``
+    columns over the seeds)."""
+    return by_point(seed_frame(summary, with_model))
+
+
+class Seeds:
+    """A figure's runs, folded (:attr:`df`, :func:`frame`) and seed by seed:
+    a claim's quantity is computed on the folded frame (each point's mean
+    over its seeds); :meth:`each` computes it on each seed's own runs, for
+    its interval (:meth:`with_ci`) or its range (:meth:`span`)."""
+
+    def __init__(self, summary, with_model: bool = False):
+        rows = seed_frame(summary, with_model)
+        self.df = by_point(rows)
+        self.seeds: List[int] = sorted(set(int(s) for s in rows["seed"])) if len(rows) else []
+        self._runs = {s: by_point(rows[rows["seed"] == s]) for s in self.seeds}
+
+    def each(self, fn: Callable[[Any], Any]) -> List[float]:
+        """``fn`` on each seed's runs (a one-seed frame), seed by seed."""
+        return [float(fn(self._runs[s])) for s in self.seeds]
+
+    def ci(self, fn: Callable[[Any], Any]) -> float:
+        """The Student-t 95 % half-width of ``fn`` over the seeds (NaN for
+        one seed: no interval)."""
+        from ...analysis import ci95
+
+        return float(ci95(self.each(fn))[1]) if len(self.seeds) > 1 else math.nan
+
+    def with_ci(self, fn: Callable[[Any], Any]) -> Tuple[float, float]:
+        """``(fn on the folded frame, its 95 % half-width over the seeds)``."""
+        return float(fn(self.df)), self.ci(fn)
+
+    def span(self, fn: Callable[[Any], Any], f: str = "{:.2f}", what: str = "") -> str:
+        """``fn`` seed by seed, as a note ("seeds 1–5: 2 / 6 / 2 / 3 / 7");
+        empty for one seed."""
+        if len(self.seeds) < 2:
+            return ""
+        head = f"seeds {self.seeds[0]}–{self.seeds[-1]}" if self.seeds == list(
+            range(self.seeds[0], self.seeds[-1] + 1)) else "seeds " + ", ".join(map(str, self.seeds))
+        return f"{head}{' ' + what if what else ''}: " + _join(self.each(fn), f)
 
 
 def _at(df, **kw):

@@ -20,6 +20,7 @@ from .common import (
     QUICK_FINE_NS,
     RATE_BPS,
     REGISTER,
+    Seeds,
     _at_value,
     _fmt,
     _join,
@@ -27,7 +28,6 @@ from .common import (
     _series,
     buffer_bytes,
     buffer_unit_label,
-    frame,
     onset,
     points,
 )
@@ -47,10 +47,19 @@ def onsets_by(df, col: str, values: Sequence[int], **kw) -> List[Optional[int]]:
     return out
 
 
+def _onset_at(b: int):
+    """The onset (servers; NO_ONSET: none) of buffer ``b``'s goodput curve, on a frame."""
+    def fn(d) -> float:
+        o = onsets_by(d, "buffer", [b])[0]
+        return float(NO_ONSET if o is None else o)
+    return fn
+
+
 def _analyze_41(summary, out_dir: Path) -> FigureResult:
     from ...plots import MARKERS, new_figure, save, series_colors
 
-    df = frame(summary)
+    sd = Seeds(summary)
+    df = sd.df
     ons = onsets_by(df, "buffer", BUFFERS_41)
     unit = buffer_unit_label(df)
     names = [f"{b} {unit}" for b in BUFFERS_41]
@@ -95,11 +104,14 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     cmps: List[Comparison] = []
     ratios = [b / a for a, b in zip(ons, ons[1:]) if a and b]
     doubles = bool(ratios) and all(1.5 <= r <= 2.5 for r in ratios)
+    # each seed's onsets beside the onsets of the seeds' mean goodput
+    per_seed = "; ".join(x for x in (sd.span(_onset_at(b), "{:.0f}", f"at {b} {unit}") for b in BUFFERS_41) if x)
     cmps.append(REGISTER.judge("fig4.1-doubling", {b: float(NO_ONSET if o is None else o)
                                                    for b, o in zip(BUFFERS_41, ons)},
-                               note="" if doubles else "the window budget n·rwnd ≤ C·RTT + B has a constant "
-                               "C·RTT ≈ 50 KB term, so the no-loss limit grows by less than 2× per doubling at "
-                               "small buffers"))
+                               note="; ".join(x for x in (
+                                   "" if doubles else "the window budget n·rwnd ≤ C·RTT + B has a constant "
+                                   "C·RTT ≈ 50 KB term, so the no-loss limit grows by less than 2× per doubling at "
+                                   "small buffers", per_seed) if x)))
     for b, o in zip(BUFFERS_41, ons):
         ns, g = _series(df, buffer=b)
         cmps.append(Comparison(f"{b} {unit}: onset; goodput just before / at it (Mbps)",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
+import numpy as np
+
 from ...sweep import Point
 from ..framework import (
     Comparison,
@@ -16,13 +18,13 @@ from .common import (
     CH4,
     REGISTER,
     RWND,
+    Seeds,
     _at,
     _gmean,
     _join,
     _note_unfinished,
     _ns,
     _series,
-    frame,
     points,
 )
 
@@ -51,23 +53,52 @@ EARLY_BLOCKS = 1
 
 
 def _early_mbps(summary, cfg, n: int) -> float:
-    """Client goodput over a point's first EARLY_BLOCKS blocks (Mbps)."""
+    """Client goodput over a point's first EARLY_BLOCKS blocks (Mbps): the
+    mean over the point's runs (its seeds)."""
     # the configuration in the summary's buffer unit (the bytes variant
     # runs the same configurations with the buffer counted in KiB)
     unit = str(summary["buffer_unit"].iloc[0]) if "buffer_unit" in summary and len(summary) else cfg.buffer_unit
     rows = summary[(summary["config"] == cfg.with_(buffer_unit=unit).key()) & (summary["n"] == n)]
     if not len(rows) or "dir" not in rows:
         return float("nan")
-    b = read_table(rows.iloc[0], "blocks")
-    b = b[b["block"] < EARLY_BLOCKS]
-    dur = float(b["duration_s"].sum())
-    return 8.0 * float(b["bytes"].sum()) / dur / 1e6 if dur > 0 else float("nan")
+    out = []
+    for _, r in rows.iterrows():
+        b = read_table(r, "blocks")
+        b = b[b["block"] < EARLY_BLOCKS]
+        dur = float(b["duration_s"].sum())
+        out.append(8.0 * float(b["bytes"].sum()) / dur / 1e6 if dur > 0 else float("nan"))
+    return float(np.mean(out))
+
+
+def _dsr_vs_tcp(d, s: str, names):
+    """(n, DSR series ``s`` / default TCP goodput per n) of a frame."""
+    d = d.assign(series=d["config"].map(names))
+    ns, gt = _series(d, series=S_TCP)
+    _, gd = _series(d, series=s)
+    return ns, gd / gt
+
+
+def _ratio_at(s: str, names, n: int):
+    """DSR series ``s`` / default TCP goodput at ``n``, on a frame."""
+    def fn(d) -> float:
+        ns, r = _dsr_vs_tcp(d, s, names)
+        return float(r[ns == n][0]) if (ns == n).any() else float("nan")
+    return fn
+
+
+def _share_above(s: str, names):
+    """Share of n > 3 with DSR series ``s`` above default TCP, on a frame."""
+    def fn(d) -> float:
+        ns, r = _dsr_vs_tcp(d, s, names)
+        return float((r[ns > 3] > 1.0).mean()) if (ns > 3).any() else float("nan")
+    return fn
 
 
 def _analyze_411(summary, out_dir: Path) -> FigureResult:
     from ...plots import MARKERS, new_figure, save, series_colors
 
-    df = frame(summary)
+    sd = Seeds(summary)
+    df = sd.df
     # a series is its configuration whatever the buffer's unit
     names = {c.with_(buffer_unit=u).key(): name
              for c, name in ((CH4_W1000, S_TCP), (DSR, S_DSR), (DSR_HC, S_DSR_HC), (TCP_LT, S_TCP_LT),
@@ -105,11 +136,17 @@ def _analyze_411(summary, out_dir: Path) -> FigureResult:
         # which n show no penalty (a note about all of them read as if
         # none had one, beside a ratio of 0.86)
         free = [int(n) for n, v in zip(ns[small], r[small]) if v > 0.995]
+        pen = "; ".join(x for x in (sd.span(_ratio_at(s, names, int(n)), "{:.4f}", f"at n = {int(n)}")
+                                    for n in ns[small]) if x)
+        better = sd.span(_share_above(s, names))
         rows = [("fig4.11-penalty", [float(v) for v in r[small]],
-                 "" if not free else f"n = {', '.join(map(str, free))}: no penalty (or < 0.5 %): only the first "
-                 "blocks of a connection use small segments, and the run is long (segments never shrink)"),
+                 "; ".join(x for x in (
+                     "" if not free else f"n = {', '.join(map(str, free))}: no penalty (or < 0.5 %): only the first "
+                     "blocks of a connection use small segments, and the run is long (segments never shrink)",
+                     pen) if x)),
                 ("fig4.11-better", float(wins.mean()) if large.any() else float("nan"),
-                 f"{int(wins.sum())} of {int(large.sum())} n; geometric-mean ratio {_gmean(r[large]):.2f}")]
+                 f"{int(wins.sum())} of {int(large.sum())} n; geometric-mean ratio {_gmean(r[large]):.2f}"
+                 + (f"; {better}" if better else ""))]
         for cid, measured, note in rows:
             if s == S_DSR:
                 cmps.append(REGISTER.judge(cid, measured, note=note))

@@ -17,12 +17,12 @@ from .common import (
     QUICK_SEG_SIZES,
     REGISTER,
     SEG_SIZES,
+    Seeds,
     _at,
     _finite,
     _join,
     _note_unfinished,
     buffer_unit_label,
-    frame,
     points,
 )
 
@@ -38,7 +38,8 @@ def _hist_points(quick: bool) -> List[Point]:
 def _analyze_hist(summary, out_dir: Path) -> FigureResult:
     from ...plots import new_figure, save
 
-    df = frame(summary)
+    sd = Seeds(summary)
+    df = sd.df
     sizes = sorted(df["mss"].unique())
     fig, axes = new_figure(nrows=2, ncols=len(HIST_NS), figsize=(3.3 * len(HIST_NS) + 0.6, 6.4), squeeze=False)
     xs = np.arange(len(sizes))
@@ -77,25 +78,42 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
     for j, n in enumerate(HIST_NS):
         d = _at(df, n=n).sort_values("mss")
         to = d["timeouts_per_block"].to_numpy(dtype=float)
+        # the interval over the seeds' own counts (NaN for one seed)
+        ci = d["timeouts_ci95"].to_numpy(dtype=float)
         ss = d["mss"].to_numpy()
-        cmps.append(REGISTER.judge(f"fig4.{7 + j}-n{n}", {int(s_): (t, math.nan) for s_, t in zip(ss, to)},
+        cmps.append(REGISTER.judge(f"fig4.{7 + j}-n{n}", {int(s_): (t, h) for s_, t, h in zip(ss, to, ci)},
                                    note="/".join(str(s_) for s_ in ss) + " B: " + _join(to, "{:.2f}")
                                    + f" (Spearman ρ {_spearman(ss, to):+.2f})"))
-    dpt = {n: _spearman(*[_at(df, n=n).sort_values("mss")[c].to_numpy(dtype=float)
-                          for c in ("mss", "drops_per_timeout")]) for n in HIST_NS}
+    dpt = {n: _rho_at(n)(df) for n in HIST_NS}
     defined = {n: r for n, r in dpt.items() if _finite(r)}
+    rho_seeds = "; ".join(x for x in (sd.span(_rho_at(n), "{:+.2f}", f"at n = {n}") for n in HIST_NS) if x)
     cmps.append(REGISTER.judge("fig4.7-drops", defined or None,
                                note="ρ per n (" + "/".join(map(str, HIST_NS)) + "): " + _join(list(dpt.values()),
                                                                                              "{:+.2f}")
-                               + ("" if len(defined) == len(dpt) else "; n/a: too few timeouts for a ρ")))
+                               + ("" if len(defined) == len(dpt) else "; n/a: too few timeouts for a ρ")
+                               + (f"; {rho_seeds}" if rho_seeds else "")))
     smallest = min(sizes)
     at_small = {int(n): float(_at(df, n=n, mss=smallest)["timeouts_per_block"].iloc[0]) for n in HIST_NS}
+
+    def most_at_smallest(d) -> float:
+        return max(float(_at(d, n=n, mss=smallest)["timeouts_per_block"].iloc[0]) for n in HIST_NS)
+
+    span = sd.span(most_at_smallest)
     cmps.append(REGISTER.judge("fig4.7-avoid", max(at_small.values()),
                                note=f"{smallest} B, n = " + "/".join(map(str, at_small)) + ": "
-                               + _join(list(at_small.values()), "{:.2f}") + " timeouts per block"))
+                               + _join(list(at_small.values()), "{:.2f}") + " timeouts per block"
+                               + (f"; {span}" if span else "")))
     return FigureResult(df, paths, cmps, _note_unfinished(df) + [
         "the dissertation's histograms are lost with its images; we plot timeouts per block split into ABTT and "
         "IBTT (top) and the packets dropped per timeout (bottom, the 'peak moves right' claim)"])
+
+
+def _rho_at(n: int):
+    """Spearman ρ(segment size, drops per timeout) at ``n``, on a frame."""
+    def fn(d) -> float:
+        e = _at(d, n=n).sort_values("mss")
+        return _spearman(e["mss"].to_numpy(dtype=float), e["drops_per_timeout"].to_numpy(dtype=float))
+    return fn
 
 
 def _spearman(x, y) -> float:

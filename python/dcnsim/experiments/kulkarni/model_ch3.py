@@ -20,6 +20,7 @@ from .common import (
     REGISTER,
     SIM,
     SRUS_CH3,
+    Seeds,
     _at,
     _at_value,
     _goodput_facets,
@@ -29,7 +30,6 @@ from .common import (
     _ns,
     _series,
     buffer_unit_label,
-    frame,
     male,
     onset,
     points,
@@ -65,8 +65,24 @@ def _sweep_fig(kind: str):
     def panel(r) -> str:
         return f"Fig. 3.{first + values.index(int(r[col]))}: {int(r[col])} {unit['u']} {what}"
 
+    def onset_at(v):
+        def fn(d) -> float:
+            o = onset(*_series(d, "goodput_mbps", **_at_value(col, v)))
+            return float(NO_ONSET if o is None else o)
+        return fn
+
+    def after_at(v):
+        return lambda d: _after_collapse(*_series(d, "goodput_mbps", **_at_value(col, v)))
+
+    def split_lead_at(v):
+        def fn(d) -> float:
+            e = _at(d, **{col: v})
+            return male(e["full_mbps"], e["goodput_mbps"]) - male(e["split_mbps"], e["goodput_mbps"])
+        return fn
+
     def analyze(summary, out_dir: Path) -> FigureResult:
-        df = frame(summary, with_model=True)
+        sd = Seeds(summary, with_model=True)
+        df = sd.df
         unit["u"] = buffer_unit_label(df) if kind == "buffer" else "KB"
         cols = {"full_mbps": MODEL_NAMES["full"], "split_mbps": MODEL_NAMES["split"]}
         long = _long(df, {"goodput_mbps": SIM, **cols}, panel)
@@ -83,18 +99,23 @@ def _sweep_fig(kind: str):
             ms.append(male(d["split_mbps"], d["goodput_mbps"]))
             mf.append(male(d["full_mbps"], d["goodput_mbps"]))
         labels = "/".join(str(v) for v in values) + f" {unit['u']}"
-        on_x = {v: (float(NO_ONSET if o is None else o), math.nan) for v, o in zip(values, ons)}
-        after_x = {v: (a, math.nan) for v, a in zip(values, after)}
-        split_x = {v: (f - s_, math.nan) for v, s_, f in zip(values, ms, mf)}
+        # each x's value on the seeds' means, its interval over the seeds' own
+        # values (NaN for one seed: the means alone decide)
+        on_x = {v: (float(NO_ONSET if o is None else o), sd.ci(onset_at(v))) for v, o in zip(values, ons)}
+        after_x = {v: (a, sd.ci(after_at(v))) for v, a in zip(values, after)}
+        split_x = {v: (f - s_, sd.ci(split_lead_at(v))) for v, s_, f in zip(values, ms, mf)}
         male_note = f"{labels}: MALE Split " + _join(ms, "{:.2f}") + " vs Full " + _join(mf, "{:.2f}")
+        on_seeds = "; ".join(x for x in (sd.span(onset_at(v), "{:.0f}", f"at {v} {unit['u']}") for v in values) if x)
         tag = "fig3.13" if kind == "buffer" else "fig3.17"
         cmps: List[Comparison] = []
         if kind == "buffer":
-            cmps.append(REGISTER.judge("fig3.13-onset", on_x, note=f"{labels}: {_join(ons)}"))
+            cmps.append(REGISTER.judge("fig3.13-onset", on_x, note="; ".join(
+                x for x in (f"{labels}: {_join(ons)}", on_seeds) if x)))
             cmps.append(REGISTER.judge("fig3.13-goodput", after_x, note=f"{labels}: {_join(after)} Mbps"))
         else:
             cmps.append(REGISTER.judge("fig3.17-goodput", after_x, note=f"{labels}: {_join(after)} Mbps"))
-            cmps.append(REGISTER.judge("fig3.17-onset", on_x, note=f"{labels}: {_join(ons)}"))
+            cmps.append(REGISTER.judge("fig3.17-onset", on_x, note="; ".join(
+                x for x in (f"{labels}: {_join(ons)}", on_seeds) if x)))
         cmps.append(REGISTER.judge(f"{tag}-split", split_x, note=male_note))
         return FigureResult(df, paths, cmps, _note_unfinished(df) + _model_notes()
                             + [f"onset: the first n from which goodput stays below {ONSET_FRACTION:.0%} of the "
