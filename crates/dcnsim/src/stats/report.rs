@@ -260,6 +260,9 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
         let d = w.udp_drops(i);
         let end = u.stop.min(now);
         let span = end.saturating_sub(u.start);
+        // a source cut off by the run's stop has not finished: no end
+        // (NaN, as a TCP flow's), its goodput over what it ran
+        let done = now >= u.stop;
         rows.push(FlowRow {
             flow_id: (first_id + i) as u64,
             app: u.app as u64,
@@ -271,7 +274,7 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             cc: "",
             segment: "",
             start_s: u.start.as_secs_f64(),
-            end_s: end.as_secs_f64(),
+            end_s: if done { end.as_secs_f64() } else { f64::NAN },
             app_bytes: u.sent_bytes,
             delivered: u.rx.bytes,
             received: u.rx.bytes,
@@ -310,7 +313,7 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             acks_sent: 0,
             srtt_s: f64::NAN,
             final_cwnd: 0,
-            completed: now >= u.stop,
+            completed: done,
         });
     }
     rows
