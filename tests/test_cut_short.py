@@ -91,13 +91,10 @@ def _sweep(path, out, values: str, capsys) -> int:
     return rc
 
 
-def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_incast_path, tmp_path, capsys,
-                                                                           monkeypatch):
-    out = tmp_path / "sw"
-    # an earlier sweep into the same directory, with other points
-    assert _sweep(small_incast_path, out, "1,2", capsys) == 0
-    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=1", "apps.0.blocks=2"]
 
+def _interrupt_the_second_point(monkeypatch):
+    """Ctrl-C when the sweep starts its second point; returns the real
+    point runner (to put back)."""
     real, calls = sweep._run_point, []
 
     def ctrl_c_on_the_second(*a, **kw):
@@ -107,6 +104,16 @@ def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_
         return real(*a, **kw)
 
     monkeypatch.setattr(sweep, "_run_point", ctrl_c_on_the_second)
+    return real
+
+def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_incast_path, tmp_path, capsys,
+                                                                           monkeypatch):
+    out = tmp_path / "sw"
+    # an earlier sweep into the same directory, with other points
+    assert _sweep(small_incast_path, out, "1,2", capsys) == 0
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=1", "apps.0.blocks=2"]
+
+    real = _interrupt_the_second_point(monkeypatch)
     argv = ["sweep", str(small_incast_path), "--set", "apps.0.blocks=2,3,4", "--jobs", "1", "--no-progress",
             "--out", str(out)]
     assert main(argv) == 130
@@ -141,15 +148,7 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
 
 
 def test_run_sweep_gives_the_complete_points_with_the_interrupt(small_incast_path, tmp_path, monkeypatch):
-    real, calls = sweep._run_point, []
-
-    def ctrl_c_on_the_second(*a, **kw):
-        calls.append(a)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*a, **kw)
-
-    monkeypatch.setattr(sweep, "_run_point", ctrl_c_on_the_second)
+    _interrupt_the_second_point(monkeypatch)
     pts = sweep.grid(small_incast_path, {"apps.0.blocks": [1, 2, 3]})
     with pytest.raises(KeyboardInterrupt) as e:
         sweep.run_sweep(pts, tmp_path / "sw", jobs=1, progress=False)
