@@ -146,7 +146,7 @@ def test_orders_of_magnitude_claims_reject_small_gains():
     and Fig. 3.8's "underestimates" is judged by its direction (issue 43:
     the dissertation's "slightly" describes the TD interval, p. 67)."""
 
-    from dcnsim.experiments.kulkarni.common import BASE, REGISTER
+    from dcnsim.experiments.kulkarni.common import BASE, REGISTER, Seeds
     from dcnsim.experiments.kulkarni.goodput_ch3 import _claims_38
 
     for gain in (1.1, 1.5, 2.5):
@@ -155,7 +155,7 @@ def test_orders_of_magnitude_claims_reject_small_gains():
     for full, verdict in ((13.0, "agrees"), (130.0, "differs")):
         b = pd.DataFrame({"config": [BASE.key()] * 3, "n": [4, 16, 32], "goodput_mbps": [900.0, 100.0, 80.0],
                           "full_mbps": [900.0, full, 0.8 * full], "j": [2.0] * 3})
-        cl = _claims_38(b)
+        cl = _claims_38(Seeds.of_rows(b))
         assert cl[0].claim == "fig3.8-under" and cl[0].verdict == verdict, (full, cl[0])
 
 

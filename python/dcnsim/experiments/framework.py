@@ -417,6 +417,52 @@ def app_default(kind: str, key: str) -> int:
     raise KeyError(f"the scenario schema has no default of {kind}'s {key!r}")
 
 
+def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str] = ("label",)):
+    """Per-run rows (a ``seed`` column) as one row per ``keys`` value, with
+    ``seeds`` the number of seeds. A frame of one seed stays as it is. A
+    point of several takes ``first``'s columns (its label and parameters)
+    from its first seed and each other column by ``agg``: ``"sum"`` (a
+    count that is a run's total), ``"max"``, ``"ci:COL"`` (the Student-t
+    95 % half-width over the seeds' ``COL``), else the mean over the seeds
+    that have a value (NaN where none has) for a number, the first seed's
+    for anything else; and no ``seed`` column (the row is no one seed's).
+    The papers' figures judge a point on its seeds' mean with this
+    interval, not on one seed's run (docs/extending.md)."""
+    import numpy as np
+    import pandas as pd
+
+    from ..analysis import ci95
+
+    if not len(df) or "seed" not in df.columns or df["seed"].nunique() <= 1:
+        return df.assign(seeds=1)
+    take = [c for c in first if c in df.columns]
+    take += [k for k in keys if k not in take]
+    out = []
+    # in the order of the points' first runs (a stable sort keeps it)
+    for _, g in df.sort_values("seed", kind="stable").groupby(list(keys), sort=False, dropna=False):
+        rec: Dict[str, Any] = {k: g[k].iloc[0] for k in take}
+        rec["seeds"] = len(g)
+        if len(g) == 1:
+            out.append({**rec, **{c: v for c, v in g.iloc[0].items() if c != "seed"}})
+            continue
+        for c in g.columns:
+            if c in rec or c == "seed":
+                continue
+            how = agg.get(c, "mean")
+            if how.startswith("ci:"):
+                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
+            elif how == "sum":
+                rec[c] = float(g[c].astype(float).sum())
+            elif how == "max":
+                rec[c] = float(g[c].astype(float).max())
+            elif pd.api.types.is_numeric_dtype(g[c]) and not pd.api.types.is_bool_dtype(g[c]):
+                rec[c] = float(np.nanmean(g[c].astype(float))) if g[c].notna().any() else math.nan
+            else:
+                rec[c] = g[c].iloc[0]
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
 def read_table(row: Any, table: str):
     """A point's result table (``queries``, ``flows``, ``queues``, ``blocks``)
     as a DataFrame; ``row`` is a summary row (with ``dir``) or a directory."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import only_read_keys, read_table, rounds_not_done
+from ..framework import fold_seeds, only_read_keys, read_table, rounds_not_done
 
 # ---------------------------------------------------------------- constants
 
@@ -408,37 +408,9 @@ def pa_frame(summary, keys: Sequence[str] = (), extra: Optional[Callable[[Any], 
 def by_point(df, keys: Sequence[str]) -> Any:
     """Per-seed rows (a ``seed`` column) as one row per ``keys`` value:
     a point of one seed stays as it is (its intervals over its queries or
-    flows); a point of several takes :data:`SEED_AGG`'s aggregates."""
-    import pandas as pd
-
-    from ...analysis import ci95
-
-    if df["seed"].nunique() <= 1:
-        return df.assign(seeds=1)
-    out = []
-    for _, g in df.sort_values("seed").groupby(list(keys), sort=False, dropna=False):
-        # the row stands for all its seeds: no one seed's number on it
-        rec: Dict[str, Any] = {k: g[k].iloc[0] for k in ("label", *keys)}
-        rec["seeds"] = len(g)
-        if len(g) == 1:
-            out.append({**rec, **{c: v for c, v in g.iloc[0].items() if c != "seed"}})
-            continue
-        for c in g.columns:
-            if c in rec or c == "seed":
-                continue
-            how = SEED_AGG.get(c, "mean")
-            if how.startswith("ci:"):
-                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
-            elif how == "sum":
-                rec[c] = float(g[c].astype(float).sum())
-            elif how == "max":
-                rec[c] = float(g[c].astype(float).max())
-            elif pd.api.types.is_numeric_dtype(g[c]):
-                rec[c] = float(g[c].astype(float).mean())
-            else:
-                rec[c] = g[c].iloc[0]
-        out.append(rec)
-    return pd.DataFrame(out)
+    flows); a point of several takes :data:`SEED_AGG`'s aggregates
+    (:func:`..framework.fold_seeds`)."""
+    return fold_seeds(df, keys, SEED_AGG)
 
 
 def _at(df, **kw) -> Any:

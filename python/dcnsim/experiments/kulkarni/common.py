@@ -14,7 +14,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import only_read_keys, read_table
+from ..framework import fold_seeds, only_read_keys, read_table
 
 # ---------------------------------------------------------------- constants (Table 3.1)
 
@@ -485,40 +485,8 @@ def by_point(df, keys: Sequence[str] = POINT_KEYS):
     ``ci`` columns NaN: no interval); a point of several takes
     :data:`SEED_AGG`'s aggregates, its parameter columns and label (seed
     1's, the point's label in a one-seed run) from its first seed, and no
-    ``seed`` column (the row is no one seed's)."""
-    import pandas as pd
-
-    from ...analysis import ci95
-
-    if not len(df) or df["seed"].nunique() <= 1:
-        return df.assign(seeds=1)
-    out = []
-    params = [c for c in PARAM_COLS if c in df.columns]
-    # in the order of the points' first runs (a stable sort keeps it)
-    for _, g in df.sort_values("seed", kind="stable").groupby(list(keys), sort=False, dropna=False):
-        rec: Dict[str, Any] = {k: g[k].iloc[0] for k in (*params, *keys)}
-        rec["seeds"] = len(g)
-        if len(g) == 1:
-            out.append({**rec, **{c: v for c, v in g.iloc[0].items() if c != "seed"}})
-            continue
-        for c in g.columns:
-            if c in rec or c == "seed":
-                continue
-            how = SEED_AGG.get(c, "mean")
-            if how.startswith("ci:"):
-                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
-            elif how == "sum":
-                rec[c] = float(g[c].astype(float).sum())
-            elif how == "max":
-                rec[c] = float(g[c].astype(float).max())
-            elif pd.api.types.is_numeric_dtype(g[c]) and not pd.api.types.is_bool_dtype(g[c]):
-                # NaN where a seed has none (e.g. no timeout to average a
-                # stall over): the mean over the seeds that have one
-                rec[c] = float(np.nanmean(g[c].astype(float))) if g[c].notna().any() else math.nan
-            else:
-                rec[c] = g[c].iloc[0]
-        out.append(rec)
-    return pd.DataFrame(out)
+    ``seed`` column (:func:`..framework.fold_seeds`)."""
+    return fold_seeds(df, keys, SEED_AGG, first=PARAM_COLS)
 
 
 def frame(summary, with_model: bool = False):
@@ -536,7 +504,17 @@ class Seeds:
     its interval (:meth:`with_ci`) or its range (:meth:`span`)."""
 
     def __init__(self, summary, with_model: bool = False):
-        rows = seed_frame(summary, with_model)
+        self._fold(seed_frame(summary, with_model))
+
+    @classmethod
+    def of_rows(cls, rows) -> "Seeds":
+        """From per-run rows as :func:`seed_frame` gives them (a ``seed``
+        column; seed 1 where there is none): a claim's input built by hand."""
+        sd = cls.__new__(cls)
+        sd._fold(rows if "seed" in rows.columns else rows.assign(seed=1))
+        return sd
+
+    def _fold(self, rows) -> None:
         self.df = by_point(rows)
         self.seeds: List[int] = sorted(set(int(s) for s in rows["seed"])) if len(rows) else []
         self._runs = {s: by_point(rows[rows["seed"] == s]) for s in self.seeds}
