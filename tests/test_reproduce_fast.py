@@ -526,3 +526,21 @@ def test_pa_frame_aggregates_real_runs_over_seeds(tmp_path):
     df = pa_frame(summary)
     assert len(df) == 1 and df["seeds"].iloc[0] == 2 and df["label"].iloc[0] == pts[0].label
     assert df["qct_mean_ms"].iloc[0] == pytest.approx(sum(per_seed) / 2)
+
+
+@needs_core
+def test_fig6_pools_a_points_seeds_into_one_cdf(tmp_path):
+    """Fig. 6's table: one row per timeout count, the seeds' workers pooled,
+    so its cdf column is the CDF (it ran on across the seeds' rows)."""
+    from dcnsim.experiments.fast.common import BASE, SERIES, _pa_point
+    from dcnsim.experiments.fast.figs4_6 import _analyze_fig6
+    from dcnsim.sweep import point_dir, run_sweep
+
+    pts = [_pa_point(BASE, SERIES[1], 100, 3, seed) for seed in (1, 2)]
+    summary = run_sweep(pts, tmp_path / "runs", jobs=1, progress=False)
+    summary["dir"] = [str(point_dir(tmp_path / "runs", lab)) for lab in summary["label"]]
+    table = _analyze_fig6(summary, tmp_path).table
+    assert not table.duplicated(["config", "series", "timeouts"]).any()
+    assert table["workers"].sum() == 2 * 3 * 100  # two seeds' 3 queries of 100 workers
+    last = table.groupby(["config", "series"])["cdf"].last()
+    assert (last - 1.0).abs().max() < 1e-12

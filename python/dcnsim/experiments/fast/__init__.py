@@ -102,8 +102,8 @@ SETTINGS = [
             "(checked)", "persistent with a 10 ms gap, in the settings figure"),
     Setting("seeds", f"{len(SEEDS)} per point of Figs. 4–9 and 12 (quick: {len(QUICK_SEEDS)}); a point's value is "
             "the mean of its seeds' means, its ± the Student-t 95 % interval over them",
-            "a seed draws the hosts' jitter for all of a point's queries, so one seed's 100 queries vary far less "
-            "than its mean does from another seed's: an interval over one seed's queries is too narrow",
+            "the seed is the unit of replication (it draws the jitter of all of a point's queries): with persistent "
+            "connections one seed's queries are not independent, and an interval over them is too narrow",
             "one seed in §3, Figs. 10–11 and the settings figure"),
     Setting("host jitter", f"{HOST_JITTER}", "breaks the lock-step of identical deterministic queries; "
             "without it all 100 queries of a point are the same query", "0, in the settings figure"),

@@ -54,12 +54,16 @@ QUICK_QUERIES = 10
 NS: Tuple[int, ...] = tuple(range(10, 101, 10))
 QUICK_NS: Tuple[int, ...] = (10, 30, 50, 70, 100)
 #: seeds of each partition/aggregate point of Figs. 4–9 and 12. A point's
-#: ± is the Student-t 95 % interval over its seeds' means: the queries of
-#: one seed share that seed's draws (host jitter) and vary far less than
-#: one seed's mean does from the next's (n = 60: seeds' mean QCTs 12.09 to
-#: 13.55 ms against ±0.03 ms over one seed's 100 queries), so an interval
-#: over queries would call one seed's difference significant. The quick
-#: run keeps one seed (its ± is then over the queries, as it says).
+#: value is the mean of its seeds' means and its ± the Student-t 95 %
+#: interval over those means: the seed is the unit of replication (it draws
+#: the jitter of every query of the point). With fresh connections per
+#: query, one seed's queries are independent and the seeds' means scatter
+#: as the query intervals say (the five-seed run: seed-to-seed s.d. 0.90–0.98
+#: of the within-seed s.e. at the median); with persistent connections a
+#: query's state carries into the next and they do not (up to 4.7×; an
+#: audit's fast_incast.toml: seeds' means 12.09–13.55 ms against ±0.03 ms
+#: within one seed). The quick run keeps one seed (its ± is then over the
+#: queries, as it says).
 SEEDS: Tuple[int, ...] = (1, 2, 3, 4, 5)
 QUICK_SEEDS: Tuple[int, ...] = (1,)
 

@@ -162,7 +162,8 @@ def _analyze_fig6(summary, out_dir: Path) -> FigureResult:
         for k, c in counts.items():
             rows.append({"config": r["config"], "init_cwnd": r["init_cwnd"], "series": r["series"], "n": r["n"],
                          "timeouts": int(k), "workers": int(c)})
-    df = pd.DataFrame(rows)
+    # a point's seeds pooled: one row per timeout count (the CDF's steps)
+    df = pd.DataFrame(rows).groupby(["config", "init_cwnd", "series", "n", "timeouts"], as_index=False)["workers"].sum()
     df["fraction"] = df["workers"] / df.groupby(["config", "series"])["workers"].transform("sum")
     df = df.sort_values(["config", "series", "timeouts"])
     df["cdf"] = df.groupby(["config", "series"])["fraction"].cumsum()
