@@ -165,3 +165,33 @@ def test_a_figure_on_two_seeds_is_one_row_per_point_with_intervals(tmp_path, mon
     at = df[df["n"] == 50].set_index("mss")
     assert {int(k): v[0] for k, v in n50.items()} == pytest.approx(at["timeouts_per_block"].to_dict())
     assert "seeds 1–2" in rows["fig4.7-avoid"].note
+
+
+def test_goodput_figures_draw_the_seeds_interval_as_error_bars(monkeypatch, tmp_path):
+    """The simulation's curve carries its interval over the seeds (the
+    models' none); a one-seed run (NaN intervals) draws no bars and keeps
+    its axis label."""
+    import math
+
+    import pandas as pd
+    from dcnsim import plots
+    from dcnsim.experiments.kulkarni import common
+
+    seen = {}
+
+    def fake(long, *a, **kw):
+        seen.update(kw, long=long)
+        return []
+
+    monkeypatch.setattr(plots, "facet_plot", fake)
+    df = pd.DataFrame({"n": [1, 2], "goodput_mbps": [900.0, 500.0], "full_mbps": [950.0, 200.0],
+                       "goodput_ci95": [3.0, 120.0]})
+    long = common._long(df, {"goodput_mbps": "simulation", "full_mbps": "Full model"}, lambda r: "")
+    common._goodput_facets(long, tmp_path / "f.png", "t", ["simulation", "Full model"], [""])
+    assert seen["yerr"] == "err" and "± 95 % over the seeds" in seen["ylabel"]
+    sim = seen["long"][seen["long"]["series"] == "simulation"]
+    assert list(sim["err"]) == [3.0, 120.0]
+    assert seen["long"][seen["long"]["series"] == "Full model"]["err"].isna().all()
+    one = common._long(df.assign(goodput_ci95=math.nan), {"goodput_mbps": "simulation"}, lambda r: "")
+    common._goodput_facets(one, tmp_path / "g.png", "t", ["simulation"], [""], ylabel="goodput (Mbps)")
+    assert seen["yerr"] is None and seen["ylabel"] == "goodput (Mbps)"

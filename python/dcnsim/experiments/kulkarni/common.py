@@ -665,8 +665,23 @@ def _long(df, cols: Dict[str, str], panel: Callable[[Any], str]):
         d = df[["n", col]].rename(columns={col: "value"}).copy()
         d["series"] = name
         d["panel"] = [panel(r) for _, r in df.iterrows()]
+        # the simulation's interval over its seeds (the models have none)
+        d["err"] = df["goodput_ci95"].to_numpy(dtype=float) if col == "goodput_mbps" and "goodput_ci95" in df \
+            else np.nan
         parts.append(d)
     return pd.concat(parts, ignore_index=True)
+
+
+def with_err(long, df, col: str = "goodput_ci95", scale: float = 1.0):
+    """``long`` (rows in ``df``'s order) with ``err``: ``df``'s interval
+    over the seeds, drawn as error bars (NaN for a one-seed run)."""
+    return long.assign(err=df[col].to_numpy(dtype=float) * scale if col in df else np.nan)
+
+
+def _with_bars(ylabel: str) -> str:
+    """"goodput (Mbps)" → "goodput (Mbps, ± 95 % over the seeds)"."""
+    what = "± 95 % over the seeds"
+    return ylabel[:-1] + f", {what})" if ylabel.endswith(")") else f"{ylabel} ({what})"
 
 
 def _goodput_facets(long, path: Path, title: str, order: Sequence[str], facet_order: Sequence[str],
@@ -674,7 +689,9 @@ def _goodput_facets(long, path: Path, title: str, order: Sequence[str], facet_or
                     linestyles: Optional[Dict[str, str]] = None, universe: Optional[Sequence[str]] = None):
     from ...plots import facet_plot
 
+    bars = "err" in long and bool(long["err"].notna().any())
     return facet_plot(long, "n", "value", "series", "panel", xlabel="number of servers n",
-                      ylabel=ylabel, title=title, path=path, order=list(order), facet_order=list(facet_order),
-                      logy=logy, ncols=ncols, linestyles=linestyles if linestyles is not None else MODEL_STYLE,
-                      universe=universe)
+                      ylabel=_with_bars(ylabel) if bars else ylabel, title=title, path=path,
+                      order=list(order), facet_order=list(facet_order), logy=logy, ncols=ncols,
+                      linestyles=linestyles if linestyles is not None else MODEL_STYLE, universe=universe,
+                      yerr="err" if bars else None)

@@ -25,6 +25,7 @@ from .common import (
     _val,
     onset,
     points,
+    with_err,
 )
 from .model_ch3 import _after_collapse
 
@@ -53,7 +54,7 @@ def _analyze_42(summary, out_dir: Path) -> FigureResult:
     sd = Seeds(summary)
     df = sd.df
     df["series"] = [_sru_name(int(s)) for s in df["sru_kb"]]
-    long = df[["n", "goodput_mbps", "series"]].rename(columns={"goodput_mbps": "value"}).assign(panel="")
+    long = with_err(df[["n", "goodput_mbps", "series"]].rename(columns={"goodput_mbps": "value"}).assign(panel=""), df)
     paths = _goodput_facets(long, out_dir / "fig4_2.png",
                             "Fig. 4.2: SRU size (32 KB buffer, 100 µs links, rwnd 20 segments)",
                             [_sru_name(s) for s in SRUS_42], [""], logy=True, linestyles={})

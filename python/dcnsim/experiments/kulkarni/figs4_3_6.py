@@ -28,6 +28,7 @@ from .common import (
     _ns,
     _series,
     points,
+    with_err,
 )
 
 # ---------------------------------------------------------------- Figs. 4.3–4.6
@@ -108,7 +109,7 @@ def _analyze_43(summary, out_dir: Path) -> FigureResult:
     df = sd.df
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
     df["panel"] = [_system_name(r) for _, r in df.iterrows()]
-    long = df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"})
+    long = with_err(df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"}), df)
     paths = _goodput_facets(long, out_dir / "fig4_3.png", "Fig. 4.3: RTOmin 200 ms vs 200 µs (32 KB buffer)",
                             [S200MS, S200US], SYSTEMS, logy=False, linestyles={}, universe=_ch4_series())
     cmps: List[Comparison] = []
@@ -151,7 +152,7 @@ def _analyze_44(summary, out_dir: Path) -> FigureResult:
     sd = Seeds(summary)
     df = sd.df
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
-    long = df[["n", "goodput_mbps", "series"]].rename(columns={"goodput_mbps": "value"}).assign(panel="")
+    long = with_err(df[["n", "goodput_mbps", "series"]].rename(columns={"goodput_mbps": "value"}).assign(panel=""), df)
     order = [S200MS] + [_pname(p) for p in PS]
     paths = _goodput_facets(long, out_dir / "fig4_4.png",
                             "Fig. 4.4: probabilistic retransmission, p sweep (RTOmin 200 ms, Ch. 4 system)",
@@ -197,7 +198,8 @@ def _analyze_45(summary, out_dir: Path) -> FigureResult:
     sd = Seeds(summary)
     df = sd.df
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
-    long = df[["n", "switch_drop_ratio", "series"]].rename(columns={"switch_drop_ratio": "value"}).assign(panel="")
+    long = with_err(df[["n", "switch_drop_ratio", "series"]].rename(columns={"switch_drop_ratio": "value"})
+                    .assign(panel=""), df, "drop_ratio_ci95", 100.0)
     long["value"] = long["value"] * 100
     order = [S200MS, S200US] + [_pname(p) for p in PS]
     paths = _goodput_facets(long, out_dir / "fig4_5.png",
@@ -293,7 +295,7 @@ def _analyze_46(summary, out_dir: Path) -> FigureResult:
     df = sd.df
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
     df["panel"] = [_system_name(r) for _, r in df.iterrows()]
-    long = df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"})
+    long = with_err(df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"}), df)
     pn = _pname(BEST_P)
     paths = _goodput_facets(long, out_dir / "fig4_6.png",
                             "Fig. 4.6: probabilistic retransmission (p = 0.001) vs default and RTOmin 200 µs",
