@@ -145,7 +145,8 @@ def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
     nobg = pa_frame(summary[summary["background"] == "none"])
     paths = facet_plot(
         bg, "n", "timeouts_per_query", "series", "panel",
-        xlabel="number of workers n", ylabel="mean TCP timeouts per query (all workers)",
+        xlabel="number of workers n", ylabel="mean TCP timeouts per query (all workers, ± 95 % CI)",
+        yerr="timeouts_ci95",
         title="Fig. 8: total timeouts per query with the 10 MB background flow", path=out_dir / "fig8.png",
         order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
     )
@@ -173,7 +174,8 @@ def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
     df = _bg_frame(summary)
     paths = facet_plot(
         df, "n", "bg_throughput_mbps", "series", "panel",
-        xlabel="number of workers n", ylabel="background flow throughput (Mbps)",
+        xlabel="number of workers n", ylabel="background flow throughput (Mbps, ± 95 % CI)",
+        yerr="bg_throughput_ci95",
         title="Fig. 9: throughput of the 10 MB background flow (10 MB / its completion time)",
         path=out_dir / "fig9.png", order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
     )

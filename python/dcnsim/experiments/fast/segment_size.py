@@ -49,7 +49,8 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     df["N"] = [f"N = {n}" for n in df["n"]]
     paths = facet_plot(
         df, "segment_bytes", "qct_mean_ms", "N", None,
-        xlabel="segment size (payload bytes, fixed for the whole flow)", ylabel="mean query completion time (ms)",
+        xlabel="segment size (payload bytes, fixed for the whole flow)",
+        ylabel="mean query completion time (ms, ± 95 % CI)", yerr="qct_ci95_ms",
         title="Fig. 12: DCTCP's mean QCT vs segment size", path=out_dir / "fig12.png",
         paper=[{"x": 1500, "y": 12.5, "series": "N = 40"}],
     )
