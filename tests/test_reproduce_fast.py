@@ -544,3 +544,27 @@ def test_fig6_pools_a_points_seeds_into_one_cdf(tmp_path):
     assert table["workers"].sum() == 2 * 3 * 100  # two seeds' 3 queries of 100 workers
     last = table.groupby(["config", "series"])["cdf"].last()
     assert (last - 1.0).abs().max() < 1e-12
+
+
+@needs_core
+def test_timeout_figures_draw_the_points_intervals(tmp_path, monkeypatch):
+    """Fig. 5's timeouts carry each point's interval (over its seeds in a
+    full run) as error bars, as Fig. 4's QCTs do."""
+    from dcnsim import plots
+    from dcnsim.experiments.fast.common import BASE, SERIES, _pa_point
+    from dcnsim.experiments.fast.figs4_6 import _analyze_fig5
+    from dcnsim.sweep import point_dir, run_sweep
+
+    pts = [_pa_point(BASE, s, 40, 5, seed) for s in SERIES[:3] for seed in (1, 2)]
+    summary = run_sweep(pts, tmp_path / "runs", jobs=1, progress=False)
+    summary["dir"] = [str(point_dir(tmp_path / "runs", lab)) for lab in summary["label"]]
+    seen: dict = {}
+
+    def fake(df, *a, **kw):
+        seen.update(kw, df=df)
+        return []
+
+    monkeypatch.setattr(plots, "facet_plot", fake)
+    _analyze_fig5(summary, tmp_path)
+    assert seen["yerr"] == "timeouts_ci95" and "95 % CI" in seen["ylabel"]
+    assert (seen["df"]["seeds"] == 2).all()
