@@ -417,6 +417,13 @@ def app_default(kind: str, key: str) -> int:
     raise KeyError(f"the scenario schema has no default of {kind}'s {key!r}")
 
 
+def seed_label(label: str, seed: int) -> str:
+    """A point's label on ``seed``: seed 1's is the label itself (the
+    points of one-seed runs keep their directories and resume), the others
+    add ``-s2``, ``-s3``, ... (:func:`fold_seeds` folds them back)."""
+    return label if seed == 1 else f"{label}-s{seed}"
+
+
 def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str] = ("label",)):
     """Per-run rows (a ``seed`` column) as one row per ``keys`` value, with
     ``seeds`` the number of seeds. A frame of one seed stays as it is. A

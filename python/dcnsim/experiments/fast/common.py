@@ -12,7 +12,13 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import fold_seeds, only_read_keys, read_table, rounds_not_done
+from ..framework import (
+    fold_seeds,
+    only_read_keys,
+    read_table,
+    rounds_not_done,
+    seed_label,
+)
 
 # ---------------------------------------------------------------- constants
 
@@ -285,12 +291,6 @@ def pa_scenario(n: int, series: Dict[str, Any], cfg: PaConfig = BASE, queries: i
     return _doc(name, topo, t, apps, stop, l2_overhead=cfg.l2_overhead, host_jitter=cfg.host_jitter)
 
 
-def seed_label(label: str, seed: int) -> str:
-    """A point's label on ``seed``: seed 1's is the label itself (the
-    points of one-seed runs keep their directories)."""
-    return label if seed == 1 else f"{label}-s{seed}"
-
-
 def _pa_point(cfg: PaConfig, series: Tuple[str, str, Dict[str, Any]], n: int, queries: int,
               seed: int = 1) -> Point:
     name, skey, keys = series
@@ -404,8 +404,6 @@ def pa_frame(summary, keys: Sequence[str] = (), extra: Optional[Callable[[Any], 
             rec.update(extra(r))
         rows.append(rec)
     df = pd.DataFrame(rows)
-    if not len(df):
-        return df
     return by_point(df, [k for k in (*PA_KEYS, *keys) if k in df.columns])
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...sweep import Point
 from ..claims import Register
-from ..framework import fold_seeds, only_read_keys, read_table
+from ..framework import fold_seeds, only_read_keys, read_table, seed_label
 
 # ---------------------------------------------------------------- constants (Table 3.1)
 
@@ -252,12 +252,6 @@ def scenario(n: int, cfg: KConfig = BASE, blocks: int = MIN_BLOCKS, name: str = 
         "apps": [{"kind": "sync_reads", "client": 0, "servers": f"1-{n}", "sru": f"{cfg.sru_kb}KB",
                   "request": REQUEST, "blocks": blocks, "jitter": REQUEST_JITTER}],
     }
-
-
-def seed_label(label: str, seed: int) -> str:
-    """A point's label on ``seed``: seed 1's is the label itself (the
-    points of one-seed runs keep their directories and resume)."""
-    return label if seed == 1 else f"{label}-s{seed}"
 
 
 def point(cfg: KConfig, n: int, quick: bool, seed: int = 1) -> Point:
@@ -666,9 +660,7 @@ def _long(df, cols: Dict[str, str], panel: Callable[[Any], str]):
         d["series"] = name
         d["panel"] = [panel(r) for _, r in df.iterrows()]
         # the simulation's interval over its seeds (the models have none)
-        d["err"] = df["goodput_ci95"].to_numpy(dtype=float) if col == "goodput_mbps" and "goodput_ci95" in df \
-            else np.nan
-        parts.append(d)
+        parts.append(with_err(d, df) if col == "goodput_mbps" else d.assign(err=np.nan))
     return pd.concat(parts, ignore_index=True)
 
 
