@@ -996,18 +996,14 @@ fn link_records(c: &Config, fabric: &Fabric, tr: &Traffic, h: usize) -> Option<f
     let node = *fabric.host_nodes.get(h)?;
     let mut rates = 0f64;
     let mut links = 0f64;
-    for (i, l) in c.topology.links.iter().enumerate() {
-        if l.a != node && l.b != node {
-            continue;
-        }
-        let faster = c
-            .failures
-            .iter()
-            .filter(|f| f.dlinks.iter().any(|&d| d as usize / 2 == i))
-            .filter_map(|f| f.rate_bps)
-            .max()
-            .unwrap_or(0);
-        rates += l.rate_bps.max(faster) as f64;
+    // (a failure's rate is below its link's own: scenario/failures.rs)
+    for l in c
+        .topology
+        .links
+        .iter()
+        .filter(|l| l.a == node || l.b == node)
+    {
+        rates += l.rate_bps as f64;
         links += 1.0;
     }
     let bytes = rates / 8.0 * c.stop.as_secs_f64();
