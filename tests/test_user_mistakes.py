@@ -670,3 +670,27 @@ def test_tunes_interrupt_line_claims_no_trial_it_does_not_know_of(tmp_path):
     (tmp_path / "study.log").write_text("")
     text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(tmp_path)], str(tmp_path))
     assert "a trial under way, if any, is asked again" in text and "resume with: dcnsim tune s.toml" in text
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["run", "s.toml", "--bogus"], "dcnsim run"),
+    (["run", "a.toml", "b.toml"], "dcnsim run"),
+    (["sweep", "s.toml", "--out", "o", "--verbose"], "dcnsim sweep"),
+    (["model", "dctcp", "--rate", "10Gbps"], "dcnsim model dctcp"),
+    (["model", "incast", "--from-run", "d", "--bogus"], "dcnsim model incast"),
+    (["bench", "--bogus"], "dcnsim bench"),
+])
+def test_an_unknown_option_is_blamed_on_its_command(argv, command, capsys):
+    """An option the command does not have was refused by the top-level
+    parser (`dcnsim: error: unrecognized arguments`, with `dcnsim`'s usage:
+    no option of the mistyped command in sight). The command's own parser
+    refuses it, with its usage."""
+    from dcnsim.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    unknown = argv[-2:] if argv[-2] == "--rate" else argv[-1:]
+    assert f"{command}: error: unrecognized arguments: {' '.join(unknown)}" in err, err
+    assert err.startswith(f"usage: {command} "), err

@@ -1088,6 +1088,18 @@ def _warning_printer(fallback):
     return show
 
 
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` chose: `dcnsim run`'s for
+    `dcnsim run FILE --bogus`, `dcnsim model dctcp`'s for `dcnsim model
+    dctcp --bogus`; ``parser`` itself when no subcommand was chosen."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, subs[0].dest, None) if subs else None
+        if name is None or name not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[name]
+
+
 def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int:
     import warnings
 
@@ -1114,7 +1126,12 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
     if plain is not None:
         sys.stdout = GuardedStream(plain, "standard output")  # type: ignore[assignment]
     try:
-        args = parser.parse_args(argv)
+        # parse_known_args, then the subcommand's own parser refuses what is
+        # left: argparse's parse_args would blame the top-level `dcnsim` and
+        # show its usage, which names no option of the command mistyped
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
     except StreamError as e:  # a help the disk refused, raised through argparse's print
         print(f"dcnsim: {e}", file=sys.stderr)
         return 1
