@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -447,7 +448,7 @@ def test_a_metric_the_scenario_cannot_make_fails_before_any_trial(tmp_path, caps
     assert rc == 2 and "--objective: qct_p99 needs queries, which only a partition_aggregate app makes" in err, err
     assert "the scenario's apps are bulk" in err and not (tmp_path / "o" / "trials.csv").exists()
     with pytest.raises(TuneError, match="--constraint: block_goodput_bps needs blocks"):
-        tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "goodput", constraint="block_goodput_bps>=1",
+        tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "goodput", constraint="block_goodput_bps>=1e8",
              out=tmp_path / "p", progress=False)
 
 
@@ -573,3 +574,40 @@ def test_the_fct_objectives_leave_udp_sources_out(tmp_path):
     tcp = r.flows[r.flows["transport"] != "udp"]
     assert len(tcp) == 1 and (r.flows["transport"] == "udp").any()
     assert OBJECTIVES["fct_mean"][0]({}, tmp_path / "r") == pytest.approx(float(tcp["fct_s"].iloc[0]))
+
+
+def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_warned_of(tmp_path):
+    """`goodput>=900Mbps` was refused ("is not a number") and `goodput>=900`
+    meant 900 bit/s, a bound every trial meets, without a word. A rate or a
+    time bound now takes its unit (the same parsers as scenario files), in
+    SI units in the Constraint; a unit of the wrong kind, or on a metric
+    without one or a relative factor, is an error naming --constraint; a
+    bare rate bound below 10 kbit/s is warned of, before anything runs."""
+    assert parse_constraint("goodput>=900Mbps").bound == dcnsim.units.parse_rate("900Mbps")
+    assert parse_constraint("block_goodput_bps>=1Gbps").bound == 1e9
+    assert parse_constraint("qct_p99<=10ms").bound == dcnsim.units.parse_time("10ms")
+    assert parse_constraint("goodput>=9e8").bound == 9e8  # a bare number stays SI
+    for text, words in [("goodput>=900ms", "expected a rate"), ("qct_p99<=10Mbps", "expected a time"),
+                        ("timeouts<=10ms", "timeouts has no unit"),
+                        ("goodput>=0.9Mbps*baseline", "a relative bound is a plain factor")]:
+        with pytest.raises(TuneError, match=f"^--constraint {re.escape(repr(text))}: .*{words}"):
+            parse_constraint(text)
+    with pytest.raises(TuneError, match=r"did you mean 'block_goodput'\?"):
+        dcnsim.tuning.objective_named("block_goodput_bp")
+
+    def warnings_of(constraint):
+        """The DcnsimWarnings tune gives before anything runs: a baseline
+        the core refuses stops it right after the constraint is read."""
+        import warnings
+
+        with warnings.catch_warnings(record=True) as w, pytest.raises(TuneError, match="baseline"):
+            warnings.simplefilter("always")
+            tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "goodput", constraint=constraint,
+                 baseline={"tcp.no_such_key": 1}, out=tmp_path / "o", progress=False)
+        return [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+
+    for meant in ("goodput>=9e8", "goodput>=900Mbps", "goodput>=0.5*baseline", "timeouts<=3", "qct_p99<=0.01"):
+        assert warnings_of(meant) == [], meant
+    (msg,) = warnings_of("goodput>=900")
+    assert msg.startswith("--constraint: goodput >= 900 is 900 bit/s") and "goodput>=900Mbps" in msg
+    assert not (tmp_path / "o").exists()

@@ -257,7 +257,11 @@ def objective_named(name: str, direction: Optional[str] = None, flag: str = "--o
     if not re.match(r"^[a-z][a-z0-9_]*$", name):
         raise TuneError(f"{flag}: {name!r} is not a metric name (known: {', '.join(OBJECTIVES)})")
     if direction is None:
-        raise TuneError(f"{flag}: {name!r} is not one of {', '.join(OBJECTIVES)}; for another summary "
+        import difflib
+
+        close = difflib.get_close_matches(name, list(OBJECTIVES), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TuneError(f"{flag}: {name!r} is not one of {', '.join(OBJECTIVES)}{hint}; for another summary "
                         "metric say --minimize or --maximize")
     return Objective(name, direction, _metric(name))
 
@@ -276,7 +280,9 @@ class Constraint:
 
 
 def parse_constraint(text: str) -> Constraint:
-    """``goodput>=0.95*baseline``, ``timeouts<=10``."""
+    """``goodput>=0.95*baseline``, ``timeouts<=10``; an absolute bound of a
+    rate or a time may carry its unit (``goodput>=900Mbps``,
+    ``qct_p99<=10ms``), a bare number is in SI units (bit/s, s)."""
     flag = f"--constraint {text!r}"
     m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=)\s*([^*\s]+)\s*(\*\s*baseline)?\s*$", text)
     if not m:
@@ -285,11 +291,43 @@ def parse_constraint(text: str) -> Constraint:
     try:
         bound = float(m.group(3))
     except ValueError:
-        raise TuneError(f"{flag}: {m.group(3)!r} is not a number") from None
+        bound = _bound_with_unit(m.group(1), m.group(3), bool(m.group(4)), flag)
     if not math.isfinite(bound):
         raise TuneError(f"{flag}: the bound must be finite")
     objective_named(m.group(1), "minimize", flag)  # checks the name
     return Constraint(m.group(1), m.group(2), bound, bool(m.group(4)))
+
+
+def _bound_with_unit(metric: str, text: str, relative: bool, flag: str) -> float:
+    """A constraint's bound written with a unit, in SI: ``900Mbps`` for a
+    rate metric, ``10ms`` for a time; a relative bound is a plain factor."""
+    from . import units
+
+    unit = display_unit(metric)[1]
+    if relative or not unit:
+        what = "a relative bound is a plain factor" if relative else f"{metric} has no unit"
+        raise TuneError(f"{flag}: {text!r} is not a number ({what})")
+    try:
+        return units.parse_rate(text) if unit == "Mbps" else units.parse_time(text)
+    except units.UnitError as e:
+        raise TuneError(f"{flag}: {e}") from None
+
+
+#: a rate bound below this, given as a bare number, was probably meant in
+#: Mbps (``goodput>=900``: 900 bit/s, which every trial meets)
+_SMALL_RATE_BOUND = 1e4
+
+
+def _check_bound_unit(cons: Constraint) -> None:
+    """Warn of an absolute rate bound too small to be meant in bit/s."""
+    if cons.relative or display_unit(cons.metric)[1] != "Mbps" or not 0 < abs(cons.bound) < _SMALL_RATE_BOUND:
+        return
+    from .errors import caller_stacklevel
+
+    warnings.warn(DcnsimWarning("--constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} bit/s (a bare "
+                                f"bound is in SI units), which every run of a data-center network meets or misses "
+                                f"alike; did you mean {cons.metric}{cons.op}{cons.bound:g}Mbps?"),
+                  stacklevel=caller_stacklevel())
 
 
 # ---------------------------------------------------------------------- running
@@ -765,6 +803,8 @@ def tune(
     if isinstance(objective, Objective) and direction is not None:
         obj = Objective(obj.name, direction, obj.fn)
     cons = parse_constraint(constraint) if isinstance(constraint, str) else constraint
+    if cons is not None:
+        _check_bound_unit(cons)
     baseline = dict(baseline or {})
     reference = dict(reference) if reference else None
     confirm = [int(s) for s in (confirm_seeds or seeds)]
@@ -1087,7 +1127,8 @@ def add_parser(sub: Any) -> None:
                    help="seeds every trial runs on (default 1,2)")
     t.add_argument("--constraint", type=constraint, default=None, metavar="EXPR",
                    help="e.g. goodput>=0.95*baseline or timeouts<=10: trials that break it are never best; an "
-                        "absolute bound is in SI units (goodput>=9e8 for 900 Mbps)")
+                        "absolute bound is in SI units (goodput>=9e8 for 900 Mbps) or carries its unit "
+                        "(goodput>=900Mbps, qct_p99<=10ms)")
     t.add_argument("--baseline", action="append", type=lambda s: set_pair(s, "--baseline"), default=[],
                    metavar="PATH=VALUE", help="overrides of the baseline run (repeatable; default: the scenario as is)")
     t.add_argument("--reference", action="append", type=lambda s: set_pair(s, "--reference"), default=[],
