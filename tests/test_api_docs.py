@@ -8,7 +8,7 @@ import importlib
 import re
 
 import dcnsim
-from conftest import ROOT
+from conftest import ROOT, needs_core
 
 DOC = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
 
@@ -105,3 +105,25 @@ def test_unfinished_rounds_are_in_no_table_row_and_the_docs_say_where_they_are()
     assert "hold **completed rounds only**" in text and 'summary["apps_unfinished"]' in text
     model = re.sub(r"\s+", " ", (ROOT / "docs" / "model.md").read_text(encoding="utf-8"))
     assert "one row per *completed* round" in model
+
+
+@needs_core
+def test_the_tables_accessors_return_what_the_docs_say():
+    """`tables.rows(name)` was listed beside `columns` and `core_columns`
+    with nothing said of it, so it read as the rows themselves; it is the
+    table's number of rows. Each accessor's words in the Result table
+    match what it returns."""
+    import numpy as np
+
+    row = next(ln for ln in DOC.splitlines() if ln.startswith("| `tables` |"))
+    assert "`tables.rows(name)`: its number of rows, an `int`" in row
+    assert "`tables.columns(name)`: numpy arrays" in row and "`tables.core_columns(name)`: the core's own" in row
+    r = dcnsim.run({"topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us", "buffer": "100KB"},
+                    "apps": [{"kind": "bulk", "src": s, "dst": 0, "size": "10KB"} for s in (1, 2)], "stop": "10ms"})
+    n = r.tables.rows("flows")
+    assert isinstance(n, int) and n == 2
+    assert all(len(c) == n for c in r.tables.core_columns("flows").values())
+    # numpy arrays also once the DataFrame exists (reading `r.flows` made
+    # `columns` hand out pandas Series, label-indexed, instead)
+    assert len(r.flows) == n == r.tables.rows("flows")
+    assert all(isinstance(c, np.ndarray) and len(c) == n for c in r.tables.columns("flows").values())

@@ -378,11 +378,13 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
 
     def columns(self, name: str) -> Dict[str, Sequence[Any]]:
         """Column name -> numpy array (views of the core's columns, made on
-        first call and kept; or the assigned DataFrame's columns), without
-        building a DataFrame."""
+        first call and kept), without building a DataFrame; once the table
+        is a DataFrame (built on access, or assigned), its columns' arrays,
+        so the type and positional indexing never depend on whether
+        ``result.flows`` was read first."""
         if name in self._frames:
             df = self._frames[name]
-            return {str(c): df[c] for c in df.columns}
+            return {str(c): df[c].to_numpy() for c in df.columns}
         cols = self._raw[name]
         if cols is None:
             return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
