@@ -228,7 +228,11 @@ def test_model_incast_from_a_run_written_by_dcnsim_run(tmp_path):
 
 def test_model_incast_errors_are_clear(tmp_path):
     r = cli("model", "incast", "--from-run", str(tmp_path / "missing"))
-    assert r.returncode == 2 and "not a results directory" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "not a results directory (no such directory;" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    (tmp_path / "a_file").write_text("x")
+    r = cli("model", "incast", "--from-run", str(tmp_path / "a_file"))
+    assert r.returncode == 2 and "not a results directory (a file;" in r.stderr, r.stderr
     (tmp_path / "empty").mkdir()
     r = cli("model", "incast", "--from-run", str(tmp_path / "empty"))
     assert r.returncode == 2 and "flows and blocks" in r.stderr and "Traceback" not in r.stderr

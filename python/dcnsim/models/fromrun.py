@@ -100,7 +100,8 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
     stored in ``directory`` and evaluate the models next to its goodput."""
     d = Path(directory)
     if not d.is_dir():
-        raise FileNotFoundError(f"{d}: not a results directory")
+        why = "a file" if d.exists() else "no such directory"
+        raise FileNotFoundError(f"{d}: not a results directory ({why}; `dcnsim run FILE --out DIR` writes one)")
     if not (d / "summary.json").is_file() and (d / "scenario.json").is_file():
         # a run's writer puts summary.json last: without it the directory is
         # an interrupted write, its tables possibly of two runs
