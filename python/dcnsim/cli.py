@@ -691,6 +691,23 @@ def _positive_bytes(text: str) -> int:
     return n
 
 
+def _buffer_size(text: str, mss: Any) -> Any:
+    """``model dctcp --buffer``: a size, or packets as a scenario's
+    ``buffer = "100pkt"`` holds them (full segments: N × MSS bytes, in
+    each reading of a KB in the MSS)."""
+    import re
+
+    from .units import Size, UnitError, parse_count, parse_size
+
+    try:
+        return parse_size(text)
+    except UnitError:
+        if not re.search(r"(pkts?|packets?)\s*$", text.strip(), re.I):
+            raise
+    n = parse_count(text)
+    return Size(n * mss.binary, n * mss.decimal, mss.prefixed, f"{text} × MSS")
+
+
 def _model_dctcp_text(args) -> str:
     from .models.dctcp import dctcp_scalability
     from .units import parse_count, parse_rate, parse_size, parse_time
@@ -699,8 +716,8 @@ def _model_dctcp_text(args) -> str:
     C = opt("capacity", parse_rate, args.capacity)
     rtt = opt("rtt", parse_time, args.rtt)
     K = opt("k", parse_count, args.k)
-    B = opt("buffer", parse_size, args.buffer)
     mss = opt("mss", parse_size, args.mss)
+    B = opt("buffer", lambda t: _buffer_size(t, mss), args.buffer)
     # a window in segments, fractions included (0.5 was rounded to 1 and
     # halved N*max without a word)
     wmin = opt("wmin", _positive_number, args.wmin)
@@ -739,7 +756,8 @@ def _model_dctcp_text(args) -> str:
                      f"KB = 1000 B (the paper's reading: its example gives 37.5), {num(B.binary)} / {num(mss.binary)} B "
                      "with KB = 1024 B (how dcnsim's scenario files read KB)")
     else:
-        lines.append(f"  B = {num(B.binary)} B, MSS = {num(mss.binary)} B")
+        packets = f" ({args.buffer} of {num(mss.binary)} B)" if B.text.endswith("× MSS") else ""
+        lines.append(f"  B = {num(B.binary)} B{packets}, MSS = {num(mss.binary)} B")
     def tagged(attr: str):
         """(tag, result) per reading of KB when ``attr`` differs between
         them, else the one value untagged (a KB in the MSS moves eq. 4's
@@ -995,7 +1013,8 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     md.add_argument("--capacity", default="1Gbps", help="bottleneck rate (default 1Gbps)")
     md.add_argument("--rtt", default="100us", help="round-trip time (default 100us)")
     md.add_argument("--k", default="20", help="ECN marking threshold, packets (default 20)")
-    md.add_argument("--buffer", default="100KB", help="bottleneck buffer (default 100KB; both KB readings shown)")
+    md.add_argument("--buffer", default="100KB",
+                    help="bottleneck buffer: a size or packets of --mss (100pkt) (default 100KB; both KB readings shown)")
     md.add_argument("--mss", default="1500", help="segment size, bytes or a size like 1460B or 9KB (default 1500)")
     md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (> 0, fractions too; default 2)")
     md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
