@@ -476,3 +476,37 @@ def test_cli_a_failed_point_writes_the_table_of_the_others_and_says_how_to_retry
     _failing_at_run_time(monkeypatch, {"topology.buffer=128KB"})
     assert cli.main(base + ["--set", "topology.buffer=128KB"]) == 1
     assert not (out / "sweep.csv").exists()
+
+
+def test_a_tables_label_lists_are_copied_whole_not_label_by_label(tmp_path):
+    """pandas deep-copies a frame's attrs into every frame and row made from
+    it; the sweep's label lists must not be walked element by element there
+    (a paper's table of thousands of points spent half its analysis so),
+    and each copy must still be a copy."""
+    import copy
+
+    pts = points()
+    df = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    labels = {p.label for p in pts}
+    seen = []
+
+    def watch(frame, event, arg):
+        # every object copy.deepcopy is called on, however it recursed
+        if event == "call" and frame.f_code.co_name == "deepcopy" and frame.f_code.co_filename == copy.__file__:
+            seen.append(frame.f_locals.get("x"))
+
+    sys.setprofile(watch)
+    try:
+        row = next(df.iterrows())[1]
+        sub = df[df["seed"] == 1]
+        copied = copy.deepcopy(df.attrs)
+    finally:
+        sys.setprofile(None)
+    assert seen, "the watch saw no deep copy"
+    assert not labels & {x for x in seen if isinstance(x, str)}, "a label was deep-copied on its own"
+    for attrs in (row.attrs, sub.attrs, copied):
+        assert attrs["computed"] == df.attrs["computed"] and sorted(attrs["computed"]) == sorted(labels)
+        assert attrs["failed"] == {} and attrs["replaced"] == []
+    copied["computed"].append("extra")
+    copied["failed"]["x"] = "y"
+    assert "extra" not in df.attrs["computed"] and "x" not in df.attrs["failed"]

@@ -179,7 +179,12 @@ def _problems(doc: Any) -> List[Problem]:
     the rest of the document; one report per field path."""
     from ._document import json_text
 
-    text, errors = json_text(doc)
+    return _problems_of(*json_text(doc))
+
+
+def _problems_of(text: str, errors: List[Problem]) -> List[Problem]:
+    """:func:`_problems` of a document already written as ``text``, with
+    what JSON could not carry of it (``errors``)."""
     core = [Problem(path, message) for path, message in _require("validate")(text)]
     seen = {e.path for e in errors}
     return errors + [e for e in core if e.path not in seen]

@@ -528,7 +528,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
     dirs: List[Path] = []
     errors: List[Problem] = []
     seen: Dict[Path, str] = {}
-    from . import _problems
+    from . import _problems_of
     from ._document import json_document
     from .result import foreign_files, foreign_files_error
     for p in pts:
@@ -546,11 +546,13 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
             doc = as_dict(p.scenario)
             if p.seed is not None:
                 doc["seed"] = p.seed
-            problems = _problems(doc)
             # numpy values (axes of np.arange, seeds) as the Python values
             # they hold: compared with a stored scenario.json, and sent to
-            # the workers, as the document the core reads
-            doc = json_document(doc)[0]
+            # the workers, as the document the core reads; its text is the
+            # one validated (written once: a paper's thousands of points
+            # were walked and written twice)
+            doc, text, json_errors = json_document(doc)
+            problems = _problems_of(text, json_errors)
         except ScenarioError as e:
             problems, doc = list(e.errors), {}
         # the point's label first: "label: field.path: reason"
@@ -696,12 +698,32 @@ def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], ro
                                     + (" (a point's seed is Point.seed, grid's seeds=)" if k == "seed" else "")),
                       stacklevel=caller_stacklevel())
     df = pd.DataFrame(rows)
-    df.attrs["computed"] = [pts[i].label for i in todo if pts[i].label not in failures and records[i] is not None]
-    df.attrs["reformatted"] = reformat
-    df.attrs["replaced"] = replaced
-    df.attrs["failed"] = dict(failures)
+    df.attrs["computed"] = Labels(pts[i].label for i in todo if pts[i].label not in failures and records[i] is not None)
+    df.attrs["reformatted"] = Labels(reformat)
+    df.attrs["replaced"] = Labels(replaced)
+    df.attrs["failed"] = LabelMap(failures)
     df.attrs["out_dir"] = str(out_root)
     return df
+
+
+class Labels(list):  # list[str]
+    """A list of point labels in a sweep table's ``attrs``. pandas copies a
+    frame's ``attrs`` with ``copy.deepcopy`` into every frame and Series
+    made from it (a selection, each row of ``iterrows``): element by
+    element, a table of a full paper's 2,367 points copied its label lists
+    25 million times in one ``dcnsim reproduce fast``, about half of its
+    analysis. Labels are strings, which a deep copy never copies, so a copy
+    of the list is a deep copy; it is made in one step."""
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Labels":
+        return Labels(self)
+
+
+class LabelMap(dict):  # dict[str, str]
+    """:class:`Labels`' mapping: point label to its error message."""
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "LabelMap":
+        return LabelMap(self)
 
 
 def _who(labels: Sequence[str], total: int) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
-from typing import List
+from typing import Dict, List
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,7 @@ from .common import (
     _val,
     diff_ci,
     pa_frame,
+    table_version,
 )
 from .figs4_6 import _fmt3
 
@@ -52,10 +54,17 @@ def _bg_and_base_points(quick: bool) -> List[Point]:
 def _bg_metrics(r) -> dict:
     """The background flows of one run (one per query): their mean
     throughput and its 95 % half-width over the flows, mean FCT, and how
-    many were still running when the next trial started."""
+    many were still running when the next trial started. Figs. 7, 8 and 9
+    each read every point's: its flows table is read once."""
+    d = Path(r["dir"])
+    return dict(_bg_metrics_of(str(d), table_version(d, "flows")))
+
+
+@lru_cache(maxsize=4096)
+def _bg_metrics_of(point_dir: str, version: float) -> Dict[str, float]:
     from ...analysis import ci95
 
-    f = _flows(r, ["role", "app_kind", "goodput_bps", "fct_s", "start_s", "end_s"])
+    f = _flows({"dir": point_dir}, ["role", "app_kind", "goodput_bps", "fct_s", "start_s", "end_s"])
     b = f[f["app_kind"] == "bulk"]
     return {
         "bg_throughput_mbps": float(b["goodput_bps"].mean()) / 1e6 if len(b) else math.nan,

@@ -353,10 +353,20 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     return out
 
 
+def table_version(point_dir: Path, table: str) -> float:
+    """The modification time of a point's ``table`` (CSV or Parquet; 0
+    when it has none): a cache of what was read from it is keyed by it,
+    so a point run again is read again."""
+    for ext in (".csv", ".parquet"):
+        p = point_dir / f"{table}{ext}"
+        if p.exists():
+            return p.stat().st_mtime
+    return 0.0
+
+
 def pa_metrics(row: Any) -> Dict[str, float]:
     d = Path(row["dir"])
-    p = d / "queries.csv"
-    return _pa_metrics(str(d), p.stat().st_mtime if p.exists() else 0.0)
+    return _pa_metrics(str(d), table_version(d, "queries"))
 
 
 def _flows(row: Any, cols: Sequence[str]):
