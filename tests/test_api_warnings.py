@@ -107,4 +107,4 @@ def test_a_sweep_says_an_outcome_once_whatever_its_numbers(tmp_path):
         df = run_sweep(pts, tmp_path, jobs=1, progress=False)
     said = [str(w.message) for w in rec if UNFINISHED in str(w.message)]
     assert sorted(df["apps_unfinished"]) == [1, 2]
-    assert len(said) == 1 and "[2 of 2 points; the numbers are point" in said[0], said
+    assert len(said) == 1 and "[2 of 2 points; the numbers are those of point" in said[0], said

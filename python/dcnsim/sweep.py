@@ -755,7 +755,7 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
                 texts.add(w)
     for first, labels, texts in seen.values():
         field, _, reason = first.partition(": ")
-        whose = f"; the numbers are point {labels[0]!r}'s" if len(texts) > 1 else ""
+        whose = f"; the numbers are those of point {labels[0]!r}" if len(texts) > 1 else ""
         warnings.warn(DcnsimWarning(field, f"{reason} [{_who(labels, total)}{whose}]"),
                       stacklevel=caller_stacklevel())
 
