@@ -68,4 +68,4 @@ apps = [{ kind = "bulk", src = 0, dst = 1, duration = "0.1s" }]
     doc.write_text(base + '[tcp]\nca_increase = "perack"\n', encoding="utf-8")
     r = cli("validate", str(doc))
     assert r.returncode != 0
-    assert "tcp.ca_increase: unknown congestion-avoidance increase 'perack' (valid: bytes, per_ack)" in r.stderr + r.stdout
+    assert "tcp.ca_increase: unknown congestion-avoidance increase 'perack' (did you mean 'per_ack'? valid: bytes, per_ack)" in r.stderr + r.stdout

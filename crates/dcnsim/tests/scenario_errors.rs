@@ -331,6 +331,38 @@ fn unknown_cc_lists_valid() {
 }
 
 #[test]
+fn a_mistyped_name_gets_the_closest_valid_one() {
+    // as a mistyped key, app kind or topology kind does: every named value
+    // (tcp.cc, routing.mode, recovery, ties, ...) reads through one table
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"cc": "cubc", "recovery": "Rak"});
+        d["routing"] = json!({"mode": "ecpm"});
+        d["ties"] = json!("seed");
+    }));
+    assert_err(
+        &e,
+        "tcp.cc",
+        "unknown congestion control 'cubc' (did you mean 'cubic'? valid: newreno, cubic, dctcp, fast, bbr)",
+    );
+    assert_err(
+        &e,
+        "routing.mode",
+        "unknown routing mode 'ecpm' (did you mean 'ecmp'? valid: single, ecmp, rps, flowlet)",
+    );
+    for (path, hint) in [("tcp.recovery", "'rack'"), ("ties", "'seeded'")] {
+        let p = e
+            .iter()
+            .find(|p| p.path == path)
+            .unwrap_or_else(|| panic!("no error at {path}: {e:?}"));
+        assert!(
+            p.message.contains(&format!("did you mean {hint}?")),
+            "{path}: {}",
+            p.message
+        );
+    }
+}
+
+#[test]
 fn unknown_routing_mode() {
     let e = errors(&with(base(), |d| d["routing"] = json!({"mode": "spray"})));
     assert_err(

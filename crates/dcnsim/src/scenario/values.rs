@@ -412,8 +412,11 @@ pub(crate) fn named<'a, T: Copy>(
             return Ok(*x);
         }
         let valid: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        let hint = crate::text::suggest(&lower, valid.iter().copied())
+            .map(|x| format!("did you mean '{x}'? "))
+            .unwrap_or_default();
         Err(format!(
-            "unknown {what} '{}' (valid: {})",
+            "unknown {what} '{}' ({hint}valid: {})",
             excerpt(s),
             valid.join(", ")
         ))
