@@ -251,3 +251,18 @@ def test_tidy_counts_the_runs_its_interval_is_over():
     df = pd.DataFrame({"n": [1, 1, 1], "fct": [1.0, float("nan"), 3.0]})
     (row,) = tidy(df, "fct", ["n"]).to_dict("records")
     assert row["runs"] == 2 and row["mean"] == 2.0 and row["ci95"] == pytest.approx(12.706 * 2 ** 0.5 / 2 ** 0.5)
+
+
+@needs_core
+def test_reproduce_in_parquet_reads_what_it_wrote_and_reports_the_same(quick_run, tmp_path):
+    """`--format parquet`: every simulation's tables are Parquet, none CSV,
+    and the analysis, which reads either, gives the CSV run's figure table."""
+    out, r = quick_run
+    assert r.returncode == 0, r.stderr + r.stdout
+    pq = tmp_path / "pq"
+    r2 = cli("reproduce", "rps", "--quick", "--figure", "7", "--format", "parquet", "--out", str(pq),
+             "--no-progress", "--jobs", "2", timeout=600)
+    assert r2.returncode == 0, r2.stderr + r2.stdout
+    runs = [d for d in (pq / "runs").iterdir() if d.is_dir()]
+    assert runs and all((d / "flows.parquet").is_file() and not list(d.glob("*.csv")) for d in runs)
+    assert (pq / "fig7.csv").read_bytes() == (out / "fig7.csv").read_bytes()

@@ -470,6 +470,18 @@ def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str
     return pd.DataFrame(out)
 
 
+def table_version(point_dir: Union[str, os.PathLike], table: str) -> float:
+    """The modification time of a point's ``table`` (CSV or Parquet, as
+    ``read_table`` finds it; 0 when it has none): what an analysis caches
+    of a table is keyed by it, so a point written again is read again."""
+    d = Path(point_dir)
+    for ext in (".csv", ".parquet"):
+        p = d / f"{table}{ext}"
+        if p.exists():
+            return p.stat().st_mtime
+    return 0.0
+
+
 def read_table(row: Any, table: str):
     """A point's result table (``queries``, ``flows``, ``queues``, ``blocks``)
     as a DataFrame; ``row`` is a summary row (with ``dir``) or a directory."""

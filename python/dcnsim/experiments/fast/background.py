@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...sweep import Point
-from ..framework import Comparison, FigureResult
+from ..framework import Comparison, FigureResult, table_version
 from .common import (
     BASE,
     LINESTYLES,
@@ -31,7 +31,6 @@ from .common import (
     _val,
     diff_ci,
     pa_frame,
-    table_version,
 )
 from .figs4_6 import _fmt3
 

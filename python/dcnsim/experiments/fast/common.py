@@ -18,6 +18,7 @@ from ..framework import (
     read_table,
     rounds_not_done,
     seed_label,
+    table_version,
 )
 
 # ---------------------------------------------------------------- constants
@@ -353,17 +354,6 @@ def _pa_metrics(point_dir: str, mtime: float) -> Dict[str, float]:
     return out
 
 
-def table_version(point_dir: Path, table: str) -> float:
-    """The modification time of a point's ``table`` (CSV or Parquet; 0
-    when it has none): a cache of what was read from it is keyed by it,
-    so a point run again is read again."""
-    for ext in (".csv", ".parquet"):
-        p = point_dir / f"{table}{ext}"
-        if p.exists():
-            return p.stat().st_mtime
-    return 0.0
-
-
 def pa_metrics(row: Any) -> Dict[str, float]:
     d = Path(row["dir"])
     return _pa_metrics(str(d), table_version(d, "queries"))
@@ -373,9 +363,10 @@ def _flows(row: Any, cols: Sequence[str]):
     import pandas as pd
 
     d = Path(row["dir"])
-    p = d / "flows.csv"
-    if p.is_file():
-        return pd.read_csv(p, usecols=list(cols))
+    if (d / "flows.csv").is_file():
+        return pd.read_csv(d / "flows.csv", usecols=list(cols))
+    if (d / "flows.parquet").is_file():
+        return pd.read_parquet(d / "flows.parquet", columns=list(cols))
     return read_table(d, "flows")[list(cols)]
 
 

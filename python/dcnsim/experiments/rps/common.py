@@ -12,7 +12,7 @@ import numpy as np
 from ...analysis import ci95
 from ...sweep import Point
 from ..claims import Register
-from ..framework import only_read_keys, read_table
+from ..framework import only_read_keys, read_table, table_version
 
 # ---------------------------------------------------------------- constants
 
@@ -245,8 +245,7 @@ def _metrics(point_dir: str, mtime: float) -> Dict[str, float]:
 
 def metrics(row: Any) -> Dict[str, float]:
     d = Path(row["dir"])
-    p = d / "flows.csv"
-    return _metrics(str(d), p.stat().st_mtime if p.exists() else 0.0)
+    return _metrics(str(d), table_version(d, "flows"))
 
 
 PARAMS = ("label", "scheme", "n_long", "run", "shorts", "case", "cc", "recovery")

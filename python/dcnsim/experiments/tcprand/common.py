@@ -9,7 +9,14 @@ from typing import Any, Dict, List, Optional, Sequence
 from ...analysis import ci95
 from ...result import jain
 from ..claims import Register
-from ..framework import TALLIED, Comparison, not_modelled, only_read_keys, read_table
+from ..framework import (
+    TALLIED,
+    Comparison,
+    not_modelled,
+    only_read_keys,
+    read_table,
+    table_version,
+)
 
 #: The paper's claims, each judged once (issue 43): the figures measure, the
 #: register judges; a tallied row it did not judge fails the reproduction.
@@ -214,8 +221,7 @@ def _flows_cached(d: str, mtime: float):
 def flows(row: Any):
     """The point's ``flows`` table (TCP flows only), cached per directory."""
     d = str(row["dir"])
-    p = Path(d) / "flows.csv"
-    f = _flows_cached(d, p.stat().st_mtime if p.exists() else 0.0)
+    f = _flows_cached(d, table_version(d, "flows"))
     return f[f["transport"] == "tcp"]
 
 
