@@ -61,6 +61,21 @@ def test_scenario_to_dict_shape():
     json.dumps(d)  # plain JSON-able data only
 
 
+@pytest.mark.parametrize("key", [*TOPOLOGIES, *APPS])
+def test_a_builders_repr_shows_what_it_sets_and_builds_it_again(key):
+    """A builder sets a few of its fields (Tcp has about 130): its repr
+    names those, in a notebook or an error, and is Python for the same
+    builder."""
+    sc = build(TOPOLOGIES.get(key, TOPOLOGIES["star"]), APPS.get(key, APPS["bulk_duration"]))
+    sc.tcp = dcnsim.Tcp(mss=1000, sack=False, extra={"future_knob": 3})
+    text = repr(sc)
+    assert "None" not in text, text
+    assert "Tcp(mss=1000, sack=False, extra={'future_knob': 3})" in text
+    again = eval(text, {**vars(dcnsim), "range": range})
+    assert again == sc and again.to_dict() == sc.to_dict()
+    assert repr(dcnsim.Tcp()) == "Tcp()"
+
+
 def test_extra_keys_pass_through():
     d = dcnsim.Tcp(mss=1000, extra={"future_knob": 3}).to_dict()
     assert d == {"mss": 1000, "future_knob": 3}

@@ -51,9 +51,22 @@ def _plain(value: Any) -> Any:
 class _Builder:
     """Base of the builder dataclasses: ``to_dict()`` emits ``kind`` (if any),
     then every non-``None`` field in declaration order, then ``extra``
-    (keys the builder does not know yet, passed through verbatim)."""
+    (keys the builder does not know yet, passed through verbatim). Their
+    ``repr`` shows the same fields (the dataclasses are declared with
+    ``repr=False``): ``Tcp(cc='dctcp', mss=1460)``, not its 130 fields, of
+    which a builder sets a few and leaves the rest to the core's defaults."""
 
     _kind: ClassVar[Optional[str]] = None
+
+    def __repr__(self) -> str:
+        from dataclasses import fields
+
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)  # type: ignore[arg-type]
+                 if f.name != "extra" and getattr(self, f.name) is not None]
+        extra = getattr(self, "extra", None)
+        if extra:
+            shown.append(f"extra={extra!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}

@@ -77,7 +77,7 @@ Hosts = Union[str, Sequence[int], range]
 # --- [tcp] -------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Tcp(_Builder):
     """The ``[tcp]`` table (or an app's ``tcp = {...}`` override).
 
@@ -227,7 +227,7 @@ class Tcp(_Builder):
 # --- topologies --------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Star(_Builder):
     """``hosts`` hosts on one switch (incast)."""
 
@@ -244,7 +244,7 @@ class Star(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class TwoTier(_Builder):
     """Racks of hosts under ToR switches, ToRs under one aggregation switch."""
 
@@ -269,7 +269,7 @@ class TwoTier(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class FatTree(_Builder):
     """Al-Fares k-ary fat-tree (k even): k³/4 hosts."""
 
@@ -286,7 +286,7 @@ class FatTree(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class LeafSpine(_Builder):
     """Leaves with ``hosts_per_leaf`` hosts each, every leaf linked to every spine."""
 
@@ -306,7 +306,7 @@ class LeafSpine(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class Node(_Builder):
     """A node of a custom topology; ``kind`` is ``"host"`` or ``"switch"``."""
 
@@ -314,7 +314,7 @@ class Node(_Builder):
     kind: str = "host"
 
 
-@dataclass
+@dataclass(repr=False)
 class Link(_Builder):
     """A full-duplex link of a custom topology (``buffer``/``ecn_k`` override the topology's)."""
 
@@ -327,7 +327,7 @@ class Link(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class Custom(_Builder):
     """Custom topology: ``nodes`` (``Node``, dicts or ``(name, kind)`` pairs)
     and ``links`` (``Link``, dicts or ``(a, b, rate, delay)`` tuples: a link
@@ -363,7 +363,7 @@ def _positional(item: Any, names: Tuple[str, ...]) -> Any:
 # --- apps --------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Bulk(_Builder):
     """One long TCP flow ``src -> dst``: exactly one of ``size`` or ``duration``."""
 
@@ -378,7 +378,7 @@ class Bulk(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class PartitionAggregate(_Builder):
     """``aggregator`` queries ``workers`` (list, ``range`` or ``"1-99"``), ``queries`` times."""
 
@@ -395,7 +395,7 @@ class PartitionAggregate(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class SyncReads(_Builder):
     """``client`` reads ``blocks`` blocks, one SRU from each of ``servers`` per block."""
 
@@ -413,7 +413,7 @@ class SyncReads(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class UdpCbr(_Builder):
     """UDP constant-bit-rate source ``src -> dst``."""
 
@@ -428,7 +428,7 @@ class UdpCbr(_Builder):
     extra: Optional[Dict[str, Any]] = None
 
 
-@dataclass
+@dataclass(repr=False)
 class Poisson(_Builder):
     """Open-loop Poisson flow arrivals at ``load`` (0 < load <= 1: arrival
     rate × mean size / Σ access-link rate of the sources), sizes from
@@ -454,7 +454,7 @@ class Poisson(_Builder):
 # --- failures ----------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Failure(_Builder):
     """Every link joining nodes ``a`` and ``b`` (names: ``"h3"``,
     ``"aggr0_1"``) goes down (``loss=1``, the default), loses a fraction
@@ -482,7 +482,7 @@ class Failure(_Builder):
 # --- priority flow control ---------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Pfc(_Builder):
     """Priority flow control at every switch ingress (``[pfc]``, a lossless
     fabric): a port holding more than ``xoff`` (bytes, or ``"15pkt"``) in
@@ -499,7 +499,7 @@ class Pfc(_Builder):
 # --- the whole scenario ------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Scenario(_Builder):
     """A whole scenario. ``routing`` is a mode name (``"single"``, ``"ecmp"``,
     ``"rps"``, ``"flowlet"``) or a full table (``{"mode": "ecmp", "salt":
