@@ -388,7 +388,7 @@ pub struct Document {
     /// `hosts = [0, 3]` (list or range string): write a pcap trace of each listed host's interface (`h0.pcap`, …; see below)
     #[schemars(extend("x-default" = "none"))]
     pub pcap: Opt<Table<PcapSection>>,
-    /// time series: `interval` (time, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` or a list of `queue_id`s: occupancy in bytes and packets). Tables `flow_ts` and `queue_ts`, one row per sample from t = 0
+    /// time series: `interval` (time, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` or a list of `queue_id`s: occupancy in bytes and packets; default none, no queue sampled). Tables `flow_ts` and `queue_ts`, one row per sample from t = 0
     #[schemars(extend("x-default" = "none"))]
     pub trace: Opt<Table<TraceSection>>,
     /// see below
