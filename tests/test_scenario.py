@@ -76,6 +76,21 @@ def test_a_builders_repr_shows_what_it_sets_and_builds_it_again(key):
     assert repr(dcnsim.Tcp()) == "Tcp()"
 
 
+def test_a_builders_repr_keeps_a_none_given_for_a_field_with_a_default():
+    """`Scenario(seed=None, stop=None)` leaves the seed and stop to the
+    core; a repr that left out every None field evaluated to `seed=1,
+    stop='10s'`, another scenario. A field is shown when it is not its
+    default (a default left as is is not: `routing='ecmp'` was shown in
+    every Scenario's repr)."""
+    sc = dcnsim.Scenario(topology=TOPOLOGIES["star"], apps=APPS["bulk_duration"], seed=None, stop=None,
+                         tcp=dcnsim.Tcp(extra={}))
+    text = repr(sc)
+    again = eval(text, {**vars(dcnsim), "range": range})
+    assert again == sc and again.to_dict() == sc.to_dict(), text
+    assert "seed=None" in text and "stop=None" in text and "routing=" not in text and "name=" not in text
+    assert repr(dcnsim.Node("h0")) == "Node(name='h0')" and repr(dcnsim.Node("s", "switch")) == "Node(name='s', kind='switch')"
+
+
 def test_extra_keys_pass_through():
     d = dcnsim.Tcp(mss=1000, extra={"future_knob": 3}).to_dict()
     assert d == {"mss": 1000, "future_knob": 3}

@@ -52,20 +52,28 @@ class _Builder:
     """Base of the builder dataclasses: ``to_dict()`` emits ``kind`` (if any),
     then every non-``None`` field in declaration order, then ``extra``
     (keys the builder does not know yet, passed through verbatim). Their
-    ``repr`` shows the same fields (the dataclasses are declared with
-    ``repr=False``): ``Tcp(cc='dctcp', mss=1460)``, not its 130 fields, of
-    which a builder sets a few and leaves the rest to the core's defaults."""
+    ``repr`` (the dataclasses are declared with ``repr=False``) shows the
+    required fields and those not at their default: ``Tcp(cc='dctcp',
+    mss=1460)``, not its 130 fields, of which a builder sets a few and
+    leaves the rest to the core's defaults; it evaluates to an equal
+    builder."""
 
     _kind: ClassVar[Optional[str]] = None
 
     def __repr__(self) -> str:
-        from dataclasses import fields
+        from dataclasses import MISSING, fields
 
-        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)  # type: ignore[arg-type]
-                 if f.name != "extra" and getattr(self, f.name) is not None]
-        extra = getattr(self, "extra", None)
-        if extra:
-            shown.append(f"extra={extra!r}")
+        def given(f: Any) -> bool:
+            """Whether field ``f`` is shown: a required one always, any
+            other when it is not its default (a ``None`` given for a
+            field whose default is not, e.g. ``Scenario(seed=None)``, is
+            shown: left out, the repr would build ``seed=1``)."""
+            v, d = getattr(self, f.name), f.default
+            if d is MISSING:
+                return True
+            return not (v is d or (type(v) is type(d) and v == d))
+
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if given(f)]  # type: ignore[arg-type]
         return f"{type(self).__name__}({', '.join(shown)})"
 
     def to_dict(self) -> Dict[str, Any]:
