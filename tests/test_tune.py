@@ -594,6 +594,9 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
             parse_constraint(text)
     with pytest.raises(TuneError, match=r"did you mean 'block_goodput'\?"):
         dcnsim.tuning.objective_named("block_goodput_bp")
+    # a mistyped rate metric with a unit: the name is the mistake, not the unit
+    with pytest.raises(TuneError, match=r"gooput has no unit; did you mean 'goodput'\?"):
+        parse_constraint("gooput>=900Mbps")
 
     def warnings_of(constraint):
         """The DcnsimWarnings tune gives before anything runs: a baseline

@@ -306,6 +306,13 @@ def _bound_with_unit(metric: str, text: str, relative: bool, flag: str) -> float
     unit = display_unit(metric)[1]
     if relative or not unit:
         what = "a relative bound is a plain factor" if relative else f"{metric} has no unit"
+        if not relative and metric not in OBJECTIVES:
+            # a mistyped rate or time (`gooput>=900Mbps`) has no unit either:
+            # its unit is refused, and the name is the mistake to point at
+            import difflib
+
+            close = difflib.get_close_matches(metric, list(OBJECTIVES), n=1)
+            what += f"; did you mean {close[0]!r}?" if close else ""
         raise TuneError(f"{flag}: {text!r} is not a number ({what})")
     try:
         return units.parse_rate(text) if unit == "Mbps" else units.parse_time(text)
