@@ -679,6 +679,9 @@ def test_tunes_interrupt_line_claims_no_trial_it_does_not_know_of(tmp_path):
     (["model", "dctcp", "--rate", "10Gbps"], "dcnsim model dctcp"),
     (["model", "incast", "--from-run", "d", "--bogus"], "dcnsim model incast"),
     (["bench", "--bogus"], "dcnsim bench"),
+    # given before the command's name: the option is its parent's
+    (["--bogus", "run", "s.toml"], "dcnsim"),
+    (["model", "--bogus", "dctcp"], "dcnsim model"),
 ])
 def test_an_unknown_option_is_blamed_on_its_command(argv, command, capsys):
     """An option the command does not have was refused by the top-level
@@ -691,6 +694,6 @@ def test_an_unknown_option_is_blamed_on_its_command(argv, command, capsys):
         main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err
-    unknown = argv[-2:] if argv[-2] == "--rate" else argv[-1:]
+    unknown = argv[-2:] if argv[-2] == "--rate" else [a for a in argv if a == "--bogus"] or argv[-1:]
     assert f"{command}: error: unrecognized arguments: {' '.join(unknown)}" in err, err
     assert err.startswith(f"usage: {command} "), err

@@ -1111,15 +1111,26 @@ def _warning_printer(fallback):
     return show
 
 
-def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] = (),
+                    extra: Optional[str] = None) -> argparse.ArgumentParser:
     """The parser of the (sub)command ``args`` chose: `dcnsim run`'s for
     `dcnsim run FILE --bogus`, `dcnsim model dctcp`'s for `dcnsim model
-    dctcp --bogus`; ``parser`` itself when no subcommand was chosen."""
+    dctcp --bogus`; ``parser`` itself when no subcommand was chosen. An
+    ``extra`` argument given before a subcommand's name in ``argv`` is its
+    parent's (`dcnsim --bogus run FILE`: `dcnsim`'s, not `dcnsim run`'s)."""
+    argv = list(argv)
+    first = argv.index(extra) if extra is not None and extra in argv else len(argv)
+    at = 0
     while True:
         subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         name = getattr(args, subs[0].dest, None) if subs else None
         if name is None or name not in subs[0].choices:
             return parser
+        if name in argv[at:]:
+            pos = argv.index(name, at)
+            if first < pos:
+                return parser
+            at = pos + 1
         parser = subs[0].choices[name]
 
 
@@ -1154,7 +1165,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         # show its usage, which names no option of the command mistyped
         args, extras = parser.parse_known_args(argv)
         if extras:
-            _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
+            _command_parser(parser, args, argv, extras[0]).error(f"unrecognized arguments: {' '.join(extras)}")
     except StreamError as e:  # a help the disk refused, raised through argparse's print
         print(f"dcnsim: {e}", file=sys.stderr)
         return 1
