@@ -117,7 +117,7 @@ def test_the_tables_accessors_return_what_the_docs_say():
 
     row = next(ln for ln in DOC.splitlines() if ln.startswith("| `tables` |"))
     assert "`tables.rows(name)`: its number of rows, an `int`" in row
-    assert "`tables.columns(name)`: numpy arrays" in row and "`tables.core_columns(name)`: the core's own" in row
+    assert "`tables.columns(name)`: read-only numpy arrays" in row and "`tables.core_columns(name)`: the core's own" in row
     r = dcnsim.run({"topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us", "buffer": "100KB"},
                     "apps": [{"kind": "bulk", "src": s, "dst": 0, "size": "10KB"} for s in (1, 2)], "stop": "10ms"})
     n = r.tables.rows("flows")
@@ -127,3 +127,29 @@ def test_the_tables_accessors_return_what_the_docs_say():
     # `columns` hand out pandas Series, label-indexed, instead)
     assert len(r.flows) == n == r.tables.rows("flows")
     assert all(isinstance(c, np.ndarray) and len(c) == n for c in r.tables.columns("flows").values())
+
+
+@needs_core
+def test_the_tables_columns_are_read_only_before_and_after_the_dataframe():
+    """`tables.columns(name)` handed out writable views of the core's
+    columns until `result.flows` was read, read-only arrays after: an
+    in-place `cols["fct_s"] *= 1e3` changed the result's DataFrame and the
+    flows.csv `write` wrote, or raised, by the order of reads. Both are
+    read-only, and the result's tables are unchanged."""
+    import numpy as np
+    import pytest
+
+    doc = {"topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us", "buffer": "100KB"},
+           "apps": [{"kind": "bulk", "src": s, "dst": 0, "size": "10KB"} for s in (1, 2)], "stop": "10ms"}
+    for flows_first in (False, True):
+        r = dcnsim.run(doc)
+        if flows_first:
+            assert len(r.flows) == 2  # builds the DataFrame
+        cols = r.tables.columns("flows")
+        before = np.array(cols["fct_s"])
+        with pytest.raises(ValueError, match="read-only"):
+            cols["fct_s"] *= 1e3
+        assert all(not c.flags.writeable for c in cols.values())
+        assert list(r.flows["fct_s"]) == list(before) == list(r.tables.columns("flows")["fct_s"])
+        r.flows.loc[0, "fct_s"] = 9.0  # the DataFrame itself stays editable
+        assert r.flows["fct_s"].iloc[0] == 9.0

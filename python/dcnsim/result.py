@@ -327,6 +327,17 @@ def _numpy_column(v: Any, dtype: Optional[str]) -> Any:
     return v
 
 
+def _read_only(v: Any) -> Any:
+    """A numpy array as a read-only view (the result's own columns stay
+    as they are); anything else as it is."""
+    flags = getattr(v, "flags", None)
+    if flags is None or not flags.writeable or not hasattr(v, "view"):
+        return v
+    out = v.view()
+    out.flags.writeable = False
+    return out
+
+
 def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
     import pandas as pd
 
@@ -356,7 +367,7 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
             if name not in self._raw:
                 raise KeyError(name)
             raw = self._raw[name]
-            self._frames[name] = _frame(name, None if raw is None else self.columns(name))
+            self._frames[name] = _frame(name, None if raw is None else self._arrays(name))
         return self._frames[name]
 
     def __setitem__(self, name: str, df: Any) -> None:
@@ -377,14 +388,21 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
         return len(self._raw)
 
     def columns(self, name: str) -> Dict[str, Sequence[Any]]:
-        """Column name -> numpy array (views of the core's columns, made on
-        first call and kept), without building a DataFrame; once the table
-        is a DataFrame (built on access, or assigned), its columns' arrays,
-        so the type and positional indexing never depend on whether
-        ``result.flows`` was read first."""
+        """Column name -> numpy array (read-only views of the core's
+        columns, made on first call and kept), without building a
+        DataFrame; once the table is a DataFrame (built on access, or
+        assigned), its columns' arrays, so the type, positional indexing
+        and read-only-ness never depend on whether ``result.flows`` was read
+        first (a writable view let ``cols["fct_s"] *= 1e3`` change the
+        result's DataFrame and what ``write`` writes; copy to change one)."""
         if name in self._frames:
             df = self._frames[name]
-            return {str(c): df[c].to_numpy() for c in df.columns}
+            return {str(c): _read_only(df[c].to_numpy()) for c in df.columns}
+        return {c: _read_only(v) for c, v in self._arrays(name).items()}
+
+    def _arrays(self, name: str) -> Dict[str, Any]:
+        """The core's columns of ``name`` as numpy arrays (made once, kept):
+        what its DataFrame is built on."""
         cols = self._raw[name]
         if cols is None:
             return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
