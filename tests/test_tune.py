@@ -613,4 +613,8 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
         assert warnings_of(meant) == [], meant
     (msg,) = warnings_of("goodput>=900")
     assert msg.startswith("--constraint: goodput >= 900 is 900 bit/s") and "goodput>=900Mbps" in msg
+    # a factor whose `*baseline` was left out is offered as that first, not as Mbps alone
+    (msg,) = warnings_of("goodput>=0.95")
+    assert "did you mean goodput>=0.95*baseline or goodput>=0.95Mbps?" in msg, msg
+    assert "*baseline" not in warnings_of("goodput>=900")[0]
     assert not (tmp_path / "o").exists()

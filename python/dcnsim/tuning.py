@@ -331,10 +331,19 @@ def _check_bound_unit(cons: Constraint) -> None:
         return
     from .errors import caller_stacklevel
 
+    meant = f"{cons.metric}{cons.op}{cons.bound:g}Mbps"
+    if 0 < cons.bound <= _FACTOR_BOUND:
+        # `goodput>=0.95` is more likely a relative bound without its baseline
+        meant = f"{cons.metric}{cons.op}{cons.bound:g}*baseline or {meant}"
     warnings.warn(DcnsimWarning("--constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} bit/s (a bare "
                                 f"bound is in SI units), which every run of a data-center network meets or misses "
-                                f"alike; did you mean {cons.metric}{cons.op}{cons.bound:g}Mbps?"),
+                                f"alike; did you mean {meant}?"),
                   stacklevel=caller_stacklevel())
+
+
+#: a bare rate bound up to this may be a factor of the baseline whose
+#: ``*baseline`` was left out (``goodput>=0.95``)
+_FACTOR_BOUND = 2.0
 
 
 # ---------------------------------------------------------------------- running
