@@ -95,7 +95,7 @@ def test_model_dctcp_a_bare_buffer_below_one_mss_is_warned_about():
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["decimal"]["B_bytes"] == 100  # the value is still what was typed
     assert "--buffer 100 is 100 bytes, below one MSS (1,500 B)" in r.stderr, r.stderr
-    assert "did you mean 100 packets, --buffer 150000?" in r.stderr, r.stderr
+    assert "did you mean 100 packets, --buffer 100pkt = 150000 B?" in r.stderr, r.stderr
     for fine in ("100KB", "150000", "100B"):
         r = cli("model", "dctcp", "--buffer", fine)
         assert r.returncode == 0 and "warning" not in r.stderr, (fine, r.stderr)

@@ -729,7 +729,7 @@ def _model_dctcp_text(args) -> str:
         # scenario file, where such a buffer is warned about the same way
         n = int(args.buffer.strip())
         print(f"model dctcp: warning: --buffer {args.buffer} is {n} bytes, below one MSS ({mss.binary:,.0f} B): "
-              f"sizes without a unit are bytes (did you mean {n} packets, --buffer {n * mss.binary:.0f}?)",
+              f"sizes without a unit are bytes (did you mean {n} packets, --buffer {n}pkt = {n * mss.binary:.0f} B?)",
               file=sys.stderr)
     readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
     if not (B.prefixed or mss.prefixed):
