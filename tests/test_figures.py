@@ -136,3 +136,23 @@ def test_a_series_keeps_a_fill_that_tells_it_apart_in_greyscale():
     assert len(set(h.values())) == len(names)  # ten colours fall into a few greys; the fills do not
     assert series_hatches(["C", "DCTCP"], universe=universe)["C"] == h["C"]  # the same in every figure
     assert set(series_colors(names, universe=universe)) == set(h)
+
+
+def test_save_wraps_a_title_too_wide_for_its_room(tmp_path):
+    """save() wraps a suptitle to the canvas and a panel's title to its
+    panel, so neither is cut; a title that fits is left as it is."""
+    fig, axes = new_figure(ncols=2)
+    fig.suptitle("a suptitle far too long for any canvas " * 4)
+    axes[0].set_title("a panel title much wider than its own panel " * 2)
+    axes[1].set_title("fits")
+    for ax in axes:
+        ax.plot([1, 2], [1.0, 2.0])
+        ax.set_xlabel("workers n")
+        ax.set_ylabel("mean QCT (ms)")
+    save(fig, tmp_path / "wide.png")
+    assert "\n" in fig.get_suptitle() and "\n" in axes[0].get_title()
+    assert axes[1].get_title() == "fits"
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)  # save() closed it: a canvas to measure it on again
+    assert not [p for p in figure_problems(fig) if "cut by the canvas edge" in p]

@@ -126,7 +126,11 @@ def _fit_titles(fig, keep_layout: bool) -> None:
     sup = getattr(fig, "_suptitle", None)
     if not titled and (sup is None or not sup.get_text()):
         return
-    fig.canvas.draw()
+    # A text's width and a panel's are known without drawing the figure (no
+    # layout engine runs at draw: tight_layout comes after this); a draw
+    # here, before savefig draws the figure again, took about half of the
+    # time a paper's figures spent being saved, and wrapped the same way
+    # (every quick reproduction's PNGs byte for byte).
     r = fig.canvas.get_renderer()
     W, H = fig.bbox.width, fig.bbox.height
     rooms = []
