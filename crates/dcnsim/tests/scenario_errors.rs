@@ -363,6 +363,45 @@ fn a_mistyped_name_gets_the_closest_valid_one() {
 }
 
 #[test]
+fn another_word_is_not_taken_for_a_typo_and_another_keys_name_is_sent_there() {
+    // one letter apart, but other things: no "did you mean"
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"transport": "udp"});
+        d["ties"] = json!("lifo");
+    }));
+    let msg = |path: &str| {
+        e.iter()
+            .find(|p| p.path == path)
+            .unwrap_or_else(|| panic!("no error at {path}: {e:?}"))
+            .message
+            .clone()
+    };
+    assert!(!msg("ties").contains("did you mean"), "{}", msg("ties"));
+    assert!(
+        !msg("tcp.transport").contains("'ndp'"),
+        "{}",
+        msg("tcp.transport")
+    );
+    assert_err(&e, "tcp.transport", "UDP is an app: kind = \"udp_cbr\"");
+    // a valid name of another key says which key
+    let e = errors(&with(base(), |d| {
+        d["tcp"] = json!({"cc": "hpcc", "recovery": "sack"})
+    }));
+    assert_err(
+        &e,
+        "tcp.cc",
+        "unknown congestion control 'hpcc' (hpcc is a transport: tcp.transport = \"hpcc\";",
+    );
+    assert_err(
+        &e,
+        "tcp.recovery",
+        "SACK is its own key, tcp.sack = true: RFC 6675 recovery with \"dupack\"",
+    );
+    let e = errors(&with(base(), |d| d["tcp"] = json!({"transport": "cubic"})));
+    assert_err(&e, "tcp.transport", "tcp.cc = \"cubic\"");
+}
+
+#[test]
 fn unknown_routing_mode() {
     let e = errors(&with(base(), |d| d["routing"] = json!({"mode": "spray"})));
     assert_err(

@@ -412,7 +412,18 @@ pub(crate) fn named<'a, T: Copy>(
             return Ok(*x);
         }
         let valid: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        if let Some(key) = belongs_elsewhere(&what, &lower) {
+            return Err(format!(
+                "unknown {what} '{}' ({key}; valid: {})",
+                excerpt(s),
+                valid.join(", ")
+            ));
+        }
+        // A name that starts differently is another word, not a typo of
+        // this one: the names are short acronyms, one letter apart
+        // ("sack" is not "rack", "udp" not "ndp", "lifo" not "fifo").
         let hint = crate::text::suggest(&lower, valid.iter().copied())
+            .filter(|x| x.chars().next() == lower.chars().next())
             .map(|x| format!("did you mean '{x}'? "))
             .unwrap_or_default();
         Err(format!(
@@ -420,6 +431,30 @@ pub(crate) fn named<'a, T: Copy>(
             excerpt(s),
             valid.join(", ")
         ))
+    }
+}
+
+/// Where a name given as a `what` belongs instead, when it is a valid
+/// name of another key (a transport given as `tcp.cc`, SACK as the
+/// recovery machine, UDP as a transport).
+fn belongs_elsewhere(what: &str, lower: &str) -> Option<String> {
+    fn has<T>(table: &[(&str, T)], name: &str) -> bool {
+        table.iter().any(|(n, _)| *n == name)
+    }
+    match what {
+        "congestion control" if lower != "tcp" && has(TRANSPORT_NAMES, lower) => {
+            Some(format!("{lower} is a transport: tcp.transport = \"{lower}\""))
+        }
+        "transport" if has(CC_NAMES, lower) => Some(format!(
+            "{lower} is a congestion control of the TCP transport: tcp.cc = \"{lower}\""
+        )),
+        "transport" if lower == "udp" => {
+            Some("UDP is an app: kind = \"udp_cbr\" in [[apps]]".to_string())
+        }
+        "loss recovery" if lower == "sack" => {
+            Some("SACK is its own key, tcp.sack = true: RFC 6675 recovery with \"dupack\", RACK-TLP with \"rack\"".to_string())
+        }
+        _ => None,
     }
 }
 
