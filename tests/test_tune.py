@@ -587,6 +587,9 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     assert parse_constraint("block_goodput_bps>=1Gbps").bound == 1e9
     assert parse_constraint("qct_p99<=10ms").bound == dcnsim.units.parse_time("10ms")
     assert parse_constraint("goodput>=9e8").bound == 9e8  # a bare number stays SI
+    # a unit apart from its number, as a scenario may write it
+    assert parse_constraint("goodput >= 900 Mbps").bound == dcnsim.units.parse_rate("900Mbps")
+    assert parse_constraint("qct_p99<=10 ms").bound == dcnsim.units.parse_time("10ms")
     for text, words in [("goodput>=900ms", "expected a rate"), ("qct_p99<=10Mbps", "expected a time"),
                         ("timeouts<=10ms", "timeouts has no unit"),
                         ("goodput>=0.9Mbps*baseline", "a relative bound is a plain factor")]:

@@ -284,7 +284,9 @@ def parse_constraint(text: str) -> Constraint:
     rate or a time may carry its unit (``goodput>=900Mbps``,
     ``qct_p99<=10ms``), a bare number is in SI units (bit/s, s)."""
     flag = f"--constraint {text!r}"
-    m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=)\s*([^*\s]+)\s*(\*\s*baseline)?\s*$", text)
+    # a unit may stand apart from its number (``900 Mbps``), as in a scenario
+    m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=)\s*([^*\s]+(?:\s+[A-Za-z/%]+)?)\s*(\*\s*baseline)?\s*$",
+                 text)
     if not m:
         raise TuneError(f"{flag}: expected METRIC>=X, METRIC<=X or METRIC>=X*baseline "
                         "(e.g. goodput>=0.95*baseline)")
