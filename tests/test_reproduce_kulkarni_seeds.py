@@ -195,3 +195,27 @@ def test_goodput_figures_draw_the_seeds_interval_as_error_bars(monkeypatch, tmp_
     one = common._long(df.assign(goodput_ci95=math.nan), {"goodput_mbps": "simulation"}, lambda r: "")
     common._goodput_facets(one, tmp_path / "g.png", "t", ["simulation"], [""], ylabel="goodput (Mbps)")
     assert seen["yerr"] is None and seen["ylabel"] == "goodput (Mbps)"
+
+
+@needs_core
+def test_a_points_model_metrics_read_each_table_once_and_match_reading_them_apart(tmp_path, monkeypatch):
+    """The metrics, ζ and the incast model all read a point's flows and
+    blocks, ζ and the model its losses: they share one reading of each
+    table, and the values are those of each reading the tables itself."""
+    from dcnsim.experiments.kulkarni import common
+    from dcnsim.experiments.kulkarni.common import CH4, point
+    from dcnsim.sweep import point_dir, run_sweep
+
+    pts = [point(CH4, 4, True, 1)]
+    run_sweep(pts, tmp_path, jobs=1, progress=False)
+    d = point_dir(tmp_path, pts[0].label)
+    apart = common._model_metrics(d)  # every function reads for itself
+    read = []
+    real = pd.read_csv
+    monkeypatch.setattr(pd, "read_csv", lambda path, *a, **k: (read.append(str(path)), real(path, *a, **k))[1])
+    together = common._metrics_cached.__wrapped__(str(d), 0.0, True)
+    assert sorted(read) == sorted(set(read)), f"a table read twice: {sorted(read)}"
+    assert {p.rsplit("/", 1)[1] for p in read} >= {"flows.csv", "blocks.csv", "losses.csv"}
+    same = {k: together[k] for k in apart}
+    assert same == pytest.approx(apart, nan_ok=True)
+    assert math.isfinite(apart["zeta"]) and math.isfinite(apart["full_mbps"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from ..units import parse_rate, parse_size, parse_time
 from .measure import IncastInputs, incast_inputs, model_vs_sim
@@ -95,9 +95,13 @@ class RunModel:
         return "\n".join(lines)
 
 
-def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> RunModel:
+def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
+                   tables: Optional[Mapping[str, Any]] = None) -> RunModel:
     """Measure the incast model's inputs from the synchronized-reads run
-    stored in ``directory`` and evaluate the models next to its goodput."""
+    stored in ``directory`` and evaluate the models next to its goodput.
+    ``tables``: the run's tables a caller has read already, by name
+    (``flows``, ``blocks``, ``losses``; read from the directory when
+    absent), so an analysis that reads them does not read them twice."""
     d = Path(directory)
     if not d.is_dir():
         why = "a file" if d.exists() else "no such directory"
@@ -107,7 +111,15 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
         # an interrupted write, its tables possibly of two runs
         raise ValueError(f"{d}: incomplete (it has no summary.json: a write was interrupted); "
                          "run it again with --out")
-    flows, blocks = read_table(d, "flows"), read_table(d, "blocks")
+    def table(name: str) -> Any:
+        if tables is not None:
+            try:
+                return tables[name]  # a mapping that reads on demand may add it
+            except (KeyError, FileNotFoundError):
+                pass
+        return read_table(d, name)
+
+    flows, blocks = table("flows"), table("blocks")
     if flows is None or blocks is None:
         raise FileNotFoundError(f"{d}: needs flows and blocks tables (write them with `dcnsim run FILE --out DIR`)")
     if len(blocks) == 0:
@@ -139,7 +151,7 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None) -> Ru
     topo = scen.get("topology") or {}
     capacity = _rate_bps(topo.get("rate") or topo.get("host_rate"))
     rto_min = tcp.get("rto_min")
-    losses = read_table(d, "losses")
+    losses = table("losses")
     rtt = None
     if "srtt_s" not in flows.columns:
         notes.append("flows has no srtt_s column; RTT unknown")

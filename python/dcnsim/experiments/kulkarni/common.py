@@ -300,7 +300,7 @@ def servers_only(blocks, col: str) -> float:
     return float(servers_timeouts(blocks, col).mean())
 
 
-def zeta_block_start(d: Path) -> float:
+def zeta_block_start(d: Path, tables: Optional[Dict[str, Any]] = None) -> float:
     """ζ read as the dissertation defines it, "the mean number of timeouts
     occurring at the beginning of a block transfer", counted once per flow:
     per block, the response flows whose timer expired (``losses``) capped
@@ -311,9 +311,8 @@ def zeta_block_start(d: Path) -> float:
     (no ACK of the block had arrived) bounds it from below."""
     from ...analysis import servers_timeouts
 
-    blocks = read_table(d, "blocks")
-    losses = read_table(d, "losses")
-    flows = read_table(d, "flows")
+    t = _PointTables(d, tables)
+    blocks, losses, flows = t["blocks"], t["losses"], t["flows"]
     if blocks is None or not len(blocks) or "rto_first_flight" not in blocks:
         return math.nan
     if losses is None or flows is None:
@@ -331,7 +330,22 @@ def zeta_block_start(d: Path) -> float:
     return float(np.mean(per_block))
 
 
-def _model_metrics(d: Path) -> Dict[str, float]:
+class _PointTables(dict):
+    """A point's tables by name, each read on first use: the metrics, ζ
+    and the model read a point's flows and blocks, ζ and the model its
+    losses (each read three or two times before: a quarter of the 20,630
+    tables a full run's analysis read)."""
+
+    def __init__(self, d: Path, read: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__(read or {})
+        self.d = d
+
+    def __missing__(self, name: str) -> Any:
+        self[name] = table = read_table(self.d, name)
+        return table
+
+
+def _model_metrics(d: Path, tables: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
     """Kulkarni's model on the inputs measured from this run (Mbps). ζ is
     the dissertation's reading (:func:`zeta_block_start`); the ``*_strict``
     columns feed the model ζ = ``abtt_flows`` instead (our strict ABTT)."""
@@ -343,11 +357,12 @@ def _model_metrics(d: Path) -> Dict[str, float]:
                                  "full_strict_mbps", "split_strict_mbps", "abtt_strict_mbps", "q_ibtt_full",
                                  "q_ibtt_split", "q_abtt", "wf_pkts")}
     try:
-        m = model_from_run(d)
+        t = _PointTables(d, tables)
+        m = model_from_run(d, tables=t)
     except (ValueError, FileNotFoundError):
         return out
     strict = m.inputs
-    zeta = zeta_block_start(d)
+    zeta = zeta_block_start(d, t)
     i = dataclasses.replace(strict, zeta=zeta) if _finite(zeta) else strict
     tp = m.throughput_bps
     out.update({"p_c": i.p_c, "p_r": i.p_r, "j": i.j, "rtt_us": i.rtt_s * 1e6, "t0_ms": i.t0_s * 1e3,
@@ -420,7 +435,7 @@ def _metrics_cached(d: str, mtime: float, with_model: bool) -> Dict[str, float]:
         "switch_drop_ratio": float(sw["dropped"].sum()) / arrived if arrived > 0 else math.nan,
     }
     if with_model:
-        out.update(_model_metrics(p))
+        out.update(_model_metrics(p, {"blocks": blocks, "flows": flows, "queues": queues}))
     return out
 
 
