@@ -510,3 +510,22 @@ def test_a_tables_label_lists_are_copied_whole_not_label_by_label(tmp_path):
     copied["computed"].append("extra")
     copied["failed"]["x"] = "y"
     assert "extra" not in df.attrs["computed"] and "x" not in df.attrs["failed"]
+
+
+def test_a_resumed_point_is_not_validated_again_and_an_edited_one_is(tmp_path, monkeypatch):
+    """Results the loaded core computed from the very same document stand
+    for its validity (it ran): the core's check is skipped for them, a
+    tenth of a resumed paper's analysis. A point whose document changed
+    is checked, and a bad value in it is refused before anything runs,
+    its results there or not."""
+    pts = points()
+    run_sweep(pts, tmp_path, jobs=1, progress=False)
+    checked = []
+    real = dcnsim._problems_of
+    monkeypatch.setattr(dcnsim, "_problems_of", lambda text, errors: (checked.append(text), real(text, errors))[1])
+    again = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    assert checked == [] and again.attrs["computed"] == []
+    edited = [Point(pts[0].label, {**pts[0].scenario, "stop": "-1ms"}, pts[0].seed, pts[0].params), *pts[1:]]
+    with pytest.raises(dcnsim.ScenarioError, match=r"stop"):
+        run_sweep(edited, tmp_path, jobs=1, progress=False)
+    assert len(checked) == 1
