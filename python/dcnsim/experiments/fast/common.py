@@ -360,14 +360,7 @@ def pa_metrics(row: Any) -> Dict[str, float]:
 
 
 def _flows(row: Any, cols: Sequence[str]):
-    import pandas as pd
-
-    d = Path(row["dir"])
-    if (d / "flows.csv").is_file():
-        return pd.read_csv(d / "flows.csv", usecols=list(cols))
-    if (d / "flows.parquet").is_file():
-        return pd.read_parquet(d / "flows.parquet", columns=list(cols))
-    return read_table(d, "flows")[list(cols)]
+    return read_table(row, "flows", columns=cols)
 
 
 #: how a point's per-seed metrics become the point's: a mean over the

@@ -311,7 +311,7 @@ def zeta_block_start(d: Path, tables: Optional[Dict[str, Any]] = None) -> float:
     (no ACK of the block had arrived) bounds it from below."""
     from ...analysis import servers_timeouts
 
-    t = _PointTables(d, tables)
+    t = _PointTables.of(d, tables)
     blocks, losses, flows = t["blocks"], t["losses"], t["flows"]
     if blocks is None or not len(blocks) or "rto_first_flight" not in blocks:
         return math.nan
@@ -340,6 +340,12 @@ class _PointTables(dict):
         super().__init__(read or {})
         self.d = d
 
+    @classmethod
+    def of(cls, d: Path, tables: Optional[Dict[str, Any]]) -> "_PointTables":
+        """``tables`` itself when it reads on demand (what it reads is then
+        shared with its other users), else a reader holding them."""
+        return tables if isinstance(tables, cls) else cls(d, tables)
+
     def __missing__(self, name: str) -> Any:
         self[name] = table = read_table(self.d, name)
         return table
@@ -357,7 +363,7 @@ def _model_metrics(d: Path, tables: Optional[Dict[str, Any]] = None) -> Dict[str
                                  "full_strict_mbps", "split_strict_mbps", "abtt_strict_mbps", "q_ibtt_full",
                                  "q_ibtt_split", "q_abtt", "wf_pkts")}
     try:
-        t = _PointTables(d, tables)
+        t = _PointTables.of(d, tables)
         m = model_from_run(d, tables=t)
     except (ValueError, FileNotFoundError):
         return out
