@@ -38,7 +38,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
+from .. import _tables
 from .._atomic import atomic_write, check_out_dir
+from .._tables import table_file
 from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
 from .claims import compare_claim, register_problems
@@ -470,20 +472,11 @@ def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str
     return pd.DataFrame(out)
 
 
-def _table_file(point_dir: Union[str, os.PathLike], table: str) -> Optional[Path]:
-    """The file that holds a point's ``table``: its CSV, else its Parquet."""
-    for ext in (".csv", ".parquet"):
-        p = Path(point_dir) / f"{table}{ext}"
-        if p.is_file():
-            return p
-    return None
-
-
 def table_version(point_dir: Union[str, os.PathLike], table: str) -> float:
     """The modification time of a point's ``table`` (CSV or Parquet, as
     ``read_table`` finds it; 0 when it has none): what an analysis caches
     of a table is keyed by it, so a point written again is read again."""
-    p = _table_file(point_dir, table)
+    p = table_file(point_dir, table)
     return p.stat().st_mtime if p is not None else 0.0
 
 
@@ -491,14 +484,8 @@ def read_table(row: Any, table: str, columns: Optional[Sequence[str]] = None):
     """A point's result table (``queries``, ``flows``, ``queues``, ``blocks``)
     as a DataFrame; ``row`` is a summary row (with ``dir``) or a directory.
     ``columns``: only these (the others are not parsed)."""
-    import pandas as pd
-
-    d = Path(row["dir"] if not isinstance(row, (str, os.PathLike)) else row)
-    p = _table_file(d, table)
-    if p is None:
-        raise FileNotFoundError(f"{d}: no {table}.csv or {table}.parquet")
-    cols = None if columns is None else list(columns)
-    return pd.read_csv(p, usecols=cols) if p.suffix == ".csv" else pd.read_parquet(p, columns=cols)
+    d = row["dir"] if not isinstance(row, (str, os.PathLike)) else row
+    return _tables.read_table(d, table, columns)
 
 
 # ---------------------------------------------------------------- the runner

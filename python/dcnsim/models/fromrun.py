@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Union
 
+from .._tables import read_table_or_none
 from ..units import parse_rate, parse_size, parse_time
 from .measure import IncastInputs, incast_inputs, model_vs_sim
 
@@ -33,13 +34,7 @@ class AppChoiceError(ValueError):
 
 def read_table(d: Path, name: str):
     """``name`` from a results directory (CSV or Parquet), or None if absent."""
-    import pandas as pd
-
-    for ext, reader in ((".parquet", pd.read_parquet), (".csv", pd.read_csv)):
-        p = d / f"{name}{ext}"
-        if p.is_file():
-            return reader(p)
-    return None
+    return read_table_or_none(d, name)
 
 
 #: the segment a TCP profile sets (payload, TCP/IP headers in bytes)
@@ -115,7 +110,7 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
         if tables is not None:
             try:
                 return tables[name]  # a mapping that reads on demand may add it
-            except (KeyError, FileNotFoundError):
+            except KeyError:
                 pass
         return read_table(d, name)
 

@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..._tables import read_table_or_none
 from ...sweep import Point
 from ..claims import Register
 from ..framework import fold_seeds, only_read_keys, read_table, seed_label
@@ -347,7 +348,9 @@ class _PointTables(dict):
         return tables if isinstance(tables, cls) else cls(d, tables)
 
     def __missing__(self, name: str) -> Any:
-        self[name] = table = read_table(self.d, name)
+        # None for a table the run does not have (``losses`` is written only
+        # when the core records one), as the model's own reader gives it
+        self[name] = table = read_table_or_none(self.d, name)
         return table
 
 
