@@ -1004,16 +1004,20 @@ def grid(
     """Cartesian product of ``axes`` (``{"topology.buffer": ["16KB", "32KB"], ...}``)
     and ``seeds`` over the ``base`` scenario. Labels read
     ``topology.buffer=16KB__seed=1``; ``params`` hold the axis values."""
+    if not isinstance(axes, Mapping):
+        raise TypeError(f"grid: axes: expected a mapping of a dotted path to its values ({{'topology.buffer': ['16KB', "
+                        f"'32KB']}}), got {type(axes).__name__}")
+    values = {k: _axis_values(f"axes[{k!r}]", v) for k, v in axes.items()}
     # `seeds` may be a numpy array (np.arange), whose truth is ambiguous
-    given: List[Optional[int]] = [] if seeds is None else [_grid_seed(s) for s in seeds]
+    given: List[Optional[int]] = [] if seeds is None else [_grid_seed(s) for s in _axis_values("seeds", seeds)]
     if given and "seed" in axes:
         # every point would run each of `seeds` whatever its axis value says
         raise ValueError("seed: given both as an axis and as seeds=; give the seeds once")
     doc = as_dict(base)
-    keys = list(axes)
+    keys = list(values)
     seed_list: List[Optional[int]] = given or [None]
     points = []
-    for combo in itertools.product(*(list(axes[k]) for k in keys)):
+    for combo in itertools.product(*(values[k] for k in keys)):
         over = dict(zip(keys, combo))
         scen = with_overrides(doc, over)
         for s in seed_list:
@@ -1025,6 +1029,29 @@ def grid(
             label = "__".join(parts) or "base"
             points.append(Point(label, scen, s, params))
     return points
+
+
+def _axis_values(name: str, values: Any) -> List[Any]:
+    """The values of one of ``grid``'s axes (or its ``seeds``) as a list.
+    A string is one value, not a sequence of them: iterated, ``"16KB"``
+    would sweep the buffers "1", "6", "K" and "B", and ``seeds="12"``
+    the seeds 1 and 2. An empty axis would leave the grid without a point
+    (and empty ``seeds`` the file's own seed): both are refused."""
+    hint = "e.g. seeds=[1, 2]" if name == "seeds" else f"write [{values!r}] for that one value"
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"grid: {name}: expected a list of values, got the string {values!r} (a string would be "
+                        f"swept character by character); {hint}")
+    if isinstance(values, Mapping):  # its keys would be the values
+        raise TypeError(f"grid: {name}: expected a list of values, got a table {values!r}; {hint}")
+    try:
+        out = list(values)
+    except TypeError:
+        raise TypeError(f"grid: {name}: expected a list of values, got {values!r}; {hint}") from None
+    if not out:
+        why = ("the grid would have no point" if name != "seeds"
+               else "leave it out (None) to run the scenario's own seed")
+        raise ValueError(f"grid: {name}: no values: {why}")
+    return out
 
 
 def _grid_seed(s: Any) -> Any:

@@ -1,0 +1,42 @@
+"""A new user's first contact with the Python API: what docs/python.md
+promises of bad input (an error naming the field and the reason, before
+anything runs) and of sweeps resumed over what an earlier one left."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import small_incast
+from dcnsim.sweep import grid
+
+
+@pytest.mark.parametrize("axes, seeds, field", [
+    # a string is one value: iterated it swept the buffers "1", "6", "K", "B"
+    ({"topology.buffer": "16KB"}, None, "axes['topology.buffer']"),
+    # a table's keys would have been the values
+    ({"tcp": {"cc": "dctcp"}}, None, "axes['tcp']"),
+    # "12" ran seeds 1 and 2; 3 was "'int' object is not iterable"
+    ({"topology.buffer": ["16KB"]}, "12", "seeds"),
+    ({"topology.buffer": ["16KB"]}, 3, "seeds"),
+    # a list of pairs is not a mapping of axes
+    ([("topology.buffer", ["16KB"])], None, "axes"),
+])
+def test_grid_refuses_an_axis_that_is_not_a_list_of_values(axes, seeds, field):
+    with pytest.raises(TypeError, match=rf"^grid: {re.escape(field)}: "):
+        grid(small_incast().to_dict(), axes, seeds=seeds)
+
+
+@pytest.mark.parametrize("axes, seeds, field", [
+    ({"topology.buffer": []}, None, "axes['topology.buffer']"),  # no point at all, silently
+    ({"topology.buffer": ["16KB"]}, [], "seeds"),  # the file's own seed, silently
+])
+def test_grid_refuses_an_empty_axis(axes, seeds, field):
+    with pytest.raises(ValueError, match=rf"^grid: {re.escape(field)}: no values"):
+        grid(small_incast().to_dict(), axes, seeds=seeds)
+
+
+def test_grid_takes_any_iterable_of_values():
+    np = pytest.importorskip("numpy")
+    pts = grid(small_incast().to_dict(), {"apps.0.blocks": np.arange(1, 4)}, seeds=range(2))
+    assert [(p.params["apps.0.blocks"], p.seed) for p in pts] == [(b, s) for b in (1, 2, 3) for s in (0, 1)]
