@@ -8,7 +8,7 @@ import re
 
 import pytest
 from conftest import small_incast
-from dcnsim.sweep import grid
+from dcnsim.sweep import Point, grid, run_sweep
 
 
 @pytest.mark.parametrize("axes, seeds, field", [
@@ -40,3 +40,21 @@ def test_grid_takes_any_iterable_of_values():
     np = pytest.importorskip("numpy")
     pts = grid(small_incast().to_dict(), {"apps.0.blocks": np.arange(1, 4)}, seeds=range(2))
     assert [(p.params["apps.0.blocks"], p.seed) for p in pts] == [(b, s) for b in (1, 2, 3) for s in (0, 1)]
+
+
+@pytest.mark.parametrize("points, error, words", [
+    # a regular expression's "expected string or bytes-like object" before
+    ([Point(3, small_incast().to_dict(), 1)], TypeError, "sweep point 3: label: expected a string"),
+    # "cannot convert dictionary update sequence element #0" while the table was made
+    ([Point("a", small_incast().to_dict(), 1, [1, 2])], TypeError, "sweep point 'a': params: expected a mapping"),
+    # silently the label column's value
+    ([Point("a", small_incast().to_dict(), 1, {"label": "x"})], ValueError, "sweep point 'a': params: 'label'"),
+    ([{"label": "a", "scenario": small_incast().to_dict(), "sed": 1}], TypeError, "unknown key(s) 'sed'"),
+    # one point, not a list of them
+    (Point("a", small_incast().to_dict(), 1), TypeError, "points: expected a list of points"),
+    (5, TypeError, "points: expected a list of points"),
+])
+def test_run_sweep_names_a_malformed_point_before_anything_runs(tmp_path, points, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        run_sweep(points, tmp_path / "out", jobs=1, progress=False)
+    assert not any((tmp_path / "out").rglob("summary.json"))

@@ -158,12 +158,44 @@ def axis_clash(path: str, values: Sequence[Any]) -> Optional[Tuple[str, str]]:
 
 def _as_point(p: Any) -> Point:
     if isinstance(p, Point):
-        return p
-    if isinstance(p, Mapping):
-        return Point(**p)
-    if isinstance(p, (tuple, list)) and 2 <= len(p) <= 4:
-        return Point(*p)
-    raise TypeError(f"a sweep point is (label, scenario, seed[, params]) or a Point, got {p!r}")
+        point = p
+    elif isinstance(p, Mapping):
+        unknown = [k for k in p if k not in ("label", "scenario", "seed", "params")]
+        if unknown:
+            raise TypeError(f"a sweep point given as a dict has the unknown key(s) {', '.join(map(repr, unknown))} "
+                            "(a Point's are label, scenario, seed, params)")
+        point = Point(**p)
+    elif isinstance(p, (tuple, list)) and 2 <= len(p) <= 4:
+        point = Point(*p)
+    else:
+        raise TypeError(f"a sweep point is (label, scenario, seed[, params]) or a Point, got {p!r}")
+    # found here, before anything runs, not as a regular expression's or a
+    # dict update's error halfway through, or a table whose label column
+    # holds a param's values
+    if not isinstance(point.label, str):
+        raise TypeError(f"sweep point {point.label!r}: label: expected a string (it names the point's "
+                        f"directory), got {type(point.label).__name__}")
+    if not isinstance(point.params, Mapping):
+        raise TypeError(f"sweep point {point.label!r}: params: expected a mapping of column name to value, "
+                        f"got {point.params!r}")
+    if "label" in point.params:
+        raise ValueError(f"sweep point {point.label!r}: params: 'label' is the table's column of the points' "
+                         "labels; give the parameter another name")
+    return point
+
+
+def _points(points: Any) -> List[Point]:
+    """``run_sweep``'s points as :class:`Point` s, each checked."""
+    if isinstance(points, (Point, str, bytes, Mapping)):
+        # one point, or one of its parts: iterated, its characters or fields would be points
+        raise TypeError(f"points: expected a list of points (Point or (label, scenario, seed[, params])), "
+                        f"got {type(points).__name__}{'; write [point]' if isinstance(points, Point) else ''}")
+    try:
+        given = list(points)
+    except TypeError:
+        raise TypeError("points: expected a list of points (Point or (label, scenario, seed[, params])), "
+                        f"got {type(points).__name__}") from None
+    return [_as_point(p) for p in given]
 
 
 def _canonical(doc: Mapping[str, Any]) -> str:
@@ -520,7 +552,7 @@ def run_sweep(
         from .result import EMPTY_OUT_DIR
 
         raise ValueError(EMPTY_OUT_DIR)
-    pts = [_as_point(p) for p in points]
+    pts = _points(points)
     out_root = check_out_dir(out_dir)
     # one sweep at a time in a directory: the same command started again in
     # another terminal would run every point twice and mix their files
