@@ -5,10 +5,12 @@ anything runs) and of sweeps resumed over what an earlier one left."""
 from __future__ import annotations
 
 import re
+import warnings
 
+import dcnsim
 import pytest
 from conftest import small_incast
-from dcnsim.sweep import Point, grid, run_sweep
+from dcnsim.sweep import Point, grid, point_dir, run_sweep
 
 
 @pytest.mark.parametrize("axes, seeds, field", [
@@ -58,3 +60,20 @@ def test_run_sweep_names_a_malformed_point_before_anything_runs(tmp_path, points
     with pytest.raises(error, match=re.escape(words)):
         run_sweep(points, tmp_path / "out", jobs=1, progress=False)
     assert not any((tmp_path / "out").rglob("summary.json"))
+
+
+@pytest.mark.parametrize("format", ["csv", "parquet"])
+def test_a_point_missing_a_table_runs_again_and_is_not_said_to_be_in_the_other_format(tmp_path, format):
+    if format == "parquet":
+        pytest.importorskip("pyarrow")
+    pts = grid(small_incast().to_dict(), {"topology.buffer": ["16KB", "64KB"]})
+    run_sweep(pts, tmp_path, jobs=1, progress=False, format=format)
+    gone = point_dir(tmp_path, pts[0].label) / f"flows.{format}"
+    gone.unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)  # nothing of another scenario or core is replaced
+        df = run_sweep(pts, tmp_path, jobs=1, progress=False, format=format)
+    assert gone.is_file()
+    assert list(df.attrs["computed"]) == [pts[0].label]
+    # `dcnsim sweep` said "1 of them stored as parquet, run again for csv" of it
+    assert list(df.attrs["reformatted"]) == [] and list(df.attrs["replaced"]) == []

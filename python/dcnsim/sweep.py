@@ -620,10 +620,18 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
     other_core: Dict[Optional[Tuple[Any, Any]], List[str]] = {}
     for i, d in enumerate(dirs):
         cached = hits[i]
+        incomplete = False
         if cached is not None and not _has_tables(d, format):
-            # stored in the other format: asked for parquet, a point must
-            # not be "resumed" with csv files only (the rerun replaces them)
-            reformat.append(pts[i].label)
+            other = "parquet" if format == "csv" else "csv"
+            if _has_tables(d, other):
+                # stored in the other format: asked for parquet, a point must
+                # not be "resumed" with csv files only (the rerun replaces them)
+                reformat.append(pts[i].label)
+            else:
+                # a table of it is gone (removed by hand, a disk cleaned
+                # up): run again, as a point interrupted before its summary
+                # is, and not said to be in the other format
+                incomplete = True
             cached = None
         if cached is not None:
             records[i] = cached
@@ -633,7 +641,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
             # until the point is written again (its write removes the old
             # summary first, clear_earlier_run): a sweep interrupted before
             # it reaches them loses none of them
-            if (d / "summary.json").exists() and pts[i].label not in reformat:
+            if (d / "summary.json").exists() and pts[i].label not in reformat and not incomplete:
                 replaced.append(pts[i].label)
                 other = _stored_core(d)
                 if other != core:
