@@ -622,8 +622,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
         cached = hits[i]
         incomplete = False
         if cached is not None and not _has_tables(d, format):
-            other = "parquet" if format == "csv" else "csv"
-            if _has_tables(d, other):
+            if _has_tables(d, "parquet" if format == "csv" else "csv"):
                 # stored in the other format: asked for parquet, a point must
                 # not be "resumed" with csv files only (the rerun replaces them)
                 reformat.append(pts[i].label)
