@@ -77,3 +77,23 @@ def test_a_point_missing_a_table_runs_again_and_is_not_said_to_be_in_the_other_f
     assert list(df.attrs["computed"]) == [pts[0].label]
     # `dcnsim sweep` said "1 of them stored as parquet, run again for csv" of it
     assert list(df.attrs["reformatted"]) == [] and list(df.attrs["replaced"]) == []
+
+
+@pytest.fixture(scope="module")
+def untraced():
+    return dcnsim.run(small_incast(pcap=None))
+
+
+@pytest.mark.parametrize("name, words", [
+    ("flow", "did you mean 'flows'?"),  # was KeyError('flow'), nothing more
+    ("queue", "did you mean 'queues'?"),
+    ("flow_ts", "a `trace` table in the scenario"),  # a table this scenario does not ask for
+    ("pfc", "[pfc]"),
+])
+@pytest.mark.parametrize("read", ["__getitem__", "columns", "core_columns", "rows"])
+def test_a_table_the_result_does_not_hold_is_a_key_error_saying_why(untraced, name, words, read):
+    with pytest.raises(KeyError, match=re.escape(words)):
+        getattr(untraced.tables, read)(name)
+    # the absent tables' properties and `get` stay None, as documented
+    assert untraced.tables.get(name) is None
+    assert untraced.flow_ts is None and untraced.pfc is None

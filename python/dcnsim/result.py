@@ -350,6 +350,16 @@ def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
     return pd.DataFrame(dict(cols), copy=False)
 
 
+#: What makes each table that only some runs return (TABLE_COLUMNS has the others).
+_TABLE_NEEDS = {
+    "flow_ts": "time series need a `trace` table in the scenario (trace = {interval = \"1ms\", flows = true})",
+    "queue_ts": "time series need a `trace` table in the scenario (trace = {interval = \"1ms\", queues = \"switches\"})",
+    "failures": "it lists the scenario's [[failures]], and it has none",
+    "pfc": "it needs [pfc] in the scenario",
+    "pfc_log": "it needs [pfc] in the scenario",
+}
+
+
 class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typing at run time)
     """``Result.tables``: table name -> pandas DataFrame, each built on first
     access from the core's columns and kept. :meth:`columns` reads a table
@@ -365,7 +375,7 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
     def __getitem__(self, name: str) -> Any:
         if name not in self._frames:
             if name not in self._raw:
-                raise KeyError(name)
+                raise self._missing(name)
             raw = self._raw[name]
             self._frames[name] = _frame(name, None if raw is None else self._arrays(name))
         return self._frames[name]
@@ -380,6 +390,24 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
 
     def __contains__(self, name: object) -> bool:  # Mapping's would build the DataFrame
         return name in self._raw
+
+    def get(self, name: str, default: Any = None) -> Any:  # Mapping's would word a KeyError for nothing
+        return self[name] if name in self._raw else default
+
+    def _missing(self, name: Any) -> KeyError:
+        """The KeyError of a table this result does not hold, saying why: a
+        table only some scenarios make names what makes it; a misspelled
+        name, the one meant."""
+        why = _TABLE_NEEDS.get(name) if isinstance(name, str) else None
+        if why is not None:
+            text = f"this run has no {name!r} table: {why}"
+        else:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), list(self._raw), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            text = f"no table {name!r} ({hint}this run's tables: {', '.join(self._raw)})"
+        return KeyError(text)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
@@ -403,6 +431,8 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
     def _arrays(self, name: str) -> Dict[str, Any]:
         """The core's columns of ``name`` as numpy arrays (made once, kept):
         what its DataFrame is built on."""
+        if name not in self._raw:
+            raise self._missing(name)
         cols = self._raw[name]
         if cols is None:
             return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
@@ -417,6 +447,8 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
         DataFrame's columns): for reading a few numbers without numpy."""
         if name in self._frames:
             return self.columns(name)
+        if name not in self._raw:
+            raise self._missing(name)
         cols = self._raw[name]
         if cols is None:
             return {c: () for c, _ in TABLE_SCHEMA.get(name, [])}
