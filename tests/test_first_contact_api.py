@@ -97,3 +97,16 @@ def test_a_table_the_result_does_not_hold_is_a_key_error_saying_why(untraced, na
     # the absent tables' properties and `get` stay None, as documented
     assert untraced.tables.get(name) is None
     assert untraced.flow_ts is None and untraced.pfc is None
+
+
+@pytest.mark.parametrize("overrides", [[("topology.buffer", "64KB")], "topology.buffer=64KB"])
+def test_with_overrides_refuses_overrides_that_are_not_a_mapping(overrides):
+    # a list was "'list' object has no attribute 'items'"
+    with pytest.raises(TypeError, match=r"^with_overrides: overrides: expected a mapping"):
+        dcnsim.with_overrides(small_incast(), overrides)
+
+
+def test_with_overrides_names_a_key_that_is_not_a_dotted_path():
+    # a regular expression's "expected string or bytes-like object" before
+    with pytest.raises(dcnsim.ScenarioError, match=r"override key \('topology', 'buffer'\) is not a dotted path"):
+        dcnsim.with_overrides(small_incast(), {("topology", "buffer"): "64KB"})

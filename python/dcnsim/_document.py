@@ -454,9 +454,16 @@ def with_overrides(doc: Any, overrides: Mapping[str, Any]) -> Dict[str, Any]:
     Paths name dict keys and list indices (``"apps.0.servers"`` or
     ``"apps[0].servers"``); missing tables on the way are created; a value of
     ``None`` deletes the key. Builders are accepted as values."""
+    if not isinstance(overrides, Mapping):
+        raise TypeError(f"with_overrides: overrides: expected a mapping of dotted path to value "
+                        f"({{'topology.buffer': '64KB'}}), got {type(overrides).__name__}")
     out = as_dict(doc)
     errors: List[Problem] = []
     for path, value in overrides.items():
+        if not isinstance(path, str):
+            errors.append(Problem(DOCUMENT, f"override key {path!r} is not a dotted path (a string such as "
+                                            "'topology.buffer')"))
+            continue
         parts = parse_path(path)
         cur: Any = out
         ok = True
