@@ -154,6 +154,21 @@ def parse_seeds(text: str, flag: str = "--seeds") -> List[int]:
     return seeds
 
 
+def parse_seed(text: str, flag: str = "--seed") -> int:
+    """One seed (``run --seed``, ``model enqueue --seed``), refused here as
+    ``--seeds`` refuses it: past the parser, a bad one reads as a problem of
+    the scenario file, whose own seed is fine."""
+    from . import _SEED_RANGE, _seed_ok
+
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = None
+    if seed is None or not _seed_ok(seed):
+        raise argparse.ArgumentTypeError(f"{flag} expects an integer in {_SEED_RANGE}, got {text!r}")
+    return seed
+
+
 def positive_int(text: str) -> int:
     try:
         v = int(text)

@@ -19,6 +19,7 @@ import sys
 from ._args import one_line as _one_line
 from ._args import out_dir as _out_dir
 from ._args import (
+    parse_seed,
     parse_seeds,
     parse_set,
     parse_threads,
@@ -907,7 +908,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     """The command line. ``light``: without the `tune` and `bench`
     subcommands (for a `run`, `validate`, `schema` or `--version`, which
     argparse never asks about them)."""
-    from . import __version__
+    from . import _SEED_RANGE, __version__
 
     p = _Parser(prog="dcnsim", description="Deterministic packet-level data-center network simulator.")
     p.add_argument("--version", action="version", version=f"dcnsim {__version__}")
@@ -916,7 +917,8 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run one scenario file and print a summary")
     r.add_argument("file", help="scenario (.toml or .json)")
-    r.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    r.add_argument("--seed", type=parse_seed, default=None,
+                   help=f"override the scenario's seed, an integer in {_SEED_RANGE} (default: the file's seed)")
     r.add_argument("--set", action="append", type=set_pair, default=[], metavar="PATH=VALUE",
                    help="change one field of the scenario first (repeatable), e.g. topology.buffer=32KB, "
                         "tcp.cc=dctcp or apps.0.servers=1-8; a table (tcp={}) replaces the file's whole table; "
