@@ -17,3 +17,31 @@ def test_run_seed_out_of_range_is_the_options_error_not_the_files(seed):
     last = r.stderr.strip().splitlines()[-1]
     assert "--seed" in last and "[0, 2^64)" in last and repr(seed) in last, r.stderr
     assert not last.startswith(f), r.stderr
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["--seed", "1", "--set", "seed=2"], "seed"),
+    (["--set", "seed=2", "--seed", "1"], "seed"),
+    (["--threads", "2", "--set", "threads=1"], "threads"),
+])
+def test_run_option_and_set_of_one_field_with_two_values_is_refused(argv, field, tmp_path):
+    # one of the two would be dropped without a word; nothing runs, nothing is written
+    out = tmp_path / "out"
+    r = cli("run", str(DATA / "small_incast.toml"), *argv, "--out", str(out))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"--{field}" in r.stderr and f"--set {field}=" in r.stderr, r.stderr
+    assert not out.exists()
+
+
+def test_run_option_and_set_of_one_field_agreeing_run():
+    r = cli("run", str(DATA / "small_incast.toml"), "--seed", "3", "--set", "seed=3", "--set", "stop=10ms")
+    assert r.returncode == 0, r.stderr
+    assert ", seed 3" in r.stdout.splitlines()[0]
+
+
+def test_sweep_threads_and_a_threads_axis_is_refused(tmp_path):
+    out = tmp_path / "out"
+    r = cli("sweep", str(DATA / "small_incast.toml"), "--threads", "2", "--set", "threads=1,2", "--out", str(out))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "--threads" in r.stderr and "--set threads" in r.stderr, r.stderr
+    assert not out.exists()

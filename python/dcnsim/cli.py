@@ -291,6 +291,13 @@ def cmd_run(args) -> int:
                   "give it once", file=sys.stderr)
             return 2
         seen[field_key(path)] = (path, value)
+    for flag, given in (("--seed", args.seed), ("--threads", args.threads)):
+        first = seen.get(flag[2:])
+        if given is not None and first is not None and first[1] != given:
+            # the option would win over the --set without a word, as a later --set would
+            print(f"run: {flag} {given} and --set {first[0]}={first[1]} both set {flag[2:]}: give it once",
+                  file=sys.stderr)
+            return 2
     try:
         doc = load_scenario(args.file)
         if args.set:
@@ -442,6 +449,12 @@ def cmd_sweep(args) -> int:
                   f"the values {a} and {b} would write the same point directory"), file=sys.stderr)
             return 2
         axes[path] = vals
+    threads_axis = next((p for p in axes if field_key(p) == "threads"), None)
+    if args.threads is not None and threads_axis is not None:
+        # the axis would replace --threads in every point without a word
+        print(f"sweep: --threads and --set {threads_axis} both give threads: give them once, "
+              f"--set {threads_axis}={','.join(_fmt(v) for v in axes[threads_axis])}", file=sys.stderr)
+        return 2
     if args.seeds is not None and "seed" in axes:
         # two seed axes: every point would run each --seeds seed once per --set seed value
         print(f"sweep: --set seed and --seeds both give seeds: give them once, "
