@@ -5,7 +5,7 @@ an earlier one wrote."""
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, cli
+from conftest import DATA, cli, needs_core
 
 
 @pytest.mark.parametrize("seed", ["-1", "abc", "1.5", str(2**64)])
@@ -45,3 +45,21 @@ def test_sweep_threads_and_a_threads_axis_is_refused(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "--threads" in r.stderr and "--set threads" in r.stderr, r.stderr
     assert not out.exists()
+
+
+@needs_core
+def test_demo_quick_leaves_the_full_demos_results(tmp_path):
+    # `dcnsim demo` (minutes on a busy machine), then `dcnsim demo --quick`
+    # to try an option: the full table, plot and runs must still be there
+    full = tmp_path / "dcnsim-demo"
+    (full / "runs").mkdir(parents=True)
+    kept = {full / "incast_goodput.csv": b"the full demo's table\n", full / "incast_goodput.png": b"its plot"}
+    for path, data in kept.items():
+        path.write_bytes(data)
+    r = cli("demo", "--quick", "--no-progress", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert all(path.read_bytes() == data for path, data in kept.items())
+    assert not any((full / "runs").iterdir())
+    quick = tmp_path / "dcnsim-demo-quick"
+    assert (quick / "incast_goodput.csv").is_file() and (quick / "incast_goodput.png").is_file()
+    assert "wrote dcnsim-demo-quick/incast_goodput.csv" in r.stdout

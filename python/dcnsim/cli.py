@@ -568,8 +568,10 @@ def _resume(args) -> str:
 def cmd_demo(args) -> int:
     import pandas as pd
 
-    from .demo import pivot, run_demo
+    from .demo import OUT, QUICK_OUT, pivot, run_demo
 
+    if args.out is None:
+        args.out = QUICK_OUT if args.quick else OUT
     table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, progress=False if args.no_progress else None)
     print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 us links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter <= 20 us)")
     n_seeds = int(table["seeds"].iloc[0])
@@ -975,7 +977,9 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
         add_tune_parser(sub)
 
     d = sub.add_parser("demo", help="NewReno incast sweep on the Kulkarni setup: table + plot")
-    d.add_argument("--out", type=_out_dir, default="dcnsim-demo", metavar="DIR", help="output directory (default ./dcnsim-demo)")
+    d.add_argument("--out", type=_out_dir, default=None, metavar="DIR",
+                   help="output directory (default ./dcnsim-demo; with --quick ./dcnsim-demo-quick, so a quick run "
+                        "never replaces a full one's results)")
     d.add_argument("--quick", action="store_true", help="5 blocks per point and one seed (a few seconds)")
     d.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     d.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",

@@ -21,6 +21,10 @@ BLOCKS = 100
 LINK_MBPS = 1000.0
 QUICK_BLOCKS = 5
 SEEDS: Tuple[int, ...] = (1, 2, 3)
+#: where the demo writes without ``--out``; a quick run has its own, as
+#: ``reproduce --quick`` has: its runs (fewer blocks) would replace the
+#: full demo's points, table and plot
+OUT, QUICK_OUT = "dcnsim-demo", "dcnsim-demo-quick"
 
 #: (series label, overrides applied to the baseline scenario)
 SERIES: List[Tuple[str, Dict[str, Any]]] = [
@@ -54,19 +58,20 @@ def points(servers: Sequence[int] = SERVERS, blocks: int = BLOCKS, seeds: Sequen
 
 
 def run_demo(
-    out_dir: Union[str, os.PathLike] = "dcnsim-demo",
+    out_dir: Optional[Union[str, os.PathLike]] = None,
     quick: bool = False,
     jobs: Optional[int] = None,
     seeds: Optional[Sequence[int]] = None,
     progress: Optional[bool] = None,
 ):
     """Run the sweep (resumable: per-point results under ``out_dir/runs``),
-    write ``incast_goodput.csv`` and ``incast_goodput.png`` to ``out_dir`` and
-    return the table: one row per series × n, goodput averaged over the seeds
+    write ``incast_goodput.csv`` and ``incast_goodput.png`` to ``out_dir``
+    (default :data:`OUT`, or :data:`QUICK_OUT` when ``quick``) and return
+    the table: one row per series × n, goodput averaged over the seeds
     (default 1, 2, 3; ``quick``: 1 seed and fewer blocks)."""
     from .plots import incast_goodput_plot
 
-    out = check_out_dir(out_dir)
+    out = check_out_dir(out_dir if out_dir is not None else (QUICK_OUT if quick else OUT))
     out.mkdir(parents=True, exist_ok=True)
     blocks = QUICK_BLOCKS if quick else BLOCKS
     seeds = list(seeds) if seeds else ([1] if quick else list(SEEDS))
