@@ -753,7 +753,14 @@ def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], ro
                                     f"{k!r} column is the run's, the point's value is in 'param_{k}'"
                                     + (" (a point's seed is Point.seed, grid's seeds=)" if k == "seed" else "")),
                       stacklevel=caller_stacklevel())
-    df = pd.DataFrame(rows)
+    if rows:
+        df = pd.DataFrame(rows)
+    else:
+        # no point complete (interrupted before the first, every one
+        # failed, no points): still the columns a caller selects, so
+        # `e.df.label` or `df[["label", axis]]` is empty, not an error
+        names = ["label", *dict.fromkeys(k for p in pts for k in p.params)]
+        df = pd.DataFrame({c: pd.Series([], dtype=object) for c in names})
     df.attrs["computed"] = Labels(pts[i].label for i in todo if pts[i].label not in failures and records[i] is not None)
     df.attrs["reformatted"] = Labels(reformat)
     df.attrs["replaced"] = Labels(replaced)
