@@ -110,3 +110,19 @@ def test_with_overrides_names_a_key_that_is_not_a_dotted_path():
     # a regular expression's "expected string or bytes-like object" before
     with pytest.raises(dcnsim.ScenarioError, match=r"override key \('topology', 'buffer'\) is not a dotted path"):
         dcnsim.with_overrides(small_incast(), {("topology", "buffer"): "64KB"})
+
+
+def test_a_sweep_table_of_no_complete_point_still_has_its_columns(tmp_path, monkeypatch):
+    import dcnsim.sweep as sweep
+
+    def fails(doc, out, format):
+        raise RuntimeError("memory limit reached")
+
+    monkeypatch.setattr(sweep, "_run_point", fails)
+    pts = grid(small_incast().to_dict(), {"topology.buffer": ["16KB", "64KB"]}, seeds=[1])
+    with pytest.raises(sweep.SweepError) as e:
+        run_sweep(pts, tmp_path, jobs=1, progress=False)
+    # was a frame without a column: e.df.label an AttributeError (so was
+    # KeyboardInterrupt's df before the first point finished)
+    assert list(e.value.df.columns) == ["label", "topology.buffer", "seed"] and e.value.df.empty
+    assert list(run_sweep([], tmp_path / "none", progress=False).columns) == ["label"]
