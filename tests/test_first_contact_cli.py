@@ -63,3 +63,17 @@ def test_demo_quick_leaves_the_full_demos_results(tmp_path):
     quick = tmp_path / "dcnsim-demo-quick"
     assert (quick / "incast_goodput.csv").is_file() and (quick / "incast_goodput.png").is_file()
     assert "wrote dcnsim-demo-quick/incast_goodput.csv" in r.stdout
+
+
+@needs_core
+def test_tune_errors_name_the_flag_typed(tmp_path):
+    pytest.importorskip("optuna")
+    f = str(DATA / "small_incast.toml")
+    base = ["tune", f, "--objective", "goodput", "--trials", "1", "--seeds", "1", "--no-progress"]
+    r = cli(*base, "--param", "tcp.rto_min=1ms:10ms", "--param", "tcp.rto_min=1ms:20ms", "--out", str(tmp_path / "a"))
+    assert r.returncode == 2 and r.stderr.startswith("tune: --param: "), r.stderr
+    out = str(tmp_path / "b")
+    assert cli(*base, "--param", "tcp.rto_min=1ms:10ms", "--out", out).returncode == 0
+    # another range into the same directory: the flag to change is --out
+    r = cli(*base, "--param", "tcp.rto_min=1ms:20ms", "--out", out)
+    assert r.returncode == 2 and r.stderr.startswith(f"tune: --out: {out} holds a study"), r.stderr

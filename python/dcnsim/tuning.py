@@ -1205,6 +1205,23 @@ def _scaled_columns(df: Any, objective: str, constraint: Optional[str],
     return cols
 
 
+#: The keyword arguments of :func:`tune` a :class:`TuneError` may start
+#: with, as the command line spells them.
+_FLAGS = {"out": "--out", "param": "--param", "trials": "--trials", "seeds": "--seeds",
+          "confirm_seeds": "--confirm-seeds", "sampler_seed": "--sampler-seed", "baseline": "--baseline",
+          "reference": "--reference", "constraint": "--constraint", "direction": "--minimize/--maximize"}
+
+
+def _flagged(message: str) -> str:
+    """A :class:`TuneError`'s message as the command line says it: the
+    argument at fault by its flag (``--out: ...``), not by the Python name
+    a user of ``dcnsim tune`` never typed (``out: ...``)."""
+    m = re.match(r"([a-z_]+)([ :])", message)
+    if m is None or m.group(1) not in _FLAGS:
+        return message
+    return _FLAGS[m.group(1)] + message[len(m.group(1)):]
+
+
 def cmd_tune(args: Any) -> int:
     import pandas as pd
 
@@ -1230,7 +1247,7 @@ def cmd_tune(args: Any) -> int:
                    sampler=args.sampler, sampler_seed=args.sampler_seed, jobs=args.jobs, cluster=args.cluster,
                    progress=False if args.no_progress else None, format=args.format)
     except TuneError as e:
-        print(f"tune: {e}", file=sys.stderr)
+        print(f"tune: {_flagged(str(e))}", file=sys.stderr)
         return 2
     except ClusterError as e:
         print(f"tune: {e}", file=sys.stderr)
