@@ -77,3 +77,19 @@ def test_tune_errors_name_the_flag_typed(tmp_path):
     # another range into the same directory: the flag to change is --out
     r = cli(*base, "--param", "tcp.rto_min=1ms:20ms", "--out", out)
     assert r.returncode == 2 and r.stderr.startswith(f"tune: --out: {out} holds a study"), r.stderr
+
+
+@needs_core
+def test_tune_objective_a_scenario_cannot_report_suggests_those_it_can(tmp_path):
+    # the default objective (qct_p99) on a sync_reads scenario: the hint must
+    # offer block_goodput, the metric such a scenario is tuned for, and no
+    # metric it lacks too
+    pytest.importorskip("optuna")
+    from dcnsim.tuning import OBJECTIVES
+
+    r = cli("tune", str(DATA / "small_incast.toml"), "--param", "tcp.rto_min=1ms:10ms", "--trials", "1",
+            "--out", str(tmp_path / "t"))
+    assert r.returncode == 2 and "qct_p99 needs queries" in r.stderr, r.stderr
+    offered = r.stderr.rsplit("(for these: ", 1)[1].split(")")[0].split(", ")
+    assert "block_goodput" in offered and set(offered) <= set(OBJECTIVES)
+    assert not [n for n in offered if n.startswith("qct_") or n == "jain"]

@@ -624,8 +624,10 @@ def _check_metric(base: Mapping[str, Any], metric: str, flag: str, keys: Optiona
     for prefix, kind, what in _NEEDS_APP:
         if metric.startswith(prefix) and kind not in kinds:
             have = ", ".join(dict.fromkeys(kinds)) or "none"
+            # the named objectives these apps report (block_goodput for sync_reads ones)
+            usable = [n for n in OBJECTIVES if all(not n.startswith(p) or k in kinds for p, k, _w in _NEEDS_APP)]
             raise TuneError(f"{flag}: {metric} needs {what}, which only a {kind} app makes, and the scenario's apps "
-                            f"are {have}: every trial would fail (for these: goodput, fct_mean, fct_p99, timeouts)")
+                            f"are {have}: every trial would fail (for these: {', '.join(usable)})")
 
 
 def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
