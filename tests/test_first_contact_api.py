@@ -112,6 +112,41 @@ def test_with_overrides_names_a_key_that_is_not_a_dotted_path():
         dcnsim.with_overrides(small_incast(), {("topology", "buffer"): "64KB"})
 
 
+def _two_seeds():
+    pd = pytest.importorskip("pandas")
+    # a sweep's table: two seeds per (buffer, servers) point
+    return pd.DataFrame({"buffer": ["16KB"] * 4, "servers": [4, 4, 16, 16], "seed": [1, 2, 1, 2],
+                         "goodput_mbps": [120.0, 90.0, 55.0, 57.0]})
+
+
+def test_line_plot_refuses_several_rows_at_one_x_of_a_line(tmp_path):
+    from dcnsim.plots import line_plot
+
+    df = _two_seeds()
+    kw = dict(xlabel="servers", ylabel="goodput (Mbps)")
+    # drawn, the line zigzagged up and down at servers = 4: a vertical stroke, no error
+    with pytest.raises(ValueError, match=r"^line_plot: series buffer = '16KB' has 2 rows at servers = 4 .*"
+                                         r"groupby\(\['buffer', 'servers'\]"):
+        line_plot(df, "servers", "goodput_mbps", "buffer", path=tmp_path / "a.png", **kw)
+    assert not (tmp_path / "a.png").exists()
+    mean = df.groupby(["buffer", "servers"], as_index=False)["goodput_mbps"].mean()
+    assert line_plot(mean, "servers", "goodput_mbps", "buffer", path=tmp_path / "b.png", **kw) == [tmp_path / "b.png"]
+    # one line per seed is a line each
+    assert line_plot(df, "servers", "goodput_mbps", "seed", path=tmp_path / "c.png", **kw) == [tmp_path / "c.png"]
+
+
+def test_facet_plot_refuses_several_rows_at_one_x_of_a_panels_line(tmp_path):
+    from dcnsim.plots import facet_plot
+
+    df = _two_seeds()
+    kw = dict(xlabel="servers", ylabel="goodput (Mbps)")
+    with pytest.raises(ValueError, match=r"^facet_plot: buffer = '16KB' has 2 rows at servers = 4"):
+        facet_plot(df, "servers", "goodput_mbps", None, "buffer", path=tmp_path / "a.png", **kw)
+    # a panel per seed holds one row per x
+    assert facet_plot(df, "servers", "goodput_mbps", "buffer", "seed", path=tmp_path / "b.png", **kw) == [
+        tmp_path / "b.png"]
+
+
 def test_a_sweep_table_of_no_complete_point_still_has_its_columns(tmp_path, monkeypatch):
     import dcnsim.sweep as sweep
 
@@ -126,3 +161,4 @@ def test_a_sweep_table_of_no_complete_point_still_has_its_columns(tmp_path, monk
     # KeyboardInterrupt's df before the first point finished)
     assert list(e.value.df.columns) == ["label", "topology.buffer", "seed"] and e.value.df.empty
     assert list(run_sweep([], tmp_path / "none", progress=False).columns) == ["label"]
+

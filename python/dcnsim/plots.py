@@ -287,6 +287,25 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     return written
 
 
+def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
+                 panel: Any = None) -> None:
+    """Refuse a line given several rows at one x (a sweep's seeds, say):
+    drawn in order, it zigzags up and down at that x, a vertical stroke
+    no reader takes for what it is."""
+    dup = g[x][g[x].duplicated()]
+    if not len(dup):
+        return
+    at = dup.iloc[0]
+    n = int((g[x] == at).sum())
+    at = at.item() if hasattr(at, "item") else at  # 4, not np.int64(4)
+    where = "".join([f" {facet} = {panel!r}" if facet is not None else "",
+                     f" series {series} = {name!r}" if series is not None else ""])
+    keys = [k for k in (facet, series, x) if k is not None]
+    raise ValueError(f"{plot}:{where or ' the line'} has {n} rows at {x} = {at!r} (a line takes one y per x): "
+                     f"aggregate them first, e.g. the mean over seeds: df.groupby({keys!r}, as_index=False)"
+                     f"[{y!r}].mean(), or give each row its own series")
+
+
 def line_plot(
     data,
     x: str,
@@ -318,6 +337,7 @@ def line_plot(
         groups.sort(key=lambda g: rank.get(g[0], len(rank)))
     with plt.rc_context(STYLE):
         for i, (name, g) in enumerate(groups):
+            _one_y_per_x(g, x, y, "line_plot", series, name)
             g = g.sort_values(x)
             err = g[yerr].astype(float) * y_scale if yerr is not None else None
             ax.errorbar(g[x], g[y] * y_scale, yerr=err, marker=MARKERS[i % len(MARKERS)], capsize=3 if yerr else 0,
@@ -469,6 +489,7 @@ def facet_plot(
             for i, (name, g) in enumerate(groups):
                 if len(g) == 0:
                     continue
+                _one_y_per_x(g, x, y, "facet_plot", series, name, facet, fv)
                 g = g.sort_values(x)
                 style = dict(marker=MARKERS[i % len(MARKERS)], color=colors.get(name) if name is not None else None,
                              linestyle=(linestyles or {}).get(name, "-"), label=None if name is None else str(name))
