@@ -93,3 +93,33 @@ def test_tune_objective_a_scenario_cannot_report_suggests_those_it_can(tmp_path)
     offered = r.stderr.rsplit("(for these: ", 1)[1].split(")")[0].split(", ")
     assert "block_goodput" in offered and set(offered) <= set(OBJECTIVES)
     assert not [n for n in offered if n.startswith("qct_") or n == "jain"]
+
+
+def _options(parser, name="dcnsim"):
+    """(command, action) of every option of every (sub)command."""
+    import argparse
+
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sub, p in a.choices.items():
+                yield from _options(p, f"{name} {sub}")
+        elif a.option_strings and not isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+            yield name, a
+
+
+def test_every_option_says_what_it_does_and_its_default():
+    from dcnsim.cli import build_parser
+
+    missing, no_default = [], []
+    for name, a in _options(build_parser()):
+        flag = f"{name} {a.option_strings[-1]}"
+        if not (a.help or "").strip():
+            missing.append(flag)
+        # a value used when the option is absent is one the user must be able to read
+        if a.default not in (None, False, [], ()) and "default" not in (a.help or ""):
+            no_default.append(f"{flag} (default {a.default!r})")
+        # --threads absent is not "one thread": the scenario's key, else auto
+        if a.option_strings[-1] == "--threads" and "default" not in (a.help or ""):
+            no_default.append(f"{flag} (the scenario's threads, else auto)")
+    assert not missing, f"options without help: {missing}"
+    assert not no_default, f"options whose help omits their default: {no_default}"

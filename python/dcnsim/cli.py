@@ -940,8 +940,11 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                         "several values of a field are a sweep (dcnsim sweep)")
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
-                        "same results as 1 thread (docs/performance.md, Threads)")
-    r.add_argument("--out", type=_out_dir, metavar="DIR", help="write the tables and summary.json here")
+                        "same results as 1 thread (docs/performance.md, Threads) (default: the file's `threads`, "
+                        "else auto: the free cores, where the cut pays)")
+    r.add_argument("--out", type=_out_dir, metavar="DIR",
+                   help="write the tables and summary.json here (default: nothing written); rerunning into DIR "
+                        "replaces its earlier run's files, never other files")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format (default csv)")
     r.add_argument("--no-progress", action="store_true",
                    help="no progress bar (shown only when stderr is a terminal)")
@@ -958,13 +961,16 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     s.add_argument("file", help="base scenario (.toml or .json)")
     s.add_argument("--set", action="append", type=parse_set, metavar="PATH=V1,V2,...",
                    help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable)")
-    s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...", help="seeds (another axis)")
+    s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
+                   help="seeds (another axis; default: the file's seed)")
     s.add_argument("--out", type=_out_dir, required=True, metavar="DIR", help="results directory (one subdirectory per point)")
     s.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: CPU count, divided by --threads)")
     s.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
-                   help="threads per point (the scenario key `threads`); the cores are split between points and threads")
-    s.add_argument("--format", choices=("csv", "parquet"), default="csv")
+                   help="threads per point (the scenario key `threads`); the cores are split between points and "
+                        "threads (default: the file's `threads`, else auto)")
+    s.add_argument("--format", choices=("csv", "parquet"), default="csv",
+                   help="every point's table format (default csv)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) "
@@ -984,12 +990,17 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
     d.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     d.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="seeds to average over (default 1,2,3; --quick: 1)")
-    d.add_argument("--no-progress", action="store_true")
+    d.add_argument("--no-progress", action="store_true", help="no progress bar")
     d.set_defaults(func=cmd_demo)
 
     if light:
         return p
-    b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process")
+    b = sub.add_parser("bench", help="fixed benchmark scenarios, each in a fresh process",
+                       description="Columns (the --json keys): wall_s, the run's wall time in seconds (the median "
+                                   "of --repeat); sim_s, the simulated seconds; events and events_per_s (per wall "
+                                   "second); packet_hops and packet_hops_per_s; peak_rss_mb, the process's peak "
+                                   "resident memory in MB of 2^20 bytes; threads, the partitions the run was cut "
+                                   "into (run on at most the free cores).")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     from . import bench
 
@@ -1001,9 +1012,10 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                         f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
     b.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                    help="run each scenario N times (in its one process) and report its median wall time "
-                        "(and, with --json, every run's as walls_s); for ratios on a shared machine")
+                        "(and, with --json, every run's as walls_s); for ratios on a shared machine (default 1)")
     b.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
-                   help="run each scenario on N threads (the scenario key `threads`)")
+                   help="run each scenario on N threads (the scenario key `threads`; default auto: the free "
+                        "cores, where the cut pays)")
     b.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("reproduce", help="reproduce a paper's figures: tables, plots, ours vs the paper's numbers")
@@ -1059,7 +1071,7 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                          "default 1448)")
     me.add_argument("--phase", choices=("uniform", "aligned"), default="uniform",
                     help="where Y1 arrives in the output port's service cycle (default uniform; see docs/models.md)")
-    me.add_argument("--seed", type=int, default=1)
+    me.add_argument("--seed", type=int, default=1, help="seed of the trials' random draws (default 1)")
     me.add_argument("--json", action="store_true", help="one JSON object per rMin")
     me.set_defaults(func=cmd_model)
     return p
