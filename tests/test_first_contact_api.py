@@ -162,3 +162,15 @@ def test_a_sweep_table_of_no_complete_point_still_has_its_columns(tmp_path, monk
     assert list(e.value.df.columns) == ["label", "topology.buffer", "seed"] and e.value.df.empty
     assert list(run_sweep([], tmp_path / "none", progress=False).columns) == ["label"]
 
+
+def test_assigning_a_table_checks_what_is_assigned_and_its_name(untraced, tmp_path):
+    flows = untraced.flows
+    # was accepted: then an AttributeError from metrics or write
+    with pytest.raises(TypeError, match=r"tables\['flows'\]: expected a pandas DataFrame, got int"):
+        untraced.tables["flows"] = 5
+    # write puts a table at out_dir/<name>.csv: this one went to its parent
+    with pytest.raises(ValueError, match=r"'\.\./flows' cannot name a table"):
+        untraced.tables["../flows"] = flows
+    assert untraced.flows is flows and "../flows" not in untraced.tables
+    untraced.write(tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

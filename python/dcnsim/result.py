@@ -381,6 +381,15 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
         return self._frames[name]
 
     def __setitem__(self, name: str, df: Any) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"tables: a table's name is a string (it names its file), got {name!r}")
+        if not name or name[0] == "." or not all(c.isalnum() or c in "_.-" for c in name):
+            # write puts it at out_dir/<name>.csv: "../x" would land outside
+            raise ValueError(f"tables: {name!r} cannot name a table: it names its file in a result's directory "
+                             "(letters, digits, '_', '-', '.'; not a path)")
+        if not (hasattr(df, "columns") and hasattr(df, "to_csv")):
+            # found now, not as an AttributeError in metrics or write later
+            raise TypeError(f"tables[{name!r}]: expected a pandas DataFrame, got {type(df).__name__}")
         self._raw.setdefault(name, None)
         self._frames[name] = df
 
