@@ -174,3 +174,23 @@ def test_assigning_a_table_checks_what_is_assigned_and_its_name(untraced, tmp_pa
     assert untraced.flows is flows and "../flows" not in untraced.tables
     untraced.write(tmp_path / "out")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.parametrize("plot", ["line_plot", "facet_plot"])
+@pytest.mark.parametrize("args, words", [
+    (("servers", "goodput"), "y: the table has no column 'goodput' (did you mean 'goodput_mbps'?)"),
+    (("servers", "goodput_mbps", "buffers"), "series: the table has no column 'buffers' (did you mean 'buffer'?)"),
+    (("server", "goodput_mbps"), "x: the table has no column 'server' (did you mean 'servers'?)"),
+])
+def test_a_plot_names_the_argument_whose_column_is_missing_and_leaves_no_figure_open(tmp_path, plot, args, words):
+    import matplotlib.pyplot as plt
+    from dcnsim import plots
+
+    plt.close("all")
+    mean = _two_seeds().groupby(["buffer", "servers"], as_index=False)["goodput_mbps"].mean()
+    # pandas' KeyError('goodput') named neither the argument nor the column meant
+    with pytest.raises(KeyError, match=re.escape(f"{plot}: {words}")):
+        getattr(plots, plot)(mean, *args, xlabel="servers", ylabel="goodput (Mbps)", path=tmp_path / "a.png")
+    with pytest.raises(ValueError, match="rows at servers = 4"):
+        getattr(plots, plot)(_two_seeds(), "servers", "goodput_mbps", xlabel="servers", ylabel="goodput (Mbps)")
+    assert plt.get_fignums() == []

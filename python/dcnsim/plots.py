@@ -287,6 +287,19 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     return written
 
 
+def _need_columns(data, plot: str, **named: Optional[str]) -> None:
+    """Refuse a column name the table does not have, naming the argument
+    and the column meant (pandas' own KeyError names neither)."""
+    have = [str(c) for c in data.columns]
+    for role, col in named.items():
+        if col is not None and col not in data.columns:
+            import difflib
+
+            close = difflib.get_close_matches(str(col), have, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"its columns: {', '.join(have)}"
+            raise KeyError(f"{plot}: {role}: the table has no column {col!r} ({hint})")
+
+
 def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
                  panel: Any = None) -> None:
     """Refuse a line given several rows at one x (a sweep's seeds, say):
@@ -330,14 +343,16 @@ def line_plot(
     With ``log2x`` the x axis is log2 with ticks at the data's x values.
     ``hlines`` are ``(y, label)`` reference lines (in scaled units).
     Returns the figure (or the written paths if ``path`` is given)."""
-    fig, ax = new_figure()
+    _need_columns(data, "line_plot", x=x, y=y, series=series, yerr=yerr)
     groups = [(None, data)] if series is None else list(data.groupby(series, sort=False))
+    for name, g in groups:  # before a figure is opened: a refused one would stay open in pyplot
+        _one_y_per_x(g, x, y, "line_plot", series, name)
+    fig, ax = new_figure()
     if order is not None and series is not None:
         rank = {v: i for i, v in enumerate(order)}
         groups.sort(key=lambda g: rank.get(g[0], len(rank)))
     with plt.rc_context(STYLE):
         for i, (name, g) in enumerate(groups):
-            _one_y_per_x(g, x, y, "line_plot", series, name)
             g = g.sort_values(x)
             err = g[yerr].astype(float) * y_scale if yerr is not None else None
             ax.errorbar(g[x], g[y] * y_scale, yerr=err, marker=MARKERS[i % len(MARKERS)], capsize=3 if yerr else 0,
@@ -472,10 +487,15 @@ def facet_plot(
     the figure."""
     import numpy as np
 
+    _need_columns(data, "facet_plot", x=x, y=y, series=series, facet=facet, yerr=yerr)
     facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
         names += [n for n in dict.fromkeys(data[series]) if n not in names]
+    for fv in facets:  # before a figure is opened: a refused one would stay open in pyplot
+        d = data if fv is None else data[data[facet] == fv]
+        for name, g in [(None, d)] if series is None else [(n, d[d[series] == n]) for n in names]:
+            _one_y_per_x(g, x, y, "facet_plot", series, name, facet, fv)
     colors = series_colors(names, universe=universe)
     nc = ncols or min(len(facets), 2 if len(facets) == 4 else 3)
     nr = int(math.ceil(len(facets) / nc))
@@ -489,7 +509,6 @@ def facet_plot(
             for i, (name, g) in enumerate(groups):
                 if len(g) == 0:
                     continue
-                _one_y_per_x(g, x, y, "facet_plot", series, name, facet, fv)
                 g = g.sort_values(x)
                 style = dict(marker=MARKERS[i % len(MARKERS)], color=colors.get(name) if name is not None else None,
                              linestyle=(linestyles or {}).get(name, "-"), label=None if name is None else str(name))
