@@ -4,6 +4,8 @@ an earlier one wrote."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import DATA, cli, needs_core
 
@@ -123,3 +125,21 @@ def test_every_option_says_what_it_does_and_its_default():
             no_default.append(f"{flag} (the scenario's threads, else auto)")
     assert not missing, f"options without help: {missing}"
     assert not no_default, f"options whose help omits their default: {no_default}"
+
+
+@needs_core
+def test_run_into_a_directory_another_process_writes_is_refused_before_it_runs(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "out"
+    out.mkdir()
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        # what a sweep writing into `out` holds for as long as it runs
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        r = cli("run", str(DATA / "small_incast.toml"), "--out", str(out))
+    finally:
+        os.close(fd)
+    # refused as an unusable --out (2), before the run, not after it (1: the run's results lost)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"--out {out}" in r.stderr and "another dcnsim process" in r.stderr, r.stderr
+    assert r.stdout == "" and list(out.iterdir()) == []

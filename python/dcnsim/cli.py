@@ -314,6 +314,13 @@ def cmd_run(args) -> int:
             foreign = foreign_files(out_dir)
             if foreign:
                 raise OutputDirError(foreign_files_error(args.out, foreign))
+            if out_dir.is_dir():
+                from ._atomic import dir_lock
+
+                # a sweep writing there holds it for hours: refused now, not
+                # once this run's time is spent and its results have nowhere to go
+                with dir_lock(out_dir):
+                    pass
         # A bar only for a person watching (stderr a terminal), as the sweep's.
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
