@@ -39,8 +39,8 @@ pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
 use crate::config::{
-    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, Threads, Ties, TopologySpec,
-    Transport, TrimConfig,
+    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, TcpConfig, Threads, Ties,
+    TopologySpec, Transport, TrimConfig,
 };
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
@@ -598,7 +598,8 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
-            let t = a.tcp()?;
+            // another transport's hz is named by the inert keys' warning
+            let t = a.tcp().filter(|t| t.transport == Transport::Tcp)?;
             let ticks = (t.cc == CcKind::Cubic && t.cubic.linux)
                 || (t.recovery == LossRecovery::Rack && t.rack_timers == RackTimers::Linux);
             (t.hz != default_hz && !ticks).then(|| i.to_string())
@@ -1045,7 +1046,13 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
         .filter(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Queue)
         .count();
     let tcps = || cfg.apps.iter().filter_map(|a| a.tcp());
-    if queues == 0 || tcps().any(|t| t.ecn || t.cc.needs_ecn() || t.transport == Transport::Dcqcn) {
+    // only TCP reads `ecn` and `cc`: NDP, Swift, HPCC and TIMELY send no
+    // ECN-capable packet whatever they say, DCQCN's always are
+    let ect = |t: &TcpConfig| match t.transport {
+        Transport::Tcp => t.ecn || t.cc.needs_ecn(),
+        other => other == Transport::Dcqcn,
+    };
+    if queues == 0 || tcps().any(ect) {
         return None;
     }
     let (mut ccs, mut others): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
@@ -1250,7 +1257,8 @@ fn ecn_cc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         let Some(tcp) = a.tcp() else {
             continue;
         };
-        if !tcp.cc.needs_ecn() {
+        // another transport runs no cc: its `cc` is warned of as inert
+        if !tcp.cc.needs_ecn() || tcp.transport != Transport::Tcp {
             continue;
         }
         let name = tcp.cc.name();

@@ -473,6 +473,14 @@ pub(super) fn tcp_cross_checks(
 pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
     let t = c.transport;
     let family = |p: &str| key.starts_with(p);
+    // NDP, Swift, HPCC, DCQCN and TIMELY run their own windows or rates,
+    // loss recovery and ACKs: TCP's keys are never read there (a user who
+    // sets `init_cwnd` or `cc` on an NDP flow would otherwise think it
+    // acts). Swift keeps the duplicate-ACK threshold of its fast
+    // retransmit; `plb` and `txrehash` are refused by the cross-checks.
+    if t != Transport::Tcp && tcp_only(key, t) {
+        return Some("transport = \"tcp\"");
+    }
     let (read, needs) = if family("ndp_") {
         (t == Transport::Ndp, "transport = \"ndp\"")
     } else if family("swift_") {
@@ -514,4 +522,61 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
         return None;
     };
     (!read).then_some(needs)
+}
+
+/// Whether `key` is read by TCP's own machinery only (its congestion
+/// control, segment policy, recovery, timers and ACKs), never by the
+/// transport `t` (not TCP). `mss`, `header`, `header_compression`,
+/// `profile` (its `mss` and `header`) and `handshake_rtt_sample` (the first
+/// SRTT) act under every transport; `plb` and `txrehash` are refused
+/// where they do not apply (`tcp_cross_checks`).
+fn tcp_only(key: &str, t: Transport) -> bool {
+    const FAMILIES: &[&str] = &[
+        "cubic_",
+        "dctcp_",
+        "fast_",
+        "tcprand_",
+        "dsr_",
+        "probretx_",
+        "rack_",
+        "delayed_ack",
+        // Swift's PLB is htsim's rule; the plb_* keys are DCTCP's
+        "plb_",
+    ];
+    const KEYS: &[&str] = &[
+        "cc",
+        "segment",
+        "init_cwnd",
+        "init_ssthresh",
+        "ca_increase",
+        "rwnd",
+        "rto_min",
+        "rto_init",
+        "rto_max",
+        "granularity",
+        "max_backoff",
+        "reordering",
+        "recovery",
+        "abc_limit",
+        "sack",
+        "sack_rescue",
+        "limited_transmit",
+        "reduction",
+        "hystart",
+        "cwnd_validation",
+        "ack_counting",
+        "cwnd_counting",
+        "partial_ack_timer",
+        "reno_reduction",
+        "ecn_reduction",
+        "reno_hold",
+        "idle_restart",
+        "timestamps",
+        "ecn",
+        "hz",
+    ];
+    if key == "dupack_threshold" {
+        return t != Transport::Swift;
+    }
+    KEYS.contains(&key) || FAMILIES.iter().any(|f| key.starts_with(f))
 }

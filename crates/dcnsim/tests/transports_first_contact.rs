@@ -1,0 +1,129 @@
+//! A new user's first scenarios with NDP, Swift, HPCC, DCQCN and TIMELY:
+//! a key the transport never reads is warned about, naming it; a value
+//! that makes the scheme meaningless is refused (or warned about), naming
+//! the field and the reason.
+
+use dcnsim::scenario::{parse_config, warnings, ScenarioError};
+use serde_json::{json, Value};
+
+mod common;
+
+const TRANSPORTS: [&str; 5] = ["ndp", "swift", "hpcc", "dcqcn", "timely"];
+
+/// Eight senders into one host of a 100 Gbps star, over `transport`
+/// (NDP's with `[trimming]`, DCQCN's and TIMELY's with an ECN threshold).
+fn incast(transport: &str, tcp: Value) -> Value {
+    let mut doc = json!({
+        "stop": "10ms",
+        "topology": {"kind": "star", "hosts": 9, "rate": "100Gbps", "delay": "1us",
+                     "buffer": "135000B"},
+        "tcp": {"transport": transport, "mss": 9000, "header": 64},
+        "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-8",
+                  "response": "1MB", "queries": 1}]
+    });
+    if transport == "ndp" {
+        doc["trimming"] = json!({});
+    }
+    if transport == "dcqcn" {
+        doc["topology"]["ecn_k"] = json!("100KB");
+    }
+    for (k, v) in tcp.as_object().unwrap() {
+        doc["tcp"][k] = v.clone();
+    }
+    doc
+}
+
+fn warned(doc: &Value) -> Vec<ScenarioError> {
+    match parse_config(doc) {
+        Ok(cfg) => warnings(&cfg),
+        Err(e) => panic!("expected a valid scenario, got {e:?}"),
+    }
+}
+
+fn warning_at<'a>(w: &'a [ScenarioError], path: &str) -> Option<&'a ScenarioError> {
+    w.iter().find(|e| e.path == path)
+}
+
+/// TCP's own keys (its congestion control, windows, recovery, timers and
+/// ACKs) are never read by the other transports: setting one there is
+/// warned about at its path, naming the transport that reads it; the keys
+/// every transport reads (`mss`, `header`) are not.
+#[test]
+fn tcp_keys_on_another_transport_are_named_as_changing_nothing() {
+    for t in TRANSPORTS {
+        let doc = incast(
+            t,
+            json!({"cc": "cubic", "init_cwnd": 50, "sack": true, "rto_min": "1ms",
+                   "delayed_ack": true, "ecn": true}),
+        );
+        let w = warned(&doc);
+        for key in ["cc", "init_cwnd", "sack", "rto_min", "delayed_ack", "ecn"] {
+            let path = format!("tcp.{key}");
+            let e = warning_at(&w, &path)
+                .unwrap_or_else(|| panic!("{t}: no warning at {path}; got {w:?}"));
+            assert!(
+                e.message.contains("changes nothing") && e.message.contains("transport = \"tcp\""),
+                "{t}: {e}"
+            );
+        }
+        for key in ["mss", "header"] {
+            assert!(
+                warning_at(&w, &format!("tcp.{key}")).is_none(),
+                "{t}: {w:?}"
+            );
+        }
+    }
+    // the same key read by TCP is silent
+    let mut tcp = incast("ndp", json!({"init_cwnd": 50}));
+    tcp["tcp"]["transport"] = json!("tcp");
+    assert!(warning_at(&warned(&tcp), "tcp.init_cwnd").is_none());
+}
+
+/// Swift's fast retransmit counts `dupack_threshold` duplicate ACKs (as
+/// htsim's): read there, and nowhere else outside TCP.
+#[test]
+fn dupack_threshold_is_read_by_swift_only_among_the_other_transports() {
+    for t in TRANSPORTS {
+        let w = warned(&incast(t, json!({"dupack_threshold": 5})));
+        let named = warning_at(&w, "tcp.dupack_threshold").is_some();
+        assert_eq!(named, t != "swift", "{t}: {w:?}");
+    }
+}
+
+/// An app's own override names the app.
+#[test]
+fn an_apps_own_tcp_key_on_another_transport_names_the_app() {
+    let mut doc = incast("hpcc", json!({}));
+    doc["apps"][0]["tcp"] = json!({"init_cwnd": 10});
+    let w = warned(&doc);
+    let e = warning_at(&w, "apps[0].tcp.init_cwnd").expect("a warning at the app's key");
+    assert!(e.message.contains("app 0") && e.message.contains("transport = \"tcp\""));
+}
+
+/// `cc = "dctcp"` on NDP flows runs no DCTCP: the advice to add ECN-marking
+/// queues for it would mislead; the inert `cc` is named instead.
+#[test]
+fn dctcp_named_on_ndp_flows_gets_no_ecn_advice() {
+    let w = warned(&incast("ndp", json!({"cc": "dctcp"})));
+    let cc: Vec<_> = w.iter().filter(|e| e.path == "tcp.cc").collect();
+    assert_eq!(cc.len(), 1, "{w:?}");
+    assert!(cc[0].message.contains("changes nothing"), "{}", cc[0]);
+    // and an ecn_k there marks nothing: NDP sends no ECN-capable packet
+    // whatever its cc says
+    let mut doc = incast("ndp", json!({"cc": "dctcp"}));
+    doc["topology"]["ecn_k"] = json!("20pkt");
+    let w = warned(&doc);
+    let e = warning_at(&w, "topology").expect("the unmarked ecn_k warning");
+    assert!(e.message.contains("nothing will be marked"), "{e}");
+}
+
+/// Swift's PLB is htsim's rule; the `plb_*` thresholds are DCTCP's.
+#[test]
+fn plb_thresholds_on_swift_are_named() {
+    let w = warned(&incast(
+        "swift",
+        json!({"plb": true, "plb_rehash_rounds": 3}),
+    ));
+    assert!(warning_at(&w, "tcp.plb_rehash_rounds").is_some(), "{w:?}");
+    assert!(warning_at(&w, "tcp.plb").is_none(), "{w:?}");
+}
