@@ -105,25 +105,25 @@ def _options(parser, name="dcnsim"):
         if isinstance(a, argparse._SubParsersAction):
             for sub, p in a.choices.items():
                 yield from _options(p, f"{name} {sub}")
-        elif a.option_strings and not isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+        elif not isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
             yield name, a
 
 
-def test_every_option_says_what_it_does_and_its_default():
+def test_every_argument_says_what_it_does_and_its_default():
     from dcnsim.cli import build_parser
 
     missing, no_default = [], []
     for name, a in _options(build_parser()):
-        flag = f"{name} {a.option_strings[-1]}"
+        flag = f"{name} {a.option_strings[-1] if a.option_strings else a.metavar or a.dest}"
         if not (a.help or "").strip():
             missing.append(flag)
         # a value used when the option is absent is one the user must be able to read
         if a.default not in (None, False, [], ()) and "default" not in (a.help or ""):
             no_default.append(f"{flag} (default {a.default!r})")
         # --threads absent is not "one thread": the scenario's key, else auto
-        if a.option_strings[-1] == "--threads" and "default" not in (a.help or ""):
+        if "--threads" in a.option_strings and "default" not in (a.help or ""):
             no_default.append(f"{flag} (the scenario's threads, else auto)")
-    assert not missing, f"options without help: {missing}"
+    assert not missing, f"arguments without help: {missing}"
     assert not no_default, f"options whose help omits their default: {no_default}"
 
 
