@@ -194,3 +194,15 @@ def test_a_plot_names_the_argument_whose_column_is_missing_and_leaves_no_figure_
     with pytest.raises(ValueError, match="rows at servers = 4"):
         getattr(plots, plot)(_two_seeds(), "servers", "goodput_mbps", xlabel="servers", ylabel="goodput (Mbps)")
     assert plt.get_fignums() == []
+
+
+def test_flow_size_cdf_takes_a_numpy_array_and_names_a_malformed_point():
+    np = pytest.importorskip("numpy")
+    want = dcnsim.flow_size_cdf([[100, 0], [200, 1]])
+    # an integer array was "Object of type int64 is not JSON serializable"
+    got = dcnsim.flow_size_cdf(np.array([[100, 0], [200, 1]]))
+    assert (got.mean_bytes, got.points.tolist()) == (want.mean_bytes, want.points.tolist())
+    # a flat list was "'int' object is not iterable"; now the core's words, with the point's path
+    with pytest.raises(dcnsim.ScenarioError, match=r"cdf\[0\]: expected a \[size, probability\] pair"):
+        dcnsim.flow_size_cdf([100, 200])
+

@@ -15,8 +15,8 @@ with KB and MB decimal (10⁵ and 10⁷ bytes) as in the workload tables.
 
 from __future__ import annotations
 
-import json
 import math
+import os
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple, Union
 
@@ -88,15 +88,23 @@ def flow_size_cdf(
     Poisson app's ``cdf`` / ``cdf_file`` / ``sampling`` keys are.
 
     Raises :class:`ScenarioError` naming each problem."""
-    table = {}
+    from ._document import json_text
+
+    table: dict = {}
     if cdf is not None:
-        table["cdf"] = [list(p) for p in cdf] if not isinstance(cdf, str) else cdf
+        # points as lists (a numpy array's rows too, its numbers as Python's);
+        # anything else as given, for the core to name what is wrong with it
+        table["cdf"] = cdf if isinstance(cdf, str) else [
+            p.tolist() if hasattr(p, "tolist") else list(p) if isinstance(p, (list, tuple)) else p for p in cdf]
     if file is not None:
-        table["cdf_file"] = str(file)
+        table["cdf_file"] = os.fspath(file)
     if sampling is not None:
         table["sampling"] = sampling
+    text, errors = json_text(table)
+    if errors:
+        raise ScenarioError(errors)
     try:
-        name, samp, points, mean = _core.flow_size_cdf(json.dumps(table))
+        name, samp, points, mean = _core.flow_size_cdf(text)
     except ValueError as e:
         raise ScenarioError(getattr(e, "problems", None) or [str(e)]) from None
     return FlowSizeCdf(name, samp, np.asarray(points, dtype=float).reshape(-1, 2), float(mean))
