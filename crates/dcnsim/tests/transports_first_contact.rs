@@ -117,6 +117,25 @@ fn dctcp_named_on_ndp_flows_gets_no_ecn_advice() {
     assert!(e.message.contains("nothing will be marked"), "{e}");
 }
 
+/// TIMELY runs on DCQCN's rate sender but reads none of DCQCN's keys (its
+/// packets carry no ECT, so no CNP, cut, α or timer; no byte counter).
+#[test]
+fn dcqcn_keys_on_timely_flows_are_named() {
+    let w = warned(&incast(
+        "timely",
+        json!({"dcqcn_g": 0.5, "dcqcn_rai": "1Gbps"}),
+    ));
+    for key in ["dcqcn_g", "dcqcn_rai"] {
+        let e = warning_at(&w, &format!("tcp.{key}")).expect("named");
+        assert!(e.message.contains("transport = \"dcqcn\""), "{e}");
+    }
+    assert!(warning_at(
+        &warned(&incast("dcqcn", json!({"dcqcn_g": 0.5}))),
+        "tcp.dcqcn_g"
+    )
+    .is_none());
+}
+
 /// Swift's PLB is htsim's rule; the `plb_*` thresholds are DCTCP's.
 #[test]
 fn plb_thresholds_on_swift_are_named() {

@@ -490,11 +490,11 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
     } else if family("timely_") {
         (t == Transport::Timely, "transport = \"timely\"")
     } else if family("dcqcn_") {
-        // TIMELY runs on DCQCN's rate sender
-        (
-            matches!(t, Transport::Dcqcn | Transport::Timely),
-            "transport = \"dcqcn\" or \"timely\"",
-        )
+        // TIMELY runs on DCQCN's rate sender but with its own keys: its
+        // packets are not ECN-capable (no CNP, so no cut, α or timer), it
+        // skips the byte counter, and its increases, floor and timeout
+        // are `timely_*` (tcp/dcqcn.rs)
+        (t == Transport::Dcqcn, "transport = \"dcqcn\"")
     } else if family("tcprand_") {
         (c.seg == SegPolicyKind::TcpRand, "segment = \"tcprand\"")
     } else if family("dsr_") {
