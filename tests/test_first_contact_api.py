@@ -206,3 +206,22 @@ def test_flow_size_cdf_takes_a_numpy_array_and_names_a_malformed_point():
     with pytest.raises(dcnsim.ScenarioError, match=r"cdf\[0\]: expected a \[size, probability\] pair"):
         dcnsim.flow_size_cdf([100, 200])
 
+
+@pytest.mark.parametrize("bins, words", [
+    ([("a", 0, 10, 5)], "bins[0]: expected (name, lo_bytes, hi_bytes)"),  # "too many values to unpack"
+    ({"a": (0, 10)}, "bins: expected a list of (name, lo_bytes, hi_bytes) triples"),  # its keys were bins
+    ([("a", "0", "100KB")], "bins[0]: expected (name, lo_bytes, hi_bytes)"),
+])
+def test_fct_bins_names_a_malformed_bin(untraced, bins, words):
+    from dcnsim.analysis import fct_bins
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        fct_bins(untraced.flows, bins=bins)
+
+
+def test_fct_bins_names_a_table_that_is_not_a_flows_table(untraced):
+    from dcnsim.analysis import fct_bins
+
+    with pytest.raises(KeyError, match=r"fct_bins: flows: the table has no column 'app_bytes'"):
+        fct_bins(untraced.blocks)  # was pandas' KeyError('app_bytes')
+

@@ -128,6 +128,8 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
     are left out of the statistics, so say how many), ``mean_s``, ``p50_s``,
     ``p99_s``, ``max_s`` (the paper's "100th percentile") of ``fct_s`` over
     the completed flows; NaN for a bin without completed flows."""
+    _need_columns(flows, "fct_bins", ("app_bytes", "completed", "fct_s"))
+    bins = _checked_bins(bins)
     f = _tcp(flows)
     rows = []
     for name, lo, hi in bins:
@@ -153,6 +155,27 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("bin")
+
+
+def _need_columns(flows: pd.DataFrame, fn: str, columns: Sequence[str]) -> None:
+    """A table without the flows table's columns ``fn`` reads (a ``blocks``
+    table, say) is refused naming them, not as pandas' bare KeyError."""
+    missing = [c for c in columns if c not in getattr(flows, "columns", ())]
+    if missing:
+        raise KeyError(f"{fn}: flows: the table has no column {', '.join(map(repr, missing))}: pass a flows "
+                       "table (Result.flows, or flows.csv of a written run)")
+
+
+def _checked_bins(bins: Bins) -> Bins:
+    """``bins`` as ``(name, lo, hi)`` triples of numbers, or a ValueError naming the bin."""
+    if isinstance(bins, (str, bytes)) or not isinstance(bins, Sequence):
+        raise ValueError(f"bins: expected a list of (name, lo_bytes, hi_bytes) triples like FCT_BINS, got {bins!r}")
+    for i, b in enumerate(bins):
+        ok = isinstance(b, (tuple, list)) and len(b) == 3 and all(
+            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in b[1:])
+        if not ok:
+            raise ValueError(f"bins[{i}]: expected (name, lo_bytes, hi_bytes), got {b!r}")
+    return bins
 
 
 def normalize(
