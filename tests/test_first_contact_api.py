@@ -225,3 +225,14 @@ def test_fct_bins_names_a_table_that_is_not_a_flows_table(untraced):
     with pytest.raises(KeyError, match=r"fct_bins: flows: the table has no column 'app_bytes'"):
         fct_bins(untraced.blocks)  # was pandas' KeyError('app_bytes')
 
+
+def test_offered_load_reads_units_as_scenarios_do_and_names_a_bad_argument(untraced):
+    from dcnsim.analysis import offered_load
+
+    f = untraced.flows
+    # a rate with its unit is the number of bit/s it names, a time the seconds
+    assert offered_load(f, "1Gbps", 0, "2s") == offered_load(f, 1e9, 0, 2.0)
+    with pytest.raises(ValueError, match=r"offered_load: capacity_bps: '1GBps' is in bytes per second"):
+        offered_load(f, "1GBps", 0, 2.0)  # was "'>' not supported between 'str' and 'int'"
+    with pytest.raises(TypeError, match=r"offered_load: capacity_bps: expected a number"):
+        offered_load(f, None, 0, 2.0)

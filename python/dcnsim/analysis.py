@@ -223,6 +223,9 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
     """Offered load of the flows arriving in ``[start_s, end_s)``: their bytes
     over ``(end_s - start_s) × capacity_bps`` -- the quantity the Poisson
     app's ``load`` sets (capacity = Σ access-link rate of its sources)."""
+    capacity_bps = _number("capacity_bps", capacity_bps, "parse_rate", "'10Gbps'")
+    start_s = _number("start_s", start_s, "parse_time", "'100ms'")
+    end_s = _number("end_s", end_s, "parse_time", "'100ms'")
     if not end_s > start_s:
         raise ValueError(f"offered_load: the window [{start_s}, {end_s}) s is empty")
     if not capacity_bps > 0:
@@ -230,6 +233,23 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
     f = _tcp(flows)
     inwin = f[(f["start_s"] >= start_s) & (f["start_s"] < end_s)]
     return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)
+
+
+def _number(name: str, value: object, parser: str, example: str) -> float:
+    """``value`` as a float: a number as it is (in the argument's unit,
+    bit/s or seconds), a unit string as the scenario files read it
+    (``"10Gbps"``, ``"200ms"``); anything else a TypeError naming it."""
+    if isinstance(value, str):
+        from . import units
+
+        try:
+            return float(getattr(units, parser)(value))
+        except units.UnitError as e:
+            raise ValueError(f"offered_load: {name}: {e}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"offered_load: {name}: expected a number or a value with a unit like {example}, "
+                        f"got {value!r}")
+    return float(value)
 
 
 # two-sided 95 % Student t quantiles, df = 1..30 (beyond: t95's expansion)
