@@ -236,3 +236,13 @@ def test_offered_load_reads_units_as_scenarios_do_and_names_a_bad_argument(untra
         offered_load(f, "1GBps", 0, 2.0)  # was "'>' not supported between 'str' and 'int'"
     with pytest.raises(TypeError, match=r"offered_load: capacity_bps: expected a number"):
         offered_load(f, None, 0, 2.0)
+
+
+def test_one_failure_is_a_list_of_one_and_validate_never_raises_on_a_builders_shape():
+    f = dcnsim.Failure(a="sw", b="h1", at="1ms")
+    one, listed = small_incast(failures=f), small_incast(failures=[f])
+    # was "'Failure' object is not iterable", raised by validate and run alike
+    assert one.to_dict() == listed.to_dict()
+    assert dcnsim.validate(one) == dcnsim.validate(listed)
+    custom = small_incast(topology=dcnsim.Custom(nodes=5, links=[]))
+    assert [p.path for p in dcnsim.validate(custom)] == ["topology.nodes"]

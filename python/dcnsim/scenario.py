@@ -346,8 +346,11 @@ class Custom(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out = super().to_dict()
-        out["nodes"] = [_positional(n, ("name", "kind")) for n in self.nodes]
-        out["links"] = [_positional(lk, ("a", "b", "rate", "delay")) for lk in self.links]
+        # not a list: as it is, for the core to name (validate never raises)
+        out["nodes"] = ([_positional(n, ("name", "kind")) for n in self.nodes]
+                        if isinstance(self.nodes, (list, tuple)) else _plain(self.nodes))
+        out["links"] = ([_positional(lk, ("a", "b", "rate", "delay")) for lk in self.links]
+                        if isinstance(self.links, (list, tuple)) else _plain(self.links))
         return out
 
 
@@ -565,7 +568,11 @@ class Scenario(_Builder):
         if self.trimming is not None:
             out["trimming"] = _plain(self.trimming)
         if self.failures is not None:
-            out["failures"] = [_plain(f) for f in self.failures]
+            # one failure, as one app, is a list of one; anything else but a
+            # list goes as it is, for the core to name (validate never raises)
+            fs = self.failures
+            out["failures"] = ([_plain(f) for f in fs] if isinstance(fs, (list, tuple))
+                               else [_plain(fs)] if isinstance(fs, (_Builder, Mapping)) else _plain(fs))
         if self.pfc is not None:
             out["pfc"] = _plain(self.pfc)
         if self.extra:
