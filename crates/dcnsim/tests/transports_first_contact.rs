@@ -7,6 +7,7 @@ use dcnsim::scenario::{parse_config, warnings, ScenarioError};
 use serde_json::{json, Value};
 
 mod common;
+use common::assert_err;
 
 const TRANSPORTS: [&str; 5] = ["ndp", "swift", "hpcc", "dcqcn", "timely"];
 
@@ -37,6 +38,13 @@ fn warned(doc: &Value) -> Vec<ScenarioError> {
     match parse_config(doc) {
         Ok(cfg) => warnings(&cfg),
         Err(e) => panic!("expected a valid scenario, got {e:?}"),
+    }
+}
+
+fn errors(doc: &Value) -> Vec<ScenarioError> {
+    match parse_config(doc) {
+        Ok(_) => panic!("expected errors for {doc}"),
+        Err(e) => e,
     }
 }
 
@@ -145,4 +153,34 @@ fn plb_thresholds_on_swift_are_named() {
     ));
     assert!(warning_at(&w, "tcp.plb_rehash_rounds").is_some(), "{w:?}");
     assert!(warning_at(&w, "tcp.plb").is_none(), "{w:?}");
+}
+
+/// A trimmed header must be smaller than the packets it is cut from: a
+/// "trimmed" 9,064-byte packet would otherwise keep its size or grow (a
+/// 100 KB header), and the port's byte counts with it.
+#[test]
+fn a_trimmed_header_not_smaller_than_a_full_packet_is_refused() {
+    for header in [json!("9064B"), json!("100KB")] {
+        let mut doc = incast("ndp", json!({}));
+        doc["trimming"] = json!({"header": header});
+        assert_err(&errors(&doc), "trimming.header", "would not shrink them");
+    }
+    // TCP flows of 10-byte segments: 50-byte packets, under the 64-byte default
+    let mut doc = incast("ndp", json!({"mss": 10, "header": 40}));
+    doc["tcp"]["transport"] = json!("tcp");
+    assert_err(&errors(&doc), "trimming.header", "50 bytes on the wire");
+    // one byte below the packet is still a cut
+    let mut doc = incast("ndp", json!({}));
+    doc["trimming"] = json!({"header": "9063B"});
+    parse_config(&doc).unwrap();
+}
+
+/// A header queue of 0 holds nothing: refused as any queue limit of 0.
+#[test]
+fn a_header_queue_of_zero_is_refused() {
+    for limit in [json!(0), json!("0pkt")] {
+        let mut doc = incast("ndp", json!({}));
+        doc["trimming"] = json!({"header_buffer": limit});
+        assert_err(&errors(&doc), "trimming.header_buffer", "must be above 0");
+    }
 }

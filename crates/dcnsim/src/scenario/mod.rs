@@ -369,6 +369,9 @@ pub fn parse_config_until(
         ),
     }
 
+    if let Some(Some(t)) = &trimming {
+        trim_checks(&mut ctx, t, &apps, l2_overhead);
+    }
     let hpcc = apps
         .iter()
         .any(|a| a.tcp().is_some_and(|t| t.transport == Transport::Hpcc));
@@ -861,6 +864,38 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         ),
     });
     out
+}
+
+/// `[trimming]` against the packets it cuts: a header queue that holds
+/// something, and a trimmed header smaller than every app's full-size
+/// packet (a "trimmed" packet would otherwise grow, or keep its size).
+fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32) {
+    if matches!(t.header_limit, Some(Limit::Bytes(0) | Limit::Packets(0))) {
+        ctx.err(
+            "trimming.header_buffer",
+            "must be above 0: a header queue that holds nothing drops every trimmed header, \
+             ACK and pull that finds its port busy",
+        );
+    }
+    let header = t.header_bytes as u64;
+    let small = apps.iter().enumerate().find_map(|(i, a)| {
+        let wire = match (a, a.tcp()) {
+            (_, Some(c)) => c.mss as u64 + c.header_bytes as u64,
+            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
+            _ => return None,
+        } + l2_overhead as u64;
+        (wire <= header).then_some((i, wire))
+    });
+    if let Some((i, wire)) = small {
+        ctx.err(
+            "trimming.header",
+            format!(
+                "a trimmed packet is cut to {header} bytes, but app {i}'s full-size packets are \
+                 {wire} bytes on the wire: trimming would not shrink them; give a header below \
+                 {wire} bytes (htsim's NDP: 64B)"
+            ),
+        );
+    }
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost
