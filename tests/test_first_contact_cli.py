@@ -143,3 +143,19 @@ def test_run_into_a_directory_another_process_writes_is_refused_before_it_runs(t
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"--out {out}" in r.stderr and "another dcnsim process" in r.stderr, r.stderr
     assert r.stdout == "" and list(out.iterdir()) == []
+
+
+def test_bench_scenario_whose_process_dies_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    # a child killed as the kernel's OOM killer kills it: the user reads
+    # which scenario and how, the exit status says it failed
+    import sys
+
+    from dcnsim import cli as cli_module
+
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nkill -9 $$\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    assert cli_module.main(["bench", "--scenario", "incast_pa"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "bench: bench incast_pa failed (killed by SIGKILL)", err

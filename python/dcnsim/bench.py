@@ -335,7 +335,16 @@ def run_one(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"bench {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
+        how = f"exit {proc.returncode}"
+        if proc.returncode < 0:  # a signal: the kernel's OOM killer sends SIGKILL
+            import signal
+
+            try:
+                how = f"killed by {signal.Signals(-proc.returncode).name}"
+            except ValueError:
+                how = f"killed by signal {-proc.returncode}"
+        said = proc.stderr.strip()
+        raise RuntimeError(f"bench {name} failed ({how})" + (f":\n{said}" if said else ""))
     rec = json.loads(proc.stdout.strip().splitlines()[-1])
     walls = [float(w) for w in rec["walls_s"]]
     wall = statistics.median(walls)

@@ -613,7 +613,12 @@ def cmd_bench(args) -> int:
         print(f"{'scenario':<{w}} {'wall_s':>8} {'sim_s':>7} {'events':>12} {'events_per_s':>12} {'packet_hops':>12}"
               f" {'packet_hops_per_s':>17} {'peak_rss_mb':>11} {'threads':>7}")
     # one child per scenario, running all its repeats: each result as it comes
-    for rec in (bench.run_one(n, args.repeat, args.threads) for n in names):
+    for name in names:
+        try:
+            rec = bench.run_one(name, args.repeat, args.threads)
+        except RuntimeError as e:  # its process failed: the scenarios before it are printed, no traceback of ours
+            print(f"bench: {e}", file=sys.stderr)
+            return 1
         if args.json:
             print(json.dumps({k: rec[k] for k in keys}), flush=True)
         else:
