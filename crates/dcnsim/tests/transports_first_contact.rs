@@ -184,3 +184,17 @@ fn a_header_queue_of_zero_is_refused() {
         assert_err(&errors(&doc), "trimming.header_buffer", "must be above 0");
     }
 }
+
+/// A key whose range is (0, 1] says "> 0" to a negative value too, as to 0.
+#[test]
+fn a_negative_fraction_is_told_the_open_bound() {
+    for (t, key) in [
+        ("ndp", "ndp_pull_rate"),
+        ("hpcc", "hpcc_eta"),
+        ("dcqcn", "dcqcn_g"),
+        ("timely", "timely_alpha"),
+    ] {
+        let e = errors(&incast(t, json!({key: -0.5})));
+        assert_err(&e, &format!("tcp.{key}"), "must be > 0, got -0.5");
+    }
+}

@@ -274,8 +274,10 @@ pub(crate) fn unit_fraction(zero_ok: bool) -> impl Fn(&Value) -> Result<f64, Str
             }
             _ => return Err(bad()),
         };
+        // a negative value of a (0, 1] key is told the bound it has, > 0
         if !x.is_finite() || x < 0.0 {
-            Err(format!("must be ≥ 0, got {}", json_excerpt(v)))
+            let bound = if zero_ok { "≥" } else { ">" };
+            Err(format!("must be {bound} 0, got {}", json_excerpt(v)))
         } else if !zero_ok && x == 0.0 {
             Err(format!("must be > 0, got {}", json_excerpt(v)))
         } else if x > 1.0 {
