@@ -160,3 +160,27 @@ def test_without_sack_a_lone_flow_keeps_its_goodput(cc):
     bytes_ = dcnsim.run(lab_star(False, cc=cc, cwnd_counting="bytes"))
     assert goodput(bytes_) < (1 - KERNEL_SACK_LOSS) * with_sack
     assert int(without.flows.timeouts.sum()) < int(bytes_.flows.timeouts.sum())
+
+
+def test_the_studys_options_say_what_they_do_and_a_quick_run_keeps_out_of_the_full_ones_directory(monkeypatch):
+    import argparse
+
+    from dcnsim.experiments.linux_profile import sync_reads
+
+    for a in sync_reads.build_parser()._actions:
+        if isinstance(a, argparse._HelpAction):
+            continue
+        assert "default" in (a.help or ""), f"{a.option_strings}: help without its default: {a.help!r}"
+    outs = []
+    monkeypatch.setattr(sync_reads, "run", lambda out, *a, **k: outs.append(str(out)) or _no_rows())
+    sync_reads.main([])
+    sync_reads.main(["--quick"])
+    sync_reads.main(["--quick", "--out", "mine"])
+    # a quick study's points (fewer blocks, same labels) would replace the full study's
+    assert outs == ["dcnsim-linux", "dcnsim-linux-quick", "mine"]
+
+
+def _no_rows():
+    import pandas as pd
+
+    return pd.DataFrame({"n": [], "stack": [], "goodput_mbps": []})

@@ -141,17 +141,33 @@ def run(out: Path, quick: bool = False, seeds: Sequence[int] = SEEDS, jobs: Opti
     return table
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m dcnsim.linux_profile``'s options (each says its default,
+    as every ``dcnsim`` option does)."""
     from ..._args import parse_seeds, positive_int
 
     p = argparse.ArgumentParser(prog="python -m dcnsim.linux_profile", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default="dcnsim-linux", metavar="DIR")
-    p.add_argument("--quick", action="store_true", help=f"{QUICK_BLOCKS} blocks and n in {QUICK_NS}")
-    p.add_argument("--seeds", type=parse_seeds, default=list(SEEDS), metavar="S1,S2,...")
-    p.add_argument("--jobs", type=positive_int, default=None)
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--cluster", metavar="ADDRESS", default=None)
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="output directory: the runs, sync_reads.csv and sync_reads.png (default dcnsim-linux, "
+                        "with --quick dcnsim-linux-quick, so a quick run never replaces a full one's points); "
+                        "an interrupted study resumes there")
+    p.add_argument("--quick", action="store_true",
+                   help=f"{QUICK_BLOCKS} blocks and n in {QUICK_NS} (default {BLOCKS} blocks, n = 1 to {NS[-1]})")
+    p.add_argument("--seeds", type=parse_seeds, default=list(SEEDS), metavar="S1,S2,...",
+                   help=f"seeds each point runs with (default {','.join(map(str, SEEDS))})")
+    p.add_argument("--jobs", type=positive_int, default=None,
+                   help="worker processes (default: the CPU count)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (default: one in a terminal)")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="run the simulations on a Dask cluster (scheduler address, e.g. tcp://host:8786) instead "
+                        "of local processes; needs dcnsim[cluster] (default: local processes)")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = build_parser()
     a = p.parse_args(argv)
+    a.out = a.out or ("dcnsim-linux-quick" if a.quick else "dcnsim-linux")
     table = run(Path(a.out), a.quick, a.seeds, a.jobs, False if a.no_progress else None, a.cluster)
     import pandas as pd
 
