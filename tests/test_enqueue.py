@@ -56,3 +56,6 @@ def test_cli_model_enqueue():
     assert r.returncode == 2 and "rmin" in r.stderr
     r = cli("model", "enqueue")
     assert r.returncode == 0 and "P(X2)" in r.stdout
+    # rMin is a payload in bytes (1 … MSS), and its header says so
+    header = next(line for line in r.stdout.splitlines() if "P(X2)" in line)
+    assert header.split("P(X2)")[0].strip() == "rMin (B)"

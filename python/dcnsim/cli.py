@@ -860,9 +860,10 @@ def _model_enqueue(args) -> int:
         return 0
     print(f"enqueue probability of X2 and Y2 after Y1 in, X1 dropped (MSS {mss} B, "
           f"{args.trials} trials per rMin, phase {args.phase}, seed {args.seed})")
-    print(f"{'rMin':>6} {'P(X2)':>7} {'P(Y2)':>7} {'both':>7} {'neither':>7}")
+    # the column's unit in its header: a bare "rMin" over 1 … 1448 read as segments as easily as bytes
+    print(f"{'rMin (B)':>8} {'P(X2)':>7} {'P(Y2)':>7} {'both':>7} {'neither':>7}")
     for r in rows:
-        print(f"{r.rmin:>6} {r.p_x2:>7.3f} {r.p_y2:>7.3f} {r.p_both:>7.3f} {r.p_neither:>7.3f}")
+        print(f"{r.rmin:>8} {r.p_x2:>7.3f} {r.p_y2:>7.3f} {r.p_both:>7.3f} {r.p_neither:>7.3f}")
     return 0
 
 
