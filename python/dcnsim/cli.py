@@ -580,7 +580,7 @@ def cmd_demo(args) -> int:
     if args.out is None:
         args.out = QUICK_OUT if args.quick else OUT
     table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, progress=False if args.no_progress else None)
-    print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 us links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter <= 20 us)")
+    print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 µs links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter ≤ 20 µs)")
     n_seeds = int(table["seeds"].iloc[0])
     print(f"application goodput at the client, Mbps ({int(table['blocks_per_run'].iloc[0])} blocks per run, "
           f"{'mean of ' + str(n_seeds) + ' seeds' if n_seeds > 1 else '1 seed'}):\n")
