@@ -198,3 +198,15 @@ fn a_negative_fraction_is_told_the_open_bound() {
         assert_err(&e, &format!("tcp.{key}"), "must be > 0, got -0.5");
     }
 }
+
+/// Swift keeps its window within [min_cwnd, max_cwnd]: an initial window
+/// above the cap is refused, naming both.
+#[test]
+fn swift_initial_window_above_its_max_is_refused() {
+    let e = errors(&incast(
+        "swift",
+        json!({"swift_initial_window": 5000, "swift_max_cwnd": 1000}),
+    ));
+    assert_err(&e, "tcp.swift_initial_window", "exceeds swift_max_cwnd");
+    parse_config(&incast("swift", json!({"swift_initial_window": 1000}))).unwrap();
+}

@@ -296,6 +296,18 @@ pub(super) fn tcp_cross_checks(
             &["swift_min_cwnd", "swift_max_cwnd"][..],
         ));
     }
+    if c.transport == Transport::Swift && c.swift.initial_window > c.swift.max_cwnd_packets {
+        // Algorithm 1 keeps the window in [min_cwnd, max_cwnd]: a first
+        // flight above the cap is a burst no later window may send
+        out.push((
+            "swift_initial_window",
+            format!(
+                "swift_initial_window ({} packets) exceeds swift_max_cwnd ({} packets)",
+                c.swift.initial_window, c.swift.max_cwnd_packets
+            ),
+            &["swift_initial_window", "swift_max_cwnd"][..],
+        ));
+    }
     if c.transport == Transport::Timely && c.timely.t_low >= c.timely.t_high {
         out.push((
             "timely_t_low",
