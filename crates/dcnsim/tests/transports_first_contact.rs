@@ -210,3 +210,19 @@ fn swift_initial_window_above_its_max_is_refused() {
     assert_err(&e, "tcp.swift_initial_window", "exceeds swift_max_cwnd");
     parse_config(&incast("swift", json!({"swift_initial_window": 1000}))).unwrap();
 }
+
+/// A rate floor at or above every host's line rate leaves no cut any room.
+#[test]
+fn a_rate_floor_at_line_rate_is_named() {
+    for (t, key) in [("dcqcn", "dcqcn_min_rate"), ("timely", "timely_min_rate")] {
+        let w = warned(&incast(t, json!({key: "100Gbps"})));
+        let e =
+            warning_at(&w, &format!("apps[0].tcp.{key}")).unwrap_or_else(|| panic!("{t}: {w:?}"));
+        assert!(e.message.contains("line rate"), "{e}");
+        let w = warned(&incast(t, json!({key: "10Gbps"})));
+        assert!(
+            warning_at(&w, &format!("apps[0].tcp.{key}")).is_none(),
+            "{w:?}"
+        );
+    }
+}

@@ -307,7 +307,7 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
 }
 
 /// A rate as the scenario would write it: "10Gbps", "2.5Gbps", "100Mbps".
-fn bps_text(bps: u64) -> String {
+pub(super) fn bps_text(bps: u64) -> String {
     for (unit, scale) in [("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)] {
         if bps as f64 >= scale {
             return format!("{}{unit}", bps as f64 / scale);

@@ -574,6 +574,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(ramp_warnings(cfg));
     out.extend(ndp_warnings(cfg));
     out.extend(dcqcn_warnings(cfg));
+    out.extend(rate_floor_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
@@ -1068,6 +1069,49 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
         path: format!("apps[{first}].tcp.transport"),
         message,
     }]
+}
+
+/// A DCQCN or TIMELY rate floor (`dcqcn_min_rate`, `timely_min_rate`) at
+/// or above the line rate of every host: a cut can never take a sender
+/// below it, so the scheme sends at line rate whatever it hears (the
+/// floor is clamped to the sender's line rate, tcp/dcqcn.rs).
+fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let nodes = &cfg.topology.nodes;
+    let fastest = cfg
+        .topology
+        .links
+        .iter()
+        .filter(|l| {
+            [l.a, l.b]
+                .iter()
+                .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
+        })
+        .map(|l| l.rate_bps)
+        .max()
+        .unwrap_or(0);
+    let mut out: Vec<ScenarioError> = Vec::new();
+    for (i, a) in cfg.apps.iter().enumerate() {
+        let Some(t) = a.tcp() else { continue };
+        let (key, floor) = match t.transport {
+            Transport::Dcqcn => ("dcqcn_min_rate", t.dcqcn.min_rate_bps),
+            Transport::Timely => ("timely_min_rate", t.timely.min_rate_bps),
+            _ => continue,
+        };
+        // 0: the default, a thousandth of the line rate
+        if floor == 0 || floor < fastest || out.iter().any(|e| e.message.starts_with(key)) {
+            continue;
+        }
+        out.push(ScenarioError {
+            path: format!("apps[{i}].tcp.{key}"),
+            message: format!(
+                "{key} ({}) is not below any host's line rate ({}): no cut can slow a \
+                 sender, so every flow sends at line rate whatever the network says",
+                failures::bps_text(floor),
+                failures::bps_text(fastest)
+            ),
+        });
+    }
+    out
 }
 
 /// Marking thresholds on a network whose packets are never ECN-capable:
