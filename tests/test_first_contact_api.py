@@ -246,3 +246,21 @@ def test_one_failure_is_a_list_of_one_and_validate_never_raises_on_a_builders_sh
     assert dcnsim.validate(one) == dcnsim.validate(listed)
     custom = small_incast(topology=dcnsim.Custom(nodes=5, links=[]))
     assert [p.path for p in dcnsim.validate(custom)] == ["topology.nodes"]
+
+
+@pytest.mark.parametrize("plot", ["line_plot", "facet_plot"])
+def test_a_plots_y_axis_starts_at_zero_only_when_nothing_lies_below(plot):
+    pd = pytest.importorskip("pandas")
+    import matplotlib.pyplot as plt
+    from dcnsim import plots
+
+    kw = dict(xlabel="servers", ylabel="change in goodput (%)")
+    change = pd.DataFrame({"servers": [2, 4, 8], "change": [5.0, -20.0, -60.0]})
+    fig = getattr(plots, plot)(change, "servers", "change", **kw)
+    # the axis started at 0 whatever the data: -20 and -60 were drawn off the figure
+    lo, hi = fig.axes[0].get_ylim()
+    assert lo <= -60 and hi >= 5
+    plt.close(fig)
+    fig = getattr(plots, plot)(change.assign(change=change["change"].abs()), "servers", "change", **kw)
+    assert fig.axes[0].get_ylim()[0] == 0
+    plt.close(fig)

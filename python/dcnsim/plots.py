@@ -287,6 +287,19 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     return written
 
 
+def _nonnegative(ys: Any, hlines: Sequence[tuple] = ()) -> bool:
+    """Whether the values a plot draws (``ys`` scaled, the ``hlines``) lie
+    at or above 0, so its y axis may start at 0: a negative value (a
+    difference, a change in %) below a forced 0 would be cut off the figure
+    without a sign. Error bars do not count: a mean of 0 with a symmetric
+    interval is still a count that cannot be negative."""
+    import numpy as np
+
+    vals = np.concatenate([np.asarray(ys, dtype=float).ravel(), np.asarray([h[0] for h in hlines], dtype=float)])
+    vals = vals[np.isfinite(vals)]
+    return not len(vals) or bool(vals.min() >= 0)
+
+
 def _need_columns(data, plot: str, **named: Optional[str]) -> None:
     """Refuse a column name the table does not have, naming the argument
     and the column meant (pandas' own KeyError names neither)."""
@@ -369,7 +382,7 @@ def line_plot(
             ax.xaxis.set_major_formatter(fmt)
         if logy:
             ax.set_yscale("log")
-        else:
+        elif _nonnegative(data[y].astype(float) * y_scale, hlines):
             ax.set_ylim(bottom=0)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
@@ -527,7 +540,7 @@ def facet_plot(
                 ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
             if logy:
                 ax.set_yscale("log")
-            elif not sharey:
+            elif not sharey and _nonnegative(d[y].astype(float) * y_scale, hlines):
                 ax.set_ylim(bottom=0)
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
@@ -536,7 +549,7 @@ def facet_plot(
             ax.set_visible(False)
         for r in range(nr):
             axes[r][0].set_ylabel(ylabel)
-        if sharey and not logy:
+        if sharey and not logy and _nonnegative(data[y].astype(float) * y_scale, hlines):
             flat[0].set_ylim(bottom=0)
         # every panel's series, each once (a series absent from the first
         # panel was never named, and a first panel of one series hid the
