@@ -29,7 +29,10 @@ def test_grid_takes_seeds_as_a_numpy_array():
     pts = grid(tiny(), {"stop": ["1ms"]}, seeds=np.arange(1, 3))
     assert [p.seed for p in pts] == [1, 2] and all(type(p.seed) is int for p in pts)
     assert [p.label for p in pts] == ["stop=1ms__seed=1", "stop=1ms__seed=2"]
-    assert len(grid(tiny(), {"stop": ["1ms"]}, seeds=np.array([], dtype=int))) == 1
+    # an empty array is read without its ambiguous truth, and refused as an
+    # empty list is (it ran the file's own seed, unlabelled)
+    with pytest.raises(ValueError, match="grid: seeds: no values"):
+        grid(tiny(), {"stop": ["1ms"]}, seeds=np.array([], dtype=int))
     with pytest.raises(ValueError, match="seed: given both"):
         grid(tiny(), {"seed": [1]}, seeds=np.arange(1, 3))
 
