@@ -264,3 +264,25 @@ def test_a_plots_y_axis_starts_at_zero_only_when_nothing_lies_below(plot):
     fig = getattr(plots, plot)(change.assign(change=change["change"].abs()), "servers", "change", **kw)
     assert fig.axes[0].get_ylim()[0] == 0
     plt.close(fig)
+
+
+def test_a_builders_extra_may_not_set_a_field_the_builder_sets_to_another_value():
+    from dcnsim.scenario import FatTree, Scenario, Star, SyncReads
+
+    def scen(topology, **kw):
+        return Scenario(topology=topology, apps=[SyncReads(client=0, servers="1-2", sru="1KB", blocks=1)], **kw)
+
+    star = dict(rate="1Gbps", delay="10us", buffer="32KB")
+    # two values for one key: which one ran was the dict order's choice
+    problems = dcnsim.validate(scen(Star(hosts=3, extra={"hosts": 5}, **star)))
+    assert [p.path for p in problems] == ["extra.hosts"]
+    assert "Star sets hosts = 3" in problems[0].message and "5" in problems[0].message
+    with pytest.raises(dcnsim.ScenarioError, match="extra.hosts"):
+        dcnsim.run(scen(Star(hosts=3, extra={"hosts": 5}, **star)))
+    assert [p.path for p in dcnsim.validate(scen(Star(hosts=3, **star), stop="1s", extra={"stop": "2s"}))] \
+        == ["extra.stop"]
+    # the same value twice, or a key the builder leaves unset, is one value
+    assert not dcnsim.validate(scen(Star(hosts=3, extra={"hosts": 3}, **star)))
+    doc = scen(Star(hosts=3, rate="1Gbps", delay="10us", extra={"buffer": "64KB"})).to_dict()
+    assert doc["topology"]["buffer"] == "64KB"
+    assert FatTree(k=4, extra={"k": 4}).to_dict()["k"] == 4

@@ -88,10 +88,24 @@ class _Builder:
             v = getattr(self, f.name)
             if v is not None:
                 out[f.name] = _plain(v)
-        extra = getattr(self, "extra", None)
-        if extra:
-            out.update(_plain(dict(extra)))
+        merge_extra(type(self).__name__, out, getattr(self, "extra", None))
         return out
+
+
+def merge_extra(builder: str, out: Dict[str, Any], extra: Optional[Mapping]) -> None:
+    """Add a builder's ``extra`` keys to its document ``out``. A key the
+    builder also set to another value is refused, naming both: letting
+    either win silently ran ``Star(hosts=3, extra={"hosts": 5})`` with 5
+    hosts (a key ``extra`` sets where the builder's field is unset, or to
+    the same value, is taken)."""
+    if not extra:
+        return
+    for key, value in dict(extra).items():
+        value = _plain(value)
+        if key in out and out[key] != value:
+            raise ScenarioError([Problem(f"extra.{key}", f"{builder} sets {key} = {out[key]!r} and its extra "
+                                         f"{value!r}: give it once (extra is for keys the builder has no field for)")])
+        out[key] = value
 
 
 # --------------------------------------------------------------------------

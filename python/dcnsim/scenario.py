@@ -41,6 +41,7 @@ from ._document import (  # noqa: F401
     error_path,
     key_path,
     load_scenario,
+    merge_extra,
     parse_path,
     sanitize,
     to_json,
@@ -575,8 +576,7 @@ class Scenario(_Builder):
                                else [_plain(fs)] if isinstance(fs, (_Builder, Mapping)) else _plain(fs))
         if self.pfc is not None:
             out["pfc"] = _plain(self.pfc)
-        if self.extra:
-            out.update(_plain(dict(self.extra)))
+        merge_extra("Scenario", out, self.extra)
         return out
 
 
