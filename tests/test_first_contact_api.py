@@ -286,3 +286,21 @@ def test_a_builders_extra_may_not_set_a_field_the_builder_sets_to_another_value(
     doc = scen(Star(hosts=3, rate="1Gbps", delay="10us", extra={"buffer": "64KB"})).to_dict()
     assert doc["topology"]["buffer"] == "64KB"
     assert FatTree(k=4, extra={"k": 4}).to_dict()["k"] == 4
+
+
+def test_a_sweep_refused_before_it_runs_leaves_no_directory_it_made(tmp_path):
+    bad = dict(small_incast().to_dict(), stop="-1s")
+    out = tmp_path / "new" / "sweep"
+    with pytest.raises(dcnsim.ScenarioError, match="stop"):
+        run_sweep([Point("a", bad)], out, jobs=1, progress=False)
+    assert not out.exists()
+    # a directory the user had stays, with what it holds
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(dcnsim.ScenarioError):
+        run_sweep([Point("a", bad)], out, jobs=1, progress=False)
+    assert (out / "notes.txt").read_text() == "mine"
+    (out / "notes.txt").unlink()
+    with pytest.raises(dcnsim.ScenarioError):
+        run_sweep([Point("a", bad)], out, jobs=1, progress=False)
+    assert out.is_dir()

@@ -554,10 +554,21 @@ def run_sweep(
         raise ValueError(EMPTY_OUT_DIR)
     pts = _points(points)
     out_root = check_out_dir(out_dir)
-    # one sweep at a time in a directory: the same command started again in
-    # another terminal would run every point twice and mix their files
-    with dir_lock(out_root):
-        return _sweep_locked(pts, out_root, jobs, progress, format, cluster)
+    made = not out_root.exists()
+    try:
+        # one sweep at a time in a directory: the same command started again in
+        # another terminal would run every point twice and mix their files
+        with dir_lock(out_root):
+            return _sweep_locked(pts, out_root, jobs, progress, format, cluster)
+    except (ScenarioError, SweepLabelError):
+        # refused before any point ran: the directory made only to be locked
+        # goes again (rmdir removes nothing but an empty directory)
+        if made:
+            try:
+                out_root.rmdir()
+            except OSError:
+                pass
+        raise
 
 
 def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progress: Optional[bool], format: str,
