@@ -1,0 +1,101 @@
+"""A sceptical reviewer's audit of the claims registers, as tests.
+
+What a reviewer checks without running a paper: each statement of a paper
+is counted once (no two tallied claims say the same thing, no point is
+judged by two tallied claims), a tally holds only what the paper measured
+in simulation (a testbed measurement is judged and shown, never counted),
+and the README's tally line is what the committed full runs
+(``<paper>/results.json``) give."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from dcnsim.experiments import get_paper
+from dcnsim.experiments.tallies import registered_papers, render
+
+REPO = Path(__file__).resolve().parents[1]
+PAPERS = ("fast", "kulkarni", "rps", "tcprand")
+
+
+def test_the_audited_papers_are_the_registered_ones():
+    assert set(registered_papers()) == set(PAPERS)
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_no_two_tallied_claims_say_the_same(key):
+    reg = get_paper(key).register
+    seen = {}
+    for c in reg.tallied:
+        said = " ".join(c.says.lower().split())
+        assert said not in seen, f"{key}: {c.id} and {seen[said]} both say {c.says!r}"
+        seen[said] = c.id
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_every_tallied_claim_names_where_the_paper_says_it(key):
+    """A figure or section, and a page or the paragraph (our copies of
+    three papers carry no page numbers)."""
+    for c in get_paper(key).register.tallied:
+        assert re.search(r"(Fig|§|Table|eq)", c.where), f"{key}: {c.id}: where = {c.where!r}"
+        assert re.search(r"(p\. ?\d|pp\. ?\d|§\d|paragraph)", c.page), f"{key}: {c.id}: page = {c.page!r}"
+
+
+# §7 ("Experimental results": Figs. 12-14), §8.2 ("on a simple testbed
+# composed of five senders ..., one receiver and a 1GbE switch": Fig. 16)
+# and §8.3 ("in our testbed": Fig. 17); Fig. 15 (§8.1) is "a simulation".
+TCPRAND_TESTBED_FIGURES = {"12", "13", "14", "16", "17"}
+
+
+def _figures_of(where: str) -> set:
+    """The figure numbers a claim's ``where`` names ("Fig. 12a–b" -> 12)."""
+    return set(re.findall(r"Figs?\. (\d+)", where))
+
+
+def test_tcprands_testbed_measurements_are_never_tallied():
+    """Every TCPRand claim of a figure the paper measured on its hardware
+    testbed is a testbed entry, and its figure is a testbed figure: the
+    README's "the testbed claims registered, never tallied" holds for all
+    five, not four of them (Fig. 16's convergence was tallied)."""
+    p = get_paper("tcprand")
+    for c in p.register.claims:
+        if _figures_of(c.where) & TCPRAND_TESTBED_FIGURES:
+            assert c.testbed and not c.tally, f"{c.id} ({c.where}) was measured on the paper's testbed"
+    for f in p.figures:
+        if f.id in TCPRAND_TESTBED_FIGURES:
+            assert f.testbed, f"Fig. {f.id} is a testbed figure"
+    # a setting beside the tally lists only tallied claims as unchanged by it
+    for b in p.register.beside:
+        assert set(b.get("same", [])) <= {c.id for c in p.register.tallied}, b["key"]
+
+
+# ---------------------------------------------------------------- the README's tally line
+
+_NAMES = {"fast": "FaST", "kulkarni": "Kulkarni", "rps": "packet spraying", "tcprand": "TCPRand"}
+_FOUR = r"(\d+)\s*/\s*(\d+)\s*/\s*(\d+)\s*/\s*(\d+)\s+of\s+(\d+)"
+#: the current line: the four papers in a row, each "a / c / t / d of n"
+README_TALLY = re.compile(r"\s+".join(["FaST", _FOUR + ",", "Kulkarni", _FOUR + ",", r"packet\s+spraying",
+                                       _FOUR + ",", "TCPRand", _FOUR]))
+_HEAD = re.compile(r"\*\*(\d+) tested claims? of the paper: ([^*]*)\*\*")
+
+
+def committed_tally(key: str) -> tuple:
+    """(agrees, close, trend agrees, differs, total) of the register judging
+    the committed full run, as the doc's tally block renders it."""
+    m = _HEAD.search(render(key))
+    assert m, key
+    counts = dict((v, int(n)) for n, v in re.findall(r"(\d+) (agrees|close|trend agrees|differs)", m.group(2)))
+    return (counts.get("agrees", 0), counts.get("close", 0), counts.get("trend agrees", 0), counts.get("differs", 0),
+            int(m.group(1)))
+
+
+def test_the_readme_tally_line_is_the_committed_full_runs():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    m = README_TALLY.search(text)
+    assert m, "README.md: no line 'FaST a / c / t / d of n, Kulkarni ..., packet spraying ..., TCPRand ...'"
+    got = [tuple(int(x) for x in m.groups()[5 * i:5 * i + 5]) for i in range(4)]
+    for key, line in zip(("fast", "kulkarni", "rps", "tcprand"), got):
+        assert sum(line[:4]) == line[4], f"README.md: {_NAMES[key]}'s {line} does not add up"
+        assert line == committed_tally(key), f"README.md: {_NAMES[key]} {line}, results.json gives {committed_tally(key)}"
