@@ -99,3 +99,20 @@ def test_the_readme_tally_line_is_the_committed_full_runs():
     for key, line in zip(("fast", "kulkarni", "rps", "tcprand"), got):
         assert sum(line[:4]) == line[4], f"README.md: {_NAMES[key]}'s {line} does not add up"
         assert line == committed_tally(key), f"README.md: {_NAMES[key]} {line}, results.json gives {committed_tally(key)}"
+
+
+# ---------------------------------------------------------------- a point judged by one claim
+
+
+def test_rps_static_comparison_skips_the_point_the_same_run_decides():
+    """At n = 1 spraying and single path are one run in the static case
+    (fig2-tput and fig3 leave it out), so "more apparent than in the static
+    case" at n = 1 is the random case's gain alone: fig5-tput's point,
+    judged there, not a second time by fig5-apparent."""
+    from dcnsim.experiments.claims import judge_spec
+
+    reg = get_paper("rps").register
+    for cid in ("fig2-tput", "fig3-fct", "fig3-grows", "fig5-apparent"):
+        assert 1 in reg[cid].criterion.get("exclude", []), cid
+    lost_at_one = {1: (-9.0, 1.0), 2: (5.0, 1.0), 3: (5.0, 1.0)}
+    assert judge_spec(reg["fig5-apparent"].criterion, lost_at_one)[0] == "agrees"
