@@ -226,3 +226,19 @@ fn a_rate_floor_at_line_rate_is_named() {
         );
     }
 }
+
+/// An HPCC base RTT below every path's RTT caps each window under the
+/// path's bandwidth-delay product: named, with the bound; the default
+/// (each flow's own path RTT) and a T above the paths' RTTs are not.
+#[test]
+fn an_hpcc_base_rtt_below_every_paths_rtt_is_named() {
+    for t in ["1ps", "1us", "3us"] {
+        let w = warned(&incast("hpcc", json!({"hpcc_base_rtt": t})));
+        let e = warning_at(&w, "tcp.hpcc_base_rtt").unwrap_or_else(|| panic!("{t}: {w:?}"));
+        assert!(e.message.contains("at least 4us"), "{e}");
+    }
+    for tcp in [json!({}), json!({"hpcc_base_rtt": "12us"})] {
+        let w = warned(&incast("hpcc", tcp));
+        assert!(warning_at(&w, "tcp.hpcc_base_rtt").is_none(), "{w:?}");
+    }
+}

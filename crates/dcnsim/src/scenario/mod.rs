@@ -575,6 +575,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(ndp_warnings(cfg));
     out.extend(dcqcn_warnings(cfg));
     out.extend(rate_floor_warnings(cfg));
+    out.extend(hpcc_base_rtt_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
@@ -1112,6 +1113,61 @@ fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
         });
     }
     out
+}
+
+/// An HPCC base RTT below the unloaded RTT of every path: W_init = line
+/// rate × T, the window's cap, is then below every path's
+/// bandwidth-delay product, so no flow reaches more than T / RTT of its
+/// line rate (with 1 µs links a T of 1 µs held two flows of a fat-tree to
+/// 9 Gbps). Every path crosses two host links each way, so four times the
+/// shortest host link's delay bounds every RTT from below.
+fn hpcc_base_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let nodes = &cfg.topology.nodes;
+    let Some(shortest) = cfg
+        .topology
+        .links
+        .iter()
+        .filter(|l| {
+            [l.a, l.b]
+                .iter()
+                .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
+        })
+        .map(|l| l.delay)
+        .min()
+    else {
+        return Vec::new();
+    };
+    let bound = SimTime(shortest.0.saturating_mul(4));
+    let apps: Vec<String> = cfg
+        .apps
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            a.tcp().is_some_and(|t| {
+                t.transport == Transport::Hpcc
+                    && t.hpcc.base_rtt > SimTime::ZERO
+                    && t.hpcc.base_rtt < bound
+            })
+        })
+        .map(|(i, _)| i.to_string())
+        .collect();
+    let Some(first) = apps.first() else {
+        return Vec::new();
+    };
+    let t = cfg.apps[first.parse::<usize>().unwrap_or(0)]
+        .tcp()
+        .map_or(SimTime::ZERO, |t| t.hpcc.base_rtt);
+    vec![ScenarioError {
+        path: "tcp.hpcc_base_rtt".into(),
+        message: format!(
+            "hpcc_base_rtt ({t}) of app{} {} is below the unloaded RTT of every path (at \
+             least {bound}: two host links each way): W_init = line rate × T is below a path's \
+             bandwidth-delay product, so no flow reaches more than T / RTT of its line rate; \
+             leave it out (the flow's own path RTT) or give the largest RTT",
+            if apps.len() > 1 { "s" } else { "" },
+            apps.join(", ")
+        ),
+    }]
 }
 
 /// Marking thresholds on a network whose packets are never ECN-capable:
