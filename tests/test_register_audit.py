@@ -116,3 +116,23 @@ def test_rps_static_comparison_skips_the_point_the_same_run_decides():
         assert 1 in reg[cid].criterion.get("exclude", []), cid
     lost_at_one = {1: (-9.0, 1.0), 2: (5.0, 1.0), 3: (5.0, 1.0)}
     assert judge_spec(reg["fig5-apparent"].criterion, lost_at_one)[0] == "agrees"
+
+
+def test_fasts_fifty_flows_claim_leaves_n_up_to_30_to_the_no_timeout_claim():
+    """§5.2's "no timeouts when the number of workers is 10 to 30" (all three
+    protocols, fig5-none30) and FaST's "50 concurrent flows without packet
+    losses" (fig4-fast50) overlap at FaST's n ≤ 30: that point is judged by
+    fig5-none30 only, and fig4-fast50 by n = 40 and 50."""
+    import pandas as pd
+    from dcnsim.experiments.fast.figs4_6 import fast50_timeouts
+
+    def table(lost_at: int) -> pd.DataFrame:
+        return pd.DataFrame({"series": ["FaST"] * 5 + ["DCTCP"], "n": [10, 20, 30, 40, 50, 40],
+                             "timeouts_per_query": [3.0 if n == lost_at else 0.0 for n in (10, 20, 30, 40, 50)]
+                             + [9.0]})
+
+    reg = get_paper("fast").register
+    assert fast50_timeouts(table(lost_at=20)) == 0.0
+    assert reg.judge("fig4-fast50", fast50_timeouts(table(lost_at=20))).verdict == "agrees"
+    assert fast50_timeouts(table(lost_at=40)) == 3.0
+    assert reg.judge("fig4-fast50", fast50_timeouts(table(lost_at=40))).verdict == "differs"
