@@ -151,7 +151,7 @@ PAPER = Paper(
                "no loss for n ≤ 30 (all); at n = 100 NewReno ≈ 72 ms, DCTCP ≈ 43 ms, FaST ≈ 16 ms; "
                "FaST flat until n ≈ 50"),
         Figure("5", "mean total timeouts per query vs number of workers", _fig456_points, _analyze_fig5,
-               "0 for n ≤ 30; grows ~linearly; FaST far fewer"),
+               "0 for n ≤ 30; grows ~linearly; FaST much better, fewer"),
         Figure("6", "CDF of timeouts per worker, n = 100", _fig6_points, _analyze_fig6,
                "> 50 % of NewReno/DCTCP flows have ≥ 2 timeouts; some NewReno 3; FaST mostly ≤ 1"),
         Figure("7", "mean QCT with one 10 MB background flow to the root", _bg_and_base_points, _analyze_fig7,
