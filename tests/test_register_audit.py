@@ -9,6 +9,7 @@ and the README's tally line is what the committed full runs
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -99,6 +100,11 @@ def test_the_readme_tally_line_is_the_committed_full_runs():
     for key, line in zip(("fast", "kulkarni", "rps", "tcprand"), got):
         assert sum(line[:4]) == line[4], f"README.md: {_NAMES[key]}'s {line} does not add up"
         assert line == committed_tally(key), f"README.md: {_NAMES[key]} {line}, results.json gives {committed_tally(key)}"
+    # and it names the run each paper's results.json records
+    head = text[max(0, text.rfind("Tallies of the papers' own claims", 0, m.start())):m.end()]
+    for key in PAPERS:
+        commit = json.loads((REPO / "python/dcnsim/experiments" / key / "results.json").read_text())["commit"]
+        assert commit in head, f"README.md's tally sentence does not name {_NAMES[key]}'s recorded run {commit}"
 
 
 # ---------------------------------------------------------------- a point judged by one claim
