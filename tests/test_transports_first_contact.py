@@ -10,9 +10,8 @@ reason.
 
 import warnings
 
-import pytest
-
 import dcnsim
+import pytest
 
 RATE = 100e9
 MSS, HEADER = 4096, 64
