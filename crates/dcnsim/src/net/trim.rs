@@ -217,16 +217,20 @@ impl Links {
             {
                 let mut old = p.lo.pop_front().expect("not empty");
                 p.lo_bytes -= old.h.wire as u64;
-                self.hot[l].st.enq_bytes -= (old.h.wire - trim_wire) as u64;
-                old.h.wire = trim_wire;
+                // a short last segment can be smaller than the trimmed
+                // header: it keeps its size (cut to the header, it would
+                // grow, and the queue's bytes underflow)
+                let cut = old.h.wire.min(trim_wire);
+                self.hot[l].st.enq_bytes -= (old.h.wire - cut) as u64;
+                old.h.wire = cut;
                 old.h.flags |= flags::TRIMMED;
-                p.hi_bytes += trim_wire as u64;
+                p.hi_bytes += cut as u64;
                 p.hi.push_back(old);
                 p.lo_bytes += h.wire as u64;
                 p.lo.push_back(w);
                 return self.accepted(link, h.wire, q);
             }
-            h.wire = trim_wire;
+            h.wire = h.wire.min(trim_wire);
             h.flags |= flags::TRIMMED;
             w.h = h;
         }
