@@ -242,3 +242,30 @@ fn an_hpcc_base_rtt_below_every_paths_rtt_is_named() {
         assert!(warning_at(&w, "tcp.hpcc_base_rtt").is_none(), "{w:?}");
     }
 }
+
+/// The flows table names each flow's transport, and TCP's congestion
+/// control and duplicate-ACK threshold only where they are read: a row of
+/// NDP, HPCC, DCQCN or TIMELY said `cc = newreno` (and Swift too), which
+/// none of them runs; Swift alone counts duplicate ACKs.
+#[test]
+fn the_flows_table_names_a_congestion_control_only_where_tcp_runs_one() {
+    for transport in TRANSPORTS.iter().copied().chain(["tcp"]) {
+        let mut doc = incast(transport, json!({}));
+        if transport == "tcp" {
+            doc["tcp"]["cc"] = json!("cubic");
+        }
+        let cfg = parse_config(&doc).expect("a valid scenario");
+        let r = dcnsim::run(&cfg);
+        let kinds = common::col_str(&r, "flows", "transport");
+        let cc = common::col_str(&r, "flows", "cc");
+        let dupthresh = common::col_u64(&r, "flows", "dupthresh");
+        assert!(kinds.iter().all(|k| k == transport), "{transport}: {kinds:?}");
+        for (c, &d) in cc.iter().zip(dupthresh) {
+            match transport {
+                "tcp" => assert!(c == "cubic" && d == 3, "tcp: cc {c}, dupthresh {d}"),
+                "swift" => assert!(c.is_empty() && d == 3, "swift: cc {c:?}, dupthresh {d}"),
+                _ => assert!(c.is_empty() && d == 0, "{transport}: cc {c:?}, dupthresh {d}"),
+            }
+        }
+    }
+}
