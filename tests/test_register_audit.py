@@ -44,10 +44,13 @@ def test_every_tallied_claim_names_where_the_paper_says_it(key):
         assert re.search(r"(p\. ?\d|pp\. ?\d|§\d|paragraph)", c.page), f"{key}: {c.id}: page = {c.page!r}"
 
 
-# §7 ("Experimental results": Figs. 12-14), §8.2 ("on a simple testbed
-# composed of five senders ..., one receiver and a 1GbE switch": Fig. 16)
-# and §8.3 ("in our testbed": Fig. 17); Fig. 15 (§8.1) is "a simulation".
-TCPRAND_TESTBED_FIGURES = {"12", "13", "14", "16", "17"}
+# §7 ("Experimental results": Figs. 12-14) and §8.3 ("in our testbed":
+# Fig. 17), the outcast and synchrony on the paper's hardware; Fig. 15
+# (§8.1) is "a simulation". §8.2's Fig. 16 ran on the testbed too and is
+# tallied by decision (issue 43 item 5: convergence on one drop-tail port
+# is the congestion control's, not the testbed's timing): its claim is a
+# tallied one, and the test below holds both sides of that line.
+TCPRAND_TESTBED_FIGURES = {"12", "13", "14", "17"}
 
 
 def _figures_of(where: str) -> set:
@@ -56,17 +59,17 @@ def _figures_of(where: str) -> set:
 
 
 def test_tcprands_testbed_measurements_are_never_tallied():
-    """Every TCPRand claim of a figure the paper measured on its hardware
-    testbed is a testbed entry, and its figure is a testbed figure: the
-    README's "the testbed claims registered, never tallied" holds for all
-    five, not four of them (Fig. 16's convergence was tallied)."""
+    """Every TCPRand claim of an outcast or synchrony figure the paper
+    measured on its hardware testbed is a testbed entry, and its figure a
+    testbed figure (the README's "the testbed claims registered, never
+    tallied"); Fig. 16's convergence is the one testbed figure tallied."""
     p = get_paper("tcprand")
     for c in p.register.claims:
         if _figures_of(c.where) & TCPRAND_TESTBED_FIGURES:
             assert c.testbed and not c.tally, f"{c.id} ({c.where}) was measured on the paper's testbed"
     for f in p.figures:
-        if f.id in TCPRAND_TESTBED_FIGURES:
-            assert f.testbed, f"Fig. {f.id} is a testbed figure"
+        assert bool(f.testbed) == (f.id in TCPRAND_TESTBED_FIGURES), f"Fig. {f.id}"
+    assert p.register["fig16-converge"].tally and not p.register["fig16-converge"].testbed
     # a setting beside the tally lists only tallied claims as unchanged by it
     for b in p.register.beside:
         assert set(b.get("same", [])) <= {c.id for c in p.register.tallied}, b["key"]

@@ -150,7 +150,7 @@ def testbed_topology(qmax: int, ecn_k: Optional[str] = None) -> Dict[str, Any]:
     return {"kind": "custom", "nodes": nodes, "links": links}
 
 
-#: Why Figs. 12–14, 16 and 17 are out of the tally ("testbed not modelled"):
+#: Why Figs. 12–14 and 17 are out of the tally ("testbed not modelled"):
 #: the paper measured them on Linux 3.2 hosts and real switches; we simulate
 #: the topology with our TCP and drop-tail queues, and there the outcast flow
 #: ends in whole-window timeouts that no TCP option we have removes.
