@@ -259,12 +259,18 @@ fn the_flows_table_names_a_congestion_control_only_where_tcp_runs_one() {
         let kinds = common::col_str(&r, "flows", "transport");
         let cc = common::col_str(&r, "flows", "cc");
         let dupthresh = common::col_u64(&r, "flows", "dupthresh");
-        assert!(kinds.iter().all(|k| k == transport), "{transport}: {kinds:?}");
+        assert!(
+            kinds.iter().all(|k| k == transport),
+            "{transport}: {kinds:?}"
+        );
         for (c, &d) in cc.iter().zip(dupthresh) {
             match transport {
                 "tcp" => assert!(c == "cubic" && d == 3, "tcp: cc {c}, dupthresh {d}"),
                 "swift" => assert!(c.is_empty() && d == 3, "swift: cc {c:?}, dupthresh {d}"),
-                _ => assert!(c.is_empty() && d == 0, "{transport}: cc {c:?}, dupthresh {d}"),
+                _ => assert!(
+                    c.is_empty() && d == 0,
+                    "{transport}: cc {c:?}, dupthresh {d}"
+                ),
             }
         }
     }
