@@ -114,3 +114,14 @@ def test_the_profiles_delayed_acks_and_rto_floor_show_in_the_flows_table():
         assert (per >= rto_min).all(), (rto_min, per.min())
         if rto_min < 0.2:
             assert per.min() < 0.2  # the route's RTOmin, not Linux's 200 ms
+
+
+def test_the_modern_study_says_its_linux_and_bbr_hosts_have_dropping_nic_queues():
+    from dcnsim.experiments.modern.workloads import ku_points, oc_points, pa_points
+
+    for points in (ku_points, pa_points, oc_points):
+        for p in points(True, schemes=["Linux", "BBR"]):
+            # a finite NIC queue (100 packets, the default where unset), not TSQ
+            assert p.scenario["topology"].get("nic_buffer", "100pkt") == "100pkt", p.label
+    text = (ROOT / "docs" / "modern.md").read_text()
+    assert "TCP Small Queues" in text and "nic_buffer" in text
