@@ -74,3 +74,52 @@ def test_fast_fresh_point_agrees_with_ns3():
     ours = run.run_dcnsim(30, "newreno", 2, "fresh", 0.01, _fast_over(), setup["buffer"])
     assert run.mean(ns3, "timeouts") == run.mean(ours, "timeouts") == 29.0
     assert abs(run.mean(ours, "drops") - run.mean(ns3, "drops")) <= 0.05 * run.mean(ns3, "drops")
+
+
+@pytest.mark.parametrize("argv,option", [
+    (["--n", "30", "0"], "--n: each must be >= 1, got 0"),
+    (["--queries", "0"], "--queries: must be >= 1"),
+    (["--gap", "-1"], "--gap: must be >= 0"),
+    (["--delayed-ack", "-2"], "--delayed-ack: must be >= 0"),
+])
+def test_incast_refuses_a_bad_number_naming_its_option(argv, option, capsys):
+    with pytest.raises(SystemExit) as e:
+        _incast().main([*argv, "--only", "dcnsim"])
+    assert e.value.code == 2
+    assert option in capsys.readouterr().err
+
+
+@needs_core
+@pytest.mark.parametrize("harness", ["ns3_incast", "ns3_rps", "ns3_outcast"])
+def test_a_bad_dcnsim_key_is_refused_naming_tcp(harness, capsys):
+    """An unknown or ill-typed ``--tcp`` key stops the harness before any
+    run, naming the option and the key (it was a ScenarioError traceback
+    from the first dcnsim run, in ns3_outcast from a worker process)."""
+    mod = load_module(f"{harness}_run", REPO / "validation" / harness / "run.py")
+    for kv, said in (("nosuchkey=1", "tcp.nosuchkey: unknown key"), ("sack=maybe", "tcp.sack")):
+        with pytest.raises(SystemExit) as e:
+            mod.main(["--only", "dcnsim", "--tcp", kv])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert "--tcp: dcnsim refuses the scenario" in err and said in err, err
+
+
+def test_a_failing_ns3_program_says_what_it_said():
+    common = load_module("ns3_common", REPO / "validation" / "ns3_common.py")
+    prog = [sys.executable, "-c", "import sys; print('Invalid command-line argument: --bogus=1', file=sys.stderr); "
+                                  "sys.exit(1)"]
+    with pytest.raises(SystemExit) as e:
+        common.run_program(prog, "--ns3-args")
+    msg = str(e.value.code)
+    assert "exit status 1" in msg and "Invalid command-line argument: --bogus=1" in msg and "--ns3-args" in msg
+    assert common.run_program([sys.executable, "-c", "print('ok')"]) == "ok\n"
+
+
+@needs_ns3
+def test_an_ns3_flag_incast_cc_does_not_know_names_ns3_args():
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    with pytest.raises(SystemExit) as e:
+        run.run_ns3(exe, 2, "newreno", 1, "persistent", 0.01, ["--bogus=1"])
+    msg = str(e.value.code)
+    assert "Invalid command-line argument: --bogus=1" in msg and "check --ns3-args" in msg

@@ -40,6 +40,28 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
     return exe
 
 
+def run_program(args: List[str], hint: str = "") -> str:
+    """An ns-3 program's standard output; when it fails, SystemExit with its
+    command line and first lines of complaint (ns-3's CommandLine names a
+    flag it does not know) instead of a CalledProcessError's traceback.
+    ``hint`` names the option the user passes flags through."""
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        said = "\n".join((r.stderr.strip() or r.stdout.strip()).splitlines()[:3])
+        raise SystemExit(f"the ns-3 program failed (exit status {r.returncode}): {' '.join(args)}\n{said}"
+                         + (f"\n(check {hint})" if hint else ""))
+    return r.stdout
+
+
+def dcnsim_problems(doc: dict) -> str:
+    """What dcnsim refuses in a harness's document (empty when it runs), one
+    line: a harness's ``p.error`` names the option that put it there
+    (``--tcp KEY=VALUE``), where ``dcnsim.run`` would raise mid-table."""
+    import dcnsim
+
+    return "; ".join(str(p) for p in dcnsim.validate(doc))
+
+
 def parse_value(s: str) -> Any:
     """A ``--tcp KEY=VALUE`` value: bool, int, float, or the string as given
     (times and sizes such as ``200ms`` stay strings for dcnsim to parse)."""

@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -91,7 +90,7 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
             extra: Optional[List[str]] = None) -> List[Dict[str, float]]:
     args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={SPACING_S}",
             f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}", *(extra or [])]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    out = common.run_program(args, "--ns3-args")
     unfinished = [line for line in out.splitlines() if " unfinished " in line]
     if unfinished:
         # A stalled flow never completes its query (and with persistent
@@ -261,6 +260,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     setup = SETUPS[a.setup]
+    if min(a.n) < 1:
+        p.error(f"--n: each must be >= 1, got {min(a.n)}")
+    for opt, bad, want in (("--queries", a.queries < 1, ">= 1"), ("--gap", a.gap < 0, ">= 0"),
+                           ("--delayed-ack", a.delayed_ack < 0, ">= 0")):
+        if bad:
+            p.error(f"{opt}: must be {want}, got {getattr(a, opt[2:].replace('-', '_'))}")
     if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
         p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
     over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {})}
@@ -268,6 +273,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         over.update(common.parse_overrides(a.tcp))
     except ValueError as e:
         p.error(f"--tcp: {e}")
+    # A bad dcnsim key fails here, naming --tcp, not as a traceback mid-table.
+    cc0 = a.cc[0]
+    probe = {**({"ca_increase": NS3_CA_INCREASE[cc0]} if a.ca_increase == "auto" else {"ca_increase": a.ca_increase}),
+             **over}
+    problems = common.dcnsim_problems(dcnsim_scenario(a.n[0], cc0, a.queries, a.connections, a.gap, probe,
+                                                      setup["buffer"], a.red, a.ties))
+    if problems:
+        p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     print(f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "

@@ -31,7 +31,6 @@ import argparse
 import bisect
 import collections
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -104,7 +103,7 @@ def ns3_side(exe: Path, n: int, queries: int, out: Path, extra: List[str]) -> Tu
     out.mkdir(parents=True, exist_ok=True)
     args = [str(exe), f"--n={n}", "--cc=newreno", f"--queries={queries}", "--persistent=1", "--verbose=1",
             f"--pcap={out / 'ns3'}", "--pcap-all=1", *extra]
-    text = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    text = common.run_program(args, "--ns3-args")
     (out / "ns3-events.txt").write_text(text)
     events = collections.defaultdict(list)
     for line in text.splitlines():

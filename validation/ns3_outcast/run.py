@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -111,8 +110,7 @@ def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
     f = cache / f"{cc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
     if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
         return parse_ns3(f.read_text())
-    out = subprocess.run(ns3_args(exe, cc, qmax, header, seed, secs, link_us), capture_output=True, text=True,
-                         check=True).stdout
+    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us))
     if f:
         f.parent.mkdir(parents=True, exist_ok=True)
         tmp = f.with_suffix(".tmp")
@@ -210,6 +208,11 @@ def main(argv=None) -> int:
         p.error(f"--link-us: must be > 0, got {a.link_us}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    # A bad dcnsim key fails here, naming --tcp, not as a traceback from a worker.
+    problems = common.dcnsim_problems(dcnsim_doc(a.cc[0], a.qmax[0], a.header[0], seeds[0], a.secs, a.ties[0],
+                                                 a.dcnsim_l2, over, a.link_us))
+    if problems:
+        p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" or a.trace is not None else None
     if a.trace is not None:
         import phases  # validation/ns3_outcast/phases.py (this script's directory is on sys.path)

@@ -75,7 +75,7 @@ def run_ns3(exe: Path, n: int, routing: str, seed: int, cache: Optional[Path], c
     if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
         return parse_ns3(f.read_text())
     args = [str(exe), f"--n={n}", f"--spray={int(routing == 'rps')}", f"--seed={seed}", f"--cc={cc}"]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    out = common.run_program(args)
     if f:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(out)
@@ -238,6 +238,10 @@ def main(argv=None) -> int:
         if not sep:
             p.error(f"--tcp: expected KEY=VALUE, got {kv!r}")
         over[key] = parse_value(val)
+    # A bad dcnsim key fails here, naming --tcp, not as a traceback mid-table.
+    problems = common.dcnsim_problems(dcnsim_scenario(a.n[0], a.routing[0], 1, over, a.ties))
+    if problems:
+        p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     if a.trace_run:
         n, routing, seed = int(a.trace_run[0]), a.trace_run[1], int(a.trace_run[2])
