@@ -83,3 +83,15 @@ def test_swift_seeds_vary_the_mirror_beside_one_htsim_run(tmp_path):
     # dcnsim's salts change with the seed: the 16 flows' paths, so their completions, differ
     ours = {tuple(c.split("/")[1].strip() for c in r.split("|")[4:7]) for r in rows}
     assert len(ours) > 1, rows
+
+
+def test_a_bad_size_or_k_is_refused_naming_its_option():
+    """A k that is no k-ary fat-tree, or a count below one, stops the
+    harness before any run, naming the option (--k 5 was a RuntimeError
+    traceback from the first dcnsim run, naming topology.k)."""
+    for argv, said in ((["--k", "4", "5"], "--k: each must be even and >= 2"),
+                       (["--pairs", "0"], "--pairs: must be >= 1"),
+                       (["--perm-size", "0"], "--perm-size: must be >= 1")):
+        r = subprocess.run([sys.executable, str(RUN), "/bin/true", *argv], capture_output=True, text=True)
+        assert r.returncode == 2 and said in r.stderr, (argv, r.stderr[-500:])
+        assert "Traceback" not in r.stderr

@@ -412,7 +412,7 @@ def swift_main(a: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport hpcc or swift, htsim_hpcc "
                                   "or htsim_swift) binary")
@@ -435,7 +435,15 @@ def main() -> int:
                     help="swift: Swift's PLB on both sides (htsim's -plb on, dcnsim's tcp.plb)")
     ap.add_argument("--no-pfc", action="store_true",
                     help="hpcc, dcqcn: the mirror without [pfc] (egress queues too large to drop, no pauses)")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
+    # Checked here, naming the option: otherwise the first dcnsim run of the
+    # table fails with the mirror's field (topology.k) as a traceback.
+    for k in a.k:
+        if k < 2 or k % 2:
+            ap.error(f"--k: each must be even and >= 2 (a k-ary fat-tree), got {k}")
+    for opt in ("pairs", "perm_size", "incast_size", "end_us", "queue_pkts"):
+        if getattr(a, opt) < 1:
+            ap.error(f"--{opt.replace('_', '-')}: must be >= 1, got {getattr(a, opt)}")
     if a.no_pfc and a.transport not in ("hpcc", "dcqcn"):
         ap.error("--no-pfc: with --transport hpcc or dcqcn only")
     if a.plb and a.transport != "swift":
