@@ -203,3 +203,18 @@ def test_a_probe_sacked_above_the_handshake_rtt_marks_the_earlier_segments_lost(
         r = run.run_script(p, 4000)
     assert not r.ok
     assert "retransmission 4001:5001" in r.reason and "sent at 0.2" in r.reason, r.reason
+
+
+def test_a_script_that_is_not_there_is_named_before_building(tmp_path):
+    """Linux's scripts are fetched outside the repository; a path to one
+    that was never fetched is refused by name (it was a FileNotFoundError
+    traceback, after building the endpoint)."""
+    missing = tmp_path / "packetdrill" / "gtests" / "net" / "tcp" / "nope.pkt"
+    out = subprocess.run(
+        [sys.executable, str(REPO / "validation" / "packetdrill" / "run.py"), str(SCRIPTS[0]), str(missing)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert out.returncode == 2, out.stderr
+    assert f"scripts: no such file: {missing}" in out.stderr and "Traceback" not in out.stderr

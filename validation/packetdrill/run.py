@@ -644,6 +644,13 @@ def main(argv: list[str] | None = None) -> int:
             overrides[key] = json.loads(value)
         except ValueError:
             overrides[key] = value
+    # Before the build: a path to scripts that were never fetched (Linux's
+    # come from google/packetdrill, outside this repository) is named here,
+    # not as a FileNotFoundError traceback after building.
+    missing = [str(p) for p in a.scripts if not p.is_file()]
+    if missing:
+        ap.error(f"scripts: no such file: {', '.join(missing)} (Linux's own scripts are fetched outside the "
+                 "repository: docs/linux_profile.md, \"Linux's own packetdrill scripts as the judge\")")
     if not a.no_build:
         build()
     passed = failed = 0
