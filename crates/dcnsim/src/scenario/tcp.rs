@@ -526,6 +526,20 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
         (c.plb.enabled, "plb = true")
     } else if key == "sack_rescue" || key == "reduction" {
         (c.sack, "sack = true")
+    } else if matches!(key, "partial_ack_timer" | "reno_reduction" | "reno_hold") {
+        // NewReno's recovery machine reads them, and it runs only
+        // without SACK: under profile = "linux" (SACK on) a user setting
+        // one would see nothing move
+        (!c.sack, "sack = false")
+    } else if c.cc == CcKind::Bbr
+        && matches!(
+            key,
+            "idle_restart" | "abc_limit" | "ack_counting" | "ca_increase"
+        )
+    {
+        // BBR sets cwnd from its model (Linux's cong_control replaces
+        // cong_avoid) and keeps it after idle (tcp_bbr's own restart)
+        (false, "a cc other than \"bbr\"")
     } else if family("rack_") {
         (c.recovery == LossRecovery::Rack, "recovery = \"rack\"")
     } else if family("delayed_ack_") {
