@@ -125,3 +125,20 @@ def test_the_modern_study_says_its_linux_and_bbr_hosts_have_dropping_nic_queues(
             assert p.scenario["topology"].get("nic_buffer", "100pkt") == "100pkt", p.label
     text = (ROOT / "docs" / "modern.md").read_text()
     assert "TCP Small Queues" in text and "nic_buffer" in text
+
+
+def test_keys_the_linux_stack_or_bbr_never_reads_are_named_not_ignored():
+    import pytest
+
+    def sc(**tcp):
+        return dcnsim.Scenario(name="k", stop="1ms",
+                               topology={"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "10us",
+                                         "buffer": "100pkt"},
+                               tcp=dcnsim.Tcp(profile="linux", **tcp),
+                               apps=[{"kind": "bulk", "src": 1, "dst": 0, "size": "10KB"}])
+    # NewReno's recovery keys act only without SACK, which the profile turns on
+    with pytest.warns(dcnsim.DcnsimWarning, match="reno_hold changes nothing: it is read only with sack = false"):
+        dcnsim.run(sc(reno_hold=False))
+    # BBR sets cwnd from its model: the loss-based algorithms' growth keys do nothing
+    with pytest.warns(dcnsim.DcnsimWarning, match='abc_limit changes nothing: it is read only with a cc other than "bbr"'):
+        dcnsim.run(sc(cc="bbr", abc_limit=2))
