@@ -398,22 +398,32 @@ def test_bench_ns3_scenarios_are_the_ones_the_ns3_harness_runs():
     """The two scenarios timed against ns-3 are validation/ns3_incast's
     documents for its FaST setup (n = 100, 100 queries, ns-3 NewReno's
     growth) and its DCTCP star with 64 bulk senders: if the harness's
-    matching changes, the bench follows or this fails."""
+    matching changes, the bench follows or this fails. The side by side
+    (benchmarks/ns3_side_by_side.py) times them in ns-3's order of
+    equal-time events, as the harness runs them; the bench keeps the
+    engine's seeded order, which any number of threads can run."""
     import importlib.util
     from pathlib import Path
 
     from dcnsim import bench
 
-    path = Path(__file__).resolve().parent.parent / "validation" / "ns3_incast" / "run.py"
-    spec = importlib.util.spec_from_file_location("ns3_incast_run", path)
-    v = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(v)
+    def load(name, rel):
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent.parent / rel)
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        return m
+
+    v = load("ns3_incast_run", "validation/ns3_incast/run.py")
+    sbs = load("ns3_side_by_side", "benchmarks/ns3_side_by_side.py")
     fast = v.SETUPS["fast"]
     reno = {"ca_increase": v.NS3_CA_INCREASE["newreno"], "abc_limit": v.NS3_ABC_LIMIT["newreno"], **fast["tcp"]}
     want = v.dcnsim_scenario(100, "newreno", 100, "persistent", 0.01, reno, fast["buffer"])
-    got = bench.ns3_fast_incast_n100()
-    assert {**got, "name": want["name"]} == want
+    timed = [doc for _, doc in sbs.SCENARIOS["ns3_fast_incast_n100"].docs()]
+    assert timed and all({**doc, "name": want["name"]} == want for doc in timed)
+    assert {**bench.ns3_fast_incast_n100(), "name": want["name"], "ties": want["ties"]} == want
+    assert "ties" not in bench.ns3_fast_incast_n100()
     want = v.dcnsim_scenario(64, "dctcp", 1, "persistent", 0.01)
+    assert all(doc.get("ties") == want["ties"] for _, doc in sbs.SCENARIOS["ns3_dctcp_bulk_64"].docs())
     got = bench.ns3_dctcp_bulk_64()
     assert [(a["src"], a["dst"], a["duration"]) for a in got["apps"]] == [(i, 0, "1s") for i in range(1, 65)]
     assert {k: got[k] for k in ("seed", "l2_overhead", "host_jitter", "routing", "tcp")} == \

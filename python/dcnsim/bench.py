@@ -62,14 +62,13 @@ def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[
     incast.cc: the other transports' ports are drop-tail FIFOs, and their
     packets are not ECN-capable; RED drops what it cannot mark, which no
     DCTCP packet is), ns-3's 2 bytes of point-to-point framing, no host
-    jitter, one path, and ns-3's order of equal-time events (first
-    scheduled first: ``ties = "fifo"``), so both sides send the same packets."""
+    jitter, one path."""
     topology = {"kind": "star", "hosts": hosts, "rate": "1Gbps", "delay": "25us", "buffer": "100000B"}
     if tcp["cc"] == "dctcp":
         topology["ecn_k"] = "20pkt"
         topology["ecn_non_ect"] = "drop"
     return {
-        "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s", "ties": "fifo",
+        "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s",
         "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
     }
 
