@@ -155,9 +155,9 @@ def parse_seeds(text: str, flag: str = "--seeds") -> List[int]:
 
 
 def parse_seed(text: str, flag: str = "--seed") -> int:
-    """One seed (``run --seed``, ``model enqueue --seed``), refused here as
-    ``--seeds`` refuses it: past the parser, a bad one reads as a problem of
-    the scenario file, whose own seed is fine."""
+    """``run --seed``, refused here as ``--seeds`` refuses it: past the
+    parser, a bad one reads as a problem of the scenario file, whose own
+    seed is fine. (``model enqueue --seed`` checks its own, after parsing.)"""
     from . import _SEED_RANGE, _seed_ok
 
     try:
