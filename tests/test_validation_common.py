@@ -72,3 +72,33 @@ def test_incast_harness_delayed_acks_are_ns3s():
     assert keys == {"delayed_ack": True, "delayed_ack_segments": 2, "delayed_ack_timeout": "200ms",
                     "delayed_ack_quickack": 0}
     assert run.NS3_ABC_LIMIT["newreno"] == 1
+
+
+def test_an_ns3_program_appears_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Two harnesses (or two test workers) building one program: the one
+    that finds the executable must find all of it. The compiler writes
+    another name, renamed into place when it has finished; a failed build
+    leaves nothing behind."""
+    build = tmp_path / "build"
+    exe = build / "prog"
+    fake = tmp_path / "g++"
+    # a compiler that records whether it links straight into the program's
+    # name, where a reader would find it half written
+    fake.write_text("#!/bin/sh\nwhile [ \"$1\" != -o ]; do shift; done\nout=$2\n"
+                    f"[ \"$out\" = \"{exe}\" ] && echo direct >> {tmp_path}/log\n"
+                    "printf half > \"$out\"; printf ' whole' >> \"$out\"\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(common.shutil, "which", lambda name: str(fake))
+    src = tmp_path / "prog.cc"
+    src.write_text("int main() {}\n")
+    assert common.ns3_binary(src, build) == exe
+    assert exe.read_text() == "half whole"
+    assert not (tmp_path / "log").exists(), "linked into the program's own name: visible half written"
+    assert [p.name for p in build.iterdir()] == ["prog"]
+    # a failing build: SystemExit, and no half-made file of it
+    fake.write_text("#!/bin/sh\nwhile [ \"$1\" != -o ]; do shift; done\nprintf half > \"$2\"\nexit 1\n")
+    src.write_text("int main() { return 1; }\n")
+    exe.unlink()
+    with pytest.raises(SystemExit, match="compiling the ns-3 program failed"):
+        common.ns3_binary(src, build)
+    assert list(build.iterdir()) == []

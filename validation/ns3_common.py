@@ -8,6 +8,7 @@ import this module by path: ``sys.path`` gets ``validation/`` first.
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
@@ -31,12 +32,20 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
     if cxx is None:
         sys.exit("no C++ compiler (g++) found")
     build_dir.mkdir(parents=True, exist_ok=True)
+    # Linked beside it and renamed into place: another process (a second
+    # harness, a parallel test worker) that finds the executable must find a
+    # whole one, not the linker's half-written file (exec: "Text file busy").
+    tmp = build_dir / f".{source.stem}.{os.getpid()}.tmp"
     # pkg-config's ns3 files name libgsl.so, which Debian's runtime
     # packages do not ship: link the ns-3 libraries by name instead.
-    cmd = [cxx, "-O2", "-std=c++17", "-o", str(exe), str(source)] + [f"-lns3-{m}" for m in NS3_LIBS]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
+    cmd = [cxx, "-O2", "-std=c++17", "-o", str(tmp), str(source)] + [f"-lns3-{m}" for m in NS3_LIBS]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
+        os.replace(tmp, exe)
+    finally:
+        tmp.unlink(missing_ok=True)
     return exe
 
 
