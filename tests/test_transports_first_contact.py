@@ -146,6 +146,15 @@ def test_other_out_of_range_values_name_the_key(transport, key, value, reason):
     assert reason in problems[0].message
 
 
+def test_a_small_swift_max_cwnd_alone_is_valid():
+    # the default initial window (15 packets) is cut to the cap, not blamed
+    # on swift_initial_window, a key the user never set
+    problems = dcnsim.validate(incast("swift", 1, swift_max_cwnd=10))
+    assert list(problems) == [] and list(problems.warnings) == []
+    problems = dcnsim.validate(incast("swift", 1, swift_max_cwnd=10, swift_initial_window=12))
+    assert [p.path for p in problems] == ["tcp.swift_initial_window"]
+
+
 def test_hpcc_without_int_and_hpcc_over_trimming_are_refused():
     sc = incast("hpcc", 1)
     sc.int = False

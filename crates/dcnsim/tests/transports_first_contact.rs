@@ -211,6 +211,38 @@ fn swift_initial_window_above_its_max_is_refused() {
     parse_config(&incast("swift", json!({"swift_initial_window": 1000}))).unwrap();
 }
 
+/// A swift_max_cwnd below the default initial window (15 packets) alone is
+/// valid: the default first flight is cut to the cap, not refused at a key
+/// the user never set; an app's own cap does the same for that app.
+#[test]
+fn a_small_swift_max_cwnd_alone_caps_the_default_initial_window() {
+    let initial = |doc: &Value| -> Vec<u32> {
+        let cfg = parse_config(doc).unwrap_or_else(|e| panic!("expected valid, got {e:?}"));
+        cfg.apps
+            .iter()
+            .map(|a| a.tcp().expect("a TCP-family app").swift.initial_window)
+            .collect()
+    };
+    assert_eq!(
+        initial(&incast("swift", json!({"swift_max_cwnd": 10}))),
+        [10]
+    );
+    assert_eq!(
+        initial(&incast("swift", json!({"swift_max_cwnd": 40}))),
+        [15]
+    );
+    let mut doc = incast("swift", json!({}));
+    doc["apps"][0]["tcp"] = json!({"swift_max_cwnd": 4});
+    assert_eq!(initial(&doc), [4]);
+    // a window given above the cap is still refused, wherever the cap is set
+    doc["tcp"]["swift_initial_window"] = json!(8);
+    assert_err(
+        &errors(&doc),
+        "apps[0].tcp.swift_initial_window",
+        "exceeds swift_max_cwnd",
+    );
+}
+
 /// A rate floor at or above every host's line rate leaves no cut any room.
 #[test]
 fn a_rate_floor_at_line_rate_is_named() {

@@ -61,6 +61,7 @@ impl TcpSection {
         let rto_min = self.rto_min.unwrap_or(d.rto_min);
         let sack = self.sack.unwrap_or(d.sack);
         let fast_smin = self.fast_smin.unwrap_or(d.fast.smin);
+        let swift_max_cwnd = self.swift_max_cwnd.unwrap_or(d.swift.max_cwnd_packets);
         // A preset sets (σ², μ, v_τ, v_ω); explicit keys override it.
         let rand_base = self
             .tcprand_preset
@@ -215,8 +216,14 @@ impl TcpSection {
                 beta: self.swift_beta.unwrap_or(d.swift.beta),
                 max_mdf: self.swift_max_mdf.unwrap_or(d.swift.max_mdf),
                 min_cwnd: self.swift_min_cwnd.unwrap_or(d.swift.min_cwnd),
-                max_cwnd_packets: self.swift_max_cwnd.unwrap_or(d.swift.max_cwnd_packets),
-                initial_window: self.swift_initial_window.unwrap_or(d.swift.initial_window),
+                max_cwnd_packets: swift_max_cwnd,
+                // the default first flight fits under a smaller swift_max_cwnd
+                // (Algorithm 1 keeps the window within it); only a window the
+                // user gave above it is refused (tcp_cross_checks), so setting
+                // swift_max_cwnd = 10 alone is not blamed on a key never set
+                initial_window: self
+                    .swift_initial_window
+                    .unwrap_or(d.swift.initial_window.min(swift_max_cwnd)),
                 rtx_reset_threshold: self
                     .swift_rtx_reset_threshold
                     .unwrap_or(d.swift.rtx_reset_threshold),
