@@ -97,19 +97,19 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 /// The one problem of a validation that `stop` ended.
 pub const INTERRUPTED: &str = "interrupted";
 
-/// The largest packet the apps send, on the wire (TCP's mss and header,
-/// UDP's payload and its 28 header bytes, plus `l2_overhead`).
+/// The largest packet the apps send, on the wire (plus `l2_overhead`).
 fn full_packet(cfg: &Config) -> u64 {
-    cfg.apps
-        .iter()
-        .map(|a| match (a, a.tcp()) {
-            (_, Some(t)) => t.mss as u64 + t.header_bytes as u64,
-            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
-        + cfg.l2_overhead as u64
+    cfg.apps.iter().filter_map(app_packet).max().unwrap_or(0) + cfg.l2_overhead as u64
+}
+
+/// An app's full-size packet without `l2_overhead`: TCP's mss and header,
+/// UDP's payload and its 28 header bytes; None for an app that sends none.
+fn app_packet(a: &AppSpec) -> Option<u64> {
+    match (a, a.tcp()) {
+        (_, Some(t)) => Some(t.mss as u64 + t.header_bytes as u64),
+        (AppSpec::UdpCbr { payload_bytes, .. }, None) => Some(*payload_bytes as u64 + 28),
+        _ => None,
+    }
 }
 
 /// A threshold's unit in words.
@@ -881,11 +881,7 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
     }
     let header = t.header_bytes as u64;
     let small = apps.iter().enumerate().find_map(|(i, a)| {
-        let wire = match (a, a.tcp()) {
-            (_, Some(c)) => c.mss as u64 + c.header_bytes as u64,
-            (AppSpec::UdpCbr { payload_bytes, .. }, None) => *payload_bytes as u64 + 28,
-            _ => return None,
-        } + l2_overhead as u64;
+        let wire = app_packet(a)? + l2_overhead as u64;
         (wire <= header).then_some((i, wire))
     });
     if let Some((i, wire)) = small {
@@ -1072,24 +1068,23 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
     }]
 }
 
+/// The links with a host at one end: every path starts on one and ends on
+/// one, so their rates and delays bound every flow's.
+fn host_links(cfg: &Config) -> impl Iterator<Item = &crate::config::LinkSpec> {
+    let nodes = &cfg.topology.nodes;
+    cfg.topology.links.iter().filter(move |l| {
+        [l.a, l.b]
+            .iter()
+            .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
+    })
+}
+
 /// A DCQCN or TIMELY rate floor (`dcqcn_min_rate`, `timely_min_rate`) at
 /// or above the line rate of every host: a cut can never take a sender
 /// below it, so the scheme sends at line rate whatever it hears (the
 /// floor is clamped to the sender's line rate, tcp/dcqcn.rs).
 fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    let nodes = &cfg.topology.nodes;
-    let fastest = cfg
-        .topology
-        .links
-        .iter()
-        .filter(|l| {
-            [l.a, l.b]
-                .iter()
-                .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
-        })
-        .map(|l| l.rate_bps)
-        .max()
-        .unwrap_or(0);
+    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
     let mut out: Vec<ScenarioError> = Vec::new();
     for (i, a) in cfg.apps.iter().enumerate() {
         let Some(t) = a.tcp() else { continue };
@@ -1122,41 +1117,25 @@ fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// 9 Gbps). Every path crosses two host links each way, so four times the
 /// shortest host link's delay bounds every RTT from below.
 fn hpcc_base_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    let nodes = &cfg.topology.nodes;
-    let Some(shortest) = cfg
-        .topology
-        .links
-        .iter()
-        .filter(|l| {
-            [l.a, l.b]
-                .iter()
-                .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
-        })
-        .map(|l| l.delay)
-        .min()
-    else {
+    let Some(shortest) = host_links(cfg).map(|l| l.delay).min() else {
         return Vec::new();
     };
     let bound = SimTime(shortest.0.saturating_mul(4));
-    let apps: Vec<String> = cfg
+    // (app, its T) of every HPCC app whose T is under the bound
+    let low: Vec<(usize, SimTime)> = cfg
         .apps
         .iter()
         .enumerate()
-        .filter(|(_, a)| {
-            a.tcp().is_some_and(|t| {
-                t.transport == Transport::Hpcc
-                    && t.hpcc.base_rtt > SimTime::ZERO
-                    && t.hpcc.base_rtt < bound
-            })
+        .filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == Transport::Hpcc)?;
+            let rtt = t.hpcc.base_rtt;
+            (rtt > SimTime::ZERO && rtt < bound).then_some((i, rtt))
         })
-        .map(|(i, _)| i.to_string())
         .collect();
-    let Some(first) = apps.first() else {
+    let Some(&(_, t)) = low.first() else {
         return Vec::new();
     };
-    let t = cfg.apps[first.parse::<usize>().unwrap_or(0)]
-        .tcp()
-        .map_or(SimTime::ZERO, |t| t.hpcc.base_rtt);
+    let apps: Vec<String> = low.iter().map(|(i, _)| i.to_string()).collect();
     vec![ScenarioError {
         path: "tcp.hpcc_base_rtt".into(),
         message: format!(
