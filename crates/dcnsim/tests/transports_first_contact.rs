@@ -173,6 +173,14 @@ fn a_trimmed_header_not_smaller_than_a_full_packet_is_refused() {
     let mut doc = incast("ndp", json!({}));
     doc["trimming"] = json!({"header": "9063B"});
     parse_config(&doc).unwrap();
+    // a UDP source of 20-byte datagrams (48 bytes) beside NDP's flows is no
+    // misconfiguration of trimming: its packets keep their size when trimmed
+    let mut doc = incast("ndp", json!({}));
+    doc["apps"].as_array_mut().unwrap().push(json!(
+        {"kind": "udp_cbr", "src": 1, "dst": 2, "rate": "1Gbps", "payload": 20, "stop": "1ms"}));
+    let cfg = parse_config(&doc).expect("a small UDP source beside NDP is valid");
+    let r = dcnsim::run(&cfg);
+    common::check_conservation(&r);
 }
 
 /// A header queue of 0 holds nothing: refused as any queue limit of 0.

@@ -880,7 +880,11 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
         );
     }
     let header = t.header_bytes as u64;
+    // a transport's full segments only: a UDP source of small datagrams
+    // beside them is no misconfiguration (a trimmed packet no larger than
+    // the header keeps its size, net/trim.rs)
     let small = apps.iter().enumerate().find_map(|(i, a)| {
+        a.tcp()?;
         let wire = app_packet(a)? + l2_overhead as u64;
         (wire <= header).then_some((i, wire))
     });
