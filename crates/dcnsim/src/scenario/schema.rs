@@ -1336,8 +1336,8 @@ pub struct TcpSection {
     /// Swift: largest window, packets
     #[schemars(extend("x-default" = "1000"))]
     pub swift_max_cwnd: Opt<Int<1>>,
-    /// Swift: initial window, packets (htsim's main_swift: 15)
-    #[schemars(extend("x-default" = "15"))]
+    /// Swift: initial window, packets, at most `swift_max_cwnd` (htsim's main_swift: 15)
+    #[schemars(extend("x-default" = "15, or `swift_max_cwnd` if smaller"))]
     pub swift_initial_window: Opt<Int<1>>,
     /// Swift: timeouts in a row after which the window falls to `swift_min_cwnd`
     #[schemars(extend("x-default" = "5"))]
