@@ -315,3 +315,25 @@ fn the_flows_table_names_a_congestion_control_only_where_tcp_runs_one() {
         }
     }
 }
+
+/// NDP assumes switches trim: without trimming, whether the table is
+/// missing or says `enabled = false`, each NDP app is warned at its
+/// transport, in words that fit both; with trimming on, nothing is said.
+#[test]
+fn ndp_without_trimming_is_named_either_way() {
+    let mut absent = incast("ndp", json!({}));
+    absent.as_object_mut().unwrap().remove("trimming");
+    let mut off = incast("ndp", json!({}));
+    off["trimming"] = json!({"enabled": false});
+    for doc in [absent, off] {
+        let w = warned(&doc);
+        let e =
+            warning_at(&w, "apps[0].tcp.transport").expect("NDP without trimming is warned about");
+        assert!(
+            e.message.contains("without trimming") && e.message.contains("enabled = false"),
+            "{}",
+            e.message
+        );
+    }
+    assert!(warning_at(&warned(&incast("ndp", json!({}))), "apps[0].tcp.transport").is_none());
+}

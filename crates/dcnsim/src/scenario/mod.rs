@@ -926,8 +926,11 @@ fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .filter(|(_, a)| a.tcp().is_some_and(|t| t.transport == Transport::Ndp))
         .map(|(i, _)| ScenarioError {
             path: format!("apps[{i}].tcp.transport"),
-            message: "\"ndp\" without [trimming]: switches drop instead of trimming, so every \
-                      overflow waits for ndp_rto"
+            // `enabled = false` leaves no trimming, as an absent table does:
+            // the message must not tell that user the table is missing
+            message: "\"ndp\" without trimming (no [trimming] table, or trimming.enabled = \
+                      false): switches drop instead of trimming, so every overflow waits for \
+                      ndp_rto"
                 .into(),
         })
         .collect()
