@@ -40,7 +40,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from .. import _tables
 from .._atomic import atomic_write, check_out_dir
-from .._tables import table_file
 from ..plots import title_note
 from ..sweep import Point, point_dir, run_sweep
 from .claims import compare_claim, register_problems
@@ -476,7 +475,7 @@ def table_version(point_dir: Union[str, os.PathLike], table: str) -> float:
     """The modification time of a point's ``table`` (CSV or Parquet, as
     ``read_table`` finds it; 0 when it has none): what an analysis caches
     of a table is keyed by it, so a point written again is read again."""
-    p = table_file(point_dir, table)
+    p = _tables.table_file(point_dir, table)
     return p.stat().st_mtime if p is not None else 0.0
 
 
