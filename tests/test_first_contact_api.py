@@ -226,6 +226,30 @@ def test_fct_bins_names_a_table_that_is_not_a_flows_table(untraced):
         fct_bins(untraced.blocks)  # was pandas' KeyError('app_bytes')
 
 
+def test_one_column_check_for_plots_and_analyses_with_both_kinds_of_help(untraced, tmp_path):
+    # plots and fct_bins had a _need_columns each: the plots' said the
+    # column meant but crashed on a table that was not one, fct_bins' said
+    # what to pass but not the column meant
+    from dcnsim import analysis, plots
+    from dcnsim._tables import need_columns
+
+    assert not hasattr(plots, "_need_columns") and not hasattr(analysis, "_need_columns")
+    # a flows table with one column renamed: the column meant, then what to pass
+    renamed = untraced.flows.rename(columns={"fct_s": "fct"})
+    with pytest.raises(KeyError, match=re.escape("fct_bins: flows: the table has no column 'fct_s' "
+                                                 "(did you mean 'fct'?): pass a flows table")):
+        analysis.fct_bins(renamed)
+    # not a table at all: was "'dict' object has no attribute 'columns'"
+    with pytest.raises(TypeError, match=re.escape("line_plot: data: expected a table (a pandas DataFrame), got dict")):
+        plots.line_plot({"servers": [1, 2], "goodput_mbps": [3.0, 4.0]}, "servers", "goodput_mbps",
+                        xlabel="servers", ylabel="goodput (Mbps)")
+    with pytest.raises(TypeError, match=re.escape("fct_bins: flows: expected a table (a pandas DataFrame), got list")):
+        analysis.fct_bins([])
+    # no column near the one asked for: the table's columns instead
+    with pytest.raises(KeyError, match=re.escape("f: x: the table has no column 'zzz' (its columns: servers, seed)")):
+        need_columns(_two_seeds()[["servers", "seed"]], "f", {"x": "zzz", "y": None})
+
+
 def test_offered_load_reads_units_as_scenarios_do_and_names_a_bad_argument(untraced):
     from dcnsim.analysis import offered_load
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import _core
+from ._tables import need_columns
 from .errors import ScenarioError
 
 __all__ = [
@@ -128,7 +129,9 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
     are left out of the statistics, so say how many), ``mean_s``, ``p50_s``,
     ``p99_s``, ``max_s`` (the paper's "100th percentile") of ``fct_s`` over
     the completed flows; NaN for a bin without completed flows."""
-    _need_columns(flows, "fct_bins", ("app_bytes", "completed", "fct_s"))
+    # a table without them (a blocks table, say): refused naming them, not as pandas' bare KeyError
+    need_columns(flows, "fct_bins", {"flows": ("app_bytes", "completed", "fct_s")}, arg="flows",
+                 fix="pass a flows table (Result.flows, or flows.csv of a written run)")
     bins = _checked_bins(bins)
     f = _tcp(flows)
     rows = []
@@ -155,15 +158,6 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("bin")
-
-
-def _need_columns(flows: pd.DataFrame, fn: str, columns: Sequence[str]) -> None:
-    """A table without the flows table's columns ``fn`` reads (a ``blocks``
-    table, say) is refused naming them, not as pandas' bare KeyError."""
-    missing = [c for c in columns if c not in getattr(flows, "columns", ())]
-    if missing:
-        raise KeyError(f"{fn}: flows: the table has no column {', '.join(map(repr, missing))}: pass a flows "
-                       "table (Result.flows, or flows.csv of a written run)")
 
 
 def _checked_bins(bins: Bins) -> Bins:

@@ -51,6 +51,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa: E402
 
 from ._atomic import atomic_write  # noqa: E402
+from ._tables import need_columns  # noqa: E402
 
 __all__ = ["STYLE", "FORMATS", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "series_hatches",
            "incast_goodput_plot", "title_note", "figure_problems", "CHECK_ENV"]
@@ -300,19 +301,6 @@ def _nonnegative(ys: Any, hlines: Sequence[tuple] = ()) -> bool:
     return not len(vals) or bool(vals.min() >= 0)
 
 
-def _need_columns(data, plot: str, **named: Optional[str]) -> None:
-    """Refuse a column name the table does not have, naming the argument
-    and the column meant (pandas' own KeyError names neither)."""
-    have = [str(c) for c in data.columns]
-    for role, col in named.items():
-        if col is not None and col not in data.columns:
-            import difflib
-
-            close = difflib.get_close_matches(str(col), have, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"its columns: {', '.join(have)}"
-            raise KeyError(f"{plot}: {role}: the table has no column {col!r} ({hint})")
-
-
 def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
                  panel: Any = None) -> None:
     """Refuse a line given several rows at one x (a sweep's seeds, say):
@@ -356,7 +344,8 @@ def line_plot(
     With ``log2x`` the x axis is log2 with ticks at the data's x values.
     ``hlines`` are ``(y, label)`` reference lines (in scaled units).
     Returns the figure (or the written paths if ``path`` is given)."""
-    _need_columns(data, "line_plot", x=x, y=y, series=series, yerr=yerr)
+    # pandas' own KeyError names neither the argument nor the column meant
+    need_columns(data, "line_plot", {"x": x, "y": y, "series": series, "yerr": yerr})
     groups = [(None, data)] if series is None else list(data.groupby(series, sort=False))
     for name, g in groups:  # before a figure is opened: a refused one would stay open in pyplot
         _one_y_per_x(g, x, y, "line_plot", series, name)
@@ -500,7 +489,7 @@ def facet_plot(
     the figure."""
     import numpy as np
 
-    _need_columns(data, "facet_plot", x=x, y=y, series=series, facet=facet, yerr=yerr)
+    need_columns(data, "facet_plot", {"x": x, "y": y, "series": series, "facet": facet, "yerr": yerr})
     facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
