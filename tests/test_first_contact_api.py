@@ -312,6 +312,28 @@ def test_a_builders_extra_may_not_set_a_field_the_builder_sets_to_another_value(
     assert FatTree(k=4, extra={"k": 4}).to_dict()["k"] == 4
 
 
+@pytest.mark.parametrize("refusal", ["scenario", "labels", "cluster"])
+def test_a_refused_sweep_leaves_none_of_the_parents_it_would_have_made(tmp_path, refusal):
+    # refused for bad input, a sweep into new/a/b left new/ and new/a/
+    # behind (only the last directory went again), and a cluster it could
+    # not reach all three
+    good = small_incast().to_dict()
+    pts, kw, error = {
+        "scenario": ([Point("a", dict(good, stop="-1s"))], {}, dcnsim.ScenarioError),
+        "labels": ([Point("x=a/b", good), Point("x=a_b", good)], {}, ValueError),
+        "cluster": ([Point("a", good)], {"cluster": "tcp://127.0.0.1:9"}, RuntimeError),
+    }[refusal]
+    with pytest.raises(error):
+        run_sweep(pts, tmp_path / "new" / "a" / "b", jobs=1, progress=False, **kw)
+    assert list(tmp_path.iterdir()) == []
+    # a parent the user had stays, with what it holds
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "notes.txt").write_text("mine")
+    with pytest.raises(error):
+        run_sweep(pts, tmp_path / "new" / "a" / "b", jobs=1, progress=False, **kw)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["new", "notes.txt"]
+
+
 def test_a_sweep_refused_before_it_runs_leaves_no_directory_it_made(tmp_path):
     bad = dict(small_incast().to_dict(), stop="-1s")
     out = tmp_path / "new" / "sweep"
@@ -319,7 +341,7 @@ def test_a_sweep_refused_before_it_runs_leaves_no_directory_it_made(tmp_path):
         run_sweep([Point("a", bad)], out, jobs=1, progress=False)
     assert not out.exists()
     # a directory the user had stays, with what it holds
-    out.mkdir()
+    out.mkdir(parents=True)
     (out / "notes.txt").write_text("mine")
     with pytest.raises(dcnsim.ScenarioError):
         run_sweep([Point("a", bad)], out, jobs=1, progress=False)

@@ -41,6 +41,15 @@ def test_run_option_and_set_of_one_field_agreeing_run():
     assert ", seed 3" in r.stdout.splitlines()[0]
 
 
+@needs_core
+def test_a_sweep_refused_for_a_bad_value_leaves_no_parent_of_its_out(tmp_path):
+    # `--out a/b/c` refused for a negative buffer left a/ and a/b/ behind
+    r = cli("sweep", str(DATA / "small_incast.toml"), "--set", "topology.buffer=32KB,-1KB",
+            "--out", str(tmp_path / "a" / "b" / "c"))
+    assert r.returncode == 2 and "topology.buffer" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sweep_threads_and_a_threads_axis_is_refused(tmp_path):
     out = tmp_path / "out"
     r = cli("sweep", str(DATA / "small_incast.toml"), "--threads", "2", "--set", "threads=1,2", "--out", str(out))

@@ -104,6 +104,11 @@ def test_result_write_failure_leaves_no_partial_table(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         r.write(tmp_path / "out")
     out = tmp_path / "out"
+    # the directory as it was: none, not an empty one made for the write
+    assert not out.exists()
+    out.mkdir()
+    with pytest.raises(OSError):
+        r.write(out)
     assert not (out / "blocks.csv").exists()
     assert not (out / "summary.json").exists()  # never marks a failed write complete
     assert leftovers(out) == []

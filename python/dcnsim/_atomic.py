@@ -8,12 +8,13 @@ import os
 # defined in errors: the CLI catches it without loading this module
 from .errors import OutputDirError
 
-__all__ = ["OutputDirError", "StagedFiles", "atomic_open", "atomic_write", "check_out_dir", "dir_lock"]
+__all__ = ["OutputDirError", "StagedFiles", "atomic_open", "atomic_write", "check_out_dir", "dir_lock", "missing_dirs",
+           "remove_empty_dirs"]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import IO, Any, Callable, Iterator, List, Tuple, Union
+    from typing import IO, Any, Callable, Iterable, Iterator, List, Tuple, Union
 
 
 def _file_mode() -> int:
@@ -174,6 +175,50 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     return target
 
 
+def missing_dirs(path: Union[str, os.PathLike]) -> List[str]:
+    """``path`` and those of its parents that do not exist, deepest first:
+    what ``os.makedirs(path)`` would make."""
+    out = []
+    p = os.fspath(path)
+    while p and not os.path.lexists(p):
+        out.append(p)
+        parent = os.path.dirname(p.rstrip(os.sep) or p)
+        if parent == p:
+            break
+        p = parent
+    return out
+
+
+def remove_empty_dirs(made: Iterable[str]) -> None:
+    """Remove the directories ``made`` (deepest first, as
+    :func:`missing_dirs` lists them) that are still empty: a command
+    refused leaves the file system as it found it. ``rmdir`` removes
+    nothing but an empty directory, so one that has since received a
+    file, ours or another process's, stays, and so do its parents."""
+    for d in made:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+
+
+def _make_dirs(path: Union[str, os.PathLike]) -> List[str]:
+    """``os.makedirs(path, exist_ok=True)``, returning the directories this
+    call made (deepest first): only those are its to remove again, not one
+    another process made at the same moment."""
+    made: List[str] = []
+    for d in reversed(missing_dirs(path)):
+        try:
+            os.mkdir(d)
+        except FileExistsError:
+            continue
+        except BaseException:
+            remove_empty_dirs(made[::-1])
+            raise
+        made.append(d)
+    return made[::-1]
+
+
 @contextlib.contextmanager
 def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
     """Hold an exclusive advisory lock on the directory ``path`` (made if
@@ -183,22 +228,57 @@ def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
     writer is refused at once with :class:`OutputDirError`. The lock is
     the kernel's (``flock`` on the directory itself: no lock file among
     the results) and goes with the process, however it ends; forked sweep
-    workers share it. Where ``flock`` is missing (Windows) there is none."""
+    workers share it. Where ``flock`` is missing (Windows) there is none.
+
+    Left by an exception (a refusal of what was to be written, Ctrl-C),
+    the directories it made that are still empty, ``path`` and its new
+    parents, are removed again, the lock still held: a directory is only
+    ever removed by its lock's holder, and a lock taken on one removed
+    meanwhile is let go and taken again on the directory there now."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on Linux or macOS
         yield
         return
-    os.makedirs(path, exist_ok=True)
-    fd = os.open(path, os.O_RDONLY)
-    try:
+    made: List[str] = []
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            made = _make_dirs(path) + made
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            if attempt < 4:  # a new parent removed as it was made (another refused writer's): again
+                continue
+            remove_empty_dirs(made)
+            raise
+        except BaseException:
+            remove_empty_dirs(made)
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            # the other writer's directory (even one made here a moment ago): left as it is
+            os.close(fd)
             raise OutputDirError(f"{os.fspath(path)}: another dcnsim process is writing results there; "
                                  "wait for it to end, or choose another directory") from None
         except OSError:  # a file system without flock: as before, unlocked
             pass
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            # removed (by a writer refused in it) between the open and the lock?
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except OSError:
+            same = False
+        if same or attempt >= 4:
+            break
+        os.close(fd)
+    try:
         yield
+    except BaseException:
+        remove_empty_dirs(made)
+        raise
     finally:
         os.close(fd)

@@ -535,9 +535,11 @@ def run_sweep(
     held complete results of another scenario or core (replaced, with a
     :class:`DcnsimWarning` before anything runs). Invalid scenarios raise :class:`ScenarioError`, and an
     ``out_dir`` that cannot be written :class:`OutputDirError`, before
-    anything runs (every problem, prefixed by the point's label), and so
-    does a directory another sweep or run is writing into (its lock:
-    :func:`dcnsim._atomic.dir_lock`). Ctrl-C while the points run stops
+    anything runs (every problem, prefixed by the point's label) and
+    before a new ``out_dir`` or a parent of it is made, and so does a
+    directory another sweep or run is writing into (its lock:
+    :func:`dcnsim._atomic.dir_lock`, which removes the directories it made
+    again when the sweep ends in an error before a point is written). Ctrl-C while the points run stops
     them (a point without its ``summary.json`` is recomputed on resume) and
     raises ``KeyboardInterrupt`` whose ``df`` is the table of the points
     complete by then, as :class:`SweepError`'s."""
@@ -554,36 +556,37 @@ def run_sweep(
         raise ValueError(EMPTY_OUT_DIR)
     pts = _points(points)
     out_root = check_out_dir(out_dir)
-    made = not out_root.exists()
-    try:
-        # one sweep at a time in a directory: the same command started again in
-        # another terminal would run every point twice and mix their files
-        with dir_lock(out_root):
-            return _sweep_locked(pts, out_root, jobs, progress, format, cluster)
-    except (ScenarioError, SweepLabelError):
-        # refused before any point ran: the directory made only to be locked
-        # goes again (rmdir removes nothing but an empty directory)
-        if made:
-            try:
-                out_root.rmdir()
-            except OSError:
-                pass
-        raise
+    core = _current_core()
+    # a new directory holds nothing to resume: every point is checked before
+    # it (or a parent) is made, so a sweep refused leaves none behind
+    plan = None if out_root.exists() else _plan(pts, out_root, core)
+    # one sweep at a time in a directory: the same command started again in
+    # another terminal would run every point twice and mix their files. A
+    # refusal or Ctrl-C before a point is written removes the directories
+    # the lock made (dir_lock)
+    with dir_lock(out_root):
+        if plan is None or any(d.exists() for d in plan[1]):
+            # made since by another process, with points in it: planned
+            # again, with the directory locked
+            plan = _plan(pts, out_root, core)
+        return _sweep_locked(pts, out_root, plan, core, jobs, progress, format, cluster)
 
 
-def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progress: Optional[bool], format: str,
-                  cluster: Optional[str]):
-    """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
-    from tqdm.auto import tqdm
+_Plan = Tuple[List[Dict[str, Any]], List[Path], List[Optional[Dict[str, Any]]]]
 
-    # resolve and validate every point before running any
+
+def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
+    """Every point resolved and validated before any runs: its document,
+    its directory, and its stored summary when its results there stand for
+    its document (None to run it). Raises what refuses the sweep
+    (:class:`ScenarioError` with every problem, :class:`SweepLabelError`,
+    :class:`OutputDirError`); reads ``out_root``, writes nothing."""
     docs: List[Dict[str, Any]] = []
     dirs: List[Path] = []
     errors: List[Problem] = []
     seen: Dict[Path, str] = {}
     # each point's stored summary when its results stand for its document
     hits: List[Optional[Dict[str, Any]]] = []
-    core = _current_core()
     from . import _problems_of
     from ._document import json_document
     from .result import foreign_files, foreign_files_error
@@ -622,7 +625,15 @@ def _sweep_locked(pts: List["Point"], out_root: Path, jobs: Optional[int], progr
         hits.append(hit)
     if errors:
         raise ScenarioError(errors)
+    return docs, dirs, hits
 
+
+def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[str, str], jobs: Optional[int],
+                  progress: Optional[bool], format: str, cluster: Optional[str]):
+    """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
+    from tqdm.auto import tqdm
+
+    docs, dirs, hits = plan
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
     reformat: List[str] = []
