@@ -154,6 +154,38 @@ def test_run_into_a_directory_another_process_writes_is_refused_before_it_runs(t
     assert r.stdout == "" and list(out.iterdir()) == []
 
 
+@needs_core
+def test_a_second_run_into_the_directory_of_a_run_under_way_is_refused_before_it_runs(tmp_path, monkeypatch):
+    # two `run --out DIR` started together: each one's check at the start
+    # passed (no run held DIR until its write), so both ran, and the second
+    # was refused only after its whole run, or replaced the first's results
+    import json
+    import sys
+
+    import dcnsim
+    from dcnsim import cli as cli_module
+
+    pytest.importorskip("fcntl")
+    out = tmp_path / "new" / "out"
+    real, second = dcnsim.run, []
+
+    def run_and_start_another(*a, **kw):
+        r = real(*a, **kw)
+        # this run done, its results not yet written: another starts
+        second.append(cli("run", str(DATA / "small_incast.toml"), "--seed", "3", "--out", str(out)))
+        return r
+
+    monkeypatch.setattr(dcnsim, "run", run_and_start_another)
+    assert cli_module.main(["run", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress"]) == 0
+    r = second[0]
+    # refused as an unusable --out (2) before it ran (no summary), naming DIR and the writer there
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+    assert f"run: --out {out}: another dcnsim process is writing results there" in r.stderr, r.stderr
+    if sys.platform.startswith("linux"):
+        assert f"(pid {os.getpid()}: " in r.stderr, r.stderr
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 7  # the first's results, whole
+
+
 def test_bench_scenario_whose_process_dies_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
     # a child killed as the kernel's OOM killer kills it: the user reads
     # which scenario and how, the exit status says it failed

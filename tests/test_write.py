@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import dcnsim
 import pandas as pd
@@ -326,3 +327,57 @@ def test_one_writer_at_a_time_in_a_directory(tmp_path):
     # the same process may take it again (locks are released, not leaked)
     with dir_lock(out):
         pass
+
+
+def test_a_held_directory_names_its_writer_and_a_killed_writer_leaves_no_lock(tmp_path):
+    # the lock is the kernel's flock: a writer killed outright (kill -9)
+    # leaves none behind to refuse the next; while it lives it is named
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    from dcnsim.errors import OutputDirError
+
+    pytest.importorskip("fcntl")
+    out = tmp_path / "busy"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from dcnsim._atomic import dir_lock\n"
+                               f"with dir_lock({str(out)!r}):\n print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        who = f" (pid {holder.pid}: " if sys.platform.startswith("linux") else ""
+        with pytest.raises(OutputDirError, match=re.escape(f"{out}: another dcnsim process is writing results "
+                                                           f"there{who}")):
+            with dir_lock(out):
+                pass
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+        holder.stdin.close()
+        holder.stdout.close()
+    # the holder of a lock takes it again (a run holds its --out, then its
+    # write takes it); another thread of the process is refused as another
+    # process is
+    refused = []
+
+    def other_thread():
+        try:
+            with dir_lock(out):
+                pass
+        except OutputDirError as e:
+            refused.append(str(e))
+
+    with dir_lock(out):
+        with dir_lock(out):
+            t = threading.Thread(target=other_thread)
+            t.start()
+            t.join()
+        assert len(refused) == 1 and "another dcnsim process is writing results there" in refused[0]
+        # still held after the inner one is left
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+        assert len(refused) == 2
+    assert list(out.iterdir()) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 
@@ -14,7 +15,18 @@ __all__ = ["OutputDirError", "StagedFiles", "atomic_open", "atomic_write", "chec
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import IO, Any, Callable, Iterable, Iterator, List, Tuple, Union
+    from typing import (
+        IO,
+        Any,
+        Callable,
+        Dict,
+        Iterable,
+        Iterator,
+        List,
+        Set,
+        Tuple,
+        Union,
+    )
 
 
 def _file_mode() -> int:
@@ -219,25 +231,79 @@ def _make_dirs(path: Union[str, os.PathLike]) -> List[str]:
     return made[::-1]
 
 
+def _lock_holder(fd: int) -> str:
+    """Who holds the ``flock`` on the directory open as ``fd``, as
+    `` (pid N: COMMAND)``, read from Linux's ``/proc/locks``; ``""`` where
+    that cannot be told (another system, another pid namespace)."""
+    try:
+        st = os.fstat(fd)
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return ""
+    me = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    for line in lines:
+        f = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 22233 fe:00:10199623 0 EOF"; a waiter's line has "->" after the number
+        if "->" in f or len(f) < 6 or f[1] != "FLOCK" or f[5] != me or not f[4].isdigit() or f[4] == "0":
+            continue
+        pid = int(f[4])
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                words = [w.decode(errors="replace") for w in fh.read().split(b"\0") if w]
+        except OSError:
+            return f" (pid {pid})"
+        if len(words) > 2 and os.path.basename(words[0]).startswith("python") and words[1] == "-m":
+            words = words[2:]  # python -m dcnsim run ...: dcnsim run ...
+        elif len(words) > 1 and os.path.basename(words[0]).startswith("python") and not words[1].startswith("-"):
+            words = words[1:]  # python /usr/bin/dcnsim run ...
+        if words:
+            words[0] = os.path.basename(words[0])
+        import shlex
+
+        cmd = shlex.join(words)
+        return f" (pid {pid}: {cmd if len(cmd) <= 160 else cmd[:159] + '…'})"
+    return ""
+
+
+#: by thread (its ident), the directories (device, inode) it holds the lock
+#: of: a writer holding one (``dcnsim run --out`` for its whole run) takes
+#: it again for its write without refusing itself. `_thread`, not
+#: `threading`: a run without --out loads no thread module (test_startup)
+_held: "Dict[int, Set[Tuple[int, int]]]" = {}
+
+
 @contextlib.contextmanager
 def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
     """Hold an exclusive advisory lock on the directory ``path`` (made if
     missing) while results are written into it, so two dcnsim processes
     never write one directory at once (their files would mix, and a
     ``summary.json`` would vouch for another run's tables). A second
-    writer is refused at once with :class:`OutputDirError`. The lock is
-    the kernel's (``flock`` on the directory itself: no lock file among
-    the results) and goes with the process, however it ends; forked sweep
-    workers share it. Where ``flock`` is missing (Windows) there is none.
+    writer is refused at once with :class:`OutputDirError`, naming the
+    process that holds it where the system tells (Linux). The lock is the
+    kernel's (``flock`` on the directory itself: no lock file among the
+    results, none left stale): it goes with the process however it ends,
+    a ``kill -9`` too; forked sweep workers share it. Taken again by the
+    thread that holds it, it is held already (a run holds its ``--out``
+    for the whole run, and its write takes it again). Where ``flock`` is
+    missing (Windows) there is none.
 
-    Left by an exception (a refusal of what was to be written, Ctrl-C),
-    the directories it made that are still empty, ``path`` and its new
+    On leaving, the directories it made that are still empty (nothing was
+    written: a refusal, Ctrl-C, a failed write), ``path`` and its new
     parents, are removed again, the lock still held: a directory is only
     ever removed by its lock's holder, and a lock taken on one removed
     meanwhile is let go and taken again on the directory there now."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    held = _held.setdefault(_thread.get_ident(), set())
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and (st.st_dev, st.st_ino) in held:
         yield
         return
     made: List[str] = []
@@ -259,8 +325,9 @@ def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             # the other writer's directory (even one made here a moment ago): left as it is
+            holder = _lock_holder(fd)
             os.close(fd)
-            raise OutputDirError(f"{os.fspath(path)}: another dcnsim process is writing results there; "
+            raise OutputDirError(f"{os.fspath(path)}: another dcnsim process is writing results there{holder}; "
                                  "wait for it to end, or choose another directory") from None
         except OSError:  # a file system without flock: as before, unlocked
             pass
@@ -275,10 +342,13 @@ def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
         if same or attempt >= 4:
             break
         os.close(fd)
+    key = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+    held.add(key)
     try:
         yield
-    except BaseException:
-        remove_empty_dirs(made)
-        raise
     finally:
+        held.discard(key)
+        if not held:
+            _held.pop(_thread.get_ident(), None)
+        remove_empty_dirs(made)
         os.close(fd)

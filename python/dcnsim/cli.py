@@ -275,10 +275,7 @@ def _incomplete(out: str) -> str:
 
 
 def cmd_run(args) -> int:
-    import dcnsim
-
     from ._args import field_key
-    from ._document import load_scenario, with_overrides
 
     seen: Dict[str, Tuple[str, Any]] = {}
     for path, value in args.set or []:
@@ -298,6 +295,24 @@ def cmd_run(args) -> int:
             print(f"run: {flag} {given} and --set {first[0]}={first[1]} both set {flag[2:]}: give it once",
                   file=sys.stderr)
             return 2
+    if not args.out:  # nothing to hold (nor contextlib to load: the writers bring it)
+        return _run_and_write(args, None)
+    import contextlib
+
+    # DIR is held (dir_lock) from before the run to the end of its write: a
+    # second writer started at the same moment is refused before its run,
+    # not once its results have nowhere to go
+    with contextlib.ExitStack() as held:
+        return _run_and_write(args, held)
+
+
+def _run_and_write(args, held) -> int:
+    """``dcnsim run``'s run and its write; ``held`` (an ExitStack, with
+    ``--out``) keeps ``--out``'s lock until the command ends."""
+    import dcnsim
+
+    from ._document import load_scenario, with_overrides
+
     try:
         doc = load_scenario(args.file)
         if args.set:
@@ -306,7 +321,7 @@ def cmd_run(args) -> int:
             doc["threads"] = args.threads
         if args.out:
             # here: a run without --out never loads the writers (nor contextlib)
-            from ._atomic import check_out_dir
+            from ._atomic import check_out_dir, dir_lock
             from .result import foreign_files, foreign_files_error
 
             out_dir = check_out_dir(args.out)
@@ -314,13 +329,12 @@ def cmd_run(args) -> int:
             foreign = foreign_files(out_dir)
             if foreign:
                 raise OutputDirError(foreign_files_error(args.out, foreign))
-            if out_dir.is_dir():
-                from ._atomic import dir_lock
-
-                # a sweep writing there holds it for hours: refused now, not
-                # once this run's time is spent and its results have nowhere to go
-                with dir_lock(out_dir):
-                    pass
+            # another run or a sweep writing there (a sweep holds it for
+            # hours): refused now, not once this run's time is spent; and
+            # held from now on, so one started after this is refused too.
+            # Made for the lock if new, DIR goes again if nothing is
+            # written (an invalid scenario, Ctrl-C)
+            held.enter_context(dir_lock(out_dir))
         # A bar only for a person watching (stderr a terminal), as the sweep's.
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
@@ -350,7 +364,7 @@ def cmd_run(args) -> int:
                 warnings.simplefilter("always", DcnsimWarning)
                 try:
                     out = result.write(args.out, format=args.format)
-                except OutputDirError as e:  # another dcnsim writing there: nothing of ours was
+                except OutputDirError as e:  # files in the way since the start: nothing of ours was written
                     print(f"run: --out {e}; this run's results were not written", file=sys.stderr)
                     return 1
                 finally:
