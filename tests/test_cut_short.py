@@ -109,9 +109,10 @@ def _interrupt_the_second_point(monkeypatch):
 def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_incast_path, tmp_path, capsys,
                                                                            monkeypatch):
     out = tmp_path / "sw"
-    # an earlier sweep into the same directory, with other points
-    assert _sweep(small_incast_path, out, "1,2", capsys) == 0
-    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=1", "apps.0.blocks=2"]
+    # an earlier sweep into the same directory, of a point of this one (a
+    # sweep with other points is refused: test_sweep)
+    assert _sweep(small_incast_path, out, "2", capsys) == 0
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=2"]
 
     real = _interrupt_the_second_point(monkeypatch)
     argv = ["sweep", str(small_incast_path), "--set", "apps.0.blocks=2,3,4", "--jobs", "1", "--no-progress",
@@ -120,7 +121,7 @@ def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted; finished points are kept (sweep.csv lists them)"), said
     assert said.endswith(f"resume with: dcnsim {' '.join(argv)}"), said
-    # this sweep's complete points: 2 (resumed) and 3 (run); not the earlier sweep's 1, nor 4 (never run)
+    # this sweep's complete points: 2 (resumed) and 3 (run); not 4 (never run)
     table = pd.read_csv(out / "sweep.csv")
     assert list(table["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3"]
     assert not list(out.glob("*.tmp*"))
@@ -134,13 +135,19 @@ def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_
 def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(small_incast_path, tmp_path,
                                                                                capsys, monkeypatch):
     out = tmp_path / "sw"
-    assert _sweep(small_incast_path, out, "1", capsys) == 0
+    # an earlier table of a point of this sweep, whose scenario has changed
+    # since: its results are not this sweep's (a sweep with other points
+    # is refused: test_sweep)
+    f = tmp_path / "s.toml"
+    f.write_text(small_incast_path.read_text())
+    assert _sweep(f, out, "5", capsys) == 0
+    f.write_text(small_incast_path.read_text().replace("seed = 7", "seed = 8"))
 
     def ctrl_c(*a, **kw):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sweep, "_run_point", ctrl_c)
-    assert main(["sweep", str(small_incast_path), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
+    assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
                  "--out", str(out)]) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted; finished points are kept, pending ones were cancelled; resume with:"), said

@@ -460,22 +460,60 @@ def test_cli_a_failed_point_writes_the_table_of_the_others_and_says_how_to_retry
 
     out = tmp_path / "o"
     base = ["sweep", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress", "--jobs", "1"]
-    # an earlier sweep in the same directory, with a point this one does not have
-    assert cli.main(base + ["--set", "topology.buffer=8KB,16KB"]) == 0
+    # an earlier sweep in the same directory, of a point of this one
+    assert cli.main(base + ["--set", "topology.buffer=16KB"]) == 0
     capsys.readouterr()
     _failing_at_run_time(monkeypatch, {"topology.buffer=32KB"})
     assert cli.main(base + ["--set", "topology.buffer=16KB,32KB,64KB"]) == 1
     res = capsys.readouterr()
     table = pd.read_csv(out / "sweep.csv")
-    assert list(table["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]  # not the 8KB of before
+    assert list(table["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]  # not the failed 32KB
     assert "topology.buffer=16KB" in res.out and "topology.buffer=64KB" in res.out
     assert "topology.buffer=32KB: ScenarioError: limits.memory: the run went over the limit" in res.err
     assert res.err.rstrip().endswith("3 points (1 run, 1 failed, 1 resumed); finished points are kept (sweep.csv "
                                      "lists them); rerun the same command to retry the failed points")
-    # every point failing: no table of another sweep is left behind
+    # another sweep, without this one's points, is refused before it runs
+    # (it replaced this one's table, or, every point failing, removed it)
     _failing_at_run_time(monkeypatch, {"topology.buffer=128KB"})
-    assert cli.main(base + ["--set", "topology.buffer=128KB"]) == 1
-    assert not (out / "sweep.csv").exists()
+    assert cli.main(base + ["--set", "topology.buffer=128KB"]) == 2
+    assert "holds another sweep's table" in capsys.readouterr().err
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]
+
+
+def test_cli_another_sweep_into_the_same_out_is_refused_the_same_one_resumes(tmp_path, capsys):
+    # a second, different sweep into one --out replaced sweep.csv: the
+    # first sweep's points stayed on disk, their table was gone
+    from dcnsim import cli
+
+    out = tmp_path / "o"
+    base = ["sweep", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress", "--jobs", "1"]
+    assert cli.main(base + ["--set", "topology.buffer=8KB,16KB"]) == 0
+    capsys.readouterr()
+    table = (out / "sweep.csv").read_bytes()
+    # refused before anything runs, naming --out, what would be lost and how to go on
+    assert cli.main(base + ["--set", "topology.buffer=32KB"]) == 2
+    res = capsys.readouterr()
+    assert res.out == ""
+    assert res.err.startswith(f"sweep: --out {out}: holds another sweep's table: sweep.csv lists 2 points this sweep "
+                              "does not have (topology.buffer=8KB, topology.buffer=16KB)"), res.err
+    assert "Rerun that sweep's own command to resume it, give this sweep another --out, or move " \
+           f"{out / 'sweep.csv'} away" in res.err, res.err
+    assert (out / "sweep.csv").read_bytes() == table and not (out / "topology.buffer=32KB").exists()
+    # the same sweep resumes; one that extends it runs its new points and lists every point
+    assert cli.main(base + ["--set", "topology.buffer=8KB,16KB"]) == 0
+    assert "2 points (0 run, 2 resumed)" in capsys.readouterr().out
+    assert cli.main(base + ["--set", "topology.buffer=8KB,16KB,32KB"]) == 0
+    assert "3 points (1 run, 2 resumed)" in capsys.readouterr().out
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == [f"topology.buffer={b}" for b in ("8KB", "16KB", "32KB")]
+    # a file of that name that is no sweep's table is not replaced either
+    (out / "sweep.csv").rename(tmp_path / "first.csv")
+    (out / "sweep.csv").write_text("my notes\n")
+    assert cli.main(base + ["--set", "topology.buffer=32KB"]) == 2
+    assert "holds a sweep.csv that is not a sweep's table (it has no label column)" in capsys.readouterr().err
+    # the table moved away: the other sweep runs there, resuming the point it shares
+    (out / "sweep.csv").unlink()
+    assert cli.main(base + ["--set", "topology.buffer=32KB"]) == 0
+    assert "1 point (0 run, 1 resumed)" in capsys.readouterr().out
 
 
 def test_a_tables_label_lists_are_copied_whole_not_label_by_label(tmp_path):

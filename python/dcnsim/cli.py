@@ -430,16 +430,8 @@ def _summary_columns(df, params: List[str]) -> List[str]:
 def cmd_sweep(args) -> int:
     from .scenario import load_scenario
     from .sweep import (
-        ClusterError,
-        ClusterLostError,
-        SweepError,
-        SweepLabelError,
         _fmt,
         axis_clash,
-        grid,
-        jobs_for_threads,
-        run_sweep,
-        threads_used,
     )
 
     try:
@@ -481,6 +473,28 @@ def cmd_sweep(args) -> int:
         print(f"sweep: --set seed and --seeds both give seeds: give them once, "
               f"--seeds {','.join(_fmt(v) for v in axes['seed'])}", file=sys.stderr)
         return 2
+    import contextlib
+
+    # OUT held from before the sweep runs until its table is written (when
+    # OUT exists: a new one is made by run_sweep once every point is valid)
+    with contextlib.ExitStack() as held:
+        return _sweep_and_write(args, doc, axes, jobs, held)
+
+
+def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs: Optional[int], held) -> int:
+    """``dcnsim sweep``'s points run and its table written; ``held`` (an
+    ExitStack) keeps OUT's lock until the command ends."""
+    from .sweep import (
+        ClusterError,
+        ClusterLostError,
+        SweepError,
+        SweepLabelError,
+        grid,
+        jobs_for_threads,
+        run_sweep,
+        threads_used,
+    )
+
     try:
         pts = grid(doc, axes, seeds=args.seeds)
         if isinstance(args.threads, int) and args.threads > 1:
@@ -497,6 +511,7 @@ def cmd_sweep(args) -> int:
             elif jobs is None:
                 # the cores are shared between points and the threads each really runs on
                 jobs = jobs_for_threads(pts, args.threads, cores=cores, used=used)
+        _claim_sweep_out(args.out, pts, held)
         df = run_sweep(pts, args.out, jobs=jobs, progress=False if args.no_progress else None,
                        format=args.format, cluster=args.cluster)
     except ScenarioError as e:
@@ -538,12 +553,55 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def _claim_sweep_out(out: str, pts, held) -> None:
+    """Before a sweep runs into an existing OUT: OUT locked for the rest of
+    the command (``held``), and the sweep refused when OUT's ``sweep.csv``
+    is another sweep's table, one listing points this sweep does not have:
+    this sweep's table would replace it, and that sweep's results, which
+    stay, would be left without theirs. The same sweep resumes, and one
+    that extends it (more values, more seeds) lists every point of it."""
+    from ._atomic import check_out_dir, dir_lock
+
+    root = check_out_dir(out)
+    if not root.is_dir():
+        return
+    held.enter_context(dir_lock(root))
+    table = root / "sweep.csv"
+    if not table.is_file():
+        return
+    import csv
+
+    try:
+        with open(table, newline="", encoding="utf-8") as fh:
+            rows = csv.reader(fh)
+            header = next(rows, [])
+            if "label" not in header:
+                raise ValueError("it has no label column")
+            at = header.index("label")
+            earlier = [r[at] for r in rows if len(r) > at]
+    except (OSError, UnicodeDecodeError, csv.Error, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise OutputDirError(f"{out}: holds a sweep.csv that is not a sweep's table ({why}): this sweep's table "
+                             f"would replace it; move it away, or give this sweep another --out") from None
+    ours = {p.label for p in pts}
+    other = [label for label in earlier if label not in ours]
+    if other:
+        shown = ", ".join(other[:3]) + (", …" if len(other) > 3 else "")
+        raise OutputDirError(
+            f"{out}: holds another sweep's table: sweep.csv lists {len(other)} point{'s' if len(other) != 1 else ''} "
+            f"this sweep does not have ({shown}), and this sweep's table would replace it. Rerun that sweep's own "
+            f"command to resume it, give this sweep another --out, or move {table} away to start a new table "
+            "there (the points' results stay, and resume in any sweep that has them)")
+
+
 def _write_sweep_table(out: str, df) -> None:
-    """``OUT/sweep.csv``: the table of the sweep's complete points. With
-    none (every point failed, or the cluster went before any finished), an
-    earlier sweep's table is removed: it would list points this sweep does
-    not have."""
-    from ._atomic import atomic_write
+    """``OUT/sweep.csv``: the table of the sweep's complete points (OUT
+    locked while it is written: run_sweep made a new OUT and let it go).
+    With none (every point failed, or the cluster went before any
+    finished), an earlier table is removed: the results it lists are not
+    this sweep's (its points are being computed again, for another
+    scenario or core, and are not complete)."""
+    from ._atomic import atomic_write, dir_lock
 
     path = os.path.join(out, "sweep.csv")
     if df is None or not len(df):
@@ -552,7 +610,8 @@ def _write_sweep_table(out: str, df) -> None:
         except FileNotFoundError:
             pass
         return
-    atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+    with dir_lock(out):
+        atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
 
 
 def _listed(df) -> str:
