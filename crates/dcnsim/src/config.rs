@@ -1323,6 +1323,19 @@ pub struct Config {
     /// Warnings of TCP keys set where nothing reads them (path, message),
     /// found while reading the document (scenario::warnings reports them).
     pub inert_keys: Vec<(String, String)>,
+    /// Per app (by index), how its TCP was written, so that a warning
+    /// names the table the user set a key in (`apps[2].tcp.KEY` or the
+    /// top-level `tcp.KEY`); empty for a config built in code, whose
+    /// warnings name the apps.
+    pub tcp_written: Vec<TcpWritten>,
+}
+
+/// How one app's TCP was written in the scenario document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TcpWritten {
+    /// The keys of the app's own `tcp` table; the others it read from the
+    /// top-level `[tcp]` (or left at their defaults).
+    pub own_keys: Vec<String>,
 }
 
 /// One `[[failures]]` entry: what happens to some directed links from

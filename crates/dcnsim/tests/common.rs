@@ -63,6 +63,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         int: false,
         failures: Vec::new(),
         inert_keys: Vec::new(),
+        tcp_written: Vec::new(),
     }
 }
 

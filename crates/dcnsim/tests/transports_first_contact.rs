@@ -256,14 +256,57 @@ fn a_small_swift_max_cwnd_alone_caps_the_default_initial_window() {
 fn a_rate_floor_at_line_rate_is_named() {
     for (t, key) in [("dcqcn", "dcqcn_min_rate"), ("timely", "timely_min_rate")] {
         let w = warned(&incast(t, json!({key: "100Gbps"})));
-        let e =
-            warning_at(&w, &format!("apps[0].tcp.{key}")).unwrap_or_else(|| panic!("{t}: {w:?}"));
+        let e = warning_at(&w, &format!("tcp.{key}")).unwrap_or_else(|| panic!("{t}: {w:?}"));
         assert!(e.message.contains("line rate"), "{e}");
         let w = warned(&incast(t, json!({key: "10Gbps"})));
-        assert!(
-            warning_at(&w, &format!("apps[0].tcp.{key}")).is_none(),
-            "{w:?}"
+        assert!(!w.iter().any(|e| e.path.ends_with(key)), "{w:?}");
+    }
+}
+
+/// Two more apps of `doc`'s first one, each with `tcp` as its own table.
+fn three_apps(mut doc: Value, tcp: [Value; 3]) -> Value {
+    let app = doc["apps"][0].clone();
+    doc["apps"] = json!([app.clone(), app.clone(), app]);
+    for (i, t) in tcp.into_iter().enumerate() {
+        doc["apps"][i]["tcp"] = t;
+    }
+    doc
+}
+
+/// A rate floor is named at the table it was set in, with the apps it
+/// holds at line rate, once per value: one set in `[tcp]` at `tcp.KEY`
+/// (it was named at `apps[0].tcp.KEY`, a table the user never wrote), the
+/// apps' own at the first app's path with every app named (the warning
+/// named no app, and the second value was dropped as a repeat of the key).
+#[test]
+fn a_rate_floor_is_named_where_it_was_set_with_its_apps() {
+    for (t, key) in [("dcqcn", "dcqcn_min_rate"), ("timely", "timely_min_rate")] {
+        let doc = three_apps(
+            incast(t, json!({})),
+            [
+                json!({key: "100Gbps"}),
+                json!({key: "100Gbps"}),
+                json!({key: "200Gbps"}),
+            ],
         );
+        let w = warned(&doc);
+        let mine: Vec<_> = w.iter().filter(|e| e.message.starts_with(key)).collect();
+        assert_eq!(mine.len(), 2, "{t}: {w:?}");
+        let e = warning_at(&w, &format!("apps[0].tcp.{key}")).unwrap_or_else(|| panic!("{w:?}"));
+        assert!(e.message.contains("(100Gbps) of apps 0, 1 is"), "{e}");
+        let e = warning_at(&w, &format!("apps[2].tcp.{key}")).unwrap_or_else(|| panic!("{w:?}"));
+        assert!(e.message.contains("(200Gbps) of app 2 is"), "{e}");
+        // from [tcp] for two apps, the third's own floor below the line rate
+        let mut doc = three_apps(
+            incast(t, json!({key: "100Gbps"})),
+            [json!({}), json!({}), json!({key: "1Gbps"})],
+        );
+        doc["apps"][0].as_object_mut().unwrap().remove("tcp");
+        let w = warned(&doc);
+        let mine: Vec<_> = w.iter().filter(|e| e.message.starts_with(key)).collect();
+        assert_eq!(mine.len(), 1, "{t}: {w:?}");
+        assert_eq!(mine[0].path, format!("tcp.{key}"));
+        assert!(mine[0].message.contains("of apps 0, 1 is"), "{}", mine[0]);
     }
 }
 
@@ -281,6 +324,30 @@ fn an_hpcc_base_rtt_below_every_paths_rtt_is_named() {
         let w = warned(&incast("hpcc", tcp));
         assert!(warning_at(&w, "tcp.hpcc_base_rtt").is_none(), "{w:?}");
     }
+}
+
+/// A base RTT set in an app's own table is named there (it was named at
+/// `tcp.hpcc_base_rtt`, a table that did not set it), and each T with its
+/// own apps (the first app's T was told for them all).
+#[test]
+fn an_hpcc_base_rtt_is_named_where_it_was_set_with_its_own_value() {
+    let doc = three_apps(
+        incast("hpcc", json!({})),
+        [
+            json!({"hpcc_base_rtt": "1us"}),
+            json!({"hpcc_base_rtt": "2us"}),
+            json!({"hpcc_base_rtt": "1us"}),
+        ],
+    );
+    let w = warned(&doc);
+    assert!(warning_at(&w, "tcp.hpcc_base_rtt").is_none(), "{w:?}");
+    let e = warning_at(&w, "apps[0].tcp.hpcc_base_rtt").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(
+        e.message.contains("hpcc_base_rtt (1us) of apps 0, 2 is"),
+        "{e}"
+    );
+    let e = warning_at(&w, "apps[1].tcp.hpcc_base_rtt").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(e.message.contains("hpcc_base_rtt (2us) of app 1 is"), "{e}");
 }
 
 /// The flows table names each flow's transport, and TCP's congestion

@@ -39,8 +39,8 @@ pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
 use crate::config::{
-    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, TcpConfig, Threads, Ties,
-    TopologySpec, Transport, TrimConfig,
+    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, TcpConfig, TcpWritten,
+    Threads, Ties, TopologySpec, Transport, TrimConfig,
 };
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
@@ -461,8 +461,16 @@ pub fn parse_config_until(
             Some(trimming),
         ) => {
             let inert = inert_key_warnings(&top_tcp, doc.get("apps"), &apps);
+            let tcp_written = (0..apps.len())
+                .map(|i| TcpWritten {
+                    own_keys: own_tcp(doc.get("apps"), i)
+                        .map(|o| o.keys().cloned().collect())
+                        .unwrap_or_default(),
+                })
+                .collect();
             let cfg = Config {
                 inert_keys: inert,
+                tcp_written,
                 failures: failures.unwrap_or_default(),
                 int: (*d.int).unwrap_or(hpcc),
                 pfc,
@@ -624,6 +632,66 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
     }]
 }
 
+/// App `i`'s own `tcp` table in the document's `apps`, if it has one.
+fn own_tcp(raw_apps: Option<&Value>, i: usize) -> Option<&serde_json::Map<String, Value>> {
+    raw_apps
+        .and_then(|a| a.get(i))
+        .and_then(|a| a.get("tcp"))
+        .and_then(Value::as_object)
+}
+
+/// Where app `i`'s TCP key `key` was set: `apps[i].tcp.KEY` if in its
+/// own table (or if nothing says, in a config built in code), else the
+/// top-level `tcp.KEY` it inherited.
+fn tcp_key_path(cfg: &Config, i: usize, key: &str) -> String {
+    match cfg.tcp_written.get(i) {
+        Some(w) if !w.own_keys.iter().any(|k| k == key) => key_path("tcp", key),
+        _ => format!("apps[{i}].tcp.{key}"),
+    }
+}
+
+/// `(app, value)` pairs with one problem of TCP key `key`, grouped by
+/// where the key was set and its value: `(path, value, apps)`, the path
+/// `tcp.KEY` for the apps that inherit it, the first app's
+/// `apps[i].tcp.KEY` for those that set it themselves. One warning per
+/// group, naming its apps ([`apps_text`]), so a fat-tree's thousands of
+/// overrides give one line and each value is told with its own apps.
+fn by_origin<V: PartialEq>(
+    cfg: &Config,
+    key: &str,
+    found: impl IntoIterator<Item = (usize, V)>,
+) -> Vec<(String, V, Vec<usize>)> {
+    let top = key_path("tcp", key);
+    let mut out: Vec<(String, V, Vec<usize>)> = Vec::new();
+    for (i, v) in found {
+        let path = tcp_key_path(cfg, i, key);
+        let inherited = path == top;
+        match out
+            .iter_mut()
+            .find(|(p, w, _)| (*p == top) == inherited && *w == v)
+        {
+            Some((_, _, apps)) => apps.push(i),
+            None => out.push((path, v, vec![i])),
+        }
+    }
+    out
+}
+
+/// `app 3`, `apps 0, 1` or `apps 0, 1, 2, 3, 4 and 7 more`.
+fn apps_text(v: &[usize]) -> String {
+    let shown: Vec<String> = v.iter().take(5).map(|i| i.to_string()).collect();
+    let more = if v.len() > 5 {
+        format!(" and {} more", v.len() - 5)
+    } else {
+        String::new()
+    };
+    format!(
+        "app{} {}{more}",
+        if v.len() > 1 { "s" } else { "" },
+        shown.join(", ")
+    )
+}
+
 /// TCP keys set where nothing reads them ([`tcp::inert_key`]): a key of
 /// the top-level `[tcp]` when no app that takes it from there reads it,
 /// an app's own when that app does not. One warning per key, naming the
@@ -634,12 +702,7 @@ fn inert_key_warnings(
     raw_apps: Option<&Value>,
     apps: &[AppSpec],
 ) -> Vec<(String, String)> {
-    let own = |i: usize| {
-        raw_apps
-            .and_then(|a| a.get(i))
-            .and_then(|a| a.get("tcp"))
-            .and_then(Value::as_object)
-    };
+    let own = |i: usize| own_tcp(raw_apps, i);
     let mut out = Vec::new();
     for key in top.keys.keys() {
         let mut takers = apps
@@ -677,18 +740,11 @@ fn inert_key_warnings(
         }
     }
     for (key, needs, v) in idle {
-        let shown: Vec<String> = v.iter().take(5).map(|i| i.to_string()).collect();
-        let more = if v.len() > 5 {
-            format!(" and {} more", v.len() - 5)
-        } else {
-            String::new()
-        };
         out.push((
             format!("apps[{}].tcp.{key}", v[0]),
             format!(
-                "{key} changes nothing for app{} {}{more}: it is read only with {needs}",
-                if v.len() > 1 { "s" } else { "" },
-                shown.join(", ")
+                "{key} changes nothing for {}: it is read only with {needs}",
+                apps_text(&v)
             ),
         ));
     }
@@ -1092,27 +1148,34 @@ fn host_links(cfg: &Config) -> impl Iterator<Item = &crate::config::LinkSpec> {
 /// floor is clamped to the sender's line rate, tcp/dcqcn.rs).
 fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
     let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
-    let mut out: Vec<ScenarioError> = Vec::new();
-    for (i, a) in cfg.apps.iter().enumerate() {
-        let Some(t) = a.tcp() else { continue };
-        let (key, floor) = match t.transport {
-            Transport::Dcqcn => ("dcqcn_min_rate", t.dcqcn.min_rate_bps),
-            Transport::Timely => ("timely_min_rate", t.timely.min_rate_bps),
-            _ => continue,
-        };
-        // 0: the default, a thousandth of the line rate
-        if floor == 0 || floor < fastest || out.iter().any(|e| e.message.starts_with(key)) {
-            continue;
-        }
-        out.push(ScenarioError {
-            path: format!("apps[{i}].tcp.{key}"),
-            message: format!(
-                "{key} ({}) is not below any host's line rate ({}): no cut can slow a \
-                 sender, so every flow sends at line rate whatever the network says",
-                failures::bps_text(floor),
-                failures::bps_text(fastest)
-            ),
+    let mut out = Vec::new();
+    for (transport, key) in [
+        (Transport::Dcqcn, "dcqcn_min_rate"),
+        (Transport::Timely, "timely_min_rate"),
+    ] {
+        let high = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == transport)?;
+            let floor = match transport {
+                Transport::Dcqcn => t.dcqcn.min_rate_bps,
+                _ => t.timely.min_rate_bps,
+            };
+            // 0: the default, a thousandth of the line rate
+            (floor > 0 && floor >= fastest).then_some((i, floor))
         });
+        for (path, floor, apps) in by_origin(cfg, key, high) {
+            out.push(ScenarioError {
+                path,
+                message: format!(
+                    "{key} ({}) of {} is not below any host's line rate ({}): no cut can \
+                     slow a sender, so every flow of {} sends at line rate whatever the \
+                     network says",
+                    failures::bps_text(floor),
+                    apps_text(&apps),
+                    failures::bps_text(fastest),
+                    if apps.len() > 1 { "them" } else { "it" }
+                ),
+            });
+        }
     }
     out
 }
@@ -1128,32 +1191,24 @@ fn hpcc_base_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     };
     let bound = SimTime(shortest.0.saturating_mul(4));
-    // (app, its T) of every HPCC app whose T is under the bound
-    let low: Vec<(usize, SimTime)> = cfg
-        .apps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| {
-            let t = a.tcp().filter(|t| t.transport == Transport::Hpcc)?;
-            let rtt = t.hpcc.base_rtt;
-            (rtt > SimTime::ZERO && rtt < bound).then_some((i, rtt))
+    let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a.tcp().filter(|t| t.transport == Transport::Hpcc)?;
+        let rtt = t.hpcc.base_rtt;
+        (rtt > SimTime::ZERO && rtt < bound).then_some((i, rtt))
+    });
+    by_origin(cfg, "hpcc_base_rtt", low)
+        .into_iter()
+        .map(|(path, t, apps)| ScenarioError {
+            path,
+            message: format!(
+                "hpcc_base_rtt ({t}) of {} is below the unloaded RTT of every path (at \
+                 least {bound}: two host links each way): W_init = line rate × T is below a \
+                 path's bandwidth-delay product, so no flow reaches more than T / RTT of its \
+                 line rate; leave it out (the flow's own path RTT) or give the largest RTT",
+                apps_text(&apps)
+            ),
         })
-        .collect();
-    let Some(&(_, t)) = low.first() else {
-        return Vec::new();
-    };
-    let apps: Vec<String> = low.iter().map(|(i, _)| i.to_string()).collect();
-    vec![ScenarioError {
-        path: "tcp.hpcc_base_rtt".into(),
-        message: format!(
-            "hpcc_base_rtt ({t}) of app{} {} is below the unloaded RTT of every path (at \
-             least {bound}: two host links each way): W_init = line rate × T is below a path's \
-             bandwidth-delay product, so no flow reaches more than T / RTT of its line rate; \
-             leave it out (the flow's own path RTT) or give the largest RTT",
-            if apps.len() > 1 { "s" } else { "" },
-            apps.join(", ")
-        ),
-    }]
+        .collect()
 }
 
 /// Marking thresholds on a network whose packets are never ECN-capable:
