@@ -567,3 +567,20 @@ def test_a_resumed_point_is_not_validated_again_and_an_edited_one_is(tmp_path, m
     with pytest.raises(dcnsim.ScenarioError, match=r"stop"):
         run_sweep(edited, tmp_path, jobs=1, progress=False)
     assert len(checked) == 1
+
+
+def test_cli_out_with_a_quoted_tilde_puts_the_table_beside_the_points(tmp_path, monkeypatch, capsys):
+    # `--out '~/x'` (quoted, so the shell left the ~): the points went to
+    # $HOME/x (the writers expand ~) and sweep.csv to a literal ./~/x
+    from dcnsim import cli
+
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    home.mkdir()
+    cwd.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(cwd)
+    assert cli.main(["sweep", str(DATA / "small_incast.toml"), "--out", "~/x", "--no-progress", "--jobs", "1",
+                     "--set", "topology.buffer=8KB"]) == 0
+    assert f"results in {home / 'x'}/" in capsys.readouterr().out
+    assert (home / "x" / "sweep.csv").is_file() and (home / "x" / "topology.buffer=8KB" / "flows.csv").is_file()
+    assert list(cwd.iterdir()) == []

@@ -9,6 +9,7 @@ module may use it without an import circle through :mod:`dcnsim.cli`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
@@ -181,11 +182,14 @@ def positive_int(text: str) -> int:
 
 def out_dir(text: str) -> str:
     """``--out``: a directory; never the empty path, which the file system
-    reads as the current directory (``--out "$OUT"`` with ``OUT`` unset)."""
+    reads as the current directory (``--out "$OUT"`` with ``OUT`` unset).
+    A leading ``~`` is the home directory here, once, for every file the
+    command writes: the writers expand it (as a shell does unquoted), and a
+    table written beside them by its own path went to a literal ``./~``."""
     if not text:
         raise argparse.ArgumentTypeError("expected a directory, got an empty path (an unset variable?); "
                                          "use . for the current directory")
-    return text
+    return os.path.expanduser(text)
 
 
 def install_hint(extra: str) -> str:
