@@ -346,6 +346,43 @@ def test_ctrl_c_says_what_the_study_kept_and_how_to_resume(tmp_path, started):
     assert last.endswith("resume with: dcnsim " + " ".join(args)), last
 
 
+@needs_optuna
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_second_tune_into_the_out_of_one_under_way_is_refused_before_it_runs(tmp_path, started):
+    # the same command in a second terminal: it opened the first's study,
+    # closed the first's trial under way as interrupted, failed its own
+    # trials on the runs' lock, and the first crashed on its closed trial
+    import time
+
+    from conftest import interrupt as _interrupt
+    from conftest import spawn_dcnsim as _spawn
+    from optuna.trial import TrialState
+
+    f = _scenario_file(tmp_path, duration="1000s")  # each trial's run would take minutes
+    data = json.loads(f.read_text())
+    data["stop"] = "1000s"
+    f.write_text(json.dumps(data))
+    out = tmp_path / "t"
+    args = ("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "3",
+            "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1")
+    first = _spawn(*args, cwd=tmp_path)
+    try:
+        t_end = time.monotonic() + 60
+        while not started.exists() and first.poll() is None and time.monotonic() < t_end:
+            time.sleep(0.05)
+        second = cli(*args, cwd=tmp_path)
+    finally:
+        _stdout, err, _took = _interrupt(first, started, settle=0.0)
+    assert second.returncode == 2 and second.stdout == "", (second.stdout, second.stderr)
+    lines = second.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"tune: --out {out}: another dcnsim process is writing results there (pid {first.pid}: dcnsim tune "), lines
+    # the first was cut off by Ctrl-C only: its trial under way is asked again on resume
+    assert first.returncode == 130 and "Traceback" not in err, err
+    trials = _study(out).get_trials(deepcopy=False)
+    assert [t.state for t in trials] == [TrialState.RUNNING], [(t.state, t.user_attrs) for t in trials]
+
+
 def test_without_optuna_the_hint_fits_how_dcnsim_was_installed(tmp_path):
 
     f = _scenario_file(tmp_path)

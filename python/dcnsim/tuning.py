@@ -803,7 +803,7 @@ def tune(
         from ._args import install_hint
 
         raise TuneError(f"tune needs Optuna ({install_hint('tune')}): {e}") from None
-    from ._atomic import check_out_dir
+    from ._atomic import check_out_dir, dir_lock
 
     seeds = _checked_seeds(trials, seeds, direction)
     # trial k's sampler is seeded with sampler_seed + k, and numpy takes
@@ -838,24 +838,29 @@ def tune(
         _check_metric(base, cons.metric, "--constraint", keys)
     check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
 
-    runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
-    # the study first: an --out holding another study is refused before the
-    # baseline's runs (which would have replaced that study's cached ones)
-    study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
-                        obj.direction)
-    cons_ev, bound = _constraint_bound(runner, cons, baseline)
-    search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
-    interrupted = _resume(study, ps, reference, base)
-    computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
-    try:
-        return _report(study, search, ps, obj, seeds, cons, bound, baseline, reference, confirm, interrupted,
-                       out_dir, plots, computed)
-    except KeyboardInterrupt as e:
-        # every trial asked for has finished: a resume asks none again, it
-        # only finishes the confirmation runs and writes the files (the
-        # command line says so, not that a trial is asked again)
-        e.trials_done = True  # type: ignore[attr-defined]
-        raise
+    # OUT held from before the study is opened to the end of its files: a
+    # second tune into it (the same command in another terminal) is refused
+    # at once, naming this one, instead of closing this one's trial under
+    # way as interrupted and failing its own trials on the runs' lock
+    with dir_lock(out_dir):
+        runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
+        # the study first: an --out holding another study is refused before the
+        # baseline's runs (which would have replaced that study's cached ones)
+        study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
+                            obj.direction)
+        cons_ev, bound = _constraint_bound(runner, cons, baseline)
+        search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
+        interrupted = _resume(study, ps, reference, base)
+        computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
+        try:
+            return _report(study, search, ps, obj, seeds, cons, bound, baseline, reference, confirm, interrupted,
+                           out_dir, plots, computed)
+        except KeyboardInterrupt as e:
+            # every trial asked for has finished: a resume asks none again, it
+            # only finishes the confirmation runs and writes the files (the
+            # command line says so, not that a trial is asked again)
+            e.trials_done = True  # type: ignore[attr-defined]
+            raise
 
 
 def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective", seeds: List[int],
