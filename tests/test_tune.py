@@ -294,9 +294,20 @@ def test_trials_on_a_dask_cluster_equal_local_trials(tmp_path):
 def test_an_unreachable_cluster_stops_the_study(tmp_path):
     from dcnsim.sweep import ClusterError
 
+    kw = dict(trials=2, seeds=[1], progress=False, cluster="tcp://127.0.0.1:9")
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
-        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=2, seeds=[1],
-             out=tmp_path / "x", progress=False, cluster="tcp://127.0.0.1:9")
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", out=tmp_path / "new" / "x", **kw)
+    # refused before any trial ended: the study it began, and the
+    # directories made for it, are gone again (they stayed, a study.log in
+    # new/x); a study that was there before stays, its trials kept
+    assert list(tmp_path.iterdir()) == []
+    old = tmp_path / "old"
+    tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", out=old, **{**kw, "trials": 1, "cluster": None})
+    journal = (old / "study.log").read_bytes()
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+        tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", out=old, **kw)
+    assert (old / "study.log").read_bytes().startswith(journal)
+    assert len(_study(old).get_trials(deepcopy=False)) >= 1
 
 
 def _scenario_file(tmp_path, duration="5ms"):

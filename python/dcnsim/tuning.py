@@ -843,15 +843,27 @@ def tune(
     # at once, naming this one, instead of closing this one's trial under
     # way as interrupted and failing its own trials on the runs' lock
     with dir_lock(out_dir):
-        runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
-        # the study first: an --out holding another study is refused before the
-        # baseline's runs (which would have replaced that study's cached ones)
-        study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
-                            obj.direction)
-        cons_ev, bound = _constraint_bound(runner, cons, baseline)
-        search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
-        interrupted = _resume(study, ps, reference, base)
-        computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
+        journal = out_dir / "study.log"
+        new = not journal.exists()
+        study = None
+        try:
+            runner = _Runner(base, seeds, out_dir, jobs, cluster, format)
+            # the study first: an --out holding another study is refused before the
+            # baseline's runs (which would have replaced that study's cached ones)
+            study = _open_study(out_dir, _spec_key(base, ps, obj, seeds, cons, baseline, sampler, sampler_seed),
+                                obj.direction)
+            cons_ev, bound = _constraint_bound(runner, cons, baseline)
+            search = _Search(runner, ps, obj, seeds, cons, cons_ev, bound)
+            interrupted = _resume(study, ps, reference, base)
+            computed = _search(study, search, trials, sampler, sampler_seed, interrupted, progress)
+        except Exception:
+            # refused before any trial ended (a cluster that cannot be
+            # reached): a study this call began goes again, and with it the
+            # directories made for it (dir_lock), as a refused sweep's do.
+            # Ctrl-C keeps it: the command line says the study is kept
+            if new and (study is None or not _finished(study, ())):
+                _forget_journal(journal)
+            raise
         try:
             return _report(study, search, ps, obj, seeds, cons, bound, baseline, reference, confirm, interrupted,
                            out_dir, plots, computed)
@@ -861,6 +873,15 @@ def tune(
             # command line says so, not that a trial is asked again)
             e.trials_done = True  # type: ignore[attr-defined]
             raise
+
+
+def _forget_journal(journal: Path) -> None:
+    """Remove a study's journal (and a lock Optuna left beside it)."""
+    for f in (journal, journal.with_name(journal.name + ".lock")):
+        try:
+            os.unlink(f)
+        except OSError:
+            pass
 
 
 def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective", seeds: List[int],
