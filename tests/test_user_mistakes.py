@@ -230,6 +230,40 @@ def test_a_run_of_one_figure_merges_into_the_report(tmp_path):
     assert "quantity 1" in one and "quantity 2" not in one
 
 
+def test_a_refused_reproduce_leaves_no_directory_behind(tmp_path):
+    # DIR and its parents were made before the sweep, and stayed when it
+    # refused (an invalid point here; a cluster that cannot be reached)
+    from dcnsim.errors import ScenarioError
+    from dcnsim.experiments.framework import Figure, Paper, reproduce
+
+    bad = Figure("1", "figure 1", lambda quick: [("p", {"topology": {"kind": "star", "hosts": 1}}, 1)],
+                 lambda summary, out_dir: None)
+    with pytest.raises(ScenarioError):
+        reproduce(Paper("toy", "A toy paper", "Nobody (2026)", [bad]), out=tmp_path / "a" / "b", echo=None)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="flock")
+def test_a_reproduce_into_a_directory_another_process_writes_is_refused_before_it_runs(tmp_path):
+    # only the sweep locked DIR/runs: a second reproduce into DIR (the same
+    # command in another terminal, another figure) ran once the first's
+    # sweep was done, analysing beside it, each report.md without the
+    # other's figures
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a reproduce under way holds
+        r = cli("reproduce", "tcprand", "--figure", "5", "--quick", "--out", str(out), "--no-progress")
+    finally:
+        os.close(fd)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"reproduce: --out {out}: another dcnsim process is writing results there"), r.stderr
+    assert list(out.iterdir()) == []
+
+
 # ---------------------------------------------------------------- smaller mistakes
 
 
