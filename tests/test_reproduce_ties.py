@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import pytest
 from conftest import cli, small_incast
+from dcnsim.errors import OutputDirError
 from dcnsim.experiments import Figure, FigureResult, Paper, compare_claim, reproduce
 from dcnsim.experiments.tallies import record
 from dcnsim.sweep import Point
@@ -37,9 +38,18 @@ def test_ties_sets_every_simulation_and_report_md_keeps_the_orders_apart(tmp_pat
     reproduce(p, figures=["a"], ties="fifo", out=tmp_path, jobs=1, progress=False, echo=None)
     assert _scenario(tmp_path)["ties"] == "fifo"
     assert json.loads((tmp_path / "a.report.json").read_text(encoding="utf-8"))["ties"] == "fifo"
-    # the same directory, the default order: the point runs again (its
+    # the same directory, the default order: refused, the report and the
+    # point of the first-in first-out run untouched
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "; full run, ties = fifo; " in report
+    with pytest.raises(OutputDirError, match=r"holds the reproduction of toyties's full run \(ties = fifo\)"):
+        reproduce(p, figures=["b"], out=tmp_path, jobs=1, progress=False, echo=None)
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == report
+    assert _scenario(tmp_path)["ties"] == "fifo"
+    # its report moved away, as the refusal says: the point runs again (its
     # scenario changed) and figure a's first-in first-out section is not
     # merged into a report of the default order
+    (tmp_path / "report.md").rename(tmp_path / "fifo-report.md")
     rep = reproduce(p, figures=["b"], out=tmp_path, jobs=1, progress=False, echo=None)
     assert rep.n_computed == 1
     assert "ties" not in _scenario(tmp_path)

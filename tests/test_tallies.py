@@ -13,6 +13,7 @@ import math
 
 import pandas as pd
 import pytest
+from dcnsim.errors import OutputDirError
 from dcnsim.experiments import (
     Comparison,
     Figure,
@@ -932,9 +933,39 @@ def test_a_quick_and_a_full_figure_are_not_merged_into_one_report(tmp_path):
     rows = lambda: [_claim("A beats B")]  # noqa: E731
     p = _paper(_fig("1", rows), _fig("2", rows))
     reproduce(p, figures=["1"], quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    # a full run into the quick run's directory is refused (its report, and
+    # the simulations the two share labels with, would be replaced) ...
+    quick_md = (tmp_path / "report.md").read_text()
+    with pytest.raises(OutputDirError, match="holds the reproduction of toy's quick run .* this toy full run"):
+        reproduce(p, figures=["2"], quick=False, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert (tmp_path / "report.md").read_text() == quick_md
+    # ... and with that report moved away, the quick section is not merged
+    (tmp_path / "report.md").rename(tmp_path / "quick-report.md")
     reproduce(p, figures=["2"], quick=False, out=tmp_path, jobs=1, progress=False, echo=None)
     md = (tmp_path / "report.md").read_text()
     assert "figure 2" in md and "figure 1" not in md
+
+
+def test_another_papers_reproduction_in_the_directory_is_refused_before_it_runs(tmp_path):
+    # its report.md was replaced by this paper's, and a figure id both have
+    # (fig10.csv, fig10.report.json) merged the other paper's section in
+    rows = lambda: [_claim("A beats B")]  # noqa: E731
+    reproduce(_paper(_fig("1", rows)), out=tmp_path, jobs=1, progress=False, echo=None)
+    before = {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()}
+    other = Paper("other", "Another paper", "Somebody, 2026.", [_fig("1", rows)])
+    with pytest.raises(OutputDirError) as e:
+        reproduce(other, out=tmp_path, jobs=1, progress=False, echo=None)
+    msg = str(e.value)
+    assert msg.startswith(f"{tmp_path}: holds the reproduction of the full run of 'A toy paper' (report.md); "
+                          "this other full run would replace its report"), msg
+    assert "dcnsim-repro/other" in msg and f"move {tmp_path / 'report.md'} away" in msg, msg
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()} == before
+    # a report.md of someone else's is not replaced either
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "report.md").write_text("# my notes\n")
+    with pytest.raises(OutputDirError, match="not a dcnsim reproduction's"):
+        reproduce(other, out=tmp_path / "elsewhere", jobs=1, progress=False, echo=None)
+    assert (tmp_path / "elsewhere" / "report.md").read_text() == "# my notes\n"
 
 
 def test_the_not_run_line_names_a_failed_analysis(tmp_path):

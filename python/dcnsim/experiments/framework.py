@@ -31,12 +31,13 @@ import dataclasses
 import json
 import math
 import os
+import re
 import time
 import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import _tables
 from .._atomic import atomic_write, check_out_dir, dir_lock
@@ -97,6 +98,8 @@ class Report:
     cores: List[str] = field(default_factory=list)
     #: the Dask scheduler the points ran on (``jobs`` then counts nothing)
     cluster: Optional[str] = None
+    #: the order of equal-time events the run set (``reproduce(ties=...)``), if any
+    ties: Optional[str] = None
 
     @property
     def comparisons(self) -> List[Comparison]:
@@ -597,6 +600,7 @@ def reproduce(
     # this one's figures; a DIR made here goes again if nothing was written
     # (a cluster that cannot be reached, Ctrl-C before the first point)
     with dir_lock(out_dir):
+        _claim_out(out_dir, p, quick, ties, default_dir)
         say = echo or (lambda s: None)
 
         points, per_fig = _collect(figs, quick)
@@ -654,7 +658,7 @@ def reproduce(
 
         cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
         report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
-                        len(points), len(computed), n_jobs, cores, cluster)
+                        len(points), len(computed), n_jobs, cores, cluster, ties)
         for fig in figs:
             _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
         # report.md holds every figure reproduced in this directory under the
@@ -681,6 +685,79 @@ def reproduce(
         if errors:
             say(f"analysis failed for: {', '.join(errors)}")
         return report
+
+
+_REPORT_TITLE = re.compile(r"# (.*) — reproduced with dcnsim")
+_REPORT_RUN = re.compile(r"; (quick|full) run(?:, ties = ([a-z]+))?; ")
+
+
+def _report_owner(out_dir: Path) -> Optional[Tuple[str, bool, Optional[str]]]:
+    """Whose reproduction ``out_dir``'s report.md is: (paper title, quick,
+    ties), None without a report.md. A report written before its header
+    named the order of ties takes it from the sections beside it of its
+    run (quick or full). Raises OutputDirError for a report.md dcnsim did
+    not write."""
+    from ..errors import OutputDirError
+
+    path = out_dir / "report.md"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = [fh.readline() for _ in range(6)]
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise OutputDirError(f"{out_dir}: cannot read its report.md ({why}): this reproduce's report would "
+                             "replace it; move it away, or give this reproduce another --out") from None
+    title = _REPORT_TITLE.fullmatch(head[0].rstrip("\n"))
+    run = next((m for m in map(_REPORT_RUN.search, head) if m), None)
+    if title is None or run is None:
+        raise OutputDirError(f"{out_dir}: holds a report.md that is not a dcnsim reproduction's: this "
+                             "reproduce's report would replace it; move it away, or give this reproduce another "
+                             "--out")
+    quick = run.group(1) == "quick"
+    ties = run.group(2)
+    if ties is None:
+        orders = set()
+        for f in out_dir.glob("*.report.json"):
+            try:
+                rec = json.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(rec, dict) and bool(rec.get("quick", False)) == quick:
+                orders.add(rec.get("ties"))
+        ties = orders.pop() if len(orders) == 1 else None
+    return title.group(1), quick, ties
+
+
+def _run_text(quick: bool, ties: Optional[str]) -> str:
+    return f"{'quick' if quick else 'full'} run{f' (ties = {ties})' if ties else ''}"
+
+
+def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str) -> None:
+    """Refuse a reproduce into a directory whose report.md is another's:
+    another paper's, or this paper's quick run for a full one (or the
+    other way round), or under another order of ties. Its report would be
+    replaced, and its simulations in ``runs/`` too where their labels are
+    this run's (a quick run's points replaced a full run's). The same
+    run, of any of the paper's figures, merges into the report."""
+    from ..errors import OutputDirError
+    from .registry import paper_keys
+
+    owner = _report_owner(out_dir)
+    if owner is None or owner == (p.title, quick, ties):
+        return
+    title, o_quick, o_ties = owner
+    if title == p.title:
+        theirs = f"{p.key}'s {_run_text(o_quick, o_ties)}"
+    else:
+        key = next((k for k in paper_keys() if get_paper(k).title == title), None)
+        theirs = f"{key}'s {_run_text(o_quick, o_ties)}" if key else f"the {_run_text(o_quick, o_ties)} of {title!r}"
+    raise OutputDirError(
+        f"{out_dir}: holds the reproduction of {theirs} (report.md); this {p.key} {_run_text(quick, ties)} would "
+        f"replace its report and figures, and its simulations in runs/ that share a label with this run's. Rerun "
+        f"that reproduction's own command to resume it, give this one another --out (its default is "
+        f"dcnsim-repro/{default_dir}), or move {out_dir / 'report.md'} away to start a new report there")
 
 
 # ---------------------------------------------------------------- formatting
@@ -830,7 +907,7 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
     out.append("")
     out.append(f"dcnsim {__version__}, core {', '.join(report.cores) or 'unknown'} (version+build hash of the "
                "Rust sources); "
-               f"{'quick' if report.quick else 'full'} run; "
+               f"{'quick' if report.quick else 'full'} run{f', ties = {report.ties}' if report.ties else ''}; "
                f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
                f"from `runs/`); {_ran_on(report)}; wall time {report.wall_s:.1f} s.")
     if earlier:
