@@ -77,6 +77,25 @@ def test_demo_quick_leaves_the_full_demos_results(tmp_path):
 
 
 @needs_core
+def test_a_demo_into_a_directory_another_process_writes_is_refused_before_it_runs(tmp_path):
+    # only the sweep locked DIR/runs: a second demo (the same command in
+    # another terminal) ran beside the first once its sweep was done, each
+    # writing the table and plot
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "demo"
+    out.mkdir()
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a demo under way holds
+        r = cli("demo", "--quick", "--no-progress", "--out", str(out))
+    finally:
+        os.close(fd)
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr.startswith(f"demo: --out {out}: another dcnsim process is writing results there"), r.stderr
+    assert list(out.iterdir()) == []
+
+
+@needs_core
 def test_tune_errors_name_the_flag_typed(tmp_path):
     pytest.importorskip("optuna")
     f = str(DATA / "small_incast.toml")

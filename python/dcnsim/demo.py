@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._atomic import atomic_write, check_out_dir
+from ._atomic import atomic_write, check_out_dir, dir_lock
 from .scenario import Scenario, Star, SyncReads, Tcp, with_overrides
 from .sweep import Point, run_sweep
 
@@ -72,28 +72,31 @@ def run_demo(
     from .plots import incast_goodput_plot
 
     out = check_out_dir(out_dir if out_dir is not None else (QUICK_OUT if quick else OUT))
-    out.mkdir(parents=True, exist_ok=True)
+    # DIR held from before the sweep to the plot: a second demo into it (the
+    # same command in another terminal) is refused at once, naming this one;
+    # a DIR made here goes again if nothing was written (Ctrl-C at once)
     blocks = QUICK_BLOCKS if quick else BLOCKS
     seeds = list(seeds) if seeds else ([1] if quick else list(SEEDS))
-    df = run_sweep(points(blocks=blocks, seeds=seeds), out / "runs", jobs=jobs, progress=progress)
-    df["goodput_mbps"] = df["block_goodput_bps"].astype(float) / 1e6
-    g = df.groupby(["series", "servers"], sort=False)
-    table = g["goodput_mbps"].mean().reset_index()
-    # the sample s.d. (n - 1) the title's "± 1 s.d. of 3 seeds" means; one seed has none (NaN)
-    table["goodput_mbps_std"] = g["goodput_mbps"].std(ddof=1).to_numpy()
-    table["seeds"] = g.size().to_numpy()
-    table["blocks_per_run"] = blocks
-    table["block_timeouts_mean"] = g["block_timeouts"].mean().to_numpy()
-    table["drops_mean"] = g["drops"].mean().to_numpy()
-    table["events"] = g["events"].sum().to_numpy()
-    table["wall_s"] = g["wall_s"].sum().to_numpy()
-    atomic_write(out / "incast_goodput.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
-    seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean ± 1 s.d. of {len(seeds)} seeds"
-    title = (f"NewReno incast, Kulkarni setup{' [quick run]' if quick else ''}\n"
-             f"{blocks} blocks of 256 KB SRUs per run, {seed_text}")
-    incast_goodput_plot(table, out / "incast_goodput.png", title=title, link_mbps=LINK_MBPS)
-    table.attrs["computed"] = df.attrs.get("computed", [])
-    return table
+    with dir_lock(out):
+        df = run_sweep(points(blocks=blocks, seeds=seeds), out / "runs", jobs=jobs, progress=progress)
+        df["goodput_mbps"] = df["block_goodput_bps"].astype(float) / 1e6
+        g = df.groupby(["series", "servers"], sort=False)
+        table = g["goodput_mbps"].mean().reset_index()
+        # the sample s.d. (n - 1) the title's "± 1 s.d. of 3 seeds" means; one seed has none (NaN)
+        table["goodput_mbps_std"] = g["goodput_mbps"].std(ddof=1).to_numpy()
+        table["seeds"] = g.size().to_numpy()
+        table["blocks_per_run"] = blocks
+        table["block_timeouts_mean"] = g["block_timeouts"].mean().to_numpy()
+        table["drops_mean"] = g["drops"].mean().to_numpy()
+        table["events"] = g["events"].sum().to_numpy()
+        table["wall_s"] = g["wall_s"].sum().to_numpy()
+        atomic_write(out / "incast_goodput.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
+        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean ± 1 s.d. of {len(seeds)} seeds"
+        title = (f"NewReno incast, Kulkarni setup{' [quick run]' if quick else ''}\n"
+                 f"{blocks} blocks of 256 KB SRUs per run, {seed_text}")
+        incast_goodput_plot(table, out / "incast_goodput.png", title=title, link_mbps=LINK_MBPS)
+        table.attrs["computed"] = df.attrs.get("computed", [])
+        return table
 
 
 def pivot(table) -> "Any":
