@@ -96,6 +96,30 @@ def test_a_demo_into_a_directory_another_process_writes_is_refused_before_it_run
 
 
 @needs_core
+def test_a_demo_into_another_demos_directory_is_refused_before_it_runs(tmp_path):
+    # its incast_goodput.csv and .png were replaced: by a table of other
+    # seeds, or by a quick run's, whose runs also replaced the full demo's
+    out = tmp_path / "d"
+    assert cli("demo", "--quick", "--no-progress", "--out", str(out)).returncode == 0
+    kept = {f: f.read_bytes() for f in (out / "incast_goodput.csv", out / "incast_goodput.png")}
+    scenario = (out / "runs" / "s0_n001_seed1" / "scenario.json").read_bytes()
+    for args, words in ((["--quick", "--seeds", "2"], "holds another demo's table, with runs of seed 1: this demo "
+                                                       "(a quick run, 5 blocks a run, seed 2) would replace it"),
+                        (["--seeds", "1"], "holds another demo's table and runs (5 blocks a run, a quick run): this "
+                                           "demo (100 blocks a run, seed 1) would replace its table and plot")):
+        r = cli("demo", *args, "--no-progress", "--out", str(out))
+        assert r.returncode == 2 and r.stdout == "", (args, r.stdout, r.stderr)
+        assert r.stderr.startswith(f"demo: --out {out}: {words}"), r.stderr
+        assert f"move {out / 'incast_goodput.csv'} away" in r.stderr, r.stderr
+        assert {f: f.read_bytes() for f in kept} == kept
+        assert (out / "runs" / "s0_n001_seed1" / "scenario.json").read_bytes() == scenario
+    # more seeds extend it; the same demo resumes
+    r = cli("demo", "--quick", "--seeds", "1,2", "--no-progress", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert cli("demo", "--quick", "--seeds", "2,1", "--no-progress", "--out", str(out)).returncode == 0
+
+
+@needs_core
 def test_tune_errors_name_the_flag_typed(tmp_path):
     pytest.importorskip("optuna")
     f = str(DATA / "small_incast.toml")

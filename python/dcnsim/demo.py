@@ -9,6 +9,7 @@ Three series: that baseline, RTOmin = 200 µs, and a 64 KB buffer.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._atomic import atomic_write, check_out_dir, dir_lock
@@ -78,6 +79,7 @@ def run_demo(
     blocks = QUICK_BLOCKS if quick else BLOCKS
     seeds = list(seeds) if seeds else ([1] if quick else list(SEEDS))
     with dir_lock(out):
+        _claim_out(out, blocks, seeds, quick)
         df = run_sweep(points(blocks=blocks, seeds=seeds), out / "runs", jobs=jobs, progress=progress)
         df["goodput_mbps"] = df["block_goodput_bps"].astype(float) / 1e6
         g = df.groupby(["series", "servers"], sort=False)
@@ -97,6 +99,53 @@ def run_demo(
         incast_goodput_plot(table, out / "incast_goodput.png", title=title, link_mbps=LINK_MBPS)
         table.attrs["computed"] = df.attrs.get("computed", [])
         return table
+
+
+def _seeds_text(seeds: Sequence[int]) -> str:
+    return ("seed " if len(seeds) == 1 else "seeds ") + ",".join(map(str, seeds))
+
+
+def _claim_out(out: Path, blocks: int, seeds: Sequence[int], quick: bool) -> None:
+    """Refuse a demo into a DIR whose ``incast_goodput.csv`` is another
+    demo's: of runs of another length (a quick run into a full one's DIR,
+    or the other way round: its runs, of the same labels, would be
+    replaced too), or with runs of seeds this demo does not run (its table
+    would be replaced by one without them). The same demo resumes, and one
+    with more seeds extends it."""
+    import csv
+    import re
+
+    from .errors import OutputDirError
+
+    table = out / "incast_goodput.csv"
+    if not table.is_file():
+        return
+    try:
+        with open(table, newline="", encoding="utf-8") as fh:
+            theirs = {int(r["blocks_per_run"]) for r in csv.DictReader(fh)}
+        if len(theirs) != 1:
+            raise ValueError("no blocks_per_run")
+    except (OSError, UnicodeDecodeError, csv.Error, KeyError, ValueError, TypeError):
+        raise OutputDirError(f"{out}: holds an incast_goodput.csv that is not a demo's table: this demo's would "
+                             "replace it; move it away, or give this demo another --out") from None
+    their_blocks = theirs.pop()
+    ran = sorted({int(m.group(1)) for d in (out / "runs").glob("s*_n*_seed*")
+                  for m in [re.fullmatch(r"s\d+_n\d+_seed(\d+)", d.name)] if m and (d / "summary.json").is_file()})
+    other = [s for s in ran if s not in set(seeds)]
+    if their_blocks == blocks and not other:
+        return
+    mine = f"{'a quick run, ' if quick else ''}{blocks} blocks a run, {_seeds_text(seeds)}"
+    if their_blocks != blocks:
+        what = (f"another demo's table and runs ({their_blocks} blocks a run{', a quick run' if their_blocks == QUICK_BLOCKS else ''}): "
+                f"this demo ({mine}) would replace its table and plot, and its runs of the same labels")
+        resume = f"rerun that demo's own command{' (with --quick)' if their_blocks == QUICK_BLOCKS else ' (without --quick)'}"
+    else:
+        what = (f"another demo's table, with runs of {_seeds_text(other)}: this demo ({mine}) would replace it by "
+                "one without them")
+        resume = f"--seeds {','.join(map(str, sorted(set(ran) | set(seeds))))} resumes it with every seed there"
+    default = QUICK_OUT if quick else OUT
+    raise OutputDirError(f"{out}: holds {what}. {resume[0].upper() + resume[1:]}, give this demo another --out "
+                         f"(its default is ./{default}), or move {table} away to start a new table there")
 
 
 def pivot(table) -> "Any":
