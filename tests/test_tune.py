@@ -310,6 +310,19 @@ def test_an_unreachable_cluster_stops_the_study(tmp_path):
     assert len(_study(old).get_trials(deepcopy=False)) >= 1
 
 
+@needs_optuna
+def test_tune_writes_an_out_under_home_where_it_checked_it(tmp_path, monkeypatch):
+    # out="~/t" was checked as HOME/t and written to ./~/t
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    res = tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=1, seeds=[1], out="~/t",
+               progress=False, jobs=1, plots=False)
+    assert (tmp_path / "home" / "t" / "trials.csv").is_file() and res.out_dir == tmp_path / "home" / "t"
+    assert list((tmp_path / "cwd").iterdir()) == []
+
+
 def _scenario_file(tmp_path, duration="5ms"):
     f = tmp_path / "s.json"
     f.write_text(json.dumps(one_flow(duration).to_dict()))

@@ -230,6 +230,19 @@ def test_a_run_of_one_figure_merges_into_the_report(tmp_path):
     assert "quantity 1" in one and "quantity 2" not in one
 
 
+def test_reproduce_writes_an_out_under_home_where_it_checked_it(tmp_path, monkeypatch):
+    # out="~/r" was checked as HOME/r and written to ./~/r
+    from dcnsim.experiments.framework import reproduce
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    rep = reproduce(_toy_paper(), out="~/r", echo=None)
+    assert (tmp_path / "home" / "r" / "report.md").is_file() and rep.out_dir == tmp_path / "home" / "r"
+    assert list((tmp_path / "cwd").iterdir()) == []
+
+
 def test_a_refused_reproduce_leaves_no_directory_behind(tmp_path):
     # DIR and its parents were made before the sweep, and stayed when it
     # refused (an invalid point here; a cluster that cannot be reached)

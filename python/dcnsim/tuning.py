@@ -836,7 +836,9 @@ def tune(
         _check_metric(base, obj.name, "--objective", keys)
     if cons is not None:
         _check_metric(base, cons.metric, "--constraint", keys)
-    check_out_dir(out_dir)  # a file or a read-only place fails now (OutputDirError), not after the first runs
+    # a file or a read-only place fails now (OutputDirError), not after the first runs; ~ is the home
+    # directory, as run_sweep and Result.write take it (it was checked there, and written at ./~)
+    out_dir = check_out_dir(out_dir)
 
     # OUT held from before the study is opened to the end of its files: a
     # second tune into it (the same command in another terminal) is refused

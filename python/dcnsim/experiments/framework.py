@@ -593,7 +593,9 @@ def reproduce(
     figs = p.select(figures)
     default_dir = p.key + ("-quick" if quick else "") + (f"-{ties}" if ties else "")
     out_dir = Path(out) if out is not None else Path("dcnsim-repro") / default_dir
-    check_out_dir(out_dir)  # a bad path fails now, not after the simulations
+    # a bad path fails now, not after the simulations; ~ is the home directory (it was checked
+    # there, and written at ./~)
+    out_dir = check_out_dir(out_dir)
     # DIR held from here to its report: a second reproduce into it (the
     # same command in another terminal, another figure) is refused at once,
     # instead of analysing beside this one and writing a report.md without
