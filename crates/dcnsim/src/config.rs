@@ -788,6 +788,45 @@ pub enum Transport {
     Timely,
 }
 
+// The matches below name every transport, so that a new one cannot take
+// the flows table's columns or TCP's keys from another by default.
+impl Transport {
+    /// `tcp.transport`'s value, as the flows table's `transport` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Tcp => "tcp",
+            Transport::Ndp => "ndp",
+            Transport::Swift => "swift",
+            Transport::Hpcc => "hpcc",
+            Transport::Dcqcn => "dcqcn",
+            Transport::Timely => "timely",
+        }
+    }
+
+    /// Whether its flows run TCP's congestion control (`tcp.cc`): the
+    /// others run their own window or rate.
+    pub fn runs_tcp_cc(self) -> bool {
+        match self {
+            Transport::Tcp => true,
+            Transport::Ndp
+            | Transport::Swift
+            | Transport::Hpcc
+            | Transport::Dcqcn
+            | Transport::Timely => false,
+        }
+    }
+
+    /// Whether its flows count duplicate ACKs (`tcp.dupack_threshold`):
+    /// Swift keeps TCP's fast retransmit; NDP, HPCC, DCQCN and TIMELY
+    /// recover by their own NACKs and timers.
+    pub fn counts_dupacks(self) -> bool {
+        match self {
+            Transport::Tcp | Transport::Swift => true,
+            Transport::Ndp | Transport::Hpcc | Transport::Dcqcn | Transport::Timely => false,
+        }
+    }
+}
+
 /// NDP's parameters (`ndp_*` keys), defaults those of htsim's `main_ndp`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NdpParams {

@@ -383,6 +383,28 @@ fn the_flows_table_names_a_congestion_control_only_where_tcp_runs_one() {
     }
 }
 
+/// A flow row's transport, cc and dupthresh come from the flow's typed
+/// transport (`Transport::name`, `runs_tcp_cc`, `counts_dupacks`, whose
+/// matches name every transport), not from matching its name: a new or
+/// renamed transport cannot take another's columns.
+#[test]
+fn the_flows_table_columns_follow_the_typed_transport() {
+    for transport in TRANSPORTS.iter().copied().chain(["tcp"]) {
+        let cfg = parse_config(&incast(transport, json!({}))).expect("a valid scenario");
+        let kind = cfg.apps[0].tcp().expect("a TCP-family app").transport;
+        assert_eq!(kind.name(), transport);
+        let r = dcnsim::run(&cfg);
+        let names = common::col_str(&r, "flows", "transport");
+        let cc = common::col_str(&r, "flows", "cc");
+        let dupthresh = common::col_u64(&r, "flows", "dupthresh");
+        for ((n, c), &d) in names.iter().zip(cc).zip(dupthresh) {
+            assert_eq!(n, kind.name());
+            assert_eq!(!c.is_empty(), kind.runs_tcp_cc(), "{transport}: cc {c:?}");
+            assert_eq!(d > 0, kind.counts_dupacks(), "{transport}: dupthresh {d}");
+        }
+    }
+}
+
 /// NDP assumes switches trim: without trimming, whether the table is
 /// missing or says `enabled = false`, each NDP app is warned at its
 /// transport, in words that fit both; with trimming on, nothing is said.

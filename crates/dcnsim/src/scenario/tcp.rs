@@ -609,7 +609,7 @@ fn tcp_only(key: &str, t: Transport) -> bool {
         "hz",
     ];
     if key == "dupack_threshold" {
-        return t != Transport::Swift;
+        return !t.counts_dupacks();
     }
     KEYS.contains(&key) || FAMILIES.iter().any(|f| key.starts_with(f))
 }

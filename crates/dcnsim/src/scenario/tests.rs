@@ -1020,3 +1020,12 @@ fn an_app_starting_after_stop_is_named() {
         w[0].1
     );
 }
+
+/// The flows table names a transport by `Transport::name`, the scenario
+/// reads it by `TRANSPORT_NAMES`: one spelling for both.
+#[test]
+fn transport_names_are_the_scenarios() {
+    for &(name, t) in TRANSPORT_NAMES {
+        assert_eq!(t.name(), name);
+    }
+}

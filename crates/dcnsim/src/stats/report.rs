@@ -175,31 +175,19 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             (Some(s), None) => now.saturating_sub(s),
             _ => SimTime::ZERO,
         };
-        let transport = if f.is_ndp() {
-            "ndp"
-        } else if f.is_swift() {
-            "swift"
-        } else if f.is_hpcc() {
-            "hpcc"
-        } else if f.is_timely() {
-            "timely"
-        } else if f.is_dcqcn() {
-            "dcqcn"
-        } else {
-            "tcp"
-        };
+        let kind = f.cfg.transport;
         rows.push(FlowRow {
             flow_id: i as u64,
             app: f.app as u64,
             app_kind: app.kind(),
             role: w.flow_meta(i).role.name(),
-            transport,
+            transport: kind.name(),
             src: f.src_host as u64,
             dst: f.dst_host as u64,
             // TCP's congestion control and duplicate-ACK threshold are not
             // read by the other transports (Swift alone counts duplicate
             // ACKs): empty and 0 there, as on a UDP row, not NewReno's
-            cc: if transport == "tcp" { f.cc_name() } else { "" },
+            cc: if kind.runs_tcp_cc() { f.cc_name() } else { "" },
             segment: f.seg_name(),
             start_s: start.map_or(f64::NAN, |s| s.as_secs_f64()),
             end_s: end.map_or(f64::NAN, |e| e.as_secs_f64()),
@@ -236,7 +224,7 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             tlp_probes: f.stats.tlp_probes,
             reorder_events: f.stats.reorder_events,
             rehashes: f.rehashes(),
-            dupthresh: if matches!(transport, "tcp" | "swift") {
+            dupthresh: if kind.counts_dupacks() {
                 f.dupthresh as u64
             } else {
                 0
