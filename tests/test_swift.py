@@ -147,6 +147,7 @@ def test_swift_from_the_command_line(tmp_path):
     ({"transport": "swfit"}, "tcp.transport"),
     ({"swift_beta": 1.5}, "tcp.swift_beta"),
     ({"swift_max_mdf": -0.1}, "tcp.swift_max_mdf"),
+    ({"swift_max_mdf": 0}, "tcp.swift_max_mdf"),
     ({"swift_base_target": "0us"}, "tcp.swift_base_target"),
     ({"swift_fs_min_cwnd": 0}, "tcp.swift_fs_min_cwnd"),
     ({"swift_fs_min_cwnd": 200}, "tcp.swift_fs_min_cwnd"),

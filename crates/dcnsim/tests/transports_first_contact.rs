@@ -251,6 +251,27 @@ fn a_small_swift_max_cwnd_alone_caps_the_default_initial_window() {
     );
 }
 
+/// `swift_max_mdf = 0` leaves Swift no cut at all (it was accepted):
+/// refused where it was set, in `[tcp]` or an app's own table, and where
+/// an app makes its flows Swift; on another transport it is only inert.
+#[test]
+fn a_swift_max_mdf_of_zero_is_refused() {
+    let e = errors(&incast("swift", json!({"swift_max_mdf": 0})));
+    assert_err(&e, "tcp.swift_max_mdf", "leaves Swift no decrease");
+    let mut doc = incast("swift", json!({}));
+    doc["apps"][0]["tcp"] = json!({"swift_max_mdf": 0.0});
+    assert_err(&errors(&doc), "apps[0].tcp.swift_max_mdf", "no decrease");
+    let mut doc = incast("tcp", json!({"swift_max_mdf": 0}));
+    doc["apps"][0]["tcp"] = json!({"transport": "swift"});
+    assert_err(&errors(&doc), "apps[0].tcp.swift_max_mdf", "no decrease");
+    for ok in [json!({"swift_max_mdf": 0.01}), json!({"swift_beta": 0})] {
+        warned(&incast("swift", ok));
+    }
+    let w = warned(&incast("tcp", json!({"swift_max_mdf": 0})));
+    let e = warning_at(&w, "tcp.swift_max_mdf").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(e.message.contains("changes nothing"), "{e}");
+}
+
 /// A rate floor at or above every host's line rate leaves no cut any room.
 #[test]
 fn a_rate_floor_at_line_rate_is_named() {

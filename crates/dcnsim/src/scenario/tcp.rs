@@ -315,6 +315,20 @@ pub(super) fn tcp_cross_checks(
             &["swift_initial_window", "swift_max_cwnd"][..],
         ));
     }
+    if c.transport == Transport::Swift && c.swift.max_mdf == 0.0 {
+        // Swift's Algorithm 1 keeps at least 1 − max_mdf of the window on
+        // every cut, on delay and on loss alike; swift_beta = 0 is the way
+        // to turn off the delay-based cut alone
+        out.push((
+            "swift_max_mdf",
+            "0 leaves Swift no decrease: every cut, on delay or on loss, keeps at least \
+             1 − swift_max_mdf of the window, so the window only grows (until \
+             swift_rtx_reset_threshold timeouts in a row reset it); give a fraction above 0 \
+             (the paper's 0.5), or swift_beta = 0 to turn off the delay-based cut alone"
+                .to_string(),
+            &["swift_max_mdf", "transport"][..],
+        ));
+    }
     if c.transport == Transport::Timely && c.timely.t_low >= c.timely.t_high {
         out.push((
             "timely_t_low",
