@@ -272,6 +272,41 @@ fn a_swift_max_mdf_of_zero_is_refused() {
     assert!(e.message.contains("changes nothing"), "{e}");
 }
 
+/// A TIMELY hyper-active increase below the additive one (accepted
+/// silently) is warned about where it was set, with the additive step it
+/// is below, also the default one (100 Gbps / 1000); equal steps (the
+/// hyper-active mode off) and the defaults are not.
+#[test]
+fn a_timely_rhai_below_timely_rai_is_named() {
+    let w = warned(&incast(
+        "timely",
+        json!({"timely_rai": "200Mbps", "timely_rhai": "100Mbps"}),
+    ));
+    let e = warning_at(&w, "tcp.timely_rhai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(
+        e.message
+            .contains("timely_rhai (100Mbps) of app 0 is below timely_rai (200Mbps)"),
+        "{e}"
+    );
+    let mut doc = incast("timely", json!({}));
+    doc["apps"][0]["tcp"] = json!({"timely_rhai": "50Mbps"});
+    let w = warned(&doc);
+    let e = warning_at(&w, "apps[0].tcp.timely_rhai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(e.message.contains("(100Mbps, the default"), "{e}");
+    for ok in [
+        json!({}),
+        json!({"timely_rai": "1Gbps"}),
+        json!({"timely_rai": "1Gbps", "timely_rhai": "1Gbps"}),
+        json!({"timely_rhai": "100Mbps"}),
+    ] {
+        let w = warned(&incast("timely", ok.clone()));
+        assert!(
+            !w.iter().any(|e| e.path.ends_with("timely_rhai")),
+            "{ok}: {w:?}"
+        );
+    }
+}
+
 /// A rate floor at or above every host's line rate leaves no cut any room.
 #[test]
 fn a_rate_floor_at_line_rate_is_named() {

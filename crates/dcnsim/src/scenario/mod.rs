@@ -583,6 +583,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(ndp_warnings(cfg));
     out.extend(dcqcn_warnings(cfg));
     out.extend(rate_floor_warnings(cfg));
+    out.extend(timely_hai_warnings(cfg));
     out.extend(hpcc_base_rtt_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
@@ -1178,6 +1179,46 @@ fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
         }
     }
     out
+}
+
+/// A TIMELY hyper-active increase (`timely_rhai`) below its additive one
+/// (`timely_rai`, by default a thousandth of the sender's line rate):
+/// valid, since the rate still grows, but the paper's hyper-active mode
+/// is a larger step (N·δ, N = 5) taken after increases in a row, so a
+/// smaller one slows TIMELY exactly when the path has room. Equal steps
+/// are the way to turn the mode off, and stay silent.
+fn timely_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    let slow = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a.tcp().filter(|t| t.transport == Transport::Timely)?;
+        let (rai, rhai) = (t.timely.rai_bps, t.timely.rhai_bps);
+        // 0: a default; rhai's (5 × rai) is never below rai, rai's is
+        // the line rate / 1000, at most the fastest host's
+        let step = if rai > 0 { rai } else { fastest / 1000 };
+        (rhai > 0 && rhai < step).then_some((i, (rhai, rai, step)))
+    });
+    by_origin(cfg, "timely_rhai", slow)
+        .into_iter()
+        .map(|(path, (rhai, rai, step), apps)| ScenarioError {
+            path,
+            message: format!(
+                "timely_rhai ({}) of {} is below timely_rai ({}): after timely_hai_after \
+                 increases in a row TIMELY steps by timely_rhai instead, so its hyper-active \
+                 increase (the paper's N·δ, N = 5) would be slower than the additive one; give \
+                 timely_rhai at least timely_rai (equal turns the hyper-active mode off)",
+                failures::bps_text(rhai),
+                apps_text(&apps),
+                if rai > 0 {
+                    failures::bps_text(rai)
+                } else {
+                    format!(
+                        "{}, the default: the line rate / 1000",
+                        failures::bps_text(step)
+                    )
+                }
+            ),
+        })
+        .collect()
 }
 
 /// An HPCC base RTT below the unloaded RTT of every path: W_init = line
