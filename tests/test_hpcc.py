@@ -107,6 +107,7 @@ def test_hpcc_from_the_command_line(tmp_path):
     ({"tcp": {"hpcc_eta": 0}}, "tcp.hpcc_eta"),
     ({"tcp": {"hpcc_max_stage": -1}}, "tcp.hpcc_max_stage"),
     ({"tcp": {"hpcc_w_ai": "0B"}}, "tcp.hpcc_w_ai"),
+    ({"tcp": {"hpcc_w_ai": "1MB"}}, "tcp.hpcc_w_ai"),
     ({"tcp": {"hpcc_n": 0}}, "tcp.hpcc_n"),
     ({"tcp": {"hpcc_base_rtt": "0us"}}, "tcp.hpcc_base_rtt"),
     ({"tcp": {"hpcc_rto": "soon"}}, "tcp.hpcc_rto"),

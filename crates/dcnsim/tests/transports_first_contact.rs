@@ -251,6 +251,41 @@ fn a_small_swift_max_cwnd_alone_caps_the_default_initial_window() {
     );
 }
 
+/// An HPCC W_AI at or above every flow's W_init pins each window at
+/// W_init (line rate, whatever INT says; it was accepted): refused where
+/// it was set. With `hpcc_base_rtt = 12us` at 100 Gbps W_init is 150,000
+/// bytes; with each flow's own RTT (here 5.46 µs: two 1 µs hops each way,
+/// 9,064 bytes out and 64 back) 68,256 bytes. Below those it is accepted.
+#[test]
+fn an_hpcc_w_ai_not_below_w_init_is_refused() {
+    let t12 = json!({"hpcc_base_rtt": "12us", "hpcc_w_ai": "150000B"});
+    assert_err(
+        &errors(&incast("hpcc", t12)),
+        "tcp.hpcc_w_ai",
+        "150000 bytes is not below W_init",
+    );
+    let e = errors(&incast("hpcc", json!({"hpcc_w_ai": "68256B"})));
+    assert_err(
+        &e,
+        "tcp.hpcc_w_ai",
+        "at most 68256 bytes: 100Gbps × T, a path's",
+    );
+    let mut doc = incast("hpcc", json!({}));
+    doc["apps"][0]["tcp"] = json!({"hpcc_w_ai": "1MB"});
+    assert_err(
+        &errors(&doc),
+        "apps[0].tcp.hpcc_w_ai",
+        "never falls below W_init",
+    );
+    for ok in [
+        json!({"hpcc_base_rtt": "12us", "hpcc_w_ai": "149999B"}),
+        json!({"hpcc_w_ai": "68000B"}),
+        json!({"hpcc_w_ai": "80B"}),
+    ] {
+        warned(&incast("hpcc", ok));
+    }
+}
+
 /// `swift_max_mdf = 0` leaves Swift no cut at all (it was accepted):
 /// refused where it was set, in `[tcp]` or an app's own table, and where
 /// an app makes its flows Swift; on another transport it is only inert.

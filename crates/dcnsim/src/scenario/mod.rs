@@ -372,6 +372,14 @@ pub fn parse_config_until(
     if let Some(Some(t)) = &trimming {
         trim_checks(&mut ctx, t, &apps, l2_overhead);
     }
+    // (an app that could not be read would shift the others' indices)
+    let all_apps = doc
+        .get("apps")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.len() == apps.len());
+    if let (Some(t), true) = (&topo.spec, all_apps) {
+        hpcc_w_ai_checks(&mut ctx, t, &apps, doc.get("apps"), l2_overhead);
+    }
     let hpcc = apps
         .iter()
         .any(|a| a.tcp().is_some_and(|t| t.transport == Transport::Hpcc));
@@ -1135,12 +1143,95 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// The links with a host at one end: every path starts on one and ends on
 /// one, so their rates and delays bound every flow's.
 fn host_links(cfg: &Config) -> impl Iterator<Item = &crate::config::LinkSpec> {
-    let nodes = &cfg.topology.nodes;
-    cfg.topology.links.iter().filter(move |l| {
+    topology_host_links(&cfg.topology)
+}
+
+fn topology_host_links(t: &TopologySpec) -> impl Iterator<Item = &crate::config::LinkSpec> {
+    let nodes = &t.nodes;
+    t.links.iter().filter(move |l| {
         [l.a, l.b]
             .iter()
             .any(|&n| nodes[n].kind == crate::config::NodeKind::Host)
     })
+}
+
+/// HPCC's additive increase W_AI at or above W_init = line rate × T, the
+/// window's cap: ComputeWind's W = W_c/(U/η) + W_AI can then never fall
+/// below W_init, so the window stays there and the flow is paced at line
+/// rate whatever INT reports — no congestion control at all. W_init is
+/// each flow's own (its NIC's rate; its path's unloaded RTT unless
+/// `hpcc_base_rtt`), known only once routes are built, so a W_AI is
+/// refused only at or above the largest W_init any flow can have: the
+/// fastest host link times T, or times a bound on every path's RTT (the
+/// longest shortest path's hops, each at the longest delay and the
+/// slowest serialization, data one way and its ACK back).
+fn hpcc_w_ai_checks(
+    ctx: &mut Ctx,
+    topo: &TopologySpec,
+    apps: &[AppSpec],
+    raw_apps: Option<&Value>,
+    l2: u32,
+) {
+    let Some(rate) = topology_host_links(topo).map(|l| l.rate_bps).max() else {
+        return;
+    };
+    let slowest = topo
+        .links
+        .iter()
+        .map(|l| l.rate_bps)
+        .min()
+        .unwrap_or(rate)
+        .max(1);
+    let longest = topo
+        .links
+        .iter()
+        .map(|l| l.delay)
+        .max()
+        .unwrap_or(SimTime::ZERO);
+    let hops = crate::stats::limits::path_hops(topo);
+    let tx = |bytes: u64| SimTime((bytes as u128 * 8_000_000_000_000 / slowest as u128) as u64);
+    for (i, a) in apps.iter().enumerate() {
+        let Some(t) = a.tcp().filter(|t| t.transport == Transport::Hpcc) else {
+            continue;
+        };
+        let w_ai = t.hpcc.w_ai;
+        if w_ai == 0 {
+            continue; // the paper's W_init·(1 − η)/N
+        }
+        let header = t.header_bytes as u64 + l2 as u64;
+        let (rtt, what) = if t.hpcc.base_rtt > SimTime::ZERO {
+            let t = t.hpcc.base_rtt;
+            (t, format!("hpcc_base_rtt {t}"))
+        } else {
+            let per_hop = longest.0 * 2 + tx(t.mss as u64 + header).0 + tx(header).0;
+            let bound = SimTime(per_hop.saturating_mul(hops));
+            (bound, format!("T, a path's unloaded RTT, at most {bound}"))
+        };
+        let w_init = rate as f64 * rtt.0 as f64 / 8e12;
+        if (w_ai as f64) < w_init {
+            continue;
+        }
+        let path = if own_tcp(raw_apps, i).is_some_and(|o| o.contains_key("hpcc_w_ai")) {
+            format!("apps[{i}].tcp.hpcc_w_ai")
+        } else {
+            key_path("tcp", "hpcc_w_ai")
+        };
+        if ctx.errs.iter().any(|e| e.path == path) {
+            continue;
+        }
+        ctx.err(
+            path,
+            format!(
+                "{w_ai} bytes is not below W_init = line rate × T, the window's cap (at most \
+                 {} bytes: {} × {what}): HPCC's W = W_c/(U/η) + W_AI then never falls \
+                 below W_init, so every window stays there and every flow is paced at line \
+                 rate whatever INT reports; the paper's W_AI is W_init·(1 − η)/N, a small part \
+                 of it (leave hpcc_w_ai out for that)",
+                w_init.floor(),
+                failures::bps_text(rate),
+            ),
+        );
+    }
 }
 
 /// A DCQCN or TIMELY rate floor (`dcqcn_min_rate`, `timely_min_rate`) at

@@ -147,7 +147,7 @@ fn min_data_wire(c: &Config) -> u64 {
 /// from c bound it. c is tried at node 0, the node farthest from it, and the
 /// middle of the path between them (a fabric's centre, where the bound is
 /// tight: 6 links in a fat-tree).
-fn path_hops(t: &crate::config::TopologySpec) -> u64 {
+pub(crate) fn path_hops(t: &crate::config::TopologySpec) -> u64 {
     let n = t.nodes.len();
     if n == 0 {
         return 0;
