@@ -4,7 +4,7 @@ use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
-use crate::net::{flags, Arena, Enqueue, Hdr, Links, Packet, PktId, PktKind, NO_ROUTE};
+use crate::net::{flags, Arena, Enqueue, Hdr, HdrWords, Links, Packet, PktId, PktKind, NO_ROUTE};
 use crate::sim::prefetch::prefetch;
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
@@ -131,7 +131,7 @@ impl Core {
             flags: pkt.flags,
             kind: pkt.kind,
         };
-        self.forward(node, h, NO_LINK);
+        self.forward(node, h.words(), NO_LINK);
         h.id
     }
 
@@ -265,9 +265,10 @@ impl Core {
     }
 
     /// [`Self::forward_inline`] out of line, for packets leaving a host.
+    /// (`h` in words: [`HdrWords`])
     #[inline(never)]
-    fn forward(&mut self, node: u32, h: Hdr, input: u32) {
-        self.forward_inline(node, h, input)
+    fn forward(&mut self, node: u32, h: HdrWords, input: u32) {
+        self.forward_inline(node, Hdr::from_words(h), input)
     }
 
     /// Pick the egress link at `node` for packet `h`, which came in on
@@ -352,7 +353,7 @@ impl Core {
             }
             self.arena.release(id);
         } else if res == Enqueue::Bounced {
-            self.bounce(node, h);
+            self.bounce(node, h.words());
         }
     }
 
@@ -361,14 +362,15 @@ impl Core {
     /// tables; it is marked so that it is not bounced twice.
     #[cold]
     #[inline(never)]
-    fn bounce(&mut self, node: u32, mut h: Hdr) {
+    fn bounce(&mut self, node: u32, w: HdrWords) {
+        let mut h = Hdr::from_words(w);
         let pk = self.arena.get_mut(h.id);
         std::mem::swap(&mut pk.src, &mut pk.dst);
         pk.flags |= flags::BOUNCED;
         h.flags |= flags::BOUNCED;
         h.route = NO_ROUTE;
         h.next = NO_LINK;
-        self.forward(node, h, NO_LINK);
+        self.forward(node, h.words(), NO_LINK);
     }
 
     /// The route slot of `pkt`'s flow, if the store has grown that far
@@ -1401,7 +1403,7 @@ impl World {
             if core.node_host[node as usize] == u32::MAX {
                 core.forward_inline(node, h, l);
             } else {
-                self.arrive_at_host(node, h);
+                self.arrive_at_host(node, h.words());
             }
         } else {
             self.dispatch_other(ev);
@@ -1409,8 +1411,11 @@ impl World {
     }
 
     /// A packet's last hop: it reaches its destination host.
+    /// (`h` in words, so the event loop's header stays in registers:
+    /// [`HdrWords`])
     #[inline(never)]
-    fn arrive_at_host(&mut self, node: u32, h: Hdr) {
+    fn arrive_at_host(&mut self, node: u32, w: HdrWords) {
+        let h = Hdr::from_words(w);
         if self.fault.is_some() && self.inject_loss() {
             return;
         }
