@@ -799,6 +799,44 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
     }]
 }
 
+/// Entries of `list` (index, time of `key`) at or after `stop`: a warning
+/// each, or, past a few, one for them all (a generated workload whose
+/// arrivals run past `stop` has thousands, and a warning a line buried the
+/// rest of what a run says). `why`: what that means for one, and for many.
+fn after_stop(
+    late: &[(usize, SimTime)],
+    stop: SimTime,
+    list: &str,
+    key: &str,
+    (one, many): (&str, &str),
+) -> Vec<ScenarioError> {
+    const EACH: usize = 3;
+    if late.len() <= EACH {
+        return late
+            .iter()
+            .map(|&(i, t)| ScenarioError {
+                path: format!("{list}[{i}].{key}"),
+                message: format!("{t} is not before stop ({stop}): {one}"),
+            })
+            .collect();
+    }
+    let (first, t) = late[0];
+    let last = late.iter().map(|&(_, t)| t).max().unwrap_or(t);
+    let named: Vec<String> = late[1..EACH]
+        .iter()
+        .map(|(i, _)| format!("{list}[{i}]"))
+        .collect();
+    vec![ScenarioError {
+        path: format!("{list}[{first}].{key}"),
+        message: format!(
+            "{t} is not before stop ({stop}), nor are those of {} more {list} ({}, …, the \
+             latest {last}): {many}",
+            late.len() - 1,
+            named.join(", ")
+        ),
+    }]
+}
+
 /// A link down for good under per-flow routing, with TCP flows that never
 /// draw a new flow label: routing does not react (net/failure.rs), so a
 /// flow hashed onto the link stalls, its timer backing off, until `stop`.
@@ -806,34 +844,37 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
     use crate::config::RoutingMode;
     // an app that starts at or after `stop` (a UDP source's own `stop` is
     // checked against its start as an error; the run's is the run's)
-    let mut out: Vec<ScenarioError> = cfg
+    let late_apps: Vec<(usize, SimTime)> = cfg
         .apps
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.start() >= cfg.stop)
-        .map(|(i, a)| ScenarioError {
-            path: format!("apps[{i}].start"),
-            message: format!(
-                "{} is not before stop ({}): the app never sends, and its flows count as \
-                 unfinished",
-                a.start(),
-                cfg.stop
-            ),
-        })
+        .map(|(i, a)| (i, a.start()))
+        .filter(|&(_, t)| t >= cfg.stop)
         .collect();
-    out.extend(
-        cfg.failures
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.at >= cfg.stop)
-            .map(|(i, f)| ScenarioError {
-                path: format!("failures[{i}].at"),
-                message: format!(
-                    "{} is not before stop ({}): the failure never happens",
-                    f.at, cfg.stop
-                ),
-            }),
+    let mut out = after_stop(
+        &late_apps,
+        cfg.stop,
+        "apps",
+        "start",
+        (
+            "the app never sends, and its flows count as unfinished",
+            "they never send, and their flows count as unfinished",
+        ),
     );
+    let late_failures: Vec<(usize, SimTime)> = cfg
+        .failures
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i, f.at))
+        .filter(|&(_, t)| t >= cfg.stop)
+        .collect();
+    out.extend(after_stop(
+        &late_failures,
+        cfg.stop,
+        "failures",
+        "at",
+        ("the failure never happens", "they never happen"),
+    ));
     if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
         return out;
     }

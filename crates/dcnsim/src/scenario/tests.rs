@@ -1021,6 +1021,34 @@ fn an_app_starting_after_stop_is_named() {
     );
 }
 
+/// A generated workload whose arrivals run past `stop` (thousands of
+/// apps) gets one warning for them all, not one a line.
+#[test]
+fn many_apps_starting_after_stop_are_one_warning() {
+    let mut doc = example();
+    doc["stop"] = json!("1s");
+    let mut apps = vec![json!({"kind": "bulk", "src": 1, "dst": 0, "size": "10KB"})];
+    for k in 0..500 {
+        apps.push(
+            json!({"kind": "bulk", "src": 1 + k % 3, "dst": 0, "size": "10KB",
+                         "start": format!("{}ms", 1000 + k)}),
+        );
+    }
+    doc["apps"] = json!(apps);
+    let w: Vec<(String, String)> = warnings(&parse_config(&doc).unwrap())
+        .into_iter()
+        .filter(|w| w.message.contains("stop"))
+        .map(|w| (w.path, w.message))
+        .collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].0, "apps[1].start");
+    assert!(
+        w[0].1.starts_with("1s is not before stop (1s), nor are those of 499 more apps (apps[2], apps[3], …, the latest 1.499s): they never send"),
+        "{}",
+        w[0].1
+    );
+}
+
 /// The flows table names a transport by `Transport::name`, the scenario
 /// reads it by `TRANSPORT_NAMES`: one spelling for both.
 #[test]
