@@ -1108,10 +1108,9 @@ impl Default for TcpConfig {
 }
 
 /// The defaults a `[tcp]` table starts from, before its own keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpProfile {
     /// [`TcpConfig::default`]: the papers' NewReno stack.
-    #[default]
     Papers,
     /// [`TcpConfig::linux`]: today's Linux defaults.
     Linux,
@@ -1376,9 +1375,6 @@ pub struct TcpWritten {
     /// The keys of the app's own `tcp` table; the others it read from the
     /// top-level `[tcp]` (or left at their defaults).
     pub own_keys: Vec<String>,
-    /// The profile its TCP was resolved over: the resolved values do not
-    /// tell a Linux host from the papers' stack with Linux's keys.
-    pub profile: TcpProfile,
 }
 
 /// One `[[failures]]` entry: what happens to some directed links from

@@ -470,18 +470,10 @@ pub fn parse_config_until(
         ) => {
             let inert = inert_key_warnings(&top_tcp, doc.get("apps"), &apps);
             let tcp_written = (0..apps.len())
-                .map(|i| {
-                    let own = own_tcp(doc.get("apps"), i);
-                    // (valid by now: an unknown profile was an error)
-                    let own_profile = own
-                        .and_then(|o| o.get("profile"))
-                        .and_then(Value::as_str)
-                        .and_then(|n| values::PROFILE_NAMES.iter().find(|(k, _)| *k == n))
-                        .map(|&(_, p)| p);
-                    TcpWritten {
-                        own_keys: own.map(|o| o.keys().cloned().collect()).unwrap_or_default(),
-                        profile: own_profile.or(*top_tcp.section.profile).unwrap_or_default(),
-                    }
+                .map(|i| TcpWritten {
+                    own_keys: own_tcp(doc.get("apps"), i)
+                        .map(|o| o.keys().cloned().collect())
+                        .unwrap_or_default(),
                 })
                 .collect();
             let cfg = Config {
@@ -601,7 +593,6 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(rate_floor_warnings(cfg));
     out.extend(timely_hai_warnings(cfg));
     out.extend(hpcc_base_rtt_warnings(cfg));
-    out.extend(nic_drop_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
@@ -1391,86 +1382,6 @@ fn hpcc_base_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
             ),
         })
         .collect()
-}
-
-/// Hosts modelled on Linux (`profile = "linux"`, or BBR, Linux's) behind
-/// a NIC queue that drops: Linux's TCP Small Queues hold a socket's
-/// segments back before its own qdisc fills, but dcnsim has no TSQ, so a
-/// flow whose own link is its bottleneck queues up to its window in
-/// `nic_buffer` and loses what overflows (docs/linux_profile.md): losses
-/// the modelled host would not have, which the summary's `nic drops` line
-/// showed only after the run. Said when one flow's window bound (rwnd) is
-/// above the smallest host NIC queue; the papers' stack is ns-3's, whose
-/// hosts drop there too, and under PFC a NIC holds its transports'
-/// packets without limit.
-fn nic_drop_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    use crate::config::{CcKind, TcpProfile};
-    if cfg.pfc.is_some() {
-        return Vec::new();
-    }
-    let nodes = &cfg.topology.nodes;
-    let is_host = |n: usize| nodes[n].kind == crate::config::NodeKind::Host;
-    let nics: Vec<Limit> = cfg
-        .topology
-        .links
-        .iter()
-        .flat_map(|l| [(l.a, l.queue_ab.limit), (l.b, l.queue_ba.limit)])
-        .filter(|&(n, lim)| is_host(n) && !lim.is_unlimited())
-        .map(|(_, lim)| lim)
-        .collect();
-    let l2 = cfg.l2_overhead as u64;
-    let mut linux = false;
-    let mut smallest: Option<(u64, Limit)> = None;
-    let apps: Vec<usize> = cfg
-        .apps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| {
-            let t = a.tcp().filter(|t| t.transport == Transport::Tcp)?;
-            let profile = cfg.tcp_written.get(i).map(|w| w.profile);
-            let is_linux = profile == Some(TcpProfile::Linux);
-            if !is_linux && t.cc != CcKind::Bbr {
-                return None;
-            }
-            let packet = t.mss as u64 + t.header_bytes as u64 + l2;
-            let (bytes, lim) = nics
-                .iter()
-                .map(|&lim| match lim {
-                    Limit::Bytes(b) => (b, lim),
-                    Limit::Packets(p) => (p.saturating_mul(packet), lim),
-                })
-                .min_by_key(|&(b, _)| b)?;
-            if t.rwnd_bytes <= bytes {
-                return None;
-            }
-            linux |= is_linux;
-            if smallest.is_none_or(|(b, _)| bytes < b) {
-                smallest = Some((bytes, lim));
-            }
-            Some(i)
-        })
-        .collect();
-    let Some((_, lim)) = smallest else {
-        return Vec::new();
-    };
-    vec![ScenarioError {
-        path: "topology.nic_buffer".into(),
-        message: format!(
-            "{} is less than one flow's window (rwnd) of {}, which run{} {}: Linux's TCP \
-             Small Queues hold a socket's segments back before its NIC queue fills, but \
-             dcnsim has none, so a flow whose own link is its bottleneck can queue its window \
-             at its NIC and lose what overflows there (the summary's `nic drops`); set \
-             nic_buffer = \"unlimited\" (or a whole window) to model a Linux sender",
-            limit_text(lim),
-            apps_text(&apps),
-            if apps.len() == 1 { "s" } else { "" },
-            if linux {
-                "Linux's stack (profile = \"linux\")"
-            } else {
-                "Linux's BBR (cc = \"bbr\")"
-            }
-        ),
-    }]
 }
 
 /// Marking thresholds on a network whose packets are never ECN-capable:
