@@ -307,6 +307,41 @@ fn a_swift_max_mdf_of_zero_is_refused() {
     assert!(e.message.contains("changes nothing"), "{e}");
 }
 
+/// A DCQCN hyper increase below the additive one (accepted silently) is
+/// warned about at the key that was set: `dcqcn_rhai`, or a `dcqcn_rai`
+/// raised above the default R_HAI (100 Gbps / 10); the defaults and equal
+/// steps are not.
+#[test]
+fn a_dcqcn_rhai_below_dcqcn_rai_is_named() {
+    let w = warned(&incast(
+        "dcqcn",
+        json!({"dcqcn_rai": "2Gbps", "dcqcn_rhai": "1Gbps"}),
+    ));
+    let e = warning_at(&w, "tcp.dcqcn_rhai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(
+        e.message
+            .contains("dcqcn_rhai (1Gbps) of app 0 is below dcqcn_rai (2Gbps)"),
+        "{e}"
+    );
+    let w = warned(&incast("dcqcn", json!({"dcqcn_rai": "20Gbps"})));
+    let e = warning_at(&w, "tcp.dcqcn_rai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(
+        e.message
+            .contains("dcqcn_rhai (10Gbps, the default: the line rate / 10)"),
+        "{e}"
+    );
+    for ok in [
+        json!({}),
+        json!({"dcqcn_rai": "1Gbps"}),
+        json!({"dcqcn_rhai": "5Gbps"}),
+        json!({"dcqcn_rai": "10Gbps"}),
+        json!({"dcqcn_rai": "20Gbps", "dcqcn_rhai": "20Gbps"}),
+    ] {
+        let w = warned(&incast("dcqcn", ok.clone()));
+        assert!(!w.iter().any(|e| e.path.contains("dcqcn_r")), "{ok}: {w:?}");
+    }
+}
+
 /// A TIMELY hyper-active increase below the additive one (accepted
 /// silently) is warned about where it was set, with the additive step it
 /// is below, also the default one (100 Gbps / 1000); equal steps (the

@@ -592,6 +592,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(dcqcn_warnings(cfg));
     out.extend(rate_floor_warnings(cfg));
     out.extend(timely_hai_warnings(cfg));
+    out.extend(dcqcn_hai_warnings(cfg));
     out.extend(hpcc_base_rtt_warnings(cfg));
     out.extend(plb_warnings(cfg));
     out.extend(failure_warnings(cfg));
@@ -1351,6 +1352,60 @@ fn timely_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
             ),
         })
         .collect()
+}
+
+/// A DCQCN hyper increase (`dcqcn_rhai`, R_HAI) below its additive one
+/// (`dcqcn_rai`, R_AI): valid, since the rate still grows, but DCQCN's
+/// hyper-increase stage, entered once both the byte counter and the timer
+/// have passed F stages without a cut, is meant to reclaim bandwidth
+/// faster (its defaults, the line rate / 10 and / 20, keep R_HAI twice
+/// R_AI), so a smaller step slows DCQCN exactly when the path has room.
+/// Named at the key the user set: `dcqcn_rhai`, or `dcqcn_rai` raised
+/// above the default R_HAI. Equal steps stay silent.
+fn dcqcn_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    // (app, rhai, rai, rhai given) where the hyper step is the smaller
+    let slow: Vec<(usize, (u64, u64, bool))> = cfg
+        .apps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == Transport::Dcqcn)?;
+            let (rai, rhai) = (t.dcqcn.rai_bps, t.dcqcn.rhai_bps);
+            // 0: a default, a fraction of the line rate (tcp/dcqcn.rs)
+            let rai = if rai > 0 { rai } else { fastest / 20 };
+            let given = rhai > 0;
+            let rhai = if given { rhai } else { fastest / 10 };
+            (rhai < rai).then_some((i, (rhai, rai, given)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for given in [true, false] {
+        let key = if given { "dcqcn_rhai" } else { "dcqcn_rai" };
+        let found = slow.iter().filter(|(_, v)| v.2 == given).copied();
+        for (path, (rhai, rai, _), apps) in by_origin(cfg, key, found) {
+            let rhai = if given {
+                failures::bps_text(rhai)
+            } else {
+                format!(
+                    "{}, the default: the line rate / 10",
+                    failures::bps_text(rhai)
+                )
+            };
+            out.push(ScenarioError {
+                path,
+                message: format!(
+                    "dcqcn_rhai ({rhai}) of {} is below dcqcn_rai ({}): DCQCN's hyper-increase \
+                     stage (after dcqcn_f stages of both its byte counter and its timer without \
+                     a cut) steps by dcqcn_rhai, so it would reclaim bandwidth more slowly than \
+                     the additive stage before it; give dcqcn_rhai at least dcqcn_rai",
+                    apps_text(&apps),
+                    failures::bps_text(rai),
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// An HPCC base RTT below the unloaded RTT of every path: W_init = line
