@@ -33,6 +33,20 @@ def leftovers(d):
     return [p.name for p in d.iterdir() if p.name.endswith(".tmp")]
 
 
+def lock_holder(out):
+    """Another process holding ``out``'s lock (a run or sweep writing
+    there) until its stdin closes; returns once it holds it."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from dcnsim._atomic import dir_lock\n"
+                               f"with dir_lock({str(out)!r}):\n print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
 def test_atomic_write_replaces_whole_file(tmp_path):
     p = tmp_path / "x.txt"
     atomic_write(p, lambda fh: fh.write("old\n"))
@@ -300,19 +314,12 @@ def test_one_writer_at_a_time_in_a_directory(tmp_path):
     # another process holding the directory (a run or sweep writing there):
     # a second writer is refused at once, naming the directory, and its
     # results mix with nothing; once the first ends, writing works
-    import subprocess
-    import sys
-
     from dcnsim.errors import OutputDirError
     from dcnsim.sweep import Point, run_sweep
 
     out = tmp_path / "busy"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from dcnsim._atomic import dir_lock\n"
-                               f"with dir_lock({str(out)!r}):\n print('held', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = lock_holder(out)
     try:
-        assert holder.stdout.readline().strip() == "held"
         r = dcnsim.run(small_incast())
         with pytest.raises(OutputDirError, match="another dcnsim process is writing results there"):
             r.write(out)
@@ -333,7 +340,6 @@ def test_a_held_directory_names_its_writer_and_a_killed_writer_leaves_no_lock(tm
     # the lock is the kernel's flock: a writer killed outright (kill -9)
     # leaves none behind to refuse the next; while it lives it is named
     import signal
-    import subprocess
     import sys
     import threading
 
@@ -341,12 +347,8 @@ def test_a_held_directory_names_its_writer_and_a_killed_writer_leaves_no_lock(tm
 
     pytest.importorskip("fcntl")
     out = tmp_path / "busy"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from dcnsim._atomic import dir_lock\n"
-                               f"with dir_lock({str(out)!r}):\n print('held', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = lock_holder(out)
     try:
-        assert holder.stdout.readline().strip() == "held"
         who = f" (pid {holder.pid}: " if sys.platform.startswith("linux") else ""
         with pytest.raises(OutputDirError, match=re.escape(f"{out}: another dcnsim process is writing results "
                                                            f"there{who}")):
