@@ -346,19 +346,25 @@ def test_an_unusable_out_fails_in_one_line_with_exit_2(tmp_path):
     assert a_file.read_text() == "x"
 
 
+def _long_tune(tmp_path, trials: int):
+    """A tune whose every trial would take minutes (to interrupt it, or
+    start a second beside it): its arguments and --out."""
+    f = _scenario_file(tmp_path, duration="1000s")
+    data = json.loads(f.read_text())
+    data["stop"] = "1000s"
+    f.write_text(json.dumps(data))
+    out = tmp_path / "t"
+    return ("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials",
+            str(trials), "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"), out
+
+
 @needs_optuna
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 def test_ctrl_c_says_what_the_study_kept_and_how_to_resume(tmp_path, started):
     from conftest import interrupt as _interrupt
     from conftest import spawn_dcnsim as _spawn
 
-    f = _scenario_file(tmp_path, duration="1000s")  # each trial's run would take minutes
-    data = json.loads(f.read_text())
-    data["stop"] = "1000s"
-    f.write_text(json.dumps(data))
-    out = tmp_path / "t"
-    args = ("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "5",
-            "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1")
+    args, out = _long_tune(tmp_path, trials=5)
     proc = _spawn(*args, cwd=tmp_path)
     stdout, err, _took = _interrupt(proc, started)
     assert proc.returncode == 130, (stdout, err)
@@ -382,13 +388,7 @@ def test_a_second_tune_into_the_out_of_one_under_way_is_refused_before_it_runs(t
     from conftest import spawn_dcnsim as _spawn
     from optuna.trial import TrialState
 
-    f = _scenario_file(tmp_path, duration="1000s")  # each trial's run would take minutes
-    data = json.loads(f.read_text())
-    data["stop"] = "1000s"
-    f.write_text(json.dumps(data))
-    out = tmp_path / "t"
-    args = ("tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "3",
-            "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1")
+    args, out = _long_tune(tmp_path, trials=3)
     first = _spawn(*args, cwd=tmp_path)
     try:
         t_end = time.monotonic() + 60
