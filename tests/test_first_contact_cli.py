@@ -4,6 +4,7 @@ an earlier one wrote."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -39,6 +40,20 @@ def test_run_option_and_set_of_one_field_agreeing_run():
     r = cli("run", str(DATA / "small_incast.toml"), "--seed", "3", "--set", "seed=3", "--set", "stop=10ms")
     assert r.returncode == 0, r.stderr
     assert ", seed 3" in r.stdout.splitlines()[0]
+
+
+@contextlib.contextmanager
+def held(out):
+    """``out`` made and its lock held, as a dcnsim process writing there
+    holds it (an flock on the directory), for the block's length."""
+    fcntl = pytest.importorskip("fcntl")
+    out.mkdir()
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        os.close(fd)
 
 
 @needs_core
@@ -81,15 +96,9 @@ def test_a_demo_into_a_directory_another_process_writes_is_refused_before_it_run
     # only the sweep locked DIR/runs: a second demo (the same command in
     # another terminal) ran beside the first once its sweep was done, each
     # writing the table and plot
-    fcntl = pytest.importorskip("fcntl")
     out = tmp_path / "demo"
-    out.mkdir()
-    fd = os.open(out, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a demo under way holds
+    with held(out):  # what a demo under way holds
         r = cli("demo", "--quick", "--no-progress", "--out", str(out))
-    finally:
-        os.close(fd)
     assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
     assert r.stderr.startswith(f"demo: --out {out}: another dcnsim process is writing results there"), r.stderr
     assert list(out.iterdir()) == []
@@ -181,16 +190,9 @@ def test_every_argument_says_what_it_does_and_its_default():
 
 @needs_core
 def test_run_into_a_directory_another_process_writes_is_refused_before_it_runs(tmp_path):
-    fcntl = pytest.importorskip("fcntl")
     out = tmp_path / "out"
-    out.mkdir()
-    fd = os.open(out, os.O_RDONLY)
-    try:
-        # what a sweep writing into `out` holds for as long as it runs
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with held(out):  # what a sweep writing into `out` holds for as long as it runs
         r = cli("run", str(DATA / "small_incast.toml"), "--out", str(out))
-    finally:
-        os.close(fd)
     # refused as an unusable --out (2), before the run, not after it (1: the run's results lost)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"--out {out}" in r.stderr and "another dcnsim process" in r.stderr, r.stderr
