@@ -342,7 +342,8 @@ def dir_lock(path: Union[str, os.PathLike]) -> Iterator[None]:
         if same or attempt >= 4:
             break
         os.close(fd)
-    key = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+    st = os.fstat(fd)
+    key = (st.st_dev, st.st_ino)
     held.add(key)
     try:
         yield

@@ -654,9 +654,20 @@ fn own_tcp(raw_apps: Option<&Value>, i: usize) -> Option<&serde_json::Map<String
 /// own table (or if nothing says, in a config built in code), else the
 /// top-level `tcp.KEY` it inherited.
 fn tcp_key_path(cfg: &Config, i: usize, key: &str) -> String {
-    match cfg.tcp_written.get(i) {
-        Some(w) if !w.own_keys.iter().any(|k| k == key) => key_path("tcp", key),
-        _ => format!("apps[{i}].tcp.{key}"),
+    let own = cfg
+        .tcp_written
+        .get(i)
+        .is_none_or(|w| w.own_keys.iter().any(|k| k == key));
+    written_path(own, i, key)
+}
+
+/// `apps[i].tcp.KEY` for a key app `i` set in its own table, else the
+/// top-level `tcp.KEY` it inherited.
+fn written_path(own: bool, i: usize, key: &str) -> String {
+    if own {
+        format!("apps[{i}].tcp.{key}")
+    } else {
+        key_path("tcp", key)
     }
 }
 
@@ -1253,11 +1264,8 @@ fn hpcc_w_ai_checks(
         if (w_ai as f64) < w_init {
             continue;
         }
-        let path = if own_tcp(raw_apps, i).is_some_and(|o| o.contains_key("hpcc_w_ai")) {
-            format!("apps[{i}].tcp.hpcc_w_ai")
-        } else {
-            key_path("tcp", "hpcc_w_ai")
-        };
+        let own = own_tcp(raw_apps, i).is_some_and(|o| o.contains_key("hpcc_w_ai"));
+        let path = written_path(own, i, "hpcc_w_ai");
         if ctx.errs.iter().any(|e| e.path == path) {
             continue;
         }
