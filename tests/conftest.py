@@ -3,8 +3,8 @@
 
 Under `CI=true` (what CI sets) a skip is a failure unless it is on
 `CI_ALLOWED_SKIPS`: a green CI run has run every test whose tools CI can
-have (the Rust core, Optuna, Dask, clippy, rustfmt, ruff, mypy, tshark via
-.ci/setup-tools) instead of skipping it and passing."""
+have (the Rust core, Optuna, Dask, clippy, rustfmt, ruff, mypy, tshark and
+ns-3 via .ci/setup-tools) instead of skipping it and passing."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def pytest_configure(config):
 
 
 def _apt_can_install() -> bool:
-    # .ci/setup-tools' own condition for installing tshark
+    # .ci/setup-tools' own condition for installing tshark and ns-3
     return shutil.which("apt-get") is not None and hasattr(os, "geteuid") and os.geteuid() == 0
 
 
@@ -238,6 +238,8 @@ def _apt_can_install() -> bool:
 CI_ALLOWED_SKIPS: Tuple[Tuple[str, Callable[[], bool]], ...] = (
     # .ci/setup-tools installs tshark with apt-get as root; elsewhere it cannot
     (r"^tshark not installed", lambda: not _apt_can_install()),
+    # and Debian's ns-3 (libns3-dev, g++, pkg-config) likewise
+    (r"^ns-3 \(", lambda: not _apt_can_install()),
     # signals, process groups: POSIX only
     (r"^POSIX", lambda: os.name != "posix"),
     # the HPCC authors' ns-3 fork is in no registry (a GitHub checkout built

@@ -32,6 +32,10 @@ def test_marked_skip():
 def test_needs_tshark():
     pass
 
+@pytest.mark.skipif(True, reason="ns-3 (Debian's libns3-dev: pkg-config ns3-core) or g++ missing")
+def test_needs_ns3():
+    pass
+
 @pytest.mark.skipif(True, reason="POSIX signals")
 def test_needs_posix():
     pass
@@ -82,7 +86,8 @@ def outcomes(tmp_path: Path, ci: bool) -> dict:
 def test_without_ci_skips_stay_skips(tmp_path):
     got = outcomes(tmp_path, ci=False)
     assert got["test_runs"] == "passed"
-    for name in ("test_skips_itself", "test_marked_skip", "test_needs_tshark", "test_needs_posix", "test_needs_the_hpcc_fork"):
+    for name in ("test_skips_itself", "test_marked_skip", "test_needs_tshark", "test_needs_ns3", "test_needs_posix",
+                 "test_needs_the_hpcc_fork"):
         assert got[name] == "skipped", (name, got)
     assert got["test_expected_failure"] == "skipped"  # junit's word for xfail
     assert "test_never_collected" not in got
@@ -100,6 +105,8 @@ def test_under_ci_a_skip_off_the_allowlist_fails(tmp_path):
         assert "not on conftest.CI_ALLOWED_SKIPS" in got[name + ".message"], got[name + ".message"]
     # the allowlist, where it applies here
     assert (got["test_needs_tshark"] in bad) is conftest._apt_can_install(), got
+    # ns-3 likewise (.ci/setup-tools installs Debian's libns3-dev where it can)
+    assert (got["test_needs_ns3"] in bad) is conftest._apt_can_install(), got
     assert got["test_needs_posix"] in (bad if os.name == "posix" else ("skipped",)), got
     # the fork: allowed while HPCC_NS3_THIRD names none (a run that names one must not skip it)
     assert got["test_needs_the_hpcc_fork"] in (bad if os.environ.get("HPCC_NS3_THIRD") else ("skipped",)), got
