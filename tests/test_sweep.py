@@ -516,6 +516,46 @@ def test_cli_another_sweep_into_the_same_out_is_refused_the_same_one_resumes(tmp
     assert "1 point (0 run, 1 resumed)" in capsys.readouterr().out
 
 
+def test_cli_sweep_holds_a_new_out_from_its_points_to_its_table(tmp_path, monkeypatch, capsys):
+    # run_sweep made a new OUT, locked it for the points and let it go; the
+    # table's write locked it again: in between another writer got in
+    import threading
+
+    from dcnsim import _atomic, cli, sweep
+    from dcnsim.errors import OutputDirError
+
+    out = tmp_path / "new" / "o"
+    real = sweep.run_sweep
+    got: list = []
+
+    def other_writer() -> None:
+        try:
+            with _atomic.dir_lock(out):
+                got.append("got in")
+        except OutputDirError as e:
+            got.append(str(e))
+
+    def then_another_writer(*a, **kw):
+        df = real(*a, **kw)
+        # another thread is refused as another process is (dir_lock)
+        t = threading.Thread(target=other_writer)
+        t.start()
+        t.join()
+        return df
+
+    monkeypatch.setattr(sweep, "run_sweep", then_another_writer)
+    base = ["sweep", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress", "--jobs", "1"]
+    assert cli.main(base + ["--set", "topology.buffer=8KB"]) == 0
+    assert len(got) == 1 and "another dcnsim process is writing results there" in got[0], got
+    assert (out / "sweep.csv").is_file()
+    # a new OUT refused before any point runs is not left behind (nor its new parent)
+    capsys.readouterr()
+    bad = tmp_path / "other" / "o"
+    assert cli.main(["sweep", str(DATA / "small_incast.toml"), "--out", str(bad), "--no-progress",
+                     "--set", "topology.buffer=-8KB"]) == 2
+    assert not (tmp_path / "other").exists()
+
+
 def test_a_tables_label_lists_are_copied_whole_not_label_by_label(tmp_path):
     """pandas deep-copies a frame's attrs into every frame and row made from
     it; the sweep's label lists must not be walked element by element there

@@ -475,8 +475,7 @@ def cmd_sweep(args) -> int:
         return 2
     import contextlib
 
-    # OUT held from before the sweep runs until its table is written (when
-    # OUT exists: a new one is made by run_sweep once every point is valid)
+    # OUT held from before the sweep runs until its table is written
     with contextlib.ExitStack() as held:
         return _sweep_and_write(args, doc, axes, jobs, held)
 
@@ -554,17 +553,19 @@ def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs
 
 
 def _claim_sweep_out(out: str, pts, held) -> None:
-    """Before a sweep runs into an existing OUT: OUT locked for the rest of
-    the command (``held``), and the sweep refused when OUT's ``sweep.csv``
-    is another sweep's table, one listing points this sweep does not have:
-    this sweep's table would replace it, and that sweep's results, which
-    stay, would be left without theirs. The same sweep resumes, and one
-    that extends it (more values, more seeds) lists every point of it."""
+    """Before a sweep runs: OUT locked for the rest of the command
+    (``held``), a new OUT too (made for the lock, and removed again if the
+    sweep is refused before a point is written): run_sweep takes the lock
+    again and the table's write after it, so no other writer gets in
+    between the points and their table. The sweep is refused when OUT's
+    ``sweep.csv`` is another sweep's table, one listing points this sweep
+    does not have: this sweep's table would replace it, and that sweep's
+    results, which stay, would be left without theirs. The same sweep
+    resumes, and one that extends it (more values, more seeds) lists every
+    point of it."""
     from ._atomic import check_out_dir, dir_lock
 
     root = check_out_dir(out)
-    if not root.is_dir():
-        return
     held.enter_context(dir_lock(root))
     table = root / "sweep.csv"
     if not table.is_file():
@@ -596,7 +597,7 @@ def _claim_sweep_out(out: str, pts, held) -> None:
 
 def _write_sweep_table(out: str, df) -> None:
     """``OUT/sweep.csv``: the table of the sweep's complete points (OUT
-    locked while it is written: run_sweep made a new OUT and let it go).
+    locked while it is written: the command holds it already).
     With none (every point failed, or the cluster went before any
     finished), an earlier table is removed: the results it lists are not
     this sweep's (its points are being computed again, for another
