@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .errors import DcnsimWarning, ScenarioError
+from .errors import DcnsimWarning, ScenarioError, caller_stacklevel
 from .scenario import as_dict, with_overrides
 
 # `dcnsim --version`, `run` and every other command build the tune
@@ -331,7 +331,6 @@ def _check_bound_unit(cons: Constraint) -> None:
     """Warn of an absolute rate bound too small to be meant in bit/s."""
     if cons.relative or display_unit(cons.metric)[1] != "Mbps" or not 0 < abs(cons.bound) < _SMALL_RATE_BOUND:
         return
-    from .errors import caller_stacklevel
 
     meant = f"{cons.metric}{cons.op}{cons.bound:g}Mbps"
     if 0 < cons.bound <= _FACTOR_BOUND:
@@ -463,9 +462,15 @@ def _open_study(out: Path, spec: str, direction: str):
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     out.mkdir(parents=True, exist_ok=True)
-    storage = JournalStorage(JournalFileBackend(str(out / "study.log")))
+    journal = out / "study.log"
+    _mend_journal(journal)
     sd = optuna.study.StudyDirection.MINIMIZE if direction == "minimize" else optuna.study.StudyDirection.MAXIMIZE
-    study = optuna.create_study(study_name=STUDY, storage=storage, direction=sd, load_if_exists=True)
+    try:  # the storage reads the journal as it is made
+        storage = JournalStorage(JournalFileBackend(str(journal)))
+        study = optuna.create_study(study_name=STUDY, storage=storage, direction=sd, load_if_exists=True)
+    except ValueError as e:  # json's JSONDecodeError is one, as is Optuna's "Invalid log format"
+        raise TuneError(f"out: {journal} cannot be read as Optuna's journal of a study ({e}): move it away to start "
+                        f"the study afresh (the runs cached in {out / 'runs'} are reused), or use another --out") from None
     old = study.user_attrs.get("spec")
     if old is None:
         study.set_user_attr("spec", spec)
@@ -875,6 +880,43 @@ def tune(
             # command line says so, not that a trial is asked again)
             e.trials_done = True  # type: ignore[attr-defined]
             raise
+
+
+def _mend_journal(journal: Path) -> None:
+    """Cut a torn last record off a study's journal. Optuna appends each
+    batch of records with one write and an fsync, so a record without its
+    newline is a write the machine stopped in (a power cut, a full disk):
+    left there, the next append runs on from it into one line no JSON
+    reader parses, and every resume after fails on it. The records before
+    it are whole; the trial it was writing is run again. Called with OUT
+    locked (dir_lock), so no other writer is appending."""
+    try:
+        size = journal.stat().st_size
+    except OSError:
+        return
+    if size == 0:
+        return
+    with open(journal, "rb+") as f:
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        keep, end = 0, size
+        while end > 0:  # back to the last newline, a block at a time
+            start = max(0, end - 65536)
+            f.seek(start)
+            at = f.read(end - start).rfind(b"\n")
+            if at >= 0:
+                keep = start + at + 1
+                break
+            end = start
+        f.truncate(keep)
+        f.flush()
+        os.fsync(f.fileno())
+    cut = size - keep
+    warnings.warn(DcnsimWarning("out", f"{journal}: its last record was cut short ({cut:,} byte{'s' if cut != 1 else ''} "
+                                "without an end, a write stopped by a crash or a full disk): dropped, and the study "
+                                "resumes from the records before it"),
+                  stacklevel=caller_stacklevel())
 
 
 def _forget_journal(journal: Path) -> None:
