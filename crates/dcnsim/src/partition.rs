@@ -323,7 +323,7 @@ impl Groups<'_> {
         let more = match binding.count() {
             0 => String::new(),
             1 => " (and 1 more app)".into(),
-            m => format!(" (and {m} more apps)"),
+            m => format!(" (and {} more apps)", crate::text::count(m)),
         };
         Some(format!(
             "app {} ({}) keeps hosts {} together{more}",

@@ -58,6 +58,20 @@ pub fn suggest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
     best.map(|(_, _, c)| c)
 }
 
+/// A count as the Python side prints one (`f"{n:,}"`): digits grouped by
+/// threes with commas, so "10,388 more apps" reads at a glance.
+pub fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Shorten a user value for an error message (char-boundary safe), with
 /// control characters escaped: a problem is one line of output, and a
 /// newline in a value must not split it (found by tests/test_fuzz.py).
@@ -76,4 +90,33 @@ pub fn excerpt(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    /// Grouped as Python's `f"{n:,}"` groups: removing the commas gives the
+    /// number back, and every group after the first has three digits.
+    #[test]
+    fn counts_group_digits_by_threes() {
+        for n in [
+            0usize,
+            7,
+            999,
+            1_000,
+            10_388,
+            999_999,
+            1_000_000,
+            123_456_789,
+            usize::MAX,
+        ] {
+            let s = count(n);
+            assert_eq!(s.replace(',', ""), n.to_string(), "{s}");
+            let groups: Vec<&str> = s.split(',').collect();
+            assert!((1..=3).contains(&groups[0].len()), "{s}");
+            assert!(groups[1..].iter().all(|g| g.len() == 3), "{s}");
+            assert_eq!(groups.len(), n.to_string().len().div_ceil(3), "{s}");
+        }
+    }
 }

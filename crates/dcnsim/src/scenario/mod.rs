@@ -834,7 +834,7 @@ fn after_stop(
         message: format!(
             "{t} is not before stop ({stop}), nor are those of {} more {list} ({}, …, the \
              latest {last}): {many}",
-            late.len() - 1,
+            crate::text::count(late.len() - 1),
             named.join(", ")
         ),
     }]
@@ -1172,7 +1172,7 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
     };
     let others = match apps.len() {
         1 => String::new(),
-        n => format!(" (and {} more apps)", n - 1),
+        n => format!(" (and {} more apps)", crate::text::count(n - 1)),
     };
     let message = if trims {
         format!(
