@@ -66,9 +66,35 @@ pub(super) fn parse_app(
                 let tcp_path = t.p("tcp");
                 let own = TcpLayer::parse(ctx, tv, &tcp_path);
                 let merged = own.over(top_tcp);
-                for (key, msg, involved) in tcp_cross_checks(&merged.section.resolve()) {
+                let failed = tcp_cross_checks(&merged.section.resolve());
+                // what [tcp] alone fails is said there, once, not per app
+                let top_failed = if failed.is_empty() {
+                    Vec::new()
+                } else {
+                    tcp_cross_checks(&top_tcp.section.resolve())
+                };
+                for (key, msg, involved) in failed {
                     if own.sets_any(involved) {
                         ctx.err(key_path(&tcp_path, key), msg);
+                    } else if !top_failed.iter().any(|(k, _, _)| *k == key) {
+                        // [tcp]'s values, which pass there, fail with this
+                        // app's own keys (a transport the check is about,
+                        // an mss): said where the app made them apply
+                        let here = if own.sets_any(&["transport"]) {
+                            key_path(&tcp_path, "transport")
+                        } else {
+                            tcp_path.clone()
+                        };
+                        let from: Vec<String> =
+                            involved.iter().map(|k| key_path("tcp", k)).collect();
+                        ctx.err(
+                            here,
+                            format!(
+                                "{msg} ({} from the top-level [tcp], applied by this app's own \
+                                 tcp table)",
+                                from.join(", ")
+                            ),
+                        );
                     }
                 }
                 merged.section.resolve()
