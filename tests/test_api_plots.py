@@ -52,3 +52,34 @@ def test_a_plot_path_suffix_is_the_format_written(tmp_path):
     with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf.*'\.jpg'"):
         line_plot(df, "x", "y", path=tmp_path / "d.jpg", **kw)
     assert not list(tmp_path.glob("d.*"))
+
+
+def test_a_table_with_nothing_to_draw_is_refused_and_writes_nothing(tmp_path):
+    # a run's blocks table without synchronized reads has its columns and
+    # no rows: line_plot saved an empty figure without a word, facet_plot
+    # with a facet raised ZeroDivisionError; all-NaN y drew nothing either
+    import matplotlib.pyplot as plt
+    from dcnsim.plots import facet_plot, incast_goodput_plot, line_plot
+
+    kw = dict(xlabel="block index", ylabel="goodput (bit/s)")
+    empty = pd.DataFrame({"block": pd.Series([], dtype="int64"), "goodput_bps": pd.Series([], dtype="float64"),
+                          "app": pd.Series([], dtype="int64")})
+    open_before = plt.get_fignums()
+    with pytest.raises(ValueError, match=r"line_plot: the table has no rows: nothing to draw"):
+        line_plot(empty, "block", "goodput_bps", path=tmp_path / "a.png", **kw)
+    with pytest.raises(ValueError, match=r"facet_plot: the table has no rows"):
+        facet_plot(empty, "block", "goodput_bps", None, "app", path=tmp_path / "b.png", **kw)
+    with pytest.raises(ValueError, match=r"facet_plot: the table has no rows"):
+        facet_plot(empty, "block", "goodput_bps", path=tmp_path / "c.png", **kw)
+    with pytest.raises(ValueError, match=r"line_plot: the table has no rows"):
+        incast_goodput_plot(pd.DataFrame({"servers": [], "goodput_mbps": [], "series": []}), tmp_path / "d.png")
+    nan = pd.DataFrame({"block": [0, 1], "goodput_bps": [float("nan")] * 2, "app": [0, 0]})
+    with pytest.raises(ValueError, match=r"line_plot: y: column 'goodput_bps' has no value in its 2 rows"):
+        line_plot(nan, "block", "goodput_bps", path=tmp_path / "e.png", **kw)
+    with pytest.raises(ValueError, match=r"facet_plot: y: column 'goodput_bps' has no value"):
+        facet_plot(nan, "block", "goodput_bps", None, "app", path=tmp_path / "f.png", **kw)
+    assert not list(tmp_path.iterdir())
+    assert plt.get_fignums() == open_before  # refused before a figure was opened
+    # the paper's values alone are something to draw
+    assert facet_plot(nan, "block", "goodput_bps", path=tmp_path / "g.png", paper=[{"x": 1, "y": 2.0}],
+                      **kw) == [tmp_path / "g.png"]

@@ -301,6 +301,23 @@ def _nonnegative(ys: Any, hlines: Sequence[tuple] = ()) -> bool:
     return not len(vals) or bool(vals.min() >= 0)
 
 
+def _something_to_draw(data, y: str, plot: str, paper: Sequence[Dict[str, Any]] = ()) -> None:
+    """Refuse a table with nothing to draw: no rows (a result's ``blocks``
+    of a run without synchronized reads, a sweep whose points all failed)
+    or no finite ``y``. Drawn, it was an empty figure saved without a word
+    (``line_plot``) or a ZeroDivisionError (``facet_plot`` with a
+    ``facet``); ``paper`` values alone are something to draw."""
+    import pandas as pd
+
+    if paper:
+        return
+    if len(data) == 0:
+        raise ValueError(f"{plot}: the table has no rows: nothing to draw (check that the run or sweep "
+                         f"produced the rows this figure needs)")
+    if not pd.to_numeric(pd.Series(data[y]), errors="coerce").notna().any():
+        raise ValueError(f"{plot}: y: column {y!r} has no value in its {len(data)} rows (all NaN): nothing to draw")
+
+
 def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
                  panel: Any = None) -> None:
     """Refuse a line given several rows at one x (a sweep's seeds, say):
@@ -346,6 +363,7 @@ def line_plot(
     Returns the figure (or the written paths if ``path`` is given)."""
     # pandas' own KeyError names neither the argument nor the column meant
     need_columns(data, "line_plot", {"x": x, "y": y, "series": series, "yerr": yerr})
+    _something_to_draw(data, y, "line_plot")
     groups = [(None, data)] if series is None else list(data.groupby(series, sort=False))
     for name, g in groups:  # before a figure is opened: a refused one would stay open in pyplot
         _one_y_per_x(g, x, y, "line_plot", series, name)
@@ -490,6 +508,7 @@ def facet_plot(
     import numpy as np
 
     need_columns(data, "facet_plot", {"x": x, "y": y, "series": series, "facet": facet, "yerr": yerr})
+    _something_to_draw(data, y, "facet_plot", paper)
     facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
