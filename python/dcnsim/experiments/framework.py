@@ -602,13 +602,13 @@ def reproduce(
     # this one's figures; a DIR made here goes again if nothing was written
     # (a cluster that cannot be reached, Ctrl-C before the first point)
     with dir_lock(out_dir):
-        _claim_out(out_dir, p, quick, ties, default_dir)
-        say = echo or (lambda s: None)
-
         points, per_fig = _collect(figs, quick)
         if ties is not None:
             for pt in points:
                 pt.scenario["ties"] = ties
+        _claim_out(out_dir, p, quick, ties, default_dir, points, figs)
+        say = echo or (lambda s: None)
+
         n_jobs = max(1, jobs or os.cpu_count() or 1)
         where = f"the Dask cluster at {cluster}" if cluster else f"{n_jobs} worker(s)"
         order = f", ties = {ties}" if ties else ""
@@ -736,18 +736,96 @@ def _run_text(quick: bool, ties: Optional[str]) -> str:
     return f"{'quick' if quick else 'full'} run{f' (ties = {ties})' if ties else ''}"
 
 
-def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str) -> None:
+def _doc_text(doc: Any) -> str:
+    """A point's document as its run kind (quick or full, order of ties)
+    makes it, CDF file paths left out (a stored ``scenario.json`` names
+    its copies of them)."""
+    from ..sweep import _canonical
+
+    apps = doc.get("apps")
+    if isinstance(apps, list):
+        doc = {**doc, "apps": [{**a, "cdf_file": ""} if isinstance(a, dict) and "cdf_file" in a else a
+                               for a in apps]}
+    return _canonical(doc)
+
+
+def _runs_owner(out_dir: Path, figs: Sequence[Figure], quick: bool, ties: Optional[str],
+                points: Sequence[Point]) -> Optional[Tuple[bool, Optional[str], int]]:
+    """Without a report.md (a reproduction interrupted before it wrote
+    one): whether ``runs/`` holds complete simulations of this paper's
+    other kind of run (quick for a full one or the other way round,
+    another order of ties) under labels of ``points``, which this run would
+    replace: (its quick, its ties, how many), None when it holds none.
+    The other kind's documents are those of the same figures, ``figs``
+    (a label two figures share is one scenario)."""
+    runs = out_dir / "runs"
+    if not runs.is_dir():
+        return None
+    stored: Dict[str, str] = {}
+    for pt in points:
+        d = point_dir(runs, pt.label)
+        if not (d / "summary.json").is_file():
+            continue
+        try:
+            doc = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict):
+            text = _doc_text(doc)
+            if text != _doc_text(pt.scenario):
+                stored[pt.label] = text
+    if not stored:
+        return None
+    other_ties = {json.loads(t).get("ties") for t in stored.values()}
+    kinds = [(q, t) for q in (quick, not quick) for t in [ties] + sorted(other_ties - {ties}, key=str)
+             if (q, t) != (quick, ties)]
+    by_quick: Dict[bool, Dict[str, Any]] = {quick: {pt.label: pt.scenario for pt in points}}
+    for q, t in kinds:
+        if q not in by_quick:
+            by_quick[q] = {pt.label: pt.scenario for pt in _collect(figs, q)[0] if pt.label in stored}
+        n = 0
+        for label, text in stored.items():
+            doc = by_quick[q].get(label)
+            if doc is None:
+                continue
+            doc = {k: v for k, v in doc.items() if k != "ties"}
+            if t is not None:
+                doc["ties"] = t
+            n += _doc_text(doc) == text
+        if n:
+            return q, t, n
+    return None
+
+
+def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str,
+               points: Sequence[Point] = (), figs: Sequence[Figure] = ()) -> None:
     """Refuse a reproduce into a directory whose report.md is another's:
     another paper's, or this paper's quick run for a full one (or the
     other way round), or under another order of ties. Its report would be
     replaced, and its simulations in ``runs/`` too where their labels are
     this run's (a quick run's points replaced a full run's). The same
-    run, of any of the paper's figures, merges into the report."""
+    run, of any of the paper's figures, merges into the report. Without
+    a report.md nor figure sections (that run interrupted before it wrote
+    them), its complete simulations in ``runs/`` among this run's
+    ``points`` (of ``figs``) say whose it is."""
     from ..errors import OutputDirError
     from .registry import paper_keys
 
     owner = _report_owner(out_dir)
-    if owner is None or owner == (p.title, quick, ties):
+    if owner is None:
+        # a report.md moved away (as the refusal below says) leaves the
+        # figures' sections: its runs are then given up knowingly
+        found = None if any(out_dir.glob("*.report.json")) else _runs_owner(out_dir, figs, quick, ties, points)
+        if found is None:
+            return
+        o_quick, o_ties, n = found
+        raise OutputDirError(
+            f"{out_dir}: holds {n:,} complete simulation(s) of {p.key}'s {_run_text(o_quick, o_ties)} in runs/ (a "
+            f"reproduction interrupted before its report.md); this {p.key} {_run_text(quick, ties)} would replace "
+            f"them, as they share labels with its own. Rerun that reproduction's own command to resume it, give "
+            f"this one another --out (its default is dcnsim-repro/{default_dir}), or move {out_dir / 'runs'} away "
+            "to start anew there")
+    if owner == (p.title, quick, ties):
         return
     title, o_quick, o_ties = owner
     if title == p.title:

@@ -1,0 +1,69 @@
+"""`dcnsim reproduce` cut short before its report.md: the simulations it
+finished are its own, and another kind of run (quick for full, another
+order of ties) into the same --out does not replace them."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from conftest import small_incast
+from dcnsim.errors import OutputDirError
+from dcnsim.experiments import Figure, FigureResult, Paper, compare_claim, reproduce
+from dcnsim.sweep import Point
+
+_CUT = {"on": False}
+
+
+def _points(quick: bool):
+    # one label in both kinds of run, a shorter simulation for --quick
+    return [Point("incast", small_incast(stop="1s" if quick else "2s"), 1)]
+
+
+def _analyze(summary: pd.DataFrame, out_dir):
+    if _CUT["on"]:
+        raise KeyboardInterrupt  # Ctrl-C after the simulations, before report.md
+    return FigureResult(summary[["label"]], [], [compare_claim("it ran", "yes", "yes", True, criterion="it ran")])
+
+
+def _paper() -> Paper:
+    return Paper("toyint", "A toy paper", "Nobody, 2026.", [Figure("a", "figure a", _points, _analyze)])
+
+
+def _stop(out):
+    return json.loads((out / "runs" / "incast" / "scenario.json").read_text(encoding="utf-8"))["stop"]
+
+
+def _interrupted(out, **kw):
+    _CUT["on"] = True
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            reproduce(_paper(), out=out, jobs=1, progress=False, echo=None, **kw)
+    finally:
+        _CUT["on"] = False
+    assert not (out / "report.md").exists() and (out / "runs" / "incast" / "summary.json").is_file()
+
+
+def test_a_quick_run_does_not_replace_an_interrupted_full_runs_simulations(tmp_path):
+    _interrupted(tmp_path)
+    # before: no report.md, so nothing said whose runs/ was; the quick
+    # run replaced the full run's simulation (a warning, then gone)
+    with pytest.raises(OutputDirError, match=r"holds 1 complete simulation\(s\) of toyint's full run in runs/ .*"
+                                             r"this toyint quick run would replace them"):
+        reproduce(_paper(), quick=True, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert _stop(tmp_path) == "2s"
+    # the full run's own command resumes it: nothing runs again
+    rep = reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert rep.n_computed == 0 and not rep.errors
+
+
+def test_another_order_of_ties_does_not_replace_an_interrupted_runs_simulations(tmp_path):
+    _interrupted(tmp_path, ties="fifo")
+    with pytest.raises(OutputDirError, match=r"of toyint's full run \(ties = fifo\) in runs/"):
+        reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert _stop(tmp_path) == "2s"
+    # runs/ moved away, as the refusal says: the run starts anew there
+    (tmp_path / "runs").rename(tmp_path / "fifo-runs")
+    rep = reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert rep.n_computed == 1 and (tmp_path / "report.md").is_file()
