@@ -83,3 +83,17 @@ def test_a_table_with_nothing_to_draw_is_refused_and_writes_nothing(tmp_path):
     # the paper's values alone are something to draw
     assert facet_plot(nan, "block", "goodput_bps", path=tmp_path / "g.png", paper=[{"x": 1, "y": 2.0}],
                       **kw) == [tmp_path / "g.png"]
+
+
+def test_log2x_refuses_an_x_a_log_axis_cannot_show(tmp_path):
+    # x = 0 on line_plot's log2 axis was left out of the figure without a
+    # word (its segment ran off the left edge, looking like a flat line)
+    from dcnsim.plots import line_plot
+
+    kw = dict(xlabel="number of servers", ylabel="goodput (Mbps)", log2x=True)
+    df = pd.DataFrame({"servers": [0, 1, 2, 4], "goodput_mbps": [5.0, 2.0, 3.0, 1.0]})
+    with pytest.raises(ValueError, match=r"line_plot: log2x: x: column 'servers' holds 0 \(1 of 4 rows"):
+        line_plot(df, "servers", "goodput_mbps", path=tmp_path / "a.png", **kw)
+    assert not list(tmp_path.iterdir())
+    assert line_plot(df[df.servers > 0], "servers", "goodput_mbps", path=tmp_path / "b.png",
+                     **kw) == [tmp_path / "b.png"]

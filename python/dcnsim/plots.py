@@ -318,6 +318,21 @@ def _something_to_draw(data, y: str, plot: str, paper: Sequence[Dict[str, Any]] 
         raise ValueError(f"{plot}: y: column {y!r} has no value in its {len(data)} rows (all NaN): nothing to draw")
 
 
+def _positive_log_x(data, x: str, plot: str) -> None:
+    """Refuse an x at or below 0 on a log x axis: matplotlib leaves the
+    point out of the figure without a word (its line runs off the left
+    edge), so a sweep's x = 0 (no buffer, no background flow) vanished."""
+    import pandas as pd
+
+    xs = pd.to_numeric(pd.Series(data[x]), errors="coerce")
+    bad = xs[~(xs > 0)]
+    if len(bad):
+        at = bad.iloc[0]
+        at = at.item() if hasattr(at, "item") else at
+        raise ValueError(f"{plot}: log2x: x: column {x!r} holds {at!r} ({len(bad)} of {len(xs)} rows at or below 0, "
+                         f"or not a number), which a log axis cannot show: drop those rows or plot without log2x")
+
+
 def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
                  panel: Any = None) -> None:
     """Refuse a line given several rows at one x (a sweep's seeds, say):
@@ -364,6 +379,8 @@ def line_plot(
     # pandas' own KeyError names neither the argument nor the column meant
     need_columns(data, "line_plot", {"x": x, "y": y, "series": series, "yerr": yerr})
     _something_to_draw(data, y, "line_plot")
+    if log2x:
+        _positive_log_x(data, x, "line_plot")
     groups = [(None, data)] if series is None else list(data.groupby(series, sort=False))
     for name, g in groups:  # before a figure is opened: a refused one would stay open in pyplot
         _one_y_per_x(g, x, y, "line_plot", series, name)
