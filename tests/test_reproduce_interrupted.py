@@ -67,3 +67,22 @@ def test_another_order_of_ties_does_not_replace_an_interrupted_runs_simulations(
     (tmp_path / "runs").rename(tmp_path / "fifo-runs")
     rep = reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
     assert rep.n_computed == 1 and (tmp_path / "report.md").is_file()
+
+
+def test_ctrl_c_in_the_analysis_says_the_simulations_are_done_and_the_report_is_not_written(tmp_path):
+    from dcnsim.cli import _interrupted_text
+
+    _CUT["on"] = True
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
+    finally:
+        _CUT["on"] = False
+    text = _interrupted_text("reproduce", ["reproduce", "toyint", "--out", str(tmp_path)], None, e.value)
+    # before: "finished points are kept, pending ones were cancelled", with
+    # no point pending and nothing said of the report left unwritten
+    assert "pending" not in text, text
+    assert text.startswith("interrupted after the simulations: every one is finished and kept in runs/; "
+                           "report.md was not written"), text
+    assert text.endswith(f"resume with: dcnsim reproduce toyint --out {tmp_path}"), text
+    assert not (tmp_path / "report.md").exists()

@@ -1172,6 +1172,12 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     import shlex
 
     resume = f"resume with: {shlex.join(['dcnsim', *argv])}"
+    if command == "reproduce" and getattr(e, "simulations_done", False):
+        # cut off in the figures' analysis or the report: no point was pending
+        report = ("report.md was written, the lines after it were not" if getattr(e, "report_written", False)
+                  else "report.md was not written (an earlier one there is left as it was)")
+        return (f"interrupted after the simulations: every one is finished and kept in runs/; {report}; "
+                f"rerunning runs none of them again and writes the report; {resume}")
     if command in ("sweep", "demo", "reproduce"):
         listed = _listed(getattr(e, "df", None)) if command == "sweep" else ""
         return f"interrupted; finished points are kept{listed}, pending ones were cancelled; {resume}"

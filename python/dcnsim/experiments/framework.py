@@ -616,77 +616,87 @@ def reproduce(
             f"({'quick' if quick else 'full'} run{order}): {len(points)} simulations on {where}, results in {out_dir}/")
         runs = out_dir / "runs"
         df = run_sweep(points, runs, jobs=n_jobs, progress=progress, format=format, cluster=cluster)
-        if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
-            df = pd.DataFrame({"label": pd.Series([], dtype=object)})
-        computed = list(df.attrs.get("computed", []))
-        df["dir"] = [str(point_dir(runs, lab)) for lab in df["label"]]
-        by_label = df.set_index("label", drop=False)
+        # Ctrl-C from here on finds every simulation done: said so (the
+        # command's line said "pending ones were cancelled" and nothing of
+        # the report left unwritten)
+        written = [False]
+        try:
+            if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
+                df = pd.DataFrame({"label": pd.Series([], dtype=object)})
+            computed = list(df.attrs.get("computed", []))
+            df["dir"] = [str(point_dir(runs, lab)) for lab in df["label"]]
+            by_label = df.set_index("label", drop=False)
 
-        results: Dict[str, FigureResult] = {}
-        errors: Dict[str, str] = {}
-        # the figure that tallied each claim: a claim is counted once per run
-        tallied_by: Dict[str, str] = {}
-        # A quick run's figures say so in their titles, wherever they are shown.
-        note = "quick run: fewer points than the paper's" if quick else ""
-        for fig in figs:
-            sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
-            sub.attrs["quick"] = quick
-            sub.attrs["out_dir"] = str(out_dir)
-            try:
-                with title_note(note):
-                    res = fig.analyze(sub, out_dir)
-                if p.register is not None:
-                    res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
-                res.comparisons = attribute(p, fig, res.comparisons)
-                problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
-                problems += [f"{c.claim!r} is tallied by {_fig_name_of(p, tallied_by[c.claim])} already: a claim is "
-                             "counted once" for c in res.comparisons
-                             if c.verdict in TALLIED and c.claim in tallied_by and not c.setting]
-                if problems:
-                    raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
-                                     + "; ".join(problems))
-            except Exception as e:  # noqa: BLE001 - reported, the other figures go on
-                errors[fig.id] = f"{type(e).__name__}: {e}"
-                say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
-                if os.environ.get("DCNSIM_DEBUG"):
-                    traceback.print_exc()
-                continue
-            _write_csv(out_dir / f"{fig.slug}.csv", res.table)
-            results[fig.id] = res
-            tallied_by.update({c.claim: fig.id for c in res.comparisons if c.verdict in TALLIED and c.claim
-                               and not c.setting})
+            results: Dict[str, FigureResult] = {}
+            errors: Dict[str, str] = {}
+            # the figure that tallied each claim: a claim is counted once per run
+            tallied_by: Dict[str, str] = {}
+            # A quick run's figures say so in their titles, wherever they are shown.
+            note = "quick run: fewer points than the paper's" if quick else ""
+            for fig in figs:
+                sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
+                sub.attrs["quick"] = quick
+                sub.attrs["out_dir"] = str(out_dir)
+                try:
+                    with title_note(note):
+                        res = fig.analyze(sub, out_dir)
+                    if p.register is not None:
+                        res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
+                    res.comparisons = attribute(p, fig, res.comparisons)
+                    problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
+                    problems += [f"{c.claim!r} is tallied by {_fig_name_of(p, tallied_by[c.claim])} already: a claim is "
+                                 "counted once" for c in res.comparisons
+                                 if c.verdict in TALLIED and c.claim in tallied_by and not c.setting]
+                    if problems:
+                        raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
+                                         + "; ".join(problems))
+                except Exception as e:  # noqa: BLE001 - reported, the other figures go on
+                    errors[fig.id] = f"{type(e).__name__}: {e}"
+                    say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
+                    if os.environ.get("DCNSIM_DEBUG"):
+                        traceback.print_exc()
+                    continue
+                _write_csv(out_dir / f"{fig.slug}.csv", res.table)
+                results[fig.id] = res
+                tallied_by.update({c.claim: fig.id for c in res.comparisons if c.verdict in TALLIED and c.claim
+                                   and not c.setting})
+                say("")
+                say(format_figure_text(fig, res, out_dir))
+
+            cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
+            report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
+                            len(points), len(computed), n_jobs, cores, cluster, ties)
+            for fig in figs:
+                _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
+            # report.md holds every figure reproduced in this directory under the
+            # same order of ties: those of this run, and the sections earlier runs
+            # stored for the others.
+            earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties, quick)
+            merged = dataclasses.replace(
+                report,
+                results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
+                errors={**{k: e for k, (_v, e) in earlier.items() if e is not None}, **errors},
+            )
+            shown = [f for f in p.figures if f in figs or f.id in earlier]
+            report_md = out_dir / "report.md"
+            atomic_write(report_md, lambda fh: fh.write(format_report_md(merged, shown, earlier=list(earlier))))
+            written[0] = True
             say("")
-            say(format_figure_text(fig, res, out_dir))
-
-        cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
-        report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
-                        len(points), len(computed), n_jobs, cores, cluster, ties)
-        for fig in figs:
-            _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
-        # report.md holds every figure reproduced in this directory under the
-        # same order of ties: those of this run, and the sections earlier runs
-        # stored for the others.
-        earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties, quick)
-        merged = dataclasses.replace(
-            report,
-            results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
-            errors={**{k: e for k, (_v, e) in earlier.items() if e is not None}, **errors},
-        )
-        shown = [f for f in p.figures if f in figs or f.id in earlier]
-        report_md = out_dir / "report.md"
-        atomic_write(report_md, lambda fh: fh.write(format_report_md(merged, shown, earlier=list(earlier))))
-        say("")
-        say(format_settings_text(p))
-        say("")
-        say(f"summary: {report.tally_text()}")
-        if report.beyond_text():
-            say(f"beyond the paper: {report.beyond_text()}")
-        say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
-        say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
-            f"the rest resumed); report: {report_md}")
-        if errors:
-            say(f"analysis failed for: {', '.join(errors)}")
-        return report
+            say(format_settings_text(p))
+            say("")
+            say(f"summary: {report.tally_text()}")
+            if report.beyond_text():
+                say(f"beyond the paper: {report.beyond_text()}")
+            say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
+            say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
+                f"the rest resumed); report: {report_md}")
+            if errors:
+                say(f"analysis failed for: {', '.join(errors)}")
+            return report
+        except KeyboardInterrupt as e:
+            e.simulations_done = True  # type: ignore[attr-defined]
+            e.report_written = written[0]  # type: ignore[attr-defined]
+            raise
 
 
 _REPORT_TITLE = re.compile(r"# (.*) — reproduced with dcnsim")
