@@ -332,7 +332,7 @@ def test_reproduce_fast_quick_fig4_cli(tmp_path):
 
     # rerunning resumes: nothing is simulated again
     r2 = cli("reproduce", "fast", "--quick", "--figure", "fig4", "--out", str(out), "--jobs", "2", "--no-progress")
-    assert r2.returncode == 0 and "0 of" in r2.stdout
+    assert r2.returncode == 0 and "simulations resumed)" in r2.stdout and "run now" not in r2.stdout, r2.stdout
 
 
 def test_reproduce_cli_errors_and_list():

@@ -86,3 +86,16 @@ def test_ctrl_c_in_the_analysis_says_the_simulations_are_done_and_the_report_is_
                            "report.md was not written"), text
     assert text.endswith(f"resume with: dcnsim reproduce toyint --out {tmp_path}"), text
     assert not (tmp_path / "report.md").exists()
+
+
+def test_the_counts_of_simulations_name_only_what_happened(tmp_path):
+    # "1 of 1 simulations run now, the rest resumed" spoke of a rest there was not
+    said: list = []
+    reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=said.append)
+    assert any(line.endswith(f"(1 simulation run now); report: {tmp_path / 'report.md'}") for line in said), said
+    assert "1 simulation run for this report;" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    said.clear()
+    reproduce(_paper(), out=tmp_path, jobs=1, progress=False, echo=said.append)
+    assert any("(1 simulation resumed); report:" in line for line in said), said
+    assert "1 simulation resumed from `runs/`;" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert not any("the rest" in line for line in said)

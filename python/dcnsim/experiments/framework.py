@@ -688,8 +688,8 @@ def reproduce(
             if report.beyond_text():
                 say(f"beyond the paper: {report.beyond_text()}")
             say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
-            say(f"wall time {report.wall_s:.1f} s ({report.n_computed} of {report.n_points} simulations run now, "
-                f"the rest resumed); report: {report_md}")
+            say(f"wall time {report.wall_s:.1f} s ({_runs_text(report.n_computed, report.n_points, 'run now', '')}); "
+                f"report: {report_md}")
             if errors:
                 say(f"analysis failed for: {', '.join(errors)}")
             return report
@@ -740,6 +740,17 @@ def _report_owner(out_dir: Path) -> Optional[Tuple[str, bool, Optional[str]]]:
                 orders.add(rec.get("ties"))
         ties = orders.pop() if len(orders) == 1 else None
     return title.group(1), quick, ties
+
+
+def _runs_text(computed: int, total: int, now: str, where: str) -> str:
+    """How many of a report's simulations ran for it and how many were
+    resumed (``where``: from where), naming only the part there is."""
+    noun = "simulation" if total == 1 else "simulations"
+    if computed >= total:
+        return f"{'all ' if total > 1 else ''}{total:,} {noun} {now}"
+    if computed == 0:
+        return f"{'all ' if total > 1 else ''}{total:,} {noun} resumed{where}"
+    return f"{computed:,} of {total:,} {noun} {now}, the rest resumed{where}"
 
 
 def _run_text(quick: bool, ties: Optional[str]) -> str:
@@ -998,8 +1009,8 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
     out.append(f"dcnsim {__version__}, core {', '.join(report.cores) or 'unknown'} (version+build hash of the "
                "Rust sources); "
                f"{'quick' if report.quick else 'full'} run{f', ties = {report.ties}' if report.ties else ''}; "
-               f"{report.n_points} simulations ({report.n_computed} run for this report, the rest resumed "
-               f"from `runs/`); {_ran_on(report)}; wall time {report.wall_s:.1f} s.")
+               f"{_runs_text(report.n_computed, report.n_points, 'run for this report', ' from `runs/`')}; "
+               f"{_ran_on(report)}; wall time {report.wall_s:.1f} s.")
     if earlier:
         names = ", ".join(_fig_name(f) for f in figs if f.id in earlier)
         out.append(f"{names}: from earlier runs in this directory (`dcnsim reproduce --figure` merges its "
