@@ -129,6 +129,22 @@ def test_reproduce_quick_writes_outputs_and_criteria(quick_run):
 
 
 @needs_core
+def test_a_quick_run_says_which_owning_claims_it_does_not_judge(quick_run):
+    # each point of §6.1.1's sentence said "counted once, in
+    # fig8a-static-fairer", a claim the quick run does not judge (its
+    # summary lists it as not run): the report named a row it does not show
+    out, r = quick_run
+    summary = next(x for x in r.stdout.splitlines() if x.startswith("summary:"))
+    not_run = summary.split("not run (--quick): ")[1].split(", ")
+    notes = [x for x in r.stdout.splitlines() if "counted once, in " in x]
+    assert notes
+    for x in notes:
+        owner = x.split("counted once, in ")[1].split()[0].rstrip(";,")
+        said = f"(not judged in a quick run: {owner} needs the full run's points)"
+        assert (said in x) is (owner in not_run), (owner, not_run, x)
+
+
+@needs_core
 def test_fig5_port_blackout_and_randomization(quick_run):
     out, r = quick_run
     df = pd.read_csv(out / "fig5.csv")

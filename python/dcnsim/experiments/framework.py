@@ -643,6 +643,8 @@ def reproduce(
                     if p.register is not None:
                         res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
                     res.comparisons = attribute(p, fig, res.comparisons)
+                    if quick:
+                        res.comparisons = _owners_left_out(p, fig, res.comparisons)
                     problems = source_problems(p, res.comparisons, fig) + register_problems(p.register, res.comparisons)
                     problems += [f"{c.claim!r} is tallied by {_fig_name_of(p, tallied_by[c.claim])} already: a claim is "
                                  "counted once" for c in res.comparisons
@@ -751,6 +753,31 @@ def _runs_text(computed: int, total: int, now: str, where: str) -> str:
     if computed == 0:
         return f"{'all ' if total > 1 else ''}{total:,} {noun} resumed{where}"
     return f"{computed:,} of {total:,} {noun} {now}, the rest resumed{where}"
+
+
+def _owners_left_out(p: Paper, fig: Figure, comparisons: List[Comparison]) -> List[Comparison]:
+    """A quick run's rows counted in another claim of their figure that the
+    quick run does not judge: their note ("the sentence is counted once, in
+    X") says so, or it names a claim that no row of the report shows."""
+    reg = p.register
+    if reg is None:
+        return comparisons
+    from .tallies import load_results
+
+    try:  # the figure of each claim, as the last full run recorded them
+        figure_of = {k: str(v.get("figure", "")) for k, v in load_results(p)["rows"].items()}
+    except (OSError, ValueError):
+        return comparisons
+    judged = {c.claim for c in comparisons if c.verdict in TALLIED + ("untestable",)}
+    out = []
+    for c in comparisons:
+        owners = reg[c.claim].counted_in if c.verdict == COUNTED_IN and c.claim in reg.by_id else ()
+        left = [o for o in owners if o not in judged and figure_of.get(o) == fig.id]
+        if left and c.note:
+            c = dataclasses.replace(c, note=f"{c.note} (not judged in a quick run: {', '.join(left)} needs the full "
+                                            "run's points)")
+        out.append(c)
+    return out
 
 
 def _run_text(quick: bool, ties: Optional[str]) -> str:
