@@ -364,5 +364,9 @@ def test_a_flow_that_never_started_has_no_rate_and_no_place_in_jain():
         r = dcnsim.run(doc)
     late = r.flows[(r.flows["src"] == 3) & (r.flows["role"] != "ack")]
     assert len(late) == 1 and math.isnan(late["goodput_bps"].iloc[0]) and math.isnan(late["start_s"].iloc[0])
+    # nor an RTT: it had no handshake (its SRTT was the seed one would draw,
+    # reported as if measured), where the flows that ran measured theirs
+    assert math.isnan(late["srtt_s"].iloc[0])
+    assert (r.flows[r.flows["src"].isin([1, 2])]["srtt_s"] > 0).all()
     ran = r.flows[r.flows["src"].isin([1, 2])]["goodput_bps"]
     assert r.metrics["jain"] == pytest.approx(dcnsim.jain(ran))
