@@ -368,5 +368,22 @@ def test_a_flow_that_never_started_has_no_rate_and_no_place_in_jain():
     # reported as if measured), where the flows that ran measured theirs
     assert math.isnan(late["srtt_s"].iloc[0])
     assert (r.flows[r.flows["src"].isin([1, 2])]["srtt_s"] > 0).all()
+
+
+def test_a_flows_trace_has_no_rtt_before_the_flow_starts():
+    """flow_ts sampled a flow before its start with the SRTT seed of a
+    handshake it had not had yet, as if measured."""
+    doc = {"stop": "4ms", "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us",
+                                       "buffer": "100pkt"},
+           "apps": [{"kind": "bulk", "src": 1, "dst": 0, "duration": "4ms"},
+                    {"kind": "bulk", "src": 2, "dst": 0, "start": "2.2ms", "duration": "1ms"}],
+           "trace": {"interval": "500us"}}
+    r = dcnsim.run(doc)
+    ts = r.tables["flow_ts"]
+    start = r.flows.set_index("flow_id")["start_s"]
+    before = ts[ts["time_s"] < ts["flow_id"].map(start)]
+    after = ts[ts["time_s"] > ts["flow_id"].map(start)]
+    assert len(before) and before["srtt_s"].isna().all(), before
+    assert len(after) and (after["srtt_s"] > 0).all(), after
     ran = r.flows[r.flows["src"].isin([1, 2])]["goodput_bps"]
     assert r.metrics["jain"] == pytest.approx(dcnsim.jain(ran))
