@@ -1761,12 +1761,8 @@ impl World {
                 } else {
                     f.st.ssthresh as f64
                 });
-                // before its start a flow has had no handshake: its SRTT is
-                // only the seed one would draw (as the flows table says)
-                tr.f_srtt.push(match (f.start_time, f.srtt()) {
-                    (Some(_), Some(x)) => x.as_secs_f64(),
-                    _ => f64::NAN,
-                });
+                tr.f_srtt
+                    .push(f.reported_srtt().map_or(f64::NAN, |x| x.as_secs_f64()));
             }
         }
         for &qi in &tr.cfg.queues {

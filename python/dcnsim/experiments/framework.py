@@ -125,12 +125,7 @@ class Report:
         # leaves some series out, --figure some figures): said, not dropped.
         # Only claims of this run's figures (the last full run names each
         # claim's): a paper run in part does not miss the others'.
-        from .tallies import load_results
-
-        try:
-            figure_of = {k: str(v.get("figure", "")) for k, v in load_results(self.paper)["rows"].items()}
-        except (OSError, ValueError):
-            figure_of = {}
+        figure_of = _claim_figures(self.paper)
         # the paper's own rows: a variant's row judged by the same claim
         # (a setting or series of ours) is not the claim's
         judged = {c.claim for c in self.comparisons if c.claim and not c.setting and not c.beyond
@@ -619,7 +614,7 @@ def reproduce(
         # Ctrl-C from here on finds every simulation done: said so (the
         # command's line said "pending ones were cancelled" and nothing of
         # the report left unwritten)
-        written = [False]
+        report_written = False
         try:
             if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
                 df = pd.DataFrame({"label": pd.Series([], dtype=object)})
@@ -682,7 +677,7 @@ def reproduce(
             shown = [f for f in p.figures if f in figs or f.id in earlier]
             report_md = out_dir / "report.md"
             atomic_write(report_md, lambda fh: fh.write(format_report_md(merged, shown, earlier=list(earlier))))
-            written[0] = True
+            report_written = True
             say("")
             say(format_settings_text(p))
             say("")
@@ -697,7 +692,7 @@ def reproduce(
             return report
         except KeyboardInterrupt as e:
             e.simulations_done = True  # type: ignore[attr-defined]
-            e.report_written = written[0]  # type: ignore[attr-defined]
+            e.report_written = report_written  # type: ignore[attr-defined]
             raise
 
 
@@ -755,6 +750,17 @@ def _runs_text(computed: int, total: int, now: str, where: str) -> str:
     return f"{computed:,} of {total:,} {noun} {now}, the rest resumed{where}"
 
 
+def _claim_figures(p: Paper) -> Dict[str, str]:
+    """The figure of each claim of ``p``'s register, as its last full run
+    recorded them (none where no record can be read)."""
+    from .tallies import load_results
+
+    try:
+        return {k: str(v.get("figure", "")) for k, v in load_results(p)["rows"].items()}
+    except (OSError, ValueError):
+        return {}
+
+
 def _owners_left_out(p: Paper, fig: Figure, comparisons: List[Comparison]) -> List[Comparison]:
     """A quick run's rows counted in another claim of their figure that the
     quick run does not judge: their note ("the sentence is counted once, in
@@ -762,12 +768,7 @@ def _owners_left_out(p: Paper, fig: Figure, comparisons: List[Comparison]) -> Li
     reg = p.register
     if reg is None:
         return comparisons
-    from .tallies import load_results
-
-    try:  # the figure of each claim, as the last full run recorded them
-        figure_of = {k: str(v.get("figure", "")) for k, v in load_results(p)["rows"].items()}
-    except (OSError, ValueError):
-        return comparisons
+    figure_of = _claim_figures(p)
     judged = {c.claim for c in comparisons if c.verdict in TALLIED + ("untestable",)}
     out = []
     for c in comparisons:
@@ -846,7 +847,7 @@ def _runs_owner(out_dir: Path, figs: Sequence[Figure], quick: bool, ties: Option
 
 
 def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str,
-               points: Sequence[Point] = (), figs: Sequence[Figure] = ()) -> None:
+               points: Sequence[Point], figs: Sequence[Figure]) -> None:
     """Refuse a reproduce into a directory whose report.md is another's:
     another paper's, or this paper's quick run for a full one (or the
     other way round), or under another order of ties. Its report would be

@@ -1390,6 +1390,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::rng::mix64;
 
     #[test]
     fn a_header_survives_its_words() {
@@ -1412,7 +1413,6 @@ mod tests {
             }
         }
     }
-    use crate::sim::rng::mix64;
 
     /// The arena returns every packet as it was stored, SACK blocks
     /// included, through slot reuse in any order: packets with and

@@ -239,12 +239,7 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             ooo_arrivals: f.stats.ooo_arrivals,
             dup_arrivals: f.stats.dup_arrivals,
             acks_sent: f.stats.acks_sent,
-            // a flow that never started had no handshake: its SRTT is the
-            // seed a connection would have drawn, not a measurement
-            srtt_s: match (start, f.srtt()) {
-                (Some(_), Some(t)) => t.as_secs_f64(),
-                _ => f64::NAN,
-            },
+            srtt_s: f.reported_srtt().map_or(f64::NAN, |t| t.as_secs_f64()),
             final_cwnd: f.st.cwnd,
             completed: end.is_some(),
         });

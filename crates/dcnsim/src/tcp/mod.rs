@@ -612,6 +612,12 @@ impl TcpFlow {
     pub fn srtt(&self) -> Option<SimTime> {
         self.srtt
     }
+    /// SRTT as the flow's tables report it: none before the flow starts
+    /// (or if it never does), when it is only the seed its handshake would
+    /// draw, not a measurement.
+    pub fn reported_srtt(&self) -> Option<SimTime> {
+        self.start_time.and(self.srtt)
+    }
     /// Loss indications a paced sender has not answered with a resend:
     /// BBR's recovery retransmissions held for their pacing slot or
     /// cancelled there (tcp/bbr.rs), go-back-N's go-backs that ended with
