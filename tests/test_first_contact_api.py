@@ -260,6 +260,22 @@ def test_offered_load_reads_units_as_scenarios_do_and_names_a_bad_argument(untra
         offered_load(f, "1GBps", 0, 2.0)  # was "'>' not supported between 'str' and 'int'"
     with pytest.raises(TypeError, match=r"offered_load: capacity_bps: expected a number"):
         offered_load(f, None, 0, 2.0)
+    # another table (a run's blocks, say): named, where pandas said KeyError: 'start_s'
+    with pytest.raises(KeyError, match=re.escape("offered_load: flows: the table has no column 'start_s'")):
+        offered_load(untraced.queues, 1e9, 0, 2.0)
+
+
+def test_common_completed_names_the_run_whose_table_is_not_a_flows_table(untraced):
+    from dcnsim.analysis import common_completed
+
+    f = untraced.flows
+    a, b = common_completed(f, f)
+    assert len(a) == len(b) == int(f["completed"].astype(bool).sum())
+    # was pandas' bare KeyError: 'completed'
+    with pytest.raises(KeyError, match=re.escape("common_completed: b: the table has no column 'completed'")):
+        common_completed(f, f.drop(columns="completed"))
+    with pytest.raises(TypeError, match=re.escape("common_completed: a: expected a table (a pandas DataFrame), got dict")):
+        common_completed({}, f)
 
 
 def test_one_failure_is_a_list_of_one_and_validate_never_raises_on_a_builders_shape():

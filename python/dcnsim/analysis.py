@@ -202,6 +202,10 @@ def common_completed(a: pd.DataFrame, b: pd.DataFrame) -> Tuple[pd.DataFrame, pd
     same arrivals happen whatever the transport. Comparing only flows that
     finished in both runs keeps a slow scheme's unfinished long flows from
     flattering its averages."""
+    # tables without them refused by name, not as pandas' bare KeyError
+    for arg, t in (("a", a), ("b", b)):
+        need_columns(t, "common_completed", {arg: (*_ARRIVAL_KEY, "completed")}, arg=arg,
+                     fix="pass the flows tables of two runs (Result.flows, or flows.csv of a written run)")
     ka = _tcp(a)
     kb = _tcp(b)
     ka = ka[ka["completed"].astype(bool)]
@@ -224,6 +228,8 @@ def offered_load(flows: pd.DataFrame, capacity_bps: float, start_s: float, end_s
         raise ValueError(f"offered_load: the window [{start_s}, {end_s}) s is empty")
     if not capacity_bps > 0:
         raise ValueError(f"offered_load: capacity_bps must be > 0, got {capacity_bps}")
+    need_columns(flows, "offered_load", {"flows": ("start_s", "app_bytes")}, arg="flows",
+                 fix="pass a flows table (Result.flows, or flows.csv of a written run)")
     f = _tcp(flows)
     inwin = f[(f["start_s"] >= start_s) & (f["start_s"] < end_s)]
     return float(inwin["app_bytes"].sum()) * 8.0 / ((end_s - start_s) * capacity_bps)
