@@ -15,6 +15,8 @@ seconds of the child (no Python in it). The binaries are copies of
 
 Each binary must print the same ``events``/``hops`` line tail as the
 others: a change meant to be a pure speed-up must not change the run.
+``--wall`` times wall-clock seconds instead, for runs on several threads
+(whose user CPU adds the threads' time, waits at the barrier included).
 """
 
 import argparse
@@ -23,14 +25,17 @@ import re
 import resource
 import statistics
 import subprocess
+import time
 
 
-def run(binary: str, scenario: str) -> tuple:
+def run(binary: str, scenario: str, wall: bool = False) -> tuple:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    t0 = time.perf_counter()
     out = subprocess.run([binary, scenario], capture_output=True, text=True, check=True).stdout
+    elapsed = time.perf_counter() - t0
     user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
     m = re.search(r"events (\d+).*hops (\d+)", out)
-    return user, (m.group(1), m.group(2)) if m else out
+    return elapsed if wall else user, (m.group(1), m.group(2)) if m else out
 
 
 def main() -> None:
@@ -38,6 +43,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("scenario", help="a scenario JSON file")
     ap.add_argument("binaries", nargs="+", help="run_json builds; ratios are to the first")
+    ap.add_argument("--wall", action="store_true", help="wall-clock seconds, not user CPU (runs on several threads)")
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
@@ -51,7 +57,7 @@ def main() -> None:
     for _ in range(a.rounds):
         for b in a.binaries:
             try:
-                t, c = run(b, a.scenario)
+                t, c = run(b, a.scenario, a.wall)
             except subprocess.CalledProcessError as e:
                 raise SystemExit(f"{b} {a.scenario}: exit {e.returncode}: {e.stderr.strip()[-500:]}") from None
             times[b].append(t)
@@ -59,7 +65,8 @@ def main() -> None:
             if c != counts[a.binaries[0]]:
                 raise SystemExit(f"{b}: events/hops {c} differ from {a.binaries[0]}'s {counts[a.binaries[0]]}")
     base = times[a.binaries[0]]
-    print("| binary | median user s | min | median ratio to first | every round |")
+    unit = "wall" if a.wall else "user"
+    print(f"| binary | median {unit} s | min | median ratio to first | every round |")
     print("|---|---|---|---|---|")
     for b in a.binaries:
         ratio = statistics.median(x / y for x, y in zip(times[b], base))

@@ -103,6 +103,32 @@ fn two_threads_give_one_threads_bits_on_a_fat_tree_permutation() {
     same(&one, &with_threads(c, 4));
 }
 
+/// An ACK's SACK blocks live beside its packet in the arena, not in its
+/// line, and cross the cut with it: a lossy permutation whose ACKs carry
+/// them across gives one thread's bits on 2 and 4 (with the blocks zeroed
+/// at the cut the tables differ).
+#[test]
+fn sack_blocks_cross_the_cut_intact() {
+    let doc = format!(
+        r#"{{"name": "perm_sack", "seed": 5, "stop": "4ms", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "20KB"}},
+            "tcp": {{"cc": "cubic", "rto_min": "1ms", "sack": true}}, "apps": [{}]}}"#,
+        five_along("3ms").join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    // SACK recovery ran, so ACKs with blocks were sent (most across pods)
+    assert!(
+        col_u64(&one, "flows", "fast_retransmits")
+            .iter()
+            .sum::<u64>()
+            > 10
+    );
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
 /// Links that fail (down for a while with routing converging around it,
 /// lossy, slower, withdrawn from routing, whose tables the partitions
 /// share and each recomputes at the convergence): each partition
