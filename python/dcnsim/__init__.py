@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
-    from .result import Result, jain
+    from .result import Result, jain, read_result
     from .scenario import (
         Bulk,
         Custom,
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "Result": "result",
     "jain": "result",
+    "read_result": "result",
     **{
         name: "scenario"
         for name in ("Bulk", "Custom", "Failure", "FatTree", "LeafSpine", "Link", "Node", "PartitionAggregate", "Pfc",
@@ -91,6 +92,7 @@ __all__ = [
     "validate",
     "Problems",
     "Result",
+    "read_result",
     "ScenarioError",
     "DcnsimWarning",
     "Problem",

@@ -874,3 +874,97 @@ class Result:
             # one per line: a warning's text may hold "; " itself
             rec["warnings"] = "\n".join(self.warnings)
         return rec
+
+
+def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
+    """A run as :meth:`Result.write` (``dcnsim run --out``, a sweep's
+    points, ``reproduce``'s runs) wrote it, read back as a :class:`Result`:
+    the tables with the columns and dtypes the run gave them (a text cell
+    that was empty stays ``""``, not NaN; an empty table keeps its columns'
+    dtypes; NaN and ``inf`` as written), ``summary``, ``timing``, ``core``,
+    ``warnings``, ``scenario`` (as :func:`dcnsim.load_scenario` reads
+    ``scenario.json``: a ``cdf_file`` names the run's copy beside it),
+    ``cdf_files``, ``pcaps``; ``metrics`` is worked out from the tables as
+    for a run. ``pandas.read_csv`` of ``flows.csv`` reads text as NaN where
+    a cell is empty and an empty table's numbers as text.
+
+    A directory whose ``summary.json`` is missing holds no complete run (a
+    write puts it in place last: an interrupted one never leaves it) and is
+    refused, as is one with no run at all; the tables are the ones the core
+    makes (a table a script added to ``Result.tables`` is written, but not
+    read back: nothing in its file says what it is)."""
+    import json
+
+    from ._document import load_scenario
+    from ._tables import table_file
+
+    d = os.path.expanduser(os.fspath(path))
+    if not os.path.isdir(d):
+        raise FileNotFoundError(f"read_result: {d}: no such directory" if not os.path.exists(d)
+                                else f"read_result: {d}: not a directory (a run is a directory of tables)")
+    summary_path = os.path.join(d, "summary.json")
+    if not os.path.isfile(summary_path):
+        why = ("its write did not finish (scenario.json but no summary.json, which a write puts in place last): "
+               "run it again" if os.path.isfile(os.path.join(d, "scenario.json"))
+               else "no dcnsim run here (no summary.json)")
+        raise FileNotFoundError(f"read_result: {d}: {why}")
+    with open(summary_path, encoding="utf-8") as fh:
+        record = json.load(fh)
+    if not isinstance(record, dict):
+        raise ValueError(f"read_result: {summary_path}: expected a JSON object, got {type(record).__name__}")
+    record = int_counts(record)
+    scenario_path = os.path.join(d, "scenario.json")
+    scenario = load_scenario(scenario_path) if os.path.isfile(scenario_path) else {}
+    apps = scenario.get("apps")
+    cdf_files = {}
+    for i, app in enumerate(apps if isinstance(apps, list) else []):
+        copy = os.path.join(d, cdf_file_name(i))
+        if isinstance(app, dict) and isinstance(app.get("cdf_file"), str) and os.path.isfile(copy):
+            with open(copy, "rb") as fh:
+                cdf_files[i] = fh.read()
+    pcaps = {}
+    for name in result_files(d):
+        if name.endswith(".pcap"):
+            with open(os.path.join(d, name), "rb") as fh:
+                pcaps[name] = fh.read()
+    core = {"version": str(record.pop("core_version", "unknown")), "build": str(record.pop("core_build", "unknown"))}
+    warnings = record.pop("warnings", None)
+    timing = {k: record.pop(k) for k in TIMING_KEYS if record.get(k) is not None}
+    res = Result({"summary": {}, "timing": timing, "core": core, "pcaps": pcaps}, scenario=scenario,
+                 warnings=str(warnings).split("\n") if warnings else (), cdf_files=cdf_files)
+    for name, schema in TABLE_SCHEMA.items():
+        f = table_file(d, name)
+        if f is not None:
+            res.tables[name] = _read_written_table(str(f), schema)
+    # summary.json holds the summary and then the metrics (NaN as null); the
+    # metrics are the tables' again, so what is left is the summary
+    res.summary = {k: math.nan if v is None else v for k, v in record.items()}
+    derived = set(res.metrics) - set(SUMMARY_KEYS)
+    res.summary = {k: v for k, v in res.summary.items() if k not in derived}
+    return res
+
+
+def _read_written_table(path: str, schema: List[Tuple[str, str]]) -> Any:
+    """One table file of a written run, with ``schema``'s dtypes."""
+    import pandas as pd
+
+    dtypes = dict(schema)
+    if path.endswith(".parquet"):
+        df = pd.read_parquet(path)
+    else:
+        header = list(pd.read_csv(path, nrows=0).columns)
+        text = [c for c in header if dtypes.get(c) == "object"]
+        # only a number's empty cell is NaN (the writer's NaN); text keeps "",
+        # as the run had it
+        df = pd.read_csv(path, dtype={c: str for c in text}, keep_default_na=False,
+                         na_values={c: [""] for c in header if c not in text})
+    for c in df.columns:
+        want = dtypes.get(str(c))
+        if want is None or str(df[c].dtype) == want:
+            continue
+        if want == "object":
+            if len(df) == 0:
+                df[c] = df[c].astype(str)
+        else:
+            df[c] = df[c].astype(want)
+    return df

@@ -1,0 +1,90 @@
+"""dcnsim.read_result: a written run read back as the Result it was
+(tables with their dtypes, empty text cells, NaN and inf, empty tables,
+pcaps, CDF copies, warnings), where pandas.read_csv of its files is not."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import dcnsim
+import pandas as pd
+import pytest
+from conftest import needs_core
+
+
+def mixed(tmp_path) -> dict:
+    """A run whose tables hold what CSV loses: UDP flows (no cc: empty
+    text), unfinished flows (NaN), ssthresh before a loss (inf), empty
+    tables (no queries, no blocks), a pcap and a cdf_file."""
+    cdf = tmp_path / "sizes.cdf"
+    cdf.write_text("1000 0\n20000 0.6\n100000 1\n")
+    return {"name": "mixed", "stop": "20ms", "seed": 3,
+            "topology": {"kind": "star", "hosts": 4, "rate": "1Gbps", "delay": "10us", "buffer": "30KB"},
+            "tcp": {"cc": "cubic"},
+            "trace": {"interval": "1ms", "flows": True, "queues": "switches"},
+            "pcap": {"hosts": [0]},
+            "apps": [{"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "300Mbps"},
+                     {"kind": "bulk", "src": 2, "dst": 0, "start": "15ms", "duration": "5ms"},
+                     {"kind": "poisson", "load": 0.3, "cdf_file": str(cdf), "duration": "15ms"}]}
+
+
+def same_numbers(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        a[k] == b[k] or (isinstance(a[k], float) and math.isnan(a[k]) and math.isnan(b[k])) for k in a)
+
+
+@needs_core
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_written_run_reads_back_as_the_result_it_was(tmp_path, fmt):
+    with pytest.warns(dcnsim.DcnsimWarning, match="had not finished"):
+        r = dcnsim.run(mixed(tmp_path))
+    flows = r.flows
+    # what the files must carry
+    assert (flows["cc"] == "").any() and flows["fct_s"].isna().any()
+    assert (r.flow_ts["ssthresh_bytes"] == math.inf).any()
+    assert len(r.queries) == 0 and r.pcaps and r.cdf_files and r.warnings
+    out = r.write(tmp_path / "run", format=fmt)
+    b = dcnsim.read_result(out)
+    assert list(b.tables) == list(r.tables)
+    for t in r.tables:
+        pd.testing.assert_frame_equal(b.tables[t], r.tables[t], check_exact=True)
+    assert same_numbers(b.summary, r.summary) and b.timing == r.timing and b.core == r.core
+    assert same_numbers(b.metrics, r.metrics)
+    assert b.warnings == r.warnings and b.pcaps == r.pcaps and b.cdf_files == r.cdf_files
+    # the scenario reruns from the run's own copy of its CDF, to the same flows
+    assert b.scenario["apps"][2]["cdf_file"] == os.path.realpath(out / "apps2.cdf")
+    with pytest.warns(dcnsim.DcnsimWarning):
+        pd.testing.assert_frame_equal(dcnsim.run(b.scenario).flows, flows)
+    # and writes the same files again
+    again = b.write(tmp_path / "again", format=fmt)
+    assert sorted(p.name for p in again.iterdir()) == sorted(p.name for p in out.iterdir())
+
+
+@needs_core
+def test_pandas_alone_reads_the_same_csv_otherwise(tmp_path):
+    # why read_result exists: an empty text cell comes back NaN, an empty
+    # table's numbers as text
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(mixed(tmp_path))
+    out = r.write(tmp_path / "run")
+    assert pd.read_csv(out / "flows.csv")["cc"].isna().any()
+    assert pd.read_csv(out / "queries.csv")["qct_s"].dtype == object
+    b = dcnsim.read_result(out)
+    assert not b.flows["cc"].isna().any() and b.queries["qct_s"].dtype == "float64"
+
+
+@needs_core
+def test_a_directory_without_a_complete_run_is_refused_saying_why(tmp_path):
+    with pytest.raises(FileNotFoundError, match="read_result: .*nowhere: no such directory"):
+        dcnsim.read_result(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FileNotFoundError, match="not a directory"):
+        dcnsim.read_result(tmp_path / "file")
+    with pytest.raises(FileNotFoundError, match=r"no dcnsim run here \(no summary.json\)"):
+        dcnsim.read_result(tmp_path)
+    with pytest.warns(dcnsim.DcnsimWarning):
+        out = dcnsim.run(mixed(tmp_path)).write(tmp_path / "cut")
+    (out / "summary.json").unlink()  # as a write cut short leaves it
+    with pytest.raises(FileNotFoundError, match="its write did not finish"):
+        dcnsim.read_result(out)
