@@ -4,8 +4,10 @@ format a path's suffix names (audit 27, F5, F13)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import warnings
 
 import pandas as pd
 import pytest
@@ -83,6 +85,26 @@ def test_a_table_with_nothing_to_draw_is_refused_and_writes_nothing(tmp_path):
     # the paper's values alone are something to draw
     assert facet_plot(nan, "block", "goodput_bps", path=tmp_path / "g.png", paper=[{"x": 1, "y": 2.0}],
                       **kw) == [tmp_path / "g.png"]
+
+
+def test_logy_says_which_points_it_cannot_draw(tmp_path):
+    # a y at or below 0 on a log y axis was left out without a word (a
+    # collapsed incast's zero goodput vanished from its curve)
+    import dcnsim
+    from dcnsim.plots import facet_plot, line_plot
+
+    df = pd.DataFrame({"servers": [1, 2, 4, 8], "goodput_mbps": [900.0, 600.0, 0.0, 0.0]})
+    kw = dict(xlabel="number of servers", ylabel="goodput (Mbps)", logy=True)
+    with pytest.warns(dcnsim.DcnsimWarning, match=re.escape(
+            "line_plot: logy: 2 of 4 points not drawn: a log axis cannot show y at or below 0 "
+            "(first: goodput_mbps = 0.0 at servers = 4)")):
+        assert line_plot(df, "servers", "goodput_mbps", path=tmp_path / "a.png", **kw) == [tmp_path / "a.png"]
+    with pytest.warns(dcnsim.DcnsimWarning, match="facet_plot: logy: 2 of 4 points not drawn"):
+        facet_plot(df, "servers", "goodput_mbps", path=tmp_path / "b.png", **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # all positive, or no log axis: nothing to say
+        line_plot(df[df.goodput_mbps > 0], "servers", "goodput_mbps", path=tmp_path / "c.png", **kw)
+        line_plot(df, "servers", "goodput_mbps", path=tmp_path / "d.png", xlabel="number of servers", ylabel="goodput (Mbps)")
 
 
 def test_log2x_refuses_an_x_a_log_axis_cannot_show(tmp_path):

@@ -333,6 +333,30 @@ def _positive_log_x(data, x: str, plot: str) -> None:
                          f"or not a number), which a log axis cannot show: drop those rows or plot without log2x")
 
 
+def _warn_log_y_leaves_out(data, x: str, y: str, y_scale: float, plot: str) -> None:
+    """Say which points a log y axis will not draw: matplotlib leaves a y
+    at or below 0 out of the figure without a word (a collapsed incast's
+    zero goodput vanished from its curve). A warning, not an error: the
+    rest of the figure is what it was meant to be, and a paper figure's
+    sweep may hold such a point."""
+    import pandas as pd
+
+    ys = pd.to_numeric(pd.Series(data[y]), errors="coerce") * y_scale
+    bad = ys[ys <= 0]
+    if not len(bad):
+        return
+    i = bad.index[0]
+    at, v = data[x].loc[i], data[y].loc[i]
+    at, v = (a.item() if hasattr(a, "item") else a for a in (at, v))
+    import warnings
+
+    from .errors import DcnsimWarning, caller_stacklevel
+
+    warnings.warn(DcnsimWarning(f"{plot}: logy", f"{len(bad)} of {len(ys)} points not drawn: a log axis cannot show "
+                                f"y at or below 0 (first: {y} = {v!r} at {x} = {at!r})"),
+                  stacklevel=caller_stacklevel())
+
+
 def _one_y_per_x(g, x: str, y: str, plot: str, series: Optional[str], name: Any, facet: Optional[str] = None,
                  panel: Any = None) -> None:
     """Refuse a line given several rows at one x (a sweep's seeds, say):
@@ -381,6 +405,8 @@ def line_plot(
     _something_to_draw(data, y, "line_plot")
     if log2x:
         _positive_log_x(data, x, "line_plot")
+    if logy:
+        _warn_log_y_leaves_out(data, x, y, y_scale, "line_plot")
     groups = [(None, data)] if series is None else list(data.groupby(series, sort=False))
     for name, g in groups:  # before a figure is opened: a refused one would stay open in pyplot
         _one_y_per_x(g, x, y, "line_plot", series, name)
@@ -526,6 +552,8 @@ def facet_plot(
 
     need_columns(data, "facet_plot", {"x": x, "y": y, "series": series, "facet": facet, "yerr": yerr})
     _something_to_draw(data, y, "facet_plot", paper)
+    if logy:
+        _warn_log_y_leaves_out(data, x, y, y_scale, "facet_plot")
     facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
