@@ -370,6 +370,24 @@ def test_a_flow_that_never_started_has_no_rate_and_no_place_in_jain():
     assert (r.flows[r.flows["src"].isin([1, 2])]["srtt_s"] > 0).all()
 
 
+def test_a_flow_that_never_started_leaves_the_runs_goodput_alone():
+    """metrics' goodput divides the bytes by the span from the first start
+    to the last end, an unfinished flow counting to the end of the run; a
+    flow that never started counted so too, stretching a 0.9 ms transfer
+    over a 20 ms run (41 Mbps on a 1 Gbps link that carried it at ≈ 880)."""
+    doc = {"stop": "20ms", "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us",
+                                        "buffer": "100KB"},
+           "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "100KB"},
+                    {"kind": "bulk", "src": 2, "dst": 0, "start": "30ms", "size": "100KB"}]}
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(doc)
+    ran = r.flows[r.flows["src"] == 1]
+    assert ran["completed"].all() and r.flows["start_s"].isna().sum() == 1
+    span = ran["end_s"].max() - ran["start_s"].min()
+    assert r.metrics["goodput_bps"] == pytest.approx(8 * ran["delivered_bytes"].sum() / span, rel=1e-12)
+    assert 0.5e9 < r.metrics["goodput_bps"] < 1e9  # most of the link, never above it
+
+
 def test_a_flows_trace_has_no_rtt_before_the_flow_starts():
     """flow_ts sampled a flow before its start with the SRTT seed of a
     handshake it had not had yet, as if measured."""
