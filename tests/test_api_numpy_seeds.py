@@ -42,3 +42,21 @@ def test_numpy_seeds_run_in_a_sweep(tmp_path):
     pts = grid(tiny(), {"stop": ["5ms"]}, seeds=list(np.arange(1, 3))) + [Point("p", tiny(), np.int64(4))]
     df = run_sweep(pts, tmp_path, jobs=1, progress=False)
     assert list(df["seed"]) == [1, 2, 4]
+
+
+@needs_core
+def test_numpy_arrays_in_a_scenario_are_the_lists_they_hold():
+    # were "unsupported value of type numpy.ndarray" at pcap.hosts and apps[0].cdf
+    cdf = [[1000, 0], [20000, 0.6], [100000, 1]]
+    listed = {"stop": "3ms", "topology": {"kind": "star", "hosts": 4, "rate": "1Gbps", "delay": "10us",
+                                          "buffer": "100KB"},
+              "pcap": {"hosts": [0, 1]},
+              "apps": [{"kind": "poisson", "load": 0.3, "cdf": cdf, "duration": "2ms"}]}
+    arrays = dcnsim.with_overrides(listed, {"pcap.hosts": np.arange(2), "apps.0.cdf": np.array(cdf)})
+    a, b = dcnsim.run(arrays), dcnsim.run(listed)
+    assert a.scenario == b.scenario and type(a.scenario["pcap"]["hosts"][0]) is int
+    assert a.summary == b.summary and a.pcaps == b.pcaps
+    # a NaN inside an array is refused where it sits, as in a list
+    bad = dcnsim.with_overrides(listed, {"apps.0.cdf": np.array([[1000, 0], [np.nan, 1.0]])})
+    with pytest.raises(dcnsim.ScenarioError, match=r"apps\[0\]\.cdf\[1\]\[0\]: nan is not a finite number"):
+        dcnsim.run(bad)

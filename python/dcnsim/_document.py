@@ -298,6 +298,10 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
         # a numpy scalar (an axis from np.arange, a value read from a
         # DataFrame): its Python value (np.int64 -> int, np.bool_ -> bool)
         return _clean(value.item(), path, errors, depth)
+    if t.__module__ == "numpy" and isinstance(getattr(value, "ndim", None), int) and hasattr(value, "tolist"):
+        # an array (np.arange(4) for pcap hosts, a CDF as an (n, 2) array):
+        # the nested lists of Python values it holds
+        return _clean(value.tolist(), path, errors, depth)
     if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
         errors.append(Problem(where, f"nested more than {MAX_DEPTH} levels deep"))
         return None
