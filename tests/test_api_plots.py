@@ -107,6 +107,33 @@ def test_logy_says_which_points_it_cannot_draw(tmp_path):
         line_plot(df, "servers", "goodput_mbps", path=tmp_path / "d.png", xlabel="number of servers", ylabel="goodput (Mbps)")
 
 
+def test_a_png_and_svg_pair_is_written_together_or_not_at_all(tmp_path, monkeypatch):
+    # each file was atomic alone: an SVG that failed to render (or Ctrl-C
+    # between the two) left the new PNG beside the earlier run's SVG
+    from dcnsim.plots import line_plot
+    from matplotlib.figure import Figure
+
+    kw = dict(xlabel="number of servers", ylabel="goodput (Mbps)", path=tmp_path / "g.png", svg=True)
+    first = pd.DataFrame({"servers": [1, 2, 4], "goodput_mbps": [900.0, 600.0, 300.0]})
+    assert line_plot(first, "servers", "goodput_mbps", **kw) == [tmp_path / "g.png", tmp_path / "g.svg"]
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = Figure.savefig
+
+    def no_svg(self, fname, *a, **k):
+        if k.get("format") == "svg":
+            raise OSError("disk full")
+        return real(self, fname, *a, **k)
+
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setattr(Figure, "savefig", no_svg)
+    open_before = plt.get_fignums()
+    with pytest.raises(OSError, match="disk full"):
+        line_plot(first.assign(goodput_mbps=[100.0, 200.0, 300.0]), "servers", "goodput_mbps", **kw)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # both as they were, no temporaries
+    assert plt.get_fignums() == open_before  # and its figure closed
+
+
 def test_log2x_refuses_an_x_a_log_axis_cannot_show(tmp_path):
     # x = 0 on line_plot's log2 axis was left out of the figure without a
     # word (its segment ran off the left edge, looking like a flat line)

@@ -50,7 +50,7 @@ _agg_if_unchosen()  # before pyplot is imported
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter  # noqa: E402
 
-from ._atomic import atomic_write  # noqa: E402
+from ._atomic import StagedFiles  # noqa: E402
 from ._tables import need_columns  # noqa: E402
 
 __all__ = ["STYLE", "FORMATS", "new_figure", "save", "line_plot", "facet_plot", "series_colors", "series_hatches",
@@ -279,12 +279,18 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
         targets = [(png, FORMATS[png.suffix.lower()])]
         if svg and targets[0][1] != "svg":
             targets.append((png.with_suffix(".svg"), "svg"))
-        for target, fmt in targets:
-            buf = io.BytesIO()
-            fig.savefig(buf, format=fmt, metadata=_METADATA[fmt])
-            atomic_write(target, functools.partial(_write_bytes, buf.getvalue()), mode="wb")
-            written.append(target)
-    plt.close(fig)
+        # the pair in place together, or neither: a failure rendering the
+        # second (or Ctrl-C) left a new PNG beside an earlier run's SVG
+        try:
+            with StagedFiles() as staged:
+                for target, fmt in targets:
+                    buf = io.BytesIO()
+                    fig.savefig(buf, format=fmt, metadata=_METADATA[fmt])
+                    staged.write(target, functools.partial(_write_bytes, buf.getvalue()), mode="wb")
+                    written.append(target)
+                staged.commit()
+        finally:
+            plt.close(fig)  # written or not: never left open in pyplot
     return written
 
 
