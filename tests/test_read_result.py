@@ -88,3 +88,16 @@ def test_a_directory_without_a_complete_run_is_refused_saying_why(tmp_path):
     (out / "summary.json").unlink()  # as a write cut short leaves it
     with pytest.raises(FileNotFoundError, match="its write did not finish"):
         dcnsim.read_result(out)
+
+
+@needs_core
+def test_a_table_a_script_changed_reads_back_as_written(tmp_path):
+    # a column added, and a count that is no longer whole (NaN in it)
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(mixed(tmp_path))
+    f = r.flows.assign(fct_ms=r.flows["fct_s"] * 1e3)
+    f.loc[0, "timeouts"] = float("nan")
+    r.tables["flows"] = f
+    b = dcnsim.read_result(r.write(tmp_path / "run"))
+    assert b.flows["fct_ms"].dtype == "float64" and b.flows["fct_ms"].isna().sum() == f["fct_ms"].isna().sum()
+    assert math.isnan(b.flows["timeouts"].iloc[0]) and b.flows["timeouts"].iloc[1:].tolist() == f["timeouts"].iloc[1:].tolist()

@@ -971,6 +971,9 @@ def _read_written_table(path: str, schema: List[Tuple[str, str]]) -> Any:
         if want == "object":
             if len(df) == 0:
                 df[c] = df[c].astype(str)
-        else:
+            continue
+        try:
             df[c] = df[c].astype(want)
+        except (TypeError, ValueError):
+            pass  # a table a script replaced (NaN in a count, say): as pandas reads it
     return df
