@@ -85,6 +85,9 @@ def test_a_directory_without_a_complete_run_is_refused_saying_why(tmp_path):
         dcnsim.read_result(tmp_path)
     with pytest.warns(dcnsim.DcnsimWarning):
         out = dcnsim.run(mixed(tmp_path)).write(tmp_path / "cut")
+    (out / "summary.json").write_text("{not json")
+    with pytest.raises(ValueError, match="summary.json: not the JSON a run writes"):
+        dcnsim.read_result(out)
     (out / "summary.json").unlink()  # as a write cut short leaves it
     with pytest.raises(FileNotFoundError, match="its write did not finish"):
         dcnsim.read_result(out)

@@ -608,7 +608,8 @@ class Result:
 
         * ``n_flows``, ``n_completed``; ``goodput_bps``: 8·Σ delivered bytes /
           (last flow end − first flow start), unfinished flows counted to the
-          end of the simulation, flows that never started not at all; ``jain``: Jain's index of bulk flows' goodput;
+          end of the simulation, flows that never started not at all;
+          ``jain``: Jain's index of bulk flows' goodput;
         * ``timeouts``, ``retransmits``, ``drops`` summed over flows;
         * queries: ``n_queries``, ``qct_mean_s``, ``qct_p50_s``, ``qct_p99_s``,
           ``qct_max_s`` over completed queries, ``query_timeouts_mean``
@@ -914,8 +915,11 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
                "run it again" if os.path.isfile(os.path.join(d, "scenario.json"))
                else "no dcnsim run here (no summary.json)")
         raise FileNotFoundError(f"read_result: {d}: {why}")
-    with open(summary_path, encoding="utf-8") as fh:
-        record = json.load(fh)
+    try:
+        with open(summary_path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"read_result: {summary_path}: not the JSON a run writes ({e})") from None
     if not isinstance(record, dict):
         raise ValueError(f"read_result: {summary_path}: expected a JSON object, got {type(record).__name__}")
     record = int_counts(record)
