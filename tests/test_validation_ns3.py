@@ -74,6 +74,31 @@ def test_fast_fresh_point_agrees_with_ns3():
     ours = run.run_dcnsim(30, "newreno", 2, "fresh", 0.01, _fast_over(), setup["buffer"])
     assert run.mean(ns3, "timeouts") == run.mean(ours, "timeouts") == 29.0
     assert abs(run.mean(ours, "drops") - run.mean(ns3, "drops")) <= 0.05 * run.mean(ns3, "drops")
+    # each side's per-worker counts (Fig. 6's) cover the 30 workers and add
+    # up to the query's timeouts (run_ns3 refuses ns-3 lines that do not)
+    for rows in (ns3, ours):
+        assert all(len(r["worker_timeouts"]) == 30 and sum(r["worker_timeouts"]) == r["timeouts"] for r in rows)
+
+
+@needs_core
+def test_per_worker_timeouts_are_the_querys_shared_out():
+    """dcnsim's side of Fig. 6's count: every worker of every query has
+    its own count, and they add up to the query's timeouts; persistent
+    connections split one connection's losses between the queries by time."""
+    run = _incast()
+    for connections in ("fresh", "persistent"):
+        rows = run.run_dcnsim(50, "newreno", 3, connections, 0.01, _fast_over(), run.SETUPS["fast"]["buffer"])
+        assert sum(r["timeouts"] for r in rows) > 0
+        for r in rows:
+            assert len(r["worker_timeouts"]) == 50
+            assert sum(r["worker_timeouts"]) == r["timeouts"]
+
+
+def test_worker_shares_over_every_worker_of_every_query():
+    run = _incast()
+    w = run.worker_shares([{"worker_timeouts": [0, 1, 2]}, {"worker_timeouts": [3, 0, 0]}])
+    assert w == {"ge2": 2 / 6, "le1": 4 / 6, "max": 3.0}
+    assert all(v != v for v in run.worker_shares([]).values())  # NaN: no worker, no share
 
 
 @pytest.mark.parametrize("argv,option", [

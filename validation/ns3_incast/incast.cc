@@ -4,6 +4,7 @@
 // Prints one line per query (or "query <q> unfinished ..." with the
 // workers whose response never arrived):
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
+//   worker_timeouts <q> <t_0> ... <t_n-1>   (each worker's share of <t>)
 // then "packet_hops <h>" (every packet sent onto a link, host or switch);
 // with --bulk=S no queries: every worker sends to the aggregator for S
 // seconds (BulkSendApplication) and "bulk drops <d> marks <m>
@@ -47,6 +48,9 @@ struct QueryStats
     uint64_t marksAtStart = 0;
     Time start;
     Time end;
+    // per worker: its timeouts in this query (Fig. 6 of the FaST paper is
+    // their distribution), sized on the first one
+    std::vector<uint32_t> workerTimeouts;
 };
 
 std::vector<QueryStats> g_q;
@@ -110,6 +114,9 @@ RtoChange(uint32_t q, uint32_t w, Time oldVal, Time newVal)
     if (oldVal.IsStrictlyPositive() && newVal == oldVal * 2)
     {
         g_q[q].timeouts++;
+        std::vector<uint32_t>& per = g_q[q].workerTimeouts;
+        per.resize(std::max<size_t>(per.size(), g_n), 0);
+        per[w]++;
         if (g_verbose)
         {
             std::printf("event %u %u %.3f rto\n", q, w, Simulator::Now().GetMicroSeconds() * 1.0);
@@ -799,6 +806,12 @@ main(int argc, char* argv[])
         std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu marks %lu\n",
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
                     (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
+        std::printf("worker_timeouts %u", q);
+        for (uint32_t w = 0; w < g_n; ++w)
+        {
+            std::printf(" %u", w < s.workerTimeouts.size() ? s.workerTimeouts[w] : 0u);
+        }
+        std::printf("\n");
     }
     std::printf("packet_hops %lu\n", (unsigned long)g_hops);
     if (g_verbose)

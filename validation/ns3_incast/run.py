@@ -29,7 +29,10 @@ starting ``--gap`` after the previous one ends; ``fresh``: each query opens
 new connections (ns-3: handshake 20 ms before the query), queries 0.2 s
 apart. Per query: the workers' fast recoveries and timeouts, the drops and
 ECN marks at the aggregator's switch port, the mean and 99th-percentile
-query completion time. ``--red``: every transport's ports are RED with ECN
+query completion time; per worker and query (the FaST paper's Fig. 6),
+the fraction of workers × queries with two or more timeouts and the most
+one worker took (each query's per-worker counts must add up to its
+timeouts, on both sides). ``--red``: every transport's ports are RED with ECN
 at K (ns-3's RedQueueDisc with UseEcn, MinTh = MaxTh = K; dcnsim's
 ``ecn_k`` with ``ecn_non_ect = "drop"``), so a packet that is not
 ECN-capable (NewReno's, any pure ACK) is dropped at K. A query that does not complete (a stalled flow)
@@ -99,13 +102,25 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
         raise Unfinished(f"ns-3 {cc} n = {n}: {len(unfinished)} of {queries} queries did not complete "
                          f"(first: {unfinished[0]!r}); {' '.join(args)}")
     rows = []
+    per_worker: Dict[int, List[int]] = {}
     for line in out.splitlines():
         m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+) marks (\d+)", line)
         if m:
-            rows.append({"fast_recoveries": float(m[2]), "timeouts": float(m[3]),
+            rows.append({"query": int(m[1]), "fast_recoveries": float(m[2]), "timeouts": float(m[3]),
                          "qct_ms": float(m[4]) / 1e3, "drops": float(m[5]), "marks": float(m[6])})
+        elif line.startswith("worker_timeouts "):
+            q, *counts = (int(x) for x in line.split()[1:])
+            per_worker[q] = counts
     if len(rows) != queries:
         raise Unfinished(f"ns-3 {cc} n = {n}: {len(rows)} of {queries} query lines; {' '.join(args)}")
+    for r in rows:
+        counts = per_worker.get(int(r.pop("query")))
+        # each worker's share of the query's timeouts (incast.cc counts both
+        # from the same RTO trace): a line that does not add up is a bug
+        if counts is None or len(counts) != n or sum(counts) != r["timeouts"]:
+            raise RuntimeError(f"ns-3 {cc} n = {n}: per-worker timeouts {counts} do not add up to the "
+                               f"query's {r['timeouts']:g}; {' '.join(args)}")
+        r["worker_timeouts"] = counts
     return rows
 
 
@@ -170,17 +185,33 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     # Drops and marks at the aggregator's switch port (incast.cc's queue-disc
     # traces count the same), in total over the run: a mean per query.
     port = r.queues[(r.queues.node == "sw") & (r.queues.to == "h0")].iloc[0]
+    # worker w (0-based, as incast.cc numbers them) is host w + 1
+    src_of = dict(zip(flows.flow_id, flows.src))
+    worker = np.array([src_of[f] - 1 for f in losses.flow_id], dtype=int)
     rows = []
     for i, (_, q) in enumerate(qs.iterrows()):
         mine = losses.kind.to_numpy()[which == i]
+        timed_out = worker[which == i][mine == "timeout"]
         rows.append({"fast_recoveries": float((mine == "fast_retransmit").sum()),
                      "timeouts": float((mine == "timeout").sum()), "qct_ms": q.qct_s * 1e3,
-                     "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries})
+                     "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries,
+                     "worker_timeouts": np.bincount(timed_out, minlength=n).tolist()})
     return rows
 
 
 def mean(rows: List[Dict[str, float]], key: str) -> float:
     return sum(r[key] for r in rows) / len(rows) if rows else float("nan")
+
+
+def worker_shares(rows: List[Dict[str, Any]]) -> Dict[str, float]:
+    """Over every worker of every query (the FaST paper's Fig. 6 is their
+    CDF): the fraction with at least two timeouts (``ge2``), with at most
+    one (``le1``), and the most any one worker took (``max``)."""
+    counts = [c for r in rows for c in r["worker_timeouts"]]
+    if not counts:
+        return {"ge2": float("nan"), "le1": float("nan"), "max": float("nan")}
+    return {"ge2": sum(c >= 2 for c in counts) / len(counts), "le1": sum(c <= 1 for c in counts) / len(counts),
+            "max": float(max(counts))}
 
 
 def p99(rows: List[Dict[str, float]], key: str) -> float:
@@ -288,12 +319,15 @@ def main(argv: Optional[List[str]] = None) -> int:
           + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
           + (f"; dcnsim tcp overrides {over}" if over else ""))
     cols = ["fast_recoveries", "timeouts", "drops", "marks", "qct_ms"]
+    print("per worker (Fig. 6 of the FaST paper): the fraction of workers × queries with >= 2 timeouts, "
+          "and the most timeouts one worker took in a query")
     if a.markdown:
-        print("| cc | n | simulator | fast recoveries | timeouts | drops | marks | QCT ms | p99 QCT ms |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| cc | n | simulator | fast recoveries | timeouts | drops | marks | QCT ms | p99 QCT ms "
+              "| workers ≥ 2 timeouts | most of one worker |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
     else:
         print(f"{'cc':8} {'n':>4} {'simulator':22} {'fast_rec':>9} {'timeouts':>9} {'drops':>8} {'marks':>8} "
-              f"{'qct_ms':>8} {'p99_ms':>8}")
+              f"{'qct_ms':>8} {'p99_ms':>8} {'w_ge2':>6} {'w_max':>5}")
     failed = []
     for cc in a.cc:
         ca = NS3_CA_INCREASE[cc] if a.ca_increase == "auto" else a.ca_increase
@@ -323,12 +357,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                 failed.append(str(e))
             for name, rows in sims:
                 m = [mean(rows, c) for c in cols] + [p99(rows, "qct_ms")]
+                w = worker_shares(rows)
                 if a.markdown:
                     print(f"| {'DCTCP' if cc == 'dctcp' else cc} | {n} | {name} | {m[0]:.2f} | {m[1]:.2f} | "
-                          f"{m[2]:.1f} | {m[3]:.1f} | {m[4]:.1f} | {m[5]:.1f} |", flush=True)
+                          f"{m[2]:.1f} | {m[3]:.1f} | {m[4]:.1f} | {m[5]:.1f} | {w['ge2']:.2f} | {w['max']:.0f} |",
+                          flush=True)
                 else:
                     print(f"{cc:8} {n:4d} {name:22} {m[0]:9.2f} {m[1]:9.2f} {m[2]:8.1f} {m[3]:8.1f} "
-                          f"{m[4]:8.2f} {m[5]:8.2f}", flush=True)
+                          f"{m[4]:8.2f} {m[5]:8.2f} {w['ge2']:6.2f} {w['max']:5.0f}", flush=True)
     if failed:
         # Loudly: a stalled query leaves no row, and the exit status says so.
         print(f"{len(failed)} point(s) did not complete every query (see FAILED above); for ns-3 DCTCP "
