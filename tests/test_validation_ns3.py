@@ -101,11 +101,49 @@ def test_worker_shares_over_every_worker_of_every_query():
     assert all(v != v for v in run.worker_shares([]).values())  # NaN: no worker, no share
 
 
+@needs_core
+def test_the_two_tier_is_the_reproductions_topology():
+    """``--topology two-tier`` runs experiments/fast's own topology in
+    dcnsim, with incast.cc's port rules: RED drops what is not ECN-capable
+    at K for DCTCP; NewReno's ports are drop-tail, as ns-3's FIFOs."""
+    from dcnsim.experiments.fast.common import topology
+
+    run = _incast()
+    ours = topology()
+    dctcp = run.dcnsim_scenario(100, "dctcp", 1, "fresh", 0.01, two_tier=True)["topology"]
+    assert dctcp == {**ours, "ecn_non_ect": "drop"}
+    reno = run.dcnsim_scenario(100, "newreno", 1, "fresh", 0.01, two_tier=True)["topology"]
+    assert reno["nodes"] == ours["nodes"]
+    assert reno["links"] == [{k: v for k, v in link.items() if k != "ecn_k"} for link in ours["links"]]
+
+
+@needs_core
+@needs_ns3
+def test_two_tier_point_agrees_with_ns3():
+    """validation/README.md's two-tier table, NewReno at n = 30: both
+    simulators build the same five racks and lose about as many segments
+    (ns-3 22 timeouts and 32 drops a query, dcnsim 21 and 34); each side's
+    per-worker counts add up."""
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    setup = run.SETUPS["fast"]
+    ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, list(setup["ns3"]) + run.TWO_TIER_NS3)
+    ours = run.run_dcnsim(30, "newreno", 1, "fresh", 0.01, _fast_over(), setup["buffer"], two_tier=True)
+    for key in ("timeouts", "drops"):
+        assert run.mean(ns3, key) > 0
+        assert abs(run.mean(ours, key) - run.mean(ns3, key)) <= 0.15 * run.mean(ns3, key)
+    for rows in (ns3, ours):
+        assert sum(rows[0]["worker_timeouts"]) == rows[0]["timeouts"]
+
+
 @pytest.mark.parametrize("argv,option", [
     (["--n", "30", "0"], "--n: each must be >= 1, got 0"),
     (["--queries", "0"], "--queries: must be >= 1"),
     (["--gap", "-1"], "--gap: must be >= 0"),
     (["--delayed-ack", "-2"], "--delayed-ack: must be >= 0"),
+    (["--topology", "two-tier"], "--topology two-tier is the FaST paper's: use it with --setup fast"),
+    (["--topology", "two-tier", "--setup", "fast", "--n", "101"], "at most 100 workers"),
+    (["--topology", "two-tier", "--setup", "fast", "--red"], "--red: the two-tier's ports"),
 ])
 def test_incast_refuses_a_bad_number_naming_its_option(argv, option, capsys):
     with pytest.raises(SystemExit) as e:

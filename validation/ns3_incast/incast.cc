@@ -150,6 +150,11 @@ QueueDrop(Ptr<const QueueDiscItem>)
 
 std::map<std::string, uint64_t> g_dropReasons;
 
+// --verbose with --two-tier: the 10 Gbps ports' totals at the end
+// ("port <node> <to> marked <m> dropped <d>", dcnsim's queues table's
+// names), where the aggregator's port is the one the query lines count
+std::vector<std::pair<std::string, Ptr<QueueDisc>>> g_ports;
+
 void
 QueueDropReason(Ptr<const QueueDiscItem>, const char* reason)
 {
@@ -607,7 +612,23 @@ main(int argc, char* argv[])
     bool pcapAll = false;
     cmd.AddValue("pcap", "write a pcap of the aggregator's interface to this prefix", pcap);
     cmd.AddValue("pcap-all", "with --pcap: every host's interface, not only the aggregator's", pcapAll);
+    bool twoTier = false;
+    std::string coreBuffer = "100000B";
+    std::string aggBuffer = "10000000B";
+    uint32_t k10 = 65;
+    cmd.AddValue("two-tier",
+                 "the FaST paper's two-tier topology (experiments/fast): 5 ToRs, worker w on ToR w mod 5 and the "
+                 "aggregator on ToR 0, each ToR 10 Gbps (25 us) to its own switch and on (10 Gbps, no delay) to "
+                 "one aggregation switch; hosts' own queues 100 packets",
+                 twoTier);
+    cmd.AddValue("core-buffer", "two-tier: ToR-side buffer of the 10 Gbps links", coreBuffer);
+    cmd.AddValue("agg-buffer", "two-tier: buffer of the links to the aggregation switch", aggBuffer);
+    cmd.AddValue("k10", "two-tier: ECN threshold of the 10 Gbps ports, packets", k10);
     cmd.Parse(argc, argv);
+    if (twoTier && g_n > 100)
+    {
+        NS_FATAL_ERROR("--two-tier: at most 100 workers (5 ToRs of 20), got --n=" << g_n);
+    }
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
@@ -653,10 +674,23 @@ main(int argc, char* argv[])
 
     NodeContainer hosts;
     hosts.Create(g_n + 1); // 0: aggregator
-    Ptr<Node> sw = CreateObject<Node>();
+    // the star's one switch, or (two-tier) ToRs, their uplink switches and
+    // the aggregation switch
+    const uint32_t racks = twoTier ? 5 : 1;
+    NodeContainer tors;
+    tors.Create(racks);
+    NodeContainer ups;
+    Ptr<Node> agg;
     InternetStackHelper stack;
     stack.Install(hosts);
-    stack.Install(sw);
+    stack.Install(tors);
+    if (twoTier)
+    {
+        ups.Create(racks);
+        agg = CreateObject<Node>();
+        stack.Install(ups);
+        stack.Install(agg);
+    }
 
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
@@ -664,33 +698,46 @@ main(int argc, char* argv[])
     // The queue disc holds the packets: the device queue only one.
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
 
-    TrafficControlHelper tch;
-    if (cc == "dctcp" || red)
-    {
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", StringValue(buffer),
-                             "MeanPktSize", UintegerValue(mss + 52),
-                             "MinTh", DoubleValue(k * (mss + 52.0)),
-                             "MaxTh", DoubleValue(k * (mss + 52.0)),
-                             "QW", DoubleValue(1.0),
-                             "Gentle", BooleanValue(false),
-                             "UseEcn", BooleanValue(true),
-                             "UseHardDrop", BooleanValue(false),
-                             "LinkBandwidth", StringValue("1Gbps"),
-                             "LinkDelay", StringValue("25us"));
-    }
-    else
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(buffer));
-    }
+    // A switch port: RED with ECN at K (DCTCP, or any cc with --red), else
+    // a drop-tail FIFO, of `size`.
+    auto port = [&](const std::string& size, uint32_t kPkts, const std::string& rate, const std::string& delay) {
+        TrafficControlHelper h;
+        if (cc == "dctcp" || red)
+        {
+            h.SetRootQueueDisc("ns3::RedQueueDisc",
+                               "MaxSize", StringValue(size),
+                               "MeanPktSize", UintegerValue(mss + 52),
+                               "MinTh", DoubleValue(kPkts * (mss + 52.0)),
+                               "MaxTh", DoubleValue(kPkts * (mss + 52.0)),
+                               "QW", DoubleValue(1.0),
+                               "Gentle", BooleanValue(false),
+                               "UseEcn", BooleanValue(true),
+                               "UseHardDrop", BooleanValue(false),
+                               "LinkBandwidth", StringValue(rate),
+                               "LinkDelay", StringValue(delay));
+        }
+        else
+        {
+            h.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(size));
+        }
+        return h;
+    };
+    TrafficControlHelper tch = port(buffer, k, "1Gbps", "25us");
+    // two-tier: a host's own queue, 100 packets (dcnsim's nic_buffer there)
+    TrafficControlHelper nic;
+    nic.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100p"));
 
     Ipv4AddressHelper ip;
     std::vector<Ipv4Address> addrs;
     Ptr<QueueDisc> bottleneck;
     for (uint32_t h = 0; h <= g_n; ++h)
     {
-        NetDeviceContainer d = p2p.Install(hosts.Get(h), sw);
+        NetDeviceContainer d = p2p.Install(hosts.Get(h), tors.Get(h == 0 ? 0 : (h - 1) % racks));
         QueueDiscContainer qd = tch.Install(d.Get(1));
+        if (twoTier)
+        {
+            nic.Install(d.Get(0));
+        }
         if (h == 0)
         {
             bottleneck = qd.Get(0);
@@ -706,6 +753,38 @@ main(int argc, char* argv[])
         if (h > 0)
         {
             addrs.push_back(ifs.GetAddress(0));
+        }
+    }
+    if (twoTier)
+    {
+        PointToPointHelper up;
+        up.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        up.SetChannelAttribute("Delay", StringValue("25us"));
+        up.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+        PointToPointHelper core;
+        core.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        core.SetChannelAttribute("Delay", StringValue("0s"));
+        core.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+        TrafficControlHelper torPort = port(coreBuffer, k10, "10Gbps", "25us");
+        TrafficControlHelper aggPort = port(aggBuffer, k10, "10Gbps", "0s");
+        for (uint32_t r = 0; r < racks; ++r)
+        {
+            NetDeviceContainer a = up.Install(tors.Get(r), ups.Get(r));
+            QueueDiscContainer qa = torPort.Install(a);
+            NetDeviceContainer b = core.Install(ups.Get(r), agg);
+            QueueDiscContainer qb = aggPort.Install(b);
+            std::string rs = std::to_string(r);
+            g_ports.push_back({"tor" + rs + " up" + rs, qa.Get(0)});
+            g_ports.push_back({"up" + rs + " tor" + rs, qa.Get(1)});
+            g_ports.push_back({"up" + rs + " agg", qb.Get(0)});
+            g_ports.push_back({"agg up" + rs, qb.Get(1)});
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                char base[32];
+                std::snprintf(base, sizeof base, "11.%u.%u.0", r, i);
+                ip.SetBase(base, "255.255.255.0");
+                ip.Assign(i == 0 ? a : b);
+            }
         }
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
@@ -816,6 +895,12 @@ main(int argc, char* argv[])
     std::printf("packet_hops %lu\n", (unsigned long)g_hops);
     if (g_verbose)
     {
+        for (const auto& [name, qd] : g_ports)
+        {
+            const QueueDisc::Stats& st = qd->GetStats();
+            std::printf("port %s marked %u dropped %u\n", name.c_str(), st.nTotalMarkedPackets,
+                        st.nTotalDroppedPackets);
+        }
         for (const auto& [reason, count] : g_dropReasons)
         {
             std::printf("drop_reason \"%s\" %lu\n", reason.c_str(), (unsigned long)count);

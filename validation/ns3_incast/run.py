@@ -124,9 +124,26 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
     return rows
 
 
+#: ``--topology two-tier``'s ns-3 flags: experiments/fast's two-tier
+#: topology (incast.cc builds it; dcnsim runs the reproduction's own
+#: ``custom`` topology, :func:`two_tier_topology`).
+TWO_TIER_NS3 = ["--two-tier=1"]
+
+
+def two_tier_topology() -> Dict[str, Any]:
+    """The FaST paper's two-tier topology as the reproduction builds it
+    (dcnsim.experiments.fast: 5 ToRs, worker h on ToR (h − 1) mod 5, the
+    aggregator, host 0, on ToR 0; 100,000 B ports with K = 20 packets at
+    1 Gbps, 65 at 10 Gbps; 10^7 B at the aggregation switch; hosts' own
+    queues 100 packets), whose incast.cc twin is ``--two-tier=1``."""
+    from dcnsim.experiments.fast.common import topology
+
+    return topology()
+
+
 def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
                     tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B",
-                    red: bool = False, ties: str = "fifo") -> Dict[str, Any]:
+                    red: bool = False, ties: str = "fifo", two_tier: bool = False) -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document.
 
     ``ties = "fifo"`` (the default here) is ns-3's order of equal-time
@@ -149,7 +166,20 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
         apps = [dict(pa, queries=1, start=f"{0.1 + q * SPACING_S:g}s") for q in range(queries)]
         stop = 0.1 + queries * SPACING_S + 5
     topology: Dict[str, Any] = {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer}
-    if cc == "dctcp" or red:
+    if two_tier:
+        if red:
+            raise ValueError("--red is for the star: the two-tier's ports are the reproduction's")
+        topology = two_tier_topology()
+        if cc == "dctcp":
+            # incast.cc's ports are RED with ECN at each K: what is not
+            # ECN-capable is dropped there (the reproduction queues it)
+            topology["ecn_non_ect"] = "drop"
+        else:
+            # and drop-tail FIFOs for NewReno, whose packets nothing marks
+            # (the same run as with the reproduction's ecn_k, which warns so)
+            for link in topology["links"]:
+                link.pop("ecn_k", None)
+    elif cc == "dctcp" or red:
         # incast.cc's RED queue disc at K (for DCTCP, or any cc with --red)
         # marks what is ECN-capable and drops the rest there; without it
         # the ports are drop-tail FIFOs, as without ecn_k here
@@ -164,11 +194,11 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
 
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
                tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B",
-               red: bool = False, ties: str = "fifo") -> List[Dict[str, float]]:
+               red: bool = False, ties: str = "fifo", two_tier: bool = False) -> List[Dict[str, float]]:
     import dcnsim
     import numpy as np
 
-    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties))
+    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties, two_tier))
     flows, qs = r.flows, r.queries
     if len(qs) != queries or qs.qct_s.isna().any():
         raise Unfinished(f"dcnsim {cc} n = {n}: {len(qs)} of {queries} queries completed")
@@ -184,7 +214,8 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     which = np.searchsorted(edges, losses.time_s.to_numpy(), side="right") - 1
     # Drops and marks at the aggregator's switch port (incast.cc's queue-disc
     # traces count the same), in total over the run: a mean per query.
-    port = r.queues[(r.queues.node == "sw") & (r.queues.to == "h0")].iloc[0]
+    port = r.queues[(r.queues.node == ("tor0" if two_tier else "sw"))
+                    & (r.queues.to == ("root" if two_tier else "h0"))].iloc[0]
     # worker w (0-based, as incast.cc numbers them) is host w + 1
     src_of = dict(zip(flows.flow_id, flows.src))
     worker = np.array([src_of[f] - 1 for f in losses.flow_id], dtype=int)
@@ -271,6 +302,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--queries", type=int, default=20, help="queries per point (≥ 100 for stable means)")
     p.add_argument("--connections", default="persistent", choices=["persistent", "fresh"])
     p.add_argument("--gap", type=float, default=0.01, help="persistent: seconds from a query's end to the next")
+    p.add_argument("--topology", default="star", choices=["star", "two-tier"],
+                   help="two-tier: the FaST paper's (experiments/fast's: 5 ToRs under one aggregation switch, "
+                        "the aggregator on ToR 0; with --setup fast, n <= 100)")
     p.add_argument("--setup", default="issue18", choices=sorted(SETUPS),
                    help="fast: the FaST paper's transport (IW 2, no SACK, no Limited Transmit, ...) on the star")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
@@ -297,6 +331,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                            ("--delayed-ack", a.delayed_ack < 0, ">= 0")):
         if bad:
             p.error(f"{opt}: must be {want}, got {getattr(a, opt[2:].replace('-', '_'))}")
+    two_tier = a.topology == "two-tier"
+    if two_tier and a.setup != "fast":
+        p.error("--topology two-tier is the FaST paper's: use it with --setup fast")
+    if two_tier and max(a.n) > 100:
+        p.error(f"--topology two-tier: at most 100 workers (5 ToRs of 20), got --n {max(a.n)}")
+    if two_tier and a.red:
+        p.error("--red: the two-tier's ports are the reproduction's (every port marks at its K)")
     if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
         p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
     over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {})}
@@ -309,12 +350,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     probe = {**({"ca_increase": NS3_CA_INCREASE[cc0]} if a.ca_increase == "auto" else {"ca_increase": a.ca_increase}),
              **over}
     problems = common.dcnsim_problems(dcnsim_scenario(a.n[0], cc0, a.queries, a.connections, a.gap, probe,
-                                                      setup["buffer"], a.red, a.ties))
+                                                      setup["buffer"], a.red, a.ties, two_tier))
     if problems:
         p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
-    print(f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
+    print(("the FaST paper's two-tier topology; " if two_tier else "")
+          + f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
           f"percentile)" + ("; RED with ECN at K on every port (not ECN-capable: dropped at K)" if a.red else "")
           + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
           + (f"; dcnsim tcp overrides {over}" if over else ""))
@@ -343,10 +385,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                     sims.append((f"dcnsim {tcp_over.get('ca_increase', 'bytes')}"
                                  + (" seeded" if a.ties == "seeded" else ""),
                                  run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"],
-                                            a.red, a.ties)))
+                                            a.red, a.ties, two_tier)))
                 if exe is not None:
                     flags = a.ns3_args.split()
-                    extra = list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
+                    extra = (list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
+                             + (TWO_TIER_NS3 if two_tier else []))
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
