@@ -136,6 +136,41 @@ def test_two_tier_point_agrees_with_ns3():
         assert sum(rows[0]["worker_timeouts"]) == rows[0]["timeouts"]
 
 
+@needs_core
+def test_ns3_queues_count_past_the_two_packets_outside_the_queue_disc():
+    """``--ns3-queues``: K in packets becomes K·(MSS + 52) B, as incast.cc's
+    RED, and the buffers and K each grow by two full packets at dcnsim's
+    wire size (1460 + 40 + 2 B in the FaST setup), on the star and on every
+    link of the two-tier; what has no K keeps none."""
+    run = _incast()
+    over = {**_fast_over(), "mss": 1460, "header": 40}
+    star = run.as_ns3_queues(run.dcnsim_scenario(30, "dctcp", 1, "fresh", 0.01, over))["topology"]
+    assert (star["buffer"], star["ecn_k"]) == (f"{100000 + 2 * 1502}B", f"{20 * 1512 + 2 * 1502}B")
+    reno = run.as_ns3_queues(run.dcnsim_scenario(30, "newreno", 1, "fresh", 0.01, over))["topology"]
+    assert reno["buffer"] == f"{100000 + 2 * 1502}B" and "ecn_k" not in reno
+    two = run.as_ns3_queues(run.dcnsim_scenario(30, "dctcp", 1, "fresh", 0.01, over, two_tier=True))["topology"]
+    ks = {link["ecn_k"] for link in two["links"]}
+    assert ks == {f"{20 * 1512 + 3004}B", f"{65 * 1512 + 3004}B"}
+    assert {link["buffer"] for link in two["links"]} == {f"{100000 + 3004}B", f"{10**7 + 3004}B"}
+
+
+@needs_core
+@needs_ns3
+def test_dctcp_at_30_agrees_with_ns3_when_ports_count_as_ns3s():
+    """validation/README.md: DCTCP at n = 30 on the star times out in
+    ns-3 (5 timeouts, 5 drops a query) and not in dcnsim; with dcnsim's
+    ports counting as ns-3's queue discs (--ns3-queues) it loses the same."""
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    setup = run.SETUPS["fast"]
+    ns3 = run.run_ns3(exe, 30, "dctcp", 1, "fresh", 0.01, list(setup["ns3"]) + run.NS3_WORKAROUNDS)
+    over = {"ca_increase": "bytes", **setup["tcp"]}
+    ours = run.run_dcnsim(30, "dctcp", 1, "fresh", 0.01, over, setup["buffer"], ns3_queues=True)
+    assert run.mean(ns3, "timeouts") > 0
+    assert abs(run.mean(ours, "timeouts") - run.mean(ns3, "timeouts")) <= 1
+    assert abs(run.mean(ours, "drops") - run.mean(ns3, "drops")) <= 1
+
+
 @pytest.mark.parametrize("argv,option", [
     (["--n", "30", "0"], "--n: each must be >= 1, got 0"),
     (["--queries", "0"], "--queries: must be >= 1"),

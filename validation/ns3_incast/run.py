@@ -44,6 +44,7 @@ runs it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -192,13 +193,45 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
     }
 
 
+def as_ns3_queues(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """``doc`` with every switch port counting as incast.cc's queue discs
+    do (``--ns3-queues``). dcnsim's port holds the packet on the wire in its
+    buffer and marks when its occupancy before a packet exceeds K packets;
+    ns-3 keeps two full packets outside the queue disc (the one on the wire
+    and the device queue's one), and RED compares the queue disc's bytes
+    with K·(MSS + 52) B. So each buffer grows by two full packets and each
+    K in packets becomes K·(MSS + 52) B plus the same two packets. An
+    approximation (ns-3 counts IP bytes, dcnsim wire bytes; the two outside
+    packets are full only while the port is busy), for seeing how much of a
+    difference the counting makes."""
+    from dcnsim.units import parse_count, parse_size
+
+    tcp = doc["tcp"]
+    outside = 2 * (tcp["mss"] + tcp["header"] + doc["l2_overhead"])
+
+    def port(table: Dict[str, Any]) -> None:
+        if "buffer" in table:
+            table["buffer"] = f"{int(parse_size(table['buffer']).binary) + outside}B"
+        k = table.get("ecn_k")
+        if isinstance(k, str) and k.endswith("pkt"):
+            table["ecn_k"] = f"{int(parse_count(k)) * (tcp['mss'] + 52) + outside}B"
+
+    doc = json.loads(json.dumps(doc))
+    topo = doc["topology"]
+    for table in topo.get("links", [topo]):
+        port(table)
+    return doc
+
+
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
                tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B",
-               red: bool = False, ties: str = "fifo", two_tier: bool = False) -> List[Dict[str, float]]:
+               red: bool = False, ties: str = "fifo", two_tier: bool = False,
+               ns3_queues: bool = False) -> List[Dict[str, float]]:
     import dcnsim
     import numpy as np
 
-    r = dcnsim.run(dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties, two_tier))
+    doc = dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties, two_tier)
+    r = dcnsim.run(as_ns3_queues(doc) if ns3_queues else doc)
     flows, qs = r.flows, r.queries
     if len(qs) != queries or qs.qct_s.isna().any():
         raise Unfinished(f"dcnsim {cc} n = {n}: {len(qs)} of {queries} queries completed")
@@ -319,6 +352,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--red", action="store_true",
                    help="RED with ECN at K on the switch ports for every transport: packets that are not "
                         "ECN-capable are dropped at K (dcnsim: ecn_non_ect = \"drop\")")
+    p.add_argument("--ns3-queues", action="store_true",
+                   help="dcnsim's switch ports count as ns-3's queue discs: K in bytes, K*(MSS+52), and each buffer "
+                        "and K past the two packets ns-3 holds outside the queue disc (an approximation; its rows "
+                        "say so)")
     p.add_argument("--ties", default="fifo", choices=["fifo", "seeded"],
                    help="dcnsim's order of equal-time events: fifo (ns-3's, the default here) or seeded "
                         "(dcnsim's own default; its rows say so)")
@@ -383,9 +420,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             try:
                 if a.only != "ns3":
                     sims.append((f"dcnsim {tcp_over.get('ca_increase', 'bytes')}"
-                                 + (" seeded" if a.ties == "seeded" else ""),
+                                 + (" seeded" if a.ties == "seeded" else "")
+                                 + (" ns-3 queues" if a.ns3_queues else ""),
                                  run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"],
-                                            a.red, a.ties, two_tier)))
+                                            a.red, a.ties, two_tier, a.ns3_queues)))
                 if exe is not None:
                     flags = a.ns3_args.split()
                     extra = (list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
