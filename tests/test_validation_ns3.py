@@ -171,8 +171,46 @@ def test_dctcp_at_30_agrees_with_ns3_when_ports_count_as_ns3s():
     assert abs(run.mean(ours, "drops") - run.mean(ns3, "drops")) <= 1
 
 
+@needs_core
+def test_background_flow_per_query_with_stepped_leads():
+    """``--bg``: each query gets its own 10 MB flow from the reproduction's
+    background host to the aggregator, starting 20 ms plus 1 ms a query
+    earlier, queries 0.5 s apart; the star has no background host."""
+    from dcnsim.experiments.fast.common import BG_HOST
+
+    run = _incast()
+    doc = run.dcnsim_scenario(30, "newreno", 3, "fresh", 0.01, two_tier=True, bg=True)
+    pa = [a for a in doc["apps"] if a["kind"] == "partition_aggregate"]
+    bulk = [a for a in doc["apps"] if a["kind"] == "bulk"]
+    assert [a["start"] for a in pa] == ["0.1s", "0.6s", "1.1s"]
+    assert [(a["src"], a["dst"], a["size"]) for a in bulk] == [(BG_HOST, 0, "10000000B")] * 3
+    assert [a["start"] for a in bulk] == ["0.08s", "0.579s", "1.078s"]
+    with pytest.raises(ValueError, match="two-tier topology and fresh connections"):
+        run.dcnsim_scenario(30, "newreno", 3, "fresh", 0.01, bg=True)
+
+
+@needs_core
+@needs_ns3
+def test_background_runs_on_both_sides_and_counts_workers_only():
+    """A query with the background flow in both simulators: the flow's
+    own losses are not a worker's (30 counts, adding up to the query's),
+    and both complete every query."""
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    setup = run.SETUPS["fast"]
+    extra = list(setup["ns3"]) + run.TWO_TIER_NS3 + ["--bg=1", f"--rcvbuf={run.BG_RWND}"]
+    ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, extra, run.BG_SPACING_S)
+    over = {**_fast_over(), "rwnd": f"{run.BG_RWND}B"}
+    ours = run.run_dcnsim(30, "newreno", 1, "fresh", 0.01, over, setup["buffer"], two_tier=True, bg=True)
+    for rows in (ns3, ours):
+        assert len(rows) == 1 and rows[0]["timeouts"] > 0
+        assert len(rows[0]["worker_timeouts"]) == 30
+        assert sum(rows[0]["worker_timeouts"]) == rows[0]["timeouts"]
+
+
 @pytest.mark.parametrize("argv,option", [
     (["--n", "30", "0"], "--n: each must be >= 1, got 0"),
+    (["--bg"], "--bg: with --topology two-tier and --connections fresh"),
     (["--queries", "0"], "--queries: must be >= 1"),
     (["--gap", "-1"], "--gap: must be >= 0"),
     (["--delayed-ack", "-2"], "--delayed-ack: must be >= 0"),

@@ -193,6 +193,55 @@ WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
 
 void Query(uint32_t q);
 
+// --bg: one flow of `bytes` to the aggregator's sink, written as the send
+// buffer frees. The socket is never closed: ns-3.37's BulkSendApplication
+// closes it at MaxBytes, and a FIN after a timeout's go-back-N sent the
+// sender past its buffer (TcpRateLinux::SkbSent on a null item, a crash).
+struct Background
+{
+    Ptr<Socket> socket;
+    uint32_t left;
+};
+
+std::vector<Background> g_bg;
+uint32_t g_bgChunk = 1460;
+
+void
+BackgroundSend(size_t i, Ptr<Socket> s, uint32_t)
+{
+    Background& b = g_bg[i];
+    while (b.left > 0 && s->GetTxAvailable() > 0)
+    {
+        // a segment at a time, as an application's writes (the send buffer
+        // splits and merges them when it sends)
+        uint32_t n = std::min({b.left, s->GetTxAvailable(), g_bgChunk});
+        int sent = s->Send(Create<Packet>(n));
+        if (sent <= 0)
+        {
+            break;
+        }
+        b.left -= sent;
+    }
+}
+
+void
+BackgroundConnected(size_t i, Ptr<Socket> s)
+{
+    BackgroundSend(i, s, 0);
+}
+
+void
+StartBackground(Ptr<Node> host, Ipv4Address to, uint32_t bytes)
+{
+    Ptr<Socket> s = Socket::CreateSocket(host, TcpSocketFactory::GetTypeId());
+    s->Bind();
+    g_bg.push_back({s, bytes});
+    size_t i = g_bg.size() - 1;
+    s->SetSendCallback(MakeBoundCallback(&BackgroundSend, i));
+    s->SetConnectCallback(MakeBoundCallback(&BackgroundConnected, i), MakeNullCallback<void, Ptr<Socket>>());
+    s->Connect(InetSocketAddress(to, 9));
+}
+
 void
 WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
 {
@@ -592,6 +641,11 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
+    bool wscale = true;
+    cmd.AddValue("wscale",
+                 "window scaling (RFC 7323); without it the advertised window stops at 65,535 B whatever "
+                 "--rcvbuf, as in ns-3 before 3.25",
+                 wscale);
     cmd.AddValue("delack", "delayed ACK: ACK every this many segments (ns-3's DelAckCount; 200 ms timer)", delAck);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
@@ -624,7 +678,25 @@ main(int argc, char* argv[])
     cmd.AddValue("core-buffer", "two-tier: ToR-side buffer of the 10 Gbps links", coreBuffer);
     cmd.AddValue("agg-buffer", "two-tier: buffer of the links to the aggregation switch", aggBuffer);
     cmd.AddValue("k10", "two-tier: ECN threshold of the 10 Gbps ports, packets", k10);
+    bool bg = false;
+    uint32_t bgBytes = 10000000;
+    double bgLead = 0.02;
+    cmd.AddValue("bg",
+                 "two-tier, fresh connections: a background host on ToR 1 (1 Gbps) sends a --bg-bytes flow to the "
+                 "aggregator, starting --bg-lead seconds before each query (the FaST paper's Figs. 7-9)",
+                 bg);
+    cmd.AddValue("bg-bytes", "the background flow's bytes", bgBytes);
+    cmd.AddValue("bg-lead", "seconds from a background flow's start to its query", bgLead);
+    double bgLeadStep = 0;
+    cmd.AddValue("bg-lead-step",
+                 "query q's background flow starts --bg-lead + q times this before it (samples the flow's phase)",
+                 bgLeadStep);
     cmd.Parse(argc, argv);
+    g_bgChunk = mss;
+    if (bg && (!twoTier || g_persistent))
+    {
+        NS_FATAL_ERROR("--bg: with --two-tier=1 and fresh connections (--persistent=0)");
+    }
     if (twoTier && g_n > 100)
     {
         NS_FATAL_ERROR("--two-tier: at most 100 workers (5 ToRs of 20), got --n=" << g_n);
@@ -663,6 +735,7 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(wscale));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
     Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
@@ -754,6 +827,21 @@ main(int argc, char* argv[])
         {
             addrs.push_back(ifs.GetAddress(0));
         }
+    }
+    // the background sender (--bg): a host of its own on ToR 1
+    Ptr<Node> bgHost;
+    Ipv4Address rootAddr = hosts.Get(0)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+    if (bg)
+    {
+        bgHost = CreateObject<Node>();
+        stack.Install(bgHost);
+        NetDeviceContainer d = p2p.Install(bgHost, tors.Get(1));
+        tch.Install(d.Get(1));
+        nic.Install(d.Get(0));
+        ip.SetBase("12.0.0.0", "255.255.255.0");
+        ip.Assign(d);
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
+        sink.Install(hosts.Get(0)).Start(Seconds(0));
     }
     if (twoTier)
     {
@@ -851,6 +939,10 @@ main(int argc, char* argv[])
             g_listen[q][w] = l;
         }
         double t0 = 0.1 + q * spacing;
+        if (bg)
+        {
+            Simulator::Schedule(Seconds(t0 - bgLead - q * bgLeadStep), &StartBackground, bgHost, rootAddr, bgBytes);
+        }
         // Connections open 20 ms early: the handshake is over (and has
         // given the RTT sample) when the request goes out.
         Simulator::Schedule(Seconds(t0 - 0.02), &Connect, q, hosts.Get(0), addrs);

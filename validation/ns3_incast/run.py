@@ -57,6 +57,23 @@ import ns3_common as common  # noqa: E402  (validation/: shared with ns3_rps)
 
 SOURCE = HERE / "incast.cc"
 SPACING_S = 0.2  # fresh connections: query starts this far apart
+#: ``--bg``: the FaST paper's background flow (experiments/fast: 10^7 B from
+#: its own host on ToR 1, starting 20 ms before each query), and queries
+#: 0.5 s apart, as the reproduction's, so that a slow query ends first
+BG_BYTES = 10_000_000
+BG_LEAD_S = 0.02
+#: query q's background flow starts BG_LEAD_S + q·BG_LEAD_STEP_S before it:
+#: without jitter every query would meet the flow at the same point of its
+#: sawtooth (one phase, one outcome in both simulators); stepping the lead
+#: by 1 ms samples the phases (20 queries: leads 20-39 ms)
+BG_LEAD_STEP_S = 0.001
+BG_SPACING_S = 0.5
+#: ``--bg``'s receive window, both sides: 1 MB, not the FaST setup's
+#: 65,535 B. ns-3.37 crashes (TcpRateLinux::SkbSent on a null item) once a
+#: long flow's losses meet a window below its send buffer; the responses
+#: (10 kB) never reach either window, so only the background flow's differs
+#: from the reproduction's
+BG_RWND = 1 << 20
 
 #: Named setups: ns-3 program flags and the matching dcnsim overrides.
 #: ``issue18``: the scenario above. ``fast``: the FaST paper's transport on
@@ -91,8 +108,8 @@ class Unfinished(RuntimeError):
 
 
 def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: float,
-            extra: Optional[List[str]] = None) -> List[Dict[str, float]]:
-    args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={SPACING_S}",
+            extra: Optional[List[str]] = None, spacing_s: float = SPACING_S) -> List[Dict[str, float]]:
+    args = [str(exe), f"--n={n}", f"--cc={cc}", f"--queries={queries}", f"--spacing={spacing_s}",
             f"--persistent={int(connections == 'persistent')}", f"--gap={gap_s}", *(extra or [])]
     out = common.run_program(args, "--ns3-args")
     unfinished = [line for line in out.splitlines() if " unfinished " in line]
@@ -144,8 +161,14 @@ def two_tier_topology() -> Dict[str, Any]:
 
 def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: float,
                     tcp_over: Optional[Dict[str, Any]] = None, buffer: str = "100000B",
-                    red: bool = False, ties: str = "fifo", two_tier: bool = False) -> Dict[str, Any]:
+                    red: bool = False, ties: str = "fifo", two_tier: bool = False,
+                    bg: bool = False) -> Dict[str, Any]:
     """The same incast as incast.cc, as a dcnsim scenario document.
+
+    ``bg`` (two-tier, fresh connections): incast.cc's ``--bg=1``, a
+    background flow of :data:`BG_BYTES` from the topology's background host
+    to the aggregator :data:`BG_LEAD_S` before each query, queries
+    :data:`BG_SPACING_S` apart.
 
     ``ties = "fifo"`` (the default here) is ns-3's order of equal-time
     events; dcnsim's own default has been ``"seeded"`` since 2026-11-28, and
@@ -160,12 +183,20 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
     tcp.update(tcp_over or {})
     pa = {"kind": "partition_aggregate", "aggregator": 0, "workers": f"1-{n}", "response": "10000B",
           "request": "64B"}
+    if bg and (connections != "fresh" or not two_tier):
+        raise ValueError("a background flow needs the two-tier topology and fresh connections")
     if connections == "persistent":
         apps = [dict(pa, queries=queries, gap=f"{gap_s:g}s", start="0.1s")]
         stop = 0.1 + queries * 1.0 + 5
     else:
-        apps = [dict(pa, queries=1, start=f"{0.1 + q * SPACING_S:g}s") for q in range(queries)]
-        stop = 0.1 + queries * SPACING_S + 5
+        spacing = BG_SPACING_S if bg else SPACING_S
+        apps = [dict(pa, queries=1, start=f"{0.1 + q * spacing:g}s") for q in range(queries)]
+        if bg:
+            from dcnsim.experiments.fast.common import BG_HOST
+
+            apps += [{"kind": "bulk", "src": BG_HOST, "dst": 0, "size": f"{BG_BYTES}B",
+                      "start": f"{0.1 + q * spacing - BG_LEAD_S - q * BG_LEAD_STEP_S:g}s"} for q in range(queries)]
+        stop = 0.1 + queries * spacing + 5
     topology: Dict[str, Any] = {"kind": "star", "hosts": n + 1, "rate": "1Gbps", "delay": "25us", "buffer": buffer}
     if two_tier:
         if red:
@@ -226,11 +257,11 @@ def as_ns3_queues(doc: Dict[str, Any]) -> Dict[str, Any]:
 def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
                tcp_over: Optional[Dict[str, Any]], buffer: str = "100000B",
                red: bool = False, ties: str = "fifo", two_tier: bool = False,
-               ns3_queues: bool = False) -> List[Dict[str, float]]:
+               ns3_queues: bool = False, bg: bool = False) -> List[Dict[str, float]]:
     import dcnsim
     import numpy as np
 
-    doc = dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties, two_tier)
+    doc = dcnsim_scenario(n, cc, queries, connections, gap_s, tcp_over, buffer, red, ties, two_tier, bg)
     r = dcnsim.run(as_ns3_queues(doc) if ns3_queues else doc)
     flows, qs = r.flows, r.queries
     if len(qs) != queries or qs.qct_s.isna().any():
@@ -240,7 +271,7 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     # when a worker's ACK of the request is dropped. Each loss indication
     # belongs to the query running when it happened (a query's window runs
     # to the next one's start).
-    workers = set(flows.flow_id[flows.src != 0])
+    workers = set(flows.flow_id[(flows.src >= 1) & (flows.src <= n)])  # not the background host's
     losses = r.losses[r.losses.flow_id.isin(workers)]
     qs = qs.sort_values("start_s")
     edges = np.append(qs.start_s.to_numpy(), np.inf)
@@ -352,6 +383,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--red", action="store_true",
                    help="RED with ECN at K on the switch ports for every transport: packets that are not "
                         "ECN-capable are dropped at K (dcnsim: ecn_non_ect = \"drop\")")
+    p.add_argument("--bg", action="store_true",
+                   help="with --topology two-tier and --connections fresh: the FaST paper's background flow, 10 MB "
+                        "from a host on ToR 1 to the aggregator starting 20 ms before each query (queries 0.5 s "
+                        "apart)")
     p.add_argument("--ns3-queues", action="store_true",
                    help="dcnsim's switch ports count as ns-3's queue discs: K in bytes, K*(MSS+52), and each buffer "
                         "and K past the two packets ns-3 holds outside the queue disc (an approximation; its rows "
@@ -373,11 +408,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         p.error("--topology two-tier is the FaST paper's: use it with --setup fast")
     if two_tier and max(a.n) > 100:
         p.error(f"--topology two-tier: at most 100 workers (5 ToRs of 20), got --n {max(a.n)}")
+    if a.bg and not (two_tier and a.connections == "fresh"):
+        p.error("--bg: with --topology two-tier and --connections fresh (the FaST paper's Figs. 7-9)")
     if two_tier and a.red:
         p.error("--red: the two-tier's ports are the reproduction's (every port marks at its K)")
     if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
         p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
-    over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {})}
+    over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {}),
+            **({"rwnd": f"{BG_RWND}B"} if a.bg else {})}
     try:
         over.update(common.parse_overrides(a.tcp))
     except ValueError as e:
@@ -387,12 +425,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     probe = {**({"ca_increase": NS3_CA_INCREASE[cc0]} if a.ca_increase == "auto" else {"ca_increase": a.ca_increase}),
              **over}
     problems = common.dcnsim_problems(dcnsim_scenario(a.n[0], cc0, a.queries, a.connections, a.gap, probe,
-                                                      setup["buffer"], a.red, a.ties, two_tier))
+                                                      setup["buffer"], a.red, a.ties, two_tier, a.bg))
     if problems:
         p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     print(("the FaST paper's two-tier topology; " if two_tier else "")
+          + ("a 10 MB background flow 20 ms (+1 ms a query) before each query, receive windows 1 MB; "
+             if a.bg else "")
           + f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
           f"percentile)" + ("; RED with ECN at K on every port (not ECN-capable: dropped at K)" if a.red else "")
           + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
@@ -423,16 +463,19 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  + (" seeded" if a.ties == "seeded" else "")
                                  + (" ns-3 queues" if a.ns3_queues else ""),
                                  run_dcnsim(n, cc, a.queries, a.connections, a.gap, tcp_over, setup["buffer"],
-                                            a.red, a.ties, two_tier, a.ns3_queues)))
+                                            a.red, a.ties, two_tier, a.ns3_queues, a.bg)))
                 if exe is not None:
                     flags = a.ns3_args.split()
                     extra = (list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
-                             + (TWO_TIER_NS3 if two_tier else []))
+                             + (TWO_TIER_NS3 if two_tier else [])
+                             + (["--bg=1", f"--rcvbuf={BG_RWND}", f"--bg-lead-step={BG_LEAD_STEP_S}"]
+                                if a.bg else []))
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
                         name += " work-arounds"
-                    sims.append((name, run_ns3(exe, n, cc, a.queries, a.connections, a.gap, extra)))
+                    sims.append((name, run_ns3(exe, n, cc, a.queries, a.connections, a.gap, extra,
+                                               BG_SPACING_S if a.bg else SPACING_S)))
             except Unfinished as e:
                 print(f"FAILED: {e}", file=sys.stderr, flush=True)
                 failed.append(str(e))
