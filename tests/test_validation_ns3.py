@@ -198,7 +198,8 @@ def test_background_runs_on_both_sides_and_counts_workers_only():
     run = _incast()
     exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     setup = run.SETUPS["fast"]
-    extra = list(setup["ns3"]) + run.TWO_TIER_NS3 + ["--bg=1", f"--rcvbuf={run.BG_RWND}"]
+    extra = list(setup["ns3"]) + run.TWO_TIER_NS3 + ["--bg=1", f"--rcvbuf={run.BG_RWND}",
+                                                      f"--bg-bytes={run.BG_BYTES}", f"--bg-lead={run.BG_LEAD_S}"]
     ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, extra, run.BG_SPACING_S)
     over = {**_fast_over(), "rwnd": f"{run.BG_RWND}B"}
     ours = run.run_dcnsim(30, "newreno", 1, "fresh", 0.01, over, setup["buffer"], two_tier=True, bg=True)

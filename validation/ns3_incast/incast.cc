@@ -14,6 +14,11 @@
 // and with --verbose one line per sender event and the drop reasons:
 //   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
 //   drop_reason "<reason>" <count>
+// With --two-tier=1 the FaST paper's two-tier topology replaces the star
+// (experiments/fast's: five ToRs under one aggregation switch), and with
+// --bg=1 a background host on ToR 1 sends a long flow to the aggregator
+// before each query; with --verbose and --two-tier the 10 Gbps ports'
+// totals follow: "port <node> <to> marked <m> dropped <d>".
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
 // Counting is on the workers' (the data senders') sockets: a fast recovery
@@ -641,11 +646,6 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
-    bool wscale = true;
-    cmd.AddValue("wscale",
-                 "window scaling (RFC 7323); without it the advertised window stops at 65,535 B whatever "
-                 "--rcvbuf, as in ns-3 before 3.25",
-                 wscale);
     cmd.AddValue("delack", "delayed ACK: ACK every this many segments (ns-3's DelAckCount; 200 ms timer)", delAck);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
@@ -735,7 +735,6 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(wscale));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
     Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));

@@ -468,8 +468,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     flags = a.ns3_args.split()
                     extra = (list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
                              + (TWO_TIER_NS3 if two_tier else [])
-                             + (["--bg=1", f"--rcvbuf={BG_RWND}", f"--bg-lead-step={BG_LEAD_STEP_S}"]
-                                if a.bg else []))
+                             + (["--bg=1", f"--rcvbuf={BG_RWND}", f"--bg-bytes={BG_BYTES}",
+                                 f"--bg-lead={BG_LEAD_S}", f"--bg-lead-step={BG_LEAD_STEP_S}"] if a.bg else []))
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
