@@ -14,6 +14,9 @@ Usage (from the repository root, with dcnsim importable and Debian's
     python validation/ns3_incast/run.py --setup fast --connections fresh --n 30   # FaST's transport
     python validation/ns3_incast/run.py --setup fast --connections fresh --n 30 100 --delayed-ack 2
     python validation/ns3_incast/run.py --red --cc newreno   # RED-with-ECN ports for every transport
+    python validation/ns3_incast/run.py --setup fast --topology two-tier --connections fresh --n 30 100
+    python validation/ns3_incast/run.py --setup fast --topology two-tier --bg --connections fresh --n 100
+    python validation/ns3_incast/run.py --setup fast --connections fresh --ns3-queues   # ns-3's queue counting
 
 The scenario (issue 18): a star of n workers and one aggregator, 1 Gbps,
 25 µs links, 100,000 B per switch port, ECN threshold K = 20 packets (DCTCP:
