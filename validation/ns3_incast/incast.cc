@@ -198,10 +198,12 @@ WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
 
 void Query(uint32_t q);
 
-// --bg: one flow of `bytes` to the aggregator's sink, written as the send
-// buffer frees. The socket is never closed: ns-3.37's BulkSendApplication
-// closes it at MaxBytes, and a FIN after a timeout's go-back-N sent the
-// sender past its buffer (TcpRateLinux::SkbSent on a null item, a crash).
+// --bg: one flow of `bytes` to the aggregator's sink, written a segment at
+// a time as the send buffer frees, never closed (its size is all a query
+// needs of it). ns-3.37 crashes on such a long flow (TcpRateLinux::SkbSent
+// on a null item, from SendPendingData) once its losses meet a receive
+// window below its 1 MB send buffer, with BulkSendApplication as with this:
+// run.py gives --bg runs 1 MB windows (--rcvbuf).
 struct Background
 {
     Ptr<Socket> socket;
