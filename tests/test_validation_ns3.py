@@ -70,7 +70,7 @@ def test_fast_fresh_point_agrees_with_ns3():
     build = Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast"
     exe = run.ns3_binary(build)
     setup = run.SETUPS["fast"]
-    ns3 = run.run_ns3(exe, 30, "newreno", 2, "fresh", 0.01, list(setup["ns3"]))
+    ns3 = run.run_ns3(exe, 30, "newreno", 2, "fresh", 0.01, run.setup_ns3_flags(setup, "newreno"))
     ours = run.run_dcnsim(30, "newreno", 2, "fresh", 0.01, _fast_over(), setup["buffer"])
     assert run.mean(ns3, "timeouts") == run.mean(ours, "timeouts") == 29.0
     assert abs(run.mean(ours, "drops") - run.mean(ns3, "drops")) <= 0.05 * run.mean(ns3, "drops")
@@ -92,6 +92,16 @@ def test_per_worker_timeouts_are_the_querys_shared_out():
         for r in rows:
             assert len(r["worker_timeouts"]) == 50
             assert sum(r["worker_timeouts"]) == r["timeouts"]
+
+
+def test_the_fast_setup_recovers_without_prr_where_its_ns3_did():
+    """The FaST paper's ns-3 (2013-14) had no PRR: NewReno runs classic
+    recovery in incast.cc; DCTCP keeps PRR, which --cwr-exit needs."""
+    run = _incast()
+    fast = run.SETUPS["fast"]
+    assert "--recovery=classic" in run.setup_ns3_flags(fast, "newreno")
+    assert "--recovery=classic" not in run.setup_ns3_flags(fast, "dctcp")
+    assert run.setup_ns3_flags(run.SETUPS["issue18"], "newreno") == []
 
 
 def test_worker_shares_over_every_worker_of_every_query():
@@ -127,7 +137,7 @@ def test_two_tier_point_agrees_with_ns3():
     run = _incast()
     exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     setup = run.SETUPS["fast"]
-    ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, list(setup["ns3"]) + run.TWO_TIER_NS3)
+    ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, run.setup_ns3_flags(setup, "newreno") + run.TWO_TIER_NS3)
     ours = run.run_dcnsim(30, "newreno", 1, "fresh", 0.01, _fast_over(), setup["buffer"], two_tier=True)
     for key in ("timeouts", "drops"):
         assert run.mean(ns3, key) > 0
@@ -163,7 +173,7 @@ def test_dctcp_at_30_agrees_with_ns3_when_ports_count_as_ns3s():
     run = _incast()
     exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     setup = run.SETUPS["fast"]
-    ns3 = run.run_ns3(exe, 30, "dctcp", 1, "fresh", 0.01, list(setup["ns3"]) + run.NS3_WORKAROUNDS)
+    ns3 = run.run_ns3(exe, 30, "dctcp", 1, "fresh", 0.01, run.setup_ns3_flags(setup, "dctcp") + run.NS3_WORKAROUNDS)
     over = {"ca_increase": "bytes", **setup["tcp"]}
     ours = run.run_dcnsim(30, "dctcp", 1, "fresh", 0.01, over, setup["buffer"], ns3_queues=True)
     assert run.mean(ns3, "timeouts") > 0
@@ -198,7 +208,7 @@ def test_background_runs_on_both_sides_and_counts_workers_only():
     run = _incast()
     exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     setup = run.SETUPS["fast"]
-    extra = list(setup["ns3"]) + run.TWO_TIER_NS3 + ["--bg=1", f"--rcvbuf={run.BG_RWND}",
+    extra = run.setup_ns3_flags(setup, "newreno") + run.TWO_TIER_NS3 + ["--bg=1", f"--rcvbuf={run.BG_RWND}",
                                                       f"--bg-bytes={run.BG_BYTES}", f"--bg-lead={run.BG_LEAD_S}"]
     ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, extra, run.BG_SPACING_S)
     over = {**_fast_over(), "rwnd": f"{run.BG_RWND}B"}

@@ -83,16 +83,27 @@ BG_RWND = 1 << 20
 #: the same star (its ns-3 of 2013-14: initial window 2, MSS 1460 without
 #: timestamps, no SACK, no Limited Transmit, no window scaling, so at most
 #: 65,535 B advertised: a 65,535 B receive buffer here; the paper's KB is
-#: 1000 B, so 100,000 B ports, as experiments/fast since issue 26); its
-#: two-tier topology is not built here.
+#: 1000 B, so 100,000 B ports, as experiments/fast since issue 26; its
+#: two-tier topology: ``--topology two-tier``). ``ns3_loss_based``: flags
+#: for NewReno and TcpLinuxReno alone: that ns-3 had no PRR (TcpPrrRecovery
+#: came with ns-3.29), so their loss recovery is ns-3.37's classic one, as
+#: experiments/fast's ``reduction = "rfc6675"``; DCTCP keeps ns-3.37's PRR,
+#: which its work-arounds (--cwr-exit) need.
 SETUPS: Dict[str, Dict[str, Any]] = {
     "issue18": {"ns3": [], "tcp": {}, "buffer": "100000B"},
     "fast": {"ns3": ["--iw=2", "--mss=1460", "--sack=0", "--timestamps=0", "--lt=0", "--rcvbuf=65535",
                      "--buffer=100000B"],
+             "ns3_loss_based": ["--recovery=classic"],
              "tcp": {"init_cwnd": 2, "mss": 1460, "header": 40, "sack": False, "limited_transmit": False,
                      "rwnd": "65535B"},
              "buffer": "100000B"},
 }
+
+
+def setup_ns3_flags(setup: Dict[str, Any], cc: str) -> List[str]:
+    """A setup's incast.cc flags for ``cc``: its own, and for the loss-based
+    algorithms its ``ns3_loss_based`` ones."""
+    return list(setup["ns3"]) + (list(setup.get("ns3_loss_based", [])) if cc != "dctcp" else [])
 
 
 def ns3_binary(build_dir: Path) -> Path:
@@ -469,7 +480,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                             a.red, a.ties, two_tier, a.ns3_queues, a.bg)))
                 if exe is not None:
                     flags = a.ns3_args.split()
-                    extra = (list(setup["ns3"]) + ns3_delack + flags + (["--red=1"] if a.red else [])
+                    extra = (setup_ns3_flags(setup, cc) + ns3_delack + flags + (["--red=1"] if a.red else [])
                              + (TWO_TIER_NS3 if two_tier else [])
                              + (["--bg=1", f"--rcvbuf={BG_RWND}", f"--bg-bytes={BG_BYTES}",
                                  f"--bg-lead={BG_LEAD_S}", f"--bg-lead-step={BG_LEAD_STEP_S}"] if a.bg else []))
