@@ -270,3 +270,51 @@ def test_an_ns3_flag_incast_cc_does_not_know_names_ns3_args():
         run.run_ns3(exe, 2, "newreno", 1, "persistent", 0.01, ["--bogus=1"])
     msg = str(e.value.code)
     assert "Invalid command-line argument: --bogus=1" in msg and "check --ns3-args" in msg
+
+
+def _outcast():
+    return load_module("ns3_outcast_run", REPO / "validation" / "ns3_outcast" / "run.py")
+
+
+@needs_core
+def test_outcast_dctcp_marks_where_the_experiment_does(capsys):
+    """``--cc dctcp`` is TCPRand's DCTCP series: outcast.cc gets the K the
+    experiment's document carries (0.2 x Qmax packets), the loss-based
+    transports get none, and a Qmax whose K outcast.cc's RED ports cannot
+    hold is refused naming --qmax."""
+    run = _outcast()
+    for q, k in ((20, 4), (60, 12), (100, 20)):
+        doc = run.dcnsim_doc("dctcp", q, 40, 1, 1.0, "fifo", 0)
+        assert doc["topology"]["ecn_k"] == f"{k}pkt" and doc["tcp"]["cc"] == "dctcp"
+        assert f"--ecn-k={k}" in run.ns3_args(Path("outcast"), "dctcp", q, 40, 1, 1.0)
+    assert not any(a.startswith("--ecn-k") for a in run.ns3_args(Path("outcast"), "cubic", 20, 40, 1, 1.0))
+    with pytest.raises(SystemExit) as e:
+        run.main(["--cc", "dctcp", "--qmax", "10", "--only", "dcnsim"])
+    assert e.value.code == 2 and "--qmax: DCTCP's K" in capsys.readouterr().err
+
+
+@needs_core
+@needs_ns3
+def test_outcast_dctcp_agrees_with_ns3(tmp_path):
+    """TCPRand's Fig. 8a DCTCP point at Qmax = 20 in both simulators: the
+    port marks nearly every packet in both (15 flows at DCTCP's 2-segment
+    floor outgrow K = 4), F1 takes about twice its fair share in both, and
+    Jain's index agrees. ns-3's RED marks from K - 1 packets of queue disc
+    (the device queue's packet and the one on the wire outside it), which
+    is dcnsim's "more than K in the port" (its trace: no mark below)."""
+    run = _outcast()
+    exe = run.common.ns3_binary(run.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
+    trace = tmp_path / "trace.txt"
+    out = run.common.run_program(run.ns3_args(exe, "dctcp", 20, 40, 1, 0.3)
+                                 + [f"--trace={trace}", "--trace-ms=300"])
+    ns3 = run.parse_ns3(out)
+    ours = run.run_dcnsim("dctcp", 20, 40, 1, 0.3, "fifo", 0)
+    offered = sum(int(m[2]) for m in run.PORT_RE.finditer(out))
+    assert ns3["marks"] > 0.9 * offered
+    assert abs(ours["marks"] - ns3["marks"]) <= 0.02 * ns3["marks"]
+    for r in (ns3, ours):
+        assert 1.5 / 15 < r["f1"] < 3.5 / 15
+    assert abs(ours["f1"] - ns3["f1"]) <= 0.1 * ns3["f1"]
+    assert abs(ours["jain"] - ns3["jain"]) <= 0.02
+    at = [int(line.split()[2]) for line in trace.read_text().splitlines() if line.startswith("m ")]
+    assert at and min(at) == 4 - 1

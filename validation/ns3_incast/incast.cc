@@ -33,6 +33,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "../ns3_dctcp.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -547,63 +549,7 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
 
-// --cwr-exit=1: PRR, but a flow in CA_CWR leaves it (cwnd = ssthresh) on
-// the ACK that reaches its recovery point, not only on one beyond it.
-// EnterCwr sets the socket's m_recover to m_highTxMark just before it calls
-// EnterRecovery, so that is the recovery point recorded here; ProcessAck
-// has set m_lastAckedSeq to this ACK before it calls DoRecovery.
-class TcpPrrCwrExit : public TcpPrrRecovery
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::TcpPrrCwrExit")
-                                .SetParent<TcpPrrRecovery>()
-                                .AddConstructor<TcpPrrCwrExit>()
-                                .SetGroupName("Internet");
-        return tid;
-    }
-
-    TcpPrrCwrExit() = default;
-
-    TcpPrrCwrExit(const TcpPrrCwrExit& r) = default;
-
-    std::string GetName() const override
-    {
-        return "TcpPrrCwrExit";
-    }
-
-    Ptr<TcpRecoveryOps> Fork() override
-    {
-        return CopyObject<TcpPrrCwrExit>(this);
-    }
-
-    void EnterRecovery(Ptr<TcpSocketState> tcb,
-                       uint32_t dupAckCount,
-                       uint32_t unAckDataCount,
-                       uint32_t deliveredBytes) override
-    {
-        m_point = tcb->m_highTxMark;
-        TcpPrrRecovery::EnterRecovery(tcb, dupAckCount, unAckDataCount, deliveredBytes);
-    }
-
-    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override
-    {
-        if (tcb->m_congState == TcpSocketState::CA_CWR && tcb->m_lastAckedSeq >= m_point)
-        {
-            tcb->m_congState = TcpSocketState::CA_OPEN;
-            tcb->m_cWnd = tcb->m_ssThresh.Get();
-            TcpPrrRecovery::ExitRecovery(tcb);
-            return;
-        }
-        TcpPrrRecovery::DoRecovery(tcb, deliveredBytes);
-    }
-
-  private:
-    SequenceNumber32 m_point{0};
-};
-
-NS_OBJECT_ENSURE_REGISTERED(TcpPrrCwrExit);
+// TcpPrrCwrExit (--cwr-exit=1): ../ns3_dctcp.h, shared with ns3_outcast.
 
 } // namespace ns3
 

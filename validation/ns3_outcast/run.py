@@ -6,6 +6,7 @@ and ``g++`` installed)::
 
     python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52   # docs/tcprand.md's table
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc cubic newreno
+    python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc dctcp --header 40   # Fig. 8a's DCTCP
     python validation/ns3_outcast/run.py --seeds 1-10 --only dcnsim --dcnsim-l2 2 --ties fifo seeded
     python validation/ns3_outcast/run.py --trace 1 --qmax 20 --header 40 --out /tmp/outcast-trace
 
@@ -14,7 +15,7 @@ Fig. 1): a k = 4 fat-tree, 1 Gbps, 1 µs links and 25 µs per switch, hosts
 1..15 each send one long flow to host 0, drop-tail switch ports of Qmax
 packets, NIC queues of 100, TCPRand's TCP settings (RTOmin 2 ms, initial
 window 2, no SACK, no delayed ACKs, no Limited Transmit; CUBIC without
-HyStart, or NewReno), per-flow random ECMP from the seed and each flow's
+HyStart, NewReno, or DCTCP marking at K = 0.2 × Qmax packets), per-flow random ECMP from the seed and each flow's
 start within 100 µs drawn from the seed; 1460 + 40 B (no timestamps) or
 1448 + 52 B (timestamps) segments. ns-3's side is outcast.cc (its header
 comment gives the mapping). dcnsim runs with both orders of equal-time
@@ -24,7 +25,8 @@ scenario with ``threads`` set gets, run here with ``threads = 1``).
 Printed per (cc, Qmax, header) and seed: F1's share of the 15 flows'
 goodput, Jain's index over the 15 flows, and the drops at the receiver's
 edge port by input port (h1 = F1's port, aggr0_0 / aggr0_1 the two
-aggregation ports), then the means over the seeds. ``--trace SEED`` writes
+aggregation ports), then the means over the seeds (for DCTCP also the CE
+marks at that port). ``--trace SEED`` writes
 one run's first 100 ms from both simulators and prints where in the edge
 port's service each input port's packets arrive (phases.py).
 
@@ -49,7 +51,8 @@ import ns3_common as common  # noqa: E402  (validation/: shared with ns3_incast,
 SOURCE = HERE / "outcast.cc"
 #: header -> (mss, header): ns-3's TCP without options, and with timestamps
 HEADERS = {40: (1460, 40), 52: (1448, 52)}
-CCS = {"cubic": "C", "newreno": "N"}
+#: --cc -> the TCPRand series (dcnsim.experiments.tcprand.common.SERIES) it runs
+CCS = {"cubic": "C", "newreno": "N", "dctcp": "DCTCP"}
 #: ties -> top-level scenario keys: FIFO, or the seeded order a scenario with threads gets
 TIES: Dict[str, Dict[str, Any]] = {"fifo": {"ties": "fifo"}, "seeded": {"threads": 1}}
 PORTS = ("h1", "aggr0_0", "aggr0_1")
@@ -57,6 +60,7 @@ EDGE, RECEIVER = "edge0_0", "h0"
 
 FLOW_RE = re.compile(r"flow (\d+) src (\d+) bytes (\d+) timeouts (\d+) drops (\d+)")
 PORT_RE = re.compile(r"port (\S+) offered (\d+) dropped (\d+)")
+MARKS_RE = re.compile(r"^marks (\d+)$", re.M)
 
 
 def parse_seeds(s: str) -> List[int]:
@@ -96,12 +100,24 @@ def parse_ns3(out: str) -> Dict[str, Any]:
     if len(good) != 15:
         raise RuntimeError("unexpected ns-3 output:\n" + out[-2000:])
     f1, j = share_and_jain(good)
-    return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1]}
+    m = MARKS_RE.search(out)
+    return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1],
+            "marks": int(m[1]) if m else 0}
+
+
+def ecn_k(cc: str, qmax: int) -> int:
+    """The marking threshold (packets) TCPRand's series for ``cc`` runs at
+    Qmax (0 where it does not mark): the experiment's own rule."""
+    from dcnsim.experiments.tcprand.common import SERIES, _ecn_k
+
+    k = _ecn_k(SERIES[CCS[cc]], qmax)
+    return int(k.removesuffix("pkt")) if k else 0
 
 
 def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0) -> List[str]:
+    k = ecn_k(cc, qmax)
     return [str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
-            f"--link-us={link_us:g}"]
+            f"--link-us={link_us:g}"] + ([f"--ecn-k={k}"] if k else [])
 
 
 def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
@@ -149,8 +165,10 @@ def run_dcnsim(cc: str, qmax: int, header: int, seed: int, secs: float, ties: st
     f = r.flows
     good = {int(s): float(b) for s, b in zip(f["src"], f["delivered_bytes"])}
     f1, j = share_and_jain(good)
+    q = r.queues
     return {"f1": f1, "jain": j, "drops": edge_port_drops(r.queue_inputs),
-            "f1_timeouts": int(f.loc[f["src"] == 1, "timeouts"].sum())}
+            "f1_timeouts": int(f.loc[f["src"] == 1, "timeouts"].sum()),
+            "marks": int(q.loc[(q["node"] == EDGE) & (q["to"] == RECEIVER), "marked"].sum())}
 
 
 def _task(job: Tuple) -> Tuple[Tuple, Dict[str, Any]]:
@@ -200,6 +218,10 @@ def main(argv=None) -> int:
     for q in a.qmax:
         if q < 2:
             p.error(f"--qmax: each must be >= 2, got {q}")
+        # outcast.cc's RED ports mark at K - 1 packets of queue disc (K >= 3) below a limit of Qmax - 2
+        if "dctcp" in a.cc and not 3 <= ecn_k("dctcp", q) <= q - 3:
+            p.error(f"--qmax: DCTCP's K = 0.2 x Qmax must lie in 3..Qmax - 3 in outcast.cc's ports; {q} gives "
+                    f"{ecn_k('dctcp', q)}")
     if a.secs <= 0:
         p.error(f"--secs: must be > 0, got {a.secs}")
     if a.dcnsim_l2 < 0:
@@ -258,6 +280,10 @@ def main(argv=None) -> int:
                     cells.append(f"{means[(sim, h)]:16.3f} {mean([r['jain'] for r in rs]):5.3f} "
                                  f"{f'starved {starved}/{len(rs)}':>14}")
                 print(f"{h:6d} {'mean':>4} " + " ".join(cells))
+            if ecn_k(cc, q):
+                print(f"CE marks at {EDGE} -> {RECEIVER} (K = {ecn_k(cc, q)} packets), mean over seeds: "
+                      + ", ".join(f"{sim} header {h} {mean([res[(sim, (cc, q, h, s))]['marks'] for s in seeds]):.0f}"
+                                  for h in a.header for sim in sims))
             if len(a.header) == 2:
                 h0, h1 = a.header
                 print(f"mean F1 share, header {h0} minus {h1}: "
