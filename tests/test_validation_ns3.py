@@ -318,3 +318,23 @@ def test_outcast_dctcp_agrees_with_ns3(tmp_path):
     assert abs(ours["jain"] - ns3["jain"]) <= 0.02
     at = [int(line.split()[2]) for line in trace.read_text().splitlines() if line.startswith("m ")]
     assert at and min(at) == 4 - 1
+
+
+@needs_core
+@needs_ns3
+def test_outcast_dctcp_at_qmax_60_agrees_under_the_same_window_rules():
+    """docs/tcprand.md, DCTCP in ns-3: at Qmax 60 the two simulators give
+    the same fairness and marks when both grow by RFC 3465's byte counting
+    and reduce in CWR by PRR (outcast.cc --dctcp-abc; dcnsim ca_increase =
+    "bytes", ecn_reduction = "prr"), and stock ns-3.37 (TcpLinuxReno's
+    count kept across cuts) is fairer than both: the window rules, not the
+    two models, decide fig8a-dctcp's difference."""
+    run = _outcast()
+    exe = run.common.ns3_binary(run.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
+    same = run.parse_ns3(run.common.run_program(run.ns3_args(exe, "dctcp", 60, 40, 1, 0.3, dctcp_abc=True)))
+    stock = run.parse_ns3(run.common.run_program(run.ns3_args(exe, "dctcp", 60, 40, 1, 0.3)))
+    ours = run.run_dcnsim("dctcp", 60, 40, 1, 0.3, "fifo", 0, {"ca_increase": "bytes", "ecn_reduction": "prr"})
+    assert abs(ours["jain"] - same["jain"]) <= 0.01
+    assert abs(ours["f1"] - same["f1"]) <= 0.05 * same["f1"]
+    assert abs(ours["marks"] - same["marks"]) <= 0.02 * same["marks"]
+    assert stock["jain"] > max(same["jain"], ours["jain"]) + 0.015

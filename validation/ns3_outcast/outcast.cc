@@ -420,7 +420,13 @@ EdgeQdiscLen(uint32_t, uint32_t n)
 // DCTCP's cut never below 2 segments, as Linux's dctcp_ssthresh and dcnsim
 // (RFC 5681's floor): ns-3.37's TcpDctcp has none, and 15 flows sharing a
 // port that marks at a few packets would shrink to a segment each
-// (validation/ns3_incast/incast.cc's TcpDctcpFloor does the same).
+// (validation/ns3_incast/incast.cc's TcpDctcpFloor does the same). With
+// --dctcp-abc=1 (an experiment, as incast.cc's) its congestion avoidance is
+// RFC 3465's byte counting, one SMSS per cwnd of acknowledged bytes with
+// the count cleared on every cut, in place of TcpLinuxReno's, which divides
+// by w = floor(cwnd / SMSS) and keeps its count across cuts.
+bool g_dctcpAbc = false;
+
 class TcpDctcpFloor : public TcpDctcp
 {
   public:
@@ -448,8 +454,28 @@ class TcpDctcpFloor : public TcpDctcp
 
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
+        m_acked = 0;
         return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
     }
+
+  protected:
+    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        if (!g_dctcpAbc)
+        {
+            TcpDctcp::CongestionAvoidance(tcb, segmentsAcked);
+            return;
+        }
+        m_acked += segmentsAcked * tcb->m_segmentSize;
+        if (m_acked >= tcb->m_cWnd)
+        {
+            m_acked -= tcb->m_cWnd;
+            tcb->m_cWnd += tcb->m_segmentSize;
+        }
+    }
+
+  private:
+    uint32_t m_acked{0};
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
@@ -476,6 +502,7 @@ main(int argc, char* argv[])
     cmd.AddValue("qmax", "switch port buffer, packets (the one on the wire included)", qmax);
     cmd.AddValue("header", "40 (MSS 1460, no timestamps) or 52 (MSS 1448, timestamps)", header);
     cmd.AddValue("cc", "cubic (TcpCubic, HyStart off), newreno (TcpNewReno) or dctcp (TcpDctcp, 2-segment floor)", cc);
+    cmd.AddValue("dctcp-abc", "--cc=dctcp, an experiment: RFC 3465's byte counting in congestion avoidance", g_dctcpAbc);
     cmd.AddValue("ecn-k", "--cc=dctcp: mark above this many packets at a switch port, as dcnsim's ecn_k", ecnK);
     cmd.AddValue("secs", "each flow's duration", secs);
     cmd.AddValue("jitter-us", "flows connect at U[0, this] µs", jitterUs);

@@ -7,6 +7,8 @@ and ``g++`` installed)::
     python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52   # docs/tcprand.md's table
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc cubic newreno
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc dctcp --header 40   # Fig. 8a's DCTCP
+    python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc dctcp --header 40 --ns3-dctcp-abc \
+        --tcp ca_increase=bytes ecn_reduction=prr   # both with RFC 3465's growth and CWR by PRR
     python validation/ns3_outcast/run.py --seeds 1-10 --only dcnsim --dcnsim-l2 2 --ties fifo seeded
     python validation/ns3_outcast/run.py --trace 1 --qmax 20 --header 40 --out /tmp/outcast-trace
 
@@ -114,19 +116,22 @@ def ecn_k(cc: str, qmax: int) -> int:
     return int(k.removesuffix("pkt")) if k else 0
 
 
-def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0) -> List[str]:
+def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0,
+             dctcp_abc: bool = False) -> List[str]:
     k = ecn_k(cc, qmax)
-    return [str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
-            f"--link-us={link_us:g}"] + ([f"--ecn-k={k}"] if k else [])
+    return ([str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
+             f"--link-us={link_us:g}"] + ([f"--ecn-k={k}"] if k else [])
+            + (["--dctcp-abc=1"] if dctcp_abc and cc == "dctcp" else []))
 
 
 def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
-            cache: Optional[Path], link_us: float = 1.0) -> Dict[str, Any]:
+            cache: Optional[Path], link_us: float = 1.0, dctcp_abc: bool = False) -> Dict[str, Any]:
     link = "" if link_us == 1.0 else f"-link{link_us:g}us"
-    f = cache / f"{cc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
+    abc = "-abc" if dctcp_abc and cc == "dctcp" else ""
+    f = cache / f"{cc}{abc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
     if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
         return parse_ns3(f.read_text())
-    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us))
+    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us, dctcp_abc))
     if f:
         f.parent.mkdir(parents=True, exist_ok=True)
         tmp = f.with_suffix(".tmp")
@@ -200,6 +205,9 @@ def main(argv=None) -> int:
                    help="link propagation delay, µs (Fig. 1: 1); 1.05 moves the six-hop flows' arrival phase "
                         "across the port's slot instant with 40 B headers (docs/tcprand.md)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
+    p.add_argument("--ns3-dctcp-abc", action="store_true",
+                   help="--cc dctcp: ns-3's congestion avoidance by RFC 3465's byte counting, the count cleared on "
+                        "every cut, in place of TcpLinuxReno's (dcnsim's ca_increase = \"bytes\"; an experiment)")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
@@ -250,7 +258,8 @@ def main(argv=None) -> int:
             for h in a.header:
                 for s in seeds:
                     if exe is not None and a.only != "dcnsim":
-                        jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache, a.link_us)))
+                        jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache, a.link_us,
+                                                             a.ns3_dctcp_abc)))
                     if a.only != "ns3":
                         for t in a.ties:
                             jobs.append((f"dcnsim {t}", (cc, q, h, s), (cc, q, h, s, a.secs, t, a.dcnsim_l2, over,
@@ -259,7 +268,8 @@ def main(argv=None) -> int:
         res = dict(ex.map(_task, jobs))
     print(f"TCPRand Fig. 1, {a.secs:g} s flows; F1 = host 1's flow (fair share 0.067); drops at {EDGE} -> "
           f"{RECEIVER} by input port {'/'.join(PORTS)}; links {a.link_us:g} µs; dcnsim l2_overhead = {a.dcnsim_l2}"
-          + (f"; dcnsim tcp overrides {over}" if over else ""))
+          + (f"; dcnsim tcp overrides {over}" if over else "")
+          + ("; ns-3's DCTCP grows by RFC 3465's byte counting" if a.ns3_dctcp_abc and "dctcp" in a.cc else ""))
     for cc in a.cc:
         for q in a.qmax:
             means: Dict[Tuple[str, int], float] = {}
