@@ -325,7 +325,6 @@ namespace ns3
 // an ssthresh of 1630 B that TcpDctcp::GetSsThresh did not floor), and
 // with nothing outstanding no segment of the next response is ever sent.
 
-bool g_dctcpAbc = false;
 bool g_dctcpCeAck = false;
 bool g_dctcpLossHalve = false;
 bool g_lossExitAck = false;
@@ -426,13 +425,9 @@ class TcpLinuxRenoX : public LossExitAck<TcpLinuxReno>
 
 NS_OBJECT_ENSURE_REGISTERED(TcpLinuxRenoX);
 
-// --dctcp-floor=1: DCTCP's cut never below 2 segments (Linux's
-// dctcp_ssthresh, RFC 5681's floor). With --dctcp-abc=1 (an experiment, not
-// a work-around) its congestion avoidance is RFC 3465's byte counting, one
-// SMSS per cwnd of acknowledged bytes with the count cleared on every cut,
-// in place of TcpLinuxReno's, which divides by w = floor(cwnd / SMSS) and
-// keeps its count across cuts.
-class TcpDctcpFloor : public LossExitAck<TcpDctcp>
+// --dctcp-floor=1: DCTCP's cut never below 2 segments, and --dctcp-abc=1
+// its byte counting (TcpDctcpFloorOf, ../ns3_dctcp.h).
+class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
 {
   public:
     static TypeId GetTypeId()
@@ -460,7 +455,8 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
 
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
-        m_acked = 0;
+        // the floor's cut, which also clears the byte count
+        uint32_t cut = TcpDctcpFloorOf::GetSsThresh(tcb, bytesInFlight);
         // --dctcp-loss-halve=1 (an experiment): TcpDctcp answers every
         // congestion signal with (1 − α/2)·cwnd, losses too; RFC 8257 §3.4
         // answers a loss as standard TCP, max(FlightSize/2, 2·SMSS). A
@@ -473,7 +469,7 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
         {
             return std::max(bytesInFlight / 2, 2 * tcb->m_segmentSize);
         }
-        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+        return cut;
     }
 
     // --dctcp-ce-ack=1 (an experiment): the receiver's immediate ACK on a
@@ -525,24 +521,7 @@ class TcpDctcpFloor : public LossExitAck<TcpDctcp>
         }
     }
 
-  protected:
-    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
-    {
-        if (!g_dctcpAbc)
-        {
-            TcpDctcp::CongestionAvoidance(tcb, segmentsAcked);
-            return;
-        }
-        m_acked += segmentsAcked * tcb->m_segmentSize;
-        if (m_acked >= tcb->m_cWnd)
-        {
-            m_acked -= tcb->m_cWnd;
-            tcb->m_cWnd += tcb->m_segmentSize;
-        }
-    }
-
   private:
-    uint32_t m_acked{0};
     bool m_ce{false};
     bool m_ackReserved{false};
 };

@@ -417,17 +417,11 @@ EdgeQdiscLen(uint32_t, uint32_t n)
 
 } // namespace
 
-// DCTCP's cut never below 2 segments, as Linux's dctcp_ssthresh and dcnsim
-// (RFC 5681's floor): ns-3.37's TcpDctcp has none, and 15 flows sharing a
-// port that marks at a few packets would shrink to a segment each
-// (validation/ns3_incast/incast.cc's TcpDctcpFloor does the same). With
-// --dctcp-abc=1 (an experiment, as incast.cc's) its congestion avoidance is
-// RFC 3465's byte counting, one SMSS per cwnd of acknowledged bytes with
-// the count cleared on every cut, in place of TcpLinuxReno's, which divides
-// by w = floor(cwnd / SMSS) and keeps its count across cuts.
-bool g_dctcpAbc = false;
-
-class TcpDctcpFloor : public TcpDctcp
+// --cc=dctcp: DCTCP's cut never below 2 segments, as Linux's and dcnsim's
+// (ns-3.37's TcpDctcp has none, and 15 flows sharing a port that marks at a
+// few packets would shrink to a segment each), and with --dctcp-abc=1 its
+// byte counting (TcpDctcpFloorOf, ../ns3_dctcp.h).
+class TcpDctcpFloor : public TcpDctcpFloorOf<TcpDctcp>
 {
   public:
     static TypeId GetTypeId()
@@ -438,10 +432,6 @@ class TcpDctcpFloor : public TcpDctcp
         return tid;
     }
 
-    TcpDctcpFloor() = default;
-
-    TcpDctcpFloor(const TcpDctcpFloor& sock) = default;
-
     std::string GetName() const override
     {
         return "TcpDctcpFloor";
@@ -451,31 +441,6 @@ class TcpDctcpFloor : public TcpDctcp
     {
         return CopyObject<TcpDctcpFloor>(this);
     }
-
-    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
-    {
-        m_acked = 0;
-        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
-    }
-
-  protected:
-    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
-    {
-        if (!g_dctcpAbc)
-        {
-            TcpDctcp::CongestionAvoidance(tcb, segmentsAcked);
-            return;
-        }
-        m_acked += segmentsAcked * tcb->m_segmentSize;
-        if (m_acked >= tcb->m_cWnd)
-        {
-            m_acked -= tcb->m_cWnd;
-            tcb->m_cWnd += tcb->m_segmentSize;
-        }
-    }
-
-  private:
-    uint32_t m_acked{0};
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
