@@ -460,6 +460,7 @@ main(int argc, char* argv[])
     uint32_t initCwnd = 2;
     uint32_t nicPkts = 100;
     uint32_t ecnK = 0;
+    bool dctcpFloor = true;
     std::string trace;
     double traceMs = 100;
     CommandLine cmd;
@@ -467,6 +468,8 @@ main(int argc, char* argv[])
     cmd.AddValue("qmax", "switch port buffer, packets (the one on the wire included)", qmax);
     cmd.AddValue("header", "40 (MSS 1460, no timestamps) or 52 (MSS 1448, timestamps)", header);
     cmd.AddValue("cc", "cubic (TcpCubic, HyStart off), newreno (TcpNewReno) or dctcp (TcpDctcp, 2-segment floor)", cc);
+    cmd.AddValue("dctcp-floor", "--cc=dctcp: 1 keeps the 2-segment floor (Linux's, dcnsim's); 0 runs ns-3.37's TcpDctcp as it is",
+                 dctcpFloor);
     cmd.AddValue("dctcp-abc", "--cc=dctcp, an experiment: RFC 3465's byte counting in congestion avoidance", g_dctcpAbc);
     cmd.AddValue("ecn-k", "--cc=dctcp: mark above this many packets at a switch port, as dcnsim's ecn_k", ecnK);
     cmd.AddValue("secs", "each flow's duration", secs);
@@ -513,7 +516,7 @@ main(int argc, char* argv[])
     // TCPRand's settings (docs/tcprand.md; python/dcnsim/experiments/tcprand/common.py tcp_table)
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(cc == "cubic"   ? TcpCubic::GetTypeId()
-                                   : cc == "dctcp" ? TcpDctcpFloor::GetTypeId()
+                                   : cc == "dctcp" ? (dctcpFloor ? TcpDctcpFloor::GetTypeId() : TcpDctcp::GetTypeId())
                                                    : TcpNewReno::GetTypeId()));
     if (dctcp)
     {

@@ -7,6 +7,7 @@ and ``g++`` installed)::
     python validation/ns3_outcast/run.py --seeds 1-10 --qmax 20 --header 40 52   # docs/tcprand.md's table
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc cubic newreno
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc dctcp --header 40   # Fig. 8a's DCTCP
+    python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 --cc cubic dctcp                # and Fig. 8b's ratio
     python validation/ns3_outcast/run.py --seeds 1-5 --qmax 20 60 100 --cc dctcp --header 40 --ns3-dctcp-abc \
         --tcp ca_increase=bytes ecn_reduction=prr   # both with RFC 3465's growth and CWR by PRR
     python validation/ns3_outcast/run.py --seeds 1-10 --only dcnsim --dcnsim-l2 2 --ties fifo seeded
@@ -28,7 +29,8 @@ Printed per (cc, Qmax, header) and seed: F1's share of the 15 flows'
 goodput, Jain's index over the 15 flows, and the drops at the receiver's
 edge port by input port (h1 = F1's port, aggr0_0 / aggr0_1 the two
 aggregation ports), then the means over the seeds (for DCTCP also the CE
-marks at that port). ``--trace SEED`` writes
+marks at that port; with both CUBIC and DCTCP, Fig. 8b's ratio of their
+total goodputs). ``--trace SEED`` writes
 one run's first 100 ms from both simulators and prints where in the edge
 port's service each input port's packets arrive (phases.py).
 
@@ -104,7 +106,7 @@ def parse_ns3(out: str) -> Dict[str, Any]:
     f1, j = share_and_jain(good)
     m = MARKS_RE.search(out)
     return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1],
-            "marks": int(m[1]) if m else 0}
+            "marks": int(m[1]) if m else 0, "total": sum(good.values())}
 
 
 def ecn_k(cc: str, qmax: int) -> int:
@@ -117,21 +119,23 @@ def ecn_k(cc: str, qmax: int) -> int:
 
 
 def ns3_args(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float, link_us: float = 1.0,
-             dctcp_abc: bool = False) -> List[str]:
+             dctcp_abc: bool = False, dctcp_stock: bool = False) -> List[str]:
     k = ecn_k(cc, qmax)
     return ([str(exe), f"--cc={cc}", f"--qmax={qmax}", f"--header={header}", f"--seed={seed}", f"--secs={secs:g}",
              f"--link-us={link_us:g}"] + ([f"--ecn-k={k}"] if k else [])
-            + (["--dctcp-abc=1"] if dctcp_abc and cc == "dctcp" else []))
+            + (["--dctcp-abc=1"] if dctcp_abc and cc == "dctcp" else [])
+            + (["--dctcp-floor=0"] if dctcp_stock and cc == "dctcp" else []))
 
 
 def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
-            cache: Optional[Path], link_us: float = 1.0, dctcp_abc: bool = False) -> Dict[str, Any]:
+            cache: Optional[Path], link_us: float = 1.0, dctcp_abc: bool = False,
+            dctcp_stock: bool = False) -> Dict[str, Any]:
     link = "" if link_us == 1.0 else f"-link{link_us:g}us"
-    abc = "-abc" if dctcp_abc and cc == "dctcp" else ""
-    f = cache / f"{cc}{abc}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
+    variant = ("-abc" if dctcp_abc else "") + ("-stock" if dctcp_stock else "") if cc == "dctcp" else ""
+    f = cache / f"{cc}{variant}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
     if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
         return parse_ns3(f.read_text())
-    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us, dctcp_abc))
+    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us, dctcp_abc, dctcp_stock))
     if f:
         f.parent.mkdir(parents=True, exist_ok=True)
         tmp = f.with_suffix(".tmp")
@@ -173,7 +177,8 @@ def run_dcnsim(cc: str, qmax: int, header: int, seed: int, secs: float, ties: st
     q = r.queues
     return {"f1": f1, "jain": j, "drops": edge_port_drops(r.queue_inputs),
             "f1_timeouts": int(f.loc[f["src"] == 1, "timeouts"].sum()),
-            "marks": int(q.loc[(q["node"] == EDGE) & (q["to"] == RECEIVER), "marked"].sum())}
+            "marks": int(q.loc[(q["node"] == EDGE) & (q["to"] == RECEIVER), "marked"].sum()),
+            "total": float(f["delivered_bytes"].sum())}
 
 
 def _task(job: Tuple) -> Tuple[Tuple, Dict[str, Any]]:
@@ -208,6 +213,9 @@ def main(argv=None) -> int:
     p.add_argument("--ns3-dctcp-abc", action="store_true",
                    help="--cc dctcp: ns-3's congestion avoidance by RFC 3465's byte counting, the count cleared on "
                         "every cut, in place of TcpLinuxReno's (dcnsim's ca_increase = \"bytes\"; an experiment)")
+    p.add_argument("--ns3-dctcp-stock", action="store_true",
+                   help="--cc dctcp: ns-3.37's TcpDctcp as it is, without the 2-segment floor on its cut that "
+                        "Linux and dcnsim keep (an experiment)")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
@@ -259,7 +267,7 @@ def main(argv=None) -> int:
                 for s in seeds:
                     if exe is not None and a.only != "dcnsim":
                         jobs.append(("ns-3", (cc, q, h, s), (exe, cc, q, h, s, a.secs, cache, a.link_us,
-                                                             a.ns3_dctcp_abc)))
+                                                             a.ns3_dctcp_abc, a.ns3_dctcp_stock)))
                     if a.only != "ns3":
                         for t in a.ties:
                             jobs.append((f"dcnsim {t}", (cc, q, h, s), (cc, q, h, s, a.secs, t, a.dcnsim_l2, over,
@@ -269,7 +277,8 @@ def main(argv=None) -> int:
     print(f"TCPRand Fig. 1, {a.secs:g} s flows; F1 = host 1's flow (fair share 0.067); drops at {EDGE} -> "
           f"{RECEIVER} by input port {'/'.join(PORTS)}; links {a.link_us:g} µs; dcnsim l2_overhead = {a.dcnsim_l2}"
           + (f"; dcnsim tcp overrides {over}" if over else "")
-          + ("; ns-3's DCTCP grows by RFC 3465's byte counting" if a.ns3_dctcp_abc and "dctcp" in a.cc else ""))
+          + ("; ns-3's DCTCP grows by RFC 3465's byte counting" if a.ns3_dctcp_abc and "dctcp" in a.cc else "")
+          + ("; ns-3's DCTCP without the 2-segment floor" if a.ns3_dctcp_stock and "dctcp" in a.cc else ""))
     for cc in a.cc:
         for q in a.qmax:
             means: Dict[Tuple[str, int], float] = {}
@@ -298,6 +307,17 @@ def main(argv=None) -> int:
                 h0, h1 = a.header
                 print(f"mean F1 share, header {h0} minus {h1}: "
                       + ", ".join(f"{sim} {means[(sim, h0)] - means[(sim, h1)]:+.3f}" for sim in sims))
+    if "dctcp" in a.cc and "cubic" in a.cc:
+        # Fig. 8b's DCTCP bar: total goodput over CUBIC's, seed by seed (the experiment's ratio)
+        print("\nDCTCP's total goodput over CUBIC's (Fig. 8b), mean of the seeds' ratios (range):")
+        for q in a.qmax:
+            for h in a.header:
+                cells = []
+                for sim in sims:
+                    rs = [res[(sim, ("dctcp", q, h, s))]["total"] / res[(sim, ("cubic", q, h, s))]["total"]
+                          for s in seeds]
+                    cells.append(f"{sim} {mean(rs):.3f} ({min(rs):.3f}-{max(rs):.3f})")
+                print(f"Qmax {q}, header {h}: " + ", ".join(cells))
     return 0
 
 
