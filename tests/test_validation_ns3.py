@@ -364,3 +364,24 @@ def test_dctcp_keeps_its_goodput_against_cubic_at_qmax_20_in_both():
         assert dctcp["total"] >= cubic["total"] and dctcp["total"] > 0.95 * line
     ours = {cc: run.run_dcnsim(cc, 20, 40, 1, 1.0, "fifo", 0)["total"] for cc in ("cubic", "dctcp")}
     assert ours["dctcp"] >= ours["cubic"] and ours["dctcp"] > 0.95 * line
+
+
+@needs_core
+@needs_ns3
+def test_fig10_outcast_turns_on_the_header_in_both():
+    """TCPRand's Fig. 10 on the 8-ary tree (validation/ns3_outcast/fig10.py,
+    n6 = 16): with 1448 + 52 B segments the 2-hop flow is outcast (below
+    half its fair share) in ns-3 3.37 and in dcnsim, with 1460 + 40 B it
+    takes several fair shares in both, as Fig. 1's F1 does. outcast.cc
+    refuses a tree or a sender it cannot build, naming the option."""
+    fig10 = load_module("ns3_outcast_fig10", REPO / "validation" / "ns3_outcast" / "fig10.py")
+    exe = fig10.fig1.common.ns3_binary(fig10.fig1.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
+    for header, outcast in ((52, True), (40, False)):
+        ns3 = fig10.run_ns3(exe, 16, header, 1, 1.0, None)["share"]
+        ours = fig10.run_dcnsim(16, header, 1, 1.0, "fifo")["share"]
+        for share in (ns3, ours):
+            assert (share < 0.5) == outcast, (header, ns3, ours)
+            assert share < 0.5 or share > 2
+    for args, said in ((["--k=5"], "--k must be even"), (["--k=8", "--senders=1,128"], "--senders: each must be")):
+        r = subprocess.run([str(exe), *args], capture_output=True, text=True)
+        assert r.returncode == 2 and said in r.stderr

@@ -2,6 +2,8 @@
 // (issue 46; validation/ns3_outcast/run.py builds and drives it): TCPRand's
 // Fig. 1, a k = 4 fat-tree, one long flow from each of hosts 1..15 into
 // host 0, drop-tail switch ports, TCPRand's TCP settings (docs/tcprand.md).
+// --k=8 --senders=1,16,17,... is Fig. 10 (validation/ns3_outcast/fig10.py):
+// the 8-ary tree, host 1's 2-hop flow and 6-hop flows from other pods.
 //
 // Per-flow random ECMP: ns-3.37's RandomEcmpRouting draws a next hop per
 // packet, so every node here runs FatTreeRouting below. A switch with more
@@ -55,6 +57,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <tuple>
@@ -65,8 +68,9 @@ using namespace ns3;
 namespace
 {
 
-const uint32_t K = 4;
-const uint32_t HOSTS = K * K * K / 4;
+// the fat-tree's arity (--k) and its host count, set once from the command line
+uint32_t K = 4;
+uint32_t HOSTS = 16;
 
 // What FatTreeRouting needs to know of the topology, filled while linking.
 struct NodeInfo
@@ -123,6 +127,7 @@ struct Flow
 };
 
 std::vector<Flow> g_flows;
+std::map<uint32_t, uint32_t> g_flowOfSrc; // source host -> its flow's index
 FILE* g_trace = nullptr;
 Time g_traceEnd;
 uint64_t g_chunk = 1 << 16;
@@ -297,7 +302,11 @@ NodeDrop(bool edge0, Ptr<const Packet> p)
         return;
     }
     g_ports[it->second.first].second++;
-    g_flows[it->second.second - 1].drops++;
+    auto fi = g_flowOfSrc.find(it->second.second);
+    if (fi != g_flowOfSrc.end())
+    {
+        g_flows[fi->second].drops++;
+    }
     if (Tracing())
     {
         std::fprintf(g_trace, "d %ld %s %u\n", (long)Simulator::Now().GetNanoSeconds(), it->second.first.c_str(),
@@ -461,10 +470,14 @@ main(int argc, char* argv[])
     uint32_t nicPkts = 100;
     uint32_t ecnK = 0;
     bool dctcpFloor = true;
+    std::string senders;
     std::string trace;
     double traceMs = 100;
     CommandLine cmd;
     cmd.AddValue("seed", "RngRun: ECMP draws and start offsets", seed);
+    cmd.AddValue("k", "the fat-tree's arity (even, >= 4): 4 is Fig. 1's, 8 Fig. 10's", K);
+    cmd.AddValue("senders", "comma-separated source hosts, each sending one long flow to host 0 (default: all others)",
+                 senders);
     cmd.AddValue("qmax", "switch port buffer, packets (the one on the wire included)", qmax);
     cmd.AddValue("header", "40 (MSS 1460, no timestamps) or 52 (MSS 1448, timestamps)", header);
     cmd.AddValue("cc", "cubic (TcpCubic, HyStart off), newreno (TcpNewReno) or dctcp (TcpDctcp, 2-segment floor)", cc);
@@ -505,6 +518,35 @@ main(int argc, char* argv[])
     {
         std::fprintf(stderr, "--ecn-k is for --cc=dctcp only\n");
         return 2;
+    }
+    if (K < 4 || K % 2 != 0)
+    {
+        std::fprintf(stderr, "--k must be even and >= 4, got %u\n", K);
+        return 2;
+    }
+    HOSTS = K * K * K / 4;
+    std::vector<uint32_t> srcs;
+    for (size_t at = 0; at < senders.size();)
+    {
+        size_t end = senders.find(',', at);
+        std::string part = senders.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        char* rest = nullptr;
+        unsigned long h = std::strtoul(part.c_str(), &rest, 10);
+        if (part.empty() || *rest != '\0' || h < 1 || h >= HOSTS ||
+            std::find(srcs.begin(), srcs.end(), uint32_t(h)) != srcs.end())
+        {
+            std::fprintf(stderr, "--senders: each must be a distinct host 1..%u, got '%s'\n", HOSTS - 1, part.c_str());
+            return 2;
+        }
+        srcs.push_back(uint32_t(h));
+        at = end == std::string::npos ? senders.size() : end + 1;
+    }
+    if (srcs.empty())
+    {
+        for (uint32_t h = 1; h < HOSTS; ++h)
+        {
+            srcs.push_back(h);
+        }
     }
     if (qmax < 2)
     {
@@ -686,11 +728,12 @@ main(int argc, char* argv[])
 
     Ptr<UniformRandomVariable> startRng = CreateObject<UniformRandomVariable>();
     startRng->SetStream(1);
-    g_flows.resize(HOSTS - 1);
-    for (uint32_t f = 0; f < HOSTS - 1; ++f)
+    g_flows.resize(srcs.size());
+    for (uint32_t f = 0; f < srcs.size(); ++f)
     {
         Flow& fl = g_flows[f];
-        fl.src = f + 1;
+        fl.src = srcs[f];
+        g_flowOfSrc[fl.src] = f;
         uint16_t port = 5000 + f;
         dcnsim_ns3::ListenTcp(hosts.Get(0), port, MakeBoundCallback(&Accepted, f));
         Ptr<Socket> s = Socket::CreateSocket(hosts.Get(fl.src), TcpSocketFactory::GetTypeId());
