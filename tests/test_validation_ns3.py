@@ -385,3 +385,27 @@ def test_fig10_outcast_turns_on_the_header_in_both():
     for args, said in ((["--k=5"], "--k must be even"), (["--k=8", "--senders=1,128"], "--senders: each must be")):
         r = subprocess.run([str(exe), *args], capture_output=True, text=True)
         assert r.returncode == 2 and said in r.stderr
+
+
+@needs_core
+@needs_ns3
+def test_fast_timeouts_grow_faster_than_linearly_in_both():
+    """The FaST paper's Fig. 5 says timeouts grow linearly with n; on its
+    two-tier with its transport NewReno's grow faster from n ≈ 70 in ns-3
+    3.37 as in dcnsim (validation/README.md, "Timeouts over n"; fig5-linear
+    a genuine finding), judged by the register's own test of a line. Fresh
+    connections make every query alike, so one query per n is the mean."""
+    from dcnsim.experiments.claims import _slope_ratio
+
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    setup = run.SETUPS["fast"]
+    ns = range(30, 101, 10)
+    flags = run.setup_ns3_flags(setup, "newreno") + run.TWO_TIER_NS3
+    ns3 = {n: run.mean(run.run_ns3(exe, n, "newreno", 1, "fresh", 0.01, flags), "timeouts") for n in ns}
+    ours = {n: run.mean(run.run_dcnsim(n, "newreno", 1, "fresh", 0.01, _fast_over(), setup["buffer"], two_tier=True),
+                        "timeouts") for n in ns}
+    for got in (ns3, ours):
+        assert all(got[a] < got[b] for a, b in zip(ns, ns[1:])), got
+        verdict, said, _ = _slope_ratio({"lo": 0.85, "hi": 1.18, "what": "timeouts"}, got)
+        assert verdict == "differs" and float(said.rsplit("ratio ", 1)[1].rstrip(")")) > 1.5, said
