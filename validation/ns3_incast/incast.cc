@@ -182,6 +182,27 @@ QueueEnqueue(Ptr<const QueueDiscItem> item)
     }
 }
 
+// What each worker's socket still has to write of its responses: with
+// --sndbuf below a response the worker writes it as the send buffer frees
+// (one write when it fits, as before --sndbuf).
+std::map<Ptr<Socket>, uint64_t> g_responseLeft;
+
+void
+WorkerSend(Ptr<Socket> s, uint32_t)
+{
+    auto it = g_responseLeft.find(s);
+    while (it != g_responseLeft.end() && it->second > 0 && s->GetTxAvailable() > 0)
+    {
+        uint32_t n = uint32_t(std::min<uint64_t>(it->second, s->GetTxAvailable()));
+        int sent = s->Send(Create<Packet>(n));
+        if (sent <= 0)
+        {
+            break;
+        }
+        it->second -= sent;
+    }
+}
+
 void
 WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
 {
@@ -194,7 +215,8 @@ WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
     if (!g_answered[q][w] && g_workerGot[q][w] >= g_request)
     {
         g_answered[q][w] = true;
-        s->Send(Create<Packet>(g_response));
+        g_responseLeft[s] += g_response;
+        WorkerSend(s, 0);
     }
 }
 
@@ -259,6 +281,7 @@ WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
     s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&CwndChange, q, w));
     s->SetRecvCallback(MakeBoundCallback(&WorkerRecv, q, w));
+    s->SetSendCallback(MakeCallback(&WorkerSend));
 }
 
 void
@@ -539,6 +562,7 @@ main(int argc, char* argv[])
     uint32_t& queries = g_queries;
     double spacing = 0.2;
     std::string buffer = "100000B";
+    std::string delay = "25us";
     uint32_t k = 20;
     // RED with ECN at K on the switch ports for every transport, not only
     // DCTCP: packets that are not ECN-capable are dropped at K (dcnsim's
@@ -551,6 +575,7 @@ main(int argc, char* argv[])
     bool timestamps = true;
     bool limitedTransmit = true;
     uint32_t rcvBuf = 1 << 20;
+    uint32_t sndBuf = 1 << 20;
     uint32_t delAck = 1;  // 1: every segment ACKed at once (ns-3's default is 2, with a 200 ms timer)
     bool dctcpFloor = false;
     bool cwrExit = false;
@@ -563,6 +588,7 @@ main(int argc, char* argv[])
     cmd.AddValue("persistent", "one connection per worker for all queries", g_persistent);
     cmd.AddValue("gap", "persistent: seconds from a query's end to the next", g_gap);
     cmd.AddValue("buffer", "switch port buffer (ns-3 QueueSize)", buffer);
+    cmd.AddValue("delay", "the star's links: propagation delay each (ns-3 Time; Kulkarni's setup: 50us or 100us)", delay);
     cmd.AddValue("k", "ECN marking threshold, packets (dctcp, or any cc with --red)", k);
     cmd.AddValue("red", "RED with ECN at K for every cc (not ECN-capable: dropped at K)", red);
     cmd.AddValue("mss", "segment size", mss);
@@ -573,6 +599,10 @@ main(int argc, char* argv[])
     cmd.AddValue("timestamps", "timestamp option", timestamps);
     cmd.AddValue("lt", "Limited Transmit (RFC 3042)", limitedTransmit);
     cmd.AddValue("rcvbuf", "receive buffer, bytes", rcvBuf);
+    cmd.AddValue("sndbuf",
+                 "send buffer, bytes: ns-3.37 crashes (TcpRateLinux::SkbSent) when a flow's losses meet a receive "
+                 "window below it, so a small window runs with both buffers at its size",
+                 sndBuf);
     cmd.AddValue("delack", "delayed ACK: ACK every this many segments (ns-3's DelAckCount; 200 ms timer)", delAck);
     cmd.AddValue("dctcp-floor", "work-around: DCTCP's ssthresh at least 2 segments", dctcpFloor);
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
@@ -660,7 +690,7 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
     Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
@@ -693,7 +723,7 @@ main(int argc, char* argv[])
 
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    p2p.SetChannelAttribute("Delay", StringValue("25us"));
+    p2p.SetChannelAttribute("Delay", StringValue(delay));
     // The queue disc holds the packets: the device queue only one.
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
 
@@ -721,7 +751,7 @@ main(int argc, char* argv[])
         }
         return h;
     };
-    TrafficControlHelper tch = port(buffer, k, "1Gbps", "25us");
+    TrafficControlHelper tch = port(buffer, k, "1Gbps", delay);
     // two-tier: a host's own queue, 100 packets (dcnsim's nic_buffer there)
     TrafficControlHelper nic;
     nic.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100p"));
