@@ -71,6 +71,22 @@ def dcnsim_problems(doc: dict) -> str:
     return "; ".join(str(p) for p in dcnsim.validate(doc))
 
 
+def parse_ranges(text: str, option: str, what: str, least: int) -> List[int]:
+    """``"1-10"`` or ``"1,3,5"`` (or a mix) to a list of integers >= ``least``;
+    ValueError names ``option`` and the bad part (``what``: the integers' name)."""
+    out: List[int] = []
+    for part in text.split(","):
+        a, sep, b = part.strip().partition("-")
+        try:
+            lo, hi = int(a), int(b) if sep else int(a)
+        except ValueError:
+            raise ValueError(f"{option}: expected N, N-M or a comma-separated list of them, got {text!r}") from None
+        if lo < least or hi < lo:
+            raise ValueError(f"{option}: {part!r} is not a range of {what} >= {least}")
+        out.extend(range(lo, hi + 1))
+    return out
+
+
 def parse_value(s: str) -> Any:
     """A ``--tcp KEY=VALUE`` value: bool, int, float, or the string as given
     (times and sizes such as ``200ms`` stay strings for dcnsim to parse)."""

@@ -47,17 +47,7 @@ RWND_BYTES = 20 * MSS
 
 def parse_ns(text: str) -> List[int]:
     """``"4-12"`` or ``"4,7,10"`` (or a mix) to the server counts; ValueError names the bad part."""
-    out: List[int] = []
-    for part in text.split(","):
-        a, sep, b = part.strip().partition("-")
-        try:
-            lo, hi = int(a), int(b) if sep else int(a)
-        except ValueError:
-            raise ValueError(f"--n: expected N, N-M or a comma-separated list of them, got {text!r}") from None
-        if lo < 1 or hi < lo:
-            raise ValueError(f"--n: {part!r} is not a range of server counts >= 1")
-        out.extend(range(lo, hi + 1))
-    return out
+    return common.parse_ranges(text, "--n", "server counts", 1)
 
 
 def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int) -> List[str]:

@@ -69,17 +69,7 @@ MARKS_RE = re.compile(r"^marks (\d+)$", re.M)
 
 def parse_seeds(s: str) -> List[int]:
     """``"1-10"`` or ``"1,3,5"`` (or a mix) to a list of seeds; ValueError names the bad part."""
-    out: List[int] = []
-    for part in s.split(","):
-        a, sep, b = part.strip().partition("-")
-        try:
-            lo, hi = int(a), int(b) if sep else int(a)
-        except ValueError:
-            raise ValueError(f"--seeds: expected N, N-M or a comma-separated list of them, got {s!r}") from None
-        if lo < 0 or hi < lo:
-            raise ValueError(f"--seeds: {part!r} is not a range of seeds >= 0")
-        out.extend(range(lo, hi + 1))
-    return out
+    return common.parse_ranges(s, "--seeds", "seeds", 0)
 
 
 def share_and_jain(goodputs: Dict[int, float]) -> Tuple[float, float]:
