@@ -25,6 +25,7 @@ test: tests/test_validation_ns3.py runs one point.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -32,9 +33,22 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
-import run as fig1  # noqa: E402  (validation/ns3_outcast/run.py: the shared pieces)
+
+
+def _fig1():
+    """validation/ns3_outcast/run.py (Fig. 1's harness: the shared pieces),
+    loaded by path under its own name: another harness's run.py may already
+    be the module called ``run`` in this process."""
+    name = "dcnsim_ns3_outcast_run"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, HERE / "run.py")
+        mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return sys.modules[name]
+
+
+fig1 = _fig1()
 
 #: the experiment's buffer for Fig. 10
 QMAX = 100
