@@ -102,3 +102,23 @@ def test_an_ns3_program_appears_whole_or_not_at_all(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match="compiling the ns-3 program failed"):
         common.ns3_binary(src, build)
     assert list(build.iterdir()) == []
+
+
+def test_a_cached_run_is_kept_whole_and_read_back(tmp_path):
+    """``run_cached``: the output lands in its file whole (no ``.tmp`` left),
+    and a second call reads it back instead of running the program again."""
+    f = tmp_path / "cache" / "run.txt"
+    assert common.run_cached([sys.executable, "-c", "print('first')"], f) == "first\n"
+    assert f.read_text() == "first\n" and not list(f.parent.glob("*.tmp"))
+    # a program that would fail is not run: the cache answers
+    assert common.run_cached([sys.executable, "-c", "raise SystemExit(3)"], f) == "first\n"
+    assert common.run_cached([sys.executable, "-c", "print('none')"], None) == "none\n"
+
+
+def test_the_range_options_expand_and_name_themselves():
+    assert common.parse_ranges("1-3,7", "--seeds", "seeds", 0) == [1, 2, 3, 7]
+    for bad, said in (("3-1", "is not a range of seeds >= 0"), ("x", "expected N, N-M")):
+        with pytest.raises(ValueError, match="--seeds: .*" + said):
+            common.parse_ranges(bad, "--seeds", "seeds", 0)
+    with pytest.raises(ValueError, match="server counts >= 1"):
+        common.parse_ranges("0", "--n", "server counts", 1)

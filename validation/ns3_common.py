@@ -49,6 +49,23 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
     return exe
 
 
+def run_cached(args: List[str], cache_file: Optional[Path]) -> str:
+    """``run_program(args)``'s output, kept in ``cache_file`` (``None``: no
+    cache) and read back while the file is newer than the program
+    (``args[0]``); written whole or not at all, so an interrupted sweep
+    resumes from the runs it finished."""
+    exe = Path(args[0])
+    if cache_file and cache_file.exists() and cache_file.stat().st_mtime >= exe.stat().st_mtime:
+        return cache_file.read_text()
+    out = run_program(args)
+    if cache_file:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(".tmp")
+        tmp.write_text(out)
+        tmp.replace(cache_file)
+    return out
+
+
 def run_program(args: List[str], hint: str = "") -> str:
     """An ns-3 program's standard output; when it fails, SystemExit with its
     command line and first lines of complaint (ns-3's CommandLine names a

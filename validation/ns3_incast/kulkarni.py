@@ -119,7 +119,6 @@ def main(argv=None) -> int:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
     if a.only != "ns3":
         try:
-            dcnsim_doc(ns[0], a.sru[0], 1, a.buffer_pkts, 1)
             for kb in a.sru:
                 dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1)
         except ValueError as e:

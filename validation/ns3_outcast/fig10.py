@@ -73,15 +73,7 @@ def share(goodputs: Dict[int, float]) -> float:
 
 def run_ns3(exe: Path, n6: int, header: int, seed: int, secs: float, cache: Optional[Path]) -> Dict[str, Any]:
     f = cache / f"fig10-n{n6}-h{header}-s{seed}-{secs:g}s.txt" if cache else None
-    if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
-        out = f.read_text()
-    else:
-        out = fig1.common.run_program(ns3_args(exe, n6, header, seed, secs))
-        if f:
-            f.parent.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(".tmp")
-            tmp.write_text(out)
-            tmp.replace(f)
+    out = fig1.common.run_cached(ns3_args(exe, n6, header, seed, secs), f)
     good, drops = {}, {}
     for m in fig1.FLOW_RE.finditer(out):
         good[int(m[2])] = float(m[3])

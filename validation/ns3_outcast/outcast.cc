@@ -418,12 +418,6 @@ EdgeMark(Ptr<QueueDisc> q, Ptr<const QueueDiscItem>, const char*)
     }
 }
 
-void
-EdgeQdiscLen(uint32_t, uint32_t n)
-{
-    EdgePortLen(0, n);
-}
-
 } // namespace
 
 // --cc=dctcp: DCTCP's cut never below 2 segments, as Linux's and dcnsim's
@@ -512,6 +506,17 @@ main(int argc, char* argv[])
     {
         std::fprintf(stderr, "--cc=dctcp needs --ecn-k between 3 and --qmax - 3 (%d), got %u\n", int(qmax) - 3,
                      ecnK);
+        return 2;
+    }
+    if (!dctcp && (g_dctcpAbc || !dctcpFloor))
+    {
+        std::fprintf(stderr, "--dctcp-abc and --dctcp-floor are for --cc=dctcp only\n");
+        return 2;
+    }
+    if (g_dctcpAbc && !dctcpFloor)
+    {
+        // ns-3's own TcpDctcp has no byte counting to switch on
+        std::fprintf(stderr, "--dctcp-abc needs the floor's class: not with --dctcp-floor=0\n");
         return 2;
     }
     if (!dctcp && ecnK != 0)
@@ -697,7 +702,7 @@ main(int argc, char* argv[])
     if (dctcp)
     {
         Ptr<QueueDisc> q = edgePort->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(edgePort);
-        q->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&EdgeQdiscLen));
+        q->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&EdgePortLen));
         q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&EdgeMark, q));
     }
     else

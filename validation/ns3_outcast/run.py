@@ -123,15 +123,7 @@ def run_ns3(exe: Path, cc: str, qmax: int, header: int, seed: int, secs: float,
     link = "" if link_us == 1.0 else f"-link{link_us:g}us"
     variant = ("-abc" if dctcp_abc else "") + ("-stock" if dctcp_stock else "") if cc == "dctcp" else ""
     f = cache / f"{cc}{variant}-q{qmax}-h{header}-s{seed}-{secs:g}s{link}.txt" if cache else None
-    if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
-        return parse_ns3(f.read_text())
-    out = common.run_program(ns3_args(exe, cc, qmax, header, seed, secs, link_us, dctcp_abc, dctcp_stock))
-    if f:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_suffix(".tmp")
-        tmp.write_text(out)
-        tmp.replace(f)
-    return parse_ns3(out)
+    return parse_ns3(common.run_cached(ns3_args(exe, cc, qmax, header, seed, secs, link_us, dctcp_abc, dctcp_stock), f))
 
 
 def dcnsim_doc(cc: str, qmax: int, header: int, seed: int, secs: float, ties: str, l2: int,
@@ -221,6 +213,10 @@ def main(argv=None) -> int:
         over = common.parse_overrides(a.tcp)
     except ValueError as e:
         p.error(str(e))
+    if (a.ns3_dctcp_abc or a.ns3_dctcp_stock) and "dctcp" not in a.cc:
+        p.error("--ns3-dctcp-abc and --ns3-dctcp-stock change ns-3's DCTCP: add --cc dctcp")
+    if a.ns3_dctcp_abc and a.ns3_dctcp_stock:
+        p.error("--ns3-dctcp-abc: ns-3's stock TcpDctcp (--ns3-dctcp-stock) has no byte counting to switch on")
     for q in a.qmax:
         if q < 2:
             p.error(f"--qmax: each must be >= 2, got {q}")

@@ -72,14 +72,8 @@ def run_ns3(exe: Path, n: int, routing: str, seed: int, cache: Optional[Path], c
     if routing == "single":
         seed = 1
     f = cache / f"n{n}-{routing}-{cc}-s{seed}.txt" if cache else None
-    if f and f.exists() and f.stat().st_mtime >= exe.stat().st_mtime:
-        return parse_ns3(f.read_text())
     args = [str(exe), f"--n={n}", f"--spray={int(routing == 'rps')}", f"--seed={seed}", f"--cc={cc}"]
-    out = common.run_program(args)
-    if f:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(out)
-    return parse_ns3(out)
+    return parse_ns3(common.run_cached(args, f))
 
 
 def dcnsim_scenario(n: int, routing: str, seed: int, tcp_over: Optional[Dict[str, Any]] = None,
