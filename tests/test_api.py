@@ -351,6 +351,34 @@ def test_request_timeouts_reported_apart():
 
 
 @needs_core
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_delayed_ack_of_a_request_leaves_with_the_answer(persistent):
+    """A real stack's response carries the ACK of its request; a dcnsim
+    worker answers on a flow of its own, and its delayed ACK held the
+    one-segment request's ACK for the timer (200 ms here), so with a 1 ms
+    RTO every request of a query longer than that was sent twice. On an
+    idle path (two workers, nothing dropped) no request may time out, and
+    each request flow sends one ACK per query."""
+    sc = small_pa(queries=4, workers="1-2")
+    # nothing dropped, at a switch or a NIC: no ACK is lost
+    sc["topology"].update(buffer="10MB", nic_buffer="unlimited")
+    pa = dict(sc["apps"][0], response="2MB")  # a query lasts ≈ 33 ms, 33 RTOs
+    # one app's connections carry every query; or a new app, with new
+    # connections, for each
+    sc["apps"] = [pa] if persistent else [dict(pa, queries=1, start=f"{0.1 * i:g}s") for i in range(4)]
+    sc["tcp"].update(delayed_ack=True, delayed_ack_timeout="200ms", delayed_ack_quickack=0)
+    r = dcnsim.run(sc)
+    q, f = r.queries, r.flows
+    assert len(q) == 4 and (q["qct_s"] > 10e-3).all()
+    assert r.queues["dropped"].sum() == 0
+    assert q["request_timeouts"].sum() == 0
+    req = f[f["role"] == "request"]
+    assert req["timeouts"].sum() == 0 and req["retransmits"].sum() == 0
+    # the request flows' receivers ACK each query's request once
+    assert req["acks_sent"].sum() == 4 * 2
+
+
+@needs_core
 def test_a_flow_that_never_started_has_no_rate_and_no_place_in_jain():
     """A bulk flow scheduled after the stop had goodput 0 and counted as a
     starved flow in Jain's index (0.339 where the two that ran gave 0.509

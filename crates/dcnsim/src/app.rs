@@ -40,6 +40,9 @@ pub trait AppCtx {
     fn udp(&mut self, flow: u32) -> &mut UdpFlow;
     /// Write `bytes` to TCP flow `flow` (see `TcpFlow::app_write`).
     fn tcp_write(&mut self, flow: u32, bytes: u64, msg_tag: Option<u32>);
+    /// The app answers what TCP flow `flow` delivered, on another flow:
+    /// the ACK its receiver holds back leaves now (`TcpFlow::ack_answered`).
+    fn answered(&mut self, flow: u32);
     /// Wake app `app` with `tag` at `at` (`App::on_event`).
     fn wake(&mut self, at: SimTime, app: u32, tag: u32);
     /// Start UDP source `flow` ticking at `at`.
@@ -609,8 +612,11 @@ impl App {
             }
             App::Rounds(r) => match meta.role {
                 Role::Request => {
-                    // The server answers the request of round `tag`.
+                    // The server answers the request of round `tag`; the
+                    // ACK of the request goes with the answer, as a real
+                    // stack's rides on the response's first segment.
                     let f = r.resp_flows[meta.idx as usize];
+                    w.answered(flow);
                     w.tcp_write(f, r.response_bytes, Some(tag));
                 }
                 Role::Response | Role::Bulk | Role::Flow => {

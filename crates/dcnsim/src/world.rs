@@ -721,6 +721,15 @@ impl AppCtx for World {
             self.flows[flow as usize].note_write(bytes, msg_tag);
         }
     }
+    fn answered(&mut self, flow: u32) {
+        // the receiving end's world: the answer is written where the
+        // request was delivered
+        if self.core.seam.runs_host(self.flows[flow as usize].dst_host) {
+            let io = self.tcp_io.at(self.core.q.now());
+            self.flows[flow as usize].ack_answered(io);
+            self.flush_tcp(flow);
+        }
+    }
     fn wake(&mut self, at: SimTime, app: u32, tag: u32) {
         self.core.q.schedule(at, Event::App { app, tag });
     }

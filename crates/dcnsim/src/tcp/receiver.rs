@@ -148,6 +148,24 @@ impl TcpFlow {
         self.rx.ooo.splice(i..j, std::iter::once((nl, nr, stamp)));
     }
 
+    /// The application answered this flow's data on a flow of its own (a
+    /// server's response to a request): the ACK a delayed-ACK receiver
+    /// holds leaves now. A real stack's would ride on the answer's first
+    /// segment; one flow here carries one direction's data (no
+    /// piggybacking), so without this a one-segment request waited for
+    /// the delayed-ACK timer, and where that is longer than the sender's
+    /// RTO (200 ms against an RTOmin of 10 ms) every request of a query
+    /// that outlasted the RTO was sent twice.
+    pub fn ack_answered(&mut self, io: &mut TcpIo) {
+        if self.cfg.transport == crate::config::Transport::Tcp
+            && self.cfg.delayed_ack
+            && self.rx.unacked_segs > 0
+        {
+            let ts = self.rx.ts_recent;
+            self.send_ack(io, ts);
+        }
+    }
+
     pub(in crate::tcp) fn on_delack_event(&mut self, io: &mut TcpIo) {
         if self.rx_rare.dack.fire(io, TcpTimer::DelAck) == Fire::Expired && self.rx.unacked_segs > 0
         {
