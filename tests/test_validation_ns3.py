@@ -436,3 +436,51 @@ def test_kulkarni_seven_servers_have_not_collapsed_in_either():
         assert got[1024] / got[256] < 10 ** 0.5, got
     with pytest.raises(ValueError, match="--n: '0-3'"):
         k.parse_ns("0-3")
+
+
+def test_rto_timeline_counts_workers_rounds_and_courses():
+    """--rto-timeline's summary of one query: workers that time out, RTOs
+    per whole millisecond after the query's start, the commonest courses
+    and the workers by number of timeouts, all from the per-worker times."""
+    run = _incast()
+    rto_ms = [[10.2], [10.9, 30.4], [], [10.1, 30.0], [11.5, 21.7, 32.9]]
+    lines = run.rto_timeline(rto_ms, top=2)
+    assert lines[0] == "4 of 5 workers time out, 8 RTOs"
+    assert lines[1] == "RTOs by ms after the query's start: 10:3 11:1 21:1 30:2 32:1"
+    assert lines[2] == "courses (ms): 2 × (10, 30), 1 × (10), 1 more"
+    assert lines[3] == "workers by timeouts: 1: 1, 2: 2, 3: 1"
+    assert run.rto_timeline([[], []]) == ["0 of 2 workers time out, 0 RTOs"]
+
+
+@needs_core
+def test_dcnsim_rto_times_are_each_workers_timeouts_after_rtomin():
+    """dcnsim's side of --rto-timeline: each worker's RTO times are as many
+    as its timeouts in the query, and none fires before RTOmin (the FaST
+    setup's 10 ms) after the query's start, when its first segments left."""
+    run = _incast()
+    for connections in ("fresh", "persistent"):
+        rows = run.run_dcnsim(30, "newreno", 2, connections, 0.01, _fast_over(), run.SETUPS["fast"]["buffer"])
+        assert sum(r["timeouts"] for r in rows) > 0
+        for r in rows:
+            assert [len(ts) for ts in r["rto_ms"]] == r["worker_timeouts"]
+            assert all(t >= 10.0 for ts in r["rto_ms"] for t in ts)
+
+
+@needs_core
+@needs_ns3
+def test_ns3_rto_times_match_its_counts_and_dcnsims_first_round():
+    """incast.cc --verbose=1 gives each query's start and each RTO: per
+    worker as many times as its timeouts, none before RTOmin; on the FaST
+    setup at n = 30 (29 timeouts a query on both sides, validation/README.md)
+    both simulators' first round holds every timeout, within 10–13 ms."""
+    run = _incast()
+    build = Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast"
+    exe = run.ns3_binary(build)
+    setup = run.SETUPS["fast"]
+    ns3 = run.run_ns3(exe, 30, "newreno", 2, "fresh", 0.01, run.setup_ns3_flags(setup, "newreno") + ["--verbose=1"])
+    ours = run.run_dcnsim(30, "newreno", 2, "fresh", 0.01, _fast_over(), setup["buffer"])
+    for rows in (ns3, ours):
+        for r in rows:
+            assert [len(ts) for ts in r["rto_ms"]] == r["worker_timeouts"]
+            times = [t for ts in r["rto_ms"] for t in ts]
+            assert len(times) == 29 and all(10.0 <= t < 13.0 for t in times)

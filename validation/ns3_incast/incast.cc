@@ -12,6 +12,7 @@
 // packet_hops are printed (benchmarks/ns3_side_by_side.py's 64 DCTCP bulk
 // flows);
 // and with --verbose one line per sender event and the drop reasons:
+//   query_start <q> <time_us>
 //   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
 //   drop_reason "<reason>" <count>
 // With --two-tier=1 the FaST paper's two-tier topology replaces the star
@@ -328,6 +329,11 @@ Query(uint32_t q)
 {
     g_cur = q;
     g_q[q].start = Simulator::Now();
+    if (g_verbose)
+    {
+        // run.py --rto-timeline reads each RTO's time from the query's start
+        std::printf("query_start %u %.3f\n", q, Simulator::Now().GetMicroSeconds() * 1.0);
+    }
     g_q[q].dropsAtStart = g_drops;
     g_q[q].marksAtStart = g_marks;
     for (uint32_t w = 0; w < g_n; ++w)

@@ -35,7 +35,10 @@ ECN marks at the aggregator's switch port, the mean and 99th-percentile
 query completion time; per worker and query (the FaST paper's Fig. 6),
 the fraction of workers × queries with two or more timeouts and the most
 one worker took (each query's per-worker counts must add up to its
-timeouts, on both sides). ``--red``: every transport's ports are RED with ECN
+timeouts, on both sides). ``--rto-timeline``: after each row, its first
+query's timeouts worker by worker on that side (when each RTO fired after
+the query's start, each worker's course of RTOs and how many workers took
+it; ns-3 runs with incast.cc's ``--verbose=1`` for it). ``--red``: every transport's ports are RED with ECN
 at K (ns-3's RedQueueDisc with UseEcn, MinTh = MaxTh = K; dcnsim's
 ``ecn_k`` with ``ecn_non_ect = "drop"``), so a packet that is not
 ECN-capable (NewReno's, any pure ACK) is dropped at K. A query that does not complete (a stalled flow)
@@ -52,7 +55,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -135,6 +138,9 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
                          f"(first: {unfinished[0]!r}); {' '.join(args)}")
     rows = []
     per_worker: Dict[int, List[int]] = {}
+    # with incast.cc's --verbose=1: each query's start and each RTO (µs)
+    starts: Dict[int, float] = {}
+    rtos: Dict[int, List[Tuple[int, float]]] = {}
     for line in out.splitlines():
         m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+) marks (\d+)", line)
         if m:
@@ -143,10 +149,21 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
         elif line.startswith("worker_timeouts "):
             q, *counts = (int(x) for x in line.split()[1:])
             per_worker[q] = counts
+        elif line.startswith("query_start "):
+            _, q_text, t_us = line.split()
+            starts[int(q_text)] = float(t_us)
+        elif line.startswith("event ") and line.endswith(" rto"):
+            _, q_text, w_text, t_us, _ = line.split()
+            rtos.setdefault(int(q_text), []).append((int(w_text), float(t_us)))
     if len(rows) != queries:
         raise Unfinished(f"ns-3 {cc} n = {n}: {len(rows)} of {queries} query lines; {' '.join(args)}")
     for r in rows:
-        counts = per_worker.get(int(r.pop("query")))
+        q = int(r.pop("query"))
+        if q in starts:
+            r["rto_ms"] = [[] for _ in range(n)]
+            for w, t_us in rtos.get(q, []):
+                r["rto_ms"][w].append((t_us - starts[q]) / 1e3)
+        counts = per_worker.get(q)
         # each worker's share of the query's timeouts (incast.cc counts both
         # from the same RTO trace): a line that does not add up is a bug
         if counts is None or len(counts) != n or sum(counts) != r["timeouts"]:
@@ -297,14 +314,18 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     # worker w (0-based, as incast.cc numbers them) is host w + 1
     src_of = dict(zip(flows.flow_id, flows.src))
     worker = np.array([src_of[f] - 1 for f in losses.flow_id], dtype=int)
+    times = losses.time_s.to_numpy()
     rows = []
     for i, (_, q) in enumerate(qs.iterrows()):
         mine = losses.kind.to_numpy()[which == i]
         timed_out = worker[which == i][mine == "timeout"]
+        rto_ms: List[List[float]] = [[] for _ in range(n)]
+        for w, t_s in zip(timed_out, times[which == i][mine == "timeout"]):
+            rto_ms[w].append((t_s - q.start_s) * 1e3)
         rows.append({"fast_recoveries": float((mine == "fast_retransmit").sum()),
                      "timeouts": float((mine == "timeout").sum()), "qct_ms": q.qct_s * 1e3,
                      "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries,
-                     "worker_timeouts": np.bincount(timed_out, minlength=n).tolist()})
+                     "worker_timeouts": np.bincount(timed_out, minlength=n).tolist(), "rto_ms": rto_ms})
     return rows
 
 
@@ -321,6 +342,32 @@ def worker_shares(rows: List[Dict[str, Any]]) -> Dict[str, float]:
         return {"ge2": float("nan"), "le1": float("nan"), "max": float("nan")}
     return {"ge2": sum(c >= 2 for c in counts) / len(counts), "le1": sum(c <= 1 for c in counts) / len(counts),
             "max": float(max(counts))}
+
+
+def rto_timeline(rto_ms: List[List[float]], top: int = 8) -> List[str]:
+    """One query's retransmission timeouts, worker by worker, as the lines
+    ``--rto-timeline`` prints: how many workers time out; the RTOs by whole
+    milliseconds after the query's start (10 holds 10.0 to 10.999 ms);
+    each worker's *course* (its RTO times in the same whole milliseconds)
+    and how many workers took it, the
+    ``top`` commonest; and how many workers took 1, 2, … timeouts.
+    ``rto_ms[w]`` is worker w's RTO times (ms after the query's start).
+    Which round a timeout belongs to (the first RTO, a first backoff, a
+    fresh RTO after an acknowledged retransmission) reads off the course."""
+    import collections
+
+    timed = [sorted(ts) for ts in rto_ms if ts]
+    by_ms = collections.Counter(int(t) for ts in timed for t in ts)
+    courses = collections.Counter(tuple(int(t) for t in ts) for ts in timed)
+    per = collections.Counter(len(ts) for ts in timed)
+    lines = [f"{len(timed)} of {len(rto_ms)} workers time out, {sum(per[k] * k for k in per)} RTOs"]
+    if timed:
+        lines.append("RTOs by ms after the query's start: " + " ".join(f"{ms}:{c}" for ms, c in sorted(by_ms.items())))
+        lines.append("courses (ms): " + ", ".join(f"{c} × ({', '.join(str(x) for x in course)})"
+                                                 for course, c in sorted(courses.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
+                     + (f", {len(courses) - top} more" if len(courses) > top else ""))
+        lines.append("workers by timeouts: " + ", ".join(f"{k}: {per[k]}" for k in sorted(per)))
+    return lines
 
 
 def p99(rows: List[Dict[str, float]], key: str) -> float:
@@ -408,6 +455,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--ties", default="fifo", choices=["fifo", "seeded"],
                    help="dcnsim's order of equal-time events: fifo (ns-3's, the default here) or seeded "
                         "(dcnsim's own default; its rows say so)")
+    p.add_argument("--rto-timeline", action="store_true",
+                   help="after each row, the first query's timeouts worker by worker: when each RTO fired, "
+                        "each worker's course and how many took it (ns-3 runs with --verbose=1 for it)")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
     setup = SETUPS[a.setup]
@@ -488,6 +538,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     if a.ns3_workarounds and cc == "dctcp":
                         extra += NS3_WORKAROUNDS
                         name += " work-arounds"
+                    if a.rto_timeline and "--verbose=1" not in extra:
+                        extra += ["--verbose=1"]
                     sims.append((name, run_ns3(exe, n, cc, a.queries, a.connections, a.gap, extra,
                                                BG_SPACING_S if a.bg else SPACING_S)))
             except Unfinished as e:
@@ -503,6 +555,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                 else:
                     print(f"{cc:8} {n:4d} {name:22} {m[0]:9.2f} {m[1]:9.2f} {m[2]:8.1f} {m[3]:8.1f} "
                           f"{m[4]:8.2f} {m[5]:8.2f} {w['ge2']:6.2f} {w['max']:5.0f}", flush=True)
+                if a.rto_timeline and rows and "rto_ms" in rows[0]:
+                    print(f"  {name}, query 0:")
+                    for line in rto_timeline(rows[0]["rto_ms"]):
+                        print(f"    {line}", flush=True)
     if failed:
         # Loudly: a stalled query leaves no row, and the exit status says so.
         print(f"{len(failed)} point(s) did not complete every query (see FAILED above); for ns-3 DCTCP "
