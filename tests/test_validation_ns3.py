@@ -484,3 +484,25 @@ def test_ns3_rto_times_match_its_counts_and_dcnsims_first_round():
             assert [len(ts) for ts in r["rto_ms"]] == r["worker_timeouts"]
             times = [t for ts in r["rto_ms"] for t in ts]
             assert len(times) == 29 and all(10.0 <= t < 13.0 for t in times)
+
+
+@needs_core
+@needs_ns3
+def test_ns3_dctcp_receiver_acking_the_ce_change_at_once_removes_stalls_not_adds_acks():
+    """incast.cc --dctcp-ce-ack=2: the segment that changes the DCTCP
+    receiver's CE state is acknowledged at once, as Linux and dcnsim do,
+    besides the data before it (=1). On the FaST two-tier with delayed
+    ACKs at n = 20 nothing is dropped, so every timeout is a segment left
+    waiting for the 200 ms timer: =2 leaves fewer than =1, and adds no
+    duplicate ACK a sender could count (no fast recovery)."""
+    run = _incast()
+    build = Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast"
+    exe = run.ns3_binary(build)
+    base = (run.setup_ns3_flags(run.SETUPS["fast"], "dctcp") + ["--delack=2"] + run.TWO_TIER_NS3
+            + run.NS3_WORKAROUNDS)
+    one = run.run_ns3(exe, 20, "dctcp", 2, "fresh", 0.01, base + ["--dctcp-ce-ack=1"])
+    two = run.run_ns3(exe, 20, "dctcp", 2, "fresh", 0.01, base + ["--dctcp-ce-ack=2"])
+    for rows in (one, two):
+        assert run.mean(rows, "drops") == 0
+        assert run.mean(rows, "fast_recoveries") == 0
+    assert 0 < run.mean(two, "timeouts") < run.mean(one, "timeouts")

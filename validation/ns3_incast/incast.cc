@@ -354,7 +354,7 @@ namespace ns3
 // an ssthresh of 1630 B that TcpDctcp::GetSsThresh did not floor), and
 // with nothing outstanding no segment of the next response is ever sent.
 
-bool g_dctcpCeAck = false;
+uint32_t g_dctcpCeAck = 0; // 0: TcpDctcp's; 1: prior data; 2: and this segment at once
 bool g_dctcpLossHalve = false;
 bool g_lossExitAck = false;
 bool g_flightSize = false;
@@ -504,7 +504,11 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
     // --dctcp-ce-ack=1 (an experiment): the receiver's immediate ACK on a
     // change of the CE state acknowledges the segments that arrived before
     // this one, with the old state's ECE (RFC 8257 §3.2; Linux's
-    // dctcp_ece_ack_update). TcpDctcp::CeState0to1/1to0 send it with
+    // dctcp_ece_ack_update). --dctcp-ce-ack=2: and, as Linux's
+    // dctcp_ece_ack_update also does (ICSK_ACK_NOW), the segment that changed
+    // the state is acknowledged at once, with the new state's ECE, instead
+    // of waiting for the delayed-ACK count or timer: scheduled for the same
+    // instant, so it goes out after the socket has taken the segment in. TcpDctcp::CeState0to1/1to0 send it with
     // m_priorRcvNxt, which they update only on a state change, so the ACK
     // number is that of the previous change: below what the receiver holds,
     // even below an ACK it already sent. The socket raises the CE events
@@ -524,6 +528,10 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
             {
                 tcb->m_sendEmptyPacketCallback(TcpHeader::ACK);
             }
+            if (!m_ce && g_dctcpCeAck >= 2)
+            {
+                AckThisAtOnce(tcb, TcpHeader::ACK | TcpHeader::ECE);
+            }
             m_ce = true;
             tcb->m_ecnState = TcpSocketState::ECN_CE_RCVD;
             break;
@@ -531,6 +539,10 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
             if (m_ce && m_ackReserved)
             {
                 tcb->m_sendEmptyPacketCallback(TcpHeader::ACK | TcpHeader::ECE);
+            }
+            if (m_ce && g_dctcpCeAck >= 2)
+            {
+                AckThisAtOnce(tcb, TcpHeader::ACK);
             }
             m_ce = false;
             if (tcb->m_ecnState == TcpSocketState::ECN_CE_RCVD ||
@@ -543,7 +555,10 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
             m_ackReserved = true;
             break;
         case TcpSocketState::CA_EVENT_NON_DELAYED_ACK:
+            // the socket acknowledges this segment itself (a gap, or its
+            // delayed-ACK count): no second ACK of it
             m_ackReserved = false;
+            m_ackNow = false;
             break;
         default:
             break;
@@ -551,8 +566,27 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
     }
 
   private:
+    // After the socket has taken the segment in (the same instant), unless
+    // it acknowledged the segment itself meanwhile: one ACK, as Linux's
+    // ICSK_ACK_NOW gives, never a duplicate that a sender would count.
+    void AckThisAtOnce(Ptr<TcpSocketState> tcb, uint8_t flags)
+    {
+        m_ackNow = true;
+        Ptr<TcpDctcpFloor> self(this);
+        Callback<void, uint8_t> send = tcb->m_sendEmptyPacketCallback;
+        Simulator::ScheduleNow([self, send, flags]() {
+            if (self->m_ackNow)
+            {
+                self->m_ackNow = false;
+                self->m_ackReserved = false;
+                send(flags);
+            }
+        });
+    }
+
     bool m_ce{false};
     bool m_ackReserved{false};
+    bool m_ackNow{false};
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
@@ -614,7 +648,8 @@ main(int argc, char* argv[])
     cmd.AddValue("dctcp-loss-halve", "experiment (with dctcp-floor): losses halve as TCP", g_dctcpLossHalve);
     cmd.AddValue("dctcp-abc", "experiment (with dctcp-floor): RFC 3465 byte counting", g_dctcpAbc);
     cmd.AddValue("dctcp-ce-ack",
-                 "experiment (with dctcp-floor): the ACK on a CE change acknowledges what arrived before",
+                 "experiment (with dctcp-floor): the ACK on a CE change acknowledges what arrived before (1), "
+                 "and the segment that changed it at once, as Linux does (2)",
                  g_dctcpCeAck);
     cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
     cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
