@@ -504,16 +504,16 @@ class TcpDctcpFloor : public TcpDctcpFloorOf<LossExitAck<TcpDctcp>>
     // --dctcp-ce-ack=1 (an experiment): the receiver's immediate ACK on a
     // change of the CE state acknowledges the segments that arrived before
     // this one, with the old state's ECE (RFC 8257 §3.2; Linux's
-    // dctcp_ece_ack_update). --dctcp-ce-ack=2: and, as Linux's
-    // dctcp_ece_ack_update also does (ICSK_ACK_NOW), the segment that changed
-    // the state is acknowledged at once, with the new state's ECE, instead
-    // of waiting for the delayed-ACK count or timer: scheduled for the same
-    // instant, so it goes out after the socket has taken the segment in. TcpDctcp::CeState0to1/1to0 send it with
+    // dctcp_ece_ack_update). TcpDctcp::CeState0to1/1to0 send it with
     // m_priorRcvNxt, which they update only on a state change, so the ACK
     // number is that of the previous change: below what the receiver holds,
     // even below an ACK it already sent. The socket raises the CE events
     // before it adds the segment to its buffer, so NextRxSequence() is the
     // right number here. Everything else stays TcpDctcp's.
+    // --dctcp-ce-ack=2: and, as Linux's dctcp_ece_ack_update also does
+    // (ICSK_ACK_NOW), the segment that changed the state is acknowledged at
+    // once, with the new state's ECE, instead of waiting for the delayed-ACK
+    // count or timer (AckThisAtOnce).
     void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override
     {
         if (!g_dctcpCeAck)

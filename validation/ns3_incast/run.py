@@ -314,18 +314,18 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     # worker w (0-based, as incast.cc numbers them) is host w + 1
     src_of = dict(zip(flows.flow_id, flows.src))
     worker = np.array([src_of[f] - 1 for f in losses.flow_id], dtype=int)
-    times = losses.time_s.to_numpy()
+    kinds, times = losses.kind.to_numpy(), losses.time_s.to_numpy()
     rows = []
     for i, (_, q) in enumerate(qs.iterrows()):
-        mine = losses.kind.to_numpy()[which == i]
-        timed_out = worker[which == i][mine == "timeout"]
+        mine = kinds[which == i]
+        rto = mine == "timeout"
         rto_ms: List[List[float]] = [[] for _ in range(n)]
-        for w, t_s in zip(timed_out, times[which == i][mine == "timeout"]):
+        for w, t_s in zip(worker[which == i][rto], times[which == i][rto]):
             rto_ms[w].append((t_s - q.start_s) * 1e3)
         rows.append({"fast_recoveries": float((mine == "fast_retransmit").sum()),
-                     "timeouts": float((mine == "timeout").sum()), "qct_ms": q.qct_s * 1e3,
+                     "timeouts": float(rto.sum()), "qct_ms": q.qct_s * 1e3,
                      "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries,
-                     "worker_timeouts": np.bincount(timed_out, minlength=n).tolist(), "rto_ms": rto_ms})
+                     "worker_timeouts": [len(ts) for ts in rto_ms], "rto_ms": rto_ms})
     return rows
 
 
