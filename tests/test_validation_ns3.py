@@ -510,3 +510,44 @@ def test_ns3_dctcp_receiver_acking_the_ce_change_at_once_removes_stalls_not_adds
         assert run.mean(rows, "drops") == 0
         assert run.mean(rows, "fast_recoveries") == 0
     assert 0 < run.mean(two, "timeouts") < run.mean(one, "timeouts")
+
+
+def _recovery_to_cwr(out: str) -> int:
+    """How often a worker's socket went straight from loss recovery
+    (CA_LOSS or CA_RECOVERY) to CA_CWR, in incast.cc's --verbose=1 lines
+    (``event Q W T state S``, printed on every change of a socket's state;
+    with fresh connections a query's worker is one socket). In
+    TcpSocketBase only EnterCwr, on an ACK's new ECE, makes that step: the
+    ECE is read before the ACK can end recovery."""
+    last: dict = {}
+    steps = 0
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 6 and parts[0] == "event" and parts[4] == "state":
+            key = (parts[1], parts[2])
+            steps += last.get(key) in ("CA_LOSS", "CA_RECOVERY") and parts[5] == "CA_CWR"
+            last[key] = parts[5]
+    return steps
+
+
+@needs_ns3
+def test_ns3_ece_in_loss_recovery_enters_cwr_unless_the_harness_keeps_it_out():
+    """incast.cc --ece-recovery=1: an ECE that reaches a worker in loss
+    recovery is recorded (DCTCP still counts the ACK's bytes as marked) but
+    does not enter CWR, as in Linux (tcp_enter_cwr acts only below CA_CWR)
+    and dcnsim. Stock ns-3.37 steps from CA_LOSS to CA_CWR on such an ACK
+    (docs/model.md, its departure 4); with the flag no socket does, and the
+    ACKs it kept out are counted."""
+    run = _incast()
+    common = load_module("ns3_common", REPO / "validation" / "ns3_common.py")
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    args = [str(exe), "--n=70", "--cc=dctcp", "--queries=2", "--persistent=0", "--verbose=1",
+            *run.setup_ns3_flags(run.SETUPS["fast"], "dctcp"), "--delack=2", *run.TWO_TIER_NS3,
+            *run.NS3_WORKAROUNDS, "--dctcp-ce-ack=2"]
+    stock = common.run_program(args)
+    kept = common.run_program(args + ["--ece-recovery=1"])
+    assert _recovery_to_cwr(stock) > 0
+    assert "ece_in_recovery" not in stock
+    assert _recovery_to_cwr(kept) == 0
+    counted = [int(line.split()[1]) for line in kept.splitlines() if line.startswith("ece_in_recovery ")]
+    assert len(counted) == 1 and counted[0] > 0

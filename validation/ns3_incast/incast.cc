@@ -593,6 +593,94 @@ NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
 
 // TcpPrrCwrExit (--cwr-exit=1): ../ns3_dctcp.h, shared with ns3_outcast.
 
+bool g_eceRecovery = false;
+uint64_t g_eceKept = 0; // ECE ACKs that arrived in loss recovery and did not enter CWR
+
+// --ece-recovery=1 (an experiment): an ECE that arrives during loss
+// recovery (CA_RECOVERY, or CA_LOSS after an RTO) does not enter CWR.
+// TcpSocketBase::ReceivedAck enters CWR on every new ECE outside CA_CWR,
+// so in CA_LOSS an ECE ACK ends loss recovery below its recovery point and
+// cuts the window a second time for the same loss (docs/model.md, ns-3's
+// departure 4). Linux's tcp_enter_cwr acts only below CA_CWR, and dcnsim
+// ignores ECE in loss recovery. The ECE is recorded as the base records it
+// (m_ecnEchoSeq, ECN_ECE_RCVD), so the base does not act on it again and
+// DCTCP still counts the ACK's bytes as marked. The workers' sockets are of
+// this class (their listeners', whose accepted connections are its forks).
+class TcpSocketEceRecovery : public TcpSocketBase
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpSocketEceRecovery")
+                                .SetParent<TcpSocketBase>()
+                                .AddConstructor<TcpSocketEceRecovery>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    TcpSocketEceRecovery() = default;
+
+    TcpSocketEceRecovery(const TcpSocketEceRecovery& sock) = default;
+
+  protected:
+    Ptr<TcpSocketBase> Fork() override
+    {
+        return CopyObject<TcpSocketEceRecovery>(this);
+    }
+
+    void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override
+    {
+        const SequenceNumber32 ack = tcpHeader.GetAckNumber();
+        const TcpSocketState::TcpCongState_t st = m_tcb->m_congState;
+        // the base's test of a new ECE (ReceivedAck), in loss recovery
+        if ((st == TcpSocketState::CA_LOSS || st == TcpSocketState::CA_RECOVERY) &&
+            m_tcb->m_ecnState != TcpSocketState::ECN_DISABLED && (tcpHeader.GetFlags() & TcpHeader::ECE) &&
+            ack > m_txBuffer->HeadSequence() && m_ecnEchoSeq.Get() < ack)
+        {
+            m_ecnEchoSeq = ack;
+            m_tcb->m_ecnState = TcpSocketState::ECN_ECE_RCVD;
+            ++g_eceKept;
+        }
+        TcpSocketBase::ReceivedAck(packet, tcpHeader);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpSocketEceRecovery);
+
+// A worker's listening socket: TcpL4Protocol::CreateSocket's, or with
+// --ece-recovery=1 the same socket of the class above (the same RTT
+// estimator, congestion control and recovery types, from the protocol's
+// attributes; the protocol adds it to its list when it is bound).
+Ptr<Socket>
+WorkerSocket(Ptr<Node> node)
+{
+    if (!g_eceRecovery)
+    {
+        return Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+    }
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    TypeIdValue rtt;
+    TypeIdValue cc;
+    TypeIdValue rec;
+    tcp->GetAttribute("RttEstimatorType", rtt);
+    tcp->GetAttribute("SocketType", cc);
+    tcp->GetAttribute("RecoveryType", rec);
+    ObjectFactory f;
+    f.SetTypeId(rtt.Get());
+    Ptr<RttEstimator> r = f.Create<RttEstimator>();
+    f.SetTypeId(cc.Get());
+    Ptr<TcpCongestionOps> algo = f.Create<TcpCongestionOps>();
+    f.SetTypeId(rec.Get());
+    Ptr<TcpRecoveryOps> recovery = f.Create<TcpRecoveryOps>();
+    Ptr<TcpSocketEceRecovery> s = CreateObject<TcpSocketEceRecovery>();
+    s->SetNode(node);
+    s->SetTcp(tcp);
+    s->SetRtt(r);
+    s->SetCongestionControlAlgorithm(algo);
+    s->SetRecoveryAlgorithm(recovery);
+    return s;
+}
+
 } // namespace ns3
 
 int
@@ -657,6 +745,10 @@ main(int argc, char* argv[])
                  "prr (ns-3's default, RFC 6937) or classic (cwnd = ssthresh on entry, RFC 6675 as dcnsim)",
                  recovery);
     cmd.AddValue("cwr-exit", "work-around: leave CWR on the ACK of the recovery point", cwrExit);
+    cmd.AddValue("ece-recovery",
+                 "experiment: an ECE during loss recovery (CA_RECOVERY, CA_LOSS) does not enter CWR, as in Linux "
+                 "and dcnsim (the workers' sockets)",
+                 g_eceRecovery);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     double bulk = 0;
     cmd.AddValue("bulk", "no queries: every worker sends to the aggregator for this many seconds", bulk);
@@ -694,6 +786,10 @@ main(int argc, char* argv[])
     if (bg && (!twoTier || g_persistent))
     {
         NS_FATAL_ERROR("--bg: with --two-tier=1 and fresh connections (--persistent=0)");
+    }
+    if (g_eceRecovery && bulk > 0)
+    {
+        NS_FATAL_ERROR("--ece-recovery: the queries' workers only, not --bulk");
     }
     if (twoTier && g_n > 100)
     {
@@ -928,7 +1024,7 @@ main(int argc, char* argv[])
         uint32_t tag = g_persistent ? UINT32_MAX : q;
         for (uint32_t w = 0; w < g_n; ++w)
         {
-            Ptr<Socket> l = Socket::CreateSocket(hosts.Get(1 + w), TcpSocketFactory::GetTypeId());
+            Ptr<Socket> l = WorkerSocket(hosts.Get(1 + w));
             l->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5000 + q));
             l->Listen();
             l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
@@ -982,6 +1078,10 @@ main(int argc, char* argv[])
         std::printf("\n");
     }
     std::printf("packet_hops %lu\n", (unsigned long)g_hops);
+    if (g_eceRecovery)
+    {
+        std::printf("ece_in_recovery %lu\n", (unsigned long)g_eceKept);
+    }
     if (g_verbose)
     {
         for (const auto& [name, qd] : g_ports)
