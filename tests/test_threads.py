@@ -242,3 +242,19 @@ def test_auto_cuts_a_shipped_scenario_only_where_a_window_holds_work(name, cut):
     doc.pop("threads", None)
     r = _core.run(to_json(doc), None)
     assert (r["summary"]["threads"] > 1) == cut, r["summary"]["threads"]
+
+
+def test_a_run_to_stop_gives_the_same_bits_on_two_threads():
+    # `until = "stop"`: every partition runs to `stop` after its apps are
+    # done, and the merged world counts no app as unfinished
+    doc = {"name": "until", "seed": 2, "stop": "8ms", "until": "stop",
+           "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "1us", "buffer": "30KB"},
+           "tcp": {"rto_min": "1ms"},
+           "apps": [{"kind": "bulk", "src": s, "dst": (s + 5) % 16, "size": "30KB"} for s in range(16)]}
+    one, two = _run(doc, 1), _run(doc, 2)
+    _same(one, two)
+    assert two["summary"]["threads"] == 2
+    for r in (one, two):
+        assert r["summary"]["sim_time_s"] == 0.008 and r["summary"]["apps_unfinished"] == 0
+    done = _run({**doc, "until": "apps_done"}, 2)
+    assert done["summary"]["sim_time_s"] < 0.008 and done["summary"]["apps_unfinished"] == 0

@@ -525,6 +525,10 @@ class Scenario(_Builder):
     #: equal-time order: ``"seeded"`` (default: any thread count, the same
     #: bits) or ``"fifo"`` (as ns-2/ns-3; one thread)
     ties: Optional[str] = None
+    #: when the run ends: ``"apps_done"`` (default: when the last app
+    #: finishes, or at ``stop``) or ``"stop"`` (at ``stop`` whatever the
+    #: apps do, as ns-3's ``Simulator::Stop``)
+    until: Optional[str] = None
     #: threads (partitions) that run this one simulation: a number or
     #: ``"auto"`` (default: the cores free now, where the cut pays)
     threads: Optional[Union[int, str]] = None
@@ -548,7 +552,7 @@ class Scenario(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties", "threads", "int"):
+        for key in ("name", "seed", "stop", "l2_overhead", "switch_delay", "host_jitter", "ties", "until", "threads", "int"):
             v = getattr(self, key)
             if v is not None:
                 out[key] = v

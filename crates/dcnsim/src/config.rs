@@ -1345,6 +1345,8 @@ pub struct Config {
     pub limits: Limits,
     /// `ties`: the order of equal-time events (sim/queue.rs).
     pub ties: Ties,
+    /// `until`: whether the run ends when its apps are done or at `stop`.
+    pub until: Until,
     /// `threads`: how many threads (partitions) run the simulation.
     pub threads: Threads,
     /// `[trimming]`: switches trim payloads and serve headers first.
@@ -1473,6 +1475,19 @@ pub enum Ties {
     /// (the default).
     #[default]
     Seeded,
+}
+
+/// When a run ends (`until`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Until {
+    /// At the event that finishes the last app, or at `stop` if that is
+    /// earlier (the default).
+    #[default]
+    AppsDone,
+    /// At `stop` whatever the apps do, as ns-3's `Simulator::Stop` and
+    /// htsim's end time: what happens after the apps are done (timers
+    /// firing, retransmissions, queues draining) is simulated and counted.
+    Stop,
 }
 
 /// `trace = { interval = "1ms", flows = true, queues = "all" }`.

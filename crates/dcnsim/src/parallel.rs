@@ -1608,6 +1608,8 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
         h => h as usize,
     };
     gather(&mut parts, |w| &mut w.apps, home);
+    // (the apps alone: `until = "stop"`'s app that never finishes is not one)
+    parts[0].run_to_stop = false;
     parts[0].pending_apps = (0..app_home.len())
         .filter(|&a| match app_home[a] {
             EVERY_PART => !ctxs.iter().all(|c| c.app_finished[a]),

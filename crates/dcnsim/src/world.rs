@@ -566,7 +566,14 @@ pub struct World {
     pub seed: u64,
     pub name: String,
     /// Apps that have not finished yet; the run ends when this reaches 0.
+    /// With `until = "stop"` it counts one more, an app that never
+    /// finishes, so every loop that ends on it runs to `stop` at no cost
+    /// per event; [`Self::finish`] takes it off ([`Self::run_to_stop`]).
     pub pending_apps: usize,
+    /// `until = "stop"`: [`Self::pending_apps`] holds the app that never
+    /// finishes (cleared when it is taken off, or when a partitioned run's
+    /// merged world counts its apps again).
+    pub run_to_stop: bool,
     pub trace: Option<Trace>,
     /// Per TCP flow: what its receiving application was handed.
     pub app_rx: Vec<AppRx>,
@@ -982,6 +989,7 @@ impl World {
             seed: cfg.seed,
             name: cfg.name.clone(),
             pending_apps: 0,
+            run_to_stop: cfg.until == crate::config::Until::Stop,
             trace: None,
             app_rx: Vec::new(),
             fault: None,
@@ -1040,7 +1048,8 @@ impl World {
         let seam = &w.core.seam;
         w.pending_apps = (0..w.apps.len() as u32)
             .filter(|&a| seam.counts_app(a))
-            .count();
+            .count()
+            + w.run_to_stop as usize;
         // A link whose far end another world runs is a sink here.
         let sinks = w
             .core
@@ -1836,6 +1845,9 @@ impl World {
     /// open drop runs are counted. The tables are built
     /// from the finished world by [`crate::finish`].
     pub fn finish(&mut self) {
+        if std::mem::take(&mut self.run_to_stop) {
+            self.pending_apps -= 1;
+        }
         self.finish_books();
         for d in self
             .core

@@ -56,6 +56,7 @@ pub fn config(topology: TopologySpec, apps: Vec<AppSpec>, stop: SimTime) -> Conf
         trace: None,
         limits: Default::default(),
         ties: Default::default(),
+        until: Default::default(),
         threads: Default::default(),
         trimming: None,
         pfc: None,

@@ -498,6 +498,7 @@ pub fn parse_config_until(
                 start_jitter,
                 limits,
                 ties,
+                until: d.until.unwrap_or_default(),
                 threads,
             };
             // Too big for the machine: say so before the world (routes,

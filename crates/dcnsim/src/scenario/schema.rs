@@ -17,7 +17,7 @@ use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, EcnReduction, FastSegRule,
     HyStart, IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
     RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile,
-    TcpRandMode, Threads, Ties, Transport,
+    TcpRandMode, Threads, Ties, Transport, Until,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -341,6 +341,7 @@ kind!(
      "description": "SMSS per ACK, or \"unlimited\""}
 );
 choice!(TiesName => Ties, sc::TIES_NAMES, "tie order");
+choice!(UntilName => Until, sc::UNTIL_NAMES, "run end");
 choice!(NonEctName => NonEct, sc::NON_ECT_NAMES, "non-ECT policy");
 kind!(
     /// Threads of one run: ≥ 1, or "auto".
@@ -409,6 +410,9 @@ pub struct Document {
     /// order of events at the same picosecond: `"seeded"` (arrivals, then TCP timers, apps, UDP sources, samples; within a kind by component index scrambled per instant by the seed, so no port wins every tie; independent of when events were scheduled, as a partitioned run needs) or `"fifo"` (first scheduled first, as ns-2 and ns-3, the papers' simulators; one thread only). See docs/model.md, Engine
     #[schemars(extend("x-default" = "`\"seeded\"`"))]
     pub ties: Opt<TiesName>,
+    /// when the run ends: `"apps_done"` (at the event that finishes the last app, or at `stop` if that comes first) or `"stop"` (at `stop` whatever the apps do, as ns-3's `Simulator::Stop` and htsim's end time: timers that fire after the apps are done, their retransmissions and the queues draining are simulated and counted, and `trace` samples run to `stop`)
+    #[schemars(extend("x-default" = "`\"apps_done\"`"))]
+    pub until: Opt<UntilName>,
     /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
     #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
     pub limits: Opt<Table<LimitsSection>>,

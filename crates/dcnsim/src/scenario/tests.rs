@@ -573,6 +573,24 @@ fn ties_default_to_seeded_on_every_core_and_name_their_choices() {
     assert!(m.contains("fifo") && m.contains("seeded"), "{m}");
 }
 
+/// `until` is "apps_done" unless asked; "stop" runs to `stop`; anything
+/// else is refused naming the key and both names.
+#[test]
+fn until_defaults_to_the_apps_end_and_names_its_choices() {
+    use crate::config::Until;
+    assert_eq!(parse_config(&example()).unwrap().until, Until::AppsDone);
+    let mut doc = example();
+    doc["until"] = json!("stop");
+    assert_eq!(parse_config(&doc).unwrap().until, Until::Stop);
+    doc["until"] = json!("apps_done");
+    assert_eq!(parse_config(&doc).unwrap().until, Until::AppsDone);
+    doc["until"] = json!("never");
+    let errs = parse_config(&doc).unwrap_err();
+    assert_eq!((errs.len(), errs[0].path.as_str()), (1, "until"), "{errs:?}");
+    let m = &errs[0].message;
+    assert!(m.contains("apps_done") && m.contains("stop"), "{m}");
+}
+
 #[test]
 fn parse_config_str_works() {
     let c = parse_config_str(&example().to_string()).unwrap();

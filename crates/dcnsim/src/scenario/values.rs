@@ -136,6 +136,8 @@ pub(crate) const TRANSPORT_NAMES: &[(&str, Transport)] = &[
 pub(crate) const NON_ECT_NAMES: &[(&str, NonEct)] =
     &[("queue", NonEct::Queue), ("drop", NonEct::Drop)];
 pub(crate) const TIES_NAMES: &[(&str, Ties)] = &[("fifo", Ties::Fifo), ("seeded", Ties::Seeded)];
+pub(crate) const UNTIL_NAMES: &[(&str, Until)] =
+    &[("apps_done", Until::AppsDone), ("stop", Until::Stop)];
 
 /// `threads`: a whole number ≥ 1 or "auto".
 pub(crate) fn threads(v: &Value) -> Result<Threads, String> {
