@@ -69,6 +69,8 @@ def _ns3_star(name: str, hosts: int, tcp: Dict[str, Any], stop: str, apps: List[
         topology["ecn_non_ect"] = "drop"
     return {
         "name": name, "seed": 1, "stop": stop, "l2_overhead": 2, "host_jitter": "0s",
+        # to incast.cc's stop time, as validation/ns3_incast runs it
+        "until": "stop",
         "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
     }
 

@@ -250,7 +250,9 @@ def dcnsim_scenario(n: int, cc: str, queries: int, connections: str, gap_s: floa
         topology["ecn_non_ect"] = "drop"
     return {
         "name": f"ns3-incast-{cc}-{n}", "seed": 1, "stop": f"{stop:g}s", "l2_overhead": 2, "host_jitter": "0s",
-        "ties": ties,
+        # to the same stop as incast.cc's Simulator::Stop, not the last
+        # query's end: the timers that fire after it count as in ns-3
+        "ties": ties, "until": "stop",
         "topology": topology, "routing": {"mode": "single"}, "tcp": tcp, "apps": apps,
     }
 
