@@ -586,7 +586,11 @@ fn until_defaults_to_the_apps_end_and_names_its_choices() {
     assert_eq!(parse_config(&doc).unwrap().until, Until::AppsDone);
     doc["until"] = json!("never");
     let errs = parse_config(&doc).unwrap_err();
-    assert_eq!((errs.len(), errs[0].path.as_str()), (1, "until"), "{errs:?}");
+    assert_eq!(
+        (errs.len(), errs[0].path.as_str()),
+        (1, "until"),
+        "{errs:?}"
+    );
     let m = &errs[0].message;
     assert!(m.contains("apps_done") && m.contains("stop"), "{m}");
 }
