@@ -273,6 +273,21 @@ def test_an_ns3_flag_incast_cc_does_not_know_names_ns3_args():
     assert "Invalid command-line argument: --bogus=1" in msg and "check --ns3-args" in msg
 
 
+@needs_ns3
+@pytest.mark.parametrize("flags, said", [
+    (["--dctcp-floor=1", "--dctcp-ce-ack=3"], "--dctcp-ce-ack: 0, 1 or 2, got 3"),
+    (["--dctcp-ce-ack=2"], "add --dctcp-floor=1"),
+    (["--dctcp-abc=1"], "add --dctcp-floor=1"),
+])
+def test_an_ns3_dctcp_experiment_flag_that_would_do_nothing_is_refused(flags, said):
+    # the experiments live in TcpDctcpFloor: without it they changed nothing
+    run = _incast()
+    exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    with pytest.raises(SystemExit) as e:
+        run.run_ns3(exe, 2, "dctcp", 1, "fresh", 0.01, flags)
+    assert said in str(e.value.code)
+
+
 def _outcast():
     return load_module("ns3_outcast_run", REPO / "validation" / "ns3_outcast" / "run.py")
 

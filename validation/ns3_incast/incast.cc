@@ -787,6 +787,17 @@ main(int argc, char* argv[])
     {
         NS_FATAL_ERROR("--bg: with --two-tier=1 and fresh connections (--persistent=0)");
     }
+    if (g_dctcpCeAck > 2)
+    {
+        NS_FATAL_ERROR("--dctcp-ce-ack: 0, 1 or 2, got " << g_dctcpCeAck);
+    }
+    // run.py passes its --ns3-args to every cc of a table, so these change
+    // nothing for the others; for DCTCP they live in TcpDctcpFloor
+    if (cc == "dctcp" && !dctcpFloor && (g_dctcpCeAck || g_dctcpAbc || g_dctcpLossHalve))
+    {
+        NS_FATAL_ERROR("--dctcp-ce-ack, --dctcp-abc and --dctcp-loss-halve work on TcpDctcpFloor: "
+                       "add --dctcp-floor=1 (run.py: --ns3-workarounds)");
+    }
     if (g_eceRecovery && bulk > 0)
     {
         NS_FATAL_ERROR("--ece-recovery: the queries' workers only, not --bulk");
