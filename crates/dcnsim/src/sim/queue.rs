@@ -1085,8 +1085,8 @@ impl EventQueue {
     }
     /// Seeded ties: when at most [`SELECT_MAX`] events (more than one) fall
     /// on time `t` at the head of bucket `b`'s list (head `h`, `node`),
-    /// unlink and return the one of least rank (the low half of its key),
-    /// leaving the others there; `None` (nothing moved) when more do, for
+    /// return the one of least rank (the low half of its key), leaving the
+    /// others there ([`Self::take_least`]); `None` (nothing moved) when more do, for
     /// [`Self::gather`]. The next pop compares the rest again: an instant
     /// of m events costs m(m + 1)/2 − 1 comparisons of nodes read anyway,
     /// against a gather's call, buffer and sort (in the k = 8 fat-tree and
@@ -1096,28 +1096,27 @@ impl EventQueue {
     /// pending.
     #[inline(always)]
     fn pop_least_of_few(&mut self, b: usize, h: u32, node: Node, t: u64) -> Option<Event> {
-        let (prev, _) = self.least_of_few(h, node, t)?;
+        let (best, _) = self.least_of_few(h, node, t)?;
         self.restart_walk();
-        Some(self.take_least(b, h, node, prev, t))
+        Some(self.take_least(b, h, node, best))
     }
-    /// [`Self::pop_least_of_few`]'s search alone: the node before the
-    /// least-ranked of the few events at `t` (`NIL`: the head is) and its
-    /// rank, or `None` when more than [`SELECT_MAX`] fall on `t`.
+    /// [`Self::pop_least_of_few`]'s search alone: the node holding the
+    /// least-ranked of the few events at `t` and its rank, or `None` when
+    /// more than [`SELECT_MAX`] fall on `t`. Ranks are scrambled, so which
+    /// node wins is a coin flip: the choice is kept in selects, not
+    /// branches.
     #[inline(always)]
     fn least_of_few(&self, h: u32, node: Node, t: u64) -> Option<(u32, u64)> {
         let mut best = node.e.key as u64;
-        // the node before the least-ranked one (NIL: it is the head)
-        let mut best_prev = NIL;
-        let mut prev = h;
+        let mut best_n = h;
         let mut n = node.next;
         let mut seen = 1;
         loop {
             let here = &self.nodes[n as usize];
             let r = here.e.key as u64;
-            if r < best {
-                best = r;
-                best_prev = prev;
-            }
+            let less = r < best;
+            best_n = if less { n } else { best_n };
+            best = best.min(r);
             seen += 1;
             let next = here.next;
             if next == NIL || self.nodes[next as usize].e.time() != t {
@@ -1126,26 +1125,23 @@ impl EventQueue {
             if seen == SELECT_MAX {
                 return None;
             }
-            prev = n;
             n = next;
         }
-        Some((best_prev, best))
+        Some((best_n, best))
     }
-    /// Unlink and retire the node after `best_prev` in bucket `b` (the
-    /// head `h`, `node`, when `best_prev` is `NIL`): [`Self::least_of_few`]'s.
+    /// Take the event in node `best` of the few at the head `h` (`node`)
+    /// of bucket `b` ([`Self::least_of_few`]'s): the head's entry moves
+    /// into `best`'s node and the head is unlinked, as every pop of a lone
+    /// event unlinks it. The instant's other events stay in the list in
+    /// another order, which no pop reads: each compares them all again
+    /// (or a gather sorts them), so the order of pops is the same. No
+    /// branch on whether the head won (half the time, with two events).
     #[inline(always)]
-    fn take_least(&mut self, b: usize, h: u32, node: Node, best_prev: u32, t: u64) -> Event {
-        if best_prev == NIL {
-            return self.take_head(b, h, node);
-        }
-        let x = self.nodes[best_prev as usize].next;
-        let taken = self.nodes[x as usize];
-        self.nodes[best_prev as usize].next = taken.next;
-        if taken.next == NIL {
-            self.lists[b][1] = best_prev;
-        }
-        self.retire(x, t);
-        taken.e.ev
+    fn take_least(&mut self, b: usize, h: u32, node: Node, best: u32) -> Event {
+        let won = self.nodes[best as usize].e;
+        self.nodes[best as usize].e = node.e;
+        self.take_head(b, h, node);
+        won.ev
     }
     /// The bucket, node index and node of the next wheel event, unless it
     /// lies beyond `limit` (first moving what the horizon reaches out of
@@ -1245,14 +1241,14 @@ impl EventQueue {
             // a few at the instant: the least-ranked, as pop_until takes
             // it (a gather for every tie cost a k = 8 partition 3 % more
             // instructions than one thread's run)
-            if let Some((prev, r)) = self.least_of_few(h, node, t) {
+            if let Some((best, r)) = self.least_of_few(h, node, t) {
                 let key = (t as u128) << 64 | r as u128;
                 if key >= limit {
                     return None;
                 }
                 self.last_key = key;
                 self.restart_walk();
-                return Some(self.take_least(b, h, node, prev, t));
+                return Some(self.take_least(b, h, node, best));
             }
             self.gather(b, t);
         }
