@@ -17,14 +17,27 @@ Each binary must print the same ``events``/``hops`` line tail as the
 others: a change meant to be a pure speed-up must not change the run.
 ``--wall`` times wall-clock seconds instead, for runs on several threads
 (whose user CPU adds the threads' time, waits at the barrier included).
+Rounds run the binaries in a rotating order, so none always goes first.
+
+``--price`` measures the seeded order's one-thread price (issue 42): the
+scenario is written twice beside a temporary directory, with ``ties =
+"seeded"`` and ``ties = "fifo"`` (``threads = 1`` both), and every binary
+runs both in each round; the price is the median of the per-round ratios
+seeded / first-in first-out, per binary, and with two or more binaries the
+seeded runs are also compared with the first binary's. The two orders
+simulate different packets, so the event counts are checked per order::
+
+    python benchmarks/ab_run_json.py --price --rounds 6 fattree_k8.json /tmp/run_json_before /tmp/run_json_after
 """
 
 import argparse
+import json
 import os
 import re
 import resource
 import statistics
 import subprocess
+import tempfile
 import time
 
 
@@ -38,12 +51,66 @@ def run(binary: str, scenario: str, wall: bool = False) -> tuple:
     return elapsed if wall else user, (m.group(1), m.group(2)) if m else out
 
 
+def rotated(jobs: list, r: int) -> list:
+    """Round `r`'s order: every job once, a different one first each round."""
+    k = r % len(jobs)
+    return jobs[k:] + jobs[:k]
+
+
+def timed_rounds(jobs: list, rounds: int, wall: bool) -> dict:
+    """Each job, a (binary, scenario file) pair, run once per round in a
+    rotating order; its times, with events and hops checked equal across
+    the binaries that ran the same file."""
+    times = {j: [] for j in jobs}
+    counts = {}
+    for r in range(rounds):
+        for b, f in rotated(jobs, r):
+            try:
+                t, c = run(b, f, wall)
+            except subprocess.CalledProcessError as e:
+                raise SystemExit(f"{b} {f}: exit {e.returncode}: {e.stderr.strip()[-500:]}") from None
+            times[(b, f)].append(t)
+            first = counts.setdefault(f, (b, c))
+            if c != first[1]:
+                raise SystemExit(f"{b} on {f}: events/hops {c} differ from {first[0]}'s {first[1]}")
+    return times
+
+
+def price(a: argparse.Namespace) -> None:
+    try:
+        with open(a.scenario) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{a.scenario}: not a JSON scenario ({e})") from None
+    if not isinstance(doc, dict):
+        raise SystemExit(f"{a.scenario}: not a JSON scenario (a {type(doc).__name__}, not an object)")
+    with tempfile.TemporaryDirectory(prefix="dcnsim-price-") as tmp:
+        files = {}
+        for ties in ("seeded", "fifo"):
+            files[ties] = os.path.join(tmp, f"{ties}.json")
+            with open(files[ties], "w") as fh:
+                json.dump({**doc, "ties": ties, "threads": 1}, fh)
+        jobs = [(b, files[t]) for b in a.binaries for t in ("seeded", "fifo")]
+        times = timed_rounds(jobs, a.rounds, a.wall)
+    unit = "wall" if a.wall else "user"
+    first = times[(a.binaries[0], files["seeded"])]
+    print(f"| binary | median {unit} s, seeded | first-in first-out | seeded order's price | seeded, ratio to first |")
+    print("|---|---|---|---|---|")
+    for b in a.binaries:
+        s, f = times[(b, files["seeded"])], times[(b, files["fifo"])]
+        p = statistics.median(x / y for x, y in zip(s, f)) - 1
+        r = statistics.median(x / y for x, y in zip(s, first))
+        print(f"| {os.path.basename(b)} | {statistics.median(s):.2f} | {statistics.median(f):.2f} | {100 * p:+.1f} % | {r:.3f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("scenario", help="a scenario JSON file")
     ap.add_argument("binaries", nargs="+", help="run_json builds; ratios are to the first")
     ap.add_argument("--wall", action="store_true", help="wall-clock seconds, not user CPU (runs on several threads)")
+    ap.add_argument("--price", action="store_true",
+                    help="the seeded order's one-thread price: each binary on the scenario with seeded and with fifo ties")
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
@@ -52,26 +119,19 @@ def main() -> None:
     for b in a.binaries:
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             ap.error(f"{b}: not an executable (build it: cargo build --release --example run_json -p dcnsim)")
-    times = {b: [] for b in a.binaries}
-    counts = {}
-    for _ in range(a.rounds):
-        for b in a.binaries:
-            try:
-                t, c = run(b, a.scenario, a.wall)
-            except subprocess.CalledProcessError as e:
-                raise SystemExit(f"{b} {a.scenario}: exit {e.returncode}: {e.stderr.strip()[-500:]}") from None
-            times[b].append(t)
-            counts.setdefault(b, c)
-            if c != counts[a.binaries[0]]:
-                raise SystemExit(f"{b}: events/hops {c} differ from {a.binaries[0]}'s {counts[a.binaries[0]]}")
-    base = times[a.binaries[0]]
+    if a.price:
+        price(a)
+        return
+    times = timed_rounds([(b, a.scenario) for b in a.binaries], a.rounds, a.wall)
+    base = times[(a.binaries[0], a.scenario)]
     unit = "wall" if a.wall else "user"
     print(f"| binary | median {unit} s | min | median ratio to first | every round |")
     print("|---|---|---|---|---|")
     for b in a.binaries:
-        ratio = statistics.median(x / y for x, y in zip(times[b], base))
-        rounds = " ".join(f"{x:.2f}" for x in times[b])
-        print(f"| {os.path.basename(b)} | {statistics.median(times[b]):.2f} | {min(times[b]):.2f} | {ratio:.3f} | {rounds} |")
+        t = times[(b, a.scenario)]
+        ratio = statistics.median(x / y for x, y in zip(t, base))
+        rounds = " ".join(f"{x:.2f}" for x in t)
+        print(f"| {os.path.basename(b)} | {statistics.median(t):.2f} | {min(t):.2f} | {ratio:.3f} | {rounds} |")
 
 
 if __name__ == "__main__":
