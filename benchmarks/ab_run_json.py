@@ -40,6 +40,8 @@ import subprocess
 import tempfile
 import time
 
+from threads_pairs import rotated  # (this script's directory is on the path)
+
 
 def run(binary: str, scenario: str, wall: bool = False) -> tuple:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
@@ -49,12 +51,6 @@ def run(binary: str, scenario: str, wall: bool = False) -> tuple:
     user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
     m = re.search(r"events (\d+).*hops (\d+)", out)
     return elapsed if wall else user, (m.group(1), m.group(2)) if m else out
-
-
-def rotated(jobs: list, r: int) -> list:
-    """Round `r`'s order: every job once, a different one first each round."""
-    k = r % len(jobs)
-    return jobs[k:] + jobs[:k]
 
 
 def timed_rounds(jobs: list, rounds: int, wall: bool) -> dict:

@@ -3,7 +3,6 @@ rounds, and the seeded order's one-thread price (`--price`). The builds
 here are stand-ins that answer as `run_json` does (its `events`/`hops`
 line), so the script's own work is what is tested: the files it writes,
 the order it runs them in, the checks and the table."""
-import importlib.util
 import json
 import stat
 import subprocess
@@ -92,14 +91,3 @@ def test_a_price_of_a_file_that_is_not_a_scenario_says_so(tmp_path):
     bad.write_text("[1, 2]")
     p = _run("--price", "--rounds", "1", str(bad), _fake(tmp_path, "before"))
     assert p.returncode != 0 and "not a JSON scenario" in p.stderr and "Traceback" not in p.stderr
-
-
-def test_rotation_puts_every_job_first_once_per_cycle():
-    spec = importlib.util.spec_from_file_location("ab_run_json", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    jobs = ["a", "b", "c", "d"]
-    orders = [mod.rotated(jobs, r) for r in range(4)]
-    assert all(sorted(o) == jobs for o in orders)
-    assert sorted(o[0] for o in orders) == jobs
-    assert mod.rotated(jobs, 4) == orders[0]
