@@ -582,3 +582,36 @@ def test_the_demos_spread_is_the_sample_sd_of_its_seeds(tmp_path, monkeypatch):
     monkeypatch.setattr("dcnsim.plots.incast_goodput_plot", lambda *a, **k: None)
     t = demo.run_demo(tmp_path / "d", seeds=[1, 2, 3], progress=False)
     assert t["goodput_mbps_std"].iloc[0] == pytest.approx(pd.Series([300.0, 400.0, 800.0]).std(ddof=1))
+
+
+@needs_core
+def test_a_partitioned_run_says_where_its_wall_time_went(monkeypatch, tmp_path):
+    """A run cut into partitions carries its windows, a partition's work,
+    the waits for the slower partition and the steps between windows in
+    `timing` (not the physics: summaries equal one thread's), keeps them
+    through summary.json, and `dcnsim run` prints them as one row; a run
+    on one thread has neither."""
+    from dcnsim import bench
+    from dcnsim import cli as cli_mod
+    from dcnsim.result import PARALLEL_TIMING, read_result
+
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    doc = bench.dctcp_perm(4, "1ms")
+    one = dcnsim.run({**doc, "threads": 1})
+    two = dcnsim.run({**doc, "threads": 2})
+    assert two.timing["threads"] == 2
+    assert two.summary == one.summary
+    assert not set(PARALLEL_TIMING) & set(one.timing) and not set(PARALLEL_TIMING) & set(two.summary)
+    t = two.timing
+    assert isinstance(t["windows"], int) and t["windows"] > 0
+    assert t["partition_work_s"] > 0 and t["imbalance_s"] >= 0 and t["between_windows_s"] >= 0
+    # the workers' time, inside the run's own wall time
+    assert t["partition_work_s"] + t["imbalance_s"] + t["between_windows_s"] <= t["wall_s"]
+    two.write(tmp_path / "two")
+    back = read_result(tmp_path / "two")
+    assert back.timing == two.timing and back.summary == two.summary
+    rows = {ln.split()[0]: ln for ln in cli_mod.format_summary(two).splitlines() if ln.strip()}
+    assert rows["windows"].split()[1] == f"{t['windows']:,}:", rows["windows"]
+    assert "waiting for the slower" in rows["windows"] and "between windows" in rows["windows"]
+    assert "windows" not in {ln.split()[0] for ln in cli_mod.format_summary(one).splitlines() if ln.strip()}

@@ -57,7 +57,9 @@ class _RunOutput(TypedDict):
     #: ``packets_*`` and other counts as int; ``sim_time_s`` and other times,
     #: rates per second and means as float
     summary: Dict[str, Union[int, float]]
-    #: how long the run took: ``wall_s`` (not physics; kept out of ``summary``)
+    #: how long the run took: ``wall_s`` (not physics; kept out of ``summary``);
+    #: a run cut into partitions adds ``windows``, ``partition_work_s``,
+    #: ``imbalance_s`` and ``between_windows_s``
     timing: Dict[str, float]
     #: pcap traces asked for by the scenario's ``pcap`` table: file name -> bytes
     pcaps: Dict[str, bytes]

@@ -257,7 +257,28 @@ def format_summary(result, warnings: bool = True) -> str:
     else:
         on = f" on {threads} threads" if threads > 1 else ""
     row("wall", f"{fmt_time(wall)}{on}, {fmt_count(hops)} packet-hops ({fmt_per_s(rate)})")
+    if "windows" in result.timing:
+        row("windows", parallel_note(result.timing))
     return "\n".join(lines)
+
+
+def parallel_note(timing: Dict[str, Any]) -> str:
+    """Where a partitioned run's wall time went (``Result.timing``): a
+    partition's mean work, the waits for the slower partition at each
+    window, and the steps between windows with the build and close, each
+    with its share of the wall time. A wait of several per cent on a
+    machine whose cores run unevenly is the machine's
+    (``benchmarks/machine_noise.py``, docs/performance.md)."""
+    wall = float(timing.get("wall_s", math.nan))
+
+    def part(key: str) -> str:
+        v = float(timing.get(key, math.nan))
+        share = f" ({100 * v / wall:.0f} %)" if wall > 0 and math.isfinite(v) else ""
+        return f"{fmt_time(v)}{share}"
+
+    return (f"{fmt_count(timing['windows'])}: a partition's work {part('partition_work_s')}, "
+            f"waiting for the slower {part('imbalance_s')}, "
+            f"between windows with build and close {part('between_windows_s')}")
 
 
 # ----------------------------------------------------------------------------

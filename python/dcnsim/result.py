@@ -56,11 +56,17 @@ SUMMARY_KEYS = (
 )
 
 #: How long the run took; kept apart from the physics so results compare equal.
+#: A run cut into partitions adds where its wall time went (:data:`PARALLEL_TIMING`).
 TIMING_KEYS = ("wall_s", "threads", "workers")
 
-#: Of those, the counts (partitions, worker threads): ints, in ``timing``
-#: and in ``summary.json`` (the core hands them over as floats).
-TIMING_COUNTS = ("threads", "workers")
+#: A run cut into partitions only: its windows, a partition's mean work, what
+#: waiting for the slower partition at each window added, and the steps
+#: between windows with the build and close (seconds but ``windows``).
+PARALLEL_TIMING = ("windows", "partition_work_s", "imbalance_s", "between_windows_s")
+
+#: Of those, the counts (partitions, worker threads, windows): ints, in
+#: ``timing`` and in ``summary.json`` (the core hands them over as floats).
+TIMING_COUNTS = ("threads", "workers", "windows")
 
 
 def int_counts(record: Dict[str, Any]) -> Dict[str, Any]:
@@ -524,7 +530,8 @@ class Result:
                 timing.setdefault(k, float(self.summary.pop(k)))
         #: how long the run took: ``wall_s`` (seconds of the core's own clock),
         #: and on how many partitions (``threads``) and worker threads
-        #: (``workers``), ints
+        #: (``workers``), ints; a run cut into partitions adds
+        #: :data:`PARALLEL_TIMING`
         self.timing: Dict[str, Union[int, float]] = int_counts({str(k): float(v) for k, v in timing.items()})
         #: which core produced this result: ``{"version": ..., "build": ...}``
         self.core: Dict[str, str] = {str(k): str(v) for k, v in (raw.get("core") or {}).items()}
@@ -939,7 +946,7 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
                 pcaps[name] = fh.read()
     core = {"version": str(record.pop("core_version", "unknown")), "build": str(record.pop("core_build", "unknown"))}
     warnings = record.pop("warnings", None)
-    timing = {k: record.pop(k) for k in TIMING_KEYS if record.get(k) is not None}
+    timing = {k: record.pop(k) for k in TIMING_KEYS + PARALLEL_TIMING if record.get(k) is not None}
     res = Result({"summary": {}, "timing": timing, "core": core, "pcaps": pcaps}, scenario=scenario,
                  warnings=str(warnings).split("\n") if warnings else (), cdf_files=cdf_files)
     for name, schema in TABLE_SCHEMA.items():

@@ -118,6 +118,9 @@ pub fn results_into_py(py: Python<'_>, r: Results, seed: u64) -> PyResult<PyObje
             summary.set_item(k, v)?;
         }
     }
+    for (k, v) in r.timing {
+        timing.set_item(k, v)?;
+    }
     out.set_item("summary", summary)?;
     out.set_item("timing", timing)?;
     let pcaps = PyDict::new_bound(py);

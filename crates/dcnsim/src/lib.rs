@@ -109,7 +109,9 @@ pub fn run_measured(
         if !w.memory_ok() {
             return Err(Stopped::Memory(memory_error(&w, cfg).unwrap_or_default()));
         }
-        return Ok((finish(w, t0.elapsed().as_secs_f64()), Some(stats)));
+        let mut r = finish(w, t0.elapsed().as_secs_f64());
+        r.timing = stats.timing();
+        return Ok((r, Some(stats)));
     }
     // The check is asked during set-up (routes) too, not only by the loop.
     let mut w = match interrupt {

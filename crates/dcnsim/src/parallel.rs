@@ -791,6 +791,30 @@ pub struct ParallelStats {
     pub critical_ns: u64,
 }
 
+impl ParallelStats {
+    /// Where the workers' wall time went, as [`crate::Results::timing`]
+    /// carries it: windows; a partition's mean work; what waiting for the
+    /// slower partition at each window added (never negative: each
+    /// window's slowest is at least the mean); and the steps between
+    /// windows with the build and close.
+    pub fn timing(&self) -> Vec<(String, f64)> {
+        let sec = |ns: u64| ns as f64 / 1e9;
+        let mean = sec(self.busy_ns) / f64::from(self.threads.max(1));
+        vec![
+            ("windows".to_string(), self.windows as f64),
+            ("partition_work_s".to_string(), mean),
+            (
+                "imbalance_s".to_string(),
+                (sec(self.critical_ns) - mean).max(0.0),
+            ),
+            (
+                "between_windows_s".to_string(),
+                sec(self.wall_ns.saturating_sub(self.critical_ns)),
+            ),
+        ]
+    }
+}
+
 /// The cores this process may run on (its CPU affinity and quota).
 pub fn machine_cores() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u32)

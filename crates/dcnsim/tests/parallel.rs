@@ -88,6 +88,45 @@ fn with_threads(mut c: Config, n: u32) -> Results {
             s.busy_ns
         );
         assert!(s.critical_ns <= s.wall_ns, "{s:?}");
+        // the results carry the same accounting: the windows, and the
+        // partition's work, the waits and the steps between windows add
+        // up to the workers' time, inside the run's own wall time
+        let t = |k: &str| {
+            r.timing
+                .iter()
+                .find(|(name, _)| name == k)
+                .unwrap_or_else(|| panic!("timing has no {k}: {:?}", r.timing))
+                .1
+        };
+        assert_eq!(t("windows"), s.windows as f64);
+        assert!(s.windows > 0);
+        let (work, wait, between) = (
+            t("partition_work_s"),
+            t("imbalance_s"),
+            t("between_windows_s"),
+        );
+        assert!(
+            work > 0.0 && wait >= 0.0 && between >= 0.0,
+            "{:?}",
+            r.timing
+        );
+        let workers_s = s.wall_ns as f64 / 1e9;
+        assert!(
+            (work + wait + between - workers_s).abs() < 1e-6,
+            "{:?} against {workers_s} s",
+            r.timing
+        );
+        assert!(
+            workers_s <= r.summary_value("wall_s").unwrap(),
+            "{:?}",
+            r.timing
+        );
+    } else {
+        assert!(
+            stats.is_none() && r.timing.is_empty(),
+            "one thread: {:?}",
+            r.timing
+        );
     }
     check_conservation(&r);
     r

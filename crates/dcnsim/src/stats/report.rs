@@ -124,6 +124,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
             .iter()
             .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
             .collect(),
+        timing: Vec::new(),
     }
 }
 

@@ -326,6 +326,12 @@ pub struct Results {
     pub summary: Vec<(String, f64)>,
     /// pcap traces: (file name, bytes), one per captured host.
     pub pcaps: Vec<(String, Vec<u8>)>,
+    /// Where a run cut into partitions spent its wall time (empty on one
+    /// thread): `windows`, each partition's mean work (`partition_work_s`),
+    /// the waits for the slower partition at each window (`imbalance_s`)
+    /// and the steps between windows with the build and close
+    /// (`between_windows_s`). Not physics: two runs of one scenario differ here.
+    pub timing: Vec<(String, f64)>,
 }
 
 impl Results {
