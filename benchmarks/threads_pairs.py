@@ -55,7 +55,8 @@ if threads == "fifo":
     doc["threads"], doc["ties"] = 1, "fifo"
 elif threads != "today":
     doc["threads"] = int(threads)
-print(json.dumps(dict(_core.run(to_json(doc), None)["summary"])))
+out = _core.run(to_json(doc), None)
+print(json.dumps({**dict(out["summary"]), "timing": dict(out.get("timing") or {})}))
 """
 
 SPIN = "while 1: pass"
@@ -150,6 +151,19 @@ def main(argv=None) -> int:
             p.wait()
 
 
+def split_note(timing: Dict[str, Any]) -> str:
+    """Where a partitioned run's core time went, from its ``timing``:
+    the waits for the slower partition at each window and the steps
+    between windows, as shares of the core's wall time (the machine's
+    uneven cores show in the first: benchmarks/machine_noise.py). Empty
+    for a run on one thread, or from a core that does not report them."""
+    wall = timing.get("wall_s")
+    if not wall or "imbalance_s" not in timing:
+        return ""
+    return (f" [{int(timing.get('windows', 0)):,} windows: waits {100 * timing['imbalance_s'] / wall:.1f} %, "
+            f"between windows {100 * timing.get('between_windows_s', 0.0) / wall:.1f} %]")
+
+
 def measure(a: argparse.Namespace, targets: list) -> int:
     for k, stop in zip(targets, a.stop):
         label = f"k = {k}" if isinstance(k, int) else os.path.basename(k)
@@ -174,6 +188,7 @@ def measure(a: argparse.Namespace, targets: list) -> int:
             ratios.append(w1 / wn)
             line = (f"{label} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
                     f" (load {load:.1f})")
+            line += split_note(sn.get("timing") or {})
             if a.today:
                 wt, _ = walls["today"]
                 over_today.append(wt / wn)

@@ -100,3 +100,22 @@ def test_the_medians_interval_holds_it_as_often_as_it_says():
         lo, hi, p = mod.median_interval([rng.expovariate(1.0) for _ in range(12)])
         held += lo <= true_median <= hi
     assert abs(held / trials - 3938 / 4096) < 0.015
+
+
+def test_a_partitioned_runs_round_says_where_its_time_went():
+    import os
+
+    # cut as asked however busy the machine is (the children inherit it)
+    env = {**os.environ, "DCNSIM_CUT": "always", "DCNSIM_FREE_CORES": "8"}
+    p = subprocess.run([sys.executable, str(SCRIPT), "--k", "4", "--stop", "200us", "--pairs", "1"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    round_line = next(ln for ln in p.stdout.splitlines() if ln.startswith("k = 4 200us:"))
+    assert " windows: waits " in round_line and "between windows" in round_line, round_line
+
+
+def test_the_split_is_a_share_of_the_cores_wall_time():
+    mod = _module()
+    assert mod.split_note({}) == "" and mod.split_note({"wall_s": 1.0}) == ""
+    note = mod.split_note({"wall_s": 2.0, "windows": 1234, "imbalance_s": 0.1, "between_windows_s": 0.04})
+    assert note == " [1,234 windows: waits 5.0 %, between windows 2.0 %]"
