@@ -38,7 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 CHILD = """
 import json, sys
@@ -151,17 +151,23 @@ def main(argv=None) -> int:
             p.wait()
 
 
-def split_note(timing: Dict[str, Any]) -> str:
+def split_note(timing: Dict[str, Any], one: Optional[Dict[str, Any]] = None) -> str:
     """Where a partitioned run's core time went, from its ``timing``:
     the waits for the slower partition at each window and the steps
     between windows, as shares of the core's wall time (the machine's
-    uneven cores show in the first: benchmarks/machine_noise.py). Empty
-    for a run on one thread, or from a core that does not report them."""
+    uneven cores show in the first: benchmarks/machine_noise.py); with
+    the one-thread run's ``timing`` (``one``), also a partition's work
+    over half of that run's core time (above 1: each core ran slower
+    with the other busy, or the cut added work). Empty for a run on one
+    thread, or from a core that does not report them."""
     wall = timing.get("wall_s")
     if not wall or "imbalance_s" not in timing:
         return ""
+    work = ""
+    if one and one.get("wall_s") and timing.get("partition_work_s"):
+        work = f", a partition's work {2 * timing['partition_work_s'] / one['wall_s']:.2f}x half of 1 thread's"
     return (f" [{int(timing.get('windows', 0)):,} windows: waits {100 * timing['imbalance_s'] / wall:.1f} %, "
-            f"between windows {100 * timing.get('between_windows_s', 0.0) / wall:.1f} %]")
+            f"between windows {100 * timing.get('between_windows_s', 0.0) / wall:.1f} %{work}]")
 
 
 def measure(a: argparse.Namespace, targets: list) -> int:
@@ -188,7 +194,7 @@ def measure(a: argparse.Namespace, targets: list) -> int:
             ratios.append(w1 / wn)
             line = (f"{label} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
                     f" (load {load:.1f})")
-            line += split_note(sn.get("timing") or {})
+            line += split_note(sn.get("timing") or {}, s1.get("timing") or {})
             if a.today:
                 wt, _ = walls["today"]
                 over_today.append(wt / wn)

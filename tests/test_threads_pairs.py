@@ -112,6 +112,7 @@ def test_a_partitioned_runs_round_says_where_its_time_went():
     assert p.returncode == 0, p.stderr
     round_line = next(ln for ln in p.stdout.splitlines() if ln.startswith("k = 4 200us:"))
     assert " windows: waits " in round_line and "between windows" in round_line, round_line
+    assert "a partition's work" in round_line and "x half of 1 thread's" in round_line, round_line
 
 
 def test_the_split_is_a_share_of_the_cores_wall_time():
@@ -119,3 +120,7 @@ def test_the_split_is_a_share_of_the_cores_wall_time():
     assert mod.split_note({}) == "" and mod.split_note({"wall_s": 1.0}) == ""
     note = mod.split_note({"wall_s": 2.0, "windows": 1234, "imbalance_s": 0.1, "between_windows_s": 0.04})
     assert note == " [1,234 windows: waits 5.0 %, between windows 2.0 %]"
+    # a partition's work against half of the one-thread run's core time
+    note = mod.split_note({"wall_s": 2.0, "windows": 9, "imbalance_s": 0.1, "between_windows_s": 0.04,
+                           "partition_work_s": 1.8}, {"wall_s": 3.0})
+    assert note.endswith(", a partition's work 1.20x half of 1 thread's]"), note
