@@ -3,22 +3,19 @@ in chunks on one core and on two at once. The figures are the machine's;
 what is tested is what must hold of any figures (a barrier never gains,
 the slower process is never faster, a percentile lies between the mean's
 order and the slowest) and the command's errors."""
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_module
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "machine_noise.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("machine_noise", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_module("machine_noise", SCRIPT)
 
 
 def test_a_barrier_costs_what_the_slower_of_each_pair_adds():

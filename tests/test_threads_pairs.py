@@ -1,10 +1,11 @@
 """benchmarks/threads_pairs.py: the 1-against-N timing pairs run end to end,
 with today's engine and a baseline interpreter beside them, rounds in a
 rotating order, and a bad baseline is a usage error naming the option."""
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+from conftest import load_module
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "threads_pairs.py"
 OUTCAST = str(SCRIPT.parents[1] / "scenarios" / "outcast_fattree.toml")
@@ -46,9 +47,7 @@ def test_pairs_must_be_positive():
 
 
 def test_every_run_comes_first_once_per_cycle_of_rounds():
-    spec = importlib.util.spec_from_file_location("threads_pairs", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _module()
     for runs in (["one", "n"], ["one", "n", "today"], ["one", "n", "today", "fifo", "base"]):
         orders = [mod.rotated(runs, r) for r in range(len(runs))]
         # each round runs every run once, and each run leads one round
@@ -72,10 +71,7 @@ def test_stop_needs_one_value_per_scenario():
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("threads_pairs", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_module("threads_pairs", SCRIPT)
 
 
 def test_the_medians_interval_holds_it_as_often_as_it_says():
