@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 from dcnsim import _core, bench
+from dcnsim.result import PARALLEL_TIMING, TIMING_KEYS
 from dcnsim.scenario import load_scenario, to_json
+
+# how a run went, not what it simulated: summary.json carries both
+NOT_PHYSICS = TIMING_KEYS + PARALLEL_TIMING
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "scenarios").glob("*.toml"))
@@ -62,7 +66,7 @@ def _same(a: dict, b: dict) -> None:
             same = all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in zip(va, vb))
             assert len(va) == len(vb) and same, f"{name}.{col}"
     assert a["pcaps"] == b["pcaps"]
-    drop = ("threads", "workers", "wall_s")
+    drop = NOT_PHYSICS
     assert {k: v for k, v in a["summary"].items() if k not in drop} == {
         k: v for k, v in b["summary"].items() if k not in drop
     }
@@ -117,7 +121,7 @@ def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_pat
     assert "flows.csv" in tables and tables == sorted(p.name for p in out[2].glob("*.csv"))
     for name in tables:
         assert (out[1] / name).read_bytes() == (out[2] / name).read_bytes(), name
-    drop = ("threads", "workers", "wall_s")
+    drop = NOT_PHYSICS
     assert {k: v for k, v in summary[1].items() if k not in drop} == {
         k: v for k, v in summary[2].items() if k not in drop
     }
@@ -215,7 +219,7 @@ def test_threads_beyond_the_cores_run_on_as_many_workers():
     assert len(said) == 1 and "4 partitions on 1 core: 1 worker thread" in said[0], said
     assert many["summary"]["threads"] == 4
     assert one["tables"] == many["tables"]
-    drop = ("threads", "workers", "wall_s")
+    drop = NOT_PHYSICS
     assert {k: v for k, v in one["summary"].items() if k not in drop} == {
         k: v for k, v in many["summary"].items() if k not in drop
     }
