@@ -66,9 +66,8 @@ def _same(a: dict, b: dict) -> None:
             same = all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in zip(va, vb))
             assert len(va) == len(vb) and same, f"{name}.{col}"
     assert a["pcaps"] == b["pcaps"]
-    drop = NOT_PHYSICS
-    assert {k: v for k, v in a["summary"].items() if k not in drop} == {
-        k: v for k, v in b["summary"].items() if k not in drop
+    assert {k: v for k, v in a["summary"].items() if k not in NOT_PHYSICS} == {
+        k: v for k, v in b["summary"].items() if k not in NOT_PHYSICS
     }
 
 
@@ -121,9 +120,8 @@ def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_pat
     assert "flows.csv" in tables and tables == sorted(p.name for p in out[2].glob("*.csv"))
     for name in tables:
         assert (out[1] / name).read_bytes() == (out[2] / name).read_bytes(), name
-    drop = NOT_PHYSICS
-    assert {k: v for k, v in summary[1].items() if k not in drop} == {
-        k: v for k, v in summary[2].items() if k not in drop
+    assert {k: v for k, v in summary[1].items() if k not in NOT_PHYSICS} == {
+        k: v for k, v in summary[2].items() if k not in NOT_PHYSICS
     }
 
 
@@ -219,9 +217,8 @@ def test_threads_beyond_the_cores_run_on_as_many_workers():
     assert len(said) == 1 and "4 partitions on 1 core: 1 worker thread" in said[0], said
     assert many["summary"]["threads"] == 4
     assert one["tables"] == many["tables"]
-    drop = NOT_PHYSICS
-    assert {k: v for k, v in one["summary"].items() if k not in drop} == {
-        k: v for k, v in many["summary"].items() if k not in drop
+    assert {k: v for k, v in one["summary"].items() if k not in NOT_PHYSICS} == {
+        k: v for k, v in many["summary"].items() if k not in NOT_PHYSICS
     }
 
 
