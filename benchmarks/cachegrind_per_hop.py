@@ -15,8 +15,10 @@ totals by the difference in packet-hops, so set-up and report cost cancel::
 whole and shortened to half (half the queries of a partition/aggregate
 app, else half the simulated time): the table gives the marginal cost per
 hop (set-up and report cancel) and the whole run's per hop (what
-``dcnsim bench`` times). ``--LL 33554432,16,64`` models a 32 MiB L3 (the
-AMD EPYC machines)::
+``dcnsim bench`` times), each on one thread (``"threads": 1``: the
+bench's ``"auto"`` could cut the two runs differently). ``--LL
+33554432,16,64`` models a 32 MiB L3 (the AMD EPYC machines), ``--LL
+524288,8,64`` a Zen 3 core's 512 KiB L2::
 
     cargo build --release --example run_json -p dcnsim
     python benchmarks/cachegrind_per_hop.py --scenario ns3_fast_incast_n100 ns3_dctcp_bulk_64 dctcp_perm_k8 \\
@@ -79,19 +81,29 @@ def shortened(doc: Dict[str, Any], half: bool, stop: float = 0.0) -> Dict[str, A
     return doc
 
 
-def per_hop_scenarios(binary: str, names: list, ll: str) -> None:
+def scenario_docs(name: str) -> Dict[bool, Dict[str, Any]]:
+    """The bench scenario ``name`` shortened to half (``True``) and whole
+    (``False``), each on one thread: without a ``threads`` key a bench
+    scenario runs ``"auto"``, which picks one or two threads by the
+    machine's load when each run starts, so the half and the whole run
+    could be cut differently and their difference would not be a hop's
+    cost (valgrind runs a process's threads one at a time in any case)."""
     from dcnsim import bench  # noqa: PLC0415
 
+    doc = {**bench.SCENARIOS[name](), "threads": 1}
+    return {half: shortened(doc, half, SCENARIO_STOP.get(name, 0.0)) for half in (True, False)}
+
+
+def per_hop_scenarios(binary: str, names: list, ll: str) -> None:
     print("| scenario | instructions / hop (marginal) | D1 misses / hop | LL misses / hop "
           "| instructions / hop (whole run) | packet-hops |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            doc = bench.SCENARIOS[name]()
             res = []
-            for half in (True, False):
+            for half, doc in scenario_docs(name).items():
                 path = Path(tmp) / f"{name}_{half}.json"
-                path.write_text(json.dumps(shortened(doc, half, SCENARIO_STOP.get(name, 0.0))))
+                path.write_text(json.dumps(doc))
                 res.append(run(binary, str(path), ll=ll))
             short, long = res
             dh = long["hops"] - short["hops"]

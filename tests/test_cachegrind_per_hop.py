@@ -1,0 +1,54 @@
+"""benchmarks/cachegrind_per_hop.py --scenario: the two runs whose difference
+is a hop's cost must be the same simulation cut at two lengths, on one
+thread each (the bench's ``"auto"`` picks one or two threads by the load
+when a run starts, and a half run on one thread against a whole run on two
+gave 859 instructions a hop where the same binary gives 712)."""
+from pathlib import Path
+
+import pytest
+from conftest import load_module, needs_core
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "cachegrind_per_hop.py"
+
+
+def _module():
+    return load_module("cachegrind_per_hop", SCRIPT)
+
+
+@pytest.mark.parametrize("name", ["dctcp_perm_k8", "fattree_k8", "ns3_fast_incast_n100", "longflows_64"])
+def test_both_runs_are_one_thread_and_the_half_is_half(name):
+    from dcnsim import bench
+    from dcnsim.units import parse_time
+
+    cg = _module()
+    docs = cg.scenario_docs(name)
+    assert set(docs) == {True, False}
+    assert all(d["threads"] == 1 for d in docs.values())
+    assert "threads" not in bench.SCENARIOS[name](), "the bench's own document is left as it is"
+    half, whole = docs[True], docs[False]
+    queries = [(h.get("queries", 1), w.get("queries", 1)) for h, w in zip(half["apps"], whole["apps"])
+               if w.get("kind") == "partition_aggregate"]
+    if queries:
+        # half the queries over the same stop
+        assert all(h == max(1, w // 2) for h, w in queries) and half["stop"] == whole["stop"]
+    else:
+        assert parse_time(half["stop"]) == pytest.approx(parse_time(whole["stop"]) / 2)
+    for d in docs.values():
+        for a in d["apps"]:
+            if "duration" in a:
+                assert parse_time(a["duration"]) <= parse_time(d["stop"]) * (1 + 1e-9)
+    # nothing else differs between the two
+    strip = ("stop", "apps")
+    assert {k: v for k, v in half.items() if k not in strip} == {k: v for k, v in whole.items() if k not in strip}
+
+
+@needs_core
+def test_the_runs_are_valid_scenarios_that_the_core_runs_on_one_thread():
+    import dcnsim
+
+    cg = _module()
+    for doc in cg.scenario_docs("ns3_dctcp_bulk_64").values():
+        # cut short: the script's runs are long under valgrind, not here
+        doc = cg.shortened(doc, False, 0.002)
+        assert not list(dcnsim.validate(doc))
+        assert dcnsim.run(doc).timing["threads"] == 1
