@@ -2,7 +2,8 @@
 is a hop's cost must be the same simulation cut at two lengths, on one
 thread each (the bench's ``"auto"`` picks one or two threads by the load
 when a run starts, and a half run on one thread against a whole run on two
-gave 859 instructions a hop where the same binary gives 712)."""
+gave one build 859 instructions a hop on the k = 8 permutation where it
+takes 726 on one thread)."""
 from pathlib import Path
 
 import pytest
