@@ -102,7 +102,9 @@ fn main() {
                     })
                 })
                 .collect();
-            hs.into_iter().map(|h| h.join().expect("a probe thread")).collect()
+            hs.into_iter()
+                .map(|h| h.join().expect("a probe thread"))
+                .collect()
         });
         let mean = (two[0] + two[1]) / 2.0;
         println!(
