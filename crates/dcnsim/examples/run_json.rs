@@ -31,12 +31,7 @@ fn main() {
     println!("{}", common::rate_line(&r, t0.elapsed().as_secs_f64()));
     if let Some(s) = stats {
         // the split the run's results carry (`Results::timing`)
-        let t = |k: &str| {
-            r.timing
-                .iter()
-                .find(|(n, _)| n == k)
-                .map_or(f64::NAN, |x| x.1)
-        };
+        let t = |k: &str| r.timing_value(k).unwrap_or(f64::NAN);
         let (mean, imbalance, between) = (
             t("partition_work_s"),
             t("imbalance_s"),

@@ -92,11 +92,8 @@ fn with_threads(mut c: Config, n: u32) -> Results {
         // partition's work, the waits and the steps between windows add
         // up to the workers' time, inside the run's own wall time
         let t = |k: &str| {
-            r.timing
-                .iter()
-                .find(|(name, _)| name == k)
+            r.timing_value(k)
                 .unwrap_or_else(|| panic!("timing has no {k}: {:?}", r.timing))
-                .1
         };
         assert_eq!(t("windows"), s.windows as f64);
         assert!(s.windows > 0);

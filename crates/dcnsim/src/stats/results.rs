@@ -341,6 +341,10 @@ impl Results {
     pub fn summary_value(&self, key: &str) -> Option<f64> {
         self.summary.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
+    /// A value of [`Self::timing`] (`None` on one thread, or for a key it lacks).
+    pub fn timing_value(&self, key: &str) -> Option<f64> {
+        self.timing.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
 }
 
 /// Jain's fairness index (Σx)² / (n·Σx²): 1 for equal shares, 1/n when one
