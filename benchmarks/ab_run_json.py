@@ -115,6 +115,9 @@ def main() -> None:
     for b in a.binaries:
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             ap.error(f"{b}: not an executable (build it: cargo build --release --example run_json -p dcnsim)")
+    from dcnsim import machine
+
+    print(f"machine: {machine.line()}")
     if a.price:
         price(a)
         return

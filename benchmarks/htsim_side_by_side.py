@@ -220,6 +220,9 @@ def main() -> int:
         ap.error(f"dcnsim is not importable here ({e}): run from its venv")
 
     med = statistics.median
+    from dcnsim import machine
+
+    print(f"machine: {machine.line()}")
     print(f"simulated {STOP_S} s per run (htsim's fixed end time); medians of {a.pairs} interleaved pair(s), "
           "ratios the median of the per-pair ratios")
     print("| k | hosts | dcnsim threads: asked (used) | dcnsim wall (core) | dcnsim CPU "
@@ -270,7 +273,7 @@ def main() -> int:
                          "dcnsim_runs": runs, "htsim_runs": theirs})
         if a.json:  # after every k: a later k that fails keeps the earlier ones
             Path(a.json).write_text(json.dumps({"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
-                                                "threads": a.threads, "rows": rows}, indent=2) + "\n")
+                                                "threads": a.threads, "machine": machine.describe(), "rows": rows}, indent=2) + "\n")
     return 0
 
 

@@ -128,6 +128,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error(f"--chunk-ms must be above 0, got {a.chunk_ms}")
     if a.chunks < 2:
         ap.error(f"--chunks must be at least 2, got {a.chunks}")
+    try:
+        from dcnsim import machine
+    except ImportError:  # the machine alone: this script needs no simulator
+        pass
+    else:
+        print(f"machine: {machine.line()}")
     r = measure(a.chunks, a.chunk_ms)
     print(f"{a.chunks} chunks of {r['iterations']:,} iterations")
     print(_line("one process", r["one"]))

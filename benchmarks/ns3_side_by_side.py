@@ -269,7 +269,7 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
     version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout.strip()
     m = startup.machine()
     return {"pairs": pairs, "ns3": version or "unknown", "cpu": m["cpu"], "l3": m["l3"],
-            "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "rows": rows}
+            "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "machine": m["line"], "rows": rows}
 
 
 def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_runs: List[Dict[str, float]],
@@ -372,7 +372,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if subprocess.run(["pkg-config", "--exists", "ns3-core"]).returncode != 0:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
     rec = measure(a.scenario, a.pairs, a.build)
-    print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['cpu']}, L3 {rec['l3']}, load average {rec['load_average']}; "
+    print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['machine']} (its load as the pairs ended); "
           f"{a.pairs} interleaved pairs, medians{interval_note(rec)}")
     print(markdown(rec))
     if a.json:

@@ -93,19 +93,15 @@ def _stamp_cpu() -> str:
 
 def machine() -> Dict[str, Any]:
     """The machine of this record: CPU and L3 as the sections' stamps name
-    them (lscpu), memory, OS, Python, the core's build, and when it was read."""
-    cpu = _stamp_cpu()
-    mem_gb = None
-    try:
-        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))  # type: ignore[union-attr]
-        mem_gb = round(kb / 2**20, 1)
-    except (OSError, AttributeError):
-        pass
+    them, its L2 a core, memory, OS, Python, the core's build, and when it
+    was read (``dcnsim.machine``)."""
     import dcnsim
+    from dcnsim import machine as m
 
-    return {"cpu": cpu, "logical_cpus": os.cpu_count(), "memory_gb": mem_gb,
-            "os": f"{platform.system()} {platform.release()}", "python": platform.python_version(),
-            "dcnsim_core": dcnsim.core_id(),
+    d = m.describe()
+    return {"cpu": _stamp_cpu(), "logical_cpus": d["logical_cpus"], "l2_kib": d["l2_kib"],
+            "memory_gb": d["memory_gib"], "os": f"{platform.system()} {platform.release()}",
+            "python": platform.python_version(), "dcnsim_core": dcnsim.core_id(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
@@ -179,7 +175,9 @@ def render_machine(r: Dict[str, Any]) -> str:
             cpus.setdefault(cpu, []).append(name)
     where = "; ".join(f"{', '.join(names)} on {cpu}" for cpu, names in cpus.items())
     when = f" ({m['date']})" if "date" in m else ""
-    return (f"Machine of the latest record{when}: {m['cpu']}, {m['logical_cpus']} logical CPUs, "
+    # records before dcnsim.machine did not keep the L2
+    l2 = f"L2 {m['l2_kib']} KiB a core, " if m.get("l2_kib") else ""
+    return (f"Machine of the latest record{when}: {m['cpu']}, {m['logical_cpus']} logical CPUs, {l2}"
             f"{m['memory_gb']} GB, {m['os']}, Python {m['python']}; shared with other users while measured "
             f"(each section gives its load average). The sections as recorded: {where}.")
 

@@ -17,8 +17,8 @@ Two interpreters run every command, interleaved:
   (its site-packages' ``.pth`` hooks run at start-up, and with
   PYTHONDONTWRITEBYTECODE set every module is compiled on every start).
 
-The table names the machine (CPU model, L3 from lscpu) and the load
-average. `--pythonpath python-tree-of-another-checkout` measures another
+The table names the machine (``dcnsim.machine``: CPU model, family and
+model, L2 and L3) and the load average. `--pythonpath python-tree-of-another-checkout` measures another
 version of the Python package against the same core (copy the built
 `_core*.so` into it), for a before/after. Figures in docs/performance.md
 ("Start-up and wrap-up"); benchmarks/record.py stores them in
@@ -81,27 +81,16 @@ def commands(scenario_dir: Path) -> Dict[str, List[str]]:
 
 
 def machine() -> Dict[str, Any]:
-    """CPU model and L3 (lscpu), logical CPUs, Python. A VM may name its
-    CPU only "AMD EPYC": the family and model numbers then tell its
-    generation (family 25, model 17 is Zen 4), which moves the ratios to
-    htsim and ns-3 by half."""
-    cpu, l3 = "unknown", "unknown"
-    ids: Dict[str, str] = {}
-    try:
-        text = subprocess.run(["lscpu"], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}).stdout
-        for line in text.splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "Model name":
-                cpu = value.strip()
-            elif key.strip() == "L3 cache":
-                l3 = re.sub(r"\s*\(.*\)$", "", value.strip())  # "32 MiB (1 instance)"
-            elif key.strip() in ("CPU family", "Model"):
-                ids[key.strip()] = value.strip()
-    except OSError:
-        pass
-    if "CPU family" in ids and "Model" in ids:
-        cpu += f" (family {ids['CPU family']}, model {ids['Model']})"
-    return {"cpu": cpu, "l3": l3, "logical_cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    """CPU model with its family and model numbers (a VM may name its CPU
+    only "AMD EPYC": family 25, model 17 is Zen 4, which moves the ratios
+    to htsim and ns-3 by half), L3, logical CPUs, Python: the stamp
+    benchmarks/results.json keeps (``dcnsim.machine``; ``line`` is its
+    whole description, L2 and load included)."""
+    from dcnsim import machine as m
+
+    d = m.describe()
+    return {"cpu": d["cpu"], "l3": m.l3_label(d), "logical_cpus": d["logical_cpus"],
+            "python": sys.version.split()[0], "line": m.line(d)}
 
 
 def _package_dir(pythonpath: Optional[str]) -> str:
@@ -282,7 +271,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     rec = record(a.repeat, a.pythonpath, a.top)
     m = rec["machine"]
     names = rec["interpreters"]
-    print(f"{m['cpu']}, L3 {m['l3']}, {m['logical_cpus']} logical CPUs, Python {m['python']}; load average "
+    print(f"{m['line']}; Python {m['python']}; load average "
           f"{rec['load_average'][0]} before, {rec['load_average'][1]} after; median of {a.repeat} fresh processes")
     print(f"{'command':<20} " + " ".join(f"{n + ' cpu_s':>18} {'rss_mb':>7}" for n in names) + f" {'core cpu_s':>11}")
     print(f"{'python -c pass':<20} " + " ".join(f"{rec['bare_cpu_s'][n]:>18.3f} {'':>7}" for n in names))

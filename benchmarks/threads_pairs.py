@@ -142,6 +142,10 @@ def main(argv=None) -> int:
             why = e.strerror or str(e)
         if why:
             ap.error(f"--baseline {a.baseline}: cannot import dcnsim there ({why})")
+    from dcnsim import machine
+
+    # before the spinners start: the load the machine had of its own
+    print(f"machine: {machine.line()}", flush=True)
     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(a.spin)]
     try:
         return measure(a, targets)

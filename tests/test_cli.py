@@ -335,12 +335,18 @@ def test_bench_json_keys():
     assert len(lines) == 1
     rec = json.loads(lines[0])
     assert list(rec) == ["scenario", "wall_s", "sim_s", "events", "events_per_s", "packet_hops", "packet_hops_per_s",
-                         "peak_rss_mb", "threads"]
+                         "peak_rss_mb", "threads", "machine"]
+    # the figure names its machine (dcnsim.machine): CPU, caches, load
+    assert rec["machine"]["cpu"] and rec["machine"]["logical_cpus"] >= 1 and "l3_kib" in rec["machine"]
     assert rec["scenario"] == "longflows_64"
     # the threads the run used, always (longflows_64 is a star: one)
     assert rec["threads"] == 1
     assert rec["events"] > 0 and rec["packet_hops"] > 0 and rec["peak_rss_mb"] > 0
     assert rec["events_per_s"] == pytest.approx(rec["events"] / rec["wall_s"])
+    r = cli("bench", "--scenario", "longflows_64")
+    assert r.returncode == 0, r.stderr
+    head, columns = r.stdout.splitlines()[:2]
+    assert head.startswith("machine: ") and rec["machine"]["cpu"] in head and columns.startswith("scenario ")
     r = cli("bench", "--scenario", "nonsense")
     assert r.returncode == 2
 

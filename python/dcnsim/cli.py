@@ -701,7 +701,12 @@ def cmd_bench(args) -> int:
     # the cores free when it ran, and a speed is read against it
     keys = bench.KEYS + (("walls_s",) if args.repeat > 1 else ()) + ("threads",)
     w = max(len("scenario"), *map(len, names))
+    # a speed holds for the machine it was taken on (docs/performance.md):
+    # each figure names it, the CPU's generation and its caches above all
+    from . import machine
+
     if not args.json:
+        print(f"machine: {machine.line()}")
         if args.repeat > 1:
             print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         # the --json keys as headers: one name per figure, in the docs too
@@ -715,7 +720,8 @@ def cmd_bench(args) -> int:
             print(f"bench: {e}", file=sys.stderr)
             return 1
         if args.json:
-            print(json.dumps({k: rec[k] for k in keys}), flush=True)
+            # the load as this scenario ended, not as the first began
+            print(json.dumps({**{k: rec[k] for k in keys}, "machine": machine.describe()}), flush=True)
         else:
             print(
                 f"{rec['scenario']:<{w}} {rec['wall_s']:>8.3f} {rec['sim_s']:>7.3f} {rec['events']:>12,} {rec['events_per_s']:>12.3e} "
@@ -1109,7 +1115,9 @@ def build_parser(light: bool = False) -> argparse.ArgumentParser:
                                    "of --repeat); sim_s, the simulated seconds; events and events_per_s (per wall "
                                    "second); packet_hops and packet_hops_per_s; peak_rss_mb, the process's peak "
                                    "resident memory in MB of 2^20 bytes; threads, the partitions the run was cut "
-                                   "into (run on at most the free cores).")
+                                   "into (run on at most the free cores). A first line names the machine (CPU, "
+                                   "family and model, its L2 and L3, the load: what a speed holds for); with "
+                                   "--json each object carries it as machine.")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     from . import bench
 

@@ -1,0 +1,164 @@
+"""The machine a speed figure was taken on, as a figure should name it.
+
+A packet-hop rate, a speed-up or a ratio to another simulator holds for the
+machine it was measured on: the same build runs the k = 16 permutation at
+0.65-0.93 of k = 8's rate depending on the L2 a core has, and its ratio to
+ns-3 moved by half between two AMD generations (docs/performance.md). A
+VM may name its CPU only "AMD EPYC", so the family and model numbers are
+kept beside the name (family 25 model 1 is Zen 3, model 17 Zen 4; family
+26 is Zen 5).
+
+Read from /proc and /sys (Linux) without starting a program: `dcnsim
+bench` and the benchmark scripts print :func:`line` above their figures.
+Elsewhere, what cannot be read is left out of the line (and None in
+:func:`describe`), never guessed.
+
+    >>> from dcnsim import machine
+    >>> machine.line()                                   # doctest: +SKIP
+    'AMD EPYC (family 25, model 1), 2 logical CPUs, L2 512 KiB a core, L3 32 MiB shared by 2, 23.5 GiB, load 0.4'
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Optional
+
+CPUINFO = "/proc/cpuinfo"
+MEMINFO = "/proc/meminfo"
+CACHES = "/sys/devices/system/cpu/cpu0/cache"
+
+
+def _read(path: str) -> "Optional[str]":
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _cpu(cpuinfo: "Optional[str]") -> str:
+    """The first processor's model name, with its family and model when
+    /proc/cpuinfo gives them; else what the platform module says."""
+    fields: "Dict[str, str]" = {}
+    for row in (cpuinfo or "").splitlines():
+        if not row.strip():
+            if fields:
+                break  # the first processor is enough
+            continue
+        key, _, value = row.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    name = fields.get("model name") or platform.processor() or platform.machine() or "unknown CPU"
+    if "cpu family" in fields and "model" in fields:
+        name += f" (family {fields['cpu family']}, model {fields['model']})"
+    return name
+
+
+def _size_kib(text: str) -> "Optional[int]":
+    """A sysfs cache size ("512K", "32768K", "1M") in KiB."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)\s*", text)
+    if m is None:
+        return None
+    return int(m.group(1)) * {"": 1, "K": 1, "M": 1024, "G": 1024 * 1024}[m.group(2)] // (1 if m.group(2) else 1024)
+
+
+def _shared_by(cpu_list: str) -> "Optional[int]":
+    """How many CPUs a sysfs ``shared_cpu_list`` ("0-1", "0,4", "3") names."""
+    n = 0
+    for part in cpu_list.strip().split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            return None
+        n += int(hi) - int(lo) + 1 if hi else 1
+    return n or None
+
+
+def _caches(root: str) -> "Dict[int, Dict[str, int]]":
+    """Unified and data caches of CPU 0 by level: size (KiB) and the CPUs sharing one."""
+    out: "Dict[int, Dict[str, int]]" = {}
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return out
+    for name in names:
+        if not name.startswith("index"):
+            continue
+        base = os.path.join(root, name)
+        level, kind, size = (_read(os.path.join(base, f)) for f in ("level", "type", "size"))
+        if level is None or kind is None or size is None or kind.strip() == "Instruction":
+            continue
+        kib = _size_kib(size)
+        if not level.strip().isdigit() or kib is None:
+            continue
+        entry = {"kib": kib}
+        shared = _shared_by(_read(os.path.join(base, "shared_cpu_list")) or "")
+        if shared is not None:
+            entry["shared_by"] = shared
+        out[int(level)] = entry
+    return out
+
+
+def _memory_gib(meminfo: "Optional[str]") -> "Optional[float]":
+    m = re.search(r"MemTotal:\s+(\d+)\s*kB", meminfo or "")
+    return round(int(m.group(1)) / 2**20, 1) if m else None
+
+
+def describe(cpuinfo: str = CPUINFO, caches: str = CACHES, meminfo: str = MEMINFO) -> "Dict[str, Any]":
+    """The machine now: ``cpu`` (name, family and model), ``logical_cpus``
+    (those this process may run on), ``l2_kib`` and ``l3_kib`` (one
+    cache's size, as CPU 0 sees it), ``l2_shared_by`` and ``l3_shared_by``
+    (the CPUs sharing that cache), ``memory_gib`` and the one-minute
+    ``load_average``; None where this system does not say. The paths are
+    parameters for tests."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    c = _caches(caches)
+    try:
+        load: "Optional[float]" = round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        load = None
+    return {
+        "cpu": _cpu(_read(cpuinfo)),
+        "logical_cpus": cpus,
+        "l2_kib": c.get(2, {}).get("kib"),
+        "l2_shared_by": c.get(2, {}).get("shared_by"),
+        "l3_kib": c.get(3, {}).get("kib"),
+        "l3_shared_by": c.get(3, {}).get("shared_by"),
+        "memory_gib": _memory_gib(_read(meminfo)),
+        "load_average": load,
+    }
+
+
+def _size(kib: int) -> str:
+    return f"{kib // 1024} MiB" if kib % 1024 == 0 else f"{kib} KiB"
+
+
+def line(d: "Optional[Dict[str, Any]]" = None) -> str:
+    """:func:`describe` (or ``d``) as one line: what a figure names its machine by."""
+    d = describe() if d is None else d
+    parts = [d["cpu"], f"{d['logical_cpus']} logical CPU{'s' if d['logical_cpus'] != 1 else ''}"]
+    if d.get("l2_kib"):
+        shared = d.get("l2_shared_by")
+        parts.append(f"L2 {_size(d['l2_kib'])} " + ("a core" if shared in (None, 1) else f"shared by {shared}"))
+    if d.get("l3_kib"):
+        shared = d.get("l3_shared_by")
+        parts.append(f"L3 {_size(d['l3_kib'])}" + (f" shared by {shared}" if shared not in (None, 1) else ""))
+    if d.get("memory_gib") is not None:
+        parts.append(f"{d['memory_gib']} GiB")
+    if d.get("load_average") is not None:
+        parts.append(f"load {d['load_average']}")
+    return ", ".join(parts)
+
+
+def l3_label(d: "Optional[Dict[str, Any]]" = None) -> str:
+    """The L3 as benchmarks/results.json's stamps name it ("32 MiB"), or "unknown"."""
+    d = describe() if d is None else d
+    return _size(d["l3_kib"]) if d.get("l3_kib") else "unknown"
