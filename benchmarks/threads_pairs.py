@@ -146,6 +146,8 @@ def main(argv=None) -> int:
 
     # before the spinners start: the load the machine had of its own
     print(f"machine: {machine.line()}", flush=True)
+    if machine.compile_note():
+        print(f"note: {machine.compile_note()}", flush=True)
     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(a.spin)]
     try:
         return measure(a, targets)

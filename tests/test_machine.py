@@ -118,3 +118,22 @@ def test_a_record_keeps_the_l2_and_its_machine_line_names_it():
     assert "L2 512 KiB a core, 23.5 GB" in record.render_machine({"machine": {**base, "l2_kib": 512}})
     # an older record, without it: the line as it was
     assert "L2" not in record.render_machine({"machine": base})
+
+
+def test_a_process_that_compiles_dcnsim_again_is_named_one_that_reads_its_bytecode_is_not(tmp_path):
+    # Python's -B (PYTHONDONTWRITEBYTECODE) with no bytecode cached for the
+    # package, as an editable install on such a machine: every process
+    # compiles it; once bytecode is there (pip install . writes it), none does
+    code = "from dcnsim import machine; print(machine.compile_note())"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
+
+    def note(*flags):
+        p = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.strip()
+
+    fresh = note("-B")
+    assert fresh != "None" and "compiled again in every process" in fresh and "pip install ." in fresh
+    assert note() == "None"  # writes the bytecode under the prefix
+    assert note("-B") == "None"  # and reads it

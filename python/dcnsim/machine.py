@@ -162,3 +162,30 @@ def l3_label(d: "Optional[Dict[str, Any]]" = None) -> str:
     """The L3 as benchmarks/results.json's stamps name it ("32 MiB"), or "unknown"."""
     d = describe() if d is None else d
     return _size(d["l3_kib"]) if d.get("l3_kib") else "unknown"
+
+
+def compile_note() -> "Optional[str]":
+    """A sentence when every new process of this interpreter compiles
+    dcnsim's Python modules again, else None: Python is told not to write
+    bytecode (``PYTHONDONTWRITEBYTECODE``, ``-B``) and none is cached for
+    the package, as in an editable install (``pip install -e .``) on such a
+    machine. ``pip install .`` compiles the modules once, when it installs
+    them, so a user's process does not pay this; a whole-process figure
+    measured here does (about 0.1 s of CPU a process on a 2-core AMD EPYC
+    VM: docs/performance.md)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.find_spec("dcnsim")
+    if not sys.dont_write_bytecode or spec is None or not spec.origin:
+        return None
+    try:
+        cached = importlib.util.cache_from_source(spec.origin)
+    except (NotImplementedError, ValueError):
+        return None
+    if os.path.exists(cached):
+        return None
+    return ("dcnsim's modules are compiled again in every process here (Python writes no bytecode: "
+            "PYTHONDONTWRITEBYTECODE or -B, and none is cached for "
+            f"{os.path.dirname(spec.origin)}); whole-process figures include that, which "
+            "`pip install .` (it compiles them once, at install) does not")
