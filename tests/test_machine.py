@@ -81,7 +81,7 @@ def test_a_shared_l2_says_so_and_sizes_read_in_any_unit(tmp_path):
     assert machine._size_kib("4096") == 4  # bytes, no unit
 
 
-@pytest.mark.skipif(not os.path.isdir(machine.CACHES), reason="no /sys cache description (not Linux)")
+@pytest.mark.skipif(not os.path.isdir("/sys/devices/system/cpu"), reason="no /sys CPU description (not Linux)")
 def test_this_machine_has_a_bigger_l3_than_l2():
     d = machine.describe()
     if d["l2_kib"] and d["l3_kib"]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 CPUINFO = "/proc/cpuinfo"
 MEMINFO = "/proc/meminfo"
-CACHES = "/sys/devices/system/cpu/cpu0/cache"
+CACHES = "/sys/devices/system/cpu/cpu{}/cache"
 
 
 def _read(path: str) -> "Optional[str]":
@@ -79,8 +79,20 @@ def _shared_by(cpu_list: str) -> "Optional[int]":
     return n or None
 
 
+def _first_cpu() -> int:
+    """The lowest CPU this process may run on (CPU 0 may be offline, or
+    outside a container's set)."""
+    try:
+        return min(os.sched_getaffinity(0))
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
 def _caches(root: str) -> "Dict[int, Dict[str, int]]":
-    """Unified and data caches of CPU 0 by level: size (KiB) and the CPUs sharing one."""
+    """Unified and data caches of one CPU by level (``root``, with ``{}``
+    for the lowest CPU this process may run on): size (KiB) and the CPUs
+    sharing one."""
+    root = root.format(_first_cpu())
     out: "Dict[int, Dict[str, int]]" = {}
     try:
         names = sorted(os.listdir(root))
@@ -112,7 +124,7 @@ def _memory_gib(meminfo: "Optional[str]") -> "Optional[float]":
 def describe(cpuinfo: str = CPUINFO, caches: str = CACHES, meminfo: str = MEMINFO) -> "Dict[str, Any]":
     """The machine now: ``cpu`` (name, family and model), ``logical_cpus``
     (those this process may run on), ``l2_kib`` and ``l3_kib`` (one
-    cache's size, as CPU 0 sees it), ``l2_shared_by`` and ``l3_shared_by``
+    cache's size, as the lowest of those CPUs sees it), ``l2_shared_by`` and ``l3_shared_by``
     (the CPUs sharing that cache), ``memory_gib`` and the one-minute
     ``load_average``; None where this system does not say. The paths are
     parameters for tests."""
