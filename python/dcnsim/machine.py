@@ -1,9 +1,10 @@
 """The machine a speed figure was taken on, as a figure should name it.
 
 A packet-hop rate, a speed-up or a ratio to another simulator holds for the
-machine it was measured on: the same build runs the k = 16 permutation at
-0.65-0.93 of k = 8's rate depending on the L2 a core has, and its ratio to
-ns-3 moved by half between two AMD generations (docs/performance.md). A
+machine it was measured on: the same build ran the k = 16 permutation at
+0.65-0.93 of k = 8's rate from one machine to another (the L2 a core has,
+the L3 a run gets), and its ratio to ns-3 moved by half between two AMD
+generations (docs/performance.md). A
 VM may name its CPU only "AMD EPYC", so the family and model numbers are
 kept beside the name (family 25 model 1 is Zen 3, model 17 Zen 4; family
 26 is Zen 5).
