@@ -117,7 +117,7 @@ def main() -> None:
             ap.error(f"{b}: not an executable (build it: cargo build --release --example run_json -p dcnsim)")
     from dcnsim import machine
 
-    print(f"machine: {machine.line()}")
+    print(machine.preamble())
     if a.price:
         price(a)
         return

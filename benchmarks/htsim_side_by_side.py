@@ -222,9 +222,7 @@ def main() -> int:
     med = statistics.median
     from dcnsim import machine
 
-    print(f"machine: {machine.line()}")
-    if machine.compile_note():
-        print(f"note: {machine.compile_note()}")
+    print(machine.preamble(whole_process=True))
     print(f"simulated {STOP_S} s per run (htsim's fixed end time); medians of {a.pairs} interleaved pair(s), "
           "ratios the median of the per-pair ratios")
     print("| k | hosts | dcnsim threads: asked (used) | dcnsim wall (core) | dcnsim CPU "

@@ -133,7 +133,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except ImportError:  # the machine alone: this script needs no simulator
         pass
     else:
-        print(f"machine: {machine.line()}")
+        print(machine.preamble())
     r = measure(a.chunks, a.chunk_ms)
     print(f"{a.chunks} chunks of {r['iterations']:,} iterations")
     print(_line("one process", r["one"]))

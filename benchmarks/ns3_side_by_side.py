@@ -373,8 +373,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
     from dcnsim import machine
 
-    if machine.compile_note():  # the "as configured" process columns pay it
-        print(f"note: {machine.compile_note()}", flush=True)
+    note = machine.compile_note()
+    if note:  # the "as configured" process columns pay it
+        print(f"note: {note}", flush=True)
     rec = measure(a.scenario, a.pairs, a.build)
     print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['machine']} (its load as the pairs ended); "
           f"{a.pairs} interleaved pairs, medians{interval_note(rec)}")

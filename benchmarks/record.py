@@ -87,8 +87,13 @@ def stamp() -> Dict[str, Any]:
     }
 
 
-def _stamp_cpu() -> str:
-    return "{cpu}, L3 {l3}".format(**_startup_module().machine())
+def _stamp_cpu(d: Optional[Dict[str, Any]] = None) -> str:
+    """The CPU and L3 as every section's stamp names them (``d``: a
+    ``dcnsim.machine.describe()`` already read)."""
+    from dcnsim import machine as m
+
+    d = m.describe() if d is None else d
+    return f"{d['cpu']}, L3 {m.l3_label(d)}"
 
 
 def machine() -> Dict[str, Any]:
@@ -99,7 +104,7 @@ def machine() -> Dict[str, Any]:
     from dcnsim import machine as m
 
     d = m.describe()
-    return {"cpu": _stamp_cpu(), "logical_cpus": d["logical_cpus"], "l2_kib": d["l2_kib"],
+    return {"cpu": _stamp_cpu(d), "logical_cpus": d["logical_cpus"], "l2_kib": d["l2_kib"],
             "memory_gb": d["memory_gib"], "os": f"{platform.system()} {platform.release()}",
             "python": platform.python_version(), "dcnsim_core": dcnsim.core_id(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}

@@ -275,8 +275,9 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"{rec['load_average'][0]} before, {rec['load_average'][1]} after; median of {a.repeat} fresh processes")
     from dcnsim import machine
 
-    if machine.compile_note():
-        print(f"note (the \"as configured\" column): {machine.compile_note()}")
+    note = machine.compile_note()
+    if note:
+        print(f"note (the \"as configured\" column): {note}")
     print(f"{'command':<20} " + " ".join(f"{n + ' cpu_s':>18} {'rss_mb':>7}" for n in names) + f" {'core cpu_s':>11}")
     print(f"{'python -c pass':<20} " + " ".join(f"{rec['bare_cpu_s'][n]:>18.3f} {'':>7}" for n in names))
     for label, c in rec["commands"].items():

@@ -145,9 +145,7 @@ def main(argv=None) -> int:
     from dcnsim import machine
 
     # before the spinners start: the load the machine had of its own
-    print(f"machine: {machine.line()}", flush=True)
-    if machine.compile_note():
-        print(f"note: {machine.compile_note()}", flush=True)
+    print(machine.preamble(whole_process=True), flush=True)
     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(a.spin)]
     try:
         return measure(a, targets)

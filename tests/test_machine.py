@@ -124,16 +124,23 @@ def test_a_process_that_compiles_dcnsim_again_is_named_one_that_reads_its_byteco
     # Python's -B (PYTHONDONTWRITEBYTECODE) with no bytecode cached for the
     # package, as an editable install on such a machine: every process
     # compiles it; once bytecode is there (pip install . writes it), none does
-    code = "from dcnsim import machine; print(machine.compile_note())"
+    code = ("import json; from dcnsim import machine; print(json.dumps([machine.compile_note(), "
+            "machine.preamble(whole_process=True), machine.preamble()]))")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
 
     def note(*flags):
         p = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env, timeout=120)
         assert p.returncode == 0, p.stderr
-        return p.stdout.strip()
+        said, timed_whole, timed_in_process = json.loads(p.stdout)
+        # a benchmark of whole processes says so under its machine line; one timed in process never does
+        assert timed_in_process.startswith("machine: ") and "\n" not in timed_in_process
+        lines = timed_whole.split("\n")
+        assert lines[0].startswith("machine: ")
+        assert lines[1:] == ([] if said is None else [f"note: {said}"])
+        return said
 
     fresh = note("-B")
-    assert fresh != "None" and "compiled again in every process" in fresh and "pip install ." in fresh
-    assert note() == "None"  # writes the bytecode under the prefix
-    assert note("-B") == "None"  # and reads it
+    assert fresh is not None and "compiled again in every process" in fresh and "pip install ." in fresh
+    assert note() is None  # writes the bytecode under the prefix
+    assert note("-B") is None  # and reads it

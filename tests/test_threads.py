@@ -21,6 +21,11 @@ from dcnsim.scenario import load_scenario, to_json
 # how a run went, not what it simulated: summary.json carries both
 NOT_PHYSICS = TIMING_KEYS + PARALLEL_TIMING
 
+
+def _physics(summary: dict) -> dict:
+    """A run's summary without how long it took or how it was cut."""
+    return {k: v for k, v in summary.items() if k not in NOT_PHYSICS}
+
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "scenarios").glob("*.toml"))
 # short enough for the test suite, long enough for traffic to cross the cut
@@ -66,9 +71,7 @@ def _same(a: dict, b: dict) -> None:
             same = all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in zip(va, vb))
             assert len(va) == len(vb) and same, f"{name}.{col}"
     assert a["pcaps"] == b["pcaps"]
-    assert {k: v for k, v in a["summary"].items() if k not in NOT_PHYSICS} == {
-        k: v for k, v in b["summary"].items() if k not in NOT_PHYSICS
-    }
+    assert _physics(a["summary"]) == _physics(b["summary"])
 
 
 def _check(doc: dict) -> int:
@@ -120,9 +123,7 @@ def test_the_websearch_scenario_on_two_threads_writes_one_threads_tables(tmp_pat
     assert "flows.csv" in tables and tables == sorted(p.name for p in out[2].glob("*.csv"))
     for name in tables:
         assert (out[1] / name).read_bytes() == (out[2] / name).read_bytes(), name
-    assert {k: v for k, v in summary[1].items() if k not in NOT_PHYSICS} == {
-        k: v for k, v in summary[2].items() if k not in NOT_PHYSICS
-    }
+    assert _physics(summary[1]) == _physics(summary[2])
 
 
 def test_what_cannot_be_cut_runs_on_one_thread_and_says_why(capfd):
@@ -217,9 +218,7 @@ def test_threads_beyond_the_cores_run_on_as_many_workers():
     assert len(said) == 1 and "4 partitions on 1 core: 1 worker thread" in said[0], said
     assert many["summary"]["threads"] == 4
     assert one["tables"] == many["tables"]
-    assert {k: v for k, v in one["summary"].items() if k not in NOT_PHYSICS} == {
-        k: v for k, v in many["summary"].items() if k not in NOT_PHYSICS
-    }
+    assert _physics(one["summary"]) == _physics(many["summary"])
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")

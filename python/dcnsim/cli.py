@@ -706,7 +706,7 @@ def cmd_bench(args) -> int:
     from . import machine
 
     if not args.json:
-        print(f"machine: {machine.line()}")
+        print(machine.preamble())
         if args.repeat > 1:
             print(f"median of {args.repeat} runs of each scenario (one process per scenario)")
         # the --json keys as headers: one name per figure, in the docs too

@@ -177,6 +177,14 @@ def l3_label(d: "Optional[Dict[str, Any]]" = None) -> str:
     return _size(d["l3_kib"]) if d.get("l3_kib") else "unknown"
 
 
+def preamble(whole_process: bool = False) -> str:
+    """The lines a benchmark prints above its figures: ``machine:``
+    (:func:`line`) and, for one that times whole processes
+    (``whole_process``), ``note:`` (:func:`compile_note`) when there is one."""
+    note = compile_note() if whole_process else None
+    return f"machine: {line()}" + (f"\nnote: {note}" if note else "")
+
+
 def compile_note() -> "Optional[str]":
     """A sentence when every new process of this interpreter compiles
     dcnsim's Python modules again, else None: Python is told not to write
