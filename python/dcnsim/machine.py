@@ -186,27 +186,31 @@ def preamble(whole_process: bool = False) -> str:
 
 
 def compile_note() -> "Optional[str]":
-    """A sentence when every new process of this interpreter compiles
-    dcnsim's Python modules again, else None: Python is told not to write
-    bytecode (``PYTHONDONTWRITEBYTECODE``, ``-B``) and none is cached for
-    the package, as in an editable install (``pip install -e .``) on such a
-    machine. ``pip install .`` compiles the modules once, when it installs
-    them, so a user's process does not pay this; a whole-process figure
-    measured here does (about 0.1 s of CPU a process on a 2-core AMD EPYC
-    VM: docs/performance.md)."""
+    """A sentence when each new process of this interpreter compiles some
+    of dcnsim's Python modules again, else None: Python is told not to
+    write bytecode (``PYTHONDONTWRITEBYTECODE``, ``-B``) and a module of
+    the package has none cached, as in an editable install (``pip install
+    -e .``) on such a machine. ``pip install .`` compiles the modules once,
+    when it installs them, so a user's process does not pay this; a
+    whole-process figure measured here does (about 0.1 s of CPU a process
+    on a 2-core AMD EPYC VM: docs/performance.md)."""
     import importlib.util
     import sys
 
     spec = importlib.util.find_spec("dcnsim")
     if not sys.dont_write_bytecode or spec is None or not spec.origin:
         return None
+    package = os.path.dirname(spec.origin)
+    # every module of the package, not its __init__ alone: one run with
+    # bytecode allowed caches only what that run imported
+    sources = [os.path.join(root, f) for root, _, files in os.walk(package) for f in files if f.endswith(".py")]
     try:
-        cached = importlib.util.cache_from_source(spec.origin)
+        missing = sum(not os.path.exists(importlib.util.cache_from_source(f)) for f in sources)
     except (NotImplementedError, ValueError):
         return None
-    if os.path.exists(cached):
+    if not missing:
         return None
-    return ("dcnsim's modules are compiled again in every process here (Python writes no bytecode: "
-            "PYTHONDONTWRITEBYTECODE or -B, and none is cached for "
-            f"{os.path.dirname(spec.origin)}); whole-process figures include that, which "
-            "`pip install .` (it compiles them once, at install) does not")
+    return (f"{missing} of dcnsim's {len(sources)} Python modules have no bytecode cached and Python writes none "
+            f"here (PYTHONDONTWRITEBYTECODE or -B; {package}): every process that imports them compiles them "
+            "again, and whole-process figures include that, which `pip install .` (it compiles them once, "
+            "at install) does not")
