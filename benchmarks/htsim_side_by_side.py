@@ -47,8 +47,21 @@ the machine's load at the start).
 
 htsim's permutation builder fails an assertion (abort) in about one run in
 twenty, on its draw from the clock: such a run is retried, up to
-``--retries`` times, and the retries are reported. A missing or broken
+``--retries`` times, each in the next second of the clock (htsim seeds
+with ``srand(time(NULL))``, so a retry within the same second drew the
+same permutation and failed again), and the retries are reported. A missing or broken
 binary is an error with a message, not a traceback.
+
+``--fifo`` adds a row: dcnsim on one thread with ``ties = "fifo"``, the
+order of equal-time events htsim itself keeps (its event list is a
+``std::multimap`` keyed by time, and ``insert`` puts an equal key after
+the ones already there: first scheduled, first run), measured in the same
+pairs. dcnsim's default is the seeded order, which gives the same bits on
+any number of threads and costs one thread a few per cent on a fat-tree
+(docs/performance.md, "The seeded order's price"); the ``--fifo`` row is
+the comparison on the same tie rule as htsim's, the other rows what a user
+who sets nothing gets. (``benchmarks/ns3_side_by_side.py`` runs ns-3's
+scenarios with ``ties = "fifo"`` for the same reason.)
 
 ``--json FILE`` also writes the rows and every run as JSON (what
 benchmarks/record.py keeps in benchmarks/results.json).
@@ -159,12 +172,15 @@ def run_htsim(binary: str, k: int, retries: int) -> dict:
                 (wall, _out), cpu = cpu_of(timed, [binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], cwd=d)
             except Aborted as e:
                 print(f"  htsim k = {k}: {e}; retry {attempt + 1} of {retries}", file=sys.stderr)
+                # htsim seeds its draw with srand(time(NULL)): a retry in the
+                # same second draws the same permutation and aborts again
+                time.sleep(1.05 - time.time() % 1.0)
                 continue
             return {"wall": wall, "cpu": cpu, "retries": attempt, **read_htsim_log(log, k)}
     raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
 
 
-def run_dcnsim(k: int, threads: Union[str, int] = "auto") -> dict:
+def run_dcnsim(k: int, threads: Union[str, int] = "auto", ties: Union[str, None] = None) -> dict:
     import csv
 
     from dcnsim.bench import dctcp_perm
@@ -172,6 +188,8 @@ def run_dcnsim(k: int, threads: Union[str, int] = "auto") -> dict:
 
     scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
     scenario["threads"] = threads
+    if ties is not None:
+        scenario["ties"] = ties
     if scenario["tcp"]["mss"] != DCNSIM_SEGMENT:
         raise RuntimeError(f"the mirror's tcp.mss is {scenario['tcp']['mss']}, this script counts {DCNSIM_SEGMENT}")
     with tempfile.TemporaryDirectory() as d:
@@ -206,6 +224,9 @@ def main() -> int:
     ap.add_argument("--threads", nargs="+", type=threads_arg, default=["auto"], metavar="T",
                     help="dcnsim's threads: 'auto' or a count; several give a row each, measured in the same pairs "
                          "(default auto; 1 compares one core with htsim's one)")
+    ap.add_argument("--fifo", action="store_true",
+                    help="add a row: dcnsim on one thread with ties = \"fifo\", htsim's own order of equal-time "
+                         "events, in the same pairs")
     ap.add_argument("--json", help="also write the rows and every run to this JSON file")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
@@ -225,22 +246,24 @@ def main() -> int:
     print(machine.preamble(whole_process=True))
     print(f"simulated {STOP_S} s per run (htsim's fixed end time); medians of {a.pairs} interleaved pair(s), "
           "ratios the median of the per-pair ratios")
-    print("| k | hosts | dcnsim threads: asked (used) | dcnsim wall (core) | dcnsim CPU "
+    print("| k | hosts | dcnsim threads (ties): asked (used) | dcnsim wall (core) | dcnsim CPU "
           "| dcnsim hops (from deliveries) | htsim wall | htsim CPU "
           "| htsim hops (from its log) | htsim / dcnsim delivered packets | ratio, hops per CPU s | ratio, per wall s "
           "| htsim retries |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in a.k:
-        ours = {t: [] for t in a.threads}
+        # a row per dcnsim setting: (threads, ties); None is the default order
+        settings = [(t, None) for t in a.threads] + ([(1, "fifo")] if a.fifo else [])
+        ours = {st: [] for st in settings}
         theirs = []
         try:
             for i in range(a.pairs):
                 theirs.append(run_htsim(a.htsim, k, a.retries))
                 # the thread settings in an order that rotates per pair, so
                 # none always runs right after htsim
-                for t in a.threads[i % len(a.threads):] + a.threads[:i % len(a.threads)]:
-                    ours[t].append(run_dcnsim(k, t))
+                for st in settings[i % len(settings):] + settings[:i % len(settings)]:
+                    ours[st].append(run_dcnsim(k, *st))
         except (OSError, RuntimeError) as e:
             print(f"k = {k}: {e}", file=sys.stderr)
             return 1
@@ -248,7 +271,8 @@ def main() -> int:
         print("  htsim rounds: " + "; ".join(
             f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s, {r['hops'] / 1e6:.2f} M hops from its log"
             for r in theirs), file=sys.stderr)
-        for threads, runs in ours.items():
+        for (threads, ties), runs in ours.items():
+            label = f"{threads}, {ties} ties" if ties else str(threads)
             o = {key: med([r[key] for r in runs]) for key in runs[0]}
             used = sorted({r["threads_used"] for r in runs})
             # Per pair: the two runs of a pair ran back to back, under about
@@ -256,15 +280,16 @@ def main() -> int:
             r_cpu = med([(u["hops_exact"] / u["cpu"]) / (h["hops"] / h["cpu"]) for u, h in zip(runs, theirs)])
             r_wall = med([(u["hops_exact"] / u["wall"]) / (h["hops"] / h["wall"]) for u, h in zip(runs, theirs)])
             delivered = med([h["packets"] / u["packets"] for u, h in zip(runs, theirs)])
-            print(f"| {k} | {k ** 3 // 4} | {threads} ({', '.join(map(str, used))}) "
+            print(f"| {k} | {k ** 3 // 4} | {label} ({', '.join(map(str, used))}) "
                   f"| {o['wall']:.2f} s ({o['core']:.2f} s) | {o['cpu']:.2f} s "
                   f"| {o['hops_exact'] / 1e6:.1f} M ({o['hops'] / 1e6:.1f} M) | {t['wall']:.2f} s | {t['cpu']:.2f} s "
                   f"| {t['hops'] / 1e6:.1f} M | {delivered:.3f} "
                   f"| {r_cpu:.2f}× | {r_wall:.2f}× | {sum(r['retries'] for r in theirs)} |", flush=True)
-            print(f"  dcnsim (threads {threads}) rounds: " + "; ".join(
+            print(f"  dcnsim (threads {label}) rounds: " + "; ".join(
                 f"wall {r['wall']:.2f} s, CPU {r['cpu']:.2f} s on {r['threads_used']} thread(s), "
                 f"{r['hops'] / 1e6:.2f} M hops from deliveries" for r in runs), file=sys.stderr)
-            rows.append({"k": k, "hosts": k ** 3 // 4, "threads": threads, "threads_used": used,
+            rows.append({"k": k, "hosts": k ** 3 // 4, "threads": threads, "ties": ties or "default",
+                         "threads_used": used,
                          "dcnsim_wall_s": o["wall"], "dcnsim_cpu_s": o["cpu"],
                          "dcnsim_core_s": o["core"], "dcnsim_hops": o["hops_exact"],
                          "dcnsim_hops_from_deliveries": o["hops"], "htsim_wall_s": t["wall"], "htsim_cpu_s": t["cpu"],
@@ -273,7 +298,7 @@ def main() -> int:
                          "dcnsim_runs": runs, "htsim_runs": theirs})
         if a.json:  # after every k: a later k that fails keeps the earlier ones
             Path(a.json).write_text(json.dumps({"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
-                                                "threads": a.threads, "machine": machine.describe(), "rows": rows}, indent=2) + "\n")
+                                                "threads": a.threads, "fifo": a.fifo, "machine": machine.describe(), "rows": rows}, indent=2) + "\n")
     return 0
 
 
