@@ -2,6 +2,7 @@
 side, with both sides' packet-hops checked to agree.
 
     python benchmarks/ns3_side_by_side.py [--pairs 3] [--scenario NAME ...] [--json OUT]
+    python benchmarks/ns3_side_by_side.py --instructions [--scenario NAME ...] [--json OUT]
 
 Needs Debian's ns-3 (``apt-get install libns3-dev ns3 g++ pkg-config``;
 ``pkg-config ns3-core`` names the version) and dcnsim importable. The ns-3
@@ -37,6 +38,20 @@ too), with the pairs that hold the median of such pairs with 95 % or more
 goals' margins. ``--json`` writes the record benchmarks/record.py keeps as the
 ``ns3`` section of benchmarks/results.json (``python benchmarks/record.py
 --only ns3 --ns3``).
+
+``--instructions`` counts instead of timing: each scenario once on each
+side under cachegrind (``valgrind --tool=cachegrind --cache-sim=no``),
+ns-3's program and dcnsim's core without Python (``run_json``,
+crates/dcnsim/examples/run_json.rs, on one thread; build it with ``cargo
+build --release --example run_json -p dcnsim``), whole runs with their
+set-up, and the ratio of instructions per packet-hop, ns-3's over
+dcnsim's. An instruction count is exact and the same on any x86-64 machine,
+so this ratio says how much less work dcnsim does per hop wherever it is
+taken; the CPU-time ratio of the pairs is that times the ratio of the two
+programs' instructions per second on the machine at hand. Under valgrind
+ns-3 runs about 30 times slower than natively (the two incasts take 4–7
+minutes each), so ``--instructions`` runs the incasts unless ``--scenario``
+names others (the permutations' ns-3 runs take hours so).
 
 Adding a scenario: a :class:`Scenario` in :data:`SCENARIOS` naming its
 ns-3 source (compiled the same way, against the libraries of
@@ -272,6 +287,63 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
             "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "machine": m["line"], "rows": rows}
 
 
+#: cachegrind counting instructions only (no cache model): exact, and about
+#: twice as fast as with one
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+#: what ``--instructions`` runs unless ``--scenario`` says otherwise
+INSTRUCTION_SCENARIOS = ("ns3_fast_incast_n100", "ns3_dctcp_bulk_64")
+
+
+def instructions_of(cmd: List[str], what: str) -> Tuple[int, str]:
+    """(instructions cachegrind counted, stdout) of ``cmd`` run to the end."""
+    p = subprocess.run([*VALGRIND, *cmd], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{what} under valgrind failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
+    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
+    if m is None:
+        raise RuntimeError(f"{what}: cachegrind printed no instruction count:\n{p.stderr[-1000:]}")
+    return int(m.group(1).replace(",", "")), p.stdout
+
+
+def count_instructions(names: List[str], exe_of: Callable[[Scenario], Path], run_json: Path) -> Dict[str, Any]:
+    """Each scenario once on each side under cachegrind: ns-3's program (as
+    ``exe_of`` builds it) and dcnsim's document on one thread by
+    ``run_json``; instructions per packet-hop and their ratio."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            s = SCENARIOS[name]
+            ns3_instr, out = instructions_of([str(exe_of(s)), *s.ns3_args()], f"ns-3 ({name})")
+            ns3_hops = hops_of(out, "ns-3")
+            doc = {**s.doc(), "threads": 1}
+            path = Path(tmp) / f"{name}.json"
+            path.write_text(json.dumps(doc))
+            instr, out = instructions_of([str(run_json), str(path)], f"run_json ({name})")
+            m = re.search(r"\bhops (\d+)", out)
+            if m is None:
+                raise RuntimeError(f"{run_json} printed no hop count (is it crates/dcnsim/examples/run_json?):\n{out[-500:]}")
+            hops = int(m.group(1))
+            rows.append({"scenario": name, "label": s.label, "ns3_instructions": ns3_instr, "ns3_hops": ns3_hops,
+                         "dcnsim_instructions": instr, "dcnsim_hops": hops,
+                         "ns3_per_hop": ns3_instr / ns3_hops, "dcnsim_per_hop": instr / hops,
+                         "ratio_per_hop": (ns3_instr / ns3_hops) / (instr / hops),
+                         "hops_agree": abs(hops / ns3_hops - 1) <= TOLERANCE})
+            print(f"  {name}: ns-3 {ns3_instr:,} instructions, dcnsim {instr:,}", file=sys.stderr, flush=True)
+    return {"rows": rows}
+
+
+def instructions_markdown(rec: Dict[str, Any]) -> str:
+    lines = ["| scenario | ns-3 instructions | per packet-hop | dcnsim instructions (`run_json`, one thread) "
+             "| per packet-hop | ns-3 / dcnsim per hop | packet-hops ns-3 / dcnsim |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rec["rows"]:
+        agree = f"{r['ns3_hops']:,} / {r['dcnsim_hops']:,} ({r['dcnsim_hops'] / r['ns3_hops'] - 1:+.1%})"
+        lines.append(f"| {r['label']} | {r['ns3_instructions'] / 1e9:.2f} G | {r['ns3_per_hop']:,.0f} "
+                     f"| {r['dcnsim_instructions'] / 1e6:.1f} M | {r['dcnsim_per_hop']:,.0f} "
+                     f"| {r['ratio_per_hop']:.1f}× | {agree}{'' if r['hops_agree'] else ' DISAGREE'} |")
+    return "\n".join(lines)
+
+
 def row(name: str, label: str, threads: Optional[int], ns3_args: List[str], ns3_runs: List[Dict[str, float]],
         runs: List[Dict[str, float]]) -> Dict[str, Any]:
     """One scenario's (and thread count's) record over the pairs: each
@@ -362,10 +434,15 @@ def markdown(rec: Dict[str, Any]) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=3, help="interleaved pairs per scenario (default 3)")
-    ap.add_argument("--scenario", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS))
+    ap.add_argument("--scenario", nargs="+", choices=sorted(SCENARIOS), default=None,
+                    help="default: every scenario; with --instructions the two incasts")
     ap.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-side-by-side",
                     help="where the ns-3 program is compiled (outside the repository)")
     ap.add_argument("--json", type=Path, help="write the record here")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions per packet-hop under cachegrind instead of timing pairs")
+    ap.add_argument("--run-json", type=Path, default=ROOT / "target" / "release" / "examples" / "run_json",
+                    help="with --instructions: dcnsim's core without Python (default: the release build's)")
     a = ap.parse_args(argv)
     if a.pairs < 1:
         ap.error(f"--pairs: at least 1, got {a.pairs}")
@@ -373,6 +450,24 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
     from dcnsim import machine
 
+    if a.instructions:
+        if subprocess.run(["valgrind", "--version"], capture_output=True).returncode != 0:
+            ap.error("--instructions needs valgrind (apt-get install valgrind)")
+        if not (a.run_json.is_file() and os.access(a.run_json, os.X_OK)):
+            ap.error(f"--run-json: {a.run_json} is not an executable "
+                     "(build it: cargo build --release --example run_json -p dcnsim)")
+        names = a.scenario or list(INSTRUCTION_SCENARIOS)
+        print(f"machine: {machine.line()} (instruction counts do not depend on it)", flush=True)
+        rec = count_instructions(names, lambda s: ns3_common.ns3_binary(s.source, a.build), a.run_json)
+        version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout
+        rec.update(ns3=version.strip() or "unknown", machine=machine.describe())
+        print(f"ns-3 {rec['ns3']} vs dcnsim, instructions counted by cachegrind (the same on any x86-64 machine); "
+              f"whole runs, set-up included")
+        print(instructions_markdown(rec))
+        if a.json:
+            a.json.write_text(json.dumps(rec, indent=2) + "\n")
+        return 0 if all(r["hops_agree"] for r in rec["rows"]) else 1
+    a.scenario = a.scenario or list(SCENARIOS)
     note = machine.compile_note()
     if note:  # the "as configured" process columns pay it
         print(f"note: {note}", flush=True)

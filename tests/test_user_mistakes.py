@@ -432,6 +432,7 @@ def test_an_interrupted_write_says_the_directory_is_incomplete(tmp_path, monkeyp
     ("htsim_side_by_side.py", ["/nonexistent/htsim_dctcp_permutation"]),
     ("htsim_side_by_side.py", ["/bin/true", "--threads", "0"]),
     ("htsim_side_by_side.py", ["/bin/true", "--threads", "1", "1"]),
+    ("ns3_side_by_side.py", ["--instructions", "--run-json", "/nonexistent/run_json"]),
     ("boundary_cost.py", ["--repeat", "0"]),
     ("sweep_scaling.py", ["many"]),
     ("interrupt_poll_ab.py", ["--rounds", "0"]),
