@@ -1,6 +1,7 @@
 """dcnsim vs stock htsim on htsim's DCTCP permutation example, runs interleaved.
 
     python benchmarks/htsim_side_by_side.py HTSIM_BINARY [--pairs 3] [--k 8 12 16] [--threads 1 auto] [--json FILE]
+    python benchmarks/htsim_side_by_side.py HTSIM_BINARY --instructions --k 8 [--LL 33554432,16,64] [--fifo]
 
 HTSIM_BINARY is csg-htsim's ``htsim_dctcp_permutation``, built stock (tested
 at 841d9e7), its sources untouched: ``make libhtsim.a`` in ``sim/`` (the
@@ -63,6 +64,18 @@ the comparison on the same tie rule as htsim's, the other rows what a user
 who sets nothing gets. (``benchmarks/ns3_side_by_side.py`` runs ns-3's
 scenarios with ``ties = "fifo"`` for the same reason.)
 
+``--instructions`` counts instead of timing: for each k, one htsim run and
+one dcnsim run (``run_json``, crates/dcnsim/examples/run_json.rs: the core
+without Python, on one thread; with ``--fifo`` a first-in first-out run
+beside it) under cachegrind, with a 32 KiB L1 and the last-level cache
+``--LL`` models (default 32 MiB, 16 ways: issue 42's AMD EPYC L3;
+``524288,8,64`` a Zen 3 core's L2), and prints instructions, L1 and
+last-level misses per packet-hop (htsim's hops from its log, as above).
+Counts are exact and the same on any x86-64 machine; under valgrind htsim's
+k = 8 takes about 4 minutes (``--k 8``: the larger k take far longer).
+Build ``run_json`` with ``cargo build --release --example run_json -p
+dcnsim`` (``--run-json`` names another).
+
 ``--json FILE`` also writes the rows and every run as JSON (what
 benchmarks/record.py keeps in benchmarks/results.json).
 """
@@ -71,6 +84,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import struct
 import subprocess
@@ -206,6 +220,98 @@ def run_dcnsim(k: int, threads: Union[str, int] = "auto", ties: Union[str, None]
                 "hops": delivered_hops(k, flows, DCNSIM_SEGMENT)}
 
 
+CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=32768,8,64", "--cachegrind-out-file=/dev/null")
+
+
+def counted(cmd, ll: str, cwd=None) -> tuple:
+    """(cachegrind's totals: instructions, L1 and last-level data misses;
+    the program's stdout) of ``cmd`` under a last-level cache ``ll``."""
+    p = subprocess.run([*CACHEGRIND, f"--LL={ll}", *cmd], capture_output=True, text=True, cwd=cwd)
+    if p.returncode != 0:
+        if p.returncode < 0 or "SIGABRT" in p.stderr:
+            raise Aborted(f"{cmd[0]} aborted under valgrind: {p.stderr.strip()[-300:]}")
+        raise RuntimeError(f"{cmd[0]} under valgrind exited with {p.returncode}: {p.stderr.strip()[-500:]}")
+
+    def total(key: str) -> int:
+        m = re.search(key + r":\s+([\d,]+)", p.stderr)
+        if m is None:
+            raise RuntimeError(f"{cmd[0]}: cachegrind printed no '{key}' total: {p.stderr.strip()[-500:]}")
+        return int(m.group(1).replace(",", ""))
+
+    return {"instructions": total(r"I\s+refs"), "d1_misses": total(r"D1\s+misses"),
+            "ll_misses": total(r"LL\s+misses")}, p.stdout
+
+
+def htsim_counted(binary: str, k: int, retries: int, ll: str) -> dict:
+    """One htsim run under cachegrind: its counts and its log's hops."""
+    n = k ** 3 // 4
+    for attempt in range(retries + 1):
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "log"
+            try:
+                counts, _out = counted([binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], ll, cwd=d)
+            except Aborted as e:
+                print(f"  htsim k = {k}: {e}; retry {attempt + 1} of {retries}", file=sys.stderr)
+                time.sleep(1.05 - time.time() % 1.0)  # another draw (see run_htsim)
+                continue
+            return {**counts, "retries": attempt, **read_htsim_log(log, k)}
+    raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
+
+
+def dcnsim_counted(run_json: str, k: int, ties: Union[str, None], ll: str) -> dict:
+    """The mirror on one thread by ``run_json`` under cachegrind."""
+    from dcnsim.bench import dctcp_perm
+    from dcnsim.scenario import to_json
+
+    scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
+    scenario["threads"] = 1
+    if ties is not None:
+        scenario["ties"] = ties
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / f"dctcp_perm_k{k}.json"
+        path.write_text(to_json(scenario))
+        counts, out = counted([run_json, str(path)], ll)
+    m = re.search(r"\bhops (\d+)", out)
+    if m is None:
+        raise RuntimeError(f"{run_json} printed no hop count (is it crates/dcnsim/examples/run_json?): {out[-300:]}")
+    return {**counts, "hops": float(m.group(1))}
+
+
+def instructions(a) -> int:
+    """``--instructions``: the table of counts per packet-hop, per k."""
+    print(f"counted by cachegrind, L1 32 KiB, last level {a.LL} (bytes, ways, line); one run a side per k, "
+          f"{STOP_S} s simulated; dcnsim by run_json on one thread")
+    print("| k | simulator | instructions / hop | L1 data misses / hop | last-level misses / hop | packet-hops "
+          "| htsim's instructions / hop over this |")
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    for k in a.k:
+        try:
+            h = htsim_counted(a.htsim, k, a.retries, a.LL)
+            ours = [(None, dcnsim_counted(a.run_json, k, None, a.LL))]
+            if a.fifo:
+                ours.append(("fifo", dcnsim_counted(a.run_json, k, "fifo", a.LL)))
+        except (OSError, RuntimeError) as e:
+            print(f"k = {k}: {e}", file=sys.stderr)
+            return 1
+        per = lambda r, key: r[key] / r["hops"]  # noqa: E731
+        print(f"| {k} | htsim | {per(h, 'instructions'):,.0f} | {per(h, 'd1_misses'):.2f} "
+              f"| {per(h, 'll_misses'):.3f} | {h['hops']:,.0f} (from its log) | |")
+        for ties, r in ours:
+            print(f"| {k} | dcnsim{', fifo ties' if ties else ''} | {per(r, 'instructions'):,.0f} "
+                  f"| {per(r, 'd1_misses'):.2f} | {per(r, 'll_misses'):.3f} | {r['hops']:,.0f} "
+                  f"| {per(h, 'instructions') / per(r, 'instructions'):.2f}× |", flush=True)
+            rows.append({"k": k, "ties": ties or "default", "ll": a.LL, "dcnsim": r, "htsim": h,
+                         "ratio_instructions_per_hop": per(h, "instructions") / per(r, "instructions")})
+        if a.json:
+            from dcnsim import machine
+
+            Path(a.json).write_text(json.dumps({"instructions": True, "ll": a.LL, "stop_s": STOP_S,
+                                                "htsim": _htsim_id(a.htsim), "machine": machine.describe(),
+                                                "rows": rows}, indent=2) + "\n")
+    return 0
+
+
 def threads_arg(text: str) -> Union[str, int]:
     """One ``--threads`` value, read as ``dcnsim run --threads`` reads it."""
     try:
@@ -228,6 +334,14 @@ def main() -> int:
                     help="add a row: dcnsim on one thread with ties = \"fifo\", htsim's own order of equal-time "
                          "events, in the same pairs")
     ap.add_argument("--json", help="also write the rows and every run to this JSON file")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions and cache misses per packet-hop under cachegrind instead of timing")
+    ap.add_argument("--LL", default="33554432,16,64",
+                    help="with --instructions: the last-level cache cachegrind models, bytes,ways,line "
+                         "(default a 32 MiB L3; 524288,8,64 a Zen 3 core's L2)")
+    ap.add_argument("--run-json", default=str(Path(__file__).resolve().parent.parent / "target" / "release"
+                                              / "examples" / "run_json"),
+                    help="with --instructions: dcnsim's core without Python (default: the release build's)")
     a = ap.parse_args()
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
@@ -239,6 +353,19 @@ def main() -> int:
         import dcnsim  # noqa: F401
     except ImportError as e:
         ap.error(f"dcnsim is not importable here ({e}): run from its venv")
+
+    if a.instructions:
+        if shutil.which("valgrind") is None:
+            ap.error("--instructions needs valgrind (apt-get install valgrind)")
+        if not (os.path.isfile(a.run_json) and os.access(a.run_json, os.X_OK)):
+            ap.error(f"--run-json: {a.run_json} is not an executable "
+                     "(build it: cargo build --release --example run_json -p dcnsim)")
+        if not re.fullmatch(r"\d+,\d+,\d+", a.LL):
+            ap.error(f"--LL: bytes,ways,line-bytes (e.g. 33554432,16,64), got {a.LL!r}")
+        from dcnsim import machine
+
+        print(f"machine: {machine.line()} (the counts do not depend on it)")
+        return instructions(a)
 
     med = statistics.median
     from dcnsim import machine

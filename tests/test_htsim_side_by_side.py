@@ -9,6 +9,7 @@ setting asked for, each setting the simulation it names.
 """
 
 import json
+import os
 import stat
 import subprocess
 import sys
@@ -110,3 +111,80 @@ def test_an_aborted_htsim_run_is_retried_with_another_draw(fake_htsim, tmp_path,
     monkeypatch.setenv("FAKE_HTSIM_ABORTS", str(tmp_path / "drawn"))
     got = mod.run_htsim(str(fake_htsim), 4, retries=1)
     assert got["retries"] == 1 and got["flows"] == 16
+
+
+# ---------------------------------------------------------------- --instructions
+
+#: a stand-in for valgrind: runs the program and reports as cachegrind
+#: does, with the totals the program printed (0 where it printed none)
+VALGRIND = r'''#!{python}
+import subprocess, sys
+args = sys.argv[1:]
+while args[0].startswith("--"):
+    args.pop(0)
+p = subprocess.run(args, capture_output=True, text=True)
+sys.stdout.write(p.stdout)
+said = dict(l.split()[:2] for l in p.stdout.splitlines() if l.startswith(("instr ", "d1 ", "ll ")))
+sys.stderr.write(f"==1== I   refs:      {{int(said.get('instr', 0)):,}}\n")
+sys.stderr.write(f"==1== D1  misses:    {{int(said.get('d1', 0)):,}}  (1 rd + 1 wr)\n")
+sys.stderr.write(f"==1== LL misses:     {{int(said.get('ll', 0)):,}}  (1 rd + 1 wr)\n")
+sys.exit(p.returncode)
+'''
+
+RUN_JSON = r'''#!{python}
+import json, sys
+doc = json.load(open(sys.argv[1]))
+with open("{kept}", "a") as f:
+    f.write(json.dumps(doc) + "\n")
+print("instr 2000000\nd1 30000\nll 100")
+print("wall 0.100s events 1200 (0.01 M/s) hops 2000 (0.01 M/s)")
+'''
+
+
+@pytest.fixture()
+def cachegrind_stand_ins(fake_htsim, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    valgrind = bin_dir / "valgrind"
+    valgrind.write_text(VALGRIND.format(python=sys.executable))
+    valgrind.chmod(valgrind.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    # htsim's stand-in names its counts too
+    fake_htsim.write_text(fake_htsim.read_text() + 'print("instr 30000000\\nd1 900000\\nll 5000")\n')
+    kept = tmp_path / "kept.jsonl"
+    run_json = tmp_path / "run_json"
+    run_json.write_text(RUN_JSON.format(python=sys.executable, kept=kept))
+    run_json.chmod(run_json.stat().st_mode | stat.S_IXUSR)
+    return fake_htsim, run_json, kept
+
+
+@needs_core
+def test_instructions_per_hop_on_both_sides(cachegrind_stand_ins, tmp_path):
+    htsim, run_json, kept = cachegrind_stand_ins
+    out = tmp_path / "counts.json"
+    r = subprocess.run([sys.executable, str(SCRIPT), str(htsim), "--instructions", "--k", "4", "--fifo",
+                        "--run-json", str(run_json), "--LL", "524288,8,64", "--json", str(out)],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("machine: ")
+    doc = json.loads(out.read_text())
+    assert doc["ll"] == "524288,8,64"
+    rows = {row["ties"]: row for row in doc["rows"]}
+    assert set(rows) == {"default", "fifo"}
+    htsim_hops = 16 * 2 * (CACK / 9000) * 6
+    for row in rows.values():
+        assert row["htsim"]["hops"] == pytest.approx(htsim_hops)
+        assert row["dcnsim"]["hops"] == 2000
+        assert row["ratio_instructions_per_hop"] == pytest.approx((30e6 / htsim_hops) / (2e6 / 2000))
+    # dcnsim's side is the mirror on one thread, in each order asked
+    docs = [json.loads(line) for line in kept.read_text().splitlines()]
+    assert [d["threads"] for d in docs] == [1, 1]
+    assert [d.get("ties") for d in docs] == [None, "fifo"]
+    assert "| 4 | dcnsim, fifo ties | 1,000 | 15.00 | 0.050 | 2,000 |" in r.stdout
+
+
+def test_instructions_without_run_json_is_a_usage_error(cachegrind_stand_ins, tmp_path):
+    htsim, _run_json, _kept = cachegrind_stand_ins
+    r = subprocess.run([sys.executable, str(SCRIPT), str(htsim), "--instructions", "--run-json",
+                        str(tmp_path / "missing")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "cargo build --release --example run_json" in r.stderr, r.stderr
