@@ -461,22 +461,24 @@ def main(argv: Optional[List[str]] = None) -> int:
         rec = count_instructions(names, lambda s: ns3_common.ns3_binary(s.source, a.build), a.run_json)
         version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout
         rec.update(ns3=version.strip() or "unknown", machine=machine.describe())
-        print(f"ns-3 {rec['ns3']} vs dcnsim, instructions counted by cachegrind (the same on any x86-64 machine); "
-              f"whole runs, set-up included")
-        print(instructions_markdown(rec))
-        if a.json:
-            a.json.write_text(json.dumps(rec, indent=2) + "\n")
-        return 0 if all(r["hops_agree"] for r in rec["rows"]) else 1
+        return _report(rec, f"ns-3 {rec['ns3']} vs dcnsim, instructions counted by cachegrind (the same on any "
+                            "x86-64 machine); whole runs, set-up included", instructions_markdown(rec), a.json)
     a.scenario = a.scenario or list(SCENARIOS)
     note = machine.compile_note()
     if note:  # the "as configured" process columns pay it
         print(f"note: {note}", flush=True)
     rec = measure(a.scenario, a.pairs, a.build)
-    print(f"ns-3 {rec['ns3']} vs dcnsim on {rec['machine']} (its load as the pairs ended); "
-          f"{a.pairs} interleaved pairs, medians{interval_note(rec)}")
-    print(markdown(rec))
-    if a.json:
-        a.json.write_text(json.dumps(rec, indent=2) + "\n")
+    return _report(rec, f"ns-3 {rec['ns3']} vs dcnsim on {rec['machine']} (its load as the pairs ended); "
+                        f"{a.pairs} interleaved pairs, medians{interval_note(rec)}", markdown(rec), a.json)
+
+
+def _report(rec: Dict[str, Any], heading: str, table: str, json_path: Optional[Path]) -> int:
+    """Print the heading and table, write the record; 1 if any row's two
+    simulators carried packet-hops more than 1 % apart."""
+    print(heading)
+    print(table)
+    if json_path:
+        json_path.write_text(json.dumps(rec, indent=2) + "\n")
     return 0 if all(r["hops_agree"] for r in rec["rows"]) else 1
 
 

@@ -79,6 +79,38 @@ def load_module(name: str, path: Path):
     return mod
 
 
+#: A stand-in for valgrind's cachegrind (benchmarks' ``--instructions``):
+#: runs the program after the tool's options and reports the totals the
+#: program names in lines ``instr N``, ``d1 N`` and ``ll N`` (0 where it
+#: names none: cachegrind reports what ran, whether or not it succeeded),
+#: as cachegrind's summary on stderr, with the program's exit status.
+FAKE_VALGRIND = r'''#!{python}
+import subprocess, sys
+args = sys.argv[1:]
+while args[0].startswith("--"):
+    args.pop(0)
+p = subprocess.run(args, capture_output=True, text=True)
+sys.stdout.write(p.stdout)
+said = dict(l.split()[:2] for l in p.stdout.splitlines() if l.startswith(("instr ", "d1 ", "ll ")))
+sys.stderr.write(f"==1== I   refs:      {{int(said.get('instr', 0)):,}}\n")
+sys.stderr.write(f"==1== D1  misses:    {{int(said.get('d1', 0)):,}}  (1 rd + 1 wr)\n")
+sys.stderr.write(f"==1== LL misses:     {{int(said.get('ll', 0)):,}}  (1 rd + 1 wr)\n")
+sys.exit(p.returncode)
+'''
+
+
+@pytest.fixture
+def fake_valgrind(tmp_path, monkeypatch) -> Path:
+    """:data:`FAKE_VALGRIND` first on ``PATH`` as ``valgrind``."""
+    bin_dir = tmp_path / "valgrind-bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "valgrind"
+    exe.write_text(FAKE_VALGRIND.format(python=sys.executable))
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return exe
+
+
 def small_incast(**over) -> dcnsim.Scenario:
     """The builder twin of tests/data/small_incast.toml."""
     kw = dict(

@@ -9,7 +9,6 @@ setting asked for, each setting the simulation it names.
 """
 
 import json
-import os
 import stat
 import subprocess
 import sys
@@ -115,22 +114,6 @@ def test_an_aborted_htsim_run_is_retried_with_another_draw(fake_htsim, tmp_path,
 
 # ---------------------------------------------------------------- --instructions
 
-#: a stand-in for valgrind: runs the program and reports as cachegrind
-#: does, with the totals the program printed (0 where it printed none)
-VALGRIND = r'''#!{python}
-import subprocess, sys
-args = sys.argv[1:]
-while args[0].startswith("--"):
-    args.pop(0)
-p = subprocess.run(args, capture_output=True, text=True)
-sys.stdout.write(p.stdout)
-said = dict(l.split()[:2] for l in p.stdout.splitlines() if l.startswith(("instr ", "d1 ", "ll ")))
-sys.stderr.write(f"==1== I   refs:      {{int(said.get('instr', 0)):,}}\n")
-sys.stderr.write(f"==1== D1  misses:    {{int(said.get('d1', 0)):,}}  (1 rd + 1 wr)\n")
-sys.stderr.write(f"==1== LL misses:     {{int(said.get('ll', 0)):,}}  (1 rd + 1 wr)\n")
-sys.exit(p.returncode)
-'''
-
 RUN_JSON = r'''#!{python}
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -142,13 +125,7 @@ print("wall 0.100s events 1200 (0.01 M/s) hops 2000 (0.01 M/s)")
 
 
 @pytest.fixture()
-def cachegrind_stand_ins(fake_htsim, tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    valgrind = bin_dir / "valgrind"
-    valgrind.write_text(VALGRIND.format(python=sys.executable))
-    valgrind.chmod(valgrind.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+def cachegrind_stand_ins(fake_htsim, fake_valgrind, tmp_path):
     # htsim's stand-in names its counts too
     fake_htsim.write_text(fake_htsim.read_text() + 'print("instr 30000000\\nd1 900000\\nll 5000")\n')
     kept = tmp_path / "kept.jsonl"

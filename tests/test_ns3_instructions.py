@@ -2,14 +2,13 @@
 cachegrind, the ratio of instructions per packet-hop.
 
 Valgrind, ns-3 and a release build of ``run_json`` are not all on every
-machine, so stand-ins answer as they do: a ``valgrind`` that runs the
+machine, so stand-ins answer as they do: a ``valgrind`` (conftest.py's) that runs the
 program and reports as cachegrind the instruction count the program names,
 an ns-3 program that prints its ``packet_hops``, and a ``run_json`` that
 prints its summary line and keeps the document it was given.
 """
 
 import json
-import os
 import stat
 import sys
 from pathlib import Path
@@ -19,28 +18,15 @@ from conftest import load_module
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ns3_side_by_side.py"
 
-VALGRIND = r'''#!{python}
-import subprocess, sys
-args = sys.argv[1:]
-while args[0].startswith("--"):
-    args.pop(0)
-p = subprocess.run(args, capture_output=True, text=True)
-sys.stdout.write(p.stdout)
-# (cachegrind reports what ran, whether or not the program succeeded)
-n = int(next((l.split()[1] for l in p.stdout.splitlines() if l.startswith("instructions ")), "0"))
-sys.stderr.write(f"==1== I   refs:      {{n:,}}\n")
-sys.exit(p.returncode)
-'''
-
 NS3 = r'''#!{python}
-print("instructions 120000000")
+print("instr 120000000")
 print("packet_hops 1000")
 '''
 
 RUN_JSON = r'''#!{python}
 import shutil, sys
 shutil.copy(sys.argv[1], "{kept}")
-print("instructions 1000000")
+print("instr 1000000")
 print("wall 0.100s events 1200 (0.01 M/s) hops 1005 (0.01 M/s)")
 '''
 
@@ -52,11 +38,7 @@ def _script(path: Path, text: str) -> Path:
 
 
 @pytest.fixture()
-def stand_ins(tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    _script(bin_dir / "valgrind", VALGRIND.format(python=sys.executable))
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+def stand_ins(tmp_path, fake_valgrind):
     ns3 = _script(tmp_path / "incast", NS3.format(python=sys.executable))
     kept = tmp_path / "kept.json"
     run_json = _script(tmp_path / "run_json", RUN_JSON.format(python=sys.executable, kept=kept))
