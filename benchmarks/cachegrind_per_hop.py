@@ -33,7 +33,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Optional, Tuple
 
 #: Two run lengths (ms of simulated time) per k.
 LENGTHS = {4: (20, 40), 8: (10, 20), 16: (6, 9), 32: (1, 2)}
@@ -43,16 +43,37 @@ LENGTHS = {4: (20, 40), 8: (10, 20), 16: (6, 9), 32: (1, 2)}
 SCENARIO_STOP = {"dctcp_perm_k8": 0.02, "dctcp_perm_k12": 0.004, "dctcp_perm_k16": 0.002, "fattree_k8": 0.02}
 
 
+def cachegrind(cmd: List[str], ll: Optional[str] = None, cwd: Optional[str] = None) -> Tuple[Dict[str, int], str]:
+    """Run ``cmd`` to the end under cachegrind: its totals and its stdout.
+    The totals are ``instructions`` and, with a last-level cache ``ll``
+    ("bytes,ways,line") modelled beside a 32 KiB L1, ``d1_misses`` and
+    ``ll_misses``; without ``ll`` no cache is modelled (about twice as
+    fast). A program that fails raises ``subprocess.CalledProcessError``
+    (its ``returncode`` negative when a signal ended it), with valgrind's
+    report as its ``stderr``. benchmarks/htsim_side_by_side.py and
+    ns3_side_by_side.py count their ``--instructions`` with it."""
+    sim = ["--cache-sim=no"] if ll is None else ["--cache-sim=yes", "--D1=32768,8,64", f"--LL={ll}"]
+    p = subprocess.run(["valgrind", "--tool=cachegrind", *sim, "--cachegrind-out-file=/dev/null", *cmd],
+                       capture_output=True, text=True, cwd=cwd)
+    if p.returncode != 0:
+        raise subprocess.CalledProcessError(p.returncode, cmd, p.stdout, p.stderr)
+
+    def total(key: str) -> int:
+        m = re.search(key + r":\s+([\d,]+)", p.stderr)
+        if m is None:
+            raise RuntimeError(f"{cmd[0]}: cachegrind printed no '{key}' total: {p.stderr.strip()[-500:]}")
+        return int(m.group(1).replace(",", ""))
+
+    counts = {"instructions": total(r"I\s+refs")}
+    if ll is not None:
+        counts.update(d1_misses=total(r"D1\s+misses"), ll_misses=total(r"LL\s+misses"))
+    return counts, p.stdout
+
+
 def run(binary: str, *args: str, ll: str = "1048576,8,64") -> dict:
-    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=32768,8,64", f"--LL={ll}",
-                        "--cachegrind-out-file=/dev/null", binary, *args],
-                       capture_output=True, text=True, check=True)
-
-    def total(key: str) -> float:
-        return float(re.search(key + r":\s+([\d,]+)", p.stderr).group(1).replace(",", ""))
-
-    return {"hops": float(re.search(r"hops (\d+)", p.stdout).group(1)), "instr": total(r"I\s+refs"),
-            "d1": total(r"D1\s+misses"), "ll": total("LL misses")}
+    counts, out = cachegrind([binary, *args], ll)
+    return {"hops": float(re.search(r"hops (\d+)", out).group(1)), "instr": float(counts["instructions"]),
+            "d1": float(counts["d1_misses"]), "ll": float(counts["ll_misses"])}
 
 
 def _seconds(text: str) -> float:

@@ -92,7 +92,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Union
+from typing import Any, Dict, Union
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/: cachegrind_per_hop
 
 #: htsim's example ends at 0.21 s (``setEndtime`` in its source).
 STOP_S = 0.21
@@ -177,33 +179,50 @@ class Aborted(RuntimeError):
     """htsim died on a signal (its permutation builder's assertion)."""
 
 
-def run_htsim(binary: str, k: int, retries: int) -> dict:
+def htsim_attempts(binary: str, k: int, retries: int, run) -> dict:
+    """htsim at ``k`` by ``run(cmd, cwd)`` (what it measures, a dict), with
+    its log read; a run that aborts is retried, up to ``retries`` times."""
     n = k ** 3 // 4
     for attempt in range(retries + 1):
         with tempfile.TemporaryDirectory() as d:
             log = Path(d) / "log"
             try:
-                (wall, _out), cpu = cpu_of(timed, [binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], cwd=d)
+                measured = run([binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], d)
             except Aborted as e:
                 print(f"  htsim k = {k}: {e}; retry {attempt + 1} of {retries}", file=sys.stderr)
                 # htsim seeds its draw with srand(time(NULL)): a retry in the
                 # same second draws the same permutation and aborts again
                 time.sleep(1.05 - time.time() % 1.0)
                 continue
-            return {"wall": wall, "cpu": cpu, "retries": attempt, **read_htsim_log(log, k)}
+            return {**measured, "retries": attempt, **read_htsim_log(log, k)}
     raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
 
 
-def run_dcnsim(k: int, threads: Union[str, int] = "auto", ties: Union[str, None] = None) -> dict:
-    import csv
+def run_htsim(binary: str, k: int, retries: int) -> dict:
+    def run(cmd, cwd):
+        (wall, _out), cpu = cpu_of(timed, cmd, cwd=cwd)
+        return {"wall": wall, "cpu": cpu}
 
+    return htsim_attempts(binary, k, retries, run)
+
+
+def mirror(k: int, threads: Union[str, int], ties: Union[str, None]) -> Dict[str, Any]:
+    """dcnsim's mirror of htsim's example at ``k`` for htsim's 0.21 s."""
     from dcnsim.bench import dctcp_perm
-    from dcnsim.scenario import to_json
 
     scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
     scenario["threads"] = threads
     if ties is not None:
         scenario["ties"] = ties
+    return scenario
+
+
+def run_dcnsim(k: int, threads: Union[str, int] = "auto", ties: Union[str, None] = None) -> dict:
+    import csv
+
+    from dcnsim.scenario import to_json
+
+    scenario = mirror(k, threads, ties)
     if scenario["tcp"]["mss"] != DCNSIM_SEGMENT:
         raise RuntimeError(f"the mirror's tcp.mss is {scenario['tcp']['mss']}, this script counts {DCNSIM_SEGMENT}")
     with tempfile.TemporaryDirectory() as d:
@@ -220,53 +239,30 @@ def run_dcnsim(k: int, threads: Union[str, int] = "auto", ties: Union[str, None]
                 "hops": delivered_hops(k, flows, DCNSIM_SEGMENT)}
 
 
-CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=32768,8,64", "--cachegrind-out-file=/dev/null")
-
-
 def counted(cmd, ll: str, cwd=None) -> tuple:
     """(cachegrind's totals: instructions, L1 and last-level data misses;
     the program's stdout) of ``cmd`` under a last-level cache ``ll``."""
-    p = subprocess.run([*CACHEGRIND, f"--LL={ll}", *cmd], capture_output=True, text=True, cwd=cwd)
-    if p.returncode != 0:
-        if p.returncode < 0 or "SIGABRT" in p.stderr:
-            raise Aborted(f"{cmd[0]} aborted under valgrind: {p.stderr.strip()[-300:]}")
-        raise RuntimeError(f"{cmd[0]} under valgrind exited with {p.returncode}: {p.stderr.strip()[-500:]}")
+    from cachegrind_per_hop import cachegrind  # benchmarks/: the one valgrind runner
 
-    def total(key: str) -> int:
-        m = re.search(key + r":\s+([\d,]+)", p.stderr)
-        if m is None:
-            raise RuntimeError(f"{cmd[0]}: cachegrind printed no '{key}' total: {p.stderr.strip()[-500:]}")
-        return int(m.group(1).replace(",", ""))
-
-    return {"instructions": total(r"I\s+refs"), "d1_misses": total(r"D1\s+misses"),
-            "ll_misses": total(r"LL\s+misses")}, p.stdout
+    try:
+        return cachegrind(cmd, ll, cwd)
+    except subprocess.CalledProcessError as e:
+        report = (e.stderr or "").strip()
+        if e.returncode < 0 or "SIGABRT" in report:
+            raise Aborted(f"{cmd[0]} aborted under valgrind: {report[-300:]}") from None
+        raise RuntimeError(f"{cmd[0]} under valgrind exited with {e.returncode}: {report[-500:]}") from None
 
 
 def htsim_counted(binary: str, k: int, retries: int, ll: str) -> dict:
     """One htsim run under cachegrind: its counts and its log's hops."""
-    n = k ** 3 // 4
-    for attempt in range(retries + 1):
-        with tempfile.TemporaryDirectory() as d:
-            log = Path(d) / "log"
-            try:
-                counts, _out = counted([binary, "-nodes", str(n), "-conns", str(n), "-o", str(log)], ll, cwd=d)
-            except Aborted as e:
-                print(f"  htsim k = {k}: {e}; retry {attempt + 1} of {retries}", file=sys.stderr)
-                time.sleep(1.05 - time.time() % 1.0)  # another draw (see run_htsim)
-                continue
-            return {**counts, "retries": attempt, **read_htsim_log(log, k)}
-    raise RuntimeError(f"htsim aborted {retries + 1} times in a row at k = {k}")
+    return htsim_attempts(binary, k, retries, lambda cmd, cwd: counted(cmd, ll, cwd=cwd)[0])
 
 
 def dcnsim_counted(run_json: str, k: int, ties: Union[str, None], ll: str) -> dict:
     """The mirror on one thread by ``run_json`` under cachegrind."""
-    from dcnsim.bench import dctcp_perm
     from dcnsim.scenario import to_json
 
-    scenario = dctcp_perm(k, f"{round(STOP_S * 1000)}ms")
-    scenario["threads"] = 1
-    if ties is not None:
-        scenario["ties"] = ties
+    scenario = mirror(k, 1, ties)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / f"dctcp_perm_k{k}.json"
         path.write_text(to_json(scenario))
@@ -294,7 +290,9 @@ def instructions(a) -> int:
         except (OSError, RuntimeError) as e:
             print(f"k = {k}: {e}", file=sys.stderr)
             return 1
-        per = lambda r, key: r[key] / r["hops"]  # noqa: E731
+        def per(r: dict, key: str) -> float:
+            return r[key] / r["hops"]
+
         print(f"| {k} | htsim | {per(h, 'instructions'):,.0f} | {per(h, 'd1_misses'):.2f} "
               f"| {per(h, 'll_misses'):.3f} | {h['hops']:,.0f} (from its log) | |")
         for ties, r in ours:

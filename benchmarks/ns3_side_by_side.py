@@ -287,22 +287,19 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
             "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "machine": m["line"], "rows": rows}
 
 
-#: cachegrind counting instructions only (no cache model): exact, and about
-#: twice as fast as with one
-VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
 #: what ``--instructions`` runs unless ``--scenario`` says otherwise
 INSTRUCTION_SCENARIOS = ("ns3_fast_incast_n100", "ns3_dctcp_bulk_64")
 
 
 def instructions_of(cmd: List[str], what: str) -> Tuple[int, str]:
     """(instructions cachegrind counted, stdout) of ``cmd`` run to the end."""
-    p = subprocess.run([*VALGRIND, *cmd], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{what} under valgrind failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
-    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
-    if m is None:
-        raise RuntimeError(f"{what}: cachegrind printed no instruction count:\n{p.stderr[-1000:]}")
-    return int(m.group(1).replace(",", "")), p.stdout
+    from cachegrind_per_hop import cachegrind  # benchmarks/: the one valgrind runner
+
+    try:
+        counts, out = cachegrind(cmd)
+    except subprocess.CalledProcessError as e:
+        raise RuntimeError(f"{what} under valgrind failed (exit {e.returncode}):\n{(e.stderr or '')[-2000:]}") from None
+    return counts["instructions"], out
 
 
 def count_instructions(names: List[str], exe_of: Callable[[Scenario], Path], run_json: Path) -> Dict[str, Any]:
