@@ -66,6 +66,10 @@ pub const DEEP_READAHEAD_BYTES: usize = 32 << 20;
 /// (docs/performance.md, "The hot path").
 pub const SHALLOW_READAHEAD_BYTES: usize = 512 << 10;
 
+/// Bit of [`Core::far`]'s word that says the link leads to a host (the
+/// rest is the host's index; without it, the switch's node index).
+const FAR_HOST: u32 = 1 << 31;
+
 /// Everything a packet touches on its way: clock, links, arena, routes.
 pub struct Core {
     pub q: EventQueue,
@@ -77,6 +81,12 @@ pub struct Core {
     pub node_host: Vec<u32>,
     /// Node index of each host.
     pub host_node: Vec<u32>,
+    /// Per link, what its far end is: the switch's node index, or
+    /// [`FAR_HOST`] with the host's index. One load answers the question
+    /// every hop asks three times (at its arrival, for the next hop's
+    /// hint, and in the read-ahead), where `node_host[links.to(l)]` was
+    /// two dependent ones and two bounds checks each time.
+    far: Vec<u32>,
     /// A link leaving each host (its first; `u32::MAX` if none): what the
     /// host sends next most likely leaves by it, so its state line is
     /// prefetched before a packet reaches the host.
@@ -248,8 +258,8 @@ impl Core {
     #[inline(always)]
     fn touch_next_hop(&self, l: u32) -> Option<Hdr> {
         let h = self.links.peek_head(l);
-        let host = self.node_host[self.links.to(l) as usize];
-        if host == u32::MAX {
+        let far = self.far[l as usize];
+        if far & FAR_HOST == 0 {
             if h.route != NO_ROUTE {
                 if let Some(e) = self.paths.hops.get(h.route as usize) {
                     prefetch(e);
@@ -259,7 +269,8 @@ impl Core {
             None
         } else {
             prefetch(self.arena.get(h.id));
-            self.links.prefetch_state(self.host_nic[host as usize]);
+            self.links
+                .prefetch_state(self.host_nic[(far & !FAR_HOST) as usize]);
             Some(h)
         }
     }
@@ -294,13 +305,14 @@ impl Core {
             if hop.slot & RouteHop::DIRECT == 0 {
                 entry = e;
             }
-            // A route ends at a host; before that, its next entry (nearly
-            // always in the line just read) is the next switch's egress.
-            h.next = if self.node_host[self.links.to(hop.link) as usize] == u32::MAX {
-                self.paths.hops[e as usize + 1].link
-            } else {
-                NO_LINK
-            };
+            // A route ends at a host; before that, the entry names the
+            // next switch's egress.
+            h.next = hop.next;
+            debug_assert_eq!(
+                hop.next == NO_LINK,
+                self.far[hop.link as usize] & FAR_HOST != 0,
+                "route entry {e}'s next hop against where its link leads"
+            );
             (hop.link, hop.slot & !RouteHop::DIRECT)
         } else {
             let pk = self.arena.get(id);
@@ -458,6 +470,7 @@ impl Core {
             + (self.node_host.capacity()
                 + self.host_node.capacity()
                 + self.host_nic.capacity()
+                + self.far.capacity()
                 + self.capture_of.capacity())
                 * 4
             + self
@@ -920,6 +933,18 @@ impl World {
                 host_nic[h as usize] = i as u32;
             }
         }
+        assert!(
+            n < FAR_HOST as usize,
+            "{n} nodes: more than a link's far-end word holds"
+        );
+        let far = links
+            .infos()
+            .iter()
+            .map(|l| match node_host[l.to as usize] {
+                u32::MAX => l.to,
+                h => FAR_HOST | h,
+            })
+            .collect();
         let core = Core {
             inputs,
             q: match cfg.ties {
@@ -933,6 +958,7 @@ impl World {
             routes,
             node_host,
             host_node,
+            far,
             host_nic,
             node_names: topo.nodes.iter().map(|n| n.name.clone()).collect(),
             mode: cfg.routing,
@@ -1414,25 +1440,24 @@ impl World {
             let core = &mut self.core;
             // The egress link's state line was prefetched an event ago;
             // its ring slots can be on their way during the arrival.
-            core.links.prefetch_slots(core.links.peek_head(l).next);
-            let h = core.links.arrive(&mut core.q, l);
-            let node = core.links.to(l);
+            let h = core.links.arrive_prefetching(&mut core.q, l);
+            let far = core.far[l as usize];
             core.packet_hops += 1;
-            if core.node_host[node as usize] == u32::MAX {
-                core.forward_inline(node, h, l);
+            if far & FAR_HOST == 0 {
+                core.forward_inline(far, h, l);
             } else {
-                self.arrive_at_host(node, h.words());
+                self.arrive_at_host(far & !FAR_HOST, h.words());
             }
         } else {
             self.dispatch_other(ev);
         }
     }
 
-    /// A packet's last hop: it reaches its destination host.
+    /// A packet's last hop: it reaches host `host` (an index of hosts).
     /// (`h` in words, so the event loop's header stays in registers:
     /// [`HdrWords`])
     #[inline(never)]
-    fn arrive_at_host(&mut self, node: u32, w: HdrWords) {
+    fn arrive_at_host(&mut self, host: u32, w: HdrWords) {
         let h = Hdr::from_words(w);
         if self.fault.is_some() && self.inject_loss() {
             return;
@@ -1441,10 +1466,7 @@ impl World {
         let id = h.id;
         core.arena.get_mut(id).flags = h.flags;
         let p = core.arena.copy_out(id);
-        debug_assert_eq!(
-            core.node_host[node as usize], p.dst,
-            "packet delivered to the wrong host"
-        );
+        debug_assert_eq!(host, p.dst, "packet delivered to the wrong host");
 
         core.arena.release(id);
         core.delivered += 1;

