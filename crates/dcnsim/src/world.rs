@@ -279,16 +279,20 @@ impl Core {
     /// (`h` in words: [`HdrWords`])
     #[inline(never)]
     fn forward(&mut self, node: u32, h: HdrWords, input: u32) {
-        self.forward_inline(node, Hdr::from_words(h), input)
+        self.forward_inline::<true>(node, Hdr::from_words(h), input)
     }
 
     /// Pick the egress link at `node` for packet `h`, which came in on
     /// link `input` (`NO_LINK` from the node's own host stack), and enqueue
     /// it there: the next hop of its source route if it has one (without
     /// reading the packet), else from the tables.
+    /// `FROM_HOST`: whether `input` is `NO_LINK` (a host's send; else a
+    /// switch hop), known where each caller is compiled, so a switch hop
+    /// carries neither the host's timing noise nor the tests for it.
     #[inline(always)]
-    fn forward_inline(&mut self, node: u32, mut h: Hdr, input: u32) {
-        let from_host = input == NO_LINK;
+    fn forward_inline<const FROM_HOST: bool>(&mut self, node: u32, mut h: Hdr, input: u32) {
+        debug_assert_eq!(FROM_HOST, input == NO_LINK);
+        let from_host = FROM_HOST;
         let id = h.id;
         // `entry`: the route entry that tallies this hop (NO_ROUTE: the slot's word).
         let mut entry = NO_ROUTE;
@@ -1444,7 +1448,7 @@ impl World {
             let far = core.far[l as usize];
             core.packet_hops += 1;
             if far & FAR_HOST == 0 {
-                core.forward_inline(far, h, l);
+                core.forward_inline::<false>(far, h, l);
             } else {
                 self.arrive_at_host(far & !FAR_HOST, h.words());
             }
