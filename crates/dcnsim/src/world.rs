@@ -141,7 +141,7 @@ impl Core {
             flags: pkt.flags,
             kind: pkt.kind,
         };
-        self.forward(node, h.words(), NO_LINK);
+        self.forward(node, h.words());
         h.id
     }
 
@@ -275,11 +275,12 @@ impl Core {
         }
     }
 
-    /// [`Self::forward_inline`] out of line, for packets leaving a host.
+    /// [`Self::forward_inline`] out of line, for packets leaving a host
+    /// (a new send, or a trimmed header bounced back).
     /// (`h` in words: [`HdrWords`])
     #[inline(never)]
-    fn forward(&mut self, node: u32, h: HdrWords, input: u32) {
-        self.forward_inline::<true>(node, Hdr::from_words(h), input)
+    fn forward(&mut self, node: u32, h: HdrWords) {
+        self.forward_inline::<true>(node, Hdr::from_words(h), NO_LINK)
     }
 
     /// Pick the egress link at `node` for packet `h`, which came in on
@@ -292,7 +293,6 @@ impl Core {
     #[inline(always)]
     fn forward_inline<const FROM_HOST: bool>(&mut self, node: u32, mut h: Hdr, input: u32) {
         debug_assert_eq!(FROM_HOST, input == NO_LINK);
-        let from_host = FROM_HOST;
         let id = h.id;
         // `entry`: the route entry that tallies this hop (NO_ROUTE: the slot's word).
         let mut entry = NO_ROUTE;
@@ -300,7 +300,7 @@ impl Core {
             let e = h.route;
             let hop = self.paths.hops[e as usize];
             debug_assert!(
-                from_host || h.next == hop.link,
+                FROM_HOST || h.next == hop.link,
                 "the prefetch hint named link {} for route entry {e} (link {})",
                 h.next,
                 hop.link
@@ -324,7 +324,7 @@ impl Core {
             let Some(link) = self.pick(node, src, dst, flow, kind, label) else {
                 unreachable!("no route from node {node} to host {dst}")
             };
-            let slot = if from_host {
+            let slot = if FROM_HOST {
                 u32::MAX
             } else {
                 self.inputs.slot(link, input)
@@ -334,7 +334,7 @@ impl Core {
         // Host timing noise applies only when the NIC is idle, so it shifts
         // the phase of ACK-clocked packets without lowering the line rate.
         let jitter =
-            if from_host && self.host_jitter.0 > 0 && self.links.idle_at(link, self.q.now()) {
+            if FROM_HOST && self.host_jitter.0 > 0 && self.links.idle_at(link, self.q.now()) {
                 let src = self.arena.get(id).src;
                 SimTime(self.host_rng[src as usize].gen_range(0..=self.host_jitter.0))
             } else {
@@ -342,7 +342,7 @@ impl Core {
             };
         let res = self.links.enqueue_from(link, h, &mut self.q, jitter, input);
         let dropped = res == Enqueue::Dropped;
-        if !from_host {
+        if !FROM_HOST {
             if entry == NO_ROUTE {
                 self.inputs.record(slot, dropped);
             } else {
@@ -386,7 +386,7 @@ impl Core {
         h.flags |= flags::BOUNCED;
         h.route = NO_ROUTE;
         h.next = NO_LINK;
-        self.forward(node, h.words(), NO_LINK);
+        self.forward(node, h.words());
     }
 
     /// The route slot of `pkt`'s flow, if the store has grown that far
