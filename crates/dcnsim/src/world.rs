@@ -5,7 +5,7 @@ use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
 use crate::net::{flags, Arena, Enqueue, Hdr, HdrWords, Links, Packet, PktId, PktKind, NO_ROUTE};
-use crate::sim::prefetch::prefetch;
+use crate::sim::prefetch::{prefetch, prefetch_at};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::{mix64, stream, Rng, Stream};
 use crate::sim::time::SimTime;
@@ -261,14 +261,12 @@ impl Core {
         let far = self.far[l as usize];
         if far & FAR_HOST == 0 {
             if h.route != NO_ROUTE {
-                if let Some(e) = self.paths.hops.get(h.route as usize) {
-                    prefetch(e);
-                }
+                prefetch_at(&self.paths.hops, h.route as usize);
             }
             self.links.prefetch_state(h.next);
             None
         } else {
-            prefetch(self.arena.get(h.id));
+            self.arena.prefetch(h.id);
             self.links
                 .prefetch_state(self.host_nic[(far & !FAR_HOST) as usize]);
             Some(h)

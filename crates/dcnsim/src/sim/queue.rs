@@ -794,9 +794,7 @@ impl EventQueue {
     fn gather(&mut self, b: usize, t: u64) {
         debug_assert!(self.inst.is_empty());
         for &x in &self.trail {
-            if let Some(node) = self.nodes.get(x as usize) {
-                crate::sim::prefetch::prefetch(node);
-            }
+            crate::sim::prefetch::prefetch_at(&self.nodes, x as usize);
         }
         self.trail.clear();
         let mut n = self.lists[b][0];
@@ -1505,10 +1503,9 @@ impl EventQueue {
         let b = self.next_bucket((self.cur & self.mask) as usize);
         let node = &self.nodes[self.lists[b][0] as usize];
         if self.in_wheel > 1 {
+            // (a wheel of two or more events names a node after the first)
             let (_, n2) = self.after(b, node);
-            if let Some(n) = self.nodes.get(n2 as usize) {
-                crate::sim::prefetch::prefetch(n);
-            }
+            crate::sim::prefetch::prefetch_at(&self.nodes, n2 as usize);
         }
         match node.e.ev {
             Event::Arrive(l) => Some(l),
@@ -1543,9 +1540,7 @@ impl EventQueue {
             if i + 1 == n {
                 if n == 3 && self.in_wheel > 3 {
                     let (_, n4) = self.after(b, node);
-                    if let Some(x) = self.nodes.get(n4 as usize) {
-                        crate::sim::prefetch::prefetch(x);
-                    }
+                    crate::sim::prefetch::prefetch_at(&self.nodes, n4 as usize);
                 }
                 break;
             }
