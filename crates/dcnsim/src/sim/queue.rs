@@ -622,7 +622,7 @@ impl EventQueue {
         );
         let low = if self.seeded {
             let rank = ev.rank(t.0, self.salt);
-            if t.0 == self.inst_t && !self.inst.is_empty() {
+            if !self.inst.is_empty() && t.0 == self.inst_t {
                 return self.inst_insert(rank);
             }
             rank
@@ -1501,12 +1501,15 @@ impl EventQueue {
             return None;
         }
         let b = self.next_bucket((self.cur & self.mask) as usize);
-        let node = &self.nodes[self.lists[b][0] as usize];
-        if self.in_wheel > 1 {
-            // (a wheel of two or more events names a node after the first)
-            let (_, n2) = self.after(b, node);
-            crate::sim::prefetch::prefetch_at(&self.nodes, n2 as usize);
-        }
+        let h = self.lists[b][0];
+        let node = &self.nodes[h as usize];
+        // The node after it, when in the same bucket; else the head again
+        // (in cache: a wasted hint). Finding the next bucket's head for
+        // the hint took a branch as often taken as not (a bucket's last
+        // event), mispredicted 39 % of the time, and its search: the next
+        // peek hints that node an event later instead.
+        let n2 = if node.next != NIL { node.next } else { h };
+        crate::sim::prefetch::prefetch_at(&self.nodes, n2 as usize);
         match node.e.ev {
             Event::Arrive(l) => Some(l),
             _ => None,
