@@ -1391,7 +1391,8 @@ impl Links {
     }
 
     /// Link `i`'s counters. `tx_*` count what left the buffer as of the
-    /// last look at it (an enqueue, arrival or [`Self::occupancy`]).
+    /// last look at it (an enqueue, [`Self::occupancy`] or
+    /// [`Self::finish`]; an arrival retires only its own packet).
     pub fn stats(&self, i: usize) -> QueueStats {
         let Link { st, rare } = &self.hot[i];
         let m = self.max[i];
@@ -1414,12 +1415,6 @@ impl Links {
     /// Packets on link `i`: buffered or propagating.
     pub fn in_flight(&self, i: usize) -> usize {
         self.hot[i].st.len as usize + self.prio_waiting(i).1 as usize
-    }
-
-    /// Packets still in link `i`'s buffer (not yet fully serialized) as of
-    /// the last event at this link.
-    pub fn buffered(&self, i: usize) -> usize {
-        self.hot[i].st.buffered as usize + self.prio_waiting(i).1 as usize
     }
 }
 
