@@ -89,6 +89,34 @@ fn a_slower_link_carries_its_new_rate() {
     );
 }
 
+/// The same on a port that drops what it cannot mark
+/// (`ecn_non_ect = "drop"`): DCTCP holds its queue about the threshold, and
+/// a packet that finds it over K is marked and serialized at the slower
+/// rate like any other, so the link still carries no more than 250 Mbps
+/// (and the flow still fills it).
+#[test]
+fn a_slower_gated_link_carries_its_new_rate() {
+    let apps = json!([{"kind": "bulk", "src": 0, "dst": 1, "duration": "20ms",
+                       "tcp": {"cc": "dctcp", "rto_min": "1ms"}}]);
+    let fail = json!([{"a": "s0", "b": "h1", "rate": "250Mbps"}]);
+    let mut doc = line(apps, fail, "20ms");
+    doc["topology"]["ecn_k"] = json!("10pkt");
+    doc["topology"]["ecn_non_ect"] = json!("drop");
+    let r = run_checked(&doc);
+    assert_eq!(lost(&r), 0);
+    assert!(
+        col_u64(&r, "queues", "marked")[2] > 0,
+        "the queue never passed K: the test means nothing"
+    );
+    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
+    let t = r.summary_value("sim_time_s").unwrap();
+    assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
+    assert!(
+        tx >= 250e6 * t * 0.9,
+        "{tx} bits in {t} s: the flow does not fill 250 Mbps"
+    );
+}
+
 /// A gray failure loses each packet with its probability, independently:
 /// the count is within four standard deviations of n·p, and a loss is
 /// drawn only while the window is open.

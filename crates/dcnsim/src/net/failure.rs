@@ -58,8 +58,8 @@ struct Failing {
     /// Its class while it fails or may fail: zero limits, so every enqueue
     /// comes to [`Links::over_failure`].
     gate: u32,
-    /// The class it had (maybe a gate of `ecn_non_ect = "drop"`, which its
-    /// own path handles once this one has let a packet through).
+    /// The class it had (a slower window's is this one at another rate,
+    /// so it keeps `ecn_non_ect = "drop"` too).
     base: u32,
     /// Its windows, in `[[failures]]` order (they do not overlap:
     /// scenario/failures.rs).

@@ -385,6 +385,10 @@ struct LinkClass {
     /// ECN threshold, the same way (both `u64::MAX` without marking).
     ecn_bytes: u64,
     ecn_pkts: u64,
+    /// `ecn_non_ect = "drop"`: a packet without ECT that finds the queue
+    /// over the ECN threshold is dropped (as RED with ECN drops it) rather
+    /// than queued unmarked.
+    drop_non_ect: bool,
 }
 
 impl LinkClass {
@@ -404,6 +408,7 @@ impl LinkClass {
             lim_pkts,
             ecn_bytes,
             ecn_pkts,
+            drop_non_ect: cfg.non_ect == NonEct::Drop && cfg.ecn_k.is_some(),
         }
     }
 
@@ -427,7 +432,8 @@ impl LinkClass {
     }
 
     /// A packet that finds `q_bytes` and `pkts` queued is over the ECN
-    /// threshold (marked if ECN-capable; at a gate, dropped if not).
+    /// threshold (marked if ECN-capable; dropped if not and the class says
+    /// so).
     #[inline(always)]
     fn over_k(&self, q_bytes: u64, pkts: u64) -> bool {
         q_bytes > self.ecn_bytes || pkts > self.ecn_pkts
@@ -435,8 +441,7 @@ impl LinkClass {
 
     /// This class with its limits at its ECN threshold K: every packet
     /// that may find the queue over K leaves the per-hop enqueue for the
-    /// over-limit branch (the gates of `ecn_non_ect = "drop"` and of RED's
-    /// ramp).
+    /// over-limit branch (the gate of RED's ramp).
     fn gated_at_k(mut self) -> LinkClass {
         // q_bytes > K implies q_bytes + wire > K, and pkts > K is pkts + 1 > K + 1
         self.lim_bytes = self.lim_bytes.min(self.ecn_bytes);
@@ -649,7 +654,7 @@ pub struct Links {
     max: Vec<LinkMax>,
     info: Vec<LinkInfo>,
     classes: Vec<LinkClass>,
-    class_of: FixedHashMap<[u64; 7], u32>,
+    class_of: FixedHashMap<[u64; 8], u32>,
     pool: SlotPool,
     /// Per link, its two queues when trimming is on (net/trim.rs); empty
     /// otherwise.
@@ -660,11 +665,6 @@ pub struct Links {
     trim_rts: bool,
     /// In-band telemetry (net/int.rs; off: empty, never touched).
     pub int: int::Int,
-    /// Per link, the real class of a link that drops packets without ECT
-    /// over its threshold ([`Self::over_gate`]; `NOT_GATED` otherwise);
-    /// empty when no link does, and short of the links added after the
-    /// last gated one.
-    red: Vec<u32>,
     /// Links that go down, lose packets or slow down (net/failure.rs).
     failures: failure::Failures,
     /// Priority flow control (net/pfc.rs; off: empty, never touched).
@@ -673,9 +673,6 @@ pub struct Links {
     /// `NOT_RAMPED` otherwise); empty when no link has one.
     ramped: Vec<ramp::Ramped>,
 }
-
-/// [`Links::red`]'s entry for a link that is not gated.
-const NOT_GATED: u32 = u32::MAX;
 
 impl Links {
     /// Room for `n` directed links: a k = 32 fat-tree's 49,152 grew the
@@ -699,10 +696,7 @@ impl Links {
         delay: SimTime,
         cfg: QueueConfig,
     ) -> u32 {
-        let mut class = self.intern(LinkClass::new(rate_bps, delay, cfg));
-        if cfg.non_ect == NonEct::Drop && cfg.ecn_k.is_some() {
-            class = self.gate(class);
-        }
+        let class = self.intern(LinkClass::new(rate_bps, delay, cfg));
         self.hot.push(Link {
             st: LinkState {
                 class,
@@ -724,24 +718,10 @@ impl Links {
         (self.hot.len() - 1) as u32
     }
 
-    /// The link being added has class `real` and drops packets without
-    /// ECT over its threshold: its class becomes a gate whose limits are
-    /// the threshold (every packet that may be over K leaves the per-hop
-    /// path for [`Self::over_gate`]), `real` kept beside it.
-    fn gate(&mut self, real: u32) -> u32 {
-        let l = self.hot.len();
-        if self.red.len() <= l {
-            self.red.resize(l + 1, NOT_GATED);
-        }
-        self.red[l] = real;
-        let c = self.classes[real as usize].gated_at_k();
-        self.intern(c)
-    }
-
     /// Whether some link drops packets without ECT over its threshold
     /// (`topology.ecn_non_ect = "drop"`).
     pub fn gated(&self) -> bool {
-        !self.red.is_empty()
+        self.classes.iter().any(|c| c.drop_non_ect)
     }
 
     /// Class `class` with zero limits (interned): every enqueue under it
@@ -763,6 +743,7 @@ impl Links {
             c.lim_pkts,
             c.ecn_bytes,
             c.ecn_pkts,
+            c.drop_non_ect as u64,
         ];
         let classes = &mut self.classes;
         *self.class_of.entry(key).or_insert_with(|| {
@@ -784,7 +765,7 @@ impl Links {
             + self.max.capacity() * size_of::<LinkMax>()
             + self.info.capacity() * size_of::<LinkInfo>()
             + self.classes.capacity() * size_of::<LinkClass>()
-            + self.class_of.capacity() * (size_of::<([u64; 7], u32)>() + 1)
+            + self.class_of.capacity() * (size_of::<([u64; 8], u32)>() + 1)
             + self.pfc.heap_bytes()
     }
 
@@ -808,7 +789,7 @@ impl Links {
             + 4
             + std::mem::size_of::<LinkMax>()
             + std::mem::size_of::<LinkInfo>())
-        + 2 * (std::mem::size_of::<LinkClass>() + std::mem::size_of::<([u64; 7], u32)>() + 1);
+        + 2 * (std::mem::size_of::<LinkClass>() + std::mem::size_of::<([u64; 8], u32)>() + 1);
     /// A directed link's first ring segment (one line), in a pool grown by
     /// doubling.
     pub const FIRST_SEGMENT_BYTES: usize = 2 * std::mem::size_of::<SlotLine>();
@@ -970,14 +951,9 @@ impl Links {
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let class = if SINK {
-            // a gated link's sink applies its gate itself (below), under
-            // the real class
-            match self.red.get(link as usize) {
-                Some(&real) if real != NOT_GATED => real,
-                _ => match self.ramped.get(link as usize) {
-                    Some(r) if r.real != u32::MAX => r.real,
-                    _ => self.sinks[link as usize],
-                },
+            match self.ramped.get(link as usize) {
+                Some(r) if r.real != u32::MAX => r.real,
+                _ => self.sinks[link as usize],
             }
         } else {
             st.class
@@ -994,22 +970,16 @@ impl Links {
             let w = h.words();
             return self.over_limit(link, w.0, w.1, w.2, q, start_delay, input);
         }
-        if (st.q_bytes > c.ecn_bytes || pkts > c.ecn_pkts)
-            && h.flags & flags::ECT != 0
-            // (a sink's ramp: the per-hop instantiation has none)
-            && (!SINK || rare.ramp_kmax == 0 || c.ramp_marks(rare, st.q_bytes, pkts))
-        {
-            h.flags |= flags::CE;
-            rare.marked += 1;
-        }
-        // A gated link's sink: the gate's drop is here, off the per-hop
-        // path's instantiation.
-        if SINK
-            && c.over_k(st.q_bytes, pkts)
-            && h.flags & flags::ECT == 0
-            && self.red.get(link as usize).is_some_and(|&r| r != NOT_GATED)
-        {
-            return rare.drop_non_ect();
+        if c.over_k(st.q_bytes, pkts) {
+            if h.flags & flags::ECT != 0 {
+                // (a sink's ramp: the per-hop instantiation has none)
+                if !SINK || rare.ramp_kmax == 0 || c.ramp_marks(rare, st.q_bytes, pkts) {
+                    h.flags |= flags::CE;
+                    rare.marked += 1;
+                }
+            } else if c.drop_non_ect {
+                return rare.drop_non_ect();
+            }
         }
         st.q_bytes += wire as u64;
         st.buffered += 1;
@@ -1088,11 +1058,6 @@ impl Links {
                 return res;
             }
         }
-        if !self.red.is_empty() {
-            if let Some(res) = self.over_gate(link, h, q, start_delay) {
-                return res;
-            }
-        }
         if !self.ramped.is_empty() {
             if let Some(res) = self.over_ramp(link, h, q, start_delay) {
                 return res;
@@ -1100,39 +1065,6 @@ impl Links {
         }
         self.hot[link as usize].rare.dropped += 1;
         Enqueue::Dropped
-    }
-
-    /// `topology.ecn_non_ect = "drop"`: link `link`'s class is a gate
-    /// whose limit is its threshold K (so the per-hop path pays nothing
-    /// for the option, and only packets that may be over K come here).
-    /// Under the queue's real class: a packet without ECT over K is
-    /// dropped, as RED with ECN drops it (counted apart from overflow);
-    /// any other is offered as usual (marked if ECN-capable). `None`: not
-    /// a gated link, or over the real limit (an overflow drop).
-    #[cold]
-    #[inline(never)]
-    fn over_gate(
-        &mut self,
-        link: u32,
-        h: Hdr,
-        q: &mut EventQueue,
-        start_delay: SimTime,
-    ) -> Option<Enqueue> {
-        let real = *self.red.get(link as usize)?;
-        if real == NOT_GATED {
-            return None;
-        }
-        let Link { st, rare } = &mut self.hot[link as usize];
-        Self::advance(st, &self.pool, &self.classes, q.now());
-        let c = &self.classes[real as usize];
-        let pkts = st.buffered as u64;
-        if st.q_bytes + h.wire as u64 > c.lim_bytes || pkts + 1 > c.lim_pkts {
-            return None;
-        }
-        if c.over_k(st.q_bytes, pkts) && h.flags & flags::ECT == 0 {
-            return Some(rare.drop_non_ect());
-        }
-        Some(self.enqueue_as(real, link, h, q, start_delay))
     }
 
     /// Offer packet `h` to link `link` under class `class` instead of the

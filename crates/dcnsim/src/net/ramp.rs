@@ -8,9 +8,8 @@
 //! always once q reaches K_max. Without a ramp every such packet is marked
 //! (DCTCP's step, P = 1 above K).
 //!
-//! **What it costs others.** Nothing on the per-hop path: as
-//! `ecn_non_ect = "drop"`'s gate does (net/mod.rs), a ramped port's class
-//! has its limit at K, so only a packet that may be over K leaves the
+//! **What it costs others.** Nothing on the per-hop path: a ramped port's
+//! class has its limit at K (a gate), so only a packet that may be over K leaves the
 //! per-hop enqueue, for the cold over-limit branch, which decides under the
 //! port's real class and queues the packet under a class that does not
 //! mark. (A test in the marking branch itself, even call-free, cost 0.8 to
@@ -41,7 +40,7 @@ pub(super) const NOT_RAMPED: Ramped = Ramped {
 impl Links {
     /// Give every link that marks (its class has an ECN threshold in the
     /// unit of `r.kmax`) the ramp from its threshold K to `r.kmax`. Its
-    /// class becomes a gate at K, as `ecn_non_ect = "drop"`'s does: a
+    /// class becomes a gate at K: a
     /// packet that may be over K leaves the per-hop path for
     /// [`Self::over_ramp`]. Under PFC every link's class is PFC's already
     /// (its path applies the ramp itself), so only the ramp is recorded:

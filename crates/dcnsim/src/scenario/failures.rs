@@ -4,7 +4,7 @@
 use super::schema;
 use super::table::{idx_path, key_path, Ctx};
 use super::units;
-use crate::config::{FailureSpec, NodeKind, NonEct, TopologySpec};
+use crate::config::{FailureSpec, NodeKind, TopologySpec};
 use crate::sim::time::SimTime;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -204,14 +204,6 @@ pub(super) fn parse_failures(
                     );
                     slow_checked = true;
                 }
-            }
-            let gated =
-                |q: &crate::config::QueueConfig| q.ecn_k.is_some() && q.non_ect == NonEct::Drop;
-            if f.rate.is_some() && (gated(&l.queue_ab) || gated(&l.queue_ba)) {
-                ctx.err(
-                    key_path(&path, "rate"),
-                    "a slower rate is not modelled on a port with ecn_non_ect = \"drop\"",
-                );
             }
         }
         if dlinks.is_empty() && (ab || ba) {
