@@ -232,6 +232,23 @@ fn gated_queues_give_one_threads_bits_on_two_and_four_threads() {
     assert!(one.summary_value("packets_dropped").unwrap() >= at_k);
     same(&one, &with_threads(c.clone(), 2));
     same(&one, &with_threads(c, 4));
+    // The same queues with core links slowed to a fifth by failures: the
+    // slower class drops at K as the link's own does, on a cut link's sink
+    // as on the link (a sink once ignored the slower rate of a gated link).
+    let slowed = doc.replace(
+        r#""apps":"#,
+        r#""failures": [{"a": "aggr0_0", "b": "core0", "rate": "2Gbps"},
+                        {"a": "aggr2_1", "b": "core3", "rate": "2Gbps"}], "apps":"#,
+    );
+    let c = dcnsim::scenario::parse_config_str(&slowed).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    assert_eq!(
+        common::col_u64(&one, "failures", "rate_bps"),
+        &[2_000_000_000; 4]
+    );
+    assert!(one.summary_value("packets_dropped_non_ect").unwrap() > 0.0);
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
 }
 
 #[test]
