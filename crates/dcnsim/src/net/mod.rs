@@ -580,7 +580,7 @@ struct LinkRare {
 }
 
 impl LinkRare {
-    /// A packet without ECT dropped at a gate's threshold ([`NonEct::Drop`]).
+    /// A packet without ECT dropped over its queue's ECN threshold ([`NonEct::Drop`]).
     #[cold]
     fn drop_non_ect(&mut self) -> Enqueue {
         self.dropped += 1;
