@@ -65,6 +65,18 @@ fn a_link_down_loses_the_packets_whose_time_on_it_overlaps_the_outage() {
     assert_eq!(col_u64(&r, "failures", "queue_id"), &[2]);
 }
 
+/// The slowed link s0 → h1 (queue 2) carried no more than its 250 Mbps
+/// over the run, and at least nine tenths of it.
+fn fills_250_mbps_and_no_more(r: &Results) {
+    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
+    let t = r.summary_value("sim_time_s").unwrap();
+    assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
+    assert!(
+        tx >= 250e6 * t * 0.9,
+        "{tx} bits in {t} s: the flow does not fill 250 Mbps"
+    );
+}
+
 /// A link slowed to a quarter of its rate carries a quarter: a bulk flow
 /// through it fills the slower rate and no more (line rate on a degraded
 /// link), and nothing is lost to the failure itself.
@@ -80,13 +92,7 @@ fn a_slower_link_carries_its_new_rate() {
         col_u64(&r, "failures", "rate_bps"),
         &[250_000_000, 250_000_000]
     );
-    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
-    let t = r.summary_value("sim_time_s").unwrap();
-    assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
-    assert!(
-        tx >= 250e6 * t * 0.9,
-        "{tx} bits in {t} s: the flow does not fill 250 Mbps"
-    );
+    fills_250_mbps_and_no_more(&r);
 }
 
 /// The same on a port that drops what it cannot mark
@@ -108,13 +114,7 @@ fn a_slower_gated_link_carries_its_new_rate() {
         col_u64(&r, "queues", "marked")[2] > 0,
         "the queue never passed K: the test means nothing"
     );
-    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
-    let t = r.summary_value("sim_time_s").unwrap();
-    assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
-    assert!(
-        tx >= 250e6 * t * 0.9,
-        "{tx} bits in {t} s: the flow does not fill 250 Mbps"
-    );
+    fills_250_mbps_and_no_more(&r);
 }
 
 /// A gray failure loses each packet with its probability, independently:
