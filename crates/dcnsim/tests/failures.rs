@@ -68,7 +68,7 @@ fn a_link_down_loses_the_packets_whose_time_on_it_overlaps_the_outage() {
 /// The slowed link s0 → h1 (queue 2) carried no more than its 250 Mbps
 /// over the run, and at least nine tenths of it.
 fn fills_250_mbps_and_no_more(r: &Results) {
-    let tx = col_u64(&r, "queues", "tx_bytes")[2] as f64 * 8.0;
+    let tx = col_u64(r, "queues", "tx_bytes")[2] as f64 * 8.0;
     let t = r.summary_value("sim_time_s").unwrap();
     assert!(tx <= 250e6 * t * 1.0001, "{tx} bits in {t} s over 250 Mbps");
     assert!(
