@@ -23,7 +23,9 @@ Rounds run the binaries in a rotating order, so none always goes first.
 scenario is written twice beside a temporary directory, with ``ties =
 "seeded"`` and ``ties = "fifo"`` (``threads = 1`` both), and every binary
 runs both in each round; the price is the median of the per-round ratios
-seeded / first-in first-out, per binary, and with two or more binaries the
+seeded / first-in first-out, per binary (and per event: that ratio times
+first-in first-out's events over the seeded run's, since the two orders
+simulate different packets), and with two or more binaries the
 seeded runs are also compared with the first binary's. The two orders
 simulate different packets, so the event counts are checked per order::
 
@@ -53,10 +55,10 @@ def run(binary: str, scenario: str, wall: bool = False) -> tuple:
     return elapsed if wall else user, (m.group(1), m.group(2)) if m else out
 
 
-def timed_rounds(jobs: list, rounds: int, wall: bool) -> dict:
+def timed_rounds(jobs: list, rounds: int, wall: bool) -> tuple:
     """Each job, a (binary, scenario file) pair, run once per round in a
     rotating order; its times, with events and hops checked equal across
-    the binaries that ran the same file."""
+    the binaries that ran the same file, and those counts per file."""
     times = {j: [] for j in jobs}
     counts = {}
     for r in range(rounds):
@@ -69,7 +71,7 @@ def timed_rounds(jobs: list, rounds: int, wall: bool) -> dict:
             first = counts.setdefault(f, (b, c))
             if c != first[1]:
                 raise SystemExit(f"{b} on {f}: events/hops {c} differ from {first[0]}'s {first[1]}")
-    return times
+    return times, {f: c for f, (_, c) in counts.items()}
 
 
 def price(a: argparse.Namespace) -> None:
@@ -87,16 +89,23 @@ def price(a: argparse.Namespace) -> None:
             with open(files[ties], "w") as fh:
                 json.dump({**doc, "ties": ties, "threads": 1}, fh)
         jobs = [(b, files[t]) for b in a.binaries for t in ("seeded", "fifo")]
-        times = timed_rounds(jobs, a.rounds, a.wall)
+        times, counts = timed_rounds(jobs, a.rounds, a.wall)
+    # The two orders simulate different packets, and so a different number
+    # of events: the price per event is the engine's cost apart from that.
+    events = {t: int(counts[files[t]][0]) for t in ("seeded", "fifo")}
     unit = "wall" if a.wall else "user"
     first = times[(a.binaries[0], files["seeded"])]
-    print(f"| binary | median {unit} s, seeded | first-in first-out | seeded order's price | seeded, ratio to first |")
-    print("|---|---|---|---|---|")
+    print(f"events: {events['seeded']:,} seeded, {events['fifo']:,} first-in first-out")
+    print(f"| binary | median {unit} s, seeded | first-in first-out | seeded order's price | per event | "
+          "seeded, ratio to first |")
+    print("|---|---|---|---|---|---|")
     for b in a.binaries:
         s, f = times[(b, files["seeded"])], times[(b, files["fifo"])]
-        p = statistics.median(x / y for x, y in zip(s, f)) - 1
+        ratio = statistics.median(x / y for x, y in zip(s, f))
+        per_event = ratio * events["fifo"] / events["seeded"]
         r = statistics.median(x / y for x, y in zip(s, first))
-        print(f"| {os.path.basename(b)} | {statistics.median(s):.2f} | {statistics.median(f):.2f} | {100 * p:+.1f} % | {r:.3f} |")
+        print(f"| {os.path.basename(b)} | {statistics.median(s):.2f} | {statistics.median(f):.2f} | "
+              f"{100 * (ratio - 1):+.1f} % | {100 * (per_event - 1):+.1f} % | {r:.3f} |")
 
 
 def main() -> None:
@@ -121,7 +130,7 @@ def main() -> None:
     if a.price:
         price(a)
         return
-    times = timed_rounds([(b, a.scenario) for b in a.binaries], a.rounds, a.wall)
+    times, _ = timed_rounds([(b, a.scenario) for b in a.binaries], a.rounds, a.wall)
     base = times[(a.binaries[0], a.scenario)]
     unit = "wall" if a.wall else "user"
     print(f"| binary | median {unit} s | min | median ratio to first | every round |")

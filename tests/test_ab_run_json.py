@@ -66,7 +66,12 @@ def test_the_price_runs_each_build_on_both_orders_on_one_thread(tmp_path):
     # the table's price column is a signed percentage, the ratio to the first build 1.000 for itself
     row = next(line for line in out.splitlines() if line.startswith("| before |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[3].endswith("%") and cells[3][0] in "+-" and cells[4] == "1.000"
+    assert cells[3].endswith("%") and cells[3][0] in "+-" and cells[5] == "1.000"
+    # per event: the run's ratio scaled by the orders' events (990 first-in
+    # first-out, 1,000 seeded), whatever the times were
+    assert "1,000 seeded, 990 first-in first-out" in out
+    run_price, per_event = (float(c.rstrip(" %")) for c in cells[3:5])
+    assert abs((1 + run_price / 100) * 990 / 1000 - 1 - per_event / 100) < 0.0011
 
 
 def test_a_build_that_runs_another_simulation_is_refused(tmp_path):
