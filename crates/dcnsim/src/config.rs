@@ -69,6 +69,14 @@ pub struct QueueConfig {
     pub non_ect: NonEct,
 }
 
+impl QueueConfig {
+    /// Whether this queue drops a packet without ECT that finds it over its
+    /// ECN threshold (`ecn_non_ect = "drop"` on a queue that has one).
+    pub fn drops_non_ect(&self) -> bool {
+        self.non_ect == NonEct::Drop && self.ecn_k.is_some()
+    }
+}
+
 /// `topology.ecn_non_ect`: a packet that is not ECN-capable (no ECT) and
 /// finds the queue over `ecn_k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

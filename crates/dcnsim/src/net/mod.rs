@@ -29,7 +29,7 @@ pub mod routing;
 pub mod topology;
 pub mod trim;
 
-use crate::config::{Limit, NonEct, QueueConfig};
+use crate::config::{Limit, QueueConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::time::{tx_time, SimTime};
 
@@ -408,7 +408,7 @@ impl LinkClass {
             lim_pkts,
             ecn_bytes,
             ecn_pkts,
-            drop_non_ect: cfg.non_ect == NonEct::Drop && cfg.ecn_k.is_some(),
+            drop_non_ect: cfg.drops_non_ect(),
         }
     }
 
@@ -564,7 +564,7 @@ struct LinkRare {
     dropped: u64,
     marked: u64,
     /// Of `dropped`, packets without ECT over the ECN threshold
-    /// ([`NonEct::Drop`]).
+    /// ([`crate::config::NonEct::Drop`]).
     dropped_non_ect: u64,
     /// Bits 64–127 of the occupancy integral.
     byte_time_hi: u64,
@@ -580,7 +580,7 @@ struct LinkRare {
 }
 
 impl LinkRare {
-    /// A packet without ECT dropped over its queue's ECN threshold ([`NonEct::Drop`]).
+    /// A packet without ECT dropped over its queue's ECN threshold ([`crate::config::NonEct::Drop`]).
     #[cold]
     fn drop_non_ect(&mut self) -> Enqueue {
         self.dropped += 1;
@@ -1353,6 +1353,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::NonEct;
     use crate::sim::rng::mix64;
 
     #[test]

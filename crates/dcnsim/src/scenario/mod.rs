@@ -399,7 +399,7 @@ pub fn parse_config_until(
         t.links
             .iter()
             .flat_map(|l| [&l.queue_ab, &l.queue_ba])
-            .any(|q| q.ecn_k.is_some() && q.non_ect == NonEct::Drop)
+            .any(|q| q.drops_non_ect())
     });
     if let (Some(r), Some(t)) = (&topo.ramp, &topo.spec) {
         let with = [
