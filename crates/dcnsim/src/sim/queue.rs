@@ -257,7 +257,7 @@ fn sort16_desc(v: &mut Vec<u64>) {
 }
 
 /// Batcher's network on 16 entries in place (63 steps), out of line: a
-/// tenth of k = 16's instants and fewer of k = 8's take it.
+/// sixth of k = 16's gathers and fewer of k = 8's take it.
 #[inline(never)]
 fn network16(a: &mut [u64; 16]) {
     network!(a; (0, 1), (2, 3), (0, 2), (1, 3), (1, 2), (4, 5), (6, 7), (4, 6), (5, 7), (5, 6),
@@ -851,11 +851,11 @@ impl EventQueue {
         self.inst_h = instant_word(t, self.salt);
         self.ahead = n;
     }
-    /// [`Self::gather`] of an instant of more than 16 (k = 32's hold 46 on
-    /// average): the buffer's 16 entries, then the rest of the walk from
+    /// [`Self::gather`] of an instant of more than 16 (k = 32's hold 46–50
+    /// on average): the buffer's 16 entries, then the rest of the walk from
     /// node `n` (free list `free`), into the instant's buffer, sorted there.
     /// Out of line, so the common instant's walk and network keep their
-    /// registers (inlined, it cost k = 32's gathers a tenth more).
+    /// registers (inlined, it cost k = 32's gathers 9 % more instructions).
     /// Returns the walk's end and the free list.
     #[inline(never)]
     fn gather_more(&mut self, mut n: u32, mut free: u32, t: u64, first: &[u64; 16]) -> (u32, u32) {
