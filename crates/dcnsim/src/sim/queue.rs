@@ -1,11 +1,11 @@
 //! The event engine: a calendar wheel, a coarser far wheel behind it and
 //! an overflow heap, popping in time order; equal-time events in one of two orders:
 //!
-//! * first-in first-out (the default, `ties = "fifo"`), as ns-2 and ns-3
-//!   order them: the papers' simulators, whose phase effects in
-//!   synchronized incast the reproductions inherit (Kulkarni's
-//!   probabilistic retransmission pays off against exactly those);
-//! * by component (`ties = "seeded"`): the event's kind, then its
+//! * first-in first-out (`ties = "fifo"`), as ns-2 and ns-3 order them:
+//!   the papers' simulators, whose phase effects in synchronized incast a
+//!   reviewer may want to see (Kulkarni's probabilistic retransmission
+//!   pays off against exactly those);
+//! * by component (`ties = "seeded"`, the default since issue 42): the event's kind, then its
 //!   component's index scrambled per instant by the seed, then an app's
 //!   tag ([`Event::rank`]). That order is a property of the events alone,
 //!   not of when they were scheduled, so a partitioned run (one queue per
