@@ -93,6 +93,27 @@ def test_validate_command(tmp_path, small_incast_path):
     assert any(ln.startswith(f"{tmp_path / 'missing.toml'}: file:") for ln in out)
 
 
+@needs_core
+def test_validate_checks_each_file_with_the_set_fields(tmp_path, small_incast_path):
+    # the file is valid; each --set is checked as `run --set` would apply it
+    r = cli("validate", str(small_incast_path), "--set", "topology.rate=10")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stdout.strip() == f"{small_incast_path}: topology.rate: expected a rate like '1Gbps', got 10"
+    r = cli("validate", str(small_incast_path), "--set", "apps.7.sru=1KB")
+    assert r.returncode == 2 and "apps.7.sru: no element 7" in r.stdout
+    r = cli("validate", str(small_incast_path), "--set", "topology.buffer=64KB")
+    assert r.returncode == 0 and r.stdout.strip() == f"{small_incast_path}: ok"
+    # a valid change can still raise a doubt, said as a warning
+    r = cli("validate", str(small_incast_path), "--set", "tcp.cc=dctcp")
+    assert r.returncode == 0 and "warning: tcp.cc" in r.stdout
+    # the file is not changed by it
+    assert cli("validate", str(small_incast_path)).stdout.strip() == f"{small_incast_path}: ok"
+    r = cli("validate", str(small_incast_path), "--set", "stop=1s", "--set", "stop=2s")
+    assert r.returncode == 2 and "validate: --set stop is given twice" in r.stderr and r.stdout == ""
+    r = cli("validate", str(tmp_path / "missing.toml"), "--set", "stop=1s")
+    assert r.returncode == 2 and r.stdout.startswith(f"{tmp_path / 'missing.toml'}: file:")
+
+
 # ---------------------------------------------------------------- run
 
 
