@@ -4,7 +4,8 @@ table and the summary's counts, `dcnsim run` prints a `pfc` line (and a
 warning when a paused fabric still dropped), `enabled = false` turns it
 off for a sweep, and a bad table is refused with its field. The physics
 (nothing lost, an ingress held near xoff, head-of-line blocking, HPCC over
-it, one thread) is in crates/dcnsim/tests/pfc.rs and net/pfc.rs."""
+it) is in crates/dcnsim/tests/pfc.rs and net/pfc.rs, its frames crossing
+partitions in crates/dcnsim/tests/parallel.rs."""
 
 from __future__ import annotations
 
@@ -102,15 +103,37 @@ def test_bad_pfc_tables_name_their_field():
     assert any(p.startswith("trimming: not with [pfc]") for p in problems), problems
 
 
-def test_threads_asked_for_run_on_one_and_say_why(capfd):
+def test_a_star_asked_for_threads_runs_on_one_and_says_why(capfd):
     sc = incast({})
     one = dcnsim.run(sc)
     sc.threads = 2
     capfd.readouterr()
     two = dcnsim.run(sc)
     said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dcnsim:")]
-    assert said == ["dcnsim: threads = 2: one thread, as PFC's pauses run on one thread"], said
+    assert said == ["dcnsim: threads = 2: one thread, as the topology has one switch, and every host stays "
+                    "with its switch"], said
     assert two.flows.equals(one.flows) and two.pfc.equals(one.pfc)
+
+
+def test_a_paused_fat_tree_gives_one_threads_bits_on_two(monkeypatch):
+    """Hosts of three pods send to two hosts of the first: the first pod's
+    switches pause the cores, the cores the other pods' switches, across
+    the cut. Two threads write one thread's tables, the pauses' too."""
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    doc = {"name": "pfc-k4", "seed": 7, "stop": "20ms",
+           "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "300KB"},
+           "tcp": {"cc": "newreno", "rto_min": "1ms"}, "pfc": {"xoff": "20KB", "xon": "10KB"},
+           "apps": [{"kind": "bulk", "src": s, "dst": s % 2, "size": "300KB"} for s in range(4, 16)]}
+    one = dcnsim.run({**doc, "threads": 1})
+    two = dcnsim.run({**doc, "threads": 2})
+    assert two.timing["threads"] == 2 and one.timing["threads"] == 1
+    # pauses on the cores' links, both ways: the frames that crossed the cut
+    cores = one.pfc[one.pfc.node.str.startswith("core") | one.pfc.to.str.startswith("core")]
+    assert (cores.pauses > 0).sum() >= 2, cores
+    assert one.summary["packets_dropped"] == 0
+    for t in ("flows", "queues", "pfc", "pfc_log"):
+        assert one.tables[t].equals(two.tables[t]), t
 
 
 def test_the_queues_table_gives_the_limit_in_force():

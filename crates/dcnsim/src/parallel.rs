@@ -20,6 +20,7 @@
 //! from the partition that ran it, before the report is built.
 
 use crate::config::{AppSpec, Config};
+use crate::net::pfc::PauseHandoff;
 use crate::net::{Handoff, Hdr, Packet, PktKind};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
@@ -473,6 +474,12 @@ fn single_reason(cfg: &Config, part: &Partition) -> Option<String> {
         );
     }
     if part.lookahead.is_none_or(|l| l.0 == 0) {
+        if cfg.pfc.is_some() {
+            // PFC's frames cross a link in its delay alone
+            return Some(
+                "a cut link has no delay: PFC's pauses would cross it at once, no lookahead".into(),
+            );
+        }
         return Some("a cut link has no delay and no serialization time: no lookahead".into());
     }
     if cfg.ties != crate::config::Ties::Seeded {
@@ -694,6 +701,16 @@ struct Part {
     outbox: Vec<Handoff>,
     inbox: Vec<Transfer>,
     headers: Vec<Hdr>,
+    pauses: PauseBufs,
+}
+
+/// A partition's buffers for the PFC frames it sends across the cut and
+/// takes in (empty without PFC).
+#[derive(Default)]
+struct PauseBufs {
+    out: Vec<PauseHandoff>,
+    by_part: Vec<Vec<PauseHandoff>>,
+    inbox: Vec<PauseHandoff>,
 }
 
 /// The decider's own state (only the worker that closes a step reads it).
@@ -737,6 +754,9 @@ struct Shared {
     /// in a window, in the order it was enqueued (each cut link has one
     /// sender, so a link's packets come in arrival order).
     inbox: [Vec<Mutex<Vec<Transfer>>>; 2],
+    /// `pauses[slot][dst * n + src]`: the PFC frames partition `src`'s
+    /// switches sent to senders `dst` runs, as `inbox`.
+    pauses: [Vec<Mutex<Vec<PauseHandoff>>>; 2],
     n: usize,
     guard: Option<MemoryGuard>,
     stopped: Mutex<Option<MemoryStop>>,
@@ -759,6 +779,9 @@ pub struct PartStats {
     pub events: u64,
     /// Packets it handed to other partitions.
     pub handed_over: u64,
+    /// PFC frames (PAUSE and RESUME) its switches sent to senders that
+    /// other partitions run.
+    pub pauses_handed_over: u64,
     /// The thread that ran its last window.
     pub thread: Option<std::thread::ThreadId>,
     /// Windows it took part in, and the most events it ran in one.
@@ -932,6 +955,10 @@ pub fn run_on(
                 outbox: Vec::new(),
                 inbox: Vec::new(),
                 headers: Vec::new(),
+                pauses: PauseBufs {
+                    by_part: vec![Vec::new(); n],
+                    ..PauseBufs::default()
+                },
             })
         })
         .collect();
@@ -956,6 +983,7 @@ pub fn run_on(
         roster_changed: Condvar::new(),
         finished: AtomicBool::new(false),
         inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
+        pauses: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         n,
         guard,
         stopped: Mutex::new(None),
@@ -1148,6 +1176,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         outbox,
         inbox,
         headers,
+        pauses,
         ..
     } = part;
     let w = world.as_mut().expect("built");
@@ -1163,6 +1192,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             let t0 = std::time::Instant::now();
             if earlier {
                 take_in(w, me, sh, inbox, headers, slot(win - 1));
+                take_in_pauses(w, me, sh, pauses, slot(win - 1));
             }
             *window_start = w.core.q.processed();
             let ran_full = if w.pending_apps > 0 {
@@ -1172,6 +1202,10 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
                 false
             };
             let sent = post(w, by_part, outbox, sh, stats, slot(win));
+            let sent = sent
+                .into_iter()
+                .chain(post_pauses(w, pauses, sh, stats, slot(win)))
+                .min();
             publish(w, status, sent, ran_full, measure);
             status.busy_ns = t0.elapsed().as_nanos() as u64;
             stats.windows += 1;
@@ -1187,7 +1221,8 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
                 let t0 = std::time::Instant::now();
                 w.run_window(limit, false);
                 let more = post(w, by_part, outbox, sh, stats, slot(win));
-                let sent = status.sent_min.into_iter().chain(more).min();
+                let resumes = post_pauses(w, pauses, sh, stats, slot(win));
+                let sent = status.sent_min.into_iter().chain(more).chain(resumes).min();
                 publish(w, status, sent, false, false);
                 status.busy_ns = t0.elapsed().as_nanos() as u64;
                 let ran = w.core.q.processed() - *window_start;
@@ -1199,9 +1234,11 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
                 w.run_window(end + 1, false);
             }
             post(w, by_part, outbox, sh, stats, slot(win));
+            post_pauses(w, pauses, sh, stats, slot(win));
         }
         Step::Close { win } => {
             take_in(w, me, sh, inbox, headers, slot(win));
+            take_in_pauses(w, me, sh, pauses, slot(win));
             let p = ctx(w);
             status.processed = w.core.q.processed() - p.dup_events;
             status.now = w.core.q.now();
@@ -1483,6 +1520,56 @@ fn take_in(
     }
 }
 
+/// Hand the PFC frames this partition's switches sent to senders in other
+/// partitions to those partitions (slot `at`); the earliest time a RESUME
+/// among them reaches its sender (it serves the sender's link then: an
+/// event the next window must start by).
+fn post_pauses(
+    w: &mut World,
+    b: &mut PauseBufs,
+    sh: &Shared,
+    ps: &mut PartStats,
+    at: usize,
+) -> Option<SimTime> {
+    w.core.links.swap_pause_outbox(&mut b.out);
+    if b.out.is_empty() {
+        return None;
+    }
+    ps.pauses_handed_over += b.out.len() as u64;
+    let node_part = &ctx(w).node_part;
+    let links = &w.core.links;
+    let mut first = None;
+    for &f in &b.out {
+        let dest = node_part[links.info(f.link as usize).from as usize];
+        if !f.paused {
+            first = Some(first.map_or(f.at, |t: SimTime| t.min(f.at)));
+        }
+        b.by_part[dest as usize].push(f);
+    }
+    let me = ctx(w).me as usize;
+    for (d, v) in b.by_part.iter_mut().enumerate() {
+        if !v.is_empty() {
+            sh.pauses[at][d * sh.n + me].lock().unwrap().append(v);
+        }
+    }
+    first
+}
+
+/// Apply the PFC frames the other partitions' switches sent to senders
+/// this partition runs, sender by sender (a fixed order).
+fn take_in_pauses(w: &mut World, me: usize, sh: &Shared, b: &mut PauseBufs, at: usize) {
+    for src in (0..sh.n).filter(|&s| s != me) {
+        std::mem::swap(
+            &mut b.inbox,
+            &mut *sh.pauses[at][me * sh.n + src].lock().unwrap(),
+        );
+        for &f in &b.inbox {
+            w.core.links.accept_pause(&mut w.core.q, f);
+        }
+        b.inbox.clear();
+    }
+}
+
 /// How many packets ahead [`post`] prefetches a packet's arena line and
 /// [`take_in`] the far end's link state and the route's hops (the flow's
 /// route slot twice as far: the hops' address is read from it).
@@ -1576,6 +1663,13 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
         .iter()
         .map(|l| node_part[l.from as usize] as usize)
         .collect();
+    let to: Vec<usize> = parts[0]
+        .core
+        .links
+        .infos()
+        .iter()
+        .map(|l| node_part[l.to as usize] as usize)
+        .collect();
     let host = |h: u32| host_part[h as usize] as usize;
     let ends: Vec<(usize, usize)> = parts[0]
         .flows
@@ -1585,6 +1679,9 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
     for p in 1..parts.len() {
         let (w, o) = two_mut(&mut parts, 0, p);
         w.core.links.absorb(&o.core.links, |l| from[l] == p);
+        w.core
+            .links
+            .absorb_pfc(&o.core.links, |l| from[l] == p, |l| to[l] == p);
         w.core
             .inputs
             .adopt_egresses(&o.core.inputs, |e| from[e] == p);

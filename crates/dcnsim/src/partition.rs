@@ -93,13 +93,6 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
         let why = "in-band telemetry (HPCC) runs on one thread".to_string();
         return ctx.finish(vec![0; n], "single", Some(why));
     }
-    if cfg.pfc.is_some() {
-        // A paused port starts its next packet when a RESUME reaches it
-        // (net/pfc.rs), not at enqueue, so its arrivals are not known a
-        // window ahead.
-        let why = "PFC's pauses run on one thread".to_string();
-        return ctx.finish(vec![0; n], "single", Some(why));
-    }
     if cfg.trimming.is_some()
         || cfg.apps.iter().any(|a| {
             a.tcp()
@@ -221,6 +214,12 @@ impl<'a> Ctx<'a> {
                 let mut t = l.delay + tx_time(wire, l.rate_bps);
                 if !self.is_host(to) {
                     t += cfg.switch_delay;
+                }
+                if cfg.pfc.is_some() {
+                    // a PAUSE or RESUME crosses in the propagation delay
+                    // alone (net/pfc.rs), and a paused port's packet is
+                    // handed over when it starts, past the switch's delay
+                    t = l.delay;
                 }
                 lookahead = Some(lookahead.map_or(t, |m| m.min(t)));
             }
@@ -1287,6 +1286,9 @@ mod tests {
         } else {
             SimTime::ZERO
         };
+        if c.pfc.is_some() {
+            return l.delay;
+        }
         l.delay + sw + tx_time(min_wire_bytes(c) as u64, l.rate_bps)
     }
 

@@ -1087,6 +1087,16 @@ impl World {
             .map(|l| seam.runs_node(l.from) && !seam.runs_node(l.to))
             .collect();
         w.core.links.set_sinks(sinks);
+        // ... and one whose sender another world runs gets this world's
+        // PFC frames through the seam too
+        let remote = w
+            .core
+            .links
+            .infos()
+            .iter()
+            .map(|l| !seam.runs_node(l.from) && seam.runs_node(l.to))
+            .collect();
+        w.core.links.set_remote_senders(remote);
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {
                 cfg: t.clone(),

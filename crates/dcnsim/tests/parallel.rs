@@ -251,6 +251,49 @@ fn gated_queues_give_one_threads_bits_on_two_and_four_threads() {
     same(&one, &with_threads(c, 4));
 }
 
+/// Priority flow control across the cut: hosts of three pods send to two
+/// hosts of the first, so their pod's switches pause the cores and the
+/// cores pause the other pods' switches. A PAUSE or RESUME for a link
+/// whose sender another partition runs is handed to it (a link's delay
+/// ahead, the lookahead under PFC) and a port paused there serves its
+/// queue when the RESUME reaches it, as on one thread: 2 and 4 threads
+/// give one thread's bits, the `pfc` and `pfc_log` tables too, and
+/// nothing is lost.
+#[test]
+fn pfc_pauses_cross_the_cut_and_give_one_threads_bits() {
+    let apps: Vec<String> = (4..16)
+        .map(|s| {
+            format!(
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "300KB"}}"#,
+                s % 2
+            )
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"name": "pfc", "seed": 7, "stop": "20ms", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "300KB"}},
+            "tcp": {{"cc": "newreno", "rto_min": "1ms"}},
+            "pfc": {{"xoff": "20KB", "xon": "10KB"}}, "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    assert!(one.summary_value("pfc_pauses").unwrap() > 0.0, "no pauses");
+    assert_eq!(one.summary_value("packets_dropped"), Some(0.0));
+    for n in [2, 4] {
+        let mut cn = c.clone();
+        cn.threads = Threads::N(n);
+        let (r, stats) = dcnsim::run_measured(&cn, None, None).expect("runs");
+        let s = stats.expect("a partitioned run");
+        assert_eq!(s.parts.len(), n as usize);
+        let crossed: u64 = s.parts.iter().map(|p| p.pauses_handed_over).sum();
+        assert!(crossed > 0, "{n} threads: no PFC frame crossed the cut");
+        same(&one, &r);
+        same(&one, &with_threads(c.clone(), n));
+    }
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(

@@ -152,10 +152,11 @@ fn a_paused_link_blocks_a_flow_that_crosses_no_congested_port() {
     assert!(pauses[s0] > 0, "s1 paused the link from s0");
 }
 
-/// Same scenario and seed, the same bits; and the run states that PFC
-/// keeps it on one thread when two are asked for.
+/// Same scenario and seed, the same bits; and a star, which no cut
+/// divides, stays on one thread when two are asked for (a fat-tree's
+/// PFC frames cross partitions: tests/parallel.rs).
 #[test]
-fn pfc_runs_are_deterministic_and_on_one_thread() {
+fn pfc_runs_are_deterministic_and_a_star_stays_on_one_thread() {
     let mut doc = incast(16, "1MB", json!({}));
     let a = run_checked(&doc);
     let b = run_checked(&doc);

@@ -92,6 +92,17 @@ pub struct PfcCounts {
     pub max_held: u64,
 }
 
+/// A PAUSE or RESUME for a link whose sender another world runs (see
+/// [`Links::set_remote_senders`]): handed to that world, which applies it
+/// as its own ([`Links::accept_pause`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PauseHandoff {
+    /// When it reaches the link's sender.
+    pub at: SimTime,
+    pub link: u32,
+    pub paused: bool,
+}
+
 /// The fabric's PFC: per directed link its [`Port`]; empty when off.
 #[derive(Clone, Debug)]
 pub struct Pfc {
@@ -99,8 +110,16 @@ pub struct Pfc {
     xoff: Limit,
     xon: Limit,
     /// Every PAUSE and RESUME sent, in the order sent: (when it reaches
-    /// the sender, link, paused?).
-    log: Vec<(SimTime, u32, bool)>,
+    /// the sender, link, paused?, the key of the event that sent it).
+    /// The key orders frames that reach their senders at one time as one
+    /// queue ran their events, when partitions' logs are merged (a world
+    /// that runs the whole model sends them in that order, and its key is
+    /// not kept: 0).
+    log: Vec<(SimTime, u32, bool, u128)>,
+    /// Per link, whether another world runs its sender (empty: none).
+    remote: Vec<bool>,
+    /// Frames for such links since the last [`Links::swap_pause_outbox`].
+    out: Vec<PauseHandoff>,
 }
 
 impl Default for Pfc {
@@ -111,6 +130,8 @@ impl Default for Pfc {
             xoff: Limit::Bytes(0),
             xon: Limit::Bytes(0),
             log: Vec::new(),
+            remote: Vec::new(),
+            out: Vec::new(),
         }
     }
 }
@@ -154,7 +175,15 @@ impl Pfc {
                         + p.changes.capacity() * 16
                 })
                 .sum::<usize>()
-            + self.log.capacity() * 16
+            + self.log.capacity() * std::mem::size_of::<(SimTime, u32, bool, u128)>()
+            + self.remote.capacity()
+            + self.out.capacity() * std::mem::size_of::<PauseHandoff>()
+    }
+
+    /// Whether another world runs the sender of link `i`.
+    #[inline]
+    fn remote(&self, i: usize) -> bool {
+        self.remote.get(i).is_some_and(|&r| r)
     }
 }
 
@@ -194,7 +223,83 @@ impl Links {
             xoff: cfg.xoff,
             xon: cfg.xon,
             log: Vec::new(),
+            remote: Vec::new(),
+            out: Vec::new(),
         };
+    }
+
+    /// Mark the links whose sending end another world runs (`remote[l]`):
+    /// the PAUSE and RESUME frames this world's switches send them go to
+    /// the outbox ([`Self::swap_pause_outbox`]), for that world's
+    /// [`Self::accept_pause`], instead of to a sender here. No-op with
+    /// PFC off.
+    pub fn set_remote_senders(&mut self, remote: Vec<bool>) {
+        if !self.pfc.on() {
+            return;
+        }
+        assert_eq!(remote.len(), self.hot.len(), "one flag per link");
+        self.pfc.remote = if remote.iter().any(|&r| r) {
+            remote
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// The frames sent to other worlds' senders since the last call, in
+    /// the order sent, into `buf` (cleared), whose allocation the outbox
+    /// takes in exchange.
+    pub fn swap_pause_outbox(&mut self, buf: &mut Vec<PauseHandoff>) {
+        buf.clear();
+        std::mem::swap(&mut self.pfc.out, buf);
+    }
+
+    /// A PAUSE or RESUME that another world's switch sent to the sender of
+    /// link `f.link`, run here: applied at `f.at` as if sent here (a
+    /// RESUME serves the link then, as [`Self::release`]'s does).
+    pub fn accept_pause(&mut self, q: &mut EventQueue, f: PauseHandoff) {
+        let p = &mut self.pfc.ports[f.link as usize];
+        debug_assert!(p.changes.back().is_none_or(|&(t, _)| t <= f.at));
+        p.changes.push_back((f.at, f.paused));
+        if !f.paused {
+            q.schedule(f.at, Event::Serve(f.link));
+        }
+    }
+
+    /// Absorb from `other` (another world of the same model, its run
+    /// ended) the PFC state of the links it ran: a port's egress side
+    /// (its queue, serializer and the frames that reached it) where it
+    /// ran the link's sender (`sender(l)`), its ingress side (the bytes
+    /// held, the frames sent and their counts) where it ran the far end
+    /// (`far_end(l)`); and its log.
+    pub fn absorb_pfc(
+        &mut self,
+        other: &Links,
+        sender: impl Fn(usize) -> bool,
+        far_end: impl Fn(usize) -> bool,
+    ) {
+        if !self.pfc.on() {
+            return;
+        }
+        for (l, (p, o)) in self.pfc.ports.iter_mut().zip(&other.pfc.ports).enumerate() {
+            if sender(l) {
+                p.waiting = o.waiting.clone();
+                p.waiting_bytes = o.waiting_bytes;
+                p.serving_in = o.serving_in;
+                p.serving_wire = o.serving_wire;
+                p.armed = o.armed;
+                p.changes = o.changes.clone();
+                p.paused = o.paused;
+            }
+            if far_end(l) {
+                p.held = o.held;
+                p.held_pkts = o.held_pkts;
+                p.xoff_sent = o.xoff_sent;
+                p.counts = o.counts;
+                p.pause_from = o.pause_from;
+            }
+        }
+        self.pfc.log.extend_from_slice(&other.pfc.log);
+        self.pfc.remote = Vec::new();
     }
 
     /// Whether PFC is on.
@@ -222,9 +327,12 @@ impl Links {
     /// (whose sender it pauses), and whether it pauses. In time order.
     pub fn pfc_log(&self) -> Vec<(SimTime, u32, bool)> {
         let mut log = self.pfc.log.clone();
-        // sent in time order, each a link's delay ahead: stable by arrival
-        log.sort_by_key(|&(t, _, _)| t);
-        log
+        // sent in time order, each a link's delay ahead: stable by arrival,
+        // then by the sending event (merged partitions' logs)
+        log.sort_by_key(|&(t, _, _, key)| (t, key));
+        log.into_iter()
+            .map(|(t, l, paused, _)| (t, l, paused))
+            .collect()
     }
 
     /// Packet `h`, come in on `input` (`NO_LINK`: from the host), offered
@@ -289,8 +397,17 @@ impl Links {
                 ing.counts.pauses += 1;
                 let t = now + self.info[i].delay;
                 ing.pause_from = t;
-                ing.changes.push_back((t, true));
-                self.pfc.log.push((t, input, true));
+                if self.pfc.remote(i) {
+                    let f = PauseHandoff {
+                        at: t,
+                        link: input,
+                        paused: true,
+                    };
+                    self.pfc.out.push(f);
+                } else {
+                    self.pfc.ports[i].changes.push_back((t, true));
+                }
+                self.pfc.log.push((t, input, true, q.last_key()));
             }
         }
         if self.hot[l].st.free_at <= now {
@@ -381,9 +498,19 @@ impl Links {
             ing.xoff_sent = false;
             let t = q.now() + self.info[i].delay;
             ing.counts.paused_ps += (t - ing.pause_from).0;
-            ing.changes.push_back((t, false));
-            self.pfc.log.push((t, input, false));
-            q.schedule(t, Event::Serve(input));
+            self.pfc.log.push((t, input, false, q.last_key()));
+            if self.pfc.remote(i) {
+                // that world serves its sender when the frame reaches it
+                let f = PauseHandoff {
+                    at: t,
+                    link: input,
+                    paused: false,
+                };
+                self.pfc.out.push(f);
+            } else {
+                self.pfc.ports[i].changes.push_back((t, false));
+                q.schedule(t, Event::Serve(input));
+            }
         }
     }
 

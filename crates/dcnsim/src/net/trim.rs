@@ -28,7 +28,7 @@
 //! enters the link's ring (its propagation pipe) when it starts
 //! serialization, so its arrival at the far end is the ring's as before.
 
-use super::{flags, Enqueue, Hdr, Link, Links, PktKind, Slot};
+use super::{flags, Enqueue, Handoff, Hdr, Link, Links, PktKind, Slot, NOT_A_SINK};
 use crate::config::{Limit, TrimConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::Rng;
@@ -357,11 +357,25 @@ impl Links {
         st.buffered += 1;
         let arrive = depart + c.delay;
         Self::add_area(st, rare, wire as u128 * (depart.0 - at.0) as u128);
-        if st.len == 0 {
+        // a PFC link whose far end another world runs (trimming's links
+        // are never cut): handed over as a FIFO sink's packet is
+        // ([`Self::enqueue_on`]), its ring kept for the accounting alone
+        let sink = self
+            .sinks
+            .get(link as usize)
+            .is_some_and(|&c| c != NOT_A_SINK);
+        if sink {
+            self.outbox.push(Handoff { link, arrive, h });
+        } else if st.len == 0 {
             q.schedule(arrive, Event::Arrive(link));
         }
         if st.len > st.mask {
-            Self::grow(st, &mut self.pool);
+            if sink {
+                Self::retire_arrived(st, &self.pool, now);
+            }
+            if st.len > st.mask {
+                Self::grow(st, &mut self.pool);
+            }
         }
         let tail = st.base + (st.head.wrapping_add(st.len) & st.mask);
         *self.pool.get_mut(tail) = Slot { arrive, h };
