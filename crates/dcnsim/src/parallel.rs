@@ -20,6 +20,7 @@
 //! from the partition that ran it, before the report is built.
 
 use crate::config::{AppSpec, Config};
+use crate::net::int::IntStack;
 use crate::net::pfc::PauseHandoff;
 use crate::net::{Handoff, Hdr, Packet, PktKind};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
@@ -702,6 +703,16 @@ struct Part {
     inbox: Vec<Transfer>,
     headers: Vec<Hdr>,
     pauses: PauseBufs,
+    ints: IntBufs,
+}
+
+/// With in-band telemetry on, the records of the packets a partition
+/// hands over and takes in, one per packet, beside them (empty when off:
+/// a packet's records live in its world's side table, net/int.rs).
+#[derive(Default)]
+struct IntBufs {
+    by_part: Vec<Vec<IntStack>>,
+    inbox: Vec<IntStack>,
 }
 
 /// A partition's buffers for the PFC frames it sends across the cut and
@@ -757,6 +768,9 @@ struct Shared {
     /// `pauses[slot][dst * n + src]`: the PFC frames partition `src`'s
     /// switches sent to senders `dst` runs, as `inbox`.
     pauses: [Vec<Mutex<Vec<PauseHandoff>>>; 2],
+    /// `ints[slot][dst * n + src]`: with INT on, the records of the
+    /// packets in `inbox[slot][dst * n + src]`, one each, in its order.
+    ints: [Vec<Mutex<Vec<IntStack>>>; 2],
     n: usize,
     guard: Option<MemoryGuard>,
     stopped: Mutex<Option<MemoryStop>>,
@@ -959,6 +973,10 @@ pub fn run_on(
                     by_part: vec![Vec::new(); n],
                     ..PauseBufs::default()
                 },
+                ints: IntBufs {
+                    by_part: vec![Vec::new(); n],
+                    ..IntBufs::default()
+                },
             })
         })
         .collect();
@@ -984,6 +1002,7 @@ pub fn run_on(
         finished: AtomicBool::new(false),
         inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         pauses: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
+        ints: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         n,
         guard,
         stopped: Mutex::new(None),
@@ -1177,6 +1196,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         inbox,
         headers,
         pauses,
+        ints,
         ..
     } = part;
     let w = world.as_mut().expect("built");
@@ -1191,7 +1211,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         } => {
             let t0 = std::time::Instant::now();
             if earlier {
-                take_in(w, me, sh, inbox, headers, slot(win - 1));
+                take_in(w, me, sh, inbox, headers, ints, slot(win - 1));
                 take_in_pauses(w, me, sh, pauses, slot(win - 1));
             }
             *window_start = w.core.q.processed();
@@ -1201,7 +1221,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             } else {
                 false
             };
-            let sent = post(w, by_part, outbox, sh, stats, slot(win));
+            let sent = post(w, by_part, outbox, ints, sh, stats, slot(win));
             let sent = sent
                 .into_iter()
                 .chain(post_pauses(w, pauses, sh, stats, slot(win)))
@@ -1220,7 +1240,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             if !status.ran_full {
                 let t0 = std::time::Instant::now();
                 w.run_window(limit, false);
-                let more = post(w, by_part, outbox, sh, stats, slot(win));
+                let more = post(w, by_part, outbox, ints, sh, stats, slot(win));
                 let resumes = post_pauses(w, pauses, sh, stats, slot(win));
                 let sent = status.sent_min.into_iter().chain(more).chain(resumes).min();
                 publish(w, status, sent, false, false);
@@ -1233,11 +1253,11 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             if let Some(end) = end {
                 w.run_window(end + 1, false);
             }
-            post(w, by_part, outbox, sh, stats, slot(win));
+            post(w, by_part, outbox, ints, sh, stats, slot(win));
             post_pauses(w, pauses, sh, stats, slot(win));
         }
         Step::Close { win } => {
-            take_in(w, me, sh, inbox, headers, slot(win));
+            take_in(w, me, sh, inbox, headers, ints, slot(win));
             take_in_pauses(w, me, sh, pauses, slot(win));
             let p = ctx(w);
             status.processed = w.core.q.processed() - p.dup_events;
@@ -1421,6 +1441,7 @@ fn post(
     w: &mut World,
     by_part: &mut [Vec<Transfer>],
     out: &mut Vec<Handoff>,
+    ints: &mut IntBufs,
     sh: &Shared,
     ps: &mut PartStats,
     at: usize,
@@ -1431,8 +1452,9 @@ fn post(
     }
     // borrowed from the seam alone, beside the arena it releases from (a
     // clone was a copy of every node's partition per window: 37 KB at k = 32)
-    let (seam, arena, links) = (&w.core.seam, &mut w.core.arena, &w.core.links);
+    let (seam, arena, links) = (&w.core.seam, &mut w.core.arena, &mut w.core.links);
     let node_part = &seam_ctx(&**seam).node_part;
+    let int = links.int.on();
     let mut first = SimTime(u64::MAX);
     for (i, &Handoff { link, arrive, h }) in out.iter().enumerate() {
         // the packet's line is cold (the switches forwarded its header
@@ -1442,6 +1464,10 @@ fn post(
         }
         let dest = node_part[links.to(link) as usize];
         let pkt = arena.copy_out(h.id);
+        if int {
+            // its records leave with it (the id is this world's to reuse)
+            ints.by_part[dest as usize].push(links.int.take(h.id));
+        }
         arena.release(h.id);
         ps.handed_over += 1;
         first = first.min(arrive);
@@ -1462,6 +1488,12 @@ fn post(
                 std::mem::swap(&mut *inbox, v);
             } else {
                 inbox.append(v);
+            }
+            if int {
+                sh.ints[at][d * sh.n + me]
+                    .lock()
+                    .unwrap()
+                    .append(&mut ints.by_part[d]);
             }
         }
     }
@@ -1486,6 +1518,7 @@ fn take_in(
     sh: &Shared,
     buf: &mut Vec<Transfer>,
     hs: &mut Vec<Hdr>,
+    ints: &mut IntBufs,
     at: usize,
 ) {
     for src in 0..sh.n {
@@ -1498,6 +1531,16 @@ fn take_in(
             id: w.core.arena.alloc(&t.pkt),
             ..t.h
         }));
+        if w.core.links.int.on() {
+            std::mem::swap(
+                &mut ints.inbox,
+                &mut *sh.ints[at][me * sh.n + src].lock().unwrap(),
+            );
+            debug_assert_eq!(ints.inbox.len(), hs.len(), "a record set per packet");
+            for (h, s) in hs.iter().zip(ints.inbox.drain(..)) {
+                w.core.links.int.set(h.id, s);
+            }
+        }
         for (i, (t, h)) in buf.iter().zip(hs.iter_mut()).enumerate() {
             // the flow's route slot, then the hops it names: two dependent
             // misses a packet, started two and one strides ahead

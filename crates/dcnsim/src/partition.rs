@@ -87,12 +87,6 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
     if threads <= 1 || n == 0 {
         return ctx.finish(vec![0; n], "single", None);
     }
-    if cfg.int {
-        // INT records live in one world's side table (net/int.rs), which
-        // a packet handed to another partition would leave behind.
-        let why = "in-band telemetry (HPCC) runs on one thread".to_string();
-        return ctx.finish(vec![0; n], "single", Some(why));
-    }
     if cfg.trimming.is_some()
         || cfg.apps.iter().any(|a| {
             a.tcp()

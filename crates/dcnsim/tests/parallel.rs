@@ -294,6 +294,48 @@ fn pfc_pauses_cross_the_cut_and_give_one_threads_bits() {
     }
 }
 
+/// HPCC's in-band telemetry across the cut: a data packet's records (one
+/// per switch egress, the cut link's written by the sender's world) leave
+/// with it, and its ACK's (its data's, carried back) cross back the same
+/// way, so each sender's window follows the same records on 1, 2 and 4
+/// threads: the same bits, with PFC (its frames crossing too) and
+/// without it, where shallow buffers drop packets (whose records are
+/// cleared on either side of the cut).
+#[test]
+fn int_records_cross_the_cut_and_give_one_threads_bits() {
+    for (pfc, buffer) in [(true, "1MB"), (false, "60KB")] {
+        let apps: Vec<String> = (4..16)
+            .map(|s| {
+                format!(
+                    r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "1MB"}}"#,
+                    s % 2
+                )
+            })
+            .chain(five_along("2ms").into_iter().take(4))
+            .collect();
+        let pfc = if pfc { r#""pfc": {}, "# } else { "" };
+        let doc = format!(
+            r#"{{"name": "hpcc", "seed": 11, "stop": "10ms", "threads": 1, {pfc}
+                "topology": {{"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us",
+                             "buffer": "{buffer}"}},
+                "tcp": {{"transport": "hpcc", "mss": 4096}}, "apps": [{}]}}"#,
+            apps.join(",")
+        );
+        let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+        assert!(c.int, "HPCC turns INT on");
+        let one = with_threads(c.clone(), 1);
+        assert!(one.summary_value("hpcc_window_updates").unwrap() > 0.0);
+        if pfc.is_empty() {
+            assert!(
+                one.summary_value("packets_dropped").unwrap() > 0.0,
+                "no drops"
+            );
+        }
+        same(&one, &with_threads(c.clone(), 2));
+        same(&one, &with_threads(c, 4));
+    }
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(

@@ -19,6 +19,9 @@
 //! given a link class whose drop-tail limit is zero, so each of its
 //! enqueues takes the FIFO's cold over-limit branch, which enqueues it
 //! under its real class and writes the record ([`super::Links::enqueue_int`]).
+//! On several threads a packet handed to another partition takes its
+//! records with it (crates/dcnsim/src/parallel.rs), and a cut egress
+//! writes its record in the sink's enqueue ([`super::Links::enqueue_sink_int`]).
 //!
 //! **What a record says** (the FIFO's departure times are known when a
 //! packet is enqueued, net/mod.rs): `ts` is the end of the packet's
@@ -184,6 +187,33 @@ impl Links {
             self.int.clear(h.id);
         }
         Some(res)
+    }
+
+    /// [`Self::enqueue_int`] on an INT egress whose far end is a sink (its
+    /// world hands the packet, and its records, to the far end's): the
+    /// sink's enqueue under the link's real class, the record written.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn enqueue_sink_int(
+        &mut self,
+        link: u32,
+        real: u32,
+        h: Hdr,
+        q: &mut EventQueue,
+        start_delay: SimTime,
+        input: u32,
+    ) -> Enqueue {
+        let l = link as usize;
+        let own = std::mem::replace(&mut self.sinks[l], real);
+        let res = self.enqueue_on::<true>(link, h, q, start_delay, input);
+        self.sinks[l] = own;
+        if res == Enqueue::Queued && carries_int(&h) {
+            let hop = self.int_hop(link, h.wire);
+            self.int.slot(h.id).push(hop);
+        } else if res == Enqueue::Dropped {
+            self.int.clear(h.id);
+        }
+        res
     }
 
     /// The record of the packet just enqueued on link `link` (right after

@@ -1048,6 +1048,9 @@ impl Links {
             .get(link as usize)
             .is_some_and(|&c| c != NOT_A_SINK)
         {
+            if let Some(real) = self.int.real_class(link as usize) {
+                return self.enqueue_sink_int(link, real, h, q, start_delay, input);
+            }
             return self.enqueue_on::<true>(link, h, q, start_delay, input);
         }
         if !self.prio.is_empty() {
