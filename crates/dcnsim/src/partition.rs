@@ -87,18 +87,6 @@ pub fn partition(cfg: &Config, threads: u32) -> Partition {
     if threads <= 1 || n == 0 {
         return ctx.finish(vec![0; n], "single", None);
     }
-    if cfg.trimming.is_some()
-        || cfg.apps.iter().any(|a| {
-            a.tcp()
-                .is_some_and(|t| t.transport == crate::config::Transport::Ndp)
-        })
-    {
-        // A priority link starts its next packet at an event of its own
-        // (net/trim.rs), not at enqueue, so its arrivals are not known a
-        // window ahead; an NDP receiver's pacer serves all its senders.
-        let why = "trimming queues and NDP run on one thread".to_string();
-        return ctx.finish(vec![0; n], "single", Some(why));
-    }
     // `base`: what the structure alone ties together (a host and every node
     // it links to: its access link is never cut); `full`: plus the apps.
     let mut base = Dsu::new(n);
@@ -206,7 +194,9 @@ impl<'a> Ctx<'a> {
             cut_capacity_bps = cut_capacity_bps.saturating_add(l.rate_bps);
             for to in [l.b, l.a] {
                 let mut t = l.delay + tx_time(wire, l.rate_bps);
-                if !self.is_host(to) {
+                if !self.is_host(to) && cfg.trimming.is_none() {
+                    // (a trimming port's packet is handed over when it
+                    // starts, past the switch's delay: net/trim.rs)
                     t += cfg.switch_delay;
                 }
                 if cfg.pfc.is_some() {
@@ -1283,6 +1273,11 @@ mod tests {
         if c.pfc.is_some() {
             return l.delay;
         }
+        let sw = if c.trimming.is_some() {
+            SimTime::ZERO
+        } else {
+            sw
+        };
         l.delay + sw + tx_time(min_wire_bytes(c) as u64, l.rate_bps)
     }
 

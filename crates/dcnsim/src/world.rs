@@ -432,7 +432,9 @@ impl Core {
     /// host as the sender computed it, and interned here once per flow),
     /// or `(NO_ROUTE, NO_LINK)` where packets are routed from the tables.
     pub fn resume_route(&mut self, pkt: &Packet, link: u32) -> (u32, u32) {
-        if !self.paths.enabled {
+        // a trimmed header bounced back to its sender is routed from the
+        // tables at every hop (`bounce`), wherever it crosses
+        if !self.paths.enabled || pkt.flags & flags::BOUNCED != 0 {
             return (NO_ROUTE, NO_LINK);
         }
         let mut e = self.source_route(pkt.src, pkt);

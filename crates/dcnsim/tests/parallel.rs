@@ -336,6 +336,41 @@ fn int_records_cross_the_cut_and_give_one_threads_bits() {
     }
 }
 
+/// NDP over trimming switches across the cut: a priority link hands its
+/// packet over when its serialization starts (a header overtakes waiting
+/// data, so departures are not known at enqueue), a receiver's pull
+/// pacer runs where the receiver is, and a trimmed header bounced back
+/// to its sender (`return_to_sender`, routed from the tables) crosses
+/// like any packet. Shallow queues trim, bounce and drop headers; 2 and 4
+/// threads give one thread's bits.
+#[test]
+fn ndp_and_trimming_cross_the_cut_and_give_one_threads_bits() {
+    let apps: Vec<String> = (2..16)
+        .map(|s| {
+            format!(
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "1MB"}}"#,
+                s % 2
+            )
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"name": "ndp", "seed": 3, "stop": "5ms", "threads": 1,
+            "topology": {{"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us",
+                         "buffer": "20000B"}},
+            "tcp": {{"transport": "ndp", "mss": 9000, "header": 64}},
+            "trimming": {{"return_to_sender": true, "header_buffer": "300B"}},
+            "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let c = dcnsim::scenario::parse_config_str(&doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    for k in ["packets_trimmed", "headers_bounced", "ndp_pulls"] {
+        assert!(one.summary_value(k).unwrap() > 0.0, "no {k}");
+    }
+    same(&one, &with_threads(c.clone(), 2));
+    same(&one, &with_threads(c, 4));
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(

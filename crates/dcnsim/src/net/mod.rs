@@ -1043,10 +1043,13 @@ impl Links {
                 return res;
             }
         }
-        if self
-            .sinks
-            .get(link as usize)
-            .is_some_and(|&c| c != NOT_A_SINK)
+        // (a priority link's sink hands its packet over when it starts:
+        // net/trim.rs)
+        if self.prio.is_empty()
+            && self
+                .sinks
+                .get(link as usize)
+                .is_some_and(|&c| c != NOT_A_SINK)
         {
             if let Some(real) = self.int.real_class(link as usize) {
                 return self.enqueue_sink_int(link, real, h, q, start_delay, input);
@@ -1115,10 +1118,6 @@ impl Links {
         if !sink.iter().any(|&s| s) {
             return;
         }
-        assert!(
-            self.prio.is_empty(),
-            "a link with priority queues cannot end in a sink"
-        );
         self.sinks = vec![NOT_A_SINK; sink.len()];
         for (l, _) in sink.iter().enumerate().filter(|s| *s.1) {
             let own = self.hot[l].st.class;
@@ -1203,6 +1202,10 @@ impl Links {
         for i in (0..self.hot.len()).filter(|&i| theirs(i)) {
             self.hot[i] = other.hot[i];
             self.max[i] = other.max[i];
+            if let (Some(p), Some(o)) = (self.prio.get_mut(i), other.prio.get(i)) {
+                // its priority queues and what they trimmed, bounced, dropped
+                *p = o.clone();
+            }
         }
         self.absorb_failures(other, &theirs);
     }

@@ -46,7 +46,7 @@ struct Waiting {
 }
 
 /// A link's two queues.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Prio {
     hi: VecDeque<Waiting>,
     lo: VecDeque<Waiting>,

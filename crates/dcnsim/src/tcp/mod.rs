@@ -725,6 +725,9 @@ impl TcpFlow {
         if let (Some(d), Some(r)) = (self.dcqcn.as_deref_mut(), rx.dcqcn.as_deref()) {
             d.absorb(r);
         }
+        if let (Some(n), Some(r)) = (self.ndp.as_deref_mut(), rx.ndp.as_deref()) {
+            n.absorb_receiver(r);
+        }
     }
 
     /// Whether the flow runs a transport of its own (NDP, Swift, HPCC,

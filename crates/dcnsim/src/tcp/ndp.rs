@@ -62,6 +62,14 @@ pub struct NdpState {
 }
 
 impl NdpState {
+    /// Take the receiver's fields from `rx`, the state another world of
+    /// the same model kept for this flow's receiving end.
+    pub fn absorb_receiver(&mut self, rx: &NdpState) {
+        self.pulls_asked = rx.pulls_asked;
+        self.pulls_released = rx.pulls_released;
+        self.queued = rx.queued;
+    }
+
     /// Pulls the receiver has asked for that its pacer has not released.
     pub fn pulls_pending(&self) -> u32 {
         self.pulls_asked - self.pulls_released
