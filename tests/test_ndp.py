@@ -105,3 +105,25 @@ def test_the_shipped_incast_trims_instead_of_timing_out(tmp_path):
     s = json.loads((off / "summary.json").read_text())
     assert "packets_trimmed" not in s and s["timeouts"] > 0 and s["packets_dropped"] > 0
 
+
+
+def test_a_trimming_fat_tree_gives_one_threads_bits_on_two(monkeypatch):
+    """NDP senders in three pods into two hosts of the first, over 20 KB
+    trimming queues that bounce headers: two threads (the priority links
+    handing packets across the cut as they start, bounced headers crossing
+    back) write one thread's tables."""
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    doc = {"name": "ndp-k4", "seed": 3, "stop": "5ms",
+           "topology": {"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us", "buffer": "20000B"},
+           "tcp": {"transport": "ndp", "mss": 9000, "header": 64},
+           "trimming": {"return_to_sender": True, "header_buffer": "300B"},
+           "apps": [{"kind": "bulk", "src": s, "dst": s % 2, "size": "1MB"} for s in range(2, 16)]}
+    one = dcnsim.run({**doc, "threads": 1})
+    two = dcnsim.run({**doc, "threads": 2})
+    assert one.timing["threads"] == 1 and two.timing["threads"] == 2
+    assert one.summary["packets_trimmed"] > 0 and one.summary["headers_bounced"] > 0
+    for t in ("flows", "queues", "queue_inputs"):
+        assert one.tables[t].equals(two.tables[t]), t
+    assert {k: v for k, v in one.summary.items() if k not in ("wall_s", "threads", "workers")} == \
+        {k: v for k, v in two.summary.items() if k not in ("wall_s", "threads", "workers")}
