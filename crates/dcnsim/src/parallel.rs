@@ -761,6 +761,10 @@ struct Shared {
     roster: Mutex<()>,
     roster_changed: Condvar,
     finished: AtomicBool,
+    /// A partition's step panicked (a bug): its payload, re-raised once
+    /// every worker has left, instead of the others waiting for that
+    /// partition at the barrier for ever.
+    panicked: Mutex<Option<Box<dyn std::any::Any + Send>>>,
     /// `inbox[slot][dst * n + src]`: what partition `src` handed to `dst`
     /// in a window, in the order it was enqueued (each cut link has one
     /// sender, so a link's packets come in arrival order).
@@ -1000,6 +1004,7 @@ pub fn run_on(
         roster: Mutex::new(()),
         roster_changed: Condvar::new(),
         finished: AtomicBool::new(false),
+        panicked: Mutex::new(None),
         inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         pauses: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         ints: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
@@ -1044,6 +1049,9 @@ pub fn run_on(
         all
     });
     let wall_ns = t0.elapsed().as_nanos() as u64;
+    if let Some(payload) = sh.panicked.lock().unwrap().take() {
+        std::panic::resume_unwind(payload);
+    }
     let mut statuses = Vec::with_capacity(n);
     let mut worlds = Vec::with_capacity(n);
     let mut part_stats = Vec::with_capacity(n);
@@ -1159,7 +1167,21 @@ fn take(sh: &Shared, cfg: &Config, p: usize, g: u64, step: Step) -> bool {
     {
         return false;
     }
-    do_step(sh, cfg, p, &mut sh.parts[p].lock().unwrap(), step);
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        do_step(sh, cfg, p, &mut sh.parts[p].lock().unwrap(), step);
+    }));
+    if let Err(payload) = ran {
+        // This partition never finishes the step, so no worker would
+        // decide the next: end the run here (every worker leaves at
+        // `Done`) and let `run_on` re-raise the panic.
+        sh.panicked.lock().unwrap().get_or_insert(payload);
+        *sh.step.lock().unwrap() = (g + 1, Step::Done);
+        sh.finished.store(true, Ordering::Relaxed);
+        sh.gate.open(g + 1);
+        let _held = sh.roster.lock().unwrap();
+        sh.roster_changed.notify_all();
+        return true;
+    }
     if sh.done.fetch_add(1, Ordering::AcqRel) + 1 == sh.n {
         sh.done.store(0, Ordering::Relaxed);
         let next = decide(sh, step);
@@ -1177,6 +1199,11 @@ fn take(sh: &Shared, cfg: &Config, p: usize, g: u64, step: Step) -> bool {
 /// Partition `me`'s part of `step`.
 fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
     if step == Step::Build {
+        // fault injection for the test that a partition's panic ends the
+        // run (tests/parallel.rs), not a setting
+        if std::env::var("DCNSIM_TEST_PANIC_IN_PARTITION").is_ok_and(|v| v == me.to_string()) {
+            panic!("DCNSIM_TEST_PANIC_IN_PARTITION: partition {me} panics as asked");
+        }
         let ctx = part.ctx.take().expect("built once");
         let mut w = World::with_seam(cfg, ctx, sh.routes.clone());
         if let Some(g) = sh.guard {
