@@ -1200,7 +1200,7 @@ fn take(sh: &Shared, cfg: &Config, p: usize, g: u64, step: Step) -> bool {
 fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
     if step == Step::Build {
         // fault injection for the test that a partition's panic ends the
-        // run (tests/parallel.rs), not a setting
+        // run (tests/parallel_panic.rs), not a setting
         if std::env::var("DCNSIM_TEST_PANIC_IN_PARTITION").is_ok_and(|v| v == me.to_string()) {
             panic!("DCNSIM_TEST_PANIC_IN_PARTITION: partition {me} panics as asked");
         }
@@ -1726,20 +1726,17 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
         app_home,
         ..
     } = &*ctxs[0];
-    let from: Vec<usize> = parts[0]
+    // each link's sending end's partition and its far end's
+    let (from, to): (Vec<usize>, Vec<usize>) = parts[0]
         .core
         .links
         .infos()
         .iter()
-        .map(|l| node_part[l.from as usize] as usize)
-        .collect();
-    let to: Vec<usize> = parts[0]
-        .core
-        .links
-        .infos()
-        .iter()
-        .map(|l| node_part[l.to as usize] as usize)
-        .collect();
+        .map(|l| {
+            let part = |n: u32| node_part[n as usize] as usize;
+            (part(l.from), part(l.to))
+        })
+        .unzip();
     let host = |h: u32| host_part[h as usize] as usize;
     let ends: Vec<(usize, usize)> = parts[0]
         .flows

@@ -193,18 +193,18 @@ impl<'a> Ctx<'a> {
             cut_links.extend([2 * i as u32, 2 * i as u32 + 1]);
             cut_capacity_bps = cut_capacity_bps.saturating_add(l.rate_bps);
             for to in [l.b, l.a] {
-                let mut t = l.delay + tx_time(wire, l.rate_bps);
-                if !self.is_host(to) && cfg.trimming.is_none() {
-                    // (a trimming port's packet is handed over when it
-                    // starts, past the switch's delay: net/trim.rs)
-                    t += cfg.switch_delay;
-                }
-                if cfg.pfc.is_some() {
+                let t = if cfg.pfc.is_some() {
                     // a PAUSE or RESUME crosses in the propagation delay
                     // alone (net/pfc.rs), and a paused port's packet is
                     // handed over when it starts, past the switch's delay
-                    t = l.delay;
-                }
+                    l.delay
+                } else if cfg.trimming.is_some() || self.is_host(to) {
+                    // (a trimming port's packet is handed over when it
+                    // starts, past the switch's delay: net/trim.rs)
+                    l.delay + tx_time(wire, l.rate_bps)
+                } else {
+                    l.delay + tx_time(wire, l.rate_bps) + cfg.switch_delay
+                };
                 lookahead = Some(lookahead.map_or(t, |m| m.min(t)));
             }
         }
@@ -1265,18 +1265,13 @@ mod tests {
 
     /// The lookahead of one directed link, from its LinkSpec.
     fn link_lookahead(c: &Config, l: &LinkSpec, to: usize) -> SimTime {
-        let sw = if c.topology.nodes[to].kind == NodeKind::Switch {
-            c.switch_delay
-        } else {
-            SimTime::ZERO
-        };
         if c.pfc.is_some() {
             return l.delay;
         }
-        let sw = if c.trimming.is_some() {
-            SimTime::ZERO
+        let sw = if c.topology.nodes[to].kind == NodeKind::Switch && c.trimming.is_none() {
+            c.switch_delay
         } else {
-            sw
+            SimTime::ZERO
         };
         l.delay + sw + tx_time(min_wire_bytes(c) as u64, l.rate_bps)
     }

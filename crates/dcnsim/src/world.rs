@@ -1080,24 +1080,20 @@ impl World {
             .filter(|&a| seam.counts_app(a))
             .count()
             + w.run_to_stop as usize;
-        // A link whose far end another world runs is a sink here.
-        let sinks = w
+        // A link whose far end another world runs is a sink here; one whose
+        // sender another world runs gets this world's PFC frames through
+        // the seam too.
+        let (sinks, remote) = w
             .core
             .links
             .infos()
             .iter()
-            .map(|l| seam.runs_node(l.from) && !seam.runs_node(l.to))
-            .collect();
+            .map(|l| {
+                let (from, to) = (seam.runs_node(l.from), seam.runs_node(l.to));
+                (from && !to, !from && to)
+            })
+            .unzip();
         w.core.links.set_sinks(sinks);
-        // ... and one whose sender another world runs gets this world's
-        // PFC frames through the seam too
-        let remote = w
-            .core
-            .links
-            .infos()
-            .iter()
-            .map(|l| !seam.runs_node(l.from) && seam.runs_node(l.to))
-            .collect();
         w.core.links.set_remote_senders(remote);
         if let Some(t) = &cfg.trace {
             w.trace = Some(Trace {

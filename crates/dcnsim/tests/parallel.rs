@@ -20,6 +20,19 @@ fn five_along(duration: &str) -> Vec<String> {
         .collect()
 }
 
+/// Bulk apps of `size` from each of `senders` into host 0 or 1 (the even
+/// senders to 0): on a k = 4 fat-tree, other pods' hosts into the first's.
+fn into_first_two(senders: std::ops::Range<usize>, size: &str) -> Vec<String> {
+    senders
+        .map(|s| {
+            format!(
+                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "{size}"}}"#,
+                s % 2
+            )
+        })
+        .collect()
+}
+
 fn perm_k4(extra: &str) -> Config {
     // every host sends to the host 5 along: most flows cross pods
     let apps = five_along("3ms");
@@ -261,14 +274,7 @@ fn gated_queues_give_one_threads_bits_on_two_and_four_threads() {
 /// nothing is lost.
 #[test]
 fn pfc_pauses_cross_the_cut_and_give_one_threads_bits() {
-    let apps: Vec<String> = (4..16)
-        .map(|s| {
-            format!(
-                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "300KB"}}"#,
-                s % 2
-            )
-        })
-        .collect();
+    let apps = into_first_two(4..16, "300KB");
     let doc = format!(
         r#"{{"name": "pfc", "seed": 7, "stop": "20ms", "threads": 1,
             "topology": {{"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us",
@@ -304,15 +310,8 @@ fn pfc_pauses_cross_the_cut_and_give_one_threads_bits() {
 #[test]
 fn int_records_cross_the_cut_and_give_one_threads_bits() {
     for (pfc, buffer) in [(true, "1MB"), (false, "60KB")] {
-        let apps: Vec<String> = (4..16)
-            .map(|s| {
-                format!(
-                    r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "1MB"}}"#,
-                    s % 2
-                )
-            })
-            .chain(five_along("2ms").into_iter().take(4))
-            .collect();
+        let mut apps = into_first_two(4..16, "1MB");
+        apps.extend(five_along("2ms").into_iter().take(4));
         let pfc = if pfc { r#""pfc": {}, "# } else { "" };
         let doc = format!(
             r#"{{"name": "hpcc", "seed": 11, "stop": "10ms", "threads": 1, {pfc}
@@ -345,14 +344,7 @@ fn int_records_cross_the_cut_and_give_one_threads_bits() {
 /// threads give one thread's bits.
 #[test]
 fn ndp_and_trimming_cross_the_cut_and_give_one_threads_bits() {
-    let apps: Vec<String> = (2..16)
-        .map(|s| {
-            format!(
-                r#"{{"kind": "bulk", "src": {s}, "dst": {}, "size": "1MB"}}"#,
-                s % 2
-            )
-        })
-        .collect();
+    let apps = into_first_two(2..16, "1MB");
     let doc = format!(
         r#"{{"name": "ndp", "seed": 3, "stop": "5ms", "threads": 1,
             "topology": {{"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us",

@@ -1045,12 +1045,7 @@ impl Links {
         }
         // (a priority link's sink hands its packet over when it starts:
         // net/trim.rs)
-        if self.prio.is_empty()
-            && self
-                .sinks
-                .get(link as usize)
-                .is_some_and(|&c| c != NOT_A_SINK)
-        {
+        if self.prio.is_empty() && self.is_sink(link) {
             if let Some(real) = self.int.real_class(link as usize) {
                 return self.enqueue_sink_int(link, real, h, q, start_delay, input);
             }
@@ -1124,6 +1119,14 @@ impl Links {
             self.hot[l].st.class = self.refusing(own);
             self.sinks[l] = own;
         }
+    }
+
+    /// Whether link `link`'s far end is a sink ([`Self::set_sinks`]).
+    #[inline]
+    fn is_sink(&self, link: u32) -> bool {
+        self.sinks
+            .get(link as usize)
+            .is_some_and(|&c| c != NOT_A_SINK)
     }
 
     /// The packets sent into sinks since the last call, in the order they

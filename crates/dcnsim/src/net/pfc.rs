@@ -253,9 +253,9 @@ impl Links {
         std::mem::swap(&mut self.pfc.out, buf);
     }
 
-    /// A PAUSE or RESUME that another world's switch sent to the sender of
-    /// link `f.link`, run here: applied at `f.at` as if sent here (a
-    /// RESUME serves the link then, as [`Self::release`]'s does).
+    /// A PAUSE or RESUME sent to the sender of link `f.link`, which this
+    /// world runs (from a switch here or in another world): applied when it
+    /// arrives, at `f.at`; a RESUME serves the link then.
     pub fn accept_pause(&mut self, q: &mut EventQueue, f: PauseHandoff) {
         let p = &mut self.pfc.ports[f.link as usize];
         debug_assert!(p.changes.back().is_none_or(|&(t, _)| t <= f.at));
@@ -397,17 +397,14 @@ impl Links {
                 ing.counts.pauses += 1;
                 let t = now + self.info[i].delay;
                 ing.pause_from = t;
-                if self.pfc.remote(i) {
-                    let f = PauseHandoff {
+                self.send_frame(
+                    q,
+                    PauseHandoff {
                         at: t,
                         link: input,
                         paused: true,
-                    };
-                    self.pfc.out.push(f);
-                } else {
-                    self.pfc.ports[i].changes.push_back((t, true));
-                }
-                self.pfc.log.push((t, input, true, q.last_key()));
+                    },
+                );
             }
         }
         if self.hot[l].st.free_at <= now {
@@ -498,19 +495,27 @@ impl Links {
             ing.xoff_sent = false;
             let t = q.now() + self.info[i].delay;
             ing.counts.paused_ps += (t - ing.pause_from).0;
-            self.pfc.log.push((t, input, false, q.last_key()));
-            if self.pfc.remote(i) {
-                // that world serves its sender when the frame reaches it
-                let f = PauseHandoff {
+            self.send_frame(
+                q,
+                PauseHandoff {
                     at: t,
                     link: input,
                     paused: false,
-                };
-                self.pfc.out.push(f);
-            } else {
-                self.pfc.ports[i].changes.push_back((t, false));
-                q.schedule(t, Event::Serve(input));
-            }
+                },
+            );
+        }
+    }
+
+    /// A PAUSE or RESUME this world's switch sends to the sender of link
+    /// `f.link`, logged: applied here ([`Self::accept_pause`]) or, where
+    /// another world runs that sender, handed to it through the outbox,
+    /// which applies it the same way.
+    fn send_frame(&mut self, q: &mut EventQueue, f: PauseHandoff) {
+        self.pfc.log.push((f.at, f.link, f.paused, q.last_key()));
+        if self.pfc.remote(f.link as usize) {
+            self.pfc.out.push(f);
+        } else {
+            self.accept_pause(q, f);
         }
     }
 

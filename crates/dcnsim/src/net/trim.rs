@@ -28,7 +28,7 @@
 //! enters the link's ring (its propagation pipe) when it starts
 //! serialization, so its arrival at the far end is the ring's as before.
 
-use super::{flags, Enqueue, Handoff, Hdr, Link, Links, PktKind, Slot, NOT_A_SINK};
+use super::{flags, Enqueue, Handoff, Hdr, Link, Links, PktKind, Slot};
 use crate::config::{Limit, TrimConfig};
 use crate::sim::queue::{Event, EventQueue};
 use crate::sim::rng::Rng;
@@ -347,6 +347,7 @@ impl Links {
         delay: SimTime,
     ) -> SimTime {
         let now = q.now();
+        let sink = self.is_sink(link);
         let Link { st, rare } = &mut self.hot[link as usize];
         Self::advance(st, &self.pool, &self.classes, now);
         let c = &self.classes[st.class as usize];
@@ -357,13 +358,9 @@ impl Links {
         st.buffered += 1;
         let arrive = depart + c.delay;
         Self::add_area(st, rare, wire as u128 * (depart.0 - at.0) as u128);
-        // a PFC link whose far end another world runs (trimming's links
-        // are never cut): handed over as a FIFO sink's packet is
-        // ([`Self::enqueue_on`]), its ring kept for the accounting alone
-        let sink = self
-            .sinks
-            .get(link as usize)
-            .is_some_and(|&c| c != NOT_A_SINK);
+        // a trimming or PFC link whose far end another world runs: handed
+        // over as a FIFO sink's packet is ([`Self::enqueue_on`]), but when
+        // it starts, its ring kept for the accounting alone
         if sink {
             self.outbox.push(Handoff { link, arrive, h });
         } else if st.len == 0 {
