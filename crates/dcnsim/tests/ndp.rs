@@ -156,6 +156,28 @@ fn headers_drop_only_from_a_full_header_queue() {
     }
 }
 
+/// Return-to-sender returns a header only to a sender that reads one
+/// (NDP's framing): a TCP sender cannot use its own header back, so over
+/// the same full header queue a TCP header is dropped, and TCP recovers
+/// as from any loss. (TCP's headers came back before, except those of
+/// segments with CWR set, whose bit NDP reads as "bounced already".)
+#[test]
+fn a_tcp_header_is_dropped_not_returned() {
+    let apps: Vec<String> = (1..=32)
+        .map(|s| format!(r#"{{"kind": "bulk", "src": {s}, "dst": 0, "size": "135000B"}}"#))
+        .collect();
+    let doc = scenario(8, &apps.join(","), true, "tcp").replace(
+        r#""trimming": {}"#,
+        r#""trimming": {"header_buffer": "64B", "return_to_sender": true}"#,
+    );
+    let r = run(&doc);
+    assert!(r.summary_value("header_drops").unwrap() > 0.0);
+    assert_eq!(r.summary_value("headers_bounced"), Some(0.0));
+    assert!(col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .all(|&d| d == 135_000));
+}
+
 /// A trimming port's data queue never holds more than its buffer, the
 /// data packet in serialization counted (htsim's rule): on an incast into
 /// one 135,000-byte port of 9,064-byte packets, at most 14 data packets

@@ -67,8 +67,18 @@ pub mod flags {
     /// ECE's bit: NDP echoes no ECN.
     pub const PULL: u8 = ECE;
     /// On a trimmed NDP data header: returned to its sender once already
-    /// (CWR's bit: NDP sends no CWR).
+    /// (CWR's bit: NDP sends no CWR). Read it through [`bounced`]: on a
+    /// TCP packet the bit is CWR.
     pub const BOUNCED: u8 = CWR;
+
+    /// Whether a packet with these flags is a header the fabric returned
+    /// to its sender: only NDP-framed packets are returned
+    /// (`trimming.return_to_sender`), so on any other the bit is TCP's CWR
+    /// (DCTCP sets it on the first segment after each window cut).
+    #[inline(always)]
+    pub const fn bounced(f: u8) -> bool {
+        f & (NDP | BOUNCED) == NDP | BOUNCED
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

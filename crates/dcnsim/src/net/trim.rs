@@ -242,7 +242,10 @@ impl Links {
         let p = &mut self.prio[link as usize];
         if Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), w.h.wire) {
             let data = w.h.kind == PktKind::Data;
-            if rts && data && w.h.flags & flags::BOUNCED == 0 {
+            // a header goes back only to a sender that reads one (NDP's
+            // framing), and once; a TCP header is dropped, as TCP would
+            // discard it returned
+            if rts && data && w.h.flags & flags::NDP != 0 && !flags::bounced(w.h.flags) {
                 p.counts.bounced += 1;
                 return Enqueue::Bounced;
             }
