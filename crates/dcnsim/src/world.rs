@@ -1592,6 +1592,17 @@ impl World {
             self.tcp_headers_discarded += 1;
             return;
         }
+        if flags::bounced(p.flags) && !self.flows[f].is_ndp() {
+            // A DCQCN or TIMELY header the fabric returned: its sender has
+            // no use for one (return-to-sender is NDP's), so it is
+            // discarded here, a loss go-back-N recovers. (It was taken for
+            // a header reaching the receiver, whose state, on several
+            // threads, another partition holds: the runs differed.)
+            if self.core.links.int.on() {
+                self.core.links.int.clear(id);
+            }
+            return;
+        }
         let io = self.tcp_io.at(self.core.q.now());
         if self.flows[f].is_hpcc() {
             // The ACK it sends carries the packet's INT records back.

@@ -477,7 +477,7 @@ pub struct TrimmingSection {
     /// wire bytes of a trimmed packet (htsim's NDP header: 64)
     #[schemars(extend("x-default" = "`\"64B\"`"))]
     pub header: Opt<SegmentSize>,
-    /// a trimmed header of NDP's framing (NDP, DCQCN, TIMELY) that finds the header queue full goes back to its sender (htsim's `_return_to_sender`) instead of being dropped; a TCP or Swift header is dropped, as its sender could not use it back
+    /// a trimmed header of NDP's framing (NDP, DCQCN, TIMELY) that finds the header queue full goes back to its sender (htsim's `_return_to_sender`) instead of being dropped (NDP's sender resends at once, DCQCN's and TIMELY's discard it); a TCP or Swift header is dropped, as its sender could not use it back
     #[schemars(extend("x-default" = "false"))]
     pub return_to_sender: Opt<Bool>,
 }
