@@ -1597,10 +1597,8 @@ impl World {
             // no use for one (return-to-sender is NDP's), so it is
             // discarded here, a loss go-back-N recovers. (It was taken for
             // a header reaching the receiver, whose state, on several
-            // threads, another partition holds: the runs differed.)
-            if self.core.links.int.on() {
-                self.core.links.int.clear(id);
-            }
+            // threads, another partition holds: the runs differed.) No
+            // INT record rides with it: telemetry is refused with trimming.
             return;
         }
         let io = self.tcp_io.at(self.core.q.now());

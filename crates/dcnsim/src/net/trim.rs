@@ -242,9 +242,11 @@ impl Links {
         let p = &mut self.prio[link as usize];
         if Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), w.h.wire) {
             let data = w.h.kind == PktKind::Data;
-            // a header goes back only to a sender that reads one (NDP's
-            // framing), and once; a TCP header is dropped, as TCP would
-            // discard it returned
+            // a header goes back once, and only in NDP's framing, the one
+            // that can mark it returned (`flags::bounced`; NDP's sender
+            // resends, DCQCN's and TIMELY's discard it: World::deliver_ndp);
+            // a TCP or Swift header is dropped, as its sender would discard
+            // it returned
             if rts && data && w.h.flags & flags::NDP != 0 && !flags::bounced(w.h.flags) {
                 p.counts.bounced += 1;
                 return Enqueue::Bounced;
