@@ -22,7 +22,7 @@
 use crate::config::{AppSpec, Config};
 use crate::net::int::IntStack;
 use crate::net::pfc::PauseHandoff;
-use crate::net::{Handoff, Hdr, Packet, PktKind};
+use crate::net::{flags, Handoff, Hdr, Packet, PktKind, NO_ROUTE};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
@@ -700,10 +700,53 @@ struct Part {
     /// The world's outbox, traded for this one each window (both keep
     /// their capacity: a new buffer a window grew by doubling each time).
     outbox: Vec<Handoff>,
-    inbox: Vec<Transfer>,
-    headers: Vec<Hdr>,
+    intake: Intake,
     pauses: PauseBufs,
     ints: IntBufs,
+}
+
+/// What a partition takes in with ([`take_in`]): the slot's packets, their
+/// headers here, and per partition that hands packets here its route
+/// entries' twins here ([`ResumeMap`]).
+#[derive(Default)]
+struct Intake {
+    inbox: Vec<Transfer>,
+    headers: Vec<Hdr>,
+    resumes: Vec<ResumeMap>,
+}
+
+/// Where a handed-over packet's source route goes on in this partition's
+/// route store, by the entry the sending partition's store names for the
+/// same hop (`Hdr::route` as it crosses). Both stores intern a route by
+/// its hops, once, and never drop one (source routes are off where
+/// routing reconverges), so each sender's entry has one twin here: the
+/// entry [`crate::world::Core::resume_route`] finds for any packet on
+/// that route. Found by that walk once and remembered, it spares every
+/// later packet the flow's route slot and the walk, two dependent misses
+/// in `take_in`. `NO_ROUTE`: not seen yet.
+#[derive(Clone, Default)]
+struct ResumeMap(Vec<u32>);
+
+impl ResumeMap {
+    /// The twin of the sender's entry `e`, if known.
+    #[inline(always)]
+    fn get(&self, e: u32) -> Option<u32> {
+        self.0.get(e as usize).copied().filter(|&r| r != NO_ROUTE)
+    }
+
+    fn prefetch(&self, e: u32) {
+        if let Some(r) = self.0.get(e as usize) {
+            crate::sim::prefetch::prefetch(r);
+        }
+    }
+
+    #[cold]
+    fn learn(&mut self, e: u32, here: u32) {
+        if self.0.len() <= e as usize {
+            self.0.resize(e as usize + 1, NO_ROUTE);
+        }
+        self.0[e as usize] = here;
+    }
 }
 
 /// With in-band telemetry on, the records of the packets a partition
@@ -971,8 +1014,10 @@ pub fn run_on(
                 window_start: 0,
                 by_part: vec![Vec::new(); n],
                 outbox: Vec::new(),
-                inbox: Vec::new(),
-                headers: Vec::new(),
+                intake: Intake {
+                    resumes: vec![ResumeMap::default(); n],
+                    ..Intake::default()
+                },
                 pauses: PauseBufs {
                     by_part: vec![Vec::new(); n],
                     ..PauseBufs::default()
@@ -1220,8 +1265,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         window_start,
         by_part,
         outbox,
-        inbox,
-        headers,
+        intake,
         pauses,
         ints,
         ..
@@ -1238,7 +1282,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
         } => {
             let t0 = std::time::Instant::now();
             if earlier {
-                take_in(w, me, sh, inbox, headers, ints, slot(win - 1));
+                take_in(w, me, sh, intake, ints, slot(win - 1));
                 take_in_pauses(w, me, sh, pauses, slot(win - 1));
             }
             *window_start = w.core.q.processed();
@@ -1284,7 +1328,7 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
             post_pauses(w, pauses, sh, stats, slot(win));
         }
         Step::Close { win } => {
-            take_in(w, me, sh, inbox, headers, ints, slot(win));
+            take_in(w, me, sh, intake, ints, slot(win));
             take_in_pauses(w, me, sh, pauses, slot(win));
             let p = ctx(w);
             status.processed = w.core.q.processed() - p.dup_events;
@@ -1532,23 +1576,28 @@ fn post(
 /// on its source route again from the hop after the cut.
 ///
 /// In three passes over the packets, not one: the arena's slot, the
-/// flow's source route and the far end's link state are each cold here
-/// (another thread last wrote the link a window ago; this partition sees
-/// the flow only where it crosses), and a short loop keeps the misses of
-/// several packets in flight at once where one long body waited on each
-/// in turn (k = 32, 10 ms, 2 threads: 0.52 s → 0.36 s per partition).
-/// The passes touch disjoint state (arena, route store, links and
-/// queue), each in the packets' order, so the run is the same.
+/// route's entry here ([`ResumeMap`]) and the far end's link state are
+/// each cold here (another thread last wrote the link a window ago; this
+/// partition sees the flow only where it crosses), and a short loop keeps
+/// the misses of several packets in flight at once where one long body
+/// waited on each in turn (k = 32, 10 ms, 2 threads: 0.52 s → 0.36 s per
+/// partition). The passes touch disjoint state (arena, route store and
+/// map, links and queue), each in the packets' order, so the run is the
+/// same.
 fn take_in(
     w: &mut World,
     me: usize,
     sh: &Shared,
-    buf: &mut Vec<Transfer>,
-    hs: &mut Vec<Hdr>,
+    intake: &mut Intake,
     ints: &mut IntBufs,
     at: usize,
 ) {
-    for src in 0..sh.n {
+    let Intake {
+        inbox: buf,
+        headers: hs,
+        resumes,
+    } = intake;
+    for (src, map) in resumes.iter_mut().enumerate() {
         if src == me {
             continue;
         }
@@ -1569,15 +1618,26 @@ fn take_in(
             }
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter_mut()).enumerate() {
-            // the flow's route slot, then the hops it names: two dependent
-            // misses a packet, started two and one strides ahead
-            if let Some(ahead) = buf.get(i + 2 * HANDOVER_AHEAD) {
-                w.core.prefetch_resume_slot(&ahead.pkt);
-            }
             if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
-                w.core.prefetch_resume_hops(&ahead.pkt);
+                map.prefetch(ahead.h.route);
+            }
+            // the sender's entry for the hop after the cut names the route
+            // and the place on it; the link that hop takes (`next`) is the
+            // same link in both stores, so the header keeps it
+            let e = t.h.route;
+            if let Some(r) = map.get(e).filter(|_| !flags::bounced(t.h.flags)) {
+                h.route = r;
+                debug_assert_eq!(
+                    (r, h.next),
+                    w.core.resume_route(&t.pkt, t.link),
+                    "a remembered twin is the entry the walk finds"
+                );
+                continue;
             }
             (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
+            if e != NO_ROUTE && h.route != NO_ROUTE {
+                map.learn(e, h.route);
+            }
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
             // fetch the far end's link state a few packets ahead

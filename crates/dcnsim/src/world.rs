@@ -400,32 +400,6 @@ impl Core {
         }
     }
 
-    /// Prefetch the flow's route slot that [`Self::resume_route`] reads
-    /// first for `pkt` (a no-op where there is none).
-    #[inline(always)]
-    pub fn prefetch_resume_slot(&self, pkt: &Packet) {
-        if let Some(r) = self.flow_route(pkt) {
-            prefetch(r);
-        }
-    }
-
-    /// Prefetch the first and last hop entries of the route that
-    /// [`Self::resume_route`] walks for `pkt`: a route of a fat-tree is at
-    /// most six 12-byte entries, two cache lines. Reads the flow's route
-    /// slot, so call it once [`Self::prefetch_resume_slot`] has that on its way.
-    #[inline(always)]
-    pub fn prefetch_resume_hops(&self, pkt: &Packet) {
-        if let Some(r) = self.flow_route(pkt) {
-            let e = r.route as usize;
-            if let Some(first) = self.paths.hops.get(e) {
-                prefetch(first);
-            }
-            if let Some(last) = self.paths.hops.get(e + 5) {
-                prefetch(last);
-            }
-        }
-    }
-
     /// A packet that enters this world on link `link` (sent into a sink
     /// by another world): its source route's entry for the hop after that
     /// link and the link that hop takes (computed from the packet's source
