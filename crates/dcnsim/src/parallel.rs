@@ -706,46 +706,81 @@ struct Part {
 }
 
 /// What a partition takes in with ([`take_in`]): the slot's packets, their
-/// headers here, and per partition that hands packets here its route
-/// entries' twins here ([`ResumeMap`]).
+/// headers here, and where their routes go on here ([`ResumeMap`]).
 #[derive(Default)]
 struct Intake {
     inbox: Vec<Transfer>,
     headers: Vec<Hdr>,
-    resumes: Vec<ResumeMap>,
+    resume: ResumeMap,
 }
 
 /// Where a handed-over packet's source route goes on in this partition's
-/// route store, by the entry the sending partition's store names for the
-/// same hop (`Hdr::route` as it crosses). Both stores intern a route by
+/// route store, remembered per flow direction from the last packet of it
+/// that crossed here: the partition it came from, the entry that
+/// partition's store names for the hop after the cut (`Hdr::route` as it
+/// crosses) and that entry's twin here. Both stores intern a route by
 /// its hops, once, and never drop one (source routes are off where
-/// routing reconverges), so each sender's entry has one twin here: the
-/// entry [`crate::world::Core::resume_route`] finds for any packet on
-/// that route. Found by that walk once and remembered, it spares every
-/// later packet the flow's route slot and the walk, two dependent misses
-/// in `take_in`. `NO_ROUTE`: not seen yet.
+/// routing reconverges), so a sender's entry has one twin here: the entry
+/// [`crate::world::Core::resume_route`] finds for any packet on that
+/// route. Found by that walk once and remembered, it spares the flow's
+/// later packets the flow's route slot and the walk, two dependent misses
+/// in `take_in`, for one load (indexed by the header's flow, so it is
+/// prefetched without reading anything else). A packet on another route
+/// (a new flow label) or from another partition walks again and is
+/// remembered instead. Per flow direction, as the route slots are, so it
+/// grows with the flows a partition sees, not with the partitions
+/// ([`crate::net::route::RESUME_BYTES_PER_FLOW`] a flow).
 #[derive(Clone, Default)]
-struct ResumeMap(Vec<u32>);
+struct ResumeMap {
+    /// TCP flow `f`'s data (`2f`) and ACKs (`2f + 1`), UDP flow `u`:
+    /// [partition, sender's entry, entry here]; `u32::MAX` where none.
+    tcp: Vec<[u32; 3]>,
+    udp: Vec<[u32; 3]>,
+}
 
 impl ResumeMap {
-    /// The twin of the sender's entry `e`, if known.
+    const NONE: [u32; 3] = [u32::MAX; 3];
+
     #[inline(always)]
-    fn get(&self, e: u32) -> Option<u32> {
-        self.0.get(e as usize).copied().filter(|&r| r != NO_ROUTE)
+    fn slot(&self, h: &Hdr) -> Option<&[u32; 3]> {
+        match h.kind {
+            PktKind::Data => self.tcp.get(2 * h.flow as usize),
+            PktKind::Ack => self.tcp.get(2 * h.flow as usize + 1),
+            PktKind::Udp => self.udp.get(h.flow as usize),
+        }
     }
 
-    fn prefetch(&self, e: u32) {
-        if let Some(r) = self.0.get(e as usize) {
-            crate::sim::prefetch::prefetch(r);
+    /// The twin of the entry `h.route` of partition `src`'s store, if
+    /// remembered.
+    #[inline(always)]
+    fn get(&self, src: usize, h: &Hdr) -> Option<u32> {
+        let &[part, e, here] = self.slot(h)?;
+        (part == src as u32 && e == h.route).then_some(here)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: &Hdr) {
+        if let Some(s) = self.slot(h) {
+            crate::sim::prefetch::prefetch(s);
         }
+    }
+
+    /// Heap bytes held (the memory guard's count).
+    fn heap_bytes(&self) -> usize {
+        (self.tcp.capacity() + self.udp.capacity()) * std::mem::size_of::<[u32; 3]>()
     }
 
     #[cold]
-    fn learn(&mut self, e: u32, here: u32) {
-        if self.0.len() <= e as usize {
-            self.0.resize(e as usize + 1, NO_ROUTE);
+    fn learn(&mut self, src: usize, h: &Hdr, here: u32) {
+        let (v, i) = match h.kind {
+            PktKind::Data => (&mut self.tcp, 2 * h.flow as usize),
+            PktKind::Ack => (&mut self.tcp, 2 * h.flow as usize + 1),
+            PktKind::Udp => (&mut self.udp, h.flow as usize),
+        };
+        if v.len() <= i {
+            v.resize(i + 1, Self::NONE);
         }
-        self.0[e as usize] = here;
+        v[i] = [src as u32, h.route, here];
     }
 }
 
@@ -1014,10 +1049,7 @@ pub fn run_on(
                 window_start: 0,
                 by_part: vec![Vec::new(); n],
                 outbox: Vec::new(),
-                intake: Intake {
-                    resumes: vec![ResumeMap::default(); n],
-                    ..Intake::default()
-                },
+                intake: Intake::default(),
                 pauses: PauseBufs {
                     by_part: vec![Vec::new(); n],
                     ..PauseBufs::default()
@@ -1298,6 +1330,9 @@ fn do_step(sh: &Shared, cfg: &Config, me: usize, part: &mut Part, step: Step) {
                 .chain(post_pauses(w, pauses, sh, stats, slot(win)))
                 .min();
             publish(w, status, sent, ran_full, measure);
+            if measure {
+                status.bytes += intake.resume.heap_bytes() as u64;
+            }
             status.busy_ns = t0.elapsed().as_nanos() as u64;
             stats.windows += 1;
             stats.thread = Some(std::thread::current().id());
@@ -1595,9 +1630,9 @@ fn take_in(
     let Intake {
         inbox: buf,
         headers: hs,
-        resumes,
+        resume: map,
     } = intake;
-    for (src, map) in resumes.iter_mut().enumerate() {
+    for src in 0..sh.n {
         if src == me {
             continue;
         }
@@ -1619,13 +1654,13 @@ fn take_in(
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter_mut()).enumerate() {
             if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
-                map.prefetch(ahead.h.route);
+                map.prefetch(&ahead.h);
             }
             // the sender's entry for the hop after the cut names the route
             // and the place on it; the link that hop takes (`next`) is the
             // same link in both stores, so the header keeps it
             let e = t.h.route;
-            if let Some(r) = map.get(e).filter(|_| !flags::bounced(t.h.flags)) {
+            if let Some(r) = map.get(src, &t.h).filter(|_| !flags::bounced(t.h.flags)) {
                 h.route = r;
                 debug_assert_eq!(
                     (r, h.next),
@@ -1636,7 +1671,7 @@ fn take_in(
             }
             (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
             if e != NO_ROUTE && h.route != NO_ROUTE {
-                map.learn(e, h.route);
+                map.learn(src, &t.h, h.route);
             }
         }
         for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
@@ -1896,6 +1931,48 @@ fn replay_drops(parts: &mut [World], ctxs: &[Box<PartCtx>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered twin is told only for the same flow direction, the
+    /// same sending partition and the same entry of its store (a packet on
+    /// another route or from another partition walks again, never takes a
+    /// wrong entry), and the last learned replaces the one before.
+    #[test]
+    fn the_resume_map_answers_only_for_the_route_it_learned() {
+        let h = |flow: u32, kind: PktKind, route: u32| Hdr {
+            id: 0,
+            wire: 0,
+            route,
+            next: 0,
+            flow,
+            flags: 0,
+            kind,
+        };
+        let mut m = ResumeMap::default();
+        assert_eq!(m.get(1, &h(3, PktKind::Data, 40)), None);
+        m.learn(1, &h(3, PktKind::Data, 40), 700);
+        m.learn(1, &h(3, PktKind::Ack, 41), 800);
+        m.learn(0, &h(3, PktKind::Udp, 40), 900);
+        assert_eq!(m.get(1, &h(3, PktKind::Data, 40)), Some(700));
+        assert_eq!(m.get(1, &h(3, PktKind::Ack, 41)), Some(800));
+        assert_eq!(m.get(0, &h(3, PktKind::Udp, 40)), Some(900));
+        // another sending partition, another entry (a new label's route),
+        // another flow or direction: not known
+        assert_eq!(m.get(0, &h(3, PktKind::Data, 40)), None);
+        assert_eq!(m.get(1, &h(3, PktKind::Data, 46)), None);
+        assert_eq!(m.get(1, &h(2, PktKind::Data, 40)), None);
+        assert_eq!(m.get(1, &h(3, PktKind::Ack, 40)), None);
+        assert_eq!(m.get(1, &h(3, PktKind::Data, NO_ROUTE)), None);
+        m.learn(1, &h(3, PktKind::Data, 46), 710);
+        assert_eq!(m.get(1, &h(3, PktKind::Data, 46)), Some(710));
+        assert_eq!(m.get(1, &h(3, PktKind::Data, 40)), None);
+        // within the memory estimate's bytes a flow (TCP flows 0..4 and
+        // UDP flows 0..4 here)
+        let bytes = (m.tcp.capacity() + m.udp.capacity()) * 12;
+        assert!(
+            bytes <= 8 * crate::world::RESUME_BYTES_PER_FLOW,
+            "{bytes} bytes"
+        );
+    }
 
     /// Nothing opens the gate until its waiter sleeps (a deadline only so
     /// that a waiter that never sleeps fails instead of hanging).

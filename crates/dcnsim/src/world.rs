@@ -19,7 +19,8 @@ pub use crate::net::inputs::{
 };
 use crate::net::route::{five_tuple, FlowRoute, FlowletEntry, Hop, Paths, RouteHop};
 pub use crate::net::route::{
-    FLOWLET_SLOTS, FLOWLET_TABLE_BYTES, ROUTE_BYTES_FIXED, ROUTE_BYTES_PER_HOP,
+    FLOWLET_SLOTS, FLOWLET_TABLE_BYTES, RESUME_BYTES_PER_FLOW, ROUTE_BYTES_FIXED,
+    ROUTE_BYTES_PER_HOP,
 };
 
 mod footprint;

@@ -33,6 +33,12 @@ pub const ROUTE_BYTES_PER_HOP: usize =
 pub const ROUTE_BYTES_FIXED: usize =
     2 * (2 * std::mem::size_of::<FlowRoute>() + 2 * (std::mem::size_of::<(Vec<Hop>, u32)>() + 1));
 
+/// What a partition of a cut run keeps per flow, at most, to resume the
+/// source routes of the flow's packets that cross into it without a walk
+/// (crate::parallel's `ResumeMap`): 12 bytes a direction, in a Vec grown
+/// by resizing (twice).
+pub const RESUME_BYTES_PER_FLOW: usize = 2 * 2 * 12;
+
 /// Bytes of a switch's flowlet table (limits.rs).
 pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 

@@ -890,6 +890,29 @@ fn flow_state_bytes(c: &Config, fabric: &Fabric, flows: u64) -> u64 {
         .saturating_add(queue)
 }
 
+/// What the partitions of a cut run remember of the source routes that
+/// cross into them (`ResumeMap`, parallel.rs): per flow (TCP or UDP), in
+/// every partition, as each partition's route slots.
+fn resume_bytes(c: &Config, flows: u64, copies: u64) -> u64 {
+    if copies <= 1
+        || matches!(
+            c.routing,
+            crate::config::RoutingMode::Rps | crate::config::RoutingMode::Flowlet { .. }
+        )
+    {
+        return 0;
+    }
+    let udps = c
+        .apps
+        .iter()
+        .filter(|a| matches!(a, AppSpec::UdpCbr { .. }))
+        .count() as u64;
+    flows
+        .saturating_add(udps)
+        .saturating_mul(crate::world::RESUME_BYTES_PER_FLOW as u64)
+        .saturating_mul(copies)
+}
+
 /// Result tables other than per flow: a row per directed link (two node
 /// names) and per switch input slot (three); a row per round of the round
 /// apps. Loss indications (16 bytes each in the log, a row of `losses` at
@@ -1039,7 +1062,9 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
         routes: routes_bytes(c, &fabric, copies),
         packets,
         windows,
-        flows: flow_state_bytes(c, &fabric, traffic.flows).saturating_mul(copies),
+        flows: flow_state_bytes(c, &fabric, traffic.flows)
+            .saturating_mul(copies)
+            .saturating_add(resume_bytes(c, traffic.flows, copies)),
         results: tables_bytes(c, &fabric),
         trace: trace_bytes(c, traffic.flows).saturating_mul(copies),
         pcap: pcap_bytes(c, &fabric, &traffic),
