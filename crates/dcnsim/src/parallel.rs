@@ -1967,7 +1967,7 @@ mod tests {
         assert_eq!(m.get(1, &h(3, PktKind::Data, 40)), None);
         // within the memory estimate's bytes a flow (TCP flows 0..4 and
         // UDP flows 0..4 here)
-        let bytes = (m.tcp.capacity() + m.udp.capacity()) * 12;
+        let bytes = m.heap_bytes();
         assert!(
             bytes <= 8 * crate::world::RESUME_BYTES_PER_FLOW,
             "{bytes} bytes"
