@@ -22,7 +22,7 @@
 use crate::config::{AppSpec, Config};
 use crate::net::int::IntStack;
 use crate::net::pfc::PauseHandoff;
-use crate::net::{flags, Handoff, Hdr, Packet, PktKind, NO_ROUTE};
+use crate::net::{Handoff, Hdr, Packet, PktKind, NO_ROUTE};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
@@ -741,12 +741,21 @@ struct ResumeMap {
 impl ResumeMap {
     const NONE: [u32; 3] = [u32::MAX; 3];
 
+    /// Header `h`'s flow direction: whether a UDP flow's, and its place.
+    #[inline(always)]
+    fn place(h: &Hdr) -> (bool, usize) {
+        match h.kind {
+            PktKind::Data => (false, 2 * h.flow as usize),
+            PktKind::Ack => (false, 2 * h.flow as usize + 1),
+            PktKind::Udp => (true, h.flow as usize),
+        }
+    }
+
     #[inline(always)]
     fn slot(&self, h: &Hdr) -> Option<&[u32; 3]> {
-        match h.kind {
-            PktKind::Data => self.tcp.get(2 * h.flow as usize),
-            PktKind::Ack => self.tcp.get(2 * h.flow as usize + 1),
-            PktKind::Udp => self.udp.get(h.flow as usize),
+        match Self::place(h) {
+            (false, i) => self.tcp.get(i),
+            (true, i) => self.udp.get(i),
         }
     }
 
@@ -772,11 +781,8 @@ impl ResumeMap {
 
     #[cold]
     fn learn(&mut self, src: usize, h: &Hdr, here: u32) {
-        let (v, i) = match h.kind {
-            PktKind::Data => (&mut self.tcp, 2 * h.flow as usize),
-            PktKind::Ack => (&mut self.tcp, 2 * h.flow as usize + 1),
-            PktKind::Udp => (&mut self.udp, h.flow as usize),
-        };
+        let (udp, i) = Self::place(h);
+        let v = if udp { &mut self.udp } else { &mut self.tcp };
         if v.len() <= i {
             v.resize(i + 1, Self::NONE);
         }
@@ -1659,8 +1665,10 @@ fn take_in(
             // the sender's entry for the hop after the cut names the route
             // and the place on it; the link that hop takes (`next`) is the
             // same link in both stores, so the header keeps it
+            // (a header returned to its sender carries no route entry, so
+            // it never matches: it is routed from the tables, as the walk says)
             let e = t.h.route;
-            if let Some(r) = map.get(src, &t.h).filter(|_| !flags::bounced(t.h.flags)) {
+            if let Some(r) = map.get(src, &t.h) {
                 h.route = r;
                 debug_assert_eq!(
                     (r, h.next),

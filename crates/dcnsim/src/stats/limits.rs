@@ -857,11 +857,7 @@ fn windows_and_packets(
 /// timers per flow, one per directed link, two per app (sim/queue.rs
 /// bounds the bytes of that many).
 fn flow_state_bytes(c: &Config, fabric: &Fabric, flows: u64) -> u64 {
-    let udps = c
-        .apps
-        .iter()
-        .filter(|a| matches!(a, AppSpec::UdpCbr { .. }))
-        .count() as u64;
+    let udps = udp_sources(c);
     let entries = flows
         .saturating_mul(8)
         .saturating_add(2 * fabric.links + 2 * c.apps.len() as u64 + udps + 1);
@@ -890,6 +886,14 @@ fn flow_state_bytes(c: &Config, fabric: &Fabric, flows: u64) -> u64 {
         .saturating_add(queue)
 }
 
+/// The UDP sources among `c`'s apps (a flow each).
+fn udp_sources(c: &Config) -> u64 {
+    c.apps
+        .iter()
+        .filter(|a| matches!(a, AppSpec::UdpCbr { .. }))
+        .count() as u64
+}
+
 /// What the partitions of a cut run remember of the source routes that
 /// cross into them (`ResumeMap`, parallel.rs): per flow (TCP or UDP), in
 /// every partition, as each partition's route slots.
@@ -902,11 +906,7 @@ fn resume_bytes(c: &Config, flows: u64, copies: u64) -> u64 {
     {
         return 0;
     }
-    let udps = c
-        .apps
-        .iter()
-        .filter(|a| matches!(a, AppSpec::UdpCbr { .. }))
-        .count() as u64;
+    let udps = udp_sources(c);
     flows
         .saturating_add(udps)
         .saturating_mul(crate::world::RESUME_BYTES_PER_FLOW as u64)
