@@ -83,6 +83,34 @@ def test_run_and_validate_skip_the_tune_and_bench_parsers():
     assert "tune" in helptext and "bench" in helptext
 
 
+def test_a_subcommand_built_alone_parses_and_helps_as_in_the_whole_parser():
+    # `main` builds only the subcommand a command line names: what argparse
+    # makes of that line, and the subcommand's help and usage, are the same
+    # as with every subcommand built
+    from dcnsim.cli import COMMANDS, build_parser
+
+    whole = build_parser()
+
+    def subparsers(p):
+        return next(a for a in p._actions if a.__class__.__name__ == "_SubParsersAction").choices
+
+    assert list(subparsers(whole)) == list(COMMANDS)
+    lines = {
+        "run": ["run", "x.toml", "--seed", "7", "--set", "tcp.cc=dctcp", "--threads", "2", "--format", "parquet"],
+        "validate": ["validate", "a.toml", "b.toml", "--set", "topology.buffer=32KB"],
+        "schema": ["schema"],
+        "demo": ["demo", "--quick", "--seeds", "1,2"],
+        "model": ["model", "dctcp", "--k", "30"],
+    }
+    for name in COMMANDS:
+        alone = build_parser(only=name)
+        assert list(subparsers(alone)) == [name]
+        assert subparsers(alone)[name].format_help() == subparsers(whole)[name].format_help()
+        if name in lines:
+            got, want = alone.parse_known_args(lines[name]), whole.parse_known_args(lines[name])
+            assert vars(got[0]) == vars(want[0]) and got[1] == want[1], name
+
+
 @needs_core
 def test_a_run_writing_small_csv_tables_imports_nothing_heavy(tmp_path):
     got = loaded_by("run", str(DATA / "small_incast.toml"), "--out", str(tmp_path / "out"))
