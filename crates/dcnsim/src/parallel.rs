@@ -22,7 +22,7 @@
 use crate::config::{AppSpec, Config};
 use crate::net::int::IntStack;
 use crate::net::pfc::PauseHandoff;
-use crate::net::{Handoff, Hdr, Packet, PktKind, NO_ROUTE};
+use crate::net::{Handoff, Hdr, Packet, PktHead, PktId, PktKind, NO_ROUTE};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
@@ -516,14 +516,135 @@ fn app_homes(cfg: &Config, host_part: &[u32], parts: u32) -> (Vec<u32>, Vec<Vec<
     (home, runs)
 }
 
-/// A packet on its way to another partition: its header for forwarding
-/// and the packet itself (the arena is per partition).
+/// A packet on its way to another partition (the arena is per partition),
+/// in as few bytes as carry it: each of them crosses between the cores'
+/// caches, written by `post` and read by the far end's `take_in`, and 64
+/// bytes more a packet made the k = 32 permutation's two-thread run 4.5 %
+/// slower (docs/performance.md, "A handed-over packet in 72 bytes"). The
+/// header's words for forwarding (not its arena id: the far end allocates
+/// its own) and the arena's fields of the packet; the SACK blocks of the
+/// few packets that carry any travel beside them ([`Crossing::sacks`]).
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Transfer {
-    link: u32,
     arrive: SimTime,
-    h: Hdr,
-    pkt: Packet,
+    seq: u64,
+    ts: SimTime,
+    link: u32,
+    /// The header's route entry, next link and size on the wire.
+    route: u32,
+    next: u32,
+    hdr_wire: u32,
+    /// The packet's and its header's (a header copies them).
+    flow: u32,
+    txn: u32,
+    src: u32,
+    dst: u32,
+    payload: u32,
+    wire: u32,
+    label: u16,
+    kind: PktKind,
+    /// The header's flags (ECN marks on the way), then the packet's.
+    hdr_flags: u8,
+    flags: u8,
+    nsack: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Transfer>() == 72);
+
+impl Transfer {
+    #[inline(always)]
+    fn new(link: u32, arrive: SimTime, h: Hdr, p: &PktHead) -> Transfer {
+        debug_assert!(
+            h.flow == p.flow && h.kind == p.kind,
+            "a header's flow and kind are its packet's"
+        );
+        Transfer {
+            arrive,
+            seq: p.seq,
+            ts: p.ts,
+            link,
+            route: h.route,
+            next: h.next,
+            hdr_wire: h.wire,
+            flow: p.flow,
+            txn: p.txn,
+            src: p.src,
+            dst: p.dst,
+            payload: p.payload,
+            wire: p.wire,
+            label: p.label,
+            kind: p.kind,
+            hdr_flags: h.flags,
+            flags: p.flags,
+            nsack: p.nsack,
+        }
+    }
+
+    /// Its header, for the packet `id` of the arena it is taken into.
+    #[inline(always)]
+    fn hdr(&self, id: PktId) -> Hdr {
+        Hdr {
+            id,
+            wire: self.hdr_wire,
+            route: self.route,
+            next: self.next,
+            flow: self.flow,
+            flags: self.hdr_flags,
+            kind: self.kind,
+        }
+    }
+
+    /// The packet, with its SACK blocks `sack` (zero past its `nsack`).
+    #[inline(always)]
+    fn packet(&self, sack: [(u64, u64); 3]) -> Packet {
+        Packet {
+            flow: self.flow,
+            txn: self.txn,
+            src: self.src,
+            dst: self.dst,
+            payload: self.payload,
+            wire: self.wire,
+            kind: self.kind,
+            flags: self.flags,
+            nsack: self.nsack,
+            label: self.label,
+            seq: self.seq,
+            ts: self.ts,
+            sack,
+        }
+    }
+}
+
+/// What one partition hands another in a window: its packets in the order
+/// they were enqueued, and the SACK blocks of those that carry some
+/// (`nsack > 0`), one entry each, in the same order.
+#[derive(Default)]
+struct Crossing {
+    packets: Vec<Transfer>,
+    sacks: Vec<[(u64, u64); 3]>,
+}
+
+impl Crossing {
+    fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+
+    /// `more` moved in behind what is here (traded when this is empty:
+    /// both buffers keep their capacity, and no packet is copied twice).
+    fn take_from(&mut self, more: &mut Crossing) {
+        if self.is_empty() {
+            std::mem::swap(self, more);
+        } else {
+            self.packets.append(&mut more.packets);
+            self.sacks.append(&mut more.sacks);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.packets.clear();
+        self.sacks.clear();
+    }
 }
 
 /// What one partition publishes at a window's barrier.
@@ -696,7 +817,7 @@ struct Part {
     status: Status,
     stats: PartStats,
     window_start: u64,
-    by_part: Vec<Vec<Transfer>>,
+    by_part: Vec<Crossing>,
     /// The world's outbox, traded for this one each window (both keep
     /// their capacity: a new buffer a window grew by doubling each time).
     outbox: Vec<Handoff>,
@@ -709,7 +830,7 @@ struct Part {
 /// headers here, and where their routes go on here ([`ResumeMap`]).
 #[derive(Default)]
 struct Intake {
-    inbox: Vec<Transfer>,
+    inbox: Crossing,
     headers: Vec<Hdr>,
     resume: ResumeMap,
 }
@@ -852,7 +973,7 @@ struct Shared {
     /// `inbox[slot][dst * n + src]`: what partition `src` handed to `dst`
     /// in a window, in the order it was enqueued (each cut link has one
     /// sender, so a link's packets come in arrival order).
-    inbox: [Vec<Mutex<Vec<Transfer>>>; 2],
+    inbox: [Vec<Mutex<Crossing>>; 2],
     /// `pauses[slot][dst * n + src]`: the PFC frames partition `src`'s
     /// switches sent to senders `dst` runs, as `inbox`.
     pauses: [Vec<Mutex<Vec<PauseHandoff>>>; 2],
@@ -1053,7 +1174,7 @@ pub fn run_on(
                 status: Status::default(),
                 stats: PartStats::default(),
                 window_start: 0,
-                by_part: vec![Vec::new(); n],
+                by_part: (0..n).map(|_| Crossing::default()).collect(),
                 outbox: Vec::new(),
                 intake: Intake::default(),
                 pauses: PauseBufs {
@@ -1088,7 +1209,11 @@ pub fn run_on(
         roster_changed: Condvar::new(),
         finished: AtomicBool::new(false),
         panicked: Mutex::new(None),
-        inbox: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
+        inbox: [0, 1].map(|_| {
+            (0..n * n)
+                .map(|_| Mutex::new(Crossing::default()))
+                .collect()
+        }),
         pauses: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         ints: [0, 1].map(|_| (0..n * n).map(|_| Mutex::new(Vec::new())).collect()),
         n,
@@ -1551,7 +1676,7 @@ fn add_busy(plan: &mut Decider, st: &[Status]) {
 /// the earliest arrival among them.
 fn post(
     w: &mut World,
-    by_part: &mut [Vec<Transfer>],
+    by_part: &mut [Crossing],
     out: &mut Vec<Handoff>,
     ints: &mut IntBufs,
     sh: &Shared,
@@ -1575,7 +1700,12 @@ fn post(
             crate::sim::prefetch::prefetch(arena.get(ahead.h.id));
         }
         let dest = node_part[links.to(link) as usize];
-        let pkt = arena.copy_out(h.id);
+        let to = &mut by_part[dest as usize];
+        let head = arena.get(h.id);
+        to.packets.push(Transfer::new(link, arrive, h, head));
+        if head.nsack > 0 {
+            to.sacks.push(arena.copy_out(h.id).sack);
+        }
         if int {
             // its records leave with it (the id is this world's to reuse)
             ints.by_part[dest as usize].push(links.int.take(h.id));
@@ -1583,24 +1713,13 @@ fn post(
         arena.release(h.id);
         ps.handed_over += 1;
         first = first.min(arrive);
-        by_part[dest as usize].push(Transfer {
-            link,
-            arrive,
-            h,
-            pkt,
-        });
     }
     let me = ctx(w).me as usize;
     for (d, v) in by_part.iter_mut().enumerate() {
         if !v.is_empty() {
             // the far end swapped the slot's last contents out: trade
             // buffers instead of copying every packet a second time
-            let mut inbox = sh.inbox[at][d * sh.n + me].lock().unwrap();
-            if inbox.is_empty() {
-                std::mem::swap(&mut *inbox, v);
-            } else {
-                inbox.append(v);
-            }
+            sh.inbox[at][d * sh.n + me].lock().unwrap().take_from(v);
             if int {
                 sh.ints[at][d * sh.n + me]
                     .lock()
@@ -1644,10 +1763,21 @@ fn take_in(
         }
         std::mem::swap(buf, &mut *sh.inbox[at][me * sh.n + src].lock().unwrap());
         hs.clear();
-        hs.extend(buf.iter().map(|t| Hdr {
-            id: w.core.arena.alloc(&t.pkt),
-            ..t.h
+        let mut sacks = buf.sacks.iter();
+        let arena = &mut w.core.arena;
+        hs.extend(buf.packets.iter().map(|t| {
+            let sack = match t.nsack {
+                0 => [(0, 0); 3],
+                _ => *sacks
+                    .next()
+                    .expect("SACK blocks for each packet that has some"),
+            };
+            t.hdr(arena.alloc(&t.packet(sack)))
         }));
+        debug_assert!(
+            sacks.next().is_none(),
+            "no SACK blocks without their packet"
+        );
         if w.core.links.int.on() {
             std::mem::swap(
                 &mut ints.inbox,
@@ -1658,33 +1788,34 @@ fn take_in(
                 w.core.links.int.set(h.id, s);
             }
         }
-        for (i, (t, h)) in buf.iter().zip(hs.iter_mut()).enumerate() {
-            if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
-                map.prefetch(&ahead.h);
+        let packets = &buf.packets;
+        for (i, (t, h)) in packets.iter().zip(hs.iter_mut()).enumerate() {
+            if let Some(ahead) = packets.get(i + HANDOVER_AHEAD) {
+                map.prefetch(&ahead.hdr(0));
             }
             // the sender's entry for the hop after the cut names the route
             // and the place on it; the link that hop takes (`next`) is the
             // same link in both stores, so the header keeps it
             // (a header returned to its sender carries no route entry, so
             // it never matches: it is routed from the tables, as the walk says)
-            let e = t.h.route;
-            if let Some(r) = map.get(src, &t.h) {
+            let sent = t.hdr(h.id);
+            if let Some(r) = map.get(src, &sent) {
                 h.route = r;
                 debug_assert_eq!(
                     (r, h.next),
-                    w.core.resume_route(&t.pkt, t.link),
+                    w.core.resume_route(&t.packet([(0, 0); 3]), t.link),
                     "a remembered twin is the entry the walk finds"
                 );
                 continue;
             }
-            (h.route, h.next) = w.core.resume_route(&t.pkt, t.link);
-            if e != NO_ROUTE && h.route != NO_ROUTE {
-                map.learn(src, &t.h, h.route);
+            (h.route, h.next) = w.core.resume_route(&t.packet([(0, 0); 3]), t.link);
+            if sent.route != NO_ROUTE && h.route != NO_ROUTE {
+                map.learn(src, &sent, h.route);
             }
         }
-        for (i, (t, h)) in buf.iter().zip(hs.iter()).enumerate() {
+        for (i, (t, h)) in packets.iter().zip(hs.iter()).enumerate() {
             // fetch the far end's link state a few packets ahead
-            if let Some(ahead) = buf.get(i + HANDOVER_AHEAD) {
+            if let Some(ahead) = packets.get(i + HANDOVER_AHEAD) {
                 w.core.links.prefetch_state(ahead.link);
             }
             w.core.links.accept(&mut w.core.q, t.link, t.arrive, *h);
