@@ -16,15 +16,25 @@ use dcnsim::stats::results::{Column, Dtype, Results, TABLE_SCHEMA};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-/// `array.array(code)` filled with `bytes` (native-endian items).
-fn typed_array(
+/// `array.array(code)` filled with `values`, each written by `put` as
+/// native-endian bytes straight into the `bytes` object the array reads
+/// (no intermediate byte vector: on an incast's tens of thousands of rows
+/// each copy is pages the process faults in).
+fn typed_array<T: Copy, const N: usize>(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     code: &str,
-    bytes: &[u8],
+    values: &[T],
+    put: fn(T) -> [u8; N],
 ) -> PyResult<PyObject> {
+    let bytes = PyBytes::new_bound_with(py, values.len() * N, |buf| {
+        for (dst, &x) in buf.chunks_exact_mut(N).zip(values) {
+            dst.copy_from_slice(&put(x));
+        }
+        Ok(())
+    })?;
     let a = array.call1((code,))?;
-    a.call_method1("frombytes", (PyBytes::new_bound(py, bytes),))?;
+    a.call_method1("frombytes", (bytes,))?;
     Ok(a.unbind())
 }
 
@@ -37,8 +47,7 @@ fn u64_column(py: Python<'_>, array: &Bound<'_, PyAny>, v: Vec<u64>) -> PyResult
     } else {
         "Q"
     };
-    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
-    typed_array(py, array, code, &bytes)
+    typed_array(py, array, code, &v, u64::to_ne_bytes)
 }
 
 /// Strings become a list; equal strings share one Python object (a column
@@ -49,38 +58,28 @@ fn u64_column(py: Python<'_>, array: &Bound<'_, PyAny>, v: Vec<u64>) -> PyResult
 fn str_column(py: Python<'_>, v: Vec<Cow<'static, str>>) -> PyObject {
     let mut seen: HashMap<&str, PyObject, foldhash::fast::FixedState> = HashMap::default();
     let mut prev: Option<(&str, PyObject)> = None;
-    let mut objs: Vec<PyObject> = Vec::with_capacity(v.len());
-    for s in &v {
+    // the list filled as it is made, not from a vector of its items
+    let objs = v.iter().map(|s| {
         let s: &str = s;
         if let Some((p, o)) = &prev {
             if *p == s {
-                objs.push(o.clone_ref(py));
-                continue;
+                return o.clone_ref(py);
             }
         }
         let o = seen.entry(s).or_insert_with(|| s.into_py(py)).clone_ref(py);
         prev = Some((s, o.clone_ref(py)));
-        objs.push(o);
-    }
+        o
+    });
     PyList::new_bound(py, objs).into_any().unbind()
 }
 
 fn column_to_py(py: Python<'_>, array: &Bound<'_, PyAny>, c: Column) -> PyResult<PyObject> {
     match c {
         Column::U64(v) => u64_column(py, array, v),
-        Column::I64(v) => {
-            let b: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
-            typed_array(py, array, "q", &b)
-        }
-        Column::F64(v) => {
-            let b: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
-            typed_array(py, array, "d", &b)
-        }
+        Column::I64(v) => typed_array(py, array, "q", &v, i64::to_ne_bytes),
+        Column::F64(v) => typed_array(py, array, "d", &v, f64::to_ne_bytes),
         // One byte per value, 0 or 1: numpy's bool layout.
-        Column::Bool(v) => {
-            let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();
-            typed_array(py, array, "B", &b)
-        }
+        Column::Bool(v) => typed_array(py, array, "B", &v, |x| [x as u8]),
         Column::Str(v) => Ok(str_column(py, v)),
     }
 }

@@ -26,10 +26,10 @@ pub const FLOW_RESULT_BYTES: usize = std::mem::size_of::<FlowRow>()
     + FLOW_COLUMNS_MAX * 8
     + FLOW_STR_COLUMNS_MAX * (std::mem::size_of::<Cow<str>>() + 32);
 
-/// Bytes per row of the `losses` table, at most: the merged log entry,
-/// time, flow id and the kind as a string.
+/// Bytes per row of the `losses` table, at most: its sort key, time, flow
+/// id and the kind as a string (borrowed; 32 bytes more if ever owned).
 pub const LOSS_RESULT_BYTES: usize =
-    std::mem::size_of::<(SimTime, u64, bool)>() + 8 + 8 + std::mem::size_of::<Cow<str>>() + 32;
+    std::mem::size_of::<u128>() + 8 + 8 + std::mem::size_of::<Cow<str>>() + 32;
 
 /// One row of the `flows` table, TCP or UDP.
 struct FlowRow {
@@ -773,35 +773,47 @@ fn pfc_log_table(w: &World) -> Table {
 
 /// Loss indications of every TCP flow, merged in time order.
 fn losses_table(w: &World) -> Table {
-    let log: Vec<(SimTime, u64, bool)> = w
-        .tcp_flows()
-        .iter()
-        .flat_map(|f| {
-            f.stats
-                .loss_log
-                .iter()
-                .map(move |&(t, to)| (t, f.id as u64, to))
-        })
-        .collect();
-    // Stable by (time, flow): an unstable sort of plain integers holding
-    // time, flow and position (flow ids and positions fit 32 bits) gives
-    // the same order for a fifth of the stable sort's work on tuples (an
-    // incast logs tens of thousands of losses).
-    let mut order: Vec<u128> = log
-        .iter()
-        .enumerate()
-        .map(|(i, &(t, id, _))| (t.0 as u128) << 64 | (id as u128) << 32 | i as u128)
-        .collect();
+    // Stable by (time, flow): one unsigned integer a loss holds its time,
+    // its flow, its place in the flows' logs and whether it was a timeout
+    // (flow ids and places fit 32 bits and 31), so an unstable sort of
+    // plain integers gives the stable sort's order, and the columns are
+    // read back from the sorted keys alone: an incast logs tens of
+    // thousands of losses, and every intermediate copy of them was pages
+    // a short run's process faulted in (docs/performance.md).
+    let n: usize = w.tcp_flows().iter().map(|f| f.stats.loss_log.len()).sum();
+    let mut order: Vec<u128> = Vec::with_capacity(n);
+    for f in w.tcp_flows() {
+        for &(t, to) in &f.stats.loss_log {
+            let place = order.len() as u128;
+            order.push((t.0 as u128) << 64 | (f.id as u128) << 32 | place << 1 | to as u128);
+        }
+    }
     order.sort_unstable();
-    let log: Vec<(SimTime, u64, bool)> = order.iter().map(|&k| log[k as u32 as usize]).collect();
     let mut losses = Table::new("losses");
-    losses.push("time_s", f64s(log.iter().map(|x| x.0.as_secs_f64())));
-    losses.push("flow_id", u64s(log.iter().map(|x| x.1)));
+    losses.push(
+        "time_s",
+        f64s(
+            order
+                .iter()
+                .map(|&k| SimTime((k >> 64) as u64).as_secs_f64()),
+        ),
+    );
+    losses.push(
+        "flow_id",
+        u64s(order.iter().map(|&k| (k >> 32) as u32 as u64)),
+    );
     losses.push(
         "kind",
         Column::Str(
-            log.iter()
-                .map(|x| Cow::Borrowed(if x.2 { "timeout" } else { "fast_retransmit" }))
+            order
+                .iter()
+                .map(|&k| {
+                    Cow::Borrowed(if k & 1 == 1 {
+                        "timeout"
+                    } else {
+                        "fast_retransmit"
+                    })
+                })
                 .collect(),
         ),
     );
