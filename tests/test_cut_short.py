@@ -161,3 +161,31 @@ def test_run_sweep_gives_the_complete_points_with_the_interrupt(small_incast_pat
         sweep.run_sweep(pts, tmp_path / "sw", jobs=1, progress=False)
     assert list(e.value.df["label"]) == ["apps.0.blocks=1"]
     assert e.value.df.attrs["computed"] == ["apps.0.blocks=1"]
+
+
+def test_ctrl_c_after_the_last_point_keeps_the_table_and_cancels_nothing(small_incast_path, tmp_path, capsys,
+                                                                         monkeypatch):
+    # Ctrl-C while the table is made, after every point ran: the interrupt
+    # lands there (a short sweep's first pandas import takes its last
+    # second or more), so the table still goes with it and nothing is
+    # said to be cancelled
+    out = tmp_path / "sw"
+    argv = ["sweep", str(small_incast_path), "--set", "apps.0.blocks=2,3", "--jobs", "1", "--no-progress",
+            "--out", str(out)]
+    real = sweep._warn_once
+
+    def ctrl_c(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep, "_warn_once", ctrl_c)
+    assert main(argv) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("interrupted after the last point ran: none was cancelled, finished points are kept "
+                           "(sweep.csv lists them)"), said
+    assert "pending" not in said and said.endswith(f"resume with: dcnsim {' '.join(argv)}"), said
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3"]
+
+    # what it said is what a resume does: no point run again
+    monkeypatch.setattr(sweep, "_warn_once", real)
+    assert main(argv) == 0
+    assert "2 points (0 run, 2 resumed)" in capsys.readouterr().out

@@ -1274,6 +1274,10 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
                   else "report.md was not written (an earlier one there is left as it was)")
         return (f"interrupted after the simulations: every one is finished and kept in runs/; {report}; "
                 f"rerunning runs none of them again and writes the report; {resume}")
+    if command == "sweep" and getattr(e, "points_done", False):
+        # cut off while the table was made: every point had run
+        return (f"interrupted after the last point ran: none was cancelled, finished points are kept"
+                f"{_listed(getattr(e, 'df', None))}; {resume}")
     if command in ("sweep", "demo", "reproduce"):
         listed = _listed(getattr(e, "df", None)) if command == "sweep" else ""
         return f"interrupted; finished points are kept{listed}, pending ones were cancelled; {resume}"

@@ -738,12 +738,22 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         raise
     finally:
         bar.close()
-    if failures:
-        # the complete points' table goes with the error: their results
-        # are written, and a caller (the CLI's sweep.csv) needs them
-        raise SweepError(failures, partial())
-    _warn_once(pts, records, len(pts))
-    return _table(pts, records, range(len(pts)), todo, reformat, replaced, out_root, failures)
+    try:
+        if failures:
+            # the complete points' table goes with the error: their results
+            # are written, and a caller (the CLI's sweep.csv) needs them
+            raise SweepError(failures, partial())
+        _warn_once(pts, records, len(pts))
+        return _table(pts, records, range(len(pts)), todo, reformat, replaced, out_root, failures)
+    except KeyboardInterrupt as e:
+        # Ctrl-C after the last point, while the table was made (its first
+        # import of pandas takes a short sweep's last second or more):
+        # nothing was cancelled, and the table still goes with the interrupt
+        e.points_done = True  # type: ignore[attr-defined]
+        complete = [i for i, r in enumerate(records) if r is not None]
+        e.df = _table(pts, records, complete, todo, reformat, replaced,  # type: ignore[attr-defined]
+                      out_root, failures)
+        raise
 
 
 def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], rows_of: Iterable[int],
