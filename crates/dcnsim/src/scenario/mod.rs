@@ -1492,13 +1492,26 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
     if senders.is_empty() {
         senders.push("the apps send UDP".to_string());
     }
+    // a fix that applies to what the apps run: tcp.ecn and cc are read by
+    // TCP alone, so following a hint never just brings another warning
+    let ecn_tcp = "tcp.ecn = true (RFC 3168) or an ECN-based cc (dctcp, fast)";
+    let fix = match (ccs.is_empty(), others.is_empty()) {
+        (false, true) => format!("set {ecn_tcp}, or transport dcqcn, to use it"),
+        (true, false) => {
+            format!("set tcp.transport = dcqcn, or tcp with {ecn_tcp}, to use it")
+        }
+        (false, false) => {
+            format!("set {ecn_tcp} for the TCP apps, or transport dcqcn, to use it")
+        }
+        (true, true) => {
+            format!("only apps over TCP with {ecn_tcp}, or over DCQCN, send ECN-capable packets")
+        }
+    };
     Some(ScenarioError {
         path: "topology".into(),
         message: format!(
             "ecn_k is set on {queues} queue{}, but no app sends ECN-capable packets \
-             ({}): nothing will be marked, and the run is the same as without ecn_k; \
-             set tcp.ecn = true (RFC 3168), an ECN-based cc (dctcp, fast) or transport \
-             dcqcn to use it",
+             ({}): nothing will be marked, and the run is the same as without ecn_k; {fix}",
             if queues == 1 { "" } else { "s" },
             senders.join("; ")
         ),

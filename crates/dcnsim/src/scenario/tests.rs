@@ -1133,3 +1133,44 @@ fn an_apps_own_transport_applies_the_top_level_tcp_checks() {
     // and [tcp]'s values under a transport they do not concern: no problem
     assert!(errs(doc(bad, json!({"mss": 1400}))).is_empty());
 }
+
+/// The "nothing will be marked" warning's hint applies to what the apps
+/// run: following it (`tcp.ecn` for TCP, `transport = "dcqcn"` for a
+/// transport that reads no ECN) ends the warning and brings no other
+/// about ECN; a hint never offers `tcp.ecn` or a cc to a transport that
+/// reads neither.
+#[test]
+fn the_unmarked_warnings_hint_is_a_fix_that_works() {
+    let marked = |tcp: Value| {
+        let doc = json!({"name": "hint", "stop": "10ms",
+            "topology": {"kind": "star", "hosts": 5, "rate": "10Gbps", "delay": "1us",
+                         "buffer": "1MB", "ecn_k": "100KB"},
+            "tcp": tcp,
+            "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-4",
+                      "response": "64KB", "queries": 2, "gap": "1ms"}]});
+        let w = warnings(&parse_config(&doc).unwrap());
+        let about_ecn: Vec<String> = w
+            .iter()
+            .filter(|w| w.message.contains("ecn") || w.message.contains("ECN"))
+            .map(|w| w.message.clone())
+            .collect();
+        about_ecn
+    };
+    let hint = |w: &[String]| {
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("nothing will be marked"), "{w:?}");
+        w[0].rsplit("; ").next().unwrap().to_string()
+    };
+    // TCP without ECN: tcp.ecn is the fix
+    let h = hint(&marked(json!({"cc": "newreno"})));
+    assert!(h.starts_with("set tcp.ecn = true"), "{h}");
+    assert!(marked(json!({"cc": "newreno", "ecn": true})).is_empty());
+    for transport in ["hpcc", "ndp", "swift", "timely"] {
+        let h = hint(&marked(json!({"transport": transport})));
+        assert!(
+            h.starts_with("set tcp.transport = dcqcn"),
+            "{transport}: {h}"
+        );
+    }
+    assert!(marked(json!({"transport": "dcqcn"})).is_empty());
+}
