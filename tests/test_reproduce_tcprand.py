@@ -99,6 +99,18 @@ def test_every_figure_of_the_evaluation_is_listed():
     assert p.figure("fig8a").id == "8a"
 
 
+@needs_core
+def test_a_report_of_models_alone_names_no_unknown_core(tmp_path):
+    # Fig. 5 is a model: nothing was simulated, so no core is unknown
+    r = cli("reproduce", "tcprand", "--quick", "--figure", "5", "--out", str(tmp_path), "--no-progress",
+            timeout=300)
+    assert r.returncode == 0, r.stderr + r.stdout
+    md = (tmp_path / "report.md").read_text()
+    for text in (r.stdout + r.stderr, md):
+        assert "no simulation: these figures are models alone" in text, text
+        assert "unknown" not in text, text
+
+
 # ---------------------------------------------------------------- one quick run
 
 

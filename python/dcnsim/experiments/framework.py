@@ -684,7 +684,7 @@ def reproduce(
             say(f"summary: {report.tally_text()}")
             if report.beyond_text():
                 say(f"beyond the paper: {report.beyond_text()}")
-            say(f"computed by dcnsim core {', '.join(cores) or 'unknown'}")
+            say(_computed_by(cores, len(points)))
             say(f"wall time {report.wall_s:.1f} s ({_runs_text(report.n_computed, report.n_points, 'run now', '')}); "
                 f"report: {report_md}")
             if errors:
@@ -1025,6 +1025,14 @@ def _md_cell(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
+def _computed_by(cores: Sequence[str], n_points: int, hash_note: str = "") -> str:
+    """Which cores computed a report's points; a report of models alone
+    had none to name (not an unknown one)."""
+    if not cores and n_points == 0:
+        return "no simulation: these figures are models alone"
+    return f"computed by dcnsim core {', '.join(cores) or 'unknown'}{hash_note}"
+
+
 def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[str] = ()) -> str:
     """The report of ``figs``; ``earlier``: ids of figures whose sections
     come from earlier runs in the same directory (said in the header)."""
@@ -1034,8 +1042,8 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
     out: List[str] = [f"# {p.title} — reproduced with dcnsim", ""]
     out.append(f"{p.citation}")
     out.append("")
-    out.append(f"dcnsim {__version__}, core {', '.join(report.cores) or 'unknown'} (version+build hash of the "
-               "Rust sources); "
+    computed = _computed_by(report.cores, report.n_points, " (version+build hash of the Rust sources)")
+    out.append(f"dcnsim {__version__}, {computed}; "
                f"{'quick' if report.quick else 'full'} run{f', ties = {report.ties}' if report.ties else ''}; "
                f"{_runs_text(report.n_computed, report.n_points, 'run for this report', ' from `runs/`')}; "
                f"{_ran_on(report)}; wall time {report.wall_s:.1f} s.")
