@@ -24,6 +24,11 @@ needs_optuna = pytest.mark.skipif(importlib.util.find_spec("optuna") is None,
                                   reason="Optuna is not installed (pip install '.[tune]')")
 
 
+def _ctrl_c(*a, **kw):
+    """Ctrl-C where a stub of it is put: the interrupt lands there."""
+    raise KeyboardInterrupt
+
+
 def _one_flow() -> dict:
     return dcnsim.Scenario(
         topology=dcnsim.Star(hosts=2, rate="1Gbps", delay="50us", buffer="1000pkt"),
@@ -46,10 +51,7 @@ def test_ctrl_c_after_the_last_trial_says_no_trial_is_asked_again(tmp_path, caps
             "--seeds", "1", "--out", str(out), "--no-progress", "--jobs", "1"]
     real = tuning._confirm
 
-    def ctrl_c(*a, **kw):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(tuning, "_confirm", ctrl_c)
+    monkeypatch.setattr(tuning, "_confirm", _ctrl_c)
     assert main(argv) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted after the last trial; the study is complete"), said
@@ -143,10 +145,7 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
     assert _sweep(f, out, "5", capsys) == 0
     f.write_text(small_incast_path.read_text().replace("seed = 7", "seed = 8"))
 
-    def ctrl_c(*a, **kw):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(sweep, "_run_point", ctrl_c)
+    monkeypatch.setattr(sweep, "_run_point", _ctrl_c)
     assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
                  "--out", str(out)]) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
@@ -174,10 +173,7 @@ def test_ctrl_c_after_the_last_point_keeps_the_table_and_cancels_nothing(small_i
             "--out", str(out)]
     real = sweep._warn_once
 
-    def ctrl_c(*a, **kw):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(sweep, "_warn_once", ctrl_c)
+    monkeypatch.setattr(sweep, "_warn_once", _ctrl_c)
     assert main(argv) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted after the last point ran: none was cancelled, finished points are kept "

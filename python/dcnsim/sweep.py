@@ -686,10 +686,12 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         # and says at once how many failed (the reasons come at the end)
         bar.set_postfix_str(f"{len(failures)} failed")
 
-    def partial() -> Any:
-        """The table of the points complete so far."""
+    def partial(warn: bool = True) -> Any:
+        """The table of the points complete so far (``warn``: with the
+        scenario warnings of those points; none on an interrupt's way out)."""
         done = [i for i, r in enumerate(records) if r is not None]
-        _warn_once([pts[i] for i in done], [records[i] for i in done], len(pts))
+        if warn:
+            _warn_once([pts[i] for i in done], [records[i] for i in done], len(pts))
         return _table(pts, records, done, todo, reformat, replaced, out_root, failures)
 
     try:
@@ -732,9 +734,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         bar.close()
         # the complete points' table with the interrupt, as a failure gives
         # it (the CLI's sweep.csv); no scenario warnings on the way out
-        complete = [i for i, r in enumerate(records) if r is not None]
-        e.df = _table(pts, records, complete, todo, reformat, replaced,  # type: ignore[attr-defined]
-                      out_root, failures)
+        e.df = partial(warn=False)  # type: ignore[attr-defined]
         raise
     finally:
         bar.close()
@@ -750,9 +750,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         # import of pandas takes a short sweep's last second or more):
         # nothing was cancelled, and the table still goes with the interrupt
         e.points_done = True  # type: ignore[attr-defined]
-        complete = [i for i, r in enumerate(records) if r is not None]
-        e.df = _table(pts, records, complete, todo, reformat, replaced,  # type: ignore[attr-defined]
-                      out_root, failures)
+        e.df = partial(warn=False)  # type: ignore[attr-defined]
         raise
 
 

@@ -1148,13 +1148,11 @@ fn the_unmarked_warnings_hint_is_a_fix_that_works() {
             "tcp": tcp,
             "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-4",
                       "response": "64KB", "queries": 2, "gap": "1ms"}]});
-        let w = warnings(&parse_config(&doc).unwrap());
-        let about_ecn: Vec<String> = w
-            .iter()
-            .filter(|w| w.message.contains("ecn") || w.message.contains("ECN"))
-            .map(|w| w.message.clone())
-            .collect();
-        about_ecn
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .map(|w| w.message)
+            .filter(|m| m.contains("ecn") || m.contains("ECN"))
+            .collect::<Vec<String>>()
     };
     let hint = |w: &[String]| {
         assert_eq!(w.len(), 1, "{w:?}");

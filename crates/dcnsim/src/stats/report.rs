@@ -781,6 +781,7 @@ fn losses_table(w: &World) -> Table {
     // thousands of losses, and every intermediate copy of them was pages
     // a short run's process faulted in (docs/performance.md).
     let n: usize = w.tcp_flows().iter().map(|f| f.stats.loss_log.len()).sum();
+    debug_assert!(n < 1 << 31, "a loss's place must fit its 31 bits");
     let mut order: Vec<u128> = Vec::with_capacity(n);
     for f in w.tcp_flows() {
         for &(t, to) in &f.stats.loss_log {
