@@ -613,6 +613,38 @@ def test_drops_at_a_senders_own_nic_are_named_as_such():
     assert r.summary["packets_dropped"] == 0 and "nic drops" not in format_summary(r)
 
 
+@needs_core
+def test_a_failing_host_links_losses_are_not_called_nic_drops():
+    """A lossy host link's losses are counted in its queue's drops too.
+    They are the failure's (the summary's `failures` line); only what the
+    queue could not hold is the NIC's. Two bulk flows each way over a 2 %
+    lossy link: with a NIC queue that never fills there is no `nic drops`
+    line, and with a small one the line counts the overflow alone."""
+    from dcnsim.cli import format_summary
+
+    def run(nic_buffer):
+        sc = dcnsim.Scenario(
+            topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="10us", buffer="100KB", nic_buffer=nic_buffer),
+            failures=[dcnsim.Failure(a="h1", b="sw", loss=0.02)],
+            apps=[dcnsim.Bulk(src=1, dst=0, size="2MB"), dcnsim.Bulk(src=0, dst=1, size="2MB")], stop="2s")
+        r = dcnsim.run(sc)
+        return r, format_summary(r), r.queues.set_index("queue_id")
+
+    r, text, q = run("100pkt")
+    lost = r.failures.groupby("queue_id")["lost"].sum()
+    nic = q[q["from_host"]]
+    assert lost.sum() > 0 and (nic["max_pkts"] < nic["limit_pkts"]).all()  # never full: nothing overflowed
+    assert (q.loc[lost.index, "dropped"] == lost).all()  # the failure's losses are its queues' drops
+    assert "failures" in text and "nic drops" not in text, text
+
+    r, text, q = run("8pkt")
+    lost = r.failures.groupby("queue_id")["lost"].sum().reindex(q.index, fill_value=0)
+    overflow = (q["dropped"] - lost)[q["from_host"]]
+    assert overflow.sum() > 0 and (q.loc[q["from_host"], "max_pkts"] == 8).any()
+    (line,) = [x for x in text.splitlines() if "nic drops" in x]
+    assert line.split()[2] == f"{int(overflow.sum()):,}", line
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 

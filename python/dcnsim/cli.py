@@ -223,12 +223,19 @@ def format_summary(result, warnings: bool = True) -> str:
     # bottleneck overflows its NIC (no TCP Small Queues here; ns-3 since
     # 3.25 and Linux hold such packets back), which a user reading only
     # "drops" would take for the switches' congestion.
-    nic = [i for i, h in enumerate(qm.get("from_host", ())) if h and int(qm["dropped"][i])]
+    # A failing host link's losses are counted in its queue's drops too;
+    # they are the failure's (its own line above), not the NIC's overflow.
+    lost_to_failure: Dict[int, int] = {}
+    for qid, lost in zip(ft.get("queue_id", ()), ft.get("lost", ())):
+        lost_to_failure[int(qid)] = lost_to_failure.get(int(qid), 0) + int(lost)
+    overflow = [int(d) - lost_to_failure.get(int(qid), 0) if h else 0
+                for qid, h, d in zip(qm.get("queue_id", ()), qm.get("from_host", ()), qm.get("dropped", ()))]
+    nic = [i for i, d in enumerate(overflow) if d > 0]
     if nic:
-        worst = max(nic, key=lambda i: (int(qm["dropped"][i]), -i))
+        worst = max(nic, key=lambda i: (overflow[i], -i))
         pkts, nbytes = int(qm["limit_pkts"][worst]), int(qm["limit_bytes"][worst])
         limit = f"{fmt_count(pkts)} pkt" if pkts else f"{fmt_count(nbytes)} B"
-        row("nic drops", f"{fmt_count(sum(int(qm['dropped'][i]) for i in nic))} packets at hosts' own NIC queues, "
+        row("nic drops", f"{fmt_count(sum(overflow[i] for i in nic))} packets at hosts' own NIC queues, "
                          f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): see topology.nic_buffer")
     if warnings:
         for w in getattr(result, "warnings", ()):
