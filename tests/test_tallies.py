@@ -9,6 +9,7 @@ tallied. These run without simulations (figures with no points)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pandas as pd
@@ -59,6 +60,21 @@ def test_rows_without_a_series_take_the_figures_and_are_tallied(tmp_path):
     rows = rep.results["1"].comparisons
     assert [c.series for c in rows] == ["A; B", "A"]
     assert rep.counts()["agrees"] == 2
+
+
+def test_a_reference_value_and_a_formula_check_name_only_the_series_they_say(tmp_path):
+    """A value of ours and the paper's arithmetic are not about the figure's
+    curves: given every series of the figure, the report said they were."""
+    from dcnsim.experiments.claims import info
+    from dcnsim.experiments.framework import check_formula
+
+    p = _paper(_fig("1", lambda: [_claim("A beats B"), info("paths used", 4), check_formula("1 KB", 1024, 1024, rel_tol=0.01),
+                                  dataclasses.replace(info("A's paths", 2), series="A")], series=("A", "B")))
+    rep = reproduce(p, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert not rep.errors
+    assert [c.series for c in rep.results["1"].comparisons] == ["A; B", "", "", "A"]
+    table = (tmp_path / "report.md").read_text()
+    assert "| paths used | — |" in table and "| 1 KB | — |" in table and "| A beats B | A; B |" in table
 
 
 @pytest.mark.parametrize("row, why", [

@@ -253,13 +253,17 @@ def beyond(c: Comparison, setting: str = "", series: str = "") -> Comparison:
 
 
 def attribute(paper: Paper, fig: Figure, comparisons: Sequence[Comparison]) -> List[Comparison]:
-    """Each row with its source: a row that names no series comes from the
-    figure's (or, without those, all the paper's); every row of a figure
-    that is wholly our variant (``fig.setting``) goes beyond the paper."""
+    """Each row with its source: a claim's row that names no series is about
+    the figure's (or, without those, all the paper's); every row of a figure
+    that is wholly our variant (``fig.setting``) goes beyond the paper. A
+    reference value of ours (:func:`info`) and a formula check name no
+    series unless they say one: neither is about the figure's curves, and
+    listing them all would say so."""
     default = "; ".join(fig.series or paper.series)
     out = []
     for c in comparisons:
-        if not c.series and default:
+        ours_alone = c.verdict == "formula check" or (c.verdict == "not in paper" and not c.beyond)
+        if not c.series and default and not ours_alone:
             c = dataclasses.replace(c, series=default)
         if fig.testbed and c.verdict in TALLIED:
             c = not_modelled(c, fig.testbed)

@@ -81,7 +81,8 @@ class Comparison:
     #: the paper's series (stacks, schemes) the claim is about, e.g.
     #: ``"FaST"`` or ``"NewReno; DCTCP"`` (names joined by "; ", since a
     #: name may hold a comma); empty: the figure's series
-    #: (:attr:`Figure.series`), filled in by the framework
+    #: (:attr:`Figure.series`), filled in by the framework for a claim's
+    #: row (a reference value or a formula check stays without)
     series: str = ""
     #: empty for the paper's own setup; otherwise the variant of ours the
     #: row was measured under (a "Beyond the paper" row, never tallied)
