@@ -95,6 +95,51 @@ fn a_slower_link_carries_its_new_rate() {
     fills_250_mbps_and_no_more(&r);
 }
 
+/// A link slowed from 2 ms to 5 ms is its own again from 5 ms: a
+/// 100 Mbps stream into a link slowed to 10 Mbps builds a backlog while
+/// the window is open, and once it closes that backlog drains at the
+/// link's 1 Gbps, not the slower rate (which would take 27 ms more). By
+/// `until` plus one packet finishing at the slow rate plus the largest
+/// backlog at 1 Gbps the queue holds no more than one packet, and nothing
+/// is lost.
+#[test]
+fn a_slowed_links_backlog_drains_at_its_own_rate_once_restored() {
+    let apps = json!([{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "100Mbps",
+                       "payload": 1000, "stop": "8ms"}]);
+    let fail = json!([{"a": "s0", "b": "h1", "direction": "a_to_b", "rate": "10Mbps",
+                       "at": "2ms", "until": "5ms"}]);
+    let mut doc = line(apps, fail, "12ms");
+    doc["trace"] = json!({"interval": "20us", "queues": "switches"});
+    let r = run_checked(&doc);
+    assert_eq!(lost(&r), 0);
+    assert_eq!(r.summary_value("packets_dropped"), Some(0.0));
+    let wire = col_u64(&r, "queues", "tx_bytes")[2] / col_u64(&r, "queues", "tx_pkts")[2];
+    let (t, id, b) = (
+        col_f64(&r, "queue_ts", "time_s"),
+        col_u64(&r, "queue_ts", "queue_id"),
+        col_u64(&r, "queue_ts", "bytes"),
+    );
+    let at = |from: f64, to: f64| -> Vec<u64> {
+        (0..t.len())
+            .filter(|&i| id[i] == 2 && t[i] >= from && t[i] < to)
+            .map(|i| b[i])
+            .collect()
+    };
+    let backlog = *at(0.0, 5e-3).iter().max().unwrap();
+    assert!(
+        backlog >= 20 * wire,
+        "{backlog} B at most while slow: no backlog, the test means nothing"
+    );
+    let drained = 5e-3 + wire as f64 * 8.0 / 10e6 + backlog as f64 * 8.0 / 1e9 + 20e-6;
+    let after = at(drained, 8e-3);
+    assert!(!after.is_empty());
+    assert!(
+        after.iter().all(|&q| q <= wire),
+        "from {drained} s the queue still held {:?} B: the backlog drained at the slow rate",
+        after.iter().max()
+    );
+}
+
 /// The same on a port that drops what it cannot mark
 /// (`ecn_non_ect = "drop"`): DCTCP holds its queue about the threshold, and
 /// a packet that finds it over K is marked and serialized at the slower

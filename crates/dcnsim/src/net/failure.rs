@@ -17,11 +17,13 @@
 //! (from its own seeded stream), dropped when offered: a corrupted frame
 //! would also take its time on the wire before the far end discarded it,
 //! a share `loss` of the link's capacity, under 1 % at the loss rates of
-//! gray failures (10⁻⁴ to 10⁻²). While a link is slow, what it accepts is serialized at the slower
-//! rate. Routing does not react (it sees no failure): ECMP keeps hashing
-//! flows onto a link that is down, as a fabric does until its routing
-//! converges, and only a new flow label (`tcp.txrehash`, `tcp.plb`) or
-//! spraying moves them.
+//! gray failures (10⁻⁴ to 10⁻²). While a link is slow, a packet whose
+//! serialization starts then is serialized at the slower rate, and one
+//! that starts outside the window at the link's own (a backlog drains at
+//! full rate once the link is restored). Routing does not react (it sees
+//! no failure): ECMP keeps hashing flows onto a link that is down, as a
+//! fabric does until its routing converges, and only a new flow label
+//! (`tcp.txrehash`, `tcp.plb`) or spraying moves them.
 //!
 //! **Cost.** Nothing for a link that never fails, whatever the run: a
 //! failing link gets a class of its own that refuses every packet (as a
@@ -145,8 +147,9 @@ impl Links {
     /// Packet `h` offered to a failing link `link` (`None`: the link does
     /// not fail, or this is the enqueue a failure let through, under the
     /// class it chose). Down across the packet's time on the link: lost.
-    /// Lossy now: lost with the window's probability. Otherwise offered under the class
-    /// of the moment (the link's own, or a slower one).
+    /// Lossy now: lost with the window's probability. Otherwise offered
+    /// under the class of the moment its serialization starts (the link's
+    /// own, or a slower one).
     #[cold]
     #[inline(never)]
     pub(super) fn over_failure(
@@ -169,9 +172,20 @@ impl Links {
         let super::Link { st, rare } = &mut self.hot[l];
         Self::advance(st, &self.pool, &self.classes, now);
         let active = f.windows.iter().position(|w| w.at <= now && now < w.until);
-        let class = active.map_or(f.base, |i| f.windows[i].class);
+        // The FIFO serializes in order, so the packet starts when the one
+        // ahead of it has left, and runs at the rate of that moment: a
+        // backlog built while the link was slow drains at its own rate once
+        // `until` passes, and what was queued before `at` but starts after
+        // it goes slowly (a packet under way at either edge keeps the rate
+        // it started at).
+        let start = st.free_at.max(now + start_delay);
+        let class = f
+            .windows
+            .iter()
+            .find(|w| w.at <= start && start < w.until)
+            .map_or(f.base, |w| w.class);
         let c = &self.classes[class as usize];
-        let depart = st.free_at.max(now + start_delay) + c.tx_time(h.wire);
+        let depart = start + c.tx_time(h.wire);
         let arrive = depart + c.delay;
         if let Some(w) = f
             .windows

@@ -450,7 +450,7 @@ pub struct FailureSection {
     /// the fraction of packets lost meanwhile: 1 is a link down, less a gray failure
     #[schemars(extend("x-default" = "1, or 0 with `rate`"))]
     pub loss: Opt<Fraction>,
-    /// the rate the link runs at meanwhile, below its own (a degraded link)
+    /// the rate the link runs at meanwhile, below its own (a degraded link): a packet whose serialization starts in the window is sent at it
     #[schemars(extend("x-default" = "the link's own"))]
     pub rate: Opt<Rate>,
     /// `both`, `a_to_b` or `b_to_a`: which directions fail
@@ -1377,7 +1377,7 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "`\"55us\"`"))]
     pub dcqcn_timer: Opt<PositiveTime>,
     /// DCQCN: B, the bytes sent per byte-counter stage
-    #[schemars(extend("x-default" = "`\"10MB\"`"))]
+    #[schemars(extend("x-default" = "`10000000` (bytes: htsim's 10 MB, decimal; `\"10MB\"` here is 10,485,760)"))]
     pub dcqcn_byte_counter: Opt<PositiveSize>,
     /// DCQCN: F, the stages of fast recovery before additive increase
     #[schemars(extend("x-default" = "5"))]
