@@ -174,7 +174,9 @@ def test_another_study_in_the_same_directory_is_refused(tmp_path):
     ("tcp.x=0:1:2", "LOW:HIGH"),
     ("tcp.x=1ms:2", "both bounds with the same unit"),
     ("tcp.x=log:1ms:2pkt", "both bounds with the same unit"),
-    ("tcp.x=abc:1", "neither a number nor a time"),
+    ("tcp.x=abc:1", "neither a number, a packet count ('20pkt') nor a time"),
+    ("topology.buffer=10KB:100KB", "a size range takes plain bytes"),
+    ("topology.rate=1Gbps:10Gbps", "a rate is a choice (topology.rate=choice:1Gbps,10Gbps)"),
 ])
 def test_bad_param_names_the_flag(spec, words):
     with pytest.raises(TuneError) as e:
@@ -190,6 +192,7 @@ def test_param_forms():
     k = parse_param("topology.ecn_k=2pkt:60pkt")
     assert (k.kind, k.low, k.high, k.to_scenario(20)) == ("int", 2, 60, "20pkt")
     assert k.contains("20pkt") and not k.contains("61pkt")
+    assert parse_param("topology.ecn_k=2PKT:60pkts") == k  # as a scenario reads them
     assert parse_param("tcp.tcprand_preset=choice:default,aggressive").choices == ("default", "aggressive")
     assert parse_constraint("goodput >= 0.95*baseline").relative
     with pytest.raises(TuneError, match="^--constraint"):
@@ -714,4 +717,9 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     (msg,) = warnings_of("goodput>=0.95")
     assert "did you mean goodput>=0.95*baseline or goodput>=0.95Mbps?" in msg, msg
     assert "*baseline" not in warnings_of("goodput>=900")[0]
+    # a bare time bound is seconds, though tune prints times in ms: 10 reads
+    # as 10 s, which a user reading the tables meant as 10 ms
+    (msg,) = warnings_of("qct_p99<=10")
+    assert msg.startswith("--constraint: qct_p99 <= 10 is 10 s") and "qct_p99<=10ms" in msg, msg
+    assert warnings_of("qct_p99<=2s") == [] and warnings_of("qct_p99<=10ms") == []
     assert not (tmp_path / "o").exists()

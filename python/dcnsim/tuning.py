@@ -140,7 +140,7 @@ def _bound(text: str, flag: str) -> Tuple[float, str]:
     t = text.strip()
     if _NUM.match(t):
         return float(t), ""
-    m = re.match(r"^(\d+)\s*pkt$", t)
+    m = re.match(r"^(\d+)\s*pkts?$", t, re.IGNORECASE)
     if m:
         return float(m.group(1)), "pkt"
     from .units import UnitError, parse_time
@@ -148,7 +148,9 @@ def _bound(text: str, flag: str) -> Tuple[float, str]:
     try:
         return parse_time(t), "s"
     except UnitError as e:
-        raise TuneError(f"{flag}: bound {t!r} is neither a number nor a time ({e})") from None
+        raise TuneError(f"{flag}: bound {t!r} is neither a number, a packet count ('20pkt') nor a time ({e}); "
+                        "a size range takes plain bytes (topology.buffer=int:65536:1048576), "
+                        "a rate is a choice (topology.rate=choice:1Gbps,10Gbps)") from None
 
 
 def parse_param(spec: str) -> Param:
@@ -274,6 +276,9 @@ class Constraint:
     op: str
     bound: float
     relative: bool = False
+    #: the bound was written with its unit (``10ms``), so it is not
+    #: checked for a unit left out
+    unit_given: bool = field(default=False, compare=False)
 
     def text(self) -> str:
         return f"{self.metric} {self.op} {self.bound:g}{' × baseline' if self.relative else ''}"
@@ -291,13 +296,13 @@ def parse_constraint(text: str) -> Constraint:
         raise TuneError(f"{flag}: expected METRIC>=X, METRIC<=X or METRIC>=X*baseline "
                         "(e.g. goodput>=0.95*baseline)")
     try:
-        bound = float(m.group(3))
+        bound, unit_given = float(m.group(3)), False
     except ValueError:
-        bound = _bound_with_unit(m.group(1), m.group(3), bool(m.group(4)), flag)
+        bound, unit_given = _bound_with_unit(m.group(1), m.group(3), bool(m.group(4)), flag), True
     if not math.isfinite(bound):
         raise TuneError(f"{flag}: the bound must be finite")
     objective_named(m.group(1), "minimize", flag)  # checks the name
-    return Constraint(m.group(1), m.group(2), bound, bool(m.group(4)))
+    return Constraint(m.group(1), m.group(2), bound, bool(m.group(4)), unit_given)
 
 
 def _bound_with_unit(metric: str, text: str, relative: bool, flag: str) -> float:
@@ -327,9 +332,22 @@ def _bound_with_unit(metric: str, text: str, relative: bool, flag: str) -> float
 _SMALL_RATE_BOUND = 1e4
 
 
+#: a time bound of at least this, given as a bare number, was probably
+#: meant in ms, the unit tune's tables print times in (``qct_p99<=10``: 10 s)
+_LARGE_TIME_BOUND = 1.0
+
+
 def _check_bound_unit(cons: Constraint) -> None:
-    """Warn of an absolute rate bound too small to be meant in bit/s."""
-    if cons.relative or display_unit(cons.metric)[1] != "Mbps" or not 0 < abs(cons.bound) < _SMALL_RATE_BOUND:
+    """Warn of a bare absolute rate bound too small to be meant in bit/s,
+    or a bare time bound too large to be meant in seconds."""
+    unit = display_unit(cons.metric)[1]
+    if not cons.relative and not cons.unit_given and unit == "ms" and abs(cons.bound) >= _LARGE_TIME_BOUND:
+        warnings.warn(DcnsimWarning("--constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} s (a bare "
+                                    f"bound is in SI units, though tune prints {cons.metric} in ms); did you mean "
+                                    f"{cons.metric}{cons.op}{cons.bound:g}ms? (write {cons.bound:g}s to keep seconds)"),
+                      stacklevel=caller_stacklevel())
+        return
+    if cons.relative or unit != "Mbps" or not 0 < abs(cons.bound) < _SMALL_RATE_BOUND:
         return
 
     meant = f"{cons.metric}{cons.op}{cons.bound:g}Mbps"

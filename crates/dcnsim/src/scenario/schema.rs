@@ -1334,7 +1334,7 @@ pub struct TcpSection {
     /// Swift: largest decrease in one step, `max_mdf`
     #[schemars(extend("x-default" = "0.5"))]
     pub swift_max_mdf: Opt<Fraction>,
-    /// Swift: smallest window (below one packet the sender paces)
+    /// Swift: smallest window, in bytes (a size: a bare number is bytes, unlike the packet counts of the Swift windows beside it; below one packet the sender paces)
     #[schemars(extend("x-default" = "`\"10B\"`"))]
     pub swift_min_cwnd: Opt<SegmentSize>,
     /// Swift: largest window, packets
