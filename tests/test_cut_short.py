@@ -153,6 +153,33 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
     assert not (out / "sweep.csv").exists()
 
 
+def test_no_table_of_earlier_results_is_left_while_they_are_replaced(small_incast_path, tmp_path, capsys,
+                                                                     monkeypatch):
+    """A sweep killed outright (SIGKILL, out of memory) writes no table of
+    its own; had the earlier `sweep.csv` stayed while its points were being
+    replaced, it would have listed numbers no point directory holds any
+    more. So it is gone before the first point runs again."""
+    out = tmp_path / "sw"
+    f = tmp_path / "s.toml"
+    f.write_text(small_incast_path.read_text())
+    assert _sweep(f, out, "5,6", capsys) == 0
+    assert (out / "sweep.csv").is_file()
+    f.write_text(small_incast_path.read_text().replace("seed = 7", "seed = 8"))
+
+    real, seen = sweep._run_point, []
+
+    def run_point(*a, **kw):
+        seen.append((out / "sweep.csv").exists())
+        return real(*a, **kw)
+
+    monkeypatch.setattr(sweep, "_run_point", run_point)
+    assert _sweep(f, out, "5,6", capsys) == 0
+    assert seen == [False, False]
+    # and the sweep's own table lists the new results
+    table = pd.read_csv(out / "sweep.csv")
+    assert list(table["label"]) == ["apps.0.blocks=5", "apps.0.blocks=6"] and (table["seed"] == 8).all()
+
+
 def test_run_sweep_gives_the_complete_points_with_the_interrupt(small_incast_path, tmp_path, monkeypatch):
     _interrupt_the_second_point(monkeypatch)
     pts = sweep.grid(small_incast_path, {"apps.0.blocks": [1, 2, 3]})

@@ -674,6 +674,14 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         # who edited nothing knows why
         warnings.warn(DcnsimWarning(os.fspath(out_root), _replacing_text(replaced, other_core, core, len(pts))),
                       stacklevel=caller_stacklevel())
+    if replaced or reformat:
+        # `sweep.csv` (the CLI's table) lists those points' earlier results:
+        # gone before the first of them is, so that a sweep killed outright
+        # (SIGKILL, out of memory), which writes no table of its own, leaves
+        # none that contradicts the points beside it; the points that stay
+        # are listed again by the next sweep's table
+        with contextlib.suppress(FileNotFoundError):
+            (out_root / "sweep.csv").unlink()
 
     failures: Dict[str, str] = {}
     show = progress if progress is not None else sys.stderr.isatty()
