@@ -281,6 +281,36 @@ def test_an_interrupted_rerun_leaves_the_directory_marked_incomplete(tmp_path, s
     assert json.loads((out / "scenario.json").read_text())["seed"] == 9
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
 
+    # cut once every file is in place: the run is there, complete, and said so
+    monkeypatch.undo()
+    real_commit = _atomic.StagedFiles.commit
+
+    def cut_after(self):
+        real_commit(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_atomic.StagedFiles, "commit", cut_after)
+    assert cli_mod.main(["run", str(small_incast_path), "--seed", "11", "--out", str(out), "--no-progress"]) == 130
+    said = capsys.readouterr().err
+    assert f"interrupted while writing; {out} holds this run's results, complete" in said, said
+    assert json.loads((out / "summary.json").read_text())["seed"] == 11
+
+    # SIGTERM while writing: the status a terminated process has, and said as such
+    def term(self, path, write, mode="w"):
+        raise cli_mod._Terminated()
+
+    monkeypatch.setattr(_atomic.StagedFiles, "commit", real_commit)
+    monkeypatch.setattr(_atomic.StagedFiles, "write", term)
+    assert cli_mod.main(["run", str(small_incast_path), "--seed", "12", "--out", str(out), "--no-progress"]) == 143
+    assert f"terminated while writing; {out} is as it was" in capsys.readouterr().err
+
+    # into a new directory, cut before anything is written: nothing is there to call incomplete
+    new = tmp_path / "new"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(new), "--no-progress"]) == 143
+    said = capsys.readouterr().err
+    assert f"terminated while writing; nothing of this run was written to {new}" in said, said
+    assert "incomplete" not in said
+
 
 # ---------------------------------------------------------------- sweep
 

@@ -149,8 +149,16 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
     assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
                  "--out", str(out)]) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
-    assert said.startswith("interrupted; finished points are kept, pending ones were cancelled; resume with:"), said
+    assert said.startswith("interrupted before any point finished: none is kept, pending ones were cancelled; "
+                           "resume with:"), said
     assert not (out / "sweep.csv").exists()
+
+    # cut off before any point ran (reading or validating the points): nothing is said to be kept or cancelled
+    monkeypatch.setattr(sweep, "_sweep_locked", _ctrl_c)
+    assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
+                 "--out", str(out)]) == 130
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("interrupted before any point ran; resume with:"), said
 
 
 def test_no_table_of_earlier_results_is_left_while_they_are_replaced(small_incast_path, tmp_path, capsys,

@@ -292,13 +292,30 @@ def parallel_note(timing: Dict[str, Any]) -> str:
 # commands
 
 
-def _incomplete(out: str) -> str:
-    """What a write cut short left in ``out``: Result.write removes an
-    earlier summary.json only once every new file is written, before it
-    puts them in place with its own summary.json last, so one there means
-    nothing was changed."""
-    if os.path.exists(os.path.join(out, "summary.json")):
+def _summary_stamp(out: str) -> Optional[Tuple[int, int, int]]:
+    """Which ``summary.json`` ``out`` holds (inode, mtime, size), or None."""
+    try:
+        st = os.stat(os.path.join(out, "summary.json"))
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def _incomplete(out: str, before: Optional[Tuple[int, int, int]]) -> str:
+    """What a write cut short left in ``out`` (``before``: the summary.json
+    it held, :func:`_summary_stamp`). Result.write removes an earlier
+    summary.json only once every new file is written, then puts them in
+    place with its own summary.json last: the one there before means
+    nothing was changed, another one a write that finished."""
+    from .result import result_files
+
+    now = _summary_stamp(out)
+    if now is not None and now == before:
         return f"{out} is as it was (nothing of this run written)"
+    if now is not None:
+        return f"{out} holds this run's results, complete (its summary.json, written last, is there)"
+    if not result_files(out):
+        return f"nothing of this run was written to {out}"
     return f"{out} is incomplete (it has no summary.json)"
 
 
@@ -393,6 +410,7 @@ def _run_and_write(args, held) -> int:
 
         # the tables before any output: stdout may be a pipe already closed
         # (`| head -1`), and what the user asked for must not hang on it
+        before = _summary_stamp(args.out)
         try:
             # Result.write says when it replaces an earlier run (once every
             # file is written, before the earlier one goes): one line here,
@@ -410,12 +428,13 @@ def _run_and_write(args, held) -> int:
                             print(f"run: --out {args.out} {w.message.reason}", file=sys.stderr)
                         else:
                             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-        except KeyboardInterrupt:
-            print(f"interrupted while writing; {_incomplete(args.out)}", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as e:
+            print(f"{'terminated' if isinstance(e, _Terminated) else 'interrupted'} while writing; "
+                  f"{_incomplete(args.out, before)}", file=sys.stderr)
+            return 143 if isinstance(e, _Terminated) else 130
         except OSError as e:  # a full disk, a read-only mount: one line, not a traceback
             where = f" ({e.filename})" if e.filename else ""
-            print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; {_incomplete(args.out)}",
+            print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; {_incomplete(args.out, before)}",
                   file=sys.stderr)
             return 1
     # the scenario's warnings went to stderr before the run: once is enough
@@ -1285,6 +1304,12 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
         # cut off while the table was made: every point had run
         return (f"interrupted after the last point ran: none was cancelled, finished points are kept"
                 f"{_listed(getattr(e, 'df', None))}; {resume}")
+    if command in ("sweep", "demo", "reproduce") and e is not None and not hasattr(e, "df"):
+        # cut off before the points were run (reading, validating, checking
+        # which are complete already): no point was under way
+        return f"interrupted before any point ran; {resume}"
+    if command in ("sweep", "demo", "reproduce") and getattr(e, "df", None) is not None and not len(e.df):
+        return f"interrupted before any point finished: none is kept, pending ones were cancelled; {resume}"
     if command in ("sweep", "demo", "reproduce"):
         listed = _listed(getattr(e, "df", None)) if command == "sweep" else ""
         return f"interrupted; finished points are kept{listed}, pending ones were cancelled; {resume}"
