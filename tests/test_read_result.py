@@ -94,6 +94,27 @@ def test_a_directory_without_a_complete_run_is_refused_saying_why(tmp_path):
 
 
 @needs_core
+def test_a_file_of_the_run_gone_since_is_named_not_read_as_an_empty_table(tmp_path):
+    """A partial copy (an rsync that left some files out) or a file removed
+    by hand: read as an empty table, it gave a run with no flows and NaN
+    goodput. summary.json lists the files its write put beside it."""
+    with pytest.warns(dcnsim.DcnsimWarning):
+        out = dcnsim.run(mixed(tmp_path)).write(tmp_path / "r")
+    import json
+
+    listed = json.loads((out / "summary.json").read_text())["files"]
+    assert sorted(listed) == sorted(p.name for p in out.iterdir() if p.name != "summary.json")
+    r = dcnsim.read_result(out)
+    assert "files" not in r.summary and "files" not in r.summary_record()
+    for gone in ("flows.csv", "flow_ts.csv", "h0.pcap"):
+        (out / gone).rename(tmp_path / gone)
+        with pytest.raises(FileNotFoundError, match=f"read_result: .*: the run's {gone} is missing"):
+            dcnsim.read_result(out)
+        (tmp_path / gone).rename(out / gone)
+    assert len(dcnsim.read_result(out).flows) == len(r.flows)
+
+
+@needs_core
 def test_a_table_a_script_changed_reads_back_as_written(tmp_path):
     # a column added, and a count that is no longer whole (NaN in it)
     with pytest.warns(dcnsim.DcnsimWarning):

@@ -88,6 +88,27 @@ def test_resume_recomputes_only_missing(tmp_path):
     assert run_sweep(pts, tmp_path, progress=False).attrs["computed"] == []
 
 
+def test_a_point_missing_a_trace_or_pcap_of_its_run_is_recomputed(tmp_path):
+    """Only the tables every run writes were checked: a point whose
+    flow_ts.csv or pcap was removed since was "resumed" without it, and
+    a figure reading it failed on every rerun. summary.json lists every
+    file of the run."""
+    doc = small_pa(queries=2)
+    doc["trace"] = {"interval": "1ms", "flows": True}
+    doc["pcap"] = {"hosts": [0]}
+    p = Point("x", doc, 1)
+    run_sweep([p], tmp_path, progress=False)
+    d = point_dir(tmp_path, "x")
+    for gone in ("flow_ts.csv", "h0.pcap"):
+        (d / gone).unlink()
+        df = run_sweep([p], tmp_path, progress=False)
+        assert df.attrs["computed"] == ["x"] and (d / gone).is_file(), gone
+    assert run_sweep([p], tmp_path, progress=False).attrs["computed"] == []
+    # a point stored in the other format is still told apart from one missing a file
+    df = run_sweep([p], tmp_path, progress=False, format="parquet")
+    assert df.attrs["reformatted"] == ["x"] and (d / "flow_ts.parquet").is_file()
+
+
 def test_changed_scenario_is_recomputed(tmp_path):
     p = Point("x", small_pa(queries=2), 1)
     run_sweep([p], tmp_path, progress=False)

@@ -704,8 +704,9 @@ class Result:
         traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
         with its effective seed; each ``cdf_file`` copied beside it as
         ``apps<i>.cdf``, :meth:`written_scenario`) and ``summary.json`` (``summary`` plus
-        ``metrics``; put in place last, so its presence marks a complete
-        result). ``~`` in ``out_dir`` is the home directory. Returns the
+        ``metrics``, and ``files``: the names of the other files written;
+        put in place last, so its presence marks a complete result, and
+        :func:`read_result` and a sweep's resume find a file missing since). ``~`` in ``out_dir`` is the home directory. Returns the
         directory.
 
         Every file is first written whole to a temporary beside it; only
@@ -761,7 +762,10 @@ class Result:
                 for fname, data in self.pcaps.items():
                     safe = Path(fname).name  # a bare file name, never a path out of out_dir
                     staged.write(out / safe, functools.partial(_write_bytes, data), mode="wb")
-                staged.write(out / "summary.json", lambda fh: fh.write(readable_json(self.summary_record()) + "\n"))
+                # with the names of the files beside it: a file removed or
+                # left out of a copy since is missing, not an empty table
+                record = dict(self.summary_record(), **{FILES_KEY: [n for n in names if n != "summary.json"]})
+                staged.write(out / "summary.json", lambda fh: fh.write(readable_json(record) + "\n"))
                 if earlier:
                     # said before the earlier run goes: under `-W error` it
                     # stays, and nothing of this one is written
@@ -890,6 +894,17 @@ class Result:
         return rec
 
 
+#: the key of ``summary.json`` that lists the other files the run's write
+#: put beside it (not part of the summary record)
+FILES_KEY = "files"
+
+
+def written_files(listed: Any) -> bool:
+    """Whether ``listed`` (``summary.json``'s :data:`FILES_KEY`) is a list
+    of file names; a summary written before the list was kept has none."""
+    return isinstance(listed, list) and all(isinstance(n, str) and n and os.path.basename(n) == n for n in listed)
+
+
 def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
     """A run as :meth:`Result.write` (``dcnsim run --out``, a sweep's
     points, ``reproduce``'s runs) wrote it, read back as a :class:`Result`:
@@ -929,6 +944,13 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
         raise ValueError(f"read_result: {summary_path}: not the JSON a run writes ({e})") from None
     if not isinstance(record, dict):
         raise ValueError(f"read_result: {summary_path}: expected a JSON object, got {type(record).__name__}")
+    listed = record.pop(FILES_KEY, None)
+    missing = [n for n in listed if not os.path.isfile(os.path.join(d, n))] if written_files(listed) else []
+    if missing:
+        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+        raise FileNotFoundError(f"read_result: {d}: the run's {shown} {'is' if len(missing) == 1 else 'are'} missing "
+                                "(summary.json lists every file its write put there): a partial copy, or a file "
+                                "removed since; copy the whole directory, or run it again")
     record = int_counts(record)
     scenario_path = os.path.join(d, "scenario.json")
     scenario = load_scenario(scenario_path) if os.path.isfile(scenario_path) else {}

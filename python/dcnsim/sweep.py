@@ -505,11 +505,17 @@ def _replacing_text(replaced: Sequence[str], other_core: Mapping[Optional[Tuple[
     return " and ".join(parts) + ": replacing them"
 
 
-def _has_tables(out: Path, format: str) -> bool:
-    """Whether ``out`` holds every table a run writes, in ``format``."""
-    from .result import TABLES
+def _has_tables(out: Path, format: str, files: Any = None) -> bool:
+    """Whether ``out`` holds every file its run wrote (``files``, the list
+    its ``summary.json`` keeps: traces, pcaps and the tables only some runs
+    have too), with the tables in ``format``; for a summary written before
+    that list was kept, every table each run writes."""
+    from .result import TABLES, written_files
 
-    return all((out / f"{name}.{format}").is_file() for name in TABLES)
+    if not written_files(files):
+        return all((out / f"{name}.{format}").is_file() for name in TABLES)
+    other = ".parquet" if format == "csv" else ".csv"
+    return all((out / n).is_file() for n in files) and not any(n.endswith(other) for n in files)
 
 
 def run_sweep(
@@ -633,6 +639,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
     from tqdm.auto import tqdm
 
+    from .result import FILES_KEY
+
     docs, dirs, hits = plan
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
@@ -643,8 +651,9 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     for i, d in enumerate(dirs):
         cached = hits[i]
         incomplete = False
-        if cached is not None and not _has_tables(d, format):
-            if _has_tables(d, "parquet" if format == "csv" else "csv"):
+        files = cached.pop(FILES_KEY, None) if cached is not None else None
+        if cached is not None and not _has_tables(d, format, files):
+            if _has_tables(d, "parquet" if format == "csv" else "csv", files):
                 # stored in the other format: asked for parquet, a point must
                 # not be "resumed" with csv files only (the rerun replaces them)
                 reformat.append(pts[i].label)
