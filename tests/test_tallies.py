@@ -77,6 +77,25 @@ def test_a_reference_value_and_a_formula_check_name_only_the_series_they_say(tmp
     assert "| paths used | — |" in table and "| 1 KB | — |" in table and "| A beats B | A; B |" in table
 
 
+def test_a_users_own_figure_files_are_never_replaced_by_a_first_reproduction(tmp_path):
+    """A directory with no reproduction in it but a fig1.csv of the user's
+    (or a paper's figures folder): refused, naming the file, before
+    anything runs; the file is as it was."""
+    p = _paper(_fig("1", lambda: [_claim("A beats B")], series=("A", "B")))
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "fig1.csv").write_text("my precious data\n")
+    with pytest.raises(OutputDirError, match=r"holds fig1.csv, which this reproduce writes, but no reproduction"):
+        reproduce(p, out=out, jobs=1, progress=False, echo=None)
+    assert (out / "fig1.csv").read_text() == "my precious data\n"
+    assert sorted(x.name for x in out.iterdir() if not x.name.startswith(".")) == ["fig1.csv"]
+    # a reproduction's own directory is its to rewrite
+    (out / "fig1.csv").unlink()
+    reproduce(p, out=out, jobs=1, progress=False, echo=None)
+    reproduce(p, out=out, jobs=1, progress=False, echo=None)
+    assert (out / "report.md").is_file()
+
+
 @pytest.mark.parametrize("row, why", [
     (lambda: _claim("C beats A", series="C; A"), "not a series the paper plots"),
     (lambda: _claim("A vs ECMP"), "names our variant ECMP"),

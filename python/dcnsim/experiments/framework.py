@@ -28,6 +28,7 @@ and prints the same comparisons. Figure ids are strings: ``"4"`` writes
 from __future__ import annotations
 
 import dataclasses
+import glob
 import json
 import math
 import os
@@ -850,6 +851,23 @@ def _runs_owner(out_dir: Path, figs: Sequence[Figure], quick: bool, ties: Option
     return None
 
 
+def _refuse_files_in_the_way(out_dir: Path, figs: Sequence[Figure]) -> None:
+    """Refuse a directory that holds no reproduction (no report.md, no
+    figure sections, no runs/) but files this one writes (``fig4.csv``,
+    ``fig4.png``: a user's own, or a paper's figures folder): they would be
+    replaced without a word, as ``dcnsim run --out`` refuses to replace a
+    ``flows.csv`` of no run."""
+    from ..errors import OutputDirError
+
+    names = sorted({f.name for fig in figs for f in out_dir.glob(f"{glob.escape(fig.slug)}.*") if f.is_file()})
+    if not names:
+        return
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    raise OutputDirError(f"{out_dir}: holds {shown}, which this reproduce writes, but no reproduction (no "
+                         "report.md, figure sections or runs/): they would be replaced; move them away, or give this "
+                         "reproduce another --out")
+
+
 def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str,
                points: Sequence[Point], figs: Sequence[Figure]) -> None:
     """Refuse a reproduce into a directory whose report.md is another's:
@@ -868,8 +886,11 @@ def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], defaul
     if owner is None:
         # a report.md moved away (as the refusal below says) leaves the
         # figures' sections: its runs are then given up knowingly
-        found = None if any(out_dir.glob("*.report.json")) else _runs_owner(out_dir, figs, quick, ties, points)
+        sections = any(out_dir.glob("*.report.json"))
+        found = None if sections else _runs_owner(out_dir, figs, quick, ties, points)
         if found is None:
+            if not sections and not (out_dir / "runs").is_dir():
+                _refuse_files_in_the_way(out_dir, figs)
             return
         o_quick, o_ties, n = found
         raise OutputDirError(
