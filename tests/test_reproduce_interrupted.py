@@ -83,7 +83,7 @@ def test_ctrl_c_in_the_analysis_says_the_simulations_are_done_and_the_report_is_
     # no point pending and nothing said of the report left unwritten
     assert "pending" not in text, text
     assert text.startswith("interrupted after the simulations: every one is finished and kept in runs/; "
-                           "report.md was not written"), text
+                           "neither the figures nor report.md were written"), text
     assert text.endswith(f"resume with: dcnsim reproduce toyint --out {tmp_path}"), text
     assert not (tmp_path / "report.md").exists()
 
@@ -99,3 +99,54 @@ def test_the_counts_of_simulations_name_only_what_happened(tmp_path):
     assert any("(1 simulation resumed); report:" in line for line in said), said
     assert "1 simulation resumed from `runs/`;" in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert not any("the rest" in line for line in said)
+
+
+_VERSION = {"n": 1, "cut_b": False}
+
+
+def _plotting(fid: str):
+    def analyze(summary: pd.DataFrame, out_dir):
+        if fid == "b" and _VERSION["cut_b"]:
+            raise KeyboardInterrupt  # Ctrl-C in the second figure's analysis
+        plot = out_dir / f"fig{fid}.png"
+        plot.write_text(f"plot {_VERSION['n']}")
+        table = summary[["label"]].assign(version=_VERSION["n"])
+        return FigureResult(table, [plot], [compare_claim("it ran", "yes", "yes", True, criterion="it ran")])
+    return analyze
+
+
+def _two_figures() -> Paper:
+    return Paper("toyfigs", "A toy paper", "Nobody, 2026.",
+                 [Figure(fid, f"figure {fid}", _points, _plotting(fid)) for fid in ("a", "b")])
+
+
+def test_a_reproduce_cut_in_its_analysis_leaves_the_earlier_figures_beside_the_earlier_report(tmp_path):
+    """Each figure's files were written as it was analysed, and report.md
+    at the end: cut off between, the directory held new figures beside a
+    report of the earlier ones. They are now put in place together, just
+    before their report."""
+    import os
+
+    _VERSION.update(n=1, cut_b=False)
+    reproduce(_two_figures(), out=tmp_path, jobs=1, progress=False, echo=None)
+    before = {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()}
+    assert (tmp_path / "figa.png").read_text() == "plot 1"
+    _VERSION.update(n=2, cut_b=True)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            reproduce(_two_figures(), out=tmp_path, jobs=1, progress=False, echo=None)
+    finally:
+        _VERSION["cut_b"] = False
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()} == before
+    assert not list(tmp_path.glob(".analysis-*"))
+    # a reproduce killed outright leaves its stage: the next one clears it and places its figures
+    stale = tmp_path / f".analysis-{os.getpid() + 1}.tmp"
+    stale.mkdir()
+    (stale / "figa.png").write_text("half")
+    said: list = []
+    reproduce(_two_figures(), out=tmp_path, jobs=1, progress=False, echo=said.append)
+    assert not list(tmp_path.glob(".analysis-*"))
+    assert (tmp_path / "figa.png").read_text() == "plot 2" and (tmp_path / "figb.png").read_text() == "plot 2"
+    assert list(pd.read_csv(tmp_path / "a.csv")["version"]) == [2]
+    assert "](figa.png)" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert any("wrote figa.png, a.csv" in line for line in said), said

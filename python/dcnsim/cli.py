@@ -1297,7 +1297,7 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     if command == "reproduce" and getattr(e, "simulations_done", False):
         # cut off in the figures' analysis or the report: no point was pending
         report = ("report.md was written, the lines after it were not" if getattr(e, "report_written", False)
-                  else "report.md was not written (an earlier one there is left as it was)")
+                  else "neither the figures nor report.md were written (earlier ones there are left as they were)")
         return (f"interrupted after the simulations: every one is finished and kept in runs/; {report}; "
                 f"rerunning runs none of them again and writes the report; {resume}")
     if command == "sweep" and getattr(e, "points_done", False):

@@ -33,12 +33,13 @@ import json
 import math
 import os
 import re
+import shutil
 import time
 import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .. import _tables
 from .._atomic import atomic_write, check_out_dir, dir_lock
@@ -620,6 +621,17 @@ def reproduce(
         # command's line said "pending ones were cancelled" and nothing of
         # the report left unwritten)
         report_written = False
+        # The figures are analysed into a staging directory and put in
+        # place together, just before their sections and report.md: a
+        # reproduce cut off in the analysis (Ctrl-C, SIGKILL) leaves the
+        # earlier figures beside the earlier report, never new figures
+        # beside a report of others. One killed outright leaves its stage,
+        # removed here the next time (the directory is locked: no other
+        # reproduce is using one).
+        for old in out_dir.glob(".analysis-*.tmp"):
+            shutil.rmtree(old, ignore_errors=True)
+        stage = out_dir / f".analysis-{os.getpid()}.tmp"
+        stage.mkdir()
         try:
             if "label" not in df.columns:  # no figure needed a simulation (a model-only figure)
                 df = pd.DataFrame({"label": pd.Series([], dtype=object)})
@@ -639,7 +651,7 @@ def reproduce(
                 sub.attrs["out_dir"] = str(out_dir)
                 try:
                     with title_note(note):
-                        res = fig.analyze(sub, out_dir)
+                        res = fig.analyze(sub, stage)
                     if p.register is not None:
                         res.comparisons = list(res.comparisons) + p.register.statement_rows(res.comparisons)
                     res.comparisons = attribute(p, fig, res.comparisons)
@@ -658,12 +670,13 @@ def reproduce(
                     if os.environ.get("DCNSIM_DEBUG"):
                         traceback.print_exc()
                     continue
-                _write_csv(out_dir / f"{fig.slug}.csv", res.table)
+                _write_csv(stage / f"{fig.slug}.csv", res.table)
                 results[fig.id] = res
                 tallied_by.update({c.claim: fig.id for c in res.comparisons if c.verdict in TALLIED and c.claim
                                    and not c.setting})
                 say("")
-                say(format_figure_text(fig, res, out_dir))
+                say(format_figure_text(fig, res, stage))  # names relative to the stage: as they will be placed
+            _place_staged(stage, out_dir, results.values())
 
             cores = sorted({f"{v}+{b}" for v, b in zip(df.get("core_version", []), df.get("core_build", []))})
             report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
@@ -699,6 +712,22 @@ def reproduce(
             e.simulations_done = True  # type: ignore[attr-defined]
             e.report_written = report_written  # type: ignore[attr-defined]
             raise
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+def _place_staged(stage: Path, out_dir: Path, results: Iterable[FigureResult]) -> None:
+    """Every file the analyses wrote under ``stage`` moved to the same
+    place under ``out_dir`` (replacing the earlier figures'), and the
+    results' plots named there."""
+    for f in sorted(stage.rglob("*")):
+        if f.is_file():
+            target = out_dir / f.relative_to(stage)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(f, target)
+    for res in results:
+        res.figures = [out_dir / Path(f).relative_to(stage) if Path(f).is_relative_to(stage) else f
+                       for f in res.figures]
 
 
 _REPORT_TITLE = re.compile(r"# (.*) — reproduced with dcnsim")
