@@ -307,14 +307,18 @@ def _incomplete(out: str, before: Optional[Tuple[int, int, int]]) -> str:
     summary.json only once every new file is written, then puts them in
     place with its own summary.json last: the one there before means
     nothing was changed, another one a write that finished."""
-    from .result import result_files
+    from .result import _is_result_file
 
     now = _summary_stamp(out)
     if now is not None and now == before:
         return f"{out} is as it was (nothing of this run written)"
     if now is not None:
         return f"{out} holds this run's results, complete (its summary.json, written last, is there)"
-    if not result_files(out):
+    try:
+        names = os.listdir(out)
+    except OSError:
+        names = []
+    if not any(map(_is_result_file, names)):  # (a user's own files of those names were refused before the run)
         return f"nothing of this run was written to {out}"
     return f"{out} is incomplete (it has no summary.json)"
 
@@ -1308,7 +1312,8 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
         # cut off before the points were run (reading, validating, checking
         # which are complete already): no point was under way
         return f"interrupted before any point ran; {resume}"
-    if command in ("sweep", "demo", "reproduce") and getattr(e, "df", None) is not None and not len(e.df):
+    cut_df = getattr(e, "df", None)
+    if command in ("sweep", "demo", "reproduce") and cut_df is not None and not len(cut_df):
         return f"interrupted before any point finished: none is kept, pending ones were cancelled; {resume}"
     if command in ("sweep", "demo", "reproduce"):
         listed = _listed(getattr(e, "df", None)) if command == "sweep" else ""
