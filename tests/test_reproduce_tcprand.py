@@ -242,3 +242,8 @@ def test_every_figure_analyzes_in_quick_mode(tmp_path):
 
     rep = reproduce("tcprand", quick=True, out=tmp_path, progress=False, echo=None)
     assert not rep.errors, rep.errors
+    # the controls' goodput is what the flows carried together: never more
+    # than the 1 Gbps links they share (summing each flow's own rate over
+    # its own time gave 1,138 Mbps)
+    control = rep.results["8b-control"].table
+    assert (control["goodput_mbps"] <= 1000).all() and (control["goodput_mbps"] > 100).all(), control
