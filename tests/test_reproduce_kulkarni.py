@@ -67,9 +67,9 @@ def test_table_3_1_defaults_in_the_scenario():
     # ns-2's defaults: no timestamps (Karn; the backoff kept until a valid sample)
     assert tcp["timestamps"] is False
     # Table 3.1's 32 KB as ns-2's queue-limit: 32 packets; the byte reading beside
-    in_bytes = scenario(8, BASE.with_(buffer_unit="B"))["topology"]["buffer"]
-    assert in_bytes == "32KB" and BASE.with_(buffer_unit="B").key() != BASE.key()
-    assert buffer_bytes(BASE) == 32 * 1064 and buffer_bytes(BASE.with_(buffer_unit="B")) == 32 * 1024
+    in_bytes = scenario(8, BASE.with_(buffer_unit="KiB"))["topology"]["buffer"]
+    assert in_bytes == "32KB" and BASE.with_(buffer_unit="KiB").key() != BASE.key()
+    assert buffer_bytes(BASE) == 32 * 1064 and buffer_bytes(BASE.with_(buffer_unit="KiB")) == 32 * 1024
     assert (app["kind"], app["servers"], app["sru"], app["jitter"], app["blocks"]) == \
         ("sync_reads", "1-8", "256KB", "20us", 10)
     ch4 = scenario(8, CH4)
@@ -178,8 +178,12 @@ def test_the_bytes_variants_rows_name_their_buffers_in_kb(tmp_path):
     from dcnsim.experiments.paper import Comparison, FigureResult
 
     def analysis(summary, out_dir):
-        return FigureResult(None, [], [Comparison("onset (servers) per buffer (packets)", 1, 2, "agrees", criterion="c")])
+        return FigureResult(None, [], [
+            Comparison("onset (servers) per buffer (packets)", 1, 2, "agrees", criterion="c"),
+            Comparison("onset of collapse (servers) per buffer (packets; an onset of 128 would mean none)", 1, 2,
+                       "agrees", criterion="c")])
 
     res = _bytes_analysis(analysis)(None, tmp_path)
-    assert [c.quantity for c in res.comparisons] == ["onset (servers) per buffer (KB)"]
+    assert [c.quantity for c in res.comparisons] == [
+        "onset (servers) per buffer (KiB)", "onset of collapse (servers) per buffer (KiB; an onset of 128 would mean none)"]
     assert (tmp_path / "buffer-bytes").is_dir()

@@ -327,6 +327,17 @@ def test_flat_does_not_reward_noise():
     assert judge_spec(spec, {2: (8.0, 9.0), 3: (9.0, 9.0)})[0] == "untestable"
 
 
+def test_a_value_is_shown_without_a_sign_and_a_difference_with_one():
+    """"16: +2 ± n/a" for an onset of 2 servers read as a difference."""
+    values = {16: (2.0, 0.0), 32: (4.0, 1.1)}
+    rises = {"kind": "rises", "sign": 1, "what": "onset"}
+    assert judge_spec(rises, values)[1] == "16: 2 ± 0; 32: 4 ± 1.1"
+    near = {"kind": "near", "lo": -10, "hi": 10, "what": "FaST − DCTCP"}
+    assert judge_spec(near, {10: (-3.0, 0.5), 20: (15.7, 0.2)})[1] == "10: -3 ± 0.5; 20: +15.7 ± 0.2"
+    below = {"kind": "ordering", "sign": -1, "what": "FaST − DCTCP"}
+    assert judge_spec(below, {10: (2.0, 0.5)})[1] == "10: +2 ± 0.5"
+
+
 def _level_inputs(p):
     s, ref = int(p["sign"]), float(p["ref"])
     d = max(1.0, abs(ref))

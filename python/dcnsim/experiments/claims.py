@@ -99,9 +99,18 @@ def _one_run(measured: Mapping[Any, Sequence[float]]) -> bool:
 ONE_RUN = "one run per x: no interval, the means alone decide"
 
 
-def _per_x_text(measured: Mapping[Any, Sequence[float]]) -> str:
-    return "; ".join(f"{x}: {measured[x][0]:+.3g} ± " + ("n/a" if measured[x][1] != measured[x][1]
-                                                          else f"{measured[x][1]:.2g}") for x in _xs(measured))
+def _is_difference(p: Mapping[str, Any]) -> bool:
+    """Whether a claim's quantity is a difference ("FaST − DCTCP …"), whose
+    sign says which side: shown with it."""
+    return "−" in str(p.get("what", ""))
+
+
+def _per_x_text(measured: Mapping[Any, Sequence[float]], signed: bool = False) -> str:
+    """Each x's mean ± CI; ``signed`` for differences (a + says which side),
+    not for values (an onset of 2 servers is not "+2")."""
+    spec = "+.3g" if signed else ".3g"
+    return "; ".join(f"{x}: {measured[x][0]:{spec}} ± " + ("n/a" if measured[x][1] != measured[x][1]
+                                                            else f"{measured[x][1]:.2g}") for x in _xs(measured))
 
 
 def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
@@ -138,7 +147,7 @@ def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> 
         verdict = "trend agrees"
     else:
         verdict = "differs"
-    return verdict, _per_x_text(measured), rule
+    return verdict, _per_x_text(measured, signed=True), rule
 
 
 def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
@@ -167,7 +176,7 @@ def _rises(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
         verdict = "trend agrees"
     else:
         verdict = "differs"
-    return verdict, _per_x_text(measured), rule
+    return verdict, _per_x_text(measured, _is_difference(p)), rule
 
 
 def _number(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
@@ -257,7 +266,7 @@ def _level(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tup
     ref = float(p["ref"])
     shifted = {x: (v[0] - ref, v[1]) for x, v in measured.items()}
     verdict, _, rule = _ordering({**p, "what": f"{p['what']} − {ref:g}"}, shifted)
-    return verdict, _per_x_text(measured), rule.replace("paired difference ", "", 1)
+    return verdict, _per_x_text(measured, _is_difference(p)), rule.replace("paired difference ", "", 1)
 
 
 def _near(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tuple[str, str, str]:
@@ -274,7 +283,7 @@ def _near(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tupl
     if not xs:
         return "untestable", "no values", rule
     verdict = "agrees" if inside == len(xs) else "trend agrees" if inside * 2 > len(xs) else "differs"
-    return verdict, _per_x_text(measured), rule
+    return verdict, _per_x_text(measured, _is_difference(p)), rule
 
 
 #: criterion kind -> judge. A register entry's ``criterion.kind`` names one.

@@ -106,7 +106,7 @@ def _in_bytes(points_fn):
             if p.params.get("host_jitter", "0s") != "0s":
                 continue
             cfg = KConfig(**{f.name: p.params[f.name] for f in dataclasses.fields(KConfig)})
-            out.append(point(cfg.with_(buffer_unit="B"), int(p.params["n"]), quick, p.seed or 1))
+            out.append(point(cfg.with_(buffer_unit="KiB"), int(p.params["n"]), quick, p.seed or 1))
         return out
     return fn
 
@@ -114,12 +114,12 @@ def _in_bytes(points_fn):
 def _bytes_analysis(*analyses):
     """The tallied figures' analyses on the byte-counted runs, their plots
     under ``buffer-bytes/``; their rows' buffers are in KB, not packets
-    (the quantities named "per buffer (packets)" beside values in KiB)."""
+    (the quantities named "per buffer (packets…)" beside values in KiB)."""
     inner = in_subdir("buffer-bytes", *analyses)
 
     def analyze(summary: Any, out_dir: Path) -> FigureResult:
         res = inner(summary, out_dir)
-        res.comparisons = [dataclasses.replace(c, quantity=c.quantity.replace("(packets)", "(KB)"))
+        res.comparisons = [dataclasses.replace(c, quantity=c.quantity.replace("per buffer (packets", "per buffer (KiB"))
                            for c in res.comparisons]
         return res
     return analyze
@@ -248,7 +248,7 @@ PAPER = Paper(
                            "Fig. 3.12: Split model vs simulation (Full model for reference)", "fig3_12"),
                 "Split fits best; IBTTs are whole-window losses for n ≤ 3 and too-few-dup-ACK losses above",
                 stem="fig3_12"),
-        KFigure("3.13–3.16", "model and simulation with 16/32/64/128 KB switch buffers", _buffers_points,
+        KFigure("3.13–3.16", "model and simulation with 16/32/64/128 KB switch buffers (read as packets)", _buffers_points,
                 _sweep_fig("buffer"), "larger buffer → later collapse, higher goodput",
                 aliases=("3.13", "3.14", "3.15", "3.16", "3.13-3.16", "3.13-16"), stem="fig3_13-16"),
         KFigure("3.17–3.20", "model and simulation with 64/128/256/512 KB SRUs", _srus_points,
@@ -260,7 +260,7 @@ PAPER = Paper(
                 "fine at small n, orders of magnitude too high at large n", stem="fig3_21"),
         KFigure("4.1", "buffer size sweep (rwnd 20 segments, 100 µs links)", _fig41_points, _analyze_41,
                 "doubling the buffer doubles the servers before collapse", stem="fig4_1"),
-        KFigure("4.2", "SRU size sweep, 32 KB buffer", _fig42_points, _analyze_42,
+        KFigure("4.2", "SRU size sweep, 32 KB buffer (read as 32 packets)", _fig42_points, _analyze_42,
                 "at 7 servers 1 MB SRUs give orders of magnitude more than 256 KB", stem="fig4_2"),
         KFigure("4.3", "RTOmin 200 ms vs 200 µs", _fig43_points, _analyze_43,
                 "200 µs far better, with a drop in peak performance past 40 servers", stem="fig4_3"),

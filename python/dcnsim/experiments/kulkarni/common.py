@@ -27,7 +27,7 @@ BUFFER_KB = 32
 #: packets (queue-limit; bytes only with queue_in_bytes_, which the
 #: dissertation never mentions), so its runs most likely had B/S = 32
 #: packets. The tallied runs count packets ("pkt": `buffer` packets);
-#: "B" (`buffer` × 1024 bytes, 30 packets of 1064 B) is shown beside.
+#: "KiB" (`buffer` × 1024 bytes, 30 packets of 1064 B) is shown beside.
 BUFFER_UNIT = "pkt"
 SRU_KB = 256
 MSS = 1024
@@ -112,7 +112,7 @@ class KConfig:
     #: the switch port's buffer, in `buffer_unit` (so is the results' column)
     buffer: int = BUFFER_KB
     #: "pkt": the buffer holds `buffer` packets (B/S with S = 1 KB, as
-    #: ns-2's queue-limit); "B": `buffer` KiB
+    #: ns-2's queue-limit); "KiB": `buffer` KiB
     buffer_unit: str = BUFFER_UNIT
     sru_kb: int = SRU_KB
     delay: str = DELAY
@@ -167,8 +167,8 @@ JITTER = BASE.with_(host_jitter=EXTRA_JITTER)
 
 def buffer_limit(cfg: KConfig) -> str:
     """The switch port's limit: ``buffer`` packets or KiB."""
-    if cfg.buffer_unit not in ("pkt", "B"):
-        raise ValueError(f"buffer_unit must be 'pkt' or 'B', got {cfg.buffer_unit!r}")
+    if cfg.buffer_unit not in ("pkt", "KiB"):
+        raise ValueError(f"buffer_unit must be 'pkt' or 'KiB', got {cfg.buffer_unit!r}")
     return f"{cfg.buffer}pkt" if cfg.buffer_unit == "pkt" else f"{cfg.buffer}KB"
 
 
@@ -181,8 +181,15 @@ def buffer_bytes(cfg_or_row: Any) -> float:
 
 def buffer_unit_label(df) -> str:
     """How a figure names its buffers: "pkt" (packets of 1 KB segments) or "KB"."""
-    units = set(df["buffer_unit"]) if "buffer_unit" in df else {"B"}
+    units = set(df["buffer_unit"]) if "buffer_unit" in df else {"KiB"}
     return "pkt" if units == {"pkt"} else "KB"
+
+
+def buffer_text(df) -> str:
+    """A title's words for the 32 KB buffer of Table 3.1 the runs in ``df``
+    had: "32 packets" (the tallied reading, which a title saying "32 KB"
+    would misstate) or "32 KiB" (the runs in bytes)."""
+    return "32 KB read as 32 packets" if buffer_unit_label(df) == "pkt" else "32 KiB, 32,768 B"
 
 
 def blocks_for(n: int, sru_kb: int, quick: bool) -> int:

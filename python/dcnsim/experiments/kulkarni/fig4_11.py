@@ -25,6 +25,7 @@ from .common import (
     _note_unfinished,
     _ns,
     _series,
+    buffer_text,
     points,
 )
 
@@ -102,7 +103,7 @@ def _analyze_411(summary, out_dir: Path) -> FigureResult:
     # a series is its configuration whatever the buffer's unit
     names = {c.with_(buffer_unit=u).key(): name
              for c, name in ((CH4_W1000, S_TCP), (DSR, S_DSR), (DSR_HC, S_DSR_HC), (TCP_LT, S_TCP_LT),
-                             (DSR_LT, S_DSR_LT)) for u in ("pkt", "B")}
+                             (DSR_LT, S_DSR_LT)) for u in ("pkt", "KiB")}
     df["series"] = df["config"].map(names)
     if df["series"].isna().any():
         raise ValueError(f"Fig. 4.11: configurations without a series: {sorted(set(df[df['series'].isna()]['config']))}")
@@ -122,7 +123,7 @@ def _analyze_411(summary, out_dir: Path) -> FigureResult:
     ax2.set_ylabel("mean data segment sent (payload bytes)")
     ax2.set_ylim(bottom=0)
     ax2.set_title("segment size the servers settle at", fontsize=10)
-    fig.suptitle("Fig. 4.11: Dynamic Segment Resizing vs default TCP (32 KB buffer, rwnd 1000 segments, "
+    fig.suptitle(f"Fig. 4.11: Dynamic Segment Resizing vs default TCP ({buffer_text(df)} buffer, rwnd 1000 segments, "
                  "100 µs links)", fontsize=11)
     paths = save(fig, out_dir / "fig4_11.png")
 

@@ -23,6 +23,7 @@ from .common import (
     _ns,
     _series,
     _val,
+    buffer_text,
     onset,
     points,
     with_err,
@@ -56,7 +57,7 @@ def _analyze_42(summary, out_dir: Path) -> FigureResult:
     df["series"] = [_sru_name(int(s)) for s in df["sru_kb"]]
     long = with_err(df[["n", "goodput_mbps", "series"]].rename(columns={"goodput_mbps": "value"}).assign(panel=""), df)
     paths = _goodput_facets(long, out_dir / "fig4_2.png",
-                            "Fig. 4.2: SRU size (32 KB buffer, 100 µs links, rwnd 20 segments)",
+                            f"Fig. 4.2: SRU size ({buffer_text(df)} buffer, 100 µs links, rwnd 20 segments)",
                             [_sru_name(s) for s in SRUS_42], [""], logy=True, linestyles={})
     g7 = {s: _val(df, "goodput_mbps", sru_kb=s, n=7) for s in SRUS_42}
     r7 = _ratio_at_7(df)

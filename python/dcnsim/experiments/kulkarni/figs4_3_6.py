@@ -27,6 +27,7 @@ from .common import (
     _note_unfinished,
     _ns,
     _series,
+    buffer_text,
     points,
     with_err,
 )
@@ -110,7 +111,7 @@ def _analyze_43(summary, out_dir: Path) -> FigureResult:
     df["series"] = [_series_name(r) for _, r in df.iterrows()]
     df["panel"] = [_system_name(r) for _, r in df.iterrows()]
     long = with_err(df[["n", "goodput_mbps", "series", "panel"]].rename(columns={"goodput_mbps": "value"}), df)
-    paths = _goodput_facets(long, out_dir / "fig4_3.png", "Fig. 4.3: RTOmin 200 ms vs 200 µs (32 KB buffer)",
+    paths = _goodput_facets(long, out_dir / "fig4_3.png", f"Fig. 4.3: RTOmin 200 ms vs 200 µs ({buffer_text(df)} buffer)",
                             [S200MS, S200US], SYSTEMS, logy=False, linestyles={}, universe=_ch4_series())
     cmps: List[Comparison] = []
     for cfg_ms, cfg_us, tag in ((CH4, CH4_200US, ""), (T31, T31_200US, T31_TAG)):
