@@ -327,6 +327,20 @@ def test_flat_does_not_reward_noise():
     assert judge_spec(spec, {2: (8.0, 9.0), 3: (9.0, 9.0)})[0] == "untestable"
 
 
+def test_a_quick_runs_report_says_what_it_does_differently(tmp_path):
+    """FaST's quick report gave the full run's "100 queries per point on 5
+    seeds" as its setup, over CIs taken from one seed's 10 queries."""
+    p = _paper(_fig("1", lambda: [_claim("A beats B")], series=("A", "B")))
+    p.setup, p.quick_setup = "100 queries per point on 5 seeds.", "10 queries per point on 1 seed."
+    reproduce(p, out=tmp_path / "q", quick=True, jobs=1, progress=False, echo=None)
+    reproduce(p, out=tmp_path / "f", jobs=1, progress=False, echo=None)
+    assert "**This quick run:** 10 queries per point on 1 seed." in (tmp_path / "q" / "report.md").read_text()
+    assert "This quick run" not in (tmp_path / "f" / "report.md").read_text()
+    from dcnsim.experiments.fast import PAPER
+
+    assert "10 queries per point on 1 seed instead of 100 on" in PAPER.quick_setup
+
+
 def test_a_value_is_shown_without_a_sign_and_a_difference_with_one():
     """"16: +2 ± n/a" for an onset of 2 servers read as a difference."""
     values = {16: (2.0, 0.0), 32: (4.0, 1.1)}

@@ -1126,6 +1126,8 @@ def format_report_md(report: Report, figs: Sequence[Figure], earlier: Sequence[s
     out.append("")
     if p.setup:
         out += ["## Setup", "", p.setup, ""]
+        if report.quick and p.quick_setup:
+            out += [f"**This quick run:** {p.quick_setup}", ""]
     if p.settings:
         out += ["## Settings the paper leaves implicit", "",
                 "| setting | our value | why | also shown |", "|---|---|---|---|"]

@@ -220,6 +220,9 @@ class Paper:
     settings: List[Setting] = field(default_factory=list)
     #: one paragraph on the setup (topology, placement, ...), for the report
     setup: str = ""
+    #: what a quick run does differently from ``setup`` (fewer queries,
+    #: seeds, seconds), said in a quick run's report beside it
+    quick_setup: str = ""
     #: pointer to the document explaining differences (e.g. docs/fast.md)
     docs: str = ""
     #: a study of our own (``dcnsim reproduce linux``), not a paper's: its
