@@ -187,3 +187,24 @@ def test_the_bytes_variants_rows_name_their_buffers_in_kb(tmp_path):
     assert [c.quantity for c in res.comparisons] == [
         "onset (servers) per buffer (KiB)", "onset of collapse (servers) per buffer (KiB; an onset of 128 would mean none)"]
     assert (tmp_path / "buffer-bytes").is_dir()
+
+
+def test_a_panel_no_run_has_is_not_drawn_empty(tmp_path, monkeypatch):
+    """The byte-counted variant runs no jittered hosts: its figures drew a
+    "host_jitter 1 µs" panel with no data on a default 0-1 axis."""
+    import pandas as pd
+    from dcnsim import plots
+    from dcnsim.experiments.kulkarni.common import _goodput_facets
+    from dcnsim.experiments.kulkarni.goodput_ch3 import PANELS_JITTER
+
+    seen = {}
+
+    def facet_plot(*a, **kw):
+        seen.update(kw)
+        return []
+
+    monkeypatch.setattr(plots, "facet_plot", facet_plot)
+    long = pd.DataFrame({"n": [1, 2], "value": [900.0, 800.0], "series": ["sim", "sim"],
+                         "panel": [PANELS_JITTER[0]] * 2})
+    _goodput_facets(long, tmp_path / "f.png", "t", ["sim"], PANELS_JITTER, ncols=2)
+    assert seen["facet_order"] == [PANELS_JITTER[0]] and seen["ncols"] == 1

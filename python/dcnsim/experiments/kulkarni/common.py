@@ -713,6 +713,12 @@ def _goodput_facets(long, path: Path, title: str, order: Sequence[str], facet_or
     from ...plots import facet_plot
 
     bars = "err" in long and bool(long["err"].notna().any())
+    # a panel none of these runs has (the byte-counted variant runs no
+    # jittered hosts) is left out, not drawn empty on a default axis
+    have = set(long["panel"])
+    facet_order = [f for f in facet_order if f in have] or list(facet_order)
+    if ncols is not None:
+        ncols = min(ncols, len(facet_order))
     return facet_plot(long, "n", "value", "series", "panel", xlabel="number of servers n",
                       ylabel=_with_bars(ylabel) if bars else ylabel, title=title, path=path,
                       order=list(order), facet_order=list(facet_order), logy=logy, ncols=ncols,
