@@ -333,6 +333,24 @@ def test_quick_figures_say_so_in_their_titles(tmp_path):
     save(fig3, tmp_path / "c.png")
     assert fig3.axes[0].get_title() == "full"
 
+    # a variant's plots (in_subdir) say the variant too, beside the quick run's note: the
+    # 1448 + 52 B figures had the very titles of the tallied ones
+    from dcnsim.experiments.framework import in_subdir
+    from dcnsim.experiments.paper import FigureResult
+
+    drawn = []
+
+    def analysis(summary, out_dir):
+        f = line_plot(data, "x", "y", xlabel="x (1)", ylabel="y (1)", title="Fig. 8a")
+        drawn.append(f)
+        return FigureResult(data, save(f, out_dir / "fig8a.png"), [])
+
+    with title_note("quick run"):
+        res = in_subdir("headers-52", analysis, note="1448 + 52 B segments")(None, tmp_path)
+    assert res.figures and res.figures[0].parent.name == "headers-52"
+    assert drawn[0].axes[0].get_title() == "Fig. 8a [quick run; 1448 + 52 B segments]"
+    assert _TITLE_NOTE.get() == ""
+
 
 def test_the_demo_plot_has_error_bars_from_the_seeds_spread(tmp_path):
     import pandas as pd

@@ -316,15 +316,21 @@ def source_problems(paper: Paper, comparisons: Sequence[Comparison], fig: Option
     return out
 
 
-def in_subdir(sub: str, *analyses: Callable[[Any, Path], FigureResult]) -> Callable[[Any, Path], FigureResult]:
+def in_subdir(sub: str, *analyses: Callable[[Any, Path], FigureResult],
+              note: str = "") -> Callable[[Any, Path], FigureResult]:
     """One figure's analysis made of several ``analyses`` of a variant's
     runs, their plots written under ``out_dir/sub`` so that they do not
     replace the tallied figures' plots of the same names: the first
-    analysis's table, and all their figures, comparisons and notes."""
+    analysis's table, and all their figures, comparisons and notes. Each
+    plot's title says ``note`` (the variant, in a few words), so that it
+    cannot pass for the tallied figure of the same title."""
     def analyze(summary: Any, out_dir: Path) -> FigureResult:
+        from ..plots import title_note
+
         d = out_dir / sub
         d.mkdir(parents=True, exist_ok=True)
-        res = [a(summary, d) for a in analyses]
+        with title_note(note):
+            res = [a(summary, d) for a in analyses]
         notes = list(dict.fromkeys(n for r in res for n in r.notes))
         return FigureResult(res[0].table, [p for r in res for p in r.figures],
                             [c for r in res for c in r.comparisons], notes)

@@ -115,7 +115,7 @@ def _bytes_analysis(*analyses):
     """The tallied figures' analyses on the byte-counted runs, their plots
     under ``buffer-bytes/``; their rows' buffers are in KB, not packets
     (the quantities named "per buffer (packets…)" beside values in KiB)."""
-    inner = in_subdir("buffer-bytes", *analyses)
+    inner = in_subdir("buffer-bytes", *analyses, note="buffer counted in bytes")
 
     def analyze(summary: Any, out_dir: Path) -> FigureResult:
         res = inner(summary, out_dir)

@@ -100,6 +100,8 @@ __all__ = ["PAPER"]
 #: the header can touch runs again with 1448 + 52 B (a TCP with
 #: timestamps), and the register shows the whole tally under it beside the
 #: paper's ([[beside]] in claims.toml) — never a per-row choice.
+#: what the 1448 + 52 B variant's plots say in their titles
+H52_NOTE = f"{LINUX_MSS} + {LINUX_HEADER} B segments"
 HEADERS_52 = (f"{LINUX_MSS} + {LINUX_HEADER} B segments (a TCP with timestamps) instead of {MSS} + {HEADER} B: "
               "the input-port race flips with the packet sizes")
 
@@ -231,17 +233,17 @@ def _figures() -> List[Figure]:
                "SACK, a two-flow star"),
         # setup unknown (the headers): the port-race figures with 1448 + 52 B
         Figure("8-h52", "Figs. 8a, 8b and 9 with 1448 + 52 B segments", _with_headers_52(_fig8_points),
-               in_subdir("headers-52", _analyze_fig8a, _analyze_fig8b, _analyze_fig9), "as Figs. 8a, 8b, 9",
+               in_subdir("headers-52", _analyze_fig8a, _analyze_fig8b, _analyze_fig9, note=H52_NOTE), "as Figs. 8a, 8b, 9",
                setting=HEADERS_52),
         Figure("8c-h52", "Fig. 8c with 1448 + 52 B segments", _with_headers_52(_fig8c_points),
-               in_subdir("headers-52", _analyze_fig8c), "as Fig. 8c", setting=HEADERS_52),
+               in_subdir("headers-52", _analyze_fig8c, note=H52_NOTE), "as Fig. 8c", setting=HEADERS_52),
         Figure("10-h52", "Fig. 10 with 1448 + 52 B segments", _with_headers_52(_fig10_points),
-               in_subdir("headers-52", _analyze_fig10), "as Fig. 10", setting=HEADERS_52),
+               in_subdir("headers-52", _analyze_fig10, note=H52_NOTE), "as Fig. 10", setting=HEADERS_52),
         Figure("11-h52", "Fig. 11 with 1448 + 52 B segments", _with_headers_52(FCT_FIGURES[0].points),
-               in_subdir("headers-52", FCT_FIGURES[0].analyze), "as Fig. 11", series=FCT_FIGURES[0].series,
+               in_subdir("headers-52", FCT_FIGURES[0].analyze, note=H52_NOTE), "as Fig. 11", series=FCT_FIGURES[0].series,
                setting=HEADERS_52),
         Figure("15-h52", "Fig. 15 with 1448 + 52 B segments", _with_headers_52(_fig15_points),
-               in_subdir("headers-52", _analyze_fig15), "as Fig. 15", setting=HEADERS_52),
+               in_subdir("headers-52", _analyze_fig15, note=H52_NOTE), "as Fig. 15", setting=HEADERS_52),
     ]
     # Fig. 11 (FCT under Poisson load) goes in the paper's order, before 12.
     at = next(i for i, f in enumerate(figs) if f.id == "12")
