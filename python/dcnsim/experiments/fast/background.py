@@ -153,9 +153,9 @@ def _analyze_fig8(summary, out_dir: Path) -> FigureResult:
     nobg = pa_frame(summary[summary["background"] == "none"])
     paths = facet_plot(
         bg, "n", "timeouts_per_query", "series", "panel",
-        xlabel="number of workers n", ylabel="mean TCP timeouts per query (all workers, ± 95 % CI)",
+        xlabel="number of workers n", ylabel="timeouts per query (mean, ± 95 % CI)",
         yerr="timeouts_ci95",
-        title="Fig. 8: total timeouts per query with the 10 MB background flow", path=out_dir / "fig8.png",
+        title="Fig. 8: TCP timeouts per query, all workers together, with the 10 MB background flow", path=out_dir / "fig8.png",
         order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
     )
     cmps: List[Comparison] = []

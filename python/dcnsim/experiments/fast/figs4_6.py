@@ -117,9 +117,9 @@ def _analyze_fig5(summary, out_dir: Path) -> FigureResult:
     main = _at(df, config=BASE.key())
     paths = facet_plot(
         df, "n", "timeouts_per_query", "series", "panel",
-        xlabel="number of workers n", ylabel="mean TCP timeouts per query (all workers, ± 95 % CI)",
+        xlabel="number of workers n", ylabel="timeouts per query (mean, ± 95 % CI)",
         yerr="timeouts_ci95",
-        title="Fig. 5: total timeouts per query vs workers", path=out_dir / "fig5.png",
+        title="Fig. 5: TCP timeouts per query, all workers together, vs workers", path=out_dir / "fig5.png",
         order=SERIES_NAMES, facet_order=[_panel_name(c.key()) for c in FIG4_CFGS], ncols=2,
         linestyles=LINESTYLES,
     )
