@@ -156,3 +156,19 @@ def test_save_wraps_a_title_too_wide_for_its_room(tmp_path):
 
     FigureCanvasAgg(fig)  # save() closed it: a canvas to measure it on again
     assert not [p for p in figure_problems(fig) if "cut by the canvas edge" in p]
+
+
+def test_a_long_legend_does_not_shrink_the_panels():
+    """Six series of long names took six legend rows out of a fixed-height
+    figure, leaving Kulkarni's Figs. 4.4 and 4.5 panels 1.3 in tall."""
+    import pandas as pd
+    from dcnsim.plots import facet_plot
+
+    def panel_height(n_series: int) -> float:
+        names = [f"probabilistic retransmission p = 0.000{i}" for i in range(n_series)]
+        d = pd.DataFrame({"n": [1, 2] * n_series, "v": [1.0, 2.0] * n_series,
+                          "s": [x for x in names for _ in range(2)], "p": ["a"] * 2 * n_series})
+        fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t")
+        return fig.axes[0].get_position().height * fig.get_size_inches()[1]
+
+    assert panel_height(6) == pytest.approx(panel_height(2)) and panel_height(6) > 2.5

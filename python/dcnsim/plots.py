@@ -637,8 +637,12 @@ def facet_plot(
                        bbox_to_anchor=(0.5, 0.0))
         if title:
             fig.suptitle(title, fontsize=11)
-        # fixed margins in inches (tight_layout is slow with many panels)
+        # fixed margins in inches (tight_layout is slow with many panels);
+        # the legend's rows add to the figure's height instead of taking it
+        # from the panels (six rows of long labels left them 1.3 in tall)
         legend_h = 0.2 + 0.25 * int(math.ceil(len(handles) / ncol)) if (len(handles) > 1 or paper) else 0.0
+        h += legend_h
+        fig.set_size_inches(w, h)
         fig.subplots_adjust(left=0.85 / w, right=1 - 0.15 / w, top=1 - (0.75 if title else 0.4) / h,
                             bottom=(0.6 + legend_h) / h, wspace=0.12 if sharey else 0.25, hspace=0.45)
     if path is not None:
