@@ -172,3 +172,19 @@ def test_a_long_legend_does_not_shrink_the_panels():
         return fig.axes[0].get_position().height * fig.get_size_inches()[1]
 
     assert panel_height(6) == pytest.approx(panel_height(2)) and panel_height(6) > 2.5
+
+
+def test_a_series_drawn_exactly_under_another_is_named_in_its_panel():
+    """FaST Fig. 4's fresh-connection panel at init_cwnd 10: NewReno's
+    points are DCTCP's, and only DCTCP's line could be seen."""
+    import pandas as pd
+    from dcnsim.plots import facet_plot
+
+    d = pd.DataFrame({"n": [1, 2] * 3, "v": [1.0, 2.0, 1.0, 2.0, 1.0, 3.0],
+                      "s": ["NewReno"] * 2 + ["DCTCP"] * 2 + ["FaST"] * 2, "p": ["a"] * 6})
+    fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts == ["NewReno lies under DCTCP"], texts
+    d.loc[0, "v"] = 1.5  # apart: nothing said
+    fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
+    assert not fig.axes[0].texts

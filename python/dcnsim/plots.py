@@ -17,7 +17,18 @@ import io
 import math
 import os
 from pathlib import Path
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Union
+from typing import (
+    IO,
+    Any,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import matplotlib
 
@@ -522,6 +533,18 @@ def series_colors(names: Sequence[Any], universe: Optional[Sequence[Any]] = None
     return out
 
 
+def _hidden_series(drawn: Mapping[Any, Any]) -> List[Tuple[Any, Any]]:
+    """(hidden, over) for each series whose points, in ``drawn`` order
+    (name -> (xs, ys)), are exactly those of a series drawn after it."""
+    names = [n for n in drawn if n is not None]
+    out = []
+    for i, a in enumerate(names):
+        over = [b for b in names[i + 1:] if drawn[b] == drawn[a]]
+        if over:
+            out.append((a, over[-1]))
+    return out
+
+
 def facet_plot(
     data,
     x: str,
@@ -580,6 +603,7 @@ def facet_plot(
         for ax, fv in zip(flat, facets):
             d = data if fv is None else data[data[facet] == fv]
             groups = [(None, d)] if series is None else [(n, d[d[series] == n]) for n in names]
+            drawn: Dict[Any, Any] = {}
             for i, (name, g) in enumerate(groups):
                 if len(g) == 0:
                     continue
@@ -591,6 +615,12 @@ def facet_plot(
                     ax.errorbar(g[x], ys, yerr=np.asarray(g[yerr], dtype=float) * y_scale, capsize=2, **style)
                 else:
                     ax.plot(g[x], ys, **style)
+                drawn[name] = (tuple(g[x]), tuple(ys))
+            hidden = _hidden_series(drawn)
+            if hidden:
+                # a series drawn exactly under a later one cannot be seen: said in its panel
+                ax.text(0.02, 0.98, "; ".join(f"{a} lies under {b}" for a, b in hidden), transform=ax.transAxes,
+                        fontsize=7, va="top", color="0.3")
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue
