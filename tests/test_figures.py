@@ -188,3 +188,17 @@ def test_a_series_drawn_exactly_under_another_is_named_in_its_panel():
     d.loc[0, "v"] = 1.5  # apart: nothing said
     fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
     assert not fig.axes[0].texts
+
+
+def test_a_log_axis_over_few_decades_labels_values_a_reader_can_read():
+    """13 to 1,000 Mbps on a log axis showed 10² and 10³ alone: nothing
+    under 100 could be read off."""
+    import pandas as pd
+    from dcnsim.plots import facet_plot
+
+    d = pd.DataFrame({"n": [1, 8, 64], "v": [850.0, 95.0, 16.0], "s": ["sim"] * 3, "p": ["a"] * 3})
+    fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="Mbps", title="t", logy=True)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    shown = {t.get_text() for t in ax.get_yticklabels() if ax.get_ylim()[0] <= t.get_position()[1] <= ax.get_ylim()[1]}
+    assert {"20", "50", "100", "200", "500"} <= shown, shown

@@ -451,6 +451,7 @@ def line_plot(
             ax.xaxis.set_major_formatter(fmt)
         if logy:
             ax.set_yscale("log")
+            _readable_log_y(ax)
         elif _nonnegative(data[y].astype(float) * y_scale, hlines):
             ax.set_ylim(bottom=0)
         ax.set_xlabel(xlabel)
@@ -531,6 +532,22 @@ def series_colors(names: Sequence[Any], universe: Optional[Sequence[Any]] = None
         taken.add(c)
         out[n] = cycle[c]
     return out
+
+
+def _readable_log_y(ax: Any) -> None:
+    """A log y axis a reader can read values off: plain numbers ("20",
+    "500", not "10²"), and ticks at 1, 2 and 5 of each decade when the data
+    span three decades or fewer (13 to 1,000 Mbps showed only 10² and 10³,
+    so nothing below 100 could be read)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    ax.relim()
+    ax.autoscale_view()
+    lo, hi = ax.get_ylim()
+    few = lo > 0 and hi / lo <= 1e3
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if few else (1.0,)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def _hidden_series(drawn: Mapping[Any, Any]) -> List[Tuple[Any, Any]]:
@@ -636,6 +653,9 @@ def facet_plot(
             if fv is not None:
                 ax.set_title(str(fv), fontsize=10)
             ax.set_xlabel(xlabel)
+        if logy:
+            for ax in flat[:len(facets)]:
+                _readable_log_y(ax)
         for ax in flat[len(facets):]:
             ax.set_visible(False)
         for r in range(nr):
