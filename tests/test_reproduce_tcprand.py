@@ -247,3 +247,8 @@ def test_every_figure_analyzes_in_quick_mode(tmp_path):
     # its own time gave 1,138 Mbps)
     control = rep.results["8b-control"].table
     assert (control["goodput_mbps"] <= 1000).all() and (control["goodput_mbps"] > 100).all(), control
+    # the curves Figs. 16 and 17 plot are in tables beside them, every flow of both series
+    t16 = pd.read_csv(tmp_path / "fig16_traces.csv")
+    assert sorted(set(zip(t16["series"], t16["flow"]))) == [(s, f) for s in ("C", "CTD") for f in range(1, 6)]
+    t17 = pd.read_csv(tmp_path / "fig17_traces.csv")
+    assert set(t17["series"]) == {"C", "CTD"} and set(t17["flow"]) == {1, 2} and (t17["cwnd_segments"] > 0).all()

@@ -11,7 +11,7 @@ import numpy as np
 from ...result import jain
 from ...sweep import Point
 from ..claims import info
-from ..framework import FigureResult, read_table
+from ..framework import FigureResult, _write_csv, read_table
 from .common import (
     LINK_DELAY,
     LINUX_MSS,
@@ -59,12 +59,15 @@ def _analyze_fig16(summary, out_dir: Path) -> FigureResult:
 
     fig, axes = new_figure(ncols=2, figsize=(11, 4), sharey=True)
     rows = []
+    traces = []
     for ax, (_, r) in zip(axes, summary.iterrows()):
         scale = float(r["scale"])
         bin_s = max(0.01, 0.5 * scale)
         ts = _rates(r, bin_s)
         for fid, g in ts.groupby("flow_id"):
             ax.plot(g["time_s"], g["mbps"], linewidth=0.9, label=f"flow {fid + 1}")
+            traces.append(pd.DataFrame({"series": r["series"], "flow": int(fid) + 1, "time_s": g["time_s"],
+                                        "mbps": g["mbps"]}))
         ax.set_title(f"({'a' if r['series'] == 'C' else 'b'}) {'CUBIC' if r['series'] == 'C' else 'TCPRand (CTD)'}")
         ax.set_xlabel("time (s)")
         ax.legend(fontsize=7)
@@ -88,7 +91,10 @@ def _analyze_fig16(summary, out_dir: Path) -> FigureResult:
     d = float((P["CTD"] - P["C"]).abs().mean())
     cmps = [REGISTER.judge("fig16-converge", d, note=f"min Jain over the phases: C {P['C'].min():.3f}, "
                            f"CTD {P['CTD'].min():.3f}")]
-    return FigureResult(df, paths, cmps, ["Jain index among active flows over the second half of each phase"])
+    # the plotted curves, so a reader can check the plot against numbers
+    _write_csv(out_dir / "fig16_traces.csv", pd.concat(traces, ignore_index=True))
+    return FigureResult(df, paths, cmps, ["Jain index among active flows over the second half of each phase",
+                                          "the plotted throughput of each flow: fig16_traces.csv"])
 
 
 def _fig17_points(quick: bool) -> List[Point]:
@@ -111,12 +117,15 @@ def _analyze_fig17(summary, out_dir: Path) -> FigureResult:
 
     fig, axes = new_figure(nrows=2, figsize=(9, 5.5), sharex=True)
     rows = []
+    traces = []
     for ax, (_, r) in zip(axes, summary.iterrows()):
         fts = read_table(r, "flow_ts")
         w = fts.pivot(index="time_s", columns="flow_id", values="cwnd_bytes")
         w = w[w.index >= 0.2]  # past slow start
         for fid in w.columns:
             ax.plot(w.index, w[fid] / LINUX_MSS, linewidth=0.8, label=f"flow {fid + 1}")
+            traces.append(pd.DataFrame({"series": r["series"], "flow": int(fid) + 1, "time_s": w.index,
+                                        "cwnd_segments": (w[fid] / LINUX_MSS).to_numpy()}))
         ax.set_ylabel("cwnd (segments of 1448 B)")
         ax.set_title("(a) CUBIC" if r["series"] == "C" else "(b) TCPRand (CTD)")
         ax.legend(fontsize=7)
@@ -136,4 +145,6 @@ def _analyze_fig17(summary, out_dir: Path) -> FigureResult:
                  "together, below 0 when they take turns"),
             # one run each: no interval
             REGISTER.judge("fig17-async", {s: (float(df.loc[s, "joint_cut_share"]), math.nan) for s in ("C", "CTD")})]
-    return FigureResult(df.reset_index(), paths, testbed_verdicts(cmps, WINDOW_SYNC), [])
+    _write_csv(out_dir / "fig17_traces.csv", pd.concat(traces, ignore_index=True))
+    return FigureResult(df.reset_index(), paths, testbed_verdicts(cmps, WINDOW_SYNC),
+                        ["the plotted windows of each flow: fig17_traces.csv"])
