@@ -111,14 +111,17 @@ def _analyze_s3(summary, out_dir: Path) -> FigureResult:
     xs = np.linspace(0, lim, 10)
     ax.plot(xs, xs, color="0.4", linewidth=1, label="onset = N*max (eq. 7)")
     ax.fill_between(xs, 0.6 * xs, 1.5 * xs, color="0.85", label="0.6–1.5 × N*max")
-    ax.plot(star["n_star_max"], star["sim_onset_n"], "o", color="C1", label="DCTCP, star (RTT 100 µs)")
+    # ours over the paper's star (drawn hollow, under them): the B = 100 KB
+    # point sits on it; labels above-left, clear of the square beside it
+    ax.plot(star["n_star_max"], star["sim_onset_n"], "o", color="C1", label="DCTCP, star (RTT 100 µs)", zorder=3)
     for _, r in star.iterrows():
-        ax.annotate(r["setting"], (r["n_star_max"], r["sim_onset_n"]), textcoords="offset points", xytext=(5, -10),
-                    fontsize=8)
+        ax.annotate(r["setting"], (r["n_star_max"], r["sim_onset_n"]), textcoords="offset points", xytext=(-8, 8),
+                    ha="right", fontsize=8)
     tt = on[on["topology"] == "two-tier"]
-    ax.plot(tt["n_star_max"], tt["sim_onset_n"], "s", color="C2", label="DCTCP, paper topology (RTT ≤ 200 µs)")
-    ax.plot([37.5], [35], "*", markersize=14, markerfacecolor="none", color="k", markeredgewidth=1.5,
-            label="paper: N*max 37.5, onset ≈ 35 (DCTCP paper)")
+    ax.plot(tt["n_star_max"], tt["sim_onset_n"], "s", color="C2", label="DCTCP, paper topology (RTT ≤ 200 µs)",
+            zorder=3)
+    ax.plot([37.5], [35], "*", markersize=18, markerfacecolor="none", color="k", markeredgewidth=1.2,
+            label="paper: N*max 37.5, onset ≈ 35 (DCTCP paper)", zorder=2)
     ax.set_xlim(0, lim)
     ax.set_ylim(0, lim)
     ax.set_xlabel("N*max from eq. (7) (flows)")
