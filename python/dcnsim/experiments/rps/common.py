@@ -308,10 +308,11 @@ def tput_and_fct_plots(t, stems: Tuple[str, str], *, title: str, out_dir: Path, 
     mean short-flow FCT against the number of long flows, one series per
     scheme (``t``: :func:`tidy` rows of both metrics)."""
     figs: List[Path] = []
-    for (metric, ylabel), stem in zip((("long_tput_mbps", "mean long-flow throughput (Mbps)"),
-                                       ("short_fct_ms", "mean short-flow FCT (ms)")), stems):
+    for (metric, ylabel, what), stem in zip((("long_tput_mbps", "mean long-flow throughput (Mbps)", "throughput"),
+                                             ("short_fct_ms", "mean short-flow FCT (ms)", "FCT")), stems):
+        # each plot's title names what it shows: the two shared one
         figs += errorbar_plot(t[t["metric"] == metric], "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
-                              title=title, path=out_dir / f"{stem}.png", order=order)
+                              title=f"{title}: {what}", path=out_dir / f"{stem}.png", order=order)
     return figs
 
 

@@ -56,12 +56,13 @@ def _analyze_tcp(summary, out_dir: Path) -> FigureResult:
                    for m in ("long_tput_mbps", "short_fct_ms", "fast_retransmits", "spurious_retransmits")],
                   ignore_index=True)
     figs = []
+    stem_what = {"tcp": "throughput", "tcp_retransmits": "fast retransmits", "tcp_fct": "FCT"}
     for metric, ylabel, stem in (("long_tput_mbps", "mean long-flow throughput (Mbps)", "tcp"),
                                  ("fast_retransmits", "fast retransmits per run", "tcp_retransmits"),
                                  ("short_fct_ms", "mean short-flow FCT (ms)", "tcp_fct")):
         tp = t[t["metric"] == metric].rename(columns={"recovery": "scheme"})
         figs += errorbar_plot(tp, "n_long", "scheme", xlabel="long flows", ylabel=ylabel,
-                              title="RPS, random pairs (20 short flows): reordering-robust loss detection",
+                              title=f"RPS, random pairs (20 short flows), reordering-robust loss detection: {stem_what[stem]}",
                               path=out_dir / f"{stem}.png", order=rec_names, facet="cc")
     cmp = []
     for cname, _, _ in TCP_CCS:
