@@ -238,7 +238,7 @@ def _figure(df: pd.DataFrame, title: str):
                                 ha="center", va="bottom", fontsize=7, color=color)
             ax.axhline(1.0, color="k", lw=0.8)
             ax.set_xticks(range(len(bins)))
-            ax.set_xticklabels(["short (<100 KB)", "mid", "long (≥10 MB)"])
+            ax.set_xticklabels(["short (<100 KB)", "mid (100 KB–10 MB)", "long (≥10 MB)"])
             ax.set_ylabel(f"{what} / CUBIC's")
             ax.set_title(f"{'data mining' if wl == 'datamining' else 'web search'}: {what}")
     if bars:

@@ -58,7 +58,7 @@ def _analyze_settings(summary, out_dir: Path) -> FigureResult:
     df["variant"] = list(summary["variant"])
     m = df.groupby(["variant", "series"], sort=False).mean(numeric_only=True).reset_index()
     variants = [v for v, *_ in VARIANTS]
-    colors = series_colors(list(SETTINGS_SERIES))
+    colors = series_colors(list(SETTINGS_SERIES), universe=list(SERIES))  # as in Figs. 8a–c
     fig, axes = new_figure(ncols=2, figsize=(12, 4.2))
     w = 0.8 / len(SETTINGS_SERIES)
     for ax, col, yl in ((axes[0], "jain", "Jain's index"), (axes[1], "total_mbps", "total goodput (Mbps)")):
