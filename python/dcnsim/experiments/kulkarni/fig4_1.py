@@ -56,6 +56,8 @@ def _onset_at(b: int):
 
 
 def _analyze_41(summary, out_dir: Path) -> FigureResult:
+    from matplotlib.ticker import FuncFormatter, NullLocator
+
     from ...plots import MARKERS, new_figure, save, series_colors
 
     sd = Seeds(summary)
@@ -93,6 +95,9 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     ax2.set_yscale("log", base=2)
     ax2.set_xticks(list(BUFFERS_41))
     ax2.set_xticklabels([str(b) for b in BUFFERS_41])
+    ax2.xaxis.set_minor_locator(NullLocator())
+    # server counts as plain numbers, not 2^k
+    ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
     ax2.set_xlabel(f"switch buffer per port ({unit})")
     ax2.set_ylabel("servers at the onset of collapse")
     ax2.set_title("onset vs buffer", fontsize=10)

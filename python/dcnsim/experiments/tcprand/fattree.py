@@ -57,6 +57,7 @@ def _fig10_points(quick: bool) -> List[Point]:
 
 def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
     import pandas as pd
+    from matplotlib.ticker import FuncFormatter, NullLocator
 
     from ...plots import new_figure, save
 
@@ -79,6 +80,10 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
         ax.plot(g["n6"], g["six_hop_mean_mbps"], "s-", label="6-hop flows (mean)")
         ax.plot(g["n6"], g["fair_share_mbps"], ":", color="0.4", label="fair share")
         ax.set_xscale("log", base=2)
+        # ticks at the flow counts run, as plain numbers (not 2^k, some never run)
+        ax.set_xticks(sorted(set(float(v) for v in g["n6"])))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.set_yscale("log")
         ax.set_xlabel("number of 6-hop flows")
         ax.set_title(title)
