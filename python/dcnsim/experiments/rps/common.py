@@ -380,8 +380,9 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
                   order: Optional[Sequence[str]] = None, logy: bool = False, facet: Optional[str] = None,
                   hline: Optional[Tuple[float, str]] = None) -> List[Path]:
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    from ...plots import MARKERS, STYLE, save, series_colors
+    from ...plots import MARKERS, STYLE, _hidden_series, save, series_colors
 
     names = list(order or list(dict.fromkeys(t[series])))
     names = [n for n in names if n in set(t[series])]
@@ -397,6 +398,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
             # one x (a --quick run): the series side by side around it, on
             # an axis of whole units, not stacked on a 0.4-wide axis
             dodge = 0.12 if len(xs) == 1 else 0.0
+            drawn: Dict[Any, Any] = {}
             for i, n in enumerate(names):
                 g = d[d[series] == n].sort_values(x)
                 if len(g) == 0:
@@ -404,9 +406,16 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
                 shift = dodge * (i - (len(names) - 1) / 2)
                 ax.errorbar(g[x] + shift, g["mean"], yerr=_err(g, top), marker=MARKERS[i % len(MARKERS)], capsize=3,
                             color=colors[n], label=str(n))
+                drawn[n] = (tuple(g[x]), tuple(g["mean"]))
+            hidden = _hidden_series(drawn)
+            if hidden and not dodge:
+                ax.text(0.02, 0.98, "; ".join(f"{a} lies under {b}" for a, b in hidden), transform=ax.transAxes,
+                        fontsize=7, va="top", color="0.3")
             if len(xs) == 1:
                 ax.set_xticks(xs)
                 ax.set_xlim(xs[0] - 1, xs[0] + 1)
+            elif all(float(v).is_integer() for v in xs):
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no 1.5 flows
             if hline:
                 ax.axhline(hline[0], linestyle="--", linewidth=1.0, color="0.5", label=hline[1])
             if logy:
