@@ -215,6 +215,24 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput", constraint="nosuch<=3", trials=1,
              out=tmp_path / "w", progress=False)
     assert not (tmp_path / "z").exists() and not (tmp_path / "w").exists()
+    # the Python call's other arguments: refused by name before a study exists (jobs=0 used
+    # to fail every trial and leave a study no rerun could finish; seeds="12" ran seeds 1 and 2)
+    ok = {"trials": 1, "progress": False}
+    for kw, words in [({"jobs": 0}, "^jobs: expected a positive integer"),
+                      ({"format": "xlsx"}, "^format: expected 'csv' or 'parquet'"),
+                      ({"seeds": "12"}, "^seeds: expected a list of integers, got '12'"),
+                      ({"seeds": 1}, "^seeds: expected a list of integers"),
+                      ({"seeds": [3.9]}, "^seeds: expected whole numbers, got 3.9"),
+                      ({"confirm_seeds": "12"}, "^confirm_seeds: expected a list of integers"),
+                      ({"confirm_seeds": [11.7, 12.2]}, "^confirm_seeds: expected whole numbers"),
+                      ({"confirm_seeds": [-1]}, "^confirm_seeds: expected integers in"),
+                      ({"confirm_seeds": [11, 11]}, "^confirm_seeds: expected distinct integers")]:
+        with pytest.raises(TuneError, match=words):
+            tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput", out=tmp_path / "v", **ok, **kw)
+        assert not (tmp_path / "v").exists(), kw
+    # a summary key that is not a number is no objective (every trial failed "not a number")
+    with pytest.raises(TuneError, match=r"^--objective: 'core_build' is not a metric"):
+        tune(one_flow(), {"tcp.mss": "int:500:1000"}, "core_build", direction="maximize", out=tmp_path / "v", **ok)
 
 
 def _cli_tune(tmp_path, capsys, *args: str):

@@ -563,16 +563,30 @@ def _ci95(values: Sequence[float]) -> Tuple[float, float]:
 def _checked_seeds(trials: Any, seeds: Sequence[int], direction: Optional[str]) -> List[int]:
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise TuneError(f"trials: expected a positive integer, got {trials!r}")
-    from . import _SEED_RANGE, _seed_ok
-
-    out = [int(s) for s in seeds]
-    if not out or len(set(out)) != len(out):
-        raise TuneError(f"seeds: expected distinct integers >= 0, got {out!r}")
-    bad = next((s for s in out if not _seed_ok(s)), None)
-    if bad is not None:  # the core's seed is 64 bits: every trial would fail
-        raise TuneError(f"seeds: expected integers in {_SEED_RANGE}, got {bad}")
+    out = _seed_list(seeds, "seeds")
     if direction is not None and direction not in ("minimize", "maximize"):
         raise TuneError(f"direction: expected minimize or maximize, got {direction!r}")
+    return out
+
+
+def _seed_list(seeds: Any, name: str) -> List[int]:
+    """``seeds`` as distinct whole numbers in the core's range, or a
+    TuneError naming ``name``: a string ("12" is not seeds 1 and 2), a
+    bare number or a fraction (3.9 is not seed 3) is refused."""
+    from . import _SEED_RANGE, _seed_ok
+
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise TuneError(f"{name}: expected a list of integers, got {seeds!r}")
+    out = []
+    for v in seeds:
+        if isinstance(v, bool) or not (isinstance(v, int) or (hasattr(v, "__index__") and not isinstance(v, float))):
+            raise TuneError(f"{name}: expected whole numbers, got {v!r}")
+        out.append(int(v))
+    if not out or len(set(out)) != len(out):
+        raise TuneError(f"{name}: expected distinct integers >= 0, got {out!r}")
+    bad = next((v for v in out if not _seed_ok(v)), None)
+    if bad is not None:  # the core's seed is 64 bits: every trial would fail
+        raise TuneError(f"{name}: expected integers in {_SEED_RANGE}, got {bad}")
     return out
 
 
@@ -625,7 +639,9 @@ def _record_keys(base: Mapping[str, Any]) -> List[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rec = run(with_overrides(dict(base), {"stop": "1us"})).summary_record()
-    return sorted(set(rec) | set(_LATE_METRICS))
+    # a metric is a number: the core's name and build and the warnings' text are not
+    numeric = {k for k, v in rec.items() if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))}
+    return sorted(numeric | set(_LATE_METRICS))
 
 
 def _check_metric(base: Mapping[str, Any], metric: str, flag: str, keys: Optional[Sequence[str]] = None) -> None:
@@ -850,7 +866,11 @@ def tune(
         _check_bound_unit(cons)
     baseline = dict(baseline or {})
     reference = dict(reference) if reference else None
-    confirm = [int(s) for s in (confirm_seeds or seeds)]
+    confirm = _seed_list(confirm_seeds, "confirm_seeds") if confirm_seeds is not None else list(seeds)
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise TuneError(f"jobs: expected a positive integer or None, got {jobs!r}")
+    if format not in ("csv", "parquet"):
+        raise TuneError(f"format: expected 'csv' or 'parquet', got {format!r}")
     out_dir = Path(out)
     base = as_dict(scenario)
     _check_overrides(base, ps, baseline, reference)
