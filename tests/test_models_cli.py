@@ -257,3 +257,45 @@ def test_model_incast_unknown_app(tmp_path):
 def test_a_model_options_error_names_the_option(argv, says):
     r = cli("model", *argv)
     assert r.returncode == 2 and r.stderr.startswith(says), r.stderr
+
+
+def test_model_incast_json_is_strict_json_and_t0_is_the_default_rto_min(tmp_path):
+    """One server never times out and the scenario leaves rto_min unset: T0
+    was NaN (the run's RTOmin is the profiles' 200 ms, known), and the JSON
+    carried it as a bare NaN, which JSON.parse refuses; now T0 is 200 ms,
+    and any value still unknown is null, as summary.json writes it."""
+    from dcnsim.cli import _json_nan_as_null
+
+    f = tmp_path / "one.toml"
+    f.write_text(_INCAST_TOML.replace('servers = "1-12"', 'servers = [1]').replace("blocks = 12", "blocks = 3")
+                 .replace('rto_min = "200ms"\n', ""))
+    assert "rto_min" not in f.read_text()
+    assert cli("run", str(f), "--out", str(tmp_path / "out")).returncode == 0
+    j = cli("model", "incast", "--from-run", str(tmp_path / "out"), "--json")
+    assert j.returncode == 0, j.stderr
+
+    def refuse(c):
+        raise ValueError(f"not JSON: {c}")
+
+    doc = json.loads(j.stdout, parse_constant=refuse)
+    assert doc["inputs"]["n"] == 1 and doc["inputs"]["t0_s"] == pytest.approx(0.2)
+    assert all(v is not None for v in doc["throughput_bps"].values()), doc["throughput_bps"]
+    assert _json_nan_as_null({"a": [float("nan"), 1.0], "b": float("inf")}) == {"a": [None, 1.0], "b": None}
+
+
+def test_fct_bins_leaves_out_a_flow_that_never_started():
+    """A 20 MB flow starting after the stop wrote nothing: binned by its 0
+    bytes it was an incomplete *short* flow."""
+    import dcnsim
+    from dcnsim.analysis import fct_bins
+
+    sc = dcnsim.Scenario(topology=dcnsim.Star(hosts=3, rate="1Gbps", delay="10us", buffer="100KB"),
+                         apps=[dcnsim.Bulk(src=1, dst=0, size="50KB"),
+                               dcnsim.Bulk(src=2, dst=0, size="20MB", start="500ms")], stop="100ms")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = dcnsim.run(sc)
+    b = fct_bins(r.flows)
+    assert int(b["flows"].sum()) == 1 and int(b.loc["short", "incomplete"]) == 0 and int(b.loc["short", "completed"]) == 1

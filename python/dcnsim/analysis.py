@@ -123,6 +123,11 @@ def _tcp(flows: pd.DataFrame) -> pd.DataFrame:
 def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
     """FCT statistics per flow-size bin, one row per bin (index: bin name).
 
+    A flow is binned by the bytes its application wrote (``app_bytes``); one
+    that wrote none by the end (its start lies after the run's stop) has no
+    size to bin by and is in no bin: counted as "short" it had been an
+    incomplete short flow whatever its size.
+
     Columns: ``lo_bytes``, ``hi_bytes``, ``flows`` (flows in the bin, of any
     transport but UDP),
     ``completed``, ``incomplete`` (still running when the run stopped: they
@@ -134,6 +139,7 @@ def fct_bins(flows: pd.DataFrame, bins: Bins = FCT_BINS) -> pd.DataFrame:
                  fix="pass a flows table (Result.flows, or flows.csv of a written run)")
     bins = _checked_bins(bins)
     f = _tcp(flows)
+    f = f[(f["app_bytes"] > 0) | f["completed"].astype(bool)]
     rows = []
     for name, lo, hi in bins:
         if not lo < hi:

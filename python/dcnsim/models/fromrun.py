@@ -39,6 +39,8 @@ def read_table(d: Path, name: str):
 
 #: the segment a TCP profile sets (payload, TCP/IP headers in bytes)
 PROFILE_SEGMENT = {"papers": (1460.0, 40.0), "linux": (1448.0, 52.0)}
+#: `tcp.rto_min` left unset: both TCP profiles' 200 ms (scenario/schema.rs)
+DEFAULT_RTO_MIN_S = 0.2
 
 
 def _size_bytes(v: Any, default: float) -> float:
@@ -155,7 +157,9 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
         blocks,
         payload,
         rtt_s=rtt,
-        t0_default_s=None if rto_min is None else parse_time(str(rto_min)),
+        # left unset, RTOmin is the TCP profiles' 200 ms (scenario/schema.rs), known as well as a set one
+        t0_default_s=parse_time(str(rto_min)) if rto_min is not None else (
+            DEFAULT_RTO_MIN_S if str(tcp.get("transport", "tcp")) == "tcp" else None),
         events=losses,
         app=app,
     )
