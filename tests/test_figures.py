@@ -202,3 +202,18 @@ def test_a_log_axis_over_few_decades_labels_values_a_reader_can_read():
     ax = fig.axes[0]
     shown = {t.get_text() for t in ax.get_yticklabels() if ax.get_ylim()[0] <= t.get_position()[1] <= ax.get_ylim()[1]}
     assert {"20", "50", "100", "200", "500"} <= shown, shown
+
+
+def test_a_plot_refused_for_its_path_leaves_no_figure_open(tmp_path):
+    """A .jpg path was refused with a clear error, but each call left one
+    more matplotlib figure open (the docs say none does)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from dcnsim.plots import line_plot
+
+    before = len(plt.get_fignums())
+    data = pd.DataFrame({"x": [1, 2], "y": [1.0, 2.0]})
+    for _ in range(3):
+        with pytest.raises(ValueError):
+            line_plot(data, "x", "y", xlabel="x (1)", ylabel="y (1)", title="t", path=tmp_path / "x.jpg")
+    assert len(plt.get_fignums()) == before

@@ -274,8 +274,12 @@ def save(fig, path: Union[str, os.PathLike], svg: bool = False, tight_layout: bo
     ``tight_layout=False`` the caller's layout is kept. With
     ``DCNSIM_CHECK_FIGURES`` set, a figure with :func:`figure_problems`
     is refused (ValueError) before anything is written."""
-    png = _target(path)
-    png.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        png = _target(path)
+        png.parent.mkdir(parents=True, exist_ok=True)
+    except BaseException:
+        plt.close(fig)  # a path refused leaves no figure open either
+        raise
     written = []
     note = _TITLE_NOTE.get()
     if note:
