@@ -741,3 +741,22 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     assert msg.startswith("--constraint: qct_p99 <= 10 is 10 s") and "qct_p99<=10ms" in msg, msg
     assert warnings_of("qct_p99<=2s") == [] and warnings_of("qct_p99<=10ms") == []
     assert not (tmp_path / "o").exists()
+
+
+@needs_optuna
+def test_an_invalid_scenario_is_reported_once_as_run_reports_it(tmp_path, capsys):
+    """Each of the scenario's own problems came once for the baseline and
+    once per range end, blamed on the values, past the 20-line limit."""
+    doc = one_flow("5ms").to_dict()
+    doc["apps"] = [dict(doc["apps"][0], size=-1) for _ in range(30)]
+    doc["apps"] = [{k: v for k, v in a.items() if k != "duration"} for a in doc["apps"]]
+    f = tmp_path / "many.json"
+    f.write_text(json.dumps(doc))
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "goodput", "--trials", "1",
+               "--seeds", "1", "--out", str(tmp_path / "x"), "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) <= 21, err
+    assert all(line.startswith(f"{f}: ") for line in err) and not any("param " in line for line in err), err
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(dcnsim.ScenarioError):
+        tune(doc, {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=1, out=tmp_path / "y", progress=False)

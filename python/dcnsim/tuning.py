@@ -596,6 +596,12 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
     the range ends, the baseline and the reference once."""
     from . import _problems
 
+    # the scenario itself first: its problems once, as `dcnsim run` gives
+    # them (each used to come again for the baseline and every range end,
+    # blamed on the values)
+    own = _problems(base)
+    if own:
+        raise ScenarioError(own)
     probes: List[Tuple[str, Mapping[str, Any]]] = [("baseline", baseline)]
     if reference:
         probes.append(("reference", reference))
