@@ -253,10 +253,17 @@ def test_model_incast_unknown_app(tmp_path):
     (["dctcp", "--n", "0"], "model dctcp: --n: must be a number of flows > 0"),
     (["enqueue", "--rmin", "0"], "model enqueue: --rmin: each value in [1, --mss = 1448], got 0"),
     (["enqueue", "--seed", "-1"], "model enqueue: --seed: expected an integer in [0, 2^64)"),
+    # argparse's own refusals: the same one line, not its usage block
+    (["enqueue", "--seed", "abc"], "model enqueue: --seed: invalid int value: 'abc'"),
+    (["enqueue", "--phase", "foo"], "model enqueue: --phase: invalid choice: 'foo'"),
+    (["dctcp", "--n", "abc"], "model dctcp: --n: invalid float value: 'abc'"),
+    (["dctcp", "--rtt", "-1us"], "model dctcp: --rtt: expected one argument (a value starting with '-' goes after "
+                                 "'=': --rtt=-VALUE)"),
+    (["incast", "--app", "x"], "model incast: --app: invalid int value: 'x'"),
 ])
 def test_a_model_options_error_names_the_option(argv, says):
     r = cli("model", *argv)
-    assert r.returncode == 2 and r.stderr.startswith(says), r.stderr
+    assert r.returncode == 2 and r.stderr.startswith(says) and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_model_incast_json_is_strict_json_and_t0_is_the_default_rto_min(tmp_path):

@@ -32,7 +32,7 @@ from .errors import OutputDirError, ScenarioError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence, Tuple
+    from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 # ----------------------------------------------------------------------------
 # formatting
@@ -1095,6 +1095,24 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+class _OneLineParser(_Parser):
+    """A `model` subcommand's parser: its argument errors are one line
+    starting with the option to change, as the model's own checks print
+    them (`model enqueue: --seed: …`), not argparse's usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        import re
+
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        opt, why = (m.group(1).split("/")[-1], m.group(2)) if m else ("", message)
+        if why == "expected one argument":
+            # a value starting with "-" (a negative number) reads as an option
+            why += f" (a value starting with '-' goes after '=': {opt}=-VALUE)"
+        name = self.prog.replace("dcnsim ", "", 1)
+        print(f"{name}: {opt + ': ' if opt else ''}{why}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def _add_run(sub: Any) -> None:
     """`dcnsim run`."""
     from . import _SEED_RANGE
@@ -1238,7 +1256,7 @@ def _add_reproduce(sub: Any) -> None:
 def _add_model(sub: Any) -> None:
     """`dcnsim model` and its models."""
     mp = sub.add_parser("model", help="evaluate an analytical model")
-    msub = mp.add_subparsers(dest="model", metavar="MODEL")
+    msub = mp.add_subparsers(dest="model", metavar="MODEL", parser_class=_OneLineParser)
     msub.required = True
     md = msub.add_parser("dctcp", help="DCTCP scalability (FaST §3): W*, N*, N*max")
     md.add_argument("--capacity", default="1Gbps", help="bottleneck rate (default 1Gbps)")
