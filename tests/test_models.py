@@ -471,3 +471,20 @@ def test_model_vs_sim():
     nan_t0 = measure.IncastInputs(3, 0.004, 0.004, 2e-4, math.nan, 768, 1.0)
     o2 = measure.model_vs_sim(nan_t0, 1e8, 1024)
     assert math.isnan(o2["full_bps"]) and math.isnan(o2["padhye_n_bps"]) and o2["td_bps"] > 0
+
+
+def test_enqueue_probability_names_the_argument_a_wrong_value_is_in():
+    """A fraction for rmin said "seed must be integer"; a string gave a bare
+    comparison TypeError; rate_bps=0 gave probabilities of 1.0."""
+    import pytest
+    from dcnsim.models import enqueue_probability
+
+    for kw, exc, words in [({"rmin": 1.5}, TypeError, "rmin must be a whole number"),
+                           ({"trials": "10"}, TypeError, "trials must be a whole number"),
+                           ({"mss": "1448B"}, TypeError, "mss must be a whole number"),
+                           ({"rate_bps": 0}, ValueError, "rate_bps must be > 0"),
+                           ({"header": -1}, ValueError, "header must be ≥ 0"),
+                           ({"ifg_s": float("nan")}, ValueError, "ifg_s must be ≥ 0 and finite")]:
+        args = {"rmin": 1, "trials": 10, **kw}
+        with pytest.raises(exc, match=words):
+            enqueue_probability(args.pop("rmin"), **args)

@@ -31,8 +31,9 @@ Pure numpy, vectorized over trials; seeded, so deterministic.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
-from typing import Dict, Iterable, List
+from typing import Any, Dict, Iterable, List
 
 import numpy as np
 
@@ -77,10 +78,30 @@ def enqueue_probability(
     Ethernet header, FCS and preamble (26 B); ``ifg_s`` the inter-frame gap
     (96 ns at 1 Gbps); ``queued`` how many queued packets' departures are
     simulated (only the first one or two can matter: more are harmless)."""
+    # each argument checked by name: a str or a fraction here ended as a
+    # bare comparison TypeError or as "seed must be integer"
+    def whole(name: str, v: Any, low: int) -> int:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be a whole number (bytes or a count), got {v!r}")
+        if v < low:
+            raise ValueError(f"{name} must be ≥ {low}, got {v}")
+        return int(v)
+
+    def positive(name: str, v: Any, zero: bool = False) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {v!r}")
+        if not (math.isfinite(v) and (v >= 0 if zero else v > 0)):
+            raise ValueError(f"{name} must be {'≥ 0' if zero else '> 0'} and finite, got {v!r}")
+        return float(v)
+
+    mss = whole("mss", mss, 1)
+    rmin = whole("rmin", rmin, 1)
+    trials = whole("trials", trials, 1)
+    header, l2, seed = whole("header", header, 0), whole("l2", l2, 0), whole("seed", seed, 0)
+    rate_bps = positive("rate_bps", rate_bps)
+    ifg_s, lag_s = positive("ifg_s", ifg_s, zero=True), positive("lag_s", lag_s, zero=True)
     if not 1 <= rmin <= mss:
         raise ValueError(f"rmin must be in [1, mss={mss}], got {rmin}")
-    if trials < 1:
-        raise ValueError(f"trials must be ≥ 1, got {trials}")
     if queued < 2:
         raise ValueError(f"queued must be ≥ 2, got {queued}")
     if phase not in PHASES:
