@@ -66,7 +66,7 @@ def test_model_dctcp_json_and_w_star():
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["decimal"]["n_star_max"] == pytest.approx(37.5)
-    assert "binary" not in d  # no K/M prefix: one reading
+    assert d["binary"] == d["decimal"]  # no K/M prefix: one reading, under both keys (a script reads either)
     assert d["decimal"]["w_star"] == pytest.approx(28.333 / 40, rel=1e-3)
     # the defaults are the paper's example
     r = cli("model", "dctcp")

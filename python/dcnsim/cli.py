@@ -913,7 +913,9 @@ def _model_dctcp_text(args) -> str:
               f"sizes without a unit are bytes (did you mean {n} packets, --buffer {n}pkt = {n * mss.binary:.0f} B?)",
               file=sys.stderr)
     readings = [("KB = 1000 B", B.decimal, mss.decimal), ("KB = 1024 B", B.binary, mss.binary)]
-    if not (B.prefixed or mss.prefixed):
+    if not (B.prefixed or mss.prefixed) and not args.json:
+        # the text shows the one reading there is; --json keeps both keys
+        # (equal then), so a script reading "binary" never meets a KeyError
         readings = readings[:1]
     if args.n is not None and not (math.isfinite(args.n) and args.n > 0):
         raise ValueError(f"--n: must be a number of flows > 0, got {args.n:g}")
