@@ -760,3 +760,19 @@ def test_an_invalid_scenario_is_reported_once_as_run_reports_it(tmp_path, capsys
     assert not (tmp_path / "x").exists()
     with pytest.raises(dcnsim.ScenarioError):
         tune(doc, {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=1, out=tmp_path / "y", progress=False)
+
+
+def test_a_named_objective_turned_the_other_way_is_said():
+    """`--objective timeouts --maximize` reversed a named objective without a word."""
+    import warnings
+
+    from dcnsim.tuning import objective_named
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert objective_named("timeouts", "maximize").direction == "maximize"
+        assert objective_named("timeouts", "minimize").direction == "minimize"
+        assert objective_named("goodput").direction == "maximize"
+    said = [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+    assert said == ["--objective: timeouts is minimized as a named objective; --maximize searches for its largest "
+                    "value instead"], said

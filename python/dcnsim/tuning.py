@@ -255,6 +255,11 @@ def objective_named(name: str, direction: Optional[str] = None, flag: str = "--o
     record (``qct_p50_s``, ``drops``, …), which then needs ``direction``."""
     if name in OBJECTIVES:
         fn, natural, _ = OBJECTIVES[name]
+        if direction is not None and direction != natural:
+            # allowed (a study of what makes it worst), but never silently
+            warnings.warn(DcnsimWarning(flag, f"{name} is {natural}d as a named objective; --{direction} searches "
+                                              f"for its {'largest' if direction == 'maximize' else 'smallest'} "
+                                              "value instead"), stacklevel=caller_stacklevel())
         return Objective(name, direction or natural, fn)
     if not re.match(r"^[a-z][a-z0-9_]*$", name):
         raise TuneError(f"{flag}: {name!r} is not a metric name (known: {', '.join(OBJECTIVES)})")
