@@ -762,17 +762,18 @@ def test_an_invalid_scenario_is_reported_once_as_run_reports_it(tmp_path, capsys
         tune(doc, {"tcp.rwnd": "int:2000:60000"}, "goodput", trials=1, out=tmp_path / "y", progress=False)
 
 
-def test_a_named_objective_turned_the_other_way_is_said():
+@needs_optuna
+def test_a_named_objective_turned_the_other_way_is_said(tmp_path):
     """`--objective timeouts --maximize` reversed a named objective without a word."""
     import warnings
 
-    from dcnsim.tuning import objective_named
+    def said(direction):
+        with warnings.catch_warnings(record=True) as w, pytest.raises(TuneError, match="jobs"):
+            warnings.simplefilter("always")
+            tune(one_flow(), {"tcp.mss": "int:500:1000"}, "timeouts", direction=direction, trials=1,
+                 out=tmp_path / "v", progress=False, jobs=0)  # refused right after the objective is read
+        return [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
 
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        assert objective_named("timeouts", "maximize").direction == "maximize"
-        assert objective_named("timeouts", "minimize").direction == "minimize"
-        assert objective_named("goodput").direction == "maximize"
-    said = [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
-    assert said == ["--objective: timeouts is minimized as a named objective; --maximize searches for its largest "
-                    "value instead"], said
+    assert said("maximize") == ["--objective: timeouts is minimized as a named objective; --maximize searches for "
+                                "its largest value instead"]
+    assert said("minimize") == [] and said(None) == []

@@ -255,11 +255,6 @@ def objective_named(name: str, direction: Optional[str] = None, flag: str = "--o
     record (``qct_p50_s``, ``drops``, …), which then needs ``direction``."""
     if name in OBJECTIVES:
         fn, natural, _ = OBJECTIVES[name]
-        if direction is not None and direction != natural:
-            # allowed (a study of what makes it worst), but never silently
-            warnings.warn(DcnsimWarning(flag, f"{name} is {natural}d as a named objective; --{direction} searches "
-                                              f"for its {'largest' if direction == 'maximize' else 'smallest'} "
-                                              "value instead"), stacklevel=caller_stacklevel())
         return Objective(name, direction or natural, fn)
     if not re.match(r"^[a-z][a-z0-9_]*$", name):
         raise TuneError(f"{flag}: {name!r} is not a metric name (known: {', '.join(OBJECTIVES)})")
@@ -870,6 +865,12 @@ def tune(
     sampler_seed = ss
     ps = _as_params(params)
     obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
+    natural = OBJECTIVES[objective][1] if isinstance(objective, str) and objective in OBJECTIVES else None
+    if natural is not None and direction is not None and direction != natural:
+        # allowed (a study of what makes it worst), but never silently
+        warnings.warn(DcnsimWarning("--objective", f"{objective} is {natural}d as a named objective; --{direction} "
+                                    f"searches for its {'largest' if direction == 'maximize' else 'smallest'} value "
+                                    "instead"), stacklevel=caller_stacklevel())
     if isinstance(objective, Objective) and direction is not None:
         obj = Objective(obj.name, direction, obj.fn)
     cons = parse_constraint(constraint) if isinstance(constraint, str) else constraint
