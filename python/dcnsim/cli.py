@@ -1106,12 +1106,16 @@ class _OneLineParser(_Parser):
         import re
 
         m = re.match(r"argument ([^:]+): (.*)", message, re.S)
-        opt, why = (m.group(1).split("/")[-1], m.group(2)) if m else ("", message)
+        if m is None:
+            # no option's value at fault (an option the model does not
+            # have): the usage, which lists those it has, as every command
+            super().error(message)
+        opt, why = m.group(1).split("/")[-1], m.group(2)
         if why == "expected one argument":
             # a value starting with "-" (a negative number) reads as an option
             why += f" (a value starting with '-' goes after '=': {opt}=-VALUE)"
         name = self.prog.replace("dcnsim ", "", 1)
-        print(f"{name}: {opt + ': ' if opt else ''}{why}", file=sys.stderr)
+        print(f"{name}: {opt}: {why}", file=sys.stderr)
         raise SystemExit(2)
 
 
