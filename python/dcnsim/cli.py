@@ -995,8 +995,8 @@ def _json_nan_as_null(v: Any) -> Any:
         return {k: _json_nan_as_null(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_json_nan_as_null(x) for x in v]
-    if hasattr(v, "item") and not isinstance(v, (str, bytes)):  # a numpy scalar
-        return _json_nan_as_null(v.item())
+    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):  # a numpy scalar or array
+        return _json_nan_as_null(v.tolist())
     return v
 
 

@@ -703,11 +703,12 @@ class Result:
         """Write every table (``<name>.csv`` or ``<name>.parquet``), the pcap
         traces (``h0.pcap``, ...), ``scenario.json`` (runnable: the scenario
         with its effective seed; each ``cdf_file`` copied beside it as
-        ``apps<i>.cdf``, :meth:`written_scenario`) and ``summary.json`` (``summary`` plus
-        ``metrics``, and ``files``: the names of the other files written;
-        put in place last, so its presence marks a complete result, and
-        :func:`read_result` and a sweep's resume find a file missing since). ``~`` in ``out_dir`` is the home directory. Returns the
-        directory.
+        ``apps<i>.cdf``, :meth:`written_scenario`) and ``summary.json``
+        (``summary`` plus ``metrics``, and ``files``: the names of the other
+        files written; put in place last, so its presence marks a complete
+        result, and :func:`read_result` and a sweep's resume find a file
+        missing since). ``~`` in ``out_dir`` is the home directory. Returns
+        the directory.
 
         Every file is first written whole to a temporary beside it; only
         when all are written are they renamed into place, so a write that
