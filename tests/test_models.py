@@ -488,3 +488,18 @@ def test_enqueue_probability_names_the_argument_a_wrong_value_is_in():
         args = {"rmin": 1, "trials": 10, **kw}
         with pytest.raises(exc, match=words):
             enqueue_probability(args.pop("rmin"), **args)
+
+
+def test_the_model_functions_name_an_argument_given_as_a_string_with_a_unit():
+    """`dctcp_scalability(C_bps="1Gbps", …)` and `incast_model(rtt="200us", …)`
+    failed with "could not convert string to float", naming no argument."""
+    import pytest
+    from dcnsim.models import dctcp_scalability, incast_model
+
+    with pytest.raises(TypeError, match=r"^C_bps must be a number in SI units .*got '1Gbps'.*parse_rate"):
+        dctcp_scalability("1Gbps", 100e-6, 20, 1500, 100_000, 2)
+    with pytest.raises(TypeError, match=r"^rtt must be a number in SI units .*got '200us'.*parse_time"):
+        incast_model(4, 0.1, 0.1, "200us", 0.2, 100, 0.5)
+    # numbers, and arrays of them, as before
+    assert dctcp_scalability(1e9, 100e-6, 20, 1500, 100_000, 2).n_star_max == pytest.approx(37.5)
+    assert incast_model(4, 0.1, 0.1, 200e-6, 0.2, 100, 0.5).B_td > 0

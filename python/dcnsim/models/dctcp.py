@@ -39,14 +39,25 @@ __all__ = [
 ]
 
 
+def _numbers(name: str, value) -> np.ndarray:
+    """``value`` as floats, or a TypeError naming ``name``: a string with a
+    unit ("1Gbps", "200us") is the command line's, not these functions'
+    (numbers in SI units: bit/s, s, bytes)."""
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number in SI units (bit/s, s, bytes) or an array of them, got {value!r}; "
+                        "for a string with a unit use dcnsim.units (parse_rate, parse_time, parse_size)") from None
+
+
 def _positive(name: str, value) -> None:
-    a = np.asarray(value, dtype=float)
+    a = _numbers(name, value)
     if np.any(~np.isfinite(a)) or np.any(a <= 0):
         raise ValueError(f"{name} must be finite and > 0, got {value!r}")
 
 
 def _non_negative(name: str, value) -> None:
-    a = np.asarray(value, dtype=float)
+    a = _numbers(name, value)
     if np.any(~np.isfinite(a)) or np.any(a < 0):
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
 

@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 __all__ = [
     "j_flows",
@@ -101,8 +101,20 @@ NONINTEGER_MODES = ("interp", "round", "floor", "ceil", "continuous")
 
 # --------------------------------------------------------------- validation
 
+def _as_float(name: str, x: Any) -> float:
+    """``x`` as a float, or a TypeError naming ``name`` (a string with a
+    unit, "200us", is the command line's: these take SI numbers)."""
+    if isinstance(x, (str, bytes)) or isinstance(x, bool):
+        raise TypeError(f"{name} must be a number in SI units (s, packets, a probability), got {x!r}; for a string "
+                        "with a unit use dcnsim.units.parse_time")
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {x!r}") from None
+
+
 def _check_prob(name: str, p: float, allow_zero: bool = True) -> float:
-    p = float(p)
+    p = _as_float(name, p)
     if not (0.0 <= p <= 1.0) or (p == 0.0 and not allow_zero):
         lo = "[0, 1]" if allow_zero else "(0, 1]"
         raise ValueError(f"{name} must be in {lo}, got {p!r}")
@@ -110,21 +122,21 @@ def _check_prob(name: str, p: float, allow_zero: bool = True) -> float:
 
 
 def _check_pos(name: str, x: float, allow_inf: bool = False) -> float:
-    x = float(x)
+    x = _as_float(name, x)
     if math.isnan(x) or x <= 0 or (math.isinf(x) and not allow_inf):
         raise ValueError(f"{name} must be {'> 0' if allow_inf else 'finite and > 0'}, got {x!r}")
     return x
 
 
 def _check_nonneg(name: str, x: float) -> float:
-    x = float(x)
+    x = _as_float(name, x)
     if not math.isfinite(x) or x < 0:
         raise ValueError(f"{name} must be finite and >= 0, got {x!r}")
     return x
 
 
 def _check_n(n: float) -> float:
-    n = float(n)
+    n = _as_float("n", n)
     if not math.isfinite(n) or n < 1:
         raise ValueError(f"n must be >= 1, got {n!r}")
     return n
