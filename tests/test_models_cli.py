@@ -271,7 +271,7 @@ def test_model_incast_json_is_strict_json_and_t0_is_the_default_rto_min(tmp_path
     was NaN (the run's RTOmin is the profiles' 200 ms, known), and the JSON
     carried it as a bare NaN, which JSON.parse refuses; now T0 is 200 ms,
     and any value still unknown is null, as summary.json writes it."""
-    from dcnsim.cli import _json_nan_as_null
+    from dcnsim.result import _jsonable
 
     f = tmp_path / "one.toml"
     f.write_text(_INCAST_TOML.replace('servers = "1-12"', 'servers = [1]').replace("blocks = 12", "blocks = 3")
@@ -287,7 +287,7 @@ def test_model_incast_json_is_strict_json_and_t0_is_the_default_rto_min(tmp_path
     doc = json.loads(j.stdout, parse_constant=refuse)
     assert doc["inputs"]["n"] == 1 and doc["inputs"]["t0_s"] == pytest.approx(0.2)
     assert all(v is not None for v in doc["throughput_bps"].values()), doc["throughput_bps"]
-    assert _json_nan_as_null({"a": [float("nan"), 1.0], "b": float("inf")}) == {"a": [None, 1.0], "b": None}
+    assert _jsonable({"a": [float("nan"), 1.0], "b": float("inf")}) == {"a": [None, 1.0], "b": None}
 
 
 def test_fct_bins_leaves_out_a_flow_that_never_started():

@@ -926,7 +926,9 @@ def _model_dctcp_text(args) -> str:
             key = "decimal" if name.startswith("KB = 1000") else "binary"
             out[key] = {"B_bytes": b, "mss_bytes": m, "window_budget_pkts": r.window_budget_pkts,
                         "n_star": r.n_star, "n_star_max": r.n_star_max, "w_star": r.w_star}
-        return json.dumps(_json_nan_as_null({"C_bps": C, "rtt_s": rtt, "K_pkts": K, "wmin": wmin, "N": args.n, **out}),
+        from .result import _jsonable
+
+        return json.dumps(_jsonable({"C_bps": C, "rtt_s": rtt, "K_pkts": K, "wmin": wmin, "N": args.n, **out}),
                           allow_nan=False)
 
     def num(x: float) -> str:
@@ -981,23 +983,12 @@ def _model_incast(args) -> int:
                "capacity_bps": m.capacity_bps, "cap_bps": m.cap_bps, "notes": list(m.notes)}
         # NaN (an input the run could not give, T0 without timeouts) as
         # null, as summary.json writes it: bare NaN is not JSON
-        print(json.dumps(_json_nan_as_null(out), default=float, allow_nan=False))
+        from .result import _jsonable
+
+        print(json.dumps(_jsonable(out), default=float, allow_nan=False))
     else:
         print(str(m))
     return 0
-
-
-def _json_nan_as_null(v: Any) -> Any:
-    """``v`` with every non-finite float (at any depth) as None."""
-    if isinstance(v, float):
-        return v if math.isfinite(v) else None
-    if isinstance(v, dict):
-        return {k: _json_nan_as_null(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_json_nan_as_null(x) for x in v]
-    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):  # a numpy scalar or array
-        return _json_nan_as_null(v.tolist())
-    return v
 
 
 def _model_enqueue(args) -> int:
@@ -1027,7 +1018,9 @@ def _model_enqueue(args) -> int:
         return 2
     if args.json:
         for r in rows:
-            print(json.dumps(_json_nan_as_null(r.as_dict()), allow_nan=False))
+            from .result import _jsonable
+
+            print(json.dumps(_jsonable(r.as_dict()), allow_nan=False))
         return 0
     print(f"enqueue probability of X2 and Y2 after Y1 in, X1 dropped (MSS {mss} B, "
           f"{args.trials} trials per rMin, phase {args.phase}, seed {args.seed})")

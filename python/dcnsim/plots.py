@@ -17,18 +17,7 @@ import io
 import math
 import os
 from pathlib import Path
-from typing import (
-    IO,
-    Any,
-    Dict,
-    Iterator,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-    Union,
-)
+from typing import IO, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 import matplotlib
 
@@ -554,16 +543,18 @@ def _readable_log_y(ax: Any) -> None:
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
-def _hidden_series(drawn: Mapping[Any, Any]) -> List[Tuple[Any, Any]]:
-    """(hidden, over) for each series whose points, in ``drawn`` order
-    (name -> (xs, ys)), are exactly those of a series drawn after it."""
+def _say_hidden_series(ax: Any, drawn: Mapping[Any, Any]) -> None:
+    """Name in ``ax`` each series drawn exactly under a later one, which
+    cannot be seen ("NewReno lies under DCTCP"); ``drawn``: name -> (xs,
+    ys), in drawing order."""
     names = [n for n in drawn if n is not None]
-    out = []
+    hidden = []
     for i, a in enumerate(names):
         over = [b for b in names[i + 1:] if drawn[b] == drawn[a]]
         if over:
-            out.append((a, over[-1]))
-    return out
+            hidden.append(f"{a} lies under {over[-1]}")
+    if hidden:
+        ax.text(0.02, 0.98, "; ".join(hidden), transform=ax.transAxes, fontsize=7, va="top", color="0.3")
 
 
 def facet_plot(
@@ -637,11 +628,7 @@ def facet_plot(
                 else:
                     ax.plot(g[x], ys, **style)
                 drawn[name] = (tuple(g[x]), tuple(ys))
-            hidden = _hidden_series(drawn)
-            if hidden:
-                # a series drawn exactly under a later one cannot be seen: said in its panel
-                ax.text(0.02, 0.98, "; ".join(f"{a} lies under {b}" for a, b in hidden), transform=ax.transAxes,
-                        fontsize=7, va="top", color="0.3")
+            _say_hidden_series(ax, drawn)
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue

@@ -491,10 +491,17 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
 
 
 def _jsonable(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if hasattr(v, "item"):  # numpy scalar
-        return _jsonable(v.item())
+    """``v`` as strict JSON takes it: a non-finite float as None (JSON has
+    no NaN), a numpy scalar or array as Python values, inside dicts, lists
+    and tuples too."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):  # numpy scalar or array
+        return _jsonable(v.tolist())
     return v
 
 

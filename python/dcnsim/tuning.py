@@ -577,11 +577,16 @@ def _seed_list(seeds: Any, name: str) -> List[int]:
 
     if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
         raise TuneError(f"{name}: expected a list of integers, got {seeds!r}")
+    import operator
+
     out = []
     for v in seeds:
-        if isinstance(v, bool) or not (isinstance(v, int) or (hasattr(v, "__index__") and not isinstance(v, float))):
-            raise TuneError(f"{name}: expected whole numbers, got {v!r}")
-        out.append(int(v))
+        try:
+            if isinstance(v, bool):
+                raise TypeError
+            out.append(operator.index(v))  # ints and numpy's, not 3.9
+        except TypeError:
+            raise TuneError(f"{name}: expected whole numbers, got {v!r}") from None
     if not out or len(set(out)) != len(out):
         raise TuneError(f"{name}: expected distinct integers >= 0, got {out!r}")
     bad = next((v for v in out if not _seed_ok(v)), None)

@@ -382,7 +382,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from ...plots import MARKERS, STYLE, _hidden_series, save, series_colors
+    from ...plots import MARKERS, STYLE, _say_hidden_series, save, series_colors
 
     names = list(order or list(dict.fromkeys(t[series])))
     names = [n for n in names if n in set(t[series])]
@@ -407,10 +407,8 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
                 ax.errorbar(g[x] + shift, g["mean"], yerr=_err(g, top), marker=MARKERS[i % len(MARKERS)], capsize=3,
                             color=colors[n], label=str(n))
                 drawn[n] = (tuple(g[x]), tuple(g["mean"]))
-            hidden = _hidden_series(drawn)
-            if hidden and not dodge:
-                ax.text(0.02, 0.98, "; ".join(f"{a} lies under {b}" for a, b in hidden), transform=ax.transAxes,
-                        fontsize=7, va="top", color="0.3")
+            if not dodge:  # (dodged, no series is drawn on another)
+                _say_hidden_series(ax, drawn)
             if len(xs) == 1:
                 ax.set_xticks(xs)
                 ax.set_xlim(xs[0] - 1, xs[0] + 1)
