@@ -156,6 +156,8 @@ def format_summary(result, warnings: bool = True) -> str:
     if s.get("hpcc_window_updates") is not None:
         row("hpcc", f"{fmt_count(s['hpcc_window_updates'])} window updates from INT, "
                     f"{fmt_count(s['hpcc_nacks'])} NACKs (go-back-N)")
+        if "tcp.transport" in outcome:
+            row("", f"warning: {outcome['tcp.transport'].message}")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:

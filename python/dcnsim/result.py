@@ -81,6 +81,11 @@ def int_counts(record: Dict[str, Any]) -> Dict[str, Any]:
 
 FORMATS = ("csv", "parquet")
 
+#: An HPCC run whose smallest W_init (``hpcc_window_min_pkts``) holds fewer
+#: packets of mss than this is warned of: below it flows were seen locked at
+#: unequal shares for thousands of RTTs (docs/hpcc.md, "Few packets in a window").
+HPCC_FEWEST_PACKETS = 10
+
 EMPTY_OUT_DIR = "out_dir is an empty path; name a directory (\".\" for the current one)"
 
 
@@ -879,6 +884,16 @@ class Result:
             if at_switches:
                 out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC: a "
                                           "port's buffer must hold what its inputs bring at xoff plus a round trip each"))
+        fewest = s.get("hpcc_window_min_pkts")
+        if fewest is not None and fewest < HPCC_FEWEST_PACKETS:
+            # measured: two flows at 10 Gbps lock at 7.7 and 1.1 Gbps with
+            # 8.7 packets in W_init, share within 1 % from 10.4 (docs/hpcc.md)
+            out.append(Problem("tcp.transport", f"the smallest HPCC window (W_init, line rate × T) holds {fewest:.1f} "
+                                                f"packets of mss: HPCC's window moves in whole packets, and with "
+                                                f"fewer than {HPCC_FEWEST_PACKETS} packets in it flows can lock at "
+                                                "unequal shares below η (docs/hpcc.md, \"Few packets in a "
+                                                "window\"); a longer hpcc_base_rtt (the fabric's largest RTT, the "
+                                                "paper's T) or a smaller mss puts more in it"))
         unfinished = int(s.get("apps_unfinished", 0) or 0)
         if unfinished > 0:
             out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"))

@@ -641,6 +641,15 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         let nacks = hpcc.iter().map(|h| h.nacks).sum::<u64>();
         summary.push(("hpcc_window_updates".to_string(), updates as f64));
         summary.push(("hpcc_nacks".to_string(), nacks as f64));
+        // The window moves in whole packets of `mss`: with few in W_init,
+        // flows can lock at unequal shares (docs/hpcc.md, "Few packets in
+        // a window"), which the run's warnings say from this.
+        let fewest = w
+            .tcp_flows()
+            .iter()
+            .filter_map(|f| f.hpcc().map(|h| h.w_init() / f.cfg.mss as f64))
+            .fold(f64::INFINITY, f64::min);
+        summary.push(("hpcc_window_min_pkts".to_string(), fewest));
     }
     // Only with DCQCN flows (TIMELY on RoCE sends no CNP): the receivers'
     // CNPs; the senders' cuts on them are the flows' `ecn_cuts`.

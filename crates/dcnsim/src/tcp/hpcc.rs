@@ -64,6 +64,13 @@ pub struct HpccState {
     pub unsent_go_backs: u64,
 }
 
+impl HpccState {
+    /// W_init (line rate × T) in bytes: the most this flow's window holds.
+    pub fn w_init(&self) -> f64 {
+        self.w_init
+    }
+}
+
 impl TcpFlow {
     /// Whether this flow runs HPCC.
     #[inline]
