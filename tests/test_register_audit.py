@@ -62,14 +62,15 @@ def test_tcprands_testbed_measurements_are_never_tallied():
     """Every TCPRand claim of an outcast or synchrony figure the paper
     measured on its hardware testbed is a testbed entry, and its figure a
     testbed figure (the README's "the testbed claims registered, never
-    tallied"); Fig. 16's convergence is the one testbed figure tallied."""
+    tallied"); Fig. 16's convergence (§8.2's "simple testbed") is a testbed
+    entry too, its figure kept apart from the outcast's testbed reason."""
     p = get_paper("tcprand")
     for c in p.register.claims:
         if _figures_of(c.where) & TCPRAND_TESTBED_FIGURES:
             assert c.testbed and not c.tally, f"{c.id} ({c.where}) was measured on the paper's testbed"
     for f in p.figures:
         assert bool(f.testbed) == (f.id in TCPRAND_TESTBED_FIGURES), f"Fig. {f.id}"
-    assert p.register["fig16-converge"].tally and not p.register["fig16-converge"].testbed
+    assert p.register["fig16-converge"].testbed and not p.register["fig16-converge"].tally
     # a setting beside the tally lists only tallied claims as unchanged by it
     for b in p.register.beside:
         assert set(b.get("same", [])) <= {c.id for c in p.register.tallied}, b["key"]

@@ -218,8 +218,8 @@ def _figures() -> List[Figure]:
                "falls, less as the others' falls", testbed=TESTBED_FIGURE),
         Figure("15", "incast: goodput vs senders, star, Qmax = 100", _fig15_points, _analyze_fig15,
                "TCPRand not worse than CUBIC; DCTCP best"),
-        # a testbed figure, but flow convergence on a star is a property of
-        # the congestion control, not of the testbed's outcast regime: tallied
+        # a testbed figure whose one claim is a testbed entry of the register
+        # (its `out` says why); not TESTBED_FIGURE, which is the outcast's reason
         Figure("16", "flow convergence: five flows starting 30 s apart", _fig16_points, _analyze_fig16,
                "TCPRand converges like CUBIC"),
         Figure("17", "cwnd traces of two flows", _fig17_points, _analyze_fig17,
