@@ -191,6 +191,55 @@ fn a_small_events_limit_reads_in_seconds_not_zero_hours() {
 }
 
 #[test]
+fn a_size_beyond_what_stop_leaves_room_for_costs_what_stop_does() {
+    // 1,000 TB on a 1 Gbps link in 1 µs: at most a window goes out, so
+    // the run is tiny and runs.
+    let mut d = doc(
+        star(3),
+        json!([{"kind": "bulk", "src": 1, "dst": 0, "size": "1000TB"}]),
+    );
+    d["stop"] = json!("1us");
+    parse_config(&d).unwrap();
+    // The same bytes at 100 Gbps over 28 hours could all be sent: the
+    // app's bytes bound the events, and the error says so at the app.
+    d["stop"] = json!("100000s");
+    d["topology"]["rate"] = json!("100Gbps");
+    let errs = errors(&d);
+    assert_one(
+        &errs,
+        "apps[0]",
+        &["events", "apps[0]'s bytes bound it", "limits.events"],
+    );
+    assert!(!errs.iter().any(|e| e.path == "stop"), "{errs:?}");
+}
+
+#[test]
+fn rounds_beyond_what_stop_leaves_room_for_cost_no_memory() {
+    use dcnsim::stats::limits::warnings;
+    let mut d = doc(
+        star(9),
+        json!([{"kind": "sync_reads", "client": 0, "servers": "1-8", "sru": "32KB", "blocks": 100_000_000u64}]),
+    );
+    d["stop"] = json!("1ms");
+    d["limits"] = json!({"memory": "1GB"});
+    let c = parse_config(&d).unwrap();
+    assert!(
+        warnings(&c, &c.limits).is_empty(),
+        "{:?}",
+        warnings(&c, &c.limits)
+    );
+    // Given the time, a hundred million blocks' rows are the app's cost.
+    d["stop"] = json!("100000s");
+    let c = parse_config(&d).unwrap();
+    let w = warnings(&c, &c.limits);
+    assert!(
+        w.iter()
+            .any(|(path, m)| path == "apps[0]" && m.contains("round tables")),
+        "{w:?}"
+    );
+}
+
+#[test]
 fn bad_limits_name_the_field() {
     let mut d = doc(
         star(2),
@@ -218,6 +267,11 @@ fn event_estimates_bound_real_runs() {
         json!({"stop": "100ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
                "tcp": {"rto_min": "2ms"},
                "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "50ms"}]}),
+        // sizes far beyond what `stop` leaves room for: bounded by the time
+        json!({"stop": "20ms", "topology": {"kind": "star", "hosts": 5, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
+               "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "100GB"},
+                        {"kind": "bulk", "src": 2, "dst": 0, "size": "100GB"},
+                        {"kind": "bulk", "src": 3, "dst": 4, "size": "100GB"}]}),
     ];
     for d in &runs {
         let c = parse_config(d).unwrap();

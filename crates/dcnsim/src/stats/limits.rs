@@ -36,12 +36,18 @@ pub struct Estimate {
     pub flows: u64,
     /// Result tables other than per flow (queues, their inputs, rounds).
     pub results: u64,
+    /// The key behind `results`: `topology` (the queues' rows), or the
+    /// app whose rounds' rows weigh more.
+    pub results_key: String,
     /// `trace` samples held until the end of the run.
     pub trace: u64,
     /// `pcap` records held until the end of the run.
     pub pcap: u64,
     /// Packet hops plus timer events, plus the routing BFS steps.
     pub events: u64,
+    /// The key behind the most events: `stop`, or `apps[i]` when that
+    /// app's bytes, not the time, bound what it sends.
+    pub events_key: String,
     /// The scenario key that bounds the largest windows: `tcp.rwnd`,
     /// `tcp.init_cwnd`, `topology.buffer` (what the path holds), `stop`
     /// (how far a window can grow into an unlimited queue by then) or
@@ -573,8 +579,11 @@ struct Traffic {
     /// behind the largest app's.
     windows: u64,
     windows_key: (u64, String),
-    /// Packets the whole run sends, and by host.
+    /// Packets the whole run sends, and by host; the key behind the app
+    /// that sends the most (`stop` where time bounds it, the app where its
+    /// bytes do).
     sent: f64,
+    sent_key: (f64, String),
     sent_by_host: Vec<f64>,
     /// What bounds a captured host's records by its links ([`pcap_bytes`]):
     /// whether every app is window-clocked TCP, the smallest payload of a
@@ -607,6 +616,7 @@ impl Traffic {
             windows: 0,
             windows_key: (0, String::new()),
             sent: 0.0,
+            sent_key: (0.0, "stop".to_string()),
             sent_by_host: vec![0f64; fabric.hosts as usize],
             clocked: true,
             min_payload: u64::MAX,
@@ -617,12 +627,23 @@ impl Traffic {
         for (i, a) in c.apps.iter().enumerate() {
             let (n, _, _) = a.tcp_load();
             t.flows += n;
-            let (pkts_a, ends) = match (a, a.tcp()) {
-                (AppSpec::UdpCbr { .. }, _) => t.add_udp_app(c, a),
+            let (pkts_a, ends, by_bytes) = match (a, a.tcp()) {
+                (AppSpec::UdpCbr { .. }, _) => {
+                    let (p, ends) = t.add_udp_app(c, a);
+                    (p, ends, false)
+                }
                 (_, Some(tcp)) => t.add_tcp_app(c, i, a, tcp, fabric, net),
-                _ => (0.0, Vec::new()),
+                _ => (0.0, Vec::new(), false),
             };
             t.sent += pkts_a;
+            if pkts_a > t.sent_key.0 {
+                let key = if by_bytes {
+                    format!("apps[{i}]")
+                } else {
+                    "stop".to_string()
+                };
+                t.sent_key = (pkts_a, key);
+            }
             // A Poisson flow touches 2 of the app's hosts, each equally
             // likely, so a captured host sees about 2/n of its packets
             // (count 4/n to stay above the fluctuations); other apps'
@@ -689,7 +710,8 @@ impl Traffic {
     }
 
     /// A TCP app (`apps[i]`): adds its flows' windows, first windows and
-    /// packets alive; (packets it sends, its hosts).
+    /// packets alive; (packets it sends, its hosts, whether its bytes and
+    /// not `stop` bound them).
     fn add_tcp_app(
         &mut self,
         c: &Config,
@@ -698,7 +720,7 @@ impl Traffic {
         t: &TcpConfig,
         fabric: &Fabric,
         net: &Buffers,
-    ) -> (f64, Vec<usize>) {
+    ) -> (f64, Vec<usize>, bool) {
         let (n, bytes, timed) = a.tcp_load();
         let ends = a.hosts();
         let stop_s = c.stop.as_secs_f64();
@@ -753,13 +775,19 @@ impl Traffic {
             .window_pkts
             .saturating_add(segs.saturating_mul(2).saturating_mul(n));
         let seg_wire = (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
-        let data = if timed {
-            net.max_rate as f64 / 8.0 * span / seg_wire
+        // By `stop` no host puts more than its line rate on its link, and a
+        // sender gets at most a window more out than was acknowledged: a
+        // size far beyond what `stop` leaves room for costs what `stop` does.
+        let by_time = net.max_rate as f64 / 8.0 * span / seg_wire;
+        let (data, by_bytes) = if timed {
+            (by_time, false)
         } else {
-            bytes as f64 / min_payload(t) as f64
+            let cap = by_time * ends.len().max(1) as f64 + segs as f64 * n as f64;
+            let by_size = bytes as f64 / min_payload(t) as f64;
+            (by_size.min(cap), by_size < cap)
         };
         // Data twice (retransmissions) and as many ACKs.
-        (data * 4.0, ends)
+        (data * 4.0, ends, by_bytes)
     }
 
     /// The app's first windows: each flow sends its first window within
@@ -919,7 +947,7 @@ fn resume_bytes(c: &Config, flows: u64, copies: u64) -> u64 {
 /// the end) grow with congestion over the run, not with its size: no
 /// static bound short of one per packet sent; the run-time guard counts
 /// them.
-fn tables_bytes(c: &Config, fabric: &Fabric) -> u64 {
+fn tables_bytes(c: &Config, fabric: &Fabric) -> (u64, String) {
     let name_max = c
         .topology
         .nodes
@@ -928,16 +956,46 @@ fn tables_bytes(c: &Config, fabric: &Fabric) -> u64 {
         .max()
         .unwrap_or(0) as u64;
     let name = size_of::<String>() as u64 + 32 + name_max;
-    let rounds: u64 = c.apps.iter().map(AppSpec::rounds).sum();
+    // A round's row is kept when it ends, and no round ends sooner than a
+    // round trip over two host links each way: by `stop` an app ends at
+    // most stop / that of its rounds.
+    let shortest = c
+        .topology
+        .links
+        .iter()
+        .filter(|l| {
+            [l.a, l.b]
+                .iter()
+                .any(|&v| c.topology.nodes[v].kind == crate::config::NodeKind::Host)
+        })
+        .map(|l| l.delay.0)
+        .min()
+        .unwrap_or(0);
+    let by_time = c
+        .stop
+        .0
+        .checked_div(shortest.saturating_mul(4))
+        .map_or(u64::MAX, |r| r + 1);
+    let round_bytes = 2 * (ROUND_ROW_BYTES as u64 + size_of::<crate::app::Round>() as u64);
+    let (mut rounds, mut most) = (0u64, (0u64, 0usize));
+    for (i, a) in c.apps.iter().enumerate() {
+        let r = a.rounds().min(by_time);
+        rounds = rounds.saturating_add(r);
+        if r > most.0 {
+            most = (r, i);
+        }
+    }
     let slot_rows = fabric.slot_rows();
-    (2 * fabric.links)
+    let queues = (2 * fabric.links)
         .saturating_mul(QUEUE_ROW_BYTES as u64 + 2 * name)
-        .saturating_add(slot_rows.saturating_mul(SLOT_ROW_BYTES as u64 + 3 * name))
-        .saturating_add(
-            rounds.saturating_mul(
-                2 * (ROUND_ROW_BYTES as u64 + size_of::<crate::app::Round>() as u64),
-            ),
-        )
+        .saturating_add(slot_rows.saturating_mul(SLOT_ROW_BYTES as u64 + 3 * name));
+    let of_rounds = rounds.saturating_mul(round_bytes);
+    let key = if most.0.saturating_mul(round_bytes) > queues {
+        format!("apps[{}]", most.1)
+    } else {
+        "topology".to_string()
+    };
+    (queues.saturating_add(of_rounds), key)
 }
 
 /// Events: packet hops (the longest path a packet takes: two hops through
@@ -1052,6 +1110,7 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
     let copies = copies.max(1);
     let net = Buffers::of(c);
     let traffic = Traffic::of(c, &fabric, &net);
+    let results = tables_bytes(c, &fabric);
     let ((windows, windows_key), (packets, packets_key)) =
         windows_and_packets(&fabric, &net, &traffic);
     Estimate {
@@ -1065,10 +1124,12 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
         flows: flow_state_bytes(c, &fabric, traffic.flows)
             .saturating_mul(copies)
             .saturating_add(resume_bytes(c, traffic.flows, copies)),
-        results: tables_bytes(c, &fabric),
+        results: results.0,
+        results_key: results.1,
         trace: trace_bytes(c, traffic.flows).saturating_mul(copies),
         pcap: pcap_bytes(c, &fabric, &traffic),
         events: events(&fabric, &traffic),
+        events_key: traffic.sent_key.1.clone(),
     }
 }
 
@@ -1155,12 +1216,19 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         ));
     }
     if e.events > lim.events {
+        let fix = if e.events_key == "stop" {
+            "shorten `stop` or the traffic".to_string()
+        } else {
+            format!(
+                "{k}'s bytes bound it, not `stop` (which leaves room for more): send less in {k}",
+                k = e.events_key
+            )
+        };
         out.push((
-            "stop".to_string(),
+            e.events_key.clone(),
             format!(
                 "the run may need about {:.2e} events (over the limit of {:.0e}; \
-                 at 10⁷ events/s that is {}); shorten `stop` or the traffic, \
-                 or raise `limits.events`",
+                 at 10⁷ events/s that is {}); {fix}, or raise `limits.events`",
                 e.events as f64,
                 lim.events as f64,
                 fmt_duration(e.events as f64 / 1e7)
@@ -1229,7 +1297,7 @@ fn over_limit(c: &Config, e: &Estimate, lim: &Limits, machine: Option<u64>) -> (
             flows_path.as_str(),
             "flows' state, timers and result rows",
         ),
-        (e.results, "topology", "queue and round tables"),
+        (e.results, e.results_key.as_str(), "queue and round tables"),
         (e.trace, "trace.interval", "trace samples"),
         (e.pcap, "pcap.hosts", "pcap records"),
     ];
