@@ -795,3 +795,119 @@ def test_an_unknown_option_is_blamed_on_its_command(argv, command, capsys):
     unknown = argv[-2:] if argv[-2] == "--rate" else [a for a in argv if a == "--bogus"] or argv[-1:]
     assert f"{command}: error: unrecognized arguments: {' '.join(unknown)}" in err, err
     assert err.startswith(f"usage: {command} "), err
+
+
+def _star_bulk(**over) -> dict:
+    doc = {"stop": "10ms", "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+           "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "10KB"}]}
+    for k, v in over.items():
+        if isinstance(v, dict):
+            doc[k] = {**doc.get(k, {}), **v}
+        else:
+            doc[k] = v
+    return doc
+
+
+def test_a_delay_in_seconds_that_no_packet_outlasts_is_warned_of():
+    """`50s` for `50us`: every packet takes two host links, 100 s, and the
+    run stops at 10 s having delivered nothing. The warning names the
+    topology and the time a packet needs; a delay that fits says nothing."""
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"no packet can arrive by stop \(10s\).*50s.*100s at least"):
+        r = dcnsim.run(_star_bulk(stop="10s", topology={"delay": "50s"}))
+    assert r.summary["packets_delivered"] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        dcnsim.run(_star_bulk(stop="10ms"))
+
+
+def test_a_stop_in_the_clocks_upper_half_is_refused():
+    """Past 2^63 ps a start plus a delay saturates at the clock's end and
+    would run as if at `stop`: an 82 Pbps flow on a 1 Gbps link. Such a
+    stop is refused, naming the longest; the longest itself runs."""
+    with pytest.raises(dcnsim.ScenarioError, match=r"stop: .*past the longest run"):
+        dcnsim.run(_star_bulk(stop="18446744073709551615ps", apps=[
+            {"kind": "bulk", "src": 1, "dst": 0, "size": "10KB", "start": "18446744073709551614ps"}]))
+    r = dcnsim.run(_star_bulk(stop=f"{2 ** 63}ps", apps=[
+        {"kind": "bulk", "src": 1, "dst": 0, "size": "10KB", "start": f"{2 ** 63 - 1}ps"}]))
+    assert not r.flows["completed"].any()
+
+
+def _write(tmp_path, name: str, data: bytes) -> str:
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+SMALL_TOML = ('stop = "1ms"\n[topology]\nkind = "star"\nhosts = 2\nrate = "1Gbps"\ndelay = "1us"\nbuffer = "10pkt"\n'
+              '[[apps]]\nkind = "bulk"\nsrc = 1\ndst = 0\nsize = "1KB"\n')
+
+
+def test_a_byte_order_mark_is_not_a_syntax_error(tmp_path):
+    """Some Windows editors start a file with an invisible UTF-8 BOM, which
+    read as 'Invalid statement (at line 1, column 1)'."""
+    for name, text in (("bom.toml", SMALL_TOML), ("bom.json", json.dumps(_star_bulk()))):
+        p = cli("validate", _write(tmp_path, name, b"\xef\xbb\xbf" + text.encode()))
+        assert p.returncode == 0, p.stderr
+
+
+def test_a_key_given_twice_is_named(tmp_path):
+    path = _write(tmp_path, "dup.toml", SMALL_TOML.replace('rate = "1Gbps"\n', 'rate = "1Gbps"\nrate = "10Gbps"\n')
+                  .encode())
+    p = cli("validate", path)
+    assert p.returncode == 2
+    assert "the key 'rate' is given twice in [topology]" in p.stdout + p.stderr, (p.stdout, p.stderr)
+
+
+def test_a_misspelt_kind_is_named_where_the_kind_is_missing():
+    """Without `kind` a table's keys cannot be checked, so `kid` went
+    unnamed: the missing `kind` now points at it."""
+    doc = _star_bulk()
+    doc["topology"]["kid"] = doc["topology"].pop("kind")
+    doc["apps"][0]["knd"] = doc["apps"][0].pop("kind")
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(doc)
+    got = {p.path: p.message for p in e.value.errors}
+    assert "is 'kid' a misspelling of it?" in got["topology.kind"]
+    assert "is 'knd' a misspelling of it?" in got["apps[0].kind"]
+
+
+def test_segments_past_the_largest_ip_packet_and_huge_floats_for_counts_are_named():
+    with pytest.raises(dcnsim.ScenarioError, match=r"tcp\.mss: .*over the largest IP packet, 65,535 bytes"):
+        dcnsim.run(_star_bulk(tcp={"mss": 1_000_000, "rwnd": "100MB"}))
+    dcnsim.run(_star_bulk(tcp={"mss": 65_495}))  # 65,535 with its 40-byte header
+    with pytest.raises(dcnsim.ScenarioError, match=r"topology\.hosts: must be ≤ 1000000, got 1e\+?30$"):
+        dcnsim.run(_star_bulk(topology={"hosts": 1e30}))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["model", "dctcp", "--buffer", "0"], "--buffer: must be > 0"),
+    (["model", "dctcp", "--n", "1.5"], "--n: must be a whole number of flows"),
+    (["reproduce", "fast", "--figure", "999", "--list"], "no figure '999'"),
+])
+def test_less_used_flags_refuse_what_they_cannot_mean(argv, needle):
+    p = cli(*argv)
+    assert p.returncode == 2 and needle in p.stderr, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr
+
+
+def test_model_dctcp_warns_of_a_threshold_the_queue_never_reaches():
+    p = cli("model", "dctcp", "--k", "200", "--buffer", "10pkt")
+    assert p.returncode == 0
+    assert "--k 200 packets (300,000 B) is not below --buffer 10pkt (15,000 B)" in p.stderr
+    assert "not below" not in cli("model", "dctcp").stderr
+
+
+def test_reproduce_lists_just_the_figures_asked_for():
+    p = cli("reproduce", "fast", "--figure", "4", "--list")
+    assert p.returncode == 0
+    listed = [ln.split()[0] for ln in p.stdout.splitlines()[1:]]
+    assert listed == ["4"]
+
+
+def test_a_link_failed_one_way_is_one_direction():
+    doc = _star_bulk(failures=[{"a": "sw", "b": "h1", "at": "0s", "until": "1ms", "direction": "a_to_b", "loss": 1.0}],
+                     apps=[{"kind": "bulk", "src": 0, "dst": 1, "size": "50KB"}])
+    from dcnsim.cli import format_summary
+
+    text = format_summary(dcnsim.run(doc))
+    assert "failed link (1 direction; [[failures]])" in text, text

@@ -136,6 +136,25 @@ def _unquoted_unit_hint(text: str, message: str) -> str:
     return f"; a value with a unit is a string in TOML: {key} = \"{value}\"{where}"
 
 
+def _duplicate_key_hint(text: str, message: str) -> str:
+    """tomllib says "Cannot overwrite a value (at line N, …)" for a key
+    given twice, naming neither: name the key from line N, and its table."""
+    import re
+
+    at = re.search(r"Cannot overwrite a value \(at line (\d+), column \d+", message)
+    lines = text.splitlines()
+    if not at or not 1 <= int(at.group(1)) <= len(lines):
+        return ""
+    n = int(at.group(1))
+    m = re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=", lines[n - 1])
+    if not m:
+        return ""
+    table = next((t.group(1) for t in (re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", ln) for ln in reversed(lines[:n - 1]))
+                  if t), None)
+    where = f" in [{table}]" if table else ""
+    return f"; the key {m.group(1)!r} is given twice{where} (a table may name a key once)"
+
+
 def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """Read a ``.toml`` or ``.json`` scenario file into a dict.
 
@@ -147,7 +166,8 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     # pathlib's import (with urllib.parse and ipaddress) is ≈ 3 ms of a start
     p = os.fspath(path)
     try:
-        with open(p, encoding="utf-8") as fh:
+        # utf-8-sig: a byte-order mark some editors write is not a key
+        with open(p, encoding="utf-8-sig") as fh:
             text = fh.read()
     except FileNotFoundError:
         raise ScenarioError([Problem("file", f"no such file: {p}")]) from None
@@ -175,7 +195,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
             # a JSON document under another name reads as broken TOML
             looks_json = text.lstrip().startswith("{") and suffix.lower() != ".json"
             hint = (f"; the file looks like JSON: name it {stem}.json" if looks_json
-                    else _unquoted_unit_hint(text, str(e)))
+                    else _unquoted_unit_hint(text, str(e)) or _duplicate_key_hint(text, str(e)))
             raise ScenarioError([Problem("syntax", f"{e}{hint}")]) from None
         except RecursionError:
             raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None

@@ -156,6 +156,18 @@ pub fn parse_config_until(
     let name = d.name.0.clone().unwrap_or_else(|| "scenario".into());
     let seed = d.seed.unwrap_or(1);
     let stop = d.stop.unwrap_or(SimTime::from_secs(10));
+    // A time past the clock's range saturates at its end (`SimTime`'s
+    // adds): kept beyond `stop`, such an event never runs, as it would not
+    // have in time. A `stop` in the clock's upper half could reach it.
+    if stop > MAX_STOP {
+        ctx.err(
+            "stop",
+            format!(
+                "{stop} is past the longest run, {MAX_STOP} (2^63 ps): times beyond it \
+                 could not be told from one another"
+            ),
+        );
+    }
     let l2_overhead = d.l2_overhead.unwrap_or(0);
     let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
     let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
@@ -566,6 +578,11 @@ pub fn parse_config_str_until(
 /// A memory estimate over `limits.memory` (its part allocated before the
 /// run can be stopped fits, or the scenario is refused): the run-time
 /// guard stops the run if it really holds more.
+/// The longest `stop`: half the picosecond clock's range (≈ 106 days), so
+/// that every time the run computes past it (saturating at the range's
+/// end) stays past it.
+pub const MAX_STOP: SimTime = SimTime(1 << 63);
+
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     let unmarked = unmarked_warning(cfg);
     let mut out = ecn_cc_warnings(cfg);
@@ -599,6 +616,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
     out.extend(hz_warnings(cfg));
+    out.extend(slow_path_warning(cfg));
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
         path: path.clone(),
         message: message.clone(),
@@ -609,6 +627,34 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
             .map(|(path, message)| ScenarioError { path, message }),
     );
     out
+}
+
+/// Links so slow to cross that no packet arrives by `stop`: every packet
+/// crosses two host links (and a switch between them, if any), so the
+/// shortest host link's delay twice, plus `switch_delay`, is the least a
+/// delivery takes. Usually a unit slip (`50s` for `50us`).
+fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
+    let shortest = host_links(cfg).map(|l| l.delay).min()?;
+    let least = SimTime(
+        shortest
+            .0
+            .saturating_mul(2)
+            .saturating_add(cfg.switch_delay.0),
+    );
+    (cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop).then(|| ScenarioError {
+        path: "topology".into(),
+        message: format!(
+            "no packet can arrive by stop ({}): a packet crosses two host links, the \
+             shortest with a delay of {shortest}{}, {least} at least; is a delay's unit \
+             wrong (µs is `us`)?",
+            cfg.stop,
+            if cfg.switch_delay > SimTime::ZERO {
+                format!(", and a switch's `switch_delay` of {}", cfg.switch_delay)
+            } else {
+                String::new()
+            }
+        ),
+    })
 }
 
 /// A kernel tick other than the default that nothing counts in: `tcp.hz`

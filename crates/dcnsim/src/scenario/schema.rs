@@ -374,7 +374,7 @@ pub struct Document {
     /// master seed (CLI `--seed` / `run(seed=)` override it)
     #[schemars(extend("x-default" = "1"))]
     pub seed: Opt<UInt>,
-    /// simulation ends here at the latest
+    /// simulation ends here at the latest; at most 2⁶³ ps (≈ 106 days): a time the run computes past the clock's range (2⁶⁴ ps) is held at its end, beyond any `stop`, so it never runs. A `stop` no packet can meet (every path's two host links take longer) is warned of at `topology`
     #[schemars(extend("x-default" = "`\"10s\"`"))]
     pub stop: Opt<PositiveTime>,
     /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG). 0 matches the ns-2/ns-3 setups of the papers
@@ -1088,7 +1088,7 @@ pub struct TcpSection {
     /// segment-size policy: `fixed`, `fast`, `dsr`, `tcprand`
     #[schemars(extend("x-default" = "`\"fixed\"`; `\"fast\"` when `cc = \"fast\"`"))]
     pub segment: Opt<Segment>,
-    /// payload bytes per full segment
+    /// payload bytes per full segment; with `header`, at most 65,535 (IPv4's largest packet)
     #[schemars(extend("x-default" = "1460"))]
     pub mss: Opt<Int<1>>,
     /// TCP/IP header bytes per packet (data and ACKs)

@@ -119,7 +119,20 @@ impl<'a> Tbl<'a> {
         f: impl FnOnce(&Value) -> Result<T, String>,
     ) -> Option<T> {
         if !self.has(key) {
-            ctx.err(self.p(key), "missing required key");
+            // Without its `kind` a table's other keys cannot be checked, so
+            // a misspelt `kind` would go unnamed: name it here.
+            let near = (key == "kind")
+                .then(|| {
+                    self.map
+                        .keys()
+                        .find(|k| crate::text::edit_distance(k, key) <= 2)
+                })
+                .flatten();
+            let msg = match near {
+                Some(k) => format!("missing required key (is '{k}' a misspelling of it?)"),
+                None => "missing required key".to_string(),
+            };
+            ctx.err(self.p(key), msg);
             return None;
         }
         self.opt(ctx, key, f)

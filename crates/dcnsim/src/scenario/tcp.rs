@@ -271,6 +271,18 @@ pub(super) fn tcp_cross_checks(
     c: &TcpConfig,
 ) -> Vec<(&'static str, String, &'static [&'static str])> {
     let mut out = Vec::new();
+    // IPv4's total length is 16 bits (RFC 791); a jumbo frame is 9,000.
+    if c.mss as u64 + c.header_bytes as u64 > 65_535 {
+        out.push((
+            "mss",
+            format!(
+                "mss ({} bytes) and its {}-byte header make packets over the largest IP packet, \
+                 65,535 bytes",
+                c.mss, c.header_bytes
+            ),
+            &["mss", "header"][..],
+        ));
+    }
     if c.rwnd_bytes < c.mss as u64 {
         out.push((
             "rwnd",

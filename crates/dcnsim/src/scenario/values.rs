@@ -217,10 +217,12 @@ pub(crate) fn int_in(min: u64, max: u64) -> impl Fn(&Value) -> Result<u64, Strin
         // a whole number past u64 reaches here as a float (1e+20): it is
         // out of range, not "not an integer"; one that fits in u64 is
         // compared as written (through f64, 2^64 - 1 would read 2^64)
-        if v.as_u64().is_none() {
-            if let Some(x) = v.as_f64().filter(|x| x.fract() == 0.0 && *x > max as f64) {
-                return Err(format!("must be ≤ {max}, got {x:.0}"));
-            }
+        if v.as_u64().is_none()
+            && v.as_f64()
+                .is_some_and(|x| x.fract() == 0.0 && x > max as f64)
+        {
+            // as written (1e+30), not the float's 31 exact digits
+            return Err(format!("must be ≤ {max}, got {}", json_excerpt(v)));
         }
         let x = uint(v)?;
         if x < min {
