@@ -96,9 +96,13 @@ def test_model_dctcp_a_bare_buffer_below_one_mss_is_warned_about():
     assert json.loads(r.stdout)["decimal"]["B_bytes"] == 100  # the value is still what was typed
     assert "--buffer 100 is 100 bytes, below one MSS (1,500 B)" in r.stderr, r.stderr
     assert "did you mean 100 packets, --buffer 100pkt = 150000 B?" in r.stderr, r.stderr
-    for fine in ("100KB", "150000", "100B"):
+    for fine in ("100KB", "150000"):
         r = cli("model", "dctcp", "--buffer", fine)
         assert r.returncode == 0 and "warning" not in r.stderr, (fine, r.stderr)
+    # 100 bytes written with a unit is meant: not read as packets, but below
+    # K = 20 packets, which the queue then never reaches
+    r = cli("model", "dctcp", "--buffer", "100B")
+    assert r.returncode == 0 and "did you mean" not in r.stderr and "is not below --buffer 100B" in r.stderr
 
 
 def test_model_dctcp_bad_input_exits_2():
@@ -250,7 +254,7 @@ def test_model_incast_unknown_app(tmp_path):
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["dctcp", "--n", "0"], "model dctcp: --n: must be a number of flows > 0"),
+    (["dctcp", "--n", "0"], "model dctcp: --n: must be a whole number of flows ≥ 1"),
     (["enqueue", "--rmin", "0"], "model enqueue: --rmin: each value in [1, --mss = 1448], got 0"),
     (["enqueue", "--seed", "-1"], "model enqueue: --seed: expected an integer in [0, 2^64)"),
     # argparse's own refusals: the same one line, not its usage block

@@ -164,7 +164,7 @@ def format_summary(result, warnings: bool = True) -> str:
         ends = set(zip(ft.get("node", ()), ft.get("to", ())))
         cables = len({frozenset(e) for e in ends})
         row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} failed link{'s' if cables != 1 else ''} "
-                        f"({fmt_count(len(ends))} directions; [[failures]])")
+                        f"({fmt_count(len(ends))} direction{'s' if len(ends) != 1 else ''}; [[failures]])")
     pauses = s.get("pfc_pauses")
     if pauses is not None:
         # `[pfc]`: the pauses, and the ingress port that held its sender longest
@@ -793,17 +793,23 @@ def cmd_reproduce(args) -> int:
 
     if args.list:
         keys = [args.paper] if args.paper else paper_keys()
+        if args.figure and not args.paper:
+            print("reproduce: --figure with --list needs a paper (reproduce PAPER --list --figure ID)", file=sys.stderr)
+            return 2
         for k in keys:
             try:
                 p = get_paper(k)
+                # --figure lists those figures, each checked as a run checks it
+                figs = p.select([w for spec in args.figure for w in spec.split(",") if w.strip()]) \
+                    if args.figure else p.figures
             except KeyError as e:
                 print(f"reproduce: {e.args[0]}", file=sys.stderr)
                 return 2
             # counted from the figures' own point lists, so docs can point here
-            full, quick = (len(_collect(p.figures, q)[0]) for q in (False, True))
+            full, quick = (len(_collect(figs, q)[0]) for q in (False, True))
             own = "; our own study, no paper tally" if p.own_study else ""
             print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,}{own})")
-            for f in p.figures:
+            for f in figs:
                 print(f"  {f.id:<9} {_fig_name(f)}: {f.title}")
         return 0
     if not args.paper:
@@ -904,9 +910,14 @@ def _model_dctcp_text(args) -> str:
     # a window in segments, fractions included (0.5 was rounded to 1 and
     # halved N*max without a word)
     wmin = opt("wmin", _positive_number, args.wmin)
-    for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin)):
+    for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin), ("buffer", B.binary)):
         if v <= 0:
             raise ValueError(f"--{name}: must be > 0, got {getattr(args, name)!r}")
+    if K * mss.binary >= B.binary:
+        # eq. 7's flows fill the buffer; eqs. 4-6 assume marks at K below it
+        print(f"model dctcp: warning: --k {args.k} packets ({K * mss.binary:,.0f} B) is not below --buffer "
+              f"{args.buffer} ({B.binary:,.0f} B): the queue overflows before it reaches K, so DCTCP never sees a "
+              "mark and N* (eqs. 4-6) does not apply; N*max (eq. 7) still does", file=sys.stderr)
     if 0 < B.binary < mss.binary and args.buffer.strip().isdigit():
         # a paper's "B = 100 packets" typed bare reads as 100 bytes, as in a
         # scenario file, where such a buffer is warned about the same way
@@ -919,8 +930,8 @@ def _model_dctcp_text(args) -> str:
         # the text shows the one reading there is; --json keeps both keys
         # (equal then), so a script reading "binary" never meets a KeyError
         readings = readings[:1]
-    if args.n is not None and not (math.isfinite(args.n) and args.n > 0):
-        raise ValueError(f"--n: must be a number of flows > 0, got {args.n:g}")
+    if args.n is not None and not (math.isfinite(args.n) and args.n >= 1 and float(args.n).is_integer()):
+        raise ValueError(f"--n: must be a whole number of flows ≥ 1, got {args.n:g}")
     results = [(name, b, m, dctcp_scalability(C, rtt, K, m, b, wmin, N=args.n)) for name, b, m in readings]
     if args.json:
         out = {}
