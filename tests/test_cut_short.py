@@ -220,3 +220,31 @@ def test_ctrl_c_after_the_last_point_keeps_the_table_and_cancels_nothing(small_i
     monkeypatch.setattr(sweep, "_warn_once", real)
     assert main(argv) == 0
     assert "2 points (0 run, 2 resumed)" in capsys.readouterr().out
+
+
+def test_an_interrupt_that_leaves_the_table_unmakeable_is_still_the_interrupt(small_incast_path, tmp_path,
+                                                                              monkeypatch, capsys):
+    """Ctrl-C while the table's first `import pandas` ran left pandas
+    half-imported, and the handler's second try at the table raised an
+    AttributeError: exit 1 and a traceback (the determinism audit). The
+    interrupt stays the interrupt: exit 130, every point kept, and rerunning
+    writes the table."""
+    calls = []
+
+    def table(*a, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        raise AttributeError("partially initialized module 'pandas'")
+
+    real = sweep._table
+    monkeypatch.setattr(sweep, "_table", table)
+    out = tmp_path / "sw"
+    argv = ["sweep", str(small_incast_path), "--set", "apps.0.blocks=1,2", "--out", str(out), "--no-progress"]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "interrupted after the last point ran" in err and "Traceback" not in err
+    monkeypatch.setattr(sweep, "_table", real)
+    assert main(argv) == 0
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=1", "apps.0.blocks=2"]
+    assert "2 resumed" in capsys.readouterr().out

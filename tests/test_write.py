@@ -383,3 +383,25 @@ def test_a_held_directory_names_its_writer_and_a_killed_writer_leaves_no_lock(tm
         t.join()
         assert len(refused) == 2
     assert list(out.iterdir()) == []
+
+
+def test_an_interrupt_just_after_the_temporary_file_is_made_leaves_none(tmp_path, monkeypatch):
+    """A signal's exception can land in the instant after the temporary
+    file exists, before the writer holds it: the file is removed all the
+    same (the audit found 0-byte `.NAME.XXXXXXXX.tmp` files after Ctrl-C)."""
+    import os
+
+    real_open = os.open
+
+    def open_then_interrupted(path, flags, *a, **kw):
+        fd = real_open(path, flags, *a, **kw)
+        if str(path).endswith(".tmp"):
+            raise KeyboardInterrupt
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        with atomic_open(tmp_path / "flows.csv") as fh:
+            fh.write("x\n")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

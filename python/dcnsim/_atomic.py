@@ -45,10 +45,23 @@ def _temp_file(target: Path, mode: str) -> Iterator[Tuple[IO[Any], str]]:
     flushed, fsynced and given open()'s mode, on an exception removed."""
     if mode not in ("w", "wb"):
         raise ValueError("mode must be 'w' or 'wb'")
-    # here, not at the top: a run without --out never loads it (≈ 10 ms)
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # The name is chosen before the file exists, so that an interrupt (a
+    # signal handler's exception) that lands just after the file is made,
+    # before anything else runs, still finds its name to remove: mkstemp
+    # makes the file and names it in one call. Its pattern is mkstemp's.
+    for _ in range(100):
+        tmp = os.path.join(target.parent, f".{target.name}.{os.urandom(4).hex()}.tmp")
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    else:
+        raise FileExistsError(f"no free temporary name beside {target}")
     try:
         fh_: IO[Any] = os.fdopen(fd, "w", encoding="utf-8", newline="") if mode == "w" else os.fdopen(fd, "wb")
         with fh_ as fh:

@@ -358,7 +358,14 @@ def _frame(name: str, cols: Optional[Mapping[str, Any]]) -> Any:
         # (pandas 3: `str`; before: `object`)
         return pd.DataFrame({c: pd.Series([], dtype=str if d == "object" else d) for c, d in TABLE_SCHEMA[name]})
     # numpy views of the core's columns (plain lists from hand-made raw dicts)
-    return pd.DataFrame(dict(cols), copy=False)
+    df = pd.DataFrame(dict(cols), copy=False)
+    if not len(df):
+        # an empty text column is numpy `object` here, pandas 3's `str` when
+        # read back from its file: the same dtype both ways, as above
+        for c in df.columns:
+            if df[c].dtype == object:
+                df[c] = df[c].astype(str)
+    return df
 
 
 #: What makes each table that only some runs return (TABLE_COLUMNS has the others).

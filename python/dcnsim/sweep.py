@@ -637,6 +637,10 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
 def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[str, str], jobs: Optional[int],
                   progress: Optional[bool], format: str, cluster: Optional[str]):
     """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
+    # The table needs pandas (≈ 0.3 s to import): imported before any point
+    # runs, an interrupt during its import is one before anything ran, not
+    # one the table's handler below meets half-imported.
+    import pandas  # noqa: F401
     from tqdm.auto import tqdm
 
     from .result import FILES_KEY
@@ -711,6 +715,15 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
             _warn_once([pts[i] for i in done], [records[i] for i in done], len(pts))
         return _table(pts, records, done, todo, reformat, replaced, out_root, failures)
 
+    def partial_on_interrupt() -> Any:
+        """:func:`partial` on an interrupt's way out, or None when the table
+        cannot be made there (the interrupt cut what it needs short): the
+        interrupt stays what is raised, and the points stay on disk."""
+        try:
+            return partial(warn=False)
+        except Exception:  # noqa: BLE001
+            return None
+
     try:
         if cluster is not None and todo:
             _run_on_cluster(cluster, todo, docs, dirs, format, records, failed, bar)
@@ -751,7 +764,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         bar.close()
         # the complete points' table with the interrupt, as a failure gives
         # it (the CLI's sweep.csv); no scenario warnings on the way out
-        e.df = partial(warn=False)  # type: ignore[attr-defined]
+        e.df = partial_on_interrupt()  # type: ignore[attr-defined]
         raise
     finally:
         bar.close()
@@ -761,13 +774,14 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
             # are written, and a caller (the CLI's sweep.csv) needs them
             raise SweepError(failures, partial())
         _warn_once(pts, records, len(pts))
+        _warn_seed_blind(pts, records)
         return _table(pts, records, range(len(pts)), todo, reformat, replaced, out_root, failures)
     except KeyboardInterrupt as e:
         # Ctrl-C after the last point, while the table was made (its first
         # import of pandas takes a short sweep's last second or more):
         # nothing was cancelled, and the table still goes with the interrupt
         e.points_done = True  # type: ignore[attr-defined]
-        e.df = partial(warn=False)  # type: ignore[attr-defined]
+        e.df = partial_on_interrupt()  # type: ignore[attr-defined]
         raise
 
 
@@ -871,6 +885,29 @@ def _warn_once(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]
 
 
 _NUMBERS = re.compile(r"\d[\d,.]*")
+
+
+def _warn_seed_blind(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]]) -> None:
+    """One :class:`DcnsimWarning` when a sweep over seeds got the same
+    results from every seed of every setting: its scenario draws nothing
+    random, so its spread over seeds is zero by construction, not a
+    finding (docs/model.md, "What a seed changes")."""
+    from .result import PARALLEL_TIMING, TIMING_KEYS
+
+    skip = {"seed", "warnings", *TIMING_KEYS, *PARALLEL_TIMING}
+    runs: Dict[Tuple[Any, ...], List[Tuple[Any, ...]]] = {}
+    for p, rec in zip(pts, records):
+        if rec is None or "seed" not in p.params:
+            return
+        setting = tuple(sorted((k, repr(v)) for k, v in p.params.items() if k != "seed"))
+        runs.setdefault(setting, []).append(tuple(sorted((k, repr(v)) for k, v in rec.items() if k not in skip)))
+    if runs and all(len(r) > 1 for r in runs.values()) and all(len(set(r)) == 1 for r in runs.values()):
+        n = len(next(iter(runs.values())))
+        warnings.warn(DcnsimWarning("--seeds", f"the {n} seeds gave the same results at every setting: nothing in "
+                                    "this scenario draws from the seed (no ECMP choice, Poisson arrival, TCPRand "
+                                    "size, jitter, or tie of equal-time events that matters), so their spread is zero by construction; `host_jitter` or an "
+                                    "app's `start_jitter` adds timing noise the seed draws (docs/model.md, \"What a "
+                                    "seed changes\")"), stacklevel=caller_stacklevel())
 
 
 def _cluster_point(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes], str]:
