@@ -911,3 +911,21 @@ def test_a_link_failed_one_way_is_one_direction():
 
     text = format_summary(dcnsim.run(doc))
     assert "failed link (1 direction; [[failures]])" in text, text
+
+
+def test_a_link_joining_two_hosts_is_one_hop_for_the_slow_path_warning():
+    """A custom topology may join two hosts directly: a 6 µs link with a
+    10 µs stop delivers, and nothing is warned of (two host links would be
+    12 µs)."""
+    doc = {"stop": "10us", "topology": {"kind": "custom", "nodes": [{"name": "h0", "kind": "host"},
+                                                                   {"name": "h1", "kind": "host"}],
+                                        "links": [{"a": "h0", "b": "h1", "rate": "10Gbps", "delay": "6us"}]},
+           "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "100B"}]}
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        r = dcnsim.run(doc)
+    assert not [w for w in got if "no packet can arrive" in str(w.message)]
+    assert r.summary["packets_delivered"] >= 1
+    doc["stop"] = "5us"
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"the shortest path is a link joining two hosts, 6us at least"):
+        dcnsim.run(doc)

@@ -913,10 +913,13 @@ def _model_dctcp_text(args) -> str:
     for name, v in (("rtt", rtt), ("mss", mss.binary), ("wmin", wmin), ("buffer", B.binary)):
         if v <= 0:
             raise ValueError(f"--{name}: must be > 0, got {getattr(args, name)!r}")
-    if K * mss.binary >= B.binary:
+    # in either reading of a KB (the decimal is the paper's)
+    k_b, b_b = next(((K * m, b) for m, b in ((mss.binary, B.binary), (mss.decimal, B.decimal)) if K * m >= b),
+                    (None, None))
+    if k_b is not None:
         # eq. 7's flows fill the buffer; eqs. 4-6 assume marks at K below it
-        print(f"model dctcp: warning: --k {args.k} packets ({K * mss.binary:,.0f} B) is not below --buffer "
-              f"{args.buffer} ({B.binary:,.0f} B): the queue overflows before it reaches K, so DCTCP never sees a "
+        print(f"model dctcp: warning: --k {args.k} packets ({k_b:,.0f} B) is not below --buffer "
+              f"{args.buffer} ({b_b:,.0f} B): the queue overflows before it reaches K, so DCTCP never sees a "
               "mark and N* (eqs. 4-6) does not apply; N*max (eq. 7) still does", file=sys.stderr)
     if 0 < B.binary < mss.binary and args.buffer.strip().isdigit():
         # a paper's "B = 100 packets" typed bare reads as 100 bytes, as in a

@@ -894,7 +894,7 @@ class Result:
         fewest = s.get("hpcc_window_min_pkts")
         if fewest is not None and fewest < HPCC_FEWEST_PACKETS:
             # measured: two flows at 10 Gbps lock at 7.7 and 1.1 Gbps with
-            # 8.7 packets in W_init, share within 1 % from 10.4 (docs/hpcc.md)
+            # 9.0 packets of mss in W_init, share within 1 % from 10.7 (docs/hpcc.md)
             out.append(Problem("tcp.transport", f"the smallest HPCC window (W_init, line rate × T) holds {fewest:.1f} "
                                                 f"packets of mss: HPCC's window moves in whole packets, and with "
                                                 f"fewer than {HPCC_FEWEST_PACKETS} packets in it flows can lock at "

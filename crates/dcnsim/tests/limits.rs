@@ -267,6 +267,13 @@ fn event_estimates_bound_real_runs() {
         json!({"stop": "100ms", "topology": {"kind": "fat_tree", "k": 4, "rate": "1Gbps", "delay": "5us", "buffer": "50pkt"},
                "tcp": {"rto_min": "2ms"},
                "apps": [{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": "50ms"}]}),
+        // many rounds of one-byte messages: packets set by round trips, not
+        // by line rate in full segments
+        json!({"stop": "10ms", "topology": {"kind": "star", "hosts": 6, "rate": "1Gbps", "delay": "100ns", "buffer": "1MB"},
+               "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-5", "sru": "1B", "request": "1B",
+                         "blocks": 1_000_000_000u64}]}),
+        json!({"stop": "20ms", "topology": {"kind": "star", "hosts": 2, "rate": "100Mbps", "delay": "10ns", "buffer": "1MB"},
+               "apps": [{"kind": "sync_reads", "client": 0, "servers": [1], "sru": "1B", "request": "1B", "blocks": 2000}]}),
         // sizes far beyond what `stop` leaves room for: bounded by the time
         json!({"stop": "20ms", "topology": {"kind": "star", "hosts": 5, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
                "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "100GB"},

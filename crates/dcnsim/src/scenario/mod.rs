@@ -555,6 +555,11 @@ pub fn parse_config_str_until(
     }
 }
 
+/// The longest `stop`: half the picosecond clock's range (≈ 106 days), so
+/// that every time the run computes past it (saturating at the range's
+/// end) stays past it.
+pub const MAX_STOP: SimTime = SimTime(1 << 63);
+
 /// What is valid but probably not what was meant, as `(path, reason)`
 /// pairs the front ends print as warnings; the run is the same either way.
 ///
@@ -578,11 +583,6 @@ pub fn parse_config_str_until(
 /// A memory estimate over `limits.memory` (its part allocated before the
 /// run can be stopped fits, or the scenario is refused): the run-time
 /// guard stops the run if it really holds more.
-/// The longest `stop`: half the picosecond clock's range (≈ 106 days), so
-/// that every time the run computes past it (saturating at the range's
-/// end) stays past it.
-pub const MAX_STOP: SimTime = SimTime(1 << 63);
-
 pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     let unmarked = unmarked_warning(cfg);
     let mut out = ecn_cc_warnings(cfg);
@@ -634,25 +634,43 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// shortest host link's delay twice, plus `switch_delay`, is the least a
 /// delivery takes. Usually a unit slip (`50s` for `50us`).
 fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
-    let shortest = host_links(cfg).map(|l| l.delay).min()?;
-    let least = SimTime(
-        shortest
-            .0
-            .saturating_mul(2)
-            .saturating_add(cfg.switch_delay.0),
-    );
-    (cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop).then(|| ScenarioError {
-        path: "topology".into(),
-        message: format!(
-            "no packet can arrive by stop ({}): a packet crosses two host links, the \
-             shortest with a delay of {shortest}{}, {least} at least; is a delay's unit \
-             wrong (µs is `us`)?",
-            cfg.stop,
+    let nodes = &cfg.topology.nodes;
+    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
+    // through a switch: two host links and the switch's delay; a link
+    // joining two hosts (a custom topology's) is one
+    let shortest = host_links(cfg)
+        .filter(|l| !(host(l.a) && host(l.b)))
+        .map(|l| l.delay)
+        .min();
+    let switched =
+        shortest.map(|d| SimTime(d.0.saturating_mul(2).saturating_add(cfg.switch_delay.0)));
+    let direct = host_links(cfg)
+        .filter(|l| host(l.a) && host(l.b))
+        .map(|l| l.delay)
+        .min();
+    let least = switched.into_iter().chain(direct).min()?;
+    if !(cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop) {
+        return None;
+    }
+    let how = if direct == Some(least) {
+        "the shortest path is a link joining two hosts".to_string()
+    } else {
+        format!(
+            "a packet crosses two host links (the shortest with a delay of {}) and a switch{}",
+            shortest.unwrap_or(least),
             if cfg.switch_delay > SimTime::ZERO {
-                format!(", and a switch's `switch_delay` of {}", cfg.switch_delay)
+                format!(" (`switch_delay` {})", cfg.switch_delay)
             } else {
                 String::new()
             }
+        )
+    };
+    Some(ScenarioError {
+        path: "topology".into(),
+        message: format!(
+            "no packet can arrive by stop ({}): {how}, {least} at least; is a delay's unit \
+             wrong (µs is `us`)?",
+            cfg.stop
         ),
     })
 }

@@ -19,6 +19,7 @@
 use crate::config::{
     AppSpec, BulkAmount, Config, Limit, NodeKind, SegPolicyKind, TcpConfig, TcpRandMode,
 };
+use crate::sim::time::SimTime;
 
 pub use crate::config::{Limits, DEFAULT_EVENTS, DEFAULT_MEMORY};
 
@@ -775,15 +776,21 @@ impl Traffic {
             .window_pkts
             .saturating_add(segs.saturating_mul(2).saturating_mul(n));
         let seg_wire = (min_payload(t) + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
-        // By `stop` no host puts more than its line rate on its link, and a
-        // sender gets at most a window more out than was acknowledged: a
-        // size far beyond what `stop` leaves room for costs what `stop` does.
-        let by_time = net.max_rate as f64 / 8.0 * span / seg_wire;
         let (data, by_bytes) = if timed {
-            (by_time, false)
+            (net.max_rate as f64 / 8.0 * span / seg_wire, false)
         } else {
-            let cap = by_time * ends.len().max(1) as f64 + segs as f64 * n as f64;
-            let by_size = bytes as f64 / min_payload(t) as f64;
+            // A message of b bytes is at most b / min_payload + 1 packets
+            // (its last one short: a round's 64-byte request is one): a
+            // request and a response per flow and round.
+            let msgs = 2.0 * a.rounds().max(1) as f64 * n as f64;
+            let by_size = bytes as f64 / min_payload(t) as f64 + msgs;
+            // By `stop` no host puts more than its line rate on its link,
+            // even in packets of one byte, and a sender gets at most a
+            // window more out than was acknowledged: a size far beyond
+            // what `stop` leaves room for costs what `stop` does.
+            let tiny_wire = (1 + t.header_bytes as u64 + c.l2_overhead as u64) as f64;
+            let cap = net.max_rate as f64 / 8.0 * span / tiny_wire * ends.len().max(1) as f64
+                + segs as f64 * n as f64;
             (by_size.min(cap), by_size < cap)
         };
         // Data twice (retransmissions) and as many ACKs.
@@ -957,25 +964,9 @@ fn tables_bytes(c: &Config, fabric: &Fabric) -> (u64, String) {
         .unwrap_or(0) as u64;
     let name = size_of::<String>() as u64 + 32 + name_max;
     // A round's row is kept when it ends, and no round ends sooner than a
-    // round trip over two host links each way: by `stop` an app ends at
-    // most stop / that of its rounds.
-    let shortest = c
-        .topology
-        .links
-        .iter()
-        .filter(|l| {
-            [l.a, l.b]
-                .iter()
-                .any(|&v| c.topology.nodes[v].kind == crate::config::NodeKind::Host)
-        })
-        .map(|l| l.delay.0)
-        .min()
-        .unwrap_or(0);
-    let by_time = c
-        .stop
-        .0
-        .checked_div(shortest.saturating_mul(4))
-        .map_or(u64::MAX, |r| r + 1);
+    // round trip: by `stop` an app ends at most stop / that of its rounds.
+    let round_trip = least_one_way(c).map_or(0, |t| t.0.saturating_mul(2));
+    let by_time = c.stop.0.checked_div(round_trip).map_or(u64::MAX, |r| r + 1);
     let round_bytes = 2 * (ROUND_ROW_BYTES as u64 + size_of::<crate::app::Round>() as u64);
     let (mut rounds, mut most) = (0u64, (0u64, 0usize));
     for (i, a) in c.apps.iter().enumerate() {
@@ -996,6 +987,23 @@ fn tables_bytes(c: &Config, fabric: &Fabric) -> (u64, String) {
         "topology".to_string()
     };
     (queues.saturating_add(of_rounds), key)
+}
+
+/// The least time any packet takes from host to host: the delay of a link
+/// joining two hosts, or twice the shortest host link's (a host link, a
+/// switch, a host link). `None` without a host link.
+pub fn least_one_way(c: &Config) -> Option<SimTime> {
+    let nodes = &c.topology.nodes;
+    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
+    c.topology
+        .links
+        .iter()
+        .filter_map(|l| match (host(l.a), host(l.b)) {
+            (true, true) => Some(l.delay),
+            (true, false) | (false, true) => Some(SimTime(l.delay.0.saturating_mul(2))),
+            _ => None,
+        })
+        .min()
 }
 
 /// Events: packet hops (the longest path a packet takes: two hops through
@@ -1129,7 +1137,13 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
         trace: trace_bytes(c, traffic.flows).saturating_mul(copies),
         pcap: pcap_bytes(c, &fabric, &traffic),
         events: events(&fabric, &traffic),
-        events_key: traffic.sent_key.1.clone(),
+        // an app's bytes are named only when that app is most of the
+        // events: otherwise sending less in it would not bring them under
+        events_key: if traffic.sent_key.0 >= 0.5 * traffic.sent {
+            traffic.sent_key.1.clone()
+        } else {
+            "stop".to_string()
+        },
     }
 }
 
