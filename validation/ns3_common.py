@@ -42,7 +42,8 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
     try:
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
-            sys.exit("compiling the ns-3 program failed (is libns3-dev installed?):\n" + r.stderr[-3000:])
+            sys.exit("compiling the ns-3 program failed (is ns-3 installed? apt-get install libns3-dev g++ "
+                     "pkg-config):\n" + r.stderr[-3000:])
         os.replace(tmp, exe)
     finally:
         tmp.unlink(missing_ok=True)

@@ -658,7 +658,15 @@ def main() -> None:
     ap.add_argument("--json", help="write every run's numbers here")
     a = ap.parse_args()
     if a.topology == "fattree" and (a.k < 2 or a.k % 2):
-        ap.error("--k must be even")
+        ap.error(f"--k must be even and at least 2, got {a.k}")
+    bad_n = [n for n in a.n if n < 1]
+    if bad_n:
+        ap.error(f"--n: senders must be >= 1, got {bad_n[0]}")
+    for flag, v in (("--size", a.size), ("--repeat", a.repeat)):
+        if v < 1:
+            ap.error(f"{flag}: must be >= 1, got {v}")
+    if a.seed < 0:
+        ap.error(f"--seed: must be >= 0, got {a.seed}")
     if a.draws < 1 or (a.draws > 1 and a.topology != "fattree"):
         ap.error("--draws N (N ≥ 1) is for --topology fattree: a star's incast has one path")
 
@@ -668,6 +676,9 @@ def main() -> None:
         if a.build_dir:
             cands += [os.path.join(a.build_dir, "third"), os.path.join(a.build_dir, "build", "third")]
         binary = next((c for c in cands if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
+        if binary is None and cands:
+            ap.error(f"no executable fork build at {' or '.join(cands)} (the fork's scratch/third, built as the "
+                     "module docstring says; --only dcnsim runs without it)")
         if binary is None:
             ap.error("give the fork's built scratch/third (NS3_BINARY or --build-dir; see the module docstring)")
 

@@ -449,7 +449,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.plb and a.transport != "swift":
         ap.error("--plb: with --transport swift only")
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
-        ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_{a.transport} first)")
+        build = ("the Ultra Ethernet Consortium's htsim main_roce with the three changes this script's docstring "
+                 "lists (csg-htsim has no DCQCN)" if a.transport == "dcqcn"
+                 else f"csg-htsim's htsim_{a.transport} (make htsim_{a.transport} in sim/datacenter)")
+        ap.error(f"{a.htsim}: not an executable file (build {build} first)")
     if a.transport == "swift":
         return swift_seed_spread(a) if a.seeds else swift_main(a)
 

@@ -449,6 +449,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         lab.require_tools()
         print("removed:", " ".join(lab.down()) or "nothing")
         return 0
+    if a.only != "kernel":
+        # a bad --tcp key named here, before the kernel's first point, not
+        # as dcnsim's traceback after it (the delay is the lab's, any will do)
+        a.hz = dcnsim_hz(a)
+        problems = common.dcnsim_problems(sim_doc(a, points(a)[0], a.delay_us or 100.0))
+        if problems:
+            print(f"run.py: error: --tcp: dcnsim refuses the scenario: {problems}", file=sys.stderr)
+            return 2
     kernel_side = a.only != "dcnsim" and not a.saved
     testbed: Optional[Lab] = None
     # Ctrl-C raises KeyboardInterrupt; a SIGTERM or SIGHUP should tear down the same way.

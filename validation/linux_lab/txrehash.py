@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -183,7 +184,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.only != "dcnsim":
         if os.geteuid() != 0:
             raise SystemExit("the kernel half needs root (namespaces, tc): sudo, or --only dcnsim")
-        halves["kernel"] = kernel(args)
+        missing = [t for t in ("ip", "tc", "tcpdump", "nstat") if shutil.which(t) is None]
+        if missing:
+            raise SystemExit(f"the kernel half needs {', '.join(missing)} (apt-get install iproute2 tcpdump), "
+                             "or --only dcnsim")
+        try:
+            halves["kernel"] = kernel(args)
+        finally:
+            down()  # the namespaces go whatever happened in them
     if args.only != "kernel":
         halves["dcnsim"] = dcnsim_half(args)
     keys = list(next(iter(halves.values())))

@@ -117,6 +117,8 @@ def main(argv=None) -> int:
                 f"got {a.buffer_pkts}")
     if a.seeds < 1:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
+    if a.jobs < 1:
+        p.error(f"--jobs: must be >= 1, got {a.jobs}")
     if a.only != "ns3":
         try:
             for kb in a.sru:

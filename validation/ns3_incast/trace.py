@@ -167,6 +167,17 @@ def main(argv=None) -> int:
                     **common.parse_overrides(a.tcp)}
     except ValueError as e:
         p.error(f"--tcp: {e}")
+    if a.n < 1:
+        p.error(f"--n: must be >= 1 worker, got {a.n}")
+    if a.queries < 2:
+        # query 0 (the connections' first) is left out of the table
+        p.error(f"--queries: must be >= 2 (query 0 opens the connections and is not tabled), got {a.queries}")
+    if a.outcome is not None:
+        parts = a.outcome.split(",")
+        if len(parts) != 2 or not all(x.strip().isdigit() for x in parts):
+            p.error(f"--outcome: expected FR,TO (two whole numbers: fast recoveries, timeouts), got {a.outcome!r}")
+        if not a.show:
+            p.error("--outcome picks among the workers --show PATTERN prints: give --show")
     exe = run.ns3_binary(a.build)
     dc_pcaps, dc_events = dcnsim_side(a.n, a.queries, a.out, tcp_over)
     ns_pcaps, ns_events = ns3_side(exe, a.n, a.queries, a.out, a.ns3_args.split())

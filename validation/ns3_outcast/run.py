@@ -205,8 +205,11 @@ def main(argv=None) -> int:
     p.add_argument("--trace", type=int, metavar="SEED",
                    help="write SEED's first --trace-ms of both simulators to --out and print the edge port's "
                         "arrival phases (first --qmax, --header, --cc, --ties), then stop")
-    p.add_argument("--trace-ms", type=float, default=100.0)
-    p.add_argument("--out", type=Path, default=Path("outcast-trace"))
+    p.add_argument("--trace-ms", type=float, default=100.0, help="how much of the run --trace writes, ms (default 100)")
+    # under the temporary directory, as --build: run from the repository
+    # root, a relative default left an untracked folder in the checkout
+    p.add_argument("--out", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-outcast-trace",
+                   help="where --trace writes (default $TMPDIR/dcnsim-outcast-trace)")
     a = p.parse_args(argv)
     try:
         seeds = parse_seeds(a.seeds)
@@ -226,6 +229,9 @@ def main(argv=None) -> int:
                     f"{ecn_k('dctcp', q)}")
     if a.secs <= 0:
         p.error(f"--secs: must be > 0, got {a.secs}")
+    if not 0 < a.trace_ms < float("inf"):
+        # ns-3's program ran for ever on a negative --secs
+        p.error(f"--trace-ms: must be > 0, got {a.trace_ms:g}")
     if a.dcnsim_l2 < 0:
         p.error(f"--dcnsim-l2: must be >= 0, got {a.dcnsim_l2}")
     if a.link_us <= 0:

@@ -219,7 +219,8 @@ def main(argv=None) -> int:
     p.add_argument("--no-cache", action="store_true", help="rerun ns-3 even where BUILD/cache has the run")
     p.add_argument("--trace-run", nargs=3, metavar=("N", "ROUTING", "SEED"),
                    help="write one run's traces of both simulators to --out, then stop")
-    p.add_argument("--out", type=Path, default=Path("rps-trace"))
+    p.add_argument("--out", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-rps-trace",
+                   help="where --trace-run writes (default $TMPDIR/dcnsim-rps-trace)")
     a = p.parse_args(argv)
     for n in a.n:
         if not 0 <= n <= 15:
@@ -238,7 +239,14 @@ def main(argv=None) -> int:
         p.error(f"--tcp: dcnsim refuses the scenario: {problems}")
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     if a.trace_run:
-        n, routing, seed = int(a.trace_run[0]), a.trace_run[1], int(a.trace_run[2])
+        try:
+            n, routing, seed = int(a.trace_run[0]), a.trace_run[1], int(a.trace_run[2])
+        except ValueError:
+            p.error(f"--trace-run: expected N ROUTING SEED with N and SEED whole numbers, got {a.trace_run}")
+        if not 0 <= n <= 15:
+            p.error(f"--trace-run: N must be in 0..15 (short flows), got {n}")
+        if seed < 1:
+            p.error(f"--trace-run: SEED must be >= 1, got {seed}")
         if routing not in ROUTING:
             p.error(f"--trace-run: routing must be one of {sorted(ROUTING)}, got {routing!r}")
         trace_run(exe or ns3_binary(a.build), n, routing, seed, a.out, over, a.cc, a.ties)

@@ -41,6 +41,7 @@ import contextlib
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -292,6 +293,9 @@ def syn_options(opts: str) -> dict:
 
 
 def build() -> None:
+    if shutil.which("cargo") is None:
+        sys.exit("building packetdrill_endpoint needs Rust's cargo (https://rustup.rs), or --no-build with "
+                 f"{BIN.relative_to(REPO)} built")
     r = subprocess.run(
         [
             "cargo",
@@ -651,8 +655,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         ap.error(f"scripts: no such file: {', '.join(missing)} (Linux's own scripts are fetched outside the "
                  "repository: docs/linux_profile.md, \"Linux's own packetdrill scripts as the judge\")")
+    if a.tolerance_usecs < 0:
+        ap.error(f"--tolerance_usecs: must be >= 0, got {a.tolerance_usecs}")
     if not a.no_build:
         build()
+    elif not BIN.is_file():
+        ap.error(f"--no-build: {BIN.relative_to(REPO)} is not built (cargo build --release --example "
+                 "packetdrill_endpoint -p dcnsim, or leave out --no-build)")
     passed = failed = 0
     for path in a.scripts:
         r = run_script(path, a.tolerance_usecs, a.verbose, overrides)

@@ -1,0 +1,59 @@
+"""The validation harnesses refuse a bad argument with one line naming it,
+before any simulator runs: never a traceback, a hang or exit 0 (the
+validation audit, 2026-12-05). None of these needs ns-3, htsim or
+packetdrill: each is checked before a peer is built or run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import needs_core
+
+REPO = Path(__file__).resolve().parents[1]
+V = REPO / "validation"
+
+pytestmark = needs_core
+
+
+@pytest.mark.parametrize("script, args, says", [
+    # ran ns-3's program for ever (a negative --secs)
+    ("ns3_outcast/run.py", ["--qmax", "20", "--header", "40", "--trace", "1", "--trace-ms", "-5"],
+     "--trace-ms: must be > 0"),
+    ("ns3_rps/run.py", ["--only", "dcnsim", "--trace-run", "99", "rps", "1"], "--trace-run: N must be in 0..15"),
+    ("ns3_rps/run.py", ["--only", "dcnsim", "--trace-run", "x", "rps", "1"], "--trace-run: expected N ROUTING SEED"),
+    # a table of dashes and exit 0
+    ("hpcc_ns3/run.py", ["--only", "dcnsim", "--n", "-3"], "--n: senders must be >= 1"),
+    ("hpcc_ns3/run.py", ["--only", "dcnsim", "--size", "0"], "--size: must be >= 1"),
+    # an IndexError
+    ("hpcc_ns3/run.py", ["--only", "dcnsim", "--repeat", "0"], "--repeat: must be >= 1"),
+    ("hpcc_ns3/run.py", ["/nonexistent/third"], "no executable fork build at /nonexistent/third"),
+    ("ns3_incast/trace.py", ["--n", "0", "--out", "OUT"], "--n: must be >= 1"),
+    ("ns3_incast/trace.py", ["--queries", "1", "--out", "OUT"], "--queries: must be >= 2"),
+    ("ns3_incast/trace.py", ["--show", "x", "--outcome", "a,b", "--out", "OUT"], "--outcome: expected FR,TO"),
+    ("ns3_incast/kulkarni.py", ["--jobs", "0"], "--jobs: must be >= 1"),
+    ("packetdrill/run.py", [str(V / "packetdrill" / "scripts"), "--tolerance_usecs", "-5", "--no-build"],
+     "--tolerance_usecs: must be >= 0"),
+    # checked after the kernel's first point, as a traceback
+    ("linux_lab/run.py", ["--only", "dcnsim", "--n", "2", "--blocks", "2", "--tcp", "bogus=1"],
+     "--tcp: dcnsim refuses the scenario: tcp.bogus: unknown key"),
+])
+def test_a_bad_argument_is_one_line_before_anything_runs(script, args, says, tmp_path):
+    if script == "packetdrill/run.py":
+        args = [str(next((V / "packetdrill" / "scripts").glob("*.pkt")))] + args[1:]
+    args = [str(tmp_path / "out") if x == "OUT" else x for x in args]
+    p = subprocess.run([sys.executable, str(V / script), *args], capture_output=True, text=True, timeout=120,
+                       cwd=tmp_path)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert says in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+    # nothing written into the working directory (a relative default put trace folders in the checkout)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_htsim_harness_says_what_dcqcn_needs(tmp_path):
+    p = subprocess.run([sys.executable, str(V / "htsim" / "run.py"), str(tmp_path / "no-such-binary"),
+                        "--transport", "dcqcn"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "main_roce" in p.stderr and "csg-htsim has no DCQCN" in p.stderr, p.stderr
