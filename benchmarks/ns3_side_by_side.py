@@ -391,7 +391,8 @@ def _ratio(r: Dict[str, Any], key: str) -> str:
     table's heading line)."""
     iv = r.get(f"interval_{key}")
     text = f"{r[f'ratio_{key}']:.0f}×"
-    return f"{text} ({iv[0]:.0f}–{iv[1]:.0f}×)" if iv else text
+    # with one or two pairs the "interval" holds the median with probability 0
+    return f"{text} ({iv[0]:.0f}–{iv[1]:.0f}×)" if iv and iv[2] > 0 else text
 
 
 def interval_note(rec: Dict[str, Any]) -> str:
@@ -400,6 +401,9 @@ def interval_note(rec: Dict[str, Any]) -> str:
     if not ps:
         return ""
     p = min(ps)
+    if p <= 0:
+        # one or two pairs: no pair of order statistics holds the median
+        return "; too few pairs for an interval around the median ratio (--pairs 3 or more gives one)"
     return (f"; in parentheses the pairs' ratios that hold the median of such pairs with probability "
             f"{100 * p:.1f} % or more (order statistics, any distribution)")
 

@@ -514,6 +514,10 @@ def test_ns3_side_by_side_gives_each_ratio_an_interval_for_its_median():
     assert "96.1 %" in sbs.interval_note({"rows": [r]})
     old = {k: v for k, v in r.items() if not k.startswith("interval_")}
     assert "×)" not in sbs.markdown({"rows": [old]}) and sbs.interval_note({"rows": [old]}) == ""
+    # one pair: no interval holds the median, and none is shown ("probability 0.0 %" was)
+    one = sbs.row("x", "X", None, ["--a"], ns3[:1], runs[:1])
+    assert "×)" not in sbs.markdown({"rows": [one]})
+    assert "0.0 %" not in sbs.interval_note({"rows": [one]}) and "too few pairs" in sbs.interval_note({"rows": [one]})
 
 
 def test_ns3_side_by_side_runs_dctcp_as_the_harness_does():

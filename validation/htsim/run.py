@@ -413,7 +413,8 @@ def swift_main(a: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # the docstring's first paragraph, whole (its first line stops mid-sentence)
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("htsim", help="path to a stock htsim_ndp (or, with --transport hpcc or swift, htsim_hpcc "
                                   "or htsim_swift) binary")
     ap.add_argument("--transport", default="ndp", choices=["ndp", "hpcc", "swift", "dcqcn"],

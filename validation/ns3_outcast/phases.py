@@ -163,7 +163,8 @@ def trace_both(exe: Path, cc: str, qmax: int, header: int, seed: int, ties: Sequ
         ph = predicted_phases(header, lv, link_us=link_us)
         print(f"  {name:7} l2 {lv}: T = {(1500 + lv) * 8 / 1e3:.3f}; "
               + ", ".join(f"{k} {v:.3f}" for k, v in ph.items()))
-    print("arrivals per 1/12 of T after a slot frees (bins 0..11), measured; drops below them")
+    print("arrivals after a slot frees, measured: the total (arrivals outside a slot's T too), then per 1/12 of T "
+          "(bins 0..11); drops below them")
     trace_file = out / "ns3-trace.txt"
     args = ns3_args(exe, cc, qmax, header, seed, secs, link_us) + [f"--trace={trace_file}", f"--trace-ms={trace_ms:g}"]
     (out / "ns3-summary.txt").write_text(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
