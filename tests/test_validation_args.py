@@ -57,3 +57,15 @@ def test_the_htsim_harness_says_what_dcqcn_needs(tmp_path):
     p = subprocess.run([sys.executable, str(V / "htsim" / "run.py"), str(tmp_path / "no-such-binary"),
                         "--transport", "dcqcn"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "main_roce" in p.stderr and "csg-htsim has no DCQCN" in p.stderr, p.stderr
+
+
+def test_the_htsim_harness_names_an_htsim_that_prints_nothing_it_reads(tmp_path):
+    """A relative path (htsim runs in a temporary directory) is found, and
+    a binary that is not the htsim named (here: one that prints nothing)
+    is one line, not a RuntimeError traceback."""
+    fake = tmp_path / "htsim_ndp"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    p = subprocess.run([sys.executable, str(V / "htsim" / "run.py"), "htsim_ndp", "--k", "4", "--pairs", "1",
+                        "--workloads", "incast"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 1 and "htsim printed no" in p.stderr and "Traceback" not in p.stderr, p.stderr

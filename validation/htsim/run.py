@@ -449,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--no-pfc: with --transport hpcc or dcqcn only")
     if a.plb and a.transport != "swift":
         ap.error("--plb: with --transport swift only")
+    # htsim runs in a temporary directory: a path relative to here would not be found there
+    a.htsim = os.path.abspath(a.htsim)
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         build = ("the Ultra Ethernet Consortium's htsim main_roce with the three changes this script's docstring "
                  "lists (csg-htsim has no DCQCN)" if a.transport == "dcqcn"
@@ -586,4 +588,8 @@ def print_ndp(rows: list) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except RuntimeError as e:
+        # htsim's output without the lines read here: another htsim main, or a build that failed at run time
+        sys.exit(f"run.py: error: {e} (is HTSIM the build --transport names? see the module docstring)")
