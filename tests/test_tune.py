@@ -777,3 +777,27 @@ def test_a_named_objective_turned_the_other_way_is_said(tmp_path):
     assert said("maximize") == ["--objective: timeouts is minimized as a named objective; --maximize searches for "
                                 "its largest value instead"]
     assert said("minimize") == [] and said(None) == []
+
+
+def test_a_trial_that_leaves_apps_unfinished_is_never_the_best(tmp_path):
+    """With RTOmin 200 ms a 50 ms incast stalls on its first timeout: one
+    query of twenty ends, the rest are in no statistic, and its QCT p99 was
+    the better one, so tune picked the stall (the analysis audit). Such a
+    trial now fails, saying why, and the best is the one that finished."""
+    import warnings
+
+    sc = {"name": "tune-pa", "seed": 5, "stop": "50ms",
+          "topology": {"kind": "star", "hosts": 13, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
+          "tcp": {"cc": "newreno", "rto_min": "1ms"},
+          "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-12", "response": "20KB",
+                    "queries": 20}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        r = dcnsim.tune(sc, {"tcp.rto_min": "choice:1ms,200ms"}, "qct_p99", trials=4, seeds=(5,),
+                        out=tmp_path / "t", sampler="random", sampler_seed=0, progress=False, plots=False,
+                        confirm_seeds=[7])
+    t = r.trials
+    stalled = t[t["tcp.rto_min"] == "200ms"]
+    assert len(stalled) and (stalled["state"] == "fail").all()
+    assert stalled["error"].str.contains("apps unfinished at stop on seed 5").all()
+    assert r.best["params"] == {"tcp.rto_min": "1ms"}

@@ -548,7 +548,20 @@ class _Search:
             trial.set_constraint(self.cons.metric, self.violation(cv))
         if not all(math.isfinite(v) for v in vals):
             return None, f"objective {self.obj.name} is not a number on some seed"
+        stalled = _unfinished(runs)
+        if stalled:
+            return None, (f"apps unfinished at stop on seed{'s' if len(stalled) > 1 else ''} "
+                          f"{', '.join(map(str, stalled))}: their unfinished rounds and flows are in no statistic, "
+                          f"so {self.obj.name} would favour the stall; a longer stop, or a range without it")
         return mean, ""
+
+
+def _unfinished(runs: Sequence[Tuple[int, Dict[str, Any], Path]]) -> List[int]:
+    """The seeds whose run ended with apps unfinished at `stop`: their
+    unfinished rounds and flows are in no statistic (a stall past `stop`
+    drops its slow rounds and its pending timeouts), so an objective read
+    from such a run would favour the stall."""
+    return [s for s, rec, _d in runs if float(rec.get("apps_unfinished") or 0) > 0]
 
 
 def _ci95(values: Sequence[float]) -> Tuple[float, float]:
@@ -794,6 +807,13 @@ def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
     for name, over in named:
         runs = s.runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
         vals = _values(runs, s.obj.fn)
+        stalled = _unfinished(runs)
+        if stalled:
+            # the comparison is still made, with the reason it may mislead
+            warnings.warn(DcnsimWarning(name, f"apps unfinished at stop on confirmation seed"
+                                              f"{'s' if len(stalled) > 1 else ''} {', '.join(map(str, stalled))}: "
+                                              f"its {s.obj.name} leaves out their unfinished rounds and flows"),
+                          stacklevel=caller_stacklevel())
         got[name] = vals
         m, h = _ci95(vals)
         row: Dict[str, Any] = {"point": name, "overrides": json.dumps(over, default=str),
