@@ -630,6 +630,10 @@ def test_rates_read_in_their_unit_up_to_a_fabrics_total():
     assert fmt_rate(3.3e13) == "33 Tbps"  # 8,192 hosts at 40 % of 10 Gbps: was "3.3e+04 Gbps"
     assert fmt_rate(9.5e11) == "950 Gbps" and fmt_rate(1.5e10) == "15 Gbps" and fmt_rate(9.7e8) == "970 Mbps"
     assert fmt_rate(float("nan")) == "n/a"
+    # the unit follows the value as printed: not "1000 Mbps" or "1000 ms"
+    from dcnsim.cli import fmt_time
+
+    assert fmt_rate(999.96e6) == "1 Gbps" and fmt_time(0.99996) == "1 s" and fmt_time(0.0009999) == "999.9 us"
 
 
 def test_the_demos_spread_is_the_sample_sd_of_its_seeds(tmp_path, monkeypatch):

@@ -41,9 +41,11 @@ if TYPE_CHECKING:
 def fmt_rate(bps: float) -> str:
     if bps is None or not math.isfinite(bps):
         return "n/a"
-    # Tbps too: a big fabric's total would print as "3.3e+04 Gbps"
+    # Tbps too: a big fabric's total would print as "3.3e+04 Gbps"; the
+    # unit chosen by the value as printed (999.96e6 is "1 Gbps", not "1000 Mbps")
+    shown = float(f"{bps:.4g}")
     for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
-        if abs(bps) >= scale:
+        if abs(shown) >= scale:
             return f"{bps / scale:.4g} {unit}"
     return f"{bps:.4g} bps"
 
@@ -51,8 +53,9 @@ def fmt_rate(bps: float) -> str:
 def fmt_time(s: float) -> str:
     if s is None or not math.isfinite(s):
         return "n/a"
+    shown = float(f"{s:.4g}")  # 0.99996 s is "1 s", not "1000 ms"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
-        if abs(s) >= scale:
+        if abs(shown) >= scale:
             return f"{s / scale:.4g} {unit}"
     return f"{s / 1e-9:.4g} ns" if s else "0 s"
 
