@@ -44,6 +44,9 @@ struct FlowRow {
     segment: &'static str,
     start_s: f64,
     end_s: f64,
+    /// The picoseconds between the two, correctly rounded (the difference
+    /// of the two rounded seconds is not, by up to an ulp).
+    fct_s: f64,
     app_bytes: u64,
     delivered: u64,
     /// Bytes the receiving application counted (independent of `delivered`).
@@ -192,6 +195,10 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             segment: f.seg_name(),
             start_s: start.map_or(f64::NAN, |s| s.as_secs_f64()),
             end_s: end.map_or(f64::NAN, |e| e.as_secs_f64()),
+            fct_s: match (start, end) {
+                (Some(s), Some(e)) => e.saturating_sub(s).as_secs_f64(),
+                _ => f64::NAN,
+            },
             // A duration-limited flow's writes end at its deadline
             // (`app_close`): what it offered, not what arrived.
             app_bytes: f.app_bytes(),
@@ -272,6 +279,11 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             segment: "",
             start_s: u.start.as_secs_f64(),
             end_s: if done { end.as_secs_f64() } else { f64::NAN },
+            fct_s: if done {
+                end.saturating_sub(u.start).as_secs_f64()
+            } else {
+                f64::NAN
+            },
             app_bytes: u.sent_bytes,
             delivered: u.rx.bytes,
             received: u.rx.bytes,
@@ -333,7 +345,7 @@ fn flows_table(r: &[FlowRow]) -> Table {
     flows.push("segment", strs(r.iter().map(|x| x.segment)));
     flows.push("start_s", f64s(r.iter().map(|x| x.start_s)));
     flows.push("end_s", f64s(r.iter().map(|x| x.end_s)));
-    flows.push("fct_s", f64s(r.iter().map(|x| x.end_s - x.start_s)));
+    flows.push("fct_s", f64s(r.iter().map(|x| x.fct_s)));
     flows.push("app_bytes", u64s(r.iter().map(|x| x.app_bytes)));
     flows.push("delivered_bytes", u64s(r.iter().map(|x| x.delivered)));
     flows.push("goodput_bps", f64s(r.iter().map(|x| x.goodput_bps)));
