@@ -650,7 +650,9 @@ def reproduce(
             # the figure that tallied each claim: a claim is counted once per run
             tallied_by: Dict[str, str] = {}
             # A quick run's figures say so in their titles, wherever they are shown.
-            note = "quick run: fewer points than the paper's" if quick else ""
+            # our own study has no paper: its quick run is short of its full run
+            whose = "the full run's" if p.own_study else "the paper's"
+            note = f"quick run: fewer points than {whose}" if quick else ""
             for fig in figs:
                 sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
                 sub.attrs["quick"] = quick

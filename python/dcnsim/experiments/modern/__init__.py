@@ -66,7 +66,7 @@ PAPER = Paper(
                stem="sync_reads"),
         Figure("partition_aggregate", "FaST's partition/aggregate: query completion time vs workers", pa_points,
                pa_analyze, stem="partition_aggregate"),
-        Figure("outcast", "TCPRand's outcast fat-tree: the 1-hop flow's throughput vs the 6-hop flows'",
+        Figure("outcast", "TCPRand's outcast fat-tree: the 2-hop flow's throughput vs the 6-hop flows'",
                oc_points, oc_analyze, stem="outcast"),
     ],
     settings=[

@@ -9,7 +9,7 @@ tables; per workload, a table, a plot and a text computed from the data.
   (n workers answer 10 KB each, fresh connections per query): query
   completion time vs n = 10 … 100.
 * ``outcast``: TCPRand's outcast fat-tree (k = 4, 1 Gbps, 15 long flows into
-  host 0, Qmax-packet ports): the 1-hop flow's throughput beside the 6-hop
+  host 0, Qmax-packet ports): the 2-hop flow's throughput beside the 6-hop
   flows'.
 """
 
@@ -237,24 +237,34 @@ def _style(scheme: str) -> str:
 
 
 def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, title: str, path: Path,
-          logy: bool = False) -> List[Path]:
+          logy: bool = False, log2x: bool = False) -> List[Path]:
     from ...plots import new_figure, save
 
-    fig, axes = new_figure(ncols=len(cols), figsize=(5.2 * len(cols), 3.8))
+    fig, axes = new_figure(ncols=len(cols), figsize=(5.2 * len(cols) + 1.6, 3.8))
     axes = np.atleast_1d(axes)
     for ax, (col, ylabel) in zip(axes, cols):
         for i, scheme in enumerate(SCHEME_NAMES):
             g = table[table["scheme"] == scheme]
             if not len(g):
                 continue
-            ax.plot(g[x], g[col], marker="os^vDP*Xh"[i % 9], ms=4, color=f"C{i % 10}", ls=_style(scheme),
-                    label=scheme)
+            # hollow markers, each scheme's smaller than the one before: where
+            # schemes give the same value (NewReno and TCPRand at small n)
+            # every marker stays visible around the ones drawn over it
+            ax.plot(g[x], g[col], marker="os^vDP*Xh"[i % 9], ms=9 - 0.6 * i, mfc="none", mew=1.1,
+                    color=f"C{i % 10}", ls=_style(scheme), label=scheme)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if logy:
             ax.set_yscale("log")
+        if log2x:
+            # fan-ins double: a linear axis put n = 1, 2, 4 in a twentieth of its width
+            xs = sorted(table[x].unique())
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])
+            ax.minorticks_off()
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    # beside the panels: inside, the legend covered points (NDP at n = 64)
+    axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     fig.suptitle(f"{title} (dcnsim's own study)", fontsize=10)
     return save(fig, path)
 
@@ -318,7 +328,7 @@ def oc_text(table: Any) -> List[str]:
     for q, g in table.groupby("qmax", sort=False):
         g = g.set_index("scheme")
         out = [s for s in g.index if g.loc[s, "f1_share"] < 1]
-        notes.append(f"Qmax = {int(q)} packets: the 1-hop flow F1 gets "
+        notes.append(f"Qmax = {int(q)} packets: the 2-hop flow F1 gets "
                      + ", ".join(f"{s} {_share(g.loc[s, 'f1_share'], g.loc[s, 'F4:15_mbps'])}" for s in g.index)
                      + " the mean 6-hop flow's throughput; outcast (below 1×): " + _names(out)
                      + f". Most even (Jain's index): {g['jain'].idxmax()} ({g['jain'].max():.3f}), least: "
@@ -330,7 +340,7 @@ def ku_analyze(summary: Any, out_dir: Path) -> FigureResult:
     table = _frame(summary, "n", ku_metrics)
     figs = _plot(table, "n", [("goodput_mbps", "block goodput (Mbps)"), ("timeouts", "RTOs per block")],
                  "servers n", "synchronized reads (Kulkarni's star): 1 Gbps, 32-packet port, 256 KB SRU",
-                 Path(out_dir) / "sync_reads.png")
+                 Path(out_dir) / "sync_reads.png", log2x=True)
     return FigureResult(table, figs, _rows(table, "n", "n", "goodput_mbps", "block goodput", "Mbps", "block"),
                         ku_text(table))
 
