@@ -1030,7 +1030,10 @@ def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective"
     conf = pd.DataFrame(rows)
     atomic_write(out_dir / "confirm.csv", lambda fh: conf.to_csv(fh, index=False, lineterminator="\n"))
     atomic_write(out_dir / "best.json", lambda fh: fh.write(json.dumps(_clean(best), indent=2) + "\n"))
-    figures = _plot(table, ps, obj, conf, out_dir) if plots and len(table) else []
+    # the scenario and the seeds in each figure's title: the worked examples'
+    # plots (one per fan-in) could not be told apart by "maximize block_goodput"
+    what = f"{search.runner.base.get('name', 'scenario')}, seeds {','.join(map(str, seeds))}"
+    figures = _plot(table, ps, obj, conf, out_dir, what) if plots and len(table) else []
     return TuneResult(table, conf, best, figures, out_dir, computed)
 
 
@@ -1179,7 +1182,7 @@ def _log_axis(ax, integer: bool) -> None:
         ax.xaxis.set_major_formatter(ScalarFormatter())
 
 
-def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[Path]:
+def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path, what: str = "") -> List[Path]:
     from .plots import new_figure, save
 
     ok = table[table["state"] == "complete"]
@@ -1231,7 +1234,7 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path) -> List[P
         ax.set_xlabel(f"{p.path} ({_axis_unit(p)})")
         ax.set_ylabel(f"{obj.name} ({unit})\nmean ± 95 % CI over seeds" if unit
                       else f"{obj.name}\n(mean ± 95 % CI over seeds)")
-        ax.set_title(f"{obj.direction} {obj.name}", fontsize=10)
+        ax.set_title(f"{obj.direction} {obj.name}" + (f" ({what})" if what else ""), fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", p.path)
