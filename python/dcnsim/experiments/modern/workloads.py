@@ -371,10 +371,18 @@ def _plot_groups(long: Any, path: Path) -> List[Path]:
     w = 0.8 / len(GROUPS)
     for ax, q in zip(axes, qs):
         sub = long[long["qmax"] == q]
+        top = float(sub["mbps"].max()) if len(sub) else 1.0
         schemes = [s for s in SCHEME_NAMES if s in set(sub["scheme"])]
         for j, (gname, _) in enumerate(GROUPS):
             vals = [float(sub[(sub["scheme"] == s) & (sub["group"] == f"{gname}_mbps")]["mbps"].iloc[0]) for s in schemes]
-            ax.bar(np.arange(len(schemes)) + (j - 1) * w, vals, w, color=f"C{j}", label=f"{gname} ({(2, 4, 6)[j]} hops)")
+            xs = np.arange(len(schemes)) + (j - 1) * w
+            ax.bar(xs, vals, w, color=f"C{j}", label=f"{gname} ({(2, 4, 6)[j]} hops)")
+            # a bar under 1 % of the axis reads as no bar at all: a starved
+            # group (BBR's 6-hop flows at 0.008 Mbps) gets its value written
+            for x, v in zip(xs, vals):
+                if 0 <= v < 0.01 * top:
+                    ax.text(x, 0.01 * top, f"{v:.2g}", rotation=90, ha="center", va="bottom", fontsize=6,
+                            color=f"C{j}")
         ax.set_xticks(np.arange(len(schemes)))
         ax.set_xticklabels(schemes, rotation=30, fontsize=8)
         ax.set_ylabel("mean per-flow throughput (Mbps)")
