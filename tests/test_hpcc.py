@@ -12,6 +12,7 @@ removal, which the scenario parser refuses)."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import dcnsim
@@ -153,7 +154,8 @@ def test_two_flows_share_fairly_when_the_window_holds_enough_packets():
 def test_a_window_of_few_packets_is_warned_of():
     """9 packets in W_init: seen locked at 7.7 and 1.1 Gbps (docs/hpcc.md);
     the run says why it may be, naming the transport."""
-    with pytest.warns(dcnsim.DcnsimWarning, match=r"holds 9\.0 packets of mss.*lock at unequal shares"):
+    want = re.escape(f"holds {w_init_pkts(2e-6):.1f} packets of mss")
+    with pytest.warns(dcnsim.DcnsimWarning, match=want + ".*lock at unequal shares"):
         r = dcnsim.run(star_pair("2us", stop=0.002))
     assert r.summary["hpcc_window_min_pkts"] == pytest.approx(w_init_pkts(2e-6), rel=1e-3)
     assert [p.path for p in r.outcome_warnings()] == ["tcp.transport"]

@@ -112,6 +112,21 @@ def merge_extra(builder: str, out: Dict[str, Any], extra: Optional[Mapping]) -> 
 # loading
 
 
+def _failing_line(text: str, message: str, pattern: str = r"at line (\d+), column \d+"):
+    """(the line a TOML error's message names, the ``[table]`` it lies in
+    or None), or None when the message names no line of ``text``."""
+    import re
+
+    at = re.search(pattern, message)
+    lines = text.splitlines()
+    if not at or not 1 <= int(at.group(1)) <= len(lines):
+        return None
+    n = int(at.group(1))
+    table = next((t.group(1) for t in (re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", ln) for ln in reversed(lines[:n - 1]))
+                  if t), None)
+    return lines[n - 1], table
+
+
 def _unquoted_unit_hint(text: str, message: str) -> str:
     """What a TOML syntax error most often means in a scenario: a value with
     a unit left unquoted (``rate = 10Gbps``), which TOML reads as a number
@@ -119,20 +134,13 @@ def _unquoted_unit_hint(text: str, message: str) -> str:
     empty when the failing line is not of that shape."""
     import re
 
-    at = re.search(r"at line (\d+), column \d+", message)
-    if not at:
-        return ""
-    lines = text.splitlines()
-    n = int(at.group(1))
-    if not 1 <= n <= len(lines):
-        return ""
-    m = re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=\s*([-+]?\d[\d_.eE+-]*\s*[A-Za-z%/][^#]*?)\s*(#.*)?$", lines[n - 1])
+    found = _failing_line(text, message)
+    m = found and re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=\s*([-+]?\d[\d_.eE+-]*\s*[A-Za-z%/][^#]*?)\s*(#.*)?$",
+                           found[0])
     if not m:
         return ""
     key, value = m.group(1), m.group(2)
-    table = next((t.group(1) for t in (re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", ln) for ln in reversed(lines[:n - 1]))
-                  if t), None)
-    where = f" (in [{table}])" if table else ""
+    where = f" (in [{found[1]}])" if found[1] else ""
     return f"; a value with a unit is a string in TOML: {key} = \"{value}\"{where}"
 
 
@@ -141,17 +149,11 @@ def _duplicate_key_hint(text: str, message: str) -> str:
     given twice, naming neither: name the key from line N, and its table."""
     import re
 
-    at = re.search(r"Cannot overwrite a value \(at line (\d+), column \d+", message)
-    lines = text.splitlines()
-    if not at or not 1 <= int(at.group(1)) <= len(lines):
-        return ""
-    n = int(at.group(1))
-    m = re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=", lines[n - 1])
+    found = _failing_line(text, message, r"Cannot overwrite a value \(at line (\d+), column \d+")
+    m = found and re.match(r"\s*([A-Za-z0-9_.\"'-]+)\s*=", found[0])
     if not m:
         return ""
-    table = next((t.group(1) for t in (re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", ln) for ln in reversed(lines[:n - 1]))
-                  if t), None)
-    where = f" in [{table}]" if table else ""
+    where = f" in [{found[1]}]" if found[1] else ""
     return f"; the key {m.group(1)!r} is given twice{where} (a table may name a key once)"
 
 

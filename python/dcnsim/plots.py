@@ -435,13 +435,7 @@ def line_plot(
         for yv, lab in hlines:
             ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
         if log2x:
-            ax.set_xscale("log", base=2)
-            xs = sorted(set(float(v) for v in data[x]))
-            ax.xaxis.set_major_locator(FixedLocator(xs))
-            ax.xaxis.set_minor_locator(NullLocator())
-            fmt = ScalarFormatter()
-            fmt.set_scientific(False)
-            ax.xaxis.set_major_formatter(fmt)
+            log2_x(ax, data[x])
         if logy:
             ax.set_yscale("log")
             _readable_log_y(ax)
@@ -541,6 +535,17 @@ def _readable_log_y(ax: Any) -> None:
     ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if few else (1.0,)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
     ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def log2_x(ax: Any, xs: Any) -> None:
+    """A log₂ x axis ticked at the values ``xs`` takes, written as plain
+    numbers (16, not 2⁴), with no minor ticks."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(sorted(set(float(v) for v in xs))))
+    ax.xaxis.set_minor_locator(NullLocator())
+    fmt = ScalarFormatter()
+    fmt.set_scientific(False)
+    ax.xaxis.set_major_formatter(fmt)
 
 
 def _say_hidden_series(ax: Any, drawn: Mapping[Any, Any]) -> None:

@@ -905,9 +905,10 @@ def _warn_seed_blind(pts: Sequence[Point], records: Sequence[Optional[Dict[str, 
         n = len(next(iter(runs.values())))
         warnings.warn(DcnsimWarning("--seeds", f"the {n} seeds gave the same results at every setting: nothing in "
                                     "this scenario draws from the seed (no ECMP choice, Poisson arrival, TCPRand "
-                                    "size, jitter, or tie of equal-time events that matters), so their spread is zero by construction; `host_jitter` or an "
-                                    "app's `start_jitter` adds timing noise the seed draws (docs/model.md, \"What a "
-                                    "seed changes\")"), stacklevel=caller_stacklevel())
+                                    "size, jitter, or tie of equal-time events that matters), so their spread is "
+                                    "zero by construction; `host_jitter` or an app's `start_jitter` adds timing "
+                                    "noise the seed draws (docs/model.md, \"What a seed changes\")"),
+                      stacklevel=caller_stacklevel())
 
 
 def _cluster_point(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes], str]:

@@ -550,10 +550,14 @@ class _Search:
             return None, f"objective {self.obj.name} is not a number on some seed"
         stalled = _unfinished(runs)
         if stalled:
-            return None, (f"apps unfinished at stop on seed{'s' if len(stalled) > 1 else ''} "
-                          f"{', '.join(map(str, stalled))}: their unfinished rounds and flows are in no statistic, "
-                          f"so {self.obj.name} would favour the stall; a longer stop, or a range without it")
+            return None, (f"apps unfinished at stop on {_seeds_text(stalled)}: their unfinished rounds and flows "
+                          f"are in no statistic, so {self.obj.name} would favour the stall; a longer stop, or a "
+                          "range without it")
         return mean, ""
+
+
+def _seeds_text(seeds: Sequence[int]) -> str:
+    return f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
 
 
 def _unfinished(runs: Sequence[Tuple[int, Dict[str, Any], Path]]) -> List[int]:
@@ -810,8 +814,7 @@ def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
         stalled = _unfinished(runs)
         if stalled:
             # the comparison is still made, with the reason it may mislead
-            warnings.warn(DcnsimWarning(name, f"apps unfinished at stop on confirmation seed"
-                                              f"{'s' if len(stalled) > 1 else ''} {', '.join(map(str, stalled))}: "
+            warnings.warn(DcnsimWarning(name, f"apps unfinished at stop on confirmation {_seeds_text(stalled)}: "
                                               f"its {s.obj.name} leaves out their unfinished rounds and flows"),
                           stacklevel=caller_stacklevel())
         got[name] = vals

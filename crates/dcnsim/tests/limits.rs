@@ -192,7 +192,7 @@ fn a_small_events_limit_reads_in_seconds_not_zero_hours() {
 
 #[test]
 fn a_size_beyond_what_stop_leaves_room_for_costs_what_stop_does() {
-    // 1,000 TB on a 1 Gbps link in 1 µs: at most a window goes out, so
+    // 1,000 TB on a 10 Gbps link in 1 µs: at most a window goes out, so
     // the run is tiny and runs.
     let mut d = doc(
         star(3),

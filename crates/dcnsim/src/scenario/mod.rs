@@ -629,37 +629,26 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out
 }
 
-/// Links so slow to cross that no packet arrives by `stop`: every packet
-/// crosses two host links (and a switch between them, if any), so the
-/// shortest host link's delay twice, plus `switch_delay`, is the least a
-/// delivery takes. Usually a unit slip (`50s` for `50us`).
+/// Links so slow to cross that no packet arrives by `stop`
+/// ([`crate::stats::limits::least_one_way`] is the least a delivery
+/// takes). Usually a unit slip (`50s` for `50us`).
 fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
-    let nodes = &cfg.topology.nodes;
-    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
-    // through a switch: two host links and the switch's delay; a link
-    // joining two hosts (a custom topology's) is one
-    let shortest = host_links(cfg)
-        .filter(|l| !(host(l.a) && host(l.b)))
-        .map(|l| l.delay)
-        .min();
-    let switched =
-        shortest.map(|d| SimTime(d.0.saturating_mul(2).saturating_add(cfg.switch_delay.0)));
-    let direct = host_links(cfg)
-        .filter(|l| host(l.a) && host(l.b))
-        .map(|l| l.delay)
-        .min();
-    let least = switched.into_iter().chain(direct).min()?;
+    let least = crate::stats::limits::least_one_way(cfg)?;
     if !(cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop) {
         return None;
     }
-    let how = if direct == Some(least) {
+    let nodes = &cfg.topology.nodes;
+    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
+    let direct = host_links(cfg).any(|l| host(l.a) && host(l.b) && l.delay == least);
+    let how = if direct {
         "the shortest path is a link joining two hosts".to_string()
     } else {
+        let sd = cfg.switch_delay;
         format!(
             "a packet crosses two host links (the shortest with a delay of {}) and a switch{}",
-            shortest.unwrap_or(least),
-            if cfg.switch_delay > SimTime::ZERO {
-                format!(" (`switch_delay` {})", cfg.switch_delay)
+            SimTime((least.0 - sd.0) / 2),
+            if sd > SimTime::ZERO {
+                format!(" (`switch_delay` {sd})")
             } else {
                 String::new()
             }

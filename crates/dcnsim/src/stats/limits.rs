@@ -990,8 +990,9 @@ fn tables_bytes(c: &Config, fabric: &Fabric) -> (u64, String) {
 }
 
 /// The least time any packet takes from host to host: the delay of a link
-/// joining two hosts, or twice the shortest host link's (a host link, a
-/// switch, a host link). `None` without a host link.
+/// joining two hosts, or twice the shortest host link's and a switch's
+/// `switch_delay` (a host link, a switch, a host link). `None` without a
+/// host link.
 pub fn least_one_way(c: &Config) -> Option<SimTime> {
     let nodes = &c.topology.nodes;
     let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
@@ -1000,7 +1001,9 @@ pub fn least_one_way(c: &Config) -> Option<SimTime> {
         .iter()
         .filter_map(|l| match (host(l.a), host(l.b)) {
             (true, true) => Some(l.delay),
-            (true, false) | (false, true) => Some(SimTime(l.delay.0.saturating_mul(2))),
+            (true, false) | (false, true) => Some(SimTime(
+                l.delay.0.saturating_mul(2).saturating_add(c.switch_delay.0),
+            )),
             _ => None,
         })
         .min()

@@ -64,13 +64,6 @@ pub struct HpccState {
     pub unsent_go_backs: u64,
 }
 
-impl HpccState {
-    /// W_init (line rate × T) in bytes: the most this flow's window holds.
-    pub fn w_init(&self) -> f64 {
-        self.w_init
-    }
-}
-
 impl TcpFlow {
     /// Whether this flow runs HPCC.
     #[inline]
@@ -352,6 +345,11 @@ impl TcpFlow {
 }
 
 impl HpccState {
+    /// W_init (line rate × T) in bytes: the most this flow's window holds.
+    pub fn w_init(&self) -> f64 {
+        self.w_init
+    }
+
     /// Algorithm 1's MeasureInflight: U from this ACK's records and the
     /// last ACK's. `None` when the path's records do not match the last
     /// ones (the first ACK, or a changed path): nothing to compare yet.

@@ -238,7 +238,7 @@ def _style(scheme: str) -> str:
 
 def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, title: str, path: Path,
           logy: bool = False, log2x: bool = False) -> List[Path]:
-    from ...plots import new_figure, save
+    from ...plots import log2_x, new_figure, save
 
     fig, axes = new_figure(ncols=len(cols), figsize=(5.2 * len(cols) + 1.6, 3.8))
     axes = np.atleast_1d(axes)
@@ -258,10 +258,7 @@ def _plot(table: Any, x: str, cols: Sequence[Tuple[str, str]], xlabel: str, titl
             ax.set_yscale("log")
         if log2x:
             # fan-ins double: a linear axis put n = 1, 2, 4 in a twentieth of its width
-            xs = sorted(table[x].unique())
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(xs, [f"{v:g}" for v in xs])
-            ax.minorticks_off()
+            log2_x(ax, table[x])
         ax.grid(alpha=0.3)
     # beside the panels: inside, the legend covered points (NDP at n = 64)
     axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
