@@ -178,10 +178,10 @@ def test_another_study_in_the_same_directory_is_refused(tmp_path):
     ("topology.buffer=10KB:100KB", "a size range takes plain bytes"),
     ("topology.rate=1Gbps:10Gbps", "a rate is a choice (topology.rate=choice:1Gbps,10Gbps)"),
 ])
-def test_bad_param_names_the_flag(spec, words):
+def test_bad_param_names_the_argument(spec, words):
     with pytest.raises(TuneError) as e:
         parse_param(spec)
-    assert str(e.value).startswith(f"--param {spec!r}") and words in str(e.value)
+    assert str(e.value).startswith(f"params {spec!r}") and words in str(e.value)
 
 
 def test_param_forms():
@@ -195,7 +195,7 @@ def test_param_forms():
     assert parse_param("topology.ecn_k=2PKT:60pkts") == k  # as a scenario reads them
     assert parse_param("tcp.tcprand_preset=choice:default,aggressive").choices == ("default", "aggressive")
     assert parse_constraint("goodput >= 0.95*baseline").relative
-    with pytest.raises(TuneError, match="^--constraint"):
+    with pytest.raises(TuneError, match="^constraint"):
         parse_constraint("goodput > 3")
 
 
@@ -204,14 +204,14 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
     with pytest.raises(TuneError, match=r"param tcp.mss=0: tcp.mss"):
         tune(one_flow(), {"tcp.mss": "int:0:1000"}, "goodput", trials=1, out=tmp_path / "x", progress=False)
     assert not (tmp_path / "x" / "runs").exists()
-    with pytest.raises(TuneError, match="^--objective: 'drops' is not one of"):
+    with pytest.raises(TuneError, match="^objective: 'drops' is not one of"):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "drops", trials=1, out=tmp_path / "y", progress=False)
     # a metric no run reports (a typo): named, with the closest, before any
     # run or study (every trial used to run and fail "not a number")
-    with pytest.raises(TuneError, match=r"^--objective: 'goodput_bp' is not a metric .*did you mean 'goodput_bps'"):
+    with pytest.raises(TuneError, match=r"^objective: 'goodput_bp' is not a metric .*did you mean 'goodput_bps'"):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput_bp", direction="maximize", trials=1,
              out=tmp_path / "z", progress=False)
-    with pytest.raises(TuneError, match=r"^--constraint: 'nosuch' is not a metric"):
+    with pytest.raises(TuneError, match=r"^constraint: 'nosuch' is not a metric"):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput", constraint="nosuch<=3", trials=1,
              out=tmp_path / "w", progress=False)
     assert not (tmp_path / "z").exists() and not (tmp_path / "w").exists()
@@ -231,7 +231,7 @@ def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
             tune(one_flow(), {"tcp.mss": "int:500:1000"}, "goodput", out=tmp_path / "v", **ok, **kw)
         assert not (tmp_path / "v").exists(), kw
     # a summary key that is not a number is no objective (every trial failed "not a number")
-    with pytest.raises(TuneError, match=r"^--objective: 'core_build' is not a metric"):
+    with pytest.raises(TuneError, match=r"^objective: 'core_build' is not a metric"):
         tune(one_flow(), {"tcp.mss": "int:500:1000"}, "core_build", direction="maximize", out=tmp_path / "v", **ok)
 
 
@@ -314,7 +314,7 @@ def test_cli_bad_param_exits_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["tune", str(f), "--param", "tcp.rwnd=9:1", "--out", str(tmp_path / "o")])
     assert e.value.code == 2
-    assert "--param 'tcp.rwnd=9:1'" in capsys.readouterr().err
+    assert "argument --param: 'tcp.rwnd=9:1': low bound" in capsys.readouterr().err
 
 
 @needs_optuna
@@ -562,7 +562,7 @@ def test_a_metric_the_scenario_cannot_make_fails_before_any_trial(tmp_path, caps
     err = capsys.readouterr().err
     assert rc == 2 and "--objective: qct_p99 needs queries, which only a partition_aggregate app makes" in err, err
     assert "the scenario's apps are bulk" in err and not (tmp_path / "o" / "trials.csv").exists()
-    with pytest.raises(TuneError, match="--constraint: block_goodput_bps needs blocks"):
+    with pytest.raises(TuneError, match="^constraint: block_goodput_bps needs blocks"):
         tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "goodput", constraint="block_goodput_bps>=1e8",
              out=tmp_path / "p", progress=False)
 
@@ -708,7 +708,7 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     for text, words in [("goodput>=900ms", "expected a rate"), ("qct_p99<=10Mbps", "expected a time"),
                         ("timeouts<=10ms", "timeouts has no unit"),
                         ("goodput>=0.9Mbps*baseline", "a relative bound is a plain factor")]:
-        with pytest.raises(TuneError, match=f"^--constraint {re.escape(repr(text))}: .*{words}"):
+        with pytest.raises(TuneError, match=f"^constraint {re.escape(repr(text))}: .*{words}"):
             parse_constraint(text)
     with pytest.raises(TuneError, match=r"did you mean 'block_goodput'\?"):
         dcnsim.tuning.objective_named("block_goodput_bp")
@@ -730,7 +730,7 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     for meant in ("goodput>=9e8", "goodput>=900Mbps", "goodput>=0.5*baseline", "timeouts<=3", "qct_p99<=0.01"):
         assert warnings_of(meant) == [], meant
     (msg,) = warnings_of("goodput>=900")
-    assert msg.startswith("--constraint: goodput >= 900 is 900 bit/s") and "goodput>=900Mbps" in msg
+    assert msg.startswith("constraint: goodput >= 900 is 900 bit/s") and "goodput>=900Mbps" in msg
     # a factor whose `*baseline` was left out is offered as that first, not as Mbps alone
     (msg,) = warnings_of("goodput>=0.95")
     assert "did you mean goodput>=0.95*baseline or goodput>=0.95Mbps?" in msg, msg
@@ -738,7 +738,7 @@ def test_a_constraints_bound_may_carry_its_unit_and_a_bare_rate_too_small_is_war
     # a bare time bound is seconds, though tune prints times in ms: 10 reads
     # as 10 s, which a user reading the tables meant as 10 ms
     (msg,) = warnings_of("qct_p99<=10")
-    assert msg.startswith("--constraint: qct_p99 <= 10 is 10 s") and "qct_p99<=10ms" in msg, msg
+    assert msg.startswith("constraint: qct_p99 <= 10 is 10 s") and "qct_p99<=10ms" in msg, msg
     assert warnings_of("qct_p99<=2s") == [] and warnings_of("qct_p99<=10ms") == []
     assert not (tmp_path / "o").exists()
 
@@ -774,7 +774,7 @@ def test_a_named_objective_turned_the_other_way_is_said(tmp_path):
                  out=tmp_path / "v", progress=False, jobs=0)  # refused right after the objective is read
         return [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
 
-    assert said("maximize") == ["--objective: timeouts is minimized as a named objective; --maximize searches for "
+    assert said("maximize") == ["objective: timeouts is minimized as a named objective; direction='maximize' searches for "
                                 "its largest value instead"]
     assert said("minimize") == [] and said(None) == []
 
@@ -801,3 +801,43 @@ def test_a_trial_that_leaves_apps_unfinished_is_never_the_best(tmp_path):
     assert len(stalled) and (stalled["state"] == "fail").all()
     assert stalled["error"].str.contains("apps unfinished at stop on seed 5").all()
     assert r.best["params"] == {"tcp.rto_min": "1ms"}
+
+
+@needs_optuna
+def test_python_callers_read_argument_names_and_the_command_its_flags(tmp_path, capsys):
+    """`dcnsim.tune(..., objective="drops")` said "--objective: ... say
+    --minimize or --maximize" to a Python caller who typed neither (the
+    left-alone list of the eighteenth session). The library names its own
+    arguments; `dcnsim tune` names the flags, in errors and in warnings."""
+    import warnings
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    with pytest.raises(TuneError) as e:
+        tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "drops", out=tmp_path / "a", progress=False)
+    assert str(e.value).startswith("objective: 'drops'") and "give direction='minimize' or 'maximize'" in str(e.value)
+    assert "--" not in str(e.value)
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "drops", "--out",
+               str(tmp_path / "b"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("tune: --objective: 'drops'") and "say --minimize or --maximize" in err, err
+
+    with pytest.raises(TuneError) as e:
+        tune(one_flow("5ms"), ["tcp.rwnd=9:1"], "goodput", out=tmp_path / "c", progress=False)
+    assert str(e.value).startswith("params 'tcp.rwnd=9:1': low bound")
+
+    # a warning about an argument: `constraint` from Python, `--constraint` from the command
+    with warnings.catch_warnings(record=True) as w, pytest.raises(TuneError, match="^jobs"):
+        warnings.simplefilter("always")
+        tune(one_flow("5ms"), {"tcp.rwnd": (2_000, 60_000)}, "timeouts", direction="maximize",
+             constraint="goodput>=900", out=tmp_path / "d", progress=False, jobs=0)
+    said = [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+    assert [m.split(":")[0] for m in said] == ["objective", "constraint"], said
+    assert "direction='maximize' searches" in said[0]
+    rc = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", "--objective", "timeouts", "--maximize",
+               "--constraint", "goodput>=900", "--baseline", "tcp.no_such_key=1", "--out", str(tmp_path / "e"),
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert "warning: --objective: timeouts is minimized as a named objective; --maximize searches" in err, err
+    assert "warning: --constraint: goodput >= 900 is 900 bit/s" in err, err

@@ -84,9 +84,9 @@ class Param:
     unit: str = ""
 
     def __post_init__(self) -> None:
-        where = f"param {self.path!r}"
+        where = f"params {self.path!r}"
         if not self.path or self.path.startswith(".") or self.path.endswith("."):
-            raise TuneError(f"param: bad scenario path {self.path!r}")
+            raise TuneError(f"params: bad scenario path {self.path!r}")
         if self.kind not in ("float", "int", "choice"):
             raise TuneError(f"{where}: kind must be float, int or choice, got {self.kind!r}")
         if self.kind == "choice":
@@ -157,7 +157,7 @@ def parse_param(spec: str) -> Param:
     """``PATH=LOW:HIGH`` (float), ``PATH=int:LOW:HIGH``, ``PATH=log:LOW:HIGH``,
     ``PATH=int,log:LOW:HIGH`` or ``PATH=choice:A,B,C``. Bounds may be
     times (``tcp.rto_min=log:1ms:200ms``) or packets (``topology.ecn_k=2pkt:60pkt``)."""
-    flag = f"--param {spec!r}"
+    flag = f"params {spec!r}"
     if "=" not in spec:
         raise TuneError(f"{flag}: expected PATH=LOW:HIGH, PATH=int:LOW:HIGH, PATH=log:LOW:HIGH "
                         "or PATH=choice:A,B,...")
@@ -250,7 +250,7 @@ OBJECTIVES: Dict[str, Tuple[Evaluator, str, str]] = {
 }
 
 
-def objective_named(name: str, direction: Optional[str] = None, flag: str = "--objective") -> Objective:
+def objective_named(name: str, direction: Optional[str] = None, flag: str = "objective") -> Objective:
     """A named objective (:data:`OBJECTIVES`), or any key of a run's summary
     record (``qct_p50_s``, ``drops``, …), which then needs ``direction``."""
     if name in OBJECTIVES:
@@ -264,7 +264,7 @@ def objective_named(name: str, direction: Optional[str] = None, flag: str = "--o
         close = difflib.get_close_matches(name, list(OBJECTIVES), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise TuneError(f"{flag}: {name!r} is not one of {', '.join(OBJECTIVES)}{hint}; for another summary "
-                        "metric say --minimize or --maximize")
+                        "metric give direction='minimize' or 'maximize'")
     return Objective(name, direction, _metric(name))
 
 
@@ -288,7 +288,7 @@ def parse_constraint(text: str) -> Constraint:
     """``goodput>=0.95*baseline``, ``timeouts<=10``; an absolute bound of a
     rate or a time may carry its unit (``goodput>=900Mbps``,
     ``qct_p99<=10ms``), a bare number is in SI units (bit/s, s)."""
-    flag = f"--constraint {text!r}"
+    flag = f"constraint {text!r}"
     # a unit may stand apart from its number (``900 Mbps``), as in a scenario
     m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=)\s*([^*\s]+(?:\s+[A-Za-z/%]+)?)\s*(\*\s*baseline)?\s*$",
                  text)
@@ -342,7 +342,7 @@ def _check_bound_unit(cons: Constraint) -> None:
     or a bare time bound too large to be meant in seconds."""
     unit = display_unit(cons.metric)[1]
     if not cons.relative and not cons.unit_given and unit == "ms" and abs(cons.bound) >= _LARGE_TIME_BOUND:
-        warnings.warn(DcnsimWarning("--constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} s (a bare "
+        warnings.warn(DcnsimWarning("constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} s (a bare "
                                     f"bound is in SI units, though tune prints {cons.metric} in ms); did you mean "
                                     f"{cons.metric}{cons.op}{cons.bound:g}ms? (write {cons.bound:g}s to keep seconds)"),
                       stacklevel=caller_stacklevel())
@@ -354,7 +354,7 @@ def _check_bound_unit(cons: Constraint) -> None:
     if 0 < cons.bound <= _FACTOR_BOUND:
         # `goodput>=0.95` is more likely a relative bound without its baseline
         meant = f"{cons.metric}{cons.op}{cons.bound:g}*baseline or {meant}"
-    warnings.warn(DcnsimWarning("--constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} bit/s (a bare "
+    warnings.warn(DcnsimWarning("constraint", f"{cons.metric} {cons.op} {cons.bound:g} is {cons.bound:g} bit/s (a bare "
                                 f"bound is in SI units), which every run of a data-center network meets or misses "
                                 f"alike; did you mean {meant}?"),
                   stacklevel=caller_stacklevel())
@@ -447,16 +447,16 @@ def _as_params(params: Any) -> List[Param]:
                 kind = "int" if all(isinstance(x, int) and not isinstance(x, bool) for x in spec) else "float"
                 out.append(Param(path, kind, float(spec[0]), float(spec[1])))
             else:
-                raise TuneError(f"param {path!r}: give (low, high), a Param, or a range string like 'log:1e-4:0.1'")
+                raise TuneError(f"params {path!r}: give (low, high), a Param, or a range string like 'log:1e-4:0.1'")
     else:
         for p in params:
             out.append(p if isinstance(p, Param) else parse_param(str(p)))
     if not out:
-        raise TuneError("param: give at least one parameter to tune")
+        raise TuneError("params: give at least one parameter to tune")
     paths = [p.path for p in out]
     dup = sorted({p for p in paths if paths.count(p) > 1})
     if dup:
-        raise TuneError(f"param: {', '.join(dup)} given more than once")
+        raise TuneError(f"params: {', '.join(dup)} given more than once")
     return out
 
 
@@ -488,13 +488,13 @@ def _open_study(out: Path, spec: str, direction: str):
         study = optuna.create_study(study_name=STUDY, storage=storage, direction=sd, load_if_exists=True)
     except ValueError as e:  # json's JSONDecodeError is one, as is Optuna's "Invalid log format"
         raise TuneError(f"out: {journal} cannot be read as Optuna's journal of a study ({e}): move it away to start "
-                        f"the study afresh (the runs cached in {out / 'runs'} are reused), or use another --out") from None
+                        f"the study afresh (the runs cached in {out / 'runs'} are reused), or use another out directory") from None
     old = study.user_attrs.get("spec")
     if old is None:
         study.set_user_attr("spec", spec)
     elif old != spec:
         raise TuneError(f"out: {out} holds a study of another scenario, range, objective, seed list or "
-                        "sampler; use another --out (or delete that directory) to start afresh")
+                        "sampler; use another out directory (or delete that one) to start afresh")
     return study
 
 
@@ -507,7 +507,7 @@ def _sampler(kind: str, seed: int):
             return optuna.samplers.RandomSampler(seed=seed)
         if kind == "tpe":
             return optuna.samplers.TPESampler(seed=seed, n_startup_trials=8, multivariate=True)
-    raise TuneError(f"--sampler: expected tpe or random, got {kind!r}")
+    raise TuneError(f"sampler: expected tpe or random, got {kind!r}")
 
 
 @dataclass
@@ -708,7 +708,7 @@ def _constraint_bound(runner: _Runner, cons: Optional[Constraint],
     if cons.relative:
         ref_v = _ci95(_values(runner.run(baseline, tag="baseline"), cons_ev))[0]
         if not math.isfinite(ref_v):
-            raise TuneError(f"--constraint: the baseline's {cons.metric} is not a number")
+            raise TuneError(f"constraint: the baseline's {cons.metric} is not a number")
         bound = cons.bound * ref_v
     return cons_ev, bound
 
@@ -896,7 +896,7 @@ def tune(
     natural = OBJECTIVES[objective][1] if isinstance(objective, str) and objective in OBJECTIVES else None
     if natural is not None and direction is not None and direction != natural:
         # allowed (a study of what makes it worst), but never silently
-        warnings.warn(DcnsimWarning("--objective", f"{objective} is {natural}d as a named objective; --{direction} "
+        warnings.warn(DcnsimWarning("objective", f"{objective} is {natural}d as a named objective; direction={direction!r} "
                                     f"searches for its {'largest' if direction == 'maximize' else 'smallest'} value "
                                     "instead"), stacklevel=caller_stacklevel())
     if isinstance(objective, Objective) and direction is not None:
@@ -916,9 +916,9 @@ def tune(
     _check_overrides(base, ps, baseline, reference)
     keys = _record_keys(base) if (not isinstance(objective, Objective) or cons is not None) else None
     if not isinstance(objective, Objective):  # an Objective's fn reads what it likes
-        _check_metric(base, obj.name, "--objective", keys)
+        _check_metric(base, obj.name, "objective", keys)
     if cons is not None:
-        _check_metric(base, cons.metric, "--constraint", keys)
+        _check_metric(base, cons.metric, "constraint", keys)
     # a file or a read-only place fails now (OutputDirError), not after the first runs; ~ is the home
     # directory, as run_sweep and Result.write take it (it was checked there, and written at ./~)
     out_dir = check_out_dir(out_dir)
@@ -1266,13 +1266,13 @@ def add_parser(sub: Any) -> None:
         try:
             return parse_param(s)
         except TuneError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+            raise argparse.ArgumentTypeError(_after_flag(str(e))) from None
 
     def constraint(s: str) -> Constraint:
         try:
             return parse_constraint(s)
         except TuneError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+            raise argparse.ArgumentTypeError(_after_flag(str(e))) from None
 
     t = sub.add_parser("tune", help="search a scheme's free parameters for an objective (Optuna); resumable",
                        description="Search scenario parameters for the best objective (mean over seeds). "
@@ -1358,21 +1358,49 @@ def _scaled_columns(df: Any, objective: str, constraint: Optional[str],
     return cols
 
 
-#: The keyword arguments of :func:`tune` a :class:`TuneError` may start
-#: with, as the command line spells them.
-_FLAGS = {"out": "--out", "param": "--param", "trials": "--trials", "seeds": "--seeds",
-          "confirm_seeds": "--confirm-seeds", "sampler_seed": "--sampler-seed", "baseline": "--baseline",
-          "reference": "--reference", "constraint": "--constraint", "direction": "--minimize/--maximize"}
+#: The keyword arguments of :func:`tune` a :class:`TuneError` or a
+#: warning may start with, as the command line spells them: the library
+#: names what a Python caller passed, the command what its user typed.
+_FLAGS = {"out": "--out", "params": "--param", "param": "--param", "objective": "--objective",
+          "trials": "--trials", "seeds": "--seeds", "confirm_seeds": "--confirm-seeds",
+          "sampler": "--sampler", "sampler_seed": "--sampler-seed", "baseline": "--baseline",
+          "reference": "--reference", "constraint": "--constraint", "direction": "--minimize/--maximize",
+          "jobs": "--jobs", "format": "--format"}
+
+#: Hints inside a message, as the command line says them.
+_HINTS = ((re.compile(r"give direction='minimize' or 'maximize'"), "say --minimize or --maximize"),
+          (re.compile(r"direction='(minimize|maximize)'"), r"--\1"),
+          (re.compile(r"another out directory"), "another --out"))
 
 
 def _flagged(message: str) -> str:
     """A :class:`TuneError`'s message as the command line says it: the
     argument at fault by its flag (``--out: ...``), not by the Python name
     a user of ``dcnsim tune`` never typed (``out: ...``)."""
+    for pat, sub in _HINTS:
+        message = pat.sub(sub, message)
     m = re.match(r"([a-z_]+)([ :])", message)
     if m is None or m.group(1) not in _FLAGS:
         return message
     return _FLAGS[m.group(1)] + message[len(m.group(1)):]
+
+
+def _after_flag(message: str) -> str:
+    """A parse error as argparse's ``argument --param:`` prefix is
+    followed: without the argument's name again."""
+    return _flagged(re.sub(r"^(params|constraint) ", "", message))
+
+
+def _flagged_warnings(show: Callable[..., None]) -> Callable[..., None]:
+    """``warnings.showwarning`` for ``dcnsim tune``: a warning about an
+    argument names its flag, as the errors do."""
+
+    def flagged(message: Any, category: Any, *rest: Any, **kw: Any) -> None:
+        if isinstance(message, DcnsimWarning) and message.field in ("constraint", "objective", "out"):
+            message = DcnsimWarning(_FLAGS[message.field], _flagged(message.reason))
+        show(message, category, *rest, **kw)
+
+    return flagged
 
 
 def cmd_tune(args: Any) -> int:
@@ -1393,6 +1421,8 @@ def cmd_tune(args: Any) -> int:
     except ScenarioError as e:
         print_problems(args.file, e.errors)
         return 2
+    shown = warnings.showwarning
+    warnings.showwarning = _flagged_warnings(shown)
     try:
         res = tune(doc, args.param, args.objective, direction=args.direction, trials=args.trials,
                    seeds=args.seeds, out=args.out, constraint=args.constraint, baseline=dict(args.baseline),
@@ -1405,6 +1435,8 @@ def cmd_tune(args: Any) -> int:
     except ClusterError as e:
         print(f"tune: {e}", file=sys.stderr)
         return 2
+    finally:
+        warnings.showwarning = shown
     b = res.best
     cons_metric = args.constraint.metric if args.constraint else None
     factor, unit = display_unit(b["objective"])
