@@ -29,3 +29,24 @@ def test_a_source_cut_off_by_the_run_has_no_end():
     assert math.isnan(f.loc[3, "end_s"]) and math.isnan(f.loc[3, "fct_s"])
     # its goodput is still a rate over the 10 ms it ran: about its 100 Mbps on the wire
     assert 0.9e8 < f.loc[3, "goodput_bps"] < 1.0e8
+
+
+def test_a_source_past_the_link_rate_reads_at_most_the_link_rate():
+    """A 2 Gbps source into a 1 Gbps link for 10 ms, with a deep NIC queue
+    that drains after the source stops while another app keeps the run
+    going: the queued datagrams arrived after the source's stop, and over
+    its 10 ms of sending they read 1.10 Gbps of payload on a 1 Gbps link.
+    Their bytes are now over the time they took to arrive."""
+    import dcnsim
+
+    doc = {"stop": "30ms", "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us",
+                                        "buffer": "4MB", "nic_buffer": "1000pkt"},
+           "apps": [{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "2Gbps", "stop": "10ms"},
+                    {"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "1Mbps"}]}
+    f = dcnsim.run(doc).flows.set_index("src")
+    payload_share = 1460 / (1460 + 28)  # at most; l2_overhead on the wire only lowers it
+    got = f.loc[0, "goodput_bps"]
+    # the 1,000-packet queue drains for about 12 ms after the stop: a rate over the sending time would be ~2.2x
+    assert f.loc[0, "delivered_bytes"] * 8 / 0.010 > 1.5e9
+    assert 0.9 * 1e9 * payload_share < got <= 1e9 * payload_share, got
+    assert f.loc[0, "completed"] and f.loc[0, "end_s"] == 0.01  # the source's own stop, as before
