@@ -841,3 +841,27 @@ def test_python_callers_read_argument_names_and_the_command_its_flags(tmp_path, 
     assert rc == 2
     assert "warning: --objective: timeouts is minimized as a named objective; --maximize searches" in err, err
     assert "warning: --constraint: goodput >= 900 is 900 bit/s" in err, err
+
+
+@needs_optuna
+def test_a_range_of_one_value_is_said(tmp_path, capsys):
+    """`--param tcp.rto_min=5ms:5ms` ran every trial on the same point
+    without a word (the left-alone list of the eighteenth session)."""
+    import warnings
+
+    def said(params):
+        with warnings.catch_warnings(record=True) as w, pytest.raises(TuneError, match="^jobs"):
+            warnings.simplefilter("always")
+            tune(one_flow("5ms"), params, "goodput", out=tmp_path / "v", progress=False, jobs=0)
+        return [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+
+    assert said({"tcp.rto_min": "5ms:5ms"}) == ["params: tcp.rto_min has one value (5000us): every trial runs it; "
+                                                "give it a range to search it, or set it as an override instead"]
+    assert "tcp.rwnd has one value (30000)" in said({"tcp.rwnd": "int:30000:30000"})[0]
+    assert "tcp.cc has one value (dctcp)" in said({"tcp.cc": "choice:dctcp,dctcp"})[0]
+    assert said({"tcp.rwnd": "int:30000:30001"}) == [] and said({"tcp.cc": "choice:dctcp,cubic"}) == []
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(one_flow("5ms").to_dict()))
+    assert main(["tune", str(f), "--param", "tcp.rwnd=int:9:9", "--objective", "goodput", "--out",
+                 str(tmp_path / "o"), "--no-progress", "--baseline", "tcp.no_such_key=1"]) == 2
+    assert "warning: --param: tcp.rwnd has one value (9)" in capsys.readouterr().err

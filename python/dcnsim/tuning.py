@@ -457,6 +457,16 @@ def _as_params(params: Any) -> List[Param]:
     dup = sorted({p for p in paths if paths.count(p) > 1})
     if dup:
         raise TuneError(f"params: {', '.join(dup)} given more than once")
+    for p in out:
+        one = p.choices if p.kind == "choice" and len(set(p.choices)) == 1 else (
+            (p.low,) if p.kind != "choice" and p.low == p.high else None)
+        if one is not None:
+            # allowed (a study's saved command run with a range narrowed to a point), but a search of
+            # nothing, each trial the same run, is never what a typo in a range meant
+            v = one[0] if p.kind == "choice" else p.to_scenario(int(p.low) if p.kind == "int" else p.low)
+            warnings.warn(DcnsimWarning("params", f"{p.path} has one value ({v}): every trial runs it; give it "
+                                                  "a range to search it, or set it as an override instead"),
+                          stacklevel=caller_stacklevel())
     return out
 
 
@@ -1396,7 +1406,7 @@ def _flagged_warnings(show: Callable[..., None]) -> Callable[..., None]:
     argument names its flag, as the errors do."""
 
     def flagged(message: Any, category: Any, *rest: Any, **kw: Any) -> None:
-        if isinstance(message, DcnsimWarning) and message.field in ("constraint", "objective", "out"):
+        if isinstance(message, DcnsimWarning) and message.field in ("params", "constraint", "objective", "out"):
             message = DcnsimWarning(_FLAGS[message.field], _flagged(message.reason))
         show(message, category, *rest, **kw)
 
