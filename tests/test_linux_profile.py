@@ -62,11 +62,12 @@ def test_reproduce_linux_runs_through_the_framework_with_no_tally(tmp_path):
     import dataclasses
 
     from dcnsim.experiments import get_paper, reproduce
-    from dcnsim.experiments.linux_profile import STACKS, points
+    from dcnsim.experiments.linux_profile import QUICK_BLOCKS, STACKS, points
+    from dcnsim.linux_profile import run
 
     study = get_paper("linux")
     assert study.own_study and study.key == "linux"
-    fig = dataclasses.replace(study.figures[0], points=lambda quick: points(STACKS, [1, 2], [1], 2))
+    fig = dataclasses.replace(study.figures[0], points=lambda quick: points(STACKS, [1, 2], [1], QUICK_BLOCKS))
     small = dataclasses.replace(study, figures=[fig])
     said = []
     rep = reproduce(small, out=tmp_path, jobs=1, progress=False, echo=said.append)
@@ -80,6 +81,9 @@ def test_reproduce_linux_runs_through_the_framework_with_no_tally(tmp_path):
     assert "summary: our own study, no paper to tally against" in said
     # every row is one of ours, none a tested claim of a paper
     assert rep.comparisons and {c.verdict for c in rep.comparisons} == {"not in paper"}
+    # the study's own command writes the same table, byte for byte (it wrote 4 significant digits)
+    run(tmp_path / "own", quick=True, seeds=[1], ns=[1, 2], ablations=False, progress=False, jobs=1)
+    assert (tmp_path / "own" / "sync_reads.csv").read_bytes() == (tmp_path / "sync_reads.csv").read_bytes()
 
 
 def test_reproduce_list_marks_linux_as_our_own_study():
