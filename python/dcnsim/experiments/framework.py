@@ -589,7 +589,7 @@ def reproduce(
     default is the papers' modules' own (the engine's default, seeded).
     ``"fifo"`` is ns-2's and ns-3's order, the papers' simulators': a
     reviewer compares the two with one command each. Its default
-    directory gets the order's name (``dcnsim-repro/<paper>-fifo``), and
+    directory gets the order's name (``dcnsim-repro/<paper>-fifo``, ``<paper>-quick-fifo`` when quick), and
     report.md never merges figures run under another order."""
     import pandas as pd
 
