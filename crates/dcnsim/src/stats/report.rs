@@ -270,7 +270,12 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
         // bytes are over the time they took to arrive, as a TCP flow's are
         // up to its last byte delivered (counted over the sending time alone,
         // a 2 Gbps source into a 1 Gbps link read 1.10 Gbps)
-        let span = if u.rx.pkts > 0 { end.max(u.rx.last.min(now)) } else { end }.saturating_sub(u.start);
+        let span = if u.rx.pkts > 0 {
+            end.max(u.rx.last.min(now))
+        } else {
+            end
+        }
+        .saturating_sub(u.start);
         rows.push(FlowRow {
             flow_id: (first_id + i) as u64,
             app: u.app as u64,
