@@ -332,6 +332,29 @@ def test_conservation_checker_catches_violations():
     assert any(p.startswith("packets") for p in r.conservation_problems())
 
 
+@needs_core
+@pytest.mark.parametrize("transport", ["ndp", "swift", "hpcc", "dcqcn", "timely"])
+def test_conservation_checker_reads_every_reliable_transport(transport):
+    """The byte laws read only rows whose transport was "tcp": an NDP,
+    Swift, HPCC, DCQCN or TIMELY flow that received three times what it
+    wrote passed (the rates audit of the nineteenth session)."""
+    import warnings
+
+    doc = {"stop": "20ms", "topology": {"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "1us",
+                                        "buffer": "1MB", "ecn_k": "100KB"},
+           "tcp": {"transport": transport}, "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "100KB"}]}
+    if transport == "dcqcn":
+        doc["pfc"] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        r = dcnsim.run(doc)
+    assert r.flows.transport.tolist() == [transport] and r.conservation_problems() == []
+    bad = r.flows.copy()
+    bad.loc[bad.index[0], "received_bytes"] *= 3
+    r.tables["flows"] = bad
+    assert any("application received" in p for p in r.conservation_problems()), transport
+
+
 def test_request_timeouts_reported_apart():
     # A bulk flow keeps the aggregator's port full, so some workers' ACKs
     # of the query are dropped and the aggregator's request flows time out.

@@ -851,7 +851,9 @@ class Result:
             udp = f[f.transport == "udp"]
             for r in udp[udp.delivered_bytes > udp.app_bytes].itertuples():
                 out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > sent {r.app_bytes}")
-            tcp = f[f.transport == "tcp"]
+            # every reliable transport, not only TCP's rows (NDP, Swift, HPCC, DCQCN and TIMELY
+            # carry their own names and were left out of every law below)
+            tcp = f[f.transport != "udp"]
             if {"received_bytes", "messages_written", "messages_received"} <= set(f.columns):
                 for r in tcp.itertuples():
                     sized = r.messages_written > 0
