@@ -262,20 +262,25 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
     let mut rows = Vec::with_capacity(w.udp_flows().len());
     for (i, u) in w.udp_flows().iter().enumerate() {
         let d = w.udp_drops(i);
-        let end = u.stop.min(now);
+        // a source whose start lay past the run's end never started: no
+        // start and no rate (NaN, as a TCP flow's; a 0 in `goodput_bps`
+        // read as starved, and its start stretched the run's goodput window)
+        let started = u.start < now || u.sent_pkts > 0;
         // a source cut off by the run's stop has not finished: no end
         // (NaN, as a TCP flow's), its goodput over what it ran
-        let done = now >= u.stop;
-        // datagrams still queued at the source's stop arrive after it: their
-        // bytes are over the time they took to arrive, as a TCP flow's are
-        // up to its last byte delivered (counted over the sending time alone,
-        // a 2 Gbps source into a 1 Gbps link read 1.10 Gbps)
-        let span = if u.rx.pkts > 0 {
-            end.max(u.rx.last.min(now))
+        let done = started && now >= u.stop;
+        // a finished source ends at the later of its stop and its last
+        // datagram's arrival, as a TCP flow ends at its last byte delivered:
+        // datagrams queued at its stop arrive after it (ended at its stop, a
+        // 2 Gbps source into a 1 Gbps link read 1.10 Gbps, and 2x the link
+        // in the run's goodput)
+        let end = if u.rx.pkts > 0 {
+            u.stop.max(u.rx.last)
         } else {
-            end
+            u.stop
         }
-        .saturating_sub(u.start);
+        .min(now);
+        let span = if done { end } else { now }.saturating_sub(u.start);
         rows.push(FlowRow {
             flow_id: (first_id + i) as u64,
             app: u.app as u64,
@@ -286,19 +291,23 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             dst: u.dst as u64,
             cc: "",
             segment: "",
-            start_s: u.start.as_secs_f64(),
-            end_s: if done { end.as_secs_f64() } else { f64::NAN },
-            fct_s: if done {
-                end.saturating_sub(u.start).as_secs_f64()
+            start_s: if started {
+                u.start.as_secs_f64()
             } else {
                 f64::NAN
             },
+            end_s: if done { end.as_secs_f64() } else { f64::NAN },
+            fct_s: if done { span.as_secs_f64() } else { f64::NAN },
             app_bytes: u.sent_bytes,
             delivered: u.rx.bytes,
             received: u.rx.bytes,
             msgs_written: 0,
             msgs_received: 0,
-            goodput_bps: rate_bps(u.rx.bytes, span.as_secs_f64()),
+            goodput_bps: if started {
+                rate_bps(u.rx.bytes, span.as_secs_f64())
+            } else {
+                f64::NAN
+            },
             segments_sent: u.sent_pkts,
             bytes_sent: u.sent_bytes,
             retransmits: 0,
