@@ -45,8 +45,9 @@ import platform
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.json"
@@ -132,27 +133,47 @@ def measure_bench(names, repeat: int) -> Dict[str, Any]:
     return out
 
 
+def run_side_by_side(cmd: List[str], section: str, accept: Tuple[int, ...] = (0,)) -> Dict[str, Any]:
+    """The record a side-by-side script writes with ``--json``: ``cmd`` is
+    run with ``--json`` into a new temporary directory, so the file read is
+    this run's, never one an earlier run left behind. A return code not in
+    ``accept``, or no record written, stops the recording (SystemExit): the
+    section in results.json is kept as it was, not replaced by a stale or
+    missing one."""
+    with tempfile.TemporaryDirectory(prefix=f"dcnsim-record-{section}-") as tmp:
+        out = Path(tmp) / f"{section}.json"
+        p = subprocess.run([*cmd, "--json", str(out)], check=False)
+        script = Path(cmd[1]).name
+        if p.returncode not in accept:
+            raise SystemExit(f"record.py: {script} exited with {p.returncode} (its output above says why); "
+                             f"the {section} section of {RESULTS.name} is kept as it was")
+        if not out.is_file():
+            raise SystemExit(f"record.py: {script} exited with {p.returncode} but wrote no record; "
+                             f"the {section} section of {RESULTS.name} is kept as it was")
+        try:
+            rec = json.loads(out.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise SystemExit(f"record.py: {script} wrote a record that is not JSON ({e}); "
+                             f"the {section} section of {RESULTS.name} is kept as it was") from None
+    if not isinstance(rec, dict) or "rows" not in rec:
+        raise SystemExit(f"record.py: {script}'s record has no rows; the {section} section of {RESULTS.name} "
+                         "is kept as it was")
+    return rec
+
+
 def measure_htsim(binary: str, pairs: int) -> Dict[str, Any]:
-    out = ROOT / "benchmarks" / ".htsim_side_by_side.json"
     # one thread beside `auto`: htsim runs on one core, so only one thread's
     # ratio per CPU second compares a core with a core
     cmd = [sys.executable, str(ROOT / "benchmarks" / "htsim_side_by_side.py"), binary, "--pairs", str(pairs),
-           "--threads", "1", "auto", "--json", str(out)]
-    subprocess.run(cmd, check=True)
-    rec = json.loads(out.read_text())
-    out.unlink()
-    return rec
+           "--threads", "1", "auto"]
+    return run_side_by_side(cmd, "htsim")
 
 
 def measure_ns3(pairs: int, section: str = "ns3") -> Dict[str, Any]:
-    out = ROOT / "benchmarks" / f".{section}_side_by_side.json"
-    cmd = [sys.executable, str(ROOT / "benchmarks" / "ns3_side_by_side.py"), "--pairs", str(pairs), "--json", str(out),
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "ns3_side_by_side.py"), "--pairs", str(pairs),
            "--scenario", *NS3[section]]
-    # exit 1 when packet-hops differ by more than 1 %: the record says so
-    subprocess.run(cmd, check=False)
-    rec = json.loads(out.read_text())
-    out.unlink()
-    return rec
+    # exit 1: packet-hops differ by more than 1 %, which the record's rows say (DISAGREE)
+    return run_side_by_side(cmd, section, accept=(0, 1))
 
 
 # ---------------------------------------------------------------------------
