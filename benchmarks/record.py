@@ -326,7 +326,30 @@ def render_doc(text: str, results: Dict[str, Any]) -> str:
 
 
 def load(path: Path = RESULTS) -> Dict[str, Any]:
-    return json.loads(path.read_text()) if path.exists() else {}
+    if not path.exists():
+        return {}
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as e:
+        # every later run, --docs-only too, starts here: say which file and what to do
+        raise SystemExit(f"{path}: not valid JSON ({e}); restore it (git checkout -- {path}) "
+                         "and record the sections again") from None
+    if not isinstance(results, dict):
+        raise SystemExit(f"{path}: not a results file (a JSON {type(results).__name__}, not an object); "
+                         f"restore it (git checkout -- {path})")
+    return results
+
+
+def _write(path: Path, text: str) -> None:
+    # atomic: an interrupted or failed write leaves the old file whole,
+    # never a truncated results.json that every later run would stop on
+    from dcnsim._atomic import atomic_write
+
+    atomic_write(path, lambda fh: fh.write(text))
+
+
+def save(results: Dict[str, Any], path: Path = RESULTS) -> None:
+    _write(path, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_docs(results: Dict[str, Any]) -> List[Path]:
@@ -335,7 +358,7 @@ def write_docs(results: Dict[str, Any]) -> List[Path]:
         text = doc.read_text(encoding="utf-8")
         new = render_doc(text, results)
         if new != text:
-            doc.write_text(new, encoding="utf-8")
+            _write(doc, new)
             changed.append(doc)
     return changed
 
@@ -374,7 +397,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 data = measure_htsim(a.htsim, a.pairs)
             results[sec] = {"stamp": st, **data}
             # each section as soon as it is measured: an interrupted run keeps what it has
-            RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+            save(results)
     for doc in write_docs(results):
         print(f"rewrote the results.json tables of {doc.relative_to(ROOT)}", file=sys.stderr)
     return 0

@@ -65,3 +65,60 @@ def test_a_failed_child_stops_the_recording_even_with_a_record(monkeypatch):
     _child(monkeypatch, record, 2, None)
     with pytest.raises(SystemExit, match="ns3_side_by_side.py exited with 2"):
         record.measure_ns3(1, "ns3")
+
+
+def _isolated(monkeypatch, record, tmp_path, text=None):
+    """record.py's results file and docs moved into ``tmp_path`` (the file
+    holding ``text`` when given), its measuring replaced by constants."""
+    results = tmp_path / "results.json"
+    if text is not None:
+        results.write_text(text, encoding="utf-8")
+    doc = tmp_path / "doc.md"
+    doc.write_text("<!-- results.json: bench -->\nold\n<!-- /results.json -->\n", encoding="utf-8")
+    monkeypatch.setattr(record, "ROOT", tmp_path)
+    monkeypatch.setattr(record, "RESULTS", results)
+    monkeypatch.setattr(record, "DOCS", [doc])
+    monkeypatch.setattr(record.load, "__defaults__", (results,))
+    monkeypatch.setattr(record.save, "__defaults__", (results,))
+    monkeypatch.setattr(record, "stamp", lambda: {"date": "2026-12-01 00:00 UTC", "commit": "abc", "load_average": 0.1})
+    monkeypatch.setattr(record, "machine", lambda: {"cpu": "CPU", "logical_cpus": 2})
+    monkeypatch.setattr(record, "measure_bench", lambda names, repeat: {"repeat": repeat, "scenarios": {}})
+    monkeypatch.setattr(record, "RENDER", {"bench": lambda r: f"bench repeat {r['bench']['repeat']}"})
+    return results, doc
+
+
+@pytest.mark.parametrize("argv", [["--docs-only"], ["--only", "bench"]])
+def test_a_results_file_cut_short_is_named_not_a_traceback(monkeypatch, tmp_path, argv):
+    record = _record()
+    results, _ = _isolated(monkeypatch, record, tmp_path, '{"bench": {"repeat": 3, "scen')
+    with pytest.raises(SystemExit) as e:
+        record.main(argv)
+    assert str(results) in str(e.value) and "not valid JSON" in str(e.value)
+
+
+def test_a_failed_write_leaves_the_results_and_the_docs_whole(monkeypatch, tmp_path):
+    import errno
+    import os
+
+    record = _record()
+    before = json.dumps({"bench": {"repeat": 3, "scenarios": {}}})
+    results, doc = _isolated(monkeypatch, record, tmp_path, before)
+    doc_before = doc.read_text(encoding="utf-8")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # the disk fills as the new file is flushed: the old one stays as it was
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        record.main(["--only", "bench", "--repeat", "2"])
+    assert results.read_text(encoding="utf-8") == before
+    assert doc.read_text(encoding="utf-8") == doc_before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.md", "results.json"]
+    monkeypatch.undo()
+    # and with room, both are written
+    _isolated(monkeypatch, record, tmp_path)
+    assert record.main(["--only", "bench", "--repeat", "2"]) == 0
+    assert json.loads(results.read_text(encoding="utf-8"))["bench"]["repeat"] == 2
+    assert "bench repeat 2" in doc.read_text(encoding="utf-8")
+
