@@ -373,6 +373,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                                                          "command x 2 (default 3)")
     ap.add_argument("--docs-only", action="store_true", help="only rewrite the doc tables from the file")
     a = ap.parse_args(argv)
+    for flag, value in (("--repeat", a.repeat), ("--pairs", a.pairs)):
+        if value < 1:
+            ap.error(f"{flag}: at least 1, got {value}")
     results = load()
     if not a.docs_only:
         wanted = a.only or [s for s in SECTIONS if (s != "htsim" or a.htsim) and (s not in NS3 or a.ns3)]

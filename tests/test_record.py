@@ -122,3 +122,15 @@ def test_a_failed_write_leaves_the_results_and_the_docs_whole(monkeypatch, tmp_p
     assert json.loads(results.read_text(encoding="utf-8"))["bench"]["repeat"] == 2
     assert "bench repeat 2" in doc.read_text(encoding="utf-8")
 
+
+@pytest.mark.parametrize("flag", ["--repeat", "--pairs"])
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_repeat_and_pairs_below_one_are_usage_errors(flag, value, monkeypatch, tmp_path, capsys):
+    record = _record()
+    # in a scratch directory: a record.py that took the value would measure and write there
+    results, _ = _isolated(monkeypatch, record, tmp_path)
+    with pytest.raises(SystemExit) as e:
+        record.main(["--only", "bench", flag, value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and f"{flag}: at least 1, got {value}" in err, err
+    assert not results.exists()
