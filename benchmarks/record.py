@@ -106,7 +106,7 @@ def machine() -> Dict[str, Any]:
 
     d = m.describe()
     return {"cpu": _stamp_cpu(d), "logical_cpus": d["logical_cpus"], "l2_kib": d["l2_kib"],
-            "memory_gb": d["memory_gib"], "os": f"{platform.system()} {platform.release()}",
+            "memory_gib": d["memory_gib"], "os": f"{platform.system()} {platform.release()}",
             "python": platform.python_version(), "dcnsim_core": dcnsim.core_id(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
@@ -203,8 +203,11 @@ def render_machine(r: Dict[str, Any]) -> str:
     when = f" ({m['date']})" if "date" in m else ""
     # records before dcnsim.machine did not keep the L2
     l2 = f"L2 {m['l2_kib']} KiB a core, " if m.get("l2_kib") else ""
+    # older records name it memory_gb, but it was always MemTotal over 2^20 kB: GiB
+    gib = m.get("memory_gib", m.get("memory_gb"))
+    memory = f"{gib} GiB, " if gib is not None else ""
     return (f"Machine of the latest record{when}: {m['cpu']}, {m['logical_cpus']} logical CPUs, {l2}"
-            f"{m['memory_gb']} GB, {m['os']}, Python {m['python']}; shared with other users while measured "
+            f"{memory}{m['os']}, Python {m['python']}; shared with other users while measured "
             f"(each section gives its load average). The sections as recorded: {where}.")
 
 
@@ -225,8 +228,10 @@ def render_bench(r: Dict[str, Any]) -> str:
         if k8.get("threads") != k16.get("threads"):
             extra += f" (k = 8 on {k8.get('threads')} threads, k = 16 on {k16.get('threads')}: not like for like)"
         extra += "."
+    # the scenarios named: without --scenario the bench runs its default set, not this table's
+    cmd = f"dcnsim bench --repeat {b['repeat']}" + "".join(f" --scenario {n}" for n in sc)
     return (f"{_stamp_line(b)}; median of {b['repeat']} runs each, one fresh process per scenario "
-            f"(`dcnsim bench --repeat {b['repeat']}`).{extra}\n\n" + "\n".join(rows))
+            f"(`{cmd}`).{extra}\n\n" + "\n".join(rows))
 
 
 def render_soak(r: Dict[str, Any]) -> str:

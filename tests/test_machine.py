@@ -115,9 +115,15 @@ def test_a_record_keeps_the_l2_and_its_machine_line_names_it():
     assert m["l2_kib"] == machine.describe()["l2_kib"]
     base = {"cpu": "AMD EPYC (family 25, model 1), L3 32 MiB", "logical_cpus": 2, "memory_gb": 23.5,
             "os": "Linux", "python": "3.11.7"}
-    assert "L2 512 KiB a core, 23.5 GB" in record.render_machine({"machine": {**base, "l2_kib": 512}})
+    assert "L2 512 KiB a core, 23.5 GiB, Linux" in record.render_machine({"machine": {**base, "l2_kib": 512}})
     # an older record, without it: the line as it was
     assert "L2" not in record.render_machine({"machine": base})
+    # the key is memory_gib now; the older key's value was GiB too (MemTotal over 2^20 kB)
+    assert "memory_gb" not in m and m["memory_gib"] == machine.describe()["memory_gib"]
+    base.pop("memory_gb")
+    assert "CPUs, 23.5 GiB, Linux" in record.render_machine({"machine": {**base, "memory_gib": 23.5}})
+    # a machine whose memory could not be read: no figure, no "None GiB"
+    assert "CPUs, Linux" in record.render_machine({"machine": {**base, "memory_gib": None}})
 
 
 def test_a_process_that_compiles_dcnsim_again_is_named_one_that_reads_its_bytecode_is_not(tmp_path):

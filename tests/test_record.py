@@ -134,3 +134,14 @@ def test_repeat_and_pairs_below_one_are_usage_errors(flag, value, monkeypatch, t
     err = capsys.readouterr().err
     assert e.value.code == 2 and f"{flag}: at least 1, got {value}" in err, err
     assert not results.exists()
+
+
+def test_the_rendered_commands_name_what_was_measured():
+    """A table's command reproduces it: `dcnsim bench` without --scenario
+    runs its default set, not the table's."""
+    record = _record()
+    results = record.load()
+    bench = record.render_bench(results)
+    names = list(results["bench"]["scenarios"])
+    want = f"`dcnsim bench --repeat {results['bench']['repeat']}" + "".join(f" --scenario {n}" for n in names) + "`"
+    assert want in bench, bench
