@@ -50,8 +50,11 @@ so this ratio says how much less work dcnsim does per hop wherever it is
 taken; the CPU-time ratio of the pairs is that times the ratio of the two
 programs' instructions per second on the machine at hand. Under valgrind
 ns-3 runs about 30 times slower than natively (the two incasts take 4–7
-minutes each), so ``--instructions`` runs the incasts unless ``--scenario``
-names others (the permutations' ns-3 runs take hours so).
+minutes each; the permutations' ns-3 runs take hours so).
+
+Both modes run the two incasts unless ``--scenario`` names others
+(``--scenario ns3_dctcp_perm_k4 ns3_dctcp_perm_k8``: the permutations,
+benchmarks/record.py's ``ns3_perm`` section).
 
 Adding a scenario: a :class:`Scenario` in :data:`SCENARIOS` naming its
 ns-3 source (compiled the same way, against the libraries of
@@ -287,8 +290,9 @@ def measure(names: List[str], pairs: int, build: Path) -> Dict[str, Any]:
             "load_average": round(os.getloadavg()[0], 1), "python": m["python"], "machine": m["line"], "rows": rows}
 
 
-#: what ``--instructions`` runs unless ``--scenario`` says otherwise
-INSTRUCTION_SCENARIOS = ("ns3_fast_incast_n100", "ns3_dctcp_bulk_64")
+#: what runs unless ``--scenario`` says otherwise, timed or counted: the
+#: two incasts (the permutations take ns-3 minutes a run, hours under valgrind)
+DEFAULT_SCENARIOS = ("ns3_fast_incast_n100", "ns3_dctcp_bulk_64")
 
 
 def instructions_of(cmd: List[str], what: str) -> Tuple[int, str]:
@@ -436,7 +440,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=3, help="interleaved pairs per scenario (default 3)")
     ap.add_argument("--scenario", nargs="+", choices=sorted(SCENARIOS), default=None,
-                    help="default: every scenario; with --instructions the two incasts")
+                    help="default: the two incasts, ns3_fast_incast_n100 and ns3_dctcp_bulk_64")
     ap.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-side-by-side",
                     help="where the ns-3 program is compiled (outside the repository)")
     ap.add_argument("--json", type=Path, help="write the record here")
@@ -457,14 +461,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not (a.run_json.is_file() and os.access(a.run_json, os.X_OK)):
             ap.error(f"--run-json: {a.run_json} is not an executable "
                      "(build it: cargo build --release --example run_json -p dcnsim)")
-        names = a.scenario or list(INSTRUCTION_SCENARIOS)
+        names = a.scenario or list(DEFAULT_SCENARIOS)
         print(f"machine: {machine.line()} (instruction counts do not depend on it)", flush=True)
         rec = count_instructions(names, lambda s: ns3_common.ns3_binary(s.source, a.build), a.run_json)
         version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout
         rec.update(ns3=version.strip() or "unknown", machine=machine.describe())
         return _report(rec, f"ns-3 {rec['ns3']} vs dcnsim, instructions counted by cachegrind (the same on any "
                             "x86-64 machine); whole runs, set-up included", instructions_markdown(rec), a.json)
-    a.scenario = a.scenario or list(SCENARIOS)
+    a.scenario = a.scenario or list(DEFAULT_SCENARIOS)
     note = machine.compile_note()
     if note:  # the "as configured" process columns pay it
         print(f"note: {note}", flush=True)

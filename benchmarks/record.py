@@ -298,8 +298,9 @@ def render_ns3(r: Dict[str, Any], section: str = "ns3") -> str:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import ns3_side_by_side
 
-    # the incasts' record predates --scenario: it ran the script's default set, the incasts
-    which = "" if section == "ns3" else " --scenario " + " ".join(NS3[section])
+    # the scenarios its rows measured, named: the command reproduces the table whatever the default
+    which = " --scenario " + " ".join(dict.fromkeys(r.get("scenario") for r in b["rows"] if r.get("scenario"))
+                                      or NS3[section])
     return (f"{_stamp_line(b)} ({b['load_average']} after); ns-3 {b['ns3']}, {b['pairs']} interleaved pairs per "
             f"scenario, ratios the median over pairs{ns3_side_by_side.interval_note(b)} (`python "
             f"benchmarks/ns3_side_by_side.py --pairs {b['pairs']}{which}`).\n\n" + ns3_side_by_side.markdown(b))

@@ -138,10 +138,34 @@ def test_repeat_and_pairs_below_one_are_usage_errors(flag, value, monkeypatch, t
 
 def test_the_rendered_commands_name_what_was_measured():
     """A table's command reproduces it: `dcnsim bench` without --scenario
-    runs its default set, not the table's."""
+    runs its default set, not the table's, and ns3_side_by_side.py's
+    default is not the permutations."""
     record = _record()
     results = record.load()
     bench = record.render_bench(results)
     names = list(results["bench"]["scenarios"])
     want = f"`dcnsim bench --repeat {results['bench']['repeat']}" + "".join(f" --scenario {n}" for n in names) + "`"
     assert want in bench, bench
+    for section in ("ns3", "ns3_perm"):
+        text = record.render_ns3(results, section)
+        ran = dict.fromkeys(r["scenario"] for r in results[section]["rows"])
+        assert f"--pairs {results[section]['pairs']} --scenario {' '.join(ran)}`" in text, text
+    # the incasts are the records' scenarios, the permutations the other's
+    assert list(dict.fromkeys(r["scenario"] for r in results["ns3"]["rows"])) == list(record.NS3["ns3"])
+
+
+def test_ns3_side_by_side_runs_the_two_incasts_by_default(monkeypatch):
+    """docs/performance.md's `ns3_side_by_side.py --pairs 3` is "the two
+    incasts"; the permutations take ns-3 minutes a run and are asked for."""
+    ns3 = load_module("ns3_side_by_side", REPO / "benchmarks" / "ns3_side_by_side.py")
+    asked = []
+    monkeypatch.setattr(ns3.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(cmd, 0, "3.37\n", ""))
+
+    def measure(names, pairs, build):
+        asked.append(list(names))
+        return {"ns3": "3.37", "machine": "m", "rows": []}
+
+    monkeypatch.setattr(ns3, "measure", measure)
+    assert ns3.main(["--pairs", "1"]) == 0
+    assert ns3.main(["--pairs", "1", "--scenario", "ns3_dctcp_perm_k4"]) == 0
+    assert asked == [["ns3_fast_incast_n100", "ns3_dctcp_bulk_64"], ["ns3_dctcp_perm_k4"]]
