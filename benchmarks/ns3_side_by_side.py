@@ -72,6 +72,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -451,16 +452,26 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = ap.parse_args(argv)
     if a.pairs < 1:
         ap.error(f"--pairs: at least 1, got {a.pairs}")
-    if subprocess.run(["pkg-config", "--exists", "ns3-core"]).returncode != 0:
+    if a.json is not None:
+        # the record is written after minutes of runs: a path that cannot take it is found now
+        parent = a.json.expanduser().resolve().parent
+        if not parent.is_dir():
+            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
+        if not os.access(parent, os.W_OK):
+            ap.error(f"--json: {a.json}: cannot write in {parent}")
+    # pkg-config missing is ns-3 not installed too (Debian's ns-3 names its version there)
+    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", "ns3-core"]).returncode != 0:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")
     from dcnsim import machine
 
     if a.instructions:
-        if subprocess.run(["valgrind", "--version"], capture_output=True).returncode != 0:
+        if shutil.which("valgrind") is None:
             ap.error("--instructions needs valgrind (apt-get install valgrind)")
         if not (a.run_json.is_file() and os.access(a.run_json, os.X_OK)):
             ap.error(f"--run-json: {a.run_json} is not an executable "
                      "(build it: cargo build --release --example run_json -p dcnsim)")
+        # checked against the current directory: run by that path, not looked up on PATH as a bare name is
+        a.run_json = a.run_json.resolve()
         names = a.scenario or list(DEFAULT_SCENARIOS)
         print(f"machine: {machine.line()} (instruction counts do not depend on it)", flush=True)
         rec = count_instructions(names, lambda s: ns3_common.ns3_binary(s.source, a.build), a.run_json)
@@ -483,7 +494,10 @@ def _report(rec: Dict[str, Any], heading: str, table: str, json_path: Optional[P
     print(heading)
     print(table)
     if json_path:
-        json_path.write_text(json.dumps(rec, indent=2) + "\n")
+        from dcnsim._atomic import atomic_write
+
+        text = json.dumps(rec, indent=2) + "\n"
+        atomic_write(json_path.expanduser(), lambda fh: fh.write(text))
     return 0 if all(r["hops_agree"] for r in rec["rows"]) else 1
 
 

@@ -160,6 +160,7 @@ def test_ns3_side_by_side_runs_the_two_incasts_by_default(monkeypatch):
     ns3 = load_module("ns3_side_by_side", REPO / "benchmarks" / "ns3_side_by_side.py")
     asked = []
     monkeypatch.setattr(ns3.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(cmd, 0, "3.37\n", ""))
+    monkeypatch.setattr(ns3.shutil, "which", lambda name: f"/usr/bin/{name}")
 
     def measure(names, pairs, build):
         asked.append(list(names))
