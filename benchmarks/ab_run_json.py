@@ -124,6 +124,8 @@ def main() -> None:
     for b in a.binaries:
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             ap.error(f"{b}: not an executable (build it: cargo build --release --example run_json -p dcnsim)")
+    # checked in the current directory: run from there too, a bare name not looked up on PATH
+    a.binaries = [os.path.abspath(b) for b in a.binaries]
     from dcnsim import machine
 
     print(machine.preamble())

@@ -96,3 +96,15 @@ def test_a_price_of_a_file_that_is_not_a_scenario_says_so(tmp_path):
     bad.write_text("[1, 2]")
     p = _run("--price", "--rounds", "1", str(bad), _fake(tmp_path, "before"))
     assert p.returncode != 0 and "not a JSON scenario" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_builds_named_relative_to_the_current_directory_run_from_there(tmp_path):
+    """The builds are checked in the current directory; a bare name must
+    run from there too, not be looked up on PATH."""
+    _fake(tmp_path, "run_json_a")
+    _fake(tmp_path, "run_json_b")
+    p = subprocess.run([sys.executable, str(SCRIPT), "--rounds", "1", _scenario(tmp_path), "run_json_a", "run_json_b"],
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert [Path(r["bin"]).name for r in _log(tmp_path)] == ["run_json_a", "run_json_b"]
+    assert "| run_json_a |" in p.stdout and "| run_json_b |" in p.stdout
