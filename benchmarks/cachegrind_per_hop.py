@@ -71,8 +71,21 @@ def cachegrind(cmd: List[str], ll: Optional[str] = None, cwd: Optional[str] = No
 
 
 def run(binary: str, *args: str, ll: str = "1048576,8,64") -> dict:
-    counts, out = cachegrind([binary, *args], ll)
-    return {"hops": float(re.search(r"hops (\d+)", out).group(1)), "instr": float(counts["instructions"]),
+    """One run's hops and cachegrind's totals; a run that fails, or says
+    no hop count, ends the script with its reason (valgrind's report)."""
+    what = " ".join([os.path.basename(binary), *args])
+    try:
+        counts, out = cachegrind([binary, *args], ll)
+    except subprocess.CalledProcessError as e:
+        raise SystemExit(f"{what} under valgrind failed (exit {e.returncode}):\n{(e.stderr or '').strip()[-1500:]}") \
+            from None
+    except RuntimeError as e:
+        raise SystemExit(str(e)) from None
+    m = re.search(r"hops (\d+)", out)
+    if m is None:
+        raise SystemExit(f"{what} printed no 'hops N' (is {binary} perf_ft, or run_json with --scenario?):\n"
+                         f"{out.strip()[-500:]}")
+    return {"hops": float(m.group(1)), "instr": float(counts["instructions"]),
             "d1": float(counts["d1_misses"]), "ll": float(counts["ll_misses"])}
 
 
@@ -147,6 +160,8 @@ def main() -> None:
         ap.error("valgrind is not installed (apt-get install valgrind)")
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         ap.error(f"{binary}: not an executable (build it: cargo build --release --example {example} -p dcnsim)")
+    # checked in the current directory: run from there, not looked up on PATH (valgrind does so for a bare name)
+    binary = os.path.abspath(binary)
     if not re.fullmatch(r"\d+,\d+,\d+", a.ll):
         ap.error(f"--LL: bytes,ways,line-bytes (e.g. 33554432,16,64), got {a.ll!r}")
     if a.scenario:

@@ -83,7 +83,8 @@ def load_module(name: str, path: Path):
 #: runs the program after the tool's options and reports the totals the
 #: program names in lines ``instr N``, ``d1 N`` and ``ll N`` (0 where it
 #: names none: cachegrind reports what ran, whether or not it succeeded),
-#: as cachegrind's summary on stderr, with the program's exit status.
+#: as cachegrind's summary on stderr after the program's own stderr (both
+#: go to valgrind's), with the program's exit status.
 FAKE_VALGRIND = r'''#!{python}
 import subprocess, sys
 args = sys.argv[1:]
@@ -91,6 +92,7 @@ while args[0].startswith("--"):
     args.pop(0)
 p = subprocess.run(args, capture_output=True, text=True)
 sys.stdout.write(p.stdout)
+sys.stderr.write(p.stderr)
 said = dict(l.split()[:2] for l in p.stdout.splitlines() if l.startswith(("instr ", "d1 ", "ll ")))
 sys.stderr.write(f"==1== I   refs:      {{int(said.get('instr', 0)):,}}\n")
 sys.stderr.write(f"==1== D1  misses:    {{int(said.get('d1', 0)):,}}  (1 rd + 1 wr)\n")

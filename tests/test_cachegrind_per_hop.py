@@ -4,6 +4,8 @@ thread each (the bench's ``"auto"`` picks one or two threads by the load
 when a run starts, and a half run on one thread against a whole run on two
 gave one build 859 instructions a hop on the k = 8 permutation where it
 takes 726 on one thread)."""
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,51 @@ def test_the_runs_are_valid_scenarios_that_the_core_runs_on_one_thread():
         doc = cg.shortened(doc, False, 0.002)
         assert not list(dcnsim.validate(doc))
         assert dcnsim.run(doc).timing["threads"] == 1
+
+
+# A stand-in for perf_ft: `perf_ft K MS` prints its hops (and the counts the
+# fake valgrind reports), or fails as FAIL says.
+PERF_FT = """#!{python}
+import sys
+if {fail!r}:
+    sys.stderr.write("thread 'main' panicked at perf_ft.rs: {fail}\\\\n")
+    sys.exit(101)
+k, ms = int(sys.argv[1]), int(sys.argv[2])
+print(f"instr {{1000 * ms}}\\nd1 {{10 * ms}}\\nll {{ms}}")
+{hops}
+"""
+
+
+def _perf_ft(tmp_path, fail="", hops='print(f"wall 0.1s events 5 hops {100 * ms}")'):
+    p = tmp_path / "perf_ft"
+    p.write_text(PERF_FT.format(python=sys.executable, fail=fail, hops=hops))
+    p.chmod(0o755)
+    return p
+
+
+def _script(tmp_path, *args):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+
+
+def test_a_binary_named_in_the_current_directory_runs_from_there(tmp_path, fake_valgrind):
+    _perf_ft(tmp_path)
+    p = _script(tmp_path, "--binary", "perf_ft", "--k", "4")
+    assert p.returncode == 0, p.stderr
+    # (40 - 20) ms: 2,000 hops for 20,000 instructions
+    assert "| 4 | 10 | 0.10 | 0.01 |" in p.stdout, p.stdout
+
+
+def test_a_failing_run_ends_with_its_reason(tmp_path, fake_valgrind):
+    _perf_ft(tmp_path, fail="index out of bounds")
+    p = _script(tmp_path, "--binary", "perf_ft", "--k", "4")
+    assert p.returncode == 1
+    assert "perf_ft 4 20 under valgrind failed (exit 101)" in p.stderr and "index out of bounds" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_a_run_without_a_hop_count_ends_naming_the_binary(tmp_path, fake_valgrind):
+    _perf_ft(tmp_path, hops='print("done")')
+    p = _script(tmp_path, "--binary", "perf_ft", "--k", "4")
+    assert p.returncode == 1
+    assert "perf_ft 4 20 printed no 'hops N'" in p.stderr and "Traceback" not in p.stderr
