@@ -20,8 +20,9 @@ For each k it alternates one htsim run and one ``dcnsim run`` of the mirror,
 ``--pairs`` times, and reports medians of:
 
 * whole-process wall and CPU time (user + system, from ``wait4``) on both
-  sides: dcnsim's includes starting Python, importing numpy/pandas and
-  writing its tables, as htsim's includes its set-up and log; dcnsim's core
+  sides: dcnsim's includes starting Python and writing its tables (without
+  numpy or pandas: ``dcnsim run`` imports neither), as htsim's includes its
+  set-up and log; dcnsim's core
   time (the simulation alone, ``wall_s`` of its summary) beside it;
 * packet-hops, each simulator's own: dcnsim counts every link crossing;
   htsim has no such counter, so its count comes from its log (the sink
@@ -304,9 +305,8 @@ def instructions(a) -> int:
         if a.json:
             from dcnsim import machine
 
-            Path(a.json).write_text(json.dumps({"instructions": True, "ll": a.LL, "stop_s": STOP_S,
-                                                "htsim": _htsim_id(a.htsim), "machine": machine.describe(),
-                                                "rows": rows}, indent=2) + "\n")
+            _write_json(a.json, {"instructions": True, "ll": a.LL, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
+                                 "machine": machine.describe(), "rows": rows})
     return 0
 
 
@@ -319,7 +319,15 @@ def threads_arg(text: str) -> Union[str, int]:
     return parse_threads(text)
 
 
-def main() -> int:
+def _write_json(path: str, rec: Dict[str, Any]) -> None:
+    # atomic: a run stopped mid-write keeps the previous k's complete record
+    from dcnsim._atomic import atomic_write
+
+    text = json.dumps(rec, indent=2) + "\n"
+    atomic_write(os.path.expanduser(path), lambda fh: fh.write(text))
+
+
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="see the module docstring for the build")
     ap.add_argument("htsim", help="path to a stock htsim_dctcp_permutation binary")
     ap.add_argument("--pairs", type=int, default=3, help="interleaved (htsim, dcnsim) pairs per k (default 3)")
@@ -340,9 +348,18 @@ def main() -> int:
     ap.add_argument("--run-json", default=str(Path(__file__).resolve().parent.parent / "target" / "release"
                                               / "examples" / "run_json"),
                     help="with --instructions: dcnsim's core without Python (default: the release build's)")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if not (os.path.isfile(a.htsim) and os.access(a.htsim, os.X_OK)):
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
+    # checked against the current directory, but htsim runs in a temporary one (its log's)
+    a.htsim = os.path.abspath(a.htsim)
+    if a.json is not None:
+        # written after the first k's pairs (minutes): a path that cannot take it is found now
+        parent = os.path.dirname(os.path.abspath(os.path.expanduser(a.json)))
+        if not os.path.isdir(parent):
+            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
+        if not os.access(parent, os.W_OK):
+            ap.error(f"--json: {a.json}: cannot write in {parent}")
     if a.pairs < 1 or a.retries < 0 or any(k < 2 or k % 2 for k in a.k):
         ap.error("--pairs must be >= 1, --retries >= 0 and every --k an even number >= 2")
     if len(set(a.threads)) < len(a.threads):
@@ -358,6 +375,8 @@ def main() -> int:
         if not (os.path.isfile(a.run_json) and os.access(a.run_json, os.X_OK)):
             ap.error(f"--run-json: {a.run_json} is not an executable "
                      "(build it: cargo build --release --example run_json -p dcnsim)")
+        # run by this path, not looked up on PATH as a bare name would be
+        a.run_json = os.path.abspath(a.run_json)
         if not re.fullmatch(r"\d+,\d+,\d+", a.LL):
             ap.error(f"--LL: bytes,ways,line-bytes (e.g. 33554432,16,64), got {a.LL!r}")
         from dcnsim import machine
@@ -422,8 +441,8 @@ def main() -> int:
                          "ratio_wall": r_wall, "retries": sum(r["retries"] for r in theirs),
                          "dcnsim_runs": runs, "htsim_runs": theirs})
         if a.json:  # after every k: a later k that fails keeps the earlier ones
-            Path(a.json).write_text(json.dumps({"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
-                                                "threads": a.threads, "fifo": a.fifo, "machine": machine.describe(), "rows": rows}, indent=2) + "\n")
+            _write_json(a.json, {"pairs": a.pairs, "stop_s": STOP_S, "htsim": _htsim_id(a.htsim),
+                                 "threads": a.threads, "fifo": a.fifo, "machine": machine.describe(), "rows": rows})
     return 0
 
 

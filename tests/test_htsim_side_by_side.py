@@ -165,3 +165,23 @@ def test_instructions_without_run_json_is_a_usage_error(cachegrind_stand_ins, tm
     r = subprocess.run([sys.executable, str(SCRIPT), str(htsim), "--instructions", "--run-json",
                         str(tmp_path / "missing")], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "cargo build --release --example run_json" in r.stderr, r.stderr
+
+
+@needs_core
+def test_binaries_named_relative_to_the_current_directory_run_from_there(cachegrind_stand_ins, tmp_path):
+    """htsim runs in a temporary directory (its log's): a path checked
+    against the current directory must be made absolute first, and a bare
+    run_json must not be looked up on PATH."""
+    htsim, run_json, _kept = cachegrind_stand_ins
+    r = subprocess.run([sys.executable, str(SCRIPT), f"./{htsim.name}", "--instructions", "--k", "4",
+                        "--run-json", run_json.name], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "| 4 | htsim | 15,625 |" in r.stdout and "| 4 | dcnsim | 1,000 |" in r.stdout, r.stdout
+
+
+def test_a_json_path_without_its_directory_is_refused_before_measuring(fake_htsim, tmp_path):
+    r = subprocess.run([sys.executable, str(SCRIPT), str(fake_htsim), "--k", "4", "--json",
+                        str(tmp_path / "no-such-dir" / "side.json")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert "--json:" in r.stderr and "no-such-dir" in r.stderr and "Traceback" not in r.stderr
+    assert "htsim rounds" not in r.stderr
