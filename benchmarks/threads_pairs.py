@@ -64,11 +64,30 @@ SPIN = "while 1: pass"
 
 def one(what: Any, stop: str, threads: Any, python: str = sys.executable) -> Tuple[float, Dict[str, Any]]:
     """One fresh interpreter's run of the DCTCP permutation at k = `what`
-    (an int) or of scenario file `what`; its wall time and summary."""
+    (an int) or of scenario file `what`; its wall time and summary. A run
+    that fails ends the script with the child's reason."""
     t0 = time.perf_counter()
-    p = subprocess.run([python, "-c", CHILD, str(what), stop, str(threads)],
-                       capture_output=True, text=True, check=True)
-    return time.perf_counter() - t0, json.loads(p.stdout.strip().splitlines()[-1])
+    p = subprocess.run([python, "-c", CHILD, str(what), stop, str(threads)], capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        label = f"k = {what}" if isinstance(what, int) else what
+        under = "" if python == sys.executable else f" under {python}"
+        raise SystemExit(f"{label} {stop}, threads {threads}{under}: the run failed (exit {p.returncode}): "
+                         f"{child_reason(p.stderr)}")
+    return wall, json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def child_reason(stderr: str, most: int = 12) -> str:
+    """What a failed child said: a traceback's exception (from its last
+    unindented line: the message's own lines may be indented), else its
+    last lines; at most ``most`` lines."""
+    lines = stderr.rstrip().splitlines()
+    if lines and lines[0].startswith("Traceback"):
+        heads = [i for i, line in enumerate(lines) if line[:1] and not line[0].isspace()]
+        lines = lines[heads[-1]:]
+        if len(lines) > most:
+            lines = lines[:most - 1] + [f"... ({len(lines) - most + 1} more lines)"]
+    return "\n".join(lines[-most:]) or "no output"
 
 
 def median_interval(xs: list, level: float = 0.95) -> Tuple[float, float, float]:
@@ -134,6 +153,15 @@ def main(argv=None) -> int:
         ap.error(f"--spin must be 0 or more, got {a.spin}")
     if a.pairs < 1:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
+    if a.threads < 1:
+        ap.error(f"--threads must be at least 1, got {a.threads}")
+    if not a.scenario:
+        odd = [k for k in a.k if k < 2 or k % 2]
+        if odd:
+            ap.error(f"--k: a fat-tree's k is even and at least 2, got {' '.join(map(str, odd))}")
+    missing = [f for f in a.scenario or [] if not os.path.isfile(f)]
+    if missing:
+        ap.error(f"--scenario: no such file {', '.join(missing)}")
     if a.baseline:
         try:
             probe = subprocess.run([a.baseline, "-c", "import dcnsim._core"], capture_output=True, text=True)
@@ -177,7 +205,7 @@ def split_note(timing: Dict[str, Any], one: Optional[Dict[str, Any]] = None) -> 
 def measure(a: argparse.Namespace, targets: list) -> int:
     for k, stop in zip(targets, a.stop):
         label = f"k = {k}" if isinstance(k, int) else os.path.basename(k)
-        ratios, over_today, one_vs_today, one_vs_base = [], [], [], []
+        ratios, over_today, one_vs_today, one_vs_base, fewer = [], [], [], [], 0
         price, price_per_event = [], []
         runs = [("one", 1, sys.executable), ("n", a.threads, sys.executable)]
         if a.today:
@@ -196,8 +224,11 @@ def measure(a: argparse.Namespace, targets: list) -> int:
                 print(f"{label}: 1 and {a.threads} threads disagree", file=sys.stderr)
                 return 1
             ratios.append(w1 / wn)
-            line = (f"{label} {stop}: 1 thread {w1:.2f} s, {a.threads} threads {wn:.2f} s, {w1 / wn:.2f}x"
-                    f" (load {load:.1f})")
+            # asked (used): dcnsim runs fewer where the cut does not pay or no core is free
+            used = int(sn.get("threads", a.threads))
+            fewer += used < a.threads
+            line = (f"{label} {stop}: 1 thread {w1:.2f} s, {a.threads} threads ({used} used) {wn:.2f} s, "
+                    f"{w1 / wn:.2f}x (load {load:.1f})")
             line += split_note(sn.get("timing") or {}, s1.get("timing") or {})
             if a.today:
                 wt, _ = walls["today"]
@@ -217,7 +248,8 @@ def measure(a: argparse.Namespace, targets: list) -> int:
             print(line, flush=True)
         print(f"{label}: median speed-up {statistics.median(ratios):.2f}x over {a.pairs} pairs"
               f" ({a.threads} threads' wall time {100 * (1 / statistics.median(ratios) - 1):+.1f} % against 1's;"
-              f" {_interval_text(ratios)})",
+              f" {_interval_text(ratios)})"
+              + (f"; the {a.threads}-thread run used fewer threads in {fewer} of {a.pairs} pairs" if fewer else ""),
               flush=True)
         if a.today:
             print(f"{label}: against today's engine, {a.threads} threads median "

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import load_module
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "threads_pairs.py"
@@ -120,3 +121,36 @@ def test_the_split_is_a_share_of_the_cores_wall_time():
     note = mod.split_note({"wall_s": 2.0, "windows": 9, "imbalance_s": 0.1, "between_windows_s": 0.04,
                            "partition_work_s": 1.8}, {"wall_s": 3.0})
     assert note.endswith(", a partition's work 1.20x half of 1 thread's]"), note
+
+
+def test_the_round_line_says_how_many_threads_ran():
+    import os
+
+    # k = 4's windows hold too little work to cut: two threads asked, one used
+    env = {k: v for k, v in os.environ.items() if k not in ("DCNSIM_CUT", "DCNSIM_FREE_CORES")}
+    p = subprocess.run([sys.executable, str(SCRIPT), "--k", "4", "--stop", "200us", "--pairs", "1"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert ", 2 threads (1 used) " in p.stdout, p.stdout
+    assert "the 2-thread run used fewer threads in 1 of 1 pairs" in p.stdout, p.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--threads", "0"], "--threads must be at least 1, got 0"),
+    (["--k", "5", "--stop", "1ms"], "--k: a fat-tree's k is even and at least 2, got 5"),
+    (["--scenario", "no-such.toml"], "--scenario: no such file no-such.toml"),
+])
+def test_bad_arguments_are_usage_errors(args, says):
+    p = _run(*args, "--pairs", "1")
+    assert p.returncode == 2, p.stderr
+    assert says in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_failed_run_ends_with_the_childs_reason():
+    p = _run("--k", "4", "--stop", "soon", "--pairs", "1")
+    assert p.returncode == 1
+    assert "k = 4 soon, threads" in p.stderr and "the run failed" in p.stderr, p.stderr
+    # the child's exception, not the parent's CalledProcessError over it
+    assert "ValueError: invalid scenario" in p.stderr and "stop: expected a time with a unit" in p.stderr, p.stderr
+    assert "more lines)" in p.stderr.splitlines()[-1], p.stderr
+    assert "CalledProcessError" not in p.stderr and "Traceback" not in p.stderr
