@@ -268,6 +268,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--top", type=int, default=6, help="slowest imports shown per command (default 6)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here as JSON")
     a = ap.parse_args(argv)
+    if a.repeat < 1:
+        ap.error(f"--repeat must be at least 1, got {a.repeat}")
+    if a.json is not None:
+        # written after every command has run: a path that cannot take it is found now
+        parent = a.json.expanduser().resolve().parent
+        if not parent.is_dir():
+            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
+        if not os.access(parent, os.W_OK):
+            ap.error(f"--json: {a.json}: cannot write in {parent}")
     rec = record(a.repeat, a.pythonpath, a.top)
     m = rec["machine"]
     names = rec["interpreters"]
@@ -290,7 +299,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{label:<20} heavy: {', '.join(c['heavy_imports']) or 'none'}; "
               + ", ".join(f"{n} {t:.3f}" for n, t in c["slowest_imports"]))
     if a.json:
-        a.json.write_text(json.dumps(rec, indent=2) + "\n")
+        from dcnsim._atomic import atomic_write
+
+        text = json.dumps(rec, indent=2) + "\n"
+        atomic_write(a.json.expanduser(), lambda fh: fh.write(text))
     return 0
 
 
