@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import multiprocessing as mp
+import os
 import statistics
 import sys
 import time
@@ -118,16 +119,45 @@ def _line(name: str, d: Dict[str, float]) -> str:
             f"p99 {d['p99_s'] * 1e3:.3f} ms, slowest {d['max_s'] * 1e3:.3f} ms")
 
 
+def write_json(path: str, rec: Dict[str, object]) -> None:
+    """``rec`` at ``path`` whole or not at all: dcnsim's atomic write where
+    dcnsim is installed, else the same (a temporary file beside it, renamed
+    over it), as this script runs without the simulator."""
+    try:
+        from dcnsim._atomic import atomic_write
+    except ImportError:
+        import tempfile
+
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                   dir=os.path.dirname(os.path.abspath(path)))
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump(rec, fh, indent=1)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        return
+    atomic_write(path, lambda fh: json.dump(rec, fh, indent=1))
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--chunk-ms", type=float, default=1.0, help="one chunk's work on one core, about (default 1)")
     ap.add_argument("--chunks", type=int, default=2000, help="chunks timed in each process (default 2000)")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     a = ap.parse_args(argv)
-    if not a.chunk_ms > 0:
-        ap.error(f"--chunk-ms must be above 0, got {a.chunk_ms}")
+    if not (a.chunk_ms > 0 and math.isfinite(a.chunk_ms)):
+        ap.error(f"--chunk-ms must be a finite number above 0, got {a.chunk_ms}")
     if a.chunks < 2:
         ap.error(f"--chunks must be at least 2, got {a.chunks}")
+    if a.json is not None:
+        # written after both measurements: a path that cannot take it is found now
+        parent = os.path.dirname(os.path.abspath(os.path.expanduser(a.json)))
+        if not os.path.isdir(parent):
+            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
+        if not os.access(parent, os.W_OK):
+            ap.error(f"--json: {a.json}: cannot write in {parent}")
     try:
         from dcnsim import machine
     except ImportError:  # the machine alone: this script needs no simulator
@@ -142,8 +172,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"the slower of the two: {r['slower_over_faster']:.3f}x the faster's mean")
     print(f"a barrier after every chunk would cost {100 * r['barrier_cost']:.1f} % over the mean")
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump(r, f, indent=1)
+        write_json(os.path.expanduser(a.json), r)
     return 0
 
 
