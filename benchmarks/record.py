@@ -2,7 +2,7 @@
 benchmarks/results.json (machine, date, commit and load with each
 section), and the doc tables made from it.
 
-    python benchmarks/record.py [--htsim HTSIM_BINARY] [--only SECTION ...] [--repeat N]
+    python benchmarks/record.py [--htsim HTSIM_BINARY] [--ns3] [--only SECTION ...] [--repeat N] [--pairs N]
 
 Sections (each stamped with its own date, commit and load average, so one
 can be re-run alone with ``--only``; the others are kept from the file):
