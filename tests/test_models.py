@@ -503,3 +503,32 @@ def test_the_model_functions_name_an_argument_given_as_a_string_with_a_unit():
     # numbers, and arrays of them, as before
     assert dctcp_scalability(1e9, 100e-6, 20, 1500, 100_000, 2).n_star_max == pytest.approx(37.5)
     assert incast_model(4, 0.1, 0.1, 200e-6, 0.2, 100, 0.5).B_td > 0
+
+
+def test_split_at_an_infinite_window_is_the_limit_of_whole_window_loss():
+    """Eq. 3.40 for n <= n_hat is A(w, 0) = p_r / (1 - (1 - p_r)^w), which
+    tends to p_r as w grows; at w = inf it returned 0 (the models audit)."""
+    from dcnsim.models.incast import q_hat_split
+
+    assert q_hat_split(math.inf, 0.01, 2) == 0.01
+    assert q_hat_split(1e6, 0.01, 2) == pytest.approx(q_hat_split(math.inf, 0.01, 2), rel=1e-9)
+
+
+def test_the_equations_counts_are_whole_and_their_inputs_in_range():
+    """A(w, k) and C(g, m) truncated a fraction (C(2.9, 2) was read as
+    C(2, 2), ten times C(3, 2)); n_hat took NaN or -1 as "n > n_hat"; j
+    above n and an n past a float's range gave NaN without a word."""
+    from dcnsim.models.incast import A, C, expected_rounds, incast_model, q_hat_split, throughput_td
+
+    assert C(3, 2, 0.1) == pytest.approx(0.9**2 * 0.1) and C(2, 2, 0.1) == pytest.approx(0.81)
+    for call, words in [(lambda: C(2.9, 2, 0.1), "g must be a whole number, got 2.9"),
+                        (lambda: A(3.7, 0, 0.1), "w must be a whole number, got 3.7"),
+                        (lambda: A(4, 0.5, 0.1), "k must be a whole number"),
+                        (lambda: q_hat_split(10, 0.01, 2, n_hat=math.nan), "n_hat must be finite and >= 0"),
+                        (lambda: q_hat_split(10, 0.01, 2, n_hat=-1), "n_hat must be finite and >= 0"),
+                        (lambda: incast_model(8, 0.01, 0.02, 1e-4, 0.2, 100, 1, n_hat=math.inf), "n_hat"),
+                        (lambda: expected_rounds(8, 0.01, 100), "j must be <= n"),
+                        (lambda: throughput_td(1e300, 0.5, 0.5, 1e-4), "too large for eq. 3.19")]:
+        with pytest.raises(ValueError, match=words):
+            call()
+    assert A(4.0, 0.0, 0.1) == A(4, 0, 0.1)  # a whole float is a count

@@ -20,7 +20,7 @@ Store-and-forward timing:
   ``phase="aligned"`` H1 starts exactly at t = 0 (``D1 = tx(H1)``). The
   uniform reading gives the paper's numbers at rMin = 1 B (P(X2) ≈ 0.63,
   neither ≈ 0.1); the aligned one far fewer enqueues (≈ 0.41 each, neither
-  ≈ 0.32). docs/tcprand.md compares both;
+  ≈ 0.33). docs/tcprand.md compares both;
 * an arrival finds a free slot if more slots have been freed (departures at
   or before its arrival) than earlier arrivals have taken.
 

@@ -142,6 +142,22 @@ def _check_n(n: float) -> float:
     return n
 
 
+def _check_whole(name: str, x: float) -> int:
+    """A count the equations index by (w, k, g, m): a fraction is refused,
+    not truncated (C(2.9, 2) read as C(2, 2) was ten times C(3, 2))."""
+    v = _as_float(name, x)
+    if not math.isfinite(v) or v != int(v):
+        raise ValueError(f"{name} must be a whole number, got {x!r}")
+    return int(v)
+
+
+def _check_n_hat(n_hat: float) -> float:
+    v = _as_float("n_hat", n_hat)
+    if not math.isfinite(v) or v < 0:
+        raise ValueError(f"n_hat must be finite and >= 0, got {n_hat!r}")
+    return v
+
+
 def _cap(b: float, capacity_pps: Optional[float]) -> float:
     if capacity_pps is None:
         return b
@@ -169,9 +185,13 @@ def expected_rounds(n: float, p_c: float, j: float) -> float:
     n = _check_n(n)
     p_c = _check_prob("p_c", p_c, allow_zero=False)
     j = _check_pos("j", j)
+    if j > n:  # j = min(n, p_r/p_c): no more flows lose than there are
+        raise ValueError(f"j must be <= n, got j={j!r}, n={n!r}")
     a = p_c * j * (n - 2.0 * j)
     b = 24.0 * n * n * p_c * j
     d = math.sqrt(a * a + b)
+    if not math.isfinite(d):
+        raise ValueError(f"n = {n!r} is too large for eq. 3.19's arithmetic (its terms pass a float's range)")
     num = b / (d + a) if a > 0 else d - a
     return num / (6.0 * n * n * p_c)
 
@@ -209,7 +229,7 @@ def A(w: int, k: int, p_r: float) -> float:
 
     At p_r = 0 the limit 1/w is returned.
     """
-    w, k = int(w), int(k)
+    w, k = _check_whole("w", w), _check_whole("k", k)
     if w < 1 or not 0 <= k <= w:
         raise ValueError(f"A(w, k) needs w >= 1 and 0 <= k <= w, got w={w}, k={k}")
     p_r = _check_prob("p_r", p_r)
@@ -221,7 +241,7 @@ def A(w: int, k: int, p_r: float) -> float:
 def C(g: int, m: int, p_r: float) -> float:
     """C(g,m) (eq. 3.33): P(m of the g packets of the loss round are ACKed in
     sequence, the rest (if any) lost): (1−p_r)^m·p_r if m < g, (1−p_r)^g if m = g."""
-    g, m = int(g), int(m)
+    g, m = _check_whole("g", g), _check_whole("m", m)
     if g < 0 or not 0 <= m <= g:
         raise ValueError(f"C(g, m) needs 0 <= m <= g, got g={g}, m={m}")
     p_r = _check_prob("p_r", p_r)
@@ -312,9 +332,10 @@ def q_hat_split(w: float, p_r: float, n: float, n_hat: float = 3,
     w = _check_w(w)
     p_r = _check_prob("p_r", p_r)
     n = _check_n(n)
-    whole = n <= float(n_hat)
+    whole = n <= _check_n_hat(n_hat)
     if math.isinf(w):
-        return 0.0 if whole else _qhat_inf(p_r, split_tail=True)
+        # A(w, 0) = p_r / (1 - (1 - p_r)^w) tends to p_r as w grows
+        return p_r if whole else _qhat_inf(p_r, split_tail=True)
     return _noninteger(lambda x: _qhat_split_at(x, p_r, whole), w, noninteger)
 
 
@@ -379,6 +400,7 @@ def incast_model(n: float, p_c: float, p_r: float, rtt: float, T0: float,
     T0 = _check_nonneg("T0", T0)
     L = _check_pos("L", L, allow_inf=True)
     zeta = _check_nonneg("zeta", zeta)
+    n_hat = _check_n_hat(n_hat)
     if noninteger not in NONINTEGER_MODES:
         raise ValueError(f"noninteger must be one of {NONINTEGER_MODES}, got {noninteger!r}")
     b_pad = padhye_n(n, p_r, rtt, T0, capacity_pps=capacity_pps)
