@@ -518,7 +518,14 @@ def test_the_equations_counts_are_whole_and_their_inputs_in_range():
     """A(w, k) and C(g, m) truncated a fraction (C(2.9, 2) was read as
     C(2, 2), ten times C(3, 2)); n_hat took NaN or -1 as "n > n_hat"; j
     above n and an n past a float's range gave NaN without a word."""
-    from dcnsim.models.incast import A, C, expected_rounds, incast_model, q_hat_split, throughput_td
+    from dcnsim.models.incast import (
+        A,
+        C,
+        expected_rounds,
+        incast_model,
+        q_hat_split,
+        throughput_td,
+    )
 
     assert C(3, 2, 0.1) == pytest.approx(0.9**2 * 0.1) and C(2, 2, 0.1) == pytest.approx(0.81)
     for call, words in [(lambda: C(2.9, 2, 0.1), "g must be a whole number, got 2.9"),

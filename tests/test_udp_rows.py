@@ -9,7 +9,6 @@ import math
 import warnings
 
 import pytest
-
 from conftest import needs_core
 
 pytestmark = needs_core
