@@ -161,3 +161,49 @@ def test_bad_swift_keys_are_named(change, path):
     with pytest.raises(ScenarioError) as e:
         dcnsim.run(doc)
     assert path in str(e.value)
+
+
+def lone_flow(delay: str, **tcp) -> dict:
+    """One long Swift flow alone on a 10 Gbps star (default 1,460-byte mss)."""
+    return {"stop": "20ms", "topology": {"kind": "star", "hosts": 2, "rate": "10Gbps", "delay": delay,
+                                         "buffer": "4MB"},
+            "tcp": {"transport": "swift", **tcp}, "apps": [{"kind": "bulk", "src": 1, "dst": 0, "duration": "20ms"}]}
+
+
+def test_a_target_below_the_paths_own_delay_is_warned_of_and_starves_a_lone_flow():
+    """With the default base target (20 µs, meant for 1 µs links) a lone
+    flow on 10 µs links read every ACK as congestion and took 6 % of an
+    idle 10 Gbps link, without a word (the rates audit). The run now says
+    how far the target falls short, and raising it by that much fills the
+    link."""
+    import warnings
+
+    def run(doc):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = dcnsim.run(doc)
+        return r, [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+
+    r, said = run(lone_flow("10us"))
+    # the ratio from the formula, independently: the path's unloaded delay is a full packet out
+    # over two links and its ACK back, four propagations; the target is at the window that fills it
+    wire, ack = (1460 + 40 + 0) * 8 / 10e9, 40 * 8 / 10e9
+    rtt_us = (4 * 10e-6 + 2 * wire + 2 * ack) * 1e6
+    h = BASE_US / 6.55
+    fs_range = 5 * BASE_US
+    alpha = fs_range / (1 / math.sqrt(0.1) - 1 / math.sqrt(100))
+    pkts = 10e9 * rtt_us * 1e-6 / 8 / 1460
+    target = BASE_US + 2 * h + min(max(alpha / math.sqrt(pkts) - alpha / math.sqrt(100), 0.0), fs_range)
+    assert target < rtt_us
+    assert r.summary["swift_target_over_path_rtt_min"] == pytest.approx(target / rtt_us, rel=1e-3)
+    assert r.flows.goodput_bps.iloc[0] < 0.5e10  # an idle link, mostly unused
+    (msg,) = [m for m in said if m.startswith("tcp.swift_base_target:")]
+    short_us = r.summary["swift_target_short_s"] * 1e6
+    assert short_us == pytest.approx(rtt_us - target, rel=1e-3) and f"raise swift_base_target by {short_us:.3g} µs" in msg
+    # the base target raised by what the warning says: no warning, the link filled
+    r, said = run(lone_flow("10us", swift_base_target=f"{BASE_US + short_us:.3f}us"))
+    assert r.summary["swift_target_over_path_rtt_min"] >= 1 and not any("swift_base_target" in m for m in said)
+    assert r.flows.goodput_bps.iloc[0] > 0.9e10
+    # the defaults' own fabric (1 µs links): nothing to say
+    r, said = run(lone_flow("1us"))
+    assert r.summary["swift_target_over_path_rtt_min"] > 1 and not any("swift_base_target" in m for m in said)

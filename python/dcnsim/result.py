@@ -903,6 +903,18 @@ class Result:
                                                 "unequal shares below η (docs/hpcc.md, \"Few packets in a "
                                                 "window\"); a longer hpcc_base_rtt (the fabric's largest RTT, the "
                                                 "paper's T) or a smaller mss puts more in it"))
+        ratio = s.get("swift_target_over_path_rtt_min")
+        if ratio is not None and ratio < 1:
+            # measured, lone flows: at 10 Gbps 1.006 of the delay fills 96 % of the link, 0.96
+            # 69 %, 0.84 24 %; at 100 Gbps 0.995 39 % (docs/swift.md)
+            short = float(s.get("swift_target_short_s") or 0.0)
+            out.append(Problem("tcp.swift_base_target",
+                               f"Swift's fabric target, at the window that fills a path, is {ratio:.2f}× that "
+                               "path's unloaded delay: an idle path then reads as congested, and a flow's window "
+                               "settles short of line rate (a lone flow at 10 Gbps fills 24 % of its link at "
+                               "0.84×); raise swift_base_target by "
+                               f"{short * 1e6:.3g} µs or more, or swift_hop_scale, so every path's target lies "
+                               "above its unloaded RTT (docs/swift.md, \"A target below the path's delay\")"))
         unfinished = int(s.get("apps_unfinished", 0) or 0)
         if unfinished > 0:
             out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"))

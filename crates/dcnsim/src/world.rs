@@ -1149,6 +1149,11 @@ impl World {
         }
         if f.is_swift() {
             f.swift_set_hops(self.core.hops(src, dst));
+            let nic = self.core.host_nic[src as usize] as usize;
+            f.swift_set_path(
+                self.core.base_rtt(src, dst, hdr + cfg.mss, hdr),
+                self.core.links.info(nic).rate_bps,
+            );
         }
         self.flows.push(f);
         self.app_rx.push(AppRx::default());

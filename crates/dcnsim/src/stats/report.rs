@@ -644,6 +644,21 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         let cuts = swift.iter().map(|s| s.decreases).sum::<u64>();
         summary.push(("swift_paced_packets".to_string(), paced as f64));
         summary.push(("swift_window_decreases".to_string(), cuts as f64));
+        // Below 1 a lone flow cannot fill its path: the run's warnings say
+        // so from this (docs/swift.md, "A target below the path's delay").
+        let (mut lowest, mut short) = (f64::INFINITY, 0.0f64);
+        for f in w.tcp_flows() {
+            if let (Some(r), Some(s)) = (f.swift_target_over_path_rtt(), f.swift()) {
+                lowest = lowest.min(r);
+                // how far the target falls short of the path's delay: what
+                // the base target must rise by for this path
+                short = short.max(s.path_rtt.as_secs_f64() * (1.0 - r));
+            }
+        }
+        if lowest.is_finite() {
+            summary.push(("swift_target_over_path_rtt_min".to_string(), lowest));
+            summary.push(("swift_target_short_s".to_string(), short));
+        }
     }
     // Only with TIMELY flows, so every other run's summary is unchanged.
     let timely: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.timely()).collect();

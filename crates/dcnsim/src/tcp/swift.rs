@@ -51,6 +51,11 @@ pub struct SwiftState {
     pacing_delay: SimTime,
     /// Links from the sender to the receiver (the target's hop term).
     pub hops: u32,
+    /// The path's unloaded fabric delay (a full packet out, its ACK back)
+    /// and the sender's line rate: what the report weighs the target
+    /// against (a target below the path's own delay starves a lone flow).
+    pub path_rtt: SimTime,
+    pub path_rate_bps: u64,
     /// Counters: window decreases, packets sent by the pacer, and the
     /// last fabric and endpoint delays measured.
     pub decreases: u64,
@@ -88,6 +93,30 @@ impl TcpFlow {
         if let Some(s) = self.swift.as_deref_mut() {
             s.hops = hops;
         }
+    }
+
+    /// The world tells the flow its path's unloaded fabric delay and the
+    /// sender's line rate (read only by the report).
+    pub fn swift_set_path(&mut self, rtt: SimTime, rate_bps: u64) {
+        if let Some(s) = self.swift.as_deref_mut() {
+            s.path_rtt = rtt;
+            s.path_rate_bps = rate_bps;
+        }
+    }
+
+    /// The fabric target at the window that fills the path at line rate,
+    /// over the path's unloaded fabric delay. Below 1 even an idle path
+    /// reads as congested: a lone flow's window settles where flow
+    /// scaling lifts the target to the path's delay, short of line rate
+    /// (docs/swift.md, "A target below the path's delay"). None before
+    /// the world set the path.
+    pub fn swift_target_over_path_rtt(&self) -> Option<f64> {
+        let s = self.swift.as_deref()?;
+        if s.path_rtt == SimTime::ZERO || s.path_rate_bps == 0 {
+            return None;
+        }
+        let bdp = s.path_rate_bps as f64 * s.path_rtt.as_secs_f64() / 8.0;
+        Some(self.swift_target(bdp).0 as f64 / s.path_rtt.0 as f64)
     }
 
     /// Swift's fabric target for a window of `cwnd` bytes: base + hops × h
