@@ -101,6 +101,10 @@ def price(a: argparse.Namespace) -> None:
     print("|---|---|---|---|---|---|")
     for b in a.binaries:
         s, f = times[(b, files["seeded"])], times[(b, files["fifo"])]
+        if not all(f) or not all(first):
+            # the kernel splits a process's time by tick samples: a run of a few ms can read 0 s
+            raise SystemExit(f"{os.path.basename(b)}: a run read 0 s of {unit} time, too short to time; "
+                             "give a longer scenario (or --wall)")
         ratio = statistics.median(x / y for x, y in zip(s, f))
         per_event = ratio * events["fifo"] / events["seeded"]
         r = statistics.median(x / y for x, y in zip(s, first))
@@ -135,6 +139,9 @@ def main() -> None:
     times, _ = timed_rounds([(b, a.scenario) for b in a.binaries], a.rounds, a.wall)
     base = times[(a.binaries[0], a.scenario)]
     unit = "wall" if a.wall else "user"
+    if not all(base):
+        raise SystemExit(f"{os.path.basename(a.binaries[0])}: a run read 0 s of {unit} time, too short to "
+                         "time; give a longer scenario (or --wall)")
     print(f"| binary | median {unit} s | min | median ratio to first | every round |")
     print("|---|---|---|---|---|")
     for b in a.binaries:

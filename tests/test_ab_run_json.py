@@ -22,6 +22,10 @@ with open({log!r}, "a") as fh:
     fh.write(json.dumps({{"bin": sys.argv[0], "ties": doc.get("ties"), "threads": doc.get("threads"),
                          "seed": doc.get("seed")}}) + "\\n")
 events = (1000 if doc.get("ties") == "seeded" else 990) + {extra}
+# CPU in user mode the script can time: the kernel splits a process's time
+# into user and system by tick samples, and a bare interpreter start can
+# read 0 s of user time on a loaded machine (it did in CI)
+sum(i * i for i in range(300_000))
 print(f"wall 0.001s events {{events}} (1.00 M/s) hops {{events - 5}} (1.00 M/s)")
 """
 
@@ -108,3 +112,20 @@ def test_builds_named_relative_to_the_current_directory_run_from_there(tmp_path)
     assert p.returncode == 0, p.stderr
     assert [Path(r["bin"]).name for r in _log(tmp_path)] == ["run_json_a", "run_json_b"]
     assert "| run_json_a |" in p.stdout and "| run_json_b |" in p.stdout
+
+
+def test_a_run_too_short_to_time_is_said_not_divided_by(tmp_path):
+    """A stand-in that reads 0 s of user time (a bare interpreter start on
+    a loaded machine, where the kernel's tick samples all fell in system
+    mode) ended the script with a ZeroDivisionError in CI."""
+    a, b = _fake(tmp_path, "before"), _fake(tmp_path, "after")
+    p = subprocess.run([sys.executable, "-c", f"""
+import runpy, sys
+sys.path.insert(0, {str(SCRIPT.parent)!r})
+import ab_run_json
+ab_run_json.run = lambda binary, scenario, wall=False: (0.0, ("1000", "995"))
+sys.argv = ["ab_run_json.py", "--price", "--rounds", "2", {_scenario(tmp_path)!r}, {a!r}, {b!r}]
+ab_run_json.main()
+"""], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "read 0 s of user time, too short to time" in p.stderr, p.stderr
+    assert "ZeroDivisionError" not in p.stderr
