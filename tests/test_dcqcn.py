@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import dcnsim
@@ -90,3 +91,25 @@ def test_bad_dcqcn_keys_are_refused_with_their_field(key, value, needle):
     with pytest.raises(dcnsim.ScenarioError) as e:
         dcnsim.run(doc)
     assert needle in str(e.value)
+
+
+def test_a_rate_increase_sends_at_the_new_rate():
+    """Eight flows into a 1 Gbps port: the queue's marks cut every sender
+    to its floor (line rate / 1000, a packet every 12 ms), and a packet
+    paced at the floor stayed due at its old slot while the increase
+    timer brought the rate back to line rate: the port idled at 47 % of
+    its line for 20 ms (the transports' defaults audit). An increase now
+    brings the next packet forward, as a NIC's rate limiter and htsim's
+    sender do, and the port stays busy."""
+    doc = {"stop": "20ms", "pfc": {}, "topology": {"kind": "star", "hosts": 9, "rate": "1Gbps", "delay": "1us",
+                                                "buffer": "4MB", "ecn_k": "100KB"},
+           "tcp": {"transport": "dcqcn"},
+           "apps": [{"kind": "bulk", "src": i, "dst": 0, "duration": "20ms"} for i in range(1, 9)]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        r = dcnsim.run(doc)
+    f = r.flows
+    assert f.ecn_cuts.min() > 10  # every sender was cut, many times
+    payload_line = 1e9 * 1460 / (1460 + 40)
+    assert f.goodput_bps.sum() > 0.9 * payload_line
+    assert dcnsim.jain(list(f.goodput_bps)) > 0.95

@@ -200,6 +200,9 @@ impl TcpFlow {
                 d.bc_stage += 1;
                 d.increase(self.cfg.dcqcn.f);
                 self.st.cwnd = d.window();
+                // the packet just sent is the last: the next goes a gap at the new rate after it
+                let gap = (wire as f64 * 8e12 / d.rc).round() as u64;
+                d.next_send = now + SimTime(gap.max(1));
             }
         }
     }
@@ -223,6 +226,7 @@ impl TcpFlow {
         let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
         d.alpha *= 1.0 - p.g;
         d.t_stage += 1;
+        let old_rc = d.rc;
         d.increase(p.f);
         self.st.cwnd = d.window();
         // Once at line rate, α alone changes: it matters to the next cut,
@@ -233,6 +237,27 @@ impl TcpFlow {
                 .dack
                 .arm(io, io.now() + p.timer, TcpTimer::DelAck);
         }
+        self.dcqcn_repace(io, old_rc);
+    }
+
+    /// A rate increase brings a packet paced at the old rate forward: the
+    /// next goes one gap at the new rate after the last (never before
+    /// now), as a NIC's rate limiter applies a new rate at once and
+    /// htsim's sender, which sends on each increase event, does. Without
+    /// it a flow cut to its floor (line rate / 1000: 12 ms a packet at 1
+    /// Gbps) sat idle for the floor's gap with its rate back at line rate.
+    fn dcqcn_repace(&mut self, io: &mut TcpIo, old_rc: f64) {
+        let now = io.now();
+        let full = self.cfg.mss + self.cfg.header_bytes + io.l2_overhead();
+        let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
+        if d.rc <= old_rc || d.next_send <= now {
+            return; // no faster, or nothing paced (a NIC wait keeps its timer)
+        }
+        let gap = (full as f64 * 8e12 / d.rc).round() as u64;
+        let old = (full as f64 * 8e12 / old_rc).round() as u64;
+        d.next_send = SimTime(d.next_send.0.saturating_sub(old.saturating_sub(gap))).max(now);
+        // sends now, or re-arms the pacing timer at the new slot
+        self.dcqcn_send(io);
     }
 
     /// Nothing acknowledged for `dcqcn_rto`: go back to `snd_una`.
