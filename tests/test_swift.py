@@ -207,3 +207,35 @@ def test_a_target_below_the_paths_own_delay_is_warned_of_and_starves_a_lone_flow
     # the defaults' own fabric (1 µs links): nothing to say
     r, said = run(lone_flow("1us"))
     assert r.summary["swift_target_over_path_rtt_min"] > 1 and not any("swift_base_target" in m for m in said)
+
+
+def test_a_path_longer_than_the_largest_window_is_warned_of():
+    """A 100 Gbps path of 50 µs links holds 1.71 times `swift_max_cwnd`
+    (1,000 packets) in flight: a lone flow, its target raised above the
+    path's delay and starting at the cap, can only reach 1/1.71 of its
+    line, without a word (the transports' defaults audit). The run says
+    so, with the factor; raising the cap by it fills the link."""
+    import warnings
+
+    def run(**tcp):
+        doc = {"stop": "10ms", "topology": {"kind": "star", "hosts": 2, "rate": "100Gbps", "delay": "50us",
+                                            "buffer": "16MB", "nic_buffer": "unlimited"},
+               "tcp": {"transport": "swift", "swift_base_target": "300us", **tcp},
+               "apps": [{"kind": "bulk", "src": 1, "dst": 0, "duration": "10ms"}]}
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = dcnsim.run(doc)
+        return r, [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+
+    r, said = run(swift_initial_window=1000)
+    over = r.summary["swift_bdp_over_max_cwnd_max"]
+    # the path's BDP from its parts: four 50 µs propagations, a full packet and an ACK over two links
+    rtt = 4 * 50e-6 + 2 * (1500 + 40) * 8 / 100e9
+    assert over == pytest.approx(100e9 * rtt / 8 / (1000 * 1460), rel=1e-3) and over > 1
+    goodput = r.flows.goodput_bps.iloc[0]
+    assert goodput <= 100e9 / over * 1.02  # the window's cap, whatever else
+    (msg,) = [m for m in said if m.startswith("tcp.swift_max_cwnd:")]
+    assert f"{over:.2f}× Swift's largest window" in msg and f"at most {100 / over:.0f} % of line rate" in msg
+    r, said = run(swift_initial_window=1900, swift_max_cwnd=2000)
+    assert r.summary["swift_bdp_over_max_cwnd_max"] < 1 and not any("swift_max_cwnd" in m for m in said)
+    assert r.flows.goodput_bps.iloc[0] > 0.9 * 100e9

@@ -915,6 +915,13 @@ class Result:
                                "0.84×); raise swift_base_target by "
                                f"{short * 1e6:.3g} µs or more, or swift_hop_scale, so every path's target lies "
                                "above its unloaded RTT (docs/swift.md, \"A target below the path's delay\")"))
+        over = s.get("swift_bdp_over_max_cwnd_max")
+        if over is not None and over > 1:
+            out.append(Problem("tcp.swift_max_cwnd",
+                               f"a path's bandwidth-delay product is {over:.2f}× Swift's largest window "
+                               f"(swift_max_cwnd packets of mss): a flow alone on it reaches at most "
+                               f"{100 / over:.0f} % of line rate; raise swift_max_cwnd {over:.2f}-fold or more "
+                               "(docs/swift.md, \"A target below the path's delay\")"))
         unfinished = int(s.get("apps_unfinished", 0) or 0)
         if unfinished > 0:
             out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"))

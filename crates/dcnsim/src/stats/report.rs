@@ -646,7 +646,7 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         summary.push(("swift_window_decreases".to_string(), cuts as f64));
         // Below 1 a lone flow cannot fill its path: the run's warnings say
         // so from this (docs/swift.md, "A target below the path's delay").
-        let (mut lowest, mut short) = (f64::INFINITY, 0.0f64);
+        let (mut lowest, mut short, mut over) = (f64::INFINITY, 0.0f64, 0.0f64);
         for f in w.tcp_flows() {
             if let (Some(r), Some(s)) = (f.swift_target_over_path_rtt(), f.swift()) {
                 lowest = lowest.min(r);
@@ -654,10 +654,13 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
                 // the base target must rise by for this path
                 short = short.max(s.path_rtt.as_secs_f64() * (1.0 - r));
             }
+            // above 1 the largest window cannot fill the path
+            over = over.max(f.swift_bdp_over_max_cwnd().unwrap_or(0.0));
         }
         if lowest.is_finite() {
             summary.push(("swift_target_over_path_rtt_min".to_string(), lowest));
             summary.push(("swift_target_short_s".to_string(), short));
+            summary.push(("swift_bdp_over_max_cwnd_max".to_string(), over));
         }
     }
     // Only with TIMELY flows, so every other run's summary is unchanged.

@@ -112,11 +112,25 @@ impl TcpFlow {
     /// the world set the path.
     pub fn swift_target_over_path_rtt(&self) -> Option<f64> {
         let s = self.swift.as_deref()?;
+        let bdp = self.swift_path_bdp()?;
+        Some(self.swift_target(bdp).0 as f64 / s.path_rtt.0 as f64)
+    }
+
+    /// The window that fills the path at line rate, bytes (None before
+    /// the world set the path).
+    fn swift_path_bdp(&self) -> Option<f64> {
+        let s = self.swift.as_deref()?;
         if s.path_rtt == SimTime::ZERO || s.path_rate_bps == 0 {
             return None;
         }
-        let bdp = s.path_rate_bps as f64 * s.path_rtt.as_secs_f64() / 8.0;
-        Some(self.swift_target(bdp).0 as f64 / s.path_rtt.0 as f64)
+        Some(s.path_rate_bps as f64 * s.path_rtt.as_secs_f64() / 8.0)
+    }
+
+    /// The path's bandwidth-delay product over `swift_max_cwnd`: above 1
+    /// no window this flow may take fills its path.
+    pub fn swift_bdp_over_max_cwnd(&self) -> Option<f64> {
+        let cap = self.cfg.swift.max_cwnd_packets as f64 * self.cfg.mss as f64;
+        Some(self.swift_path_bdp()? / cap)
     }
 
     /// Swift's fabric target for a window of `cwnd` bytes: base + hops × h
