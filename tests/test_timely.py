@@ -106,3 +106,35 @@ def test_bad_timely_keys_are_refused_with_their_field(key, value, needle):
     with pytest.raises(dcnsim.ScenarioError) as e:
         dcnsim.run(doc)
     assert needle in str(e.value)
+
+
+def test_a_path_longer_than_t_low_is_warned_of_and_the_keys_it_names_fill_the_port():
+    """Eight TIMELY flows into a 10 Gbps port over 20 µs links: the paths'
+    unloaded RTT (82.5 µs) is above T_low (50 µs) and minRTT (20 µs), and
+    the flows left a quarter of the port unused without a word (the
+    transports' defaults audit). The run names T_low; the keys the warning
+    names, set from the path's RTT, fill the port."""
+    import warnings
+
+    def run(**tcp):
+        doc = {"stop": "20ms", "pfc": {}, "topology": {"kind": "star", "hosts": 9, "rate": "10Gbps",
+                                                    "delay": "20us", "buffer": "4MB"},
+               "tcp": {"transport": "timely", **tcp},
+               "apps": [{"kind": "bulk", "src": i, "dst": 0, "duration": "20ms"} for i in range(1, 9)]}
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = dcnsim.run(doc)
+        said = [str(x.message) for x in w if issubclass(x.category, dcnsim.DcnsimWarning)]
+        return r, r.flows.goodput_bps.sum() / (10e9 * 1460 / 1500), said
+
+    # four 20 µs propagations, a full packet and an ACK over two links
+    rtt = 4 * 20e-6 + 2 * (1500 + 40) * 8 / 10e9
+    r, used, said = run()
+    assert r.summary["timely_path_rtt_at_max_s"] == pytest.approx(rtt, rel=1e-9)
+    assert r.summary["timely_path_rtt_over_t_low_max"] == pytest.approx(rtt / 50e-6, rel=1e-9)
+    assert any(m.startswith("tcp.timely_t_low: a path's unloaded RTT (82.5 µs) is 1.65×") for m in said), said
+    assert used < 0.85
+    us = rtt * 1e6
+    r, used, said = run(timely_min_rtt=f"{us:.2f}us", timely_t_low=f"{us + 50:.2f}us",
+                        timely_t_high=f"{us + 500:.2f}us")
+    assert not any("timely_t_low" in m for m in said) and used > 0.9

@@ -915,6 +915,18 @@ class Result:
                                "0.84×); raise swift_base_target by "
                                f"{short * 1e6:.3g} µs or more, or swift_hop_scale, so every path's target lies "
                                "above its unloaded RTT (docs/swift.md, \"A target below the path's delay\")"))
+        ratio = s.get("timely_path_rtt_over_t_low_max")
+        if ratio is not None and ratio > 1:
+            rtt_us = float(s.get("timely_path_rtt_at_max_s") or 0.0) * 1e6
+            # measured, 8 flows into one port: 10 Gbps over 20 µs links 73 % of the port, 95 % with
+            # the three keys set so; 25 Gbps over 50 µs 48 % and 98 %; 1 Gbps full either way (docs/timely.md)
+            out.append(Problem("tcp.timely_t_low",
+                               f"a path's unloaded RTT ({rtt_us:.3g} µs) is {ratio:.2f}× timely_t_low: TIMELY's "
+                               "always-increase branch is out of its reach, and timely_min_rtt, which normalises "
+                               "its gradient, is below the path's own minimum RTT; at 10 Gbps and more flows "
+                               "then leave much of a port unused. Set timely_min_rtt to the path's RTT and "
+                               "timely_t_low and timely_t_high above it (docs/timely.md, \"Paths longer than "
+                               "T_low\")"))
         over = s.get("swift_bdp_over_max_cwnd_max")
         if over is not None and over > 1:
             out.append(Problem("tcp.swift_max_cwnd",

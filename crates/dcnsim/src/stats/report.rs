@@ -637,6 +637,22 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         summary.push(("pfc_ports_paused".to_string(), ports as f64));
         summary.push(("pfc_paused_s".to_string(), SimTime(paused).as_secs_f64()));
     }
+    transport_summary(w, &mut summary);
+    for (i, a) in w.apps().iter().enumerate() {
+        if let App::Poisson(p) = a {
+            summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
+            summary.push((format!("app{i}_arrival_rate_per_s"), p.spec.arrival_rate()));
+            summary.push((format!("app{i}_mean_size_bytes"), p.spec.cdf.mean()));
+            summary.push((format!("app{i}_flows_generated"), p.generated as f64));
+        }
+    }
+    summary
+}
+
+/// The summary's keys of the transports beyond TCP (Swift, TIMELY, NDP,
+/// HPCC, DCQCN), each only in runs with its flows, so every other
+/// run's summary is unchanged.
+fn transport_summary(w: &World, summary: &mut Vec<(String, f64)>) {
     // Only with Swift flows, so every other run's summary is unchanged.
     let swift: Vec<_> = w.tcp_flows().iter().filter_map(|f| f.swift()).collect();
     if !swift.is_empty() {
@@ -670,6 +686,20 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         let cuts = timely.iter().map(|t| t.decreases).sum::<u64>();
         summary.push(("timely_rate_updates".to_string(), updates as f64));
         summary.push(("timely_rate_decreases".to_string(), cuts as f64));
+        // Above 1 the run's warnings say that the thresholds are shorter
+        // than a path (docs/timely.md, "Paths longer than T_low").
+        let (mut over, mut rtt) = (0.0f64, SimTime::ZERO);
+        for (r, path) in w
+            .tcp_flows()
+            .iter()
+            .filter_map(|f| f.timely_path_rtt_over_t_low())
+        {
+            if r > over {
+                (over, rtt) = (r, path);
+            }
+        }
+        summary.push(("timely_path_rtt_over_t_low_max".to_string(), over));
+        summary.push(("timely_path_rtt_at_max_s".to_string(), rtt.as_secs_f64()));
     }
     // Only with NDP flows: what the senders heard back (a trimmed
     // header's NACK, a header the fabric returned, the receivers' pulls).
@@ -711,15 +741,6 @@ fn summary(w: &World, wall_s: f64) -> Vec<(String, f64)> {
         let cnps = dcqcn.iter().map(|d| d.cnps_sent).sum::<u64>();
         summary.push(("dcqcn_cnps_sent".to_string(), cnps as f64));
     }
-    for (i, a) in w.apps().iter().enumerate() {
-        if let App::Poisson(p) = a {
-            summary.push((format!("app{i}_capacity_bps"), p.spec.capacity_bps as f64));
-            summary.push((format!("app{i}_arrival_rate_per_s"), p.spec.arrival_rate()));
-            summary.push((format!("app{i}_mean_size_bytes"), p.spec.cdf.mean()));
-            summary.push((format!("app{i}_flows_generated"), p.generated as f64));
-        }
-    }
-    summary
 }
 
 /// `failures`: one row per `[[failures]]` entry and directed link it

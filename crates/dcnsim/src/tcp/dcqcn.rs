@@ -105,6 +105,18 @@ impl TcpFlow {
         self.dcqcn.as_deref().and_then(|d| d.timely.as_ref())
     }
 
+    /// A TIMELY flow's path's unloaded RTT (a full packet out, its ACK
+    /// back) over its `timely_t_low`: above 1 the always-increase branch
+    /// is out of reach, and `timely_min_rtt`, the gradient's normaliser,
+    /// is below the path's own minimum (docs/timely.md, "Paths longer
+    /// than T_low"). None for other flows.
+    pub fn timely_path_rtt_over_t_low(&self) -> Option<(f64, SimTime)> {
+        let d = self.dcqcn.as_deref()?;
+        d.timely.as_ref()?;
+        let t_low = self.cfg.timely.t_low.0.max(1) as f64;
+        Some((d.base_rtt.0 as f64 / t_low, d.base_rtt))
+    }
+
     /// Go-back-N's timeout: DCQCN's or TIMELY's key.
     fn roce_rto(&self) -> SimTime {
         if self.is_timely() {
