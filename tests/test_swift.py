@@ -192,7 +192,7 @@ def test_a_target_below_the_paths_own_delay_is_warned_of_and_starves_a_lone_flow
     h = BASE_US / 6.55
     fs_range = 5 * BASE_US
     alpha = fs_range / (1 / math.sqrt(0.1) - 1 / math.sqrt(100))
-    pkts = 10e9 * rtt_us * 1e-6 / 8 / 1460
+    pkts = 10e9 * rtt_us * 1e-6 / 8 / (1460 + 40)  # the window that fills the path, in packets
     target = BASE_US + 2 * h + min(max(alpha / math.sqrt(pkts) - alpha / math.sqrt(100), 0.0), fs_range)
     assert target < rtt_us
     assert r.summary["swift_target_over_path_rtt_min"] == pytest.approx(target / rtt_us, rel=1e-3)
@@ -231,7 +231,8 @@ def test_a_path_longer_than_the_largest_window_is_warned_of():
     over = r.summary["swift_bdp_over_max_cwnd_max"]
     # the path's BDP from its parts: four 50 µs propagations, a full packet and an ACK over two links
     rtt = 4 * 50e-6 + 2 * (1500 + 40) * 8 / 100e9
-    assert over == pytest.approx(100e9 * rtt / 8 / (1000 * 1460), rel=1e-3) and over > 1
+    # the window counts payload: a packet of it is 1,500 bytes on the wire
+    assert over == pytest.approx(100e9 * rtt / 8 / (1000 * (1460 + 40)), rel=1e-3) and over > 1
     goodput = r.flows.goodput_bps.iloc[0]
     assert goodput <= 100e9 / over * 1.02  # the window's cap, whatever else
     (msg,) = [m for m in said if m.startswith("tcp.swift_max_cwnd:")]

@@ -138,3 +138,27 @@ def test_a_path_longer_than_t_low_is_warned_of_and_the_keys_it_names_fill_the_po
     r, used, said = run(timely_min_rtt=f"{us:.2f}us", timely_t_low=f"{us + 50:.2f}us",
                         timely_t_high=f"{us + 500:.2f}us")
     assert not any("timely_t_low" in m for m in said) and used > 0.9
+
+
+def test_the_t_low_warning_says_only_what_holds():
+    """`timely_t_low = 0` (the published code's advice under per-packet
+    pacing: the branch off on purpose) was warned of as 6,464,000× the
+    path; and a minRTT raised to the path's was still called below it
+    (the session's review)."""
+    import warnings
+
+    def said(**tcp):
+        doc = {"stop": "2ms", "pfc": {}, "topology": {"kind": "star", "hosts": 3, "rate": "10Gbps",
+                                                   "delay": "20us", "buffer": "4MB"},
+               "tcp": {"transport": "timely", **tcp},
+               "apps": [{"kind": "bulk", "src": i, "dst": 0, "duration": "2ms"} for i in (1, 2)]}
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            dcnsim.run(doc)
+        return [str(x.message) for x in w if str(x.message).startswith("tcp.timely_t_low")]
+
+    assert said(timely_t_low="0us") == []
+    (msg,) = said()
+    assert "timely_min_rtt (20 µs), which normalises its gradient, is below the path's own minimum RTT" in msg
+    (msg,) = said(timely_min_rtt="100us")
+    assert "is below the path's own" not in msg and "out of its reach;" in msg

@@ -201,7 +201,7 @@ def test_param_forms():
 
 @needs_optuna
 def test_bad_values_fail_before_running_and_name_the_field(tmp_path):
-    with pytest.raises(TuneError, match=r"param tcp.mss=0: tcp.mss"):
+    with pytest.raises(TuneError, match=r"tcp.mss=0 \(a range end\): tcp.mss"):
         tune(one_flow(), {"tcp.mss": "int:0:1000"}, "goodput", trials=1, out=tmp_path / "x", progress=False)
     assert not (tmp_path / "x" / "runs").exists()
     with pytest.raises(TuneError, match="^objective: 'drops' is not one of"):
@@ -305,7 +305,7 @@ def test_cli_end_to_end(tmp_path, capsys):
     rc = main(["tune", str(tmp_path / "s.json"), "--param", "tcp.mss=int:0:10", "--out", str(tmp_path / "bad"),
                "--no-progress"])
     assert rc == 2
-    assert "param tcp.mss=0: tcp.mss" in capsys.readouterr().err
+    assert "tcp.mss=0 (a range end): tcp.mss" in capsys.readouterr().err
 
 
 def test_cli_bad_param_exits_2(tmp_path, capsys):

@@ -91,3 +91,22 @@ def test_a_source_that_starts_after_the_run_has_no_start_and_no_rate():
     assert u.segments_sent == 0
     # the run's goodput is the bulk flow's alone, as with no UDP app at all
     assert r.metrics["goodput_bps"] == alone.metrics["goodput_bps"] > 5e8
+
+
+def test_a_source_whose_jittered_start_passes_its_stop_never_ran():
+    """`start_jitter` is drawn after `stop > start` is checked: a start
+    pushed past the source's own stop sent nothing, yet its row read
+    start after end, goodput 0 (starved) and completed (the session's
+    review). It has no start and no rate, as a source that never began."""
+    import dcnsim
+
+    doc = {"stop": "20ms", "seed": 1, "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us",
+                                                   "buffer": "64KB"},
+           "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "50KB"},
+                    {"kind": "udp_cbr", "src": 2, "dst": 0, "rate": "100Mbps", "stop": "1ms",
+                     "start_jitter": "10ms"}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        u = dcnsim.run(doc).flows.set_index("src").loc[2]
+    assert u.segments_sent == 0  # the seed puts its start past 1 ms
+    assert math.isnan(u.start_s) and math.isnan(u.goodput_bps) and math.isnan(u.end_s) and not u.completed

@@ -918,12 +918,15 @@ class Result:
         ratio = s.get("timely_path_rtt_over_t_low_max")
         if ratio is not None and ratio > 1:
             rtt_us = float(s.get("timely_path_rtt_at_max_s") or 0.0) * 1e6
+            min_rtt_us = float(s.get("timely_min_rtt_at_max_s") or 0.0) * 1e6
+            # said only where it holds: a minRTT raised to the path's is not "below" it
+            below = (f", and timely_min_rtt ({min_rtt_us:.3g} µs), which normalises its gradient, is below "
+                     "the path's own minimum RTT") if min_rtt_us < rtt_us else ""
             # measured, 8 flows into one port: 10 Gbps over 20 µs links 73 % of the port, 95 % with
             # the three keys set so; 25 Gbps over 50 µs 48 % and 98 %; 1 Gbps full either way (docs/timely.md)
             out.append(Problem("tcp.timely_t_low",
                                f"a path's unloaded RTT ({rtt_us:.3g} µs) is {ratio:.2f}× timely_t_low: TIMELY's "
-                               "always-increase branch is out of its reach, and timely_min_rtt, which normalises "
-                               "its gradient, is below the path's own minimum RTT; at 10 Gbps and more flows "
+                               f"always-increase branch is out of its reach{below}; at 10 Gbps and more flows "
                                "then leave much of a port unused. Set timely_min_rtt to the path's RTT and "
                                "timely_t_low and timely_t_high above it (docs/timely.md, \"Paths longer than "
                                "T_low\")"))

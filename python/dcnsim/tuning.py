@@ -641,7 +641,8 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
         ends = list(p.choices) if p.kind == "choice" else [p.low, p.high]
         for v in ends:
             v = int(v) if p.kind == "int" else v
-            probes.append((f"param {p.path}={_fmt(v)}", {p.path: p.to_scenario(v)}))
+            # named by the value, which reads the same from Python (params) and the command (--param)
+            probes.append((f"{p.path}={_fmt(v)} (a range end)", {p.path: p.to_scenario(v)}))
     errs: List[Any] = []
     for what, over in probes:
         try:

@@ -265,7 +265,8 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
         // a source whose start lay past the run's end never started: no
         // start and no rate (NaN, as a TCP flow's; a 0 in `goodput_bps`
         // read as starved, and its start stretched the run's goodput window)
-        let started = u.start < now || u.sent_pkts > 0;
+        // (and one whose jittered start fell past its own stop never sent)
+        let started = u.start < now.min(u.stop) || u.sent_pkts > 0;
         // a source cut off by the run's stop has not finished: no end
         // (NaN, as a TCP flow's), its goodput over what it ran
         let done = started && now >= u.stop;
@@ -688,18 +689,17 @@ fn transport_summary(w: &World, summary: &mut Vec<(String, f64)>) {
         summary.push(("timely_rate_decreases".to_string(), cuts as f64));
         // Above 1 the run's warnings say that the thresholds are shorter
         // than a path (docs/timely.md, "Paths longer than T_low").
-        let (mut over, mut rtt) = (0.0f64, SimTime::ZERO);
-        for (r, path) in w
-            .tcp_flows()
-            .iter()
-            .filter_map(|f| f.timely_path_rtt_over_t_low())
-        {
-            if r > over {
-                (over, rtt) = (r, path);
+        let (mut over, mut rtt, mut min_rtt) = (0.0f64, SimTime::ZERO, SimTime::ZERO);
+        for f in w.tcp_flows() {
+            if let Some((r, path)) = f.timely_path_rtt_over_t_low() {
+                if r > over {
+                    (over, rtt, min_rtt) = (r, path, f.cfg.timely.min_rtt);
+                }
             }
         }
         summary.push(("timely_path_rtt_over_t_low_max".to_string(), over));
         summary.push(("timely_path_rtt_at_max_s".to_string(), rtt.as_secs_f64()));
+        summary.push(("timely_min_rtt_at_max_s".to_string(), min_rtt.as_secs_f64()));
     }
     // Only with NDP flows: what the senders heard back (a trimmed
     // header's NACK, a header the fabric returned, the receivers' pulls).

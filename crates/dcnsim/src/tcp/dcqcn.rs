@@ -109,12 +109,14 @@ impl TcpFlow {
     /// back) over its `timely_t_low`: above 1 the always-increase branch
     /// is out of reach, and `timely_min_rtt`, the gradient's normaliser,
     /// is below the path's own minimum (docs/timely.md, "Paths longer
-    /// than T_low"). None for other flows.
+    /// than T_low"). None for other flows, and with `timely_t_low = 0`
+    /// (the published code's advice under per-packet pacing: the branch
+    /// off on purpose).
     pub fn timely_path_rtt_over_t_low(&self) -> Option<(f64, SimTime)> {
         let d = self.dcqcn.as_deref()?;
         d.timely.as_ref()?;
-        let t_low = self.cfg.timely.t_low.0.max(1) as f64;
-        Some((d.base_rtt.0 as f64 / t_low, d.base_rtt))
+        let t_low = self.cfg.timely.t_low;
+        (t_low > SimTime::ZERO).then(|| (d.base_rtt.0 as f64 / t_low.0 as f64, d.base_rtt))
     }
 
     /// Go-back-N's timeout: DCQCN's or TIMELY's key.

@@ -116,14 +116,17 @@ impl TcpFlow {
         Some(self.swift_target(bdp).0 as f64 / s.path_rtt.0 as f64)
     }
 
-    /// The window that fills the path at line rate, bytes (None before
-    /// the world set the path).
+    /// The window that fills the path at line rate, in the window's own
+    /// bytes (payload: a window of W puts W·(mss + header)/mss on the
+    /// wire); None before the world set the path.
     fn swift_path_bdp(&self) -> Option<f64> {
         let s = self.swift.as_deref()?;
         if s.path_rtt == SimTime::ZERO || s.path_rate_bps == 0 {
             return None;
         }
-        Some(s.path_rate_bps as f64 * s.path_rtt.as_secs_f64() / 8.0)
+        let wire = s.path_rate_bps as f64 * s.path_rtt.as_secs_f64() / 8.0;
+        let mss = self.cfg.mss as f64;
+        Some(wire * mss / (mss + self.cfg.header_bytes as f64))
     }
 
     /// The path's bandwidth-delay product over `swift_max_cwnd`: above 1
