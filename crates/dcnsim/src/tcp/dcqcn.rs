@@ -69,6 +69,9 @@ pub struct DcqcnState {
     bytes: u64,
     /// Pacing: no new packet before this.
     next_send: SimTime,
+    /// The wire bytes of the last packet sent: its gap at the old rate is
+    /// what a rate change moves `next_send` by (0: none sent yet).
+    last_wire: u32,
     /// Looks at a full NIC in a row (the wait doubles, to 8 packet times).
     nic_waits: u32,
     /// Receiver: when it last sent a CNP, whether a packet marked since
@@ -205,6 +208,7 @@ impl TcpFlow {
             let b = self.cfg.dcqcn.byte_counter;
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             d.next_send = now + SimTime(gap.max(1));
+            d.last_wire = wire;
             if timely {
                 continue;
             }
@@ -262,13 +266,14 @@ impl TcpFlow {
     /// Gbps) sat idle for the floor's gap with its rate back at line rate.
     fn dcqcn_repace(&mut self, io: &mut TcpIo, old_rc: f64) {
         let now = io.now();
-        let full = self.cfg.mss + self.cfg.header_bytes + io.l2_overhead();
         let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
         if d.rc <= old_rc || d.next_send <= now {
             return; // no faster, or nothing paced (a NIC wait keeps its timer)
         }
-        let gap = (full as f64 * 8e12 / d.rc).round() as u64;
-        let old = (full as f64 * 8e12 / old_rc).round() as u64;
+        // the last packet's own gap, old and new (a message's short tail has a short one)
+        let last = d.last_wire as f64;
+        let gap = (last * 8e12 / d.rc).round() as u64;
+        let old = (last * 8e12 / old_rc).round() as u64;
         d.next_send = SimTime(d.next_send.0.saturating_sub(old.saturating_sub(gap))).max(now);
         // sends now, or re-arms the pacing timer at the new slot
         self.dcqcn_send(io);
@@ -304,9 +309,9 @@ impl TcpFlow {
             // one goes one gap at the new rate after the last.
             let d = self.dcqcn.as_deref_mut().expect("a DCQCN flow");
             if d.next_send > now {
-                let full = self.cfg.mss + self.cfg.header_bytes + io.l2_overhead();
-                let gap = (full as f64 * 8e12 / d.rc).round() as u64;
-                let old = (full as f64 * 8e12 / d.rt).round() as u64;
+                let last = d.last_wire as f64;
+                let gap = (last * 8e12 / d.rc).round() as u64;
+                let old = (last * 8e12 / d.rt).round() as u64;
                 d.next_send += SimTime(gap.saturating_sub(old));
             }
         }
@@ -636,6 +641,48 @@ mod tests {
         assert_eq!(
             f.stats.retransmits + f.unsent_retx(),
             f.stats.fast_retransmits
+        );
+    }
+
+    /// A rate change moves the next packet by the last packet's own gap,
+    /// old and new: after a message's short tail, a cut to half puts the
+    /// next one a short packet's gap at the new rate after it, not a full
+    /// packet's (the session's review), and an increase brings it forward
+    /// by as much.
+    #[test]
+    fn a_rate_change_moves_the_next_packet_by_the_last_ones_gap() {
+        // a 1 µs increase timer, so it fires while the next packet waits
+        let mut cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Dcqcn,
+            ..TcpConfig::default()
+        };
+        cfg.dcqcn.timer = SimTime::from_us(1);
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        let mut io = TcpIo::new(0);
+        f.dcqcn_setup(SimTime::from_us(10), 1_000_000_000);
+        let ns = SimTime::from_ns;
+        f.app_write(io.at(ns(0)), 100, None);
+        assert_eq!(outs_data(&mut io).0, 1);
+        let wire = (100 + f.cfg.header_bytes + io.l2_overhead()) as f64;
+        let gap = |rate: f64| SimTime((wire * 8e12 / rate).round() as u64);
+        assert_eq!(f.dcqcn().unwrap().next_send, gap(1e9));
+        f.app_write(io.at(ns(100)), 100 * MSS as u64, None);
+        assert_eq!(outs_data(&mut io).0, 0, "paced behind the short packet");
+        let mut cnp = nack(100);
+        cnp.flags = flags::NDP | CNP;
+        f.dcqcn_on_ack(io.at(ns(200)), &cnp);
+        let rc = f.dcqcn().unwrap().rc;
+        assert_eq!(rc, 0.5e9, "alpha = 1 halves the rate");
+        assert_eq!(f.dcqcn().unwrap().next_send, gap(0.5e9));
+        f.on_timer(io.at(ns(1200)), TcpTimer::DelAck);
+        let rc = f.dcqcn().unwrap().rc;
+        assert!(rc > 0.5e9, "the timer's increase");
+        let next = f.dcqcn().unwrap().next_send;
+        assert!(
+            next.0.abs_diff(gap(rc).0) <= 1,
+            "{next:?} against {:?}",
+            gap(rc)
         );
     }
 
