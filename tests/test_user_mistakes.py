@@ -929,3 +929,20 @@ def test_a_link_joining_two_hosts_is_one_hop_for_the_slow_path_warning():
     doc["stop"] = "5us"
     with pytest.warns(dcnsim.DcnsimWarning, match=r"the shortest path is a link joining two hosts, 6us at least"):
         dcnsim.run(doc)
+
+
+def test_a_udp_payload_past_one_ipv4_packet_is_refused():
+    """`payload = 70000` ran, and every datagram's pcap record was
+    malformed (a UDP length past its IP packet's: the pcap audit). IPv4
+    carries at most 65,507 bytes of UDP payload."""
+    import dcnsim
+
+    def problems(payload):
+        return dcnsim.validate({"stop": "1ms", "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps",
+                                                            "delay": "1us", "buffer": "64KB"},
+                                "apps": [{"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "1Mbps",
+                                          "payload": payload}]})
+
+    assert problems("65507B") == []
+    (p,) = problems("65508B")
+    assert p.path == "apps[0].payload" and "at most 65507 bytes" in p.message and "got 65508" in p.message

@@ -842,7 +842,7 @@ kind!(
 );
 kind!(
     /// A UDP payload: a size > 0 below 4 GiB.
-    Payload => u32, sc::payload_size, "size > 0",
+    Payload => u32, sc::payload_size, "size > 0, at most 65,507 B",
     {"type": ["string", "integer"], "minimum": 1}
 );
 kind!(

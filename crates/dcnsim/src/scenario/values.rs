@@ -481,10 +481,21 @@ pub(crate) fn load(v: &Value) -> Result<f64, String> {
     }
 }
 
-/// A datagram payload: a size > 0 that fits 32 bits.
+/// The largest UDP payload one IPv4 packet carries: 65,535 less the IP
+/// and UDP headers (20 + 8 bytes).
+pub(crate) const MAX_UDP_PAYLOAD: u64 = 65_535 - 20 - 8;
+
+/// A datagram payload: a size > 0 that fits one IPv4 packet (a larger
+/// one ran, and its pcap records were malformed: a UDP length past the
+/// IP packet's).
 pub(crate) fn payload_size(v: &Value) -> Result<u32, String> {
     let s = positive_size(v)?;
-    u32::try_from(s).map_err(|_| format!("too large: {s} bytes"))
+    if s > MAX_UDP_PAYLOAD {
+        return Err(format!(
+            "at most {MAX_UDP_PAYLOAD} bytes (IPv4's largest packet less its IP and UDP headers), got {s}"
+        ));
+    }
+    Ok(s as u32)
 }
 
 /// A host index, range-checked when the host count is known.
