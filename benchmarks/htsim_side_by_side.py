@@ -95,6 +95,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Union
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its neighbours, however it was loaded
+from outpath import check_json_path  # noqa: E402
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/: cachegrind_per_hop
 
 #: htsim's example ends at 0.21 s (``setEndtime`` in its source).
@@ -353,13 +356,7 @@ def main(argv=None) -> int:
         ap.error(f"{a.htsim}: not an executable file (build csg-htsim's htsim_dctcp_permutation first)")
     # checked against the current directory, but htsim runs in a temporary one (its log's)
     a.htsim = os.path.abspath(a.htsim)
-    if a.json is not None:
-        # written after the first k's pairs (minutes): a path that cannot take it is found now
-        parent = os.path.dirname(os.path.abspath(os.path.expanduser(a.json)))
-        if not os.path.isdir(parent):
-            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
-        if not os.access(parent, os.W_OK):
-            ap.error(f"--json: {a.json}: cannot write in {parent}")
+    check_json_path(ap, a.json)
     if a.pairs < 1 or a.retries < 0 or any(k < 2 or k % 2 for k in a.k):
         ap.error("--pairs must be >= 1, --retries >= 0 and every --k an even number >= 2")
     if len(set(a.threads)) < len(a.threads):

@@ -33,6 +33,9 @@ import sys
 import time
 from typing import Dict, List, Optional
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its neighbours, however it was loaded
+from outpath import check_json_path  # noqa: E402
+
 
 def _work(iters: int) -> int:
     """A fixed amount of integer work (a linear congruential walk)."""
@@ -151,13 +154,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error(f"--chunk-ms must be a finite number above 0, got {a.chunk_ms}")
     if a.chunks < 2:
         ap.error(f"--chunks must be at least 2, got {a.chunks}")
-    if a.json is not None:
-        # written after both measurements: a path that cannot take it is found now
-        parent = os.path.dirname(os.path.abspath(os.path.expanduser(a.json)))
-        if not os.path.isdir(parent):
-            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
-        if not os.access(parent, os.W_OK):
-            ap.error(f"--json: {a.json}: cannot write in {parent}")
+    check_json_path(ap, a.json)
     try:
         from dcnsim import machine
     except ImportError:  # the machine alone: this script needs no simulator

@@ -81,6 +81,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its neighbours, however it was loaded
+from outpath import check_json_path  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "validation"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -452,13 +455,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = ap.parse_args(argv)
     if a.pairs < 1:
         ap.error(f"--pairs: at least 1, got {a.pairs}")
-    if a.json is not None:
-        # the record is written after minutes of runs: a path that cannot take it is found now
-        parent = a.json.expanduser().resolve().parent
-        if not parent.is_dir():
-            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
-        if not os.access(parent, os.W_OK):
-            ap.error(f"--json: {a.json}: cannot write in {parent}")
+    check_json_path(ap, a.json)
     # pkg-config missing is ns-3 not installed too (Debian's ns-3 names its version there)
     if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", "ns3-core"]).returncode != 0:
         ap.error("ns-3 is not installed (apt-get install libns3-dev ns3 g++ pkg-config)")

@@ -43,6 +43,9 @@ import venv
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its neighbours, however it was loaded
+from outpath import check_json_path  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "data" / "small_incast.toml"
 HEAVY = ("numpy", "pandas", "pyarrow", "matplotlib", "optuna", "dask", "distributed", "tqdm")
@@ -270,13 +273,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = ap.parse_args(argv)
     if a.repeat < 1:
         ap.error(f"--repeat must be at least 1, got {a.repeat}")
-    if a.json is not None:
-        # written after every command has run: a path that cannot take it is found now
-        parent = a.json.expanduser().resolve().parent
-        if not parent.is_dir():
-            ap.error(f"--json: {a.json}: no directory {parent} to write it in")
-        if not os.access(parent, os.W_OK):
-            ap.error(f"--json: {a.json}: cannot write in {parent}")
+    check_json_path(ap, a.json)
     rec = record(a.repeat, a.pythonpath, a.top)
     m = rec["machine"]
     names = rec["interpreters"]
