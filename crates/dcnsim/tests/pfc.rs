@@ -221,6 +221,10 @@ fn bad_pfc_tables_name_the_key() {
         "failures",
         "not with [pfc]",
     );
+    // an empty list is no failure
+    let mut none = incast(4, "1MB", json!({}));
+    none["failures"] = json!([]);
+    dcnsim::scenario::parse_config_str(&none.to_string()).expect("no failure, no clash");
 }
 
 /// A port whose buffer is below what one input brings before its pause
@@ -248,6 +252,48 @@ fn a_buffer_below_xoff_and_a_round_trip_is_warned_about() {
     );
     let r = run_checked(&tight);
     assert!(s(&r, "packets_dropped") > 0.0, "and it drops");
+}
+
+/// `switch_delay` lengthens a link into a switch, and a PAUSE comes back
+/// over that same delay, so what one input brings before its pause acts
+/// grows by twice the switch's delay at line rate: a port sized for the
+/// links' propagation alone is named (and drops), one sized for the
+/// whole round trip is not (and drops nothing, held within its bound).
+#[test]
+fn switch_delay_counts_in_the_headroom_a_pause_needs() {
+    // h1 -> sw at 10 Gbps, sw -> h0 at 1 Gbps: the switch must pause h1
+    let doc = |buffer: u64| {
+        json!({
+            "name": "sd", "seed": 1, "stop": "1s", "switch_delay": "10us",
+            "topology": {"kind": "custom", "buffer": buffer,
+                "nodes": [{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+                          {"name": "sw", "kind": "switch"}],
+                "links": [{"a": "h1", "b": "sw", "rate": "10Gbps", "delay": "1us"},
+                          {"a": "sw", "b": "h0", "rate": "1Gbps", "delay": "1us"}]},
+            "tcp": {"rto_min": "1ms"},
+            "pfc": {"xoff": "30KB", "xon": "20KB"},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "4MB"}],
+        })
+    };
+    let warned = |doc: &Value| {
+        let cfg = dcnsim::scenario::parse_config_str(&doc.to_string()).unwrap();
+        dcnsim::scenario::warnings(&cfg)
+            .into_iter()
+            .any(|w| w.path == "pfc.xoff")
+    };
+    let (xoff, wire, rate) = (30_720u64, 1_500u64, 10e9 / 8.0);
+    let links_only = xoff + (rate * 2.0 * 1e-6) as u64 + 2 * wire;
+    let round_trip = xoff + (rate * 2.0 * 11e-6) as u64 + 2 * wire;
+    assert!(
+        warned(&doc(links_only)),
+        "a buffer sized without switch_delay"
+    );
+    let short = run_checked(&doc(links_only));
+    assert!(s(&short, "packets_dropped") > 0.0, "and it drops");
+    assert!(!warned(&doc(round_trip)));
+    let r = run_checked(&doc(round_trip));
+    assert_eq!(s(&r, "packets_dropped"), 0.0);
+    assert!(s(&r, "pfc_pauses") > 0.0);
 }
 
 /// Where nothing pauses, PFC's event-driven serializers are the lazy FIFO:

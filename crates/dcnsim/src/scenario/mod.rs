@@ -315,7 +315,9 @@ pub fn parse_config_until(
                 "[trimming] (a trimming switch loses no packet, it cuts them)",
             ),
             (
-                d.failures.is_some(),
+                (*d.failures)
+                    .as_ref()
+                    .is_some_and(|f| f.as_array().is_none_or(|a| !a.is_empty())),
                 "failures",
                 "[[failures]] (not modelled on a paused fabric)",
             ),
@@ -1004,10 +1006,14 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
     // per switch, the most one input can bring before its pause acts
     let mut need = vec![0u64; t.nodes.len()];
     for l in &t.links {
-        let rtt_bytes = (l.rate_bps as u128 * 2 * l.delay.0 as u128 / 8 / 1_000_000_000_000) as u64;
-        let h = xoff + rtt_bytes + 2 * wire;
         for to in [l.a, l.b] {
-            need[to] = need[to].max(h);
+            // the world folds switch_delay into a link into a switch, and a
+            // PAUSE travels back over that same delay (net/pfc.rs), so the
+            // round trip is twice the link's delay plus the switch's
+            let one_way = l.delay.0 + if switch(to) { cfg.switch_delay.0 } else { 0 };
+            let rtt_bytes =
+                (l.rate_bps as u128 * 2 * one_way as u128 / 8 / 1_000_000_000_000) as u64;
+            need[to] = need[to].max(xoff + rtt_bytes + 2 * wire);
         }
     }
     let mut worst: Option<(u64, usize, usize)> = None;
