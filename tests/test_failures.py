@@ -143,3 +143,62 @@ def test_routing_that_converges_moves_the_stuck_flows_from_python():
     assert r.flows.completed.all() and r.flows.rehashes.sum() == 0
     assert r.summary["packets_dropped_failed"] > 0
     assert not [w for w in r.warnings if w.startswith("failures[0]: down")]
+
+
+def _pcap_records(data: bytes) -> list:
+    """(time in ns, IP length) of each record of a nanosecond pcap."""
+    import struct
+    out, off = [], 24
+    while off < len(data):
+        sec, nsec, incl, orig = struct.unpack_from("<IIII", data, off)
+        out.append((sec * 10**9 + nsec, orig))
+        off += 16 + incl
+    return out
+
+
+def test_a_packet_behind_one_lost_to_a_link_going_down_is_lost_too():
+    """A FIFO serializes in order: once a packet is lost to a link going
+    down (it would still be on the link at `at`), every packet offered
+    after it queued behind it and is lost too, however short. Two UDP
+    streams, 9,000-byte and 64-byte datagrams, share s0 -> s1 (10 Gbps,
+    1 µs), which goes down for good at 1 ms. The survivors of each are
+    those a FIFO fed the same offers (each datagram's send at its host,
+    from the pcap, plus its NIC's serialization and the link's delay)
+    delivers before `at`; a short datagram must not take a lost one's slot
+    on the serializer and arrive before `at`."""
+    hosts = [("h0", "host"), ("h1", "host"), ("h2", "host")]
+    sc = dcnsim.Scenario(
+        name="fifo", stop="4ms", until="stop",
+        topology=dcnsim.Custom(
+            nodes=hosts + [("s0", "switch"), ("s1", "switch")],
+            links=[dcnsim.Link("h0", "s0", rate="10Gbps", delay="1us"),
+                   dcnsim.Link("h2", "s0", rate="10Gbps", delay="1us"),
+                   dcnsim.Link("s0", "s1", rate="10Gbps", delay="1us"),
+                   dcnsim.Link("s1", "h1", rate="10Gbps", delay="1us")],
+            buffer="10MB"),
+        apps=[dcnsim.UdpCbr(0, 1, rate="9Gbps", payload=8972, stop="3ms"),
+              dcnsim.UdpCbr(2, 1, rate="0.9Gbps", payload=36, stop="3ms")],
+        failures=[{"a": "s0", "b": "s1", "at": "1ms"}],
+        pcap={"hosts": [0, 2]},
+    )
+    r = dcnsim.run(sc)
+    q = r.queues.set_index(["node", "to"])
+    at_ns, link_ns = 1_000_000, 1_000
+    offers = []
+    for host in ("h0", "h2"):
+        wire = q.loc[(host, "s0"), "tx_bytes"] / q.loc[(host, "s0"), "tx_pkts"]
+        for t, _ in _pcap_records(r.pcaps[f"{host}.pcap"]):
+            offers.append((t + wire * 8 / 10 + link_ns, wire * 8 / 10, host))
+    offers.sort()
+    free, expect = 0.0, {"h0": 0, "h2": 0}
+    for t, tx, host in offers:
+        free = max(free, t) + tx
+        if free + link_ns <= at_ns:
+            expect[host] += 1
+    got = {}
+    for host, payload in (("h0", 8972), ("h2", 36)):
+        row = r.flows[r.flows.src == int(host[1])].iloc[0]
+        got[host] = int(row.delivered_bytes) // payload
+    assert expect["h0"] > 50 and expect["h2"] > 1000, expect
+    for host in ("h0", "h2"):
+        assert abs(got[host] - expect[host]) <= 1, (got, expect)

@@ -51,6 +51,11 @@ struct Window {
     spec: u32,
     /// Packets it cost (down: overlapped the outage; lossy: drawn lost).
     lost: u64,
+    /// Down: a packet was lost to it. Every packet offered after, before
+    /// `until`, queues behind that one in the FIFO and so arrives after
+    /// `at` too, however short (a small packet must not take the lost
+    /// one's slot on the serializer and slip through before `at`).
+    doomed: bool,
 }
 
 /// A directed link that fails at least once.
@@ -134,6 +139,7 @@ impl Links {
                     class,
                     spec: s as u32,
                     lost: 0,
+                    doomed: false,
                 });
             }
         }
@@ -190,8 +196,9 @@ impl Links {
         if let Some(w) = f
             .windows
             .iter_mut()
-            .find(|w| w.loss >= 1.0 && w.at < arrive && now < w.until)
+            .find(|w| w.loss >= 1.0 && (w.at < arrive || w.doomed) && now < w.until)
         {
+            w.doomed = true;
             w.lost += 1;
             rare.dropped += 1;
             rare.dropped_failed += 1;
