@@ -110,6 +110,31 @@ def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():
     assert warned({**doc, "routing": {"mode": "rps"}}) == []
 
 
+def test_a_host_cut_off_is_warned_of_whatever_the_routing():
+    """A host's only link down until stop: no routing mode and no new flow
+    label finds another path, so the warning says the host is cut off and
+    offers no rerouting remedy, under ECMP with or without txrehash and
+    under spraying alike; restored before stop, no warning."""
+    doc = dcnsim.load_scenario(FILE)
+    doc["stop"] = "5ms"
+    doc["failures"] = [{"a": "h8", "b": "edge2_0", "at": "2ms"}]
+
+    def warned(d: dict) -> list:
+        return [str(w) for w in dcnsim.validate(d).warnings if str(w).startswith("failures[0]")]
+
+    for tcp, routing in [({"txrehash": True}, {}), ({"txrehash": False}, {}),
+                         ({"txrehash": False}, {"routing": {"mode": "rps"}})]:
+        d = {**doc, "tcp": {**doc["tcp"], **tcp}, **routing}
+        (w,) = warned(d)
+        assert "cuts host h8 off" in w and "only" in w, w
+        assert "withdrawn" not in w and "set tcp.txrehash" not in w, w
+        r = dcnsim.run({**d, "stop": "5ms"})
+        stalled = r.flows[(r.flows.src == 8) | (r.flows.dst == 8)]
+        assert len(stalled) and not stalled.completed.any()
+    restored = {**doc, "failures": [{**doc["failures"][0], "until": "3ms"}]}
+    assert warned(restored) == []
+
+
 def test_a_withdrawn_link_is_routed_around_from_python():
     """`withdrawn = true`: routing has converged around the dead core link,
     so the file's flows complete without a new label and lose nothing."""

@@ -934,6 +934,39 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
         "at",
         ("the failure never happens", "they never happen"),
     ));
+    // a host whose only link fails has no path to move to: no routing
+    // mode or flow label helps, so say so whatever they are
+    let t = &cfg.topology;
+    let mut degree = vec![0u32; t.nodes.len()];
+    for l in &t.links {
+        degree[l.a] += 1;
+        degree[l.b] += 1;
+    }
+    let cut_off = |f: &crate::config::FailureSpec| -> Option<usize> {
+        if f.loss < 1.0 || f.at >= cfg.stop || f.until < cfg.stop {
+            return None;
+        }
+        f.dlinks.iter().find_map(|&d| {
+            let l = &t.links[(d / 2) as usize];
+            [l.a, l.b]
+                .into_iter()
+                .find(|&n| t.nodes[n].kind == crate::config::NodeKind::Host && degree[n] == 1)
+        })
+    };
+    for (i, f) in cfg.failures.iter().enumerate() {
+        if let Some(h) = cut_off(f) {
+            out.push(ScenarioError {
+                path: format!("failures[{i}]"),
+                message: format!(
+                    "cuts host {} off (the failed link is its only one) from {} until stop: \
+                     every flow to or from it stalls, whatever the routing or tcp.txrehash (no \
+                     other path exists); give the failure an until before stop to see them \
+                     resume",
+                    t.nodes[h].name, f.at
+                ),
+            });
+        }
+    }
     if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
         return out;
     }
@@ -951,6 +984,7 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
             .enumerate()
             .filter(|(_, f)| {
                 f.loss >= 1.0
+                    && cut_off(f).is_none()
                     && f.until == SimTime::MAX
                     && !f.withdrawn
                     && f.converge.is_none()
