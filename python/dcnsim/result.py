@@ -610,8 +610,9 @@ class Result:
     def pfc(self):
         """One row per switch ingress port under ``[pfc]``: the PAUSE frames
         it sent (``pauses``), the time its sender spent paused
-        (``paused_s``) and the most bytes it held in the switch
-        (``max_held_bytes``); None without PFC."""
+        (``paused_s``), the most bytes it held in the switch
+        (``max_held_bytes``) and whether its sender was still paused at the
+        end (``paused_at_end``); None without PFC."""
         return self.tables.get("pfc")
 
     @property
@@ -893,6 +894,13 @@ class Result:
             if at_switches:
                 out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC: a "
                                           "port's buffer must hold what its inputs bring at xoff plus a round trip each"))
+        if s.get("pfc_pauses") is not None and "pfc" in self.tables:
+            cycle = _paused_cycle(self.tables.core_columns("pfc"))
+            if cycle:
+                out.append(Problem("pfc", f"PFC deadlock: {' → '.join(cycle)} were all paused at the end of the "
+                                          "run, each link's sender waiting on the next one's (a cyclic buffer "
+                                          "dependency, which PFC cannot break); routes whose links form no cycle "
+                                          "(a tree, up-down routing) cannot deadlock"))
         fewest = s.get("hpcc_window_min_pkts")
         if fewest is not None and fewest < HPCC_FEWEST_PACKETS:
             # measured: two flows at 10 Gbps lock at 7.7 and 1.1 Gbps with
@@ -1076,3 +1084,34 @@ def _read_written_table(path: str, schema: List[Tuple[str, str]]) -> Any:
         except (TypeError, ValueError):
             pass  # a table a script replaced (NaN in a count, say): as pandas reads it
     return df
+
+
+def _paused_cycle(pfc: Dict[str, Any]) -> List[str]:
+    """Nodes of a cycle of links whose senders were all paused at the end
+    (``node`` → ``to`` rows of the ``pfc`` table with ``paused_at_end``),
+    first node repeated last; empty when the paused links form no cycle.
+    A paused link waits on the links out of its far end to drain, so a
+    cycle of them never drains."""
+    nxt: Dict[str, List[str]] = {}
+    for a, b, p in zip(pfc.get("node", ()), pfc.get("to", ()), pfc.get("paused_at_end", ())):
+        if p:
+            nxt.setdefault(str(a), []).append(str(b))
+    state: Dict[str, int] = {}  # 1: on the path, 2: done
+    for start in sorted(nxt):
+        if state.get(start):
+            continue
+        path, its = [start], [iter(sorted(nxt.get(start, ())))]
+        state[start] = 1
+        while path:
+            n = next(its[-1], None)
+            if n is None:
+                state[path.pop()] = 2
+                its.pop()
+            elif state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            elif not state.get(n):
+                state[n] = 1
+                path.append(n)
+                its.append(iter(sorted(nxt.get(n, ()))))
+    return []
+

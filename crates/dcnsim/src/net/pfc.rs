@@ -323,6 +323,12 @@ impl Links {
             .collect()
     }
 
+    /// Per directed link, whether its sender is paused now (a PAUSE
+    /// reached it and no RESUME since).
+    pub fn pfc_paused_now(&self) -> Vec<bool> {
+        self.pfc.ports.iter().map(|p| p.paused).collect()
+    }
+
     /// Every PAUSE and RESUME sent: when it reaches the sender, the link
     /// (whose sender it pauses), and whether it pauses. In time order.
     pub fn pfc_log(&self) -> Vec<(SimTime, u32, bool)> {

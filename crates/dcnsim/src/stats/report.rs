@@ -784,8 +784,9 @@ fn failures_table(w: &World) -> Table {
 }
 
 /// `pfc`: one row per directed link into a switch (an ingress port):
-/// the PAUSE frames it sent back, the time its sender spent paused, and
-/// the most bytes it had in the switch.
+/// the PAUSE frames it sent back, the time its sender spent paused, the
+/// most bytes it had in the switch, and whether its sender was still
+/// paused when the run ended (a cycle of those is a PFC deadlock).
 fn pfc_table(w: &World) -> Table {
     let links = w.links();
     let counts = links.pfc_counts(w.now());
@@ -815,6 +816,11 @@ fn pfc_table(w: &World) -> Table {
     t.push(
         "max_held_bytes",
         u64s(rows.iter().map(|&l| counts[l].max_held)),
+    );
+    let paused = links.pfc_paused_now();
+    t.push(
+        "paused_at_end",
+        Column::Bool(rows.iter().map(|&l| paused[l]).collect()),
     );
     t
 }

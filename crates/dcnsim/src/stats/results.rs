@@ -245,6 +245,7 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("pauses", Dtype::U64),
             ("paused_s", Dtype::F64),
             ("max_held_bytes", Dtype::U64),
+            ("paused_at_end", Dtype::Bool),
         ],
     },
     TableSchema {
