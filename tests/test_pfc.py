@@ -87,6 +87,8 @@ def test_dcnsim_run_prints_the_pauses_and_warns_when_a_paused_fabric_drops():
     small = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "topology.buffer=200KB"],
                            capture_output=True, text=True, check=True).stdout
     assert "warning:" in small and "dropped at full switch buffers under PFC" in small, small
+    # naming the port that dropped: the star's port to the aggregator
+    assert "PFC (sw→h0 " in small, small
     plain = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(FILE), "--set", "pfc.enabled=false"],
                            capture_output=True, text=True, check=True).stdout
     assert " pfc " not in plain and "0 drops" not in plain, plain

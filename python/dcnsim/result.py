@@ -890,10 +890,16 @@ class Result:
         s = self.summary
         if s.get("pfc_pauses") is not None and "queues" in self.tables:
             q = self.tables.core_columns("queues")
-            at_switches = sum(int(d) for d, h in zip(q.get("dropped", ()), q.get("from_host", ())) if not h)
+            ports = sorted(((int(d), f"{a}→{b}") for d, h, a, b in zip(q.get("dropped", ()), q.get("from_host", ()),
+                                                                       q.get("node", ()), q.get("to", ()))
+                            if not h and d), key=lambda x: (-x[0], x[1]))
+            at_switches = sum(d for d, _ in ports)
             if at_switches:
-                out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC: a "
-                                          "port's buffer must hold what its inputs bring at xoff plus a round trip each"))
+                named = ", ".join(f"{p} {d:,}" for d, p in ports[:3]) + (f" and {len(ports) - 3} more ports"
+                                                                         if len(ports) > 3 else "")
+                out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC ({named}): "
+                                          "a port's buffer must hold what its inputs bring at xoff plus a round trip "
+                                          "each (dcnsim validate names the port short of it)"))
         if s.get("pfc_pauses") is not None and "pfc" in self.tables:
             cycle = _paused_cycle(self.tables.core_columns("pfc"))
             if cycle:
