@@ -97,6 +97,9 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 /// The one problem of a validation that `stop` ended.
 pub const INTERRUPTED: &str = "interrupted";
 
+/// The most framing bytes `l2_overhead` may add to a packet.
+const MAX_L2_OVERHEAD: u32 = 65_535;
+
 /// The largest packet the apps send, on the wire (plus `l2_overhead`).
 fn full_packet(cfg: &Config) -> u64 {
     cfg.apps.iter().filter_map(app_packet).max().unwrap_or(0) + cfg.l2_overhead as u64
@@ -169,6 +172,16 @@ pub fn parse_config_until(
         );
     }
     let l2_overhead = d.l2_overhead.unwrap_or(0);
+    // a packet's wire size is a u32 sum of payload, header and framing:
+    // framing no larger than an IP packet can be keeps it from wrapping
+    if l2_overhead > MAX_L2_OVERHEAD {
+        ctx.err(
+            "l2_overhead",
+            format!(
+                "{l2_overhead} bytes of framing per packet is more than an IP packet's                  largest size ({MAX_L2_OVERHEAD}): no link layer adds that (Ethernet's                  preamble, header, FCS and gap are 38)"
+            ),
+        );
+    }
     let switch_delay = d.switch_delay.unwrap_or(SimTime::ZERO);
     let host_jitter = d.host_jitter.unwrap_or(SimTime::ZERO);
     // The seeded order by default, which any thread count reproduces, and

@@ -377,7 +377,7 @@ pub struct Document {
     /// simulation ends here at the latest; at most 2⁶³ ps (≈ 106 days): a time the run computes past the clock's range (2⁶⁴ ps) is held at its end, beyond any `stop`, so it never runs. A `stop` no packet can meet (every path's two host links take longer) is warned of at `topology`
     #[schemars(extend("x-default" = "`\"10s\"`"))]
     pub stop: Opt<PositiveTime>,
-    /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG). 0 matches the ns-2/ns-3 setups of the papers
+    /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG), at most 65,535. 0 matches the ns-2/ns-3 setups of the papers
     #[schemars(extend("x-default" = "0"))]
     pub l2_overhead: Opt<Int<0>>,
     /// per-switch processing delay

@@ -341,6 +341,23 @@ fn routing_seed_and_switch_delay() {
     assert_eq!(parse_config(&doc).unwrap().routing, RoutingMode::Ecmp);
 }
 
+/// A packet's wire size is a u32 sum: framing past an IP packet's largest
+/// size is refused at its key (4,294,967,295 bytes wrapped every packet to
+/// one byte less than no framing), and the largest allowed runs.
+#[test]
+fn l2_overhead_past_an_ip_packet_is_refused() {
+    let mut doc = example();
+    doc["l2_overhead"] = json!(u32::MAX);
+    let errs = parse_config(&doc).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|e| e.path == "l2_overhead" && e.message.contains("65535")),
+        "{errs:?}"
+    );
+    doc["l2_overhead"] = json!(65_535);
+    assert_eq!(parse_config(&doc).unwrap().l2_overhead, 65_535);
+}
+
 #[test]
 fn routing_salt_and_flowlet_keys() {
     let mut doc = example();
