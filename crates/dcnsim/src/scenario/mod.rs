@@ -860,11 +860,16 @@ fn plb_warnings(cfg: &Config) -> Vec<ScenarioError> {
     if apps.is_empty() {
         return Vec::new();
     }
+    // name the key that asked for new labels: plb if any app has it, else txrehash
+    let plb = cfg
+        .apps
+        .iter()
+        .any(|a| a.tcp().is_some_and(|t| t.plb.enabled));
     vec![ScenarioError {
-        path: "tcp.plb".into(),
+        path: if plb { "tcp.plb" } else { "tcp.txrehash" }.into(),
         message: format!(
             "routing mode \"{mode}\" does not hash the flow label, so the new labels of PLB and \
-             txrehash move no packet of app{} {} (use \"ecmp\", \"ecmp_unsalted\" or \"flowlet\")",
+             txrehash move no packet of app{} {} (use \"ecmp\", salted or not, or \"flowlet\")",
             if apps.len() > 1 { "s" } else { "" },
             apps.join(", ")
         ),

@@ -358,6 +358,29 @@ fn l2_overhead_past_an_ip_packet_is_refused() {
     assert_eq!(parse_config(&doc).unwrap().l2_overhead, 65_535);
 }
 
+/// Under a routing mode that ignores the flow label, new labels move
+/// nothing: warned at the key that asks for them (txrehash alone is not
+/// plb), naming modes the parser takes.
+#[test]
+fn labels_under_spraying_are_warned_at_the_key_that_asked() {
+    let mut doc = example();
+    doc["routing"] = json!({"mode": "rps"});
+    doc["tcp"] = json!({"txrehash": true});
+    let w = crate::scenario::warnings(&parse_config(&doc).unwrap());
+    let w = w
+        .iter()
+        .find(|w| w.message.contains("does not hash the flow label"))
+        .expect("warned");
+    assert_eq!(w.path, "tcp.txrehash");
+    assert!(!w.message.contains("ecmp_unsalted"), "{}", w.message);
+    // what it suggests parses
+    doc["routing"] = json!({"mode": "ecmp", "salt": false});
+    assert_eq!(
+        parse_config(&doc).unwrap().routing,
+        RoutingMode::EcmpUnsalted
+    );
+}
+
 #[test]
 fn routing_salt_and_flowlet_keys() {
     let mut doc = example();
