@@ -44,3 +44,23 @@ def test_the_command_line_warns_of_a_key_nothing_reads(small_incast_path):
     assert r.returncode == 0, r.stderr
     assert ("warning: tcp.sack_rescue: sack_rescue changes nothing: it is read only with sack = true"
             in r.stderr), r.stderr
+
+
+def test_a_tcp_key_every_app_overrides_or_no_app_reads_is_warned_of():
+    """A top-level `[tcp]` key is read by the apps that take it from
+    there: when every TCP app sets its own, or no app runs TCP at all, a
+    sweep over it would give flat results, and the core says so; a key
+    one app still takes is not warned of."""
+    from dcnsim import _core
+
+    star = {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us", "buffer": "100KB"}
+    bulk = {"kind": "bulk", "src": 1, "dst": 0, "size": "1MB"}
+    doc = {"name": "k", "stop": "10ms", "topology": star, "tcp": {"mss": 9000},
+           "apps": [{**bulk, "tcp": {"mss": 500}}]}
+    (w,) = [(p, m) for p, m in _core.warnings(json.dumps(doc)) if "changes nothing" in m]
+    assert w[0] == "tcp.mss" and "every app that runs TCP sets its own (app 0)" in w[1], w
+    doc["apps"].append(bulk)
+    assert not [m for _, m in _core.warnings(json.dumps(doc)) if "changes nothing" in m]
+    udp = {**doc, "apps": [{"kind": "udp_cbr", "src": 1, "dst": 0, "rate": "100Mbps"}]}
+    (w,) = [(p, m) for p, m in _core.warnings(json.dumps(udp)) if "changes nothing" in m]
+    assert w[0] == "tcp.mss" and "no app runs a TCP flow" in w[1], w

@@ -794,12 +794,36 @@ fn inert_key_warnings(
 ) -> Vec<(String, String)> {
     let own = |i: usize| own_tcp(raw_apps, i);
     let mut out = Vec::new();
+    let tcp_apps: Vec<usize> = (0..apps.len())
+        .filter(|&i| apps[i].tcp().is_some())
+        .collect();
+    if tcp_apps.is_empty() && !apps.is_empty() {
+        // a sweep over any of them would give flat results
+        if let Some(key) = top.keys.keys().next() {
+            out.push((
+                key_path("tcp", key),
+                "[tcp] changes nothing: no app runs a TCP flow (every app is UDP)".to_string(),
+            ));
+        }
+        return out;
+    }
     for key in top.keys.keys() {
         let mut takers = apps
             .iter()
             .enumerate()
             .filter(|(i, _)| own(*i).is_none_or(|o| !o.contains_key(key)))
-            .filter_map(|(_, a)| a.tcp());
+            .filter_map(|(_, a)| a.tcp())
+            .peekable();
+        if takers.peek().is_none() {
+            out.push((
+                key_path("tcp", key),
+                format!(
+                    "{key} changes nothing here: every app that runs TCP sets its own ({})",
+                    apps_text(&tcp_apps)
+                ),
+            ));
+            continue;
+        }
         // what a key needs is the key's own (its family), whichever app asks
         let Some(needs) = takers.next().and_then(|t| tcp::inert_key(key, t)) else {
             continue;
