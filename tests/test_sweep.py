@@ -151,6 +151,27 @@ def test_summary_names_the_core_and_another_core_invalidates_the_cache(tmp_path,
         assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == ["x"]
 
 
+def test_a_record_whose_metrics_other_code_derived_is_recomputed(tmp_path):
+    """The record's goodput, Jain index and QCTs are derived in Python
+    (result.py), not by the core: a point stored by the same core but
+    derived by other code (a dcnsim whose metrics changed) is run again,
+    and the warning says why, rather than resumed with the old numbers."""
+    from dcnsim.result import metrics_build
+
+    p = Point("x", small_pa(queries=2), 1)
+    true = run_sweep([p], tmp_path, progress=False, jobs=1)["goodput_bps"].iloc[0]
+    path = point_dir(tmp_path, "x") / "summary.json"
+    rec = json.loads(path.read_text())
+    assert rec["metrics_build"] == metrics_build() and len(metrics_build()) == 16
+    assert run_sweep([p], tmp_path, progress=False, jobs=1).attrs["computed"] == []
+    rec["metrics_build"], rec["goodput_bps"] = "0123456789abcdef", 1.0
+    path.write_text(json.dumps(rec))
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"point 'x' held complete results whose metrics \(goodput, "
+                                                  r"Jain, QCTs\) another dcnsim's Python code derived: replacing"):
+        df = run_sweep([p], tmp_path, progress=False, jobs=1)
+    assert df.attrs["computed"] == ["x"] and df["goodput_bps"].iloc[0] == true
+
+
 def test_invalid_point_fails_before_running(tmp_path):
     bad = small_pa()
     bad["topology"]["rate"] = "fast"

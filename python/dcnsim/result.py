@@ -966,12 +966,28 @@ class Result:
             rec.setdefault(k, _jsonable(v))
         rec["core_version"] = self.core.get("version", "unknown")
         rec["core_build"] = self.core.get("build", "unknown")
+        rec["metrics_build"] = metrics_build()
         for k, v in self.metrics.items():
             rec.setdefault(k, _jsonable(v))
         if self.warnings:  # one text column in sweep tables, only when there is one
             # one per line: a warning's text may hold "; " itself
             rec["warnings"] = "\n".join(self.warnings)
         return rec
+
+
+@functools.lru_cache(maxsize=None)
+def metrics_build() -> str:
+    """A hash of this module's source, which derives a record's metrics
+    and outcome warnings from the core's tables (``core_build`` covers
+    the core alone): a sweep does not resume a point whose record other
+    code derived, as it does not one another core computed."""
+    import hashlib
+
+    try:
+        with open(__file__, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()[:16]
+    except OSError:  # pragma: no cover - a module loaded from no file
+        return "unknown"
 
 
 #: the key of ``summary.json`` that lists the other files the run's write
@@ -1047,6 +1063,7 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
             with open(os.path.join(d, name), "rb") as fh:
                 pcaps[name] = fh.read()
     core = {"version": str(record.pop("core_version", "unknown")), "build": str(record.pop("core_build", "unknown"))}
+    record.pop("metrics_build", None)
     warnings = record.pop("warnings", None)
     timing = {k: record.pop(k) for k in TIMING_KEYS + PARALLEL_TIMING if record.get(k) is not None}
     res = Result({"summary": {}, "timing": timing, "core": core, "pcaps": pcaps}, scenario=scenario,

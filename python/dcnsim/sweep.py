@@ -460,7 +460,10 @@ def _cached(out: Path, doc: Mapping[str, Any], core: Optional[Tuple[str, str]] =
     version, build = core or _current_core()
     if rec.get("core_version") != version or rec.get("core_build") != build:
         return None  # another core: its numbers may differ
-    from .result import int_counts
+    from .result import int_counts, metrics_build
+
+    if rec.get("metrics_build") != metrics_build():
+        return None  # its metrics (goodput, Jain, QCTs) derived by other code
 
     # threads and workers as ints, however an earlier dcnsim wrote them:
     # the table's column is one type whether its points resumed or ran now
@@ -477,6 +480,16 @@ def _cached_or_none(out: Path, doc: Mapping[str, Any], core: Tuple[str, str]) ->
         return None
 
 
+def _stored_metrics_build(out: Path) -> Any:
+    """The ``metrics_build`` of ``out``'s summary (None: unreadable or
+    from before it was kept)."""
+    try:
+        rec = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return rec.get("metrics_build") if isinstance(rec, dict) else None
+
+
 def _stored_core(out: Path) -> Optional[Tuple[Any, Any]]:
     """The core (version, build) that wrote ``out``'s summary; ``None``
     when it does not say (a summary from before versioning, unreadable)."""
@@ -490,11 +503,12 @@ def _stored_core(out: Path) -> Optional[Tuple[Any, Any]]:
 
 
 def _replacing_text(replaced: Sequence[str], other_core: Mapping[Optional[Tuple[Any, Any]], Sequence[str]],
-                    core: Tuple[str, str], total: int) -> str:
+                    core: Tuple[str, str], total: int, other_metrics: Sequence[str] = ()) -> str:
     """The warning before a sweep replaces complete points: how many are of
-    another scenario and how many of another core (which)."""
+    another scenario, how many of another core (which) and how many had
+    their metrics derived by other dcnsim Python code."""
     by_core = [label for labels in other_core.values() for label in labels]
-    scen = [label for label in replaced if label not in set(by_core)]
+    scen = [label for label in replaced if label not in set(by_core) | set(other_metrics)]
     cores = ", ".join("an unnamed core" if c is None else f"{c[0]}+{c[1]}" for c in other_core)
     parts = []
     if scen:
@@ -502,6 +516,10 @@ def _replacing_text(replaced: Sequence[str], other_core: Mapping[Optional[Tuple[
     if by_core:
         whose = f"{len(by_core)} of {total} points" if scen else f"{_who(by_core, total)} held complete results"
         parts.append(f"{whose} of another dcnsim core ({cores}; this one is {core[0]}+{core[1]})")
+    if other_metrics:
+        whose = (f"{len(other_metrics)} of {total} points" if parts
+                 else f"{_who(other_metrics, total)} held complete results")
+        parts.append(f"{whose} whose metrics (goodput, Jain, QCTs) another dcnsim's Python code derived")
     return " and ".join(parts) + ": replacing them"
 
 
@@ -652,6 +670,10 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     replaced: List[str] = []
     # of those, the ones another core computed, by that core
     other_core: Dict[Optional[Tuple[Any, Any]], List[str]] = {}
+    # and the ones this core computed whose metrics other Python code derived
+    other_metrics: List[str] = []
+    from .result import metrics_build
+
     for i, d in enumerate(dirs):
         cached = hits[i]
         incomplete = False
@@ -680,12 +702,15 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
                 other = _stored_core(d)
                 if other != core:
                     other_core.setdefault(other, []).append(pts[i].label)
+                elif _stored_metrics_build(d) != metrics_build():
+                    other_metrics.append(pts[i].label)
     if replaced:
         # complete results of another scenario or core, about to go: said
         # before anything runs, as `run --out` says it of a directory, and
         # which of the two (a core upgraded, or a file edited), so a user
         # who edited nothing knows why
-        warnings.warn(DcnsimWarning(os.fspath(out_root), _replacing_text(replaced, other_core, core, len(pts))),
+        warnings.warn(DcnsimWarning(os.fspath(out_root), _replacing_text(replaced, other_core, core, len(pts),
+                                                                         other_metrics)),
                       stacklevel=caller_stacklevel())
     if replaced or reformat:
         # `sweep.csv` (the CLI's table) lists those points' earlier results:
