@@ -21,6 +21,25 @@ def test_split_and_parse_set_values():
     assert split_values("16KB,32KB, 64KB") == ["16KB", "32KB", "64KB"]
     assert split_values("[1,2],[3,4]") == ["[1,2]", "[3,4]"]
     assert split_values('"a,b",c') == ['"a,b"', "c"]
+    assert split_values('["a,b", \'c\'],d') == ['["a,b", \'c\']', "d"]
+    # an apostrophe inside a word is a letter, not a string that swallows the commas after it
+    assert split_values("it's,b") == ["it's", "b"]
+    for bad, why in [("a]b,c", "closes no bracket"), ("'a,b", "never closed"), ("[1,2", "never closed")]:
+        with pytest.raises(ValueError, match=why):
+            split_values(bad)
+
+
+def test_a_stray_comma_in_seeds_or_an_open_string_in_set_is_refused():
+    import argparse
+
+    from dcnsim._args import parse_seeds, parse_set
+
+    for text in ("1,,2", "1,"):
+        with pytest.raises(argparse.ArgumentTypeError, match="empty value"):
+            parse_seeds(text)
+    with pytest.raises(argparse.ArgumentTypeError, match="--set name: a string opened"):
+        parse_set("name='a,b")
+    assert parse_set("name=it's,b") == ("name", ["it's", "b"])
     assert [parse_value(v) for v in ["16KB", "1-8", "10", "0.5", "true", "[1, 2]", '"x"', "2024-01-01"]] == [
         "16KB", "1-8", 10, 0.5, True, [1, 2], "x", "2024-01-01",
     ]

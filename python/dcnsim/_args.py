@@ -38,7 +38,11 @@ def print_problems(file: str, problems: List[Problem]) -> None:
 
 
 def split_values(text: str) -> List[str]:
-    """Split on commas that are not inside brackets, braces or quotes."""
+    """Split on commas that are not inside brackets, braces or quotes. A
+    quote opens a string only where a value or an array item starts (an
+    apostrophe inside a word, ``it's``, is a letter); a string or bracket
+    left open is a :class:`ValueError` (it would swallow every comma after
+    it)."""
     out: List[str] = []
     cur: List[str] = []
     depth, quote = 0, None
@@ -48,17 +52,24 @@ def split_values(text: str) -> List[str]:
             if ch == quote:
                 quote = None
             continue
-        if ch in "\"'":
+        before = "".join(cur).rstrip()[-1:]
+        if ch in "\"'" and before in ("", "[", "{", ",", "=", ":"):
             quote = ch
         elif ch in "[{":
             depth += 1
         elif ch in "]}":
             depth -= 1
+            if depth < 0:
+                raise ValueError(f"a {ch!r} closes no bracket in {text!r}")
         elif ch == "," and depth == 0:
             out.append("".join(cur).strip())
             cur = []
             continue
         cur.append(ch)
+    if quote:
+        raise ValueError(f"a string opened with {quote} is never closed in {text!r} (quote a comma to keep it)")
+    if depth:
+        raise ValueError(f"a bracket is never closed in {text!r}")
     out.append("".join(cur).strip())
     return out
 
@@ -93,7 +104,10 @@ def parse_set(spec: str):
     path = path.strip()
     if not path:
         raise argparse.ArgumentTypeError(f"--set expects PATH=V1,V2,..., got {spec!r}")
-    texts = split_values(values)
+    try:
+        texts = split_values(values)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"--set {path}: {e}") from None
     empty = next((i for i, v in enumerate(texts) if not v), None)
     if empty is not None:
         raise _no_value(path) if len(texts) == 1 else _no_value(
@@ -139,8 +153,11 @@ def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:
 
 def parse_seeds(text: str, flag: str = "--seeds") -> List[int]:
     try:
-        seeds = [int(x) for x in text.split(",") if x.strip()]
+        seeds = [int(x) for x in text.split(",")]
     except ValueError:
+        if any(not x.strip() for x in text.split(",")):
+            raise argparse.ArgumentTypeError(
+                f"{flag} has an empty value in {text!r} (a stray comma, or an unset shell variable?)") from None
         raise argparse.ArgumentTypeError(f"{flag} expects integers like 1,2,3, got {text!r}") from None
     if not seeds:
         raise argparse.ArgumentTypeError(f"{flag} expects integers >= 0, got {text!r}")

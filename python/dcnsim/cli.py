@@ -405,10 +405,16 @@ def _run_and_write(args, held) -> int:
         from ._args import field_key, split_values
 
         # `--set stop=2ms,3ms` asks for two runs: that is a sweep's --set
+        def n_values(v: str) -> int:
+            try:
+                return len(split_values(v))
+            except ValueError:  # an open quote or bracket: not a list
+                return 1
+
         for path, value in args.set or []:
             wrong = any(field_key(getattr(p, "path", "")).startswith(field_key(path)) for p in e.errors)
-            if wrong and isinstance(value, str) and len(split_values(value)) > 1:
-                print(f"run: --set {path}={value} gives {len(split_values(value))} values: one run takes one; "
+            if wrong and isinstance(value, str) and n_values(value) > 1:
+                print(f"run: --set {path}={value} gives {n_values(value)} values: one run takes one; "
                       f"`dcnsim sweep {args.file} --set {path}={value}` runs each", file=sys.stderr)
         return 2
     out = None

@@ -171,7 +171,10 @@ def parse_param(spec: str) -> Param:
     if "choice" in mods:
         from ._args import parse_value, split_values
 
-        vals = tuple(parse_value(v) for v in split_values(rng) if v != "")
+        try:
+            vals = tuple(parse_value(v) for v in split_values(rng) if v != "")
+        except ValueError as e:
+            raise TuneError(f"{flag}: {e}") from None
         if not vals:
             raise TuneError(f"{flag}: choice needs values, e.g. choice:default,aggressive")
         try:
