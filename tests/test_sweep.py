@@ -172,6 +172,22 @@ def test_a_record_whose_metrics_other_code_derived_is_recomputed(tmp_path):
     assert df.attrs["computed"] == ["x"] and df["goodput_bps"].iloc[0] == true
 
 
+def test_a_label_too_long_for_a_file_name_gets_a_short_directory_and_resumes(tmp_path):
+    """Many single-valued --set axes make a label past a filesystem's 255
+    bytes: its directory keeps the label's start and a hash of the whole,
+    the point runs, and a second sweep resumes it; two long labels that
+    differ only at the end get two directories."""
+    from dcnsim.sweep import LONGEST_DIR_NAME
+
+    a, b = "x" * 300 + "=1", "x" * 300 + "=2"
+    da, db = point_dir(tmp_path, a), point_dir(tmp_path, b)
+    assert da != db and len(da.name) == LONGEST_DIR_NAME and da.name.startswith("x" * 100)
+    pts = [Point(a, small_pa(queries=2), 1), Point(b, small_pa(queries=2), 1)]
+    df = run_sweep(pts, tmp_path, progress=False, jobs=1)
+    assert list(df["label"]) == [a, b] and (da / "summary.json").is_file()
+    assert run_sweep(pts, tmp_path, progress=False, jobs=1).attrs["computed"] == []
+
+
 def test_invalid_point_fails_before_running(tmp_path):
     bad = small_pa()
     bad["topology"]["rate"] = "fast"

@@ -131,10 +131,24 @@ WORKER_WAIT_S = 30.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=,+@%-]+")
 
 
+#: the longest directory name a point gets whole (filesystems allow 255 bytes)
+LONGEST_DIR_NAME = 200
+
+
 def safe_label(label: str) -> str:
     """``label`` as the name of a point's directory (every run of other
-    characters than letters, digits and ``._=,+@%-`` made one ``_``)."""
-    return _UNSAFE.sub("_", label).strip(".") or "_"
+    characters than letters, digits and ``._=,+@%-`` made one ``_``). A
+    name longer than :data:`LONGEST_DIR_NAME` (a sweep of many ``--set``
+    axes) keeps its start and ends in ``~`` and a hash of the whole label,
+    so it fits a filesystem's 255 bytes and stays the same on a resume
+    (``~`` is in no other name, so it meets no short one)."""
+    name = _UNSAFE.sub("_", label).strip(".") or "_"
+    if len(name) <= LONGEST_DIR_NAME:
+        return name
+    import hashlib
+
+    digest = hashlib.sha256(label.encode("utf-8")).hexdigest()[:16]
+    return f"{name[:LONGEST_DIR_NAME - 17]}~{digest}"
 
 
 def point_dir(out_dir: Union[str, os.PathLike], label: str) -> Path:
