@@ -12,7 +12,7 @@ import dcnsim
 import pandas as pd
 import pytest
 from conftest import DATA, SCENARIOS, needs_core, small_incast, small_pa
-from dcnsim.sweep import Point, grid, point_dir, run_sweep
+from dcnsim.sweep import Point, SweepError, grid, point_dir, run_sweep
 
 
 # a rerun over complete points of another scenario or core says so, and which
@@ -186,6 +186,46 @@ def test_a_label_too_long_for_a_file_name_gets_a_short_directory_and_resumes(tmp
     df = run_sweep(pts, tmp_path, progress=False, jobs=1)
     assert list(df["label"]) == [a, b] and (da / "summary.json").is_file()
     assert run_sweep(pts, tmp_path, progress=False, jobs=1).attrs["computed"] == []
+
+
+def _dying_run_point(marker):
+    """``_run_point`` whose worker process is killed outright (as the OOM
+    killer does) on a point of seed 13 while ``marker`` says so: always
+    (``marker`` None) or once (the file is made then)."""
+    import signal
+
+    from dcnsim import sweep as sw
+
+    real = sw._run_point
+
+    def run(doc, out, format):
+        if doc.get("seed") == 13 and (marker is None or not marker.exists()):
+            if marker is not None:
+                marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(doc, out, format)
+
+    return run
+
+
+def test_a_dead_worker_costs_no_point_but_its_own(tmp_path, monkeypatch):
+    """A worker process killed outright breaks its pool and every point
+    in it: the points left run in new workers (said in a warning naming
+    the suspects), a point whose worker dies once more fails naming that,
+    and the others complete as they would have."""
+    from dcnsim import sweep as sw
+
+    pts = [Point(f"s{seed}", small_pa(queries=2), seed) for seed in (1, 2, 13, 4, 5)]
+    monkeypatch.setattr(sw, "_run_point", _dying_run_point(tmp_path / "died"))
+    with pytest.warns(dcnsim.DcnsimWarning, match="a worker process died running one of .*'s13'"):
+        df = run_sweep(pts, tmp_path / "once", progress=False, jobs=2)
+    assert sorted(df["label"]) == ["s1", "s13", "s2", "s4", "s5"]
+    monkeypatch.setattr(sw, "_run_point", _dying_run_point(None))
+    with pytest.raises(SweepError) as e, pytest.warns(dcnsim.DcnsimWarning):
+        run_sweep(pts, tmp_path / "always", progress=False, jobs=2)
+    assert list(e.value.failures) == ["s13"]
+    assert "worker process running it died 2 times" in e.value.failures["s13"]
+    assert sorted(e.value.df["label"]) == ["s1", "s2", "s4", "s5"]
 
 
 def test_invalid_point_fails_before_running(tmp_path):

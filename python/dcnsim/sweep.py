@@ -248,15 +248,32 @@ def _on_worker_term(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def _pool_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
+#: in a pool worker: per point of the sweep, 1 while a worker runs it and
+#: 2 once it has (shared with the parent, which learns from it which
+#: point a dead worker held)
+_point_state: Any = None
+
+
+def _pool_point(doc: Dict[str, Any], out: str, format: str, i: int = -1) -> Dict[str, Any]:
     """:func:`_run_point` in a pool worker. The pool would catch the
     SystemExit of a SIGTERM as the point's failure and take the next point:
     a worker told to stop leaves once the point has unwound."""
+    if _point_state is not None and i >= 0:
+        _point_state[i] = 1
     try:
         return _run_point(doc, out, format)
     finally:
+        if _point_state is not None and i >= 0:
+            _point_state[i] = 2
         if _stopping:
             os._exit(143)
+
+
+def _pool_init(workers: int, parent: int, state: Any) -> None:
+    """:func:`_worker_init`, and the points' shared state."""
+    global _point_state
+    _point_state = state
+    _worker_init(workers, parent)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -774,27 +791,9 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
                 except Exception as e:  # noqa: BLE001 - reported per point
                     failed(i, e)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                     initargs=(workers, os.getpid())) as pool:
-                futures = {pool.submit(_pool_point, docs[i], str(dirs[i]), format): i for i in todo}
-                pending = set(futures)
-                try:
-                    while pending:
-                        # A bounded wait: Ctrl-C may be delivered to the pool's
-                        # manager thread, and Python runs the handler only when
-                        # the main thread wakes; unbounded, that is when the
-                        # next point finishes.
-                        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                        for fut in done:
-                            i = futures[fut]
-                            try:
-                                records[i] = fut.result()
-                                bar.update(1)
-                            except Exception as e:  # noqa: BLE001
-                                failed(i, e)
-                except BaseException:
-                    _stop_pool(pool)
-                    raise
+            left, deaths = list(todo), {}
+            while left:
+                left = _run_pool(left, workers, docs, dirs, format, records, failed, bar, deaths, pts)
     except ClusterLostError as e:
         bar.close()
         e.df = partial()
@@ -822,6 +821,67 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         e.points_done = True  # type: ignore[attr-defined]
         e.df = partial_on_interrupt()  # type: ignore[attr-defined]
         raise
+
+
+#: a point whose worker process died this many times is failed, not run again
+WORKER_DEATHS = 2
+
+
+def _run_pool(todo: Sequence[int], workers: int, docs: Sequence[Any], dirs: Sequence[Path], format: str,
+              records: List[Optional[Dict[str, Any]]], failed: Any, bar: Any, deaths: Dict[int, int],
+              pts: Sequence[Point]) -> List[int]:
+    """Run the points ``todo`` on a pool of ``workers`` processes; what
+    is left to run when a worker process died (killed, out of memory),
+    which breaks the pool and every point in it. Each point that was
+    running then counts a death (``deaths``); one at :data:`WORKER_DEATHS`
+    is failed, naming that, the others go to a new pool: one dead worker
+    costs no point but its own."""
+    import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
+
+    state = multiprocessing.Array("b", len(docs), lock=False)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_pool_init,
+                             initargs=(workers, os.getpid(), state)) as pool:
+        futures = {pool.submit(_pool_point, docs[i], str(dirs[i]), format, i): i for i in todo}
+        pending = set(futures)
+        broken: List[int] = []
+        try:
+            while pending:
+                # A bounded wait: Ctrl-C may be delivered to the pool's
+                # manager thread, and Python runs the handler only when
+                # the main thread wakes; unbounded, that is when the
+                # next point finishes.
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = futures[fut]
+                    try:
+                        records[i] = fut.result()
+                        bar.update(1)
+                    except BrokenProcessPool:
+                        broken.append(i)
+                    except Exception as e:  # noqa: BLE001
+                        failed(i, e)
+        except BaseException:
+            _stop_pool(pool)
+            raise
+    if not broken:
+        return []
+    # started and never finished: what the dead worker held (a worker
+    # killed between points holds none, and then every point left is one)
+    suspects = [i for i in broken if state[i] == 1] or broken
+    for i in suspects:
+        deaths[i] = deaths.get(i, 0) + 1
+    dead = [i for i in suspects if deaths[i] >= WORKER_DEATHS]
+    for i in dead:
+        failed(i, RuntimeError(f"the worker process running it died {deaths[i]} times (killed by a signal, "
+                               "or out of memory: see limits.memory)"))
+    again = [i for i in broken if i not in dead]
+    if again:
+        labels = ", ".join(repr(pts[i].label) for i in suspects if i not in dead)
+        warnings.warn(DcnsimWarning("sweep", f"a worker process died running one of {labels or 'the points'}: "
+                                             f"running the {len(again)} point(s) left in new workers"),
+                      stacklevel=2)
+    return again
 
 
 def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], rows_of: Iterable[int],
