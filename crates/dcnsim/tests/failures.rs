@@ -274,6 +274,11 @@ fn bad_failures_are_named() {
         "change nothing",
     );
     assert_err(
+        &errs(json!([{"a": "h0", "b": "s0", "loss": 1, "rate": "1Mbps"}])),
+        "failures[0].rate",
+        "with loss = 1 the link carries nothing",
+    );
+    assert_err(
         &errs(json!([{"a": "h0", "b": "s0", "loss": 1.5}])),
         "failures[0].loss",
         "",

@@ -87,6 +87,13 @@ pub(super) fn parse_failures(
                 "0 without rate: the failure would change nothing",
             );
         }
+        if loss >= 1.0 && f.rate.is_some() {
+            ctx.err(
+                key_path(&path, "rate"),
+                "with loss = 1 the link carries nothing: a rate for it would change nothing \
+                 (a lossy link may run slower: loss below 1)",
+            );
+        }
         let (ab, ba) = f.direction.unwrap_or((true, true));
         let withdrawn = f.withdrawn.unwrap_or(false);
         let converge = *f.converge;

@@ -495,7 +495,8 @@ pub fn parse_config_until(
             Some(limits),
             Some(trimming),
         ) => {
-            let inert = inert_key_warnings(&top_tcp, doc.get("apps"), &apps);
+            let mut inert = inert_key_warnings(&top_tcp, doc.get("apps"), &apps);
+            inert.extend(two_tier_inert(doc.get("topology")));
             let tcp_written = (0..apps.len())
                 .map(|i| TcpWritten {
                     own_keys: own_tcp(doc.get("apps"), i)
@@ -765,6 +766,32 @@ fn by_origin<V: PartialEq>(
         }
     }
     out
+}
+
+/// A two-tier topology's common `buffer` or `ecn_k` when both tiers set
+/// their own: no port reads it (a sweep over it would give flat results).
+fn two_tier_inert(topology: Option<&Value>) -> Vec<(String, String)> {
+    let Some(t) = topology.and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    if t.get("kind").and_then(Value::as_str) != Some("two_tier") {
+        return Vec::new();
+    }
+    [
+        ("buffer", "tor_buffer", "agg_buffer"),
+        ("ecn_k", "tor_ecn_k", "agg_ecn_k"),
+    ]
+    .into_iter()
+    .filter(|(common, tor, agg)| {
+        t.contains_key(*common) && t.contains_key(*tor) && t.contains_key(*agg)
+    })
+    .map(|(common, tor, agg)| {
+        (
+            format!("topology.{common}"),
+            format!("{common} changes nothing: {tor} and {agg} are both given"),
+        )
+    })
+    .collect()
 }
 
 /// `app 3`, `apps 0, 1` or `apps 0, 1, 2, 3, 4 and 7 more`.

@@ -1212,3 +1212,74 @@ fn the_unmarked_warnings_hint_is_a_fix_that_works() {
     }
     assert!(marked(json!({"transport": "dcqcn"})).is_empty());
 }
+
+/// A queue listed twice in `trace.queues` would give each of its samples
+/// twice (a mean or a sum over `queue_ts` doubled): refused at the entry.
+#[test]
+fn a_traced_queue_listed_twice_is_refused() {
+    let mut doc = example();
+    doc["trace"] = json!({"interval": "1ms", "queues": [0, 1, 0]});
+    let errs = parse_config(&doc).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|e| e.path == "trace.queues[2]" && e.message == "queue 0 is listed twice"),
+        "{errs:?}"
+    );
+    doc["trace"] = json!({"interval": "1ms", "queues": [0, 1]});
+    assert!(parse_config(&doc).is_ok());
+}
+
+/// A custom link between two hosts has no switch port: its own `buffer`
+/// and `ecn_k` would change nothing (both queues are NICs), so they are
+/// refused at the key; without them it builds.
+#[test]
+fn a_host_to_host_links_switch_keys_are_refused() {
+    let link = |extra: Value| {
+        let mut l = json!({"a": "h0", "b": "h1", "rate": "1Gbps", "delay": "1us"});
+        for (k, v) in extra.as_object().unwrap() {
+            l[k] = v.clone();
+        }
+        let mut doc = example();
+        doc["topology"] = json!({"kind": "custom",
+            "nodes": [{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}],
+            "links": [l]});
+        doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 1, "size": "10KB"}]);
+        parse_config(&doc)
+    };
+    let errs = link(json!({"buffer": "9pkt", "ecn_k": "3pkt"})).unwrap_err();
+    for key in ["buffer", "ecn_k"] {
+        assert!(
+            errs.iter()
+                .any(|e| e.path == format!("topology.links[0].{key}")
+                    && e.message.contains("no switch port")),
+            "{errs:?}"
+        );
+    }
+    assert!(link(json!({})).is_ok());
+}
+
+/// A two-tier topology's common `buffer` and `ecn_k` are read by no port
+/// when both tiers set their own: warned of, each at its key; with one
+/// tier left to it, not.
+#[test]
+fn a_two_tier_common_key_both_tiers_override_is_warned_of() {
+    let mut doc = example();
+    doc["topology"] = json!({"kind": "two_tier", "racks": 2, "hosts_per_rack": 2,
+        "host_rate": "1Gbps", "core_rate": "10Gbps", "delay": "10us",
+        "buffer": "100KB", "tor_buffer": "64KB", "agg_buffer": "128KB",
+        "ecn_k": "20pkt", "tor_ecn_k": "10pkt", "agg_ecn_k": "30pkt"});
+    doc["apps"] = json!([{"kind": "bulk", "src": 0, "dst": 3, "size": "10KB"}]);
+    let warned = |doc: &Value| -> Vec<String> {
+        crate::scenario::warnings(&parse_config(doc).unwrap())
+            .into_iter()
+            .filter(|w| w.message.contains("are both given"))
+            .map(|w| w.path)
+            .collect()
+    };
+    assert_eq!(warned(&doc), ["topology.buffer", "topology.ecn_k"]);
+    doc["topology"]
+        .as_object_mut()
+        .unwrap()
+        .remove("agg_buffer");
+    assert_eq!(warned(&doc), ["topology.ecn_k"]);
+}

@@ -460,6 +460,19 @@ pub(super) fn parse_custom(
                     continue;
                 };
                 let host_only = host_names.contains(a.as_str()) && host_names.contains(b.as_str());
+                if host_only {
+                    // both ends are NICs: nic_buffer, never marking
+                    for key in ["buffer", "ecn_k"] {
+                        if it.get(key).is_some() {
+                            ctx.err(
+                                key_path(&path, key),
+                                "a link between two hosts has no switch port: its two queues \
+                                 are the hosts' NICs (topology.nic_buffer, never ECN-marking); \
+                                 put a switch between them for a switch's queue",
+                            );
+                        }
+                    }
+                }
                 let limit = match l.buffer.or(buf) {
                     Some(x) => x,
                     None => {

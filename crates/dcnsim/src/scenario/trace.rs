@@ -39,6 +39,14 @@ pub(super) fn parse_trace(ctx: &mut Ctx, v: &Value, topo: &TopoOut) -> Option<Tr
             let mut ok = true;
             for (i, it) in items.iter().enumerate() {
                 match it.as_u64() {
+                    // a queue listed twice would give every row of it twice
+                    Some(q) if out.contains(&(q as usize)) => {
+                        ok = false;
+                        ctx.err(
+                            idx_path("trace.queues", i),
+                            format!("queue {q} is listed twice"),
+                        );
+                    }
                     Some(q) if nqueues.is_none_or(|n| (q as usize) < n) => out.push(q as usize),
                     _ => {
                         ok = false;
