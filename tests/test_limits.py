@@ -90,20 +90,20 @@ def _mirror(limit: str) -> dict:
 
 
 def test_an_estimate_over_the_limit_warns_with_its_keys_and_the_run_completes(tmp_path):
-    # htsim's k = 8 mirror is estimated at about 10 MB and holds about 6 MB
-    # (6.2 on two threads, whose partitions each hold every flow): under a
-    # limit between the two, on any thread count, it runs, with a warning
-    # naming the keys (6 MB failed the CLI run on a quiet machine, where
-    # `auto` took two threads)
+    # htsim's k = 8 mirror is estimated at about 7.9 MB (one world: `auto`
+    # cuts only what fits) and holds about 6 MB (6.2 on two threads, whose
+    # partitions each hold every flow): under a limit between the two, on
+    # any thread count, it runs, with a warning naming the keys (6 MB
+    # failed the CLI run on a quiet machine, where `auto` took two threads)
     with pytest.warns(DcnsimWarning) as caught:
-        r = dcnsim.run(_mirror("8MB"))
+        r = dcnsim.run(_mirror("7MB"))
     (w,) = [str(c.message) for c in caught if "memory" in str(c.message)]
-    assert w.startswith("topology.buffer: the run may need up to about ") and "over the 8 MB limit" in w
+    assert w.startswith("topology.buffer: the run may need up to about ") and "over the 7 MB limit" in w
     assert "(topology.buffer)" in w and "(topology)" in w and "limits.memory" in w
     assert r.summary["packet_hops"] > 0 and r.warnings == [w]
     # the CLI prints it as a warning, runs and writes
     f = tmp_path / "mirror.json"
-    f.write_text(json.dumps(_mirror("8MB")))
+    f.write_text(json.dumps(_mirror("7MB")))
     out = cli("run", str(f), "--out", str(tmp_path / "out"))
     assert out.returncode == 0, out.stderr[-2000:]
     assert "warning: topology.buffer: the run may need up to about" in out.stderr
@@ -138,3 +138,34 @@ def test_the_guard_counts_the_input_rows_a_run_can_have_not_every_slot():
     doc["apps"][0]["duration"] = "0.1ms"
     r = dcnsim.run(doc)
     assert r.summary["sim_time_s"] == pytest.approx(1e-4)
+
+
+def _unguarded_mb(doc: dict) -> float:
+    """The memory the run-time guard could not stop in time, as the
+    refusal under 1 KB states it (in MB; KB and GB converted)."""
+    (p,) = dcnsim.validate({**doc, "limits": {"memory": "1KB"}})
+    number, unit = p.message.split("needs about ")[1].split(" of memory")[0].split()
+    return float(number) * {"KB": 1e-3, "MB": 1.0, "GB": 1e3}[unit]
+
+
+def test_threads_auto_is_never_refused_for_the_cores_and_cuts_only_what_fits(monkeypatch):
+    """Under `threads = "auto"` (the default) the estimate counts one
+    world, so a run that fits one thread is not refused on a machine with
+    many cores; the plan then cuts it only into as many worlds as fit
+    `limits.memory`, and says why when it keeps one. `threads = 2`, asked
+    for, is refused with its worlds named and what one thread would need."""
+    from dcnsim.bench import dctcp_perm
+
+    doc = {**dctcp_perm(16, "2ms"), "threads": 1}
+    one = _unguarded_mb(doc)
+    two = _unguarded_mb({**doc, "threads": 2})
+    assert two > one * 1.2, (one, two)
+    limit = f"{math.ceil((one + two) / 2 * 1000)}KB"  # between one world's need and two's
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "2")
+    auto = {**doc, "threads": "auto", "limits": {"memory": limit}}
+    assert not dcnsim.validate(auto)
+    assert dcnsim._core.planned_threads(json.dumps(auto)) == 1
+    roomy = {**auto, "limits": {"memory": f"{math.ceil(two * 2)}MB"}}
+    assert dcnsim._core.planned_threads(json.dumps(roomy)) == 2
+    (p,) = dcnsim.validate({**doc, "threads": 2, "limits": {"memory": limit}})
+    assert p.path == "threads" and "for its 2 worlds (threads = 2; on one thread about" in p.message, p

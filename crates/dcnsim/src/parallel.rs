@@ -96,10 +96,26 @@ impl ExecPlan {
             return Self::one(cfg, "one core is free now".into());
         }
         let plan = Self::cut(cfg, free);
-        match too_little_work(cfg, &plan) {
-            Some(why) => Self::one(cfg, why),
-            None => plan,
+        if let Some(why) = too_little_work(cfg, &plan) {
+            return Self::one(cfg, why);
         }
+        // validation counted one world for "auto": a cut must fit too
+        let parts = plan.parts();
+        if parts > 1 {
+            let need = crate::stats::limits::estimate_for(cfg, parts as u64).unguarded();
+            if need > cfg.limits.memory {
+                return Self::one(
+                    cfg,
+                    format!(
+                        "{parts} worlds would need about {} of memory, over limits.memory ({}); \
+                         one fits",
+                        crate::stats::limits::fmt_bytes(need),
+                        crate::stats::limits::fmt_bytes(cfg.limits.memory)
+                    ),
+                );
+            }
+        }
+        plan
     }
 
     /// `threads = n` as asked: cut into `n` partitions, except where a

@@ -1151,16 +1151,16 @@ pub fn estimate_for(c: &Config, copies: u64) -> Estimate {
 }
 
 /// The most worlds a run of `c` can keep, without cutting it (the run
-/// decides its cut once, where it starts): one per thread asked (for
-/// `"auto"`, per core this process may use), and never more than the
-/// switches with hosts (a host stays with its switch, so each partition
-/// holds one at least).
+/// decides its cut once, where it starts): one per thread asked, and
+/// never more than the switches with hosts (a host stays with its switch,
+/// so each partition holds one at least). `"auto"` counts one: its plan
+/// cuts the run only into as many worlds as fit `limits.memory`
+/// (`crate::parallel::ExecPlan::auto`), so a run that fits one thread is
+/// never refused for the machine's core count.
 pub fn worlds_at_most(c: &Config) -> u64 {
     let asked = match c.threads {
         crate::config::Threads::N(n) => n as u64,
-        crate::config::Threads::Auto => {
-            std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
-        }
+        crate::config::Threads::Auto => 1,
     };
     if asked <= 1 {
         return 1;
@@ -1222,11 +1222,36 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
             (e.pcap, "pcap.hosts", "pcap records"),
         ];
         let (worst, breakdown) = largest_term(&terms);
+        let worlds = worlds_at_most(c);
+        // threads are a multiplier the user chose: say what one costs
+        let one = (worlds > 1).then(|| estimate_for(c, 1).unguarded());
+        let (worst, fix) = match one {
+            Some(one) if one <= lim.memory => (
+                "threads",
+                format!(
+                    " for its {worlds} worlds (threads = {worlds}; on one thread about {}, \
+                     within the limit); fewer threads, or raise `limits.memory`",
+                    fmt_bytes(one)
+                ),
+            ),
+            Some(one) => (
+                worst,
+                format!(
+                    " for its {worlds} worlds (threads = {worlds}; on one thread about {}); make \
+                     the scenario smaller or raise `limits.memory`",
+                    fmt_bytes(one)
+                ),
+            ),
+            None => (
+                worst,
+                "; make the scenario smaller or raise `limits.memory`".to_string(),
+            ),
+        };
         out.push((
             worst.to_string(),
             format!(
                 "the run needs about {} of memory that the run-time guard could not stop in time, \
-                 over the {} limit ({breakdown}); make the scenario smaller or raise `limits.memory`",
+                 over the {} limit ({breakdown}){fix}",
                 fmt_bytes(unguarded),
                 fmt_bytes(lim.memory)
             ),
