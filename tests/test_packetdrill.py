@@ -218,3 +218,36 @@ def test_a_script_that_is_not_there_is_named_before_building(tmp_path):
     )
     assert out.returncode == 2, out.stderr
     assert f"scripts: no such file: {missing}" in out.stderr and "Traceback" not in out.stderr
+
+
+def _script(tmp_path, name, old, new):
+    src = (REPO / "validation" / "packetdrill" / "scripts" / name).read_text()
+    assert old in src
+    p = tmp_path / f"mutated-{name}"
+    p.write_text(src.replace(old, new, 1))
+    return p
+
+
+def test_an_outbound_segments_cwr_and_ece_and_a_rst_are_judged(run, tmp_path):
+    """packetdrill compares an outbound segment's flags: the CWR the
+    sender sets after an ECN echo (W) must be on the line that expects it
+    and on no other, and a RST the endpoint cannot send is said to be
+    unmodelled at its line, not read as a pure ACK."""
+    no_w = _script(tmp_path, "ecn-cwr-prr.pkt", "> PW. 4001:8001(4000)", "> P. 4001:8001(4000)")
+    r = run.run_script(no_w, 4000)
+    assert not r.ok and "without CWR, got 4001:5001(1000) CWR" in r.reason, r.reason
+    rst = _mutated(tmp_path, "   +0 > . 1:1001(1000) ack 1", "   +0 > R. 1:1(0) ack 1")
+    r = run.run_script(rst, 4000)
+    assert not r.ok and "expects a RST, which the endpoint does not model" in r.reason, r.reason
+
+
+def test_a_script_whose_handshake_never_completes_fails_cleanly(run, tmp_path):
+    # the peer's SYN with no ACK of the SYN-ACK: a failure, not a crash
+    p = tmp_path / "no-ack.pkt"
+    p.write_text("0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n"
+                 "+0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0\n"
+                 "+0 bind(3, ..., ...) = 0\n+0 listen(3, 1) = 0\n"
+                 "+0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n"
+                 "+0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>\n")
+    r = run.run_script(p, 4000)
+    assert not r.ok and "handshake" in r.reason, r.reason

@@ -19,7 +19,8 @@ takes the place of; packets after the script's last line are not judged.
 What the endpoint does not model is stated per line by the failure reason:
 the SYN, SYN-ACK and FIN are the runner's (the endpoint has no handshake or
 FIN), so they are read for their options and sequence numbers, not judged;
-the PSH flag, window and options of outbound segments are not compared.
+CWR (W) and ECE (E) of outbound segments are compared, their PSH flag,
+window and options not; a RST the script expects fails as not modelled.
 Backtick shell lines are read for the sysctls they set; those without a
 counterpart here are listed as ignored.
 
@@ -390,6 +391,8 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
     # the timestamp option when both sides use it.
     tcp["mss"] = min(peer["mss"], 1460) - (12 if ts else 0)
     tcp["header"] = 40 + (12 if ts else 0)
+    if established is None:
+        raise Fail("the handshake does not complete")
     # RFC 3168 negotiation: Linux's default tcp_ecn = 2 accepts ECN from a
     # peer's ECN-setup SYN; tcp_ecn = 1 also asks for it on connect().
     passive = (
@@ -399,8 +402,6 @@ def drive(name, events, tcp, tol, ignored, verbose) -> Result:
     )
     tcp["ecn"] = bool(peer.get("ecn") and (tcp.get("ecn", False) or passive))
     shift = peer["wscale"] if peer["wscale"] is not None else 0
-    if established is None:
-        raise Fail("the handshake does not complete")
 
     # ---- the endpoint's events
     # RFC 7323: a SYN's window is never scaled.
@@ -561,6 +562,8 @@ def judge(
             # with the `>` lines only; an extra packet shows at the next one.
             continue
         # ---- an outbound segment
+        if "R" in s.flags:
+            raise Fail(f"line {ev.line}: expects a RST, which the endpoint does not model")
         if "F" in s.flags:
             if s.start - 1 != written:
                 raise Fail(
@@ -577,6 +580,9 @@ def judge(
             p = sent[ptr]
             if p["kind"] != "ack" or p["ack"] + 1 != s.ack:
                 raise Fail(f"line {ev.line}: expected ACK {s.ack}, got {describe(p)}")
+            if ("E" in s.flags) != bool(p.get("ece")):
+                raise Fail(f"line {ev.line}: expected ACK {s.ack} {'with' if 'E' in s.flags else 'without'} "
+                           f"ECE, got {describe(p)}")
             check_time(ev, p, tol_s)
             if ev.t_hi is not None:
                 ev.actual = p["t_us"] / 1e6
@@ -599,6 +605,10 @@ def judge(
             check_time(ev, p, tol_s)
             if ev.t_hi is not None and ev.actual is None:
                 ev.actual = p["t_us"] / 1e6
+            # CWR on the line's first segment only (a TSO burst's first)
+            if ("W" in s.flags and at == want_a) != bool(p.get("cwr")):
+                raise Fail(f"line {ev.line}: expected {s.start}:{s.end} "
+                           f"{'with' if 'W' in s.flags else 'without'} CWR, got {describe(p)}")
             if s.ecn == "ect0" and not p["ect"]:
                 raise Fail(f"line {ev.line}: expected ECT(0), sent Not-ECT")
             at += p["len"]
@@ -623,9 +633,10 @@ def check_time(ev: Event, p: dict, tol_s: float) -> None:
 
 def describe(p: dict) -> str:
     if p["kind"] == "data":
-        return f"{'retransmission ' if p['retx'] else ''}{p['seq'] + 1}:{p['seq'] + 1 + p['len']}({p['len']})"
+        return (f"{'retransmission ' if p['retx'] else ''}{p['seq'] + 1}:{p['seq'] + 1 + p['len']}({p['len']})"
+                + (" CWR" if p.get("cwr") else ""))
     sack = " ".join(f"{a + 1}:{b + 1}" for a, b in p["sack"])
-    return f"ACK {p['ack'] + 1}" + (f" <sack {sack}>" if sack else "")
+    return f"ACK {p['ack'] + 1}" + (" ECE" if p.get("ece") else "") + (f" <sack {sack}>" if sack else "")
 
 
 def main(argv: list[str] | None = None) -> int:
