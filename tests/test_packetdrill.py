@@ -251,3 +251,13 @@ def test_a_script_whose_handshake_never_completes_fails_cleanly(run, tmp_path):
                  "+0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>\n")
     r = run.run_script(p, 4000)
     assert not r.ok and "handshake" in r.reason, r.reason
+
+
+def test_rack_rtt_script_fails_under_rfc8985s_rule(run):
+    # Linux takes RACK.rtt from the last segment an ACK delivers (the
+    # original's 45 ms); RFC 8985 from the most recently sent (the
+    # retransmission's 25 ms), which marks 9001:10001 lost at once.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "rack-rtt-from-the-last-segment-delivered.pkt"
+    assert run.run_script(script, 4000).ok
+    r = run.run_script(script, 4000, overrides={"rack_rtt_each_segment": False})
+    assert not r.ok and "expected 4001:7001, the endpoint sent only up to 6001" in r.reason, r.reason

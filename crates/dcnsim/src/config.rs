@@ -736,6 +736,9 @@ pub struct TcpConfig {
     /// tcp_fastretrans_alert in TCP_CA_Loss), and a retransmission found
     /// lost moves the flow from Loss to Recovery.
     pub rack_in_loss: bool,
+    /// RACK.rtt from every delivered segment (Linux's tcp_rack_advance),
+    /// not only the most recently sent one (RFC 8985 §6.2).
+    pub rack_rtt_each_segment: bool,
     /// Without SACK, a recovery or timeout whose ACKs reach exactly its
     /// `recover` point is held there until an ACK covers data above it
     /// (Linux's tcp_is_non_sack_preventing_reopen, RFC 2582 §5's careful
@@ -1091,6 +1094,7 @@ impl Default for TcpConfig {
             ecn_reduction: EcnReduction::Cut,
             rack_timers: RackTimers::Rfc8985,
             rack_in_loss: false,
+            rack_rtt_each_segment: false,
             reno_hold: false,
             hz: 250,
             idle_restart: IdleRestart::Off,
@@ -1182,6 +1186,9 @@ impl TcpConfig {
             // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
             // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.
             rack_in_loss: true,
+            // tcp_rack_advance sets rack.rtt_us for every skb it is
+            // called on, and rack.mstamp only for the most recently sent
+            rack_rtt_each_segment: true,
             // tcp_try_undo_recovery / tcp_try_undo_loss: "Hold old state
             // until something *above* high_seq is ACKed" (tcp_is_reno).
             reno_hold: true,

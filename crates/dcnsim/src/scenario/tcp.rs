@@ -136,6 +136,9 @@ impl TcpSection {
             ecn_reduction: self.ecn_reduction.unwrap_or(d.ecn_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
             rack_in_loss: self.rack_in_loss.unwrap_or(d.rack_in_loss),
+            rack_rtt_each_segment: self
+                .rack_rtt_each_segment
+                .unwrap_or(d.rack_rtt_each_segment),
             reno_hold: self.reno_hold.unwrap_or(d.reno_hold),
             idle_restart: self.idle_restart.unwrap_or(d.idle_restart),
             timestamps: self.timestamps.unwrap_or(d.timestamps),

@@ -62,7 +62,10 @@ impl Shared {
     pub fn new(cfg: &TcpConfig) -> Self {
         Shared {
             sb: Counters::default(),
-            seen: Delivery::default(),
+            seen: Delivery {
+                rtt_each: cfg.rack_rtt_each_segment,
+                ..Delivery::default()
+            },
             track: cfg.recovery == LossRecovery::Rack || cfg.reordering == Reordering::Adaptive,
         }
     }

@@ -66,6 +66,9 @@ pub struct Delivery {
     /// Highest end sequence delivered (cumulatively or by SACK).
     pub fack: u64,
     pub reordering_seen: bool,
+    /// `rtt` from every segment delivered, the last an ACK walks (Linux's
+    /// tcp_rack_advance), not only from the most recently sent (RFC 8985).
+    pub rtt_each: bool,
 }
 
 /// RFC 8985 RACK_sent_after: whether (t1, s1) was sent after (t2, s2).
@@ -106,6 +109,11 @@ impl Delivery {
         if !ambiguous {
             if !retx {
                 self.note_min_rtt(rtt);
+            }
+            if self.rtt_each {
+                // Linux: rack.rtt_us is every unambiguous sample's, the
+                // send time only the most recently sent's
+                self.rtt = rtt;
             }
             if sent_after(xmit, end, self.xmit_ts, self.end_seq) {
                 self.rtt = rtt;
