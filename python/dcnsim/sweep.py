@@ -791,7 +791,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
                 except Exception as e:  # noqa: BLE001 - reported per point
                     failed(i, e)
         else:
-            left, deaths = list(todo), {}
+            left: List[int] = list(todo)
+            deaths: Dict[int, int] = {}
             while left:
                 left = _run_pool(left, workers, docs, dirs, format, records, failed, bar, deaths, pts)
     except ClusterLostError as e:
