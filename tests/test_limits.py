@@ -169,3 +169,41 @@ def test_threads_auto_is_never_refused_for_the_cores_and_cuts_only_what_fits(mon
     assert dcnsim._core.planned_threads(json.dumps(roomy)) == 2
     (p,) = dcnsim.validate({**doc, "threads": 2, "limits": {"memory": limit}})
     assert p.path == "threads" and "for its 2 worlds (threads = 2; on one thread about" in p.message, p
+
+
+def _events_estimate(doc: dict) -> float:
+    (p,) = [p for p in dcnsim.validate({**doc, "limits": {"events": 1}}) if "events" in p.message]
+    return float(p.message.split("need about ")[1].split(" events")[0])
+
+
+def test_the_events_estimate_bounds_a_long_chain_and_names_the_limit_exactly():
+    """A packet crosses every link of a 30-switch chain: the events estimate
+    counts the path's length (it counted 8 hops at most, and a chain ran
+    twice its estimate), and a refusal prints the limit as set, not
+    rounded to one digit (1500000 read as 2e6)."""
+    n = 30
+    nodes = [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}]
+    nodes += [{"name": f"s{i}", "kind": "switch"} for i in range(n)]
+    link = {"rate": "1Gbps", "delay": "1us"}
+    links = [{"a": "a", "b": "s0", **link}, {"a": f"s{n - 1}", "b": "b", **link}]
+    links += [{"a": f"s{i}", "b": f"s{i + 1}", **link} for i in range(n - 1)]
+    doc = {"name": "chain", "stop": "1s", "topology": {"kind": "custom", "buffer": "100pkt", "nodes": nodes,
+                                                      "links": links},
+           "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "2MB"}]}
+    r = dcnsim.run(doc)
+    assert r.summary["events"] <= _events_estimate(doc), (r.summary["events"], _events_estimate(doc))
+    big = {**doc, "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "200MB"}], "limits": {"events": 1_500_000}}
+    (p,) = dcnsim.validate(big)
+    assert "over the limit of 1.5e6;" in p.message, p.message
+
+
+def test_a_refusal_for_many_small_apps_names_the_apps_not_the_last_one():
+    """5,000 one-flow apps: their flows' state is the term over the limit,
+    and no one app opens half of the flows, so the refusal names `apps`
+    (it named apps[4999], whose change would change nothing)."""
+    star = {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"}
+    apps = [{"kind": "bulk", "src": 1, "dst": 0, "size": "1KB", "start": f"{i}us"} for i in range(5000)]
+    doc = {"name": "m", "stop": "1s", "topology": star, "apps": apps, "limits": {"memory": "100KB"}}
+    (p,) = dcnsim.validate(doc)
+    assert p.path == "apps" and "flows' state" in p.message, p
+    # (one Poisson app opening them all is named: _limit_just_above_the_estimate)

@@ -1116,7 +1116,8 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
             let one_way = l.delay.0 + if switch(to) { cfg.switch_delay.0 } else { 0 };
             let rtt_bytes =
                 (l.rate_bps as u128 * 2 * one_way as u128 / 8 / 1_000_000_000_000) as u64;
-            need[to] = need[to].max(xoff + rtt_bytes + 2 * wire);
+            let h = xoff.saturating_add(rtt_bytes).saturating_add(2 * wire);
+            need[to] = need[to].max(h);
         }
     }
     let mut worst: Option<(u64, usize, usize)> = None;

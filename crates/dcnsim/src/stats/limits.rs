@@ -748,8 +748,8 @@ impl Traffic {
         self.all_ecn &= ecn;
         let (wnd, key) = window_bound(t, Some(net.path_hold(fabric.hops, ecn)), acked);
         let at_once = a.bytes_at_once().unwrap_or(bytes / n.max(1));
-        let (wnd, key) = if !timed && at_once + 1 < wnd {
-            (at_once + 1, format!("apps[{i}]"))
+        let (wnd, key) = if !timed && at_once.saturating_add(1) < wnd {
+            (at_once.saturating_add(1), format!("apps[{i}]"))
         } else {
             (wnd, key)
         };
@@ -1010,15 +1010,16 @@ pub fn least_one_way(c: &Config) -> Option<SimTime> {
 }
 
 /// Events: packet hops (the longest path a packet takes: two hops through
-/// one switch; in larger fabrics up to one hop per switch, at most 8
-/// counted), one per flow, and the routing's BFS over every node and link
-/// per destination group.
+/// one switch; in larger fabrics up to one hop per switch, 8 counted, or
+/// the longest host-to-host path where that is longer: a chain of 30
+/// switches takes 31), one per flow, and the routing's BFS over every node
+/// and link per destination group.
 fn events(fabric: &Fabric, tr: &Traffic) -> u64 {
     let switches = fabric.nodes - fabric.hosts;
     let diameter = if switches <= 1 {
         2.0
     } else {
-        (switches + 1).min(8) as f64
+        (switches + 1).min(8).max(fabric.hops) as f64
     };
     let bfs = fabric.groups as f64 * (fabric.nodes + 2 * fabric.links) as f64;
     (tr.sent * diameter + tr.flows as f64 + bfs).min(u64::MAX as f64) as u64
@@ -1182,8 +1183,19 @@ pub fn worlds_at_most(c: &Config) -> u64 {
 }
 
 /// The key of the app that opens the most flows (a Poisson app's `load`
-/// or `duration`, or a round app's servers).
+/// or `duration`, or a round app's servers); `apps` when none opens half
+/// of them (21,120 one-flow apps: changing the last would change nothing).
 fn flows_path(c: &Config) -> String {
+    let total: u128 = c.apps.iter().map(|a| a.tcp_load().0 as u128).sum();
+    let most = c
+        .apps
+        .iter()
+        .map(|a| a.tcp_load().0 as u128)
+        .max()
+        .unwrap_or(0);
+    if 2 * most < total {
+        return "apps".to_string();
+    }
     c.apps
         .iter()
         .enumerate()
@@ -1269,7 +1281,7 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
         out.push((
             e.events_key.clone(),
             format!(
-                "the run may need about {:.2e} events (over the limit of {:.0e}; \
+                "the run may need about {:.2e} events (over the limit of {:e}; \
                  at 10⁷ events/s that is {}); {fix}, or raise `limits.events`",
                 e.events as f64,
                 lim.events as f64,
