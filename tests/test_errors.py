@@ -49,6 +49,10 @@ def test_python_side_problems_are_structured_too():
     doc["topology"]["rate"] = float("nan")  # JSON cannot carry it: found before the core
     rate = next(p for p in dcnsim.validate(doc) if p.path == "topology.rate")
     assert rate.message == "nan is not a finite number"
+    # infinity where a key takes "inf" as text: said how to write it
+    doc["topology"]["rate"] = float("inf")
+    rate = next(p for p in dcnsim.validate(doc) if p.path == "topology.rate")
+    assert rate.message == 'inf is not a finite number (a key that takes infinity takes it as the text "inf")'
     with pytest.raises(ScenarioError) as e:
         dcnsim.load_scenario("no/such/file.toml")
     assert e.value.errors[0].path == "file"

@@ -366,3 +366,17 @@ def test_a_sweep_refused_before_it_runs_leaves_no_directory_it_made(tmp_path):
     with pytest.raises(dcnsim.ScenarioError):
         run_sweep([Point("a", bad)], out, jobs=1, progress=False)
     assert out.is_dir()
+
+
+def test_a_scenarios_text_where_its_path_goes_is_named_as_such(tmp_path):
+    """`dcnsim.run(text)` with a TOML scenario's text: the error says it
+    looks like the text, not a path, and what to pass; a missing path is
+    still named as missing."""
+    text = 'name = "x"\n[topology]\nkind = "star"\n'
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(text)
+    (p,) = e.value.errors
+    assert p.path == "file" and "looks like a scenario's TOML text, not a path" in p.message, p
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.run(str(tmp_path / "gone.toml"))
+    assert e.value.errors[0].message == f"no such file: {tmp_path / 'gone.toml'}"

@@ -172,6 +172,11 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         with open(p, encoding="utf-8-sig") as fh:
             text = fh.read()
     except FileNotFoundError:
+        if "\n" in p or ("=" in p and "[" in p):
+            # a scenario's text where its path goes
+            raise ScenarioError([Problem("file", "no such file: the argument looks like a scenario's TOML text, "
+                                                 "not a path; pass a path, a dict (tomllib.loads(text)) or a "
+                                                 "dcnsim.Scenario")]) from None
         raise ScenarioError([Problem("file", f"no such file: {p}")]) from None
     except IsADirectoryError:
         raise ScenarioError([Problem("file", f"is a directory: {p}")]) from None
@@ -329,7 +334,9 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
         return None
     if isinstance(value, float):
         if not math.isfinite(value):
-            errors.append(Problem(where, f"{value!r} is not a finite number"))
+            # JSON has no infinity; the keys that take one read it as text
+            hint = ' (a key that takes infinity takes it as the text "inf")' if value > 0 else ""
+            errors.append(Problem(where, f"{value!r} is not a finite number{hint}"))
             return None
         return value
     if isinstance(value, Mapping):
