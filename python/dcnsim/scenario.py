@@ -123,6 +123,7 @@ class Tcp(_Builder):
     ecn_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
     rack_in_loss: Optional[bool] = None
+    rack_rtt_each_segment: Optional[bool] = None
     reno_hold: Optional[bool] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None

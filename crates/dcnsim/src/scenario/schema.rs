@@ -207,9 +207,10 @@ kind!(
      "description": "a size > 0: \"32KB\", \"1.5MB\", \"16GB\", or an integer number of bytes"}
 );
 kind!(
-    /// A count that may be written as a float (`1e12`).
+    /// A count that may be written as a float (`1e12`), or as text.
     EventCount => u64, sc::event_count, "whole number",
-    {"type": "number", "minimum": 1, "description": "a whole number from 1 to 1e19, such as 1e12"}
+    {"type": ["number", "string"], "minimum": 1,
+     "description": "a whole number from 1 to 1e19, such as 1e12 (or \"1e12\")"}
 );
 kind!(
     /// A list of hosts (checked against the topology afterwards).

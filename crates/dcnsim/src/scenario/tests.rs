@@ -1283,3 +1283,36 @@ fn a_two_tier_common_key_both_tiers_override_is_warned_of() {
         .remove("agg_buffer");
     assert_eq!(warned(&doc), ["topology.ecn_k"]);
 }
+
+/// `limits.events` takes what its message says: a whole number from 1 to
+/// 1e19, as a number or as text; 1.5e19 (within u64, past the stated
+/// range) is refused.
+#[test]
+fn limits_events_takes_the_range_it_states() {
+    let mut doc = example();
+    for ok in [
+        json!(1e12),
+        json!("1e12"),
+        json!(1e19),
+        json!(1_000_000_000u64),
+    ] {
+        doc["limits"] = json!({"events": ok});
+        assert!(parse_config(&doc).is_ok(), "{ok}");
+    }
+    for bad in [
+        json!(1.5e19),
+        json!("2e19"),
+        json!(0),
+        json!(2.5),
+        json!("x"),
+    ] {
+        doc["limits"] = json!({"events": bad});
+        let errs = parse_config(&doc).unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.path == "limits.events"
+                && e.message
+                    .starts_with("expected a whole number from 1 to 1e19")),
+            "{bad}: {errs:?}"
+        );
+    }
+}

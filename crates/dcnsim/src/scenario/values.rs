@@ -198,8 +198,14 @@ pub(crate) fn uint(v: &Value) -> Result<u64, String> {
 
 /// A count that may be written as an integer or a float such as `1e12`.
 pub(crate) fn event_count(v: &Value) -> Result<u64, String> {
-    match v.as_f64() {
-        Some(x) if v.is_number() && (1.0..1.8e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
+    // also as text ("1e12"), as sizes and times are written
+    let x = match v {
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ if v.is_number() => v.as_f64(),
+        _ => None,
+    };
+    match x {
+        Some(x) if (1.0..=1e19).contains(&x) && x.fract() == 0.0 => Ok(x as u64),
         _ => Err(format!(
             "expected a whole number from 1 to 1e19, such as 1e12, got {}",
             json_excerpt(v)
