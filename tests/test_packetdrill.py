@@ -261,3 +261,13 @@ def test_rack_rtt_script_fails_under_rfc8985s_rule(run):
     assert run.run_script(script, 4000).ok
     r = run.run_script(script, 4000, overrides={"rack_rtt_each_segment": False})
     assert not r.ok and "expected 4001:7001, the endpoint sent only up to 6001" in r.reason, r.reason
+
+
+def test_old_ack_script_fails_when_an_old_ack_is_dropped_whole(run):
+    # Linux reads an old ACK's SACK blocks wholly above snd_una and sends
+    # what they free (7001:8001, then new data); dropped whole, nothing
+    # goes out until the retransmission timer.
+    script = REPO / "validation" / "packetdrill" / "scripts" / "old-ack-sack-blocks-are-read.pkt"
+    assert run.run_script(script, 4000).ok
+    r = run.run_script(script, 4000, overrides={"sack_on_old_ack": False})
+    assert not r.ok and "expected 7001:8001, the endpoint sent nothing" in r.reason, r.reason

@@ -124,6 +124,7 @@ class Tcp(_Builder):
     rack_timers: Optional[str] = None
     rack_in_loss: Optional[bool] = None
     rack_rtt_each_segment: Optional[bool] = None
+    sack_on_old_ack: Optional[bool] = None
     reno_hold: Optional[bool] = None
     idle_restart: Optional[str] = None
     timestamps: Optional[bool] = None

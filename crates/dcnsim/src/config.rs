@@ -739,6 +739,9 @@ pub struct TcpConfig {
     /// RACK.rtt from every delivered segment (Linux's tcp_rack_advance),
     /// not only the most recently sent one (RFC 8985 §6.2).
     pub rack_rtt_each_segment: bool,
+    /// An ACK below snd_una still has its SACK blocks read (Linux's
+    /// tcp_ack old_ack path); RFC-minded stacks drop it whole.
+    pub sack_on_old_ack: bool,
     /// Without SACK, a recovery or timeout whose ACKs reach exactly its
     /// `recover` point is held there until an ACK covers data above it
     /// (Linux's tcp_is_non_sack_preventing_reopen, RFC 2582 §5's careful
@@ -1095,6 +1098,7 @@ impl Default for TcpConfig {
             rack_timers: RackTimers::Rfc8985,
             rack_in_loss: false,
             rack_rtt_each_segment: false,
+            sack_on_old_ack: false,
             reno_hold: false,
             hz: 250,
             idle_restart: IdleRestart::Off,
@@ -1189,6 +1193,9 @@ impl TcpConfig {
             // tcp_rack_advance sets rack.rtt_us for every skb it is
             // called on, and rack.mstamp only for the most recently sent
             rack_rtt_each_segment: true,
+            // tcp_ack's old_ack: tcp_sacktag_write_queue, tcp_fastretrans_alert,
+            // tcp_xmit_recovery on an ACK below snd_una with SACK blocks
+            sack_on_old_ack: true,
             // tcp_try_undo_recovery / tcp_try_undo_loss: "Hold old state
             // until something *above* high_seq is ACKed" (tcp_is_reno).
             reno_hold: true,

@@ -139,6 +139,7 @@ impl TcpSection {
             rack_rtt_each_segment: self
                 .rack_rtt_each_segment
                 .unwrap_or(d.rack_rtt_each_segment),
+            sack_on_old_ack: self.sack_on_old_ack.unwrap_or(d.sack_on_old_ack),
             reno_hold: self.reno_hold.unwrap_or(d.reno_hold),
             idle_restart: self.idle_restart.unwrap_or(d.idle_restart),
             timestamps: self.timestamps.unwrap_or(d.timestamps),
@@ -560,7 +561,7 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
         (c.probretx.p > 0.0, "probretx_p > 0")
     } else if family("plb_") {
         (c.plb.enabled, "plb = true")
-    } else if key == "sack_rescue" || key == "reduction" {
+    } else if key == "sack_rescue" || key == "reduction" || key == "sack_on_old_ack" {
         (c.sack, "sack = true")
     } else if matches!(key, "partial_ack_timer" | "reno_reduction" | "reno_hold") {
         // NewReno's recovery machine reads them, and it runs only

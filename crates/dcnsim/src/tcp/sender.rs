@@ -386,6 +386,9 @@ impl TcpFlow {
         // Beyond what was sent, or below snd_una (an old, reordered ACK: its
         // ECE and SACK blocks are stale and must not cut the window again).
         if ack > self.snd_max || ack < self.snd_una {
+            if ack < self.snd_una && self.cfg.sack_on_old_ack && self.cfg.sack && p.nsack > 0 {
+                self.old_ack_sacks(io, p);
+            }
             return;
         }
         let ece = p.flags & flags::ECE != 0;
@@ -638,6 +641,35 @@ impl TcpFlow {
 
     /// RACK-TLP after any ACK outside Loss: time-based detection, then on
     /// a duplicate ACK window growth and Limited Transmit.
+    /// An ACK below snd_una with SACK blocks (`sack_on_old_ack`, Linux's
+    /// tcp_ack old_ack path): its blocks that lie wholly above snd_una
+    /// (`snd_una < start < end <= snd_max`, tcp_is_sackblock_valid: one
+    /// starting at snd_una or straddling it is dropped whole) are tagged,
+    /// RACK looks for losses, and what the fewer segments in flight allow
+    /// is sent, lost segments first. Its ECE and cumulative ACK are stale,
+    /// and no window changes: no tcp_cong_control, so no PRR step, and
+    /// what it SACKs is not counted as delivered.
+    #[cold]
+    #[inline(never)]
+    fn old_ack_sacks(&mut self, io: &mut TcpIo, p: &Packet) {
+        let (una, max) = (self.snd_una, self.snd_max);
+        let mut valid = [(0u64, 0u64); 4];
+        let mut k = 0;
+        for &(l, r) in &p.sack[..p.nsack as usize] {
+            if una < l && l < r && r <= max {
+                valid[k] = (l, r);
+                k += 1;
+            }
+        }
+        if k == 0 || self.mark_sacked(&valid[..k], io.now()) == 0 {
+            return;
+        }
+        if self.rec.is_rack() && self.cong != CongState::Loss {
+            self.rack_detect(io);
+        }
+        self.try_send(io);
+    }
+
     fn rack_after_ack(&mut self, io: &mut TcpIo, dupack: bool, delivered: u64) {
         self.rack_detect(io);
         if dupack {
