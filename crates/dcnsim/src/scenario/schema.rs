@@ -1502,6 +1502,31 @@ fn home_of(key: &str, path: &str) -> Option<String> {
     if topology.iter().any(|f| f.contains(&key)) && path != "topology" {
         return Some(format!(" (a topology key: topology.{key})"));
     }
+    if path == "topology" {
+        // another kind's key: say whose, not a near spelling of this kind's
+        let kinds = ["star", "two_tier", "fat_tree", "leaf_spine", "custom"];
+        let of: Vec<&str> = kinds
+            .iter()
+            .zip(&topology)
+            .filter(|(_, f)| f.contains(&key))
+            .map(|(k, _)| *k)
+            .collect();
+        if !of.is_empty() {
+            return Some(format!(" (a key of topology kind {})", of.join(" or ")));
+        }
+    }
+    let apps = [
+        struct_fields::<BulkApp>(),
+        struct_fields::<PartitionAggregateApp>(),
+        struct_fields::<SyncReadsApp>(),
+        struct_fields::<UdpCbrApp>(),
+        struct_fields::<PoissonApp>(),
+    ];
+    if path.is_empty() && apps.iter().any(|f| f.contains(&key)) {
+        return Some(format!(
+            " (an app's key: apps[i].{key}, in an [[apps]] table)"
+        ));
+    }
     let (section, _) = sections
         .iter()
         .find(|(sec, fields)| *sec != path && fields.contains(&key))?;
@@ -1543,9 +1568,13 @@ pub(crate) fn read_table<T: DeserializeOwned>(
     let mut dropped = BTreeSet::new();
     for k in map.keys() {
         if !keys.contains(&k.as_str()) {
-            let hint = suggest(k, keys.iter().copied())
-                .map(|s| format!(" (did you mean '{s}'?)"))
-                .or_else(|| home_of(k, path))
+            // a key that is another table's (or kind's) own says where it
+            // goes before a near spelling is guessed (tor_buffer on a
+            // star is not a misspelt nic_buffer)
+            let hint = home_of(k, path)
+                .or_else(|| {
+                    suggest(k, keys.iter().copied()).map(|s| format!(" (did you mean '{s}'?)"))
+                })
                 .unwrap_or_default();
             errs.push(ScenarioError {
                 path: key_path(path, k),

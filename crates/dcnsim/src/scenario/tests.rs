@@ -1316,3 +1316,27 @@ fn limits_events_takes_the_range_it_states() {
         );
     }
 }
+
+/// A key of another topology kind says whose it is (tor_buffer on a star
+/// is not a misspelt nic_buffer), an app's key at the top level says
+/// where it goes, and a misspelling still gets its near key.
+#[test]
+fn a_key_in_the_wrong_place_says_where_it_goes() {
+    let hint = |f: &dyn Fn(&mut Value)| {
+        let mut doc = example();
+        f(&mut doc);
+        let errs = parse_config(&doc).unwrap_err();
+        errs.iter()
+            .map(|e| format!("{}: {}", e.path, e.message))
+            .collect::<Vec<_>>()
+    };
+    let star = |key: &'static str| move |d: &mut Value| d["topology"][key] = json!("10KB");
+    assert!(hint(&star("tor_buffer"))[0].ends_with("(a key of topology kind two_tier)"));
+    assert!(hint(&star("bufer"))[0].ends_with("(did you mean 'buffer'?)"));
+    let top_src = |d: &mut Value| d["src"] = json!(1);
+    assert!(
+        hint(&top_src)[0].ends_with("(an app's key: apps[i].src, in an [[apps]] table)"),
+        "{:?}",
+        hint(&top_src)
+    );
+}
