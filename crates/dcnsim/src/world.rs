@@ -1611,6 +1611,11 @@ impl World {
             self.hand_up(f, n);
             return;
         }
+        if self.core.links.int.on() {
+            // (NDP's data carry the framing INT is written on: with an
+            // HPCC flow elsewhere, a reused id must not hand its hops on)
+            self.core.links.int.clear(id);
+        }
         if flags::bounced(p.flags) {
             self.flows[f].ndp_on_bounce(io, p);
             self.flush_tcp(p.flow);

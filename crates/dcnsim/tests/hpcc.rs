@@ -99,3 +99,36 @@ fn u_init_sets_where_the_first_rounds_start() {
     assert!(one > zero, "U from 1: {one} s against {zero} s from 0");
     assert!(eta <= one && eta >= zero, "{zero} ≤ {eta} ≤ {one}");
 }
+
+/// HPCC flows in pod 2 share no link with an NDP flow under edge0_0, so
+/// they run as without it: the same window updates and completion times.
+/// NDP's data carry the framing INT records are written on, and ids an
+/// NDP packet left its hops on were read by the next HPCC packet (836
+/// window updates against 1,430 alone).
+#[test]
+fn an_ndp_flow_elsewhere_changes_no_hpcc_flow() {
+    let doc = |ndp: bool| {
+        let mut apps = vec![
+            serde_json::json!({"kind": "bulk", "src": 8, "dst": 12, "size": "1MB", "tcp": {"transport": "hpcc"}}),
+            serde_json::json!({"kind": "bulk", "src": 9, "dst": 12, "size": "1MB", "tcp": {"transport": "hpcc"}}),
+        ];
+        if ndp {
+            apps.push(
+                serde_json::json!({"kind": "bulk", "src": 0, "dst": 1, "size": "2MB",
+                                         "tcp": {"transport": "ndp"}}),
+            );
+        }
+        serde_json::json!({"name": "hpcc-beside-ndp", "stop": "20ms", "threads": 1,
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "200KB"},
+            "apps": apps})
+    };
+    let (alone, beside) = (run_checked(&doc(false)), run_checked(&doc(true)));
+    assert_eq!(
+        alone.summary_value("hpcc_window_updates"),
+        beside.summary_value("hpcc_window_updates")
+    );
+    assert_eq!(
+        col_f64(&alone, "flows", "fct_s")[..2],
+        col_f64(&beside, "flows", "fct_s")[..2]
+    );
+}
