@@ -2003,6 +2003,8 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
             .inputs
             .adopt_egresses(&o.core.inputs, |e| from[e] == p);
         w.core.absorb_counts(&o.core);
+        // counted at the receiving host, wherever its partition is
+        w.tcp_headers_discarded += o.tcp_headers_discarded;
         if let (Some(t), Some(ot)) = (w.trace.as_mut(), o.trace.as_ref()) {
             t.absorb(ot, |f| ends[f].0 == p, |f| ends[f].1 == p, |q| from[q] == p);
         }

@@ -373,6 +373,24 @@ fn ndp_and_trimming_cross_the_cut_and_give_one_threads_bits() {
     }
 }
 
+/// TCP over trimming switches: a trimmed header that reaches a TCP
+/// receiver is discarded there and counted (`tcp_headers_discarded`),
+/// in whichever partition the receiver is; the count is the sum, as on
+/// one thread (it was partition 0's alone: 14 on one thread, 0 on two).
+#[test]
+fn tcp_headers_discarded_under_trimming_sum_across_partitions() {
+    let doc = r#"{"name": "trim-tcp", "seed": 1, "stop": "10ms", "threads": 1,
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                     "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us", "buffer": "50KB"},
+        "trimming": {},
+        "apps": [{"kind": "bulk", "src": 0, "dst": 2, "size": "1MB"},
+                 {"kind": "bulk", "src": 1, "dst": 2, "size": "1MB"}]}"#;
+    let c = dcnsim::scenario::parse_config_str(doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    assert!(one.summary_value("tcp_headers_discarded").unwrap() > 0.0);
+    same(&one, &with_threads(c, 2));
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(
