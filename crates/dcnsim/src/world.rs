@@ -1674,7 +1674,7 @@ impl World {
         self.pacers[host as usize].armed = false;
         while let Some(f) = self.pacers[host as usize].rr.pop_front() {
             let fl = &mut self.flows[f as usize];
-            let done = fl.delivered() >= fl.app_bytes();
+            let done = fl.delivered() >= fl.written_as_received();
             let n = fl.ndp_mut().expect("an NDP flow");
             if done {
                 // As htsim's sink releases a finished flow's pulls.

@@ -391,6 +391,23 @@ fn tcp_headers_discarded_under_trimming_sum_across_partitions() {
     same(&one, &with_threads(c, 2));
 }
 
+/// An NDP flow that sends for a duration: its receiver pulls until it has
+/// what it knows was written, not what the sender's close leaves (which
+/// one thread's receiver read at once and another partition's could not:
+/// 2,475 pulls on one thread, 2,468 on two).
+#[test]
+fn an_ndp_duration_flow_gives_one_threads_bits() {
+    let doc = r#"{"name": "ndp-duration", "seed": 1, "stop": "5ms", "until": "stop", "threads": 1,
+        "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 1,
+                     "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us", "buffer": "50KB"},
+        "tcp": {"transport": "ndp"},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "duration": "3ms"}]}"#;
+    let c = dcnsim::scenario::parse_config_str(doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    assert!(one.summary_value("ndp_pulls").unwrap() > 0.0);
+    same(&one, &with_threads(c, 2));
+}
+
 #[test]
 fn time_series_and_pcaps_merge_across_partitions() {
     let c = perm_k4(

@@ -309,6 +309,12 @@ struct RxRare {
     /// The flow label of the last data segment received (Linux's
     /// `lrcv_flowlabel`), kept with `txrehash` only.
     lrcv_label: u16,
+    /// What the receiver knows was written (every write of the flow is
+    /// noted at both ends, `note_write`): an NDP receiver pulls until it
+    /// has it. Not `app_limit`, which a duration flow's close lowers at the
+    /// sender alone: one thread's receiver read that at once, and a
+    /// partitioned run's could not (1 and 2 threads differed).
+    written: u64,
     /// Where the ACK labels' draws start (from the flow's seed, so either
     /// partition holding the receiver draws the same).
     ack_salt: u64,
@@ -555,6 +561,7 @@ impl TcpFlow {
                 ooo_stamp: 0,
                 ack_rehashes: 0,
                 lrcv_label: 0,
+                written: 0,
                 ack_salt,
             },
             msgs_written: 0,
@@ -591,6 +598,10 @@ impl TcpFlow {
     /// Bytes the application has written.
     pub fn app_bytes(&self) -> u64 {
         self.app_limit
+    }
+    /// What the receiving end knows was written (see `RxRare::written`).
+    pub fn written_as_received(&self) -> u64 {
+        self.rx_rare.written
     }
     /// Bytes delivered in order to the receiving application.
     pub fn delivered(&self) -> u64 {
@@ -676,6 +687,7 @@ impl TcpFlow {
         }
         if self.own_transport() {
             self.app_limit += bytes;
+            self.rx_rare.written += bytes;
             if let Some(tag) = msg_tag {
                 self.rx.msg_ends.push_back((self.app_limit, tag));
                 self.msgs_written += 1;
@@ -710,6 +722,7 @@ impl TcpFlow {
     /// write of the flow is noted, so the offsets agree). Nothing is sent.
     pub fn note_write(&mut self, bytes: u64, msg_tag: Option<u32>) {
         self.app_limit += bytes;
+        self.rx_rare.written += bytes;
         if let Some(tag) = msg_tag {
             self.rx.msg_ends.push_back((self.app_limit, tag));
         }

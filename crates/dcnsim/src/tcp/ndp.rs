@@ -343,7 +343,7 @@ impl TcpFlow {
         self.send_marked_ack(io, f, p.seq, p.ts);
         // Everything written so far has arrived: no more pulls (as
         // htsim's sink releases a finished flow's pulls).
-        let more = self.rx.rcv_nxt < self.app_limit;
+        let more = self.rx.rcv_nxt < self.rx_rare.written;
         (self.rx.rcv_nxt - before, more)
     }
 
