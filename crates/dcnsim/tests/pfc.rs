@@ -448,6 +448,36 @@ fn the_pause_log_spells_the_table() {
     }
 }
 
+/// A run cut by `stop` while a PAUSE is on its way: the log holds only the
+/// frames that reached their senders by the end (a PAUSE stamped after
+/// the end was listed), and a port's last logged frame says whether its
+/// sender was still paused (`paused_at_end`).
+#[test]
+fn the_pause_log_ends_with_the_run() {
+    let doc = json!({"name": "cut", "seed": 1, "stop": "995us", "until": "stop",
+        "topology": {"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "1us", "buffer": "200KB"},
+        "pfc": {"xoff": "30KB", "xon": "20KB"},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "10MB"},
+                 {"kind": "bulk", "src": 2, "dst": 0, "size": "10MB"}]});
+    let r = run_checked(&doc);
+    let end = s(&r, "sim_time_s");
+    let (t, q, on) = (
+        col_f64(&r, "pfc_log", "time_s"),
+        col_u64(&r, "pfc_log", "queue_id"),
+        col_bool(&r, "pfc_log", "paused"),
+    );
+    assert!(
+        !t.is_empty() && t.iter().all(|&x| x <= end),
+        "{t:?} past {end}"
+    );
+    let ids = col_u64(&r, "pfc", "queue_id");
+    let at_end = col_bool(&r, "pfc", "paused_at_end");
+    for (k, &id) in ids.iter().enumerate() {
+        let last = (0..t.len()).filter(|&i| q[i] == id).last().map(|i| on[i]);
+        assert_eq!(last.unwrap_or(false), at_end[k], "link {id}");
+    }
+}
+
 /// Open-loop sources behind paused NICs: two UDP streams of 8 Gbps into
 /// one 10 Gbps port. PFC keeps the switch lossless and pauses the NICs;
 /// the hosts drop what their `nic_buffer` cannot hold (a kernel's full

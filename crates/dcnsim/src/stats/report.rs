@@ -830,7 +830,9 @@ fn pfc_table(w: &World) -> Table {
 /// how pauses spread upstream.
 fn pfc_log_table(w: &World) -> Table {
     let links = w.links();
-    let log = links.pfc_log();
+    // a frame still on its way when the run ended reached no sender
+    let end = w.now();
+    let log: Vec<_> = links.pfc_log().into_iter().filter(|x| x.0 <= end).collect();
     let name = |n: u32| Cow::Owned(w.node_names()[n as usize].clone());
     let mut t = Table::new("pfc_log");
     t.push("time_s", f64s(log.iter().map(|x| x.0.as_secs_f64())));
