@@ -177,7 +177,8 @@ fn dcqcn_without_marking_is_warned_once() {
     let w = dcnsim::scenario::warnings(&cfg);
     let hits: Vec<_> = w.iter().filter(|e| e.message.contains("dcqcn")).collect();
     assert_eq!(hits.len(), 1, "{w:?}");
-    assert_eq!(hits[0].path, "apps[0].tcp.transport");
+    // at the key the apps took it from: the top-level [tcp]
+    assert_eq!(hits[0].path, "tcp.transport");
     assert!(
         hits[0].message.contains("2 more apps"),
         "{}",

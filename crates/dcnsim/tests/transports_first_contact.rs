@@ -532,8 +532,10 @@ fn the_flows_table_columns_follow_the_typed_transport() {
 }
 
 /// NDP assumes switches trim: without trimming, whether the table is
-/// missing or says `enabled = false`, each NDP app is warned at its
-/// transport, in words that fit both; with trimming on, nothing is said.
+/// missing or says `enabled = false`, the NDP apps are warned once at
+/// the key they took the transport from (`tcp.transport`, naming them;
+/// an app that set its own, at its own), in words that fit both; with
+/// trimming on, nothing is said.
 #[test]
 fn ndp_without_trimming_is_named_either_way() {
     let mut absent = incast("ndp", json!({}));
@@ -542,13 +544,30 @@ fn ndp_without_trimming_is_named_either_way() {
     off["trimming"] = json!({"enabled": false});
     for doc in [absent, off] {
         let w = warned(&doc);
-        let e =
-            warning_at(&w, "apps[0].tcp.transport").expect("NDP without trimming is warned about");
+        let e = warning_at(&w, "tcp.transport").expect("NDP without trimming is warned about");
         assert!(
-            e.message.contains("without trimming") && e.message.contains("enabled = false"),
+            e.message.contains("without trimming")
+                && e.message.contains("enabled = false")
+                && e.message.contains("for app 0"),
             "{}",
             e.message
         );
     }
-    assert!(warning_at(&warned(&incast("ndp", json!({}))), "apps[0].tcp.transport").is_none());
+    assert!(warning_at(&warned(&incast("ndp", json!({}))), "tcp.transport").is_none());
+    // three apps from [tcp] and one of its own: two warnings, not four
+    let mut many = incast("ndp", json!({}));
+    many.as_object_mut().unwrap().remove("trimming");
+    let pa = many["apps"][0].clone();
+    let mut own = pa.clone();
+    own["tcp"] = json!({"transport": "ndp"});
+    many["apps"] = json!([pa.clone(), pa.clone(), pa, own]);
+    let w: Vec<_> = warned(&many)
+        .into_iter()
+        .filter(|e| e.message.contains("without trimming"))
+        .collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w
+        .iter()
+        .any(|e| e.path == "tcp.transport" && e.message.contains("apps 0, 1, 2")));
+    assert!(w.iter().any(|e| e.path == "apps[3].tcp.transport"));
 }

@@ -1202,18 +1202,25 @@ fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
             _ => Vec::new(),
         };
     }
-    cfg.apps
+    // one warning where the transport was set (tcp.transport for the
+    // apps that take it from [tcp]), naming its apps, not one per app
+    let ndp = cfg
+        .apps
         .iter()
         .enumerate()
         .filter(|(_, a)| a.tcp().is_some_and(|t| t.transport == Transport::Ndp))
-        .map(|(i, _)| ScenarioError {
-            path: format!("apps[{i}].tcp.transport"),
+        .map(|(i, _)| (i, ()));
+    by_origin(cfg, "transport", ndp)
+        .into_iter()
+        .map(|(path, (), apps)| ScenarioError {
+            path,
             // `enabled = false` leaves no trimming, as an absent table does:
             // the message must not tell that user the table is missing
-            message: "\"ndp\" without trimming (no [trimming] table, or trimming.enabled = \
-                      false): switches drop instead of trimming, so every overflow waits for \
-                      ndp_rto"
-                .into(),
+            message: format!(
+                "\"ndp\" without trimming (no [trimming] table, or trimming.enabled = false) \
+                 for {}: switches drop instead of trimming, so every overflow waits for ndp_rto",
+                apps_text(&apps)
+            ),
         })
         .collect()
 }
@@ -1352,7 +1359,7 @@ fn dcqcn_warnings(cfg: &Config) -> Vec<ScenarioError> {
         )
     };
     vec![ScenarioError {
-        path: format!("apps[{first}].tcp.transport"),
+        path: tcp_key_path(cfg, first, "transport"),
         message,
     }]
 }
