@@ -898,8 +898,8 @@ class Result:
                 named = ", ".join(f"{p} {d:,}" for d, p in ports[:3]) + (f" and {len(ports) - 3} more ports"
                                                                          if len(ports) > 3 else "")
                 out.append(Problem("pfc", f"{at_switches:,} packets dropped at full switch buffers under PFC ({named}): "
-                                          "a port's buffer must hold what its inputs bring at xoff plus a round trip "
-                                          "each (dcnsim validate names the port short of it)"))
+                                          "a port's buffer must hold what all its inputs bring at xoff plus a round "
+                                          "trip each (dcnsim validate checks one input's worth)"))
         if s.get("pfc_pauses") is not None and "pfc" in self.tables:
             cycle = _paused_cycle(self.tables.core_columns("pfc"))
             if cycle:

@@ -130,8 +130,8 @@ pub(super) fn parse_failures(
                     key_path(&path, "withdrawn"),
                     format!(
                         "routing that has converged around a link needs it down from the start \
-                         for good, both ways ({key} says otherwise): routing that converges \
-                         during a run is not modelled"
+                         for good, both ways ({key} says otherwise): for routing that converges \
+                         during the run, give the failure a converge time instead"
                     ),
                 );
             }
