@@ -382,6 +382,12 @@ fn a_withdrawn_link_must_be_down_from_the_start_between_switches_and_cut_nothing
         "failures[0].withdrawn",
         "loss says otherwise",
     );
+    // routing converging during the run is what converge is for
+    assert_err(
+        &errs(json!([{"a": "aggr0_0", "b": "core0", "until": "5ms", "withdrawn": true}])),
+        "failures[0].withdrawn",
+        "until says otherwise): for routing that converges during the run, give the failure a converge time instead",
+    );
     assert_err(
         &errs(json!([{"a": "aggr0_0", "b": "core0", "direction": "a_to_b", "withdrawn": true}])),
         "failures[0].withdrawn",
