@@ -63,6 +63,16 @@ tests or the Python bindings) and ``scratch/third.cc`` with ``g++ -O2
 no ``NS3_ASSERT_ENABLE``/``NS3_LOG_ENABLE``) and link them into one
 binary with ``-pthread -lrt``. Debian's g++ 12 compiles the unmodified
 sources that way (the README's "gcc > 5 fails" is waf's ``-Werror``).
+Found in a second build (2026-12-06): core's wscript adds some files only
+under ``if env[...]`` (``int64x64-128``, the realtime simulator, the wall
+clock synchronizer, ``system-thread``, ``unix-fd-reader``, the unix system
+mutex and condition): take them with ``INT64X64_USE_128``,
+``ENABLE_REAL_TIME`` and ``ENABLE_THREADING`` set, not the literal
+``headers.source`` lists alone; the wscripts are Python 2 (read
+``internet/wscript`` with tabs expanded); ``HAVE_UINT128_T`` must stay
+undefined (``int64x64-128.h`` typedefs ``uint128_t`` only then). waf's own
+optimized profile compiles with ``-O3 -march=native``, not ``-O2``: the
+FCTs are the same either way, the fork's CPU times are not.
 
 **The fork's side** (:func:`fork_config`): the configuration ``run.py
 --cc timely|dcqcn --bw 100`` writes, only the file names and the queue
