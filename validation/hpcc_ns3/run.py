@@ -72,7 +72,7 @@ mutex and condition): take them with ``INT64X64_USE_128``,
 ``internet/wscript`` with tabs expanded); ``HAVE_UINT128_T`` must stay
 undefined (``int64x64-128.h`` typedefs ``uint128_t`` only then). waf's own
 optimized profile compiles with ``-O3 -march=native``, not ``-O2``: the
-FCTs are the same either way, the fork's CPU times are not.
+tables in docs/ were taken with ``-O2`` (the CPU times may differ).
 
 **The fork's side** (:func:`fork_config`): the configuration ``run.py
 --cc timely|dcqcn --bw 100`` writes, only the file names and the queue
