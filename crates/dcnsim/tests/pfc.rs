@@ -473,7 +473,7 @@ fn the_pause_log_ends_with_the_run() {
     let ids = col_u64(&r, "pfc", "queue_id");
     let at_end = col_bool(&r, "pfc", "paused_at_end");
     for (k, &id) in ids.iter().enumerate() {
-        let last = (0..t.len()).filter(|&i| q[i] == id).last().map(|i| on[i]);
+        let last = (0..t.len()).rfind(|&i| q[i] == id).map(|i| on[i]);
         assert_eq!(last.unwrap_or(false), at_end[k], "link {id}");
     }
 }
