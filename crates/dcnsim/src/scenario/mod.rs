@@ -178,7 +178,9 @@ pub fn parse_config_until(
         ctx.err(
             "l2_overhead",
             format!(
-                "{l2_overhead} bytes of framing per packet is more than an IP packet's                  largest size ({MAX_L2_OVERHEAD}): no link layer adds that (Ethernet's                  preamble, header, FCS and gap are 38)"
+                "{l2_overhead} bytes of framing per packet is more than an IP packet's \
+                 largest size ({MAX_L2_OVERHEAD}): no link layer adds that (Ethernet's \
+                 preamble, header, FCS and gap are 38)"
             ),
         );
     }

@@ -350,8 +350,9 @@ fn l2_overhead_past_an_ip_packet_is_refused() {
     doc["l2_overhead"] = json!(u32::MAX);
     let errs = parse_config(&doc).unwrap_err();
     assert!(
-        errs.iter()
-            .any(|e| e.path == "l2_overhead" && e.message.contains("65535")),
+        errs.iter().any(|e| e.path == "l2_overhead"
+            && e.message
+                .contains("more than an IP packet's largest size (65535)")),
         "{errs:?}"
     );
     doc["l2_overhead"] = json!(65_535);
