@@ -115,6 +115,58 @@ def test_a_file_of_the_run_gone_since_is_named_not_read_as_an_empty_table(tmp_pa
 
 
 @needs_core
+def test_a_table_cut_short_or_another_tools_directory_is_refused_naming_the_file(tmp_path):
+    """An interrupted copy cuts a table inside a line or at one's end;
+    read as it is, it gave fewer flows, a half row of invented values and
+    float counts. Another tool's directory with a summary.json read as a
+    run with no flows, or failed on a bare KeyError."""
+    import json
+
+    with pytest.warns(dcnsim.DcnsimWarning):
+        out = dcnsim.run(mixed(tmp_path)).write(tmp_path / "r")
+    whole = (out / "flows.csv").read_bytes()
+    lines = whole.splitlines(keepends=True)
+    assert len(lines) > 2
+    for cut, why in ((whole[: len(whole) * 2 // 3], "ends inside a line"), (b"", "empty"),
+                     (b"".join(lines[:-1]), r"rows where the run's summary.json counts \d+ \(n_flows\)")):
+        (out / "flows.csv").write_bytes(cut)
+        with pytest.raises(ValueError, match=f"read_result: .*flows.csv: .*{why}"):
+            dcnsim.read_result(out)
+    (out / "flows.csv").write_bytes(whole)
+    assert len(dcnsim.read_result(out).flows) == len(lines) - 1
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "summary.json").write_text(json.dumps({"accuracy": 0.9}))
+    with pytest.raises(ValueError, match="summary.json: not a dcnsim run's summary .*accuracy"):
+        dcnsim.read_result(other)
+    rec = json.loads((out / "summary.json").read_text())
+    del rec["files"]  # as a summary.json of before the list was kept
+    (other / "summary.json").write_text(json.dumps(rec))
+    (other / "flows.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="flows.csv: not a dcnsim flows table .*columns: a, b"):
+        dcnsim.read_result(other)
+
+
+@needs_core
+def test_the_scenario_a_run_keeps_and_writes_names_its_seed_when_none_was_given(tmp_path):
+    """Result.scenario is the scenario as run, with its effective seed: a
+    rerun of scenario.json is the same run whatever the default becomes.
+    A sweep's point written so still counts as done for a document with
+    no seed."""
+    doc = {k: v for k, v in mixed(tmp_path).items() if k != "seed"}
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(doc)
+    assert r.scenario["seed"] == r.summary["seed"] == 1
+    import json
+
+    assert json.loads((r.write(tmp_path / "r") / "scenario.json").read_text())["seed"] == 1
+    from dcnsim.sweep import _canonical
+
+    assert _canonical(doc) == _canonical(r.scenario) != _canonical({**doc, "seed": 2})
+
+
+@needs_core
 def test_a_table_a_script_changed_reads_back_as_written(tmp_path):
     # a column added, and a count that is no longer whole (NaN in it)
     with pytest.warns(dcnsim.DcnsimWarning):

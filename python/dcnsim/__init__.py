@@ -325,6 +325,9 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     finally:
         if bar is not None:
             bar.close(done)
+    # the effective seed, default or not: Result.scenario and the
+    # scenario.json it writes say which seed ran
+    doc.setdefault("seed", raw["summary"]["seed"])
     result = Result(raw, doc, warnings=notes, cdf_files=cdf_files)
     for p in _add_outcome_warnings(result):
         w = DcnsimWarning(p.path, p.message)

@@ -1040,6 +1040,11 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
         raise ValueError(f"read_result: {summary_path}: not the JSON a run writes ({e})") from None
     if not isinstance(record, dict):
         raise ValueError(f"read_result: {summary_path}: expected a JSON object, got {type(record).__name__}")
+    if "core_version" not in record:
+        # every run's summary names the core that computed it; another
+        # tool's summary.json is not a run to be read as an empty one
+        raise ValueError(f"read_result: {summary_path}: not a dcnsim run's summary (it has no core_version; "
+                         f"its keys: {', '.join(map(str, list(record)[:6]))}{', ...' if len(record) > 6 else ''})")
     listed = record.pop(FILES_KEY, None)
     missing = [n for n in listed if not os.path.isfile(os.path.join(d, n))] if written_files(listed) else []
     if missing:
@@ -1068,32 +1073,70 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
     timing = {k: record.pop(k) for k in TIMING_KEYS + PARALLEL_TIMING if record.get(k) is not None}
     res = Result({"summary": {}, "timing": timing, "core": core, "pcaps": pcaps}, scenario=scenario,
                  warnings=str(warnings).split("\n") if warnings else (), cdf_files=cdf_files)
+    files = {}
     for name, schema in TABLE_SCHEMA.items():
         f = table_file(d, name)
         if f is not None:
-            res.tables[name] = _read_written_table(str(f), schema)
+            files[name] = str(f)
+            res.tables[name] = _read_written_table(str(f), schema, name)
+    # summary.json counts the rows its tables had: a copy cut at a line's
+    # end reads as a shorter table, not as the run
+    for key, name in (("n_flows", "flows"), ("n_queries", "queries"), ("n_blocks", "blocks")):
+        want = record.get(key)
+        if name in files and isinstance(want, int) and len(res.tables[name]) != want:
+            raise ValueError(f"read_result: {files[name]}: {len(res.tables[name])} rows where the run's summary.json "
+                             f"counts {want} ({key}): cut short or changed since it was written (a partial copy?); "
+                             "copy the whole directory again, or run it again")
     # summary.json holds the summary and then the metrics (NaN as null); the
     # metrics are the tables' again, so what is left is the summary
     res.summary = {k: math.nan if v is None else v for k, v in record.items()}
-    derived = set(res.metrics) - set(SUMMARY_KEYS)
+    try:
+        metrics = res.metrics
+    except KeyError as e:
+        name = next((n for n, sch in TABLE_SCHEMA.items() if any(c == e.args[0] for c, _ in sch)), "?")
+        raise ValueError(f"read_result: {files.get(name, d)}: no {e.args[0]!r} column, which a run's {name} table "
+                         "has: a table from another tool, or changed since the run wrote it") from None
+    derived = set(metrics) - set(SUMMARY_KEYS)
     res.summary = {k: v for k, v in res.summary.items() if k not in derived}
     return res
 
 
-def _read_written_table(path: str, schema: List[Tuple[str, str]]) -> Any:
-    """One table file of a written run, with ``schema``'s dtypes."""
+def _read_written_table(path: str, schema: List[Tuple[str, str]], name: str = "") -> Any:
+    """One table file of a written run, with ``schema``'s dtypes. A file
+    cut short (empty, or ending inside a line: a writer ends every line)
+    or of another tool's columns is refused, naming it."""
     import pandas as pd
 
     dtypes = dict(schema)
-    if path.endswith(".parquet"):
-        df = pd.read_parquet(path)
-    else:
-        header = list(pd.read_csv(path, nrows=0).columns)
-        text = [c for c in header if dtypes.get(c) == "object"]
-        # only a number's empty cell is NaN (the writer's NaN); text keeps "",
-        # as the run had it
-        df = pd.read_csv(path, dtype={c: str for c in text}, keep_default_na=False,
-                         na_values={c: [""] for c in header if c not in text})
+    if not path.endswith(".parquet"):
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            if size:
+                fh.seek(size - 1)
+            last = fh.read(1)
+        if not size or last != b"\n":
+            raise ValueError(f"read_result: {path}: {'empty' if not size else 'ends inside a line'}: cut short "
+                             "(every table a run writes has its header and ends its last line); a partial "
+                             "copy: copy it again, or run it again")
+    try:
+        if path.endswith(".parquet"):
+            df = pd.read_parquet(path)
+            header = [str(c) for c in df.columns]
+        else:
+            header = list(pd.read_csv(path, nrows=0).columns)
+            text = [c for c in header if dtypes.get(c) == "object"]
+            # only a number's empty cell is NaN (the writer's NaN); text keeps "",
+            # as the run had it
+            df = pd.read_csv(path, dtype={c: str for c in text}, keep_default_na=False,
+                             na_values={c: [""] for c in header if c not in text})
+    except (OSError, ValueError) as e:  # pandas' and pyarrow's parse errors are ValueErrors
+        raise ValueError(f"read_result: {path}: not a table a run writes ({e})") from None
+    # a core of another version adds or lacks a column or two; a file
+    # sharing under half the table's columns is another tool's
+    if 2 * len(set(header) & set(dtypes)) < len(dtypes):
+        raise ValueError(f"read_result: {path}: not a dcnsim {name or 'run'} table (its columns: "
+                         f"{', '.join(header[:6])}{', ...' if len(header) > 6 else ''})")
     for c in df.columns:
         want = dtypes.get(str(c))
         if want is None or str(df[c].dtype) == want:

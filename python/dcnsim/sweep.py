@@ -215,8 +215,11 @@ def _points(points: Any) -> List[Point]:
 def _canonical(doc: Mapping[str, Any]) -> str:
     """The text two documents of one point share. `threads` is left out:
     every thread count gives the same bits (docs/performance.md), so a
-    sweep resumed with another --threads keeps what it has."""
-    return json.dumps({k: v for k, v in doc.items() if k != "threads"}, sort_keys=True, separators=(",", ":"))
+    sweep resumed with another --threads keeps what it has. A missing
+    `seed` is the core's default, 1, which a written scenario.json names
+    (Result.scenario holds the effective seed): the two are one point."""
+    return json.dumps({"seed": 1, **{k: v for k, v in doc.items() if k != "threads"}},
+                      sort_keys=True, separators=(",", ":"))
 
 
 def _run_point(doc: Dict[str, Any], out: str, format: str) -> Dict[str, Any]:
