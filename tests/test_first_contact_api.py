@@ -377,6 +377,10 @@ def test_a_scenarios_text_where_its_path_goes_is_named_as_such(tmp_path):
         dcnsim.run(text)
     (p,) = e.value.errors
     assert p.path == "file" and "looks like a scenario's TOML text, not a path" in p.message, p
-    with pytest.raises(dcnsim.ScenarioError) as e:
-        dcnsim.run(str(tmp_path / "gone.toml"))
-    assert e.value.errors[0].message == f"no such file: {tmp_path / 'gone.toml'}"
+    for line in ('stop = "1ms"', "stop='1ms'"):  # one line of it too
+        with pytest.raises(dcnsim.ScenarioError, match="looks like a scenario's TOML text"):
+            dcnsim.run(line)
+    for path in (tmp_path / "gone.toml", tmp_path / "topology.buffer=16KB__seed=1" / "scenario.json"):
+        with pytest.raises(dcnsim.ScenarioError) as e:
+            dcnsim.run(str(path))
+        assert e.value.errors[0].message == f"no such file: {path}"

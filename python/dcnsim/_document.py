@@ -172,7 +172,9 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         with open(p, encoding="utf-8-sig") as fh:
             text = fh.read()
     except FileNotFoundError:
-        if "\n" in p or ("=" in p and "[" in p):
+        # one line of TOML (`stop = "1ms"`) too: a key, " = " or a quoted
+        # value; a path holding "=" (a sweep point's directory) does not
+        if "\n" in p or ("=" in p and "[" in p) or re.match(r"""\s*[A-Za-z_][\w.-]*(\s+=|\s*=\s*["'])""", p):
             # a scenario's text where its path goes
             raise ScenarioError([Problem("file", "no such file: the argument looks like a scenario's TOML text, "
                                                  "not a path; pass a path, a dict (tomllib.loads(text)) or a "
