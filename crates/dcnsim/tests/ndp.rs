@@ -218,6 +218,40 @@ fn a_trimming_ports_data_never_exceeds_its_buffer() {
     assert!(sw_max <= 135_000 + 2 * 64, "a switch port held {sw_max} B");
 }
 
+/// `trimming.header_buffer` is a switch port's limit: a receiver's NIC
+/// whose `nic_buffer` is "unlimited" (htsim's host queues) drops none of
+/// its own ACKs and pulls, however small the switches' header queues.
+/// (The NICs took `header_buffer` too: 1pkt dropped a receiver's pulls.)
+#[test]
+fn header_buffer_limits_switch_ports_not_nics() {
+    let apps: Vec<String> = (1..=16)
+        .map(|s| format!(r#"{{"kind": "bulk", "src": {s}, "dst": 0, "size": "200000B"}}"#))
+        .collect();
+    let doc = format!(
+        r#"{{"name": "ndp-star", "seed": 1, "stop": "50ms",
+            "topology": {{"kind": "star", "hosts": 17, "rate": "100Gbps", "delay": "1us",
+                          "buffer": "135000B", "nic_buffer": "unlimited"}},
+            "tcp": {{"transport": "ndp", "mss": 9000, "header": 64, "ndp_rto": "1ms"}},
+            "trimming": {{"header_buffer": "1pkt"}},
+            "apps": [{}]}}"#,
+        apps.join(",")
+    );
+    let r = run(&doc);
+    assert!(r.summary_value("packets_trimmed").unwrap() > 0.0);
+    let host = col_bool(&r, "queues", "from_host");
+    let dropped = col_u64(&r, "queues", "dropped");
+    let nic: u64 = host
+        .iter()
+        .zip(dropped)
+        .filter(|(&h, _)| h)
+        .map(|(_, &d)| d)
+        .sum();
+    assert_eq!(nic, 0, "NICs with nic_buffer unlimited dropped {nic}");
+    assert!(col_u64(&r, "flows", "delivered_bytes")
+        .iter()
+        .all(|&d| d == 200_000));
+}
+
 /// NDP runs are deterministic: the same scenario gives the same tables.
 #[test]
 fn ndp_runs_are_deterministic() {

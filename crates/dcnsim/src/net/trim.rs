@@ -9,14 +9,15 @@
 //! (`buffer`) is trimmed: cut to its header (`trimming.header` bytes on
 //! the wire, `flags::TRIMMED`) and offered to the header queue. As in
 //! htsim, the packet cut is the arriving one or, with probability ½, the
-//! oldest waiting data packet (which then takes the arriving packet's
-//! place in the data queue), so a queue's newest arrivals do not always
+//! newest waiting data packet (which the arriving packet then replaces
+//! at the data queue's tail), so a burst's last packet does not always
 //! lose. A header that finds the header queue over its limit
 //! (`trimming.header_buffer`, default twice the data queue's, as htsim)
 //! is dropped — or, with `trimming.return_to_sender`, a trimmed data
 //! header not bounced before is sent back towards its sender. Hosts' NICs
 //! serve headers first too but never trim (their `nic_buffer` drops as
-//! before).
+//! before; their header queues hold twice `nic_buffer`, not
+//! `header_buffer`, which is a switch port's).
 //!
 //! **Cost to every other scenario: none on the FIFO path.** A link with
 //! priority queues is given a link class whose drop-tail limit is zero,
@@ -120,7 +121,13 @@ impl Prio {
             serve_at: None,
             trims,
             lo_lim: split(data_limit),
-            hi_lim: split(cfg.header_limit.unwrap_or(twice(data_limit))),
+            // `header_buffer` is a switch port's: a NIC's headers (its
+            // ACKs and pulls) get twice its own `nic_buffer`, none under
+            // "unlimited", as htsim's host queues drop nothing
+            hi_lim: split(match cfg.header_limit {
+                Some(h) if trims => h,
+                _ => twice(data_limit),
+            }),
             rng,
             counts: TrimCounts::default(),
         }
@@ -209,13 +216,19 @@ impl Links {
                 return self.accepted(link, h.wire, q);
             }
             p.counts.trimmed += 1;
-            // htsim: half the time the oldest waiting data packet is cut
-            // and the arrival takes its place (here only while the header
-            // queue has room for it; htsim would drop it there).
-            let head = p.rng.gen_bool(0.5);
-            if head && !p.lo.is_empty() && !Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), trim_wire)
-            {
-                let mut old = p.lo.pop_front().expect("not empty");
+            // htsim: half the time the newest waiting data packet is cut
+            // and the arrival takes its place (its CompositeQueue's
+            // `pop_front` takes the last packet pushed). Here only while
+            // the header queue has room for it (htsim would drop it there)
+            // and while the arrival fits where the cut one was (htsim lets
+            // a full packet replace a short one over the limit).
+            let swap = p.rng.gen_bool(0.5)
+                && p.lo.back().is_some_and(|old| {
+                    !Prio::over(p.hi_lim, p.hi_bytes, p.hi.len(), trim_wire)
+                        && !Prio::over(p.lo_lim, lo_bytes - old.h.wire as u64, lo_pkts - 1, h.wire)
+                });
+            if swap {
+                let mut old = p.lo.pop_back().expect("not empty");
                 p.lo_bytes -= old.h.wire as u64;
                 // a short last segment can be smaller than the trimmed
                 // header: it keeps its size (cut to the header, it would
@@ -418,9 +431,13 @@ mod tests {
     /// counts) and a header queue of `hdr` packets, at 8 Gbps (1 ns a
     /// byte), 5 ns of propagation.
     fn port(hdr: u64) -> Links {
+        port_with(Limit::Packets(2), hdr)
+    }
+
+    fn port_with(limit: Limit, hdr: u64) -> Links {
         let mut links = Links::default();
         let cfg = QueueConfig {
-            limit: Limit::Packets(2),
+            limit,
             ecn_k: None,
             non_ect: NonEct::Queue,
         };
@@ -495,6 +512,56 @@ mod tests {
             .filter(|&i| fifo.enqueue(0, data(i), &mut q, SimTime::ZERO) == Enqueue::Dropped)
             .count();
         assert_eq!(dropped, 18);
+    }
+
+    /// The packet cut instead of an arrival is the newest waiting one, as
+    /// htsim's CompositeQueue takes the last packet pushed: with room for
+    /// two waiting, packet 1 (the head) is never cut however many
+    /// arrivals follow, and the last full packet is an arrival that took
+    /// a cut packet's place. (The oldest was cut before: packet 1 lost its
+    /// payload on the first swap.)
+    #[test]
+    fn the_packet_cut_for_an_arrival_is_the_newest_waiting() {
+        let mut links = port_with(Limit::Packets(3), 100);
+        let mut q = EventQueue::new();
+        for i in 0..40 {
+            links.enqueue(0, data(i), &mut q, SimTime::ZERO);
+        }
+        let full: Vec<u32> = drain(&mut links, &mut q)
+            .into_iter()
+            .filter(|&(_, w)| w == 1000)
+            .map(|(id, _)| id)
+            .collect();
+        assert_eq!(full.len(), 3, "one sent, two waiting: {full:?}");
+        assert_eq!(&full[..2], &[0, 1], "the head waiting is never cut");
+        assert!(full[2] > 2, "no arrival took a cut packet's place");
+    }
+
+    /// An arrival takes a cut packet's place only if it fits there: a
+    /// full packet does not replace a short one over the data queue's
+    /// byte limit (htsim's swap does, and the port then held more than
+    /// its buffer).
+    #[test]
+    fn a_swap_never_takes_the_data_queue_over_its_buffer() {
+        let mut links = port_with(Limit::Bytes(2_100), 100);
+        let mut q = EventQueue::new();
+        let short = |id| Hdr {
+            wire: 100,
+            ..data(id)
+        };
+        for h in [data(0), data(1), short(2)] {
+            assert_eq!(links.enqueue(0, h, &mut q, SimTime::ZERO), Enqueue::Queued);
+        }
+        for i in 3..40 {
+            links.enqueue(0, data(i), &mut q, SimTime::ZERO);
+            let p = &links.prio[0];
+            assert!(
+                p.lo_bytes + p.serving_lo as u64 <= 2_100,
+                "after {i}: {} B of data",
+                p.lo_bytes + p.serving_lo as u64
+            );
+        }
+        assert_eq!(links.trim_counts().trimmed, 37);
     }
 
     /// A header is dropped only when the header queue is full: with room
