@@ -325,6 +325,34 @@ def test_flat_does_not_reward_noise():
     assert judge_spec(spec, {2: (8.0, 6.0), 3: (16.0, 6.0)})[0] == "differs"
     # means close, CIs wider than the band: not resolved
     assert judge_spec(spec, {2: (8.0, 9.0), 3: (9.0, 9.0)})[0] == "untestable"
+    # a missing mean is not a flat curve (NaN first made min and max NaN: agrees)
+    nan = math.nan
+    for means in ((nan, 1.0, 9.0), (nan, nan, nan), (math.inf, 10.0, 10.0)):
+        assert judge_spec(spec, {x: (m, nan) for x, m in zip((2, 3, 4), means)})[0] == "untestable", means
+
+
+def test_a_step_ratio_from_zero_to_zero_is_no_growth():
+    """"Doubling x doubles Q": 0 → 0 read as an infinite ratio, so a
+    quantity that never grew was "trend agrees"."""
+    spec = {"kind": "step_ratio", "lo": 1.5, "hi": 2.5, "what": "onset"}
+    assert judge_spec(spec, {64: 0, 128: 0, 256: 0})[0] == "differs"
+    assert judge_spec(spec, {64: 0, 128: 3, 256: 6})[0] == "trend agrees"
+    assert judge_spec(spec, {64: 2, 128: 4, 256: 8})[0] == "agrees"
+    assert judge_spec(spec, {64: -1, 128: 4, 256: 8})[0] == "untestable"
+
+
+def test_a_quick_runs_tally_says_it_is_a_quick_runs(tmp_path):
+    """A quick run's summary line and report read "quick run, judged on its
+    quick data": without it a quick kulkarni tally (36 claims) read as the
+    docs' full-run one."""
+    p = _paper(_fig("1", lambda: [_claim("A beats B")], series=("A", "B")))
+    reproduce(p, out=tmp_path / "q", quick=True, jobs=1, progress=False, echo=None)
+    reproduce(p, out=tmp_path / "f", jobs=1, progress=False, echo=None)
+    assert "**Tally** (the paper's own claims, in its own setup): quick run, judged on its quick data" in (
+        tmp_path / "q" / "report.md").read_text()
+    assert "quick run, judged" not in (tmp_path / "f" / "report.md").read_text()
+    for key in ("fast", "kulkarni", "rps", "tcprand"):
+        assert PAPERS[key].quick_setup, key
 
 
 def test_a_quick_runs_report_says_what_it_does_differently(tmp_path):

@@ -246,6 +246,10 @@ def _flat(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tupl
     if not xs:
         return "untestable", "no values", rule
     means = [measured[x][0] for x in xs]
+    if not all(math.isfinite(m) for m in means):
+        # min/max of a NaN pass it through, and NaN − NaN > w is false:
+        # a missing mean is not a flat curve
+        return "untestable", "a mean missing (NaN or inf)", rule
     ci = max(_h(measured[x][1]) for x in xs)
     lo, hi = min(means), max(means)
     text = f"{lo:.3g}–{hi:.3g} {unit}".strip() + (f" (CIs up to ± {ci:.2g})" if ci > 0 else "")
@@ -454,7 +458,10 @@ def _step_ratio(p: Mapping[str, Any], measured: Mapping[Any, Any]) -> Tuple[str,
     vals = _values(measured) if isinstance(measured, Mapping) else None
     if vals is None or len(vals) < 2:
         return "untestable", "a value missing" if vals is None else "fewer than two x values", rule
-    ratios = [b / a if a > 0 else math.inf for a, b in zip(vals, vals[1:])]
+    if not all(math.isfinite(v) for v in vals) or min(vals) < 0:
+        return "untestable", "a value missing or negative", rule
+    # from 0: growth to anything above it is unbounded, 0 to 0 is none
+    ratios = [b / a if a > 0 else (math.inf if b > 0 else 1.0) for a, b in zip(vals, vals[1:])]
     if all(lo <= r <= hi for r in ratios):
         verdict = "agrees"
     elif all(r > 1 for r in ratios):

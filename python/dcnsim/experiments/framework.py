@@ -117,6 +117,10 @@ class Report:
         if self.paper.own_study:
             return "our own study, no paper to tally against"
         text = tally_text(self.comparisons)
+        if self.quick:
+            # a quick run's verdicts rest on fewer points, seeds and seconds:
+            # its tally is not the docs' (a full run's) and reads so
+            text = "quick run, judged on its quick data (the docs' tally is a full run's): " + text
         if self.paper.tallied_in:
             text = (f"part of {self.paper.tallied_in}'s tally (`dcnsim reproduce {self.paper.tallied_in}` counts "
                     "these claims; do not add them to it again): " + text)
@@ -798,9 +802,18 @@ def _claim_figures(p: Paper) -> Dict[str, str]:
     from .tallies import load_results
 
     try:
-        return {k: str(v.get("figure", "")) for k, v in load_results(p)["rows"].items()}
+        out = {k: str(v.get("figure", "")) for k, v in load_results(p)["rows"].items()}
     except (OSError, ValueError):
         return {}
+    # a claim of parts has no row of its own: its parts' figure is its
+    # (else a run of other figures counted it as not run)
+    reg = p.register
+    for c in reg.claims if reg is not None else ():
+        if c.id not in out:
+            fig = next((out[i] for i in reg.parts(c.id) if i in out), None)
+            if fig is not None:
+                out[c.id] = fig
+    return out
 
 
 def _owners_left_out(p: Paper, fig: Figure, comparisons: List[Comparison]) -> List[Comparison]:

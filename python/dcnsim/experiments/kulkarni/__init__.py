@@ -224,6 +224,9 @@ PAPER = Paper(
     citation="S. Kulkarni, \"Incast-free TCP for Data Center Networks\", PhD dissertation, Auburn University, 2012.",
     docs="docs/kulkarni.md",
     setup=SETUP,
+    quick_setup=(f"{QUICK_DATA_BYTES // 2**20} MiB a point (at least {QUICK_MIN_BLOCKS} blocks) on "
+                 f"{len(QUICK_SEEDS)} seed instead of {len(SEEDS)}, at fewer n and segment sizes (the smallest "
+                 "128 B): the settings table gives each value."),
     settings=SETTINGS,
     series=("simulation", "models", "default TCP", "RTOmin 200 µs", "probabilistic retransmission", "DSR"),
     variants=("Table 3.1 links", "host_jitter", "Limited Transmit", "our 256 KB onset"),

@@ -149,6 +149,8 @@ PAPER = Paper(
     series=(SINGLE, RPS),
     variants=(ECMP, FLOWLET, RPS_NO_FR, "Linux-like", "NIC 100"),
     settings=SETTINGS,
+    quick_setup=(f"{QUICK_RUNS} runs a point instead of {RUNS}, at fewer numbers of long flows; each point's "
+                 "scenario is the full run's."),
     register=REGISTER,
     figures=[
         Figure("2", "static pairs: mean long-flow throughput vs number of long flows",

@@ -45,6 +45,7 @@ from .common import (
     MSS,
     PRESETS,
     QUICK_DURATION_S,
+    QUICK_SEEDS,
     REGISTER,
     RTO_MIN,
     SEEDS,
@@ -52,6 +53,7 @@ from .common import (
     SWITCH_DELAY,
     TESTBED_NOT_MODELLED,
 )
+from .control import QUICK_STAR_MB, STAR_MB
 from .control import _analyze as _analyze_control
 from .control import _points as _control_points
 from .drop_runs import (
@@ -258,6 +260,12 @@ PAPER = Paper(
              "data center networks\", Computer Networks 129:79–92, 2017.",
     docs="docs/tcprand.md",
     setup=SETUP,
+    quick_setup=(
+        f"flows of {QUICK_DURATION_S:g} s instead of {DURATION_S:g} s on {len(QUICK_SEEDS)} seed instead of "
+        f"{len(SEEDS)}, fewer series, buffers, n and background rates; Fig. 8b's control pair sends "
+        f"{QUICK_STAR_MB} MB a flow instead of {STAR_MB} MB; Fig. 13's runs last 1 s (20 s), Fig. 14's 2 s (20 s), "
+        "Fig. 15 10 blocks (100), Fig. 16 runs at 1/30 of its time scale and Fig. 17 2 s (10 s). The settings "
+        "table gives the rest."),
     settings=SETTINGS,
     figures=_figures(),
     # Fig. 8's caption (N, NTx, C, CTx, CTD, DCTCP), the testbed presets and
