@@ -215,7 +215,13 @@ impl TcpFlow {
 
     #[inline(never)]
     fn window_full_in_packets(&self, len: u32) -> bool {
-        let cwnd_segs = (self.cc.send_window(&self.st) / self.st.smss).max(1);
+        // FaST's window is Wmin (or its probes') segments of its own size,
+        // under one MSS: counted in MSS it was one segment, not Wmin
+        let unit = match &self.seg_policy {
+            crate::tcp::seg::SegPolicy::Fast(f) => f.window_unit(&self.seg_view(0)),
+            _ => self.st.smss,
+        };
+        let cwnd_segs = (self.cc.send_window(&self.st) / unit.max(1)).max(1);
         self.in_order_flight_segs() >= cwnd_segs
             || self.snd_nxt + len as u64 > self.snd_una + self.cfg.rwnd_bytes
     }

@@ -12,9 +12,17 @@ use crate::tcp::cc::fast::fast_segment;
 #[derive(Clone, Debug)]
 pub struct Fast(pub FastParams);
 
-impl SegmentPolicy for Fast {
+impl Fast {
+    /// The size of the segments FaST's window is made of now: a window
+    /// counted in packets (`cwnd_counting = "packets"`) counts these, so
+    /// Wmin segments of `fast_segment`'s size (or the probes) stay in
+    /// flight, as in bytes.
+    pub fn window_unit(&self, v: &SegView) -> u64 {
+        self.size(v)
+    }
+
     #[inline]
-    fn want(&mut self, v: &SegView, _rng: &mut Rng) -> u64 {
+    fn size(&self, v: &SegView) -> u64 {
         let p = &self.0;
         if v.segs_sent < p.probe_segments as u64 {
             // Probing stage (Algorithm 1, lines 1–3).
@@ -28,6 +36,13 @@ impl SegmentPolicy for Fast {
                 p.smin as u64,
             )
         }
+    }
+}
+
+impl SegmentPolicy for Fast {
+    #[inline]
+    fn want(&mut self, v: &SegView, _rng: &mut Rng) -> u64 {
+        self.size(v)
     }
     fn name(&self) -> &'static str {
         "fast"
