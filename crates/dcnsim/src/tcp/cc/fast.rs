@@ -22,7 +22,7 @@
 //! has shrunk below two full segments.
 
 use super::dctcp::AlphaEstimator;
-use super::{reno_increase, AckInfo, CcHints, CcState, CongestionControl, LossKind};
+use super::{reno_increase, slow_start, AckInfo, CcHints, CcState, CongestionControl, LossKind};
 use crate::config::CaIncrease;
 use crate::config::{FastParams, FastSegRule};
 use crate::sim::time::SimTime;
@@ -99,7 +99,22 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, s: &mut CcState, a: &AckInfo) {
-        reno_increase(s, a.acked, a.abc_limit, self.ca);
+        if self.ca != CaIncrease::PerAck {
+            return reno_increase(s, a.acked, a.abc_limit, self.ca);
+        }
+        // RFC 5681 eq. 3, SMSS²/cwnd per ACK, stands for one SMSS a round
+        // trip when each ACK covers about an SMSS. FaST's ACKs cover its
+        // sub-MSS segments, and its vwnd goes below one SMSS, where eq. 3
+        // is many SMSS an ACK (100 B → 21 kB on one ACK at S_min, undoing
+        // the shrinking): an ACK adds at most its share of one SMSS,
+        // SMSS·acked/vwnd, so a window of ACKs adds one SMSS (SPEC §2.1:
+        // additive increase in MSS units). An ACK of a full segment adds
+        // eq. 3's SMSS²/vwnd, as before.
+        let left = slow_start(s, a.acked, a.abc_limit);
+        if left > 0 {
+            let w = s.cwnd.max(1);
+            s.cwnd += (s.smss * s.smss / w).min(s.smss * left / w).max(1);
+        }
     }
 
     fn ssthresh(&mut self, s: &CcState, flight: u64, kind: LossKind, _now: SimTime) -> u64 {
@@ -156,6 +171,34 @@ mod tests {
             probe_size: 100,
             seg_rule: rule,
         })
+    }
+
+    /// Per-ACK congestion avoidance adds one SMSS a window of ACKs
+    /// whatever the segments' size: at vwnd = S_min (100 B) an ACK of its
+    /// 50-byte segment adds 500 B, not SMSS²/vwnd = 10 kB, and a window of
+    /// 1 kB segments at vwnd = 4 kB adds eq. 3's 250 B an ACK, as before.
+    #[test]
+    fn per_ack_increase_is_one_smss_a_window_below_one_smss_too() {
+        let mut f = fast(FastSegRule::Continuous, 0).with_ca(CaIncrease::PerAck);
+        let mut s = st(100, 50);
+        f.on_ack(&mut s, &ack(0, 50, false, 50, 100));
+        assert_eq!(s.cwnd, 100 + MSS * 50 / 100);
+        // a whole window of small ACKs: at most one SMSS (and at least half)
+        let mut s = st(400, 50);
+        let start = s.cwnd;
+        let mut acked = 0;
+        while acked < start {
+            f.on_ack(&mut s, &ack(0, 200, false, 200, 400));
+            acked += 200;
+        }
+        assert!(
+            s.cwnd - start <= MSS && s.cwnd - start >= MSS / 2,
+            "{}",
+            s.cwnd
+        );
+        let mut s = st(4 * MSS, MSS);
+        f.on_ack(&mut s, &ack(0, MSS, false, MSS, 4 * MSS));
+        assert_eq!(s.cwnd, 4 * MSS + MSS / 4);
     }
 
     #[test]
