@@ -545,9 +545,29 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
         // are `timely_*` (tcp/dcqcn.rs)
         (t == Transport::Dcqcn, "transport = \"dcqcn\"")
     } else if family("tcprand_") {
-        (c.seg == SegPolicyKind::TcpRand, "segment = \"tcprand\"")
+        let adaptive = c.tcprand.mode == TcpRandMode::Adaptive;
+        if c.seg != SegPolicyKind::TcpRand {
+            (false, "segment = \"tcprand\"")
+        } else if key == "tcprand_rmin" {
+            // the static mode's one parameter; adaptive derives rMin
+            (!adaptive, "tcprand_mode = \"static\"")
+        } else if key == "tcprand_mode" {
+            // Algorithm 1 reads CUBIC's W_max and epoch: under another
+            // cc it has neither and every segment is a full one
+            (
+                !adaptive || c.cc == CcKind::Cubic,
+                "cc = \"cubic\" (adaptive TCPRand reads CUBIC's W_max; under another cc every segment is full)",
+            )
+        } else {
+            // θ, μ, σ², the preset and the v_ bounds: Algorithm 1's
+            (adaptive, "tcprand_mode = \"adaptive\"")
+        }
     } else if family("dsr_") {
         (c.seg == SegPolicyKind::Dsr, "segment = \"dsr\"")
+    } else if key == "fast_g" || key == "fast_alpha_init" {
+        // α's gain and start: FaST's congestion control's, not its
+        // segment policy's (which reads the sizing keys under any cc)
+        (c.cc == CcKind::Fast, "cc = \"fast\"")
     } else if family("fast_") {
         (
             c.cc == CcKind::Fast || c.seg == SegPolicyKind::Fast,

@@ -878,6 +878,57 @@ fn an_hz_nothing_counts_in_warns() {
     assert!(hz_warnings(json!({})).is_empty());
 }
 
+/// FaST's and TCPRand's keys warn where nothing reads them, per key:
+/// α's `fast_g` and `fast_alpha_init` need FaST's cc (its segment policy
+/// under DCTCP reads only the sizing keys); `tcprand_rmin` is the static
+/// mode's, θ, μ, σ², the preset and the v_ bounds the adaptive mode's, and
+/// the adaptive mode under a cc other than CUBIC has no W_max to read.
+/// (The whole families counted as read wherever the policy was.)
+#[test]
+fn fast_and_tcprand_keys_warn_where_their_mode_or_cc_does_not_read_them() {
+    let warned = |tcp: Value| {
+        let mut doc = example();
+        doc["tcp"] = tcp;
+        let c = parse_config(&doc).unwrap();
+        let mut w: Vec<String> = warnings(&c)
+            .into_iter()
+            .filter(|w| w.message.contains("changes nothing"))
+            .map(|w| w.path)
+            .collect();
+        w.sort();
+        w
+    };
+    assert_eq!(
+        warned(
+            json!({"cc": "dctcp", "segment": "fast", "fast_g": 0.1, "fast_alpha_init": 0.5, "fast_wmin": 3})
+        ),
+        ["tcp.fast_alpha_init", "tcp.fast_g"]
+    );
+    assert!(warned(json!({"cc": "fast", "fast_g": 0.1, "fast_wmin": 3})).is_empty());
+    assert_eq!(
+        warned(
+            json!({"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive", "tcprand_rmin": 200})
+        ),
+        ["tcp.tcprand_rmin"]
+    );
+    assert_eq!(
+        warned(
+            json!({"cc": "cubic", "segment": "tcprand", "tcprand_mode": "static", "tcprand_rmin": 200,
+                      "tcprand_theta": 100, "tcprand_mu": 0.5})
+        ),
+        ["tcp.tcprand_mu", "tcp.tcprand_theta"]
+    );
+    assert_eq!(
+        warned(json!({"cc": "newreno", "segment": "tcprand", "tcprand_mode": "adaptive"})),
+        ["tcp.tcprand_mode"]
+    );
+    assert!(warned(
+        json!({"cc": "cubic", "segment": "tcprand", "tcprand_mode": "adaptive",
+                          "tcprand_theta": 100})
+    )
+    .is_empty());
+}
+
 /// `topology.ecn_non_ect`: "queue" (the default) or "drop", on every
 /// switch queue that has an `ecn_k` (a two-tier network's per-tier
 /// thresholds and a custom link's own too), never on a host's NIC; a bad name is an error
