@@ -377,6 +377,9 @@ def test_a_scenarios_text_where_its_path_goes_is_named_as_such(tmp_path):
         dcnsim.run(text)
     (p,) = e.value.errors
     assert p.path == "file" and "looks like a scenario's TOML text, not a path" in p.message, p
+    for wrong in ("no", "false", None):  # truthy text showed the bar it meant to hide
+        with pytest.raises(TypeError, match="progress: expected True or False"):
+            dcnsim.run(text, progress=wrong)
     for line in ('stop = "1ms"', "stop='1ms'"):  # one line of it too
         with pytest.raises(dcnsim.ScenarioError, match="looks like a scenario's TOML text"):
             dcnsim.run(line)

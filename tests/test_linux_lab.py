@@ -34,6 +34,35 @@ def test_bad_arguments_name_the_option(capsys):
     assert a.size_bytes == 262144 and a.rto_min == ["10ms"]
 
 
+def test_a_lab_interrupted_while_it_is_built_is_torn_down(monkeypatch):
+    """A Ctrl-C or a refused sysctl while `Lab()` builds the lab: the
+    caller never gets a Lab to close, so the lab closes itself (11 of its
+    namespaces were left behind). The building is stood in for: no root
+    or kernel needed."""
+    removed = []
+    monkeypatch.setattr(run.lab, "down", lambda: removed.append("down") or [])
+    for error in (KeyboardInterrupt(), RuntimeError("sysctl: cannot stat")):
+        def up(cfg, error=error):
+            raise error
+        monkeypatch.setattr(run.lab, "up", up)
+        removed.clear()
+        with pytest.raises(type(error)):
+            run.Lab(run.lab.LabConfig(2))
+        assert removed == ["down"], error
+
+
+def test_removing_a_lab_needs_only_ip_and_root(monkeypatch):
+    """`--down` was refused where ethtool, tc or nstat was missing, though
+    removing namespaces needs only `ip`."""
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda t: "/usr/sbin/ip" if t == "ip" else None)
+    monkeypatch.setattr(run.lab.os, "geteuid", lambda: 0)
+    run.lab.require_down_tools()
+    with pytest.raises(SystemExit, match="needs tc, ethtool, nstat"):
+        run.lab.require_tools()
+
+
 def test_route_times_are_what_iproute2_reads():
     assert run.tc_time("200ms") == "200ms"
     assert run.tc_time("0.01s") == "10ms"

@@ -282,6 +282,9 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
     from .errors import caller_stacklevel
     from .result import Result
 
+    if not isinstance(progress, (bool, int)) or progress not in (0, 1):
+        # progress="no" is truthy: it would show the bar it meant to hide
+        raise TypeError(f"progress: expected True or False, got {progress!r}")
     doc = as_dict(scenario)
     if seed is not None:
         seed = doc["seed"] = _seed(seed)

@@ -92,6 +92,15 @@ def sh(args: Sequence[str], ns: Optional[str] = None, check: bool = True) -> str
     return r.stdout
 
 
+def require_down_tools() -> None:
+    """What removing a lab needs: `ip` and root (not tc, ethtool or nstat,
+    which only building and measuring one need)."""
+    if shutil.which("ip") is None:
+        raise SystemExit("removing the lab needs ip (apt-get install iproute2)")
+    if os.geteuid() != 0:
+        raise SystemExit("removing the lab needs root: run it with sudo")
+
+
 def require_tools() -> None:
     missing = [t for t in ("ip", "tc", "ethtool", "nstat") if shutil.which(t) is None]
     if missing:
@@ -248,7 +257,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--down", action="store_true", help="remove everything the lab made")
     p.add_argument("--up", type=int, metavar="N", help="build a lab of N servers and leave it (for exploring)")
     a = p.parse_args(argv)
-    require_tools()
+    if a.up:
+        require_tools()
+    else:
+        require_down_tools()
     if a.down:
         print("removed:", " ".join(down()) or "nothing")
     if a.up:

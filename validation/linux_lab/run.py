@@ -197,11 +197,17 @@ class Lab:
         # sleep in the kernel) ahead of the others' work.
         self.rt = ["chrt", "-f", str(RT_PRIORITY)] if realtime else []
         self.servers: List[subprocess.Popen] = []
-        lab.up(cfg)
-        for i in range(1, cfg.n + 1):
-            self.servers.append(subprocess.Popen(
-                ["ip", "netns", "exec", lab.server_ns(i), *self.rt, sys.executable, str(HERE / "incast.py"),
-                 "serve", "--port", str(lab.PORT)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        try:
+            lab.up(cfg)
+            for i in range(1, cfg.n + 1):
+                self.servers.append(subprocess.Popen(
+                    ["ip", "netns", "exec", lab.server_ns(i), *self.rt, sys.executable, str(HERE / "incast.py"),
+                     "serve", "--port", str(lab.PORT)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        except BaseException:
+            # a Ctrl-C or a refused sysctl while the lab is built: the
+            # caller never gets a Lab to close, so the half-built lab goes here
+            self.close()
+            raise
 
     def configure(self, sack: bool, rto_min: str) -> None:
         """SACK and RTOmin for the connections opened from now on."""
@@ -446,7 +452,7 @@ def git_commit() -> str:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     a = parse_args(argv)
     if a.down:
-        lab.require_tools()
+        lab.require_down_tools()
         print("removed:", " ".join(lab.down()) or "nothing")
         return 0
     if a.only != "kernel":

@@ -136,7 +136,7 @@ def blocks_of(pcap: bytes, mss: int, rto_min_s: float) -> List[Dict[str, Any]]:
 
 
 def summary(flows: List[List[Dict[str, Any]]]) -> Dict[str, float]:
-    blocks = [b for f in flows for b in f if b["segs"]]  # not the final TCP_INFO request
+    blocks = [b for f in flows for b in f if b["segs"]]
     retx = [r for b in blocks for r in b["retx"]]
     tail = sum(1 for r in retx if r["timer"] and r["from_end"] < TAIL)
     timers = sum(1 for r in retx if r["timer"])
@@ -218,7 +218,10 @@ def kernel_pcaps(a: argparse.Namespace, out: Path) -> List[bytes]:
         testbed.configure(bool(a.sack), a.rto_min)
         for i in range(1, a.n + 1):
             dumps.append(subprocess.Popen(
-                ["ip", "netns", "exec", lab.server_ns(i), "tcpdump", "-i", "eth0", "-s", "128", "-U", "-w",
+                # --immediate-mode: libpcap hands each packet over at once; its
+                # buffering held up to a second's, which the SIGINT below lost
+                ["ip", "netns", "exec", lab.server_ns(i), "tcpdump", "--immediate-mode", "-i", "eth0", "-s", "128",
+                 "-U", "-w",
                  str(out / f"kernel-s{i}.pcap"), "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         time.sleep(1)  # tcpdump opens its socket
         res = testbed.run(a.n, a.cc, a.blocks, a.size_bytes, 0.0, lab_run.time_s(a.sync_start))
@@ -254,6 +257,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--show", type=int, default=10, help="blocks with retransmissions to print per side")
     p.add_argument("--out", type=Path, default=Path("/tmp/linux-lab-trace"))
     a = p.parse_args(argv)
+    # a SIGTERM or SIGHUP tears the lab down as Ctrl-C does (run.py's rule)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         a.sysctls = lab.parse_sysctls(a.sysctl)
     except ValueError as e:
@@ -285,6 +291,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     totals: Dict[str, Dict[str, float]] = defaultdict(dict)
     for name, pcaps in sides:
         flows = [blocks_of(pc, 1448, rto_min_s) for pc in pcaps]
+        if name == "kernel":
+            # the client's last request on each connection asks for the
+            # server's TCP_INFO (incast.py's "I"), as long as a block's and
+            # answered with data: not a block (n × blocks + 1 counted before)
+            flows = [f[:a.blocks] for f in flows]
         show(name, flows, a.show)
         totals[name] = summary(flows)
     for name, s in totals.items():

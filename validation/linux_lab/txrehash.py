@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -90,7 +91,8 @@ def kernel(args: argparse.Namespace) -> Dict[str, float]:
         # the connected route itself (proto kernel, metric 256), not a second one below it
         sh(["ip", "-6", "route", "replace", "fd45::/64", "dev", dev, "proto", "kernel", "metric", "256",
             "rto_min", args.rto_min], ns)
-    pcap = Path(tempfile.mkdtemp()) / "rcv.pcap"
+    tmp = tempfile.TemporaryDirectory()  # removed with the pcap once it is read
+    pcap = Path(tmp.name) / "rcv.pcap"
     cap = subprocess.Popen(["ip", "netns", "exec", RCV, "tcpdump", "-i", "vb", "-s", "128", "-w", str(pcap), "ip6"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
@@ -120,6 +122,7 @@ s.close()
     cap.terminate()
     cap.wait()
     pkts = pcap_labels(pcap)
+    tmp.cleanup()
     down()
     d = {ns: {k: after[ns][k] - before[ns][k] for k in COUNTERS} for ns in (SND, RCV)}
     import ipaddress
@@ -180,6 +183,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--chunk", type=int, default=20_000)
     ap.add_argument("--gap", type=float, default=0.01, help="seconds between writes")
     args = ap.parse_args(argv)
+    # a SIGTERM or SIGHUP reaches the `finally` below as Ctrl-C does
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     halves = {}
     if args.only != "dcnsim":
         if os.geteuid() != 0:
