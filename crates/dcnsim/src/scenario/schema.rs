@@ -1104,7 +1104,7 @@ pub struct TcpSection {
     /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)
     #[schemars(extend("x-default" = "unbounded"))]
     pub init_ssthresh: Opt<Int<2>>,
-    /// congestion avoidance's growth (newreno, dctcp, fast): `bytes` (one SMSS per cwnd of acknowledged bytes, RFC 3465; Linux, ns-3's TcpLinuxReno and TcpDctcp) or `per_ack` (SMSS²/cwnd per ACK, RFC 5681 eq. 3; ns-2's TCPs, ns-3's TcpNewReno). docs/model.md
+    /// congestion avoidance's growth (newreno, dctcp, fast): `bytes` (one SMSS per cwnd of acknowledged bytes, RFC 3465; Linux, ns-3's TcpLinuxReno and TcpDctcp) or `per_ack` (SMSS²/cwnd per ACK, RFC 5681 eq. 3; ns-2's TCPs, ns-3's TcpNewReno; FaST's vwnd gains at most an ACK's share of one SMSS, SMSS·acked/vwnd, so its sub-MSS segments add one SMSS a window). docs/model.md
     #[schemars(extend("x-default" = "`\"bytes\"`"))]
     pub ca_increase: Opt<CaIncreaseName>,
     /// receiver window (size or `"Npkt"` = N·mss). It also bounds cwnd, so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it
