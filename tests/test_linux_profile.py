@@ -188,3 +188,27 @@ def _no_rows():
     import pandas as pd
 
     return pd.DataFrame({"n": [], "stack": [], "goodput_mbps": []})
+
+
+@pytest.mark.parametrize("timer,first_resend_ms", [("exact", 10.0), ("linux", 12.0)])
+def test_a_linux_rto_counts_rto_min_in_whole_jiffies_and_fires_at_a_tick(timer, first_resend_ms):
+    """`tcp.rto_timer = "linux"`: a whole first window lost, the resend
+    waits the route's RTOmin of 10 ms held in whole jiffies at HZ = 250
+    (3, 12 ms; the kernel lab's tcpi_rto reads 16 ms once SRTT is added
+    and rounded up), and leaves at a tick; the exact RFC 6298 timer resends
+    at 10 ms."""
+    from conftest import pcap_records
+
+    doc = {"stop": "1s", "seed": 1,
+           "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "10us", "buffer": "100pkt"},
+           "tcp": {"cc": "newreno", "rto_min": "10ms", "rto_timer": timer, "hz": 250},
+           "pcap": {"hosts": [1]},
+           "failures": [{"a": "h1", "b": "sw", "at": "0s", "until": "1ms", "loss": 1.0}],
+           "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "14600B"}]}
+    r = dcnsim.run(doc)
+    assert r.flows.iloc[0]["timeouts"] == 1 and r.flows.iloc[0]["completed"]
+    _, recs = pcap_records(r.pcaps["h1.pcap"])
+    resend = next(t for t, _, orig in recs if orig > 200 and t > 0.001)
+    assert resend * 1e3 == pytest.approx(first_resend_ms, abs=1e-6)
+    ticks = resend / 0.004
+    assert (abs(ticks - round(ticks)) < 1e-6) == (timer == "linux")

@@ -606,6 +606,19 @@ pub enum EcnReduction {
     Prr,
 }
 
+/// How the retransmission timeout is sized and when it fires (`tcp.rto_timer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoTimer {
+    /// RFC 6298: SRTT + max(G, 4·RTTVAR), at least RTOmin, at that time.
+    Exact,
+    /// Linux's __tcp_set_rto in jiffies of [`TcpConfig::hz`]: RTOmin (the
+    /// route's metric) and G counted in whole jiffies, SRTT + max(G,
+    /// 4·RTTVAR) rounded up to whole jiffies (usecs_to_jiffies), the timer
+    /// firing at a tick: at HZ = 250 RTOmin 10 ms is a 16 ms RTO, 200 ms
+    /// one of 204 ms.
+    Linux,
+}
+
 /// When RACK-TLP's timers fire (`tcp.rack_timers`, with `recovery = "rack"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RackTimers {
@@ -732,6 +745,8 @@ pub struct TcpConfig {
     pub ecn_reduction: EcnReduction,
     /// When RACK-TLP's probe and reordering timers fire.
     pub rack_timers: RackTimers,
+    /// How the retransmission timeout is sized and when it fires.
+    pub rto_timer: RtoTimer,
     /// RACK keeps looking for lost segments after a timeout (Linux's
     /// tcp_fastretrans_alert in TCP_CA_Loss), and a retransmission found
     /// lost moves the flow from Loss to Recovery.
@@ -1096,6 +1111,7 @@ impl Default for TcpConfig {
             reno_reduction: RenoReduction::Inflation,
             ecn_reduction: EcnReduction::Cut,
             rack_timers: RackTimers::Rfc8985,
+            rto_timer: RtoTimer::Exact,
             rack_in_loss: false,
             rack_rtt_each_segment: false,
             sack_on_old_ack: false,
@@ -1187,6 +1203,9 @@ impl TcpConfig {
             // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),
             // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN), in jiffies of `hz`.
             rack_timers: RackTimers::Linux,
+            // __tcp_set_rto in jiffies: not yet the profile's (its studies
+            // and the kernel lab's tables are of the exact RTO); `rto_timer`
+            rto_timer: RtoTimer::Exact,
             // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
             // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.
             rack_in_loss: true,

@@ -686,7 +686,7 @@ fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
 /// acts only on Linux's jiffy arithmetic (`cubic_linux`, `rack_timers =
 /// "linux"` with RACK), so under another stack it would change nothing.
 fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    use crate::config::{CcKind, LossRecovery, RackTimers, TcpConfig};
+    use crate::config::{CcKind, LossRecovery, RackTimers, RtoTimer, TcpConfig};
     let default_hz = TcpConfig::default().hz;
     let idle: Vec<String> = cfg
         .apps
@@ -696,7 +696,8 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
             // another transport's hz is named by the inert keys' warning
             let t = a.tcp().filter(|t| t.transport == Transport::Tcp)?;
             let ticks = (t.cc == CcKind::Cubic && t.cubic.linux)
-                || (t.recovery == LossRecovery::Rack && t.rack_timers == RackTimers::Linux);
+                || (t.recovery == LossRecovery::Rack && t.rack_timers == RackTimers::Linux)
+                || t.rto_timer == RtoTimer::Linux;
             (t.hz != default_hz && !ticks).then(|| i.to_string())
         })
         .collect();
@@ -706,8 +707,9 @@ fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
     vec![ScenarioError {
         path: "tcp.hz".into(),
         message: format!(
-            "hz changes nothing for app{} {}: only `cubic_linux` (cc = \"cubic\") and \
-             `rack_timers = \"linux\"` count in jiffies (both on under profile = \"linux\")",
+            "hz changes nothing for app{} {}: only `cubic_linux` (cc = \"cubic\"), \
+             `rack_timers = \"linux\"` and `rto_timer = \"linux\"` count in jiffies (the first \
+             two on under profile = \"linux\")",
             if idle.len() > 1 { "s" } else { "" },
             idle.join(", ")
         ),

@@ -16,8 +16,8 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, EcnReduction, FastSegRule,
     HyStart, IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
-    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, SegPolicyKind, TcpProfile,
-    TcpRandMode, Threads, Ties, Transport, Until,
+    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, RtoTimer, SegPolicyKind,
+    TcpProfile, TcpRandMode, Threads, Ties, Transport, Until,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -333,6 +333,7 @@ choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "pa
 choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno recovery pacing");
 choice!(EcnReductionName => EcnReduction, sc::ECN_REDUCTION_NAMES, "ECN window reduction");
 choice!(RackTimersName => RackTimers, sc::RACK_TIMERS_NAMES, "RACK-TLP timers");
+choice!(RtoTimerName => RtoTimer, sc::RTO_TIMER_NAMES, "retransmission timers");
 choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
 kind!(
@@ -1185,6 +1186,9 @@ pub struct TcpSection {
     /// when RACK-TLP's timers fire (with `recovery = "rack"`): `rfc8985` (the tail loss probe 2·SRTT after the last transmission, plus WCDelAckT, 200 ms, when one segment is out and the peer delays ACKs, whenever the flow is not in recovery; the reordering timer when the window ends) or `linux` (in jiffies of `hz`, as Linux 6.18 runs them, each firing at a tick: tcp_schedule_loss_probe's 2·SRTT rounded up to whole jiffies plus TCP_TIMEOUT_MIN, 2 jiffies, or plus TCP_RTO_MIN, 200 ms, when one segment is out, whatever `rto_min`, and only in the Open state: no probe while a segment is SACKed or a retransmission is outstanding, Linux's Disorder; tcp_rack_mark_lost's reordering timer the window's remaining wait rounded up plus 2 jiffies). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"rfc8985\"`; `\"linux\"` with `profile = \"linux\"`"))]
     pub rack_timers: Opt<RackTimersName>,
+    /// how the retransmission timeout is sized and when it fires: `exact` (RFC 6298: SRTT + max(`granularity`, 4·RTTVAR), at least `rto_min`, at that instant) or `linux` (Linux's __tcp_set_rto in jiffies of `hz`: `rto_min` and `granularity` counted in whole jiffies, as the kernel holds a route's RTOmin, SRTT + max(G, 4·RTTVAR) rounded up to whole jiffies, the timer firing at a tick: at HZ = 250 `rto_min = "10ms"` gives a 16 ms RTO, as the kernel lab's `tcpi_rto` reads, and 200 ms one of 204 ms). Not yet the `linux` profile's default: its studies and the kernel lab's tables are of the exact RTO. docs/linux_profile.md
+    #[schemars(extend("x-default" = "`\"exact\"`"))]
+    pub rto_timer: Opt<RtoTimerName>,
     /// with `recovery = "rack"`: after a timeout RACK keeps marking lost what a later-sent segment's delivery shows lost (no reordering window there until reordering is seen), and a retransmission so found lost moves the flow from the timeout's Loss state to Recovery, whose PRR resends it first, as Linux does (tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss, FLAG_LOST_RETRANS, tcp_enter_recovery). false: after a timeout only the next timeout repairs a lost resend, and the flow sends new data past the hole meanwhile. docs/linux_profile.md, mechanism J
     #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub rack_in_loss: Opt<Bool>,
@@ -1215,7 +1219,7 @@ pub struct TcpSection {
     /// CUBIC: congestion avoidance by Linux's tcp_cubic arithmetic (bictcp_update, tcp_cong_avoid_ai) instead of RFC 9438's: whole segments; the target W_max + ⌊C·(t − K)³⌋ at t + the minimum RTT (not SRTT); one segment of growth per cnt = ⌊cwnd/(target − cwnd)⌋ acknowledged, capped at 20 while W_max is unknown (before the first congestion event and after a timeout: `last_max_cwnd == 0`), so at least one segment per 20 acknowledged, where RFC 9438 has no such floor; the Reno-friendly rate 3·(1 − β)/(1 + β) throughout; time in the kernel's jiffies (`hz`): cnt held HZ/32 jiffies while cwnd is unchanged and recomputed at most once per jiffy, t in whole jiffies plus the minimum RTT rounded up to one; reductions in whole segments (ssthresh ⌊cwnd·717/1024⌋, W_max ⌊cwnd·1741/2048⌋ with fast convergence)
     #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub cubic_linux: Opt<Bool>,
-    /// the kernel's timer tick, one of CONFIG_HZ's 100, 250, 300 or 1000 (any other integer is refused), for what Linux counts in jiffies: `cubic_linux` (cnt held HZ/32 jiffies while cwnd is unchanged, recomputed at most once per jiffy) and `rack_timers = "linux"` (the probe and reordering timers rounded up to whole jiffies, firing at a tick); another value where neither is on warns that it changes nothing. docs/linux_profile.md, mechanisms G and H
+    /// the kernel's timer tick, one of CONFIG_HZ's 100, 250, 300 or 1000 (any other integer is refused), for what Linux counts in jiffies: `cubic_linux` (cnt held HZ/32 jiffies while cwnd is unchanged, recomputed at most once per jiffy) `rack_timers = "linux"` (the probe and reordering timers rounded up to whole jiffies, firing at a tick) and `rto_timer = "linux"` (the RTO in whole jiffies); another value where none is on warns that it changes nothing. docs/linux_profile.md, mechanisms G and H
     #[schemars(extend("x-default" = "250 (Debian's and Ubuntu's kernels)"))]
     pub hz: Opt<Int<1>>,
     /// DCTCP: gain g of α ← (1 − g)·α + g·F (RFC 8257)

@@ -135,6 +135,7 @@ impl TcpSection {
             reno_reduction: self.reno_reduction.unwrap_or(d.reno_reduction),
             ecn_reduction: self.ecn_reduction.unwrap_or(d.ecn_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
+            rto_timer: self.rto_timer.unwrap_or(d.rto_timer),
             rack_in_loss: self.rack_in_loss.unwrap_or(d.rack_in_loss),
             rack_rtt_each_segment: self
                 .rack_rtt_each_segment

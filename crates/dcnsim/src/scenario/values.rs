@@ -113,6 +113,9 @@ pub(crate) const RENO_REDUCTION_NAMES: &[(&str, RenoReduction)] = &[
 pub(crate) const ECN_REDUCTION_NAMES: &[(&str, EcnReduction)] =
     &[("cut", EcnReduction::Cut), ("prr", EcnReduction::Prr)];
 
+pub(crate) const RTO_TIMER_NAMES: &[(&str, RtoTimer)] =
+    &[("exact", RtoTimer::Exact), ("linux", RtoTimer::Linux)];
+
 pub(crate) const RACK_TIMERS_NAMES: &[(&str, RackTimers)] = &[
     ("rfc8985", RackTimers::Rfc8985),
     ("linux", RackTimers::Linux),

@@ -3,6 +3,7 @@
 //! taxonomy (ABTT/IBTT), and Kulkarni's probabilistic retransmission.
 
 use super::*;
+use crate::config::RtoTimer;
 
 impl TcpFlow {
     /// The RTT sample an ACK advancing snd_una to `ack` gives: with
@@ -33,7 +34,13 @@ impl TcpFlow {
     }
 
     pub(in crate::tcp) fn arm_rto(&mut self, io: &mut TcpIo) {
-        let at = io.now() + self.current_rto();
+        let at = if self.cfg.rto_timer == RtoTimer::Linux {
+            // whole jiffies already (rtt_sample): armed mid-tick, the
+            // timer fires at the tick its count reaches
+            super::jiffies::timer_deadline(io.now(), self.current_rto(), 0, self.cfg.hz)
+        } else {
+            io.now() + self.current_rto()
+        };
         self.rto.arm(io, at, TcpTimer::Rto);
     }
 
@@ -51,6 +58,17 @@ impl TcpFlow {
             }
         }
         let srtt = self.srtt.unwrap();
+        if self.cfg.rto_timer == RtoTimer::Linux {
+            // __tcp_set_rto: usecs_to_jiffies(srtt + rttvar), the route's
+            // RTOmin (rttvar's floor) held in whole jiffies
+            let j = super::jiffies::jiffy(self.cfg.hz).ps();
+            let up = |t: SimTime| SimTime::from_ps(t.ps().div_ceil(j) * j);
+            let var = up(self.cfg.granularity).max(SimTime(4 * self.rttvar.0));
+            self.rto_base = up(srtt + var)
+                .max(up(self.cfg.rto_min))
+                .min(self.cfg.rto_max);
+            return;
+        }
         let var = self.cfg.granularity.max(SimTime(4 * self.rttvar.0));
         // (2.4): RTOmin applies; (2.5): an upper bound applies.
         self.rto_base = (srtt + var).max(self.cfg.rto_min).min(self.cfg.rto_max);

@@ -1646,6 +1646,45 @@ fn rfc6298_estimator() {
     assert_eq!(f.rto_base, SimTime::from_secs(1));
 }
 
+/// `rto_timer = "linux"`: __tcp_set_rto in jiffies (HZ = 250). The
+/// route's RTOmin is whole jiffies (10 ms → 3, 12 ms), the RTO SRTT plus
+/// that rounded up (12.4 ms → 4 jiffies, 16 ms: the kernel lab's
+/// `tcpi_rto`), 200 ms + SRTT → 51 jiffies, 204 ms; the exact timer keeps
+/// 10.4 and 200.4 ms. Armed mid-tick, the timer fires at the tick its
+/// count reaches: 1 ms into a jiffy, 15 ms later.
+#[test]
+fn a_linux_rto_counts_whole_jiffies_and_fires_at_a_tick() {
+    use crate::config::RtoTimer;
+    let (us, ms) = (SimTime::from_us, SimTime::from_ms);
+    for (timer, rto_min, want) in [
+        (RtoTimer::Linux, ms(10), ms(16)),
+        (RtoTimer::Linux, ms(200), ms(204)),
+        (RtoTimer::Exact, ms(10), us(10_400)),
+        (RtoTimer::Exact, ms(200), us(200_400)),
+    ] {
+        let mut w = world(reno(|t| {
+            t.rto_timer = timer;
+            t.hz = 250;
+            t.rto_min = rto_min;
+            t.granularity = rto_min; // the linux profile's G
+            t.handshake_rtt_sample = false;
+        }));
+        w.flow.rtt_sample(us(400));
+        assert_eq!(w.flow.current_rto(), want, "{timer:?}, RTOmin {rto_min:?}");
+    }
+    let mut w = world(reno(|t| {
+        t.rto_timer = RtoTimer::Linux;
+        t.hz = 250;
+        t.rto_min = ms(10);
+        t.granularity = ms(10);
+        t.handshake_rtt_sample = false;
+    }));
+    w.flow.rtt_sample(us(400));
+    run_timers(&mut w, ms(401)); // 1 ms into jiffy 100
+    w.flow.app_write(&mut w.io, MSS as u64, None);
+    assert_eq!(w.flow.rto.deadline(), Some(ms(416)));
+}
+
 /// RFC 6582 directly: three duplicate ACKs halve ssthresh and inflate cwnd
 /// by 3 segments, each further one by one; a partial ACK retransmits the
 /// next hole and deflates by the amount acknowledged (plus one segment); a
