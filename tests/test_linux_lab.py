@@ -51,6 +51,22 @@ def test_a_lab_interrupted_while_it_is_built_is_torn_down(monkeypatch):
         assert removed == ["down"], error
 
 
+def test_a_missing_chrt_is_named_before_the_lab_is_built(monkeypatch, tmp_path):
+    """The servers run under chrt (SCHED_FIFO): without it the first
+    server's exec failed after the lab was built; now run.py names it, and
+    --no-realtime, before building anything."""
+    import shutil
+
+    real = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda t: None if t == "chrt" else real(t))
+    monkeypatch.setattr(run.lab, "require_tools", lambda: None)
+    built = []
+    monkeypatch.setattr(run.lab, "up", lambda cfg: built.append(cfg))
+    with pytest.raises(SystemExit, match="chrt .*--no-realtime"):
+        run.main(["--only", "kernel", "--n", "2", "--blocks", "1", "--json", str(tmp_path / "r.json")])
+    assert built == []
+
+
 def test_removing_a_lab_needs_only_ip_and_root(monkeypatch):
     """`--down` was refused where ethtool, tc or nstat was missing, though
     removing namespaces needs only `ip`."""

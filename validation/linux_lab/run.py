@@ -27,6 +27,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -485,6 +486,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                 server_rate=f"{rate_bps(a.server_rate)}bit",
                                 client_rate=f"{rate_bps(a.bottleneck)}bit", nic_buffer=a.nic_buffer,
                                 quickack=not a.delayed_ack, gso=a.gso, extra_sysctls=a.sysctls)
+            if not a.no_realtime and shutil.which("chrt") is None:
+                # else the first server's exec fails after the lab is built
+                raise SystemExit("run.py: the lab's servers run under chrt (apt-get install util-linux), "
+                                 "or pass --no-realtime")
             testbed = Lab(cfg, realtime=not a.no_realtime)
         print(f"{a.blocks} blocks of {a.size_bytes} B per server per point; {a.bottleneck} bottleneck, "
               f"{a.buffer}-packet drop-tail port; delayed ACKs {'on' if a.delayed_ack else 'off'}; "
