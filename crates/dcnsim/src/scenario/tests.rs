@@ -857,15 +857,20 @@ proptest! {
     }
 }
 
+/// The example scenario's warnings with `tcp` as its `[tcp]` table.
+fn warnings_with_tcp(tcp: Value) -> Vec<ScenarioError> {
+    let mut doc = example();
+    doc["tcp"] = tcp;
+    warnings(&parse_config(&doc).unwrap())
+}
+
 /// `tcp.hz` away from its default warns where no Linux jiffy arithmetic
-/// would read it, naming the key; under the linux profile it does not.
+/// would read it, naming the key; under the linux profile, `cubic_linux`
+/// or `rto_timer = "linux"` it does not.
 #[test]
 fn an_hz_nothing_counts_in_warns() {
     let hz_warnings = |tcp: Value| {
-        let mut doc = example();
-        doc["tcp"] = tcp;
-        let c = parse_config(&doc).unwrap();
-        warnings(&c)
+        warnings_with_tcp(tcp)
             .into_iter()
             .filter(|w| w.path == "tcp.hz")
             .collect::<Vec<_>>()
@@ -875,6 +880,7 @@ fn an_hz_nothing_counts_in_warns() {
     assert!(w[0].message.contains("changes nothing") && w[0].message.contains("cubic_linux"));
     assert!(hz_warnings(json!({"profile": "linux", "hz": 1000})).is_empty());
     assert!(hz_warnings(json!({"cc": "cubic", "cubic_linux": true, "hz": 100})).is_empty());
+    assert!(hz_warnings(json!({"rto_timer": "linux", "hz": 1000})).is_empty());
     assert!(hz_warnings(json!({})).is_empty());
 }
 
@@ -887,10 +893,7 @@ fn an_hz_nothing_counts_in_warns() {
 #[test]
 fn fast_and_tcprand_keys_warn_where_their_mode_or_cc_does_not_read_them() {
     let warned = |tcp: Value| {
-        let mut doc = example();
-        doc["tcp"] = tcp;
-        let c = parse_config(&doc).unwrap();
-        let mut w: Vec<String> = warnings(&c)
+        let mut w: Vec<String> = warnings_with_tcp(tcp)
             .into_iter()
             .filter(|w| w.message.contains("changes nothing"))
             .map(|w| w.path)

@@ -218,7 +218,7 @@ impl TcpFlow {
         // FaST's window is Wmin (or its probes') segments of its own size,
         // under one MSS: counted in MSS it was one segment, not Wmin
         let unit = match &self.seg_policy {
-            crate::tcp::seg::SegPolicy::Fast(f) => f.window_unit(&self.seg_view(0)),
+            crate::tcp::seg::SegPolicy::Fast(f) => f.size(&self.seg_view(0)),
             _ => self.st.smss,
         };
         let cwnd_segs = (self.cc.send_window(&self.st) / unit.max(1)).max(1);
@@ -645,8 +645,6 @@ impl TcpFlow {
         }
     }
 
-    /// RACK-TLP after any ACK outside Loss: time-based detection, then on
-    /// a duplicate ACK window growth and Limited Transmit.
     /// An ACK below snd_una with SACK blocks (`sack_on_old_ack`, Linux's
     /// tcp_ack old_ack path): its blocks that lie wholly above snd_una
     /// (`snd_una < start < end <= snd_max`, tcp_is_sackblock_valid: one
@@ -676,6 +674,8 @@ impl TcpFlow {
         self.try_send(io);
     }
 
+    /// RACK-TLP after any ACK outside Loss: time-based detection, then on
+    /// a duplicate ACK window growth and Limited Transmit.
     fn rack_after_ack(&mut self, io: &mut TcpIo, dupack: bool, delivered: u64) {
         self.rack_detect(io);
         if dupack {

@@ -13,16 +13,12 @@ use crate::tcp::cc::fast::fast_segment;
 pub struct Fast(pub FastParams);
 
 impl Fast {
-    /// The size of the segments FaST's window is made of now: a window
-    /// counted in packets (`cwnd_counting = "packets"`) counts these, so
-    /// Wmin segments of `fast_segment`'s size (or the probes) stay in
-    /// flight, as in bytes.
-    pub fn window_unit(&self, v: &SegView) -> u64 {
-        self.size(v)
-    }
-
+    /// The size of FaST's segments now, the probes' or eq. (9)'s: what it
+    /// sends, and the unit a window counted in packets (`cwnd_counting =
+    /// "packets"`) counts, so Wmin segments of that size (or the probes)
+    /// stay in flight, as in bytes.
     #[inline]
-    fn size(&self, v: &SegView) -> u64 {
+    pub fn size(&self, v: &SegView) -> u64 {
         let p = &self.0;
         if v.segs_sent < p.probe_segments as u64 {
             // Probing stage (Algorithm 1, lines 1–3).
