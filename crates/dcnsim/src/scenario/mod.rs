@@ -1125,6 +1125,8 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         }
     }
     let mut worst: Option<(u64, usize, usize)> = None;
+    // every port that falls short, so a fabric of them is not told as one
+    let mut short = 0usize;
     for l in &t.links {
         for (from, to, q) in [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)] {
             if !switch(from) {
@@ -1134,8 +1136,11 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
                 Limit::Bytes(b) => b,
                 Limit::Packets(n) => n.saturating_mul(wire),
             };
-            if bytes < need[from] && worst.is_none_or(|(b, _, _)| bytes < b) {
-                worst = Some((bytes, from, to));
+            if bytes < need[from] {
+                short += 1;
+                if worst.is_none_or(|(b, _, _)| bytes < b) {
+                    worst = Some((bytes, from, to));
+                }
             }
         }
     }
@@ -1147,8 +1152,16 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         message: format!(
             "port {}→{} holds {bytes} bytes, less than one input of {} brings before its pause \
              takes effect ({} bytes: xoff, a round trip at line rate, two packets): it can drop \
-             however the fabric pauses; raise topology.buffer or lower xoff",
-            t.nodes[from].name, t.nodes[to].name, t.nodes[from].name, need[from]
+             however the fabric pauses{}; raise topology.buffer or lower xoff",
+            t.nodes[from].name,
+            t.nodes[to].name,
+            t.nodes[from].name,
+            need[from],
+            match short - 1 {
+                0 => String::new(),
+                1 => " (and so can 1 more port, the smallest named here)".to_string(),
+                m => format!(" (and so can {m} more ports, the smallest named here)"),
+            }
         ),
     });
     out
