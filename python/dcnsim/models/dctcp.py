@@ -42,12 +42,21 @@ __all__ = [
 def _numbers(name: str, value) -> np.ndarray:
     """``value`` as floats, or a TypeError naming ``name``: a string with a
     unit ("1Gbps", "200us") is the command line's, not these functions'
-    (numbers in SI units: bit/s, s, bytes)."""
-    try:
-        return np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    (numbers in SI units: bit/s, s, bytes). A string of digits ("20") and a
+    bool are refused too (numpy read them as 20.0 and 1.0), as the incast
+    model's functions refuse them."""
+    a = None
+    if not isinstance(value, (str, bytes, bool, np.bool_)):
+        try:
+            a = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            a = None
+        if a is not None and np.asarray(value).dtype.kind not in "iufc":
+            a = None  # strings or bools inside a list or array
+    if a is None:
         raise TypeError(f"{name} must be a number in SI units (bit/s, s, bytes) or an array of them, got {value!r}; "
-                        "for a string with a unit use dcnsim.units (parse_rate, parse_time, parse_size)") from None
+                        "for a string with a unit use dcnsim.units (parse_rate, parse_time, parse_size)")
+    return a
 
 
 def _positive(name: str, value) -> None:
@@ -62,9 +71,12 @@ def _non_negative(name: str, value) -> None:
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
 
 
-def _out(x):
-    """Plain float for scalar inputs, ndarray otherwise."""
+def _out(x, what: str = "the result"):
+    """Plain float for scalar inputs, ndarray otherwise; finite inputs whose
+    product passes a float's range are an error, not inf."""
     a = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{what} passes a float's range (inputs too large)")
     return float(a) if a.ndim == 0 else a
 
 
@@ -73,21 +85,27 @@ def bdp_packets(C_bps, rtt_s, mss_bytes):
     _positive("C_bps", C_bps)
     _positive("rtt_s", rtt_s)
     _positive("mss_bytes", mss_bytes)
-    return _out(np.asarray(C_bps, float) * np.asarray(rtt_s, float) / 8.0 / np.asarray(mss_bytes, float))
+    with np.errstate(over="ignore"):
+        bdp = np.asarray(C_bps, float) * np.asarray(rtt_s, float) / 8.0 / np.asarray(mss_bytes, float)
+    return _out(bdp, "C_bps·rtt_s/mss_bytes")
 
 
 def critical_window(C_bps, rtt_s, K_pkts, mss_bytes, N):
     """W* (eq. 4): per-flow window (packets) at which the queue reaches K."""
     _non_negative("K_pkts", K_pkts)
     _positive("N", N)
-    return _out((bdp_packets(C_bps, rtt_s, mss_bytes) + np.asarray(K_pkts, float)) / np.asarray(N, float))
+    with np.errstate(over="ignore"):
+        w = (bdp_packets(C_bps, rtt_s, mss_bytes) + np.asarray(K_pkts, float)) / np.asarray(N, float)
+    return _out(w, "W*")
 
 
 def n_star(C_bps, rtt_s, K_pkts, mss_bytes, wmin=2):
     """N* (eq. 5): number of flows at which W* falls to Wmin."""
     _non_negative("K_pkts", K_pkts)
     _positive("wmin", wmin)
-    return _out((bdp_packets(C_bps, rtt_s, mss_bytes) + np.asarray(K_pkts, float)) / np.asarray(wmin, float))
+    with np.errstate(over="ignore"):
+        ns = (bdp_packets(C_bps, rtt_s, mss_bytes) + np.asarray(K_pkts, float)) / np.asarray(wmin, float)
+    return _out(ns, "N*")
 
 
 def n_star_max(C_bps, rtt_s, B_bytes, mss_bytes, wmin=2):
@@ -97,11 +115,10 @@ def n_star_max(C_bps, rtt_s, B_bytes, mss_bytes, wmin=2):
     _non_negative("B_bytes", B_bytes)
     _positive("mss_bytes", mss_bytes)
     _positive("wmin", wmin)
-    c_rtt_bytes = np.asarray(C_bps, float) * np.asarray(rtt_s, float) / 8.0
-    return _out(
-        (c_rtt_bytes + np.asarray(B_bytes, float))
-        / (np.asarray(wmin, float) * np.asarray(mss_bytes, float))
-    )
+    with np.errstate(over="ignore"):
+        c_rtt_bytes = np.asarray(C_bps, float) * np.asarray(rtt_s, float) / 8.0
+        nmax = (c_rtt_bytes + np.asarray(B_bytes, float)) / (np.asarray(wmin, float) * np.asarray(mss_bytes, float))
+    return _out(nmax, "N*max")
 
 
 @dataclass(frozen=True)
@@ -168,9 +185,10 @@ def dctcp_scalability(
                     ("mss_bytes", mss_bytes), ("B_bytes", B_bytes), ("wmin", wmin)):
         if np.ndim(v) != 0:
             raise ValueError(f"{name} must be a scalar for dctcp_scalability; use the array functions")
-    budget = bdp_packets(C_bps, rtt_s, mss_bytes) + float(K_pkts)
+    # every argument checked, by name, before any arithmetic
     ns = n_star(C_bps, rtt_s, K_pkts, mss_bytes, wmin)
     nmax = n_star_max(C_bps, rtt_s, B_bytes, mss_bytes, wmin)
+    budget = bdp_packets(C_bps, rtt_s, mss_bytes) + float(K_pkts)
     w = None if N is None else critical_window(C_bps, rtt_s, K_pkts, mss_bytes, N)
     return DctcpScalability(
         C_bps=float(C_bps),

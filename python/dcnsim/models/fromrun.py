@@ -14,6 +14,7 @@ copied from another machine.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Union
@@ -71,18 +72,33 @@ class RunModel:
 
     def __str__(self) -> str:
         i = self.inputs
+
+        def val(x: float, fmt: str, scale: float = 1.0, unit: str = "") -> str:
+            # an input the run could not give is said to be missing, not printed as "nan"
+            return "n/a" if not math.isfinite(x) else f"{x * scale:{fmt}}{unit}"
+
         lines = [
             f"incast model vs simulation: {self.directory}",
-            f"  measured inputs: n = {i.n:g}, p_c = {i.p_c:.3g}, p_r = {i.p_r:.3g}, j = {i.j:.3g}, "
-            f"RTT = {i.rtt_s * 1e6:.1f} us, T0 = {i.t0_s * 1e3:.1f} ms, L = {i.L_pkts:.0f} pkts, "
-            f"zeta = {i.zeta:.3g}",
+            f"  measured inputs: n = {i.n:g}, p_c = {i.p_c:.3g}, p_r = {i.p_r:.3g}, "
+            f"j = {val(i.j, '.3g')}{' (no loss event)' if not i.p_c > 0 else ''}, "
+            f"RTT = {val(i.rtt_s, '.1f', 1e6, ' us')}, T0 = {val(i.t0_s, '.1f', 1e3, ' ms')}, "
+            f"L = {val(i.L_pkts, '.0f', 1.0, ' pkts')}, zeta = {val(i.zeta, '.3g')}",
         ]
         sim = self.throughput_bps["sim_bps"]
         names = [("sim_bps", "simulation"), ("td_bps", "TD-only model (3.21)"), ("full_bps", "Full model (3.39)"),
                  ("split_bps", "Split model (3.40)"), ("padhye_n_bps", "n x Padhye et al.")]
         for key, label in names:
             v = self.throughput_bps[key]
-            ratio = "" if key == "sim_bps" or not (sim > 0 and v == v) else f"  ({v / sim:.2f} x simulation)"
+            if math.isnan(v):
+                # T0 unknown (no timeout and no RTOmin to fall back on): no number to print
+                lines.append(f"  {label:<22} {'n/a':>10}       (an input is unknown: see the notes)")
+                continue
+            if math.isinf(v):
+                # p_c = 0 without a link rate to cap it: the model has no loss to pace it
+                lines.append(f"  {label:<22} {'unbounded':>10}       (no loss event in the run, p_c = 0; "
+                             "no link rate to cap it)")
+                continue
+            ratio = "" if key == "sim_bps" or not sim > 0 else f"  ({v / sim:.2f} x simulation)"
             # a model above the line rate is printed at it: say so, or the
             # cap reads as the model's own value
             capped = key != "sim_bps" and self.cap_bps is not None and v >= self.cap_bps * (1 - 1e-9)
@@ -168,6 +184,15 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
     tp = model_vs_sim(inputs, sim_bps, payload, capacity_bps=capacity, wire_bytes=payload + header)
     if capacity is None:
         notes.append("no link rate in scenario.json: models are not capped at the bottleneck")
+    transport = str(tcp.get("transport", "tcp"))
+    cc = str(tcp.get("cc", "cubic" if str(tcp.get("profile", "papers")) == "linux" else "newreno"))
+    if transport != "tcp":
+        # NDP's or RoCE's "timeouts" are not TCP's RTOs (NDP records no stall: T0 came out 0)
+        notes.append(f"transport {transport} is not TCP: the model describes TCP's windows, triple duplicate ACKs "
+                     "and RTOs, so its inputs here are that transport's counters and its numbers no prediction")
+    elif cc not in ("newreno", "reno"):
+        notes.append(f"cc {cc}: the model assumes Reno's window (+1 segment a round, halved at a loss); "
+                     "other congestion controls grow and cut it otherwise")
     cap = None if capacity is None else capacity * payload / (payload + header)
     return RunModel(str(d), inputs, tp, payload, capacity, notes, cap)
 

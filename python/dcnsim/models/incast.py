@@ -105,8 +105,8 @@ def _as_float(name: str, x: Any) -> float:
     """``x`` as a float, or a TypeError naming ``name`` (a string with a
     unit, "200us", is the command line's: these take SI numbers)."""
     if isinstance(x, (str, bytes)) or isinstance(x, bool):
-        raise TypeError(f"{name} must be a number in SI units (s, packets, a probability), got {x!r}; for a string "
-                        "with a unit use dcnsim.units.parse_time")
+        raise TypeError(f"{name} must be a number in SI units (s, packets, bytes, a probability), got {x!r}; for a "
+                        "string with a unit use dcnsim.units (parse_time, parse_size, parse_rate)")
     try:
         return float(x)
     except (TypeError, ValueError):
@@ -204,7 +204,8 @@ def expected_packets(p_c: float) -> float:
 
 def expected_flow_window(n: float, p_c: float, j: float) -> float:
     """E[Wf] = 2·E[Xf] = 2n·E[X]/j, mean window of one flow at a loss (3.7, 3.12)."""
-    return 2.0 * float(n) * expected_rounds(n, p_c, j) / float(j)
+    ex = expected_rounds(n, p_c, j)  # checks n, p_c and j, naming the one at fault
+    return 2.0 * float(n) * ex / float(j)
 
 
 # ------------------------------------------------ timeout terms (3.31-3.40)
@@ -296,7 +297,7 @@ def _noninteger(f, w: float, mode: str) -> float:
 
 
 def _check_w(w: float) -> float:
-    w = float(w)
+    w = _as_float("w", w)
     if math.isnan(w) or w < 0:
         raise ValueError(f"w must be >= 0, got {w!r}")
     return w
@@ -508,14 +509,23 @@ def padhye_n(n: float, p_r: float, rtt: float, T0: float, b: float = 1,
 
 # ------------------------------------------------------------------ units
 
+def _check_rate(name: str, x: Any) -> float:
+    """A throughput: a number >= 0; inf (a model without a loss event,
+    p_c = 0) passes through, NaN does not (it is no throughput)."""
+    v = _as_float(name, x)
+    if math.isnan(v) or v < 0:
+        raise ValueError(f"{name} must be >= 0 (inf allowed), got {x!r}")
+    return v
+
+
 def pps_to_bps(pps: float, payload_bytes: float) -> float:
     """Packets/s → bit/s of payload (goodput-like) for ``payload_bytes`` packets."""
-    return float(pps) * 8.0 * _check_pos("payload_bytes", payload_bytes)
+    return _check_rate("pps", pps) * 8.0 * _check_pos("payload_bytes", payload_bytes)
 
 
 def bps_to_pps(bps: float, payload_bytes: float) -> float:
     """Bit/s of payload → packets/s of ``payload_bytes`` packets."""
-    return float(bps) / (8.0 * _check_pos("payload_bytes", payload_bytes))
+    return _check_rate("bps", bps) / (8.0 * _check_pos("payload_bytes", payload_bytes))
 
 
 def line_rate_pps(rate_bps: float, wire_bytes: float) -> float:

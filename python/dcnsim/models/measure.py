@@ -60,6 +60,8 @@ import numpy as np
 
 from .incast import (
     IncastModel,
+    _check_n,
+    _check_pos,
     incast_model,
     line_rate_pps,
     padhye_n,
@@ -194,8 +196,7 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
     holds several apps). ``n``: override the number of senders.
     See the module docstring for every definition.
     """
-    if not payload_bytes > 0:
-        raise ValueError(f"payload_bytes must be > 0, got {payload_bytes!r}")
+    payload_bytes = _check_pos("payload_bytes", payload_bytes)
     notes: List[str] = []
     ft = _table(flows, "flows", FLOW_COLUMNS)
     bt = _table(blocks, "blocks", BLOCK_COLUMNS)
@@ -237,7 +238,7 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
         else:
             n = float(_nrows(resp))
             notes.append(f"no completed block; n = number of {role} flows = {n:g}")
-    n = float(n)
+    n = _check_n(n)
 
     # ---- RTT
     if rtt_s is None:
@@ -246,11 +247,13 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
             raise ValueError(
                 "RTT is not measurable from these tables: pass rtt_s= (e.g. the scenario's "
                 f"base RTT) or provide one of the flow columns {list(RTT_COLUMNS)}")
-        rtt_s = float(np.nanmean(_f(resp[col])))
+        vals = _f(resp[col])
+        if not np.any(np.isfinite(vals)):
+            raise ValueError(f"RTT is not measurable: flows.{col} has no value for the {role} flows "
+                             "(no RTT sample); pass rtt_s=")
+        rtt_s = float(np.nanmean(vals))
         notes.append(f"RTT = mean of flows.{col} over {role} flows")
-    rtt_s = float(rtt_s)
-    if not rtt_s > 0:
-        raise ValueError(f"rtt_s must be > 0, got {rtt_s!r}")
+    rtt_s = _check_pos("rtt_s", rtt_s)
 
     # ---- p_c
     if events is not None:
@@ -278,7 +281,8 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
         notes.append(f"no timeout in the run; T0 = t0_default_s = {t0_s:g} s")
     else:
         t0_s = math.nan
-        notes.append("no timeout in the run and no t0_default_s; T0 is NaN")
+        notes.append("no timeout in the run and no t0_default_s (an RTOmin) to stand in: T0 unknown, and so "
+                     "the Full, Split and Padhye models, which need it")
 
     # ---- L and zeta
     if _nrows(bt) == 0:
