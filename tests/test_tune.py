@@ -151,7 +151,8 @@ def _study(out):
 def test_another_study_in_the_same_directory_is_refused(tmp_path):
     kw = dict(objective="goodput", seeds=[1], progress=False, jobs=1, plots=False, out=tmp_path / "s")
     tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw)
-    with pytest.raises(TuneError, match="^out: .* another scenario"):
+    with pytest.raises(TuneError, match=r"^out: .* another parameter list or range \(the study's: tcp.rwnd int "
+                                        r"2000\.\.60000; now: tcp.rwnd int 2000\.\.50000\)"):
         tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:50000"}, trials=1, **kw)
     # refused before a relative constraint's baseline runs, which replaced
     # the study's own cached runs first
@@ -159,7 +160,7 @@ def test_another_study_in_the_same_directory_is_refused(tmp_path):
     tune(one_flow("5ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw2)
     runs = sorted((tmp_path / "r" / "runs").glob("baseline*/scenario.json"))
     before = [f.read_text() for f in runs]
-    with pytest.raises(TuneError, match="^out: .* another scenario"):
+    with pytest.raises(TuneError, match=r"^out: .* another scenario: apps\.0\.duration differ; "):
         tune(one_flow("4ms"), {"tcp.rwnd": "int:2000:60000"}, trials=1, **kw2)
     assert runs and [f.read_text() for f in runs] == before
     assert sorted((tmp_path / "r" / "runs").glob("baseline*/scenario.json")) == runs

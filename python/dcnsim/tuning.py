@@ -19,7 +19,8 @@ storage). Rerunning the same command continues it up to ``trials``
 finished trials; finished trials are not run again, and a trial cut off in
 the middle is re-asked with the same point (its finished seeds come from
 the cache). The directory remembers what it was tuned for: another
-scenario, objective, range or seed list in the same ``OUT`` is an error.
+scenario, range, objective, seed list, constraint, baseline or sampler in
+the same ``OUT`` is an error naming what differs.
 
 Output in ``OUT``: ``trials.csv`` (one row per trial: parameters, the
 objective per seed, its mean and 95 % confidence half-width, the
@@ -183,7 +184,8 @@ def parse_param(spec: str) -> Param:
             raise TuneError(f"{flag}: {e}") from None
     parts = rng.split(":")
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise TuneError(f"{flag}: the range must be LOW:HIGH, got {rng!r}")
+        hint = f" (a list of values is a choice: {path}=choice:{rng})" if len(parts) == 1 and "," in rng else ""
+        raise TuneError(f"{flag}: the range must be LOW:HIGH, got {rng!r}{hint}")
     (lo, ulo), (hi, uhi) = _bound(parts[0], flag), _bound(parts[1], flag)
     if ulo != uhi:
         raise TuneError(f"{flag}: give both bounds with the same unit (a time or pkt), or neither")
@@ -330,6 +332,20 @@ def _bound_with_unit(metric: str, text: str, relative: bool, flag: str) -> float
         raise TuneError(f"{flag}: {e}") from None
 
 
+def _check_not_timing(metric: Optional[str], flag: str) -> None:
+    """Warn of a metric that is how a run was computed (its wall-clock
+    time, its threads), not what it simulated: it differs from one run and
+    machine to the next, and a cached trial keeps its first run's, so the
+    same arguments no longer give the same trials."""
+    from .result import PARALLEL_TIMING, TIMING_KEYS
+
+    if metric is not None and metric in (*TIMING_KEYS, *PARALLEL_TIMING):
+        warnings.warn(DcnsimWarning(flag, f"{metric} is how the runs were computed, not what they simulated: it "
+                                          "varies from run to run and machine to machine, a cached trial keeps its "
+                                          "first run's, and the same arguments no longer give the same trials"),
+                      stacklevel=caller_stacklevel())
+
+
 #: a rate bound below this, given as a bare number, was probably meant in
 #: Mbps (``goodput>=900``: 900 bit/s, which every trial meets)
 _SMALL_RATE_BOUND = 1e4
@@ -396,22 +412,53 @@ class _Runner:
     format: str
 
     def run(self, over: Mapping[str, Any], seeds: Optional[Sequence[int]] = None,
-            tag: str = "") -> List[Tuple[int, Dict[str, Any], Path]]:
-        """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir)."""
+            tag: str = "", switched: bool = False) -> List[Tuple[int, Dict[str, Any], Path]]:
+        """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir).
+        ``switched``: ``over`` may switch the scheme (the reference, ``tcp.cc =
+        "fast"``): the keys it leaves inert are not warned of, its own are."""
         from .sweep import Point, point_dir, run_sweep
 
         seeds = list(seeds if seeds is not None else self.seeds)
         scen = with_overrides(self.base, over)
         pts = [Point((tag + "__" if tag else "") + _label(over, s), scen, s) for s in seeds]
-        with warnings.catch_warnings():
-            if tag == "baseline":
-                # the scheme switched off: its other keys are inert by design
-                # (`probretx_period` with `probretx_p = 0`), not the user's slip
-                warnings.simplefilter("ignore", DcnsimWarning)
-            df = run_sweep(pts, self.out / "runs", jobs=self.jobs, progress=False, format=self.format,
-                           cluster=self.cluster)
+        caught: List[Any] = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                if tag == "baseline":
+                    # the scheme switched off: its other keys are inert by design
+                    # (`probretx_period` with `probretx_p = 0`), not the user's slip
+                    warnings.simplefilter("ignore", DcnsimWarning)
+                df = run_sweep(pts, self.out / "runs", jobs=self.jobs, progress=False, format=self.format,
+                               cluster=self.cluster)
+        finally:  # said after a Ctrl-C or a failure too, as they were when not recorded
+            for w in caught:
+                if not (_unfinished_said(w.message) or switched and _inert_by_switch(w.message, over)):
+                    warnings.warn(w.message, w.category, stacklevel=caller_stacklevel())
         recs = df.to_dict("records")
         return [(s, r, point_dir(self.out / "runs", p.label)) for s, r, p in zip(seeds, recs, pts)]
+
+
+def _unfinished_said(message: Any) -> bool:
+    """The sweep's warning of apps unfinished at `stop`, which tune says
+    itself: a trial fails with it as its reason (in trials.csv), a
+    confirmation run is warned of by its point's name. It came once per
+    trial besides, each naming its run's directory."""
+    return (isinstance(message, DcnsimWarning) and message.field == "apps"
+            and "had not finished at `stop`" in message.reason)
+
+
+def _inert_by_switch(message: Any, over: Mapping[str, Any]) -> bool:
+    """A warning that a key of the scenario changes nothing, where ``over``
+    (a reference) switched the scheme that reads it: the FaST example's
+    ``--reference tcp.cc=fast`` warned "tcp.dctcp_g: dctcp_g changes
+    nothing", the very parameter the trials tune. A key ``over`` sets
+    itself is still warned of (``--reference tcp.dctcp_g=0.1`` under
+    cubic)."""
+    if not isinstance(message, DcnsimWarning) or "changes nothing" not in message.reason:
+        return False
+    own = {re.split(r"[.\[\]]", str(k).rstrip("]"))[-1] for k in over}
+    return re.split(r"[.\[\]]", str(message.field).rstrip("]"))[-1] not in own
 
 
 def _values(runs: Sequence[Tuple[int, Dict[str, Any], Path]], ev: Evaluator) -> List[float]:
@@ -456,10 +503,20 @@ def _as_params(params: Any) -> List[Param]:
             out.append(p if isinstance(p, Param) else parse_param(str(p)))
     if not out:
         raise TuneError("params: give at least one parameter to tune")
+    from ._args import field_key
+
     paths = [p.path for p in out]
     dup = sorted({p for p in paths if paths.count(p) > 1})
     if dup:
         raise TuneError(f"params: {', '.join(dup)} given more than once")
+    # one field in two spellings (apps[0].size and apps.0.size): both were
+    # searched, the later written over the earlier in every trial, and the
+    # table showed two columns of which one was never run
+    first: Dict[str, str] = {}
+    for path in paths:
+        other = first.setdefault(field_key(path), path)
+        if other != path:
+            raise TuneError(f"params: {other} and {path} name one field: give it once")
     for p in out:
         one = p.choices if p.kind == "choice" and len(set(p.choices)) == 1 else (
             (p.low,) if p.kind != "choice" and p.low == p.high else None)
@@ -506,9 +563,72 @@ def _open_study(out: Path, spec: str, direction: str):
     if old is None:
         study.set_user_attr("spec", spec)
     elif old != spec:
-        raise TuneError(f"out: {out} holds a study of another scenario, range, objective, seed list or "
-                        "sampler; use another out directory (or delete that one) to start afresh")
+        raise TuneError(f"out: {out} holds a study of another {_spec_difference(old, spec)}; use another out "
+                        "directory (or delete that one) to start afresh")
     return study
+
+
+#: The parts of a study's spec (:func:`_spec_key`), as the refusal names them
+_SPEC_PARTS = (("scenario", "scenario"),
+               ("params", "parameter list or range"), ("objective", "objective or direction"),
+               ("seeds", "seed list"), ("constraint", "constraint"), ("baseline", "baseline"),
+               ("sampler", "sampler or sampler seed"))
+
+
+def _spec_difference(old: str, new: str) -> str:
+    """What differs between a study's saved spec and this call's: the
+    parts by name, with both values where they are short (``constraint
+    (the study's: goodput >= 0.9 × baseline; now: none)``). A constraint or
+    a baseline changed was refused as "another scenario, range, objective,
+    seed list or sampler", none of which the user had changed."""
+    try:
+        a, b = json.loads(old), json.loads(new)
+    except ValueError:
+        a, b = {}, {}
+    if not isinstance(a, dict):
+        a = {}
+    names = []
+    for key, what in _SPEC_PARTS:
+        if key not in a or a.get(key) == b.get(key):
+            continue
+        if key == "scenario":
+            paths = _paths_differing(a.get(key), b.get(key))
+            names.append(f"{what}: {', '.join(paths[:4])}{' …' if len(paths) > 4 else ''} differ" if paths else what)
+            continue
+        x, y = (_spec_text(key, v) for v in (a.get(key), b.get(key)))
+        names.append(f"{what} (the study's: {x}; now: {y})" if len(x) + len(y) < 160 else what)
+    if not names:  # a spec of an older dcnsim, with other parts
+        return "scenario, range, objective, seed list, constraint, baseline or sampler"
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+
+
+def _spec_text(key: str, v: Any) -> str:
+    if v is None or v == {}:
+        return "none"
+    if key == "params":
+        return "; ".join(f"{p[0]} {p[1]}{' log' if p[4] else ''} "
+                         + (",".join(p[5]) if p[1] == "choice" else f"{p[2]:g}..{p[3]:g}{p[6]}") for p in v)
+    if key == "objective":
+        return f"{v[1]} {v[0]}"
+    if key == "seeds":
+        return ",".join(map(str, v))
+    if key == "sampler":
+        return f"{v[0]}, seed {v[1]}"
+    if key == "baseline":
+        return ", ".join(f"{k}={x}" for k, x in v.items())
+    return str(v)
+
+
+def _paths_differing(a: Any, b: Any, at: str = "") -> List[str]:
+    """The scenario paths (as --set spells them) at which two documents differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: List[str] = []
+        for k in sorted(set(a) | set(b), key=str):
+            out += _paths_differing(a.get(k), b.get(k), f"{at}.{k}" if at else str(k))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b)) for p in _paths_differing(x, y, f"{at}.{i}")]
+    return [] if a == b else [at or "the document"]
 
 
 def _sampler(kind: str, seed: int):
@@ -559,13 +679,16 @@ class _Search:
             trial.set_user_attr("violation", self.violation(cv))
             # the samplers read it: TPE models feasible and infeasible apart
             trial.set_constraint(self.cons.metric, self.violation(cv))
-        if not all(math.isfinite(v) for v in vals):
-            return None, f"objective {self.obj.name} is not a number on some seed"
+        # the stall first: it is also why an objective of completed flows or
+        # queries is not a number (none completed), and the reason to give
         stalled = _unfinished(runs)
         if stalled:
             return None, (f"apps unfinished at stop on {_seeds_text(stalled)}: their unfinished rounds and flows "
                           f"are in no statistic, so {self.obj.name} would favour the stall; a longer stop, or a "
                           "range without it")
+        bad = [s for s, v in zip(self.seeds, vals) if not math.isfinite(v)]
+        if bad:
+            return None, f"objective {self.obj.name} is not a number on {_seeds_text(bad)}"
         return mean, ""
 
 
@@ -659,8 +782,9 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
 
 #: Metrics only some apps make: a run without such an app has none (NaN),
 #: so every trial would fail.
-_NEEDS_APP = (("qct_", "partition_aggregate", "queries"), ("block_", "sync_reads", "blocks"),
-              ("jain", "bulk", "bulk flows"))
+_NEEDS_APP = (("qct_", "partition_aggregate", "queries"), ("query_", "partition_aggregate", "queries"),
+              ("n_queries", "partition_aggregate", "queries"), ("block_", "sync_reads", "blocks"),
+              ("n_blocks", "sync_reads", "blocks"), ("jain", "bulk", "bulk flows"))
 
 
 #: What Result.metrics adds to a run's summary record once its queries or
@@ -758,8 +882,21 @@ def _resume(study: Any, ps: Sequence[Param], reference: Optional[Mapping[str, An
         if len(ft.params) == len(ps):
             study.enqueue_trial(dict(ft.params), skip_if_exists=False)
     study.set_user_attr("interrupted", interrupted)
+    if reference:
+        # the reference's keys as the parameters spell them (apps[0].size for apps.0.size)
+        from ._args import field_key
+
+        spelled = {field_key(p.path): p.path for p in ps}
+        reference = {spelled.get(field_key(k), k): v for k, v in reference.items()}
     if reference and not study.trials and all(k in {p.path for p in ps} for k in reference):
-        if all(p.contains(reference[p.path]) for p in ps if p.path in reference):
+        outside = [f"{p.path}={reference[p.path]}" for p in ps if p.path in reference and not p.contains(reference[p.path])]
+        if outside:
+            # documented as the first trial: a reference the ranges leave out is only compared with
+            warnings.warn(DcnsimWarning("reference", f"{', '.join(outside)} is outside the range searched, so the "
+                                                     "search does not start from the reference; confirm.csv compares "
+                                                     "the best with it all the same"),
+                          stacklevel=caller_stacklevel())
+        else:
             point = {p.path: _from_scenario(p, reference[p.path]) for p in ps if p.path in reference}
             for p in ps:
                 v = _scenario_value(base or {}, p.path) if p.path not in reference else None
@@ -823,7 +960,8 @@ def _confirm(s: _Search, best_over: Dict[str, Any], baseline: Dict[str, Any],
     rows: List[Dict[str, Any]] = []
     got: Dict[str, List[float]] = {}
     for name, over in named:
-        runs = s.runner.run(over, confirm, tag="baseline" if name == "baseline" else "")
+        runs = s.runner.run(over, confirm, tag="baseline" if name == "baseline" else "",
+                            switched=name == "reference")
         vals = _values(runs, s.obj.fn)
         stalled = _unfinished(runs)
         if stalled:
@@ -918,6 +1056,9 @@ def tune(
     cons = parse_constraint(constraint) if isinstance(constraint, str) else constraint
     if cons is not None:
         _check_bound_unit(cons)
+    for flag, metric in (("objective", None if isinstance(objective, Objective) else obj.name),
+                         ("constraint", cons.metric if cons is not None else None)):
+        _check_not_timing(metric, flag)
     baseline = dict(baseline or {})
     reference = dict(reference) if reference else None
     confirm = _seed_list(confirm_seeds, "confirm_seeds") if confirm_seeds is not None else list(seeds)
@@ -1031,7 +1172,6 @@ def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective"
     from ._atomic import atomic_write
 
     table = _trials_table(study, ps, seeds, interrupted, cons)
-    atomic_write(out_dir / "trials.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
     best_ft = _best_row(study, obj, cons, interrupted)
     best: Dict[str, Any] = {"objective": obj.name, "direction": obj.direction, "seeds": seeds,
                             "constraint": cons.text() if cons else None,
@@ -1044,7 +1184,15 @@ def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective"
         rows = _confirm(search, best_over, baseline, reference, confirm)
         best["confirm"] = {r["point"]: {k: r[k] for k in ("mean", "ci95")} for r in rows}
         best["confirm_seeds"] = confirm
-    conf = pd.DataFrame(rows)
+    # no best, no confirmation: the table's header still says what it holds
+    # (a file of one empty line is no CSV a reader can open)
+    conf = pd.DataFrame(rows, columns=None if rows else ["point", "overrides", "seeds", "mean", "ci95"])
+    # the three files once every run is done, one after another: the
+    # confirmation runs take minutes, and a Ctrl-C in them left this call's
+    # trials.csv beside the confirm.csv and best.json of the call before
+    # (their best from fewer trials); now those stay as a set until the
+    # new set is written in a moment
+    atomic_write(out_dir / "trials.csv", lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
     atomic_write(out_dir / "confirm.csv", lambda fh: conf.to_csv(fh, index=False, lineterminator="\n"))
     atomic_write(out_dir / "best.json", lambda fh: fh.write(json.dumps(_clean(best), indent=2) + "\n"))
     # the scenario and the seeds in each figure's title: the worked examples'
@@ -1111,11 +1259,14 @@ def _trials_table(study, ps: Sequence[Param], seeds: Sequence[int], interrupted:
         row: Dict[str, Any] = {"trial": i, "state": t.state.name.lower()}
         for p in ps:
             row[p.path] = t.params.get(p.path)
-        row["objective"] = t.value
+        # NaN, not None, where there is no value: a column of failed trials
+        # only was printed "None" (an object column), not "n/a"
+        row["objective"] = math.nan if t.value is None else t.value
         ci = t.user_attrs.get("ci95")  # None: one seed, no interval
         row["objective_ci95"] = math.nan if ci is None else ci
         for s in seeds:
-            row[f"seed{s}"] = t.user_attrs.get(f"seed{s}")
+            v = t.user_attrs.get(f"seed{s}")
+            row[f"seed{s}"] = math.nan if v is None else v
         if cons:
             row[f"{cons.metric}"] = t.user_attrs.get("constraint_metric")
             row["feasible"] = float(t.user_attrs.get("violation", math.inf)) <= 0
@@ -1228,8 +1379,12 @@ def _plot(table, ps: Sequence[Param], obj: Objective, conf, out: Path, what: str
             ax.set_xticks(range(len(cats)), cats)
         xs = x * 1e3 if p.unit == "s" else x
         if feasible is not None:
-            _trials(ax, xs, y, yerr, feasible, label="trial (feasible)")
-            _trials(ax, xs, y, yerr, ~feasible, mfc="none", color="grey", label="trial (breaks the constraint)")
+            # a group with no trial has no entry in the legend (it listed
+            # "breaks the constraint" where every trial met it)
+            if feasible.any():
+                _trials(ax, xs, y, yerr, feasible, label="trial (feasible)")
+            if (~feasible).any():
+                _trials(ax, xs, y, yerr, ~feasible, mfc="none", color="grey", label="trial (breaks the constraint)")
         else:
             _trials(ax, xs, y, yerr, ok["objective"].notna(), label="trial")
         if best_trial is not None:
@@ -1384,7 +1539,9 @@ _FLAGS = {"out": "--out", "params": "--param", "param": "--param", "objective": 
 #: Hints inside a message, as the command line says them.
 _HINTS = ((re.compile(r"give direction='minimize' or 'maximize'"), "say --minimize or --maximize"),
           (re.compile(r"direction='(minimize|maximize)'"), r"--\1"),
-          (re.compile(r"another out directory"), "another --out"))
+          (re.compile(r"another out directory"), "another --out"),
+          (re.compile(r"holds a study of another scenario\b"),
+           "holds a study of another scenario (the file with its --set overrides)"))
 
 
 def _flagged(message: str) -> str:
@@ -1460,10 +1617,17 @@ def cmd_tune(args: Any) -> int:
               .to_string(index=False, na_rep="n/a"))
         print()
         if "params" not in b:
-            # nothing to report: a script must not take it for a result
-            print("no feasible trial: see trials.csv")
-            print(f"\n{len(res.trials)} trials ({res.computed} run now), none feasible; results in {args.out}/",
-                  file=sys.stderr)
+            # nothing to report: a script must not take it for a result. "Feasible" is
+            # the constraint's word: trials that all failed (a stall at `stop`, an
+            # objective no run makes) met no constraint, they failed, each saying why
+            if (res.trials["state"] == "complete").any():
+                print("no feasible trial: see trials.csv")
+                print(f"\n{len(res.trials)} trials ({res.computed} run now), none feasible; results in {args.out}/",
+                      file=sys.stderr)
+            else:
+                print("no trial completed: see the error column of trials.csv")
+                print(f"\n{len(res.trials)} trials ({res.computed} run now), every one failed; results in "
+                      f"{args.out}/", file=sys.stderr)
             return 1
         else:
             print(f"best (trial {b['trial']}): {json.dumps(b['params'], default=str)}  "
