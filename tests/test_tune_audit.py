@@ -263,3 +263,15 @@ def test_one_field_in_two_spellings_is_one_parameter(tmp_path, capsys):
     r = tune(_sized(), {"apps.0.size": "int:10000:20000"}, "fct_mean", trials=1, seeds=[1],
              reference={"apps[0].size": 15000}, out=tmp_path / "r", progress=False, jobs=1, plots=False)
     assert r.trials["apps.0.size"].iloc[0] == 15000
+
+
+def test_a_range_of_plain_numbers_over_a_field_with_a_unit_gets_the_spelling(tmp_path):
+    # 1:200 over a time is refused by the scenario at both ends; the error
+    # says how to write the range (the numbers kept, the field's own unit)
+    with pytest.raises(TuneError) as e:
+        tune(one_flow("5ms"), {"tcp.rto_min": "1:200"}, trials=2, out=tmp_path / "u", **KW)
+    msg = str(e.value)
+    assert "expected a time with a unit" in msg
+    assert msg.count("hint:") == 1 and "tcp.rto_min=1us:200us" in msg, msg
+    # a range with its units is accepted (nothing to hint at)
+    tune(one_flow("5ms"), {"tcp.rto_min": "1ms:2ms"}, trials=1, out=tmp_path / "ok", **KW)

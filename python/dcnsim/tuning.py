@@ -770,14 +770,27 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
             # named by the value, which reads the same from Python (params) and the command (--param)
             probes.append((f"{p.path}={_fmt(v)} (a range end)", {p.path: p.to_scenario(v)}))
     errs: List[Any] = []
+    unitless: Dict[str, str] = {}  # path -> the unit example its error gives
     for what, over in probes:
         try:
             problems = _problems(with_overrides(base, over))
         except ScenarioError as e:
             problems = list(e.errors)
         errs.extend(f"{what}: {pr}" for pr in problems)
+        # a plain-number range over a field that wants a unit (1:200 for a
+        # time): the fix is the range's spelling, not the scenario
+        path = what.split("=", 1)[0]
+        like = [m.group(1) for pr in problems if (m := re.search(r"with a unit like '([^']*)'", str(pr)))]
+        if what.endswith("(a range end)") and like and path not in unitless:
+            unitless[path] = like[0]
     if errs:
-        raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)))
+        hint = ""
+        for q, example in unitless.items():
+            unit = re.sub(r"^[0-9.]+", "", example)
+            p = next(x for x in ps if x.path == q)
+            hint += (f"\n  hint: {q} takes values with a unit (like '{example}'): give each end of the range "
+                     f"one, e.g. {q}={float(p.low):g}{unit}:{float(p.high):g}{unit}")
+        raise TuneError("the scenario is invalid with these values:\n  " + "\n  ".join(map(str, errs)) + hint)
 
 
 #: Metrics only some apps make: a run without such an app has none (NaN),
