@@ -1959,6 +1959,9 @@ fn merge(mut parts: Vec<World>, st: &[Status]) -> World {
         .iter_mut()
         .map(|w| {
             w.core.q.set_end(now, end_key, processed);
+            // the trace's sample at the end, in every partition alike (its
+            // rows line up with the others'; `Trace::absorb` below)
+            w.sample_end();
             w.finish_books();
             let q = &w.core.q;
             let key_of = |t: SimTime, l: u32| q.key_of(t, Event::Arrive(l));

@@ -770,6 +770,12 @@ pub struct Trace {
     pub q_pkts: Vec<u64>,
     /// When the next sample is due (the clock event also serves `Reroutes`).
     pub next: SimTime,
+    /// The last sample taken: its time and the rows the columns held
+    /// before it (so the sample at the end of the run can replace one
+    /// taken at that instant before the run's last events).
+    last: Option<(SimTime, usize, usize)>,
+    /// The sample at the end of the run is taken ([`World::sample_end`]).
+    ended: bool,
 }
 
 /// Routing that converges around failing links (`[[failures]]` with
@@ -782,7 +788,35 @@ pub struct Reroutes {
     next: usize,
 }
 
+/// A flow's ssthresh as the trace's `ssthresh_bytes`: `inf` while it is
+/// unset (`u64::MAX`, RFC 5681's "arbitrarily high" initial value) or at
+/// Linux's `TCP_INFINITE_SSTHRESH` (0x7fffffff segments), where BBR keeps
+/// it through its losses (`tcp/cc/bbr.rs`): not a byte count anyone set.
+fn ssthresh_bytes(ssthresh: u64, smss: u64) -> f64 {
+    if ssthresh == u64::MAX
+        || ssthresh >= crate::tcp::info::INFINITE_SSTHRESH.saturating_mul(smss.max(1))
+    {
+        f64::INFINITY
+    } else {
+        ssthresh as f64
+    }
+}
+
 impl Trace {
+    /// Keep the first `f_rows` flow rows and `q_rows` queue rows.
+    fn truncate(&mut self, f_rows: usize, q_rows: usize) {
+        self.f_time.truncate(f_rows);
+        self.f_flow.truncate(f_rows);
+        self.f_delivered.truncate(f_rows);
+        self.f_cwnd.truncate(f_rows);
+        self.f_ssthresh.truncate(f_rows);
+        self.f_srtt.truncate(f_rows);
+        self.q_time.truncate(q_rows);
+        self.q_id.truncate(q_rows);
+        self.q_bytes.truncate(q_rows);
+        self.q_pkts.truncate(q_rows);
+    }
+
     /// Absorb from `o`, the same samples taken by another world of the
     /// same model (its rows line up with these: every world holds every
     /// flow at every sample), the fields that world ran: a flow's window
@@ -1791,11 +1825,53 @@ impl World {
         }
     }
 
+    /// The periodic sample (`Event::Sample`, every `interval` from t = 0
+    /// up to `stop`).
     fn sample(&mut self) {
+        let now = self.core.q.now();
+        self.record_sample(now);
+        let Some(tr) = self.trace.as_mut() else {
+            return;
+        };
+        let next = now + tr.cfg.interval;
+        tr.next = next;
+        if next <= self.stop {
+            self.core.q.schedule(next, Event::Sample);
+        }
+    }
+
+    /// The trace's last sample, at the end of the run (the clock's `now`:
+    /// the event that finished the last app, or `stop`), once: so a flow's
+    /// last `delivered_bytes` is its total in the flows table and the last
+    /// `cwnd_bytes` its `final_cwnd_bytes`, wherever the end falls between
+    /// the periodic samples. A sample already taken at that instant is
+    /// taken again (under `ties = "fifo"` events at the same instant can
+    /// follow it). Called by [`Self::finish`], and by a partitioned run's
+    /// merge in each partition at the run's end, before the traces are
+    /// merged. Not an event: it changes no count.
+    pub fn sample_end(&mut self) {
         let now = self.core.q.now();
         let Some(tr) = self.trace.as_mut() else {
             return;
         };
+        if std::mem::replace(&mut tr.ended, true) {
+            return;
+        }
+        if let Some((t, f_rows, q_rows)) = tr.last {
+            if t == now {
+                tr.truncate(f_rows, q_rows);
+            }
+        }
+        self.record_sample(now);
+    }
+
+    /// One sample's rows: every TCP flow (with `flows`) and every traced
+    /// queue, at `now`.
+    fn record_sample(&mut self, now: SimTime) {
+        let Some(tr) = self.trace.as_mut() else {
+            return;
+        };
+        tr.last = Some((now, tr.f_time.len(), tr.q_time.len()));
         let t = now.as_secs_f64();
         if tr.cfg.flows {
             for f in &self.flows {
@@ -1803,11 +1879,7 @@ impl World {
                 tr.f_flow.push(f.id as u64);
                 tr.f_delivered.push(f.delivered());
                 tr.f_cwnd.push(f.st.cwnd);
-                tr.f_ssthresh.push(if f.st.ssthresh == u64::MAX {
-                    f64::INFINITY
-                } else {
-                    f.st.ssthresh as f64
-                });
+                tr.f_ssthresh.push(ssthresh_bytes(f.st.ssthresh, f.st.smss));
                 tr.f_srtt
                     .push(f.reported_srtt().map_or(f64::NAN, |x| x.as_secs_f64()));
             }
@@ -1818,11 +1890,6 @@ impl World {
             tr.q_id.push(qi as u64);
             tr.q_bytes.push(b);
             tr.q_pkts.push(p);
-        }
-        let next = now + tr.cfg.interval;
-        tr.next = next;
-        if next <= self.stop {
-            self.core.q.schedule(next, Event::Sample);
         }
     }
 
@@ -1869,7 +1936,8 @@ impl World {
         self.memory_guard
     }
 
-    /// Close the books at the end of a run: links account their last busy
+    /// Close the books at the end of a run: the trace takes its sample at
+    /// the end ([`Self::sample_end`]), links account their last busy
     /// or idle stretch, route entries' input tallies go into their slots,
     /// open drop runs are counted. The tables are built
     /// from the finished world by [`crate::finish`].
@@ -1877,6 +1945,7 @@ impl World {
         if std::mem::take(&mut self.run_to_stop) {
             self.pending_apps -= 1;
         }
+        self.sample_end();
         self.finish_books();
         for d in self
             .core

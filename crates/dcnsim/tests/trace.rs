@@ -33,16 +33,33 @@ fn samples_are_periodic_monotone_and_within_limits() {
     let fid = col_u64(&r, "flow_ts", "flow_id");
     let del = col_u64(&r, "flow_ts", "delivered_bytes");
     let end = r.summary_value("sim_time_s").unwrap();
-    let expected = (end / 500e-6).floor() as usize + 1;
+    // the apps end between two samples: one more, at the end
+    let on_grid = (end / 500e-6).floor() as usize + 1;
+    assert!((end / 500e-6).fract() > 1e-6, "{end}");
+    let expected = on_grid + 1;
     for f in 0..2u64 {
         let rows: Vec<usize> = (0..fid.len()).filter(|&i| fid[i] == f).collect();
-        assert_eq!(rows.len(), expected, "one sample per interval from t=0");
-        for w in rows.windows(2) {
-            assert!((ftime[w[1]] - ftime[w[0]] - 500e-6).abs() < 1e-12);
+        assert_eq!(
+            rows.len(),
+            expected,
+            "one sample per interval from t=0, one at the end"
+        );
+        for (k, w) in rows.windows(2).enumerate() {
+            if k + 2 < rows.len() {
+                assert!((ftime[w[1]] - ftime[w[0]] - 500e-6).abs() < 1e-12);
+            }
             assert!(del[w[1]] >= del[w[0]], "delivered bytes never decrease");
         }
         let last = *rows.last().unwrap();
-        assert!(del[last] <= col_u64(&r, "flows", "delivered_bytes")[f as usize]);
+        assert_eq!(ftime[last], end, "the last sample is at the end");
+        assert_eq!(
+            del[last],
+            col_u64(&r, "flows", "delivered_bytes")[f as usize]
+        );
+        assert_eq!(
+            col_u64(&r, "flow_ts", "cwnd_bytes")[last],
+            col_u64(&r, "flows", "final_cwnd_bytes")[f as usize]
+        );
     }
     let qb = col_u64(&r, "queue_ts", "pkts");
     assert!(qb.iter().all(|&p| p <= 50), "occupancy within the buffer");

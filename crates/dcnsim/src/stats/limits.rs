@@ -1025,12 +1025,13 @@ fn events(fabric: &Fabric, tr: &Traffic) -> u64 {
     (tr.sent * diameter + tr.flows as f64 + bfs).min(u64::MAX as f64) as u64
 }
 
-/// `trace` samples of one world: columns grow by doubling (twice the
-/// samples) and are copied into the result tables (once more).
+/// `trace` samples of one world: one at every multiple of `interval` up to
+/// `stop` and one at the end of the run; columns grow by doubling (twice
+/// the samples) and are copied into the result tables (once more).
 fn trace_bytes(c: &Config, flows: u64) -> u64 {
     match &c.trace {
         Some(t) if t.interval.0 > 0 => {
-            let samples = (c.stop.0 / t.interval.0).saturating_add(1);
+            let samples = (c.stop.0 / t.interval.0).saturating_add(2);
             let per = if t.flows { flows * 48 } else { 0 } + t.queues.len() as u64 * 32;
             samples.saturating_mul(per).saturating_mul(3)
         }
