@@ -42,9 +42,13 @@ def _analyze_fig10(summary, out_dir: Path) -> FigureResult:
     # the core's time series: each flow's in-order delivered bytes every bin_s
     fts = read_table(r, "flow_ts").sort_values(["flow_id", "time_s"])
     fts["bytes"] = fts.groupby("flow_id")["delivered_bytes"].diff()
+    # each step's own length: the trace's last sample is where the run
+    # ended, which need not be a whole bin after the one before
+    fts["dt"] = fts.groupby("flow_id")["time_s"].diff()
     ts = fts.dropna(subset=["bytes"]).copy()
-    ts["time_s"] = (ts["time_s"] - p["bin_s"]).round(9)  # bin start
-    ts["mbps"] = ts["bytes"] * 8 / p["bin_s"] / 1e6
+    ts = ts[ts["dt"] > 0]
+    ts["time_s"] = (ts["time_s"] - ts["dt"]).round(9)  # bin start
+    ts["mbps"] = ts["bytes"] * 8 / ts["dt"] / 1e6
     ts = ts[["time_s", "flow_id", "bytes", "mbps"]].reset_index(drop=True)
     flows = read_table(r, "flows").sort_values("start_s")
     order = list(flows["flow_id"])

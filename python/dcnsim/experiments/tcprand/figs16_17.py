@@ -46,10 +46,13 @@ def _fig16_points(quick: bool) -> List[Point]:
                   {"series": s, "scale": scale}) for s in ("C", "CTD")]
 
 
-def _rates(row, bin_s: float):
+def _rates(row):
+    # each step over its own length (the trace's last sample is where the
+    # run ended, off the grid of the trace's interval)
     fts = read_table(row, "flow_ts").sort_values(["flow_id", "time_s"])
-    fts["mbps"] = fts.groupby("flow_id")["delivered_bytes"].diff() * 8 / bin_s / 1e6
-    return fts.dropna(subset=["mbps"])
+    dt = fts.groupby("flow_id")["time_s"].diff()
+    fts["mbps"] = fts.groupby("flow_id")["delivered_bytes"].diff() * 8 / dt / 1e6
+    return fts[dt > 0].dropna(subset=["mbps"])
 
 
 def _analyze_fig16(summary, out_dir: Path) -> FigureResult:
@@ -62,8 +65,7 @@ def _analyze_fig16(summary, out_dir: Path) -> FigureResult:
     traces = []
     for ax, (_, r) in zip(axes, summary.iterrows()):
         scale = float(r["scale"])
-        bin_s = max(0.01, 0.5 * scale)
-        ts = _rates(r, bin_s)
+        ts = _rates(r)
         for fid, g in ts.groupby("flow_id"):
             ax.plot(g["time_s"], g["mbps"], linewidth=0.9, label=f"flow {fid + 1}")
             traces.append(pd.DataFrame({"series": r["series"], "flow": int(fid) + 1, "time_s": g["time_s"],
