@@ -372,7 +372,7 @@ fn parse_with(
     // a different value (an `ecn_k` of 0.4pkt would mark every packet)
     if v == 0 && num.mantissa != 0 {
         return Err(format!(
-            "'{}' rounds to 0 (values are whole {}): write 0 for none, or a larger value",
+            "'{}' rounds to 0 (values are whole {}): give a larger value (or 0, where the field takes 0 for none)",
             excerpt(s),
             if text.is_empty() {
                 "units"
