@@ -333,6 +333,34 @@ def test_conservation_checker_catches_violations():
 
 
 @needs_core
+def test_conservation_checker_holds_the_trace_to_the_tables():
+    """The trace is its own series: a delivered count that falls, a last
+    sample that is not the flow's total, or a queue above its own
+    high-water mark is named."""
+    doc = small_pa()
+    doc["trace"] = {"interval": "100us", "flows": True, "queues": "all"}
+    r = dcnsim.run(doc)
+    assert r.conservation_problems() == []
+    good_ts, good_qs = r.flow_ts.copy(), r.queue_ts.copy()
+    fid = int(good_ts["flow_id"].iloc[0])
+    rows = good_ts.index[good_ts["flow_id"] == fid]
+    bad = good_ts.copy()
+    bad.loc[rows[-2], "delivered_bytes"] = bad.loc[rows[-1], "delivered_bytes"] + 1
+    r.tables["flow_ts"] = bad
+    assert any("falls between two samples" in p for p in r.conservation_problems())
+    bad = good_ts.copy()
+    bad.loc[rows[-1], "delivered_bytes"] += 1
+    r.tables["flow_ts"] = bad
+    assert any("the trace's last delivered_bytes" in p for p in r.conservation_problems())
+    r.tables["flow_ts"] = good_ts
+    qid = int(r.queues["queue_id"].iloc[0])
+    bad = good_qs.copy()
+    bad.loc[bad.index[bad["queue_id"] == qid][0], "bytes"] = int(r.queues["max_bytes"].iloc[0]) + 1
+    r.tables["queue_ts"] = bad
+    assert any("above its high-water mark" in p for p in r.conservation_problems())
+
+
+@needs_core
 @pytest.mark.parametrize("transport", ["ndp", "swift", "hpcc", "dcqcn", "timely"])
 def test_conservation_checker_reads_every_reliable_transport(transport):
     """The byte laws read only rows whose transport was "tcp": an NDP,

@@ -822,7 +822,12 @@ class Result:
           (``delivered_bytes``; for a duration flow, delivered by its deadline,
           at most what was received) and never exceeds what was written;
         * completion, the application's own event: a completed transfer
-          received every message written, and every byte exactly once.
+          received every message written, and every byte exactly once;
+        * the trace, when there is one: a flow's ``flow_ts.delivered_bytes``
+          never falls and its last sample (taken where the run ended) is the
+          flows table's ``delivered_bytes`` (for a duration flow, whose table
+          counts what arrived by its deadline, at least that); a queue's ``queue_ts.bytes``
+          never exceeds its own high-water mark (``queues.max_bytes``).
         UDP delivers at most what was sent."""
         out: List[str] = []
         s = self.summary
@@ -876,6 +881,41 @@ class Result:
             else:
                 for r in tcp[tcp.delivered_bytes > tcp.app_bytes].itertuples():
                     out.append(f"flow {r.flow_id}: delivered {r.delivered_bytes} > written {r.app_bytes}")
+        out += self._trace_problems()
+        return out
+
+    def _trace_problems(self) -> List[str]:
+        """The trace's laws (:meth:`conservation_problems`): its own series
+        against the tables the core keeps apart from it."""
+        out: List[str] = []
+        ts = self.tables.get("flow_ts")
+        if ts is not None and len(ts):
+            ts = ts.sort_values(["flow_id", "time_s"], kind="stable")
+            g = ts.groupby("flow_id")["delivered_bytes"]
+            for fid, fell in (g.diff() < 0).groupby(ts["flow_id"]).any().items():
+                if fell:
+                    out.append(f"flow {fid}: flow_ts.delivered_bytes falls between two samples")
+            last = g.last()
+            f = self.flows.set_index("flow_id")
+            total = f["delivered_bytes"]
+            # a duration flow's table counts what arrived by its deadline; what
+            # was in flight then lands later, in the trace (until = "stop")
+            by_deadline = (f["messages_written"] == 0) if "messages_written" in f.columns else total < 0
+            for fid, v in last.items():
+                if fid not in total.index:
+                    continue
+                if int(v) < int(total[fid]) or (int(v) != int(total[fid]) and not by_deadline[fid]):
+                    out.append(f"flow {fid}: the trace's last delivered_bytes {int(v)} != the flows "
+                               f"table's {int(total[fid])}")
+        qs = self.tables.get("queue_ts")
+        q = self.queues
+        if qs is not None and len(qs) and len(q) and "max_bytes" in q.columns:
+            peak = qs.groupby("queue_id")["bytes"].max()
+            hw = q.set_index("queue_id")["max_bytes"]
+            for qid, b in peak.items():
+                if qid in hw.index and int(b) > int(hw[qid]):
+                    out.append(f"queue {qid}: the trace saw {int(b)} bytes, above its high-water mark "
+                               f"{int(hw[qid])}")
         return out
 
     def outcome_warnings(self) -> List[Problem]:
