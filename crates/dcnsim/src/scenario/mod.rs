@@ -598,6 +598,8 @@ pub const MAX_STOP: SimTime = SimTime(1 << 63);
 ///
 /// `ecn_non_ect = "drop"` where no queue has an `ecn_k`: nothing to drop at.
 ///
+/// A `[trace]` that samples nothing (`flows = false`, no `queues`).
+///
 /// A memory estimate over `limits.memory` (its part allocated before the
 /// run can be stopped fits, or the scenario is refused): the run-time
 /// guard stops the run if it really holds more.
@@ -635,6 +637,18 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(pfc_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
+    if cfg
+        .trace
+        .as_ref()
+        .is_some_and(|t| !t.flows && t.queues.is_empty())
+    {
+        out.push(ScenarioError {
+            path: "trace".into(),
+            message: "records nothing: `flows = false` and no `queues`, so flow_ts and queue_ts \
+                      stay empty; set `flows = true` or `queues` (\"switches\", \"all\" or a list)"
+                .into(),
+        });
+    }
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
         path: path.clone(),
         message: message.clone(),

@@ -391,7 +391,7 @@ pub struct Document {
     /// `hosts = [0, 3]` (list or range string): write a pcap trace of each listed host's interface (`h0.pcap`, …; see below)
     #[schemars(extend("x-default" = "none"))]
     pub pcap: Opt<Table<PcapSection>>,
-    /// time series: `interval` (time > 0, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` (the switches' egress queues, no NIC) or a list of `queue_id`s: occupancy in wire bytes and packets; default none, no queue sampled). Tables `flow_ts` and `queue_ts`: a sample at t = 0 and every multiple of `interval` up to `stop` while the run lasts, and a last one where the run ends (`sim_time_s`, off that grid when the end falls between two), so each flow's last row holds its `delivered_bytes` and `final_cwnd_bytes` of the flows table. Windows and ssthresh in bytes whatever the cc (docs/python.md, Result)
+    /// time series: `interval` (time > 0, required), `flows` (bool, default true: every TCP flow's delivered bytes, cwnd, ssthresh, SRTT), `queues` (`"all"`, `"switches"` (the switches' egress queues, no NIC) or a list of `queue_id`s: occupancy in wire bytes and packets; default none, no queue sampled). Tables `flow_ts` and `queue_ts`: a sample at t = 0 and every multiple of `interval` up to `stop` while the run lasts, and a last one where the run ends (`sim_time_s`, off that grid when the end falls between two), so each flow's last row holds its `delivered_bytes` and `final_cwnd_bytes` of the flows table. Windows and ssthresh in bytes whatever the cc (docs/python.md, Result). `flows = false` with no `queues` samples nothing and warns
     #[schemars(extend("x-default" = "none"))]
     pub trace: Opt<Table<TraceSection>>,
     /// see below

@@ -1395,3 +1395,22 @@ fn a_key_in_the_wrong_place_says_where_it_goes() {
         hint(&top_src)
     );
 }
+
+/// A `[trace]` that samples nothing (`flows = false`, no `queues`) says so;
+/// one that samples flows or a queue does not.
+#[test]
+fn a_trace_that_records_nothing_warns() {
+    let trace_warnings = |trace: Value| {
+        let mut doc = example();
+        doc["trace"] = trace;
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .filter(|w| w.path == "trace")
+            .collect::<Vec<_>>()
+    };
+    let w = trace_warnings(json!({"interval": "1ms", "flows": false}));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].message.starts_with("records nothing"), "{w:?}");
+    assert!(trace_warnings(json!({"interval": "1ms"})).is_empty());
+    assert!(trace_warnings(json!({"interval": "1ms", "flows": false, "queues": [0]})).is_empty());
+}
