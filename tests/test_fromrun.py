@@ -79,3 +79,26 @@ def test_the_cap_and_the_block_follow_the_runs_profile_and_framing(tmp_path):
     td = next(line for line in str(m).splitlines() if "TD-only" in line)
     assert "[at the line-rate cap]" in td
     assert not any("cap]" in line for line in str(m).splitlines() if "simulation " in line)
+
+
+@needs_core
+def test_a_custom_topology_is_capped_at_the_port_toward_the_client(tmp_path):
+    """A custom topology sets each link's rate and names no common one: the
+    incast's bottleneck is the switch port that feeds the client, read from
+    the queues table (the same cap as the built-in star at that rate)."""
+    n = 8
+    doc = _incast(n, blocks=4)
+    # the built-in star written as a custom topology: hosts first, one switch;
+    # the client's link at 500 Mbps, the servers' at 1 Gbps
+    hosts = [{"name": f"c{i}", "kind": "host"} for i in range(n + 1)]
+    links = [{"a": f"c{i}", "b": "sw", "rate": "500Mbps" if i == 0 else "1Gbps", "delay": "50us"}
+             for i in range(n + 1)]
+    doc["topology"] = {"kind": "custom", "buffer": "32KB", "nodes": hosts + [{"name": "sw", "kind": "switch"}],
+                       "links": links}
+    dcnsim.run(doc).write(tmp_path / "r")
+    m = model_from_run(tmp_path / "r")
+    assert m.capacity_bps == 500e6
+    assert any("the switch port toward the client" in x for x in m.notes)
+    # every model at or below the client port's payload rate (1024 B of 1064 on the wire)
+    for k in ("td_bps", "full_bps", "split_bps", "padhye_n_bps"):
+        assert m.throughput_bps[k] <= 500e6 * 1024 / 1064 + 1

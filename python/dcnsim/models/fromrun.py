@@ -108,6 +108,35 @@ class RunModel:
         return "\n".join(lines)
 
 
+def _client_port_rate(topo: Mapping[str, Any], flows: Any, app: Optional[int], table: Any) -> Optional[float]:
+    """The rate of the switch port that feeds the blocks' client, from the
+    ``queues`` table: where a topology names no common rate (a custom one
+    sets each link's), the incast's bottleneck is that port. ``None`` when
+    the client or its port cannot be found (no queues table, hosts not
+    listed by name, several clients)."""
+    nodes = topo.get("nodes")
+    if not isinstance(nodes, list) or "dst" not in flows.columns:
+        return None
+    names = [n.get("name") for n in nodes if isinstance(n, Mapping) and n.get("kind") == "host"]
+    resp = flows
+    if "role" in resp.columns:
+        resp = resp[resp.role == "response"]
+    if app is not None and "app" in resp.columns:
+        resp = resp[resp.app == app]
+    clients = set(int(c) for c in resp.dst.unique())
+    if len(clients) != 1:
+        return None
+    client = clients.pop()
+    try:
+        q = table("queues")
+    except (FileNotFoundError, ValueError):
+        return None
+    if q is None or not 0 <= client < len(names) or not {"to", "rate_bps", "from_host"} <= set(q.columns):
+        return None
+    port = q[(q["to"] == names[client]) & ~q["from_host"].astype(bool)]
+    return float(port["rate_bps"].iloc[0]) if len(port) == 1 else None
+
+
 def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
                    tables: Optional[Mapping[str, Any]] = None) -> RunModel:
     """Measure the incast model's inputs from the synchronized-reads run
@@ -163,6 +192,11 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
     header += _size_bytes(scen.get("l2_overhead"), 0.0)
     topo = scen.get("topology") or {}
     capacity = _rate_bps(topo.get("rate") or topo.get("host_rate"))
+    if capacity is None:
+        capacity = _client_port_rate(topo, flows, app, table)
+        if capacity is not None:
+            notes.append(f"link rate {capacity / 1e6:g} Mbps: the switch port toward the client (queues table), "
+                         "the topology naming no common rate")
     rto_min = tcp.get("rto_min")
     losses = table("losses")
     rtt = None
