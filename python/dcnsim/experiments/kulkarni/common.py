@@ -386,8 +386,11 @@ def _model_metrics(d: Path, tables: Optional[Dict[str, Any]] = None) -> Dict[str
                 "padhye_mbps": tp["padhye_n_bps"] / 1e6})
     if not all(_finite(v) for v in (i.p_c, i.p_r, i.rtt_s, i.t0_s, i.L_pkts, i.zeta)):
         return out
-    header = (json.loads((d / "scenario.json").read_text()).get("tcp") or {}).get("header", HEADER)
-    cap = line_rate_pps(m.capacity_bps or RATE_BPS, m.payload_bytes + float(header))
+    # the run's own cap (its header as sent: compressed, a profile's, with
+    # l2_overhead), as `dcnsim model incast --from-run` prints it; tcp.header
+    # alone missed header_compression's 4 B (Fig. 4.11's DSR + HC points)
+    cap = (m.cap_bps / (8.0 * m.payload_bytes) if m.cap_bps
+           else line_rate_pps(RATE_BPS, m.payload_bytes + float(HEADER)))
     for suffix, inp in (("", i), ("_strict", strict)):
         mod = inp.model(capacity_pps=cap)
         out[f"full{suffix}_mbps"] = pps_to_bps(mod.B_full, m.payload_bytes) / 1e6
