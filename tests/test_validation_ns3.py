@@ -149,19 +149,20 @@ def test_two_tier_point_agrees_with_ns3():
 
 @needs_core
 def test_ns3_queues_count_past_the_two_packets_outside_the_queue_disc():
-    """``--ns3-queues``: K in packets becomes K·(MSS + 52) B, as incast.cc's
-    RED, and the buffers and K each grow by two full packets at dcnsim's
+    """``--ns3-queues``: K in packets becomes K full IP packets in bytes,
+    K·(MSS + header) B (1,500 B in the FaST setup, without timestamps), as
+    incast.cc's RED, and the buffers and K each grow by two full packets at dcnsim's
     wire size (1460 + 40 + 2 B in the FaST setup), on the star and on every
     link of the two-tier; what has no K keeps none."""
     run = _incast()
     over = {**_fast_over(), "mss": 1460, "header": 40}
     star = run.as_ns3_queues(run.dcnsim_scenario(30, "dctcp", 1, "fresh", 0.01, over))["topology"]
-    assert (star["buffer"], star["ecn_k"]) == (f"{100000 + 2 * 1502}B", f"{20 * 1512 + 2 * 1502}B")
+    assert (star["buffer"], star["ecn_k"]) == (f"{100000 + 2 * 1502}B", f"{20 * 1500 + 2 * 1502}B")
     reno = run.as_ns3_queues(run.dcnsim_scenario(30, "newreno", 1, "fresh", 0.01, over))["topology"]
     assert reno["buffer"] == f"{100000 + 2 * 1502}B" and "ecn_k" not in reno
     two = run.as_ns3_queues(run.dcnsim_scenario(30, "dctcp", 1, "fresh", 0.01, over, two_tier=True))["topology"]
     ks = {link["ecn_k"] for link in two["links"]}
-    assert ks == {f"{20 * 1512 + 3004}B", f"{65 * 1512 + 3004}B"}
+    assert ks == {f"{20 * 1500 + 3004}B", f"{65 * 1500 + 3004}B"}
     assert {link["buffer"] for link in two["links"]} == {f"{100000 + 3004}B", f"{10**7 + 3004}B"}
 
 

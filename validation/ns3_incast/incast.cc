@@ -877,15 +877,20 @@ main(int argc, char* argv[])
 
     // A switch port: RED with ECN at K (DCTCP, or any cc with --red), else
     // a drop-tail FIFO, of `size`.
+    // K counts full packets in bytes: a full segment's IP packet is MSS +
+    // 40 B of TCP/IP header, + 12 B of timestamp option when timestamps are
+    // on (1,500 B in both setups; before 2026-12, mss + 52 here gave the
+    // FaST setup's MSS 1460 without timestamps 1,512 B a packet)
+    const uint32_t fullPkt = mss + (timestamps ? 52 : 40);
     auto port = [&](const std::string& size, uint32_t kPkts, const std::string& rate, const std::string& delay) {
         TrafficControlHelper h;
         if (cc == "dctcp" || red)
         {
             h.SetRootQueueDisc("ns3::RedQueueDisc",
                                "MaxSize", StringValue(size),
-                               "MeanPktSize", UintegerValue(mss + 52),
-                               "MinTh", DoubleValue(kPkts * (mss + 52.0)),
-                               "MaxTh", DoubleValue(kPkts * (mss + 52.0)),
+                               "MeanPktSize", UintegerValue(fullPkt),
+                               "MinTh", DoubleValue(kPkts * double(fullPkt)),
+                               "MaxTh", DoubleValue(kPkts * double(fullPkt)),
                                "QW", DoubleValue(1.0),
                                "Gentle", BooleanValue(false),
                                "UseEcn", BooleanValue(true),

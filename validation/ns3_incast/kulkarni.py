@@ -12,12 +12,15 @@ Fig. 4.2: a star of 1 Gbps links with 100 µs propagation, a 32-packet
 drop-tail port, NewReno with 1 KB segments, IW 2, a 20-segment window,
 RTOmin 200 ms, no SACK, timestamps or delayed ACKs, ``sync_reads``: each
 server returns one SRU per block and the client asks for the next block
-when the whole one has arrived), ``--blocks`` blocks on seeds 1–3. ns-3 runs
+when the whole one has arrived; each request after U[0, 20 µs], the
+dissertation's ns-2 request jitter, and no framing bytes), ``--blocks``
+blocks on seeds 1–3. ns-3 runs
 validation/ns3_incast/incast.cc with the same transport on persistent
 connections, the next query at once (``--gap=0``), TcpNewReno with classic
 recovery (ns-2's NewReno of the dissertation) and ``--delay=100us``; its port
 is a queue disc of Qmax − 2 packets ahead of a 1-packet device queue and
-the wire, as dcnsim counts a port's packets. ns-3.37 crashes
+the wire, as dcnsim counts a port's packets; its requests leave together
+(no jitter) and its packets carry 2 B of point-to-point framing. ns-3.37 crashes
 (TcpRateLinux::SkbSent) when a flow's losses meet a receive window below
 its send buffer, so both buffers hold the 20 segments (``--sndbuf``): the
 window cap is the same. Printed: goodput (Mbps) per n for each SRU, ns-3's

@@ -263,8 +263,9 @@ def as_ns3_queues(doc: Dict[str, Any]) -> Dict[str, Any]:
     buffer and marks when its occupancy before a packet exceeds K packets;
     ns-3 keeps two full packets outside the queue disc (the one on the wire
     and the device queue's one), and RED compares the queue disc's bytes
-    with K·(MSS + 52) B. So each buffer grows by two full packets and each
-    K in packets becomes K·(MSS + 52) B plus the same two packets. An
+    with K full IP packets, K·(MSS + header) B. So each buffer grows by two
+    full packets and each K in packets becomes K·(MSS + header) B plus the
+    same two packets. An
     approximation (ns-3 counts IP bytes, dcnsim wire bytes; the two outside
     packets are full only while the port is busy), for seeing how much of a
     difference the counting makes."""
@@ -278,7 +279,7 @@ def as_ns3_queues(doc: Dict[str, Any]) -> Dict[str, Any]:
             table["buffer"] = f"{int(parse_size(table['buffer']).binary) + outside}B"
         k = table.get("ecn_k")
         if isinstance(k, str) and k.endswith("pkt"):
-            table["ecn_k"] = f"{int(parse_count(k)) * (tcp['mss'] + 52) + outside}B"
+            table["ecn_k"] = f"{int(parse_count(k)) * (tcp['mss'] + tcp['header']) + outside}B"
 
     doc = json.loads(json.dumps(doc))
     topo = doc["topology"]
@@ -451,9 +452,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                         "from a host on ToR 1 to the aggregator starting 20 ms before each query (queries 0.5 s "
                         "apart)")
     p.add_argument("--ns3-queues", action="store_true",
-                   help="dcnsim's switch ports count as ns-3's queue discs: K in bytes, K*(MSS+52), and each buffer "
-                        "and K past the two packets ns-3 holds outside the queue disc (an approximation; its rows "
-                        "say so)")
+                   help="dcnsim's switch ports count as ns-3's queue discs: K in bytes, K*(MSS+header), and each "
+                        "buffer and K past the two packets ns-3 holds outside the queue disc (an approximation; its "
+                        "rows say so)")
     p.add_argument("--ties", default="fifo", choices=["fifo", "seeded"],
                    help="dcnsim's order of equal-time events: fifo (ns-3's, the default here) or seeded "
                         "(dcnsim's own default; its rows say so)")

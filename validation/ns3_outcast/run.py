@@ -267,7 +267,7 @@ def main(argv=None) -> int:
     with ProcessPoolExecutor(a.jobs) as ex:
         res = dict(ex.map(_task, jobs))
     print(f"TCPRand Fig. 1, {a.secs:g} s flows; F1 = host 1's flow, its share of the goodput (fair share 0.067; "
-          "'starved k/n': k of the n seeds gave F1 under half its fair share); drops at {EDGE} -> "
+          f"'starved k/n': k of the n seeds gave F1 under half its fair share); drops at {EDGE} -> "
           f"{RECEIVER} by input port {'/'.join(PORTS)}; links {a.link_us:g} µs; dcnsim l2_overhead = {a.dcnsim_l2}"
           + (f"; dcnsim tcp overrides {over}" if over else "")
           + ("; ns-3's DCTCP grows by RFC 3465's byte counting" if a.ns3_dctcp_abc and "dctcp" in a.cc else "")
