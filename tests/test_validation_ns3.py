@@ -454,6 +454,19 @@ def test_kulkarni_seven_servers_have_not_collapsed_in_either():
         k.parse_ns("0-3")
 
 
+@needs_core
+def test_kulkarni_like_ns3_changes_only_the_two_departures():
+    """--like-ns3 runs dcnsim's Fig. 4.2 document as ns-3 runs the
+    experiment: the requests together (no jitter) and 2 B of framing; every
+    other key is the experiment's own."""
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    ours, like = k.dcnsim_doc(7, 256, 4, 32, 1), k.dcnsim_doc(7, 256, 4, 32, 1, like_ns3=True)
+    assert like["apps"][0].pop("jitter") == "0s" and like.pop("l2_overhead") == 2
+    ours["apps"][0].pop("jitter", None)
+    ours.pop("l2_overhead", None)
+    assert like == ours
+
+
 def test_rto_timeline_counts_workers_rounds_and_courses():
     """--rto-timeline's summary of one query: workers that time out, RTOs
     per whole millisecond after the query's start, the commonest courses
