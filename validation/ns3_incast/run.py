@@ -74,12 +74,12 @@ BG_LEAD_S = 0.02
 #: by 1 ms samples the phases (20 queries: leads 20-39 ms)
 BG_LEAD_STEP_S = 0.001
 BG_SPACING_S = 0.5
-#: ``--bg``'s receive window, both sides: 1 MB, not the FaST setup's
-#: 65,535 B. ns-3.37 crashes (TcpRateLinux::SkbSent on a null item) once a
-#: long flow's losses meet a window below its send buffer; the responses
-#: (10 kB) never reach either window, so only the background flow's differs
-#: from the reproduction's
-BG_RWND = 1 << 20
+#: ``--bg``'s send buffer in ns-3, the FaST setup's 65,535 B receive window:
+#: ns-3.37 crashes (TcpRateLinux::SkbSent on a null item) once a long flow's
+#: losses meet a receive window below its send buffer (128 KiB by default),
+#: so the background flow runs the reproduction's window only with its send
+#: buffer no larger (the responses, 10 kB, never reach either)
+BG_SNDBUF = 65535
 
 #: Named setups: ns-3 program flags and the matching dcnsim overrides.
 #: ``issue18``: the scenario above. ``fast``: the FaST paper's transport on
@@ -482,7 +482,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
         p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
     over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {}),
-            **({"rwnd": f"{BG_RWND}B"} if a.bg else {})}
+            }
     try:
         over.update(common.parse_overrides(a.tcp))
     except ValueError as e:
@@ -498,8 +498,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ns3_delack = [f"--delack={a.delayed_ack}"] if a.delayed_ack > 1 else []
     exe = ns3_binary(a.build) if a.only != "dcnsim" else None
     print(("the FaST paper's two-tier topology; " if two_tier else "")
-          + ("a 10 MB background flow 20 ms (+1 ms a query) before each query, receive windows 1 MB; "
-             if a.bg else "")
+          + ("a 10 MB background flow 20 ms (+1 ms a query) before each query, the setup's 65,535 B "
+             "windows (ns-3's send buffers too); " if a.bg else "")
           + f"{a.connections} connections, {a.queries} queries per point; per query means (p99: QCT's 99th "
           f"percentile)" + ("; RED with ECN at K on every port (not ECN-capable: dropped at K)" if a.red else "")
           + (f"; ns-3 DelAckCount {a.delayed_ack}" if ns3_delack else "")
@@ -535,7 +535,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     flags = a.ns3_args.split()
                     extra = (setup_ns3_flags(setup, cc) + ns3_delack + flags + (["--red=1"] if a.red else [])
                              + (TWO_TIER_NS3 if two_tier else [])
-                             + (["--bg=1", f"--rcvbuf={BG_RWND}", f"--bg-bytes={BG_BYTES}",
+                             + (["--bg=1", f"--sndbuf={BG_SNDBUF}", f"--bg-bytes={BG_BYTES}",
                                  f"--bg-lead={BG_LEAD_S}", f"--bg-lead-step={BG_LEAD_STEP_S}"] if a.bg else []))
                     name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
                     if a.ns3_workarounds and cc == "dctcp":
