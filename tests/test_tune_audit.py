@@ -275,3 +275,23 @@ def test_a_range_of_plain_numbers_over_a_field_with_a_unit_gets_the_spelling(tmp
     assert msg.count("hint:") == 1 and "tcp.rto_min=1us:200us" in msg, msg
     # a range with its units is accepted (nothing to hint at)
     tune(one_flow("5ms"), {"tcp.rto_min": "1ms:2ms"}, trials=1, out=tmp_path / "ok", **KW)
+
+
+def test_a_study_resumed_with_another_function_of_the_same_name_is_refused(tmp_path):
+    # its trials were scored by the first function: the second, under the
+    # same name, would mix two objectives in one table
+    def goodput(rec, _d):
+        return float(rec["goodput_bps"])
+
+    def doubled(rec, _d):
+        return 2.0 * float(rec["goodput_bps"])
+
+    kw = {k: v for k, v in KW.items() if k != "objective"}
+    tune(one_flow("5ms"), RWND, Objective("g", "maximize", goodput), trials=1, out=tmp_path / "s", **kw)
+    # the same function again resumes
+    tune(one_flow("5ms"), RWND, Objective("g", "maximize", goodput), trials=2, out=tmp_path / "s", **kw)
+    with pytest.raises(TuneError, match=r"another objective .*a function of your own"):
+        tune(one_flow("5ms"), RWND, Objective("g", "maximize", doubled), trials=3, out=tmp_path / "s", **kw)
+    # a named objective carries no code: its name fixes it
+    tune(one_flow("5ms"), RWND, trials=1, out=tmp_path / "n", **KW)
+    tune(one_flow("5ms"), RWND, trials=2, out=tmp_path / "n", **KW)

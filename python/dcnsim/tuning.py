@@ -530,13 +530,33 @@ def _as_params(params: Any) -> List[Param]:
     return out
 
 
+def _own_code(obj: Objective) -> List[str]:
+    """A digest of a user's own objective function's code, as one item, so a
+    study resumed with another function under the same name is refused
+    (its trials were scored by the old one); none for the named objectives
+    (:data:`OBJECTIVES` and a run's summary keys), which the name fixes.
+    The code's bytes, constants and names count, not where it sits in a
+    file; values a closure captures do not."""
+    fn = obj.fn
+    named = OBJECTIVES.get(obj.name, (None,))[0] is fn or getattr(fn, "__qualname__", "").startswith("_metric.")
+    code = getattr(fn, "__code__", None)
+    if named or code is None:
+        return []
+
+    def digest(c: Any) -> bytes:
+        consts = b"".join(digest(k) if hasattr(k, "co_code") else repr(k).encode() for k in c.co_consts)
+        return c.co_code + consts + repr(c.co_names).encode()
+
+    return ["code " + hashlib.sha256(digest(code)).hexdigest()[:16]]
+
+
 def _spec_key(base: Mapping[str, Any], params: Sequence[Param], obj: Objective, seeds: Sequence[int],
               constraint: Optional[Constraint], baseline: Mapping[str, Any], sampler: str,
               sampler_seed: int) -> str:
     doc = {
         "scenario": base,
         "params": [[p.path, p.kind, p.low, p.high, p.log, [str(c) for c in p.choices], p.unit] for p in params],
-        "objective": [obj.name, obj.direction], "seeds": list(seeds),
+        "objective": [obj.name, obj.direction, *_own_code(obj)], "seeds": list(seeds),
         "constraint": constraint.text() if constraint else None,
         "baseline": {k: _fmt(v) for k, v in baseline.items()}, "sampler": [sampler, sampler_seed],
     }
@@ -609,7 +629,7 @@ def _spec_text(key: str, v: Any) -> str:
         return "; ".join(f"{p[0]} {p[1]}{' log' if p[4] else ''} "
                          + (",".join(p[5]) if p[1] == "choice" else f"{p[2]:g}..{p[3]:g}{p[6]}") for p in v)
     if key == "objective":
-        return f"{v[1]} {v[0]}"
+        return f"{v[1]} {v[0]}" + (f", a function of your own ({v[2]})" if len(v) > 2 else "")
     if key == "seeds":
         return ",".join(map(str, v))
     if key == "sampler":
