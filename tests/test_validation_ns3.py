@@ -582,3 +582,15 @@ def test_ns3_ece_in_loss_recovery_enters_cwr_unless_the_harness_keeps_it_out():
     assert _recovery_to_cwr(kept) == 0
     counted = [int(line.split()[1]) for line in kept.splitlines() if line.startswith("ece_in_recovery ")]
     assert len(counted) == 1 and counted[0] > 0
+
+
+def test_the_users_ns3_args_come_last_so_they_override_the_harness():
+    """ns-3's CommandLine keeps a flag's last value: --ns3-args placed
+    before --bg's own --sndbuf was silently overridden by it."""
+    run = _incast()
+    user = ["--sndbuf=1048576", "--rcvbuf=1048576"]
+    extra, name = run.ns3_flags(run.SETUPS["fast"], "dctcp", [], False, True, True, True, user)
+    assert extra[-2:] == user
+    last = {f.split("=")[0]: f for f in extra}  # what ns-3 keeps of each flag
+    assert last["--sndbuf"] == "--sndbuf=1048576" and last["--rcvbuf"] == "--rcvbuf=1048576"
+    assert name == "ns-3 sndbuf=1048576 rcvbuf=1048576 work-arounds"

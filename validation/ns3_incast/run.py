@@ -412,6 +412,22 @@ def delayed_ack_keys(count: int) -> Dict[str, Any]:
 parse_value = common.parse_value
 
 
+def ns3_flags(setup: Dict[str, Any], cc: str, delack: List[str], red: bool, two_tier: bool, bg: bool,
+              workarounds: bool, user: List[str]) -> Tuple[List[str], str]:
+    """incast.cc's flags for one point and the row's name. The user's
+    ``--ns3-args`` come last: ns-3's CommandLine keeps a flag's last value,
+    so they override the harness's own (``--bg``'s ``--sndbuf`` too)."""
+    extra = (setup_ns3_flags(setup, cc) + delack + (["--red=1"] if red else [])
+             + (TWO_TIER_NS3 if two_tier else [])
+             + (["--bg=1", f"--sndbuf={BG_SNDBUF}", f"--bg-bytes={BG_BYTES}",
+                 f"--bg-lead={BG_LEAD_S}", f"--bg-lead-step={BG_LEAD_STEP_S}"] if bg else []))
+    name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in user)
+    if workarounds and cc == "dctcp":
+        extra += NS3_WORKAROUNDS
+        name += " work-arounds"
+    return extra + list(user), name
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, nargs="+", default=[30, 50, 70])
@@ -533,14 +549,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                             a.red, a.ties, two_tier, a.ns3_queues, a.bg)))
                 if exe is not None:
                     flags = a.ns3_args.split()
-                    extra = (setup_ns3_flags(setup, cc) + ns3_delack + flags + (["--red=1"] if a.red else [])
-                             + (TWO_TIER_NS3 if two_tier else [])
-                             + (["--bg=1", f"--sndbuf={BG_SNDBUF}", f"--bg-bytes={BG_BYTES}",
-                                 f"--bg-lead={BG_LEAD_S}", f"--bg-lead-step={BG_LEAD_STEP_S}"] if a.bg else []))
-                    name = "ns-3" + "".join(f" {f.lstrip('-')}" for f in flags)
-                    if a.ns3_workarounds and cc == "dctcp":
-                        extra += NS3_WORKAROUNDS
-                        name += " work-arounds"
+                    extra, name = ns3_flags(setup, cc, ns3_delack, a.red, two_tier, a.bg,
+                                            a.ns3_workarounds, flags)
                     if a.rto_timeline and "--verbose=1" not in extra:
                         extra += ["--verbose=1"]
                     sims.append((name, run_ns3(exe, n, cc, a.queries, a.connections, a.gap, extra,
