@@ -900,11 +900,12 @@ class Result:
             total = f["delivered_bytes"]
             # a duration flow's table counts what arrived by its deadline; what
             # was in flight then lands later, in the trace (until = "stop")
-            by_deadline = (f["messages_written"] == 0) if "messages_written" in f.columns else total < 0
+            duration = f["messages_written"] == 0 if "messages_written" in f.columns else None
             for fid, v in last.items():
                 if fid not in total.index:
                     continue
-                if int(v) < int(total[fid]) or (int(v) != int(total[fid]) and not by_deadline[fid]):
+                by_deadline = duration is not None and bool(duration[fid])
+                if int(v) < int(total[fid]) or (int(v) != int(total[fid]) and not by_deadline):
                     out.append(f"flow {fid}: the trace's last delivered_bytes {int(v)} != the flows "
                                f"table's {int(total[fid])}")
         qs = self.tables.get("queue_ts")

@@ -1203,8 +1203,10 @@ impl TcpConfig {
             // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),
             // tcp_rack_mark_lost (+ TCP_TIMEOUT_MIN), in jiffies of `hz`.
             rack_timers: RackTimers::Linux,
-            // __tcp_set_rto in jiffies: not yet the profile's (its studies
-            // and the kernel lab's tables are of the exact RTO); `rto_timer`
+            // not __tcp_set_rto's jiffies (`rto_timer = "linux"`): the
+            // studies and the lab's tables are of the exact RTO, and the
+            // lab's gap under it is the lockstep ACK clock's
+            // (docs/linux_profile.md)
             rto_timer: RtoTimer::Exact,
             // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
             // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.

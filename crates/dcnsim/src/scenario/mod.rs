@@ -637,18 +637,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(pfc_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
-    if cfg
-        .trace
-        .as_ref()
-        .is_some_and(|t| !t.flows && t.queues.is_empty())
-    {
-        out.push(ScenarioError {
-            path: "trace".into(),
-            message: "records nothing: `flows = false` and no `queues`, so flow_ts and queue_ts \
-                      stay empty; set `flows = true` or `queues` (\"switches\", \"all\" or a list)"
-                .into(),
-        });
-    }
+    out.extend(empty_trace_warning(cfg));
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
         path: path.clone(),
         message: message.clone(),
@@ -659,6 +648,17 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
             .map(|(path, message)| ScenarioError { path, message }),
     );
     out
+}
+
+/// A `[trace]` that samples nothing: `flows = false` and no `queues`.
+fn empty_trace_warning(cfg: &Config) -> Option<ScenarioError> {
+    let t = cfg.trace.as_ref()?;
+    (!t.flows && t.queues.is_empty()).then(|| ScenarioError {
+        path: "trace".into(),
+        message: "records nothing: `flows = false` and no `queues`, so flow_ts and queue_ts \
+                  stay empty; set `flows = true` or `queues` (\"switches\", \"all\" or a list)"
+            .into(),
+    })
 }
 
 /// Links so slow to cross that no packet arrives by `stop`
@@ -698,7 +698,8 @@ fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
 
 /// A kernel tick other than the default that nothing counts in: `tcp.hz`
 /// acts only on Linux's jiffy arithmetic (`cubic_linux`, `rack_timers =
-/// "linux"` with RACK), so under another stack it would change nothing.
+/// "linux"` with RACK, `rto_timer = "linux"`), so under another stack it
+/// would change nothing.
 fn hz_warnings(cfg: &Config) -> Vec<ScenarioError> {
     use crate::config::{CcKind, LossRecovery, RackTimers, RtoTimer, TcpConfig};
     let default_hz = TcpConfig::default().hz;
