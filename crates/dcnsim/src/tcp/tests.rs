@@ -124,6 +124,44 @@ fn cwr_ends_on_an_ack_at_the_recovery_point() {
     }
 }
 
+/// RFC 3168 §6.1.2: "reduced only once in response to a series of dropped
+/// and/or CE packets from a single window". A loss found by duplicate ACKs
+/// in the window an echo already cut starts recovery on the echo's
+/// ssthresh; the same loss outside a CWR window reduces as usual.
+#[test]
+fn a_loss_in_the_window_an_echo_cut_reduces_no_further() {
+    for cc in [CcKind::NewReno, CcKind::Cubic, CcKind::Dctcp] {
+        for echo_first in [true, false] {
+            let mut t = tcp(cc);
+            t.dctcp.alpha_init = 1.0;
+            let mut w = world(t);
+            let m = MSS as u64;
+            w.flow.app_write(&mut w.io, 100 * m, None);
+            let f = &mut w.flow;
+            f.on_ack(&mut w.io, &ack_pkt(m, echo_first));
+            let after_ack = f.st.ssthresh;
+            assert_eq!(f.ecn_in_cwr, echo_first);
+            assert_eq!(f.stats.ecn_cuts, u64::from(echo_first), "{cc:?}");
+            // Segment 2 is lost, inside the echo's window (below snd_max at the cut).
+            for _ in 0..3 {
+                f.on_ack(&mut w.io, &ack_pkt(m, false));
+            }
+            assert_eq!(f.cong, CongState::Recovery, "{cc:?}");
+            if echo_first {
+                assert_eq!(
+                    f.st.ssthresh, after_ack,
+                    "{cc:?}: reduced twice in one window"
+                );
+            } else {
+                assert!(
+                    f.st.ssthresh < after_ack,
+                    "{cc:?}: the loss must reduce outside CWR"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn ecn_cut_never_raises_cwnd_and_skips_growth_on_that_ack() {
     let mut w = world(TcpConfig {

@@ -493,7 +493,11 @@ impl TcpFlow {
         // reduction: the echo's ssthresh stands and the congestion control
         // is not asked again (tcp_enter_recovery starts a reduction only
         // outside one); recovery's own PRR takes over the window.
-        if !std::mem::take(&mut self.cwr_on) {
+        // RFC 3168 §6.1.2: once per window of data; a loss in the window an
+        // echo already cut (ecn_in_cwr: snd_una below the echo's snd_max)
+        // keeps that cut (ns-2's dupack_action after an ECN cut)
+        let cwr = std::mem::take(&mut self.cwr_on);
+        if !cwr && !self.ecn_in_cwr {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
         }
         self.ss_exit.on_loss(false);
