@@ -375,12 +375,18 @@ fn cwr_by_prr_reduces_the_window_ack_by_ack_as_linux() {
 /// echo's ssthresh (Linux's tcp_enter_recovery starts no second reduction
 /// while one is under way): ten segments out, an echo on the first ACK
 /// (ssthresh 7), three ACKs in CWR, then three SACKs past 4001:5001. Under
-/// `"cut"` too (RFC 3168 §6.1.2: once per window of data).
+/// `"cut"` too (RFC 3168 §6.1.2: once per window of data). DCTCP is the
+/// exception: Linux's dctcp_state answers the entry into Recovery with
+/// dctcp_react_to_loss, half the window, whatever CWR had set (RFC 8257
+/// §3.5), under either mode.
 #[test]
 fn a_loss_during_cwr_by_prr_keeps_the_echos_ssthresh() {
     let m = MSS as u64;
-    let run = |mode: crate::config::EcnReduction| {
-        let mut w = world(ecn_cubic(mode));
+    let run = |mode: crate::config::EcnReduction, cc: CcKind| {
+        let mut t = ecn_cubic(mode);
+        t.cc = cc;
+        t.dctcp.alpha_init = 0.0;
+        let mut w = world(t);
         w.flow.app_write(&mut w.io, 10 * m, None);
         // (every ACK one RTT after the window: RACK then times the resend
         // after the SACKed segments' sends)
@@ -397,12 +403,18 @@ fn a_loss_during_cwr_by_prr_keeps_the_echos_ssthresh() {
         }
         assert_eq!(w.flow.cong, CongState::Recovery, "{mode:?}");
         assert_eq!(retransmitted(&w), vec![4], "{mode:?}");
-        w.flow.st.ssthresh / m
+        (w.flow.st.ssthresh / m, w.flow.stats.ecn_cuts)
     };
-    assert_eq!(run(crate::config::EcnReduction::Prr), 7);
-    assert_eq!(
-        run(crate::config::EcnReduction::Cut),
-        7,
-        "a second reduction"
-    );
+    use crate::config::EcnReduction::{Cut, Prr};
+    assert_eq!(run(Prr, CcKind::Cubic), (7, 1));
+    assert_eq!(run(Cut, CcKind::Cubic), (7, 1), "a second reduction");
+    for mode in [Prr, Cut] {
+        // α = 0: the echo leaves ssthresh at the window (10); the loss halves it.
+        let (ssthresh, cuts) = run(mode, CcKind::Dctcp);
+        assert_eq!(cuts, 1, "{mode:?}");
+        assert!(
+            ssthresh <= 5,
+            "{mode:?}: DCTCP kept its echo's ssthresh {ssthresh}"
+        );
+    }
 }
