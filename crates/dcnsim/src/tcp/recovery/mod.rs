@@ -491,15 +491,19 @@ impl TcpFlow {
         }
         // RFC 3168 §6.1.2: once per window of data. A loss in the window an
         // echo already reduced (ecn_in_cwr: snd_una below the echo's
-        // snd_max; or Linux's CWR under `ecn_reduction = "prr"`) keeps the
-        // echo's ssthresh: ns-2's dupack_action after an ECN cut, Linux's
-        // tcp_enter_recovery (a reduction only outside one); recovery's own
-        // machine takes the window there. DCTCP and FaST are the exception:
-        // their echo's cut can be a few per cent, and RFC 8257 §3.5 has a
-        // loss answered as conventional TCP answers it, as Linux's
-        // dctcp_react_to_loss does on entering Recovery from CWR.
-        let cwr = std::mem::take(&mut self.cwr_on);
-        if !(cwr || self.ecn_in_cwr) || self.cfg.cc.needs_ecn() {
+        // snd_max, Linux's CWR under `ecn_reduction = "prr"` included)
+        // keeps the echo's ssthresh: ns-2's dupack_action after an ECN cut,
+        // Linux's tcp_enter_recovery (a reduction only outside one);
+        // recovery's own machine takes the window there. DCTCP and FaST are
+        // the exception: their echo's cut can be a few per cent, and RFC
+        // 8257 §3.5 has a loss answered as conventional TCP answers it, as
+        // Linux's dctcp_react_to_loss does on entering Recovery from CWR.
+        debug_assert!(
+            !self.cwr_on || self.ecn_in_cwr,
+            "a CWR by PRR outside an echo's window"
+        );
+        self.cwr_on = false;
+        if !self.ecn_in_cwr || self.cfg.cc.needs_ecn() {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
         }
         self.ss_exit.on_loss(false);
