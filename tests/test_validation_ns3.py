@@ -206,7 +206,10 @@ def test_background_flow_per_query_with_stepped_leads():
 def test_background_runs_on_both_sides_and_counts_workers_only():
     """A query with the background flow in both simulators: the flow's
     own losses are not a worker's (30 counts, adding up to the query's),
-    and both complete every query."""
+    both complete every query, and both measure the flow's throughput
+    (FaST's Fig. 9): below the payload's share of its 1 Gbps link, and the
+    same within 5 % (10 MB take 85 ms or more at that rate; one query of
+    30 workers costs the flow a few of them, in either simulator)."""
     run = _incast()
     exe = run.ns3_binary(Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     setup = run.SETUPS["fast"]
@@ -217,10 +220,17 @@ def test_background_runs_on_both_sides_and_counts_workers_only():
     ns3 = run.run_ns3(exe, 30, "newreno", 1, "fresh", 0.01, extra, run.BG_SPACING_S)
     over = _fast_over()
     ours = run.run_dcnsim(30, "newreno", 1, "fresh", 0.01, over, setup["buffer"], two_tier=True, bg=True)
+    # the payload's share of the wire: 1460 B of 1460 + 40 + 2 (l2_overhead)
+    line = 1000 * 1460 / 1502
     for rows in (ns3, ours):
         assert len(rows) == 1 and rows[0]["timeouts"] > 0
         assert len(rows[0]["worker_timeouts"]) == 30
         assert sum(rows[0]["worker_timeouts"]) == rows[0]["timeouts"]
+        assert 0 < rows[0]["bg_mbps"] < line
+        # what it sent again: at least nothing, at most all of it
+        assert 0 <= rows[0]["bg_resent_kb"] <= run.BG_BYTES / 1e3
+    assert ours[0]["bg_mbps"] == pytest.approx(ns3[0]["bg_mbps"], rel=0.05)
+    assert run.bg_throughput(ours) == f"{ours[0]['bg_mbps']:.1f}"
 
 
 @pytest.mark.parametrize("argv,option", [

@@ -14,11 +14,16 @@
 // and with --verbose one line per sender event and the drop reasons:
 //   query_start <q> <time_us>
 //   event <q> <worker> <time_us> recovery|rto|ssthresh <bytes>|cwnd <bytes>|state <CA_...>
+//   bg_event <i> <time_us> state <CA_...>|rto <ms>|cwnd <bytes>   (--bg's flows)
 //   drop_reason "<reason>" <count>
 // With --two-tier=1 the FaST paper's two-tier topology replaces the star
 // (experiments/fast's: five ToRs under one aggregation switch), and with
 // --bg=1 a background host on ToR 1 sends a long flow to the aggregator
-// before each query; with --verbose and --two-tier the 10 Gbps ports'
+// before each query (after the queries, one line per such flow:
+//   background <i> bytes <b> connected_us <t> done_us <t> resent_bytes <r>
+// from its connection's setup to the sink's receipt of its last byte, and
+// the payload it sent again (below the highest it had sent); or
+//   background <i> unfinished <got> of <b> B); with --verbose and --two-tier the 10 Gbps ports'
 // totals follow: "port <node> <to> marked <m> dropped <d>".
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
@@ -233,10 +238,38 @@ struct Background
 {
     Ptr<Socket> socket;
     uint32_t left;
+    // for its throughput (FaST's Fig. 9): from the connection's setup (the
+    // first data can leave then; dcnsim's flows have no handshake) to the
+    // sink's receipt of its last byte, counted by its source port
+    uint32_t bytes = 0;
+    uint32_t got = 0;
+    Time connected;
+    Time done;
+    // payload it sent again: below the end of the highest it had sent
+    SequenceNumber32 sentEnd{0};
+    bool sentAny = false;
+    uint64_t resent = 0;
 };
 
 std::vector<Background> g_bg;
 uint32_t g_bgChunk = 1460;
+std::map<uint16_t, size_t> g_bgByPort;
+
+void
+BackgroundRx(Ptr<const Packet> p, const Address& from, const Address&)
+{
+    auto it = g_bgByPort.find(InetSocketAddress::ConvertFrom(from).GetPort());
+    if (it == g_bgByPort.end())
+    {
+        return;
+    }
+    Background& b = g_bg[it->second];
+    b.got += p->GetSize();
+    if (b.got >= b.bytes && b.done.IsZero())
+    {
+        b.done = Simulator::Now();
+    }
+}
 
 void
 BackgroundSend(size_t i, Ptr<Socket> s, uint32_t)
@@ -256,9 +289,56 @@ BackgroundSend(size_t i, Ptr<Socket> s, uint32_t)
     }
 }
 
+// --verbose: the background flow's own course, as the workers' events
+//   bg_event <i> <time_us> state <CA_...>|rto <ms>|cwnd <bytes>
+void
+BackgroundState(size_t i, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    if (to != from)
+    {
+        std::printf("bg_event %zu %.3f state %s\n", i, Simulator::Now().GetMicroSeconds() * 1.0,
+                    TcpSocketState::TcpCongStateName[to]);
+    }
+}
+
+void
+BackgroundRto(size_t i, Time, Time rto)
+{
+    std::printf("bg_event %zu %.3f rto %.3f\n", i, Simulator::Now().GetMicroSeconds() * 1.0, rto.GetMicroSeconds() / 1e3);
+}
+
+void
+BackgroundCwnd(size_t i, uint32_t, uint32_t cwnd)
+{
+    std::printf("bg_event %zu %.3f cwnd %u\n", i, Simulator::Now().GetMicroSeconds() * 1.0, cwnd);
+}
+
+void
+BackgroundTx(size_t i, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    Background& b = g_bg[i];
+    uint32_t len = p->GetSize();
+    if (len == 0)
+    {
+        return;
+    }
+    SequenceNumber32 start = h.GetSequenceNumber();
+    SequenceNumber32 end = start + len;
+    if (b.sentAny && start < b.sentEnd)
+    {
+        b.resent += std::min<uint32_t>(len, b.sentEnd - start);
+    }
+    if (!b.sentAny || end > b.sentEnd)
+    {
+        b.sentEnd = end;
+    }
+    b.sentAny = true;
+}
+
 void
 BackgroundConnected(size_t i, Ptr<Socket> s)
 {
+    g_bg[i].connected = Simulator::Now();
     BackgroundSend(i, s, 0);
 }
 
@@ -269,6 +349,17 @@ StartBackground(Ptr<Node> host, Ipv4Address to, uint32_t bytes)
     s->Bind();
     g_bg.push_back({s, bytes});
     size_t i = g_bg.size() - 1;
+    g_bg[i].bytes = bytes;
+    Address local;
+    s->GetSockName(local);
+    g_bgByPort[InetSocketAddress::ConvertFrom(local).GetPort()] = i;
+    s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&BackgroundTx, i));
+    if (g_verbose)
+    {
+        s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&BackgroundState, i));
+        s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&BackgroundRto, i));
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&BackgroundCwnd, i));
+    }
     s->SetSendCallback(MakeBoundCallback(&BackgroundSend, i));
     s->SetConnectCallback(MakeBoundCallback(&BackgroundConnected, i), MakeNullCallback<void, Ptr<Socket>>());
     s->Connect(InetSocketAddress(to, 9));
@@ -950,7 +1041,9 @@ main(int argc, char* argv[])
         ip.SetBase("12.0.0.0", "255.255.255.0");
         ip.Assign(d);
         PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
-        sink.Install(hosts.Get(0)).Start(Seconds(0));
+        ApplicationContainer apps = sink.Install(hosts.Get(0));
+        apps.Start(Seconds(0));
+        apps.Get(0)->TraceConnectWithoutContext("RxWithAddresses", MakeCallback(&BackgroundRx));
     }
     if (twoTier)
     {
@@ -1025,7 +1118,23 @@ main(int argc, char* argv[])
         Simulator::Run();
         std::printf("bulk drops %lu marks %lu fast_recoveries %u timeouts %u\n", (unsigned long)g_drops,
                     (unsigned long)g_marks, g_q[0].fastRecoveries, g_q[0].timeouts);
-        std::printf("packet_hops %lu\n", (unsigned long)g_hops);
+        // each background flow's throughput: its bytes over the time from its
+    // connection's setup to the sink's receipt of the last of them
+    for (size_t i = 0; i < g_bg.size(); ++i)
+    {
+        const Background& b = g_bg[i];
+        if (b.done.IsZero())
+        {
+            std::printf("background %zu unfinished %u of %u B\n", i, b.got, b.bytes);
+        }
+        else
+        {
+            std::printf("background %zu bytes %u connected_us %.3f done_us %.3f resent_bytes %lu\n", i, b.bytes,
+                        b.connected.GetNanoSeconds() / 1e3, b.done.GetNanoSeconds() / 1e3,
+                        (unsigned long)b.resent);
+        }
+    }
+    std::printf("packet_hops %lu\n", (unsigned long)g_hops);
         Simulator::Destroy();
         return 0;
     }
@@ -1092,6 +1201,22 @@ main(int argc, char* argv[])
             std::printf(" %u", w < s.workerTimeouts.size() ? s.workerTimeouts[w] : 0u);
         }
         std::printf("\n");
+    }
+    // each background flow's throughput: its bytes over the time from its
+    // connection's setup to the sink's receipt of the last of them
+    for (size_t i = 0; i < g_bg.size(); ++i)
+    {
+        const Background& b = g_bg[i];
+        if (b.done.IsZero())
+        {
+            std::printf("background %zu unfinished %u of %u B\n", i, b.got, b.bytes);
+        }
+        else
+        {
+            std::printf("background %zu bytes %u connected_us %.3f done_us %.3f resent_bytes %lu\n", i, b.bytes,
+                        b.connected.GetNanoSeconds() / 1e3, b.done.GetNanoSeconds() / 1e3,
+                        (unsigned long)b.resent);
+        }
     }
     std::printf("packet_hops %lu\n", (unsigned long)g_hops);
     if (g_eceRecovery)

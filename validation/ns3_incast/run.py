@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -141,6 +142,9 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
     # with incast.cc's --verbose=1: each query's start and each RTO (µs)
     starts: Dict[int, float] = {}
     rtos: Dict[int, List[Tuple[int, float]]] = {}
+    # with --bg=1: flow i's (query i's) background throughput, Mbps, and
+    # the kB it sent again
+    bg: Dict[int, Tuple[float, float]] = {}
     for line in out.splitlines():
         m = re.match(r"query (\d+) fast_recoveries (\d+) timeouts (\d+) qct_us (\S+) drops (\d+) marks (\d+)", line)
         if m:
@@ -152,6 +156,14 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
         elif line.startswith("query_start "):
             _, q_text, t_us = line.split()
             starts[int(q_text)] = float(t_us)
+        elif line.startswith("background "):
+            m = re.match(r"background (\d+) bytes (\d+) connected_us (\S+) done_us (\S+) resent_bytes (\d+)",
+                         line)
+            if not m:
+                raise Unfinished(f"ns-3 {cc} n = {n}: a background flow did not finish ({line!r}); "
+                                 f"{' '.join(args)}")
+            # bits per µs: Mbps
+            bg[int(m[1])] = (int(m[2]) * 8 / (float(m[4]) - float(m[3])), int(m[5]) / 1e3)
         elif line.startswith("event ") and line.endswith(" rto"):
             _, q_text, w_text, t_us, _ = line.split()
             rtos.setdefault(int(q_text), []).append((int(w_text), float(t_us)))
@@ -170,6 +182,8 @@ def run_ns3(exe: Path, n: int, cc: str, queries: int, connections: str, gap_s: f
             raise RuntimeError(f"ns-3 {cc} n = {n}: per-worker timeouts {counts} do not add up to the "
                                f"query's {r['timeouts']:g}; {' '.join(args)}")
         r["worker_timeouts"] = counts
+        if q in bg:
+            r["bg_mbps"], r["bg_resent_kb"] = bg[q]
     return rows
 
 
@@ -318,6 +332,15 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
     src_of = dict(zip(flows.flow_id, flows.src))
     worker = np.array([src_of[f] - 1 for f in losses.flow_id], dtype=int)
     kinds, times = losses.kind.to_numpy(), losses.time_s.to_numpy()
+    # the background flows (--bg), one per query, in the queries' order:
+    # goodput as experiments/fast's Fig. 9 reads it (bytes over the flow's
+    # time from its first send to its last byte's delivery)
+    bulk = flows[flows.app_kind == "bulk"].sort_values("start_s")
+    if bg and (len(bulk) != queries or bulk.fct_s.isna().any()):
+        raise Unfinished(f"dcnsim {cc} n = {n}: {int(bulk.fct_s.notna().sum())} of {queries} background flows "
+                         "completed")
+    bg_mbps = (bulk.goodput_bps / 1e6).tolist() if bg else []
+    bg_resent_kb = (bulk.retx_bytes / 1e3).tolist() if bg else []
     rows = []
     for i, (_, q) in enumerate(qs.iterrows()):
         mine = kinds[which == i]
@@ -328,12 +351,26 @@ def run_dcnsim(n: int, cc: str, queries: int, connections: str, gap_s: float,
         rows.append({"fast_recoveries": float((mine == "fast_retransmit").sum()),
                      "timeouts": float(rto.sum()), "qct_ms": q.qct_s * 1e3,
                      "drops": float(port.dropped) / queries, "marks": float(port.marked) / queries,
-                     "worker_timeouts": [len(ts) for ts in rto_ms], "rto_ms": rto_ms})
+                     "worker_timeouts": [len(ts) for ts in rto_ms], "rto_ms": rto_ms,
+                     **({"bg_mbps": bg_mbps[i], "bg_resent_kb": bg_resent_kb[i]} if bg else {})})
     return rows
 
 
 def mean(rows: List[Dict[str, float]], key: str) -> float:
     return sum(r[key] for r in rows) / len(rows) if rows else float("nan")
+
+
+def bg_throughput(rows: List[Dict[str, Any]]) -> str:
+    """The background flows' mean throughput over the queries, with the
+    95 % half-width of that mean (Student's t over the flows, as
+    experiments/fast's Fig. 9 gives it), e.g. ``"912.3 ± 4.1"`` (Mbps)."""
+    from dcnsim.analysis import ci95
+
+    vals = [r["bg_mbps"] for r in rows if "bg_mbps" in r]
+    if not vals:
+        return "-"
+    m, h = ci95(vals)
+    return f"{m:.1f} ± {h:.1f}" if len(vals) >= 2 else f"{m:.1f}"
 
 
 def worker_shares(rows: List[Dict[str, Any]]) -> Dict[str, float]:
@@ -523,13 +560,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     cols = ["fast_recoveries", "timeouts", "drops", "marks", "qct_ms"]
     print("per worker (Fig. 6 of the FaST paper): the fraction of workers × queries with >= 2 timeouts, "
           "and the most timeouts one worker took in a query")
+    if a.bg:
+        print("bg_mbps: the background flows' mean throughput (Fig. 9 of the FaST paper), ± its 95 % CI over "
+              "the queries' flows; bg_resent_kb: the kB a background flow sent again, a mean over them")
     if a.markdown:
         print("| cc | n | simulator | fast recoveries | timeouts | drops | marks | QCT ms | p99 QCT ms "
-              "| workers ≥ 2 timeouts | most of one worker |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+              "| workers ≥ 2 timeouts | most of one worker |" + (" background Mbps | background kB resent |"
+                                                                  if a.bg else ""))
+        print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if a.bg else ""))
     else:
         print(f"{'cc':8} {'n':>4} {'simulator':22} {'fast_rec':>9} {'timeouts':>9} {'drops':>8} {'marks':>8} "
-              f"{'qct_ms':>8} {'p99_ms':>8} {'w_ge2':>6} {'w_max':>5}")
+              f"{'qct_ms':>8} {'p99_ms':>8} {'w_ge2':>6} {'w_max':>5}"
+              + (f" {'bg_mbps':>15} {'bg_resent_kb':>12}" if a.bg else ""))
     failed = []
     for cc in a.cc:
         ca = NS3_CA_INCREASE[cc] if a.ca_increase == "auto" else a.ca_increase
@@ -561,13 +603,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             for name, rows in sims:
                 m = [mean(rows, c) for c in cols] + [p99(rows, "qct_ms")]
                 w = worker_shares(rows)
+                bgm = bg_throughput(rows) if a.bg else ""
+                resent = mean(rows, "bg_resent_kb") if a.bg else math.nan
                 if a.markdown:
                     print(f"| {'DCTCP' if cc == 'dctcp' else cc} | {n} | {name} | {m[0]:.2f} | {m[1]:.2f} | "
-                          f"{m[2]:.1f} | {m[3]:.1f} | {m[4]:.1f} | {m[5]:.1f} | {w['ge2']:.2f} | {w['max']:.0f} |",
-                          flush=True)
+                          f"{m[2]:.1f} | {m[3]:.1f} | {m[4]:.1f} | {m[5]:.1f} | {w['ge2']:.2f} | {w['max']:.0f} |"
+                          + (f" {bgm} | {resent:,.1f} |" if a.bg else ""), flush=True)
                 else:
                     print(f"{cc:8} {n:4d} {name:22} {m[0]:9.2f} {m[1]:9.2f} {m[2]:8.1f} {m[3]:8.1f} "
-                          f"{m[4]:8.2f} {m[5]:8.2f} {w['ge2']:6.2f} {w['max']:5.0f}", flush=True)
+                          f"{m[4]:8.2f} {m[5]:8.2f} {w['ge2']:6.2f} {w['max']:5.0f}"
+                          + (f" {bgm:>15} {resent:12.1f}" if a.bg else ""), flush=True)
                 if a.rto_timeline and rows and "rto_ms" in rows[0]:
                     print(f"  {name}, query 0:")
                     for line in rto_timeline(rows[0]["rto_ms"]):
