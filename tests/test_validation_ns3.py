@@ -479,6 +479,43 @@ def test_kulkarni_like_ns3_changes_only_the_two_departures():
     assert like == ours
 
 
+@needs_core
+def test_kulkarni_chapter_3_is_table_31_and_ns3_jitter_is_dcnsims():
+    """--chapter 3 runs the experiment's own Table 3.1 document (50 µs
+    links, a 1000-segment window, 256 KB SRUs and no other), ns-3 with the
+    same window and links; --ns3-jitter sends ns-3's requests after U[0, 20
+    µs], the jitter of dcnsim's document, from ns-3's run of that seed."""
+    from dcnsim.experiments.kulkarni.common import BASE, scenario
+
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    doc = k.dcnsim_doc(8, 256, 5, 32, 2, chapter=3)
+    want = scenario(8, BASE, 5)
+    assert doc["topology"] == want["topology"] and doc["tcp"] == want["tcp"] and doc["seed"] == 2
+    assert doc["apps"][0]["jitter"] == f"{k.REQUEST_JITTER_US}us" and doc["apps"][0]["sru"] == "256KB"
+    with pytest.raises(ValueError, match="256 KB SRUs"):
+        k.dcnsim_doc(8, 1024, 5, 32, 1, chapter=3)
+    args = k.ns3_args(Path("incast"), 8, 256, 5, 32, chapter=3, seed=2)
+    assert {"--delay=50us", f"--rcvbuf={1000 * k.MSS}", f"--sndbuf={1000 * k.MSS}", "--request-jitter=20",
+            "--RngRun=2"} <= set(args)
+    assert not any(a.startswith(("--request-jitter", "--RngRun")) for a in k.ns3_args(Path("incast"), 8, 256, 5, 32))
+
+
+@needs_core
+@needs_ns3
+def test_kulkarni_timeouts_sorted_alike_in_both():
+    """Both simulators sort every server timeout by the duplicate ACKs
+    since the last new ACK (none, one or two, three or more: each timeout
+    in exactly one, which run_ns3 checks query by query) and count the
+    ABTTs among them, on Table 3.1's setup at 16 servers, where blocks
+    time out in both."""
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    exe = k.common.ns3_binary(k.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    for got in (k.run_ns3(exe, 16, 256, 4, 32, chapter=3, seed=1), k.run_dcnsim(16, 256, 4, 32, 1, chapter=3)):
+        assert got["rtos"] > 0, got
+        assert got["whole_window"] + got["few_dupacks"] + got["many_dupacks"] == got["rtos"], got
+        assert 0 <= got["abtt"] <= got["rtos"], got
+
+
 def test_rto_timeline_counts_workers_rounds_and_courses():
     """--rto-timeline's summary of one query: workers that time out, RTOs
     per whole millisecond after the query's start, the commonest courses

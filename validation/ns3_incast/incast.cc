@@ -4,6 +4,7 @@
 // Prints one line per query (or "query <q> unfinished ..." with the
 // workers whose response never arrived):
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
+//   rto_kinds <q> abtt <a> whole_window <x> few_dupacks <y> many_dupacks <z>
 //   worker_timeouts <q> <t_0> ... <t_n-1>   (each worker's share of <t>)
 // then "packet_hops <h>" (every packet sent onto a link, host or switch);
 // with --bulk=S no queries: every worker sends to the aggregator for S
@@ -64,6 +65,15 @@ struct QueryStats
     // per worker: its timeouts in this query (Fig. 6 of the FaST paper is
     // their distribution), sized on the first one
     std::vector<uint32_t> workerTimeouts;
+    // its timeouts by what the sender had when each fired (Kulkarni's
+    // Figs. 3.11-3.12, dcnsim's flows table's ibtt and rto_* columns):
+    // none of its response acknowledged yet (an ABTT), and no duplicate
+    // ACK since the last new ACK (the whole window lost), one or two, or
+    // three or more (dupthresh)
+    uint32_t abtt = 0;
+    uint32_t wholeWindow = 0;
+    uint32_t fewDupacks = 0;
+    uint32_t manyDupacks = 0;
 };
 
 std::vector<QueryStats> g_q;
@@ -120,12 +130,106 @@ CongStateChange(uint32_t q,
     }
 }
 
+// What a worker's socket has seen of its ACKs and sent of its responses,
+// for classifying its timeouts; keyed by the accept tag (a query, or
+// UINT32_MAX on persistent connections) and the worker.
+struct SenderTrack
+{
+    bool haveAck = false;
+    SequenceNumber32 lastAck{0};
+    uint32_t dupacks = 0;
+    bool haveSent = false;
+    SequenceNumber32 sentEnd{0};
+    // the first byte of the response being sent; set by the first data
+    // segment when the response is written before any other was sent
+    SequenceNumber32 blockStart{0};
+    bool awaitingStart = true;
+};
+
+std::map<uint64_t, SenderTrack> g_track;
+
+SenderTrack&
+Track(uint32_t tag, uint32_t w)
+{
+    return g_track[(uint64_t(tag) << 32) | w];
+}
+
+// An arriving segment without data that acknowledges nothing new is a
+// duplicate ACK (RFC 5681's, less its window test: ns-3's windows here
+// do not move), counted until the next new ACK or a timeout.
+void
+WorkerRx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (!(h.GetFlags() & TcpHeader::ACK) || (h.GetFlags() & (TcpHeader::SYN | TcpHeader::FIN)))
+    {
+        return;
+    }
+    SenderTrack& t = Track(tag, w);
+    SequenceNumber32 ack = h.GetAckNumber();
+    if (!t.haveAck || ack > t.lastAck)
+    {
+        t.haveAck = true;
+        t.lastAck = ack;
+        t.dupacks = 0;
+    }
+    else if (ack == t.lastAck && p->GetSize() == 0)
+    {
+        t.dupacks++;
+    }
+}
+
+void
+WorkerTx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    uint32_t len = p->GetSize();
+    if (len == 0)
+    {
+        return;
+    }
+    SenderTrack& t = Track(tag, w);
+    SequenceNumber32 end = h.GetSequenceNumber() + len;
+    if (t.awaitingStart)
+    {
+        t.blockStart = h.GetSequenceNumber();
+        t.awaitingStart = false;
+    }
+    if (!t.haveSent || end > t.sentEnd)
+    {
+        t.sentEnd = end;
+    }
+    t.haveSent = true;
+}
+
+// A response is written: its first byte is the next new one.
+void
+ResponseStarts(uint32_t tag, uint32_t w)
+{
+    SenderTrack& t = Track(tag, w);
+    if (t.haveSent)
+    {
+        t.blockStart = t.sentEnd;
+        t.awaitingStart = false;
+    }
+    else
+    {
+        t.awaitingStart = true;
+    }
+}
+
 void
 RtoChange(uint32_t q, uint32_t w, Time oldVal, Time newVal)
 {
+    uint32_t tag = q;
     q = QueryOf(q);
     if (oldVal.IsStrictlyPositive() && newVal == oldVal * 2)
     {
+        SenderTrack& t = Track(tag, w);
+        if (!t.haveAck || t.lastAck <= t.blockStart)
+        {
+            g_q[q].abtt++;
+        }
+        (t.dupacks == 0 ? g_q[q].wholeWindow : t.dupacks < 3 ? g_q[q].fewDupacks : g_q[q].manyDupacks)++;
+        t.dupacks = 0;
         g_q[q].timeouts++;
         std::vector<uint32_t>& per = g_q[q].workerTimeouts;
         per.resize(std::max<size_t>(per.size(), g_n), 0);
@@ -212,6 +316,7 @@ WorkerSend(Ptr<Socket> s, uint32_t)
 void
 WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
 {
+    uint32_t tag = q;
     q = QueryOf(q);
     Ptr<Packet> p;
     while ((p = s->Recv()))
@@ -221,6 +326,7 @@ WorkerRecv(uint32_t q, uint32_t w, Ptr<Socket> s)
     if (!g_answered[q][w] && g_workerGot[q][w] >= g_request)
     {
         g_answered[q][w] = true;
+        ResponseStarts(tag, w);
         g_responseLeft[s] += g_response;
         WorkerSend(s, 0);
     }
@@ -372,6 +478,8 @@ WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
     s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, q, w));
     s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&CwndChange, q, w));
+    s->TraceConnectWithoutContext("Rx", MakeBoundCallback(&WorkerRx, q, w));
+    s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&WorkerTx, q, w));
     s->SetRecvCallback(MakeBoundCallback(&WorkerRecv, q, w));
     s->SetSendCallback(MakeCallback(&WorkerSend));
 }
@@ -415,6 +523,15 @@ Connect(uint32_t q, Ptr<Node> agg, std::vector<Ipv4Address> addrs)
     }
 }
 
+Ptr<UniformRandomVariable> g_requestJitter;
+uint64_t g_requestJitterPs = 0;
+
+void
+SendRequest(uint32_t q, uint32_t w)
+{
+    g_aggSock[q][w]->Send(Create<Packet>(g_request));
+}
+
 void
 Query(uint32_t q)
 {
@@ -429,7 +546,18 @@ Query(uint32_t q)
     g_q[q].marksAtStart = g_marks;
     for (uint32_t w = 0; w < g_n; ++w)
     {
-        g_aggSock[q][w]->Send(Create<Packet>(g_request));
+        if (g_requestJitter)
+        {
+            // each request after U[0, --request-jitter] (ns-2's in Kulkarni's
+            // dissertation; dcnsim's sync_reads `jitter`), drawn from
+            // --RngRun's stream
+            Simulator::Schedule(PicoSeconds(uint64_t(g_requestJitter->GetValue(0, double(g_requestJitterPs)))),
+                                &SendRequest, q, w);
+        }
+        else
+        {
+            SendRequest(q, w);
+        }
     }
 }
 
@@ -841,6 +969,16 @@ main(int argc, char* argv[])
                  "and dcnsim (the workers' sockets)",
                  g_eceRecovery);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
+    double stopS = 0;
+    cmd.AddValue("stop",
+                 "seconds: when the simulation stops (0: 5 s past the last query's start, its queries a second "
+                 "apart on persistent connections)",
+                 stopS);
+    double requestJitterUs = 0;
+    cmd.AddValue("request-jitter",
+                 "microseconds: each request leaves U[0, this] after its query starts, from --RngRun's stream "
+                 "(0: all at once)",
+                 requestJitterUs);
     double bulk = 0;
     cmd.AddValue("bulk", "no queries: every worker sends to the aggregator for this many seconds", bulk);
     std::string pcap;
@@ -898,6 +1036,15 @@ main(int argc, char* argv[])
         NS_FATAL_ERROR("--two-tier: at most 100 workers (5 ToRs of 20), got --n=" << g_n);
     }
 
+    if (requestJitterUs < 0)
+    {
+        NS_FATAL_ERROR("--request-jitter: must be >= 0, got " << requestJitterUs);
+    }
+    if (requestJitterUs > 0)
+    {
+        g_requestJitter = CreateObject<UniformRandomVariable>();
+        g_requestJitterPs = uint64_t(requestJitterUs * 1e6);
+    }
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                        TypeIdValue(cc == "dctcp"       ? (dctcpFloor ? TcpDctcpFloor::GetTypeId()
                                                                      : TcpDctcp::GetTypeId())
@@ -1169,7 +1316,7 @@ main(int argc, char* argv[])
             Simulator::Schedule(Seconds(t0), &Query, q);
         }
     }
-    Simulator::Stop(Seconds(0.1 + queries * (g_persistent ? 1.0 : spacing) + 5));
+    Simulator::Stop(Seconds(stopS > 0 ? stopS : 0.1 + queries * (g_persistent ? 1.0 : spacing) + 5));
     Simulator::Run();
     for (uint32_t q = 0; q < queries; ++q)
     {
@@ -1195,6 +1342,8 @@ main(int argc, char* argv[])
         std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu marks %lu\n",
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
                     (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
+        std::printf("rto_kinds %u abtt %u whole_window %u few_dupacks %u many_dupacks %u\n", q, s.abtt,
+                    s.wholeWindow, s.fewDupacks, s.manyDupacks);
         std::printf("worker_timeouts %u", q);
         for (uint32_t w = 0; w < g_n; ++w)
         {

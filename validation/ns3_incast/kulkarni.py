@@ -1,5 +1,8 @@
-"""Kulkarni's Chapter 4 storage incast (Fig. 4.2: goodput against servers
-per SRU size) in dcnsim and in ns-3 3.37, side by side.
+"""Kulkarni's storage incast in dcnsim and in ns-3 3.37, side by side:
+Chapter 4's (Fig. 4.2: goodput against servers per SRU size), or with
+``--chapter 3`` Table 3.1's (Figs. 3.8-3.12: 256 KB SRUs, 50 µs links, a
+window of 1000 segments), with the servers' timeouts sorted as Figs.
+3.11-3.12 sort them.
 
 Usage (from the repository root, dcnsim importable, Debian's ``libns3-dev``
 and ``g++`` installed)::
@@ -7,6 +10,14 @@ and ``g++`` installed)::
     python validation/ns3_incast/kulkarni.py --n 4-12 --sru 256 1024 --blocks 40
     python validation/ns3_incast/kulkarni.py --n 6-10 --buffer-pkts 30   # the byte reading of "32 KB"
     python validation/ns3_incast/kulkarni.py --n 4-12 --like-ns3          # dcnsim without ns-3's two departures
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 1-8,16,32,64 --blocks 40   # Figs. 3.11-3.12's timeouts
+
+Each timeout of a server's flow is counted as an ABTT (no byte of its
+block acknowledged yet) or not, and by the duplicate ACKs that arrived
+since the last new ACK: none (the whole window lost), one or two, or three
+or more (dcnsim's ``abtt`` and ``rto_whole_window`` / ``rto_few_dupacks``
+/ ``rto_many_dupacks``; ns-3: incast.cc's ``rto_kinds`` lines, from each
+worker socket's ``Rx`` and ``Tx`` traces).
 
 dcnsim runs the experiment's own documents (``dcnsim.experiments.kulkarni``
 Fig. 4.2: a star of 1 Gbps links with 100 µs propagation, a 32-packet
@@ -47,6 +58,18 @@ import ns3_common as common  # noqa: E402  (validation/: shared with the other h
 SOURCE = HERE / "incast.cc"
 MSS = 1024
 RWND_BYTES = 20 * MSS
+#: Table 3.1's window, 1000 segments: ns-3's send buffer the same (its
+#: crash, above, needs it no larger than the receive window)
+RWND_BYTES_CH3 = 1000 * MSS
+#: ns-3's stop time a block: more than any block takes (a collapsed one at
+#: 64 servers, Table 3.1's setup: 1.4 s), as dcnsim's documents run until
+#: every block is read
+STOP_PER_BLOCK_S = 10.0
+#: ``--ns3-jitter``: ns-3's requests after U[0, this] µs, as dcnsim's
+#: documents send theirs (``sync_reads`` ``jitter``, the dissertation's)
+REQUEST_JITTER_US = 20
+#: the timeout counts each simulator reports (see the module's docstring)
+RTO_KINDS = ("abtt", "whole_window", "few_dupacks", "many_dupacks")
 
 
 def parse_ns(text: str) -> List[int]:
@@ -54,33 +77,58 @@ def parse_ns(text: str) -> List[int]:
     return common.parse_ranges(text, "--n", "server counts", 1)
 
 
-def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int) -> List[str]:
+def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
+             seed: int = 0) -> List[str]:
+    """incast.cc's flags; ``seed`` > 0: each request after U[0, 20 µs] as
+    dcnsim's documents send them (the dissertation's ns-2 jitter), drawn
+    from ns-3's run ``seed`` (0: every request at once, ns-3 deterministic)."""
+    rwnd, delay = (RWND_BYTES_CH3, "50us") if chapter == 3 else (RWND_BYTES, "100us")
     return [str(exe), f"--n={n}", "--cc=newreno", "--persistent=1", "--gap=0", f"--queries={blocks}",
             f"--buffer={buffer_pkts - 2}p", f"--mss={MSS}", "--iw=2", f"--response={sru_kb * 1024}",
-            "--rtomin=200", "--sack=0", "--timestamps=0", "--lt=0", f"--rcvbuf={RWND_BYTES}",
-            f"--sndbuf={RWND_BYTES}", "--delack=1", "--recovery=classic", "--delay=100us"]
+            "--rtomin=200", "--sack=0", "--timestamps=0", "--lt=0", f"--rcvbuf={rwnd}",
+            f"--sndbuf={rwnd}", "--delack=1", "--recovery=classic", f"--delay={delay}",
+            # past any block: at 64 servers Table 3.1's take 1.4 s each
+            f"--stop={0.1 + blocks * STOP_PER_BLOCK_S:g}",
+            *([f"--request-jitter={REQUEST_JITTER_US}", f"--RngRun={seed}"] if seed > 0 else [])]
 
 
-def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int) -> Dict[str, float]:
-    out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts))
+def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
+            seed: int = 0) -> Dict[str, float]:
+    out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed))
     qct = [float(m[1]) for m in re.finditer(r"qct_us ([\d.]+)", out)]
     timeouts = [int(m[1]) for m in re.finditer(r"^query \d+ .*? timeouts (\d+)", out, re.M)]
-    if len(qct) != blocks:
+    kinds = [tuple(int(x) for x in m.groups()) for m in
+             re.finditer(r"^rto_kinds \d+ abtt (\d+) whole_window (\d+) few_dupacks (\d+) many_dupacks (\d+)",
+                         out, re.M)]
+    if len(qct) != blocks or len(kinds) != blocks:
         raise RuntimeError("unexpected ns-3 output:\n" + out[-2000:])
+    # a timeout is one of the three by its duplicate ACKs: a query whose
+    # counts do not add up is a bug in incast.cc's counting
+    if any(k[1] + k[2] + k[3] != t for k, t in zip(kinds, timeouts)):
+        raise RuntimeError("ns-3's rto_kinds do not add up to its timeouts:\n" + out[-2000:])
     return {"goodput_mbps": n * sru_kb * 1024 * 8 / (sum(qct) * 1e-6 / len(qct)) / 1e6,
-            "timeouts": sum(timeouts) / len(timeouts)}
+            "timeouts": sum(timeouts) / len(timeouts), "rtos": float(sum(timeouts)),
+            **{name: float(sum(k[i] for k in kinds)) for i, name in enumerate(RTO_KINDS)}}
 
 
 def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
-               like_ns3: bool = False) -> Dict[str, Any]:
-    """The experiment's Fig. 4.2 document for this SRU, at n servers;
+               like_ns3: bool = False, chapter: int = 4) -> Dict[str, Any]:
+    """The experiment's Fig. 4.2 document for this SRU (``chapter`` 3:
+    Table 3.1's, Figs. 3.8-3.12's, 256 KB only), at n servers;
     ``like_ns3``: as ns-3 runs it (requests together, 2 B of framing)."""
-    from dcnsim.experiments.kulkarni.fig4_2 import _fig42_points
+    if chapter == 3:
+        from dcnsim.experiments.kulkarni.common import BASE, scenario
 
-    base = [p for p in _fig42_points(False) if f"-sru{sru_kb}k-" in p.label]
-    if not base:
-        raise ValueError(f"--sru: Fig. 4.2 has no {sru_kb} KB SRU")
-    doc = json.loads(json.dumps(base[0].scenario))
+        if sru_kb != BASE.sru_kb:
+            raise ValueError(f"--sru: Figs. 3.8-3.12 read {BASE.sru_kb} KB SRUs (Table 3.1), not {sru_kb} KB")
+        doc = scenario(n, BASE, blocks)
+    else:
+        from dcnsim.experiments.kulkarni.fig4_2 import _fig42_points
+
+        base = [p for p in _fig42_points(False) if f"-sru{sru_kb}k-" in p.label]
+        if not base:
+            raise ValueError(f"--sru: Fig. 4.2 has no {sru_kb} KB SRU")
+        doc = json.loads(json.dumps(base[0].scenario))
     doc.update(seed=seed, name=f"ns3-kulkarni-sru{sru_kb}k-n{n}-s{seed}")
     doc["topology"].update(hosts=n + 1, buffer=f"{buffer_pkts}pkt")
     doc["apps"][0].update(servers=f"1-{n}", blocks=blocks)
@@ -91,12 +139,17 @@ def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
 
 
 def run_dcnsim(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
-               like_ns3: bool = False) -> Dict[str, float]:
+               like_ns3: bool = False, chapter: int = 4) -> Dict[str, float]:
     import dcnsim
 
-    b = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3)).tables["blocks"]
+    r = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3, chapter))
+    b = r.tables["blocks"]
+    # the servers' flows (the responses), as ns-3 counts its workers'
+    f = r.flows[r.flows.src != 0]
     return {"goodput_mbps": float(b["bytes"].sum()) * 8 / float(b["duration_s"].sum()) / 1e6,
-            "timeouts": float(b["timeouts"].mean())}
+            "timeouts": float(b["timeouts"].mean()), "rtos": float(f.timeouts.sum()),
+            "abtt": float(f.abtt.sum()),
+            **{name: float(f[f"rto_{name}"].sum()) for name in RTO_KINDS[1:]}}
 
 
 def _task(job: Tuple) -> Tuple[Tuple, Dict[str, float]]:
@@ -107,7 +160,11 @@ def _task(job: Tuple) -> Tuple[Tuple, Dict[str, float]]:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", default="4-12", help="server counts: N-M or a comma-separated list (default 4-12)")
-    p.add_argument("--sru", type=int, nargs="+", default=[256, 1024], help="SRU sizes, KB (Fig. 4.2: 64 … 1024)")
+    p.add_argument("--chapter", type=int, choices=[3, 4], default=4,
+                   help="4: Fig. 4.2's setup (the default); 3: Table 3.1's (Figs. 3.8-3.12: 256 KB SRUs, 50 us "
+                        "links, a 1000-segment window)")
+    p.add_argument("--sru", type=int, nargs="+", default=None,
+                   help="SRU sizes, KB (Fig. 4.2: 64 … 1024; default 256 1024; Chapter 3: 256 only)")
     p.add_argument("--blocks", type=int, default=40, help="blocks per point (a collapsed one takes ≥ 200 ms each)")
     p.add_argument("--buffer-pkts", type=int, default=32,
                    help="the port, packets (32: the experiment's reading of 32 KB; 30: its byte reading)")
@@ -116,9 +173,14 @@ def main(argv=None) -> int:
     p.add_argument("--like-ns3", action="store_true",
                    help="run dcnsim as ns-3 runs the experiment: every request at once (no U[0, 20 us] jitter) "
                         "and 2 B of point-to-point framing, so the two differ only in their simulators")
+    p.add_argument("--ns3-jitter", action="store_true",
+                   help="ns-3's requests after U[0, 20 us] as dcnsim's (the dissertation's ns-2 jitter), on ns-3 "
+                        "runs 1..--seeds; without it every ns-3 request leaves at once and one run is deterministic")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
+    if a.sru is None:
+        a.sru = [256] if a.chapter == 3 else [256, 1024]
     try:
         ns = parse_ns(a.n)
     except ValueError as e:
@@ -135,7 +197,7 @@ def main(argv=None) -> int:
     if a.only != "ns3":
         try:
             for kb in a.sru:
-                dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1)
+                dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1, chapter=a.chapter)
         except ValueError as e:
             p.error(str(e))
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" else None
@@ -143,20 +205,28 @@ def main(argv=None) -> int:
     for kb in a.sru:
         for n in ns:
             if exe is not None:
-                jobs.append(("ns-3", (kb, n), (exe, n, kb, a.blocks, a.buffer_pkts)))
+                jobs += [("ns-3", (kb, n, s), (exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, s))
+                         for s in (range(1, a.seeds + 1) if a.ns3_jitter else [0])]
             if a.only != "ns3":
-                jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3))
+                jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter))
                          for s in range(1, a.seeds + 1)]
     with ProcessPoolExecutor(a.jobs) as ex:
         res = dict(ex.map(_task, jobs))
-    print(f"Kulkarni Fig. 4.2: goodput (Mbps) against servers, {a.blocks} blocks a point, a {a.buffer_pkts}-packet "
-          f"port; dcnsim the mean of seeds 1-{a.seeds}"
+    print(f"Kulkarni {'Table 3.1 (Figs. 3.8-3.12)' if a.chapter == 3 else 'Fig. 4.2'}: goodput (Mbps) against "
+          f"servers, {a.blocks} blocks a point, a {a.buffer_pkts}-packet port; dcnsim the mean of seeds 1-{a.seeds}"
+          + (f", ns-3 of runs 1-{a.seeds} with its requests after U[0, {REQUEST_JITTER_US} us]" if a.ns3_jitter
+             else ", ns-3's requests all at once (one deterministic run)")
           + (", run as ns-3 runs it (no request jitter, 2 B framing)" if a.like_ns3 else ""))
 
+    ns3_seeds = list(range(1, a.seeds + 1)) if a.ns3_jitter else [0]
+
+    def runs_of(sim: str, kb: int, n: int) -> List[Dict[str, float]]:
+        return ([res[("ns-3", (kb, n, s))] for s in ns3_seeds] if sim == "ns-3"
+                else [res[("dcnsim", (kb, n, s))] for s in range(1, a.seeds + 1)])
+
     def goodput(sim: str, kb: int, n: int) -> float:
-        if sim == "ns-3":
-            return res[("ns-3", (kb, n))]["goodput_mbps"]
-        return sum(res[("dcnsim", (kb, n, s))]["goodput_mbps"] for s in range(1, a.seeds + 1)) / a.seeds
+        runs = runs_of(sim, kb, n)
+        return sum(r["goodput_mbps"] for r in runs) / len(runs)
 
     sims = ([] if a.only == "dcnsim" else ["ns-3"]) + ([] if a.only == "ns3" else ["dcnsim"])
     for kb in a.sru:
@@ -164,7 +234,19 @@ def main(argv=None) -> int:
             print(f"{kb:5d} KB {sim:>7}: " + "  ".join(f"{n}:{goodput(sim, kb, n):.0f}" for n in ns))
         if exe is not None:
             print(f"{kb:5d} KB timeouts per block (ns-3): "
-                  + "  ".join(f"{n}:{res[('ns-3', (kb, n))]['timeouts']:.1f}" for n in ns))
+                  + "  ".join(f"{n}:{sum(r['timeouts'] for r in runs_of('ns-3', kb, n)) / len(ns3_seeds):.1f}"
+                              for n in ns))
+    print("the servers' timeouts (every seed's): how many, and the shares of them that were ABTTs (no "
+          "byte of the block acknowledged), and that had no duplicate ACK since the last new ACK / one or two / "
+          "three or more")
+    for kb in a.sru:
+        for n in ns:
+            for sim in sims:
+                runs = runs_of(sim, kb, n)
+                total = sum(r["rtos"] for r in runs)
+                shares = "  ".join(f"{k} {sum(r[k] for r in runs) / total:.2f}" if total else f"{k} -"
+                                   for k in RTO_KINDS)
+                print(f"{kb:5d} KB n = {n:3d} {sim:>7}: {total:8.0f} RTOs  {shares}")
     if 7 in ns and 256 in a.sru and 1024 in a.sru:
         print("at 7 servers, 1 MB / 256 KB: "
               + ", ".join(f"{sim} {goodput(sim, 1024, 7) / goodput(sim, 256, 7):.2f}" for sim in sims))
