@@ -498,6 +498,9 @@ def test_kulkarni_chapter_3_is_table_31_and_ns3_jitter_is_dcnsims():
     assert {"--delay=50us", f"--rcvbuf={1000 * k.MSS}", f"--sndbuf={1000 * k.MSS}", "--request-jitter=20",
             "--RngRun=2"} <= set(args)
     assert not any(a.startswith(("--request-jitter", "--RngRun")) for a in k.ns3_args(Path("incast"), 8, 256, 5, 32))
+    # the claims' measures pool the runs' timeouts, not their shares
+    assert k.pooled_share([{"rtos": 3, "abtt": 1}, {"rtos": 1, "abtt": 1}], "abtt") == "0.500 of 4 RTOs"
+    assert k.pooled_share([{"rtos": 0, "abtt": 0}], "abtt") == "no RTO"
 
 
 @needs_core

@@ -144,6 +144,11 @@ struct SenderTrack
     // segment when the response is written before any other was sent
     SequenceNumber32 blockStart{0};
     bool awaitingStart = true;
+    // in fast recovery (CA_RECOVERY): a partial ACK there is new but does
+    // not end the duplicate ACKs' count, as dcnsim's sender keeps it
+    // (recovery's timeouts are its `rto_many_dupacks`), so a timeout in
+    // recovery counts the duplicate ACKs that started it
+    bool inRecovery = false;
 };
 
 std::map<uint64_t, SenderTrack> g_track;
@@ -156,7 +161,8 @@ Track(uint32_t tag, uint32_t w)
 
 // An arriving segment without data that acknowledges nothing new is a
 // duplicate ACK (RFC 5681's, less its window test: ns-3's windows here
-// do not move), counted until the next new ACK or a timeout.
+// do not move), counted until the next new ACK outside fast recovery, the
+// end of fast recovery, or a timeout.
 void
 WorkerRx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
 {
@@ -170,7 +176,10 @@ WorkerRx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<
     {
         t.haveAck = true;
         t.lastAck = ack;
-        t.dupacks = 0;
+        if (!t.inRecovery)
+        {
+            t.dupacks = 0;
+        }
     }
     else if (ack == t.lastAck && p->GetSize() == 0)
     {
@@ -198,6 +207,17 @@ WorkerTx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<
         t.sentEnd = end;
     }
     t.haveSent = true;
+}
+
+void
+WorkerState(uint32_t tag, uint32_t w, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    SenderTrack& t = Track(tag, w);
+    t.inRecovery = to == TcpSocketState::CA_RECOVERY;
+    if (from == TcpSocketState::CA_RECOVERY && !t.inRecovery)
+    {
+        t.dupacks = 0;
+    }
 }
 
 // A response is written: its first byte is the next new one.
@@ -478,6 +498,7 @@ WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
     s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, q, w));
     s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&CwndChange, q, w));
+    s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&WorkerState, q, w));
     s->TraceConnectWithoutContext("Rx", MakeBoundCallback(&WorkerRx, q, w));
     s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&WorkerTx, q, w));
     s->SetRecvCallback(MakeBoundCallback(&WorkerRecv, q, w));

@@ -152,6 +152,13 @@ def run_dcnsim(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
             **{name: float(f[f"rto_{name}"].sum()) for name in RTO_KINDS[1:]}}
 
 
+def pooled_share(runs: List[Dict[str, float]], kind: str) -> str:
+    """The share of ``runs``' timeouts of one kind (:data:`RTO_KINDS`),
+    pooled over them, with the count it is a share of."""
+    total = sum(r["rtos"] for r in runs)
+    return f"{sum(r[kind] for r in runs) / total:.3f} of {total:,.0f} RTOs" if total else "no RTO"
+
+
 def _task(job: Tuple) -> Tuple[Tuple, Dict[str, float]]:
     kind, key, args = job
     return (kind, key), (run_ns3(*args) if kind == "ns-3" else run_dcnsim(*args))
@@ -247,6 +254,16 @@ def main(argv=None) -> int:
                 shares = "  ".join(f"{k} {sum(r[k] for r in runs) / total:.2f}" if total else f"{k} -"
                                    for k in RTO_KINDS)
                 print(f"{kb:5d} KB n = {n:3d} {sim:>7}: {total:8.0f} RTOs  {shares}")
+    if a.chapter == 3:
+        # the claims' own measures (docs/kulkarni.md: fig3.11-dominate,
+        # fig3.12-whole-window, fig3.12-few-dupacks), over the n run here
+        for sim in sims:
+            small = [r for n in ns if n <= 3 for r in runs_of(sim, 256, n)]
+            large = [r for n in ns if n > 3 for r in runs_of(sim, 256, n)]
+            top = runs_of(sim, 256, max(ns))
+            print(f"{sim:>7}: whole-window share at n <= 3 {pooled_share(small, 'whole_window')}; "
+                  f"few-dup-ACK share at n > 3 {pooled_share(large, 'few_dupacks')}; "
+                  f"ABTT share at n = {max(ns)} {pooled_share(top, 'abtt')}")
     if 7 in ns and 256 in a.sru and 1024 in a.sru:
         print("at 7 servers, 1 MB / 256 KB: "
               + ", ".join(f"{sim} {goodput(sim, 1024, 7) / goodput(sim, 256, 7):.2f}" for sim in sims))
