@@ -130,6 +130,26 @@ CongStateChange(uint32_t q,
     }
 }
 
+// The end of the highest sequence a socket has sent (its `Tx` trace's
+// data segments): whatever it sends below that it sends again.
+struct SentEdge
+{
+    bool any = false;
+    SequenceNumber32 end{0};
+
+    // Note a data segment; returns how many of its bytes were sent before.
+    uint32_t Note(SequenceNumber32 start, uint32_t len)
+    {
+        uint32_t again = any && start < end ? std::min<uint32_t>(len, end - start) : 0;
+        if (!any || start + len > end)
+        {
+            end = start + len;
+        }
+        any = true;
+        return again;
+    }
+};
+
 // What a worker's socket has seen of its ACKs and sent of its responses,
 // for classifying its timeouts; keyed by the accept tag (a query, or
 // UINT32_MAX on persistent connections) and the worker.
@@ -138,8 +158,7 @@ struct SenderTrack
     bool haveAck = false;
     SequenceNumber32 lastAck{0};
     uint32_t dupacks = 0;
-    bool haveSent = false;
-    SequenceNumber32 sentEnd{0};
+    SentEdge sent;
     // the first byte of the response being sent; set by the first data
     // segment when the response is written before any other was sent
     SequenceNumber32 blockStart{0};
@@ -196,17 +215,12 @@ WorkerTx(uint32_t tag, uint32_t w, Ptr<const Packet> p, const TcpHeader& h, Ptr<
         return;
     }
     SenderTrack& t = Track(tag, w);
-    SequenceNumber32 end = h.GetSequenceNumber() + len;
     if (t.awaitingStart)
     {
         t.blockStart = h.GetSequenceNumber();
         t.awaitingStart = false;
     }
-    if (!t.haveSent || end > t.sentEnd)
-    {
-        t.sentEnd = end;
-    }
-    t.haveSent = true;
+    t.sent.Note(h.GetSequenceNumber(), len);
 }
 
 void
@@ -225,9 +239,9 @@ void
 ResponseStarts(uint32_t tag, uint32_t w)
 {
     SenderTrack& t = Track(tag, w);
-    if (t.haveSent)
+    if (t.sent.any)
     {
-        t.blockStart = t.sentEnd;
+        t.blockStart = t.sent.end;
         t.awaitingStart = false;
     }
     else
@@ -372,8 +386,7 @@ struct Background
     Time connected;
     Time done;
     // payload it sent again: below the end of the highest it had sent
-    SequenceNumber32 sentEnd{0};
-    bool sentAny = false;
+    SentEdge sent;
     uint64_t resent = 0;
 };
 
@@ -442,23 +455,10 @@ BackgroundCwnd(size_t i, uint32_t, uint32_t cwnd)
 void
 BackgroundTx(size_t i, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
 {
-    Background& b = g_bg[i];
-    uint32_t len = p->GetSize();
-    if (len == 0)
+    if (p->GetSize() > 0)
     {
-        return;
+        g_bg[i].resent += g_bg[i].sent.Note(h.GetSequenceNumber(), p->GetSize());
     }
-    SequenceNumber32 start = h.GetSequenceNumber();
-    SequenceNumber32 end = start + len;
-    if (b.sentAny && start < b.sentEnd)
-    {
-        b.resent += std::min<uint32_t>(len, b.sentEnd - start);
-    }
-    if (!b.sentAny || end > b.sentEnd)
-    {
-        b.sentEnd = end;
-    }
-    b.sentAny = true;
 }
 
 void
@@ -1286,23 +1286,7 @@ main(int argc, char* argv[])
         Simulator::Run();
         std::printf("bulk drops %lu marks %lu fast_recoveries %u timeouts %u\n", (unsigned long)g_drops,
                     (unsigned long)g_marks, g_q[0].fastRecoveries, g_q[0].timeouts);
-        // each background flow's throughput: its bytes over the time from its
-    // connection's setup to the sink's receipt of the last of them
-    for (size_t i = 0; i < g_bg.size(); ++i)
-    {
-        const Background& b = g_bg[i];
-        if (b.done.IsZero())
-        {
-            std::printf("background %zu unfinished %u of %u B\n", i, b.got, b.bytes);
-        }
-        else
-        {
-            std::printf("background %zu bytes %u connected_us %.3f done_us %.3f resent_bytes %lu\n", i, b.bytes,
-                        b.connected.GetNanoSeconds() / 1e3, b.done.GetNanoSeconds() / 1e3,
-                        (unsigned long)b.resent);
-        }
-    }
-    std::printf("packet_hops %lu\n", (unsigned long)g_hops);
+        std::printf("packet_hops %lu\n", (unsigned long)g_hops);
         Simulator::Destroy();
         return 0;
     }
