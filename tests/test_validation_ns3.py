@@ -519,6 +519,72 @@ def test_kulkarni_timeouts_sorted_alike_in_both():
         assert 0 <= got["abtt"] <= got["rtos"], got
 
 
+@needs_core
+def test_kulkarni_ties_and_host_jitter_reach_both_simulators():
+    """--ties sets dcnsim's order of equal-time events and --host-jitter
+    both simulators' host noise (dcnsim's `host_jitter`, incast.cc's
+    --host-jitter on a run of its own seed); neither changes another key
+    of the experiment's document, and a jitter a segment's serialization
+    long (which could reorder a server's packets) is refused."""
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    base = k.dcnsim_doc(8, 256, 5, 32, 2, chapter=3)
+    doc = k.dcnsim_doc(8, 256, 5, 32, 2, chapter=3, ties="fifo", host_jitter_us=0.5)
+    assert doc.pop("ties") == "fifo" and doc.pop("host_jitter") == "0.5us"
+    base.pop("host_jitter", None)
+    doc.pop("host_jitter", None)
+    assert doc == base and "ties" not in base
+    args = k.ns3_args(Path("incast"), 8, 256, 5, 32, chapter=3, seed=3, host_jitter_us=0.5, request_jitter=False)
+    assert {"--RngRun=3", "--host-jitter=0.5"} <= set(args)
+    assert not any(a.startswith("--request-jitter") for a in args)
+    assert "--request-jitter=20" in k.ns3_args(Path("incast"), 8, 256, 5, 32, chapter=3, seed=3, host_jitter_us=0.5)
+    with pytest.raises(SystemExit):
+        k.main(["--chapter", "3", "--n", "4", "--host-jitter", "9", "--only", "dcnsim"])
+
+
+@needs_core
+@needs_ns3
+def test_first_in_first_out_ties_spare_resends_in_both_simulators():
+    """Table 3.1's setup at 8 servers: the servers' ACK-clocked segments
+    reach the port at the same instant again and again, and first-in
+    first-out order (ns-3's, and dcnsim's `ties = "fifo"`) gives each such
+    tie to the resend a partial ACK released, whose event was scheduled a
+    link delay before its rival's. So in both a server hardly ever times
+    out in fast recovery (after three or more duplicate ACKs). With every
+    server's packets up to 1 µs late at random nothing ties, and in both
+    simulators recovery timeouts appear and the timeouts multiply
+    (validation/README.md, "Kulkarni's Table 3.1: the timeouts sorted")."""
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    exe = k.common.ns3_binary(k.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    fifo = {"ns-3": k.run_ns3(exe, 8, 256, 40, 32, chapter=3, seed=1),
+            "dcnsim": k.run_dcnsim(8, 256, 40, 32, 1, chapter=3, ties="fifo")}
+    jittered = {"ns-3": k.run_ns3(exe, 8, 256, 40, 32, chapter=3, seed=1, host_jitter_us=1.0),
+                "dcnsim": k.run_dcnsim(8, 256, 40, 32, 1, chapter=3, host_jitter_us=1.0)}
+    for sim in ("ns-3", "dcnsim"):
+        f, j = fifo[sim], jittered[sim]
+        assert f["rtos"] > 0 and f["many_dupacks"] <= 0.05 * f["rtos"], (sim, f)
+        assert j["many_dupacks"] >= 0.2 * j["rtos"], (sim, j)
+        assert j["rtos"] >= 1.5 * f["rtos"], (sim, f, j)
+
+
+@needs_ns3
+def test_ns3_karn_backoff_makes_its_timeouts_cost_what_dcnsims_do():
+    """ns-3.37 recomputes the RTO on every ACK of new data, which ends a
+    backoff on the first ACK of resent data; incast.cc --karn-backoff=1
+    keeps it until an RTT sample, as Karn's algorithm (RFC 6298 §5), ns-2
+    and dcnsim do. At 32 servers on Table 3.1's setup, where servers time
+    out again after their resends, the kept backoff cannot make a stall
+    shorter: the same timeouts within a quarter, and blocks at least a
+    fifth longer (validation/README.md, "The time a timeout costs")."""
+    k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
+    exe = k.common.ns3_binary(k.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
+    stock = k.run_ns3(exe, 32, 256, 5, 32, chapter=3, seed=1)
+    karn = k.run_ns3(exe, 32, 256, 5, 32, chapter=3, seed=1, karn=True)
+    assert "--karn-backoff=1" in k.ns3_args(exe, 32, 256, 5, 32, chapter=3, seed=1, karn=True)
+    assert stock["timeouts"] > 10, stock
+    assert abs(karn["timeouts"] - stock["timeouts"]) <= 0.25 * stock["timeouts"], (stock, karn)
+    assert karn["goodput_mbps"] * 1.2 <= stock["goodput_mbps"], (stock, karn)
+
+
 def test_rto_timeline_counts_workers_rounds_and_courses():
     """--rto-timeline's summary of one query: workers that time out, RTOs
     per whole millisecond after the query's start, the commonest courses

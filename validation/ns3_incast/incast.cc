@@ -26,6 +26,8 @@
 // the payload it sent again (below the highest it had sent); or
 //   background <i> unfinished <got> of <b> B); with --verbose and --two-tier the 10 Gbps ports'
 // totals follow: "port <node> <to> marked <m> dropped <d>".
+// With --karn-backoff=1 a last line "karn_backoff_kept <k>" counts the new
+// ACKs after which a worker kept its backed-off RTO (below).
 // A tool, not a test: validation/ns3_incast/run.py builds and drives it.
 //
 // Counting is on the workers' (the data senders') sockets: a fast recovery
@@ -544,6 +546,72 @@ Connect(uint32_t q, Ptr<Node> agg, std::vector<Ipv4Address> addrs)
     }
 }
 
+// --host-jitter: a worker's link that delivers each packet it carries from
+// the worker U[0, jitter] later than its delay alone (never reordering: the
+// jitter must stay below a segment's serialization). Without it every
+// ACK-clocked arrival at the port lands on the port's departure grid, so
+// two arrivals tie to the picosecond and ns-3's scheduling order (the
+// event scheduled first runs first) decides which one a nearly full buffer
+// keeps; dcnsim's `host_jitter` (or its seeded `ties`) takes that order
+// away, and this puts ns-3 on the same footing (validation/README.md,
+// "Kulkarni's Table 3.1: the timeouts sorted").
+class JitterChannel : public PointToPointChannel
+{
+  public:
+    Ptr<PointToPointNetDevice> m_from; // the worker's end
+    Ptr<UniformRandomVariable> m_u;
+    uint64_t m_maxPs = 0;
+
+    bool TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime) override
+    {
+        if (src != m_from || m_maxPs == 0)
+        {
+            return PointToPointChannel::TransmitStart(p, src, txTime);
+        }
+        // the base schedules the far end's receipt from the time it is called
+        Simulator::Schedule(PicoSeconds(uint64_t(m_u->GetValue(0, double(m_maxPs)))),
+                            &JitterChannel::Late, this, p->Copy(), src, txTime);
+        return true;
+    }
+
+  private:
+    void Late(Ptr<Packet> p, Ptr<PointToPointNetDevice> src, Time txTime)
+    {
+        PointToPointChannel::TransmitStart(p, src, txTime);
+    }
+};
+
+// PointToPointHelper::Install's link (devices, their one-packet queues with
+// flow control, the channel) on a JitterChannel: the helper's channel type
+// is fixed
+NetDeviceContainer
+JitteredLink(Ptr<Node> worker, Ptr<Node> sw, const std::string& delay, uint64_t maxPs,
+             Ptr<UniformRandomVariable> u)
+{
+    NetDeviceContainer c;
+    Ptr<JitterChannel> ch = CreateObject<JitterChannel>();
+    ch->SetAttribute("Delay", StringValue(delay));
+    ch->m_u = u;
+    ch->m_maxPs = maxPs;
+    for (Ptr<Node> n : {worker, sw})
+    {
+        Ptr<PointToPointNetDevice> d = CreateObject<PointToPointNetDevice>();
+        d->SetAttribute("DataRate", StringValue("1Gbps"));
+        d->SetAddress(Mac48Address::Allocate());
+        n->AddDevice(d);
+        Ptr<Queue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
+        q->SetAttribute("MaxSize", StringValue("1p"));
+        d->SetQueue(q);
+        Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
+        ndqi->GetTxQueue(0)->ConnectQueueTraces(q);
+        d->AggregateObject(ndqi);
+        d->Attach(ch);
+        c.Add(d);
+    }
+    ch->m_from = DynamicCast<PointToPointNetDevice>(c.Get(0));
+    return c;
+}
+
 Ptr<UniformRandomVariable> g_requestJitter;
 uint64_t g_requestJitterPs = 0;
 
@@ -835,6 +903,8 @@ NS_OBJECT_ENSURE_REGISTERED(TcpDctcpFloor);
 
 bool g_eceRecovery = false;
 uint64_t g_eceKept = 0; // ECE ACKs that arrived in loss recovery and did not enter CWR
+bool g_karnBackoff = false;
+uint64_t g_karnKept = 0; // new ACKs after which a backed-off RTO was kept
 
 // --ece-recovery=1 (an experiment): an ECE that arrives during loss
 // recovery (CA_RECOVERY, or CA_LOSS after an RTO) does not enter CWR.
@@ -846,6 +916,14 @@ uint64_t g_eceKept = 0; // ECE ACKs that arrived in loss recovery and did not en
 // (m_ecnEchoSeq, ECN_ECE_RCVD), so the base does not act on it again and
 // DCTCP still counts the ACK's bytes as marked. The workers' sockets are of
 // this class (their listeners', whose accepted connections are its forks).
+//
+// --karn-backoff=1 (an experiment): a backed-off RTO is kept until an ACK
+// yields an RTT sample, as Karn's algorithm keeps it (RFC 6298 §5: the RTO
+// collapses once "a new RTT measurement is obtained"; ns-2's TcpAgent ends
+// its backoff only on a timed, never-resent segment, and dcnsim keeps it
+// alike). TcpSocketBase::NewAck recomputes m_rto from the estimator on
+// every ACK of new data, so an ACK of resent data alone, which Karn's rule
+// leaves unsampled, ends the backoff there.
 class TcpSocketEceRecovery : public TcpSocketBase
 {
   public:
@@ -873,7 +951,7 @@ class TcpSocketEceRecovery : public TcpSocketBase
         const SequenceNumber32 ack = tcpHeader.GetAckNumber();
         const TcpSocketState::TcpCongState_t st = m_tcb->m_congState;
         // the base's test of a new ECE (ReceivedAck), in loss recovery
-        if ((st == TcpSocketState::CA_LOSS || st == TcpSocketState::CA_RECOVERY) &&
+        if (g_eceRecovery && (st == TcpSocketState::CA_LOSS || st == TcpSocketState::CA_RECOVERY) &&
             m_tcb->m_ecnState != TcpSocketState::ECN_DISABLED && (tcpHeader.GetFlags() & TcpHeader::ECE) &&
             ack > m_txBuffer->HeadSequence() && m_ecnEchoSeq.Get() < ack)
         {
@@ -883,18 +961,48 @@ class TcpSocketEceRecovery : public TcpSocketBase
         }
         TcpSocketBase::ReceivedAck(packet, tcpHeader);
     }
+
+    void NewAck(const SequenceNumber32& seq, bool resetRTO) override
+    {
+        // DoForwardUp runs EstimateRtt before the ACK reaches NewAck: a
+        // sample of this ACK is counted by now
+        const uint32_t samples = m_rtt->GetNSamples();
+        const bool sampled = samples != m_karnSamples;
+        m_karnSamples = samples;
+        const Time fresh =
+            Max(m_rtt->GetEstimate() + Max(m_clockGranularity, m_rtt->GetVariation() * 4), m_minRto);
+        if (!g_karnBackoff || !resetRTO || sampled || m_rto.Get() <= fresh)
+        {
+            TcpSocketBase::NewAck(seq, resetRTO);
+            return;
+        }
+        // the base without its recomputation of m_rto (left untouched, so
+        // the RTO trace, which counts timeouts by its doublings, sees
+        // nothing), then the timer restarted on the kept value, as the base
+        // restarts it (RFC 6298 (5.3)) unless nothing is left outstanding
+        ++g_karnKept;
+        TcpSocketBase::NewAck(seq, false);
+        if (m_retxEvent.IsRunning())
+        {
+            m_retxEvent.Cancel();
+            m_retxEvent = Simulator::Schedule(m_rto, &TcpSocketEceRecovery::ReTxTimeout, this);
+        }
+    }
+
+  private:
+    uint32_t m_karnSamples = 0; // the estimator's samples at the last new ACK
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpSocketEceRecovery);
 
 // A worker's listening socket: TcpL4Protocol::CreateSocket's, or with
-// --ece-recovery=1 the same socket of the class above (the same RTT
+// --ece-recovery=1 or --karn-backoff=1 the same socket of the class above (the same RTT
 // estimator, congestion control and recovery types, from the protocol's
 // attributes; the protocol adds it to its list when it is bound).
 Ptr<Socket>
 WorkerSocket(Ptr<Node> node)
 {
-    if (!g_eceRecovery)
+    if (!g_eceRecovery && !g_karnBackoff)
     {
         return Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
     }
@@ -989,6 +1097,10 @@ main(int argc, char* argv[])
                  "experiment: an ECE during loss recovery (CA_RECOVERY, CA_LOSS) does not enter CWR, as in Linux "
                  "and dcnsim (the workers' sockets)",
                  g_eceRecovery);
+    cmd.AddValue("karn-backoff",
+                 "experiment: the workers keep a backed-off RTO until an RTT sample (Karn's algorithm, as ns-2 "
+                 "and dcnsim), where ns-3.37 recomputes it on every new ACK",
+                 g_karnBackoff);
     cmd.AddValue("verbose", "print per-sender events", g_verbose);
     double stopS = 0;
     cmd.AddValue("stop",
@@ -1000,6 +1112,11 @@ main(int argc, char* argv[])
                  "microseconds: each request leaves U[0, this] after its query starts, from --RngRun's stream "
                  "(0: all at once)",
                  requestJitterUs);
+    double hostJitterUs = 0;
+    cmd.AddValue("host-jitter",
+                 "microseconds: every packet a worker sends reaches its switch U[0, this] later, from --RngRun's "
+                 "stream (0: none; below a segment's serialization, so no reordering; the star only)",
+                 hostJitterUs);
     double bulk = 0;
     cmd.AddValue("bulk", "no queries: every worker sends to the aggregator for this many seconds", bulk);
     std::string pcap;
@@ -1060,6 +1177,20 @@ main(int argc, char* argv[])
     if (requestJitterUs < 0)
     {
         NS_FATAL_ERROR("--request-jitter: must be >= 0, got " << requestJitterUs);
+    }
+    if (hostJitterUs < 0 || hostJitterUs >= (mss + 42) * 8e-3)
+    {
+        NS_FATAL_ERROR("--host-jitter: must be >= 0 and below a segment's serialization ("
+                       << (mss + 42) * 8e-3 << " us at 1 Gbps), got " << hostJitterUs);
+    }
+    if (hostJitterUs > 0 && twoTier)
+    {
+        NS_FATAL_ERROR("--host-jitter: the star only, not with --two-tier");
+    }
+    Ptr<UniformRandomVariable> hostJitter;
+    if (hostJitterUs > 0)
+    {
+        hostJitter = CreateObject<UniformRandomVariable>();
     }
     if (requestJitterUs > 0)
     {
@@ -1173,7 +1304,10 @@ main(int argc, char* argv[])
     Ptr<QueueDisc> bottleneck;
     for (uint32_t h = 0; h <= g_n; ++h)
     {
-        NetDeviceContainer d = p2p.Install(hosts.Get(h), tors.Get(h == 0 ? 0 : (h - 1) % racks));
+        NetDeviceContainer d =
+            hostJitter && h > 0
+                ? JitteredLink(hosts.Get(h), tors.Get(0), delay, uint64_t(hostJitterUs * 1e6), hostJitter)
+                : p2p.Install(hosts.Get(h), tors.Get(h == 0 ? 0 : (h - 1) % racks));
         QueueDiscContainer qd = tch.Install(d.Get(1));
         if (twoTier)
         {
@@ -1376,6 +1510,10 @@ main(int argc, char* argv[])
     if (g_eceRecovery)
     {
         std::printf("ece_in_recovery %lu\n", (unsigned long)g_eceKept);
+    }
+    if (g_karnBackoff)
+    {
+        std::printf("karn_backoff_kept %lu\n", (unsigned long)g_karnKept);
     }
     if (g_verbose)
     {

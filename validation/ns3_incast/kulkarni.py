@@ -11,6 +11,9 @@ and ``g++`` installed)::
     python validation/ns3_incast/kulkarni.py --n 6-10 --buffer-pkts 30   # the byte reading of "32 KB"
     python validation/ns3_incast/kulkarni.py --n 4-12 --like-ns3          # dcnsim without ns-3's two departures
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 1-8,16,32,64 --blocks 40   # Figs. 3.11-3.12's timeouts
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 4-8,16 --ns3-jitter --ties fifo      # dcnsim in ns-3's tie order
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 4-8,16 --ns3-jitter --host-jitter 1  # nothing ties in either
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 32,64 --ns3-jitter --ns3-karn        # ns-3 keeps RTO backoffs
 
 Each timeout of a server's flow is counted as an ABTT (no byte of its
 block acknowledged yet) or not, and by the duplicate ACKs that arrived
@@ -49,7 +52,7 @@ import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -78,10 +81,17 @@ def parse_ns(text: str) -> List[int]:
 
 
 def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
-             seed: int = 0) -> List[str]:
-    """incast.cc's flags; ``seed`` > 0: each request after U[0, 20 µs] as
-    dcnsim's documents send them (the dissertation's ns-2 jitter), drawn
-    from ns-3's run ``seed`` (0: every request at once, ns-3 deterministic)."""
+             seed: int = 0, host_jitter_us: float = 0.0, request_jitter: Optional[bool] = None,
+             karn: bool = False) -> List[str]:
+    """incast.cc's flags; ``seed`` > 0: ns-3's run ``seed``, and then (unless
+    ``request_jitter`` is False) each request after U[0, 20 µs] as dcnsim's
+    documents send them (the dissertation's ns-2 jitter; 0: every request
+    at once, ns-3 deterministic); ``host_jitter_us`` > 0: each packet a
+    server sends reaches the switch U[0, that] later (incast.cc
+    ``--host-jitter``), drawn from the same run; ``karn``: the servers keep
+    a backed-off RTO until an RTT sample, as ns-2 and dcnsim do (incast.cc
+    ``--karn-backoff``; ns-3.37 collapses it on every new ACK)."""
+    jittered = seed > 0 and (request_jitter is None or request_jitter)
     rwnd, delay = (RWND_BYTES_CH3, "50us") if chapter == 3 else (RWND_BYTES, "100us")
     return [str(exe), f"--n={n}", "--cc=newreno", "--persistent=1", "--gap=0", f"--queries={blocks}",
             f"--buffer={buffer_pkts - 2}p", f"--mss={MSS}", "--iw=2", f"--response={sru_kb * 1024}",
@@ -89,12 +99,17 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
             f"--sndbuf={rwnd}", "--delack=1", "--recovery=classic", f"--delay={delay}",
             # past any block: at 64 servers Table 3.1's take 1.4 s each
             f"--stop={0.1 + blocks * STOP_PER_BLOCK_S:g}",
-            *([f"--request-jitter={REQUEST_JITTER_US}", f"--RngRun={seed}"] if seed > 0 else [])]
+            *([f"--RngRun={seed}"] if seed > 0 else []),
+            *([f"--request-jitter={REQUEST_JITTER_US}"] if jittered else []),
+            *([f"--host-jitter={host_jitter_us:g}"] if host_jitter_us > 0 else []),
+            *(["--karn-backoff=1"] if karn else [])]
 
 
 def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
-            seed: int = 0) -> Dict[str, float]:
-    out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed))
+            seed: int = 0, host_jitter_us: float = 0.0, request_jitter: Optional[bool] = None,
+            karn: bool = False) -> Dict[str, float]:
+    out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed, host_jitter_us,
+                                      request_jitter, karn))
     qct = [float(m[1]) for m in re.finditer(r"qct_us ([\d.]+)", out)]
     timeouts = [int(m[1]) for m in re.finditer(r"^query \d+ .*? timeouts (\d+)", out, re.M)]
     kinds = [tuple(int(x) for x in m.groups()) for m in
@@ -112,10 +127,13 @@ def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapt
 
 
 def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
-               like_ns3: bool = False, chapter: int = 4) -> Dict[str, Any]:
+               like_ns3: bool = False, chapter: int = 4, ties: Optional[str] = None,
+               host_jitter_us: float = 0.0) -> Dict[str, Any]:
     """The experiment's Fig. 4.2 document for this SRU (``chapter`` 3:
     Table 3.1's, Figs. 3.8-3.12's, 256 KB only), at n servers;
-    ``like_ns3``: as ns-3 runs it (requests together, 2 B of framing)."""
+    ``like_ns3``: as ns-3 runs it (requests together, 2 B of framing);
+    ``ties``: the order of equal-time events (None: the engine's default);
+    ``host_jitter_us`` > 0: the document's ``host_jitter``."""
     if chapter == 3:
         from dcnsim.experiments.kulkarni.common import BASE, scenario
 
@@ -135,14 +153,19 @@ def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
     if like_ns3:
         doc["apps"][0]["jitter"] = "0s"
         doc["l2_overhead"] = 2
+    if ties is not None:
+        doc["ties"] = ties
+    if host_jitter_us > 0:
+        doc["host_jitter"] = f"{host_jitter_us:g}us"
     return doc
 
 
 def run_dcnsim(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
-               like_ns3: bool = False, chapter: int = 4) -> Dict[str, float]:
+               like_ns3: bool = False, chapter: int = 4, ties: Optional[str] = None,
+               host_jitter_us: float = 0.0) -> Dict[str, float]:
     import dcnsim
 
-    r = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3, chapter))
+    r = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3, chapter, ties, host_jitter_us))
     b = r.tables["blocks"]
     # the servers' flows (the responses), as ns-3 counts its workers'
     f = r.flows[r.flows.src != 0]
@@ -183,6 +206,17 @@ def main(argv=None) -> int:
     p.add_argument("--ns3-jitter", action="store_true",
                    help="ns-3's requests after U[0, 20 us] as dcnsim's (the dissertation's ns-2 jitter), on ns-3 "
                         "runs 1..--seeds; without it every ns-3 request leaves at once and one run is deterministic")
+    p.add_argument("--ties", choices=["seeded", "fifo"],
+                   help="dcnsim's order of equal-time events (the scenario key `ties`; default: the engine's, "
+                        "seeded); ns-3's is always fifo, the event scheduled first running first")
+    p.add_argument("--host-jitter", type=float, default=0.0, metavar="US",
+                   help="both simulators: each packet a server sends reaches the switch up to this many "
+                        "microseconds late, at random (dcnsim's `host_jitter`; incast.cc --host-jitter, on ns-3 "
+                        "runs 1..--seeds), so no two servers' packets arrive at the same instant (default 0)")
+    p.add_argument("--ns3-karn", action="store_true",
+                   help="ns-3's servers keep a backed-off RTO until an RTT sample, as Karn's algorithm (RFC 6298 "
+                        "section 5), ns-2 and dcnsim keep it; ns-3.37 collapses it on every ACK of new data "
+                        "(incast.cc --karn-backoff)")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
@@ -201,31 +235,42 @@ def main(argv=None) -> int:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    if not 0 <= a.host_jitter < (MSS + 42) * 8e-3:
+        p.error(f"--host-jitter: must be >= 0 and below a segment's serialization at 1 Gbps "
+                f"({(MSS + 42) * 8e-3:.3f} us), got {a.host_jitter:g}")
     if a.only != "ns3":
         try:
             for kb in a.sru:
-                dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1, chapter=a.chapter)
+                dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1, chapter=a.chapter, ties=a.ties,
+                           host_jitter_us=a.host_jitter)
         except ValueError as e:
             p.error(str(e))
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" else None
+    # ns-3 runs several seeds when something in it is drawn at random
+    ns3_seeds = list(range(1, a.seeds + 1)) if a.ns3_jitter or a.host_jitter > 0 else [0]
     jobs = []
     for kb in a.sru:
         for n in ns:
             if exe is not None:
-                jobs += [("ns-3", (kb, n, s), (exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, s))
-                         for s in (range(1, a.seeds + 1) if a.ns3_jitter else [0])]
+                jobs += [("ns-3", (kb, n, s), (exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, s, a.host_jitter,
+                                               a.ns3_jitter, a.ns3_karn))
+                         for s in ns3_seeds]
             if a.only != "ns3":
-                jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter))
+                jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter, a.ties,
+                                                 a.host_jitter))
                          for s in range(1, a.seeds + 1)]
     with ProcessPoolExecutor(a.jobs) as ex:
         res = dict(ex.map(_task, jobs))
     print(f"Kulkarni {'Table 3.1 (Figs. 3.8-3.12)' if a.chapter == 3 else 'Fig. 4.2'}: goodput (Mbps) against "
           f"servers, {a.blocks} blocks a point, a {a.buffer_pkts}-packet port; dcnsim the mean of seeds 1-{a.seeds}"
           + (f", ns-3 of runs 1-{a.seeds} with its requests after U[0, {REQUEST_JITTER_US} us]" if a.ns3_jitter
+             else f", ns-3 of runs 1-{a.seeds} with its requests all at once" if len(ns3_seeds) > 1
              else ", ns-3's requests all at once (one deterministic run)")
-          + (", run as ns-3 runs it (no request jitter, 2 B framing)" if a.like_ns3 else ""))
-
-    ns3_seeds = list(range(1, a.seeds + 1)) if a.ns3_jitter else [0]
+          + (", run as ns-3 runs it (no request jitter, 2 B framing)" if a.like_ns3 else "")
+          + (f"; dcnsim's ties {a.ties}" if a.ties else "")
+          + ("; ns-3's backed-off RTOs kept until an RTT sample (Karn)" if a.ns3_karn else "")
+          + (f"; every server's packets up to {a.host_jitter:g} us late at random, in both" if a.host_jitter > 0
+             else ""))
 
     def runs_of(sim: str, kb: int, n: int) -> List[Dict[str, float]]:
         return ([res[("ns-3", (kb, n, s))] for s in ns3_seeds] if sim == "ns-3"
