@@ -123,6 +123,7 @@ class Tcp(_Builder):
     ecn_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
     rto_timer: Optional[str] = None
+    rto_ssthresh: Optional[str] = None
     rack_in_loss: Optional[bool] = None
     rack_rtt_each_segment: Optional[bool] = None
     sack_on_old_ack: Optional[bool] = None

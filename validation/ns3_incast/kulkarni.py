@@ -128,12 +128,13 @@ def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapt
 
 def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
                like_ns3: bool = False, chapter: int = 4, ties: Optional[str] = None,
-               host_jitter_us: float = 0.0) -> Dict[str, Any]:
+               host_jitter_us: float = 0.0, tcp: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The experiment's Fig. 4.2 document for this SRU (``chapter`` 3:
     Table 3.1's, Figs. 3.8-3.12's, 256 KB only), at n servers;
     ``like_ns3``: as ns-3 runs it (requests together, 2 B of framing);
     ``ties``: the order of equal-time events (None: the engine's default);
-    ``host_jitter_us`` > 0: the document's ``host_jitter``."""
+    ``host_jitter_us`` > 0: the document's ``host_jitter``; ``tcp``: keys
+    over the document's ``[tcp]`` (``--tcp``)."""
     if chapter == 3:
         from dcnsim.experiments.kulkarni.common import BASE, scenario
 
@@ -157,15 +158,17 @@ def dcnsim_doc(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
         doc["ties"] = ties
     if host_jitter_us > 0:
         doc["host_jitter"] = f"{host_jitter_us:g}us"
+    if tcp:
+        doc["tcp"].update(tcp)
     return doc
 
 
 def run_dcnsim(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
                like_ns3: bool = False, chapter: int = 4, ties: Optional[str] = None,
-               host_jitter_us: float = 0.0) -> Dict[str, float]:
+               host_jitter_us: float = 0.0, tcp: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
     import dcnsim
 
-    r = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3, chapter, ties, host_jitter_us))
+    r = dcnsim.run(dcnsim_doc(n, sru_kb, blocks, buffer_pkts, seed, like_ns3, chapter, ties, host_jitter_us, tcp))
     b = r.tables["blocks"]
     # the servers' flows (the responses), as ns-3 counts its workers'
     f = r.flows[r.flows.src != 0]
@@ -213,6 +216,9 @@ def main(argv=None) -> int:
                    help="both simulators: each packet a server sends reaches the switch up to this many "
                         "microseconds late, at random (dcnsim's `host_jitter`; incast.cc --host-jitter, on ns-3 "
                         "runs 1..--seeds), so no two servers' packets arrive at the same instant (default 0)")
+    p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="dcnsim [tcp] keys over the experiment's, e.g. rto_ssthresh=recompute (ns-2's and ns-3's "
+                        "ssthresh on a repeated timeout)")
     p.add_argument("--ns3-karn", action="store_true",
                    help="ns-3's servers keep a backed-off RTO until an RTT sample, as Karn's algorithm (RFC 6298 "
                         "section 5), ns-2 and dcnsim keep it; ns-3.37 collapses it on every ACK of new data "
@@ -235,14 +241,23 @@ def main(argv=None) -> int:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    try:
+        a.tcp = common.parse_overrides(a.tcp)
+    except ValueError as e:
+        p.error(f"--tcp: {e}")
     if not 0 <= a.host_jitter < (MSS + 42) * 8e-3:
         p.error(f"--host-jitter: must be >= 0 and below a segment's serialization at 1 Gbps "
                 f"({(MSS + 42) * 8e-3:.3f} us), got {a.host_jitter:g}")
     if a.only != "ns3":
+        import dcnsim
+
         try:
             for kb in a.sru:
-                dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1, chapter=a.chapter, ties=a.ties,
-                           host_jitter_us=a.host_jitter)
+                bad = dcnsim.validate(dcnsim_doc(ns[0], kb, 1, a.buffer_pkts, 1, chapter=a.chapter, ties=a.ties,
+                                                 host_jitter_us=a.host_jitter, tcp=a.tcp))
+                if bad:
+                    # a bad --tcp key or value, named before any run starts
+                    p.error("; ".join(str(b) for b in bad))
         except ValueError as e:
             p.error(str(e))
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" else None
@@ -257,7 +272,7 @@ def main(argv=None) -> int:
                          for s in ns3_seeds]
             if a.only != "ns3":
                 jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter, a.ties,
-                                                 a.host_jitter))
+                                                 a.host_jitter, a.tcp))
                          for s in range(1, a.seeds + 1)]
     with ProcessPoolExecutor(a.jobs) as ex:
         res = dict(ex.map(_task, jobs))
@@ -268,6 +283,7 @@ def main(argv=None) -> int:
              else ", ns-3's requests all at once (one deterministic run)")
           + (", run as ns-3 runs it (no request jitter, 2 B framing)" if a.like_ns3 else "")
           + (f"; dcnsim's ties {a.ties}" if a.ties else "")
+          + ("; dcnsim's [tcp] + " + ", ".join(f"{k} = {v}" for k, v in a.tcp.items()) if a.tcp else "")
           + ("; ns-3's backed-off RTOs kept until an RTT sample (Karn)" if a.ns3_karn else "")
           + (f"; every server's packets up to {a.host_jitter:g} us late at random, in both" if a.host_jitter > 0
              else ""))

@@ -579,6 +579,21 @@ pub enum PartialAckTimer {
     Linux,
 }
 
+/// What a timeout of data the timer already resent does to ssthresh
+/// (`tcp.rto_ssthresh`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtoSsthresh {
+    /// RFC 5681 §3.1: "if the segment has already been retransmitted by
+    /// the timer, ssthresh is held constant", as Linux holds it
+    /// (tcp_enter_loss sets it only outside Loss or on the first timeout).
+    Hold,
+    /// Every timeout sets it from what was sent since the last one, as
+    /// ns-2's TcpAgent (slowdown from the window) and ns-3.37
+    /// (TcpSocketBase::ReTxTimeout, from BytesInFlight) do: a timeout in a
+    /// row, with one segment resent, leaves 2 segments.
+    Recompute,
+}
+
 /// How NewReno's fast recovery paces what it sends (`tcp.reno_reduction`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenoReduction {
@@ -747,6 +762,8 @@ pub struct TcpConfig {
     pub rack_timers: RackTimers,
     /// How the retransmission timeout is sized and when it fires.
     pub rto_timer: RtoTimer,
+    /// What a repeated timeout of the same data does to ssthresh.
+    pub rto_ssthresh: RtoSsthresh,
     /// RACK keeps looking for lost segments after a timeout (Linux's
     /// tcp_fastretrans_alert in TCP_CA_Loss), and a retransmission found
     /// lost moves the flow from Loss to Recovery.
@@ -1112,6 +1129,8 @@ impl Default for TcpConfig {
             ecn_reduction: EcnReduction::Cut,
             rack_timers: RackTimers::Rfc8985,
             rto_timer: RtoTimer::Exact,
+            // RFC 5681 §3.1 and Linux alike
+            rto_ssthresh: RtoSsthresh::Hold,
             rack_in_loss: false,
             rack_rtt_each_segment: false,
             sack_on_old_ack: false,
@@ -1208,6 +1227,8 @@ impl TcpConfig {
             // lab's gap under it is the lockstep ACK clock's
             // (docs/linux_profile.md)
             rto_timer: RtoTimer::Exact,
+            // tcp_enter_loss: a new ssthresh outside Loss or on the first timeout only
+            rto_ssthresh: RtoSsthresh::Hold,
             // tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss,
             // then FLAG_LOST_RETRANS falls through to tcp_enter_recovery.
             rack_in_loss: true,

@@ -16,8 +16,8 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, EcnReduction, FastSegRule,
     HyStart, IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
-    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, RtoTimer, SegPolicyKind,
-    TcpProfile, TcpRandMode, Threads, Ties, Transport, Until,
+    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, RtoSsthresh, RtoTimer,
+    SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties, Transport, Until,
 };
 use crate::scenario::units;
 use crate::sim::time::SimTime;
@@ -334,6 +334,7 @@ choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno reco
 choice!(EcnReductionName => EcnReduction, sc::ECN_REDUCTION_NAMES, "ECN window reduction");
 choice!(RackTimersName => RackTimers, sc::RACK_TIMERS_NAMES, "RACK-TLP timers");
 choice!(RtoTimerName => RtoTimer, sc::RTO_TIMER_NAMES, "retransmission timers");
+choice!(RtoSsthreshName => RtoSsthresh, sc::RTO_SSTHRESH_NAMES, "ssthresh on a repeated timeout");
 choice!(TransportName => Transport, sc::TRANSPORT_NAMES, "transport");
 
 kind!(
@@ -1189,6 +1190,9 @@ pub struct TcpSection {
     /// how the retransmission timeout is sized and when it fires: `exact` (RFC 6298: SRTT + max(`granularity`, 4·RTTVAR), at least `rto_min`, at that instant) or `linux` (Linux's __tcp_set_rto in jiffies of `hz`: `rto_min` and `granularity` counted in whole jiffies, as the kernel holds a route's RTOmin, SRTT + max(G, 4·RTTVAR) rounded up to whole jiffies, the timer firing at a tick: at HZ = 250 `rto_min = "10ms"` gives a 16 ms RTO, as the kernel lab's `tcpi_rto` reads, and 200 ms one of 204 ms). Not yet the `linux` profile's default: its studies and the kernel lab's tables are of the exact RTO. docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"exact\"`"))]
     pub rto_timer: Opt<RtoTimerName>,
+    /// what a timeout of data the timer already resent (a timeout in a row) does to ssthresh: `hold` (RFC 5681 §3.1: held constant, as Linux's tcp_enter_loss holds it) or `recompute` (every timeout sets it from what was sent since the last one, at least 2 segments, as ns-2's TcpAgent and ns-3.37 do: after a timeout in a row, with one segment resent, 2 segments). The first timeout sets it either way. validation/README.md, "The time a timeout costs"
+    #[schemars(extend("x-default" = "`\"hold\"`"))]
+    pub rto_ssthresh: Opt<RtoSsthreshName>,
     /// with `recovery = "rack"`: after a timeout RACK keeps marking lost what a later-sent segment's delivery shows lost (no reordering window there until reordering is seen), and a retransmission so found lost moves the flow from the timeout's Loss state to Recovery, whose PRR resends it first, as Linux does (tcp_fastretrans_alert's TCP_CA_Loss case: tcp_identify_packet_loss, FLAG_LOST_RETRANS, tcp_enter_recovery). false: after a timeout only the next timeout repairs a lost resend, and the flow sends new data past the hole meanwhile. docs/linux_profile.md, mechanism J
     #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub rack_in_loss: Opt<Bool>,

@@ -136,6 +136,7 @@ impl TcpSection {
             ecn_reduction: self.ecn_reduction.unwrap_or(d.ecn_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
             rto_timer: self.rto_timer.unwrap_or(d.rto_timer),
+            rto_ssthresh: self.rto_ssthresh.unwrap_or(d.rto_ssthresh),
             rack_in_loss: self.rack_in_loss.unwrap_or(d.rack_in_loss),
             rack_rtt_each_segment: self
                 .rack_rtt_each_segment
@@ -639,6 +640,7 @@ fn tcp_only(key: &str, t: Transport) -> bool {
         "rto_max",
         "granularity",
         "max_backoff",
+        "rto_ssthresh",
         "reordering",
         "recovery",
         "abc_limit",

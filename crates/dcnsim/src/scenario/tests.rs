@@ -242,6 +242,22 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         let i = tcp_of(json!({"profile": "linux", "partial_ack_timer": name}), None);
         assert_eq!(i.partial_ack_timer, want, "{name}");
     }
+    // the repeated timeout's ssthresh: RFC 5681 and Linux hold it, ns-2
+    // and ns-3 recompute it; every profile defaults to holding it
+    use crate::config::RtoSsthresh;
+    for prof in [json!({}), json!({"profile": "linux"})] {
+        assert_eq!(tcp_of(prof, None).rto_ssthresh, RtoSsthresh::Hold);
+    }
+    for (name, want) in [
+        ("hold", RtoSsthresh::Hold),
+        ("recompute", RtoSsthresh::Recompute),
+    ] {
+        assert_eq!(
+            tcp_of(json!({"rto_ssthresh": name}), None).rto_ssthresh,
+            want,
+            "{name}"
+        );
+    }
     // Linux's probe and reordering timers (tcp_schedule_loss_probe,
     // tcp_rack_mark_lost); the key wins.
     assert_eq!(
@@ -312,6 +328,7 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("cwnd_counting", json!("segments"), "packets"),
         ("partial_ack_timer", json!("patient"), "slow_but_steady"),
         ("rack_timers", json!("kernel"), "rfc8985"),
+        ("rto_ssthresh", json!("halve"), "recompute"),
         ("hz", json!(200), "100, 250, 300 or 1000"),
         ("hz", json!(0), "≥ 1"),
     ] {

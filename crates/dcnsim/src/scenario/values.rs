@@ -116,6 +116,11 @@ pub(crate) const ECN_REDUCTION_NAMES: &[(&str, EcnReduction)] =
 pub(crate) const RTO_TIMER_NAMES: &[(&str, RtoTimer)] =
     &[("exact", RtoTimer::Exact), ("linux", RtoTimer::Linux)];
 
+pub(crate) const RTO_SSTHRESH_NAMES: &[(&str, RtoSsthresh)] = &[
+    ("hold", RtoSsthresh::Hold),
+    ("recompute", RtoSsthresh::Recompute),
+];
+
 pub(crate) const RACK_TIMERS_NAMES: &[(&str, RackTimers)] = &[
     ("rfc8985", RackTimers::Rfc8985),
     ("linux", RackTimers::Linux),

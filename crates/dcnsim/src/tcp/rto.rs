@@ -3,7 +3,7 @@
 //! taxonomy (ABTT/IBTT), and Kulkarni's probabilistic retransmission.
 
 use super::*;
-use crate::config::RtoTimer;
+use crate::config::{RtoSsthresh, RtoTimer};
 
 impl TcpFlow {
     /// The RTT sample an ACK advancing snd_una to `ack` gives: with
@@ -120,9 +120,14 @@ impl TcpFlow {
         let acts = self.rec.on_timeout(&recovery::view!(self));
         self.apply(io, acts);
         let flight = self.reduction_base(self.snd_max - self.snd_una);
-        // RFC 5681 §3.1: ssthresh is held when the same data times out again.
-        if self.cong != CongState::Loss || self.backoff == 1 {
+        let again = self.cong == CongState::Loss && self.backoff > 1;
+        if !again {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::Rto, now);
+        } else if self.cfg.rto_ssthresh == RtoSsthresh::Recompute {
+            // ns-2 and ns-3 set it again from what went out since the last
+            // timeout (go-back-N from snd_una), where RFC 5681 §3.1 holds it
+            let sent = self.reduction_base(self.snd_nxt - self.snd_una);
+            self.st.ssthresh = self.cc.ssthresh(&self.st, sent, LossKind::Rto, now);
         }
         self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
         self.ss_exit.on_loss(true);

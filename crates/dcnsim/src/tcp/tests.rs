@@ -1650,6 +1650,37 @@ fn karn_rtt_sampling_without_timestamps() {
     }
 }
 
+/// A timeout in a row (the timer's own resend lost again): RFC 5681 §3.1
+/// holds ssthresh (`rto_ssthresh = "hold"`, Linux's rule); ns-2's and
+/// ns-3's `recompute` sets it from what went out since the first timeout,
+/// one segment, so to the 2-segment floor. The first timeout sets it from
+/// the whole flight either way.
+#[test]
+fn a_repeated_timeout_holds_or_recomputes_ssthresh() {
+    use crate::config::RtoSsthresh;
+    let m = MSS as u64;
+    for (rule, second) in [(RtoSsthresh::Hold, 5 * m), (RtoSsthresh::Recompute, 2 * m)] {
+        let mut w = world(reno(|t| {
+            t.rto_min = SimTime::ZERO;
+            t.handshake_rtt_sample = false;
+            t.rto_ssthresh = rule;
+        }));
+        w.flow.app_write(&mut w.io, 20 * m, None);
+        assert_eq!(data_sent(&w).len(), 10, "the initial window");
+        run_timers(&mut w, SimTime::from_ms(1500)); // the 1 s initial RTO
+        assert_eq!(w.flow.stats.timeouts, 1);
+        assert_eq!(
+            w.flow.st.ssthresh,
+            5 * m,
+            "{rule:?}: half the 10-segment flight"
+        );
+        run_timers(&mut w, SimTime::from_ms(3500)); // backed off to 2 s
+        assert_eq!(w.flow.stats.timeouts, 2);
+        assert_eq!(w.flow.st.ssthresh, second, "{rule:?}");
+        assert_eq!(w.flow.st.cwnd, m, "{rule:?}: the loss window");
+    }
+}
+
 /// RFC 6298 §2 directly: first sample, a second one, granularity, and the
 /// RTOmin / RTOmax clamps.
 #[test]
