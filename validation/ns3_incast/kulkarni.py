@@ -213,9 +213,10 @@ def main(argv=None) -> int:
                    help="dcnsim's order of equal-time events (the scenario key `ties`; default: the engine's, "
                         "seeded); ns-3's is always fifo, the event scheduled first running first")
     p.add_argument("--host-jitter", type=float, default=0.0, metavar="US",
-                   help="both simulators: each packet a server sends reaches the switch up to this many "
-                        "microseconds late, at random (dcnsim's `host_jitter`; incast.cc --host-jitter, on ns-3 "
-                        "runs 1..--seeds), so no two servers' packets arrive at the same instant (default 0)")
+                   help="both simulators: the servers' packets up to this many microseconds late, at random, so "
+                        "no two servers' packets arrive at the same instant (dcnsim's `host_jitter`: a packet that "
+                        "finds its NIC idle starts that much later; incast.cc --host-jitter: every packet a server "
+                        "sends reaches the switch that much later, on ns-3 runs 1..--seeds; default 0)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE",
                    help="dcnsim [tcp] keys over the experiment's, e.g. rto_ssthresh=recompute (ns-2's and ns-3's "
                         "ssthresh on a repeated timeout)")
