@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any, Dict
 
 import dcnsim
 import pytest
@@ -19,7 +20,7 @@ from conftest import needs_core
 pytestmark = needs_core
 
 
-def incast(**tcp) -> dcnsim.Scenario:
+def incast(**tcp) -> Dict[str, Any]:
     """Kulkarni's Table 3.1 at 64 servers (a 32-packet port, RTOmin 200 ms,
     NewReno without SACK): whole first windows lost, timeouts in a row."""
     from dcnsim.experiments.kulkarni.common import BASE, scenario
@@ -53,7 +54,9 @@ def test_an_unknown_rule_is_refused_with_its_field():
 
 def test_the_command_line_sets_it(tmp_path):
     """`--set tcp.rto_ssthresh=...` on a scenario file: a bad value is
-    refused naming the field, a good one runs and writes its tables."""
+    refused naming the field, a good one runs the same simulation as the
+    key set in Python (same scenario and seed, same flows), not the
+    default's."""
     path = tmp_path / "k64.json"
     path.write_text(json.dumps(incast()))
     bad = subprocess.run([sys.executable, "-m", "dcnsim", "validate", str(path), "--set", "tcp.rto_ssthresh=halve"],
@@ -62,4 +65,12 @@ def test_the_command_line_sets_it(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(path), "--set", "tcp.rto_ssthresh=recompute",
                          "--out", str(tmp_path / "out")], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    assert (tmp_path / "out" / "flows.csv").exists()
+    import numpy as np
+    import pandas as pd
+
+    cli = pd.read_csv(tmp_path / "out" / "flows.csv")
+    again = dcnsim.run(incast(rto_ssthresh="recompute")).tables["flows"]
+    hold = dcnsim.run(incast()).tables["flows"]
+    assert cli["timeouts"].tolist() == again["timeouts"].tolist()
+    assert np.allclose(cli["end_s"], again["end_s"], rtol=1e-9, atol=1e-9)
+    assert not np.allclose(cli["end_s"], hold["end_s"], rtol=1e-6, atol=1e-6), "the command line's key took effect"

@@ -964,6 +964,11 @@ class TcpSocketEceRecovery : public TcpSocketBase
 
     void NewAck(const SequenceNumber32& seq, bool resetRTO) override
     {
+        if (!g_karnBackoff)
+        {
+            TcpSocketBase::NewAck(seq, resetRTO);
+            return;
+        }
         // DoForwardUp runs EstimateRtt before the ACK reaches NewAck: a
         // sample of this ACK is counted by now
         const uint32_t samples = m_rtt->GetNSamples();
@@ -971,7 +976,7 @@ class TcpSocketEceRecovery : public TcpSocketBase
         m_karnSamples = samples;
         const Time fresh =
             Max(m_rtt->GetEstimate() + Max(m_clockGranularity, m_rtt->GetVariation() * 4), m_minRto);
-        if (!g_karnBackoff || !resetRTO || sampled || m_rto.Get() <= fresh)
+        if (!resetRTO || sampled || m_rto.Get() <= fresh)
         {
             TcpSocketBase::NewAck(seq, resetRTO);
             return;

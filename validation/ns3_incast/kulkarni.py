@@ -81,7 +81,7 @@ def parse_ns(text: str) -> List[int]:
 
 
 def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
-             seed: int = 0, host_jitter_us: float = 0.0, request_jitter: Optional[bool] = None,
+             seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
              karn: bool = False) -> List[str]:
     """incast.cc's flags; ``seed`` > 0: ns-3's run ``seed``, and then (unless
     ``request_jitter`` is False) each request after U[0, 20 µs] as dcnsim's
@@ -91,7 +91,6 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
     ``--host-jitter``), drawn from the same run; ``karn``: the servers keep
     a backed-off RTO until an RTT sample, as ns-2 and dcnsim do (incast.cc
     ``--karn-backoff``; ns-3.37 collapses it on every new ACK)."""
-    jittered = seed > 0 and (request_jitter is None or request_jitter)
     rwnd, delay = (RWND_BYTES_CH3, "50us") if chapter == 3 else (RWND_BYTES, "100us")
     return [str(exe), f"--n={n}", "--cc=newreno", "--persistent=1", "--gap=0", f"--queries={blocks}",
             f"--buffer={buffer_pkts - 2}p", f"--mss={MSS}", "--iw=2", f"--response={sru_kb * 1024}",
@@ -100,13 +99,13 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
             # past any block: at 64 servers Table 3.1's take 1.4 s each
             f"--stop={0.1 + blocks * STOP_PER_BLOCK_S:g}",
             *([f"--RngRun={seed}"] if seed > 0 else []),
-            *([f"--request-jitter={REQUEST_JITTER_US}"] if jittered else []),
+            *([f"--request-jitter={REQUEST_JITTER_US}"] if seed > 0 and request_jitter else []),
             *([f"--host-jitter={host_jitter_us:g}"] if host_jitter_us > 0 else []),
             *(["--karn-backoff=1"] if karn else [])]
 
 
 def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
-            seed: int = 0, host_jitter_us: float = 0.0, request_jitter: Optional[bool] = None,
+            seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
             karn: bool = False) -> Dict[str, float]:
     out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed, host_jitter_us,
                                       request_jitter, karn))
