@@ -66,6 +66,9 @@ def test_table_3_1_defaults_in_the_scenario():
         ("newreno", 1024, "1000pkt", "200ms", 3)
     # ns-2's defaults: no timestamps (Karn; the backoff kept until a valid sample)
     assert tcp["timestamps"] is False
+    # and ns-2's timeout(): every expiry sets ssthresh again (slowdown), not
+    # RFC 5681's hold (dcnsim's default)
+    assert tcp["rto_ssthresh"] == "recompute"
     # Table 3.1's 32 KB as ns-2's queue-limit: 32 packets; the byte reading beside
     in_bytes = scenario(8, BASE.with_(buffer_unit="KiB"))["topology"]["buffer"]
     assert in_bytes == "32KB" and BASE.with_(buffer_unit="KiB").key() != BASE.key()

@@ -217,8 +217,8 @@ def main(argv=None) -> int:
                         "finds its NIC idle starts that much later; incast.cc --host-jitter: every packet a server "
                         "sends reaches the switch that much later, on ns-3 runs 1..--seeds; default 0)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="dcnsim [tcp] keys over the experiment's, e.g. rto_ssthresh=recompute (ns-2's and ns-3's "
-                        "ssthresh on a repeated timeout)")
+                   help="dcnsim [tcp] keys over the experiment's, e.g. rto_ssthresh=hold (RFC 5681's ssthresh on a "
+                        "repeated timeout, dcnsim's default; the experiment sets ns-2's and ns-3's recompute)")
     p.add_argument("--ns3-karn", action="store_true",
                    help="ns-3's servers keep a backed-off RTO until an RTT sample, as Karn's algorithm (RFC 6298 "
                         "section 5), ns-2 and dcnsim keep it; ns-3.37 collapses it on every ACK of new data "

@@ -218,6 +218,11 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         # clears rtt_active_). dcnsim's default (timestamps) ends the
         # backoff on any ACK that advances snd_una.
         "timestamps": False,
+        # ns-2's timeout() halves the window into ssthresh at every expiry
+        # (slowdown(CLOSE_SSTHRESH_HALF)), so a timeout in a row sets it to
+        # 2 segments; RFC 5681 §3.1 and dcnsim's default hold it
+        # (validation/README.md, "The time a timeout costs")
+        "rto_ssthresh": "recompute",
         # RFC 3042: off unless a figure shows it on (see KConfig)
         "limited_transmit": cfg.limited_transmit,
         # ns-2's agents open cwnd by 1/cwnd segments per ACK
