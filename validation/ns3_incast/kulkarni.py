@@ -14,6 +14,7 @@ and ``g++`` installed)::
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 4-8,16 --ns3-jitter --ties fifo      # dcnsim in ns-3's tie order
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 4-8,16 --ns3-jitter --host-jitter 1  # nothing ties in either
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 32,64 --ns3-jitter --ns3-karn        # ns-3 keeps RTO backoffs
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 32,64 --ns3-jitter --ties fifo --ns3-karn --ns3-rfc  # every rule alike
 
 Each timeout of a server's flow is counted as an ABTT (no byte of its
 block acknowledged yet) or not, and by the duplicate ACKs that arrived
@@ -82,7 +83,7 @@ def parse_ns(text: str) -> List[int]:
 
 def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
              seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
-             karn: bool = False) -> List[str]:
+             karn: bool = False, rfc: bool = False) -> List[str]:
     """incast.cc's flags; ``seed`` > 0: ns-3's run ``seed``, and then (unless
     ``request_jitter`` is False) each request after U[0, 20 µs] as dcnsim's
     documents send them (the dissertation's ns-2 jitter; 0: every request
@@ -90,7 +91,12 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
     server sends reaches the switch U[0, that] later (incast.cc
     ``--host-jitter``), drawn from the same run; ``karn``: the servers keep
     a backed-off RTO until an RTT sample, as ns-2 and dcnsim do (incast.cc
-    ``--karn-backoff``; ns-3.37 collapses it on every new ACK)."""
+    ``--karn-backoff``; ns-3.37 collapses it on every new ACK); ``rfc``:
+    the servers follow RFC 5681 where ns-3.37's TcpSocketBase departs from
+    it, as ns-2 and dcnsim do: the ACK that ends loss recovery grows cwnd
+    (``--loss-exit-ack``; ns-3 grows nothing on an ACK exactly at the
+    recovery point) and ssthresh is half of FlightSize (``--flightsize``;
+    ns-3 counts each duplicate ACK's segment out of flight)."""
     rwnd, delay = (RWND_BYTES_CH3, "50us") if chapter == 3 else (RWND_BYTES, "100us")
     return [str(exe), f"--n={n}", "--cc=newreno", "--persistent=1", "--gap=0", f"--queries={blocks}",
             f"--buffer={buffer_pkts - 2}p", f"--mss={MSS}", "--iw=2", f"--response={sru_kb * 1024}",
@@ -101,14 +107,15 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
             *([f"--RngRun={seed}"] if seed > 0 else []),
             *([f"--request-jitter={REQUEST_JITTER_US}"] if seed > 0 and request_jitter else []),
             *([f"--host-jitter={host_jitter_us:g}"] if host_jitter_us > 0 else []),
-            *(["--karn-backoff=1"] if karn else [])]
+            *(["--karn-backoff=1"] if karn else []),
+            *(["--loss-exit-ack=1", "--flightsize=1"] if rfc else [])]
 
 
 def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
             seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
-            karn: bool = False) -> Dict[str, float]:
+            karn: bool = False, rfc: bool = False) -> Dict[str, float]:
     out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed, host_jitter_us,
-                                      request_jitter, karn))
+                                      request_jitter, karn, rfc))
     qct = [float(m[1]) for m in re.finditer(r"qct_us ([\d.]+)", out)]
     timeouts = [int(m[1]) for m in re.finditer(r"^query \d+ .*? timeouts (\d+)", out, re.M)]
     kinds = [tuple(int(x) for x in m.groups()) for m in
@@ -223,6 +230,10 @@ def main(argv=None) -> int:
                    help="ns-3's servers keep a backed-off RTO until an RTT sample, as Karn's algorithm (RFC 6298 "
                         "section 5), ns-2 and dcnsim keep it; ns-3.37 collapses it on every ACK of new data "
                         "(incast.cc --karn-backoff)")
+    p.add_argument("--ns3-rfc", action="store_true",
+                   help="ns-3's servers follow RFC 5681 where ns-3.37 departs from it, as ns-2 and dcnsim do: the "
+                        "ACK that ends loss recovery grows cwnd, and ssthresh is half of FlightSize, not of ns-3's "
+                        "bytes in flight (incast.cc --loss-exit-ack=1 --flightsize=1)")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
@@ -268,7 +279,7 @@ def main(argv=None) -> int:
         for n in ns:
             if exe is not None:
                 jobs += [("ns-3", (kb, n, s), (exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, s, a.host_jitter,
-                                               a.ns3_jitter, a.ns3_karn))
+                                               a.ns3_jitter, a.ns3_karn, a.ns3_rfc))
                          for s in ns3_seeds]
             if a.only != "ns3":
                 jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter, a.ties,
@@ -285,6 +296,8 @@ def main(argv=None) -> int:
           + (f"; dcnsim's ties {a.ties}" if a.ties else "")
           + ("; dcnsim's [tcp] + " + ", ".join(f"{k} = {v}" for k, v in a.tcp.items()) if a.tcp else "")
           + ("; ns-3's backed-off RTOs kept until an RTT sample (Karn)" if a.ns3_karn else "")
+          + ("; ns-3's recovery exit and ssthresh as RFC 5681's (--loss-exit-ack, --flightsize)" if a.ns3_rfc
+             else "")
           + (f"; every server's packets up to {a.host_jitter:g} us late at random, in both" if a.host_jitter > 0
              else ""))
 
