@@ -120,6 +120,7 @@ class Tcp(_Builder):
     cwnd_counting: Optional[str] = None
     partial_ack_timer: Optional[str] = None
     reno_reduction: Optional[str] = None
+    reno_exit: Optional[str] = None
     ecn_reduction: Optional[str] = None
     rack_timers: Optional[str] = None
     rto_timer: Optional[str] = None

@@ -594,6 +594,18 @@ pub enum RtoSsthresh {
     Recompute,
 }
 
+/// The window a full ACK leaves when it ends NewReno's inflated recovery
+/// (`tcp.reno_exit`; RFC 6582 §3.2 allows either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenoExit {
+    /// Option (1): min(ssthresh, max(FlightSize, SMSS) + SMSS), so a
+    /// recovery that leaves little in flight cannot send a burst.
+    FlightSize,
+    /// Option (2): ssthresh, as ns-2's NewReno (`exit_recovery_fix_` 0)
+    /// and ns-3.37's TcpClassicRecovery::ExitRecovery set it.
+    Ssthresh,
+}
+
 /// How NewReno's fast recovery paces what it sends (`tcp.reno_reduction`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenoReduction {
@@ -756,6 +768,8 @@ pub struct TcpConfig {
     pub partial_ack_timer: PartialAckTimer,
     /// How NewReno recovery paces what it sends.
     pub reno_reduction: RenoReduction,
+    /// The window a full ACK leaves at the end of an inflated recovery.
+    pub reno_exit: RenoExit,
     /// How an ECN echo reduces the window.
     pub ecn_reduction: EcnReduction,
     /// When RACK-TLP's probe and reordering timers fire.
@@ -1126,6 +1140,8 @@ impl Default for TcpConfig {
             cwnd_counting: CwndCounting::Bytes,
             partial_ack_timer: PartialAckTimer::Impatient,
             reno_reduction: RenoReduction::Inflation,
+            // RFC 6582's first option, the one it recommends against bursts
+            reno_exit: RenoExit::FlightSize,
             ecn_reduction: EcnReduction::Cut,
             rack_timers: RackTimers::Rfc8985,
             rto_timer: RtoTimer::Exact,
@@ -1217,6 +1233,8 @@ impl TcpConfig {
             partial_ack_timer: PartialAckTimer::Linux,
             // tcp_cwnd_reduction in every Recovery, with or without SACK.
             reno_reduction: RenoReduction::Prr,
+            // unread under PRR (tcp_end_cwnd_reduction sets ssthresh)
+            reno_exit: RenoExit::FlightSize,
             // tcp_enter_cwr → tcp_cwnd_reduction on every ACK in CWR.
             ecn_reduction: EcnReduction::Prr,
             // tcp_schedule_loss_probe (Open/CWR only, + TCP_TIMEOUT_MIN),

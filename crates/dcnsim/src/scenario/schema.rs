@@ -16,7 +16,7 @@ use super::{ScenarioError, DOCUMENT};
 use crate::config::{
     AckCounting, CaIncrease, CcKind, CwndCounting, CwndValidation, EcnReduction, FastSegRule,
     HyStart, IdleRestart, Limit, LossRecovery, NodeKind, NonEct, PartialAckTimer, ProbRetxTarget,
-    RackTimers, Reduction, RenoReduction, Reordering, RoutingMode, RtoSsthresh, RtoTimer,
+    RackTimers, Reduction, RenoExit, RenoReduction, Reordering, RoutingMode, RtoSsthresh, RtoTimer,
     SegPolicyKind, TcpProfile, TcpRandMode, Threads, Ties, Transport, Until,
 };
 use crate::scenario::units;
@@ -331,6 +331,7 @@ choice!(CwndCountingName => CwndCounting, sc::CWND_COUNTING_NAMES, "cwnd countin
 choice!(IdleRestartName => IdleRestart, sc::IDLE_RESTART_NAMES, "idle restart");
 choice!(PartialAckTimerName => PartialAckTimer, sc::PARTIAL_ACK_TIMER_NAMES, "partial-ACK timer");
 choice!(RenoReductionName => RenoReduction, sc::RENO_REDUCTION_NAMES, "Reno recovery pacing");
+choice!(RenoExitName => RenoExit, sc::RENO_EXIT_NAMES, "window at the end of Reno recovery");
 choice!(EcnReductionName => EcnReduction, sc::ECN_REDUCTION_NAMES, "ECN window reduction");
 choice!(RackTimersName => RackTimers, sc::RACK_TIMERS_NAMES, "RACK-TLP timers");
 choice!(RtoTimerName => RtoTimer, sc::RTO_TIMER_NAMES, "retransmission timers");
@@ -1181,6 +1182,9 @@ pub struct TcpSection {
     /// how NewReno's fast recovery (without SACK) paces what it sends: `inflation` (RFC 6582: cwnd = ssthresh + 3·SMSS on entry, one SMSS more per duplicate ACK, deflated on partial ACKs and to min(ssthresh, FlightSize + SMSS) at the end) or `prr` (Linux's tcp_cwnd_reduction, which runs in every recovery: each ACK sends in proportion to what it delivered, a duplicate ACK counting as one segment, so the fast retransmission leaves alone; cwnd = ssthresh at the end). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"inflation\"`; `\"prr\"` with `profile = \"linux\"`"))]
     pub reno_reduction: Opt<RenoReductionName>,
+    /// with `reno_reduction = "inflation"`: the window the full ACK that ends fast recovery leaves (RFC 6582 §3.2 allows either): `flightsize` (option 1, min(ssthresh, max(FlightSize, SMSS) + SMSS), so a recovery that leaves little in flight sends no burst) or `ssthresh` (option 2: cwnd = ssthresh, as ns-2's NewReno, `exit_recovery_fix_` 0, and ns-3.37's classic recovery set it). validation/README.md, "Small n with every rule alike"
+    #[schemars(extend("x-default" = "`\"flightsize\"`"))]
+    pub reno_exit: Opt<RenoExitName>,
     /// how an ECN echo (ECE) reduces the window of a flow not in loss recovery: `cut` (RFC 3168 §6.1.2: cwnd falls to the new ssthresh on the ACK that echoes it, then grows as usual; the papers' simulators and ns-3) or `prr` (Linux's CWR state since 3.7: every ACK that delivers data sets cwnd to what is in flight plus PRR's count, tcp_cwnd_reduction with the slow-start bound on an ACK that advances snd_una, the window neither cut at once nor grown; cwnd = ssthresh when snd_una passes the point of the echo, tcp_end_cwnd_reduction; a loss found meanwhile starts fast recovery with the echo's ssthresh, no second reduction). Either way a loss in the window an echo reduced keeps the echo's ssthresh (RFC 3168 §6.1.2), except under DCTCP and FaST, which answer it as conventional TCP (RFC 8257 §3.5, Linux's dctcp_react_to_loss); either way ssthresh is the congestion control's (DCTCP's cwnd·(1 − α/2), CUBIC's β·cwnd, Reno's half). docs/linux_profile.md
     #[schemars(extend("x-default" = "`\"cut\"`; `\"prr\"` with `profile = \"linux\"`"))]
     pub ecn_reduction: Opt<EcnReductionName>,

@@ -133,6 +133,7 @@ impl TcpSection {
             cwnd_counting: self.cwnd_counting.unwrap_or(d.cwnd_counting),
             partial_ack_timer: self.partial_ack_timer.unwrap_or(d.partial_ack_timer),
             reno_reduction: self.reno_reduction.unwrap_or(d.reno_reduction),
+            reno_exit: self.reno_exit.unwrap_or(d.reno_exit),
             ecn_reduction: self.ecn_reduction.unwrap_or(d.ecn_reduction),
             rack_timers: self.rack_timers.unwrap_or(d.rack_timers),
             rto_timer: self.rto_timer.unwrap_or(d.rto_timer),
@@ -585,7 +586,10 @@ pub(super) fn inert_key(key: &str, c: &TcpConfig) -> Option<&'static str> {
         (c.plb.enabled, "plb = true")
     } else if key == "sack_rescue" || key == "reduction" || key == "sack_on_old_ack" {
         (c.sack, "sack = true")
-    } else if matches!(key, "partial_ack_timer" | "reno_reduction" | "reno_hold") {
+    } else if matches!(
+        key,
+        "partial_ack_timer" | "reno_reduction" | "reno_hold" | "reno_exit"
+    ) {
         // NewReno's recovery machine reads them, and it runs only
         // without SACK: under profile = "linux" (SACK on) a user setting
         // one would see nothing move
@@ -654,6 +658,7 @@ fn tcp_only(key: &str, t: Transport) -> bool {
         "cwnd_counting",
         "partial_ack_timer",
         "reno_reduction",
+        "reno_exit",
         "ecn_reduction",
         "reno_hold",
         "idle_restart",

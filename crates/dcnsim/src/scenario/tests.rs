@@ -258,6 +258,20 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
             "{name}"
         );
     }
+    // the window at the end of Reno recovery: RFC 6582's option 1 by
+    // default (the linux profile paces by PRR, which ends at ssthresh)
+    use crate::config::RenoExit;
+    assert_eq!(tcp_of(json!({}), None).reno_exit, RenoExit::FlightSize);
+    for (name, want) in [
+        ("flightsize", RenoExit::FlightSize),
+        ("ssthresh", RenoExit::Ssthresh),
+    ] {
+        assert_eq!(
+            tcp_of(json!({"reno_exit": name}), None).reno_exit,
+            want,
+            "{name}"
+        );
+    }
     // Linux's probe and reordering timers (tcp_schedule_loss_probe,
     // tcp_rack_mark_lost); the key wins.
     assert_eq!(
@@ -329,6 +343,7 @@ fn linux_profile_sets_each_key_and_explicit_keys_win() {
         ("partial_ack_timer", json!("patient"), "slow_but_steady"),
         ("rack_timers", json!("kernel"), "rfc8985"),
         ("rto_ssthresh", json!("halve"), "recompute"),
+        ("reno_exit", json!("cwnd"), "flightsize, ssthresh"),
         ("hz", json!(200), "100, 250, 300 or 1000"),
         ("hz", json!(0), "≥ 1"),
     ] {

@@ -116,6 +116,11 @@ pub(crate) const ECN_REDUCTION_NAMES: &[(&str, EcnReduction)] =
 pub(crate) const RTO_TIMER_NAMES: &[(&str, RtoTimer)] =
     &[("exact", RtoTimer::Exact), ("linux", RtoTimer::Linux)];
 
+pub(crate) const RENO_EXIT_NAMES: &[(&str, RenoExit)] = &[
+    ("flightsize", RenoExit::FlightSize),
+    ("ssthresh", RenoExit::Ssthresh),
+];
+
 pub(crate) const RTO_SSTHRESH_NAMES: &[(&str, RtoSsthresh)] = &[
     ("hold", RtoSsthresh::Hold),
     ("recompute", RtoSsthresh::Recompute),

@@ -14,7 +14,9 @@
 //! net/ipv4/tcp_input.c).
 
 use super::{Action, Actions, View};
-use crate::config::{PartialAckTimer, RenoReduction, Reordering, TcpConfig, MAX_REORDERING};
+use crate::config::{
+    PartialAckTimer, RenoExit, RenoReduction, Reordering, TcpConfig, MAX_REORDERING,
+};
 use crate::tcp::CongState;
 
 /// RFC 6582's machine, with Linux's duplicate-ACK count when the
@@ -49,6 +51,9 @@ pub(in crate::tcp) struct NewReno {
     /// `reno_hold`: an episode whose ACKs reach exactly `recover` is held
     /// until one covers more (tcp_is_non_sack_preventing_reopen).
     hold: bool,
+    /// `reno_exit = "ssthresh"`: the full ACK leaves cwnd = ssthresh
+    /// (RFC 6582's option 2, ns-2's and ns-3's) instead of option 1.
+    exit_ssthresh: bool,
 }
 
 /// tcp_cwnd_reduction's state for one Reno recovery, in segments (Linux
@@ -101,6 +106,7 @@ impl NewReno {
             prr: (cfg.reno_reduction == RenoReduction::Prr).then(RenoPrr::default),
             owed: false,
             hold: cfg.reno_hold,
+            exit_ssthresh: cfg.reno_exit == RenoExit::Ssthresh,
         }
     }
 
@@ -309,7 +315,7 @@ impl NewReno {
             // ssthresh, as tcp_end_cwnd_reduction sets it.
             let cwnd = match self.prr {
                 Some(_) => st.ssthresh,
-                None => Self::deflated(v),
+                None => self.deflated(v),
             };
             return Actions::of(&[Action::SetCwnd(cwnd), Action::Exit { clear_marks: false }]);
         }
@@ -348,7 +354,7 @@ impl NewReno {
     fn held_ack(&mut self, v: &View, acked: u64) -> Actions {
         self.owed = false;
         if self.prr.is_none() {
-            return Actions::of(&[Action::SetCwnd(Self::deflated(v))]);
+            return Actions::of(&[Action::SetCwnd(self.deflated(v))]);
         }
         let smss = v.st.smss.max(1);
         let before = v.snd_max - v.snd_una + acked;
@@ -361,10 +367,14 @@ impl NewReno {
         Actions::of(&[Action::SetCwnd(Self::flight_window(v, n, false))])
     }
 
-    /// RFC 6582 §3.2 step 5 option 1, the window at a recovery's end:
-    /// min(ssthresh, FlightSize + SMSS).
-    fn deflated(v: &View) -> u64 {
+    /// RFC 6582 §3.2, the window at a recovery's end: option 1,
+    /// min(ssthresh, FlightSize + SMSS), or with `reno_exit = "ssthresh"`
+    /// option 2, ssthresh.
+    fn deflated(&self, v: &View) -> u64 {
         let st = v.st;
+        if self.exit_ssthresh {
+            return st.ssthresh;
+        }
         st.ssthresh
             .min((v.snd_max - v.snd_una).max(st.smss) + st.smss)
     }
@@ -550,6 +560,43 @@ mod tests {
         assert_eq!(
             NewReno::default().on_ack(&v, MSS).iter().next(),
             Some(Action::SetCwnd(3 * MSS))
+        );
+    }
+
+    /// `reno_exit = "ssthresh"` (RFC 6582's option 2, ns-2's and ns-3's):
+    /// the full ACK leaves cwnd = ssthresh even where option 1 would leave
+    /// the small flight plus one SMSS; partial ACKs deflate alike.
+    #[test]
+    fn the_ssthresh_exit_leaves_ssthresh_whatever_is_in_flight() {
+        let exit = || {
+            NewReno::new(&crate::config::TcpConfig {
+                reno_exit: crate::config::RenoExit::Ssthresh,
+                ..Default::default()
+            })
+        };
+        let short = board(2, &[]);
+        let mut v = view(&short, 12, 5, CongState::Recovery);
+        v.ep.recover = 0;
+        assert_eq!(
+            exit().on_ack(&v, MSS).iter().collect::<Vec<_>>(),
+            [
+                Action::SetCwnd(5 * MSS),
+                Action::Exit { clear_marks: false }
+            ]
+        );
+        assert_eq!(
+            NewReno::default().on_ack(&v, MSS).iter().next(),
+            Some(Action::SetCwnd(3 * MSS))
+        );
+        let segs = board(6, &[]);
+        let mut v = view(&segs, 12, 5, CongState::Recovery);
+        v.ep.recover = 10 * MSS;
+        assert_eq!(
+            exit().on_ack(&v, 4 * MSS).iter().collect::<Vec<_>>(),
+            NewReno::default()
+                .on_ack(&v, 4 * MSS)
+                .iter()
+                .collect::<Vec<_>>()
         );
     }
 
