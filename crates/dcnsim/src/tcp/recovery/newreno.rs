@@ -311,8 +311,9 @@ impl NewReno {
         }
         if v.snd_una >= v.ep.recover {
             self.owed = false;
-            // Full ACK: deflate (§3.2 step 5, option 1); under PRR cwnd =
-            // ssthresh, as tcp_end_cwnd_reduction sets it.
+            // Full ACK: deflate (RFC 6582 §3.2, the option `reno_exit`
+            // names); under PRR cwnd = ssthresh, as tcp_end_cwnd_reduction
+            // sets it.
             let cwnd = match self.prr {
                 Some(_) => st.ssthresh,
                 None => self.deflated(v),
