@@ -493,9 +493,36 @@ StartBackground(Ptr<Node> host, Ipv4Address to, uint32_t bytes)
     s->Connect(InetSocketAddress(to, 9));
 }
 
+// --reno-entry=1 (an experiment): without SACK and Limited Transmit,
+// TcpSocketBase counts only the third duplicate ACK as a segment that has
+// left the network (AddRenoSack runs in CA_DISORDER only when
+// LimitedTransmit is on, and once in EnterRecovery), so in recovery its
+// pipe holds two segments more than RFC 5681 §3.2's cwnd = ssthresh +
+// 3·SMSS allows for, and its first new segment waits two duplicate ACKs
+// longer. This counts the first two as well, when recovery begins (the
+// state's trace runs inside EnterRecovery before the retransmission and
+// the first send; ssthresh, computed after it from the pipe, is RFC
+// 5681's only with --flightsize=1).
+bool g_renoEntry = false;
+
+void
+RenoEntry(Ptr<TcpSocketBase> s, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    if (to == TcpSocketState::CA_RECOVERY && from != TcpSocketState::CA_RECOVERY)
+    {
+        Ptr<TcpTxBuffer> tx = s->GetTxBuffer();
+        tx->AddRenoSack();
+        tx->AddRenoSack();
+    }
+}
+
 void
 WorkerAccept(uint32_t q, uint32_t w, Ptr<Socket> s, const Address&)
 {
+    if (g_renoEntry)
+    {
+        s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&RenoEntry, DynamicCast<TcpSocketBase>(s)));
+    }
     s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongStateChange, q, w));
     s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&RtoChange, q, w));
     s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&SsthreshChange, q, w));
@@ -1094,6 +1121,10 @@ main(int argc, char* argv[])
                  g_dctcpCeAck);
     cmd.AddValue("flightsize", "experiment: ssthresh from FlightSize, not pipe", g_flightSize);
     cmd.AddValue("loss-exit-ack", "experiment: the ACK ending CA_LOSS grows cwnd (RFC 5681)", g_lossExitAck);
+    cmd.AddValue("reno-entry",
+                 "experiment (no SACK, no Limited Transmit): recovery counts all three duplicate ACKs "
+                 "(RFC 5681's ssthresh + 3 SMSS)",
+                 g_renoEntry);
     cmd.AddValue("recovery",
                  "prr (ns-3's default, RFC 6937) or classic (cwnd = ssthresh on entry, RFC 6675 as dcnsim)",
                  recovery);
@@ -1177,6 +1208,11 @@ main(int argc, char* argv[])
     if (twoTier && g_n > 100)
     {
         NS_FATAL_ERROR("--two-tier: at most 100 workers (5 ToRs of 20), got --n=" << g_n);
+    }
+    if (g_renoEntry && (sack || limitedTransmit || bulk > 0))
+    {
+        // with either option ns-3 counts the first two duplicate ACKs itself
+        NS_FATAL_ERROR("--reno-entry: needs --sack=0 and --lt=0, and the queries' workers (not --bulk)");
     }
 
     if (requestJitterUs < 0)

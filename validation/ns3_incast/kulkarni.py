@@ -15,6 +15,8 @@ and ``g++`` installed)::
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 4-8,16 --ns3-jitter --host-jitter 1  # nothing ties in either
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 32,64 --ns3-jitter --ns3-karn        # ns-3 keeps RTO backoffs
     python validation/ns3_incast/kulkarni.py --chapter 3 --n 32,64 --ns3-jitter --ties fifo --ns3-karn --ns3-rfc  # every rule alike
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 2,3 --ns3-jitter --ties fifo --ns3-karn --ns3-rfc --ns3-entry --tcp reno_exit=ssthresh
+    python validation/ns3_incast/kulkarni.py --chapter 3 --n 3 --blocks 1 --first-difference --ns3-karn --ns3-rfc --ns3-entry --tcp reno_exit=ssthresh
 
 Each timeout of a server's flow is counted as an ABTT (no byte of its
 block acknowledged yet) or not, and by the duplicate ACKs that arrived
@@ -42,6 +44,14 @@ its send buffer, so both buffers hold the 20 segments (``--sndbuf``): the
 window cap is the same. Printed: goodput (Mbps) per n for each SRU, ns-3's
 timeouts per block, and at 7 servers the 1 MB / 256 KB ratio
 (``fig4.2-seven``: the dissertation's "orders of magnitude").
+
+``--first-difference`` runs each n once in each simulator with nothing
+drawn at random (every request at once, ``--like-ns3``, first-in
+first-out ties) and the aggregator's interface traced (incast.cc
+``--pcap``, dcnsim's ``pcap``), and prints how many of the data segments
+reaching the aggregator arrive alike in both (the same server and segment
+in the same place, within 2 µs: ns-3's pcap stamps whole µs) and the first
+that do not: where a rule of the two TCPs parts them.
 """
 
 from __future__ import annotations
@@ -83,7 +93,7 @@ def parse_ns(text: str) -> List[int]:
 
 def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
              seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
-             karn: bool = False, rfc: bool = False) -> List[str]:
+             karn: bool = False, rfc: bool = False, entry: bool = False) -> List[str]:
     """incast.cc's flags; ``seed`` > 0: ns-3's run ``seed``, and then (unless
     ``request_jitter`` is False) each request after U[0, 20 µs] as dcnsim's
     documents send them (the dissertation's ns-2 jitter; 0: every request
@@ -96,7 +106,11 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
     it, as ns-2 and dcnsim do: the ACK that ends loss recovery grows cwnd
     (``--loss-exit-ack``; ns-3 grows nothing on an ACK exactly at the
     recovery point) and ssthresh is half of FlightSize (``--flightsize``;
-    ns-3 counts each duplicate ACK's segment out of flight)."""
+    ns-3 counts each duplicate ACK's segment out of flight); ``entry``: fast
+    recovery counts the three duplicate ACKs that began it as segments that
+    left the network (``--reno-entry``; without Limited Transmit ns-3.37
+    counts the third alone, two segments short of RFC 5681's ssthresh +
+    3·SMSS)."""
     rwnd, delay = (RWND_BYTES_CH3, "50us") if chapter == 3 else (RWND_BYTES, "100us")
     return [str(exe), f"--n={n}", "--cc=newreno", "--persistent=1", "--gap=0", f"--queries={blocks}",
             f"--buffer={buffer_pkts - 2}p", f"--mss={MSS}", "--iw=2", f"--response={sru_kb * 1024}",
@@ -108,14 +122,15 @@ def ns3_args(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chap
             *([f"--request-jitter={REQUEST_JITTER_US}"] if seed > 0 and request_jitter else []),
             *([f"--host-jitter={host_jitter_us:g}"] if host_jitter_us > 0 else []),
             *(["--karn-backoff=1"] if karn else []),
-            *(["--loss-exit-ack=1", "--flightsize=1"] if rfc else [])]
+            *(["--loss-exit-ack=1", "--flightsize=1"] if rfc else []),
+            *(["--reno-entry=1"] if entry else [])]
 
 
 def run_ns3(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int = 4,
             seed: int = 0, host_jitter_us: float = 0.0, request_jitter: bool = True,
-            karn: bool = False, rfc: bool = False) -> Dict[str, float]:
+            karn: bool = False, rfc: bool = False, entry: bool = False) -> Dict[str, float]:
     out = common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, seed, host_jitter_us,
-                                      request_jitter, karn, rfc))
+                                      request_jitter, karn, rfc, entry))
     qct = [float(m[1]) for m in re.finditer(r"qct_us ([\d.]+)", out)]
     timeouts = [int(m[1]) for m in re.finditer(r"^query \d+ .*? timeouts (\d+)", out, re.M)]
     kinds = [tuple(int(x) for x in m.groups()) for m in
@@ -184,6 +199,66 @@ def run_dcnsim(n: int, sru_kb: int, blocks: int, buffer_pkts: int, seed: int,
             **{name: float(f[f"rto_{name}"].sum()) for name in RTO_KINDS[1:]}}
 
 
+def aggregator_arrivals(pcap: bytes) -> List[Tuple[float, int, int]]:
+    """The data segments a pcap of the aggregator's interface holds, in
+    order: (time s, server numbered by its first arrival, segment from that
+    server's first byte)."""
+    out = []
+    servers: Dict[str, Tuple[int, int]] = {}
+    for t, ip in common.pcap_records(pcap):
+        h = common.tcp_fields(ip)
+        if h is None or h[7] <= 100:  # requests and ACKs
+            continue
+        src, seq = h[0], h[4]
+        if src not in servers:
+            servers[src] = (len(servers), seq)
+        w, base = servers[src]
+        out.append((t, w, ((seq - base) % (1 << 32)) // MSS))
+    return out
+
+
+#: --first-difference: arrivals within this are alike (ns-3 stamps whole µs)
+ARRIVAL_SLACK_S = 2e-6
+
+
+def first_difference(exe: Path, n: int, sru_kb: int, blocks: int, buffer_pkts: int, chapter: int,
+                     karn: bool, rfc: bool, entry: bool, tcp: Optional[Dict[str, Any]],
+                     workdir: Path) -> Dict[str, Any]:
+    """One run a side with nothing random (every request at once, ns-3's
+    2 B of framing and first-in first-out ties in dcnsim): how many of the
+    aggregator's data arrivals agree from the first (the same server and
+    segment, within :data:`ARRIVAL_SLACK_S` of the first arrival's time),
+    of how many, and the first pair that does not, (µs, server, segment)
+    from each side (None past one side's end)."""
+    import dcnsim
+
+    prefix = workdir / f"ns3-n{n}"
+    common.run_program(ns3_args(exe, n, sru_kb, blocks, buffer_pkts, chapter, karn=karn, rfc=rfc, entry=entry)
+                       + [f"--pcap={prefix}"])
+    traced = sorted(workdir.glob(f"{prefix.name}-0-*.pcap"))
+    if not traced:
+        raise SystemExit(f"incast.cc wrote no pcap of the aggregator under {workdir}")
+    ns3 = aggregator_arrivals(traced[0].read_bytes())
+    doc = dcnsim_doc(n, sru_kb, blocks, buffer_pkts, 1, like_ns3=True, chapter=chapter, ties="fifo", tcp=tcp)
+    doc["pcap"] = {"hosts": [0]}
+    ours = aggregator_arrivals(dcnsim.run(doc).pcaps["h0.pcap"])
+    agree = 0
+    if ns3 and ours:
+        for (ta, wa, sa), (tb, wb, sb) in zip(ns3, ours):
+            if (wa, sa) != (wb, sb) or abs((ta - ns3[0][0]) - (tb - ours[0][0])) > ARRIVAL_SLACK_S:
+                break
+            agree += 1
+
+    def at(side: List[Tuple[float, int, int]]) -> Optional[Tuple[float, int, int]]:
+        if agree >= len(side):
+            return None
+        t, w, seg = side[agree]
+        return (round((t - side[0][0]) * 1e6, 1), w, seg)
+
+    return {"agree": agree, "ns3_arrivals": len(ns3), "dcnsim_arrivals": len(ours),
+            "ns3": at(ns3), "dcnsim": at(ours)}
+
+
 def pooled_share(runs: List[Dict[str, float]], kind: str) -> str:
     """The share of ``runs``' timeouts of one kind (:data:`RTO_KINDS`),
     pooled over them, with the count it is a share of."""
@@ -234,6 +309,17 @@ def main(argv=None) -> int:
                    help="ns-3's servers follow RFC 5681 where ns-3.37 departs from it, as ns-2 and dcnsim do: the "
                         "ACK that ends loss recovery grows cwnd, and ssthresh is half of FlightSize, not of ns-3's "
                         "bytes in flight (incast.cc --loss-exit-ack=1 --flightsize=1)")
+    p.add_argument("--ns3-entry", action="store_true",
+                   help="ns-3's fast recovery counts the three duplicate ACKs that began it as segments that left "
+                        "the network (RFC 5681 section 3.2: cwnd = ssthresh + 3 SMSS, as ns-2 and dcnsim do); "
+                        "without Limited Transmit ns-3.37 counts the third alone, so it sends new data two "
+                        "duplicate ACKs later (incast.cc --reno-entry=1; with --ns3-rfc, whose ssthresh it leaves "
+                        "alone). At small n only: where a window loses several segments ns-3's emulated SACK, "
+                        "counting them, resends segments that arrived (validation/README.md)")
+    p.add_argument("--first-difference", action="store_true",
+                   help="run each n once a side with nothing random (requests at once, --like-ns3, first-in "
+                        "first-out ties) and print how many of the aggregator's data arrivals agree, and the first "
+                        "that does not")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     a = p.parse_args(argv)
@@ -252,6 +338,9 @@ def main(argv=None) -> int:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    if a.ns3_entry and not a.ns3_rfc:
+        # ns-3 takes ssthresh from its pipe after the count unless --flightsize
+        p.error("--ns3-entry: needs --ns3-rfc (without it ns-3's ssthresh would fall with the count)")
     try:
         a.tcp = common.parse_overrides(a.tcp)
     except ValueError as e:
@@ -271,6 +360,27 @@ def main(argv=None) -> int:
                     p.error("; ".join(str(b) for b in bad))
         except ValueError as e:
             p.error(str(e))
+    if a.first_difference:
+        if a.only is not None or a.ns3_jitter or a.host_jitter > 0 or a.ties == "seeded":
+            p.error("--first-difference: runs both simulators with nothing random; drop --only, "
+                    "--ns3-jitter, --host-jitter and --ties seeded")
+        import tempfile
+
+        exe = common.ns3_binary(SOURCE, a.build)
+        with tempfile.TemporaryDirectory(prefix="kulkarni-first-difference-") as tmp:
+            for kb in a.sru:
+                for n in ns:
+                    d = first_difference(exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, a.ns3_karn, a.ns3_rfc,
+                                         a.ns3_entry, a.tcp, Path(tmp))
+                    head = (f"{kb} KB n = {n}: {d['agree']:,} of the aggregator's {d['ns3_arrivals']:,} (ns-3) / "
+                            f"{d['dcnsim_arrivals']:,} (dcnsim) data arrivals agree")
+                    if d["ns3"] is None and d["dcnsim"] is None:
+                        print(head + ": all")
+                    else:
+                        def side(x: Optional[Tuple[float, int, int]]) -> str:
+                            return "nothing" if x is None else f"server {x[1]} segment {x[2]} at {x[0]:.1f} us"
+                        print(head + f"; then ns-3 {side(d['ns3'])}, dcnsim {side(d['dcnsim'])}")
+        return 0
     exe = common.ns3_binary(SOURCE, a.build) if a.only != "dcnsim" else None
     # ns-3 runs several seeds when something in it is drawn at random
     ns3_seeds = list(range(1, a.seeds + 1)) if a.ns3_jitter or a.host_jitter > 0 else [0]
@@ -279,7 +389,7 @@ def main(argv=None) -> int:
         for n in ns:
             if exe is not None:
                 jobs += [("ns-3", (kb, n, s), (exe, n, kb, a.blocks, a.buffer_pkts, a.chapter, s, a.host_jitter,
-                                               a.ns3_jitter, a.ns3_karn, a.ns3_rfc))
+                                               a.ns3_jitter, a.ns3_karn, a.ns3_rfc, a.ns3_entry))
                          for s in ns3_seeds]
             if a.only != "ns3":
                 jobs += [("dcnsim", (kb, n, s), (n, kb, a.blocks, a.buffer_pkts, s, a.like_ns3, a.chapter, a.ties,
@@ -297,6 +407,8 @@ def main(argv=None) -> int:
           + ("; dcnsim's [tcp] + " + ", ".join(f"{k} = {v}" for k, v in a.tcp.items()) if a.tcp else "")
           + ("; ns-3's backed-off RTOs kept until an RTT sample (Karn)" if a.ns3_karn else "")
           + ("; ns-3's recovery exit and ssthresh as RFC 5681's (--loss-exit-ack, --flightsize)" if a.ns3_rfc
+             else "")
+          + ("; ns-3's recovery counting the three duplicate ACKs that began it (--reno-entry)" if a.ns3_entry
              else "")
           + (f"; every server's packets up to {a.host_jitter:g} us late at random, in both" if a.host_jitter > 0
              else ""))
