@@ -27,6 +27,8 @@ def incast(**tcp) -> Dict[str, Any]:
     from dcnsim.experiments.kulkarni.common import BASE, scenario
 
     doc = scenario(3, BASE, 200)
+    # the experiment sets ns-2's option 2; these tests start from dcnsim's default
+    assert doc["tcp"].pop("reno_exit") == "ssthresh"
     doc["tcp"].update(tcp)
     return doc
 

@@ -69,6 +69,9 @@ def test_table_3_1_defaults_in_the_scenario():
     # and ns-2's timeout(): every expiry sets ssthresh again (slowdown), not
     # RFC 5681's hold (dcnsim's default)
     assert tcp["rto_ssthresh"] == "recompute"
+    # and ns-2's NewReno leaves cwnd = ssthresh where a recovery ends
+    # (exit_recovery_fix_ 0: RFC 6582's option 2, not dcnsim's default 1)
+    assert tcp["reno_exit"] == "ssthresh"
     # Table 3.1's 32 KB as ns-2's queue-limit: 32 packets; the byte reading beside
     in_bytes = scenario(8, BASE.with_(buffer_unit="KiB"))["topology"]["buffer"]
     assert in_bytes == "32KB" and BASE.with_(buffer_unit="KiB").key() != BASE.key()

@@ -223,6 +223,12 @@ def tcp_table(cfg: KConfig) -> Dict[str, Any]:
         # 2 segments; RFC 5681 §3.1 and dcnsim's default hold it
         # (validation/README.md, "The time a timeout costs")
         "rto_ssthresh": "recompute",
+        # ns-2's NewReno ends a fast recovery at cwnd = ssthresh (its default
+        # exit_recovery_fix_ 0 drops the inflation dupwnd_ and leaves cwnd_),
+        # RFC 6582's option 2; dcnsim's default is option 1, min(ssthresh,
+        # FlightSize + SMSS) (validation/README.md, "Small n with every
+        # rule alike")
+        "reno_exit": "ssthresh",
         # RFC 3042: off unless a figure shows it on (see KConfig)
         "limited_transmit": cfg.limited_transmit,
         # ns-2's agents open cwnd by 1/cwnd segments per ACK

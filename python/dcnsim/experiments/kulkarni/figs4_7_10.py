@@ -56,14 +56,20 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         ax.set_xlabel("segment size (payload bytes)")
         ax2 = axes[1][j]
         # points on the log axis below (a bar's length means nothing there)
-        ax2.plot(xs, d["drops_per_timeout"].to_numpy(dtype=float), "o", color="C2", markersize=7)
+        per_to = d["drops_per_timeout"].to_numpy(dtype=float)
+        ax2.plot(xs, per_to, "o", color="C2", markersize=7)
+        if np.any(np.isfinite(per_to) & (per_to > 0)):
+            ax2.set_yscale("log")
+        else:
+            # no timeout at this n (a short run): nothing a log axis could hold
+            ax2.text(0.5, 0.5, "no packet dropped per timeout", transform=ax2.transAxes, ha="center",
+                     va="center", fontsize=9, color="0.4")
         ax2.set_xticks(xs)
         ax2.set_xticklabels([str(s) for s in sizes])
         ax2.set_xlabel("segment size (payload bytes)")
     axes[0][0].set_ylabel("timeouts per block (all servers)")
     axes[1][0].set_ylabel("packets dropped per timeout")
     for ax2 in axes[1]:
-        ax2.set_yscale("log")
         ax2.set_xlim(-0.6, len(sizes) - 0.4)
         ax2.grid(True, axis="y", which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
