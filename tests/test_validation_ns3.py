@@ -335,8 +335,9 @@ def test_ns3_counting_the_three_duplicate_acks_sends_what_dcnsim_sends(tmp_path)
     star at 3 servers with nothing random the aggregator's arrivals are
     alike until the first recovery's first new segment, which ns-3 sends
     later (the same server and segment); with incast.cc --reno-entry=1
-    (kulkarni.py --ns3-entry) they stay alike past it, for most of the
-    block (validation/README.md, "Small n with every rule alike")."""
+    (kulkarni.py --ns3-entry) they stay alike past it, up to two segments
+    of one instant queued in the other order (validation/README.md,
+    "Small n with every rule alike")."""
     k = load_module("ns3_kulkarni", REPO / "validation" / "ns3_incast" / "kulkarni.py")
     exe = k.common.ns3_binary(k.SOURCE, Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-incast")
     assert "--reno-entry=1" in k.ns3_args(exe, 3, 256, 1, 32, chapter=3, rfc=True, entry=True)
@@ -346,7 +347,13 @@ def test_ns3_counting_the_three_duplicate_acks_sends_what_dcnsim_sends(tmp_path)
     assert stock["ns3_arrivals"] == stock["dcnsim_arrivals"] == 3 * 256, stock
     assert stock["ns3"] is not None and stock["ns3"][1:] == stock["dcnsim"][1:], stock
     assert stock["ns3"][0] > stock["dcnsim"][0], stock
-    assert entry["agree"] >= 3 * stock["agree"] and entry["agree"] >= 0.75 * entry["ns3_arrivals"], (stock, entry)
+    # counted alike, they stay alike past the stock run's parting, and
+    # where they next part no rule sends later: two segments that reach
+    # the aggregator in one instant arrive in the other order
+    assert entry["ns3_arrivals"] == entry["dcnsim_arrivals"] == 3 * 256, entry
+    assert entry["agree"] > stock["agree"] and entry["ns3"][0] > stock["ns3"][0], (stock, entry)
+    assert entry["ns3"][1:] != entry["dcnsim"][1:], entry
+    assert abs(entry["ns3"][0] - entry["dcnsim"][0]) <= k.ARRIVAL_SLACK_S * 1e6, entry
 
 
 def _outcast():
