@@ -45,6 +45,56 @@ def test_a_stray_comma_in_seeds_or_an_open_string_in_set_is_refused():
     ]
 
 
+def test_set_takes_inf_and_nan_as_the_text_a_key_reads_them_as():
+    """TOML reads inf and nan as floats, which JSON cannot carry; the keys
+    that take infinity take the text "inf", so `--set` hands them that."""
+    assert [parse_value(v) for v in ["inf", "+inf", "-inf", "nan", "1e3"]] == ["inf", "+inf", "-inf", "nan", 1000.0]
+
+
+@needs_core
+def test_set_infinity_where_a_key_takes_it():
+    f = str(SCENARIOS / "outcast_testbed.toml")
+    r = cli("validate", f, "--set", "tcp.tcprand_v_tau=inf")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = cli("validate", f, "--set", "tcp.tcprand_v_tau=nan")
+    assert r.returncode == 2 and "tcp.tcprand_v_tau:" in r.stdout and "not a finite" not in r.stdout
+
+
+@needs_core
+def test_a_set_value_toml_reads_as_a_number_says_how_to_quote_it(tmp_path):
+    """`--set name=1e3` is the number 1000.0 to TOML; the field refuses it,
+    and the line says how to give the text instead (which then passes)."""
+    f = str(SCENARIOS / "kulkarni_incast.toml")
+    for text, kind in (("1e3", "a number"), ("true", "a boolean")):
+        r = cli("validate", f, "--set", f"name={text}")
+        assert r.returncode == 2
+        assert f"so {text} is {kind}; quote it to give the text: \"{text}\"" in r.stdout, r.stdout
+        assert cli("validate", f, "--set", f'name="{text}"').returncode == 0
+    r = cli("run", f, "--set", "name=123", "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and 'quote it to give the text: "123"' in r.stderr, r.stderr
+    # a sweep's point names itself before the field
+    r = cli("sweep", f, "--set", "name=a,7", "--out", str(tmp_path / "s"))
+    assert r.returncode == 2 and 'name=7: name: expected a string, got 7 (' in r.stderr and '"7"' in r.stderr, r.stderr
+    # a value the field takes is not explained
+    r = cli("validate", f, "--set", "topology.buffer=-5")
+    assert r.returncode == 2 and "quote it" not in r.stdout
+
+
+@needs_core
+def test_a_toml_date_or_time_is_refused_at_its_field_by_what_it_is(tmp_path):
+    """Unquoted, 00:00:01 is a TOML time of day and 2024-05-27 a date: the
+    field says so and how a duration is written (it said 'unsupported value
+    of type datetime.time')."""
+    base = (SCENARIOS / "kulkarni_incast.toml").read_text()
+    assert "\nstop = " in base
+    for value, what in (("00:00:01", "a time of day"), ("2024-05-27", "a date"), ("2024-05-27T07:32:00", "a date and time")):
+        f = tmp_path / "t.toml"
+        f.write_text("\n".join(f"stop = {value}" if line.startswith("stop =") else line for line in base.splitlines()))
+        r = cli("validate", str(f))
+        assert r.returncode == 2
+        assert f"stop: {value} is {what}, which no field takes" in r.stdout and '"1s"' in r.stdout, r.stdout
+
+
 def test_threads_past_the_cores_limit_echo_what_was_typed():
     import argparse
 

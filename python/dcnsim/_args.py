@@ -9,6 +9,7 @@ module may use it without an import circle through :mod:`dcnsim.cli`.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 
@@ -24,6 +25,40 @@ def one_line(problem: object) -> str:
     return str(problem).replace("\r", "\\r").replace("\n", "\\n")
 
 
+#: ``--set`` values that TOML read as something other than text (``name=123``
+#: is the number 123), by field (:func:`field_key`): a field that takes text
+#: then refuses them, and :func:`explained` says how to quote them.
+_READ_AS_TOML: Dict[str, List[str]] = {}
+
+
+def _remember_reading(path: str, text: str, value: Any) -> None:
+    if not isinstance(value, str):
+        _READ_AS_TOML.setdefault(field_key(path), []).append(text)
+
+
+def explained(problem: object) -> str:
+    """:func:`one_line` of a problem, and, where a field that takes text
+    refused a ``--set`` value TOML read as a number, a boolean, an array
+    or a table, how to
+    give that value as text (``--set 'name="123"'``)."""
+    line = one_line(problem)
+    message = getattr(problem, "message", "")
+    if not _READ_AS_TOML or not message.startswith("expected a string, got "):
+        return line
+    # a sweep's point names itself before the field ("name=1: name")
+    texts = _READ_AS_TOML.get(field_key(str(getattr(problem, "path", "")).rsplit(": ", 1)[-1]))
+    if not texts:
+        return line
+    import json
+
+    got = message[len("expected a string, got "):]
+    text = next((t for t in texts if json.dumps(parse_value(t)) == got), texts[0])
+    value = parse_value(text)
+    kind = ("a boolean" if isinstance(value, bool) else "an array" if isinstance(value, list)
+            else "a table" if isinstance(value, dict) else "a number")
+    return f"{line} (--set reads its values as TOML, so {text} is {kind}; quote it to give the text: \"{text}\")"
+
+
 def print_problems(file: str, problems: List[Problem]) -> None:
     """Every problem (a ``ScenarioError``'s ``errors``) on its own line, each
     starting with its file; past ``errors.SHOWN`` the rest as one line by
@@ -32,7 +67,7 @@ def print_problems(file: str, problems: List[Problem]) -> None:
 
     head, more = more_problems(problems)
     for p in head:
-        print(f"{file}: {one_line(p)}", file=sys.stderr)
+        print(f"{file}: {explained(p)}", file=sys.stderr)
     if more:
         print(f"{file}: ... {more}; `dcnsim validate {file}` prints every one", file=sys.stderr)
 
@@ -87,6 +122,10 @@ def parse_value(text: str) -> Any:
         return text
     if isinstance(v, (datetime.date, datetime.time, datetime.datetime)):
         return text
+    if isinstance(v, float) and not math.isfinite(v):
+        # a key that takes infinity takes the text "inf" (JSON has no
+        # infinity); TOML's inf and nan are floats
+        return text
     return v
 
 
@@ -113,6 +152,8 @@ def parse_set(spec: str):
         raise _no_value(path) if len(texts) == 1 else _no_value(
             path, f"value {empty + 1} of {len(texts)} is empty (a stray comma, or an unset shell variable?)")
     vals = [parse_value(v) for v in texts]
+    for text, v in zip(texts, vals):
+        _remember_reading(path, text, v)
     return path, vals
 
 
@@ -148,7 +189,9 @@ def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:
     k, v = spec.split("=", 1)
     if not v.strip():
         raise _no_value(k.strip())
-    return k.strip(), parse_value(v.strip())
+    value = parse_value(v.strip())
+    _remember_reading(k.strip(), v.strip(), value)
+    return k.strip(), value
 
 
 def parse_seeds(text: str, flag: str = "--seeds") -> List[int]:

@@ -356,6 +356,13 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
         return out
     if isinstance(value, (list, tuple)):
         return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
+    if t.__module__ == "datetime" and t.__name__ in ("date", "time", "datetime"):
+        # TOML reads 00:00:01 or 2024-05-27 unquoted as a time of day or a
+        # date; no field takes one (a duration has a unit)
+        what = {"date": "date", "time": "time of day", "datetime": "date and time"}[t.__name__]
+        errors.append(Problem(where, f"{value.isoformat()} is a {what}, which no field takes: a duration is "
+                                     'written with a unit, like "1s" or "50us", and text in quotes'))
+        return None
     name = t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
     errors.append(Problem(where, f"unsupported value of type {name}"))
     return None

@@ -16,6 +16,7 @@ import math
 import os
 import sys
 
+from ._args import explained as _explained
 from ._args import one_line as _one_line
 from ._args import out_dir as _out_dir
 from ._args import (
@@ -482,7 +483,7 @@ def cmd_validate(args) -> int:
             # bad input, as `run` says of the same file: 2
             status = 2
             for p in problems:
-                print(f"{f}: {_one_line(p)}")
+                print(f"{f}: {_explained(p)}")
         else:
             # "ok" only when nothing is to be said: a warning is a doubt
             notes = problems.warnings
@@ -1148,7 +1149,9 @@ def _add_run(sub: Any) -> None:
     r.add_argument("--set", action="append", type=set_pair, default=[], metavar="PATH=VALUE",
                    help="change one field of the scenario first (repeatable), e.g. topology.buffer=32KB, "
                         "tcp.cc=dctcp or apps.0.servers=1-8; a table (tcp={}) replaces the file's whole table; "
-                        "several values of a field are a sweep (dcnsim sweep)")
+                        "several values of a field are a sweep (dcnsim sweep); a value is read as TOML "
+                        "(10, 0.5, true, [1, 2]) or else as text, so text that reads as a number is quoted: "
+                        "name='\"123\"'")
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
                         "same results as 1 thread (docs/performance.md, Threads) (default: the file's `threads`, "
@@ -1184,7 +1187,8 @@ def _add_sweep(sub: Any) -> None:
     s = sub.add_parser("sweep", help="run a parameter sweep (cartesian product) in parallel; resumable")
     s.add_argument("file", help="base scenario (.toml or .json)")
     s.add_argument("--set", action="append", type=parse_set, metavar="PATH=V1,V2,...",
-                   help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable)")
+                   help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable); "
+                        "values as run's --set reads them")
     s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="seeds (another axis; default: the file's seed)")
     s.add_argument("--out", type=_out_dir, required=True, metavar="DIR", help="results directory (one subdirectory per point)")
