@@ -5,6 +5,7 @@
 // workers whose response never arrived):
 //   query <q> fast_recoveries <k> timeouts <t> qct_us <us> drops <d> marks <m>
 //   rto_kinds <q> abtt <a> whole_window <x> few_dupacks <y> many_dupacks <z>
+//       ibtt_whole_window <x'> ibtt_few_dupacks <y'>   (the IBTTs among x, y)
 //   worker_timeouts <q> <t_0> ... <t_n-1>   (each worker's share of <t>)
 // then "packet_hops <h>" (every packet sent onto a link, host or switch);
 // with --bulk=S no queries: every worker sends to the aggregator for S
@@ -76,6 +77,9 @@ struct QueryStats
     uint32_t wholeWindow = 0;
     uint32_t fewDupacks = 0;
     uint32_t manyDupacks = 0;
+    // the IBTTs (not ABTTs) among wholeWindow and fewDupacks
+    uint32_t ibttWholeWindow = 0;
+    uint32_t ibttFewDupacks = 0;
 };
 
 std::vector<QueryStats> g_q;
@@ -260,11 +264,16 @@ RtoChange(uint32_t q, uint32_t w, Time oldVal, Time newVal)
     if (oldVal.IsStrictlyPositive() && newVal == oldVal * 2)
     {
         SenderTrack& t = Track(tag, w);
-        if (!t.haveAck || t.lastAck <= t.blockStart)
+        bool abtt = !t.haveAck || t.lastAck <= t.blockStart;
+        if (abtt)
         {
             g_q[q].abtt++;
         }
         (t.dupacks == 0 ? g_q[q].wholeWindow : t.dupacks < 3 ? g_q[q].fewDupacks : g_q[q].manyDupacks)++;
+        if (!abtt && t.dupacks < 3)
+        {
+            (t.dupacks == 0 ? g_q[q].ibttWholeWindow : g_q[q].ibttFewDupacks)++;
+        }
         t.dupacks = 0;
         g_q[q].timeouts++;
         std::vector<uint32_t>& per = g_q[q].workerTimeouts;
@@ -1522,8 +1531,9 @@ main(int argc, char* argv[])
         std::printf("query %u fast_recoveries %u timeouts %u qct_us %.1f drops %lu marks %lu\n",
                     q, s.fastRecoveries, s.timeouts, (s.end - s.start).GetMicroSeconds() * 1.0,
                     (unsigned long)(dropsEnd - s.dropsAtStart), (unsigned long)(marksEnd - s.marksAtStart));
-        std::printf("rto_kinds %u abtt %u whole_window %u few_dupacks %u many_dupacks %u\n", q, s.abtt,
-                    s.wholeWindow, s.fewDupacks, s.manyDupacks);
+        std::printf("rto_kinds %u abtt %u whole_window %u few_dupacks %u many_dupacks %u "
+                    "ibtt_whole_window %u ibtt_few_dupacks %u\n",
+                    q, s.abtt, s.wholeWindow, s.fewDupacks, s.manyDupacks, s.ibttWholeWindow, s.ibttFewDupacks);
         std::printf("worker_timeouts %u", q);
         for (uint32_t w = 0; w < g_n; ++w)
         {

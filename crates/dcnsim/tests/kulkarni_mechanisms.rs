@@ -157,10 +157,24 @@ fn timeout_taxonomy_accounts_for_every_timeout() {
             c("rto_few_dupacks"),
             c("rto_many_dupacks"),
         );
+        let (iw, ifew) = (c("ibtt_whole_window"), c("ibtt_few_dupacks"));
         for i in 0..to.len() {
             assert_eq!(to[i], abtt[i] + ibtt[i], "flow {i}");
             assert_eq!(to[i], whole[i] + few[i] + many[i], "flow {i}");
             assert!(abtt[i] <= ff[i] && ff[i] <= to[i], "flow {i}");
+            // the IBTTs' kinds are a part of each kind and of the IBTTs
+            assert!(iw[i] <= whole[i] && ifew[i] <= few[i], "flow {i}");
+            assert!(iw[i] + ifew[i] <= ibtt[i], "flow {i}");
+            // an ABTT is never counted among them
+            assert!(
+                (whole[i] - iw[i]) + (few[i] - ifew[i]) <= abtt[i],
+                "flow {i}"
+            );
+        }
+        // the crossed counts have something to split: both kinds of
+        // IBTT occur at 32 servers
+        if n == 32 {
+            assert!(iw.iter().sum::<u64>() > 0 && ifew.iter().sum::<u64>() > 0);
         }
         let b = |name: &str| col_u64(&r, "blocks", name).iter().sum::<u64>();
         assert_eq!(b("timeouts"), total(&r, "timeouts"));

@@ -66,6 +66,8 @@ struct FlowRow {
     rto_whole_window: u64,
     rto_few_dupacks: u64,
     rto_many_dupacks: u64,
+    ibtt_whole_window: u64,
+    ibtt_few_dupacks: u64,
     fast_retransmits: u64,
     probretx_sent: u64,
     probretx_dupacks: u64,
@@ -225,6 +227,8 @@ fn tcp_flow_rows(w: &World) -> Vec<FlowRow> {
             rto_whole_window: f.stats.rto_whole_window,
             rto_few_dupacks: f.stats.rto_few_dupacks,
             rto_many_dupacks: f.stats.rto_many_dupacks,
+            ibtt_whole_window: f.stats.ibtt_whole_window,
+            ibtt_few_dupacks: f.stats.ibtt_few_dupacks,
             fast_retransmits: f.stats.fast_retransmits,
             probretx_sent: f.stats.probretx_sent,
             probretx_dupacks: f.stats.probretx_dupacks,
@@ -321,6 +325,8 @@ fn udp_flow_rows(w: &World) -> Vec<FlowRow> {
             rto_whole_window: 0,
             rto_few_dupacks: 0,
             rto_many_dupacks: 0,
+            ibtt_whole_window: 0,
+            ibtt_few_dupacks: 0,
             fast_retransmits: 0,
             probretx_sent: 0,
             probretx_dupacks: 0,
@@ -391,6 +397,14 @@ fn flows_table(r: &[FlowRow]) -> Table {
     flows.push(
         "rto_many_dupacks",
         u64s(r.iter().map(|x| x.rto_many_dupacks)),
+    );
+    flows.push(
+        "ibtt_whole_window",
+        u64s(r.iter().map(|x| x.ibtt_whole_window)),
+    );
+    flows.push(
+        "ibtt_few_dupacks",
+        u64s(r.iter().map(|x| x.ibtt_few_dupacks)),
     );
     flows.push(
         "fast_retransmits",

@@ -81,6 +81,8 @@ pub const TABLE_SCHEMA: &[TableSchema] = &[
             ("rto_whole_window", Dtype::U64),
             ("rto_few_dupacks", Dtype::U64),
             ("rto_many_dupacks", Dtype::U64),
+            ("ibtt_whole_window", Dtype::U64),
+            ("ibtt_few_dupacks", Dtype::U64),
             ("fast_retransmits", Dtype::U64),
             ("probretx_sent", Dtype::U64),
             ("probretx_dupacks", Dtype::U64),

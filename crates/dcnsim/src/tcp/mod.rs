@@ -187,6 +187,8 @@ impl FlowStats {
             spurious_retransmits,
             tlp_probes,
             reorder_events,
+            ibtt_whole_window,
+            ibtt_few_dupacks,
         } = o;
         debug_assert!(loss_log.is_empty(), "a receiver logged a loss");
         self.segments_sent += segments_sent;
@@ -212,6 +214,8 @@ impl FlowStats {
         self.spurious_retransmits += spurious_retransmits;
         self.tlp_probes += tlp_probes;
         self.reorder_events += reorder_events;
+        self.ibtt_whole_window += ibtt_whole_window;
+        self.ibtt_few_dupacks += ibtt_few_dupacks;
     }
 }
 
@@ -271,6 +275,12 @@ pub struct FlowStats {
     /// Reordering the sender detected (an original delivered below the
     /// highest delivered sequence, or a spurious fast retransmit).
     pub reorder_events: u64,
+    /// The IBTTs among `rto_whole_window` and among `rto_few_dupacks`:
+    /// the two kinds crossed, as Kulkarni's finding on IBTTs (2012, p. 68)
+    /// needs them (an ABTT's window is whole or thinned at the block's
+    /// start, a different loss).
+    pub ibtt_whole_window: u64,
+    pub ibtt_few_dupacks: u64,
 }
 
 /// The receiving end's state on a data segment's path (line 8 and the
@@ -403,9 +413,6 @@ pub struct TcpFlow {
     // ---- line 9: then the counters both ends bump (the first four
     // fields of `FlowStats`)
     pub stats: FlowStats,
-    /// Time the first byte was written (cold: here it pads the counters to
-    /// the next line, where the recovery machine starts).
-    pub start_time: Option<SimTime>,
     // ---- lines 13–16: read by every ACK but behind the sender's lines:
     // the loss-recovery machine (NewReno, SACK or RACK-TLP), its tag and a
     // NewReno machine in line 13, then the scoreboard's running facts
@@ -413,6 +420,8 @@ pub struct TcpFlow {
     rec: Recovery,
     sh: Shared,
     // ---- cold: mechanisms that are off by default, set-up
+    /// Time the first byte was written (read at each application write).
+    pub start_time: Option<SimTime>,
     rng: Rng,
     /// Linux's CWR by PRR while `cwr_on`.
     cwr: CwrPrr,

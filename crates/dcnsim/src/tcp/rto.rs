@@ -178,7 +178,8 @@ impl TcpFlow {
     /// ACKs arrived since the last new ACK.
     pub(in crate::tcp) fn classify_timeout(&mut self) {
         let bs = self.block_start();
-        if self.snd_una == bs {
+        let ibtt = self.snd_una != bs;
+        if !ibtt {
             self.stats.abtt += 1;
             self.stats.rto_first_flight += 1;
         } else {
@@ -188,8 +189,14 @@ impl TcpFlow {
             }
         }
         match self.ep.dupacks {
-            0 => self.stats.rto_whole_window += 1,
-            d if d < self.cfg.dupack_threshold => self.stats.rto_few_dupacks += 1,
+            0 => {
+                self.stats.rto_whole_window += 1;
+                self.stats.ibtt_whole_window += ibtt as u64;
+            }
+            d if d < self.cfg.dupack_threshold => {
+                self.stats.rto_few_dupacks += 1;
+                self.stats.ibtt_few_dupacks += ibtt as u64;
+            }
             _ => self.stats.rto_many_dupacks += 1,
         }
     }

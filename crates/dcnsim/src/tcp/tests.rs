@@ -684,6 +684,11 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
     f.on_timeout(&mut w.io);
     assert_eq!((f.stats.abtt, f.stats.ibtt), (2, 1));
     assert_eq!(f.stats.rto_few_dupacks, 1);
+    // the two ABTTs were whole windows, this IBTT too few duplicate ACKs
+    assert_eq!(
+        (f.stats.ibtt_whole_window, f.stats.ibtt_few_dupacks),
+        (0, 1)
+    );
     // The rest of block 0 acknowledged; block 1 starts at 20·MSS.
     while f.snd_una() < 20 * m {
         let to = f.snd_max();
@@ -719,6 +724,14 @@ fn timeouts_are_classified_by_block_position_and_dupacks() {
     assert_eq!((f.stats.abtt, f.stats.ibtt), (3, 3));
     assert_eq!(f.stats.rto_first_flight, 5);
     let s = &f.stats;
+    // the last IBTT came after new ACKs alone: a whole window; of the
+    // three ABTTs (all whole windows) none counts among the IBTTs' kinds
+    assert_eq!((s.ibtt_whole_window, s.ibtt_few_dupacks), (1, 1));
+    assert_eq!(s.rto_whole_window - s.ibtt_whole_window, s.abtt);
+    assert_eq!(
+        s.ibtt,
+        s.ibtt_whole_window + s.ibtt_few_dupacks + s.rto_many_dupacks
+    );
     assert_eq!(s.timeouts, s.abtt + s.ibtt);
     assert_eq!(
         s.timeouts,
