@@ -798,3 +798,24 @@ def test_the_users_ns3_args_come_last_so_they_override_the_harness():
     last = {f.split("=")[0]: f for f in extra}  # what ns-3 keeps of each flag
     assert last["--sndbuf"] == "--sndbuf=1048576" and last["--rcvbuf"] == "--rcvbuf=1048576"
     assert name == "ns-3 sndbuf=1048576 rcvbuf=1048576 work-arounds"
+
+
+@needs_ns3
+def test_an_ns3_program_is_rebuilt_when_its_text_changes_whatever_the_times(tmp_path):
+    """Two checkouts share the build directory: a build from an older text,
+    made after this checkout's edit, must not pass for the edit's (it did
+    when the check compared times, and the harness then failed to parse
+    its own program's new output)."""
+    import ns3_common
+
+    src, build = tmp_path / "prog.cc", tmp_path / "build"
+    src.write_text('#include <cstdio>\nint main() { std::puts("one"); }\n')
+    exe = ns3_common.ns3_binary(src, build)
+    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout == "one\n"
+    built = exe.stat().st_mtime_ns
+    assert ns3_common.ns3_binary(src, build).stat().st_mtime_ns == built, "the same text is not built again"
+    src.write_text('#include <cstdio>\nint main() { std::puts("two"); }\n')
+    # the edit older than the build, as a clone's build after an edit left it
+    os.utime(src, ns=(built - 10**9, built - 10**9))
+    exe = ns3_common.ns3_binary(src, build)
+    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout == "two\n"

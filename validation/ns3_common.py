@@ -21,12 +21,21 @@ NS3_LIBS = ["core", "network", "internet", "point-to-point", "traffic-control", 
 
 def ns3_binary(source: Path, build_dir: Path) -> Path:
     """Compile ``source`` against the installed ns-3 into ``build_dir`` (the
-    executable is named after the source's stem), once per change of it or
-    of a shared header."""
+    executable is named after the source's stem), once per change of its
+    text or of a shared header's.
+
+    Keyed on the sources' contents (a stamp beside the executable), not
+    their times: two checkouts share the build directory (a CI clone and a
+    working tree), and an older checkout's build is newer than an edit made
+    before it."""
+    import hashlib
+
     exe = build_dir / source.stem
+    stamp = build_dir / f"{source.stem}.sources"
     # the program and the headers validation/ shares between them (ns3_*.h)
-    deps = [source, *Path(__file__).resolve().parent.glob("ns3_*.h")]
-    if exe.exists() and exe.stat().st_mtime >= max(d.stat().st_mtime for d in deps):
+    deps = [source, *sorted(Path(__file__).resolve().parent.glob("ns3_*.h"))]
+    digest = hashlib.sha256(b"".join(d.name.encode() + b"\0" + d.read_bytes() for d in deps)).hexdigest()
+    if exe.exists() and stamp.exists() and stamp.read_text(encoding="utf-8").strip() == digest:
         return exe
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
@@ -45,6 +54,9 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
             sys.exit("compiling the ns-3 program failed (is ns-3 installed? apt-get install libns3-dev g++ "
                      "pkg-config):\n" + r.stderr[-3000:])
         os.replace(tmp, exe)
+        stamp_tmp = build_dir / f".{source.stem}.sources.{os.getpid()}.tmp"
+        stamp_tmp.write_text(digest + "\n", encoding="utf-8")
+        os.replace(stamp_tmp, stamp)
     finally:
         tmp.unlink(missing_ok=True)
     return exe
