@@ -484,3 +484,24 @@ def test_a_flows_trace_has_no_rtt_before_the_flow_starts():
     assert len(after) and (after["srtt_s"] > 0).all(), after
     ran = r.flows[r.flows["src"].isin([1, 2])]["goodput_bps"]
     assert r.metrics["jain"] == pytest.approx(dcnsim.jain(ran))
+
+
+def test_the_public_submodules_are_attributes_after_a_plain_import():
+    """The docs call `dcnsim.models.enqueue_probability(...)`,
+    `dcnsim.units.parse_time(...)`, `dcnsim.sweep.SweepLabelError`: after a
+    plain `import dcnsim` each is there (imported on first use, so
+    `import dcnsim` itself stays light), and a misspelt one is still an
+    AttributeError."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dcnsim\n"
+            "assert 'dcnsim.models' not in sys.modules and 'dcnsim.tuning' not in sys.modules\n"
+            "assert dcnsim.models.enqueue_probability(1448, 10).p_x2 == 0.0\n"
+            "assert dcnsim.units.parse_time('100ms') == 0.1\n"
+            "assert dcnsim.sweep.SweepLabelError and dcnsim.tuning.Objective and dcnsim.analysis.fct_bins\n"
+            "assert {'models', 'units', 'sweep', 'plots'} <= set(dir(dcnsim))\n"
+            "try:\n    dcnsim.modles\nexcept AttributeError as e:\n    assert 'modles' in str(e)\n"
+            "else:\n    raise SystemExit('a misspelt name resolved')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -146,3 +146,23 @@ def test_log2x_refuses_an_x_a_log_axis_cannot_show(tmp_path):
     assert not list(tmp_path.iterdir())
     assert line_plot(df[df.servers > 0], "servers", "goodput_mbps", path=tmp_path / "b.png",
                      **kw) == [tmp_path / "b.png"]
+
+
+def test_logy_leaves_a_gap_where_a_point_cannot_be_drawn():
+    """Matplotlib clips a y at or below 0 to the log axis's floor and draws
+    the line down to it: a plunge the warning says is not there. The point
+    is a gap in the line (its y NaN), in both plots."""
+    import numpy as np
+    from dcnsim.plots import facet_plot, line_plot
+
+    df = pd.DataFrame({"servers": [1, 2, 4, 8] * 2, "goodput_bps": [9e8, 8e8, 5e8, 0.0, 9e8, 9e8, 8e8, 7e8],
+                       "series": ["a"] * 4 + ["b"] * 4})
+    kw = dict(xlabel="servers", ylabel="goodput (b/s)", logy=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig = line_plot(df, "servers", "goodput_bps", "series", **kw)
+        grid = facet_plot(df, "servers", "goodput_bps", "series", **kw)
+    for f in (fig, grid):
+        ys = [np.asarray(line.get_ydata(), dtype=float) for line in f.axes[0].get_lines() if len(line.get_ydata()) == 4]
+        assert len(ys) == 2
+        assert np.isnan(ys[0][3]) and not np.isnan(ys[0][:3]).any() and not np.isnan(ys[1]).any()

@@ -68,10 +68,17 @@ _LAZY = {
 }
 
 
+#: The public submodules, imported on first use as attributes of the
+#: package (the docs name `dcnsim.models.…`, `dcnsim.units.…`); `result`
+#: and `scenario` are the two `import dcnsim` loaded before it turned lazy.
+_SUBMODULES = ("result", "scenario", "analysis", "bench", "errors", "experiments", "machine", "models", "plots",
+               "sweep", "tuning", "units")
+
+
 def __getattr__(name: str) -> Any:
     from importlib import import_module
 
-    if name in ("result", "scenario"):  # submodules `import dcnsim` used to load: `dcnsim.result.X` works as before
+    if name in _SUBMODULES:  # `dcnsim.models.enqueue_probability(...)` after a plain `import dcnsim`
         return import_module(f".{name}", __name__)
     module = _LAZY.get(name)
     if module is None:
@@ -84,7 +91,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> List[str]:
     # what a tab completes: the package's names, lazy ones included, not
     # the `from __future__` feature or the TYPE_CHECKING flag of this file
-    return sorted((set(globals()) | set(_LAZY)) - {"annotations", "TYPE_CHECKING"})
+    return sorted((set(globals()) | set(_LAZY) | set(_SUBMODULES)) - {"annotations", "TYPE_CHECKING"})
 
 
 __all__ = [
@@ -327,7 +334,7 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None
     finally:
         if bar is not None:
-            bar.close(done)
+            bar.close(done, *((raw["summary"]["events"], (raw.get("timing") or {}).get("wall_s")) if done else ()))
     # the effective seed, default or not: Result.scenario and the
     # scenario.json it writes say which seed ran
     doc.setdefault("seed", raw["summary"]["seed"])

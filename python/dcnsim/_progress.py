@@ -32,8 +32,16 @@ class RunBar:
             self._bar.set_postfix_str(f"{tqdm.format_sizeof(events / wall)} events/s", refresh=False)
         self._bar.update(min(sim_s, stop_s) - self._bar.n)
 
-    def close(self, done: bool) -> None:
+    def close(self, done: bool, events: Optional[int] = None, wall_s: Optional[float] = None) -> None:
+        """End the bar; ``events`` and ``wall_s``, the run's count and the
+        core's wall time, set its last rate as the run's summary gives it (a
+        run of fewer than 2^16 events reported once, at its start, with 1)."""
         if self._bar is not None:
+            wall = wall_s if wall_s is not None else time.monotonic() - self._t0
+            if events is not None and wall > 0:
+                from tqdm.auto import tqdm
+
+                self._bar.set_postfix_str(f"{tqdm.format_sizeof(events / wall)} events/s", refresh=False)
             if done:
                 self._bar.update(self._bar.total - self._bar.n)
             self._bar.close()

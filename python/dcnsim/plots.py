@@ -430,7 +430,12 @@ def line_plot(
         for i, (name, g) in enumerate(groups):
             g = g.sort_values(x)
             err = g[yerr].astype(float) * y_scale if yerr is not None else None
-            ax.errorbar(g[x], g[y] * y_scale, yerr=err, marker=MARKERS[i % len(MARKERS)], capsize=3 if yerr else 0,
+            ys = g[y].astype(float) * y_scale
+            if logy:
+                # a gap where the log axis cannot go: matplotlib would clip
+                # such a point to the axis's floor and draw the line down to it
+                ys = ys.where(ys > 0)
+            ax.errorbar(g[x], ys, yerr=err, marker=MARKERS[i % len(MARKERS)], capsize=3 if yerr else 0,
                         label=None if name is None else str(name))
         for yv, lab in hlines:
             ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
@@ -628,6 +633,8 @@ def facet_plot(
                 style = dict(marker=MARKERS[i % len(MARKERS)], color=colors.get(name) if name is not None else None,
                              linestyle=(linestyles or {}).get(name, "-"), label=None if name is None else str(name))
                 ys = np.asarray(g[y], dtype=float) * y_scale
+                if logy:  # a gap, not a stroke down to the clipped floor (line_plot)
+                    ys = np.where(ys > 0, ys, np.nan)
                 if yerr is not None:
                     ax.errorbar(g[x], ys, yerr=np.asarray(g[yerr], dtype=float) * y_scale, capsize=2, **style)
                 else:
