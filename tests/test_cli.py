@@ -749,3 +749,21 @@ def test_a_partitioned_run_says_where_its_wall_time_went(monkeypatch, tmp_path):
     assert rows["windows"].split()[1] == f"{t['windows']:,}:", rows["windows"]
     assert "waiting for the slower" in rows["windows"] and "between windows" in rows["windows"]
     assert "windows" not in {ln.split()[0] for ln in cli_mod.format_summary(one).splitlines() if ln.strip()}
+
+
+@needs_core
+def test_a_set_readings_hint_is_this_commands_alone(tmp_path, capsys):
+    """Two commands in one process (a notebook, a test): the second, with a
+    file whose own `name = 123` is refused, is not told about the first's
+    --set."""
+    from dcnsim import cli as dcnsim_cli
+
+    f = str(SCENARIOS / "kulkarni_incast.toml")
+    assert dcnsim_cli.main(["validate", f, "--set", "name=123"]) == 2
+    assert "quote it" in capsys.readouterr().out
+    bad = tmp_path / "n.toml"
+    bad.write_text("\n".join('name = 123' if line.startswith("name =") else line
+                             for line in (SCENARIOS / "kulkarni_incast.toml").read_text().splitlines()))
+    assert dcnsim_cli.main(["validate", str(bad)]) == 2
+    out = capsys.readouterr().out
+    assert "name: expected a string, got 123" in out and "--set" not in out, out

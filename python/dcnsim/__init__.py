@@ -334,7 +334,10 @@ def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "R
         raise ScenarioError(getattr(e, "problems", None) or [Problem("<document>", str(e))]) from None
     finally:
         if bar is not None:
-            bar.close(done, *((raw["summary"]["events"], (raw.get("timing") or {}).get("wall_s")) if done else ()))
+            if done:  # the run's own rate: a short run reported only at its start
+                bar.close(True, raw["summary"]["events"], (raw.get("timing") or {}).get("wall_s"))
+            else:
+                bar.close(False)
     # the effective seed, default or not: Result.scenario and the
     # scenario.json it writes say which seed ran
     doc.setdefault("seed", raw["summary"]["seed"])

@@ -31,6 +31,12 @@ def one_line(problem: object) -> str:
 _READ_AS_TOML: Dict[str, List[str]] = {}
 
 
+def forget_readings() -> None:
+    """Start a command's parse afresh (a process may run several: tests,
+    a notebook calling ``cli.main``)."""
+    _READ_AS_TOML.clear()
+
+
 def _remember_reading(path: str, text: str, value: Any) -> None:
     if not isinstance(value, str):
         _READ_AS_TOML.setdefault(field_key(path), []).append(text)

@@ -1477,6 +1477,9 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
     # one subcommand's parser where the line names it (the `tune` and `bench`
     # parsers import their modules: tuning.py and bench.py, ≈ 20 ms)
     parser = build_parser(only=argv[0] if argv and argv[0] in COMMANDS else None)
+    from ._args import forget_readings
+
+    forget_readings()  # this command's --set values only, however many ran in this process before
     from ._streams import GuardedStream, StreamError
 
     # --help prints while parsing, and argparse swallows an OSError of its
