@@ -108,3 +108,55 @@ def test_a_sweep_says_an_outcome_once_whatever_its_numbers(tmp_path):
     said = [str(w.message) for w in rec if UNFINISHED in str(w.message)]
     assert sorted(df["apps_unfinished"]) == [1, 2]
     assert len(said) == 1 and "[2 of 2 points; the numbers are those of point" in said[0], said
+
+
+def swift_on_long_links() -> dcnsim.Scenario:
+    # Swift's default target (20 µs, htsim's, meant for 1 µs links) under a
+    # path of 10 µs links: an idle path reads as congested
+    return dcnsim.Scenario(topology=dcnsim.Star(hosts=2, rate="100Gbps", delay="10us", buffer="800000B"),
+                           tcp=dcnsim.Tcp(transport="swift", mss=3960, header=40),
+                           apps=[dcnsim.Bulk(src=0, dst=1, duration="2ms")], stop="2ms")
+
+
+@needs_core
+def test_every_outcome_warning_is_in_the_command_lines_summary_once(tmp_path, capsys):
+    """Audit 29: `dcnsim run` printed only the outcome warnings it had a
+    place for (HPCC's, PFC's, unfinished apps), and Swift's target below
+    the path's delay, which dcnsim.run warns of, went unsaid."""
+    from dcnsim import cli as cli_mod
+
+    with pytest.warns(dcnsim.DcnsimWarning, match="swift_base_target"):
+        r = dcnsim.run(swift_on_long_links())
+    found = r.outcome_warnings()
+    assert [p.path for p in found] == ["tcp.swift_base_target"], found
+    path = tmp_path / "swift.json"
+    path.write_text(json.dumps(swift_on_long_links().to_dict()))
+    assert cli_mod.main(["run", str(path), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count(found[0].message) == 1 and found[0].message not in err, out
+    assert cli_mod.format_summary(r).count(found[0].message) == 1
+
+
+@needs_core
+def test_two_outcome_warnings_of_one_path_are_both_said(monkeypatch):
+    # a PFC fabric can both drop at full buffers and deadlock: two
+    # problems at "pfc", of which the summary once kept the last alone
+    from dcnsim import cli as cli_mod
+    from dcnsim.errors import Problem
+
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(lossy_pfc())
+    said = [Problem("pfc", "drops at full buffers"), Problem("pfc", "a deadlock"),
+            Problem("tcp.timely_t_low", "a path longer than T_low"), Problem("apps", "1 app(s) unfinished")]
+    monkeypatch.setattr(r, "outcome_warnings", lambda: said)
+    text = cli_mod.format_summary(r, warnings=False)
+    for p in said:
+        assert text.count(p.message) == 1, (p, text)
+    lines = text.splitlines()
+    # PFC's under the pfc row, the one without a place of its own before the totals, the apps' after them
+    at = {p.message: next(i for i, ln in enumerate(lines) if p.message in ln) for p in said}
+    pfc_row = next(i for i, ln in enumerate(lines) if ln.startswith("  pfc "))
+    simulated = next(i for i, ln in enumerate(lines) if ln.startswith("  simulated"))
+    assert pfc_row < at["drops at full buffers"] < at["a deadlock"] < simulated
+    assert at["a path longer than T_low"] < simulated < at["1 app(s) unfinished"]
+    assert "tcp.timely_t_low: a path longer than T_low" in lines[at["a path longer than T_low"]]

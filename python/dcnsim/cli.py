@@ -95,7 +95,17 @@ def format_summary(result, warnings: bool = True) -> str:
 
     s, m = result.summary, result.metrics
     # what the run did that was probably not meant: each in its place below
-    outcome = {p.path: p for p in result.outcome_warnings()}
+    # (a path can carry several: a PFC fabric's drops and its deadlock), and
+    # those with no place of their own (Swift's and TIMELY's targets) before
+    # the run's totals, so none is left out
+    outcome = result.outcome_warnings()
+    shown: List[str] = []
+
+    def said(path: str, label: str = "", prefix: str = "warning: ") -> None:
+        for p in outcome:
+            if p.path == path and p not in shown:
+                shown.append(p)
+                row(label, f"{prefix}{p.message}")
     name = result.scenario.get("name", "scenario")
     seed = s.get("seed", result.scenario.get("seed"))
     lines = [f"dcnsim {__version__} (core {core_version()}): {name}, seed {fmt_count(seed) if seed is not None else '?'}"]
@@ -160,8 +170,7 @@ def format_summary(result, warnings: bool = True) -> str:
     if s.get("hpcc_window_updates") is not None:
         row("hpcc", f"{fmt_count(s['hpcc_window_updates'])} window updates from INT, "
                     f"{fmt_count(s['hpcc_nacks'])} NACKs (go-back-N)")
-        if "tcp.transport" in outcome:
-            row("", f"warning: {outcome['tcp.transport'].message}")
+        said("tcp.transport")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
     if failed is not None:
@@ -180,8 +189,7 @@ def format_summary(result, warnings: bool = True) -> str:
                    if most is not None else "")
         row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
                    f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
-        if "pfc" in outcome:
-            row("", f"warning: {outcome['pfc'].message}")
+        said("pfc")
     if "n_queries" in m:
         row(
             "queries",
@@ -243,13 +251,16 @@ def format_summary(result, warnings: bool = True) -> str:
         limit = f"{fmt_count(pkts)} pkt" if pkts else f"{fmt_count(nbytes)} B"
         row("nic drops", f"{fmt_count(sum(overflow[i] for i in nic))} packets at hosts' own NIC queues, "
                          f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): see topology.nic_buffer")
+    for p in outcome:
+        if p not in shown and p.path != "apps":
+            shown.append(p)
+            row("warning", p)
     if warnings:
         for w in getattr(result, "warnings", ()):
-            if w not in outcome.values():  # (dcnsim.run adds them to Result.warnings)
+            if w not in outcome:  # (dcnsim.run adds them to Result.warnings)
                 row("warning", w)
     row("simulated", f"{fmt_time(s.get('sim_time_s', math.nan))}")
-    if "apps" in outcome:
-        row("warning", outcome["apps"].message)
+    said("apps", "warning", "")
     row(
         "packets",
         f"{fmt_count(s.get('packets_created', math.nan))} created, {fmt_count(s.get('packets_delivered', math.nan))} delivered, "
