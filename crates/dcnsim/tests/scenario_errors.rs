@@ -1372,27 +1372,36 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
 
 /// The header queue's limit (`trimming.header_buffer`, NDP's switch) is a
 /// queue limit like the others: htsim's "15 packets" written bare is 15
-/// bytes, below one trimmed header, so every trimmed header would be
-/// dropped and NDP would run on timeouts. Warned, with the packet reading.
+/// bytes, below one trimmed header, so the queue would hold none and
+/// every header, ACK and pull would be dropped, at an idle port too: no
+/// NDP flow could finish (audit 29: a lone flow on an idle star ended
+/// nothing in 200 ms under the warning this used to be). Refused as 0 is,
+/// with the packet reading.
 #[test]
-fn a_header_buffer_below_one_trimmed_header_is_warned_about() {
+fn a_header_buffer_below_one_trimmed_header_is_refused() {
     use dcnsim::scenario::warnings;
-    let warned = |hb: Value| {
-        let doc = with(base(), |d| d["trimming"] = json!({"header_buffer": hb}));
-        warnings(&parse_config(&doc).unwrap())
-    };
-    let w = warned(json!(15));
-    assert_eq!(w.len(), 1, "{w:?}");
-    assert_eq!(w[0].path, "trimming.header_buffer");
-    assert!(
-        w[0].message
-            .starts_with("15 bytes is below one trimmed header (64 bytes on the wire)")
-            && w[0].message.contains("did you mean \"15pkt\"?"),
-        "{w:?}"
-    );
-    for silent in [json!("15pkt"), json!(64), json!("2KB")] {
-        let w = warned(silent.clone());
-        assert!(w.is_empty(), "header_buffer = {silent}: {w:?}");
+    let doc = |hb: Value| with(base(), |d| d["trimming"] = json!({"header_buffer": hb}));
+    for (hb, b) in [(json!(15), 15), (json!("63B"), 63), (json!(1), 1)] {
+        let e = errors(&doc(hb));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].path, "trimming.header_buffer");
+        let unit = if b == 1 { "byte" } else { "bytes" };
+        assert!(
+            e[0].message.starts_with(&format!(
+                "{b} {unit} is below one trimmed header (64 bytes on the wire)"
+            )) && e[0].message.contains("no NDP flow could finish")
+                && e[0].message.contains(&format!("did you mean \"{b}pkt\"?")),
+            "{e:?}"
+        );
+    }
+    // the limit counts the header's wire bytes, link-layer overhead too
+    let framed = with(doc(json!(64)), |d| d["l2_overhead"] = json!(24));
+    assert!(errors(&framed)[0]
+        .message
+        .contains("(88 bytes on the wire)"));
+    for fine in [json!("15pkt"), json!(64), json!("2KB")] {
+        let c = parse_config(&doc(fine.clone())).unwrap_or_else(|e| panic!("{fine}: {e:?}"));
+        assert!(warnings(&c).is_empty(), "header_buffer = {fine}");
     }
 }
 

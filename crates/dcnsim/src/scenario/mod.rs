@@ -1186,14 +1186,29 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// something, and a trimmed header smaller than every app's full-size
 /// packet (a "trimmed" packet would otherwise grow, or keep its size).
 fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32) {
-    if matches!(t.header_limit, Some(Limit::Bytes(0) | Limit::Packets(0))) {
-        ctx.err(
+    let header = t.header_bytes as u64;
+    let wire = header + l2_overhead as u64;
+    match t.header_limit {
+        Some(Limit::Bytes(0) | Limit::Packets(0)) => ctx.err(
             "trimming.header_buffer",
             "must be above 0: a header queue that holds nothing drops every trimmed header, \
              ACK and pull that finds its port busy",
-        );
+        ),
+        // a limit short of one header holds none either: a port then drops
+        // every header, ACK and pull, busy or idle, and no NDP flow ends
+        // (htsim's "15 packets" written bare is 15 bytes)
+        Some(Limit::Bytes(b)) if b < wire => ctx.err(
+            "trimming.header_buffer",
+            format!(
+                "{b} byte{} is below one trimmed header ({wire} bytes on the wire): the header \
+                 queue would hold none, so every trimmed header, ACK and pull would be dropped \
+                 and no NDP flow could finish; sizes without a unit are bytes (did you mean \
+                 \"{b}pkt\"?)",
+                if b == 1 { "" } else { "s" }
+            ),
+        ),
+        _ => {}
     }
-    let header = t.header_bytes as u64;
     // a transport's full segments only: a UDP source of small datagrams
     // beside them is no misconfiguration (a trimmed packet no larger than
     // the header keeps its size, net/trim.rs)
@@ -1217,22 +1232,9 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
 /// NDP without trimming: a data packet that overflows a queue is lost
 /// silently and waits for `ndp_rto`; NDP assumes switches trim.
 fn ndp_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    if let Some(t) = &cfg.trimming {
-        // the header queue's limit is a queue limit like any other: a count
-        // of headers written bare reads as bytes (htsim's "15 packets")
-        let wire = t.header_bytes as u64 + cfg.l2_overhead as u64;
-        return match t.header_limit {
-            Some(Limit::Bytes(b)) if b > 0 && b < wire => vec![ScenarioError {
-                path: "trimming.header_buffer".into(),
-                message: format!(
-                    "{b} byte{} is below one trimmed header ({wire} bytes on the wire): every \
-                     trimmed header is dropped, so a trimmed packet is lost as a drop would \
-                     lose it; sizes without a unit are bytes (did you mean \"{b}pkt\"?)",
-                    if b == 1 { "" } else { "s" }
-                ),
-            }],
-            _ => Vec::new(),
-        };
+    if cfg.trimming.is_some() {
+        // (a header queue short of one header is refused: trim_checks)
+        return Vec::new();
     }
     // one warning where the transport was set (tcp.transport for the
     // apps that take it from [tcp]), naming its apps, not one per app
