@@ -172,6 +172,8 @@ def test_hpcc_from_the_command_line(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     line = next(ln for ln in p.stdout.splitlines() if ln.strip().startswith("hpcc "))
     assert f"{summary['hpcc_window_updates']:,.0f} window updates from INT" in line
+    # the smallest W_init, with or without its warning (audit 29: shown only in the warning)
+    assert f"smallest W_init {summary['hpcc_window_min_pkts']:.1f} packets of mss" in line
 
 
 @pytest.mark.parametrize("change, path", [

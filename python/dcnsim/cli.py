@@ -168,8 +168,10 @@ def format_summary(result, warnings: bool = True) -> str:
         row("ndp", f"senders heard {fmt_count(s['ndp_nacks'])} NACKs, {fmt_count(s['ndp_bounces'])} returned headers "
                    f"and {fmt_count(s['ndp_pulls'])} pulls")
     if s.get("hpcc_window_updates") is not None:
+        fewest = s.get("hpcc_window_min_pkts")
+        w_init = f"; smallest W_init {fewest:.1f} packets of mss" if fewest is not None else ""
         row("hpcc", f"{fmt_count(s['hpcc_window_updates'])} window updates from INT, "
-                    f"{fmt_count(s['hpcc_nacks'])} NACKs (go-back-N)")
+                    f"{fmt_count(s['hpcc_nacks'])} NACKs (go-back-N){w_init}")
         said("tcp.transport")
     failed = s.get("packets_dropped_failed")
     ft = result.tables.core_columns("failures") if failed is not None and "failures" in result.tables else {}
