@@ -476,14 +476,16 @@ impl Core {
     /// A packet whose `ts` is the time it starts to leave its host's NIC:
     /// now plus the NIC's backlog at its line rate (the NIC serves in
     /// order, so what waits ahead is all that delays it).
+    /// Returns the stamp.
     #[cold]
-    pub fn send_nic_stamped(&mut self, mut pkt: Packet) {
+    pub fn send_nic_stamped(&mut self, mut pkt: Packet) -> SimTime {
         let nic = self.host_nic[pkt.src as usize] as usize;
         let now = self.q.now();
         let (bytes, _) = self.links.occupancy(nic, now);
         let rate = self.links.info(nic).rate_bps;
         pkt.ts = now + SimTime((bytes as u128 * 8_000_000_000_000 / rate as u128) as u64);
         self.send_from_host(pkt.src, &pkt);
+        pkt.ts
     }
 
     /// Links from host `src` to host `dst` on the first of its routes.
@@ -1792,7 +1794,10 @@ impl World {
                 TcpOut::Send(pkt) => {
                     self.core.send_from_host(pkt.src, pkt);
                 }
-                TcpOut::SendNicStamped(pkt) => self.core.send_nic_stamped(*pkt),
+                TcpOut::SendNicStamped(pkt) => {
+                    let ts = self.core.send_nic_stamped(*pkt);
+                    self.flows[flow as usize].swift_stamped(self.core.q.now(), ts);
+                }
                 TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(flow, *timer)),
             }
         }

@@ -504,6 +504,14 @@ impl TcpFlow {
         if let Cc::Bbr(b) = &mut cc {
             b.set_seed(crate::sim::rng::mix64(ack_salt ^ 0x6262_725f_6379_636c));
         }
+        let swift = (cfg.transport == crate::config::Transport::Swift)
+            .then(|| Box::new(Self::swift_state(&cfg)));
+        // Swift's window is its own from the first packet (what
+        // `swift_limits` keeps in `st.cwnd` from the first ACK on), not
+        // `init_cwnd`, which it does not read: a trace shows what it sends
+        let cwnd = swift
+            .as_ref()
+            .map_or(cfg.init_cwnd_segments as u64 * smss, |s| s.window() as u64);
         TcpFlow {
             id,
             app,
@@ -511,7 +519,7 @@ impl TcpFlow {
             dst_host,
             cc,
             st: CcState {
-                cwnd: cfg.init_cwnd_segments as u64 * smss,
+                cwnd,
                 ssthresh: cfg
                     .init_ssthresh_segments
                     .map_or(u64::MAX, |s| s as u64 * smss),
@@ -575,8 +583,7 @@ impl TcpFlow {
             },
             msgs_written: 0,
             ndp: (cfg.transport == crate::config::Transport::Ndp).then(Box::default),
-            swift: (cfg.transport == crate::config::Transport::Swift)
-                .then(|| Box::new(Self::swift_state(&cfg))),
+            swift,
             hpcc: (cfg.transport == crate::config::Transport::Hpcc).then(Box::default),
             dcqcn: matches!(
                 cfg.transport,

@@ -12,6 +12,9 @@
 //!   echoing that `ts` and carrying in `txn` the nanoseconds it held the
 //!   packet before its ACK left (t3 − t2). So per ACK, at the sender,
 //!   endpoint delay = t3 − t2 and fabric delay = now − ts − endpoint.
+//!   The retransmission timer, armed at hand-off, estimates the RTT from
+//!   the hand-off instead (the world tells the flow each stamp), as
+//!   htsim's and Linux's samples run.
 //! * Two windows, fabric and endpoint, each additive increase below its
 //!   target and multiplicative decrease above it, at most one decrease
 //!   per RTT; the window used is the smaller. The fabric target grows
@@ -43,10 +46,29 @@ pub struct SwiftState {
     can_decrease: bool,
     /// Timeouts since the last ACK.
     retransmit_cnt: u32,
-    /// Smoothed RTT (0: no sample yet), its deviation and the timeout.
+    /// Smoothed RTT from the NIC timestamps (0: no sample yet): the
+    /// congestion signal's clock, read by the pacer, PLB and the
+    /// once-per-RTT decrease.
     rtt: SimTime,
+    /// The retransmission timer's estimate, on the clock the timer runs
+    /// on: from a packet's hand-off to the NIC to its ACK, the sender's
+    /// NIC queue included (htsim's and Linux's samples), smoothed as
+    /// htsim's update_rtt; its deviation; and the timeout.
+    ///
+    /// Not from the NIC timestamps: the timer is armed at hand-off, so a
+    /// packet that waited at its NIC (behind an ACK of the flow's own
+    /// host, or the window's burst) came back later than any sample said,
+    /// and on a path whose samples never varied the deviation had decayed
+    /// to nothing: the timeout was the smoothed RTT itself, and it fired
+    /// before the first ACK of every block (audit 29: 257 timeouts and no
+    /// drop, one 1 Gbps flow).
+    tmr_rtt: SimTime,
     mdev: SimTime,
     rto: SimTime,
+    /// Each packet's NIC timestamp and when it was handed to the NIC,
+    /// oldest first, until an ACK echoes it or a later one
+    /// ([`TcpFlow::swift_stamped`]).
+    handed: VecDeque<(SimTime, SimTime)>,
     /// Gap between paced packets (0: the window is at least a packet).
     pacing_delay: SimTime,
     /// Links from the sender to the receiver (the target's hop term).
@@ -62,6 +84,13 @@ pub struct SwiftState {
     pub paced: u64,
     pub last_fabric: SimTime,
     pub last_endpoint: SimTime,
+}
+
+impl SwiftState {
+    /// The window in force: the smaller of the fabric and endpoint ones.
+    pub(in crate::tcp) fn window(&self) -> f64 {
+        self.fcwnd.min(self.ecwnd)
+    }
 }
 
 impl TcpFlow {
@@ -230,20 +259,56 @@ impl TcpFlow {
         }
     }
 
-    /// RTT, deviation and timeout from one sample (htsim's update_rtt).
-    fn swift_rtt(&mut self, delay: SimTime) {
+    /// The world stamped a packet this flow handed to its NIC at `now`
+    /// with `ts`, the time it starts to leave ([`TcpOut::SendNicStamped`]).
+    pub fn swift_stamped(&mut self, now: SimTime, ts: SimTime) {
+        if let Some(s) = self.swift.as_deref_mut() {
+            s.handed.push_back((ts, now));
+        }
+    }
+
+    /// When the packet whose NIC timestamp an ACK echoes was handed to
+    /// the NIC, if the world said ([`Self::swift_stamped`]). A NIC sends in
+    /// the order it is handed packets, so the stamps rise: the ones before
+    /// `ts` belong to packets whose ACKs were lost or never sent.
+    fn swift_handed_at(&mut self, ts: SimTime) -> Option<SimTime> {
+        let s = self.swift.as_deref_mut().expect("a Swift flow");
+        while let Some(&(t, at)) = s.handed.front() {
+            if t > ts {
+                return None;
+            }
+            s.handed.pop_front();
+            if t == ts {
+                return Some(at);
+            }
+        }
+        None
+    }
+
+    /// The smoothed RTT from one NIC-stamped sample `delay`, and the
+    /// timer's estimate and timeout from the same packet's `handed` delay
+    /// (since its hand-off): htsim's update_rtt, each on its own clock.
+    fn swift_rtt(&mut self, delay: SimTime, handed: SimTime) {
         let rto_min = self.cfg.swift.rto_min;
         let s = self.swift.as_deref_mut().expect("a Swift flow");
+        let smooth = |avg: SimTime, x: SimTime| SimTime(7 * avg.0 / 8 + x.0 / 8);
         if delay > SimTime::ZERO {
-            if s.rtt > SimTime::ZERO {
-                let d = delay.0.abs_diff(s.rtt.0);
-                s.mdev = SimTime(3 * s.mdev.0 / 4 + d / 4);
-                s.rtt = SimTime(7 * s.rtt.0 / 8 + delay.0 / 8);
+            s.rtt = if s.rtt > SimTime::ZERO {
+                smooth(s.rtt, delay)
             } else {
-                s.rtt = delay;
-                s.mdev = SimTime(delay.0 / 2);
+                delay
+            };
+        }
+        if handed > SimTime::ZERO {
+            if s.tmr_rtt > SimTime::ZERO {
+                let d = handed.0.abs_diff(s.tmr_rtt.0);
+                s.mdev = SimTime(3 * s.mdev.0 / 4 + d / 4);
+                s.tmr_rtt = smooth(s.tmr_rtt, handed);
+            } else {
+                s.tmr_rtt = handed;
+                s.mdev = SimTime(handed.0 / 2);
             }
-            s.rto = SimTime(s.rtt.0 + 4 * s.mdev.0);
+            s.rto = SimTime(s.tmr_rtt.0 + 4 * s.mdev.0);
         }
         s.rto = s.rto.max(rto_min);
         self.srtt = Some(s.rtt);
@@ -327,7 +392,11 @@ impl TcpFlow {
         let total = now.saturating_sub(p.ts);
         let endpoint = SimTime(p.txn as u64 * 1000).min(total);
         let fabric = total - endpoint;
-        self.swift_rtt(total);
+        // (a packet the world did not stamp, as in a unit test: handed to a NIC that sent it at once)
+        let handed = self
+            .swift_handed_at(p.ts)
+            .map_or(total, |at| now.saturating_sub(at));
+        self.swift_rtt(total, handed);
         let acked = ack - self.snd_una;
         self.swift_adjust(now, fabric, endpoint, acked);
         if self.cfg.plb.enabled {
@@ -507,6 +576,80 @@ mod tests {
         let mut io = TcpIo::new(0);
         f.app_write(&mut io, 100 * MSS as u64, None);
         (f, io)
+    }
+
+    /// Audit 29: a trace showed `init_cwnd` × mss as a Swift flow's
+    /// window until its first ACK, while it sent its initial window.
+    #[test]
+    fn the_window_reported_before_the_first_ack_is_the_one_sent() {
+        let cfg = TcpConfig {
+            mss: MSS,
+            transport: Transport::Swift,
+            ..TcpConfig::default()
+        };
+        let init = cfg.swift.initial_window as u64 * MSS as u64;
+        assert_ne!(init, cfg.init_cwnd_segments as u64 * MSS as u64);
+        let mut f = TcpFlow::new(0, 0, 0, 1, cfg, stream(1, Stream::Flow, 0));
+        assert_eq!(f.st.cwnd, init);
+        let mut io = TcpIo::new(0);
+        f.app_write(&mut io, 100 * MSS as u64, None);
+        assert_eq!(f.snd_nxt, init, "the window sent");
+        assert_eq!(f.st.cwnd, f.snd_nxt);
+    }
+
+    /// Audit 29: the timer runs from a packet's hand-off to the NIC, so
+    /// its estimate counts the wait there, which the NIC timestamps (the
+    /// congestion signal's clock) leave out.
+    #[test]
+    fn the_timer_is_estimated_from_hand_off_to_ack() {
+        let (mut f, mut io) = flow(2);
+        io.clear();
+        let sent = f.snd_nxt / MSS as u64;
+        assert!(sent >= 4);
+        // all handed over at 0; the k-th starts to leave the NIC k·10 µs later
+        let ser = SimTime::from_us(10);
+        let path = SimTime::from_us(100);
+        for k in 0..sent {
+            f.swift_stamped(SimTime::ZERO, SimTime(k * ser.0));
+        }
+        let mut handed = Vec::new();
+        for k in 0..sent {
+            let ts = SimTime(k * ser.0);
+            let now = ts + path;
+            f.on_ack(io.at(now), &ack((k + 1) * MSS as u64, ts, SimTime::ZERO));
+            io.clear();
+            handed.push(now);
+        }
+        let s = f.swift().unwrap();
+        assert_eq!(
+            s.rtt, path,
+            "the congestion signal's RTT, from the NIC timestamps"
+        );
+        let (lo, hi) = (handed[0], *handed.last().unwrap());
+        assert!(
+            lo < s.tmr_rtt && s.tmr_rtt < hi,
+            "{:?} in ({lo:?}, {hi:?})",
+            s.tmr_rtt
+        );
+        assert!(s.rto > s.tmr_rtt && s.rto > path + ser, "{:?}", s.rto);
+        assert!(
+            s.handed.is_empty(),
+            "each stamp taken by the ACK echoing it"
+        );
+    }
+
+    #[test]
+    fn an_echo_takes_its_own_stamp_and_drops_the_older_ones() {
+        let (mut f, _) = flow(2);
+        let t = |us| SimTime::from_us(us);
+        for k in 1..=3 {
+            f.swift_stamped(t(k), t(10 + k));
+        }
+        // the packet stamped 11 µs lost its ACK: the echo of 12 µs passes it by
+        assert_eq!(f.swift_handed_at(t(12)), Some(t(2)));
+        assert_eq!(f.swift_handed_at(t(11)), None, "gone with the later echo");
+        assert_eq!(f.swift_handed_at(t(13)), Some(t(3)));
+        assert_eq!(f.swift_handed_at(t(13)), None, "each stamp echoed once");
     }
 
     /// An ACK of everything up to `ack`, of a packet sent at `sent`, that
