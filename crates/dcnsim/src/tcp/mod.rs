@@ -779,6 +779,7 @@ impl TcpFlow {
             + self.rx.ooo.capacity() * size_of::<(u64, u64, u64)>()
             + self.msg_starts.capacity() * size_of::<u64>()
             + self.rx.msg_ends.capacity() * size_of::<(u64, u32)>()
+            + self.swift.as_deref().map_or(0, |s| s.handed_bytes())
     }
 
     /// Give back the memory of the transmission and reassembly queues of a
@@ -790,6 +791,9 @@ impl TcpFlow {
         self.rx.ooo = Vec::new();
         self.msg_starts = VecDeque::new();
         self.rx.msg_ends = VecDeque::new();
+        if let Some(s) = self.swift.as_deref_mut() {
+            s.release_handed();
+        }
     }
 
     /// A message whose last byte has been delivered, if any.

@@ -91,6 +91,14 @@ impl SwiftState {
     pub(in crate::tcp) fn window(&self) -> f64 {
         self.fcwnd.min(self.ecwnd)
     }
+    /// Heap bytes of the hand-off record ([`Self::handed`]).
+    pub(in crate::tcp) fn handed_bytes(&self) -> usize {
+        self.handed.capacity() * std::mem::size_of::<(SimTime, SimTime)>()
+    }
+    /// Give back the hand-off record's memory (a finished flow's).
+    pub(in crate::tcp) fn release_handed(&mut self) {
+        self.handed = VecDeque::new();
+    }
 }
 
 impl TcpFlow {
