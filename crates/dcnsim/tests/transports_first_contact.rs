@@ -377,6 +377,52 @@ fn a_timely_rhai_below_timely_rai_is_named() {
     }
 }
 
+/// The rate defaults are fractions of each flow's own sender's NIC, so the
+/// two warnings above judge an app by its senders, not by the fabric's
+/// fastest host (audit 29: a 25 Gbps sender beside 100 Gbps hosts was
+/// warned of a `timely_rhai` above its own δ and not of a `dcqcn_rai`
+/// above its own R_HAI).
+#[test]
+fn the_rate_steps_are_judged_at_the_senders_own_line_rate() {
+    let doc = |transport: &str, tcp: Value| {
+        let mut tcp = tcp;
+        tcp["transport"] = json!(transport);
+        tcp["mss"] = json!(4096);
+        let mut d = json!({
+            "stop": "3ms", "pfc": {},
+            "topology": {"kind": "custom", "buffer": "4MB", "ecn_k": "100KB",
+                "nodes": [{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+                          {"name": "h2", "kind": "host"}, {"name": "s0", "kind": "switch"}],
+                "links": [{"a": "h0", "b": "s0", "rate": "100Gbps", "delay": "1us"},
+                          {"a": "h1", "b": "s0", "rate": "25Gbps", "delay": "1us"},
+                          {"a": "h2", "b": "s0", "rate": "100Gbps", "delay": "1us"}]},
+            "tcp": tcp,
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "duration": "1s"}]
+        });
+        if transport == "timely" {
+            d["topology"].as_object_mut().unwrap().remove("ecn_k");
+        }
+        d
+    };
+    // R_HAI of the 25 Gbps sender is 2.5 Gbps: below a given 7 Gbps R_AI
+    let w = warned(&doc("dcqcn", json!({"dcqcn_rai": "7Gbps"})));
+    let e = warning_at(&w, "tcp.dcqcn_rai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(
+        e.message
+            .contains("dcqcn_rhai (2.5Gbps, the default: the line rate / 10)"),
+        "{e}"
+    );
+    // its R_AI is 1.25 Gbps, below a given 4 Gbps R_HAI: nothing to say
+    let w = warned(&doc("dcqcn", json!({"dcqcn_rhai": "4Gbps"})));
+    assert!(!w.iter().any(|e| e.path.contains("dcqcn_r")), "{w:?}");
+    // its δ is 25 Mbps, below a given 50 Mbps hyper step: nothing to say
+    let w = warned(&doc("timely", json!({"timely_rhai": "50Mbps"})));
+    assert!(!w.iter().any(|e| e.path.ends_with("timely_rhai")), "{w:?}");
+    let w = warned(&doc("timely", json!({"timely_rhai": "20Mbps"})));
+    let e = warning_at(&w, "tcp.timely_rhai").unwrap_or_else(|| panic!("{w:?}"));
+    assert!(e.message.contains("(25Mbps, the default"), "{e}");
+}
+
 /// A rate floor at or above every host's line rate leaves no cut any room.
 #[test]
 fn a_rate_floor_at_line_rate_is_named() {

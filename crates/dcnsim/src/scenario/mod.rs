@@ -1533,13 +1533,52 @@ fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// is a larger step (N·δ, N = 5) taken after increases in a row, so a
 /// smaller one slows TIMELY exactly when the path has room. Equal steps
 /// are the way to turn the mode off, and stay silent.
+/// The slowest and fastest NIC among the hosts an app's flows leave from
+/// (its data senders, and its client or aggregator for the requests): the
+/// transports' rate defaults are fractions of each flow's own source NIC
+/// (world.rs hands it to the flow), not of the fabric's fastest host.
+fn sender_nic_range(nic: &[u64], a: &AppSpec) -> Option<(u64, u64)> {
+    let hosts: Vec<usize> = match a {
+        AppSpec::Bulk { src, .. } | AppSpec::UdpCbr { src, .. } => vec![*src],
+        AppSpec::PartitionAggregate {
+            aggregator,
+            workers,
+            ..
+        } => workers.iter().copied().chain([*aggregator]).collect(),
+        AppSpec::SyncReads {
+            client, servers, ..
+        } => servers.iter().copied().chain([*client]).collect(),
+        AppSpec::Poisson(p) => p.sources.clone(),
+    };
+    let rates = hosts.iter().filter_map(|&h| nic.get(h).copied());
+    rates.fold(None, |r, x| match r {
+        None => Some((x, x)),
+        Some((lo, hi)) => Some((lo.min(x), hi.max(x))),
+    })
+}
+
+/// Each host's NIC rate, by host index (the rate of its link).
+fn host_nic_rates(cfg: &Config) -> Vec<u64> {
+    let t = &cfg.topology;
+    let mut by_node = vec![0u64; t.nodes.len()];
+    for l in host_links(cfg) {
+        for n in [l.a, l.b] {
+            if t.nodes[n].kind == crate::config::NodeKind::Host {
+                by_node[n] = l.rate_bps;
+            }
+        }
+    }
+    t.hosts().into_iter().map(|n| by_node[n]).collect()
+}
+
 fn timely_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    let nic = host_nic_rates(cfg);
     let slow = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
         let t = a.tcp().filter(|t| t.transport == Transport::Timely)?;
         let (rai, rhai) = (t.timely.rai_bps, t.timely.rhai_bps);
         // 0: a default; rhai's (5 × rai) is never below rai, rai's is
-        // the line rate / 1000, at most the fastest host's
+        // its sender's line rate / 1000, at most the app's fastest sender's
+        let (_, fastest) = sender_nic_range(&nic, a)?;
         let step = if rai > 0 { rai } else { fastest / 1000 };
         (rhai > 0 && rhai < step).then_some((i, (rhai, rai, step)))
     });
@@ -1576,7 +1615,7 @@ fn timely_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// Named at the key the user set: `dcqcn_rhai`, or `dcqcn_rai` raised
 /// above the default R_HAI. Equal steps stay silent.
 fn dcqcn_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    let nic = host_nic_rates(cfg);
     // (app, rhai, rai, rhai given) where the hyper step is the smaller
     let slow: Vec<(usize, (u64, u64, bool))> = cfg
         .apps
@@ -1585,10 +1624,16 @@ fn dcqcn_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
         .filter_map(|(i, a)| {
             let t = a.tcp().filter(|t| t.transport == Transport::Dcqcn)?;
             let (rai, rhai) = (t.dcqcn.rai_bps, t.dcqcn.rhai_bps);
-            // 0: a default, a fraction of the line rate (tcp/dcqcn.rs)
-            let rai = if rai > 0 { rai } else { fastest / 20 };
             let given = rhai > 0;
-            let rhai = if given { rhai } else { fastest / 10 };
+            if rai == 0 && !given {
+                // both defaults, of one sender's rate: R_HAI is twice R_AI
+                return None;
+            }
+            // a default is a fraction of each sender's line rate
+            // (tcp/dcqcn.rs): the app's worst sender for the comparison
+            let (slowest, fastest) = sender_nic_range(&nic, a)?;
+            let rai = if rai > 0 { rai } else { fastest / 20 };
+            let rhai = if given { rhai } else { slowest / 10 };
             (rhai < rai).then_some((i, (rhai, rai, given)))
         })
         .collect();
