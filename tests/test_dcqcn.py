@@ -75,6 +75,25 @@ def test_the_shipped_scenario_runs_lossless_from_the_cli():
     assert "CE marks at 1 port;" in ecn and "CNPs, senders made" in ecn and "rate cuts on them" in ecn
 
 
+def test_the_ecn_row_counts_dcqcns_rate_cuts_apart_from_a_tcp_senders_window_cuts():
+    # audit 29: in a fabric shared with DCTCP the row called every cut a
+    # DCQCN rate cut "on" the CNPs (276 cuts on 120 CNPs)
+    from dcnsim import cli as cli_mod
+
+    doc = incast().to_dict()
+    doc["stop"] = "3ms"
+    doc["apps"] = doc["apps"][:3] + [{"kind": "bulk", "src": 4, "dst": 0, "duration": "1s",
+                                      "tcp": {"transport": "tcp", "cc": "dctcp"}}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        r = dcnsim.run(doc)
+    f = r.flows
+    rate, window = int(f.ecn_cuts[f.transport == "dcqcn"].sum()), int(f.ecn_cuts[f.transport == "tcp"].sum())
+    assert rate > 0 and window > 0
+    ecn = next(ln for ln in cli_mod.format_summary(r).splitlines() if ln.strip().startswith("ecn "))
+    assert f"senders made {rate:,} rate cuts on them; other senders made {window:,} window cuts" in ecn, ecn
+
+
 @pytest.mark.parametrize(
     "key, value, needle",
     [

@@ -744,6 +744,11 @@ def test_small_mistakes_get_the_words_that_fix_them(tmp_path, small_incast_path)
     r = cli("run", str(small_incast_path), "--set", "stop=2ms,3ms")
     assert r.returncode == 2 and f"`dcnsim sweep {small_incast_path} --set stop=2ms,3ms` runs each" in r.stderr, \
         r.stderr
+    # two keys in one --set (audit 29: the hint sent the user to a sweep, which failed the same way)
+    k = cli("run", str(small_incast_path), "--set", "stop=2ms,tcp.rwnd=20000")
+    assert k.returncode == 2 and "sweep" not in k.stderr, k.stderr
+    assert "--set stop=2ms,tcp.rwnd=20000 sets one key; give each key its own --set: " \
+           "--set stop=2ms --set tcp.rwnd=20000" in k.stderr, k.stderr
     j = tmp_path / "s.toml"
     j.write_text('{"stop": "1ms"}\n')
     v = cli("validate", str(j))

@@ -138,8 +138,15 @@ def format_summary(result, warnings: bool = True) -> str:
         ramp = " (RED's ramp)" if (result.scenario.get("topology") or {}).get("ecn_kmax") is not None else ""
         cuts = sum(int(x) for x in fc.get("ecn_cuts", ()))
         cnps = s.get("dcqcn_cnps_sent")
-        by = (f"receivers sent {fmt_count(cnps)} CNPs, senders made {fmt_count(cuts)} rate cuts on them"
-              if cnps is not None else f"senders made {fmt_count(cuts)} window cuts")
+        if cnps is not None:
+            # DCQCN's cuts answer CNPs; a TCP sender's beside them (DCTCP in
+            # the same fabric) cuts its window on echoed marks: said apart
+            rate_cuts = sum(int(c) for c, t in zip(fc.get("ecn_cuts", ()), fc.get("transport", ())) if t == "dcqcn")
+            by = f"receivers sent {fmt_count(cnps)} CNPs, senders made {fmt_count(rate_cuts)} rate cuts on them"
+            if cuts > rate_cuts:
+                by += f"; other senders made {fmt_count(cuts - rate_cuts)} window cuts"
+        else:
+            by = f"senders made {fmt_count(cuts)} window cuts"
         ports = sum(1 for x in marks if x)
         # a port counts each CE it sets: a packet marked at two ports counts
         # twice, and DCTCP's ACKs are ECN-capable (as Linux's), so the ports'
@@ -427,7 +434,16 @@ def _run_and_write(args, held) -> int:
 
         for path, value in args.set or []:
             wrong = any(field_key(getattr(p, "path", "")).startswith(field_key(path)) for p in e.errors)
-            if wrong and isinstance(value, str) and n_values(value) > 1:
+            if not (wrong and isinstance(value, str) and n_values(value) > 1):
+                continue
+            # `--set a=1,b=2` meant two keys, not two values of one: a
+            # sweep would fail the same way
+            keys = [v.split("=", 1)[0].strip() for v in value.split(",")[1:] if "=" in v]
+            if keys:
+                print(f"run: --set {path}={value} sets one key; give each key its own --set: "
+                      f"--set {path}={value.split(',', 1)[0]} "
+                      + " ".join(f"--set {v.strip()}" for v in value.split(",")[1:]), file=sys.stderr)
+            else:
                 print(f"run: --set {path}={value} gives {n_values(value)} values: one run takes one; "
                       f"`dcnsim sweep {args.file} --set {path}={value}` runs each", file=sys.stderr)
         return 2
