@@ -749,6 +749,10 @@ def test_small_mistakes_get_the_words_that_fix_them(tmp_path, small_incast_path)
     assert k.returncode == 2 and "sweep" not in k.stderr, k.stderr
     assert "--set stop=2ms,tcp.rwnd=20000 sets one key; give each key its own --set: " \
            "--set stop=2ms --set tcp.rwnd=20000" in k.stderr, k.stderr
+    ks = cli("sweep", str(small_incast_path), "--set", "stop=2ms,tcp.rwnd=20000", "--out", str(tmp_path / "ks"))
+    assert ks.returncode == 2 and "'tcp.rwnd=20000' is not a value but another key" in ks.stderr \
+        and "(--set tcp.rwnd=20000)" in ks.stderr, ks.stderr
+    assert not (tmp_path / "ks").exists()
     j = tmp_path / "s.toml"
     j.write_text('{"stop": "1ms"}\n')
     v = cli("validate", str(j))

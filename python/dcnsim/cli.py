@@ -569,6 +569,14 @@ def cmd_sweep(args) -> int:
                   f"give all its values in one, --set {given[0][0]}={','.join(g for _, g in given)}",
                   file=sys.stderr)
             return 2
+        # `--set a=1,b=2` meant two keys: its second "value" names a key
+        keyish = [v for v in vals if isinstance(v, str) and "=" in v and v.split("=", 1)[0].strip()
+                  and all(c.isalnum() or c in "._[]" for c in v.split("=", 1)[0].strip())]
+        if keyish:
+            print(f"sweep: --set {path}: {keyish[0]!r} is not a value but another key: a --set's commas "
+                  f"separate values of one key; give each key its own --set ("
+                  + " ".join(f"--set {k}" for k in keyish) + ")", file=sys.stderr)
+            return 2
         clash = axis_clash(path, vals)
         if clash is not None:
             a, b = clash
