@@ -1527,12 +1527,6 @@ fn rate_floor_warnings(cfg: &Config) -> Vec<ScenarioError> {
     out
 }
 
-/// A TIMELY hyper-active increase (`timely_rhai`) below its additive one
-/// (`timely_rai`, by default a thousandth of the sender's line rate):
-/// valid, since the rate still grows, but the paper's hyper-active mode
-/// is a larger step (N·δ, N = 5) taken after increases in a row, so a
-/// smaller one slows TIMELY exactly when the path has room. Equal steps
-/// are the way to turn the mode off, and stay silent.
 /// The slowest and fastest NIC among the hosts an app's flows leave from
 /// (its data senders, and its client or aggregator for the requests): the
 /// transports' rate defaults are fractions of each flow's own source NIC
@@ -1571,6 +1565,12 @@ fn host_nic_rates(cfg: &Config) -> Vec<u64> {
     t.hosts().into_iter().map(|n| by_node[n]).collect()
 }
 
+/// A TIMELY hyper-active increase (`timely_rhai`) below its additive one
+/// (`timely_rai`, by default a thousandth of the sender's line rate):
+/// valid, since the rate still grows, but the paper's hyper-active mode
+/// is a larger step (N·δ, N = 5) taken after increases in a row, so a
+/// smaller one slows TIMELY exactly when the path has room. Equal steps
+/// are the way to turn the mode off, and stay silent.
 fn timely_hai_warnings(cfg: &Config) -> Vec<ScenarioError> {
     let nic = host_nic_rates(cfg);
     let slow = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
