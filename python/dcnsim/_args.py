@@ -176,6 +176,16 @@ def field_key(path: str) -> str:
         return path.strip()
 
 
+def key_settings(values: List[Any]) -> List[str]:
+    """The values of one ``--set`` that are another key's setting
+    (``--set a=1,b=2`` meant two keys: ``b=2`` is no value of ``a``)."""
+    def names_a_key(v: Any) -> bool:
+        key = v.split("=", 1)[0].strip() if isinstance(v, str) and "=" in v else ""
+        return bool(key) and all(c.isalnum() or c in "._[]" for c in key)
+
+    return [v.strip() for v in values if names_a_key(v)]
+
+
 def repeated_field(paths: List[str]) -> Optional[Tuple[str, str]]:
     """The first two of ``paths`` that name one field, or None."""
     first: Dict[str, str] = {}

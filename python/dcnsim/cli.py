@@ -423,7 +423,7 @@ def _run_and_write(args, held) -> int:
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
-        from ._args import field_key, split_values
+        from ._args import field_key, key_settings, split_values
 
         # `--set stop=2ms,3ms` asks for two runs: that is a sweep's --set
         def n_values(v: str) -> int:
@@ -438,11 +438,10 @@ def _run_and_write(args, held) -> int:
                 continue
             # `--set a=1,b=2` meant two keys, not two values of one: a
             # sweep would fail the same way
-            keys = [v.split("=", 1)[0].strip() for v in value.split(",")[1:] if "=" in v]
-            if keys:
+            first, *rest = value.split(",")
+            if key_settings(rest):
                 print(f"run: --set {path}={value} sets one key; give each key its own --set: "
-                      f"--set {path}={value.split(',', 1)[0]} "
-                      + " ".join(f"--set {v.strip()}" for v in value.split(",")[1:]), file=sys.stderr)
+                      f"--set {path}={first} " + " ".join(f"--set {v.strip()}" for v in rest), file=sys.stderr)
             else:
                 print(f"run: --set {path}={value} gives {n_values(value)} values: one run takes one; "
                       f"`dcnsim sweep {args.file} --set {path}={value}` runs each", file=sys.stderr)
@@ -556,7 +555,7 @@ def cmd_sweep(args) -> int:
     jobs = args.jobs
     if args.threads is not None:
         doc["threads"] = args.threads
-    from ._args import field_key
+    from ._args import field_key, key_settings
 
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
@@ -570,8 +569,7 @@ def cmd_sweep(args) -> int:
                   file=sys.stderr)
             return 2
         # `--set a=1,b=2` meant two keys: its second "value" names a key
-        keyish = [v for v in vals if isinstance(v, str) and "=" in v and v.split("=", 1)[0].strip()
-                  and all(c.isalnum() or c in "._[]" for c in v.split("=", 1)[0].strip())]
+        keyish = key_settings(vals)
         if keyish:
             print(f"sweep: --set {path}: {keyish[0]!r} is not a value but another key: a --set's commas "
                   f"separate values of one key; give each key its own --set ("
