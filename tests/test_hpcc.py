@@ -60,6 +60,21 @@ def test_utilisation_holds_at_eta_with_a_queue_of_a_few_packets(eta):
     assert r.flows["retransmits"].sum() == 0 and r.summary["packets_dropped"] == 0
 
 
+def test_a_base_rtt_far_above_every_path_is_warned_of_and_stands_a_queue():
+    """A T hundreds of times every path's RTT (1 ms on 1 µs links) makes
+    W_init hundreds of bandwidth-delay products and U's queue term that
+    much weaker: the warning names the key and the bound, and the queue it
+    predicts stands at the bottleneck (the default T holds it at a few
+    packets, test above)."""
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"tcp.hpcc_base_rtt: hpcc_base_rtt \(1ms\) of apps 0, 1 is more "
+                      r"than 8 times the longest unloaded RTT any path can have \(at most "):
+        r = dcnsim.run(long_flows(hpcc_base_rtt="1ms"))
+    _, queue = second_half(r)
+    assert queue > 30, f"{queue} packets queued at a switch port with T = 1 ms"
+    problems = dcnsim.validate(long_flows(hpcc_base_rtt="12us"))
+    assert not [p for p in problems.warnings if p.path == "tcp.hpcc_base_rtt"], problems.warnings
+
+
 def test_go_back_n_delivers_every_byte_of_a_lossy_incast():
     """Eight senders start at W_init each into a 100 KB port: packets are
     dropped, and go-back-N (a NACK per gap, hpcc_rto for a lost tail)

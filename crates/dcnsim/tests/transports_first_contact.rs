@@ -498,6 +498,29 @@ fn an_hpcc_base_rtt_below_every_paths_rtt_is_named() {
     }
 }
 
+/// An HPCC base RTT more than eight times every path's RTT bound (a star
+/// of 1 µs links: 5.46 µs) makes each first window that many
+/// bandwidth-delay products: named, with the bound; T up to the factor is
+/// not (htsim's 12 µs, and 40 µs).
+#[test]
+fn an_hpcc_base_rtt_far_above_every_paths_rtt_is_named() {
+    for t in ["44us", "1ms", "1s"] {
+        let w = warned(&incast("hpcc", json!({"hpcc_base_rtt": t})));
+        let e = warning_at(&w, "tcp.hpcc_base_rtt").unwrap_or_else(|| panic!("{t}: {w:?}"));
+        assert!(
+            e.message.contains(&format!(
+                "hpcc_base_rtt ({t}) of app 0 is more than 8 times"
+            )),
+            "{e}"
+        );
+        assert!(e.message.contains("(at most 5.46048us)"), "{e}");
+    }
+    for t in ["12us", "40us", "43.6us"] {
+        let w = warned(&incast("hpcc", json!({"hpcc_base_rtt": t})));
+        assert!(warning_at(&w, "tcp.hpcc_base_rtt").is_none(), "{t}: {w:?}");
+    }
+}
+
 /// A base RTT set in an app's own table is named there (it was named at
 /// `tcp.hpcc_base_rtt`, a table that did not set it), and each T with its
 /// own apps (the first app's T was told for them all).
