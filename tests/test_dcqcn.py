@@ -132,3 +132,28 @@ def test_a_rate_increase_sends_at_the_new_rate():
     payload_line = 1e9 * 1460 / (1460 + 40)
     assert f.goodput_bps.sum() > 0.9 * payload_line
     assert dcnsim.jain(list(f.goodput_bps)) > 0.95
+
+
+def test_spraying_a_go_back_n_transport_resends_without_a_drop_and_is_warned_of():
+    """RPS over DCQCN: a packet overtaken on another path reads as a gap,
+    and go-back-N resends everything after it though nothing was lost, so
+    the run is warned about at routing.mode; ECMP keeps each flow on one
+    path and resends nothing (a k = 4 permutation, PFC, 2 MB flows)."""
+    def perm(mode: str) -> dcnsim.Scenario:
+        return dcnsim.Scenario(
+            topology=dcnsim.FatTree(k=4, rate="100Gbps", delay="1us", buffer="4MB", nic_buffer="unlimited",
+                                    ecn_k="5KB", ecn_kmax="200KB", ecn_pmax=0.01),
+            routing={"mode": mode}, pfc=dcnsim.Pfc(), tcp=dcnsim.Tcp(transport="dcqcn", mss=4096),
+            apps=[dcnsim.Bulk(src=s, dst=(s + 8) % 16, size="2MB") for s in range(16)], stop="10ms")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        ecmp = dcnsim.run(perm("ecmp"))
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"routing.mode: rps sprays the packets of go-back-N "
+                                                 r"transports: dcqcn \(apps 0, 1, 2, 3, 4 and 11 more\)"):
+        rps = dcnsim.run(perm("rps"))
+    for r in (ecmp, rps):
+        assert r.summary["packets_dropped"] == 0 and len(r.flows) == 16 and r.flows.completed.all()
+    assert ecmp.flows.retransmits.sum() == 0
+    assert rps.flows.retransmits.sum() > 16 * 2_000_000 / 4096, "fewer resends than one flow's packets each"
+    assert rps.flows.fct_s.max() > ecmp.flows.fct_s.max()

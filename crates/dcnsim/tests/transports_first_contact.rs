@@ -640,3 +640,44 @@ fn ndp_without_trimming_is_named_either_way() {
         .any(|e| e.path == "tcp.transport" && e.message.contains("apps 0, 1, 2")));
     assert!(w.iter().any(|e| e.path == "apps[3].tcp.transport"));
 }
+
+/// RPS under a go-back-N transport resends whatever it reorders: named at
+/// `routing.mode` with each transport's apps, where paths can differ; not
+/// on a star (one path between any two hosts), not under ECMP, not for
+/// transports that tolerate reordering.
+#[test]
+fn spraying_a_go_back_n_transport_is_named_at_the_routing_mode() {
+    let fat = |transport: &str, mode: &str| {
+        let mut doc = incast(transport, json!({}));
+        doc["topology"] = json!({"kind": "fat_tree", "k": 4, "rate": "100Gbps", "delay": "1us",
+                                 "buffer": "1MB", "ecn_k": "100KB"});
+        doc["apps"][0]["workers"] = json!("1-15");
+        doc["routing"] = json!({"mode": mode});
+        doc
+    };
+    for t in ["dcqcn", "timely", "hpcc"] {
+        let mut doc = fat(t, "rps");
+        if t == "hpcc" {
+            doc["topology"].as_object_mut().unwrap().remove("ecn_k");
+        }
+        let w = warned(&doc);
+        let e = warning_at(&w, "routing.mode").unwrap_or_else(|| panic!("{t}: {w:?}"));
+        assert!(
+            e.message
+                .contains(&format!("go-back-N transports: {t} (app 0)")),
+            "{e}"
+        );
+        let mut ecmp = doc.clone();
+        ecmp["routing"]["mode"] = json!("ecmp");
+        assert!(warning_at(&warned(&ecmp), "routing.mode").is_none(), "{t}");
+        let mut star = incast(t, json!({}));
+        star["routing"] = json!({"mode": "rps"});
+        assert!(
+            warning_at(&warned(&star), "routing.mode").is_none(),
+            "{t} on a star"
+        );
+    }
+    let mut tcp = fat("tcp", "rps");
+    tcp["topology"].as_object_mut().unwrap().remove("ecn_k");
+    assert!(warning_at(&warned(&tcp), "routing.mode").is_none());
+}

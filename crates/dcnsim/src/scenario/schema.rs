@@ -399,7 +399,7 @@ pub struct Document {
     /// see below
     #[schemars(extend("x-default" = "required"))]
     pub topology: Opt<Table<Topology>>,
-    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. See docs/model.md, Routing
+    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. `rps` under a go-back-N transport (`dcqcn`, `timely`, `hpcc`) on a fabric with more than one path is warned about: reordered packets read as gaps and are resent (docs/dcqcn.md, Warnings). See docs/model.md, Routing
     #[schemars(extend("x-default" = "`{mode = \"ecmp\"}`"))]
     pub routing: Opt<Table<RoutingSection>>,
     /// defaults for every TCP flow of every app
