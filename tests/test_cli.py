@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -767,3 +768,102 @@ def test_a_set_readings_hint_is_this_commands_alone(tmp_path, capsys):
     assert dcnsim_cli.main(["validate", str(bad)]) == 2
     out = capsys.readouterr().out
     assert "name: expected a string, got 123" in out and "--set" not in out, out
+
+
+@needs_core
+def test_a_summary_json_of_the_users_own_does_not_claim_the_directory(tmp_path, small_incast_path, capsys):
+    """A summary.json that no run wrote (not the core's counts) made the
+    directory an earlier run's, and the user's own flows.csv and summary
+    went with it; now they are files dcnsim did not write, refused."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "summary.json").write_text('{"my": "own summary"}\n')
+    (out / "flows.csv").write_text("a,b\n")
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "holds flows.csv, summary.json but no dcnsim run" in err and "not overwriting" in err, err
+    assert (out / "summary.json").read_text() == '{"my": "own summary"}\n'
+    assert (out / "flows.csv").read_text() == "a,b\n"
+    # a run's own summary still claims it: rerunning there replaces the run
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    assert "held an earlier run's results: replacing them" in capsys.readouterr().err
+
+
+@needs_core
+def test_a_run_never_replaces_the_scenario_it_reads(tmp_path, small_incast_path, capsys):
+    """`dcnsim run DIR/scenario.json --out DIR --set ...` wrote the changed
+    scenario over the one it read: refused before the run, the file kept."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "r"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
+    scen = out / "scenario.json"
+    before = scen.read_bytes()
+    capsys.readouterr()
+    assert cli_mod.main(["run", str(scen), "--set", "stop=5ms", "--out", str(out), "--no-progress"]) == 2
+    assert f"run: --out {out}: its scenario.json is the file this run reads ({scen})" in capsys.readouterr().err
+    assert scen.read_bytes() == before
+    # the same file through another spelling of the path
+    alias = tmp_path / "alias"
+    alias.symlink_to(out)
+    assert cli_mod.main(["run", str(alias / "scenario.json"), "--out", str(out), "--no-progress"]) == 2
+    assert scen.read_bytes() == before
+
+
+@needs_core
+def test_a_failed_write_still_shows_the_runs_summary(tmp_path, small_incast_path, monkeypatch, capsys):
+    """A full disk at --out lost the whole run: nothing of it was shown.
+    The summary a run without --out prints comes first, then why the files
+    were not written."""
+    import errno
+
+    from dcnsim import _atomic
+    from dcnsim import cli as cli_mod
+
+    def full(self, path, write, mode="w"):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(_atomic.StagedFiles, "write", full)
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(tmp_path / "o"), "--no-progress"]) == 1
+    res = capsys.readouterr()
+    assert res.out.startswith("dcnsim ") and "  flows " in res.out and "  goodput " in res.out, res.out
+    assert "run: writing --out" in res.err and "No space left on device" in res.err
+
+
+@needs_core
+@pytest.mark.parametrize("sets", [
+    ["tcp.cc=cubic", "tcp={}"],  # the key dropped with its table
+    ['tcp={cc="dctcp"}', "tcp.cc=cubic"],  # the table's own value replaced
+    ['apps[0]={kind="bulk",src=1,dst=0}', "apps.0.size=1MB"],  # either spelling of a path
+])
+def test_a_table_and_a_key_inside_it_are_refused_together(tmp_path, small_incast_path, capsys, sets):
+    """Whichever came last undid the other without a word (a sweep's axis
+    thrown away, its points labelled by it): refused by run, validate,
+    sweep and tune, naming both and how to give them."""
+    from dcnsim import cli as cli_mod
+
+    args = [a for s in sets for a in ("--set", s)]
+    for cmd in (["run", str(small_incast_path), "--no-progress"], ["validate", str(small_incast_path)],
+                ["sweep", str(small_incast_path), "--out", str(tmp_path / "sw")],
+                ["tune", str(small_incast_path), "--param", "tcp.init_cwnd=1:4", "--out", str(tmp_path / "sw")]):
+        assert cli_mod.main(cmd + args) == 2, cmd
+        err = capsys.readouterr().err
+        assert re.search(rf"{cmd[0]}: --set \S+ and --set \S+ overlap: \S+ replaces the whole table that \S+ "
+                         r"sets a key of", err), err
+    assert not (tmp_path / "sw").exists()
+
+
+@needs_core
+@pytest.mark.parametrize("value", ["[1979-05-27]", "{a=1979-05-27}", "[12:00:00]"])
+def test_a_toml_date_in_a_set_value_is_an_error_not_a_traceback(small_incast_path, capsys, value):
+    from dcnsim import cli as cli_mod
+
+    for cmd in (["validate", str(small_incast_path)], ["run", str(small_incast_path), "--no-progress"]):
+        assert cli_mod.main(cmd + ["--set", f"name={value}"]) == 2
+        res = capsys.readouterr()
+        err = res.out + res.err  # validate lists its problems on stdout
+        assert "Traceback" not in err and ("is a date" in err or "is a time" in err), err
+        assert f"quote it to give the text: \"{value}\"" in err, err

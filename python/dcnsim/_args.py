@@ -58,7 +58,8 @@ def explained(problem: object) -> str:
     import json
 
     got = message[len("expected a string, got "):]
-    text = next((t for t in texts if json.dumps(parse_value(t)) == got), texts[0])
+    # a TOML date or time (`[1979-05-27]`) is no JSON: compared as its text
+    text = next((t for t in texts if json.dumps(parse_value(t), default=str) == got), texts[0])
     value = parse_value(text)
     kind = ("a boolean" if isinstance(value, bool) else "an array" if isinstance(value, list)
             else "a table" if isinstance(value, dict) else "a number")
@@ -195,6 +196,28 @@ def repeated_field(paths: List[str]) -> Optional[Tuple[str, str]]:
             return first[k], p
         first[k] = p
     return None
+
+
+def nested_fields(paths: List[str]) -> Optional[Tuple[str, str]]:
+    """The first two of ``paths`` of which one names a table holding the
+    other (``tcp`` and ``tcp.cc``, ``apps[0]`` and ``apps.0.size``), the
+    table first; or None. Given both, the later replaced the earlier
+    without a word: the key dropped with its table, or the table's own
+    value of it."""
+    keys = [(p, field_key(p)) for p in paths]
+    for p, k in keys:
+        for q, j in keys:
+            if j.startswith(k + "."):
+                return p, q
+    return None
+
+
+def nested_fields_text(command: str, flag: str, table: str, key: str) -> str:
+    """What ``command`` says of ``{flag} {table}=...`` beside ``{flag} {key}=...``."""
+    sub = field_key(key)[len(field_key(table)) + 1:]
+    return (f"{command}: {flag} {table} and {flag} {key} overlap: {table} replaces the whole table that {key} sets "
+            f"a key of, so one would undo the other whichever comes last; give {table}'s keys one by one "
+            f"({flag} {table}.{sub}=...) or all in its table ({flag} '{table}={{{sub} = ..., ...}}')")
 
 
 def set_pair(spec: str, flag: str = "--set") -> Tuple[str, Any]:

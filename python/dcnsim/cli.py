@@ -352,15 +352,19 @@ def _incomplete(out: str, before: Optional[Tuple[int, int, int]]) -> str:
 def _sets_once(command: str, sets) -> Optional[Dict[str, Tuple[str, Any]]]:
     """``--set``'s pairs by field, or None (said on stderr) when one field
     is given two values."""
-    from ._args import field_key
+    from ._args import field_key, nested_fields, nested_fields_text
 
+    nested = nested_fields([p for p, _ in sets or []])
+    if nested is not None:
+        print(nested_fields_text(command, "--set", *nested), file=sys.stderr)
+        return None
     seen: Dict[str, Tuple[str, Any]] = {}
     for path, value in sets or []:
         # apps[0].size and apps.0.size are one field
         first = seen.get(field_key(path))
         if first is not None and first[1] != value:
             # the later one would win without a word: which did the user mean?
-            shown = [json.dumps(v) if not isinstance(v, str) else v for v in (first[1], value)]
+            shown = [json.dumps(v, default=str) if not isinstance(v, str) else v for v in (first[1], value)]
             print(f"{command}: --set {path} is given twice ({first[0]}={shown[0]} and {path}={shown[1]}): "
                   "give it once", file=sys.stderr)
             return None
@@ -409,6 +413,7 @@ def _run_and_write(args, held) -> int:
             from .result import foreign_files, foreign_files_error
 
             out_dir = check_out_dir(args.out)
+            _not_the_input(args.file, out_dir)
             # refused by the write; said now, before the simulation's time is spent
             foreign = foreign_files(out_dir)
             if foreign:
@@ -464,6 +469,7 @@ def _run_and_write(args, held) -> int:
                 try:
                     out = result.write(args.out, format=args.format)
                 except OutputDirError as e:  # files in the way since the start: nothing of ours was written
+                    _summary_anyway(result)
                     print(f"run: --out {e}; this run's results were not written", file=sys.stderr)
                     return 1
                 finally:
@@ -473,10 +479,12 @@ def _run_and_write(args, held) -> int:
                         else:
                             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
         except KeyboardInterrupt as e:
+            _summary_anyway(result)
             print(f"{'terminated' if isinstance(e, _Terminated) else 'interrupted'} while writing; "
                   f"{_incomplete(args.out, before)}", file=sys.stderr)
             return 143 if isinstance(e, _Terminated) else 130
         except OSError as e:  # a full disk, a read-only mount: one line, not a traceback
+            _summary_anyway(result)
             where = f" ({e.filename})" if e.filename else ""
             print(f"run: writing --out {args.out} failed: {e.strerror or e}{where}; {_incomplete(args.out, before)}",
                   file=sys.stderr)
@@ -486,6 +494,34 @@ def _run_and_write(args, held) -> int:
     if out is not None:
         print(f"  tables       written to {out}/ ({args.format})")
     return 0
+
+
+def _summary_anyway(result) -> None:
+    """The run's summary on stdout when its ``--out`` write failed: the
+    simulation's time was spent, and what it found is not lost with the
+    files (a stdout closed since, ``| head -1``, changes nothing)."""
+    try:
+        print(format_summary(result, warnings=False), flush=True)
+    except (BrokenPipeError, ValueError):  # a closed pipe, or a closed sys.stdout
+        pass
+
+
+def _not_the_input(file: str, out_dir) -> None:
+    """Refuse ``--out DIR`` whose ``scenario.json`` is the file this run
+    reads (``dcnsim run DIR/scenario.json --out DIR``): the run writes its
+    own scenario there, and with ``--set`` or another seed that is another
+    document, so the original would be gone."""
+    import os
+
+    target = os.path.join(os.fspath(out_dir), "scenario.json")
+    try:
+        same = os.path.samefile(file, target)
+    except OSError:  # either is not there: nothing to replace
+        return
+    if same:
+        raise OutputDirError(f"{os.fspath(out_dir)}: its scenario.json is the file this run reads ({file}), which "
+                             "the run's own scenario.json would replace; give another --out, or copy the scenario "
+                             "elsewhere first")
 
 
 def cmd_validate(args) -> int:
@@ -555,8 +591,14 @@ def cmd_sweep(args) -> int:
     jobs = args.jobs
     if args.threads is not None:
         doc["threads"] = args.threads
-    from ._args import field_key, key_settings
+    from ._args import field_key, key_settings, nested_fields, nested_fields_text
 
+    nested = nested_fields([p for p, _ in args.set or []])
+    if nested is not None:
+        # `--set tcp.cc=cubic,newreno --set 'tcp={mss=1448}'` ran two points
+        # of one scenario, labelled by an axis the table had thrown away
+        print(nested_fields_text("sweep", "--set", *nested), file=sys.stderr)
+        return 2
     axes: Dict[str, List[Any]] = {}
     for path, vals in args.set or []:
         if field_key(path) in {field_key(a) for a in axes}:

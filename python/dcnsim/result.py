@@ -184,7 +184,8 @@ def with_cdf_copies(scenario: Dict[str, Any], apps: Iterable[int]) -> Dict[str, 
 
 def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
     """The files of a dcnsim run in ``out_dir``, by name (sorted): none
-    unless it holds a run's ``scenario.json`` or ``summary.json`` (the one
+    unless it holds a run's ``scenario.json`` or ``summary.json``
+    (:func:`is_run_summary`; the one
     is written first and the other last, so a write cut short is found
     too); then every file named as a result's (tables in either format,
     ``h<host>.pcap``, the two JSON files). A user's other files are not."""
@@ -192,9 +193,27 @@ def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
         names = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    if "scenario.json" not in names and "summary.json" not in names:
+    if "scenario.json" not in names and not ("summary.json" in names and is_run_summary(out_dir)):
         return []
     return sorted(n for n in names if _is_result_file(n))
+
+
+def is_run_summary(out_dir: "Union[str, os.PathLike[str]]") -> bool:
+    """Whether ``out_dir``'s ``summary.json`` is one a run wrote (a JSON
+    object with the core's counts, ``events`` and ``packets_created``): a
+    ``summary.json`` of the user's own, beside a ``flows.csv`` of theirs,
+    claimed the directory for a run, and both were replaced."""
+    import json
+
+    try:
+        with open(os.path.join(os.fsdecode(out_dir), "summary.json"), "rb") as fh:
+            head = fh.read(1 << 20)
+        rec = json.loads(head)
+    except (OSError, ValueError):
+        # unreadable, not JSON, or a summary of more than 1 MiB: a run's is
+        # a few KB, so one that size is no run's either
+        return False
+    return isinstance(rec, dict) and "events" in rec and "packets_created" in rec
 
 
 def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[str]) -> None:
@@ -269,8 +288,9 @@ def foreign_files(out_dir: "Union[str, os.PathLike[str]]", names: Optional[Itera
 
 
 def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequence[str]) -> str:
-    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no scenario.json or "
-            "summary.json): not overwriting files dcnsim did not write; move them or choose another directory")
+    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no scenario.json, nor a "
+            "summary.json a run wrote): not overwriting files dcnsim did not write; move them or choose another "
+            "directory")
 
 
 def jain(values: Iterable[float]) -> float:
@@ -736,7 +756,8 @@ class Result:
         the directory as it was.
 
         A directory holds one run: where ``out_dir`` holds an earlier run's
-        results (its ``scenario.json`` or ``summary.json``), that run is
+        results (its ``scenario.json``, or a ``summary.json`` a run wrote:
+        :func:`is_run_summary`), that run is
         replaced, with a :class:`DcnsimWarning` naming its files this run
         does not write (removed: tables in the other format, pcap traces;
         :func:`result_files`); other files are never touched. A directory

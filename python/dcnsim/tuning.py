@@ -1610,7 +1610,7 @@ def _flagged_warnings(show: Callable[..., None]) -> Callable[..., None]:
 def cmd_tune(args: Any) -> int:
     import pandas as pd
 
-    from ._args import print_problems, repeated_field
+    from ._args import nested_fields, nested_fields_text, print_problems, repeated_field
     from .scenario import load_scenario
     from .sweep import ClusterError
 
@@ -1619,6 +1619,10 @@ def cmd_tune(args: Any) -> int:
         if rep is not None:  # the later would win without a word, as `run --set` refuses
             print(f"tune: {flag} {rep[1]} is given twice ({rep[0]} and {rep[1]} name one field): give it once",
                   file=sys.stderr)
+            return 2
+        nested = nested_fields([p for p, _ in pairs or []])
+        if nested is not None:
+            print(nested_fields_text("tune", flag, *nested), file=sys.stderr)
             return 2
     try:
         doc = with_overrides(load_scenario(args.file), dict(args.set))
