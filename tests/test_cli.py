@@ -490,6 +490,19 @@ def test_bench_peak_rss_is_the_scenarios_not_its_parents():
 
 
 @needs_core
+def test_bench_says_when_a_run_went_on_fewer_threads_than_asked(monkeypatch):
+    """`bench --threads 2` with one core free ran on one thread and said
+    nothing (the child's stderr was dropped): its `threads 1` had no
+    reason beside it. The core's line now comes through, once a scenario."""
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "1")
+    r = cli("bench", "--json", "--repeat", "2", "--threads", "2", "--scenario", "fattree_k8")
+    assert r.returncode == 0, r.stderr
+    said = [ln for ln in r.stderr.splitlines() if ln.startswith("bench: fattree_k8: one core free now")]
+    assert len(said) == 1 and "running on one thread, not cut into 2 partitions" in said[0], r.stderr
+    assert json.loads(r.stdout.strip().splitlines()[-1])["threads"] == 1
+
+
+@needs_core
 def test_bench_repeat_reports_the_median_of_the_runs():
     r = cli("bench", "--json", "--repeat", "3", "--scenario", "longflows_64", "--scenario", "incast_pa")
     assert r.returncode == 0, r.stderr

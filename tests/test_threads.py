@@ -296,7 +296,7 @@ def test_a_run_with_one_core_free_goes_on_one_thread():
     doc = {**_short(bench.dctcp_perm(4, "1ms"), "1ms"), "threads": 2}
     r, said = _on_one_core(doc, {"DCNSIM_FREE_CORES": ""})
     assert r["summary"]["threads"] == 1
-    assert len(said) == 1 and "running the 2 partitions on one thread instead" in said[0], said
+    assert len(said) == 1 and "running on one thread, not cut into 2 partitions" in said[0], said
 
 
 @pytest.mark.parametrize("name, cut", [("outcast_fattree", False), ("outcast_testbed", False),

@@ -860,6 +860,8 @@ def cmd_bench(args) -> int:
         except RuntimeError as e:  # its process failed: the scenarios before it are printed, no traceback of ours
             print(f"bench: {e}", file=sys.stderr)
             return 1
+        for line in rec.get("said", ()):  # a run on fewer threads than asked says why, as `dcnsim run` does
+            print(f"bench: {name}: {line[len('dcnsim: '):]}", file=sys.stderr, flush=True)
         if args.json:
             # the load as this scenario ended, not as the first began
             print(json.dumps({**{k: rec[k] for k in keys}, "machine": machine.describe()}), flush=True)

@@ -305,7 +305,7 @@ fn worth_cutting(part: &Partition) -> bool {
         }
     };
     eprintln!(
-        "dcnsim: one core free now ({why}): running the {} partitions on one thread instead \
+        "dcnsim: one core free now ({why}): running on one thread, not cut into {} partitions \
          (the same results)",
         part.parts
     );
