@@ -1044,7 +1044,7 @@ def _model_dctcp_text(args) -> str:
              f"Wmin = {wmin:g}"]
     if len(results) == 2:
         lines.append(f"  B = {args.buffer}, MSS = {args.mss}: {num(B.decimal)} / {num(mss.decimal)} B with "
-                     f"KB = 1000 B (the paper's reading: its example gives 37.5), {num(B.binary)} / {num(mss.binary)} B "
+                     f"KB = 1000 B (the paper's reading: only with it does the paper's own example, 100 KB at 1 Gbps, give its N*max of 37.5), {num(B.binary)} / {num(mss.binary)} B "
                      "with KB = 1024 B (how dcnsim's scenario files read KB)")
     else:
         packets = f" ({args.buffer} of {num(mss.binary)} B)" if B.text.endswith("× MSS") else ""
