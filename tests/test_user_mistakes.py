@@ -955,3 +955,35 @@ def test_a_udp_payload_past_one_ipv4_packet_is_refused():
     assert problems("65507B") == []
     (p,) = problems("65508B")
     assert p.path == "apps[0].payload" and "at most 65507 bytes" in p.message and "got 65508" in p.message
+
+
+@needs_core
+def test_a_topology_wide_buffer_or_threshold_no_port_reads_is_warned_of():
+    """A custom topology's `buffer` (or `ecn_k`) where every link gives its
+    own, as a two-tier's where both tiers do: no port reads it, so a sweep
+    over it gives flat results. Said at the key; a link without its own
+    reads it, and then nothing is said."""
+    links = [{"a": h, "b": "s", "rate": "1Gbps", "delay": "10us", "buffer": "50KB", "ecn_k": "10pkt"}
+             for h in ("h0", "h1")]
+    doc = {"stop": "2ms", "tcp": {"cc": "dctcp"},
+           "topology": {"kind": "custom", "buffer": "2pkt", "ecn_k": "20pkt",
+                        "nodes": [{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"},
+                                  {"name": "s", "kind": "switch"}], "links": links},
+           "apps": [{"kind": "bulk", "src": 0, "dst": 1, "duration": "2ms"}]}
+    said = {p.path: p.message for p in dcnsim.validate(doc).warnings}
+    assert said.get("topology.buffer") == "buffer changes nothing: every link gives its own", said
+    assert said.get("topology.ecn_k") == "ecn_k changes nothing: every link gives its own", said
+    with pytest.warns(dcnsim.DcnsimWarning):
+        r = dcnsim.run(doc)
+    assert (r.queues[r.queues.node == "s"].limit_bytes == 50 * 1024).all()  # the links' own, not 2 packets
+    del links[1]["buffer"]
+    said = {p.path for p in dcnsim.validate(doc).warnings}
+    assert "topology.buffer" not in said and "topology.ecn_k" in said
+    two = {"stop": "2ms", "topology": {"kind": "two_tier", "racks": 2, "hosts_per_rack": 2, "host_rate": "1Gbps",
+                                       "core_rate": "1Gbps", "delay": "10us", "buffer": "9pkt",
+                                       "tor_buffer": "100KB", "agg_buffer": "1MB"},
+           "apps": [{"kind": "bulk", "src": 0, "dst": 3, "duration": "2ms"}]}
+    problems = dcnsim.validate(two)
+    assert not problems, list(problems)
+    said = {p.path: p.message for p in problems.warnings}
+    assert said.get("topology.buffer") == "buffer changes nothing: tor_buffer and agg_buffer are both given", said

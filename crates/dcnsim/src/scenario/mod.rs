@@ -789,11 +789,33 @@ fn by_origin<V: PartialEq>(
 }
 
 /// A two-tier topology's common `buffer` or `ecn_k` when both tiers set
-/// their own: no port reads it (a sweep over it would give flat results).
+/// their own, or a custom topology's when every link sets its own: no
+/// port reads it (a sweep over it would give flat results).
 fn two_tier_inert(topology: Option<&Value>) -> Vec<(String, String)> {
     let Some(t) = topology.and_then(Value::as_object) else {
         return Vec::new();
     };
+    if t.get("kind").and_then(Value::as_str) == Some("custom") {
+        let Some(links) = t.get("links").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        let every = |key: &str| {
+            !links.is_empty()
+                && links
+                    .iter()
+                    .all(|l| l.as_object().is_some_and(|l| l.contains_key(key)))
+        };
+        return ["buffer", "ecn_k"]
+            .into_iter()
+            .filter(|k| t.contains_key(*k) && every(k))
+            .map(|k| {
+                (
+                    format!("topology.{k}"),
+                    format!("{k} changes nothing: every link gives its own"),
+                )
+            })
+            .collect();
+    }
     if t.get("kind").and_then(Value::as_str) != Some("two_tier") {
         return Vec::new();
     }
