@@ -299,6 +299,26 @@ def test_with_overrides_none_deletes_and_builders_convert():
     assert new["tcp"] == {"mss": 512}
 
 
+@pytest.mark.parametrize("overrides, path, says", [
+    ({"tcp.cc": "cubic", "tcp": {}}, "tcp", "overlaps 'tcp.cc': 'tcp' replaces the whole table 'tcp.cc' sets a key of"),
+    ({"tcp": {"cc": "dctcp"}, "tcp.cc": "cubic"}, "tcp.cc",
+     "overlaps 'tcp': 'tcp' replaces the whole table 'tcp.cc' sets a key of"),
+    ({"apps[0].servers": "1-2", "apps.0.servers": "1-3"}, "apps.0.servers",
+     "names the field 'apps[0].servers' names too"),
+])
+def test_with_overrides_refuses_paths_that_undo_each_other(overrides, path, says):
+    """Whichever came last undid the other (the key dropped with its table,
+    or the table's own value replaced) without a word; `dcnsim run --set`
+    refuses the same pairs."""
+    doc = small_incast().to_dict()
+    with pytest.raises(ScenarioError) as e:
+        with_overrides(doc, overrides)
+    assert [p.path for p in e.value.errors] == [path] and says in e.value.errors[0].message, e.value.errors
+    # a table's keys side by side, and a key beside a table it is not in, are one setting each
+    new = with_overrides(doc, {"tcp.cc": "cubic", "tcp.mss": 1000, "topology": {**doc["topology"], "buffer": "1MB"}})
+    assert new["tcp"]["cc"] == "cubic" and new["tcp"]["mss"] == 1000 and new["topology"]["buffer"] == "1MB"
+
+
 def test_with_overrides_reports_bad_paths():
     doc = small_incast().to_dict()
     with pytest.raises(ScenarioError) as e:

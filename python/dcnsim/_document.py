@@ -515,6 +515,26 @@ def with_overrides(doc: Any, overrides: Mapping[str, Any]) -> Dict[str, Any]:
                         f"({{'topology.buffer': '64KB'}}), got {type(overrides).__name__}")
     out = as_dict(doc)
     errors: List[Problem] = []
+    # two paths of one field, or a table and a key inside it: the later
+    # would undo the earlier without a word (`dcnsim run --set` refuses
+    # them too, _args.nested_fields)
+    fields: Dict[str, str] = {}
+    for path in overrides:
+        if isinstance(path, str):
+            try:
+                key = ".".join(map(str, parse_path(path)))
+            except ScenarioError:
+                continue  # said below, where the path is read
+            for other, theirs in fields.items():
+                if theirs == key:
+                    errors.append(Problem(path, f"names the field {other!r} names too: give it once"))
+                elif key.startswith(theirs + ".") or theirs.startswith(key + "."):
+                    table, inner = (other, path) if key.startswith(theirs + ".") else (path, other)
+                    errors.append(Problem(path, f"overlaps {other!r}: {table!r} replaces the whole table "
+                                                f"{inner!r} sets a key of; give one or the other"))
+            fields[path] = key
+    if errors:
+        raise ScenarioError(errors)
     for path, value in overrides.items():
         if not isinstance(path, str):
             errors.append(Problem(DOCUMENT, f"override key {path!r} is not a dotted path (a string such as "

@@ -350,7 +350,7 @@ def run_one(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
     rec = json.loads(proc.stdout.strip().splitlines()[-1])
     # what the core said of how it ran (`--threads 2` on one thread, and
     # why): once each, though each repeat says it
-    said = list(dict.fromkeys(ln for ln in proc.stderr.splitlines() if ln.startswith("dcnsim: ")))
+    notes = list(dict.fromkeys(ln for ln in proc.stderr.splitlines() if ln.startswith("dcnsim: ")))
     walls = [float(w) for w in rec["walls_s"]]
     wall = statistics.median(walls)
     return {
@@ -364,7 +364,7 @@ def run_one(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
         "peak_rss_mb": rec["peak_rss_mb"],
         "walls_s": walls,
         "threads": rec.get("threads", 1),
-        "said": said,
+        "said": notes,
     }
 
 
