@@ -184,8 +184,8 @@ impl TcpFlow {
             self.rto.arm(io, now + rto, TcpTimer::Rto);
             return false;
         }
-        self.stats.timeouts += 1;
-        self.stats.loss_log.push((now, true));
+        // go-back-N: the receiver NACKs a gap, it sends no duplicate ACKs
+        self.count_timeout(now, 0);
         self.last_activity = now;
         self.snd_nxt = self.snd_una;
         let at = now + rto;

@@ -297,9 +297,11 @@ impl TcpFlow {
             .filter(|(_, &(_, t))| t + rto <= now)
             .map(|(&s, &(l, _))| (s, l))
             .collect();
-        if !late.is_empty() {
-            self.stats.timeouts += 1;
-            self.stats.loss_log.push((now, true));
+        // one timeout a firing, however many packets it resends (and
+        // whether or not an unpulled one follows below)
+        let counted = !late.is_empty();
+        if counted {
+            self.count_timeout(now, 0);
         }
         for (s, l) in late {
             let n = self.ndp.as_deref_mut().expect("an NDP flow");
@@ -319,8 +321,9 @@ impl TcpFlow {
                 self.rto.arm(io, quiet_until, TcpTimer::Rto);
                 return;
             }
-            self.stats.timeouts += 1;
-            self.stats.loss_log.push((now, true));
+            if !counted {
+                self.count_timeout(now, 0);
+            }
             self.ndp_send_one(io);
             return;
         }

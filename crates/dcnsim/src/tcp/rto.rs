@@ -111,10 +111,7 @@ impl TcpFlow {
         let now = io.now();
         // (a no-op for a flow without PLB or txrehash: no label state)
         self.plb_on_timeout(now);
-        self.stats.timeouts += 1;
-        self.stats.loss_log.push((now, true));
-        self.stats.timeout_period += now.saturating_sub(self.last_activity);
-        self.classify_timeout();
+        self.count_timeout(now, self.ep.dupacks);
         // The machine sees the state the timeout ends (Linux's
         // tcp_enter_loss reads it before entering Loss).
         let acts = self.rec.on_timeout(&recovery::view!(self));
@@ -176,7 +173,21 @@ impl TcpFlow {
     /// has advanced snd_una into the current block (the window sent at the
     /// block's start was lost), IBTT otherwise; and whether any duplicate
     /// ACKs arrived since the last new ACK.
-    pub(in crate::tcp) fn classify_timeout(&mut self) {
+    /// A timeout of any transport, counted: `timeouts`, the loss log, the
+    /// stall before it (`timeout_period`, from the last transmission or
+    /// ACK progress) and its kinds ([`Self::classify_timeout`]), with
+    /// `dupacks` the duplicate ACKs since the last progress (0 for the
+    /// go-back-N transports and NDP, whose receivers NACK instead). Every
+    /// transport's timer goes through here, so `abtt + ibtt = timeouts`
+    /// and the stall hold for each (they counted the timeout alone).
+    pub(in crate::tcp) fn count_timeout(&mut self, now: SimTime, dupacks: u32) {
+        self.stats.timeouts += 1;
+        self.stats.loss_log.push((now, true));
+        self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        self.classify_timeout(dupacks);
+    }
+
+    pub(in crate::tcp) fn classify_timeout(&mut self, dupacks: u32) {
         let bs = self.block_start();
         let ibtt = self.snd_una != bs;
         if !ibtt {
@@ -188,7 +199,7 @@ impl TcpFlow {
                 self.stats.rto_first_flight += 1;
             }
         }
-        match self.ep.dupacks {
+        match dupacks {
             0 => {
                 self.stats.rto_whole_window += 1;
                 self.stats.ibtt_whole_window += ibtt as u64;

@@ -492,9 +492,8 @@ impl TcpFlow {
             return;
         }
         let now = io.now();
-        self.stats.timeouts += 1;
-        self.stats.loss_log.push((now, true));
-        self.stats.timeout_period += now.saturating_sub(self.last_activity);
+        let dupacks = self.swift.as_deref().expect("a Swift flow").dupacks;
+        self.count_timeout(now, dupacks);
         let p = self.cfg.swift;
         let s = self.swift.as_deref_mut().expect("a Swift flow");
         s.prev = s.fcwnd.min(s.ecwnd);
