@@ -142,8 +142,12 @@ def _claims_8a(df) -> List[Comparison]:
     cts = [s for s in ("CT200", "CT100", "CT50") if _has(df, s)]
     if len(cts) >= 2:
         cmps.append(REGISTER.judge("fig8a-rmin", _by_rmin(df, cts, "jain")))
-    if _has(df, "DCTCP"):
-        cmps.append(REGISTER.judge("fig8a-dctcp", over_seeds(df, "qmax", "jain", series="DCTCP"),
+    if _has(df, "DCTCP", "C"):
+        ratios = _ratio_frame(df)
+        top = {q: float(ratios[(ratios.series == "DCTCP") & (ratios.qmax == q)]["goodput_ratio"].mean())
+               for q in (60, 100) if q in qs}
+        cmps.append(REGISTER.judge("fig8a-dctcp", {"fairness": paired_seeds(df, "DCTCP", "C", "qmax", "jain"),
+                                                   "goodput": top or math.nan},
                                    note="F1 gets " + ", ".join(
                                        f"{float(df[(df.series == 'DCTCP') & (df.qmax == q)]['F1_mbps'].mean()):.0f}"
                                        for q in qs) + " Mbps"))
