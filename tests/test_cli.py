@@ -880,3 +880,29 @@ def test_a_toml_date_in_a_set_value_is_an_error_not_a_traceback(small_incast_pat
         err = res.out + res.err  # validate lists its problems on stdout
         assert "Traceback" not in err and ("is a date" in err or "is a time" in err), err
         assert f"quote it to give the text: \"{value}\"" in err, err
+
+
+@needs_core
+def test_unset_removes_a_key_so_its_default_applies(tmp_path, small_incast_path, capsys):
+    """TOML has no null, so `--set` could not take a key away (a file's
+    `ecn_k` to run without marking, its `pcap` table): `--unset PATH` does,
+    in run, validate and sweep; a key the file does not hold is an error
+    (a typo, not an intent), and an --unset beside a --set of the same
+    field or table is refused."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "r"
+    assert cli_mod.main(["run", str(small_incast_path), "--unset", "pcap", "--unset", "tcp.rwnd",
+                         "--out", str(out), "--no-progress"]) == 0
+    written = json.loads((out / "scenario.json").read_text())
+    assert "pcap" not in written and "rwnd" not in written["tcp"] and written["tcp"]["mss"] == 1024
+    assert not list(out.glob("*.pcap"))  # the file's pcap table is gone with the key
+    assert cli_mod.main(["validate", str(small_incast_path), "--unset", "tcp.nodelay"]) == 2
+    assert "tcp.nodelay: not in the scenario: nothing to unset" in capsys.readouterr().out
+    for args in (["--unset", "tcp", "--set", "tcp.mss=512"], ["--unset", "tcp.mss", "--set", "tcp.mss=512"]):
+        assert cli_mod.main(["run", str(small_incast_path), "--no-progress", *args]) == 2
+        assert "overlap: one would undo the other" in capsys.readouterr().err
+    assert cli_mod.main(["sweep", str(small_incast_path), "--unset", "pcap", "--set", "seed=1,2",
+                         "--out", str(tmp_path / "sw"), "--no-progress"]) == 0
+    points = [json.loads(p.read_text()) for p in (tmp_path / "sw").glob("*/scenario.json")]
+    assert len(points) == 2 and all("pcap" not in p for p in points)

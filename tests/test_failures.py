@@ -84,6 +84,9 @@ def test_bad_failures_name_their_field():
     assert any(p.startswith("failures[0].rate:") for p in problems), problems
     problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "h0", "b": "h1"}]).to_dict())]
     assert any(p.startswith("failures[0].b: no link joins 'h0' and 'h1'") for p in problems), problems
+    # one node twice: the mistake is the repeat, not a link that is missing
+    problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "s0", "b": "s0"}]).to_dict())]
+    assert "failures[0].b: 's0' is also `a`: a failure names a link's two ends, two nodes" in problems, problems
     # a failure slows a link: at or above the link's own rate it would not
     for rate in ("1Gbps", "10Gbps"):
         problems = [str(p) for p in dcnsim.validate(line_scenario([{"a": "s0", "b": "h1", "rate": rate}]).to_dict())]

@@ -21,7 +21,7 @@ from .errors import Problem, ScenarioError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see dcnsim/__init__.py)
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Dict, List, Optional, Tuple, Union
+    from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 
 def _toml():
@@ -501,6 +501,29 @@ def parse_path(path: str) -> List[Union[str, int]]:
             raise ScenarioError([Problem(path, "empty component in the field path")])
         parts.append(int(raw) if raw.isdigit() else raw)
     return parts
+
+
+def without_keys(doc: Any, paths: Sequence[str]) -> Dict[str, Any]:
+    """A copy of ``doc`` with the key at each dotted path removed (the
+    command line's ``--unset PATH``: TOML has no null to give ``--set``);
+    a path the document does not hold is an error naming it, since
+    removing nothing is a typo more often than an intent."""
+    out = as_dict(doc)
+    errors: List[Problem] = []
+    for path in paths:
+        parts = parse_path(path)
+        cur: Any = out
+        for part in parts:
+            if isinstance(cur, dict) and str(part) in cur:
+                cur = cur[str(part)]
+            elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+                cur = cur[part]
+            else:
+                errors.append(Problem(path, "not in the scenario: nothing to unset"))
+                break
+    if errors:
+        raise ScenarioError(errors)
+    return with_overrides(out, {p: None for p in paths})
 
 
 def with_overrides(doc: Any, overrides: Mapping[str, Any]) -> Dict[str, Any]:

@@ -349,11 +349,20 @@ def _incomplete(out: str, before: Optional[Tuple[int, int, int]]) -> str:
     return f"{out} is incomplete (it has no summary.json)"
 
 
-def _sets_once(command: str, sets) -> Optional[Dict[str, Tuple[str, Any]]]:
+def _sets_once(command: str, sets, unset=()) -> Optional[Dict[str, Tuple[str, Any]]]:
     """``--set``'s pairs by field, or None (said on stderr) when one field
-    is given two values."""
-    from ._args import field_key, nested_fields, nested_fields_text
+    is given two values, or ``--set``/``--unset`` paths overlap."""
+    from ._args import field_key, nested_fields, nested_fields_text, repeated_field
 
+    both = _unset_clash(command, sets, unset)
+    if both:
+        print(both, file=sys.stderr)
+        return None
+    rep = repeated_field(list(unset))
+    if rep is not None:
+        print(f"{command}: --unset {rep[1]} is given twice ({rep[0]} and {rep[1]} name one field): give it once",
+              file=sys.stderr)
+        return None
     nested = nested_fields([p for p, _ in sets or []])
     if nested is not None:
         print(nested_fields_text(command, "--set", *nested), file=sys.stderr)
@@ -372,8 +381,33 @@ def _sets_once(command: str, sets) -> Optional[Dict[str, Tuple[str, Any]]]:
     return seen
 
 
+def _unset_clash(command: str, sets, unset) -> str:
+    """What ``command`` says of an ``--unset`` path that a ``--set`` path
+    names too, or holds or is held by (one would undo the other), or ""."""
+    from ._args import field_key, nested_fields
+
+    for u in unset:
+        for p, _ in sets or []:
+            if field_key(u) == field_key(p) or nested_fields([u, p]) is not None:
+                return (f"{command}: --unset {u} and --set {p} overlap: one would undo the other; give one or the "
+                        "other")
+    nested = nested_fields(list(unset))
+    if nested is not None:
+        return f"{command}: --unset {nested[0]} removes the table --unset {nested[1]} is in: give the table alone"
+    return ""
+
+
+def _unset_doc(doc, unset):
+    """``doc`` without each ``--unset`` path (ScenarioError for one it does not hold)."""
+    if not unset:
+        return doc
+    from ._document import without_keys
+
+    return without_keys(doc, list(unset))
+
+
 def cmd_run(args) -> int:
-    seen = _sets_once("run", args.set)
+    seen = _sets_once("run", args.set, args.unset)
     if seen is None:
         return 2
     for flag, given in (("--seed", args.seed), ("--threads", args.threads)):
@@ -402,7 +436,7 @@ def _run_and_write(args, held) -> int:
     from ._document import load_scenario, with_overrides
 
     try:
-        doc = load_scenario(args.file)
+        doc = _unset_doc(load_scenario(args.file), args.unset)
         if args.set:
             doc = with_overrides(doc, dict(args.set))
         if args.threads is not None:
@@ -527,16 +561,16 @@ def _not_the_input(file: str, out_dir) -> None:
 def cmd_validate(args) -> int:
     import dcnsim
 
-    if _sets_once("validate", args.set) is None:
+    if _sets_once("validate", args.set, args.unset) is None:
         return 2
     status = 0
     for f in args.files:
-        if args.set:
+        if args.set or args.unset:
             from ._document import load_scenario, with_overrides
 
             # each file as `dcnsim run FILE --set ...` would run it
             try:
-                doc = with_overrides(load_scenario(f), dict(args.set))
+                doc = with_overrides(_unset_doc(load_scenario(f), args.unset), dict(args.set))
             except ScenarioError as e:  # an unreadable file, a --set path the file has no room for
                 problems = dcnsim.Problems(e.errors)
             else:
@@ -583,8 +617,12 @@ def cmd_sweep(args) -> int:
         axis_clash,
     )
 
+    both = _unset_clash("sweep", [(p, None) for p, _ in args.set or []], args.unset)
+    if both:
+        print(both, file=sys.stderr)
+        return 2
     try:
-        doc = load_scenario(args.file)
+        doc = _unset_doc(load_scenario(args.file), args.unset)
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
@@ -1231,6 +1269,9 @@ def _add_run(sub: Any) -> None:
                         "several values of a field are a sweep (dcnsim sweep); a value is read as TOML "
                         "(10, 0.5, true, [1, 2]) or else as text, so text that reads as a number is quoted: "
                         "name='\"123\"'")
+    r.add_argument("--unset", action="append", default=[], metavar="PATH",
+                   help="remove one key of the scenario first (repeatable), e.g. topology.ecn_k: the key's "
+                        "default then applies (TOML has no null for --set to give)")
     r.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run on N threads (partitions of the topology; the scenario key `threads`): "
                         "same results as 1 thread (docs/performance.md, Threads) (default: the file's `threads`, "
@@ -1252,6 +1293,8 @@ def _add_validate(sub: Any) -> None:
     v.add_argument("--set", action="append", type=set_pair, default=[], metavar="PATH=VALUE",
                    help="check each file with this field changed first, as `dcnsim run FILE --set` "
                         "would run it (repeatable), e.g. topology.buffer=32KB")
+    v.add_argument("--unset", action="append", default=[], metavar="PATH",
+                   help="check each file with this key removed first, as `dcnsim run FILE --unset` would run it")
     v.set_defaults(func=cmd_validate)
 
 
@@ -1268,6 +1311,8 @@ def _add_sweep(sub: Any) -> None:
     s.add_argument("--set", action="append", type=parse_set, metavar="PATH=V1,V2,...",
                    help="a sweep axis, e.g. topology.buffer=16KB,32KB or apps.0.servers=1-1,1-2 (repeatable); "
                         "values as run's --set reads them")
+    s.add_argument("--unset", action="append", default=[], metavar="PATH",
+                   help="remove one key of the file's scenario from every point (repeatable), as run's --unset")
     s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="seeds (another axis; default: the file's seed)")
     s.add_argument("--out", type=_out_dir, required=True, metavar="DIR", help="results directory (one subdirectory per point)")

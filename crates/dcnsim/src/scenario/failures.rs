@@ -214,10 +214,14 @@ pub(super) fn parse_failures(
             }
         }
         if dlinks.is_empty() && (ab || ba) {
-            ctx.err(
-                key_path(&path, "b"),
-                format!("no link joins '{a}' and '{b}'"),
-            );
+            // a link never joins a node to itself: `a` and `b` naming one
+            // node is the mistake, not a missing link
+            let why = if a == b {
+                format!("'{b}' is also `a`: a failure names a link's two ends, two nodes")
+            } else {
+                format!("no link joins '{a}' and '{b}'")
+            };
+            ctx.err(key_path(&path, "b"), why);
             continue;
         }
         for &d in &dlinks {
