@@ -788,10 +788,15 @@ impl TcpFlow {
             }
         }
         // With classic ECN the receiver latches ECE until it sees CWR: while
-        // our CWR has not gone out yet (no new data since the cut), an ECE
-        // still echoes the event we already answered. DCTCP's echo is per
-        // segment, so every ECE there is fresh.
-        let stale_echo = self.send_cwr && !self.cfg.cc.needs_ecn();
+        // our CWR has not gone out yet (no new data since the cut), or has
+        // not been received (the CWR segment starts at the recovery point,
+        // so an ACK up to it, which ends CWR above, has not covered it), an
+        // ECE still echoes the event we already answered: answered, it cut
+        // twice for one event (Linux's CWR ends only above high_seq, ns-2's
+        // on seqno > recover_). DCTCP's echo is per segment, so every ECE
+        // there is fresh.
+        let stale_echo = !self.cfg.cc.needs_ecn()
+            && (self.send_cwr || (self.stats.ecn_cuts > 0 && a.snd_una <= self.ecn_recover));
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
             let base = self.reduction_base(a.flight);
             self.st.ssthresh = self.cc.ssthresh(&self.st, base, LossKind::Ecn, a.now);

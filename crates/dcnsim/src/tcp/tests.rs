@@ -124,6 +124,47 @@ fn cwr_ends_on_an_ack_at_the_recovery_point() {
     }
 }
 
+/// Classic ECN's receiver latches ECE until a CWR segment reaches it, and
+/// that segment starts at the recovery point: an ACK up to the recovery
+/// point (which ends CWR, above) has not covered it, so its ECE echoes the
+/// event already answered. Answered, one event cut twice, the window to a
+/// quarter (a reviewer's trace: 20 of 38 cuts of one NewReno flow). The
+/// next ACK beyond it is fresh.
+#[test]
+fn a_latched_echo_at_the_recovery_point_does_not_cut_again() {
+    for cc in [CcKind::NewReno, CcKind::Cubic] {
+        let mut w = world(tcp(cc));
+        let m = MSS as u64;
+        w.flow.app_write(&mut w.io, 10 * m, None);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(m, true));
+        assert_eq!((f.stats.ecn_cuts, f.ecn_recover), (1, 10 * m), "{cc:?}");
+        // more to send, and room for it: the CWR segment goes out at 10m
+        f.app_write(&mut w.io, 10 * m, None);
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(9 * m, false));
+        assert!(!f.send_cwr, "{cc:?}: the CWR segment was sent");
+        assert!(data_sent(&w)
+            .iter()
+            .any(|p| p.seq == 10 * m && p.flags & flags::CWR != 0));
+        let f = &mut w.flow;
+        f.on_ack(&mut w.io, &ack_pkt(10 * m, true));
+        assert_eq!(
+            f.stats.ecn_cuts, 1,
+            "{cc:?}: the echo latched before CWR arrived cut again"
+        );
+        assert!(
+            !f.ecn_in_cwr,
+            "{cc:?}: CWR still ends at the recovery point"
+        );
+        f.on_ack(&mut w.io, &ack_pkt(11 * m, true));
+        assert_eq!(
+            f.stats.ecn_cuts, 2,
+            "{cc:?}: an echo past the CWR segment is a new event"
+        );
+    }
+}
+
 /// RFC 3168 §6.1.2: "reduced only once in response to a series of dropped
 /// and/or CE packets from a single window". A loss found by duplicate ACKs
 /// in the window an echo already cut starts recovery on the echo's
