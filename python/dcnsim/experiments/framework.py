@@ -336,6 +336,14 @@ def in_subdir(sub: str, *analyses: Callable[[Any, Path], FigureResult],
         with title_note(note):
             res = [a(summary, d) for a in analyses]
         notes = list(dict.fromkeys(n for r in res for n in r.notes))
+        # the figure's table is the first analysis's; each other's is
+        # written beside its plot (its stem), so that every plot has the
+        # table it was drawn from
+        for r in res[1:]:
+            stem = Path(r.figures[0]).stem if r.figures else ""
+            if stem and r.table is not None and len(getattr(r.table, "columns", ())):
+                _write_csv(d / f"{stem}.csv", r.table)
+                notes.append(f"{sub}/{stem}.png's table: {sub}/{stem}.csv")
         return FigureResult(res[0].table, [p for r in res for p in r.figures],
                             [c for r in res for c in r.comparisons], notes)
     return analyze
@@ -564,6 +572,29 @@ def _collect(figures: Sequence[Figure], quick: bool):
     return list(merged.values()), per_fig
 
 
+def _quick_note(p: Paper, fig: Figure) -> str:
+    """What a quick run's plots of ``fig`` say of it: fewer points, or the
+    same points run shorter, than the full run's (a figure of ours, or of
+    our own study) or the paper's (a figure of the paper); a figure whose
+    quick simulations are the full run's says that instead of a shortfall
+    it does not have."""
+    from ..scenario import as_dict
+
+    paper_fig = not p.own_study and not fig.setting and (fig.id[:1].isdigit() or fig.id.startswith("§"))
+    whose = "the paper's" if paper_fig else "the full run's"
+    try:
+        quick, full = fig.points(True), fig.points(False)
+    except Exception:  # noqa: BLE001  (a figure whose full points cannot be listed here: say the general case)
+        return f"quick run: fewer points than {whose}"
+    if [q.label for q in quick] != [f.label for f in full]:
+        return f"quick run: fewer points than {whose}"
+    same = all(json.dumps(as_dict(q.scenario), sort_keys=True) == json.dumps(as_dict(f.scenario), sort_keys=True)
+               and q.seed == f.seed for q, f in zip(quick, full))
+    if same:
+        return "quick run: this figure's simulations are the full run's"
+    return f"quick run: its points run shorter than {whose}"
+
+
 def _write_csv(path: Path, df) -> None:
     atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
 
@@ -653,14 +684,12 @@ def reproduce(
             errors: Dict[str, str] = {}
             # the figure that tallied each claim: a claim is counted once per run
             tallied_by: Dict[str, str] = {}
-            # A quick run's figures say so in their titles, wherever they are shown.
-            # our own study has no paper: its quick run is short of its full run
-            whose = "the full run's" if p.own_study else "the paper's"
-            note = f"quick run: fewer points than {whose}" if quick else ""
             for fig in figs:
                 sub = by_label.loc[per_fig[fig.id]].reset_index(drop=True)
                 sub.attrs["quick"] = quick
                 sub.attrs["out_dir"] = str(out_dir)
+                # A quick run's figures say so in their titles, wherever they are shown.
+                note = _quick_note(p, fig) if quick else ""
                 try:
                     with title_note(note):
                         res = fig.analyze(sub, stage)

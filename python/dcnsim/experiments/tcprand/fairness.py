@@ -227,7 +227,7 @@ def _analyze_fig9(summary, out_dir: Path) -> FigureResult:
                            (axes[1], "period_ratio", "(b) timeout period, CTD / C")):
         for i, g in enumerate(groups):
             v = [float(tab[(tab.qmax == q) & (tab.group == g)][col].iloc[0]) for q in qs]
-            ax.bar(np.arange(len(qs)) + i * w - 0.4 + w / 2, v, w, label=g if g != "F2:3" else "avg(F2:3)")
+            ax.bar(np.arange(len(qs)) + i * w - 0.4 + w / 2, v, w, label=g if g == "F1" else f"avg({g})")  # F2:3 and F4:15 are means of their flows
         ax.axhline(1.0, color="0.4", linewidth=0.8, linestyle=":")
         ax.set_xticks(np.arange(len(qs)))
         ax.set_xticklabels([f"Qmax {q}" for q in qs])

@@ -1,0 +1,46 @@
+"""What a reviewer reads off a reproduction's outputs: a quick run's plots
+say what is short in them (points, run length) and of whose (the paper's
+figure or our own), and a figure made of several analyses writes each
+plot's table beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from dcnsim.experiments import get_paper
+from dcnsim.experiments.framework import _quick_note, in_subdir
+from dcnsim.experiments.paper import FigureResult
+
+
+def _fig(paper: str, fid: str):
+    p = get_paper(paper)
+    return p, next(f for f in p.figures if f.id == fid)
+
+
+def test_a_quick_note_says_what_is_short_and_of_whose():
+    # the same simulations quick and full (RPS's path loads): no shortfall claimed
+    assert _quick_note(*_fig("rps", "paths")) == "quick run: this figure's simulations are the full run's"
+    # a figure of the paper with fewer points quick
+    assert _quick_note(*_fig("tcprand", "8a")) == "quick run: fewer points than the paper's"
+    # a figure of ours: short of the full run, not of a paper that has no such figure
+    p, fig = _fig("tcprand", "seeds")
+    assert _quick_note(p, fig).endswith("than the full run's"), _quick_note(p, fig)
+
+
+def test_each_analysis_of_a_subdirectory_figure_writes_its_table(tmp_path):
+    """Fig. 8-h52's three plots had one table between them (the first's):
+    fig8b.png and fig9.png were drawn from columns no written table held."""
+    def analysis(stem: str, col: str):
+        def analyze(summary, out_dir: Path) -> FigureResult:
+            png = out_dir / f"{stem}.png"
+            png.write_bytes(b"")
+            return FigureResult(pd.DataFrame({col: [1.0, 2.0]}), [png], [], [])
+        return analyze
+
+    res = in_subdir("variant", analysis("fig8a", "jain"), analysis("fig8b", "goodput_ratio"),
+                    analysis("fig9", "freq_ratio"), note="a variant")(pd.DataFrame(), tmp_path)
+    assert list(res.table.columns) == ["jain"]  # the figure's own table, written by the framework
+    assert list(pd.read_csv(tmp_path / "variant" / "fig8b.csv").columns) == ["goodput_ratio"]
+    assert list(pd.read_csv(tmp_path / "variant" / "fig9.csv").columns) == ["freq_ratio"]
+    assert "variant/fig9.png's table: variant/fig9.csv" in res.notes
