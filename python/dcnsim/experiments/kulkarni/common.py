@@ -180,9 +180,11 @@ def buffer_bytes(cfg_or_row: Any) -> float:
 
 
 def buffer_unit_label(df) -> str:
-    """How a figure names its buffers: "pkt" (packets of 1 KB segments) or "KB"."""
+    """How a figure names its buffers: "pkt" (packets of 1 KB segments) or
+    "KiB" (1024 B, as the report and :func:`buffer_text` say; the plots
+    said "KB")."""
     units = set(df["buffer_unit"]) if "buffer_unit" in df else {"KiB"}
-    return "pkt" if units == {"pkt"} else "KB"
+    return "pkt" if units == {"pkt"} else "KiB"
 
 
 def buffer_text(df) -> str:
