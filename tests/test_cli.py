@@ -906,3 +906,30 @@ def test_unset_removes_a_key_so_its_default_applies(tmp_path, small_incast_path,
                          "--out", str(tmp_path / "sw"), "--no-progress"]) == 0
     points = [json.loads(p.read_text()) for p in (tmp_path / "sw").glob("*/scenario.json")]
     assert len(points) == 2 and all("pcap" not in p for p in points)
+
+
+@needs_core
+def test_a_sweep_over_an_edited_file_keeps_the_earlier_results_unless_asked(tmp_path, small_incast_path, capsys):
+    """Editing the base file and re-running the same sweep replaced every
+    earlier point with only a warning, where a different axis into the same
+    directory is refused: now refused too (exit 2, nothing run or removed),
+    and `--replace` runs them again in place."""
+    from dcnsim import cli as cli_mod
+
+    base = tmp_path / "b.toml"
+    base.write_text(small_incast_path.read_text())
+    out = tmp_path / "sw"
+    args = ["sweep", str(base), "--set", "stop=1ms,2ms", "--out", str(out), "--no-progress"]
+    assert cli_mod.main(args) == 0
+    before = {p: p.read_bytes() for p in out.rglob("summary.json")}
+    base.write_text(small_incast_path.read_text().replace('buffer = "16KB"', 'buffer = "32KB"'))
+    capsys.readouterr()
+    assert cli_mod.main(args) == 2
+    err = capsys.readouterr().err
+    assert "2 of 2 points ('stop=1ms', 'stop=2ms') hold complete results of another scenario" in err, err
+    assert "give --replace" in err
+    assert {p: p.read_bytes() for p in out.rglob("summary.json")} == before
+    assert cli_mod.main(args + ["--replace"]) == 0
+    assert "held complete results of another scenario: replacing them" in capsys.readouterr().err
+    assert all(json.loads((p.parent / "scenario.json").read_text())["topology"]["buffer"] == "32KB"
+               for p in out.rglob("summary.json"))

@@ -712,7 +712,7 @@ def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs
                 jobs = jobs_for_threads(pts, args.threads, cores=cores, used=used)
         _claim_sweep_out(args.out, pts, held)
         df = run_sweep(pts, args.out, jobs=jobs, progress=False if args.no_progress else None,
-                       format=args.format, cluster=args.cluster)
+                       format=args.format, cluster=args.cluster, replace=args.replace)
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
         return 2
@@ -1313,6 +1313,9 @@ def _add_sweep(sub: Any) -> None:
                         "values as run's --set reads them")
     s.add_argument("--unset", action="append", default=[], metavar="PATH",
                    help="remove one key of the file's scenario from every point (repeatable), as run's --unset")
+    s.add_argument("--replace", action="store_true",
+                   help="run again, in their place, points whose directories hold complete results of another "
+                        "scenario (the file or an axis edited since); without it the sweep is refused, nothing lost")
     s.add_argument("--seeds", type=parse_seeds, default=None, metavar="S1,S2,...",
                    help="seeds (another axis; default: the file's seed)")
     s.add_argument("--out", type=_out_dir, required=True, metavar="DIR", help="results directory (one subdirectory per point)")

@@ -577,6 +577,7 @@ def run_sweep(
     progress: Optional[bool] = None,
     format: str = "csv",
     cluster: Optional[str] = None,
+    replace: bool = True,
 ):
     """Run every point (in parallel) and return a DataFrame with one row per
     point, in the order given: ``label``, the point's ``params``, then its
@@ -600,7 +601,12 @@ def run_sweep(
     again when the sweep ends in an error before a point is written). Ctrl-C while the points run stops
     them (a point without its ``summary.json`` is recomputed on resume) and
     raises ``KeyboardInterrupt`` whose ``df`` is the table of the points
-    complete by then, as :class:`SweepError`'s."""
+    complete by then, as :class:`SweepError`'s. ``replace=False`` refuses
+    (:class:`OutputDirError`, before anything runs) a sweep whose points
+    hold complete results of another scenario (the file or an axis edited
+    since), where the default replaces them with the warning; results of
+    another core are replaced either way (the same scenario, computed
+    again)."""
     if format not in ("csv", "parquet"):
         raise ValueError(f"format must be 'csv' or 'parquet', got {format!r}")
     if jobs is not None:
@@ -627,7 +633,7 @@ def run_sweep(
             # made since by another process, with points in it: planned
             # again, with the directory locked
             plan = _plan(pts, out_root, core)
-        return _sweep_locked(pts, out_root, plan, core, jobs, progress, format, cluster)
+        return _sweep_locked(pts, out_root, plan, core, jobs, progress, format, cluster, replace)
 
 
 _Plan = Tuple[List[Dict[str, Any]], List[Path], List[Optional[Dict[str, Any]]]]
@@ -687,7 +693,7 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
 
 
 def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[str, str], jobs: Optional[int],
-                  progress: Optional[bool], format: str, cluster: Optional[str]):
+                  progress: Optional[bool], format: str, cluster: Optional[str], replace: bool = True):
     """:func:`run_sweep`'s work, with ``out_root`` locked for it."""
     # The table needs pandas (≈ 0.3 s to import): imported before any point
     # runs, an interrupt during its import is one before anything ran, not
@@ -738,6 +744,16 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
                     other_core.setdefault(other, []).append(pts[i].label)
                 elif _stored_metrics_build(d) != metrics_build():
                     other_metrics.append(pts[i].label)
+    scen = [lab for lab in replaced
+            if lab not in {x for xs in other_core.values() for x in xs} and lab not in other_metrics]
+    if scen and not replace:
+        # a file edited since its sweep ran: its results go only when asked
+        # (`dcnsim sweep --replace`), as a different axis into the same
+        # directory is refused; nothing has run or been removed
+        shown = ", ".join(repr(x) for x in scen[:3]) + (f" and {len(scen) - 3} more" if len(scen) > 3 else "")
+        raise OutputDirError(f"{out_root}: {len(scen)} of {len(pts)} points ({shown}) hold complete results of "
+                             "another scenario (the file or an axis changed since they ran): not replacing them; "
+                             "give --replace to run them again in their place, or another --out to keep both")
     if replaced:
         # complete results of another scenario or core, about to go: said
         # before anything runs, as `run --out` says it of a directory, and
