@@ -121,3 +121,20 @@ def test_dctcp_takes_a_buffer_in_packets_as_scenario_files_hold_it(capsys, mss):
     assert rc == 0 and "(100pkt of 1,500 B)" in out, out
     rc, _, err = _run(capsys, "dctcp", "--buffer", "100xyz")
     assert rc == 2 and err.startswith("model dctcp: --buffer: "), err
+
+
+def test_a_fraction_of_a_byte_and_a_missing_required_option_are_one_line(capsys):
+    """`model enqueue --rmin 1.5` ran rMin = 2 without a word (the Python
+    API refuses the fraction), and `model incast` without --from-run
+    printed argparse's usage block, where every other model error is one
+    line naming the option."""
+    from dcnsim import cli as cli_mod
+
+    assert cli_mod.main(["model", "enqueue", "--rmin", "1.5"]) == 2
+    assert capsys.readouterr().err.strip() == "model enqueue: --rmin: '1.5' is not a whole number of bytes"
+    try:
+        code = cli_mod.main(["model", "incast"])
+    except SystemExit as e:
+        code = e.code
+    assert code == 2
+    assert capsys.readouterr().err.strip() == "model incast: --from-run: required"

@@ -994,9 +994,18 @@ def _option(name: str, parse, text: str):
 def _bytes(text: str) -> int:
     """A whole number of bytes written as a scenario size (``1448``,
     ``1460B``, ``9KB``: KB = 1024 B, as scenario files read it), for
-    ``model enqueue``'s payloads, as ``model dctcp --mss`` takes them."""
+    ``model enqueue``'s payloads, as ``model dctcp --mss`` takes them. A
+    bare fraction (``1.5``) is refused, as the Python API refuses it: the
+    size parser's rounding ran rMin = 2 without a word."""
     from .units import parse_size
 
+    t = text.strip()
+    try:
+        bare = float(t)
+    except ValueError:
+        bare = None
+    if bare is not None and not bare.is_integer():
+        raise ValueError(f"{text!r} is not a whole number of bytes")
     return int(parse_size(text).binary)
 
 
@@ -1241,6 +1250,13 @@ class _OneLineParser(_Parser):
     def error(self, message: str) -> NoReturn:
         import re
 
+        req = re.match(r"the following arguments are required: (.*)", message)
+        if req is not None:
+            # `model incast` without --from-run: one line naming it, as
+            # every other argument error of a model says it
+            name = self.prog.replace("dcnsim ", "", 1)
+            print(f"{name}: {req.group(1)}: required", file=sys.stderr)
+            raise SystemExit(2)
         m = re.match(r"argument ([^:]+): (.*)", message, re.S)
         if m is None:
             # no option's value at fault (an option the model does not

@@ -82,7 +82,9 @@ class RunModel:
             f"  measured inputs: n = {i.n:g}, p_c = {i.p_c:.3g}, p_r = {i.p_r:.3g}, "
             f"j = {val(i.j, '.3g')}{' (no loss event)' if not i.p_c > 0 else ''}, "
             f"RTT = {val(i.rtt_s, '.1f', 1e6, ' us')}, T0 = {val(i.t0_s, '.1f', 1e3, ' ms')}, "
-            f"L = {val(i.L_pkts, '.0f', 1.0, ' pkts')}, zeta = {val(i.zeta, '.3g')}",
+            f"L = {val(i.L_pkts, '.0f', 1.0, ' pkts')}, zeta = {val(i.zeta, '.3g')}"
+            + (f" (strict count {val(i.zeta_strict, '.3g')})"
+               if math.isfinite(i.zeta_strict) and i.zeta_strict != i.zeta else ""),
         ]
         sim = self.throughput_bps["sim_bps"]
         names = [("sim_bps", "simulation"), ("td_bps", "TD-only model (3.21)"), ("full_bps", "Full model (3.39)"),

@@ -41,8 +41,15 @@ Definitions used here
   of one RTO expiry. With no timeouts, ``t0_default_s`` (e.g. RTOmin) is
   used, else NaN; a note says which.
 * L = mean(blocks.bytes) / payload_bytes, packets per block.
-* ζ = mean(blocks.abtt_flows) — flows with an ABTT in the block, each
-  counted once — when that column exists; else mean(blocks.abtt) (every
+* ζ, the dissertation's "mean number of timeouts occurring at the
+  beginning of a block transfer": per block, the response flows whose
+  timer fired in it, at most the block's first-flight RTOs
+  (``blocks.rto_first_flight``: the lost segment was in the block's first
+  window), when the blocks table has that column and ``events`` is the
+  losses table (time_s, flow_id, kind); ``zeta_strict`` keeps the strict
+  count beside it. Without them ζ is the strict count:
+  mean(blocks.abtt_flows) — flows with no ACK of the block back when their
+  timer fired, each counted once — when that column exists; else mean(blocks.abtt) (every
   ABTT expiry, backoff repeats included). Otherwise approximated:
   mean(blocks.timeouts − blocks.ibtt) if ``ibtt`` exists, else
   mean(blocks.timeouts), an upper bound (every RTO of the block, IBTTs,
@@ -96,6 +103,10 @@ class IncastInputs:
     L_pkts: float
     zeta: float
     notes: List[str] = field(default_factory=list)
+    #: ζ by the strict count (flows with no ACK of the block back when their
+    #: timer fired: ``blocks.abtt_flows``), a lower bound of ``zeta`` where
+    #: the run's tables give the dissertation's reading; the same otherwise
+    zeta_strict: float = math.nan
 
     @property
     def j(self) -> float:
@@ -308,8 +319,47 @@ def incast_inputs(flows, blocks, payload_bytes: float, *,
                 "zeta approximated by mean(blocks.timeouts), an upper bound: no abtt column, "
                 "so every RTO in a block counts as an ABTT")
 
+    # ---- ζ as the dissertation reads it: timeouts at a block's start
+    strict = zeta
+    first = _zeta_first_flight(bt, resp, events) if _nrows(bt) > 0 else math.nan
+    if math.isnan(first) and _nrows(bt) > 0 and "abtt_flows" in bt:
+        notes.append(f"zeta = {strict:.3g}, the strict count (flows with no ACK of the block back when their timer "
+                     "fired), a lower bound: the dissertation's reading (timeouts at a block's start) needs the "
+                     "losses trace as events and blocks.rto_first_flight")
+    if not math.isnan(first):
+        zeta = first
+        notes.append(f"zeta = {first:.3g}: the dissertation's 'timeouts occurring at the beginning of a block "
+                     "transfer', per block the response flows whose timer fired in it, at most its first-flight "
+                     f"RTOs (blocks.rto_first_flight); the strict count (no ACK of the block back), {strict:.3g}, "
+                     "is zeta_strict")
     return IncastInputs(n=n, p_c=float(p_c), p_r=p_r, rtt_s=rtt_s, t0_s=t0_s,
-                        L_pkts=L, zeta=zeta, notes=notes)
+                        L_pkts=L, zeta=zeta, notes=notes, zeta_strict=strict)
+
+
+def _zeta_first_flight(bt: Dict[str, np.ndarray], resp: Dict[str, np.ndarray], events) -> float:
+    """ζ read as the dissertation defines it, "the mean number of timeouts
+    occurring at the beginning of a block transfer", counted once per flow:
+    per block, the response flows whose timer fired within it (``events``,
+    the losses table's timeouts) capped by the block's first-flight RTO
+    expiries of the servers (``rto_first_flight`` less ``request_timeouts``:
+    the lost segment was in the block's first window); the mean over blocks.
+    It bounds the exact count (distinct flows with a first-flight timeout,
+    which the tables do not carry) from above, as ``abtt_flows`` (no ACK of
+    the block had arrived) bounds it from below. NaN without the columns
+    or the trace it needs."""
+    if events is None or not all(c in bt for c in ("rto_first_flight", "start_s", "end_s")):
+        return math.nan
+    et = _table(events, "events", ("time_s", "flow_id"))
+    if "kind" not in et:
+        return math.nan
+    keep = np.isin(et["flow_id"], resp["flow_id"]) & (np.asarray(et["kind"]).astype(str) == "timeout")
+    t, f = _f(et["time_s"])[keep], np.asarray(et["flow_id"])[keep]
+    ff = _f(bt["rto_first_flight"])
+    if "request_timeouts" in bt:
+        ff = ff - _f(bt["request_timeouts"])
+    per_block = [min(c, float(len(np.unique(f[(t >= s0) & (t <= e0)]))))
+                 for s0, e0, c in zip(_f(bt["start_s"]), _f(bt["end_s"]), ff)]
+    return float(np.mean(per_block)) if per_block else math.nan
 
 
 def _finite(*xs) -> bool:

@@ -321,36 +321,6 @@ def servers_only(blocks, col: str) -> float:
     return float(servers_timeouts(blocks, col).mean())
 
 
-def zeta_block_start(d: Path, tables: Optional[Dict[str, Any]] = None) -> float:
-    """ζ read as the dissertation defines it, "the mean number of timeouts
-    occurring at the beginning of a block transfer", counted once per flow:
-    per block, the response flows whose timer expired (``losses``) capped
-    by the block's first-flight RTO expiries (``blocks.rto_first_flight``,
-    the lost segment was in the block's first window); the mean over
-    blocks. It bounds the exact count (distinct flows with a first-flight
-    timeout, which the tables do not carry) from above; ``abtt_flows``
-    (no ACK of the block had arrived) bounds it from below."""
-    from ...analysis import servers_timeouts
-
-    t = _PointTables.of(d, tables)
-    blocks, losses, flows = t["blocks"], t["losses"], t["flows"]
-    if blocks is None or not len(blocks) or "rto_first_flight" not in blocks:
-        return math.nan
-    if losses is None or flows is None:
-        return math.nan
-    resp = set(flows.loc[flows["role"] == "response", "flow_id"].astype(int))
-    to = losses[(losses["kind"] == "timeout") & losses["flow_id"].astype(int).isin(resp)]
-    t = to["time_s"].to_numpy(dtype=float)
-    f = to["flow_id"].to_numpy(dtype=int)
-    per_block = []
-    ff_servers = servers_timeouts(blocks, "rto_first_flight").to_numpy()
-    for s0, e0, ff in zip(blocks["start_s"].to_numpy(dtype=float), blocks["end_s"].to_numpy(dtype=float),
-                          ff_servers):
-        m = (t >= s0) & (t <= e0)
-        per_block.append(min(ff, float(len(np.unique(f[m])))))
-    return float(np.mean(per_block))
-
-
 class _PointTables(dict):
     """A point's tables by name, each read on first use: the metrics, ζ
     and the model read a point's flows and blocks, ζ and the model its
@@ -376,7 +346,8 @@ class _PointTables(dict):
 
 def _model_metrics(d: Path, tables: Optional[Dict[str, Any]] = None) -> Dict[str, float]:
     """Kulkarni's model on the inputs measured from this run (Mbps). ζ is
-    the dissertation's reading (:func:`zeta_block_start`); the ``*_strict``
+    the dissertation's reading (timeouts at a block's start,
+    :func:`dcnsim.models.measure.incast_inputs`); the ``*_strict``
     columns feed the model ζ = ``abtt_flows`` instead (our strict ABTT)."""
     from ...models.fromrun import model_from_run
     from ...models.incast import line_rate_pps, pps_to_bps
@@ -390,9 +361,10 @@ def _model_metrics(d: Path, tables: Optional[Dict[str, Any]] = None) -> Dict[str
         m = model_from_run(d, tables=t)
     except (ValueError, FileNotFoundError):
         return out
-    strict = m.inputs
-    zeta = zeta_block_start(d, t)
-    i = dataclasses.replace(strict, zeta=zeta) if _finite(zeta) else strict
+    # the model's ζ is the dissertation's reading (timeouts at a block's
+    # start: dcnsim.models.measure), zeta_strict ours; both models are kept
+    i = m.inputs
+    strict = dataclasses.replace(i, zeta=i.zeta_strict) if _finite(i.zeta_strict) else i
     tp = m.throughput_bps
     out.update({"p_c": i.p_c, "p_r": i.p_r, "j": i.j, "rtt_us": i.rtt_s * 1e6, "t0_ms": i.t0_s * 1e3,
                 "L_pkts": i.L_pkts, "zeta": i.zeta, "zeta_strict": strict.zeta, "td_mbps": tp["td_bps"] / 1e6,
