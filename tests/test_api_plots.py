@@ -166,3 +166,26 @@ def test_logy_leaves_a_gap_where_a_point_cannot_be_drawn():
         ys = [np.asarray(line.get_ydata(), dtype=float) for line in f.axes[0].get_lines() if len(line.get_ydata()) == 4]
         assert len(ys) == 2
         assert np.isnan(ys[0][3]) and not np.isnan(ys[0][:3]).any() and not np.isnan(ys[1]).any()
+
+
+def test_a_log_axis_warns_on_a_frame_with_a_repeated_index_and_paper_values_get_panels_without_data(tmp_path):
+    """Two concatenated series repeat their index: `logy`'s count of the
+    points it leaves out failed on it (`.item()` of a Series). A facet plot
+    with the paper's values and no data rows divided by zero facets."""
+    import warnings
+
+    import pandas as pd
+    from dcnsim import plots
+
+    a = pd.DataFrame({"servers": [1, 2, 4], "goodput_mbps": [900, 500, 0], "series": "a"})
+    b = pd.DataFrame({"servers": [1, 2, 4], "goodput_mbps": [800, 400, 100], "series": "b"})
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        plots.line_plot(pd.concat([a, b]), "servers", "goodput_mbps", "series", xlabel="servers",
+                        ylabel="goodput (Mbps)", path=tmp_path / "p", logy=True)
+    assert any("1 of 6 points not drawn" in str(w.message) and "at servers = 4" in str(w.message) for w in said)
+    empty = pd.DataFrame({"servers": [1], "goodput_mbps": [1.0], "series": ["a"], "f": ["x"]}).iloc[:0]
+    paths = plots.facet_plot(empty, "servers", "goodput_mbps", "series", "f", xlabel="servers (count)",
+                             ylabel="goodput (Mbps)",
+                             path=tmp_path / "q", paper=[{"x": 1, "y": 850, "series": "a", "facet": "x"}])
+    assert paths and all(p.stat().st_size > 0 for p in paths)

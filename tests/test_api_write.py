@@ -143,3 +143,31 @@ def test_a_tilde_is_the_home_directory(tmp_path, monkeypatch):
     assert not (cwd / "~").exists()
     df = run_sweep([Point("p", tiny(), 1)], "~/sw", jobs=1, progress=False)
     assert (home / "sw" / "p" / "summary.json").exists() and df.attrs["out_dir"] == str(home / "sw")
+
+
+@needs_core
+def test_a_table_of_your_own_goes_with_its_run_and_a_core_table_keeps_its_columns(tmp_path):
+    """A table added to a result is written with it and listed in its
+    summary, so a rewrite in the other format replaces it too (its CSV had
+    stayed beside its Parquet). A core table replaced by one without the
+    core's columns is refused at once, naming them (metrics, the checks and
+    write failed later with a bare KeyError); a core table deleted reads
+    as None from its property, as the docs say."""
+    import os
+
+    import pandas as pd
+
+    r = dcnsim.run({"stop": "100ms", "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "10us",
+                                                   "buffer": "64KB"},
+                    "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "100KB"}]})
+    r.tables["extra"] = pd.DataFrame({"a": [1.5]})
+    d = tmp_path / "r"
+    r.write(d)
+    with pytest.warns(dcnsim.DcnsimWarning, match="extra.csv"):
+        r.write(d, format="parquet")
+    assert "extra.csv" not in os.listdir(d) and "extra.parquet" in os.listdir(d)
+    with pytest.raises(ValueError, match=r"tables\['flows'\]: lacks the core's column\(s\) app, .*write read"):
+        r.tables["flows"] = r.flows[["flow_id", "src"]]
+    r.tables["flows"] = r.flows.assign(mine=1)  # the core's columns kept: taken
+    del r.tables["losses"]
+    assert r.losses is None

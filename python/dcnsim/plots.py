@@ -357,8 +357,10 @@ def _warn_log_y_leaves_out(data, x: str, y: str, y_scale: float, plot: str) -> N
     bad = ys[ys <= 0]
     if not len(bad):
         return
-    i = bad.index[0]
-    at, v = data[x].loc[i], data[y].loc[i]
+    # by position: a frame with a repeated index (two concatenated series)
+    # gave a Series per label here, and `.item()` failed on it
+    pos = int((ys <= 0).to_numpy().argmax())
+    at, v = pd.Series(data[x]).iloc[pos], pd.Series(data[y]).iloc[pos]
     at, v = (a.item() if hasattr(a, "item") else a for a in (at, v))
     import warnings
 
@@ -608,6 +610,10 @@ def facet_plot(
     if logy:
         _warn_log_y_leaves_out(data, x, y, y_scale, "facet_plot")
     facets = [None] if facet is None else list(facet_order or list(dict.fromkeys(data[facet])))
+    if not facets and paper:
+        # no data rows: the paper's values still have panels to go in (the
+        # facets were the data's alone: none, and a division by zero below)
+        facets = list(dict.fromkeys(pt.get("facet") for pt in paper)) or [None]
     names = list(order or ([] if series is None else list(dict.fromkeys(data[series]))))
     if series is not None:
         names += [n for n in dict.fromkeys(data[series]) if n not in names]

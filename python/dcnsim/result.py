@@ -195,7 +195,26 @@ def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
         return []
     if "scenario.json" not in names and not ("summary.json" in names and is_run_summary(out_dir)):
         return []
-    return sorted(n for n in names if _is_result_file(n))
+    # and the files its summary lists: a table of the user's own, written
+    # with the run (`r.tables["extra"] = df`), is the run's too (a rewrite
+    # in the other format left its extra.csv beside extra.parquet)
+    listed = set(_listed_files(out_dir))
+    return sorted(n for n in names if _is_result_file(n) or n in listed)
+
+
+def _listed_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
+    """The file names a run's ``summary.json`` in ``out_dir`` lists (its
+    ``files``), bare names only; none when it lists none or is no run's."""
+    import json
+
+    try:
+        with open(os.path.join(os.fsdecode(out_dir), "summary.json"), "rb") as fh:
+            rec = json.loads(fh.read(1 << 20))
+    except (OSError, ValueError):
+        return []
+    files = rec.get(FILES_KEY) if isinstance(rec, dict) and "events" in rec else None
+    return [f for f in files if isinstance(f, str) and f == os.path.basename(f) and not f.startswith(".")] \
+        if isinstance(files, list) else []
 
 
 def is_run_summary(out_dir: "Union[str, os.PathLike[str]]") -> bool:
@@ -428,6 +447,14 @@ class Tables(MutableMapping[str, "Any"]):  # Any: a name for mypy only (no typin
         if not (hasattr(df, "columns") and hasattr(df, "to_csv")):
             # found now, not as an AttributeError in metrics or write later
             raise TypeError(f"tables[{name!r}]: expected a pandas DataFrame, got {type(df).__name__}")
+        lacking = [c for c, _ in TABLE_SCHEMA.get(name, ()) if c not in df.columns]
+        if lacking:
+            # metrics, the checks and write read the core's columns of the
+            # core's tables: a KeyError deep inside them, later, said nothing
+            shown = ", ".join(lacking[:6]) + (f" and {len(lacking) - 6} more" if len(lacking) > 6 else "")
+            raise ValueError(f"tables[{name!r}]: lacks the core's column(s) {shown}, which metrics, "
+                             "conservation_problems and write read; keep them beside your own "
+                             f"(r.{name}.assign(...)), or give your table another name")
         self._raw.setdefault(name, None)
         self._frames[name] = df
 
@@ -582,11 +609,11 @@ class Result:
 
     @property
     def flows(self):
-        return self.tables["flows"]
+        return self.tables.get("flows")
 
     @property
     def queues(self):
-        return self.tables["queues"]
+        return self.tables.get("queues")
 
     @property
     def queue_inputs(self):
@@ -594,21 +621,21 @@ class Result:
         (egress queue, input link) pair that offered packets, with packets
         offered, enqueued and dropped, and the longest run of consecutive
         drops from that input (port blackout)."""
-        return self.tables["queue_inputs"]
+        return self.tables.get("queue_inputs")
 
     @property
     def queries(self):
-        return self.tables["queries"]
+        return self.tables.get("queries")
 
     @property
     def blocks(self):
-        return self.tables["blocks"]
+        return self.tables.get("blocks")
 
     @property
     def losses(self):
         """Every loss indication of every TCP flow in time order: ``time_s,
         flow_id, kind`` (``"timeout"`` or ``"fast_retransmit"``)."""
-        return self.tables["losses"]
+        return self.tables.get("losses")
 
     @property
     def flow_ts(self):
