@@ -111,6 +111,12 @@ def test_a_link_down_for_good_under_ecmp_warns_unless_flows_can_move():
     assert "routing does not react" in w and "tcp.txrehash" in w, w
     assert warned({**doc, "failures": [{**doc["failures"][0], "until": "50ms"}]}) == []
     assert warned({**doc, "routing": {"mode": "rps"}}) == []
+    # under `single` a new label moves nothing: txrehash is no way out, so
+    # the warning stays with it and does not offer it (it offered it, then
+    # went quiet once it was set, while the flow stalled)
+    single = {**doc, "routing": {"mode": "single"}, "tcp": {**doc["tcp"], "txrehash": True}}
+    (w,) = warned(single)
+    assert "takes one path whatever the flow label" in w and "set tcp.txrehash" not in w, w
 
 
 def test_a_host_cut_off_is_warned_of_whatever_the_routing():

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import dcnsim
 import pytest
 from dcnsim import _core, bench
 from dcnsim.result import PARALLEL_TIMING, TIMING_KEYS
@@ -326,3 +327,31 @@ def test_a_run_to_stop_gives_the_same_bits_on_two_threads():
         assert r["summary"]["sim_time_s"] == 0.008 and r["summary"]["apps_unfinished"] == 0
     done = _run({**doc, "until": "apps_done"}, 2)
     assert done["summary"]["sim_time_s"] < 0.008 and done["summary"]["apps_unfinished"] == 0
+
+
+def test_fifo_takes_threads_auto_as_its_one_thread_and_fewer_partitions_than_asked_are_said(monkeypatch, capfd):
+    """`ties = "fifo"` runs on one thread when `threads` is left out, and
+    writing that default out (`threads = "auto"`, a sweep's `--threads
+    auto`) was refused as if more were asked; a number above one still is.
+    A run cut into fewer partitions than asked (but more than one) said
+    nothing: it names the count and the cause now, as the one-thread case
+    does."""
+    perm = {"seed": 1, "stop": "1ms", "ties": "fifo", "threads": "auto",
+            "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"},
+            "apps": [{"kind": "bulk", "src": i, "dst": (i + 8) % 16, "size": "1MB"} for i in range(16)]}
+    assert list(dcnsim.validate(perm)) == []
+    assert dcnsim.run(perm).timing["threads"] == 1
+    assert [p.path for p in dcnsim.validate({**perm, "threads": 2})] == ["ties"]
+    monkeypatch.setenv("DCNSIM_CUT", "always")
+    monkeypatch.setenv("DCNSIM_FREE_CORES", "8")
+    two_pods = {"seed": 2, "stop": "2ms", "threads": 4,
+                "topology": {"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "40pkt"},
+                "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "4-7", "response": "40KB",
+                          "queries": 2},
+                         {"kind": "partition_aggregate", "aggregator": 8, "workers": "12-15", "response": "40KB",
+                          "queries": 2}]}
+    capfd.readouterr()
+    r = dcnsim.run(two_pods)
+    err = capfd.readouterr().err
+    assert r.timing["threads"] == 2
+    assert "dcnsim: threads = 4: 2 partitions, as app 0 (partition_aggregate) keeps hosts" in err, err

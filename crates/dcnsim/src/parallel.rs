@@ -81,6 +81,18 @@ impl ExecPlan {
                 }
                 if let Some(why) = plan.single.as_deref() {
                     eprintln!("dcnsim: threads = {n}: one thread, as {why}");
+                } else if plan.is_cut() && plan.partition.parts < n {
+                    // fewer than asked but more than one: said too, as the
+                    // one-thread case is (`r.timing` alone showed it)
+                    let why = plan
+                        .partition
+                        .reason
+                        .as_deref()
+                        .unwrap_or("the topology and its apps cut no finer");
+                    eprintln!(
+                        "dcnsim: threads = {n}: {} partitions, as {why} (the same results)",
+                        plan.partition.parts
+                    );
                 }
                 plan
             }

@@ -192,10 +192,14 @@ pub fn parse_config_until(
     // (ns-2's and ns-3's order) is asked for by name, and then runs on one
     // thread unless told otherwise (and refused on more, below).
     let ties = d.ties.unwrap_or(Ties::Seeded);
-    let threads = d.threads.unwrap_or(match ties {
-        Ties::Seeded => Threads::Auto,
-        Ties::Fifo => Threads::N(1),
-    });
+    let threads = match (*d.threads, ties) {
+        (None, Ties::Seeded) => Threads::Auto,
+        // "auto" is as many threads as pay, and under first-in first-out
+        // only one can: the default written out (`threads = "auto"`, a
+        // sweep's `--threads auto`) was refused as if more were asked
+        (None | Some(Threads::Auto), Ties::Fifo) => Threads::N(1),
+        (Some(t), _) => t,
+    };
     if ties == Ties::Fifo && threads != Threads::N(1) {
         ctx.err(
             "ties",
@@ -1125,14 +1129,27 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
     if matches!(cfg.routing, RoutingMode::Rps | RoutingMode::Flowlet { .. }) {
         return out;
     }
+    // under `single` a new flow label moves nothing (one path whatever the
+    // label): every TCP flow is pinned, and txrehash is no way out (the
+    // warning told a user to set it, then went quiet while the flow stalled)
+    let single = cfg.routing == RoutingMode::Single;
     let pinned = cfg
         .apps
         .iter()
         .filter_map(|a| a.tcp())
-        .any(|t| t.transport == Transport::Tcp && !t.txrehash && !t.plb.enabled);
+        .any(|t| t.transport == Transport::Tcp && (single || (!t.txrehash && !t.plb.enabled)));
     if !pinned {
         return out;
     }
+    let way_out = if single {
+        "routing.mode = \"single\" takes one path whatever the flow label, so tcp.txrehash \
+         and PLB cannot move it; give the failure an until, set withdrawn = true or a \
+         converge time (routing converged around it), or route by ecmp"
+    } else {
+        "set tcp.txrehash = true (a new flow label at each timeout, as Linux does), give the \
+         failure an until, or set withdrawn = true or a converge time (routing converged \
+         around it)"
+    };
     out.extend(
         cfg.failures
             .iter()
@@ -1147,12 +1164,10 @@ fn failure_warnings(cfg: &Config) -> Vec<ScenarioError> {
             })
             .map(|(i, _)| ScenarioError {
                 path: format!("failures[{i}]"),
-                message:
+                message: format!(
                     "down for good, and routing does not react: a TCP flow whose packets or ACKs \
-                      hash onto the link stalls until stop; set tcp.txrehash = true (a new flow \
-                      label at each timeout, as Linux does), give the failure an until, or set \
-                      withdrawn = true or a converge time (routing converged around it)"
-                        .into(),
+                     hash onto the link stalls until stop; {way_out}"
+                ),
             }),
     );
     out
