@@ -179,6 +179,19 @@ def ring(n: int = 5, pfc: bool = True) -> dict:
     return doc
 
 
+def test_a_link_paused_both_ways_is_no_deadlock():
+    """Packets never go back the way they came, so a leaf and a spine
+    pausing each other (each direction of one link paused at the end) is
+    no buffer cycle: each drains onward. It was named a deadlock; a real
+    cycle of three links still is, and so is one beside such a pair."""
+    from dcnsim.result import _paused_cycle
+
+    both_ways = {"node": ["leaf3", "spine0"], "to": ["spine0", "leaf3"], "paused_at_end": [True, True]}
+    assert _paused_cycle(both_ways) == []
+    ring3 = {"node": ["a", "b", "c", "b"], "to": ["b", "c", "a", "a"], "paused_at_end": [True] * 4}
+    assert _paused_cycle(ring3) == ["a", "b", "c", "a"]
+
+
 def test_a_pfc_deadlock_on_a_ring_is_named_and_a_tree_has_none():
     """Pauses around a cycle never lift (each link's sender waits on the
     next link to drain): every ring link is still paused at the end, no

@@ -1246,27 +1246,38 @@ def _paused_cycle(pfc: Dict[str, Any]) -> List[str]:
     (``node`` → ``to`` rows of the ``pfc`` table with ``paused_at_end``),
     first node repeated last; empty when the paused links form no cycle.
     A paused link waits on the links out of its far end to drain, so a
-    cycle of them never drains."""
-    nxt: Dict[str, List[str]] = {}
+    cycle of them never drains. A link's packets never go back the way
+    they came (shortest paths make no U-turn), so a link paused in both
+    directions is no cycle: each direction drains onward, and it was named
+    a deadlock (a leaf and a spine pausing each other under a Poisson
+    load). The search is over links, each step to a link out of the last
+    one's far end other than its reverse."""
+    out: Dict[str, List[str]] = {}
     for a, b, p in zip(pfc.get("node", ()), pfc.get("to", ()), pfc.get("paused_at_end", ())):
         if p:
-            nxt.setdefault(str(a), []).append(str(b))
-    state: Dict[str, int] = {}  # 1: on the path, 2: done
-    for start in sorted(nxt):
+            out.setdefault(str(a), []).append(str(b))
+    edges = sorted((a, b) for a, bs in out.items() for b in bs)
+
+    def onward(e: Tuple[str, str]) -> List[Tuple[str, str]]:
+        return [(e[1], c) for c in sorted(out.get(e[1], ())) if c != e[0]]
+
+    state: Dict[Tuple[str, str], int] = {}  # 1: on the path, 2: done
+    for start in edges:
         if state.get(start):
             continue
-        path, its = [start], [iter(sorted(nxt.get(start, ())))]
+        path, its = [start], [iter(onward(start))]
         state[start] = 1
         while path:
-            n = next(its[-1], None)
-            if n is None:
+            e = next(its[-1], None)
+            if e is None:
                 state[path.pop()] = 2
                 its.pop()
-            elif state.get(n) == 1:
-                return path[path.index(n):] + [n]
-            elif not state.get(n):
-                state[n] = 1
-                path.append(n)
-                its.append(iter(sorted(nxt.get(n, ()))))
+            elif state.get(e) == 1:
+                cyc = path[path.index(e):]
+                return [a for a, _ in cyc] + [cyc[0][0]]
+            elif not state.get(e):
+                state[e] = 1
+                path.append(e)
+                its.append(iter(onward(e)))
     return []
 
