@@ -86,9 +86,9 @@ def test_ctrl_c_in_the_search_still_says_a_trial_under_way_is_asked_again(tmp_pa
     assert "a trial under way, if any, is asked again" in said, said
 
 
-def _sweep(path, out, values: str, capsys) -> int:
+def _sweep(path, out, values: str, capsys, *more: str) -> int:
     rc = main(["sweep", str(path), "--set", f"apps.0.blocks={values}", "--jobs", "1", "--no-progress",
-               "--out", str(out)])
+               "--out", str(out), *more])
     capsys.readouterr()
     return rc
 
@@ -145,9 +145,10 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
     assert _sweep(f, out, "5", capsys) == 0
     f.write_text(small_incast_path.read_text().replace("seed = 7", "seed = 8"))
 
+    # (--replace: the file changed since, and its earlier point goes only when asked)
     monkeypatch.setattr(sweep, "_run_point", _ctrl_c)
     assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
-                 "--out", str(out)]) == 130
+                 "--out", str(out), "--replace"]) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted before any point finished: none is kept, pending ones were cancelled; "
                            "resume with:"), said
@@ -156,7 +157,7 @@ def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(s
     # cut off before any point ran (reading or validating the points): nothing is said to be kept or cancelled
     monkeypatch.setattr(sweep, "_sweep_locked", _ctrl_c)
     assert main(["sweep", str(f), "--set", "apps.0.blocks=5,6", "--jobs", "1", "--no-progress",
-                 "--out", str(out)]) == 130
+                 "--out", str(out), "--replace"]) == 130
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted before any point ran; resume with:"), said
 
@@ -181,7 +182,7 @@ def test_no_table_of_earlier_results_is_left_while_they_are_replaced(small_incas
         return real(*a, **kw)
 
     monkeypatch.setattr(sweep, "_run_point", run_point)
-    assert _sweep(f, out, "5,6", capsys) == 0
+    assert _sweep(f, out, "5,6", capsys, "--replace") == 0  # the file changed since: asked to replace
     assert seen == [False, False]
     # and the sweep's own table lists the new results
     table = pd.read_csv(out / "sweep.csv")
