@@ -278,13 +278,15 @@ def _on_one_core(doc: dict, env: dict):
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
 def test_threads_beyond_the_cores_run_on_as_many_workers():
     # 64 threads asked of a k = 4 fat-tree (four pods: four partitions) in
-    # a process held to one core: one worker runs all four, says so in
-    # one line, and writes one thread's bits
+    # a process held to one core: one line says why four partitions, not
+    # 64, one that one worker runs all four, and it writes one thread's bits
     doc = _short(bench.dctcp_perm(4, "1ms"), "1ms")
     one, said = _on_one_core({**doc, "threads": 1}, {"DCNSIM_FREE_CORES": "8"})
     assert said == []
     many, said = _on_one_core({**doc, "threads": 64}, {"DCNSIM_FREE_CORES": "8"})
-    assert len(said) == 1 and "4 partitions on 1 core: 1 worker thread" in said[0], said
+    assert len(said) == 2, said
+    assert "threads = 64: 4 partitions, as the fat-tree has 4 pods" in said[0], said
+    assert "4 partitions on 1 core: 1 worker thread" in said[1], said
     assert many["summary"]["threads"] == 4
     assert one["tables"] == many["tables"]
     assert _physics(one["summary"]) == _physics(many["summary"])
