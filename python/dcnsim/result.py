@@ -193,46 +193,38 @@ def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
         names = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    if "scenario.json" not in names and not ("summary.json" in names and is_run_summary(out_dir)):
+    summary = _run_summary(out_dir) if "summary.json" in names else None
+    if "scenario.json" not in names and summary is None:
         return []
     # and the files its summary lists: a table of the user's own, written
     # with the run (`r.tables["extra"] = df`), is the run's too (a rewrite
     # in the other format left its extra.csv beside extra.parquet)
-    listed = set(_listed_files(out_dir))
+    files = (summary or {}).get(FILES_KEY)
+    listed = {f for f in files if isinstance(f, str) and f == os.path.basename(f) and not f.startswith(".")} \
+        if isinstance(files, list) else set()
     return sorted(n for n in names if _is_result_file(n) or n in listed)
 
 
-def _listed_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
-    """The file names a run's ``summary.json`` in ``out_dir`` lists (its
-    ``files``), bare names only; none when it lists none or is no run's."""
-    import json
-
-    try:
-        with open(os.path.join(os.fsdecode(out_dir), "summary.json"), "rb") as fh:
-            rec = json.loads(fh.read(1 << 20))
-    except (OSError, ValueError):
-        return []
-    files = rec.get(FILES_KEY) if isinstance(rec, dict) and "events" in rec else None
-    return [f for f in files if isinstance(f, str) and f == os.path.basename(f) and not f.startswith(".")] \
-        if isinstance(files, list) else []
-
-
-def is_run_summary(out_dir: "Union[str, os.PathLike[str]]") -> bool:
-    """Whether ``out_dir``'s ``summary.json`` is one a run wrote (a JSON
-    object with the core's counts, ``events`` and ``packets_created``): a
+def _run_summary(out_dir: "Union[str, os.PathLike[str]]") -> Optional[Dict[str, Any]]:
+    """``out_dir``'s ``summary.json`` if a run wrote it (a JSON object with
+    the core's counts, ``events`` and ``packets_created``), else None: a
     ``summary.json`` of the user's own, beside a ``flows.csv`` of theirs,
     claimed the directory for a run, and both were replaced."""
     import json
 
     try:
         with open(os.path.join(os.fsdecode(out_dir), "summary.json"), "rb") as fh:
-            head = fh.read(1 << 20)
-        rec = json.loads(head)
+            rec = json.loads(fh.read(1 << 20))
     except (OSError, ValueError):
         # unreadable, not JSON, or a summary of more than 1 MiB: a run's is
         # a few KB, so one that size is no run's either
-        return False
-    return isinstance(rec, dict) and "events" in rec and "packets_created" in rec
+        return None
+    return rec if isinstance(rec, dict) and "events" in rec and "packets_created" in rec else None
+
+
+def is_run_summary(out_dir: "Union[str, os.PathLike[str]]") -> bool:
+    """Whether ``out_dir``'s ``summary.json`` is one a run wrote (:func:`_run_summary`)."""
+    return _run_summary(out_dir) is not None
 
 
 def clear_earlier_run(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable[str]) -> None:

@@ -582,16 +582,15 @@ def _quick_note(p: Paper, fig: Figure) -> str:
 
     paper_fig = not p.own_study and not fig.setting and (fig.id[:1].isdigit() or fig.id.startswith("§"))
     whose = "the paper's" if paper_fig else "the full run's"
-    try:
-        quick, full = fig.points(True), fig.points(False)
-    except Exception:  # noqa: BLE001  (a figure whose full points cannot be listed here: say the general case)
+    quick, full = fig.points(True), fig.points(False)
+    if len(quick) < len(full):
         return f"quick run: fewer points than {whose}"
-    if [q.label for q in quick] != [f.label for f in full]:
-        return f"quick run: fewer points than {whose}"
-    same = all(json.dumps(as_dict(q.scenario), sort_keys=True) == json.dumps(as_dict(f.scenario), sort_keys=True)
-               and q.seed == f.seed for q, f in zip(quick, full))
+    same = [q.label for q in quick] == [f.label for f in full] and all(
+        json.dumps(as_dict(q.scenario), sort_keys=True) == json.dumps(as_dict(f.scenario), sort_keys=True)
+        and q.seed == f.seed for q, f in zip(quick, full))
     if same:
         return "quick run: this figure's simulations are the full run's"
+    # as many points, each cut short (fewer queries, a shorter stop)
     return f"quick run: its points run shorter than {whose}"
 
 
