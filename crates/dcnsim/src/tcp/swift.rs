@@ -195,7 +195,7 @@ impl TcpFlow {
     /// The window in force, bytes.
     fn swift_cwnd(&self) -> f64 {
         let s = self.swift.as_deref().expect("a Swift flow");
-        s.fcwnd.min(s.ecwnd)
+        s.window()
     }
 
     /// The application wrote: send what the window allows.
@@ -330,7 +330,7 @@ impl TcpFlow {
         let mss = self.cfg.mss as f64;
         let (lo, hi) = self.swift_bounds();
         let s = self.swift.as_deref_mut().expect("a Swift flow");
-        s.prev = s.fcwnd.min(s.ecwnd);
+        s.prev = s.window();
         s.can_decrease = now.saturating_sub(s.last_decrease) >= s.rtt;
         s.retransmit_cnt = 0;
         s.last_fabric = fabric;
@@ -376,7 +376,7 @@ impl TcpFlow {
         let s = self.swift.as_deref_mut().expect("a Swift flow");
         s.fcwnd = s.fcwnd.clamp(lo, hi);
         s.ecwnd = s.ecwnd.clamp(lo, hi);
-        let w = s.fcwnd.min(s.ecwnd);
+        let w = s.window();
         if w < s.prev {
             s.last_decrease = now;
             s.decreases += 1;
@@ -463,7 +463,7 @@ impl TcpFlow {
             return;
         }
         if s.in_fr {
-            let cap = s.fcwnd.min(s.ecwnd) as u64;
+            let cap = s.window() as u64;
             s.inflate = (s.inflate + mss).min(cap);
             self.swift_send_packets(io);
             return;
@@ -496,7 +496,7 @@ impl TcpFlow {
         self.count_timeout(now, dupacks);
         let p = self.cfg.swift;
         let s = self.swift.as_deref_mut().expect("a Swift flow");
-        s.prev = s.fcwnd.min(s.ecwnd);
+        s.prev = s.window();
         s.rto = SimTime(2 * s.rto.0);
         s.in_fr = false;
         s.inflate = 0;
