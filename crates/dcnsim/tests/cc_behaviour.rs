@@ -206,9 +206,12 @@ fn fast_loses_fewer_packets_than_dctcp_with_100_workers() {
         d_drops > 0 && d_to > 0,
         "DCTCP should suffer incast at 100 workers"
     );
-    // An order of magnitude fewer (none at all, as it stands).
+    // Fewer by a good margin (under once-per-window cuts about half of
+    // DCTCP's; until 2026-12-07 an echo at the recovery point cut a
+    // second time, which at FaST's two-segment windows was nearly every
+    // window, and FaST lost next to nothing here).
     assert!(
-        f_drops * 10 <= d_drops,
+        f_drops * 3 <= d_drops * 2,
         "FaST drops {f_drops} vs DCTCP {d_drops}"
     );
     assert!(f_to < d_to && f_qct < d_qct);

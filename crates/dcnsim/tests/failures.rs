@@ -474,13 +474,17 @@ fn converged_routing_moves_flows_off_a_dead_link_and_back_when_it_returns() {
     );
     assert_eq!(stalled(&converged), 0);
     // restored 10 ms after it failed, routing takes it back 5 ms after that
+    // (both directions: which of them ECMP's hash gives flows is chance)
     let link = |r: &Results| {
         let (from, to) = (col_str(r, "queues", "node"), col_str(r, "queues", "to"));
         let tx = col_u64(r, "queues", "tx_pkts");
-        (0..tx.len())
-            .find(|&i| from[i] == "aggr0_0" && to[i] == "core0")
-            .map(|i| tx[i])
-            .unwrap()
+        let way = |a: &str, b: &str| {
+            (0..tx.len())
+                .find(|&i| from[i] == a && to[i] == b)
+                .map(|i| tx[i])
+                .unwrap()
+        };
+        way("aggr0_0", "core0") + way("core0", "aggr0_0")
     };
     let back = run(
         json!({"a": "aggr0_0", "b": "core0", "at": "500us", "until": "10ms", "converge": "5ms"}),

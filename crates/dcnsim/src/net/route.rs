@@ -6,6 +6,7 @@ use super::FixedHashMap;
 
 use super::inputs::InputTable;
 use super::{PktKind, NO_LINK, NO_ROUTE};
+use crate::sim::rng::mix64;
 use crate::sim::time::SimTime;
 
 /// Entries per switch in the flowlet table. A slot is shared by the flows
@@ -43,14 +44,16 @@ pub const RESUME_BYTES_PER_FLOW: usize = 2 * 2 * 12;
 pub const FLOWLET_TABLE_BYTES: usize = FLOWLET_SLOTS * std::mem::size_of::<FlowletEntry>();
 
 /// The 5-tuple (src, dst, src port = flow, dst port, proto = kind) and the
-/// flow label as one word (label 0 leaves the 5-tuple's word as it was).
+/// flow label as one word. The fields fill two words without overlap, and
+/// the first is mixed before the second joins it: XOR-ed at overlapping
+/// offsets, as they once were, tuples that differ made one word (flow f to
+/// host d and flow f + 2¹⁴ to host d ^ 1 took the same path at every
+/// switch), so large runs had pairs of flows perfectly correlated.
 #[inline]
 pub(crate) fn five_tuple(src: u32, dst: u32, flow: u32, kind: PktKind, label: u16) -> u64 {
-    (src as u64) << 40
-        ^ (dst as u64) << 16
-        ^ (flow as u64) << 2
-        ^ kind as u64
-        ^ (label as u64) << 48
+    let hosts = (src as u64) << 32 | dst as u64;
+    let ports = (flow as u64) << 18 | (label as u64) << 2 | kind as u64;
+    mix64(hosts) ^ ports
 }
 
 /// One hop of a source route: the egress link, and (after the first hop,
@@ -222,5 +225,38 @@ impl Paths {
             + p.interned.capacity() * (size_of::<(Vec<Hop>, u32)>() + 1)
             + p.interned.keys().map(|k| k.capacity()).sum::<usize>() * size_of::<Hop>()
             + (p.slot_head.capacity() + p.next_in_slot.capacity()) * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// Tuples that differ in any field make different words, those the old
+    /// overlapping XOR merged among them (flow f to host d and flow
+    /// f + 2¹⁴ to host d ^ 1; a source past 256 hosts and a label).
+    #[test]
+    fn differing_tuples_make_different_words() {
+        let kinds = [PktKind::Data, PktKind::Ack, PktKind::Udp];
+        let mut seen = HashSet::new();
+        let mut n = 0;
+        for src in (0..8).chain([255, 256, 257, 8191]) {
+            for dst in (0..8).chain([8190, 8191]) {
+                for flow in [0, 1, 3, 1 << 14, (1 << 14) + 1, 1 << 20, u32::MAX] {
+                    for kind in kinds {
+                        for label in [0, 1, 255, u16::MAX] {
+                            seen.insert(five_tuple(src, dst, flow, kind, label));
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), n, "two tuples made one word");
+        assert_ne!(
+            five_tuple(4, 6, 7, PktKind::Data, 0),
+            five_tuple(4, 6 ^ 1, 7 + (1 << 14), PktKind::Data, 0)
+        );
     }
 }

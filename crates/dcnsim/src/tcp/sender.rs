@@ -787,16 +787,17 @@ impl TcpFlow {
                 self.cwr_end();
             }
         }
-        // With classic ECN the receiver latches ECE until it sees CWR: while
-        // our CWR has not gone out yet (no new data since the cut), or has
-        // not been received (the CWR segment starts at the recovery point,
-        // so an ACK up to it, which ends CWR above, has not covered it), an
-        // ECE still echoes the event we already answered: answered, it cut
-        // twice for one event (Linux's CWR ends only above high_seq, ns-2's
-        // on seqno > recover_). DCTCP's echo is per segment, so every ECE
-        // there is fresh.
-        let stale_echo = !self.cfg.cc.needs_ecn()
-            && (self.send_cwr || (self.stats.ecn_cuts > 0 && a.snd_una <= self.ecn_recover));
+        // An ECE on an ACK up to the recovery point echoes data sent before
+        // the cut, the window already answered: answered, one window cut
+        // twice (Linux holds CWR until something *above* high_seq is
+        // ACKed, ns-2 until seqno > recover_). For DCTCP too, whose echo
+        // is per segment (RFC 8257 §3.3: the cut once per window of data;
+        // a reviewer's pcap: 17 of 32 cuts of one flow were such second
+        // cuts). With classic ECN the receiver also latches ECE until it
+        // sees CWR, so while our CWR has not gone out (no new data since
+        // the cut) every echo is the old one.
+        let stale_echo = (self.stats.ecn_cuts > 0 && a.snd_una <= self.ecn_recover)
+            || (self.send_cwr && !self.cfg.cc.needs_ecn());
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
             let base = self.reduction_base(a.flight);
             self.st.ssthresh = self.cc.ssthresh(&self.st, base, LossKind::Ecn, a.now);
