@@ -424,7 +424,9 @@ def test_outcast_dctcp_at_qmax_60_agrees_under_the_same_window_rules():
     assert abs(ours["jain"] - same["jain"]) <= 0.01
     assert abs(ours["f1"] - same["f1"]) <= 0.05 * same["f1"]
     assert abs(ours["marks"] - same["marks"]) <= 0.02 * same["marks"]
-    assert stock["jain"] > max(same["jain"], ours["jain"]) + 0.015
+    # stock ns-3.37 above both by 0.014-0.016 on seeds 1-3 (2026-12-07, once
+    # dcnsim's DCTCP cut once per window; above 0.015 before)
+    assert stock["jain"] > max(same["jain"], ours["jain"]) + 0.01
 
 
 @needs_core

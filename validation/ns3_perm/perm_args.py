@@ -15,9 +15,9 @@ dcnsim's ECMP (docs/model.md, Routing; crates/dcnsim/src/world.rs
 ``pick``): at a node with n equal-cost next hops (the directed links
 leaving it, ascending by link: on the fat-tree an edge switch's
 aggregation switches and an aggregation switch's cores in index order) it
-takes ``mix64(five_tuple ^ salt[node]) % n``, with ``five_tuple = src <<
-40 ^ dst << 16 ^ flow << 2 ^ kind`` (kind 0 data, 1 ACK; an ACK's src is
-the data's receiver), ``salt[node] = mix64(seed ^ mix64(4 + (node << 8)))``
+takes ``mix64(five_tuple ^ salt[node]) % n``, with ``five_tuple =
+mix64(src << 32 | dst) ^ (flow << 18 | label << 2 | kind)`` (label 0 here;
+kind 0 data, 1 ACK; an ACK's src is the data's receiver), ``salt[node] = mix64(seed ^ mix64(4 + (node << 8)))``
 and the fat-tree's nodes numbered hosts first, then per pod its k/2 edge
 and k/2 aggregation switches, then the cores. tests/test_ns3_perm.py holds
 this mirror to dcnsim's own ``queue_inputs`` table: if the core's hashing
@@ -43,7 +43,8 @@ def mix64(z: int) -> int:
 
 def _choice(seed: int, node: int, src: int, dst: int, flow: int, kind: int, n: int) -> int:
     salt = mix64(seed ^ mix64(ECMP_SALT_STREAM + (node << 8)))
-    return mix64((src << 40 ^ dst << 16 ^ flow << 2 ^ kind) ^ salt) % n
+    five_tuple = mix64(src << 32 | dst) ^ (flow << 18 | kind)
+    return mix64(five_tuple ^ salt) % n
 
 
 def _up_choices(k: int, seed: int, src: int, dst: int, flow: int, kind: int) -> Tuple[int, int]:
