@@ -806,6 +806,23 @@ def test_a_summary_json_of_the_users_own_does_not_claim_the_directory(tmp_path, 
 
 
 @needs_core
+def test_a_scenario_json_of_the_users_own_does_not_claim_the_directory(tmp_path, small_incast_path, capsys):
+    """A hand-written scenario.json alone in DIR made it an earlier run's:
+    `dcnsim run OTHER --out DIR` replaced it with only a "replacing" line.
+    Refused before the run now, the file kept."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "scenario.json").write_text('{"name": "mine", "stop": "1s"}\n')
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "holds scenario.json but no dcnsim run" in err and "not overwriting" in err, err
+    assert (out / "scenario.json").read_text() == '{"name": "mine", "stop": "1s"}\n'
+    assert sorted(p.name for p in out.iterdir()) == ["scenario.json"]
+
+
+@needs_core
 def test_a_run_never_replaces_the_scenario_it_reads(tmp_path, small_incast_path, capsys):
     """`dcnsim run DIR/scenario.json --out DIR --set ...` wrote the changed
     scenario over the one it read: refused before the run, the file kept."""

@@ -11,6 +11,7 @@ import dcnsim
 import pandas as pd
 import pytest
 from conftest import needs_core
+from dcnsim.result import WRITING_MARK
 
 
 def mixed(tmp_path) -> dict:
@@ -88,7 +89,12 @@ def test_a_directory_without_a_complete_run_is_refused_saying_why(tmp_path):
     (out / "summary.json").write_text("{not json")
     with pytest.raises(ValueError, match="summary.json: not the JSON a run writes"):
         dcnsim.read_result(out)
-    (out / "summary.json").unlink()  # as a write cut short leaves it
+    (out / "summary.json").unlink()
+    # scenario.json with no summary.json: a scenario of the user's, unless
+    # the mark a write puts beside its files while they go in place is there
+    with pytest.raises(FileNotFoundError, match="a scenario.json alone is a scenario, not a run's results"):
+        dcnsim.read_result(out)
+    (out / WRITING_MARK).touch()  # as a write cut short leaves it
     with pytest.raises(FileNotFoundError, match="its write did not finish"):
         dcnsim.read_result(out)
 

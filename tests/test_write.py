@@ -24,7 +24,8 @@ def fake_result() -> Result:
                 "goodput_bps": [20000.0, math.nan], "timeouts": [0, 1],
             },
         },
-        "summary": {"seed": 1.0, "sim_time_s": 1.0, "wall_s": 0.1, "events": 10.0, "packet_hops": 5.0},
+        "summary": {"seed": 1.0, "sim_time_s": 1.0, "wall_s": 0.1, "events": 10.0, "packet_hops": 5.0,
+                    "packets_created": 5.0},
     }
     return Result(raw, {"name": "fake", "seed": 1})
 
@@ -405,3 +406,27 @@ def test_an_interrupt_just_after_the_temporary_file_is_made_leaves_none(tmp_path
             fh.write("x\n")
     monkeypatch.undo()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_scenario_json_of_the_users_own_is_never_replaced(tmp_path):
+    """A scenario.json alone claimed the directory for a run: `dcnsim run
+    other.toml --out DIR` replaced a hand-edited scenario.json in DIR with
+    its own. It is a user's file now; only a write cut short (its mark
+    beside it) or a run's summary.json makes a directory a run's."""
+    from dcnsim._atomic import OutputDirError
+    from dcnsim.result import WRITING_MARK
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "scenario.json").write_text('{"name": "hand-edited"}\n')
+    with pytest.raises(OutputDirError, match="holds scenario.json but no dcnsim run"):
+        fake_result().write(out)
+    assert (out / "scenario.json").read_text() == '{"name": "hand-edited"}\n'
+    assert sorted(p.name for p in out.iterdir()) == ["scenario.json"]
+    # a write cut short while its files went in place left its mark: the
+    # next write cleans up after it
+    (out / WRITING_MARK).touch()
+    (out / "flow_ts.csv").write_text("t\n")
+    fake_result().write(out)
+    assert json.loads((out / "scenario.json").read_text()) == {"name": "fake", "seed": 1}
+    assert not (out / "flow_ts.csv").exists() and not (out / WRITING_MARK).exists()

@@ -182,19 +182,28 @@ def with_cdf_copies(scenario: Dict[str, Any], apps: Iterable[int]) -> Dict[str, 
     return {**scenario, "apps": new}
 
 
+#: The file a write puts beside the results while it puts them in place
+#: (scenario.json first, summary.json last), removed once summary.json is
+#: there: left behind, it marks a write cut short as dcnsim's.
+WRITING_MARK = ".dcnsim-writing"
+
+
 def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
     """The files of a dcnsim run in ``out_dir``, by name (sorted): none
-    unless it holds a run's ``scenario.json`` or ``summary.json``
-    (:func:`is_run_summary`; the one
-    is written first and the other last, so a write cut short is found
-    too); then every file named as a result's (tables in either format,
-    ``h<host>.pcap``, the two JSON files). A user's other files are not."""
+    unless it holds a ``summary.json`` a run wrote (:func:`is_run_summary`),
+    or a ``scenario.json`` beside :data:`WRITING_MARK` (a write cut short
+    while its files went in place: scenario.json goes first, summary.json
+    last); then every file named as a result's (tables in either format,
+    ``h<host>.pcap``, the two JSON files). A user's other files are not,
+    and neither is a ``scenario.json`` alone: a user's own (until
+    2026-12-07 it claimed the directory, and a run into it replaced it)."""
     try:
         names = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return []
     summary = _run_summary(out_dir) if "summary.json" in names else None
-    if "scenario.json" not in names and summary is None:
+    cut_short = "scenario.json" in names and WRITING_MARK in names
+    if summary is None and not cut_short:
         return []
     # and the files its summary lists: a table of the user's own, written
     # with the run (`r.tables["extra"] = df`), is the run's too (a rewrite
@@ -299,8 +308,8 @@ def foreign_files(out_dir: "Union[str, os.PathLike[str]]", names: Optional[Itera
 
 
 def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequence[str]) -> str:
-    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no scenario.json, nor a "
-            "summary.json a run wrote): not overwriting files dcnsim did not write; move them or choose another "
+    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no summary.json a run wrote, "
+            "nor a run's write cut short): not overwriting files dcnsim did not write; move them or choose another "
             "directory")
 
 
@@ -775,14 +784,14 @@ class Result:
         the directory as it was.
 
         A directory holds one run: where ``out_dir`` holds an earlier run's
-        results (its ``scenario.json``, or a ``summary.json`` a run wrote:
-        :func:`is_run_summary`), that run is
+        results (a ``summary.json`` a run wrote, :func:`is_run_summary`, or
+        a write of one cut short, :func:`result_files`), that run is
         replaced, with a :class:`DcnsimWarning` naming its files this run
-        does not write (removed: tables in the other format, pcap traces;
-        :func:`result_files`); other files are never touched. A directory
-        with no run in it whose files this write would overwrite (a
-        ``flows.csv`` of your own) is refused with :class:`OutputDirError`,
-        as is a path that cannot be a directory."""
+        does not write (removed: tables in the other format, pcap traces);
+        other files are never touched. A directory with no run in it whose
+        files this write would overwrite (a ``flows.csv`` or a
+        ``scenario.json`` of your own) is refused with
+        :class:`OutputDirError`, as is a path that cannot be a directory."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
         # here: pathlib is ≈ 3 ms of a start (see _atomic), the atomic writer
@@ -842,7 +851,14 @@ class Result:
                 # first and summary.json last (result_files finds a write
                 # cut short, complete once summary.json is there)
                 remove_earlier_files(out, names)
+                # put in place with the files, gone once summary.json is:
+                # a commit cut short (Ctrl-C between two renames) leaves it,
+                # so the next write knows the lone scenario.json as a run's
+                mark = out / WRITING_MARK
+                with open(mark, "wb"):
+                    pass
                 staged.commit()
+                os.unlink(mark)
         return out
 
     def conservation_problems(self) -> List[str]:
@@ -1110,9 +1126,13 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
                                 else f"read_result: {d}: not a directory (a run is a directory of tables)")
     summary_path = os.path.join(d, "summary.json")
     if not os.path.isfile(summary_path):
-        why = ("its write did not finish (scenario.json but no summary.json, which a write puts in place last): "
-               "run it again" if os.path.isfile(os.path.join(d, "scenario.json"))
-               else "no dcnsim run here (no summary.json)")
+        if os.path.isfile(os.path.join(d, WRITING_MARK)):
+            why = ("its write did not finish (scenario.json but no summary.json, which a write puts in place last): "
+                   "run it again")
+        elif os.path.isfile(os.path.join(d, "scenario.json")):
+            why = "no dcnsim run here (no summary.json; a scenario.json alone is a scenario, not a run's results)"
+        else:
+            why = "no dcnsim run here (no summary.json)"
         raise FileNotFoundError(f"read_result: {d}: {why}")
     try:
         with open(summary_path, encoding="utf-8") as fh:

@@ -653,7 +653,7 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
     hits: List[Optional[Dict[str, Any]]] = []
     from . import _problems_of
     from ._document import json_document
-    from .result import foreign_files, foreign_files_error
+    from .result import WRITING_MARK, foreign_files, foreign_files_error
     for p in pts:
         d = point_dir(out_root, p.label)
         if d in seen:
@@ -663,6 +663,14 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
             # found now, not after the point's simulation has run
             raise OutputDirError(f"{d}: exists and is not a directory (point {p.label!r}'s results go there)")
         foreign = foreign_files(d)
+        if "scenario.json" in foreign:
+            # the sweep's own point directory (runs/<label>/ is made by a
+            # sweep), its summary.json gone (removed, a partial copy): the
+            # point is run again, as one whose write was cut short, where a
+            # lone scenario.json elsewhere is a user's and is refused
+            with open(d / WRITING_MARK, "wb"):
+                pass
+            foreign = foreign_files(d)
         if foreign:  # Result.write refuses them: found before anything runs
             raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         try:
