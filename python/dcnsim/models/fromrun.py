@@ -152,9 +152,12 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
         raise FileNotFoundError(f"{d}: not a results directory ({why}; `dcnsim run FILE --out DIR` writes one)")
     if not (d / "summary.json").is_file() and (d / "scenario.json").is_file():
         # a run's writer puts summary.json last: without it the directory is
-        # an interrupted write, its tables possibly of two runs
-        raise ValueError(f"{d}: incomplete (it has no summary.json: a write was interrupted); "
-                         "run it again with --out")
+        # an interrupted write (its mark beside it), its tables possibly of
+        # two runs, or a scenario of the user's
+        from ..result import WRITING_MARK
+
+        why = "a write was interrupted" if (d / WRITING_MARK).is_file() else "a scenario.json alone is no run"
+        raise ValueError(f"{d}: incomplete (it has no summary.json: {why}); run it again with --out")
     def table(name: str) -> Any:
         if tables is not None:
             try:
