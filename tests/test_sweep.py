@@ -88,6 +88,34 @@ def test_resume_recomputes_only_missing(tmp_path):
     assert run_sweep(pts, tmp_path, progress=False).attrs["computed"] == []
 
 
+def test_a_scenario_json_of_the_users_own_where_a_point_goes_is_refused(tmp_path):
+    """A point's directory is OUT/<label>: a scenario.json of the user's
+    there (a study's own `base/scenario.json`) was adopted as the point's
+    and replaced. Only the point's own document, its summary.json gone, is
+    run again; a refused sweep writes nothing (no mark of a write left)."""
+    from dcnsim.errors import OutputDirError
+    from dcnsim.result import WRITING_MARK
+
+    doc = small_incast().to_dict()
+    mine = tmp_path / "base"
+    mine.mkdir()
+    (mine / "scenario.json").write_text('{"mine": true}\n')
+    with pytest.raises(OutputDirError, match="holds scenario.json but no dcnsim run"):
+        run_sweep([Point("base", doc, 1)], tmp_path, progress=False)
+    assert (mine / "scenario.json").read_text() == '{"mine": true}\n'
+    assert sorted(p.name for p in mine.iterdir()) == ["scenario.json"]
+    # the point's own, refused for another point's invalid scenario: no mark
+    run_sweep([Point("own", doc, 1)], tmp_path / "s", progress=False)
+    own = point_dir(tmp_path / "s", "own")
+    (own / "summary.json").unlink()
+    bad = {**doc, "tcp": {"cc": "nosuch"}}
+    with pytest.raises(dcnsim.ScenarioError):
+        run_sweep([Point("own", doc, 1), Point("bad", bad, 1)], tmp_path / "s", progress=False)
+    assert not (own / WRITING_MARK).exists()
+    assert run_sweep([Point("own", doc, 1)], tmp_path / "s", progress=False).attrs["computed"] == ["own"]
+    assert (own / "summary.json").is_file() and not (own / WRITING_MARK).exists()
+
+
 def test_a_point_missing_a_trace_or_pcap_of_its_run_is_recomputed(tmp_path):
     """Only the tables every run writes were checked: a point whose
     flow_ts.csv or pcap was removed since was "resumed" without it, and

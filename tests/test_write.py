@@ -430,3 +430,22 @@ def test_a_scenario_json_of_the_users_own_is_never_replaced(tmp_path):
     fake_result().write(out)
     assert json.loads((out / "scenario.json").read_text()) == {"name": "fake", "seed": 1}
     assert not (out / "flow_ts.csv").exists() and not (out / WRITING_MARK).exists()
+
+
+def test_a_mark_that_cannot_be_made_leaves_the_earlier_run_whole(tmp_path):
+    """The mark of a write under way is made before anything of the earlier
+    run goes: made after its summary.json was removed, a failure between
+    the two left that run's files with neither, refused for ever after."""
+    from dcnsim.result import WRITING_MARK
+
+    out = tmp_path / "out"
+    traced_result(seed=1).write(out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / WRITING_MARK).mkdir()  # cannot be opened as a file
+    with pytest.raises(OSError):
+        traced_result(seed=2).write(out)
+    (out / WRITING_MARK).rmdir()
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    with pytest.warns(dcnsim.DcnsimWarning, match="replacing them"):
+        traced_result(seed=2).write(out)
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 2

@@ -262,6 +262,34 @@ def remove_earlier_files(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable
     return gone
 
 
+def commit_replacing(out_dir: "Union[str, os.PathLike[str]]", staged: Any, names: Iterable[str]) -> None:
+    """Put a write's staged files (``names``, scenario.json first,
+    summary.json last) in place of an earlier run's: :data:`WRITING_MARK`
+    goes first, then the earlier run's summary.json and its files not in
+    ``names``, then the renames, and the mark last of all. Cut short
+    anywhere from the first removal on (Ctrl-C, SIGTERM), the directory
+    holds a scenario.json beside the mark, which the next write knows as
+    dcnsim's (:func:`result_files`); a mark that cannot be made leaves
+    everything as it was."""
+    out = os.fsdecode(out_dir)
+    mark = os.path.join(out, WRITING_MARK)
+    with open(mark, "wb"):
+        pass
+    try:
+        remove_earlier_files(out, names)
+        staged.commit()
+    except BaseException:
+        # the mark stays where it speaks for a scenario.json (the earlier
+        # run's or this one's, renamed first); with none it is litter
+        if not os.path.isfile(os.path.join(out, "scenario.json")):
+            try:
+                os.unlink(mark)
+            except FileNotFoundError:
+                pass
+        raise
+    os.unlink(mark)
+
+
 def remove_stale_temporaries(out_dir: "Union[str, os.PathLike[str]]") -> None:
     """The temporaries of a write killed outright (SIGKILL, a power cut),
     ``.NAME.XXXXXXXX.tmp`` for a result's NAME (atomic_open), removed: the
@@ -850,15 +878,7 @@ class Result:
                 # vouching for new tables); scenario.json is put in place
                 # first and summary.json last (result_files finds a write
                 # cut short, complete once summary.json is there)
-                remove_earlier_files(out, names)
-                # put in place with the files, gone once summary.json is:
-                # a commit cut short (Ctrl-C between two renames) leaves it,
-                # so the next write knows the lone scenario.json as a run's
-                mark = out / WRITING_MARK
-                with open(mark, "wb"):
-                    pass
-                staged.commit()
-                os.unlink(mark)
+                commit_replacing(out, staged, names)
         return out
 
     def conservation_problems(self) -> List[str]:

@@ -367,7 +367,7 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     directory holding a summary is complete. As ``Result.write``: an
     earlier run's summary goes first, and its files these do not replace."""
     from ._atomic import StagedFiles
-    from .result import _write_bytes, remove_earlier_files, remove_stale_temporaries
+    from .result import _write_bytes, commit_replacing, remove_stale_temporaries
 
     out.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(out)
@@ -375,9 +375,9 @@ def _store_files(out: Path, files: Mapping[str, bytes]) -> None:
     with StagedFiles() as staged:
         for name in sorted(files, key=lambda n: order.get(n, 1)):
             staged.write(out / Path(name).name, functools.partial(_write_bytes, files[name]), mode="wb")
-        # all written: the earlier run goes only now (a full disk leaves it whole)
-        remove_earlier_files(out, files)
-        staged.commit()
+        # all written: the earlier run goes only now (a full disk leaves it
+        # whole), as Result.write's, the mark of a write under way first
+        commit_replacing(out, staged, files)
 
 
 def _connect(cluster: str):
@@ -639,6 +639,31 @@ def run_sweep(
 _Plan = Tuple[List[Dict[str, Any]], List[Path], List[Optional[Dict[str, Any]]]]
 
 
+def _own_lone_scenario(d: Path, doc: Mapping[str, Any]) -> bool:
+    """Whether ``d``'s ``scenario.json`` is the point's own document
+    (:func:`_canonical`): a point of this sweep whose ``summary.json`` is
+    gone since (removed by hand, a partial copy), not a user's file."""
+    try:
+        stored = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(stored, dict) and _canonical(stored) == _canonical(doc)
+
+
+def _adopt_own_points(dirs: Sequence[Path], docs: Sequence[Mapping[str, Any]], todo: Sequence[int]) -> None:
+    """The points to run whose directory holds their own scenario.json and
+    no run (:func:`_own_lone_scenario`) get the mark of a write cut short
+    (``result.WRITING_MARK``), so their write replaces what is there: done
+    once every refusal is past, just before the points run."""
+    from .result import WRITING_MARK, foreign_files
+
+    for i in todo:
+        d = dirs[i]
+        if "scenario.json" in foreign_files(d) and _own_lone_scenario(d, docs[i]):
+            with open(d / WRITING_MARK, "wb"):
+                pass
+
+
 def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
     """Every point resolved and validated before any runs: its document,
     its directory, and its stored summary when its results there stand for
@@ -653,7 +678,7 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
     hits: List[Optional[Dict[str, Any]]] = []
     from . import _problems_of
     from ._document import json_document
-    from .result import WRITING_MARK, foreign_files, foreign_files_error
+    from .result import foreign_files, foreign_files_error
     for p in pts:
         d = point_dir(out_root, p.label)
         if d in seen:
@@ -663,15 +688,7 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
             # found now, not after the point's simulation has run
             raise OutputDirError(f"{d}: exists and is not a directory (point {p.label!r}'s results go there)")
         foreign = foreign_files(d)
-        if "scenario.json" in foreign:
-            # the sweep's own point directory (runs/<label>/ is made by a
-            # sweep), its summary.json gone (removed, a partial copy): the
-            # point is run again, as one whose write was cut short, where a
-            # lone scenario.json elsewhere is a user's and is refused
-            with open(d / WRITING_MARK, "wb"):
-                pass
-            foreign = foreign_files(d)
-        if foreign:  # Result.write refuses them: found before anything runs
+        if foreign and "scenario.json" not in foreign:  # Result.write refuses them: found before anything runs
             raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         try:
             doc = as_dict(p.scenario)
@@ -690,6 +707,11 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
             problems = [] if hit is not None else _problems_of(text, json_errors)
         except ScenarioError as e:
             problems, doc, hit = list(e.errors), {}, None
+        if foreign and not (doc and _own_lone_scenario(d, doc)):
+            # a scenario.json with no run beside it that is not this very
+            # point's: a user's own, never replaced (the point's own, its
+            # summary.json gone, is run again: _adopt_own_points)
+            raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         # the point's label first: "label: field.path: reason"
         errors.extend(Problem(f"{p.label}: {e.path}", e.message) for e in problems)
         docs.append(doc)
@@ -779,6 +801,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         with contextlib.suppress(FileNotFoundError):
             (out_root / "sweep.csv").unlink()
 
+    _adopt_own_points(dirs, docs, todo)
     failures: Dict[str, str] = {}
     show = progress if progress is not None else sys.stderr.isatty()
     bar = tqdm(total=len(pts), initial=len(pts) - len(todo), disable=not show, unit="run", desc="sweep")
