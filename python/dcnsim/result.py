@@ -262,6 +262,15 @@ def remove_earlier_files(out_dir: "Union[str, os.PathLike[str]]", keep: Iterable
     return gone
 
 
+def mark_writing(out_dir: "Union[str, os.PathLike[str]]") -> str:
+    """Put :data:`WRITING_MARK` in ``out_dir``: its scenario.json is then
+    a write's cut short, which the next write replaces. Returns its path."""
+    mark = os.path.join(os.fsdecode(out_dir), WRITING_MARK)
+    with open(mark, "wb"):
+        pass
+    return mark
+
+
 def commit_replacing(out_dir: "Union[str, os.PathLike[str]]", staged: Any, names: Iterable[str]) -> None:
     """Put a write's staged files (``names``, scenario.json first,
     summary.json last) in place of an earlier run's: :data:`WRITING_MARK`
@@ -272,9 +281,7 @@ def commit_replacing(out_dir: "Union[str, os.PathLike[str]]", staged: Any, names
     dcnsim's (:func:`result_files`); a mark that cannot be made leaves
     everything as it was."""
     out = os.fsdecode(out_dir)
-    mark = os.path.join(out, WRITING_MARK)
-    with open(mark, "wb"):
-        pass
+    mark = mark_writing(out)
     try:
         remove_earlier_files(out, names)
         staged.commit()

@@ -655,13 +655,12 @@ def _adopt_own_points(dirs: Sequence[Path], docs: Sequence[Mapping[str, Any]], t
     no run (:func:`_own_lone_scenario`) get the mark of a write cut short
     (``result.WRITING_MARK``), so their write replaces what is there: done
     once every refusal is past, just before the points run."""
-    from .result import WRITING_MARK, foreign_files
+    from .result import foreign_files, mark_writing
 
     for i in todo:
         d = dirs[i]
         if "scenario.json" in foreign_files(d) and _own_lone_scenario(d, docs[i]):
-            with open(d / WRITING_MARK, "wb"):
-                pass
+            mark_writing(d)
 
 
 def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
@@ -688,8 +687,6 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
             # found now, not after the point's simulation has run
             raise OutputDirError(f"{d}: exists and is not a directory (point {p.label!r}'s results go there)")
         foreign = foreign_files(d)
-        if foreign and "scenario.json" not in foreign:  # Result.write refuses them: found before anything runs
-            raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         try:
             doc = as_dict(p.scenario)
             if p.seed is not None:
@@ -707,10 +704,11 @@ def _plan(pts: List["Point"], out_root: Path, core: Tuple[str, str]) -> _Plan:
             problems = [] if hit is not None else _problems_of(text, json_errors)
         except ScenarioError as e:
             problems, doc, hit = list(e.errors), {}, None
-        if foreign and not (doc and _own_lone_scenario(d, doc)):
-            # a scenario.json with no run beside it that is not this very
-            # point's: a user's own, never replaced (the point's own, its
-            # summary.json gone, is run again: _adopt_own_points)
+        if foreign and not ("scenario.json" in foreign and doc and _own_lone_scenario(d, doc)):
+            # Result.write refuses them: found before anything runs. Files
+            # with no run beside them are a user's, a scenario.json too,
+            # unless it is this very point's (its summary.json gone: run
+            # again, _adopt_own_points)
             raise OutputDirError(foreign_files_error(d, foreign) + f" (point {p.label!r}'s results go there)")
         # the point's label first: "label: field.path: reason"
         errors.extend(Problem(f"{p.label}: {e.path}", e.message) for e in problems)

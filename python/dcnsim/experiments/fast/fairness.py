@@ -62,8 +62,8 @@ def _analyze_fig11(summary, out_dir: Path) -> FigureResult:
     df = pd.DataFrame(rows)
     # Jain's index of each run, then the mean over the seeds (the paper's
     # one number read as the law, each seed one sample of it).
-    per_seed = {s: [jain(_at(df, series=s, seed=k)["throughput_mbps"]) for k in sorted(set(_at(df, series=s)["seed"]))]
-                for s in SERIES_NAMES}
+    by_run = df.groupby(["series", "seed"])["throughput_mbps"].apply(jain)
+    per_seed = {s: list(by_run[s]) for s in SERIES_NAMES}
     j = {s: sum(v) / len(v) for s, v in per_seed.items()}
 
     def spread(s: str) -> str:
