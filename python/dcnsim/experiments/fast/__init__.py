@@ -104,10 +104,11 @@ SETTINGS = [
             "(checked)", "persistent with a 10 ms gap, in the settings figure"),
     Setting("seeds", f"{len(SEEDS)} per point of Figs. 4–9 and 12 (quick: {len(QUICK_SEEDS)}); a point's value is "
             "the mean of its seeds' means, its ± the Student-t 95 % interval over them; Fig. 11's Jain index the "
-            "mean of its seeds' indices",
+            "mean of its seeds' indices; Fig. 10 judged on the slowest join and lowest Jain index of all its seeds' "
+            "runs",
             "the seed is the unit of replication (it draws the jitter of all of a point's queries): with persistent "
             "connections one seed's queries are not independent, and an interval over them is too narrow",
-            "one seed in §3, Fig. 10 and the settings figure"),
+            "one seed in §3 and the settings figure"),
     Setting("host jitter", f"{HOST_JITTER}", "breaks the lock-step of identical deterministic queries; "
             "without it all 100 queries of a point are the same query", "0, in the settings figure"),
     Setting("receive window", "65 535 B", "ns-3 before 3.25 (the paper is of 2014) had no window scaling: "
