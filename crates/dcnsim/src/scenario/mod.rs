@@ -643,6 +643,8 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
     out.extend(empty_trace_warning(cfg));
+    out.extend(cdf_in_packets_warnings(cfg));
+    out.extend(init_cwnd_warnings(cfg));
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
         path: path.clone(),
         message: message.clone(),
@@ -653,6 +655,78 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
             .map(|(path, message)| ScenarioError { path, message }),
     );
     out
+}
+
+/// Initial windows from this many segments up are warned of
+/// ([`init_cwnd_warnings`]).
+const HUGE_INIT_CWND: u32 = 1000;
+
+/// An `init_cwnd` of [`HUGE_INIT_CWND`] segments or more: a count of
+/// segments (RFC 6928's is 10), where htsim's and some papers' initial
+/// windows are given in bytes (`init_cwnd = 14600` is then 14,600
+/// segments, 21 MB at once). Said, not refused: a window that large is a
+/// way to take slow start out of an experiment.
+fn init_cwnd_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let huge = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a.tcp().filter(|t| t.transport == Transport::Tcp)?;
+        (t.init_cwnd_segments >= HUGE_INIT_CWND).then_some((i, (t.init_cwnd_segments, t.mss)))
+    });
+    by_origin(cfg, "init_cwnd", huge)
+        .into_iter()
+        .map(|(path, (segs, mss), apps)| ScenarioError {
+            path,
+            message: format!(
+                "init_cwnd is a count of segments: {segs} segments of {mss} B is {} B sent at \
+                 once by {} (RFC 6928's initial window is 10); for a window in bytes, divide \
+                 by the MSS",
+                u64::from(segs) * u64::from(mss),
+                apps_text(&apps)
+            ),
+        })
+        .collect()
+}
+
+/// Smallest flow size a CDF in bytes plausibly holds much of: below it a
+/// size reads as a count of packets ([`cdf_in_packets_warnings`]).
+const CDF_TINY_FLOW: f64 = 64.0;
+
+/// A Poisson app whose flow-size CDF puts 1 % or more of its flows below
+/// [`CDF_TINY_FLOW`] bytes: sizes are bytes, and the CDF files of ns-2's
+/// pFabric and PIAS scripts list packets (the data-mining table's first
+/// point, 1 packet with probability 0.5, read as bytes makes half of all
+/// flows one byte long). Said, not refused: a workload of tiny messages
+/// is possible.
+fn cdf_in_packets_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let builtin = |name: &str| crate::cdf::BUILTIN.iter().any(|(n, _)| *n == name);
+    cfg.apps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let crate::config::AppSpec::Poisson(p) = a else {
+                return None;
+            };
+            let tiny = p.cdf.prob_le(CDF_TINY_FLOW - 1.0);
+            if tiny < 0.01 {
+                return None;
+            }
+            let key = if p.cdf_name == "inline" || builtin(&p.cdf_name) {
+                "cdf"
+            } else {
+                "cdf_file"
+            };
+            Some(ScenarioError {
+                path: format!("apps[{i}].{key}"),
+                message: format!(
+                    "{:.0} % of its flows are under {CDF_TINY_FLOW} bytes (mean {:.0} bytes): \
+                     sizes are bytes; if the CDF lists packets, as the CDF files of ns-2's \
+                     pFabric and PIAS scripts do, multiply each size by the MSS ({} B)",
+                    100.0 * tiny,
+                    p.cdf.mean(),
+                    p.tcp.mss
+                ),
+            })
+        })
+        .collect()
 }
 
 /// A `[trace]` that samples nothing: `flows = false` and no `queues`.

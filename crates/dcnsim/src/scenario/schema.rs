@@ -153,13 +153,13 @@ kind!(
     /// A queue or window limit: bytes or packets.
     LimitValue => Limit, sc::limit, "limit",
     {"type": ["string", "integer"], "minimum": 0,
-     "description": "a size (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+     "description": "a size (\"32KB\": KB = 1024 B, MB = 1024² B; or an integer number of bytes) or a packet count (\"100pkt\")"}
 );
 kind!(
     /// A size in bytes that fits a segment (> 0, < 4 GiB).
     SegmentSize => u32, sc::segment_size, "size > 0",
     {"type": ["string", "integer"], "minimum": 1,
-     "description": "a size > 0 that fits a segment: \"100B\", \"1KB\", or an integer number of bytes"}
+     "description": "a size > 0 that fits a segment: \"100B\", \"1KB\" (1024 B), or an integer number of bytes"}
 );
 kind!(
     /// A number in [0, 1], or a fraction string.
@@ -204,7 +204,7 @@ kind!(
     /// A size in bytes > 0.
     PositiveSize => u64, sc::positive_size, "size > 0",
     {"type": ["string", "integer"], "minimum": 1,
-     "description": "a size > 0: \"32KB\", \"1.5MB\", \"16GB\", or an integer number of bytes"}
+     "description": "a size > 0: \"32KB\", \"1.5MB\", \"16GB\" (KB = 1024 B, MB = 1024² B, GB = 1024³ B), or an integer number of bytes"}
 );
 kind!(
     /// A count that may be written as a float (`1e12`), or as text.
@@ -571,7 +571,7 @@ kind!(
     /// A queue limit > 0.
     Buffer => Limit, sc::buffer, "limit > 0",
     {"type": ["string", "integer"], "minimum": 1,
-     "description": "a size > 0 (\"32KB\", or an integer number of bytes) or a packet count (\"100pkt\")"}
+     "description": "a size > 0 (\"32KB\": KB = 1024 B, MB = 1024² B; or an integer number of bytes) or a packet count (\"100pkt\")"}
 );
 kind!(
     /// A host's NIC queue: a limit > 0 or "unlimited".
@@ -1101,7 +1101,7 @@ pub struct TcpSection {
     /// Kulkarni §4.3 header compression (RFC 1144 style): `header` becomes 4 bytes unless `header` is given, which wins
     #[schemars(extend("x-default" = "false"))]
     pub header_compression: Opt<Bool>,
-    /// initial window, segments
+    /// initial window, segments (1,000 or more is warned of: htsim's and some papers' initial windows are in bytes)
     #[schemars(extend("x-default" = "2"))]
     pub init_cwnd: Opt<Int<1>>,
     /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)

@@ -1446,3 +1446,93 @@ fn a_trace_that_records_nothing_warns() {
     assert!(trace_warnings(json!({"interval": "1ms"})).is_empty());
     assert!(trace_warnings(json!({"interval": "1ms", "flows": false, "queues": [0]})).is_empty());
 }
+
+/// A Poisson flow-size CDF that puts 1 % or more of its flows under 64
+/// bytes reads as packets, not bytes (ns-2's pFabric and PIAS CDF files
+/// list packets: the data-mining table's first point is 1 packet with
+/// probability 0.5), and is warned of at the key that gave it; the
+/// built-in tables, in bytes, and a CDF of real byte sizes are not.
+#[test]
+fn a_cdf_that_reads_as_packets_warns() {
+    let cdf_warnings = |app: Value| {
+        let mut doc = example();
+        doc["apps"] = json!([app]);
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .filter(|w| w.path.starts_with("apps[0].cdf"))
+            .collect::<Vec<_>>()
+    };
+    let poisson = |cdf: Value| {
+        json!({"kind": "poisson", "load": 0.5, "cdf": cdf, "sources": "1-16",
+               "destinations": [0], "flows": 10, "duration": "1s"})
+    };
+    // the VL2 data-mining table as ns-2's CDF_vl2.tcl writes it, in packets
+    let packets = json!([
+        [1, 0],
+        [1, 0.5],
+        [2, 0.6],
+        [3, 0.7],
+        [7, 0.8],
+        [267, 0.9],
+        [2107, 0.95],
+        [66667, 0.99],
+        [666667, 1]
+    ]);
+    let w = cdf_warnings(poisson(packets.clone()));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "apps[0].cdf");
+    assert!(
+        // linear between (7, 0.8) and (267, 0.9): P(size ≤ 63) = 0.8 + 56/260 · 0.1
+        w[0].message
+            .starts_with("82 % of its flows are under 64 bytes")
+            && w[0]
+                .message
+                .contains("multiply each size by the MSS (1024 B)"),
+        "{w:?}"
+    );
+    // the same table in bytes (× 1460), and the built-ins, say nothing
+    let bytes: Vec<Value> = packets
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!([p[0].as_f64().unwrap() * 1460.0, p[1]]))
+        .collect();
+    assert!(cdf_warnings(poisson(json!(bytes))).is_empty());
+    for name in ["websearch", "datamining"] {
+        assert!(cdf_warnings(poisson(json!(name))).is_empty(), "{name}");
+    }
+    // from a file: the warning names `cdf_file`
+    let file = std::env::temp_dir().join(format!("dcnsim-vl2-packets-{}.txt", std::process::id()));
+    std::fs::write(&file, "1 0\n1 0.5\n7 0.8\n666667 1\n").unwrap();
+    let mut app = poisson(json!(null));
+    app.as_object_mut().unwrap().remove("cdf");
+    app["cdf_file"] = json!(file.to_str().unwrap());
+    let w = cdf_warnings(app);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "apps[0].cdf_file");
+}
+
+/// An `init_cwnd` of a thousand segments or more is warned of as a likely
+/// window in bytes (htsim's and some papers' unit), at the key that set
+/// it; RFC 6928's 10 and a large but plausible 100 are not.
+#[test]
+fn an_init_cwnd_in_bytes_warns() {
+    let cwnd_warnings = |tcp: Value| {
+        warnings_with_tcp(tcp)
+            .into_iter()
+            .filter(|w| w.path.ends_with("init_cwnd"))
+            .collect::<Vec<_>>()
+    };
+    let w = cwnd_warnings(json!({"mss": 1460, "init_cwnd": 14600}));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "tcp.init_cwnd");
+    assert!(
+        w[0].message.starts_with(
+            "init_cwnd is a count of segments: 14600 segments of 1460 B is 21316000 B"
+        ),
+        "{w:?}"
+    );
+    assert!(cwnd_warnings(json!({"init_cwnd": 10})).is_empty());
+    assert!(cwnd_warnings(json!({"init_cwnd": 100})).is_empty());
+}
