@@ -806,6 +806,34 @@ def test_a_summary_json_of_the_users_own_does_not_claim_the_directory(tmp_path, 
 
 
 @needs_core
+def test_a_rerun_keeps_the_users_files_named_like_results(tmp_path, small_incast_path, capsys):
+    """A flows.parquet the user made from the run's flows.csv and a
+    capture named h3.pcap were removed by the next `dcnsim run --out DIR`
+    as "the earlier run's": the run's summary.json lists what it wrote,
+    and only that is replaced; a run that would write over one of them is
+    refused before it runs, naming it."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "r"
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 0
+    pd.read_csv(out / "flows.csv").to_parquet(out / "flows.parquet")
+    (out / "h3.pcap").write_bytes(b"a testbed's capture")
+    mine = {n: (out / n).read_bytes() for n in ("flows.parquet", "h3.pcap")}
+    capsys.readouterr()
+    assert cli_mod.main(["run", str(small_incast_path), "--seed", "2", "--out", str(out), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "held an earlier run's results: replacing them" in err and "flows.parquet" not in err, err
+    assert {n: (out / n).read_bytes() for n in mine} == mine
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 2
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--format", "parquet",
+                         "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "holds flows.parquet beside a dcnsim run that did not write them" in err, err
+    assert {n: (out / n).read_bytes() for n in mine} == mine
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 2
+
+
+@needs_core
 def test_a_scenario_json_of_the_users_own_does_not_claim_the_directory(tmp_path, small_incast_path, capsys):
     """A hand-written scenario.json alone in DIR made it an earlier run's:
     `dcnsim run OTHER --out DIR` replaced it with only a "replacing" line.

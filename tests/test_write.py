@@ -187,6 +187,49 @@ def test_a_directory_without_a_run_keeps_files_named_like_results(tmp_path):
     fake_result().write(out)
     assert (out / "h3.pcap").read_bytes() == b"a testbed's capture"
     assert (out / "flow_ts.csv").read_text() == "t,cwnd\n"
+    # nor does the next write into it take them for that first run's: its
+    # summary.json lists what it wrote (they were removed until 2026-12-07)
+    with pytest.warns(dcnsim.DcnsimWarning, match="held an earlier run's results") as caught:
+        fake_result().write(out, format="parquet")
+    assert not any("h3.pcap" in str(w.message) or "flow_ts" in str(w.message) for w in caught)
+    assert (out / "h3.pcap").read_bytes() == b"a testbed's capture"
+    assert (out / "flow_ts.csv").read_text() == "t,cwnd\n"
+    assert not (out / "flows.csv").exists()  # the first run's own, replaced
+
+
+def test_a_users_file_beside_a_run_is_kept_and_never_overwritten(tmp_path):
+    """A file named like a result's that the run in the directory did not
+    write (a flows.parquet converted from its flows.csv, a capture named
+    h1.pcap) is the user's: a rewrite keeps it, and one that would write
+    that name is refused, naming it, with the earlier run left whole."""
+    out = tmp_path / "out"
+    fake_result().write(out)
+    pd.read_csv(out / "flows.csv").to_parquet(out / "flows.parquet")
+    (out / "h1.pcap").write_bytes(b"a testbed's capture")
+    mine = {n: (out / n).read_bytes() for n in ("flows.parquet", "h1.pcap")}
+    with pytest.warns(dcnsim.DcnsimWarning) as caught:
+        fake_result().write(out)
+    assert not any("flows.parquet" in str(w.message) or "h1.pcap" in str(w.message) for w in caught)
+    assert {n: (out / n).read_bytes() for n in mine} == mine
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    from dcnsim._atomic import OutputDirError
+
+    with pytest.raises(OutputDirError, match=r"holds flows\.parquet beside a dcnsim run that did not write them"):
+        fake_result().write(out, format="parquet")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_a_summary_without_its_list_of_files_replaces_by_name(tmp_path):
+    """A run written before summary.json listed its files: every file named
+    as a result's is taken for that run's, as it was then."""
+    out = tmp_path / "out"
+    fake_result().write(out, format="parquet")
+    rec = json.loads((out / "summary.json").read_text())
+    del rec["files"]
+    (out / "summary.json").write_text(json.dumps(rec))
+    with pytest.warns(dcnsim.DcnsimWarning, match="removing .*flows.parquet"):
+        fake_result().write(out)
+    assert not (out / "flows.parquet").exists() and (out / "flows.csv").exists()
 
 
 def test_an_interrupted_rewrite_leaves_no_earlier_summary_beside_new_tables(tmp_path, monkeypatch):

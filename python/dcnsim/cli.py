@@ -444,12 +444,15 @@ def _run_and_write(args, held) -> int:
         if args.out:
             # here: a run without --out never loads the writers (nor contextlib)
             from ._atomic import check_out_dir, dir_lock
-            from .result import foreign_files, foreign_files_error
+            from .result import TABLE_SCHEMA, foreign_files, foreign_files_error
 
             out_dir = check_out_dir(args.out)
             _not_the_input(args.file, out_dir)
-            # refused by the write; said now, before the simulation's time is spent
-            foreign = foreign_files(out_dir)
+            # refused by the write; said now, before the simulation's time is
+            # spent: the JSON files and the tables in this format (a pcap
+            # or a CDF's copy in the way is found by the write itself)
+            foreign = foreign_files(out_dir, ["scenario.json", "summary.json"]
+                                    + [f"{t}.{args.format}" for t in TABLE_SCHEMA])
             if foreign:
                 raise OutputDirError(foreign_files_error(args.out, foreign))
             # another run or a sweep writing there (a sweep holds it for

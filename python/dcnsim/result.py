@@ -205,13 +205,19 @@ def result_files(out_dir: "Union[str, os.PathLike[str]]") -> List[str]:
     cut_short = "scenario.json" in names and WRITING_MARK in names
     if summary is None and not cut_short:
         return []
-    # and the files its summary lists: a table of the user's own, written
-    # with the run (`r.tables["extra"] = df`), is the run's too (a rewrite
-    # in the other format left its extra.csv beside extra.parquet)
     files = (summary or {}).get(FILES_KEY)
-    listed = {f for f in files if isinstance(f, str) and f == os.path.basename(f) and not f.startswith(".")} \
-        if isinstance(files, list) else set()
-    return sorted(n for n in names if _is_result_file(n) or n in listed)
+    if summary is not None and isinstance(files, list) and written_files(files):
+        # the files its summary lists, and only those: a file named like a
+        # result's that the run did not write is the user's (a
+        # flows.parquet converted from its flows.csv, a capture named
+        # h3.pcap), and was removed as the earlier run's until 2026-12-07;
+        # a table of the user's own written with the run
+        # (`r.tables["extra"] = df`) is the run's
+        listed = {f for f in files if not f.startswith(".")}
+        return sorted(n for n in names if n == "summary.json" or n in listed)
+    # a summary from before the list was kept, or a write cut short (the
+    # earlier run's summary.json went first): every file named as a result's
+    return sorted(n for n in names if _is_result_file(n))
 
 
 def _run_summary(out_dir: "Union[str, os.PathLike[str]]") -> Optional[Dict[str, Any]]:
@@ -329,23 +335,29 @@ def replacing_note(earlier: Sequence[str], ours: Iterable[str]) -> str:
 
 def foreign_files(out_dir: "Union[str, os.PathLike[str]]", names: Optional[Iterable[str]] = None) -> List[str]:
     """The files of ``out_dir`` a write would overwrite although no dcnsim
-    run is there (no ``scenario.json`` nor ``summary.json``): a user's own
-    ``flows.csv``. ``names``: the files the write makes (default: any name
-    a result's file can have)."""
-    if result_files(out_dir):
-        return []
+    run there wrote them (:func:`result_files`): a user's own ``flows.csv``
+    in a directory with no run, or a ``flows.parquet`` of theirs beside a
+    run written as CSV. ``names``: the files the write makes (default: any
+    name a result's file can have)."""
     try:
         present = [e.name for e in os.scandir(os.fsdecode(out_dir)) if e.is_file(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return []
     wanted = None if names is None else set(names)
-    return sorted(n for n in present if (n in wanted if wanted is not None else _is_result_file(n)))
+    candidates = [n for n in present if (n in wanted if wanted is not None else _is_result_file(n))]
+    if not candidates:
+        return []
+    runs = set(result_files(out_dir))
+    return sorted(n for n in candidates if n not in runs)
 
 
 def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequence[str]) -> str:
-    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} but no dcnsim run (no summary.json a run wrote, "
-            "nor a run's write cut short): not overwriting files dcnsim did not write; move them or choose another "
-            "directory")
+    if result_files(out_dir):
+        where = "beside a dcnsim run that did not write them (its summary.json lists the files it wrote)"
+    else:
+        where = "but no dcnsim run (no summary.json a run wrote, nor a run's write cut short)"
+    return (f"{os.fspath(out_dir)}: holds {', '.join(foreign)} {where}: not overwriting files dcnsim did not "
+            "write; move them or choose another directory")
 
 
 def jain(values: Iterable[float]) -> float:
@@ -823,9 +835,11 @@ class Result:
         a write of one cut short, :func:`result_files`), that run is
         replaced, with a :class:`DcnsimWarning` naming its files this run
         does not write (removed: tables in the other format, pcap traces);
-        other files are never touched. A directory with no run in it whose
-        files this write would overwrite (a ``flows.csv`` or a
-        ``scenario.json`` of your own) is refused with
+        other files are never touched, even named like a result's when
+        the earlier run's ``summary.json`` does not list them. A write
+        that would overwrite a file no run there wrote (a ``flows.csv`` or
+        a ``scenario.json`` of your own in a directory with no run, a
+        ``flows.parquet`` of yours beside a CSV run) is refused with
         :class:`OutputDirError`, as is a path that cannot be a directory."""
         if format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
