@@ -123,15 +123,22 @@ def test_an_interrupted_sweep_rewrites_sweep_csv_with_its_complete_points(small_
     said = capsys.readouterr().err.strip().splitlines()[-1]
     assert said.startswith("interrupted; finished points are kept (sweep.csv lists them)"), said
     assert said.endswith(f"resume with: dcnsim {' '.join(argv)}"), said
-    # this sweep's complete points: 2 (resumed) and 3 (run); not 4 (never run)
+    # every point of this sweep, the table saying which are complete: 2
+    # (resumed) and 3 (run) with their results; 4 (never run) with its
+    # parameter alone, so a script reading the table sees it is partial
     table = pd.read_csv(out / "sweep.csv")
-    assert list(table["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3"]
+    assert list(table["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3", "apps.0.blocks=4"]
+    assert list(table["status"]) == ["done", "done", "not run"]
+    assert list(table["apps.0.blocks"]) == [2, 3, 4]
+    assert table["events"].iloc[:2].gt(0).all() and pd.isna(table["events"].iloc[2])
     assert not list(out.glob("*.tmp*"))
 
     monkeypatch.setattr(sweep, "_run_point", real)
     assert main(argv) == 0
     assert "3 points (1 run, 2 resumed)" in capsys.readouterr().out
-    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3", "apps.0.blocks=4"]
+    table = pd.read_csv(out / "sweep.csv")
+    assert list(table["label"]) == ["apps.0.blocks=2", "apps.0.blocks=3", "apps.0.blocks=4"]
+    assert (table["status"] == "done").all()
 
 
 def test_a_sweep_interrupted_before_any_point_finished_leaves_no_earlier_table(small_incast_path, tmp_path,

@@ -593,7 +593,10 @@ def test_cli_a_failed_point_writes_the_table_of_the_others_and_says_how_to_retry
     assert cli.main(base + ["--set", "topology.buffer=16KB,32KB,64KB"]) == 1
     res = capsys.readouterr()
     table = pd.read_csv(out / "sweep.csv")
-    assert list(table["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]  # not the failed 32KB
+    # every point, the failed 32KB without results, its status saying so
+    assert list(table["label"]) == ["topology.buffer=16KB", "topology.buffer=32KB", "topology.buffer=64KB"]
+    assert list(table["status"]) == ["done", "failed", "done"]
+    assert pd.isna(table["events"].iloc[1]) and table["events"].iloc[[0, 2]].gt(0).all()
     assert "topology.buffer=16KB" in res.out and "topology.buffer=64KB" in res.out
     assert "topology.buffer=32KB: ScenarioError: limits.memory: the run went over the limit" in res.err
     assert res.err.rstrip().endswith("3 points (1 run, 1 failed, 1 resumed); finished points are kept (sweep.csv "
@@ -603,7 +606,7 @@ def test_cli_a_failed_point_writes_the_table_of_the_others_and_says_how_to_retry
     _failing_at_run_time(monkeypatch, {"topology.buffer=128KB"})
     assert cli.main(base + ["--set", "topology.buffer=128KB"]) == 2
     assert "holds another sweep's table" in capsys.readouterr().err
-    assert list(pd.read_csv(out / "sweep.csv")["label"]) == ["topology.buffer=16KB", "topology.buffer=64KB"]
+    assert list(pd.read_csv(out / "sweep.csv")["label"]) == [f"topology.buffer={b}" for b in ("16KB", "32KB", "64KB")]
 
 
 def test_cli_another_sweep_into_the_same_out_is_refused_the_same_one_resumes(tmp_path, capsys):

@@ -721,7 +721,7 @@ def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs
         return 2
     except ClusterLostError as e:
         # the cluster went away mid-sweep: what finished is kept, as after Ctrl-C
-        _write_sweep_table(args.out, e.df)
+        _write_sweep_table(args.out, e.df, pts)
         print(f"sweep: {e}{_listed(e.df)}; {_resume(args)}", file=sys.stderr)
         return 2
     except ClusterError as e:
@@ -735,12 +735,12 @@ def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs
         # (an earlier sweep's table must not pass for this one's); main says
         # what was kept and how to resume
         if hasattr(e, "df"):
-            _write_sweep_table(args.out, e.df)
+            _write_sweep_table(args.out, e.df, pts)
         raise
     except SweepError as e:
         # the complete points' table, as a sweep without failures writes it:
         # not lost with the failed points, and no earlier sweep's left behind
-        _write_sweep_table(args.out, e.df)
+        _write_sweep_table(args.out, e.df, pts, e.failures)
         if e.df is not None and len(e.df):
             _print_sweep_table(e.df, list(axes) + (["seed"] if args.seeds else []))
         print(str(e), file=sys.stderr)
@@ -749,7 +749,7 @@ def _sweep_and_write(args, doc: Dict[str, Any], axes: Dict[str, List[Any]], jobs
                   f"finished points are kept{_listed(e.df)}; rerun the same command to retry the failed points",
                   file=sys.stderr)
         return 1
-    _write_sweep_table(args.out, df)
+    _write_sweep_table(args.out, df, pts)
     _print_sweep_table(df, list(axes) + (["seed"] if args.seeds else []))
     print(f"\n{_sweep_counts(df, args.format, len(df), 0)}; results in {args.out}/ (summary: sweep.csv)")
     return 0
@@ -798,13 +798,24 @@ def _claim_sweep_out(out: str, pts, held) -> None:
             "there (the points' results stay, and resume in any sweep that has them)")
 
 
-def _write_sweep_table(out: str, df) -> None:
-    """``OUT/sweep.csv``: the table of the sweep's complete points (OUT
-    locked while it is written: the command holds it already).
-    With none (every point failed, or the cluster went before any
-    finished), an earlier table is removed: the results it lists are not
-    this sweep's (its points are being computed again, for another
-    scenario or core, and are not complete)."""
+#: ``sweep.csv``'s ``status`` of a point: its results are in the row
+#: (done), its run failed (the reason was printed), or it did not run to
+#: its end (the sweep was interrupted, or the cluster went)
+STATUS_DONE, STATUS_FAILED, STATUS_NOT_RUN = "done", "failed", "not run"
+
+
+def _write_sweep_table(out: str, df, pts=None, failures=None) -> None:
+    """``OUT/sweep.csv``: a row per point of the sweep (``pts``), its
+    ``status`` beside its label: the complete points' rows of ``df``
+    ("done"), and, for a sweep cut short, the others with their
+    parameters alone ("failed", or "not run"), so the table itself says it
+    is partial: a script that reads it sees every point, and which lack
+    results (until 2026-12-07 they were left out, and a table of 4 of 6
+    points looked whole). OUT locked while it is written (the command
+    holds it already). With no point complete (every point failed, or the
+    cluster went before any finished), an earlier table is removed: the
+    results it lists are not this sweep's (its points are being computed
+    again, for another scenario or core, and are not complete)."""
     from ._atomic import atomic_write, dir_lock
 
     path = os.path.join(out, "sweep.csv")
@@ -814,8 +825,19 @@ def _write_sweep_table(out: str, df) -> None:
         except FileNotFoundError:
             pass
         return
+    import pandas as pd
+
+    table = df.copy()
+    table.insert(1, "status", STATUS_DONE)
+    done = set(table["label"])
+    missing = [{"label": p.label, "status": STATUS_FAILED if p.label in (failures or {}) else STATUS_NOT_RUN,
+                **p.params} for p in pts or [] if p.label not in done]
+    if missing:
+        order = {p.label: i for i, p in enumerate(pts)}
+        table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True)
+        table = table.sort_values("label", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
     with dir_lock(out):
-        atomic_write(path, lambda fh: df.to_csv(fh, index=False, lineterminator="\n"))
+        atomic_write(path, lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
 
 
 def _listed(df) -> str:
