@@ -834,6 +834,29 @@ def test_a_rerun_keeps_the_users_files_named_like_results(tmp_path, small_incast
 
 
 @needs_core
+def test_a_run_into_a_sweeps_directory_is_refused(tmp_path, small_incast_path, capsys):
+    """`dcnsim run --out DIR` where DIR is a sweep's (its sweep.csv beside
+    the points' directories) wrote the run among them, part of no point;
+    refused before it runs, DIR unchanged, and a subdirectory will do."""
+    from dcnsim import cli as cli_mod
+
+    out = tmp_path / "sw"
+    assert cli_mod.main(["sweep", str(small_incast_path), "--set", "topology.buffer=16KB,32KB", "--out", str(out),
+                         "--no-progress", "--jobs", "1"]) == 0
+    before = sorted(p.name for p in out.iterdir())
+    capsys.readouterr()
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "a sweep's directory (its sweep.csv and the points' directories)" in err, err
+    assert sorted(p.name for p in out.iterdir()) == before
+    from dcnsim.errors import OutputDirError
+
+    with pytest.raises(OutputDirError, match="a sweep.s directory"):
+        dcnsim.run(str(small_incast_path)).write(out)
+    assert cli_mod.main(["run", str(small_incast_path), "--out", str(out / "mine"), "--no-progress"]) == 0
+
+
+@needs_core
 def test_a_scenario_json_of_the_users_own_does_not_claim_the_directory(tmp_path, small_incast_path, capsys):
     """A hand-written scenario.json alone in DIR made it an earlier run's:
     `dcnsim run OTHER --out DIR` replaced it with only a "replacing" line.

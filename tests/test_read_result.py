@@ -134,12 +134,32 @@ def test_a_table_cut_short_or_another_tools_directory_is_refused_naming_the_file
     lines = whole.splitlines(keepends=True)
     assert len(lines) > 2
     for cut, why in ((whole[: len(whole) * 2 // 3], "ends inside a line"), (b"", "empty"),
-                     (b"".join(lines[:-1]), r"rows where the run's summary.json counts \d+ \(n_flows\)")):
+                     (b"".join(lines[:-1]), r"rows where the run's summary.json counts \d+ \(rows\.flows\)")):
         (out / "flows.csv").write_bytes(cut)
         with pytest.raises(ValueError, match=f"read_result: .*flows.csv: .*{why}"):
             dcnsim.read_result(out)
     (out / "flows.csv").write_bytes(whole)
     assert len(dcnsim.read_result(out).flows) == len(lines) - 1
+    # every table's rows are counted, not only the flows' (the losses and
+    # queues of a copy cut at a line's end read as a shorter run)
+    rec = json.loads((out / "summary.json").read_text())
+    assert set(rec["rows"]) >= {"flows", "queues", "losses"} and rec["rows"]["flows"] == len(lines) - 1
+    for name in ("queues", "losses"):
+        table = (out / f"{name}.csv").read_bytes()
+        rows = table.splitlines(keepends=True)
+        assert len(rows) > 2, name
+        (out / f"{name}.csv").write_bytes(b"".join(rows[: len(rows) // 2]))
+        with pytest.raises(ValueError, match=rf"{name}.csv: {len(rows) // 2 - 1} rows where the run's summary.json "
+                                             rf"counts {len(rows) - 1} \(rows\.{name}\)"):
+            dcnsim.read_result(out)
+        (out / f"{name}.csv").write_bytes(table)
+    # a summary.json of before the counts were kept: the flows' own count
+    (out / "flows.csv").write_bytes(b"".join(lines[:-1]))
+    (out / "summary.json").write_text(json.dumps({k: v for k, v in rec.items() if k != "rows"}))
+    with pytest.raises(ValueError, match=r"flows.csv: .*counts \d+ \(n_flows\)"):
+        dcnsim.read_result(out)
+    (out / "flows.csv").write_bytes(whole)
+    (out / "summary.json").write_text(json.dumps(rec))
 
     other = tmp_path / "other"
     other.mkdir()

@@ -23,10 +23,15 @@ def test_a_quick_note_says_what_is_short_and_of_whose():
     assert _quick_note(*_fig("rps", "paths")) == "quick run: this figure's simulations are the full run's"
     # a figure of the paper with fewer points quick
     assert _quick_note(*_fig("tcprand", "8a")) == "quick run: fewer points than the paper's"
-    # as many points quick as full, each run shorter (FaST's Fig. 10 had said "fewer points")
-    p, fig = _fig("fast", "10")
+    # as many points quick as full, each run shorter (FaST's Fig. 10 had
+    # said "fewer points" when it ran one seed either way; TCPRand's Fig. 16)
+    p, fig = _fig("tcprand", "16")
     assert len(fig.points(True)) == len(fig.points(False))
     assert _quick_note(p, fig) == "quick run: its points run shorter than the paper's"
+    # a quick run of one seed where the full one runs five: fewer simulations
+    p, fig = _fig("fast", "10")
+    assert (len(fig.points(True)), len(fig.points(False))) == (1, 5)
+    assert _quick_note(p, fig) == "quick run: fewer points than the paper's"
     # a figure of ours: short of the full run, not of a paper that has no such figure
     p, fig = _fig("tcprand", "seeds")
     assert _quick_note(p, fig).endswith("than the full run's"), _quick_note(p, fig)

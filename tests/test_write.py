@@ -492,3 +492,35 @@ def test_a_mark_that_cannot_be_made_leaves_the_earlier_run_whole(tmp_path):
     with pytest.warns(dcnsim.DcnsimWarning, match="replacing them"):
         traced_result(seed=2).write(out)
     assert json.loads((out / "scenario.json").read_text())["seed"] == 2
+
+
+def test_ctrl_c_while_the_files_go_in_place_waits_for_them(tmp_path, monkeypatch):
+    """Ctrl-C (or SIGTERM) while a rewrite removes the earlier run and
+    renames the new one's files into place left neither run whole (the
+    earlier one gone, the new one half there); it now waits the few
+    renames out: the new run is whole, then the interrupt is raised."""
+    import os
+    import signal
+
+    from dcnsim import result as result_mod
+
+    out = tmp_path / "out"
+    traced_result(seed=1).write(out)
+    real = result_mod.remove_earlier_files
+
+    def interrupted_first(*a, **kw):
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(result_mod, "remove_earlier_files", interrupted_first)
+    with pytest.warns(dcnsim.DcnsimWarning, match="held an earlier run's results"):
+        with pytest.raises(KeyboardInterrupt):
+            traced_result(seed=2).write(out)
+    monkeypatch.setattr(result_mod, "remove_earlier_files", real)
+    assert json.loads((out / "scenario.json").read_text())["seed"] == 2
+    assert not (out / result_mod.WRITING_MARK).exists()
+    listed = json.loads((out / "summary.json").read_text())["files"]
+    assert {p.name for p in out.iterdir()} == {*listed, "summary.json"}
+    assert (out / "h0.pcap").read_bytes() == b"pcap bytes" and (out / "flow_ts.csv").is_file()
+    # and the handler in place before is back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

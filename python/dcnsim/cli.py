@@ -444,10 +444,18 @@ def _run_and_write(args, held) -> int:
         if args.out:
             # here: a run without --out never loads the writers (nor contextlib)
             from ._atomic import check_out_dir, dir_lock
-            from .result import TABLE_SCHEMA, foreign_files, foreign_files_error
+            from .result import (
+                TABLE_SCHEMA,
+                foreign_files,
+                foreign_files_error,
+                sweep_root_error,
+            )
 
             out_dir = check_out_dir(args.out)
             _not_the_input(args.file, out_dir)
+            in_sweep = sweep_root_error(out_dir)
+            if in_sweep:
+                raise OutputDirError(in_sweep)
             # refused by the write; said now, before the simulation's time is
             # spent: the JSON files and the tables in this format (a pcap
             # or a CDF's copy in the way is found by the write itself)

@@ -281,26 +281,75 @@ def commit_replacing(out_dir: "Union[str, os.PathLike[str]]", staged: Any, names
     """Put a write's staged files (``names``, scenario.json first,
     summary.json last) in place of an earlier run's: :data:`WRITING_MARK`
     goes first, then the earlier run's summary.json and its files not in
-    ``names``, then the renames, and the mark last of all. Cut short
-    anywhere from the first removal on (Ctrl-C, SIGTERM), the directory
-    holds a scenario.json beside the mark, which the next write knows as
-    dcnsim's (:func:`result_files`); a mark that cannot be made leaves
-    everything as it was."""
+    ``names``, then the renames, and the mark last of all. Ctrl-C and
+    SIGTERM wait until then (:class:`_signals_deferred`); cut short anywhere
+    from the first removal on otherwise (a rename that fails, SIGKILL), the
+    directory holds a scenario.json beside the mark, which the next write
+    knows as dcnsim's (:func:`result_files`); a mark that cannot be made
+    leaves everything as it was."""
     out = os.fsdecode(out_dir)
     mark = mark_writing(out)
-    try:
-        remove_earlier_files(out, names)
-        staged.commit()
-    except BaseException:
-        # the mark stays where it speaks for a scenario.json (the earlier
-        # run's or this one's, renamed first); with none it is litter
-        if not os.path.isfile(os.path.join(out, "scenario.json")):
+    # Ctrl-C or SIGTERM from here waits until the files are in place (a few
+    # renames): cut short, the earlier run was gone and this one half
+    # there, a directory read_result refuses until the next write. What
+    # still cuts it short (a failed rename, SIGKILL) leaves the mark.
+    with _signals_deferred():
+        try:
+            remove_earlier_files(out, names)
+            staged.commit()
+        except BaseException:
+            # the mark stays where it speaks for a scenario.json (the earlier
+            # run's or this one's, renamed first); with none it is litter
+            if not os.path.isfile(os.path.join(out, "scenario.json")):
+                try:
+                    os.unlink(mark)
+                except FileNotFoundError:
+                    pass
+            raise
+        os.unlink(mark)
+
+
+class _signals_deferred:
+    """A block Ctrl-C (SIGINT) and SIGTERM do not cut short: one that comes
+    is noted and delivered to the handler that was in place once the block
+    ends (Python's KeyboardInterrupt, the command line's SIGTERM handler;
+    with the default action, the signal again). Only the main thread can
+    set handlers: elsewhere (a sweep's thread, a worker's) the block runs
+    as it is."""
+
+    _SIGNALS = ("SIGINT", "SIGTERM")
+
+    def __enter__(self) -> "_signals_deferred":
+        import signal
+        import threading
+
+        self.old: Dict[int, Any] = {}
+        self.got: List[int] = []
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        for name in self._SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is None:
+                continue
             try:
-                os.unlink(mark)
-            except FileNotFoundError:
+                self.old[sig] = signal.signal(sig, lambda signum, frame: self.got.append(signum))
+            except (ValueError, OSError):  # not settable here (an embedded interpreter)
                 pass
-        raise
-    os.unlink(mark)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+        if not self.got:
+            return
+        sig = self.got[0]
+        handler = self.old.get(sig)
+        if callable(handler):
+            handler(sig, None)
+        elif handler == signal.SIG_DFL:
+            os.kill(os.getpid(), sig)
 
 
 def remove_stale_temporaries(out_dir: "Union[str, os.PathLike[str]]") -> None:
@@ -349,6 +398,24 @@ def foreign_files(out_dir: "Union[str, os.PathLike[str]]", names: Optional[Itera
         return []
     runs = set(result_files(out_dir))
     return sorted(n for n in candidates if n not in runs)
+
+
+def sweep_root_error(out_dir: "Union[str, os.PathLike[str]]") -> Optional[str]:
+    """Why a run is not written into ``out_dir`` when it is a sweep's
+    directory (its ``sweep.csv``, a table with a ``label`` column, beside
+    the points' directories): the run's files would lie among them, one
+    more run that no point and no row of the table is. None otherwise."""
+    table = os.path.join(os.fsdecode(out_dir), "sweep.csv")
+    try:
+        with open(table, encoding="utf-8", errors="replace") as fh:
+            header = fh.readline(1 << 16)
+    except OSError:
+        return None
+    if "label" not in header.rstrip("\r\n").split(","):
+        return None
+    return (f"{os.fspath(out_dir)}: a sweep's directory (its sweep.csv and the points' directories): a run's files "
+            "would lie among them, part of no point; give the run a directory of its own (a subdirectory of it "
+            "will do)")
 
 
 def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequence[str]) -> str:
@@ -856,6 +923,9 @@ class Result:
 
         # the message run_sweep and `dcnsim run --out` give a file in the way
         out = check_out_dir(out_dir)
+        in_sweep = sweep_root_error(out)
+        if in_sweep:
+            raise OutputDirError(in_sweep)
         names = self.file_names(format)
         # one writer at a time (another process's run or sweep into the
         # same directory would mix its files with these)
@@ -883,7 +953,8 @@ class Result:
                     staged.write(out / safe, functools.partial(_write_bytes, data), mode="wb")
                 # with the names of the files beside it: a file removed or
                 # left out of a copy since is missing, not an empty table
-                record = dict(self.summary_record(), **{FILES_KEY: [n for n in names if n != "summary.json"]})
+                record = dict(self.summary_record(), **{FILES_KEY: [n for n in names if n != "summary.json"],
+                                                        ROWS_KEY: {t: self.tables.rows(t) for t in self.tables}})
                 staged.write(out / "summary.json", lambda fh: fh.write(readable_json(record) + "\n"))
                 if earlier:
                     # said before the earlier run goes: under `-W error` it
@@ -1131,6 +1202,10 @@ def metrics_build() -> str:
 #: the key of ``summary.json`` that lists the other files the run's write
 #: put beside it (not part of the summary record)
 FILES_KEY = "files"
+#: the key of ``summary.json`` that gives each written table's rows (not
+#: part of the summary record): a table cut at a line's end (a partial
+#: copy) reads as a shorter table, and is found by its count
+ROWS_KEY = "rows"
 
 
 def written_files(listed: Any) -> bool:
@@ -1188,6 +1263,7 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
         raise ValueError(f"read_result: {summary_path}: not a dcnsim run's summary (it has no core_version; "
                          f"its keys: {', '.join(map(str, list(record)[:6]))}{', ...' if len(record) > 6 else ''})")
     listed = record.pop(FILES_KEY, None)
+    rows = record.pop(ROWS_KEY, None)
     missing = [n for n in listed if not os.path.isfile(os.path.join(d, n))] if written_files(listed) else []
     if missing:
         shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
@@ -1222,9 +1298,12 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
             files[name] = str(f)
             res.tables[name] = _read_written_table(str(f), schema, name)
     # summary.json counts the rows its tables had: a copy cut at a line's
-    # end reads as a shorter table, not as the run
-    for key, name in (("n_flows", "flows"), ("n_queries", "queries"), ("n_blocks", "blocks")):
-        want = record.get(key)
+    # end reads as a shorter table, not as the run (every table's count
+    # since 2026-12-07, `rows`; before, the flows', queries' and blocks')
+    counts = [(f"{ROWS_KEY}.{name}", name, n) for name, n in rows.items()] if isinstance(rows, dict) else []
+    counts += [(key, name, record.get(key)) for key, name in
+               (("n_flows", "flows"), ("n_queries", "queries"), ("n_blocks", "blocks"))]
+    for key, name, want in counts:
         if name in files and isinstance(want, int) and len(res.tables[name]) != want:
             raise ValueError(f"read_result: {files[name]}: {len(res.tables[name])} rows where the run's summary.json "
                              f"counts {want} ({key}): cut short or changed since it was written (a partial copy?); "

@@ -729,7 +729,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     import pandas  # noqa: F401
     from tqdm.auto import tqdm
 
-    from .result import FILES_KEY
+    from .result import FILES_KEY, ROWS_KEY
 
     docs, dirs, hits = plan
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
@@ -746,6 +746,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         cached = hits[i]
         incomplete = False
         files = cached.pop(FILES_KEY, None) if cached is not None else None
+        if cached is not None:
+            cached.pop(ROWS_KEY, None)
         if cached is not None and not _has_tables(d, format, files):
             if _has_tables(d, "parquet" if format == "csv" else "csv", files):
                 # stored in the other format: asked for parquet, a point must
