@@ -65,7 +65,8 @@ def test_sigint_stops_a_sweep_cancels_pending_points_and_says_how_to_resume(tmp_
     assert proc.returncode == 130, (out, err)
     last = err.strip().splitlines()[-1]
     # nothing had finished, and the line says so
-    assert last.startswith("interrupted before any point finished: none is kept, pending ones were cancelled;") \
+    assert last.startswith("terminated (SIGTERM) before any point finished: none is kept, pending ones were "
+                           "cancelled;") \
         and "resume with: dcnsim sweep" in last, err
     assert "Traceback" not in err, err
     assert took < DEADLINE_S, f"took {took:.1f} s to stop"
@@ -157,7 +158,8 @@ def test_sigterm_stops_a_sweep_as_ctrl_c_does_with_a_terminated_status(tmp_path,
     assert proc.returncode == 143, (out, err)
     last = err.strip().splitlines()[-1]
     # nothing had finished, and the line says so
-    assert last.startswith("interrupted before any point finished: none is kept, pending ones were cancelled;") \
+    assert last.startswith("terminated (SIGTERM) before any point finished: none is kept, pending ones were "
+                           "cancelled;") \
         and "resume with: dcnsim sweep" in last, err
     assert "Traceback" not in err, err
     assert _group_left(proc.pid) == "", "workers left running"

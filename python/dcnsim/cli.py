@@ -1719,7 +1719,11 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
-        print(_interrupted_text(args.command, argv, getattr(args, "out", None), e), file=sys.stderr)
+        text = _interrupted_text(args.command, argv, getattr(args, "out", None), e)
+        if isinstance(e, _Terminated) and text.startswith("interrupted"):
+            # SIGTERM (`kill`, a scheduler's time limit), not Ctrl-C: said so
+            text = "terminated (SIGTERM)" + text[len("interrupted"):]
+        print(text, file=sys.stderr)
         return 143 if isinstance(e, _Terminated) else 130
     except OSError as e:  # a results file that could not be written: one line, not a traceback
         if e.errno is None:
