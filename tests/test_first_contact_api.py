@@ -387,3 +387,46 @@ def test_a_scenarios_text_where_its_path_goes_is_named_as_such(tmp_path):
         with pytest.raises(dcnsim.ScenarioError) as e:
             dcnsim.run(str(path))
         assert e.value.errors[0].message == f"no such file: {path}"
+
+
+@pytest.mark.parametrize("axes, seeds, field, value", [
+    # two points of one label: found at run_sweep as a label clash, blaming the label
+    ({"topology.buffer": ["16KB", "32KB", "16KB"]}, None, "axes['topology.buffer']", "'16KB'"),
+    ({"topology.buffer": ["16KB"]}, [1, 2, 1], "seeds", "1"),
+])
+def test_grid_names_a_value_given_twice(axes, seeds, field, value):
+    with pytest.raises(ValueError, match=rf"^grid: {re.escape(field)}: {re.escape(value)} is given twice"):
+        grid(small_incast().to_dict(), axes, seeds=seeds)
+
+
+def test_a_directory_argument_that_is_not_a_path_is_named():
+    # a bare "expected str, bytes or os.PathLike object, not NoneType" named neither
+    with pytest.raises(TypeError, match=r"^read_result: path: expected a run's directory, got None"):
+        dcnsim.read_result(None)
+    with pytest.raises(TypeError, match=r"^run_sweep: out_dir: expected a directory path, got None"):
+        run_sweep([Point("p", small_incast().to_dict())], None)
+
+
+def test_a_builders_extra_that_is_not_a_table_is_a_problem_validate_returns():
+    """Star(..., extra=5) made validate, which returns a scenario's
+    problems, raise a bare TypeError from inside the builder."""
+    topo = dcnsim.Star(hosts=3, rate="1Gbps", delay="1us", buffer="10KB", extra=5)
+    (p,) = dcnsim.validate(dcnsim.Scenario(topology=topo, apps=[dcnsim.Bulk(src=1, dst=0, size="1MB")]))
+    assert p.path == "extra" and "Star's extra is a table of keys" in p.message and "got 5" in p.message
+    with pytest.raises(dcnsim.ScenarioError, match="Tcp's extra is a table"):
+        dcnsim.Tcp(extra="cc=dctcp").to_dict()
+
+
+def test_a_custom_link_tuple_longer_than_its_short_form_is_named():
+    """A 5-tuple link, in Link's own order, reached the core as an array
+    ("expected a table, got an array")."""
+    from dcnsim.scenario import Custom
+
+    c = Custom(nodes=[("a", "host"), ("b", "host"), ("s", "switch", "x")],
+               links=[("a", "s", "1Gbps", "1us", "5KB"), ("b", "s", "1Gbps", "1us")])
+    probs = dcnsim.validate(dcnsim.Scenario(topology=c, apps=[dcnsim.Bulk(src=0, dst=1, size="1MB")]))
+    assert [(p.path, p.message) for p in probs] == [
+        ("topology.nodes[2]", "a tuple here is (name, kind), got 3 values: give the other keys by name "
+                              "(a Node or a table)"),
+        ("topology.links[0]", "a tuple here is (a, b, rate, delay), got 5 values: give the other keys by name "
+                              "(a Link or a table)")]

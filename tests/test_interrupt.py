@@ -65,7 +65,7 @@ def test_sigint_stops_a_sweep_cancels_pending_points_and_says_how_to_resume(tmp_
     assert proc.returncode == 130, (out, err)
     last = err.strip().splitlines()[-1]
     # nothing had finished, and the line says so
-    assert last.startswith("terminated (SIGTERM) before any point finished: none is kept, pending ones were "
+    assert last.startswith("interrupted before any point finished: none is kept, pending ones were "
                            "cancelled;") \
         and "resume with: dcnsim sweep" in last, err
     assert "Traceback" not in err, err

@@ -61,6 +61,17 @@ def test_a_fractional_minimum_window_is_the_models_not_a_rounded_one():
         assert r.returncode == 2 and "--wmin" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
+def test_a_fractional_k_is_rounded_with_a_note():
+    """K is a whole number of packets (as a scenario's ecn_k): 2.5 was
+    taken as 3 with nothing said; now it is said, and 20 says nothing."""
+    r = cli("model", "dctcp", "--k", "2.5", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "--k 2.5 is rounded to 3 packets" in r.stderr, r.stderr
+    assert json.loads(r.stdout)["K_pkts"] == 3
+    r = cli("model", "dctcp", "--k", "20")
+    assert r.returncode == 0 and "rounded" not in r.stderr, r.stderr
+
+
 def test_model_dctcp_json_and_w_star():
     r = cli("model", "dctcp", "--buffer", "100000", "--n", "40", "--json")
     assert r.returncode == 0, r.stderr

@@ -53,3 +53,11 @@ def test_each_analysis_of_a_subdirectory_figure_writes_its_table(tmp_path):
     assert list(pd.read_csv(tmp_path / "variant" / "fig8b.csv").columns) == ["goodput_ratio"]
     assert list(pd.read_csv(tmp_path / "variant" / "fig9.csv").columns) == ["freq_ratio"]
     assert "variant/fig9.png's table: variant/fig9.csv" in res.notes
+
+
+def test_an_empty_figure_id_between_commas_is_refused(capsys):
+    # `--figure 4,,5` ran figures 4 and 5 without a word (as --seeds 1,,2 is refused)
+    from dcnsim.cli import main
+
+    assert main(["reproduce", "fast", "--quick", "--figure", "4,,5", "--out", "/nonexistent/never-written"]) == 2
+    assert "reproduce: --figure '4,,5': an empty figure id between commas" in capsys.readouterr().err

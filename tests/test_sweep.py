@@ -382,7 +382,7 @@ def test_an_invalid_point_is_not_rewritten_around(tmp_path, monkeypatch):
     assert threads_used(grid(doc, {"seed": [1]}), 2) == 2
     base = tmp_path / "fifo.json"
     base.write_text(json.dumps(doc))
-    r = cli("sweep", str(base), "--threads", "2", "--out", str(tmp_path / "out"), "--no-progress")
+    r = cli("sweep", str(base), "--seeds", "1", "--threads", "2", "--out", str(tmp_path / "out"), "--no-progress")
     assert r.returncode != 0 and "cannot run on more than one thread" in r.stderr + r.stdout, r.stderr
     assert "every point runs on one thread" not in r.stderr
 
@@ -777,3 +777,16 @@ def test_seeds_that_change_nothing_are_said_to(tmp_path):
         warnings.simplefilter("always")
         sweep.run_sweep(pts, tmp_path / "b", jobs=1, progress=False)
     assert not [w for w in got if "seeds gave the same" in str(w.message)]
+
+
+def test_cli_a_sweep_of_nothing_is_refused(tmp_path, capsys):
+    """`dcnsim sweep FILE --out DIR` with no --set and no --seeds ran one
+    point, labelled "base", as a sweep: a --set forgotten, or `run` meant."""
+    from dcnsim import cli
+
+    out = tmp_path / "o"
+    assert cli.main(["sweep", str(DATA / "small_incast.toml"), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sweep: nothing to sweep: give one or more --set PATH=V1,V2 (or --seeds 1,2); for one "
+                          f"run: dcnsim run {DATA / 'small_incast.toml'} --out {out}"), err
+    assert not out.exists()

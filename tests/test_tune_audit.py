@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import warnings
 
 import dcnsim
@@ -295,3 +296,28 @@ def test_a_study_resumed_with_another_function_of_the_same_name_is_refused(tmp_p
     # a named objective carries no code: its name fixes it
     tune(one_flow("5ms"), RWND, trials=1, out=tmp_path / "n", **KW)
     tune(one_flow("5ms"), RWND, trials=2, out=tmp_path / "n", **KW)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"params": None}, "params: expected a mapping of field paths to ranges"),
+    ({"params": {"tcp.rto_min": ("1ms", "5ms")}}, "(low, high) takes numbers; a range with units is a string, "
+                                                  "'1ms:5ms'"),
+    ({"objective": None}, "objective: expected a metric's name"),
+    ({"constraint": 5}, "constraint: expected a string like 'goodput>=0.95*baseline' or a Constraint, got 5"),
+    ({"baseline": ["x"]}, "baseline: expected a mapping of field paths to values"),
+    ({"out": None}, "out: expected a directory path, got None"),
+])
+def test_tune_names_an_argument_of_the_wrong_type(tmp_path, kwargs, words):
+    """Each was a bare AttributeError, TypeError or ValueError from inside
+    (`'int' object has no attribute 'metric'`), naming no argument."""
+    args = {"params": {"tcp.rto_min": "1ms:5ms"}, "out": tmp_path / "t", **kwargs}
+    with pytest.raises(TuneError, match=re.escape(words)):
+        tune(one_flow("5ms"), trials=2, seeds=[1], progress=False, plots=False, **args)
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_choice_with_an_empty_value_is_refused():
+    # `choice:1ms,,2ms` searched 1ms and 2ms without a word
+    with pytest.raises(TuneError, match="an empty value between commas"):
+        parse_param("tcp.rto_min=choice:1ms,,2ms")
+    assert parse_param("tcp.rto_min=choice:1ms,2ms").choices == ("1ms", "2ms")

@@ -98,8 +98,14 @@ def merge_extra(builder: str, out: Dict[str, Any], extra: Optional[Mapping]) -> 
     either win silently ran ``Star(hosts=3, extra={"hosts": 5})`` with 5
     hosts (a key ``extra`` sets where the builder's field is unset, or to
     the same value, is taken)."""
-    if not extra:
+    if extra is None:
         return
+    if not isinstance(extra, Mapping):
+        # Star(..., extra=5), or a positional value one place too far
+        # (Link's seventh): refused as a scenario's problem, so that
+        # dcnsim.validate returns it, not a bare TypeError from dict()
+        raise ScenarioError([Problem("extra", f"{builder}'s extra is a table of keys it has no field for "
+                                     f"({{'ecn_k': '20pkt'}}), got {extra!r}")])
     for key, value in dict(extra).items():
         value = _plain(value)
         if key in out and out[key] != value:

@@ -679,6 +679,12 @@ def cmd_sweep(args) -> int:
         print(f"sweep: --threads and --set {threads_axis} both give threads: give them once, "
               f"--set {threads_axis}={','.join(_fmt(v) for v in axes[threads_axis])}", file=sys.stderr)
         return 2
+    if not axes and args.seeds is None:
+        # one point, named "base", run as a sweep of nothing: a --set
+        # forgotten, or `dcnsim run` meant
+        print(f"sweep: nothing to sweep: give one or more --set PATH=V1,V2 (or --seeds 1,2); for one run: "
+              f"dcnsim run {args.file} --out {args.out}", file=sys.stderr)
+        return 2
     if args.seeds is not None and "seed" in axes:
         # two seed axes: every point would run each --seeds seed once per --set seed value
         print(f"sweep: --set seed and --seeds both give seeds: give them once, "
@@ -978,6 +984,12 @@ def cmd_reproduce(args) -> int:
     try:
         paper = get_paper(args.paper)
         wanted = [w for spec in (args.figure or []) for w in spec.split(",") if w.strip()]
+        gap = next((spec for spec in args.figure or [] if "," in spec and any(not w.strip() for w in spec.split(","))),
+                   None)
+        if gap is not None:
+            # `4,,5` (as --seeds and --set refuse): a figure meant there, or a typo
+            print(f"reproduce: --figure {gap!r}: an empty figure id between commas", file=sys.stderr)
+            return 2
         if args.figure and not wanted:  # `--figure ''` would run every figure
             print(f"reproduce: --figure {args.figure[0]!r} names no figure ({paper.key}'s: "
                   f"{', '.join(f.id for f in paper.figures)})", file=sys.stderr)
@@ -1074,6 +1086,17 @@ def _model_dctcp_text(args) -> str:
     C = opt("capacity", parse_rate, args.capacity)
     rtt = opt("rtt", parse_time, args.rtt)
     K = opt("k", parse_count, args.k)
+    import re
+
+    given = re.match(r"\s*([0-9.eE+-]+)", args.k)
+    try:
+        exact = float(given.group(1)) if given else K
+    except ValueError:
+        exact = K
+    if exact != K:
+        # a count of packets is whole, as in a scenario's ecn_k: said, not done silently
+        print(f"model dctcp: --k {args.k} is rounded to {K:g} packets (K is a whole number of packets)",
+              file=sys.stderr)
     mss = opt("mss", parse_size, args.mss)
     B = opt("buffer", lambda t: _buffer_size(t, mss), args.buffer)
     # a window in segments, fractions included (0.5 was rounded to 1 and

@@ -1233,6 +1233,8 @@ def read_result(path: "Union[str, os.PathLike[str]]") -> Result:
     read back: nothing in its file says what it is)."""
     import json
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"read_result: path: expected a run's directory, got {path!r}")
     from ._document import load_scenario
     from ._tables import table_file
 

@@ -352,6 +352,19 @@ class Custom(_Builder):
 
     def to_dict(self) -> Dict[str, Any]:
         out = super().to_dict()
+        # a tuple longer than its short form reached the core as an array,
+        # "expected a table, got an array", though Link's order is the same
+        too_long = [(f"topology.{key}[{i}]", len(x), form, kind)
+                    for key, items, form, kind in (("nodes", self.nodes, "(name, kind)", "Node"),
+                                                   ("links", self.links, "(a, b, rate, delay)", "Link"))
+                    if isinstance(items, (list, tuple))
+                    for i, x in enumerate(items) if isinstance(x, (tuple, list)) and len(x) > form.count(",") + 1]
+        if too_long:
+            from .errors import Problem, ScenarioError
+
+            raise ScenarioError([Problem(path, f"a tuple here is {form}, got {n} values: give the other keys by "
+                                               f"name (a {kind} or a table)")
+                                 for path, n, form, kind in too_long])
         # not a list: as it is, for the core to name (validate never raises)
         out["nodes"] = ([_positional(n, ("name", "kind")) for n in self.nodes]
                         if isinstance(self.nodes, (list, tuple)) else _plain(self.nodes))

@@ -614,6 +614,8 @@ def run_sweep(
         if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
             raise ValueError(f"jobs must be a positive integer or None, got {jobs!r}")
         jobs = int(jobs)
+    if not isinstance(out_dir, (str, os.PathLike)):
+        raise TypeError(f"run_sweep: out_dir: expected a directory path, got {out_dir!r}")
     if not os.fspath(out_dir):  # Path("") would be the current directory
         from .result import EMPTY_OUT_DIR
 
@@ -1332,6 +1334,16 @@ def _axis_values(name: str, values: Any) -> List[Any]:
         why = ("the grid would have no point" if name != "seeds"
                else "leave it out (None) to run the scenario's own seed")
         raise ValueError(f"grid: {name}: no values: {why}")
+    seen: List[Any] = []
+    for v in out:
+        try:
+            again = v in seen
+        except Exception:  # noqa: BLE001 - a value == cannot compare (an array) is no repeat to name
+            again = False
+        if again:
+            # two points of one label, found at run_sweep as a label clash
+            raise ValueError(f"grid: {name}: {v!r} is given twice; give each value once")
+        seen.append(v)
     return out
 
 

@@ -40,6 +40,7 @@ import os
 import re
 import sys
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -173,7 +174,11 @@ def parse_param(spec: str) -> Param:
         from ._args import parse_value, split_values
 
         try:
-            vals = tuple(parse_value(v) for v in split_values(rng) if v != "")
+            raw = split_values(rng)
+            if "" in raw and len(raw) > 1:
+                # `choice:1ms,,2ms` (as --seeds and --set refuse): a value meant there, or a typo
+                raise ValueError(f"choice:{rng}: an empty value between commas")
+            vals = tuple(parse_value(v) for v in raw if v != "")
         except ValueError as e:
             raise TuneError(f"{flag}: {e}") from None
         if not vals:
@@ -496,8 +501,16 @@ def _as_params(params: Any) -> List[Param]:
             elif isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, (int, float)) for x in spec):
                 kind = "int" if all(isinstance(x, int) and not isinstance(x, bool) for x in spec) else "float"
                 out.append(Param(path, kind, float(spec[0]), float(spec[1])))
+            elif isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, str) for x in spec):
+                # ("1ms", "5ms"): the pair of numbers is a number's range; a
+                # range with units is the string form
+                raise TuneError(f"params {path!r}: (low, high) takes numbers; a range with units is a string, "
+                                f"'{spec[0]}:{spec[1]}' (or 'log:{spec[0]}:{spec[1]}')")
             else:
                 raise TuneError(f"params {path!r}: give (low, high), a Param, or a range string like 'log:1e-4:0.1'")
+    elif isinstance(params, (str, bytes)) or not isinstance(params, Iterable):
+        raise TuneError(f"params: expected a mapping of field paths to ranges ({{'tcp.rto_min': '1ms:10ms'}}), "
+                        f"Param objects or --param strings, got {params!r}")
     else:
         for p in params:
             out.append(p if isinstance(p, Param) else parse_param(str(p)))
@@ -1077,6 +1090,18 @@ def tune(
                         f"sampler_seed + k), got {sampler_seed!r}")
     sampler_seed = ss
     ps = _as_params(params)
+    if not isinstance(objective, (str, Objective)):
+        raise TuneError(f"objective: expected a metric's name ({', '.join(OBJECTIVES)}, or a summary key with "
+                        f"direction) or an Objective, got {objective!r}")
+    if constraint is not None and not isinstance(constraint, (str, Constraint)):
+        raise TuneError(f"constraint: expected a string like 'goodput>=0.95*baseline' or a Constraint, "
+                        f"got {constraint!r}")
+    for name, over in (("baseline", baseline), ("reference", reference)):
+        if over is not None and not isinstance(over, Mapping):
+            raise TuneError(f"{name}: expected a mapping of field paths to values ({{'tcp.probretx_p': 0}}), "
+                            f"got {over!r}")
+    if not isinstance(out, (str, os.PathLike)):
+        raise TuneError(f"out: expected a directory path, got {out!r}")
     obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
     natural = OBJECTIVES[objective][1] if isinstance(objective, str) and objective in OBJECTIVES else None
     if natural is not None and direction is not None and direction != natural:
@@ -1512,7 +1537,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--sampler", choices=("tpe", "random"), default="tpe",
                    help="Optuna's TPE (default) or uniform random search")
     t.add_argument("--sampler-seed", type=_sampler_seed, default=0,
-                   help="seed of the sampler, an integer in [0, 2^32) (default 0)")
+                   help="seed of the sampler, an integer in [0, 2^32 - 1 - TRIALS]: trial k's sampler is seeded "
+                        "with it + k (default 0)")
     t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     t.add_argument("--format", choices=("csv", "parquet"), default="csv",

@@ -623,6 +623,25 @@ impl Transfer {
         }
     }
 
+    /// The packet's head, as its arena keeps it ([`crate::net::Arena::alloc_head`]).
+    #[inline(always)]
+    fn head(&self) -> PktHead {
+        PktHead {
+            flow: self.flow,
+            txn: self.txn,
+            src: self.src,
+            dst: self.dst,
+            payload: self.payload,
+            wire: self.wire,
+            kind: self.kind,
+            flags: self.flags,
+            nsack: self.nsack,
+            label: self.label,
+            seq: self.seq,
+            ts: self.ts,
+        }
+    }
+
     /// The packet, with its SACK blocks `sack` (zero past its `nsack`).
     #[inline(always)]
     fn packet(&self, sack: [(u64, u64); 3]) -> Packet {
@@ -1794,13 +1813,16 @@ fn take_in(
         let mut sacks = buf.sacks.iter();
         let arena = &mut w.core.arena;
         hs.extend(buf.packets.iter().map(|t| {
-            let sack = match t.nsack {
-                0 => [(0, 0); 3],
-                _ => *sacks
-                    .next()
-                    .expect("SACK blocks for each packet that has some"),
-            };
-            t.hdr(arena.alloc(&t.packet(sack)))
+            let id = arena.alloc_head(t.head());
+            if t.nsack > 0 {
+                arena.set_sack(
+                    id,
+                    sacks
+                        .next()
+                        .expect("SACK blocks for each packet that has some"),
+                );
+            }
+            t.hdr(id)
         }));
         debug_assert!(
             sacks.next().is_none(),
