@@ -321,3 +321,21 @@ def test_fct_bins_leaves_out_a_flow_that_never_started():
         r = dcnsim.run(sc)
     b = fct_bins(r.flows)
     assert int(b["flows"].sum()) == 1 and int(b.loc["short", "incomplete"]) == 0 and int(b.loc["short", "completed"]) == 1
+
+
+@needs_core
+def test_from_run_names_a_run_cut_short_and_a_sweeps_directory(tmp_path, small_incast_path):
+    """A sync_reads run stopped before any block finished was asked
+    whether it is a sync_reads scenario; a sweep's directory was said to
+    lack tables, with no word of its points."""
+    from dcnsim import cli as cli_mod
+
+    assert cli_mod.main(["run", str(small_incast_path), "--set", "stop=10us", "--out", str(tmp_path / "short"),
+                         "--no-progress"]) == 0
+    r = cli("model", "incast", "--from-run", str(tmp_path / "short"))
+    assert r.returncode == 2 and "no block finished before the run's stop: run it with a longer stop" in r.stderr, \
+        r.stderr
+    assert cli_mod.main(["sweep", str(small_incast_path), "--set", "stop=10us,20us", "--out", str(tmp_path / "sw"),
+                         "--no-progress", "--jobs", "1"]) == 0
+    r = cli("model", "incast", "--from-run", str(tmp_path / "sw"))
+    assert r.returncode == 2 and "a sweep's directory: give one point's directory" in r.stderr, r.stderr

@@ -168,12 +168,19 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
 
     flows, blocks = table("flows"), table("blocks")
     if flows is None or blocks is None:
+        if (d / "sweep.csv").is_file():
+            # a sweep's directory: its runs are its points' directories
+            raise FileNotFoundError(f"{d}: a sweep's directory: give one point's directory (DIR/LABEL), which "
+                                    "holds that run's flows and blocks tables")
         raise FileNotFoundError(f"{d}: needs flows and blocks tables (write them with `dcnsim run FILE --out DIR`)")
-    if len(blocks) == 0:
-        raise ValueError(f"{d}: the run has no completed blocks (is it a sync_reads scenario?)")
     scen: Dict[str, Any] = {}
     if (d / "scenario.json").is_file():
         scen = json.loads((d / "scenario.json").read_text(encoding="utf-8"))
+    if len(blocks) == 0:
+        sync = any(isinstance(a, dict) and a.get("kind") == "sync_reads" for a in scen.get("apps") or [])
+        why = ("no block finished before the run's stop: run it with a longer stop" if sync
+               else "is it a sync_reads scenario? the model is of its blocks")
+        raise ValueError(f"{d}: the run has no completed blocks ({why})")
     notes: List[str] = []
     tcp = dict(scen.get("tcp") or {})
     have = ", ".join(str(int(a)) for a in sorted(blocks.app.unique())) if "app" in blocks.columns else ""
