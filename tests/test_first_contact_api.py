@@ -430,3 +430,12 @@ def test_a_custom_link_tuple_longer_than_its_short_form_is_named():
                               "(a Node or a table)"),
         ("topology.links[0]", "a tuple here is (a, b, rate, delay), got 5 values: give the other keys by name "
                               "(a Link or a table)")]
+
+
+def test_an_empty_override_path_and_no_apps_are_named():
+    # ": empty component …" named nothing; apps=None was "apps[0]: expected a table, got null"
+    with pytest.raises(dcnsim.ScenarioError, match=r"^'': empty component in the field path \(a path is like"):
+        dcnsim.with_overrides(small_incast().to_dict(), {"": 1})
+    topo = dcnsim.Star(hosts=3, rate="1Gbps", delay="1us", buffer="10KB")
+    (p,) = dcnsim.validate(dcnsim.Scenario(topology=topo, apps=None))
+    assert (p.path, p.message.split(":")[0]) == ("apps", "no apps")

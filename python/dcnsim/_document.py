@@ -504,7 +504,10 @@ def parse_path(path: str) -> List[Union[str, int]]:
                                            "first); negative indices are not taken")])
     for raw in _INDEX.sub(r".\1", path).split("."):
         if raw == "":
-            raise ScenarioError([Problem(path, "empty component in the field path")])
+            # named as written, quoted: an empty path was ": empty …"
+            raise ScenarioError([Problem(repr(path) if not path.strip() else path,
+                                         "empty component in the field path (a path is like tcp.rto_min or "
+                                         "apps[0].servers)")])
         parts.append(int(raw) if raw.isdigit() else raw)
     return parts
 

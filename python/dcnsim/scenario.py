@@ -584,6 +584,12 @@ class Scenario(_Builder):
             out["routing"] = {"mode": self.routing} if isinstance(self.routing, str) else _plain(self.routing)
         if self.tcp is not None:
             out["tcp"] = _plain(self.tcp)
+        if self.apps is None:
+            # [None] was reported at apps[0] ("expected a table, got null")
+            from .errors import Problem, ScenarioError
+
+            raise ScenarioError([Problem("apps", "no apps: give one app or a list of them "
+                                                 "(Bulk, PartitionAggregate, SyncReads, Poisson, …)")])
         apps = self.apps if isinstance(self.apps, (list, tuple)) else [self.apps]
         out["apps"] = [_plain(a) for a in apps]
         if self.limits is not None:
