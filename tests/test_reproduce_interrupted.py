@@ -149,4 +149,5 @@ def test_a_reproduce_cut_in_its_analysis_leaves_the_earlier_figures_beside_the_e
     assert (tmp_path / "figa.png").read_text() == "plot 2" and (tmp_path / "figb.png").read_text() == "plot 2"
     assert list(pd.read_csv(tmp_path / "a.csv")["version"]) == [2]
     assert "](figa.png)" in (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert any("wrote figa.png, a.csv" in line for line in said), said
+    # staged when echoed, placed after: "files", not "wrote" (an interrupt between said both)
+    assert any("files: figa.png, a.csv" in line for line in said), said

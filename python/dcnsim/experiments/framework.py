@@ -1109,7 +1109,7 @@ def format_figure_text(fig: Figure, res: FigureResult, out_dir: Optional[Path] =
     for n in notes + list(res.notes):
         lines.append(f"  * {n}")
     if res.figures:
-        lines.append("  wrote " + ", ".join(_rel(f, out_dir) for f in res.figures) + f", {fig.slug}.csv")
+        lines.append("  files: " + ", ".join(_rel(f, out_dir) for f in res.figures) + f", {fig.slug}.csv")
     return "\n".join(lines)
 
 
