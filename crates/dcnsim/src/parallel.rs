@@ -22,7 +22,7 @@
 use crate::config::{AppSpec, Config};
 use crate::net::int::IntStack;
 use crate::net::pfc::PauseHandoff;
-use crate::net::{Handoff, Hdr, Packet, PktHead, PktId, PktKind, NO_ROUTE};
+use crate::net::{Handoff, Hdr, PktHead, PktId, PktKind, NO_ROUTE};
 use crate::partition::{DropRec, PartCtx, Partition, EVERY_PART};
 use crate::sim::queue::Event;
 use crate::sim::time::SimTime;
@@ -639,26 +639,6 @@ impl Transfer {
             label: self.label,
             seq: self.seq,
             ts: self.ts,
-        }
-    }
-
-    /// The packet, with its SACK blocks `sack` (zero past its `nsack`).
-    #[inline(always)]
-    fn packet(&self, sack: [(u64, u64); 3]) -> Packet {
-        Packet {
-            flow: self.flow,
-            txn: self.txn,
-            src: self.src,
-            dst: self.dst,
-            payload: self.payload,
-            wire: self.wire,
-            kind: self.kind,
-            flags: self.flags,
-            nsack: self.nsack,
-            label: self.label,
-            seq: self.seq,
-            ts: self.ts,
-            sack,
         }
     }
 }
@@ -1853,12 +1833,12 @@ fn take_in(
                 h.route = r;
                 debug_assert_eq!(
                     (r, h.next),
-                    w.core.resume_route(&t.packet([(0, 0); 3]), t.link),
+                    w.core.resume_route(&t.head().packet([(0, 0); 3]), t.link),
                     "a remembered twin is the entry the walk finds"
                 );
                 continue;
             }
-            (h.route, h.next) = w.core.resume_route(&t.packet([(0, 0); 3]), t.link);
+            (h.route, h.next) = w.core.resume_route(&t.head().packet([(0, 0); 3]), t.link);
             if sent.route != NO_ROUTE && h.route != NO_ROUTE {
                 map.learn(src, &sent, h.route);
             }

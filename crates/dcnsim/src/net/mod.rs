@@ -233,6 +233,29 @@ const _: () = assert!(
     "a packet in the arena is one line"
 );
 
+impl PktHead {
+    /// The packet this head is of, with its SACK blocks `sack` (zero past
+    /// its `nsack`).
+    #[inline(always)]
+    pub fn packet(&self, sack: [(u64, u64); 3]) -> Packet {
+        Packet {
+            flow: self.flow,
+            txn: self.txn,
+            src: self.src,
+            dst: self.dst,
+            payload: self.payload,
+            wire: self.wire,
+            kind: self.kind,
+            flags: self.flags,
+            nsack: self.nsack,
+            label: self.label,
+            seq: self.seq,
+            ts: self.ts,
+            sack,
+        }
+    }
+}
+
 /// Slab of packets with a free list: no allocation per packet once warm.
 /// The free list is LIFO, so a new packet reuses the line of the one just
 /// released, which is still in cache.
@@ -273,7 +296,7 @@ impl Arena {
             (self.pkts.len() - 1) as PktId
         };
         if pkt.nsack > 0 {
-            self.put_sack(id, pkt);
+            self.set_sack(id, &pkt.sack);
         }
         id
     }
@@ -299,13 +322,6 @@ impl Arena {
             self.sacks.resize(self.pkts.len(), [(0, 0); 3]);
         }
         self.sacks[id as usize] = *sack;
-    }
-    #[cold]
-    fn put_sack(&mut self, id: PktId, pkt: &Packet) {
-        if self.sacks.len() <= id as usize {
-            self.sacks.resize(self.pkts.len(), [(0, 0); 3]);
-        }
-        self.sacks[id as usize] = pkt.sack;
     }
     #[inline]
     pub fn release(&mut self, id: PktId) {
@@ -335,21 +351,7 @@ impl Arena {
             let n = p.nsack as usize;
             sack[..n].copy_from_slice(&self.sacks[id as usize][..n]);
         }
-        Packet {
-            flow: p.flow,
-            txn: p.txn,
-            src: p.src,
-            dst: p.dst,
-            payload: p.payload,
-            wire: p.wire,
-            kind: p.kind,
-            flags: p.flags,
-            nsack: p.nsack,
-            label: p.label,
-            seq: p.seq,
-            ts: p.ts,
-            sack,
-        }
+        p.packet(sack)
     }
     pub fn live(&self) -> u64 {
         self.created - self.released
