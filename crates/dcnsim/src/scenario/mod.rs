@@ -645,6 +645,8 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(empty_trace_warning(cfg));
     out.extend(cdf_in_packets_warnings(cfg));
     out.extend(init_cwnd_warnings(cfg));
+    out.extend(bbr_without_sack_warnings(cfg));
+    out.extend(poisson_overload_warnings(cfg));
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
         path: path.clone(),
         message: message.clone(),
@@ -684,6 +686,139 @@ fn init_cwnd_warnings(cfg: &Config) -> Vec<ScenarioError> {
             ),
         })
         .collect()
+}
+
+/// BBR without SACK (`sack = false`, the "papers" profile's default):
+/// NewReno's recovery repairs one hole a round trip, so a retransmission
+/// lost in the queue BBR keeps full waits for a timeout, and a lone flow
+/// can fall to a few per cent of its line rate (the kernel's BBR
+/// collapses the same way without SACK: docs/bbr.md). Said, not refused:
+/// the kernel lab compares exactly that case.
+fn bbr_without_sack_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let found = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a.tcp().filter(|t| t.transport == Transport::Tcp)?;
+        (t.cc == crate::config::CcKind::Bbr && !t.sack).then_some((i, ()))
+    });
+    by_origin(cfg, "cc", found)
+        .into_iter()
+        .map(|(path, (), apps)| ScenarioError {
+            path,
+            message: format!(
+                "bbr without SACK ({}: tcp.sack = false, the \"papers\" profile's default): \
+                 NewReno's recovery repairs one hole a round trip, and a retransmission lost \
+                 in the queue BBR keeps full waits for a timeout, so a flow can fall far below \
+                 its line rate (the kernel's BBR collapses the same way, docs/bbr.md); set \
+                 tcp.sack = true, or tcp.profile = \"linux\" for Linux's stack",
+                apps_text(&apps)
+            ),
+        })
+        .collect()
+}
+
+/// A Poisson app whose mean offered rate exceeds a host's access link:
+/// sources are drawn uniformly, so each is offered load × C / n of the
+/// sources' total access rate C, and a destination its share of the
+/// arrivals. With unequal access rates (or a few destinations) a slow
+/// host's link is loaded past 100 % and its flows never all finish,
+/// though `load` ≤ 1. Said, not refused: an overloaded host is a
+/// possible experiment.
+fn poisson_overload_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let spec = &cfg.topology;
+    let host_nodes = spec.hosts();
+    let mut node_rate = vec![0u64; spec.nodes.len()];
+    for l in &spec.links {
+        node_rate[l.a] = node_rate[l.a].saturating_add(l.rate_bps);
+        if l.b != l.a {
+            node_rate[l.b] = node_rate[l.b].saturating_add(l.rate_bps);
+        }
+    }
+    let rate = |h: usize| host_nodes.get(h).map_or(0, |&n| node_rate[n]) as f64;
+    let mut out = Vec::new();
+    for (i, a) in cfg.apps.iter().enumerate() {
+        let crate::config::AppSpec::Poisson(p) = a else {
+            continue;
+        };
+        let (ns, nd) = (p.sources.len(), p.destinations.len());
+        if ns == 0 || nd == 0 {
+            continue;
+        }
+        let total = p.load * p.capacity_bps as f64;
+        let per_source = total / ns as f64;
+        // the most loaded source: the slowest (all are offered the same)
+        let over = |offered: f64, h: usize| offered > rate(h) * (1.0 + 1e-9);
+        let slow: Vec<usize> = p
+            .sources
+            .iter()
+            .copied()
+            .filter(|&h| over(per_source, h))
+            .collect();
+        if let Some(&h) = slow.iter().min_by(|&&a, &&b| rate(a).total_cmp(&rate(b))) {
+            out.push(ScenarioError {
+                path: format!("apps[{i}].load"),
+                message: format!(
+                    "each source is offered load × C / n = {} on average (C = {}, the sources' \
+                     total access rate; sources are drawn uniformly), {:.0} % of host {h}'s \
+                     access link ({}){}: its flows cannot all finish; lower load, or list \
+                     sources of equal rates",
+                    failures::bps_text(per_source.round() as u64),
+                    failures::bps_text(p.capacity_bps),
+                    100.0 * per_source / rate(h),
+                    failures::bps_text(rate(h) as u64),
+                    others(slow.len())
+                ),
+            });
+        }
+        // a destination's share: each source picks uniformly among the
+        // destinations other than itself
+        let is_dest: std::collections::HashSet<usize> = p.destinations.iter().copied().collect();
+        let in_both = p.sources.iter().filter(|h| is_dest.contains(h)).count();
+        let is_source: std::collections::HashSet<usize> = p.sources.iter().copied().collect();
+        let share = |d: usize| {
+            // a source that is also a destination picks among the nd − 1
+            // others, any other source among all nd; d never sends to itself
+            let others_in_both = in_both - usize::from(is_source.contains(&d));
+            let both_part = others_in_both as f64 / nd.saturating_sub(1).max(1) as f64;
+            let only_part = (ns - in_both) as f64 / nd as f64;
+            (both_part + only_part) / ns as f64
+        };
+        let mut worst: Option<(usize, f64)> = None;
+        let mut hot = 0usize;
+        for &d in &p.destinations {
+            let offered = total * share(d);
+            if over(offered, d) {
+                hot += 1;
+                let r = offered / rate(d);
+                if worst.is_none_or(|(_, w)| r > w) {
+                    worst = Some((d, r));
+                }
+            }
+        }
+        if let Some((d, r)) = worst {
+            out.push(ScenarioError {
+                path: format!("apps[{i}].destinations"),
+                message: format!(
+                    "host {d} receives {} on average, {:.0} % of its access link ({}){}: the \
+                     destinations' links carry load × C spread over {nd} host{}, more than \
+                     they hold; lower load, or give more destinations",
+                    failures::bps_text((total * share(d)).round() as u64),
+                    100.0 * r,
+                    failures::bps_text(rate(d) as u64),
+                    others(hot),
+                    if nd == 1 { "" } else { "s" }
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// `" (and N other hosts)"` for a warning that names the worst of `n`.
+fn others(n: usize) -> String {
+    match n {
+        0 | 1 => String::new(),
+        2 => " (and 1 other host)".into(),
+        _ => format!(" (and {} other hosts)", n - 1),
+    }
 }
 
 /// Smallest flow size a CDF in bytes plausibly holds much of: below it a

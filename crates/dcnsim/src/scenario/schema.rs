@@ -850,7 +850,7 @@ kind!(
     {"type": ["string", "integer"], "minimum": 1}
 );
 kind!(
-    /// A Poisson app's offered load per source access link.
+    /// A Poisson app's offered load: a fraction of the sources' total access rate.
     Load => f64, sc::load, "number in (0, 1]",
     {"type": "number", "exclusiveMinimum": 0, "maximum": 1}
 );
@@ -1033,7 +1033,7 @@ pub struct PoissonApp {
     /// when arrivals start
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub start: Opt<Time>,
-    /// offered load per source access link (pFabric's definition)
+    /// offered load as a fraction of C, the sources' total access rate (pFabric's definition: per source access link when their rates are equal; each source is drawn uniformly, so one slower than the mean is offered more than `load` of its link, which is warned of past 100 %)
     #[schemars(extend("x-default" = "required"))]
     pub load: Opt<Load>,
     /// flow sizes: a built-in workload or `[size, probability]` points (exactly one of `cdf`, `cdf_file`)

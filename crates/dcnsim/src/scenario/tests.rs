@@ -1536,3 +1536,95 @@ fn an_init_cwnd_in_bytes_warns() {
     assert!(cwnd_warnings(json!({"init_cwnd": 10})).is_empty());
     assert!(cwnd_warnings(json!({"init_cwnd": 100})).is_empty());
 }
+
+/// BBR without SACK is warned of at the key that chose BBR (NewReno's
+/// one-hole-a-round-trip recovery under BBR's standing queue); with SACK,
+/// or under the linux profile (which turns SACK on), it is not.
+#[test]
+fn bbr_without_sack_warns() {
+    let bbr_warnings = |tcp: Value| {
+        warnings_with_tcp(tcp)
+            .into_iter()
+            .filter(|w| w.message.starts_with("bbr without SACK"))
+            .collect::<Vec<_>>()
+    };
+    let w = bbr_warnings(json!({"cc": "bbr"}));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "tcp.cc");
+    assert!(w[0].message.contains("tcp.sack = true"), "{w:?}");
+    assert!(bbr_warnings(json!({"cc": "bbr", "sack": true})).is_empty());
+    assert!(bbr_warnings(json!({"cc": "bbr", "profile": "linux"})).is_empty());
+    assert!(bbr_warnings(json!({"cc": "cubic"})).is_empty());
+}
+
+/// A star of one switch whose hosts' access links have the given rates.
+fn star_of_rates(rates: &[&str]) -> Value {
+    let mut nodes = vec![json!({"name": "s", "kind": "switch"})];
+    let mut links = Vec::new();
+    for (i, r) in rates.iter().enumerate() {
+        nodes.insert(i, json!({"name": format!("h{i}"), "kind": "host"}));
+        links.push(json!({"a": format!("h{i}"), "b": "s", "rate": r, "delay": "5us"}));
+    }
+    json!({"kind": "custom", "buffer": "300KB", "nodes": nodes, "links": links})
+}
+
+/// A Poisson app's `load` is a fraction of the sources' total access rate
+/// C, and each source is drawn uniformly, so a source slower than the
+/// mean is offered more than its share: over its link's rate, the app is
+/// warned of at `load`, naming the slowest host. A destination offered
+/// more than its link (a few destinations for many sources) is warned of
+/// at `destinations`. Equal rates at load 1 load every link exactly to
+/// its rate, and say nothing.
+#[test]
+fn a_poisson_load_past_a_hosts_link_warns() {
+    let said = |topology: Value, app: Value| {
+        let mut doc = example();
+        doc["topology"] = topology;
+        doc["apps"] = json!([app]);
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .filter(|w| w.path == "apps[0].load" || w.path == "apps[0].destinations")
+            .collect::<Vec<_>>()
+    };
+    let poisson = |load: f64| {
+        json!({"kind": "poisson", "load": load, "cdf": [["100KB", 0], ["100KB", 1]],
+               "duration": "10ms"})
+    };
+    // one 1 Gbps host among three of 10 Gbps: C = 31 Gbps, 0.5 × 31 / 4
+    // = 3.875 Gbps offered to each source and (sources = destinations)
+    // received by each destination: 388 % of host 0's link
+    let het = star_of_rates(&["1Gbps", "10Gbps", "10Gbps", "10Gbps"]);
+    let w = said(het.clone(), poisson(0.5));
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert_eq!(w[0].path, "apps[0].load");
+    assert!(
+        w[0].message
+            .starts_with("each source is offered load × C / n = 3.875Gbps")
+            && w[0]
+                .message
+                .contains("388 % of host 0's access link (1Gbps)"),
+        "{w:?}"
+    );
+    assert_eq!(w[1].path, "apps[0].destinations");
+    assert!(
+        w[1].message.starts_with("host 0 receives 3.875Gbps"),
+        "{w:?}"
+    );
+    // at a load the slow host can carry, nothing
+    assert!(said(het, poisson(0.1)).is_empty());
+    // equal rates: load 1 is every link at its rate, not past it
+    let equal = star_of_rates(&["10Gbps"; 4]);
+    assert!(said(equal.clone(), poisson(1.0)).is_empty());
+    // three sources into one destination at load 0.5: 1.5 × its link
+    let mut incast = poisson(0.5);
+    incast["sources"] = json!("1-3");
+    incast["destinations"] = json!([0]);
+    let w = said(equal, incast);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "apps[0].destinations");
+    assert!(
+        w[0].message
+            .starts_with("host 0 receives 15Gbps on average, 150 %"),
+        "{w:?}"
+    );
+}
