@@ -60,3 +60,32 @@ def test_an_ndp_pull_is_recorded_as_a_pull_not_an_ecn_echo():
     sent = [(res, f) for src, _, _, res, f in _tcp_packets(r.pcaps["h0.pcap"]) if src == H0]
     assert any(res & 0x02 for res, _ in sent), "the receiver pulls"
     assert not any(f & 0xC0 for _, f in sent), "NDP echoes no ECN and sends no CWR"
+
+
+def test_a_packet_dropped_at_its_own_nic_is_not_in_the_senders_trace():
+    """A sender's trace holds what its NIC queue accepted, as tcpdump (which
+    taps after the qdisc) and ns-3's device trace do: with drops at the
+    sender's own 100-packet NIC queue and none in the fabric, every data
+    packet in the sender's trace reaches the receiver, and the trace counts
+    exactly the NIC queue's accepted packets."""
+    sc = {
+        "name": "nic-drops",
+        "seed": 1,
+        "stop": "20ms",
+        "topology": {"kind": "star", "hosts": 2, "rate": "10Gbps", "delay": "5us", "buffer": "4MB"},
+        # BBR's startup overruns a 100-packet NIC queue at 10 Gbps
+        "tcp": {"cc": "bbr", "sack": True},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "20MB"}],
+        "pcap": {"hosts": [0, 1]},
+    }
+    r = dcnsim.run(sc)
+    nic = r.queues[(r.queues["node"] == "h1") & (r.queues["to"] == "sw")].iloc[0]
+    switch = r.queues[r.queues["node"] == "sw"]
+    assert int(nic["dropped"]) > 0, "the case under test: drops at the sender's own NIC"
+    assert int(switch["dropped"].sum()) == 0
+    h1, h0 = bytes([10, 0, 0, 2]), H0
+    sent = [p for p in _tcp_packets(r.pcaps["h1.pcap"]) if p[0] == h1 and p[1] == h0]
+    arrived = [p for p in _tcp_packets(r.pcaps["h0.pcap"]) if p[0] == h1 and p[1] == h0]
+    assert len(sent) == int(nic["enqueued"])
+    # what left h1 and did not arrive is still on its way at the end
+    assert 0 <= len(sent) - len(arrived) <= int(r.summary["packets_in_flight"])

@@ -125,9 +125,10 @@ impl Core {
     pub fn send_from_host(&mut self, host: u32, pkt: &Packet) -> PktId {
         let node = self.host_node[host as usize];
         let c = self.capture_of[host as usize];
-        if c != u32::MAX {
-            self.captures[c as usize].record(self.q.now(), pkt);
-        }
+        // a capture sees what the NIC queue accepts, as tcpdump (which taps
+        // after the qdisc) and ns-3's device trace do: a drop at a full
+        // `nic_buffer` is the host's own, not the fabric's
+        let dropped_before = self.dropped;
         let route = if self.paths.enabled {
             self.source_route(host, pkt)
         } else {
@@ -143,6 +144,9 @@ impl Core {
             kind: pkt.kind,
         };
         self.forward(node, h.words());
+        if c != u32::MAX && self.dropped == dropped_before {
+            self.captures[c as usize].record(self.q.now(), pkt);
+        }
         h.id
     }
 
