@@ -195,6 +195,10 @@ def test_the_dcnsim_half_runs_again_beside_a_saved_kernel_half(tmp_path, capsys)
     assert one["kernel"] == kernel and two["kernel"] is None
     assert one["dcnsim"]["delay_us"] == 6 and two["dcnsim"]["delay_us"] == run.DEFAULT_DELAY_US
     assert doc["meta"]["kernel_from"]["commit"] == "abc"
+    # the point the file lacks is said, with the delay it ran at
+    err = capsys.readouterr().err
+    assert f"1 of the 2 points asked are not in {saved}; they run dcnsim alone, at the default per-link " \
+           f"delay of {run.DEFAULT_DELAY_US} us" in err and "reno sack 0 200ms n=2" in err, err
     # a file of another number of blocks, or not a run's file, is named
     assert "ran [3] blocks per point; pass --blocks 3" in _error(
         capsys, ["--kernel-from", str(saved), "--blocks", "50"])
@@ -420,3 +424,23 @@ def test_the_txrehash_lab_dcnsim_half_draws_one_ack_label_per_timeout(capsys):
     assert d["duplicate segments received"] == d["timeouts"] + 1
     assert tx.main(["--only", "dcnsim"]) == 0
     assert "ACK labels drawn" in capsys.readouterr().out
+
+
+def test_a_root_without_the_capabilities_is_told_which(tmp_path, monkeypatch):
+    """Root in a container started without CAP_NET_ADMIN or CAP_SYS_ADMIN
+    passes the root check, and `ip netns add` then failed in a traceback;
+    the lab names what is missing before building anything."""
+    status = tmp_path / "status"
+    # every capability but CAP_NET_ADMIN (bit 12)
+    status.write_text("Name:\tpython\nCapEff:\t%016x\n" % ((1 << 41) - 1 & ~(1 << 12)))
+    assert run.lab.missing_capabilities(str(status)) == ["CAP_NET_ADMIN"]
+    status.write_text("CapEff:\t%016x\n" % ((1 << 41) - 1))
+    assert run.lab.missing_capabilities(str(status)) == []
+    # unreadable: the commands say what fails
+    assert run.lab.missing_capabilities(str(tmp_path / "none")) == []
+    monkeypatch.setattr(run.lab.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(run.lab.shutil, "which", lambda t: "/usr/bin/" + t)
+    monkeypatch.setattr(run.lab, "missing_capabilities", lambda: ["CAP_NET_ADMIN", "CAP_SYS_ADMIN"])
+    with pytest.raises(SystemExit) as e:
+        run.lab.require_tools()
+    assert "needs CAP_NET_ADMIN and CAP_SYS_ADMIN" in str(e.value)

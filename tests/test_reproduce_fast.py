@@ -315,6 +315,9 @@ def test_reproduce_fast_quick_fig4_cli(tmp_path):
         "fig4-newreno", "fig4-dctcp", "fig4-fast", "fig4-fast50"}
     # the order restates the three QCTs: shown, counted in them
     assert {c["claim"] for c in rows if c["verdict"] == "counted in another claim"} == {"fig4-order"}
+    # a quick run's one seed: its ± is not the register's interval over seeds, and the row says so
+    order = next(c for c in rows if c["claim"] == "fig4-order")
+    assert "one seed: each ± is the interval over its queries" in json.dumps(order, ensure_ascii=False)
 
     df = pd.read_csv(out / "fig4.csv")
     base = df[df["config"] == "pa-fresh-ic2"]

@@ -777,6 +777,11 @@ def test_tunes_interrupt_line_claims_no_trial_it_does_not_know_of(tmp_path):
     (tmp_path / "study.log").write_text("")
     text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(tmp_path)], str(tmp_path))
     assert "a trial under way, if any, is asked again" in text and "resume with: dcnsim tune s.toml" in text
+    # before any run finished there is no OUT/runs to point to
+    assert "no run had finished" in text and "runs in" not in text
+    (tmp_path / "runs" / "point").mkdir(parents=True)
+    text = _interrupted_text("tune", ["tune", "s.toml", "--out", str(tmp_path)], str(tmp_path))
+    assert f"runs in {tmp_path / 'runs'}" in text
 
 
 @pytest.mark.parametrize("argv, command", [

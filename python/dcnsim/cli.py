@@ -155,8 +155,8 @@ def format_summary(result, warnings: bool = True) -> str:
         if "ecn_marks" in fc:
             data_ce = sum(int(x) for x in fc["ecn_marks"])
             if data_ce != sum(marks):
-                seen = (f" ({fmt_count(data_ce)} data packets arrived marked; the rest marked ACKs or "
-                        "marked a packet again at a later port)")
+                seen = (f" ({fmt_count(data_ce)} data packets arrived marked; the rest marked ACKs, "
+                        "marked a packet again at a later port, or were on their way at the end)")
         row("ecn", f"{fmt_count(sum(marks))} CE marks at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}"
                    f"{seen}; {by}")
     # TIMELY moves its rates on RTTs, not marks: what its updates did
@@ -1586,8 +1586,10 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
                 f"runs and writes the tables and plots; {resume}")
     if command == "tune" and out is not None and os.path.exists(os.path.join(out, "study.log")):
         # the journal holds every finished trial; the one under way is asked again on resume
-        return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, runs in "
-                f"{os.path.join(out, 'runs')}), a trial under way, if any, is asked again; {resume}")
+        runs = os.path.join(out, "runs")
+        kept = f"runs in {runs}" if os.path.isdir(runs) and os.listdir(runs) else "no run had finished"
+        return (f"interrupted; the study so far is kept ({os.path.join(out, 'study.log')}, {kept}), a trial "
+                f"under way, if any, is asked again; {resume}")
     if command == "tune" and out is not None and os.path.isdir(os.path.join(out, "runs")):
         # cut off in the baseline's runs, before the study was opened: they are kept
         return f"interrupted; the runs so far are kept ({os.path.join(out, 'runs')}); {resume}"

@@ -729,8 +729,12 @@ def main() -> None:
                     except ValueError as e:  # dcnsim.ScenarioError: e.g. a transport this dcnsim lacks
                         ours = {"error": str(e).replace("\n", "; ")[:300]}
                         print(f"  dcnsim {transport} {label}: {ours['error']}", file=sys.stderr)
-                print(f"  {transport} {label}: fork cpu {theirs.get('cpu', float('nan')):.2f}s, "
-                      f"dcnsim cpu {ours.get('cpu', float('nan')):.3f}s", file=sys.stderr)
+                def secs(run, fmt):
+                    # a side that did not run (`--only`) has no time to print
+                    return f"{run['cpu']:{fmt}}s" if "cpu" in run else "not run"
+
+                print(f"  {transport} {label}: fork cpu {secs(theirs, '.2f')}, "
+                      f"dcnsim cpu {secs(ours, '.3f')}", file=sys.stderr)
                 rows.append((transport, label, ideal, theirs, ours))
                 raw.append({"transport": transport, "topology": a.topology, "n": n,
                             "k": a.k if n is None else None, "seed": a.seed, "size": a.size,

@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 PREFIX = "dl45-"
@@ -107,6 +108,26 @@ def require_tools() -> None:
         raise SystemExit(f"the lab needs {', '.join(missing)} (apt-get install iproute2 ethtool)")
     if os.geteuid() != 0:
         raise SystemExit("the lab needs root (network namespaces, tc): run it with sudo")
+    lacking = missing_capabilities()
+    if lacking:
+        raise SystemExit(f"the lab needs {' and '.join(lacking)} (network namespaces, tc), which this root "
+                         "lacks: a container started without them (docker run --cap-add NET_ADMIN --cap-add "
+                         "SYS_ADMIN, or --privileged)?")
+
+
+#: The capabilities `ip netns add` (a mount and an unshare) and tc need, by bit.
+NEEDED_CAPS = {"CAP_NET_ADMIN": 12, "CAP_SYS_ADMIN": 21}
+
+
+def missing_capabilities(status: str = "/proc/self/status") -> List[str]:
+    """The capabilities of :data:`NEEDED_CAPS` the process's effective set
+    lacks (none when the set cannot be read: the commands then say)."""
+    try:
+        line = next(x for x in Path(status).read_text().splitlines() if x.startswith("CapEff:"))
+        eff = int(line.split()[1], 16)
+    except (OSError, StopIteration, ValueError, IndexError):
+        return []
+    return [name for name, bit in NEEDED_CAPS.items() if not eff >> bit & 1]
 
 
 def namespaces() -> List[str]:

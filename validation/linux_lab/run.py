@@ -401,7 +401,13 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
         if a.only is not None:
             p.error("--kernel-from: the kernel's half comes from the file; --only has nothing to choose")
         a.saved = saved_kernel(p, a.kernel_from, a.blocks)
+        a.unsaved = [pt for pt in points(a) if point_key(pt) not in a.saved]
     return a
+
+
+def _point_text(k: tuple) -> str:
+    cc, sack, rto, n = k
+    return f"{cc} sack {int(sack)} {rto} n={n}"
 
 
 def point_key(pt: Dict[str, Any]) -> tuple:
@@ -478,6 +484,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     a.hz = dcnsim_hz(a)
     if a.saved:
         meta["kernel_from"] = {"file": str(a.kernel_from), **json.loads(a.kernel_from.read_text())["meta"]}
+        if a.unsaved:
+            # the grid's defaults (--cc, --sack, --rto-min) reach past what the file holds
+            print(f"--kernel-from: {len(a.unsaved)} of the {len(points(a))} points asked are not in "
+                  f"{a.kernel_from}; they run dcnsim alone, at the default per-link delay of "
+                  f"{DEFAULT_DELAY_US} us (no base RTT was measured for them): "
+                  + ", ".join(_point_text(point_key(pt)) for pt in a.unsaved), file=sys.stderr)
     rows: List[Dict[str, Any]] = []
     try:
         if kernel_side:
