@@ -113,8 +113,16 @@ def format_summary(result, warnings: bool = True) -> str:
     def row(label: str, text: str) -> None:
         lines.append(f"  {label:<12} {text}")
 
-    row("flows", f"{fmt_count(m['n_flows'])} ({fmt_count(m['n_completed'])} completed)")
-    row("goodput", f"{fmt_rate(m['goodput_bps'])} total" + (f", Jain {m['jain']:.4f} (bulk flows)" if math.isfinite(m["jain"]) else ""))
+    # an app cut off between its queries or blocks has every flow's transfer
+    # done: "all completed" alone would read as a finished run
+    unfinished = int(s.get("apps_unfinished", 0) or 0)
+    cut = (f", but {fmt_count(unfinished)} app{'s' if unfinished != 1 else ''} had not finished: see "
+           f"{'their warnings' if unfinished != 1 else 'its warning'}") if unfinished else ""
+    row("flows", f"{fmt_count(m['n_flows'])} ({fmt_count(m['n_completed'])} completed{cut})")
+    # Jain's index of one flow is 1 whatever it did: shown from two up
+    bulk = sum(1 for k in fc_kinds(result) if k == "bulk")
+    jain = f", Jain {m['jain']:.4f} (bulk flows)" if math.isfinite(m["jain"]) and bulk != 1 else ""
+    row("goodput", f"{fmt_rate(m['goodput_bps'])} total{jain}")
     non_ect = s.get("packets_dropped_non_ect")
     # (the flows' drops count data; a queue's count every packet, ACKs too)
     at_k = f"; {fmt_count(non_ect)} packets without ECT dropped over ecn_k" if non_ect else ""
@@ -123,19 +131,19 @@ def format_summary(result, warnings: bool = True) -> str:
     # the packets row's "dropped" (a reader who adds them up finds it)
     acks = sum(int(x) for x in fc.get("ack_drops", ()))
     of_acks = f" (+{fmt_count(acks)} of their ACKs)" if acks else ""
-    row("losses", f"{fmt_count(m['timeouts'])} timeouts, {fmt_count(m['retransmits'])} retransmits, "
-                  f"{fmt_count(m['drops'])} drops{of_acks}{at_k}")
+    row("losses", f"{_n(m['timeouts'], 'timeout')}, {_n(m['retransmits'], 'retransmit')}, "
+                  f"{_n(m['drops'], 'drop')}{of_acks}{at_k}")
     # PLB's moves and timeouts' (`tcp.plb`, `tcp.txrehash`): absent from results of cores before the column
     rehashes = sum(int(x) for x in fc.get("rehashes", ()))
     if rehashes:
         row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
-                     f"{fmt_count(sum(1 for x in fc['rehashes'] if int(x)))} flows")
+                     f"{_n(sum(1 for x in fc['rehashes'] if int(x)), 'flow')}")
     # ECN: the ports' marks and the senders' reactions (DCTCP's window cuts,
     # DCQCN's CNPs); absent where nothing was marked
     qm = result.tables.core_columns("queues") if "queues" in result.tables else {}
     marks = [int(x) for x in qm.get("marked", ())]
     if sum(marks):
-        ramp = " (RED's ramp)" if (result.scenario.get("topology") or {}).get("ecn_kmax") is not None else ""
+        ramp = "RED's ramp" if (result.scenario.get("topology") or {}).get("ecn_kmax") is not None else ""
         cuts = sum(int(x) for x in fc.get("ecn_cuts", ()))
         cnps = s.get("dcqcn_cnps_sent")
         if cnps is not None:
@@ -155,10 +163,12 @@ def format_summary(result, warnings: bool = True) -> str:
         if "ecn_marks" in fc:
             data_ce = sum(int(x) for x in fc["ecn_marks"])
             if data_ce != sum(marks):
-                seen = (f" ({fmt_count(data_ce)} data packets arrived marked; the rest marked ACKs, "
-                        "marked a packet again at a later port, or were on their way at the end)")
-        row("ecn", f"{fmt_count(sum(marks))} CE marks at {fmt_count(ports)} port{'s' if ports != 1 else ''}{ramp}"
-                   f"{seen}; {by}")
+                seen = (f"{fmt_count(data_ce)} data packets arrived marked; the rest marked ACKs, "
+                        "marked a packet again at a later port, or were on their way at the end")
+        # one parenthesis for both asides
+        aside = "; ".join(x for x in (ramp, seen) if x)
+        row("ecn", f"{fmt_count(sum(marks))} CE marks at {fmt_count(ports)} port{'s' if ports != 1 else ''}"
+                   f"{f' ({aside})' if aside else ''}; {by}")
     # TIMELY moves its rates on RTTs, not marks: what its updates did
     updates = s.get("timely_rate_updates")
     if updates is not None:
@@ -211,12 +221,16 @@ def format_summary(result, warnings: bool = True) -> str:
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
     qi = result.tables.core_columns("queue_inputs") if "queue_inputs" in result.tables else {}
     dropped = [int(d) for d in qi.get("dropped", ())]
-    # a failing link's drops are the failure's (its own line above), not congestion
-    failing = {int(x) for x in ft.get("queue_id", ())}
+    # A failing link's losses are counted in its queue's drops too; they
+    # are the failure's (its own line above), not congestion, but the same
+    # queue's overflow is (a gray or slowed link at an incast port).
+    lost_to_failure: Dict[int, int] = {}
+    for qid, lost in zip(ft.get("queue_id", ()), ft.get("lost", ())):
+        lost_to_failure[int(qid)] = lost_to_failure.get(int(qid), 0) + int(lost)
     by_queue: Dict[int, int] = {}
     for qid, d in zip(qi.get("queue_id", ()), dropped):
-        if int(qid) not in failing:
-            by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
+        by_queue[int(qid)] = by_queue.get(int(qid), 0) + d
+    by_queue = {q: d - lost_to_failure.get(q, 0) for q, d in by_queue.items()}
     if sum(by_queue.values()) > 0:
         # The switch queue that dropped most, split by input port: port
         # blackout shows as one input losing a far larger share. Read from
@@ -235,7 +249,10 @@ def format_summary(result, warnings: bool = True) -> str:
         # line a reader takes in: at most HOT_INPUTS of them and "N more",
         # fewer when the names are long (queue_inputs.csv has them all)
         shares.sort(key=lambda x: -x[0])
-        head = f"{col['node'][0]}→{col['to'][0]} (queue {q}) drops by input: "
+        # the inputs' shares then hold the failure's losses too: said
+        lost = lost_to_failure.get(q, 0)
+        also = f"; {fmt_count(by_queue[q])} overflowed, {fmt_count(lost)} lost to its failure" if lost else ""
+        head = f"{col['node'][0]}→{col['to'][0]} (queue {q}{also}) drops by input: "
         for k in range(min(HOT_INPUTS, len(shares)), -1, -1):
             more = len(shares) - k
             text = head + ", ".join([f"{src} {share:.1%}" for share, src in shares[:k]] + ([f"{more} more"] if more else []))
@@ -246,11 +263,7 @@ def format_summary(result, warnings: bool = True) -> str:
     # bottleneck overflows its NIC (no TCP Small Queues here; ns-3 since
     # 3.25 and Linux hold such packets back), which a user reading only
     # "drops" would take for the switches' congestion.
-    # A failing host link's losses are counted in its queue's drops too;
-    # they are the failure's (its own line above), not the NIC's overflow.
-    lost_to_failure: Dict[int, int] = {}
-    for qid, lost in zip(ft.get("queue_id", ()), ft.get("lost", ())):
-        lost_to_failure[int(qid)] = lost_to_failure.get(int(qid), 0) + int(lost)
+    # (a failing host link's losses are the failure's, as above)
     overflow = [int(d) - lost_to_failure.get(int(qid), 0) if h else 0
                 for qid, h, d in zip(qm.get("queue_id", ()), qm.get("from_host", ()), qm.get("dropped", ()))]
     nic = [i for i, d in enumerate(overflow) if d > 0]
@@ -258,8 +271,13 @@ def format_summary(result, warnings: bool = True) -> str:
         worst = max(nic, key=lambda i: (overflow[i], -i))
         pkts, nbytes = int(qm["limit_pkts"][worst]), int(qm["limit_bytes"][worst])
         limit = f"{fmt_count(pkts)} pkt" if pkts else f"{fmt_count(nbytes)} B"
+        udp = _udp_rate_from(result.scenario, str(qm["node"][worst]))
+        link = float(qm["rate_bps"][worst]) if "rate_bps" in qm else math.inf
+        # a larger queue absorbs a window's burst, not a source faster than its link
+        advice = (f"its UDP sources send {fmt_rate(udp)}, more than the link's {fmt_rate(link)}, which no "
+                  f"nic_buffer holds" if udp > link else "see topology.nic_buffer")
         row("nic drops", f"{fmt_count(sum(overflow[i] for i in nic))} packets at hosts' own NIC queues, "
-                         f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): see topology.nic_buffer")
+                         f"most at {qm['node'][worst]}→{qm['to'][worst]} (limit {limit}): {advice}")
     for p in outcome:
         if p not in shown and p.path != "apps":
             shown.append(p)
@@ -316,6 +334,44 @@ def parallel_note(timing: Dict[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------
 # commands
+
+
+def _n(count: Any, noun: str) -> str:
+    """``1 timeout``, ``2 timeouts``, ``nan timeouts``."""
+    try:
+        one = int(count) == 1
+    except (TypeError, ValueError):
+        one = False
+    return f"{fmt_count(count)} {noun}{'' if one else 's'}"
+
+
+def fc_kinds(result) -> List[str]:
+    """Each flow's app kind (``flows.app_kind``), none without the table."""
+    fc = result.tables.core_columns("flows") if "flows" in result.tables else {}
+    return [str(k) for k in fc.get("app_kind", ())]
+
+
+def _udp_rate_from(scenario: Dict[str, Any], node: str) -> float:
+    """The UDP sources' total rate (bit/s) from the host named ``node``: a
+    host's name is ``h<i>``, or a custom topology's i-th node's (hosts come
+    first there)."""
+    from .units import parse_rate
+
+    nodes = (scenario.get("topology") or {}).get("nodes") or []
+
+    def name(h: Any) -> str:
+        if isinstance(h, int) and nodes and h < len(nodes) and isinstance(nodes[h], dict):
+            return str(nodes[h].get("name", f"h{h}"))
+        return h if isinstance(h, str) else f"h{h}"
+
+    total = 0.0
+    for a in scenario.get("apps") or []:
+        if isinstance(a, dict) and a.get("kind") == "udp_cbr" and name(a.get("src")) == node:
+            try:
+                total += parse_rate(str(a.get("rate")))
+            except ValueError:
+                pass
+    return total
 
 
 def _summary_stamp(out: str) -> Optional[Tuple[int, int, int]]:

@@ -1083,26 +1083,26 @@ pub enum App {
 #[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpSection {
-    /// the defaults every other key overrides: `papers` (the papers' NewReno stack: the defaults listed here) or `linux` (today's Linux: CUBIC, SACK, RACK-TLP, Limited Transmit, Eifel undo, delayed ACKs with quick-ACK at start, IW 10, RTOmin 200 ms, MSS 1448 with timestamps; docs/linux_profile.md)
+    /// the defaults every other key overrides: `papers` (the papers' NewReno stack: the defaults listed here) or `linux` (today's Linux: CUBIC, SACK, RACK-TLP, Limited Transmit, Eifel undo, delayed ACKs with quick-ACK at start, IW 10, RTOmin 200 ms with G = RTOmin, RTO up to 120 s, MSS 1448 with timestamps; every key it sets says so below, docs/linux_profile.md lists them)
     #[schemars(extend("x-default" = "`\"papers\"`"))]
     pub profile: Opt<ProfileName>,
     /// congestion control: `newreno`, `cubic`, `dctcp`, `fast`, `bbr` (Linux's BBR v1, paced; docs/bbr.md)
-    #[schemars(extend("x-default" = "`\"newreno\"`"))]
+    #[schemars(extend("x-default" = "`\"newreno\"`; `\"cubic\"` with `profile = \"linux\"`"))]
     pub cc: Opt<Cc>,
     /// segment-size policy: `fixed`, `fast`, `dsr`, `tcprand`
     #[schemars(extend("x-default" = "`\"fixed\"`; `\"fast\"` when `cc = \"fast\"`"))]
     pub segment: Opt<Segment>,
     /// payload bytes per full segment; with `header`, at most 65,535 (IPv4's largest packet)
-    #[schemars(extend("x-default" = "1460"))]
+    #[schemars(extend("x-default" = "1460; 1448 with `profile = \"linux\"`"))]
     pub mss: Opt<Int<1>>,
     /// TCP/IP header bytes per packet (data and ACKs)
-    #[schemars(extend("x-default" = "40; 4 with `header_compression`"))]
+    #[schemars(extend("x-default" = "40; 4 with `header_compression`; 52 with `profile = \"linux\"`"))]
     pub header: Opt<Int<0>>,
     /// Kulkarni §4.3 header compression (RFC 1144 style): `header` becomes 4 bytes unless `header` is given, which wins
     #[schemars(extend("x-default" = "false"))]
     pub header_compression: Opt<Bool>,
     /// initial window, segments (1,000 or more is warned of: htsim's and some papers' initial windows are in bytes)
-    #[schemars(extend("x-default" = "2"))]
+    #[schemars(extend("x-default" = "2; 10 with `profile = \"linux\"`"))]
     pub init_cwnd: Opt<Int<1>>,
     /// initial slow-start threshold, segments (≥ 2; htsim starts at 15)
     #[schemars(extend("x-default" = "unbounded"))]
@@ -1120,25 +1120,25 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "`\"1s\"`"))]
     pub rto_init: Opt<PositiveTime>,
     /// upper bound
-    #[schemars(extend("x-default" = "`\"60s\"`"))]
+    #[schemars(extend("x-default" = "`\"60s\"`; `\"120s\"` with `profile = \"linux\"`"))]
     pub rto_max: Opt<PositiveTime>,
     /// clock granularity G of RFC 6298
-    #[schemars(extend("x-default" = "`\"0s\"`"))]
+    #[schemars(extend("x-default" = "`\"0s\"`; `rto_min` with `profile = \"linux\"` (overriding `rto_min` moves it, unless `granularity` is given too)"))]
     pub granularity: Opt<Time>,
     /// RTO backoff cap (× RTO)
-    #[schemars(extend("x-default" = "64"))]
+    #[schemars(extend("x-default" = "64; 1024 with `profile = \"linux\"`"))]
     pub max_backoff: Opt<Int<1>>,
     /// duplicate ACKs that trigger fast retransmit
     #[schemars(extend("x-default" = "3"))]
     pub dupack_threshold: Opt<Int<1>>,
     /// `fixed` or `adaptive`: a fast retransmit proved spurious by timestamps (Eifel; needs `timestamps = true`) is undone and raises the threshold past the reordering seen; with SACK, reordering seen in SACKs raises it too (≤ 300); without SACK, duplicate ACKs beyond the segments outstanding set it to that many, as Linux's tcp_check_reno_reordering, and a timeout after at least `dupack_threshold` duplicates lowers it back. docs/model.md
-    #[schemars(extend("x-default" = "`\"fixed\"`"))]
+    #[schemars(extend("x-default" = "`\"fixed\"`; `\"adaptive\"` with `profile = \"linux\"`"))]
     pub reordering: Opt<ReorderingName>,
     /// loss detection: `dupack` (duplicate-ACK counting, RFC 5681/6582/6675) or `rack` (RACK-TLP, RFC 8985: time-based, with tail loss probes; needs `sack = true`). docs/model.md
     #[schemars(extend("x-default" = "`\"rack\"` with `sack = true`, else `\"dupack\"`"))]
     pub recovery: Opt<RecoveryName>,
     /// ACK every `delayed_ack_segments` segments or after `delayed_ack_timeout`
-    #[schemars(extend("x-default" = "false"))]
+    #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub delayed_ack: Opt<Bool>,
     /// the delayed-ACK timer
     #[schemars(extend("x-default" = "`\"40ms\"`"))]
@@ -1153,7 +1153,7 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "2; `\"unlimited\"` with `profile = \"linux\"`"))]
     pub abc_limit: Opt<AbcLimit>,
     /// RFC 6675 SACK loss recovery: NextSeg rules 1 (lost, not yet retransmitted), 2 (new data) and 3 (an unSACKed segment below the highest SACK, when there is no new data); SACKed marks are kept across an RTO (our receivers never renege): the retransmissions after it skip SACKed segments, and SACKed bytes take no room in cwnd (RFC 6675 §5.1)
-    #[schemars(extend("x-default" = "false"))]
+    #[schemars(extend("x-default" = "false; true with `profile = \"linux\"`"))]
     pub sack: Opt<Bool>,
     /// RFC 6675 NextSeg rule 4: one rescue retransmission of the highest unSACKed segment per recovery, so a lost response tail is not left to the RTO
     #[schemars(extend("x-default" = "false"))]

@@ -1,0 +1,73 @@
+"""The run's printed summary says true things about its own tables: a
+queue's overflow is not hidden because its link also fails; "N
+completed" does not read as a finished run when an app was cut off; the
+NIC-drops advice fits a UDP source faster than its link; Jain's index is
+not shown for a single flow (audit of every summary line, 2026-12-07)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dcnsim
+from conftest import needs_core
+from dcnsim.cli import format_summary
+
+pytestmark = needs_core
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def _line(text: str, label: str) -> str:
+    found = [ln for ln in text.splitlines() if ln.strip().startswith(label)]
+    return found[0] if found else ""
+
+
+def test_a_gray_link_at_the_incast_port_keeps_its_overflow_in_the_hot_queue_line():
+    sc = dcnsim.load_scenario(SCENARIOS / "kulkarni_incast.toml")
+    sc["stop"] = "1s"
+    sc["failures"] = [{"a": "sw", "b": "h0", "loss": 0.01, "direction": "a_to_b"}]
+    r = dcnsim.run(sc)
+    lost = int(r.failures["lost"].sum())
+    port = r.queues[(r.queues["node"] == "sw") & (r.queues["to"] == "h0")].iloc[0]
+    overflow = int(port["dropped"]) - lost
+    assert lost > 0 and overflow > 0, "the case under test: the failing port also overflows"
+    hot = _line(format_summary(r), "hot queue")
+    assert hot.startswith("  hot queue    sw→h0 (queue"), hot
+    assert f"{overflow:,} overflowed, {lost:,} lost to its failure" in hot, hot
+
+
+def test_flows_all_completed_says_when_an_app_was_cut_off():
+    sc = dcnsim.load_scenario(SCENARIOS / "kulkarni_incast.toml")
+    sc["stop"] = "300ms"  # between blocks: every flow's transfer so far is done
+    r = dcnsim.run(sc)
+    assert r.summary["apps_unfinished"] == 1
+    flows = _line(format_summary(r), "flows")
+    assert "but 1 app had not finished: see its warning" in flows, flows
+
+
+def test_nic_drops_of_a_udp_source_faster_than_its_link_are_not_blamed_on_the_buffer():
+    sc = {
+        "name": "udp-over", "stop": "20ms",
+        "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "5us", "buffer": "100KB"},
+        "apps": [{"kind": "udp_cbr", "src": 2, "dst": 0, "rate": "2Gbps"}],
+    }
+    nic = _line(format_summary(dcnsim.run(sc)), "nic drops")
+    assert "most at h2→sw" in nic and "its UDP sources send 2 Gbps, more than the link's 1 Gbps" in nic, nic
+    assert "see topology.nic_buffer" not in nic
+    # a TCP sender's NIC overflow keeps the advice
+    sc["apps"] = [{"kind": "bulk", "src": 2, "dst": 0, "size": "5MB"}, {"kind": "bulk", "src": 1, "dst": 0, "size": "5MB"}]
+    sc["tcp"] = {"init_cwnd": 200}
+    text = format_summary(dcnsim.run(sc))
+    nic = _line(text, "nic drops")
+    assert not nic or "see topology.nic_buffer" in nic, nic
+
+
+def test_jain_of_one_bulk_flow_is_not_shown():
+    sc = {
+        "name": "one", "stop": "20ms",
+        "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "5us", "buffer": "100KB"},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "1MB"}],
+    }
+    assert "Jain" not in _line(format_summary(dcnsim.run(sc)), "goodput")
+    sc["apps"].append({"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"})
+    assert "Jain" in _line(format_summary(dcnsim.run(sc)), "goodput")
