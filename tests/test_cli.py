@@ -1001,3 +1001,33 @@ def test_a_sweep_over_an_edited_file_keeps_the_earlier_results_unless_asked(tmp_
     assert "held complete results of another scenario: replacing them" in capsys.readouterr().err
     assert all(json.loads((p.parent / "scenario.json").read_text())["topology"]["buffer"] == "32KB"
                for p in out.rglob("summary.json"))
+
+
+def test_demo_with_a_failed_run_says_so_in_a_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """A run of the demo that fails (a full disk above all) ended in a
+    traceback through run_sweep: now a full disk is main's one line naming
+    the file, and another failure is named with how to resume."""
+    import errno
+
+    import dcnsim.demo as demo
+    from dcnsim.cli import main
+    from dcnsim.sweep import SweepError
+
+    full = OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "d" / "runs" / "x" / "flows.csv"))
+
+    def fails(*a, **kw):
+        raise SweepError({"x": f"OSError: {full}"}, None, {"x": full})
+
+    monkeypatch.setattr(demo, "run_sweep", fails)
+    assert main(["demo", "--quick", "--out", str(tmp_path / "d"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [f"demo: No space left on device ({full.filename})"], err
+
+    def breaks(*a, **kw):
+        raise SweepError({"x": "RuntimeError: boom"}, None)
+
+    monkeypatch.setattr(demo, "run_sweep", breaks)
+    assert main(["demo", "--quick", "--out", str(tmp_path / "e"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "demo: 1 sweep point(s) failed" in err and "rerun the same command to resume" in err
+    assert "Traceback" not in err

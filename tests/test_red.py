@@ -66,7 +66,8 @@ def test_the_cli_sets_the_ramp(tmp_path):
     assert "ecn_kmax" in (tmp_path / "out" / "scenario.json").read_text()
     assert out.returncode == 0
     ecn = next(line for line in out.stdout.splitlines() if line.strip().startswith("ecn "))
-    assert "(RED's ramp)" in ecn and "window cuts" in ecn
+    # one parenthesis holds the ramp and, when they differ, the marked arrivals
+    assert ("(RED's ramp)" in ecn or "(RED's ramp; " in ecn) and "window cuts" in ecn
     plain = subprocess.run([sys.executable, "-m", "dcnsim", "run", str(doc), "--no-progress"],
                            capture_output=True, text=True, check=True).stdout
     assert "RED's ramp" not in plain and "window cuts" in plain

@@ -237,6 +237,31 @@ def test_failing_analysis_does_not_stop_the_others(tmp_path):
     assert "Analysis failed" in (tmp_path / "report.md").read_text()
 
 
+@needs_core
+def test_a_full_disk_in_the_analysis_keeps_the_earlier_report(tmp_path, monkeypatch):
+    """A figure whose plot cannot be written (a full disk) is no verdict on
+    the figure: its analysis used to be reported as failed, replacing the
+    earlier report's claims with 'Analysis failed' beside the old figures.
+    Now the OSError stops the command, naming the file as it would be
+    placed (not its staging copy), and the earlier report stays as it was."""
+    import errno
+
+    rep = reproduce(fake_paper(), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert not rep.errors
+    before = (tmp_path / "report.md").read_text()
+
+    def full(summary, out_dir):
+        raise OSError(errno.ENOSPC, "No space left on device", str(out_dir / "figA.png"))
+
+    p = fake_paper()
+    p.figures[0] = Figure("1", "QCT vs n", _points_a, full, "grows with n")
+    with pytest.raises(OSError) as e:
+        reproduce(p, out=tmp_path, jobs=1, progress=False, echo=None)
+    assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / "figA.png")
+    assert (tmp_path / "report.md").read_text() == before
+    assert not list(tmp_path.glob(".analysis-*.tmp"))
+
+
 def test_conflicting_shared_label_is_an_error(tmp_path):
     bad = Figure("9", "conflict", lambda q: [Point("pa-n4", _pa(4, "16KB"))], _analyze_b)
     p = Paper("fake2", "t", "c", [fake_paper().figures[0], bad])

@@ -866,3 +866,38 @@ def test_a_range_of_one_value_is_said(tmp_path, capsys):
     assert main(["tune", str(f), "--param", "tcp.rwnd=int:9:9", "--objective", "goodput", "--out",
                  str(tmp_path / "o"), "--no-progress", "--baseline", "tcp.no_such_key=1"]) == 2
     assert "warning: --param: tcp.rwnd has one value (9)" in capsys.readouterr().err
+
+
+@needs_optuna
+def test_a_full_disk_stops_the_study_and_its_trial_is_asked_again(tmp_path, monkeypatch):
+    """A trial whose runs could not be written (a full disk, a read-only
+    file system) is no result: it was recorded as failed, for good, and a
+    resumed study skipped it and picked its best among the rest. Now the
+    study stops with the OSError (the command's one line) and the trial is
+    asked again once there is room, as after a lost cluster."""
+    import errno
+
+    import dcnsim.sweep as sweep
+
+    kw = dict(params={"tcp.rwnd": "int:2000:60000"}, objective="goodput", seeds=[1], progress=False,
+              jobs=1, plots=False)
+    real = sweep._run_point
+    calls = {"n": 0}
+
+    def full_after_two(doc, d, fmt):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError(errno.ENOSPC, "No space left on device", os.path.join(d, "flows.csv"))
+        return real(doc, d, fmt)
+
+    monkeypatch.setattr(sweep, "_run_point", full_after_two)
+    out = tmp_path / "full"
+    with pytest.raises(OSError) as e:
+        tune(one_flow("5ms"), trials=4, out=out, **kw)
+    assert e.value.errno == errno.ENOSPC
+    assert [t.state.name for t in _study(out).trials if t.state.name != "RUNNING"] == ["COMPLETE", "COMPLETE"]
+    monkeypatch.setattr(sweep, "_run_point", real)
+    res = tune(one_flow("5ms"), trials=4, out=out, **kw)
+    assert list(res.trials["state"]) == ["complete"] * 4
+    one_go = tune(one_flow("5ms"), trials=4, out=tmp_path / "one", **kw)
+    assert res.best == one_go.best

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 
 import dcnsim
@@ -524,3 +525,26 @@ def test_ctrl_c_while_the_files_go_in_place_waits_for_them(tmp_path, monkeypatch
     assert (out / "h0.pcap").read_bytes() == b"pcap bytes" and (out / "flow_ts.csv").is_file()
     # and the handler in place before is back
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_file_that_cannot_be_made_is_named_not_its_temporary(tmp_path, monkeypatch):
+    """No room for a new file (inodes exhausted, a read-only remount): the
+    error named the hidden temporary (`.flows.csv.9aaf85f0.tmp`); it names
+    the file the user asked for."""
+    import errno
+
+    from dcnsim import _atomic
+
+    real = os.open
+
+    def no_inodes(path, *a, **kw):
+        if str(path).endswith(".tmp"):
+            raise OSError(errno.ENOSPC, "No space left on device", path)
+        return real(path, *a, **kw)
+
+    monkeypatch.setattr(_atomic.os, "open", no_inodes)
+    target = tmp_path / "flows.csv"
+    with pytest.raises(OSError) as e:
+        _atomic.atomic_write(target, lambda fh: fh.write("x"))
+    assert e.value.filename == str(target)
+    assert not target.exists() and not list(tmp_path.iterdir())

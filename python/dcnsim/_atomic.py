@@ -56,9 +56,13 @@ def _temp_file(target: Path, mode: str) -> Iterator[Tuple[IO[Any], str]]:
             break
         except FileExistsError:
             continue
-        except BaseException:
+        except BaseException as e:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            if isinstance(e, OSError) and e.filename == tmp:
+                # no room for a new file (inodes, a read-only remount): the
+                # user knows the file they asked for, not its temporary
+                e.filename = str(target)
             raise
     else:
         raise FileExistsError(f"no free temporary name beside {target}")

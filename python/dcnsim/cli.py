@@ -948,7 +948,18 @@ def cmd_demo(args) -> int:
 
     if args.out is None:
         args.out = QUICK_OUT if args.quick else OUT
-    table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, progress=False if args.no_progress else None)
+    from .sweep import SweepError
+
+    try:
+        table = run_demo(args.out, quick=args.quick, jobs=args.jobs, seeds=args.seeds,
+                         progress=False if args.no_progress else None)
+    except SweepError as e:
+        first = next(iter(e.environment.values()), None)
+        if first is not None:
+            raise first from e  # a full disk: main's one line
+        print(f"demo: {e}", file=sys.stderr)
+        print("rerun the same command to resume: finished runs are kept", file=sys.stderr)
+        return 1
     print("NewReno incast (Kulkarni setup: star, 1 Gbps, 50 µs links, mss 1024 B, 256 KB SRU, rwnd 1000 pkt, jitter ≤ 20 µs)")
     n_seeds = int(table["seeds"].iloc[0])
     print(f"application goodput at the client, Mbps ({int(table['blocks_per_run'].iloc[0])} blocks per run, "
@@ -1065,6 +1076,9 @@ def cmd_reproduce(args) -> int:
         print(f"reproduce: {e}", file=sys.stderr)
         return 2
     except SweepError as e:
+        first = next(iter(e.environment.values()), None)
+        if first is not None:
+            raise first from e  # a full disk: main's one line, with the command that resumes
         print(str(e), file=sys.stderr)
         print("rerun the same command to resume: finished simulations are kept", file=sys.stderr)
         return 1

@@ -24,6 +24,7 @@ as they arrive (``summary.json`` last), so resuming works the same way.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import itertools
 import json
@@ -72,16 +73,32 @@ class Point:
     params: Dict[str, Any] = field(default_factory=dict)
 
 
+#: What a failed write says of the machine, not of the point: a full disk
+#: or quota, a read-only file system, an I/O error, no file descriptors.
+#: A point that failed so is no result (``dcnsim tune`` asks its trial
+#: again rather than record it as failed).
+ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EMFILE, errno.ENFILE})
+
+
+def environment_failure(e: BaseException) -> bool:
+    """Whether ``e`` is the machine's failure (:data:`ENVIRONMENT_ERRNOS`)."""
+    return isinstance(e, OSError) and e.errno in ENVIRONMENT_ERRNOS
+
+
 class SweepError(RuntimeError):
     """Some points failed at run time (the others were written).
     ``failures``: label -> reason; ``df``: the table :func:`run_sweep`
     would have returned, of the points that are complete (resumed or run
     now; ``None`` only when built by hand), so their results are not lost
-    with the failed ones."""
+    with the failed ones; ``environment``: label -> the OSError of each
+    point that failed for the machine (a full disk, a read-only file
+    system: :data:`ENVIRONMENT_ERRNOS`), not for its scenario."""
 
-    def __init__(self, failures: Dict[str, str], df: Any = None):
+    def __init__(self, failures: Dict[str, str], df: Any = None,
+                 environment: Optional[Dict[str, OSError]] = None):
         self.failures = dict(failures)
         self.df = df
+        self.environment = dict(environment or {})
         lines = [f"{label}: {msg}" for label, msg in self.failures.items()]
         super().__init__(f"{len(lines)} sweep point(s) failed:\n" + "\n".join(lines))
 
@@ -805,12 +822,15 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
 
     _adopt_own_points(dirs, docs, todo)
     failures: Dict[str, str] = {}
+    environment: Dict[str, OSError] = {}
     show = progress if progress is not None else sys.stderr.isatty()
     bar = tqdm(total=len(pts), initial=len(pts) - len(todo), disable=not show, unit="run", desc="sweep")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
 
     def failed(i: int, e: BaseException) -> None:
         failures[pts[i].label] = f"{type(e).__name__}: {e}"
+        if environment_failure(e):
+            environment[pts[i].label] = e  # type: ignore[assignment]
         # a failed point is not done: the bar counts the points complete
         # and says at once how many failed (the reasons come at the end)
         bar.set_postfix_str(f"{len(failures)} failed")
@@ -863,7 +883,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         if failures:
             # the complete points' table goes with the error: their results
             # are written, and a caller (the CLI's sweep.csv) needs them
-            raise SweepError(failures, partial())
+            raise SweepError(failures, partial(), environment)
         _warn_once(pts, records, len(pts))
         _warn_seed_blind(pts, records)
         return _table(pts, records, range(len(pts)), todo, reformat, replaced, out_root, failures)

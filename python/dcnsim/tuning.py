@@ -421,7 +421,7 @@ class _Runner:
         """Run ``base`` with ``over`` on each seed (cached): (seed, record, dir).
         ``switched``: ``over`` may switch the scheme (the reference, ``tcp.cc =
         "fast"``): the keys it leaves inert are not warned of, its own are."""
-        from .sweep import Point, point_dir, run_sweep
+        from .sweep import Point, SweepError, point_dir, run_sweep
 
         seeds = list(seeds if seeds is not None else self.seeds)
         scen = with_overrides(self.base, over)
@@ -434,8 +434,17 @@ class _Runner:
                     # the scheme switched off: its other keys are inert by design
                     # (`probretx_period` with `probretx_p = 0`), not the user's slip
                     warnings.simplefilter("ignore", DcnsimWarning)
-                df = run_sweep(pts, self.out / "runs", jobs=self.jobs, progress=False, format=self.format,
-                               cluster=self.cluster)
+                try:
+                    df = run_sweep(pts, self.out / "runs", jobs=self.jobs, progress=False, format=self.format,
+                                   cluster=self.cluster)
+                except SweepError as e:
+                    # a full disk or a read-only file system failed the runs,
+                    # not the point: raised as the OSError it is, so no trial
+                    # is recorded as failed for it (it is asked again on resume)
+                    first = next(iter(e.environment.values()), None)
+                    if first is not None:
+                        raise first from e
+                    raise
         finally:  # said after a Ctrl-C or a failure too, as they were when not recorded
             for w in caught:
                 if not (_unfinished_said(w.message) or switched and _inert_by_switch(w.message, over)):
@@ -959,7 +968,7 @@ def _search(study: Any, s: _Search, trials: int, sampler: str, sampler_seed: int
     from optuna.trial import TrialState
     from tqdm.auto import tqdm
 
-    from .sweep import ClusterError
+    from .sweep import ClusterError, environment_failure
 
     done = len(_finished(study, interrupted))
     show = progress if progress is not None else sys.stderr.isatty()
@@ -977,6 +986,8 @@ def _search(study: Any, s: _Search, trials: int, sampler: str, sampler_seed: int
             except ClusterError:
                 raise  # no trial can run: stop (the trial is asked again on resume)
             except Exception as e:  # noqa: BLE001 - recorded on the trial, the search goes on
+                if environment_failure(e):
+                    raise  # the machine's (a full disk), not the point's: as a lost cluster
                 value, why = None, f"{type(e).__name__}: {e}"
             if value is None:
                 trial.set_user_attr("error", why)

@@ -44,7 +44,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 from .. import _tables
 from .._atomic import atomic_write, check_out_dir, dir_lock
 from ..plots import title_note
-from ..sweep import Point, point_dir, run_sweep
+from ..sweep import Point, environment_failure, point_dir, run_sweep
 from .claims import compare_claim, register_problems
 from .paper import (
     COUNTED_IN,
@@ -705,6 +705,13 @@ def reproduce(
                         raise ValueError("tallied claims the paper does not have, or paper claims out of its tally: "
                                          + "; ".join(problems))
                 except Exception as e:  # noqa: BLE001 - reported, the other figures go on
+                    if environment_failure(e):
+                        # a full disk is no verdict on the figure: the earlier
+                        # report stays, and the command says what to free
+                        # (the file named as it would be placed, not staged)
+                        if isinstance(e, OSError) and e.filename and str(stage) in str(e.filename):
+                            e.filename = str(out_dir / Path(str(e.filename)).relative_to(stage))
+                        raise
                     errors[fig.id] = f"{type(e).__name__}: {e}"
                     say(f"\n{_fig_name(fig)}: analysis FAILED: {errors[fig.id]}")
                     if os.environ.get("DCNSIM_DEBUG"):
