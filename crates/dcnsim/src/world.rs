@@ -125,10 +125,10 @@ impl Core {
     pub fn send_from_host(&mut self, host: u32, pkt: &Packet) -> PktId {
         let node = self.host_node[host as usize];
         let c = self.capture_of[host as usize];
-        // a capture sees what the NIC queue accepts, as tcpdump (which taps
-        // after the qdisc) and ns-3's device trace do: a drop at a full
-        // `nic_buffer` is the host's own, not the fabric's
-        let dropped_before = self.dropped;
+        if c != u32::MAX {
+            // taken back if the NIC queue drops it (`forward_inline`'s drop)
+            self.captures[c as usize].record(self.q.now(), pkt);
+        }
         let route = if self.paths.enabled {
             self.source_route(host, pkt)
         } else {
@@ -144,9 +144,6 @@ impl Core {
             kind: pkt.kind,
         };
         self.forward(node, h.words());
-        if c != u32::MAX && self.dropped == dropped_before {
-            self.captures[c as usize].record(self.q.now(), pkt);
-        }
         h.id
     }
 
@@ -360,6 +357,16 @@ impl Core {
             let pk = self.arena.get(id);
             let (flow, txn) = (pk.flow as usize, pk.txn);
             let kind = pk.kind;
+            if FROM_HOST {
+                // A capture sees what the NIC queue accepts, as tcpdump
+                // (which taps after the qdisc) and ns-3's device trace do:
+                // a drop at a full `nic_buffer` is the host's own, not the
+                // fabric's. Taken back here, on the drop's cold path.
+                let c = self.capture_of[pk.src as usize];
+                if c != u32::MAX {
+                    self.captures[c as usize].take_back_last();
+                }
+            }
             self.seam.dropped(self.q.last_key(), flow as u32, txn, kind);
             match kind {
                 PktKind::Data => self.tcp_drops[flow].on_drop(txn),

@@ -32,6 +32,8 @@ pub struct Capture {
     pub host: u32,
     pub bytes: Vec<u8>,
     pub packets: u64,
+    /// Where the last record starts ([`Self::take_back_last`]).
+    last: usize,
 }
 
 impl Capture {
@@ -49,10 +51,12 @@ impl Capture {
         bytes.extend_from_slice(&0u32.to_le_bytes()); // sigfigs
         bytes.extend_from_slice(&65535u32.to_le_bytes()); // snaplen
         bytes.extend_from_slice(&LINKTYPE_RAW.to_le_bytes());
+        let last = bytes.len();
         Capture {
             host,
             bytes,
             packets: 0,
+            last,
         }
     }
 
@@ -61,6 +65,7 @@ impl Capture {
         let (ip_len, l4_len) = synthesize(p, &mut hdr);
         let caplen = 20 + l4_len;
         let ns = now.0 / 1000;
+        self.last = self.bytes.len();
         self.bytes
             .extend_from_slice(&((ns / 1_000_000_000) as u32).to_le_bytes());
         self.bytes
@@ -69,6 +74,14 @@ impl Capture {
         self.bytes.extend_from_slice(&(ip_len as u32).to_le_bytes());
         self.bytes.extend_from_slice(&hdr[..caplen]);
         self.packets += 1;
+    }
+
+    /// Remove the record just made (a packet its host's NIC queue then
+    /// dropped): called at most once after each [`Self::record`].
+    pub fn take_back_last(&mut self) {
+        debug_assert!(self.packets > 0 && self.last < self.bytes.len());
+        self.bytes.truncate(self.last);
+        self.packets -= 1;
     }
 }
 
