@@ -1,8 +1,12 @@
 //! Applications: long flows, partition/aggregate, synchronized reads, UDP
 //! CBR, and open-loop Poisson flow arrivals.
 //!
-//! Apps talk to TCP only through `app_write` (with a message tag) and the
-//! receiver's report that a message's last byte was delivered in order.
+//! Apps talk to TCP through `app_write` (with a message tag) and the
+//! receiver's report that a message's last byte was delivered in order
+//! (`AppCtx::answered`), and end a connection through `app_close` and
+//! `release_buffers`; they read flows' state (`w.flows()`) only to decide
+//! when a round is over, which ties their hosts into one partition
+//! (partition.rs).
 //! Requests are real data on a request flow (client → server); responses
 //! on a response flow (server → client). Connections persist across
 //! queries/blocks, so congestion state carries over as it does in practice.

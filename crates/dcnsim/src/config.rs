@@ -1,7 +1,8 @@
 //! The resolved, typed model of a scenario: what the simulator consumes.
 //!
-//! `scenario.rs` turns a JSON/TOML document (with unit strings such as
-//! `"1Gbps"`, `"50us"`, `"32KB"`) into these structs, collecting every
+//! `scenario/` turns a JSON document (TOML is converted by the Python
+//! front; unit strings such as `"1Gbps"`, `"50us"`, `"32KB"`) into these
+//! structs, collecting every
 //! problem with its field path. Everything here is already validated and
 //! in base units: times in picoseconds ([`SimTime`]), rates in bit/s,
 //! sizes in bytes.

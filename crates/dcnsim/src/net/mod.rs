@@ -2,7 +2,9 @@
 //!
 //! A directed link is an egress queue (drop-tail, optional ECN threshold
 //! marking on the instantaneous queue), a serializer and a propagation pipe.
-//! Each link has at most one pending event: its head packet's `Arrive`.
+//! Each link has at most one pending event: its head packet's `Arrive`
+//! (and, on a link with priority queues, its serializer's `Serve`:
+//! net/trim.rs).
 //! Packets live in an arena and move by index.
 //!
 //! **Layout.** Every packet-hop touches two links (the one it arrives on and

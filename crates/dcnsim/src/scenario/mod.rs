@@ -15,8 +15,8 @@
 //! * `schema.rs` — every section's serde struct: the one declaration of
 //!   keys, value kinds and defaults, from which the JSON Schema is
 //!   generated. All serde structs live here, none beside its reader;
-//! * `tcp.rs`, `topology.rs`, `routing.rs`, `trace.rs`, `apps.rs` — each
-//!   section's reading and its checks across keys;
+//! * `tcp.rs`, `topology.rs`, `routing.rs`, `trace.rs`, `apps.rs`,
+//!   `failures.rs` — each section's reading and its checks across keys;
 //! * `json.rs` — strict JSON text reading (duplicate keys are errors);
 //! * this file — the document: dispatch to the sections, layering of the
 //!   app `tcp` overrides, checks across sections, warnings.
