@@ -71,3 +71,14 @@ def test_jain_of_one_bulk_flow_is_not_shown():
     assert "Jain" not in _line(format_summary(dcnsim.run(sc)), "goodput")
     sc["apps"].append({"kind": "bulk", "src": 0, "dst": 1, "size": "1MB"})
     assert "Jain" in _line(format_summary(dcnsim.run(sc)), "goodput")
+
+
+def test_a_slowed_link_is_not_called_failed():
+    sc = dcnsim.load_scenario(SCENARIOS / "kulkarni_incast.toml")
+    sc["stop"] = "300ms"
+    sc["failures"] = [{"a": "sw", "b": "h0", "rate": "500Mbps"}]
+    line = _line(format_summary(dcnsim.run(sc)), "failures")
+    assert "packets lost on 1 slowed link (2 directions; [[failures]])" in line, line
+    sc["failures"] = [{"a": "sw", "b": "h0", "loss": 0.01, "direction": "a_to_b"}]
+    line = _line(format_summary(dcnsim.run(sc)), "failures")
+    assert "on 1 lossy link (1 direction" in line, line

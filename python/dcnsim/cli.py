@@ -195,7 +195,19 @@ def format_summary(result, warnings: bool = True) -> str:
     if failed is not None:
         ends = set(zip(ft.get("node", ()), ft.get("to", ())))
         cables = len({frozenset(e) for e in ends})
-        row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} failed link{'s' if cables != 1 else ''} "
+        # what each link's failure does: a link only slowed (`rate`, no
+        # `loss`) loses nothing and is no "failed link"
+        kind: Dict[frozenset, str] = {}
+        for a, b, loss in zip(ft.get("node", ()), ft.get("to", ()), ft.get("loss", ())):
+            how = "failed" if float(loss) >= 1 else "lossy" if float(loss) > 0 else "slowed"
+            cable = frozenset((a, b))
+            order = ("slowed", "lossy", "failed")
+            kind[cable] = max(kind.get(cable, "slowed"), how, key=order.index)
+        kinds = sorted(set(kind.values()), key=("failed", "lossy", "slowed").index)
+        what = (f"{kinds[0]} link{'s' if cables != 1 else ''}" if len(kinds) == 1 else
+                f"link{'s' if cables != 1 else ''} ("
+                + ", ".join(f"{sum(1 for v in kind.values() if v == w)} {w}" for w in kinds) + ")")
+        row("failures", f"{fmt_count(failed)} packets lost on {fmt_count(cables)} {what} "
                         f"({fmt_count(len(ends))} direction{'s' if len(ends) != 1 else ''}; [[failures]])")
     pauses = s.get("pfc_pauses")
     if pauses is not None:
@@ -904,7 +916,12 @@ def _write_sweep_table(out: str, df, pts=None, failures=None) -> None:
                 **p.params} for p in pts or [] if p.label not in done]
     if missing:
         order = {p.label: i for i, p in enumerate(pts)}
+        ints = [c for c in table.columns if pd.api.types.is_integer_dtype(table[c])]
         table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True)
+        # a count stays a count beside the rows without results (pandas
+        # makes an integer column float to hold their gaps: events 9170.0)
+        for c in ints:
+            table[c] = table[c].astype("Int64")
         table = table.sort_values("label", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
     with dir_lock(out):
         atomic_write(path, lambda fh: table.to_csv(fh, index=False, lineterminator="\n"))
