@@ -1,6 +1,6 @@
 """Limits that protect the machine, from Python and the CLI: a scenario
 whose memory the run-time guard could not stop in time (topology, flows,
-first windows, trace, pcap) would pass `limits.memory` is a ScenarioError
+first windows, trace) would pass `limits.memory` is a ScenarioError
 naming the field; one whose whole estimate is over the limit only warns,
 naming the keys, runs, and is stopped by the guard if it really outgrows
 the limit. Nothing is written to --out."""
@@ -211,3 +211,31 @@ def test_a_refusal_for_many_small_apps_names_the_apps_not_the_last_one():
     (p,) = dcnsim.validate(doc)
     assert p.path == "apps" and "flows' state" in p.message, p
     # (one Poisson app opening them all is named: _limit_just_above_the_estimate)
+
+
+def test_a_capture_is_watched_by_the_guard_not_refused_on_its_estimate():
+    """A capture's buffers never double (fixed chunks), so the run-time
+    guard can stop one in time, and its estimate (a bound: every captured
+    link at line rate, in the smallest packets) only warns. Before, the
+    estimate refused it: an audit's 4-host, 20 s capture needed "about
+    16.453 GB" under the default limit and ran in 937 MB."""
+    import warnings
+
+    doc = {"stop": "10ms", "threads": 1,
+           "topology": {"kind": "star", "hosts": 2, "rate": "10Gbps", "delay": "2us", "buffer": "100pkt"},
+           "tcp": {"init_cwnd": 10}, "apps": [{"kind": "bulk", "src": 0, "dst": 1, "size": "1GB"}],
+           "pcap": {"hosts": [0, 1]}, "limits": {"memory": "8MB"}}
+    # its estimate is over 8 MB (a warning, not a refusal), and it runs: what it holds fits
+    assert dcnsim.validate(doc) == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = dcnsim.run(doc)
+    assert any("pcap.hosts: the run may need up to about" in str(w.message) for w in caught)
+    held = sum(len(b) for b in r.pcaps.values())
+    assert 0 < held < 8 * 2**20 / 2
+    # a limit it really goes over: the guard stops it, naming the limit
+    doc["limits"] = {"memory": "2MB"}
+    with pytest.raises(dcnsim.ScenarioError, match=r"limits.memory: the run stopped at .* over the 2 MB limit"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            dcnsim.run(doc)

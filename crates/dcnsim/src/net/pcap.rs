@@ -27,19 +27,48 @@ const LINKTYPE_RAW: u32 = 101;
 /// Magic of the nanosecond-resolution pcap format.
 const MAGIC_NS: u32 = 0xa1b2_3c4d;
 
+/// The size of each buffer after the first: records go into buffers of
+/// this size, never one that doubles, so what a capture holds grows by
+/// at most this much at once and the run-time memory guard (which counts
+/// it) can stop a long capture in time, as it does the rest of a run.
+pub const CHUNK: usize = 1 << 20;
+
 pub struct Capture {
     /// Host index this capture belongs to.
     pub host: u32,
-    pub bytes: Vec<u8>,
+    /// The file: its header and records, in buffers of [`CHUNK`] bytes
+    /// after the first; a record never straddles two.
+    chunks: Vec<Vec<u8>>,
     pub packets: u64,
-    /// Where the last record starts ([`Self::take_back_last`]).
+    /// Where the last record starts in the last buffer
+    /// ([`Self::take_back_last`]).
     last: usize,
 }
 
 impl Capture {
-    /// Heap bytes of the records held (the buffer's capacity).
+    /// Heap bytes of the records held (the buffers' capacities).
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity()
+        self.chunks.iter().map(Vec::capacity).sum::<usize>()
+            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
+    }
+
+    /// The pcap file's length in bytes.
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(Vec::len).sum()
+    }
+
+    /// Whether the file holds nothing (never: it has its header).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The pcap file, header and records, in one buffer.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        for c in &self.chunks {
+            out.extend_from_slice(c);
+        }
+        out
     }
 
     pub fn new(host: u32) -> Self {
@@ -54,7 +83,7 @@ impl Capture {
         let last = bytes.len();
         Capture {
             host,
-            bytes,
+            chunks: vec![bytes],
             packets: 0,
             last,
         }
@@ -65,22 +94,30 @@ impl Capture {
         let (ip_len, l4_len) = synthesize(p, &mut hdr);
         let caplen = 20 + l4_len;
         let ns = now.0 / 1000;
-        self.last = self.bytes.len();
-        self.bytes
-            .extend_from_slice(&((ns / 1_000_000_000) as u32).to_le_bytes());
-        self.bytes
-            .extend_from_slice(&((ns % 1_000_000_000) as u32).to_le_bytes());
-        self.bytes.extend_from_slice(&(caplen as u32).to_le_bytes());
-        self.bytes.extend_from_slice(&(ip_len as u32).to_le_bytes());
-        self.bytes.extend_from_slice(&hdr[..caplen]);
+        let need = 16 + caplen;
+        let full = self
+            .chunks
+            .last()
+            .is_none_or(|c| c.len() + need > c.capacity());
+        if full {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        let buf = self.chunks.last_mut().expect("a buffer was just made");
+        self.last = buf.len();
+        buf.extend_from_slice(&((ns / 1_000_000_000) as u32).to_le_bytes());
+        buf.extend_from_slice(&((ns % 1_000_000_000) as u32).to_le_bytes());
+        buf.extend_from_slice(&(caplen as u32).to_le_bytes());
+        buf.extend_from_slice(&(ip_len as u32).to_le_bytes());
+        buf.extend_from_slice(&hdr[..caplen]);
         self.packets += 1;
     }
 
     /// Remove the record just made (a packet its host's NIC queue then
     /// dropped): called at most once after each [`Self::record`].
     pub fn take_back_last(&mut self) {
-        debug_assert!(self.packets > 0 && self.last < self.bytes.len());
-        self.bytes.truncate(self.last);
+        let buf = self.chunks.last_mut().expect("a capture has a buffer");
+        debug_assert!(self.packets > 0 && self.last < buf.len());
+        buf.truncate(self.last);
         self.packets -= 1;
     }
 }

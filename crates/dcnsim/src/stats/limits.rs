@@ -78,11 +78,12 @@ impl Estimate {
     /// windows, the queue tables) grows in many small pieces or is counted
     /// before it is built, and the guard stops it at the limit.
     pub fn unguarded(&self) -> u64 {
+        // (pcap records grow in fixed buffers, `net::pcap::CHUNK`, which
+        // the guard counts as they fill, with the copy the results take)
         self.routes
             .saturating_add(self.first_windows)
             .saturating_add(self.flows)
             .saturating_add(self.trace)
-            .saturating_add(self.pcap)
     }
 
     pub fn memory(&self) -> u64 {
@@ -1047,9 +1048,10 @@ const PCAP_RECORD_MAX: f64 = 16.0 + 20.0 + 60.0;
 /// (`net::pcap::Capture::new`).
 const PCAP_FIRST_BUFFER: f64 = (1u64 << 16) as f64;
 
-/// `pcap` records: each at most [`PCAP_RECORD_MAX`] bytes, counted twice
-/// for the buffer's growth and once more for the copy returned, beside
-/// each capture's first buffer.
+/// `pcap` records: each at most [`PCAP_RECORD_MAX`] bytes, counted once
+/// as held and once more for the copy returned, beside each capture's
+/// first buffer and the unfilled part of its last (`net::pcap::CHUNK`:
+/// the buffers never double).
 ///
 /// A captured host records what it hands its NIC and what arrives for it:
 /// at most every packet of the apps it takes part in (`sent_by_host`), and
@@ -1065,8 +1067,8 @@ fn pcap_bytes(c: &Config, fabric: &Fabric, tr: &Traffic) -> u64 {
             link_records(c, fabric, tr, h).map_or(all, |l| l.min(all))
         })
         .sum();
-    let buffers = c.pcap_hosts.len() as f64 * PCAP_FIRST_BUFFER;
-    (records.min(2.0 * tr.sent) * PCAP_RECORD_MAX * 3.0 + buffers).min(u64::MAX as f64) as u64
+    let buffers = c.pcap_hosts.len() as f64 * (PCAP_FIRST_BUFFER + crate::net::pcap::CHUNK as f64);
+    (records.min(2.0 * tr.sent) * PCAP_RECORD_MAX * 2.0 + buffers).min(u64::MAX as f64) as u64
 }
 
 /// The most packets host `h` can record by `stop` when its apps' sends
@@ -1232,7 +1234,6 @@ pub fn check(c: &Config, lim: &Limits) -> Vec<(String, String)> {
                 "the flows' first windows",
             ),
             (e.trace, "trace.interval", "trace samples"),
-            (e.pcap, "pcap.hosts", "pcap records"),
         ];
         let (worst, breakdown) = largest_term(&terms);
         let worlds = worlds_at_most(c);

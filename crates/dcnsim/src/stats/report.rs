@@ -127,7 +127,7 @@ pub fn build(w: &World, wall_s: f64) -> Results {
         pcaps: w
             .captures()
             .iter()
-            .map(|c| (format!("h{}.pcap", c.host), c.bytes.clone()))
+            .map(|c| (format!("h{}.pcap", c.host), c.bytes()))
             .collect(),
         timing: Vec::new(),
     }
