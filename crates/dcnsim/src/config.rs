@@ -124,6 +124,19 @@ pub struct TopologySpec {
 }
 
 impl TopologySpec {
+    /// Each node's access rate: the sum of the rates of its links (a
+    /// host's edge link, or several for a multi-homed one), in bit/s.
+    pub fn node_rates(&self) -> Vec<u64> {
+        let mut rate = vec![0u64; self.nodes.len()];
+        for l in &self.links {
+            rate[l.a] = rate[l.a].saturating_add(l.rate_bps);
+            if l.b != l.a {
+                rate[l.b] = rate[l.b].saturating_add(l.rate_bps);
+            }
+        }
+        rate
+    }
+
     /// Node indices of the hosts, in host-index order.
     pub fn hosts(&self) -> Vec<usize> {
         self.nodes

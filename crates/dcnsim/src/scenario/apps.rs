@@ -452,13 +452,7 @@ pub(super) fn parse_poisson(
     let spec = topo.spec.as_ref()?;
     let host_nodes = spec.hosts();
     let sources = sources?;
-    let mut node_rate = vec![0u64; spec.nodes.len()];
-    for l in &spec.links {
-        node_rate[l.a] = node_rate[l.a].saturating_add(l.rate_bps);
-        if l.b != l.a {
-            node_rate[l.b] = node_rate[l.b].saturating_add(l.rate_bps);
-        }
-    }
+    let node_rate = spec.node_rates();
     let mut capacity_bps: u64 = 0;
     for &h in &sources {
         let node = *host_nodes.get(h)?;

@@ -723,15 +723,17 @@ fn bbr_without_sack_warnings(cfg: &Config) -> Vec<ScenarioError> {
 /// though `load` ≤ 1. Said, not refused: an overloaded host is a
 /// possible experiment.
 fn poisson_overload_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    // a pass over every link and host: only for a scenario it concerns
+    if !cfg
+        .apps
+        .iter()
+        .any(|a| matches!(a, crate::config::AppSpec::Poisson(_)))
+    {
+        return Vec::new();
+    }
     let spec = &cfg.topology;
     let host_nodes = spec.hosts();
-    let mut node_rate = vec![0u64; spec.nodes.len()];
-    for l in &spec.links {
-        node_rate[l.a] = node_rate[l.a].saturating_add(l.rate_bps);
-        if l.b != l.a {
-            node_rate[l.b] = node_rate[l.b].saturating_add(l.rate_bps);
-        }
-    }
+    let node_rate = spec.node_rates();
     let rate = |h: usize| host_nodes.get(h).map_or(0, |&n| node_rate[n]) as f64;
     let mut out = Vec::new();
     for (i, a) in cfg.apps.iter().enumerate() {
