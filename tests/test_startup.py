@@ -219,8 +219,11 @@ def test_the_summary_read_from_columns_agrees_with_the_tables():
     q = qi.groupby("queue_id")["dropped"].sum().idxmax()
     part = qi[qi["queue_id"] == q]
     line = next(x for x in text.splitlines() if "hot queue" in x)
-    assert f"(queue {q})" in line and line.count("%") == len(part)  # four inputs: all named
-    for row in part.itertuples():
+    dropping = part[part["dropped"] > 0]
+    assert f"(queue {q})" in line and line.count("%") == len(dropping)  # four inputs: all that dropped named
+    spared = len(part) - len(dropping)
+    assert line.endswith(f", {spared} without drops") if spared else "without drops" not in line, line
+    for row in dropping.itertuples():
         assert f"{row.input_from} {row.dropped / row.offered:.1%}" in line, (row, line)
     m = r.metrics
     assert m["n_flows"] == len(r.flows) and m["drops"] == int(r.flows["drops"].sum())

@@ -82,3 +82,30 @@ def test_a_slowed_link_is_not_called_failed():
     sc["failures"] = [{"a": "sw", "b": "h0", "loss": 0.01, "direction": "a_to_b"}]
     line = _line(format_summary(dcnsim.run(sc)), "failures")
     assert "on 1 lossy link (1 direction" in line, line
+
+
+def test_the_hot_queue_line_gives_drop_rates_and_counts_inputs_that_lost_nothing():
+    """Its percentages are each input's drop rate (dropped / offered), not
+    its share of the queue's drops; an input that lost nothing is counted
+    at the end, not listed at 0.0 % among those that did."""
+    sc = {
+        "name": "late-bulk", "stop": "400ms",
+        "topology": {"kind": "star", "hosts": 10, "rate": "1Gbps", "delay": "25us", "buffer": "32KB"},
+        "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-8", "sru": "256KB", "blocks": 1},
+                 # one small flow long after the incast, into an empty queue
+                 {"kind": "bulk", "src": 9, "dst": 0, "size": "20KB", "start": "300ms"}],
+    }
+    r = dcnsim.run(sc)
+    qi = r.queue_inputs
+    part = qi[(qi["node"] == "sw") & (qi["to"] == "h0")]
+    quiet = part[(part["dropped"] == 0) & (part["offered"] > 0)]
+    assert "h9" in set(quiet["input_from"]), "the case under test: an input that offered packets and lost none"
+    hot = _line(format_summary(r), "hot queue")
+    assert "drop rate by input: " in hot and "h9 " not in hot, hot
+    assert hot.endswith(f", {len(part) - int((part['dropped'] > 0).sum())} without drops"), hot
+    named = hot.split("drop rate by input: ")[1].split(", ")
+    for item in named:
+        if item.endswith("%"):
+            src, pct = item.rsplit(" ", 1)
+            row = part[part["input_from"] == src].iloc[0]
+            assert pct == f"{row['dropped'] / row['offered']:.1%}" and row["dropped"] > 0, (item, hot)

@@ -256,7 +256,11 @@ def format_summary(result, warnings: bool = True) -> str:
 
         col = {c: values(c) for c in ("node", "to", "input_from", "offered")}
         col = {c: [v[i] for i in rows] for c, v in col.items()}
-        shares = [(d / off if off else 0.0, src) for src, d, off in zip(col["input_from"], (dropped[i] for i in rows), col["offered"])]
+        # each input's drop rate: the share of the packets it offered the
+        # queue that were dropped (not its share of the queue's drops)
+        shares = [(d / off, src) for src, d, off in zip(col["input_from"], (dropped[i] for i in rows), col["offered"])
+                  if d > 0]
+        spared = len(rows) - len(shares)  # inputs that lost nothing: counted, not listed
         # the inputs that lost most first (input order among equals); one
         # line a reader takes in: at most HOT_INPUTS of them and "N more",
         # fewer when the names are long (queue_inputs.csv has them all)
@@ -264,10 +268,12 @@ def format_summary(result, warnings: bool = True) -> str:
         # the inputs' shares then hold the failure's losses too: said
         lost = lost_to_failure.get(q, 0)
         also = f"; {fmt_count(by_queue[q])} overflowed, {fmt_count(lost)} lost to its failure" if lost else ""
-        head = f"{col['node'][0]}→{col['to'][0]} (queue {q}{also}) drops by input: "
+        head = f"{col['node'][0]}→{col['to'][0]} (queue {q}{also}) drop rate by input: "
+        tail = [f"{fmt_count(spared)} without drops"] if spared else []
         for k in range(min(HOT_INPUTS, len(shares)), -1, -1):
             more = len(shares) - k
-            text = head + ", ".join([f"{src} {share:.1%}" for share, src in shares[:k]] + ([f"{more} more"] if more else []))
+            text = head + ", ".join([f"{src} {share:.1%}" for share, src in shares[:k]]
+                                    + ([f"{more} more"] if more else []) + tail)
             if len(f"  {'hot queue':<12} {text}") <= SUMMARY_WIDTH:
                 break
         row("hot queue", text)
