@@ -548,3 +548,29 @@ def test_a_file_that_cannot_be_made_is_named_not_its_temporary(tmp_path, monkeyp
         _atomic.atomic_write(target, lambda fh: fh.write("x"))
     assert e.value.filename == str(target)
     assert not target.exists() and not list(tmp_path.iterdir())
+
+
+@needs_core
+@pytest.mark.skipif(os.name != "posix", reason="RLIMIT_FSIZE is POSIX-only")
+def test_a_directory_that_takes_no_data_is_refused_before_the_run(tmp_path):
+    """A full disk still creates an empty file, so a probe of a name alone
+    let `dcnsim run --out` simulate and then fail at its first table.
+    RLIMIT_FSIZE makes any write past 32 KiB fail (EFBIG) as a full disk's
+    (ENOSPC) would: the run is refused before it starts, nothing is left."""
+    import subprocess
+    import sys
+
+    from dcnsim._atomic import PROBE_BYTES
+
+    assert len(PROBE_BYTES) > 32768
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (32768, 32768))\n"
+            "from dcnsim.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    scenario = os.path.join(os.path.dirname(__file__), "..", "scenarios", "kulkarni_incast.toml")
+    r = subprocess.run([sys.executable, "-c", code, "run", scenario, "--out", "out"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "run: --out out: cannot write in .: File too large (a 64 KiB test file failed)" in r.stderr, r.stderr
+    assert "flows" not in r.stdout  # no summary: nothing was simulated
+    assert sorted(os.listdir(tmp_path)) == []

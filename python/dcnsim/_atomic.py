@@ -199,9 +199,25 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
         fd, tmp = tempfile.mkstemp(prefix=".dcnsim-probe.", dir=probe)
     except OSError as e:
         raise OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e}") from None
-    os.close(fd)
-    os.unlink(tmp)
+    try:
+        # Bytes too, not just a name: a full disk still creates an empty
+        # file, and a run that found out only when its tables were written
+        # had spent its time for nothing (audit, 2026-12-07).
+        view = memoryview(PROBE_BYTES)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as e:
+        raise OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e} "
+                             f"(a {len(PROBE_BYTES) // 1024} KiB test file failed)") from None
+    finally:
+        os.close(fd)
+        os.unlink(tmp)
     return target
+
+
+#: What :func:`check_out_dir` writes (and removes) to see that a
+#: directory takes data: a disk with less free is refused before a run.
+PROBE_BYTES = bytes(64 * 1024)
 
 
 def missing_dirs(path: Union[str, os.PathLike]) -> List[str]:
