@@ -107,6 +107,25 @@ def test_the_shipped_incast_trims_instead_of_timing_out(tmp_path):
 
 
 
+def test_a_port_buffer_in_packets_gives_the_header_queue_its_bytes():
+    """The shipped incast's ports written as 15 packets instead of their
+    135,000 B: the default header queue is twice the data queue's bytes
+    either way (htsim's), so no header is dropped and no flow times out.
+    Counted in headers it held 30 (1.9 KB) and the incast timed out."""
+    from conftest import SCENARIOS
+
+    doc = dcnsim.load_scenario(SCENARIOS / "ndp_incast.toml")
+    doc["stop"] = "200ms"
+    got = {}
+    for buffer in ("135000B", "15pkt"):
+        doc["topology"]["buffer"] = buffer
+        r = dcnsim.run(doc)
+        s = {**r.summary, **r.metrics}
+        assert s["packets_trimmed"] > 0, buffer
+        got[buffer] = (s["header_drops"], s["timeouts"], s["n_completed"] == s["n_flows"])
+    assert got["15pkt"] == got["135000B"] == (0, 0, True), got
+
+
 def test_a_trimming_fat_tree_gives_one_threads_bits_on_two(monkeypatch):
     """NDP senders in three pods into two hosts of the first, over 20 KB
     trimming queues that bounce headers: two threads (the priority links

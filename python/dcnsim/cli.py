@@ -180,7 +180,8 @@ def format_summary(result, warnings: bool = True) -> str:
         discarded = s.get("tcp_headers_discarded", 0)
         row("trimming", f"{fmt_count(trimmed)} packets trimmed to headers, {fmt_count(s.get('header_drops', 0))} "
                         f"headers dropped, {fmt_count(s.get('headers_bounced', 0))} returned to their senders"
-                        + (f", {fmt_count(discarded)} reached TCP receivers (discarded)" if discarded else ""))
+                        + (f", {fmt_count(discarded)} reached TCP or Swift receivers, which discard them"
+                           if discarded else ""))
     if s.get("ndp_pulls") is not None:
         row("ndp", f"senders heard {fmt_count(s['ndp_nacks'])} NACKs, {fmt_count(s['ndp_bounces'])} returned headers "
                    f"and {fmt_count(s['ndp_pulls'])} pulls")

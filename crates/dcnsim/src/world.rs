@@ -1076,7 +1076,8 @@ impl World {
             .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
             .collect();
         if let Some(t) = &cfg.trimming {
-            w.core.links.set_trimming(t, &egress, cfg.seed);
+            let wire = crate::scenario::full_packet(cfg);
+            w.core.links.set_trimming(t, &egress, cfg.seed, wire);
         }
         if cfg.int {
             w.core.links.set_int(&egress);

@@ -12,7 +12,8 @@
 //! newest waiting data packet (which the arriving packet then replaces
 //! at the data queue's tail), so a burst's last packet does not always
 //! lose. A header that finds the header queue over its limit
-//! (`trimming.header_buffer`, default twice the data queue's, as htsim)
+//! (`trimming.header_buffer`, default twice the data queue's bytes, as
+//! htsim; a data limit in packets counts full-size data packets)
 //! is dropped — or, with `trimming.return_to_sender`, a trimmed data
 //! header not bounced before is sent back towards its sender. Hosts' NICs
 //! serve headers first too but never trim (their `nic_buffer` drops as
@@ -93,9 +94,18 @@ fn split(l: Limit) -> (u64, u64) {
     }
 }
 
-fn twice(l: Limit) -> Limit {
+/// The default header queue: twice the data queue's bytes, as htsim's
+/// (its queues are sized in bytes). A data limit in packets counts full
+/// data packets (`packet_wire` bytes on the wire), so it is twice that
+/// many packets' bytes of headers: counted in headers, `"8pkt"` gave room
+/// for 16 headers, 1 KB, where htsim's 8 × 9 KB gives ≈ 2,250, and an NDP
+/// incast over it timed out on dropped headers (audit, 2026-12-07).
+fn twice(l: Limit, packet_wire: u64) -> Limit {
     match l {
         Limit::Bytes(b) => Limit::Bytes(b.saturating_mul(2)),
+        Limit::Packets(p) if packet_wire > 0 => {
+            Limit::Bytes(p.saturating_mul(packet_wire).saturating_mul(2))
+        }
         Limit::Packets(p) => Limit::Packets(p.saturating_mul(2)),
     }
 }
@@ -111,7 +121,13 @@ fn is_header(h: &Hdr) -> bool {
 }
 
 impl Prio {
-    pub(super) fn new(data_limit: Limit, cfg: &TrimConfig, trims: bool, rng: Rng) -> Prio {
+    pub(super) fn new(
+        data_limit: Limit,
+        cfg: &TrimConfig,
+        trims: bool,
+        packet_wire: u64,
+        rng: Rng,
+    ) -> Prio {
         Prio {
             hi: VecDeque::new(),
             lo: VecDeque::new(),
@@ -126,7 +142,7 @@ impl Prio {
             // "unlimited", as htsim's host queues drop nothing
             hi_lim: split(match cfg.header_limit {
                 Some(h) if trims => h,
-                _ => twice(data_limit),
+                _ => twice(data_limit, packet_wire),
             }),
             rng,
             counts: TrimCounts::default(),
@@ -148,8 +164,16 @@ impl Prio {
 
 impl Links {
     /// Give every link two queues (see the module's notes): `switch_egress[l]`
-    /// says whether link `l` leaves a switch (and so trims).
-    pub fn set_trimming(&mut self, cfg: &TrimConfig, switch_egress: &[bool], seed: u64) {
+    /// says whether link `l` leaves a switch (and so trims); `packet_wire`
+    /// is the scenario's largest data packet on the wire (0: none), what a
+    /// limit in packets counts when it sizes a default header queue.
+    pub fn set_trimming(
+        &mut self,
+        cfg: &TrimConfig,
+        switch_egress: &[bool],
+        seed: u64,
+        packet_wire: u64,
+    ) {
         use crate::sim::rng::{stream, Stream};
         self.trim_header = cfg.header_bytes;
         self.trim_rts = cfg.return_to_sender;
@@ -160,6 +184,7 @@ impl Links {
                     info.cfg.limit,
                     cfg,
                     switch_egress[l],
+                    packet_wire,
                     stream(seed, Stream::Trim, l as u64),
                 )
             })
@@ -447,7 +472,7 @@ mod tests {
             header_bytes: 64,
             return_to_sender: false,
         };
-        links.set_trimming(&t, &[true], 1);
+        links.set_trimming(&t, &[true], 1, 1000);
         links
     }
 
@@ -512,6 +537,41 @@ mod tests {
             .filter(|&i| fifo.enqueue(0, data(i), &mut q, SimTime::ZERO) == Enqueue::Dropped)
             .count();
         assert_eq!(dropped, 18);
+    }
+
+    /// The default header queue (no `header_buffer`) of a data queue
+    /// limited to 2 packets of 1,000 B holds twice those bytes in headers,
+    /// 62 of 64 B, as htsim's byte-sized queues: a burst of 40 keeps every
+    /// header (1 sent, 1 waiting, as the packet on the wire counts, and 38
+    /// cut, 2,432 B). Counted in headers (4), it dropped 34 of them.
+    #[test]
+    fn a_default_header_queue_counts_a_data_limit_in_packets_as_their_bytes() {
+        let mut links = Links::default();
+        let cfg = QueueConfig {
+            limit: Limit::Packets(2),
+            ecn_k: None,
+            non_ect: NonEct::Queue,
+        };
+        links.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
+        let t = TrimConfig {
+            header_limit: None,
+            header_bytes: 64,
+            return_to_sender: false,
+        };
+        links.set_trimming(&t, &[true], 1, 1000);
+        assert_eq!(links.prio[0].hi_lim, (4000, u64::MAX));
+        let mut q = EventQueue::new();
+        for i in 0..40 {
+            links.enqueue(0, data(i), &mut q, SimTime::ZERO);
+        }
+        let c = links.trim_counts();
+        assert_eq!(c.trimmed, 38);
+        assert_eq!(links.stats(0).dropped, 0, "{c:?}");
+        // with no data packet size known (no app sends one), packets of headers
+        let mut bare = Links::default();
+        bare.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
+        bare.set_trimming(&t, &[true], 1, 0);
+        assert_eq!(bare.prio[0].hi_lim, (u64::MAX, 4));
     }
 
     /// The packet cut instead of an arrival is the newest waiting one, as

@@ -420,7 +420,7 @@ pub struct Document {
     /// guards checked before a run (see [Limits](#limits)): `memory` (size), `events` (whole number)
     #[schemars(extend("x-default" = "`{memory = \"16GB\", events = 1e12}`"))]
     pub limits: Opt<Table<LimitsSection>>,
-    /// payload trimming and header queues at every switch port (NDP's switch): `header_buffer` (limit, default twice each port's `buffer`), `header` (size of a trimmed packet, default `"64B"`), `return_to_sender` (bool, default false), `enabled` (bool, default true). See [Trimming](#trimming) and docs/model.md, Trimming
+    /// payload trimming and header queues at every switch port (NDP's switch): `header_buffer` (limit, default twice each port's `buffer` in bytes), `header` (size of a trimmed packet, default `"64B"`), `return_to_sender` (bool, default false), `enabled` (bool, default true). See [Trimming](#trimming) and docs/model.md, Trimming
     #[schemars(extend("x-default" = "none (drop-tail FIFOs)"))]
     pub trimming: Opt<Table<TrimmingSection>>,
     /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
@@ -476,7 +476,9 @@ pub struct TrimmingSection {
     #[schemars(extend("x-default" = "true"))]
     pub enabled: Opt<Bool>,
     /// the header queue's limit per port
-    #[schemars(extend("x-default" = "twice the port's `buffer` (htsim)"))]
+    #[schemars(extend(
+        "x-default" = "twice the port's `buffer` in bytes (htsim); a `buffer` in packets counts full-size data packets"
+    ))]
     pub header_buffer: Opt<LimitValue>,
     /// wire bytes of a trimmed packet (htsim's NDP header: 64)
     #[schemars(extend("x-default" = "`\"64B\"`"))]

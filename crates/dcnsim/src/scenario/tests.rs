@@ -1257,6 +1257,15 @@ fn an_apps_own_transport_applies_the_top_level_tcp_checks() {
     ));
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].0, "apps[0].tcp.swift_fs_min_cwnd");
+    // only the maximum set, below the default minimum (0.1): said at the
+    // key the user wrote, in [tcp] and in an app's own table
+    let low_max = json!({"transport": "swift", "swift_fs_max_cwnd": 0.05});
+    let e = errs(doc(low_max.clone(), json!({"mss": 1400})));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].0, "tcp.swift_fs_max_cwnd");
+    let e = errs(doc(json!({}), low_max));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].0, "apps[0].tcp.swift_fs_max_cwnd");
     // and [tcp]'s values under a transport they do not concern: no problem
     assert!(errs(doc(bad, json!({"mss": 1400}))).is_empty());
 }
@@ -1555,6 +1564,56 @@ fn bbr_without_sack_warns() {
     assert!(bbr_warnings(json!({"cc": "bbr", "sack": true})).is_empty());
     assert!(bbr_warnings(json!({"cc": "bbr", "profile": "linux"})).is_empty());
     assert!(bbr_warnings(json!({"cc": "cubic"})).is_empty());
+}
+
+/// Swift sprayed over a fat-tree's paths warns at `routing.mode` (its
+/// recovery reads an overtaken packet as a loss), not on one path (a star),
+/// not under ECMP, and not for TCP (the packet-spraying paper's subject).
+#[test]
+fn swift_sprayed_over_many_paths_warns() {
+    let swift_warnings = |topology: Value, mode: &str, transport: &str| {
+        let doc = json!({"stop": "1ms", "topology": topology, "routing": {"mode": mode},
+            "tcp": {"transport": transport},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "100KB"}]});
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .filter(|w| w.message.starts_with("rps sprays the packets of Swift"))
+            .collect::<Vec<_>>()
+    };
+    let tree =
+        json!({"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100KB"});
+    let w = swift_warnings(tree.clone(), "rps", "swift");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].path, "routing.mode");
+    assert!(w[0].message.contains("tcp.dupack_threshold"), "{w:?}");
+    assert!(swift_warnings(tree.clone(), "ecmp", "swift").is_empty());
+    assert!(swift_warnings(tree, "rps", "tcp").is_empty());
+    let star =
+        json!({"kind": "star", "hosts": 3, "rate": "10Gbps", "delay": "1us", "buffer": "100KB"});
+    assert!(swift_warnings(star, "rps", "swift").is_empty());
+}
+
+/// `int = true` with no HPCC flow warns at `int`; with one, or left to
+/// its default, it does not.
+#[test]
+fn telemetry_nothing_reads_warns() {
+    let int_warnings = |tcp: Value, int: Option<bool>| {
+        let mut doc = example();
+        doc["tcp"] = tcp;
+        if let Some(on) = int {
+            doc["int"] = json!(on);
+        }
+        warnings(&parse_config(&doc).unwrap())
+            .into_iter()
+            .filter(|w| w.path == "int")
+            .collect::<Vec<_>>()
+    };
+    let w = int_warnings(json!({}), Some(true));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].message.contains("no hpcc flow"), "{w:?}");
+    assert!(int_warnings(json!({"transport": "hpcc"}), Some(true)).is_empty());
+    assert!(int_warnings(json!({"transport": "hpcc"}), None).is_empty());
+    assert!(int_warnings(json!({}), None).is_empty());
 }
 
 /// A star of one switch whose hosts' access links have the given rates.
