@@ -192,3 +192,29 @@ def test_every_differing_claim_is_classified_by_its_id(key):
     section = _section(docs_of(key).read_text(encoding="utf-8"), DIFFERENCES[key])
     missing = [c.id for c in p.register.tallied if _judge(c, rows[c.id])[0] == "differs" and f"`{c.id}`" not in section]
     assert not missing, f"{key}: no classified row names {missing}"
+
+
+@pytest.mark.parametrize("key,cid,values,bad", [
+    # "no timeouts up to 30 workers": NewReno / DCTCP / FaST's most timeouts
+    ("fast", "fig5-none30", [0.0, float("nan"), 0.0], 0.5),
+    # "CTD never worse than C": the smallest CTD ÷ C over n
+    ("tcprand", "fig15-not-worse", [0.99, float("nan"), 1.02], 0.5),
+])
+def test_an_extreme_over_a_missing_value_is_untestable_wherever_it_sits(key, cid, values, bad):
+    """A claim judged on the largest (or smallest) of several values: one
+    missing could be the extreme, so the claim is untestable, not judged
+    on the others. Python's max and min skip a NaN or return it depending
+    on where it sits (``max([0, nan, 0])`` is 0: a series missing read as
+    "no timeouts"); the analyses take :func:`dcnsim.analysis.strict_max`."""
+    import itertools
+
+    from dcnsim.analysis import strict_max, strict_min
+
+    reg = get_paper(key).register
+    pick = strict_max if cid == "fig5-none30" else strict_min
+    complete = [v for v in values if v == v]
+    assert reg.judge(cid, pick(complete)).verdict == "agrees", "the case under test: the values measured pass"
+    for order in itertools.permutations(values):
+        assert reg.judge(cid, pick(order)).verdict == "untestable", order
+        # and a measured value that fails the claim still fails it
+        assert reg.judge(cid, pick([bad if v != v else v for v in order])).verdict != "agrees", order

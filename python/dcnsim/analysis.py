@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple, Union
+from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -277,6 +277,22 @@ def servers_timeouts(table: pd.DataFrame, col: str = "timeouts") -> pd.Series:
     if "request_timeouts" in table:
         x = x - table["request_timeouts"].astype(float)
     return x
+
+
+def strict_max(values: Iterable[float]) -> float:
+    """The largest of ``values``; NaN when any is NaN or there are none. A
+    claim that every value stays below a bound is not met by the values
+    that could be measured alone, and Python's ``max`` skips a NaN or
+    returns it depending on where it sits (``max([0, nan, 0])`` is 0)."""
+    v = [float(x) for x in values]
+    return math.nan if not v or any(x != x for x in v) else max(v)
+
+
+def strict_min(values: Iterable[float]) -> float:
+    """The smallest of ``values``; NaN when any is NaN or there are none
+    (:func:`strict_max`'s reasons)."""
+    v = [float(x) for x in values]
+    return math.nan if not v or any(x != x for x in v) else min(v)
 
 
 def ci95(values: Sequence[float]) -> Tuple[float, float]:

@@ -11,6 +11,7 @@ from typing import Dict, List
 import numpy as np
 import pandas as pd
 
+from ...analysis import strict_max
 from ...sweep import Point
 from ..framework import Comparison, FigureResult, table_version
 from .common import (
@@ -131,7 +132,7 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
                    "paper's mechanism; but our background flow also loses packets to the burst and backs off, "
                    "which lets the retransmissions through sooner")
         cmps.append(_judge(cfg, "fig7-newreno", nr, note=why if nr < 0.75 * 281 else ""))
-        cmps.append(_judge(cfg, "fig7-fast35", float(_at(d, series="FaST")["qct_mean_ms"].max())))
+        cmps.append(_judge(cfg, "fig7-fast35", strict_max(_at(d, series="FaST")["qct_mean_ms"])))
         below = diff_ci(d, "qct_mean_ms", "qct_ci95_ms", {"series": "FaST"}, {"series": "DCTCP"})
         cmps.append(_judge(cfg, "fig7-below", below, note="" if all(m < 0 for m, _ in below.values()) else
                            "at small n, where DCTCP loses little, the background flow keeps ToR 0's port at or above "

@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import List
 
+from ...analysis import strict_max
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
 from .common import (
@@ -65,7 +66,7 @@ def _analyze_fig12(summary, out_dir: Path) -> FigureResult:
     big = [n for n in piv.columns if n >= 40]
     smaller = piv[piv.index < smax]
     ratio = {n: float(smaller[n].min() / piv.loc[smax, n]) for n in big}
-    cmps.append(REGISTER.judge("fig12-smaller", max(ratio.values()) if ratio else math.nan,
+    cmps.append(REGISTER.judge("fig12-smaller", strict_max(ratio.values()),
                                note=", ".join(f"N={n}: best {int(smaller[n].idxmin())} B, {r:.2f} × 1500 B's"
                                               for n, r in ratio.items())))
     if 40 in piv:

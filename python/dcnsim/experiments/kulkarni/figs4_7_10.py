@@ -8,6 +8,7 @@ from typing import List
 
 import numpy as np
 
+from ...analysis import strict_max
 from ...sweep import Point
 from ..framework import Comparison, FigureResult
 from .common import (
@@ -105,7 +106,7 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         return max(float(_at(d, n=n, mss=smallest)["timeouts_per_block"].iloc[0]) for n in HIST_NS)
 
     span = sd.span(most_at_smallest)
-    cmps.append(REGISTER.judge("fig4.7-avoid", max(at_small.values()),
+    cmps.append(REGISTER.judge("fig4.7-avoid", strict_max(at_small.values()),
                                note=f"{smallest} B, n = " + "/".join(map(str, at_small)) + ": "
                                + _join(list(at_small.values()), "{:.2f}") + " timeouts per block"
                                + (f"; {span}" if span else "")))

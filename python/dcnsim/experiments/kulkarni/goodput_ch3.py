@@ -8,6 +8,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
+from ...analysis import strict_min
 from ...sweep import Point
 from ..claims import info
 from ..framework import Comparison, FigureResult
@@ -244,7 +245,7 @@ def _claims_312(sd: Seeds) -> List[Comparison]:
             out.append(info("MALE Split / Full / TD-only, host_jitter 1 µs (extra)",
                             f"{ms:.2f} / {mf:.2f} / {mt:.2f}", f"n × Padhye: {mp:.2f}"))
         else:
-            out.append(REGISTER.judge("fig3.12-split", min(mf, mt) - ms, note=_with(note, sd.span(_split_lead))))
+            out.append(REGISTER.judge("fig3.12-split", strict_min((mf, mt)) - ms, note=_with(note, sd.span(_split_lead))))
     b = _base(df)
     small = b[b["n"] <= 3]
     large = b[(b["n"] > 3)]

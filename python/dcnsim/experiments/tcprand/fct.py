@@ -39,7 +39,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ...analysis import FCT_BINS, common_completed, fct_bins, normalize
+from ...analysis import FCT_BINS, common_completed, fct_bins, normalize, strict_max
 from ...sweep import Point
 from ..framework import (
     Comparison,
@@ -306,7 +306,7 @@ def comparisons(df: pd.DataFrame, tcprand_ran: bool) -> List[Comparison]:
             lv = [(wl, _ratio(df, wl, 0.8, sch, "long", "mean_ratio")) for wl in WORKLOADS
                   if _ratio(df, wl, 0.8, sch, "long", "paired_flows") >= MIN_LONG]
             if lv:
-                out.append(_judge("fig11-long", sch, max(v for _, v in lv),
+                out.append(_judge("fig11-long", sch, strict_max(v for _, v in lv),
                                   note=", ".join(f"{wl}: {_fmt(v)}" for wl, v in lv)))
             if _ratio(df, "websearch", 0.8, sch, "long", "paired_flows") >= MIN_LONG:
                 out.append(_judge("fig11-long-max", sch, _ratio(df, "websearch", 0.8, sch, "long", "max_ratio")))

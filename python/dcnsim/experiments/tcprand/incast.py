@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import Any, Dict, List
 
+from ...analysis import strict_min
 from ...sweep import Point
 from ..framework import FigureResult, read_table
 from .common import (
@@ -80,7 +81,7 @@ def _analyze_fig15(summary, out_dir: Path) -> FigureResult:
     # packet) no scheme can be better: such an n is no evidence either way
     same = [n for n in P.index if P.loc[n, "DCTCP"] == P.loc[n, "C"] == P.loc[n, "CTD"]]
     best = [bool(P.loc[n, "DCTCP"] > max(P.loc[n, "C"], P.loc[n, "CTD"])) for n in P.index if n not in same]
-    cmps = [REGISTER.judge("fig15-not-worse", min(ratios),
+    cmps = [REGISTER.judge("fig15-not-worse", strict_min(ratios),
                            note="CTD ÷ C per n: " + ", ".join(f"{x:.2f}" for x in ratios)),
             REGISTER.judge("fig15-dctcp", sum(best) / len(best) if best else math.nan,
                            note=f"DCTCP above both at {sum(best)} of {len(best)} n"
