@@ -399,7 +399,7 @@ pub struct Document {
     /// see below
     #[schemars(extend("x-default" = "required"))]
     pub topology: Opt<Table<Topology>>,
-    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. `rps` under a go-back-N transport (`dcqcn`, `timely`, `hpcc`) on a fabric with more than one path is warned about: reordered packets read as gaps and are resent (docs/dcqcn.md, Warnings). See docs/model.md, Routing
+    /// `mode` ∈ `single`, `ecmp`, `rps`, `flowlet` (default `ecmp` if the table omits it); `salt` (bool, default true, only with `ecmp`): false gives every switch the same hash (hash polarisation); `flowlet_gap` (time > 0, default `"500us"`, only with `flowlet`): a pause longer than this starts a new flowlet with a random next hop. `rps` under a go-back-N transport (`dcqcn`, `timely`, `hpcc`) on a fabric with more than one path is warned about: reordered packets read as gaps and are resent (docs/dcqcn.md, Warnings); so is `rps` under `swift`, whose recovery resends a packet overtaken by `dupack_threshold` others. See docs/model.md, Routing
     #[schemars(extend("x-default" = "`{mode = \"ecmp\"}`"))]
     pub routing: Opt<Table<RoutingSection>>,
     /// defaults for every TCP flow of every app
@@ -423,7 +423,7 @@ pub struct Document {
     /// payload trimming and header queues at every switch port (NDP's switch): `header_buffer` (limit, default twice each port's `buffer` in bytes), `header` (size of a trimmed packet, default `"64B"`), `return_to_sender` (bool, default false), `enabled` (bool, default true). See [Trimming](#trimming) and docs/model.md, Trimming
     #[schemars(extend("x-default" = "none (drop-tail FIFOs)"))]
     pub trimming: Opt<Table<TrimmingSection>>,
-    /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`
+    /// in-band telemetry (INT) at every switch egress: each data packet records the port's queue length, transmitted bytes, a timestamp and the line rate, and its ACK carries them back (HPCC's switch; see [INT](#int) and docs/model.md, In-band telemetry). Needed by `transport = "hpcc"`; `true` with no `hpcc` flow is warned about (nothing reads the records)
     #[schemars(extend("x-default" = "true when some flow runs `hpcc`, else false"))]
     pub int: Opt<Bool>,
     /// priority flow control at every switch ingress (a lossless fabric, as RoCE and HPCC run on): `xoff` (size, default `"135000B"`), `xon` (size ≤ `xoff`, default `"108000B"`), htsim's thresholds; `enabled` (bool, default true). See [PFC](#pfc) and docs/model.md, Priority flow control
