@@ -269,6 +269,21 @@ def test_jain():
     vals = [1.0, 2.0, 3.0]
     assert 1 / 3 <= dcnsim.jain(vals) <= 1
     assert math.isclose(dcnsim.jain(vals), dcnsim.jain([10 * v for v in vals]))  # scale-free
+    # not numbers: said by the function, naming what it got (a string was
+    # read a character at a time: "could not convert string to float: 'a'")
+    with pytest.raises(TypeError, match=r"^jain: expected numbers \(a list, an array, a Series\), got str 'ab'$"):
+        dcnsim.jain("ab")
+    with pytest.raises(TypeError, match=r"^jain: value 1 is not a number: 'x'$"):
+        dcnsim.jain([1.0, "x"])
+
+
+def test_normalize_names_the_columns_it_lacks():
+    from dcnsim.analysis import normalize
+
+    t = pd.DataFrame({"x": [1]})
+    with pytest.raises(KeyError, match=r"normalize: stats: the table has no column 'mean_s'") as e:
+        normalize(t, t)
+    assert "fct_bins()" in str(e.value)
 
 
 def test_python_and_core_problems_reported_together():

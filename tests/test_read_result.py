@@ -205,6 +205,23 @@ def test_a_table_a_script_changed_reads_back_as_written(tmp_path):
     assert math.isnan(b.flows["timeouts"].iloc[0]) and b.flows["timeouts"].iloc[1:].tolist() == f["timeouts"].iloc[1:].tolist()
 
 
+@needs_core
+def test_text_in_a_number_column_is_refused_naming_the_cell(tmp_path):
+    """A damaged or hand-edited cell (`abc` where the run wrote an FCT)
+    made the whole column text without a word; a numeric column's text
+    is now refused, naming the file, the column and the row."""
+    with pytest.warns(dcnsim.DcnsimWarning):
+        out = dcnsim.run(mixed(tmp_path)).write(tmp_path / "run")
+    path = os.path.join(out, "flows.csv")
+    f = pd.read_csv(path, keep_default_na=False)
+    row = 2
+    f["fct_s"] = f["fct_s"].astype(str)
+    f.loc[row, "fct_s"] = "abc"
+    f.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=rf"flows.csv: column 'fct_s', row {row + 1}: 'abc' is not a number"):
+        dcnsim.read_result(out)
+
+
 def test_empty_tables_read_back_with_the_dtypes_the_run_gave(tmp_path):
     """A run without a loss has an empty `losses` table; its text columns
     read back from the written file with the dtype `dcnsim.run` gave them

@@ -109,3 +109,43 @@ def test_the_hot_queue_line_gives_drop_rates_and_counts_inputs_that_lost_nothing
             src, pct = item.rsplit(" ", 1)
             row = part[part["input_from"] == src].iloc[0]
             assert pct == f"{row['dropped'] / row['offered']:.1%}" and row["dropped"] > 0, (item, hot)
+
+
+def test_a_run_that_ends_before_its_first_block_counts_zero_blocks():
+    """n_blocks is 0, not missing (a KeyError) or NaN in a sweep's table, so
+    a mean over seeds does not skip the runs that collapsed; the goodput of
+    no block is NaN and the summary says none completed."""
+    import math
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = dcnsim.run(dcnsim.with_overrides(SCENARIOS / "kulkarni_incast.toml", {"stop": "5ms"}))
+    m = r.metrics
+    assert len(r.blocks) == 0 and m["n_blocks"] == 0 and m["block_timeouts"] == 0
+    assert math.isnan(m["block_goodput_bps"])
+    assert "n_queries" not in m  # no partition/aggregate app: no query keys
+    assert _line(format_summary(r), "blocks").split(None, 1)[1] == \
+        "none completed: the run ended before the first block did"
+    sc = {"name": "pa", "stop": "1ms",
+          "topology": {"kind": "star", "hosts": 5, "rate": "1Gbps", "delay": "25us", "buffer": "32KB"},
+          "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-4", "response": "64KB",
+                    "queries": 3}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = dcnsim.run(sc).metrics
+    assert m["n_queries"] == 0 and math.isnan(m["qct_mean_s"]) and math.isnan(m["query_timeouts_mean"])
+
+
+def test_a_sweep_table_counts_zero_blocks_as_integers(tmp_path):
+    import warnings
+
+    from dcnsim.sweep import grid, run_sweep
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = run_sweep(grid(dcnsim.load_scenario(SCENARIOS / "kulkarni_incast.toml"),
+                            {"stop": ["5ms", "1s"]}, seeds=[1]), tmp_path / "sw", jobs=1, progress=False)
+    short = df[df["stop"] == "5ms"].iloc[0]
+    assert short["n_blocks"] == 0 and short["block_timeouts"] == 0, short
+    assert df[df["stop"] == "1s"].iloc[0]["n_blocks"] > 0

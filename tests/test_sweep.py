@@ -793,3 +793,19 @@ def test_cli_a_sweep_of_nothing_is_refused(tmp_path, capsys):
     assert err.startswith("sweep: nothing to sweep: give one or more --set PATH=V1,V2 (or --seeds 1,2); for one "
                           f"run: dcnsim run {DATA / 'small_incast.toml'} --out {out}"), err
     assert not out.exists()
+
+
+def test_a_resumed_points_nan_is_nan_not_none(tmp_path):
+    """A point's record carries NaN as None (JSON's null, as summary.json
+    writes it), so a column where no run has a value (Jain's index of runs
+    with no bulk flow) was `object` and `df.jain.round(3)` raised
+    TypeError; run now or resumed, it is float NaN."""
+    pts = points()[:2]
+    fresh = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    assert fresh["jain"].isna().all(), "the case under test: no bulk flow, no Jain index"
+    resumed = run_sweep(pts, tmp_path, jobs=1, progress=False)
+    assert resumed.attrs["computed"] == []
+    assert resumed["jain"].dtype == fresh["jain"].dtype == float
+    resumed["jain"].round(3)
+    drop = ["wall_s"]
+    pd.testing.assert_frame_equal(fresh.drop(columns=drop), resumed.drop(columns=drop), check_like=True)

@@ -33,3 +33,15 @@ def test_version_flag():
     r = cli("--version")
     assert r.returncode == 0
     assert r.stdout.strip() == f"dcnsim {dcnsim.__version__}"
+
+
+def test_a_users_typed_call_with_a_numpy_seed_passes_mypy(tmp_path):
+    """`dcnsim.run` takes any integer type as its seed (numpy's too, as
+    its docstring says): a user's script that passes one passes mypy
+    --strict (the hint said `int`, and mypy refused np.int64)."""
+    script = tmp_path / "user.py"
+    script.write_text("import numpy as np\nimport dcnsim\n\n"
+                      "r = dcnsim.run('scenarios/kulkarni_incast.toml', seed=np.int64(3))\n"
+                      "n: int = len(r.flows)\n")
+    r = run("mypy", "--strict", str(script))
+    assert r.returncode == 0, r.stdout + r.stderr

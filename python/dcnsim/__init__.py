@@ -22,7 +22,7 @@ from .errors import DcnsimWarning, Problem, ScenarioError
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from typing import Any, List, Optional, Tuple
+    from typing import Any, List, Optional, SupportsIndex, Tuple
 
     from .result import Result, jain, read_result
     from .scenario import (
@@ -268,7 +268,7 @@ def _add_outcome_warnings(result: "Result") -> List[Problem]:
     return found
 
 
-def run(scenario: Any, seed: Optional[int] = None, progress: bool = False) -> "Result":
+def run(scenario: Any, seed: Optional[SupportsIndex] = None, progress: bool = False) -> "Result":
     """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
     and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``
     (any integer type, numpy's too).

@@ -362,6 +362,12 @@ def _clean(value: Any, path: str, errors: List[Problem], depth: int = 0) -> Any:
         return out
     if isinstance(value, (list, tuple)):
         return [_clean(v, f"{path}[{i}]", errors, depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, os.PathLike):
+        # a pathlib.Path for a file key (an app's cdf_file), as run() and
+        # flow_size_cdf take one: its text, which the key reads as a path
+        text = os.fspath(value)
+        if isinstance(text, str):
+            return _clean(text, path, errors, depth)
     if t.__module__ == "datetime" and t.__name__ in ("date", "time", "datetime"):
         # TOML reads 00:00:01 or 2024-05-27 unquoted as a time of day or a
         # date; no field takes one (a duration has a unit)

@@ -187,6 +187,9 @@ def normalize(
     :func:`fct_bins` with the same bins), plus each side's completed count
     (``completed``, ``baseline_completed``). A ratio is NaN where either side
     has no completed flow."""
+    for arg, t in (("stats", stats), ("baseline", baseline)):
+        need_columns(t, "normalize", {arg: (*columns, "completed")}, arg=arg,
+                     fix="pass two fct_bins() tables (of a run and of its baseline)")
     if list(stats.index) != list(baseline.index):
         raise ValueError(
             f"normalize: bins differ ({list(stats.index)} vs {list(baseline.index)})"

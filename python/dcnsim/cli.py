@@ -222,14 +222,18 @@ def format_summary(result, warnings: bool = True) -> str:
         row("pfc", f"{fmt_count(pauses)} pauses from {fmt_count(s.get('pfc_ports_paused', 0))} ingress ports, "
                    f"senders paused {fmt_time(s.get('pfc_paused_s', 0.0))} in all{longest}")
         said("pfc")
-    if "n_queries" in m:
+    if m.get("n_queries") == 0:
+        row("queries", "none completed: the run ended before the first query did")
+    elif "n_queries" in m:
         row(
             "queries",
             f"{fmt_count(m['n_queries'])}: QCT mean {fmt_time(m['qct_mean_s'])}, p99 {fmt_time(m['qct_p99_s'])}, "
             f"max {fmt_time(m['qct_max_s'])}; {m['query_timeouts_mean']:.3g} timeouts/query "
             f"({m.get('query_request_timeouts_mean', math.nan):.3g} on the request flows)",
         )
-    if "n_blocks" in m:
+    if m.get("n_blocks") == 0:
+        row("blocks", "none completed: the run ended before the first block did")
+    elif "n_blocks" in m:
         row("blocks", f"{fmt_count(m['n_blocks'])}: goodput {fmt_rate(m['block_goodput_bps'])}, {fmt_count(m['block_timeouts'])} timeouts "
                              f"({fmt_count(m.get('block_request_timeouts', math.nan))} on the request flows)")
     qi = result.tables.core_columns("queue_inputs") if "queue_inputs" in result.tables else {}

@@ -432,7 +432,17 @@ def jain(values: Iterable[float]) -> float:
     one value takes everything. NaN for no values or all zeros (0/0: an
     empty selection shows as a gap, never as "fair"). The core's definition
     (``dcnsim::results::jain``), the one the Rust tests use."""
-    return _core.jain([float(v) for v in values])
+    if isinstance(values, (str, bytes)):
+        # iterable, one character at a time: "ab" failed as float('a')
+        raise TypeError(f"jain: expected numbers (a list, an array, a Series), got {type(values).__name__} "
+                        f"{values!r}")
+    out = []
+    for i, v in enumerate(values):
+        try:
+            out.append(float(v))
+        except (TypeError, ValueError):
+            raise TypeError(f"jain: value {i} is not a number: {v!r}") from None
+    return _core.jain(out)
 
 
 def _finite(xs: Iterable[Any]) -> List[float]:
@@ -724,10 +734,17 @@ class Result:
 
     @property
     def flows(self):
+        """One row per flow (a TCP connection or UDP source): its endpoints,
+        app, bytes, start and end (``_s``: seconds), FCT, goodput (``_bps``:
+        bits per second), timeouts, retransmits and drops (docs/python.md,
+        `Result`)."""
         return self.tables.get("flows")
 
     @property
     def queues(self):
+        """One row per directed link's egress queue: its limit, packets
+        enqueued and dropped, bytes sent, mean and peak occupancy, CE marks
+        (docs/python.md, `Result`)."""
         return self.tables.get("queues")
 
     @property
@@ -740,10 +757,16 @@ class Result:
 
     @property
     def queries(self):
+        """One row per completed partition/aggregate query: its start, end and
+        QCT (``qct_s``, seconds), bytes and timeouts; empty when none
+        completed (docs/python.md, `Result`)."""
         return self.tables.get("queries")
 
     @property
     def blocks(self):
+        """One row per completed synchronized-reads block: its start, end and
+        duration (seconds), bytes, goodput (bits per second) and timeouts;
+        empty when none completed (docs/python.md, `Result`)."""
         return self.tables.get("blocks")
 
     @property
@@ -808,6 +831,12 @@ class Result:
         * blocks: ``n_blocks``, ``block_goodput_bps`` = 8·Σ bytes / Σ duration
           of completed blocks, ``block_timeouts`` and, of them,
           ``block_request_timeouts``.
+
+        The query and block keys are there whenever the scenario has such
+        an app: a run that ended before the first round completed has
+        ``n_queries`` or ``n_blocks`` 0, their timeouts 0 and their times
+        and goodput NaN (a missing key, or NaN in a sweep's table, let a
+        mean over seeds skip the runs that collapsed).
         """
         # from the core's columns, not DataFrames: `dcnsim run` and sweep
         # workers need these numbers and nothing that would import numpy
@@ -835,25 +864,32 @@ class Result:
         out["jain"] = jain(_finite(bulk)) if bulk else math.nan
         for col in ("timeouts", "retransmits", "drops"):
             out[col] = int(sum(_finite(f[col]))) if nf else 0
-        if nq:
-            qct = _finite(q["qct_s"])
+        kinds = self._app_kinds()
+        if nq or "partition_aggregate" in kinds:
+            qct = _finite(q["qct_s"]) if nq else []
             out["n_queries"] = nq
             out["qct_mean_s"] = sum(qct) / len(qct) if qct else math.nan
             out["qct_p50_s"] = _pct(qct, 50)
             out["qct_p99_s"] = _pct(qct, 99)
             out["qct_max_s"] = max(qct) if qct else math.nan
-            out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / nq
+            out["query_timeouts_mean"] = sum(_finite(q["timeouts"])) / nq if nq else math.nan
             if "request_timeouts" in q:  # absent from results of cores before 0.1.0+c1427f6
-                out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / nq
-        if nb:
-            done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))]
+                out["query_request_timeouts_mean"] = sum(_finite(q["request_timeouts"])) / nq if nq else math.nan
+        if nb or "sync_reads" in kinds:
+            done = [(float(d), float(n)) for d, n in zip(b["duration_s"], b["bytes"]) if math.isfinite(float(d))] \
+                if nb else []
             dur = sum(d for d, _ in done)
             out["n_blocks"] = nb
             out["block_goodput_bps"] = 8.0 * sum(n for _, n in done) / dur if dur > 0 else math.nan
-            out["block_timeouts"] = int(sum(_finite(b["timeouts"])))
+            out["block_timeouts"] = int(sum(_finite(b["timeouts"]))) if nb else 0
             if "request_timeouts" in b:
-                out["block_request_timeouts"] = int(sum(_finite(b["request_timeouts"])))
+                out["block_request_timeouts"] = int(sum(_finite(b["request_timeouts"]))) if nb else 0
         return out
+
+    def _app_kinds(self) -> set:
+        """The kinds of the scenario's apps (``sync_reads``, …)."""
+        apps = self.scenario.get("apps") if isinstance(self.scenario, dict) else None
+        return {a.get("kind") for a in apps if isinstance(a, dict)} if isinstance(apps, list) else set()
 
     # ------------------------------------------------------------------ output
 
@@ -1368,6 +1404,15 @@ def _read_written_table(path: str, schema: List[Tuple[str, str]], name: str = ""
             if len(df) == 0:
                 df[c] = df[c].astype(str)
             continue
+        if want != "bool" and not pd.api.types.is_numeric_dtype(df[c].dtype):
+            # text where the run wrote numbers: an edited or damaged cell,
+            # which left the whole column text without a word
+            num = pd.to_numeric(df[c], errors="coerce")
+            bad = num.isna() & df[c].notna()
+            if bad.any():
+                i = int(bad.to_numpy().nonzero()[0][0])
+                raise ValueError(f"read_result: {path}: column {c!r}, row {i + 1}: {df[c].iloc[i]!r} is not a number "
+                                 "(the run wrote numbers there): changed since it was written; run it again")
         try:
             df[c] = df[c].astype(want)
         except (TypeError, ValueError):

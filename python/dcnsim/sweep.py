@@ -28,6 +28,7 @@ import errno
 import functools
 import itertools
 import json
+import math
 import numbers
 import os
 import re
@@ -971,6 +972,10 @@ def _table(pts: Sequence[Point], records: Sequence[Optional[Dict[str, Any]]], ro
         row: Dict[str, Any] = {"label": p.label}
         row.update(p.params)
         for k, v in (rec or {}).items():
+            # a record's NaN is None (JSON's null, written or sent): NaN
+            # again, or a column of them is `object`, where
+            # `df.jain.round(3)` raised TypeError
+            v = math.nan if v is None else v
             if k in p.params and not _same(p.params[k], v):
                 # the run's own figure (the seed it ran, the threads it
                 # used) is the column; the point's value goes beside it

@@ -842,8 +842,9 @@ _NEEDS_APP = (("qct_", "partition_aggregate", "queries"), ("query_", "partition_
               ("n_blocks", "sync_reads", "blocks"), ("jain", "bulk", "bulk flows"))
 
 
-#: What Result.metrics adds to a run's summary record once its queries or
-#: blocks complete (a run cut short has none of them yet)
+#: What Result.metrics adds to a run's summary record where its apps make
+#: queries or blocks (a run cut to its first microsecond has them too, as 0
+#: and NaN, but this list does not depend on that)
 _LATE_METRICS = ("n_queries", "qct_mean_s", "qct_p50_s", "qct_p99_s", "qct_max_s", "query_timeouts_mean",
                  "query_request_timeouts_mean", "n_blocks", "block_goodput_bps", "block_timeouts",
                  "block_request_timeouts", "retransmits", "drops", "timeouts")

@@ -1571,14 +1571,24 @@ pub(crate) fn read_table<T: DeserializeOwned>(
     what: &str,
     errs: &mut Vec<ScenarioError>,
 ) -> Option<Read<T>> {
+    let keys = struct_fields::<T>();
     let Value::Object(map) = v else {
+        // `routing = "ecmp"` (the Python builder's shorthand, in a
+        // document): the table it means, when the table has one such key
+        let hint = match v {
+            Value::String(s) => ["mode", "kind"]
+                .into_iter()
+                .find(|k| keys.contains(k))
+                .map(|k| format!(" (write {{{k} = \"{s}\"}})"))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
         errs.push(ScenarioError {
             path: if path.is_empty() { DOCUMENT } else { path }.into(),
-            message: format!("expected a table, got {}", units::json_type(v)),
+            message: format!("expected a table, got {}{hint}", units::json_type(v)),
         });
         return None;
     };
-    let keys = struct_fields::<T>();
     let mut dropped = BTreeSet::new();
     for k in map.keys() {
         if !keys.contains(&k.as_str()) {

@@ -1566,6 +1566,47 @@ fn bbr_without_sack_warns() {
     assert!(bbr_warnings(json!({"cc": "cubic"})).is_empty());
 }
 
+/// A star one host past the node limit: `hosts` alone passes its own
+/// bound (≤ MAX_NODES), so the message says how the nodes add up and how
+/// many hosts fit, not just "too large: 1000001 nodes".
+#[test]
+fn a_topology_past_the_node_limit_says_how_many_hosts_fit() {
+    let doc = json!({"stop": "1ms",
+        "topology": {"kind": "star", "hosts": crate::net::topology::MAX_NODES, "rate": "1Gbps",
+                     "delay": "1us", "buffer": "10KB"},
+        "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "1KB"}]});
+    let e = parse_config(&doc).err().unwrap_or_default();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].path, "topology");
+    let max = crate::net::topology::MAX_NODES;
+    assert_eq!(
+        e[0].message,
+        format!(
+            "too large: {max} hosts and 1 switch, {} nodes (at most {max}, so at most {} hosts \
+             with these switches)",
+            max + 1,
+            max - 1
+        )
+    );
+}
+
+/// A table written as its mode's name (`routing = "ecmp"`, the Python
+/// builder's shorthand) is refused with the table it means.
+#[test]
+fn a_table_written_as_a_name_says_which_table_is_meant() {
+    let mut doc = example();
+    doc["routing"] = json!("ecmp");
+    let e = parse_config(&doc).err().unwrap_or_default();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(
+        (e[0].path.as_str(), e[0].message.as_str()),
+        (
+            "routing",
+            "expected a table, got a string (write {mode = \"ecmp\"})"
+        )
+    );
+}
+
 /// Swift sprayed over a fat-tree's paths warns at `routing.mode` (its
 /// recovery reads an overtaken packet as a loss), not on one path (a star),
 /// not under ECMP, and not for TCP (the packet-spraying paper's subject).

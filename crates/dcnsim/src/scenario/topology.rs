@@ -276,8 +276,11 @@ pub(super) fn parse_topology(ctx: &mut Ctx, v: &Value) -> TopoOut {
             ctx.err(
                 "topology",
                 format!(
-                    "too large: {} nodes (at most {MAX_NODES})",
-                    h.saturating_add(s)
+                    "too large: {h} hosts and {s} switch{}, {} nodes (at most {MAX_NODES}, so at \
+                     most {} hosts with these switches)",
+                    if s == 1 { "" } else { "es" },
+                    h.saturating_add(s),
+                    MAX_NODES.saturating_sub(s)
                 ),
             );
             return none;
