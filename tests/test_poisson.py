@@ -228,3 +228,29 @@ def test_a_cdf_file_given_as_a_path_object_runs_as_its_text(tmp_path):
     assert isinstance(doc["apps"][0]["cdf_file"], str)
     as_dict = dcnsim.run({**doc, "apps": [{**doc["apps"][0], "cdf_file": cdf}]})
     pd.testing.assert_frame_equal(as_text.flows, as_dict.flows)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="named pipes are POSIX-only")
+def test_a_cdf_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    """A named pipe was opened and waited on for ever (validate hung, and
+    SIGTERM could not end it), /dev/zero read until the kernel killed the
+    process at 24 GB: each is refused, naming the key and what the path is."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, what in ((fifo, "a named pipe (FIFO)"), ("/dev/zero", "a device"), (tmp_path, "a directory")):
+        sc = {"stop": "1ms",
+              "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "1us", "buffer": "10KB"},
+              "apps": [{"kind": "poisson", "load": 0.3, "cdf_file": str(path), "flows": 2}]}
+        with pytest.raises(dcnsim.ScenarioError) as e:
+            dcnsim.run(sc)
+        (p,) = e.value.errors
+        assert p.path == "apps[0].cdf_file" and f"' is {what}, not a regular file" in p.message, p
+    big = tmp_path / "big.cdf"
+    with open(big, "wb") as fh:
+        fh.truncate((16 << 20) + 1)  # sparse: no disk used
+    with pytest.raises(dcnsim.ScenarioError, match=r"holds 16777217 bytes, more than a flow-size CDF's 16 MiB"):
+        dcnsim.run({"stop": "1ms",
+                    "topology": {"kind": "star", "hosts": 3, "rate": "1Gbps", "delay": "1us", "buffer": "10KB"},
+                    "apps": [{"kind": "poisson", "load": 0.3, "cdf_file": str(big), "flows": 2}]})

@@ -256,17 +256,31 @@ def read_cdf_files(doc: Mapping[str, Any]) -> Dict[int, bytes]:
     path alone cannot reproduce the run once the file is edited or moved,
     or the results are copied elsewhere. A file that cannot be read is left
     out (the core reports it)."""
+    import stat
+
     out: Dict[int, bytes] = {}
     apps = doc.get("apps")
     for i, app in enumerate(apps if isinstance(apps, list) else []):
         f = app.get("cdf_file") if isinstance(app, dict) else None
         if isinstance(f, str) and f:
             try:
+                # a regular file of a CDF's size only: a FIFO's open waits for
+                # a writer for ever, /dev/zero's read fills memory (the core
+                # refuses both, naming the key: crates/dcnsim/src/scenario/apps.rs)
+                st = os.stat(f)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CDF_FILE:
+                    continue
                 with open(f, "rb") as fh:
-                    out[i] = fh.read()
+                    data = fh.read(MAX_CDF_FILE + 1)
+                if len(data) <= MAX_CDF_FILE:
+                    out[i] = data
             except (OSError, ValueError):  # ValueError: a NUL in the path
                 pass
     return out
+
+
+#: The most bytes a ``cdf_file`` may hold (the core's ``MAX_CDF_FILE``).
+MAX_CDF_FILE = 16 << 20
 
 
 def as_dict(scenario: Any) -> Dict[str, Any]:

@@ -350,13 +350,10 @@ pub(super) fn parse_cdf(ctx: &mut Ctx, t: &Tbl, path: &str) -> Option<(FlowSizeC
         }
         (None, Some(_)) => {
             let file = t.opt(ctx, "cdf_file", string)?;
-            let text = match std::fs::read_to_string(&file) {
+            let text = match read_cdf_file(&file) {
                 Ok(s) => s,
-                Err(e) => {
-                    ctx.err(
-                        t.p("cdf_file"),
-                        format!("cannot read '{}': {e}", excerpt(&file)),
-                    );
+                Err(m) => {
+                    ctx.err(t.p("cdf_file"), m);
                     return None;
                 }
             };
@@ -376,6 +373,70 @@ pub(super) fn parse_cdf(ctx: &mut Ctx, t: &Tbl, path: &str) -> Option<(FlowSizeC
             }
         }
     }
+}
+
+/// The most bytes a `cdf_file` may hold: the shipped CDFs are a few
+/// hundred bytes, and a path to a device (`/dev/zero`) was read whole, into
+/// every byte of memory the machine had, before the kernel killed it.
+pub const MAX_CDF_FILE: u64 = 16 << 20;
+
+/// The text of a `cdf_file`: a regular file (a FIFO was opened and waited
+/// on for ever, a device read without end) of at most [`MAX_CDF_FILE`]
+/// bytes; else the message, naming the path.
+fn read_cdf_file(file: &str) -> Result<String, String> {
+    use std::io::Read;
+    let shown = excerpt(file);
+    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            special_file_kind(&meta)
+        };
+        return Err(format!(
+            "'{shown}' is {what}, not a regular file: a flow-size CDF is a text file of \
+             `size probability` lines"
+        ));
+    }
+    let too_big = |n: u64| {
+        format!(
+            "'{shown}' holds {n} bytes, more than a flow-size CDF's {} MiB at most: not a CDF \
+             of `size probability` lines",
+            MAX_CDF_FILE >> 20
+        )
+    };
+    if meta.len() > MAX_CDF_FILE {
+        return Err(too_big(meta.len()));
+    }
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_CDF_FILE + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    if text.len() as u64 > MAX_CDF_FILE {
+        return Err(too_big(text.len() as u64)); // grown since its size was read
+    }
+    Ok(text)
+}
+
+/// What a file that is neither regular nor a directory is, in words.
+#[cfg(unix)]
+fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_meta: &std::fs::Metadata) -> &'static str {
+    "a special file"
 }
 
 /// A CDF given as a table with the Poisson app's keys (`cdf` or
