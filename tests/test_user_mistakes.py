@@ -996,3 +996,31 @@ def test_a_topology_wide_buffer_or_threshold_no_port_reads_is_warned_of():
     assert not problems, list(problems)
     said = {p.path: p.message for p in problems.warnings}
     assert said.get("topology.buffer") == "buffer changes nothing: tor_buffer and agg_buffer are both given", said
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="devices and named pipes are POSIX-only")
+def test_a_device_is_not_read_as_a_scenario_and_a_pipe_is(tmp_path, monkeypatch):
+    """`dcnsim validate /dev/zero` read until memory ran out; a device is
+    refused at once. A named pipe is read as a file (a shell's `<(cmd)`),
+    and a file past the size any scenario has is refused."""
+    import threading
+
+    from dcnsim import _document
+    from dcnsim._document import load_scenario
+
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        load_scenario("/dev/zero")
+    assert [(p.path, p.message) for p in e.value.errors] == [("file", "/dev/zero is a device, not a scenario file")]
+    fifo = tmp_path / "s.toml"
+    os.mkfifo(fifo)
+    text = (Path(__file__).resolve().parent.parent / "scenarios" / "kulkarni_incast.toml").read_text()
+    writer = threading.Thread(target=lambda: fifo.write_text(text))
+    writer.start()
+    doc = load_scenario(fifo)
+    writer.join()
+    assert doc["name"] == "kulkarni-incast-16"
+    big = tmp_path / "big.toml"
+    big.write_text(text)
+    monkeypatch.setattr(_document, "MAX_SCENARIO_CHARS", len(text) - 1)
+    with pytest.raises(dcnsim.ScenarioError, match="more than any scenario: not a scenario file"):
+        load_scenario(big)

@@ -163,6 +163,28 @@ def _duplicate_key_hint(text: str, message: str) -> str:
     return f"; the key {m.group(1)!r} is given twice{where} (a table may name a key once)"
 
 
+#: The most characters a scenario file may hold (a k = 32 fat-tree's
+#: thousands of apps written out are a few MB).
+MAX_SCENARIO_CHARS = 256 << 20
+
+
+def _special_file(path: str) -> str:
+    """What ``path`` is in words when it is a device or a socket (never a
+    scenario; a named pipe is read, as a shell's ``<(cmd)`` gives one), else
+    ``""`` (a missing path is left to ``open`` to say)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return ""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return ""
+
+
 def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """Read a ``.toml`` or ``.json`` scenario file into a dict.
 
@@ -174,9 +196,16 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     # pathlib's import (with urllib.parse and ipaddress) is ≈ 3 ms of a start
     p = os.fspath(path)
     try:
+        special = _special_file(p)
+        if special:
+            # /dev/zero was read until memory ran out; a pipe (`<(cmd)`) is read
+            raise ScenarioError([Problem("file", f"{p} is {special}, not a scenario file")])
         # utf-8-sig: a byte-order mark some editors write is not a key
         with open(p, encoding="utf-8-sig") as fh:
-            text = fh.read()
+            text = fh.read(MAX_SCENARIO_CHARS + 1)
+        if len(text) > MAX_SCENARIO_CHARS:
+            raise ScenarioError([Problem("file", f"{p} holds more than {MAX_SCENARIO_CHARS >> 20} Mi characters, "
+                                                 "more than any scenario: not a scenario file")])
     except FileNotFoundError:
         # one line of TOML (`stop = "1ms"`) too: a key, " = " or a quoted
         # value; a path holding "=" (a sweep point's directory) does not
@@ -188,6 +217,8 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
         raise ScenarioError([Problem("file", f"no such file: {p}")]) from None
     except IsADirectoryError:
         raise ScenarioError([Problem("file", f"is a directory: {p}")]) from None
+    except ScenarioError:
+        raise
     except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL in the path
         raise ScenarioError([Problem("file", f"cannot read {p}: {e}")]) from None
     stem, suffix = os.path.splitext(os.path.basename(p))
