@@ -239,3 +239,31 @@ def test_a_capture_is_watched_by_the_guard_not_refused_on_its_estimate():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             dcnsim.run(doc)
+
+
+@needs_core
+def test_validate_estimate_prints_the_bounds_the_limits_are_checked_against(tmp_path):
+    """`dcnsim validate --estimate` prints the estimate a refusal is made
+    from: a limit just under its memory term refuses the same file, one at
+    it does not; its events bound the run's events."""
+    import re
+
+    from conftest import SCENARIOS
+    from dcnsim import _core
+    from dcnsim._document import json_text, load_scenario
+
+    path = SCENARIOS / "kulkarni_incast.toml"
+    r = cli("validate", "--estimate", str(path))
+    assert r.returncode == 0, r.stderr
+    ok, line = r.stdout.splitlines()
+    assert ok == f"{path}: ok" and line.startswith(f"{path}: estimate: at most about "), line
+    memory, unguarded, events, mem_limit, ev_limit = _core.estimate(json_text(load_scenario(path))[0])
+    assert 0 < unguarded <= memory < mem_limit and events < ev_limit
+    assert re.search(r"and ([0-9.e+]+) events", line).group(1) == f"{events:.3g}"
+    # the bound holds: the run's events stay under it
+    assert dcnsim.run(path).summary["events"] <= events
+    # the refusal is made from the same figure: a limit one KB under what
+    # the guard cannot stop refuses the file, one at it does not
+    for limit, refused in ((unguarded - 1024, True), (unguarded, False)):
+        v = cli("validate", str(path), "--set", f"limits.memory={limit}B")
+        assert (v.returncode == 2) == refused, v.stdout

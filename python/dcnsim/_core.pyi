@@ -20,6 +20,7 @@ from typing import (
 
 __all__ = [
     "build",
+    "estimate",
     "float_reprs",
     "flow_size_cdf",
     "jain",
@@ -90,6 +91,12 @@ def float_reprs(xs: Sequence[float]) -> List[str]:
 
 def validate(scenario_json: str) -> List[Tuple[str, str]]:
     """Every problem of the scenario as a ``(field.path, reason)`` pair; ``[]`` = valid."""
+
+def estimate(scenario_json: str) -> Optional[Tuple[int, int, int, int, int]]:
+    """The run's estimate before it starts (upper bounds): memory in bytes,
+    of it what the run-time guard cannot stop in time, events, and the
+    scenario's ``limits.memory`` and ``limits.events``; ``None`` for an
+    invalid scenario."""
 
 def warnings(scenario_json: str) -> List[Tuple[str, str]]:
     """What is valid but probably not meant (e.g. DCTCP with no ECN-marking

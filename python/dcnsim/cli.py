@@ -678,7 +678,34 @@ def cmd_validate(args) -> int:
             print(f"{f}: valid, with {len(notes)} warning{'s' if len(notes) > 1 else ''}" if notes else f"{f}: ok")
             for note in notes:
                 print(f"{f}: warning: {_one_line(note)}")
+            if args.estimate:
+                print(f"{f}: estimate: {_estimate_text(doc if args.set or args.unset else f)}")
     return status
+
+
+def fmt_bytes(b: int) -> str:
+    """Bytes as the core's messages write them (binary units, KB = 1024 B:
+    docs/scenario.md, Units): "289.480 MB"."""
+    for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if b >= size:
+            return f"{b / size:.3f} {unit}".replace(".000 ", " ")
+    return f"{b} B"
+
+
+def _estimate_text(scenario: Any) -> str:
+    """A valid scenario's estimate in one line: the most memory and events
+    its run may need, against its limits."""
+    from . import _core
+    from ._document import as_dict, json_text
+
+    text, _ = json_text(as_dict(scenario))
+    got = _core.estimate(text)
+    if got is None:  # (validated just before)
+        return "n/a (invalid)"
+    memory, unguarded, events, mem_limit, ev_limit = got
+    return (f"at most about {fmt_bytes(memory)} of memory ({fmt_bytes(unguarded)} of it before the run-time guard "
+            f"can stop the run; limits.memory {fmt_bytes(mem_limit)}) and {events:.3g} events (limits.events "
+            f"{ev_limit:.3g}; at 10⁷ events/s {fmt_time(events / 1e7)})")
 
 
 def cmd_schema(args) -> int:
@@ -1465,6 +1492,9 @@ def _add_validate(sub: Any) -> None:
                         "would run it (repeatable), e.g. topology.buffer=32KB")
     v.add_argument("--unset", action="append", default=[], metavar="PATH",
                    help="check each file with this key removed first, as `dcnsim run FILE --unset` would run it")
+    v.add_argument("--estimate", action="store_true",
+                   help="also print each valid file's estimate: the most memory and events its run may need "
+                        "(upper bounds, the figures `limits` is checked against)")
     v.set_defaults(func=cmd_validate)
 
 

@@ -169,6 +169,30 @@ fn warnings(py: Python<'_>, scenario_json: &str) -> PyResult<Vec<problems::Pair>
     })
 }
 
+/// (memory, unguarded memory, events, memory limit, events limit).
+type EstimateTuple = (u64, u64, u64, u64, u64);
+
+/// The run's resource estimate as validation makes it (upper bounds):
+/// (memory in bytes, of it what the run-time guard cannot stop in time,
+/// events, `limits.memory`, `limits.events`); `None` for an invalid
+/// scenario. `dcnsim validate --estimate` prints it.
+#[pyfunction]
+fn estimate(py: Python<'_>, scenario_json: &str) -> PyResult<Option<EstimateTuple>> {
+    Ok(match parse_interruptible(py, scenario_json)? {
+        Ok(cfg) => {
+            let e = dcnsim::stats::limits::estimate(&cfg);
+            Some((
+                e.memory(),
+                e.unguarded(),
+                e.events,
+                cfg.limits.memory,
+                cfg.limits.events,
+            ))
+        }
+        Err(_) => None,
+    })
+}
+
 /// The threads a run of the scenario (JSON text) would use with cores to
 /// spare: its `threads` as the engine plans it (1 where the topology
 /// cannot be cut or a window holds too little work for the cut to pay,
@@ -227,6 +251,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(warnings, m)?)?;
     m.add_function(wrap_pyfunction!(planned_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
