@@ -75,7 +75,7 @@ pub(super) fn parse_app(
                 };
                 for (key, msg, involved) in failed {
                     if own.sets_any(involved) {
-                        ctx.err(key_path(&tcp_path, own.blamed(key, involved)), msg);
+                        ctx.err(key_path(&tcp_path, key), msg);
                     } else if !top_failed.iter().any(|(k, _, _)| *k == key) {
                         // [tcp]'s values, which pass there, fail with this
                         // app's own keys (a transport the check is about,

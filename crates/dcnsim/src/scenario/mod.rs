@@ -365,8 +365,8 @@ pub fn parse_config_until(
     let top_tcp = match &*d.tcp {
         Some(v) => {
             let p = TcpLayer::parse(&mut ctx, v, "tcp");
-            for (key, msg, involved) in tcp_cross_checks(&p.section.resolve()) {
-                ctx.err(key_path("tcp", p.blamed(key, involved)), msg);
+            for (key, msg, _) in tcp_cross_checks(&p.section.resolve()) {
+                ctx.err(key_path("tcp", key), msg);
             }
             p
         }

@@ -44,17 +44,6 @@ impl TcpLayer {
     pub(super) fn sets_any(&self, keys: &[&str]) -> bool {
         keys.iter().any(|k| self.keys.contains_key(*k))
     }
-    /// Where a failed cross-check ([`tcp_cross_checks`]) is said: the
-    /// first of its `involved` keys this table sets, else `key`. A user who
-    /// set only `swift_fs_max_cwnd` below the default minimum is told at
-    /// that key, not at `swift_fs_min_cwnd`, which they never wrote.
-    pub(super) fn blamed(&self, key: &'static str, involved: &[&'static str]) -> &'static str {
-        involved
-            .iter()
-            .copied()
-            .find(|k| self.keys.contains_key(*k))
-            .unwrap_or(key)
-    }
 }
 
 impl TcpSection {

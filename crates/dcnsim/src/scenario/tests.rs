@@ -1257,15 +1257,6 @@ fn an_apps_own_transport_applies_the_top_level_tcp_checks() {
     ));
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].0, "apps[0].tcp.swift_fs_min_cwnd");
-    // only the maximum set, below the default minimum (0.1): said at the
-    // key the user wrote, in [tcp] and in an app's own table
-    let low_max = json!({"transport": "swift", "swift_fs_max_cwnd": 0.05});
-    let e = errs(doc(low_max.clone(), json!({"mss": 1400})));
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!(e[0].0, "tcp.swift_fs_max_cwnd");
-    let e = errs(doc(json!({}), low_max));
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!(e[0].0, "apps[0].tcp.swift_fs_max_cwnd");
     // and [tcp]'s values under a transport they do not concern: no problem
     assert!(errs(doc(bad, json!({"mss": 1400}))).is_empty());
 }
