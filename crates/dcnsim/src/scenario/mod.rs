@@ -647,6 +647,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(empty_trace_warning(cfg));
     out.extend(cdf_in_packets_warnings(cfg));
     out.extend(init_cwnd_warnings(cfg));
+    out.extend(delayed_ack_segments_warnings(cfg));
     out.extend(bbr_without_sack_warnings(cfg));
     out.extend(poisson_overload_warnings(cfg));
     out.extend(cfg.inert_keys.iter().map(|(path, message)| ScenarioError {
@@ -684,6 +685,42 @@ fn init_cwnd_warnings(cfg: &Config) -> Vec<ScenarioError> {
                  once by {} (RFC 6928's initial window is 10); for a window in bytes, divide \
                  by the MSS",
                 u64::from(segs) * u64::from(mss),
+                apps_text(&apps)
+            ),
+        })
+        .collect()
+}
+
+/// Delayed ACKs every `delayed_ack_segments` above the initial window
+/// (and no quick ACKs at the start, which ns-3's first-segment ACK and
+/// Linux's quickack mode give): the first window cannot fill one
+/// ACK, so every flow's first ACK waits for `delayed_ack_timeout` (an audit's
+/// DCTCP star at 4 of 2: 40 ms stalls, 972 → 778 Mbps). RFC 1122 ACKs
+/// at least every second full segment.
+fn delayed_ack_segments_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let found = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a
+            .tcp()
+            .filter(|t| t.transport == Transport::Tcp && t.delayed_ack)?;
+        (t.delayed_ack_segments > t.init_cwnd_segments && t.delayed_ack_quickack == 0).then_some((
+            i,
+            (
+                t.delayed_ack_segments,
+                t.init_cwnd_segments,
+                t.delayed_ack_timeout,
+            ),
+        ))
+    });
+    by_origin(cfg, "delayed_ack_segments", found)
+        .into_iter()
+        .map(|(path, (segs, init, timeout), apps)| ScenarioError {
+            path,
+            message: format!(
+                "an ACK every {segs} segments, more than the initial window of {init} ({}): the \
+                 first window cannot fill one, so each flow's first ACK waits for \
+                 delayed_ack_timeout ({timeout}) and slow start stalls there (RFC 1122 ACKs at \
+                 least every second full segment); lower delayed_ack_segments, raise \
+                 init_cwnd, or set delayed_ack_quickack",
                 apps_text(&apps)
             ),
         })

@@ -1112,7 +1112,7 @@ pub struct TcpSection {
     /// congestion avoidance's growth (newreno, dctcp, fast): `bytes` (one SMSS per cwnd of acknowledged bytes, RFC 3465; Linux, ns-3's TcpLinuxReno and TcpDctcp) or `per_ack` (SMSS²/cwnd per ACK, RFC 5681 eq. 3; ns-2's TCPs, ns-3's TcpNewReno; FaST's vwnd gains at most an ACK's share of one SMSS, SMSS·acked/vwnd, so its sub-MSS segments add one SMSS a window). docs/model.md
     #[schemars(extend("x-default" = "`\"bytes\"`"))]
     pub ca_increase: Opt<CaIncreaseName>,
-    /// receiver window (size or `"Npkt"` = N·mss). It also bounds cwnd, so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it
+    /// receiver window (size or `"Npkt"` = N·mss). It bounds what is in flight, min(cwnd, rwnd), so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it; cwnd itself keeps growing behind it under `cwnd_validation = "off"` (the papers' stacks: a cut then comes off the grown cwnd), not under `"linux"`
     #[schemars(extend("x-default" = "`\"1MB\"`"))]
     pub rwnd: Opt<LimitValue>,
     /// RFC 6298 lower bound
@@ -1145,7 +1145,7 @@ pub struct TcpSection {
     /// the delayed-ACK timer
     #[schemars(extend("x-default" = "`\"40ms\"`"))]
     pub delayed_ack_timeout: Opt<Time>,
-    /// segments per delayed ACK
+    /// segments per delayed ACK; more than `init_cwnd` with `delayed_ack_quickack = 0` is warned about (the first window cannot fill an ACK and waits for the timer)
     #[schemars(extend("x-default" = "2"))]
     pub delayed_ack_segments: Opt<Int<1>>,
     /// with `delayed_ack`: the first N in-order data segments of a connection are ACKed at once (Linux's quick-ACK mode, TCP_MAX_QUICKACKS = 16)

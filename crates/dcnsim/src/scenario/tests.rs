@@ -1648,6 +1648,48 @@ fn telemetry_nothing_reads_warns() {
     assert!(int_warnings(json!({}), None).is_empty());
 }
 
+/// An ACK every more segments than the first window holds (no quick
+/// ACKs) warns at `tcp.delayed_ack_segments`: the first ACK waits for the
+/// timer. Not at RFC 1122's 2 of an initial window of 2, not without
+/// delayed ACKs, not with quick ACKs covering the start.
+#[test]
+fn delayed_acks_past_the_first_window_warn() {
+    let found = |tcp: Value| {
+        warnings_with_tcp(tcp)
+            .into_iter()
+            .filter(|w| w.message.starts_with("an ACK every"))
+            .collect::<Vec<_>>()
+    };
+    let w = found(json!({"delayed_ack": true, "delayed_ack_segments": 4, "init_cwnd": 2}));
+    assert_eq!(w[0].path, "tcp.delayed_ack_segments");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message
+            .starts_with("an ACK every 4 segments, more than the initial window of 2"),
+        "{w:?}"
+    );
+    assert!(
+        found(json!({"delayed_ack": true, "delayed_ack_segments": 2, "init_cwnd": 2})).is_empty()
+    );
+    assert!(
+        found(json!({"delayed_ack": false, "delayed_ack_segments": 4, "init_cwnd": 2})).is_empty()
+    );
+    assert!(
+        found(json!({"delayed_ack": true, "delayed_ack_segments": 4, "init_cwnd": 10})).is_empty()
+    );
+    assert!(found(
+        json!({"delayed_ack": true, "delayed_ack_segments": 4, "init_cwnd": 2,
+                          "delayed_ack_quickack": 16})
+    )
+    .is_empty());
+    // ns-3's: the first segment ACKed at once, then every second
+    assert!(found(
+        json!({"delayed_ack": true, "delayed_ack_segments": 2, "init_cwnd": 1,
+                          "delayed_ack_quickack": 1})
+    )
+    .is_empty());
+}
+
 /// A star of one switch whose hosts' access links have the given rates.
 fn star_of_rates(rates: &[&str]) -> Value {
     let mut nodes = vec![json!({"name": "s", "kind": "switch"})];
