@@ -1356,6 +1356,16 @@ pub enum AppSpec {
 }
 
 impl AppSpec {
+    /// The app's full-size packet without `l2_overhead`: TCP's mss and
+    /// header, UDP's payload and its 28 header bytes; None for an app that
+    /// sends none.
+    pub fn full_packet(&self) -> Option<u64> {
+        match (self, self.tcp()) {
+            (_, Some(t)) => Some(t.mss as u64 + t.header_bytes as u64),
+            (AppSpec::UdpCbr { payload_bytes, .. }, None) => Some(*payload_bytes as u64 + 28),
+            _ => None,
+        }
+    }
     /// The app's TCP configuration; none for UDP.
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match self {
@@ -1498,6 +1508,16 @@ pub struct FailureSpec {
 }
 
 impl Config {
+    /// The largest packet the apps send, on the wire (plus `l2_overhead`);
+    /// 0 plus it when no app sends one.
+    pub fn full_packet(&self) -> u64 {
+        self.apps
+            .iter()
+            .filter_map(AppSpec::full_packet)
+            .max()
+            .unwrap_or(0)
+            + self.l2_overhead as u64
+    }
     /// Per directed link, whether routing avoids it at `t`: the
     /// `withdrawn` failures', and those whose routing has converged by
     /// then (`converge` after `at`) and not yet restored them (as long

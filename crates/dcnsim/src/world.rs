@@ -2,6 +2,7 @@
 
 use crate::app::{App, AppCtx, FlowMeta, UdpFlow};
 use crate::config::{Config, NodeKind, RoutingMode, TraceConfig};
+use crate::net::int::IntStack;
 use crate::net::pcap::Capture;
 use crate::net::routing::Routes;
 use crate::net::{flags, Arena, Enqueue, Hdr, HdrWords, Links, Packet, PktId, PktKind, NO_ROUTE};
@@ -145,6 +146,23 @@ impl Core {
         };
         self.forward(node, h.words());
         h.id
+    }
+
+    /// [`Self::send_from_host`] for a packet that carries INT records (an
+    /// HPCC ACK, the records of the data it answers): they are set on the
+    /// id it is about to get, before its NIC can drop it, so a drop clears
+    /// them with it. Set after the send, a dropped ACK's records stayed on
+    /// its freed id, and the next packet given that id carried them as its
+    /// own first hops (a run on several threads, whose worlds reuse ids
+    /// differently, then differed from one thread's). Out of the send's
+    /// own path, which stays as it was.
+    #[inline(never)]
+    pub fn send_from_host_int(&mut self, host: u32, pkt: &Packet, int: IntStack) -> PktId {
+        let id = self.arena.next_id();
+        self.links.int.set(id, int);
+        let sent = self.send_from_host(host, pkt);
+        debug_assert_eq!(sent, id, "the id the arena said it would give");
+        sent
     }
 
     /// The egress link at `node` for a packet with these header fields, as
@@ -1076,7 +1094,7 @@ impl World {
             .map(|l| w.core.node_host[l.from as usize] == u32::MAX)
             .collect();
         if let Some(t) = &cfg.trimming {
-            let wire = crate::scenario::full_packet(cfg);
+            let wire = cfg.full_packet();
             w.core.links.set_trimming(t, &egress, cfg.seed, wire);
         }
         if cfg.int {
@@ -1637,8 +1655,7 @@ impl World {
             for out in self.tcp_io.pending() {
                 match out {
                     TcpOut::Send(pkt) => {
-                        let ack = self.core.send_from_host(pkt.src, pkt);
-                        self.core.links.int.set(ack, int);
+                        self.core.send_from_host_int(pkt.src, pkt, int);
                     }
                     TcpOut::SendNicStamped(_) => unreachable!("HPCC stamps no packet at the NIC"),
                     TcpOut::Wake { at, timer } => self.core.q.schedule(*at, wake(p.flow, *timer)),

@@ -335,6 +335,26 @@ fn int_records_cross_the_cut_and_give_one_threads_bits() {
     }
 }
 
+/// An HPCC receiver's ACK dropped at its own full NIC queue: its records
+/// (the data's, carried back) were set on its id after the send, so they
+/// stayed on the freed id and the next packet given it carried them as
+/// its first hops. Each world reuses ids its own way, so 1 and 2 threads
+/// differed (a thread audit's random scenario, 2026-12-07: one flow's
+/// final cwnd 67,071 B against 67,069 B); the records now go with the ACK
+/// before its NIC can drop it.
+#[test]
+fn an_hpcc_ack_dropped_at_its_nic_takes_its_records_with_it() {
+    let doc = r#"{"name": "s30007", "seed": 268210, "stop": "675us", "topology": {"kind": "fat_tree", "k": 4, "rate": "25Gbps", "delay": "2us", "buffer": "20pkt"}, "tcp": {"transport": "hpcc", "mss": 1000}, "routing": {"mode": "single"}, "apps": [{"kind": "poisson", "load": 0.5, "cdf": "datamining"}, {"kind": "sync_reads", "client": 3, "servers": [2, 1], "sru": "32KB", "blocks": 4}, {"kind": "poisson", "load": 0.5, "cdf": "datamining"}, {"kind": "partition_aggregate", "aggregator": 7, "workers": [14, 0, 1], "response": "10KB", "queries": 5, "gap": "0s"}, {"kind": "poisson", "load": 0.5, "cdf": "websearch", "sources": [10, 2, 6, 0, 12], "destinations": [15, 6, 5, 1, 10]}, {"kind": "bulk", "src": 6, "dst": 12, "duration": "1479us"}]}"#;
+    let c = dcnsim::scenario::parse_config_str(doc).expect("valid scenario");
+    let one = with_threads(c.clone(), 1);
+    let acks: u64 = match one.table("flows").and_then(|t| t.column("ack_drops")) {
+        Some(dcnsim::stats::results::Column::U64(v)) => v.iter().sum(),
+        other => panic!("the flows table's ack_drops: {other:?}"),
+    };
+    assert!(acks > 0, "the case under test: ACKs dropped");
+    same(&one, &with_threads(c, 2));
+}
+
 /// NDP over trimming switches across the cut: a priority link hands its
 /// packet over when its serialization starts (a header overtakes waiting
 /// data, so departures are not known at enqueue), a receiver's pull

@@ -273,6 +273,13 @@ pub struct Arena {
 }
 
 impl Arena {
+    /// The id the next [`Self::alloc`] returns.
+    pub fn next_id(&self) -> PktId {
+        self.free
+            .last()
+            .copied()
+            .unwrap_or(self.pkts.len() as PktId)
+    }
     #[inline]
     pub fn alloc(&mut self, pkt: &Packet) -> PktId {
         self.created += 1;

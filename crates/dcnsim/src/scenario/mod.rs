@@ -100,19 +100,9 @@ pub const INTERRUPTED: &str = "interrupted";
 /// The most framing bytes `l2_overhead` may add to a packet.
 const MAX_L2_OVERHEAD: u32 = 65_535;
 
-/// The largest packet the apps send, on the wire (plus `l2_overhead`).
-pub(crate) fn full_packet(cfg: &Config) -> u64 {
-    cfg.apps.iter().filter_map(app_packet).max().unwrap_or(0) + cfg.l2_overhead as u64
-}
-
-/// An app's full-size packet without `l2_overhead`: TCP's mss and header,
-/// UDP's payload and its 28 header bytes; None for an app that sends none.
-fn app_packet(a: &AppSpec) -> Option<u64> {
-    match (a, a.tcp()) {
-        (_, Some(t)) => Some(t.mss as u64 + t.header_bytes as u64),
-        (AppSpec::UdpCbr { payload_bytes, .. }, None) => Some(*payload_bytes as u64 + 28),
-        _ => None,
-    }
+/// The largest packet the apps send, on the wire ([`Config::full_packet`]).
+fn full_packet(cfg: &Config) -> u64 {
+    cfg.full_packet()
 }
 
 /// A threshold's unit in words.
@@ -1598,7 +1588,7 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
     // the header keeps its size, net/trim.rs)
     let small = apps.iter().enumerate().find_map(|(i, a)| {
         a.tcp()?;
-        let wire = app_packet(a)? + l2_overhead as u64;
+        let wire = a.full_packet()? + l2_overhead as u64;
         (wire <= header).then_some((i, wire))
     });
     if let Some((i, wire)) = small {
