@@ -321,3 +321,23 @@ def test_a_choice_with_an_empty_value_is_refused():
     with pytest.raises(TuneError, match="an empty value between commas"):
         parse_param("tcp.rto_min=choice:1ms,,2ms")
     assert parse_param("tcp.rto_min=choice:1ms,2ms").choices == ("1ms", "2ms")
+
+
+def test_a_seed_set_anywhere_but_seeds_is_refused_not_dropped(tmp_path, capsys):
+    """`--set seed=4` ran every trial on --seeds' 1 and 2 without a word;
+    `--param seed=int:1:5` wrote seed=3 in trials.csv over runs of seeds
+    1 and 2; `--baseline seed=5` named its run seed=5 and ran seed 2.
+    Each is refused, saying where seeds come from, and nothing is written."""
+    with pytest.raises(TuneError, match=r"^params: seed: a trial runs each of `seeds`"):
+        tune(_sized(), ["seed=int:1:5"], out=tmp_path / "p", **{**KW, "seeds": [1, 2]})
+    with pytest.raises(TuneError, match=r"^baseline: seed: the baseline runs each of `seeds`"):
+        tune(_sized(), RWND, out=tmp_path / "b", baseline={"seed": 5}, **KW)
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(_sized()))
+    for flag in ("--set", "--baseline", "--reference"):
+        code = main(["tune", str(f), "--param", "tcp.rwnd=int:2000:60000", flag, "seed=4", "--seeds", "1,2",
+                     "--out", str(tmp_path / "c"), "--trials", "2", "--no-progress"])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith(f"tune: {flag} seed=4: every trial, the baseline and the reference run "
+                                            "each seed of --seeds (now 1,2): give --seeds 4 instead"), err
+    assert not any((tmp_path / d).exists() for d in ("p", "b", "c"))

@@ -1108,10 +1108,15 @@ def tune(
     if constraint is not None and not isinstance(constraint, (str, Constraint)):
         raise TuneError(f"constraint: expected a string like 'goodput>=0.95*baseline' or a Constraint, "
                         f"got {constraint!r}")
+    if any(p.path == "seed" for p in ps):
+        raise TuneError("params: seed: a trial runs each of `seeds` (--seeds), whatever a parameter says; a seed "
+                        "is no parameter to tune")
     for name, over in (("baseline", baseline), ("reference", reference)):
         if over is not None and not isinstance(over, Mapping):
             raise TuneError(f"{name}: expected a mapping of field paths to values ({{'tcp.probretx_p': 0}}), "
                             f"got {over!r}")
+        if over is not None and "seed" in over:
+            raise TuneError(f"{name}: seed: the {name} runs each of `seeds` (--seeds), as every trial does")
     if not isinstance(out, (str, os.PathLike)):
         raise TuneError(f"out: expected a directory path, got {out!r}")
     obj = objective if isinstance(objective, Objective) else objective_named(objective, direction)
@@ -1661,6 +1666,14 @@ def cmd_tune(args: Any) -> int:
         nested = nested_fields([p for p, _ in pairs or []])
         if nested is not None:
             print(nested_fields_text("tune", flag, *nested), file=sys.stderr)
+            return 2
+        seeded = next((v for p, v in pairs or [] if p == "seed"), None)
+        if seeded is not None:
+            # every run of a trial (and the baseline's, the reference's)
+            # takes its seed from --seeds: this one was dropped without a word
+            print(f"tune: {flag} seed={seeded}: every trial, the baseline and the reference run each seed of "
+                  f"--seeds (now {','.join(map(str, args.seeds or (1, 2)))}): give --seeds {seeded} instead",
+                  file=sys.stderr)
             return 2
     try:
         doc = with_overrides(load_scenario(args.file), dict(args.set))
