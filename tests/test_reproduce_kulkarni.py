@@ -214,3 +214,16 @@ def test_a_panel_no_run_has_is_not_drawn_empty(tmp_path, monkeypatch):
                          "panel": [PANELS_JITTER[0]] * 2})
     _goodput_facets(long, tmp_path / "f.png", "t", ["sim"], PANELS_JITTER, ncols=2)
     assert seen["facet_order"] == [PANELS_JITTER[0]] and seen["ncols"] == 1
+
+
+def test_figure_bytes_selects_every_byte_counted_figure():
+    """`--figure bytes` (docs/kulkarni.md) took the first of the five
+    figures whose alias it is; and a group as `--list` writes it ("3.8
+    bytes") was no figure."""
+    p = get_paper("kulkarni")
+    chosen = p.select(["bytes"])
+    assert [f.id for f in chosen] == [f.id for f in p.figures if f.id.endswith(" bytes")]
+    assert len(chosen) == 5 and all(f.setting for f in chosen)
+    assert [f.id for f in p.select(["3.8 bytes"])] == [f.id for f in p.select(["3.8-bytes"])] \
+        == ["3.8–3.12, 3.21 bytes"]
+    assert [f.id for f in p.select(["3.14"])] == ["3.13–3.16"]  # a group by a member, as before

@@ -252,9 +252,10 @@ class Paper:
             return list(self.figures)
         chosen: List[Figure] = []
         for w in wanted:
-            f = self.figure(w)
-            if f not in chosen:
-                chosen.append(f)
+            # every figure the selector names: a group's alias (Kulkarni's
+            # `bytes`, its five byte-counted figures) took the first alone
+            hits = [f for f in self.figures if f.matches(w)] or [self.figure(w)]
+            chosen.extend(f for f in hits if f not in chosen)
         # keep the paper's order
         return [f for f in self.figures if f in chosen]
 

@@ -144,7 +144,8 @@ class KFigure(Figure):
         if Figure.matches(self, wanted):
             return True
         w = re.sub(r"^(fig(ure)?\.?\s*)", "", wanted.strip().lower()).replace("_", ".")
-        return w in {self.id.lower(), *(a.lower() for a in self.aliases)}
+        # "3.8 bytes" as the list writes it, for the alias 3.8-bytes
+        return {w, re.sub(r"\s+", "-", w)} & {self.id.lower(), *(a.lower() for a in self.aliases)} != set()
 
 
 SETTINGS = [
