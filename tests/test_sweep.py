@@ -771,7 +771,7 @@ def test_seeds_that_change_nothing_are_said_to(tmp_path):
                                         "buffer": "20pkt"},
             "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "200KB"}]}
     pts = sweep.grid(base, {"topology.buffer": ["20pkt", "40pkt"]}, seeds=[1, 2])
-    with pytest.warns(dcnsim.DcnsimWarning, match=r"the 2 seeds gave the same results at every setting"):
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"the 2 seeds gave the same summary at every setting"):
         df = sweep.run_sweep(pts, tmp_path / "a", jobs=1, progress=False)
     assert df.groupby("topology.buffer")["goodput_bps"].nunique().eq(1).all()
     jittered = {**base, "host_jitter": "2us"}

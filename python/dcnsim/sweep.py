@@ -1080,11 +1080,13 @@ def _warn_seed_blind(pts: Sequence[Point], records: Sequence[Optional[Dict[str, 
         runs.setdefault(setting, []).append(tuple(sorted((k, repr(v)) for k, v in rec.items() if k not in skip)))
     if runs and all(len(r) > 1 for r in runs.values()) and all(len(set(r)) == 1 for r in runs.values()):
         n = len(next(iter(runs.values())))
-        warnings.warn(DcnsimWarning("--seeds", f"the {n} seeds gave the same results at every setting: nothing in "
-                                    "this scenario draws from the seed (no ECMP choice, Poisson arrival, TCPRand "
-                                    "size, jitter, or tie of equal-time events that matters), so their spread is "
-                                    "zero by construction; `host_jitter` or an app's `start_jitter` adds timing "
-                                    "noise the seed draws (docs/model.md, \"What a seed changes\")"),
+        warnings.warn(DcnsimWarning("--seeds", f"the {n} seeds gave the same summary at every setting (every count "
+                                    "and metric of sweep.csv): what the seed draws here (ECMP choices, Poisson "
+                                    "arrivals, TCPRand sizes, jitter, ties of equal-time events) moved none of "
+                                    "them, so their spread over seeds is zero by construction, though the runs' "
+                                    "tables may differ (packets on other equal paths); `host_jitter` or an app's "
+                                    "`start_jitter` adds timing noise the seed draws (docs/model.md, \"What a "
+                                    "seed changes\")"),
                       stacklevel=caller_stacklevel())
 
 
