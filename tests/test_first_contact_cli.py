@@ -245,3 +245,15 @@ def test_bench_scenario_whose_process_dies_is_one_line_not_a_traceback(tmp_path,
     assert cli_module.main(["bench", "--scenario", "incast_pa"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == "bench: bench incast_pa failed (killed by SIGKILL)", err
+
+
+def test_a_mistyped_command_or_option_is_named_with_the_one_meant():
+    """`dcnsim --verison` said "the following arguments are required:
+    COMMAND", and `dcnsim rnu` listed the commands without a guess."""
+    from conftest import cli
+
+    for argv, said in ((["rnu", "x.toml"], "dcnsim: no command 'rnu' (did you mean 'run'?)"),
+                       (["--verison"], "dcnsim: no option '--verison' (did you mean '--version'?)"),
+                       (["--frob"], "dcnsim: no option '--frob'; the commands: run, validate")):
+        r = cli(*argv)
+        assert r.returncode == 2 and r.stderr.startswith(said) and "(dcnsim --help)" in r.stderr, r.stderr

@@ -1803,6 +1803,19 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
             print(f"dcnsim: {e}", file=sys.stderr)
             return 1
         return 0
+    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+        # argparse said "the following arguments are required: COMMAND" of
+        # `dcnsim --verison`, and listed the commands without a guess for
+        # `dcnsim rnu`: the word typed is named, with the one meant
+        import difflib
+
+        first = argv[0]
+        names = ["--version", "--help"] if first.startswith("-") else list(COMMANDS)
+        close = difflib.get_close_matches(first, names, n=1)
+        what = "option" if first.startswith("-") else "command"
+        print(f"dcnsim: no {what} {first!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+              + f"; the commands: {', '.join(COMMANDS)} (dcnsim --help)", file=sys.stderr)
+        return 2
     # one subcommand's parser where the line names it (the `tune` and `bench`
     # parsers import their modules: tuning.py and bench.py, ≈ 20 ms)
     parser = build_parser(only=argv[0] if argv and argv[0] in COMMANDS else None)
