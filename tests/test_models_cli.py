@@ -275,6 +275,9 @@ def test_model_incast_unknown_app(tmp_path):
     (["dctcp", "--rtt", "-1us"], "model dctcp: --rtt: expected one argument (a value starting with '-' goes after "
                                  "'=': --rtt=-VALUE)"),
     (["incast", "--app", "x"], "model incast: --app: invalid int value: 'x'"),
+    # a fraction of a byte was rounded without a word (MSS = 1.5 computed as 2 B)
+    (["dctcp", "--mss", "1.5"], "model dctcp: --mss: '1.5' is not a whole number of bytes"),
+    (["dctcp", "--buffer", "1.5"], "model dctcp: --buffer: '1.5' is not a whole number of bytes"),
 ])
 def test_a_model_options_error_names_the_option(argv, says):
     r = cli("model", *argv)

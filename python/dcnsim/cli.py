@@ -1179,6 +1179,19 @@ def _bytes(text: str) -> int:
     return int(parse_size(text).binary)
 
 
+def _whole(text: str) -> str:
+    """``text`` unless it is a bare fraction of a byte (``1.5``), which the
+    size parser rounded without a word (`model dctcp --mss 1.5` computed
+    with 2 B): refused as :func:`_bytes` refuses it."""
+    try:
+        bare = float(text.strip())
+    except ValueError:
+        return text
+    if not bare.is_integer():
+        raise ValueError(f"{text!r} is not a whole number of bytes")
+    return text
+
+
 def _positive_bytes(text: str) -> int:
     n = _bytes(text)
     if n <= 0:
@@ -1222,8 +1235,8 @@ def _model_dctcp_text(args) -> str:
         # a count of packets is whole, as in a scenario's ecn_k: said, not done silently
         print(f"model dctcp: --k {args.k} is rounded to {K:g} packets (K is a whole number of packets)",
               file=sys.stderr)
-    mss = opt("mss", parse_size, args.mss)
-    B = opt("buffer", lambda t: _buffer_size(t, mss), args.buffer)
+    mss = opt("mss", lambda t: parse_size(_whole(t)), args.mss)
+    B = opt("buffer", lambda t: _buffer_size(_whole(t), mss), args.buffer)
     # a window in segments, fractions included (0.5 was rounded to 1 and
     # halved N*max without a word)
     wmin = opt("wmin", _positive_number, args.wmin)
