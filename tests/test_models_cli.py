@@ -278,6 +278,7 @@ def test_model_incast_unknown_app(tmp_path):
     # a fraction of a byte was rounded without a word (MSS = 1.5 computed as 2 B)
     (["dctcp", "--mss", "1.5"], "model dctcp: --mss: '1.5' is not a whole number of bytes"),
     (["dctcp", "--buffer", "1.5"], "model dctcp: --buffer: '1.5' is not a whole number of bytes"),
+    (["incast", "--from-run", ""], "model incast: --from-run: '' is an empty path"),
 ])
 def test_a_model_options_error_names_the_option(argv, says):
     r = cli("model", *argv)

@@ -1024,3 +1024,10 @@ def test_a_device_is_not_read_as_a_scenario_and_a_pipe_is(tmp_path, monkeypatch)
     monkeypatch.setattr(_document, "MAX_SCENARIO_CHARS", len(text) - 1)
     with pytest.raises(dcnsim.ScenarioError, match="more than any scenario: not a scenario file"):
         load_scenario(big)
+
+
+def test_an_empty_scenario_path_is_named_as_one():
+    """`dcnsim run ""` (an unset $FILE) said `: file: no such file: `."""
+    r = cli("run", "")
+    assert r.returncode == 2 and "file: '' is an empty path; name a scenario file (.toml or .json)" in r.stderr, \
+        r.stderr

@@ -195,6 +195,9 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     # os.path, not pathlib: every `dcnsim run` reads its file here, and
     # pathlib's import (with urllib.parse and ipaddress) is ≈ 3 ms of a start
     p = os.fspath(path)
+    if not p:
+        # (an unset $FILE): "no such file: " named nothing
+        raise ScenarioError([Problem("file", "'' is an empty path; name a scenario file (.toml or .json)")])
     try:
         special = _special_file(p)
         if special:

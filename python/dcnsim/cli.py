@@ -1315,6 +1315,10 @@ def _model_incast(args) -> int:
     """`dcnsim model incast --from-run DIR`: Kulkarni's models beside the run's goodput."""
     from .models.fromrun import AppChoiceError, model_from_run
 
+    if not args.from_run:  # read as the current directory before
+        print("model incast: --from-run: '' is an empty path; name a run's directory (dcnsim run --out DIR)",
+              file=sys.stderr)
+        return 2
     try:
         m = model_from_run(args.from_run, app=args.app)
     except (FileNotFoundError, ValueError, KeyError, OSError) as e:
