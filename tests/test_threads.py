@@ -59,7 +59,14 @@ def _short(doc: dict, stop: str) -> dict:
 
 
 def _run(doc: dict, threads: int) -> dict:
-    return _core.run(to_json({**doc, "threads": threads}), None)
+    """The core's run; its notes (why fewer threads) on stderr, as
+    ``dcnsim.run`` prints them."""
+    import sys
+
+    raw = _core.run(to_json({**doc, "threads": threads}), None)
+    for note in raw["notes"]:
+        print(note, file=sys.stderr)
+    return raw
 
 
 def _same(a: dict, b: dict) -> None:
@@ -230,7 +237,8 @@ def test_threads_asked_where_a_cut_is_slower_go_on_one_thread_and_say_why(name, 
 def test_a_cut_override_other_than_always_is_ignored_and_said(monkeypatch):
     doc = {**_short(load_scenario(str(REPO / "scenarios" / "outcast_fattree.toml")), "1ms"), "threads": 2}
     p = subprocess.run([sys.executable, "-c", "import sys; from dcnsim import _core; "
-                        "print(dict(_core.run(sys.stdin.read(), None)['summary'])['threads'])"],
+                        "r = _core.run(sys.stdin.read(), None); print(*r['notes'], sep=chr(10), file=sys.stderr); "
+                        "print(dict(r['summary'])['threads'])"],
                        input=to_json(doc), capture_output=True, text=True, check=True,
                        env={**os.environ, "DCNSIM_CUT": "1"})
     assert p.stdout.strip() == "1"
@@ -241,7 +249,8 @@ def test_a_cut_override_other_than_always_is_ignored_and_said(monkeypatch):
 def test_a_free_cores_override_that_is_not_a_number_is_ignored_and_said():
     doc = {**_short(load_scenario(str(REPO / "scenarios" / "outcast_fattree.toml")), "1ms"), "threads": 2}
     p = subprocess.run([sys.executable, "-c", "import sys; from dcnsim import _core; "
-                        "print(dict(_core.run(sys.stdin.read(), None)['summary'])['threads'])"],
+                        "r = _core.run(sys.stdin.read(), None); print(*r['notes'], sep=chr(10), file=sys.stderr); "
+                        "print(dict(r['summary'])['threads'])"],
                        input=to_json(doc), capture_output=True, text=True, check=True,
                        env={**os.environ, "DCNSIM_FREE_CORES": "abc"})
     said = [line for line in p.stderr.splitlines() if line.startswith("dcnsim:")]
@@ -264,6 +273,7 @@ os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 from dcnsim import _core
 from dcnsim.scenario import to_json
 r = _core.run(to_json(json.loads(sys.argv[1])), None)
+print("\\n".join(r["notes"]), file=sys.stderr)  # the core's notes, as dcnsim.run prints them
 tables = {n: {c: [repr(x) for x in v] for c, v in t.items()} for n, t in r["tables"].items()}
 print(json.dumps({"tables": tables, "summary": dict(r["summary"])}))
 """
@@ -357,3 +367,23 @@ def test_fifo_takes_threads_auto_as_its_one_thread_and_fewer_partitions_than_ask
     err = capfd.readouterr().err
     assert r.timing["threads"] == 2
     assert "dcnsim: threads = 4: 2 partitions, as app 0 (partition_aggregate) keeps hosts" in err, err
+
+
+def test_why_a_run_has_fewer_threads_reaches_pythons_stderr_and_the_result(monkeypatch):
+    """The core wrote it to the process's stderr, which a notebook does not
+    show (and `contextlib.redirect_stderr` did not catch): `dcnsim.run`
+    now prints it on `sys.stderr` and keeps it in `Result.notes`."""
+    import contextlib
+    import io
+
+    import dcnsim
+
+    doc = {**_short(load_scenario(str(REPO / "scenarios" / "outcast_fattree.toml")), "1ms"), "threads": 2}
+    monkeypatch.delenv("DCNSIM_CUT")
+    buf = io.StringIO()
+    with contextlib.redirect_stderr(buf):
+        r = dcnsim.run(doc)
+    assert r.timing["threads"] == 1
+    (note,) = r.notes
+    assert note.startswith("dcnsim: threads = 2: one thread, as a window holds too little work"), note
+    assert buf.getvalue() == note + "\n"

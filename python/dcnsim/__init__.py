@@ -341,7 +341,14 @@ def run(scenario: Any, seed: Optional[SupportsIndex] = None, progress: bool = Fa
     # the effective seed, default or not: Result.scenario and the
     # scenario.json it writes say which seed ran
     doc.setdefault("seed", raw["summary"]["seed"])
+    said = list(raw.pop("notes", None) or ())
+    if said and sys.stderr is not None:
+        # how the run went (fewer threads than asked, and why): on Python's
+        # stderr, which a notebook shows (the core's own went to the
+        # process's, which it does not)
+        print("\n".join(said), file=sys.stderr)
     result = Result(raw, doc, warnings=notes, cdf_files=cdf_files)
+    result.notes[:] = said
     for p in _add_outcome_warnings(result):
         w = DcnsimWarning(p.path, p.message)
         # `dcnsim run` prints these in its summary, not again on stderr

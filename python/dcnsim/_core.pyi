@@ -66,6 +66,10 @@ class _RunOutput(TypedDict):
     pcaps: Dict[str, bytes]
     #: which core produced the tables: ``version`` and ``build`` (source hash)
     core: Dict[str, str]
+    #: what the core said of how the run went, results unchanged (it ran on
+    #: fewer threads than asked, and why): lines ``dcnsim.run`` prints on
+    #: ``sys.stderr``
+    notes: List[str]
 
 class _TableSchema(TypedDict):
     #: false for the tables only a scenario's ``trace`` brings

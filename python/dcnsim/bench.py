@@ -306,6 +306,8 @@ def child(name: str, repeat: int = 1, threads: Any = None) -> Dict[str, Any]:
         t0 = time.perf_counter()
         raw = _core.run(text, None)
         walls.append(time.perf_counter() - t0)
+        for note in raw.get("notes", ()):  # the core's lines (one thread, and why): the parent reads stderr
+            print(note, file=sys.stderr)
         s = raw["summary"]
         counts.add((int(s["events"]), int(s["packet_hops"])))
         del raw  # the next repeat's tables replace these, not sit beside them

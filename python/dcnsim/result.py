@@ -702,7 +702,8 @@ class Result:
     ``metrics`` derived headline numbers (see :meth:`metrics`); ``pcaps``
     the pcap traces the scenario asked for (file name -> bytes);
     ``cdf_files`` the bytes of each app's ``cdf_file`` as the run read them
-    (app index -> bytes)."""
+    (app index -> bytes); ``notes`` what the core said of how the run went
+    (why it ran on fewer threads than asked), also printed on stderr."""
 
     def __init__(self, raw: Mapping[str, Any], scenario: Optional[Dict[str, Any]] = None,
                  warnings: Iterable[str] = (), cdf_files: Optional[Mapping[int, bytes]] = None):
@@ -713,6 +714,10 @@ class Result:
         #: what the scenario probably did not mean ("field.path: reason"), e.g.
         #: DCTCP with no ECN-marking queue; the run is valid either way
         self.warnings: List[str] = [str(w) for w in warnings]
+        #: what the core said of how the run went, results unchanged (it
+        #: ran on fewer threads than asked, and why): printed on stderr as
+        #: the run returned; not written with the results
+        self.notes: List[str] = []
         #: run-level physics: counts (and the seed) as ints, times and means as floats
         self.summary: Dict[str, Union[int, float]] = dict(raw.get("summary", {}))
         timing = dict(raw.get("timing") or {})

@@ -123,38 +123,52 @@ fn run(
                 || signals.as_mut().is_some_and(|s| s())
         }) as dcnsim::world::Interrupt
     });
-    let r = py.allow_threads(move || {
-        // Set-up (validation, then the world's routes) stops on Ctrl-C too.
-        let mut cfg = match hook.as_mut() {
-            Some(h) => dcnsim::scenario::parse_config_str_until(&json, &mut **h),
-            None => dcnsim::scenario::parse_config_str(&json),
-        }
-        .map_err(problems::pairs)?;
-        if let Some(s) = seed {
-            cfg.seed = s;
-        }
-        if let Some(f) = on_warnings.as_ref() {
-            let notes = problems::pairs(dcnsim::scenario::warnings(&cfg));
-            if !notes.is_empty() {
-                if let Err(e) = Python::with_gil(|py| f.call1(py, (notes,))) {
-                    *warned_in.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                    return Err(Vec::new());
+    // what the core says of how the run goes (threads) comes back with it,
+    // for Python to print on its own stderr (`notes`)
+    let (r, notes) = py.allow_threads(move || {
+        dcnsim::text::capture_notes(|| {
+            // Set-up (validation, then the world's routes) stops on Ctrl-C too.
+            let mut cfg = match hook.as_mut() {
+                Some(h) => dcnsim::scenario::parse_config_str_until(&json, &mut **h),
+                None => dcnsim::scenario::parse_config_str(&json),
+            }
+            .map_err(problems::pairs)?;
+            if let Some(s) = seed {
+                cfg.seed = s;
+            }
+            if let Some(f) = on_warnings.as_ref() {
+                let notes = problems::pairs(dcnsim::scenario::warnings(&cfg));
+                if !notes.is_empty() {
+                    if let Err(e) = Python::with_gil(|py| f.call1(py, (notes,))) {
+                        *warned_in.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        return Err(Vec::new());
+                    }
                 }
             }
-        }
-        // The run-time memory guard's stop is a problem at `limits.memory`
-        // like the pre-run estimate's refusal, not a panic.
-        let res = dcnsim::run_watched(&cfg, hook, tell(cfg.stop)).map_err(|e| match e {
-            dcnsim::Stopped::Memory(e) => vec![("limits.memory".to_string(), e)],
-            dcnsim::Stopped::Interrupted => Vec::new(),
-        })?;
-        Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
+            // The run-time memory guard's stop is a problem at `limits.memory`
+            // like the pre-run estimate's refusal, not a panic.
+            let res = dcnsim::run_watched(&cfg, hook, tell(cfg.stop)).map_err(|e| match e {
+                dcnsim::Stopped::Memory(e) => vec![("limits.memory".to_string(), e)],
+                dcnsim::Stopped::Interrupted => Vec::new(),
+            })?;
+            Ok::<_, Vec<problems::Pair>>((res, cfg.seed))
+        })
     });
-    take_raised(&warned)?;
-    take_raised(&raised)?;
+    let said = |notes: Vec<String>| notes.into_iter().for_each(|n| eprintln!("{n}"));
+    if let Err(e) = take_raised(&warned).and_then(|()| take_raised(&raised)) {
+        said(notes);
+        return Err(e);
+    }
     match r {
-        Ok((res, seed)) => tables::results_into_py(py, res, seed),
-        Err(errs) => Err(problems::value_error(py, Some("invalid scenario"), errs)),
+        Ok((res, seed)) => {
+            let out = tables::results_into_py(py, res, seed)?;
+            out.bind(py).set_item("notes", notes)?;
+            Ok(out)
+        }
+        Err(errs) => {
+            said(notes);
+            Err(problems::value_error(py, Some("invalid scenario"), errs))
+        }
     }
 }
 

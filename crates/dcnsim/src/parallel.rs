@@ -80,7 +80,7 @@ impl ExecPlan {
                     return Self::one(cfg, "one core is free now".into());
                 }
                 if let Some(why) = plan.single.as_deref() {
-                    eprintln!("dcnsim: threads = {n}: one thread, as {why}");
+                    crate::text::say(format!("dcnsim: threads = {n}: one thread, as {why}"));
                 } else if plan.is_cut() && plan.partition.parts < n {
                     // fewer than asked but more than one: said too, as the
                     // one-thread case is (`r.timing` alone showed it)
@@ -89,10 +89,10 @@ impl ExecPlan {
                         .reason
                         .as_deref()
                         .unwrap_or("the topology and its apps cut no finer");
-                    eprintln!(
+                    crate::text::say(format!(
                         "dcnsim: threads = {n}: {} partitions, as {why} (the same results)",
                         plan.partition.parts
-                    );
+                    ));
                 }
                 plan
             }
@@ -269,7 +269,9 @@ pub fn cut_always() -> bool {
         Ok(v) if v.trim() == "always" => true,
         Ok(v) if !v.trim().is_empty() => {
             SAID.call_once(|| {
-                eprintln!("dcnsim: DCNSIM_CUT={v:?} ignored: its one value is \"always\"");
+                crate::text::say(format!(
+                    "dcnsim: DCNSIM_CUT={v:?} ignored: its one value is \"always\""
+                ));
             });
             false
         }
@@ -288,10 +290,10 @@ fn forced_free_cores() -> Option<u32> {
         Err(_) if v.trim().is_empty() => None,
         Err(_) => {
             SAID.call_once(|| {
-                eprintln!(
+                crate::text::say(format!(
                     "dcnsim: DCNSIM_FREE_CORES={v:?} ignored: it takes a whole number of cores; \
                      the free cores are counted"
-                );
+                ));
             });
             None
         }
@@ -316,11 +318,11 @@ fn worth_cutting(part: &Partition) -> bool {
             )
         }
     };
-    eprintln!(
+    crate::text::say(format!(
         "dcnsim: one core free now ({why}): running on one thread, not cut into {} partitions \
          (the same results)",
         part.parts
-    );
+    ));
     false
 }
 
@@ -1114,14 +1116,14 @@ pub fn run(
     let part = &plan.partition;
     let (cores, workers) = (machine_cores(), plan.workers);
     if workers < part.parts {
-        eprintln!(
+        crate::text::say(format!(
             "dcnsim: {} partitions on {cores} core{}: {workers} worker thread{} each run several \
              partitions per window (the same results, no faster than {cores} thread{})",
             part.parts,
             if cores == 1 { "" } else { "s" },
             if workers == 1 { "" } else { "s" },
             if cores == 1 { "" } else { "s" },
-        );
+        ));
     }
     run_on(
         cfg,

@@ -120,3 +120,31 @@ mod tests {
         }
     }
 }
+
+thread_local! {
+    /// Where [`say`] puts its lines on this thread: `None`, stderr.
+    static NOTES: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// One line about how a run goes that changes none of its results (why it
+/// runs on fewer threads than asked, how its partitions share the cores):
+/// on stderr, or to [`capture_notes`]'s caller when one is listening on
+/// this thread. The Python layer listens and prints them on its own
+/// `sys.stderr`, where a notebook shows them; written to the process's
+/// stderr directly, they were lost there.
+pub fn say(line: String) {
+    NOTES.with(|n| match n.borrow_mut().as_mut() {
+        Some(v) => v.push(line),
+        None => eprintln!("{line}"),
+    });
+}
+
+/// `f`'s result and the lines [`say`] gave while it ran on this thread.
+pub fn capture_notes<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
+    let before = NOTES.with(|n| n.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let notes = NOTES
+        .with(|n| std::mem::replace(&mut *n.borrow_mut(), before))
+        .unwrap_or_default();
+    (r, notes)
+}
