@@ -1820,7 +1820,7 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
             print(f"dcnsim: {e}", file=sys.stderr)
             return 1
         return 0
-    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+    if argv and argv[0] not in ("-h", "--help") and not any(a in COMMANDS for a in argv):
         # argparse said "the following arguments are required: COMMAND" of
         # `dcnsim --verison`, and listed the commands without a guess for
         # `dcnsim rnu`: the word typed is named, with the one meant
