@@ -1169,20 +1169,13 @@ def _bytes(text: str) -> int:
     size parser's rounding ran rMin = 2 without a word."""
     from .units import parse_size
 
-    t = text.strip()
-    try:
-        bare = float(t)
-    except ValueError:
-        bare = None
-    if bare is not None and not bare.is_integer():
-        raise ValueError(f"{text!r} is not a whole number of bytes")
-    return int(parse_size(text).binary)
+    return int(parse_size(_whole(text)).binary)
 
 
 def _whole(text: str) -> str:
     """``text`` unless it is a bare fraction of a byte (``1.5``), which the
-    size parser rounded without a word (`model dctcp --mss 1.5` computed
-    with 2 B): refused as :func:`_bytes` refuses it."""
+    size parser rounds without a word (`model dctcp --mss 1.5` computed
+    with 2 B): refused, as the Python API refuses it."""
     try:
         bare = float(text.strip())
     except ValueError:

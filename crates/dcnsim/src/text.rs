@@ -1,6 +1,8 @@
-//! Helpers for error messages: user values shortened to one line, and
-//! "did you mean" suggestions. A leaf module: every layer that reports
-//! problems with its input (units, cdf, topology, scenario) may use it.
+//! Helpers for what the core says: user values shortened to one line,
+//! "did you mean" suggestions, and the lines a run says of how it goes
+//! ([`say`]). A leaf module: every layer that reports problems with its
+//! input (units, cdf, topology, scenario) or on the run (parallel.rs) may
+//! use it.
 
 /// Edit distance with adjacent transpositions (optimal string alignment),
 /// on chars, case-insensitive: `"stpo"` → `"stop"` is 1.

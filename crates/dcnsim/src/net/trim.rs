@@ -460,6 +460,12 @@ mod tests {
     }
 
     fn port_with(limit: Limit, hdr: u64) -> Links {
+        trimming_port(limit, Some(Limit::Packets(hdr)), 1000)
+    }
+
+    /// One trimming switch egress of `limit`, its header queue's limit
+    /// `header_limit` (`None`: the default), data packets `packet_wire` B.
+    fn trimming_port(limit: Limit, header_limit: Option<Limit>, packet_wire: u64) -> Links {
         let mut links = Links::default();
         let cfg = QueueConfig {
             limit,
@@ -468,11 +474,11 @@ mod tests {
         };
         links.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
         let t = TrimConfig {
-            header_limit: Some(Limit::Packets(hdr)),
+            header_limit,
             header_bytes: 64,
             return_to_sender: false,
         };
-        links.set_trimming(&t, &[true], 1, 1000);
+        links.set_trimming(&t, &[true], 1, packet_wire);
         links
     }
 
@@ -546,19 +552,7 @@ mod tests {
     /// cut, 2,432 B). Counted in headers (4), it dropped 34 of them.
     #[test]
     fn a_default_header_queue_counts_a_data_limit_in_packets_as_their_bytes() {
-        let mut links = Links::default();
-        let cfg = QueueConfig {
-            limit: Limit::Packets(2),
-            ecn_k: None,
-            non_ect: NonEct::Queue,
-        };
-        links.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
-        let t = TrimConfig {
-            header_limit: None,
-            header_bytes: 64,
-            return_to_sender: false,
-        };
-        links.set_trimming(&t, &[true], 1, 1000);
+        let mut links = trimming_port(Limit::Packets(2), None, 1000);
         assert_eq!(links.prio[0].hi_lim, (4000, u64::MAX));
         let mut q = EventQueue::new();
         for i in 0..40 {
@@ -568,9 +562,7 @@ mod tests {
         assert_eq!(c.trimmed, 38);
         assert_eq!(links.stats(0).dropped, 0, "{c:?}");
         // with no data packet size known (no app sends one), packets of headers
-        let mut bare = Links::default();
-        bare.push(0, 1, 8_000_000_000, SimTime(5_000), cfg);
-        bare.set_trimming(&t, &[true], 1, 0);
+        let bare = trimming_port(Limit::Packets(2), None, 0);
         assert_eq!(bare.prio[0].hi_lim, (u64::MAX, 4));
     }
 

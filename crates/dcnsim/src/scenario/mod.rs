@@ -100,11 +100,6 @@ pub const INTERRUPTED: &str = "interrupted";
 /// The most framing bytes `l2_overhead` may add to a packet.
 const MAX_L2_OVERHEAD: u32 = 65_535;
 
-/// The largest packet the apps send, on the wire ([`Config::full_packet`]).
-fn full_packet(cfg: &Config) -> u64 {
-    cfg.full_packet()
-}
-
 /// A threshold's unit in words.
 fn limit_unit(l: Limit) -> &'static str {
     match l {
@@ -1182,13 +1177,9 @@ fn inert_key_warnings(
 /// recovery): a sprayed packet overtaken on another path reads as a gap,
 /// whose NACK makes the sender resend everything after it, with no packet
 /// lost. DCQCN on `dcqcn_websearch.toml` at 3 ms of arrivals: 1.23 M
-/// resends and 0 drops, 1.0 Tbps against ECMP's 1.78 (docs/dcqcn.md). A
-/// topology without a cycle has one path between any two hosts, and
-/// spraying reorders nothing there.
+/// resends and 0 drops, 1.0 Tbps against ECMP's 1.78 (docs/dcqcn.md).
 fn rps_go_back_n_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    use crate::config::RoutingMode;
-    let t = &cfg.topology;
-    if cfg.routing != RoutingMode::Rps || t.links.len() < t.nodes.len() {
+    if !sprays_over_paths(cfg) {
         return Vec::new();
     }
     let gbn = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
@@ -1222,15 +1213,21 @@ fn rps_go_back_n_warnings(cfg: &Config) -> Vec<ScenarioError> {
     }]
 }
 
+/// Whether `rps` sprays packets over more than one path: a topology
+/// without a cycle (fewer links than nodes) has one path between any two
+/// hosts, and spraying reorders nothing there.
+fn sprays_over_paths(cfg: &Config) -> bool {
+    let t = &cfg.topology;
+    cfg.routing == crate::config::RoutingMode::Rps && t.links.len() >= t.nodes.len()
+}
+
 /// `rps` under Swift: Swift recovers as htsim's does, on the
 /// `dupack_threshold`-th duplicate ACK (htsim spreads a Swift connection
 /// over paths as subflows, each on one path), so a sprayed packet overtaken
 /// on another path is resent though nothing was lost. The audit's k = 4
 /// fat-tree permutation of 4 MB flows: 411 retransmits, 0 drops.
 fn rps_swift_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    use crate::config::RoutingMode;
-    let t = &cfg.topology;
-    if cfg.routing != RoutingMode::Rps || t.links.len() < t.nodes.len() {
+    if !sprays_over_paths(cfg) {
         return Vec::new();
     }
     let swift: Vec<usize> = cfg
@@ -1475,7 +1472,7 @@ fn pfc_warnings(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     };
     let t = &cfg.topology;
-    let wire = full_packet(cfg);
+    let wire = cfg.full_packet();
     let mut out = Vec::new();
     let xoff = match p.xoff {
         Limit::Bytes(b) => {
@@ -1684,7 +1681,7 @@ fn ramp_warnings(cfg: &Config) -> Vec<ScenarioError> {
     let Some(r) = cfg.ecn_ramp else {
         return Vec::new();
     };
-    let full = full_packet(cfg).max(1);
+    let full = cfg.full_packet().max(1);
     let bytes = |l: Limit| match l {
         Limit::Bytes(b) => b,
         Limit::Packets(p) => p.saturating_mul(full),
@@ -2190,7 +2187,7 @@ fn unmarked_warning(cfg: &Config) -> Option<ScenarioError> {
 /// `marks`: whether any queue's marks reach an ECN-capable packet (else
 /// an `ecn_k` below one packet is not worth a word: nothing is marked).
 fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
-    let full = full_packet(cfg);
+    let full = cfg.full_packet();
     // (key, bytes) -> queues with it
     let mut found: Vec<((&str, u64), usize)> = Vec::new();
     let nodes = &cfg.topology.nodes;
@@ -2279,7 +2276,7 @@ fn sub_packet_warnings(cfg: &Config, marks: bool) -> Vec<ScenarioError> {
 /// of the network can mark one: a single tier whose full-size packets just
 /// miss K (FaST's 10 Gbps uplinks at MSS 1500) is not worth a word.
 fn unreachable_k_warnings(cfg: &Config) -> Vec<ScenarioError> {
-    let full = full_packet(cfg).max(1);
+    let full = cfg.full_packet().max(1);
     // (K, buffer) -> queues with it, for certain and for full-size packets
     let mut certain: Vec<((Limit, Limit), usize)> = Vec::new();
     let mut full_size: Vec<((Limit, Limit), usize)> = Vec::new();
