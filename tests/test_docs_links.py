@@ -75,3 +75,18 @@ def test_every_relative_link_reaches_its_file_and_heading(doc):
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             bad.append(f"{target}: no heading with anchor #{anchor} in {dest.relative_to(REPO)}")
     assert not bad, "\n".join(bad)
+
+
+# a source path a page names in code: `crates/dcnsim/tests/pfc.rs`, `tests/test_golden.py`
+CODE_PATH = re.compile(r"`((?:crates|python|tests|benchmarks|validation|scenarios)/[A-Za-z0-9_./-]+\.(?:rs|py|toml))`")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_source_file_a_page_names_exists(doc):
+    """A path in code (`tests/pfc.rs`) is one a reader copies into a shell
+    or an editor: twenty named Rust test files under the top-level
+    tests/, which holds pytest files only (they are in
+    crates/dcnsim/tests/)."""
+    missing = sorted({m for m in CODE_PATH.findall(doc.read_text(encoding="utf-8"))
+                      if "*" not in m and not (REPO / m).exists()})
+    assert not missing, f"{doc.name} names files that do not exist: {missing}"

@@ -901,3 +901,24 @@ def test_a_full_disk_stops_the_study_and_its_trial_is_asked_again(tmp_path, monk
     assert list(res.trials["state"]) == ["complete"] * 4
     one_go = tune(one_flow("5ms"), trials=4, out=tmp_path / "one", **kw)
     assert res.best == one_go.best
+
+
+def test_a_count_per_second_is_not_a_time():
+    """`app0_arrival_rate_per_s` (arrivals per second, a summary key) ends in
+    `_s`, and tune printed it as a time: ×1000 under "(ms)" in its table and
+    plot, a bound `>=3ms` taken as 0.003 and a bare `>=2500` warned of as
+    "2500 s ... did you mean 2500ms?". A count per second keeps its value
+    and has no unit to write."""
+    from dcnsim.tuning import _check_bound_unit, display_unit
+
+    assert display_unit("app0_arrival_rate_per_s") == (1.0, "")
+    assert display_unit("qct_p99_s")[1] == "ms"  # a time still is one
+    with pytest.raises(TuneError, match=r"app0_arrival_rate_per_s has no unit"):
+        parse_constraint("app0_arrival_rate_per_s>=3ms")
+    cons = parse_constraint("app0_arrival_rate_per_s>=2500")
+    assert cons.bound == 2500
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("error")
+        _check_bound_unit(cons)

@@ -1570,6 +1570,9 @@ def display_unit(metric: str) -> Tuple[float, str]:
     """How a metric is printed, as in docs/tune.md's tables: rates in Mbps,
     times in ms, the rest as they are: (factor from SI, unit)."""
     what = OBJECTIVES[metric][2] if metric in OBJECTIVES else ""
+    if metric.endswith("_per_s"):
+        # a count per second (`app0_arrival_rate_per_s`), not a time
+        return 1.0, ""
     if what.endswith("bit/s") or metric.endswith("_bps"):
         return 1e-6, "Mbps"
     if what.endswith(", s") or metric.endswith("_s"):
