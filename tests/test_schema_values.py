@@ -56,6 +56,7 @@ def _with(path: str, value):
     ("apps.0.servers", "1..16"),
     ("seed", 2**64),
     ("tcp.abc_limit", "lots"),
+    ("l2_overhead", 65_536),  # the schema said at most 2^32 - 1, its text and the core 65,535
 ])
 def test_a_value_the_core_refuses_the_schema_refuses(validator, path, value):
     doc = _with(path, value)
@@ -65,7 +66,7 @@ def test_a_value_the_core_refuses_the_schema_refuses(validator, path, value):
 
 @pytest.mark.parametrize("path, value", [
     ("threads", "AUTO"), ("threads", 2), ("apps.0.servers", "1 - 16"), ("apps.0.servers", [3, 1, 2]),
-    ("seed", 2**64 - 1), ("tcp.abc_limit", "Unlimited"),
+    ("seed", 2**64 - 1), ("tcp.abc_limit", "Unlimited"), ("l2_overhead", 65_535),
 ])
 def test_a_value_the_core_takes_the_schema_takes(validator, path, value):
     doc = _with(path, value)

@@ -98,7 +98,7 @@ pub fn parse_config(doc: &Value) -> Result<Config, Vec<ScenarioError>> {
 pub const INTERRUPTED: &str = "interrupted";
 
 /// The most framing bytes `l2_overhead` may add to a packet.
-const MAX_L2_OVERHEAD: u32 = 65_535;
+pub(crate) const MAX_L2_OVERHEAD: u32 = 65_535;
 
 /// A threshold's unit in words.
 fn limit_unit(l: Limit) -> &'static str {
@@ -627,6 +627,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(int_without_hpcc_warnings(cfg));
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
+    out.extend(header_buffer_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
     out.extend(empty_trace_warning(cfg));
@@ -1598,6 +1599,37 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
             ),
         );
     }
+}
+
+/// A header queue (`trimming.header_buffer`) in bytes that holds less than
+/// one full-size packet: a count of packets written bare (htsim's "100
+/// packets" as `100`) holds a header or two, and the incast that needed
+/// the queue runs on timeouts (`header_buffer = 100`: 827 timeouts and a
+/// QCT of 450 ms where `"100pkt"` had none and 2.7 ms). As the other
+/// queue limits warn below one packet; a limit short of one header is
+/// refused ([`trim_checks`]).
+fn header_buffer_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let Some(t) = &cfg.trimming else {
+        return Vec::new();
+    };
+    let Some(Limit::Bytes(b)) = t.header_limit else {
+        return Vec::new();
+    };
+    let header = t.header_bytes as u64 + cfg.l2_overhead as u64;
+    let full = cfg.full_packet();
+    if b < header || b >= full || b >= 1000 {
+        return Vec::new();
+    }
+    let n = b / header;
+    vec![ScenarioError {
+        path: "trimming.header_buffer".into(),
+        message: format!(
+            "{b} bytes hold {n} trimmed header{} ({header} bytes on the wire), less than one \
+             full-size packet ({full} bytes): a burst of trimmed headers, ACKs and pulls \
+             overflows it; sizes without a unit are bytes (did you mean \"{b}pkt\"?)",
+            if n == 1 { "" } else { "s" }
+        ),
+    }]
 }
 
 /// NDP without trimming: a data packet that overflows a queue is lost

@@ -293,6 +293,27 @@ impl<const MIN: u32> Kind for Int<MIN> {
     }
 }
 
+/// An integer in `[MIN, MAX]`: read as [`Int`] reads it, so a value above
+/// `MAX` reaches the check that explains its bound (`l2_overhead`'s in
+/// scenario/mod.rs); the schema states the bound.
+pub struct IntUpTo<const MIN: u32, const MAX: u32>;
+
+impl<const MIN: u32, const MAX: u32> Kind for IntUpTo<MIN, MAX> {
+    type Out = u32;
+    fn read(v: &Value) -> Result<u32, String> {
+        sc::u32_in(MIN)(v)
+    }
+    fn name() -> Option<Cow<'static, str>> {
+        None
+    }
+    fn schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "title": format!("integer in [{MIN}, {MAX}]"),
+            "type": "integer", "minimum": MIN, "maximum": MAX,
+        })
+    }
+}
+
 /// One of a fixed set of names (case-insensitive), from a table of
 /// `(name, value)` in `scenario/mod.rs`.
 macro_rules! choice {
@@ -383,7 +404,7 @@ pub struct Document {
     pub stop: Opt<PositiveTime>,
     /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG), at most 65,535. 0 matches the ns-2/ns-3 setups of the papers
     #[schemars(extend("x-default" = "0"))]
-    pub l2_overhead: Opt<Int<0>>,
+    pub l2_overhead: Opt<IntUpTo<0, { super::MAX_L2_OVERHEAD }>>,
     /// per-switch processing delay
     #[schemars(extend("x-default" = "`\"0s\"`"))]
     pub switch_delay: Opt<Time>,
