@@ -1629,7 +1629,9 @@ def _add_model(sub: Any) -> None:
     md.add_argument("--k", default="20", help="ECN marking threshold, packets (default 20)")
     md.add_argument("--buffer", default="100KB",
                     help="bottleneck buffer: a size or packets of --mss (100pkt) (default 100KB; both KB readings shown)")
-    md.add_argument("--mss", default="1500", help="segment size, bytes or a size like 1460B or 9KB (default 1500)")
+    md.add_argument("--mss", default="1500", help="packet size on the wire, as the queue counts it: a scenario's tcp.mss + "
+                         "its header (+ l2_overhead), e.g. 1500 for mss 1460; bytes or a size like "
+                         "1500B or 9KB (default 1500)")
     md.add_argument("--wmin", default="2", help="DCTCP's minimum window, segments (> 0, fractions too; default 2)")
     md.add_argument("--n", type=float, default=None, help="also give W* at N flows")
     md.add_argument("--json", action="store_true", help="print one JSON object")
