@@ -383,3 +383,18 @@ def test_docs_enqueue_command_prints_what_the_doc_shows():
     r = cli(*argv)
     assert r.returncode == 0, r.stderr
     assert r.stdout == block.group(2)
+
+
+def test_a_t0_below_rto_min_is_noted(tmp_path):
+    """Every RTO expiry follows at least RTOmin without ACK progress, but
+    `timeout_period_s` counts a stall from the flow's last transmission, so
+    a flow that kept sending on duplicate ACKs shows a few microseconds
+    (audit 35: the small incast's T0 came out 0.5 ms with rto_min 1 ms).
+    Noted exactly when the measured T0 is below the scenario's rto_min."""
+    d = _results_dir(tmp_path / "whole", losses=True)  # stalls of 0.2 s, rto_min 200 ms
+    r = cli("model", "incast", "--from-run", str(d))
+    assert r.returncode == 0 and "below tcp.rto_min" not in r.stdout, r.stdout
+    d = _results_dir(tmp_path / "short", losses=True, tcp={"mss": 1024, "rto_min": "300ms"})
+    r = cli("model", "incast", "--from-run", str(d))
+    assert r.returncode == 0, r.stderr
+    assert "note: T0 = 200 ms is below tcp.rto_min (300 ms)" in r.stdout, r.stdout
