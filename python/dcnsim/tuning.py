@@ -1277,6 +1277,27 @@ def _report(study: Any, search: "_Search", ps: Sequence[Param], obj: "Objective"
     return TuneResult(table, conf, best, figures, out_dir, computed)
 
 
+def confirm_notes(best: Mapping[str, Any], confirm: Any) -> List[str]:
+    """What a reader of the confirmation must know before quoting it: runs
+    on the search's own seeds measure the best point on the runs that
+    picked it (biased in its favour), and a baseline that did better on
+    the same seeds means the search found nothing better."""
+    notes = []
+    seeds = list(best.get("seeds") or [])
+    if sorted(best.get("confirm_seeds") or []) == sorted(seeds):
+        notes.append(f"confirmed on the search's seeds ({','.join(map(str, seeds))}): the best point's mean and its "
+                     "difference to the baseline come from the runs that picked it, biased in its favour; "
+                     "--confirm-seeds with fresh seeds gives an unbiased check")
+    means = {r["point"]: r["mean"] for _, r in confirm.iterrows()} if len(confirm) else {}
+    b, base = means.get("best"), means.get("baseline")
+    if b is not None and base is not None and math.isfinite(b) and math.isfinite(base):
+        worse = b < base if best.get("direction") == "maximize" else b > base
+        if worse:
+            notes.append(f"the baseline did better than the best trial on these seeds ({best['objective']}): the "
+                         "search found no point better than the baseline")
+    return notes
+
+
 def _from_scenario(p: Param, v: Any) -> Any:
     """A scenario value back into the trial's parameter space."""
     if p.unit == "s":
@@ -1725,6 +1746,8 @@ def cmd_tune(args: Any) -> int:
                   f"{b['objective']} = {b['value'] * factor:.6g}{' ' + unit if unit else ''} "
                   f"(mean over seeds {','.join(map(str, b['seeds']))})")
             print(_shown(res.confirm, _scaled_columns(res.confirm, b["objective"], cons_metric)).to_string(index=False, na_rep="n/a"))
+            for line in confirm_notes(b, res.confirm):
+                print(f"note: {line}")
     print(f"\n{len(res.trials)} trials ({res.computed} run now); results in {args.out}/ "
           f"(trials.csv, confirm.csv, best.json, {len(res.figures)} plot(s))")
     return 0
