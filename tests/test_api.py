@@ -275,6 +275,9 @@ def test_jain():
         dcnsim.jain("ab")
     with pytest.raises(TypeError, match=r"^jain: value 1 is not a number: 'x'$"):
         dcnsim.jain([1.0, "x"])
+    # a negative share: [-1, -1] came out 1.0, "fair", and [-1, 1] 0.0
+    with pytest.raises(ValueError, match=r"^jain: value 0 is negative \(-1\)"):
+        dcnsim.jain([-1, -1])
 
 
 def test_normalize_names_the_columns_it_lacks():

@@ -219,3 +219,28 @@ def test_a_points_model_metrics_read_each_table_once_and_match_reading_them_apar
     same = {k: together[k] for k in apart}
     assert same == pytest.approx(apart, nan_ok=True)
     assert math.isfinite(apart["zeta"]) and math.isfinite(apart["full_mbps"])
+
+
+def test_a_point_whose_interval_lacks_some_seeds_is_said():
+    """A seed with nothing to measure (no completed block: NaN goodput) is
+    left out of its point's mean and interval, so the mean moves toward
+    the seeds that did complete, while `seeds` counts them all. The fold
+    now says where and over how many (audit 35); a point whose seeds all
+    have a value, or none does, says nothing."""
+    import warnings
+
+    import numpy as np
+    from dcnsim.errors import DcnsimWarning
+    from dcnsim.experiments.framework import fold_seeds
+
+    df = pd.DataFrame({"label": ["a"] * 3 + ["b"] * 3, "n": [4] * 3 + [8] * 3, "seed": [1, 2, 3] * 2,
+                       "goodput_mbps": [900.0, np.nan, 300.0, 500.0, 520.0, 510.0]})
+    df["goodput_ci95"] = df["goodput_mbps"]
+    with pytest.warns(DcnsimWarning, match=r"goodput_mbps has no value in 1 of 3 seeds at n=4: .* over the other 2"):
+        out = fold_seeds(df, ["n"], {"goodput_ci95": "ci:goodput_mbps"})
+    a = out[out.n == 4].iloc[0]
+    assert a.seeds == 3 and a.goodput_mbps == 600.0  # the mean of the two that have a value
+    whole = df[df.n == 8]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fold_seeds(whole, ["n"], {"goodput_ci95": "ci:goodput_mbps"})

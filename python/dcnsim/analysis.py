@@ -299,10 +299,12 @@ def strict_min(values: Iterable[float]) -> float:
 
 
 def ci95(values: Sequence[float]) -> Tuple[float, float]:
-    """Mean and the half-width of its 95 % confidence interval (Student t):
-    NaN for a single value (one run gives no interval, which is not an
-    interval of 0), 0 for identical values."""
-    v = np.asarray([x for x in values if x == x], dtype=float)
+    """Mean and the half-width of its 95 % confidence interval (Student t)
+    over the values that exist: NaN and None are left out (n counts the
+    rest), so a caller that reports a number of runs must count them the
+    same way. NaN for a single value (one run gives no interval, which is
+    not an interval of 0), 0 for identical values."""
+    v = np.asarray([x for x in values if x is not None and x == x], dtype=float)
     if len(v) == 0:
         return math.nan, math.nan
     m = float(v.mean())

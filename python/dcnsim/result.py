@@ -430,7 +430,8 @@ def foreign_files_error(out_dir: "Union[str, os.PathLike[str]]", foreign: Sequen
 def jain(values: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)``: 1 when all equal, 1/n when
     one value takes everything. NaN for no values or all zeros (0/0: an
-    empty selection shows as a gap, never as "fair"). The core's definition
+    empty selection shows as a gap, never as "fair"); a negative value is
+    refused (ValueError). The core's definition
     (``dcnsim::results::jain``), the one the Rust tests use."""
     if isinstance(values, (str, bytes)):
         # iterable, one character at a time: "ab" failed as float('a')
@@ -442,6 +443,9 @@ def jain(values: Iterable[float]) -> float:
             out.append(float(v))
         except (TypeError, ValueError):
             raise TypeError(f"jain: value {i} is not a number: {v!r}") from None
+        if out[-1] < 0:
+            # (Σx)²/(n·Σx²) of [-1, -1] is 1, "fair": a share is never negative
+            raise ValueError(f"jain: value {i} is negative ({v!r}): the index is of shares (rates, bytes)")
     return _core.jain(out)
 
 

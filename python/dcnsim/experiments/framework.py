@@ -36,6 +36,7 @@ import re
 import shutil
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +44,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .. import _tables
 from .._atomic import atomic_write, check_out_dir, dir_lock
+from ..errors import DcnsimWarning, caller_stacklevel
 from ..plots import title_note
 from ..sweep import Point, environment_failure, point_dir, run_sweep
 from .claims import compare_claim, register_problems
@@ -468,6 +470,8 @@ def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str
     take = [c for c in first if c in df.columns]
     take += [k for k in keys if k not in take]
     out = []
+    # (column, point, values, seeds) of intervals over fewer seeds than the point has
+    short: List[Tuple[str, Dict[str, Any], int, int]] = []
     # in the order of the points' first runs (a stable sort keeps it)
     for _, g in df.sort_values("seed", kind="stable").groupby(list(keys), sort=False, dropna=False):
         rec: Dict[str, Any] = {k: g[k].iloc[0] for k in take}
@@ -480,7 +484,10 @@ def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str
                 continue
             how = agg.get(c, "mean")
             if how.startswith("ci:"):
-                rec[c] = float(ci95(g[how[3:]].astype(float).tolist())[1])
+                vals = g[how[3:]].astype(float)
+                rec[c] = float(ci95(vals.tolist())[1])
+                if 0 < vals.notna().sum() < len(g):
+                    short.append((how[3:], {k: rec[k] for k in keys}, int(vals.notna().sum()), len(g)))
             elif how == "sum":
                 rec[c] = float(g[c].astype(float).sum())
             elif how == "max":
@@ -490,6 +497,14 @@ def fold_seeds(df, keys: Sequence[str], agg: Dict[str, str], first: Sequence[str
             else:
                 rec[c] = g[c].iloc[0]
         out.append(rec)
+    if short:
+        col, point, have, of = short[0]
+        more = f" (and at {len(short) - 1} more point(s))" if len(short) > 1 else ""
+        warnings.warn(DcnsimWarning("seeds", f"{col} has no value in {of - have} of {of} seeds at "
+                                    f"{', '.join(f'{k}={v}' for k, v in point.items())}{more}: its mean and 95 % "
+                                    f"interval there are over the other {have} (a run with nothing to measure, "
+                                    "such as no completed block, is left out, not counted as 0)"),
+                      stacklevel=caller_stacklevel())
     return pd.DataFrame(out)
 
 
