@@ -19,22 +19,28 @@ def _fig(paper: str, fid: str):
 
 
 def test_a_quick_note_says_what_is_short_and_of_whose():
+    """The banner a quick run's PNG carries names each way it falls short:
+    it had said only "fewer points" where FaST's Fig. 11 also ran 2 s of its
+    10 and one seed of five, so its error bars passed for the full run's
+    (audit 35)."""
     # the same simulations quick and full (RPS's path loads): no shortfall claimed
     assert _quick_note(*_fig("rps", "paths")) == "quick run: this figure's simulations are the full run's"
-    # a figure of the paper with fewer points quick
-    assert _quick_note(*_fig("tcprand", "8a")) == "quick run: fewer points than the paper's"
-    # as many points quick as full, each run shorter (FaST's Fig. 10 had
-    # said "fewer points" when it ran one seed either way; TCPRand's Fig. 16)
+    tail = " (report.md says how much)"
+    # a figure of the paper with fewer points quick, each run shorter (1 s of flows, not 10)
+    assert _quick_note(*_fig("tcprand", "8a")) == "quick run, against the paper's: fewer points; shorter runs" + tail
+    # as many points quick as full, each run shorter (TCPRand's Fig. 16)
     p, fig = _fig("tcprand", "16")
     assert len(fig.points(True)) == len(fig.points(False))
-    assert _quick_note(p, fig) == "quick run: its points run shorter than the paper's"
-    # a quick run of one seed where the full one runs five: fewer simulations
-    p, fig = _fig("fast", "10")
-    assert (len(fig.points(True)), len(fig.points(False))) == (1, 5)
-    assert _quick_note(p, fig) == "quick run: fewer points than the paper's"
+    assert _quick_note(p, fig) == "quick run, against the paper's: shorter runs" + tail
+    # one seed where the full run has five, and 2 s of the paper's 10, though
+    # the quick point is labelled by its own length
+    p, fig = _fig("fast", "11")
+    assert _quick_note(p, fig) == "quick run, against the paper's: 1 seed, not 5; shorter runs" + tail
+    p, fig = _fig("fast", "4")
+    assert _quick_note(p, fig) == "quick run, against the paper's: fewer points; 1 seed, not 5; shorter runs" + tail
     # a figure of ours: short of the full run, not of a paper that has no such figure
     p, fig = _fig("tcprand", "seeds")
-    assert _quick_note(p, fig).endswith("than the full run's"), _quick_note(p, fig)
+    assert "against the full run's" in _quick_note(p, fig), _quick_note(p, fig)
 
 
 def test_each_analysis_of_a_subdirectory_figure_writes_its_table(tmp_path):

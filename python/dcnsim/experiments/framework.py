@@ -588,25 +588,56 @@ def _collect(figures: Sequence[Figure], quick: bool):
 
 
 def _quick_note(p: Paper, fig: Figure) -> str:
-    """What a quick run's plots of ``fig`` say of it: fewer points, or the
-    same points run shorter, than the full run's (a figure of ours, or of
-    our own study) or the paper's (a figure of the paper); a figure whose
-    quick simulations are the full run's says that instead of a shortfall
-    it does not have."""
+    """What a quick run's plots of ``fig`` say of it: each way it falls
+    short of the full run (a figure of ours, or of our own study) or the
+    paper (a figure of the paper) — fewer points, fewer seeds, the same
+    points run shorter (fewer queries, a shorter stop) — so a PNG that
+    leaves its directory cannot pass for the full figure, nor its error
+    bars for the full run's; a figure whose quick simulations are the full
+    run's says that instead of a shortfall it does not have."""
     from ..scenario import as_dict
 
     paper_fig = not p.own_study and not fig.setting and (fig.id[:1].isdigit() or fig.id.startswith("§"))
     whose = "the paper's" if paper_fig else "the full run's"
     quick, full = fig.points(True), fig.points(False)
-    if len(quick) < len(full):
-        return f"quick run: fewer points than {whose}"
-    same = [q.label for q in quick] == [f.label for f in full] and all(
-        json.dumps(as_dict(q.scenario), sort_keys=True) == json.dumps(as_dict(f.scenario), sort_keys=True)
-        and q.seed == f.seed for q, f in zip(quick, full))
-    if same:
+
+    def text(q: Point) -> str:
+        return json.dumps(as_dict(q.scenario), sort_keys=True)
+
+    if [q.label for q in quick] == [f.label for f in full] and all(
+            text(q) == text(f) and q.seed == f.seed for q, f in zip(quick, full)):
         return "quick run: this figure's simulations are the full run's"
-    # as many points, each cut short (fewer queries, a shorter stop)
-    return f"quick run: its points run shorter than {whose}"
+    qs, fs = {q.seed for q in quick}, {f.seed for f in full}
+    short = []
+    # points apart from their seeds: a point on five seeds is one point
+    if len(quick) / max(1, len(qs)) < len(full) / max(1, len(fs)):
+        short.append("fewer points")
+    if len(qs) < len(fs):
+        short.append(f"{len(qs)} seed{'s' if len(qs) != 1 else ''}, not {len(fs)}")
+    by_label = {(f.label, f.seed): text(f) for f in full}
+    if (any(by_label.get((q.label, q.seed), text(q)) != text(q) for q in quick)
+            or _longest(quick) < _longest(full) or not short):
+        # a point of the full run's label run otherwise, a shorter stop or
+        # fewer queries (a quick point is labelled by its own length), or
+        # as many points on as many seeds, each cut short
+        short.append("shorter runs")
+    return f"quick run, against {whose}: {'; '.join(short)} (report.md says how much)"
+
+
+def _longest(points: Sequence[Point]) -> Tuple[float, int]:
+    """The longest stop among ``points`` and their most queries or blocks of
+    an app: how long the figure's runs are."""
+    from ..scenario import as_dict
+    from ..units import parse_time
+
+    stop, most = 0.0, 0
+    for q in points:
+        d = as_dict(q.scenario)
+        if d.get("stop") is not None:
+            stop = max(stop, parse_time(str(d["stop"])))
+        for a in d.get("apps") or []:
+            most = max(most, *(int(a.get(k) or 0) for k in ("queries", "blocks")))
+    return stop, most
 
 
 def _write_csv(path: Path, df) -> None:
