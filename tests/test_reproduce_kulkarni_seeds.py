@@ -244,3 +244,16 @@ def test_a_point_whose_interval_lacks_some_seeds_is_said():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fold_seeds(whole, ["n"], {"goodput_ci95": "ci:goodput_mbps"})
+
+
+def test_an_onset_on_a_coarse_grid_says_what_the_grid_skips():
+    """Figs. 4.1 and 4.2 share their 256 KB runs, but 4.2 has none at
+    n = 8–11, so its onset read 12 where 4.1 said 9 (audit 35). An onset
+    whose grid skips the numbers just below it now says so."""
+    from dcnsim.experiments.kulkarni.common import onset, onset_gap
+
+    ns, g = [1, 2, 4, 7, 12, 16], [900, 900, 880, 700, 200, 150]
+    assert onset(ns, g) == 12
+    assert onset_gap(ns, 12) == ", on this figure's grid (no n from 8 to 11)"
+    assert onset_gap([1, 2, 4, 7, 9, 12], 9) == ", on this figure's grid (no n = 8)"
+    assert onset_gap(list(range(1, 13)), 9) == "" and onset_gap(ns, None) == ""

@@ -604,6 +604,22 @@ def onset(ns: Union[Sequence[int], np.ndarray], goodput: Union[Sequence[float], 
     return None
 
 
+def onset_gap(ns: Union[Sequence[int], np.ndarray], on: Optional[int]) -> str:
+    """Where an onset found on a coarse grid may really lie: ", on this
+    figure's grid (no n from 8 to 11)" when the grid skips the numbers
+    just below it, else "". Fig. 4.2 has no runs at n = 8–11, so the same
+    runs as Fig. 4.1's gave its 256 KB onset as 12 where Fig. 4.1, with
+    them, says 9."""
+    if on is None:
+        return ""
+    below = [int(n) for n in ns if int(n) < on]
+    prev = max(below) if below else None
+    if prev is None or prev >= on - 1:
+        return ""
+    skipped = f"n = {prev + 1}" if prev + 1 == on - 1 else f"n from {prev + 1} to {on - 1}"
+    return f", on this figure's grid (no {skipped})"
+
+
 #: |ln(model/sim)| is capped at ln 100: a model 100× off (or worse, or 0, or
 #: infinite, or not computable where the simulation has a value) counts as
 #: 100× off, so a point is never dropped from a fit metric for being bad.
