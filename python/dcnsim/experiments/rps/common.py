@@ -27,6 +27,7 @@ SHORT = "200KB"
 LONG_BYTES = 10 << 20
 SHORT_BYTES = 200 << 10
 MSS = 1460  # 1500-byte packets with 40 bytes of TCP/IP header
+HEADER = 40
 #: ns-3.23 has no window scaling: the advertised window is capped at
 #: TcpSocketBase's MaxWindowSize, 65 535 B, whatever RcvBufSize (128 KB) says.
 RWND = "65535B"
@@ -368,11 +369,14 @@ def _err(g, top: Optional[float] = None) -> Any:
 
 
 def _throughput_bound(t) -> Optional[float]:
-    """The link rate in Mbps when every row of ``t`` is a flow's throughput
-    (which its host's one link bounds), else None."""
+    """The most a flow's throughput can be, in Mbps, when every row of ``t``
+    is one (payload bytes over its FCT, which its host's one link bounds):
+    the link rate times the payload's share of a full packet, 1460 of
+    1500 bytes (the bars had stopped at 1,000 Mbps, 27 above what any flow
+    can carry); else None."""
     metrics = set(t["metric"]) if "metric" in t else set()
     if metrics and all(str(m).endswith("tput_mbps") for m in metrics):
-        return parse_rate(RATE) / 1e6
+        return parse_rate(RATE) / 1e6 * MSS / (MSS + HEADER)
     return None
 
 
@@ -426,7 +430,8 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
         axes[0][0].set_ylabel(ylabel)
         # beside the panels, not over their error bars
         handles, labels = axes[0][0].get_legend_handles_labels()
-        clipped = f"arms stop at 0 and at the {top:g} Mbps link" if top else "arms stop at 0"
+        clipped = (f"arms stop at 0 and at {top:.0f} Mbps, the most a flow carries on the link" if top
+                   else "arms stop at 0")
         axes[0][-1].legend(handles, labels, title=f"mean ± 95 % CI over runs\n({clipped})", title_fontsize=8,
                            fontsize=8,
                            loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
