@@ -849,6 +849,12 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         cannot be made there (the interrupt cut what it needs short): the
         interrupt stays what is raised, and the points stay on disk."""
         try:
+            # a worker may have written a point whose result the interrupt
+            # kept from coming back: on disk it is complete (its summary is
+            # written last), and the table says so (it said "not run")
+            for i in todo:
+                if records[i] is None:
+                    records[i] = _cached(dirs[i], docs[i])
             return partial(warn=False)
         except Exception:  # noqa: BLE001
             return None
@@ -916,10 +922,15 @@ def _run_pool(todo: Sequence[int], workers: int, docs: Sequence[Any], dirs: Sequ
     state = multiprocessing.Array("b", len(docs), lock=False)
     with ProcessPoolExecutor(max_workers=workers, initializer=_pool_init,
                              initargs=(workers, os.getpid(), state)) as pool:
-        futures = {pool.submit(_pool_point, docs[i], str(dirs[i]), format, i): i for i in todo}
-        pending = set(futures)
+        futures: Dict[Any, int] = {}
         broken: List[int] = []
         try:
+            # the submits inside the try: the first forks the workers, and a
+            # Ctrl-C among them left the pool unstopped, its workers blocked
+            # on their queue and the exit waiting on them for ever (audit 35)
+            for i in todo:
+                futures[pool.submit(_pool_point, docs[i], str(dirs[i]), format, i)] = i
+            pending = set(futures)
             while pending:
                 # A bounded wait: Ctrl-C may be delivered to the pool's
                 # manager thread, and Python runs the handler only when
