@@ -172,3 +172,26 @@ def test_fig11_marks_every_missing_bar_and_its_legend_hides_none():
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_fig11_hatches_a_long_bar_of_few_paired_flows_and_gives_its_n():
+    """A long-flow ratio of one or two paired flows (a quick run) was drawn
+    like one of hundreds (audit 35: 1.50 and 1.92 from one flow each),
+    though the report leaves it unjudged. It is hatched, with its n; a
+    short or mid bar of few flows, which is judged, is not."""
+    import matplotlib.pyplot as plt
+    from dcnsim.experiments.tcprand import fct as t11
+
+    rows = [{"workload": wl, "load": load, "scheme": "CTD", "bin": b, "mean_ratio": 1.2, "max_ratio": 1.5,
+             "paired_flows": 1 if b in ("long", "short") else 300}
+            for wl in t11.WORKLOADS for load in t11.LOADS for b, _, _ in t11.FCT_BINS]
+    fig = t11._figure(pd.DataFrame(rows), "Fig. 11 test")
+    fig.canvas.draw()
+    for ax in [a for a in fig.axes if a.get_visible()]:
+        bars = [p for c in ax.containers for p in c.patches]
+        hatched = [p for p in bars if p.get_hatch()]
+        assert len(hatched) == len(t11.LOADS), ax.get_title()  # the long bars alone
+        long_x = len(t11.FCT_BINS) - 1
+        assert all(abs(p.get_x() + p.get_width() / 2 - long_x) < 0.5 for p in hatched)
+        assert sum(t.get_text() == "n=1" for t in ax.texts) == len(t11.LOADS)
+    plt.close(fig)

@@ -206,8 +206,9 @@ def table(summary) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: what an "n/a" in place of a bar means
-NA_NOTE = "n/a: no flow of that size completed under both"
+#: what an "n/a" in place of a bar, and a hatched one, mean
+NA_NOTE = (f"n/a: no flow of that size completed under both; hatched long bar, n=…: fewer than "
+           f"{MIN_LONG} paired long flows (not judged)")
 
 
 def _figure(df: pd.DataFrame, title: str):
@@ -231,11 +232,20 @@ def _figure(df: pd.DataFrame, title: str):
                 ys = [float(d.loc[b, col]) if b in d.index else math.nan for b in bins]
                 xs = np.arange(len(bins)) + (k - (len(bars) - 1) / 2) * width
                 color = colors[f"{s}, L={load:g}"]
-                ax.bar(xs, ys, width, label=f"{s}, L={load:g}", color=color)
-                for x, y in zip(xs, ys):
+                ns = [float(d.loc[b, "paired_flows"]) if b in d.index and "paired_flows" in d.columns
+                      else math.nan for b in bins]
+                bar = ax.bar(xs, ys, width, label=f"{s}, L={load:g}", color=color)
+                for b, x, y, n, patch in zip(bins, xs, ys, ns, bar.patches):
                     if not np.isfinite(y):
                         ax.text(x, 0.02, "n/a", transform=ax.get_xaxis_transform(), rotation=90,
                                 ha="center", va="bottom", fontsize=7, color=color)
+                    elif b == "long" and np.isfinite(n) and n < MIN_LONG:
+                        # a ratio of one or two flows drawn as one of hundreds
+                        # would pass for as much evidence: hatched, its n on top
+                        patch.set_hatch("///")
+                        patch.set_edgecolor("white")
+                        ax.text(x, y, f"n={n:.0f}", ha="center", va="bottom", fontsize=6, rotation=90,
+                                color=color)
             ax.axhline(1.0, color="k", lw=0.8)
             ax.set_xticks(range(len(bins)))
             ax.set_xticklabels(["short (<100 KB)", "mid (100 KB–10 MB)", "long (≥10 MB)"])
