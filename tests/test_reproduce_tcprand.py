@@ -252,3 +252,27 @@ def test_every_figure_analyzes_in_quick_mode(tmp_path):
     assert sorted(set(zip(t16["series"], t16["flow"]))) == [(s, f) for s in ("C", "CTD") for f in range(1, 6)]
     t17 = pd.read_csv(tmp_path / "fig17_traces.csv")
     assert set(t17["series"]) == {"C", "CTD"} and set(t17["flow"]) == {1, 2} and (t17["cwnd_segments"] > 0).all()
+
+
+def test_fig8_bars_carry_the_papers_values_and_name_those_not_run(tmp_path, monkeypatch):
+    """Figs. 8a and 8b drew no paper value, though the report quotes them
+    (audit 35). Each value the run has a bar for is a hollow star on it;
+    one whose series this run left out (a quick run has no CT100) is named
+    under the title, so no quoted value is missing from the figure."""
+    import dcnsim.plots as plots
+    import matplotlib.pyplot as plt
+    from dcnsim.experiments.tcprand import fairness as f8
+
+    m = pd.DataFrame({"series": ["C", "CT200", "C", "CT200"], "qmax": [20, 20, 100, 100],
+                      "jain": [0.8, 0.9, 0.85, 0.95]})
+    shown = []
+    monkeypatch.setattr(plots, "save", lambda fig, path, *a, **kw: shown.append(fig) or [path])
+    f8._bars(m, "jain", "t", "Jain's index", tmp_path / "x.png", (0, 1.05),
+             paper={("CT200", 100): 0.976, ("CT100", 100): 0.991})
+    (fig,) = shown
+    ax = fig.axes[0]
+    stars = [ln for ln in ax.lines if ln.get_marker() == "*"]
+    assert len(stars) == 1 and stars[0].get_ydata()[0] == 0.976
+    assert "not run here: CT100 0.991 at Qmax 100" in ax.get_title()
+    assert "the paper's" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(fig)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import List, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -68,7 +68,14 @@ PAPER_8B_Q100 = {"CT200": 0.855, "CT100": 0.85, "CT50": 0.835}
 PAPER_8B_DCTCP_Q20 = 0.936
 
 
-def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None):
+def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None,
+          paper: Optional[Dict[Tuple[str, int], float]] = None):
+    """One bar per series and Qmax; ``paper``'s values ((series, Qmax) ->
+    value) as hollow stars on their bars, and those whose series or Qmax
+    this run has not (a quick run leaves CT100 out) named under the title,
+    so no paper value the report quotes is missing from the figure."""
+    from matplotlib.lines import Line2D
+
     from ...plots import new_figure, save, series_colors, series_hatches
 
     qs = sorted(df["qmax"].unique())
@@ -80,13 +87,26 @@ def _bars(df, value: str, title: str, ylabel: str, path: Path, ylim=None):
     for i, s in enumerate(series):
         vals = [float(df[(df["series"] == s) & (df["qmax"] == q)][value].mean()) for q in qs]
         ax.bar(np.arange(len(qs)) + i * w - 0.4 + w / 2, vals, w, label=s, color=colors[s], hatch=hatches[s], edgecolor="white")
+    absent = []
+    for (s, q), v in (paper or {}).items():
+        if s in series and q in qs:
+            x = qs.index(q) + series.index(s) * w - 0.4 + w / 2
+            ax.plot([x], [v], marker="*", markersize=13, linestyle="none", markerfacecolor="none",
+                    markeredgecolor="black", markeredgewidth=1.2, zorder=5)
+        else:
+            absent.append(f"{s} {v:g} at Qmax {q}")
     ax.set_xticks(np.arange(len(qs)))
     ax.set_xticklabels([f"Qmax = {q} pkt" for q in qs])
     ax.set_ylabel(ylabel)
     if ylim:
         ax.set_ylim(ylim[0], ylim[1] * 1.2)  # room for the legend above the bars
-    ax.set_title(title)
-    ax.legend(ncol=len(series), fontsize=8, loc="upper center")
+    ax.set_title(title + (f"\n(the paper's, not run here: {'; '.join(absent)})" if absent else ""))
+    handles, labels = ax.get_legend_handles_labels()
+    if paper and len(absent) < len(paper):
+        handles.append(Line2D([], [], marker="*", markersize=11, linestyle="none", markerfacecolor="none",
+                              markeredgecolor="black"))
+        labels.append("the paper's")
+    ax.legend(handles, labels, ncol=len(labels), fontsize=8, loc="upper center")
     return save(fig, path)
 
 
@@ -94,7 +114,7 @@ def _analyze_fig8a(summary, out_dir: Path) -> FigureResult:
     df = _fig1_frame(summary)
     m = _mean(df, ["series", "qmax"])
     paths = _bars(m, "jain", "Fig. 8a: Jain's fairness index over the 15 flows of Fig. 1", "Jain's index",
-                  out_dir / "fig8a.png", (0, 1.05))
+                  out_dir / "fig8a.png", (0, 1.05), paper={(s, 100): v for s, v in PAPER_8A_Q100.items()})
     cmps = _claims_8a(df)
     notes = [f"mean over seeds {[int(x) for x in sorted(df['seed'].unique())]}; {df.groupby(['series', 'qmax']).size().max()} run(s) "
              f"per bar, {_secs(bool(summary.attrs.get('quick'))):g} s flows; table fig8a.csv has every run; "
@@ -185,7 +205,8 @@ def _analyze_fig8b(summary, out_dir: Path) -> FigureResult:
     df = _ratio_frame(_fig1_frame(summary))
     m = _mean(df, ["series", "qmax"])
     paths = _bars(m, "goodput_ratio", "Fig. 8b: total goodput normalized to N (NTx) or C (the rest)",
-                  "total goodput ratio", out_dir / "fig8b.png", (0, 1.1))
+                  "total goodput ratio", out_dir / "fig8b.png", (0, 1.1),
+                  paper={**{(s, 100): v for s, v in PAPER_8B_Q100.items()}, ("DCTCP", 20): PAPER_8B_DCTCP_Q20})
     cmps = _claims_8b(df)
     return FigureResult(df, paths, cmps, ["ratios are per seed (same seed for series and baseline), then averaged; "
                                           "orders are judged on the distribution over seeds (mean ± 95 % CI)"])
