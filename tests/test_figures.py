@@ -188,6 +188,11 @@ def test_a_series_drawn_exactly_under_another_is_named_in_its_panel():
     d.loc[0, "v"] = 1.5  # apart: nothing said
     fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
     assert not fig.axes[0].texts
+    # within a marker's width of the axis at every point (RPS Fig. 2's four
+    # schemes, 0.1 % apart, showed one line and no word): said, as near
+    d.loc[0, "v"] = 1.004
+    fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
+    assert [t.get_text() for t in fig.axes[0].texts] == ["NewReno lies under DCTCP (within 0.5% of the axis)"]
 
 
 def test_a_log_axis_over_few_decades_labels_values_a_reader_can_read():
