@@ -222,3 +222,23 @@ def test_a_plot_refused_for_its_path_leaves_no_figure_open(tmp_path):
         with pytest.raises(ValueError):
             line_plot(data, "x", "y", xlabel="x (1)", ylabel="y (1)", title="t", path=tmp_path / "x.jpg")
     assert len(plt.get_fignums()) == before
+
+
+def test_a_papers_bound_is_drawn_as_a_bound_not_a_point():
+    """FaST Fig. 7's "< 35 ms" was drawn as a star at 35 ms, the mark of a
+    value the paper measured (audit 35). A bound is a hollow triangle
+    pointing the way the value lies, labelled "< 35", with its own legend
+    entry; a value keeps its star."""
+    import pandas as pd
+    from dcnsim.plots import facet_plot
+
+    d = pd.DataFrame({"n": [10, 100] * 2, "v": [5.0, 20.0, 6.0, 250.0], "s": ["FaST"] * 2 + ["NewReno"] * 2})
+    fig = facet_plot(d, "n", "v", "s", xlabel="n", ylabel="QCT (ms)", title="t",
+                     paper=[{"x": 100, "y": 281.0, "series": "NewReno"},
+                            {"x": 100, "y": 35.0, "series": "FaST", "bound": "<"}])
+    ax = fig.axes[0]
+    marks = {ln.get_marker(): ln.get_ydata()[0] for ln in ax.lines if len(ln.get_ydata()) == 1}
+    assert marks.get("*") == 281.0 and marks.get("v") == 35.0, marks
+    assert [t.get_text() for t in ax.texts] == ["< 35"]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "paper's value (text)" in labels and "paper's bound (text)" in labels

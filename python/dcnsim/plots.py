@@ -619,7 +619,9 @@ def facet_plot(
     line per value of ``series`` with the same colour and marker in every
     panel, ``y·y_scale`` against ``x``. ``paper`` adds the paper's values as
     large hollow stars: dicts with ``x``, ``y`` (scaled units), optional
-    ``series`` (takes its colour) and ``facet`` (None = every panel).
+    ``series`` (takes its colour) and ``facet`` (None = every panel); with
+    ``bound`` ``"<"`` or ``">"`` a value the paper gives as a bound ("<
+    35 ms"), drawn as a labelled triangle pointing the way it lies.
     ``hlines`` are ``(y, label)`` dashed reference lines. ``yerr`` names a
     column of ± half-widths (same units as ``y``) drawn as error bars; say
     what they are in ``ylabel`` or ``title``. Saves like
@@ -672,9 +674,16 @@ def facet_plot(
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue
-                ax.plot([pt["x"]], [pt["y"]], marker="*", markersize=14, linestyle="none",
+                bound = pt.get("bound")
+                # a bound the paper gives ("< 35 ms") is no measured point: a
+                # hollow triangle pointing the way the value lies, labelled
+                ax.plot([pt["x"]], [pt["y"]], marker={"<": "v", ">": "^"}.get(bound, "*"),
+                        markersize=11 if bound else 14, linestyle="none",
                         markerfacecolor="none", markeredgewidth=1.5,
                         color=colors.get(pt.get("series"), "k"))
+                if bound:
+                    ax.annotate(f"{bound} {pt['y']:g}", (pt["x"], pt["y"]), textcoords="offset points",
+                                xytext=(7, 0), va="center", fontsize=7, color=colors.get(pt.get("series"), "k"))
             for yv, lab in hlines:
                 ax.axhline(yv, linestyle="--", linewidth=1.0, color="0.5", label=lab)
             if logy:
@@ -705,9 +714,14 @@ def facet_plot(
         if paper:
             from matplotlib.lines import Line2D
 
-            handles.append(Line2D([], [], marker="*", markersize=12, linestyle="none", markerfacecolor="none",
-                                  color="k", markeredgewidth=1.5))
-            labels.append("paper's value (text)")
+            if any(not pt.get("bound") for pt in paper):
+                handles.append(Line2D([], [], marker="*", markersize=12, linestyle="none", markerfacecolor="none",
+                                      color="k", markeredgewidth=1.5))
+                labels.append("paper's value (text)")
+            if any(pt.get("bound") for pt in paper):
+                handles.append(Line2D([], [], marker="v", markersize=9, linestyle="none", markerfacecolor="none",
+                                      color="k", markeredgewidth=1.5))
+                labels.append("paper's bound (text)")
         w, h = fig.get_size_inches()
         # as many legend columns as the widest label lets fit across the
         # figure (≈ 0.075 in per character at 9 pt, plus the marker)

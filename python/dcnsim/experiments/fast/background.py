@@ -115,7 +115,7 @@ def _analyze_fig7(summary, out_dir: Path) -> FigureResult:
         yerr="qct_ci95_ms",
         order=SERIES_NAMES, facet_order=_bg_panels(), ncols=2, linestyles=LINESTYLES,
         paper=[{"x": 100, "y": 281.0, "series": "NewReno", "facet": _panel_name(main_key)},
-               {"x": 100, "y": 35.0, "series": "FaST", "facet": _panel_name(main_key)}],
+               {"x": 100, "y": 35.0, "series": "FaST", "facet": _panel_name(main_key), "bound": "<"}],
     )
     cmps: List[Comparison] = []
     for cfg in (BG_CFGS[0], BG_CFGS[2]):
