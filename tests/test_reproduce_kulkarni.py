@@ -227,3 +227,33 @@ def test_figure_bytes_selects_every_byte_counted_figure():
     assert [f.id for f in p.select(["3.8 bytes"])] == [f.id for f in p.select(["3.8-bytes"])] \
         == ["3.8–3.12, 3.21 bytes"]
     assert [f.id for f in p.select(["3.14"])] == ["3.13–3.16"]  # a group by a member, as before
+
+
+@needs_core
+def test_figs_4_7_to_4_10_bottom_row_is_readable(tmp_path, monkeypatch):
+    """The drops-per-timeout row put points on the frame of its log axes,
+    mixed "2×10²" with "10²" from panel to panel, and had no legend entry
+    (audit 35): plain numbers, room about every point, and an entry."""
+    import dcnsim.plots as plots
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from dcnsim.experiments import reproduce
+
+    figs = []
+    real = plots.save
+    monkeypatch.setattr(plots, "save", lambda fig, path, *a, **kw: figs.append(fig) or real(fig, path, *a, **kw))
+    reproduce(get_paper("kulkarni"), figures=["4.7–4.10"], quick=True, out=tmp_path, jobs=2, progress=False,
+              echo=None)
+    (fig,) = figs
+    bottom = [ax for ax in fig.axes if ax.get_yscale() == "log"]
+    assert bottom
+    for ax in bottom:
+        fig.canvas.draw()
+        lo, hi = ax.get_ylim()
+        ys = np.concatenate([ln.get_ydata() for ln in ax.lines])
+        ys = ys[np.isfinite(ys) & (ys > 0)]
+        assert np.all(ys > lo * 1.2) and np.all(ys < hi / 1.2), (lo, hi, ys)
+        assert not any("10^" in t.get_text() or "\\times" in t.get_text() for t in ax.get_yticklabels())
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("dropped per timeout" in x for x in labels), labels
+    plt.close(fig)

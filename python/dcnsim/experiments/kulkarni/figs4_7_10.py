@@ -37,7 +37,7 @@ def _hist_points(quick: bool) -> List[Point]:
 
 
 def _analyze_hist(summary, out_dir: Path) -> FigureResult:
-    from ...plots import new_figure, save
+    from ...plots import _readable_log_y, new_figure, save
 
     sd = Seeds(summary)
     df = sd.df
@@ -58,9 +58,15 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         ax2 = axes[1][j]
         # points on the log axis below (a bar's length means nothing there)
         per_to = d["drops_per_timeout"].to_numpy(dtype=float)
-        ax2.plot(xs, per_to, "o", color="C2", markersize=7)
-        if np.any(np.isfinite(per_to) & (per_to > 0)):
+        ax2.plot(xs, per_to, "o", color="C2", markersize=7, label="packets dropped per timeout (bottom row)")
+        shown = per_to[np.isfinite(per_to) & (per_to > 0)]
+        if len(shown):
             ax2.set_yscale("log")
+            # plain numbers, and room about the points: autoscaled, a lone
+            # point sat on the frame of a decade's axis, and the panels mixed
+            # "2×10²" with "10²" (audit 35)
+            _readable_log_y(ax2)
+            ax2.set_ylim(shown.min() / 1.6, shown.max() * 1.6)
         else:
             # no timeout at this n (a short run): nothing a log axis could hold
             ax2.text(0.5, 0.5, "no packet dropped per timeout", transform=ax2.transAxes, ha="center",
@@ -74,7 +80,12 @@ def _analyze_hist(summary, out_dir: Path) -> FigureResult:
         ax2.set_xlim(-0.6, len(sizes) - 0.4)
         ax2.grid(True, axis="y", which="both", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False)
+    for ax2 in axes[1]:
+        h2, l2 = ax2.get_legend_handles_labels()
+        if h2:
+            handles, labels = handles + h2[:1], labels + l2[:1]
+            break
+    fig.legend(handles, labels, loc="lower center", ncol=len(handles), frameon=False)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, hspace=0.45, wspace=0.3)
     buf = "32 packets" if buffer_unit_label(df) == "pkt" else "32,768 B"
     fig.suptitle(f"Figs. 4.7–4.10: timeouts vs segment size ({buf} buffer, 32 KB window, SRU 256 KB, RTOmin 200 ms)",
