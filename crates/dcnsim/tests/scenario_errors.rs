@@ -1542,3 +1542,33 @@ fn tcp_keys_nothing_reads_are_warned_about() {
         "{w:?}"
     );
 }
+
+/// An SRU or a response under 1000 bytes and one segment: `sru = 256`
+/// (Kulkarni's 256 KB written bare) validated as 256 bytes without a word
+/// (audit 35). Warned of with the KB reading; a kilobyte response, a small
+/// RPC's, is not.
+#[test]
+fn a_tiny_sru_or_response_is_warned_of() {
+    use dcnsim::scenario::warnings;
+    let warned = |app: Value| {
+        let c = parse_config(&with(base(), |d| d["apps"] = json!([app])))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        warnings(&c)
+    };
+    let w = warned(json!({"kind": "sync_reads", "client": 0, "servers": "1-16", "sru": 256}));
+    assert!(
+        w.len() == 1
+            && w[0].path == "apps[0].sru"
+            && w[0]
+                .message
+                .starts_with("256 bytes is less than one segment (mss 1460)")
+            && w[0].message.contains("did you mean \"256KB\"?"),
+        "{w:?}"
+    );
+    let pa = |r: Value| json!({"kind": "partition_aggregate", "aggregator": 0, "workers": "1-16", "response": r});
+    let w = warned(pa(json!(10)));
+    assert!(w.len() == 1 && w[0].path == "apps[0].response", "{w:?}");
+    for fine in [json!("1KB"), json!(2000), json!("256KB")] {
+        assert!(warned(pa(fine.clone())).is_empty(), "response = {fine}");
+    }
+}

@@ -628,6 +628,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(failure_warnings(cfg));
     out.extend(pfc_warnings(cfg));
     out.extend(header_buffer_warnings(cfg));
+    out.extend(tiny_app_size_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
     out.extend(empty_trace_warning(cfg));
@@ -1599,6 +1600,38 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
             ),
         );
     }
+}
+
+/// A response (`partition_aggregate.response`) or SRU (`sync_reads.sru`)
+/// under 1000 bytes and under one segment: a size written bare is bytes,
+/// and `sru = 256` (Kulkarni's 256 KB) or `response = 10` validated as 256
+/// and 10 bytes without a word, as a buffer of `100` would have been
+/// warned of. A small request-response study may mean it; the warning
+/// says how to write the other.
+fn tiny_app_size_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    cfg.apps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let (key, b, mss) = match a {
+                AppSpec::PartitionAggregate {
+                    response_bytes,
+                    tcp,
+                    ..
+                } => ("response", *response_bytes, tcp.mss as u64),
+                AppSpec::SyncReads { sru_bytes, tcp, .. } => ("sru", *sru_bytes, tcp.mss as u64),
+                _ => return None,
+            };
+            (b < 1000 && b < mss).then(|| ScenarioError {
+                path: format!("apps[{i}].{key}"),
+                message: format!(
+                    "{b} byte{} is less than one segment (mss {mss}): sizes without a unit are \
+                     bytes (did you mean \"{b}KB\"?)",
+                    if b == 1 { "" } else { "s" }
+                ),
+            })
+        })
+        .collect()
 }
 
 /// A header queue (`trimming.header_buffer`) in bytes that holds less than
