@@ -674,7 +674,7 @@ def facet_plot(
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue
-                bound = pt.get("bound")
+                bound = str(pt.get("bound") or "")
                 # a bound the paper gives ("< 35 ms") is no measured point: a
                 # hollow triangle pointing the way the value lies, labelled
                 ax.plot([pt["x"]], [pt["y"]], marker={"<": "v", ">": "^"}.get(bound, "*"),
