@@ -80,6 +80,9 @@ def test_late_segment_fails_outside_tolerance(run, tmp_path):
     )
     r = run.run_script(p, 4000)
     assert not r.ok and "tolerance" in r.reason
+    # in microseconds, with the error: "0.8120s, expects 0.8120s" at a
+    # tolerance of 0 us hid what was off (audit 35)
+    assert "s (-10000 us; tolerance 4000 us)" in r.reason, r.reason
     # ... and is judged on time no more once the tolerance covers the 10 ms.
     assert "tolerance" not in run.run_script(p, 20000).reason
 
@@ -271,3 +274,25 @@ def test_old_ack_script_fails_when_an_old_ack_is_dropped_whole(run):
     assert run.run_script(script, 4000).ok
     r = run.run_script(script, 4000, overrides={"sack_on_old_ack": False})
     assert not r.ok and "expected 7001:8001, the endpoint sent nothing" in r.reason, r.reason
+
+
+def test_a_key_dcnsim_refuses_is_a_usage_error_before_any_script(run):
+    """`--tcp prr=false` (no such key) or `rto_min=banana` failed every
+    script, "0 passed, 14 failed", as if the model had (audit 35): refused
+    at once, naming the key, exit 2, nothing run."""
+    out = subprocess.run([sys.executable, str(REPO / "validation" / "packetdrill" / "run.py"), "--no-build",
+                          "--tcp", "prr=false", "--tcp", "rto_min=banana", *map(str, SCRIPTS[:2])],
+                         capture_output=True, text=True, cwd=REPO)
+    assert out.returncode == 2 and not out.stdout, out.stdout
+    assert "--tcp: dcnsim refuses tcp.prr: unknown key; tcp.rto_min:" in out.stderr, out.stderr
+    assert run.refused_overrides({"rto_min": "10ms"}) == []
+
+
+def test_a_pass_with_setup_ignored_says_so():
+    """A script whose sysctls were partly not modelled passed with a plain
+    PASS; the list came only with -v (audit 35)."""
+    out = subprocess.run([sys.executable, str(REPO / "validation" / "packetdrill" / "run.py"), "--no-build",
+                          *map(str, SCRIPTS)], capture_output=True, text=True, cwd=REPO)
+    lines = [x for x in out.stdout.splitlines() if x.startswith("PASS")]
+    said = [x for x in lines if "setup line(s) ignored; -v lists them" in x]
+    assert said and all("rto-lost-retransmission" in x or "ignored" in x for x in said), out.stdout
