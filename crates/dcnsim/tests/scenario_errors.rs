@@ -1348,6 +1348,22 @@ fn a_threshold_or_buffer_below_one_packet_is_warned_about() {
             && w[0].message.contains("nothing will be marked"),
         "{w:?}"
     );
+    // one packet below a buffer of packets is below it in number, and
+    // still nothing is marked: said as what can wait ahead, not "not
+    // below" (audit 35)
+    let pkts = with(base(), |d| {
+        d["topology"]["buffer"] = json!("100pkt");
+        d["topology"]["ecn_k"] = json!("99pkt");
+        d["tcp"] = json!({"cc": "dctcp"});
+    });
+    let w = warnings(&parse_config(&pkts).expect("valid"));
+    assert!(
+        w.iter().any(|w| w.message.starts_with(
+            "99 packets on 17 queues is at least what their buffer of 100 packets (at most 99 \
+             packets) lets wait ahead of a packet: nothing will be marked"
+        )),
+        "{w:?}"
+    );
     assert!(warned("buffer", json!(full)).is_empty());
     // a host's queue is nic_buffer's, whatever topology.buffer says: the
     // warning names that key, not a "buffer" the user set to 32 KB

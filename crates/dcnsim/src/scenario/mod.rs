@@ -2375,14 +2375,24 @@ fn unreachable_k_warnings(cfg: &Config) -> Vec<ScenarioError> {
     if marks_somewhere {
         full_size.clear();
     }
+    // a queue marks a packet that finds more than K ahead of it, and at
+    // most a buffer of p packets less one waits ahead of one let in: 99
+    // packets in a buffer of 100 was "not below" it in the words, though
+    // below it in the numbers
     let said = |((k, limit), n): ((Limit, Limit), usize), which: String| ScenarioError {
         path: "topology.ecn_k".into(),
         message: format!(
-            "{} on {n} queue{} is not below their buffer of {}: {which}and ECN-based flows run \
-             as on drop-tail; set ecn_k below the buffer",
+            "{} on {n} queue{} is at least what their buffer of {}{} lets wait ahead of a \
+             packet: {which}and ECN-based flows run as on drop-tail; set ecn_k below that",
             limit_text(k),
             if n == 1 { "" } else { "s" },
             limit_text(limit),
+            match limit {
+                Limit::Packets(p) if !limit.is_unlimited() => {
+                    format!(" (at most {} packets)", p.saturating_sub(1))
+                }
+                _ => String::new(),
+            },
         ),
     };
     let mut out: Vec<ScenarioError> = certain

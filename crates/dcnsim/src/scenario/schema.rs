@@ -1133,7 +1133,7 @@ pub struct TcpSection {
     /// congestion avoidance's growth (newreno, dctcp, fast): `bytes` (one SMSS per cwnd of acknowledged bytes, RFC 3465; Linux, ns-3's TcpLinuxReno and TcpDctcp) or `per_ack` (SMSS²/cwnd per ACK, RFC 5681 eq. 3; ns-2's TCPs, ns-3's TcpNewReno; FaST's vwnd gains at most an ACK's share of one SMSS, SMSS·acked/vwnd, so its sub-MSS segments add one SMSS a window). docs/model.md
     #[schemars(extend("x-default" = "`\"bytes\"`"))]
     pub ca_increase: Opt<CaIncreaseName>,
-    /// receiver window (size or `"Npkt"` = N·mss). It bounds what is in flight, min(cwnd, rwnd), so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it; cwnd itself keeps growing behind it under `cwnd_validation = "off"` (the papers' stacks: a cut then comes off the grown cwnd), not under `"linux"`
+    /// receiver window (size or `"Npkt"` = N·mss). It bounds what is in flight, min(cwnd, rwnd), so a sender whose own NIC is the bottleneck queues at most rwnd there instead of overflowing it; cwnd itself keeps growing behind it under `cwnd_validation = "off"` (the papers' stacks: a DCTCP cut, α/2 of cwnd, then comes off the grown cwnd; a loss or classic-ECN cut of NewReno or CUBIC is taken from the flight, which rwnd bounds), not under `"linux"`
     #[schemars(extend("x-default" = "`\"1MB\"`"))]
     pub rwnd: Opt<LimitValue>,
     /// RFC 6298 lower bound
