@@ -139,7 +139,14 @@ def test_flag_marks_the_issue_s_bounds_in_both_directions():
     assert run.flag(_row(90, 16), _row(90, 10)) == "*"
     assert run.flag(_row(90, 0.4), _row(90, 0)) == ""  # under one drop per block
     assert run.flag(_row(90, 1.0), _row(90, 0)) == "*"
-    assert run.flag(None, _row(90, 1)) == ""  # one side only: nothing to compare
+    # one side only: nothing compared, and said so (it read as agreeing)
+    assert run.flag(None, _row(90, 1)) == "?" and run.flag(None, None) == ""
+    # timeouts and the request flows' timeouts by the drops' bound: 0
+    # against 5 a block went unflagged (audit 35)
+    assert run.flag({**_row(90, 10), "request_timeouts": 0.0}, {**_row(90, 10), "request_timeouts": 5.05}) == "*"
+    assert run.flag({**_row(90, 10), "timeouts": 10.0}, {**_row(90, 10), "timeouts": 14.0}) == ""
+    assert run.flag({**_row(90, 10), "timeouts": 10.0}, {**_row(90, 10), "timeouts": 16.0}) == "*"
+    assert run.flag({**_row(90, 10), "timeouts": 0.5}, {**_row(90, 10), "timeouts": 0.0}) == ""
 
 
 def test_table_rows_line_up_with_the_header_and_show_a_missing_side():
@@ -153,7 +160,8 @@ def test_table_rows_line_up_with_the_header_and_show_a_missing_side():
         else:
             # right-aligned cells end where their headings end
             assert len(line.rstrip()) == len(head)
-            assert len(line.split()) == 4 + 2 * len(run.COLS)
+            # the flag column says the missing side: "?"
+            assert len(line.split()) == 4 + 2 * len(run.COLS) + 1 and line.split()[-1] == "?"
         assert line.count("—") == len(run.COLS)
 
 

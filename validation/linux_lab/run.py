@@ -279,20 +279,30 @@ SIDES = (("kernel", "kern"), ("dcnsim", "sim"))
 WIDE = 11
 
 
+#: what the last column says, printed under the table
+FLAG_LEGEND = (f"flag: * where a difference asks for a mechanism (goodput more than {GOODPUT_BOUND:.0%} apart, "
+               f"or drops, timeouts or request timeouts more than {DROPS_BOUND:g}x apart either way, the larger "
+               "at least one a block); ? where one side has no row (not judged)")
+
+
 def flag(kernel: Optional[Dict[str, float]], sim: Optional[Dict[str, float]]) -> str:
     """``*`` where the issue's bounds ask for a mechanism: goodput more than
-    15 % apart (of the kernel's) or drops more than 1.5× apart either way
-    (a point with drops on one side only counts when they are at least one
-    per block)."""
+    15 % apart (of the kernel's), or drops, timeouts or request timeouts
+    more than 1.5× apart either way (a count on one side only counts when
+    it is at least one per block: the request flows' timeouts, 0 against
+    5 a block, went unflagged); ``?`` where a side is missing (a point
+    with half its comparison was flagged as agreeing)."""
     if not kernel or not sim:
-        return ""
+        return "?" if kernel or sim else ""
     gk, gs = kernel["goodput_mbps"], sim["goodput_mbps"]
     if abs(gs - gk) > GOODPUT_BOUND * gk:
         return "*"
-    dk, ds = kernel["drops"], sim["drops"]
-    lo, hi = min(dk, ds), max(dk, ds)
-    if hi >= 1 and (lo == 0 or hi > DROPS_BOUND * lo):
-        return "*"
+    for key in ("drops", "timeouts", "request_timeouts"):
+        if key not in kernel or key not in sim:
+            continue
+        lo, hi = sorted((kernel[key], sim[key]))
+        if hi >= 1 and (lo == 0 or hi > DROPS_BOUND * lo):
+            return "*"
     return ""
 
 
@@ -305,8 +315,8 @@ def header(markdown: bool) -> List[str]:
     names = ["cc", "SACK", "RTOmin", "n"] + [f"{label} {side}" for _, label, _ in COLS
                                              for side in (SIDES[0][not markdown], SIDES[1][not markdown])]
     if markdown:
-        return ["| " + " | ".join(names + [""]) + " |", "|" + "---|" * (len(names) + 1)]
-    return [" ".join(f"{x:>{WIDE}}" if i >= 4 else f"{x:>6}" for i, x in enumerate(names))]
+        return ["| " + " | ".join(names + ["flag"]) + " |", "|" + "---|" * (len(names) + 1)]
+    return [" ".join(f"{x:>{WIDE}}" if i >= 4 else f"{x:>6}" for i, x in enumerate(names)) + "   flag"]
 
 
 def format_row(point: Dict[str, Any], kernel: Optional[Dict[str, float]], sim: Optional[Dict[str, float]],
@@ -354,6 +364,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         "one instant (incast.py's T request; the block is timed from that instant), as dcnsim's "
                         "servers start together; 0s: each as its request arrives and its process wakes")
     p.add_argument("--seed", type=int, default=1, help="dcnsim's seed")
+    p.add_argument("--check", action="store_true",
+                   help="exit with status 1 when any row is flagged (see the legend under the table)")
     p.add_argument("--tcp", nargs="*", default=[], metavar="KEY=VALUE", help="dcnsim [tcp] overrides")
     p.add_argument("--sysctl", nargs="*", default=[], metavar="KEY=VALUE",
                    help="kernel: further per-namespace sysctls, e.g. net.ipv4.tcp_slow_start_after_idle=0")
@@ -491,6 +503,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"{DEFAULT_DELAY_US} us (no base RTT was measured for them): "
                   + ", ".join(_point_text(point_key(pt)) for pt in a.unsaved), file=sys.stderr)
     rows: List[Dict[str, Any]] = []
+    flagged = 0
     try:
         if kernel_side:
             lab.require_tools()
@@ -508,6 +521,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"kernel GSO {'on' if a.gso else 'one segment per packet'}; dcnsim at HZ = "
               f"{a.hz if a.hz is not None else '250 (the kernel: unknown)'}; load "
               f"{' '.join(meta['loadavg_start'])}", flush=True)
+        if getattr(a, "tcp_over", None) and a.only != "kernel":
+            # the SACK and RTOmin columns are the grid's (the kernel's); a row
+            # read "RTOmin 10ms" while dcnsim ran with --tcp rto_min=1s
+            print(f"dcnsim [tcp] overrides {json.dumps(a.tcp_over)}: dcnsim's half of every row runs with these "
+                  "over the row's SACK and RTOmin", flush=True)
         for line in header(a.markdown):
             print(line, flush=True)
         configured = None
@@ -526,6 +544,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 sim = run_dcnsim(sim_doc(a, pt, delay))
                 sim["delay_us"] = delay
             print(format_row(pt, kernel, sim, a.markdown), flush=True)
+            flagged += flag(kernel, sim) == "*"
             rows.append({**pt, "kernel": kernel, "dcnsim": sim})
             save(a.json, rows, meta)
     except KeyboardInterrupt:
@@ -536,8 +555,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             testbed.close()
         meta["loadavg_end"] = Path("/proc/loadavg").read_text().split()[:3]
         save(a.json, rows, meta)
-    print(f"load average at the end: {' '.join(meta['loadavg_end'])}")
-    return 0
+    print(FLAG_LEGEND)
+    print(f"{flagged} of {len(rows)} row(s) flagged; load average at the end: {' '.join(meta['loadavg_end'])}")
+    return 1 if a.check and flagged else 0
 
 
 if __name__ == "__main__":
