@@ -809,3 +809,19 @@ def test_a_resumed_points_nan_is_nan_not_none(tmp_path):
     resumed["jain"].round(3)
     drop = ["wall_s"]
     pd.testing.assert_frame_equal(fresh.drop(columns=drop), resumed.drop(columns=drop), check_like=True)
+
+
+def test_a_sweep_says_each_of_the_cores_notes_once(tmp_path, capfd, small_incast_path):
+    """A hundred points each said "threads = 2: one thread, as the topology
+    has one switch" (audit of 2026-12-07): a sweep prints each distinct
+    note once, every point's Result still keeps it, and a run after the
+    sweep prints its own again."""
+    import dcnsim
+    from dcnsim.sweep import Point, run_sweep
+
+    doc = dcnsim.with_overrides(dcnsim.load_scenario(small_incast_path), {"threads": 2})
+    run_sweep([Point(f"s{i}", doc, seed=i) for i in range(1, 5)], tmp_path / "sw", jobs=1, progress=False)
+    err = capfd.readouterr().err
+    assert err.count("one thread, as the topology has one switch") == 1, err
+    r = dcnsim.run(doc)
+    assert r.notes and "one thread, as the topology has one switch" in capfd.readouterr().err

@@ -268,6 +268,11 @@ def _add_outcome_warnings(result: "Result") -> List[Problem]:
     return found
 
 
+#: The core's notes this process has printed, while a sweep runs here (its
+#: points say each once); None outside one: every run prints its own.
+_notes_said: Optional[set] = None
+
+
 def run(scenario: Any, seed: Optional[SupportsIndex] = None, progress: bool = False) -> "Result":
     """Run a scenario (path to ``.toml``/``.json``, dict, or :class:`Scenario`)
     and return its :class:`Result`. ``seed`` overrides the scenario's ``seed``
@@ -342,11 +347,17 @@ def run(scenario: Any, seed: Optional[SupportsIndex] = None, progress: bool = Fa
     # scenario.json it writes say which seed ran
     doc.setdefault("seed", raw["summary"]["seed"])
     said = list(raw.pop("notes", None) or ())
-    if said and sys.stderr is not None:
+    # in a sweep each distinct note once (a hundred points said "one
+    # thread, as the topology has one switch" a hundred times); alone,
+    # every run's (Result.notes keeps them either way)
+    new = said if _notes_said is None else [x for x in said if x not in _notes_said]
+    if _notes_said is not None:
+        _notes_said.update(new)
+    if new and sys.stderr is not None:
         # how the run went (fewer threads than asked, and why): on Python's
         # stderr, which a notebook shows (the core's own went to the
         # process's, which it does not)
-        print("\n".join(said), file=sys.stderr)
+        print("\n".join(new), file=sys.stderr)
     result = Result(raw, doc, warnings=notes, cdf_files=cdf_files)
     result.notes[:] = said
     for p in _add_outcome_warnings(result):

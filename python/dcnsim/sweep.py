@@ -331,6 +331,9 @@ def _worker_init(workers: int = 1, parent: Optional[int] = None) -> None:
         _die_with_parent(parent)
     if workers >= (os.cpu_count() or 1):
         os.environ.setdefault("DCNSIM_FREE_CORES", "1")
+    import dcnsim
+
+    dcnsim._notes_said = set()  # each of the core's notes once per worker
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -863,12 +866,20 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         if cluster is not None and todo:
             _run_on_cluster(cluster, todo, docs, dirs, format, records, failed, bar)
         elif workers == 1:
-            for i in todo:
-                try:
-                    records[i] = _run_point(docs[i], str(dirs[i]), format)
-                    bar.update(1)
-                except Exception as e:  # noqa: BLE001 - reported per point
-                    failed(i, e)
+            import dcnsim
+
+            # the core's notes once for the sweep, not once per point; the
+            # caller's own runs after it print theirs again
+            outer, dcnsim._notes_said = dcnsim._notes_said, set()
+            try:
+                for i in todo:
+                    try:
+                        records[i] = _run_point(docs[i], str(dirs[i]), format)
+                        bar.update(1)
+                    except Exception as e:  # noqa: BLE001 - reported per point
+                        failed(i, e)
+            finally:
+                dcnsim._notes_said = outer
         else:
             left: List[int] = list(todo)
             deaths: Dict[int, int] = {}
