@@ -1076,7 +1076,7 @@ def cmd_bench(args) -> int:
 
 def cmd_reproduce(args) -> int:
     from .experiments import get_paper, paper_keys, reproduce
-    from .experiments.framework import _collect, _fig_name
+    from .experiments.framework import _fig_name, count_points
     from .sweep import ClusterError, ClusterLostError, SweepError
 
     if args.list:
@@ -1094,7 +1094,7 @@ def cmd_reproduce(args) -> int:
                 print(f"reproduce: {e.args[0]}", file=sys.stderr)
                 return 2
             # counted from the figures' own point lists, so docs can point here
-            full, quick = (len(_collect(figs, q)[0]) for q in (False, True))
+            full, quick = (count_points(figs, q) for q in (False, True))
             own = "; our own study, no paper tally" if p.own_study else ""
             print(f"{p.key}: {p.title} ({full:,} simulations; --quick: {quick:,}{own})")
             for f in figs:

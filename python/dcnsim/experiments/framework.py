@@ -545,6 +545,17 @@ def only_read_keys(tcp: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
+def count_points(figures: Sequence[Figure], quick: bool) -> int:
+    """How many simulations ``figures`` run: their points' distinct labels,
+    as :func:`_collect` merges them, without canonicalizing every scenario
+    (a `--list` of FaST's 11,587 points spent 7 of its 10 s in json)."""
+    labels = set()
+    for fig in figures:
+        for p in fig.points(quick):
+            labels.add(p.label if isinstance(p, Point) else p[0])
+    return len(labels)
+
+
 def _collect(figures: Sequence[Figure], quick: bool):
     """Points of every figure, deduplicated by label; per figure, its labels."""
     from ..scenario import as_dict
