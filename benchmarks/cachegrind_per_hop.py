@@ -155,7 +155,9 @@ def main() -> None:
                     help="last-level cache model, bytes,ways,line (default one 1 MiB L2; 33554432,16,64: a 32 MiB L3)")
     a = ap.parse_args()
     example = "run_json" if a.scenario else "perf_ft"
-    binary = a.binary or f"target/release/examples/{example}"
+    # the repository's build, wherever this is run from (a path relative to
+    # the working directory said "not an executable" outside the repository)
+    binary = a.binary or str(Path(__file__).resolve().parent.parent / "target" / "release" / "examples" / example)
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not installed (apt-get install valgrind)")
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):

@@ -1585,7 +1585,7 @@ def _add_bench(sub: Any) -> None:
                         f"{', '.join(str(s) for s in bench.SOAK_SECONDS)} s)")
     b.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                    help="run each scenario N times (in its one process) and report its median wall time "
-                        "(and, with --json, every run's as walls_s); for ratios on a shared machine (default 1)")
+                        "(and, with --json and a repeat above 1, every run's as walls_s); for ratios on a shared machine (default 1)")
     b.add_argument("--threads", type=parse_threads, default=None, metavar="N|auto",
                    help="run each scenario on N threads (the scenario key `threads`; default auto: the free "
                         "cores, where the cut pays)")
