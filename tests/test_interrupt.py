@@ -256,3 +256,21 @@ def test_an_interrupted_sweeps_table_counts_every_point_written(tmp_path, monkey
     written = {p.parent.name for p in (tmp_path / "sw").rglob("summary.json")}
     assert written, "no point finished in 3 s: the test shows nothing"
     assert set(e.value.df["label"]) == written
+
+
+def test_a_stopped_run_says_its_out_holds_an_earlier_runs_results(tmp_path, small_incast_path):
+    """A run refused or stopped (limits.memory) or interrupted said "nothing
+    written" while --out still held an earlier, different run's tables: a
+    script that missed the exit status read them as this run's (audit 35).
+    It says the directory holds an earlier run's results, as they were."""
+    from conftest import cli
+    from dcnsim.cli import _interrupted_text
+
+    out = tmp_path / "out"
+    assert cli("run", str(small_incast_path), "--out", str(out)).returncode == 0
+    r = cli("run", str(small_incast_path), "--out", str(out), "--set", "limits.memory=1KB")
+    assert r.returncode == 2
+    assert f"nothing written ({out} still holds an earlier run's results, as they were" in r.stderr, r.stderr
+    said = _interrupted_text("run", ["run", "x.toml"], str(out))
+    assert said.startswith("interrupted; nothing written (") and "earlier run's results" in said
+    assert _interrupted_text("run", ["run", "x.toml"], str(tmp_path / "new")) == "interrupted; nothing written"

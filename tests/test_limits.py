@@ -259,7 +259,7 @@ def test_validate_estimate_prints_the_bounds_the_limits_are_checked_against(tmp_
     assert ok == f"{path}: ok" and line.startswith(f"{path}: estimate: at most about "), line
     memory, unguarded, events, mem_limit, ev_limit = _core.estimate(json_text(load_scenario(path))[0])
     assert 0 < unguarded <= memory < mem_limit and events < ev_limit
-    assert re.search(r"and ([0-9.e+]+) events", line).group(1) == f"{events:.3g}"
+    assert re.search(r"and about ([0-9.e+]+) events if each packet is sent at most twice", line).group(1) == f"{events:.3g}"
     # the bound holds: the run's events stay under it
     assert dcnsim.run(path).summary["events"] <= events
     # the refusal is made from the same figure: a limit one KB under what

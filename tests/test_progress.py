@@ -99,6 +99,9 @@ def test_progress_in_python_shows_and_changes_no_result(tmp_path, capfd):
     with_bar = dcnsim.run(scen, progress=True)
     err = capfd.readouterr().err
     assert BAR in err and "events/s" in err, err
+    # the time left is the rate so far's, and says so: a load whose flows
+    # pile up took 1.6-2x what was first shown (audit 35)
+    assert "left at this rate" in err, err
     without = dcnsim.run(scen)
     assert BAR not in capfd.readouterr().err
     assert with_bar.summary == without.summary

@@ -149,3 +149,27 @@ def test_a_sweep_table_counts_zero_blocks_as_integers(tmp_path):
     short = df[df["stop"] == "5ms"].iloc[0]
     assert short["n_blocks"] == 0 and short["block_timeouts"] == 0, short
     assert df[df["stop"] == "1s"].iloc[0]["n_blocks"] > 0
+
+
+def test_an_unfinished_poisson_load_is_counted_by_size_in_its_warning():
+    """"1 app had not finished: see its warning" led to a warning with no
+    more in it, while most of the long flows were the ones left (audit
+    35). The warning counts the flows left and the share of each size
+    class, as the flows table has them."""
+    import re
+
+    from conftest import SCENARIOS
+
+    doc = dcnsim.with_overrides(dcnsim.load_scenario(SCENARIOS / "websearch_fattree.toml"), {"stop": "20ms"})
+    r = dcnsim.run(doc)
+    (w,) = [x for x in r.warnings if "had not finished" in x]
+    f = r.flows
+    left = int((~f.completed.astype(bool)).sum())
+    m = re.search(r"apps\[0\] left ([\d,]+) of ([\d,]+) flows unfinished \(by size: (.*?)\)", w)
+    assert m and int(m.group(1).replace(",", "")) == left and int(m.group(2).replace(",", "")) == len(f), w
+    for name, lo, hi in (("under 100 KB", 0, 100_000), ("100 KB–10 MB", 100_000, 10_000_000),
+                         ("10 MB and over", 10_000_000, float("inf"))):
+        cls = f[(f.app_bytes >= lo) & (f.app_bytes < hi)]
+        if len(cls):
+            share = 100 * (~cls.completed.astype(bool)).sum() / len(cls)
+            assert f"{name} {share:.0f} %" in m.group(3), (name, share, w)

@@ -1,6 +1,9 @@
 """A run's progress on stderr, in the style of the sweep's tqdm bar: the
 simulated time reached of the scenario's ``stop``, events per second and
-the time left. The core reports every 2^16 events from its periodic work
+the time left at the rate so far (simulated seconds per wall second: a
+load whose flows pile up slows as it goes, and a web-search load at k =
+32 took 1.6-2x the time first shown). The core reports every 2^16 events
+from its periodic work
 (where the Ctrl-C poll lives), so watching costs the event loop nothing.
 tqdm is imported only when a bar is shown."""
 
@@ -26,7 +29,7 @@ class RunBar:
             self._t0 = time.monotonic()
             self._bar = tqdm(total=stop_s, desc="run", file=sys.stderr, leave=True,
                              bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.4g}/{total:.4g} s simulated "
-                                        "[{elapsed}<{remaining}{postfix}]")
+                                        "[{elapsed}, ~{remaining} left at this rate{postfix}]")
         wall = time.monotonic() - self._t0
         if wall > 0:
             self._bar.set_postfix_str(f"{tqdm.format_sizeof(events / wall)} events/s", refresh=False)

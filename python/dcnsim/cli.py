@@ -552,6 +552,10 @@ def _run_and_write(args, held) -> int:
         result = dcnsim.run(doc, seed=args.seed, progress=not args.no_progress and sys.stderr.isatty())
     except ScenarioError as e:
         _print_problems(args.file, e.errors)
+        earlier = _earlier_kept(args.out)
+        if earlier:
+            # a run stopped (limits.memory) or refused: nothing of it written
+            print(f"run: nothing written{earlier}", file=sys.stderr)
         from ._args import field_key, key_settings, split_values
 
         # `--set stop=2ms,3ms` asks for two runs: that is a sweep's --set
@@ -703,9 +707,13 @@ def _estimate_text(scenario: Any) -> str:
     if got is None:  # (validated just before)
         return "n/a (invalid)"
     memory, unguarded, events, mem_limit, ev_limit = got
+    # the events are a bound only while each packet is sent at most twice: a
+    # run of timeouts upon timeouts (tiny flows in 5-packet buffers) went
+    # 45 % past it, and limits.events is checked against this figure alone
     return (f"at most about {fmt_bytes(memory)} of memory ({fmt_bytes(unguarded)} of it before the run-time guard "
-            f"can stop the run; limits.memory {fmt_bytes(mem_limit)}) and {events:.3g} events (limits.events "
-            f"{ev_limit:.3g}; at 10⁷ events/s {fmt_time(events / 1e7)})")
+            f"can stop the run; limits.memory {fmt_bytes(mem_limit)}) and about {events:.3g} events if each packet "
+            f"is sent at most twice (limits.events {ev_limit:.3g}, checked against this before the run; at 10⁷ "
+            f"events/s {fmt_time(events / 1e7)})")
 
 
 def cmd_schema(args) -> int:
@@ -1733,7 +1741,16 @@ def _interrupted_text(command: str, argv: Sequence[str], out: Optional[str] = No
     if command == "tune" and out is not None and os.path.isdir(os.path.join(out, "runs")):
         # cut off in the baseline's runs, before the study was opened: they are kept
         return f"interrupted; the runs so far are kept ({os.path.join(out, 'runs')}); {resume}"
-    return "interrupted; nothing written"
+    return "interrupted; nothing written" + (_earlier_kept(out) if command == "run" else "")
+
+
+def _earlier_kept(out: Optional[str]) -> str:
+    """A stopped run's word on its --out that holds an earlier run's files:
+    "nothing written" alone let a script that missed the exit status read
+    that run's tables as this one's."""
+    if out and os.path.isfile(os.path.join(out, "summary.json")):
+        return f" ({out} still holds an earlier run's results, as they were: not this run's)"
+    return ""
 
 
 class _Terminated(KeyboardInterrupt):

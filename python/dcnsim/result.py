@@ -1207,8 +1207,42 @@ class Result:
                                "(docs/swift.md, \"A target below the path's delay\")"))
         unfinished = int(s.get("apps_unfinished", 0) or 0)
         if unfinished > 0:
-            out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"))
+            out.append(Problem("apps", f"{unfinished:,} app(s) had not finished at `stop`"
+                               + self._unfinished_flows_text()))
         return out
+
+    def _unfinished_flows_text(self) -> str:
+        """For each Poisson app with flows still running at ``stop``, how
+        many and of which sizes (analysis.FCT_BINS' classes): the summary's
+        "see its warning" led to a line with no detail, and the flows left
+        are mostly the long ones, so statistics over completed flows lean
+        short. Plain columns, no pandas (a `dcnsim run` imports none)."""
+        if "flows" not in self.tables:
+            return ""
+        f = self.tables.core_columns("flows")
+        kinds, apps = f.get("app_kind", ()), f.get("app", ())
+        sizes, done, roles = f.get("app_bytes", ()), f.get("completed", ()), f.get("role", ())
+        classes = (("under 100 KB", 0, 100_000), ("100 KB–10 MB", 100_000, 10_000_000),
+                   ("10 MB and over", 10_000_000, math.inf))
+        per_app: Dict[int, List[List[int]]] = {}
+        for kind, app, size, ok, role in zip(kinds, apps, sizes, done, roles):
+            if kind != "poisson" or role == "request":
+                continue
+            c = next(i for i, (_, lo, hi) in enumerate(classes) if lo <= size < hi)
+            tally = per_app.setdefault(int(app), [[0, 0] for _ in classes])
+            tally[c][0] += 1
+            tally[c][1] += 0 if ok else 1
+        parts = []
+        for app, tally in sorted(per_app.items()):
+            left = sum(t[1] for t in tally)
+            if not left:
+                continue
+            shares = ", ".join(f"{name} {100 * t[1] / t[0]:.0f} %" for (name, _, _), t in zip(classes, tally) if t[0])
+            parts.append(f"apps[{app}] left {left:,} of {sum(t[0] for t in tally):,} flows unfinished (by size: "
+                         f"{shares})")
+        if not parts:
+            return ""
+        return ": " + "; ".join(parts) + "; statistics over the completed flows alone lean toward the short ones"
 
     def summary_record(self) -> Dict[str, Any]:
         """``summary``, ``timing`` and ``metrics`` in one flat, JSON-ready dict

@@ -396,3 +396,27 @@ fn each_memory_term_bounds_what_it_stands_for() {
         }
     }
 }
+
+/// A Poisson load's arrivals end at the run's `stop` when it comes before
+/// the load's `duration`: the estimate counted the whole duration, so a
+/// 5 s load cut at 10 ms was refused as 78 GB (audit of 2026-12-07), and
+/// cutting `stop` short to fit the limit changed nothing. The estimate of
+/// a load cut by `stop` is that of a load of `stop`'s length.
+#[test]
+fn a_poisson_load_cut_by_stop_costs_what_stop_leaves() {
+    let topo = json!({"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"});
+    let load = |duration: &str| {
+        json!([{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": duration}])
+    };
+    let est = |duration: &str, stop: &str| {
+        let mut d = doc(topo.clone(), load(duration));
+        d["stop"] = json!(stop);
+        estimate(&parse_config(&d).unwrap_or_else(|e| panic!("{e:?}")))
+    };
+    let (cut, short) = (est("5s", "10ms"), est("10ms", "10ms"));
+    assert_eq!((cut.flows, cut.events), (short.flows, short.events));
+    assert_eq!(cut.memory(), short.memory());
+    // and a longer stop than the load's duration adds no arrival
+    assert_eq!(est("10ms", "1s").flows, short.flows);
+    assert!(est("5s", "5s").memory() > cut.memory());
+}

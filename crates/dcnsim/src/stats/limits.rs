@@ -353,7 +353,7 @@ impl Fabric {
         let flow_dirs = c
             .apps
             .iter()
-            .map(AppSpec::flow_directions)
+            .map(|a| a.flow_directions(c.stop))
             .fold(0u64, u64::saturating_add);
         let (slots, slot_bytes) = input_slots(c, &degree, per_packet, flow_dirs);
         Fabric {
@@ -627,7 +627,7 @@ impl Traffic {
             msgs_by_host: vec![0f64; fabric.hosts as usize],
         };
         for (i, a) in c.apps.iter().enumerate() {
-            let (n, _, _) = a.tcp_load();
+            let (n, _, _) = a.tcp_load(c.stop);
             t.flows += n;
             let (pkts_a, ends, by_bytes) = match (a, a.tcp()) {
                 (AppSpec::UdpCbr { .. }, _) => {
@@ -723,7 +723,7 @@ impl Traffic {
         fabric: &Fabric,
         net: &Buffers,
     ) -> (f64, Vec<usize>, bool) {
-        let (n, bytes, timed) = a.tcp_load();
+        let (n, bytes, timed) = a.tcp_load(c.stop);
         let ends = a.hosts();
         let stop_s = c.stop.as_secs_f64();
         let span = match a {
@@ -1189,11 +1189,11 @@ pub fn worlds_at_most(c: &Config) -> u64 {
 /// or `duration`, or a round app's servers); `apps` when none opens half
 /// of them (21,120 one-flow apps: changing the last would change nothing).
 fn flows_path(c: &Config) -> String {
-    let total: u128 = c.apps.iter().map(|a| a.tcp_load().0 as u128).sum();
+    let total: u128 = c.apps.iter().map(|a| a.tcp_load(c.stop).0 as u128).sum();
     let most = c
         .apps
         .iter()
-        .map(|a| a.tcp_load().0 as u128)
+        .map(|a| a.tcp_load(c.stop).0 as u128)
         .max()
         .unwrap_or(0);
     if 2 * most < total {
@@ -1202,7 +1202,7 @@ fn flows_path(c: &Config) -> String {
     c.apps
         .iter()
         .enumerate()
-        .max_by_key(|(_, a)| a.tcp_load().0)
+        .max_by_key(|(_, a)| a.tcp_load(c.stop).0)
         .map_or("apps".to_string(), |(i, a)| match a {
             AppSpec::Poisson(p) if p.max_flows.is_none() => format!("apps[{i}].duration"),
             AppSpec::Poisson(_) => format!("apps[{i}].flows"),
