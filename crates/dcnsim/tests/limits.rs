@@ -404,10 +404,9 @@ fn each_memory_term_bounds_what_it_stands_for() {
 /// a load cut by `stop` is that of a load of `stop`'s length.
 #[test]
 fn a_poisson_load_cut_by_stop_costs_what_stop_leaves() {
-    let topo = json!({"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"});
-    let load = |duration: &str| {
-        json!([{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": duration}])
-    };
+    let topo =
+        json!({"kind": "fat_tree", "k": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"});
+    let load = |duration: &str| json!([{"kind": "poisson", "load": 0.5, "cdf": "websearch", "duration": duration}]);
     let est = |duration: &str, stop: &str| {
         let mut d = doc(topo.clone(), load(duration));
         d["stop"] = json!(stop);
