@@ -76,7 +76,7 @@ def _analyze_41(summary, out_dir: Path) -> FigureResult:
     ax.set_xlabel("number of servers n")
     ax.set_ylabel("goodput at the client (Mbps)")
     ax.set_ylim(bottom=0)
-    ax.set_title("goodput (dotted: onset of collapse)", fontsize=10)
+    ax.set_title(f"goodput (dotted: onset, the first n below {ONSET_FRACTION:.0%} of the best)", fontsize=10)
     ax.legend(fontsize=8)
     xs = np.array([b for b, o in zip(BUFFERS_41, ons) if o is not None], dtype=float)
     ys = np.array([o for o in ons if o is not None], dtype=float)
