@@ -192,7 +192,13 @@ def test_a_series_drawn_exactly_under_another_is_named_in_its_panel():
     # schemes, 0.1 % apart, showed one line and no word): said, as near
     d.loc[0, "v"] = 1.004
     fig = facet_plot(d, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", order=["NewReno", "DCTCP", "FaST"])
-    assert [t.get_text() for t in fig.axes[0].texts] == ["NewReno lies under DCTCP (within 0.5% of the axis)"]
+    assert [t.get_text() for t in fig.axes[0].texts] == ["NewReno lies under DCTCP (within 0.5% of the plotted range)"]
+    # on a log axis, by decades: 1e-3 against 1e-2 with another series up
+    # to 100 was "within" on a linear reading
+    lg = pd.DataFrame({"n": [1, 2] * 3, "v": [1e-3, 1e-3, 1e-2, 1e-2, 1.0, 100.0],
+                       "s": ["a"] * 2 + ["b"] * 2 + ["c"] * 2, "p": ["x"] * 6})
+    fig = facet_plot(lg, "n", "v", "s", "p", xlabel="n", ylabel="v", title="t", logy=True)
+    assert not fig.axes[0].texts, [t.get_text() for t in fig.axes[0].texts]
 
 
 def test_a_log_axis_over_few_decades_labels_values_a_reader_can_read():

@@ -249,13 +249,21 @@ def test_an_interrupted_sweeps_table_counts_every_point_written(tmp_path, monkey
         time.sleep(3)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweep, "wait", wait)
     pts = [Point(f"s{i}", str(small_incast_path), seed=i) for i in range(1, 5)]
+    # a whole sweep first: its table's columns, and a point whose table is
+    # then removed, which its earlier summary must not pass off as done
+    whole = run_sweep(pts, tmp_path / "sw", jobs=2, progress=False)
+    (tmp_path / "sw" / "s1" / "flows.csv").unlink()
+    for p in pts[2:]:
+        (tmp_path / "sw" / p.label / "summary.json").unlink()
+    monkeypatch.setattr(sweep, "wait", wait)
     with pytest.raises(KeyboardInterrupt) as e:
         run_sweep(pts, tmp_path / "sw", jobs=2, progress=False)
-    written = {p.parent.name for p in (tmp_path / "sw").rglob("summary.json")}
-    assert written, "no point finished in 3 s: the test shows nothing"
-    assert set(e.value.df["label"]) == written
+    complete = {p.label for p in pts if (tmp_path / "sw" / p.label / "summary.json").exists()
+                and (tmp_path / "sw" / p.label / "flows.csv").exists()}
+    assert complete - {"s2"}, "no point finished in 3 s: the test shows nothing"
+    assert set(e.value.df["label"]) == complete
+    assert list(e.value.df.columns) == list(whole.columns)
 
 
 def test_a_stopped_run_says_its_out_holds_an_earlier_runs_results(tmp_path, small_incast_path):

@@ -393,8 +393,12 @@ def test_a_t0_below_rto_min_is_noted(tmp_path):
     Noted exactly when the measured T0 is below the scenario's rto_min."""
     d = _results_dir(tmp_path / "whole", losses=True)  # stalls of 0.2 s, rto_min 200 ms
     r = cli("model", "incast", "--from-run", str(d))
-    assert r.returncode == 0 and "below tcp.rto_min" not in r.stdout, r.stdout
+    assert r.returncode == 0 and "is below the RTOmin" not in r.stdout, r.stdout
     d = _results_dir(tmp_path / "short", losses=True, tcp={"mss": 1024, "rto_min": "300ms"})
     r = cli("model", "incast", "--from-run", str(d))
     assert r.returncode == 0, r.stderr
-    assert "note: T0 = 200 ms is below tcp.rto_min (300 ms)" in r.stdout, r.stdout
+    assert "note: T0 = 200 ms is below the RTOmin of the run's TCP (300 ms)" in r.stdout, r.stdout
+    # rto_min left unset: the profiles' 200 ms is the floor the note reads
+    d = _results_dir(tmp_path / "unset", losses=True, tcp={"mss": 1024})
+    r = cli("model", "incast", "--from-run", str(d))
+    assert r.returncode == 0 and "is below the RTOmin" not in r.stdout, r.stdout

@@ -825,3 +825,6 @@ def test_a_sweep_says_each_of_the_cores_notes_once(tmp_path, capfd, small_incast
     assert err.count("one thread, as the topology has one switch") == 1, err
     r = dcnsim.run(doc)
     assert r.notes and "one thread, as the topology has one switch" in capfd.readouterr().err
+    # on a pool, once per worker process at most
+    run_sweep([Point(f"p{i}", doc, seed=i) for i in range(1, 7)], tmp_path / "pool", jobs=2, progress=False)
+    assert 1 <= capfd.readouterr().err.count("one thread, as the topology has one switch") <= 2

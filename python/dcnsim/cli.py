@@ -1748,7 +1748,7 @@ def _earlier_kept(out: Optional[str]) -> str:
     """A stopped run's word on its --out that holds an earlier run's files:
     "nothing written" alone let a script that missed the exit status read
     that run's tables as this one's."""
-    if out and os.path.isfile(os.path.join(out, "summary.json")):
+    if out and os.path.isfile(os.path.join(os.path.expanduser(out), "summary.json")):
         return f" ({out} still holds an earlier run's results, as they were: not this run's)"
     return ""
 

@@ -560,23 +560,33 @@ def log2_x(ax: Any, xs: Any) -> None:
 HIDDEN_WITHIN = 0.005
 
 
-def _say_hidden_series(ax: Any, drawn: Mapping[Any, Any]) -> None:
+def _say_hidden_series(ax: Any, drawn: Mapping[Any, Any], log: bool = False) -> None:
     """Name in ``ax`` each series drawn under a later one, which cannot be
     seen: exactly ("NewReno lies under DCTCP"), or within
-    :data:`HIDDEN_WITHIN` of the values' range at every point ("ECMP lies
-    under single path (within 0.5 % of the axis)": RPS Fig. 2's four
-    schemes differ by 0.1 %, and only the last could be seen); ``drawn``:
-    name -> (xs, ys), in drawing order."""
+    :data:`HIDDEN_WITHIN` of the plotted range at every point ("ECMP lies
+    under single path (within 0.5% of the plotted range)": RPS Fig. 2's
+    four schemes differ by 0.1 %, and only the last could be seen), the
+    range and the distances taken in decades on a ``log`` axis (where a
+    decade apart on a linear reading was "within"); ``drawn``: name -> (xs,
+    ys), in drawing order."""
     import math
 
+    def scale(y: Any) -> float:
+        v = float(y)
+        if log:
+            return math.log10(v) if v > 0 else math.nan
+        return v
+
     names = [n for n in drawn if n is not None]
-    ys = [float(y) for n in names for y in drawn[n][1] if math.isfinite(float(y))]
+    ys = [scale(y) for n in names for y in drawn[n][1]]
+    ys = [y for y in ys if math.isfinite(y)]
     tol = HIDDEN_WITHIN * (max(ys) - min(ys)) if ys else 0.0
 
     def near(a: Any, b: Any) -> bool:
         (xa, ya), (xb, yb) = drawn[a], drawn[b]
+        pairs = [(scale(p), scale(q)) for p, q in zip(ya, yb)]
         return tuple(xa) == tuple(xb) and tol > 0 and all(
-            abs(float(p) - float(q)) <= tol for p, q in zip(ya, yb))
+            math.isfinite(p) and math.isfinite(q) and abs(p - q) <= tol for p, q in pairs)
 
     hidden = []
     for i, a in enumerate(names):
@@ -586,7 +596,7 @@ def _say_hidden_series(ax: Any, drawn: Mapping[Any, Any]) -> None:
             continue
         close = [b for b in names[i + 1:] if near(a, b)]
         if close:
-            hidden.append(f"{a} lies under {close[-1]} (within {HIDDEN_WITHIN:.1%} of the axis)")
+            hidden.append(f"{a} lies under {close[-1]} (within {HIDDEN_WITHIN:.1%} of the plotted range)")
     if hidden:
         ax.text(0.02, 0.98, "; ".join(hidden), transform=ax.transAxes, fontsize=7, va="top", color="0.3")
 
@@ -670,7 +680,7 @@ def facet_plot(
                 else:
                     ax.plot(g[x], ys, **style)
                 drawn[name] = (tuple(g[x]), tuple(ys))
-            _say_hidden_series(ax, drawn)
+            _say_hidden_series(ax, drawn, log=logy)
             for pt in paper:
                 if pt.get("facet", None) is not None and pt.get("facet") != fv:
                     continue

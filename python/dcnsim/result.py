@@ -1217,6 +1217,13 @@ class Result:
         "see its warning" led to a line with no detail, and the flows left
         are mostly the long ones, so statistics over completed flows lean
         short. Plain columns, no pandas (a `dcnsim run` imports none)."""
+        said = getattr(self, "_unfinished_said", None)
+        if said is not None:  # once per result: `dcnsim run` asks twice (warnings, then its summary)
+            return said
+        self._unfinished_said = self._unfinished_flows_count()
+        return self._unfinished_said
+
+    def _unfinished_flows_count(self) -> str:
         if "flows" not in self.tables:
             return ""
         f = self.tables.core_columns("flows")
@@ -1228,7 +1235,9 @@ class Result:
         for kind, app, size, ok, role in zip(kinds, apps, sizes, done, roles):
             if kind != "poisson" or role == "request":
                 continue
-            c = next(i for i, (_, lo, hi) in enumerate(classes) if lo <= size < hi)
+            c = next((i for i, (_, lo, hi) in enumerate(classes) if lo <= size < hi), None)
+            if c is None:  # no size (a table edited by hand): in no class
+                continue
             tally = per_app.setdefault(int(app), [[0, 0] for _ in classes])
             tally[c][0] += 1
             tally[c][1] += 0 if ok else 1
@@ -1237,9 +1246,9 @@ class Result:
             left = sum(t[1] for t in tally)
             if not left:
                 continue
-            shares = ", ".join(f"{name} {100 * t[1] / t[0]:.0f} %" for (name, _, _), t in zip(classes, tally) if t[0])
-            parts.append(f"apps[{app}] left {left:,} of {sum(t[0] for t in tally):,} flows unfinished (by size: "
-                         f"{shares})")
+            shares = ", ".join(f"{name} {t[1]:,} of {t[0]:,}" for (name, _, _), t in zip(classes, tally) if t[0])
+            parts.append(f"apps[{app}] left {left:,} of {sum(t[0] for t in tally):,} flows unfinished (of each "
+                         f"size: {shares})")
         if not parts:
             return ""
         return ": " + "; ".join(parts) + "; statistics over the completed flows alone lean toward the short ones"

@@ -855,9 +855,20 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
             # a worker may have written a point whose result the interrupt
             # kept from coming back: on disk it is complete (its summary is
             # written last), and the table says so (it said "not run")
+            from .result import FILES_KEY, ROWS_KEY
+
             for i in todo:
-                if records[i] is None:
-                    records[i] = _cached(dirs[i], docs[i])
+                if records[i] is not None or pts[i].label in failures:
+                    continue
+                rec = _cached(dirs[i], docs[i])
+                files = rec.pop(FILES_KEY, None) if rec is not None else None
+                if rec is not None:
+                    rec.pop(ROWS_KEY, None)
+                # as the plan judges a point complete: its tables there, in
+                # the format asked (an earlier run's summary beside a table
+                # since removed, or in the other format, is not this sweep's)
+                if rec is not None and _has_tables(dirs[i], format, files):
+                    records[i] = rec
             return partial(warn=False)
         except Exception:  # noqa: BLE001
             return None

@@ -503,7 +503,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"{DEFAULT_DELAY_US} us (no base RTT was measured for them): "
                   + ", ".join(_point_text(point_key(pt)) for pt in a.unsaved), file=sys.stderr)
     rows: List[Dict[str, Any]] = []
-    flagged = 0
+    flagged = unjudged = 0
     try:
         if kernel_side:
             lab.require_tools()
@@ -545,6 +545,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 sim["delay_us"] = delay
             print(format_row(pt, kernel, sim, a.markdown), flush=True)
             flagged += flag(kernel, sim) == "*"
+            unjudged += flag(kernel, sim) == "?"
             rows.append({**pt, "kernel": kernel, "dcnsim": sim})
             save(a.json, rows, meta)
     except KeyboardInterrupt:
@@ -556,8 +557,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         meta["loadavg_end"] = Path("/proc/loadavg").read_text().split()[:3]
         save(a.json, rows, meta)
     print(FLAG_LEGEND)
-    print(f"{flagged} of {len(rows)} row(s) flagged; load average at the end: {' '.join(meta['loadavg_end'])}")
-    return 1 if a.check and flagged else 0
+    print(f"{flagged} of {len(rows)} row(s) flagged" + (f", {unjudged} with a side missing (not judged)"
+                                                           if unjudged else "")
+          + f"; load average at the end: {' '.join(meta['loadavg_end'])}")
+    # a row with one side is no comparison: --check does not pass it
+    return 1 if a.check and (flagged or unjudged) else 0
 
 
 if __name__ == "__main__":

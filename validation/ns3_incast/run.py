@@ -539,6 +539,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         p.error("--red: the two-tier's ports are the reproduction's (every port marks at its K)")
     if a.abc_limit != "auto" and not (a.abc_limit.isdigit() and int(a.abc_limit) >= 1):
         p.error(f"--abc-limit: auto or an integer >= 1, got {a.abc_limit!r}")
+    # before ns-3 is built (a usage error, not the compiler's)
+    if a.check is not None and not (a.check > 1 and math.isfinite(a.check)):
+        p.error(f"--check: a factor above 1, got {a.check:g}")
+    if a.check is not None and a.only is not None:
+        p.error("--check compares the two simulators: leave out --only")
     over = {**setup["tcp"], **(delayed_ack_keys(a.delayed_ack) if a.delayed_ack > 1 else {}),
             }
     try:
@@ -577,10 +582,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{'cc':8} {'n':>4} {'simulator':22} {'fast_rec':>9} {'timeouts':>9} {'drops':>8} {'marks':>8} "
               f"{'qct_ms':>8} {'p99_ms':>8} {'w_ge2':>6} {'w_max':>5}"
               + (f" {'bg_mbps':>15} {'bg_resent_kb':>12}" if a.bg else ""))
-    if a.check is not None and not (a.check > 1 and math.isfinite(a.check)):
-        p.error(f"--check: a factor above 1, got {a.check:g}")
-    if a.check is not None and a.only is not None:
-        p.error("--check compares the two simulators: leave out --only")
     failed = []
     outside: List[str] = []
     for cc in a.cc:

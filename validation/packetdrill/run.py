@@ -628,7 +628,9 @@ def check_time(ev: Event, p: dict, tol_s: float) -> None:
         raise Fail(
             f"line {ev.line}: {describe(p)} sent at {t:.6f}s, script expects {ev.t:.6f}s"
             + (f"..{ev.t_hi:.6f}s" if ev.t_hi is not None else "")
-            + f" ({(t - ev.t) * 1e6:+.0f} us; tolerance {tol_s * 1e6:.0f} us)"
+            # off by the distance to the nearer end of the expected range
+            + f" ({(t - (ev.t if t < ev.t else (ev.t_hi if ev.t_hi is not None else ev.t))) * 1e6:+.0f} us; "
+            f"tolerance {tol_s * 1e6:.0f} us)"
         )
 
 

@@ -418,4 +418,18 @@ fn a_poisson_load_cut_by_stop_costs_what_stop_leaves() {
     // and a longer stop than the load's duration adds no arrival
     assert_eq!(est("10ms", "1s").flows, short.flows);
     assert!(est("5s", "5s").memory() > cut.memory());
+    // a refusal names what bounds the arrivals: `stop` when it comes
+    // first, the load's duration otherwise (it named the duration, which
+    // changed nothing)
+    let refused = |duration: &str, stop: &str| {
+        let mut d = doc(topo.clone(), load(duration));
+        d["stop"] = json!(stop);
+        d["limits"] = json!({"memory": "2MB"});
+        errors(&d)
+    };
+    let e = refused("5s", "2s");
+    assert!(e.iter().any(|e| e.path == "stop"), "{e:?}");
+    assert!(!e.iter().any(|e| e.path == "apps[0].duration"), "{e:?}");
+    let e = refused("2s", "5s");
+    assert!(e.iter().any(|e| e.path == "apps[0].duration"), "{e:?}");
 }

@@ -225,12 +225,14 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
         events=losses,
         app=app,
     )
-    floor = parse_time(str(rto_min)) if rto_min is not None else None
+    # the RTOmin the run's TCP had: its own, or the profiles' default
+    floor = parse_time(str(rto_min)) if rto_min is not None else (
+        DEFAULT_RTO_MIN_S if str(tcp.get("transport", "tcp")) == "tcp" else None)
     if floor is not None and math.isfinite(inputs.t0_s) and inputs.t0_s < floor:
         # the counter's stall starts at the flow's last transmission: a flow
         # that kept sending on duplicate ACKs until its timer fired waited
         # at least RTOmin without progress, most of it not counted
-        notes.append(f"T0 = {inputs.t0_s * 1e3:.3g} ms is below tcp.rto_min ({floor * 1e3:g} ms): "
+        notes.append(f"T0 = {inputs.t0_s * 1e3:.3g} ms is below the RTOmin of the run's TCP ({floor * 1e3:g} ms): "
                      "timeout_period_s counts each stall from the flow's last transmission, and flows that "
                      "kept sending (on duplicate ACKs) until their timer fired had no ACK progress for at "
                      "least RTOmin, so the model's cost of a timeout is understated here")

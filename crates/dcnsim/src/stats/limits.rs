@@ -1204,6 +1204,13 @@ fn flows_path(c: &Config) -> String {
         .enumerate()
         .max_by_key(|(_, a)| a.tcp_load(c.stop).0)
         .map_or("apps".to_string(), |(i, a)| match a {
+            // the arrivals end at `stop` when it comes first: the duration
+            // then changes nothing ([`AppSpec::tcp_load`])
+            AppSpec::Poisson(p)
+                if p.max_flows.is_none() && c.stop.saturating_sub(p.start) < p.duration =>
+            {
+                "stop".to_string()
+            }
             AppSpec::Poisson(p) if p.max_flows.is_none() => format!("apps[{i}].duration"),
             AppSpec::Poisson(_) => format!("apps[{i}].flows"),
             _ => format!("apps[{i}]"),

@@ -412,7 +412,7 @@ def errorbar_plot(t, x: str, series: str, *, xlabel: str, ylabel: str, title: st
                             color=colors[n], label=str(n))
                 drawn[n] = (tuple(g[x]), tuple(g["mean"]))
             if not dodge:  # (dodged, no series is drawn on another)
-                _say_hidden_series(ax, drawn)
+                _say_hidden_series(ax, drawn, log=logy)
             if len(xs) == 1:
                 ax.set_xticks(xs)
                 ax.set_xlim(xs[0] - 1, xs[0] + 1)
