@@ -1588,3 +1588,34 @@ fn a_tiny_sru_or_response_is_warned_of() {
         assert!(warned(pa(fine.clone())).is_empty(), "response = {fine}");
     }
 }
+
+/// A custom host named `hN` that is not host N: apps, `pcap.hosts` and
+/// the pcap files number hosts in the order the nodes list them, so the
+/// node named `h1` listed first had its trace in `h0.pcap` (audit of
+/// 2026-12-07). Warned at the first such node, with the count; hosts named
+/// by their numbers, or not `hN` at all, are silent.
+#[test]
+fn a_host_named_for_another_number_is_warned_of() {
+    use dcnsim::scenario::warnings;
+    let custom = |names: [&str; 3]| {
+        json!({"stop": "1s", "topology": {"kind": "custom",
+            "nodes": [{"name": "sw", "kind": "switch"}, {"name": names[0], "kind": "host"},
+                      {"name": names[1], "kind": "host"}, {"name": names[2], "kind": "host"}],
+            "links": [{"a": names[0], "b": "sw", "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+                      {"a": names[1], "b": "sw", "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"},
+                      {"a": names[2], "b": "sw", "rate": "1Gbps", "delay": "1us", "buffer": "100pkt"}]},
+            "apps": [{"kind": "bulk", "src": 1, "dst": 0, "size": "10KB"}]})
+    };
+    let w = warnings(&parse_config(&custom(["h1", "h0", "web"])).unwrap());
+    assert!(
+        w.len() == 1
+            && w[0].path == "topology.nodes[1].name"
+            && w[0].message.starts_with("\"h1\" is host 0")
+            && w[0].message.contains("(2 hosts are named so)"),
+        "{w:?}"
+    );
+    for fine in [["h0", "h1", "h2"], ["a", "b", "c"], ["h0", "x", "h2"]] {
+        let w = warnings(&parse_config(&custom(fine)).unwrap());
+        assert!(w.is_empty(), "{fine:?}: {w:?}");
+    }
+}

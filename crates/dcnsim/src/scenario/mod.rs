@@ -629,6 +629,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(pfc_warnings(cfg));
     out.extend(header_buffer_warnings(cfg));
     out.extend(tiny_app_size_warnings(cfg));
+    out.extend(host_name_warnings(cfg));
     out.extend(hz_warnings(cfg));
     out.extend(slow_path_warning(cfg));
     out.extend(empty_trace_warning(cfg));
@@ -1600,6 +1601,41 @@ fn trim_checks(ctx: &mut Ctx, t: &TrimConfig, apps: &[AppSpec], l2_overhead: u32
             ),
         );
     }
+}
+
+/// A host named `hN` that is not host N: apps, `pcap.hosts` and the pcap
+/// files (`h0.pcap`) number hosts in the order the nodes list them, so a
+/// custom topology that named its first host `h1` had host 0's trace in
+/// `h0.pcap` and an app's `src = 1` on the node named `h2` (audit of
+/// 2026-12-07). Built-in topologies name each host by its number.
+fn host_name_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let nodes = &cfg.topology.nodes;
+    let off: Vec<(usize, usize, usize)> = cfg
+        .topology
+        .hosts()
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let num = nodes[n].name.strip_prefix('h')?.parse::<usize>().ok()?;
+            (num != i).then_some((n, i, num))
+        })
+        .collect();
+    let Some(&(n, i, num)) = off.first() else {
+        return Vec::new();
+    };
+    vec![ScenarioError {
+        path: format!("topology.nodes[{n}].name"),
+        message: format!(
+            "\"h{num}\" is host {i}: hosts are numbered in the order the nodes list them, and \
+             apps, `pcap.hosts` and the pcap files (h{i}.pcap) use that number{}; name it \"h{i}\" \
+             or list the hosts in their names' order",
+            if off.len() > 1 {
+                format!(" ({} hosts are named so)", off.len())
+            } else {
+                String::new()
+            }
+        ),
+    }]
 }
 
 /// A response (`partition_aggregate.response`) or SRU (`sync_reads.sru`)
