@@ -1597,6 +1597,11 @@ pub(crate) fn read_table<T: DeserializeOwned>(
         // `routing = "ecmp"` (the Python builder's shorthand, in a
         // document): the table it means, when the table has one such key
         let hint = match v {
+            // a node written as its name (`nodes = ["h0", ...]`): "{kind =
+            // \"h0\"}" sent the user to a second error
+            Value::String(s) if keys.contains(&"name") && keys.contains(&"kind") => {
+                format!(" (write {{name = \"{s}\", kind = \"host\"}}, or kind = \"switch\")")
+            }
             Value::String(s) => ["mode", "kind"]
                 .into_iter()
                 .find(|k| keys.contains(k))

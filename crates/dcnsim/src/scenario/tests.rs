@@ -1596,6 +1596,17 @@ fn a_table_written_as_a_name_says_which_table_is_meant() {
             "expected a table, got a string (write {mode = \"ecmp\"})"
         )
     );
+    // a custom node written as its name: its name and kind, not `{kind =
+    // "h0"}`, which only led to a second error (audit of 2026-12-07)
+    let doc = json!({"topology": {"kind": "custom", "nodes": ["h0", {"name": "s0", "kind": "switch"}],
+                                  "links": []}, "apps": []});
+    let e = parse_config(&doc).err().unwrap_or_default();
+    assert!(
+        e.iter().any(|e| e.path == "topology.nodes[0]"
+            && e.message
+                == "expected a table, got a string (write {name = \"h0\", kind = \"host\"}, or kind = \"switch\")"),
+        "{e:?}"
+    );
 }
 
 /// Swift sprayed over a fat-tree's paths warns at `routing.mode` (its
