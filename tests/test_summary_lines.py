@@ -173,3 +173,28 @@ def test_an_unfinished_poisson_load_is_counted_by_size_in_its_warning():
         if len(cls):
             n_left = int((~cls.completed.astype(bool)).sum())
             assert f"{name} {n_left:,} of {len(cls):,}" in m.group(3), (name, n_left, w)
+
+
+def test_the_hot_queue_tells_parallel_links_apart():
+    """Two links between s0 and s1 are two inputs of s1's queue to h4, both
+    "s0": the line read "s0 7.1%, s0 2.7%" (audit of 2026-12-07). Inputs
+    that share a name carry their own queue's id, as queue_inputs.csv has
+    it."""
+    from dcnsim.cli import format_summary
+
+    hosts = [{"name": f"h{i}", "kind": "host"} for i in range(8)]
+    links = ([{"a": f"h{i}", "b": "s0" if i < 4 else "s1", "rate": "10Gbps", "delay": "1us"} for i in range(8)]
+             + [{"a": "s0", "b": "s1", "rate": "10Gbps", "delay": "5us"},
+                {"a": "s1", "b": "s0", "rate": "10Gbps", "delay": "5us"}])
+    doc = {"name": "par", "stop": "1s",
+           "topology": {"kind": "custom", "buffer": "100pkt", "nic_buffer": "unlimited",
+                        "nodes": hosts + [{"name": "s0", "kind": "switch"}, {"name": "s1", "kind": "switch"}],
+                        "links": links},
+           "apps": [{"kind": "bulk", "src": i, "dst": 4, "size": "1MB"} for i in range(4)]}
+    r = dcnsim.run(doc)
+    (line,) = [x for x in format_summary(r).splitlines() if "hot queue" in x]
+    qi = r.queue_inputs
+    hot = qi[qi.dropped > 0]
+    ids = sorted(int(x) for x in hot[hot.input_from == "s0"].input_queue_id)
+    assert len(ids) == 2, hot
+    assert all(f"s0 (queue {q})" in line for q in ids), line

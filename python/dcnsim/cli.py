@@ -259,8 +259,15 @@ def format_summary(result, warnings: bool = True) -> str:
             v = qi[c]
             return v.tolist() if hasattr(v, "tolist") else list(v)
 
-        col = {c: values(c) for c in ("node", "to", "input_from", "offered")}
+        col = {c: values(c) for c in ("node", "to", "input_from", "offered")
+               + (("input_queue_id",) if "input_queue_id" in qi else ())}
         col = {c: [v[i] for i in rows] for c, v in col.items()}
+        # parallel links from one node are two inputs of the same name
+        # ("s0 7.1%, s0 2.7%"): told apart by their queues
+        names = [str(x) for x in col["input_from"]]
+        if "input_queue_id" in col and len(set(names)) < len(names):
+            col["input_from"] = [f"{n} (queue {int(iq)})" if names.count(n) > 1 else n
+                                 for n, iq in zip(names, col["input_queue_id"])]
         # each input's drop rate: the share of the packets it offered the
         # queue that were dropped (not its share of the queue's drops)
         shares = [(d / off, src) for src, d, off in zip(col["input_from"], (dropped[i] for i in rows), col["offered"])
