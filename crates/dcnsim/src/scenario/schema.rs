@@ -399,7 +399,7 @@ pub struct Document {
     /// master seed (CLI `--seed` / `run(seed=)` override it)
     #[schemars(extend("x-default" = "1"))]
     pub seed: Opt<UInt>,
-    /// simulation ends here at the latest; at most 2⁶³ ps (≈ 106 days): a time the run computes past the clock's range (2⁶⁴ ps) is held at its end, beyond any `stop`, so it never runs. A `stop` no packet can meet (every path's two host links take longer) is warned of at `topology`
+    /// simulation ends here at the latest; at most 2⁶³ ps (≈ 106 days): a time the run computes past the clock's range (2⁶⁴ ps) is held at its end, beyond any `stop`, so it never runs. A `stop` no packet can meet (even the fastest host link's delay twice, with a switch between, is longer) is warned of at `topology`; a slow link further in, or an app's own slow path, is not checked
     #[schemars(extend("x-default" = "`\"10s\"`"))]
     pub stop: Opt<PositiveTime>,
     /// framing bytes added to every packet on the wire (38 = Ethernet header+FCS+preamble+IFG), at most 65,535. 0 matches the ns-2/ns-3 setups of the papers
