@@ -578,6 +578,18 @@ def _replacing_text(replaced: Sequence[str], other_core: Mapping[Optional[Tuple[
     return " and ".join(parts) + ": replacing them"
 
 
+def _stored(rec: Optional[Dict[str, Any]]) -> Any:
+    """A point's stored summary as its sweep row: the lists of its files
+    and table rows (``summary.json``'s own bookkeeping) taken out of it and
+    the files returned, for :func:`_has_tables`."""
+    from .result import FILES_KEY, ROWS_KEY
+
+    if rec is None:
+        return None
+    rec.pop(ROWS_KEY, None)
+    return rec.pop(FILES_KEY, None)
+
+
 def _has_tables(out: Path, format: str, files: Any = None) -> bool:
     """Whether ``out`` holds every file its run wrote (``files``, the list
     its ``summary.json`` keeps: traces, pcaps and the tables only some runs
@@ -752,8 +764,6 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     import pandas  # noqa: F401
     from tqdm.auto import tqdm
 
-    from .result import FILES_KEY, ROWS_KEY
-
     docs, dirs, hits = plan
     records: List[Optional[Dict[str, Any]]] = [None] * len(pts)
     todo: List[int] = []
@@ -768,9 +778,7 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
     for i, d in enumerate(dirs):
         cached = hits[i]
         incomplete = False
-        files = cached.pop(FILES_KEY, None) if cached is not None else None
-        if cached is not None:
-            cached.pop(ROWS_KEY, None)
+        files = _stored(cached)
         if cached is not None and not _has_tables(d, format, files):
             if _has_tables(d, "parquet" if format == "csv" else "csv", files):
                 # stored in the other format: asked for parquet, a point must
@@ -855,15 +863,11 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
             # a worker may have written a point whose result the interrupt
             # kept from coming back: on disk it is complete (its summary is
             # written last), and the table says so (it said "not run")
-            from .result import FILES_KEY, ROWS_KEY
-
             for i in todo:
                 if records[i] is not None or pts[i].label in failures:
                     continue
                 rec = _cached(dirs[i], docs[i])
-                files = rec.pop(FILES_KEY, None) if rec is not None else None
-                if rec is not None:
-                    rec.pop(ROWS_KEY, None)
+                files = _stored(rec)
                 # as the plan judges a point complete: its tables there, in
                 # the format asked (an earlier run's summary beside a table
                 # since removed, or in the other format, is not this sweep's)

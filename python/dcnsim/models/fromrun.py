@@ -210,6 +210,10 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
             notes.append(f"link rate {capacity / 1e6:g} Mbps: the switch port toward the client (queues table), "
                          "the topology naming no common rate")
     rto_min = tcp.get("rto_min")
+    # the RTOmin the run's TCP had: its own, or, left unset, the TCP
+    # profiles' 200 ms (scenario/schema.rs), known as well as a set one
+    floor = parse_time(str(rto_min)) if rto_min is not None else (
+        DEFAULT_RTO_MIN_S if str(tcp.get("transport", "tcp")) == "tcp" else None)
     losses = table("losses")
     rtt = None
     if "srtt_s" not in flows.columns:
@@ -219,15 +223,10 @@ def model_from_run(directory: Union[str, Path], app: Optional[int] = None, *,
         blocks,
         payload,
         rtt_s=rtt,
-        # left unset, RTOmin is the TCP profiles' 200 ms (scenario/schema.rs), known as well as a set one
-        t0_default_s=parse_time(str(rto_min)) if rto_min is not None else (
-            DEFAULT_RTO_MIN_S if str(tcp.get("transport", "tcp")) == "tcp" else None),
+        t0_default_s=floor,
         events=losses,
         app=app,
     )
-    # the RTOmin the run's TCP had: its own, or the profiles' default
-    floor = parse_time(str(rto_min)) if rto_min is not None else (
-        DEFAULT_RTO_MIN_S if str(tcp.get("transport", "tcp")) == "tcp" else None)
     if floor is not None and math.isfinite(inputs.t0_s) and inputs.t0_s < floor:
         # the counter's stall starts at the flow's last transmission: a flow
         # that kept sending on duplicate ACKs until its timer fired waited

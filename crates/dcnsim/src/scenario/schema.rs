@@ -275,27 +275,11 @@ impl Kind for AppList {
 }
 
 /// An integer in `[MIN, 2³² − 1]`.
-pub struct Int<const MIN: u32>;
+pub type Int<const MIN: u32> = IntUpTo<MIN, { u32::MAX }>;
 
-impl<const MIN: u32> Kind for Int<MIN> {
-    type Out = u32;
-    fn read(v: &Value) -> Result<u32, String> {
-        sc::u32_in(MIN)(v)
-    }
-    fn name() -> Option<Cow<'static, str>> {
-        None
-    }
-    fn schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "title": format!("integer ≥ {MIN}"),
-            "type": "integer", "minimum": MIN, "maximum": u32::MAX,
-        })
-    }
-}
-
-/// An integer in `[MIN, MAX]`: read as [`Int`] reads it, so a value above
-/// `MAX` reaches the check that explains its bound (`l2_overhead`'s in
-/// scenario/mod.rs); the schema states the bound.
+/// An integer in `[MIN, MAX]`: read as any u32 of at least `MIN`, so a
+/// value above `MAX` reaches the check that explains its bound
+/// (`l2_overhead`'s in scenario/mod.rs); the schema states the bound.
 pub struct IntUpTo<const MIN: u32, const MAX: u32>;
 
 impl<const MIN: u32, const MAX: u32> Kind for IntUpTo<MIN, MAX> {
@@ -307,10 +291,12 @@ impl<const MIN: u32, const MAX: u32> Kind for IntUpTo<MIN, MAX> {
         None
     }
     fn schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "title": format!("integer in [{MIN}, {MAX}]"),
-            "type": "integer", "minimum": MIN, "maximum": MAX,
-        })
+        let title = if MAX == u32::MAX {
+            format!("integer ≥ {MIN}")
+        } else {
+            format!("integer in [{MIN}, {MAX}]")
+        };
+        json_schema!({"title": title, "type": "integer", "minimum": MIN, "maximum": MAX})
     }
 }
 
