@@ -95,3 +95,33 @@ def test_a_bad_size_or_k_is_refused_naming_its_option():
         r = subprocess.run([sys.executable, str(RUN), "/bin/true", *argv], capture_output=True, text=True)
         assert r.returncode == 2 and said in r.stderr, (argv, r.stderr[-500:])
         assert "Traceback" not in r.stderr
+
+
+@needs_core
+def test_check_judges_each_case_and_fails_one_outside_its_bound(tmp_path):
+    """``--check R``: the stand-in's flows end at 300–315 µs; dcnsim's
+    mirror of 16 flows of 4,000-byte packets on 100 Gbps ends in the same
+    decade, so a bound of 100x holds and exits 0, while a bound of 1.0001x
+    cannot (the two never agree to 0.01 % on all three), and the case is
+    named with the measure that fell outside and exit status 1."""
+    fake = _binary(tmp_path / "htsim_swift", FINISHING.format(python=sys.executable))
+    args = ("--transport", "swift", "--k", "4", "--workloads", "perm", "--pairs", "1")
+    wide = _run(fake, *args, "--check", "100", cwd=tmp_path)
+    assert wide.returncode == 0, (wide.stdout[-2000:], wide.stderr[-2000:])
+    assert "- k = 4 perm: within: FCT median " in wide.stdout, wide.stdout
+    assert "check: 1 of 1 case(s) within 100x" in wide.stdout, wide.stdout
+    tight = _run(fake, *args, "--check", "1.0001", cwd=tmp_path)
+    assert tight.returncode == 1, (tight.stdout[-2000:], tight.stderr[-2000:])
+    assert "- k = 4 perm: DIFFERS: " in tight.stdout and "OUTSIDE" in tight.stdout, tight.stdout
+    assert "check: 0 of 1 case(s) within 1.0001x; outside: k = 4 perm" in tight.stdout, tight.stdout
+    # without --check the table judges nothing: no verdicts, exit 0
+    plain = _run(fake, *args, cwd=tmp_path)
+    assert plain.returncode == 0 and "check" not in plain.stdout and "DIFFERS" not in plain.stdout
+
+
+def test_check_is_refused_below_one_and_with_seeds():
+    for argv, said in ((["--check", "0.9"], "--check: a factor above 1"),
+                       (["--check", "nan"], "--check: a factor above 1"),
+                       (["--check", "1.5", "--seeds", "1", "2"], "--check judges the table's cases")):
+        r = subprocess.run([sys.executable, str(RUN), "/bin/true", *argv], capture_output=True, text=True)
+        assert r.returncode == 2 and said in r.stderr, (argv, r.stderr[-500:])

@@ -75,13 +75,18 @@ Packet-hops per CPU second are compared on dcnsim's count of hops for
 both (the two run the same packets up to the differences reported), so
 the speed ratio is htsim's CPU over dcnsim's. The machine is shared:
 runs alternate (htsim, dcnsim) ``--pairs`` times and medians are
-reported. A tool, not a test: nothing in CI runs it.
+reported. ``--check R`` judges each case: the same flows completed, and
+dcnsim's FCT median, FCT p99 and goodput each within a factor R of htsim's
+either way; the verdicts follow the table, with the exit status 1 if any
+case is outside (or htsim failed on one). A tool, not a test: nothing in
+CI runs it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import resource
@@ -288,6 +293,48 @@ def report_failures(failed: list) -> None:
             print(f"- {line}")
 
 
+#: what ``--check`` compares, each side's (key, name, unit)
+JUDGED = (("fct_med_us", "FCT median", "µs"), ("fct_p99_us", "FCT p99", "µs"), ("goodput_gbps", "goodput", "Gbps"))
+
+
+def judge(h: dict, d: dict, factor: float) -> tuple[bool, str]:
+    """One case under ``--check``: the same number of flows completed on
+    both sides, and dcnsim's FCT median, FCT p99 and goodput each within
+    ``factor`` of htsim's either way. The verdict and what it read, so a
+    reader sees how close "within" was."""
+    parts, ok = [], True
+    if h["completed"] != d["completed"]:
+        ok = False
+        parts.append(f"completed {h['completed']} / {d['completed']} (not the same flows)")
+    for key, name, unit in JUDGED:
+        x, y = d[key], h[key]
+        r = x / y if y > 0 and math.isfinite(x) and math.isfinite(y) else math.nan
+        inside = math.isfinite(r) and 1 / factor <= r <= factor
+        ok &= inside
+        parts.append(f"{name} {y:.1f} / {x:.1f} {unit} = {r:.3f}x" + ("" if inside else " OUTSIDE"))
+    return ok, ("within" if ok else "DIFFERS") + ": " + ", ".join(parts)
+
+
+def report_check(rows: list, factor: float | None) -> int:
+    """Beneath the table under ``--check``: each case's verdict (htsim /
+    dcnsim, and dcnsim over htsim), then how many are outside. Without
+    ``--check`` nothing, as the table alone judges nothing. The number of
+    cases outside (the exit status is 1 if any)."""
+    if factor is None:
+        return 0
+    print(f"\ncheck (dcnsim within {factor:g}x of htsim either way on FCT median, FCT p99 and goodput, "
+          "the same flows completed; htsim / dcnsim):")
+    outside = []
+    for k, wl, _n, h, d, *_ in rows:
+        ok, text = judge(h, d, factor)
+        print(f"- k = {k} {wl}: {text}")
+        if not ok:
+            outside.append(f"k = {k} {wl}")
+    print(f"check: {len(rows) - len(outside)} of {len(rows)} case(s) within {factor:g}x"
+          + (f"; outside: {', '.join(outside)}" if outside else ""))
+    return len(outside)
+
+
 def cases(a: argparse.Namespace, tmpd: Path, resize=None):
     """Each (k, workload) asked for: its connections (sizes passed through
     ``resize`` if given), and htsim's matrix of them written in `tmpd`."""
@@ -407,9 +454,10 @@ def swift_main(a: argparse.Namespace) -> int:
               f"{h['retx']} / {d['retx']} | {t['timeouts']} / {o['timeouts']} | {o['drops']} | "
               f"{t['moves']} / {o['rehashes']} | {hc:.2f} / {dc:.2f} | {hops:.0f} | {hops / hc / 1e6:.2f} / {hops / dc / 1e6:.2f} | {hc / dc:.2f} |")
     report_failures(failed)
+    outside = report_check(rows, a.check)
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
-    return 1 if failed else 0
+    return 1 if failed or outside else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -436,7 +484,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="swift: Swift's PLB on both sides (htsim's -plb on, dcnsim's tcp.plb)")
     ap.add_argument("--no-pfc", action="store_true",
                     help="hpcc, dcqcn: the mirror without [pfc] (egress queues too large to drop, no pauses)")
+    ap.add_argument("--check", type=float, default=None, metavar="R",
+                    help="judge each case: the same flows completed, and dcnsim's FCT median, FCT p99 and "
+                         "goodput each within a factor R of htsim's either way (e.g. 1.1); the verdicts "
+                         "follow the table, and the exit status is 1 if any case is outside")
     a = ap.parse_args(argv)
+    if a.check is not None and not (a.check > 1 and math.isfinite(a.check)):
+        ap.error(f"--check: a factor above 1, got {a.check:g}")
+    if a.check is not None and a.seeds:
+        ap.error("--check judges the table's cases: leave out --seeds (its rows are one seed's each, "
+                 "a spread to read, not a verdict)")
     # Checked here, naming the option: otherwise the first dcnsim run of the
     # table fails with the mirror's field (topology.k) as a traceback.
     for k in a.k:
@@ -495,9 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print_ndp(rows)
     report_failures(failed)
+    outside = report_check(rows, a.check)
     if a.json:
         Path(a.json).write_text(json.dumps(raw, indent=1))
-    return 1 if failed else 0
+    return 1 if failed or outside else 0
 
 
 def seed_spread(a: argparse.Namespace, scenario) -> int:
