@@ -439,3 +439,23 @@ def test_an_empty_override_path_and_no_apps_are_named():
     topo = dcnsim.Star(hosts=3, rate="1Gbps", delay="1us", buffer="10KB")
     (p,) = dcnsim.validate(dcnsim.Scenario(topology=topo, apps=None))
     assert (p.path, p.message.split(":")[0]) == ("apps", "no apps")
+
+
+def test_to_dict_of_a_builder_holding_numpy_is_plain_json_and_its_repr_evaluates():
+    """The docs take a CDF as an (n, 2) array and ``pcap`` hosts as
+    ``np.arange``; ``to_dict()`` is the schema's plain JSON (an array in it
+    made ``json.dumps`` fail) and the repr builds an equal scenario without
+    numpy's names (it printed ``array([...])``)."""
+    import json
+
+    np = pytest.importorskip("numpy")
+    s = dcnsim.Scenario(topology=dcnsim.Star(hosts=4, rate="1Gbps", delay="1us", buffer="64KB"),
+                        apps=dcnsim.Poisson(load=np.float64(0.3), cdf=np.array([[1000, 0.0], [100000, 1.0]]),
+                                            duration="5ms"),
+                        pcap=np.arange(2))
+    d = s.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["pcap"] == {"hosts": [0, 1]} and d["apps"][0]["cdf"] == [[1000.0, 0.0], [100000.0, 1.0]]
+    assert type(d["apps"][0]["load"]) is float
+    assert "array" not in repr(s)
+    assert eval(repr(s), vars(dcnsim)).to_dict() == d

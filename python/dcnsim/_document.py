@@ -37,14 +37,39 @@ def _toml():
 # what every builder of dcnsim.scenario is
 
 
+def _numpy(value: Any) -> bool:
+    """Whether ``value`` is a numpy array or scalar (told without importing
+    numpy, which a builder never needs)."""
+    return type(value).__module__ == "numpy" and hasattr(value, "tolist")
+
+
 def _plain(value: Any) -> Any:
-    """Builders -> dicts, tuples/ranges -> lists, recursively. Nothing else changes."""
+    """Builders -> dicts, tuples/ranges -> lists, numpy arrays and scalars ->
+    lists and Python numbers, recursively. Nothing else changes: the docs
+    take a CDF as an (n, 2) array and ``pcap.hosts`` as ``np.arange(4)``,
+    and ``to_dict()`` is the schema's plain JSON (an array in it made
+    ``json.dumps`` fail)."""
     if isinstance(value, _Builder):
         return value.to_dict()
+    if _numpy(value):
+        return _plain(value.tolist())
     if isinstance(value, Mapping):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, range)):
         return [_plain(v) for v in value]
+    return value
+
+
+def _denumpy(value: Any) -> Any:
+    """``value`` with its numpy arrays and scalars as lists and Python
+    numbers, builders and containers kept: a repr that evaluates without
+    numpy's names (``array([...])`` did not)."""
+    if _numpy(value):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return {k: _denumpy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_denumpy(v) for v in value)
     return value
 
 
@@ -73,7 +98,7 @@ class _Builder:
                 return True
             return not (v is d or (type(v) is type(d) and v == d))
 
-        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if given(f)]  # type: ignore[arg-type]
+        shown = [f"{f.name}={_denumpy(getattr(self, f.name))!r}" for f in fields(self) if given(f)]  # type: ignore[arg-type]
         return f"{type(self).__name__}({', '.join(shown)})"
 
     def to_dict(self) -> Dict[str, Any]:
