@@ -300,11 +300,12 @@ def _number_inputs(p):
 
 
 def _bound_inputs(p):
+    # the paper's side clear of the bound (a bound of 0 too: a strict one's tie differs)
     if "at_most" in p:
         b = float(p["at_most"])
-        return b - 0.5 * abs(b), b + max(1.0, abs(b))
+        return b - max(0.5, 0.5 * abs(b)), b + max(1.0, abs(b))
     b = float(p["at_least"])
-    return b + 0.5 * abs(b), b - max(1.0, abs(b))
+    return b + max(0.5, 0.5 * abs(b)), b - max(1.0, abs(b))
 
 
 def _flat_inputs(p):
@@ -1087,3 +1088,42 @@ def test_a_register_named_for_another_paper_is_refused(monkeypatch):
     monkeypatch.setitem(registry.PAPERS, "toy2", copy)
     with pytest.raises(ValueError, match="paper = 'fast', but it is paper 'toy2'"):
         tallies.registered_papers()
+
+
+def test_a_strict_bound_or_threshold_never_passes_no_effect():
+    """A bound that is the claim's null (a lead of 0 for "much better", a
+    ratio of 1 for "underestimates") differs at the tie when ``strict``, and
+    a strict trend level of 0 for a correlation is no trend at 0: the
+    register's strict claims fed exactly their bound differ (they agreed)."""
+    lead = {"kind": "bound", "strict": True, "at_least": 0.0, "what": "lead"}
+    assert [judge_spec(lead, v)[0] for v in (0.3, 0.0, -0.1)] == ["agrees", "differs", "differs"]
+    assert judge_spec(dict(lead, strict=False), 0.0)[0] == "agrees"  # what it said before
+    rho = {"kind": "threshold", "strict": True, "at_most": -0.7, "trend_at_most": 0.0, "what": "ρ"}
+    assert [judge_spec(rho, v)[0] for v in ([-0.8, -0.9], [-0.8, -0.2], [-0.8, 0.0])] == \
+        ["agrees", "trend agrees", "differs"]
+    reg = get_paper("kulkarni").register
+    strict = [c for c in reg.tallied if c.criterion.get("strict")]
+    assert {c.id for c in strict} >= {"fig3.12-split", "fig3.8-under", "fig3.10-mid", "fig3.10-small",
+                                      "fig4.7-drops"}
+    for c in strict:
+        p = c.criterion
+        null = float(p.get("trend_at_most", p.get("trend_at_least", p.get("at_most", p.get("at_least")))))
+        assert judge_spec(p, null)[0] == "differs", c.id
+
+
+def test_a_claim_of_always_agrees_only_with_every_mean_on_its_side():
+    """``every`` (a claim of "always", "every group"): a mean on the wrong
+    side at one x, however wide its CI, is a trend at best (it agreed: the
+    rule asks only that no CI be on the wrong side)."""
+    spec = {"kind": "ordering", "sign": 1, "what": "a − b"}
+    one_back = {1: (0.3, 0.1), 2: (0.3, 0.1), 3: (-0.05, 0.1)}
+    assert judge_spec(spec, one_back)[0] == "agrees"
+    assert judge_spec(dict(spec, every=True), one_back)[0] == "trend agrees"
+    assert judge_spec(dict(spec, every=True), {x: (0.3, 0.1) for x in (1, 2, 3)})[0] == "agrees"
+    assert judge_spec(dict(spec, sign=-1, every=True), {1: (-5.0, 1.0), 2: (0.5, 1.0)})[0] == "differs"
+    # the registers' claims of "always" / "every" / "whatever Qmax" carry it
+    for key, ids in (("tcprand", {"fig8c-fairer", "fig9-q20-more", "fig9-q100-fewer", "fig9-f1-shorter",
+                                  "fig9-hi-shorter", "fig12-fairer", "fig8a-ctd-fairer"}),
+                     ("kulkarni", {"fig3.13-split", "fig3.17-split"})):
+        reg = get_paper(key).register
+        assert all(reg[i].criterion.get("every") for i in ids), key

@@ -121,8 +121,12 @@ def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> 
     nowhere, and the mean over the x (the x's runs independent: its CI
     √(Σ h²) / k) on the claimed side beyond its CI; else differs. Means
     that fall the claimed way within their CIs are not a trend: with no
-    effect at all, three x do so half the time."""
+    effect at all, three x do so half the time. ``every`` (a claim of
+    "always", "every group"): agrees also needs the mean on the claimed
+    side at every x; a mean on the wrong side, even within its CI, leaves a
+    trend at best."""
     sign = int(p["sign"])
+    every = bool(p.get("every", False))
     xs = _xs(measured)
     sig = sum(1 for x in xs if sign * measured[x][0] - _h(measured[x][1]) > 0)
     wrong = sum(1 for x in xs if -sign * measured[x][0] - _h(measured[x][1]) > 0)
@@ -136,12 +140,13 @@ def _ordering(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> 
               else f"{sig}/{len(xs)} significant, {wrong} wrong")
     rule = (f"paired difference {p['what']} per x (± 95 % CI{', ' + unit if unit else ''}) "
             f"{'above' if sign > 0 else 'below'} 0: the CI on the claimed side at ≥ half of the x and on the wrong "
-            f"side at none ({counts}); trend: the mean on the claimed side at a "
+            f"side at none ({counts})" + (f", the mean on the claimed side at every x ({side}/{len(xs)})" if every
+                                          else "") + "; trend: the mean on the claimed side at a "
             f"majority ({side}/{len(xs)}), the CI wrong nowhere and the mean over the x beyond its CI "
             f"({pooled:+.3g}" + (")" if one else f" ± {pooled_ci:.2g})"))
     if not xs:
         return "untestable", "no paired runs", rule
-    if wrong == 0 and sig * 2 >= len(xs):
+    if wrong == 0 and sig * 2 >= len(xs) and (side == len(xs) or not every):
         verdict = "agrees"
     elif wrong == 0 and side * 2 > len(xs) and sign * pooled - pooled_ci > 0:
         verdict = "trend agrees"
@@ -217,15 +222,21 @@ def _number(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
 
 
 def _bound(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
-    """A value at most (``at_most``) or at least (``at_least``) a bound."""
+    """A value at most (``at_most``) or at least (``at_least``) a bound;
+    ``strict``: below (above) it, the bound itself differing, for a bound
+    that is the claim's null ("much better": a lead of 0 is none;
+    "underestimates": a ratio of 1 is no error)."""
     unit = p.get("unit", "")
     us = f" {unit}" if unit else ""
+    strict = bool(p.get("strict", False))
     if "at_most" in p:
-        b, ok = float(p["at_most"]), (lambda x: x <= float(p["at_most"]))
-        rule = f"{p['what']} ≤ {b:g}{us}, differs above"
+        b = float(p["at_most"])
+        ok = (lambda x: x < b) if strict else (lambda x: x <= b)
+        rule = f"{p['what']} {'<' if strict else '≤'} {b:g}{us}, differs {'at or ' if strict else ''}above"
     else:
-        b, ok = float(p["at_least"]), (lambda x: x >= float(p["at_least"]))
-        rule = f"{p['what']} ≥ {b:g}{us}, differs below"
+        b = float(p["at_least"])
+        ok = (lambda x: x > b) if strict else (lambda x: x >= b)
+        rule = f"{p['what']} {'>' if strict else '≥'} {b:g}{us}, differs {'at or ' if strict else ''}below"
     if measured is None or (isinstance(measured, float) and math.isnan(measured)):
         return "untestable", "n/a", rule
     x = float(measured)
@@ -416,21 +427,24 @@ def _threshold(p: Mapping[str, Any], measured: Any) -> Tuple[str, str, str]:
     every value past the weaker ``trend_at_least`` (``trend_at_most``),
     e.g. half an order of magnitude for "orders of magnitude": trend
     agrees; else differs. The weaker level lies on the claim's side of the
-    other side: a value on the wrong side of it differs."""
+    other side: a value on the wrong side of it differs. ``strict``: a value
+    at a level is not past it (a trend level that is the claim's null, a
+    correlation of 0, then never passes no effect for a trend)."""
     unit = p.get("unit", "")
     us = f" {unit}" if unit else ""
+    strict = bool(p.get("strict", False))
     if "at_least" in p:
         strong, weak = float(p["at_least"]), float(p.get("trend_at_least", p["at_least"]))
         if weak > strong:
             raise ValueError(f"criterion {p}: trend_at_least must not exceed at_least")
-        beyond = lambda v, b: v >= b  # noqa: E731
-        rel = "≥"
+        beyond = (lambda v, b: v > b) if strict else (lambda v, b: v >= b)
+        rel = ">" if strict else "≥"
     else:
         strong, weak = float(p["at_most"]), float(p.get("trend_at_most", p["at_most"]))
         if weak < strong:
             raise ValueError(f"criterion {p}: trend_at_most must not be below at_most")
-        beyond = lambda v, b: v <= b  # noqa: E731
-        rel = "≤"
+        beyond = (lambda v, b: v < b) if strict else (lambda v, b: v <= b)
+        rel = "<" if strict else "≤"
     rule = f"{p['what']} {rel} {strong:g}{us}"
     if weak != strong:
         rule += f"; trend: {rel} {weak:g}{us}"
