@@ -520,6 +520,10 @@ pub fn parse_config_until(
                 until: d.until.unwrap_or_default(),
                 threads,
             };
+            let fast = timer_floor_errors(&cfg);
+            if !fast.is_empty() {
+                return Err(fast);
+            }
             // Too big for the machine: say so before the world (routes,
             // flows, packets) is built; the topology was sized above.
             if interrupt() {
@@ -1905,6 +1909,82 @@ fn rtt_upper_bound(topo: &TopologySpec, hops: u64, data: u64, ack: u64) -> SimTi
         .unwrap_or(SimTime::ZERO);
     let tx = |bytes: u64| (bytes as u128 * 8_000_000_000_000 / slowest as u128) as u64;
     SimTime((longest.0 * 2 + tx(data) + tx(ack)).saturating_mul(hops))
+}
+
+/// A fixed retransmission timer below the unloaded RTT of every path, or a
+/// retransmit thread that runs faster than the sender's link can put out
+/// the smallest packet: every packet is resent before anything can answer
+/// it (or faster than it can leave), each resend arms the timer again, and
+/// the run's events grow as `stop` over the timer, unbounded by the
+/// traffic the events estimate reads (`ndp_rto = "1ps"` ran a 10 µs
+/// incast past a minute and 3 GB). A lower bound on every RTT: every path
+/// crosses two host links each way, each at least the shortest host link's
+/// delay and a header's serialization at the fastest host link's rate.
+fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
+    let Some(shortest) = host_links(cfg).map(|l| l.delay).min() else {
+        return Vec::new();
+    };
+    let fastest = host_links(cfg)
+        .map(|l| l.rate_bps)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let l2 = cfg.l2_overhead as u64;
+    let tx = |bytes: u64| SimTime((bytes as u128 * 8_000_000_000_000 / fastest as u128) as u64);
+    let floor = |t: &TcpConfig| {
+        let hop = shortest.0.saturating_add(tx(t.header_bytes as u64 + l2).0);
+        SimTime(hop.saturating_mul(4))
+    };
+    let mut out = Vec::new();
+    let rtos: [(Transport, &str, fn(&TcpConfig) -> SimTime); 4] = [
+        (Transport::Ndp, "ndp_rto", |t| t.ndp.rto),
+        (Transport::Dcqcn, "dcqcn_rto", |t| t.dcqcn.rto),
+        (Transport::Timely, "timely_rto", |t| t.timely.rto),
+        (Transport::Hpcc, "hpcc_rto", |t| t.hpcc.rto),
+    ];
+    for (transport, key, rto) in rtos {
+        let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == transport)?;
+            (rto(t) < floor(t)).then_some((i, (rto(t), floor(t))))
+        });
+        out.extend(
+            by_origin(cfg, key, low)
+                .into_iter()
+                .map(|(path, (t, bound), apps)| ScenarioError {
+                    path,
+                    message: format!(
+                        "{key} ({t}) of {} is below the unloaded RTT of every path (at least \
+                         {bound}: two host links each way): every packet would be sent \
+                         again before its answer could arrive, and again at each expiry, \
+                         so the run would never reach stop; give a timer above the \
+                         largest RTT",
+                        apps_text(&apps)
+                    ),
+                }),
+        );
+    }
+    let thread = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+        let t = a
+            .tcp()
+            .filter(|t| t.transport == Transport::Tcp && t.probretx.p > 0.0)?;
+        let one = tx(t.header_bytes as u64 + l2 + 1);
+        (t.probretx.period < one).then_some((i, (t.probretx.period, one)))
+    });
+    out.extend(
+        by_origin(cfg, "probretx_period", thread)
+            .into_iter()
+            .map(|(path, (t, one), apps)| ScenarioError {
+                path,
+                message: format!(
+                    "probretx_period ({t}) of {} is shorter than the fastest host link takes to send the \
+                     smallest segment ({one}): the retransmit thread would run faster than \
+                     anything it resends can leave, so the run would never reach stop \
+                     (the dissertation's period is 20us)",
+                    apps_text(&apps)
+                ),
+            }),
+    );
+    out
 }
 
 /// HPCC's additive increase W_AI at or above W_init = line rate × T, the

@@ -1772,3 +1772,65 @@ fn a_poisson_load_past_a_hosts_link_warns() {
         "{w:?}"
     );
 }
+
+/// A fixed retransmission timer below every path's unloaded RTT (the
+/// example's star: 50 µs links at 1 Gbps, so at least 4 × (50 µs + a
+/// 40-byte header's 320 ns)), or a retransmit thread faster than the host
+/// link sends the smallest segment, is refused naming the key where it
+/// was set: such a run resends every packet at each expiry and never
+/// reaches `stop` (`ndp_rto = "1ps"` ran past a minute and 3 GB). A timer
+/// above the bound, and the keys of a transport not in use, are taken.
+#[test]
+fn a_timer_below_every_rtt_is_refused_naming_its_key() {
+    let with = |tcp: Value, app_tcp: Option<Value>| {
+        let mut doc = example();
+        doc["tcp"] = tcp;
+        if let Some(t) = app_tcp {
+            doc["apps"][0]["tcp"] = t;
+        }
+        parse_config(&doc)
+    };
+    let refused = |r: Result<Config, Vec<ScenarioError>>, path: &str| {
+        let errs = r.expect_err("a timer below every RTT must be refused");
+        assert!(
+            errs.iter().any(|e| e.path == path
+                && e.message
+                    .contains("below the unloaded RTT of every path (at least 201.28us")
+                || e.path == path && e.message.contains("shorter than the fastest host link")),
+            "{errs:?}"
+        );
+    };
+    for (transport, key) in [
+        ("ndp", "ndp_rto"),
+        ("dcqcn", "dcqcn_rto"),
+        ("timely", "timely_rto"),
+        ("hpcc", "hpcc_rto"),
+    ] {
+        refused(
+            with(json!({"transport": transport, key: "200us"}), None),
+            &format!("tcp.{key}"),
+        );
+        refused(
+            with(json!({}), Some(json!({"transport": transport, key: "1ps"}))),
+            &format!("apps[0].tcp.{key}"),
+        );
+        let above = with(json!({"transport": transport, key: "202us"}), None);
+        assert!(
+            above
+                .as_ref()
+                .err()
+                .is_none_or(|e| e.iter().all(|e| !e.path.ends_with(key))),
+            "{transport}: {above:?}"
+        );
+        // the key of a transport not in use reads nothing: not refused
+        assert!(with(json!({key: "1ps"}), None)
+            .err()
+            .is_none_or(|e| e.iter().all(|e| !e.path.ends_with(key))));
+    }
+    refused(
+        with(json!({"probretx_p": 1.0, "probretx_period": "100ns"}), None),
+        "tcp.probretx_period",
+    );
+    assert!(with(json!({"probretx_p": 1.0, "probretx_period": "20us"}), None).is_ok());
+    assert!(with(json!({"probretx_period": "1ps"}), None).is_ok()); // p = 0: no thread
+}
