@@ -1936,7 +1936,8 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
         SimTime(hop.saturating_mul(4))
     };
     let mut out = Vec::new();
-    let rtos: [(Transport, &str, fn(&TcpConfig) -> SimTime); 4] = [
+    type Timer = fn(&TcpConfig) -> SimTime;
+    let rtos: [(Transport, &str, Timer); 4] = [
         (Transport::Ndp, "ndp_rto", |t| t.ndp.rto),
         (Transport::Dcqcn, "dcqcn_rto", |t| t.dcqcn.rto),
         (Transport::Timely, "timely_rto", |t| t.timely.rto),
