@@ -1587,6 +1587,18 @@ fn a_tiny_sru_or_response_is_warned_of() {
     for fine in [json!("1KB"), json!(2000), json!("256KB")] {
         assert!(warned(pa(fine.clone())).is_empty(), "response = {fine}");
     }
+    // a bulk flow's size the same (a fuzzer's `size = 10` passed silently);
+    // one given by duration reads no size
+    let bulk = |size: Value| json!({"kind": "bulk", "src": 1, "dst": 0, "size": size});
+    let w = warned(bulk(json!(10)));
+    assert!(
+        w.len() == 1
+            && w[0].path == "apps[0].size"
+            && w[0].message.contains("did you mean \"10KB\"?"),
+        "{w:?}"
+    );
+    assert!(warned(bulk(json!("10MB"))).is_empty());
+    assert!(warned(json!({"kind": "bulk", "src": 1, "dst": 0, "duration": "1ms"})).is_empty());
 }
 
 /// A custom host named `hN` that is not host N: apps, `pcap.hosts` and

@@ -39,8 +39,8 @@ pub use table::key_path;
 pub use values::DEFAULT_FLOWLET_GAP;
 
 use crate::config::{
-    AppSpec, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, TcpConfig, TcpWritten,
-    Threads, Ties, TopologySpec, Transport, TrimConfig,
+    AppSpec, BulkAmount, Config, EcnRamp, Limit, NonEct, PfcConfig, RoutingMode, TcpConfig,
+    TcpWritten, Threads, Ties, TopologySpec, Transport, TrimConfig,
 };
 use crate::net::topology::TopologyError;
 use crate::sim::time::SimTime;
@@ -1642,8 +1642,9 @@ fn host_name_warnings(cfg: &Config) -> Vec<ScenarioError> {
     }]
 }
 
-/// A response (`partition_aggregate.response`) or SRU (`sync_reads.sru`)
-/// under 1000 bytes and under one segment: a size written bare is bytes,
+/// A response (`partition_aggregate.response`), SRU (`sync_reads.sru`) or
+/// bulk flow's `size` under 1000 bytes and under one segment: a size
+/// written bare is bytes,
 /// and `sru = 256` (Kulkarni's 256 KB) or `response = 10` validated as 256
 /// and 10 bytes without a word, as a buffer of `100` would have been
 /// warned of. A small request-response study may mean it; the warning
@@ -1660,6 +1661,12 @@ fn tiny_app_size_warnings(cfg: &Config) -> Vec<ScenarioError> {
                     ..
                 } => ("response", *response_bytes, tcp.mss as u64),
                 AppSpec::SyncReads { sru_bytes, tcp, .. } => ("sru", *sru_bytes, tcp.mss as u64),
+                // a bulk flow's size: "10" for 10 MB or 10 GB is the slip
+                AppSpec::Bulk {
+                    amount: BulkAmount::Bytes(b),
+                    tcp,
+                    ..
+                } => ("size", *b, tcp.mss as u64),
                 _ => return None,
             };
             (b < 1000 && b < mss).then(|| ScenarioError {
