@@ -1631,3 +1631,39 @@ fn a_host_named_for_another_number_is_warned_of() {
         assert!(w.is_empty(), "{fine:?}: {w:?}");
     }
 }
+
+/// A refused TCP key is not read again by a cross-key check: an unknown
+/// transport drew a second error, "tcp.plb … needs cc = 'dctcp' over TCP or
+/// transport = 'swift' (cc is 'newreno')", about values never written, and
+/// an unknown cc one at `hystart` (a fuzzer's finding). Only the key itself
+/// is named, at the top and in an app's own table; a cross check that does
+/// not involve the refused key still speaks.
+#[test]
+fn a_refused_tcp_key_draws_no_cross_check_that_reads_its_default() {
+    let paths = |doc: Value| {
+        let mut p: Vec<String> = errors(&doc).into_iter().map(|e| e.path).collect();
+        p.sort();
+        p
+    };
+    let top = |tcp: Value| with(base(), |d| d["tcp"] = tcp);
+    assert_eq!(
+        paths(top(json!({"transport": "", "plb": true}))),
+        ["tcp.transport"]
+    );
+    assert_eq!(
+        paths(top(json!({"cc": "cubicc", "hystart": "linux"}))),
+        ["tcp.cc"]
+    );
+    let own = |tcp: Value| with(base(), |d| d["apps"][0]["tcp"] = tcp);
+    assert_eq!(
+        paths(own(json!({"transport": "bogus", "plb": true}))),
+        ["apps[0].tcp.transport"]
+    );
+    // a check about other keys stays
+    assert_eq!(
+        paths(top(
+            json!({"cc": "cubicc", "rto_min": "2s", "rto_max": "1s"})
+        )),
+        ["tcp.cc", "tcp.rto_max"]
+    );
+}

@@ -64,9 +64,14 @@ pub(super) fn parse_app(
         match own {
             Some(tv) => {
                 let tcp_path = t.p("tcp");
+                let before = ctx.errs.len();
                 let own = TcpLayer::parse(ctx, tv, &tcp_path);
+                let bad = super::bad_keys(&ctx.errs[before..], &tcp_path);
                 let merged = own.over(top_tcp);
-                let failed = tcp_cross_checks(&merged.section.resolve());
+                let mut failed = tcp_cross_checks(&merged.section.resolve());
+                failed.retain(|(_, _, involved)| {
+                    !involved.iter().any(|k| bad.iter().any(|b| b == k))
+                });
                 // what [tcp] alone fails is said there, once, not per app
                 let top_failed = if failed.is_empty() {
                     Vec::new()

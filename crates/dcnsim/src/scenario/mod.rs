@@ -349,9 +349,13 @@ pub fn parse_config_until(
 
     let top_tcp = match &*d.tcp {
         Some(v) => {
+            let before = ctx.errs.len();
             let p = TcpLayer::parse(&mut ctx, v, "tcp");
-            for (key, msg, _) in tcp_cross_checks(&p.section.resolve()) {
-                ctx.err(key_path("tcp", key), msg);
+            let bad = bad_keys(&ctx.errs[before..], "tcp");
+            for (key, msg, involved) in tcp_cross_checks(&p.section.resolve()) {
+                if !involved.iter().any(|k| bad.iter().any(|b| b == k)) {
+                    ctx.err(key_path("tcp", key), msg);
+                }
             }
             p
         }
@@ -1916,6 +1920,17 @@ fn rtt_upper_bound(topo: &TopologySpec, hops: u64, data: u64, ack: u64) -> SimTi
         .unwrap_or(SimTime::ZERO);
     let tx = |bytes: u64| (bytes as u128 * 8_000_000_000_000 / slowest as u128) as u64;
     SimTime((longest.0 * 2 + tx(data) + tx(ack)).saturating_mul(hops))
+}
+
+/// The keys of table `table` that `errs` (its parse's errors) refused. A
+/// cross-key check reads a refused key's default in its place, so one
+/// involving it would blame a value the user never wrote (an unknown
+/// transport also drew "plb … needs cc = 'dctcp' (cc is 'newreno')").
+pub(super) fn bad_keys(errs: &[ScenarioError], table: &str) -> Vec<String> {
+    errs.iter()
+        .filter_map(|e| e.path.strip_prefix(table)?.strip_prefix('.'))
+        .map(|k| k.split(['.', '[']).next().unwrap_or(k).to_string())
+        .collect()
 }
 
 /// A fixed retransmission timer below the unloaded RTT of every path, or a
