@@ -838,6 +838,21 @@ def test_a_delay_in_seconds_that_no_packet_outlasts_is_warned_of():
         dcnsim.run(_star_bulk(stop="10ms"))
 
 
+def test_a_rate_at_which_no_packet_leaves_by_stop_is_warned_of():
+    """`rate = "1bps"`: the delays fit in `stop`, but sending the smallest
+    packet (a 40-byte header and a byte) takes 328 s at 1 bit/s, so nothing
+    arrives (a fuzzer's run said "0 delivered" and nothing else). Warned
+    with the rate and that time; a rate that sends a packet in time is not."""
+    with pytest.warns(dcnsim.DcnsimWarning,
+                      match=r"no packet can arrive by stop \(10ms\): the fastest host link \(1bps\) takes 328s "
+                            r"to send the smallest packet \(41 bytes\)"):
+        r = dcnsim.run(_star_bulk(topology={"rate": "1bps"}))
+    assert r.summary["packets_delivered"] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dcnsim.DcnsimWarning)
+        dcnsim.run(_star_bulk(topology={"rate": "100Mbps"}))
+
+
 def test_a_stop_in_the_clocks_upper_half_is_refused():
     """Past 2^63 ps a start plus a delay saturates at the clock's end and
     would run as if at `stop`: an 82 Pbps flow on a 1 Gbps link. Such a
@@ -1031,3 +1046,20 @@ def test_an_empty_scenario_path_is_named_as_one():
     r = cli("run", "")
     assert r.returncode == 2 and "file: '' is an empty path; name a scenario file (.toml or .json)" in r.stderr, \
         r.stderr
+
+
+def test_a_poisson_load_that_expects_no_flow_is_warned_of():
+    """`load = 1e-300` (or a load read as per mille) on a run too short for
+    one arrival: "flows 0", and no word. Warned at the app's load with the
+    expected count; a load that expects flows says nothing of it."""
+    doc = {"stop": "5ms", "topology": {"kind": "star", "hosts": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"},
+           "apps": [{"kind": "poisson", "load": 1e-300, "cdf": [[1000, 0.0], [100000, 1.0]], "duration": "5ms"}]}
+    with pytest.warns(dcnsim.DcnsimWarning, match=r"apps\[0\]\.load: .*flow arrivals expected by stop .*starts no flow"):
+        r = dcnsim.run(doc)
+    assert len(r.flows) == 0
+    doc["apps"][0]["load"] = 0.3
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = dcnsim.run(doc)
+    assert len(r.flows) > 0
+    assert not any("arrivals expected" in str(w.message) for w in seen), [str(w.message) for w in seen]

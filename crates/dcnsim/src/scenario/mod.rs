@@ -780,6 +780,34 @@ fn poisson_overload_warnings(cfg: &Config) -> Vec<ScenarioError> {
             continue;
         }
         let total = p.load * p.capacity_bps as f64;
+        // arrivals expected while the app runs before stop: under one, the
+        // run most likely starts no flow at all, and said nothing of it
+        // (`load = 1e-300`: "flows 0", no word)
+        let end = SimTime(p.start.0.saturating_add(p.duration.0)).min(cfg.stop);
+        let expected = p.arrival_rate() * end.0.saturating_sub(p.start.0) as f64 / 1e12;
+        if p.start < cfg.stop && expected < 1.0 {
+            out.push(ScenarioError {
+                path: format!("apps[{i}].load"),
+                message: format!(
+                    "{} flow arrivals expected by stop (load {} × C {} over a mean flow of \
+                     {:.0} bytes, for {}): the run most likely starts no flow; a load is a \
+                     fraction of C (0.5 for 50 %)",
+                    if expected < 0.01 {
+                        format!("{expected:.2e}")
+                    } else {
+                        format!("{expected:.2}")
+                    },
+                    if p.load < 1e-3 {
+                        format!("{:.3e}", p.load)
+                    } else {
+                        format!("{}", p.load)
+                    },
+                    failures::bps_text(p.capacity_bps),
+                    p.cdf.mean(),
+                    SimTime(end.0.saturating_sub(p.start.0)),
+                ),
+            });
+        }
         let per_source = total / ns as f64;
         // the most loaded source: the slowest (all are offered the same)
         let over = |offered: f64, h: usize| offered > rate(h) * (1.0 + 1e-9);
@@ -916,13 +944,50 @@ fn empty_trace_warning(cfg: &Config) -> Option<ScenarioError> {
 /// ([`crate::stats::limits::least_one_way`] is the least a delivery
 /// takes). Usually a unit slip (`50s` for `50us`).
 fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
-    let least = crate::stats::limits::least_one_way(cfg)?;
+    let delays = crate::stats::limits::least_one_way(cfg)?;
+    let nodes = &cfg.topology.nodes;
+    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
+    let direct = host_links(cfg).any(|l| host(l.a) && host(l.b) && l.delay == delays);
+    // and the time to put the smallest packet on a link, once per host
+    // link crossed: at `rate = "1bps"` a 1,064-byte packet takes 8,500 s,
+    // and a run whose delays fit in `stop` delivered nothing, unwarned
+    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    let smallest = cfg
+        .apps
+        .iter()
+        .map(|a| match a {
+            AppSpec::UdpCbr { payload_bytes, .. } => *payload_bytes as u64 + 28,
+            // a data segment: its header and at least one byte
+            _ => a.tcp().map_or(0, |t| t.header_bytes as u64) + 1,
+        })
+        .min()
+        .unwrap_or(1)
+        + cfg.l2_overhead as u64;
+    let tx = if fastest == 0 {
+        SimTime::ZERO
+    } else {
+        SimTime(
+            (smallest as u128 * 8_000_000_000_000 / fastest as u128).min(u64::MAX as u128) as u64,
+        )
+    };
+    let crossings = if direct { 1 } else { 2 };
+    let least = SimTime(delays.0.saturating_add(tx.0.saturating_mul(crossings)));
     if !(cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop) {
         return None;
     }
-    let nodes = &cfg.topology.nodes;
-    let host = |v: usize| nodes[v].kind == crate::config::NodeKind::Host;
-    let direct = host_links(cfg).any(|l| host(l.a) && host(l.b) && l.delay == least);
+    if delays < cfg.stop {
+        return Some(ScenarioError {
+            path: "topology".into(),
+            message: format!(
+                "no packet can arrive by stop ({}): the fastest host link ({}) takes {tx} to \
+                 send the smallest packet ({smallest} bytes), {least} at least with the delays; \
+                 is a rate's unit wrong (`1Gbps`, not `1`)?",
+                cfg.stop,
+                failures::bps_text(fastest)
+            ),
+        });
+    }
+    let least = delays;
     let how = if direct {
         "the shortest path is a link joining two hosts".to_string()
     } else {
