@@ -1063,3 +1063,23 @@ def test_a_poisson_load_that_expects_no_flow_is_warned_of():
         r = dcnsim.run(doc)
     assert len(r.flows) > 0
     assert not any("arrivals expected" in str(w.message) for w in seen), [str(w.message) for w in seen]
+
+
+def test_a_yaml_scenario_is_told_it_was_read_as_toml(tmp_path):
+    """Any name but .json is read as TOML: a YAML file failed with TOML's
+    "Expected '='" and no word of why TOML. The error now says so; a .toml
+    file's error is TOML's alone, and TOML under another name still runs."""
+    y = tmp_path / "s.yaml"
+    y.write_text("name: x\ntopology:\n  kind: star\n")
+    with pytest.raises(dcnsim.ScenarioError, match=r"read as TOML: a scenario is JSON if its name ends in \.json, "
+                                                   r"TOML otherwise, and YAML is neither"):
+        dcnsim.load_scenario(str(y))
+    t = tmp_path / "s.toml"
+    t.write_text("name: x\n")
+    with pytest.raises(dcnsim.ScenarioError) as e:
+        dcnsim.load_scenario(str(t))
+    assert "read as TOML" not in str(e.value)
+    ok = tmp_path / "s.yaml"
+    ok.write_text('stop = "1ms"\n[topology]\nkind = "star"\nhosts = 2\nrate = "1Gbps"\ndelay = "1us"\n'
+                  'buffer = "100pkt"\n[[apps]]\nkind = "bulk"\nsrc = 1\ndst = 0\nsize = "10KB"\n')
+    assert dcnsim.load_scenario(str(ok))["topology"]["kind"] == "star"

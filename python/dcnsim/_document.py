@@ -270,6 +270,10 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
             looks_json = text.lstrip().startswith("{") and suffix.lower() != ".json"
             hint = (f"; the file looks like JSON: name it {stem}.json" if looks_json
                     else _unquoted_unit_hint(text, str(e)) or _duplicate_key_hint(text, str(e)))
+            if not hint and suffix.lower() != ".toml":
+                # a YAML scenario failed as TOML with no word of why TOML
+                hint = (f" (read as TOML: a scenario is JSON if its name ends in .json, TOML otherwise"
+                        + (", and YAML is neither" if suffix.lower() in (".yaml", ".yml") else "") + ")")
             raise ScenarioError([Problem("syntax", f"{e}{hint}")]) from None
         except RecursionError:
             raise ScenarioError([Problem("syntax", "nested deeper than the TOML reader allows")]) from None
