@@ -272,7 +272,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
                     else _unquoted_unit_hint(text, str(e)) or _duplicate_key_hint(text, str(e)))
             if not hint and suffix.lower() != ".toml":
                 # a YAML scenario failed as TOML with no word of why TOML
-                hint = (f" (read as TOML: a scenario is JSON if its name ends in .json, TOML otherwise"
+                hint = (" (read as TOML: a scenario is JSON if its name ends in .json, TOML otherwise"
                         + (", and YAML is neither" if suffix.lower() in (".yaml", ".yml") else "") + ")")
             raise ScenarioError([Problem("syntax", f"{e}{hint}")]) from None
         except RecursionError:
