@@ -1083,3 +1083,22 @@ def test_a_yaml_scenario_is_told_it_was_read_as_toml(tmp_path):
     ok.write_text('stop = "1ms"\n[topology]\nkind = "star"\nhosts = 2\nrate = "1Gbps"\ndelay = "1us"\n'
                   'buffer = "100pkt"\n[[apps]]\nkind = "bulk"\nsrc = 1\ndst = 0\nsize = "10KB"\n')
     assert dcnsim.load_scenario(str(ok))["topology"]["kind"] == "star"
+
+
+def test_a_json_number_past_the_largest_is_named_as_written(tmp_path):
+    """`"blocks": 1e400` read as inf was reported as "inf is not a finite
+    number", a value the file never held; the error quotes the number."""
+    j = tmp_path / "s.json"
+    j.write_text('{"stop": "1ms", "apps": [{"kind": "sync_reads", "client": 0, "servers": "1-2", "blocks": 1e400}]}')
+    with pytest.raises(dcnsim.ScenarioError, match=r"the number 1e400 is beyond the largest"):
+        dcnsim.load_scenario(str(j))
+    j.write_text('{"stop": "1ms", "seed": 1.5e3}')
+    assert dcnsim.load_scenario(str(j))["seed"] == 1500.0
+
+
+def test_a_host_index_past_every_topology_says_the_bound():
+    with pytest.raises(dcnsim.ScenarioError, match=r"apps\[0\]\.src: host 10000000000000000000 out of range "
+                                                   r"\(no topology has more than"):
+        dcnsim.run({"stop": "1ms", "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us",
+                                                "buffer": "100pkt"},
+                    "apps": [{"kind": "bulk", "src": 10 ** 19, "dst": 0, "size": "10KB"}]})

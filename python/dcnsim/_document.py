@@ -252,7 +252,7 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     stem, suffix = os.path.splitext(os.path.basename(p))
     if suffix.lower() == ".json":
         try:
-            doc = json.loads(text, object_pairs_hook=_unique_keys)
+            doc = json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float)
         except json.JSONDecodeError as e:
             raise ScenarioError([Problem("syntax", f"{e.msg} (at line {e.lineno}, column {e.colno})")]) from None
         except _DuplicateKey as e:
@@ -289,6 +289,16 @@ def load_scenario(path: Union[str, os.PathLike]) -> Dict[str, Any]:
 
 class _DuplicateKey(Exception):
     pass
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number as Python reads it, refused when it overflows: ``1e400``
+    became ``inf`` and was reported as "inf is not a finite number", a value
+    the file never held."""
+    x = float(text)
+    if math.isinf(x):
+        raise ValueError(f"the number {text} is beyond the largest a scenario can hold (about 1.8e308)")
+    return x
 
 
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:

@@ -537,7 +537,10 @@ pub(super) fn check_host(h: u64, nhosts: Option<usize>) -> Result<usize, String>
             "host {h} out of range (topology has {n} host{})",
             if n == 1 { "" } else { "s" }
         )),
-        _ if h > MAX_NODES => Err(format!("host {h} out of range")),
+        // before the topology's count is known: a bound every topology keeps
+        _ if h > MAX_NODES => Err(format!(
+            "host {h} out of range (no topology has more than {MAX_NODES} nodes)"
+        )),
         _ => Ok(h as usize),
     }
 }
