@@ -191,3 +191,17 @@ def test_bits_and_bytes_spelled_every_accepted_way():
     for text in ("32KB", "32kB", "32 KiB", "32768", "32768B", "32768 bytes", "32 Kbytes"):
         assert parse_size(text).binary == 32768, text
     assert parse_size("32kB").decimal == 32000
+
+
+def test_a_value_of_the_wrong_type_is_a_type_error_naming_it():
+    """parse_size(None) raised UnitError "got 'None'", as if None were a
+    badly written size; a wrong type is the caller's TypeError, naming the
+    type. Numbers (numpy's too) are still read as their text."""
+    import numpy as np
+
+    for fn, bad in ((parse_size, None), (parse_time, True), (parse_rate, [1]), (parse_count, {"n": 1})):
+        with pytest.raises(TypeError, match=f"got {type(bad).__name__} "):
+            fn(bad)
+    assert parse_count(np.int64(20)) == 20.0 and parse_size(1500).binary == 1500.0
+    with pytest.raises(UnitError):
+        parse_time(100)  # a bare number is still a time without its unit

@@ -18,6 +18,7 @@ therefore returns both readings when the text uses a K/M/G/T prefix."""
 
 from __future__ import annotations
 
+import numbers
 from typing import Callable, NamedTuple, Optional, TypeVar
 
 from . import _core
@@ -32,6 +33,11 @@ class UnitError(ValueError):
 
 
 def _core_parse(fn: Callable[[str], T], text: object) -> T:
+    # a number is read as its text (a count may be bare); anything else is
+    # the caller's slip, not a bad value: parse_size(None) said "got 'None'"
+    if isinstance(text, bool) or not isinstance(text, (str, numbers.Real)):
+        raise TypeError(f"expected a value with its unit as a string (e.g. '100us', '10KB', '1Gbps'), "
+                        f"got {type(text).__name__} {text!r}")
     try:
         return fn(str(text))
     except ValueError as e:
