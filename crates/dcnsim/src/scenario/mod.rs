@@ -785,7 +785,8 @@ fn poisson_overload_warnings(cfg: &Config) -> Vec<ScenarioError> {
         // (`load = 1e-300`: "flows 0", no word)
         let end = SimTime(p.start.0.saturating_add(p.duration.0)).min(cfg.stop);
         let expected = p.arrival_rate() * end.0.saturating_sub(p.start.0) as f64 / 1e12;
-        if p.start < cfg.stop && expected < 1.0 {
+        // under ln 2 expected, no flow at all is the likelier outcome
+        if p.start < cfg.stop && expected < std::f64::consts::LN_2 {
             out.push(ScenarioError {
                 path: format!("apps[{i}].load"),
                 message: format!(
@@ -2030,7 +2031,10 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
         (Transport::Timely, "timely_rto", |t| t.timely.rto),
         (Transport::Hpcc, "hpcc_rto", |t| t.hpcc.rto),
     ];
+    let defaults = TcpConfig::default();
     for (transport, key, rto) in rtos {
+        // a value the user may never have written: said to be the default
+        let default = rto(&defaults);
         let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
             let t = a.tcp().filter(|t| t.transport == transport)?;
             (rto(t) < floor(t)).then_some((i, (rto(t), floor(t))))
@@ -2041,11 +2045,12 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
                 .map(|(path, (t, bound), apps)| ScenarioError {
                     path,
                     message: format!(
-                        "{key} ({t}) of {} is below the unloaded RTT of every path (at least \
-                         {bound}: two host links each way): every packet would be sent \
+                        "{key} ({t}{}) of {} is below the unloaded RTT of every path (at \
+                         least {bound}: two host links each way): every packet would be sent \
                          again before its answer could arrive, and again at each expiry, \
                          so the run would never reach stop; give a timer above the \
                          largest RTT",
+                        if t == default { ", its default" } else { "" },
                         apps_text(&apps)
                     ),
                 }),
