@@ -77,6 +77,40 @@ def test_a_reference_value_and_a_formula_check_name_only_the_series_they_say(tmp
     assert "| paths used | — |" in table and "| 1 KB | — |" in table and "| A beats B | A; B |" in table
 
 
+def test_a_users_figure_files_beside_a_runs_dir_or_another_section_are_not_replaced(tmp_path):
+    """The refusal of a user's fig1.csv was skipped as soon as the
+    directory held a runs/ (of anything) or any *.report.json: the files
+    were replaced without a word. A runs/ without this run's simulations,
+    or another figure's section, no longer makes them the reproduction's."""
+    p = _paper(_fig("1", lambda: [_claim("A beats B")], series=("A", "B")))
+    for extra in ("runs/my_experiment.log", "config.report.json"):
+        out = tmp_path / extra.split("/")[0].replace(".", "_")
+        (out / extra).parent.mkdir(parents=True, exist_ok=True)
+        (out / extra).write_text("mine\n")
+        (out / "fig1.csv").write_text("my precious data\n")
+        with pytest.raises(OutputDirError, match=r"holds fig1.csv, which this reproduce writes"):
+            reproduce(p, out=out, jobs=1, progress=False, echo=None)
+        assert (out / "fig1.csv").read_text() == "my precious data\n"
+
+
+def test_another_papers_simulations_interrupted_in_runs_are_not_taken_over(tmp_path):
+    """A reproduction interrupted before its report.md left its simulations
+    in runs/; another paper's run there went ahead without a word, and the
+    first one's "resume with" then failed on the second's report.md."""
+    from dcnsim.sweep import point_dir
+
+    rows = lambda: [_claim("A beats B")]  # noqa: E731
+    runs = tmp_path / "runs"
+    d = point_dir(runs, "someone-elses-point")
+    d.mkdir(parents=True)
+    (d / "summary.json").write_text("{}")
+    (d / "scenario.json").write_text("{}")
+    with pytest.raises(OutputDirError, match=r"holds 1 complete simulation\(s\) in runs/ that are none of toy's "
+                                             r"\(e.g. someone-elses-point\): another reproduction's"):
+        reproduce(_paper(_fig("1", rows)), out=tmp_path, jobs=1, progress=False, echo=None)
+    assert not (tmp_path / "report.md").exists()
+
+
 def test_a_users_own_figure_files_are_never_replaced_by_a_first_reproduction(tmp_path):
     """A directory with no reproduction in it but a fig1.csv of the user's
     (or a paper's figures folder): refused, naming the file, before
@@ -1051,8 +1085,16 @@ def test_another_papers_reproduction_in_the_directory_is_refused_before_it_runs(
     msg = str(e.value)
     assert msg.startswith(f"{tmp_path}: holds the reproduction of the full run of 'A toy paper' (report.md); "
                           "this other full run would replace its report"), msg
-    assert "dcnsim-repro/other" in msg and f"move {tmp_path / 'report.md'} away" in msg, msg
+    # moving report.md away would leave the toy's fig1 section to merge into
+    # the other's report (an audit did as the message said): not suggested
+    assert "dcnsim-repro/other" in msg and "away" not in msg, msg
     assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()} == before
+    # done anyway, the toy's sections refuse it: its Fig. 1 is not the other's
+    (tmp_path / "report.md").rename(tmp_path / "toy-report.md")
+    with pytest.raises(OutputDirError, match=r"holds figure sections of toy's reproduction \(fig1.report.json\) "
+                                             r"without its report.md; this other full run would mix"):
+        reproduce(other, out=tmp_path, jobs=1, progress=False, echo=None)
+    (tmp_path / "toy-report.md").rename(tmp_path / "report.md")
     # a report.md of someone else's is not replaced either
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "elsewhere" / "report.md").write_text("# my notes\n")

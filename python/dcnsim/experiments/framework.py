@@ -786,11 +786,11 @@ def reproduce(
             report = Report(p, out_dir, quick, results, errors, time.perf_counter() - t0,
                             len(points), len(computed), n_jobs, cores, cluster, ties)
             for fig in figs:
-                _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick)
+                _store_section(out_dir, fig, results.get(fig.id), errors.get(fig.id), cores, ties, quick, p.key)
             # report.md holds every figure reproduced in this directory under the
             # same order of ties: those of this run, and the sections earlier runs
             # stored for the others.
-            earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties, quick)
+            earlier = _load_sections(out_dir, [f for f in p.figures if f not in figs], ties, quick, p.key)
             merged = dataclasses.replace(
                 report,
                 results={**{k: v for k, (v, _e) in earlier.items() if v is not None}, **results},
@@ -993,9 +993,42 @@ def _runs_owner(out_dir: Path, figs: Sequence[Figure], quick: bool, ties: Option
     return None
 
 
+def _section_papers(out_dir: Path) -> Dict[str, List[str]]:
+    """The papers whose figure sections (``*.report.json``) ``out_dir``
+    holds: paper key -> the sections' file names (a section written before
+    sections named their paper is left out)."""
+    out: Dict[str, List[str]] = {}
+    for f in sorted(out_dir.glob("*.report.json")):
+        try:
+            rec = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("paper"), str) and rec["paper"]:
+            out.setdefault(rec["paper"], []).append(f.name)
+    return out
+
+
+def _foreign_runs(out_dir: Path, p: Paper, quick: bool, points: Sequence[Point]) -> List[str]:
+    """Complete simulations in ``runs/`` that are none of ``p``'s (its
+    figures' points, quick or full as this run): another paper's
+    reproduction, interrupted before its report.md and sections. Their
+    directory names, sorted; the paper's every figure is collected only
+    when ``runs/`` holds some outside this run's ``points``."""
+    runs = out_dir / "runs"
+    if not runs.is_dir():
+        return []
+    done = {d.name for d in runs.iterdir() if (d / "summary.json").is_file()}
+    strangers = done - {point_dir(runs, pt.label).name for pt in points}
+    if not strangers:
+        return []
+    mine = {point_dir(runs, pt.label).name for q in (quick, not quick) for pt in _collect(p.figures, q)[0]}
+    return sorted(strangers - mine)
+
+
 def _refuse_files_in_the_way(out_dir: Path, figs: Sequence[Figure]) -> None:
-    """Refuse a directory that holds no reproduction (no report.md, no
-    figure sections, no runs/) but files this one writes (``fig4.csv``,
+    """Refuse a directory that holds no reproduction of ``figs`` (no
+    report.md, no section of theirs, none of the run's simulations) but
+    files this one writes (``fig4.csv``,
     ``fig4.png``: a user's own, or a paper's figures folder): they would be
     replaced without a word, as ``dcnsim run --out`` refuses to replace a
     ``flows.csv`` of no run."""
@@ -1005,9 +1038,9 @@ def _refuse_files_in_the_way(out_dir: Path, figs: Sequence[Figure]) -> None:
     if not names:
         return
     shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-    raise OutputDirError(f"{out_dir}: holds {shown}, which this reproduce writes, but no reproduction (no "
-                         "report.md, figure sections or runs/): they would be replaced; move them away, or give this "
-                         "reproduce another --out")
+    raise OutputDirError(f"{out_dir}: holds {shown}, which this reproduce writes, but no reproduction of them (no "
+                         "report.md, no figure section of this paper's, no simulation of this run's in runs/): they "
+                         "would be replaced; move them away, or give this reproduce another --out")
 
 
 def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], default_dir: str,
@@ -1026,13 +1059,39 @@ def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], defaul
 
     owner = _report_owner(out_dir)
     if owner is None:
+        # Another paper's figure sections, or its simulations in runs/ (a
+        # reproduction interrupted before its report.md): its figures would
+        # be merged into this report (both papers have a Fig. 4), and its
+        # printed "resume with" refused once this run wrote a report.md.
+        others = {k: v for k, v in _section_papers(out_dir).items() if k != p.key}
+        if others:
+            other, names = next(iter(others.items()))
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            raise OutputDirError(
+                f"{out_dir}: holds figure sections of {other}'s reproduction ({shown}) without its report.md; this "
+                f"{p.key} {_run_text(quick, ties)} would mix its report and figures with them. Give this one another "
+                f"--out (its default is dcnsim-repro/{default_dir}), or rerun {other}'s own command there to finish it")
+        foreign = _foreign_runs(out_dir, p, quick, points)
+        if foreign:
+            raise OutputDirError(
+                f"{out_dir}: holds {len(foreign):,} complete simulation(s) in runs/ that are none of {p.key}'s (e.g. "
+                f"{foreign[0]}): another reproduction's, interrupted before its report.md. Rerun that reproduction's "
+                f"own command to resume it, or give this one another --out (its default is "
+                f"dcnsim-repro/{default_dir})")
         # a report.md moved away (as the refusal below says) leaves the
         # figures' sections: its runs are then given up knowingly
-        sections = any(out_dir.glob("*.report.json"))
+        own = set(_section_papers(out_dir).get(p.key, []))
+        sections = bool(own) or any(out_dir.glob("*.report.json"))
         found = None if sections else _runs_owner(out_dir, figs, quick, ties, points)
         if found is None:
-            if not sections and not (out_dir / "runs").is_dir():
-                _refuse_files_in_the_way(out_dir, figs)
+            # a figure's files are this paper's beside its own section, or
+            # in a directory whose runs/ holds this run's simulations (an
+            # analysis cut off between placing figures and their sections);
+            # a user's fig4.png is no less theirs for a runs/ beside it
+            runs = out_dir / "runs"
+            mine = runs.is_dir() and any((point_dir(runs, pt.label) / "summary.json").is_file() for pt in points)
+            if not mine:
+                _refuse_files_in_the_way(out_dir, [f for f in figs if f"{f.slug}.report.json" not in own])
             return
         o_quick, o_ties, n = found
         raise OutputDirError(
@@ -1046,14 +1105,18 @@ def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], defaul
     title, o_quick, o_ties = owner
     if title == p.title:
         theirs = f"{p.key}'s {_run_text(o_quick, o_ties)}"
+        # the same paper's other kind of run: its sections are kept apart by kind
+        anew = f", or move {out_dir / 'report.md'} away to start a new report there"
     else:
         key = next((k for k in paper_keys() if get_paper(k).title == title), None)
         theirs = f"{key}'s {_run_text(o_quick, o_ties)}" if key else f"the {_run_text(o_quick, o_ties)} of {title!r}"
+        # another paper's figures and sections would stay beside this one's
+        anew = ""
     raise OutputDirError(
         f"{out_dir}: holds the reproduction of {theirs} (report.md); this {p.key} {_run_text(quick, ties)} would "
         f"replace its report and figures, and its simulations in runs/ that share a label with this run's. Rerun "
-        f"that reproduction's own command to resume it, give this one another --out (its default is "
-        f"dcnsim-repro/{default_dir}), or move {out_dir / 'report.md'} away to start a new report there")
+        f"that reproduction's own command to resume it, or give this one another --out (its default is "
+        f"dcnsim-repro/{default_dir}){anew}")
 
 
 # ---------------------------------------------------------------- formatting
@@ -1081,11 +1144,13 @@ def _rel(f: Any, out_dir: Optional[Path]) -> str:
 
 
 def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], error: Optional[str],
-                   cores: List[str], ties: Optional[str] = None, quick: bool = False) -> None:
+                   cores: List[str], ties: Optional[str] = None, quick: bool = False, paper: str = "") -> None:
     """What report.md shows of ``fig``, kept beside its table
     (``<slug>.report.json``) for later runs of other figures to merge;
-    ``ties``: the order the run set, if it set one."""
-    rec: Dict[str, Any] = {"id": fig.id, "cores": cores, "error": error, "quick": quick}
+    ``ties``: the order the run set, if it set one; ``paper``: whose figure
+    it is (two papers have a Fig. 4: a section is merged into its own
+    paper's report only)."""
+    rec: Dict[str, Any] = {"id": fig.id, "paper": paper, "cores": cores, "error": error, "quick": quick}
     if ties is not None:
         rec["ties"] = ties
     if res is not None:
@@ -1095,7 +1160,8 @@ def _store_section(out_dir: Path, fig: Figure, res: Optional[FigureResult], erro
     atomic_write(out_dir / f"{fig.slug}.report.json", lambda fh: fh.write(text + "\n"))
 
 
-def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = None, quick: bool = False):
+def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = None, quick: bool = False,
+                   paper: str = ""):
     """The stored sections of ``figs`` (those an earlier run wrote under
     the same ``ties``, quick or full as this one): id -> (FigureResult or
     None, error or None). A section that no longer reads (another
@@ -1109,6 +1175,8 @@ def _load_sections(out_dir: Path, figs: Sequence[Figure], ties: Optional[str] = 
             rec = json.loads(path.read_text(encoding="utf-8"))
             if rec.get("id") != fig.id or rec.get("ties") != ties or bool(rec.get("quick", False)) != quick:
                 continue
+            if rec.get("paper") and paper and rec["paper"] != paper:
+                continue  # another paper's figure of the same number
             if rec.get("error") is not None:
                 out[fig.id] = (None, str(rec["error"]))
                 continue
