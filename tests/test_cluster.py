@@ -85,3 +85,34 @@ def test_reproduce_on_cluster_matches_local(tmp_path, cluster):
     assert f"the Dask cluster at {cluster}" in lines[0]
     for f in ("fig1.csv", "sec2.csv"):
         assert (tmp_path / "local" / f).read_bytes() == (tmp_path / "remote" / f).read_bytes()
+
+
+def test_a_cdf_file_travels_with_its_point_to_a_worker_without_the_clients_files(tmp_path):
+    """A worker reads no file of the client's: a point's ``cdf_file`` goes
+    to it as the bytes the client read, written into the point's private
+    directory (the client's absolute path failed on a worker without the
+    client's file system, on every rerun). Run where the path no longer
+    exists, the point gives the files a local run with the file gives."""
+    import json
+
+    from dcnsim._document import read_cdf_files
+    from dcnsim.sweep import _cluster_point, _run_point_files
+
+    cdf = tmp_path / "my_cdf.txt"
+    cdf.write_text("1000 0\n30000 1\n")
+    doc = {"name": "cdf", "seed": 1, "stop": "3ms",
+           "topology": {"kind": "star", "hosts": 4, "rate": "10Gbps", "delay": "1us", "buffer": "100pkt"},
+           "apps": [{"kind": "poisson", "load": 0.4, "cdf_file": str(cdf), "duration": "3ms"}]}
+    local = _run_point_files(doc, "csv")[1]
+    sent = read_cdf_files(doc)
+    assert sent == {0: cdf.read_bytes()}
+    cdf.unlink()  # the worker's view: no such path
+    record, remote, _where = _cluster_point(doc, "csv", sent)
+    assert record.get("error") is None, record
+    assert sorted(remote) == sorted(local)
+    for name in local:
+        if name != "summary.json":
+            assert remote[name] == local[name], name
+    a, b = json.loads(local["summary.json"]), json.loads(remote["summary.json"])
+    timing = {"wall_s", "events_per_s", "partition_work_s", "imbalance_s", "between_windows_s"}
+    assert {k: v for k, v in a.items() if k not in timing} == {k: v for k, v in b.items() if k not in timing}

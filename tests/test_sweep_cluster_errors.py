@@ -128,9 +128,20 @@ def _fake_record() -> None:
     Result.summary_record = rec
 
 
+def _fake_metrics() -> None:
+    # runs on a worker: the same core, other Python code deriving the
+    # metrics (another checkout's result.py), which a resume keys on
+    import dcnsim.result as result
+
+    result._real_metrics_build = result.__dict__.get("_real_metrics_build", result.metrics_build)
+    result.metrics_build = lambda: "0ldmetr1cs000000"
+
+
 def _undo() -> None:
+    import dcnsim.result as result
     from dcnsim.result import Result
 
+    result.metrics_build = result.__dict__.get("_real_metrics_build", result.metrics_build)
     dcnsim.core_build = dcnsim.__dict__.get("_real_core_build", dcnsim.core_build)
     if hasattr(Result, "_orig_summary_record"):
         Result.summary_record = Result._orig_summary_record
@@ -160,8 +171,20 @@ def test_a_worker_with_another_core_is_refused_before_anything_runs(tmp_path, pa
     address, client = patched
     client.run(_fake_build)
     (worker,) = client.scheduler_info(n_workers=-1)["workers"]
-    with pytest.raises(ClusterError, match=f"1 of 1 worker.*{address}.*run another dcnsim core than this process "
-                                           rf"\({re.escape(dcnsim.core_id())}\): {worker}.*0ldbu1ld00000000"):
+    with pytest.raises(ClusterError, match=f"1 of 1 worker.*{address}.*run another dcnsim core or Python code than "
+                                           rf"this process \({re.escape(dcnsim.core_id())} \(metrics [0-9a-f]+\)\): "
+                                           f"{worker}.*0ldbu1ld00000000"):
+        run_sweep(points()[:2], tmp_path, progress=False, cluster=address)
+    assert not any(tmp_path.rglob("summary.json"))
+
+
+def test_a_worker_with_other_metrics_code_is_refused_before_anything_runs(tmp_path, patched):
+    """The same core, another result.py: its points' metrics were stored,
+    and every resume replaced them again (the check read the core alone)."""
+    address, client = patched
+    client.run(_fake_metrics)
+    with pytest.raises(ClusterError, match=r"run another dcnsim core or Python code than this process .*"
+                                           r"\(metrics 0ldmetr1cs000000\)"):
         run_sweep(points()[:2], tmp_path, progress=False, cluster=address)
     assert not any(tmp_path.rglob("summary.json"))
 

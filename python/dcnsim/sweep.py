@@ -1127,10 +1127,25 @@ def _warn_seed_blind(pts: Sequence[Point], records: Sequence[Optional[Dict[str, 
                       stacklevel=caller_stacklevel())
 
 
-def _cluster_point(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Dict[str, bytes], str]:
+def _cluster_point(doc: Dict[str, Any], format: str,
+                   cdfs: Optional[Mapping[int, bytes]] = None) -> Tuple[Dict[str, Any], Dict[str, bytes], str]:
     """:func:`_run_point_files` on a Dask worker, with the worker's address
-    (named when its core is not the client's)."""
-    record, files = _run_point_files(doc, format)
+    (named when its core is not the client's). ``cdfs``: the bytes of the
+    apps' ``cdf_file``s as the client read them (app index -> bytes),
+    written into the point's private directory and read from there: the
+    path is the client's, which a worker without the client's file system
+    cannot open (every such point failed, and no rerun could help), and
+    which on another machine may hold another file."""
+    if cdfs:
+        with tempfile.TemporaryDirectory(prefix="dcnsim-cdf-") as tmp:
+            apps = list(doc["apps"])
+            for i, data in cdfs.items():
+                path = Path(tmp) / f"apps{i}.cdf"
+                path.write_bytes(data)
+                apps[i] = {**apps[i], "cdf_file": str(path)}
+            record, files = _run_point_files({**doc, "apps": apps}, format)
+    else:
+        record, files = _run_point_files(doc, format)
     try:
         from distributed import get_worker
 
@@ -1141,10 +1156,13 @@ def _cluster_point(doc: Dict[str, Any], format: str) -> Tuple[Dict[str, Any], Di
 
 
 def _worker_core() -> str:
-    """On a Dask worker: the dcnsim core it would run points with."""
+    """On a Dask worker: the dcnsim core it would run points with, and the
+    hash of the Python code that derives a point's metrics
+    (:func:`dcnsim.result.metrics_build`), which a resume keys on too."""
     from . import core_id
+    from .result import metrics_build
 
-    return core_id()
+    return f"{core_id()} (metrics {metrics_build()})"
 
 
 def _worker_names(client: Any) -> Dict[str, str]:
@@ -1187,7 +1205,7 @@ def _check_cores(client: Any, cluster: str, core: str, workers: Optional[List[st
     if wrong:
         listed = "; ".join(f"{names.get(a, a)}: {c}" for a, c in sorted(wrong.items()))
         return (f"cluster: {len(wrong)} of {len(found)} worker(s) of the Dask scheduler at {cluster!r} "
-                f"run another dcnsim core than this process ({core}): {listed}; install the same "
+                f"run another dcnsim core or Python code than this process ({core}): {listed}; install the same "
                 "dcnsim build on every worker (their results would not be this core's)")
     return None
 
@@ -1199,8 +1217,11 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
 
     from dask.distributed import wait as dask_wait
 
+    from .result import metrics_build
+
     version, build = _current_core()
     core = f"{version}+{build}"
+    mine = metrics_build()
     client = _connect(cluster)
     # Dask's client logs a lost scheduler with its own tracebacks; the
     # sweep reports it itself, in one line
@@ -1217,12 +1238,15 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
     try:
         try:
             _wait_for_a_worker(client, cluster)
-            wrong = _check_cores(client, cluster, core)
+            wrong = _check_cores(client, cluster, f"{core} (metrics {mine})")
             if wrong:
                 raise ClusterError(wrong)
             # pure=False: a point is run even if an identical one ran before on
             # the cluster (its files are needed here, not a cached future)
-            futures = {client.submit(_cluster_point, docs[i], format, pure=False): i for i in todo}
+            from ._document import read_cdf_files
+
+            futures = {client.submit(_cluster_point, docs[i], format, read_cdf_files(docs[i]), pure=False): i
+                       for i in todo}
             if client.status != "running":
                 raise lost(f"lost the Dask scheduler at {cluster!r}")
             seen = set(client.nthreads())
@@ -1248,11 +1272,16 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
                         failed(i, e)
                         continue
                     got = f"{rec.get('core_version')}+{rec.get('core_build')}"
-                    if got != core:
+                    if got != core or rec.get("metrics_build") != mine:
                         # a worker that joined after the check: its point is
-                        # not stored (the rerun's check names the worker)
-                        failed(i, ClusterError(f"computed by worker {where} with dcnsim core {got}, not this "
-                                               f"process's {core}: not stored"))
+                        # not stored (the rerun's check names the worker);
+                        # metrics another Python code derived would be
+                        # replaced by every resume
+                        theirs = (f"dcnsim core {got}" if got != core
+                                  else f"dcnsim Python code {rec.get('metrics_build')} (metrics)")
+                        ours = core if got != core else f"{mine}"
+                        failed(i, ClusterError(f"computed by worker {where} with {theirs}, not this "
+                                               f"process's {ours}: not stored"))
                         continue
                     try:
                         _store_files(dirs[i], files)
@@ -1273,7 +1302,7 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
                     # a worker that joined since is checked as those at the
                     # start were: the sweep stops rather than mix cores (and a
                     # point it returns first is refused above)
-                    wrong = _check_cores(client, cluster, core, sorted(now - seen))
+                    wrong = _check_cores(client, cluster, f"{core} (metrics {mine})", sorted(now - seen))
                     if wrong:
                         raise ClusterLostError(f"{wrong}; it joined after {sum(r is not None for r in records)} "
                                                f"of {total} points were complete, which are kept")
