@@ -944,3 +944,45 @@ def test_a_confirmation_on_the_search_seeds_and_a_baseline_that_won_are_said(tmp
     assert confirm_notes(best, conf) == ["the baseline did better than the best trial on these seeds (goodput): "
                                          "the search found no point better than the baseline"]
     assert confirm_notes({**best, "direction": "minimize"}, conf) == []
+
+
+def test_confirmation_notes_for_shared_seeds_and_a_best_that_breaks_the_constraint():
+    """A confirmation that shares some of the search's seeds leans the same
+    way as one on all of them (audit 36: seed 2 moved the best's confirmed
+    mean over its bound, unremarked: only equal seed lists were noted);
+    and a best point that breaks the constraint on the confirmation seeds
+    was printed as best with no word. Both are said; fresh seeds and a
+    feasible best say nothing."""
+    from dcnsim.tuning import confirm_notes
+
+    best = {"seeds": [1, 2], "confirm_seeds": [2, 11, 12], "direction": "maximize", "objective": "goodput"}
+    conf = pd.DataFrame({"point": ["best", "baseline"], "mean": [900e6, 800e6], "feasible": [False, True]})
+    notes = confirm_notes(best, conf)
+    assert any(n.startswith("1 of the 3 confirmation seeds (2) picked the best point") for n in notes), notes
+    assert any(n.startswith("the best trial breaks the constraint on the confirmation seeds") for n in notes), notes
+    fresh = {**best, "confirm_seeds": [11, 12, 13]}
+    ok = conf.assign(feasible=[True, True])
+    assert confirm_notes(fresh, ok) == []
+    assert confirm_notes(fresh, conf.drop(columns="feasible")) == []  # no constraint, nothing to break
+
+
+def test_a_failed_trial_has_no_interval_without_its_mean(tmp_path):
+    """A trial that failed (a stall at stop) has no objective; its interval
+    was still written (47.55 Mbps beside an empty mean, audit 36)."""
+    import warnings
+
+    sc = {"name": "tune-pa", "seed": 5, "stop": "50ms",
+          "topology": {"kind": "star", "hosts": 13, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
+          "tcp": {"cc": "newreno", "rto_min": "1ms"},
+          "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-12", "response": "20KB",
+                    "queries": 20}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
+        r = dcnsim.tune(sc, {"tcp.rto_min": "choice:1ms,200ms"}, "goodput", trials=3, seeds=(5, 6),
+                        out=tmp_path / "t", sampler="random", sampler_seed=0, progress=False, plots=False,
+                        confirm_seeds=[7])
+    failed = r.trials[r.trials["state"] == "fail"]
+    assert len(failed) and failed["objective"].isna().all()
+    assert failed["objective_ci95"].isna().all(), failed
+    done = r.trials[r.trials["state"] == "complete"]
+    assert len(done) and done["objective_ci95"].notna().all()
