@@ -8,8 +8,9 @@ Optuna the objective's mean over the seeds. A constraint (``goodput >= 0.95
 × baseline``) is judged against a baseline run on the same seeds; trials
 that break it are kept but never chosen.
 
-Determinism: trial *k*'s sampler is seeded with ``sampler_seed + k`` and
-sees only the trials before it, so the same arguments give the same trials
+Determinism: trial *k*'s sampler is seeded with :func:`trial_seed`
+(``sampler_seed`` × 1,000,003 + k, modulo 2^32) and sees only the trials
+before it, so the same arguments give the same trials
 whether the study ran in one go or was interrupted and resumed. Trials run
 one after another (their seeds in parallel): a trial's point depends on
 every result before it.
@@ -673,6 +674,19 @@ def _paths_differing(a: Any, b: Any, at: str = "") -> List[str]:
     return [] if a == b else [at or "the document"]
 
 
+#: how far apart two sampler seeds' trial seeds start: more trials than any
+#: study runs, so searches under two seeds never share a trial's seed
+SEED_STRIDE = 1_000_003
+
+
+def trial_seed(sampler_seed: int, k: int) -> int:
+    """The seed of trial ``k``'s sampler. ``sampler_seed + k`` gave a search
+    under seed 1 the start-up points of seed 0's, shifted by one (5 of 6
+    shared): a rerun meant to check the best under another seed was the
+    same search. Seed 0's trials are k, as before."""
+    return (sampler_seed * SEED_STRIDE + k) % 2**32
+
+
 def _sampler(kind: str, seed: int):
     import optuna
 
@@ -979,7 +993,7 @@ def _search(study: Any, s: _Search, trials: int, sampler: str, sampler_seed: int
         while done < trials:
             # Seeded by its index among the study's trials: the same point
             # whether or not the study was interrupted before.
-            study.sampler = _sampler(sampler, sampler_seed + done)
+            study.sampler = _sampler(sampler, trial_seed(sampler_seed, done))
             trial = study.ask()
             over = {p.path: p.suggest(trial) for p in s.ps}
             try:
@@ -1089,17 +1103,16 @@ def tune(
     from ._atomic import check_out_dir, dir_lock
 
     seeds = _checked_seeds(trials, seeds, direction)
-    # trial k's sampler is seeded with sampler_seed + k, and numpy takes
-    # seeds below 2^32: refused before the study's directory is made
+    # trial k's sampler is seeded from it (trial_seed, below 2^32 as numpy
+    # takes): refused before the study's directory is made
     import operator
 
     try:
         ss: Optional[int] = None if isinstance(sampler_seed, bool) else operator.index(sampler_seed)
     except TypeError:
         ss = None
-    if ss is None or not 0 <= ss <= 2**32 - 1 - trials:
-        raise TuneError(f"sampler_seed: expected an integer in [0, 2^32 - {trials + 1}] (trial k uses "
-                        f"sampler_seed + k), got {sampler_seed!r}")
+    if ss is None or not 0 <= ss < 2**32:
+        raise TuneError(f"sampler_seed: expected an integer in [0, 2^32), got {sampler_seed!r}")
     sampler_seed = ss
     ps = _as_params(params)
     if not isinstance(objective, (str, Objective)):
@@ -1590,8 +1603,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--sampler", choices=("tpe", "random"), default="tpe",
                    help="Optuna's TPE (default) or uniform random search")
     t.add_argument("--sampler-seed", type=_sampler_seed, default=0,
-                   help="seed of the sampler, an integer in [0, 2^32 - 1 - TRIALS]: trial k's sampler is seeded "
-                        "with it + k (default 0)")
+                   help="seed of the sampler, an integer in [0, 2^32): trial k's sampler is seeded with it "
+                        "x 1,000,003 + k, so two seeds' searches share no trial's seed (default 0)")
     t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     t.add_argument("--format", choices=("csv", "parquet"), default="csv",
