@@ -828,3 +828,37 @@ def test_a_sweep_says_each_of_the_cores_notes_once(tmp_path, capfd, small_incast
     # on a pool, once per worker process at most
     run_sweep([Point(f"p{i}", doc, seed=i) for i in range(1, 7)], tmp_path / "pool", jobs=2, progress=False)
     assert 1 <= capfd.readouterr().err.count("one thread, as the topology has one switch") <= 2
+
+
+def test_a_full_disk_stops_the_sweep_at_the_first_point_it_fails(tmp_path, monkeypatch):
+    """The machine's failure (ENOSPC) is every later point's too: an
+    audit's reproduce on a full disk tried all 77 points left and listed
+    each. The sweep now stops there, keeping the points before it, and its
+    error carries the machine's failure for the command's one line. A
+    full disk met by a worker's probe keeps its errno through the pickle."""
+    import errno
+    import pickle
+
+    import dcnsim.sweep as sweep_mod
+    from dcnsim.errors import OutputDirError
+
+    pts = points()
+    assert len(pts) >= 3
+    calls = []
+    real = sweep_mod._run_point
+
+    def run_point(doc, out, fmt):
+        calls.append(out)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(doc, out, fmt)
+
+    monkeypatch.setattr(sweep_mod, "_run_point", run_point)
+    with pytest.raises(SweepError) as e:
+        run_sweep(pts, tmp_path, jobs=1, progress=False)
+    assert len(calls) == 2, calls  # the third point was never tried
+    assert len(e.value.failures) == 1 and len(e.value.environment) == 1
+    assert e.value.df is not None and len(e.value.df) == 1  # the first point kept
+    probe = OutputDirError("x: cannot write in x: No space left on device")
+    probe.errno = errno.ENOSPC
+    assert sweep_mod.environment_failure(pickle.loads(pickle.dumps(probe)))

@@ -198,7 +198,9 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".dcnsim-probe.", dir=probe)
     except OSError as e:
-        raise OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e}") from None
+        err = OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e}")
+        err.errno = e.errno  # a read-only file system is the machine's, as a full disk
+        raise err from None
     try:
         # Bytes too, not just a name: a full disk still creates an empty
         # file, and a run that found out only when its tables were written
@@ -207,8 +209,12 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
         while view:
             view = view[os.write(fd, view):]
     except OSError as e:
-        raise OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e} "
-                             f"(a {len(PROBE_BYTES) // 1024} KiB test file failed)") from None
+        err = OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e} "
+                             f"(a {len(PROBE_BYTES) // 1024} KiB test file failed)")
+        # the cause's errno kept: a full disk is the machine's failure
+        # (sweep.environment_failure), which stops a sweep at once
+        err.errno = e.errno
+        raise err from None
     finally:
         os.close(fd)
         os.unlink(tmp)

@@ -1918,6 +1918,13 @@ def main(argv: Optional[Sequence[str]] = None, *, _process: bool = False) -> int
         _print_problems(getattr(args, "file", "dcnsim"), e.errors)
         return 2
     except OutputDirError as e:  # checked before anything runs
+        from .sweep import SweepError
+
+        if isinstance(e.__cause__, SweepError):
+            # met by a point mid-sweep (a full disk), not a bad --out: the
+            # points before it are kept, and the same command resumes
+            print(_write_failed_text(args.command, argv, e), file=sys.stderr)
+            return 1
         print(f"{args.command}: --out {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:

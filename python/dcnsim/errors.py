@@ -108,7 +108,20 @@ class ScenarioError(ValueError):
 
 class OutputDirError(OSError):
     """An output directory that cannot be created or written to; raised
-    before anything runs, so no simulation time is lost on it."""
+    before anything runs, so no simulation time is lost on it. ``errno``
+    is the cause's where there was one (a full disk's ``ENOSPC``)."""
+
+    def __reduce__(self):  # type: ignore[override]
+        # the errno set after construction survives a worker process's
+        # pickle (OSError's keeps only args): a full disk met by a sweep's
+        # worker is the machine's failure to the sweep too
+        return (_output_dir_error, (self.args, self.errno))
+
+
+def _output_dir_error(args: tuple, errno: "int | None") -> OutputDirError:
+    e = OutputDirError(*args)
+    e.errno = errno  # type: ignore[assignment]
+    return e
 
 
 class DcnsimWarning(UserWarning):

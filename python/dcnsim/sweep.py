@@ -841,11 +841,15 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
 
     def failed(i: int, e: BaseException) -> None:
         failures[pts[i].label] = f"{type(e).__name__}: {e}"
-        if environment_failure(e):
-            environment[pts[i].label] = e  # type: ignore[assignment]
         # a failed point is not done: the bar counts the points complete
         # and says at once how many failed (the reasons come at the end)
         bar.set_postfix_str(f"{len(failures)} failed")
+        if environment_failure(e):
+            environment[pts[i].label] = e  # type: ignore[assignment]
+            # the machine's (a full disk): every point after it would fail
+            # the same way (an audit's reproduce listed 77 such lines); stop,
+            # keeping what is written, and say what to free
+            raise _MachineFailed()
 
     def partial(warn: bool = True) -> Any:
         """The table of the points complete so far (``warn``: with the
@@ -900,6 +904,8 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
             deaths: Dict[int, int] = {}
             while left:
                 left = _run_pool(left, workers, docs, dirs, format, records, failed, bar, deaths, pts)
+    except _MachineFailed:
+        pass  # the error below names the point and the machine's failure
     except ClusterLostError as e:
         bar.close()
         e.df = partial()
@@ -927,6 +933,11 @@ def _sweep_locked(pts: List["Point"], out_root: Path, plan: _Plan, core: Tuple[s
         e.points_done = True  # type: ignore[attr-defined]
         e.df = partial_on_interrupt()  # type: ignore[attr-defined]
         raise
+
+
+class _MachineFailed(Exception):
+    """Raised by a sweep's ``failed`` on the machine's failure (a full
+    disk): the points left are not tried, and the sweep's error says why."""
 
 
 #: a point whose worker process died this many times is failed, not run again
