@@ -52,9 +52,40 @@ def test_cluster_sweep_resumes(tmp_path, cluster):
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path):
-    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+    # the cause is said: Dask's own connect retried a closed port and an
+    # unknown host to its timeout and named neither (audit 36)
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9': connection "
+                                           "refused"):
         run_sweep(points(), tmp_path, progress=False, cluster="tcp://127.0.0.1:9")
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at 'tcp://nosuchhost.invalid:8786': "
+                                           "unknown host 'nosuchhost.invalid'"):
+        run_sweep(points(), tmp_path, progress=False, cluster="tcp://nosuchhost.invalid:8786")
     assert not any(tmp_path.rglob("summary.json"))
+
+
+def test_a_worker_lost_during_the_core_check_is_not_a_wrong_install():
+    """A worker that died while asked (its nanny restarting it after a point
+    killed it) answered the check with CommClosedError, which was reported
+    as "no usable dcnsim … install the same dcnsim build on every worker"."""
+    from dcnsim.sweep import _check_cores
+    from distributed.comm.core import CommClosedError
+
+    class Client:
+        def __init__(self, answers):
+            self.answers = answers
+
+        def run(self, fn, workers=None, on_error="return"):
+            return dict(self.answers)
+
+        def scheduler_info(self, n_workers=-1):
+            return {"workers": {a: {"name": a} for a in self.answers}}
+
+    core = "0.1.0+abc (metrics def)"
+    assert _check_cores(Client({"tcp://w1": core, "tcp://w2": CommClosedError("Address removed.")}), "c", core) \
+        is None
+    why = _check_cores(Client({"tcp://w1": core, "tcp://w2": ModuleNotFoundError("No module named 'dcnsim'")}),
+                       "c", core)
+    assert why is not None and "no usable dcnsim (ModuleNotFoundError" in why
 
 
 def test_cli_cluster_flag(tmp_path, cluster):

@@ -445,6 +445,8 @@ def _probe_scheduler(cluster: str, timeout: float) -> None:
 
     from distributed.comm import connect
 
+    _tcp_reachable(cluster, timeout)
+
     async def ask() -> Any:
         # a little inside the bound: a closed port's own reason ("Timed out
         # trying to connect ...: ConnectionRefusedError") comes first
@@ -478,6 +480,34 @@ def _probe_scheduler(cluster: str, timeout: float) -> None:
     if kind != "Scheduler":
         raise ClusterError(f"cluster: {cluster!r} is not a Dask scheduler "
                            f"(it answered as {kind or 'something else'}){_worker_hint(kind)}")
+
+
+def _tcp_reachable(cluster: str, timeout: float) -> None:
+    """For a ``tcp://HOST:PORT`` address: raise at once, with the reason,
+    when nothing listens there or the host is unknown. Dask's own connect
+    retries either until its timeout and (2026.11) names no cause: a
+    closed port and a misspelt host both took 12 s to read "Timed out
+    trying to connect"."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        u = urlsplit(cluster)
+        host, port = u.hostname, u.port
+    except ValueError:
+        return  # Dask's parser says what is wrong with it
+    if u.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except ConnectionRefusedError:
+        raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: connection refused "
+                           f"(nothing listens on {host} port {port}; dask scheduler prints its address)") from None
+    except socket.gaierror as e:
+        raise ClusterError(f"cluster: cannot reach the Dask scheduler at {cluster!r}: unknown host {host!r} "
+                           f"({e.strerror or e})") from None
+    except OSError:
+        return  # a timeout or an unreachable network: Dask's connect, bounded, says it
 
 
 def _worker_hint(kind: Any) -> str:
@@ -1176,6 +1206,18 @@ def _worker_core() -> str:
     return f"{core_id()} (metrics {metrics_build()})"
 
 
+def _gone(answer: Any) -> bool:
+    """Whether a worker's answer to the core check is its connection's
+    loss (the worker died or left meanwhile), not its own error."""
+    if not isinstance(answer, BaseException):
+        return False
+    try:
+        from distributed.comm.core import CommClosedError
+    except ImportError:  # pragma: no cover - dask.distributed is there when a cluster is
+        return isinstance(answer, (OSError, TimeoutError))
+    return isinstance(answer, (CommClosedError, OSError, TimeoutError))
+
+
 def _worker_names(client: Any) -> Dict[str, str]:
     """Worker address -> ``address (name)`` for the messages."""
     try:
@@ -1210,6 +1252,11 @@ def _check_cores(client: Any, cluster: str, core: str, workers: Optional[List[st
     process's computes other numbers, and resuming would keep replacing
     them."""
     found = client.run(_worker_core, workers=workers, on_error="return")
+    # a worker that went away while asked (its nanny restarting it after a
+    # point killed it) is no wrong install: it is checked again when it
+    # comes back, as any joiner ("no usable dcnsim (CommClosedError …)"
+    # had sent the user to reinstall dcnsim)
+    found = {a: c for a, c in found.items() if not _gone(c)}
     names = _worker_names(client)
     wrong = {a: (c if isinstance(c, str) else f"no usable dcnsim ({type(c).__name__}: {c})")
              for a, c in found.items() if c != core}
