@@ -1000,3 +1000,12 @@ def test_two_sampler_seeds_search_apart():
     runs = {s: {trial_seed(s, k) for k in range(1000)} for s in range(5)}
     assert all(not (runs[a] & runs[b]) for a in runs for b in runs if a < b)
     assert all(0 <= trial_seed(2**32 - 1, k) < 2**32 for k in range(10))
+
+
+def test_a_one_value_range_that_breaks_the_scenario_is_said_once(tmp_path):
+    """`--param tcp.rwnd=int:9:9`: its one end was probed as both ends, and
+    the same error line printed twice."""
+    r = cli("tune", str(_scenario_file(tmp_path)), "--param", "tcp.rwnd=int:9:9", "--objective", "goodput",
+            "--trials", "1", "--seeds", "1", "--out", str(tmp_path / "t"), "--no-progress")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("tcp.rwnd=9 (a range end): tcp.rwnd: receiver window (9 bytes)") == 1, r.stderr

@@ -821,7 +821,9 @@ def _check_overrides(base: Dict[str, Any], ps: Sequence[Param], baseline: Mappin
         probes.append(("reference", reference))
     for p in ps:
         ends = list(p.choices) if p.kind == "choice" else [p.low, p.high]
-        for v in ends:
+        # a one-value range (int:9:9) has one end, probed once: its error
+        # was listed twice
+        for v in dict.fromkeys(ends):
             v = int(v) if p.kind == "int" else v
             # named by the value, which reads the same from Python (params) and the command (--param)
             probes.append((f"{p.path}={_fmt(v)} (a range end)", {p.path: p.to_scenario(v)}))
