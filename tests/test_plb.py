@@ -117,7 +117,7 @@ def test_the_command_line_says_how_many_labels_were_drawn():
                           "--set", "stop=6ms", "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, check=True)
     line = next(ln for ln in out.stdout.splitlines() if ln.strip().startswith("paths"))
-    assert "new flow labels drawn" in line
+    assert "new flow labels drawn (tcp.plb, tcp.txrehash)" in line
     off = subprocess.run([sys.executable, "-m", "dcnsim", "run", "scenarios/plb_fattree.toml",
                           "--set", "stop=6ms", "--set", "tcp.plb=false", "--no-progress"],
                          cwd=ROOT, capture_output=True, text=True, check=True)
@@ -194,6 +194,8 @@ def test_the_swift_plb_file_moves_flows_and_says_so():
     assert "16 (16 completed)" in out, out
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("paths"))
     assert "new flow labels drawn" in line
+    # txrehash is TCP's: the line credited it under Swift too (audit 36)
+    assert "(tcp.plb)" in line and "txrehash" not in line, line
 
 
 def test_swift_plb_is_the_same_on_one_and_two_threads(monkeypatch):

@@ -88,6 +88,17 @@ def _cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _any_tcp_transport(doc: Any) -> bool:
+    """Whether an app of scenario ``doc`` runs over the TCP transport (its
+    own ``tcp.transport`` or the document's, ``tcp`` by default)."""
+    top = (doc.get("tcp") or {}).get("transport", "tcp") if isinstance(doc, dict) else "tcp"
+    apps = doc.get("apps") if isinstance(doc, dict) else None
+    if not isinstance(apps, list) or not apps:
+        return top == "tcp"
+    return any(((a.get("tcp") or {}).get("transport", top) if isinstance(a, dict) else top) == "tcp"
+               and not (isinstance(a, dict) and a.get("kind") == "udp_cbr") for a in apps)
+
+
 def format_summary(result, warnings: bool = True) -> str:
     """A readable multi-line summary of a Result. ``warnings=False`` leaves
     out the scenario's warnings (the command line has shown them on stderr)."""
@@ -136,7 +147,9 @@ def format_summary(result, warnings: bool = True) -> str:
     # PLB's moves and timeouts' (`tcp.plb`, `tcp.txrehash`): absent from results of cores before the column
     rehashes = sum(int(x) for x in fc.get("rehashes", ()))
     if rehashes:
-        row("paths", f"{fmt_count(rehashes)} new flow labels drawn (tcp.plb, tcp.txrehash) by "
+        # txrehash is TCP's: under Swift alone only PLB draws labels
+        keys = "tcp.plb, tcp.txrehash" if _any_tcp_transport(result.scenario) else "tcp.plb"
+        row("paths", f"{fmt_count(rehashes)} new flow labels drawn ({keys}) by "
                      f"{_n(sum(1 for x in fc['rehashes'] if int(x)), 'flow')}")
     # ECN: the ports' marks and the senders' reactions (DCTCP's window cuts,
     # DCQCN's CNPs); absent where nothing was marked

@@ -1258,7 +1258,7 @@ pub struct TcpSection {
     #[schemars(extend("x-default" = "0.5"))]
     pub plb_cong_thresh: Opt<PositiveFraction>,
     /// a timeout draws a new flow label, so a flow under `ecmp` (salted or not) or `flowlet` routing takes another path after every RTO, as Linux does for an IPv6 flow (`net.core.txrehash`, on there by default; tcp_write_timeout's sk_rethink_txhash: Protective ReRoute, SIGCOMM 2023); and a receiver that gets a segment it already has on a new label (its sender timed out: its ACKs may be lost) draws a new label for its ACKs (tcp_rcv_spurious_retrans, Linux 6.7). Any cc, TCP transport only; counted in the flows' `rehashes`
-    #[schemars(extend("x-default" = "false; true with `plb`"))]
+    #[schemars(extend("x-default" = "false; true with `plb` over the TCP transport"))]
     pub txrehash: Opt<Bool>,
     /// PLB: how long a timeout suspends it, plus a random part up to as long again (`tcp_plb_suspend_rto_sec`)
     #[schemars(extend("x-default" = "`\"60s\"`"))]
