@@ -1667,3 +1667,40 @@ fn a_refused_tcp_key_draws_no_cross_check_that_reads_its_default() {
         ["tcp.cc", "tcp.rto_max"]
     );
 }
+
+/// TIMELY over ports, without PFC, that drain in less than T_low: a queue
+/// there cannot delay a packet by T_low, so the port drops before TIMELY
+/// cuts (audit 36: 200 KB at 100 Gbps, 16 µs against 50 µs, ran on
+/// 400,909 drops). Warned at timely_t_low with the shallowest port; a
+/// deep enough port, or PFC, is silent, as is another transport.
+#[test]
+fn timely_over_ports_shallower_than_t_low_is_warned_of() {
+    use dcnsim::scenario::warnings;
+    let doc = |buffer: &str, transport: &str, pfc: bool| {
+        let mut d = json!({"stop": "1ms",
+            "topology": {"kind": "star", "hosts": 5, "rate": "100Gbps", "delay": "1us", "buffer": buffer},
+            "tcp": {"transport": transport, "mss": 4096},
+            "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-4", "response": "512KB"}]});
+        if pfc {
+            d["pfc"] = json!({});
+        }
+        d
+    };
+    let shallow = |d: Value| {
+        warnings(&parse_config(&d).unwrap_or_else(|e| panic!("{e:?}")))
+            .into_iter()
+            .filter(|w| w.path == "tcp.timely_t_low" && w.message.contains("drain their buffer"))
+            .collect::<Vec<_>>()
+    };
+    let w = shallow(doc("200KB", "timely", false));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message
+            .starts_with("5 of 5 switch ports drain their buffer in less than timely_t_low (50us)")
+            && w[0].message.contains("16.384us (204800 bytes at 100Gbps)"),
+        "{w:?}"
+    );
+    assert!(shallow(doc("1MB", "timely", false)).is_empty()); // 80 µs
+    assert!(shallow(doc("200KB", "timely", true)).is_empty());
+    assert!(shallow(doc("200KB", "dcqcn", false)).is_empty());
+}
