@@ -1102,3 +1102,20 @@ def test_a_host_index_past_every_topology_says_the_bound():
         dcnsim.run({"stop": "1ms", "topology": {"kind": "star", "hosts": 2, "rate": "1Gbps", "delay": "1us",
                                                 "buffer": "100pkt"},
                     "apps": [{"kind": "bulk", "src": 10 ** 19, "dst": 0, "size": "10KB"}]})
+
+
+def test_a_packet_arriving_at_stop_itself_is_not_said_to_miss_it():
+    """A 128-byte datagram on a direct 1 Mbps link with no delay arrives at
+    1,024 µs; a run to exactly that `stop` delivers it, and the warning
+    that no packet can arrive by stop was wrong there (`>=`, a review
+    found). One picosecond earlier it cannot, and is said."""
+    doc = {"topology": {"kind": "custom", "nodes": [{"name": "h0", "kind": "host"}, {"name": "h1", "kind": "host"}],
+                        "links": [{"a": "h0", "b": "h1", "rate": "1Mbps", "delay": "0us"}]},
+           "apps": [{"kind": "udp_cbr", "src": 0, "dst": 1, "rate": "1Mbps", "payload": 100}]}
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = dcnsim.run({**doc, "stop": "1024us"})
+    assert r.summary["packets_delivered"] >= 1
+    assert not any("no packet can arrive" in str(w.message) for w in seen), [str(w.message) for w in seen]
+    with pytest.warns(dcnsim.DcnsimWarning, match="no packet can arrive by stop"):
+        dcnsim.run({**doc, "stop": "1023999999ps"})

@@ -675,7 +675,8 @@ def _paths_differing(a: Any, b: Any, at: str = "") -> List[str]:
 
 
 #: how far apart two sampler seeds' trial seeds start: more trials than any
-#: study runs, so searches under two seeds never share a trial's seed
+#: study runs, so searches under two seeds below 2^32 / SEED_STRIDE (4,294)
+#: never share a trial's seed (larger ones wrap modulo 2^32 and may)
 SEED_STRIDE = 1_000_003
 
 
@@ -683,7 +684,8 @@ def trial_seed(sampler_seed: int, k: int) -> int:
     """The seed of trial ``k``'s sampler. ``sampler_seed + k`` gave a search
     under seed 1 the start-up points of seed 0's, shifted by one (5 of 6
     shared): a rerun meant to check the best under another seed was the
-    same search. Seed 0's trials are k, as before."""
+    same search. Seed 0's trials are k, as before; seeds below 4,294 never
+    share one (larger ones wrap modulo 2^32 and may)."""
     return (sampler_seed * SEED_STRIDE + k) % 2**32
 
 
@@ -1606,7 +1608,7 @@ def add_parser(sub: Any) -> None:
                    help="Optuna's TPE (default) or uniform random search")
     t.add_argument("--sampler-seed", type=_sampler_seed, default=0,
                    help="seed of the sampler, an integer in [0, 2^32): trial k's sampler is seeded with it "
-                        "x 1,000,003 + k, so two seeds' searches share no trial's seed (default 0)")
+                        "x 1,000,003 + k (mod 2^32), so two seeds below 4,294 share no trial's seed (default 0)")
     t.add_argument("--out", required=True, type=out_dir, metavar="DIR", help="study, runs, tables and plots")
     t.add_argument("--jobs", type=positive_int, default=None, help="worker processes (default: CPU count)")
     t.add_argument("--format", choices=("csv", "parquet"), default="csv",

@@ -1703,4 +1703,26 @@ fn timely_over_ports_shallower_than_t_low_is_warned_of() {
     assert!(shallow(doc("1MB", "timely", false)).is_empty()); // 80 µs
     assert!(shallow(doc("200KB", "timely", true)).is_empty());
     assert!(shallow(doc("200KB", "dcqcn", false)).is_empty());
+    // a path whose own RTT reaches T_low needs no queue (15 µs links: a
+    // 60 µs round trip; it ran on no drop, a review found)
+    let mut long = doc("200KB", "timely", false);
+    long["topology"]["delay"] = json!("15us");
+    assert!(shallow(long).is_empty());
+    // another transport beside TIMELY: whose ports are whose is not known
+    let mut mixed = doc("200KB", "timely", false);
+    mixed["apps"].as_array_mut().unwrap().push(
+        json!({"kind": "bulk", "src": 1, "dst": 2, "size": "1MB", "tcp": {"transport": "tcp"}}),
+    );
+    assert!(shallow(mixed).is_empty());
+    // said at the key where T_low was set: an app's own
+    let mut own = doc("200KB", "timely", false);
+    own["tcp"] = json!({"mss": 4096});
+    own["apps"][0]["tcp"] = json!({"transport": "timely", "timely_t_low": "40us"});
+    let w = warnings(&parse_config(&own).unwrap());
+    assert!(
+        w.iter()
+            .any(|w| w.path == "apps[0].tcp.timely_t_low"
+                && w.message.contains("drain their buffer")),
+        "{w:?}"
+    );
 }

@@ -628,6 +628,7 @@ pub fn warnings(cfg: &Config) -> Vec<ScenarioError> {
     out.extend(rate_floor_warnings(cfg));
     out.extend(timely_hai_warnings(cfg));
     out.extend(timely_shallow_port_warnings(cfg));
+    out.extend(timer_below_rtt_warnings(cfg));
     out.extend(dcqcn_hai_warnings(cfg));
     out.extend(hpcc_base_rtt_warnings(cfg));
     out.extend(plb_warnings(cfg));
@@ -975,10 +976,11 @@ fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
     };
     let crossings = if direct { 1 } else { 2 };
     let least = SimTime(delays.0.saturating_add(tx.0.saturating_mul(crossings)));
-    if !(cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least >= cfg.stop) {
+    // a packet that arrives at stop itself is delivered (events at stop run)
+    if !(cfg.apps.iter().any(|a| !a.hosts().is_empty()) && least > cfg.stop) {
         return None;
     }
-    if delays < cfg.stop {
+    if delays <= cfg.stop {
         return Some(ScenarioError {
             path: "topology".into(),
             message: format!(
@@ -2001,57 +2003,59 @@ pub(super) fn bad_keys(errs: &[ScenarioError], table: &str) -> Vec<String> {
         .collect()
 }
 
-/// A fixed retransmission timer below the unloaded RTT of every path, or a
-/// retransmit thread that runs faster than the sender's link can put out
-/// the smallest packet: every packet is resent before anything can answer
-/// it (or faster than it can leave), each resend arms the timer again, and
-/// the run's events grow as `stop` over the timer, unbounded by the
-/// traffic the events estimate reads (`ndp_rto = "1ps"` ran a 10 µs
-/// incast past a minute and 3 GB). A lower bound on every RTT: every path
-/// crosses two host links each way, each at least the shortest host link's
-/// delay and a header's serialization at the fastest host link's rate.
-fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
-    let Some(shortest) = host_links(cfg).map(|l| l.delay).min() else {
-        return Vec::new();
-    };
+/// The fixed retransmission timers (NDP's, DCQCN's, TIMELY's, HPCC's):
+/// transport, key, and the timer of a resolved config.
+type Timer = fn(&TcpConfig) -> SimTime;
+const FIXED_TIMERS: [(Transport, &str, Timer); 4] = [
+    (Transport::Ndp, "ndp_rto", |t| t.ndp.rto),
+    (Transport::Dcqcn, "dcqcn_rto", |t| t.dcqcn.rto),
+    (Transport::Timely, "timely_rto", |t| t.timely.rto),
+    (Transport::Hpcc, "hpcc_rto", |t| t.hpcc.rto),
+];
+
+/// The time the fastest host link takes to send `bytes` (a lower bound on
+/// any host's serialization of them).
+fn fastest_host_tx(cfg: &Config, bytes: u64) -> SimTime {
     let fastest = host_links(cfg)
         .map(|l| l.rate_bps)
         .max()
         .unwrap_or(1)
         .max(1);
+    SimTime((bytes as u128 * 8_000_000_000_000 / fastest as u128).min(u64::MAX as u128) as u64)
+}
+
+/// A fixed retransmission timer, or Kulkarni's retransmit thread, shorter
+/// than the fastest host link takes to send one full-size packet: each
+/// expiry resends faster than anything resent can leave, the NIC's queue
+/// and the events grow without bound, and the run never reaches `stop`
+/// (`ndp_rto = "1ps"` ran a 10 µs incast past a minute and 3 GB). Refused;
+/// a timer merely below the paths' RTT is warned of
+/// ([`timer_below_rtt_warnings`]).
+fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
+    if host_links(cfg).next().is_none() {
+        return Vec::new();
+    }
     let l2 = cfg.l2_overhead as u64;
-    let tx = |bytes: u64| SimTime((bytes as u128 * 8_000_000_000_000 / fastest as u128) as u64);
-    let floor = |t: &TcpConfig| {
-        let hop = shortest.0.saturating_add(tx(t.header_bytes as u64 + l2).0);
-        SimTime(hop.saturating_mul(4))
-    };
     let mut out = Vec::new();
-    type Timer = fn(&TcpConfig) -> SimTime;
-    let rtos: [(Transport, &str, Timer); 4] = [
-        (Transport::Ndp, "ndp_rto", |t| t.ndp.rto),
-        (Transport::Dcqcn, "dcqcn_rto", |t| t.dcqcn.rto),
-        (Transport::Timely, "timely_rto", |t| t.timely.rto),
-        (Transport::Hpcc, "hpcc_rto", |t| t.hpcc.rto),
-    ];
     let defaults = TcpConfig::default();
-    for (transport, key, rto) in rtos {
+    for (transport, key, rto) in FIXED_TIMERS {
         // a value the user may never have written: said to be the default
         let default = rto(&defaults);
         let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
             let t = a.tcp().filter(|t| t.transport == transport)?;
-            (rto(t) < floor(t)).then_some((i, (rto(t), floor(t))))
+            let one = fastest_host_tx(cfg, t.mss as u64 + t.header_bytes as u64 + l2);
+            (rto(t) < one).then_some((i, (rto(t), one)))
         });
         out.extend(
             by_origin(cfg, key, low)
                 .into_iter()
-                .map(|(path, (t, bound), apps)| ScenarioError {
+                .map(|(path, (t, one), apps)| ScenarioError {
                     path,
                     message: format!(
-                        "{key} ({t}{}) of {} is below the unloaded RTT of every path (at \
-                         least {bound}: two host links each way): every packet would be sent \
-                         again before its answer could arrive, and again at each expiry, \
-                         so the run would never reach stop; give a timer above the \
-                         largest RTT",
+                        "{key} ({t}{}) of {} is shorter than the fastest host link takes to \
+                         send one full packet ({one}): each expiry would resend faster than \
+                         anything resent can leave, and the run would never reach stop; \
+                         give a timer above the largest RTT",
                         if t == default { ", its default" } else { "" },
                         apps_text(&apps)
                     ),
@@ -2062,7 +2066,7 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
         let t = a
             .tcp()
             .filter(|t| t.transport == Transport::Tcp && t.probretx.p > 0.0)?;
-        let one = tx(t.header_bytes as u64 + l2 + 1);
+        let one = fastest_host_tx(cfg, t.header_bytes as u64 + l2 + 1);
         (t.probretx.period < one).then_some((i, (t.probretx.period, one)))
     });
     out.extend(
@@ -2082,6 +2086,50 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
     out
 }
 
+/// A fixed retransmission timer below the unloaded RTT of every path:
+/// every packet is sent again before its answer can arrive, and again at
+/// each expiry, as long as the timer stays below the RTT (`ndp_rto =
+/// "1us"` at 100 Gbps filled 16 GB before `limits.memory` stopped it). A
+/// bound below every RTT: twice the least a packet takes one way
+/// ([`crate::stats::limits::least_one_way`]: a host-to-host link's delay,
+/// or two host links' and a switch's) and a header's serialization each
+/// way at the fastest host link. Warned, not refused: a timer somewhat
+/// below a long path's RTT resends each packet a few times and finishes.
+fn timer_below_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
+    let Some(one_way) = crate::stats::limits::least_one_way(cfg) else {
+        return Vec::new();
+    };
+    let l2 = cfg.l2_overhead as u64;
+    let floor = |t: &TcpConfig| {
+        let tx = fastest_host_tx(cfg, t.header_bytes as u64 + l2);
+        SimTime(one_way.0.saturating_add(tx.0).saturating_mul(2))
+    };
+    let defaults = TcpConfig::default();
+    let mut out = Vec::new();
+    for (transport, key, rto) in FIXED_TIMERS {
+        let default = rto(&defaults);
+        let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == transport)?;
+            (rto(t) < floor(t)).then_some((i, (rto(t), floor(t))))
+        });
+        out.extend(
+            by_origin(cfg, key, low)
+                .into_iter()
+                .map(|(path, (t, bound), apps)| ScenarioError {
+                    path,
+                    message: format!(
+                        "{key} ({t}{}) of {} is below the unloaded RTT of every path (at \
+                         least {bound}): every packet is sent again before its answer can \
+                         arrive, and again at each expiry; give a timer above the largest RTT",
+                        if t == default { ", its default" } else { "" },
+                        apps_text(&apps)
+                    ),
+                }),
+        );
+    }
+    out
+}
+
 /// TIMELY over switch ports, without PFC, whose buffer drains in less
 /// than `timely_t_low`: TIMELY cuts only on an RTT gradient or an RTT
 /// above T_high, and a queue cannot add more delay than its buffer drains
@@ -2093,15 +2141,31 @@ fn timely_shallow_port_warnings(cfg: &Config) -> Vec<ScenarioError> {
     if cfg.pfc.is_some() {
         return Vec::new();
     }
-    let Some(t_low) = cfg
+    // a TIMELY study: with other transports beside it, which ports its
+    // flows cross is not known here, and another's shallow ports are not
+    // TIMELY's to warn of
+    let tcp_apps: Vec<(usize, &TcpConfig)> = cfg
         .apps
         .iter()
-        .filter_map(|a| a.tcp().filter(|t| t.transport == Transport::Timely))
-        .map(|t| t.timely.t_low)
-        .min()
-    else {
+        .enumerate()
+        .filter_map(|(i, a)| a.tcp().map(|t| (i, t)))
+        .collect();
+    if tcp_apps.is_empty()
+        || tcp_apps
+            .iter()
+            .any(|(_, t)| t.transport != Transport::Timely)
+    {
+        return Vec::new();
+    }
+    let Some(&(app, t)) = tcp_apps.iter().min_by_key(|(_, t)| t.timely.t_low) else {
         return Vec::new();
     };
+    let t_low = t.timely.t_low;
+    // a path whose own round trip may reach T_low needs no queue to: the
+    // other warning (timely_path_rtt_over_t_low) speaks there
+    let hops = crate::stats::limits::path_hops(&cfg.topology);
+    let header = t.header_bytes as u64 + cfg.l2_overhead as u64;
+    let base = rtt_upper_bound(&cfg.topology, hops, t.mss as u64 + header, header);
     let nodes = &cfg.topology.nodes;
     let switch = |v: usize| nodes[v].kind != crate::config::NodeKind::Host;
     let full = cfg.full_packet();
@@ -2121,7 +2185,7 @@ fn timely_shallow_port_warnings(cfg: &Config) -> Vec<ScenarioError> {
                 (bytes as u128 * 8_000_000_000_000 / l.rate_bps.max(1) as u128)
                     .min(u64::MAX as u128) as u64,
             );
-            if drain < t_low {
+            if drain.0.saturating_add(base.0) < t_low.0 {
                 shallow.push((drain, bytes, l.rate_bps));
             }
         }
@@ -2130,12 +2194,13 @@ fn timely_shallow_port_warnings(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     };
     vec![ScenarioError {
-        path: "tcp.timely_t_low".into(),
+        path: tcp_key_path(cfg, app, "timely_t_low"),
         message: format!(
-            "{} of {ports} switch ports drain their buffer in less than timely_t_low ({t_low}), \
-             the least in {drain} ({bytes} bytes at {}), and there is no [pfc]: a queue there \
-             cannot delay a packet by T_low, so it drops before TIMELY's RTT calls for a cut \
-             (docs/timely.md); give the ports more buffer, turn on [pfc], or lower timely_t_low",
+            "{} of {ports} switch ports drain their buffer in less than timely_t_low ({t_low}) \
+             less the longest unloaded RTT ({base} at most), the least in {drain} ({bytes} \
+             bytes at {}), and there is no [pfc]: a queue there cannot bring an RTT to T_low, \
+             so it drops before TIMELY's RTT calls for a cut (docs/timely.md); give the ports \
+             more buffer, turn on [pfc], or lower timely_t_low",
             shallow.len(),
             failures::bps_text(rate)
         ),
