@@ -780,6 +780,16 @@ def test_a_named_objective_turned_the_other_way_is_said(tmp_path):
     assert said("minimize") == [] and said(None) == []
 
 
+def _stalling_incast() -> dict:
+    """Twelve workers into one 64 KB port for 50 ms: with RTOmin 1 ms every
+    query ends, with 200 ms the first timeout stalls it past stop."""
+    return {"name": "tune-pa", "seed": 5, "stop": "50ms",
+            "topology": {"kind": "star", "hosts": 13, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
+            "tcp": {"cc": "newreno", "rto_min": "1ms"},
+            "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-12", "response": "20KB",
+                      "queries": 20}]}
+
+
 def test_a_trial_that_leaves_apps_unfinished_is_never_the_best(tmp_path):
     """With RTOmin 200 ms a 50 ms incast stalls on its first timeout: one
     query of twenty ends, the rest are in no statistic, and its QCT p99 was
@@ -787,11 +797,7 @@ def test_a_trial_that_leaves_apps_unfinished_is_never_the_best(tmp_path):
     trial now fails, saying why, and the best is the one that finished."""
     import warnings
 
-    sc = {"name": "tune-pa", "seed": 5, "stop": "50ms",
-          "topology": {"kind": "star", "hosts": 13, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
-          "tcp": {"cc": "newreno", "rto_min": "1ms"},
-          "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-12", "response": "20KB",
-                    "queries": 20}]}
+    sc = _stalling_incast()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
         r = dcnsim.tune(sc, {"tcp.rto_min": "choice:1ms,200ms"}, "qct_p99", trials=4, seeds=(5,),
@@ -971,11 +977,7 @@ def test_a_failed_trial_has_no_interval_without_its_mean(tmp_path):
     was still written (47.55 Mbps beside an empty mean, audit 36)."""
     import warnings
 
-    sc = {"name": "tune-pa", "seed": 5, "stop": "50ms",
-          "topology": {"kind": "star", "hosts": 13, "rate": "1Gbps", "delay": "10us", "buffer": "64KB"},
-          "tcp": {"cc": "newreno", "rto_min": "1ms"},
-          "apps": [{"kind": "partition_aggregate", "aggregator": 0, "workers": "1-12", "response": "20KB",
-                    "queries": 20}]}
+    sc = _stalling_incast()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dcnsim.DcnsimWarning)
         r = dcnsim.tune(sc, {"tcp.rto_min": "choice:1ms,200ms"}, "goodput", trials=3, seeds=(5, 6),

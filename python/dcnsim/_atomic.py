@@ -7,7 +7,7 @@ import contextlib
 import os
 
 # defined in errors: the CLI catches it without loading this module
-from .errors import OutputDirError
+from .errors import OutputDirError, output_dir_error
 
 __all__ = ["OutputDirError", "StagedFiles", "atomic_open", "atomic_write", "check_out_dir", "dir_lock", "missing_dirs",
            "remove_empty_dirs"]
@@ -198,9 +198,8 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".dcnsim-probe.", dir=probe)
     except OSError as e:
-        err = OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e}")
-        err.errno = e.errno  # a read-only file system is the machine's, as a full disk
-        raise err from None
+        # a read-only file system is the machine's, as a full disk (its errno kept)
+        raise output_dir_error(f"{target}: cannot write in {probe}: {e.strerror or e}", e.errno) from None
     try:
         # Bytes too, not just a name: a full disk still creates an empty
         # file, and a run that found out only when its tables were written
@@ -209,12 +208,10 @@ def check_out_dir(path: Union[str, os.PathLike]) -> Path:
         while view:
             view = view[os.write(fd, view):]
     except OSError as e:
-        err = OutputDirError(f"{target}: cannot write in {probe}: {e.strerror or e} "
-                             f"(a {len(PROBE_BYTES) // 1024} KiB test file failed)")
         # the cause's errno kept: a full disk is the machine's failure
         # (sweep.environment_failure), which stops a sweep at once
-        err.errno = e.errno
-        raise err from None
+        raise output_dir_error(f"{target}: cannot write in {probe}: {e.strerror or e} "
+                               f"(a {len(PROBE_BYTES) // 1024} KiB test file failed)", e.errno) from None
     finally:
         os.close(fd)
         os.unlink(tmp)

@@ -115,11 +115,14 @@ class OutputDirError(OSError):
         # the errno set after construction survives a worker process's
         # pickle (OSError's keeps only args): a full disk met by a sweep's
         # worker is the machine's failure to the sweep too
-        return (_output_dir_error, (self.args, self.errno))
+        return (output_dir_error, (str(self), self.errno))
 
 
-def _output_dir_error(args: tuple, errno: "int | None") -> OutputDirError:
-    e = OutputDirError(*args)
+def output_dir_error(message: str, errno: "int | None") -> OutputDirError:
+    """An :class:`OutputDirError` saying ``message``, with the errno of its
+    cause (which OSError's constructor takes only with a strerror, and
+    then prints as "[Errno N]")."""
+    e = OutputDirError(message)
     e.errno = errno  # type: ignore[assignment]
     return e
 

@@ -1178,10 +1178,12 @@ def _cluster_point(doc: Dict[str, Any], format: str,
     cannot open (every such point failed, and no rerun could help), and
     which on another machine may hold another file."""
     if cdfs:
+        from .result import cdf_file_name
+
         with tempfile.TemporaryDirectory(prefix="dcnsim-cdf-") as tmp:
             apps = list(doc["apps"])
             for i, data in cdfs.items():
-                path = Path(tmp) / f"apps{i}.cdf"
+                path = Path(tmp) / cdf_file_name(i)
                 path.write_bytes(data)
                 apps[i] = {**apps[i], "cdf_file": str(path)}
             record, files = _run_point_files({**doc, "apps": apps}, format)
@@ -1280,6 +1282,8 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
     version, build = _current_core()
     core = f"{version}+{build}"
     mine = metrics_build()
+    # what each worker must answer the check with: this process's own
+    want = _worker_core()
     client = _connect(cluster)
     # Dask's client logs a lost scheduler with its own tracebacks; the
     # sweep reports it itself, in one line
@@ -1296,7 +1300,7 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
     try:
         try:
             _wait_for_a_worker(client, cluster)
-            wrong = _check_cores(client, cluster, f"{core} (metrics {mine})")
+            wrong = _check_cores(client, cluster, want)
             if wrong:
                 raise ClusterError(wrong)
             # pure=False: a point is run even if an identical one ran before on
@@ -1337,7 +1341,7 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
                         # replaced by every resume
                         theirs = (f"dcnsim core {got}" if got != core
                                   else f"dcnsim Python code {rec.get('metrics_build')} (metrics)")
-                        ours = core if got != core else f"{mine}"
+                        ours = core if got != core else mine
                         failed(i, ClusterError(f"computed by worker {where} with {theirs}, not this "
                                                f"process's {ours}: not stored"))
                         continue
@@ -1360,7 +1364,7 @@ def _run_on_cluster(cluster: str, todo: Sequence[int], docs: Sequence[Dict[str, 
                     # a worker that joined since is checked as those at the
                     # start were: the sweep stops rather than mix cores (and a
                     # point it returns first is refused above)
-                    wrong = _check_cores(client, cluster, f"{core} (metrics {mine})", sorted(now - seen))
+                    wrong = _check_cores(client, cluster, want, sorted(now - seen))
                     if wrong:
                         raise ClusterLostError(f"{wrong}; it joined after {sum(r is not None for r in records)} "
                                                f"of {total} points were complete, which are kept")

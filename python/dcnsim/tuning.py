@@ -1318,7 +1318,7 @@ def confirm_notes(best: Mapping[str, Any], confirm: Any) -> List[str]:
     if b_row is not None and "feasible" in b_row and b_row["feasible"] is not None and not bool(b_row["feasible"]):
         notes.append("the best trial breaks the constraint on the confirmation seeds (feasible False above): it met "
                      "it on the search's seeds only; the search found no point known to meet it")
-    means = {r["point"]: r["mean"] for _, r in confirm.iterrows()} if len(confirm) else {}
+    means = {k: r["mean"] for k, r in rows.items()}
     b, base = means.get("best"), means.get("baseline")
     if b is not None and base is not None and math.isfinite(b) and math.isfinite(base):
         worse = b < base if best.get("direction") == "maximize" else b > base

@@ -1063,7 +1063,8 @@ def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], defaul
         # reproduction interrupted before its report.md): its figures would
         # be merged into this report (both papers have a Fig. 4), and its
         # printed "resume with" refused once this run wrote a report.md.
-        others = {k: v for k, v in _section_papers(out_dir).items() if k != p.key}
+        papers = _section_papers(out_dir)
+        others = {k: v for k, v in papers.items() if k != p.key}
         if others:
             other, names = next(iter(others.items()))
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
@@ -1080,8 +1081,8 @@ def _claim_out(out_dir: Path, p: Paper, quick: bool, ties: Optional[str], defaul
                 f"dcnsim-repro/{default_dir})")
         # a report.md moved away (as the refusal below says) leaves the
         # figures' sections: its runs are then given up knowingly
-        own = set(_section_papers(out_dir).get(p.key, []))
-        sections = bool(own) or any(out_dir.glob("*.report.json"))
+        own = set(papers.get(p.key, []))
+        sections = any(out_dir.glob("*.report.json"))
         found = None if sections else _runs_owner(out_dir, figs, quick, ties, points)
         if found is None:
             # a figure's files are this paper's beside its own section, or

@@ -955,7 +955,7 @@ fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
     // and the time to put the smallest packet on a link, once per host
     // link crossed: at `rate = "1bps"` a 1,064-byte packet takes 8,500 s,
     // and a run whose delays fit in `stop` delivered nothing, unwarned
-    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(0);
+    let fastest = host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(1);
     let smallest = cfg
         .apps
         .iter()
@@ -967,13 +967,7 @@ fn slow_path_warning(cfg: &Config) -> Option<ScenarioError> {
         .min()
         .unwrap_or(1)
         + cfg.l2_overhead as u64;
-    let tx = if fastest == 0 {
-        SimTime::ZERO
-    } else {
-        SimTime(
-            (smallest as u128 * 8_000_000_000_000 / fastest as u128).min(u64::MAX as u128) as u64,
-        )
-    };
+    let tx = tx_saturating(smallest, fastest);
     let crossings = if direct { 1 } else { 2 };
     let least = SimTime(delays.0.saturating_add(tx.0.saturating_mul(crossings)));
     // a packet that arrives at stop itself is delivered (events at stop run)
@@ -2013,15 +2007,57 @@ const FIXED_TIMERS: [(Transport, &str, Timer); 4] = [
     (Transport::Hpcc, "hpcc_rto", |t| t.hpcc.rto),
 ];
 
+/// The time `rate_bps` takes to send `bytes`, saturating at the clock's
+/// end: the checks read any rate a file gives (`1bps` and a 100 MB
+/// buffer overflow the per-packet [`crate::sim::time::tx_time`]).
+fn tx_saturating(bytes: u64, rate_bps: u64) -> SimTime {
+    SimTime(
+        (bytes as u128 * 8_000_000_000_000 / rate_bps.max(1) as u128).min(u64::MAX as u128) as u64,
+    )
+}
+
 /// The time the fastest host link takes to send `bytes` (a lower bound on
 /// any host's serialization of them).
 fn fastest_host_tx(cfg: &Config, bytes: u64) -> SimTime {
-    let fastest = host_links(cfg)
-        .map(|l| l.rate_bps)
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    SimTime((bytes as u128 * 8_000_000_000_000 / fastest as u128).min(u64::MAX as u128) as u64)
+    tx_saturating(
+        bytes,
+        host_links(cfg).map(|l| l.rate_bps).max().unwrap_or(1),
+    )
+}
+
+/// Each fixed timer ([`FIXED_TIMERS`]) of an app of its transport set
+/// below `bound(t)`, as one error per place it was set: "KEY (VALUE) of
+/// APPS is " and what `says` of the bound. A value the user may never have
+/// written is said to be the default.
+fn fixed_timers_below(
+    cfg: &Config,
+    bound: impl Fn(&TcpConfig) -> SimTime,
+    says: impl Fn(SimTime) -> String,
+) -> Vec<ScenarioError> {
+    let defaults = TcpConfig::default();
+    let mut out = Vec::new();
+    for (transport, key, rto) in FIXED_TIMERS {
+        let default = rto(&defaults);
+        let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
+            let t = a.tcp().filter(|t| t.transport == transport)?;
+            let b = bound(t);
+            (rto(t) < b).then_some((i, (rto(t), b)))
+        });
+        out.extend(
+            by_origin(cfg, key, low)
+                .into_iter()
+                .map(|(path, (t, b), apps)| ScenarioError {
+                    path,
+                    message: format!(
+                        "{key} ({t}{}) of {} is {}",
+                        if t == default { ", its default" } else { "" },
+                        apps_text(&apps),
+                        says(b)
+                    ),
+                }),
+        );
+    }
+    out
 }
 
 /// A fixed retransmission timer, or Kulkarni's retransmit thread, shorter
@@ -2036,32 +2072,17 @@ fn timer_floor_errors(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     }
     let l2 = cfg.l2_overhead as u64;
-    let mut out = Vec::new();
-    let defaults = TcpConfig::default();
-    for (transport, key, rto) in FIXED_TIMERS {
-        // a value the user may never have written: said to be the default
-        let default = rto(&defaults);
-        let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
-            let t = a.tcp().filter(|t| t.transport == transport)?;
-            let one = fastest_host_tx(cfg, t.mss as u64 + t.header_bytes as u64 + l2);
-            (rto(t) < one).then_some((i, (rto(t), one)))
-        });
-        out.extend(
-            by_origin(cfg, key, low)
-                .into_iter()
-                .map(|(path, (t, one), apps)| ScenarioError {
-                    path,
-                    message: format!(
-                        "{key} ({t}{}) of {} is shorter than the fastest host link takes to \
-                         send one full packet ({one}): each expiry would resend faster than \
-                         anything resent can leave, and the run would never reach stop; \
-                         give a timer above the largest RTT",
-                        if t == default { ", its default" } else { "" },
-                        apps_text(&apps)
-                    ),
-                }),
-        );
-    }
+    let mut out = fixed_timers_below(
+        cfg,
+        |t| fastest_host_tx(cfg, t.mss as u64 + t.header_bytes as u64 + l2),
+        |one| {
+            format!(
+                "shorter than the fastest host link takes to send one full packet ({one}): each \
+                 expiry would resend faster than anything resent can leave, and the run would \
+                 never reach stop; give a timer above the largest RTT"
+            )
+        },
+    );
     let thread = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
         let t = a
             .tcp()
@@ -2100,34 +2121,20 @@ fn timer_below_rtt_warnings(cfg: &Config) -> Vec<ScenarioError> {
         return Vec::new();
     };
     let l2 = cfg.l2_overhead as u64;
-    let floor = |t: &TcpConfig| {
-        let tx = fastest_host_tx(cfg, t.header_bytes as u64 + l2);
-        SimTime(one_way.0.saturating_add(tx.0).saturating_mul(2))
-    };
-    let defaults = TcpConfig::default();
-    let mut out = Vec::new();
-    for (transport, key, rto) in FIXED_TIMERS {
-        let default = rto(&defaults);
-        let low = cfg.apps.iter().enumerate().filter_map(|(i, a)| {
-            let t = a.tcp().filter(|t| t.transport == transport)?;
-            (rto(t) < floor(t)).then_some((i, (rto(t), floor(t))))
-        });
-        out.extend(
-            by_origin(cfg, key, low)
-                .into_iter()
-                .map(|(path, (t, bound), apps)| ScenarioError {
-                    path,
-                    message: format!(
-                        "{key} ({t}{}) of {} is below the unloaded RTT of every path (at \
-                         least {bound}): every packet is sent again before its answer can \
-                         arrive, and again at each expiry; give a timer above the largest RTT",
-                        if t == default { ", its default" } else { "" },
-                        apps_text(&apps)
-                    ),
-                }),
-        );
-    }
-    out
+    fixed_timers_below(
+        cfg,
+        |t| {
+            let tx = fastest_host_tx(cfg, t.header_bytes as u64 + l2);
+            SimTime(one_way.0.saturating_add(tx.0).saturating_mul(2))
+        },
+        |bound| {
+            format!(
+                "below the unloaded RTT of every path (at least {bound}): every packet is sent \
+                 again before its answer can arrive, and again at each expiry; give a timer \
+                 above the largest RTT"
+            )
+        },
+    )
 }
 
 /// TIMELY over switch ports, without PFC, whose buffer drains in less
@@ -2181,10 +2188,7 @@ fn timely_shallow_port_warnings(cfg: &Config) -> Vec<ScenarioError> {
                 Limit::Bytes(b) => b,
                 Limit::Packets(n) => n.saturating_mul(full),
             };
-            let drain = SimTime(
-                (bytes as u128 * 8_000_000_000_000 / l.rate_bps.max(1) as u128)
-                    .min(u64::MAX as u128) as u64,
-            );
+            let drain = tx_saturating(bytes, l.rate_bps);
             if drain.0.saturating_add(base.0) < t_low.0 {
                 shallow.push((drain, bytes, l.rate_bps));
             }

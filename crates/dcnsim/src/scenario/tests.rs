@@ -1787,8 +1787,8 @@ fn a_poisson_load_past_a_hosts_link_warns() {
 }
 
 /// A fixed retransmission timer shorter than the fastest host link takes
-/// to send one full packet (the example's star: 1,024 + 40 B at 1 Gbps,
-/// 8.512 µs), or a retransmit thread faster than the smallest segment, is
+/// to send one full packet (the example's star at 1 Gbps, the default
+/// 1,460 + 40 B: 12 µs), or a retransmit thread faster than the smallest segment, is
 /// refused naming the key where it was set: each expiry resends faster
 /// than anything can leave, and the run never reaches `stop` (`ndp_rto =
 /// "1ps"` ran past a minute and 3 GB). A timer below every path's
@@ -1805,16 +1805,17 @@ fn a_timer_below_every_rtt_is_refused_or_warned_naming_its_key() {
         }
         parse_config(&doc)
     };
-    let refused = |r: Result<Config, Vec<ScenarioError>>, path: &str| {
+    // each refusal with its own bound: a full packet for the timers, the
+    // smallest segment for Kulkarni's thread
+    let refused = |r: Result<Config, Vec<ScenarioError>>, path: &str, says: &str| {
         let errs = r.expect_err("a timer below one packet's serialization must be refused");
         assert!(
-            errs.iter().any(|e| e.path == path
-                && (e.message.contains(
-                    "shorter than the fastest host link takes to send one full packet (8.512us)"
-                ) || e.message.contains("shorter than the fastest host link"))),
+            errs.iter()
+                .any(|e| e.path == path && e.message.contains(says)),
             "{errs:?}"
         );
     };
+    let full = "shorter than the fastest host link takes to send one full packet (12us)";
     let warned = |r: Result<Config, Vec<ScenarioError>>, key: &str| -> Vec<ScenarioError> {
         let cfg = r.unwrap_or_else(|e| panic!("{e:?}"));
         warnings(&cfg)
@@ -1831,10 +1832,12 @@ fn a_timer_below_every_rtt_is_refused_or_warned_naming_its_key() {
         refused(
             with(json!({"transport": transport, key: "8us"}), None),
             &format!("tcp.{key}"),
+            full,
         );
         refused(
             with(json!({}), Some(json!({"transport": transport, key: "1ps"}))),
             &format!("apps[0].tcp.{key}"),
+            full,
         );
         let w = warned(
             with(json!({"transport": transport, key: "200us"}), None),
@@ -1857,6 +1860,7 @@ fn a_timer_below_every_rtt_is_refused_or_warned_naming_its_key() {
     refused(
         with(json!({"probretx_p": 1.0, "probretx_period": "100ns"}), None),
         "tcp.probretx_period",
+        "shorter than the fastest host link takes to send the smallest segment (328ns)",
     );
     assert!(with(json!({"probretx_p": 1.0, "probretx_period": "20us"}), None).is_ok());
     assert!(with(json!({"probretx_period": "1ps"}), None).is_ok()); // p = 0: no thread
