@@ -47,6 +47,10 @@ use super::*;
 /// On a DCQCN ACK: a CNP rides along (ECE's bit: the ACK echoes no ECN).
 pub const CNP: u8 = flags::ECE;
 
+/// α below which it no longer decays: at line rate the increase timer
+/// runs on only while α is above it.
+const ALPHA_FLOOR: f64 = 1e-6;
+
 /// DCQCN's state of one flow, both ends (each end touches only its own).
 #[derive(Clone, Debug, Default)]
 pub struct DcqcnState {
@@ -162,6 +166,23 @@ impl TcpFlow {
         }
     }
 
+    /// The application wrote: the increase timer, which stops when it
+    /// finds the flow idle, runs again from now where the flow was cut
+    /// and has not recovered (below line rate, or α above its floor); the
+    /// idle flow kept its rate and α. Without this a flow cut in one
+    /// query sent every later one at that rate: two responses into an
+    /// idle 10 Gbps port ran at 1.5 Gbps for good (the physics audit).
+    pub(in crate::tcp) fn dcqcn_write(&mut self, io: &mut TcpIo) {
+        if !self.is_timely() && self.stats.ecn_cuts > 0 && !self.rx_rare.dack.is_armed() {
+            let d = self.dcqcn.as_deref().expect("a DCQCN flow");
+            if d.rc < d.line || d.alpha > ALPHA_FLOOR {
+                let at = io.now() + self.cfg.dcqcn.timer;
+                self.rx_rare.dack.arm(io, at, TcpTimer::DelAck);
+            }
+        }
+        self.dcqcn_send(io);
+    }
+
     /// Send while pacing and the NIC allow (the application wrote, an ACK
     /// came, a timer fired); otherwise wait for the pacing timer.
     pub(in crate::tcp) fn dcqcn_send(&mut self, io: &mut TcpIo) {
@@ -248,9 +269,10 @@ impl TcpFlow {
         d.increase(p.f);
         self.st.cwnd = d.window();
         // Once at line rate, α alone changes: it matters to the next cut,
-        // so it keeps decaying while the flow sends (and stops on an idle
-        // flow, whose next cut then starts from the α it left).
-        if busy && (d.rc < d.line || d.alpha > 1e-6) {
+        // so it keeps decaying while the flow sends. It stops on an idle
+        // flow, which keeps its rate and α until it is written to again
+        // ([`Self::dcqcn_write`] restarts the timer).
+        if busy && (d.rc < d.line || d.alpha > ALPHA_FLOOR) {
             self.rx_rare
                 .dack
                 .arm(io, io.now() + p.timer, TcpTimer::DelAck);
@@ -684,6 +706,65 @@ mod tests {
             "{next:?} against {:?}",
             gap(rc)
         );
+    }
+
+    /// A flow cut by a CNP that then goes idle (everything acknowledged)
+    /// stops its increase timer at the next firing, keeping its rate;
+    /// the application's next write restarts the timer, whose firings
+    /// bring the rate back towards line rate. Before the fix the write
+    /// asked for no timer and the flow sent at its cut rate for good.
+    #[test]
+    fn a_write_after_idle_restarts_the_increase_timer() {
+        let (mut f, mut io) = flow();
+        let us = SimTime::from_us;
+        let timer = f.cfg.dcqcn.timer;
+        f.app_write(io.at(us(0)), MSS as u64, None);
+        assert_eq!(outs_data(&mut io).0, 1);
+        let mut cnp = Packet {
+            kind: PktKind::Ack,
+            flags: flags::NDP | CNP,
+            src: 1,
+            dst: 0,
+            seq: MSS as u64,
+            ..Packet::EMPTY
+        };
+        f.dcqcn_on_ack(io.at(us(10)), &cnp);
+        let cut = f.dcqcn().unwrap().rc;
+        assert_eq!(cut, 50e9, "alpha = 1 halves the rate");
+        assert!(outs_data(&mut io).1.contains(&(us(10) + timer)));
+        // the timer fires with nothing left to send: one increase, no re-arm
+        f.on_timer(io.at(us(10) + timer), TcpTimer::DelAck);
+        let idle_rate = f.dcqcn().unwrap().rc;
+        assert!(idle_rate > cut && idle_rate < 100e9);
+        assert!(!f.rx_rare.dack.is_armed(), "stopped on an idle flow");
+        assert!(outs_data(&mut io).1.is_empty());
+        // idle for a millisecond: the rate is kept
+        let t = us(1000);
+        f.app_write(io.at(t), 200 * MSS as u64, None);
+        assert_eq!(f.dcqcn().unwrap().rc, idle_rate, "kept while idle");
+        let (_, wakes) = outs_data(&mut io);
+        assert!(
+            wakes.contains(&(t + timer)),
+            "the write restarts the timer: {wakes:?}"
+        );
+        let mut at = t + timer;
+        for _ in 0..5 {
+            f.on_timer(io.at(at), TcpTimer::DelAck);
+            at += timer;
+        }
+        assert!(
+            f.dcqcn().unwrap().rc > idle_rate,
+            "the timer raises the rate again"
+        );
+        // a flow never cut starts no timer on a write (it is at line rate)
+        let (mut g, mut io2) = flow();
+        g.app_write(io2.at(us(0)), MSS as u64, None);
+        cnp.seq = MSS as u64;
+        cnp.flags = flags::NDP;
+        g.dcqcn_on_ack(io2.at(us(10)), &cnp);
+        io2.drain();
+        g.app_write(io2.at(us(100)), MSS as u64, None);
+        assert!(!g.rx_rare.dack.is_armed());
     }
 
     fn state() -> DcqcnState {

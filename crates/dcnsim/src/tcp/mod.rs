@@ -713,7 +713,7 @@ impl TcpFlow {
             } else if self.hpcc.is_some() {
                 self.hpcc_write(io)
             } else if self.dcqcn.is_some() {
-                self.dcqcn_send(io)
+                self.dcqcn_write(io)
             } else {
                 self.swift_write(io)
             };
