@@ -34,6 +34,13 @@ total goodputs). ``--trace SEED`` writes
 one run's first 100 ms from both simulators and prints where in the edge
 port's service each input port's packets arrive (phases.py).
 
+``--check`` judges each (cc, Qmax, header) point by the question the figure
+asks, is F1 outcast: F1 counts as outcast where it got under half its fair
+share on more than half of the seeds, and each dcnsim order of ties must
+reach ns-3's answer; the exit status is 1 if any point differs (the table
+alone judges nothing, and a share of 0.231 against 0.003 read as a number
+says little).
+
 A tool, not a test: nothing in CI runs it (tests/test_validation_common.py
 checks the pieces that need no ns-3).
 """
@@ -97,6 +104,34 @@ def parse_ns3(out: str) -> Dict[str, Any]:
     m = MARKS_RE.search(out)
     return {"f1": f1, "jain": j, "drops": {p: ports.get(p, (0, 0))[1] for p in PORTS}, "f1_timeouts": timeouts[1],
             "marks": int(m[1]) if m else 0, "total": sum(good.values())}
+
+
+#: F1 is starved on a seed where it gets under half its fair share of the 15 flows' goodput
+STARVED = 0.5 / 15
+
+
+def outcast_verdict(runs: List[Dict[str, Any]]) -> Tuple[bool, int]:
+    """Whether F1 is outcast at a point (starved on more than half of the
+    seeds: a mean share would let one seed's large share hide the others'
+    starvation) and on how many seeds it was starved."""
+    starved = sum(r["f1"] < STARVED for r in runs)
+    return 2 * starved > len(runs), starved
+
+
+def check_point(ours: List[Dict[str, Any]], theirs: List[Dict[str, Any]]) -> Tuple[bool, str]:
+    """dcnsim's answer to "is F1 outcast?" at one point against ns-3's, seed
+    lists in the same order: (agree, the line that says so), with the seeds
+    on which the two differ."""
+    o, ko = outcast_verdict(ours)
+    t, kt = outcast_verdict(theirs)
+    split = sum((a["f1"] < STARVED) != (b["f1"] < STARVED) for a, b in zip(ours, theirs))
+
+    def said(outcast: bool, k: int, runs: List[Dict[str, Any]]) -> str:
+        return (f"{'outcast' if outcast else 'not outcast'} ({k}/{len(runs)} seeds starved, "
+                f"mean share {mean([r['f1'] for r in runs]):.3f})")
+
+    return o == t, (f"{'agrees' if o == t else 'DIFFERS'}: dcnsim {said(o, ko, ours)}, ns-3 {said(t, kt, theirs)}; "
+                    f"the two differ on {split} of {len(ours)} seeds")
 
 
 def ecn_k(cc: str, qmax: int) -> int:
@@ -199,6 +234,9 @@ def main(argv=None) -> int:
                    help="--cc dctcp: ns-3.37's TcpDctcp as it is, without the 2-segment floor on its cut that "
                         "Linux and dcnsim keep (an experiment)")
     p.add_argument("--only", choices=["dcnsim", "ns3"], help="run one simulator")
+    p.add_argument("--check", action="store_true",
+                   help="judge each point: is F1 outcast (starved on most seeds) in ns-3 and in dcnsim alike; "
+                        "exit 1 if any point differs")
     p.add_argument("--jobs", type=int, default=2, help="runs at once")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-outcast")
     p.add_argument("--no-cache", action="store_true", help="rerun ns-3 even where BUILD/cache has the run")
@@ -238,6 +276,10 @@ def main(argv=None) -> int:
         p.error(f"--link-us: must be > 0, got {a.link_us}")
     if a.jobs < 1:
         p.error(f"--jobs: must be >= 1, got {a.jobs}")
+    if a.check and a.only is not None:
+        p.error("--check compares the two simulators: leave out --only")
+    if a.check and a.trace is not None:
+        p.error("--check judges the table's points; --trace writes one run and prints no table")
     # A bad dcnsim key fails here, naming --tcp, not as a traceback from a worker.
     problems = common.dcnsim_problems(dcnsim_doc(a.cc[0], a.qmax[0], a.header[0], seeds[0], a.secs, a.ties[0],
                                                  a.dcnsim_l2, over, a.link_us))
@@ -272,6 +314,7 @@ def main(argv=None) -> int:
           + (f"; dcnsim tcp overrides {over}" if over else "")
           + ("; ns-3's DCTCP grows by RFC 3465's byte counting" if a.ns3_dctcp_abc and "dctcp" in a.cc else "")
           + ("; ns-3's DCTCP without the 2-segment floor" if a.ns3_dctcp_stock and "dctcp" in a.cc else ""))
+    differ = []
     for cc in a.cc:
         for q in a.qmax:
             means: Dict[Tuple[str, int], float] = {}
@@ -292,6 +335,13 @@ def main(argv=None) -> int:
                     cells.append(f"{means[(sim, h)]:16.3f} {mean([r['jain'] for r in rs]):5.3f} "
                                  f"{f'starved {starved}/{len(rs)}':>14}")
                 print(f"{h:6d} {'mean':>4} " + " ".join(cells))
+                if a.check:
+                    theirs = [res[("ns-3", (cc, q, h, s))] for s in seeds]
+                    for sim in sims[1:]:
+                        ok, line = check_point([res[(sim, (cc, q, h, s))] for s in seeds], theirs)
+                        print(f"  check {sim}, header {h}: {line}")
+                        if not ok:
+                            differ.append(f"{cc} Qmax {q} header {h} ({sim})")
             if ecn_k(cc, q):
                 print(f"CE marks at {EDGE} -> {RECEIVER} (K = {ecn_k(cc, q)} packets), mean over seeds: "
                       + ", ".join(f"{sim} header {h} {mean([res[(sim, (cc, q, h, s))]['marks'] for s in seeds]):.0f}"
@@ -311,6 +361,10 @@ def main(argv=None) -> int:
                           for s in seeds]
                     cells.append(f"{sim} {mean(rs):.3f} ({min(rs):.3f}-{max(rs):.3f})")
                 print(f"Qmax {q}, header {h}: " + ", ".join(cells))
+    if a.check:
+        print(f"\ncheck: {len(differ)} point(s) where dcnsim's answer to 'is F1 outcast?' differs from ns-3's"
+              + (": " + "; ".join(differ) if differ else ""))
+        return 1 if differ else 0
     return 0
 
 

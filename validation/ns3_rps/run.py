@@ -20,19 +20,23 @@ for spraying: a random equal-cost next hop per packet at every node).
 
 Both sides count with the same rules (rps.cc's header comment): ns-3 from
 its sockets' Rx/Tx and CongState traces, dcnsim from its flows table and
-pcap traces of the hosts. This is a tool, not a test: nothing in CI runs it.
+pcap traces of the hosts. ``--check R`` judges each (n, routing) point: the
+long flows' mean FCT and the short flow's mean and median FCT in dcnsim
+within a factor R of ns-3's either way (exit 1 if any is outside; the table
+alone judges nothing). This is a tool, not a test: nothing in CI runs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -181,6 +185,23 @@ COLUMNS = [("fr_long", "FR long", "{:.2f}"), ("fr_short", "FR short", "{:.2f}"),
 
 parse_value = common.parse_value
 
+#: what ``--check`` holds dcnsim to: the flows' completion times, the figure's measure
+CHECKED = (("long_fct_mean", "long FCT mean"), ("short_fct_mean", "short FCT mean"),
+           ("short_fct_med", "short FCT median"))
+
+
+def check_point(ours: Dict[str, float], theirs: Dict[str, float], factor: float) -> Tuple[bool, str]:
+    """dcnsim's completion times at one point over ns-3's (``summarize``'s
+    means), each within ``factor`` either way: (inside, the line that says so)."""
+    parts, ok = [], True
+    for key, what in CHECKED:
+        x, y = ours[key], theirs[key]
+        r = x / y if y > 0 and math.isfinite(x) and math.isfinite(y) else math.nan
+        inside = math.isfinite(r) and 1 / factor <= r <= factor
+        ok &= inside
+        parts.append(f"{what} {x:.2f} / {y:.2f} ms = {r:.2f}x")
+    return ok, ("within" if ok else "DIFFERS") + f" (bound {factor:g}x either way): " + ", ".join(parts)
+
 
 def trace_run(exe: Path, n: int, routing: str, seed: int, out: Path, tcp_over: Optional[Dict[str, Any]],
               cc: str = "newreno", ties: str = "fifo") -> None:
@@ -215,6 +236,9 @@ def main(argv=None) -> int:
     p.add_argument("--ties", default="fifo", choices=["fifo", "seeded"],
                    help="dcnsim's order of equal-time events: fifo (ns-3's, the default here) or seeded "
                         "(dcnsim's own default, which experiments.rps runs with; its rows say so)")
+    p.add_argument("--check", type=float, default=None, metavar="R",
+                   help="judge each point: dcnsim's long and short flows' FCTs within a factor R of ns-3's either "
+                        "way; exit 1 if any is outside")
     p.add_argument("--build", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "dcnsim-ns3-rps")
     p.add_argument("--no-cache", action="store_true", help="rerun ns-3 even where BUILD/cache has the run")
     p.add_argument("--trace-run", nargs=3, metavar=("N", "ROUTING", "SEED"),
@@ -227,6 +251,12 @@ def main(argv=None) -> int:
             p.error(f"--n: each must be in 0..15, got {n}")
     if a.seeds < 1:
         p.error(f"--seeds: must be >= 1, got {a.seeds}")
+    if a.check is not None and not (a.check > 1 and math.isfinite(a.check)):
+        p.error(f"--check: a factor above 1, got {a.check:g}")
+    if a.check is not None and a.only is not None:
+        p.error("--check compares the two simulators: leave out --only")
+    if a.check is not None and a.trace_run:
+        p.error("--check judges the table's points; --trace-run writes one run and prints no table")
     over: Dict[str, Any] = {}
     for kv in a.tcp:
         key, sep, val = kv.partition("=")
@@ -258,6 +288,7 @@ def main(argv=None) -> int:
           "fast-retransmits; FCT in ms; ooo: out-of-order arrivals per flow; runs>=3: duplicate-ACK runs of >= 3")
     head = f"{'n':>2} {'routing':7} {'simulator':13} " + " ".join(f"{c[1]:>9}" for c in COLUMNS)
     print(head)
+    outside = []
     for n in a.n:
         for routing in a.routing:
             sims = []
@@ -266,10 +297,20 @@ def main(argv=None) -> int:
                              [run_dcnsim(n, routing, s, over, a.ties) for s in range(1, a.seeds + 1)]))
             if exe is not None:
                 sims.append(("ns-3", [run_ns3(exe, n, routing, s, cache, a.cc) for s in range(1, a.seeds + 1)]))
+            means = {}
             for name, runs in sims:
-                m = summarize(runs)
+                m = means[name] = summarize(runs)
                 print(f"{n:2d} {routing:7} {name:13} " + " ".join(f"{fmt.format(m[k]):>9}" for k, _, fmt in COLUMNS),
                       flush=True)
+            if a.check is not None:
+                ok, line = check_point(means[sims[0][0]], means["ns-3"], a.check)
+                print(f"  check n = {n} {routing}: {line}", flush=True)
+                if not ok:
+                    outside.append(f"n = {n} {routing}")
+    if a.check is not None:
+        print(f"check: {len(outside)} point(s) outside a factor {a.check:g} of ns-3's FCTs"
+              + (": " + "; ".join(outside) if outside else ""))
+        return 1 if outside else 0
     return 0
 
 
