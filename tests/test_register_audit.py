@@ -218,3 +218,32 @@ def test_an_extreme_over_a_missing_value_is_untestable_wherever_it_sits(key, cid
         assert reg.judge(cid, pick(order)).verdict == "untestable", order
         # and a measured value that fails the claim still fails it
         assert reg.judge(cid, pick([bad if v != v else v for v in order])).verdict != "agrees", order
+
+
+def test_a_claims_measured_numbers_carry_their_unit_into_the_report():
+    """A report.json row's ``measured`` was a bare number (FaST Fig. 4's
+    32.2 for 32.2 ms) beside ``unit: ''``: a program reading it could not
+    tell its unit (the determinism audit). Each row now carries
+    ``measured_unit``, the criterion's: ms for a QCT, empty for a count,
+    share or index (a "rises" unit of the form "x = …" names the keys'
+    unit, not the values'), and per part for a claim of parts in
+    different units."""
+    import dataclasses
+
+    from dcnsim.experiments.claims import unit_of
+
+    fast = get_paper("fast").register
+    row = dataclasses.asdict(fast.judge("fig4-newreno", 32.2))
+    assert (row["measured"], row["measured_unit"]) == (32.2, "ms")
+    assert row["ours"] == "32.2 ms"
+    for key in PAPERS:
+        for c in get_paper(key).register.claims:
+            u = unit_of(c.criterion)
+            for part in (u.values() if isinstance(u, dict) else [u]):
+                assert not str(part).startswith("x = "), (c.id, u)
+    # a claim of parts in different units maps each part's key to its unit
+    mixed = [(c.id, unit_of(c.criterion)) for key in PAPERS for c in get_paper(key).register.claims
+             if isinstance(unit_of(c.criterion), dict)]
+    assert mixed, "the registers hold claims of parts in different units"
+    for cid, units in mixed:
+        assert len(set(units.values())) > 1, (cid, units)

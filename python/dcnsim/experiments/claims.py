@@ -301,6 +301,21 @@ def _near(p: Mapping[str, Any], measured: Mapping[Any, Sequence[float]]) -> Tupl
     return verdict, _per_x_text(measured, _is_difference(p)), rule
 
 
+def unit_of(spec: Mapping[str, Any]) -> Any:
+    """The unit of the numbers criterion ``spec`` reads (a report's
+    ``measured_unit``): its ``unit``, empty for a count or a ratio; for
+    ``all``, the parts' unit if they share one, else ``{key: unit}`` as
+    ``measured`` is keyed. A ``rises`` unit of the form "x = rMin in B"
+    names the keys' unit: the values there are counts, shares and
+    indices (``what`` says which), so empty."""
+    if spec.get("kind") == "all":
+        units = {sub["key"]: unit_of(sub) for sub in spec["of"]}
+        distinct = set(map(str, units.values()))
+        return next(iter(units.values())) if len(distinct) == 1 else units
+    unit = spec.get("unit", "")
+    return "" if unit.startswith("x = ") else unit
+
+
 #: criterion kind -> judge. A register entry's ``criterion.kind`` names one.
 KINDS: Dict[str, Judge] = {
     "ordering": _ordering,
@@ -581,19 +596,19 @@ class Claim:
             gives = f"our criterion gives: {verdict}" if judged else ""
             return Comparison(self.metric, ours, paper, NOT_MODELLED, "; ".join(x for x in (self.out, gives, note) if x),
                               criterion=rule, series=self.series, judged=judged, claim=self.id,
-                              measured=_plain(measured))
+                              measured=_plain(measured), measured_unit=unit_of(self.criterion))
         if self.counted_in:
             judged = verdict if verdict in TALLIED + ("untestable",) else None
             return Comparison(self.metric, ours, paper, COUNTED_IN, "; ".join(x for x in (self.out, note) if x),
                               criterion=rule, series=self.series, judged=judged, claim=self.id,
-                              measured=_plain(measured))
+                              measured=_plain(measured), measured_unit=unit_of(self.criterion))
         if not self.tally:
             judged = verdict if verdict in TALLIED + ("untestable",) else None
             return Comparison(self.metric, ours, paper, MODEL_CHECK, "; ".join(x for x in (self.out, note) if x),
                               criterion=rule, series=self.series, judged=judged, claim=self.id,
-                              measured=_plain(measured))
+                              measured=_plain(measured), measured_unit=unit_of(self.criterion))
         return Comparison(self.metric, ours, paper, verdict, note, criterion=rule, series=self.series,
-                          claim=self.id, measured=_plain(measured))
+                          claim=self.id, measured=_plain(measured), measured_unit=unit_of(self.criterion))
 
 
 @dataclass

@@ -96,6 +96,12 @@ class Comparison:
     #: what the figure measured for that claim (the register's criterion's
     #: input, JSON-able), kept so that a run's results can be judged again
     measured: Any = None
+    #: the unit of ``measured``'s numbers (the criterion's, ``claims.unit_of``:
+    #: empty for a count or a ratio, ``{key: unit}`` for a claim of parts in
+    #: different units): ``ours`` is text with its unit, and a program
+    #: reading ``measured`` from a report.json could not tell 32.2 ms from
+    #: 32.2 s
+    measured_unit: Any = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
