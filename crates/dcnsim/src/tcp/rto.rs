@@ -127,6 +127,7 @@ impl TcpFlow {
             self.st.ssthresh = self.cc.ssthresh(&self.st, sent, LossKind::Rto, now);
         }
         self.st.cwnd = self.st.smss; // loss window, RFC 5681 eq. (5)
+        self.ecn_loss_reduced();
         self.ss_exit.on_loss(true);
         self.st.ca_acked = 0;
         self.cong = CongState::Loss;

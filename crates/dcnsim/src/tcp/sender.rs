@@ -795,8 +795,10 @@ impl TcpFlow {
         // a reviewer's pcap: 17 of 32 cuts of one flow were such second
         // cuts). With classic ECN the receiver also latches ECE until it
         // sees CWR, so while our CWR has not gone out (no new data since
-        // the cut) every echo is the old one.
-        let stale_echo = (self.stats.ecn_cuts > 0 && a.snd_una <= self.ecn_recover)
+        // the cut) every echo is the old one. A loss's reduction counts as
+        // the cut does (`ecn_recover` > 0 once either has been made;
+        // [`Self::ecn_loss_reduced`]).
+        let stale_echo = (self.ecn_recover > 0 && a.snd_una <= self.ecn_recover)
             || (self.send_cwr && !self.cfg.cc.needs_ecn());
         if a.ece && !self.ecn_in_cwr && !stale_echo && self.cong == CongState::Open {
             let base = self.reduction_base(a.flight);
@@ -815,6 +817,26 @@ impl TcpFlow {
             return true;
         }
         false
+    }
+
+    /// RFC 3168 §6.1.2: a window reduced for a loss (a fast retransmit or
+    /// a timeout) tells the receiver too: CWR goes out on the first new
+    /// segment, as after an echo's cut ("for any reason"; Linux's
+    /// tcp_enter_recovery and tcp_enter_loss queue it), so a classic
+    /// receiver stops echoing. Under classic ECN an echo of data sent
+    /// before the reduction is that window's, already answered: without
+    /// this, a CE mark and a drop in one window cut it twice, the loss
+    /// first and then, past the recovery point, the echo the receiver
+    /// had latched (the RFC audit: NewReno's ssthresh 3000 where 6000).
+    /// DCTCP and FaST echo per segment and answer an echo after a loss
+    /// as before (RFC 8257 §3.5); only their CWR bit is new.
+    pub(in crate::tcp) fn ecn_loss_reduced(&mut self) {
+        if self.cfg.ecn {
+            self.send_cwr = true;
+            if !self.cfg.cc.needs_ecn() {
+                self.ecn_recover = self.snd_max;
+            }
+        }
     }
 
     /// `ecn_reduction = "prr"`: the echo starts Linux's CWR

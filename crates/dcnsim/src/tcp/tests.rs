@@ -1263,15 +1263,26 @@ fn a_loss_with_two_segments_behind_it_is_fast_retransmitted() {
 /// `gap` apart, in the order sent, and each ACK returns at once (timers due
 /// meanwhile fire). Runs until the flow sends nothing more.
 fn fifo(w: &mut Script, next: &mut usize, lose: &mut dyn FnMut(&Packet) -> bool, gap: SimTime) {
+    fifo_hop(w, next, &mut |p| (!lose(p)).then_some(*p), gap)
+}
+
+/// [`fifo`] through a hop that may drop a segment (`None`) or change it
+/// (a switch's CE mark) on its way.
+fn fifo_hop(
+    w: &mut Script,
+    next: &mut usize,
+    hop: &mut dyn FnMut(&Packet) -> Option<Packet>,
+    gap: SimTime,
+) {
     loop {
         let data = data_sent(w);
-        let Some(&p) = data.get(*next) else { break };
+        let Some(&sent) = data.get(*next) else { break };
         *next += 1;
         let t = w.io.now() + gap;
         run_timers(w, t);
-        if lose(&p) {
+        let Some(p) = hop(&sent) else {
             continue;
-        }
+        };
         let before = w.io.pending().len();
         w.flow.on_data(&mut w.io, &p);
         let acks: Vec<Packet> = w.io.pending()[before..]
@@ -1285,6 +1296,107 @@ fn fifo(w: &mut Script, next: &mut usize, lose: &mut dyn FnMut(&Packet) -> bool,
             w.flow.on_ack(&mut w.io, &a);
         }
     }
+}
+
+/// RFC 3168 §6.1.2: CWR follows *any* reduction of the window, and one
+/// window is reduced once "in response to a series of dropped and/or CE
+/// packets". A drop and a CE mark in one window: the loss's recovery
+/// reduces, and CWR goes out on the first new segment after it, so the
+/// classic receiver's latched ECE ends and no echo cuts the window again.
+/// Before, CWR followed only an echo's cut: the echo latched since the
+/// mark cut again past the recovery point (the RFC audit: NewReno's
+/// ssthresh 3000 where the one reduction gives 6000, CUBIC's 5600).
+#[test]
+fn a_drop_and_a_mark_in_one_window_reduce_it_once() {
+    let m = MSS as u64;
+    for (cc, sack) in [
+        (CcKind::NewReno, false),
+        (CcKind::NewReno, true),
+        (CcKind::Cubic, false),
+    ] {
+        let mut w = world(reno(|t| {
+            t.cc = cc;
+            t.ecn = true;
+            t.sack = sack;
+            t.rto_min = SimTime::from_ms(10);
+        }));
+        w.flow.app_write(&mut w.io, 40 * m, None);
+        let mut next = 0;
+        let mut hop = |p: &Packet| {
+            let first = p.flags & flags::RETX == 0;
+            let mut q = *p;
+            match p.seq / m {
+                2 if first => return None,
+                4 if first => q.flags |= flags::CE,
+                _ => {}
+            }
+            Some(q)
+        };
+        fifo_hop(&mut w, &mut next, &mut hop, SimTime::from_us(5));
+        let f = &w.flow;
+        assert_eq!(f.snd_una(), 40 * m, "{cc:?} sack {sack}: all delivered");
+        assert_eq!(
+            (f.stats.fast_retransmits, f.stats.timeouts, f.stats.ecn_cuts),
+            (1, 0, 0),
+            "{cc:?} sack {sack}: one reduction, the loss's"
+        );
+        let sent = data_sent(&w);
+        let first_retx = sent.iter().position(|p| p.flags & flags::RETX != 0);
+        let first_cwr = sent.iter().position(|p| p.flags & flags::CWR != 0);
+        assert!(
+            first_cwr > first_retx && sent[first_cwr.unwrap()].flags & flags::RETX == 0,
+            "{cc:?} sack {sack}: CWR on the first new segment after the reduction"
+        );
+    }
+}
+
+/// The same after a retransmission timeout: its reduction sends CWR too,
+/// so the echo of a CE mark in the window the timeout reduced does not cut
+/// the window again once the flow is back in the open state (before: the
+/// timeout's ssthresh 5000, then the latched echo's 3000).
+#[test]
+fn a_timeout_sends_cwr_and_a_marked_window_is_reduced_once() {
+    let m = MSS as u64;
+    let mut w = world(reno(|t| {
+        t.ecn = true;
+        t.limited_transmit = false;
+        t.rto_min = SimTime::from_ms(10);
+    }));
+    w.flow.app_write(&mut w.io, 40 * m, None);
+    let mut next = 0;
+    let mut hop = |p: &Packet| {
+        let first = p.flags & flags::RETX == 0;
+        let mut q = *p;
+        match p.seq / m {
+            // the whole first window but segment 1, which is marked
+            0 | 2..=9 if first => return None,
+            1 if first => q.flags |= flags::CE,
+            _ => {}
+        }
+        Some(q)
+    };
+    fifo_hop(&mut w, &mut next, &mut hop, SimTime::from_us(5));
+    // nothing more in flight: the timeout, then the rest
+    let mut t = w.io.now();
+    while w.flow.stats.timeouts == 0 {
+        t += SimTime::from_ms(1);
+        run_timers(&mut w, t);
+    }
+    fifo_hop(&mut w, &mut next, &mut hop, SimTime::from_us(5));
+    let f = &w.flow;
+    assert_eq!(f.snd_una(), 40 * m, "all delivered");
+    assert_eq!(
+        (f.stats.timeouts, f.stats.ecn_cuts),
+        (1, 0),
+        "one reduction, the timeout's"
+    );
+    let sent = data_sent(&w);
+    let first_retx = sent.iter().position(|p| p.flags & flags::RETX != 0);
+    let first_cwr = sent.iter().position(|p| p.flags & flags::CWR != 0);
+    assert!(
+        first_cwr > first_retx && sent[first_cwr.unwrap()].flags & flags::RETX == 0,
+        "CWR on the first new segment after the timeout"
+    );
 }
 
 /// A recovery whose head was already resent (an earlier episode's copy,

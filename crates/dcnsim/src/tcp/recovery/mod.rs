@@ -506,6 +506,7 @@ impl TcpFlow {
         if !self.ecn_in_cwr || self.cfg.cc.needs_ecn() {
             self.st.ssthresh = self.cc.ssthresh(&self.st, flight, LossKind::DupAck, now);
         }
+        self.ecn_loss_reduced();
         self.ss_exit.on_loss(false);
         self.ep.recover = self.snd_max;
         self.cong = CongState::Recovery;
