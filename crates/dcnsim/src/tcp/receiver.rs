@@ -62,7 +62,21 @@ impl TcpFlow {
         if end <= self.rx.rcv_nxt {
             // A duplicate: a marked one gets the normal ACK only (Algorithm 2).
             self.stats.dup_arrivals += 1;
-            self.send_ack(io, p.ts);
+            // RFC 7323 §4.3: the echo is TS.Recent, which a segment at or
+            // below the last ACK sent replaces only with a TSval as new.
+            // A late original behind its retransmission echoed its own
+            // older stamp, and the sender's RTT sample (or Eifel's check)
+            // read the gap between the two copies as path delay.
+            if start <= self.rx.last_ack_sent && p.ts >= self.rx.ts_recent {
+                self.rx.ts_recent = p.ts;
+            }
+            // Linux's quick-ACK mode again (tcp_data_queue's
+            // tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS) on a segment
+            // wholly received before): the sender resends what it thinks
+            // lost, so the next segments are ACKed at once, not held by
+            // the delayed-ACK timer.
+            self.rx_rare.quickacks = self.rx_rare.quickacks.max(self.cfg.delayed_ack_quickack);
+            self.send_ack(io, self.rx.ts_recent);
             return 0;
         }
         if start > self.rx.rcv_nxt {

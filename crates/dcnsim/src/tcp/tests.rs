@@ -1258,6 +1258,75 @@ fn a_loss_with_two_segments_behind_it_is_fast_retransmitted() {
     assert_eq!(w.flow.stats.rto_few_dupacks, 1);
 }
 
+/// RFC 7323 §4.3: an ACK echoes TS.Recent, which a segment replaces only
+/// with a TSval at least as new. The late original of a segment whose
+/// retransmission arrived first is a duplicate, and its ACK echoed its own
+/// older stamp, which the sender read as that long an RTT (the receiver
+/// audit). A duplicate with a newer stamp (a retransmission of data
+/// already received) still updates it.
+#[test]
+fn a_duplicate_echoes_ts_recent_not_an_older_stamp_of_its_own() {
+    let m = MSS as u64;
+    let us = SimTime::from_us;
+    let mut w = world(reno(|t| t.delayed_ack = false));
+    let seg = |seq: u64, ts: SimTime| Packet {
+        ts,
+        ..data_pkt(seq, MSS, false)
+    };
+    w.flow.on_data(&mut w.io, &seg(0, us(100)));
+    // segment 1's retransmission, stamped 110 µs, arrives first
+    w.flow.on_data(&mut w.io, &seg(m, us(110)));
+    // then its original, stamped 5 µs: a duplicate
+    w.flow.on_data(&mut w.io, &seg(m, us(5)));
+    // and a spurious retransmission of segment 0, stamped 300 µs
+    w.flow.on_data(&mut w.io, &seg(0, us(300)));
+    let echoes: Vec<(u64, SimTime)> = acks(&w).iter().map(|a| (a.seq, a.ts)).collect();
+    assert_eq!(
+        echoes,
+        vec![
+            (m, us(100)),
+            (2 * m, us(110)),
+            (2 * m, us(110)),
+            (2 * m, us(300))
+        ]
+    );
+    assert_eq!(w.flow.stats.dup_arrivals, 2);
+}
+
+/// Linux enters quick-ACK mode again on a segment it had wholly received
+/// (tcp_data_queue: tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS)): the
+/// sender resent what it believed lost, and the segments after it are
+/// ACKed at once rather than every second one or on the 40 ms timer. The
+/// papers' stacks (`delayed_ack_quickack = 0`) have no quick-ACK mode and
+/// keep delaying.
+#[test]
+fn a_duplicate_segment_restarts_quick_acks_under_the_linux_profile() {
+    let m = MSS as u64;
+    for quick in [16, 0] {
+        let mut w = world(reno(|t| {
+            t.delayed_ack = true;
+            t.delayed_ack_quickack = quick;
+        }));
+        // the connection's quick ACKs used up, then every second segment
+        let mut seq = 0;
+        for _ in 0..quick + 4 {
+            w.flow.on_data(&mut w.io, &data_pkt(seq, MSS, false));
+            seq += m;
+        }
+        let before = acks(&w).len();
+        assert_eq!(before as u32, quick + 2, "quick {quick}");
+        // a duplicate: ACKed at once
+        w.flow.on_data(&mut w.io, &data_pkt(0, MSS, false));
+        assert_eq!(acks(&w).len(), before + 1);
+        for _ in 0..4 {
+            w.flow.on_data(&mut w.io, &data_pkt(seq, MSS, false));
+            seq += m;
+        }
+        let after = acks(&w).len() - before - 1;
+        assert_eq!(after, if quick > 0 { 4 } else { 2 }, "quick {quick}");
+    }
+}
+
 /// A FIFO path (a star never reorders): the data segments the flow sent
 /// since `next`, except those `lose` drops, reach its own receiving side
 /// `gap` apart, in the order sent, and each ACK returns at once (timers due
