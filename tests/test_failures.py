@@ -236,3 +236,32 @@ def test_a_packet_behind_one_lost_to_a_link_going_down_is_lost_too():
     assert expect["h0"] > 50 and expect["h2"] > 1000, expect
     for host in ("h0", "h2"):
         assert abs(got[host] - expect[host]) <= 1, (got, expect)
+
+
+def test_failures_that_converge_one_after_the_other_keep_the_fabric_joined():
+    """Both uplinks of leaf0 fail, each with routing converging around it,
+    one in [1, 2) ms and the other in [10, 11) ms: at no instant are both
+    withdrawn, so every pair of hosts keeps a path, and the run is valid
+    (until 2026-12-08 every `converge` link counted as withdrawn for the
+    whole run, and the scenario was refused as leaving no path between
+    h0 and h2: the routing audit). Overlapping, they do cut leaf0 off, and
+    that is refused."""
+    def fabric(second_at: str, second_until: str) -> dict:
+        return dcnsim.Scenario(
+            name="converge-in-turn", stop="20ms",
+            topology={"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2,
+                      "host_rate": "10Gbps", "fabric_rate": "10Gbps", "delay": "1us", "buffer": "300pkt"},
+            routing={"mode": "ecmp"},
+            apps=[{"kind": "bulk", "src": 0, "dst": 2, "size": "10MB"}],
+            failures=[dcnsim.Failure("leaf0", "spine0", at="1ms", until="2ms", converge="100us"),
+                      dcnsim.Failure("leaf0", "spine1", at=second_at, until=second_until, converge="100us")],
+        ).to_dict()
+
+    in_turn = fabric("10ms", "11ms")
+    assert not [p for p in dcnsim.validate(in_turn) if "leave no path" in str(p)]
+    r = dcnsim.run(in_turn)
+    assert r.flows.delivered_bytes.sum() > 0
+    # the second while the first is still routed around (restored only at 2.1 ms)
+    overlapping = [str(p) for p in dcnsim.validate(fabric("1.5ms", "3ms"))]
+    assert any(p.startswith("failures: the links routed around (withdrawn, converge) leave no path between")
+               for p in overlapping), overlapping

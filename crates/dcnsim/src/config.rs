@@ -1507,6 +1507,19 @@ pub struct FailureSpec {
     pub converge: Option<SimTime>,
 }
 
+impl FailureSpec {
+    /// Whether routing avoids this failure's link at `t`: withdrawn from
+    /// the start, or converged around by then (`converge` after `at`) and
+    /// not yet restored (as long after `until`).
+    pub fn routed_around_at(&self, t: SimTime) -> bool {
+        self.withdrawn
+            || self.converge.is_some_and(|c| {
+                let restored = self.until != SimTime::MAX && self.until.saturating_add(c) <= t;
+                self.at.saturating_add(c) <= t && !restored
+            })
+    }
+}
+
 impl Config {
     /// The largest packet the apps send, on the wire (plus `l2_overhead`);
     /// 0 plus it when no app sends one.
@@ -1523,13 +1536,7 @@ impl Config {
     /// then (`converge` after `at`) and not yet restored them (as long
     /// after `until`). Empty when it avoids none.
     pub fn routed_around(&self, t: SimTime) -> Vec<bool> {
-        let avoided = |f: &&FailureSpec| {
-            f.withdrawn
-                || f.converge.is_some_and(|c| {
-                    let restored = f.until != SimTime::MAX && f.until.saturating_add(c) <= t;
-                    f.at.saturating_add(c) <= t && !restored
-                })
-        };
+        let avoided = |f: &&FailureSpec| f.routed_around_at(t);
         if !self.failures.iter().any(|f| avoided(&f)) {
             return Vec::new();
         }

@@ -253,19 +253,50 @@ pub(super) fn parse_failures(
     (ctx.errs.len() == errs_before).then_some(out)
 }
 
-/// Withdrawn links must leave every pair of hosts a path through switches
-/// (routing has nowhere to send a packet otherwise): the switches joined
-/// by the links still in use, and every host on the one group of them.
+/// The links routing avoids must leave every pair of hosts a path through
+/// switches at every instant (routing has nowhere to send a packet
+/// otherwise): the switches joined by the links still in use, and every
+/// host on the one group of them. The set routing avoids grows only where
+/// a failure's routing converges (`at` + `converge`), so those instants,
+/// and the start for `withdrawn` links, are the ones to look at: two
+/// uplinks of one switch that fail one after the other keep it joined,
+/// where both at once would not (until 2026-12-08 every `converge` link
+/// counted as withdrawn for the whole run, and such a run was refused).
 fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
-    // every link routing may route around, at any time (conservative)
-    let dead: HashSet<u32> = failures
+    let mut instants: Vec<SimTime> = failures
         .iter()
-        .filter(|f| f.withdrawn || f.converge.is_some())
-        .flat_map(|f| f.dlinks.iter().copied())
+        .filter_map(|f| {
+            if f.withdrawn {
+                Some(SimTime::ZERO)
+            } else {
+                f.converge.map(|c| f.at.saturating_add(c))
+            }
+        })
         .collect();
-    if dead.is_empty() {
-        return;
+    instants.sort_unstable();
+    instants.dedup();
+    let mut seen: Vec<Vec<u32>> = Vec::new();
+    for t in instants {
+        let mut dead: Vec<u32> = failures
+            .iter()
+            .filter(|f| f.routed_around_at(t))
+            .flat_map(|f| f.dlinks.iter().copied())
+            .collect();
+        dead.sort_unstable();
+        dead.dedup();
+        if dead.is_empty() || seen.contains(&dead) {
+            continue;
+        }
+        if !joined(ctx, topo, &dead.iter().copied().collect()) {
+            return;
+        }
+        seen.push(dead);
     }
+}
+
+/// Whether every pair of hosts keeps a path with the directed links
+/// `dead` out of use; if not, the error naming a pair cut off.
+fn joined(ctx: &mut Ctx, topo: &TopologySpec, dead: &HashSet<u32>) -> bool {
     let n = topo.nodes.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(p: &mut [usize], mut v: usize) -> usize {
@@ -294,7 +325,9 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
         }
     }
     let hosts = topo.hosts();
-    let Some(&first) = hosts.first() else { return };
+    let Some(&first) = hosts.first() else {
+        return true;
+    };
     for &h in &hosts[1..] {
         if group[h] != group[first] {
             ctx.err(
@@ -304,9 +337,10 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
                     topo.nodes[first].name, topo.nodes[h].name
                 ),
             );
-            return;
+            return false;
         }
     }
+    true
 }
 
 /// A rate as the scenario would write it: "10Gbps", "2.5Gbps", "100Mbps".
