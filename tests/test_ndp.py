@@ -173,3 +173,32 @@ def test_trimmed_headers_smaller_than_a_framed_ack_keep_two_threads_to_one_threa
         same = ("wall_s", "threads", "workers", "windows", "partition_work_s", "imbalance_s", "between_windows_s")
         assert {k: v for k, v in runs[1].summary.items() if k not in same} == \
             {k: v for k, v in runs[t].summary.items() if k not in same}, t
+
+
+@pytest.mark.parametrize("tcp, key, name", [({"cc": "dctcp"}, "tcp.cc", "dctcp"),
+                                            ({"cc": "newreno", "ecn": True}, "tcp.ecn", "classic ECN")])
+def test_ecn_under_trimming_is_warned_of_and_marks_nothing(tcp, key, name):
+    """A trimming port trims where it would mark and never reads ecn_k:
+    DCTCP over [trimming] ran with its queue at 120 packets against K = 20
+    and no mark, and validation said "ok" (the ECN audit). It is warned
+    of at the key that chose ECN, and the run shows why: no mark, and the
+    same file without [trimming] marks."""
+    doc = {"name": "ecn-trim", "stop": "5ms",
+           "topology": {"kind": "star", "hosts": 5, "rate": "10Gbps", "delay": "2us", "buffer": "200pkt",
+                        "ecn_k": "20pkt"},
+           "tcp": tcp, "trimming": {},
+           "apps": [{"kind": "bulk", "src": s, "dst": 0, "size": "2MB"} for s in (1, 2, 3)]}
+    problems = dcnsim.validate(doc)
+    assert not problems
+    said = [str(p) for p in problems.warnings]
+    assert any(p.startswith(f"{key}: {name} (apps 0, 1, 2) runs on ECN marks, but with [trimming] a port trims")
+               for p in said), said
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        trimmed = dcnsim.run(doc)
+        doc.pop("trimming")
+        assert not [p for p in dcnsim.validate(doc).warnings if "trimming" in str(p)]
+        marked = dcnsim.run(doc)
+    assert trimmed.queues.marked.sum() == 0 and trimmed.summary["packets_trimmed"] > 0
+    assert marked.queues.marked.sum() > 0
