@@ -245,7 +245,7 @@ def test_failures_that_converge_one_after_the_other_keep_the_fabric_joined():
     (until 2026-12-08 every `converge` link counted as withdrawn for the
     whole run, and the scenario was refused as leaving no path between
     h0 and h2: the routing audit). Overlapping, they do cut leaf0 off, and
-    that is refused."""
+    that is refused, unless the second's convergence falls after stop."""
     def fabric(second_at: str, second_until: str) -> dict:
         return dcnsim.Scenario(
             name="converge-in-turn", stop="20ms",
@@ -265,3 +265,8 @@ def test_failures_that_converge_one_after_the_other_keep_the_fabric_joined():
     overlapping = [str(p) for p in dcnsim.validate(fabric("1.5ms", "3ms"))]
     assert any(p.startswith("failures: the links routed around (withdrawn, converge) leave no path between")
                for p in overlapping), overlapping
+    # routing converges only before stop: a second failure whose convergence
+    # would come at 20.05 ms, past the 20 ms stop, withdraws nothing
+    late = fabric("19.95ms", "30ms")
+    late["failures"][0].pop("until")
+    assert not [p for p in dcnsim.validate(late) if "leave no path" in str(p)]

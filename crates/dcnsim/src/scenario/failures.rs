@@ -15,6 +15,8 @@ pub(super) struct Around<'a> {
     pub topo: Option<&'a TopologySpec>,
     pub trimming: bool,
     pub int: bool,
+    /// The run's end: routing converges only before it.
+    pub stop: SimTime,
 }
 
 /// `failures = [{a, b, at, until, loss, rate, direction}, …]`, each entry
@@ -247,7 +249,7 @@ pub(super) fn parse_failures(
     }
     if ctx.errs.len() == errs_before {
         if let Some(topo) = around.topo {
-            cut_off(ctx, topo, &out);
+            cut_off(ctx, topo, &out, around.stop);
         }
     }
     (ctx.errs.len() == errs_before).then_some(out)
@@ -260,9 +262,10 @@ pub(super) fn parse_failures(
 /// a failure's routing converges (`at` + `converge`), so those instants,
 /// and the start for `withdrawn` links, are the ones to look at: two
 /// uplinks of one switch that fail one after the other keep it joined,
+/// a convergence at or after `stop` never happens,
 /// where both at once would not (until 2026-12-08 every `converge` link
 /// counted as withdrawn for the whole run, and such a run was refused).
-fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
+fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec], stop: SimTime) {
     let mut instants: Vec<SimTime> = failures
         .iter()
         .filter_map(|f| {
@@ -272,6 +275,8 @@ fn cut_off(ctx: &mut Ctx, topo: &TopologySpec, failures: &[FailureSpec]) {
                 f.converge.map(|c| f.at.saturating_add(c))
             }
         })
+        // routing converges only before stop (Config::reroutes)
+        .filter(|&t| t < stop)
         .collect();
     instants.sort_unstable();
     instants.dedup();

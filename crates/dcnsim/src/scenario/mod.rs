@@ -475,6 +475,7 @@ pub fn parse_config_until(
                 topo: topo.spec.as_ref(),
                 trimming: trim_on,
                 int: hpcc || *d.int == Some(true),
+                stop,
             },
         ),
     };
