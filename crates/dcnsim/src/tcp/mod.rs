@@ -425,6 +425,12 @@ pub struct TcpFlow {
     rng: Rng,
     /// Linux's CWR by PRR while `cwr_on`.
     cwr: CwrPrr,
+    /// `ecn_recover` and `send_cwr` before the last fast recovery's
+    /// reduction ([`Self::ecn_loss_reduced`]): undone, the reduction
+    /// withdraws its CWR and its claim on the window's echoes, as Linux's
+    /// tcp_undo_cwnd_reduction does (tcp_ecn_withdraw_cwr). Kept out of
+    /// `Undo`, whose cache line holds no more.
+    ecn_before_loss: (u64, bool),
     /// HyStart (`tcp.hystart`).
     ss_exit: hystart::SlowStartExit,
     /// How much of cwnd the current window used (`tcp.cwnd_validation`).
@@ -551,6 +557,7 @@ impl TcpFlow {
             send_cwr: false,
             cwr_on: false,
             cwr: CwrPrr::default(),
+            ecn_before_loss: (0, false),
             last_activity: SimTime::ZERO,
             last_send: SimTime::ZERO,
             rtt_timing: None,
@@ -713,7 +720,7 @@ impl TcpFlow {
             } else if self.hpcc.is_some() {
                 self.hpcc_write(io)
             } else if self.dcqcn.is_some() {
-                self.dcqcn_write(io)
+                self.dcqcn_send(io)
             } else {
                 self.swift_write(io)
             };

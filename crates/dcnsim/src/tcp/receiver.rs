@@ -93,8 +93,10 @@ impl TcpFlow {
         let before = self.rx.rcv_nxt;
         self.rx.rcv_nxt = end;
         // RFC 7323 §4.3: TS.Recent only from a segment at or below the last
-        // ACK sent, so a delayed ACK echoes its earliest segment's timestamp.
-        if start <= self.rx.last_ack_sent {
+        // ACK sent, so a delayed ACK echoes its earliest segment's timestamp,
+        // and only with a stamp at least as new (a late original behind a
+        // retransmission of the segment before it keeps the newer echo).
+        if start <= self.rx.last_ack_sent && p.ts >= self.rx.ts_recent {
             self.rx.ts_recent = p.ts;
         }
         let ts = self.rx.ts_recent;

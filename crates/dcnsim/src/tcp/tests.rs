@@ -1258,6 +1258,60 @@ fn a_loss_with_two_segments_behind_it_is_fast_retransmitted() {
     assert_eq!(w.flow.stats.rto_few_dupacks, 1);
 }
 
+/// A fast retransmit found spurious is undone (adaptive reordering, RFC
+/// 3522's timestamps): the reduction is withdrawn, and with it its CWR
+/// and its claim on the window's echoes (Linux's tcp_undo_cwnd_reduction
+/// calls tcp_ecn_withdraw_cwr). A CE mark in that window, echoed by the
+/// classic receiver until CWR, is then answered by one cut. Before the
+/// fix the undone loss still sent CWR and held the echo stale: the mark
+/// went unanswered (the review of 651c5794).
+#[test]
+fn an_undone_loss_withdraws_its_cwr_and_the_mark_is_answered() {
+    use crate::config::LossRecovery::DupAck;
+    use crate::config::Reordering::Adaptive;
+    let m = MSS as u64;
+    let mut t = loss_tcp(DupAck, Adaptive);
+    t.sack = false;
+    t.ecn = true;
+    t.init_cwnd_segments = 6;
+    t.limited_transmit = false;
+    let mut w = world(t);
+    w.flow.app_write(&mut w.io, 40 * m, None);
+    let sent = data_sent(&w);
+    assert_eq!(sent.len(), 6);
+    run_timers(&mut w, SimTime::from_us(100));
+    // segments 1..=5 overtake segment 0 (segment 3 CE-marked)
+    let mut order = (1..6).chain([0]);
+    let mut hop = |_: &Packet| {
+        let i = order.next()?;
+        let mut p = sent[i];
+        if i == 3 {
+            p.flags |= flags::CE;
+        }
+        Some(p)
+    };
+    let mut next = 0;
+    let mut reordered = |p: &Packet| {
+        if p.seq < 6 * m && p.flags & flags::RETX == 0 {
+            hop(p)
+        } else {
+            Some(*p)
+        }
+    };
+    fifo_hop(&mut w, &mut next, &mut reordered, SimTime::from_us(5));
+    let f = &w.flow;
+    assert_eq!(f.snd_una(), 40 * m, "all delivered");
+    assert_eq!(
+        (f.stats.fast_retransmits, f.stats.spurious_retransmits),
+        (1, 1),
+        "one fast retransmit, found spurious"
+    );
+    assert_eq!(
+        f.stats.ecn_cuts, 1,
+        "the mark is answered once the loss is undone"
+    );
+}
+
 /// RFC 7323 §4.3: an ACK echoes TS.Recent, which a segment replaces only
 /// with a TSval at least as new. The late original of a segment whose
 /// retransmission arrived first is a duplicate, and its ACK echoed its own
@@ -1291,6 +1345,17 @@ fn a_duplicate_echoes_ts_recent_not_an_older_stamp_of_its_own() {
         ]
     );
     assert_eq!(w.flow.stats.dup_arrivals, 2);
+    // in order too: segment 3 out of order, segment 2's retransmission
+    // (stamped 400 µs) fills the hole, then segment 4's late original
+    // (stamped 50 µs) arrives in order: the echo stays 400 µs
+    w.flow.on_data(&mut w.io, &seg(3 * m, us(350)));
+    w.flow.on_data(&mut w.io, &seg(2 * m, us(400)));
+    w.flow.on_data(&mut w.io, &seg(4 * m, us(50)));
+    let last: Vec<(u64, SimTime)> = acks(&w).iter().skip(4).map(|a| (a.seq, a.ts)).collect();
+    assert_eq!(
+        last,
+        vec![(2 * m, us(300)), (4 * m, us(400)), (5 * m, us(400))]
+    );
 }
 
 /// Linux enters quick-ACK mode again on a segment it had wholly received

@@ -486,6 +486,7 @@ impl TcpFlow {
         let flight =
             self.reduction_base((self.snd_max - self.snd_una).saturating_sub(self.sh.sb.lt_bytes));
         let (cwnd, ssthresh) = (self.st.cwnd, self.st.ssthresh);
+        self.ecn_before_loss = (self.ecn_recover, self.send_cwr);
         if let Some(r) = self.rec.rack_mut() {
             r.tlp_end = None;
         }

@@ -413,6 +413,9 @@ impl TcpFlow {
             }
             self.st.ssthresh = u.ssthresh;
             self.st.ca_acked = 0;
+            // a CE mark in the window is answered after all: an undone
+            // loss neither sends CWR nor stands for the window's echo
+            (self.ecn_recover, self.send_cwr) = self.ecn_before_loss;
             self.cong = CongState::Open;
             self.ep.recover = self.snd_una;
             self.ep.dupacks = 0;
