@@ -70,12 +70,6 @@ impl TcpFlow {
             if start <= self.rx.last_ack_sent && p.ts >= self.rx.ts_recent {
                 self.rx.ts_recent = p.ts;
             }
-            // Linux's quick-ACK mode again (tcp_data_queue's
-            // tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS) on a segment
-            // wholly received before): the sender resends what it thinks
-            // lost, so the next segments are ACKed at once, not held by
-            // the delayed-ACK timer.
-            self.rx_rare.quickacks = self.rx_rare.quickacks.max(self.cfg.delayed_ack_quickack);
             self.send_ack(io, self.rx.ts_recent);
             return 0;
         }

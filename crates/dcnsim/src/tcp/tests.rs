@@ -1358,40 +1358,6 @@ fn a_duplicate_echoes_ts_recent_not_an_older_stamp_of_its_own() {
     );
 }
 
-/// Linux enters quick-ACK mode again on a segment it had wholly received
-/// (tcp_data_queue: tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS)): the
-/// sender resent what it believed lost, and the segments after it are
-/// ACKed at once rather than every second one or on the 40 ms timer. The
-/// papers' stacks (`delayed_ack_quickack = 0`) have no quick-ACK mode and
-/// keep delaying.
-#[test]
-fn a_duplicate_segment_restarts_quick_acks_under_the_linux_profile() {
-    let m = MSS as u64;
-    for quick in [16, 0] {
-        let mut w = world(reno(|t| {
-            t.delayed_ack = true;
-            t.delayed_ack_quickack = quick;
-        }));
-        // the connection's quick ACKs used up, then every second segment
-        let mut seq = 0;
-        for _ in 0..quick + 4 {
-            w.flow.on_data(&mut w.io, &data_pkt(seq, MSS, false));
-            seq += m;
-        }
-        let before = acks(&w).len();
-        assert_eq!(before as u32, quick + 2, "quick {quick}");
-        // a duplicate: ACKed at once
-        w.flow.on_data(&mut w.io, &data_pkt(0, MSS, false));
-        assert_eq!(acks(&w).len(), before + 1);
-        for _ in 0..4 {
-            w.flow.on_data(&mut w.io, &data_pkt(seq, MSS, false));
-            seq += m;
-        }
-        let after = acks(&w).len() - before - 1;
-        assert_eq!(after, if quick > 0 { 4 } else { 2 }, "quick {quick}");
-    }
-}
-
 /// A FIFO path (a star never reorders): the data segments the flow sent
 /// since `next`, except those `lose` drops, reach its own receiving side
 /// `gap` apart, in the order sent, and each ACK returns at once (timers due
@@ -1430,6 +1396,15 @@ fn fifo_hop(
             w.flow.on_ack(&mut w.io, &a);
         }
     }
+}
+
+/// Whether the first segment the flow sent with CWR is new data sent after
+/// its first retransmission (the reduction's).
+fn cwr_after_the_first_retransmission(w: &Script) -> bool {
+    let sent = data_sent(w);
+    let first_retx = sent.iter().position(|p| p.flags & flags::RETX != 0);
+    let first_cwr = sent.iter().position(|p| p.flags & flags::CWR != 0);
+    first_cwr > first_retx && first_cwr.is_some_and(|i| sent[i].flags & flags::RETX == 0)
 }
 
 /// RFC 3168 §6.1.2: CWR follows *any* reduction of the window, and one
@@ -1474,12 +1449,9 @@ fn a_drop_and_a_mark_in_one_window_reduce_it_once() {
             (1, 0, 0),
             "{cc:?} sack {sack}: one reduction, the loss's"
         );
-        let sent = data_sent(&w);
-        let first_retx = sent.iter().position(|p| p.flags & flags::RETX != 0);
-        let first_cwr = sent.iter().position(|p| p.flags & flags::CWR != 0);
         assert!(
-            first_cwr > first_retx && sent[first_cwr.unwrap()].flags & flags::RETX == 0,
-            "{cc:?} sack {sack}: CWR on the first new segment after the reduction"
+            cwr_after_the_first_retransmission(&w),
+            "{cc:?} sack {sack}: CWR on a new segment after the reduction"
         );
     }
 }
@@ -1524,12 +1496,9 @@ fn a_timeout_sends_cwr_and_a_marked_window_is_reduced_once() {
         (1, 0),
         "one reduction, the timeout's"
     );
-    let sent = data_sent(&w);
-    let first_retx = sent.iter().position(|p| p.flags & flags::RETX != 0);
-    let first_cwr = sent.iter().position(|p| p.flags & flags::CWR != 0);
     assert!(
-        first_cwr > first_retx && sent[first_cwr.unwrap()].flags & flags::RETX == 0,
-        "CWR on the first new segment after the timeout"
+        cwr_after_the_first_retransmission(&w),
+        "CWR on a new segment after the timeout"
     );
 }
 
