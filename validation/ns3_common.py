@@ -1,6 +1,7 @@
 """What the ns-3 harnesses (ns3_incast, ns3_rps) share: building an ns-3
 program against Debian's libns3-dev, reading the pcaps both simulators
-write, and parsing ``KEY=VALUE`` overrides for dcnsim's ``[tcp]``.
+write, parsing ``KEY=VALUE`` overrides for dcnsim's ``[tcp]``, and
+judging dcnsim's times against ns-3's by a stated factor (``--check R``).
 
 The harnesses run as scripts (``python validation/ns3_incast/run.py``) and
 import this module by path: ``sys.path`` gets ``validation/`` first.
@@ -8,6 +9,7 @@ import this module by path: ``sys.path`` gets ``validation/`` first.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import struct
@@ -60,6 +62,17 @@ def ns3_binary(source: Path, build_dir: Path) -> Path:
     finally:
         tmp.unlink(missing_ok=True)
     return exe
+
+
+def within_factor(pairs: List[Tuple[str, float, float]], factor: float) -> Tuple[bool, str]:
+    """Each (what, dcnsim's ms, ns-3's ms) within ``factor`` either way: (all
+    inside, the verdict's line). A missing or infinite value is outside."""
+    parts, ok = [], True
+    for what, x, y in pairs:
+        r = x / y if y > 0 and math.isfinite(x) and math.isfinite(y) else math.nan
+        ok &= math.isfinite(r) and 1 / factor <= r <= factor
+        parts.append(f"{what} {x:.2f} / {y:.2f} ms = {r:.2f}x")
+    return ok, ("within" if ok else "DIFFERS") + f" (bound {factor:g}x either way): " + ", ".join(parts)
 
 
 def run_cached(args: List[str], cache_file: Optional[Path]) -> str:

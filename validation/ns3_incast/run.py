@@ -649,15 +649,8 @@ def check_point(ours: List[Dict[str, Any]], theirs: List[Dict[str, Any]], factor
     each within ``factor`` either way, or DIFFERS: the two simulators'
     headline of an incast, judged by a bound the user states (the table
     alone printed 201.7 ms against 11.7 ms and exited 0)."""
-    pairs = [("mean QCT", mean(ours, "qct_ms"), mean(theirs, "qct_ms")),
-             ("p99 QCT", p99(ours, "qct_ms"), p99(theirs, "qct_ms"))]
-    parts, ok = [], True
-    for what, x, y in pairs:
-        r = x / y if y > 0 and math.isfinite(x) and math.isfinite(y) else math.nan
-        inside = math.isfinite(r) and 1 / factor <= r <= factor
-        ok &= inside
-        parts.append(f"{what} {x:.2f} / {y:.2f} ms = {r:.2f}x")
-    return ("within" if ok else "DIFFERS") + f" (bound {factor:g}x either way): " + ", ".join(parts)
+    return common.within_factor([("mean QCT", mean(ours, "qct_ms"), mean(theirs, "qct_ms")),
+                                 ("p99 QCT", p99(ours, "qct_ms"), p99(theirs, "qct_ms"))], factor)[1]
 
 
 if __name__ == "__main__":

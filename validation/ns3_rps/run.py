@@ -193,14 +193,7 @@ CHECKED = (("long_fct_mean", "long FCT mean"), ("short_fct_mean", "short FCT mea
 def check_point(ours: Dict[str, float], theirs: Dict[str, float], factor: float) -> Tuple[bool, str]:
     """dcnsim's completion times at one point over ns-3's (``summarize``'s
     means), each within ``factor`` either way: (inside, the line that says so)."""
-    parts, ok = [], True
-    for key, what in CHECKED:
-        x, y = ours[key], theirs[key]
-        r = x / y if y > 0 and math.isfinite(x) and math.isfinite(y) else math.nan
-        inside = math.isfinite(r) and 1 / factor <= r <= factor
-        ok &= inside
-        parts.append(f"{what} {x:.2f} / {y:.2f} ms = {r:.2f}x")
-    return ok, ("within" if ok else "DIFFERS") + f" (bound {factor:g}x either way): " + ", ".join(parts)
+    return common.within_factor([(what, ours[key], theirs[key]) for key, what in CHECKED], factor)
 
 
 def trace_run(exe: Path, n: int, routing: str, seed: int, out: Path, tcp_over: Optional[Dict[str, Any]],
